@@ -1,0 +1,3 @@
+from cognimem.cli import main
+
+main()

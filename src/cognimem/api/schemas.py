@@ -1,0 +1,52 @@
+"""Request bodies of the HTTP API (responses reuse the domain models)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cognimem.memory import make_scope
+from cognimem.models import ItemKind, Message, Scope
+
+
+class ScopeFields(BaseModel):
+    """Scope below the tenant; the tenant is not a request field."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+    namespace: str = "default"
+
+    def to_scope(self, tenant_id: str) -> Scope:
+        return make_scope(self.model_dump(), tenant_id=tenant_id)
+
+
+class WriteRequest(Message):
+    model_config = ConfigDict(extra="forbid")
+
+    scope: ScopeFields = Field(default_factory=ScopeFields)
+
+
+class WriteBatchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scope: ScopeFields = Field(default_factory=ScopeFields)
+    messages: list[Message]
+
+
+class ReadRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str
+    scope: ScopeFields = Field(default_factory=ScopeFields)
+    limit: int | None = None
+    max_tokens: int | None = None
+    preset: str | None = None
+    kinds: list[ItemKind] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    reference_time: datetime | None = None
+    format: str = Field(default="json", pattern="^(json|markdown)$")

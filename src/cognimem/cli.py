@@ -1,0 +1,205 @@
+"""The ``cognimem`` command line: a thin skin that calls ``Memory`` and prints."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cognimem.config import Settings
+from cognimem.errors import CognimemError, InvalidInput
+from cognimem.memory import Memory
+from cognimem.store.sqlite.store import path_from_url
+
+T = TypeVar("T")
+
+app = typer.Typer(help="cognimem: a cognitive memory layer for LLM agents.", no_args_is_help=True)
+eval_app = typer.Typer(help="Benchmark harnesses.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+out = Console()
+err = Console(stderr=True)
+
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", help="Database URL (default: COGNIMEM_DATABASE_URL or the data dir)."),
+]
+UserOption = Annotated[str | None, typer.Option("--user", "-u", help="User id of the scope.")]
+
+
+def _run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine and turn cognimem errors into a message and exit code 1."""
+    try:
+        return asyncio.run(make())
+    except CognimemError as exc:
+        err.print(f"[red]error[/red] ({exc.type}): {exc.message}")
+        raise typer.Exit(1) from exc
+
+
+@app.command()
+def serve(
+    db: DbOption = None,
+    host: Annotated[str | None, typer.Option(help="Interface to bind.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on.")] = None,
+) -> None:
+    """Run the HTTP API on the embedded default (or the configured database)."""
+    try:
+        import uvicorn
+
+        from cognimem.api import create_app
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        err.print("the server needs the 'server' extra: pip install 'cognimem[server]'")
+        raise typer.Exit(1) from exc
+    settings = Settings()
+    url = db or settings.database_url
+    host = host or settings.server.host
+    port = settings.server.port if port is None else port
+    memory = Memory.open(url, settings=settings)
+    where = path_from_url(url) if url.startswith("sqlite") else url
+    out.print(f"cognimem serving on http://{host}:{port}  (data: {where})")
+    out.print(f"API docs: http://{host}:{port}/docs")
+    uvicorn.run(create_app(memory), host=host, port=port, log_level="info")
+
+
+@app.command()
+def remember(
+    text: Annotated[str, typer.Argument(help="What to remember.")],
+    user: UserOption = None,
+    name: Annotated[str | None, typer.Option(help="Author (speaker) name.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Write one message."""
+
+    async def go() -> None:
+        async with Memory.open(db) as mem:
+            result = await mem.write(text, user_id=user, name=name)
+        for m in result.messages:
+            out.print(
+                f"{m.outcome.value}: event {m.event_id}, items {', '.join(m.item_ids) or '-'}"
+            )
+
+    _run(go)
+
+
+@app.command()
+def recall(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    user: UserOption = None,
+    limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
+    max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the packet as JSON.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Read the memories that matter for a query."""
+
+    async def go() -> None:
+        async with Memory.open(db) as mem:
+            packet = await mem.read(query, user_id=user, limit=limit, max_tokens=max_tokens)
+        if as_json:
+            sys.stdout.write(packet.model_dump_json(indent=2) + "\n")
+        else:
+            sys.stdout.write(packet.to_markdown())
+
+    _run(go)
+
+
+@app.command("import")
+def import_(
+    path: Annotated[Path, typer.Argument(help="JSONL file, one message per line.", exists=True)],
+    user: UserOption = None,
+    batch: Annotated[int, typer.Option(help="Messages per write batch.")] = 200,
+    db: DbOption = None,
+) -> None:
+    """Import turns from JSONL: {"content", "role"?, "name"?, "occurred_at"?, "user_id"?, ...}."""
+    lines = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            lines.append((number, json.loads(raw)))
+        except json.JSONDecodeError as exc:
+            err.print(f"[red]error[/red]: {path}:{number}: not JSON ({exc.msg})")
+            raise typer.Exit(1) from exc
+
+    async def go() -> int:
+        stored = 0
+        async with Memory.open(db) as mem:
+            groups: dict[tuple[str | None, ...], list[dict[str, Any]]] = {}
+            for number, row in lines:
+                if not isinstance(row, dict):
+                    raise InvalidInput(f"line {number}: expected an object", field=f"line {number}")
+                key = tuple(row.pop(f, None) for f in ("user_id", "agent_id", "session_id"))
+                groups.setdefault(key, []).append(row)
+            with _progress() as progress:
+                task = progress.add_task("importing", total=len(lines))
+                for (user_id, agent_id, session_id), rows in groups.items():
+                    for start in range(0, len(rows), batch):
+                        part = rows[start : start + batch]
+                        result = await mem.write_batch(
+                            part, user_id=user_id or user, agent_id=agent_id, session_id=session_id
+                        )
+                        stored += sum(1 for m in result.messages if m.outcome.value == "stored")
+                        progress.advance(task, len(part))
+        return stored
+
+    stored = _run(go)
+    out.print(f"imported {len(lines)} messages ({stored} new)")
+
+
+@eval_app.command("locomo")
+def eval_locomo(
+    path: Annotated[Path, typer.Argument(help="LoCoMo JSON file (official format).", exists=True)],
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write results as JSON.")] = None,
+    preset: Annotated[str, typer.Option(help="Recall preset to evaluate.")] = "balanced",
+    db: Annotated[
+        str | None, typer.Option("--db", help="Database URL (default: a temporary file).")
+    ] = None,
+) -> None:
+    """Evidence recall on LoCoMo (BENCHMARKS.md protocol), categories 1–4."""
+    from cognimem.eval import locomo
+
+    conversations = locomo.load(path)
+    total_turns = sum(len(s) for c in conversations for s in c.sessions)
+    total_questions = sum(len(c.questions) for c in conversations)
+
+    async def go() -> locomo.Report:
+        with tempfile.TemporaryDirectory() as tmp:
+            async with Memory.open(db or f"sqlite:///{tmp}/locomo.db") as mem:
+                with _progress() as progress:
+                    ingest = progress.add_task("ingesting turns", total=total_turns)
+                    ask = progress.add_task("asking questions", total=total_questions)
+                    return await locomo.evaluate(
+                        mem,
+                        conversations,
+                        preset=preset,
+                        on_turns=lambda n: progress.advance(ingest, n),
+                        on_question=lambda: progress.advance(ask),
+                    )
+
+    report = _run(go)
+    sys.stdout.write(locomo.render(report) + "\n")
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+        out.print(f"wrote {json_out}")
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=not err.is_terminal,
+    )
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,72 @@
+"""Settings, read from the environment (``COGNIMEM_`` prefix, nested with ``__``).
+
+Settings are read at the edges only (``Memory.open``, ``create_app``, the CLI); the core
+receives explicit objects.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    """Where the embedded database lives unless configured: ``$XDG_DATA_HOME/cognimem``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cognimem"
+
+
+def default_database_url() -> str:
+    return f"sqlite:///{default_data_dir() / 'cognimem.db'}"
+
+
+class EmbeddingSettings(BaseModel):
+    """Which embedding model to use. ``model`` is a spec string:
+    ``onnx:minilm`` (local, default), ``openai:<model>`` (any OpenAI-compatible endpoint,
+    with ``base_url``), or ``hashing`` / ``hashing:<dim>`` (deterministic, for tests)."""
+
+    model: str = "onnx:minilm"
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    timeout_s: float = Field(default=30.0, gt=0)
+    max_retries: int = Field(default=2, ge=0, le=10)
+    batch_size: int = Field(default=64, ge=1, le=2048)
+    cache_size: int = Field(default=10_000, ge=0)
+
+
+class IngestSettings(BaseModel):
+    max_content_chars: int = Field(default=32_000, ge=1)
+    max_batch: int = Field(default=1_000, ge=1)
+    chunk_tokens: int = Field(default=256, ge=16)
+    dedupe_window_s: float = Field(default=300.0, ge=0)
+    redact_pii: bool = True
+    skip_secrets: bool = True
+
+
+class RecallSettings(BaseModel):
+    preset: str = "balanced"
+    default_limit: int = Field(default=10, ge=1, le=200)
+    default_max_tokens: int = Field(default=2_000, ge=1)
+
+
+class ServerSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8420, ge=0, le=65535)
+    max_body_bytes: int = Field(default=5_000_000, ge=1)
+
+
+class Settings(BaseSettings):
+    """All of cognimem's configuration; every field has a working default."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="COGNIMEM_", env_nested_delimiter="__", extra="ignore"
+    )
+
+    database_url: str = Field(default_factory=default_database_url)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+    recall: RecallSettings = Field(default_factory=RecallSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)

@@ -1,0 +1,145 @@
+"""The cognimem error tree.
+
+Every error cognimem raises on purpose is a :class:`CognimemError`; foreign errors
+(sqlite3, httpx, onnxruntime, ...) are translated at the boundary with ``raise ... from``.
+
+::
+
+    CognimemError
+    ├─ UsageError              misconfiguration; the message names the fix
+    ├─ InvalidInput            bad request data (HTTP 422); ``field`` names the culprit
+    ├─ NotFound(kind, id)      (HTTP 404)
+    ├─ PermissionDenied        wrong tenant or key (HTTP 403)
+    │  └─ Unauthenticated      no or bad credentials (HTTP 401)
+    ├─ Conflict                idempotency or version clash (HTTP 409)
+    ├─ StoreError              (HTTP 500)
+    │  ├─ StoreUnavailable     the database cannot be reached (HTTP 503, retry later)
+    │  └─ SchemaMismatch       the database was built by another version or model
+    └─ ProviderError(provider, model)   (HTTP 502)
+       ├─ ProviderUnavailable  timeout, connection or HTTP error from an LLM / embedder
+       └─ ProviderOutputError  the provider answered with something unusable
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class CognimemError(Exception):
+    """Base of every error cognimem raises on purpose."""
+
+    status_code = 500
+
+    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details or {}
+
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+
+class UsageError(CognimemError):
+    """cognimem is configured or called wrongly; the message says how to fix it."""
+
+    status_code = 500
+
+
+class InvalidInput(CognimemError):
+    """Request data that cognimem refuses; nothing was written."""
+
+    status_code = 422
+
+    def __init__(
+        self, message: str, *, field: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        merged = dict(details or {})
+        if field is not None:
+            merged.setdefault("field", field)
+        super().__init__(message, details=merged)
+        self.field = field
+
+
+class NotFound(CognimemError):
+    status_code = 404
+
+    def __init__(self, kind: str, id: str) -> None:
+        super().__init__(f"{kind} {id!r} not found", details={"kind": kind, "id": id})
+        self.kind = kind
+        self.id = id
+
+
+class PermissionDenied(CognimemError):
+    status_code = 403
+
+
+class Unauthenticated(PermissionDenied):
+    status_code = 401
+
+
+class Conflict(CognimemError):
+    status_code = 409
+
+
+class StoreError(CognimemError):
+    status_code = 500
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached right now; retrying later may succeed."""
+
+    status_code = 503
+
+    def __init__(
+        self, message: str, *, retry_after: float = 1.0, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message, details=details)
+        self.retry_after = retry_after
+
+
+class SchemaMismatch(StoreError):
+    """The database was written by another schema version or embedding model."""
+
+
+class ProviderError(CognimemError):
+    """An embedding or LLM provider failed."""
+
+    status_code = 502
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        model: str,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, details={"provider": provider, "model": model, **(details or {})})
+        self.provider = provider
+        self.model = model
+
+
+class ProviderUnavailable(ProviderError):
+    """Timeout, connection failure or HTTP error status from a provider."""
+
+
+class ProviderOutputError(ProviderError):
+    """The provider answered, but with something cognimem cannot use."""
+
+
+__all__ = [
+    "CognimemError",
+    "Conflict",
+    "InvalidInput",
+    "NotFound",
+    "PermissionDenied",
+    "ProviderError",
+    "ProviderOutputError",
+    "ProviderUnavailable",
+    "SchemaMismatch",
+    "StoreError",
+    "StoreUnavailable",
+    "Unauthenticated",
+    "UsageError",
+]

@@ -1,0 +1,1 @@
+"""Benchmark harnesses (the data is read from a path, never shipped)."""

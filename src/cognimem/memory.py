@@ -1,0 +1,347 @@
+"""The ``Memory`` facade: the whole system behind one async object (and ``SyncMemory``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine, Mapping, Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from pydantic import ValidationError
+
+from cognimem.config import Settings
+from cognimem.errors import InvalidInput, NotFound, UsageError
+from cognimem.ingest import WriteFunnel
+from cognimem.ingest.validate import check_text, check_time
+from cognimem.models import (
+    ContextPacket,
+    Event,
+    ItemKind,
+    MemoryItem,
+    Message,
+    Role,
+    Scope,
+    WriteResult,
+)
+from cognimem.models.clock import Clock, utc_now
+from cognimem.providers.embeddings import CachedEmbedder, Embedder, build_embedder
+from cognimem.providers.tokens import count_tokens
+from cognimem.recall import Reader, get_preset
+from cognimem.store import Store, open_store
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+ScopeLike = Scope | Mapping[str, Any] | None
+
+
+def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
+    """A ``Scope`` from a Scope, a mapping and/or keyword fields; bad fields → InvalidInput."""
+    data: dict[str, Any] = {}
+    if isinstance(scope, Scope):
+        data = scope.model_dump()
+    elif scope is not None:
+        data = dict(scope)
+    data.update({k: v for k, v in fields.items() if v is not None})
+    try:
+        return Scope.model_validate(data)
+    except ValidationError as exc:
+        raise _invalid(exc, "scope") from exc
+
+
+def make_message(value: Message | Mapping[str, Any] | str, field: str = "message") -> Message:
+    if isinstance(value, Message):
+        return value
+    if isinstance(value, str):
+        value = {"content": value}
+    try:
+        return Message.model_validate(value)
+    except ValidationError as exc:
+        raise _invalid(exc, field) from exc
+
+
+def _invalid(exc: ValidationError, prefix: str) -> InvalidInput:
+    first = exc.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"])
+    field = f"{prefix}.{loc}" if loc else prefix
+    return InvalidInput(f"{field}: {first['msg']}", field=field)
+
+
+class Memory:
+    """cognimem's engine. Open it with :meth:`open` and use it as an async context manager::
+
+    async with Memory.open("sqlite:///memory.db") as mem:
+        await mem.write("I'm allergic to shellfish", user_id="u1")
+        packet = await mem.read("what should I cook?", user_id="u1")
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        settings: Settings | None = None,
+        *,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store = store
+        self.embedder = embedder
+        self._clock = clock
+        self._funnel = WriteFunnel(
+            store, embedder, self.settings.ingest, clock=clock, count_tokens=count_tokens
+        )
+        self._reader = Reader(store, embedder)
+        self._opened = False
+
+    @classmethod
+    def open(
+        cls,
+        url: str | None = None,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        clock: Clock = utc_now,
+    ) -> Memory:
+        """Build a Memory from a database URL and settings (read from the environment)."""
+        settings = settings or Settings()
+        store = open_store(url or settings.database_url)
+        if embedder is None:
+            e = settings.embedding
+            embedder = build_embedder(
+                e.model,
+                base_url=e.base_url,
+                api_key=e.api_key.get_secret_value() if e.api_key else None,
+                timeout_s=e.timeout_s,
+                max_retries=e.max_retries,
+                batch_size=e.batch_size,
+            )
+        cached = CachedEmbedder(embedder, store, lru_size=settings.embedding.cache_size)
+        return cls(store, cached, settings, clock=clock)
+
+    async def start(self) -> None:
+        """Connect, migrate and check the embedding model against the database."""
+        if self._opened:
+            return
+        await self.store.open()
+        try:
+            await self._check_embedding_model()
+        except BaseException:
+            await self.store.close()
+            raise
+        self._opened = True
+
+    async def _check_embedding_model(self) -> None:
+        model = self.embedder.model_id
+        dim = await self.embedder.dimension()
+        stored_model = await self.store.get_meta("embedding_model")
+        stored_dim = await self.store.get_meta("embedding_dim")
+        if stored_model is None:
+            await self.store.set_meta("embedding_model", model)
+            await self.store.set_meta("embedding_dim", str(dim))
+            return
+        if stored_dim is not None and int(stored_dim) != dim:
+            raise UsageError(
+                f"this database was built with embedding model {stored_model!r} "
+                f"({stored_dim} dimensions) but {model!r} gives {dim}: set "
+                f"COGNIMEM_EMBEDDING__MODEL to {stored_model!r} or use a new database"
+            )
+        if stored_model != model:
+            log.warning(
+                "embedding model changed from %s to %s with the same dimension (%d); "
+                "vectors from both models now share one index",
+                stored_model,
+                model,
+                dim,
+            )
+
+    async def aclose(self) -> None:
+        await self.embedder.aclose()
+        await self.store.close()
+        self._opened = False
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def _require_open(self) -> None:
+        if not self._opened:
+            raise UsageError(
+                "Memory is not open: use `async with Memory.open(...)` or await start()"
+            )
+
+    # -- writes ----------------------------------------------------------------------
+    async def write(
+        self,
+        content: str | Message | Mapping[str, Any],
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        role: Role | str | None = None,
+        name: str | None = None,
+        occurred_at: datetime | None = None,
+        idempotency_key: str | None = None,
+        external_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> WriteResult:
+        """Remember one message. Returns its event and item ids (the originals on a retry)."""
+        message = make_message(content)
+        overrides = {
+            "role": role,
+            "name": name,
+            "occurred_at": occurred_at,
+            "idempotency_key": idempotency_key,
+            "external_id": external_id,
+            "metadata": dict(metadata) if metadata is not None else None,
+        }
+        updates = {k: v for k, v in overrides.items() if v is not None}
+        if updates:
+            message = make_message({**message.model_dump(), **updates})
+        return await self.write_batch(
+            [message], scope=scope, user_id=user_id, agent_id=agent_id, session_id=session_id
+        )
+
+    async def write_batch(
+        self,
+        messages: Sequence[Message | Mapping[str, Any] | str],
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        kind: ItemKind = ItemKind.EPISODE,
+    ) -> WriteResult:
+        """Remember many messages with one embedding batch and one transaction."""
+        self._require_open()
+        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        parsed = [make_message(m, f"messages[{i}]") for i, m in enumerate(messages)]
+        return await self._funnel.write(parsed, target, kind=kind)
+
+    # -- reads -----------------------------------------------------------------------
+    async def read(
+        self,
+        query: str,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+        preset: str | None = None,
+        kinds: Sequence[ItemKind | str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        reference_time: datetime | None = None,
+    ) -> ContextPacket:
+        """The memories that matter for ``query``, best first, inside ``max_tokens``."""
+        self._require_open()
+        check_text(query, "query", self.settings.ingest.max_content_chars)
+        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        r = self.settings.recall
+        limit = r.default_limit if limit is None else limit
+        max_tokens = r.default_max_tokens if max_tokens is None else max_tokens
+        if not 1 <= limit <= 200:
+            raise InvalidInput("limit must be between 1 and 200", field="limit")
+        if max_tokens < 1:
+            raise InvalidInput("max_tokens must be positive", field="max_tokens")
+        for field, value in (
+            ("since", since),
+            ("until", until),
+            ("reference_time", reference_time),
+        ):
+            check_time(value, field)
+        try:
+            kind_filter = None if kinds is None else tuple(ItemKind(k) for k in kinds)
+        except ValueError as exc:
+            raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
+        config = get_preset(preset or r.preset)
+        now = self._clock()
+        packet = await self._reader.read(
+            query,
+            target,
+            config=config,
+            limit=limit,
+            max_tokens=max_tokens,
+            reference_time=reference_time or now,
+            kinds=kind_filter,
+            since=since,
+            until=until,
+        )
+        await self.store.record_access(target.tenant_id, [i.id for i in packet.items], now)
+        return packet
+
+    async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
+        self._require_open()
+        found = await self.store.get_items(tenant_id, [item_id])
+        if not found:
+            raise NotFound("memory", item_id)
+        return found[0]
+
+    async def get_events(
+        self, event_ids: Sequence[str], *, tenant_id: str = "default"
+    ) -> list[Event]:
+        self._require_open()
+        return await self.store.get_events(tenant_id, list(event_ids))
+
+    async def delete(self, item_id: str, *, tenant_id: str = "default") -> None:
+        """Delete one memory item (its raw events stay in L1)."""
+        self._require_open()
+        if await self.store.delete_items(tenant_id, [item_id]) == 0:
+            raise NotFound("memory", item_id)
+
+
+class SyncMemory:
+    """Blocking wrapper around :class:`Memory` for scripts and notebooks."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._runner = asyncio.Runner()
+        self._memory = memory
+        self._run(memory.start())
+
+    @classmethod
+    def open(cls, url: str | None = None, **kwargs: Any) -> SyncMemory:
+        return cls(Memory.open(url, **kwargs))
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return self._runner.run(coro)
+
+    def write(self, content: str | Message | Mapping[str, Any], **kwargs: Any) -> WriteResult:
+        return self._run(self._memory.write(content, **kwargs))
+
+    def write_batch(
+        self, messages: Sequence[Message | Mapping[str, Any] | str], **kwargs: Any
+    ) -> WriteResult:
+        return self._run(self._memory.write_batch(messages, **kwargs))
+
+    def read(self, query: str, **kwargs: Any) -> ContextPacket:
+        return self._run(self._memory.read(query, **kwargs))
+
+    def get(self, item_id: str, **kwargs: Any) -> MemoryItem:
+        return self._run(self._memory.get(item_id, **kwargs))
+
+    def delete(self, item_id: str, **kwargs: Any) -> None:
+        self._run(self._memory.delete(item_id, **kwargs))
+
+    def close(self) -> None:
+        try:
+            self._run(self._memory.aclose())
+        finally:
+            self._runner.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

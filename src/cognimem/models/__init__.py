@@ -1,0 +1,24 @@
+"""Domain models shared by every layer of cognimem."""
+
+from cognimem.models.events import Event, Message, Role
+from cognimem.models.items import ItemKind, ItemStatus, MemoryItem, Tier
+from cognimem.models.packets import ContextPacket, PacketItem, StepReport
+from cognimem.models.results import MessageResult, WriteOutcome, WriteResult
+from cognimem.models.scope import Scope
+
+__all__ = [
+    "ContextPacket",
+    "Event",
+    "ItemKind",
+    "ItemStatus",
+    "MemoryItem",
+    "Message",
+    "MessageResult",
+    "PacketItem",
+    "Role",
+    "Scope",
+    "StepReport",
+    "Tier",
+    "WriteOutcome",
+    "WriteResult",
+]

@@ -1,0 +1,71 @@
+"""Layer 3: memory items (episodes now; preferences, facts, constraints later)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cognimem.models.scope import Scope
+
+
+class ItemKind(StrEnum):
+    EPISODE = "episode"
+    PREFERENCE = "preference"
+    FACT = "fact"
+    CONSTRAINT = "constraint"
+    PROCEDURE_HINT = "procedure_hint"
+    MANDATE = "mandate"
+    GUARDRAIL = "guardrail"
+    SUMMARY = "summary"
+
+
+class Tier(StrEnum):
+    ALWAYS = "always"
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+    NEVER = "never"
+
+
+class ItemStatus(StrEnum):
+    ACTIVE = "active"
+    SILENT = "silent"
+    ARCHIVED = "archived"
+    DELETED = "deleted"
+
+
+class MemoryItem(BaseModel):
+    """A stored memory item with its provenance (``source_event_ids``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    scope: Scope
+    text: str
+    kind: ItemKind = ItemKind.EPISODE
+    key: str | None = None
+    entities: list[str] = Field(default_factory=list)
+    source_event_ids: list[str] = Field(default_factory=list)
+    external_ids: list[str] = Field(default_factory=list)
+    author: str | None = None
+    occurred_at: datetime
+    recorded_at: datetime
+    importance: float = 0.5
+    confidence: float = 1.0
+    tier: Tier = Tier.MEDIUM
+    status: ItemStatus = ItemStatus.ACTIVE
+    token_count: int = 0
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+    loaded_count: int = 0
+    cited_count: int = 0
+    success_count: int = 0
+    failure_count: int = 0
+    consolidated: bool = False
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    embedding_model: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,38 @@
+"""What writes return."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class WriteOutcome(StrEnum):
+    STORED = "stored"
+    DUPLICATE = "duplicate"  # idempotency key or identical message within the dedupe window
+    SKIPPED_SECRET = "skipped_secret"  # every chunk carried a secret; the event is kept, redacted
+
+
+class MessageResult(BaseModel):
+    """The fate of one written message."""
+
+    event_id: str
+    item_ids: list[str] = Field(default_factory=list)
+    outcome: WriteOutcome
+    skipped_chunks: int = 0
+    redactions: dict[str, int] = Field(default_factory=dict)
+
+
+class WriteResult(BaseModel):
+    """Result of ``write`` / ``write_batch``: one entry per message, in order."""
+
+    messages: list[MessageResult]
+    degraded: list[str] = Field(default_factory=list)
+
+    @property
+    def event_ids(self) -> list[str]:
+        return [m.event_id for m in self.messages]
+
+    @property
+    def item_ids(self) -> list[str]:
+        return [i for m in self.messages for i in m.item_ids]

@@ -1,0 +1,39 @@
+"""Scopes: the hard walls around every read and write."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
+
+
+class Scope(BaseModel):
+    """Where a memory lives: tenant → user / agent / session / namespace.
+
+    ``tenant_id`` and ``namespace`` always filter. ``user_id``, ``agent_id`` and
+    ``session_id`` filter reads when set; a read with ``session_id=None`` sees every
+    session of the user. Writes store whatever is set.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tenant_id: str = Field(default="default", pattern=_ID_PATTERN)
+    user_id: str | None = Field(default=None, pattern=_ID_PATTERN)
+    agent_id: str | None = Field(default=None, pattern=_ID_PATTERN)
+    session_id: str | None = Field(default=None, pattern=_ID_PATTERN)
+    namespace: str = Field(default="default", pattern=_ID_PATTERN)
+
+    @field_validator("user_id", "agent_id", "session_id", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    def label(self) -> str:
+        parts = [f"tenant={self.tenant_id}", f"ns={self.namespace}"]
+        for name in ("user_id", "agent_id", "session_id"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name.removesuffix('_id')}={value}")
+        return " ".join(parts)

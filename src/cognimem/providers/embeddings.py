@@ -1,0 +1,252 @@
+"""The embedder seam: the :class:`Embedder` protocol, a caching wrapper and the factory.
+
+Every embedder returns float32 rows of unit length (an all-zero row stays zero), so the
+rest of cognimem can use a dot product as cosine similarity. Concrete embedders are
+chosen from a configuration string with :func:`build_embedder`::
+
+    onnx:minilm                local all-MiniLM-L6-v2 (int8 ONNX), 384 dimensions
+    hashing | hashing:<dim>    deterministic fake for tests (default 256 dimensions)
+    openai:<model-name>        any OpenAI-compatible /embeddings endpoint (needs base_url)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Literal, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from cognimem.errors import SchemaMismatch, UsageError
+
+EmbedKind = Literal["document", "query"]
+"""What a text is embedded as; asymmetric models may embed queries differently."""
+
+FloatMatrix = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length float32 vectors."""
+
+    @property
+    def model_id(self) -> str:
+        """Stable id stored with every vector, e.g. ``onnx:all-MiniLM-L6-v2-int8``."""
+        ...
+
+    async def dimension(self) -> int:
+        """Length of every vector this embedder returns."""
+        ...
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
+        """Embed ``texts``: shape ``(len(texts), dimension)``, rows L2-normalised."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release clients, sessions and threads."""
+        ...
+
+
+class EmbeddingCacheBackend(Protocol):
+    """Persistent embedding cache keyed by ``(model, sha256 of the text)``."""
+
+    async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, FloatMatrix]:
+        """Vectors known for ``hashes`` (missing hashes are simply absent); one query."""
+        ...
+
+    async def put_embeddings(self, model: str, vectors: Mapping[str, FloatMatrix]) -> None:
+        """Store ``hash -> vector`` for ``model``."""
+        ...
+
+
+def l2_normalize(matrix: npt.ArrayLike) -> FloatMatrix:
+    """Return ``matrix`` as float32 with unit-length rows; all-zero rows stay zero."""
+    out = np.array(matrix, dtype=np.float32, copy=True)
+    if out.ndim != 2:
+        raise ValueError(f"expected a 2-D matrix, got shape {out.shape}")
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    np.divide(out, norms, out=out, where=norms > 0)
+    return out
+
+
+def text_hash(text: str) -> str:
+    """The cache key of a text: sha256 hex of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class CachedEmbedder:
+    """An :class:`Embedder` that remembers vectors of texts it has seen.
+
+    Lookups go to a bounded in-process LRU first, then to the optional persistent
+    ``backend`` (one ``get_embeddings`` call per batch); the remaining texts are embedded
+    by ``inner`` in one call and written back to both caches. Identical texts in one batch
+    are embedded once.
+
+    ``hits`` and ``misses`` count distinct texts per call: a hit was served by the LRU or
+    the backend, a miss was sent to ``inner``.
+
+    The cache key ignores ``kind``: every embedder cognimem ships embeds queries and
+    documents alike. Do not wrap an asymmetric model without extending the key.
+    """
+
+    def __init__(
+        self,
+        inner: Embedder,
+        backend: EmbeddingCacheBackend | None = None,
+        lru_size: int = 10_000,
+    ) -> None:
+        if lru_size < 0:
+            raise UsageError(f"lru_size must be >= 0, got {lru_size}")
+        self.inner = inner
+        self.backend = backend
+        self.lru_size = lru_size
+        self.hits = 0
+        self.misses = 0
+        self._lru: OrderedDict[tuple[str, str], FloatMatrix] = OrderedDict()
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    async def dimension(self) -> int:
+        return await self.inner.dimension()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def __len__(self) -> int:
+        """Number of vectors currently held in the in-process LRU."""
+        return len(self._lru)
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not a single string")
+        if not texts:
+            return np.zeros((0, await self.dimension()), dtype=np.float32)
+        model = self.inner.model_id
+        hashes = [text_hash(t) for t in texts]
+        first_text: dict[str, str] = {}
+        for h, t in zip(hashes, texts, strict=True):
+            first_text.setdefault(h, t)
+
+        found: dict[str, FloatMatrix] = {}
+        for h in first_text:
+            vec = self._lru_get((model, h))
+            if vec is not None:
+                found[h] = vec
+
+        missing = [h for h in first_text if h not in found]
+        if missing and self.backend is not None:
+            stored = await self.backend.get_embeddings(model, missing)
+            for h in missing:
+                if h in stored:
+                    vec = np.asarray(stored[h], dtype=np.float32).reshape(-1)
+                    found[h] = vec
+                    self._lru_put((model, h), vec)
+            missing = [h for h in missing if h not in found]
+
+        self.hits += len(first_text) - len(missing)
+        self.misses += len(missing)
+
+        if missing:
+            fresh = await self.inner.embed([first_text[h] for h in missing], kind)
+            new: dict[str, FloatMatrix] = {}
+            for h, row in zip(missing, fresh, strict=True):
+                vec = np.array(row, dtype=np.float32, copy=True)
+                new[h] = vec
+                found[h] = vec
+                self._lru_put((model, h), vec)
+            if self.backend is not None:
+                await self.backend.put_embeddings(model, new)
+
+        try:
+            return np.stack([found[h] for h in hashes]).astype(np.float32, copy=False)
+        except ValueError as exc:
+            raise SchemaMismatch(
+                f"cached embeddings for {model!r} have inconsistent dimensions; the cache was "
+                "filled by a different model under the same id: clear the embedding cache"
+            ) from exc
+
+    def _lru_get(self, key: tuple[str, str]) -> FloatMatrix | None:
+        vec = self._lru.get(key)
+        if vec is not None:
+            self._lru.move_to_end(key)
+        return vec
+
+    def _lru_put(self, key: tuple[str, str], vec: FloatMatrix) -> None:
+        if self.lru_size == 0:
+            return
+        self._lru[key] = vec
+        self._lru.move_to_end(key)
+        while len(self._lru) > self.lru_size:
+            self._lru.popitem(last=False)
+
+
+_VALID_SPECS = "'onnx:minilm', 'hashing', 'hashing:<dim>', 'openai:<model-name>'"
+
+
+def build_embedder(
+    spec: str,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    timeout_s: float = 30.0,
+    max_retries: int = 2,
+    batch_size: int = 64,
+) -> Embedder:
+    """Build the embedder named by ``spec`` (see the module docstring for the forms).
+
+    Nothing is loaded or contacted here: models load and endpoints are probed on first use.
+    """
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "onnx" and arg.lower() in ("", "minilm"):
+        from cognimem.providers.onnx import OnnxMiniLMEmbedder
+
+        return OnnxMiniLMEmbedder(batch_size=batch_size)
+    if kind == "hashing":
+        from cognimem.providers.fakes import HashingEmbedder
+
+        if not arg:
+            return HashingEmbedder()
+        try:
+            dim = int(arg)
+        except ValueError:
+            dim = 0
+        if dim <= 0:
+            raise UsageError(
+                f"invalid embedder spec {spec!r}: 'hashing:<dim>' needs a positive integer "
+                f"dimension, e.g. 'hashing:256'"
+            )
+        return HashingEmbedder(dim=dim)
+    if kind == "openai" and arg:
+        if not base_url:
+            raise UsageError(
+                f"embedder {spec!r} needs the endpoint's base URL: set "
+                "COGNIMEM_EMBEDDING__BASE_URL (e.g. http://127.0.0.1:11434/v1) or pass base_url"
+            )
+        from cognimem.providers.openai import OpenAICompatibleEmbedder
+
+        return OpenAICompatibleEmbedder(
+            arg,
+            base_url,
+            api_key=api_key,
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+            batch_size=batch_size,
+        )
+    raise UsageError(f"unknown embedder spec {spec!r}; valid forms: {_VALID_SPECS}")
+
+
+__all__ = [
+    "CachedEmbedder",
+    "EmbedKind",
+    "Embedder",
+    "EmbeddingCacheBackend",
+    "FloatMatrix",
+    "build_embedder",
+    "l2_normalize",
+    "text_hash",
+]

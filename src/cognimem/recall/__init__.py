@@ -1,0 +1,6 @@
+"""The read path: analyze, retrieve, fuse, assemble."""
+
+from cognimem.recall.presets import PRESETS, RecallConfig, get_preset
+from cognimem.recall.retrieve import Reader
+
+__all__ = ["PRESETS", "Reader", "RecallConfig", "get_preset"]

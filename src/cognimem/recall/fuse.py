@@ -1,0 +1,48 @@
+"""Fusion of candidate lists from several retrieval methods (pure functions)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cognimem.recall.presets import RecallConfig
+from cognimem.store.base import Candidate
+
+
+def _normalised(candidates: Sequence[Candidate]) -> dict[str, float]:
+    """Min-max scale a list's scores to [0, 1] (a single candidate gets 1).
+
+    Measured on the LoCoMo dev set against scaling by the best score and against raw
+    cosine: min-max of both lists fuses best (benchmarks/tune_fusion.py).
+    """
+    if not candidates:
+        return {}
+    low = min(c.score for c in candidates)
+    high = max(c.score for c in candidates)
+    if high <= low:
+        return {c.item_id: 1.0 for c in candidates}
+    return {c.item_id: (c.score - low) / (high - low) for c in candidates}
+
+
+def fuse(
+    lists: Mapping[str, Sequence[Candidate]], config: RecallConfig
+) -> list[tuple[str, float, dict[str, float]]]:
+    """Combine per-method lists into one ranking: ``(item_id, score, signals)``, best first.
+
+    ``weighted``: each method's scores are min-max scaled and summed with the
+    preset's weights. ``rrf``: reciprocal-rank fusion, ``sum 1 / (k + rank)``.
+    """
+    weights = {"lexical": config.lexical_weight, "vector": config.vector_weight}
+    scores: dict[str, float] = {}
+    signals: dict[str, dict[str, float]] = {}
+    for method, candidates in lists.items():
+        weight = weights.get(method, 1.0)
+        if config.fusion == "rrf":
+            parts = {c.item_id: 1.0 / (config.rrf_k + rank) for rank, c in enumerate(candidates, 1)}
+        else:
+            parts = {i: weight * s for i, s in _normalised(candidates).items()}
+        for c in candidates:
+            signals.setdefault(c.item_id, {})[method] = c.score
+        for item_id, part in parts.items():
+            scores[item_id] = scores.get(item_id, 0.0) + part
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(item_id, score, signals[item_id]) for item_id, score in ranked]

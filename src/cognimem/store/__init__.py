@@ -1,0 +1,19 @@
+"""Storage backends behind one ``Store`` protocol."""
+
+from __future__ import annotations
+
+from cognimem.errors import UsageError
+from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage, Store
+
+
+def open_store(url: str) -> Store:
+    """Pick a backend from a database URL (``sqlite:///path``; PostgreSQL comes later)."""
+    if url.startswith("sqlite:") or "://" not in url:
+        from cognimem.store.sqlite import SQLiteStore
+
+        return SQLiteStore.from_url(url)
+    scheme = url.split("://", 1)[0]
+    raise UsageError(f"unsupported database URL scheme {scheme!r}: use sqlite:///path/to/file.db")
+
+
+__all__ = ["Candidate", "ItemFilter", "PendingItem", "PendingMessage", "Store", "open_store"]

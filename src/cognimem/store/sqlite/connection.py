@@ -1,0 +1,109 @@
+"""SQLite connections run off the event loop: one writer thread, a small reader pool.
+
+WAL mode lets readers proceed while the single writer commits; each reader sees a
+consistent snapshot, so a reader never observes half of a write transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from cognimem.errors import StoreError, StoreUnavailable
+
+T = TypeVar("T")
+
+_BUSY_TIMEOUT_MS = 10_000
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(
+        path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def translate(exc: sqlite3.Error, path: Path) -> StoreError:
+    """Map a driver error to the cognimem error tree."""
+    text = str(exc)
+    if isinstance(exc, sqlite3.OperationalError) and (
+        "locked" in text or "busy" in text or "unable to open" in text or "disk I/O" in text
+    ):
+        return StoreUnavailable(f"SQLite database {path} is unavailable: {text}", retry_after=1.0)
+    return StoreError(f"SQLite error on {path}: {text}")
+
+
+class Connections:
+    """Owns the writer connection (one thread) and per-thread reader connections."""
+
+    def __init__(self, path: Path, readers: int = 2) -> None:
+        self.path = path
+        self._writer_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cognimem-w")
+        self._reader_pool = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="cognimem-r")
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path)
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    async def _run(self, pool: ThreadPoolExecutor, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self._closed:
+            raise StoreUnavailable(f"the store for {self.path} is closed", retry_after=0)
+
+        def call() -> T:
+            try:
+                return fn(self._conn())
+            except sqlite3.Error as exc:
+                raise translate(exc, self.path) from exc
+
+        return await asyncio.get_running_loop().run_in_executor(pool, call)
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        return await self._run(self._reader_pool, fn)
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on error)."""
+
+        def tx(conn: sqlite3.Connection) -> T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return result
+
+        return await self._run(self._writer_pool, tx)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._shutdown)
+
+    def _shutdown(self) -> None:
+        self._writer_pool.shutdown(wait=True)
+        self._reader_pool.shutdown(wait=True)
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()

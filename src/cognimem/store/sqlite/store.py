@@ -1,0 +1,417 @@
+"""The embedded default store: one SQLite file (WAL, FTS5, exact vector search)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from cognimem.errors import Conflict, SchemaMismatch, UsageError
+from cognimem.models import Event, MemoryItem, MessageResult, WriteOutcome
+from cognimem.models.clock import to_micros
+from cognimem.store.base import Candidate, ItemFilter, PendingMessage
+from cognimem.store.sqlite import rows, vectors
+from cognimem.store.sqlite.connection import Connections, connect
+from cognimem.store.sqlite.migrations import MIGRATIONS
+
+
+def path_from_url(url: str) -> Path:
+    """``sqlite:///relative.db``, ``sqlite:////abs/path.db`` or a bare path."""
+    if url.startswith("sqlite:///"):
+        raw = url.removeprefix("sqlite:///")
+    elif url.startswith("sqlite://"):
+        raise UsageError(f"bad SQLite URL {url!r}: use sqlite:///path/to/file.db")
+    else:
+        raw = url
+    if not raw or raw == ":memory:":
+        raise UsageError("cognimem needs a SQLite file path (sqlite:///path/to/file.db)")
+    return Path(raw).expanduser()
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    applied = {int(r[0]) for r in conn.execute("SELECT version FROM schema_migrations")}
+    known = {version for version, _, _ in MIGRATIONS}
+    if applied - known:
+        raise SchemaMismatch(
+            f"the database has schema versions {sorted(applied - known)} that this cognimem "
+            "does not know; upgrade cognimem"
+        )
+    for version, name, sql in MIGRATIONS:
+        if version in applied:
+            continue
+        # executescript commits implicitly, so run the statements one by one in our tx
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE version = ?", (version,)
+            ).fetchone():
+                conn.execute("ROLLBACK")  # another process applied it meanwhile
+                continue
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (version, name, datetime.now(UTC).isoformat()),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+
+def _statements(sql: str) -> list[str]:
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def _scope_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
+    p = f"{alias}." if alias else ""
+    s = flt.scope
+    clauses = [f"{p}tenant_id = ?", f"{p}namespace = ?"]
+    params: list[object] = [s.tenant_id, s.namespace]
+    for column, value in (
+        ("user_id", s.user_id),
+        ("agent_id", s.agent_id),
+        ("session_id", s.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"{p}{column} = ?")
+            params.append(value)
+    clauses.append(f"{p}status IN ({', '.join('?' * len(flt.statuses))})")
+    params += [st.value for st in flt.statuses]
+    if flt.kinds is not None:
+        clauses.append(f"{p}kind IN ({', '.join('?' * len(flt.kinds))})")
+        params += [k.value for k in flt.kinds]
+    if flt.since is not None:
+        clauses.append(f"{p}occurred_at >= ?")
+        params.append(to_micros(flt.since))
+    if flt.until is not None:
+        clauses.append(f"{p}occurred_at <= ?")
+        params.append(to_micros(flt.until))
+    return " AND ".join(clauses), params
+
+
+class SQLiteStore:
+    """``Store`` on a SQLite file. Safe for several processes sharing the file."""
+
+    def __init__(self, path: Path | str, *, readers: int = 2) -> None:
+        self.path = Path(path)
+        self._db = Connections(self.path, readers=readers)
+        self._vectors = vectors.VectorCache()
+
+    @classmethod
+    def from_url(cls, url: str) -> SQLiteStore:
+        return cls(path_from_url(url))
+
+    # -- lifecycle -------------------------------------------------------------------
+    async def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+        def run(conn: sqlite3.Connection) -> None:
+            _migrate(conn)
+
+        # migrations use their own transactions, so bypass Connections.write's
+        conn = connect(self.path)
+        try:
+            run(conn)
+        except sqlite3.Error as exc:
+            from cognimem.store.sqlite.connection import translate
+
+            raise translate(exc, self.path) from exc
+        finally:
+            conn.close()
+
+    async def close(self) -> None:
+        await self._db.close()
+        self._vectors.clear()
+
+    async def schema_version(self) -> int:
+        def q(conn: sqlite3.Connection) -> int:
+            row = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+            return int(row[0] or 0)
+
+        return await self._db.read(q)
+
+    # -- meta ------------------------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        def q(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._db.read(q)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        def q(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+        await self._db.write(q)
+
+    # -- writes ----------------------------------------------------------------------
+    async def find_duplicates(
+        self, messages: Sequence[Event], dedupe_window_s: float
+    ) -> dict[int, MessageResult]:
+        def q(conn: sqlite3.Connection) -> dict[int, MessageResult]:
+            found: dict[int, MessageResult] = {}
+            for index, event in enumerate(messages):
+                original = _find_original(conn, event, dedupe_window_s)
+                if original is not None:
+                    found[index] = original
+            return found
+
+        return await self._db.read(q)
+
+    async def commit(
+        self, messages: Sequence[PendingMessage], dedupe_window_s: float
+    ) -> list[MessageResult]:
+        def tx(conn: sqlite3.Connection) -> list[MessageResult]:
+            results: list[MessageResult] = []
+            touched: set[tuple[str, str, str | None]] = set()
+            for pending in messages:
+                event = pending.event
+                original = _find_original(conn, event, dedupe_window_s)
+                if original is not None:
+                    results.append(original)
+                    continue
+                conn.execute(rows.INSERT_EVENT, rows.event_params(event))
+                item_ids: list[str] = []
+                for p in pending.items:
+                    blob = (
+                        None
+                        if p.embedding is None
+                        else np.asarray(p.embedding, np.float32).tobytes()
+                    )
+                    cur = conn.execute(rows.INSERT_ITEM, rows.item_params(p.item, blob))
+                    conn.execute(
+                        "INSERT INTO items_fts (rowid, search_text) VALUES (?, ?)",
+                        (cur.lastrowid, p.search_text),
+                    )
+                    conn.executemany(
+                        "INSERT OR IGNORE INTO item_events (item_id, event_id) VALUES (?, ?)",
+                        [(p.item.id, eid) for eid in p.item.source_event_ids],
+                    )
+                    item_ids.append(p.item.id)
+                    s = p.item.scope
+                    touched.add((s.tenant_id, s.namespace, s.user_id))
+                outcome = (
+                    WriteOutcome.STORED
+                    if item_ids or not pending.skipped_chunks
+                    else (WriteOutcome.SKIPPED_SECRET)
+                )
+                results.append(
+                    MessageResult(
+                        event_id=event.id,
+                        item_ids=item_ids,
+                        outcome=outcome,
+                        skipped_chunks=pending.skipped_chunks,
+                        redactions=pending.redactions,
+                    )
+                )
+            for tenant_id, namespace, user_id in touched:
+                vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
+            return results
+
+        return await self._db.write(tx)
+
+    async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
+        def tx(conn: sqlite3.Connection) -> int:
+            marks = ", ".join("?" * len(ids))
+            found = conn.execute(
+                f"SELECT rowid, id, namespace, user_id FROM items"
+                f" WHERE tenant_id = ? AND id IN ({marks})",
+                (tenant_id, *ids),
+            ).fetchall()
+            for rowid, item_id, namespace, user_id in found:
+                conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
+                conn.execute("DELETE FROM item_events WHERE item_id = ?", (item_id,))
+                conn.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
+                vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=True)
+            return len(found)
+
+        if not ids:
+            return 0
+        return await self._db.write(tx)
+
+    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
+        if not ids:
+            return
+
+        def tx(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE items SET access_count = access_count + 1,"
+                " loaded_count = loaded_count + 1, last_accessed_at = ?"
+                f" WHERE tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                (to_micros(at), tenant_id, *ids),
+            )
+
+        await self._db.write(tx)
+
+    # -- reads -----------------------------------------------------------------------
+    async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+        if not ids:
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[MemoryItem]:
+            conn.row_factory = sqlite3.Row
+            try:
+                found = conn.execute(
+                    f"SELECT {rows.ITEM_COLUMNS} FROM items"
+                    f" WHERE tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                    (tenant_id, *ids),
+                ).fetchall()
+            finally:
+                conn.row_factory = None
+            by_id = {r["id"]: rows.item_from_row(r) for r in found}
+            return [by_id[i] for i in ids if i in by_id]
+
+        return await self._db.read(q)
+
+    async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
+        if not ids:
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[Event]:
+            conn.row_factory = sqlite3.Row
+            try:
+                found = conn.execute(
+                    f"SELECT {rows.EVENT_COLUMNS} FROM events"
+                    f" WHERE tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                    (tenant_id, *ids),
+                ).fetchall()
+            finally:
+                conn.row_factory = None
+            by_id = {r["id"]: rows.event_from_row(r) for r in found}
+            return [by_id[i] for i in ids if i in by_id]
+
+        return await self._db.read(q)
+
+    async def count_items(self, flt: ItemFilter) -> int:
+        where, params = _scope_clause(flt)
+
+        def q(conn: sqlite3.Connection) -> int:
+            return int(
+                conn.execute(f"SELECT COUNT(*) FROM items WHERE {where}", params).fetchone()[0]
+            )
+
+        return await self._db.read(q)
+
+    async def lexical_search(
+        self, flt: ItemFilter, terms: Sequence[str], limit: int
+    ) -> list[Candidate]:
+        clean = [t.replace('"', "") for t in terms if t.replace('"', "").strip()]
+        if not clean or limit <= 0:
+            return []
+        match = " OR ".join(f'"{t}"' for t in dict.fromkeys(clean))
+        where, params = _scope_clause(flt, "i")
+
+        def q(conn: sqlite3.Connection) -> list[Candidate]:
+            found = conn.execute(
+                "SELECT i.id, bm25(items_fts) AS rank FROM items_fts"
+                " JOIN items i ON i.rowid = items_fts.rowid"
+                f" WHERE items_fts MATCH ? AND {where} ORDER BY rank LIMIT ?",
+                (match, *params, limit),
+            ).fetchall()
+            return [Candidate(item_id=r[0], score=-float(r[1])) for r in found]
+
+        return await self._db.read(q)
+
+    async def vector_search(
+        self, flt: ItemFilter, vector: np.ndarray, limit: int
+    ) -> list[Candidate]:
+        s = flt.scope
+        query = np.asarray(vector, dtype=np.float32)
+
+        def q(conn: sqlite3.Connection) -> list[Candidate]:
+            matrix = self._vectors.matrix_for(conn, s.tenant_id, s.namespace, s.user_id)
+            return [Candidate(i, score) for i, score in vectors.search(matrix, flt, query, limit)]
+
+        return await self._db.read(q)
+
+    # -- embedding cache -------------------------------------------------------------
+    async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        if not hashes:
+            return {}
+
+        def q(conn: sqlite3.Connection) -> dict[str, np.ndarray]:
+            out: dict[str, np.ndarray] = {}
+            # stay under SQLite's bound-parameter limit for large batches
+            for start in range(0, len(hashes), 500):
+                part = hashes[start : start + 500]
+                for text_hash, blob in conn.execute(
+                    "SELECT text_hash, vector FROM embedding_cache"
+                    f" WHERE model = ? AND text_hash IN ({', '.join('?' * len(part))})",
+                    (model, *part),
+                ):
+                    out[text_hash] = np.frombuffer(blob, dtype=np.float32).copy()
+            return out
+
+        return await self._db.read(q)
+
+    async def put_embeddings(self, model: str, vectors_: Mapping[str, np.ndarray]) -> None:
+        if not vectors_:
+            return
+        now = to_micros(datetime.now(UTC))
+
+        def tx(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT OR REPLACE INTO embedding_cache (model, text_hash, dim, vector, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [
+                    (model, h, int(v.shape[0]), np.asarray(v, np.float32).tobytes(), now)
+                    for h, v in vectors_.items()
+                ],
+            )
+
+        await self._db.write(tx)
+
+
+def _find_original(
+    conn: sqlite3.Connection, event: Event, dedupe_window_s: float
+) -> MessageResult | None:
+    s = event.scope
+    if event.idempotency_key is not None:
+        row = conn.execute(
+            "SELECT id, content_hash FROM events WHERE tenant_id = ? AND idempotency_key = ?",
+            (s.tenant_id, event.idempotency_key),
+        ).fetchone()
+        if row is None:
+            return None
+        if row[1] != event.content_hash:
+            raise Conflict(
+                f"idempotency key {event.idempotency_key!r} was already used for other content",
+                details={"idempotency_key": event.idempotency_key, "event_id": row[0]},
+            )
+    else:
+        window = int(dedupe_window_s * 1_000_000)
+        at = to_micros(event.occurred_at)
+        row = conn.execute(
+            "SELECT id FROM events WHERE tenant_id = ? AND content_hash = ?"
+            " AND occurred_at BETWEEN ? AND ? AND namespace = ? AND user_id IS ?"
+            " AND agent_id IS ? AND session_id IS ? AND role = ? AND name IS ?"
+            " AND idempotency_key IS NULL ORDER BY rowid LIMIT 1",
+            (
+                s.tenant_id, event.content_hash, at - window, at + window, s.namespace,
+                s.user_id, s.agent_id, s.session_id, event.role.value, event.name,
+            ),
+        ).fetchone()  # fmt: skip
+        if row is None:
+            return None
+    item_ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT ie.item_id FROM item_events ie JOIN items i ON i.id = ie.item_id"
+            " WHERE ie.event_id = ? ORDER BY i.rowid",
+            (row[0],),
+        )
+    ]
+    return MessageResult(event_id=row[0], item_ids=item_ids, outcome=WriteOutcome.DUPLICATE)

@@ -1,0 +1,88 @@
+"""The store contract suite runs against every backend (SQLite now; PostgreSQL joins later)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cognimem.models import Event, ItemKind, MemoryItem, Role, Scope
+from cognimem.models.ids import content_hash, new_id
+from cognimem.providers.fakes import HashingEmbedder
+from cognimem.store import PendingItem, PendingMessage, Store
+from cognimem.store.sqlite import SQLiteStore
+
+T0 = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+EMBEDDER = HashingEmbedder(dim=64)
+
+
+def vec(text: str) -> np.ndarray:
+    return EMBEDDER.embed_sync([text])[0]
+
+
+def message(
+    text: str,
+    scope: Scope,
+    *,
+    at: datetime = T0,
+    key: str | None = None,
+    kind: ItemKind = ItemKind.EPISODE,
+    name: str | None = None,
+    chunks: list[str] | None = None,
+) -> PendingMessage:
+    event = Event(
+        id=new_id("evt"),
+        scope=scope,
+        role=Role.USER,
+        name=name,
+        content=text,
+        content_hash=content_hash(text),
+        idempotency_key=key,
+        external_id=None,
+        occurred_at=at,
+        recorded_at=at,
+    )
+    items = [
+        PendingItem(
+            item=MemoryItem(
+                id=new_id("mem"),
+                scope=scope,
+                text=chunk,
+                kind=kind,
+                source_event_ids=[event.id],
+                occurred_at=at,
+                recorded_at=at,
+                token_count=len(chunk.split()),
+                embedding_model=EMBEDDER.model_id,
+            ),
+            embedding=vec(chunk),
+            search_text=chunk,
+        )
+        for chunk in (chunks or [text])
+    ]
+    return PendingMessage(event=event, items=items)
+
+
+def _sqlite(tmp_path: Path) -> Store:
+    return SQLiteStore(tmp_path / "contract.db")
+
+
+BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlite": _sqlite}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    backend = BACKENDS[request.param](tmp_path)
+    await backend.open()
+    try:
+        yield backend
+    finally:
+        await backend.close()
+
+
+@pytest.fixture
+def later() -> Callable[[int], datetime]:
+    return lambda minutes: T0 + timedelta(minutes=minutes)

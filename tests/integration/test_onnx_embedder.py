@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cognimem.errors import UsageError
+from cognimem.providers import CachedEmbedder, OnnxMiniLMEmbedder
+from cognimem.providers.onnx import MAX_TOKENS, build_tokenizer, default_model_path
+
+pytestmark = pytest.mark.onnx
+
+
+@pytest.fixture(scope="module")
+def embedder() -> OnnxMiniLMEmbedder:
+    return OnnxMiniLMEmbedder(batch_size=4)
+
+
+async def test_shape_dtype_and_unit_rows(embedder: OnnxMiniLMEmbedder) -> None:
+    vecs = await embedder.embed(["hello there", "", "a much longer sentence " * 10])
+    assert vecs.shape == (3, 384)
+    assert vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert await embedder.dimension() == 384
+    assert embedder.model_id == "onnx:all-MiniLM-L6-v2-int8"
+    assert (await embedder.embed([])).shape == (0, 384)
+
+
+async def test_semantic_ordering(embedder: OnnxMiniLMEmbedder) -> None:
+    allergy, food, car = await embedder.embed(
+        ["I am allergic to shellfish", "food allergy seafood", "my car is red"]
+    )
+    assert float(allergy @ food) > float(allergy @ car) + 0.2
+
+
+async def test_same_text_gives_identical_vectors(embedder: OnnxMiniLMEmbedder) -> None:
+    text = "Caroline went to the LGBTQ support group yesterday."
+    once = await embedder.embed([text])
+    twice = await embedder.embed([text, text])
+    assert np.array_equal(twice[0], twice[1])
+    assert np.allclose(once[0], twice[0], atol=1e-6)
+
+
+async def test_batch_equals_one_at_a_time(embedder: OnnxMiniLMEmbedder) -> None:
+    # Mixed lengths across several internal batches (batch_size=4): sorting by length and
+    # padding must not change any row or its position.
+    texts = [
+        "short",
+        "a considerably longer sentence about hiking in the mountains last summer",
+        "mid length text here",
+        "",
+        "Melanie painted a sunrise over the lake in 2022.",
+        "ok",
+        "The quick brown fox jumps over the lazy dog, again and again and again.",
+        "emoji 😀 and Ünïcödé",
+        "what did she say?",
+    ]
+    batched = await embedder.embed(texts)
+    singles = np.vstack([await embedder.embed([t]) for t in texts])
+    assert np.allclose(batched, singles, atol=1e-5)
+
+
+async def test_long_text_is_truncated_not_rejected(embedder: OnnxMiniLMEmbedder) -> None:
+    long_text = "memory " * 2000
+    assert len(build_tokenizer().encode(long_text).ids) == MAX_TOKENS
+    vecs = await embedder.embed([long_text, long_text + " tail"])
+    assert np.allclose(vecs[0], vecs[1], atol=1e-6)  # the tail is past the limit
+
+
+async def test_works_behind_the_cache(embedder: OnnxMiniLMEmbedder) -> None:
+    cached = CachedEmbedder(embedder)
+    first = await cached.embed(["cached sentence"])
+    assert np.array_equal(await cached.embed(["cached sentence"]), first)
+    assert cached.hits == 1
+
+
+async def test_checksum_mismatch_is_a_usage_error(tmp_path: Path) -> None:
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(UsageError, match="reinstall"):
+        await OnnxMiniLMEmbedder(bad).embed(["x"])
+
+
+async def test_missing_model_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="reinstall"):
+        await OnnxMiniLMEmbedder(tmp_path / "absent.onnx").embed(["x"])
+
+
+async def test_explicit_path_without_checksum(tmp_path: Path) -> None:
+    copy = tmp_path / "copy.onnx"
+    copy.write_bytes(default_model_path().read_bytes())
+    emb = OnnxMiniLMEmbedder(copy, expected_sha256=None, intra_op_num_threads=1)
+    vec = await emb.embed(["explicit path"])
+    assert vec.shape == (1, 384)
+    await emb.aclose()

@@ -1,0 +1,93 @@
+"""Pure read-path logic: query terms, fusion, budgeting, presets."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from cognimem.errors import UsageError
+from cognimem.models import MemoryItem, Scope
+from cognimem.recall.analyze import query_terms
+from cognimem.recall.assemble import assemble
+from cognimem.recall.fuse import fuse
+from cognimem.recall.presets import RecallConfig, get_preset
+from cognimem.store.base import Candidate
+
+T = datetime(2024, 5, 1, tzinfo=UTC)
+
+
+def test_query_terms_drop_function_words_and_possessives() -> None:
+    assert query_terms("When did Caroline's sister go to the LGBTQ support group?") == [
+        "caroline",
+        "sister",
+        "go",
+        "lgbtq",
+        "support",
+        "group",
+    ]
+    assert query_terms("What is it?") == []
+    # duplicates collapse, numbers stay, "again" is a function word
+    assert query_terms("In 2022 she ran 5 km, ran again") == ["2022", "ran", "5", "km"]
+
+
+def test_weighted_fusion_min_max_scales_each_list() -> None:
+    config = RecallConfig(name="t", lexical_weight=0.6, vector_weight=0.4)
+    lexical = [Candidate("a", 12.0), Candidate("b", 6.0), Candidate("c", 2.0)]
+    vector = [Candidate("c", 0.9), Candidate("d", 0.5), Candidate("a", 0.1)]
+    ranked = fuse({"lexical": lexical, "vector": vector}, config)
+    scores = {i: s for i, s, _ in ranked}
+    assert scores["a"] == pytest.approx(0.6)  # top lexical, bottom vector
+    assert scores["c"] == pytest.approx(0.4)  # bottom lexical, top vector
+    assert scores["b"] == pytest.approx(0.6 * 0.4)
+    assert scores["d"] == pytest.approx(0.4 * 0.5)
+    assert [i for i, _, _ in ranked] == ["a", "c", "b", "d"]
+    signals = {i: sig for i, _, sig in ranked}
+    assert signals["a"] == {"lexical": 12.0, "vector": 0.1}
+
+
+def test_rrf_fusion_and_single_lists() -> None:
+    config = RecallConfig(name="t", fusion="rrf", rrf_k=60)
+    ranked = fuse(
+        {"lexical": [Candidate("a", 5), Candidate("b", 1)], "vector": [Candidate("b", 0.9)]}, config
+    )
+    assert [i for i, _, _ in ranked] == ["b", "a"]
+    only = fuse({"lexical": [Candidate("x", 3.0)]}, RecallConfig(name="t"))
+    assert [(i, s) for i, s, _ in only] == [("x", pytest.approx(0.6))]
+    assert fuse({"lexical": [], "vector": []}, RecallConfig(name="t")) == []
+
+
+def _item(i: int, tokens: int) -> MemoryItem:
+    return MemoryItem(
+        id=f"m{i}",
+        scope=Scope(),
+        text=f"text {i}",
+        occurred_at=T,
+        recorded_at=T,
+        token_count=tokens,
+    )
+
+
+def test_assemble_respects_limit_and_budget_in_rank_order() -> None:
+    ranked = [
+        (_item(1, 50), 0.9, {}),
+        (_item(2, 80), 0.8, {}),
+        (_item(3, 30), 0.7, {}),
+        (_item(4, 10), 0.6, {}),
+    ]
+    chosen, used, truncated = assemble(ranked, limit=10, max_tokens=100)
+    assert [c.id for c in chosen] == ["m1", "m3", "m4"]  # m2 does not fit, smaller ones still do
+    assert used == 90
+    assert truncated
+    chosen, used, truncated = assemble(ranked, limit=2, max_tokens=1000)
+    assert [c.id for c in chosen] == ["m1", "m2"]
+    assert not truncated
+
+
+def test_presets_are_named_and_unknown_ones_fail_clearly() -> None:
+    assert get_preset("balanced").lexical
+    assert get_preset("balanced").vector
+    assert not get_preset("lexical").vector
+    assert not get_preset("vector").lexical
+    with pytest.raises(UsageError, match="balanced"):
+        get_preset("nope")
