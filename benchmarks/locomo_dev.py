@@ -78,7 +78,7 @@ def main() -> None:
             f"{o['any@10']} | {o['mrr']} | {per_cat} | {data['tokens_per_question']} |"
         )
     lines += ["", "Full tables (per category, with category 5 as a diagnostic):", ""]
-    for name, report in reports.items():
+    for report in reports.values():
         lines += ["```", locomo.render(report), "```", ""]
     (args.out / "locomo_dev.md").write_text("\n".join(lines))
     print("\n".join(lines))
