@@ -63,8 +63,9 @@ def serve(
     port = settings.server.port if port is None else port
     memory = Memory.open(url, settings=settings)
     where = path_from_url(url) if url.startswith("sqlite") else url
-    out.print(f"cognimem serving on http://{host}:{port}  (data: {where})")
-    out.print(f"API docs: http://{host}:{port}/docs")
+    # plain print: a console would wrap the path, and users copy it
+    print(f"cognimem serving on http://{host}:{port}  (data: {where})", flush=True)
+    print(f"API docs: http://{host}:{port}/docs", flush=True)
     uvicorn.run(create_app(memory), host=host, port=port, log_level="info")
 
 

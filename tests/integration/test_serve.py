@@ -1,0 +1,74 @@
+"""`cognimem serve` as a user runs it: the default embedded store and the local model."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.onnx
+def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cognimem", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            try:
+                if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "server did not become healthy"
+            time.sleep(0.2)
+
+        write = httpx.post(
+            f"{base}/v1/memory/write_batch",
+            json={
+                "scope": {"user_id": "ada"},
+                "messages": [
+                    {"content": "I adopted a tabby kitten called Noodle.", "name": "Ada"},
+                    {"content": "We are moving to Lisbon in June.", "name": "Ada"},
+                ],
+            },
+            timeout=30,
+        )
+        assert write.status_code == 200, write.text
+        read = httpx.post(
+            f"{base}/v1/memory/read",
+            json={"query": "what pet do I have?", "scope": {"user_id": "ada"}, "limit": 1},
+            timeout=30,
+        )
+        assert read.status_code == 200, read.text
+        assert [i["text"] for i in read.json()["items"]] == [
+            "I adopted a tabby kitten called Noodle."
+        ]
+        # the data file lives where serve said it would
+        assert (tmp_path / "data" / "cognimem" / "cognimem.db").exists()
+    finally:
+        proc.terminate()
+        output, _ = proc.communicate(timeout=30)
+    assert f"cognimem serving on http://127.0.0.1:{port}" in output
+    assert str(tmp_path / "data" / "cognimem" / "cognimem.db") in output
