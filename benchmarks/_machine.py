@@ -55,6 +55,8 @@ def describe() -> dict[str, Any]:
         "tokenizers": _version("tokenizers"),
         "sqlite": sqlite3.sqlite_version,
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        # other work on the machine skews timings: record how busy it was
+        "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
     }
     info["summary"] = (
         f"{info['cpu_model']}, {cores} cores, {info['ram_gib']} GiB RAM, "

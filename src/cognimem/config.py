@@ -42,6 +42,8 @@ class IngestSettings(BaseModel):
     max_batch: int = Field(default=1_000, ge=1)
     chunk_tokens: int = Field(default=256, ge=16)
     dedupe_window_s: float = Field(default=300.0, ge=0)
+    # characters of the previous message added to an item's lexical index (0: none)
+    context_chars: int = Field(default=500, ge=0, le=10_000)
     redact_pii: bool = True
     skip_secrets: bool = True
 

@@ -59,6 +59,7 @@ def message(
                 embedding_model=EMBEDDER.model_id,
             ),
             embedding=vec(chunk),
+            embed_text=chunk,
             search_text=chunk,
         )
         for chunk in (chunks or [text])

@@ -300,3 +300,19 @@ async def test_sqlite_failed_transaction_writes_nothing(tmp_path: Path) -> None:
         assert await s.get_events("t1", [good.event.id]) == []
     finally:
         await s.close()
+
+
+async def test_previous_event_is_the_latest_of_exactly_that_scope(
+    store: Store, later: Callable[[int], datetime]
+) -> None:
+    assert await store.previous_event(ALICE, later(100)) is None
+    await store.commit([message("first", ALICE, at=T0)], WINDOW)
+    await store.commit([message("second", ALICE, at=later(10))], WINDOW)
+    await store.commit([message("third", ALICE, at=later(20))], WINDOW)
+    other_session = Scope(tenant_id="t1", user_id="alice", session_id="s2")
+    await store.commit([message("elsewhere", other_session, at=later(15))], WINDOW)
+    found = await store.previous_event(ALICE, later(15))
+    assert found is not None
+    assert found.content == "second"
+    assert (await store.previous_event(ALICE, later(999))).content == "third"  # type: ignore[union-attr]
+    assert await store.previous_event(ALICE, T0 - timedelta(seconds=1)) is None

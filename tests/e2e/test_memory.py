@@ -266,3 +266,38 @@ def test_a_second_process_writing_the_same_file(db_url: str, tmp_path: Path) -> 
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 80
         assert conn.execute("SELECT COUNT(*) FROM items_fts").fetchone()[0] == 80
+
+
+async def test_an_answer_is_found_by_the_words_of_its_question(memory: Memory) -> None:
+    await memory.write(
+        "Where did you go for the holidays?", user_id="u", name="Ben", occurred_at=MAY
+    )
+    await memory.write_batch(
+        [
+            Message(
+                content="Portugal! The beaches were lovely.",
+                name="Ada",
+                occurred_at=MAY + timedelta(seconds=1),
+            ),
+            Message(
+                content="I also bought new shoes.",
+                name="Ada",
+                occurred_at=MAY + timedelta(seconds=2),
+            ),
+        ],
+        user_id="u",
+    )
+    packet = await memory.read("holidays", user_id="u", preset="lexical")
+    # the answer matches through its question; the unrelated follow-up does not
+    assert [i.text for i in packet.items] == [
+        "Where did you go for the holidays?",
+        "Portugal! The beaches were lovely.",
+    ]
+
+
+async def test_context_can_be_turned_off(db_url: str) -> None:
+    settings = Settings.model_validate({"ingest": {"context_chars": 0}})
+    async with Memory.open(db_url, settings=settings, embedder=HashingEmbedder()) as mem:
+        await mem.write_batch(["Where did you go for the holidays?", "Portugal!"], user_id="u")
+        packet = await mem.read("holidays", user_id="u", preset="lexical")
+    assert [i.text for i in packet.items] == ["Where did you go for the holidays?"]

@@ -42,7 +42,8 @@ class PendingItem:
 
     item: MemoryItem
     embedding: np.ndarray | None
-    search_text: str
+    embed_text: str  # what is embedded
+    search_text: str  # what the lexical index holds (may include conversational context)
 
 
 @dataclass
@@ -87,6 +88,9 @@ class Store(Protocol):
         written; their result carries the original ids. Either everything new is
         written or nothing is.
         """
+
+    async def previous_event(self, scope: Scope, before: datetime) -> Event | None:
+        """The latest event of exactly this scope with ``occurred_at <= before``."""
 
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
         """Items by id within a tenant, in the order asked; missing ids are left out."""

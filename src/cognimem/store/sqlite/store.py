@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from cognimem.errors import Conflict, SchemaMismatch, UsageError
-from cognimem.models import Event, MemoryItem, MessageResult, WriteOutcome
+from cognimem.models import Event, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.clock import to_micros
 from cognimem.store.base import Candidate, ItemFilter, PendingMessage
 from cognimem.store.sqlite import rows, vectors
@@ -292,6 +292,25 @@ class SQLiteStore:
                 conn.row_factory = None
             by_id = {r["id"]: rows.event_from_row(r) for r in found}
             return [by_id[i] for i in ids if i in by_id]
+
+        return await self._db.read(q)
+
+    async def previous_event(self, scope: Scope, before: datetime) -> Event | None:
+        def q(conn: sqlite3.Connection) -> Event | None:
+            conn.row_factory = sqlite3.Row
+            try:
+                row = conn.execute(
+                    f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE tenant_id = ?"
+                    " AND namespace = ? AND user_id IS ? AND agent_id IS ? AND session_id IS ?"
+                    " AND occurred_at <= ? ORDER BY occurred_at DESC, rowid DESC LIMIT 1",
+                    (
+                        scope.tenant_id, scope.namespace, scope.user_id, scope.agent_id,
+                        scope.session_id, to_micros(before),
+                    ),
+                ).fetchone()  # fmt: skip
+            finally:
+                conn.row_factory = None
+            return None if row is None else rows.event_from_row(row)
 
         return await self._db.read(q)
 
