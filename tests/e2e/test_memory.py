@@ -26,6 +26,7 @@ from cognimem import (
 from cognimem.models import Scope
 from cognimem.providers.fakes import FakeEmbeddingServer, HashingEmbedder
 from cognimem.providers.openai import OpenAICompatibleEmbedder
+from cognimem.providers.tokens import count_tokens
 from cognimem.store import ItemFilter
 
 MAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -47,7 +48,9 @@ async def test_write_then_read_sees_it_and_nobody_else_does(memory: Memory) -> N
     packet = await memory.read("what is my dog called?", user_id="alice", limit=1)
     assert [i.text for i in packet.items] == ["I adopted a rescue greyhound called Pepper"]
     assert packet.items[0].source_event_ids
-    assert packet.token_count == packet.items[0].token_count > 0
+    # the budget counts the rendered markdown, which is what goes into a prompt
+    assert packet.token_count == count_tokens(packet.to_markdown())
+    assert packet.token_count > packet.items[0].token_count > 0
 
     assert (await memory.read("greyhound Pepper", user_id="bob")).items == []
     other_tenant = await memory.read(
@@ -153,8 +156,10 @@ async def test_budget_limit_and_filters(memory: Memory) -> None:
     ref = MAY + 3 * day
     everything = await memory.read("pancakes", user_id="u")  # reference time: now
     assert len(everything.items) == 4
-    tight = await memory.read("pancakes", user_id="u", max_tokens=8, reference_time=ref)
-    assert tight.token_count <= 8
+    tight = await memory.read("pancakes", user_id="u", max_tokens=40, reference_time=ref)
+    assert 0 < len(tight.items) < 3
+    assert tight.token_count <= 40
+    assert count_tokens(tight.to_markdown()) <= 40
     assert tight.truncated
     window = await memory.read(
         "pancakes", user_id="u", since=MAY + day, until=MAY + day, reference_time=ref

@@ -57,29 +57,35 @@ def test_rrf_fusion_and_single_lists() -> None:
     assert fuse({"lexical": [], "vector": []}, RecallConfig(name="t")) == []
 
 
-def _item(i: int, tokens: int) -> MemoryItem:
+def _item(i: int, n_words: int) -> MemoryItem:
     return MemoryItem(
         id=f"m{i}",
         scope=Scope(),
-        text=f"text {i}",
+        text=" ".join(["w"] * n_words),
         occurred_at=T,
         recorded_at=T,
-        token_count=tokens,
+        token_count=n_words,
     )
 
 
-def test_assemble_respects_limit_and_budget_in_rank_order() -> None:
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def test_assemble_counts_rendered_lines_and_keeps_rank_order() -> None:
+    # a rendered line costs the item's words + 3 ("-", date, time), the header 2
+    # ("##", "Memory")
     ranked = [
         (_item(1, 50), 0.9, {}),
         (_item(2, 80), 0.8, {}),
         (_item(3, 30), 0.7, {}),
         (_item(4, 10), 0.6, {}),
     ]
-    chosen, used, truncated = assemble(ranked, limit=10, max_tokens=100)
-    assert [c.id for c in chosen] == ["m1", "m3", "m4"]  # m2 does not fit, smaller ones still do
-    assert used == 90
+    chosen, used, truncated = assemble(ranked, limit=10, max_tokens=104, count_tokens=words)
+    assert [c.id for c in chosen] == ["m1", "m3", "m4"]  # m2 does not fit, smaller ones do
+    assert used == 2 + 53 + 33 + 13
     assert truncated
-    chosen, used, truncated = assemble(ranked, limit=2, max_tokens=1000)
+    chosen, used, truncated = assemble(ranked, limit=2, max_tokens=1000, count_tokens=words)
     assert [c.id for c in chosen] == ["m1", "m2"]
     assert not truncated
 

@@ -9,6 +9,20 @@ from pydantic import BaseModel, Field
 
 from cognimem.models.items import ItemKind
 
+MARKDOWN_HEADER = "## Memory\n\n"
+
+
+def markdown_line(item: PacketItem) -> str:
+    """One memory as a prompt line; the token budget is counted on these lines.
+
+    Caller-supplied external ids are shown so an answer can cite them; internal event
+    ids are left to the JSON form (they cost ~20 tokens a line and mean nothing to a model).
+    """
+    when = item.occurred_at.strftime("%Y-%m-%d %H:%M")
+    who = f"{item.author}: " if item.author else ""
+    source = f" ({', '.join(item.external_ids)})" if item.external_ids else ""
+    return f"- [{when}] {who}{item.text}{source}"
+
 
 class PacketItem(BaseModel):
     """One retrieved memory with its score and provenance."""
@@ -37,7 +51,11 @@ class StepReport(BaseModel):
 
 
 class ContextPacket(BaseModel):
-    """The memories that matter for a query, cut to a token budget."""
+    """The memories that matter for a query, cut to a token budget.
+
+    ``token_count`` is the size of the markdown rendering (header and one line per
+    item, cl100k_base), so ``to_markdown()`` fits ``max_tokens``.
+    """
 
     query: str
     items: list[PacketItem]
@@ -54,12 +72,8 @@ class ContextPacket(BaseModel):
         """Render the packet for a prompt."""
         if not self.items:
             return "## Memory\n\n_No relevant memories._\n"
-        lines = ["## Memory", ""]
-        for item in self.items:
-            when = item.occurred_at.strftime("%Y-%m-%d %H:%M")
-            who = f"{item.author}: " if item.author else ""
-            source = ", ".join(item.external_ids or item.source_event_ids)
-            lines.append(f"- [{when}] {who}{item.text} _(source: {source})_")
+        lines = [MARKDOWN_HEADER.rstrip("\n"), ""]
+        lines += [markdown_line(item) for item in self.items]
         if self.degraded:
             lines += ["", f"_Degraded: {', '.join(self.degraded)}_"]
         return "\n".join(lines) + "\n"

@@ -12,6 +12,7 @@ from cognimem.errors import ProviderError
 from cognimem.models import ContextPacket, ItemKind, Scope, StepReport
 from cognimem.models.clock import to_utc
 from cognimem.providers.embeddings import Embedder
+from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.assemble import assemble
 from cognimem.recall.fuse import fuse
@@ -78,7 +79,7 @@ class Reader:
         items = await self._store.get_items(scope.tenant_id, [i for i, _, _ in wanted])
         by_id = {item.id: item for item in items}
         rows = [(by_id[i], score, sig) for i, score, sig in wanted if i in by_id]
-        chosen, used, truncated = assemble(rows, limit, max_tokens)
+        chosen, used, truncated = assemble(rows, limit, max_tokens, count_tokens)
         return ContextPacket(
             query=query,
             items=chosen,

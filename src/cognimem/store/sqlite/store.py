@@ -17,6 +17,8 @@ from cognimem.store.sqlite import rows, vectors
 from cognimem.store.sqlite.connection import Connections, connect
 from cognimem.store.sqlite.migrations import MIGRATIONS
 
+_MAX_PARAMS = 30_000  # SQLite >= 3.32 allows 32766 bound parameters
+
 
 def path_from_url(url: str) -> Path:
     """``sqlite:///relative.db``, ``sqlite:////abs/path.db`` or a bare path."""
@@ -363,9 +365,9 @@ class SQLiteStore:
 
         def q(conn: sqlite3.Connection) -> dict[str, np.ndarray]:
             out: dict[str, np.ndarray] = {}
-            # stay under SQLite's bound-parameter limit for large batches
-            for start in range(0, len(hashes), 500):
-                part = hashes[start : start + 500]
+            # one query per batch, split only past SQLite's bound-parameter limit
+            for start in range(0, len(hashes), _MAX_PARAMS):
+                part = hashes[start : start + _MAX_PARAMS]
                 for text_hash, blob in conn.execute(
                     "SELECT text_hash, vector FROM embedding_cache"
                     f" WHERE model = ? AND text_hash IN ({', '.join('?' * len(part))})",
