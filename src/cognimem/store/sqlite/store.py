@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -14,7 +15,7 @@ from cognimem.models import Event, MemoryItem, MessageResult, Scope, WriteOutcom
 from cognimem.models.clock import to_micros
 from cognimem.store.base import Candidate, ItemFilter, PendingMessage
 from cognimem.store.sqlite import rows, vectors
-from cognimem.store.sqlite.connection import Connections, connect
+from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import MIGRATIONS
 
 _MAX_PARAMS = 30_000  # SQLite >= 3.32 allows 32766 bound parameters
@@ -114,21 +115,18 @@ class SQLiteStore:
 
     # -- lifecycle -------------------------------------------------------------------
     async def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        def run() -> None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # migrations manage their own transactions, so they get their own connection
+            conn = connect(self.path)
+            try:
+                _migrate(conn)
+            except sqlite3.Error as exc:
+                raise translate(exc, self.path) from exc
+            finally:
+                conn.close()
 
-        def run(conn: sqlite3.Connection) -> None:
-            _migrate(conn)
-
-        # migrations use their own transactions, so bypass Connections.write's
-        conn = connect(self.path)
-        try:
-            run(conn)
-        except sqlite3.Error as exc:
-            from cognimem.store.sqlite.connection import translate
-
-            raise translate(exc, self.path) from exc
-        finally:
-            conn.close()
+        await asyncio.to_thread(run)
 
     async def close(self) -> None:
         await self._db.close()
