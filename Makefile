@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: install serve test lint typecheck unit bench clean
+.PHONY: install serve test lint typecheck unit bench clean services
 
 install: $(VENV)/.installed
 
@@ -12,7 +12,7 @@ $(VENV)/.installed: pyproject.toml
 		{ echo "cognimem needs Python >= 3.11 (set PYTHON=python3.11)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server,dev]'
+	$(BIN)/pip install --quiet -e '.[server,postgres,redis,dev]'
 	touch $@
 
 serve: install
@@ -28,7 +28,12 @@ typecheck: install
 unit: install
 	$(BIN)/pytest tests/unit -q
 
-test: lint typecheck
+# services: PostgreSQL 15 + pgvector and Redis binaries for the tests (root installs them;
+# elsewhere the tests that need them skip with the reason)
+services:
+	bash scripts/provision-services.sh
+
+test: lint typecheck services
 	$(BIN)/pytest -q --cov --cov-report=term:skip-covered
 
 bench: install
