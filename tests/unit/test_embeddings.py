@@ -185,6 +185,17 @@ async def test_cached_embedder_one_backend_get_and_put_per_batch() -> None:
     assert len(backend.puts) == 1
 
 
+async def test_cached_embedder_queries_stay_out_of_the_persistent_cache() -> None:
+    backend = DictBackend()
+    inner = CountingEmbedder()
+    cached = CachedEmbedder(inner, backend)
+    await cached.embed(["where did I park?"], "query")
+    await cached.embed(["where did I park?"], "query")
+    assert backend.gets == []
+    assert backend.puts == []
+    assert inner.batches == [["where did I park?"]]  # the LRU still serves the repeat
+
+
 async def test_cached_embedder_lru_is_bounded() -> None:
     inner = CountingEmbedder()
     cached = CachedEmbedder(inner, lru_size=2)

@@ -138,8 +138,12 @@ class CachedEmbedder:
                 found[h] = vec
 
         missing = [h for h in first_text if h not in found]
-        if missing and self.backend is not None:
-            stored = await self.backend.get_embeddings(model, missing)
+        # queries are nearly always new: a persistent lookup and a write per read cost more
+        # than they save and would grow the table with every question, so queries use the
+        # in-process LRU only
+        backend = self.backend if kind == "document" else None
+        if missing and backend is not None:
+            stored = await backend.get_embeddings(model, missing)
             for h in missing:
                 if h in stored:
                     vec = np.asarray(stored[h], dtype=np.float32).reshape(-1)
@@ -158,8 +162,8 @@ class CachedEmbedder:
                 new[h] = vec
                 found[h] = vec
                 self._lru_put((model, h), vec)
-            if self.backend is not None:
-                await self.backend.put_embeddings(model, new)
+            if backend is not None:
+                await backend.put_embeddings(model, new)
 
         try:
             return np.stack([found[h] for h in hashes]).astype(np.float32, copy=False)

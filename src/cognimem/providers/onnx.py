@@ -198,6 +198,9 @@ class OnnxMiniLMEmbedder:
         options = ort.SessionOptions()
         options.intra_op_num_threads = self.intra_op_num_threads
         options.inter_op_num_threads = 1
+        # spinning worker threads burn the cores the SQLite and numpy steps of a read
+        # run on concurrently (measured: read p50 at 10k items 22.7 -> 16.1 ms)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(
                 data, sess_options=options, providers=["CPUExecutionProvider"]

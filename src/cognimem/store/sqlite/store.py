@@ -228,7 +228,7 @@ class SQLiteStore:
             marks = ", ".join("?" * len(ids))
             found = conn.execute(
                 f"SELECT rowid, id, namespace, user_id FROM items"
-                f" WHERE tenant_id = ? AND id IN ({marks})",
+                f" WHERE +tenant_id = ? AND id IN ({marks})",
                 (tenant_id, *ids),
             ).fetchall()
             for rowid, item_id, namespace, user_id in found:
@@ -250,13 +250,15 @@ class SQLiteStore:
             conn.execute(
                 "UPDATE items SET access_count = access_count + 1,"
                 " loaded_count = loaded_count + 1, last_accessed_at = ?"
-                f" WHERE tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
                 (to_micros(at), tenant_id, *ids),
             )
 
         await self._db.write(tx)
 
     # -- reads -----------------------------------------------------------------------
+    # "+tenant_id" keeps SQLite from choosing the scope index (a scan of the whole
+    # tenant) over the unique id index: 17 ms -> 1.3 ms per call at 10k items.
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
         if not ids:
             return []
@@ -266,7 +268,7 @@ class SQLiteStore:
             try:
                 found = conn.execute(
                     f"SELECT {rows.ITEM_COLUMNS} FROM items"
-                    f" WHERE tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                    f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
                     (tenant_id, *ids),
                 ).fetchall()
             finally:
@@ -285,7 +287,7 @@ class SQLiteStore:
             try:
                 found = conn.execute(
                     f"SELECT {rows.EVENT_COLUMNS} FROM events"
-                    f" WHERE tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                    f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
                     (tenant_id, *ids),
                 ).fetchall()
             finally:
