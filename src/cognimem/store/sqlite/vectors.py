@@ -16,10 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.clock import to_micros
 from cognimem.store.base import ItemFilter
 
 ALL_USERS = "*"
+# small-integer codes make the kind/status masks numeric (object-array compares are slow)
+KIND_CODES = {kind.value: code for code, kind in enumerate(ItemKind)}
+STATUS_CODES = {status.value: code for code, status in enumerate(ItemStatus)}
 
 
 def user_key(user_id: str | None) -> str:
@@ -35,8 +39,8 @@ class ScopeMatrix:
     matrix: np.ndarray  # float32 (n, dim)
     agent: np.ndarray  # object
     session: np.ndarray  # object
-    kind: np.ndarray  # object
-    status: np.ndarray  # object
+    kind: np.ndarray  # int8 codes (KIND_CODES)
+    status: np.ndarray  # int8 codes (STATUS_CODES)
     occurred: np.ndarray  # int64 microseconds
 
     def append(self, other: ScopeMatrix) -> ScopeMatrix:
@@ -121,8 +125,8 @@ def _load(
         matrix=matrix,
         agent=column(2),
         session=column(3),
-        kind=column(4),
-        status=column(5),
+        kind=np.array([KIND_CODES[r[4]] for r in rows], dtype=np.int8),
+        status=np.array([STATUS_CODES[r[5]] for r in rows], dtype=np.int8),
         occurred=np.array([r[6] for r in rows], dtype=np.int64),
     )
 
@@ -175,14 +179,14 @@ def search(
         return []
     if m.matrix.shape[1] != vector.shape[0]:
         return []
-    mask = np.isin(m.status, [s.value for s in flt.statuses])
+    mask = np.isin(m.status, [STATUS_CODES[s.value] for s in flt.statuses])
     scope = flt.scope
     if scope.agent_id is not None:
         mask &= m.agent == scope.agent_id
     if scope.session_id is not None:
         mask &= m.session == scope.session_id
     if flt.kinds is not None:
-        mask &= np.isin(m.kind, [k.value for k in flt.kinds])
+        mask &= np.isin(m.kind, [KIND_CODES[k.value] for k in flt.kinds])
     if flt.since is not None:
         mask &= m.occurred >= to_micros(flt.since)
     if flt.until is not None:
