@@ -1,4 +1,6 @@
-"""The store contract suite runs against every backend (SQLite now; PostgreSQL joins later)."""
+"""The store contract suite runs against every backend: SQLite always, PostgreSQL when a
+server can run here (one throw-away cluster per session from ``tests/services.py``; each
+test starts from a freshly migrated, empty database)."""
 
 from __future__ import annotations
 
@@ -67,16 +69,30 @@ def message(
     return PendingMessage(event=event, items=items)
 
 
-def _sqlite(tmp_path: Path) -> Store:
+def _sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
     return SQLiteStore(tmp_path / "contract.db")
 
 
-BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlite": _sqlite}
+def _postgres(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    from cognimem.store.postgres import PostgresStore
+
+    return PostgresStore(request.getfixturevalue("postgres_dsn"), max_size=4)
+
+
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Store]] = {
+    "postgres": _postgres,
+    "sqlite": _sqlite,
+}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    backend = BACKENDS[request.param](tmp_path)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    """An unopened store of each backend (sync, so it may pull in sync fixtures)."""
+    return BACKENDS[request.param](request, tmp_path)
+
+
+@pytest.fixture
+async def store(backend: Store) -> AsyncIterator[Store]:
     await backend.open()
     try:
         yield backend

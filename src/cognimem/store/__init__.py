@@ -7,13 +7,20 @@ from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessa
 
 
 def open_store(url: str) -> Store:
-    """Pick a backend from a database URL (``sqlite:///path``; PostgreSQL comes later)."""
+    """Pick a backend from a database URL: ``sqlite:///path`` or ``postgresql://...``."""
     if url.startswith("sqlite:") or "://" not in url:
         from cognimem.store.sqlite import SQLiteStore
 
         return SQLiteStore.from_url(url)
     scheme = url.split("://", 1)[0]
-    raise UsageError(f"unsupported database URL scheme {scheme!r}: use sqlite:///path/to/file.db")
+    if scheme.split("+", 1)[0] in ("postgresql", "postgres"):
+        from cognimem.store.postgres import PostgresStore  # asyncpg is imported on open
+
+        return PostgresStore.from_url(url)
+    raise UsageError(
+        f"unsupported database URL scheme {scheme!r}: use sqlite:///path/to/file.db "
+        "or postgresql://user@host/db"
+    )
 
 
 __all__ = ["Candidate", "ItemFilter", "PendingItem", "PendingMessage", "Store", "open_store"]

@@ -1,4 +1,4 @@
-"""The ``Store`` protocol: what every backend (SQLite now, PostgreSQL later) provides.
+"""The ``Store`` protocol: what every backend (SQLite, PostgreSQL) provides.
 
 Stores return candidates with raw scores; ranking is done by pure functions in
 ``cognimem.recall``. Every scope, kind, status and time filter is applied inside the

@@ -1,0 +1,209 @@
+"""Numbered, recorded migrations of the PostgreSQL schema, and the code that runs them.
+
+Each migration runs once, in order, inside a transaction, and is recorded in
+``schema_migrations``. A session advisory lock makes concurrent starts safe: the first
+process migrates, the others wait and then find nothing left to do. Never edit a
+released migration: add the next number.
+
+The tables mean what their SQLite namesakes mean (``store/sqlite/migrations.py``), with
+PostgreSQL types: ``timestamptz`` for times, ``jsonb`` for JSON, ``tsvector`` for the
+lexical index and pgvector's ``vector`` for embeddings. The embedding column has no
+dimension because none is known yet; the HNSW index for it is created by the first
+write that carries a vector (see ``vector_index_sql``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from cognimem.errors import SchemaMismatch
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+# pg_advisory_lock keys (advisory locks are per database); any fixed 64-bit numbers do
+MIGRATION_LOCK = 0x636F676E696D0001
+VECTOR_INDEX_LOCK = 0x636F676E696D0002
+
+# meta key that records the dimension the HNSW index was built for
+VECTOR_DIM_META = "pg_vector_index_dim"
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "events_items_tsvector_cache",
+        """
+CREATE EXTENSION IF NOT EXISTS vector;
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+CREATE TABLE meta (
+    key text PRIMARY KEY,
+    value text NOT NULL
+);
+
+-- `seq` plays the part of SQLite's rowid: insertion order, for stable tie-breaking
+CREATE TABLE events (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id text PRIMARY KEY,
+    tenant_id text NOT NULL,
+    namespace text NOT NULL,
+    user_id text,
+    agent_id text,
+    session_id text,
+    role text NOT NULL,
+    name text,
+    content text NOT NULL,
+    content_hash text NOT NULL,
+    idempotency_key text,
+    external_id text,
+    occurred_at timestamptz NOT NULL,
+    recorded_at timestamptz NOT NULL,
+    metadata jsonb NOT NULL DEFAULT '{}'
+);
+-- decides idempotency races between processes
+CREATE UNIQUE INDEX events_idempotency ON events (tenant_id, idempotency_key)
+    WHERE idempotency_key IS NOT NULL;
+-- the dedupe lookup: equality on everything selective, then the time window
+CREATE INDEX events_dedupe ON events (tenant_id, content_hash, namespace, role, occurred_at);
+CREATE INDEX events_scope ON events (tenant_id, namespace, user_id, session_id, occurred_at);
+
+-- tokens in a text as the 'simple' configuration counts them: BM25's document length
+CREATE FUNCTION cognimem_token_count(text) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT coalesce(sum(cardinality(positions)), 0)::integer
+          FROM unnest(to_tsvector('simple'::regconfig, $1)) $$;
+
+CREATE TABLE items (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id text PRIMARY KEY,
+    tenant_id text NOT NULL,
+    namespace text NOT NULL,
+    user_id text,
+    agent_id text,
+    session_id text,
+    text text NOT NULL,
+    kind text NOT NULL,
+    key text,
+    entities jsonb NOT NULL DEFAULT '[]',
+    source_event_ids jsonb NOT NULL DEFAULT '[]',
+    external_ids jsonb NOT NULL DEFAULT '[]',
+    author text,
+    occurred_at timestamptz NOT NULL,
+    recorded_at timestamptz NOT NULL,
+    importance double precision NOT NULL DEFAULT 0.5,
+    confidence double precision NOT NULL DEFAULT 1.0,
+    tier text NOT NULL DEFAULT 'medium',
+    status text NOT NULL DEFAULT 'active',
+    token_count integer NOT NULL DEFAULT 0,
+    access_count integer NOT NULL DEFAULT 0,
+    last_accessed_at timestamptz,
+    loaded_count integer NOT NULL DEFAULT 0,
+    cited_count integer NOT NULL DEFAULT 0,
+    success_count integer NOT NULL DEFAULT 0,
+    failure_count integer NOT NULL DEFAULT 0,
+    consolidated boolean NOT NULL DEFAULT false,
+    supersedes text,
+    superseded_by text,
+    embedding vector,
+    embedding_model text,
+    metadata jsonb NOT NULL DEFAULT '{}',
+    search_text text NOT NULL DEFAULT '',
+    search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, search_text)) STORED,
+    search_len integer GENERATED ALWAYS AS (cognimem_token_count(search_text)) STORED
+);
+-- one index per way a search can narrow the scope; tenant + namespace always filter
+CREATE INDEX items_scope ON items (tenant_id, namespace, user_id, status, occurred_at);
+CREATE INDEX items_session ON items (tenant_id, namespace, session_id, occurred_at)
+    WHERE session_id IS NOT NULL;
+CREATE INDEX items_agent ON items (tenant_id, namespace, agent_id, occurred_at)
+    WHERE agent_id IS NOT NULL;
+CREATE INDEX items_kind ON items (tenant_id, namespace, kind, status, occurred_at);
+CREATE INDEX items_key ON items (tenant_id, namespace, user_id, key) WHERE key IS NOT NULL;
+CREATE INDEX items_search ON items USING gin (search_tsv);
+
+CREATE TABLE item_events (
+    item_id text NOT NULL,
+    event_id text NOT NULL,
+    PRIMARY KEY (item_id, event_id)
+);
+CREATE INDEX item_events_event ON item_events (event_id);
+
+CREATE TABLE embedding_cache (
+    model text NOT NULL,
+    text_hash text NOT NULL,
+    dim integer NOT NULL,
+    vector bytea NOT NULL,  -- float32, little-endian, as in the SQLite store
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (model, text_hash)
+);
+""",
+    ),
+]
+
+
+def vector_index_name(dim: int) -> str:
+    return f"items_embedding_hnsw_{int(dim)}"
+
+
+def index_type(dim: int) -> str | None:
+    """The type the HNSW index stores vectors of this dimension as, if it can hold them.
+
+    pgvector's HNSW takes ``vector`` up to 2,000 dimensions and ``halfvec`` up to 4,000;
+    larger embeddings are searched exactly.
+    """
+    if dim <= 2000:
+        return "vector"
+    if dim <= 4000:
+        return "halfvec"
+    return None
+
+
+def vector_index_sql(dim: int, m: int, ef_construction: int) -> str | None:
+    """The HNSW index over the embeddings of one dimension (None: too many dimensions).
+
+    An expression index on ``embedding::vector(dim)``, partial on that dimension, so the
+    untyped column can still hold other dimensions (they are searched exactly, never
+    indexed). Queries use the index when they repeat both the cast and the predicate.
+    """
+    d = int(dim)
+    kind = index_type(d)
+    if kind is None:
+        return None
+    return (
+        f"CREATE INDEX IF NOT EXISTS {vector_index_name(d)} ON items"
+        f" USING hnsw ((embedding::{kind}({d})) {kind}_cosine_ops)"
+        f" WITH (m = {int(m)}, ef_construction = {int(ef_construction)})"
+        f" WHERE vector_dims(embedding) = {d}"
+    )
+
+
+async def migrate(conn: Connection) -> int:
+    """Apply pending migrations; returns the schema version. Safe to run concurrently."""
+    # a session lock: if anything below fails the caller closes the connection, which
+    # releases it
+    await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)"
+    )
+    applied = {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_migrations")}
+    known = {version for version, _, _ in MIGRATIONS}
+    if applied - known:
+        raise SchemaMismatch(
+            f"the database has schema versions {sorted(applied - known)} that this "
+            "cognimem does not know; upgrade cognimem"
+        )
+    for version, name, sql in MIGRATIONS:
+        if version in applied:
+            continue
+        async with conn.transaction():
+            await conn.execute(sql)
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                version,
+                name,
+                datetime.now(UTC),
+            )
+    await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+    return max(known | applied)

@@ -1,0 +1,451 @@
+"""The SQL behind ``PostgresStore``, and conversions between records and models.
+
+Batches travel as one array per column and are expanded server-side with ``unnest``, so
+a commit of any size is one ``INSERT`` per table and the bound-parameter limit never
+matters. Searches are built here with every filter inside the SQL; so is the write
+path's dedupe, which reproduces SQLiteStore's message-by-message semantics on top of
+one lookup for the whole batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cognimem.errors import Conflict
+from cognimem.models import Event, MemoryItem, MessageResult, Scope, WriteOutcome
+from cognimem.models.clock import to_micros, to_utc
+from cognimem.store.base import ItemFilter, PendingItem, PendingMessage
+from cognimem.store.postgres.migrations import index_type
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+ITEM_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,"
+    " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
+    " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
+    " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
+    " metadata"
+)
+_ITEM_TYPES = [
+    *["text"] * 9,  # id .. key
+    *["jsonb"] * 3,  # entities, source_event_ids, external_ids
+    "text",  # author
+    *["timestamptz"] * 2,  # occurred_at, recorded_at
+    *["float8"] * 2,  # importance, confidence
+    *["text"] * 2,  # tier, status
+    *["int4"] * 2,  # token_count, access_count
+    "timestamptz",  # last_accessed_at
+    *["int4"] * 4,  # loaded, cited, success, failure counts
+    "bool",  # consolidated
+    *["text"] * 3,  # supersedes, superseded_by, embedding_model
+    "jsonb",  # metadata
+]
+
+EVENT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, role, name, content, content_hash,"
+    " idempotency_key, external_id, occurred_at, recorded_at, metadata"
+)
+_EVENT_TYPES = [*["text"] * 12, "timestamptz", "timestamptz", "jsonb"]
+
+
+def _unnest(types: Sequence[str]) -> str:
+    return ", ".join(f"${n}::{t}[]" for n, t in enumerate(types, start=1))
+
+
+INSERT_EVENTS = (
+    f"INSERT INTO events ({EVENT_COLUMNS}) SELECT * FROM unnest({_unnest(_EVENT_TYPES)})"
+)
+
+INSERT_ITEMS = (
+    f"INSERT INTO items ({ITEM_COLUMNS}, embedding, search_text)"
+    f" SELECT * FROM unnest({_unnest([*_ITEM_TYPES, 'vector', 'text'])})"
+)
+
+INSERT_ITEM_EVENTS = (
+    "INSERT INTO item_events (item_id, event_id) SELECT * FROM unnest($1::text[], $2::text[])"
+    " ON CONFLICT DO NOTHING"
+)
+
+
+# -- vectors: pgvector's binary format (uint16 dim, uint16 unused, float32 big-endian) ----
+def encode_vector(value: bytes | np.ndarray) -> bytes:
+    """The asyncpg encoder; vectors are passed as bytes already (see ``vector_bytes``)."""
+    if isinstance(value, bytes):
+        return value
+    return vector_bytes(value)
+
+
+def vector_bytes(vector: np.ndarray) -> bytes:
+    # asyncpg would take an ndarray inside an array parameter for a nested list, so
+    # vectors cross the driver boundary as opaque bytes
+    a = np.asarray(vector, dtype=">f4").ravel()
+    return struct.pack(">HH", a.shape[0], 0) + a.tobytes()
+
+
+def decode_vector(data: bytes) -> np.ndarray:
+    dim, _ = struct.unpack_from(">HH", data)
+    return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32)
+
+
+# -- model <-> columns -----------------------------------------------------------------
+_SCOPE_FIELDS = ("tenant_id", "namespace", "user_id", "agent_id", "session_id")
+_JSON_FIELDS = ("entities", "source_event_ids", "external_ids", "metadata")
+
+
+def _fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    data = dict(row)
+    data["scope"] = Scope(**{f: data.pop(f) for f in _SCOPE_FIELDS})
+    for f in _JSON_FIELDS:
+        if f in data:
+            data[f] = json.loads(data[f])
+    return data
+
+
+def item_from_row(row: Mapping[str, Any]) -> MemoryItem:
+    return MemoryItem(**_fields(row))
+
+
+def event_from_row(row: Mapping[str, Any]) -> Event:
+    return Event(**_fields(row))
+
+
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    return [[r[c] for r in rows] for c in range(width)]
+
+
+def event_columns(events: Sequence[Event]) -> list[list[Any]]:
+    """``INSERT_EVENTS`` arguments: one list per column."""
+    rows = []
+    for e in events:
+        s = e.scope
+        rows.append(
+            (
+                e.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, e.role.value,
+                e.name, e.content, e.content_hash, e.idempotency_key, e.external_id,
+                to_utc(e.occurred_at), to_utc(e.recorded_at), json.dumps(e.metadata),
+            )
+        )  # fmt: skip
+    return _columns(rows, len(_EVENT_TYPES))
+
+
+def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
+    """``INSERT_ITEMS`` arguments: one list per column."""
+    rows = []
+    for p in pending:
+        i, s = p.item, p.item.scope
+        last = None if i.last_accessed_at is None else to_utc(i.last_accessed_at)
+        rows.append(
+            (
+                i.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, i.text,
+                i.kind.value, i.key, json.dumps(i.entities), json.dumps(i.source_event_ids),
+                json.dumps(i.external_ids), i.author, to_utc(i.occurred_at),
+                to_utc(i.recorded_at), i.importance, i.confidence, i.tier.value, i.status.value,
+                i.token_count, i.access_count, last, i.loaded_count, i.cited_count,
+                i.success_count, i.failure_count, i.consolidated, i.supersedes, i.superseded_by,
+                i.embedding_model, json.dumps(i.metadata),
+                None if p.embedding is None else vector_bytes(p.embedding), p.search_text,
+            )
+        )  # fmt: skip
+    return _columns(rows, len(_ITEM_TYPES) + 2)
+
+
+# -- filters ---------------------------------------------------------------------------
+class Params:
+    """Collects bound parameters and hands out their ``$n`` placeholders."""
+
+    def __init__(self, *initial: object) -> None:
+        self.values: list[object] = list(initial)
+
+    def add(self, value: object) -> str:
+        self.values.append(value)
+        return f"${len(self.values)}"
+
+
+def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
+    """Every scope, status, kind and time condition of ``flt``, for a WHERE clause."""
+    p = f"{alias}." if alias else ""
+    s = flt.scope
+    clauses = [f"{p}tenant_id = {params.add(s.tenant_id)}"]
+    clauses.append(f"{p}namespace = {params.add(s.namespace)}")
+    for column, value in (
+        ("user_id", s.user_id),
+        ("agent_id", s.agent_id),
+        ("session_id", s.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"{p}{column} = {params.add(value)}")
+    clauses.append(f"{p}status = ANY({params.add([st.value for st in flt.statuses])}::text[])")
+    if flt.kinds is not None:
+        clauses.append(f"{p}kind = ANY({params.add([k.value for k in flt.kinds])}::text[])")
+    if flt.since is not None:
+        clauses.append(f"{p}occurred_at >= {params.add(to_utc(flt.since))}")
+    if flt.until is not None:
+        clauses.append(f"{p}occurred_at <= {params.add(to_utc(flt.until))}")
+    return " AND ".join(clauses)
+
+
+# -- searches --------------------------------------------------------------------------
+# BM25 as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75, idf floored at 1e-6), with the
+# statistics (document count, average length, document frequency) taken over the rows
+# the filter lets the search see, so one tenant's words never weigh on another's ranks.
+_K1 = 1.2
+_B = 0.75
+
+
+def lexical_sql(flt: ItemFilter, terms: Sequence[str], limit: int) -> tuple[str, list[object]]:
+    """Items matching any of ``terms``, best BM25 first.
+
+    The terms go through the same parser as the documents (``to_tsvector('simple')``)
+    and the query is assembled from the resulting lexemes, each quoted, so no term can
+    inject tsquery syntax.
+    """
+    params = Params(list(terms))
+    where_m = filter_clause(flt, params, "i")
+    where_s = filter_clause(flt, params, "s")
+    lim = params.add(limit)
+    sql = f"""
+WITH q AS (
+    SELECT array_agg(DISTINCT l) AS lexemes
+    FROM unnest($1::text[]) AS t, unnest(tsvector_to_array(to_tsvector('simple', t))) AS l
+), query AS (
+    SELECT lexemes, ARRAY(
+        SELECT ('''' || replace(replace(l, '\\', '\\\\'), '''', '''''') || '''')::tsquery
+        FROM unnest(lexemes) AS l) AS each
+    FROM q WHERE lexemes IS NOT NULL
+), matched AS MATERIALIZED (
+    -- hits: the document's tsvector cut down to the query's lexemes (with positions)
+    SELECT i.id, i.seq, i.search_len::float8 AS len,
+           ts_filter(setweight(i.search_tsv, 'A', (SELECT lexemes FROM query)), '{{a}}') AS hits
+    FROM items i
+    WHERE i.search_tsv @@ (SELECT array_to_string(each, ' | ')::tsquery FROM query)
+      AND {where_m}
+), stats AS (
+    SELECT count(*)::float8 AS docs, avg(s.search_len)::float8 AS avgdl FROM items s
+    WHERE {where_s} AND EXISTS (SELECT 1 FROM matched)
+), weights AS (
+    SELECT array_agg(e.lexeme) AS lexemes,
+           array_agg(greatest(ln((stats.docs - c.n + 0.5) / (c.n + 0.5)), 1e-6)) AS idf
+    FROM stats, query, unnest(query.lexemes, query.each) AS e(lexeme, tsq),
+         LATERAL (SELECT count(*) AS n FROM matched WHERE hits @@ e.tsq) AS c
+)
+SELECT m.id, (
+    SELECT sum(w.idf[array_position(w.lexemes, u.lexeme)] * x.f * {_K1 + 1}
+               / (x.f + {_K1} * (1 - {_B} + {_B} * m.len / greatest(stats.avgdl, 1e-9))))
+    FROM unnest(m.hits) AS u, LATERAL (SELECT cardinality(u.positions)::float8 AS f) AS x
+) AS score
+FROM matched m, stats, weights w
+ORDER BY score DESC, m.seq
+LIMIT {lim}
+"""
+    return sql, params.values
+
+
+def vector_sql(
+    flt: ItemFilter, vector: np.ndarray, limit: int, *, indexed_dim: int | None
+) -> tuple[str, list[object]]:
+    """Nearest items by cosine distance, scored by the dot product.
+
+    For L2-normalised vectors the dot product is 1 - cosine distance, i.e. the exact
+    cosine SQLite reports; unlike the distance it stays 0 (not NaN) for a zero vector,
+    which is what SQLite gives for a text with no words.
+
+    With ``indexed_dim`` (the query has the dimension the HNSW index was built for) the
+    query repeats the index's cast and predicate so the planner can use it; the index
+    may return rows slightly out of order (iterative scan, relaxed order), so they are
+    sorted again outside.
+    """
+    dim = int(vector.shape[0])
+    params = Params(vector_bytes(vector))
+    where = filter_clause(flt, params)
+    lim = params.add(limit)
+    kind = index_type(dim) if indexed_dim == dim else None
+    # order by the index's expression; score at full precision (halfvec is 16-bit)
+    distance = (
+        f"(embedding::{kind}({dim})) <=> $1::vector::{kind}({dim})"
+        if kind
+        else "embedding <=> $1::vector"
+    )
+    sql = f"""
+WITH hits AS MATERIALIZED (
+    SELECT id, seq, {distance} AS distance, (embedding <#> $1::vector) * -1 AS score
+    FROM items
+    WHERE vector_dims(embedding) = {dim} AND {where}
+    ORDER BY distance LIMIT {lim}
+)
+SELECT id, score FROM hits ORDER BY score DESC, seq
+"""
+    return sql, params.values
+
+
+# -- the write path ---------------------------------------------------------------------
+_FIND_ORIGINALS = """
+SELECT m.ord, e.id, e.content_hash, coalesce(x.item_ids, '{}') AS item_ids
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+            $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[])
+     WITH ORDINALITY AS m(tenant_id, idem, namespace, user_id, agent_id, session_id,
+                          role, name, content_hash, lo, hi, ord)
+CROSS JOIN LATERAL (
+    SELECT k.id, k.content_hash FROM events k
+    WHERE m.idem IS NOT NULL AND k.tenant_id = m.tenant_id AND k.idempotency_key = m.idem
+    UNION ALL
+    (SELECT d.id, d.content_hash FROM events d
+     WHERE m.idem IS NULL AND d.tenant_id = m.tenant_id AND d.content_hash = m.content_hash
+       AND d.occurred_at BETWEEN m.lo AND m.hi AND d.namespace = m.namespace
+       AND d.user_id IS NOT DISTINCT FROM m.user_id
+       AND d.agent_id IS NOT DISTINCT FROM m.agent_id
+       AND d.session_id IS NOT DISTINCT FROM m.session_id
+       AND d.role = m.role AND d.name IS NOT DISTINCT FROM m.name
+       AND d.idempotency_key IS NULL
+     ORDER BY d.seq LIMIT 1)
+) e
+CROSS JOIN LATERAL (
+    SELECT array_agg(ie.item_id ORDER BY i.seq) AS item_ids
+    FROM item_events ie JOIN items i ON i.id = ie.item_id WHERE ie.event_id = e.id
+) x
+"""
+
+
+@dataclass(frozen=True)
+class Original:
+    """A stored event a new message duplicates, with the items linked to it."""
+
+    event_id: str
+    content_hash: str
+    item_ids: list[str]
+
+
+def _dedupe_tuple(event: Event) -> tuple[object, ...]:
+    s = event.scope
+    return (
+        s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, event.role.value,
+        event.name, event.content_hash,
+    )  # fmt: skip
+
+
+def _lock_key(event: Event) -> int:
+    """The advisory lock that serialises writers of the same message (a collision only
+    serialises two unrelated writers)."""
+    if event.idempotency_key is not None:
+        parts: tuple[object, ...] = ("key", event.scope.tenant_id, event.idempotency_key)
+    else:
+        parts = ("dedupe", *_dedupe_tuple(event))
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def check_key(event: Event, original: Original) -> None:
+    if event.idempotency_key is not None and original.content_hash != event.content_hash:
+        raise Conflict(
+            f"idempotency key {event.idempotency_key!r} was already used for other content",
+            details={"idempotency_key": event.idempotency_key, "event_id": original.event_id},
+        )
+
+
+def duplicate(original: Original) -> MessageResult:
+    return MessageResult(
+        event_id=original.event_id,
+        item_ids=list(original.item_ids),
+        outcome=WriteOutcome.DUPLICATE,
+    )
+
+
+async def find_originals(
+    conn: Connection, events: Sequence[Event], dedupe_window_s: float
+) -> dict[int, Original]:
+    """Each event's stored original (by idempotency key, else within the dedupe window)."""
+    window = timedelta(microseconds=int(dedupe_window_s * 1_000_000))
+    columns: list[list[Any]] = [[] for _ in range(11)]
+    for e in events:
+        s, at = e.scope, to_utc(e.occurred_at)
+        values = (
+            s.tenant_id, e.idempotency_key, s.namespace, s.user_id, s.agent_id, s.session_id,
+            e.role.value, e.name, e.content_hash, at - window, at + window,
+        )  # fmt: skip
+        for column, value in zip(columns, values, strict=True):
+            column.append(value)
+    found = await conn.fetch(_FIND_ORIGINALS, *columns)
+    return {
+        int(r["ord"]) - 1: Original(r["id"], r["content_hash"], list(r["item_ids"])) for r in found
+    }
+
+
+async def commit_batch(
+    conn: Connection, messages: Sequence[PendingMessage], dedupe_window_s: float
+) -> list[MessageResult]:
+    """The body of ``commit``, inside its transaction: SQLite's sequential semantics
+    (each message checked against the database and the batch before it), then one
+    insert per table."""
+    events = [m.event for m in messages]
+    # sorted, so two batches that share messages take their locks in the same order
+    keys = sorted({_lock_key(e) for e in events})
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, o)"
+        " ORDER BY o",
+        keys,
+    )
+    stored = await find_originals(conn, events, dedupe_window_s)
+    window = int(dedupe_window_s * 1_000_000)
+    keyed: dict[tuple[str, str], Event] = {}  # written earlier in this batch
+    unkeyed: dict[tuple[object, ...], list[Event]] = {}
+    new_events: list[Event] = []
+    new_items: list[PendingItem] = []
+    results: list[MessageResult] = []
+
+    def earlier_in_batch(event: Event) -> Event | None:
+        if event.idempotency_key is not None:
+            return keyed.get((event.scope.tenant_id, event.idempotency_key))
+        at = to_micros(event.occurred_at)
+        same = unkeyed.get(_dedupe_tuple(event), [])
+        return next((e for e in same if abs(to_micros(e.occurred_at) - at) <= window), None)
+
+    for index, pending in enumerate(messages):
+        event = pending.event
+        original = stored.get(index)
+        if original is None and (earlier := earlier_in_batch(event)) is not None:
+            # what the database would answer: the items linked to it so far, in order
+            linked = [p.item.id for p in new_items if earlier.id in p.item.source_event_ids]
+            original = Original(earlier.id, earlier.content_hash, list(dict.fromkeys(linked)))
+        if original is not None:
+            check_key(event, original)
+            results.append(duplicate(original))
+            continue
+        new_events.append(event)
+        new_items.extend(pending.items)
+        if event.idempotency_key is not None:
+            keyed[(event.scope.tenant_id, event.idempotency_key)] = event
+        else:
+            unkeyed.setdefault(_dedupe_tuple(event), []).append(event)
+        item_ids = [p.item.id for p in pending.items]
+        outcome = (
+            WriteOutcome.STORED
+            if item_ids or not pending.skipped_chunks
+            else WriteOutcome.SKIPPED_SECRET
+        )
+        results.append(
+            MessageResult(
+                event_id=event.id,
+                item_ids=item_ids,
+                outcome=outcome,
+                skipped_chunks=pending.skipped_chunks,
+                redactions=pending.redactions,
+            )
+        )
+    if new_events:
+        await conn.execute(INSERT_EVENTS, *event_columns(new_events))
+    if new_items:
+        await conn.execute(INSERT_ITEMS, *item_columns(new_items))
+        links = [(p.item.id, e) for p in new_items for e in p.item.source_event_ids]
+        if links:
+            await conn.execute(
+                INSERT_ITEM_EVENTS, [item for item, _ in links], [e for _, e in links]
+            )
+    return results

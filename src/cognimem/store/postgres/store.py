@@ -1,0 +1,460 @@
+"""The scale-out store: PostgreSQL with pgvector (HNSW) and tsvector, through asyncpg.
+
+Semantics match ``SQLiteStore`` exactly; what differs is how they are reached:
+
+- every write is one transaction; batches are one ``INSERT ... SELECT FROM unnest(...)``
+  per table;
+- two processes committing the same message at once are serialised by transaction-level
+  advisory locks keyed on the idempotency key (or on scope + role + name + content hash
+  for dedupe), so the loser sees the winner's rows and answers ``DUPLICATE``; the unique
+  index on idempotency keys stays the final judge (a violation retries the transaction);
+- the HNSW index is created by the first write that carries a vector, for its dimension;
+- driver errors are translated at this boundary: an unreachable server is
+  ``StoreUnavailable``, anything else ``StoreError``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Mapping, Sequence
+from datetime import UTC, datetime
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import numpy as np
+
+from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageError
+from cognimem.models import Event, MemoryItem, MessageResult, Scope
+from cognimem.models.clock import to_utc
+from cognimem.store.base import Candidate, ItemFilter, PendingMessage
+from cognimem.store.postgres import rows
+from cognimem.store.postgres.migrations import (
+    VECTOR_DIM_META,
+    VECTOR_INDEX_LOCK,
+    index_type,
+    migrate,
+    vector_index_sql,
+)
+
+if TYPE_CHECKING:
+    from asyncpg import Connection, Pool
+
+_ATTEMPTS = 3  # a commit that loses an idempotency race (or a deadlock) is retried
+_URL_OPTIONS = {"min_size": int, "max_size": int, "hnsw_m": int, "hnsw_ef_construction": int}
+
+
+def _asyncpg() -> ModuleType:
+    try:
+        import asyncpg
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise UsageError(
+            "PostgreSQL support needs asyncpg: pip install 'cognimem[postgres]'"
+        ) from exc
+    module: ModuleType = asyncpg
+    return module
+
+
+def _redact(dsn: str) -> str:
+    """The DSN without its password, for messages."""
+    parts = urlsplit(dsn)
+    host = parts.hostname or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{host}{port}{parts.path}"
+
+
+def translate(exc: BaseException, where: str) -> CognimemError:
+    """Map a driver or socket error to the cognimem error tree."""
+    if isinstance(exc, CognimemError):
+        return exc
+    apg = _asyncpg()
+    unavailable = (
+        OSError,  # connection refused, reset, unreachable host
+        TimeoutError,  # connect timeout
+        apg.PostgresConnectionError,  # includes "connection was closed in the middle"
+        apg.CannotConnectNowError,  # starting up or shutting down
+        apg.TooManyConnectionsError,
+        apg.AdminShutdownError,
+        apg.CrashShutdownError,
+    )
+    if isinstance(exc, unavailable) or (
+        isinstance(exc, apg.InterfaceError) and "closed" in str(exc)
+    ):
+        return StoreUnavailable(
+            f"PostgreSQL at {where} is unavailable: {type(exc).__name__}: {exc}",
+            retry_after=1.0,
+        )
+    if isinstance(exc, apg.PostgresError):
+        return StoreError(f"PostgreSQL error at {where} ({exc.sqlstate}): {exc}")
+    return StoreError(f"PostgreSQL client error at {where}: {type(exc).__name__}: {exc}")
+
+
+class PostgresStore:
+    """``Store`` on PostgreSQL + pgvector. Any number of processes may share a database."""
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        hnsw_m: int = 16,
+        hnsw_ef_construction: int = 64,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        _asyncpg()
+        if not 0 <= min_size <= max_size or max_size < 1:
+            raise UsageError(
+                f"PostgreSQL pool sizes need 0 <= min_size <= max_size and max_size >= 1,"
+                f" got min_size={min_size} max_size={max_size}"
+            )
+        if hnsw_m < 2 or hnsw_ef_construction < 2 * hnsw_m:
+            raise UsageError(
+                f"HNSW needs m >= 2 and ef_construction >= 2 * m, got m={hnsw_m}"
+                f" ef_construction={hnsw_ef_construction}"
+            )
+        self.dsn = dsn
+        self.min_size = min_size
+        self.max_size = max_size
+        self.hnsw_m = hnsw_m
+        self.hnsw_ef_construction = hnsw_ef_construction
+        self.connect_timeout = connect_timeout
+        self._where = _redact(dsn)
+        self._pool: Pool | None = None
+        self._closed = False
+        self._vector_schema = "public"
+        self._index_dim: int | None = None  # the HNSW index's dimension, once there is one
+
+    @classmethod
+    def from_url(cls, url: str) -> PostgresStore:
+        """``postgresql://user:pass@host:port/db?max_size=20`` (also ``postgres://``).
+
+        ``min_size``, ``max_size``, ``hnsw_m`` and ``hnsw_ef_construction`` may be given
+        as query parameters; every other parameter goes to the server as usual.
+        """
+        parts = urlsplit(url)
+        scheme = parts.scheme.split("+", 1)[0]  # postgresql+asyncpg:// from SQLAlchemy habits
+        if scheme not in ("postgresql", "postgres"):
+            raise UsageError(f"not a PostgreSQL URL: {_redact(url)!r}")
+        options: dict[str, Any] = {}
+        rest: list[tuple[str, str]] = []
+        for name, value in parse_qsl(parts.query, keep_blank_values=True):
+            if name in _URL_OPTIONS:
+                try:
+                    options[name] = _URL_OPTIONS[name](value)
+                except ValueError as exc:
+                    raise UsageError(f"bad {name}={value!r} in the PostgreSQL URL") from exc
+            else:
+                rest.append((name, value))
+        dsn = urlunsplit(("postgresql", parts.netloc, parts.path, urlencode(rest), ""))
+        return cls(dsn, **options)
+
+    # -- lifecycle -------------------------------------------------------------------
+    async def open(self) -> None:
+        """Connect, run pending migrations and start the pool."""
+        if self._pool is not None:
+            return
+        apg = _asyncpg()
+        try:
+            conn = await apg.connect(self.dsn, timeout=self.connect_timeout)
+            try:
+                await migrate(conn)
+                self._vector_schema = await conn.fetchval(
+                    "SELECT n.nspname FROM pg_type t JOIN pg_namespace n"
+                    " ON n.oid = t.typnamespace WHERE t.typname = 'vector'"
+                )
+                dim = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
+            except BaseException:
+                conn.terminate()
+                raise
+            await conn.close()
+            self._index_dim = None if dim is None else int(dim)
+            self._pool = await apg.create_pool(
+                self.dsn,
+                min_size=self.min_size,
+                max_size=self.max_size,
+                timeout=self.connect_timeout,
+                init=self._init_connection,
+            )
+        except Exception as exc:
+            raise translate(exc, self._where) from exc
+        self._closed = False
+
+    async def _init_connection(self, conn: Connection) -> None:
+        await conn.set_type_codec(
+            "vector",
+            schema=self._vector_schema,
+            encoder=rows.encode_vector,
+            decoder=rows.decode_vector,
+            format="binary",
+        )
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        self._closed = True
+        if pool is not None:
+            try:
+                await pool.close()
+            except Exception:
+                pool.terminate()  # the server is gone; drop the sockets
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A pooled connection; every foreign error leaving the block is translated."""
+        if self._pool is None:
+            if self._closed:
+                raise StoreUnavailable(f"the store for {self._where} is closed", retry_after=0)
+            raise UsageError("PostgresStore.open() must be awaited before use")
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except CognimemError:
+            raise
+        except Exception as exc:
+            raise translate(exc, self._where) from exc
+
+    async def schema_version(self) -> int:
+        async with self._connection() as conn:
+            return int(await conn.fetchval("SELECT max(version) FROM schema_migrations") or 0)
+
+    # -- meta ------------------------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        async with self._connection() as conn:
+            value = await conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
+        return None if value is None else str(value)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._connection() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key,
+                value,
+            )
+
+    # -- writes ----------------------------------------------------------------------
+    async def find_duplicates(
+        self, messages: Sequence[Event], dedupe_window_s: float
+    ) -> dict[int, MessageResult]:
+        if not messages:
+            return {}
+        async with self._connection() as conn:
+            found = await rows.find_originals(conn, messages, dedupe_window_s)
+        for index, original in found.items():
+            rows.check_key(messages[index], original)
+        return {index: rows.duplicate(original) for index, original in found.items()}
+
+    async def commit(
+        self, messages: Sequence[PendingMessage], dedupe_window_s: float
+    ) -> list[MessageResult]:
+        if not messages:
+            return []
+        apg = _asyncpg()
+        dim = next(
+            (
+                int(p.embedding.shape[0])
+                for m in messages
+                for p in m.items
+                if p.embedding is not None
+            ),
+            None,
+        )
+        async with self._connection() as conn:
+            for attempt in range(1, _ATTEMPTS + 1):
+                try:
+                    index_dim = self._index_dim
+                    async with conn.transaction():
+                        if dim is not None and index_dim is None:
+                            index_dim = await self._ensure_vector_index(conn, dim)
+                        results = await rows.commit_batch(conn, messages, dedupe_window_s)
+                    self._index_dim = index_dim  # only once the transaction is committed
+                    return results
+                except apg.UniqueViolationError as exc:
+                    # someone committed the same idempotency key without our lock: retry,
+                    # and the recheck answers DUPLICATE with the winner's ids
+                    if exc.constraint_name != "events_idempotency" or attempt == _ATTEMPTS:
+                        raise
+                except (apg.DeadlockDetectedError, apg.SerializationError):
+                    if attempt == _ATTEMPTS:
+                        raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _ensure_vector_index(self, conn: Connection, dim: int) -> int:
+        """Inside the first vector-carrying commit: record the dimension, build the index.
+
+        Rolled back with the commit if it fails; the lock makes concurrent first writes
+        agree on one dimension.
+        """
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", VECTOR_INDEX_LOCK)
+        stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
+        if stored is not None:
+            return int(stored)
+        await conn.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2)", VECTOR_DIM_META, str(dim)
+        )
+        sql = vector_index_sql(dim, self.hnsw_m, self.hnsw_ef_construction)
+        if sql is not None:
+            await conn.execute(sql)
+        return dim
+
+    async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
+        if not ids:
+            return 0
+        async with self._connection() as conn:
+            # the row holds the text, tsvector and embedding, so every index forgets it
+            count = await conn.fetchval(
+                "WITH gone AS (DELETE FROM items WHERE tenant_id = $1 AND id = ANY($2::text[])"
+                " RETURNING id), links AS (DELETE FROM item_events"
+                " WHERE item_id IN (SELECT id FROM gone)) SELECT count(*) FROM gone",
+                tenant_id,
+                list(ids),
+            )
+        return int(count)
+
+    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
+        if not ids:
+            return
+        async with self._connection() as conn:
+            await conn.execute(
+                "UPDATE items SET access_count = access_count + 1,"
+                " loaded_count = loaded_count + 1, last_accessed_at = $1"
+                " WHERE tenant_id = $2 AND id = ANY($3::text[])",
+                to_utc(at),
+                tenant_id,
+                list(ids),
+            )
+
+    # -- reads -----------------------------------------------------------------------
+    async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+        if not ids:
+            return []
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                f"SELECT {rows.ITEM_COLUMNS} FROM items"
+                " WHERE tenant_id = $1 AND id = ANY($2::text[])",
+                tenant_id,
+                list(ids),
+            )
+        by_id = {r["id"]: rows.item_from_row(r) for r in found}
+        return [by_id[i] for i in ids if i in by_id]
+
+    async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
+        if not ids:
+            return []
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                f"SELECT {rows.EVENT_COLUMNS} FROM events"
+                " WHERE tenant_id = $1 AND id = ANY($2::text[])",
+                tenant_id,
+                list(ids),
+            )
+        by_id = {r["id"]: rows.event_from_row(r) for r in found}
+        return [by_id[i] for i in ids if i in by_id]
+
+    async def previous_event(self, scope: Scope, before: datetime) -> Event | None:
+        params = rows.Params(scope.tenant_id, scope.namespace, to_utc(before))
+        clauses = ["tenant_id = $1", "namespace = $2", "occurred_at <= $3"]
+        for column, value in (
+            ("user_id", scope.user_id),
+            ("agent_id", scope.agent_id),
+            ("session_id", scope.session_id),
+        ):
+            # "IS NULL" / "= $n" rather than IS NOT DISTINCT FROM, which no index serves
+            clauses.append(
+                f"{column} IS NULL" if value is None else f"{column} = {params.add(value)}"
+            )
+        async with self._connection() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE {' AND '.join(clauses)}"
+                " ORDER BY occurred_at DESC, seq DESC LIMIT 1",
+                *params.values,
+            )
+        return None if row is None else rows.event_from_row(row)
+
+    async def count_items(self, flt: ItemFilter) -> int:
+        params = rows.Params()
+        where = rows.filter_clause(flt, params)
+        async with self._connection() as conn:
+            count = await conn.fetchval(f"SELECT count(*) FROM items WHERE {where}", *params.values)
+        return int(count)
+
+    async def lexical_search(
+        self, flt: ItemFilter, terms: Sequence[str], limit: int
+    ) -> list[Candidate]:
+        if limit <= 0 or not any(t.strip() for t in terms):
+            return []
+        sql, params = rows.lexical_sql(flt, terms, limit)
+        async with self._connection() as conn:
+            found = await conn.fetch(sql, *params)
+        return [Candidate(item_id=r["id"], score=float(r["score"])) for r in found]
+
+    async def vector_search(
+        self, flt: ItemFilter, vector: np.ndarray, limit: int
+    ) -> list[Candidate]:
+        if limit <= 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        async with self._connection() as conn:
+            found = await self._vector_query(conn, flt, query, limit, explain=False)
+        return [Candidate(item_id=r["id"], score=float(r["score"])) for r in found]
+
+    async def explain_vector_search(self, flt: ItemFilter, vector: np.ndarray, limit: int) -> str:
+        """The query plan ``vector_search`` gets (for operators and tests)."""
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        async with self._connection() as conn:
+            found = await self._vector_query(conn, flt, query, max(limit, 1), explain=True)
+        return "\n".join(str(r[0]) for r in found)
+
+    async def _vector_query(
+        self, conn: Connection, flt: ItemFilter, query: np.ndarray, limit: int, *, explain: bool
+    ) -> list[Any]:
+        if self._index_dim is None:  # another process may have written the first vector
+            stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
+            self._index_dim = None if stored is None else int(stored)
+        sql, params = rows.vector_sql(flt, query, limit, indexed_dim=self._index_dim)
+        if explain:
+            sql = "EXPLAIN " + sql
+        dim = self._index_dim
+        if dim is None or dim != query.shape[0] or index_type(dim) is None:
+            return list(await conn.fetch(sql, *params))  # exact scan: no index to tune
+        async with conn.transaction():
+            # ef_search bounds how many neighbours one pass can return; the iterative
+            # scan keeps going when the filter rejects many of them
+            await conn.execute(
+                f"SET LOCAL hnsw.ef_search = {min(max(40, limit), 1000)};"
+                " SET LOCAL hnsw.iterative_scan = relaxed_order"
+            )
+            return list(await conn.fetch(sql, *params))
+
+    # -- embedding cache -------------------------------------------------------------
+    async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        if not hashes:
+            return {}
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                "SELECT text_hash, vector FROM embedding_cache"
+                " WHERE model = $1 AND text_hash = ANY($2::text[])",
+                model,
+                list(hashes),
+            )
+        return {
+            r["text_hash"]: np.frombuffer(r["vector"], dtype="<f4").astype(np.float32)
+            for r in found
+        }
+
+    async def put_embeddings(self, model: str, vectors_: Mapping[str, np.ndarray]) -> None:
+        if not vectors_:
+            return
+        arrays = [np.asarray(v, dtype="<f4").ravel() for v in vectors_.values()]
+        async with self._connection() as conn:
+            await conn.execute(
+                "INSERT INTO embedding_cache (model, text_hash, dim, vector, created_at)"
+                " SELECT $1, h, d, v, $5 FROM unnest($2::text[], $3::int4[], $4::bytea[])"
+                " AS t(h, d, v) ON CONFLICT (model, text_hash) DO UPDATE SET"
+                " dim = excluded.dim, vector = excluded.vector, created_at = excluded.created_at",
+                model,
+                list(vectors_),
+                [int(a.shape[0]) for a in arrays],
+                [a.tobytes() for a in arrays],
+                datetime.now(UTC),
+            )
