@@ -261,12 +261,12 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 1
+        assert await s.schema_version() == 2
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         rows = conn.execute("SELECT version, name FROM schema_migrations").fetchall()
-    assert rows == [(1, "events_items_fts_cache")]
+    assert rows == [(1, "events_items_fts_cache"), (2, "items_lexical_filter")]
 
 
 async def test_sqlite_refuses_a_newer_schema(tmp_path: Path) -> None:

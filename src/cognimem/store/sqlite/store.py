@@ -338,7 +338,7 @@ class SQLiteStore:
         def q(conn: sqlite3.Connection) -> list[Candidate]:
             found = conn.execute(
                 "SELECT i.id, bm25(items_fts) AS rank FROM items_fts"
-                " JOIN items i ON i.rowid = items_fts.rowid"
+                " JOIN items i INDEXED BY items_lexical_filter ON i.rowid = items_fts.rowid"
                 f" WHERE items_fts MATCH ? AND {where} ORDER BY rank LIMIT ?",
                 (match, *params, limit),
             ).fetchall()
