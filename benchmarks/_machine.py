@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import platform
 import sqlite3
+import subprocess
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -41,6 +42,21 @@ def _version(package: str) -> str | None:
         return None
 
 
+def _source() -> dict[str, Any]:
+    """The commit the code ran from, and how many files under ``src/`` differ from it."""
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    changed = git("status", "--porcelain", "--", "src")
+    return {
+        "commit": git("rev-parse", "HEAD") or None,
+        "uncommitted_files_under_src": len(changed.splitlines()),
+    }
+
+
 def describe() -> dict[str, Any]:
     """The machine and software a benchmark ran on, with a one-line ``summary``."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -57,11 +73,12 @@ def describe() -> dict[str, Any]:
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         # other work on the machine skews timings: record how busy it was
         "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
+        "source": _source(),
     }
     info["summary"] = (
         f"{info['cpu_model']}, {cores} cores, {info['ram_gib']} GiB RAM, "
         f"Python {info['python']}, onnxruntime {info['onnxruntime']}, "
-        f"SQLite {info['sqlite']}, {info['date']}"
+        f"SQLite {info['sqlite']}, {info['date']}, commit {(info['source']['commit'] or '?')[:7]}"
     )
     return info
 
