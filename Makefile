@@ -37,7 +37,9 @@ test: lint typecheck services
 	$(BIN)/pytest -q --cov --cov-report=term:skip-covered
 
 bench: install
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/locomo_dev.py
+	$(BIN)/python benchmarks/ingest_throughput.py
+	$(BIN)/python benchmarks/read_latency.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage
