@@ -16,10 +16,10 @@ Semantics match ``SQLiteStore`` exactly; what differs is how they are reached:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
@@ -39,6 +39,8 @@ from cognimem.store.postgres.migrations import (
 
 if TYPE_CHECKING:
     from asyncpg import Connection, Pool
+
+T = TypeVar("T")
 
 _ATTEMPTS = 3  # a commit that loses an idempotency race (or a deadlock) is retried
 _URL_OPTIONS = {"min_size": int, "max_size": int, "hnsw_m": int, "hnsw_ef_construction": int}
@@ -326,29 +328,29 @@ class PostgresStore:
 
     # -- reads -----------------------------------------------------------------------
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
-        if not ids:
-            return []
-        async with self._connection() as conn:
-            found = await conn.fetch(
-                f"SELECT {rows.ITEM_COLUMNS} FROM items"
-                " WHERE tenant_id = $1 AND id = ANY($2::text[])",
-                tenant_id,
-                list(ids),
-            )
-        by_id = {r["id"]: rows.item_from_row(r) for r in found}
-        return [by_id[i] for i in ids if i in by_id]
+        return await self._by_ids("items", rows.ITEM_COLUMNS, rows.item_from_row, tenant_id, ids)
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
+        return await self._by_ids("events", rows.EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
+
+    async def _by_ids(
+        self,
+        table: str,
+        columns: str,
+        convert: Callable[[Mapping[str, Any]], T],
+        tenant_id: str,
+        ids: Sequence[str],
+    ) -> list[T]:
+        """Rows of ``table`` by id within a tenant, in the order asked; missing ids left out."""
         if not ids:
             return []
         async with self._connection() as conn:
             found = await conn.fetch(
-                f"SELECT {rows.EVENT_COLUMNS} FROM events"
-                " WHERE tenant_id = $1 AND id = ANY($2::text[])",
+                f"SELECT {columns} FROM {table} WHERE tenant_id = $1 AND id = ANY($2::text[])",
                 tenant_id,
                 list(ids),
             )
-        by_id = {r["id"]: rows.event_from_row(r) for r in found}
+        by_id = {r["id"]: convert(r) for r in found}
         return [by_id[i] for i in ids if i in by_id]
 
     async def previous_event(self, scope: Scope, before: datetime) -> Event | None:
