@@ -1,0 +1,113 @@
+"""The durable job queue seam: models, the ``JobQueue`` protocol and shared checks.
+
+Delivery is at least once. Each claim hands the worker a :class:`Delivery` whose
+``delivery_id`` is a lease token: ``ack``/``fail`` with a token the queue has since
+given to another worker (after the visibility timeout) change nothing, so a stale
+worker can never mark DONE a job it no longer owns. Consumers must be idempotent.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from cognimem.errors import InvalidInput
+from cognimem.models.ids import new_id
+
+MAX_ATTEMPTS_PREFIX = "max attempts exceeded: "
+
+
+class JobState(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class Job(BaseModel):
+    id: str
+    kind: str
+    tenant_id: str
+    payload: dict[str, Any]
+    state: JobState
+    attempts: int
+    error: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class Delivery(BaseModel):
+    """What a worker holds between ``claim`` and ``ack``/``fail``."""
+
+    job: Job
+    delivery_id: str
+
+
+@runtime_checkable
+class JobQueue(Protocol):
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def enqueue(
+        self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
+    ) -> Job:
+        """Queue a job; idempotent on ``job_id`` (an existing id returns the existing job)."""
+        ...
+
+    async def claim(self, worker: str, *, block_s: float = 0.0) -> Delivery | None:
+        """The next job for ``worker`` (or one whose lease expired), or None."""
+        ...
+
+    async def ack(self, delivery: Delivery) -> None:
+        """Mark the job DONE; ignored if the delivery is no longer the current one."""
+        ...
+
+    async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:
+        """Requeue the job (``retry``) or mark it FAILED now."""
+        ...
+
+    async def get(self, tenant_id: str, job_id: str) -> Job: ...
+
+    async def depth(self) -> int:
+        """Jobs queued or running."""
+        ...
+
+    async def dead_letters(self, limit: int = 100) -> list[Job]:
+        """FAILED jobs, most recently failed first."""
+        ...
+
+
+def new_job_id() -> str:
+    return new_id("job")
+
+
+def check_enqueue(kind: str, tenant_id: str, payload: dict[str, Any], job_id: str | None) -> str:
+    """Validate enqueue arguments; returns the payload as JSON."""
+    if not kind:
+        raise InvalidInput("a job needs a kind", field="kind")
+    if not tenant_id:
+        raise InvalidInput("a job needs a tenant_id", field="tenant_id")
+    if job_id is not None and not job_id:
+        raise InvalidInput("job_id must not be empty", field="job_id")
+    if not isinstance(payload, dict):
+        raise InvalidInput("a job payload must be a JSON object", field="payload")
+    try:
+        return json.dumps(payload, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"the job payload is not JSON: {exc}", field="payload") from exc
+
+
+def check_limits(visibility_timeout_s: float, max_attempts: int) -> None:
+    if visibility_timeout_s <= 0:
+        raise InvalidInput("visibility_timeout_s must be positive", field="visibility_timeout_s")
+    if max_attempts < 1:
+        raise InvalidInput("max_attempts must be at least 1", field="max_attempts")
+
+
+def expired_lease_error(worker: str | None, visibility_timeout_s: float) -> str:
+    return f"worker {worker or '?'} did not ack within {visibility_timeout_s:g} s"

@@ -1,0 +1,360 @@
+"""The scale-out job queue: Redis Streams with a consumer group.
+
+Each job is a hash ``cognimem:job:<id>`` (the record of truth: state, attempts, error,
+payload, tenant, timestamps, and the current delivery token); the stream only carries
+job ids. Every state change is one Lua script, so the hash, the stream and the pending
+entries list never disagree. A delivery token is ``<stream entry id>/<attempt>``: a
+worker whose entry was reclaimed after the visibility timeout holds a token that no
+longer matches, and its ``ack``/``fail`` does nothing. Finished entries are XDEL'd, so
+the stream length is the queue depth. Not cluster-safe (keys in several hash slots).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from cognimem.errors import Conflict, NotFound, StoreError, StoreUnavailable, UsageError
+from cognimem.models.clock import Clock, from_micros, to_micros, utc_now
+from cognimem.queue.base import (
+    MAX_ATTEMPTS_PREFIX,
+    Delivery,
+    Job,
+    JobState,
+    check_enqueue,
+    check_limits,
+    expired_lease_error,
+    new_job_id,
+)
+
+try:
+    import redis.asyncio as aioredis
+    from redis import exceptions as redis_errors
+except ImportError:  # pragma: no cover - depends on the installed extras
+    aioredis = None  # type: ignore[assignment]
+
+T = TypeVar("T")
+
+# KEYS: job, stream. ARGV: id, kind, tenant, payload, now.
+_ENQUEUE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return {0, redis.call('HGET', KEYS[1], 'tenant_id')}
+end
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'kind', ARGV[2], 'tenant_id', ARGV[3],
+  'payload', ARGV[4], 'state', 'queued', 'attempts', 0, 'created_at', ARGV[5],
+  'updated_at', ARGV[5])
+local entry = redis.call('XADD', KEYS[2], '*', 'job_id', ARGV[1])
+redis.call('HSET', KEYS[1], 'entry', entry)
+return {1, ARGV[3]}
+"""
+
+# KEYS: job, stream, dead stream. ARGV: entry, worker, max_attempts, now, group, ttl,
+# the end of the expired-lease message. Returns 1 when the entry is now a delivery to `worker`.
+_START = """
+local state = redis.call('HGET', KEYS[1], 'state')
+if (not state) or state == 'done' or state == 'failed'
+    or redis.call('HGET', KEYS[1], 'entry') ~= ARGV[1] then
+  redis.call('XACK', KEYS[2], ARGV[5], ARGV[1])
+  redis.call('XDEL', KEYS[2], ARGV[1])
+  return 0
+end
+local err = redis.call('HGET', KEYS[1], 'error')
+if state == 'running' then
+  err = 'worker ' .. (redis.call('HGET', KEYS[1], 'worker') or '?') .. ARGV[7]
+end
+local attempts = tonumber(redis.call('HGET', KEYS[1], 'attempts')) + 1
+if attempts > tonumber(ARGV[3]) then
+  redis.call('HSET', KEYS[1], 'state', 'failed', 'updated_at', ARGV[4], 'delivery', '',
+    'error', 'max attempts exceeded: ' .. (err or 'unknown'))
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', 100000, '*', 'job_id',
+    redis.call('HGET', KEYS[1], 'id'))
+  redis.call('XACK', KEYS[2], ARGV[5], ARGV[1])
+  redis.call('XDEL', KEYS[2], ARGV[1])
+  redis.call('EXPIRE', KEYS[1], ARGV[6])
+  return 0
+end
+if err then redis.call('HSET', KEYS[1], 'error', err) end
+redis.call('HSET', KEYS[1], 'state', 'running', 'attempts', attempts, 'worker', ARGV[2],
+  'updated_at', ARGV[4], 'delivery', ARGV[1] .. '/' .. attempts)
+return 1
+"""
+
+# KEYS: job, stream, dead stream. ARGV: delivery, entry, group, now, ttl, mode
+# ('ack' | 'retry' | 'fail'), error, max_attempts. Returns 0 for a stale delivery.
+_FINISH = """
+if redis.call('HGET', KEYS[1], 'delivery') ~= ARGV[1]
+    or redis.call('HGET', KEYS[1], 'state') ~= 'running' then
+  return 0
+end
+redis.call('XACK', KEYS[2], ARGV[3], ARGV[2])
+redis.call('XDEL', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[1], 'updated_at', ARGV[4], 'delivery', '')
+if ARGV[6] == 'ack' then
+  redis.call('HSET', KEYS[1], 'state', 'done')
+  redis.call('HDEL', KEYS[1], 'error')
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
+local attempts = tonumber(redis.call('HGET', KEYS[1], 'attempts'))
+if ARGV[6] == 'retry' and attempts < tonumber(ARGV[8]) then
+  local entry = redis.call('XADD', KEYS[2], '*', 'job_id', redis.call('HGET', KEYS[1], 'id'))
+  redis.call('HSET', KEYS[1], 'state', 'queued', 'error', ARGV[7], 'entry', entry)
+  return 1
+end
+local err = ARGV[7]
+if ARGV[6] == 'retry' then err = 'max attempts exceeded: ' .. err end
+redis.call('HSET', KEYS[1], 'state', 'failed', 'error', err)
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', 100000, '*', 'job_id', redis.call('HGET', KEYS[1], 'id'))
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+assert MAX_ATTEMPTS_PREFIX == "max attempts exceeded: "  # spelled out in the scripts above
+
+
+def _job(record: Any) -> Job:
+    fields = _text(record)
+    return Job(
+        id=fields["id"],
+        kind=fields["kind"],
+        tenant_id=fields["tenant_id"],
+        payload=json.loads(fields["payload"]),
+        state=JobState(fields["state"]),
+        attempts=int(fields["attempts"]),
+        error=fields.get("error"),
+        created_at=from_micros(int(fields["created_at"])),
+        updated_at=from_micros(int(fields["updated_at"])),
+    )
+
+
+class RedisJobQueue:
+    """A durable job queue on Redis Streams (see the module docstring)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        stream: str = "cognimem:jobs",
+        group: str = "workers",
+        visibility_timeout_s: float = 30.0,
+        max_attempts: int = 5,
+        dead_letter_stream: str = "cognimem:jobs:dead",
+        job_ttl_s: int = 7 * 86400,
+        key_prefix: str = "cognimem:job:",
+        clock: Clock = utc_now,
+    ) -> None:
+        check_limits(visibility_timeout_s, max_attempts)
+        if aioredis is None:  # pragma: no cover
+            raise UsageError("RedisJobQueue needs the redis package: pip install 'cognimem[redis]'")
+        self.url = url
+        self.stream = stream
+        self.group = group
+        self.visibility_timeout_s = visibility_timeout_s
+        self.max_attempts = max_attempts
+        self.dead_letter_stream = dead_letter_stream
+        self.job_ttl_s = job_ttl_s
+        self.key_prefix = key_prefix
+        self._clock = clock
+        self._client: aioredis.Redis | None = None
+
+    async def __aenter__(self) -> RedisJobQueue:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def _redis(self) -> aioredis.Redis:
+        if self._client is None:
+            raise UsageError("the Redis job queue is not open; call open() first")
+        return self._client
+
+    def _key(self, job_id: str) -> str:
+        return self.key_prefix + job_id
+
+    def _now(self) -> int:
+        return to_micros(self._clock())
+
+    async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
+        try:
+            return await make()
+        except (redis_errors.ConnectionError, redis_errors.TimeoutError) as exc:
+            raise StoreUnavailable(
+                f"Redis at {_redact(self.url)} is unavailable: {exc}", retry_after=1
+            ) from exc
+        except redis_errors.RedisError as exc:
+            raise StoreError(f"Redis error at {_redact(self.url)}: {exc}") from exc
+
+    async def _ensure_group(self) -> None:
+        try:
+            await self._redis.xgroup_create(self.stream, self.group, id="0", mkstream=True)
+        except redis_errors.ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+
+    async def open(self) -> None:
+        if self._client is None:
+            self._client = aioredis.Redis.from_url(
+                self.url, decode_responses=True, socket_connect_timeout=5
+            )
+            self._enqueue_script = self._client.register_script(_ENQUEUE)
+            self._start_script = self._client.register_script(_START)
+            self._finish_script = self._client.register_script(_FINISH)
+        await self._call(self._ensure_group)
+
+    async def close(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            await client.aclose()
+
+    async def enqueue(
+        self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
+    ) -> Job:
+        body = check_enqueue(kind, tenant_id, payload, job_id)
+        jid = job_id or new_job_id()
+        args: list[str | int | float] = [jid, kind, tenant_id, body, self._now()]
+        keys = [self._key(jid), self.stream]
+        _, owner = await self._call(lambda: self._enqueue_script(keys=keys, args=args))
+        if owner != tenant_id:
+            raise Conflict(f"job id {jid!r} is already taken")
+        return await self.get(tenant_id, jid)
+
+    async def claim(self, worker: str, *, block_s: float = 0.0) -> Delivery | None:
+        return await self._call(lambda: self._claim(worker, block_s))
+
+    async def _claim(self, worker: str, block_s: float) -> Delivery | None:
+        try:
+            return await self._claim_once(worker, block_s)
+        except redis_errors.ResponseError as exc:
+            if "NOGROUP" not in str(exc):
+                raise
+            # the server lost the group (restart without persistence, FLUSHALL)
+            await self._ensure_group()
+            return await self._claim_once(worker, block_s)
+
+    async def _claim_once(self, worker: str, block_s: float) -> Delivery | None:
+        deadline = time.monotonic() + max(block_s, 0.0)
+        idle_ms = max(1, int(self.visibility_timeout_s * 1000))
+        while True:
+            cursor = "0-0"
+            while True:  # XAUTOCLAIM looks at a bounded window of the pending list per call
+                cursor, entries, *_ = await self._redis.xautoclaim(
+                    self.stream, self.group, worker, idle_ms, start_id=cursor, count=1
+                )
+                for entry_id, fields in entries:
+                    if fields and (delivery := await self._start(entry_id, fields, worker)):
+                        return delivery
+                if cursor == "0-0":
+                    break
+            left = deadline - time.monotonic()
+            # Block in slices so that a lease running out meanwhile is reclaimed in time;
+            # BLOCK 0 would wait forever: with no wait left, read without BLOCK.
+            wait = min(left, max(0.05, min(1.0, self.visibility_timeout_s / 4)))
+            block_ms = max(1, int(wait * 1000)) if left > 0 else None
+            found = await self._redis.xreadgroup(
+                self.group, worker, {self.stream: ">"}, count=1, block=block_ms
+            )
+            for entry_id, fields in _entries(found):
+                if fields and (delivery := await self._start(entry_id, fields, worker)):
+                    return delivery
+            if deadline - time.monotonic() <= 0:
+                return None
+
+    async def _start(self, entry_id: str, fields: dict[str, str], worker: str) -> Delivery | None:
+        jid = fields.get("job_id", "")
+        keys = [self._key(jid), self.stream, self.dead_letter_stream]
+        args: list[str | int | float] = [
+            entry_id,
+            worker,
+            self.max_attempts,
+            self._now(),
+            self.group,
+            self.job_ttl_s,
+            expired_lease_error("", self.visibility_timeout_s).removeprefix("worker ?"),
+        ]
+        if not await self._start_script(keys=keys, args=args):
+            return None
+        job = _job(await self._redis.hgetall(self._key(jid)))
+        return Delivery(job=job, delivery_id=f"{entry_id}/{job.attempts}")
+
+    async def _finish(self, delivery: Delivery, mode: str, error: str = "") -> None:
+        entry_id = delivery.delivery_id.rsplit("/", 1)[0]
+        keys = [self._key(delivery.job.id), self.stream, self.dead_letter_stream]
+        args: list[str | int | float] = [
+            delivery.delivery_id,
+            entry_id,
+            self.group,
+            self._now(),
+            self.job_ttl_s,
+            mode,
+            error,
+            self.max_attempts,
+        ]
+        await self._call(lambda: self._finish_script(keys=keys, args=args))
+
+    async def ack(self, delivery: Delivery) -> None:
+        await self._finish(delivery, "ack")
+
+    async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:
+        await self._finish(delivery, "retry" if retry else "fail", error)
+
+    async def get(self, tenant_id: str, job_id: str) -> Job:
+        fields = await self._call(lambda: self._redis.hgetall(self._key(job_id)))
+        if not fields or _text(fields).get("tenant_id") != tenant_id:
+            raise NotFound("job", job_id)
+        return _job(fields)
+
+    async def depth(self) -> int:
+        return int(await self._call(lambda: self._redis.xlen(self.stream)))
+
+    async def dead_letters(self, limit: int = 100) -> list[Job]:
+        async def read() -> list[Job]:
+            jobs: list[Job] = []
+            seen: set[str] = set()
+            cursor = "+"
+            while len(jobs) < limit:
+                batch: list[Any] = (
+                    await self._redis.xrevrange(self.dead_letter_stream, max=cursor, count=limit)
+                    or []
+                )
+                for entry_id, fields in batch:
+                    cursor = f"({entry_id!s}"
+                    jid = _text(fields).get("job_id", "")
+                    if jid in seen:
+                        continue
+                    seen.add(jid)
+                    record = await self._redis.hgetall(self._key(jid))
+                    if record and record.get("state") == JobState.FAILED:
+                        jobs.append(_job(record))
+                if len(batch) < limit:
+                    break
+            return jobs[:limit]
+
+        return await self._call(read)
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for error messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _text(record: Any) -> dict[str, str]:
+    """A hash or stream entry as str -> str (the client decodes responses)."""
+    return {str(k): str(v) for k, v in (record or {}).items()}
+
+
+def _entries(found: Any) -> list[tuple[str, dict[str, str]]]:
+    """XREADGROUP's answer (a RESP2 list or a RESP3 map) as (entry id, fields) pairs."""
+    if not found:
+        return []
+    if isinstance(found, dict):
+        return [(eid, fields) for batches in found.values() for eid, fields in batches[0]]
+    return [(eid, fields) for _stream, batch in found for eid, fields in batch]

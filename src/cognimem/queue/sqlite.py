@@ -1,0 +1,256 @@
+"""The embedded job queue: an outbox table in SQLite.
+
+Rows live in ``queue_jobs`` (its own file or the store's file). A claim is one
+``BEGIN IMMEDIATE`` transaction on the single writer thread, so two workers can never
+take the same row; each claim writes a fresh lease token and a lease deadline, and a
+row whose lease ran out is claimable again. ``ack``/``fail`` only touch the row while
+it still carries the caller's token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from cognimem.errors import Conflict, NotFound
+from cognimem.models.clock import Clock, from_micros, to_micros, utc_now
+from cognimem.queue.base import (
+    MAX_ATTEMPTS_PREFIX,
+    Delivery,
+    Job,
+    JobState,
+    check_enqueue,
+    check_limits,
+    expired_lease_error,
+    new_job_id,
+)
+from cognimem.store.sqlite.connection import Connections
+
+_POLL_S = 0.05
+
+SCHEMA = (
+    """
+CREATE TABLE IF NOT EXISTS queue_jobs (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    tenant_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    worker TEXT,
+    lease_token TEXT,
+    lease_until INTEGER
+)
+""",
+    "CREATE INDEX IF NOT EXISTS queue_jobs_state_position ON queue_jobs (state, position)",
+)
+
+_COLUMNS = "id, kind, tenant_id, payload, state, attempts, error, created_at, updated_at"
+
+
+def _job(row: sqlite3.Row | tuple[Any, ...]) -> Job:
+    return Job(
+        id=row[0],
+        kind=row[1],
+        tenant_id=row[2],
+        payload=json.loads(row[3]),
+        state=JobState(row[4]),
+        attempts=row[5],
+        error=row[6],
+        created_at=from_micros(row[7]),
+        updated_at=from_micros(row[8]),
+    )
+
+
+def _next_position(conn: sqlite3.Connection) -> int:
+    (top,) = conn.execute("SELECT coalesce(max(position), 0) FROM queue_jobs").fetchone()
+    return int(top) + 1
+
+
+class SqliteJobQueue:
+    """A durable job queue in a SQLite file (see the module docstring)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        visibility_timeout_s: float = 30.0,
+        max_attempts: int = 5,
+        clock: Clock = utc_now,
+    ) -> None:
+        check_limits(visibility_timeout_s, max_attempts)
+        self.path = Path(path)
+        self.visibility_timeout_s = visibility_timeout_s
+        self.max_attempts = max_attempts
+        self._clock = clock
+        self._db: Connections | None = None
+
+    async def __aenter__(self) -> SqliteJobQueue:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def _conns(self) -> Connections:
+        if self._db is None:
+            self._db = Connections(self.path)
+        return self._db
+
+    async def open(self) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            for statement in SCHEMA:
+                conn.execute(statement)
+
+        await self._conns.write(tx)
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    def _now(self) -> int:
+        return to_micros(self._clock())
+
+    async def enqueue(
+        self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
+    ) -> Job:
+        body = check_enqueue(kind, tenant_id, payload, job_id)
+        jid = job_id or new_job_id()
+        now = self._now()
+
+        def tx(conn: sqlite3.Connection) -> Job:
+            conn.execute(
+                "INSERT INTO queue_jobs (id, kind, tenant_id, payload, state, created_at,"
+                " updated_at, position) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)"
+                " ON CONFLICT (id) DO NOTHING",
+                (jid, kind, tenant_id, body, now, now, _next_position(conn)),
+            )
+            row = conn.execute(f"SELECT {_COLUMNS} FROM queue_jobs WHERE id = ?", (jid,))
+            return _job(row.fetchone())
+
+        job = await self._conns.write(tx)
+        if job.tenant_id != tenant_id:
+            raise Conflict(f"job id {jid!r} is already taken")
+        return job
+
+    async def claim(self, worker: str, *, block_s: float = 0.0) -> Delivery | None:
+        deadline = time.monotonic() + max(block_s, 0.0)
+        while True:
+            delivery = await self._conns.write(lambda conn: self._claim(conn, worker))
+            if delivery is not None:
+                return delivery
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            await asyncio.sleep(min(_POLL_S, left))
+
+    def _claim(self, conn: sqlite3.Connection, worker: str) -> Delivery | None:
+        now = self._now()
+        while True:
+            row = conn.execute(
+                "SELECT id, state, attempts, error, worker FROM queue_jobs"
+                " WHERE state = 'queued' OR (state = 'running' AND lease_until < ?)"
+                " ORDER BY position LIMIT 1",
+                (now,),
+            ).fetchone()
+            if row is None:
+                return None
+            jid, state, attempts, error, holder = row
+            if state == JobState.RUNNING:
+                error = expired_lease_error(holder, self.visibility_timeout_s)
+            if attempts + 1 > self.max_attempts:
+                conn.execute(
+                    "UPDATE queue_jobs SET state = 'failed', error = ?, updated_at = ?,"
+                    " lease_token = NULL, lease_until = NULL WHERE id = ?",
+                    (MAX_ATTEMPTS_PREFIX + (error or "unknown"), now, jid),
+                )
+                continue
+            token = f"{jid}:{attempts + 1}:{os.urandom(8).hex()}"
+            lease_until = to_micros(from_micros(now) + timedelta(seconds=self.visibility_timeout_s))
+            updated = conn.execute(
+                "UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, error = ?,"
+                " updated_at = ?, worker = ?, lease_token = ?, lease_until = ?"
+                f" WHERE id = ? RETURNING {_COLUMNS}",
+                (error, now, worker, token, lease_until, jid),
+            ).fetchone()
+            return Delivery(job=_job(updated), delivery_id=token)
+
+    async def ack(self, delivery: Delivery) -> None:
+        now = self._now()
+        await self._conns.write(
+            lambda conn: conn.execute(
+                "UPDATE queue_jobs SET state = 'done', error = NULL, updated_at = ?,"
+                " lease_token = NULL, lease_until = NULL"
+                " WHERE id = ? AND state = 'running' AND lease_token = ?",
+                (now, delivery.job.id, delivery.delivery_id),
+            )
+        )
+
+    async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:
+        now = self._now()
+
+        def tx(conn: sqlite3.Connection) -> None:
+            row = conn.execute(
+                "SELECT attempts FROM queue_jobs"
+                " WHERE id = ? AND state = 'running' AND lease_token = ?",
+                (delivery.job.id, delivery.delivery_id),
+            ).fetchone()
+            if row is None:  # a stale delivery: the job has moved on without this worker
+                return
+            if retry and row[0] < self.max_attempts:
+                conn.execute(
+                    "UPDATE queue_jobs SET state = 'queued', error = ?, updated_at = ?,"
+                    " position = ?, lease_token = NULL, lease_until = NULL WHERE id = ?",
+                    (error, now, _next_position(conn), delivery.job.id),
+                )
+                return
+            message = MAX_ATTEMPTS_PREFIX + error if retry else error
+            conn.execute(
+                "UPDATE queue_jobs SET state = 'failed', error = ?, updated_at = ?,"
+                " lease_token = NULL, lease_until = NULL WHERE id = ?",
+                (message, now, delivery.job.id),
+            )
+
+        await self._conns.write(tx)
+
+    async def get(self, tenant_id: str, job_id: str) -> Job:
+        row = await self._conns.read(
+            lambda conn: conn.execute(
+                f"SELECT {_COLUMNS} FROM queue_jobs WHERE id = ? AND tenant_id = ?",
+                (job_id, tenant_id),
+            ).fetchone()
+        )
+        if row is None:
+            raise NotFound("job", job_id)
+        return _job(row)
+
+    async def depth(self) -> int:
+        row = await self._conns.read(
+            lambda conn: conn.execute(
+                "SELECT count(*) FROM queue_jobs WHERE state IN ('queued', 'running')"
+            ).fetchone()
+        )
+        return int(row[0])
+
+    async def dead_letters(self, limit: int = 100) -> list[Job]:
+        rows = await self._conns.read(
+            lambda conn: conn.execute(
+                f"SELECT {_COLUMNS} FROM queue_jobs WHERE state = 'failed'"
+                " ORDER BY updated_at DESC, seq DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        )
+        return [_job(row) for row in rows]
