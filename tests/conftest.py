@@ -95,6 +95,17 @@ def postgres_server(
         server.destroy()
 
 
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.RedisServer]:
+    """One Redis per session (tests keep apart by key prefix)."""
+    services.require("redis")
+    server = services.start_redis(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server
+    finally:
+        server.destroy()
+
+
 @pytest.fixture
 def postgres_dsn(postgres_server: services.PostgresServer) -> str:
     """The contract database, emptied for this test (tens of ms; a fresh copy of a

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -35,6 +36,8 @@ class EmbeddingSettings(BaseModel):
     max_retries: int = Field(default=2, ge=0, le=10)
     batch_size: int = Field(default=64, ge=1, le=2048)
     cache_size: int = Field(default=10_000, ge=0)
+    # a Redis shared by all processes in front of the database's embedding cache
+    redis_url: str | None = None
 
 
 class IngestSettings(BaseModel):
@@ -46,6 +49,12 @@ class IngestSettings(BaseModel):
     context_chars: int = Field(default=500, ge=0, le=10_000)
     redact_pii: bool = True
     skip_secrets: bool = True
+    # "async": a write commits the raw events, enqueues one job and returns its id; a
+    # worker (`cognimem worker`) runs the rest of the funnel
+    mode: Literal["sync", "async"] = "sync"
+    # in async mode, when the queue cannot be reached: "fail" (StoreUnavailable, nothing
+    # written) or "sync" (ingest now, and say so in the result's `degraded`)
+    on_queue_unavailable: Literal["fail", "sync"] = "fail"
 
 
 class RecallSettings(BaseModel):
@@ -68,6 +77,9 @@ class Settings(BaseSettings):
     )
 
     database_url: str = Field(default_factory=default_database_url)
+    # job queue for async ingestion: unset = a SQLite outbox table in the SQLite database;
+    # redis://host:port/db = Redis Streams (required with PostgreSQL)
+    queue_url: str | None = None
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)

@@ -12,8 +12,9 @@ from typing import Any, Self, TypeVar
 from pydantic import ValidationError
 
 from cognimem.config import Settings
-from cognimem.errors import InvalidInput, NotFound, UsageError
+from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
 from cognimem.ingest import WriteFunnel
+from cognimem.ingest.funnel import INGEST_JOB
 from cognimem.ingest.validate import check_text, check_time
 from cognimem.models import (
     ContextPacket,
@@ -26,10 +27,17 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.clock import Clock, utc_now
-from cognimem.providers.embeddings import CachedEmbedder, Embedder, build_embedder
+from cognimem.providers.embeddings import (
+    CachedEmbedder,
+    Embedder,
+    EmbeddingCacheBackend,
+    build_embedder,
+)
 from cognimem.providers.tokens import count_tokens
+from cognimem.queue import Job, JobQueue, open_queue
 from cognimem.recall import Reader, get_preset
 from cognimem.store import Store, open_store
+from cognimem.store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -84,13 +92,20 @@ class Memory:
         settings: Settings | None = None,
         *,
         clock: Clock = utc_now,
+        queue: JobQueue | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.store = store
         self.embedder = embedder
+        self.queue = queue
         self._clock = clock
         self._funnel = WriteFunnel(
-            store, embedder, self.settings.ingest, clock=clock, count_tokens=count_tokens
+            store,
+            embedder,
+            self.settings.ingest,
+            clock=clock,
+            count_tokens=count_tokens,
+            queue=queue,
         )
         self._reader = Reader(store, embedder)
         self._opened = False
@@ -117,8 +132,17 @@ class Memory:
                 max_retries=e.max_retries,
                 batch_size=e.batch_size,
             )
-        cached = CachedEmbedder(embedder, store, lru_size=settings.embedding.cache_size)
-        return cls(store, cached, settings, clock=clock)
+        backend: EmbeddingCacheBackend = store
+        if settings.embedding.redis_url:
+            from cognimem.providers.redis_cache import RedisEmbeddingCache
+
+            backend = RedisEmbeddingCache(settings.embedding.redis_url, behind=store)
+        cached = CachedEmbedder(embedder, backend, lru_size=settings.embedding.cache_size)
+        queue = None
+        if settings.ingest.mode == "async" or settings.queue_url is not None:
+            sqlite_path = store.path if isinstance(store, SQLiteStore) else None
+            queue = open_queue(settings.queue_url, sqlite_path=sqlite_path)
+        return cls(store, cached, settings, clock=clock, queue=queue)
 
     async def start(self) -> None:
         """Connect, migrate and check the embedding model against the database."""
@@ -127,6 +151,13 @@ class Memory:
         await self.store.open()
         try:
             await self._check_embedding_model()
+            if self.queue is not None:
+                try:
+                    await self.queue.open()
+                except StoreUnavailable as exc:
+                    # writes report it (fail or ingest now, as configured); the queue
+                    # connects on its next use
+                    log.warning("job queue unavailable at start: %s", exc.message)
         except BaseException:
             await self.store.close()
             raise
@@ -158,6 +189,11 @@ class Memory:
 
     async def aclose(self) -> None:
         await self.embedder.aclose()
+        shared = getattr(self.embedder, "backend", None)
+        if shared is not None and shared is not self.store and hasattr(shared, "aclose"):
+            await shared.aclose()  # a shared cache tier (Redis) owned by this Memory
+        if self.queue is not None:
+            await self.queue.close()
         await self.store.close()
         self._opened = False
 
@@ -300,6 +336,53 @@ class Memory:
         self._require_open()
         if await self.store.delete_items(tenant_id, [item_id]) == 0:
             raise NotFound("memory", item_id)
+
+    # -- async ingestion -------------------------------------------------------------
+    def _require_queue(self) -> JobQueue:
+        self._require_open()
+        if self.queue is None:
+            raise UsageError(
+                "no job queue is configured: set COGNIMEM_INGEST__MODE=async "
+                "(and COGNIMEM_QUEUE_URL for Redis)"
+            )
+        return self.queue
+
+    async def get_job(self, job_id: str, *, tenant_id: str = "default") -> Job:
+        """The state of an ingestion job (queued / running / done / failed)."""
+        return await self._require_queue().get(tenant_id, job_id)
+
+    async def process_next_job(self, worker: str, *, block_s: float = 0.0) -> Job | None:
+        """Claim one job, run it, acknowledge it; ``None`` when the queue is empty.
+
+        A job that raises is returned to the queue (retried until its attempts run out,
+        then dead-lettered) and the error is logged and recorded on the job.
+        """
+        queue = self._require_queue()
+        delivery = await queue.claim(worker, block_s=block_s)
+        if delivery is None:
+            return None
+        job = delivery.job
+        try:
+            if job.kind != INGEST_JOB:
+                raise InvalidInput(f"unknown job kind {job.kind!r}", field="kind")
+            await self._funnel.process(job.tenant_id, job.payload)
+        except InvalidInput as exc:
+            log.error("job %s is malformed and will not be retried: %s", job.id, exc.message)
+            await queue.fail(delivery, f"{exc.type}: {exc.message}", retry=False)
+        except Exception as exc:
+            log.exception("job %s failed (attempt %d)", job.id, job.attempts)
+            await queue.fail(delivery, f"{type(exc).__name__}: {exc}", retry=True)
+        else:
+            await queue.ack(delivery)
+        return await queue.get(job.tenant_id, job.id)
+
+    async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float = 1.0) -> int:
+        """Process jobs until ``stop`` is set; returns how many jobs were handled."""
+        handled = 0
+        while not stop.is_set():
+            if await self.process_next_job(worker, block_s=poll_s) is not None:
+                handled += 1
+        return handled
 
 
 class SyncMemory:

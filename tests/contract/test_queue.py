@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +24,6 @@ from tests import services
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 MakeQueue = Callable[..., Awaitable[JobQueue]]
-
-
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.RedisServer]:
-    services.require("redis")
-    server = services.start_redis(tmp_path_factory.mktemp("redis"))
-    try:
-        yield server
-    finally:
-        server.destroy()
 
 
 def redis_queue(url: str, **kwargs: Any) -> JobQueue:

@@ -691,3 +691,19 @@ async def test_parity_sqlite_and_postgres_filter_alike(
         at = T0 + timedelta(hours=17)
         ea, eb = await lite.previous_event(scope, at), await pg.previous_event(scope, at)
         assert ea == eb
+
+
+async def test_add_items_attaches_to_stored_events_once(store: Store) -> None:
+    bare = message("queued message about violins", ALICE)
+    items, bare.items = bare.items, []
+    [result] = await store.commit([bare], WINDOW)
+    assert result.item_ids == []
+    assert await store.add_items(items) == [items[0].item.id]
+    # a redelivered job builds new item objects for the same event: nothing changes
+    again = message("queued message about violins", ALICE).items
+    again[0].item = again[0].item.model_copy(update={"source_event_ids": [bare.event.id]})
+    assert await store.add_items(again) == []
+    found = await store.lexical_search(ItemFilter(scope=ALICE), ["violins"], 5)
+    assert [c.item_id for c in found] == [items[0].item.id]
+    assert len(await store.vector_search(ItemFilter(scope=ALICE), vec("violins"), 5)) == 1
+    assert await store.add_items([]) == []

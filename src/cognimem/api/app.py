@@ -14,6 +14,7 @@ from cognimem.api.schemas import ReadRequest, WriteBatchRequest, WriteRequest
 from cognimem.errors import CognimemError, StoreUnavailable
 from cognimem.memory import Memory
 from cognimem.models import ContextPacket, WriteResult
+from cognimem.queue import Job
 
 DEFAULT_TENANT = "default"
 
@@ -72,14 +73,27 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    def written(result: WriteResult, response: Response) -> WriteResult:
+        # async mode: the raw events are stored and a job will derive the memories
+        if result.job_id is not None:
+            response.status_code = 202
+            response.headers["Location"] = f"/v1/jobs/{result.job_id}"
+        return result
+
     @app.post("/v1/memory/write", response_model=WriteResult)
-    async def write(body: WriteRequest) -> WriteResult:
+    async def write(body: WriteRequest, response: Response) -> WriteResult:
         message = body.model_dump(exclude={"scope"})
-        return await mem.write_batch([message], scope=body.scope.to_scope(DEFAULT_TENANT))
+        scope = body.scope.to_scope(DEFAULT_TENANT)
+        return written(await mem.write_batch([message], scope=scope), response)
 
     @app.post("/v1/memory/write_batch", response_model=WriteResult)
-    async def write_batch(body: WriteBatchRequest) -> WriteResult:
-        return await mem.write_batch(body.messages, scope=body.scope.to_scope(DEFAULT_TENANT))
+    async def write_batch(body: WriteBatchRequest, response: Response) -> WriteResult:
+        scope = body.scope.to_scope(DEFAULT_TENANT)
+        return written(await mem.write_batch(body.messages, scope=scope), response)
+
+    @app.get("/v1/jobs/{job_id}", response_model=Job)
+    async def job(job_id: str) -> Job:
+        return await mem.get_job(job_id, tenant_id=DEFAULT_TENANT)
 
     @app.post("/v1/memory/read", response_model=ContextPacket)
     async def read(body: ReadRequest) -> Response | ContextPacket:

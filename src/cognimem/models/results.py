@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -11,6 +12,7 @@ class WriteOutcome(StrEnum):
     STORED = "stored"
     DUPLICATE = "duplicate"  # idempotency key or identical message within the dedupe window
     SKIPPED_SECRET = "skipped_secret"  # every chunk carried a secret; the event is kept, redacted
+    QUEUED = "queued"  # async mode: the raw event is stored; a worker derives its items
 
 
 class MessageResult(BaseModel):
@@ -28,6 +30,8 @@ class WriteResult(BaseModel):
 
     messages: list[MessageResult]
     degraded: list[str] = Field(default_factory=list)
+    mode: Literal["sync", "async"] = "sync"  # how this write was ingested
+    job_id: str | None = None  # async mode: the job that derives the items
 
     @property
     def event_ids(self) -> list[str]:

@@ -7,10 +7,38 @@ so a stale worker can never finish a job that was redelivered to another.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from cognimem.errors import UsageError
 from cognimem.queue.base import Delivery, Job, JobQueue, JobState
 from cognimem.queue.sqlite import SqliteJobQueue
 
-__all__ = ["Delivery", "Job", "JobQueue", "JobState", "RedisJobQueue", "SqliteJobQueue"]
+__all__ = [
+    "Delivery",
+    "Job",
+    "JobQueue",
+    "JobState",
+    "RedisJobQueue",
+    "SqliteJobQueue",
+    "open_queue",
+]
+
+
+def open_queue(url: str | None, *, sqlite_path: Path | None) -> JobQueue:
+    """Pick a queue: ``redis://...`` → Redis Streams; unset → a SQLite outbox table in
+    the embedded database (``sqlite_path``)."""
+    if url is None:
+        if sqlite_path is None:
+            raise UsageError(
+                "async ingestion on PostgreSQL needs a Redis queue: set "
+                "COGNIMEM_QUEUE_URL=redis://host:6379/0"
+            )
+        return SqliteJobQueue(sqlite_path)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from cognimem.queue.redis import RedisJobQueue
+
+        return RedisJobQueue(url)
+    raise UsageError(f"unsupported queue URL {url.split('://', 1)[0]!r}: use redis://host:port/db")
 
 
 def __getattr__(name: str) -> object:

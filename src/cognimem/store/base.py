@@ -89,8 +89,18 @@ class Store(Protocol):
         written or nothing is.
         """
 
-    async def previous_event(self, scope: Scope, before: datetime) -> Event | None:
-        """The latest event of exactly this scope with ``occurred_at <= before``."""
+    async def previous_event(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
+    ) -> Event | None:
+        """The latest event of exactly this scope with ``occurred_at <= before``, other
+        than the ``exclude`` ids."""
+
+    async def add_items(self, items: Sequence[PendingItem]) -> list[str]:
+        """Attach items to raw events that are already stored (async ingestion).
+
+        In one transaction; items whose source event already has items are skipped, so
+        a job applied twice changes nothing. Returns the ids inserted.
+        """
 
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
         """Items by id within a tenant, in the order asked; missing ids are left out."""

@@ -441,11 +441,38 @@ async def commit_batch(
         )
     if new_events:
         await conn.execute(INSERT_EVENTS, *event_columns(new_events))
-    if new_items:
-        await conn.execute(INSERT_ITEMS, *item_columns(new_items))
-        links = [(p.item.id, e) for p in new_items for e in p.item.source_event_ids]
-        if links:
-            await conn.execute(
-                INSERT_ITEM_EVENTS, [item for item, _ in links], [e for _, e in links]
-            )
+    await insert_items(conn, new_items)
     return results
+
+
+async def insert_items(conn: Connection, items: Sequence[PendingItem]) -> None:
+    """Items and their provenance links, one statement per table."""
+    if not items:
+        return
+    await conn.execute(INSERT_ITEMS, *item_columns(items))
+    links = [(p.item.id, e) for p in items for e in p.item.source_event_ids]
+    if links:
+        await conn.execute(INSERT_ITEM_EVENTS, [item for item, _ in links], [e for _, e in links])
+
+
+async def add_items(conn: Connection, items: Sequence[PendingItem]) -> list[str]:
+    """Items for events already stored; events that have items already are skipped.
+
+    Per-event advisory locks (in a fixed order) make two workers applying the same job
+    at once agree: the second sees the first one's items and inserts nothing.
+    """
+    events = sorted({e for p in items for e in p.item.source_event_ids})
+    for event_id in events:
+        digest = hashlib.blake2b(f"items:{event_id}".encode(), digest_size=8).digest()
+        await conn.execute(
+            "SELECT pg_advisory_xact_lock($1)", int.from_bytes(digest, "big", signed=True)
+        )
+    done = {
+        r["event_id"]
+        for r in await conn.fetch(
+            "SELECT DISTINCT event_id FROM item_events WHERE event_id = ANY($1::text[])", events
+        )
+    }
+    fresh = [p for p in items if not done & set(p.item.source_event_ids)]
+    await insert_items(conn, fresh)
+    return [p.item.id for p in fresh]

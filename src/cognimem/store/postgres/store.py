@@ -27,7 +27,7 @@ import numpy as np
 from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageError
 from cognimem.models import Event, MemoryItem, MessageResult, Scope
 from cognimem.models.clock import to_utc
-from cognimem.store.base import Candidate, ItemFilter, PendingMessage
+from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.migrations import (
     VECTOR_DIM_META,
@@ -281,6 +281,19 @@ class PostgresStore:
                         raise
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def add_items(self, items: Sequence[PendingItem]) -> list[str]:
+        if not items:
+            return []
+        dim = next((int(p.embedding.shape[0]) for p in items if p.embedding is not None), None)
+        async with self._connection() as conn:
+            index_dim = self._index_dim
+            async with conn.transaction():
+                if dim is not None and index_dim is None:
+                    index_dim = await self._ensure_vector_index(conn, dim)
+                inserted = await rows.add_items(conn, items)
+            self._index_dim = index_dim
+            return inserted
+
     async def _ensure_vector_index(self, conn: Connection, dim: int) -> int:
         """Inside the first vector-carrying commit: record the dimension, build the index.
 
@@ -353,9 +366,16 @@ class PostgresStore:
         by_id = {r["id"]: convert(r) for r in found}
         return [by_id[i] for i in ids if i in by_id]
 
-    async def previous_event(self, scope: Scope, before: datetime) -> Event | None:
-        params = rows.Params(scope.tenant_id, scope.namespace, to_utc(before))
-        clauses = ["tenant_id = $1", "namespace = $2", "occurred_at <= $3"]
+    async def previous_event(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
+    ) -> Event | None:
+        params = rows.Params(scope.tenant_id, scope.namespace, to_utc(before), list(exclude))
+        clauses = [
+            "tenant_id = $1",
+            "namespace = $2",
+            "occurred_at <= $3",
+            "NOT (id = ANY($4::text[]))",
+        ]
         for column, value in (
             ("user_id", scope.user_id),
             ("agent_id", scope.agent_id),

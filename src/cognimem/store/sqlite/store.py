@@ -14,7 +14,7 @@ import numpy as np
 from cognimem.errors import Conflict, SchemaMismatch, UsageError
 from cognimem.models import Event, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.clock import to_micros
-from cognimem.store.base import Candidate, ItemFilter, PendingMessage
+from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage
 from cognimem.store.sqlite import rows, vectors
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import MIGRATIONS
@@ -179,7 +179,6 @@ class SQLiteStore:
     ) -> list[MessageResult]:
         def tx(conn: sqlite3.Connection) -> list[MessageResult]:
             results: list[MessageResult] = []
-            touched: set[tuple[str, str, str | None]] = set()
             for pending in messages:
                 event = pending.event
                 original = _find_original(conn, event, dedupe_window_s)
@@ -187,25 +186,7 @@ class SQLiteStore:
                     results.append(original)
                     continue
                 conn.execute(rows.INSERT_EVENT, rows.event_params(event))
-                item_ids: list[str] = []
-                for p in pending.items:
-                    blob = (
-                        None
-                        if p.embedding is None
-                        else np.asarray(p.embedding, np.float32).tobytes()
-                    )
-                    cur = conn.execute(rows.INSERT_ITEM, rows.item_params(p.item, blob))
-                    conn.execute(
-                        "INSERT INTO items_fts (rowid, search_text) VALUES (?, ?)",
-                        (cur.lastrowid, p.search_text),
-                    )
-                    conn.executemany(
-                        "INSERT OR IGNORE INTO item_events (item_id, event_id) VALUES (?, ?)",
-                        [(p.item.id, eid) for eid in p.item.source_event_ids],
-                    )
-                    item_ids.append(p.item.id)
-                    s = p.item.scope
-                    touched.add((s.tenant_id, s.namespace, s.user_id))
+                item_ids = _insert_items(conn, pending.items)
                 outcome = (
                     WriteOutcome.STORED
                     if item_ids or not pending.skipped_chunks
@@ -220,10 +201,25 @@ class SQLiteStore:
                         redactions=pending.redactions,
                     )
                 )
-            for tenant_id, namespace, user_id in touched:
-                vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
             return results
 
+        return await self._db.write(tx)
+
+    async def add_items(self, items: Sequence[PendingItem]) -> list[str]:
+        def tx(conn: sqlite3.Connection) -> list[str]:
+            events = {e for p in items for e in p.item.source_event_ids}
+            done = {
+                e
+                for e in events
+                if conn.execute(
+                    "SELECT 1 FROM item_events WHERE event_id = ? LIMIT 1", (e,)
+                ).fetchone()
+            }
+            fresh = [p for p in items if not done & set(p.item.source_event_ids)]
+            return _insert_items(conn, fresh)
+
+        if not items:
+            return []
         return await self._db.write(tx)
 
     async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
@@ -295,17 +291,20 @@ class SQLiteStore:
 
         return await self._db.read(q)
 
-    async def previous_event(self, scope: Scope, before: datetime) -> Event | None:
+    async def previous_event(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
+    ) -> Event | None:
         def q(conn: sqlite3.Connection) -> Event | None:
             conn.row_factory = sqlite3.Row
             try:
                 row = conn.execute(
                     f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE tenant_id = ?"
                     " AND namespace = ? AND user_id IS ? AND agent_id IS ? AND session_id IS ?"
-                    " AND occurred_at <= ? ORDER BY occurred_at DESC, rowid DESC LIMIT 1",
+                    f" AND occurred_at <= ? AND id NOT IN ({', '.join('?' * len(exclude))})"
+                    " ORDER BY occurred_at DESC, rowid DESC LIMIT 1",
                     (
                         scope.tenant_id, scope.namespace, scope.user_id, scope.agent_id,
-                        scope.session_id, to_micros(before),
+                        scope.session_id, to_micros(before), *exclude,
                     ),
                 ).fetchone()  # fmt: skip
             finally:
@@ -392,6 +391,27 @@ class SQLiteStore:
             )
 
         await self._db.write(tx)
+
+
+def _insert_items(conn: sqlite3.Connection, items: Sequence[PendingItem]) -> list[str]:
+    """Insert items with their index entries and provenance links; bump scope versions."""
+    touched: set[tuple[str, str, str | None]] = set()
+    for p in items:
+        blob = None if p.embedding is None else np.asarray(p.embedding, np.float32).tobytes()
+        cur = conn.execute(rows.INSERT_ITEM, rows.item_params(p.item, blob))
+        conn.execute(
+            "INSERT INTO items_fts (rowid, search_text) VALUES (?, ?)",
+            (cur.lastrowid, p.search_text),
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO item_events (item_id, event_id) VALUES (?, ?)",
+            [(p.item.id, eid) for eid in p.item.source_event_ids],
+        )
+        s = p.item.scope
+        touched.add((s.tenant_id, s.namespace, s.user_id))
+    for tenant_id, namespace, user_id in touched:
+        vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
+    return [p.item.id for p in items]
 
 
 def _find_original(
