@@ -9,9 +9,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    userinfo, _, hostinfo = parts.netloc.rpartition("@")
+    user = userinfo.partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{hostinfo}"))
 
 
 def default_data_dir() -> Path:

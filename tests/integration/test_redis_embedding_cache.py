@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,10 @@ import numpy as np
 import pytest
 
 from cognimem.errors import StoreUnavailable, UsageError
-from cognimem.providers import CachedEmbedder, Embedder, EmbedKind, HashingEmbedder, text_hash
+from cognimem.providers import CachedEmbedder, text_hash
 from cognimem.providers.embeddings import FloatMatrix
 from tests import services
+from tests.doubles import CountingEmbedder, DictBackend
 
 pytest.importorskip("redis")
 
@@ -106,50 +107,6 @@ def command_calls(admin: redis.Redis) -> dict[str, int]:
 
 def delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
     return {c: after[c] - before[c] for c in before}
-
-
-class CountingEmbedder:
-    """Wraps an embedder and records every batch it is asked to embed."""
-
-    def __init__(self, inner: Embedder | None = None) -> None:
-        self.inner = inner or HashingEmbedder(dim=32)
-        self.batches: list[list[str]] = []
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    async def dimension(self) -> int:
-        return await self.inner.dimension()
-
-    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
-        self.batches.append(list(texts))
-        return await self.inner.embed(texts, kind)
-
-    async def aclose(self) -> None:
-        pass
-
-    @property
-    def embedded(self) -> list[str]:
-        return [t for batch in self.batches for t in batch]
-
-
-class DictBackend:
-    """In-memory persistent tier that records its calls."""
-
-    def __init__(self) -> None:
-        self.data: dict[tuple[str, str], FloatMatrix] = {}
-        self.gets: list[list[str]] = []
-        self.puts: list[dict[str, FloatMatrix]] = []
-
-    async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, FloatMatrix]:
-        self.gets.append(list(hashes))
-        return {h: self.data[(model, h)] for h in hashes if (model, h) in self.data}
-
-    async def put_embeddings(self, model: str, vectors: Mapping[str, FloatMatrix]) -> None:
-        self.puts.append(dict(vectors))
-        for h, v in vectors.items():
-            self.data[(model, h)] = v
 
 
 def vectors(*names: str, dim: int = 8) -> dict[str, FloatMatrix]:

@@ -23,10 +23,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
+from cognimem.config import redact_url
 from cognimem.errors import StoreError, StoreUnavailable, UsageError
 from cognimem.providers.embeddings import EmbeddingCacheBackend, FloatMatrix
 
@@ -152,7 +152,7 @@ class RedisEmbeddingCache:
         try:
             result = await make()
         except (redis_errors.ConnectionError, redis_errors.TimeoutError) as exc:
-            reason = f"Redis embedding cache at {_redact(self.url)} is unavailable: {exc}"
+            reason = f"Redis embedding cache at {redact_url(self.url)} is unavailable: {exc}"
             if not self.fail_open:
                 raise StoreUnavailable(reason, retry_after=1) from exc
             self.errors += 1
@@ -161,10 +161,12 @@ class RedisEmbeddingCache:
                 log.warning("%s; bypassing it until it answers again (fail_open=True)", reason)
             return None
         except redis_errors.RedisError as exc:
-            raise StoreError(f"Redis embedding cache error at {_redact(self.url)}: {exc}") from exc
+            raise StoreError(
+                f"Redis embedding cache error at {redact_url(self.url)}: {exc}"
+            ) from exc
         if self._down:
             self._down = False
-            log.info("Redis embedding cache at %s answers again", _redact(self.url))
+            log.info("Redis embedding cache at %s answers again", redact_url(self.url))
         return result
 
 
@@ -173,16 +175,6 @@ def _decode(raw: object) -> FloatMatrix | None:
     if not isinstance(raw, bytes) or not raw or len(raw) % _FLOAT32.itemsize:
         return None
     return np.frombuffer(raw, dtype=_FLOAT32).astype(np.float32)
-
-
-def _redact(url: str) -> str:
-    """``url`` with its password replaced by ``***``, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    userinfo, _, hostinfo = parts.netloc.rpartition("@")
-    user = userinfo.partition(":")[0]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{hostinfo}"))
 
 
 __all__ = ["RedisEmbeddingCache"]

@@ -15,8 +15,8 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
+from cognimem.config import redact_url
 from cognimem.errors import Conflict, NotFound, StoreError, StoreUnavailable, UsageError
 from cognimem.models.clock import Clock, from_micros, to_micros, utc_now
 from cognimem.queue.base import (
@@ -184,10 +184,10 @@ class RedisJobQueue:
             return await make()
         except (redis_errors.ConnectionError, redis_errors.TimeoutError) as exc:
             raise StoreUnavailable(
-                f"Redis at {_redact(self.url)} is unavailable: {exc}", retry_after=1
+                f"Redis at {redact_url(self.url)} is unavailable: {exc}", retry_after=1
             ) from exc
         except redis_errors.RedisError as exc:
-            raise StoreError(f"Redis error at {_redact(self.url)}: {exc}") from exc
+            raise StoreError(f"Redis error at {redact_url(self.url)}: {exc}") from exc
 
     async def _ensure_group(self) -> None:
         try:
@@ -335,15 +335,6 @@ class RedisJobQueue:
             return jobs[:limit]
 
         return await self._call(read)
-
-
-def _redact(url: str) -> str:
-    """The URL without its password, for error messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _text(record: Any) -> dict[str, str]:

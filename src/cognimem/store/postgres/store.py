@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
+from cognimem.config import redact_url
 from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageError
 from cognimem.models import Event, MemoryItem, MessageResult, Scope
 from cognimem.models.clock import to_utc
@@ -55,14 +56,6 @@ def _asyncpg() -> ModuleType:
         ) from exc
     module: ModuleType = asyncpg
     return module
-
-
-def _redact(dsn: str) -> str:
-    """The DSN without its password, for messages."""
-    parts = urlsplit(dsn)
-    host = parts.hostname or "localhost"
-    port = f":{parts.port}" if parts.port else ""
-    return f"{host}{port}{parts.path}"
 
 
 def translate(exc: BaseException, where: str) -> CognimemError:
@@ -121,7 +114,7 @@ class PostgresStore:
         self.hnsw_m = hnsw_m
         self.hnsw_ef_construction = hnsw_ef_construction
         self.connect_timeout = connect_timeout
-        self._where = _redact(dsn)
+        self._where = redact_url(dsn)
         self._pool: Pool | None = None
         self._closed = False
         self._vector_schema = "public"
@@ -137,7 +130,7 @@ class PostgresStore:
         parts = urlsplit(url)
         scheme = parts.scheme.split("+", 1)[0]  # postgresql+asyncpg:// from SQLAlchemy habits
         if scheme not in ("postgresql", "postgres"):
-            raise UsageError(f"not a PostgreSQL URL: {_redact(url)!r}")
+            raise UsageError(f"not a PostgreSQL URL: {redact_url(url)!r}")
         options: dict[str, Any] = {}
         rest: list[tuple[str, str]] = []
         for name, value in parse_qsl(parts.query, keep_blank_values=True):
