@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Coroutine
@@ -66,6 +67,9 @@ def serve(
     # plain print: a console would wrap the path, and users copy it
     print(f"cognimem serving on http://{host}:{port}  (data: {where})", flush=True)
     print(f"API docs: http://{host}:{port}/docs", flush=True)
+    # uvicorn re-raises SIGTERM after its graceful shutdown with the handler it found;
+    # make that handler a clean exit so a stopped server reports status 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     uvicorn.run(create_app(memory), host=host, port=port, log_level="info")
 
 
@@ -76,7 +80,6 @@ def worker(
 ) -> None:
     """Run async-ingestion jobs until interrupted (SIGINT / SIGTERM)."""
     import os
-    import signal
     import socket
 
     worker_name = name or f"{socket.gethostname()}:{os.getpid()}"

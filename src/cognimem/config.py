@@ -66,6 +66,10 @@ class IngestSettings(BaseModel):
     # in async mode, when the queue cannot be reached: "fail" (StoreUnavailable, nothing
     # written) or "sync" (ingest now, and say so in the result's `degraded`)
     on_queue_unavailable: Literal["fail", "sync"] = "fail"
+    # a job not acknowledged this long after delivery goes to another worker
+    visibility_timeout_s: float = Field(default=30.0, gt=0)
+    # deliveries before a job is dead-lettered as failed
+    max_attempts: int = Field(default=5, ge=1, le=100)
 
 
 class RecallSettings(BaseModel):

@@ -141,7 +141,12 @@ class Memory:
         queue = None
         if settings.ingest.mode == "async" or settings.queue_url is not None:
             sqlite_path = store.path if isinstance(store, SQLiteStore) else None
-            queue = open_queue(settings.queue_url, sqlite_path=sqlite_path)
+            queue = open_queue(
+                settings.queue_url,
+                sqlite_path=sqlite_path,
+                visibility_timeout_s=settings.ingest.visibility_timeout_s,
+                max_attempts=settings.ingest.max_attempts,
+            )
         return cls(store, cached, settings, clock=clock, queue=queue)
 
     async def start(self) -> None:

@@ -24,7 +24,13 @@ __all__ = [
 ]
 
 
-def open_queue(url: str | None, *, sqlite_path: Path | None) -> JobQueue:
+def open_queue(
+    url: str | None,
+    *,
+    sqlite_path: Path | None,
+    visibility_timeout_s: float = 30.0,
+    max_attempts: int = 5,
+) -> JobQueue:
     """Pick a queue: ``redis://...`` → Redis Streams; unset → a SQLite outbox table in
     the embedded database (``sqlite_path``)."""
     if url is None:
@@ -33,11 +39,15 @@ def open_queue(url: str | None, *, sqlite_path: Path | None) -> JobQueue:
                 "async ingestion on PostgreSQL needs a Redis queue: set "
                 "COGNIMEM_QUEUE_URL=redis://host:6379/0"
             )
-        return SqliteJobQueue(sqlite_path)
+        return SqliteJobQueue(
+            sqlite_path, visibility_timeout_s=visibility_timeout_s, max_attempts=max_attempts
+        )
     if url.startswith(("redis://", "rediss://", "unix://")):
         from cognimem.queue.redis import RedisJobQueue
 
-        return RedisJobQueue(url)
+        return RedisJobQueue(
+            url, visibility_timeout_s=visibility_timeout_s, max_attempts=max_attempts
+        )
     raise UsageError(f"unsupported queue URL {url.split('://', 1)[0]!r}: use redis://host:port/db")
 
 

@@ -1,0 +1,595 @@
+"""Scale-out reliability: several `cognimem serve` and `cognimem worker` processes on one
+PostgreSQL and one Redis, a worker killed while it holds a job, and PostgreSQL or Redis
+going away under a running API.
+
+Everything is real: servers, processes, HTTP over loopback. Process output goes to files
+(not pipes: uvicorn logs every request and a full pipe would stall the server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests import services
+from tests.conftest import require_postgres, run_in_thread
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+# the session Redis is shared; the queue stream name of `cognimem serve/worker` is fixed,
+# so the scale-out test keeps to a database index nobody else uses and flushes it first
+SCALE_OUT_REDIS_DB = 7
+# `cognimem serve` and `cognimem worker` both exit 0 after a graceful SIGTERM shutdown
+SERVE_CLEAN_EXIT = {0}
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def _env(**settings: str) -> dict[str, str]:
+    """The parent's environment without any COGNIMEM_* setting, plus `settings`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
+    env["COGNIMEM_EMBEDDING__MODEL"] = "hashing"
+    env.update(settings)
+    return env
+
+
+class Proc:
+    """A child process whose output goes to a log file."""
+
+    def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
+        self.log = log
+        self._out = log.open("wb")
+        self.popen = subprocess.Popen(
+            args, env=env, stdin=subprocess.DEVNULL, stdout=self._out, stderr=subprocess.STDOUT
+        )
+
+    def output(self) -> str:
+        if not self._out.closed:
+            self._out.flush()
+        return self.log.read_text(errors="replace")
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def terminate(self, timeout: float = 30) -> int:
+        """SIGTERM and wait; the exit status (SIGKILL after `timeout`, then -9)."""
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait(timeout=10)
+        self._out.close()
+        return self.popen.returncode
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+            self.popen.wait(timeout=10)
+        self._out.close()
+
+
+@contextlib.contextmanager
+def _processes() -> Iterator[list[Proc]]:
+    """A list to add processes to; any still running at the end are killed."""
+    procs: list[Proc] = []
+    try:
+        yield procs
+    finally:
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.kill()
+
+
+def _serve(tmp_path: Path, env: dict[str, str], name: str) -> tuple[Proc, str]:
+    port = services.free_port()
+    proc = Proc(
+        [sys.executable, "-m", "cognimem", "serve", "--port", str(port)],
+        env,
+        tmp_path / f"{name}.log",
+    )
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def _worker(tmp_path: Path, env: dict[str, str], name: str) -> Proc:
+    return Proc(
+        [sys.executable, "-m", "cognimem", "worker", "--name", name],
+        env,
+        tmp_path / f"{name}.log",
+    )
+
+
+def _wait_healthy(proc: Proc, base: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.alive(), f"server exited early:\n{proc.output()}"
+        try:
+            if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, f"server not healthy in {timeout} s:\n{proc.output()}"
+        time.sleep(0.1)
+
+
+def _wait_output(proc: Proc, text: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while text not in proc.output():
+        assert proc.alive(), f"process exited early:\n{proc.output()}"
+        assert time.monotonic() < deadline, f"no {text!r} in {timeout} s:\n{proc.output()}"
+        time.sleep(0.05)
+
+
+def _assert_served_and_stopped(proc: Proc, code: int) -> None:
+    """A `cognimem serve` process that was sent SIGTERM shut down cleanly."""
+    output = proc.output()
+    assert code in SERVE_CLEAN_EXIT, f"exit status {code}:\n{output[-3000:]}"
+    assert "Application shutdown complete." in output, output[-3000:]
+    assert "Finished server process" in output, output[-3000:]
+
+
+def _pg(dsn: str, sql: str, *args: Any) -> Any:
+    """One value from PostgreSQL (its own connection, on a private loop)."""
+    import asyncpg
+
+    async def go() -> Any:
+        conn = await asyncpg.connect(dsn, timeout=10)
+        try:
+            return await conn.fetchval(sql, *args)
+        finally:
+            await conn.close()
+
+    return run_in_thread(go)
+
+
+def _token() -> str:
+    """A unique word of letters only (digits or hex could look like a secret or PII)."""
+    return "tok" + "".join(chr(ord("a") + int(c, 16)) for c in uuid.uuid4().hex[:12])
+
+
+# ------------------------------------------------ 1. two APIs + two workers, 1,000 writes
+
+
+@pytest.mark.slow
+def test_two_apis_and_two_workers_share_postgres_and_redis(
+    postgres_dsn: str, redis_server: services.RedisServer, tmp_path: Path
+) -> None:
+    import redis
+
+    queue_url = f"redis://127.0.0.1:{redis_server.port}/{SCALE_OUT_REDIS_DB}"
+    with redis.Redis.from_url(queue_url) as client:
+        client.flushdb()
+    env = _env(
+        COGNIMEM_DATABASE_URL=postgres_dsn,
+        COGNIMEM_QUEUE_URL=queue_url,
+        COGNIMEM_INGEST__MODE="async",
+    )
+    users = [f"u{i}" for i in range(20)]
+    writes = [
+        {
+            "user": users[i % 20],
+            "text": f"user {users[i % 20]} note {i // 20} word {_token()}",
+            "key": f"scale-{i}",
+        }
+        for i in range(1000)
+    ]
+
+    with _processes() as procs:
+        api1, base1 = _serve(tmp_path, env, "api1")
+        api2, base2 = _serve(tmp_path, env, "api2")
+        w1 = _worker(tmp_path, env, "w1")
+        w2 = _worker(tmp_path, env, "w2")
+        procs += [api1, api2, w1, w2]
+        _wait_healthy(api1, base1)
+        _wait_healthy(api2, base2)
+        bases = [base1, base2]
+        t0 = time.monotonic()
+        phases: dict[str, float] = {}
+
+        async def scenario() -> None:
+            limits = httpx.Limits(max_connections=60, max_keepalive_connections=60)
+            async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+                gate = asyncio.Semaphore(50)
+
+                async def post(i: int) -> dict[str, Any]:
+                    w = writes[i]
+                    async with gate:
+                        r = await client.post(
+                            f"{bases[i % 2]}/v1/memory/write",
+                            json={
+                                "content": w["text"],
+                                "idempotency_key": w["key"],
+                                "scope": {"user_id": w["user"]},
+                            },
+                        )
+                    assert r.status_code == 202, (i, r.status_code, r.text)
+                    body = r.json()
+                    assert body["mode"] == "async"
+                    assert body["job_id"]
+                    assert r.headers["location"] == f"/v1/jobs/{body['job_id']}"
+                    return dict(body)
+
+                answers = await asyncio.gather(*(post(i) for i in range(len(writes))))
+                phases["accepted"] = time.monotonic() - t0
+                job_ids = [a["job_id"] for a in answers]
+                assert len(set(job_ids)) == len(writes)
+
+                # a client retry (same idempotency key, either API) is a duplicate: no new
+                # event, no new job
+                async def retry(i: int) -> None:
+                    w = writes[i]
+                    async with gate:
+                        r = await client.post(
+                            f"{bases[(i + 1) % 2]}/v1/memory/write",
+                            json={
+                                "content": w["text"],
+                                "idempotency_key": w["key"],
+                                "scope": {"user_id": w["user"]},
+                            },
+                        )
+                    assert r.status_code == 200, r.text
+                    body = r.json()
+                    assert body["job_id"] is None
+                    assert body["messages"][0]["outcome"] == "duplicate"
+                    assert body["messages"][0]["event_id"] == answers[i]["messages"][0]["event_id"]
+
+                await asyncio.gather(*(retry(i) for i in range(0, len(writes), 20)))
+
+                # every job ends done (asked of either API)
+                pending = dict(enumerate(job_ids))
+                deadline = time.monotonic() + 60
+                while pending:
+                    for p in (w1, w2):
+                        assert p.alive(), p.output()
+
+                    async def state(i: int, job_id: str) -> tuple[int, str]:
+                        async with gate:
+                            r = await client.get(f"{bases[i % 2]}/v1/jobs/{job_id}")
+                        assert r.status_code == 200, r.text
+                        job = r.json()
+                        assert job["state"] != "failed", job
+                        return i, str(job["state"])
+
+                    states = await asyncio.gather(*(state(i, j) for i, j in pending.items()))
+                    for i, s in states:
+                        if s == "done":
+                            del pending[i]
+                    if pending:
+                        assert time.monotonic() < deadline, (
+                            f"{len(pending)} job(s) not done in time; "
+                            f"w1:\n{w1.output()[-2000:]}\nw2:\n{w2.output()[-2000:]}"
+                        )
+                        await asyncio.sleep(0.5)
+
+                phases["done"] = time.monotonic() - t0
+
+                # readable in its own scope: the exact text, found by its unique word
+                async def own(i: int) -> None:
+                    w = writes[i]
+                    token = w["text"].rsplit(" ", 1)[1]
+                    async with gate:
+                        r = await client.post(
+                            f"{bases[(i + 1) % 2]}/v1/memory/read",
+                            json={"query": token, "scope": {"user_id": w["user"]}, "limit": 1},
+                        )
+                    assert r.status_code == 200, r.text
+                    assert [it["text"] for it in r.json()["items"]] == [w["text"]], i
+
+                await asyncio.gather(*(own(i) for i in range(len(writes))))
+
+                # ... and in no other scope
+                async def other(i: int) -> None:
+                    w = writes[i]
+                    token = w["text"].rsplit(" ", 1)[1]
+                    stranger = users[(i + 7) % 20]
+                    async with gate:
+                        r = await client.post(
+                            f"{bases[i % 2]}/v1/memory/read",
+                            json={"query": token, "scope": {"user_id": stranger}, "limit": 10},
+                        )
+                    assert r.status_code == 200, r.text
+                    for it in r.json()["items"]:
+                        assert token not in it["text"], (i, stranger, it)
+
+                await asyncio.gather(*(other(i) for i in range(0, len(writes), 5)))
+
+        asyncio.run(scenario())
+        elapsed = time.monotonic() - t0
+
+        assert _pg(postgres_dsn, "SELECT count(*) FROM items") == len(writes)
+        assert _pg(postgres_dsn, "SELECT count(*) FROM events") == len(writes)
+        assert _pg(postgres_dsn, "SELECT count(DISTINCT text) FROM items") == len(writes)
+        per_user = _pg(
+            postgres_dsn,
+            "SELECT count(*) FROM items WHERE user_id IS NULL "
+            "OR split_part(text, ' ', 2) <> user_id",
+        )
+        assert per_user == 0  # every item sits in the scope of the user it names
+
+        codes = {p.log.stem: p.terminate() for p in (api1, api2, w1, w2)}
+        for api in (api1, api2):
+            _assert_served_and_stopped(api, codes[api.log.stem])
+        assert (codes["w1"], codes["w2"]) == (0, 0), (w1.output()[-2000:], w2.output()[-2000:])
+        handled = [
+            int(p.output().rsplit("stopped after ", 1)[1].split(" ", 1)[0]) for p in (w1, w2)
+        ]
+        assert sum(handled) == len(writes)
+        print(
+            f"1,000 writes through 2 APIs + 2 workers: accepted after {phases['accepted']:.1f} s, "
+            f"all jobs done after {phases['done']:.1f} s, checks done after {elapsed:.1f} s; "
+            f"jobs per worker {handled}"
+        )
+
+
+# ------------------------------------------------ 2. a worker killed while it holds a job
+
+_DOOMED_WORKER = """
+import asyncio, sys
+
+from cognimem import Memory, Settings
+from cognimem.providers.fakes import HashingEmbedder
+from cognimem.queue.redis import RedisJobQueue
+from cognimem.store import open_store
+
+
+async def main() -> None:
+    dsn, url, name = sys.argv[1:4]
+    queue = RedisJobQueue(
+        url, stream=f"{name}:jobs", dead_letter_stream=f"{name}:dead",
+        key_prefix=f"{name}:job:", visibility_timeout_s=1,
+    )
+    settings = Settings.model_validate({"ingest": {"mode": "async"}})
+    async with Memory(open_store(dsn), HashingEmbedder(), settings, queue=queue) as mem:
+        delivery = await mem.queue.claim("doomed", block_s=30)
+        assert delivery is not None
+        print(f"claimed {delivery.job.id}", flush=True)
+        await asyncio.sleep(3600)
+
+
+asyncio.run(main())
+"""
+
+
+async def test_a_worker_killed_while_holding_a_job_loses_nothing(
+    postgres_dsn: str, redis_server: services.RedisServer, tmp_path: Path
+) -> None:
+    from cognimem import Memory, Settings
+    from cognimem.providers.fakes import HashingEmbedder
+    from cognimem.queue import JobState
+    from cognimem.queue.redis import RedisJobQueue
+    from cognimem.store import open_store
+
+    name = f"kill{uuid.uuid4().hex[:10]}"
+    queue = RedisJobQueue(
+        redis_server.url,
+        stream=f"{name}:jobs",
+        dead_letter_stream=f"{name}:dead",
+        key_prefix=f"{name}:job:",
+        visibility_timeout_s=1,
+    )
+    settings = Settings.model_validate({"ingest": {"mode": "async"}})
+    texts = [f"message {n} of the doomed job {_token()}" for n in range(3)]
+    script = tmp_path / "doomed_worker.py"
+    script.write_text(_DOOMED_WORKER)
+
+    async with Memory(open_store(postgres_dsn), HashingEmbedder(), settings, queue=queue) as mem:
+        result = await mem.write_batch(texts, user_id="u")
+        assert result.job_id is not None
+        with _processes() as procs:
+            doomed = Proc(
+                [sys.executable, str(script), postgres_dsn, redis_server.url, name],
+                _env(),
+                tmp_path / "doomed.log",
+            )
+            procs.append(doomed)
+            await asyncio.to_thread(_wait_output, doomed, "claimed ")
+            assert f"claimed {result.job_id}" in doomed.output()
+            held = await mem.get_job(result.job_id)
+            assert held.state is JobState.RUNNING
+            assert held.attempts == 1
+            doomed.popen.send_signal(signal.SIGKILL)
+            doomed.popen.wait(timeout=10)
+            assert doomed.popen.returncode == -signal.SIGKILL
+            killed_at = time.monotonic()
+
+        # another worker gets the job once the lease has run out
+        job = await mem.process_next_job("rescuer", block_s=10)
+        waited = time.monotonic() - killed_at
+        assert job is not None
+        assert job.id == result.job_id
+        assert job.state is JobState.DONE, job
+        assert job.attempts == 2
+        assert waited < 8, f"the job was reclaimed only after {waited:.1f} s"
+        assert await mem.process_next_job("rescuer") is None  # nothing left, nothing twice
+
+        for text, message in zip(texts, result.messages, strict=True):
+            assert _pg(postgres_dsn, "SELECT count(*) FROM items WHERE text = $1", text) == 1
+            linked = _pg(
+                postgres_dsn,
+                "SELECT count(*) FROM item_events WHERE event_id = $1",
+                message.event_id,
+            )
+            assert linked == 1
+            packet = await mem.read(text.rsplit(" ", 1)[1], user_id="u", limit=1)
+            assert [i.text for i in packet.items] == [text]
+        assert _pg(postgres_dsn, "SELECT count(*) FROM items") == len(texts)
+        assert _pg(postgres_dsn, "SELECT count(*) FROM events") == len(texts)
+
+
+# ------------------------------------------------ 3. PostgreSQL stops under the API
+
+
+@pytest.fixture
+def own_postgres(tmp_path: Path) -> Iterator[services.PostgresServer]:
+    """A cluster of this test's own: stopping it disturbs nobody else."""
+    require_postgres()
+    pg = services.start_postgres(tmp_path / "pg")
+    try:
+        yield pg
+    finally:
+        pg.destroy()
+
+
+@pytest.mark.slow
+def test_postgres_stops_during_a_write_through_http(
+    own_postgres: services.PostgresServer, tmp_path: Path
+) -> None:
+    dsn = own_postgres.dsn
+    text = f"the boiler service is booked for friday {_token()}"
+    request = {
+        "content": text,
+        "idempotency_key": "boiler-1",
+        "scope": {"user_id": "ada"},
+    }
+    with _processes() as procs:
+        api, base = _serve(tmp_path, _env(COGNIMEM_DATABASE_URL=dsn), "api")
+        procs.append(api)
+        _wait_healthy(api, base)
+        with httpx.Client(base_url=base, timeout=60) as client:
+            before = client.post(
+                "/v1/memory/write",
+                json={"content": "before the outage", "scope": {"user_id": "ada"}},
+            )
+            assert before.status_code == 200, before.text
+
+            own_postgres.stop()
+            down = client.post("/v1/memory/write", json=request)
+            assert down.status_code == 503, down.text
+            assert int(down.headers["retry-after"]) >= 1
+            error = down.json()["error"]
+            assert error["type"] == "StoreUnavailable"
+            assert error["message"]
+            # reads say the same, and the API itself stays up
+            read_down = client.post(
+                "/v1/memory/read", json={"query": "boiler", "scope": {"user_id": "ada"}}
+            )
+            assert read_down.status_code == 503, read_down.text
+            assert read_down.json()["error"]["type"] == "StoreUnavailable"
+            assert client.get("/v1/health").status_code == 200
+
+            own_postgres.start()
+            up = client.post("/v1/memory/write", json=request)
+            assert up.status_code == 200, up.text
+            [message] = up.json()["messages"]
+            assert message["outcome"] == "stored"
+            assert len(message["item_ids"]) == 1
+            # the client retries once more (it never trusted the first answer): a duplicate
+            again = client.post("/v1/memory/write", json=request)
+            assert again.status_code == 200, again.text
+            assert again.json()["messages"][0]["outcome"] == "duplicate"
+            assert again.json()["messages"][0]["event_id"] == message["event_id"]
+
+            read = client.post(
+                "/v1/memory/read",
+                json={"query": text.rsplit(" ", 1)[1], "scope": {"user_id": "ada"}, "limit": 10},
+            )
+            assert read.status_code == 200, read.text
+            found = [i for i in read.json()["items"] if i["text"] == text]
+            assert len(found) == 1
+
+        assert _pg(dsn, "SELECT count(*) FROM events WHERE content = $1", text) == 1
+        assert _pg(dsn, "SELECT count(*) FROM items WHERE text = $1", text) == 1
+        assert _pg(dsn, "SELECT count(*) FROM events") == 2
+        assert _pg(dsn, "SELECT count(*) FROM items") == 2
+        _assert_served_and_stopped(api, api.terminate())
+
+
+# ------------------------------------------------ 4. Redis stops under an async-mode API
+
+
+@pytest.mark.slow
+def test_redis_stops_under_async_mode_through_http(postgres_dsn: str, tmp_path: Path) -> None:
+    services.require("redis")
+    redis = services.start_redis(tmp_path / "redis")
+    try:
+        common = {
+            "COGNIMEM_DATABASE_URL": postgres_dsn,
+            "COGNIMEM_QUEUE_URL": redis.url,
+            "COGNIMEM_INGEST__MODE": "async",
+        }
+        with _processes() as procs:
+            lenient, lenient_base = _serve(
+                tmp_path, _env(**common, COGNIMEM_INGEST__ON_QUEUE_UNAVAILABLE="sync"), "lenient"
+            )
+            strict, strict_base = _serve(
+                tmp_path, _env(**common, COGNIMEM_INGEST__ON_QUEUE_UNAVAILABLE="fail"), "strict"
+            )
+            procs += [lenient, strict]
+            _wait_healthy(lenient, lenient_base)
+            _wait_healthy(strict, strict_base)
+
+            def write(base: str, text: str, key: str) -> httpx.Response:
+                return httpx.post(
+                    f"{base}/v1/memory/write",
+                    json={"content": text, "idempotency_key": key, "scope": {"user_id": "bo"}},
+                    timeout=60,
+                )
+
+            assert write(strict_base, f"queued first {_token()}", "k0").status_code == 202
+            redis.stop()
+
+            kept = f"written while redis is down {_token()}"
+            r = write(lenient_base, kept, "k1")
+            assert r.status_code == 200, r.text
+            body = r.json()
+            assert body["mode"] == "sync"
+            assert body["job_id"] is None
+            assert body["degraded"]
+            assert body["degraded"][0].startswith("queue unavailable, ingested synchronously")
+            assert body["messages"][0]["outcome"] == "stored"
+            read = httpx.post(
+                f"{lenient_base}/v1/memory/read",
+                json={"query": kept.rsplit(" ", 1)[1], "scope": {"user_id": "bo"}, "limit": 1},
+                timeout=60,
+            )
+            assert read.status_code == 200, read.text
+            assert [i["text"] for i in read.json()["items"]] == [kept]
+
+            refused = f"refused while redis is down {_token()}"
+            r = write(strict_base, refused, "k2")
+            assert r.status_code == 503, r.text
+            assert int(r.headers["retry-after"]) >= 1
+            assert r.json()["error"]["type"] == "StoreUnavailable"
+            assert _pg(postgres_dsn, "SELECT count(*) FROM events WHERE content = $1", refused) == 0
+            assert _pg(postgres_dsn, "SELECT count(*) FROM items WHERE text = $1", refused) == 0
+
+            # Redis is back: the same request is queued (the refusal left no idempotency
+            # record behind that would turn it into a duplicate)
+            redis.start()
+            r = write(strict_base, refused, "k2")
+            assert r.status_code == 202, r.text
+            assert r.json()["messages"][0]["outcome"] == "queued"
+            assert _pg(postgres_dsn, "SELECT count(*) FROM events WHERE content = $1", refused) == 1
+
+            for p in (lenient, strict):
+                _assert_served_and_stopped(p, p.terminate())
+    finally:
+        redis.destroy()
+
+
+# ------------------------------------------------ exit status of `cognimem serve`
+
+
+def test_serve_exits_0_on_sigterm(tmp_path: Path) -> None:
+    env = _env(COGNIMEM_DATABASE_URL=f"sqlite:///{tmp_path / 'memory.db'}")
+    with _processes() as procs:
+        api, base = _serve(tmp_path, env, "api")
+        procs.append(api)
+        _wait_healthy(api, base)
+        code = api.terminate()
+    assert "Application shutdown complete." in api.output()
+    assert code == 0, f"exit status {code}"
