@@ -95,6 +95,8 @@ class Memory:
         queue: JobQueue | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        if self.settings.ingest.mode == "async" and queue is None:
+            raise UsageError("async ingestion needs a job queue: pass queue= or use Memory.open")
         self.store = store
         self.embedder = embedder
         self.queue = queue

@@ -230,3 +230,10 @@ def test_cognimem_worker_process(db_url: str) -> None:
         output, _ = worker.communicate(timeout=30)
     assert worker.returncode == 0, output
     assert "stopped after 1 job(s)" in output
+
+
+def test_async_mode_without_a_queue_is_a_usage_error(db_url: str) -> None:
+    from cognimem import UsageError
+
+    with pytest.raises(UsageError, match="queue"):
+        Memory(SQLiteStore(db_url.removeprefix("sqlite:///")), HashingEmbedder(), ASYNC)
