@@ -41,6 +41,15 @@ SECRET_MARK = "[SECRET:"
 INGEST_JOB = "ingest"
 
 
+def _in_order(
+    known: Mapping[int, MessageResult], committed: Sequence[MessageResult], total: int
+) -> list[MessageResult]:
+    """One result per message: the known duplicates in their places, the commit's
+    results (in order) filling the rest."""
+    rest = iter(committed)
+    return [known[i] if i in known else next(rest) for i in range(total)]
+
+
 def mask_secrets(text: str) -> str:
     """Replace every secret span with ``[SECRET:<kind>]`` (last first, so offsets hold)."""
     for finding in sorted(find_secrets(text), key=lambda f: f.start, reverse=True):
@@ -93,9 +102,8 @@ class WriteFunnel:
                 continue
             pending.append(self._gate(message.content, event, kind, contexts[index]))
         await self._embed([p for m in pending for p in m.items])
-        committed = iter(await self._store.commit(pending, self._settings.dedupe_window_s))
-        results = [known[i] if i in known else next(committed) for i in range(len(events))]
-        return WriteResult(messages=results)
+        committed = await self._store.commit(pending, self._settings.dedupe_window_s)
+        return WriteResult(messages=_in_order(known, committed, len(events)))
 
     async def _write_async(
         self,
@@ -120,8 +128,8 @@ class WriteFunnel:
             return result
 
         bare = [PendingMessage(event=e) for e in fresh]
-        committed = iter(await self._store.commit(bare, self._settings.dedupe_window_s))
-        results = [known[i] if i in known else next(committed) for i in range(len(events))]
+        committed = await self._store.commit(bare, self._settings.dedupe_window_s)
+        results = _in_order(known, committed, len(events))
         new_ids = [r.event_id for r in results if r.outcome is WriteOutcome.STORED]
         if not new_ids:  # every message turned out to be a duplicate inside the transaction
             return WriteResult(messages=results, mode="async")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -45,10 +45,7 @@ class ScopeMatrix:
 
     def append(self, other: ScopeMatrix) -> ScopeMatrix:
         if len(other.ids) == 0:
-            return ScopeMatrix(
-                other.version, other.mutations, self.max_rowid, self.ids, self.matrix,
-                self.agent, self.session, self.kind, self.status, self.occurred,
-            )  # fmt: skip
+            return replace(self, version=other.version, mutations=other.mutations)
         return ScopeMatrix(
             version=other.version,
             mutations=other.mutations,
