@@ -51,6 +51,20 @@ class EmbeddingSettings(BaseModel):
     redis_url: str | None = None
 
 
+class LLMSettings(BaseModel):
+    """The internal LLM cognimem itself calls (extraction). No ``model``: no LLM, the
+    rule-based path does the work. A configured LLM that fails is reported as
+    ``degraded``; cognimem never falls back to another model."""
+
+    model: str | None = None
+    base_url: str | None = None  # OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1
+    api_key: SecretStr | None = None
+    timeout_s: float = Field(default=30.0, gt=0)
+    max_retries: int = Field(default=2, ge=0, le=10)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_output_tokens: int = Field(default=2_000, ge=16, le=100_000)
+
+
 class IngestSettings(BaseModel):
     max_content_chars: int = Field(default=32_000, ge=1)
     max_batch: int = Field(default=1_000, ge=1)
@@ -58,6 +72,9 @@ class IngestSettings(BaseModel):
     dedupe_window_s: float = Field(default=300.0, ge=0)
     # characters of the previous message added to an item's lexical index (0: none)
     context_chars: int = Field(default=500, ge=0, le=10_000)
+    # a new item this similar (cosine) to a stored item of the same scope and kind is
+    # merged into it (its event joins the provenance) instead of inserted; None: never
+    merge_similarity: float | None = Field(default=0.95, gt=0.0, le=1.0)
     redact_pii: bool = True
     skip_secrets: bool = True
     # "async": a write commits the raw events, enqueues one job and returns its id; a
@@ -96,6 +113,7 @@ class Settings(BaseSettings):
     # redis://host:port/db = Redis Streams (required with PostgreSQL)
     queue_url: str | None = None
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)

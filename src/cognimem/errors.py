@@ -82,6 +82,12 @@ class Conflict(CognimemError):
     status_code = 409
 
 
+class StaleKnowledge(Conflict):
+    """What a write reconciled against changed before it committed (a concurrent write
+    under the same fact key). The funnel reconciles again; seen by callers only when
+    that keeps failing."""
+
+
 class StoreError(CognimemError):
     status_code = 500
 
@@ -138,6 +144,7 @@ __all__ = [
     "ProviderOutputError",
     "ProviderUnavailable",
     "SchemaMismatch",
+    "StaleKnowledge",
     "StoreError",
     "StoreUnavailable",
     "Unauthenticated",

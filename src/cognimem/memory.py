@@ -14,7 +14,9 @@ from pydantic import ValidationError
 from cognimem.config import Settings
 from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
 from cognimem.ingest import WriteFunnel
+from cognimem.ingest.extract.llm import LLMExtractor
 from cognimem.ingest.funnel import INGEST_JOB
+from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.ingest.validate import check_text, check_time
 from cognimem.models import (
     ContextPacket,
@@ -27,16 +29,28 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.clock import Clock, utc_now
+from cognimem.models.knowledge import (
+    Alias,
+    Entity,
+    Fact,
+    FactCategory,
+    FactConflict,
+    FactStatus,
+    HistoryEntry,
+    Relation,
+)
 from cognimem.providers.embeddings import (
     CachedEmbedder,
     Embedder,
     EmbeddingCacheBackend,
     build_embedder,
 )
+from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
 from cognimem.queue import Job, JobQueue, open_queue
 from cognimem.recall import Reader, get_preset
 from cognimem.store import Store, open_store
+from cognimem.store.base import FactQuery
 from cognimem.store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
@@ -93,6 +107,7 @@ class Memory:
         *,
         clock: Clock = utc_now,
         queue: JobQueue | None = None,
+        llm: ChatLLM | None = None,
     ) -> None:
         self.settings = settings or Settings()
         if self.settings.ingest.mode == "async" and queue is None:
@@ -100,6 +115,7 @@ class Memory:
         self.store = store
         self.embedder = embedder
         self.queue = queue
+        self.llm = llm
         self._clock = clock
         self._funnel = WriteFunnel(
             store,
@@ -108,6 +124,7 @@ class Memory:
             clock=clock,
             count_tokens=count_tokens,
             queue=queue,
+            llm_extractor=None if llm is None else LLMExtractor(llm),
         )
         self._reader = Reader(store, embedder)
         self._opened = False
@@ -120,9 +137,15 @@ class Memory:
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         clock: Clock = utc_now,
+        llm: ChatLLM | None = None,
     ) -> Memory:
-        """Build a Memory from a database URL and settings (read from the environment)."""
+        """Build a Memory from a database URL and settings (read from the environment).
+
+        The internal LLM comes from ``settings.llm`` unless ``llm`` is given; with none,
+        rule-based extraction does the work."""
         settings = settings or Settings()
+        if llm is None:
+            llm = build_llm(settings.llm)
         store = open_store(url or settings.database_url)
         if embedder is None:
             e = settings.embedding
@@ -149,7 +172,7 @@ class Memory:
                 visibility_timeout_s=settings.ingest.visibility_timeout_s,
                 max_attempts=settings.ingest.max_attempts,
             )
-        return cls(store, cached, settings, clock=clock, queue=queue)
+        return cls(store, cached, settings, clock=clock, queue=queue, llm=llm)
 
     async def start(self) -> None:
         """Connect, migrate and check the embedding model against the database."""
@@ -196,6 +219,8 @@ class Memory:
 
     async def aclose(self) -> None:
         await self.embedder.aclose()
+        if self.llm is not None:
+            await self.llm.aclose()
         shared = getattr(self.embedder, "backend", None)
         if shared is not None and shared is not self.store and hasattr(shared, "aclose"):
             await shared.aclose()  # a shared cache tier (Redis) owned by this Memory
@@ -237,8 +262,10 @@ class Memory:
         idempotency_key: str | None = None,
         external_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        profile: str | IngestProfile = DEFAULT_PROFILE,
     ) -> WriteResult:
-        """Remember one message. Returns its event and item ids (the originals on a retry)."""
+        """Remember one message. Returns its event and item ids (the originals on a retry)
+        and what it changed in the knowledge layers (facts, entities, conflicts)."""
         message = make_message(content)
         overrides = {
             "role": role,
@@ -252,7 +279,12 @@ class Memory:
         if updates:
             message = make_message({**message.model_dump(), **updates})
         return await self.write_batch(
-            [message], scope=scope, user_id=user_id, agent_id=agent_id, session_id=session_id
+            [message],
+            scope=scope,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            profile=profile,
         )
 
     async def write_batch(
@@ -263,13 +295,15 @@ class Memory:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
-        kind: ItemKind = ItemKind.EPISODE,
+        profile: str | IngestProfile = DEFAULT_PROFILE,
     ) -> WriteResult:
-        """Remember many messages with one embedding batch and one transaction."""
+        """Remember many messages with one extraction call, one embedding batch and one
+        transaction. ``profile`` (chat, document, mandate, guardrail, tool_discovery,
+        tool_gotcha, learning) sets the item kind, tier, dedupe window and extraction."""
         self._require_open()
         target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
         parsed = [make_message(m, f"messages[{i}]") for i, m in enumerate(messages)]
-        return await self._funnel.write(parsed, target, kind=kind)
+        return await self._funnel.write(parsed, target, profile=profile)
 
     # -- reads -----------------------------------------------------------------------
     async def read(
@@ -344,6 +378,89 @@ class Memory:
         if await self.store.delete_items(tenant_id, [item_id]) == 0:
             raise NotFound("memory", item_id)
 
+    # -- knowledge -------------------------------------------------------------------
+    async def facts(
+        self,
+        *,
+        key: str | Sequence[str] | None = None,
+        categories: Sequence[FactCategory | str] | None = None,
+        include_history: bool = False,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        limit: int = 1_000,
+    ) -> list[Fact]:
+        """The user's facts, newest first: live ones (active, aging), or every version
+        with ``include_history``. ``key`` matches exactly or as a prefix of multi-valued
+        keys: ``user:preference:cuisine`` finds ``user:preference:cuisine:italian``."""
+        self._require_open()
+        target = make_scope(scope, user_id=user_id)
+        keys = (key,) if isinstance(key, str) else (None if key is None else tuple(key))
+        try:
+            cats = None if categories is None else tuple(FactCategory(c) for c in categories)
+        except ValueError as exc:
+            raise InvalidInput(f"categories: {exc}", field="categories") from exc
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput("limit must be between 1 and 10000", field="limit")
+        return await self.store.find_facts(
+            FactQuery(
+                target.tenant_id,
+                target.namespace,
+                target.user_id,
+                keys=keys,
+                statuses=None if include_history else (FactStatus.ACTIVE, FactStatus.AGING),
+                categories=cats,
+                limit=limit,
+            )
+        )
+
+    async def get_fact(
+        self, key: str, *, scope: ScopeLike = None, user_id: str | None = None
+    ) -> Fact:
+        """The live fact under exactly ``key`` (the most recent if a conflict left two)."""
+        found = [f for f in await self.facts(key=key, scope=scope, user_id=user_id) if f.key == key]
+        if not found:
+            raise NotFound("fact", key)
+        return found[0]
+
+    async def entities(
+        self, *, scope: ScopeLike = None, user_id: str | None = None
+    ) -> list[tuple[Entity, list[Alias]]]:
+        """The entities visible to the user, each with its aliases."""
+        self._require_open()
+        target = make_scope(scope, user_id=user_id)
+        aliases = await self.store.find_aliases(
+            target.tenant_id, target.namespace, target.user_id, None
+        )
+        by_entity: dict[str, list[Alias]] = {}
+        for a in aliases:
+            by_entity.setdefault(a.entity_id, []).append(a)
+        found = await self.store.get_entities(target.tenant_id, list(by_entity))
+        return [(e, by_entity[e.id]) for e in found]
+
+    async def relations(
+        self, entity_ids: Sequence[str], *, scope: ScopeLike = None, user_id: str | None = None
+    ) -> list[Relation]:
+        """The active graph edges touching any of ``entity_ids``."""
+        self._require_open()
+        target = make_scope(scope, user_id=user_id)
+        return await self.store.find_relations(
+            target.tenant_id, target.namespace, target.user_id, list(entity_ids)
+        )
+
+    async def conflicts(
+        self, *, open_only: bool = True, scope: ScopeLike = None, user_id: str | None = None
+    ) -> list[FactConflict]:
+        self._require_open()
+        target = make_scope(scope, user_id=user_id)
+        return await self.store.find_conflicts(
+            target.tenant_id, target.namespace, target.user_id, open_only=open_only
+        )
+
+    async def history(self, target_id: str, *, tenant_id: str = "default") -> list[HistoryEntry]:
+        """Every recorded change to an item or a fact, oldest first."""
+        self._require_open()
+        return await self.store.get_history(tenant_id, target_id)
+
     # -- async ingestion -------------------------------------------------------------
     def _require_queue(self) -> JobQueue:
         self._require_open()
@@ -417,6 +534,18 @@ class SyncMemory:
 
     def read(self, query: str, **kwargs: Any) -> ContextPacket:
         return self._run(self._memory.read(query, **kwargs))
+
+    def facts(self, **kwargs: Any) -> list[Fact]:
+        return self._run(self._memory.facts(**kwargs))
+
+    def get_fact(self, key: str, **kwargs: Any) -> Fact:
+        return self._run(self._memory.get_fact(key, **kwargs))
+
+    def conflicts(self, **kwargs: Any) -> list[FactConflict]:
+        return self._run(self._memory.conflicts(**kwargs))
+
+    def history(self, target_id: str, **kwargs: Any) -> list[HistoryEntry]:
+        return self._run(self._memory.history(target_id, **kwargs))
 
     def get(self, item_id: str, **kwargs: Any) -> MemoryItem:
         return self._run(self._memory.get(item_id, **kwargs))

@@ -261,12 +261,16 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 2
+        assert await s.schema_version() == 3
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         rows = conn.execute("SELECT version, name FROM schema_migrations").fetchall()
-    assert rows == [(1, "events_items_fts_cache"), (2, "items_lexical_filter")]
+    assert rows == [
+        (1, "events_items_fts_cache"),
+        (2, "items_lexical_filter"),
+        (3, "knowledge"),
+    ]
 
 
 async def test_sqlite_refuses_a_newer_schema(tmp_path: Path) -> None:
@@ -371,14 +375,14 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
     stores = [PostgresStore(blank_postgres_dsn, max_size=2) for _ in range(5)]
     try:
         await asyncio.gather(*(s.open() for s in stores))
-        assert {await s.schema_version() for s in stores} == {1}
+        assert {await s.schema_version() for s in stores} == {3}
     finally:
         await asyncio.gather(*(s.close() for s in stores))
     again = PostgresStore(blank_postgres_dsn)
     await again.open()
     await again.close()
     found = await _sql(blank_postgres_dsn, "SELECT version, name FROM schema_migrations")
-    assert [tuple(r) for r in found] == [(1, "events_items_tsvector_cache")]
+    assert [tuple(r) for r in found] == [(1, "events_items_tsvector_cache"), (3, "knowledge")]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}
 
@@ -695,7 +699,7 @@ async def test_parity_sqlite_and_postgres_filter_alike(
 
 async def test_add_items_attaches_to_stored_events_once(store: Store) -> None:
     bare = message("queued message about violins", ALICE)
-    items, bare.items = bare.items, []
+    items, bare.items, bare.processed = bare.items, [], False
     [result] = await store.commit([bare], WINDOW)
     assert result.item_ids == []
     assert await store.add_items(items) == [items[0].item.id]

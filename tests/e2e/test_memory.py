@@ -168,9 +168,7 @@ async def test_budget_limit_and_filters(memory: Memory) -> None:
         ],
         user_id="u",
     )
-    await memory.write_batch(
-        ["never eat pancakes after 9pm"], user_id="u", kind=ItemKind.CONSTRAINT
-    )
+    await memory.write_batch(["never eat pancakes after 9pm"], user_id="u", profile="guardrail")
     ref = MAY + 3 * day
     everything = await memory.read("pancakes", user_id="u")  # reference time: now
     assert len(everything.items) == 4
@@ -186,8 +184,8 @@ async def test_budget_limit_and_filters(memory: Memory) -> None:
     # memories after the reference time do not exist yet for that read
     past = await memory.read("pancakes", user_id="u", reference_time=MAY + timedelta(hours=1))
     assert [i.text for i in past.items] == ["breakfast was pancakes with syrup"]
-    constraints = await memory.read("pancakes", user_id="u", kinds=["constraint"])
-    assert [i.kind for i in constraints.items] == [ItemKind.CONSTRAINT]
+    guardrails = await memory.read("pancakes", user_id="u", kinds=["guardrail"])
+    assert [i.kind for i in guardrails.items] == [ItemKind.GUARDRAIL]
     markdown = tight.to_markdown()
     assert markdown.startswith("## Memory")
 

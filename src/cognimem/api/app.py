@@ -10,10 +10,11 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from cognimem.api.schemas import ReadRequest, WriteBatchRequest, WriteRequest
+from cognimem.api.schemas import FactsQuery, ReadRequest, WriteBatchRequest, WriteRequest
 from cognimem.errors import CognimemError, StoreUnavailable
 from cognimem.memory import Memory
 from cognimem.models import ContextPacket, WriteResult
+from cognimem.models.knowledge import Fact
 from cognimem.queue import Job
 
 DEFAULT_TENANT = "default"
@@ -82,14 +83,28 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
 
     @app.post("/v1/memory/write", response_model=WriteResult)
     async def write(body: WriteRequest, response: Response) -> WriteResult:
-        message = body.model_dump(exclude={"scope"})
+        message = body.model_dump(exclude={"scope", "profile"})
         scope = body.scope.to_scope(DEFAULT_TENANT)
-        return written(await mem.write_batch([message], scope=scope), response)
+        return written(
+            await mem.write_batch([message], scope=scope, profile=body.profile), response
+        )
 
     @app.post("/v1/memory/write_batch", response_model=WriteResult)
     async def write_batch(body: WriteBatchRequest, response: Response) -> WriteResult:
         scope = body.scope.to_scope(DEFAULT_TENANT)
-        return written(await mem.write_batch(body.messages, scope=scope), response)
+        return written(
+            await mem.write_batch(body.messages, scope=scope, profile=body.profile), response
+        )
+
+    @app.post("/v1/facts/query", response_model=list[Fact])
+    async def facts(body: FactsQuery) -> list[Fact]:
+        return await mem.facts(
+            key=body.key,
+            categories=body.categories,
+            include_history=body.include_history,
+            scope=body.scope.to_scope(DEFAULT_TENANT),
+            limit=body.limit,
+        )
 
     @app.get("/v1/jobs/{job_id}", response_model=Job)
     async def job(job_id: str) -> Job:

@@ -6,8 +6,10 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cognimem.ingest.profiles import DEFAULT_PROFILE
 from cognimem.memory import make_scope
 from cognimem.models import ItemKind, Message, Scope
+from cognimem.models.knowledge import FactCategory
 
 
 class ScopeFields(BaseModel):
@@ -28,6 +30,8 @@ class WriteRequest(Message):
     model_config = ConfigDict(extra="forbid")
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
+    # chat, document, mandate, guardrail, tool_discovery, tool_gotcha, learning
+    profile: str = DEFAULT_PROFILE
 
 
 class WriteBatchRequest(BaseModel):
@@ -35,6 +39,17 @@ class WriteBatchRequest(BaseModel):
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
     messages: list[Message]
+    profile: str = DEFAULT_PROFILE
+
+
+class FactsQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scope: ScopeFields = Field(default_factory=ScopeFields)
+    key: str | None = None
+    categories: list[FactCategory] | None = None
+    include_history: bool = False
+    limit: int = Field(default=1_000, ge=1, le=10_000)
 
 
 class ReadRequest(BaseModel):

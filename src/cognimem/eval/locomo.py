@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cognimem.errors import InvalidInput
+from cognimem.ingest.profiles import IngestProfile
 from cognimem.memory import Memory
 from cognimem.models import Message
 
@@ -183,7 +184,11 @@ class Report:
         }
 
 
-async def ingest(memory: Memory, conv: Conversation) -> int:
+async def ingest(
+    memory: Memory, conv: Conversation, *, profile: str | IngestProfile = "chat"
+) -> int:
+    """Write every turn, one ``write_batch`` per session (``profile``: a name or an
+    ``IngestProfile``)."""
     count = 0
     for session in conv.sessions:
         messages = [
@@ -198,7 +203,7 @@ async def ingest(memory: Memory, conv: Conversation) -> int:
             if t.text.strip()
         ]
         if messages:
-            await memory.write_batch(messages, user_id=conv.sample_id)
+            await memory.write_batch(messages, user_id=conv.sample_id, profile=profile)
             count += len(messages)
     return count
 

@@ -3,31 +3,41 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
+
+import numpy as np
 
 from cognimem.config import IngestSettings
-from cognimem.errors import InvalidInput, StoreUnavailable
+from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge, StoreUnavailable
 from cognimem.ingest.chunking import chunk_text
+from cognimem.ingest.entities import EntityResolver
+from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
 from cognimem.ingest.gate import find_secrets, redact_pii
+from cognimem.ingest.knowledge import KnowledgeBuilder, Said, fact_text
+from cognimem.ingest.profiles import IngestProfile, get_profile
 from cognimem.ingest.validate import validate_messages
 from cognimem.models import (
     Event,
-    ItemKind,
+    KnowledgeReport,
     MemoryItem,
     Message,
     MessageResult,
+    Role,
     Scope,
-    Tier,
     WriteOutcome,
     WriteResult,
 )
 from cognimem.models.clock import Clock, to_utc
 from cognimem.models.ids import content_hash, new_id
+from cognimem.models.knowledge import HistoryEntry
 from cognimem.providers.embeddings import Embedder
 from cognimem.queue.base import JobQueue
-from cognimem.store.base import PendingItem, PendingMessage, Store
+from cognimem.store.base import ItemFilter, Knowledge, PendingItem, PendingMessage, Store
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +49,8 @@ def index_text(author: str | None, text: str) -> str:
 
 SECRET_MARK = "[SECRET:"
 INGEST_JOB = "ingest"
+# how often a write reconciles again when a concurrent write changed the same fact key
+MAX_RECONCILE_ATTEMPTS = 4
 
 
 def _in_order(
@@ -57,8 +69,21 @@ def mask_secrets(text: str) -> str:
     return text
 
 
+@dataclass
+class _Understood:
+    """A batch after chunking, gating, extraction and embedding, before reconciliation."""
+
+    pending: list[PendingMessage]
+    said: list[Said]
+    vectors: dict[str, np.ndarray]
+    report: KnowledgeReport
+    degraded: list[str]
+    merged: list[str]
+
+
 class WriteFunnel:
-    """validate → dedupe → chunk → gate → embed (one batch) → commit (one transaction)."""
+    """validate → dedupe → chunk → gate → extract → embed (one batch) → resolve entities
+    → reconcile → commit (one transaction)."""
 
     def __init__(
         self,
@@ -69,6 +94,7 @@ class WriteFunnel:
         clock: Clock,
         count_tokens: Callable[[str], int],
         queue: JobQueue | None = None,
+        llm_extractor: Extractor | None = None,
     ) -> None:
         self._queue = queue
         self._store = store
@@ -76,64 +102,103 @@ class WriteFunnel:
         self._settings = settings
         self._clock = clock
         self._count = count_tokens
+        self._rules = RuleExtractor()
+        self._llm = llm_extractor
+        self._knowledge = KnowledgeBuilder(store, EntityResolver(store), embedder.model_id)
 
     async def write(
-        self, messages: Sequence[Message], scope: Scope, *, kind: ItemKind = ItemKind.EPISODE
+        self,
+        messages: Sequence[Message],
+        scope: Scope,
+        *,
+        profile: str | IngestProfile | None = None,
     ) -> WriteResult:
         validate_messages(messages, self._settings)
-        now = self._clock()
-        events = [self._event(m, scope, now) for m in messages]
-        known = await self._store.find_duplicates(events, self._settings.dedupe_window_s)
-        if self._queue is not None and self._settings.mode == "async":
-            return await self._write_async(messages, events, known, kind)
-        return await self._write_sync(messages, events, known, kind)
+        chosen = get_profile(profile)
+        for attempt in range(MAX_RECONCILE_ATTEMPTS):
+            now = self._clock()
+            events = [self._event(m, scope, now) for m in messages]
+            known = await self._store.find_duplicates(events, self._window(chosen))
+            try:
+                if self._queue is not None and self._settings.mode == "async":
+                    return await self._write_async(messages, events, known, chosen)
+                return await self._write_sync(messages, events, known, chosen)
+            except StaleKnowledge:
+                if attempt == MAX_RECONCILE_ATTEMPTS - 1:
+                    raise
+                log.info("a concurrent write changed the same facts; reconciling again")
+        raise AssertionError("unreachable")
+
+    def _window(self, profile: IngestProfile) -> float:
+        if profile.dedupe_window_s is None:
+            return self._settings.dedupe_window_s
+        return profile.dedupe_window_s
 
     async def _write_sync(
         self,
         messages: Sequence[Message],
         events: Sequence[Event],
         known: Mapping[int, MessageResult],
-        kind: ItemKind,
+        profile: IngestProfile,
     ) -> WriteResult:
+        fresh = [e for i, e in enumerate(events) if i not in known]
         contexts = await self._contexts(events, skip=known)
-        pending: list[PendingMessage] = []
-        for index, (message, event) in enumerate(zip(messages, events, strict=True)):
-            if index in known:
-                continue
-            pending.append(self._gate(message.content, event, kind, contexts[index]))
-        await self._embed([p for m in pending for p in m.items])
-        committed = await self._store.commit(pending, self._settings.dedupe_window_s)
-        return WriteResult(messages=_in_order(known, committed, len(events)))
+        # the raw text (not the stored, already redacted one), so redactions are counted
+        gated = [
+            self._gate(messages[i].content, e, profile, contexts[i])
+            for i, e in enumerate(events)
+            if i not in known
+        ]
+        understood = await self._understand(gated, profile)
+        knowledge = Knowledge()
+        if fresh:
+            built = await self._knowledge.build(
+                fresh[0].scope, understood.said, understood.vectors, self._clock()
+            )
+            knowledge = built.knowledge
+            knowledge.history += _item_history(understood, self._clock())
+            understood.report = _merge_reports(understood.report, built.report)
+        committed = await self._store.commit(
+            understood.pending, self._window(profile), None if knowledge.is_empty() else knowledge
+        )
+        return WriteResult(
+            messages=_in_order(known, committed, len(events)),
+            profile=profile.name,
+            knowledge=understood.report,
+            degraded=understood.degraded,
+        )
 
     async def _write_async(
         self,
         messages: Sequence[Message],
         events: Sequence[Event],
         known: Mapping[int, MessageResult],
-        kind: ItemKind,
+        profile: IngestProfile,
     ) -> WriteResult:
         """Commit the raw events, enqueue one job for the rest of the funnel."""
         assert self._queue is not None
         fresh = [e for i, e in enumerate(events) if i not in known]
         if not fresh:
-            return WriteResult(messages=[known[i] for i in range(len(events))], mode="async")
+            return WriteResult(
+                messages=[known[i] for i in range(len(events))], mode="async", profile=profile.name
+            )
         try:
             await self._queue.depth()  # reachability, before anything is written
         except StoreUnavailable as exc:
             if self._settings.on_queue_unavailable == "fail":
                 raise
             log.warning("job queue unavailable, ingesting synchronously: %s", exc.message)
-            result = await self._write_sync(messages, events, known, kind)
+            result = await self._write_sync(messages, events, known, profile)
             result.degraded.append(f"queue unavailable, ingested synchronously: {exc.message}")
             return result
 
-        bare = [PendingMessage(event=e) for e in fresh]
-        committed = await self._store.commit(bare, self._settings.dedupe_window_s)
+        bare = [PendingMessage(event=e, processed=False) for e in fresh]
+        committed = await self._store.commit(bare, self._window(profile))
         results = _in_order(known, committed, len(events))
         new_ids = [r.event_id for r in results if r.outcome is WriteOutcome.STORED]
         if not new_ids:  # every message turned out to be a duplicate inside the transaction
-            return WriteResult(messages=results, mode="async")
-        payload = {"event_ids": new_ids, "kind": kind.value}
+            return WriteResult(messages=results, mode="async", profile=profile.name)
+        payload = {"event_ids": new_ids, "profile": profile.name}
         tenant_id = fresh[0].scope.tenant_id
         try:
             job = await self._queue.enqueue(
@@ -142,54 +207,192 @@ class WriteFunnel:
         except StoreUnavailable as exc:
             # the events are committed: never leave them without their items
             log.warning("enqueue failed after the events were stored, ingesting now: %s", exc)
-            by_event = await self.process(tenant_id, payload)
+            done = await self.process(tenant_id, payload)
             return WriteResult(
                 messages=[
-                    r.model_copy(update={"item_ids": by_event.get(r.event_id, r.item_ids)})
+                    r.model_copy(update={"item_ids": done.items.get(r.event_id, r.item_ids)})
                     for r in results
                 ],
-                degraded=[f"queue unavailable, ingested synchronously: {exc.message}"],
+                profile=profile.name,
+                knowledge=done.knowledge,
+                degraded=[
+                    f"queue unavailable, ingested synchronously: {exc.message}",
+                    *done.degraded,
+                ],
             )
         queued = [
             r.model_copy(update={"outcome": WriteOutcome.QUEUED}) if r.event_id in new_ids else r
             for r in results
         ]
-        return WriteResult(messages=queued, mode="async", job_id=job.id)
+        return WriteResult(messages=queued, mode="async", job_id=job.id, profile=profile.name)
 
-    async def process(self, tenant_id: str, payload: Mapping[str, Any]) -> dict[str, list[str]]:
-        """Run chunk → gate → embed → commit for stored events (a worker's job).
+    async def process(self, tenant_id: str, payload: Mapping[str, Any]) -> Processed:
+        """Run the funnel after the raw events for stored events (a worker's job).
 
-        Idempotent: events that already have items are skipped by the store, so a job
+        Idempotent: events already processed are skipped by the store, so a job
         delivered twice changes nothing.
         """
         try:
             event_ids = [str(e) for e in payload["event_ids"]]
-            kind = ItemKind(payload.get("kind", ItemKind.EPISODE.value))
-        except (KeyError, TypeError, ValueError) as exc:
+            profile = get_profile(str(payload.get("profile") or "chat"))
+        except (KeyError, TypeError, ValueError, InvalidInput) as exc:
             raise InvalidInput(f"malformed ingest job payload: {exc}", field="payload") from exc
-        events = await self._store.get_events(tenant_id, event_ids)
-        if not events:
-            return {}
-        contexts = await self._contexts(events, skip={})
-        items = [
-            p
-            for event, context in zip(events, contexts, strict=True)
-            for p in self._gate(event.content, event, kind, context).items
-        ]
-        await self._embed(items)
-        inserted = set(await self._store.add_items(items))
-        by_event: dict[str, list[str]] = {}
-        for p in items:
-            if p.item.id in inserted:
-                by_event.setdefault(p.item.source_event_ids[0], []).append(p.item.id)
-        return by_event
+        for attempt in range(MAX_RECONCILE_ATTEMPTS):
+            todo = await self._store.unprocessed(tenant_id, event_ids)
+            events = await self._store.get_events(tenant_id, todo)
+            if not events:
+                return Processed()
+            contexts = await self._contexts(events, skip={})
+            gated = [
+                self._gate(e.content, e, profile, c) for e, c in zip(events, contexts, strict=True)
+            ]
+            understood = await self._understand(gated, profile)
+            built = await self._knowledge.build(
+                events[0].scope, understood.said, understood.vectors, self._clock()
+            )
+            built.knowledge.history += _item_history(understood, self._clock())
+            items = [p for m in understood.pending for p in m.items]
+            merges = {m.event.id: m.merged_into for m in understood.pending if m.merged_into}
+            try:
+                inserted = set(await self._store.add_items(items, built.knowledge, merges))
+            except StaleKnowledge:
+                if attempt == MAX_RECONCILE_ATTEMPTS - 1:
+                    raise
+                continue
+            by_event: dict[str, list[str]] = {}
+            for m in understood.pending:
+                ids = [p.item.id for p in m.items if p.item.id in inserted] + m.merged_into
+                by_event[m.event.id] = ids
+            return Processed(
+                items=by_event,
+                knowledge=_merge_reports(understood.report, built.report),
+                degraded=understood.degraded,
+            )
+        raise AssertionError("unreachable")
 
-    async def _embed(self, items: Sequence[PendingItem]) -> None:
-        if not items:
-            return
-        vectors = await self._embedder.embed([p.embed_text for p in items], "document")
-        for p, vector in zip(items, vectors, strict=True):
-            p.embedding = vector
+    async def _understand(self, gated: list[PendingMessage], profile: IngestProfile) -> _Understood:
+        """Extract (one call per batch), embed items and facts (one batch), and fold
+        near-duplicate items into the ones already stored."""
+        report = KnowledgeReport()
+        degraded: list[str] = []
+        extractions: list[Extraction] = [Extraction() for _ in gated]
+        readable = [
+            i
+            for i, m in enumerate(gated)
+            if profile.extract and m.event.role is Role.USER and (m.items or m.merged_into)
+        ]
+        if readable:
+            inputs = [
+                ExtractionInput(
+                    text=gated[i].event.content,
+                    occurred_at=gated[i].event.occurred_at,
+                    author=gated[i].event.name,
+                    role=gated[i].event.role.value,
+                )
+                for i in readable
+            ]
+            found, report.extractor, problem = await self._extract(inputs)
+            report.llm_ran = self._llm is not None
+            if problem:
+                degraded.append(problem)
+            for i, extraction in zip(readable, found, strict=True):
+                extractions[i] = extraction
+        for m, extraction in zip(gated, extractions, strict=True):
+            if extraction.importance is not None:
+                m.items = [
+                    replace(
+                        p,
+                        item=p.item.model_copy(
+                            update={"importance": max(p.item.importance, extraction.importance)}
+                        ),
+                    )
+                    for p in m.items
+                ]
+        fact_texts = [fact_text(f) for x in extractions for f in x.facts]
+        items = [p for m in gated for p in m.items]
+        vectors = await self._embed(items, fact_texts)
+        merged = await self._merge_near_duplicates(gated, profile)
+        report.items_merged = merged
+        said = [
+            Said(
+                event=m.event,
+                item_ids=[p.item.id for p in m.items] + m.merged_into,
+                extraction=x,
+            )
+            for m, x in zip(gated, extractions, strict=True)
+        ]
+        return _Understood(gated, said, vectors, report, degraded, merged)
+
+    async def _extract(
+        self, inputs: list[ExtractionInput]
+    ) -> tuple[list[Extraction], Literal["rules", "llm"], str | None]:
+        if self._llm is not None:
+            try:
+                return await self._llm.extract(inputs), "llm", None
+            except ProviderError as exc:
+                log.warning(
+                    "LLM extraction failed, the rule extractor ran instead: %s: %s",
+                    exc.type,
+                    exc.message,
+                )
+                problem = f"llm extraction failed ({exc.type}: {exc.message}); rules used"
+                return await self._rules.extract(inputs), "rules", problem
+        return await self._rules.extract(inputs), "rules", None
+
+    async def _embed(
+        self, items: Sequence[PendingItem], extra: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        """Embed the items (in place) and ``extra`` texts, each distinct text once."""
+        texts = list(dict.fromkeys([*(p.embed_text for p in items), *extra]))
+        if not texts:
+            return {}
+        matrix = await self._embedder.embed(texts, "document")
+        vectors = dict(zip(texts, matrix, strict=True))
+        for p in items:
+            p.embedding = vectors[p.embed_text]
+        return vectors
+
+    async def _merge_near_duplicates(
+        self, gated: list[PendingMessage], profile: IngestProfile
+    ) -> list[str]:
+        """Items nearly identical (cosine ≥ the threshold, and the same numbers) to a
+        stored item of the same scope and kind, or to an earlier item of this batch, are
+        not inserted: their event joins that item's provenance."""
+        threshold = self._settings.merge_similarity
+        if threshold is None:
+            return []
+        merged: list[str] = []
+        kept: list[tuple[MemoryItem, np.ndarray]] = []
+        for m in gated:
+            keep: list[PendingItem] = []
+            for p in m.items:
+                assert p.embedding is not None
+                target = None
+                for item, vector in kept:
+                    if (
+                        item.scope == p.item.scope
+                        and float(np.dot(vector, p.embedding)) >= threshold
+                        and _same_numbers(item.text, p.item.text)
+                    ):
+                        target = item.id
+                        break
+                if target is None:
+                    flt = ItemFilter(scope=p.item.scope, kinds=(profile.kind,))
+                    best = await self._store.vector_search(flt, p.embedding, 1)
+                    if best and best[0].score >= threshold:
+                        found = await self._store.get_items(
+                            p.item.scope.tenant_id, [best[0].item_id]
+                        )
+                        if found and _same_numbers(found[0].text, p.item.text):
+                            target = found[0].id
+                if target is None:
+                    keep.append(p)
+                    kept.append((p.item, p.embedding))
+                elif target not in m.merged_into:
+                    m.merged_into.append(target)
+                    merged.append(target)
+            m.items = keep
+        return list(dict.fromkeys(merged))
 
     def _event(self, message: Message, scope: Scope, now: datetime) -> Event:
         raw = message.content
@@ -230,7 +433,9 @@ class WriteFunnel:
         texts += [index_text(e.name, e.content) for e in events[:-1]]
         return [text[-limit:] for text in texts]
 
-    def _gate(self, text: str, event: Event, kind: ItemKind, context: str) -> PendingMessage:
+    def _gate(
+        self, text: str, event: Event, profile: IngestProfile, context: str
+    ) -> PendingMessage:
         """Chunk ``text`` (the raw message, or a stored event's masked content) into items."""
         result = PendingMessage(event=event)
         for chunk in chunk_text(text, self._settings.chunk_tokens, self._count):
@@ -247,8 +452,9 @@ class WriteFunnel:
                 id=new_id("mem"),
                 scope=event.scope,
                 text=clean,
-                kind=kind,
-                tier=Tier.MEDIUM,
+                kind=profile.kind,
+                tier=profile.tier,
+                importance=profile.importance,
                 source_event_ids=[event.id],
                 external_ids=[event.external_id] if event.external_id else [],
                 author=event.name,
@@ -272,3 +478,46 @@ class WriteFunnel:
                 "skipped %d chunk(s) carrying secrets in event %s", result.skipped_chunks, event.id
             )
         return result
+
+
+@dataclass
+class Processed:
+    """What a worker's job did: item ids by event, the knowledge report, problems."""
+
+    items: dict[str, list[str]] = field(default_factory=dict)
+    knowledge: KnowledgeReport = field(default_factory=KnowledgeReport)
+    degraded: list[str] = field(default_factory=list)
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _same_numbers(a: str, b: str) -> bool:
+    """Texts that differ in a number ("ran 5 miles" / "ran 6 miles") say different things,
+    however close their embeddings are."""
+    return _NUMBER.findall(a) == _NUMBER.findall(b)
+
+
+def _merge_reports(a: KnowledgeReport, b: KnowledgeReport) -> KnowledgeReport:
+    """``a`` (extraction and merging) completed with ``b`` (reconciliation)."""
+    return b.model_copy(
+        update={"extractor": a.extractor, "llm_ran": a.llm_ran, "items_merged": a.items_merged}
+    )
+
+
+def _item_history(understood: _Understood, now: datetime) -> list[HistoryEntry]:
+    """A history entry for every existing item that absorbed a repeated message."""
+    return [
+        HistoryEntry(
+            id=new_id("hst"),
+            tenant_id=m.event.scope.tenant_id,
+            target_type="item",
+            target_id=item_id,
+            action="merged",
+            at=now,
+            after={"added_event": m.event.id},
+            event_id=m.event.id,
+        )
+        for m in understood.pending
+        for item_id in m.merged_into
+    ]

@@ -3,7 +3,7 @@
 from cognimem.models.events import Event, Message, Role
 from cognimem.models.items import ItemKind, ItemStatus, MemoryItem, Tier
 from cognimem.models.packets import ContextPacket, PacketItem, StepReport
-from cognimem.models.results import MessageResult, WriteOutcome, WriteResult
+from cognimem.models.results import KnowledgeReport, MessageResult, WriteOutcome, WriteResult
 from cognimem.models.scope import Scope
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "Event",
     "ItemKind",
     "ItemStatus",
+    "KnowledgeReport",
     "MemoryItem",
     "Message",
     "MessageResult",

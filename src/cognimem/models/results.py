@@ -25,10 +25,29 @@ class MessageResult(BaseModel):
     redactions: dict[str, int] = Field(default_factory=dict)
 
 
+class KnowledgeReport(BaseModel):
+    """What a write did to the knowledge layers (ids of what changed)."""
+
+    facts_created: list[str] = Field(default_factory=list)
+    facts_reinforced: list[str] = Field(default_factory=list)
+    facts_superseded: list[str] = Field(default_factory=list)
+    conflicts_opened: list[str] = Field(default_factory=list)
+    entities_created: list[str] = Field(default_factory=list)
+    entities_resolved: list[str] = Field(default_factory=list)
+    entities_ambiguous: list[str] = Field(default_factory=list)  # mentions left unlinked
+    items_merged: list[str] = Field(default_factory=list)  # existing items that absorbed a repeat
+    items_silenced: list[str] = Field(default_factory=list)
+    # which extractor ran: "rules", "llm", or "none" (the profile does not extract)
+    extractor: Literal["rules", "llm", "none"] = "none"
+    llm_ran: bool = False
+
+
 class WriteResult(BaseModel):
     """Result of ``write`` / ``write_batch``: one entry per message, in order."""
 
     messages: list[MessageResult]
+    profile: str = "chat"
+    knowledge: KnowledgeReport = Field(default_factory=KnowledgeReport)
     degraded: list[str] = Field(default_factory=list)
     mode: Literal["sync", "async"] = "sync"  # how this write was ingested
     job_id: str | None = None  # async mode: the job that derives the items

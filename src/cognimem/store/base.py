@@ -15,6 +15,16 @@ from typing import Protocol
 import numpy as np
 
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, MessageResult, Scope
+from cognimem.models.knowledge import (
+    Alias,
+    Entity,
+    Fact,
+    FactCategory,
+    FactConflict,
+    FactStatus,
+    HistoryEntry,
+    Relation,
+)
 
 
 @dataclass(frozen=True)
@@ -48,12 +58,83 @@ class PendingItem:
 
 @dataclass
 class PendingMessage:
-    """One message's event and the items derived from it, committed together."""
+    """One message's event and the items derived from it, committed together.
+
+    ``merged_into``: existing items this message repeats (semantic near-duplicates); the
+    event is added to their provenance instead of inserting new items."""
 
     event: Event
     items: list[PendingItem] = field(default_factory=list)
+    merged_into: list[str] = field(default_factory=list)
+    # False: only the raw event is written now; a worker derives its items later
+    processed: bool = True
     skipped_chunks: int = 0
     redactions: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PendingFact:
+    """A new fact ready to be committed, with its embedding."""
+
+    fact: Fact
+    embedding: np.ndarray | None
+    embed_text: str
+
+
+@dataclass(frozen=True)
+class FactUpdate:
+    """A changed fact (its new state) and the revision it had when it was read."""
+
+    fact: Fact
+    expected_revision: int
+
+
+@dataclass(frozen=True)
+class KeyState:
+    """What reconciliation saw under one key: the live (active or aging) facts' ids and
+    revisions. The commit checks it still holds, else raises ``StaleKnowledge``."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+    key: str
+    facts: frozenset[tuple[str, int]]
+
+
+@dataclass
+class Knowledge:
+    """What extraction and reconciliation decided, committed with the messages."""
+
+    entities: list[Entity] = field(default_factory=list)
+    aliases: list[Alias] = field(default_factory=list)  # upserted: use_count + 1 if known
+    facts: list[PendingFact] = field(default_factory=list)
+    fact_updates: list[FactUpdate] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    conflicts: list[FactConflict] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    silence_items: list[str] = field(default_factory=list)
+    read_set: list[KeyState] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (
+            self.entities or self.aliases or self.facts or self.fact_updates or self.relations
+            or self.conflicts or self.history or self.silence_items
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    """Which facts to list. Facts belong to the user: (tenant, namespace, user_id);
+    agent and session are provenance, not filters. ``keys`` match exactly or as a prefix
+    of multi-valued keys (``user:preference:cuisine`` finds ``...:cuisine:italian``)."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+    keys: tuple[str, ...] | None = None
+    statuses: tuple[FactStatus, ...] | None = (FactStatus.ACTIVE, FactStatus.AGING)
+    categories: tuple[FactCategory, ...] | None = None
+    limit: int = 1_000
 
 
 class Store(Protocol):
@@ -80,13 +161,19 @@ class Store(Protocol):
         """
 
     async def commit(
-        self, messages: Sequence[PendingMessage], dedupe_window_s: float
+        self,
+        messages: Sequence[PendingMessage],
+        dedupe_window_s: float,
+        knowledge: Knowledge | None = None,
     ) -> list[MessageResult]:
-        """Write events and their items in one transaction.
+        """Write events, their items and ``knowledge`` in one transaction.
 
         Duplicates (rechecked inside the transaction, also within the batch) are not
         written; their result carries the original ids. Either everything new is
-        written or nothing is.
+        written or nothing is. With ``knowledge``: if a message turned out to be a
+        duplicate inside the transaction, or a key's live facts are no longer what
+        ``knowledge.read_set`` saw, nothing is written and ``StaleKnowledge`` is raised
+        (the caller reconciles again).
         """
 
     async def previous_event(
@@ -95,12 +182,22 @@ class Store(Protocol):
         """The latest event of exactly this scope with ``occurred_at <= before``, other
         than the ``exclude`` ids."""
 
-    async def add_items(self, items: Sequence[PendingItem]) -> list[str]:
-        """Attach items to raw events that are already stored (async ingestion).
+    async def add_items(
+        self,
+        items: Sequence[PendingItem],
+        knowledge: Knowledge | None = None,
+        merges: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[str]:
+        """Attach items, merges (event id → existing item ids) and ``knowledge`` to raw
+        events that are already stored (async ingestion).
 
-        In one transaction; items whose source event already has items are skipped, so
-        a job applied twice changes nothing. Returns the ids inserted.
+        In one transaction. Events already processed are skipped — and if any event of
+        the call was, nothing is written at all — so a job applied twice changes nothing.
+        A stale ``knowledge.read_set`` raises ``StaleKnowledge``. Returns the ids inserted.
         """
+
+    async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
+        """Which of these events have not had their items derived yet."""
 
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
         """Items by id within a tenant, in the order asked; missing ids are left out."""
@@ -124,6 +221,36 @@ class Store(Protocol):
 
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
         """Bulk: access_count + 1, loaded_count + 1, last_accessed_at = at."""
+
+    # -- knowledge (facts, entities, relations, conflicts, history) ------------------
+    async def find_facts(self, query: FactQuery) -> list[Fact]:
+        """Facts matching ``query``, newest first."""
+
+    async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]: ...
+
+    async def set_item_status(
+        self, tenant_id: str, ids: Sequence[str], status: ItemStatus
+    ) -> int: ...
+
+    async def find_aliases(
+        self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None
+    ) -> list[Alias]:
+        """Aliases visible to the user (theirs and the namespace's shared ones) whose
+        normalised text is one of ``names`` (``None``: all of them, for fuzzy matching)."""
+
+    async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]: ...
+
+    async def find_relations(
+        self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
+    ) -> list[Relation]:
+        """Active edges touching any of ``entity_ids``, visible to the user."""
+
+    async def find_conflicts(
+        self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
+    ) -> list[FactConflict]: ...
+
+    async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
+        """Every recorded change to an item or fact, oldest first."""
 
     async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         """Embedding cache lookup, one query for the whole batch."""

@@ -12,14 +12,14 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cognimem.errors import Conflict
+from cognimem.errors import Conflict, StaleKnowledge
 from cognimem.models import Event, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.clock import to_micros, to_utc
 from cognimem.store.base import ItemFilter, PendingItem, PendingMessage
@@ -57,17 +57,19 @@ EVENT_COLUMNS = (
 _EVENT_TYPES = [*["text"] * 12, "timestamptz", "timestamptz", "jsonb"]
 
 
-def _unnest(types: Sequence[str]) -> str:
+def unnest_args(types: Sequence[str]) -> str:
+    """``$1::t1[], $2::t2[], ...``: one array parameter per column, for ``unnest``."""
     return ", ".join(f"${n}::{t}[]" for n, t in enumerate(types, start=1))
 
 
 INSERT_EVENTS = (
-    f"INSERT INTO events ({EVENT_COLUMNS}) SELECT * FROM unnest({_unnest(_EVENT_TYPES)})"
+    f"INSERT INTO events ({EVENT_COLUMNS}, processed)"
+    f" SELECT * FROM unnest({unnest_args([*_EVENT_TYPES, 'bool'])})"
 )
 
 INSERT_ITEMS = (
     f"INSERT INTO items ({ITEM_COLUMNS}, embedding, search_text)"
-    f" SELECT * FROM unnest({_unnest([*_ITEM_TYPES, 'vector', 'text'])})"
+    f" SELECT * FROM unnest({unnest_args([*_ITEM_TYPES, 'vector', 'text'])})"
 )
 
 INSERT_ITEM_EVENTS = (
@@ -122,19 +124,19 @@ def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
     return [[r[c] for r in rows] for c in range(width)]
 
 
-def event_columns(events: Sequence[Event]) -> list[list[Any]]:
+def event_columns(messages: Sequence[PendingMessage]) -> list[list[Any]]:
     """``INSERT_EVENTS`` arguments: one list per column."""
     rows = []
-    for e in events:
-        s = e.scope
+    for m in messages:
+        e, s = m.event, m.event.scope
         rows.append(
             (
                 e.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, e.role.value,
                 e.name, e.content, e.content_hash, e.idempotency_key, e.external_id,
-                to_utc(e.occurred_at), to_utc(e.recorded_at), json.dumps(e.metadata),
+                to_utc(e.occurred_at), to_utc(e.recorded_at), json.dumps(e.metadata), m.processed,
             )
         )  # fmt: skip
-    return _columns(rows, len(_EVENT_TYPES))
+    return _columns(rows, len(_EVENT_TYPES) + 1)
 
 
 def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
@@ -331,15 +333,35 @@ def _dedupe_tuple(event: Event) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def _lock_key(event: Event) -> int:
-    """The advisory lock that serialises writers of the same message (a collision only
-    serialises two unrelated writers)."""
-    if event.idempotency_key is not None:
-        parts: tuple[object, ...] = ("key", event.scope.tenant_id, event.idempotency_key)
-    else:
-        parts = ("dedupe", *_dedupe_tuple(event))
+def advisory_key(*parts: object) -> int:
+    """A transaction advisory lock key for ``parts`` (a collision only serialises two
+    unrelated writers)."""
     digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
+
+
+def message_lock(event: Event) -> int:
+    """The lock that serialises writers of the same message."""
+    if event.idempotency_key is not None:
+        return advisory_key("key", event.scope.tenant_id, event.idempotency_key)
+    return advisory_key("dedupe", *_dedupe_tuple(event))
+
+
+def event_lock(event_id: str) -> int:
+    """The lock that serialises workers deriving the items of one stored event."""
+    return advisory_key("items", event_id)
+
+
+async def take_locks(conn: Connection, keys: Iterable[int]) -> None:
+    """Transaction advisory locks, all in one ascending order, so two writers that want
+    some of the same locks never wait for each other in a cycle."""
+    ordered = sorted(set(keys))
+    if ordered:
+        await conn.execute(
+            "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY"
+            " AS t(k, o) ORDER BY o",
+            ordered,
+        )
 
 
 def check_key(event: Event, original: Original) -> None:
@@ -379,26 +401,26 @@ async def find_originals(
 
 
 async def commit_batch(
-    conn: Connection, messages: Sequence[PendingMessage], dedupe_window_s: float
+    conn: Connection,
+    messages: Sequence[PendingMessage],
+    dedupe_window_s: float,
+    *,
+    strict: bool = False,
 ) -> list[MessageResult]:
-    """The body of ``commit``, inside its transaction: SQLite's sequential semantics
-    (each message checked against the database and the batch before it), then one
-    insert per table."""
+    """The body of ``commit``, inside its transaction with every ``message_lock`` held:
+    SQLite's sequential semantics (each message checked against the database and the
+    batch before it), then one insert per table.
+
+    ``strict``: a message that turns out to be a duplicate raises ``StaleKnowledge``
+    (knowledge derived from it assumed it was new)."""
     events = [m.event for m in messages]
-    # sorted, so two batches that share messages take their locks in the same order
-    keys = sorted({_lock_key(e) for e in events})
-    await conn.execute(
-        "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, o)"
-        " ORDER BY o",
-        keys,
-    )
     stored = await find_originals(conn, events, dedupe_window_s)
     window = int(dedupe_window_s * 1_000_000)
     keyed: dict[tuple[str, str], Event] = {}  # written earlier in this batch
     unkeyed: dict[tuple[object, ...], list[Event]] = {}
-    new_events: list[Event] = []
-    new_items: list[PendingItem] = []
-    results: list[MessageResult] = []
+    fresh: list[tuple[int, PendingMessage]] = []
+    repeats: dict[int, Event] = {}  # index -> the event earlier in the batch it repeats
+    results: list[MessageResult | None] = []
 
     def earlier_in_batch(event: Event) -> Event | None:
         if event.idempotency_key is not None:
@@ -410,39 +432,63 @@ async def commit_batch(
     for index, pending in enumerate(messages):
         event = pending.event
         original = stored.get(index)
-        if original is None and (earlier := earlier_in_batch(event)) is not None:
-            # what the database would answer: the items linked to it so far, in order
-            linked = [p.item.id for p in new_items if earlier.id in p.item.source_event_ids]
-            original = Original(earlier.id, earlier.content_hash, list(dict.fromkeys(linked)))
+        earlier = earlier_in_batch(event) if original is None else None
+        if earlier is not None:
+            original = Original(earlier.id, earlier.content_hash, [])
         if original is not None:
             check_key(event, original)
-            results.append(duplicate(original))
+            if strict:
+                raise StaleKnowledge(f"event {event.id} became a duplicate")
+            if earlier is not None:
+                repeats[index] = earlier  # its ids are known once the batch is written
+                results.append(None)
+            else:
+                results.append(duplicate(original))
             continue
-        new_events.append(event)
-        new_items.extend(pending.items)
+        fresh.append((index, pending))
+        results.append(None)
         if event.idempotency_key is not None:
             keyed[(event.scope.tenant_id, event.idempotency_key)] = event
         else:
             unkeyed.setdefault(_dedupe_tuple(event), []).append(event)
+
+    if fresh:
+        await conn.execute(INSERT_EVENTS, *event_columns([m for _, m in fresh]))
+    await insert_items(conn, [p for _, m in fresh for p in m.items])
+    for index, pending in fresh:
         item_ids = [p.item.id for p in pending.items]
+        item_ids += await merge_into(conn, pending.event, pending.merged_into)
         outcome = (
             WriteOutcome.STORED
             if item_ids or not pending.skipped_chunks
             else WriteOutcome.SKIPPED_SECRET
         )
-        results.append(
-            MessageResult(
-                event_id=event.id,
-                item_ids=item_ids,
-                outcome=outcome,
-                skipped_chunks=pending.skipped_chunks,
-                redactions=pending.redactions,
-            )
+        results[index] = MessageResult(
+            event_id=pending.event.id,
+            item_ids=item_ids,
+            outcome=outcome,
+            skipped_chunks=pending.skipped_chunks,
+            redactions=pending.redactions,
         )
-    if new_events:
-        await conn.execute(INSERT_EVENTS, *event_columns(new_events))
-    await insert_items(conn, new_items)
-    return results
+    if repeats:
+        # what the database answers: every item linked to the earlier event, in order
+        linked = await linked_items(conn, [e.id for e in repeats.values()])
+        for index, earlier in repeats.items():
+            results[index] = duplicate(
+                Original(earlier.id, earlier.content_hash, linked.get(earlier.id, []))
+            )
+    return [r for r in results if r is not None]
+
+
+async def linked_items(conn: Connection, event_ids: Sequence[str]) -> dict[str, list[str]]:
+    """The items each event is part of the provenance of, oldest first."""
+    found = await conn.fetch(
+        "SELECT ie.event_id, array_agg(ie.item_id ORDER BY i.seq) AS item_ids"
+        " FROM item_events ie JOIN items i ON i.id = ie.item_id"
+        " WHERE ie.event_id = ANY($1::text[]) GROUP BY ie.event_id",
+        list(set(event_ids)),
+    )
+    return {r["event_id"]: list(r["item_ids"]) for r in found}
 
 
 async def insert_items(conn: Connection, items: Sequence[PendingItem]) -> None:
@@ -455,24 +501,60 @@ async def insert_items(conn: Connection, items: Sequence[PendingItem]) -> None:
         await conn.execute(INSERT_ITEM_EVENTS, [item for item, _ in links], [e for _, e in links])
 
 
-async def add_items(conn: Connection, items: Sequence[PendingItem]) -> list[str]:
-    """Items for events already stored; events that have items already are skipped.
+# the appends are computed from the row the UPDATE locks, so two merges into one item
+# at once both land (a read-modify-write from Python would lose one)
+_MERGE = """
+WITH merged AS (
+    UPDATE items SET
+        source_event_ids = CASE WHEN source_event_ids ? $2::text THEN source_event_ids
+                                ELSE source_event_ids || jsonb_build_array($2::text) END,
+        external_ids = CASE WHEN $3::text IS NULL OR external_ids ? $3::text THEN external_ids
+                            ELSE external_ids || jsonb_build_array($3::text) END
+    WHERE id = $1 RETURNING id
+)
+INSERT INTO item_events (item_id, event_id) SELECT id, $2 FROM merged ON CONFLICT DO NOTHING
+"""
 
-    Per-event advisory locks (in a fixed order) make two workers applying the same job
-    at once agree: the second sees the first one's items and inserts nothing.
-    """
-    events = sorted({e for p in items for e in p.item.source_event_ids})
-    for event_id in events:
-        digest = hashlib.blake2b(f"items:{event_id}".encode(), digest_size=8).digest()
-        await conn.execute(
-            "SELECT pg_advisory_xact_lock($1)", int.from_bytes(digest, "big", signed=True)
-        )
-    done = {
-        r["event_id"]
+
+async def merge_into(conn: Connection, event: Event, targets: Sequence[str]) -> list[str]:
+    """Add ``event`` (and its external id) to the provenance of existing items; returns
+    the targets that exist, in the order given."""
+    if not targets:
+        return []
+    # KEY SHARE: no one deletes them before we commit, yet updates are not blocked
+    existing = {
+        r["id"]
         for r in await conn.fetch(
-            "SELECT DISTINCT event_id FROM item_events WHERE event_id = ANY($1::text[])", events
+            "SELECT id FROM items WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE",
+            list(set(targets)),
         )
     }
-    fresh = [p for p in items if not done & set(p.item.source_event_ids)]
-    await insert_items(conn, fresh)
-    return [p.item.id for p in fresh]
+    found = [t for t in targets if t in existing]
+    if found:
+        await conn.executemany(_MERGE, [(t, event.id, event.external_id) for t in found])
+    return found
+
+
+async def attach_items(
+    conn: Connection, items: Sequence[PendingItem], merges: Mapping[str, Sequence[str]]
+) -> list[str] | None:
+    """The items part of ``add_items``, inside its transaction with every ``event_lock``
+    held. ``None`` (nothing written) when any of the events was processed already;
+    otherwise the items and merges are written and every event is marked processed."""
+    events = sorted({e for p in items for e in p.item.source_event_ids} | set(merges))
+    if events and await conn.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM events WHERE id = ANY($1::text[]) AND processed)", events
+    ):
+        return None
+    await insert_items(conn, items)
+    if merges:
+        found = await conn.fetch(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ANY($1::text[])", list(merges)
+        )
+        by_id = {r["id"]: event_from_row(r) for r in found}
+        for event_id, targets in merges.items():
+            if event_id in by_id:  # an event deleted meanwhile has nothing to merge
+                await merge_into(conn, by_id[event_id], targets)
+    if events:
+        await conn.execute("UPDATE events SET processed = true WHERE id = ANY($1::text[])", events)
+    return [p.item.id for p in items]

@@ -8,6 +8,11 @@ Semantics match ``SQLiteStore`` exactly; what differs is how they are reached:
   advisory locks keyed on the idempotency key (or on scope + role + name + content hash
   for dedupe), so the loser sees the winner's rows and answers ``DUPLICATE``; the unique
   index on idempotency keys stays the final judge (a violation retries the transaction);
+- knowledge is written with its messages (or its async job's items) in one transaction;
+  a writer first takes an advisory lock per fact key its reconciliation read (with the
+  message locks, in one ascending order, so no two writers deadlock on them), then
+  checks the read set, so two writers under one key take turns and the second fails
+  with ``StaleKnowledge``;
 - the HNSW index is created by the first write that carries a vector, for its dimension;
 - driver errors are translated at this boundary: an unreachable server is
   ``StoreUnavailable``, anything else ``StoreError``.
@@ -16,7 +21,7 @@ Semantics match ``SQLiteStore`` exactly; what differs is how they are reached:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,9 +31,18 @@ import numpy as np
 
 from cognimem.config import redact_url
 from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageError
-from cognimem.models import Event, MemoryItem, MessageResult, Scope
+from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.clock import to_utc
-from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage
+from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
+from cognimem.store.base import (
+    Candidate,
+    FactQuery,
+    ItemFilter,
+    Knowledge,
+    PendingItem,
+    PendingMessage,
+)
+from cognimem.store.postgres import knowledge as kn
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.migrations import (
     VECTOR_DIM_META,
@@ -82,6 +96,12 @@ def translate(exc: BaseException, where: str) -> CognimemError:
     if isinstance(exc, apg.PostgresError):
         return StoreError(f"PostgreSQL error at {where} ({exc.sqlstate}): {exc}")
     return StoreError(f"PostgreSQL client error at {where}: {type(exc).__name__}: {exc}")
+
+
+def _dimension(items: Iterable[PendingItem]) -> int | None:
+    """The dimension of the first item vector of a write (facts' vectors are not
+    indexed, so they do not decide the HNSW index's dimension)."""
+    return next((int(p.embedding.shape[0]) for p in items if p.embedding is not None), None)
 
 
 class PostgresStore:
@@ -240,20 +260,71 @@ class PostgresStore:
         return {index: rows.duplicate(original) for index, original in found.items()}
 
     async def commit(
-        self, messages: Sequence[PendingMessage], dedupe_window_s: float
+        self,
+        messages: Sequence[PendingMessage],
+        dedupe_window_s: float,
+        knowledge: Knowledge | None = None,
     ) -> list[MessageResult]:
-        if not messages:
+        if not messages and knowledge is None:
             return []
+        strict = knowledge is not None and not knowledge.is_empty()
+
+        async def body(conn: Connection) -> list[MessageResult]:
+            # the message locks and the read set's key locks in one ascending order
+            await rows.take_locks(
+                conn,
+                [rows.message_lock(m.event) for m in messages] + kn.read_set_locks(knowledge),
+            )
+            if knowledge is not None:
+                await kn.check_read_set(conn, knowledge)
+            results = await rows.commit_batch(conn, messages, dedupe_window_s, strict=strict)
+            if knowledge is not None:
+                await self._apply(conn, knowledge)
+            return results
+
+        return await self._write(body, _dimension(p for m in messages for p in m.items))
+
+    async def add_items(
+        self,
+        items: Sequence[PendingItem],
+        knowledge: Knowledge | None = None,
+        merges: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[str]:
+        merges = merges or {}
+        events = {e for p in items for e in p.item.source_event_ids} | set(merges)
+        if not events and (knowledge is None or knowledge.is_empty()):
+            return []
+
+        async def body(conn: Connection) -> list[str]:
+            await rows.take_locks(
+                conn, [rows.event_lock(e) for e in events] + kn.read_set_locks(knowledge)
+            )
+            inserted = await rows.attach_items(conn, items, merges)
+            if inserted is None:
+                return []  # this job (or part of it) was applied already
+            if knowledge is not None:
+                # after the items, in the same transaction: a stale read set undoes them
+                await kn.check_read_set(conn, knowledge)
+                await self._apply(conn, knowledge)
+            return inserted
+
+        return await self._write(body, _dimension(items))
+
+    async def _apply(self, conn: Connection, knowledge: Knowledge) -> None:
+        await kn.apply(conn, knowledge)
+        if knowledge.silence_items:
+            # vector and lexical search filter on status inside their queries, so this
+            # is all it takes for silenced items to drop out of both
+            await conn.execute(
+                "UPDATE items SET status = $2 WHERE id = ANY($1::text[]) AND status <> $2",
+                list(knowledge.silence_items),
+                ItemStatus.SILENT.value,
+            )
+
+    async def _write(self, body: Callable[[Connection], Awaitable[T]], dim: int | None) -> T:
+        """Run ``body`` in a transaction (first building the vector index if this write
+        brings the first vector), retrying lost idempotency races and deadlocks."""
         apg = _asyncpg()
-        dim = next(
-            (
-                int(p.embedding.shape[0])
-                for m in messages
-                for p in m.items
-                if p.embedding is not None
-            ),
-            None,
-        )
         async with self._connection() as conn:
             for attempt in range(1, _ATTEMPTS + 1):
                 try:
@@ -261,31 +332,20 @@ class PostgresStore:
                     async with conn.transaction():
                         if dim is not None and index_dim is None:
                             index_dim = await self._ensure_vector_index(conn, dim)
-                        results = await rows.commit_batch(conn, messages, dedupe_window_s)
+                        result = await body(conn)
                     self._index_dim = index_dim  # only once the transaction is committed
-                    return results
+                    return result
                 except apg.UniqueViolationError as exc:
                     # someone committed the same idempotency key without our lock: retry,
                     # and the recheck answers DUPLICATE with the winner's ids
                     if exc.constraint_name != "events_idempotency" or attempt == _ATTEMPTS:
                         raise
                 except (apg.DeadlockDetectedError, apg.SerializationError):
+                    # a retry rereads everything: a fact another writer changed meanwhile
+                    # then fails its revision guard as StaleKnowledge
                     if attempt == _ATTEMPTS:
                         raise
         raise AssertionError("unreachable")  # pragma: no cover
-
-    async def add_items(self, items: Sequence[PendingItem]) -> list[str]:
-        if not items:
-            return []
-        dim = next((int(p.embedding.shape[0]) for p in items if p.embedding is not None), None)
-        async with self._connection() as conn:
-            index_dim = self._index_dim
-            async with conn.transaction():
-                if dim is not None and index_dim is None:
-                    index_dim = await self._ensure_vector_index(conn, dim)
-                inserted = await rows.add_items(conn, items)
-            self._index_dim = index_dim
-            return inserted
 
     async def _ensure_vector_index(self, conn: Connection, dim: int) -> int:
         """Inside the first vector-carrying commit: record the dimension, build the index.
@@ -304,6 +364,35 @@ class PostgresStore:
         if sql is not None:
             await conn.execute(sql)
         return dim
+
+    async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
+        if not event_ids:
+            return []
+        async with self._connection() as conn:
+            found = {
+                r["id"]
+                for r in await conn.fetch(
+                    "SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2::text[])"
+                    " AND NOT processed",
+                    tenant_id,
+                    list(event_ids),
+                )
+            }
+        return [e for e in event_ids if e in found]
+
+    async def set_item_status(self, tenant_id: str, ids: Sequence[str], status: ItemStatus) -> int:
+        if not ids:
+            return 0
+        async with self._connection() as conn:
+            count = await conn.fetchval(
+                "WITH changed AS (UPDATE items SET status = $3 WHERE tenant_id = $1"
+                " AND id = ANY($2::text[]) AND status <> $3 RETURNING 1)"
+                " SELECT count(*) FROM changed",
+                tenant_id,
+                list(set(ids)),
+                status.value,
+            )
+        return int(count)
 
     async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
         if not ids:
@@ -440,6 +529,39 @@ class PostgresStore:
                 " SET LOCAL hnsw.iterative_scan = relaxed_order"
             )
             return list(await conn.fetch(sql, *params))
+
+    # -- knowledge -------------------------------------------------------------------
+    async def find_facts(self, query: FactQuery) -> list[Fact]:
+        async with self._connection() as conn:
+            return await kn.find_facts(conn, query)
+
+    async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
+        return await self._by_ids("facts", kn.FACT_COLUMNS, kn.fact_from_row, tenant_id, ids)
+
+    async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
+        return await self._by_ids("entities", kn.ENTITY_COLUMNS, kn.entity_from_row, tenant_id, ids)
+
+    async def find_aliases(
+        self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None
+    ) -> list[Alias]:
+        async with self._connection() as conn:
+            return await kn.find_aliases(conn, tenant_id, namespace, user_id, names)
+
+    async def find_relations(
+        self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
+    ) -> list[Relation]:
+        async with self._connection() as conn:
+            return await kn.find_relations(conn, tenant_id, namespace, user_id, entity_ids)
+
+    async def find_conflicts(
+        self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
+    ) -> list[FactConflict]:
+        async with self._connection() as conn:
+            return await kn.find_conflicts(conn, tenant_id, namespace, user_id, open_only)
+
+    async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
+        async with self._connection() as conn:
+            return await kn.get_history(conn, tenant_id, target_id)
 
     # -- embedding cache -------------------------------------------------------------
     async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:

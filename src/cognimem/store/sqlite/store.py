@@ -11,10 +11,26 @@ from typing import TypeVar
 
 import numpy as np
 
-from cognimem.errors import Conflict, SchemaMismatch, UsageError
-from cognimem.models import Event, MemoryItem, MessageResult, Scope, WriteOutcome
+from cognimem.errors import Conflict, SchemaMismatch, StaleKnowledge, UsageError
+from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.clock import to_micros
-from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage
+from cognimem.models.knowledge import (
+    Alias,
+    Entity,
+    Fact,
+    FactConflict,
+    HistoryEntry,
+    Relation,
+)
+from cognimem.store.base import (
+    Candidate,
+    FactQuery,
+    ItemFilter,
+    Knowledge,
+    PendingItem,
+    PendingMessage,
+)
+from cognimem.store.sqlite import knowledge as kn
 from cognimem.store.sqlite import rows, vectors
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import MIGRATIONS
@@ -175,18 +191,28 @@ class SQLiteStore:
         return await self._db.read(q)
 
     async def commit(
-        self, messages: Sequence[PendingMessage], dedupe_window_s: float
+        self,
+        messages: Sequence[PendingMessage],
+        dedupe_window_s: float,
+        knowledge: Knowledge | None = None,
     ) -> list[MessageResult]:
         def tx(conn: sqlite3.Connection) -> list[MessageResult]:
+            if knowledge is not None:
+                kn.check_read_set(conn, knowledge)
             results: list[MessageResult] = []
             for pending in messages:
                 event = pending.event
                 original = _find_original(conn, event, dedupe_window_s)
                 if original is not None:
+                    if knowledge is not None and not knowledge.is_empty():
+                        raise StaleKnowledge(f"event {event.id} became a duplicate")
                     results.append(original)
                     continue
                 conn.execute(rows.INSERT_EVENT, rows.event_params(event))
+                if not pending.processed:
+                    conn.execute("UPDATE events SET processed = 0 WHERE id = ?", (event.id,))
                 item_ids = _insert_items(conn, pending.items)
+                item_ids += _merge(conn, event, pending.merged_into)
                 outcome = (
                     WriteOutcome.STORED
                     if item_ids or not pending.skipped_chunks
@@ -201,25 +227,82 @@ class SQLiteStore:
                         redactions=pending.redactions,
                     )
                 )
+            if knowledge is not None:
+                self._apply(conn, knowledge)
             return results
 
         return await self._db.write(tx)
 
-    async def add_items(self, items: Sequence[PendingItem]) -> list[str]:
-        def tx(conn: sqlite3.Connection) -> list[str]:
-            events = {e for p in items for e in p.item.source_event_ids}
-            done = {
-                e
-                for e in events
-                if conn.execute(
-                    "SELECT 1 FROM item_events WHERE event_id = ? LIMIT 1", (e,)
-                ).fetchone()
-            }
-            fresh = [p for p in items if not done & set(p.item.source_event_ids)]
-            return _insert_items(conn, fresh)
+    def _apply(self, conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+        kn.apply(conn, knowledge)
+        if knowledge.silence_items:
+            _set_status(conn, knowledge.silence_items, ItemStatus.SILENT)
 
-        if not items:
+    async def add_items(
+        self,
+        items: Sequence[PendingItem],
+        knowledge: Knowledge | None = None,
+        merges: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[str]:
+        merges = merges or {}
+        events = {e for p in items for e in p.item.source_event_ids} | set(merges)
+
+        def tx(conn: sqlite3.Connection) -> list[str]:
+            marks = ", ".join("?" * len(events))
+            done = conn.execute(
+                f"SELECT COUNT(*) FROM events WHERE id IN ({marks}) AND processed = 1",
+                tuple(events),
+            ).fetchone()[0]
+            if done:
+                return []  # this job (or part of it) was applied already
+            if knowledge is not None:
+                kn.check_read_set(conn, knowledge)
+            inserted = _insert_items(conn, items)
+            stored = {e.id: e for e in _events_by_id(conn, list(merges))}
+            for event_id, targets in merges.items():
+                if event_id in stored:  # an event deleted meanwhile has nothing to merge
+                    _merge(conn, stored[event_id], targets)
+            conn.execute(f"UPDATE events SET processed = 1 WHERE id IN ({marks})", tuple(events))
+            if knowledge is not None:
+                self._apply(conn, knowledge)
+            return inserted
+
+        if not events and (knowledge is None or knowledge.is_empty()):
             return []
+        return await self._db.write(tx)
+
+    async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
+        if not event_ids:
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[str]:
+            found = {
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM events WHERE +tenant_id = ? AND id IN"
+                    f" ({', '.join('?' * len(event_ids))}) AND processed = 0",
+                    (tenant_id, *event_ids),
+                )
+            }
+            return [e for e in event_ids if e in found]
+
+        return await self._db.read(q)
+
+    async def set_item_status(self, tenant_id: str, ids: Sequence[str], status: ItemStatus) -> int:
+        if not ids:
+            return 0
+
+        def tx(conn: sqlite3.Connection) -> int:
+            owned = [
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM items WHERE +tenant_id = ? AND id IN"
+                    f" ({', '.join('?' * len(ids))})",
+                    (tenant_id, *ids),
+                )
+            ]
+            return _set_status(conn, owned, status)
+
         return await self._db.write(tx)
 
     async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
@@ -355,6 +438,54 @@ class SQLiteStore:
 
         return await self._db.read(q)
 
+    # -- knowledge -------------------------------------------------------------------
+    async def find_facts(self, query: FactQuery) -> list[Fact]:
+        return await self._db.read(lambda conn: kn.find_facts(conn, query))
+
+    async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
+        if not ids:
+            return []
+        return await self._db.read(
+            lambda conn: [
+                kn.fact_from_row(r)
+                for r in kn.by_ids(conn, "facts", kn.FACT_COLUMNS, tenant_id, ids)
+            ]
+        )
+
+    async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
+        if not ids:
+            return []
+        return await self._db.read(
+            lambda conn: [
+                kn.entity_from_row(r)
+                for r in kn.by_ids(conn, "entities", kn.ENTITY_COLUMNS, tenant_id, ids)
+            ]
+        )
+
+    async def find_aliases(
+        self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None
+    ) -> list[Alias]:
+        return await self._db.read(
+            lambda conn: kn.find_aliases(conn, tenant_id, namespace, user_id, names)
+        )
+
+    async def find_relations(
+        self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
+    ) -> list[Relation]:
+        return await self._db.read(
+            lambda conn: kn.find_relations(conn, tenant_id, namespace, user_id, entity_ids)
+        )
+
+    async def find_conflicts(
+        self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
+    ) -> list[FactConflict]:
+        return await self._db.read(
+            lambda conn: kn.find_conflicts(conn, tenant_id, namespace, user_id, open_only)
+        )
+
+    async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
+        return await self._db.read(lambda conn: kn.get_history(conn, tenant_id, target_id))
+
     # -- embedding cache -------------------------------------------------------------
     async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         if not hashes:
@@ -412,6 +543,38 @@ def _insert_items(conn: sqlite3.Connection, items: Sequence[PendingItem]) -> lis
     for tenant_id, namespace, user_id in touched:
         vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
     return [p.item.id for p in items]
+
+
+def _merge(conn: sqlite3.Connection, event: Event, targets: Sequence[str]) -> list[str]:
+    """Add ``event`` to the provenance of existing items; returns those that exist."""
+    return [t for t in targets if kn.merge_into(conn, t, event.id, event.external_id)]
+
+
+def _set_status(conn: sqlite3.Connection, ids: Sequence[str], status: ItemStatus) -> int:
+    changed = 0
+    for item_id in ids:
+        row = conn.execute(
+            "SELECT tenant_id, namespace, user_id FROM items WHERE id = ? AND status != ?",
+            (item_id, status.value),
+        ).fetchone()
+        if row is None:
+            continue
+        conn.execute("UPDATE items SET status = ? WHERE id = ?", (status.value, item_id))
+        vectors.bump_version(conn, row[0], row[1], row[2], mutation=True)
+        changed += 1
+    return changed
+
+
+def _events_by_id(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Event]:
+    conn.row_factory = sqlite3.Row
+    try:
+        found = conn.execute(
+            f"SELECT {rows.EVENT_COLUMNS} FROM events WHERE id IN ({', '.join('?' * len(ids))})",
+            tuple(ids),
+        ).fetchall()
+    finally:
+        conn.row_factory = None
+    return [rows.event_from_row(r) for r in found]
 
 
 def _find_original(

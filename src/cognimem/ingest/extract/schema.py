@@ -1,0 +1,96 @@
+"""What an extractor returns for one message: the shared output model of the rule and
+LLM extractors. The LLM's JSON schema is derived from these models."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cognimem.models.knowledge import EntityType, FactCategory
+
+
+class ExtractedEntity(BaseModel):
+    """An entity mentioned in the message, by the name used there."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    type: EntityType = EntityType.OTHER
+
+
+class ExtractedFact(BaseModel):
+    """One statement: ``subject`` ``predicate`` ``value``.
+
+    ``subject`` is ``"user"`` for the message's author speaking about themselves (the
+    funnel maps it to the author), otherwise the name of the entity it is about.
+    ``predicate`` is a short snake_case name within the category (``name``, ``city``,
+    ``cuisine``, ``allergy``, ``diet``, ``sister`` ...). ``multi_valued``: several values
+    may hold at once (likes, allergies, pets, siblings), so the value is part of the key;
+    otherwise a new value replaces the old (name, current city, diet).
+    ``holds=False``: the statement is about the past and no longer true ("I used to live
+    in Paris"); ``valid_to`` says until when, when known.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    subject: str = Field(default="user", min_length=1, max_length=200)
+    category: FactCategory
+    predicate: str = Field(min_length=1, max_length=80)
+    value: str = Field(min_length=1, max_length=500)
+    polarity: bool = True
+    multi_valued: bool = False
+    holds: bool = True
+    scope_tags: list[str] = Field(default_factory=list, max_length=12)
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    # the entity the value names, when it is one ("Berlin", "Sarah"): a graph edge
+    object_entity: str | None = Field(default=None, max_length=200)
+    object_type: EntityType | None = None
+    # the sentence (or clause) the fact was read from
+    evidence: str = Field(default="", max_length=2_000)
+
+
+class ExtractedRelation(BaseModel):
+    """A graph edge between two named entities ("Caroline" -works_at-> "Acme")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str = Field(min_length=1, max_length=200)
+    relation: str = Field(min_length=1, max_length=80)
+    target: str = Field(min_length=1, max_length=200)
+
+
+class Extraction(BaseModel):
+    """Everything read from one message."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entities: list[ExtractedEntity] = Field(default_factory=list)
+    facts: list[ExtractedFact] = Field(default_factory=list)
+    relations: list[ExtractedRelation] = Field(default_factory=list)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    # when what the message describes happened, if it says ("yesterday I ...")
+    event_time: datetime | None = None
+
+
+class ExtractionInput(BaseModel):
+    """One message to read: its text, who said it and when (relative times resolve
+    against ``occurred_at``, never against now)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    occurred_at: datetime
+    author: str | None = None  # the speaker's display name, if any
+    role: str = "user"
+
+
+class Extractor(Protocol):
+    """Reads a batch of messages; one result per message, in order."""
+
+    name: str
+
+    async def extract(self, messages: list[ExtractionInput]) -> list[Extraction]: ...

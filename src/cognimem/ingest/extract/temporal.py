@@ -1,0 +1,496 @@
+"""Time expressions in chat text, resolved against when the message was written.
+
+Every expression resolves against ``reference`` (a message's ``occurred_at``), never
+against the wall clock, so re-reading an old conversation gives the same answer. The
+result is a half-open interval ``[start, end)`` in UTC with a ``granularity``:
+``part_of_day``, ``day``, ``weekend``, ``week``, ``month``, ``season`` or ``year``.
+
+Conventions, chosen so that every expression has exactly one reading:
+
+- Calendar arithmetic runs in UTC (a message's own timezone is not known here).
+- Weeks are ISO weeks, Monday to Sunday; a weekend is the Saturday and Sunday of a week.
+- ``today`` / ``yesterday`` / ``tomorrow``: that whole day. Parts of a day:
+  morning 06-12h, afternoon 12-18h, evening 18-24h, night 18h-06h (``tonight`` is the
+  reference day's night, ``last night`` the previous day's).
+- ``last`` / ``this`` / ``next`` + week, weekend, month, year: the previous, current or
+  following calendar unit ("last year" said on 2024-06-15 is [2023-01-01, 2024-01-01)).
+  ``last weekend`` is the weekend of the previous ISO week (said on a Monday: the one just
+  past; said on a Saturday: the one a week ago).
+- ``next Friday``: the first Friday strictly after the reference date. ``last Friday``:
+  the latest Friday strictly before it. ``this Friday``: the Friday of the reference's
+  ISO week (possibly already past). ``on Friday`` (no qualifier): the latest Friday
+  strictly before the reference, or the first strictly after it when the caller says
+  the sentence looks ahead (``prefer_future``); ``on Fridays`` (habitual) is ignored.
+- ``N days/weeks/months/years ago``: the reference date moved back N units, as a window
+  of one unit from there ("two years ago" on 2024-06-15 starts 2022-06-15). ``a few`` and
+  ``several`` count as 3 and ``a couple (of)`` as 2; those mentions are ``approximate``.
+  ``in N units`` / ``N units from now`` move forward the same way.
+- Explicit dates: ``2023-05-07``, ``7 May 2023``, ``the 7th of May``, ``May 7, 2023``,
+  ``May 2023``, ``in 2019`` (a year needs a preposition before it: in, since, during,
+  from, until, by, of, before, after, around), ``in May``. A date or month without a
+  year is the latest one whose start is not after the reference (chat about memories
+  looks back); with ``prefer_future`` it is the earliest one that has not ended yet.
+  ``last May`` is the latest May before the reference's month, ``next May`` the first
+  May after it, ``this May`` the May of the reference's year.
+- Seasons are meteorological, northern hemisphere (spring = March-May, summer = June-
+  August, autumn/fall = September-November, winter = December-February). ``last summer``
+  is the latest summer that has ended by the reference; ``this summer`` the one that
+  contains the reference or else the next one; ``next summer`` the one after that.
+  ``summer 2022`` / ``the summer of 2022`` name one directly.
+
+Not resolved (ambiguous or not about dates): numeric dates other than ISO
+(``8/5/2023`` reads differently in the US and Europe), clock times, durations
+(``for two years``), ``recently``, ``the other day``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from cognimem.models.clock import to_utc
+
+__all__ = ["TimeMention", "find_times"]
+
+
+@dataclass(frozen=True)
+class TimeMention:
+    """One time expression: the words, where they are in the text, and the interval
+    ``[start, end)`` (UTC) they name."""
+
+    text: str
+    start: datetime
+    end: datetime
+    granularity: str
+    span: tuple[int, int]
+    approximate: bool = False
+
+
+# ----------------------------------------------------------------- vocabulary
+
+_MONTHS: dict[str, int] = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+}
+# abbreviations only where a day number makes them unambiguous ("Jan" is also a name)
+_MONTH_ABBREVIATIONS: dict[str, int] = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+_WEEKDAYS: dict[str, int] = {
+    "monday": 0,
+    "tuesday": 1,
+    "wednesday": 2,
+    "thursday": 3,
+    "friday": 4,
+    "saturday": 5,
+    "sunday": 6,
+}
+_SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_NUMBERS: dict[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+    "several": 3,
+}
+_APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
+_PARTS_OF_DAY: dict[str, tuple[int, int]] = {
+    "morning": (6, 12),
+    "afternoon": (12, 18),
+    "evening": (18, 24),
+    "night": (18, 30),
+}
+
+
+def _alt(words: Iterable[str]) -> str:
+    return "|".join(sorted((str(w) for w in words), key=len, reverse=True))
+
+
+_MONTH = rf"(?:{_alt(_MONTHS)})"
+_MONTH_ANY = rf"(?:{_alt([*_MONTHS, *_MONTH_ABBREVIATIONS])})\.?"
+_WEEKDAY = rf"(?:{_alt(_WEEKDAYS)})"
+_SEASON = rf"(?:{_alt(_SEASONS)})"
+_NUMBER = r"(?:\d{1,3}|" + _alt(_NUMBERS).replace(" ", r"\s+") + ")"
+_UNIT = r"(?:day|week|month|year)s?"
+_DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d{2})"
+
+_Resolved = tuple[datetime, datetime, str, bool] | None
+_Handler = Callable[[re.Match[str], datetime, bool], _Resolved]
+
+
+# ----------------------------------------------------------------- calendar arithmetic
+
+
+def _at(day: date, hour: int = 0) -> datetime:
+    return datetime.combine(day, time(), tzinfo=UTC) + timedelta(hours=hour)
+
+
+def _add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    month += 1
+    return date(year, month, min(day.day, _days_in_month(year, month)))
+
+
+def _days_in_month(year: int, month: int) -> int:
+    following = date(year + month // 12, month % 12 + 1, 1)
+    return (following - timedelta(days=1)).day
+
+
+def _month_range(year: int, month: int) -> tuple[datetime, datetime]:
+    first = date(year, month, 1)
+    return _at(first), _at(_add_months(first, 1))
+
+
+def _week_start(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def _day_window(day: date, granularity: str = "day") -> tuple[datetime, datetime, str, bool]:
+    return _at(day), _at(day + timedelta(days=1)), granularity, False
+
+
+def _month_name(word: str) -> int:
+    key = word.lower().rstrip(".")
+    return _MONTHS.get(key) or _MONTH_ABBREVIATIONS[key]
+
+
+def _season_range(season_month: int, year: int) -> tuple[datetime, datetime]:
+    """The season starting in ``season_month`` of ``year`` (winter runs into the next)."""
+    first = date(year, season_month, 1)
+    return _at(first), _at(_add_months(first, 3))
+
+
+def _season_containing(season_month: int, day: date) -> tuple[datetime, datetime] | None:
+    for year in (day.year - 1, day.year):
+        start, end = _season_range(season_month, year)
+        if start <= _at(day) < end:
+            return start, end
+    return None
+
+
+# ----------------------------------------------------------------- handlers
+
+
+def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    words = " ".join(m.group(0).lower().split())
+    today = ref.date()
+    offsets = {
+        "the day before yesterday": -2,
+        "the day after tomorrow": 2,
+        "yesterday": -1,
+        "tomorrow": 1,
+        "today": 0,
+        "earlier today": 0,
+        "later today": 0,
+    }
+    if words in offsets:
+        return _day_window(today + timedelta(days=offsets[words]))
+    if words == "tonight":
+        words = "this night"
+    elif words == "last night":
+        words = "yesterday night"
+    anchor, part = words.rsplit(" ", 1)
+    shift = {"this": 0, "yesterday": -1, "tomorrow": 1}[anchor]
+    first, last = _PARTS_OF_DAY[part]
+    day = today + timedelta(days=shift)
+    return _at(day, first), _at(day, last), "part_of_day", False
+
+
+def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    which, unit = m.group(1).lower(), m.group(2).lower()
+    if which.startswith("this"):
+        which = "last" if "past" in which else "this"
+    step = {"last": -1, "this": 0, "next": 1}[which]
+    today = ref.date()
+    if unit == "week":
+        start = _week_start(today) + timedelta(weeks=step)
+        return _at(start), _at(start + timedelta(weeks=1)), "week", False
+    if unit == "weekend":
+        saturday = _week_start(today) + timedelta(weeks=step, days=5)
+        return _at(saturday), _at(saturday + timedelta(days=2)), "weekend", False
+    if unit == "month":
+        first = _add_months(today.replace(day=1), step)
+        return _at(first), _at(_add_months(first, 1)), "month", False
+    year = today.year + step
+    return _at(date(year, 1, 1)), _at(date(year + 1, 1, 1)), "year", False
+
+
+def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    which, weekday = m.group(1).lower(), _WEEKDAYS[m.group(2).lower()]
+    today = ref.date()
+    if which == "this":
+        return _day_window(_week_start(today) + timedelta(days=weekday))
+    if which == "next":
+        ahead = (weekday - today.weekday() - 1) % 7 + 1
+        return _day_window(today + timedelta(days=ahead))
+    back = (today.weekday() - weekday - 1) % 7 + 1
+    return _day_window(today - timedelta(days=back))
+
+
+def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    weekday = _WEEKDAYS[m.group(1).lower()]
+    today = ref.date()
+    if future:
+        return _day_window(today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1))
+    return _day_window(today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1))
+
+
+def _count(word: str) -> tuple[int, bool]:
+    key = " ".join(word.lower().split())
+    if key.isdigit():
+        return int(key), False
+    return _NUMBERS[key], key in _APPROXIMATE
+
+
+def _shift(day: date, unit: str, n: int) -> tuple[date, date]:
+    """``day`` moved by ``n`` units, and the end of a one-unit window from there."""
+    unit = unit.lower().rstrip("s")
+    if unit == "day":
+        moved = day + timedelta(days=n)
+        return moved, moved + timedelta(days=1)
+    if unit == "week":
+        moved = day + timedelta(weeks=n)
+        return moved, moved + timedelta(weeks=1)
+    months = n if unit == "month" else 12 * n
+    moved = _add_months(day, months)
+    return moved, _add_months(moved, 1 if unit == "month" else 12)
+
+
+def _ago(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    n, approximate = _count(m.group(1))
+    start, end = _shift(ref.date(), m.group(2), -n)
+    return _at(start), _at(end), m.group(2).lower().rstrip("s"), approximate
+
+
+def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    n, approximate = _count(m.group(1))
+    start, end = _shift(ref.date(), m.group(2), n)
+    return _at(start), _at(end), m.group(2).lower().rstrip("s"), approximate
+
+
+def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
+    try:
+        day = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+    return _day_window(day)
+
+
+def _pick_year_for(month: int, day: int, ref: datetime, future: bool) -> date | None:
+    """The latest such date whose start is not after ``ref`` or, looking ahead, the
+    earliest one that has not ended (``None`` for a 29 February with no leap year near)."""
+    candidates: list[date] = []
+    for year in (ref.year - 1, ref.year, ref.year + 1):
+        try:
+            candidates.append(date(year, month, day))
+        except ValueError:
+            continue
+    if future:
+        return next((c for c in candidates if _at(c + timedelta(days=1)) > ref), None)
+    return next((c for c in reversed(candidates) if _at(c) <= ref), None)
+
+
+def _full_date(
+    day_s: str, month_s: str, year_s: str | None, ref: datetime, future: bool
+) -> _Resolved:
+    month, day = _month_name(month_s), int(day_s)
+    if year_s is None:
+        found = _pick_year_for(month, day, ref, future)
+        return None if found is None else _day_window(found)
+    try:
+        return _day_window(date(int(year_s), month, day))
+    except ValueError:
+        return None
+
+
+def _day_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    return _full_date(m.group(1), m.group(2), m.group(3), ref, future)
+
+
+def _month_day(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    if m.group(1) == "may":  # lower-case "may 3" is the verb far more often than the month
+        return None
+    return _full_date(m.group(2), m.group(1), m.group(3), ref, future)
+
+
+def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
+    start, end = _month_range(int(m.group(2)), _month_name(m.group(1)))
+    return start, end, "month", False
+
+
+def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    word, month = m.group(1).lower(), _month_name(m.group(2))
+    this_month = date(ref.year, ref.month, 1)
+    if word == "this":
+        year = ref.year
+    elif word == "last":
+        year = ref.year if month < ref.month else ref.year - 1
+    elif word == "next":
+        year = ref.year if month > ref.month else ref.year + 1
+    elif future:
+        year = ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
+    else:
+        year = ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
+    start, end = _month_range(year, month)
+    approximate = word in {"early", "late", "mid"}
+    return start, end, "month", approximate
+
+
+def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
+    year = int(m.group(2))
+    approximate = m.group(1).lower() in {"around", "circa", "early", "late", "mid"}
+    return _at(date(year, 1, 1)), _at(date(year + 1, 1, 1)), "year", approximate
+
+
+def _relative_season(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    which, season = m.group(1).lower(), _SEASONS[m.group(2).lower()]
+    today = ref.date()
+    current = _season_containing(season, today)
+    if which == "last" or "past" in which:
+        for year in (today.year, today.year - 1, today.year - 2):
+            start, end = _season_range(season, year)
+            if end <= _at(today):
+                return start, end, "season", False
+        return None
+    if which == "this":
+        start, end = current or _season_range(season, today.year)
+        return start, end, "season", False
+    for year in (today.year, today.year + 1):
+        start, end = _season_range(season, year)
+        if start > _at(today) and (current is None or start >= current[1]):
+            return start, end, "season", False
+    return None
+
+
+def _named_season(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
+    start, end = _season_range(_SEASONS[m.group(1).lower()], int(m.group(2)))
+    return start, end, "season", False
+
+
+_PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), handler)
+    for pattern, handler in (
+        (r"\b(\d{4})-(\d{2})-(\d{2})\b", _iso_date),
+        (
+            rf"\b(?:on\s+)?(?:the\s+)?{_DAYNUM}(?:\s+of)?\s+({_MONTH_ANY})(?:,?\s+{_YEAR})?\b",
+            _day_month,
+        ),
+        (rf"\b(?:on\s+)?({_MONTH_ANY})\s+{_DAYNUM}(?!\d)(?:,?\s+{_YEAR})?\b", _month_day),
+        (rf"\b(?:in\s+)?({_MONTH})\s+(?:of\s+)?{_YEAR}\b", _month_year),
+        (
+            rf"\b(in|during|since|by|until|till|this|last|next|early|late|mid)[\s-]+({_MONTH})\b",
+            _month_only,
+        ),
+        (
+            rf"\b(in|since|during|from|until|till|by|of|before|after|around|circa|early|late|mid)"
+            rf"[\s-]+{_YEAR}\b",
+            _year_only,
+        ),
+        (
+            r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
+            r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
+            r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
+            _relative_day,
+        ),
+        (rf"\b(last|this|next)\s+({_WEEKDAY})\b", _relative_weekday),
+        (rf"\bon\s+({_WEEKDAY})\b(?!s)", _bare_weekday),
+        (r"\b(this\s+past|last|this|next)\s+(week|weekend|month|year)\b", _relative_unit),
+        (rf"\b(this\s+past|last|this|next)\s+({_SEASON})\b", _relative_season),
+        (rf"\b(?:the\s+)?({_SEASON})\s+(?:of\s+)?{_YEAR}\b", _named_season),
+        (rf"\b({_NUMBER})\s+({_UNIT})\s+ago\b", _ago),
+        (rf"\bin\s+({_NUMBER})\s+({_UNIT})\b", _ahead),
+        (rf"\b({_NUMBER})\s+({_UNIT})\s+from\s+now\b", _ahead),
+    )
+)
+# cheap pre-check: a text with no digit and none of these words has no time expression
+_TIME_WORDS = frozenset(
+    (
+        *_MONTHS,
+        *_MONTH_ABBREVIATIONS,
+        *_WEEKDAYS,
+        *_SEASONS,
+        *_PARTS_OF_DAY,
+        *("today", "tonight", "yesterday", "tomorrow", "ago", "weekend"),
+        *("day", "days", "week", "weeks", "month", "months", "year", "years"),
+    )
+)
+_WORD = re.compile(r"[a-z]+")
+_DIGIT = re.compile(r"\d")
+
+
+def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -> list[TimeMention]:
+    """Every time expression in ``text``, in order, resolved against ``reference``.
+
+    Overlapping readings keep the one that starts first, then the longest ("on 7 May
+    2023" wins over "May 2023"). ``prefer_future`` resolves the year-less and bare-weekday
+    forms forwards instead of backwards (the caller knows the tense).
+    """
+    if not _DIGIT.search(text) and _TIME_WORDS.isdisjoint(_WORD.findall(text.lower())):
+        return []
+    ref = to_utc(reference)
+    found: list[tuple[int, int, TimeMention]] = []
+    for pattern, handler in _PATTERNS:
+        for m in pattern.finditer(text):
+            resolved = handler(m, ref, prefer_future)
+            if resolved is None:
+                continue
+            start, end, granularity, approximate = resolved
+            mention = TimeMention(
+                text=m.group(0),
+                start=start,
+                end=end,
+                granularity=granularity,
+                span=(m.start(), m.end()),
+                approximate=approximate,
+            )
+            found.append((m.start(), -(m.end() - m.start()), mention))
+    found.sort(key=lambda item: (item[0], item[1]))
+    kept: list[TimeMention] = []
+    for _, _, mention in found:
+        if kept and mention.span[0] < kept[-1].span[1]:
+            continue
+        kept.append(mention)
+    return kept

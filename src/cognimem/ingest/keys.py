@@ -1,0 +1,57 @@
+"""Stable keys for facts: the same statement always maps to the same key, on every
+process and machine (plain string normalisation, never Python's ``hash()``).
+
+A key is ``subject:category:predicate`` (``user:identity:name``), with the value
+appended for multi-valued predicates (``user:preference:cuisine:italian``), so "I love
+Italian food" and "I love Italian music" never collide and a single-valued fact (name,
+current city, diet) has one key whose newer values supersede older ones. Looking a key
+up also finds the multi-valued facts under it (``user:preference:cuisine`` finds
+``user:preference:cuisine:italian``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+_SPACES = re.compile(r"\s+")
+_ARTICLES = re.compile(r"^(?:the|a|an|my|our)\s+")
+MAX_PART_CHARS = 80
+
+
+def slug(text: str) -> str:
+    """Lowercase ASCII words joined by ``_``: ``"Crème Brûlée!"`` → ``"creme_brulee"``."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _NON_WORD.sub("_", folded.lower()).strip("_")[:MAX_PART_CHARS].rstrip("_")
+
+
+def normalize_name(name: str) -> str:
+    """How entity names and aliases are compared: casefolded, spaces collapsed, leading
+    articles and possessives dropped (``"The  Acme Corp"`` → ``"acme corp"``)."""
+    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", name)).strip().casefold()
+    text = _ARTICLES.sub("", text)
+    return text.strip(" .,;:!?'\"")
+
+
+def subject_slug(subject: str, author: str | None) -> str:
+    """The key's subject part: the author speaking of themselves is ``user`` when the
+    message has no author name, else the author's slug; anyone else is their slug."""
+    if subject.strip().casefold() in {"user", "i", "me", "myself"}:
+        return slug(author) or "user" if author else "user"
+    return slug(subject) or "unknown"
+
+
+def fact_key(subject: str, category: str, predicate: str, value: str, *, multi_valued: bool) -> str:
+    """``subject:category:predicate`` plus ``:value`` for multi-valued predicates.
+
+    ``subject`` is already a slug (see :func:`subject_slug`)."""
+    parts = [subject, slug(category) or "custom", slug(predicate) or "general"]
+    if multi_valued:
+        parts.append(slug(value) or "value")
+    return ":".join(parts)
+
+
+def is_under(key: str, prefix: str) -> bool:
+    """Whether ``key`` is ``prefix`` itself or a multi-valued key below it."""
+    return key == prefix or key.startswith(prefix + ":")

@@ -1,0 +1,225 @@
+"""From extractions to committed knowledge: resolve entities, build facts with stable
+keys, reconcile them with what the store holds, and draw the graph edges."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from cognimem.ingest.entities import EntityResolver, Mention, Resolved
+from cognimem.ingest.extract.schema import ExtractedFact, Extraction
+from cognimem.ingest.keys import fact_key, slug, subject_slug
+from cognimem.ingest.reconcile import LIVE, NewFact, reconcile
+from cognimem.models import Event, KnowledgeReport, Scope
+from cognimem.models.ids import new_id
+from cognimem.models.knowledge import (
+    CONSTRAINT_CATEGORIES,
+    EntityType,
+    Fact,
+    FactCategory,
+    Relation,
+)
+from cognimem.store.base import FactQuery, Knowledge, PendingFact, Store
+
+SELF_NAME = "user"
+_DEFAULT_IMPORTANCE = {
+    FactCategory.IDENTITY: 0.8,
+    FactCategory.RELATIONSHIP: 0.7,
+    FactCategory.LOCATION: 0.7,
+    FactCategory.OCCUPATION: 0.7,
+}
+
+
+@dataclass
+class Said:
+    """One stored (or about to be stored) message and what was read from it."""
+
+    event: Event
+    item_ids: list[str]
+    extraction: Extraction
+
+
+@dataclass
+class Built:
+    knowledge: Knowledge
+    report: KnowledgeReport = field(default_factory=KnowledgeReport)
+
+
+def fact_text(f: ExtractedFact) -> str:
+    """What a fact says, for embedding and display: its evidence sentence, else a line."""
+    if f.evidence.strip():
+        return f.evidence.strip()
+    negation = "not " if not f.polarity else ""
+    return f"{f.subject} {f.category.value} {f.predicate}: {negation}{f.value}"
+
+
+def self_name(event: Event) -> str:
+    return event.name or SELF_NAME
+
+
+def _is_self(subject: str) -> bool:
+    return subject.strip().casefold() in {"user", "i", "me", "myself"}
+
+
+class KnowledgeBuilder:
+    def __init__(self, store: Store, resolver: EntityResolver, embedding_model: str) -> None:
+        self._store = store
+        self._resolver = resolver
+        self._model = embedding_model
+
+    async def build(
+        self, scope: Scope, said: Sequence[Said], vectors: Mapping[str, np.ndarray], now: datetime
+    ) -> Built:
+        """Everything the messages in ``said`` change, ready for ``Store.commit``."""
+        if not any(s.extraction.facts or s.extraction.entities for s in said):
+            return Built(Knowledge())
+        resolved = await self._resolver.resolve(scope, _mentions(said), now)
+        proposals = [self._proposal(s, f, resolved, now) for s in said for f in s.extraction.facts]
+        keys = sorted({p.fact.key for p in proposals})
+        current: dict[str, list[Fact]] = {}
+        if keys:
+            stored = await self._store.find_facts(
+                FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=tuple(keys),
+                          statuses=None, limit=10_000)
+            )  # fmt: skip
+            for f in stored:
+                if f.key in keys and (f.status in LIVE or f.valid_to is None):
+                    current.setdefault(f.key, []).append(f)
+        outcome = reconcile(proposals, current, now)
+        relations = self._relations(outcome.created, resolved, said, now)
+        existing = await self._store.find_relations(
+            scope.tenant_id,
+            scope.namespace,
+            scope.user_id,
+            sorted({r.source_entity_id for r in relations}),
+        )
+        seen = {(r.source_entity_id, r.relation, r.target_entity_id) for r in existing}
+        fresh: list[Relation] = []
+        for r in relations:
+            edge = (r.source_entity_id, r.relation, r.target_entity_id)
+            if r.fact_id is not None or edge not in seen:
+                seen.add(edge)
+                fresh.append(r)
+        knowledge = Knowledge(
+            entities=resolved.new_entities,
+            aliases=resolved.aliases,
+            facts=[
+                PendingFact(fact=f, embedding=vectors.get(f.text), embed_text=f.text)
+                for f in outcome.created
+            ],
+            fact_updates=list(outcome.updates.values()),
+            relations=fresh,
+            conflicts=outcome.conflicts,
+            history=outcome.history,
+            silence_items=list(dict.fromkeys(outcome.silence_items)),
+            read_set=outcome.read_set,
+        )
+        report = KnowledgeReport(
+            facts_created=[f.id for f in outcome.created],
+            facts_reinforced=list(dict.fromkeys(outcome.reinforced)),
+            facts_superseded=list(dict.fromkeys(outcome.superseded)),
+            conflicts_opened=[c.id for c in outcome.conflicts],
+            entities_created=[e.id for e in resolved.new_entities],
+            entities_resolved=sorted(
+                {r.entity_id for r in resolved.by_name.values()
+                 if r.entity_id and r.method in ("alias", "fuzzy")}
+            ),
+            entities_ambiguous=sorted(
+                r.mention for r in resolved.by_name.values() if r.method == "ambiguous"
+            ),
+            items_silenced=knowledge.silence_items,
+        )  # fmt: skip
+        return Built(knowledge, report)
+
+    def _proposal(self, s: Said, f: ExtractedFact, resolved: Resolved, now: datetime) -> NewFact:
+        event = s.event
+        own = _is_self(f.subject)
+        subject = subject_slug(f.subject, event.name)
+        subject_entity = resolved.entity_id(self_name(event) if own else f.subject)
+        obj = resolved.entity_id(f.object_entity) if f.object_entity else None
+        importance = s.extraction.importance
+        if importance is None:
+            importance = 0.9 if f.category in CONSTRAINT_CATEGORIES else 0.6
+            importance = _DEFAULT_IMPORTANCE.get(f.category, importance)
+        fact = Fact(
+            id=new_id("fct"),
+            scope=event.scope,
+            key=fact_key(subject, f.category.value, f.predicate, f.value,
+                         multi_valued=f.multi_valued),
+            subject=subject,
+            subject_entity_id=subject_entity,
+            predicate=slug(f.predicate) or "general",
+            category=f.category,
+            value=f.value.strip(),
+            polarity=f.polarity,
+            object_entity_id=obj,
+            text=fact_text(f),
+            scope_tags=sorted({slug(t) for t in f.scope_tags if slug(t)}),
+            confidence=f.confidence,
+            confidence_factors={"extraction": f.confidence},
+            reinforcement_count=1,
+            last_validated_at=event.occurred_at,
+            valid_from=f.valid_from,
+            valid_to=f.valid_to,
+            recorded_at=now,
+            evidence_item_ids=list(s.item_ids),
+            evidence_event_ids=[event.id],
+            importance=importance,
+            embedding_model=self._model,
+        )  # fmt: skip
+        return NewFact(fact=fact, said_at=event.occurred_at, holds=f.holds, event_id=event.id)
+
+    def _relations(
+        self, created: Sequence[Fact], resolved: Resolved, said: Sequence[Said], now: datetime
+    ) -> list[Relation]:
+        out: list[Relation] = []
+        for f in created:
+            if f.subject_entity_id and f.object_entity_id:
+                out.append(
+                    Relation(
+                        id=new_id("rel"),
+                        scope=f.scope,
+                        source_entity_id=f.subject_entity_id,
+                        relation=f.predicate,
+                        target_entity_id=f.object_entity_id,
+                        fact_id=f.id,
+                        confidence=f.confidence,
+                        active=f.status in LIVE,
+                        created_at=now,
+                    )
+                )
+        for s in said:
+            for r in s.extraction.relations:
+                source, target = resolved.entity_id(r.source), resolved.entity_id(r.target)
+                if source and target and source != target:
+                    out.append(
+                        Relation(
+                            id=new_id("rel"),
+                            scope=s.event.scope,
+                            source_entity_id=source,
+                            relation=slug(r.relation) or "related_to",
+                            target_entity_id=target,
+                            created_at=now,
+                        )
+                    )
+        return out
+
+
+def _mentions(said: Sequence[Said]) -> list[Mention]:
+    out: list[Mention] = []
+    for s in said:
+        x = s.extraction
+        if any(_is_self(f.subject) for f in x.facts):
+            out.append(Mention(self_name(s.event), EntityType.PERSON))
+        out += [Mention(e.name, e.type) for e in x.entities]
+        for f in x.facts:
+            if not _is_self(f.subject):
+                out.append(Mention(f.subject, EntityType.OTHER))
+            if f.object_entity:
+                out.append(Mention(f.object_entity, f.object_type or EntityType.OTHER))
+        for r in x.relations:
+            out += [Mention(r.source), Mention(r.target)]
+    return out

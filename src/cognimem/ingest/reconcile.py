@@ -1,0 +1,285 @@
+"""Reconciliation: new facts against what is already known under the same stable key.
+
+Pure functions over plain data (the funnel loads the current facts and commits the
+outcome with a read-set check, so a concurrent write under the same key makes it
+reconcile again). For each new fact, in the order things were said:
+
+- same value (and polarity) as a live fact → **reinforce**: confidence rises toward a
+  cap, ``reinforcement_count`` + 1, ``last_validated_at`` = when it was said again;
+- a different value (or polarity) → **supersede** when the two can be ordered in time:
+  the older gets ``valid_to`` and ``superseded_by`` and keeps its history; if the older
+  was a constraint, the episodic items it came from are silenced. A statement older
+  than the current fact (an import of old conversations) is stored as history instead;
+- said at the same moment → a **conflict**: ``trust_recent`` (the later-recorded wins,
+  the conflict is recorded as resolved) unless the confidences are close, then
+  ``ask_user`` (both stay live, the conflict stays open);
+- a statement about the past ("I used to live in Paris") is stored as history, ending a
+  live fact with the same value if there is one; a later current value closes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from cognimem.models.ids import new_id
+from cognimem.models.knowledge import (
+    ConflictStatus,
+    ConflictStrategy,
+    Fact,
+    FactConflict,
+    FactStatus,
+    HistoryEntry,
+)
+from cognimem.store.base import FactUpdate, KeyState
+
+LIVE = (FactStatus.ACTIVE, FactStatus.AGING)
+CONFIDENCE_CAP = 0.99
+REINFORCE_RATE = 0.25  # each repetition closes this share of the gap to the cap
+ASK_USER_MARGIN = 0.15  # confidences closer than this: the user decides
+MAX_EVIDENCE = 50
+
+
+@dataclass
+class NewFact:
+    """A fact proposed by extraction, with when it was said and whether it still holds."""
+
+    fact: Fact  # status ACTIVE, revision 1, evidence set
+    said_at: datetime
+    holds: bool = True
+    event_id: str | None = None
+
+
+@dataclass
+class Outcome:
+    created: list[Fact] = field(default_factory=list)
+    updates: dict[str, FactUpdate] = field(default_factory=dict)  # by fact id, latest state
+    conflicts: list[FactConflict] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    silence_items: list[str] = field(default_factory=list)
+    read_set: list[KeyState] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+
+
+def reconcile(
+    proposals: Sequence[NewFact], current: Mapping[str, Sequence[Fact]], now: datetime
+) -> Outcome:
+    """Decide what each proposal does. ``current``: the stored facts under each
+    proposal's key (live ones, plus past ones whose end is not known yet)."""
+    out = Outcome()
+    state: dict[str, dict[str, Fact]] = {}  # key -> fact id -> latest state
+    original_revision: dict[str, int] = {}
+    for key, facts in current.items():
+        state[key] = {f.id: f for f in facts}
+        original_revision.update({f.id: f.revision for f in facts})
+    for key in sorted({p.fact.key for p in proposals}):
+        f0 = next(p.fact for p in proposals if p.fact.key == key)
+        seen = frozenset((f.id, f.revision) for f in current.get(key, ()) if f.status in LIVE)
+        out.read_set.append(
+            KeyState(f0.scope.tenant_id, f0.scope.namespace, f0.scope.user_id, key, seen)
+        )
+    created: dict[str, Fact] = {}
+
+    def put(fact: Fact, action: str, before: Fact | None, event_id: str | None) -> None:
+        state.setdefault(fact.key, {})[fact.id] = fact
+        if fact.id in created:
+            created[fact.id] = fact
+        else:
+            out.updates[fact.id] = FactUpdate(fact, original_revision[fact.id])
+        out.history.append(_history(fact, action, before, now, event_id))
+
+    for p in sorted(proposals, key=lambda p: p.said_at):  # stable: same time keeps order
+        new = p.fact
+        known = list(state.get(new.key, {}).values())
+        live = [f for f in known if f.status in LIVE]
+        if not p.holds:
+            _past(p, live, known, out, put, created, now)
+            if new.id in created:
+                state.setdefault(new.key, {})[new.id] = created[new.id]
+            continue
+        same = [f for f in live if _same(f, new)]
+        if same:
+            old = same[0]
+            put(_reinforced(old, new, p.said_at), "reinforced", old, p.event_id)
+            out.reinforced.append(old.id)
+            continue
+        created[new.id] = new
+        state.setdefault(new.key, {})[new.id] = new
+        out.history.append(_history(new, "created", None, now, p.event_id))
+        start = new.valid_from or p.said_at
+        for old in live:
+            old_at = max(old.valid_from or old.last_validated_at, old.last_validated_at)
+            if p.said_at > old_at:
+                put(_superseded(old, new.id, start), "superseded", old, p.event_id)
+                out.superseded.append(old.id)
+                if old.is_constraint:
+                    evidence = set(new.evidence_item_ids)
+                    out.silence_items += [i for i in old.evidence_item_ids if i not in evidence]
+            elif p.said_at < old_at:
+                # said before what we know now: it is history, ended by the current fact
+                ended = _superseded(new, old.id, old.valid_from or old_at)
+                created[new.id] = ended
+                state[new.key][new.id] = ended
+            else:
+                _conflict(old, new, out, put, now, p.event_id)
+        for old in known:  # past facts that ended (or whose end was unknown) where this starts
+            if (
+                old.status not in LIVE
+                and old.id != new.id
+                and old.superseded_by is None
+                and (old.valid_to is None or old.valid_to == start)
+            ):
+                ended = old.model_copy(
+                    update={
+                        "valid_to": start,
+                        "superseded_by": new.id,
+                        "revision": old.revision + 1,
+                    }
+                )
+                put(ended, "ended", old, p.event_id)
+    out.created = list(created.values())
+    return out
+
+
+def _past(
+    p: NewFact,
+    live: list[Fact],
+    known: list[Fact],
+    out: Outcome,
+    put: Any,
+    created: dict[str, Fact],
+    now: datetime,
+) -> None:
+    """A statement that something no longer holds."""
+    new = p.fact
+    same = [f for f in live if _same(f, new)]
+    end = new.valid_to or p.said_at
+    if same:  # "I used to live in Paris" while Paris is current: it ends now
+        for old in same:
+            put(
+                old.model_copy(
+                    update={
+                        "status": FactStatus.SUPERSEDED,
+                        "valid_to": end,
+                        "revision": old.revision + 1,
+                    }
+                ),
+                "ended",
+                old,
+                p.event_id,
+            )
+            out.superseded.append(old.id)
+        return
+    if any(f.value.casefold() == new.value.casefold() and f.status not in LIVE for f in known):
+        return  # already known as history
+    past = new.model_copy(update={"status": FactStatus.SUPERSEDED, "valid_to": new.valid_to})
+    created[past.id] = past
+    out.history.append(_history(past, "created", None, now, p.event_id))
+    current = [f for f in live if f.id != past.id]
+    if current and past.valid_to is None:  # the current value's start ends it
+        start = current[0].valid_from
+        if start is not None:
+            created[past.id] = past.model_copy(
+                update={"valid_to": start, "superseded_by": current[0].id}
+            )
+
+
+def _conflict(
+    old: Fact,
+    new: Fact,
+    out: Outcome,
+    put: Any,
+    now: datetime,
+    event_id: str | None,
+) -> None:
+    close = abs(old.confidence - new.confidence) < ASK_USER_MARGIN
+    strategy = ConflictStrategy.ASK_USER if close else ConflictStrategy.TRUST_RECENT
+    if strategy is ConflictStrategy.TRUST_RECENT:  # the later-recorded statement wins
+        put(_superseded(old, new.id, new.valid_from or now), "superseded", old, event_id)
+        out.superseded.append(old.id)
+    out.conflicts.append(
+        FactConflict(
+            id=new_id("cfl"),
+            scope=new.scope,
+            key=new.key,
+            fact_ids=[old.id, new.id],
+            strategy=strategy,
+            status=ConflictStatus.OPEN if close else ConflictStatus.RESOLVED,
+            winner_fact_id=None if close else new.id,
+            created_at=now,
+            resolved_at=None if close else now,
+            note=f"{old.value!r} and {new.value!r} were stated at the same time",
+        )
+    )
+
+
+def _same(a: Fact, b: Fact) -> bool:
+    return a.value.casefold() == b.value.casefold() and a.polarity == b.polarity
+
+
+def _reinforced(old: Fact, new: Fact, said_at: datetime) -> Fact:
+    gain = REINFORCE_RATE * new.confidence * (CONFIDENCE_CAP - old.confidence)
+    confidence = min(CONFIDENCE_CAP, old.confidence + max(gain, 0.0))
+    factors = dict(old.confidence_factors)
+    factors["reinforcement"] = round(
+        confidence - old.confidence + factors.get("reinforcement", 0.0), 6
+    )
+    valid_from = old.valid_from
+    if new.valid_from is not None and (valid_from is None or new.valid_from < valid_from):
+        valid_from = new.valid_from
+    return old.model_copy(
+        update={
+            "confidence": confidence,
+            "confidence_factors": factors,
+            "reinforcement_count": old.reinforcement_count + 1,
+            "last_validated_at": max(old.last_validated_at, said_at),
+            "valid_from": valid_from,
+            "evidence_item_ids": _union(old.evidence_item_ids, new.evidence_item_ids),
+            "evidence_event_ids": _union(old.evidence_event_ids, new.evidence_event_ids),
+            "importance": max(old.importance, new.importance),
+            "scope_tags": _union(old.scope_tags, new.scope_tags),
+            "revision": old.revision + 1,
+        }
+    )
+
+
+def _superseded(old: Fact, by: str, at: datetime) -> Fact:
+    return old.model_copy(
+        update={
+            "status": FactStatus.SUPERSEDED,
+            "superseded_by": by,
+            "valid_to": at,
+            "revision": old.revision + 1,
+        }
+    )
+
+
+def _union(a: Iterable[str], b: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys([*a, *b]))[-MAX_EVIDENCE:]
+
+
+_SNAPSHOT = ("value", "polarity", "status", "confidence", "reinforcement_count", "valid_from",
+             "valid_to", "superseded_by", "last_validated_at")  # fmt: skip
+
+
+def _snapshot(f: Fact) -> dict[str, Any]:
+    return f.model_dump(mode="json", include=set(_SNAPSHOT))
+
+
+def _history(
+    fact: Fact, action: str, before: Fact | None, now: datetime, event_id: str | None
+) -> HistoryEntry:
+    return HistoryEntry(
+        id=new_id("hst"),
+        tenant_id=fact.scope.tenant_id,
+        target_type="fact",
+        target_id=fact.id,
+        action=action,
+        at=now,
+        before=None if before is None else _snapshot(before),
+        after=_snapshot(fact),
+        event_id=event_id,
+    )

@@ -1,0 +1,204 @@
+"""Layers 2 and 4 and their support records: entities, aliases, facts, relations,
+conflicts and history entries."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cognimem.models.scope import Scope
+
+
+class FactCategory(StrEnum):
+    IDENTITY = "identity"
+    PREFERENCE = "preference"
+    ATTRIBUTE = "attribute"
+    RELATIONSHIP = "relationship"
+    LOCATION = "location"
+    OCCUPATION = "occupation"
+    POSSESSION = "possession"
+    EVENT = "event"
+    # the five cognitive constraint types
+    GOAL = "goal"
+    STATE = "state"
+    VALUE = "value"
+    CAUSAL = "causal"
+    POLICY = "policy"
+    CUSTOM = "custom"
+
+
+CONSTRAINT_CATEGORIES = frozenset(
+    {
+        FactCategory.GOAL,
+        FactCategory.STATE,
+        FactCategory.VALUE,
+        FactCategory.CAUSAL,
+        FactCategory.POLICY,
+    }
+)
+# "must follow" constraints; the others are "consider"
+BINDING_CATEGORIES = frozenset({FactCategory.VALUE, FactCategory.POLICY})
+
+
+class FactStatus(StrEnum):
+    ACTIVE = "active"
+    AGING = "aging"
+    SUPERSEDED = "superseded"
+    INVALIDATED = "invalidated"
+
+
+class EntityType(StrEnum):
+    PERSON = "person"
+    PLACE = "place"
+    ORGANIZATION = "organization"
+    PET = "pet"
+    THING = "thing"
+    EVENT = "event"
+    CONCEPT = "concept"
+    OTHER = "other"
+
+
+class AliasSource(StrEnum):
+    EXACT = "exact"
+    FUZZY = "fuzzy"
+    COREFERENCE = "coreference"
+    USER_STATED = "user_stated"
+    DOMAIN = "domain"
+
+
+class ConflictStrategy(StrEnum):
+    TRUST_RECENT = "trust_recent"
+    TRUST_DOMAIN = "trust_domain"
+    ASK_USER = "ask_user"
+    BOTH_VALID = "both_valid"
+
+
+class ConflictStatus(StrEnum):
+    OPEN = "open"
+    RESOLVED = "resolved"
+
+
+class Entity(BaseModel):
+    """A person, place, organisation, pet ... known within a tenant and namespace.
+
+    ``user_id`` is the user whose conversations introduced it (``None``: shared by the
+    namespace, e.g. from a domain database)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+    name: str
+    type: EntityType = EntityType.OTHER
+    external_ref: str | None = None
+    properties: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime
+
+
+class Alias(BaseModel):
+    """Another name for an entity; ``user_id`` set = only that user's words mean it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity_id: str
+    alias: str  # normalised (see ``ingest.keys.normalize_name``)
+    user_id: str | None
+    source: AliasSource
+    confidence: float = 1.0
+    use_count: int = 1
+
+
+class Fact(BaseModel):
+    """A semantic fact (L4): ``subject`` ``predicate`` ``value``, with its stable key.
+
+    Constraint facts are those whose category is goal, state, value, causal or policy.
+    ``revision`` increases with every change and guards concurrent reconciliation.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    scope: Scope
+    key: str
+    subject: str  # "user", a speaker's slug, or an entity's normalised name
+    subject_entity_id: str | None = None
+    predicate: str
+    category: FactCategory
+    value: str
+    polarity: bool = True  # False: the statement is negated ("does not like tea")
+    object_entity_id: str | None = None
+    text: str  # the statement as a readable sentence
+    scope_tags: list[str] = Field(default_factory=list)
+    confidence: float = 0.7
+    confidence_factors: dict[str, float] = Field(default_factory=dict)
+    reinforcement_count: int = 1
+    last_validated_at: datetime
+    status: FactStatus = FactStatus.ACTIVE
+    superseded_by: str | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    recorded_at: datetime
+    evidence_item_ids: list[str] = Field(default_factory=list)
+    evidence_event_ids: list[str] = Field(default_factory=list)
+    importance: float = 0.5
+    revision: int = 1
+    embedding_model: str | None = None
+
+    @property
+    def is_constraint(self) -> bool:
+        return self.category in CONSTRAINT_CATEGORIES
+
+
+class Relation(BaseModel):
+    """A graph edge between two entities, tied to the fact that states it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    scope: Scope
+    source_entity_id: str
+    relation: str
+    target_entity_id: str
+    fact_id: str | None = None
+    confidence: float = 0.7
+    active: bool = True
+    created_at: datetime
+
+
+class FactConflict(BaseModel):
+    """Two facts under one key whose values disagree and cannot be ordered in time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    scope: Scope
+    key: str
+    fact_ids: list[str]
+    strategy: ConflictStrategy = ConflictStrategy.TRUST_RECENT
+    status: ConflictStatus = ConflictStatus.OPEN
+    winner_fact_id: str | None = None
+    created_at: datetime
+    resolved_at: datetime | None = None
+    note: str = ""
+
+
+class HistoryEntry(BaseModel):
+    """One change to an item or a fact: who, when, what it was before and after."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    tenant_id: str
+    target_type: str  # "item" | "fact"
+    target_id: str
+    action: str  # created, reinforced, superseded, merged, silenced, conflict, ...
+    actor: str = "ingest"
+    at: datetime
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    event_id: str | None = None

@@ -1,0 +1,551 @@
+"""Facts, entities, aliases, relations, conflicts and history in PostgreSQL: row
+conversions, the in-transaction writer and the queries ``PostgresStore`` runs.
+
+The semantics are those of ``store/sqlite/knowledge.py``. What PostgreSQL adds is
+concurrency: SQLite has one writer at a time, here the read-set check is made safe by
+transaction-level advisory locks on every key it covers (see ``read_set_locks``), and
+updates are guarded by the revision the reconciler saw, so a concurrent change makes
+the ``UPDATE`` match nothing and the write fail as ``StaleKnowledge``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cognimem.errors import StaleKnowledge
+from cognimem.models import Scope
+from cognimem.models.clock import to_utc
+from cognimem.models.knowledge import (
+    Alias,
+    AliasSource,
+    ConflictStatus,
+    ConflictStrategy,
+    Entity,
+    EntityType,
+    Fact,
+    FactCategory,
+    FactConflict,
+    FactStatus,
+    HistoryEntry,
+    Relation,
+)
+from cognimem.store.base import FactQuery, Knowledge
+from cognimem.store.postgres.rows import Params, advisory_key, unnest_args, vector_bytes
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from asyncpg import Connection
+
+LIVE = [FactStatus.ACTIVE.value, FactStatus.AGING.value]
+
+FACT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, key, subject, subject_entity_id,"
+    " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
+    " confidence_factors, reinforcement_count, last_validated_at, status, superseded_by,"
+    " valid_from, valid_to, recorded_at, evidence_item_ids, evidence_event_ids, importance,"
+    " revision, embedding_model"
+)
+_FACT_TYPES = [
+    *["text"] * 12,  # id .. value
+    "bool",  # polarity
+    "text",  # object_entity_id
+    "text",  # text
+    "jsonb",  # scope_tags
+    "float8",  # confidence
+    "jsonb",  # confidence_factors
+    "int4",  # reinforcement_count
+    "timestamptz",  # last_validated_at
+    "text",  # status
+    "text",  # superseded_by
+    *["timestamptz"] * 3,  # valid_from, valid_to, recorded_at
+    *["jsonb"] * 2,  # evidence ids
+    "float8",  # importance
+    "int4",  # revision
+    "text",  # embedding_model
+    "vector",  # embedding
+]
+# what a reconciliation may change; identity (key, subject, scope ...) never changes
+_FACT_MUTABLE = [
+    ("text", "text"), ("scope_tags", "jsonb"), ("confidence", "float8"),
+    ("confidence_factors", "jsonb"), ("reinforcement_count", "int4"),
+    ("last_validated_at", "timestamptz"), ("status", "text"), ("superseded_by", "text"),
+    ("valid_from", "timestamptz"), ("valid_to", "timestamptz"), ("evidence_item_ids", "jsonb"),
+    ("evidence_event_ids", "jsonb"), ("importance", "float8"), ("revision", "int4"),
+    ("polarity", "bool"), ("value", "text"),
+]  # fmt: skip
+_UPDATE_FACT = (
+    "UPDATE facts SET "
+    + ", ".join(f"{c} = ${n}::{t}" for n, (c, t) in enumerate(_FACT_MUTABLE, start=1))
+    + f" WHERE id = ${len(_FACT_MUTABLE) + 1} AND revision = ${len(_FACT_MUTABLE) + 2}"
+    " RETURNING status"
+)
+
+ENTITY_COLUMNS = (
+    "id, tenant_id, namespace, user_id, name, type, external_ref, properties, created_at"
+)
+_ENTITY_TYPES = [*["text"] * 7, "jsonb", "timestamptz"]
+RELATION_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, source_entity_id, relation,"
+    " target_entity_id, fact_id, confidence, active, created_at"
+)
+_RELATION_TYPES = [*["text"] * 10, "float8", "bool", "timestamptz"]
+CONFLICT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, key, fact_ids, strategy, status,"
+    " winner_fact_id, created_at, resolved_at, note"
+)
+_CONFLICT_TYPES = [*["text"] * 7, "jsonb", *["text"] * 3, "timestamptz", "timestamptz", "text"]
+HISTORY_COLUMNS = (
+    "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
+)
+_HISTORY_TYPES = [*["text"] * 6, "timestamptz", "jsonb", "jsonb", "text"]
+
+_UPSERT_ALIAS = (
+    "INSERT INTO aliases (tenant_id, namespace, user_key, alias, entity_id, source, confidence,"
+    " use_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    " ON CONFLICT (tenant_id, namespace, user_key, alias, entity_id) DO UPDATE SET"
+    " use_count = aliases.use_count + 1,"
+    " confidence = greatest(aliases.confidence, excluded.confidence)"
+)
+
+_READ_SET = """
+SELECT s.ord, f.id, f.revision
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
+     AS s(tenant_id, namespace, user_id, key, ord)
+JOIN facts f ON f.tenant_id = s.tenant_id AND f.namespace = s.namespace AND f.key = s.key
+     AND f.user_id IS NOT DISTINCT FROM s.user_id AND f.status = ANY($5::text[])
+"""
+
+
+def user_key(user_id: str | None) -> str:
+    return "" if user_id is None else f"u:{user_id}"
+
+
+def _time(value: datetime | None) -> datetime | None:
+    return None if value is None else to_utc(value)
+
+
+def _scope(row: Mapping[str, Any]) -> Scope:
+    return Scope(
+        tenant_id=row["tenant_id"],
+        namespace=row["namespace"],
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        session_id=row["session_id"],
+    )
+
+
+def _scope_values(s: Scope) -> tuple[str, str, str | None, str | None, str | None]:
+    return (s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id)
+
+
+# -- conversions -----------------------------------------------------------------------
+def _mutable_values(f: Fact) -> list[Any]:
+    values = {
+        "text": f.text,
+        "scope_tags": json.dumps(f.scope_tags),
+        "confidence": f.confidence,
+        "confidence_factors": json.dumps(f.confidence_factors),
+        "reinforcement_count": f.reinforcement_count,
+        "last_validated_at": to_utc(f.last_validated_at),
+        "status": f.status.value,
+        "superseded_by": f.superseded_by,
+        "valid_from": _time(f.valid_from),
+        "valid_to": _time(f.valid_to),
+        "evidence_item_ids": json.dumps(f.evidence_item_ids),
+        "evidence_event_ids": json.dumps(f.evidence_event_ids),
+        "importance": f.importance,
+        "revision": f.revision,
+        "polarity": f.polarity,
+        "value": f.value,
+    }
+    return [values[c] for c, _ in _FACT_MUTABLE]
+
+
+def fact_from_row(row: Mapping[str, Any]) -> Fact:
+    return Fact(
+        id=row["id"],
+        scope=_scope(row),
+        key=row["key"],
+        subject=row["subject"],
+        subject_entity_id=row["subject_entity_id"],
+        predicate=row["predicate"],
+        category=FactCategory(row["category"]),
+        value=row["value"],
+        polarity=row["polarity"],
+        object_entity_id=row["object_entity_id"],
+        text=row["text"],
+        scope_tags=json.loads(row["scope_tags"]),
+        confidence=row["confidence"],
+        confidence_factors=json.loads(row["confidence_factors"]),
+        reinforcement_count=row["reinforcement_count"],
+        last_validated_at=row["last_validated_at"],
+        status=FactStatus(row["status"]),
+        superseded_by=row["superseded_by"],
+        valid_from=row["valid_from"],
+        valid_to=row["valid_to"],
+        recorded_at=row["recorded_at"],
+        evidence_item_ids=json.loads(row["evidence_item_ids"]),
+        evidence_event_ids=json.loads(row["evidence_event_ids"]),
+        importance=row["importance"],
+        revision=row["revision"],
+        embedding_model=row["embedding_model"],
+    )
+
+
+def entity_from_row(row: Mapping[str, Any]) -> Entity:
+    return Entity(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        namespace=row["namespace"],
+        user_id=row["user_id"],
+        name=row["name"],
+        type=EntityType(row["type"]),
+        external_ref=row["external_ref"],
+        properties=json.loads(row["properties"]),
+        created_at=row["created_at"],
+    )
+
+
+def relation_from_row(row: Mapping[str, Any]) -> Relation:
+    return Relation(
+        id=row["id"],
+        scope=_scope(row),
+        source_entity_id=row["source_entity_id"],
+        relation=row["relation"],
+        target_entity_id=row["target_entity_id"],
+        fact_id=row["fact_id"],
+        confidence=row["confidence"],
+        active=row["active"],
+        created_at=row["created_at"],
+    )
+
+
+def conflict_from_row(row: Mapping[str, Any]) -> FactConflict:
+    return FactConflict(
+        id=row["id"],
+        scope=_scope(row),
+        key=row["key"],
+        fact_ids=json.loads(row["fact_ids"]),
+        strategy=ConflictStrategy(row["strategy"]),
+        status=ConflictStatus(row["status"]),
+        winner_fact_id=row["winner_fact_id"],
+        created_at=row["created_at"],
+        resolved_at=row["resolved_at"],
+        note=row["note"],
+    )
+
+
+def history_from_row(row: Mapping[str, Any]) -> HistoryEntry:
+    return HistoryEntry(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        target_type=row["target_type"],
+        target_id=row["target_id"],
+        action=row["action"],
+        actor=row["actor"],
+        at=row["at"],
+        before=None if row["before"] is None else json.loads(row["before"]),
+        after=None if row["after"] is None else json.loads(row["after"]),
+        event_id=row["event_id"],
+    )
+
+
+def alias_from_row(row: Mapping[str, Any]) -> Alias:
+    key = row["user_key"]
+    return Alias(
+        entity_id=row["entity_id"],
+        alias=row["alias"],
+        user_id=key.removeprefix("u:") if key else None,
+        source=AliasSource(row["source"]),
+        confidence=row["confidence"],
+        use_count=row["use_count"],
+    )
+
+
+# -- the read set ----------------------------------------------------------------------
+def read_set_locks(knowledge: Knowledge | None) -> list[int]:
+    """Advisory lock keys of every key the reconciliation read: two writers that
+    reconciled against the same key take turns, and the second one's check sees what
+    the first one committed."""
+    if knowledge is None:
+        return []
+    return [
+        advisory_key("fact-key", s.tenant_id, s.namespace, s.user_id, s.key)
+        for s in knowledge.read_set
+    ]
+
+
+async def check_read_set(conn: Connection, knowledge: Knowledge) -> None:
+    """Raise ``StaleKnowledge`` unless every key's live facts are what was reconciled.
+
+    Call with the ``read_set_locks`` held, or a concurrent writer can slip in between
+    this check and the commit."""
+    states = knowledge.read_set
+    if not states:
+        return
+    found = await conn.fetch(
+        _READ_SET,
+        [s.tenant_id for s in states],
+        [s.namespace for s in states],
+        [s.user_id for s in states],
+        [s.key for s in states],
+        LIVE,
+    )
+    live: dict[int, set[tuple[str, int]]] = {}
+    for r in found:
+        live.setdefault(int(r["ord"]) - 1, set()).add((r["id"], int(r["revision"])))
+    for index, state in enumerate(states):
+        if frozenset(live.get(index, ())) != state.facts:
+            raise StaleKnowledge(
+                f"facts under key {state.key!r} changed during the write",
+                details={"key": state.key},
+            )
+
+
+# -- writing ---------------------------------------------------------------------------
+async def apply(conn: Connection, knowledge: Knowledge) -> None:
+    """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``).
+
+    Items to silence are the caller's business (they belong to the items table)."""
+    if knowledge.entities:
+        await conn.execute(
+            f"INSERT INTO entities ({ENTITY_COLUMNS})"
+            f" SELECT * FROM unnest({unnest_args(_ENTITY_TYPES)})",
+            *_columns(
+                [
+                    (
+                        e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value,
+                        e.external_ref, json.dumps(e.properties), to_utc(e.created_at),
+                    )
+                    for e in knowledge.entities
+                ],
+                len(_ENTITY_TYPES),
+            ),
+        )  # fmt: skip
+    await _upsert_aliases(conn, knowledge)
+    if knowledge.facts:
+        rows = []
+        for p in knowledge.facts:
+            f = p.fact
+            embedding = None if p.embedding is None else vector_bytes(p.embedding)
+            rows.append(
+                (
+                    f.id, *_scope_values(f.scope), f.key, f.subject, f.subject_entity_id,
+                    f.predicate, f.category.value, f.value, f.polarity, f.object_entity_id,
+                    f.text, json.dumps(f.scope_tags), f.confidence,
+                    json.dumps(f.confidence_factors), f.reinforcement_count,
+                    to_utc(f.last_validated_at), f.status.value, f.superseded_by,
+                    _time(f.valid_from), _time(f.valid_to), to_utc(f.recorded_at),
+                    json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
+                    f.importance, f.revision, f.embedding_model, embedding,
+                )
+            )  # fmt: skip
+        await conn.execute(
+            f"INSERT INTO facts ({FACT_COLUMNS}, embedding)"
+            f" SELECT * FROM unnest({unnest_args(_FACT_TYPES)})",
+            *_columns(rows, len(_FACT_TYPES)),
+        )
+    # one by one, in order: a fact may be updated twice in one write (revision n, n + 1)
+    for update in knowledge.fact_updates:
+        status = await conn.fetchval(
+            _UPDATE_FACT, *_mutable_values(update.fact), update.fact.id, update.expected_revision
+        )
+        if status is None:
+            raise StaleKnowledge(
+                f"fact {update.fact.id} changed during the write", details={"fact": update.fact.id}
+            )
+        if status not in LIVE:
+            await conn.execute(
+                "UPDATE relations SET active = false WHERE fact_id = $1 AND active",
+                update.fact.id,
+            )
+    if knowledge.relations:
+        await conn.execute(
+            f"INSERT INTO relations ({RELATION_COLUMNS})"
+            f" SELECT * FROM unnest({unnest_args(_RELATION_TYPES)})",
+            *_columns(
+                [
+                    (
+                        r.id, *_scope_values(r.scope), r.source_entity_id, r.relation,
+                        r.target_entity_id, r.fact_id, r.confidence, r.active,
+                        to_utc(r.created_at),
+                    )
+                    for r in knowledge.relations
+                ],
+                len(_RELATION_TYPES),
+            ),
+        )  # fmt: skip
+    if knowledge.conflicts:
+        await conn.execute(
+            f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
+            f" SELECT * FROM unnest({unnest_args(_CONFLICT_TYPES)})",
+            *_columns(
+                [
+                    (
+                        c.id, *_scope_values(c.scope), c.key, json.dumps(c.fact_ids),
+                        c.strategy.value, c.status.value, c.winner_fact_id,
+                        to_utc(c.created_at), _time(c.resolved_at), c.note,
+                    )
+                    for c in knowledge.conflicts
+                ],
+                len(_CONFLICT_TYPES),
+            ),
+        )  # fmt: skip
+    await insert_history(conn, knowledge.history)
+
+
+async def insert_history(conn: Connection, entries: Sequence[HistoryEntry]) -> None:
+    if not entries:
+        return
+    await conn.execute(
+        f"INSERT INTO history ({HISTORY_COLUMNS})"
+        f" SELECT * FROM unnest({unnest_args(_HISTORY_TYPES)})",
+        *_columns(
+            [
+                (
+                    h.id, h.tenant_id, h.target_type, h.target_id, h.action, h.actor,
+                    to_utc(h.at), _json_or_none(h.before), _json_or_none(h.after), h.event_id,
+                )
+                for h in entries
+            ],
+            len(_HISTORY_TYPES),
+        ),
+    )  # fmt: skip
+
+
+def _json_or_none(value: Mapping[str, Any] | None) -> str | None:
+    # default=str: history snapshots may hold datetimes; SQLite stores them the same way
+    return None if value is None else json.dumps(value, default=str)
+
+
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    return [[r[c] for r in rows] for c in range(width)]
+
+
+async def _upsert_aliases(conn: Connection, knowledge: Knowledge) -> None:
+    if not knowledge.aliases:
+        return
+    scopes = {e.id: (e.tenant_id, e.namespace) for e in knowledge.entities}
+    unknown = sorted({a.entity_id for a in knowledge.aliases} - set(scopes))
+    if unknown:
+        for r in await conn.fetch(
+            "SELECT id, tenant_id, namespace FROM entities WHERE id = ANY($1::text[])", unknown
+        ):
+            scopes[r["id"]] = (r["tenant_id"], r["namespace"])
+    args = [
+        (
+            *scopes[a.entity_id], user_key(a.user_id), a.alias, a.entity_id, a.source.value,
+            a.confidence, a.use_count,
+        )
+        for a in knowledge.aliases
+        if a.entity_id in scopes  # an alias of an entity deleted meanwhile is dropped
+    ]  # fmt: skip
+    if args:
+        # one statement per alias, in order: the same alias twice in a write counts
+        # twice (a single multi-row upsert may not touch one row twice)
+        await conn.executemany(_UPSERT_ALIAS, args)
+
+
+# -- reading ---------------------------------------------------------------------------
+def _equals(column: str, value: str | None, params: Params) -> str:
+    # "IS NULL" / "= $n" rather than IS NOT DISTINCT FROM, which no index serves
+    return f"{column} IS NULL" if value is None else f"{column} = {params.add(value)}"
+
+
+async def find_facts(conn: Connection, q: FactQuery) -> list[Fact]:
+    params = Params(q.tenant_id, q.namespace)
+    clauses = ["tenant_id = $1", "namespace = $2", _equals("user_id", q.user_id, params)]
+    if q.keys is not None:
+        if not q.keys:
+            return []
+        # exact, or a multi-valued key below it: ':' < ';' so [k:, k;) is the prefix range
+        # (the column is COLLATE "C", so this is a bytewise range an index serves)
+        alternatives = [
+            f"key = {params.add(k)} OR (key >= {params.add(k + ':')}"
+            f" AND key < {params.add(k + ';')})"
+            for k in q.keys
+        ]
+        clauses.append("(" + " OR ".join(alternatives) + ")")
+    if q.statuses is not None:
+        clauses.append(f"status = ANY({params.add([s.value for s in q.statuses])}::text[])")
+    if q.categories is not None:
+        clauses.append(f"category = ANY({params.add([c.value for c in q.categories])}::text[])")
+    sql = (
+        f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)}"
+        f" ORDER BY recorded_at DESC, seq DESC LIMIT {params.add(q.limit)}"
+    )
+    return [fact_from_row(r) for r in await conn.fetch(sql, *params.values)]
+
+
+async def find_aliases(
+    conn: Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    names: Sequence[str] | None,
+    limit: int = 20_000,
+) -> list[Alias]:
+    keys = ["", user_key(user_id)] if user_id is not None else [""]
+    params = Params(tenant_id, namespace, keys)
+    sql = (
+        "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
+        " WHERE tenant_id = $1 AND namespace = $2 AND user_key = ANY($3::text[])"
+    )
+    if names is not None:
+        if not names:
+            return []
+        sql += f" AND alias = ANY({params.add(list(names))}::text[])"
+    sql += (
+        # ties in a fixed, bytewise order (as SQLite sorts them)
+        ' ORDER BY use_count DESC, alias, entity_id COLLATE "C", user_key COLLATE "C"'
+        f" LIMIT {params.add(limit)}"
+    )
+    return [alias_from_row(r) for r in await conn.fetch(sql, *params.values)]
+
+
+async def find_relations(
+    conn: Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    entity_ids: Sequence[str],
+) -> list[Relation]:
+    if not entity_ids:
+        return []
+    params = Params(tenant_id, namespace, list(entity_ids))
+    visible = (
+        "user_id IS NULL"
+        if user_id is None
+        else f"(user_id = {params.add(user_id)} OR user_id IS NULL)"
+    )
+    sql = (
+        f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = $1 AND namespace = $2"
+        f" AND {visible} AND active"
+        " AND (source_entity_id = ANY($3::text[]) OR target_entity_id = ANY($3::text[]))"
+        " ORDER BY seq"
+    )
+    return [relation_from_row(r) for r in await conn.fetch(sql, *params.values)]
+
+
+async def find_conflicts(
+    conn: Connection, tenant_id: str, namespace: str, user_id: str | None, open_only: bool
+) -> list[FactConflict]:
+    params = Params(tenant_id, namespace)
+    clauses = ["tenant_id = $1", "namespace = $2", _equals("user_id", user_id, params)]
+    if open_only:
+        clauses.append(f"status = {params.add(ConflictStatus.OPEN.value)}")
+    sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE {' AND '.join(clauses)} ORDER BY seq"
+    return [conflict_from_row(r) for r in await conn.fetch(sql, *params.values)]
+
+
+async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
+    found = await conn.fetch(
+        f"SELECT {HISTORY_COLUMNS} FROM history WHERE target_id = $1 AND tenant_id = $2"
+        " ORDER BY seq",
+        target_id,
+        tenant_id,
+    )
+    return [history_from_row(r) for r in found]

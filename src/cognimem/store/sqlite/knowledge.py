@@ -1,0 +1,457 @@
+"""Facts, entities, aliases, relations, conflicts and history in SQLite: row
+conversions, the in-transaction writer and the queries ``SQLiteStore`` runs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from cognimem.errors import StaleKnowledge
+from cognimem.models import Scope
+from cognimem.models.clock import from_micros, to_micros
+from cognimem.models.knowledge import (
+    Alias,
+    AliasSource,
+    ConflictStatus,
+    ConflictStrategy,
+    Entity,
+    EntityType,
+    Fact,
+    FactCategory,
+    FactConflict,
+    FactStatus,
+    HistoryEntry,
+    Relation,
+)
+from cognimem.store.base import FactQuery, Knowledge
+
+LIVE = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
+
+FACT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, key, subject, subject_entity_id,"
+    " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
+    " confidence_factors, reinforcement_count, last_validated_at, status, superseded_by,"
+    " valid_from, valid_to, recorded_at, evidence_item_ids, evidence_event_ids, importance,"
+    " revision, embedding_model"
+)
+_FACT_MUTABLE = (
+    "text", "scope_tags", "confidence", "confidence_factors", "reinforcement_count",
+    "last_validated_at", "status", "superseded_by", "valid_from", "valid_to",
+    "evidence_item_ids", "evidence_event_ids", "importance", "revision", "polarity", "value",
+)  # fmt: skip
+ENTITY_COLUMNS = (
+    "id, tenant_id, namespace, user_id, name, type, external_ref, properties, created_at"
+)
+RELATION_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, source_entity_id, relation,"
+    " target_entity_id, fact_id, confidence, active, created_at"
+)
+CONFLICT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, key, fact_ids, strategy, status,"
+    " winner_fact_id, created_at, resolved_at, note"
+)
+HISTORY_COLUMNS = (
+    "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
+)
+
+
+def user_key(user_id: str | None) -> str:
+    return "" if user_id is None else f"u:{user_id}"
+
+
+def _micros(value: Any) -> int | None:
+    return None if value is None else to_micros(value)
+
+
+def _time(value: int | None) -> Any:
+    return None if value is None else from_micros(value)
+
+
+def _scope(row: sqlite3.Row) -> Scope:
+    return Scope(
+        tenant_id=row["tenant_id"],
+        namespace=row["namespace"],
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        session_id=row["session_id"],
+    )
+
+
+# -- conversions -----------------------------------------------------------------------
+def _fact_values(f: Fact) -> dict[str, Any]:
+    return {
+        "text": f.text,
+        "scope_tags": json.dumps(f.scope_tags),
+        "confidence": f.confidence,
+        "confidence_factors": json.dumps(f.confidence_factors),
+        "reinforcement_count": f.reinforcement_count,
+        "last_validated_at": to_micros(f.last_validated_at),
+        "status": f.status.value,
+        "superseded_by": f.superseded_by,
+        "valid_from": _micros(f.valid_from),
+        "valid_to": _micros(f.valid_to),
+        "evidence_item_ids": json.dumps(f.evidence_item_ids),
+        "evidence_event_ids": json.dumps(f.evidence_event_ids),
+        "importance": f.importance,
+        "revision": f.revision,
+        "polarity": int(f.polarity),
+        "value": f.value,
+    }
+
+
+def fact_from_row(row: sqlite3.Row) -> Fact:
+    return Fact(
+        id=row["id"],
+        scope=_scope(row),
+        key=row["key"],
+        subject=row["subject"],
+        subject_entity_id=row["subject_entity_id"],
+        predicate=row["predicate"],
+        category=FactCategory(row["category"]),
+        value=row["value"],
+        polarity=bool(row["polarity"]),
+        object_entity_id=row["object_entity_id"],
+        text=row["text"],
+        scope_tags=json.loads(row["scope_tags"]),
+        confidence=row["confidence"],
+        confidence_factors=json.loads(row["confidence_factors"]),
+        reinforcement_count=row["reinforcement_count"],
+        last_validated_at=from_micros(row["last_validated_at"]),
+        status=FactStatus(row["status"]),
+        superseded_by=row["superseded_by"],
+        valid_from=_time(row["valid_from"]),
+        valid_to=_time(row["valid_to"]),
+        recorded_at=from_micros(row["recorded_at"]),
+        evidence_item_ids=json.loads(row["evidence_item_ids"]),
+        evidence_event_ids=json.loads(row["evidence_event_ids"]),
+        importance=row["importance"],
+        revision=row["revision"],
+        embedding_model=row["embedding_model"],
+    )
+
+
+def entity_from_row(row: sqlite3.Row) -> Entity:
+    return Entity(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        namespace=row["namespace"],
+        user_id=row["user_id"],
+        name=row["name"],
+        type=EntityType(row["type"]),
+        external_ref=row["external_ref"],
+        properties=json.loads(row["properties"]),
+        created_at=from_micros(row["created_at"]),
+    )
+
+
+def relation_from_row(row: sqlite3.Row) -> Relation:
+    return Relation(
+        id=row["id"],
+        scope=_scope(row),
+        source_entity_id=row["source_entity_id"],
+        relation=row["relation"],
+        target_entity_id=row["target_entity_id"],
+        fact_id=row["fact_id"],
+        confidence=row["confidence"],
+        active=bool(row["active"]),
+        created_at=from_micros(row["created_at"]),
+    )
+
+
+def conflict_from_row(row: sqlite3.Row) -> FactConflict:
+    return FactConflict(
+        id=row["id"],
+        scope=_scope(row),
+        key=row["key"],
+        fact_ids=json.loads(row["fact_ids"]),
+        strategy=ConflictStrategy(row["strategy"]),
+        status=ConflictStatus(row["status"]),
+        winner_fact_id=row["winner_fact_id"],
+        created_at=from_micros(row["created_at"]),
+        resolved_at=_time(row["resolved_at"]),
+        note=row["note"],
+    )
+
+
+def history_from_row(row: sqlite3.Row) -> HistoryEntry:
+    return HistoryEntry(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        target_type=row["target_type"],
+        target_id=row["target_id"],
+        action=row["action"],
+        actor=row["actor"],
+        at=from_micros(row["at"]),
+        before=None if row["before"] is None else json.loads(row["before"]),
+        after=None if row["after"] is None else json.loads(row["after"]),
+        event_id=row["event_id"],
+    )
+
+
+def alias_from_row(row: sqlite3.Row) -> Alias:
+    key = row["user_key"]
+    return Alias(
+        entity_id=row["entity_id"],
+        alias=row["alias"],
+        user_id=key.removeprefix("u:") if key else None,
+        source=AliasSource(row["source"]),
+        confidence=row["confidence"],
+        use_count=row["use_count"],
+    )
+
+
+# -- writing ---------------------------------------------------------------------------
+def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+    """Raise ``StaleKnowledge`` unless every key's live facts are what was reconciled."""
+    for state in knowledge.read_set:
+        found = frozenset(
+            (r[0], int(r[1]))
+            for r in conn.execute(
+                "SELECT id, revision FROM facts WHERE tenant_id = ? AND namespace = ?"
+                " AND user_id IS ? AND key = ? AND status IN (?, ?)",
+                (state.tenant_id, state.namespace, state.user_id, state.key, *LIVE),
+            )
+        )
+        if found != state.facts:
+            raise StaleKnowledge(
+                f"facts under key {state.key!r} changed during the write",
+                details={"key": state.key},
+            )
+
+
+def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+    """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``)."""
+    for e in knowledge.entities:
+        conn.execute(
+            f"INSERT INTO entities ({ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value, e.external_ref,
+                json.dumps(e.properties), to_micros(e.created_at),
+            ),
+        )  # fmt: skip
+    _upsert_aliases(conn, knowledge)
+    for p in knowledge.facts:
+        f, s = p.fact, p.fact.scope
+        blob = None if p.embedding is None else np.asarray(p.embedding, np.float32).tobytes()
+        values = _fact_values(f)
+        conn.execute(
+            f"INSERT INTO facts ({FACT_COLUMNS}, embedding) VALUES ({', '.join('?' * 31)})",
+            (
+                f.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, f.key,
+                f.subject, f.subject_entity_id, f.predicate, f.category.value, values["value"],
+                values["polarity"], f.object_entity_id, f.text, values["scope_tags"],
+                f.confidence, values["confidence_factors"], f.reinforcement_count,
+                values["last_validated_at"], values["status"], f.superseded_by,
+                values["valid_from"], values["valid_to"], to_micros(f.recorded_at),
+                values["evidence_item_ids"], values["evidence_event_ids"], f.importance,
+                f.revision, f.embedding_model, blob,
+            ),
+        )  # fmt: skip
+    for update in knowledge.fact_updates:
+        values = _fact_values(update.fact)
+        sets = ", ".join(f"{c} = ?" for c in _FACT_MUTABLE)
+        cur = conn.execute(
+            f"UPDATE facts SET {sets} WHERE id = ? AND revision = ?",
+            (*(values[c] for c in _FACT_MUTABLE), update.fact.id, update.expected_revision),
+        )
+        if cur.rowcount != 1:
+            raise StaleKnowledge(
+                f"fact {update.fact.id} changed during the write", details={"fact": update.fact.id}
+            )
+        if update.fact.status not in (FactStatus.ACTIVE, FactStatus.AGING):
+            conn.execute("UPDATE relations SET active = 0 WHERE fact_id = ?", (update.fact.id,))
+    for r in knowledge.relations:
+        s = r.scope
+        conn.execute(
+            f"INSERT INTO relations ({RELATION_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                r.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id,
+                r.source_entity_id, r.relation, r.target_entity_id, r.fact_id, r.confidence,
+                int(r.active), to_micros(r.created_at),
+            ),
+        )  # fmt: skip
+    for c in knowledge.conflicts:
+        s = c.scope
+        conn.execute(
+            f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                c.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, c.key,
+                json.dumps(c.fact_ids), c.strategy.value, c.status.value, c.winner_fact_id,
+                to_micros(c.created_at), _micros(c.resolved_at), c.note,
+            ),
+        )  # fmt: skip
+    insert_history(conn, knowledge.history)
+
+
+def insert_history(conn: sqlite3.Connection, entries: Sequence[HistoryEntry]) -> None:
+    conn.executemany(
+        f"INSERT INTO history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                h.id, h.tenant_id, h.target_type, h.target_id, h.action, h.actor,
+                to_micros(h.at), None if h.before is None else json.dumps(h.before, default=str),
+                None if h.after is None else json.dumps(h.after, default=str), h.event_id,
+            )
+            for h in entries
+        ],
+    )  # fmt: skip
+
+
+def _upsert_aliases(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+    scopes = {e.id: (e.tenant_id, e.namespace) for e in knowledge.entities}
+    for a in knowledge.aliases:
+        where = scopes.get(a.entity_id)
+        if where is None:
+            row = conn.execute(
+                "SELECT tenant_id, namespace FROM entities WHERE id = ?", (a.entity_id,)
+            ).fetchone()
+            if row is None:
+                continue  # the entity was deleted meanwhile
+            where = (row[0], row[1])
+        conn.execute(
+            "INSERT INTO aliases (tenant_id, namespace, user_key, alias, entity_id, source,"
+            " confidence, use_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (tenant_id, namespace, user_key, alias, entity_id) DO UPDATE SET"
+            " use_count = use_count + 1, confidence = MAX(confidence, excluded.confidence)",
+            (*where, user_key(a.user_id), a.alias, a.entity_id, a.source.value, a.confidence,
+             a.use_count),
+        )  # fmt: skip
+
+
+def merge_into(conn: sqlite3.Connection, item_id: str, event_id: str, ext: str | None) -> bool:
+    """Add ``event_id`` (and its external id) to an existing item's provenance."""
+    row = conn.execute(
+        "SELECT source_event_ids, external_ids FROM items WHERE id = ?", (item_id,)
+    ).fetchone()
+    if row is None:
+        return False
+    sources, externals = json.loads(row[0]), json.loads(row[1])
+    if event_id not in sources:
+        sources.append(event_id)
+    if ext is not None and ext not in externals:
+        externals.append(ext)
+    conn.execute(
+        "UPDATE items SET source_event_ids = ?, external_ids = ? WHERE id = ?",
+        (json.dumps(sources), json.dumps(externals), item_id),
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO item_events (item_id, event_id) VALUES (?, ?)", (item_id, event_id)
+    )
+    return True
+
+
+# -- reading ---------------------------------------------------------------------------
+def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[sqlite3.Row]:
+    conn.row_factory = sqlite3.Row
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.row_factory = None
+
+
+def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
+    clauses = ["tenant_id = ?", "namespace = ?", "user_id IS ?"]
+    params: list[object] = [q.tenant_id, q.namespace, q.user_id]
+    if q.keys is not None:
+        if not q.keys:
+            return []
+        # exact, or a multi-valued key below it: ':' < ';' so [k:, k;) is the prefix range
+        clauses.append("(" + " OR ".join("key = ? OR (key >= ? AND key < ?)" for _ in q.keys) + ")")
+        for k in q.keys:
+            params += [k, f"{k}:", f"{k};"]
+    if q.statuses is not None:
+        clauses.append(f"status IN ({', '.join('?' * len(q.statuses))})")
+        params += [s.value for s in q.statuses]
+    if q.categories is not None:
+        clauses.append(f"category IN ({', '.join('?' * len(q.categories))})")
+        params += [c.value for c in q.categories]
+    sql = (
+        f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)}"
+        " ORDER BY recorded_at DESC, rowid DESC LIMIT ?"
+    )
+    return [fact_from_row(r) for r in _rows(conn, sql, [*params, q.limit])]
+
+
+def by_ids(
+    conn: sqlite3.Connection, table: str, columns: str, tenant_id: str, ids: Sequence[str]
+) -> list[sqlite3.Row]:
+    found = _rows(
+        conn,
+        f"SELECT {columns} FROM {table} WHERE +tenant_id = ?"
+        f" AND id IN ({', '.join('?' * len(ids))})",
+        [tenant_id, *ids],
+    )
+    by_id = {r["id"]: r for r in found}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def find_aliases(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    names: Sequence[str] | None,
+    limit: int = 20_000,
+) -> list[Alias]:
+    keys = ["", user_key(user_id)] if user_id is not None else [""]
+    sql = (
+        "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
+        f" WHERE tenant_id = ? AND namespace = ? AND user_key IN ({', '.join('?' * len(keys))})"
+    )
+    params: list[object] = [tenant_id, namespace, *keys]
+    if names is not None:
+        if not names:
+            return []
+        sql += f" AND alias IN ({', '.join('?' * len(names))})"
+        params += list(names)
+    # ties in a fixed order, the same on every backend
+    sql += " ORDER BY use_count DESC, alias, entity_id, user_key LIMIT ?"
+    return [alias_from_row(r) for r in _rows(conn, sql, [*params, limit])]
+
+
+def find_relations(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    entity_ids: Sequence[str],
+) -> list[Relation]:
+    if not entity_ids:
+        return []
+    marks = ", ".join("?" * len(entity_ids))
+    sql = (
+        f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = ? AND namespace = ?"
+        " AND (user_id IS ? OR user_id IS NULL) AND active = 1"
+        f" AND (source_entity_id IN ({marks}) OR target_entity_id IN ({marks}))"
+        " ORDER BY rowid"
+    )
+    params = [tenant_id, namespace, user_id, *entity_ids, *entity_ids]
+    return [relation_from_row(r) for r in _rows(conn, sql, params)]
+
+
+def find_conflicts(
+    conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None, open_only: bool
+) -> list[FactConflict]:
+    sql = (
+        f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE tenant_id = ? AND namespace = ?"
+        " AND user_id IS ?"
+    )
+    params: list[object] = [tenant_id, namespace, user_id]
+    if open_only:
+        sql += " AND status = ?"
+        params.append(ConflictStatus.OPEN.value)
+    return [conflict_from_row(r) for r in _rows(conn, sql + " ORDER BY rowid", params)]
+
+
+def get_history(conn: sqlite3.Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
+    sql = (
+        f"SELECT {HISTORY_COLUMNS} FROM history WHERE target_id = ? AND tenant_id = ?"
+        " ORDER BY rowid"
+    )
+    return [history_from_row(r) for r in _rows(conn, sql, [target_id, tenant_id])]

@@ -1,0 +1,251 @@
+"""Time expressions resolve against the message's own time, one reading per expression."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+
+import pytest
+
+from cognimem.ingest.extract.temporal import TimeMention, find_times
+
+# a Saturday, at noon
+REF = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+
+
+def one(text: str, reference: datetime = REF, *, prefer_future: bool = False) -> TimeMention:
+    found = find_times(text, reference, prefer_future=prefer_future)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def days(mention: TimeMention) -> tuple[date, date]:
+    return mention.start.date(), mention.end.date()
+
+
+def at(year: int, month: int, day: int, hour: int = 0) -> datetime:
+    return datetime(year, month, day, hour, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("today", date(2024, 6, 15), date(2024, 6, 16)),
+        ("yesterday", date(2024, 6, 14), date(2024, 6, 15)),
+        ("tomorrow", date(2024, 6, 16), date(2024, 6, 17)),
+        ("the day before yesterday", date(2024, 6, 13), date(2024, 6, 14)),
+        ("the day after tomorrow", date(2024, 6, 17), date(2024, 6, 18)),
+        ("earlier today", date(2024, 6, 15), date(2024, 6, 16)),
+    ],
+)
+def test_relative_days(text: str, start: date, end: date) -> None:
+    mention = one(f"I saw it {text}.")
+    assert days(mention) == (start, end)
+    assert mention.granularity == "day"
+    assert mention.text == text
+
+
+def test_parts_of_the_day() -> None:
+    morning = one("We talked this morning")
+    assert (morning.start, morning.end) == (at(2024, 6, 15, 6), at(2024, 6, 15, 12))
+    assert morning.granularity == "part_of_day"
+    tonight = one("See you tonight")
+    assert (tonight.start, tonight.end) == (at(2024, 6, 15, 18), at(2024, 6, 16, 6))
+    last_night = one("I slept badly last night")
+    assert (last_night.start, last_night.end) == (at(2024, 6, 14, 18), at(2024, 6, 15, 6))
+    assert one("tomorrow evening").start == at(2024, 6, 16, 18)
+    assert one("yesterday afternoon").start == at(2024, 6, 14, 12)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "granularity"),
+    [
+        ("last week", date(2024, 6, 3), date(2024, 6, 10), "week"),
+        ("this week", date(2024, 6, 10), date(2024, 6, 17), "week"),
+        ("next week", date(2024, 6, 17), date(2024, 6, 24), "week"),
+        ("last month", date(2024, 5, 1), date(2024, 6, 1), "month"),
+        ("this month", date(2024, 6, 1), date(2024, 7, 1), "month"),
+        ("next month", date(2024, 7, 1), date(2024, 8, 1), "month"),
+        ("last year", date(2023, 1, 1), date(2024, 1, 1), "year"),
+        ("this year", date(2024, 1, 1), date(2025, 1, 1), "year"),
+        ("next year", date(2025, 1, 1), date(2026, 1, 1), "year"),
+        ("last weekend", date(2024, 6, 8), date(2024, 6, 10), "weekend"),
+        ("this weekend", date(2024, 6, 15), date(2024, 6, 17), "weekend"),
+        ("this past weekend", date(2024, 6, 8), date(2024, 6, 10), "weekend"),
+    ],
+)
+def test_last_this_next_calendar_units(text: str, start: date, end: date, granularity: str) -> None:
+    mention = one(text)
+    assert days(mention) == (start, end)
+    assert mention.granularity == granularity
+
+
+def test_units_roll_over_year_ends() -> None:
+    january = at(2024, 1, 10)
+    assert days(one("last month", january)) == (date(2023, 12, 1), date(2024, 1, 1))
+    december = at(2023, 12, 20)
+    assert days(one("next month", december)) == (date(2024, 1, 1), date(2024, 2, 1))
+    assert days(one("next week", december)) == (date(2023, 12, 25), date(2024, 1, 1))
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        # the reference is a Saturday: "next"/"last" Saturday are a week away, never today
+        ("next Friday", date(2024, 6, 21)),
+        ("next Saturday", date(2024, 6, 22)),
+        ("next Monday", date(2024, 6, 17)),
+        ("last Friday", date(2024, 6, 14)),
+        ("last Saturday", date(2024, 6, 8)),
+        ("last Sunday", date(2024, 6, 9)),
+        ("this Friday", date(2024, 6, 14)),
+        ("this Sunday", date(2024, 6, 16)),
+    ],
+)
+def test_weekdays(text: str, day: date) -> None:
+    assert days(one(text)) == (day, day + timedelta(days=1))
+
+
+def test_a_bare_weekday_looks_back_unless_the_caller_looks_ahead() -> None:
+    assert one("I went on Friday").start.date() == date(2024, 6, 14)
+    assert one("I'll go on Friday", prefer_future=True).start.date() == date(2024, 6, 21)
+    assert find_times("I go swimming on Fridays", REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "granularity", "approximate"),
+    [
+        ("three days ago", date(2024, 6, 12), date(2024, 6, 13), "day", False),
+        ("2 days ago", date(2024, 6, 13), date(2024, 6, 14), "day", False),
+        ("a few days ago", date(2024, 6, 12), date(2024, 6, 13), "day", True),
+        ("several days ago", date(2024, 6, 12), date(2024, 6, 13), "day", True),
+        ("a week ago", date(2024, 6, 8), date(2024, 6, 15), "week", False),
+        ("a couple of weeks ago", date(2024, 6, 1), date(2024, 6, 8), "week", True),
+        ("six months ago", date(2023, 12, 15), date(2024, 1, 15), "month", False),
+        ("two years ago", date(2022, 6, 15), date(2023, 6, 15), "year", False),
+        ("in 3 days", date(2024, 6, 18), date(2024, 6, 19), "day", False),
+        ("in two weeks", date(2024, 6, 29), date(2024, 7, 6), "week", False),
+        ("a month from now", date(2024, 7, 15), date(2024, 8, 15), "month", False),
+    ],
+)
+def test_counted_units_ago_and_ahead(
+    text: str, start: date, end: date, granularity: str, approximate: bool
+) -> None:
+    mention = one(text)
+    assert days(mention) == (start, end)
+    assert mention.granularity == granularity
+    assert mention.approximate is approximate
+
+
+def test_month_arithmetic_clamps_to_the_last_day() -> None:
+    assert one("a month ago", at(2024, 3, 31)).start.date() == date(2024, 2, 29)
+    assert one("a year ago", at(2024, 2, 29)).start.date() == date(2023, 2, 28)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["on 7 May 2023", "7th May 2023", "the 7th of May 2023", "May 7, 2023", "May 7th 2023"],
+)
+def test_explicit_dates(text: str) -> None:
+    mention = one(f"We met {text}.")
+    assert days(mention) == (date(2023, 5, 7), date(2023, 5, 8))
+    assert mention.granularity == "day"
+
+
+def test_iso_dates_and_impossible_dates() -> None:
+    assert days(one("on 2023-05-07")) == (date(2023, 5, 7), date(2023, 5, 8))
+    assert find_times("on 2023-02-30", REF) == []
+
+
+def test_a_date_without_a_year_is_the_latest_one_not_after_the_reference() -> None:
+    assert one("on May 7").start.date() == date(2024, 5, 7)
+    assert one("on December 25").start.date() == date(2023, 12, 25)
+    assert one("on December 25", prefer_future=True).start.date() == date(2024, 12, 25)
+    assert one("on the 15th of June").start.date() == date(2024, 6, 15)
+
+
+def test_years_need_a_preposition() -> None:
+    year = one("I moved in 2019")
+    assert days(year) == (date(2019, 1, 1), date(2020, 1, 1))
+    assert year.granularity == "year"
+    assert year.text == "in 2019"
+    assert one("I've lived here since 2018").text == "since 2018"
+    assert find_times("I ran 2019 meters", REF) == []
+
+
+def test_months() -> None:
+    may = one("We went in May")
+    assert days(may) == (date(2024, 5, 1), date(2024, 6, 1))
+    assert may.granularity == "month"
+    # a month later in the year than the reference is last year's, unless looking ahead
+    assert one("in July").start.date() == date(2023, 7, 1)
+    assert one("in July", prefer_future=True).start.date() == date(2024, 7, 1)
+    assert one("in June").start.date() == date(2024, 6, 1)
+    assert one("last May").start.date() == date(2024, 5, 1)
+    assert one("last June").start.date() == date(2023, 6, 1)
+    assert one("next June").start.date() == date(2025, 6, 1)
+    assert one("this March").start.date() == date(2024, 3, 1)
+    assert days(one("in May 2023")) == (date(2023, 5, 1), date(2023, 6, 1))
+    assert one("mid-May").approximate
+
+
+def test_the_modal_verb_may_is_not_a_month() -> None:
+    assert find_times("I may 2 times a week", REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "reference", "start"),
+    [
+        ("last summer", REF, date(2023, 6, 1)),
+        ("last spring", REF, date(2024, 3, 1)),
+        ("this summer", REF, date(2024, 6, 1)),
+        ("this winter", REF, date(2024, 12, 1)),
+        ("this winter", at(2024, 1, 10), date(2023, 12, 1)),
+        ("next spring", REF, date(2025, 3, 1)),
+        ("next summer", REF, date(2025, 6, 1)),
+        ("next summer", at(2024, 1, 10), date(2024, 6, 1)),
+        ("the summer of 2019", REF, date(2019, 6, 1)),
+        ("fall 2021", REF, date(2021, 9, 1)),
+    ],
+)
+def test_seasons(text: str, reference: datetime, start: date) -> None:
+    mention = one(text, reference)
+    assert mention.start.date() == start
+    assert mention.granularity == "season"
+    assert (mention.end - mention.start).days in {90, 91, 92}
+
+
+def test_several_mentions_come_in_order_and_the_longest_reading_wins() -> None:
+    text = "I moved here on 7 May 2023 and started work last week."
+    found = find_times(text, REF)
+    assert [m.text for m in found] == ["on 7 May 2023", "last week"]
+    for mention in found:
+        assert text[mention.span[0] : mention.span[1]] == mention.text
+
+
+def test_the_reference_is_converted_to_utc() -> None:
+    # 01:00 on the 16th in UTC+2 is still the 15th in UTC
+    local = datetime(2024, 6, 16, 1, 0, tzinfo=timezone(timedelta(hours=2)))
+    assert one("yesterday", local).start == at(2024, 6, 14)
+    naive = datetime(2024, 6, 15, 12, 0)
+    assert one("yesterday", naive).start == at(2024, 6, 14)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love Italian food.",
+        "My daughter turns 7 on 8/5/2023, can you believe it?",
+        "I've been vegan for two years.",
+        "This is great!",
+        "We should do this again sometime.",
+    ],
+)
+def test_text_without_a_resolvable_time(text: str) -> None:
+    assert find_times(text, REF) == []
+
+
+def test_every_result_is_timezone_aware_utc() -> None:
+    for mention in find_times("yesterday, last week, in May and two years ago", REF):
+        assert mention.start.tzinfo is UTC
+        assert mention.end.tzinfo is UTC
+        assert mention.start < mention.end
