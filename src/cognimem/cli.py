@@ -102,17 +102,30 @@ def remember(
     text: Annotated[str, typer.Argument(help="What to remember.")],
     user: UserOption = None,
     name: Annotated[str | None, typer.Option(help="Author (speaker) name.")] = None,
+    profile: Annotated[
+        str,
+        typer.Option(
+            help="chat, document, mandate, guardrail, tool_discovery, tool_gotcha or learning."
+        ),
+    ] = "chat",
     db: DbOption = None,
 ) -> None:
-    """Write one message."""
+    """Write one message (and print the facts it created or changed)."""
 
     async def go() -> None:
         async with Memory.open(db) as mem:
-            result = await mem.write(text, user_id=user, name=name)
+            result = await mem.write(text, user_id=user, name=name, profile=profile)
+            k = result.knowledge
+            changed = await mem.store.get_facts("default", [*k.facts_created, *k.facts_reinforced])
         for m in result.messages:
             out.print(
                 f"{m.outcome.value}: event {m.event_id}, items {', '.join(m.item_ids) or '-'}"
             )
+        for f in changed:
+            verb = "reinforced" if f.id in k.facts_reinforced else "fact"
+            out.print(f"{verb}: {f.key} = {f.value}")
+        for problem in result.degraded:
+            out.print(f"degraded: {problem}")
 
     _run(go)
 

@@ -237,3 +237,33 @@ def test_async_mode_without_a_queue_is_a_usage_error(db_url: str) -> None:
 
     with pytest.raises(UsageError, match="queue"):
         Memory(SQLiteStore(db_url.removeprefix("sqlite:///")), HashingEmbedder(), ASYNC)
+
+
+async def test_a_worker_extracts_and_reconciles_once(async_memory: Memory) -> None:
+    mem = async_memory
+    result = await mem.write_batch(
+        [
+            Message(content="I'm vegetarian.", occurred_at=MAY),
+            Message(content="I'm deathly allergic to peanuts.", occurred_at=MAY),
+        ],
+        user_id="u",
+    )
+    assert result.knowledge.facts_created == []  # nothing is read before the worker runs
+    assert await mem.facts(user_id="u") == []
+    job = await mem.process_next_job("w1")
+    assert job is not None
+    assert job.state is JobState.DONE
+    facts = {f.key: f for f in await mem.facts(user_id="u")}
+    assert set(facts) == {"user:value:diet", "user:policy:allergy:peanuts"}
+    # the same job applied again (a redelivery) changes nothing
+    assert result.job_id is not None
+    processed = await mem._funnel.process("default", {"event_ids": result.event_ids})
+    assert processed.items == {}
+    again = {f.key: f for f in await mem.facts(user_id="u")}
+    assert again["user:value:diet"].reinforcement_count == 1
+    assert again["user:value:diet"].revision == facts["user:value:diet"].revision
+    # a later write through a worker supersedes, as the synchronous path does
+    await mem.write("Actually I eat fish now.", user_id="u", occurred_at=MAY + timedelta(days=7))
+    await mem.process_next_job("w1")
+    [diet] = await mem.facts(key="user:value:diet", user_id="u")
+    assert "fish" in diet.value

@@ -36,6 +36,21 @@ def test_remember_then_recall(db_url: str) -> None:
     assert "No relevant memories" in markdown
 
 
+def test_remember_prints_the_facts_it_changed(db_url: str) -> None:
+    out = cli("remember", "I'm deathly allergic to peanuts.", "--user", "u1", db_url=db_url)
+    assert "fact: user:policy:allergy:peanuts = peanuts" in out.stdout
+    again = cli("remember", "I'm allergic to peanuts", "--user", "u1", db_url=db_url)
+    assert "reinforced: user:policy:allergy:peanuts = peanuts" in again.stdout
+    mandate = cli(
+        "remember", "Always answer in French", "--user", "u1", "--profile", "mandate",
+        db_url=db_url,
+    )  # fmt: skip
+    assert "fact:" not in mandate.stdout
+    bad = cli("remember", "x", "--user", "u1", "--profile", "nope", db_url=db_url, check=False)
+    assert bad.returncode != 0
+    assert "profile" in bad.stderr
+
+
 def test_import_jsonl_is_idempotent(db_url: str, tmp_path: Path) -> None:
     path = tmp_path / "turns.jsonl"
     rows = [

@@ -196,3 +196,25 @@ async def test_speakers_get_their_own_keys(memory: Memory) -> None:
     )
     keys = sorted(f.key for f in await memory.facts(user_id="conv"))
     assert keys == ["caroline:preference:cuisine:thai", "melanie:value:diet"]
+
+
+async def test_graph_edges_let_a_walk_go_two_hops(memory: Memory) -> None:
+    await memory.write_batch(
+        [
+            Message(content="My sister Sarah works at Acme.", name="Caroline", occurred_at=T0),
+            Message(content="My friend Tom lives in Denver.", name="Caroline", occurred_at=T0),
+        ],
+        user_id="conv",
+    )
+    by_name = {e.name: e for e, _ in await memory.entities(user_id="conv")}
+    assert {"Caroline", "Sarah", "Acme", "Tom", "Denver"} <= set(by_name)
+    # Caroline -> her sister -> where the sister works, with one query per hop
+    first = await memory.relations([by_name["Caroline"].id], user_id="conv")
+    sister = [r for r in first if r.relation == "sister"]
+    assert [r.target_entity_id for r in sister] == [by_name["Sarah"].id]
+    second = await memory.relations([by_name["Sarah"].id], user_id="conv")
+    assert by_name["Acme"].id in {
+        r.target_entity_id for r in second if r.source_entity_id == by_name["Sarah"].id
+    }
+    # edges that came from a fact point back at it
+    assert all(r.fact_id for r in sister)

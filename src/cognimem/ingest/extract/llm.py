@@ -22,36 +22,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cognimem.errors import ProviderOutputError, UsageError
-from cognimem.ingest.extract.schema import Extraction, ExtractionInput
+from cognimem.ingest.extract.schema import SCOPE_TAGS, Extraction, ExtractionInput
 from cognimem.providers.llm.base import ChatLLM, ChatMessage
-
-SCOPE_TAGS = (
-    "food",
-    "diet",
-    "health",
-    "allergy",
-    "medical",
-    "finance",
-    "budget",
-    "travel",
-    "work",
-    "family",
-    "schedule",
-    "fitness",
-    "education",
-    "home",
-    "pets",
-    "social",
-    "entertainment",
-    "shopping",
-    "technology",
-    "privacy",
-    "communication",
-    "legal",
-    "religion",
-    "environment",
-)
-"""The scope tags a fact may carry; others the model invents are dropped."""
 
 _SCOPE_TAG_SET = frozenset(SCOPE_TAGS)
 _MAX_ERRORS_SHOWN = 10

@@ -10,6 +10,34 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.models.knowledge import EntityType, FactCategory
 
+# the scope tags a fact may carry, shared by both extractors; any other tag is dropped
+SCOPE_TAGS: tuple[str, ...] = (
+    "food",
+    "diet",
+    "health",
+    "allergy",
+    "medical",
+    "finance",
+    "budget",
+    "travel",
+    "work",
+    "family",
+    "schedule",
+    "fitness",
+    "education",
+    "home",
+    "pets",
+    "social",
+    "entertainment",
+    "shopping",
+    "technology",
+    "privacy",
+    "communication",
+    "legal",
+    "religion",
+    "environment",
+)
+
 
 class ExtractedEntity(BaseModel):
     """An entity mentioned in the message, by the name used there."""

@@ -1,0 +1,208 @@
+"""From a message to the clauses the detectors read.
+
+A message is split into sentences (:func:`sentences`); a sentence is tidied
+(:func:`tidy`), dropped when it cannot state a fact (:func:`is_statement`: a question, a
+hypothetical, reported speech), and split into clauses (:func:`clause_parts`).
+:func:`prepare_clause` cleans a clause (opening discourse markers, "I think", "really"
+dropped), notes hedges, "used to" / "no longer" / "anymore" and change words as flags,
+and resolves and blanks out its time expressions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from cognimem.ingest.extract import lexicon as lx
+from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.temporal import TimeMention, find_times
+
+__all__ = [
+    "Clause",
+    "clause_parts",
+    "is_statement",
+    "prepare_clause",
+    "sentences",
+    "tidy",
+    "unify",
+]
+
+_UNIFY = ((re.compile(r"[’‘`´]"), "'"), (re.compile(r"[“”]"), '"'), (re.compile(r"\s+"), " "))
+_CONTRACTIONS = tuple(
+    (icase(p), r)
+    for p, r in (
+        (r"(?<![\w'])(?-i:i)(?=['\s,.!?;]|$)", "I"),
+        (r"\bim\b", "I'm"),
+        (r"\bI am\b", "I'm"),
+        (r"\bwe are\b", "we're"),
+        (r"\b(I|we)'ve\b", r"\1 have"),
+        (r"\b(I|we) have got\b", r"\1 have"),
+        (r"\b(do|does|did|is|are|was|were|could|would|should|have|has) not\b", r"\1n't"),
+        (r"\bcan ?not\b", "can't"),
+        (r"\b(don|can|won|didn|doesn)t\b", r"\1't"),
+    )
+)
+_LEAD = icase(
+    r"^(?:(?:actually|honestly|btw|by the way|oh|ah|so|also|and|but|plus|anyway|anyways|"
+    r"hey|hi|hello|haha+|lol|um+|uh+|now|then|tbh|to be honest|personally|fun fact|fyi|"
+    r"just so you know|as for me|for the record|speaking of which|guess what)\b[\s,!.:;-]*|"
+    r"(?:no|yes|yeah|yep|yup|ok|okay|sure|right|true|well|wow|thanks|thank you|nice|cool|"
+    r"great|awesome|aw+|omg|same|me too)\s*[,!.:;-]+\s*)+"
+)
+_HEDGE_LEAD = icase(
+    r"^(?:I think|I guess|I suppose|I believe(?! in\b)|I feel like|I'd say|I reckon|"
+    r"I'm pretty sure|I'm fairly sure|pretty sure)(?: that)?\b[\s,]*"
+)
+_HEDGE_WORD = icase(r"\b(?:maybe|probably|perhaps|possibly|might|kind of|sort of|kinda|sorta)\b")
+_ADVERBS = icase(
+    r"\b(I|we|I'm|we're|I have|we have|I have been|we have been|I'd|don't|didn't|not|can't)\s+"
+    r"(?:(?:really|absolutely|totally|also|just|recently|actually|currently|still|truly|"
+    r"honestly|genuinely|definitely|seriously|literally|finally|now|even|first|kind of|"
+    r"sort of|kinda|sorta|probably|maybe|possibly|pretty|super|so|very|quite|both|all|"
+    r"already|originally|mostly|mainly|officially|completely|particularly|certainly|"
+    r"usually|generally|normally|typically|obviously|clearly|always|simply|absolutely|"
+    r"personally|happily|proudly|secretly)\s+)+"
+)
+_DO_VERB = icase(r"\b(I|we) do (love|like|enjoy|hate|prefer|adore)\b")
+_USED_TO_BE = icase(r"\b(I|we) used to be\b")
+_USED_TO = icase(r"\b(I|we) used to\b")
+_NO_LONGER = icase(r"\b(I|we|I'm|we're) no longer\b")
+_ANYMORE = icase(r"\s*\b(?:anymore|any more|any longer)\b")
+_CHANGE = icase(r"\b(?:now|again|anymore|any more|no longer|these days|nowadays|started|stopped)\b")
+_FUTURE = icase(
+    r"\b(?:will|'ll|going to|gonna|plan|planning|hope to|want to|about to|can't wait|soon|"
+    r"upcoming|next)\b"
+)
+_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\s*\n+\s*")
+_ABBREVIATION = icase(r"\b(?:St|Dr|Mr|Mrs|Ms|Prof|Jr|Sr|Mt|vs|etc|e\.g|i\.e|approx)\.$")
+_CLAUSE_BREAK = icase(
+    r"\s*(?:[;:]|\s-\s|—)\s*|(?<!^me)(?<!^I),?\s+(?:but|and|so|because|though|although|while|"
+    r"whereas|plus|cause|cuz)\s+(?=(?:I|I'm|I'd|I'll|we|we're|my|our|please|don't|never|now)\b)|"
+    r",\s+(?=(?:I|I'm|I'd|we|we're|my|our|please|now|but)\b)"
+)
+_QUESTION = icase(
+    r"^(?:(?:do|does|did|are|is|was|were|can|could|would|will|should|have|has|had|shall)\s+"
+    r"(?:you|we|they|he|she|it|there|your|that|this|the|u|ya|anyone|I)\b|"
+    r"(?:what|where|when|why|who|which|how)(?:'s|\s+(?:do|does|did|is|are|was|were|can|"
+    r"could|would|will|should|have|has|about|long|often|much|many|come))\b)"
+)
+_HYPOTHETICAL = icase(
+    r"^(?:if|imagine|suppose|supposing|what if|unless|hypothetically)\b|"
+    r"\bif (?:I|we) (?:were|was|had|could|would|lived|moved)\b|\b(?:I|we) wish\b|"
+    r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b)"
+)
+_REPORTED = icase(
+    r"\b(?P<who>he|she|they|(?-i:[A-Z][a-z]+)|my \w+) (?:said|says|told me|tells me|thinks|"
+    r"thought|mentioned|claims|claimed|asked)\b"
+)
+_MEDICAL_REPORTER = frozenset({"my doctor", "my dentist", "my allergist", "my therapist"})
+_BE = {"i": "I'm", "we": "we're"}
+
+
+@dataclass
+class Clause:
+    """One clause as the detectors read it."""
+
+    text: str  # cleaned, time expressions blanked out (read by the detectors)
+    base: str  # cleaned before "used to" / "no longer" / "anymore" were rewritten
+    timed: str  # cleaned, with its time expressions
+    evidence: str
+    times: list[TimeMention]
+    hedged: bool
+    past: bool  # "used to", "no longer": the statement held before, not now
+    anymore: bool
+    change: bool  # "now", "again", "started": a new state replaces an old one
+    words: frozenset[str]  # lower-case words, to skip detectors that cannot fire
+
+    def may(self, detector: str) -> bool:
+        """Whether the clause holds one of ``detector``'s trigger words (without one it
+        cannot fire)."""
+        return not self.words.isdisjoint(lx.TRIGGERS[detector])
+
+
+def unify(text: str) -> str:
+    """Quotes and apostrophes written one way, whitespace runs as one space."""
+    for pattern, replacement in _UNIFY:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (a period after "Dr", "St", "e.g" ends none)."""
+    out: list[str] = []
+    for piece in _SENTENCE.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
+
+
+def tidy(sentence: str) -> str:
+    """Contractions and "I" spelled one way ("im", "I am" -> "I'm"; "do not" -> "don't")."""
+    text = sentence
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return text.strip()
+
+
+def is_statement(text: str) -> bool:
+    """Whether a tidied sentence can state a fact: not a question, a hypothetical ("if I
+    were vegetarian", "I wish ...") or reported speech ("she said ..."), except what a
+    doctor or therapist said."""
+    if _QUESTION.match(text) or _HYPOTHETICAL.search(text):
+        return False
+    reported = _REPORTED.search(text)
+    return reported is None or reported.group("who").lower() in _MEDICAL_REPORTER
+
+
+def clause_parts(sentence: str) -> list[str]:
+    """A tidied sentence split where a new clause starts ("..., but I ...", "; ")."""
+    return _CLAUSE_BREAK.split(sentence)
+
+
+def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | None:
+    """``part`` cleaned and flagged, its times resolved against ``reference``; ``None``
+    when too little is left to read."""
+    text = _LEAD.sub("", part.strip()).strip()
+    hedged = False
+    stripped = _HEDGE_LEAD.sub("", text)
+    if stripped != text:
+        hedged, text = True, _LEAD.sub("", stripped)
+    if _HEDGE_WORD.search(text):
+        hedged = True
+    text = _DO_VERB.sub(r"\1 \2", _ADVERBS.sub(r"\1 ", text))
+    if len(text) < 3:
+        return None
+    change = _CHANGE.search(text) is not None
+    times = find_times(text, reference, prefer_future=_FUTURE.search(text) is not None)
+    base = _blank(text, times)
+    past = bool(_USED_TO.search(base) or _NO_LONGER.search(base))
+    rewritten = _USED_TO.sub(r"\1", _USED_TO_BE.sub(lambda m: _BE[m.group(1).lower()], base))
+    rewritten = _NO_LONGER.sub(r"\1", rewritten)
+    anymore = _ANYMORE.search(rewritten) is not None
+    rewritten = _ANYMORE.sub("", rewritten)
+    return Clause(
+        text=rewritten,
+        base=base,
+        timed=text,
+        evidence=evidence,
+        times=times,
+        hedged=hedged,
+        past=past,
+        anymore=anymore,
+        change=change,
+        words=frozenset(lx.tokens(f"{base} {rewritten}")),
+    )
+
+
+def _blank(text: str, times: list[TimeMention]) -> str:
+    """``text`` with each time expression replaced by a comma (an object ends there)."""
+    for mention in reversed(times):
+        start, end = mention.span
+        text = f"{text[:start]} ,{text[end:]}"
+    return text

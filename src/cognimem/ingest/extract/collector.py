@@ -1,0 +1,150 @@
+"""What one message states, as its clauses are read: the base the detectors report to.
+
+Every fact goes through :meth:`Collector.add`, so all detectors treat a fact the same
+way: a repeat is dropped, "used to" / "no longer" mean it no longer holds, a hedge lowers
+the confidence, and the clause's time expression becomes ``valid_from`` / ``valid_to``
+according to what the detector says it means for the fact (``timing``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+
+from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.schema import (
+    SCOPE_TAGS,
+    ExtractedEntity,
+    ExtractedFact,
+    ExtractedRelation,
+)
+from cognimem.models.knowledge import EntityType, FactCategory
+
+__all__ = ["Collector"]
+
+_CONFIDENCE = {
+    FactCategory.IDENTITY: 0.9,
+    FactCategory.LOCATION: 0.85,
+    FactCategory.OCCUPATION: 0.85,
+    FactCategory.RELATIONSHIP: 0.85,
+    FactCategory.PREFERENCE: 0.75,
+    FactCategory.POSSESSION: 0.75,
+    FactCategory.EVENT: 0.75,
+    FactCategory.POLICY: 0.9,
+    FactCategory.VALUE: 0.85,
+    FactCategory.GOAL: 0.75,
+    FactCategory.STATE: 0.8,
+    FactCategory.CAUSAL: 0.7,
+}
+_SINGLE_VALUED = frozenset({FactCategory.IDENTITY, FactCategory.LOCATION, FactCategory.OCCUPATION})
+_HEDGE = 0.6
+_SPACES = re.compile(r"\s+")
+_BLANKED = re.compile(r"\s+,(?:\s*,)*")  # where a time expression was blanked out
+
+
+class Collector:
+    """Facts, entities and relations read from one message so far. The detectors are
+    added by subclasses (the ``read_*`` modules), one method per detector."""
+
+    def __init__(self, reference: datetime) -> None:
+        self.ref = reference
+        self.facts: list[ExtractedFact] = []
+        self.entities: dict[str, ExtractedEntity] = {}
+        self.relations: list[ExtractedRelation] = []
+        self.first_time: datetime | None = None
+        self.mentioned: list[tuple[str, EntityType]] = []  # registered after the facts
+        self.fact_time: datetime | None = None
+        self._seen: set[tuple[str, str, str, str, bool, bool]] = set()
+        self.unnamed: str | None = None  # the last pet or relative mentioned without a name
+
+    # ---------------------------------------------------------------- output
+
+    def entity(self, name: str | None, kind: EntityType) -> None:
+        if not name:
+            return
+        key = name.casefold()
+        known = self.entities.get(key)
+        if known is None or (known.type is EntityType.OTHER and kind is not EntityType.OTHER):
+            self.entities[key] = ExtractedEntity(name=name, type=kind)
+
+    def relate(self, source: str, relation: str, target: str) -> None:
+        edge = ExtractedRelation(source=source, relation=relation, target=target)
+        if edge not in self.relations:
+            self.relations.append(edge)
+
+    def add(
+        self,
+        c: Clause,
+        category: FactCategory,
+        predicate: str,
+        value: str,
+        *,
+        polarity: bool = True,
+        holds: bool = True,
+        multi: bool | None = None,
+        tags: Iterable[str] = (),
+        confidence: float | None = None,
+        obj: str | None = None,
+        obj_type: EntityType | None = None,
+        subject: str = "user",
+        timing: str | None = None,
+    ) -> None:
+        """One fact. ``timing`` says what the clause's time expression means for it:
+        ``start`` (valid_from), ``end`` (valid_to) or ``window`` (both, while it lasts)."""
+        value = _SPACES.sub(" ", _BLANKED.sub(",", value)).strip(" ,.;:!?\"'")
+        if not value:
+            return
+        holds = holds and not c.past
+        key = (subject.casefold(), category.value, predicate, value.casefold(), polarity, holds)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        if multi is None:
+            multi = category not in _SINGLE_VALUED
+        score = confidence if confidence is not None else _CONFIDENCE.get(category, 0.7)
+        if c.hedged:
+            score *= _HEDGE
+        valid_from, valid_to = self._validity(c, holds, timing)
+        self.facts.append(
+            ExtractedFact(
+                subject=subject,
+                category=category,
+                predicate=predicate,
+                value=value[:500],
+                polarity=polarity,
+                multi_valued=multi,
+                holds=holds,
+                scope_tags=[t for t in dict.fromkeys(tags) if t in SCOPE_TAGS][:12],
+                confidence=round(min(score, 1.0), 3),
+                valid_from=valid_from,
+                valid_to=valid_to,
+                object_entity=obj,
+                object_type=obj_type if obj else None,
+                evidence=c.evidence[:2000],
+            )
+        )
+        if obj and obj_type is not None:
+            self.entity(obj, obj_type)
+
+    def _validity(
+        self, c: Clause, holds: bool, timing: str | None
+    ) -> tuple[datetime | None, datetime | None]:
+        if not c.times:
+            return None, None
+        mention = c.times[0]
+        before = c.timed[: mention.span[0]].rstrip().lower()
+        said = mention.text.lower()
+        if said.startswith(("until", "till")) or before.endswith(("until", "till")):
+            return None, mention.end
+        if said.startswith("since") or before.endswith("since"):
+            return (mention.start, None) if holds else (None, None)
+        if timing is None:
+            return None, None
+        if self.fact_time is None:
+            self.fact_time = mention.start
+        if timing == "end" or not holds:
+            return None, mention.start
+        if timing == "window":
+            return mention.start, mention.end if mention.end > self.ref else None
+        return mention.start, None

@@ -1,0 +1,56 @@
+"""Building blocks of the rule extractor's regular expressions: how a name, a place, an
+organisation, a relation word, a job or a small number is written in chat. The detector
+patterns in the ``read_*`` modules are composed from these.
+
+Names and places are matched case-sensitively inside case-insensitive patterns
+(``(?-i:...)``): a capital letter is most of what tells "Paris" from "paris".
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.lexicon import alternation
+
+__all__ = [
+    "JOB",
+    "MODS",
+    "NAME",
+    "NAME1",
+    "NUMBER",
+    "ORG",
+    "PET",
+    "PLACE",
+    "REL",
+    "TRAILING_S",
+    "icase",
+]
+
+
+def icase(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled case-insensitively."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_CAP = "A-ZÀ-ÖØ-Þ"
+_WORD1 = rf"[{_CAP}][^\W\d_]*(?:['-][^\W\d_]+)*"
+# a capitalised name of one word (NAME1) or of up to three (NAME)
+NAME1 = rf"(?-i:{_WORD1})"
+NAME = rf"(?-i:{_WORD1}(?:\s+{_WORD1}){{0,2}})"
+_PLACE_WORD = rf"[{_CAP}][^\W_]*(?:['.&-][^\W_]+)*"
+# a place or an organisation: capitalised words, with "of", "de", "&" ... between
+PLACE = (
+    rf"(?-i:(?:St\.\s+|Saint\s+)?{_PLACE_WORD}(?:\s+(?:(?:de|del|da|do|of|upon|on|am)\s+)?"
+    rf"{_PLACE_WORD}){{0,3}}(?:,\s+{_PLACE_WORD})?)"
+)
+ORG = rf"(?-i:(?:St\.\s+)?{_PLACE_WORD}(?:\s+(?:&\s+|of\s+|and\s+)?{_PLACE_WORD}){{0,3}})"
+# a relation word ("sister"), a pet, modifiers before a relation ("my little ..."), a job
+REL = alternation(vocab.RELATIONS)
+PET = alternation(vocab.PETS)
+MODS = rf"(?:(?:{alternation(vocab.RELATION_MODIFIERS)})\s*)*"
+JOB = alternation(vocab.JOBS)
+# how many children or pets: "two kids"
+NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
+# a plural's s, dropped to look the singular up in a word list
+TRAILING_S = re.compile(r"s$")

@@ -1,0 +1,93 @@
+"""Value phrases cut out of a clause: the object of a verb trimmed to the shortest phrase
+that names it, a list split into its members, a captured name checked, and a phrase that
+points back into the conversation ("that", "your painting") told from one that names
+something lasting.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract import lexicon as lx
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.patterns import icase
+
+__all__ = [
+    "DET",
+    "LIST_SPLIT",
+    "NOT_AN_ITEM",
+    "OBJ_STOP",
+    "bare",
+    "clean",
+    "items",
+    "name",
+    "points",
+    "refers",
+]
+
+_TRAILING = icase(
+    r"(?:\s+(?:right now|at the moment|these days|nowadays|lately|recently|for now|"
+    r"for a while|all week|all day|anymore|though|too|as well|again|now|please|ok|lol|"
+    r"haha|for me)|[\s,.;:!?\"'-])+$"
+)
+DET = icase(
+    r"^(?:(?:the|a|an|some|any|all|most|many|lots of|a lot of|plenty of|my|our|his|her|"
+    r"their|two|three|several|both|either|on)\s+)+"
+)
+OBJ_STOP = icase(
+    r"\s+(?:on|in|at|with|during|after|before|for|from|over|than|when|while|because|but|"
+    r"since|so|if|especially|except|as|like|around|near|every|each|whenever|until|till|"
+    r"rather|instead|which|who|that|now|lately|these days|nowadays|too|a lot|so much|very "
+    r"much|more than|the most|all the time|sometimes|though|again|already|as well|right "
+    r"now|at the moment|yet|and it|and I|and we|but|to be honest|tbh)\b.*$"
+)
+NOT_AN_ITEM = icase(
+    r"(?:so|but|who|which|and|or|if|because|though|then|it|that|this|I|we|you|to|too|also|"
+    r"well|as|for|of|with|really|just|[a-z]+ly)\b"
+)
+LIST_SPLIT = icase(r"\s*(?:,\s*(?:and|or)?|\band\b|\bor\b|&|/|\bplus\b)\s*")
+_POSSESSIVE_S = re.compile(r"'s$")
+
+
+def refers(text: str) -> bool:
+    """Whether a phrase points back into the conversation ("that", "your painting", "the
+    way you ...") rather than naming something lasting."""
+    low = text.lower()
+    return not vocab.CONTEXT_WORDS.isdisjoint(lx.tokens(low)) or any(
+        p in low for p in vocab.CONTEXT_PHRASES
+    )
+
+
+def points(text: str) -> bool:
+    """Whether a goal or rule points at something in the conversation ("see it")."""
+    return not vocab.POINTER_WORDS.isdisjoint(lx.tokens(text))
+
+
+def clean(text: str) -> str:
+    """``text`` without trailing filler ("right now", "lol", "for me") or punctuation."""
+    return _TRAILING.sub("", text).strip()
+
+
+def bare(text: str) -> str:
+    """A value phrase: no clause tail, no leading article, no trailing filler."""
+    return clean(DET.sub("", OBJ_STOP.sub("", text.strip())))
+
+
+def name(text: str | None) -> str | None:
+    """A proper name as captured, without trailing possessive or common words; ``None``
+    when it is not a name after all."""
+    if not text:
+        return None
+    tokens = _POSSESSIVE_S.sub("", text.strip(" ,.'")).split()
+    while tokens and tokens[-1].lower().strip(",") in vocab.NOT_NAMES:
+        tokens.pop()
+    if not tokens or tokens[0].lower() in vocab.NOT_NAMES:
+        return None
+    return " ".join(tokens).strip(",")
+
+
+def items(text: str) -> list[str]:
+    """The members of a list ("peanuts, tree nuts and shellfish"); a part that starts
+    like a new clause ("so who knows ...") is not a member."""
+    parts = (bare(p) for p in LIST_SPLIT.split(text))
+    return [p for p in parts if p and not NOT_AN_ITEM.match(p)]

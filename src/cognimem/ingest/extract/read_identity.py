@@ -1,0 +1,365 @@
+"""Detectors for who the user is and who is around them: identity (name, nickname, age,
+pronouns, birth year), location (city or country, hometown, moves), occupation (job,
+employer, school, studies) and relationships (relatives, partners, friends and pets,
+named or not). A named third party's home or work is read too ("my sister Anna lives in
+Oslo"), with the person as the fact's subject.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract import lexicon as lx
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.clauses import Clause, prepare_clause
+from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.lexicon import alternation
+from cognimem.ingest.extract.patterns import (
+    JOB,
+    MODS,
+    NAME,
+    NAME1,
+    NUMBER,
+    ORG,
+    PET,
+    PLACE,
+    REL,
+    icase,
+)
+from cognimem.models.knowledge import EntityType as ET
+from cognimem.models.knowledge import FactCategory as Cat
+
+__all__ = ["IdentityReader"]
+
+_PLURAL_S = re.compile(r"(?<=[^s])s$")
+_ENDED_REL = icase(r"\b(?:ex-?|late)\s*(?=\w)")  # "my ex-wife", "my late husband"
+_ADOPTED = icase(r"\badopted\b")
+_PLURAL_RELATIONS = {
+    "boys": "son",
+    "sons": "son",
+    "girls": "daughter",
+    "daughters": "daughter",
+    "twins": "child",
+    "kids": "child",
+    "children": "child",
+}
+_NOT_A_NAME_AFTER_IM = (
+    vocab.NATIONALITIES | frozenset(vocab.RELIGIONS) | frozenset(vocab.DIET_LABELS)
+)
+
+_MY_NAME = icase(
+    rf"\bmy (?:full |real |first |legal |given )?name(?:'s| is)\s+(?P<v>{NAME})|"
+    rf"^(?:it's|this is)\s+(?P<w>{NAME1})\s+here\b"
+)
+_IM_NAME = icase(rf"^I'm\s+(?P<v>{NAME1})(?=\s*(?:[,.!;—-]|$|\band\b|\bby the way\b))")
+_NICKNAME = icase(
+    rf"\b(?:call me|calls me|called me|go by|my nickname is|my nickname's)\s+(?P<v>{NAME1})"
+)
+_AGE = icase(
+    r"\bI(?:'m| just turned| turned)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?) old|\s*y/?o\b)?"
+    r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))"
+)
+_PRONOUNS = icase(
+    r"\b(?:my pronouns are|I use|I go by)\s+(?P<v>(?:she|he|they|xe|ze|it)/(?:her|him|"
+    r"them|hers|his|theirs|xem|zir|its|she|he|they))\b"
+)
+_BIRTH_YEAR = icase(r"\bI was born in (?P<v>(?:19|20)\d{2})\b")
+_LIVE = icase(
+    rf"\b(?:I|we)(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been living|'m "
+    rf"living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)\s+in\s+"
+    rf"(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
+)
+_LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
+_MOVED = icase(
+    rf"\b(?:I|we)\s+(?:have\s+)?(?:moved|relocated)(?:\s+back|\s+away)?\s+(?:from\s+"
+    rf"(?P<old>{PLACE})\s+)?to\s+(?P<v>{PLACE})"
+)
+_MOVED_FROM = icase(rf"\b(?:I|we)\s+(?:moved|moved away|left)\s+from\s+(?P<v>{PLACE})")
+_HOMETOWN = icase(
+    rf"(?:\b(?:I'm|we're)\s+(?:originally\s+)?from|\bI\s+(?:originally\s+)?come\s+from|"
+    rf"\b(?:I|we)\s+grew\s+up\s+in|\bI was born in|born and raised in|\bI was raised in)"
+    rf"\s+(?:(?:a|an|the)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
+)
+_WORK_AS = icase(
+    rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working)"
+    rf"\s+as\s+(?:an?\s+)?(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))\b(?:\s+(?:at|for)\s+"
+    rf"(?P<org>{ORG}))?"
+)
+_IM_A = icase(
+    rf"\b(?P<verb>I'm|I was|I have been)\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
+    rf"\b(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
+)
+_TEACH = icase(r"\bI\s+teach\b(?!\s+(?:myself|me)\b)")
+_RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
+_WORK_AT = icase(
+    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|work "
+    rf"full-time|work part-time)\s+(?:at|for|with)\s+(?P<v>{ORG})"
+)
+_WORK_AT_PLACE = icase(
+    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|quit my "
+    rf"job|left my job|lost my job|got a job|started a (?:new )?job|started working|quit|"
+    rf"teach|taught)(?:\s+[a-z]+\s+grade)?"
+    rf"\s+(?:at|for|in)\s+(?:an?|the)\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:"
+    rf"{alternation(vocab.WORKPLACES)}))\b"
+)
+_JOB_START = icase(
+    rf"\b(?:I|we)\s+(?P<verb>got a (?:new )?job|started a (?:new )?job|started (?:a new )?"
+    rf"(?:working|work)|landed a (?:new )?job|accepted a (?:new )?job|quit my job|left my "
+    rf"job|quit|got laid off from|was laid off from|got fired from|was fired from)\s+"
+    rf"(?:(?:my\s+job\s+)?(?:at|with)\s+)?(?P<v>{ORG})"
+)
+_STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
+_STUDIES = icase(
+    rf"\bI(?:'m| am)?\s+(?:studying|majoring in|study|doing (?:a|my) (?:degree|masters|"
+    rf"master's|PhD|phd|bachelor's|doctorate) in)\s+(?!for\b|hard\b|a lot\b)(?P<v>[a-z][a-z ]+?)"
+    rf"(?=\s+(?:at|in)\b|[,.!;]|$)(?:\s+at\s+(?P<school>{ORG}))?"
+)
+_MY_REL_NAME = icase(
+    rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})(?:\s*,\s*|\s+)(?P<v>{NAME}"
+    rf"(?:\s*(?:,|and|&)\s*{NAME1})*)\b"
+)
+_REL_NAME_IS = icase(rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})'s\s+name\s+is\s+(?P<v>{NAME})")
+_NAME_MY_REL = icase(rf"^(?P<v>{NAME1})\s*,\s*(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})\b")
+_PARENT_OF = icase(
+    rf"\bI'm\s+an?\s+(?:[a-z-]+\s+)?(?:mom|mother|dad|father|parent|mum)\s+(?:of|to)\s+"
+    rf"(?P<v>{NUMBER}\s+(?:[a-z-]+\s+)?(?P<rel>boys|girls|kids|children|sons|daughters))\b"
+)
+_NAMED = icase(
+    rf"\b(?:an?|my|our|one|two)\s+{MODS}(?:[a-z]+\s+)?(?P<rel>{REL}|{PET})\s+(?:named|"
+    rf"called)\s+(?P<v>{NAME1})"
+)
+_IS_MY_REL = icase(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
+_HAVE_REL = icase(
+    rf"\b(?:I|we)\s+(?:have|got)\s+(?P<v>{NUMBER}\s+{MODS}(?P<rel>{REL}|{PET}|kids|"
+    rf"children|sisters|brothers|sons|daughters|dogs|cats))\b(?!\s+(?:named|called|who))"
+)
+_PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME1})")
+_MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
+_THIRD = (
+    rf"(?:^|\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+|\bour\s+{MODS}(?P<rel2>{REL})\s*,?\s+)"
+    rf"(?P<who>{NAME})?\s*,?\s+"
+)
+_THIRD_LIVES = icase(
+    rf"{_THIRD}(?:lives|is living|now lives|currently lives|has lived|resides|moved|has "
+    rf"moved|just moved|relocated)\s+(?:in|to)\s+(?P<v>{PLACE})"
+)
+_THIRD_WORKS = icase(
+    rf"{_THIRD}(?:works|is working|now works|started working|just started working)\s+"
+    rf"(?:at|for)\s+(?P<v>{ORG})"
+)
+_THIRD_JOB = icase(rf"{_THIRD}is\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:{JOB}))\b")
+
+
+class IdentityReader(Collector):
+    """Reads identity, location, occupation and relationship facts."""
+
+    def _identity(self, c: Clause) -> None:
+        for pattern, predicate in ((_MY_NAME, "name"), (_NICKNAME, "nickname")):
+            m = pattern.search(c.text)
+            name = phrases.name(m.group("v") or m.groupdict().get("w")) if m else None
+            if name and name.lower() not in vocab.NATIONALITIES:
+                self.add(c, Cat.IDENTITY, predicate, name, multi=False)
+        m = _IM_NAME.match(c.text)
+        if m and not _MY_NAME.search(c.text):
+            name = phrases.name(m.group("v"))
+            if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
+                self.add(c, Cat.IDENTITY, "name", name, multi=False, confidence=0.75)
+        m = _AGE.search(c.text)
+        if m and 1 <= int(m.group("v")) <= 120:
+            self.add(c, Cat.IDENTITY, "age", m.group("v"), multi=False)
+        m = _PRONOUNS.search(c.text)
+        if m:
+            self.add(c, Cat.IDENTITY, "pronouns", m.group("v").lower(), multi=False)
+        m = _BIRTH_YEAR.search(c.timed)
+        if m:
+            self.add(c, Cat.IDENTITY, "birth_year", m.group("v"), multi=False)
+
+    def _place(
+        self,
+        c: Clause,
+        raw: str | None,
+        *,
+        holds: bool,
+        timing: str | None,
+        subject: str = "user",
+        predicate: str = "city",
+    ) -> None:
+        place = phrases.name(raw)
+        if not place:
+            return
+        if predicate == "city" and place.lower() in vocab.COUNTRIES:
+            predicate = "country"
+        self.add(
+            c,
+            Cat.LOCATION,
+            predicate,
+            place,
+            holds=holds,
+            obj=place.split(",")[0],
+            obj_type=ET.PLACE,
+            subject=subject,
+            timing=timing,
+        )
+
+    def _location(self, c: Clause) -> None:
+        m = _LIVE.search(c.text)
+        if m:
+            verb = m.group("verb").strip().lower()
+            past = verb == "lived"
+            self._place(c, m.group("v"), holds=not past, timing="end" if past else None)
+        m = _LIVE_NOT.search(c.base)
+        if m and c.anymore:
+            self._place(c, m.group("v"), holds=False, timing=None)
+        m = _MOVED.search(c.text)
+        if m:
+            if m.group("old"):
+                self._place(c, m.group("old"), holds=False, timing=None)
+            self._place(c, m.group("v"), holds=True, timing="start")
+        m = _MOVED_FROM.search(c.text)
+        if m and not (_MOVED.search(c.text)):
+            self._place(c, m.group("v"), holds=False, timing="end")
+        m = _HOMETOWN.search(c.text)
+        if m:
+            self._place(c, m.group("v"), holds=True, timing=None, predicate="hometown")
+        for m in _THIRD_LIVES.finditer(c.text):
+            who = self._third_party(m)
+            if who:
+                self._place(c, m.group("v"), holds=True, timing=None, subject=who)
+                place = phrases.name(m.group("v"))
+                if place and who[0].isupper():
+                    self.relate(who, "lives_in", place.split(",")[0])
+
+    def _third_party(self, m: re.Match[str]) -> str | None:
+        """The subject of a third-party statement: the name, or the relation word."""
+        rel = m.group("rel") or m.group("rel2")
+        who = phrases.name(m.group("who"))
+        if who:
+            self.entity(who, ET.PERSON)
+            return who
+        return vocab.RELATIONS[rel.lower()] if rel else None
+
+    def _occupation(self, c: Clause) -> None:
+        m: re.Match[str] | None
+        for m in (*_WORK_AS.finditer(c.text), *_IM_A.finditer(c.text)):
+            past = m.group("verb").strip().lower() in {"worked", "i was"}
+            self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), holds=not past)
+            org = phrases.name(m.group("org"))
+            if org and "student" not in m.group("v").lower():
+                self.add(
+                    c,
+                    Cat.OCCUPATION,
+                    "employer",
+                    org,
+                    holds=not past,
+                    obj=org,
+                    obj_type=ET.ORGANIZATION,
+                )
+        if _TEACH.search(c.text):
+            self.add(c, Cat.OCCUPATION, "job", "teacher", confidence=0.7)
+        if _RETIRED.search(c.text):
+            self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
+        m = _WORK_AT.search(c.text) or _JOB_START.search(c.text)
+        org = phrases.name(m.group("v")) if m else None
+        if m and org:
+            verb = m.group("verb").lower()
+            ended = verb in {"worked", "quit my job", "left my job", "quit"} or (
+                verb.endswith(" from")
+            )
+            self.add(
+                c,
+                Cat.OCCUPATION,
+                "employer",
+                org,
+                holds=not ended,
+                obj=org,
+                obj_type=ET.ORGANIZATION,
+                timing="end" if ended else "start",
+            )
+        elif (m := _WORK_AT_PLACE.search(c.text)) is not None:
+            verb = m.group("verb").lower()
+            ended = verb in {"worked", "quit my job", "left my job", "lost my job", "quit"}
+            self.add(
+                c,
+                Cat.OCCUPATION,
+                "employer",
+                phrases.bare(m.group("v")),
+                holds=not ended,
+                timing="end" if ended else "start",
+            )
+        m = _STUDENT_AT.search(c.text)
+        school = phrases.name(m.group("v") or m.group("w")) if m else None
+        if school and ((m and m.group("v")) or vocab.STUDY_PLACE.search(school)):
+            self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
+        m = _STUDIES.search(c.text)
+        if m and not lx.scope_tags(m.group("v")).count("fitness"):
+            self.add(c, Cat.OCCUPATION, "studies", phrases.bare(m.group("v")))
+            school = phrases.name(m.group("school"))
+            if school:
+                self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
+        for m in _THIRD_WORKS.finditer(c.text):
+            who, org = self._third_party(m), phrases.name(m.group("v"))
+            if who and org:
+                self.add(
+                    c,
+                    Cat.OCCUPATION,
+                    "employer",
+                    org,
+                    subject=who,
+                    obj=org,
+                    obj_type=ET.ORGANIZATION,
+                )
+                if who[0].isupper():
+                    self.relate(who, "works_at", org)
+        for m in _THIRD_JOB.finditer(c.text):
+            who = self._third_party(m)
+            if who and who != "user":
+                self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), subject=who)
+
+    def _relationship(self, c: Clause) -> None:
+        m: re.Match[str] | None
+        for pattern in (_MY_REL_NAME, _NAMED, _IS_MY_REL, _MARRIED, _REL_NAME_IS):
+            for m in pattern.finditer(c.text):
+                word = (m.groupdict().get("rel") or "partner").lower()
+                for part in phrases.LIST_SPLIT.split(m.group("v")):
+                    name = phrases.name(part)
+                    if name:
+                        self._relative(c, word, name, named=True, text=m.group(0))
+        m = _PRONOUN_NAME.search(c.text)
+        if m and self.unnamed and phrases.name(m.group("v")):
+            self._relative(c, self.unnamed, phrases.name(m.group("v")) or "", named=True, text="")
+        for m in (*_HAVE_REL.finditer(c.text), *_PARENT_OF.finditer(c.text)):
+            value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"
+            self._relative(c, m.group("rel").lower(), value, named=False, text=m.group(0))
+
+    def _relative(self, c: Clause, word: str, value: str, *, named: bool, text: str) -> None:
+        if not named:
+            self.unnamed = word
+        word = _PLURAL_RELATIONS.get(word, word)
+        singular = _PLURAL_S.sub("", word) if word not in vocab.RELATIONS else word
+        pet = singular in vocab.PETS or word in vocab.PETS
+        predicate = "pet" if pet else vocab.RELATIONS.get(singular, vocab.RELATIONS.get(word, word))
+        ended = _ENDED_REL.search(text) is not None
+        tags = vocab.RELATION_TAGS.get(predicate, ("family",))
+        self.add(
+            c,
+            Cat.RELATIONSHIP,
+            predicate,
+            value,
+            holds=not ended,
+            multi=predicate not in vocab.SINGLE_RELATIONS,
+            tags=tags,
+            confidence=0.85 if named else 0.7,
+            obj=value if named else None,
+            obj_type=ET.PET if pet else ET.PERSON,
+            timing="start" if _ADOPTED.search(c.text) else None,
+        )
+
+    def _appositive(self, text: str, evidence: str) -> None:
+        """A relative named in apposition ("Oliver, my neighbor, ..."): read from the
+        whole sentence, since the commas split it into clauses."""
+        appositive = _NAME_MY_REL.match(text)
+        whole = prepare_clause(text, evidence, self.ref) if appositive else None
+        if appositive and whole and phrases.name(appositive.group("v")):
+            name = phrases.name(appositive.group("v")) or ""
+            self._relative(whole, appositive.group("rel").lower(), name, named=True, text="")

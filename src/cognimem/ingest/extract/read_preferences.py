@@ -1,0 +1,248 @@
+"""Detectors for what the user likes and has: preferences ("I love Thai food", "my
+favourite colour is green", "I'm a big jazz fan") in a domain (cuisine, music, activity
+...) and possessions ("we bought a new car").
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract import lexicon as lx
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.lexicon import alternation
+from cognimem.ingest.extract.patterns import NAME, icase
+from cognimem.models.knowledge import EntityType as ET
+from cognimem.models.knowledge import FactCategory as Cat
+
+__all__ = ["PreferenceReader"]
+
+_SHORT_CVC = re.compile(r"[^aeiou]*[aeiou][bdgmnprt]")  # swim -> swimming
+_INFINITIVE = icase(r"to\s+([a-z]+)\b(.*)")
+_PUNCTUATION = re.compile(r"[,.;!?]")
+_GOING = icase(r"going\s+(?:to\s+|on\s+)?(?:the\s+)?")
+_MINE = icase(r"(?:my|our)\s+(\w+)")
+_ARTICLE = icase(r"(?:the|a|an)\b")
+_POSSESSED = icase(r"(?:my|our|his|her|their|the way)\b")
+_PROPER = re.compile(NAME)
+_INTENSIFIERS = frozenset(
+    ["big", "huge", "massive", "real", "total", "diehard", "die-hard", "great"]
+)
+_NEGATIVE_VERBS = frozenset({"hate", "dislike", "detest", "loathe", "have hated"})
+_OWN = icase(
+    rf"\b(?:I|we)\s+(?P<verb>have|own|bought|got|purchased|picked up|leased|don't have|"
+    rf"don't own|sold|gave away|got rid of)\s+(?:an?|my|our|the|one|two|myself an?|a new|"
+    rf"my first|our first|a brand new|a used|a second)?\s*(?P<v>(?:[\w-]+\s+){{0,3}}?(?:"
+    rf"{alternation(vocab.OWNABLES)}))\b"
+)
+_BOUGHT_BRAND = icase(
+    r"\b(?:I|we)\s+(?P<verb>bought|got|purchased|leased|drive|own)\s+(?:an?|myself an?|my|"
+    r"our)\s+(?:(?:new|used|old|little|vintage|beat-up|first|red|blue|black|white|silver|"
+    r"gray|grey)\s+)*(?P<v>(?-i:[A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?))"
+)
+_FAVORITE = icase(
+    r"\bmy\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?:is|are|has to be|would be|'s)\s+(?P<v>[^.,;!?]+)|^(?P<v2>[^,;!?]+?)\s+(?:is|are)\s+"
+    r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind2>[a-z]+(?:\s+[a-z]+)?)"
+)
+_PREFER = icase(
+    r"\b(?:I|we)\s+(?:(?P<neg>don't|never|didn't use to|can't|have never)\s+)?(?P<verb>love|"
+    r"like|enjoy|adore|prefer|hate|dislike|detest|loathe|stand|care for|have loved|have liked|"
+    r"have enjoyed|have always loved|have hated|liked|loved|enjoyed)\b(?:\s+(?:love|like))*"
+    r"\s+(?P<rest>[^.;!?]+)"
+)
+_FAN = icase(
+    r"\b(?:(?:I'm|we're)\s+(?P<neg>not\s+)?(?:an?\s+(?:big\s+|huge\s+|massive\s+|great\s+)?"
+    r"fan\s+of|into|obsessed with|crazy about|a sucker for|hooked on|(?:that\s+|too\s+)?big "
+    r"on)|(?:I|we)\s+can't get enough of)\s+(?P<rest>[^.;!?]+)"
+)
+_PERSON_FAN = icase(
+    r"\b(?:I'm|we're)\s+(?P<neg>not\s+)?an?\s+(?:(?:big|huge|massive|real|total|diehard|"
+    r"die-hard)\s+)?(?P<rest>[\w' -]+?)\s+(?:person|fan|lover|addict|nerd|junkie)\b"
+)
+_IDIOM = icase(
+    r"^(?P<rest>[a-z][\w' -]{1,40}?)\s+(?:(?P<neg>isn't|aren't|is not|are not)|is|are)\s+"
+    r"(?:really\s+|totally\s+|so\s+|definitely\s+|exactly\s+)?(?:my|our)\s+(?:jam|thing|"
+    r"weakness|guilty pleasure|go-to|happy place|cup of tea|vibe|kryptonite)\b"
+)
+_HABIT = icase(r"\bI have been\s+(?P<v>[a-z]+ing)\b(?=[^.;!?]*\bsince\b)")
+_NATIONALITY = icase(rf"^(?P<n>{alternation(vocab.NATIONALITIES)})\s+(?P<head>\w+)$")
+_NATIONAL_HEADS = {
+    "food": "cuisine",
+    "cuisine": "cuisine",
+    "dishes": "cuisine",
+    "dish": "cuisine",
+    "cooking": "cuisine",
+    "restaurants": "cuisine",
+    "music": "music",
+    "songs": "music",
+    "movies": "movie",
+    "films": "movie",
+    "cinema": "movie",
+    "wine": "drink",
+    "beer": "drink",
+}
+_PREF_TAGS = {
+    "cuisine": ("food",),
+    "food": ("food",),
+    "drink": ("food",),
+    "music": ("entertainment",),
+    "movie": ("entertainment",),
+    "book": ("entertainment",),
+    "game": ("entertainment",),
+    "art": ("entertainment",),
+    "sport": ("fitness",),
+    "activity": ("fitness",),
+    "travel": ("travel",),
+    "animal": ("pets",),
+}
+
+
+def _gerund(verb: str) -> str:
+    verb = verb.lower()
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    if _SHORT_CVC.fullmatch(verb):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+class PreferenceReader(Collector):
+    """Reads preferences and possessions."""
+
+    def _possession(self, c: Clause) -> None:
+        m: re.Match[str] | None
+        for m in _OWN.finditer(c.base):
+            verb = m.group("verb").lower()
+            thing = phrases.bare(m.group("v"))
+            if not thing or phrases.refers(thing):
+                continue
+            gone = verb in {"sold", "gave away", "got rid of"} or (
+                verb.startswith("don't") and c.anymore
+            )
+            negated = verb.startswith("don't") and not c.anymore
+            bought = verb in {"bought", "got", "purchased", "picked up", "leased"}
+            self.add(
+                c,
+                Cat.POSSESSION,
+                "owns",
+                thing,
+                polarity=not negated,
+                holds=not gone,
+                timing="end" if gone else "start" if bought else None,
+            )
+        m = _BOUGHT_BRAND.search(c.text)
+        brand = phrases.name(m.group("v")) if m else None
+        if m and brand:
+            bought = m.group("verb").lower() not in {"drive", "own"}
+            self.add(
+                c,
+                Cat.POSSESSION,
+                "owns",
+                brand,
+                obj=brand,
+                obj_type=ET.THING,
+                timing="start" if bought else None,
+            )
+
+    def _preference(self, c: Clause) -> None:
+        m = _FAVORITE.search(c.text)
+        if m:
+            kind = (m.group("kind") or m.group("kind2") or "").lower()
+            value = phrases.clean(m.group("v") or m.group("v2") or "")
+            slot = vocab.FAVORITE_KINDS.get(kind) or vocab.FAVORITE_KINDS.get(kind.split()[-1])
+            if slot and value and not phrases.refers(value):
+                domain = lx.DOMAIN_WORDS.get(slot.replace("_", " "), slot)
+                self.add(
+                    c,
+                    Cat.PREFERENCE,
+                    f"favorite_{slot}",
+                    value,
+                    multi=False,
+                    tags=_PREF_TAGS.get(domain, ()),
+                )
+            return
+        for pattern in (_PREFER, _FAN, _PERSON_FAN, _IDIOM):
+            m = pattern.search(c.text)
+            if m is None:
+                continue
+            groups = m.groupdict()
+            verb = (groups.get("verb") or "").lower()
+            if verb in {"liked", "loved", "enjoyed"} and groups.get("neg") != "have never":
+                return
+            negative = bool(groups.get("neg")) != (verb in _NEGATIVE_VERBS)
+            if verb == "stand" and not groups.get("neg"):
+                return
+            if verb == "stand":
+                negative = True
+            if verb in {"hate", "dislike", "detest", "loathe"} and groups.get("neg"):
+                return
+            self._liked(c, m.group("rest"), polarity=not negative)
+            return
+        m = _HABIT.search(c.timed)  # "I've been painting since 2022"
+        habit = lx.DOMAIN_WORDS.get(m.group("v").lower(), "") if m else ""
+        if m and habit in {"hobby", "activity", "sport"}:
+            self.add(c, Cat.PREFERENCE, habit, m.group("v").lower(), confidence=0.6, timing="start")
+
+    def _liked(self, c: Clause, rest: str, *, polarity: bool) -> None:
+        rest = rest.strip()
+        infinitive = _INFINITIVE.match(rest)
+        if infinitive:
+            rest = _gerund(infinitive.group(1)) + infinitive.group(2)
+        full = _PUNCTUATION.split(rest, maxsplit=1)[0].strip()
+        going = _GOING.match(full)
+        if going:
+            full = full[going.end() :]
+        mine = _MINE.match(full)
+        if mine and lx.DOMAIN_WORDS.get(mine.group(1).lower()) in {"food", "drink"}:
+            full = mine.group(1)
+        head = phrases.OBJ_STOP.sub("", full).strip()
+        if not head or phrases.refers(head) or len(head.split()) > 6:
+            return
+        if phrases.NOT_AN_ITEM.fullmatch(head) or head.lower() in _INTENSIFIERS:
+            return
+        article = _ARTICLE.match(head) is not None
+        if _POSSESSED.match(head):
+            return
+        readings: list[tuple[str | None, str]] = []
+        for item in phrases.items(head):
+            nation = _NATIONALITY.match(item)
+            if nation and nation.group("head").lower() in _NATIONAL_HEADS:
+                readings.append((_NATIONAL_HEADS[nation.group("head").lower()], nation.group("n")))
+                continue
+            kind = lx.domain_of(item)
+            first = item.split()[0].lower()
+            if kind is None and first.endswith("ing") and first not in lx.DOMAIN_WORDS:
+                continue  # "getting lost", "curling up": no object to remember
+            hobby = lx.DOMAIN_WORDS.get(first)
+            if kind in {"food", "drink"} and hobby in {"hobby", "activity"}:
+                kind = hobby  # "baking bread" is baking
+            readings.append((kind, item))
+        fallback = next((k for k, _ in reversed(readings) if k), None) or lx.domain_of(full)
+        if fallback is None and going:
+            fallback = "activity"
+        for domain, value in readings:
+            kind = domain or fallback
+            item = value
+            if kind is None and item.lower() in vocab.NATIONALITIES:
+                kind = "cuisine"
+            if kind is None:
+                proper = _PROPER.fullmatch(item) is not None
+                if infinitive or item.lower().endswith("ing") or not (proper or " " not in item):
+                    continue
+                if article:
+                    continue
+                kind = "travel" if item.lower() in vocab.COUNTRIES and proper else "general"
+            self.add(
+                c,
+                Cat.PREFERENCE,
+                kind,
+                value,
+                polarity=polarity,
+                tags=_PREF_TAGS.get(kind, ()),
+                confidence=0.6 if kind == "general" else None,
+            )
