@@ -489,7 +489,7 @@ class Memory:
         try:
             if job.kind != INGEST_JOB:
                 raise InvalidInput(f"unknown job kind {job.kind!r}", field="kind")
-            await self._funnel.process(job.tenant_id, job.payload)
+            done = await self._funnel.process(job.tenant_id, job.payload)
         except InvalidInput as exc:
             log.error("job %s is malformed and will not be retried: %s", job.id, exc.message)
             await queue.fail(delivery, f"{exc.type}: {exc.message}", retry=False)
@@ -497,7 +497,7 @@ class Memory:
             log.exception("job %s failed (attempt %d)", job.id, job.attempts)
             await queue.fail(delivery, f"{type(exc).__name__}: {exc}", retry=True)
         else:
-            await queue.ack(delivery)
+            await queue.ack(delivery, "; ".join(done.degraded) or None)
         return await queue.get(job.tenant_id, job.id)
 
     async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float = 1.0) -> int:

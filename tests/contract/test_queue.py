@@ -85,8 +85,18 @@ async def test_enqueue_claim_ack(queue: JobQueue) -> None:
     assert done.state is JobState.DONE
     assert done.created_at == job.created_at
     assert done.updated_at >= job.updated_at
+    assert done.error is None
     assert await queue.claim("w2") is None
     assert await queue.claim("w1", block_s=0.2) is None
+
+
+async def test_ack_keeps_a_note_of_what_was_degraded(queue: JobQueue) -> None:
+    job = await queue.enqueue("ingest", "t1", {"events": ["e1"]})
+    delivery = await queue.claim("w1")
+    assert delivery is not None
+    await queue.ack(delivery, "llm extraction failed; rules used")
+    done = await queue.get("t1", job.id)
+    assert (done.state, done.error) == (JobState.DONE, "llm extraction failed; rules used")
 
 
 async def test_enqueue_is_idempotent_on_job_id(queue: JobQueue) -> None:

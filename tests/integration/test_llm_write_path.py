@@ -123,3 +123,24 @@ async def test_rate_limited_then_answered(memory: Memory, server: FakeChatServer
     result = await memory.write("hello there", user_id="u1", occurred_at=T0)
     assert result.knowledge.extractor == "rules"
     assert result.degraded
+
+
+async def test_async_worker_records_a_degraded_extraction_on_the_job(
+    tmp_path: Path, server: FakeChatServer
+) -> None:
+    settings = Settings(
+        llm=LLMSettings(model="fake-chat", base_url=server.base_url, max_retries=0),
+        ingest={"mode": "async"},
+    )
+    async with Memory.open(
+        f"sqlite:///{tmp_path / 'a.db'}", settings=settings, embedder=HashingEmbedder()
+    ) as mem:
+        result = await mem.write("My name is Alice.", user_id="u1", occurred_at=T0)
+        server.fail_next(500)
+        job = await mem.process_next_job("w1")
+        assert job is not None
+        assert job.id == result.job_id
+        assert job.state.value == "done"
+        assert job.error is not None
+        assert job.error.startswith("llm extraction failed")
+        assert (await mem.get_fact("user:identity:name", user_id="u1")).value == "Alice"

@@ -35,6 +35,7 @@ class Job(BaseModel):
     payload: dict[str, Any]
     state: JobState
     attempts: int
+    # failed: why; done: what was degraded while doing it (e.g. the LLM failed), or None
     error: str | None
     created_at: datetime
     updated_at: datetime
@@ -63,8 +64,9 @@ class JobQueue(Protocol):
         """The next job for ``worker`` (or one whose lease expired), or None."""
         ...
 
-    async def ack(self, delivery: Delivery) -> None:
-        """Mark the job DONE; ignored if the delivery is no longer the current one."""
+    async def ack(self, delivery: Delivery, note: str | None = None) -> None:
+        """Mark the job DONE (``note``: what was degraded, kept in ``error``); ignored if
+        the delivery is no longer the current one."""
         ...
 
     async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:

@@ -83,7 +83,8 @@ return 1
 """
 
 # KEYS: job, stream, dead stream. ARGV: delivery, entry, group, now, ttl, mode
-# ('ack' | 'retry' | 'fail'), error, max_attempts. Returns 0 for a stale delivery.
+# ('ack' | 'retry' | 'fail'), error (for 'ack': what was degraded, or ''), max_attempts.
+# Returns 0 for a stale delivery.
 _FINISH = """
 if redis.call('HGET', KEYS[1], 'delivery') ~= ARGV[1]
     or redis.call('HGET', KEYS[1], 'state') ~= 'running' then
@@ -94,7 +95,11 @@ redis.call('XDEL', KEYS[2], ARGV[2])
 redis.call('HSET', KEYS[1], 'updated_at', ARGV[4], 'delivery', '')
 if ARGV[6] == 'ack' then
   redis.call('HSET', KEYS[1], 'state', 'done')
-  redis.call('HDEL', KEYS[1], 'error')
+  if ARGV[7] == '' then
+    redis.call('HDEL', KEYS[1], 'error')
+  else
+    redis.call('HSET', KEYS[1], 'error', ARGV[7])
+  end
   redis.call('EXPIRE', KEYS[1], ARGV[5])
   return 1
 end
@@ -296,8 +301,8 @@ class RedisJobQueue:
         ]
         await self._call(lambda: self._finish_script(keys=keys, args=args))
 
-    async def ack(self, delivery: Delivery) -> None:
-        await self._finish(delivery, "ack")
+    async def ack(self, delivery: Delivery, note: str | None = None) -> None:
+        await self._finish(delivery, "ack", note or "")
 
     async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:
         await self._finish(delivery, "retry" if retry else "fail", error)

@@ -188,14 +188,14 @@ class SqliteJobQueue:
             ).fetchone()
             return Delivery(job=_job(updated), delivery_id=token)
 
-    async def ack(self, delivery: Delivery) -> None:
+    async def ack(self, delivery: Delivery, note: str | None = None) -> None:
         now = self._now()
         await self._conns.write(
             lambda conn: conn.execute(
-                "UPDATE queue_jobs SET state = 'done', error = NULL, updated_at = ?,"
+                "UPDATE queue_jobs SET state = 'done', error = ?, updated_at = ?,"
                 " lease_token = NULL, lease_until = NULL"
                 " WHERE id = ? AND state = 'running' AND lease_token = ?",
-                (now, delivery.job.id, delivery.delivery_id),
+                (note, now, delivery.job.id, delivery.delivery_id),
             )
         )
 
