@@ -69,6 +69,11 @@ async def test_vegetarian_then_fish_supersedes_with_history(memory: Memory) -> N
     assert second.knowledge.items_silenced == first.item_ids
     [item] = [await memory.get(i) for i in first.item_ids]
     assert item.status is ItemStatus.SILENT
+    [silenced] = await memory.history(item.id)
+    assert (silenced.action, silenced.after) == (
+        "silenced",
+        {"status": "silent", "reason": "its constraint was superseded"},
+    )
     packet = await memory.read("vegetarian", user_id="u1")
     assert all(i.id not in first.item_ids for i in packet.items)
 

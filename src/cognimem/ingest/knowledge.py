@@ -13,13 +13,14 @@ from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.keys import fact_key, slug, subject_slug
 from cognimem.ingest.reconcile import LIVE, NewFact, reconcile
-from cognimem.models import Event, KnowledgeReport, Scope
+from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     CONSTRAINT_CATEGORIES,
     EntityType,
     Fact,
     FactCategory,
+    HistoryEntry,
     Relation,
 )
 from cognimem.store.base import FactQuery, Knowledge, PendingFact, Store
@@ -103,6 +104,23 @@ class KnowledgeBuilder:
             if r.fact_id is not None or edge not in seen:
                 seen.add(edge)
                 fresh.append(r)
+        silenced = list(dict.fromkeys(outcome.silence_items))
+        history = outcome.history + [
+            HistoryEntry(
+                id=new_id("hst"),
+                tenant_id=scope.tenant_id,
+                target_type="item",
+                target_id=item_id,
+                action="silenced",
+                at=now,
+                before={"status": ItemStatus.ACTIVE.value},
+                after={
+                    "status": ItemStatus.SILENT.value,
+                    "reason": "its constraint was superseded",
+                },
+            )
+            for item_id in silenced
+        ]
         knowledge = Knowledge(
             entities=resolved.new_entities,
             aliases=resolved.aliases,
@@ -113,8 +131,8 @@ class KnowledgeBuilder:
             fact_updates=list(outcome.updates.values()),
             relations=fresh,
             conflicts=outcome.conflicts,
-            history=outcome.history,
-            silence_items=list(dict.fromkeys(outcome.silence_items)),
+            history=history,
+            silence_items=silenced,
             read_set=outcome.read_set,
         )
         report = KnowledgeReport(
