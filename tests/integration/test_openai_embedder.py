@@ -91,9 +91,19 @@ async def test_client_error_is_not_retried(
     embedder: OpenAICompatibleEmbedder, server: FakeEmbeddingServer
 ) -> None:
     server.fail_next(status=401, body='{"error": "bad key"}')
-    with pytest.raises(ProviderUnavailable, match="401"):
+    with pytest.raises(ProviderUnavailable, match="401") as info:
         await embedder.embed(["x"])
     assert server.request_count == 1
+    assert info.value.details["status"] == 401
+    assert "COGNIMEM_EMBEDDING__API_KEY" in info.value.message
+
+
+async def test_request_timeout_status_is_retried(
+    embedder: OpenAICompatibleEmbedder, server: FakeEmbeddingServer
+) -> None:
+    server.fail_next(status=408)
+    assert (await embedder.embed(["again"])).shape == (1, 48)
+    assert server.request_count == 2
 
 
 async def test_malformed_json_is_an_output_error(

@@ -11,18 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
 
 import numpy as np
 
 from cognimem.errors import UsageError
 from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
+from cognimem.providers.fake_http import Reply, ScriptedHTTPServer, Step
 
 _WORD = re.compile(r"\w+")
 
@@ -76,16 +72,7 @@ class HashingEmbedder:
         return slot
 
 
-@dataclass
-class _Scripted:
-    status: int = 200
-    body: str | None = None
-    payload: Any = None
-    malformed: bool = False
-    delay_s: float = 0.0
-
-
-class FakeEmbeddingServer:
+class FakeEmbeddingServer(ScriptedHTTPServer[Step]):
     """OpenAI-compatible embeddings server for tests, on 127.0.0.1 with an ephemeral port.
 
     ::
@@ -99,28 +86,14 @@ class FakeEmbeddingServer:
     request; ``requests`` keeps their headers and JSON bodies.
     """
 
+    paths = ("/v1/embeddings", "/embeddings")
+    malformed_body = b'{"data": [{"embedding": [0.1, '
+
     def __init__(self, dim: int = 64, *, reverse_order: bool = False) -> None:
+        super().__init__(Step())
         self.dim = dim
         self.reverse_order = reverse_order
-        self.requests: list[dict[str, Any]] = []
         self._embedder = HashingEmbedder(dim)
-        self._script: deque[_Scripted] = deque()
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        """``http://127.0.0.1:<port>/v1``; valid once started."""
-        if self._server is None:
-            raise RuntimeError("FakeEmbeddingServer is not running; use it as a context manager")
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    @property
-    def request_count(self) -> int:
-        with self._lock:
-            return len(self.requests)
 
     def fail_next(
         self,
@@ -135,77 +108,20 @@ class FakeEmbeddingServer:
         non-JSON 200 (``malformed=True``) or an arbitrary JSON 200 ``payload``."""
         if malformed or payload is not None:
             status = 200
-        with self._lock:
-            for _ in range(times):
-                self._script.append(
-                    _Scripted(status=status, body=body, payload=payload, malformed=malformed)
-                )
+        self._push(Step(status=status, body=body, payload=payload, malformed=malformed), times)
 
     def delay_next(self, seconds: float, *, times: int = 1) -> None:
         """Answer the next ``times`` requests normally, but only after ``seconds``."""
-        with self._lock:
-            for _ in range(times):
-                self._script.append(_Scripted(delay_s=seconds))
+        self._push(Step(delay_s=seconds), times)
 
-    def start(self) -> FakeEmbeddingServer:
-        if self._server is not None:
-            return self
-        self._stopping.clear()
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.fake = self
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is None:
-            return
-        self._stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = None
-        self._thread = None
-
-    def __enter__(self) -> FakeEmbeddingServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    def _respond(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes]:
-        if path.rstrip("/") not in ("/v1/embeddings", "/embeddings"):
-            return 404, b'{"error": {"message": "not found"}}'
-        try:
-            request = json.loads(raw)
-        except ValueError:
-            request = None
-        with self._lock:
-            self.requests.append({"path": path, "headers": headers, "json": request})
-            step = self._script.popleft() if self._script else _Scripted()
-        if step.delay_s and self._stopping.wait(step.delay_s):
-            return 503, b'{"error": {"message": "server stopping"}}'
-        if step.status != 200:
-            body = step.body if step.body is not None else f'{{"error": "scripted {step.status}"}}'
-            return step.status, body.encode()
-        if step.malformed:
-            return 200, b'{"data": [{"embedding": [0.1, '
-        if step.payload is not None:
-            return 200, json.dumps(step.payload).encode()
+    def _answer(self, step: Step, request: Any, number: int) -> Reply:
         inputs = request.get("input") if isinstance(request, dict) else None
         if isinstance(inputs, str):
             inputs = [inputs]
         if not isinstance(inputs, list) or not all(isinstance(t, str) for t in inputs):
-            return 400, b'{"error": {"message": "input must be a string or a list of strings"}}'
+            return Reply(
+                400, b'{"error": {"message": "input must be a string or a list of strings"}}'
+            )
         vectors = self._embedder.embed_sync(inputs)
         data = [
             {"object": "embedding", "index": i, "embedding": [float(x) for x in vec]}
@@ -219,41 +135,7 @@ class FakeEmbeddingServer:
             "data": data,
             "usage": {"prompt_tokens": 0, "total_tokens": 0},
         }
-        return 200, json.dumps(response).encode()
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    fake: FakeEmbeddingServer
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # Clients that time out hang up mid-response; that is the point of the test.
-        return None
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.1"
-    # Headers and body go out in separate writes; without this, Nagle's algorithm meets
-    # the client's delayed ACK and every response takes 40 ms.
-    disable_nagle_algorithm = True
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        status, body = self.server.fake._respond(self.path, headers, raw)
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return None
+        return Reply(200, json.dumps(response).encode())
 
 
 __all__ = ["FakeEmbeddingServer", "HashingEmbedder"]

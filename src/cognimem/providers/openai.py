@@ -1,14 +1,14 @@
 """Client for any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, Ollama, vLLM, ...).
 
 The vector dimension is read from the endpoint's answers, never assumed. Transient
-failures (HTTP 429 and 5xx, timeouts, connection errors) are retried with exponential
-backoff; then :class:`~cognimem.errors.ProviderUnavailable`. Answers cognimem cannot use
-raise :class:`~cognimem.errors.ProviderOutputError`.
+failures (HTTP 408, 429 and 5xx, timeouts, connection errors) are retried with exponential
+backoff; then :class:`~cognimem.errors.ProviderUnavailable` (the rules are in
+:mod:`cognimem.providers.http`). Answers cognimem cannot use raise
+:class:`~cognimem.errors.ProviderOutputError`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -16,20 +16,25 @@ from typing import Any
 import httpx
 import numpy as np
 
-from cognimem.errors import ProviderOutputError, ProviderUnavailable, UsageError
+from cognimem.errors import UsageError
 from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
+from cognimem.providers.http import RetryingJsonClient, snippet
 
 _PROVIDER = "openai"
 _PROBE_TEXT = "dimension probe"
-_MAX_RETRY_AFTER_S = 30.0
 
 
-class OpenAICompatibleEmbedder:
+class OpenAICompatibleEmbedder(RetryingJsonClient):
     """Embeds through ``POST {base_url}/embeddings`` with ``{"model", "input"}``.
 
     ``base_url`` includes the API prefix, e.g. ``http://127.0.0.1:11434/v1``. ``transport``
     replaces the network (tests pass an ``httpx.MockTransport``). ``kind`` is ignored.
     """
+
+    provider = _PROVIDER
+    service = "embedding"
+    endpoint = "embedding endpoint"
+    settings_prefix = "COGNIMEM_EMBEDDING"
 
     def __init__(
         self,
@@ -43,28 +48,21 @@ class OpenAICompatibleEmbedder:
         backoff_s: float = 0.5,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        if not model:
-            raise UsageError("OpenAICompatibleEmbedder needs a model name, e.g. 'openai:<model>'")
-        if not base_url.startswith(("http://", "https://")):
-            raise UsageError(
-                f"embedding base URL {base_url!r} must start with http:// or https:// "
-                "(set COGNIMEM_EMBEDDING__BASE_URL, e.g. http://127.0.0.1:11434/v1)"
-            )
+        super().__init__(
+            model,
+            base_url,
+            api_key=api_key,
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+            backoff_s=backoff_s,
+            transport=transport,
+        )
         if batch_size < 1 or max_retries < 0 or timeout_s <= 0 or backoff_s < 0:
             raise UsageError(
                 "OpenAICompatibleEmbedder needs batch_size >= 1, max_retries >= 0, "
                 "timeout_s > 0 and backoff_s >= 0"
             )
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self.timeout_s = timeout_s
-        self.max_retries = max_retries
         self.batch_size = batch_size
-        self.backoff_s = backoff_s
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._transport = transport
-        self._client: httpx.AsyncClient | None = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
         self._dim: int | None = None
 
     @property
@@ -89,69 +87,14 @@ class OpenAICompatibleEmbedder:
         ]
         return l2_normalize(np.concatenate(parts, axis=0))
 
-    async def aclose(self) -> None:
-        client, self._client, self._client_loop = self._client, None, None
-        if client is not None:
-            await client.aclose()
-
-    def _get_client(self) -> httpx.AsyncClient:
-        # An AsyncClient's connections belong to the loop that opened them; a sync wrapper
-        # running each call in a fresh loop must not reuse them.
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            self._client = httpx.AsyncClient(
-                timeout=httpx.Timeout(self.timeout_s),
-                headers=self._headers,
-                transport=self._transport,
-            )
-            self._client_loop = loop
-        return self._client
-
     async def _embed_batch(self, batch: list[str]) -> FloatMatrix:
-        payload = await self._post({"model": self.model, "input": batch})
+        payload = await self._post_json("/embeddings", {"model": self.model, "input": batch})
         return self._parse(payload, len(batch))
-
-    async def _post(self, body: dict[str, Any]) -> Any:
-        url = f"{self.base_url}/embeddings"
-        failure, retry_after = "", None
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                await asyncio.sleep(self._backoff(attempt, retry_after))
-            retry_after = None
-            try:
-                response = await self._get_client().post(url, json=body)
-            except httpx.TimeoutException as exc:
-                failure = f"timed out after {self.timeout_s:g}s ({type(exc).__name__})"
-                continue
-            except httpx.TransportError as exc:
-                failure = f"connection failed: {type(exc).__name__}: {exc}"
-                continue
-            if response.status_code == 429 or response.status_code >= 500:
-                failure = _describe(response)
-                retry_after = _retry_after(response)
-                continue
-            if response.status_code >= 400:
-                raise self._unavailable(f"{url} answered {_describe(response)}")
-            try:
-                return response.json()
-            except ValueError as exc:
-                raise self._output_error(
-                    f"{url} answered with invalid JSON: {_snippet(response.text)!r}"
-                ) from exc
-        raise self._unavailable(
-            f"{url} failed after {self.max_retries + 1} attempt(s); last: {failure}"
-        )
-
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        delay = self.backoff_s * 2.0 ** (attempt - 1)
-        if retry_after is not None:
-            delay = max(delay, min(retry_after, _MAX_RETRY_AFTER_S))
-        return delay
 
     def _parse(self, payload: Any, expected: int) -> FloatMatrix:
         data = payload.get("data") if isinstance(payload, dict) else None
         if not isinstance(data, list):
-            raise self._output_error(f"response has no 'data' list: {_snippet(repr(payload))!r}")
+            raise self._output_error(f"response has no 'data' list: {snippet(repr(payload))!r}")
         if len(data) != expected:
             raise self._output_error(f"sent {expected} texts but got {len(data)} embeddings")
         rows: list[list[float] | None] = [None] * expected
@@ -185,31 +128,6 @@ class OpenAICompatibleEmbedder:
             )
         self._dim = dim
         return np.asarray(rows, dtype=np.float32)
-
-    def _unavailable(self, message: str) -> ProviderUnavailable:
-        return ProviderUnavailable(message, provider=_PROVIDER, model=self.model)
-
-    def _output_error(self, message: str) -> ProviderOutputError:
-        return ProviderOutputError(
-            f"embedding endpoint {self.base_url}: {message}", provider=_PROVIDER, model=self.model
-        )
-
-
-def _snippet(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _describe(response: httpx.Response) -> str:
-    return f"HTTP {response.status_code}: {_snippet(response.text)!r}"
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("Retry-After")
-    try:
-        seconds = float(value) if value is not None else None
-    except ValueError:
-        return None
-    return seconds if seconds is not None and seconds >= 0 else None
 
 
 __all__ = ["OpenAICompatibleEmbedder"]

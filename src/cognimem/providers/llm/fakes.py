@@ -15,14 +15,12 @@ with a ``messages`` list of objects carrying an ``index`` (the format
 from __future__ import annotations
 
 import json
-import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from dataclasses import dataclass
 from typing import Any
 
+from cognimem.providers.fake_http import Reply, ScriptedHTTPServer, Step
 from cognimem.providers.llm.base import ChatMessage
 
 Responder = Callable[[dict[str, Any]], str]
@@ -139,25 +137,12 @@ class ScriptedLLM:
 
 
 @dataclass
-class _Step:
-    status: int = 200
+class _Step(Step):
     content: str | None = None  # None: the responder answers
-    body: str | None = None
-    payload: Any = None
-    malformed: bool = False
-    delay_s: float = 0.0
-    retry_after: str | None = None
     finish_reason: str = "stop"
 
 
-@dataclass
-class _Reply:
-    status: int
-    body: bytes
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-class FakeChatServer:
+class FakeChatServer(ScriptedHTTPServer[_Step]):
     """OpenAI-compatible chat completions server for tests, on 127.0.0.1 (ephemeral port).
 
     ::
@@ -172,26 +157,12 @@ class FakeChatServer:
     ``requests`` keeps every request's path, lowercased headers and JSON body.
     """
 
+    paths = ("/v1/chat/completions", "/chat/completions")
+    malformed_body = b'{"choices": [{"message": {"content": "'
+
     def __init__(self, responder: Responder | None = None) -> None:
+        super().__init__(_Step())
         self.responder: Responder = responder or empty_extraction_responder
-        self.requests: list[dict[str, Any]] = []
-        self._script: deque[_Step] = deque()
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        """``http://127.0.0.1:<port>/v1``; valid once started."""
-        if self._server is None:
-            raise RuntimeError("FakeChatServer is not running; use it as a context manager")
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    @property
-    def request_count(self) -> int:
-        with self._lock:
-            return len(self.requests)
 
     def reply(self, content: str, *, finish_reason: str = "stop", times: int = 1) -> None:
         """Answer the next ``times`` requests with a 200 carrying ``content``."""
@@ -207,8 +178,8 @@ class FakeChatServer:
     ) -> None:
         """Answer the next ``times`` requests with HTTP ``status`` (and a ``Retry-After``
         header when ``retry_after`` is given)."""
-        header = None if retry_after is None else str(retry_after)
-        self._push(_Step(status=status, body=body, retry_after=header), times)
+        headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
+        self._push(_Step(status=status, body=body, headers=headers), times)
 
     def malformed_next(self, *, times: int = 1) -> None:
         """Answer the next ``times`` requests with a 200 whose body is not JSON."""
@@ -223,68 +194,9 @@ class FakeChatServer:
         the responder's answer)."""
         self._push(_Step(content=content, delay_s=seconds), times)
 
-    def start(self) -> FakeChatServer:
-        if self._server is not None:
-            return self
-        self._stopping.clear()
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.fake = self
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is None:
-            return
-        self._stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = None
-        self._thread = None
-
-    def __enter__(self) -> FakeChatServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    def _push(self, step: _Step, times: int) -> None:
-        with self._lock:
-            self._script.extend(replace(step) for _ in range(times))
-
-    def _respond(self, path: str, headers: dict[str, str], raw: bytes) -> _Reply:
-        if path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
-            return _Reply(404, b'{"error": {"message": "not found"}}')
-        try:
-            request = json.loads(raw)
-        except ValueError:
-            request = None
-        with self._lock:
-            self.requests.append({"path": path, "headers": headers, "json": request})
-            number = len(self.requests)
-            step = self._script.popleft() if self._script else _Step()
-        if step.delay_s and self._stopping.wait(step.delay_s):
-            return _Reply(503, b'{"error": {"message": "server stopping"}}')
-        if step.status != 200:
-            body = step.body if step.body is not None else f'{{"error": "scripted {step.status}"}}'
-            extra = {"Retry-After": step.retry_after} if step.retry_after is not None else {}
-            return _Reply(step.status, body.encode(), extra)
-        if step.malformed:
-            return _Reply(200, b'{"choices": [{"message": {"content": "')
-        if step.payload is not None:
-            return _Reply(200, json.dumps(step.payload).encode())
+    def _answer(self, step: _Step, request: Any, number: int) -> Reply:
         if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
-            return _Reply(400, b'{"error": {"message": "messages must be a list"}}')
+            return Reply(400, b'{"error": {"message": "messages must be a list"}}')
         content = step.content if step.content is not None else self.responder(request)
         response = {
             "id": f"chatcmpl-fake-{number}",
@@ -300,43 +212,7 @@ class FakeChatServer:
             ],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
-        return _Reply(200, json.dumps(response).encode())
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    fake: FakeChatServer
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # Clients that time out hang up mid-response; that is the point of the test.
-        return None
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.1"
-    # Headers and body go out in separate writes; without this, Nagle's algorithm meets
-    # the client's delayed ACK and every response takes 40 ms.
-    disable_nagle_algorithm = True
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        reply = self.server.fake._respond(self.path, headers, raw)
-        try:
-            self.send_response(reply.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(reply.body)))
-            for name, value in reply.headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(reply.body)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return None
+        return Reply(200, json.dumps(response).encode())
 
 
 __all__ = [

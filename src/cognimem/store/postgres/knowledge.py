@@ -19,20 +19,25 @@ from cognimem.models import Scope
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import (
     Alias,
-    AliasSource,
     ConflictStatus,
-    ConflictStrategy,
     Entity,
-    EntityType,
     Fact,
-    FactCategory,
     FactConflict,
     FactStatus,
     HistoryEntry,
     Relation,
 )
+from cognimem.store import records
 from cognimem.store.base import FactQuery, Knowledge
 from cognimem.store.postgres.rows import Params, advisory_key, unnest_args, vector_bytes
+from cognimem.store.records import (
+    CONFLICT_COLUMNS,
+    ENTITY_COLUMNS,
+    FACT_COLUMNS,
+    HISTORY_COLUMNS,
+    RELATION_COLUMNS,
+    user_key,
+)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -41,13 +46,6 @@ if TYPE_CHECKING:
 
 LIVE = [FactStatus.ACTIVE.value, FactStatus.AGING.value]
 
-FACT_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, key, subject, subject_entity_id,"
-    " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
-    " confidence_factors, reinforcement_count, last_validated_at, status, superseded_by,"
-    " valid_from, valid_to, recorded_at, evidence_item_ids, evidence_event_ids, importance,"
-    " revision, embedding_model"
-)
 _FACT_TYPES = [
     *["text"] * 12,  # id .. value
     "bool",  # polarity
@@ -83,23 +81,10 @@ _UPDATE_FACT = (
     " RETURNING status"
 )
 
-ENTITY_COLUMNS = (
-    "id, tenant_id, namespace, user_id, name, type, external_ref, properties, created_at"
-)
+# column types for the unnest() bulk inserts, in the order of the shared column lists
 _ENTITY_TYPES = [*["text"] * 7, "jsonb", "timestamptz"]
-RELATION_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, source_entity_id, relation,"
-    " target_entity_id, fact_id, confidence, active, created_at"
-)
 _RELATION_TYPES = [*["text"] * 10, "float8", "bool", "timestamptz"]
-CONFLICT_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, key, fact_ids, strategy, status,"
-    " winner_fact_id, created_at, resolved_at, note"
-)
 _CONFLICT_TYPES = [*["text"] * 7, "jsonb", *["text"] * 3, "timestamptz", "timestamptz", "text"]
-HISTORY_COLUMNS = (
-    "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
-)
 _HISTORY_TYPES = [*["text"] * 6, "timestamptz", "jsonb", "jsonb", "text"]
 
 _UPSERT_ALIAS = (
@@ -119,22 +104,8 @@ JOIN facts f ON f.tenant_id = s.tenant_id AND f.namespace = s.namespace AND f.ke
 """
 
 
-def user_key(user_id: str | None) -> str:
-    return "" if user_id is None else f"u:{user_id}"
-
-
 def _time(value: datetime | None) -> datetime | None:
     return None if value is None else to_utc(value)
-
-
-def _scope(row: Mapping[str, Any]) -> Scope:
-    return Scope(
-        tenant_id=row["tenant_id"],
-        namespace=row["namespace"],
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        session_id=row["session_id"],
-    )
 
 
 def _scope_values(s: Scope) -> tuple[str, str, str | None, str | None, str | None]:
@@ -165,104 +136,11 @@ def _mutable_values(f: Fact) -> list[Any]:
 
 
 def fact_from_row(row: Mapping[str, Any]) -> Fact:
-    return Fact(
-        id=row["id"],
-        scope=_scope(row),
-        key=row["key"],
-        subject=row["subject"],
-        subject_entity_id=row["subject_entity_id"],
-        predicate=row["predicate"],
-        category=FactCategory(row["category"]),
-        value=row["value"],
-        polarity=row["polarity"],
-        object_entity_id=row["object_entity_id"],
-        text=row["text"],
-        scope_tags=json.loads(row["scope_tags"]),
-        confidence=row["confidence"],
-        confidence_factors=json.loads(row["confidence_factors"]),
-        reinforcement_count=row["reinforcement_count"],
-        last_validated_at=row["last_validated_at"],
-        status=FactStatus(row["status"]),
-        superseded_by=row["superseded_by"],
-        valid_from=row["valid_from"],
-        valid_to=row["valid_to"],
-        recorded_at=row["recorded_at"],
-        evidence_item_ids=json.loads(row["evidence_item_ids"]),
-        evidence_event_ids=json.loads(row["evidence_event_ids"]),
-        importance=row["importance"],
-        revision=row["revision"],
-        embedding_model=row["embedding_model"],
-    )
+    return records.fact_from_row(row, _time)
 
 
 def entity_from_row(row: Mapping[str, Any]) -> Entity:
-    return Entity(
-        id=row["id"],
-        tenant_id=row["tenant_id"],
-        namespace=row["namespace"],
-        user_id=row["user_id"],
-        name=row["name"],
-        type=EntityType(row["type"]),
-        external_ref=row["external_ref"],
-        properties=json.loads(row["properties"]),
-        created_at=row["created_at"],
-    )
-
-
-def relation_from_row(row: Mapping[str, Any]) -> Relation:
-    return Relation(
-        id=row["id"],
-        scope=_scope(row),
-        source_entity_id=row["source_entity_id"],
-        relation=row["relation"],
-        target_entity_id=row["target_entity_id"],
-        fact_id=row["fact_id"],
-        confidence=row["confidence"],
-        active=row["active"],
-        created_at=row["created_at"],
-    )
-
-
-def conflict_from_row(row: Mapping[str, Any]) -> FactConflict:
-    return FactConflict(
-        id=row["id"],
-        scope=_scope(row),
-        key=row["key"],
-        fact_ids=json.loads(row["fact_ids"]),
-        strategy=ConflictStrategy(row["strategy"]),
-        status=ConflictStatus(row["status"]),
-        winner_fact_id=row["winner_fact_id"],
-        created_at=row["created_at"],
-        resolved_at=row["resolved_at"],
-        note=row["note"],
-    )
-
-
-def history_from_row(row: Mapping[str, Any]) -> HistoryEntry:
-    return HistoryEntry(
-        id=row["id"],
-        tenant_id=row["tenant_id"],
-        target_type=row["target_type"],
-        target_id=row["target_id"],
-        action=row["action"],
-        actor=row["actor"],
-        at=row["at"],
-        before=None if row["before"] is None else json.loads(row["before"]),
-        after=None if row["after"] is None else json.loads(row["after"]),
-        event_id=row["event_id"],
-    )
-
-
-def alias_from_row(row: Mapping[str, Any]) -> Alias:
-    key = row["user_key"]
-    return Alias(
-        entity_id=row["entity_id"],
-        alias=row["alias"],
-        user_id=key.removeprefix("u:") if key else None,
-        source=AliasSource(row["source"]),
-        confidence=row["confidence"],
-        use_count=row["use_count"],
-    )
+    return records.entity_from_row(row, _time)
 
 
 # -- the read set ----------------------------------------------------------------------
@@ -503,7 +381,7 @@ async def find_aliases(
         ' ORDER BY use_count DESC, alias, entity_id COLLATE "C", user_key COLLATE "C"'
         f" LIMIT {params.add(limit)}"
     )
-    return [alias_from_row(r) for r in await conn.fetch(sql, *params.values)]
+    return [records.alias_from_row(r) for r in await conn.fetch(sql, *params.values)]
 
 
 async def find_relations(
@@ -527,7 +405,7 @@ async def find_relations(
         " AND (source_entity_id = ANY($3::text[]) OR target_entity_id = ANY($3::text[]))"
         " ORDER BY seq"
     )
-    return [relation_from_row(r) for r in await conn.fetch(sql, *params.values)]
+    return [records.relation_from_row(r, _time) for r in await conn.fetch(sql, *params.values)]
 
 
 async def find_conflicts(
@@ -538,7 +416,7 @@ async def find_conflicts(
     if open_only:
         clauses.append(f"status = {params.add(ConflictStatus.OPEN.value)}")
     sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE {' AND '.join(clauses)} ORDER BY seq"
-    return [conflict_from_row(r) for r in await conn.fetch(sql, *params.values)]
+    return [records.conflict_from_row(r, _time) for r in await conn.fetch(sql, *params.values)]
 
 
 async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
@@ -548,4 +426,4 @@ async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[
         target_id,
         tenant_id,
     )
-    return [history_from_row(r) for r in found]
+    return [records.history_from_row(r, _time) for r in found]

@@ -34,6 +34,7 @@ from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageEr
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
+from cognimem.store import records
 from cognimem.store.base import (
     Candidate,
     FactQuery,
@@ -536,10 +537,12 @@ class PostgresStore:
             return await kn.find_facts(conn, query)
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
-        return await self._by_ids("facts", kn.FACT_COLUMNS, kn.fact_from_row, tenant_id, ids)
+        return await self._by_ids("facts", records.FACT_COLUMNS, kn.fact_from_row, tenant_id, ids)
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
-        return await self._by_ids("entities", kn.ENTITY_COLUMNS, kn.entity_from_row, tenant_id, ids)
+        return await self._by_ids(
+            "entities", records.ENTITY_COLUMNS, kn.entity_from_row, tenant_id, ids
+        )
 
     async def find_aliases(
         self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None

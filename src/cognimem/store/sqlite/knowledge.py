@@ -6,79 +6,49 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from cognimem.errors import StaleKnowledge
-from cognimem.models import Scope
 from cognimem.models.clock import from_micros, to_micros
 from cognimem.models.knowledge import (
     Alias,
-    AliasSource,
     ConflictStatus,
-    ConflictStrategy,
     Entity,
-    EntityType,
     Fact,
-    FactCategory,
     FactConflict,
     FactStatus,
     HistoryEntry,
     Relation,
 )
+from cognimem.store import records
 from cognimem.store.base import FactQuery, Knowledge
+from cognimem.store.records import (
+    CONFLICT_COLUMNS,
+    ENTITY_COLUMNS,
+    FACT_COLUMNS,
+    HISTORY_COLUMNS,
+    RELATION_COLUMNS,
+    user_key,
+)
 
 LIVE = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
 
-FACT_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, key, subject, subject_entity_id,"
-    " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
-    " confidence_factors, reinforcement_count, last_validated_at, status, superseded_by,"
-    " valid_from, valid_to, recorded_at, evidence_item_ids, evidence_event_ids, importance,"
-    " revision, embedding_model"
-)
 _FACT_MUTABLE = (
     "text", "scope_tags", "confidence", "confidence_factors", "reinforcement_count",
     "last_validated_at", "status", "superseded_by", "valid_from", "valid_to",
     "evidence_item_ids", "evidence_event_ids", "importance", "revision", "polarity", "value",
 )  # fmt: skip
-ENTITY_COLUMNS = (
-    "id, tenant_id, namespace, user_id, name, type, external_ref, properties, created_at"
-)
-RELATION_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, source_entity_id, relation,"
-    " target_entity_id, fact_id, confidence, active, created_at"
-)
-CONFLICT_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, key, fact_ids, strategy, status,"
-    " winner_fact_id, created_at, resolved_at, note"
-)
-HISTORY_COLUMNS = (
-    "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
-)
-
-
-def user_key(user_id: str | None) -> str:
-    return "" if user_id is None else f"u:{user_id}"
 
 
 def _micros(value: Any) -> int | None:
     return None if value is None else to_micros(value)
 
 
-def _time(value: int | None) -> Any:
-    return None if value is None else from_micros(value)
-
-
-def _scope(row: sqlite3.Row) -> Scope:
-    return Scope(
-        tenant_id=row["tenant_id"],
-        namespace=row["namespace"],
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        session_id=row["session_id"],
-    )
+def _time(value: Any) -> datetime | None:
+    return None if value is None else from_micros(int(value))
 
 
 # -- conversions -----------------------------------------------------------------------
@@ -104,104 +74,11 @@ def _fact_values(f: Fact) -> dict[str, Any]:
 
 
 def fact_from_row(row: sqlite3.Row) -> Fact:
-    return Fact(
-        id=row["id"],
-        scope=_scope(row),
-        key=row["key"],
-        subject=row["subject"],
-        subject_entity_id=row["subject_entity_id"],
-        predicate=row["predicate"],
-        category=FactCategory(row["category"]),
-        value=row["value"],
-        polarity=bool(row["polarity"]),
-        object_entity_id=row["object_entity_id"],
-        text=row["text"],
-        scope_tags=json.loads(row["scope_tags"]),
-        confidence=row["confidence"],
-        confidence_factors=json.loads(row["confidence_factors"]),
-        reinforcement_count=row["reinforcement_count"],
-        last_validated_at=from_micros(row["last_validated_at"]),
-        status=FactStatus(row["status"]),
-        superseded_by=row["superseded_by"],
-        valid_from=_time(row["valid_from"]),
-        valid_to=_time(row["valid_to"]),
-        recorded_at=from_micros(row["recorded_at"]),
-        evidence_item_ids=json.loads(row["evidence_item_ids"]),
-        evidence_event_ids=json.loads(row["evidence_event_ids"]),
-        importance=row["importance"],
-        revision=row["revision"],
-        embedding_model=row["embedding_model"],
-    )
+    return records.fact_from_row(row, _time)
 
 
 def entity_from_row(row: sqlite3.Row) -> Entity:
-    return Entity(
-        id=row["id"],
-        tenant_id=row["tenant_id"],
-        namespace=row["namespace"],
-        user_id=row["user_id"],
-        name=row["name"],
-        type=EntityType(row["type"]),
-        external_ref=row["external_ref"],
-        properties=json.loads(row["properties"]),
-        created_at=from_micros(row["created_at"]),
-    )
-
-
-def relation_from_row(row: sqlite3.Row) -> Relation:
-    return Relation(
-        id=row["id"],
-        scope=_scope(row),
-        source_entity_id=row["source_entity_id"],
-        relation=row["relation"],
-        target_entity_id=row["target_entity_id"],
-        fact_id=row["fact_id"],
-        confidence=row["confidence"],
-        active=bool(row["active"]),
-        created_at=from_micros(row["created_at"]),
-    )
-
-
-def conflict_from_row(row: sqlite3.Row) -> FactConflict:
-    return FactConflict(
-        id=row["id"],
-        scope=_scope(row),
-        key=row["key"],
-        fact_ids=json.loads(row["fact_ids"]),
-        strategy=ConflictStrategy(row["strategy"]),
-        status=ConflictStatus(row["status"]),
-        winner_fact_id=row["winner_fact_id"],
-        created_at=from_micros(row["created_at"]),
-        resolved_at=_time(row["resolved_at"]),
-        note=row["note"],
-    )
-
-
-def history_from_row(row: sqlite3.Row) -> HistoryEntry:
-    return HistoryEntry(
-        id=row["id"],
-        tenant_id=row["tenant_id"],
-        target_type=row["target_type"],
-        target_id=row["target_id"],
-        action=row["action"],
-        actor=row["actor"],
-        at=from_micros(row["at"]),
-        before=None if row["before"] is None else json.loads(row["before"]),
-        after=None if row["after"] is None else json.loads(row["after"]),
-        event_id=row["event_id"],
-    )
-
-
-def alias_from_row(row: sqlite3.Row) -> Alias:
-    key = row["user_key"]
-    return Alias(
-        entity_id=row["entity_id"],
-        alias=row["alias"],
-        user_id=key.removeprefix("u:") if key else None,
-        source=AliasSource(row["source"]),
-        confidence=row["confidence"],
-        use_count=row["use_count"],
-    )
+    return records.entity_from_row(row, _time)
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -412,7 +289,7 @@ def find_aliases(
         params += list(names)
     # ties in a fixed order, the same on every backend
     sql += " ORDER BY use_count DESC, alias, entity_id, user_key LIMIT ?"
-    return [alias_from_row(r) for r in _rows(conn, sql, [*params, limit])]
+    return [records.alias_from_row(r) for r in _rows(conn, sql, [*params, limit])]
 
 
 def find_relations(
@@ -432,7 +309,7 @@ def find_relations(
         " ORDER BY rowid"
     )
     params = [tenant_id, namespace, user_id, *entity_ids, *entity_ids]
-    return [relation_from_row(r) for r in _rows(conn, sql, params)]
+    return [records.relation_from_row(r, _time) for r in _rows(conn, sql, params)]
 
 
 def find_conflicts(
@@ -446,7 +323,9 @@ def find_conflicts(
     if open_only:
         sql += " AND status = ?"
         params.append(ConflictStatus.OPEN.value)
-    return [conflict_from_row(r) for r in _rows(conn, sql + " ORDER BY rowid", params)]
+    return [
+        records.conflict_from_row(r, _time) for r in _rows(conn, sql + " ORDER BY rowid", params)
+    ]
 
 
 def get_history(conn: sqlite3.Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
@@ -454,4 +333,4 @@ def get_history(conn: sqlite3.Connection, tenant_id: str, target_id: str) -> lis
         f"SELECT {HISTORY_COLUMNS} FROM history WHERE target_id = ? AND tenant_id = ?"
         " ORDER BY rowid"
     )
-    return [history_from_row(r) for r in _rows(conn, sql, [target_id, tenant_id])]
+    return [records.history_from_row(r, _time) for r in _rows(conn, sql, [target_id, tenant_id])]

@@ -22,6 +22,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.store import records
 from cognimem.store.base import (
     Candidate,
     FactQuery,
@@ -448,7 +449,7 @@ class SQLiteStore:
         return await self._db.read(
             lambda conn: [
                 kn.fact_from_row(r)
-                for r in kn.by_ids(conn, "facts", kn.FACT_COLUMNS, tenant_id, ids)
+                for r in kn.by_ids(conn, "facts", records.FACT_COLUMNS, tenant_id, ids)
             ]
         )
 
@@ -458,7 +459,7 @@ class SQLiteStore:
         return await self._db.read(
             lambda conn: [
                 kn.entity_from_row(r)
-                for r in kn.by_ids(conn, "entities", kn.ENTITY_COLUMNS, tenant_id, ids)
+                for r in kn.by_ids(conn, "entities", records.ENTITY_COLUMNS, tenant_id, ids)
             ]
         )
 

@@ -1,0 +1,183 @@
+"""Knowledge rows → models, shared by both backends.
+
+SQLite and PostgreSQL name the columns alike and both hand JSON back as text; they
+differ only in how a time comes back (SQLite: integer microseconds; PostgreSQL: an aware
+datetime), so every converter takes that decoder.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Protocol
+
+from cognimem.models import Scope
+from cognimem.models.knowledge import (
+    Alias,
+    AliasSource,
+    ConflictStatus,
+    ConflictStrategy,
+    Entity,
+    EntityType,
+    Fact,
+    FactCategory,
+    FactConflict,
+    FactStatus,
+    HistoryEntry,
+    Relation,
+)
+
+
+class Row(Protocol):
+    """A result row read by column name (``sqlite3.Row``, ``asyncpg.Record``, a dict)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+TimeDecoder = Callable[[Any], datetime | None]
+
+FACT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, key, subject, subject_entity_id,"
+    " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
+    " confidence_factors, reinforcement_count, last_validated_at, status, superseded_by,"
+    " valid_from, valid_to, recorded_at, evidence_item_ids, evidence_event_ids, importance,"
+    " revision, embedding_model"
+)
+ENTITY_COLUMNS = (
+    "id, tenant_id, namespace, user_id, name, type, external_ref, properties, created_at"
+)
+RELATION_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, source_entity_id, relation,"
+    " target_entity_id, fact_id, confidence, active, created_at"
+)
+CONFLICT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, key, fact_ids, strategy, status,"
+    " winner_fact_id, created_at, resolved_at, note"
+)
+HISTORY_COLUMNS = (
+    "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
+)
+ALIAS_COLUMNS = "entity_id, alias, user_key, source, confidence, use_count"
+
+
+def user_key(user_id: str | None) -> str:
+    """How aliases record whose they are: ``''`` shared by the namespace, else ``u:<id>``."""
+    return "" if user_id is None else f"u:{user_id}"
+
+
+def scope_of(row: Row) -> Scope:
+    return Scope(
+        tenant_id=row["tenant_id"],
+        namespace=row["namespace"],
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        session_id=row["session_id"],
+    )
+
+
+def _required(time: TimeDecoder, value: Any) -> datetime:
+    decoded = time(value)
+    assert decoded is not None, "a NOT NULL time column came back NULL"
+    return decoded
+
+
+def fact_from_row(row: Row, time: TimeDecoder) -> Fact:
+    return Fact(
+        id=row["id"],
+        scope=scope_of(row),
+        key=row["key"],
+        subject=row["subject"],
+        subject_entity_id=row["subject_entity_id"],
+        predicate=row["predicate"],
+        category=FactCategory(row["category"]),
+        value=row["value"],
+        polarity=bool(row["polarity"]),
+        object_entity_id=row["object_entity_id"],
+        text=row["text"],
+        scope_tags=json.loads(row["scope_tags"]),
+        confidence=row["confidence"],
+        confidence_factors=json.loads(row["confidence_factors"]),
+        reinforcement_count=row["reinforcement_count"],
+        last_validated_at=_required(time, row["last_validated_at"]),
+        status=FactStatus(row["status"]),
+        superseded_by=row["superseded_by"],
+        valid_from=time(row["valid_from"]),
+        valid_to=time(row["valid_to"]),
+        recorded_at=_required(time, row["recorded_at"]),
+        evidence_item_ids=json.loads(row["evidence_item_ids"]),
+        evidence_event_ids=json.loads(row["evidence_event_ids"]),
+        importance=row["importance"],
+        revision=row["revision"],
+        embedding_model=row["embedding_model"],
+    )
+
+
+def entity_from_row(row: Row, time: TimeDecoder) -> Entity:
+    return Entity(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        namespace=row["namespace"],
+        user_id=row["user_id"],
+        name=row["name"],
+        type=EntityType(row["type"]),
+        external_ref=row["external_ref"],
+        properties=json.loads(row["properties"]),
+        created_at=_required(time, row["created_at"]),
+    )
+
+
+def relation_from_row(row: Row, time: TimeDecoder) -> Relation:
+    return Relation(
+        id=row["id"],
+        scope=scope_of(row),
+        source_entity_id=row["source_entity_id"],
+        relation=row["relation"],
+        target_entity_id=row["target_entity_id"],
+        fact_id=row["fact_id"],
+        confidence=row["confidence"],
+        active=bool(row["active"]),
+        created_at=_required(time, row["created_at"]),
+    )
+
+
+def conflict_from_row(row: Row, time: TimeDecoder) -> FactConflict:
+    return FactConflict(
+        id=row["id"],
+        scope=scope_of(row),
+        key=row["key"],
+        fact_ids=json.loads(row["fact_ids"]),
+        strategy=ConflictStrategy(row["strategy"]),
+        status=ConflictStatus(row["status"]),
+        winner_fact_id=row["winner_fact_id"],
+        created_at=_required(time, row["created_at"]),
+        resolved_at=time(row["resolved_at"]),
+        note=row["note"],
+    )
+
+
+def history_from_row(row: Row, time: TimeDecoder) -> HistoryEntry:
+    return HistoryEntry(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        target_type=row["target_type"],
+        target_id=row["target_id"],
+        action=row["action"],
+        actor=row["actor"],
+        at=_required(time, row["at"]),
+        before=None if row["before"] is None else json.loads(row["before"]),
+        after=None if row["after"] is None else json.loads(row["after"]),
+        event_id=row["event_id"],
+    )
+
+
+def alias_from_row(row: Row) -> Alias:
+    key = row["user_key"]
+    return Alias(
+        entity_id=row["entity_id"],
+        alias=row["alias"],
+        user_id=key.removeprefix("u:") if key else None,
+        source=AliasSource(row["source"]),
+        confidence=row["confidence"],
+        use_count=row["use_count"],
+    )
