@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cognimem.errors import StaleKnowledge
@@ -818,3 +819,15 @@ async def test_postgres_upgrade_marks_events_without_items_unprocessed(
         assert await upgraded.unprocessed("t1", ["evt_derived", "evt_queued"]) == ["evt_queued"]
     finally:
         await upgraded.close()
+
+
+async def test_fact_embeddings_come_back_by_id_within_the_tenant(store: Store) -> None:
+    tea, coffee = fact("user:preference:drink:tea", "tea"), fact("user:preference:drink:x", "x")
+    pending = new(tea, coffee)
+    pending[1].embedding = None
+    await store.commit([], WINDOW, Knowledge(facts=pending))
+    found = await store.get_fact_embeddings(ALICE.tenant_id, [tea.id, coffee.id, "missing"])
+    assert list(found) == [tea.id]
+    assert np.allclose(found[tea.id], vec(tea.text), atol=1e-6)
+    assert found[tea.id].dtype == np.float32
+    assert await store.get_fact_embeddings("other-tenant", [tea.id]) == {}

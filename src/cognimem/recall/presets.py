@@ -26,12 +26,15 @@ class RecallConfig(BaseModel):
     rrf_k: int = Field(default=60, ge=1)
     candidates: int = Field(default=100, ge=1, le=1000)
     step_timeout_s: float = Field(default=2.0, gt=0)
+    # put the relevant constraints and facts in the packet's sections (the plain
+    # single-method presets leave them out, as baselines)
+    sections: bool = True
 
 
 PRESETS: dict[str, RecallConfig] = {
     "balanced": RecallConfig(name="balanced"),
-    "lexical": RecallConfig(name="lexical", vector=False),
-    "vector": RecallConfig(name="vector", lexical=False),
+    "lexical": RecallConfig(name="lexical", vector=False, sections=False),
+    "vector": RecallConfig(name="vector", lexical=False, sections=False),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
 }
 

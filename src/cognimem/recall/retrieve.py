@@ -1,4 +1,5 @@
-"""The read path, first version: lexical + vector in parallel, fused, budgeted."""
+"""The read path: lexical, vector and fact steps in parallel under timeouts, fused,
+sections for the constraints and facts that bear on the query, budgeted."""
 
 from __future__ import annotations
 
@@ -7,17 +8,26 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import TypeVar
+
+import numpy as np
 
 from cognimem.errors import ProviderError
 from cognimem.models import ContextPacket, ItemKind, Scope, StepReport
 from cognimem.models.clock import to_utc
+from cognimem.models.knowledge import Fact, FactStatus
+from cognimem.models.packets import PacketSections
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.assemble import assemble
+from cognimem.recall.assemble import assemble, assemble_sections
+from cognimem.recall.constraints import QueryView, SectionConfig, score_facts
 from cognimem.recall.fuse import fuse
 from cognimem.recall.presets import RecallConfig
-from cognimem.store.base import Candidate, ItemFilter, Store
+from cognimem.store.base import Candidate, FactQuery, ItemFilter, Store
+
+T = TypeVar("T")
+MAX_FACTS_SCANNED = 500
 
 log = logging.getLogger(__name__)
 
@@ -25,9 +35,39 @@ log = logging.getLogger(__name__)
 class Reader:
     """Runs one read: plan the steps, run them under timeouts, fuse, assemble."""
 
-    def __init__(self, store: Store, embedder: Embedder) -> None:
+    def __init__(
+        self, store: Store, embedder: Embedder, sections: SectionConfig | None = None
+    ) -> None:
         self._store = store
         self._embedder = embedder
+        self._sections = sections or SectionConfig()
+
+    async def _embed_query(self, query: str) -> np.ndarray:
+        embedded = await self._embedder.embed([query], "query")
+        return np.asarray(embedded[0], dtype=np.float32)
+
+    async def _facts(
+        self, scope: Scope, embedding: asyncio.Task[np.ndarray]
+    ) -> tuple[list[Fact], dict[str, np.ndarray], np.ndarray | None]:
+        """The user's live facts with their embeddings, and the query's embedding (None
+        if embedding failed: tags and words still select constraints)."""
+        facts = await self._store.find_facts(
+            FactQuery(
+                scope.tenant_id,
+                scope.namespace,
+                scope.user_id,
+                statuses=(FactStatus.ACTIVE, FactStatus.AGING),
+                limit=MAX_FACTS_SCANNED,
+            )
+        )
+        if not facts:
+            return [], {}, None
+        vectors = await self._store.get_fact_embeddings(scope.tenant_id, [f.id for f in facts])
+        try:
+            query_vector: np.ndarray | None = await embedding
+        except ProviderError:
+            query_vector = None  # the vector step reports the failure
+        return facts, vectors, query_vector
 
     async def read(
         self,
@@ -51,38 +91,71 @@ class Reader:
             until=end,
         )
         depth = max(config.candidates, limit)
+        embedding: asyncio.Task[np.ndarray] | None = None
+        if config.vector or config.sections:
+            embedding = asyncio.ensure_future(self._embed_query(query))
         steps: dict[str, Callable[[], Awaitable[list[Candidate]]]] = {}
         if config.lexical:
             terms = query_terms(query)
             steps["lexical"] = lambda: self._store.lexical_search(flt, terms, depth)
         if config.vector:
+            assert embedding is not None
 
             async def vector() -> list[Candidate]:
-                embedded = await self._embedder.embed([query], "query")
-                return await self._store.vector_search(flt, embedded[0], depth)
+                return await self._store.vector_search(flt, await embedding, depth)
 
             steps["vector"] = vector
 
         names = list(steps)
-        outcomes = await asyncio.gather(
-            *(_timed(name, steps[name], config.step_timeout_s) for name in names)
-        )
-        lists = {name: found for name, (found, _) in zip(names, outcomes, strict=True)}
+        runs: list[Awaitable[tuple[object, StepReport]]] = [
+            _timed(name, steps[name], config.step_timeout_s) for name in names
+        ]
+        if config.sections:
+            assert embedding is not None
+            runs.append(
+                _timed("facts", lambda: self._facts(scope, embedding), config.step_timeout_s)
+            )
+        outcomes = await asyncio.gather(*runs)
+        if embedding is not None:
+            if not embedding.done():
+                embedding.cancel()
+            elif not embedding.cancelled():
+                embedding.exception()  # retrieved: a failure is already in a step's report
+        lists = {
+            name: found
+            for name, (found, _) in zip(names, outcomes, strict=False)
+            if isinstance(found, list)
+        }
         reports = [report for _, report in outcomes]
         degraded = [
             f"{r.name}: {'timed out' if r.timed_out else r.error}"
             for r in reports
             if r.timed_out or r.error
         ]
+        sections, reserved = PacketSections(), 0
+        if config.sections:
+            found_facts = outcomes[-1][0]
+            if isinstance(found_facts, tuple):
+                facts, vectors, query_vector = found_facts
+                view = QueryView.of(query, query_vector)
+                constraints, others = score_facts(view, facts, vectors, self._sections)
+                sections, reserved = assemble_sections(
+                    constraints,
+                    others,
+                    int(max_tokens * self._sections.share_of_budget),
+                    count_tokens,
+                    first_budget=max_tokens - count_tokens("## Memory\n\n"),
+                )
         ranked = fuse(lists, config)
         wanted = ranked[: max(limit * 3, limit + 20)]
         items = await self._store.get_items(scope.tenant_id, [i for i, _, _ in wanted])
         by_id = {item.id: item for item in items}
         rows = [(by_id[i], score, sig) for i, score, sig in wanted if i in by_id]
-        chosen, used, truncated = assemble(rows, limit, max_tokens, count_tokens)
+        chosen, used, truncated = assemble(rows, limit, max_tokens, count_tokens, reserved)
         return ContextPacket(
             query=query,
             items=chosen,
+            sections=sections,
             token_count=used,
             max_tokens=max_tokens,
             truncated=truncated,
@@ -94,11 +167,11 @@ class Reader:
 
 
 async def _timed(
-    name: str, step: Callable[[], Awaitable[list[Candidate]]], timeout_s: float
-) -> tuple[list[Candidate], StepReport]:
+    name: str, step: Callable[[], Awaitable[T]], timeout_s: float
+) -> tuple[T | None, StepReport]:
     """Run a step under its timeout; a failure or timeout is reported, never hidden."""
     start = time.perf_counter()
-    found: list[Candidate] = []
+    found: T | None = None
     timed_out = False
     error: str | None = None
     try:
@@ -113,8 +186,16 @@ async def _timed(
     report = StepReport(
         name=name,
         latency_ms=round(latency, 3),
-        results=len(found),
+        results=_count(found),
         timed_out=timed_out,
         error=error,
     )
     return found, report
+
+
+def _count(found: object) -> int:
+    if isinstance(found, list):
+        return len(found)
+    if isinstance(found, tuple):  # the facts step: (facts, vectors, query vector)
+        return len(found[0])
+    return 0

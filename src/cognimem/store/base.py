@@ -228,6 +228,11 @@ class Store(Protocol):
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]: ...
 
+    async def get_fact_embeddings(
+        self, tenant_id: str, ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        """Stored fact embeddings by fact id (facts without one are left out)."""
+
     async def set_item_status(
         self, tenant_id: str, ids: Sequence[str], status: ItemStatus
     ) -> int: ...

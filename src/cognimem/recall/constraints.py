@@ -1,0 +1,118 @@
+"""Which of the user's constraints and facts bear on a query — pure scoring.
+
+Constraints rarely share words with the question that needs them ("I'm allergic to
+shellfish" / "recommend a restaurant"), so a constraint is relevant by any of: its scope
+tags meet the query's domains (the same vocabulary the extractor tags with), its meaning
+is close to the query's (embedding cosine), or it shares words with it. Unrelated
+constraints stay out: nothing is included for being a constraint alone. Facts that are
+not constraints (identity, preferences, places ...) need a closer match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cognimem.ingest.extract.lexicon import scope_tags
+from cognimem.models.knowledge import BINDING_CATEGORIES, CONSTRAINT_CATEGORIES, Fact
+from cognimem.recall.analyze import query_terms
+
+_WORD = re.compile(r"[a-z0-9']+")
+# requests for a decision or a recommendation: the constraints of the query's domains
+# apply even when nothing else matches
+_DECISION = re.compile(
+    r"\b(?:should|shall|can|could|may|must)\s+(?:i|we)\b|\bis\s+it\s+(?:ok|okay|safe|fine|"
+    r"wise|a good idea)\b|\b(?:recommend|suggest|advise|which|choose|pick|plan|book|buy|"
+    r"order|reserve|schedule|ideas?)\b|\bwhat\s+(?:should|to|can)\b|\bwhere\s+(?:should|"
+    r"to|can)\b|\bhelp\s+me\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class SectionConfig:
+    """How facts and constraints earn a place in a packet's sections."""
+
+    semantic_floor: float = 0.35  # a constraint this close in meaning is relevant
+    fact_floor: float = 0.5  # a non-constraint fact needs this (or shared words)
+    tag_weight: float = 0.35
+    lexical_weight: float = 0.3
+    decision_weight: float = 0.1  # binding constraints of the query's domains, on decisions
+    max_constraints: int = 5
+    max_facts: int = 5
+    share_of_budget: float = 0.35  # the most the sections may take of max_tokens
+
+
+@dataclass(frozen=True)
+class QueryView:
+    """What the scoring needs to know about the query."""
+
+    terms: frozenset[str]
+    domains: frozenset[str]
+    decision: bool
+    vector: np.ndarray | None
+
+    @classmethod
+    def of(cls, query: str, vector: np.ndarray | None) -> QueryView:
+        return cls(
+            terms=frozenset(query_terms(query)),
+            domains=frozenset(scope_tags(query.replace("-", " "))),
+            decision=bool(_DECISION.search(query)),
+            vector=vector,
+        )
+
+
+@dataclass(frozen=True)
+class Scored:
+    fact: Fact
+    score: float
+    signals: dict[str, float]
+
+
+def _words(fact: Fact) -> frozenset[str]:
+    text = f"{fact.text} {fact.value} {fact.predicate.replace('_', ' ')}".lower()
+    return frozenset(_WORD.findall(text))
+
+
+def score_facts(
+    view: QueryView,
+    facts: Sequence[Fact],
+    vectors: Mapping[str, np.ndarray],
+    config: SectionConfig,
+) -> tuple[list[Scored], list[Scored]]:
+    """The relevant constraints and the relevant other facts, best first, each list
+    cut to its configured length."""
+    constraints: list[Scored] = []
+    others: list[Scored] = []
+    for fact in facts:
+        vector = vectors.get(fact.id)
+        semantic = (
+            float(np.dot(view.vector, vector))
+            if view.vector is not None and vector is not None
+            else 0.0
+        )
+        shared_tags = view.domains & set(fact.scope_tags)
+        tag = 1.0 if shared_tags else 0.0
+        lexical = len(view.terms & _words(fact)) / len(view.terms) if view.terms else 0.0
+        signals = {"semantic": round(semantic, 4), "tags": tag, "lexical": round(lexical, 4)}
+        if fact.category in CONSTRAINT_CATEGORIES:
+            decision = 1.0 if view.decision and tag and fact.category in BINDING_CATEGORIES else 0.0
+            relevant = tag > 0 or semantic >= config.semantic_floor or lexical > 0
+            score = (
+                semantic
+                + config.tag_weight * tag
+                + config.lexical_weight * lexical
+                + config.decision_weight * decision
+            )
+            if relevant:
+                constraints.append(Scored(fact, round(score, 4), signals))
+        else:
+            score = semantic + config.lexical_weight * lexical
+            if semantic >= config.fact_floor or lexical >= 0.5:
+                others.append(Scored(fact, round(score, 4), signals))
+    constraints.sort(key=lambda s: -s.score)
+    others.sort(key=lambda s: -s.score)
+    return constraints[: config.max_constraints], others[: config.max_facts]

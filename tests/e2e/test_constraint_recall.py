@@ -1,0 +1,102 @@
+"""Constraints reach the packet's sections by relevance, with no LLM, on both backends:
+the seeds' scenarios (semantic disconnect, dilution, supersession, wrong type) and the
+budget. The embedder here is the hashing fake, so meaning cannot help: scope tags and
+shared words must do it (the local model's numbers are in benchmarks/cue_trigger.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from cognimem import Memory
+from cognimem.models import Message
+from cognimem.providers.tokens import count_tokens
+
+T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+UNRELATED_POLICIES = [
+    "Never schedule meetings before 10am.",
+    "Don't ever share my home address with anyone.",
+    "I never fly on Fridays.",
+    "Never call me after 9pm.",
+    "Don't book anything on Sundays, I rest.",
+    "Never post photos of my kids online.",
+]
+
+
+async def test_allergy_is_a_must_follow_for_a_restaurant_question(memory: Memory) -> None:
+    await memory.write("I'm deathly allergic to peanuts.", user_id="u", occurred_at=T0)
+    await memory.write("We watched a great movie last night.", user_id="u", occurred_at=T0)
+    packet = await memory.read(
+        "Can you recommend a Thai restaurant for tonight?", user_id="u", reference_time=T0 + DAY
+    )
+    [rule] = packet.sections.must_follow
+    assert rule.key == "user:policy:allergy:peanuts"
+    assert rule.signals["tags"] == 1.0
+    assert rule.source_event_ids  # provenance down to what was said
+    markdown = packet.to_markdown()
+    assert markdown.index("### Must follow") < markdown.index("peanuts")
+
+
+async def test_shellfish_survives_six_unrelated_policies(memory: Memory) -> None:
+    for i, text in enumerate(UNRELATED_POLICIES):
+        await memory.write(text, user_id="u", occurred_at=T0 + i * DAY)
+    await memory.write(
+        "I never eat shellfish due to allergy.", user_id="u", occurred_at=T0 + 7 * DAY
+    )
+    packet = await memory.read(
+        "Should I try the lobster?", user_id="u", reference_time=T0 + 9 * DAY
+    )
+    constraints = packet.sections.must_follow + packet.sections.consider
+    assert "shellfish" in " ".join(c.text for c in constraints[:3])
+    # unrelated constraints do not crowd in for being constraints
+    assert all("shellfish" in c.text for c in constraints)
+
+
+async def test_a_superseded_constraint_never_appears(memory: Memory) -> None:
+    await memory.write("I'm vegetarian.", user_id="u", occurred_at=T0)
+    await memory.write("Actually I eat fish now.", user_id="u", occurred_at=T0 + 7 * DAY)
+    packet = await memory.read(
+        "What should I cook for dinner?", user_id="u", reference_time=T0 + 8 * DAY
+    )
+    texts = [e.text for e in packet.sections.entries()] + [i.text for i in packet.items]
+    assert any("fish" in t for t in texts)
+    assert not any("vegetarian" in t for t in texts)
+
+
+async def test_a_goal_reaches_a_budget_question_as_something_to_consider(memory: Memory) -> None:
+    await memory.write("I want to save money this year.", user_id="u", occurred_at=T0)
+    await memory.write("I'm recovering from knee surgery.", user_id="u", occurred_at=T0)
+    packet = await memory.read(
+        "Which vacation is budget-friendly?", user_id="u", reference_time=T0 + DAY
+    )
+    [goal] = packet.sections.consider
+    assert goal.category == "goal"
+    assert packet.sections.must_follow == []
+
+
+async def test_sections_fit_the_budget_with_the_memories(memory: Memory) -> None:
+    await memory.write_batch(
+        [Message(content=t, occurred_at=T0) for t in UNRELATED_POLICIES]
+        + [Message(content=f"note {i} about the garden and the roses", occurred_at=T0)
+           for i in range(30)],
+        user_id="u",
+    )  # fmt: skip
+    for budget in (60, 120, 400):
+        packet = await memory.read(
+            "Should I schedule the garden meeting on Friday?",
+            user_id="u",
+            max_tokens=budget,
+            reference_time=T0 + DAY,
+        )
+        assert packet.sections.entries()
+        assert count_tokens(packet.to_markdown()) <= budget
+        assert packet.token_count <= budget
+
+
+async def test_plain_presets_have_no_sections(memory: Memory) -> None:
+    await memory.write("I'm deathly allergic to peanuts.", user_id="u", occurred_at=T0)
+    for preset in ("lexical", "vector"):
+        packet = await memory.read("recommend a restaurant", user_id="u", preset=preset)
+        assert packet.sections.entries() == []
+    steps = {s.name for s in (await memory.read("recommend a restaurant", user_id="u")).steps}
+    assert steps == {"lexical", "vector", "facts"}
