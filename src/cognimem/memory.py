@@ -49,6 +49,7 @@ from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
 from cognimem.queue import Job, JobQueue, open_queue
 from cognimem.recall import Reader, get_preset
+from cognimem.recall.analyze import zone_of
 from cognimem.store import Store, open_store
 from cognimem.store.base import FactQuery
 from cognimem.store.sqlite import SQLiteStore
@@ -321,8 +322,12 @@ class Memory:
         since: datetime | None = None,
         until: datetime | None = None,
         reference_time: datetime | None = None,
+        timezone: str | None = None,
     ) -> ContextPacket:
-        """The memories that matter for ``query``, best first, inside ``max_tokens``."""
+        """The memories that matter for ``query``, best first, inside ``max_tokens``,
+        with the relevant constraints and facts in the packet's sections. A query that
+        names a period ("last week") reads that period, resolved against
+        ``reference_time`` (default now) in the user's ``timezone`` (IANA name; UTC)."""
         self._require_open()
         check_text(query, "query", self.settings.ingest.max_content_chars)
         target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
@@ -343,6 +348,7 @@ class Memory:
             kind_filter = None if kinds is None else tuple(ItemKind(k) for k in kinds)
         except ValueError as exc:
             raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
+        zone_of(timezone)  # an unknown zone is an InvalidInput naming the field
         config = get_preset(preset or r.preset)
         now = self._clock()
         packet = await self._reader.read(
@@ -355,6 +361,7 @@ class Memory:
             kinds=kind_filter,
             since=since,
             until=until,
+            timezone=timezone,
         )
         await self.store.record_access(target.tenant_id, [i.id for i in packet.items], now)
         return packet

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from cognimem import Memory
+from cognimem.errors import InvalidInput
 from cognimem.models import Message
 from cognimem.providers.tokens import count_tokens
 
@@ -100,3 +103,34 @@ async def test_plain_presets_have_no_sections(memory: Memory) -> None:
         assert packet.sections.entries() == []
     steps = {s.name for s in (await memory.read("recommend a restaurant", user_id="u")).steps}
     assert steps == {"lexical", "vector", "facts"}
+
+
+async def test_what_did_i_do_last_week_reads_exactly_that_week(memory: Memory) -> None:
+    # a month of days, one note a day at 23:30 UTC (08:30 the next day in Tokyo)
+    start = datetime(2024, 5, 1, 23, 30, tzinfo=UTC)
+    await memory.write_batch(
+        [
+            Message(content=f"day {i + 1} I went to the climbing gym", occurred_at=start + i * DAY)
+            for i in range(31)
+        ],
+        user_id="u",
+    )
+    reference = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)  # a Saturday
+    utc = await memory.read(
+        "what did I do last week?", user_id="u", reference_time=reference, limit=50
+    )
+    # the ISO week before: Mon 20 May .. Sun 26 May (UTC)
+    assert sorted(i.occurred_at.day for i in utc.items) == [20, 21, 22, 23, 24, 25, 26]
+    assert utc.meta["time_range"] == ["2024-05-20T00:00:00+00:00", "2024-05-27T00:00:00+00:00"]
+    tokyo = await memory.read(
+        "what did I do last week?",
+        user_id="u",
+        reference_time=reference,
+        timezone="Asia/Tokyo",
+        limit=50,
+    )
+    # the same week in Tokyo starts 9 hours earlier: notes of 19-25 May, 23:30 UTC
+    assert sorted(i.occurred_at.day for i in tokyo.items) == [19, 20, 21, 22, 23, 24, 25]
+    with pytest.raises(InvalidInput) as exc:
+        await memory.read("last week?", user_id="u", timezone="Mars/Olympus")
+    assert exc.value.field == "timezone"

@@ -64,4 +64,5 @@ class ReadRequest(BaseModel):
     since: datetime | None = None
     until: datetime | None = None
     reference_time: datetime | None = None
+    timezone: str | None = Field(default=None, max_length=64)  # IANA name, e.g. Asia/Tokyo
     format: str = Field(default="json", pattern="^(json|markdown)$")

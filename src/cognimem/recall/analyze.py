@@ -1,8 +1,14 @@
-"""Query analysis, first version: the terms lexical search should look for."""
+"""Query analysis: the terms lexical search should look for, and the period a query
+asks about."""
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from cognimem.errors import InvalidInput
+from cognimem.ingest.extract.temporal import find_times
 
 # English function words and question words: they match nearly every turn of a
 # conversation and only dilute BM25.
@@ -39,3 +45,44 @@ def query_terms(query: str) -> list[str]:
             continue
         seen.setdefault(word, None)
     return list(seen)
+
+
+_PAST = re.compile(
+    r"\b(?:did|was|were|happened|had|went|got|made|saw|met|said|told|ago|yesterday|last)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_about_past(query: str) -> bool:
+    """Whether the query is about what already happened ("what did I do this week?")."""
+    return bool(_PAST.search(query))
+
+
+def query_time_range(
+    query: str, reference_time: datetime, timezone: str | None = None
+) -> tuple[datetime, datetime] | None:
+    """The period a query asks about ("what did I do last week?"), as a UTC interval
+    ``[start, end)`` resolved in the caller's ``timezone`` against ``reference_time``
+    ("yesterday" in Tokyo is not yesterday in UTC); ``None`` when it names no time.
+
+    Several mentions: the span from the earliest start to the latest end.
+    """
+    zone = zone_of(timezone)
+    # the temporal resolver does calendar arithmetic on the clock it is given: give it
+    # the user's wall clock, then read its answers back as that zone's times
+    wall = reference_time.astimezone(zone).replace(tzinfo=UTC)
+    mentions = find_times(query, wall)
+    if not mentions:
+        return None
+    start = min(m.start for m in mentions).replace(tzinfo=zone).astimezone(UTC)
+    end = max(m.end for m in mentions).replace(tzinfo=zone).astimezone(UTC)
+    return start, end
+
+
+def zone_of(name: str | None) -> tzinfo:
+    if name is None or name.upper() == "UTC":
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise InvalidInput(f"unknown timezone {name!r}", field="timezone") from exc

@@ -36,7 +36,11 @@ _DECISION = re.compile(
 class SectionConfig:
     """How facts and constraints earn a place in a packet's sections."""
 
-    semantic_floor: float = 0.35  # a constraint this close in meaning is relevant
+    # a constraint this close in meaning is relevant; on the cue → trigger set
+    # (benchmarks/cue_trigger.py, local MiniLM) 0.35 / 0.25 / 0.15 put the cue in the
+    # sections for 0.10 / 0.16 / 0.26 of pairs with 0.11 / 0.17 / 0.61 (of 6) unrelated
+    # constraints beside it
+    semantic_floor: float = 0.25
     fact_floor: float = 0.5  # a non-constraint fact needs this (or shared words)
     tag_weight: float = 0.35
     lexical_weight: float = 0.3

@@ -29,6 +29,8 @@ class RecallConfig(BaseModel):
     # put the relevant constraints and facts in the packet's sections (the plain
     # single-method presets leave them out, as baselines)
     sections: bool = True
+    # a query that names a period ("last week", "in May") reads only that period
+    time_filter: bool = True
 
 
 PRESETS: dict[str, RecallConfig] = {

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 import numpy as np
@@ -19,7 +19,7 @@ from cognimem.models.knowledge import Fact, FactStatus
 from cognimem.models.packets import PacketSections
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
-from cognimem.recall.analyze import query_terms
+from cognimem.recall.analyze import asks_about_past, query_terms, query_time_range
 from cognimem.recall.assemble import assemble, assemble_sections
 from cognimem.recall.constraints import QueryView, SectionConfig, score_facts
 from cognimem.recall.fuse import fuse
@@ -81,15 +81,21 @@ class Reader:
         kinds: tuple[ItemKind, ...] | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
+        timezone: str | None = None,
     ) -> ContextPacket:
         reference_time = to_utc(reference_time)
         end = reference_time if until is None else min(to_utc(until), reference_time)
-        flt = ItemFilter(
-            scope=scope,
-            kinds=kinds,
-            since=None if since is None else to_utc(since),
-            until=end,
-        )
+        start = None if since is None else to_utc(since)
+        meta: dict[str, object] = {}
+        period = query_time_range(query, reference_time, timezone) if config.time_filter else None
+        if period is not None and period[0] < reference_time and asks_about_past(query):
+            # the query asks what happened in a period ("what did I do last week?"):
+            # only it counts. A request that merely names a time ("move the review to
+            # Thursday", "plan this weekend") is not a recall of it
+            start = period[0] if start is None else max(start, period[0])
+            end = min(end, period[1] - timedelta(microseconds=1))
+            meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
+        flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end)
         depth = max(config.candidates, limit)
         embedding: asyncio.Task[np.ndarray] | None = None
         if config.vector or config.sections:
@@ -163,6 +169,7 @@ class Reader:
             preset=config.name,
             degraded=degraded,
             steps=reports,
+            meta=meta,
         )
 
 
