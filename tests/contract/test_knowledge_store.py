@@ -831,3 +831,38 @@ async def test_fact_embeddings_come_back_by_id_within_the_tenant(store: Store) -
     assert np.allclose(found[tea.id], vec(tea.text), atol=1e-6)
     assert found[tea.id].dtype == np.float32
     assert await store.get_fact_embeddings("other-tenant", [tea.id]) == {}
+
+
+async def test_fact_rows_are_the_live_facts_newest_first(store: Store) -> None:
+    old = fact("user:value:diet", "vegetarian", category=FactCategory.VALUE, scope_tags=["food"])
+    gone = fact("user:identity:name", "Al", status=FactStatus.SUPERSEDED)
+    await store.commit([], WINDOW, Knowledge(facts=new(old, gone)))
+    later = fact("user:preference:drink:tea", "tea", at=T0 + timedelta(days=1))
+    await store.commit([], WINDOW, Knowledge(facts=new(later)))
+    rows = await store.fact_rows(ALICE.tenant_id, ALICE.namespace, ALICE.user_id, 10)
+    assert rows.ids == [later.id, old.id]
+    assert rows.categories == ["preference", "value"]
+    assert rows.scope_tags[1] == ["food"]
+    assert {"vegetarian", "diet"} <= rows.words[1]
+    assert rows.matrix is not None
+    assert np.allclose(rows.matrix[0], vec(later.text), atol=1e-6)
+    assert (await store.fact_rows(ALICE.tenant_id, ALICE.namespace, "bob", 10)).ids == []
+
+
+async def test_sqlite_fact_rows_cache_sees_another_stores_writes(tmp_path: Path) -> None:
+    from cognimem.store.sqlite import SQLiteStore
+
+    path = tmp_path / "shared.db"
+    a, b = SQLiteStore(path), SQLiteStore(path)
+    await a.open()
+    await b.open()
+    try:
+        first = fact("user:value:diet", "vegan", category=FactCategory.VALUE)
+        await a.commit([], WINDOW, Knowledge(facts=new(first)))
+        assert (await a.fact_rows("t1", "default", "alice", 10)).ids == [first.id]
+        second = fact("user:policy:allergy:nuts", "nuts", category=FactCategory.POLICY)
+        await b.commit([], WINDOW, Knowledge(facts=new(second)))
+        assert set((await a.fact_rows("t1", "default", "alice", 10)).ids) == {first.id, second.id}
+    finally:
+        await a.close()
+        await b.close()

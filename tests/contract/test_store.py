@@ -261,7 +261,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 3
+        assert await s.schema_version() == 4
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -270,6 +270,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (1, "events_items_fts_cache"),
         (2, "items_lexical_filter"),
         (3, "knowledge"),
+        (4, "fact_versions"),
     ]
 
 

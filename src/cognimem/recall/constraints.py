@@ -11,7 +11,6 @@ not constraints (identity, preferences, places ...) need a closer match.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,8 +18,8 @@ import numpy as np
 from cognimem.ingest.extract.lexicon import scope_tags
 from cognimem.models.knowledge import BINDING_CATEGORIES, CONSTRAINT_CATEGORIES, Fact
 from cognimem.recall.analyze import query_terms
+from cognimem.store.base import FactRows
 
-_WORD = re.compile(r"[a-z0-9']+")
 # requests for a decision or a recommendation: the constraints of the query's domains
 # apply even when nothing else matches
 _DECISION = re.compile(
@@ -76,47 +75,51 @@ class Scored:
     signals: dict[str, float]
 
 
-def _words(fact: Fact) -> frozenset[str]:
-    text = f"{fact.text} {fact.value} {fact.predicate.replace('_', ' ')}".lower()
-    return frozenset(_WORD.findall(text))
+@dataclass(frozen=True)
+class Pick:
+    """A relevant fact by id, before its full record is fetched."""
+
+    fact_id: str
+    constraint: bool
+    score: float
+    signals: dict[str, float]
 
 
-def score_facts(
-    view: QueryView,
-    facts: Sequence[Fact],
-    vectors: Mapping[str, np.ndarray],
-    config: SectionConfig,
-) -> tuple[list[Scored], list[Scored]]:
-    """The relevant constraints and the relevant other facts, best first, each list
-    cut to its configured length."""
-    constraints: list[Scored] = []
-    others: list[Scored] = []
-    for fact in facts:
-        vector = vectors.get(fact.id)
-        semantic = (
-            float(np.dot(view.vector, vector))
-            if view.vector is not None and vector is not None
-            else 0.0
-        )
-        shared_tags = view.domains & set(fact.scope_tags)
-        tag = 1.0 if shared_tags else 0.0
-        lexical = len(view.terms & _words(fact)) / len(view.terms) if view.terms else 0.0
-        signals = {"semantic": round(semantic, 4), "tags": tag, "lexical": round(lexical, 4)}
-        if fact.category in CONSTRAINT_CATEGORIES:
-            decision = 1.0 if view.decision and tag and fact.category in BINDING_CATEGORIES else 0.0
-            relevant = tag > 0 or semantic >= config.semantic_floor or lexical > 0
+_CONSTRAINT_VALUES = frozenset(c.value for c in CONSTRAINT_CATEGORIES)
+_BINDING_VALUES = frozenset(c.value for c in BINDING_CATEGORIES)
+
+
+def pick_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> list[Pick]:
+    """The relevant constraints (at most ``max_constraints``) and other facts (at most
+    ``max_facts``), each group best first. One matrix product scores meaning."""
+    if not rows.ids:
+        return []
+    if view.vector is not None and rows.matrix is not None:
+        semantic = rows.matrix @ np.asarray(view.vector, dtype=np.float32)
+    else:
+        semantic = np.zeros(len(rows.ids), dtype=np.float32)
+    constraints: list[Pick] = []
+    others: list[Pick] = []
+    for i, fact_id in enumerate(rows.ids):
+        sem = float(semantic[i])
+        tag = 1.0 if view.domains.intersection(rows.scope_tags[i]) else 0.0
+        lexical = len(view.terms & rows.words[i]) / len(view.terms) if view.terms else 0.0
+        signals = {"semantic": round(sem, 4), "tags": tag, "lexical": round(lexical, 4)}
+        category = rows.categories[i]
+        if category in _CONSTRAINT_VALUES:
+            if not (tag > 0 or sem >= config.semantic_floor or lexical > 0):
+                continue
+            decision = 1.0 if view.decision and tag and category in _BINDING_VALUES else 0.0
             score = (
-                semantic
+                sem
                 + config.tag_weight * tag
                 + config.lexical_weight * lexical
                 + config.decision_weight * decision
             )
-            if relevant:
-                constraints.append(Scored(fact, round(score, 4), signals))
-        else:
-            score = semantic + config.lexical_weight * lexical
-            if semantic >= config.fact_floor or lexical >= 0.5:
-                others.append(Scored(fact, round(score, 4), signals))
-    constraints.sort(key=lambda s: -s.score)
-    others.sort(key=lambda s: -s.score)
-    return constraints[: config.max_constraints], others[: config.max_facts]
+            constraints.append(Pick(fact_id, True, round(score, 4), signals))
+        elif sem >= config.fact_floor or lexical >= 0.5:
+            score = sem + config.lexical_weight * lexical
+            others.append(Pick(fact_id, False, round(score, 4), signals))
+    constraints.sort(key=lambda p: -p.score)
+    others.sort(key=lambda p: -p.score)
+    return constraints[: config.max_constraints] + others[: config.max_facts]

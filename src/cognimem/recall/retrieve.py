@@ -15,16 +15,15 @@ import numpy as np
 from cognimem.errors import ProviderError
 from cognimem.models import ContextPacket, ItemKind, Scope, StepReport
 from cognimem.models.clock import to_utc
-from cognimem.models.knowledge import Fact, FactStatus
 from cognimem.models.packets import PacketSections
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import asks_about_past, query_terms, query_time_range
 from cognimem.recall.assemble import assemble, assemble_sections
-from cognimem.recall.constraints import QueryView, SectionConfig, score_facts
+from cognimem.recall.constraints import QueryView, Scored, SectionConfig, pick_facts
 from cognimem.recall.fuse import fuse
 from cognimem.recall.presets import RecallConfig
-from cognimem.store.base import Candidate, FactQuery, ItemFilter, Store
+from cognimem.store.base import Candidate, FactRows, ItemFilter, Store
 
 T = TypeVar("T")
 MAX_FACTS_SCANNED = 500
@@ -48,26 +47,19 @@ class Reader:
 
     async def _facts(
         self, scope: Scope, embedding: asyncio.Task[np.ndarray]
-    ) -> tuple[list[Fact], dict[str, np.ndarray], np.ndarray | None]:
-        """The user's live facts with their embeddings, and the query's embedding (None
-        if embedding failed: tags and words still select constraints)."""
-        facts = await self._store.find_facts(
-            FactQuery(
-                scope.tenant_id,
-                scope.namespace,
-                scope.user_id,
-                statuses=(FactStatus.ACTIVE, FactStatus.AGING),
-                limit=MAX_FACTS_SCANNED,
-            )
+    ) -> tuple[FactRows, np.ndarray | None]:
+        """The user's live facts in compact form, and the query's embedding (None if
+        embedding failed: tags and words still select constraints)."""
+        rows = await self._store.fact_rows(
+            scope.tenant_id, scope.namespace, scope.user_id, MAX_FACTS_SCANNED
         )
-        if not facts:
-            return [], {}, None
-        vectors = await self._store.get_fact_embeddings(scope.tenant_id, [f.id for f in facts])
+        if not rows.ids:
+            return rows, None
         try:
             query_vector: np.ndarray | None = await embedding
         except ProviderError:
             query_vector = None  # the vector step reports the failure
-        return facts, vectors, query_vector
+        return rows, query_vector
 
     async def read(
         self,
@@ -142,12 +134,18 @@ class Reader:
         if config.sections:
             found_facts = outcomes[-1][0]
             if isinstance(found_facts, tuple):
-                facts, vectors, query_vector = found_facts
-                view = QueryView.of(query, query_vector)
-                constraints, others = score_facts(view, facts, vectors, self._sections)
+                rows, query_vector = found_facts
+                picks = pick_facts(QueryView.of(query, query_vector), rows, self._sections)
+                fetched = await self._store.get_facts(scope.tenant_id, [p.fact_id for p in picks])
+                facts_by_id = {f.id: f for f in fetched}
+                chosen_facts = [
+                    (Scored(facts_by_id[p.fact_id], p.score, p.signals), p.constraint)
+                    for p in picks
+                    if p.fact_id in facts_by_id
+                ]
                 sections, reserved = assemble_sections(
-                    constraints,
-                    others,
+                    [s for s, constraint in chosen_facts if constraint],
+                    [s for s, constraint in chosen_facts if not constraint],
                     int(max_tokens * self._sections.share_of_budget),
                     count_tokens,
                     first_budget=max_tokens - count_tokens("## Memory\n\n"),
@@ -203,6 +201,6 @@ async def _timed(
 def _count(found: object) -> int:
     if isinstance(found, list):
         return len(found)
-    if isinstance(found, tuple):  # the facts step: (facts, vectors, query vector)
-        return len(found[0])
+    if isinstance(found, tuple):  # the facts step: (fact rows, query vector)
+        return len(found[0].ids)
     return 0

@@ -122,6 +122,19 @@ class Knowledge:
         )  # fmt: skip
 
 
+@dataclass
+class FactRows:
+    """The user's live facts in the compact form a read scores them in: parallel
+    lists, newest first, and their embeddings as one matrix (a zero row where a fact
+    has none)."""
+
+    ids: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    scope_tags: list[list[str]] = field(default_factory=list)
+    words: list[frozenset[str]] = field(default_factory=list)  # of text, value, predicate
+    matrix: np.ndarray | None = None
+
+
 @dataclass(frozen=True)
 class FactQuery:
     """Which facts to list. Facts belong to the user: (tenant, namespace, user_id);
@@ -232,6 +245,11 @@ class Store(Protocol):
         self, tenant_id: str, ids: Sequence[str]
     ) -> dict[str, np.ndarray]:
         """Stored fact embeddings by fact id (facts without one are left out)."""
+
+    async def fact_rows(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> FactRows:
+        """The user's live (active, aging) facts, newest first, in one query."""
 
     async def set_item_status(
         self, tenant_id: str, ids: Sequence[str], status: ItemStatus

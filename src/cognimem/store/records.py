@@ -8,9 +8,12 @@ datetime), so every converter takes that decoder.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
+
+import numpy as np
 
 from cognimem.models import Scope
 from cognimem.models.knowledge import (
@@ -27,6 +30,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.store.base import FactRows
 
 
 class Row(Protocol):
@@ -35,6 +39,7 @@ class Row(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
+_WORD = re.compile(r"[a-z0-9']+")
 TimeDecoder = Callable[[Any], datetime | None]
 
 FACT_COLUMNS = (
@@ -181,3 +186,23 @@ def alias_from_row(row: Row) -> Alias:
         confidence=row["confidence"],
         use_count=row["use_count"],
     )
+
+
+def fact_rows(rows: list[tuple[str, str, str, str, bytes | np.ndarray | None]]) -> FactRows:
+    """``FactRows`` from (id, category, scope_tags JSON, words, embedding blob or array)."""
+    out = FactRows()
+    vectors: list[np.ndarray | None] = []
+    for fact_id, category, tags, words, embedding in rows:
+        out.ids.append(fact_id)
+        out.categories.append(category)
+        out.scope_tags.append(json.loads(tags))
+        out.words.append(frozenset(_WORD.findall(words.lower())))
+        if isinstance(embedding, bytes):
+            embedding = np.frombuffer(embedding, dtype=np.float32)
+        vectors.append(embedding)
+    dims = {v.shape[0] for v in vectors if v is not None}
+    if len(dims) == 1:
+        dim = dims.pop()
+        zero = np.zeros(dim, dtype=np.float32)
+        out.matrix = np.vstack([zero if v is None else v for v in vectors])
+    return out

@@ -38,6 +38,7 @@ from cognimem.store import records
 from cognimem.store.base import (
     Candidate,
     FactQuery,
+    FactRows,
     ItemFilter,
     Knowledge,
     PendingItem,
@@ -552,6 +553,32 @@ class PostgresStore:
                 list(ids),
             )
         return {r["id"]: np.asarray(r["vector"], dtype=np.float32) for r in found}
+
+    async def fact_rows(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> FactRows:
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                "SELECT id, category, scope_tags, text, value, predicate,"
+                " embedding::real[] AS vector FROM facts"
+                " WHERE tenant_id = $1 AND namespace = $2 AND user_id IS NOT DISTINCT FROM $3"
+                " AND status = ANY($4::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT $5",
+                tenant_id,
+                namespace,
+                user_id,
+                list(kn.LIVE),
+                limit,
+            )
+        return records.fact_rows(
+            [
+                (
+                    r["id"], r["category"], r["scope_tags"],
+                    f"{r['text']} {r['value']} {r['predicate']}",
+                    None if r["vector"] is None else np.asarray(r["vector"], np.float32),
+                )
+                for r in found
+            ]
+        )  # fmt: skip
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(

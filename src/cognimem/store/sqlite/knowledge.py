@@ -100,8 +100,30 @@ def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
             )
 
 
+def bump_fact_version(conn: sqlite3.Connection, tenant_id: str, namespace: str, user: str) -> None:
+    conn.execute(
+        "INSERT INTO fact_versions (tenant_id, namespace, user_key, version) VALUES (?, ?, ?, 1)"
+        " ON CONFLICT (tenant_id, namespace, user_key) DO UPDATE SET version = version + 1",
+        (tenant_id, namespace, user),
+    )
+
+
+def fact_version(conn: sqlite3.Connection, tenant_id: str, namespace: str, user: str) -> int:
+    row = conn.execute(
+        "SELECT version FROM fact_versions WHERE tenant_id = ? AND namespace = ? AND user_key = ?",
+        (tenant_id, namespace, user),
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
 def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``)."""
+    changed = {
+        (f.scope.tenant_id, f.scope.namespace, user_key(f.scope.user_id))
+        for f in [*(p.fact for p in knowledge.facts), *(u.fact for u in knowledge.fact_updates)]
+    }
+    for tenant_id, namespace, user in sorted(changed):
+        bump_fact_version(conn, tenant_id, namespace, user)
     for e in knowledge.entities:
         conn.execute(
             f"INSERT INTO entities ({ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
