@@ -866,3 +866,17 @@ async def test_sqlite_fact_rows_cache_sees_another_stores_writes(tmp_path: Path)
     finally:
         await a.close()
         await b.close()
+
+
+async def test_nearest_gives_each_query_its_closest_item(store: Store) -> None:
+    texts = ["green tea every morning", "the blue car is parked outside", "green tea at noon"]
+    for text in texts:
+        await store.commit([message(text, ALICE)], WINDOW)
+    queries = np.vstack([vec("green tea every morning"), vec("a parked blue car"), vec("zzz")])
+    hits = await store.nearest(ItemFilter(scope=ALICE), queries)
+    assert len(hits) == 3
+    assert hits[0] is not None
+    assert hits[0].score == pytest.approx(1.0, abs=1e-5)
+    items = await store.get_items(ALICE.tenant_id, [h.item_id for h in hits if h is not None])
+    assert [i.text for i in items[:2]] == [texts[0], texts[1]]
+    assert await store.nearest(ItemFilter(scope=BOB), queries) == [None, None, None]

@@ -362,29 +362,43 @@ class WriteFunnel:
         if threshold is None:
             return []
         merged: list[str] = []
+        items = [p for m in gated for p in m.items]
+        if not items:
+            return []
+        # one call for the whole write: each new item's nearest stored item
+        stored: dict[str, str] = {}  # new item id -> the stored item it repeats
+        flt = ItemFilter(scope=items[0].item.scope, kinds=(profile.kind,))
+        queries = np.vstack([p.embedding for p in items if p.embedding is not None])
+        hits = await self._store.nearest(flt, queries)
+        close = {
+            p.item.id: hit.item_id
+            for p, hit in zip(items, hits, strict=True)
+            if hit is not None and hit.score >= threshold
+        }
+        if close:
+            found = await self._store.get_items(
+                items[0].item.scope.tenant_id, sorted(set(close.values()))
+            )
+            texts = {i.id: i.text for i in found}
+            by_new = {p.item.id: p for p in items}
+            stored = {
+                new: old
+                for new, old in close.items()
+                if old in texts and _same_numbers(texts[old], by_new[new].item.text)
+            }
         kept: list[tuple[MemoryItem, np.ndarray]] = []
         for m in gated:
             keep: list[PendingItem] = []
             for p in m.items:
                 assert p.embedding is not None
-                target = None
-                for item, vector in kept:
-                    if (
-                        item.scope == p.item.scope
-                        and float(np.dot(vector, p.embedding)) >= threshold
-                        and _same_numbers(item.text, p.item.text)
-                    ):
-                        target = item.id
-                        break
+                target = stored.get(p.item.id)
                 if target is None:
-                    flt = ItemFilter(scope=p.item.scope, kinds=(profile.kind,))
-                    best = await self._store.vector_search(flt, p.embedding, 1)
-                    if best and best[0].score >= threshold:
-                        found = await self._store.get_items(
-                            p.item.scope.tenant_id, [best[0].item_id]
-                        )
-                        if found and _same_numbers(found[0].text, p.item.text):
-                            target = found[0].id
+                    for item, vector in kept:  # an earlier item of this same write
+                        if float(np.dot(vector, p.embedding)) >= threshold and _same_numbers(
+                            item.text, p.item.text
+                        ):
+                            target = item.id
+                            break
                 if target is None:
                     keep.append(p)
                     kept.append((p.item, p.embedding))

@@ -232,6 +232,10 @@ class Store(Protocol):
     ) -> list[Candidate]:
         """Exact cosine similarity (vectors are L2-normalised); best first."""
 
+    async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
+        """For each row of ``queries``, the single most similar item (or None): the
+        near-duplicate check of a whole write in one call."""
+
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
         """Bulk: access_count + 1, loaded_count + 1, last_accessed_at = at."""
 

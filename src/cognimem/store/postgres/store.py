@@ -504,6 +504,18 @@ class PostgresStore:
             found = await self._vector_query(conn, flt, query, limit, explain=False)
         return [Candidate(item_id=r["id"], score=float(r["score"])) for r in found]
 
+    async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
+        out: list[Candidate | None] = []
+        async with self._connection() as conn:
+            for vector in np.asarray(queries, dtype=np.float32):
+                found = await self._vector_query(conn, flt, vector.ravel(), 1, explain=False)
+                out.append(
+                    Candidate(item_id=found[0]["id"], score=float(found[0]["score"]))
+                    if found
+                    else None
+                )
+        return out
+
     async def explain_vector_search(self, flt: ItemFilter, vector: np.ndarray, limit: int) -> str:
         """The query plan ``vector_search`` gets (for operators and tests)."""
         query = np.asarray(vector, dtype=np.float32).ravel()

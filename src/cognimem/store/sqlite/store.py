@@ -546,6 +546,19 @@ class SQLiteStore:
     async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
         return await self._db.read(lambda conn: kn.get_history(conn, tenant_id, target_id))
 
+    async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
+        s = flt.scope
+        batch = np.asarray(queries, dtype=np.float32)
+
+        def q(conn: sqlite3.Connection) -> list[Candidate | None]:
+            matrix = self._vectors.matrix_for(conn, s.tenant_id, s.namespace, s.user_id)
+            return [
+                None if hit is None else Candidate(hit[0], hit[1])
+                for hit in vectors.nearest(matrix, flt, batch)
+            ]
+
+        return await self._db.read(q)
+
     # -- embedding cache -------------------------------------------------------------
     async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         if not hashes:

@@ -168,14 +168,10 @@ class VectorCache:
         return fresh
 
 
-def search(
-    m: ScopeMatrix, flt: ItemFilter, vector: np.ndarray, limit: int
-) -> list[tuple[str, float]]:
-    """Exact cosine top-``limit`` over the rows of ``m`` that pass ``flt``."""
-    if len(m.ids) == 0 or limit <= 0:
-        return []
-    if m.matrix.shape[1] != vector.shape[0]:
-        return []
+def _rows(m: ScopeMatrix, flt: ItemFilter, dim: int) -> np.ndarray | None:
+    """Indexes of the rows of ``m`` that pass ``flt`` (None: none, or another dimension)."""
+    if len(m.ids) == 0 or m.matrix.shape[1] != dim:
+        return None
     mask = np.isin(m.status, [STATUS_CODES[s.value] for s in flt.statuses])
     scope = flt.scope
     if scope.agent_id is not None:
@@ -189,10 +185,37 @@ def search(
     if flt.until is not None:
         mask &= m.occurred <= to_micros(flt.until)
     idx = np.flatnonzero(mask)
-    if idx.size == 0:
+    return idx if idx.size else None
+
+
+def search(
+    m: ScopeMatrix, flt: ItemFilter, vector: np.ndarray, limit: int
+) -> list[tuple[str, float]]:
+    """Exact cosine top-``limit`` over the rows of ``m`` that pass ``flt``."""
+    idx = _rows(m, flt, vector.shape[0])
+    if idx is None or limit <= 0:
         return []
     scores = m.matrix[idx] @ vector if idx.size < len(m.ids) else m.matrix @ vector
     k = min(limit, idx.size)
     top = np.argpartition(-scores, k - 1)[:k]
     top = top[np.argsort(-scores[top], kind="stable")]
     return [(str(m.ids[idx[i]]), float(scores[i])) for i in top]
+
+
+_NEAREST_CHUNK = 32  # query vectors per matrix product (bounds the score block's memory)
+
+
+def nearest(m: ScopeMatrix, flt: ItemFilter, vectors: np.ndarray) -> list[tuple[str, float] | None]:
+    """For each row of ``vectors``, the most similar row of ``m`` that passes ``flt``."""
+    if len(vectors) == 0:
+        return []
+    idx = _rows(m, flt, vectors.shape[1])
+    if idx is None:
+        return [None] * len(vectors)
+    candidates = m.matrix[idx] if idx.size < len(m.ids) else m.matrix
+    out: list[tuple[str, float] | None] = []
+    for start in range(0, len(vectors), _NEAREST_CHUNK):
+        scores = candidates @ vectors[start : start + _NEAREST_CHUNK].T
+        best = np.argmax(scores, axis=0)
+        out += [(str(m.ids[idx[b]]), float(scores[b, j])) for j, b in enumerate(best)]
+    return out
