@@ -821,18 +821,6 @@ async def test_postgres_upgrade_marks_events_without_items_unprocessed(
         await upgraded.close()
 
 
-async def test_fact_embeddings_come_back_by_id_within_the_tenant(store: Store) -> None:
-    tea, coffee = fact("user:preference:drink:tea", "tea"), fact("user:preference:drink:x", "x")
-    pending = new(tea, coffee)
-    pending[1].embedding = None
-    await store.commit([], WINDOW, Knowledge(facts=pending))
-    found = await store.get_fact_embeddings(ALICE.tenant_id, [tea.id, coffee.id, "missing"])
-    assert list(found) == [tea.id]
-    assert np.allclose(found[tea.id], vec(tea.text), atol=1e-6)
-    assert found[tea.id].dtype == np.float32
-    assert await store.get_fact_embeddings("other-tenant", [tea.id]) == {}
-
-
 async def test_fact_rows_are_the_live_facts_newest_first(store: Store) -> None:
     old = fact("user:value:diet", "vegetarian", category=FactCategory.VALUE, scope_tags=["food"])
     gone = fact("user:identity:name", "Al", status=FactStatus.SUPERSEDED)

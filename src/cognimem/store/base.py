@@ -245,11 +245,6 @@ class Store(Protocol):
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]: ...
 
-    async def get_fact_embeddings(
-        self, tenant_id: str, ids: Sequence[str]
-    ) -> dict[str, np.ndarray]:
-        """Stored fact embeddings by fact id (facts without one are left out)."""
-
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:

@@ -552,20 +552,6 @@ class PostgresStore:
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
         return await self._by_ids("facts", records.FACT_COLUMNS, kn.fact_from_row, tenant_id, ids)
 
-    async def get_fact_embeddings(
-        self, tenant_id: str, ids: Sequence[str]
-    ) -> dict[str, np.ndarray]:
-        if not ids:
-            return {}
-        async with self._connection() as conn:
-            found = await conn.fetch(
-                "SELECT id, embedding::real[] AS vector FROM facts WHERE tenant_id = $1"
-                " AND id = ANY($2::text[]) AND embedding IS NOT NULL",
-                tenant_id,
-                list(ids),
-            )
-        return {r["id"]: np.asarray(r["vector"], dtype=np.float32) for r in found}
-
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:

@@ -6,8 +6,9 @@ import json
 import sqlite3
 from typing import Any
 
-from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Scope, Tier
+from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Tier
 from cognimem.models.clock import from_micros, to_micros
+from cognimem.store.records import scope_of
 
 ITEM_COLUMNS = (
     "id, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,"
@@ -23,21 +24,11 @@ EVENT_COLUMNS = (
 )
 
 
-def _scope(row: sqlite3.Row) -> Scope:
-    return Scope(
-        tenant_id=row["tenant_id"],
-        namespace=row["namespace"],
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        session_id=row["session_id"],
-    )
-
-
 def item_from_row(row: sqlite3.Row) -> MemoryItem:
     last = row["last_accessed_at"]
     return MemoryItem(
         id=row["id"],
-        scope=_scope(row),
+        scope=scope_of(row),
         text=row["text"],
         kind=ItemKind(row["kind"]),
         key=row["key"],
@@ -87,7 +78,7 @@ INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join
 def event_from_row(row: sqlite3.Row) -> Event:
     return Event(
         id=row["id"],
-        scope=_scope(row),
+        scope=scope_of(row),
         role=Role(row["role"]),
         name=row["name"],
         content=row["content"],

@@ -463,22 +463,6 @@ class SQLiteStore:
             ]
         )
 
-    async def get_fact_embeddings(
-        self, tenant_id: str, ids: Sequence[str]
-    ) -> dict[str, np.ndarray]:
-        if not ids:
-            return {}
-
-        def q(conn: sqlite3.Connection) -> dict[str, np.ndarray]:
-            found = conn.execute(
-                "SELECT id, embedding FROM facts WHERE +tenant_id = ? AND embedding IS NOT NULL"
-                f" AND id IN ({', '.join('?' * len(ids))})",
-                (tenant_id, *ids),
-            ).fetchall()
-            return {r[0]: np.frombuffer(r[1], dtype=np.float32).copy() for r in found}
-
-        return await self._db.read(q)
-
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:

