@@ -277,19 +277,6 @@ def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
     return [fact_from_row(r) for r in _rows(conn, sql, [*params, q.limit])]
 
 
-def by_ids(
-    conn: sqlite3.Connection, table: str, columns: str, tenant_id: str, ids: Sequence[str]
-) -> list[sqlite3.Row]:
-    found = _rows(
-        conn,
-        f"SELECT {columns} FROM {table} WHERE +tenant_id = ?"
-        f" AND id IN ({', '.join('?' * len(ids))})",
-        [tenant_id, *ids],
-    )
-    by_id = {r["id"]: r for r in found}
-    return [by_id[i] for i in ids if i in by_id]
-
-
 def find_aliases(
     conn: sqlite3.Connection,
     tenant_id: str,

@@ -454,14 +454,7 @@ class SQLiteStore:
         return await self._db.read(lambda conn: kn.find_facts(conn, query))
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
-        if not ids:
-            return []
-        return await self._db.read(
-            lambda conn: [
-                kn.fact_from_row(r)
-                for r in kn.by_ids(conn, "facts", records.FACT_COLUMNS, tenant_id, ids)
-            ]
-        )
+        return await self._by_ids("facts", records.FACT_COLUMNS, kn.fact_from_row, tenant_id, ids)
 
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -497,13 +490,8 @@ class SQLiteStore:
         return await self._db.read(q)
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
-        if not ids:
-            return []
-        return await self._db.read(
-            lambda conn: [
-                kn.entity_from_row(r)
-                for r in kn.by_ids(conn, "entities", records.ENTITY_COLUMNS, tenant_id, ids)
-            ]
+        return await self._by_ids(
+            "entities", records.ENTITY_COLUMNS, kn.entity_from_row, tenant_id, ids
         )
 
     async def find_aliases(
