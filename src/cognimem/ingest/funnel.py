@@ -152,11 +152,12 @@ class WriteFunnel:
         understood = await self._understand(gated, profile)
         knowledge = Knowledge()
         if fresh:
+            now = self._clock()
             built = await self._knowledge.build(
-                fresh[0].scope, understood.said, understood.vectors, self._clock()
+                fresh[0].scope, understood.said, understood.vectors, now
             )
             knowledge = built.knowledge
-            knowledge.history += _item_history(understood, self._clock())
+            knowledge.history += _item_history(understood, now)
             understood.report = _merge_reports(understood.report, built.report)
         committed = await self._store.commit(
             understood.pending, self._window(profile), None if knowledge.is_empty() else knowledge
@@ -247,10 +248,11 @@ class WriteFunnel:
                 self._gate(e.content, e, profile, c) for e, c in zip(events, contexts, strict=True)
             ]
             understood = await self._understand(gated, profile)
+            now = self._clock()
             built = await self._knowledge.build(
-                events[0].scope, understood.said, understood.vectors, self._clock()
+                events[0].scope, understood.said, understood.vectors, now
             )
-            built.knowledge.history += _item_history(understood, self._clock())
+            built.knowledge.history += _item_history(understood, now)
             items = [p for m in understood.pending for p in m.items]
             merges = {m.event.id: m.merged_into for m in understood.pending if m.merged_into}
             try:

@@ -34,10 +34,15 @@ def normalize_name(name: str) -> str:
     return text.strip(" .,;:!?'\"")
 
 
+def is_self(subject: str) -> bool:
+    """Whether a fact's subject is the message's author speaking of themselves."""
+    return subject.strip().casefold() in {"user", "i", "me", "myself"}
+
+
 def subject_slug(subject: str, author: str | None) -> str:
     """The key's subject part: the author speaking of themselves is ``user`` when the
     message has no author name, else the author's slug; anyone else is their slug."""
-    if subject.strip().casefold() in {"user", "i", "me", "myself"}:
+    if is_self(subject):
         return slug(author) or "user" if author else "user"
     return slug(subject) or "unknown"
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
-from cognimem.ingest.keys import fact_key, slug, subject_slug
+from cognimem.ingest.keys import fact_key, is_self, slug, subject_slug
 from cognimem.ingest.reconcile import LIVE, NewFact, reconcile
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
 from cognimem.models.ids import new_id
@@ -59,10 +59,6 @@ def fact_text(f: ExtractedFact) -> str:
 
 def self_name(event: Event) -> str:
     return event.name or SELF_NAME
-
-
-def _is_self(subject: str) -> bool:
-    return subject.strip().casefold() in {"user", "i", "me", "myself"}
 
 
 class KnowledgeBuilder:
@@ -154,7 +150,7 @@ class KnowledgeBuilder:
 
     def _proposal(self, s: Said, f: ExtractedFact, resolved: Resolved, now: datetime) -> NewFact:
         event = s.event
-        own = _is_self(f.subject)
+        own = is_self(f.subject)
         subject = subject_slug(f.subject, event.name)
         subject_entity = resolved.entity_id(self_name(event) if own else f.subject)
         obj = resolved.entity_id(f.object_entity) if f.object_entity else None
@@ -230,11 +226,11 @@ def _mentions(said: Sequence[Said]) -> list[Mention]:
     out: list[Mention] = []
     for s in said:
         x = s.extraction
-        if any(_is_self(f.subject) for f in x.facts):
+        if any(is_self(f.subject) for f in x.facts):
             out.append(Mention(self_name(s.event), EntityType.PERSON))
         out += [Mention(e.name, e.type) for e in x.entities]
         for f in x.facts:
-            if not _is_self(f.subject):
+            if not is_self(f.subject):
                 out.append(Mention(f.subject, EntityType.OTHER))
             if f.object_entity:
                 out.append(Mention(f.object_entity, f.object_type or EntityType.OTHER))

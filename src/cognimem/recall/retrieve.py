@@ -15,7 +15,7 @@ import numpy as np
 from cognimem.errors import ProviderError
 from cognimem.models import ContextPacket, ItemKind, Scope, StepReport
 from cognimem.models.clock import to_utc
-from cognimem.models.packets import PacketSections
+from cognimem.models.packets import MARKDOWN_HEADER, PacketSections
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import asks_about_past, query_terms, query_time_range
@@ -148,7 +148,7 @@ class Reader:
                     [s for s, constraint in chosen_facts if not constraint],
                     int(max_tokens * self._sections.share_of_budget),
                     count_tokens,
-                    first_budget=max_tokens - count_tokens("## Memory\n\n"),
+                    first_budget=max_tokens - count_tokens(MARKDOWN_HEADER),
                 )
         ranked = fuse(lists, config)
         wanted = ranked[: max(limit * 3, limit + 20)]
