@@ -93,6 +93,8 @@ class RecallSettings(BaseModel):
     preset: str = "balanced"
     default_limit: int = Field(default=10, ge=1, le=200)
     default_max_tokens: int = Field(default=2_000, ge=1)
+    # with an LLM configured, ask it for the intent of queries the rules are unsure of
+    llm_classifier: bool = True
 
 
 class ServerSettings(BaseModel):

@@ -50,6 +50,7 @@ from cognimem.providers.tokens import count_tokens
 from cognimem.queue import Job, JobQueue, open_queue
 from cognimem.recall import Reader, get_preset
 from cognimem.recall.analyze import zone_of
+from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.store import Store, open_store
 from cognimem.store.base import FactQuery
 from cognimem.store.sqlite import SQLiteStore
@@ -127,7 +128,10 @@ class Memory:
             queue=queue,
             llm_extractor=None if llm is None else LLMExtractor(llm),
         )
-        self._reader = Reader(store, embedder)
+        classifier = None
+        if llm is not None and self.settings.recall.llm_classifier:
+            classifier = LLMQueryClassifier(llm)
+        self._reader = Reader(store, embedder, classifier=classifier)
         self._opened = False
 
     @classmethod
@@ -323,11 +327,14 @@ class Memory:
         until: datetime | None = None,
         reference_time: datetime | None = None,
         timezone: str | None = None,
+        explain: bool = False,
     ) -> ContextPacket:
         """The memories that matter for ``query``, best first, inside ``max_tokens``,
         with the relevant constraints and facts in the packet's sections. A query that
         names a period ("last week") reads that period, resolved against
-        ``reference_time`` (default now) in the user's ``timezone`` (IANA name; UTC)."""
+        ``reference_time`` (default now) in the user's ``timezone`` (IANA name; UTC).
+        ``explain=True`` adds, per returned and dropped candidate, each signal's value,
+        the final score and the step that found it."""
         self._require_open()
         check_text(query, "query", self.settings.ingest.max_content_chars)
         target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
@@ -362,8 +369,11 @@ class Memory:
             since=since,
             until=until,
             timezone=timezone,
+            explain=explain,
         )
-        await self.store.record_access(target.tenant_id, [i.id for i in packet.items], now)
+        s = packet.sections
+        loaded = [i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures)]
+        await self.store.record_access(target.tenant_id, list(dict.fromkeys(loaded)), now)
         return packet
 
     async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:

@@ -32,7 +32,14 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import ItemFilter, PendingMessage, Store
-from cognimem.store.base import FactQuery, FactUpdate, KeyState, Knowledge, PendingFact
+from cognimem.store.base import (
+    FactQuery,
+    FactUpdate,
+    GraphEdge,
+    KeyState,
+    Knowledge,
+    PendingFact,
+)
 from tests import services
 from tests.contract.conftest import T0, message, vec
 
@@ -374,6 +381,78 @@ async def test_relations_are_isolated_and_visible_to_the_user(store: Store) -> N
     assert await store.find_relations("t1", "default", None, [a.id, b.id, c.id]) == [shared]
     assert await store.find_relations("t2", "default", "alice", [a.id]) == [far]
     assert await store.find_relations("t1", "default", "alice", []) == []
+
+
+def as_edge(r: Relation, *item_ids: str) -> GraphEdge:
+    return GraphEdge(
+        source_entity_id=r.source_entity_id,
+        target_entity_id=r.target_entity_id,
+        relation=r.relation,
+        confidence=r.confidence,
+        fact_id=r.fact_id,
+        item_ids=item_ids,
+    )
+
+
+async def test_graph_edges_are_the_visible_active_edges_newest_first(store: Store) -> None:
+    a, b, c, d = entity("a"), entity("b"), entity("c"), entity("d")
+    live = fact("user:relationship:sister", "b", evidence_item_ids=["mem_1", "mem_2"])
+    aging = fact("org:member:c", "c", SHARED, status=FactStatus.AGING, evidence_item_ids=["mem_4"])
+    gone = fact(
+        "user:relationship:friend", "c", status=FactStatus.SUPERSEDED, evidence_item_ids=["mem_3"]
+    )
+
+    def at(r: Relation, minutes: int, **update: Any) -> Relation:
+        return r.model_copy(update={"created_at": T0 + timedelta(minutes=minutes), **update})
+
+    mine = at(relation(a, b, fact_id=live.id), 1, confidence=0.9)
+    shared = at(relation(b, c, SHARED, fact_id=aging.id), 2)
+    stale = at(relation(a, c, fact_id=gone.id), 3)  # still active; its fact is not live
+    bare = at(relation(c, d), 4)
+    await put(
+        store,
+        entities=[a, b, c, d],
+        facts=new(live, aging, gone),
+        relations=[
+            bare, shared, stale, mine,  # inserted out of time order
+            at(relation(a, d), 5, active=False),
+            at(relation(a, c, BOB), 6),
+            at(relation(a, b, OTHER_TENANT), 7),
+            at(relation(a, b, OTHER_NAMESPACE), 8),
+        ],
+    )  # fmt: skip
+
+    expected = [
+        as_edge(bare),
+        as_edge(stale),
+        as_edge(shared, "mem_4"),
+        as_edge(mine, "mem_1", "mem_2"),
+    ]
+    assert await store.graph_edges("t1", "default", "alice", 100) == expected
+    assert await store.graph_edges("t1", "default", "alice", 2) == expected[:2]
+    assert await store.graph_edges("t1", "default", None, 100) == [as_edge(shared, "mem_4")]
+    bobs = await store.graph_edges("t1", "default", "bob", 100)
+    assert [(e.source_entity_id, e.target_entity_id) for e in bobs] == [(a.id, c.id), (b.id, c.id)]
+    assert len(await store.graph_edges("t2", "default", "alice", 100)) == 1
+    assert len(await store.graph_edges("t1", "work", "alice", 100)) == 1
+    assert await store.graph_edges("t1", "default", "carol", 100) == [as_edge(shared, "mem_4")]
+
+
+async def test_graph_edges_follow_their_facts_and_break_ties_by_insertion(store: Store) -> None:
+    a, b, c = entity("a"), entity("b"), entity("c")
+    partner = fact("user:relationship:partner", "b", evidence_item_ids=["mem_1"])
+    first = relation(a, b, fact_id=partner.id)
+    second = relation(a, c)  # the same created_at, written later
+    await put(store, entities=[a, b, c], facts=new(partner), relations=[first])
+    await put(store, relations=[second])
+    assert await store.graph_edges("t1", "default", "alice", 10) == [
+        as_edge(second),
+        as_edge(first, "mem_1"),
+    ]
+    # the fact is superseded: its edge is deactivated and leaves the graph
+    replaced = partner.model_copy(update={"status": FactStatus.SUPERSEDED, "revision": 2})
+    await put(store, fact_updates=[FactUpdate(fact=replaced, expected_revision=1)])
+    assert await store.graph_edges("t1", "default", "alice", 10) == [as_edge(second)]
 
 
 async def test_conflicts_and_history_are_isolated(store: Store) -> None:
@@ -815,7 +894,7 @@ async def test_postgres_upgrade_marks_events_without_items_unprocessed(
     upgraded = PostgresStore(blank_dsn, min_size=0)
     await upgraded.open()
     try:
-        assert await upgraded.schema_version() == 3
+        assert await upgraded.schema_version() == 5
         assert await upgraded.unprocessed("t1", ["evt_derived", "evt_queued"]) == ["evt_queued"]
     finally:
         await upgraded.close()

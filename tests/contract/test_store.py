@@ -261,7 +261,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 4
+        assert await s.schema_version() == 5
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -271,6 +271,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (2, "items_lexical_filter"),
         (3, "knowledge"),
         (4, "fact_versions"),
+        (5, "relations_by_user"),
     ]
 
 
@@ -376,14 +377,18 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
     stores = [PostgresStore(blank_postgres_dsn, max_size=2) for _ in range(5)]
     try:
         await asyncio.gather(*(s.open() for s in stores))
-        assert {await s.schema_version() for s in stores} == {3}
+        assert {await s.schema_version() for s in stores} == {5}
     finally:
         await asyncio.gather(*(s.close() for s in stores))
     again = PostgresStore(blank_postgres_dsn)
     await again.open()
     await again.close()
     found = await _sql(blank_postgres_dsn, "SELECT version, name FROM schema_migrations")
-    assert [tuple(r) for r in found] == [(1, "events_items_tsvector_cache"), (3, "knowledge")]
+    assert [tuple(r) for r in found] == [
+        (1, "events_items_tsvector_cache"),
+        (3, "knowledge"),
+        (5, "relations_by_user"),
+    ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}
 

@@ -81,13 +81,19 @@ def test_assemble_counts_rendered_lines_and_keeps_rank_order() -> None:
         (_item(3, 30), 0.7, {}),
         (_item(4, 10), 0.6, {}),
     ]
-    chosen, used, truncated = assemble(ranked, limit=10, max_tokens=104, count_tokens=words)
+    chosen, used, truncated, dropped = assemble(
+        ranked, limit=10, max_tokens=104, count_tokens=words
+    )
     assert [c.id for c in chosen] == ["m1", "m3", "m4"]  # m2 does not fit, smaller ones do
     assert used == 2 + 53 + 33 + 13
     assert truncated
-    chosen, used, truncated = assemble(ranked, limit=2, max_tokens=1000, count_tokens=words)
+    assert dropped == {"m2": "dropped: over the token budget"}
+    chosen, used, truncated, dropped = assemble(
+        ranked, limit=2, max_tokens=1000, count_tokens=words
+    )
     assert [c.id for c in chosen] == ["m1", "m2"]
     assert not truncated
+    assert set(dropped) == {"m3", "m4"}
 
 
 def test_presets_are_named_and_unknown_ones_fail_clearly() -> None:

@@ -123,6 +123,7 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
             until=body.until,
             reference_time=body.reference_time,
             timezone=body.timezone,
+            explain=body.explain,
         )
         if body.format == "markdown":
             return PlainTextResponse(packet.to_markdown(), media_type="text/markdown")

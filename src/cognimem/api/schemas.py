@@ -66,3 +66,4 @@ class ReadRequest(BaseModel):
     reference_time: datetime | None = None
     timezone: str | None = Field(default=None, max_length=64)  # IANA name, e.g. Asia/Tokyo
     format: str = Field(default="json", pattern="^(json|markdown)$")
+    explain: bool = False  # per candidate: each signal, the final score, the step

@@ -39,6 +39,9 @@ class PacketItem(BaseModel):
     external_ids: list[str] = Field(default_factory=list)
     confidence: float = 1.0
     token_count: int = 0
+    # set when the memory is already shown in a section (a mandate, a constraint's
+    # evidence ...): it keeps its rank here but is not rendered twice
+    shown_in: str | None = None
 
 
 class FactEntry(BaseModel):
@@ -61,17 +64,55 @@ class FactEntry(BaseModel):
     token_count: int = 0
 
 
-class PacketSections(BaseModel):
-    """What must shape the answer, ahead of the ranked memories: active constraints
-    split into "must follow" (value, policy) and "consider" (goal, state, causal), and
-    the user's facts that bear on the query."""
+class ConflictEntry(BaseModel):
+    """An open contradiction between facts the answer may touch: ask, don't guess."""
 
+    id: str
+    key: str
+    fact_ids: list[str]
+    texts: list[str]  # each contradicting statement, newest first
+    strategy: str
+    created_at: datetime
+    token_count: int = 0
+
+
+class PacketSections(BaseModel):
+    """What must shape the answer, ahead of the ranked memories: mandates (tier always),
+    active constraints split into "must follow" (value, policy) and "consider" (goal,
+    state, causal), the user's facts and preferences that bear on the query, summaries
+    and procedures, open conflicts, and facts needing validation (old, said once)."""
+
+    mandates: list[PacketItem] = Field(default_factory=list)
     must_follow: list[FactEntry] = Field(default_factory=list)
     consider: list[FactEntry] = Field(default_factory=list)
     facts: list[FactEntry] = Field(default_factory=list)
+    preferences: list[FactEntry] = Field(default_factory=list)
+    summaries: list[PacketItem] = Field(default_factory=list)
+    procedures: list[PacketItem] = Field(default_factory=list)
+    conflicts: list[ConflictEntry] = Field(default_factory=list)
+    needs_validation: list[FactEntry] = Field(default_factory=list)
 
     def entries(self) -> list[FactEntry]:
-        return [*self.must_follow, *self.consider, *self.facts]
+        """Every fact and constraint entry, in rendering order."""
+        return [
+            *self.must_follow,
+            *self.consider,
+            *self.facts,
+            *self.preferences,
+            *self.needs_validation,
+        ]
+
+    def is_empty(self) -> bool:
+        return not any(getattr(self, name) for name, _ in SECTION_TITLES)
+
+    def lines(self) -> list[str]:
+        """The markdown of every non-empty section, titled, each followed by a blank."""
+        out: list[str] = []
+        for name, title in SECTION_TITLES:
+            entries = getattr(self, name)
+            if entries:
+                out += [title, *(section_line(e) for e in entries), ""]
+        return out
 
 
 def fact_line(entry: FactEntry) -> str:
@@ -80,10 +121,28 @@ def fact_line(entry: FactEntry) -> str:
     return f"- {entry.text}{since}"
 
 
+def conflict_line(entry: ConflictEntry) -> str:
+    return "- Unresolved: " + " / ".join(f'"{t}"' for t in entry.texts)
+
+
+def section_line(entry: PacketItem | FactEntry | ConflictEntry) -> str:
+    if isinstance(entry, PacketItem):
+        return f"- {entry.text}" if entry.kind != "episode" else markdown_line(entry)
+    if isinstance(entry, ConflictEntry):
+        return conflict_line(entry)
+    return fact_line(entry)
+
+
 SECTION_TITLES = (
+    ("mandates", "### Always"),
     ("must_follow", "### Must follow"),
     ("consider", "### Consider"),
     ("facts", "### Known facts"),
+    ("preferences", "### Preferences"),
+    ("procedures", "### Procedures"),
+    ("summaries", "### Summaries"),
+    ("conflicts", "### Open conflicts (ask before relying on these)"),
+    ("needs_validation", "### Unconfirmed (old, said once)"),
 )
 
 
@@ -95,6 +154,19 @@ class StepReport(BaseModel):
     results: int
     timed_out: bool = False
     error: str | None = None
+    group: int = 0  # the plan's parallel group it ran in
+    skipped: str | None = None  # why it did not run ("an earlier group found ...", budget)
+
+
+class Explanation(BaseModel):
+    """Why a candidate was returned or dropped (``read(..., explain=True)``)."""
+
+    id: str
+    type: str  # "item" | "fact"
+    steps: list[str]  # the retrieval steps that produced it
+    signals: dict[str, float]  # each signal's value (raw per-method scores prefixed raw_)
+    score: float
+    outcome: str  # "returned", "section:<name>", or "dropped: <why>"
 
 
 class ContextPacket(BaseModel):
@@ -117,19 +189,18 @@ class ContextPacket(BaseModel):
     degraded: list[str] = Field(default_factory=list)
     steps: list[StepReport] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
+    explain: list[Explanation] | None = None
 
     def to_markdown(self) -> str:
         """Render the packet for a prompt: sections first, then the ranked memories."""
-        if not self.items and not self.sections.entries():
+        shown = [item for item in self.items if item.shown_in is None]
+        if not shown and self.sections.is_empty():
             return "## Memory\n\n_No relevant memories._\n"
         lines = [MARKDOWN_HEADER.rstrip("\n"), ""]
-        for name, title in SECTION_TITLES:
-            entries: list[FactEntry] = getattr(self.sections, name)
-            if entries:
-                lines += [title, *(fact_line(e) for e in entries), ""]
-        if self.items and self.sections.entries():
+        lines += self.sections.lines()
+        if shown and not self.sections.is_empty():
             lines.append(MEMORIES_TITLE)
-        lines += [markdown_line(item) for item in self.items]
+        lines += [markdown_line(item) for item in shown]
         if self.degraded:
             lines += ["", f"_Degraded: {', '.join(self.degraded)}_"]
         return "\n".join(lines) + "\n"

@@ -1,14 +1,47 @@
-"""Query analysis: the terms lexical search should look for, and the period a query
-asks about."""
+"""Query analysis: what a query is after (intent, constraint dimensions, whether it asks
+for a decision), its terms, the names it mentions and the period it asks about.
+
+Rules decide first (microseconds); :class:`Classification` is also what the optional
+LLM classifier (:mod:`cognimem.recall.classify`) answers when the rules are unsure.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
+from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cognimem.errors import InvalidInput
 from cognimem.ingest.extract.temporal import find_times
+from cognimem.models.knowledge import FactCategory
+
+
+class Intent(StrEnum):
+    """What a query is after; it decides which memory layers a read asks."""
+
+    PREFERENCE = "preference"  # likes, dislikes, favourites
+    IDENTITY = "identity"  # who the user is: name, age, job, home, family
+    TEMPORAL = "temporal"  # when something happened, or what happened in a period
+    MULTI_HOP = "multi_hop"  # joins several memories (relations between people/things)
+    CONSTRAINT_CHECK = "constraint_check"  # "can I ...", "is it ok to ..."
+    DECISION = "decision"  # asks for a recommendation or a choice
+    GENERAL = "general"
+
+
+@dataclass(frozen=True)
+class Classification:
+    """An intent reading of a query: by the rules, or by the LLM classifier."""
+
+    intent: Intent
+    # constraint dimensions the answer must respect (policy, value, goal, state, causal)
+    categories: tuple[FactCategory, ...] = ()
+    decision: bool = False
+    unsure: bool = False  # the rules found no clear signal (the LLM may be asked)
+    source: str = "rules"  # "rules" | "llm"
+    reasons: tuple[str, ...] = field(default_factory=tuple)
+
 
 # English function words and question words: they match nearly every turn of a
 # conversation and only dilute BM25.
@@ -86,3 +119,184 @@ def zone_of(name: str | None) -> tzinfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise InvalidInput(f"unknown timezone {name!r}", field="timezone") from exc
+
+
+# -- intent rules ---------------------------------------------------------------------
+# Each rule is a pattern and what it says; the first intent rule that matches wins
+# (most specific first). Dimension rules add constraint categories independently.
+
+_CHECK = re.compile(
+    r"(?<!how )(?<!what )\b(?:should|shall|can|could|may|must)\s+(?:i|we)\b|"
+    r"\bis\s+it\s+(?:ok|okay|safe|fine|alright|allowed|wise|a good idea|bad)\b|"
+    r"\bam\s+i\s+allowed\b|\bwould\s+it\s+be\s+"
+    r"(?:ok|okay|fine|safe|wise)\b|\b(?:ok|okay|safe)\s+(?:for\s+me\s+)?to\b",
+    re.IGNORECASE,
+)
+_DECIDE = re.compile(
+    r"\b(?:recommend|suggest|advise|advice|choose|pick|plan|book|buy|order|reserve|"
+    r"schedule|ideas?|options?|alternatives?|best\s+(?:way|place|option))\b|\bwhich\s+"
+    r"(?:\w+\s+)?(?:should|would|is\s+better|to)\b|\bwhat\s+(?:should|to|can)\b|\bwhere\s+"
+    r"(?:should|to|can)\b|\bhelp\s+me\b|\bwhich\b.*\b(?:friendly|better|best|cheaper|"
+    r"suitable|good)\b",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"\b(?:favou?rite|prefers?|preferred|preference|likes?|loves?|enjoys?|hates?|"
+    r"dislikes?|fan\s+of|into|taste|fond\s+of)\b",
+    re.IGNORECASE,
+)
+_IDENTITY = re.compile(
+    r"\bwho\s+(?:am\s+i|is|are)\b|\b(?:my|his|her|their)\s+(?:name|age|birthday|job|"
+    r"work|occupation|profession|family|nationality|background|identity|pronouns)\b|"
+    r"\bhow\s+old\b|\bwhere\s+(?:do|does|did)\s+\w+\s+(?:live|work|come\s+from|grow\s+up)\b|"
+    r"\bwhat\s+(?:do|does)\s+\w+\s+do\s+for\s+(?:a\s+)?(?:living|work)\b|\bidentity\b|"
+    r"\brelationship\s+status\b",
+    re.IGNORECASE,
+)
+_TEMPORAL = re.compile(
+    r"\bwhen\b|\bwhat\s+(?:time|date|day|year|month)\b|\bwhich\s+(?:year|month|day|date)\b|"
+    r"\bhow\s+long\s+(?:ago|since)\b|\bsince\s+when\b",
+    re.IGNORECASE,
+)
+_MULTI_HOP = re.compile(
+    r"\b(?:both|in\s+common|together|compare|comparison|relationship\s+between|"
+    r"how\s+many|what\s+kinds?\s+of|what\s+(?:activities|things|events|places)|"
+    r"all\s+the)\b|\b\w+'s\s+(?:sister|brother|mother|mom|father|dad|friend|partner|"
+    r"husband|wife|son|daughter|kids?|children|colleague|boss)\b",
+    re.IGNORECASE,
+)
+
+_HOW = re.compile(
+    r"\bhow\s+(?:do|can|could|should|would|to)\s+(?:i|we|you)?\b|\bhow\s+to\b|"
+    r"\b(?:steps?|procedure|workflow|instructions?|command|set\s+up|install|configure|"
+    r"fix|error|debug)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_how(query: str) -> bool:
+    """Whether the query asks how to do something (procedures may hold the answer)."""
+    return bool(_HOW.search(query))
+
+
+_DIMENSIONS: tuple[tuple[re.Pattern[str], tuple[FactCategory, ...], str], ...] = (
+    (_CHECK, (FactCategory.POLICY, FactCategory.VALUE), "asks permission"),
+    (
+        re.compile(
+            r"\b(?:goals?|aims?|save|saving|savings|budget|afford|cheap|cheaper|"
+            r"inexpensive|expensive|cost|money|achieve|target|improve|progress|"
+            r"lose\s+weight|get\s+fit|train(?:ing)?\s+for|career|promotion|"
+            r"want\s+to|trying\s+to|working\s+towards?)\b|budget-friendly",
+            re.IGNORECASE,
+        ),
+        (FactCategory.GOAL,),
+        "names an aim",
+    ),
+    (
+        re.compile(
+            r"\bgiven\s+(?:my|our|the)\b|\bmy\s+(?:situation|condition|circumstances|"
+            r"health|schedule|state)\b|\b(?:currently|right\s+now|at\s+the\s+moment|"
+            r"these\s+days|lately|recovering|injured|pregnant|busy|tired|sick)\b",
+            re.IGNORECASE,
+        ),
+        (FactCategory.STATE,),
+        "refers to the user's situation",
+    ),
+    (
+        re.compile(r"\bwhy\b|\bbecause\b|\breasons?\b|\bcaus(?:e|ed|es)\b", re.IGNORECASE),
+        (FactCategory.CAUSAL,),
+        "asks for a reason",
+    ),
+)
+_DECISION_CATEGORIES = (FactCategory.POLICY, FactCategory.VALUE)
+
+
+def classify(query: str) -> Classification:
+    """The rules' reading of a query: intent, constraint dimensions, decision-likeness.
+
+    ``unsure`` is set when no rule fired (the query falls to ``general``); that is when
+    an LLM classifier, if configured, is asked.
+    """
+    reasons: list[str] = []
+    categories: list[FactCategory] = []
+    for pattern, dims, reason in _DIMENSIONS:
+        if pattern.search(query):
+            reasons.append(reason)
+            categories.extend(c for c in dims if c not in categories)
+    check = bool(_CHECK.search(query))
+    decide = bool(_DECIDE.search(query))
+    if check:
+        intent = Intent.CONSTRAINT_CHECK
+    elif decide:
+        intent = Intent.DECISION
+        reasons.append("asks for a choice")
+        categories.extend(c for c in _DECISION_CATEGORIES if c not in categories)
+    elif _TEMPORAL.search(query):
+        intent = Intent.TEMPORAL
+    elif _IDENTITY.search(query):
+        intent = Intent.IDENTITY
+    elif _PREFERENCE.search(query):
+        intent = Intent.PREFERENCE
+    elif _MULTI_HOP.search(query):
+        intent = Intent.MULTI_HOP
+    else:
+        intent = Intent.GENERAL
+    if intent is not Intent.GENERAL:
+        reasons.insert(0, f"rule: {intent.value}")
+    return Classification(
+        intent=intent,
+        categories=tuple(categories),
+        decision=check or decide,
+        unsure=intent is Intent.GENERAL and not categories,
+        reasons=tuple(reasons),
+    )
+
+
+@dataclass(frozen=True)
+class QueryAnalysis:
+    """Everything the planner and the scorers need to know about a query."""
+
+    query: str
+    terms: tuple[str, ...]
+    classification: Classification
+    time_range: tuple[datetime, datetime] | None  # only when the query recalls a past period
+    names: tuple[str, ...] = ()  # normalised names it may mention (alias-table keys)
+
+    @property
+    def intent(self) -> Intent:
+        return self.classification.intent
+
+    @property
+    def decision(self) -> bool:
+        return self.classification.decision
+
+
+def analyze(
+    query: str,
+    reference_time: datetime,
+    timezone: str | None = None,
+    *,
+    time_filter: bool = True,
+    names: tuple[str, ...] = (),
+) -> QueryAnalysis:
+    """Rules only (microseconds): intent, dimensions, terms and the recalled period."""
+    period = query_time_range(query, reference_time, timezone) if time_filter else None
+    if period is not None and not (period[0] < reference_time and asks_about_past(query)):
+        # a request that merely names a time ("move the review to Thursday", "plan
+        # this weekend") is not a recall of it
+        period = None
+    classification = classify(query)
+    if period is not None and classification.intent is Intent.GENERAL:
+        classification = Classification(
+            intent=Intent.TEMPORAL,
+            categories=classification.categories,
+            decision=classification.decision,
+            reasons=("rule: temporal (names a past period)",),
+        )
+    return QueryAnalysis(
+        query=query,
+        terms=tuple(query_terms(query)),
+        classification=classification,
+        time_range=period,
+        names=names,
+    )

@@ -1,21 +1,35 @@
-"""Assemble the context packet: best first, cut to the token budget (pure)."""
+"""Assemble the context packet: sections first, then the ranked memories, cut to the
+token budget (pure).
+
+The budget counts the markdown rendering. Each section has its own share of
+``max_tokens`` (``SectionConfig``): mandates may use the whole packet (tier always);
+constraints are reserved next, and the best relevant constraint goes in whenever it fits
+at all; facts, preferences, procedures, summaries and conflicts follow, each inside its
+share; what the sections leave is the ranked memories' room.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from cognimem.models import MemoryItem, PacketItem
-from cognimem.models.knowledge import BINDING_CATEGORIES
+from cognimem.models.knowledge import BINDING_CATEGORIES, FactCategory
 from cognimem.models.packets import (
     MARKDOWN_HEADER,
     MEMORIES_TITLE,
     SECTION_TITLES,
+    ConflictEntry,
     FactEntry,
     PacketSections,
-    fact_line,
     markdown_line,
+    section_line,
 )
-from cognimem.recall.constraints import Scored
+from cognimem.recall.constraints import Scored, SectionConfig
+
+Counter = Callable[[str], int]
+_TITLES = dict(SECTION_TITLES)
 
 
 def entry(scored: Scored) -> FactEntry:
@@ -38,82 +52,161 @@ def entry(scored: Scored) -> FactEntry:
     )
 
 
+def packet_item(item: MemoryItem, score: float, signals: dict[str, float]) -> PacketItem:
+    return PacketItem(
+        id=item.id,
+        text=item.text,
+        kind=item.kind,
+        score=round(score, 6),
+        signals={k: round(v, 6) for k, v in signals.items()},
+        occurred_at=item.occurred_at,
+        author=item.author,
+        source_event_ids=item.source_event_ids,
+        external_ids=item.external_ids,
+        confidence=item.confidence,
+        token_count=item.token_count,
+    )
+
+
+@dataclass
+class SectionInputs:
+    """The candidates for each section, best first."""
+
+    mandates: list[PacketItem] = field(default_factory=list)
+    constraints: list[Scored] = field(default_factory=list)
+    facts: list[Scored] = field(default_factory=list)  # not constraints
+    procedures: list[PacketItem] = field(default_factory=list)
+    summaries: list[PacketItem] = field(default_factory=list)
+    conflicts: list[ConflictEntry] = field(default_factory=list)
+
+
+def needs_validation(scored: Scored, now: datetime, config: SectionConfig) -> bool:
+    f = scored.fact
+    return f.reinforcement_count <= 1 and now - f.last_validated_at > timedelta(
+        days=config.validation_age_days
+    )
+
+
+class _Packer:
+    def __init__(self, count_tokens: Counter, room: int) -> None:
+        self.count = count_tokens
+        self.room = room  # the whole packet's room below the header
+        self.used = 0
+        self.sections = PacketSections()
+        self.dropped: dict[str, str] = {}
+
+    def add(self, name: str, entry: PacketItem | FactEntry | ConflictEntry, budget: int) -> bool:
+        """Put ``entry`` in section ``name`` if it fits both the section's ``budget``
+        (tokens this section may still take) and the packet."""
+        target: list[PacketItem | FactEntry | ConflictEntry] = getattr(self.sections, name)
+        cost = self.count(section_line(entry) + "\n")
+        if not target:
+            cost += self.count(_TITLES[name] + "\n\n")
+        if cost > budget or self.used + cost > self.room:
+            self.dropped[entry.id] = f"dropped: over the {name} budget"
+            return False
+        entry.token_count = cost
+        target.append(entry)
+        self.used += cost
+        return True
+
+    def fill(
+        self,
+        name: str,
+        entries: Sequence[PacketItem | FactEntry | ConflictEntry],
+        budget: int,
+    ) -> int:
+        spent = 0
+        for e in entries:
+            before = self.used
+            if self.add(name, e, budget - spent):
+                spent += self.used - before
+        return spent
+
+
 def assemble_sections(
-    constraints: Sequence[Scored],
-    facts: Sequence[Scored],
-    budget: int,
-    count_tokens: Callable[[str], int],
-    *,
-    first_budget: int | None = None,
-) -> tuple[PacketSections, int]:
-    """Constraints first (best first, "must follow" for value and policy, "consider" for
-    the rest), then facts, inside ``budget`` tokens (titles included). The best
-    constraint may use up to ``first_budget`` (the whole packet's room) so that it goes
-    in whenever it fits at all. Returns the sections and tokens used."""
-    sections = PacketSections()
-    used = 0
-    titled: set[str] = set()
-    titles = dict(SECTION_TITLES)
-    for scored, name in [
-        *((c, "must_follow" if c.fact.category in BINDING_CATEGORIES else "consider")
-          for c in constraints),
-        *((f, "facts") for f in facts),
-    ]:  # fmt: skip
-        e = entry(scored)
-        cost = count_tokens(fact_line(e) + "\n")
-        if name not in titled:
-            cost += count_tokens(titles[name] + "\n\n")
-        room = budget
-        if not sections.entries() and scored in constraints[:1] and first_budget is not None:
-            room = max(budget, first_budget)
-        if used + cost > room:
-            continue
-        e.token_count = cost
-        used += cost
-        titled.add(name)
-        getattr(sections, name).append(e)
-    if sections.entries():
-        used += count_tokens(MEMORIES_TITLE + "\n")
-    return sections, used
+    inputs: SectionInputs,
+    max_tokens: int,
+    config: SectionConfig,
+    count_tokens: Counter,
+    now: datetime,
+) -> tuple[PacketSections, int, dict[str, str]]:
+    """Fill the sections in priority order. Returns them, the tokens they take and why
+    each candidate that did not go in was dropped."""
+    room = max_tokens - count_tokens(MARKDOWN_HEADER)
+    packer = _Packer(count_tokens, room)
+    packer.fill("mandates", inputs.mandates, room)  # tier always: the whole packet
+    cap = int(max_tokens * config.share_of_budget)  # every other section together
+    spent = 0
+    constraint_budget = int(max_tokens * config.constraint_share)
+    for i, scored in enumerate(inputs.constraints):
+        name = "must_follow" if scored.fact.category in BINDING_CATEGORIES else "consider"
+        before = packer.used
+        # the best relevant constraint goes in whenever it fits the packet at all
+        budget = room if i == 0 else min(constraint_budget, cap) - spent
+        packer.add(name, entry(scored), budget)
+        spent += packer.used - before
+    fact_budget = min(int(max_tokens * config.fact_share), cap - spent)
+    fact_spent = 0
+    for scored in inputs.facts:
+        if needs_validation(scored, now, config):
+            name = "needs_validation"
+        elif scored.fact.category is FactCategory.PREFERENCE:
+            name = "preferences"
+        else:
+            name = "facts"
+        before = packer.used
+        packer.add(name, entry(scored), fact_budget - fact_spent)
+        fact_spent += packer.used - before
+    spent += fact_spent
+    for name, entries, share in (
+        ("procedures", inputs.procedures, config.procedure_share),
+        ("summaries", inputs.summaries, config.summary_share),
+        ("conflicts", inputs.conflicts, config.conflict_share),
+    ):
+        spent += packer.fill(name, entries, min(int(max_tokens * share), cap - spent))
+    return packer.sections, packer.used, packer.dropped
 
 
 def assemble(
     ranked: Sequence[tuple[MemoryItem, float, dict[str, float]]],
     limit: int,
     max_tokens: int,
-    count_tokens: Callable[[str], int],
+    count_tokens: Counter,
     reserved: int = 0,
-) -> tuple[list[PacketItem], int, bool]:
+    shown: frozenset[str] = frozenset(),
+    titled: bool = False,
+) -> tuple[list[PacketItem], int, bool, dict[str, str]]:
     """Take up to ``limit`` items in rank order whose rendered lines fit ``max_tokens``.
 
     The budget counts the markdown rendering (header plus one line per item, plus
-    ``reserved`` tokens the sections already took). An item
-    that does not fit is left out and smaller ones below it may still fit. Returns the
-    packet items, the tokens used and whether anything was cut for the budget.
+    ``reserved`` tokens the sections already took; with ``titled`` the memories get a
+    title below the sections). An item already ``shown`` in a section keeps its rank
+    but costs nothing (it is not rendered twice). An item that
+    does not fit is left out and smaller ones below it may still fit. Returns the packet
+    items, the tokens used, whether anything was cut for the budget, and why each
+    candidate left out was dropped.
     """
     chosen: list[PacketItem] = []
     used = count_tokens(MARKDOWN_HEADER) + reserved
     truncated = False
+    dropped: dict[str, str] = {}
     for item, score, signals in ranked:
         if len(chosen) >= limit:
-            break
-        candidate = PacketItem(
-            id=item.id,
-            text=item.text,
-            kind=item.kind,
-            score=round(score, 6),
-            signals={k: round(v, 6) for k, v in signals.items()},
-            occurred_at=item.occurred_at,
-            author=item.author,
-            source_event_ids=item.source_event_ids,
-            external_ids=item.external_ids,
-            confidence=item.confidence,
-            token_count=item.token_count,
-        )
+            dropped[item.id] = "dropped: below the limit"
+            continue
+        candidate = packet_item(item, score, signals)
+        if item.id in shown:
+            candidate.shown_in = "sections"
+            chosen.append(candidate)
+            continue
         cost = count_tokens(markdown_line(candidate) + "\n")
+        if titled and not any(c.shown_in is None for c in chosen):
+            cost += count_tokens(MEMORIES_TITLE + "\n")
         if used + cost > max_tokens:
             truncated = True
+            dropped[item.id] = "dropped: over the token budget"
             continue
         used += cost
         chosen.append(candidate)
-    return chosen, used, truncated
+    return chosen, used, truncated, dropped

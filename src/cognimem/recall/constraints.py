@@ -10,25 +10,20 @@ not constraints (identity, preferences, places ...) need a closer match.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from cognimem.ingest.extract.lexicon import scope_tags
-from cognimem.models.knowledge import BINDING_CATEGORIES, CONSTRAINT_CATEGORIES, Fact
-from cognimem.recall.analyze import query_terms
-from cognimem.store.base import FactRows
-
-# requests for a decision or a recommendation: the constraints of the query's domains
-# apply even when nothing else matches
-_DECISION = re.compile(
-    r"\b(?:should|shall|can|could|may|must)\s+(?:i|we)\b|\bis\s+it\s+(?:ok|okay|safe|fine|"
-    r"wise|a good idea)\b|\b(?:recommend|suggest|advise|which|choose|pick|plan|book|buy|"
-    r"order|reserve|schedule|ideas?)\b|\bwhat\s+(?:should|to|can)\b|\bwhere\s+(?:should|"
-    r"to|can)\b|\bhelp\s+me\b",
-    re.IGNORECASE,
+from cognimem.models.knowledge import (
+    BINDING_CATEGORIES,
+    CONSTRAINT_CATEGORIES,
+    Fact,
+    FactCategory,
 )
+from cognimem.recall.analyze import classify, query_terms
+from cognimem.store.base import FactRows
 
 
 @dataclass(frozen=True)
@@ -44,9 +39,19 @@ class SectionConfig:
     tag_weight: float = 0.35
     lexical_weight: float = 0.3
     decision_weight: float = 0.1  # binding constraints of the query's domains, on decisions
+    category_weight: float = 0.15  # a constraint of a type the query asks about
+    light_floor: float = 0.35  # a light step (no dimension, no decision) needs this
+    max_light: int = 2
     max_constraints: int = 5
     max_facts: int = 5
-    share_of_budget: float = 0.35  # the most the sections may take of max_tokens
+    # shares of max_tokens: every section but the mandates together, then each one
+    share_of_budget: float = 0.35
+    constraint_share: float = 0.25
+    fact_share: float = 0.12
+    procedure_share: float = 0.1
+    summary_share: float = 0.1
+    conflict_share: float = 0.05
+    validation_age_days: float = 180.0  # a fact said once and older needs validation
 
 
 @dataclass(frozen=True)
@@ -59,11 +64,11 @@ class QueryView:
     vector: np.ndarray | None
 
     @classmethod
-    def of(cls, query: str, vector: np.ndarray | None) -> QueryView:
+    def of(cls, query: str, vector: np.ndarray | None, decision: bool | None = None) -> QueryView:
         return cls(
             terms=frozenset(query_terms(query)),
             domains=frozenset(scope_tags(query.replace("-", " "))),
-            decision=bool(_DECISION.search(query)),
+            decision=classify(query).decision if decision is None else decision,
             vector=vector,
         )
 
@@ -89,37 +94,77 @@ _CONSTRAINT_VALUES = frozenset(c.value for c in CONSTRAINT_CATEGORIES)
 _BINDING_VALUES = frozenset(c.value for c in BINDING_CATEGORIES)
 
 
-def pick_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> list[Pick]:
-    """The relevant constraints (at most ``max_constraints``) and other facts (at most
-    ``max_facts``), each group best first. One matrix product scores meaning."""
+def _semantic(view: QueryView, rows: FactRows) -> np.ndarray:
+    if view.vector is not None and rows.matrix is not None:
+        return rows.matrix @ np.asarray(view.vector, dtype=np.float32)
+    return np.zeros(len(rows.ids), dtype=np.float32)
+
+
+def _signals(view: QueryView, rows: FactRows, i: int, sem: float) -> dict[str, float]:
+    tag = 1.0 if view.domains.intersection(rows.scope_tags[i]) else 0.0
+    lexical = len(view.terms & rows.words[i]) / len(view.terms) if view.terms else 0.0
+    return {"semantic": round(sem, 4), "tags": tag, "lexical": round(lexical, 4)}
+
+
+def pick_constraints(
+    view: QueryView,
+    rows: FactRows,
+    config: SectionConfig,
+    categories: Iterable[FactCategory] = CONSTRAINT_CATEGORIES,
+    *,
+    light: bool = False,
+) -> list[Pick]:
+    """The relevant active constraints, best first. A constraint is relevant by its
+    scope tags meeting the query's domains, its meaning, or shared words — never for
+    being a constraint alone. Those of the asked ``categories`` score higher; a
+    ``light`` step (the query names no dimension and asks no decision) keeps only the
+    plainly relevant few."""
     if not rows.ids:
         return []
-    if view.vector is not None and rows.matrix is not None:
-        semantic = rows.matrix @ np.asarray(view.vector, dtype=np.float32)
-    else:
-        semantic = np.zeros(len(rows.ids), dtype=np.float32)
-    constraints: list[Pick] = []
-    others: list[Pick] = []
+    wanted = frozenset(c.value for c in categories)
+    semantic = _semantic(view, rows)
+    out: list[Pick] = []
     for i, fact_id in enumerate(rows.ids):
-        sem = float(semantic[i])
-        tag = 1.0 if view.domains.intersection(rows.scope_tags[i]) else 0.0
-        lexical = len(view.terms & rows.words[i]) / len(view.terms) if view.terms else 0.0
-        signals = {"semantic": round(sem, 4), "tags": tag, "lexical": round(lexical, 4)}
         category = rows.categories[i]
-        if category in _CONSTRAINT_VALUES:
-            if not (tag > 0 or sem >= config.semantic_floor or lexical > 0):
+        if category not in _CONSTRAINT_VALUES:
+            continue
+        sem = float(semantic[i])
+        signals = _signals(view, rows, i, sem)
+        tag, lexical = signals["tags"], signals["lexical"]
+        if light:
+            if not (tag > 0 or sem >= config.light_floor or lexical >= 0.5):
                 continue
-            decision = 1.0 if view.decision and tag and category in _BINDING_VALUES else 0.0
-            score = (
-                sem
-                + config.tag_weight * tag
-                + config.lexical_weight * lexical
-                + config.decision_weight * decision
-            )
-            constraints.append(Pick(fact_id, True, round(score, 4), signals))
-        elif sem >= config.fact_floor or lexical >= 0.5:
+        elif not (tag > 0 or sem >= config.semantic_floor or lexical > 0):
+            continue
+        decision = 1.0 if view.decision and tag and category in _BINDING_VALUES else 0.0
+        typed = 1.0 if category in wanted else 0.0
+        signals["category"] = typed
+        score = (
+            sem
+            + config.tag_weight * tag
+            + config.lexical_weight * lexical
+            + config.decision_weight * decision
+            + config.category_weight * typed
+        )
+        out.append(Pick(fact_id, True, round(score, 4), signals))
+    out.sort(key=lambda p: (-p.score, p.fact_id))
+    return out[: config.max_light if light else config.max_constraints]
+
+
+def pick_other_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> list[Pick]:
+    """Facts that are not constraints and are close to the query (meaning or words)."""
+    if not rows.ids:
+        return []
+    semantic = _semantic(view, rows)
+    out: list[Pick] = []
+    for i, fact_id in enumerate(rows.ids):
+        if rows.categories[i] in _CONSTRAINT_VALUES:
+            continue
+        sem = float(semantic[i])
+        signals = _signals(view, rows, i, sem)
+        lexical = signals["lexical"]
+        if sem >= config.fact_floor or lexical >= 0.5:
             score = sem + config.lexical_weight * lexical
-            others.append(Pick(fact_id, False, round(score, 4), signals))
-    constraints.sort(key=lambda p: -p.score)
-    others.sort(key=lambda p: -p.score)
-    return constraints[: config.max_constraints] + others[: config.max_facts]
+            out.append(Pick(fact_id, False, round(score, 4), signals))
+    out.sort(key=lambda p: (-p.score, p.fact_id))
+    return out[: config.max_facts]

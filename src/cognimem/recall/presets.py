@@ -11,14 +11,50 @@ from cognimem.errors import UsageError
 Fusion = Literal["weighted", "rrf"]
 
 
+class RerankWeights(BaseModel):
+    """How much each signal adds to an item's final score (``recall/rerank.py``).
+
+    ``relevance`` is the fused lexical + vector score (scaled to [0, 1]); the others are
+    each in [0, 1] too. Chosen on the LoCoMo dev set (``benchmarks/tune_rerank.py``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    relevance: float = Field(default=1.0, ge=0)
+    graph: float = Field(default=0.1, ge=0)
+    fact: float = Field(default=0.1, ge=0)
+    entity: float = Field(default=0.0, ge=0)
+    recency: float = Field(default=0.0, ge=0)
+    importance: float = Field(default=0.0, ge=0)
+    reinforcement: float = Field(default=0.0, ge=0)
+    confidence: float = Field(default=0.0, ge=0)
+    utility: float = Field(default=0.0, ge=0)
+
+
+class HalfLives(BaseModel):
+    """Days for a memory's recency signal to halve, by kind: stable constraints and
+    identity barely decay, episodes do."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    episode: float = Field(default=30.0, gt=0)
+    summary: float = Field(default=90.0, gt=0)
+    preference: float = Field(default=365.0, gt=0)
+    fact: float = Field(default=730.0, gt=0)
+    procedure: float = Field(default=365.0, gt=0)
+    stable: float = Field(default=3650.0, gt=0)  # constraints, mandates, guardrails
+    confidence: float = Field(default=180.0, gt=0)  # passive decay since last validation
+
+
 class RecallConfig(BaseModel):
-    """How a read finds and ranks candidates."""
+    """How a read finds, ranks and packs candidates."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     lexical: bool = True
     vector: bool = True
+    graph: bool = True  # personalized PageRank from the entities the query names
     fusion: Fusion = "weighted"
     # weights and depth chosen on the LoCoMo dev set (benchmarks/tune_fusion.py)
     lexical_weight: float = Field(default=0.6, ge=0)
@@ -26,17 +62,31 @@ class RecallConfig(BaseModel):
     rrf_k: int = Field(default=60, ge=1)
     candidates: int = Field(default=100, ge=1, le=1000)
     step_timeout_s: float = Field(default=2.0, gt=0)
-    # put the relevant constraints and facts in the packet's sections (the plain
-    # single-method presets leave them out, as baselines)
+    budget_s: float = Field(default=4.0, gt=0)  # the whole plan, every group together
+    # the sections: constraints, facts, mandates, summaries, procedures, conflicts (the
+    # plain single-method presets leave them out, as baselines)
     sections: bool = True
+    # "fast": ask the exact-key fact lookup and lexical search first and skip the
+    # vector search when they found something
+    skip_if_found: bool = False
     # a query that names a period ("last week", "in May") reads only that period
     time_filter: bool = True
+    rerank: RerankWeights = Field(default_factory=RerankWeights)
+    half_lives: HalfLives = Field(default_factory=HalfLives)
+    # MMR: 1.0 ranks by score alone; lower trades score for novelty (token-set overlap)
+    mmr_lambda: float = Field(default=1.0, ge=0, le=1)
+    # ranked memories scoring below this share of the best one are dropped, not padded in
+    episode_floor: float = Field(default=0.0, ge=0, le=1)
 
 
 PRESETS: dict[str, RecallConfig] = {
     "balanced": RecallConfig(name="balanced"),
-    "lexical": RecallConfig(name="lexical", vector=False, sections=False),
-    "vector": RecallConfig(name="vector", lexical=False, sections=False),
+    # fewer, surer memories: a relevance floor and diversity
+    "precise": RecallConfig(name="precise", episode_floor=0.35, mmr_lambda=0.7),
+    # the cheapest steps first; the vector search only when they found nothing
+    "fast": RecallConfig(name="fast", graph=False, skip_if_found=True, candidates=50),
+    "lexical": RecallConfig(name="lexical", vector=False, graph=False, sections=False),
+    "vector": RecallConfig(name="vector", lexical=False, graph=False, sections=False),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
 }
 

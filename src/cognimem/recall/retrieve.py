@@ -1,65 +1,232 @@
-"""The read path: lexical, vector and fact steps in parallel under timeouts, fused,
-sections for the constraints and facts that bear on the query, budgeted."""
+"""The read path: analyze the query, plan the steps, run each group of steps
+concurrently under per-step timeouts and the plan's total budget, fuse and rerank the
+items, fill the sections, assemble the packet."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
 from cognimem.errors import ProviderError
-from cognimem.models import ContextPacket, ItemKind, Scope, StepReport
+from cognimem.ingest.extract.lexicon import scope_tags
+from cognimem.models import ContextPacket, ItemKind, MemoryItem, Scope, StepReport
 from cognimem.models.clock import to_utc
-from cognimem.models.packets import MARKDOWN_HEADER, PacketSections
+from cognimem.models.knowledge import Fact, FactConflict
+from cognimem.models.packets import ConflictEntry, Explanation, PacketItem
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
-from cognimem.recall.analyze import asks_about_past, query_terms, query_time_range
-from cognimem.recall.assemble import assemble, assemble_sections
-from cognimem.recall.constraints import QueryView, Scored, SectionConfig, pick_facts
+from cognimem.recall.analyze import QueryAnalysis, analyze
+from cognimem.recall.assemble import SectionInputs, assemble, assemble_sections, packet_item
+from cognimem.recall.classify import QueryClassifier
+from cognimem.recall.constraints import (
+    Pick,
+    QueryView,
+    Scored,
+    SectionConfig,
+    pick_constraints,
+    pick_other_facts,
+)
 from cognimem.recall.fuse import fuse
+from cognimem.recall.graph import candidate_names, expand
+from cognimem.recall.plan import ITEM_STEPS, PlannedStep, RetrievalPlan, StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
-from cognimem.store.base import Candidate, FactRows, ItemFilter, Store
+from cognimem.recall.rerank import Ranked, RankInput, mmr, rerank
+from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter, Store
+
+MAX_FACTS_SCANNED = 500
+MAX_GRAPH_EDGES = 5_000
+MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
+_STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
 
 T = TypeVar("T")
-MAX_FACTS_SCANNED = 500
-
 log = logging.getLogger(__name__)
 
 
-class Reader:
-    """Runs one read: plan the steps, run them under timeouts, fuse, assemble."""
+@dataclass
+class StepOutput:
+    """What one step found: items (as scored candidates), fact picks, whole facts."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    picks: list[Pick] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    conflicts: list[FactConflict] = field(default_factory=list)
+    entity_names: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.candidates) + len(self.picks) + len(self.facts) + len(self.conflicts)
+
+
+class _Run:
+    """One read's shared state: the query embedding and the fact rows are each
+    computed once, however many steps need them."""
 
     def __init__(
-        self, store: Store, embedder: Embedder, sections: SectionConfig | None = None
+        self,
+        reader: Reader,
+        analysis: QueryAnalysis,
+        scope: Scope,
+        flt: ItemFilter,
+        config: RecallConfig,
+        depth: int,
     ) -> None:
-        self._store = store
-        self._embedder = embedder
-        self._sections = sections or SectionConfig()
+        self.reader = reader
+        self.store = reader.store
+        self.analysis = analysis
+        self.scope = scope
+        self.flt = flt
+        self.config = config
+        self.depth = depth
+        self._embedding: asyncio.Task[np.ndarray] | None = None
+        self._rows: asyncio.Task[FactRows] | None = None
 
-    async def _embed_query(self, query: str) -> np.ndarray:
-        embedded = await self._embedder.embed([query], "query")
+    def embedding(self) -> asyncio.Task[np.ndarray]:
+        if self._embedding is None:
+            self._embedding = asyncio.ensure_future(self.reader.embed_query(self.analysis.query))
+        return self._embedding
+
+    async def vector_or_none(self) -> np.ndarray | None:
+        """The query's embedding; None when embedding failed (the vector step reports
+        it; tags and words still select constraints)."""
+        try:
+            return await asyncio.shield(self.embedding())
+        except ProviderError:
+            return None
+
+    def fact_rows(self) -> asyncio.Task[FactRows]:
+        if self._rows is None:
+            s = self.scope
+            self._rows = asyncio.ensure_future(
+                self.store.fact_rows(s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED)
+            )
+        return self._rows
+
+    def close(self) -> None:
+        for task in (self._embedding, self._rows):
+            if task is None:
+                continue
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled():
+                task.exception()  # retrieved: a failure is already in a step's report
+
+    def view(self, vector: np.ndarray | None) -> QueryView:
+        return QueryView(
+            terms=frozenset(self.analysis.terms),
+            domains=frozenset(scope_tags(self.analysis.query.replace("-", " "))),
+            decision=self.analysis.decision,
+            vector=vector,
+        )
+
+    # -- the steps -------------------------------------------------------------------
+    async def run(self, step: PlannedStep) -> StepOutput:
+        kind = step.kind
+        if kind is StepKind.LEXICAL:
+            terms = list(self.analysis.terms)
+            return StepOutput(await self.store.lexical_search(self.flt, terms, self.depth))
+        if kind is StepKind.VECTOR:
+            vector = await asyncio.shield(self.embedding())
+            return StepOutput(await self.store.vector_search(self.flt, vector, self.depth))
+        if kind is StepKind.CONSTRAINTS:
+            rows = await asyncio.shield(self.fact_rows())
+            if not rows.ids:
+                return StepOutput()
+            view = self.view(await self.vector_or_none())
+            sections = self.reader.sections
+            picks = pick_constraints(view, rows, sections, step.categories, light=step.light)
+            return StepOutput(picks=picks)
+        if kind is StepKind.FACTS:
+            s = self.scope
+            rows_task = asyncio.shield(self.fact_rows())
+            conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, s.user_id)
+            rows = await rows_task
+            if not rows.ids:
+                return StepOutput(conflicts=conflicts)
+            view = self.view(await self.vector_or_none())
+            picks = pick_other_facts(view, rows, self.reader.sections)
+            return StepOutput(picks=picks, conflicts=conflicts)
+        if kind is StepKind.FACT_LOOKUP:
+            s = self.scope
+            query = FactQuery(s.tenant_id, s.namespace, s.user_id, keys=step.keys, limit=20)
+            facts = await self.store.find_facts(query)
+            found: dict[str, float] = {}
+            for f in facts:
+                for item_id in f.evidence_item_ids:
+                    found.setdefault(item_id, f.confidence)
+            return StepOutput([Candidate(i, score) for i, score in found.items()], facts=facts)
+        if kind is StepKind.GRAPH:
+            return await self._graph()
+        kinds = {
+            StepKind.MANDATES: _STABLE_KINDS,
+            StepKind.SUMMARIES: (ItemKind.SUMMARY,),
+            StepKind.PROCEDURES: (ItemKind.PROCEDURE_HINT,),
+        }[kind]
+        # mandates and procedures hold whatever the period; summaries cover periods
+        flt = replace(self.flt, kinds=kinds, since=None, until=None)
+        if kind is StepKind.SUMMARIES:
+            flt = replace(self.flt, kinds=kinds)
+        limit = MAX_SECTION_ITEMS if kind is StepKind.MANDATES else 3
+        vector = await asyncio.shield(self.embedding())
+        return StepOutput(await self.store.vector_search(flt, vector, limit))
+
+    async def _graph(self) -> StepOutput:
+        s = self.scope
+        aliases_task = self.store.find_aliases(
+            s.tenant_id, s.namespace, s.user_id, list(self.analysis.names)
+        )
+        edges_task = self.store.graph_edges(s.tenant_id, s.namespace, s.user_id, MAX_GRAPH_EDGES)
+        aliases, edges = await asyncio.gather(aliases_task, edges_task)
+        seeds: dict[str, float] = {}
+        for alias in aliases:
+            seeds[alias.entity_id] = seeds.get(alias.entity_id, 0.0) + alias.confidence
+        names = sorted({a.alias for a in aliases})
+        if not seeds or not edges:
+            return StepOutput(entity_names=names)
+        return StepOutput(expand(edges, seeds, limit=self.depth), entity_names=names)
+
+
+class Reader:
+    """Runs one read: analyze, plan, retrieve, rerank, assemble."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        sections: SectionConfig | None = None,
+        classifier: QueryClassifier | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.sections = sections or SectionConfig()
+        self.classifier = classifier
+
+    async def embed_query(self, query: str) -> np.ndarray:
+        embedded = await self.embedder.embed([query], "query")
         return np.asarray(embedded[0], dtype=np.float32)
 
-    async def _facts(
-        self, scope: Scope, embedding: asyncio.Task[np.ndarray]
-    ) -> tuple[FactRows, np.ndarray | None]:
-        """The user's live facts in compact form, and the query's embedding (None if
-        embedding failed: tags and words still select constraints)."""
-        rows = await self._store.fact_rows(
-            scope.tenant_id, scope.namespace, scope.user_id, MAX_FACTS_SCANNED
-        )
-        if not rows.ids:
-            return rows, None
-        try:
-            query_vector: np.ndarray | None = await embedding
-        except ProviderError:
-            query_vector = None  # the vector step reports the failure
-        return rows, query_vector
+    async def _classify(
+        self, analysis: QueryAnalysis, config: RecallConfig
+    ) -> tuple[QueryAnalysis, StepReport | None]:
+        """Ask the LLM classifier when the rules were unsure; if it fails, the rules'
+        answer stands and the report says why."""
+        classifier = self.classifier
+        if classifier is None or not analysis.classification.unsure or not config.sections:
+            return analysis, None
+
+        async def ask() -> QueryAnalysis:
+            assert classifier is not None
+            found = await classifier.classify(analysis.query)
+            return replace(analysis, classification=found)
+
+        found, report = await _timed("classify", ask, config.step_timeout_s)
+        return (found or analysis), report
 
     async def read(
         self,
@@ -74,101 +241,348 @@ class Reader:
         since: datetime | None = None,
         until: datetime | None = None,
         timezone: str | None = None,
+        explain: bool = False,
     ) -> ContextPacket:
+        started = time.perf_counter()
         reference_time = to_utc(reference_time)
         end = reference_time if until is None else min(to_utc(until), reference_time)
         start = None if since is None else to_utc(since)
-        meta: dict[str, object] = {}
-        period = query_time_range(query, reference_time, timezone) if config.time_filter else None
-        if period is not None and period[0] < reference_time and asks_about_past(query):
-            # the query asks what happened in a period ("what did I do last week?"):
-            # only it counts. A request that merely names a time ("move the review to
-            # Thursday", "plan this weekend") is not a recall of it
+        names = tuple(candidate_names(query)) if config.graph else ()
+        analysis = analyze(
+            query, reference_time, timezone, time_filter=config.time_filter, names=names
+        )
+        analysis, classify_report = await self._classify(analysis, config)
+        meta: dict[str, Any] = {
+            "intent": analysis.intent.value,
+            "intent_source": analysis.classification.source,
+            "dimensions": [c.value for c in analysis.classification.categories],
+            "decision": analysis.decision,
+        }
+        if analysis.time_range is not None:
+            period = analysis.time_range
             start = period[0] if start is None else max(start, period[0])
             end = min(end, period[1] - timedelta(microseconds=1))
             meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
         flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end)
-        depth = max(config.candidates, limit)
-        embedding: asyncio.Task[np.ndarray] | None = None
-        if config.vector or config.sections:
-            embedding = asyncio.ensure_future(self._embed_query(query))
-        steps: dict[str, Callable[[], Awaitable[list[Candidate]]]] = {}
-        if config.lexical:
-            terms = query_terms(query)
-            steps["lexical"] = lambda: self._store.lexical_search(flt, terms, depth)
-        if config.vector:
-            assert embedding is not None
-
-            async def vector() -> list[Candidate]:
-                return await self._store.vector_search(flt, await embedding, depth)
-
-            steps["vector"] = vector
-
-        names = list(steps)
-        runs: list[Awaitable[tuple[object, StepReport]]] = [
-            _timed(name, steps[name], config.step_timeout_s) for name in names
-        ]
-        if config.sections:
-            assert embedding is not None
-            runs.append(
-                _timed("facts", lambda: self._facts(scope, embedding), config.step_timeout_s)
-            )
-        outcomes = await asyncio.gather(*runs)
-        if embedding is not None:
-            if not embedding.done():
-                embedding.cancel()
-            elif not embedding.cancelled():
-                embedding.exception()  # retrieved: a failure is already in a step's report
-        lists = {
-            name: found
-            for name, (found, _) in zip(names, outcomes, strict=False)
-            if isinstance(found, list)
-        }
-        reports = [report for _, report in outcomes]
+        plan = make_plan(analysis, config)
+        meta["plan"] = plan.describe()
+        run = _Run(self, analysis, scope, flt, config, max(config.candidates, limit))
+        try:
+            outputs, reports = await _execute(plan, run, started)
+        finally:
+            run.close()
+        if classify_report is not None:
+            reports.insert(0, classify_report)
         degraded = [
             f"{r.name}: {'timed out' if r.timed_out else r.error}"
             for r in reports
             if r.timed_out or r.error
         ]
-        sections, reserved = PacketSections(), 0
-        if config.sections:
-            found_facts = outcomes[-1][0]
-            if isinstance(found_facts, tuple):
-                rows, query_vector = found_facts
-                picks = pick_facts(QueryView.of(query, query_vector), rows, self._sections)
-                fetched = await self._store.get_facts(scope.tenant_id, [p.fact_id for p in picks])
-                facts_by_id = {f.id: f for f in fetched}
-                chosen_facts = [
-                    (Scored(facts_by_id[p.fact_id], p.score, p.signals), p.constraint)
-                    for p in picks
-                    if p.fact_id in facts_by_id
-                ]
-                sections, reserved = assemble_sections(
-                    [s for s, constraint in chosen_facts if constraint],
-                    [s for s, constraint in chosen_facts if not constraint],
-                    int(max_tokens * self._sections.share_of_budget),
-                    count_tokens,
-                    first_budget=max_tokens - count_tokens(MARKDOWN_HEADER),
-                )
-        ranked = fuse(lists, config)
-        wanted = ranked[: max(limit * 3, limit + 20)]
-        items = await self._store.get_items(scope.tenant_id, [i for i, _, _ in wanted])
+        return await self._assemble(
+            run, outputs, reports, degraded, meta, limit, max_tokens, reference_time, explain
+        )
+
+    async def _assemble(
+        self,
+        run: _Run,
+        outputs: dict[StepKind, StepOutput],
+        reports: list[StepReport],
+        degraded: list[str],
+        meta: dict[str, Any],
+        limit: int,
+        max_tokens: int,
+        now: datetime,
+        explain: bool,
+    ) -> ContextPacket:
+        config, scope = run.config, run.scope
+        tenant = scope.tenant_id
+        empty = StepOutput()
+        # -- items: fuse the ranked lists, add graph and key-lookup evidence ----------
+        lists = {
+            k.value: outputs[k].candidates
+            for k in (StepKind.LEXICAL, StepKind.VECTOR)
+            if k in outputs
+        }
+        fused = fuse(lists, config)
+        top = fused[0][1] if fused else 0.0
+        inputs: dict[str, RankInput] = {}
+        for item_id, score, raw in fused:
+            steps = tuple(name for name in lists if name in raw)
+            inputs[item_id] = RankInput(
+                relevance=score / top if top > 0 else 0.0,
+                raw=raw,
+                steps=steps,
+            )
+        for kind, attr in ((StepKind.GRAPH, "graph"), (StepKind.FACT_LOOKUP, "fact")):
+            found = outputs.get(kind, empty).candidates
+            best = max((c.score for c in found), default=0.0) or 1.0
+            for c in found:
+                ri = inputs.setdefault(c.item_id, RankInput())
+                setattr(ri, attr, max(getattr(ri, attr), c.score / best))
+                ri.steps = (*ri.steps, kind.value)
+        w = config.rerank
+        prelim = sorted(
+            inputs.items(),
+            key=lambda kv: (
+                -(w.relevance * kv[1].relevance + w.graph * kv[1].graph + w.fact * kv[1].fact)
+            ),
+        )
+        wanted = [i for i, _ in prelim[: max(limit * 3, limit + 20)]]
+        section_ids = {
+            kind: [c.item_id for c in outputs.get(kind, empty).candidates]
+            for kind in (StepKind.MANDATES, StepKind.SUMMARIES, StepKind.PROCEDURES)
+        }
+        # -- facts for the sections ------------------------------------------------
+        picks = [
+            *outputs.get(StepKind.CONSTRAINTS, empty).picks,
+            *outputs.get(StepKind.FACTS, empty).picks,
+        ]
+        conflicts = outputs.get(StepKind.FACTS, empty).conflicts
+        fact_ids = {p.fact_id for p in picks}
+        fact_ids.update(i for c in conflicts for i in c.fact_ids)
+        items_task = self.store.get_items(
+            tenant,
+            list(dict.fromkeys([*wanted, *(i for ids in section_ids.values() for i in ids)])),
+        )
+        facts_task = self.store.get_facts(tenant, sorted(fact_ids))
+        items, facts = await asyncio.gather(items_task, facts_task)
         by_id = {item.id: item for item in items}
-        rows = [(by_id[i], score, sig) for i, score, sig in wanted if i in by_id]
-        chosen, used, truncated = assemble(rows, limit, max_tokens, count_tokens, reserved)
-        return ContextPacket(
-            query=query,
+        facts_by_id = {f.id: f for f in facts}
+        # -- sections ----------------------------------------------------------------
+        inputs_sections = SectionInputs()
+        scored_of = {
+            p.fact_id: Scored(facts_by_id[p.fact_id], p.score, p.signals)
+            for p in picks
+            if p.fact_id in facts_by_id
+        }
+        inputs_sections.constraints = [
+            scored_of[p.fact_id] for p in picks if p.constraint and p.fact_id in scored_of
+        ]
+        looked_up = [
+            Scored(f, 1.0, {"key": 1.0}) for f in outputs.get(StepKind.FACT_LOOKUP, empty).facts
+        ]
+        seen_facts = {s.fact.id for s in inputs_sections.constraints}
+        for s in [
+            *looked_up,
+            *(scored_of[p.fact_id] for p in picks if not p.constraint and p.fact_id in scored_of),
+        ]:
+            if s.fact.id not in seen_facts:
+                seen_facts.add(s.fact.id)
+                inputs_sections.facts.append(s)
+        for kind, name in (
+            (StepKind.MANDATES, "mandates"),
+            (StepKind.SUMMARIES, "summaries"),
+            (StepKind.PROCEDURES, "procedures"),
+        ):
+            entries: list[PacketItem] = [
+                packet_item(by_id[c.item_id], c.score, {"semantic": c.score})
+                for c in outputs.get(kind, empty).candidates
+                if c.item_id in by_id
+            ]
+            setattr(inputs_sections, name, entries)
+        inputs_sections.conflicts = _relevant_conflicts(
+            conflicts, facts_by_id, seen_facts, run.analysis
+        )
+        sections, reserved, dropped = assemble_sections(
+            inputs_sections, max_tokens, self.sections, count_tokens, now
+        )
+        shown = frozenset(
+            [
+                *(
+                    e.id
+                    for name in ("mandates", "summaries", "procedures")
+                    for e in getattr(sections, name)
+                ),
+                *(i for e in sections.entries() for i in e.item_ids),
+            ]
+        )
+        # -- rerank the items --------------------------------------------------------
+        candidates = []
+        for item_id in wanted:
+            item = by_id.get(item_id)
+            if item is None or not _admits(run.flt, item):
+                continue
+            ri = inputs[item_id]
+            ri.item = item
+            candidates.append(ri)
+        entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
+        ranked = rerank(candidates, config, now, entity_names)
+        ordered = mmr(ranked, config.mmr_lambda, len(ranked))
+        floor = config.episode_floor * (ordered[0].score if ordered else 0.0)
+        kept = [r for r in ordered if r.score >= floor]
+        for r in ordered:
+            if r.score < floor:
+                dropped[r.item.id] = "dropped: below the relevance floor"
+        rows = [(r.item, r.score, _packet_signals(r)) for r in kept]
+        chosen, used, truncated, cut = assemble(
+            rows, limit, max_tokens, count_tokens, reserved, shown, not sections.is_empty()
+        )
+        dropped.update(cut)
+        packet = ContextPacket(
+            query=run.analysis.query,
             items=chosen,
             sections=sections,
             token_count=used,
             max_tokens=max_tokens,
             truncated=truncated,
-            reference_time=reference_time,
+            reference_time=now,
             preset=config.name,
             degraded=degraded,
             steps=reports,
             meta=meta,
         )
+        if explain:
+            packet.explain = _explanations(
+                ranked, picks, scored_of, sections, chosen, dropped, outputs
+            )
+        return packet
+
+
+def _packet_signals(r: Ranked) -> dict[str, float]:
+    """The per-method raw scores (what a caller compares across reads) and the final
+    signals that moved the rank."""
+    out = dict(r.raw)
+    for name in ("graph", "fact", "entity"):
+        if r.signals.get(name):
+            out[name] = r.signals[name]
+    return out
+
+
+def _admits(flt: ItemFilter, item: MemoryItem) -> bool:
+    """Whether a search with ``flt`` could have returned ``item`` (graph and key-lookup
+    evidence comes by id, so the read's filters are applied here)."""
+    s, i = flt.scope, item.scope
+    if (i.tenant_id, i.namespace) != (s.tenant_id, s.namespace):
+        return False
+    for name in ("user_id", "agent_id", "session_id"):
+        wanted = getattr(s, name)
+        if wanted is not None and getattr(i, name) != wanted:
+            return False
+    if item.status not in flt.statuses:
+        return False
+    if flt.kinds is not None and item.kind not in flt.kinds:
+        return False
+    if flt.since is not None and item.occurred_at < flt.since:
+        return False
+    return not (flt.until is not None and item.occurred_at > flt.until)
+
+
+def _relevant_conflicts(
+    conflicts: Sequence[FactConflict],
+    facts: dict[str, Fact],
+    picked: set[str],
+    analysis: QueryAnalysis,
+) -> list[ConflictEntry]:
+    """Open conflicts the answer may touch: one of their facts is in the sections, or
+    the query names their subject or topic."""
+    terms = set(analysis.terms)
+    out: list[ConflictEntry] = []
+    for c in conflicts:
+        key_words = set(c.key.replace("_", ":").split(":"))
+        if not (picked.intersection(c.fact_ids) or terms & key_words):
+            continue
+        texts = [facts[i].text for i in c.fact_ids if i in facts]
+        out.append(
+            ConflictEntry(
+                id=c.id,
+                key=c.key,
+                fact_ids=c.fact_ids,
+                texts=texts,
+                strategy=c.strategy.value,
+                created_at=c.created_at,
+            )
+        )
+    return out
+
+
+def _explanations(
+    ranked: Sequence[Ranked],
+    picks: Sequence[Pick],
+    scored: dict[str, Scored],
+    sections: Any,
+    chosen: Sequence[PacketItem],
+    dropped: dict[str, str],
+    outputs: dict[StepKind, StepOutput],
+) -> list[Explanation]:
+    out: list[Explanation] = []
+    returned = {p.id for p in chosen}
+    for r in ranked:
+        signals = dict(r.signals)
+        signals.update({f"raw_{k}": round(v, 4) for k, v in r.raw.items()})
+        outcome = "returned" if r.item.id in returned else dropped.get(r.item.id, "dropped")
+        out.append(
+            Explanation(
+                id=r.item.id,
+                type="item",
+                steps=list(r.steps),
+                signals=signals,
+                score=round(r.score, 6),
+                outcome=outcome,
+            )
+        )
+    placed = {
+        e.id: name
+        for name in ("must_follow", "consider", "facts", "preferences", "needs_validation")
+        for e in getattr(sections, name)
+    }
+    step_of = {p.fact_id: ("constraints" if p.constraint else "facts") for p in picks}
+    for f in outputs.get(StepKind.FACT_LOOKUP, StepOutput()).facts:
+        step_of.setdefault(f.id, "fact_lookup")
+    for fact_id, step in step_of.items():
+        s = scored.get(fact_id)
+        signals = dict(s.signals) if s else {"key": 1.0}
+        score = s.score if s else 1.0
+        outcome = (
+            f"section:{placed[fact_id]}" if fact_id in placed else dropped.get(fact_id, "dropped")
+        )
+        out.append(
+            Explanation(
+                id=fact_id, type="fact", steps=[step], signals=signals, score=score, outcome=outcome
+            )
+        )
+    return out
+
+
+async def _execute(
+    plan: RetrievalPlan, run: _Run, started: float
+) -> tuple[dict[StepKind, StepOutput], list[StepReport]]:
+    """Run the groups in order, each group's steps concurrently. A step is cancelled
+    at its timeout or when the plan's budget runs out, whichever comes first; a group
+    with ``skip_if_found`` that found items stops the later groups."""
+    outputs: dict[StepKind, StepOutput] = {}
+    reports: list[StepReport] = []
+    skip_reason: str | None = None
+    for number, group in enumerate(plan.groups):
+        remaining = plan.budget_s - (time.perf_counter() - started)
+        if skip_reason is None and remaining <= 0:
+            skip_reason = "the plan's budget was spent"
+        if skip_reason is not None:
+            reports += [
+                StepReport(
+                    name=s.name, latency_ms=0.0, results=0, group=number, skipped=skip_reason
+                )
+                for s in group.steps
+            ]
+            continue
+        done = await asyncio.gather(
+            *(
+                _timed(s.name, (lambda s=s: run.run(s)), min(s.timeout_s, remaining))  # type: ignore[misc]
+                for s in group.steps
+            )
+        )
+        for step, (found, report) in zip(group.steps, done, strict=True):
+            report.group = number
+            report.results = found.count if found is not None else 0
+            reports.append(report)
+            if found is not None:
+                outputs[step.kind] = found
+        if group.skip_if_found and any(
+            outputs.get(s.kind) and outputs[s.kind].candidates
+            for s in group.steps
+            if s.kind in ITEM_STEPS
+        ):
+            skip_reason = "an earlier group found items"
+    return outputs, reports
 
 
 async def _timed(
@@ -191,16 +605,8 @@ async def _timed(
     report = StepReport(
         name=name,
         latency_ms=round(latency, 3),
-        results=_count(found),
+        results=0,
         timed_out=timed_out,
         error=error,
     )
     return found, report
-
-
-def _count(found: object) -> int:
-    if isinstance(found, list):
-        return len(found)
-    if isinstance(found, tuple):  # the facts step: (fact rows, query vector)
-        return len(found[0].ids)
-    return 0

@@ -150,6 +150,20 @@ class FactQuery:
     limit: int = 1_000
 
 
+@dataclass(frozen=True)
+class GraphEdge:
+    """One active relation as graph expansion reads it: the edge and the items that
+    back it (its fact's evidence, empty when it has no fact or the fact is no longer
+    live)."""
+
+    source_entity_id: str
+    target_entity_id: str
+    relation: str
+    confidence: float
+    fact_id: str | None
+    item_ids: tuple[str, ...]
+
+
 class Store(Protocol):
     """A storage backend. All methods are coroutines; none block the event loop."""
 
@@ -266,6 +280,13 @@ class Store(Protocol):
         self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
     ) -> list[Relation]:
         """Active edges touching any of ``entity_ids``, visible to the user."""
+
+    async def graph_edges(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[GraphEdge]:
+        """The active edges visible to the user (theirs and the namespace's shared ones),
+        newest first, at most ``limit``, with their facts' evidence items: the whole
+        graph a read expands over, in one query."""
 
     async def find_conflicts(
         self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True

@@ -10,6 +10,7 @@ Both can answer unscripted calls with a *responder*. :func:`empty_extraction_res
 message: it reads the batch from the first user message whose content is a JSON object
 with a ``messages`` list of objects carrying an ``index`` (the format
 :func:`cognimem.ingest.extract.llm.extraction_prompt` sends).
+:func:`fixed_classification_responder` also answers query classification requests.
 """
 
 from __future__ import annotations
@@ -60,6 +61,24 @@ def empty_extraction_responder(request_json: dict[str, Any]) -> str:
 def empty_extraction_reply(messages: list[ChatMessage]) -> str:
     """:func:`empty_extraction_responder` for :class:`ScriptedLLM` (takes chat messages)."""
     return _empty_batch_answer(m.content for m in messages if m.role == "user")
+
+
+def fixed_classification_responder(
+    intent: str = "general", *, categories: Iterable[str] = (), decision: bool = False
+) -> Responder:
+    """A responder answering every query classification request (structured-output
+    format ``query_classification``, as :mod:`cognimem.recall.classify` sends) with this
+    classification, and anything else as :func:`empty_extraction_responder` does."""
+    answer = json.dumps({"intent": intent, "categories": list(categories), "decision": decision})
+
+    def respond(request_json: dict[str, Any]) -> str:
+        response_format = request_json.get("response_format")
+        schema = response_format.get("json_schema") if isinstance(response_format, dict) else None
+        if isinstance(schema, dict) and schema.get("name") == "query_classification":
+            return answer
+        return empty_extraction_responder(request_json)
+
+    return respond
 
 
 @dataclass(frozen=True)
@@ -222,4 +241,5 @@ __all__ = [
     "ScriptedLLM",
     "empty_extraction_reply",
     "empty_extraction_responder",
+    "fixed_classification_responder",
 ]

@@ -28,7 +28,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import FactQuery, Knowledge
+from cognimem.store.base import FactQuery, GraphEdge, Knowledge
 from cognimem.store.postgres.rows import Params, advisory_key, unnest_args, vector_bytes
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
@@ -406,6 +406,38 @@ async def find_relations(
         " ORDER BY seq"
     )
     return [records.relation_from_row(r, _time) for r in await conn.fetch(sql, *params.values)]
+
+
+async def graph_edges(
+    conn: Connection, tenant_id: str, namespace: str, user_id: str | None, limit: int
+) -> list[GraphEdge]:
+    params = Params(tenant_id, namespace, LIVE, limit)
+    visible = (
+        "r.user_id IS NULL"
+        if user_id is None
+        else f"(r.user_id = {params.add(user_id)} OR r.user_id IS NULL)"
+    )
+    sql = (
+        "SELECT r.source_entity_id, r.target_entity_id, r.relation, r.confidence, r.fact_id,"
+        " f.evidence_item_ids FROM relations r"
+        " LEFT JOIN facts f ON f.id = r.fact_id AND f.tenant_id = r.tenant_id"
+        " AND f.status = ANY($3::text[])"
+        f" WHERE r.tenant_id = $1 AND r.namespace = $2 AND {visible} AND r.active"
+        " ORDER BY r.created_at DESC, r.seq DESC LIMIT $4"
+    )
+    return [
+        GraphEdge(
+            source_entity_id=r["source_entity_id"],
+            target_entity_id=r["target_entity_id"],
+            relation=r["relation"],
+            confidence=float(r["confidence"]),
+            fact_id=r["fact_id"],
+            item_ids=()
+            if r["evidence_item_ids"] is None
+            else tuple(json.loads(r["evidence_item_ids"])),
+        )
+        for r in await conn.fetch(sql, *params.values)
+    ]
 
 
 async def find_conflicts(

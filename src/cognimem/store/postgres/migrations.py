@@ -276,6 +276,17 @@ CREATE TABLE history (
 CREATE INDEX history_target ON history (target_id);
 """,
     ),
+    # number 4 is SQLite's alone (its per-process fact cache's version counter)
+    (
+        5,
+        "relations_by_user",
+        """
+-- a read loads the user's whole graph (and the namespace's shared edges) newest first;
+-- without this it scans every user's relations in the namespace
+CREATE INDEX relations_user ON relations (tenant_id, namespace, user_id, created_at)
+    WHERE active;
+""",
+    ),
 ]
 
 

@@ -39,6 +39,7 @@ from cognimem.store.base import (
     Candidate,
     FactQuery,
     FactRows,
+    GraphEdge,
     ItemFilter,
     Knowledge,
     PendingItem,
@@ -594,6 +595,12 @@ class PostgresStore:
     ) -> list[Relation]:
         async with self._connection() as conn:
             return await kn.find_relations(conn, tenant_id, namespace, user_id, entity_ids)
+
+    async def graph_edges(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[GraphEdge]:
+        async with self._connection() as conn:
+            return await kn.graph_edges(conn, tenant_id, namespace, user_id, limit)
 
     async def find_conflicts(
         self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True

@@ -24,7 +24,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import FactQuery, Knowledge
+from cognimem.store.base import FactQuery, GraphEdge, Knowledge
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     ENTITY_COLUMNS,
@@ -319,6 +319,41 @@ def find_relations(
     )
     params = [tenant_id, namespace, user_id, *entity_ids, *entity_ids]
     return [records.relation_from_row(r, _time) for r in _rows(conn, sql, params)]
+
+
+def graph_edges(
+    conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None, limit: int
+) -> list[GraphEdge]:
+    # one branch per owner (the user, the namespace) so each reads its own range of
+    # relations_user newest first: SQLite uses no index for an OR of the two
+    branch = (
+        "SELECT rowid FROM (SELECT rowid FROM relations WHERE tenant_id = ? AND namespace = ?"
+        " AND user_id IS ? AND active = 1 ORDER BY created_at DESC, rowid DESC LIMIT ?)"
+    )
+    owners = [None] if user_id is None else [user_id, None]
+    sql = (
+        "SELECT r.source_entity_id, r.target_entity_id, r.relation, r.confidence, r.fact_id,"
+        " f.evidence_item_ids FROM relations r"
+        " LEFT JOIN facts f ON f.id = r.fact_id AND f.tenant_id = r.tenant_id"
+        f" AND f.status IN (?, ?) WHERE r.rowid IN ({' UNION ALL '.join([branch] * len(owners))})"
+        " ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?"
+    )
+    params: list[object] = [*LIVE]
+    for owner in owners:
+        params += [tenant_id, namespace, owner, limit]
+    return [
+        GraphEdge(
+            source_entity_id=source,
+            target_entity_id=target,
+            relation=relation,
+            confidence=float(confidence),
+            fact_id=fact_id,
+            item_ids=() if evidence is None else tuple(json.loads(evidence)),
+        )
+        for source, target, relation, confidence, fact_id, evidence in conn.execute(
+            sql, [*params, limit]
+        )
+    ]
 
 
 def find_conflicts(

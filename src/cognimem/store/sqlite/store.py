@@ -29,6 +29,7 @@ from cognimem.store.base import (
     Candidate,
     FactQuery,
     FactRows,
+    GraphEdge,
     ItemFilter,
     Knowledge,
     PendingItem,
@@ -506,6 +507,13 @@ class SQLiteStore:
     ) -> list[Relation]:
         return await self._db.read(
             lambda conn: kn.find_relations(conn, tenant_id, namespace, user_id, entity_ids)
+        )
+
+    async def graph_edges(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[GraphEdge]:
+        return await self._db.read(
+            lambda conn: kn.graph_edges(conn, tenant_id, namespace, user_id, limit)
         )
 
     async def find_conflicts(

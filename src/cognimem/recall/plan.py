@@ -1,0 +1,167 @@
+"""The retrieval plan: which memory layers a read asks, in which order, under which
+time limits. Pure: built from the query's analysis and the recall config."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from cognimem.ingest.keys import slug
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
+from cognimem.recall.analyze import STOP_WORDS, Intent, QueryAnalysis, asks_how
+from cognimem.recall.presets import RecallConfig
+
+
+class StepKind(StrEnum):
+    FACT_LOOKUP = "fact_lookup"  # facts by key prefix ("user:identity", "caroline:preference")
+    LEXICAL = "lexical"
+    VECTOR = "vector"
+    GRAPH = "graph"  # personalized PageRank from the entities the query names
+    CONSTRAINTS = "constraints"  # active constraints by category, scope tags and meaning
+    FACTS = "facts"  # other live facts close to the query
+    MANDATES = "mandates"  # tier-always items: always in the packet
+    SUMMARIES = "summaries"
+    PROCEDURES = "procedures"
+
+
+ITEM_STEPS = frozenset(
+    {
+        StepKind.FACT_LOOKUP,
+        StepKind.LEXICAL,
+        StepKind.VECTOR,
+        StepKind.GRAPH,
+    }
+)
+
+
+@dataclass(frozen=True)
+class PlannedStep:
+    kind: StepKind
+    timeout_s: float
+    categories: tuple[FactCategory, ...] = ()  # constraints: which types to look for
+    keys: tuple[str, ...] = ()  # fact lookup: key prefixes
+    light: bool = False  # constraints: only the clearly relevant, at most two
+
+    @property
+    def name(self) -> str:
+        return self.kind.value
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": self.name, "timeout_s": self.timeout_s}
+        if self.categories:
+            out["categories"] = [c.value for c in self.categories]
+        if self.keys:
+            out["keys"] = list(self.keys)
+        if self.light:
+            out["light"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class StepGroup:
+    """Steps that run concurrently. ``skip_if_found``: when this group's item steps
+    found anything, the later groups do not run at all."""
+
+    steps: tuple[PlannedStep, ...]
+    skip_if_found: bool = False
+
+
+@dataclass(frozen=True)
+class RetrievalPlan:
+    groups: tuple[StepGroup, ...]
+    budget_s: float  # the whole plan: a step never runs past it
+
+    def steps(self) -> list[PlannedStep]:
+        return [step for group in self.groups for step in group.steps]
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "budget_s": self.budget_s,
+            "groups": [
+                {"skip_if_found": g.skip_if_found, "steps": [s.describe() for s in g.steps]}
+                for g in self.groups
+            ],
+        }
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
+_PROPER_NAME = re.compile(r"\b([A-Z][a-z]+)(?:'s)?\b")
+_LOOKUP_CATEGORIES: dict[Intent, tuple[FactCategory, ...]] = {
+    Intent.IDENTITY: (
+        FactCategory.IDENTITY,
+        FactCategory.LOCATION,
+        FactCategory.OCCUPATION,
+        FactCategory.RELATIONSHIP,
+    ),
+    Intent.PREFERENCE: (FactCategory.PREFERENCE,),
+}
+_SUMMARY_INTENTS = frozenset({Intent.GENERAL, Intent.MULTI_HOP})
+MAX_LOOKUP_SUBJECTS = 3
+_COMMANDS = frozenset({"tell", "list", "name", "give", "show", "remind", "describe"})
+
+
+def lookup_keys(query: str, intent: Intent) -> tuple[str, ...]:
+    """Key prefixes for the exact fact lookup: the subjects the query names (the user
+    when it speaks in the first person, capitalised names) times the intent's
+    categories. Empty for intents without a key-shaped answer."""
+    categories = _LOOKUP_CATEGORIES.get(intent)
+    if not categories:
+        return ()
+    subjects: list[str] = ["user"] if _FIRST_PERSON.search(query) else []
+    for match in _PROPER_NAME.finditer(query):
+        name = slug(match.group(1))
+        if name and name not in STOP_WORDS and name not in _COMMANDS and name not in subjects:
+            subjects.append(name)
+    return tuple(
+        f"{subject}:{category.value}"
+        for subject in subjects[:MAX_LOOKUP_SUBJECTS]
+        for category in categories
+    )
+
+
+def make_plan(analysis: QueryAnalysis, config: RecallConfig) -> RetrievalPlan:
+    """The steps a read runs for this query.
+
+    Every query with sections gets a constraint step: a full one (the query's
+    constraint dimensions, or every binding type) when it is decision-like or names a
+    dimension, a light one otherwise — so constraints still appear when they plainly
+    bear on the question, without a fixed boost that would put them on every list.
+    """
+    t = config.step_timeout_s
+    first: list[PlannedStep] = []
+    later: list[PlannedStep] = []
+    keys = lookup_keys(analysis.query, analysis.intent) if config.sections else ()
+    if keys:
+        first.append(PlannedStep(StepKind.FACT_LOOKUP, t, keys=keys))
+    if config.lexical:
+        first.append(PlannedStep(StepKind.LEXICAL, t))
+    if config.vector:
+        (later if config.skip_if_found else first).append(PlannedStep(StepKind.VECTOR, t))
+    if config.graph and analysis.names:
+        first.append(PlannedStep(StepKind.GRAPH, t))
+    if config.sections:
+        c = analysis.classification
+        if c.categories or c.decision:
+            categories = c.categories or tuple(CONSTRAINT_CATEGORIES)
+            first.append(PlannedStep(StepKind.CONSTRAINTS, t, categories=categories))
+        else:
+            first.append(
+                PlannedStep(
+                    StepKind.CONSTRAINTS, t, categories=tuple(CONSTRAINT_CATEGORIES), light=True
+                )
+            )
+        first.append(PlannedStep(StepKind.FACTS, t))
+        first.append(PlannedStep(StepKind.MANDATES, t))
+        if asks_how(analysis.query):
+            later.append(PlannedStep(StepKind.PROCEDURES, t))
+        if analysis.intent in _SUMMARY_INTENTS:
+            later.append(PlannedStep(StepKind.SUMMARIES, t))
+    if config.skip_if_found:
+        groups = [StepGroup(tuple(first), skip_if_found=True)]
+        if later:
+            groups.append(StepGroup(tuple(later)))
+    else:
+        groups = [StepGroup(tuple(first + later))]
+    return RetrievalPlan(groups=tuple(g for g in groups if g.steps), budget_s=config.budget_s)

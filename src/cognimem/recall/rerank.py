@@ -1,0 +1,168 @@
+"""The final ranking of candidate items: several signals, weighted by configuration,
+then MMR diversity over token sets computed once per candidate. Pure.
+
+Signals, each in [0, 1]:
+
+- ``relevance``: the fused lexical + vector score (``recall/fuse.py``), scaled by the best;
+- ``graph``: personalized-PageRank mass of the entities the item's facts connect;
+- ``fact``: the item is the evidence of a fact the exact key lookup found;
+- ``entity``: share of the query's known entity names the item mentions;
+- ``recency``: halves every ``half_lives.<kind>`` days before the reference time;
+- ``importance``; ``reinforcement`` (log of the events merged into it);
+- ``confidence``: stored confidence with passive decay since it was last recorded;
+- ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from cognimem.models import ItemKind, MemoryItem
+from cognimem.recall.presets import HalfLives, RecallConfig
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+SIGNALS = (
+    "relevance",
+    "graph",
+    "fact",
+    "entity",
+    "recency",
+    "importance",
+    "reinforcement",
+    "confidence",
+    "utility",
+)
+_STABLE = frozenset({ItemKind.CONSTRAINT, ItemKind.MANDATE, ItemKind.GUARDRAIL})
+
+
+@dataclass
+class RankInput:
+    """One candidate item and what the retrieval steps said about it."""
+
+    item: MemoryItem | None = None  # set once fetched
+    relevance: float = 0.0  # fused, already scaled to [0, 1]
+    graph: float = 0.0
+    fact: float = 0.0
+    raw: dict[str, float] = field(default_factory=dict)  # per-method raw scores
+    steps: tuple[str, ...] = ()
+
+
+@dataclass
+class Ranked:
+    item: MemoryItem
+    score: float
+    signals: dict[str, float]
+    raw: dict[str, float]
+    steps: tuple[str, ...]
+    tokens: frozenset[str]
+
+
+def tokens_of(text: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2)
+
+
+def half_life(kind: ItemKind, lives: HalfLives) -> float:
+    if kind in _STABLE:
+        return lives.stable
+    days: float = {
+        ItemKind.EPISODE: lives.episode,
+        ItemKind.SUMMARY: lives.summary,
+        ItemKind.PREFERENCE: lives.preference,
+        ItemKind.FACT: lives.fact,
+        ItemKind.PROCEDURE_HINT: lives.procedure,
+    }.get(kind, lives.episode)
+    return days
+
+
+def _decay(since: datetime, now: datetime, days: float) -> float:
+    age = max((now - since).total_seconds(), 0.0) / 86_400
+    return float(0.5 ** (age / days))
+
+
+def signals_of(
+    candidate: RankInput,
+    entity_tokens: frozenset[str],
+    tokens: frozenset[str],
+    now: datetime,
+    lives: HalfLives,
+) -> dict[str, float]:
+    item = candidate.item
+    assert item is not None
+    events = max(len(item.source_event_ids), 1)
+    tried = item.loaded_count + item.success_count + item.failure_count
+    useful = item.cited_count + item.success_count
+    confidence = item.confidence
+    if item.kind not in _STABLE:
+        confidence *= _decay(item.recorded_at, now, lives.confidence)
+    return {
+        "relevance": candidate.relevance,
+        "graph": candidate.graph,
+        "fact": candidate.fact,
+        "entity": len(entity_tokens & tokens) / len(entity_tokens) if entity_tokens else 0.0,
+        "recency": _decay(item.occurred_at, now, half_life(item.kind, lives)),
+        "importance": item.importance,
+        "reinforcement": min(math.log2(events) / 4, 1.0),
+        "confidence": confidence,
+        "utility": min((useful + 1) / (tried + 2), 1.0),
+    }
+
+
+def rerank(
+    candidates: Iterable[RankInput],
+    config: RecallConfig,
+    now: datetime,
+    entity_names: Sequence[str] = (),
+) -> list[Ranked]:
+    """Score every candidate on the weighted signals, best first (ties by id)."""
+    weights = config.rerank.model_dump()
+    entity_tokens = frozenset(t for name in entity_names for t in tokens_of(name))
+    out: list[Ranked] = []
+    for c in candidates:
+        assert c.item is not None
+        tokens = tokens_of(c.item.text)
+        signals = signals_of(c, entity_tokens, tokens, now, config.half_lives)
+        score = sum(weights[name] * signals[name] for name in SIGNALS)
+        rounded = {k: round(v, 4) for k, v in signals.items()}
+        out.append(Ranked(c.item, score, rounded, c.raw, c.steps, tokens))
+    out.sort(key=lambda r: (-r.score, r.item.id))
+    return out
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def mmr(ranked: Sequence[Ranked], lam: float, limit: int) -> list[Ranked]:
+    """Maximal marginal relevance: repeatedly take the candidate with the best
+    ``lam * score - (1 - lam) * overlap`` with those already taken, where overlap is
+    the token-set overlap coefficient. ``lam = 1`` keeps the score order. Scores are
+    scaled by the best first so the two terms are comparable; O(limit × n) set
+    intersections over at most ``3 × limit`` candidates."""
+    if lam >= 1.0 or len(ranked) <= 1:
+        return list(ranked[:limit])
+    pool = list(ranked[: max(limit * 3, limit)])
+    top = max((r.score for r in pool), default=0.0) or 1.0
+    chosen: list[Ranked] = []
+    closest = [0.0] * len(pool)
+    taken = [False] * len(pool)
+    while len(chosen) < min(limit, len(pool)):
+        best, best_value = -1, -math.inf
+        for i, r in enumerate(pool):
+            if taken[i]:
+                continue
+            value = lam * r.score / top - (1 - lam) * closest[i]
+            if value > best_value:
+                best, best_value = i, value
+        taken[best] = True
+        pick = pool[best]
+        chosen.append(pick)
+        for i, r in enumerate(pool):
+            if not taken[i]:
+                closest[i] = max(closest[i], _overlap(r.tokens, pick.tokens))
+    return chosen
