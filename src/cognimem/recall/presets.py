@@ -22,7 +22,7 @@ class RerankWeights(BaseModel):
 
     relevance: float = Field(default=1.0, ge=0)
     graph: float = Field(default=0.1, ge=0)
-    fact: float = Field(default=0.1, ge=0)
+    fact: float = Field(default=0.3, ge=0)
     entity: float = Field(default=0.0, ge=0)
     recency: float = Field(default=0.0, ge=0)
     importance: float = Field(default=0.0, ge=0)
