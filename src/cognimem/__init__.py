@@ -1,5 +1,6 @@
 """cognimem: a cognitive memory layer for LLM agents."""
 
+from cognimem.client import AsyncMemoryClient, MemoryClient
 from cognimem.config import Settings
 from cognimem.errors import (
     CognimemError,
@@ -36,6 +37,7 @@ from cognimem.models import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncMemoryClient",
     "CognimemError",
     "Conflict",
     "ContextPacket",
@@ -44,6 +46,7 @@ __all__ = [
     "ItemKind",
     "ItemStatus",
     "Memory",
+    "MemoryClient",
     "MemoryItem",
     "Message",
     "MessageResult",

@@ -56,7 +56,9 @@ def serve(
 
         from cognimem.api import create_app
     except ImportError as exc:  # pragma: no cover - depends on the install
-        err.print("the server needs the 'server' extra: pip install 'cognimem[server]'")
+        err.print(
+            "the server needs the 'server' extra: pip install 'cognimem[server]'", markup=False
+        )
         raise typer.Exit(1) from exc
     settings = Settings()
     url = db or settings.database_url
@@ -71,6 +73,37 @@ def serve(
     # make that handler a clean exit so a stopped server reports status 0
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     uvicorn.run(create_app(memory), host=host, port=port, log_level="info")
+
+
+@app.command()
+def mcp(db: DbOption = None) -> None:
+    """Run the MCP server over stdio, for MCP clients; the scope comes from COGNIMEM_MCP__*."""
+    import logging
+
+    # stdout carries the protocol: every log line goes to stderr
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        from cognimem.mcp import build_server
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.partition(".")[0] != "mcp":
+            raise
+        # no markup: rich would take "[mcp]" for a style tag and drop it
+        err.print("the MCP server needs the 'mcp' extra: pip install 'cognimem[mcp]'", markup=False)
+        raise typer.Exit(1) from exc
+    try:
+        build_server(Settings(), url=db).run("stdio")
+    except* CognimemError as group:
+        # the Memory opens inside the server's task group, so its errors come grouped
+        first = _first_error(group)
+        err.print(f"[red]error[/red] ({first.type}): {first.message}")
+        raise typer.Exit(1) from first
+
+
+def _first_error(group: BaseExceptionGroup[CognimemError]) -> CognimemError:
+    found = group.exceptions[0]
+    return found if isinstance(found, CognimemError) else _first_error(found)
 
 
 @app.command()

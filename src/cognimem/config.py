@@ -103,6 +103,16 @@ class ServerSettings(BaseModel):
     max_body_bytes: int = Field(default=5_000_000, ge=1)
 
 
+class MCPSettings(BaseModel):
+    """The scope every ``cognimem mcp`` tool reads and writes. Tools take no scope
+    arguments: the server's owner decides whose memory the model sees."""
+
+    tenant_id: str = "default"
+    namespace: str = "default"
+    user_id: str = "default"
+    agent_id: str | None = None
+
+
 class Settings(BaseSettings):
     """All of cognimem's configuration; every field has a working default."""
 
@@ -119,3 +129,4 @@ class Settings(BaseSettings):
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    mcp: MCPSettings = Field(default_factory=MCPSettings)

@@ -49,7 +49,7 @@ def test_every_command_has_help() -> None:
     runner = CliRunner()
     top = runner.invoke(app, ["--help"])
     assert top.exit_code == 0
-    for command in ("serve", "remember", "recall", "import", "eval"):
+    for command in ("serve", "remember", "recall", "import", "eval", "mcp"):
         assert command in top.output
         result = runner.invoke(app, [command, "--help"])
         assert result.exit_code == 0, command

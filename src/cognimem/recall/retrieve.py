@@ -44,6 +44,9 @@ MAX_FACTS_SCANNED = 500
 MAX_GRAPH_EDGES = 5_000
 MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
 _STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
+VECTOR_STEPS = frozenset(
+    {StepKind.VECTOR, StepKind.MANDATES, StepKind.SUMMARIES, StepKind.PROCEDURES}
+)
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -86,6 +89,11 @@ class _Run:
         self.depth = depth
         self._embedding: asyncio.Task[np.ndarray] | None = None
         self._rows: asyncio.Task[FactRows] | None = None
+        # the vector-kind steps of the running group, answered by one store call
+        self.group: tuple[PlannedStep, ...] = ()
+        self._batches: dict[
+            tuple[PlannedStep, ...], asyncio.Task[dict[StepKind, list[Candidate]]]
+        ] = {}
 
     def embedding(self) -> asyncio.Task[np.ndarray]:
         if self._embedding is None:
@@ -108,8 +116,39 @@ class _Run:
             )
         return self._rows
 
+    def _search_of(self, kind: StepKind) -> tuple[ItemFilter, int]:
+        if kind is StepKind.VECTOR:
+            return self.flt, self.depth
+        kinds = {
+            StepKind.MANDATES: _STABLE_KINDS,
+            StepKind.SUMMARIES: (ItemKind.SUMMARY,),
+            StepKind.PROCEDURES: (ItemKind.PROCEDURE_HINT,),
+        }[kind]
+        if kind is StepKind.SUMMARIES:  # summaries cover periods: the time filter holds
+            return replace(self.flt, kinds=kinds), 3
+        # mandates and procedures hold whatever the period
+        limit = MAX_SECTION_ITEMS if kind is StepKind.MANDATES else 3
+        return replace(self.flt, kinds=kinds, since=None, until=None), limit
+
+    async def _vector_batch(self, kinds: tuple[StepKind, ...]) -> dict[StepKind, list[Candidate]]:
+        vector = await asyncio.shield(self.embedding())
+        found = await self.store.vector_searches([self._search_of(k) for k in kinds], vector)
+        return dict(zip(kinds, found, strict=True))
+
+    async def vector_step(self, kind: StepKind) -> StepOutput:
+        """One of the group's vector-kind steps; the first to ask starts the group's
+        single store call for all of them."""
+        group = self.group
+        task = self._batches.get(group)
+        if task is None:
+            kinds = tuple(s.kind for s in group if s.kind in VECTOR_STEPS)
+            task = asyncio.ensure_future(self._vector_batch(kinds))
+            self._batches[group] = task
+        found = await asyncio.shield(task)
+        return StepOutput(found[kind])
+
     def close(self) -> None:
-        for task in (self._embedding, self._rows):
+        for task in (self._embedding, self._rows, *self._batches.values()):
             if task is None:
                 continue
             if not task.done():
@@ -131,9 +170,8 @@ class _Run:
         if kind is StepKind.LEXICAL:
             terms = list(self.analysis.terms)
             return StepOutput(await self.store.lexical_search(self.flt, terms, self.depth))
-        if kind is StepKind.VECTOR:
-            vector = await asyncio.shield(self.embedding())
-            return StepOutput(await self.store.vector_search(self.flt, vector, self.depth))
+        if kind in VECTOR_STEPS:
+            return await self.vector_step(kind)
         if kind is StepKind.CONSTRAINTS:
             rows = await asyncio.shield(self.fact_rows())
             if not rows.ids:
@@ -163,32 +201,22 @@ class _Run:
             return StepOutput([Candidate(i, score) for i, score in found.items()], facts=facts)
         if kind is StepKind.GRAPH:
             return await self._graph()
-        kinds = {
-            StepKind.MANDATES: _STABLE_KINDS,
-            StepKind.SUMMARIES: (ItemKind.SUMMARY,),
-            StepKind.PROCEDURES: (ItemKind.PROCEDURE_HINT,),
-        }[kind]
-        # mandates and procedures hold whatever the period; summaries cover periods
-        flt = replace(self.flt, kinds=kinds, since=None, until=None)
-        if kind is StepKind.SUMMARIES:
-            flt = replace(self.flt, kinds=kinds)
-        limit = MAX_SECTION_ITEMS if kind is StepKind.MANDATES else 3
-        vector = await asyncio.shield(self.embedding())
-        return StepOutput(await self.store.vector_search(flt, vector, limit))
+        raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
 
     async def _graph(self) -> StepOutput:
+        """Seeds from the alias table; the scope's edges are read only when the query
+        names a known entity (most queries name none)."""
         s = self.scope
-        aliases_task = self.store.find_aliases(
+        aliases = await self.store.find_aliases(
             s.tenant_id, s.namespace, s.user_id, list(self.analysis.names)
         )
-        edges_task = self.store.graph_edges(s.tenant_id, s.namespace, s.user_id, MAX_GRAPH_EDGES)
-        aliases, edges = await asyncio.gather(aliases_task, edges_task)
         seeds: dict[str, float] = {}
         for alias in aliases:
             seeds[alias.entity_id] = seeds.get(alias.entity_id, 0.0) + alias.confidence
         names = sorted({a.alias for a in aliases})
-        if not seeds or not edges:
+        if not seeds:
             return StepOutput(entity_names=names)
+        edges = await self.store.graph_edges(s.tenant_id, s.namespace, s.user_id, MAX_GRAPH_EDGES)
         return StepOutput(expand(edges, seeds, limit=self.depth), entity_names=names)
 
 
@@ -564,6 +592,7 @@ async def _execute(
                 for s in group.steps
             ]
             continue
+        run.group = group.steps
         done = await asyncio.gather(
             *(
                 _timed(s.name, (lambda s=s: run.run(s)), min(s.timeout_s, remaining))  # type: ignore[misc]

@@ -246,6 +246,13 @@ class Store(Protocol):
     ) -> list[Candidate]:
         """Exact cosine similarity (vectors are L2-normalised); best first."""
 
+    async def vector_searches(
+        self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+    ) -> list[list[Candidate]]:
+        """Several :meth:`vector_search` calls for one query vector and one (tenant,
+        namespace, user) in one round trip: a read's main search and its per-kind
+        sections (mandates, summaries, procedures)."""
+
     async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
         """For each row of ``queries``, the single most similar item (or None): the
         near-duplicate check of a whole write in one call."""

@@ -505,6 +505,21 @@ class PostgresStore:
             found = await self._vector_query(conn, flt, query, limit, explain=False)
         return [Candidate(item_id=r["id"], score=float(r["score"])) for r in found]
 
+    async def vector_searches(
+        self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+    ) -> list[list[Candidate]]:
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        out: list[list[Candidate]] = []
+        async with self._connection() as conn:
+            for flt, limit in searches:
+                found = (
+                    await self._vector_query(conn, flt, query, limit, explain=False)
+                    if limit > 0
+                    else []
+                )
+                out.append([Candidate(item_id=r["id"], score=float(r["score"])) for r in found])
+        return out
+
     async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
         out: list[Candidate | None] = []
         async with self._connection() as conn:

@@ -450,6 +450,21 @@ class SQLiteStore:
 
         return await self._db.read(q)
 
+    async def vector_searches(
+        self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+    ) -> list[list[Candidate]]:
+        if not searches:
+            return []
+        s = searches[0][0].scope
+        query = np.asarray(vector, dtype=np.float32)
+
+        def q(conn: sqlite3.Connection) -> list[list[Candidate]]:
+            matrix = self._vectors.matrix_for(conn, s.tenant_id, s.namespace, s.user_id)
+            found = vectors.search_many(matrix, searches, query)
+            return [[Candidate(i, score) for i, score in one] for one in found]
+
+        return await self._db.read(q)
+
     # -- knowledge -------------------------------------------------------------------
     async def find_facts(self, query: FactQuery) -> list[Fact]:
         return await self._db.read(lambda conn: kn.find_facts(conn, query))

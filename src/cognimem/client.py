@@ -1,0 +1,479 @@
+"""The Python SDK: ``Memory``'s methods over the cognimem HTTP API.
+
+``AsyncMemoryClient`` holds the logic; ``MemoryClient`` runs it on a private event loop,
+as ``SyncMemory`` does for ``Memory``. Both return the same models and raise the same
+exceptions as ``Memory``: an error body ``{"error": {"type", "message", "details"}}`` is
+rebuilt into the class of :mod:`cognimem.errors` it names. Two errors are the client's
+own::
+
+    CognimemError
+    └─ ClientError         the server's answer was not a cognimem answer (status, body)
+       └─ TransportError   the server could not be reached, or did not answer in time
+
+Requests answered 429 or 503 are retried ``retries`` times, waiting what ``Retry-After``
+says or else an exponential backoff with full jitter; no other status is retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from types import TracebackType
+from typing import Any, Self, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import to_jsonable_python
+
+from cognimem import errors
+from cognimem.errors import (
+    CognimemError,
+    InvalidInput,
+    NotFound,
+    ProviderError,
+    StoreUnavailable,
+    UsageError,
+)
+from cognimem.ingest.profiles import DEFAULT_PROFILE
+from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, WriteResult
+from cognimem.models.knowledge import Fact, FactCategory
+from cognimem.queue import Job
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8420"
+DEFAULT_TENANT = "default"
+RETRY_STATUSES = frozenset({429, 503})
+_FACTS = TypeAdapter(list[Fact])
+_ERROR_TYPES: dict[str, type[CognimemError]] = {
+    name: cls
+    for name in ("CognimemError", *errors.__all__)
+    if isinstance(cls := getattr(errors, name), type) and issubclass(cls, CognimemError)
+}
+
+ScopeLike = Scope | Mapping[str, Any] | None
+
+
+class ClientError(CognimemError):
+    """The server answered with something that is not a cognimem answer: an error
+    without the cognimem error body, an unknown error type, or a body that does not
+    parse as the expected model. ``status`` and ``body`` hold what came back."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        body: str = "",
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, details=details)
+        self.status = status
+        self.body = body
+
+
+class TransportError(ClientError):
+    """The request did not get an answer: connection refused, DNS, timeout, ..."""
+
+
+class AsyncMemoryClient:
+    """``Memory``'s operations over HTTP::
+
+        async with AsyncMemoryClient("http://127.0.0.1:8420", api_key="...") as mem:
+            await mem.write("I'm allergic to shellfish", user_id="u1")
+            packet = await mem.read("what should I cook?", user_id="u1")
+
+    ``transport`` replaces the network, e.g. ``httpx.ASGITransport(app=create_app(memory))``
+    to run against the app in-process. ``retries`` counts the extra attempts after a 429
+    or 503; a ``Retry-After`` longer than ``max_backoff`` seconds is not waited for (the
+    error is raised at once).
+    """
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_BASE_URL,
+        *,
+        api_key: str | None = None,
+        timeout: float | None = 30.0,
+        retries: int = 2,
+        backoff: float = 0.5,
+        max_backoff: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if retries < 0:
+            raise UsageError("retries must be 0 or more")
+        headers = {"Accept": "application/json"}
+        if api_key is not None:
+            headers["Authorization"] = f"Bearer {api_key}"
+        self.base_url = base_url
+        self.retries = retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self._http = httpx.AsyncClient(
+            base_url=base_url, headers=headers, timeout=timeout, transport=transport
+        )
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # -- writes ----------------------------------------------------------------------
+    async def write(
+        self,
+        content: str | Message | Mapping[str, Any],
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        role: Role | str | None = None,
+        name: str | None = None,
+        occurred_at: datetime | None = None,
+        idempotency_key: str | None = None,
+        external_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        profile: str = DEFAULT_PROFILE,
+    ) -> WriteResult:
+        """Remember one message (see :meth:`Memory.write`). In async ingestion mode the
+        result carries the ``job_id`` to poll with :meth:`get_job`. Pass an
+        ``idempotency_key`` to make a retried write safe."""
+        overrides = {
+            "role": role,
+            "name": name,
+            "occurred_at": occurred_at,
+            "idempotency_key": idempotency_key,
+            "external_id": external_id,
+            "metadata": dict(metadata) if metadata is not None else None,
+        }
+        body = _message(content)
+        body.update({k: v for k, v in overrides.items() if v is not None})
+        body["scope"] = _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        body["profile"] = profile
+        return await self._call_model(WriteResult, "POST", "/v1/memory/write", body)
+
+    async def write_batch(
+        self,
+        messages: Sequence[Message | Mapping[str, Any] | str],
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        profile: str = DEFAULT_PROFILE,
+    ) -> WriteResult:
+        """Remember many messages in one request (see :meth:`Memory.write_batch`)."""
+        body = {
+            "messages": [_message(m) for m in messages],
+            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "profile": profile,
+        }
+        return await self._call_model(WriteResult, "POST", "/v1/memory/write_batch", body)
+
+    # -- reads -----------------------------------------------------------------------
+    async def read(
+        self,
+        query: str,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+        preset: str | None = None,
+        kinds: Sequence[ItemKind | str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        reference_time: datetime | None = None,
+        timezone: str | None = None,
+        explain: bool = False,
+    ) -> ContextPacket:
+        """The memories that matter for ``query`` as a ``ContextPacket`` (see
+        :meth:`Memory.read`); call ``.to_markdown()`` on it for the prompt text."""
+        options = {
+            "limit": limit,
+            "max_tokens": max_tokens,
+            "preset": preset,
+            "kinds": None if kinds is None else list(kinds),
+            "since": since,
+            "until": until,
+            "reference_time": reference_time,
+            "timezone": timezone,
+        }
+        body: dict[str, Any] = {
+            "query": query,
+            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "explain": explain,
+            **{k: v for k, v in options.items() if v is not None},
+        }
+        return await self._call_model(ContextPacket, "POST", "/v1/memory/read", body)
+
+    # -- knowledge -------------------------------------------------------------------
+    async def facts(
+        self,
+        *,
+        key: str | Sequence[str] | None = None,
+        categories: Sequence[FactCategory | str] | None = None,
+        include_history: bool = False,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        limit: int = 1_000,
+    ) -> list[Fact]:
+        """The user's facts, newest first (see :meth:`Memory.facts`). The HTTP API takes
+        one ``key``: a sequence of more than one key is a ``UsageError``."""
+        if key is not None and not isinstance(key, str):
+            keys = list(key)
+            if len(keys) > 1:
+                raise UsageError(
+                    "the HTTP API queries one fact key at a time: call facts() once per key"
+                )
+            key = keys[0] if keys else None
+        body: dict[str, Any] = {
+            "scope": _scope(scope, user_id=user_id),
+            "include_history": include_history,
+            "limit": limit,
+        }
+        if key is not None:
+            body["key"] = key
+        if categories is not None:
+            body["categories"] = list(categories)
+        response = await self._call("POST", "/v1/facts/query", body)
+        return _parse(response, _FACTS.validate_python)
+
+    async def get_fact(
+        self, key: str, *, scope: ScopeLike = None, user_id: str | None = None
+    ) -> Fact:
+        """The live fact under exactly ``key``; ``NotFound`` when there is none."""
+        found = [f for f in await self.facts(key=key, scope=scope, user_id=user_id) if f.key == key]
+        if not found:
+            raise NotFound("fact", key)
+        return found[0]
+
+    # -- async ingestion -------------------------------------------------------------
+    async def get_job(self, job_id: str, *, tenant_id: str = DEFAULT_TENANT) -> Job:
+        """The state of an ingestion job (queued / running / done / failed)."""
+        _check_tenant(tenant_id)
+        return await self._call_model(Job, "GET", f"/v1/jobs/{quote(job_id, safe='')}")
+
+    # -- service ---------------------------------------------------------------------
+    async def health(self) -> dict[str, str]:
+        """The server's health check (``{"status": "ok"}``)."""
+        response = await self._call("GET", "/v1/health")
+        return _parse(response, TypeAdapter(dict[str, str]).validate_python)
+
+    # -- plumbing --------------------------------------------------------------------
+    async def _call_model(self, model: type[M], method: str, path: str, body: Any = None) -> M:
+        response = await self._call(method, path, body)
+        return _parse(response, model.model_validate)
+
+    async def _call(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        if self._http.is_closed:
+            raise UsageError("this client is closed: open a new one")
+        payload = None if body is None else to_jsonable_python(body)
+        attempt = 0
+        while True:
+            try:
+                response = await self._http.request(method, path, json=payload)
+            except httpx.TimeoutException as exc:
+                raise TransportError(
+                    f"{method} {self.base_url}{path} timed out ({type(exc).__name__})"
+                ) from exc
+            except httpx.TransportError as exc:
+                raise TransportError(
+                    f"cannot reach cognimem at {self.base_url}: {exc or type(exc).__name__}"
+                ) from exc
+            if response.is_success:
+                return response
+            delay = self._retry_delay(response, attempt)
+            if delay is None:
+                raise _error_from(response)
+            await asyncio.sleep(delay)
+            attempt += 1
+
+    def _retry_delay(self, response: httpx.Response, attempt: int) -> float | None:
+        """Seconds to wait before the next attempt, or None to give up now."""
+        if response.status_code not in RETRY_STATUSES or attempt >= self.retries:
+            return None
+        asked = _retry_after(response.headers.get("Retry-After"))
+        if asked is not None:
+            # never sooner than the server asked; rather fail than block for long
+            return asked if asked <= self.max_backoff else None
+        return random.uniform(0, min(self.max_backoff, self.backoff * 2**attempt))
+
+
+class MemoryClient:
+    """Blocking :class:`AsyncMemoryClient` for scripts and notebooks (same arguments).
+
+    It runs the async client on a private event loop, so it cannot be called from
+    inside a running event loop; use ``AsyncMemoryClient`` there."""
+
+    def __init__(self, base_url: str = DEFAULT_BASE_URL, **kwargs: Any) -> None:
+        self._runner = asyncio.Runner()
+        self._client = AsyncMemoryClient(base_url, **kwargs)
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return self._runner.run(coro)
+
+    def write(self, content: str | Message | Mapping[str, Any], **kwargs: Any) -> WriteResult:
+        return self._run(self._client.write(content, **kwargs))
+
+    def write_batch(
+        self, messages: Sequence[Message | Mapping[str, Any] | str], **kwargs: Any
+    ) -> WriteResult:
+        return self._run(self._client.write_batch(messages, **kwargs))
+
+    def read(self, query: str, **kwargs: Any) -> ContextPacket:
+        return self._run(self._client.read(query, **kwargs))
+
+    def facts(self, **kwargs: Any) -> list[Fact]:
+        return self._run(self._client.facts(**kwargs))
+
+    def get_fact(self, key: str, **kwargs: Any) -> Fact:
+        return self._run(self._client.get_fact(key, **kwargs))
+
+    def get_job(self, job_id: str, **kwargs: Any) -> Job:
+        return self._run(self._client.get_job(job_id, **kwargs))
+
+    def health(self) -> dict[str, str]:
+        return self._run(self._client.health())
+
+    def close(self) -> None:
+        try:
+            self._run(self._client.aclose())
+        finally:
+            self._runner.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- request bodies ------------------------------------------------------------------
+def _message(value: Message | Mapping[str, Any] | str) -> dict[str, Any]:
+    # not validated here: the server checks it and names the field, as Memory does
+    if isinstance(value, Message):
+        return value.model_dump(exclude_unset=True)
+    if isinstance(value, str):
+        return {"content": value}
+    return dict(value)
+
+
+def _scope(scope: ScopeLike = None, **fields: str | None) -> dict[str, Any]:
+    """The scope fields of a request body. The tenant is the server's to pick (from the
+    API key), so only the default tenant is left out; any other is sent for the server
+    to refuse, naming the field."""
+    if isinstance(scope, Scope):
+        data = scope.model_dump(exclude_defaults=True)
+    else:
+        data = dict(scope or {})
+    data.update({k: v for k, v in fields.items() if v is not None})
+    if data.get("tenant_id") == DEFAULT_TENANT:
+        del data["tenant_id"]
+    return data
+
+
+def _check_tenant(tenant_id: str) -> None:
+    if tenant_id != DEFAULT_TENANT:
+        raise UsageError(
+            "over HTTP the server picks the tenant (from the API key): leave tenant_id unset"
+        )
+
+
+# -- responses -----------------------------------------------------------------------
+def _parse(response: httpx.Response, validate: Callable[[Any], T]) -> T:
+    try:
+        return validate(response.json())
+    except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
+        raise ClientError(
+            f"unexpected answer to {response.request.method} {response.request.url.path} "
+            f"(HTTP {response.status_code}): {_snippet(response)}",
+            status=response.status_code,
+            body=response.text,
+        ) from exc
+
+
+def _snippet(response: httpx.Response, size: int = 200) -> str:
+    text = response.text.strip() or "<empty body>"
+    return text if len(text) <= size else text[:size] + "..."
+
+
+def _error_from(response: httpx.Response) -> CognimemError:
+    """The exception ``Memory`` would have raised, rebuilt from an error response."""
+    status = response.status_code
+    try:
+        error = response.json()["error"]
+        type_, message = error["type"], error["message"]
+        details = error.get("details") or {}
+        if not (isinstance(type_, str) and isinstance(message, str) and isinstance(details, dict)):
+            raise TypeError("malformed error body")
+    except (ValueError, KeyError, TypeError):
+        return ClientError(
+            f"HTTP {status} from {response.request.method} {response.request.url.path}: "
+            f"{_snippet(response)}",
+            status=status,
+            body=response.text,
+        )
+    cls = _ERROR_TYPES.get(type_)
+    if cls is None:
+        return ClientError(
+            f"{type_}: {message}", status=status, body=response.text, details=details
+        )
+    if issubclass(cls, InvalidInput):
+        field = details.get("field")
+        return cls(message, field=field if isinstance(field, str) else None, details=details)
+    if issubclass(cls, NotFound):
+        found = cls(str(details.get("kind", "")), str(details.get("id", "")))
+        found.message, found.args = message, (message,)
+        return found
+    if issubclass(cls, StoreUnavailable):
+        retry_after = _retry_after(response.headers.get("Retry-After"))
+        return cls(
+            message, retry_after=1.0 if retry_after is None else retry_after, details=details
+        )
+    if issubclass(cls, ProviderError):
+        rest = {k: v for k, v in details.items() if k not in ("provider", "model")}
+        return cls(
+            message,
+            provider=str(details.get("provider", "")),
+            model=str(details.get("model", "")),
+            details=rest,
+        )
+    return cls(message, details=details)
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+__all__ = ["AsyncMemoryClient", "ClientError", "MemoryClient", "TransportError"]

@@ -1,0 +1,180 @@
+"""cognimem as an MCP server: memory tools for any MCP client (``cognimem mcp``).
+
+Needs the ``mcp`` extra (``pip install 'cognimem[mcp]'``). Nothing else in cognimem
+imports this module, so ``import cognimem`` works without it.
+
+One server serves one scope, read from ``COGNIMEM_MCP__*``: the tools take no tenant or
+user argument, so the model on the other end cannot reach anyone else's memories.
+Errors cognimem raises become MCP tool errors (``isError``) that carry the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from typing import Annotated, Any
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.session import ServerSession
+from pydantic import Field
+
+from cognimem.config import Settings
+from cognimem.errors import CognimemError, InvalidInput, NotFound, UsageError
+from cognimem.memory import Memory, make_scope
+from cognimem.models import Scope, WriteResult
+
+# the tools find the open Memory in the lifespan context; FastMCP resolves this alias
+# from the module's globals to inject it
+Ctx = Context[ServerSession, Memory, Any]
+
+INSTRUCTIONS = """\
+Long-term memory for this user. Call `recall` (or `get_context` once per turn) before \
+answering anything that may depend on what the user said earlier; call `remember` for \
+facts, preferences and decisions worth keeping; `forget` deletes memories by the item \
+ids `remember` returned."""
+
+
+def build_server(settings: Settings | None = None, *, url: str | None = None) -> FastMCP[Memory]:
+    """A FastMCP server with the memory tools. The ``Memory`` (``url`` or the configured
+    database) opens when the server starts and closes when it stops."""
+    settings = settings or Settings()
+    scope = _scope_of(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastMCP[Memory]) -> AsyncIterator[Memory]:
+        async with Memory.open(url, settings=settings) as memory:
+            yield memory
+
+    server: FastMCP[Memory] = FastMCP("cognimem", instructions=INSTRUCTIONS, lifespan=lifespan)
+
+    @server.tool()
+    async def remember(
+        content: Annotated[str, Field(description="The message to remember, verbatim.")],
+        role: Annotated[
+            str, Field(description="Who said it: user, assistant, system or tool.")
+        ] = "user",
+        occurred_at: Annotated[
+            str | None,
+            Field(description="When it was said (ISO 8601 with offset); default now."),
+        ] = None,
+        *,
+        ctx: Ctx,
+    ) -> str:
+        """Store one message in long-term memory. Returns the ids of the stored
+        memories and the facts the message created, reinforced or superseded."""
+        memory = ctx.request_context.lifespan_context
+        message: dict[str, Any] = {"content": content, "role": role}
+        if occurred_at is not None:
+            message["occurred_at"] = occurred_at
+        with _tool_errors():
+            result = await memory.write(message, scope=scope)
+            return await _describe(memory, scope, result)
+
+    @server.tool()
+    async def recall(
+        query: Annotated[str, Field(description="What to look for, in plain words.")],
+        max_tokens: Annotated[int, Field(description="Token budget of the answer.")] = 1000,
+        limit: Annotated[int, Field(description="Most memories to return (1-200).")] = 10,
+        *,
+        ctx: Ctx,
+    ) -> str:
+        """The memories that matter for a query, as markdown: constraints to follow and
+        known facts first, then the ranked memories."""
+        memory = ctx.request_context.lifespan_context
+        with _tool_errors():
+            packet = await memory.read(query, scope=scope, limit=limit, max_tokens=max_tokens)
+        return packet.to_markdown()
+
+    @server.tool()
+    async def forget(
+        item_ids: Annotated[list[str], Field(description="Ids of the memories to delete.")],
+        *,
+        ctx: Ctx,
+    ) -> str:
+        """Delete memories by id (the item ids `remember` returned). Returns how many
+        were deleted and which ids were not found."""
+        memory = ctx.request_context.lifespan_context
+        deleted, missing = 0, []
+        with _tool_errors():
+            for item_id in dict.fromkeys(item_ids):
+                try:
+                    item = await memory.get(item_id, tenant_id=scope.tenant_id)
+                    if not _visible(item.scope, scope):
+                        raise NotFound("item", item_id)  # another user's: not theirs
+                    await memory.delete(item_id, tenant_id=scope.tenant_id)
+                except NotFound:
+                    missing.append(item_id)
+                else:
+                    deleted += 1
+        text = f"forgot {deleted} {'memory' if deleted == 1 else 'memories'}"
+        return f"{text}; not found: {', '.join(missing)}" if missing else text
+
+    @server.tool()
+    async def get_context(
+        user_message: Annotated[str, Field(description="The user's message of this turn.")],
+        assistant_response: Annotated[
+            str | None, Field(description="The reply to it, when already written.")
+        ] = None,
+        *,
+        ctx: Ctx,
+    ) -> str:
+        """One call per turn: the memories that matter for the user's message (markdown),
+        read before the turn itself is stored, with the reply if one is given."""
+        memory = ctx.request_context.lifespan_context
+        turn = [{"content": user_message, "role": "user"}]
+        if assistant_response is not None:
+            turn.append({"content": assistant_response, "role": "assistant"})
+        with _tool_errors():
+            packet = await memory.read(user_message, scope=scope)
+            await memory.write_batch(turn, scope=scope)
+        return packet.to_markdown()
+
+    return server
+
+
+def _scope_of(settings: Settings) -> Scope:
+    try:
+        return make_scope(settings.mcp.model_dump())
+    except InvalidInput as exc:
+        # the settings are wrong, not a request: name the variable to fix
+        name = "COGNIMEM_MCP__" + (exc.field or "scope").rpartition(".")[2].upper()
+        raise UsageError(f"{name}: {exc.message}") from exc
+
+
+@contextmanager
+def _tool_errors() -> Iterator[None]:
+    """cognimem errors as MCP tool errors: the client sees the type and the message."""
+    try:
+        yield
+    except CognimemError as exc:
+        raise ToolError(f"{exc.type}: {exc.message}") from exc
+
+
+async def _describe(memory: Memory, scope: Scope, result: WriteResult) -> str:
+    """What a write did, one line each: messages, changed facts, degradations."""
+    lines = []
+    for m in result.messages:
+        lines.append(f"{m.outcome.value}: event {m.event_id}, items {', '.join(m.item_ids) or '-'}")
+    if result.job_id is not None:
+        lines.append(f"job: {result.job_id}")
+    k = result.knowledge
+    groups: Sequence[tuple[str, list[str]]] = (
+        ("fact", k.facts_created),
+        ("reinforced", k.facts_reinforced),
+        ("superseded", k.facts_superseded),
+    )
+    ids = [i for _, group in groups for i in group]
+    facts = {f.id: f for f in await memory.store.get_facts(scope.tenant_id, ids)} if ids else {}
+    for verb, group in groups:
+        lines += [f"{verb}: {facts[i].key} = {facts[i].value}" for i in group if i in facts]
+    lines += [f"conflict: {c}" for c in k.conflicts_opened]
+    lines += [f"degraded: {problem}" for problem in result.degraded]
+    return "\n".join(lines)
+
+
+def _visible(item: Scope, configured: Scope) -> bool:
+    """Whether the server's configured scope may touch an item of scope ``item``."""
+    return (item.namespace, item.user_id) == (configured.namespace, configured.user_id) and (
+        configured.agent_id is None or item.agent_id == configured.agent_id
+    )
