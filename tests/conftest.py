@@ -11,10 +11,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from cognimem import Memory, Settings
 from cognimem.providers.fakes import HashingEmbedder
 from tests import services
+
+# property tests check correctness, not speed: a busy 2-core CI machine must not fail
+# them on hypothesis's per-example deadline
+hypothesis_settings.register_profile("cognimem", deadline=None)
+hypothesis_settings.load_profile("cognimem")
 
 T = TypeVar("T")
 CONTRACT_DB = "cognimem_contract"

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from cognimem.errors import UsageError
+from cognimem.errors import InvalidInput
 from cognimem.models import MemoryItem, Scope
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.assemble import assemble
@@ -101,5 +101,5 @@ def test_presets_are_named_and_unknown_ones_fail_clearly() -> None:
     assert get_preset("balanced").vector
     assert not get_preset("lexical").vector
     assert not get_preset("vector").lexical
-    with pytest.raises(UsageError, match="balanced"):
+    with pytest.raises(InvalidInput, match="balanced"):
         get_preset("nope")

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cognimem.errors import UsageError
+from cognimem.errors import InvalidInput
 
 Fusion = Literal["weighted", "rrf"]
 
@@ -95,6 +95,7 @@ def get_preset(name: str) -> RecallConfig:
     try:
         return PRESETS[name]
     except KeyError:
-        raise UsageError(
-            f"unknown recall preset {name!r}; choose one of {', '.join(sorted(PRESETS))}"
+        raise InvalidInput(
+            f"unknown recall preset {name!r}; choose one of {', '.join(sorted(PRESETS))}",
+            field="preset",
         ) from None
