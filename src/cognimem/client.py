@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from types import TracebackType
@@ -30,6 +30,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
 from cognimem import errors
+from cognimem.blocking import BlockingFacade
 from cognimem.errors import (
     CognimemError,
     InvalidInput,
@@ -316,53 +317,21 @@ class AsyncMemoryClient:
         return random.uniform(0, min(self.max_backoff, self.backoff * 2**attempt))
 
 
-class MemoryClient:
+class MemoryClient(BlockingFacade):
     """Blocking :class:`AsyncMemoryClient` for scripts and notebooks (same arguments).
 
     It runs the async client on a private event loop, so it cannot be called from
     inside a running event loop; use ``AsyncMemoryClient`` there."""
 
     def __init__(self, base_url: str = DEFAULT_BASE_URL, **kwargs: Any) -> None:
-        self._runner = asyncio.Runner()
         self._client = AsyncMemoryClient(base_url, **kwargs)
-
-    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return self._runner.run(coro)
-
-    def write(self, content: str | Message | Mapping[str, Any], **kwargs: Any) -> WriteResult:
-        return self._run(self._client.write(content, **kwargs))
-
-    def write_batch(
-        self, messages: Sequence[Message | Mapping[str, Any] | str], **kwargs: Any
-    ) -> WriteResult:
-        return self._run(self._client.write_batch(messages, **kwargs))
-
-    def read(self, query: str, **kwargs: Any) -> ContextPacket:
-        return self._run(self._client.read(query, **kwargs))
-
-    def facts(self, **kwargs: Any) -> list[Fact]:
-        return self._run(self._client.facts(**kwargs))
-
-    def get_fact(self, key: str, **kwargs: Any) -> Fact:
-        return self._run(self._client.get_fact(key, **kwargs))
+        super().__init__(self._client)
 
     def get_job(self, job_id: str, **kwargs: Any) -> Job:
         return self._run(self._client.get_job(job_id, **kwargs))
 
     def health(self) -> dict[str, str]:
         return self._run(self._client.health())
-
-    def close(self) -> None:
-        try:
-            self._run(self._client.aclose())
-        finally:
-            self._runner.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 # -- request bodies ------------------------------------------------------------------

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 from pydantic import ValidationError
 
+from cognimem.blocking import BlockingFacade
 from cognimem.config import Settings
 from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
 from cognimem.ingest import WriteFunnel
@@ -56,7 +57,6 @@ from cognimem.store.base import FactQuery
 from cognimem.store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 ScopeLike = Scope | Mapping[str, Any] | None
 
@@ -526,37 +526,17 @@ class Memory:
         return handled
 
 
-class SyncMemory:
+class SyncMemory(BlockingFacade):
     """Blocking wrapper around :class:`Memory` for scripts and notebooks."""
 
     def __init__(self, memory: Memory) -> None:
-        self._runner = asyncio.Runner()
+        super().__init__(memory)
         self._memory = memory
         self._run(memory.start())
 
     @classmethod
     def open(cls, url: str | None = None, **kwargs: Any) -> SyncMemory:
         return cls(Memory.open(url, **kwargs))
-
-    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return self._runner.run(coro)
-
-    def write(self, content: str | Message | Mapping[str, Any], **kwargs: Any) -> WriteResult:
-        return self._run(self._memory.write(content, **kwargs))
-
-    def write_batch(
-        self, messages: Sequence[Message | Mapping[str, Any] | str], **kwargs: Any
-    ) -> WriteResult:
-        return self._run(self._memory.write_batch(messages, **kwargs))
-
-    def read(self, query: str, **kwargs: Any) -> ContextPacket:
-        return self._run(self._memory.read(query, **kwargs))
-
-    def facts(self, **kwargs: Any) -> list[Fact]:
-        return self._run(self._memory.facts(**kwargs))
-
-    def get_fact(self, key: str, **kwargs: Any) -> Fact:
-        return self._run(self._memory.get_fact(key, **kwargs))
 
     def conflicts(self, **kwargs: Any) -> list[FactConflict]:
         return self._run(self._memory.conflicts(**kwargs))
@@ -569,15 +549,3 @@ class SyncMemory:
 
     def delete(self, item_id: str, **kwargs: Any) -> None:
         self._run(self._memory.delete(item_id, **kwargs))
-
-    def close(self) -> None:
-        try:
-            self._run(self._memory.aclose())
-        finally:
-            self._runner.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
