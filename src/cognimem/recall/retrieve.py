@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 import numpy as np
 
 from cognimem.errors import ProviderError
-from cognimem.ingest.extract.lexicon import scope_tags
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, Scope, StepReport
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import Fact, FactConflict
@@ -89,6 +88,7 @@ class _Run:
         self.depth = depth
         self._embedding: asyncio.Task[np.ndarray] | None = None
         self._rows: asyncio.Task[FactRows] | None = None
+        self._view: QueryView | None = None
         # the vector-kind steps of the running group, answered by one store call
         self.group: tuple[PlannedStep, ...] = ()
         self._batches: dict[
@@ -156,13 +156,12 @@ class _Run:
             elif not task.cancelled():
                 task.exception()  # retrieved: a failure is already in a step's report
 
-    def view(self, vector: np.ndarray | None) -> QueryView:
-        return QueryView(
-            terms=frozenset(self.analysis.terms),
-            domains=frozenset(scope_tags(self.analysis.query.replace("-", " "))),
-            decision=self.analysis.decision,
-            vector=vector,
-        )
+    async def view(self) -> QueryView:
+        """What constraint and fact scoring need of the query, built once per read."""
+        if self._view is None:
+            vector = await self.vector_or_none()
+            self._view = QueryView.of(self.analysis.query, vector, self.analysis.decision)
+        return self._view
 
     # -- the steps -------------------------------------------------------------------
     async def run(self, step: PlannedStep) -> StepOutput:
@@ -176,7 +175,7 @@ class _Run:
             rows = await asyncio.shield(self.fact_rows())
             if not rows.ids:
                 return StepOutput()
-            view = self.view(await self.vector_or_none())
+            view = await self.view()
             sections = self.reader.sections
             picks = pick_constraints(view, rows, sections, step.categories, light=step.light)
             return StepOutput(picks=picks)
@@ -187,7 +186,7 @@ class _Run:
             rows = await rows_task
             if not rows.ids:
                 return StepOutput(conflicts=conflicts)
-            view = self.view(await self.vector_or_none())
+            view = await self.view()
             picks = pick_other_facts(view, rows, self.reader.sections)
             return StepOutput(picks=picks, conflicts=conflicts)
         if kind is StepKind.FACT_LOOKUP:
