@@ -1,12 +1,16 @@
-"""Test doubles shared by several test modules: an embedder that records its batches
-and an in-memory embedding-cache backend that records its calls."""
+"""Test doubles shared by several test modules: an embedder that records its batches,
+an in-memory embedding-cache backend that records its calls, and API keys for tests
+of the HTTP API."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from cognimem.api.auth import issue_key
 from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix
 from cognimem.providers.fakes import HashingEmbedder
+from cognimem.store import Store, open_store
+from tests.conftest import run_in_thread
 
 
 class CountingEmbedder:
@@ -52,3 +56,24 @@ class DictBackend:
         self.puts.append(dict(vectors))
         for h, v in vectors.items():
             self.data[(model, h)] = v
+
+
+async def new_api_key(store: Store, tenant_id: str = "default") -> str:
+    """The secret of a fresh API key of ``tenant_id`` in an open store."""
+    _, secret = await issue_key(store, tenant_id)
+    return secret
+
+
+def issue_api_key(url: str, tenant_id: str = "default") -> str:
+    """The secret of a fresh API key of ``tenant_id`` in the database at ``url``, from
+    sync fixture code (e.g. before a server on that database starts)."""
+
+    async def go() -> str:
+        store = open_store(url)
+        await store.open()
+        try:
+            return await new_api_key(store, tenant_id)
+        finally:
+            await store.close()
+
+    return run_in_thread(go)

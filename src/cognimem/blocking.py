@@ -5,18 +5,21 @@ object's calls run on a private event loop, so they cannot be made from inside o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Self, TypeVar, cast
 
-from cognimem.models import ContextPacket, Message, WriteResult
-from cognimem.models.knowledge import Fact
+from cognimem.models import ContextPacket, MemoryItem, Message, Turn, WriteResult
+from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
+from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry
+from cognimem.queue import Job
 
 T = TypeVar("T")
 
 
 class BlockingFacade:
-    """``write``, ``write_batch``, ``read``, ``facts`` and ``get_fact`` of an async
-    facade (same arguments), plus ``close`` and the context-manager protocol."""
+    """Every method the async facade shares with ``Memory`` (same arguments, same
+    results; ``export`` a lazy iterator), plus ``close`` and the context-manager
+    protocol."""
 
     def __init__(self, target: Any) -> None:
         self._runner = asyncio.Runner()
@@ -41,6 +44,66 @@ class BlockingFacade:
 
     def get_fact(self, key: str, **kwargs: Any) -> Fact:
         return cast(Fact, self._run(self._target.get_fact(key, **kwargs)))
+
+    def turn(self, user_message: Any, assistant_message: Any = None, **kwargs: Any) -> Turn:
+        return cast(Turn, self._run(self._target.turn(user_message, assistant_message, **kwargs)))
+
+    def get(self, item_id: str, **kwargs: Any) -> MemoryItem:
+        return cast(MemoryItem, self._run(self._target.get(item_id, **kwargs)))
+
+    def history(self, target_id: str, **kwargs: Any) -> list[HistoryEntry]:
+        return cast(list[HistoryEntry], self._run(self._target.history(target_id, **kwargs)))
+
+    def delete(self, item_id: str, **kwargs: Any) -> None:
+        self._run(self._target.delete(item_id, **kwargs))
+
+    def update(self, item_id: str, **kwargs: Any) -> MemoryItem:
+        return cast(MemoryItem, self._run(self._target.update(item_id, **kwargs)))
+
+    def forget(self, **kwargs: Any) -> ForgetResult:
+        return cast(ForgetResult, self._run(self._target.forget(**kwargs)))
+
+    def entities(self, **kwargs: Any) -> list[tuple[Entity, list[Alias]]]:
+        return cast(list[tuple[Entity, list[Alias]]], self._run(self._target.entities(**kwargs)))
+
+    def conflicts(self, **kwargs: Any) -> list[FactConflict]:
+        return cast(list[FactConflict], self._run(self._target.conflicts(**kwargs)))
+
+    def resolve_conflict(self, conflict_id: str, **kwargs: Any) -> FactConflict:
+        return cast(FactConflict, self._run(self._target.resolve_conflict(conflict_id, **kwargs)))
+
+    def create_session(self, session_id: str, **kwargs: Any) -> Session:
+        return cast(Session, self._run(self._target.create_session(session_id, **kwargs)))
+
+    def list_sessions(self, **kwargs: Any) -> list[Session]:
+        return cast(list[Session], self._run(self._target.list_sessions(**kwargs)))
+
+    def close_session(self, session_id: str, **kwargs: Any) -> Session:
+        return cast(Session, self._run(self._target.close_session(session_id, **kwargs)))
+
+    def stats(self, **kwargs: Any) -> ScopeStats:
+        return cast(ScopeStats, self._run(self._target.stats(**kwargs)))
+
+    def erase_user(self, user_id: str, **kwargs: Any) -> ErasureReport:
+        return cast(ErasureReport, self._run(self._target.erase_user(user_id, **kwargs)))
+
+    def get_job(self, job_id: str, **kwargs: Any) -> Job:
+        return cast(Job, self._run(self._target.get_job(job_id, **kwargs)))
+
+    def export(self, **kwargs: Any) -> Iterator[ExportRecord]:
+        """The export records, read lazily on this object's event loop."""
+        records = self._target.export(**kwargs)
+
+        async def following() -> ExportRecord | None:
+            return cast(ExportRecord | None, await anext(records, None))
+
+        while (record := self._run(following())) is not None:
+            yield record
+
+    def import_records(
+        self, records: Iterable[ExportRecord | Mapping[str, Any]], **kwargs: Any
+    ) -> dict[str, int]:
+        return cast(dict[str, int], self._run(self._target.import_records(records, **kwargs)))
 
     def close(self) -> None:
         try:

@@ -7,7 +7,9 @@ import json
 import signal
 import sys
 import tempfile
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -17,7 +19,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cognimem.config import Settings
 from cognimem.errors import CognimemError, InvalidInput
+from cognimem.logs import configure_logging
 from cognimem.memory import Memory
+from cognimem.models.admin import ApiKey
+from cognimem.store import Store, open_store
 from cognimem.store.sqlite.store import path_from_url
 
 T = TypeVar("T")
@@ -25,6 +30,11 @@ T = TypeVar("T")
 app = typer.Typer(help="cognimem: a cognitive memory layer for LLM agents.", no_args_is_help=True)
 eval_app = typer.Typer(help="Benchmark harnesses.", no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
+keys_app = typer.Typer(
+    help="HTTP API keys: create, list, revoke (database access is the authority).",
+    no_args_is_help=True,
+)
+app.add_typer(keys_app, name="keys")
 out = Console()
 err = Console(stderr=True)
 
@@ -72,7 +82,17 @@ def serve(
     # uvicorn re-raises SIGTERM after its graceful shutdown with the handler it found;
     # make that handler a clean exit so a stopped server reports status 0
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    uvicorn.run(create_app(memory), host=host, port=port, log_level="info")
+    configure_logging(settings.log.format, settings.log.level)
+    # uvicorn keeps its hands off logging: records go through our handler, and the
+    # app's middleware writes the access log (with request id and tenant)
+    uvicorn.run(
+        create_app(memory),
+        host=host,
+        port=port,
+        log_config=None,
+        log_level=settings.log.level.lower(),
+        access_log=False,
+    )
 
 
 @app.command()
@@ -263,6 +283,95 @@ def eval_locomo(
     if json_out is not None:
         json_out.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
         out.print(f"wrote {json_out}")
+
+
+@asynccontextmanager
+async def _store(db: str | None) -> AsyncIterator[Store]:
+    """The configured store alone (no embedder, no queue): key management needs no more."""
+    store = open_store(db or Settings().database_url)
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def _key_line(key: ApiKey) -> str:
+    state = "revoked" if key.revoked_at else "active"
+    if key.revoked_at is None and key.expires_at is not None:
+        state = f"expires {key.expires_at.isoformat()}"
+    limit = key.rate_limit_per_minute or "default"
+    return (
+        f"{key.id}\t{key.tenant_id}\t{key.prefix}…\t{key.name or '-'}\t{state}"
+        f"\trate limit {limit}/min\tcreated {key.created_at.isoformat()}"
+    )
+
+
+@keys_app.command("create")
+def keys_create(
+    tenant: Annotated[str, typer.Option("--tenant", "-t", help="Tenant the key acts for.")],
+    name: Annotated[str, typer.Option(help="A label to tell keys apart.")] = "",
+    expires_in_days: Annotated[
+        float | None, typer.Option(help="Expire the key after this many days.", min=0.001)
+    ] = None,
+    rate_limit: Annotated[
+        int | None,
+        typer.Option(
+            help="Requests per minute (default: COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE).", min=1
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Create an API key for a tenant and print its secret (shown this once only)."""
+    from cognimem.api.auth import issue_key
+
+    async def go() -> tuple[ApiKey, str]:
+        now = datetime.now(UTC)
+        expires = None if expires_in_days is None else now + timedelta(days=expires_in_days)
+        async with _store(db) as store:
+            return await issue_key(
+                store,
+                tenant,
+                name=name,
+                expires_at=expires,
+                rate_limit_per_minute=rate_limit,
+                now=now,
+            )
+
+    key, secret = _run(go)
+    err.print(f"created key {key.id} for tenant {key.tenant_id}; the secret is shown only once:")
+    sys.stdout.write(f"id: {key.id}\nsecret: {secret}\n")
+
+
+@keys_app.command("list")
+def keys_list(
+    tenant: Annotated[str | None, typer.Option("--tenant", "-t", help="Only this tenant.")] = None,
+    db: DbOption = None,
+) -> None:
+    """List keys (id, tenant, prefix, name, state); never secrets."""
+
+    async def go() -> list[ApiKey]:
+        async with _store(db) as store:
+            return await store.list_api_keys(tenant)
+
+    for key in _run(go):
+        sys.stdout.write(_key_line(key) + "\n")
+
+
+@keys_app.command("revoke")
+def keys_revoke(
+    key_id: Annotated[str, typer.Argument(help="The key's id (from `cognimem keys list`).")],
+    db: DbOption = None,
+) -> None:
+    """Revoke a key at once; requests with it are refused from now on."""
+    from cognimem.api.auth import revoke_key
+
+    async def go() -> ApiKey:
+        async with _store(db) as store:
+            return await revoke_key(store, key_id)
+
+    key = _run(go)
+    sys.stdout.write(f"revoked {key.id} (tenant {key.tenant_id})\n")
 
 
 def _progress() -> Progress:

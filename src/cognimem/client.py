@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from types import TracebackType
@@ -36,12 +36,32 @@ from cognimem.errors import (
     InvalidInput,
     NotFound,
     ProviderError,
+    RateLimited,
     StoreUnavailable,
     UsageError,
 )
 from cognimem.ingest.profiles import DEFAULT_PROFILE
-from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, WriteResult
-from cognimem.models.knowledge import Fact, FactCategory
+from cognimem.models import (
+    ContextPacket,
+    ItemKind,
+    MemoryItem,
+    Message,
+    Role,
+    Scope,
+    Tier,
+    Turn,
+    WriteResult,
+)
+from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
+from cognimem.models.knowledge import (
+    Alias,
+    Entity,
+    EntityWithAliases,
+    Fact,
+    FactCategory,
+    FactConflict,
+    HistoryEntry,
+)
 from cognimem.queue import Job
 
 T = TypeVar("T")
@@ -50,7 +70,13 @@ M = TypeVar("M", bound=BaseModel)
 DEFAULT_BASE_URL = "http://127.0.0.1:8420"
 DEFAULT_TENANT = "default"
 RETRY_STATUSES = frozenset({429, 503})
+NDJSON = "application/x-ndjson"
 _FACTS = TypeAdapter(list[Fact])
+_CONFLICTS = TypeAdapter(list[FactConflict])
+_HISTORY = TypeAdapter(list[HistoryEntry])
+_SESSIONS = TypeAdapter(list[Session])
+_COUNTS = TypeAdapter(dict[str, int])
+_ENTITIES = TypeAdapter(list[EntityWithAliases])
 _ERROR_TYPES: dict[str, type[CognimemError]] = {
     name: cls
     for name in ("CognimemError", *errors.__all__)
@@ -265,6 +291,212 @@ class AsyncMemoryClient:
             raise NotFound("fact", key)
         return found[0]
 
+    async def entities(
+        self, *, scope: ScopeLike = None, user_id: str | None = None
+    ) -> list[tuple[Entity, list[Alias]]]:
+        """The entities visible to the user, each with its aliases."""
+        body = {"scope": _scope(scope, user_id=user_id)}
+        response = await self._call("POST", "/v1/entities/query", body)
+        return [(e.entity, e.aliases) for e in _parse(response, _ENTITIES.validate_python)]
+
+    async def conflicts(
+        self, *, open_only: bool = True, scope: ScopeLike = None, user_id: str | None = None
+    ) -> list[FactConflict]:
+        """Contradictions between the user's facts."""
+        body = {"scope": _scope(scope, user_id=user_id), "open_only": open_only}
+        response = await self._call("POST", "/v1/conflicts/query", body)
+        return _parse(response, _CONFLICTS.validate_python)
+
+    async def resolve_conflict(
+        self,
+        conflict_id: str,
+        *,
+        winner_fact_id: str | None = None,
+        note: str = "",
+        tenant_id: str = DEFAULT_TENANT,
+    ) -> FactConflict:
+        """Close a conflict (see :meth:`Memory.resolve_conflict`)."""
+        _check_tenant(tenant_id)
+        body = {"winner_fact_id": winner_fact_id, "note": note}
+        path = f"/v1/conflicts/{quote(conflict_id, safe='')}/resolve"
+        return await self._call_model(FactConflict, "POST", path, body)
+
+    # -- one memory --------------------------------------------------------------------
+    async def get(self, item_id: str, *, tenant_id: str = DEFAULT_TENANT) -> MemoryItem:
+        """One memory item with its provenance; ``NotFound`` when there is none."""
+        _check_tenant(tenant_id)
+        path = f"/v1/memory/get/{quote(item_id, safe='')}"
+        return await self._call_model(MemoryItem, "GET", path)
+
+    async def history(
+        self, target_id: str, *, tenant_id: str = DEFAULT_TENANT
+    ) -> list[HistoryEntry]:
+        """Every recorded change to an item or a fact, oldest first."""
+        _check_tenant(tenant_id)
+        try:
+            response = await self._call("GET", f"/v1/memory/history/{quote(target_id, safe='')}")
+        except NotFound:
+            return []  # as Memory.history answers for an id it does not know
+        return _parse(response, _HISTORY.validate_python)
+
+    async def update(
+        self,
+        item_id: str,
+        *,
+        text: str | None = None,
+        importance: float | None = None,
+        tier: Tier | str | None = None,
+        feedback: str | None = None,
+        tenant_id: str = DEFAULT_TENANT,
+    ) -> MemoryItem:
+        """Edit a memory or give feedback on it (see :meth:`Memory.update`)."""
+        _check_tenant(tenant_id)
+        changes = {"text": text, "importance": importance, "tier": tier, "feedback": feedback}
+        body = {"id": item_id, **{k: v for k, v in changes.items() if v is not None}}
+        return await self._call_model(MemoryItem, "POST", "/v1/memory/update", body)
+
+    async def delete(self, item_id: str, *, tenant_id: str = DEFAULT_TENANT) -> None:
+        """Delete one memory item; ``NotFound`` when there is none."""
+        _check_tenant(tenant_id)
+        await self.get(item_id)
+        await self.forget(ids=[item_id])
+
+    async def forget(
+        self,
+        *,
+        ids: Sequence[str] | None = None,
+        query: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        mode: str = "delete",
+        dry_run: bool = False,
+        limit: int = 100,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+    ) -> ForgetResult:
+        """Forget memories by ids, query or time range (see :meth:`Memory.forget`)."""
+        selectors = {
+            "ids": None if ids is None else list(ids),
+            "query": query,
+            "since": since,
+            "until": until,
+        }
+        body = {
+            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "mode": mode,
+            "dry_run": dry_run,
+            "limit": limit,
+            **{k: v for k, v in selectors.items() if v is not None},
+        }
+        return await self._call_model(ForgetResult, "POST", "/v1/memory/forget", body)
+
+    async def turn(
+        self,
+        user_message: str | Message | Mapping[str, Any],
+        assistant_message: str | Message | Mapping[str, Any] | None = None,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+        preset: str | None = None,
+        timezone: str | None = None,
+        profile: str = DEFAULT_PROFILE,
+    ) -> Turn:
+        """One conversational turn (see :meth:`Memory.turn`)."""
+        options = {"limit": limit, "max_tokens": max_tokens, "preset": preset, "timezone": timezone}
+        body: dict[str, Any] = {
+            "user": {"role": "user", **_message(user_message)},
+            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "profile": profile,
+            **{k: v for k, v in options.items() if v is not None},
+        }
+        if assistant_message is not None:
+            body["assistant"] = {"role": "assistant", **_message(assistant_message)}
+        return await self._call_model(Turn, "POST", "/v1/memory/turn", body)
+
+    # -- sessions, statistics, erasure, export -------------------------------------------
+    async def create_session(
+        self,
+        session_id: str,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Session:
+        body = {
+            "session_id": session_id,
+            "scope": _scope(scope, user_id=user_id, agent_id=agent_id),
+            "metadata": dict(metadata or {}),
+        }
+        return await self._call_model(Session, "POST", "/v1/sessions", body)
+
+    async def list_sessions(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        limit: int = 100,
+    ) -> list[Session]:
+        body = {"scope": _scope(scope, user_id=user_id, agent_id=agent_id), "limit": limit}
+        response = await self._call("POST", "/v1/sessions/query", body)
+        return _parse(response, _SESSIONS.validate_python)
+
+    async def close_session(
+        self, session_id: str, *, scope: ScopeLike = None, user_id: str | None = None
+    ) -> Session:
+        """Close a session: writes naming it are refused (``Conflict``) from now on."""
+        path = f"/v1/sessions/{quote(session_id, safe='')}/close"
+        body = {"scope": _scope(scope, user_id=user_id)}
+        return await self._call_model(Session, "POST", path, body)
+
+    async def stats(self, *, scope: ScopeLike = None, user_id: str | None = None) -> ScopeStats:
+        body = {"scope": _scope(scope, user_id=user_id)}
+        return await self._call_model(ScopeStats, "POST", "/v1/stats", body)
+
+    async def erase_user(self, user_id: str, *, tenant_id: str = DEFAULT_TENANT) -> ErasureReport:
+        """Erase everything derived from the user (see :meth:`Memory.erase_user`)."""
+        _check_tenant(tenant_id)
+        path = f"/v1/users/{quote(user_id, safe='')}"
+        return await self._call_model(ErasureReport, "DELETE", path)
+
+    async def export(
+        self, *, scope: ScopeLike = None, user_id: str | None = None
+    ) -> AsyncIterator[ExportRecord]:
+        """Every stored row of the scope, streamed (a header record first)."""
+        body = to_jsonable_python({"scope": _scope(scope, user_id=user_id)})
+        async with self._http.stream("POST", "/v1/memory/export", json=body) as response:
+            if not response.is_success:
+                await response.aread()
+                raise _error_from(response)
+            async for line in response.aiter_lines():
+                if line.strip():
+                    yield ExportRecord.model_validate_json(line)
+
+    async def import_records(
+        self,
+        records: Iterable[ExportRecord | Mapping[str, Any]],
+        *,
+        tenant_id: str = DEFAULT_TENANT,
+    ) -> dict[str, int]:
+        """Import records written by :meth:`export` (idempotent)."""
+        _check_tenant(tenant_id)
+        lines = [
+            (r if isinstance(r, ExportRecord) else ExportRecord.model_validate(r)).model_dump_json()
+            for r in records
+        ]
+        content = ("\n".join(lines) + "\n").encode()
+        response = await self._call(
+            "POST", "/v1/memory/import", content=content, content_type=NDJSON
+        )
+        return _parse(response, _COUNTS.validate_python)
+
     # -- async ingestion -------------------------------------------------------------
     async def get_job(self, job_id: str, *, tenant_id: str = DEFAULT_TENANT) -> Job:
         """The state of an ingestion job (queued / running / done / failed)."""
@@ -282,14 +514,25 @@ class AsyncMemoryClient:
         response = await self._call(method, path, body)
         return _parse(response, model.model_validate)
 
-    async def _call(self, method: str, path: str, body: Any = None) -> httpx.Response:
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        content: bytes | None = None,
+        content_type: str | None = None,
+    ) -> httpx.Response:
         if self._http.is_closed:
             raise UsageError("this client is closed: open a new one")
         payload = None if body is None else to_jsonable_python(body)
+        headers = None if content_type is None else {"Content-Type": content_type}
         attempt = 0
         while True:
             try:
-                response = await self._http.request(method, path, json=payload)
+                response = await self._http.request(
+                    method, path, json=payload, content=content, headers=headers
+                )
             except httpx.TimeoutException as exc:
                 raise TransportError(
                     f"{method} {self.base_url}{path} timed out ({type(exc).__name__})"
@@ -327,9 +570,6 @@ class MemoryClient(BlockingFacade):
         self._client = AsyncMemoryClient(base_url, **kwargs)
         super().__init__(self._client)
 
-    def get_job(self, job_id: str, **kwargs: Any) -> Job:
-        return self._run(self._client.get_job(job_id, **kwargs))
-
     def health(self) -> dict[str, str]:
         return self._run(self._client.health())
 
@@ -346,15 +586,13 @@ def _message(value: Message | Mapping[str, Any] | str) -> dict[str, Any]:
 
 def _scope(scope: ScopeLike = None, **fields: str | None) -> dict[str, Any]:
     """The scope fields of a request body. The tenant is the server's to pick (from the
-    API key), so only the default tenant is left out; any other is sent for the server
-    to refuse, naming the field."""
+    API key): a scope naming another tenant than the default is a ``UsageError``."""
     if isinstance(scope, Scope):
         data = scope.model_dump(exclude_defaults=True)
     else:
         data = dict(scope or {})
     data.update({k: v for k, v in fields.items() if v is not None})
-    if data.get("tenant_id") == DEFAULT_TENANT:
-        del data["tenant_id"]
+    _check_tenant(str(data.pop("tenant_id", DEFAULT_TENANT)))
     return data
 
 
@@ -411,7 +649,7 @@ def _error_from(response: httpx.Response) -> CognimemError:
         found = cls(str(details.get("kind", "")), str(details.get("id", "")))
         found.message, found.args = message, (message,)
         return found
-    if issubclass(cls, StoreUnavailable):
+    if issubclass(cls, StoreUnavailable | RateLimited):
         retry_after = _retry_after(response.headers.get("Retry-After"))
         return cls(
             message, retry_after=1.0 if retry_after is None else retry_after, details=details

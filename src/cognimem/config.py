@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -103,6 +103,34 @@ class ServerSettings(BaseModel):
     max_body_bytes: int = Field(default=5_000_000, ge=1)
 
 
+class AuthSettings(BaseModel):
+    """HTTP API authentication. Every ``/v1`` route needs a tenant's API key
+    (``cognimem keys create --tenant T``); there is no bypass."""
+
+    # creates, lists and revokes keys over HTTP (/v1/admin/keys) and may read /metrics;
+    # unset: keys are managed with the CLI only
+    admin_key: SecretStr | None = None
+    # a separate bearer token that may read /metrics (and nothing else)
+    metrics_token: SecretStr | None = None
+    # requests per minute per key unless the key sets its own
+    rate_limit_per_minute: int = Field(default=600, ge=1)
+    # Redis shared by all API processes for rate limits; unset: COGNIMEM_QUEUE_URL when
+    # it is a Redis URL, else limits are kept in-process
+    redis_url: str | None = None
+
+
+class LogSettings(BaseModel):
+    """How ``cognimem serve`` logs: one JSON object per line (default) or plain text."""
+
+    format: Literal["json", "text"] = "json"
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+
 class MCPSettings(BaseModel):
     """The scope every ``cognimem mcp`` tool reads and writes. Tools take no scope
     arguments: the server's owner decides whose memory the model sees."""
@@ -129,4 +157,6 @@ class Settings(BaseSettings):
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    auth: AuthSettings = Field(default_factory=AuthSettings)
+    log: LogSettings = Field(default_factory=LogSettings)
     mcp: MCPSettings = Field(default_factory=MCPSettings)

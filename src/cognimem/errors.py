@@ -12,6 +12,7 @@ Every error cognimem raises on purpose is a :class:`CognimemError`; foreign erro
     ├─ PermissionDenied        wrong tenant or key (HTTP 403)
     │  └─ Unauthenticated      no or bad credentials (HTTP 401)
     ├─ Conflict                idempotency or version clash (HTTP 409)
+    ├─ RateLimited             too many requests for this key (HTTP 429, retry later)
     ├─ StoreError              (HTTP 500)
     │  ├─ StoreUnavailable     the database cannot be reached (HTTP 503, retry later)
     │  └─ SchemaMismatch       the database was built by another version or model
@@ -88,6 +89,18 @@ class StaleKnowledge(Conflict):
     that keeps failing."""
 
 
+class RateLimited(CognimemError):
+    """The caller's key used up its request allowance; retry after ``retry_after`` s."""
+
+    status_code = 429
+
+    def __init__(
+        self, message: str, *, retry_after: float = 1.0, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message, details=details)
+        self.retry_after = retry_after
+
+
 class StoreError(CognimemError):
     status_code = 500
 
@@ -143,6 +156,7 @@ __all__ = [
     "ProviderError",
     "ProviderOutputError",
     "ProviderUnavailable",
+    "RateLimited",
     "SchemaMismatch",
     "StaleKnowledge",
     "StoreError",

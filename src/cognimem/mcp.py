@@ -10,13 +10,14 @@ Errors cognimem raises become MCP tool errors (``isError``) that carry the messa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.session import ServerSession
+from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from cognimem.config import Settings
@@ -24,9 +25,10 @@ from cognimem.errors import CognimemError, InvalidInput, NotFound, UsageError
 from cognimem.memory import Memory, make_scope
 from cognimem.models import Scope, WriteResult
 
-# the tools find the open Memory in the lifespan context; FastMCP resolves this alias
-# from the module's globals to inject it
-Ctx = Context[ServerSession, Memory, Any]
+# FastMCP resolves this alias from the module's globals to inject the tool context
+Ctx = Context[ServerSession, Any, Any]
+# where RequireKey leaves the caller's tenant in the ASGI scope of an /v1/mcp request
+PRINCIPAL_KEY = "cognimem.tenant_id"
 
 INSTRUCTIONS = """\
 Long-term memory for this user. Call `recall` (or `get_context` once per turn) before \
@@ -36,8 +38,9 @@ ids `remember` returned."""
 
 
 def build_server(settings: Settings | None = None, *, url: str | None = None) -> FastMCP[Memory]:
-    """A FastMCP server with the memory tools. The ``Memory`` (``url`` or the configured
-    database) opens when the server starts and closes when it stops."""
+    """A FastMCP server with the memory tools (``cognimem mcp``, over stdio). The
+    ``Memory`` (``url`` or the configured database) opens when the server starts and
+    closes when it stops."""
     settings = settings or Settings()
     scope = _scope_of(settings)
 
@@ -47,6 +50,38 @@ def build_server(settings: Settings | None = None, *, url: str | None = None) ->
             yield memory
 
     server: FastMCP[Memory] = FastMCP("cognimem", instructions=INSTRUCTIONS, lifespan=lifespan)
+    _add_tools(server, lambda ctx: (ctx.request_context.lifespan_context, scope))
+    return server
+
+
+def build_http_server(memory: Memory) -> FastMCP[Any]:
+    """The same tools for the HTTP app's ``/v1/mcp`` mount (streamable HTTP,
+    stateless, JSON responses). The tenant is the API key's, set on the request by
+    :class:`RequireKey`; namespace, user and agent come from ``COGNIMEM_MCP__*``."""
+    configured = _scope_of(memory.settings)
+
+    def resolve(ctx: Ctx) -> tuple[Memory, Scope]:
+        request = ctx.request_context.request
+        tenant = getattr(request, "scope", {}).get(PRINCIPAL_KEY) if request else None
+        if tenant is None:  # RequireKey guards the mount; this is a wiring error
+            raise ToolError("Unauthenticated: no API key on this request")
+        return memory, configured.model_copy(update={"tenant_id": tenant})
+
+    server: FastMCP[Any] = FastMCP(
+        "cognimem",
+        instructions=INSTRUCTIONS,
+        stateless_http=True,
+        json_response=True,
+        streamable_http_path="/",
+        # the mount is behind API keys; the HTTP app's host is the operator's choice
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    _add_tools(server, resolve)
+    return server
+
+
+def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scope]]) -> None:
+    """Register the four tools; ``resolve`` gives each call its Memory and scope."""
 
     @server.tool()
     async def remember(
@@ -63,7 +98,7 @@ def build_server(settings: Settings | None = None, *, url: str | None = None) ->
     ) -> str:
         """Store one message in long-term memory. Returns the ids of the stored
         memories and the facts the message created, reinforced or superseded."""
-        memory = ctx.request_context.lifespan_context
+        memory, scope = resolve(ctx)
         message: dict[str, Any] = {"content": content, "role": role}
         if occurred_at is not None:
             message["occurred_at"] = occurred_at
@@ -81,7 +116,7 @@ def build_server(settings: Settings | None = None, *, url: str | None = None) ->
     ) -> str:
         """The memories that matter for a query, as markdown: constraints to follow and
         known facts first, then the ranked memories."""
-        memory = ctx.request_context.lifespan_context
+        memory, scope = resolve(ctx)
         with _tool_errors():
             packet = await memory.read(query, scope=scope, limit=limit, max_tokens=max_tokens)
         return packet.to_markdown()
@@ -94,7 +129,7 @@ def build_server(settings: Settings | None = None, *, url: str | None = None) ->
     ) -> str:
         """Delete memories by id (the item ids `remember` returned). Returns how many
         were deleted and which ids were not found."""
-        memory = ctx.request_context.lifespan_context
+        memory, scope = resolve(ctx)
         deleted, missing = 0, []
         with _tool_errors():
             for item_id in dict.fromkeys(item_ids):
@@ -121,7 +156,7 @@ def build_server(settings: Settings | None = None, *, url: str | None = None) ->
     ) -> str:
         """One call per turn: the memories that matter for the user's message (markdown),
         read before the turn itself is stored, with the reply if one is given."""
-        memory = ctx.request_context.lifespan_context
+        memory, scope = resolve(ctx)
         turn = [{"content": user_message, "role": "user"}]
         if assistant_response is not None:
             turn.append({"content": assistant_response, "role": "assistant"})
@@ -129,8 +164,6 @@ def build_server(settings: Settings | None = None, *, url: str | None = None) ->
             packet = await memory.read(user_message, scope=scope)
             await memory.write_batch(turn, scope=scope)
         return packet.to_markdown()
-
-    return server
 
 
 def _scope_of(settings: Settings) -> Scope:

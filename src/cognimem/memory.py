@@ -3,31 +3,46 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from pydantic import ValidationError
 
 from cognimem.blocking import BlockingFacade
 from cognimem.config import Settings
-from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
+from cognimem.errors import Conflict, InvalidInput, NotFound, StoreUnavailable, UsageError
 from cognimem.ingest import WriteFunnel
 from cognimem.ingest.extract.llm import LLMExtractor
-from cognimem.ingest.funnel import INGEST_JOB
+from cognimem.ingest.funnel import INGEST_JOB, index_text
+from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.ingest.validate import check_text, check_time
+from cognimem.lifecycle import conflicts, edits, transfer
+from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.models import (
     ContextPacket,
     Event,
     ItemKind,
+    ItemStatus,
     MemoryItem,
     Message,
     Role,
     Scope,
+    Tier,
+    Turn,
     WriteResult,
+)
+from cognimem.models.admin import (
+    ErasureReport,
+    ExportRecord,
+    ForgetResult,
+    ScopeStats,
+    Session,
+    SessionStatus,
 )
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
@@ -50,15 +65,23 @@ from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
 from cognimem.queue import Job, JobQueue, open_queue
 from cognimem.recall import Reader, get_preset
-from cognimem.recall.analyze import zone_of
+from cognimem.recall.analyze import query_terms, zone_of
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.store import Store, open_store
-from cognimem.store.base import FactQuery
+from cognimem.store.base import FactQuery, ItemFilter
 from cognimem.store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
 
 ScopeLike = Scope | Mapping[str, Any] | None
+
+
+# a packet's largest token budget: beyond any model's context window
+MAX_READ_TOKENS = 200_000
+# forget by query: what a read returns, scoring at least this share of the best memory,
+# and sharing a word with the query or at least this similar to it
+FORGET_FLOOR = 0.35
+FORGET_MIN_SIMILARITY = 0.5
 
 
 def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
@@ -308,6 +331,7 @@ class Memory:
         self._require_open()
         target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
         parsed = [make_message(m, f"messages[{i}]") for i, m in enumerate(messages)]
+        await self._check_session_open(target)
         return await self._funnel.write(parsed, target, profile=profile)
 
     # -- reads -----------------------------------------------------------------------
@@ -343,8 +367,10 @@ class Memory:
         max_tokens = r.default_max_tokens if max_tokens is None else max_tokens
         if not 1 <= limit <= 200:
             raise InvalidInput("limit must be between 1 and 200", field="limit")
-        if max_tokens < 1:
-            raise InvalidInput("max_tokens must be positive", field="max_tokens")
+        if not 1 <= max_tokens <= MAX_READ_TOKENS:
+            raise InvalidInput(
+                f"max_tokens must be between 1 and {MAX_READ_TOKENS}", field="max_tokens"
+            )
         for field, value in (
             ("since", since),
             ("until", until),
@@ -375,6 +401,50 @@ class Memory:
         loaded = [i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures)]
         await self.store.record_access(target.tenant_id, list(dict.fromkeys(loaded)), now)
         return packet
+
+    async def turn(
+        self,
+        user_message: str | Message | Mapping[str, Any],
+        assistant_message: str | Message | Mapping[str, Any] | None = None,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+        preset: str | None = None,
+        timezone: str | None = None,
+        profile: str | IngestProfile = DEFAULT_PROFILE,
+    ) -> Turn:
+        """One conversational turn: the packet for the user's message (read before the
+        turn is stored, at the message's time), then both messages remembered. Both are
+        checked before anything is read or written."""
+        self._require_open()
+        user = make_message(user_message, "user")
+        messages = [user]
+        if assistant_message is not None:
+            assistant = make_message(assistant_message, "assistant")
+            if isinstance(assistant_message, str) or (
+                isinstance(assistant_message, Mapping) and "role" not in assistant_message
+            ):
+                assistant = assistant.model_copy(update={"role": Role.ASSISTANT})
+            messages.append(assistant)
+        limit_chars = self.settings.ingest.max_content_chars
+        for field, m in zip(("user", "assistant"), messages, strict=False):
+            check_text(m.content, f"{field}.content", limit_chars)
+        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        packet = await self.read(
+            user.content,
+            scope=target,
+            limit=limit,
+            max_tokens=max_tokens,
+            preset=preset,
+            reference_time=user.occurred_at,
+            timezone=timezone,
+        )
+        stored = await self.write_batch(messages, scope=target, profile=profile)
+        return Turn(packet=packet, stored=stored)
 
     async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
         self._require_open()
@@ -478,6 +548,348 @@ class Memory:
         self._require_open()
         return await self.store.get_history(tenant_id, target_id)
 
+    # -- lifecycle: edits, forgetting, conflicts, sessions, erasure, export ----------
+    async def update(
+        self,
+        item_id: str,
+        *,
+        text: str | None = None,
+        importance: float | None = None,
+        tier: Tier | str | None = None,
+        feedback: Feedback | str | None = None,
+        tenant_id: str = "default",
+    ) -> MemoryItem:
+        """Edit one memory, or say what it got right or wrong; returns its new state.
+
+        ``text`` is checked like a write (and its PII redacted as configured), then
+        embedded and indexed again; facts already derived from the old text stay.
+        ``feedback``: ``correct`` counts a success and nudges the confidence up,
+        ``incorrect`` counts a failure and silences the memory (kept, never recalled),
+        ``outdated`` archives it. Each call that changes something appends one history
+        entry (actor ``api``) with the changed fields before and after."""
+        self._require_open()
+        if text is None and importance is None and tier is None and feedback is None:
+            raise InvalidInput("nothing to update: give text, importance, tier or feedback")
+        if importance is not None and not 0.0 <= importance <= 1.0:
+            raise InvalidInput("importance must be between 0 and 1", field="importance")
+        try:
+            chosen_tier = None if tier is None else Tier(tier)
+        except ValueError as exc:
+            raise InvalidInput(f"tier: {exc}", field="tier") from exc
+        if feedback is not None and feedback not in edits.FEEDBACK:
+            raise InvalidInput(
+                f"feedback must be one of {', '.join(edits.FEEDBACK)}", field="feedback"
+            )
+        clean = None if text is None else self._clean_text(text)
+        item = await self.get(item_id, tenant_id=tenant_id)
+        new, entry = edits.edited(
+            item,
+            edits.Edit(
+                text=clean,
+                token_count=0 if clean is None else count_tokens(clean),
+                importance=importance,
+                tier=chosen_tier,
+                feedback=cast(edits.Feedback | None, feedback),
+            ),
+            embedding_model=self.embedder.model_id,
+            now=self._clock(),
+        )
+        if entry is None:
+            return item
+        embedding = search_text = None
+        if new.text != item.text:
+            search_text = index_text(new.author, new.text)
+            embedding = (await self.embedder.embed([search_text], "document"))[0]
+        await self.store.update_item(
+            new, history=entry, embedding=embedding, search_text=search_text
+        )
+        return new
+
+    def _clean_text(self, text: str) -> str:
+        """A memory's new text, checked and gated as the write path gates a message."""
+        ingest = self.settings.ingest
+        check_text(text, "text", ingest.max_content_chars)
+        if ingest.skip_secrets and find_secrets(text):
+            raise InvalidInput("text holds a secret (a key, token or password)", field="text")
+        return redact_pii(text).text if ingest.redact_pii else text
+
+    async def forget(
+        self,
+        *,
+        ids: Sequence[str] | None = None,
+        query: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        mode: ForgetMode | str = "delete",
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        dry_run: bool = False,
+        limit: int = 100,
+    ) -> ForgetResult:
+        """Forget memories of the scope chosen by ``ids``, by ``query`` or by a time range
+        (``since``/``until`` on when they happened) — exactly one of the three.
+
+        ``mode``: ``delete`` removes the rows (their raw events stay), ``archive`` keeps
+        them out of every read (``get`` shows them archived), ``silence`` keeps them but
+        they are never recalled. A query forgets what a read of it returns (the items,
+        not the sections; active memories only), scoring at least ``FORGET_FLOOR`` of the
+        best one, and of those only the ones whose own text holds a content word of the
+        query or whose similarity to it is at least ``FORGET_MIN_SIMILARITY``: a query
+        that matches nothing forgets nothing. At most ``limit`` memories (newest first
+        for a time range); ``dry_run`` only says which. Each memory forgotten gets a
+        history entry; a forget that matches nothing returns an empty list."""
+        self._require_open()
+        chosen = sum([ids is not None, query is not None, since is not None or until is not None])
+        if chosen != 1:
+            raise InvalidInput(
+                "forget needs exactly one of: ids, query, or a time range (since/until)",
+                field="ids",
+            )
+        if mode not in edits.FORGET_MODES:
+            raise InvalidInput(f"mode must be one of {', '.join(edits.FORGET_MODES)}", field="mode")
+        forget_mode = cast(edits.ForgetMode, mode)
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput("limit must be between 1 and 10000", field="limit")
+        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        tenant = target.tenant_id
+        if ids is not None:
+            wanted = list(dict.fromkeys(ids))[:limit]
+            stored = await self.store.get_items(tenant, wanted)
+            found = [i for i in stored if edits.in_scope(i, target)]
+        elif query is not None:
+            found = await self._forget_by_query(query, target, limit)
+        else:
+            check_time(since, "since")
+            check_time(until, "until")
+            if since is not None and until is not None and since > until:
+                raise InvalidInput("since is after until", field="since")
+            keep = edits.FORGET_STATUS[forget_mode]
+            statuses = tuple(
+                s for s in (ItemStatus.ACTIVE, ItemStatus.SILENT, ItemStatus.ARCHIVED)
+                if s is not keep
+            )  # fmt: skip
+            flt = ItemFilter(scope=target, statuses=statuses, since=since, until=until)
+            found = await self.store.get_items(tenant, await self.store.list_item_ids(flt, limit))
+        affected = edits.forgettable(found, forget_mode)
+        result = ForgetResult(mode=forget_mode, item_ids=[i.id for i in affected], dry_run=dry_run)
+        if dry_run or not affected:
+            return result
+        if forget_mode == "delete":
+            await self.store.delete_items(tenant, result.item_ids)
+        else:
+            await self.store.set_item_status(
+                tenant, result.item_ids, edits.FORGET_STATUS[forget_mode]
+            )
+        await self.store.append_history(edits.forget_history(affected, forget_mode, self._clock()))
+        return result
+
+    async def _forget_by_query(self, query: str, target: Scope, limit: int) -> list[MemoryItem]:
+        check_text(query, "query", self.settings.ingest.max_content_chars)
+        config = get_preset(self.settings.recall.preset)
+        config = config.model_copy(
+            update={"episode_floor": max(config.episode_floor, FORGET_FLOOR)}
+        )
+        packet = await self._reader.read(
+            query,
+            target,
+            config=config,
+            limit=min(limit, 200),
+            max_tokens=MAX_READ_TOKENS,
+            reference_time=self._clock(),
+        )
+        terms = query_terms(query)
+        floor = FORGET_MIN_SIMILARITY
+        close = {p.id for p in packet.items if p.signals.get("vector", 0.0) >= floor}
+        found = await self.store.get_items(target.tenant_id, [p.id for p in packet.items])
+        # the lexical index also holds the message said before each memory: a word of
+        # that neighbour must not forget this one
+        return [i for i in found if i.id in close or edits.mentions(i.text, terms)]
+
+    async def resolve_conflict(
+        self,
+        conflict_id: str,
+        *,
+        winner_fact_id: str | None = None,
+        note: str = "",
+        tenant_id: str = "default",
+    ) -> FactConflict:
+        """Settle a conflict between facts. With ``winner_fact_id`` the conflict's other
+        facts are superseded by it (as reconciliation supersedes an older value); without
+        it both stay live (``both_valid``). Resolving a conflict again the same way
+        returns it unchanged; another way is a ``Conflict``."""
+        self._require_open()
+        if len(note) > 2_000:
+            raise InvalidInput("note is longer than 2000 characters", field="note")
+        found = await self.store.get_conflict(tenant_id, conflict_id)
+        if found is None:
+            raise NotFound("conflict", conflict_id)
+        facts = await self.store.get_facts(tenant_id, found.fact_ids)
+        resolution = conflicts.resolve(found, facts, winner_fact_id, note, self._clock())
+        if resolution is None:
+            return found
+        await self.store.resolve_conflict(
+            resolution.conflict,
+            resolution.fact_updates,
+            resolution.history,
+            resolution.silence_items,
+        )
+        return resolution.conflict
+
+    # -- sessions ----------------------------------------------------------------------
+    async def create_session(
+        self,
+        session_id: str,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Session:
+        """Open a session (an existing open one is returned unchanged; a closed one is a
+        ``Conflict``). Sessions are optional: writes may name one never created."""
+        self._require_open()
+        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        if target.session_id is None:
+            raise InvalidInput("session_id is empty", field="session_id")
+        existing = await self.store.get_session(target.tenant_id, target.namespace, session_id)
+        if existing is not None:
+            if existing.status is SessionStatus.CLOSED:
+                raise Conflict(f"session {session_id} is closed", details={"session": session_id})
+            return existing
+        try:
+            json.dumps(dict(metadata or {}), allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(f"metadata is not JSON: {exc}", field="metadata") from exc
+        session = Session(
+            id=session_id, scope=target, created_at=self._clock(), metadata=dict(metadata or {})
+        )
+        await self.store.put_session(session)
+        return session
+
+    async def get_session(self, session_id: str, *, scope: ScopeLike = None) -> Session:
+        """The session of this id in the scope's tenant and namespace (``NotFound``)."""
+        self._require_open()
+        target = make_scope(scope, session_id=session_id)
+        found = await self.store.get_session(target.tenant_id, target.namespace, session_id)
+        if found is None:
+            raise NotFound("session", session_id)
+        return found
+
+    async def list_sessions(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        limit: int = 100,
+    ) -> list[Session]:
+        """The scope's sessions (the user's / agent's when given), newest first."""
+        self._require_open()
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput("limit must be between 1 and 10000", field="limit")
+        target = make_scope(scope, user_id=user_id, agent_id=agent_id)
+        return await self.store.list_sessions(target, limit)
+
+    async def close_session(self, session_id: str, *, scope: ScopeLike = None) -> Session:
+        """Close a session: writes naming it are refused (``Conflict``) from now on.
+        Closing a closed session returns it unchanged; an unknown one is ``NotFound``."""
+        found = await self.get_session(session_id, scope=scope)
+        if found.status is SessionStatus.CLOSED:
+            return found
+        closed = found.model_copy(
+            update={"status": SessionStatus.CLOSED, "closed_at": self._clock()}
+        )
+        await self.store.put_session(closed)
+        return closed
+
+    async def _check_session_open(self, target: Scope) -> None:
+        if target.session_id is None:
+            return
+        found = await self.store.get_session(target.tenant_id, target.namespace, target.session_id)
+        if found is not None and found.status is SessionStatus.CLOSED:
+            raise Conflict(
+                f"session {target.session_id} is closed", details={"session": target.session_id}
+            )
+
+    # -- statistics, erasure, export -------------------------------------------------
+    async def stats(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+    ) -> ScopeStats:
+        """What the scope holds: events, items by status and kind, facts by status,
+        entities, active relations, open conflicts, sessions by status."""
+        self._require_open()
+        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        return await self.store.scope_stats(target)
+
+    async def erase_user(self, user_id: str, *, tenant_id: str = "default") -> ErasureReport:
+        """Erase a user from the tenant, in every namespace: their queued jobs, then every
+        stored row derived from them (events, items with their index entries, facts,
+        their entities and aliases, relations, conflicts, history, sessions), then the
+        cached embeddings of their texts (the store's table, the Redis tier, this
+        process's memory). ``removed`` counts rows per table, ``jobs`` and
+        ``embeddings`` included."""
+        self._require_open()
+        target = make_scope(tenant_id=tenant_id, user_id=user_id)
+        if target.user_id is None:
+            raise InvalidInput("user_id is empty", field="user_id")
+        jobs = 0 if self.queue is None else await self.queue.purge_user(tenant_id, target.user_id)
+        report = await self.store.erase_user(tenant_id, target.user_id)
+        removed = {**report.removed, "jobs": jobs}
+        removed["embeddings"] = await self.store.delete_embeddings(report.content_hashes)
+        if isinstance(self.embedder, CachedEmbedder):
+            await self.embedder.forget(report.content_hashes)
+        return report.model_copy(update={"removed": removed})
+
+    def export(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_namespaces: bool = False,
+    ) -> AsyncIterator[ExportRecord]:
+        """Every stored row of the scope as export records, streamed: a ``header`` first
+        (format version, schema version, embedding model), then sessions, events, items,
+        entities, aliases, facts, relations, conflicts and history. The user's rows when
+        ``user_id`` is set, else the namespace's (every namespace with
+        ``all_namespaces``). ``import_records`` takes the same records back."""
+        self._require_open()
+        target = make_scope(scope, user_id=user_id)
+        return self._export(target, all_namespaces)
+
+    async def _export(self, target: Scope, all_namespaces: bool) -> AsyncIterator[ExportRecord]:
+        yield transfer.header(
+            target,
+            all_namespaces=all_namespaces,
+            schema_version=await self.store.schema_version(),
+            embedding_model=self.embedder.model_id,
+            now=self._clock(),
+        )
+        async for record in self.store.export_records(target, all_namespaces=all_namespaces):
+            yield record
+
+    async def import_records(
+        self,
+        records: Iterable[ExportRecord | Mapping[str, Any]]
+        | AsyncIterable[ExportRecord | Mapping[str, Any]],
+        *,
+        tenant_id: str = "default",
+    ) -> dict[str, int]:
+        """Import export records into ``tenant_id`` (whatever tenant they came from), in
+        batches: each batch is validated first (``InvalidInput`` names the bad line and
+        nothing of its batch is stored), its item and fact texts are embedded with this
+        Memory's embedder, and rows already stored (by id) are skipped, so importing
+        twice inserts nothing. Returns how many rows of each type were inserted."""
+        self._require_open()
+        make_scope(tenant_id=tenant_id)
+        return await transfer.import_records(self.store, self.embedder, records, tenant_id)
+
     # -- async ingestion -------------------------------------------------------------
     def _require_queue(self) -> JobQueue:
         self._require_open()
@@ -489,8 +901,13 @@ class Memory:
         return self.queue
 
     async def get_job(self, job_id: str, *, tenant_id: str = "default") -> Job:
-        """The state of an ingestion job (queued / running / done / failed)."""
-        return await self._require_queue().get(tenant_id, job_id)
+        """The state of an ingestion job (queued / running / done / failed).
+        ``NotFound`` for an unknown id, and always when writes are ingested synchronously
+        (no queue is configured, so there are no jobs)."""
+        self._require_open()
+        if self.queue is None:
+            raise NotFound("job", job_id)
+        return await self.queue.get(tenant_id, job_id)
 
     async def process_next_job(self, worker: str, *, block_s: float = 0.0) -> Job | None:
         """Claim one job, run it, acknowledge it; ``None`` when the queue is empty.
@@ -538,14 +955,5 @@ class SyncMemory(BlockingFacade):
     def open(cls, url: str | None = None, **kwargs: Any) -> SyncMemory:
         return cls(Memory.open(url, **kwargs))
 
-    def conflicts(self, **kwargs: Any) -> list[FactConflict]:
-        return self._run(self._memory.conflicts(**kwargs))
-
-    def history(self, target_id: str, **kwargs: Any) -> list[HistoryEntry]:
-        return self._run(self._memory.history(target_id, **kwargs))
-
-    def get(self, item_id: str, **kwargs: Any) -> MemoryItem:
-        return self._run(self._memory.get(item_id, **kwargs))
-
-    def delete(self, item_id: str, **kwargs: Any) -> None:
-        self._run(self._memory.delete(item_id, **kwargs))
+    def get_session(self, session_id: str, **kwargs: Any) -> Session:
+        return self._run(self._memory.get_session(session_id, **kwargs))

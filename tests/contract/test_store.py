@@ -261,7 +261,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 5
+        assert await s.schema_version() == 7
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -272,6 +272,8 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (3, "knowledge"),
         (4, "fact_versions"),
         (5, "relations_by_user"),
+        (6, "api_keys"),
+        (7, "sessions"),
     ]
 
 
@@ -377,7 +379,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
     stores = [PostgresStore(blank_postgres_dsn, max_size=2) for _ in range(5)]
     try:
         await asyncio.gather(*(s.open() for s in stores))
-        assert {await s.schema_version() for s in stores} == {5}
+        assert {await s.schema_version() for s in stores} == {7}
     finally:
         await asyncio.gather(*(s.close() for s in stores))
     again = PostgresStore(blank_postgres_dsn)
@@ -388,6 +390,8 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (1, "events_items_tsvector_cache"),
         (3, "knowledge"),
         (5, "relations_by_user"),
+        (6, "api_keys"),
+        (7, "sessions"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

@@ -24,6 +24,7 @@ from cognimem.queue import JobState, SqliteJobQueue
 from cognimem.store import ItemFilter
 from cognimem.store.sqlite import SQLiteStore
 from tests import services
+from tests.doubles import new_api_key
 
 ASYNC = Settings.model_validate({"ingest": {"mode": "async"}})
 MAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -176,7 +177,10 @@ async def test_redis_queue_down_fails_loudly_or_ingests_now(db_url: str, tmp_pat
 
 async def test_http_answers_202_with_the_job(async_memory: Memory) -> None:
     transport = httpx.ASGITransport(app=create_app(async_memory))
-    async with httpx.AsyncClient(transport=transport, base_url="http://cognimem") as client:
+    headers = {"Authorization": f"Bearer {await new_api_key(async_memory.store)}"}
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://cognimem", headers=headers
+    ) as client:
         response = await client.post(
             "/v1/memory/write",
             json={"content": "I bought a red bicycle", "scope": {"user_id": "u"}},

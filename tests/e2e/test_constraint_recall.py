@@ -134,3 +134,14 @@ async def test_what_did_i_do_last_week_reads_exactly_that_week(memory: Memory) -
     with pytest.raises(InvalidInput) as exc:
         await memory.read("last week?", user_id="u", timezone="Mars/Olympus")
     assert exc.value.field == "timezone"
+
+
+async def test_two_facts_from_one_sentence_show_as_one_line(memory: Memory) -> None:
+    await memory.write("I adopted a tabby kitten called Noodle.", user_id="u", occurred_at=T0)
+    facts = await memory.facts(user_id="u")
+    assert len({f.key for f in facts}) >= 2  # e.g. the pet's name and its kind
+    packet = await memory.read("what is my cat called?", user_id="u", reference_time=T0 + DAY)
+    lines = [line for line in packet.to_markdown().splitlines() if "Noodle" in line]
+    assert len(lines) == len(set(lines)) == 1
+    shown = [e.key for e in packet.sections.facts + packet.sections.preferences]
+    assert len(shown) == 1

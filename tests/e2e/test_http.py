@@ -2,46 +2,32 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from cognimem import Memory
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.doubles import issue_api_key
+from tests.e2e.http_server import serving
 
 
 @pytest.fixture
 def base_url(db_url: str) -> Iterator[str]:
     memory = Memory.open(db_url, embedder=HashingEmbedder())
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(memory, max_body_bytes=200_000), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
+    with serving(create_app(memory, max_body_bytes=200_000)) as url:
+        yield url
+
+
+@pytest.fixture
+def api(base_url: str, db_url: str) -> Iterator[httpx.Client]:
+    """A client holding an API key of the default tenant."""
+    key = issue_api_key(db_url)
+    headers = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=base_url, headers=headers) as client:
+        yield client
 
 
 def test_health(base_url: str) -> None:
@@ -50,65 +36,62 @@ def test_health(base_url: str) -> None:
     assert response.json() == {"status": "ok"}
 
 
-def test_write_read_round_trip(base_url: str) -> None:
-    with httpx.Client(base_url=base_url) as client:
-        one = client.post(
-            "/v1/memory/write",
-            json={
-                "content": "I started learning the banjo",
-                "name": "Sam",
-                "scope": {"user_id": "sam"},
-                "external_id": "D1:1",
-                "idempotency_key": "w-1",
-            },
-        )
-        assert one.status_code == 200, one.text
-        batch = client.post(
-            "/v1/memory/write_batch",
-            json={
-                "scope": {"user_id": "sam"},
-                "messages": [
-                    {"content": "My cat is called Biscuit"},
-                    {"content": "I live in Leeds"},
-                ],
-            },
-        )
-        assert batch.status_code == 200, batch.text
-        assert [m["outcome"] for m in batch.json()["messages"]] == ["stored", "stored"]
+def test_write_read_round_trip(api: httpx.Client) -> None:
+    one = api.post(
+        "/v1/memory/write",
+        json={
+            "content": "I started learning the banjo",
+            "name": "Sam",
+            "scope": {"user_id": "sam"},
+            "external_id": "D1:1",
+            "idempotency_key": "w-1",
+        },
+    )
+    assert one.status_code == 200, one.text
+    batch = api.post(
+        "/v1/memory/write_batch",
+        json={
+            "scope": {"user_id": "sam"},
+            "messages": [
+                {"content": "My cat is called Biscuit"},
+                {"content": "I live in Leeds"},
+            ],
+        },
+    )
+    assert batch.status_code == 200, batch.text
+    assert [m["outcome"] for m in batch.json()["messages"]] == ["stored", "stored"]
 
-        retry = client.post(
-            "/v1/memory/write",
-            json={
-                "content": "I started learning the banjo",
-                "name": "Sam",
-                "scope": {"user_id": "sam"},
-                "idempotency_key": "w-1",
-            },
-        )
-        assert retry.json()["messages"][0]["outcome"] == "duplicate"
-        assert retry.json()["messages"][0]["event_id"] == one.json()["messages"][0]["event_id"]
+    retry = api.post(
+        "/v1/memory/write",
+        json={
+            "content": "I started learning the banjo",
+            "name": "Sam",
+            "scope": {"user_id": "sam"},
+            "idempotency_key": "w-1",
+        },
+    )
+    assert retry.json()["messages"][0]["outcome"] == "duplicate"
+    assert retry.json()["messages"][0]["event_id"] == one.json()["messages"][0]["event_id"]
 
-        read = client.post(
-            "/v1/memory/read",
-            json={"query": "which instrument?  banjo", "scope": {"user_id": "sam"}, "limit": 1},
-        )
-        assert read.status_code == 200
-        packet = read.json()
-        assert [i["text"] for i in packet["items"]] == ["I started learning the banjo"]
-        assert packet["items"][0]["external_ids"] == ["D1:1"]
-        assert packet["token_count"] > 0
+    read = api.post(
+        "/v1/memory/read",
+        json={"query": "which instrument?  banjo", "scope": {"user_id": "sam"}, "limit": 1},
+    )
+    assert read.status_code == 200
+    packet = read.json()
+    assert [i["text"] for i in packet["items"]] == ["I started learning the banjo"]
+    assert packet["items"][0]["external_ids"] == ["D1:1"]
+    assert packet["token_count"] > 0
 
-        markdown = client.post(
-            "/v1/memory/read",
-            json={"query": "cat", "scope": {"user_id": "sam"}, "format": "markdown"},
-        )
-        assert markdown.headers["content-type"].startswith("text/markdown")
-        assert "Biscuit" in markdown.text
+    markdown = api.post(
+        "/v1/memory/read",
+        json={"query": "cat", "scope": {"user_id": "sam"}, "format": "markdown"},
+    )
+    assert markdown.headers["content-type"].startswith("text/markdown")
+    assert "Biscuit" in markdown.text
 
-        other = client.post(
-            "/v1/memory/read", json={"query": "banjo", "scope": {"user_id": "someone"}}
-        )
-        assert other.json()["items"] == []
+    other = api.post("/v1/memory/read", json={"query": "banjo", "scope": {"user_id": "someone"}})
+    assert other.json()["items"] == []
 
 
 @pytest.mark.parametrize(
@@ -127,29 +110,27 @@ def test_write_read_round_trip(base_url: str) -> None:
     ],
 )
 def test_bad_input_is_422_with_the_error_shape(
-    base_url: str, path: str, body: dict, field: str
+    api: httpx.Client, path: str, body: dict, field: str
 ) -> None:  # type: ignore[type-arg]
-    response = httpx.post(f"{base_url}{path}", json=body)
+    response = api.post(path, json=body)
     assert response.status_code == 422, response.text
     error = response.json()["error"]
     assert error["type"] == "InvalidInput"
     assert field in error["message"]
     # nothing was written
-    read = httpx.post(
-        f"{base_url}/v1/memory/read", json={"query": "hi a", "scope": {"user_id": "u"}}
-    )
+    read = api.post("/v1/memory/read", json={"query": "hi a", "scope": {"user_id": "u"}})
     assert read.json()["items"] == []
 
 
-def test_oversized_body_is_refused_before_parsing(base_url: str) -> None:
-    response = httpx.post(f"{base_url}/v1/memory/write", json={"content": "x" * 300_000})
+def test_oversized_body_is_refused_before_parsing(api: httpx.Client) -> None:
+    response = api.post("/v1/memory/write", json={"content": "x" * 300_000})
     assert response.status_code == 413
     assert response.json()["error"]["type"] == "InvalidInput"
 
 
-def test_invalid_json_is_422(base_url: str) -> None:
-    response = httpx.post(
-        f"{base_url}/v1/memory/write",
+def test_invalid_json_is_422(api: httpx.Client) -> None:
+    response = api.post(
+        "/v1/memory/write",
         content=b"{not json",
         headers={"content-type": "application/json"},
     )

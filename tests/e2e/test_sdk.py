@@ -3,16 +3,12 @@ backends), ``MemoryClient`` against a real server; errors and retries."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -25,6 +21,7 @@ from cognimem import (
     MemoryClient,
     Message,
     NotFound,
+    RateLimited,
     Settings,
     StoreError,
     StoreUnavailable,
@@ -37,6 +34,8 @@ from cognimem.client import ClientError, TransportError
 from cognimem.models.knowledge import FactCategory
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobState
+from tests.doubles import issue_api_key, new_api_key
+from tests.e2e.http_server import free_port, serving
 
 BASE = "http://cognimem.test"
 T0 = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
@@ -49,7 +48,8 @@ def in_process(app: ASGIApp, **kwargs: Any) -> AsyncMemoryClient:
 
 @pytest.fixture
 async def client(memory: Memory) -> AsyncIterator[AsyncMemoryClient]:
-    async with in_process(create_app(memory)) as sdk:
+    key = await new_api_key(memory.store)
+    async with in_process(create_app(memory), api_key=key) as sdk:
         yield sdk
 
 
@@ -57,6 +57,11 @@ async def client(memory: Memory) -> AsyncIterator[AsyncMemoryClient]:
 async def sqlite_memory(db_url: str) -> AsyncIterator[Memory]:
     async with Memory.open(db_url, settings=Settings(), embedder=HashingEmbedder()) as mem:
         yield mem
+
+
+@pytest.fixture
+async def sqlite_key(sqlite_memory: Memory) -> str:
+    return await new_api_key(sqlite_memory.store)
 
 
 # -- the scenarios ---------------------------------------------------------------------
@@ -178,21 +183,19 @@ async def test_facts_query_and_get_fact(client: AsyncMemoryClient) -> None:
 
 async def test_get_job_in_async_mode(db_url: str) -> None:
     settings = Settings.model_validate({"ingest": {"mode": "async"}})
-    async with (
-        Memory.open(db_url, settings=settings, embedder=HashingEmbedder()) as mem,
-        in_process(create_app(mem)) as sdk,
-    ):
-        result = await sdk.write("Portugal, the beaches were lovely.", user_id="u")
-        assert result.mode == "async"
-        assert result.job_id is not None
-        assert (await sdk.get_job(result.job_id)).state is JobState.QUEUED
-        await mem.process_next_job("w1")
-        assert (await sdk.get_job(result.job_id)).state is JobState.DONE
-        assert [i.text for i in (await sdk.read("Portugal beaches", user_id="u")).items] == [
-            "Portugal, the beaches were lovely."
-        ]
-        with pytest.raises(NotFound):
-            await sdk.get_job("no-such-job")
+    async with Memory.open(db_url, settings=settings, embedder=HashingEmbedder()) as mem:
+        key = await new_api_key(mem.store)
+        async with in_process(create_app(mem), api_key=key) as sdk:
+            result = await sdk.write("Portugal, the beaches were lovely.", user_id="u")
+            assert result.mode == "async"
+            assert result.job_id is not None
+            assert (await sdk.get_job(result.job_id)).state is JobState.QUEUED
+            await mem.process_next_job("w1")
+            assert (await sdk.get_job(result.job_id)).state is JobState.DONE
+            read = await sdk.read("Portugal beaches", user_id="u")
+            assert [i.text for i in read.items] == ["Portugal, the beaches were lovely."]
+            with pytest.raises(NotFound):
+                await sdk.get_job("no-such-job")
 
 
 # -- the same errors as Memory ---------------------------------------------------------
@@ -235,9 +238,8 @@ async def test_an_invalid_call_raises_what_memory_raises(
 
 
 async def test_the_tenant_is_not_the_clients_to_pick(client: AsyncMemoryClient) -> None:
-    with pytest.raises(InvalidInput) as exc:
+    with pytest.raises(UsageError, match="tenant"):
         await client.write("hi", scope={"tenant_id": "t2", "user_id": "u"})
-    assert exc.value.field == "scope.tenant_id"
     with pytest.raises(UsageError, match="tenant"):
         await client.get_job("j1", tenant_id="t2")
     # the default tenant, spelled out, is what the server uses anyway
@@ -274,19 +276,20 @@ def error(status: int, type_: str, retry_after: str | None = "0") -> Response:
 
 async def test_429_is_retried_after_retry_after(sqlite_memory: Memory) -> None:
     app = Scripted(create_app(sqlite_memory), error(429, "RateLimited"), error(429, "RateLimited"))
-    async with in_process(app, retries=2, api_key="k-1") as sdk:
+    key = await new_api_key(sqlite_memory.store)
+    async with in_process(app, retries=2, api_key=key) as sdk:
         result = await sdk.write("I play the oboe", user_id="u")
         assert app.requests == 3
-        assert app.headers["authorization"] == "Bearer k-1"
+        assert app.headers["authorization"] == f"Bearer {key}"
         assert [m.outcome for m in result.messages] == [WriteOutcome.STORED]
         assert len((await sdk.read("oboe", user_id="u")).items) == 1
     with pytest.raises(UsageError, match="closed"):
         await sdk.read("oboe", user_id="u")
 
 
-async def test_500_is_not_retried(sqlite_memory: Memory) -> None:
+async def test_500_is_not_retried(sqlite_memory: Memory, sqlite_key: str) -> None:
     app = Scripted(create_app(sqlite_memory), error(500, "StoreError"))
-    async with in_process(app, retries=5) as sdk:
+    async with in_process(app, api_key=sqlite_key, retries=5) as sdk:
         with pytest.raises(StoreError) as exc:
             await sdk.read("oboe", user_id="u")
     assert type(exc.value) is StoreError
@@ -294,9 +297,11 @@ async def test_500_is_not_retried(sqlite_memory: Memory) -> None:
     assert app.requests == 1
 
 
-async def test_503_is_retried_up_to_retries_then_raised(sqlite_memory: Memory) -> None:
+async def test_503_is_retried_up_to_retries_then_raised(
+    sqlite_memory: Memory, sqlite_key: str
+) -> None:
     app = Scripted(create_app(sqlite_memory), *[error(503, "StoreUnavailable")] * 5)
-    async with in_process(app, retries=2) as sdk:
+    async with in_process(app, api_key=sqlite_key, retries=2) as sdk:
         with pytest.raises(StoreUnavailable) as exc:
             await sdk.read("oboe", user_id="u")
     assert app.requests == 3
@@ -305,17 +310,26 @@ async def test_503_is_retried_up_to_retries_then_raised(sqlite_memory: Memory) -
 
 async def test_503_without_retry_after_backs_off_and_a_long_retry_after_is_not_awaited(
     sqlite_memory: Memory,
+    sqlite_key: str,
 ) -> None:
     app = Scripted(create_app(sqlite_memory), error(503, "StoreUnavailable", retry_after=None))
-    async with in_process(app, retries=1, backoff=0.01) as sdk:
+    async with in_process(app, api_key=sqlite_key, retries=1, backoff=0.01) as sdk:
         assert (await sdk.read("oboe", user_id="u")).items == []
     assert app.requests == 2
     app = Scripted(create_app(sqlite_memory), error(503, "StoreUnavailable", retry_after="3600"))
-    async with in_process(app, retries=3, max_backoff=5) as sdk:
+    async with in_process(app, api_key=sqlite_key, retries=3, max_backoff=5) as sdk:
         with pytest.raises(StoreUnavailable) as exc:
             await sdk.read("oboe", user_id="u")
     assert app.requests == 1
     assert exc.value.retry_after == 3600
+
+
+async def test_a_429_that_persists_is_rate_limited(sqlite_memory: Memory, sqlite_key: str) -> None:
+    app = Scripted(create_app(sqlite_memory), *[error(429, "RateLimited", retry_after="2")] * 2)
+    async with in_process(app, api_key=sqlite_key, retries=0) as sdk:
+        with pytest.raises(RateLimited) as exc:
+            await sdk.read("oboe", user_id="u")
+    assert exc.value.retry_after == 2
 
 
 @pytest.mark.parametrize(
@@ -326,24 +340,18 @@ async def test_503_without_retry_after_backs_off_and_a_long_retry_after_is_not_a
         (JSONResponse({"error": {"type": "Teapot", "message": "no"}}, status_code=418), 418),
         (PlainTextResponse("surprise", status_code=200), 200),
         (JSONResponse({"items": "not a list"}, status_code=200), 200),
-        (error(429, "RateLimited"), 429),
+        (error(429, "TooManyCooks"), 429),
     ],
 )
 async def test_an_unexpected_answer_is_a_client_error(
-    sqlite_memory: Memory, response: Response, status: int
+    sqlite_memory: Memory, sqlite_key: str, response: Response, status: int
 ) -> None:
     app = Scripted(create_app(sqlite_memory), response)
-    async with in_process(app, retries=0) as sdk:
+    async with in_process(app, api_key=sqlite_key, retries=0) as sdk:
         with pytest.raises(ClientError) as exc:
             await sdk.read("oboe", user_id="u")
     assert exc.value.status == status
     assert type(exc.value) is ClientError
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def test_no_server_is_a_transport_error() -> None:
@@ -357,25 +365,12 @@ async def test_no_server_is_a_transport_error() -> None:
 def base_url(db_url: str) -> Iterator[str]:
     # ASGITransport is async-only and the Memory must live on the server's loop
     memory = Memory.open(db_url, embedder=HashingEmbedder())
-    port = free_port()
-    config = uvicorn.Config(create_app(memory), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
+    with serving(create_app(memory)) as url:
+        yield url
 
 
-def test_the_blocking_client(base_url: str) -> None:
-    with MemoryClient(base_url, api_key="k", timeout=10) as sdk:
+def test_the_blocking_client(base_url: str, db_url: str) -> None:
+    with MemoryClient(base_url, api_key=issue_api_key(db_url), timeout=10) as sdk:
         assert sdk.health() == {"status": "ok"}
         written = sdk.write_batch(["My name is Ada.", "I adopted a tabby kitten"], user_id="ada")
         assert len(written.messages) == 2
@@ -389,5 +384,5 @@ def test_the_blocking_client(base_url: str) -> None:
         with pytest.raises(InvalidInput) as exc:
             sdk.read("kitten", user_id="ada", timezone="Mars/Olympus")
         assert exc.value.field == "timezone"
-        with pytest.raises(UsageError):
-            sdk.get_job("j1")
+        with pytest.raises(NotFound):
+            sdk.get_job("j1")  # synchronous ingestion: there are no jobs

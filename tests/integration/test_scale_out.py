@@ -42,8 +42,29 @@ def _env(**settings: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
     env["PYTHONPATH"] = os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
     env["COGNIMEM_EMBEDDING__MODEL"] = "hashing"
+    # these tests load the servers on purpose; rate limits have tests of their own
+    env["COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE"] = "1000000"
     env.update(settings)
     return env
+
+
+def _api_key(env: dict[str, str]) -> dict[str, str]:
+    """Headers with a fresh key of the default tenant, made by `cognimem keys create`
+    in the database `env` points at."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cognimem", "keys", "create", "--tenant", "default"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    secret = next(
+        line.removeprefix("secret: ")
+        for line in done.stdout.splitlines()
+        if line.startswith("secret: ")
+    )
+    return {"Authorization": f"Bearer {secret}"}
 
 
 class Proc:
@@ -188,6 +209,7 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         for i in range(1000)
     ]
 
+    auth = _api_key(env)
     with _processes() as procs:
         api1, base1 = _serve(tmp_path, env, "api1")
         api2, base2 = _serve(tmp_path, env, "api2")
@@ -202,7 +224,7 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
 
         async def scenario() -> None:
             limits = httpx.Limits(max_connections=60, max_keepalive_connections=60)
-            async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+            async with httpx.AsyncClient(timeout=60, limits=limits, headers=auth) as client:
                 gate = asyncio.Semaphore(50)
 
                 async def post(i: int) -> dict[str, Any]:
@@ -460,11 +482,12 @@ def test_postgres_stops_during_a_write_through_http(
         "idempotency_key": "boiler-1",
         "scope": {"user_id": "ada"},
     }
+    auth = _api_key(_env(COGNIMEM_DATABASE_URL=dsn))
     with _processes() as procs:
         api, base = _serve(tmp_path, _env(COGNIMEM_DATABASE_URL=dsn), "api")
         procs.append(api)
         _wait_healthy(api, base)
-        with httpx.Client(base_url=base, timeout=60) as client:
+        with httpx.Client(base_url=base, timeout=60, headers=auth) as client:
             before = client.post(
                 "/v1/memory/write",
                 json={"content": "before the outage", "scope": {"user_id": "ada"}},
@@ -517,7 +540,9 @@ def test_postgres_stops_during_a_write_through_http(
 
 
 @pytest.mark.slow
-def test_redis_stops_under_async_mode_through_http(postgres_dsn: str, tmp_path: Path) -> None:
+def test_redis_stops_under_async_mode_through_http(
+    postgres_dsn: str, redis_server: services.RedisServer, tmp_path: Path
+) -> None:
     services.require("redis")
     redis = services.start_redis(tmp_path / "redis")
     try:
@@ -525,7 +550,10 @@ def test_redis_stops_under_async_mode_through_http(postgres_dsn: str, tmp_path: 
             "COGNIMEM_DATABASE_URL": postgres_dsn,
             "COGNIMEM_QUEUE_URL": redis.url,
             "COGNIMEM_INGEST__MODE": "async",
+            # rate limits in another Redis, which stays up: this test stops the queue's
+            "COGNIMEM_AUTH__REDIS_URL": redis_server.url,
         }
+        auth = _api_key(_env(**common))
         with _processes() as procs:
             lenient, lenient_base = _serve(
                 tmp_path, _env(**common, COGNIMEM_INGEST__ON_QUEUE_UNAVAILABLE="sync"), "lenient"
@@ -542,6 +570,7 @@ def test_redis_stops_under_async_mode_through_http(postgres_dsn: str, tmp_path: 
                     f"{base}/v1/memory/write",
                     json={"content": text, "idempotency_key": key, "scope": {"user_id": "bo"}},
                     timeout=60,
+                    headers=auth,
                 )
 
             assert write(strict_base, f"queued first {_token()}", "k0").status_code == 202
@@ -560,6 +589,7 @@ def test_redis_stops_under_async_mode_through_http(postgres_dsn: str, tmp_path: 
                 f"{lenient_base}/v1/memory/read",
                 json={"query": kept.rsplit(" ", 1)[1], "scope": {"user_id": "bo"}, "limit": 1},
                 timeout=60,
+                headers=auth,
             )
             assert read.status_code == 200, read.text
             assert [i["text"] for i in read.json()["items"]] == [kept]

@@ -32,6 +32,16 @@ def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
+    created = subprocess.run(
+        [sys.executable, "-m", "cognimem", "keys", "create", "--tenant", "default"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    secret = created.stdout.split("secret: ", 1)[1].split()[0]
+    auth = {"Authorization": f"Bearer {secret}"}
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -54,12 +64,14 @@ def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
                 ],
             },
             timeout=30,
+            headers=auth,
         )
         assert write.status_code == 200, write.text
         read = httpx.post(
             f"{base}/v1/memory/read",
             json={"query": "what pet do I have?", "scope": {"user_id": "ada"}, "limit": 1},
             timeout=30,
+            headers=auth,
         )
         assert read.status_code == 200, read.text
         assert [i["text"] for i in read.json()["items"]] == [

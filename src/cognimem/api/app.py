@@ -1,32 +1,102 @@
-"""FastAPI app factory. Routes parse, call ``Memory``, and render; nothing more."""
+"""FastAPI app factory: middleware, the error handler and the routers. Routes (in
+``cognimem.api.routes``) parse, call ``Memory`` for the caller's tenant, and render."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cognimem.api.schemas import FactsQuery, ReadRequest, WriteBatchRequest, WriteRequest
-from cognimem.errors import CognimemError, StoreUnavailable
+from cognimem.api.auth import Authenticator, admin_router, auth_headers
+from cognimem.api.mcp_mount import MOUNT_PATH, mcp_mount
+from cognimem.api.observability import RequestContext, metrics_router
+from cognimem.api.routes import ROUTERS
+from cognimem.api.schemas import ErrorResponse, error_body
+from cognimem.errors import CognimemError
 from cognimem.memory import Memory
-from cognimem.models import ContextPacket, WriteResult
-from cognimem.models.knowledge import Fact
-from cognimem.queue import Job
+from cognimem.metrics import Metrics
 
-DEFAULT_TENANT = "default"
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ErrorResponse, "description": "Refused: the error says why"},
+    "5XX": {"model": ErrorResponse, "description": "cognimem or a provider failed"},
+}
+
+
+HTTP_ERRORS = {
+    400: ("InvalidInput", "the request body could not be read: send UTF-8 encoded JSON"),
+    404: ("NotFound", "no such route: see /openapi.json"),
+    405: ("MethodNotAllowed", "this route does not take that method: see /openapi.json"),
+}
 
 
 def _error(
     status: int, type_: str, message: str, details: dict[str, Any] | None = None
 ) -> JSONResponse:
-    body: dict[str, Any] = {"type": type_, "message": message}
-    if details:
-        body["details"] = details
-    return JSONResponse({"error": body}, status_code=status)
+    return JSONResponse(error_body(type_, message, details), status_code=status)
+
+
+class BodyLimit:
+    """Refuses request bodies over ``limit`` bytes before anything parses them: at once
+    when ``Content-Length`` says so, else as soon as the streamed body crosses it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or ())
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(send)
+            return
+        seen = 0
+        refused = False
+
+        async def counted() -> Message:
+            # a body without a (truthful) length is counted as it streams in; past the
+            # limit the caller gets the 413 at once and the app sees a disconnect
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request" and not refused:
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    refused = True
+                    await self._refuse(send)
+            if refused:
+                return {"type": "http.disconnect"}
+            return message
+
+        async def guarded(message: Message) -> None:
+            if not refused:  # after a refusal, whatever the app answers is dropped
+                await send(message)
+
+        await self.app(scope, counted, guarded)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            error_body("InvalidInput", f"request body over {self.limit} bytes", {"field": "body"})
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
 
 
 def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = None) -> FastAPI:
@@ -34,33 +104,49 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     owned = memory is None
     mem = memory if memory is not None else Memory.open()
     limit = max_body_bytes or mem.settings.server.max_body_bytes
+    auth = Authenticator(mem.store, mem.settings)
+    metrics = Metrics(mem)
+
+    mcp_app, mcp_running = mcp_mount(mem)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await mem.start()
         try:
-            yield
+            async with mcp_running():
+                yield
         finally:
+            await auth.aclose()
             if owned:
                 await mem.aclose()
 
-    app = FastAPI(title="cognimem", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(
+        title="cognimem",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Cognitive memory for LLM agents. Every /v1 route except health and "
+        "ready needs `Authorization: Bearer <API key>`; the key decides the tenant.",
+    )
     app.state.memory = mem
-
-    @app.middleware("http")
-    async def body_limit(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > limit:
-            return _error(413, "InvalidInput", f"request body over {limit} bytes")
-        return await call_next(request)
+    app.state.auth = auth
+    app.state.metrics = metrics
+    app.add_middleware(BodyLimit, limit=limit)
+    # outermost: request ids, latency and the access log cover every response
+    app.add_middleware(RequestContext, metrics=metrics)
 
     @app.exception_handler(CognimemError)
     async def on_cognimem_error(request: Request, exc: CognimemError) -> JSONResponse:
         response = _error(exc.status_code, exc.type, exc.message, exc.details)
-        if isinstance(exc, StoreUnavailable):
-            response.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+        response.headers.update(auth_headers(exc))
+        return response
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # errors raised by the framework itself: unknown route, wrong method, a body
+        # that cannot be read
+        type_, message = HTTP_ERRORS.get(exc.status_code, ("HTTPError", str(exc.detail)))
+        response = _error(exc.status_code, type_, message)
+        response.headers.update(exc.headers or {})
         return response
 
     @app.exception_handler(RequestValidationError)
@@ -70,63 +156,9 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
         field = ".".join(loc) or "body"
         return _error(422, "InvalidInput", f"{field}: {first.get('msg')}", {"field": field})
 
-    @app.get("/v1/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
-
-    def written(result: WriteResult, response: Response) -> WriteResult:
-        # async mode: the raw events are stored and a job will derive the memories
-        if result.job_id is not None:
-            response.status_code = 202
-            response.headers["Location"] = f"/v1/jobs/{result.job_id}"
-        return result
-
-    @app.post("/v1/memory/write", response_model=WriteResult)
-    async def write(body: WriteRequest, response: Response) -> WriteResult:
-        message = body.model_dump(exclude={"scope", "profile"})
-        scope = body.scope.to_scope(DEFAULT_TENANT)
-        return written(
-            await mem.write_batch([message], scope=scope, profile=body.profile), response
-        )
-
-    @app.post("/v1/memory/write_batch", response_model=WriteResult)
-    async def write_batch(body: WriteBatchRequest, response: Response) -> WriteResult:
-        scope = body.scope.to_scope(DEFAULT_TENANT)
-        return written(
-            await mem.write_batch(body.messages, scope=scope, profile=body.profile), response
-        )
-
-    @app.post("/v1/facts/query", response_model=list[Fact])
-    async def facts(body: FactsQuery) -> list[Fact]:
-        return await mem.facts(
-            key=body.key,
-            categories=body.categories,
-            include_history=body.include_history,
-            scope=body.scope.to_scope(DEFAULT_TENANT),
-            limit=body.limit,
-        )
-
-    @app.get("/v1/jobs/{job_id}", response_model=Job)
-    async def job(job_id: str) -> Job:
-        return await mem.get_job(job_id, tenant_id=DEFAULT_TENANT)
-
-    @app.post("/v1/memory/read", response_model=ContextPacket)
-    async def read(body: ReadRequest) -> Response | ContextPacket:
-        packet = await mem.read(
-            body.query,
-            scope=body.scope.to_scope(DEFAULT_TENANT),
-            limit=body.limit,
-            max_tokens=body.max_tokens,
-            preset=body.preset,
-            kinds=body.kinds,
-            since=body.since,
-            until=body.until,
-            reference_time=body.reference_time,
-            timezone=body.timezone,
-            explain=body.explain,
-        )
-        if body.format == "markdown":
-            return PlainTextResponse(packet.to_markdown(), media_type="text/markdown")
-        return packet
-
+    for router in ROUTERS:
+        app.include_router(router, responses=ERROR_RESPONSES)
+    app.include_router(admin_router, responses=ERROR_RESPONSES)
+    app.include_router(metrics_router)
+    app.mount(MOUNT_PATH, mcp_app)
     return app

@@ -18,7 +18,7 @@ from typing import Any
 
 from cognimem.errors import InvalidInput
 from cognimem.ingest.profiles import IngestProfile
-from cognimem.memory import Memory
+from cognimem.memory import MAX_READ_TOKENS, Memory
 from cognimem.models import Message
 
 CATEGORY_NAMES = {
@@ -235,7 +235,7 @@ async def evaluate(
                 q.text,
                 user_id=conv.sample_id,
                 limit=max(KS),
-                max_tokens=1_000_000,
+                max_tokens=MAX_READ_TOKENS,  # the ranking is measured, not the budget
                 preset=preset,
                 reference_time=reference,
             )

@@ -199,8 +199,15 @@ class WriteFunnel:
         new_ids = [r.event_id for r in results if r.outcome is WriteOutcome.STORED]
         if not new_ids:  # every message turned out to be a duplicate inside the transaction
             return WriteResult(messages=results, mode="async", profile=profile.name)
-        payload = {"event_ids": new_ids, "profile": profile.name}
-        tenant_id = fresh[0].scope.tenant_id
+        scope = fresh[0].scope
+        # whose job it is, so an erasure can purge it (JobQueue.purge_user)
+        payload = {
+            "event_ids": new_ids,
+            "profile": profile.name,
+            "user_id": scope.user_id,
+            "namespace": scope.namespace,
+        }
+        tenant_id = scope.tenant_id
         try:
             job = await self._queue.enqueue(
                 INGEST_JOB, tenant_id, payload, job_id=f"job_{new_ids[0].removeprefix('evt_')}"

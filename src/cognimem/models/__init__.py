@@ -3,7 +3,13 @@
 from cognimem.models.events import Event, Message, Role
 from cognimem.models.items import ItemKind, ItemStatus, MemoryItem, Tier
 from cognimem.models.packets import ContextPacket, PacketItem, StepReport
-from cognimem.models.results import KnowledgeReport, MessageResult, WriteOutcome, WriteResult
+from cognimem.models.results import (
+    KnowledgeReport,
+    MessageResult,
+    Turn,
+    WriteOutcome,
+    WriteResult,
+)
 from cognimem.models.scope import Scope
 
 __all__ = [
@@ -20,6 +26,7 @@ __all__ = [
     "Scope",
     "StepReport",
     "Tier",
+    "Turn",
     "WriteOutcome",
     "WriteResult",
 ]

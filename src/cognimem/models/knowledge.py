@@ -202,3 +202,10 @@ class HistoryEntry(BaseModel):
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
     event_id: str | None = None
+
+
+class EntityWithAliases(BaseModel):
+    """An entity and every alias it is known by (to the user and shared)."""
+
+    entity: Entity
+    aliases: list[Alias]

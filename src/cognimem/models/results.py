@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from cognimem.models.packets import ContextPacket
+
 
 class WriteOutcome(StrEnum):
     STORED = "stored"
@@ -59,3 +61,11 @@ class WriteResult(BaseModel):
     @property
     def item_ids(self) -> list[str]:
         return [i for m in self.messages for i in m.item_ids]
+
+
+class Turn(BaseModel):
+    """One conversational turn: the packet read for the user's message (before the turn
+    was stored) and what storing the turn's messages did."""
+
+    packet: ContextPacket
+    stored: WriteResult

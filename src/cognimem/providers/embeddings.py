@@ -61,6 +61,15 @@ class EmbeddingCacheBackend(Protocol):
         ...
 
 
+@runtime_checkable
+class ErasableCache(Protocol):
+    """An embedding cache that can drop vectors (an erasure removes the erased texts')."""
+
+    async def delete_embeddings(self, hashes: Sequence[str]) -> int:
+        """Drop the vectors of these text hashes for every model; returns how many."""
+        ...
+
+
 def l2_normalize(matrix: npt.ArrayLike) -> FloatMatrix:
     """Return ``matrix`` as float32 with unit-length rows; all-zero rows stay zero."""
     out = np.array(matrix, dtype=np.float32, copy=True)
@@ -173,6 +182,16 @@ class CachedEmbedder:
                 "filled by a different model under the same id: clear the embedding cache"
             ) from exc
 
+    async def forget(self, hashes: Sequence[str]) -> int:
+        """Drop the vectors of these text hashes from the in-process LRU (every model) and
+        from the backend when it can delete them; returns how many the backend dropped."""
+        wanted = set(hashes)
+        for key in [k for k in self._lru if k[1] in wanted]:
+            del self._lru[key]
+        if wanted and isinstance(self.backend, ErasableCache):
+            return await self.backend.delete_embeddings(sorted(wanted))
+        return 0
+
     def _lru_get(self, key: tuple[str, str]) -> FloatMatrix | None:
         vec = self._lru.get(key)
         if vec is not None:
@@ -249,6 +268,7 @@ __all__ = [
     "EmbedKind",
     "Embedder",
     "EmbeddingCacheBackend",
+    "ErasableCache",
     "FloatMatrix",
     "build_embedder",
     "l2_normalize",

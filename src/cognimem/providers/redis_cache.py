@@ -28,7 +28,7 @@ import numpy as np
 
 from cognimem.config import redact_url
 from cognimem.errors import StoreError, StoreUnavailable, UsageError
-from cognimem.providers.embeddings import EmbeddingCacheBackend, FloatMatrix
+from cognimem.providers.embeddings import EmbeddingCacheBackend, ErasableCache, FloatMatrix
 
 try:
     import redis.asyncio as aioredis
@@ -134,6 +134,26 @@ class RedisEmbeddingCache:
         if self.behind is not None:
             await self.behind.put_embeddings(model, vectors)
         await self._write(model, vectors)
+
+    async def delete_embeddings(self, hashes: Sequence[str]) -> int:
+        """Drop these hashes' vectors for every model: from ``behind`` (when it can) and
+        from Redis, found by one ``SCAN`` over the prefix (an erasure is rare; keys
+        expire anyway). Returns how many Redis keys went."""
+        wanted = {h.encode() for h in hashes}
+        if not wanted:
+            return 0
+        if isinstance(self.behind, ErasableCache):
+            await self.behind.delete_embeddings(list(hashes))
+
+        async def delete() -> int:
+            found = [
+                key
+                async for key in self._redis.scan_iter(match=f"{self.prefix}*", count=1000)
+                if key.rsplit(b":", 1)[-1] in wanted
+            ]
+            return int(await self._redis.delete(*found)) if found else 0
+
+        return await self._call(delete) or 0
 
     async def _write(self, model: str, vectors: Mapping[str, FloatMatrix]) -> None:
         """All ``vectors`` in one pipelined round trip of ``SET key value EX ttl``."""

@@ -83,6 +83,11 @@ class JobQueue(Protocol):
         """FAILED jobs, most recently failed first."""
         ...
 
+    async def purge_user(self, tenant_id: str, user_id: str) -> int:
+        """Remove every job (queued, running, done or failed) whose payload belongs to
+        this user (erasure); returns how many were removed."""
+        ...
+
 
 def new_job_id() -> str:
     return new_id("job")

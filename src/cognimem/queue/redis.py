@@ -117,6 +117,20 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
+# KEYS: job, stream. ARGV: group, tenant. Deletes the job (if it is still the tenant's) and
+# its stream entry; a worker holding it finds no job to ack. Returns 1 if it was deleted.
+_PURGE = """
+if redis.call('HGET', KEYS[1], 'tenant_id') ~= ARGV[2] then
+  return 0
+end
+local entry = redis.call('HGET', KEYS[1], 'entry')
+if entry then
+  redis.call('XACK', KEYS[2], ARGV[1], entry)
+  redis.call('XDEL', KEYS[2], entry)
+end
+return redis.call('DEL', KEYS[1])
+"""
+
 assert MAX_ATTEMPTS_PREFIX == "max attempts exceeded: "  # spelled out in the scripts above
 
 
@@ -209,6 +223,7 @@ class RedisJobQueue:
             self._enqueue_script = self._client.register_script(_ENQUEUE)
             self._start_script = self._client.register_script(_START)
             self._finish_script = self._client.register_script(_FINISH)
+            self._purge_script = self._client.register_script(_PURGE)
         await self._call(self._ensure_group)
 
     async def close(self) -> None:
@@ -315,6 +330,28 @@ class RedisJobQueue:
 
     async def depth(self) -> int:
         return int(await self._call(lambda: self._redis.xlen(self.stream)))
+
+    async def purge_user(self, tenant_id: str, user_id: str) -> int:
+        """Scans the job hashes (an erasure is rare; jobs expire after ``job_ttl_s``) and
+        deletes those whose payload names the user. A job's id stays in the dead-letter
+        stream, where ``dead_letters`` skips ids whose job is gone."""
+
+        async def purge() -> int:
+            removed = 0
+            async for key in self._redis.scan_iter(match=f"{self.key_prefix}*", count=500):
+                tenant, payload = await self._redis.hmget(key, ["tenant_id", "payload"])
+                if tenant != tenant_id or payload is None:
+                    continue
+                try:
+                    owner = json.loads(payload).get("user_id")
+                except (ValueError, AttributeError):
+                    continue
+                if owner == user_id:
+                    keys = [key, self.stream]
+                    removed += int(await self._purge_script(keys=keys, args=[self.group, tenant]))
+            return removed
+
+        return await self._call(purge)
 
     async def dead_letters(self, limit: int = 100) -> list[Job]:
         async def read() -> list[Job]:

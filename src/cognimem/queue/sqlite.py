@@ -245,6 +245,17 @@ class SqliteJobQueue:
         )
         return int(row[0])
 
+    async def purge_user(self, tenant_id: str, user_id: str) -> int:
+        def tx(conn: sqlite3.Connection) -> int:
+            cur = conn.execute(
+                "DELETE FROM queue_jobs WHERE tenant_id = ?"
+                " AND json_extract(payload, '$.user_id') = ?",
+                (tenant_id, user_id),
+            )
+            return int(cur.rowcount)
+
+        return await self._conns.write(tx)
+
     async def dead_letters(self, limit: int = 100) -> list[Job]:
         rows = await self._conns.read(
             lambda conn: conn.execute(

@@ -94,12 +94,17 @@ class _Packer:
         self.used = 0
         self.sections = PacketSections()
         self.dropped: dict[str, str] = {}
+        self.lines: set[str] = set()  # rendered so far: two facts from one sentence show once
 
     def add(self, name: str, entry: PacketItem | FactEntry | ConflictEntry, budget: int) -> bool:
         """Put ``entry`` in section ``name`` if it fits both the section's ``budget``
         (tokens this section may still take) and the packet."""
         target: list[PacketItem | FactEntry | ConflictEntry] = getattr(self.sections, name)
-        cost = self.count(section_line(entry) + "\n")
+        line = section_line(entry)
+        if line in self.lines:
+            self.dropped[entry.id] = "dropped: the same line is already in the packet"
+            return False
+        cost = self.count(line + "\n")
         if not target:
             cost += self.count(_TITLES[name] + "\n\n")
         if cost > budget or self.used + cost > self.room:
@@ -107,6 +112,7 @@ class _Packer:
             return False
         entry.token_count = cost
         target.append(entry)
+        self.lines.add(line)
         self.used += cost
         return True
 

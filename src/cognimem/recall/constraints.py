@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cognimem.blas import single_threaded
 from cognimem.ingest.extract.lexicon import scope_tags
 from cognimem.models.knowledge import (
     BINDING_CATEGORIES,
@@ -96,7 +97,8 @@ _BINDING_VALUES = frozenset(c.value for c in BINDING_CATEGORIES)
 
 def _semantic(view: QueryView, rows: FactRows) -> np.ndarray:
     if view.vector is not None and rows.matrix is not None:
-        return rows.matrix @ np.asarray(view.vector, dtype=np.float32)
+        with single_threaded():
+            return rows.matrix @ np.asarray(view.vector, dtype=np.float32)
     return np.zeros(len(rows.ids), dtype=np.float32)
 
 

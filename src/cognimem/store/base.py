@@ -7,7 +7,7 @@ store's query, never after it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -15,6 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, MessageResult, Scope
+from cognimem.models.admin import ApiKey, ErasureReport, ExportRecord, ScopeStats, Session
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -220,7 +221,9 @@ class Store(Protocol):
 
         In one transaction. Events already processed are skipped — and if any event of
         the call was, nothing is written at all — so a job applied twice changes nothing.
-        A stale ``knowledge.read_set`` raises ``StaleKnowledge``. Returns the ids inserted.
+        Nor is anything written when an event no longer exists (its user was erased
+        while the job waited). A stale ``knowledge.read_set`` raises ``StaleKnowledge``.
+        Returns the ids inserted.
         """
 
     async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
@@ -306,3 +309,95 @@ class Store(Protocol):
         """Embedding cache lookup, one query for the whole batch."""
 
     async def put_embeddings(self, model: str, vectors: Mapping[str, np.ndarray]) -> None: ...
+
+    # -- lifecycle: edits, listing, sessions, statistics, erasure, export ------------
+    async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
+        """Ids of the items ``flt`` admits (``since``/``until`` on ``occurred_at``),
+        newest first, at most ``limit``: "forget everything from last week"."""
+
+    async def update_item(
+        self,
+        item: MemoryItem,
+        *,
+        history: HistoryEntry,
+        embedding: np.ndarray | None = None,
+        search_text: str | None = None,
+    ) -> None:
+        """Store ``item``'s new state (text, importance, tier, status, confidence,
+        counters, metadata) and append ``history``, in one transaction. With
+        ``search_text`` the text changed: the lexical index and the embedding
+        (``embedding``) are replaced too. ``NotFound`` when the item does not exist in
+        ``item.scope.tenant_id``."""
+
+    async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None: ...
+
+    async def resolve_conflict(
+        self,
+        conflict: FactConflict,
+        fact_updates: Sequence[FactUpdate],
+        history: Sequence[HistoryEntry],
+        silence_items: Sequence[str] = (),
+    ) -> None:
+        """Store a conflict's resolved state and the facts it changes (the losers
+        superseded; ``silence_items``: the items of superseded constraints, as
+        reconciliation silences them) in one transaction. A stale fact revision raises
+        ``StaleKnowledge``; a conflict that is no longer open ``Conflict``, a missing
+        one ``NotFound``."""
+
+    async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
+        """Record changes made by other calls (forget's status changes and deletions)."""
+
+    async def put_session(self, session: Session) -> None:
+        """Insert or replace a session (by tenant, namespace and id)."""
+
+    async def get_session(
+        self, tenant_id: str, namespace: str, session_id: str
+    ) -> Session | None: ...
+
+    async def list_sessions(self, scope: Scope, limit: int) -> list[Session]:
+        """Sessions in the scope (user / agent filter when set), newest first."""
+
+    async def scope_stats(self, scope: Scope) -> ScopeStats: ...
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        """Remove everything derived from this user, in every namespace, in one
+        transaction: events, items and their index rows and vectors, facts, the user's
+        entities and aliases, relations, conflicts, history, sessions, idempotency
+        records, the user's cache version counters. Cached vector matrices and fact
+        lists of the user are dropped. The report's ``content_hashes`` are the
+        embedding-cache keys of the erased texts (see ``delete_embeddings``)."""
+
+    async def schema_version(self) -> int:
+        """The highest migration applied (the export header records it)."""
+
+    def export_records(
+        self, scope: Scope, *, all_namespaces: bool = False
+    ) -> AsyncIterator[ExportRecord]:
+        """Every stored row of the scope (its tenant and namespace, or every namespace
+        with ``all_namespaces``; the user's rows when ``scope.user_id`` is set, agent and
+        session are ignored), without the header line, streamed in pages: sessions,
+        events, items, entities, aliases, facts, relations, conflicts, history. Aliases
+        of a user are theirs and the shared aliases of their entities; history is that
+        of the exported items, facts and conflicts."""
+
+    async def import_records(
+        self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
+    ) -> dict[str, int]:
+        """Insert the records (their tenant replaced by ``tenant_id``) that are not
+        stored yet, by id (ids are unique across the database, so a row whose id is
+        held in another tenant is skipped too; aliases and sessions by their keys), in
+        one transaction; ``embeddings`` maps item and fact ids to vectors. Returns how
+        many rows of each type were inserted; importing twice inserts nothing."""
+
+    async def delete_embeddings(self, hashes: Sequence[str]) -> int:
+        """Drop cached embeddings of these content hashes (every model)."""
+
+    # -- API keys ----------------------------------------------------------------------
+    async def put_api_key(self, key: ApiKey) -> None: ...
+
+    async def find_api_key(self, key_hash: str) -> ApiKey | None: ...
+
+    async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]: ...
+
+    async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        """Mark a key revoked (``NotFound`` if there is no such key); returns it."""

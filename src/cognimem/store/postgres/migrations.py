@@ -287,6 +287,47 @@ CREATE INDEX relations_user ON relations (tenant_id, namespace, user_id, created
     WHERE active;
 """,
     ),
+    (
+        6,
+        "api_keys",
+        """
+-- HTTP API keys: the SHA-256 of the secret, never the secret itself
+CREATE TABLE api_keys (
+    id text PRIMARY KEY,
+    tenant_id text NOT NULL,
+    name text NOT NULL DEFAULT '',
+    key_hash text NOT NULL UNIQUE,
+    prefix text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz,
+    revoked_at timestamptz,
+    rate_limit_per_minute integer
+);
+CREATE INDEX api_keys_tenant ON api_keys (tenant_id, created_at);
+""",
+    ),
+    (
+        7,
+        "sessions",
+        """
+-- conversation sessions; optional (a write may name a session never created), but a
+-- closed one refuses writes
+CREATE TABLE sessions (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    tenant_id text NOT NULL,
+    namespace text NOT NULL,
+    id text NOT NULL,
+    user_id text,
+    agent_id text,
+    status text NOT NULL,
+    created_at timestamptz NOT NULL,
+    closed_at timestamptz,
+    metadata jsonb NOT NULL DEFAULT '{}',
+    PRIMARY KEY (tenant_id, namespace, id)
+);
+CREATE INDEX sessions_user ON sessions (tenant_id, namespace, user_id, created_at);
+""",
+    ),
 ]
 
 
@@ -342,7 +383,9 @@ async def migrate(conn: Connection) -> int:
             f"the database has schema versions {sorted(applied - known)} that this "
             "cognimem does not know; upgrade cognimem"
         )
-    for version, name, sql in MIGRATIONS:
+    # in version order, whatever the list's: a number may be skipped (one backend's
+    # alone) and two branches may append theirs in either order
+    for version, name, sql in sorted(MIGRATIONS):
         if version in applied:
             continue
         async with conn.transaction():

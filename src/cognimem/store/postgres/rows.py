@@ -540,12 +540,19 @@ async def attach_items(
 ) -> list[str] | None:
     """The items part of ``add_items``, inside its transaction with every ``event_lock``
     held. ``None`` (nothing written) when any of the events was processed already;
-    otherwise the items and merges are written and every event is marked processed."""
+    otherwise the items and merges are written and every event is marked processed.
+    Also ``None`` when any of the events no longer exists (erased since it was queued)."""
     events = sorted({e for p in items for e in p.item.source_event_ids} | set(merges))
-    if events and await conn.fetchval(
-        "SELECT EXISTS (SELECT 1 FROM events WHERE id = ANY($1::text[]) AND processed)", events
-    ):
-        return None
+    if events:
+        stored, done = await conn.fetchrow(
+            "SELECT count(*), count(*) FILTER (WHERE processed) FROM events"
+            " WHERE id = ANY($1::text[])",
+            events,
+        )
+        if done or stored < len(events):
+            # applied already, or the events were erased meanwhile: deriving items from
+            # them would bring them back
+            return None
     await insert_items(conn, items)
     if merges:
         found = await conn.fetch(

@@ -32,21 +32,31 @@ import numpy as np
 from cognimem.config import redact_url
 from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageError
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
+from cognimem.models.admin import (
+    ApiKey,
+    ErasureReport,
+    ExportRecord,
+    RecordType,
+    ScopeStats,
+    Session,
+)
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
-from cognimem.store import records
+from cognimem.store import records, transfer
 from cognimem.store.base import (
     Candidate,
     FactQuery,
     FactRows,
+    FactUpdate,
     GraphEdge,
     ItemFilter,
     Knowledge,
     PendingItem,
     PendingMessage,
 )
+from cognimem.store.postgres import keys, rows
 from cognimem.store.postgres import knowledge as kn
-from cognimem.store.postgres import rows
+from cognimem.store.postgres import lifecycle as lc
 from cognimem.store.postgres.migrations import (
     VECTOR_DIM_META,
     VECTOR_INDEX_LOCK,
@@ -60,6 +70,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+_EXPORT_PAGE = 500  # rows per query while exporting
 _ATTEMPTS = 3  # a commit that loses an idempotency race (or a deadlock) is retried
 _URL_OPTIONS = {"min_size": int, "max_size": int, "hnsw_m": int, "hnsw_ef_construction": int}
 
@@ -659,3 +670,126 @@ class PostgresStore:
                 [a.tobytes() for a in arrays],
                 datetime.now(UTC),
             )
+
+    # -- lifecycle: edits, sessions, statistics, erasure, export ---------------------
+    async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
+        params = rows.Params()
+        where = rows.filter_clause(flt, params)
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                f"SELECT id FROM items WHERE {where} ORDER BY occurred_at DESC, seq DESC"
+                f" LIMIT {params.add(limit)}",
+                *params.values,
+            )
+        return [r["id"] for r in found]
+
+    async def update_item(
+        self,
+        item: MemoryItem,
+        *,
+        history: HistoryEntry,
+        embedding: np.ndarray | None = None,
+        search_text: str | None = None,
+    ) -> None:
+        async def body(conn: Connection) -> None:
+            await lc.update_item(conn, item, history, embedding, search_text)
+
+        dim = None if embedding is None else int(np.asarray(embedding).shape[0])
+        await self._write(body, dim)
+
+    async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None:
+        async with self._connection() as conn:
+            return await lc.get_conflict(conn, tenant_id, conflict_id)
+
+    async def resolve_conflict(
+        self,
+        conflict: FactConflict,
+        fact_updates: Sequence[FactUpdate],
+        history: Sequence[HistoryEntry],
+        silence_items: Sequence[str] = (),
+    ) -> None:
+        async def body(conn: Connection) -> None:
+            await lc.resolve_conflict(conn, conflict, fact_updates, history, silence_items)
+
+        await self._write(body, None)
+
+    async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
+        if entries:
+            async with self._connection() as conn:
+                await kn.insert_history(conn, entries)
+
+    async def put_session(self, session: Session) -> None:
+        async with self._connection() as conn:
+            await lc.put_session(conn, session)
+
+    async def get_session(self, tenant_id: str, namespace: str, session_id: str) -> Session | None:
+        async with self._connection() as conn:
+            return await lc.get_session(conn, tenant_id, namespace, session_id)
+
+    async def list_sessions(self, scope: Scope, limit: int) -> list[Session]:
+        async with self._connection() as conn:
+            return await lc.list_sessions(conn, scope, limit)
+
+    async def scope_stats(self, scope: Scope) -> ScopeStats:
+        async with self._connection() as conn:
+            return await lc.scope_stats(conn, scope)
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        async def body(conn: Connection) -> ErasureReport:
+            return await lc.erase_user(conn, tenant_id, user_id)
+
+        return await self._write(body, None)
+
+    async def export_records(
+        self, scope: Scope, *, all_namespaces: bool = False
+    ) -> AsyncIterator[ExportRecord]:
+        kinds: tuple[RecordType, ...] = (
+            "session", "event", "item", "entity", "alias", "fact", "relation", "conflict",
+            "history",
+        )  # fmt: skip
+        for kind in kinds:
+            after: lc.Cursor | None = None
+            while True:
+                # a connection per page: a consumer that stops early holds none
+                async with self._connection() as conn:
+                    page, after = await lc.export_page(
+                        conn, kind, scope, all_namespaces, after, _EXPORT_PAGE
+                    )
+                for rec in page:
+                    yield rec
+                if after is None:
+                    break
+
+    async def import_records(
+        self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
+    ) -> dict[str, int]:
+        batch = transfer.parse(records, tenant_id)
+
+        async def body(conn: Connection) -> dict[str, int]:
+            return await lc.import_batch(conn, batch, embeddings)
+
+        dim = next((int(np.asarray(v).shape[0]) for v in embeddings.values()), None)
+        return await self._write(body, dim)
+
+    async def delete_embeddings(self, hashes: Sequence[str]) -> int:
+        if not hashes:
+            return 0
+        async with self._connection() as conn:
+            return await lc.delete_embeddings(conn, hashes)
+
+    # -- API keys ----------------------------------------------------------------------
+    async def put_api_key(self, key: ApiKey) -> None:
+        async with self._connection() as conn:
+            await keys.put(conn, key)
+
+    async def find_api_key(self, key_hash: str) -> ApiKey | None:
+        async with self._connection() as conn:
+            return await keys.find(conn, key_hash)
+
+    async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]:
+        async with self._connection() as conn:
+            return await keys.list_keys(conn, tenant_id)
+
+    async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        async with self._connection() as conn:
+            return await keys.revoke(conn, key_id, at)

@@ -100,11 +100,18 @@ def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
             )
 
 
+# the fact_versions row (user key '*', which no user has) that new rows start above;
+# an erasure raises it past the erased user's version before deleting that row
+VERSION_FLOOR = "*"
+
+
 def bump_fact_version(conn: sqlite3.Connection, tenant_id: str, namespace: str, user: str) -> None:
     conn.execute(
-        "INSERT INTO fact_versions (tenant_id, namespace, user_key, version) VALUES (?, ?, ?, 1)"
+        "INSERT INTO fact_versions (tenant_id, namespace, user_key, version)"
+        " SELECT ?, ?, ?, coalesce(max(version), 0) + 1 FROM fact_versions"
+        " WHERE tenant_id = ? AND namespace = ? AND user_key = ?"
         " ON CONFLICT (tenant_id, namespace, user_key) DO UPDATE SET version = version + 1",
-        (tenant_id, namespace, user),
+        (tenant_id, namespace, user, tenant_id, namespace, VERSION_FLOOR),
     )
 
 
@@ -118,9 +125,15 @@ def fact_version(conn: sqlite3.Connection, tenant_id: str, namespace: str, user:
 
 def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``)."""
+    # the version also dates a scope's graph (relations), which reads cache alongside
+    # the fact rows
     changed = {
-        (f.scope.tenant_id, f.scope.namespace, user_key(f.scope.user_id))
-        for f in [*(p.fact for p in knowledge.facts), *(u.fact for u in knowledge.fact_updates)]
+        (s.tenant_id, s.namespace, user_key(s.user_id))
+        for s in [
+            *(p.fact.scope for p in knowledge.facts),
+            *(u.fact.scope for u in knowledge.fact_updates),
+            *(r.scope for r in knowledge.relations),
+        ]
     }
     for tenant_id, namespace, user in sorted(changed):
         bump_fact_version(conn, tenant_id, namespace, user)

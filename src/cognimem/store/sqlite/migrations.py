@@ -273,4 +273,44 @@ CREATE INDEX relations_user ON relations (tenant_id, namespace, user_id, created
     WHERE active = 1;
 """,
     ),
+    (
+        6,
+        "api_keys",
+        """
+-- HTTP API keys: the SHA-256 of the secret, never the secret itself
+CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    key_hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    revoked_at INTEGER,
+    rate_limit_per_minute INTEGER
+);
+CREATE INDEX api_keys_tenant ON api_keys (tenant_id, created_at);
+""",
+    ),
+    (
+        7,
+        "sessions",
+        """
+-- conversation sessions; optional (a write may name a session never created), but a
+-- closed one refuses writes
+CREATE TABLE sessions (
+    tenant_id TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    id TEXT NOT NULL,
+    user_id TEXT,
+    agent_id TEXT,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    closed_at INTEGER,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (tenant_id, namespace, id)
+) WITHOUT ROWID;
+CREATE INDEX sessions_user ON sessions (tenant_id, namespace, user_id, created_at);
+""",
+    ),
 ]

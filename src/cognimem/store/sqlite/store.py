@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
@@ -15,6 +16,14 @@ import numpy as np
 
 from cognimem.errors import Conflict, SchemaMismatch, StaleKnowledge, UsageError
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope, WriteOutcome
+from cognimem.models.admin import (
+    ApiKey,
+    ErasureReport,
+    ExportRecord,
+    RecordType,
+    ScopeStats,
+    Session,
+)
 from cognimem.models.clock import to_micros
 from cognimem.models.knowledge import (
     Alias,
@@ -24,19 +33,21 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store import records
+from cognimem.store import records, transfer
 from cognimem.store.base import (
     Candidate,
     FactQuery,
     FactRows,
+    FactUpdate,
     GraphEdge,
     ItemFilter,
     Knowledge,
     PendingItem,
     PendingMessage,
 )
+from cognimem.store.sqlite import keys, rows, vectors
 from cognimem.store.sqlite import knowledge as kn
-from cognimem.store.sqlite import rows, vectors
+from cognimem.store.sqlite import lifecycle as lc
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import MIGRATIONS
 
@@ -44,6 +55,7 @@ T = TypeVar("T")
 
 _MAX_PARAMS = 30_000  # SQLite >= 3.32 allows 32766 bound parameters
 _FACT_ROWS_CACHED = 256  # user scopes whose scored facts a process keeps
+_EXPORT_PAGE = 500  # rows per read while exporting
 
 
 def path_from_url(url: str) -> Path:
@@ -71,7 +83,9 @@ def _migrate(conn: sqlite3.Connection) -> None:
             f"the database has schema versions {sorted(applied - known)} that this cognimem "
             "does not know; upgrade cognimem"
         )
-    for version, name, sql in MIGRATIONS:
+    # in version order, whatever the list's: a number may be skipped (one backend's
+    # alone) and two branches may append theirs in either order
+    for version, name, sql in sorted(MIGRATIONS):
         if version in applied:
             continue
         # executescript commits implicitly, so run the statements one by one in our tx
@@ -138,6 +152,10 @@ class SQLiteStore:
             OrderedDict()
         )
         self._fact_rows_lock = threading.Lock()
+        # per user scope: (fact versions of the user and of the namespace, its edges)
+        self._graphs: OrderedDict[
+            tuple[str, str, str | None, int], tuple[tuple[int, ...], list[GraphEdge]]
+        ] = OrderedDict()
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
@@ -162,6 +180,7 @@ class SQLiteStore:
         await self._db.close()
         self._vectors.clear()
         self._fact_rows.clear()
+        self._graphs.clear()
 
     async def schema_version(self) -> int:
         def q(conn: sqlite3.Connection) -> int:
@@ -261,12 +280,14 @@ class SQLiteStore:
 
         def tx(conn: sqlite3.Connection) -> list[str]:
             marks = ", ".join("?" * len(events))
-            done = conn.execute(
-                f"SELECT COUNT(*) FROM events WHERE id IN ({marks}) AND processed = 1",
+            stored, done = conn.execute(
+                f"SELECT COUNT(*), COALESCE(SUM(processed), 0) FROM events WHERE id IN ({marks})",
                 tuple(events),
-            ).fetchone()[0]
-            if done:
-                return []  # this job (or part of it) was applied already
+            ).fetchone()
+            if done or stored < len(events):
+                # this job (or part of it) was applied already, or its events were
+                # erased meanwhile: deriving items from them would bring them back
+                return []
             if knowledge is not None:
                 kn.check_read_set(conn, knowledge)
             inserted = _insert_items(conn, items)
@@ -527,9 +548,25 @@ class SQLiteStore:
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> list[GraphEdge]:
-        return await self._db.read(
-            lambda conn: kn.graph_edges(conn, tenant_id, namespace, user_id, limit)
-        )
+        cache_key = (tenant_id, namespace, user_id, limit)
+        owners = [records.user_key(None)] + ([] if user_id is None else [records.user_key(user_id)])
+
+        def q(conn: sqlite3.Connection) -> list[GraphEdge]:
+            # relations are dated by the fact versions of their owners (the user and the
+            # namespace): two primary-key reads tell whether this process's copy is current
+            version = tuple(kn.fact_version(conn, tenant_id, namespace, o) for o in owners)
+            cached = self._graphs.get(cache_key)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+            edges = kn.graph_edges(conn, tenant_id, namespace, user_id, limit)
+            with self._fact_rows_lock:
+                self._graphs[cache_key] = (version, edges)
+                self._graphs.move_to_end(cache_key)
+                while len(self._graphs) > _FACT_ROWS_CACHED:
+                    self._graphs.popitem(last=False)
+            return edges
+
+        return await self._db.read(q)
 
     async def find_conflicts(
         self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
@@ -590,6 +627,120 @@ class SQLiteStore:
             )
 
         await self._db.write(tx)
+
+    # -- lifecycle: edits, sessions, statistics, erasure, export ---------------------
+    async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
+        where, params = _scope_clause(flt)
+
+        def q(conn: sqlite3.Connection) -> list[str]:
+            sql = f"SELECT id FROM items WHERE {where} ORDER BY occurred_at DESC, rowid DESC"
+            return [r[0] for r in conn.execute(f"{sql} LIMIT ?", (*params, limit))]
+
+        return await self._db.read(q)
+
+    async def update_item(
+        self,
+        item: MemoryItem,
+        *,
+        history: HistoryEntry,
+        embedding: np.ndarray | None = None,
+        search_text: str | None = None,
+    ) -> None:
+        await self._db.write(
+            lambda conn: lc.update_item(conn, item, history, embedding, search_text)
+        )
+
+    async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None:
+        return await self._db.read(lambda conn: lc.get_conflict(conn, tenant_id, conflict_id))
+
+    async def resolve_conflict(
+        self,
+        conflict: FactConflict,
+        fact_updates: Sequence[FactUpdate],
+        history: Sequence[HistoryEntry],
+        silence_items: Sequence[str] = (),
+    ) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            lc.resolve_conflict(conn, conflict, fact_updates, history)
+            _set_status(conn, silence_items, ItemStatus.SILENT)
+
+        await self._db.write(tx)
+
+    async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
+        if entries:
+            await self._db.write(lambda conn: kn.insert_history(conn, entries))
+
+    async def put_session(self, session: Session) -> None:
+        await self._db.write(lambda conn: lc.put_session(conn, session))
+
+    async def get_session(self, tenant_id: str, namespace: str, session_id: str) -> Session | None:
+        return await self._db.read(
+            lambda conn: lc.get_session(conn, tenant_id, namespace, session_id)
+        )
+
+    async def list_sessions(self, scope: Scope, limit: int) -> list[Session]:
+        return await self._db.read(lambda conn: lc.list_sessions(conn, scope, limit))
+
+    async def scope_stats(self, scope: Scope) -> ScopeStats:
+        return await self._db.read(lambda conn: lc.scope_stats(conn, scope))
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        report = await self._db.write(lambda conn: lc.erase_user(conn, tenant_id, user_id))
+        # the rows are gone and the versions moved on; copies in this process's memory go too
+        self._vectors.drop_tenant(tenant_id)
+        with self._fact_rows_lock:
+            for key in [k for k in self._fact_rows if k[0] == tenant_id]:
+                del self._fact_rows[key]
+        return report
+
+    async def export_records(
+        self, scope: Scope, *, all_namespaces: bool = False
+    ) -> AsyncIterator[ExportRecord]:
+        kinds: tuple[RecordType, ...] = (
+            "session", "event", "item", "entity", "alias", "fact", "relation", "conflict",
+            "history",
+        )  # fmt: skip
+        for kind in kinds:
+            after: lc.Cursor | None = None
+            while True:
+                page, after = await self._db.read(
+                    functools.partial(
+                        lc.export_page,
+                        kind=kind,
+                        scope=scope,
+                        all_namespaces=all_namespaces,
+                        after=after,
+                        limit=_EXPORT_PAGE,
+                    )
+                )
+                for rec in page:
+                    yield rec
+                if after is None:
+                    break
+
+    async def import_records(
+        self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
+    ) -> dict[str, int]:
+        batch = transfer.parse(records, tenant_id)
+        return await self._db.write(lambda conn: lc.import_batch(conn, batch, embeddings))
+
+    async def delete_embeddings(self, hashes: Sequence[str]) -> int:
+        if not hashes:
+            return 0
+        return await self._db.write(lambda conn: lc.delete_embeddings(conn, hashes))
+
+    # -- API keys ----------------------------------------------------------------------
+    async def put_api_key(self, key: ApiKey) -> None:
+        await self._db.write(lambda conn: keys.put(conn, key))
+
+    async def find_api_key(self, key_hash: str) -> ApiKey | None:
+        return await self._db.read(lambda conn: keys.find(conn, key_hash))
+
+    async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]:
+        return await self._db.read(lambda conn: keys.list_keys(conn, tenant_id))
+
+    async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        return await self._db.write(lambda conn: keys.revoke(conn, key_id, at))
 
 
 def _insert_items(conn: sqlite3.Connection, items: Sequence[PendingItem]) -> list[str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from cognimem.blas import single_threaded
 from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.clock import to_micros
 from cognimem.store.base import ItemFilter
@@ -75,14 +76,22 @@ def read_version(
 def bump_version(
     conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None, *, mutation: bool
 ) -> None:
-    """Mark a user's scope (and the tenant-wide view) as changed, inside the caller's tx."""
-    for ukey in {user_key(user_id), ALL_USERS}:
+    """Mark a user's scope (and the tenant-wide view) as changed, inside the caller's tx.
+
+    Every bump of a user's row bumps the namespace's ``*`` row too, so a user's counters
+    never exceed the ``*`` row's. A user's row that does not exist (new, or deleted by
+    an erasure) starts from the ``*`` row's counters: past any value the user's row ever
+    had, so no process can take a matrix it cached before the erasure for current.
+    """
+    step = 1 if mutation else 0
+    for ukey in dict.fromkeys([user_key(user_id), ALL_USERS]):  # the user's row first
         conn.execute(
             "INSERT INTO scope_versions (tenant_id, namespace, user_key, version, mutations)"
-            " VALUES (?, ?, ?, 1, ?)"
+            " SELECT ?, ?, ?, coalesce(max(version), 0) + 1, coalesce(max(mutations), 0) + ?"
+            " FROM scope_versions WHERE tenant_id = ? AND namespace = ? AND user_key = ?"
             " ON CONFLICT (tenant_id, namespace, user_key) DO UPDATE SET"
-            " version = version + 1, mutations = mutations + excluded.mutations",
-            (tenant_id, namespace, ukey, 1 if mutation else 0),
+            " version = version + 1, mutations = mutations + ?",
+            (tenant_id, namespace, ukey, step, tenant_id, namespace, ALL_USERS, step),
         )
 
 
@@ -140,6 +149,12 @@ class VectorCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+
+    def drop_tenant(self, tenant_id: str) -> None:
+        """Forget every matrix of a tenant (after an erasure: none may linger in memory)."""
+        with self._lock:
+            for key in [k for k in self._entries if k[0] == tenant_id]:
+                del self._entries[key]
 
     def matrix_for(
         self, conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None
@@ -201,6 +216,13 @@ def search_many(
 ) -> list[list[tuple[str, float]]]:
     """:func:`search` for several filters of one query vector: the full product is
     computed at most once."""
+    with single_threaded():
+        return _search_many(m, searches, vector)
+
+
+def _search_many(
+    m: ScopeMatrix, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+) -> list[list[tuple[str, float]]]:
     everything: np.ndarray | None = None
     out: list[list[tuple[str, float]]] = []
     for flt, limit in searches:
@@ -238,7 +260,8 @@ def nearest(m: ScopeMatrix, flt: ItemFilter, vectors: np.ndarray) -> list[tuple[
         return [None] * len(vectors)
     out: list[tuple[str, float] | None] = []
     for start in range(0, len(vectors), _NEAREST_CHUNK):
-        scores = m.matrix @ vectors[start : start + _NEAREST_CHUNK].T
+        with single_threaded():
+            scores = m.matrix @ vectors[start : start + _NEAREST_CHUNK].T
         if idx.size < len(m.ids):
             scores = scores[idx]
         best = np.argmax(scores, axis=0)

@@ -1,0 +1,431 @@
+"""Authentication, tenancy and rate limits for the HTTP API.
+
+Every tenant route depends on :func:`authenticated`: the caller presents
+``Authorization: Bearer <secret>``, the SHA-256 of the secret is looked up in the store,
+and the key's tenant becomes the request's tenant. The tenant comes only from the key;
+nothing in a request body or query can widen it. There are no bypass keys: the admin key
+manages keys (:data:`admin_router`) and may read ``/metrics``, but it is refused on
+tenant routes.
+
+Keys are issued with :func:`issue_key` (the CLI ``cognimem keys create`` and
+``POST /v1/admin/keys``); the secret is shown once and only its hash is stored.
+
+Rate limits are a token bucket per key (GCRA): ``rate_limit_per_minute`` requests in a
+burst, refilled evenly over a minute. The bucket lives in-process on the embedded
+default, and in Redis (one atomic Lua script per request, shared by every API process)
+when ``COGNIMEM_AUTH__REDIS_URL`` is set or ``COGNIMEM_QUEUE_URL`` is a Redis URL. A
+configured Redis that cannot be reached fails the request (``StoreUnavailable``, 503):
+limits are never silently relaxed to per-process ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import math
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cognimem.config import Settings, redact_url
+from cognimem.errors import (
+    InvalidInput,
+    RateLimited,
+    StoreError,
+    StoreUnavailable,
+    Unauthenticated,
+    UsageError,
+)
+from cognimem.models.admin import ApiKey
+from cognimem.models.clock import Clock, to_utc, utc_now
+from cognimem.models.ids import new_id
+from cognimem.models.scope import Scope
+from cognimem.store.base import Store
+
+log = logging.getLogger(__name__)
+
+SECRET_PREFIX = "cm_"
+_PREFIX_CHARS = 10  # "cm_" + 7 characters of the secret, shown in listings
+_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the tenant (from the key, nothing else) and the key's id."""
+
+    tenant_id: str
+    key_id: str
+    admin: bool = False
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a secret: SHA-256, hex."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def _bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or ``None``."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or " " in token:
+        return None
+    return token
+
+
+def _matches(token: str | None, expected: str | None) -> bool:
+    if token is None or not expected:
+        return False
+    return hmac.compare_digest(token.encode("utf-8"), expected.encode("utf-8"))
+
+
+# -- rate limits -------------------------------------------------------------------------
+class RateLimiter(Protocol):
+    """A per-key request allowance of ``limit`` requests per minute."""
+
+    async def hit(self, key_id: str, limit: int) -> float | None:
+        """Count one request; ``None`` when allowed, else the seconds until the next
+        request would be."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class LocalRateLimiter:
+    """A GCRA token bucket per key kept in this process (the embedded default)."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._tat: dict[str, float] = {}  # key id -> theoretical arrival time (s)
+
+    async def hit(self, key_id: str, limit: int) -> float | None:
+        now = self._clock()
+        interval = 60.0 / limit
+        tat = max(self._tat.get(key_id, now), now)
+        new_tat = tat + interval
+        wait = new_tat - 60.0 - now
+        if wait > 0:
+            return wait
+        self._tat[key_id] = new_tat
+        if len(self._tat) > 100_000:  # forget buckets that are full again
+            self._tat = {k: t for k, t in self._tat.items() if t > now}
+        return None
+
+    async def aclose(self) -> None:
+        return None
+
+
+# KEYS[1]: the bucket; ARGV[1]: requests per minute. Redis's own clock, so every API
+# process agrees on time. Returns {allowed, milliseconds to wait}.
+_GCRA = """
+local limit = tonumber(ARGV[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval = 60000 / limit
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local new_tat = tat + interval
+local wait = new_tat - 60000 - now
+if wait > 0 then
+  return {0, math.ceil(wait)}
+end
+redis.call('SET', KEYS[1], string.format('%.3f', new_tat), 'PX', math.ceil(new_tat - now) + 1)
+return {1, 0}
+"""
+
+
+class RedisRateLimiter:
+    """The same bucket kept in Redis, shared by every API process; one atomic script per
+    request. Redis down raises ``StoreUnavailable`` (and logs it)."""
+
+    def __init__(
+        self, url: str, *, prefix: str = "cognimem:ratelimit:", timeout_s: float = 2.0
+    ) -> None:
+        try:
+            import redis.asyncio as aioredis
+        except ImportError as exc:  # pragma: no cover - depends on the installed extras
+            raise UsageError(
+                "Redis rate limits need the redis package: pip install 'cognimem[redis]'"
+            ) from exc
+        self.url = url
+        self.prefix = prefix
+        self._redis = aioredis.Redis.from_url(
+            url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s
+        )
+        self._script = self._redis.register_script(_GCRA)
+
+    async def hit(self, key_id: str, limit: int) -> float | None:
+        from redis import exceptions as redis_errors
+
+        try:
+            allowed, wait_ms = await self._script(keys=[self.prefix + key_id], args=[limit])
+        except (redis_errors.ConnectionError, redis_errors.TimeoutError) as exc:
+            message = f"rate limit store (Redis at {redact_url(self.url)}) is unavailable: {exc}"
+            log.error(message)
+            raise StoreUnavailable(message, retry_after=1.0) from exc
+        except redis_errors.RedisError as exc:
+            message = f"rate limit store (Redis at {redact_url(self.url)}) failed: {exc}"
+            log.error(message)
+            raise StoreError(message) from exc
+        return None if int(allowed) else max(int(wait_ms), 1) / 1000
+
+    async def aclose(self) -> None:
+        await self._redis.aclose()
+
+
+def rate_limit_url(settings: Settings) -> str | None:
+    """The Redis that holds rate limits: the auth setting, else a Redis queue URL."""
+    if settings.auth.redis_url:
+        return settings.auth.redis_url
+    if settings.queue_url and settings.queue_url.startswith(_REDIS_SCHEMES):
+        return settings.queue_url
+    return None
+
+
+# -- the authenticator ---------------------------------------------------------------------
+class Authenticator:
+    """Checks bearer tokens against the store's keys and the configured admin and
+    metrics tokens, and applies per-key rate limits. Lives on ``app.state.auth``."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        limiter: RateLimiter | None = None,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.store = store
+        self.settings = settings.auth
+        if limiter is None:
+            url = rate_limit_url(settings)
+            limiter = LocalRateLimiter() if url is None else RedisRateLimiter(url)
+        self.limiter = limiter
+        self._clock = clock
+
+    def _admin_key(self) -> str | None:
+        key = self.settings.admin_key
+        return (key.get_secret_value() or None) if key is not None else None  # "" is unset
+
+    async def authenticate(self, authorization: str | None) -> Principal:
+        """The tenant principal of an ``Authorization`` header value, rate limited."""
+        token = _bearer(authorization)
+        if token is None:
+            raise Unauthenticated("missing or malformed Authorization header: use 'Bearer <key>'")
+        key = await self.store.find_api_key(hash_secret(token))
+        if key is None or not key.usable_at(self._clock()):
+            # one message for unknown, revoked and expired keys: nothing to probe
+            raise Unauthenticated("invalid, revoked or expired API key")
+        limit = key.rate_limit_per_minute or self.settings.rate_limit_per_minute
+        wait = await self.limiter.hit(key.id, limit)
+        if wait is not None:
+            raise RateLimited(
+                f"rate limit of {limit} requests per minute exceeded; retry in {wait:.1f}s",
+                retry_after=wait,
+            )
+        return Principal(tenant_id=key.tenant_id, key_id=key.id)
+
+    def check_admin(self, authorization: str | None) -> Principal:
+        """The admin principal, or ``Unauthenticated``."""
+        expected = self._admin_key()
+        if expected is None:
+            raise Unauthenticated(
+                "admin endpoints are disabled until COGNIMEM_AUTH__ADMIN_KEY is set"
+            )
+        if not _matches(_bearer(authorization), expected):
+            raise Unauthenticated("admin key required")
+        return Principal(tenant_id="*", key_id="admin", admin=True)
+
+    def check_metrics(self, authorization: str | None) -> None:
+        """Allow the admin key or the metrics token, else ``Unauthenticated``."""
+        admin_key = self._admin_key()
+        token = self.settings.metrics_token
+        metrics_token = (token.get_secret_value() or None) if token is not None else None
+        if admin_key is None and metrics_token is None:
+            raise Unauthenticated(
+                "/metrics is disabled until COGNIMEM_AUTH__METRICS_TOKEN or "
+                "COGNIMEM_AUTH__ADMIN_KEY is set"
+            )
+        presented = _bearer(authorization)
+        # both comparisons always run: timing does not tell which token exists
+        ok_admin = _matches(presented, admin_key)
+        ok_metrics = _matches(presented, metrics_token)
+        if not (ok_admin or ok_metrics):
+            raise Unauthenticated("metrics token or admin key required")
+
+    async def aclose(self) -> None:
+        await self.limiter.aclose()
+
+
+def _authenticator(request: Request) -> Authenticator:
+    auth = getattr(request.app.state, "auth", None)
+    if not isinstance(auth, Authenticator):  # pragma: no cover - create_app sets it
+        raise UsageError("the app has no Authenticator on app.state.auth")
+    return auth
+
+
+async def authenticated(request: Request) -> Principal:
+    """FastAPI dependency of every tenant route: the caller's :class:`Principal`.
+
+    No, malformed, unknown, revoked or expired key → ``Unauthenticated`` (401); over the
+    key's rate limit → ``RateLimited`` (429 with ``Retry-After``)."""
+    principal = await _authenticator(request).authenticate(request.headers.get("authorization"))
+    request.state.principal = principal  # for the access log
+    return principal
+
+
+async def admin(request: Request) -> None:
+    """FastAPI dependency of the admin routes: the configured admin key, else 401."""
+    request.state.principal = _authenticator(request).check_admin(
+        request.headers.get("authorization")
+    )
+
+
+async def metrics_access(request: Request) -> None:
+    """FastAPI dependency of ``/metrics``: the admin key or the metrics token."""
+    _authenticator(request).check_metrics(request.headers.get("authorization"))
+
+
+# -- issuing and revoking ------------------------------------------------------------------
+async def issue_key(
+    store: Store,
+    tenant_id: str,
+    *,
+    name: str = "",
+    expires_at: datetime | None = None,
+    rate_limit_per_minute: int | None = None,
+    now: datetime | None = None,
+) -> tuple[ApiKey, str]:
+    """Create and store a key for ``tenant_id``; returns it and its secret. The secret
+    is not stored anywhere: show it once."""
+    try:
+        Scope(tenant_id=tenant_id)
+    except ValidationError as exc:
+        raise InvalidInput(
+            f"invalid tenant_id {tenant_id!r}: letters, digits and _.:@- (at most 128)",
+            field="tenant_id",
+        ) from exc
+    if rate_limit_per_minute is not None and rate_limit_per_minute < 1:
+        raise InvalidInput(
+            "rate_limit_per_minute must be at least 1", field="rate_limit_per_minute"
+        )
+    created = now or utc_now()
+    if expires_at is not None:
+        expires_at = to_utc(expires_at)
+        if expires_at <= created:
+            raise InvalidInput("expires_at must be in the future", field="expires_at")
+    secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+    key = ApiKey(
+        id=new_id("key"),
+        tenant_id=tenant_id,
+        name=name,
+        key_hash=hash_secret(secret),
+        prefix=secret[:_PREFIX_CHARS],
+        created_at=created,
+        expires_at=expires_at,
+        rate_limit_per_minute=rate_limit_per_minute,
+    )
+    await store.put_api_key(key)
+    return key, secret
+
+
+async def revoke_key(store: Store, key_id: str, *, now: datetime | None = None) -> ApiKey:
+    """Revoke a key at once (``NotFound`` if there is none); returns it."""
+    return await store.revoke_api_key(key_id, now or utc_now())
+
+
+# -- admin routes --------------------------------------------------------------------------
+class KeyInfo(BaseModel):
+    """A key's metadata as the API shows it: never the hash, never the secret."""
+
+    id: str
+    tenant_id: str
+    name: str
+    prefix: str
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    rate_limit_per_minute: int | None
+
+    @classmethod
+    def of(cls, key: ApiKey) -> KeyInfo:
+        return cls(**key.model_dump(exclude={"key_hash"}))
+
+
+class IssuedKey(KeyInfo):
+    secret: str = Field(description="the API key; shown once, never again")
+
+
+class CreateKeyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tenant_id: str
+    name: str = Field(default="", max_length=200)
+    expires_at: datetime | None = None
+    rate_limit_per_minute: int | None = Field(default=None, ge=1)
+
+
+admin_router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[Depends(admin)])
+
+
+@admin_router.post("/keys", status_code=201, response_model=IssuedKey)
+async def create_key(body: CreateKeyRequest, request: Request) -> IssuedKey:
+    auth = _authenticator(request)
+    key, secret = await issue_key(
+        auth.store,
+        body.tenant_id,
+        name=body.name,
+        expires_at=body.expires_at,
+        rate_limit_per_minute=body.rate_limit_per_minute,
+    )
+    log.info("API key issued", extra={"key_id": key.id, "key_tenant_id": key.tenant_id})
+    return IssuedKey(**KeyInfo.of(key).model_dump(), secret=secret)
+
+
+@admin_router.get("/keys", response_model=list[KeyInfo])
+async def list_keys(request: Request, tenant_id: str | None = None) -> list[KeyInfo]:
+    keys = await _authenticator(request).store.list_api_keys(tenant_id)
+    return [KeyInfo.of(k) for k in keys]
+
+
+@admin_router.delete("/keys/{key_id}", response_model=KeyInfo)
+async def delete_key(key_id: str, request: Request) -> KeyInfo:
+    key = await revoke_key(_authenticator(request).store, key_id)
+    log.info("API key revoked", extra={"key_id": key.id, "key_tenant_id": key.tenant_id})
+    return KeyInfo.of(key)
+
+
+def auth_headers(exc: Exception) -> dict[str, str]:
+    """Headers an error response needs: ``WWW-Authenticate`` on 401, ``Retry-After``
+    on 429 and 503."""
+    if isinstance(exc, Unauthenticated):
+        return {"WWW-Authenticate": 'Bearer realm="cognimem"'}
+    retry_after: Any = getattr(exc, "retry_after", None)
+    if isinstance(exc, RateLimited | StoreUnavailable) and retry_after is not None:
+        return {"Retry-After": str(max(1, math.ceil(retry_after)))}
+    return {}
+
+
+__all__ = [
+    "Authenticator",
+    "LocalRateLimiter",
+    "Principal",
+    "RateLimiter",
+    "RedisRateLimiter",
+    "admin",
+    "admin_router",
+    "auth_headers",
+    "authenticated",
+    "hash_secret",
+    "issue_key",
+    "metrics_access",
+    "revoke_key",
+]

@@ -1,0 +1,65 @@
+"""The MCP server mounted on the HTTP app at ``/v1/mcp`` (streamable HTTP), behind the
+same API keys as every other tenant route."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from cognimem.api.auth import auth_headers
+from cognimem.api.schemas import error_body
+from cognimem.errors import CognimemError
+from cognimem.mcp import PRINCIPAL_KEY, build_http_server
+from cognimem.memory import Memory
+
+MOUNT_PATH = "/v1/mcp"
+
+
+class RequireKey:
+    """Authenticates an ``/v1/mcp`` request with the app's ``Authenticator`` (key,
+    revocation, expiry, rate limit) and leaves the key's tenant in the ASGI scope for
+    the tools; a refused request gets the API's error body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        try:
+            principal = await scope["app"].state.auth.authenticate(headers.get("authorization"))
+        except CognimemError as exc:
+            body = json.dumps(error_body(exc.type, exc.message, exc.details)).encode()
+            extra = [(k.lower().encode(), v.encode()) for k, v in auth_headers(exc).items()]
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": exc.status_code,
+                    "headers": [(b"content-type", b"application/json"), *extra],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        scope[PRINCIPAL_KEY] = principal.tenant_id
+        await self.app(scope, receive, send)
+
+
+def mcp_mount(
+    memory: Memory,
+) -> tuple[ASGIApp, Callable[[], AbstractAsyncContextManager[None]]]:
+    """The ASGI app to mount and the context manager the app's lifespan must enter
+    (the MCP session manager's task group)."""
+    server = build_http_server(memory)
+    app = server.streamable_http_app()
+
+    @asynccontextmanager
+    async def running() -> AsyncIterator[None]:
+        async with server.session_manager.run():
+            yield
+
+    return RequireKey(app), running

@@ -1,0 +1,65 @@
+"""Facts, entities, conflicts and ingestion jobs."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from cognimem.api.routes.deps import Caller, Mem
+from cognimem.api.schemas import (
+    ConflictsQuery,
+    FactsQuery,
+    ResolveRequest,
+    ScopeRequest,
+)
+from cognimem.models.knowledge import EntityWithAliases, Fact, FactConflict
+from cognimem.queue import Job
+
+router = APIRouter(prefix="/v1", tags=["knowledge"])
+
+
+@router.post("/facts/query", response_model=list[Fact])
+async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
+    """The user's facts, newest first (live ones, or every version with
+    ``include_history``); ``key`` matches exactly or as a prefix of multi-valued keys."""
+    return await mem.facts(
+        key=body.key,
+        categories=body.categories,
+        include_history=body.include_history,
+        scope=body.scope.to_scope(caller.tenant_id),
+        limit=body.limit,
+    )
+
+
+@router.post("/entities/query", response_model=list[EntityWithAliases])
+async def entities(body: ScopeRequest, mem: Mem, caller: Caller) -> list[EntityWithAliases]:
+    """The entities the user's memories mention, each with its aliases."""
+    found = await mem.entities(scope=body.scope.to_scope(caller.tenant_id))
+    return [EntityWithAliases(entity=e, aliases=a) for e, a in found]
+
+
+@router.post("/conflicts/query", response_model=list[FactConflict])
+async def conflicts(body: ConflictsQuery, mem: Mem, caller: Caller) -> list[FactConflict]:
+    """Contradictions between the user's facts (open ones unless ``open_only`` is
+    false)."""
+    return await mem.conflicts(
+        open_only=body.open_only, scope=body.scope.to_scope(caller.tenant_id)
+    )
+
+
+@router.post("/conflicts/{conflict_id}/resolve", response_model=FactConflict)
+async def resolve(conflict_id: str, body: ResolveRequest, mem: Mem, caller: Caller) -> FactConflict:
+    """Close a conflict: with ``winner_fact_id`` the other facts are superseded by it;
+    without, every fact of the conflict stays live."""
+    return await mem.resolve_conflict(
+        conflict_id,
+        winner_fact_id=body.winner_fact_id,
+        note=body.note,
+        tenant_id=caller.tenant_id,
+    )
+
+
+@router.get("/jobs/{job_id}", response_model=Job)
+async def job(job_id: str, mem: Mem, caller: Caller) -> Job:
+    """The state of an ingestion job (queued, running, done, failed). 404 when there is
+    no such job, also when the server ingests synchronously (no queue, no jobs)."""
+    return await mem.get_job(job_id, tenant_id=caller.tenant_id)

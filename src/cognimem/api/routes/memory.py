@@ -1,0 +1,298 @@
+"""``/v1/memory``: write, read (JSON, markdown, server-sent events), turn, update,
+forget, get, history, export and import."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import PlainTextResponse, StreamingResponse
+from pydantic import ValidationError
+
+from cognimem.api.routes.deps import Caller, Mem
+from cognimem.api.schemas import (
+    ForgetRequest,
+    ReadRequest,
+    ScopeFields,
+    ScopeRequest,
+    TurnRequest,
+    UpdateRequest,
+    WriteBatchRequest,
+    WriteRequest,
+)
+from cognimem.errors import InvalidInput, NotFound
+from cognimem.memory import Memory
+from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
+from cognimem.models.admin import ExportRecord, ForgetResult
+from cognimem.models.knowledge import HistoryEntry
+
+router = APIRouter(prefix="/v1/memory", tags=["memory"])
+
+NDJSON = "application/x-ndjson"
+IMPORT_BATCH = 500
+
+
+def _observe(request: Request, result: WriteResult | ContextPacket) -> None:
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is None:
+        return
+    if isinstance(result, WriteResult):
+        metrics.observe_write(result)
+    else:
+        metrics.observe_read(result)
+
+
+def _written(request: Request, result: WriteResult, response: Response) -> WriteResult:
+    _observe(request, result)
+    # async mode: the raw events are stored and a job will derive the memories
+    if result.job_id is not None:
+        response.status_code = 202
+        response.headers["Location"] = f"/v1/jobs/{result.job_id}"
+    return result
+
+
+@router.post("/write", response_model=WriteResult)
+async def write(
+    body: WriteRequest, request: Request, response: Response, mem: Mem, caller: Caller
+) -> WriteResult:
+    """Remember one message (202 with a job in async ingestion mode)."""
+    message = body.model_dump(exclude={"scope", "profile"})
+    scope = body.scope.to_scope(caller.tenant_id)
+    result = await mem.write_batch([message], scope=scope, profile=body.profile)
+    return _written(request, result, response)
+
+
+@router.post("/write_batch", response_model=WriteResult)
+async def write_batch(
+    body: WriteBatchRequest, request: Request, response: Response, mem: Mem, caller: Caller
+) -> WriteResult:
+    """Remember many messages in one transaction."""
+    scope = body.scope.to_scope(caller.tenant_id)
+    result = await mem.write_batch(body.messages, scope=scope, profile=body.profile)
+    return _written(request, result, response)
+
+
+async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket:
+    return await mem.read(
+        body.query,
+        scope=body.scope.to_scope(tenant_id),
+        limit=body.limit,
+        max_tokens=body.max_tokens,
+        preset=body.preset,
+        kinds=body.kinds,
+        since=body.since,
+        until=body.until,
+        reference_time=body.reference_time,
+        timezone=body.timezone,
+        explain=body.explain,
+    )
+
+
+@router.post(
+    "/read",
+    response_model=ContextPacket,
+    responses={200: {"content": {"text/markdown": {}}}},
+)
+async def read(body: ReadRequest, request: Request, mem: Mem, caller: Caller) -> Response:
+    """The context packet for a query: JSON, or the prompt-ready markdown with
+    ``format: "markdown"``."""
+    packet = await _read(mem, body, caller.tenant_id)
+    _observe(request, packet)
+    if body.format == "markdown":
+        return PlainTextResponse(packet.to_markdown(), media_type="text/markdown")
+    return Response(packet.model_dump_json(), media_type="application/json")
+
+
+def _sse(event: str, data: Any) -> str:
+    return f"event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
+
+
+@router.post("/read/stream", responses={200: {"content": {"text/event-stream": {}}}})
+async def read_stream(
+    body: ReadRequest, request: Request, mem: Mem, caller: Caller
+) -> StreamingResponse:
+    """The packet as server-sent events: one ``section`` event per non-empty section,
+    one ``item`` event per memory (best first), then ``done`` (tokens, degraded,
+    steps). Errors before the first event are ordinary JSON error responses."""
+    packet = await _read(mem, body, caller.tenant_id)
+    _observe(request, packet)
+
+    async def events() -> AsyncIterator[str]:
+        for name, entries in packet.sections.model_dump(mode="json").items():
+            if entries:
+                yield _sse("section", {"name": name, "entries": entries})
+        for item in packet.items:
+            yield _sse("item", item.model_dump(mode="json"))
+        done = packet.model_dump(mode="json", exclude={"items", "sections", "explain"})
+        yield _sse("done", done)
+
+    return StreamingResponse(events(), media_type="text/event-stream")
+
+
+@router.post("/turn", response_model=Turn)
+async def turn(
+    body: TurnRequest, request: Request, response: Response, mem: Mem, caller: Caller
+) -> Turn:
+    """Read for the user's message, then remember the user's and the assistant's
+    messages; returns the packet (read before anything of this turn was stored) and
+    what was stored."""
+    done = await mem.turn(
+        body.user,
+        body.assistant,
+        scope=body.scope.to_scope(caller.tenant_id),
+        limit=body.limit,
+        max_tokens=body.max_tokens,
+        preset=body.preset,
+        timezone=body.timezone,
+        profile=body.profile,
+    )
+    _observe(request, done.packet)
+    _written(request, done.stored, response)
+    return done
+
+
+def _in_scope(item: MemoryItem, scope: ScopeFields) -> bool:
+    """Whether an item lies inside the (optional) scope fields given with a by-id call."""
+    s = item.scope
+    return s.namespace == scope.namespace and all(
+        wanted is None or wanted == getattr(s, name)
+        for name, wanted in (
+            ("user_id", scope.user_id),
+            ("agent_id", scope.agent_id),
+            ("session_id", scope.session_id),
+        )
+    )
+
+
+async def _scoped_item(mem: Memory, item_id: str, tenant_id: str, scope: ScopeFields) -> MemoryItem:
+    item = await mem.get(item_id, tenant_id=tenant_id)
+    if not _in_scope(item, scope):
+        raise NotFound("memory", item_id)
+    return item
+
+
+@router.get("/get/{item_id}", response_model=MemoryItem)
+async def get(
+    item_id: str,
+    mem: Mem,
+    caller: Caller,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    session_id: str | None = None,
+    namespace: str = "default",
+) -> MemoryItem:
+    """One memory item with its provenance. The scope parameters, when given, must
+    match the item's (else 404)."""
+    scope = ScopeFields(
+        user_id=user_id, agent_id=agent_id, session_id=session_id, namespace=namespace
+    )
+    return await _scoped_item(mem, item_id, caller.tenant_id, scope)
+
+
+@router.get("/history/{target_id}", response_model=list[HistoryEntry])
+async def history(target_id: str, mem: Mem, caller: Caller) -> list[HistoryEntry]:
+    """Every recorded change to a memory item or a fact, oldest first (an empty list for
+    one never changed; 404 when the caller's tenant has no such item or fact)."""
+    found = await mem.history(target_id, tenant_id=caller.tenant_id)
+    if not found:
+        tenant, ids = caller.tenant_id, [target_id]
+        if not (await mem.store.get_items(tenant, ids) or await mem.store.get_facts(tenant, ids)):
+            raise NotFound("memory or fact", target_id)
+    return found
+
+
+@router.post("/update", response_model=MemoryItem)
+async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
+    """Edit a memory's text (re-embedded, re-indexed), importance or tier, or give
+    feedback: ``correct`` reinforces it, ``incorrect`` silences it, ``outdated``
+    archives it. Every change is in its history."""
+    return await mem.update(
+        body.id,
+        text=body.text,
+        importance=body.importance,
+        tier=body.tier,
+        feedback=body.feedback,
+        tenant_id=caller.tenant_id,
+    )
+
+
+@router.post("/forget", response_model=ForgetResult)
+async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
+    """Forget memories by ids, by query or by time range: ``delete`` removes them,
+    ``archive`` keeps them out of reads, ``silence`` keeps them but never recalls
+    them. ``dry_run`` says what would be forgotten."""
+    return await mem.forget(
+        ids=body.ids,
+        query=body.query,
+        since=body.since,
+        until=body.until,
+        mode=body.mode,
+        dry_run=body.dry_run,
+        limit=body.limit,
+        scope=body.scope.to_scope(caller.tenant_id),
+    )
+
+
+@router.post("/export", responses={200: {"content": {NDJSON: {}}}})
+async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingResponse:
+    """Everything stored in the scope as JSON lines (a header line first), streamed;
+    ``POST /v1/memory/import`` takes the same lines back."""
+    records = mem.export(scope=body.scope.to_scope(caller.tenant_id))
+
+    async def lines() -> AsyncIterator[str]:
+        async for record in records:
+            yield record.model_dump_json() + "\n"
+
+    return StreamingResponse(lines(), media_type=NDJSON)
+
+
+@router.post(
+    "/import",
+    response_model=dict[str, int],
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        }
+    },
+)
+async def import_(request: Request, mem: Mem, caller: Caller) -> dict[str, int]:
+    """Import JSON lines written by export into the caller's tenant; rows already
+    stored (by id) are skipped, so importing twice changes nothing. Returns how many
+    rows of each type were inserted."""
+    records: list[ExportRecord] = []
+    line_no = 0
+    async for line in _lines(request):
+        line_no += 1
+        if not line.strip():
+            continue
+        try:
+            records.append(ExportRecord.model_validate_json(line))
+        except ValidationError as exc:
+            raise InvalidInput(
+                f"line {line_no} is not an export record: {exc.errors()[0]['msg']}",
+                field=f"line {line_no}",
+            ) from exc
+    if not records:
+        raise InvalidInput("the body holds no export records", field="body")
+    return await mem.import_records(records, tenant_id=caller.tenant_id)
+
+
+async def _lines(request: Request) -> AsyncIterator[str]:
+    pending = b""
+    async for chunk in request.stream():
+        pending += chunk
+        *complete, pending = pending.split(b"\n")
+        for raw in complete:
+            yield _decode(raw)
+    if pending:
+        yield _decode(pending)
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput("the body is not valid UTF-8", field="body") from exc

@@ -1,0 +1,88 @@
+"""Sessions, statistics, erasure of a user, liveness and readiness."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from cognimem.api.routes.deps import Caller, Mem
+from cognimem.api.schemas import ScopeRequest, SessionCreate, SessionsQuery
+from cognimem.models.admin import ErasureReport, ScopeStats, Session
+from cognimem.providers.llm import ChatMessage
+
+router = APIRouter(prefix="/v1", tags=["operations"])
+
+READY_TIMEOUT_S = 5.0
+
+
+@router.post("/sessions", response_model=Session, status_code=201)
+async def create_session(body: SessionCreate, mem: Mem, caller: Caller) -> Session:
+    """Open a session (returns the existing one when it is already open)."""
+    return await mem.create_session(
+        body.session_id, scope=body.scope.to_scope(caller.tenant_id), metadata=body.metadata
+    )
+
+
+@router.post("/sessions/query", response_model=list[Session])
+async def list_sessions(body: SessionsQuery, mem: Mem, caller: Caller) -> list[Session]:
+    """Sessions of the scope, newest first."""
+    return await mem.list_sessions(scope=body.scope.to_scope(caller.tenant_id), limit=body.limit)
+
+
+@router.post("/sessions/{session_id}/close", response_model=Session)
+async def close_session(session_id: str, body: ScopeRequest, mem: Mem, caller: Caller) -> Session:
+    """Close a session: writes naming it are refused from now on (409)."""
+    return await mem.close_session(session_id, scope=body.scope.to_scope(caller.tenant_id))
+
+
+@router.post("/stats", response_model=ScopeStats)
+async def stats(body: ScopeRequest, mem: Mem, caller: Caller) -> ScopeStats:
+    """What the scope holds: events, items by status and kind, facts, entities,
+    relations, open conflicts, sessions."""
+    return await mem.stats(scope=body.scope.to_scope(caller.tenant_id))
+
+
+@router.delete("/users/{user_id}", response_model=ErasureReport)
+async def erase_user(user_id: str, mem: Mem, caller: Caller) -> ErasureReport:
+    """Erase everything derived from a user of the caller's tenant, in every
+    namespace: events, items, facts, the user's entities and aliases, relations,
+    conflicts, history, sessions, cached embeddings and queued jobs."""
+    return await mem.erase_user(user_id, tenant_id=caller.tenant_id)
+
+
+@router.get("/health")
+async def health() -> dict[str, str]:
+    """Liveness: the process answers. No key needed."""
+    return {"status": "ok"}
+
+
+async def _check(name: str, probe: Any) -> tuple[str, str]:
+    try:
+        await asyncio.wait_for(probe, READY_TIMEOUT_S)
+    except TimeoutError:
+        return name, f"timeout after {READY_TIMEOUT_S:g}s"
+    except Exception as exc:  # every failure is the answer here, reported by type
+        return name, f"error: {type(exc).__name__}"
+    return name, "ok"
+
+
+@router.get("/ready")
+async def ready(mem: Mem, response: Response) -> dict[str, Any]:
+    """Readiness: the store, the job queue, the embedder and the LLM (each only when
+    configured) answer. 503 with each component's state when one does not. No key
+    needed; failures are reported by error type only."""
+    probes: list[Any] = [
+        _check("store", mem.store.get_meta("schema_version")),
+        _check("embedder", mem.embedder.embed(["ready"], kind="query")),
+    ]
+    if mem.queue is not None:
+        probes.append(_check("queue", mem.queue.depth()))
+    if mem.llm is not None:
+        ping = [ChatMessage(role="user", content="Reply with: ok")]
+        probes.append(_check("llm", mem.llm.complete(ping)))
+    checks = dict(await asyncio.gather(*probes))
+    ok = all(state == "ok" for state in checks.values())
+    response.status_code = 200 if ok else 503
+    return {"status": "ok" if ok else "unavailable", "checks": checks}

@@ -1,0 +1,117 @@
+"""A user resolving a fact conflict, as a pure decision.
+
+With a winner, the conflict's other live facts are superseded by it exactly as
+reconciliation supersedes an older value (``ingest/reconcile.py``: status superseded,
+``superseded_by``, ``valid_to``, revision + 1, a "superseded" history entry with the
+before/after snapshots; a superseded constraint's evidence items are silenced). Without
+one ("keep both"), every fact stays live and the conflict is recorded as resolved with
+strategy ``both_valid``. Either way the conflict gets a history entry of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from cognimem.errors import Conflict, InvalidInput
+from cognimem.ingest.reconcile import LIVE
+from cognimem.ingest.reconcile import _history as fact_history
+from cognimem.ingest.reconcile import _superseded as superseded
+from cognimem.models.ids import new_id
+from cognimem.models.knowledge import (
+    ConflictStatus,
+    ConflictStrategy,
+    Fact,
+    FactConflict,
+    HistoryEntry,
+)
+from cognimem.store.base import FactUpdate
+
+
+@dataclass
+class Resolution:
+    conflict: FactConflict
+    fact_updates: list[FactUpdate] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    silence_items: list[str] = field(default_factory=list)
+
+
+def resolve(
+    conflict: FactConflict,
+    facts: Sequence[Fact],
+    winner_fact_id: str | None,
+    note: str,
+    now: datetime,
+) -> Resolution | None:
+    """The resolved conflict and what it changes; ``None`` when the conflict is already
+    resolved the way asked (a retried request). ``InvalidInput`` for a winner that is not
+    one of the conflict's live facts, ``Conflict`` for a conflict already resolved
+    otherwise."""
+    if conflict.status is not ConflictStatus.OPEN:
+        if conflict.winner_fact_id == winner_fact_id:
+            return None
+        raise Conflict(
+            f"conflict {conflict.id} is already resolved"
+            + (f" in favour of {conflict.winner_fact_id}" if conflict.winner_fact_id else ""),
+            details={"conflict": conflict.id, "winner_fact_id": conflict.winner_fact_id},
+        )
+    by_id = {f.id: f for f in facts}
+    out = Resolution(
+        conflict=conflict.model_copy(
+            update={
+                "status": ConflictStatus.RESOLVED,
+                "winner_fact_id": winner_fact_id,
+                "resolved_at": now,
+                "note": note or conflict.note,
+                "strategy": conflict.strategy
+                if winner_fact_id is not None
+                else ConflictStrategy.BOTH_VALID,
+            }
+        )
+    )
+    if winner_fact_id is not None:
+        winner = by_id.get(winner_fact_id)
+        if winner_fact_id not in conflict.fact_ids or winner is None:
+            raise InvalidInput(
+                f"fact {winner_fact_id} is not part of conflict {conflict.id}",
+                field="winner_fact_id",
+            )
+        if winner.status not in LIVE:
+            raise InvalidInput(
+                f"fact {winner_fact_id} is {winner.status.value}, not live: it cannot win",
+                field="winner_fact_id",
+            )
+        evidence = set(winner.evidence_item_ids)
+        for fact_id in conflict.fact_ids:
+            loser = by_id.get(fact_id)
+            if loser is None or loser.id == winner.id or loser.status not in LIVE:
+                continue
+            ended = superseded(loser, winner.id, winner.valid_from or now)
+            out.fact_updates.append(FactUpdate(ended, loser.revision))
+            out.history.append(
+                fact_history(ended, "superseded", loser, now, None).model_copy(
+                    update={"actor": "api"}
+                )
+            )
+            if loser.is_constraint:
+                out.silence_items += [i for i in loser.evidence_item_ids if i not in evidence]
+    out.history.append(
+        HistoryEntry(
+            id=new_id("hst"),
+            tenant_id=conflict.scope.tenant_id,
+            target_type="conflict",
+            target_id=conflict.id,
+            action="resolved",
+            actor="api",
+            at=now,
+            before={"status": conflict.status.value, "winner_fact_id": conflict.winner_fact_id},
+            after={
+                "status": ConflictStatus.RESOLVED.value,
+                "winner_fact_id": winner_fact_id,
+                "strategy": out.conflict.strategy.value,
+                "note": out.conflict.note,
+            },
+        )
+    )
+    return out

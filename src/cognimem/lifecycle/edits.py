@@ -1,0 +1,143 @@
+"""Edits, feedback and forgetting as pure decisions: an item's new state and the history
+entry that records the change (actor ``api``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, get_args
+
+from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models.ids import new_id
+from cognimem.models.knowledge import HistoryEntry
+from cognimem.recall.analyze import query_terms
+
+Feedback = Literal["correct", "incorrect", "outdated"]
+FEEDBACK: tuple[str, ...] = get_args(Feedback)
+ForgetMode = Literal["delete", "archive", "silence"]
+FORGET_MODES: tuple[str, ...] = get_args(ForgetMode)
+
+# "correct" closes this share of the gap between the item's confidence and 1
+CONFIDENCE_NUDGE = 0.2
+
+FORGET_STATUS: dict[str, ItemStatus] = {
+    "delete": ItemStatus.DELETED,
+    "archive": ItemStatus.ARCHIVED,
+    "silence": ItemStatus.SILENT,
+}
+_FORGET_ACTION = {"delete": "deleted", "archive": "archived", "silence": "silenced"}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """What a caller asked to change (``None``: leave it). ``text`` is already checked
+    and redacted; ``token_count`` is its length."""
+
+    text: str | None = None
+    token_count: int = 0
+    importance: float | None = None
+    tier: Tier | None = None
+    feedback: Feedback | None = None
+
+
+def edited(
+    item: MemoryItem, edit: Edit, *, embedding_model: str, now: datetime
+) -> tuple[MemoryItem, HistoryEntry | None]:
+    """``item`` after ``edit``, and the history entry of the fields that changed (None
+    when nothing did: the same text, importance or tier again).
+
+    Feedback: ``correct`` counts a success and nudges the confidence up
+    (``CONFIDENCE_NUDGE``); ``incorrect`` counts a failure and silences the item (kept,
+    never recalled); ``outdated`` archives it."""
+    changes: dict[str, Any] = {}
+    if edit.text is not None and edit.text != item.text:
+        changes.update(text=edit.text, token_count=edit.token_count)
+        changes["embedding_model"] = embedding_model
+    if edit.importance is not None and edit.importance != item.importance:
+        changes["importance"] = edit.importance
+    if edit.tier is not None and edit.tier is not item.tier:
+        changes["tier"] = edit.tier
+    if edit.feedback == "correct":
+        changes["success_count"] = item.success_count + 1
+        confidence = item.confidence + CONFIDENCE_NUDGE * (1.0 - item.confidence)
+        changes["confidence"] = round(min(1.0, confidence), 6)
+    elif edit.feedback == "incorrect":
+        changes["failure_count"] = item.failure_count + 1
+        changes["status"] = ItemStatus.SILENT
+    elif edit.feedback == "outdated":
+        changes["status"] = ItemStatus.ARCHIVED
+    if not changes:
+        return item, None
+    new = item.model_copy(update=changes)
+    fields = set(changes)
+    after = new.model_dump(mode="json", include=fields)
+    if edit.feedback is not None:
+        after["feedback"] = edit.feedback
+    only_feedback = edit.text is None and edit.importance is None and edit.tier is None
+    return new, HistoryEntry(
+        id=new_id("hst"),
+        tenant_id=item.scope.tenant_id,
+        target_type="item",
+        target_id=item.id,
+        action="feedback" if only_feedback else "updated",
+        actor="api",
+        at=now,
+        before=item.model_dump(mode="json", include=fields),
+        after=after,
+    )
+
+
+def forgettable(items: Sequence[MemoryItem], mode: ForgetMode) -> list[MemoryItem]:
+    """The items a forget in ``mode`` changes: every one for ``delete``, else those not
+    already in the mode's status."""
+    status = FORGET_STATUS[mode]
+    return [i for i in items if mode == "delete" or i.status is not status]
+
+
+def forget_history(
+    items: Sequence[MemoryItem], mode: ForgetMode, now: datetime
+) -> list[HistoryEntry]:
+    """One entry per forgotten item: its status before and after (a deleted item's text
+    is not kept in its history)."""
+    status = FORGET_STATUS[mode]
+    return [
+        HistoryEntry(
+            id=new_id("hst"),
+            tenant_id=i.scope.tenant_id,
+            target_type="item",
+            target_id=i.id,
+            action=_FORGET_ACTION[mode],
+            actor="api",
+            at=now,
+            before={"status": i.status.value},
+            after={"status": status.value},
+        )
+        for i in items
+    ]
+
+
+def mentions(text: str, terms: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of the (lower-cased content) ``terms``, or a word
+    sharing its first five letters with one ("returns" for "return")."""
+    words = set(query_terms(text))
+    if words & set(terms):
+        return True
+    stems = {t[:5] for t in terms if len(t) >= 5}
+    return any(w[:5] in stems for w in words if len(w) >= 5)
+
+
+def in_scope(item: MemoryItem, scope: Scope) -> bool:
+    """Whether ``item`` lies inside ``scope`` (its tenant and namespace; its user, agent
+    and session when the scope names them)."""
+    s = item.scope
+    if (s.tenant_id, s.namespace) != (scope.tenant_id, scope.namespace):
+        return False
+    return all(
+        wanted is None or wanted == getattr(s, name)
+        for name, wanted in (
+            ("user_id", scope.user_id),
+            ("agent_id", scope.agent_id),
+            ("session_id", scope.session_id),
+        )
+    )

@@ -1,0 +1,133 @@
+"""Export and import streams (JSON lines of :class:`ExportRecord`).
+
+An export is a ``header`` line (format version, schema version, embedding model, what
+was exported) and then every stored row of the scope. An import reads any number of
+lines in batches of ``IMPORT_BATCH``: each batch is validated as a whole (a bad line is
+``InvalidInput`` naming it, and nothing of its batch is stored), its item and fact
+texts are embedded again with the importing Memory's embedder (so an export made with
+another model imports correctly), and it is stored in one transaction. Rows already
+stored are skipped by id, so an import can be repeated, or resumed after a bad line is
+fixed, without duplicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+
+from cognimem.errors import InvalidInput
+from cognimem.models import Scope
+from cognimem.models.admin import ExportRecord
+from cognimem.providers.embeddings import Embedder
+from cognimem.store.base import Store
+from cognimem.store.transfer import FORMAT_VERSION, embedded_text, parse, zero_counts
+
+IMPORT_BATCH = 500
+
+RecordLike = ExportRecord | Mapping[str, Any]
+
+
+def header(
+    scope: Scope,
+    *,
+    all_namespaces: bool,
+    schema_version: int,
+    embedding_model: str,
+    now: datetime,
+) -> ExportRecord:
+    return ExportRecord(
+        type="header",
+        data={
+            "format_version": FORMAT_VERSION,
+            "schema_version": schema_version,
+            "embedding_model": embedding_model,
+            "exported_at": now.isoformat(),
+            "tenant_id": scope.tenant_id,
+            "namespace": "*" if all_namespaces else scope.namespace,
+            "user_id": scope.user_id,
+        },
+    )
+
+
+def _record(raw: RecordLike, line: int) -> ExportRecord:
+    try:
+        rec = raw if isinstance(raw, ExportRecord) else ExportRecord.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InvalidInput(
+            f"line {line}: not an export record ({first['msg']})", field=f"line {line}"
+        ) from exc
+    if rec.type == "header" and rec.data.get("format_version") != FORMAT_VERSION:
+        raise InvalidInput(
+            f"line {line}: export format {rec.data.get('format_version')!r} is not supported"
+            f" (this cognimem reads format {FORMAT_VERSION})",
+            field=f"line {line}",
+        )
+    return rec
+
+
+async def _each(
+    records: Iterable[RecordLike] | AsyncIterable[RecordLike],
+) -> AsyncIterator[RecordLike]:
+    if isinstance(records, AsyncIterable):
+        async for rec in records:
+            yield rec
+    else:
+        for rec in records:
+            yield rec
+
+
+async def import_records(
+    store: Store,
+    embedder: Embedder,
+    records: Iterable[RecordLike] | AsyncIterable[RecordLike],
+    tenant_id: str,
+) -> dict[str, int]:
+    """Import ``records`` into ``tenant_id``; how many rows of each type were new."""
+    totals = zero_counts()
+    batch: list[ExportRecord] = []
+    first_line = 1
+    line = 0
+    async for raw in _each(records):
+        line += 1
+        batch.append(_record(raw, line))
+        if len(batch) >= IMPORT_BATCH:
+            await _store(store, embedder, batch, tenant_id, first_line, totals)
+            batch, first_line = [], line + 1
+    if batch:
+        await _store(store, embedder, batch, tenant_id, first_line, totals)
+    return totals
+
+
+async def _store(
+    store: Store,
+    embedder: Embedder,
+    batch: list[ExportRecord],
+    tenant_id: str,
+    first_line: int,
+    totals: dict[str, int],
+) -> None:
+    parsed = parse(batch, tenant_id, first_line=first_line)  # raises before anything is stored
+    texts = {item.id: embedded_text(item.author, item.text) for item, _ in parsed.items}
+    texts.update({f.id: f.text for f in parsed.facts})
+    unique = list(dict.fromkeys(texts.values()))
+    vectors: dict[str, np.ndarray] = {}
+    if unique:
+        matrix = await embedder.embed(unique, "document")
+        by_text = dict(zip(unique, matrix, strict=True))
+        vectors = {record_id: by_text[text] for record_id, text in texts.items()}
+    model = embedder.model_id
+    # the rows hold the model their vectors now come from, not the exporter's
+    stamped = [
+        rec.model_copy(update={"data": {**rec.data, "embedding_model": model}})
+        if rec.type in ("item", "fact")
+        else rec
+        for rec in batch
+    ]
+    counts = await store.import_records(tenant_id, stamped, vectors)
+    for name, n in counts.items():
+        totals[name] = totals.get(name, 0) + n

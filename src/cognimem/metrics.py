@@ -1,0 +1,175 @@
+"""Prometheus metrics of one app (``GET /metrics``, see ``docs/metrics.md``).
+
+Each :class:`Metrics` owns its own ``CollectorRegistry``, so several apps in one process
+(tests, embedded servers) never share or clash over series. Routes report what they
+learned from ``Memory`` with :meth:`Metrics.observe_read` and
+:meth:`Metrics.observe_write`; request latency is recorded by the HTTP middleware; queue
+depth and embedding cache counters are read at scrape time (:meth:`Metrics.render`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.exposition import generate_latest
+from prometheus_client.registry import Collector
+
+from cognimem.errors import CognimemError
+
+if TYPE_CHECKING:
+    from cognimem.memory import Memory
+    from cognimem.models import ContextPacket, WriteResult
+
+log = logging.getLogger(__name__)
+
+# request latency: 5 ms .. 30 s; retrieval steps are faster, 1 ms .. 10 s
+_HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+_STEP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+_MAX_REASON = 64  # label values stay short and few
+
+UNMATCHED_ROUTE = "unmatched"
+
+
+def degraded_reason(entry: str) -> str:
+    """The label of a ``degraded`` entry: the text before its first ``:``."""
+    return entry.partition(":")[0].strip()[:_MAX_REASON] or "unknown"
+
+
+class _EmbeddingCacheCollector(Collector):
+    """Hit and miss counters of the Memory's embedding cache, read at scrape time."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+
+    def collect(self) -> Iterable[Metric]:
+        embedder = self._memory.embedder
+        hits, misses = getattr(embedder, "hits", None), getattr(embedder, "misses", None)
+        if not isinstance(hits, int) or not isinstance(misses, int):
+            return  # no cache layer: no series
+        yield CounterMetricFamily(
+            "cognimem_embedding_cache_hits",
+            "Texts whose embedding was served by the cache (LRU or shared tier).",
+            value=hits,
+        )
+        yield CounterMetricFamily(
+            "cognimem_embedding_cache_misses",
+            "Texts the embedding model had to embed.",
+            value=misses,
+        )
+        total = hits + misses
+        yield GaugeMetricFamily(
+            "cognimem_embedding_cache_hit_ratio",
+            "hits / (hits + misses) since the process started (NaN before any lookup).",
+            value=hits / total if total else math.nan,
+        )
+
+
+class Metrics:
+    """The app's instruments and its registry."""
+
+    def __init__(self, memory: Memory | None = None) -> None:
+        self.memory = memory
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.http_request_duration = Histogram(
+            "cognimem_http_request_duration_seconds",
+            "HTTP request latency by method, route template and status code.",
+            ["method", "route", "status"],
+            buckets=_HTTP_BUCKETS,
+            registry=r,
+        )
+        self.retrieval_step_duration = Histogram(
+            "cognimem_retrieval_step_duration_seconds",
+            "Latency of the retrieval steps that ran, by step kind.",
+            ["step"],
+            buckets=_STEP_BUCKETS,
+            registry=r,
+        )
+        self.retrieval_steps_incomplete = Counter(
+            "cognimem_retrieval_steps_incomplete",
+            "Retrieval steps that did not complete, by step kind and reason "
+            "(timeout, error or skipped).",
+            ["step", "reason"],
+            registry=r,
+        )
+        self.ingest_messages = Counter(
+            "cognimem_ingest_messages",
+            "Written messages by outcome (stored, duplicate, skipped_secret, queued).",
+            ["outcome"],
+            registry=r,
+        )
+        self.degraded = Counter(
+            "cognimem_degraded",
+            "Reads and writes that ran degraded, by path (read, write) and reason.",
+            ["path", "reason"],
+            registry=r,
+        )
+        # only with a queue configured: a constant 0 would say "all caught up"
+        self.queue_depth: Gauge | None = None
+        if memory is not None and memory.queue is not None:
+            self.queue_depth = Gauge(
+                "cognimem_queue_depth",
+                "Jobs queued or running in the async-ingestion queue (at scrape time; "
+                "NaN when the queue cannot be reached).",
+                registry=r,
+            )
+        if memory is not None:
+            r.register(_EmbeddingCacheCollector(memory))
+
+    # -- what the routes and middleware report ----------------------------------------------
+    def observe_http(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.http_request_duration.labels(method, route, str(status)).observe(seconds)
+
+    def observe_read(self, packet: ContextPacket) -> None:
+        """Count a read's retrieval steps and degradations."""
+        for step in packet.steps:
+            if step.skipped is not None:
+                self.retrieval_steps_incomplete.labels(step.name, "skipped").inc()
+                continue
+            self.retrieval_step_duration.labels(step.name).observe(step.latency_ms / 1000)
+            if step.timed_out:
+                self.retrieval_steps_incomplete.labels(step.name, "timeout").inc()
+            elif step.error is not None:
+                self.retrieval_steps_incomplete.labels(step.name, "error").inc()
+        self._degraded("read", packet.degraded)
+
+    def observe_write(self, result: WriteResult) -> None:
+        """Count a write's per-message outcomes and degradations."""
+        for message in result.messages:
+            self.ingest_messages.labels(message.outcome.value).inc()
+        self._degraded("write", result.degraded)
+
+    def _degraded(self, path: str, entries: Iterable[str]) -> None:
+        for entry in entries:
+            self.degraded.labels(path, degraded_reason(entry)).inc()
+
+    # -- scraping ---------------------------------------------------------------------------
+    async def refresh(self) -> None:
+        """Update the gauges read at scrape time (queue depth)."""
+        queue = None if self.memory is None else self.memory.queue
+        if queue is None or self.queue_depth is None:
+            return
+        try:
+            self.queue_depth.set(await queue.depth())
+        except CognimemError as exc:
+            log.warning("queue depth unavailable for /metrics: %s", exc.message)
+            self.queue_depth.set(math.nan)
+
+    async def render(self) -> tuple[bytes, str]:
+        """The exposition (Prometheus text format) and its content type."""
+        await self.refresh()
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+    def samples(self) -> Iterator[tuple[str, dict[str, str], float]]:
+        """Every current sample as ``(name, labels, value)`` (for tests and debugging)."""
+        for metric in self.registry.collect():
+            for s in metric.samples:
+                yield s.name, dict(s.labels), s.value
+
+
+__all__ = ["UNMATCHED_ROUTE", "Metrics", "degraded_reason"]

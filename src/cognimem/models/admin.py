@@ -1,0 +1,100 @@
+"""Models of the operational surface: API keys, sessions, scope statistics, erasure
+reports and the export format."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cognimem.models.scope import Scope
+
+
+class ApiKey(BaseModel):
+    """A tenant's API key as stored: only the SHA-256 of the secret, never the secret.
+
+    ``prefix`` (the first characters of the secret) lets a person tell keys apart in
+    listings. A key is usable while it is neither revoked nor past ``expires_at``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    tenant_id: str
+    name: str = ""
+    key_hash: str
+    prefix: str
+    created_at: datetime
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    # requests per minute for this key; None: the server's default
+    rate_limit_per_minute: int | None = None
+
+    def usable_at(self, at: datetime) -> bool:
+        if self.revoked_at is not None and self.revoked_at <= at:
+            return False
+        return self.expires_at is None or at < self.expires_at
+
+
+class SessionStatus(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class Session(BaseModel):
+    """A conversation session. Sessions are optional: a write may name a session that
+    was never created. A *closed* session refuses writes (``Conflict``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str  # the scope's session_id
+    scope: Scope  # tenant, namespace, user, agent, session_id (= id)
+    status: SessionStatus = SessionStatus.OPEN
+    created_at: datetime
+    closed_at: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class ScopeStats(BaseModel):
+    """What a scope holds, counted in the store."""
+
+    events: int = 0
+    items: dict[str, int] = Field(default_factory=dict)  # by status
+    items_by_kind: dict[str, int] = Field(default_factory=dict)  # live (active) items
+    facts: dict[str, int] = Field(default_factory=dict)  # by status
+    entities: int = 0
+    relations: int = 0
+    open_conflicts: int = 0
+    sessions: dict[str, int] = Field(default_factory=dict)  # by status
+
+
+class ErasureReport(BaseModel):
+    """Rows removed per table by an erasure, and the content hashes of the erased texts
+    (so embedding caches can drop their vectors)."""
+
+    removed: dict[str, int] = Field(default_factory=dict)
+    content_hashes: list[str] = Field(default_factory=list)
+
+
+RecordType = Literal[
+    "header", "event", "item", "fact", "entity", "alias", "relation", "conflict", "history",
+    "session",
+]  # fmt: skip
+
+
+class ExportRecord(BaseModel):
+    """One line of an export (JSONL). The first line is a ``header`` (format version,
+    schema version, embedding model); every other line holds one stored row as the
+    domain model's JSON. Importing the same file twice changes nothing."""
+
+    type: RecordType
+    data: dict[str, Any]
+
+
+class ForgetResult(BaseModel):
+    """What a forget did (or, with ``dry_run``, would do) to which items."""
+
+    mode: Literal["delete", "archive", "silence"]
+    item_ids: list[str] = Field(default_factory=list)
+    dry_run: bool = False

@@ -1,0 +1,72 @@
+"""API keys in PostgreSQL: only hashes are stored."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from cognimem.errors import Conflict, NotFound
+from cognimem.models.admin import ApiKey
+from cognimem.models.clock import to_utc
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+_COLUMNS = (
+    "id, tenant_id, name, key_hash, prefix, created_at, expires_at, revoked_at,"
+    " rate_limit_per_minute"
+)
+_UNIQUE_VIOLATION = "23505"
+
+
+def _key(row: Any) -> ApiKey:
+    return ApiKey(**dict(row.items()))
+
+
+async def put(conn: Connection, key: ApiKey) -> None:
+    try:
+        await conn.execute(
+            f"INSERT INTO api_keys ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            key.id,
+            key.tenant_id,
+            key.name,
+            key.key_hash,
+            key.prefix,
+            to_utc(key.created_at),
+            None if key.expires_at is None else to_utc(key.expires_at),
+            None if key.revoked_at is None else to_utc(key.revoked_at),
+            key.rate_limit_per_minute,
+        )
+    except Exception as exc:
+        if getattr(exc, "sqlstate", None) == _UNIQUE_VIOLATION:
+            raise Conflict(f"an API key with this id or secret already exists: {key.id}") from exc
+        raise
+
+
+async def find(conn: Connection, key_hash: str) -> ApiKey | None:
+    row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM api_keys WHERE key_hash = $1", key_hash)
+    return None if row is None else _key(row)
+
+
+async def list_keys(conn: Connection, tenant_id: str | None) -> list[ApiKey]:
+    if tenant_id is None:
+        rows = await conn.fetch(f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at, id")
+    else:
+        rows = await conn.fetch(
+            f"SELECT {_COLUMNS} FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id",
+            tenant_id,
+        )
+    return [_key(r) for r in rows]
+
+
+async def revoke(conn: Connection, key_id: str, at: datetime) -> ApiKey:
+    # revoking twice keeps the first time
+    row = await conn.fetchrow(
+        f"UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1"
+        f" RETURNING {_COLUMNS}",
+        key_id,
+        to_utc(at),
+    )
+    if row is None:
+        raise NotFound("api_key", key_id)
+    return _key(row)

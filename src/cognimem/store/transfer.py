@@ -1,0 +1,144 @@
+"""What both backends share for export, import and erasure: stored rows as
+:class:`~cognimem.models.admin.ExportRecord` lines and back, and the content hashes of
+erased texts.
+
+A record's ``data`` is the domain model's JSON, plus what the model does not carry but
+the row does: an event's ``processed`` flag, an item's ``search_text`` (the lexical
+index holds the message said before it too, so reads rank alike after an import) and
+an alias's ``namespace``. Embeddings are not exported: the importer embeds item and
+fact texts again with its own model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from cognimem.errors import InvalidInput
+from cognimem.models import Event, MemoryItem
+from cognimem.models.admin import ExportRecord, RecordType, Session
+from cognimem.models.ids import content_hash
+from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
+
+FORMAT_VERSION = 1
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def record(kind: RecordType, model: BaseModel, **extra: Any) -> ExportRecord:
+    data = model.model_dump(mode="json")
+    data.update(extra)
+    return ExportRecord(type=kind, data=data)
+
+
+def embedded_text(author: str | None, text: str) -> str:
+    """The text the write path embeds for an item (``ingest.funnel.index_text``; a
+    unit test keeps the two equal): the author's name belongs to what was said."""
+    return f"{author}: {text}" if author else text
+
+
+def erased_hashes(
+    items: Iterable[tuple[str | None, str]], texts: Iterable[str], hashes: Iterable[str]
+) -> list[str]:
+    """Embedding-cache keys of erased content: each item's text alone and as embedded
+    (with its author), other texts (facts), and hashes known already (events')."""
+    out = set(hashes)
+    for author, text in items:
+        out.add(content_hash(text))
+        out.add(content_hash(embedded_text(author, text)))
+    out.update(content_hash(t) for t in texts)
+    return sorted(out)
+
+
+@dataclass
+class ImportBatch:
+    """Records parsed into models, their tenant replaced."""
+
+    events: list[tuple[Event, bool]] = field(default_factory=list)  # (event, processed)
+    items: list[tuple[MemoryItem, str]] = field(default_factory=list)  # (item, search_text)
+    facts: list[Fact] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    aliases: list[tuple[str, Alias]] = field(default_factory=list)  # (namespace, alias)
+    relations: list[Relation] = field(default_factory=list)
+    conflicts: list[FactConflict] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    sessions: list[Session] = field(default_factory=list)
+
+
+def _parse(kind: type[M], data: dict[str, Any], tenant_id: str) -> M:
+    """``data`` as a ``kind`` in ``tenant_id`` (models carry it in their scope or as a
+    field of their own)."""
+    if isinstance(data.get("scope"), dict):
+        data["scope"] = {**data["scope"], "tenant_id": tenant_id}
+    elif "tenant_id" in kind.model_fields:
+        data["tenant_id"] = tenant_id
+    return kind.model_validate(data)
+
+
+def parse(records: Sequence[ExportRecord], tenant_id: str, *, first_line: int = 1) -> ImportBatch:
+    """Every record but headers as a model in ``tenant_id``.
+
+    A record that does not hold its type's model raises ``InvalidInput`` naming its line
+    (``first_line`` is the line of ``records[0]``)."""
+    out = ImportBatch()
+    for index, rec in enumerate(records):
+        line = first_line + index
+        data = dict(rec.data)
+        try:
+            if rec.type == "header":
+                continue
+            if rec.type == "event":
+                processed = bool(data.pop("processed", True))
+                out.events.append((_parse(Event, data, tenant_id), processed))
+            elif rec.type == "item":
+                search = data.pop("search_text", None)
+                item = _parse(MemoryItem, data, tenant_id)
+                text = search if isinstance(search, str) and search else item.text
+                out.items.append((item, text))
+            elif rec.type == "fact":
+                out.facts.append(_parse(Fact, data, tenant_id))
+            elif rec.type == "entity":
+                out.entities.append(_parse(Entity, data, tenant_id))
+            elif rec.type == "alias":
+                namespace = data.pop("namespace", None)
+                if not isinstance(namespace, str) or not namespace:
+                    raise InvalidInput(
+                        f"line {line}: an alias record needs its namespace", field=f"line {line}"
+                    )
+                out.aliases.append((namespace, _parse(Alias, data, tenant_id)))
+            elif rec.type == "relation":
+                out.relations.append(_parse(Relation, data, tenant_id))
+            elif rec.type == "conflict":
+                out.conflicts.append(_parse(FactConflict, data, tenant_id))
+            elif rec.type == "history":
+                out.history.append(_parse(HistoryEntry, data, tenant_id))
+            elif rec.type == "session":
+                session = _parse(Session, data, tenant_id)
+                if session.scope.session_id != session.id:
+                    raise InvalidInput(
+                        f"line {line}: a session's scope must name the session",
+                        field=f"line {line}",
+                    )
+                out.sessions.append(session)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise InvalidInput(
+                f"line {line}: not a valid {rec.type} record ({where}: {first['msg']})",
+                field=f"line {line}",
+            ) from exc
+    return out
+
+
+COUNTED = (
+    "events", "items", "facts", "entities", "aliases", "relations", "conflicts", "history",
+    "sessions",
+)  # fmt: skip
+
+
+def zero_counts() -> dict[str, int]:
+    """What an import reports for a batch in which nothing was new."""
+    return dict.fromkeys(COUNTED, 0)

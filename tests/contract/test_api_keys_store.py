@@ -1,0 +1,89 @@
+"""API keys in the store: hashes only, found by hash, listed per tenant, revoked once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import pytest
+
+from cognimem.errors import Conflict, NotFound
+from cognimem.models.admin import ApiKey
+from cognimem.models.ids import content_hash, new_id
+from cognimem.store import Store
+from tests.contract.conftest import T0
+
+
+def key(tenant: str, secret: str, **fields: object) -> ApiKey:
+    values: dict[str, object] = {
+        "id": new_id("key"),
+        "tenant_id": tenant,
+        "key_hash": content_hash(secret),
+        "prefix": secret[:10],
+        "created_at": T0,
+    }
+    values.update(fields)
+    return ApiKey.model_validate(values)
+
+
+async def test_a_key_is_found_by_its_hash_with_every_field(store: Store) -> None:
+    stored = key(
+        "acme",
+        "cm_one",
+        name="ci",
+        expires_at=T0 + timedelta(days=30),
+        rate_limit_per_minute=120,
+    )
+    await store.put_api_key(stored)
+
+    assert await store.find_api_key(content_hash("cm_one")) == stored
+    assert await store.find_api_key(content_hash("cm_other")) is None
+
+
+async def test_keys_are_listed_per_tenant_oldest_first(
+    store: Store, later: Callable[[int], datetime]
+) -> None:
+    first = key("acme", "cm_a", created_at=later(1))
+    second = key("acme", "cm_b", created_at=later(2))
+    other = key("globex", "cm_c", created_at=later(0))
+    for k in (second, other, first):
+        await store.put_api_key(k)
+
+    assert await store.list_api_keys("acme") == [first, second]
+    assert await store.list_api_keys("globex") == [other]
+    assert await store.list_api_keys("initech") == []
+    assert await store.list_api_keys(None) == [other, first, second]
+
+
+async def test_revoking_keeps_the_first_revocation_time(
+    store: Store, later: Callable[[int], datetime]
+) -> None:
+    stored = key("acme", "cm_r")
+    await store.put_api_key(stored)
+
+    revoked = await store.revoke_api_key(stored.id, later(5))
+    again = await store.revoke_api_key(stored.id, later(9))
+
+    assert revoked.revoked_at == later(5)
+    assert again.revoked_at == later(5)
+    found = await store.find_api_key(stored.key_hash)
+    assert found is not None
+    assert found.revoked_at == later(5)
+    assert not found.usable_at(later(5))
+    assert found.usable_at(later(4))
+
+
+async def test_revoking_an_unknown_key_is_not_found(store: Store) -> None:
+    with pytest.raises(NotFound):
+        await store.revoke_api_key("key_missing", T0)
+
+
+async def test_a_second_key_with_the_same_secret_or_id_conflicts(store: Store) -> None:
+    stored = key("acme", "cm_same")
+    await store.put_api_key(stored)
+
+    with pytest.raises(Conflict):
+        await store.put_api_key(key("globex", "cm_same"))
+    with pytest.raises(Conflict):
+        await store.put_api_key(key("globex", "cm_different", id=stored.id))
+    assert await store.list_api_keys(None) == [stored]

@@ -1,0 +1,363 @@
+"""``GET /metrics`` over real HTTP, and the structured access log."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from cognimem import Memory, Settings
+from cognimem.api import create_app
+from cognimem.logs import JsonFormatter
+from cognimem.metrics import Metrics, degraded_reason
+from cognimem.models import ContextPacket, WriteResult
+from cognimem.providers.fakes import HashingEmbedder
+from tests.e2e.http_server import free_port, serving
+
+ADMIN_KEY = "admin-key-for-the-metrics-tests-0123"
+METRICS_TOKEN = "metrics-token-for-the-tests-0123456"
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[httpx.Client]:
+    settings = Settings.model_validate(
+        {"auth": {"admin_key": ADMIN_KEY, "metrics_token": METRICS_TOKEN}}
+    )
+    memory = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
+    try:
+        with serving(create_app(memory)) as base, httpx.Client(base_url=base, timeout=30) as c:
+            yield c
+    finally:
+        asyncio.run(memory.aclose())
+
+
+def tenant_key(client: httpx.Client) -> dict[str, str]:
+    created = client.post("/v1/admin/keys", json={"tenant_id": "acme"}, headers=bearer(ADMIN_KEY))
+    assert created.status_code == 201
+    return bearer(created.json()["secret"])
+
+
+def scrape(client: httpx.Client) -> dict[str, list[tuple[dict[str, str], float]]]:
+    """Samples by name: ``{name: [(labels, value), ...]}``."""
+    response = client.get("/metrics", headers=bearer(METRICS_TOKEN))
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    samples: dict[str, list[tuple[dict[str, str], float]]] = {}
+    for family in text_string_to_metric_families(response.text):
+        for s in family.samples:
+            samples.setdefault(s.name, []).append((s.labels, s.value))
+    return samples
+
+
+def value(
+    samples: dict[str, list[tuple[dict[str, str], float]]], name: str, **labels: str
+) -> float:
+    return sum(v for got, v in samples.get(name, []) if labels.items() <= got.items())
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [None, "Bearer nope", "Basic bWV0cmljczp4"],
+)
+def test_metrics_need_the_metrics_token_or_the_admin_key(
+    client: httpx.Client, authorization: str | None
+) -> None:
+    headers = {} if authorization is None else {"Authorization": authorization}
+    refused = client.get("/metrics", headers=headers)
+    assert refused.status_code == 401
+    assert refused.headers["WWW-Authenticate"].startswith("Bearer")
+    # a tenant's API key is no metrics token either
+    assert client.get("/metrics", headers=tenant_key(client)).status_code == 401
+    assert client.get("/metrics", headers=bearer(METRICS_TOKEN)).status_code == 200
+    assert client.get("/metrics", headers=bearer(ADMIN_KEY)).status_code == 200
+
+
+async def test_metrics_are_closed_when_no_token_is_configured(db_url: str) -> None:
+    async with Memory.open(db_url, settings=Settings(), embedder=HashingEmbedder()) as mem:
+        app = create_app(mem)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            response = await c.get("/metrics", headers=bearer("anything"))
+    assert response.status_code == 401
+    message = response.json()["error"]["message"]
+    assert "COGNIMEM_AUTH__METRICS_TOKEN" in message
+    assert "COGNIMEM_AUTH__ADMIN_KEY" in message
+
+
+def test_requests_reads_and_writes_show_up(client: httpx.Client) -> None:
+    key = tenant_key(client)
+    scope = {"user_id": "sam"}
+    writes = [
+        client.post(
+            "/v1/memory/write", json={"scope": scope, "content": "I keep bees"}, headers=key
+        )
+        for _ in range(2)
+    ]
+    assert [w.status_code for w in writes] == [200, 200]
+    read = client.post(
+        "/v1/memory/read", json={"query": "what do I keep?", "scope": scope}, headers=key
+    )
+    assert read.status_code == 200
+    client.get("/v1/jobs/job_0123", headers=key)  # whatever it answers: a templated route
+
+    samples = scrape(client)
+
+    requests = "cognimem_http_request_duration_seconds_count"
+    assert value(samples, requests, method="POST", route="/v1/memory/read", status="200") == 1
+    assert value(samples, requests, method="POST", route="/v1/memory/write") == 2
+    # the route template, never the raw path
+    assert value(samples, requests, route="/v1/jobs/{job_id}") == 1
+    assert not any("job_0123" in labels.get("route", "") for labels, _ in samples[requests])
+    ran = [s["name"] for s in read.json()["steps"] if s["skipped"] is None]
+    assert ran
+    for step in ran:
+        count = value(samples, "cognimem_retrieval_step_duration_seconds_count", step=step)
+        assert count == 1, step
+    # the second write repeats the first within the dedupe window
+    outcomes = [w.json()["messages"][0]["outcome"] for w in writes]
+    assert outcomes == ["stored", "duplicate"]
+    assert value(samples, "cognimem_ingest_messages_total", outcome="stored") == 1
+    assert value(samples, "cognimem_ingest_messages_total", outcome="duplicate") == 1
+    assert value(samples, "cognimem_embedding_cache_misses_total") >= 1
+    assert "cognimem_embedding_cache_hit_ratio" in samples
+
+
+def test_degraded_and_skipped_steps_are_counted() -> None:
+    metrics = Metrics()
+    packet = ContextPacket.model_validate(
+        {
+            "query": "q",
+            "items": [],
+            "token_count": 0,
+            "max_tokens": 100,
+            "reference_time": "2024-01-01T00:00:00Z",
+            "preset": "balanced",
+            "degraded": ["vector: timed out", "llm classifier failed: ProviderUnavailable: x"],
+            "steps": [
+                {"name": "vector", "latency_ms": 250.0, "results": 0, "timed_out": True},
+                {"name": "graph", "latency_ms": 0.0, "results": 0, "skipped": "budget"},
+                {"name": "lexical", "latency_ms": 3.0, "results": 2},
+            ],
+        }
+    )
+    result = WriteResult.model_validate(
+        {
+            "messages": [{"event_id": "evt_1", "outcome": "queued"}],
+            "degraded": ["queue unavailable, ingested synchronously: down"],
+        }
+    )
+
+    metrics.observe_read(packet)
+    metrics.observe_write(result)
+
+    got = {(name, tuple(sorted(labels.items()))): v for name, labels, v in metrics.samples()}
+    assert (
+        got[
+            (
+                "cognimem_retrieval_steps_incomplete_total",
+                (("reason", "timeout"), ("step", "vector")),
+            )
+        ]
+        == 1
+    )
+    assert (
+        got[
+            (
+                "cognimem_retrieval_steps_incomplete_total",
+                (("reason", "skipped"), ("step", "graph")),
+            )
+        ]
+        == 1
+    )
+    assert got[("cognimem_retrieval_step_duration_seconds_count", (("step", "lexical"),))] == 1
+    assert ("cognimem_retrieval_step_duration_seconds_count", (("step", "graph"),)) not in got
+    assert got[("cognimem_degraded_total", (("path", "read"), ("reason", "vector")))] == 1
+    assert (
+        got[("cognimem_degraded_total", (("path", "read"), ("reason", "llm classifier failed")))]
+        == 1
+    )
+    assert (
+        got[
+            (
+                "cognimem_degraded_total",
+                (("path", "write"), ("reason", "queue unavailable, ingested synchronously")),
+            )
+        ]
+        == 1
+    )
+    assert got[("cognimem_ingest_messages_total", (("outcome", "queued"),))] == 1
+    assert degraded_reason("") == "unknown"
+
+
+def test_each_app_has_its_own_registry() -> None:
+    first, second = Metrics(), Metrics()
+    first.observe_http("GET", "/v1/health", 200, 0.01)
+    assert not any(
+        name == "cognimem_http_request_duration_seconds_count" for name, _, _ in second.samples()
+    )
+
+
+# -- logs -----------------------------------------------------------------------------------
+@pytest.fixture
+def json_log() -> Iterator[io.StringIO]:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("cognimem.access")
+    old_level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield stream
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+
+
+def test_a_request_logs_one_json_line_with_its_echoed_request_id(
+    client: httpx.Client, json_log: io.StringIO
+) -> None:
+    key = tenant_key(client)
+    json_log.truncate(0)
+    json_log.seek(0)
+
+    response = client.post("/v1/facts/query", json={"scope": {"user_id": "sam"}}, headers=key)
+
+    request_id = response.headers["X-Request-ID"]
+    lines = [json.loads(line) for line in json_log.getvalue().splitlines()]
+    mine = [entry for entry in lines if entry["request_id"] == request_id]
+    assert len(mine) == 1
+    (entry,) = mine
+    assert entry["level"] == "INFO"
+    assert entry["logger"] == "cognimem.access"
+    assert (entry["method"], entry["path"], entry["status"]) == ("POST", "/v1/facts/query", 200)
+    assert entry["tenant_id"] == "acme"
+    assert entry["duration_ms"] >= 0
+    assert entry["time"].endswith("Z")
+    secret = key["Authorization"].removeprefix("Bearer ")
+    assert secret not in json_log.getvalue()
+
+
+def test_a_sane_incoming_request_id_is_kept_and_a_bad_one_replaced(
+    client: httpx.Client, json_log: io.StringIO
+) -> None:
+    kept = client.get("/v1/health", headers={"X-Request-ID": "trace-42.a:b"})
+    replaced = client.get("/v1/health", headers={"X-Request-ID": "x" * 129})
+    weird = client.get("/v1/health", headers={"X-Request-ID": 'a b"{}'})
+
+    assert kept.headers["X-Request-ID"] == "trace-42.a:b"
+    assert replaced.headers["X-Request-ID"] not in ("", "x" * 129)
+    assert weird.headers["X-Request-ID"] != 'a b"{}'
+    logged = {json.loads(line)["request_id"] for line in json_log.getvalue().splitlines()}
+    assert {"trace-42.a:b", replaced.headers["X-Request-ID"]} <= logged
+
+
+def test_the_formatter_masks_secrets_and_keeps_extra_fields() -> None:
+    record = logging.LogRecord(
+        "cognimem.test",
+        logging.WARNING,
+        __file__,
+        1,
+        "sent Bearer %s and %s",
+        ("abc.def", "cm_" + "x" * 43),
+        None,
+    )
+    record.tenant_id = "acme"
+
+    entry = json.loads(JsonFormatter().format(record))
+
+    assert entry["message"] == "sent Bearer *** and cm_***"
+    assert entry["tenant_id"] == "acme"
+    assert entry["request_id"] is None
+
+
+def test_serve_writes_json_log_lines(db_url: str) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env.update(
+        {
+            "COGNIMEM_DATABASE_URL": db_url,
+            "COGNIMEM_EMBEDDING__MODEL": "hashing",
+            "COGNIMEM_AUTH__ADMIN_KEY": ADMIN_KEY,
+        }
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cognimem", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            try:
+                if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "server did not become healthy"
+            time.sleep(0.2)
+        httpx.get(f"{base}/v1/health", headers={"X-Request-ID": "serve-log-1"}, timeout=10)
+        httpx.get(f"{base}/v1/admin/keys", headers=bearer(ADMIN_KEY), timeout=10)
+    finally:
+        proc.terminate()
+        _, errors = proc.communicate(timeout=30)
+
+    lines = [json.loads(line) for line in errors.splitlines() if line.strip()]
+    (health,) = [entry for entry in lines if entry["request_id"] == "serve-log-1"]
+    assert health["logger"] == "cognimem.access"
+    assert health["status"] == 200
+    # uvicorn's own lines are JSON too, and nothing carries the admin key
+    assert any(entry["logger"].startswith("uvicorn") for entry in lines)
+    assert ADMIN_KEY not in errors
+
+
+async def test_queue_depth_is_read_at_scrape_time(db_url: str) -> None:
+    settings = Settings.model_validate(
+        {"auth": {"metrics_token": METRICS_TOKEN}, "ingest": {"mode": "async"}}
+    )
+    mem = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
+    app = create_app(mem)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        mem,
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+    ):
+        await mem.write("We are moving to Lisbon in June", user_id="sam")
+        await mem.write("I adopted a kitten", user_id="sam")
+        before = await client.get("/metrics", headers=bearer(METRICS_TOKEN))
+        await mem.process_next_job("w1")
+        after = await client.get("/metrics", headers=bearer(METRICS_TOKEN))
+
+    def depth(text: str) -> float:
+        (family,) = [
+            f for f in text_string_to_metric_families(text) if f.name == "cognimem_queue_depth"
+        ]
+        return float(family.samples[0].value)
+
+    assert (depth(before.text), depth(after.text)) == (2.0, 1.0)
+
+
+async def test_no_queue_means_no_queue_depth_series(db_url: str) -> None:
+    async with Memory.open(db_url, settings=Settings(), embedder=HashingEmbedder()) as mem:
+        metrics = Metrics(mem)
+        body, _ = await metrics.render()
+    assert b"cognimem_queue_depth" not in body

@@ -1,0 +1,76 @@
+"""The MCP server mounted on the HTTP app (``/v1/mcp/``): a real MCP client session over
+streamable HTTP against a uvicorn server on loopback, behind API keys."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+
+import httpx
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import CallToolResult, TextContent
+
+from cognimem import Memory, Settings
+from cognimem.api import create_app
+from cognimem.providers.fakes import HashingEmbedder
+from tests.doubles import issue_api_key
+from tests.e2e.http_server import serving
+
+
+@pytest.fixture
+def base_url(db_url: str) -> Iterator[str]:
+    settings = Settings.model_validate({"mcp": {"user_id": "ada"}})
+    memory = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
+    with serving(create_app(memory)) as url:
+        yield url
+
+
+@asynccontextmanager
+async def session(base_url: str, key: str) -> AsyncIterator[ClientSession]:
+    headers = {"Authorization": f"Bearer {key}"}
+    async with (
+        httpx.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(f"{base_url}/v1/mcp/", http_client=http) as (read, write, _),
+        ClientSession(read, write) as client,
+    ):
+        await client.initialize()
+        yield client
+
+
+def _text(result: CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if isinstance(c, TextContent))
+
+
+async def test_the_tools_over_http_keep_to_the_keys_tenant(base_url: str, db_url: str) -> None:
+    acme, globex = issue_api_key(db_url, "acme"), issue_api_key(db_url, "globex")
+    async with session(base_url, acme) as client:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        assert tools == {"remember", "recall", "forget", "get_context"}
+        stored = await client.call_tool("remember", {"content": "I keep bees on the roof"})
+        assert not stored.isError, _text(stored)
+        recalled = await client.call_tool("recall", {"query": "what do I keep on the roof?"})
+        assert "I keep bees on the roof" in _text(recalled)
+    async with session(base_url, globex) as client:
+        other = await client.call_tool("recall", {"query": "bees roof"})
+        assert not other.isError, _text(other)
+        assert "bees" not in _text(other)
+    # the memory went to the key's tenant and the configured user
+    async with Memory.open(db_url, embedder=HashingEmbedder()) as memory:
+        packet = await memory.read("bees roof", scope={"tenant_id": "acme", "user_id": "ada"})
+        assert [i.text for i in packet.items] == ["I keep bees on the roof"]
+
+
+async def test_no_key_or_a_wrong_key_is_refused(base_url: str) -> None:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    headers = {"Accept": "application/json, text/event-stream"}
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        missing = await http.post("/v1/mcp/", json=body, headers=headers)
+        wrong = await http.post(
+            "/v1/mcp/", json=body, headers={**headers, "Authorization": "Bearer cm_nope"}
+        )
+    for response in (missing, wrong):
+        assert response.status_code == 401
+        assert response.json()["error"]["type"] == "Unauthenticated"
+        assert response.headers["www-authenticate"].startswith("Bearer")

@@ -1,0 +1,178 @@
+"""The lifecycle's pure decisions: edits and feedback, what a forget touches, and a user
+settling a fact conflict."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from cognimem.errors import Conflict, InvalidInput
+from cognimem.ingest.funnel import index_text
+from cognimem.lifecycle import conflicts, edits
+from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models.knowledge import (
+    ConflictStatus,
+    ConflictStrategy,
+    Fact,
+    FactCategory,
+    FactConflict,
+    FactStatus,
+)
+from cognimem.store.transfer import embedded_text
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+NOW = T0 + timedelta(days=3)
+U = Scope(user_id="u")
+
+
+def item(**kw: Any) -> MemoryItem:
+    fields: dict[str, Any] = {
+        "id": "mem_1", "scope": U, "text": "I drive a blue car", "occurred_at": T0,
+        "recorded_at": T0, "confidence": 0.5,
+    }  # fmt: skip
+    return MemoryItem(**{**fields, **kw})
+
+
+def fact(fact_id: str, value: str, **kw: Any) -> Fact:
+    fields: dict[str, Any] = {
+        "id": fact_id, "scope": U, "key": "user:location:city", "subject": "user",
+        "predicate": "city", "category": FactCategory.LOCATION, "value": value,
+        "text": f"I live in {value}", "last_validated_at": T0, "recorded_at": T0,
+    }  # fmt: skip
+    return Fact(**{**fields, **kw})
+
+
+def conflict(**kw: Any) -> FactConflict:
+    fields: dict[str, Any] = {
+        "id": "cfl_1", "scope": U, "key": "user:location:city", "fact_ids": ["f1", "f2"],
+        "strategy": ConflictStrategy.ASK_USER, "created_at": T0, "note": "stated together",
+    }  # fmt: skip
+    return FactConflict(**{**fields, **kw})
+
+
+def test_the_erased_hashes_cover_the_text_the_write_path_embeds() -> None:
+    for author in (None, "Ada"):
+        assert embedded_text(author, "hello there") == index_text(author, "hello there")
+
+
+def test_an_edit_records_only_the_fields_that_changed() -> None:
+    before = item()
+    after, entry = edits.edited(
+        before,
+        edits.Edit(text="I drive a red van", token_count=5, importance=0.5, tier=Tier.HIGH),
+        embedding_model="m2",
+        now=NOW,
+    )
+    assert (after.text, after.token_count, after.tier, after.embedding_model) == (
+        "I drive a red van", 5, Tier.HIGH, "m2",
+    )  # fmt: skip
+    assert entry is not None
+    assert (entry.action, entry.actor, entry.at, entry.target_id) == (
+        "updated",
+        "api",
+        NOW,
+        "mem_1",
+    )
+    assert entry.before == {
+        "text": "I drive a blue car", "token_count": 0, "tier": "medium", "embedding_model": None
+    }  # fmt: skip
+    assert entry.after == {
+        "text": "I drive a red van", "token_count": 5, "tier": "high", "embedding_model": "m2"
+    }  # fmt: skip
+    same, nothing = edits.edited(after, edits.Edit(text=after.text), embedding_model="m2", now=NOW)
+    assert (same, nothing) == (after, None)
+
+
+@pytest.mark.parametrize(
+    ("feedback", "changed"),
+    [
+        ("correct", {"success_count": 1, "confidence": 0.6}),
+        ("incorrect", {"failure_count": 1, "status": "silent"}),
+        ("outdated", {"status": "archived"}),
+    ],
+)
+def test_feedback(feedback: edits.Feedback, changed: dict[str, Any]) -> None:
+    after, entry = edits.edited(item(), edits.Edit(feedback=feedback), embedding_model="m", now=NOW)
+    assert entry is not None
+    assert entry.action == "feedback"
+    assert entry.after == {**changed, "feedback": feedback}
+    assert after.model_dump(mode="json", include=set(changed)) == changed
+
+
+def test_forget_touches_only_what_changes() -> None:
+    items = [item(id="a"), item(id="b", status=ItemStatus.ARCHIVED)]
+    assert [i.id for i in edits.forgettable(items, "archive")] == ["a"]
+    assert [i.id for i in edits.forgettable(items, "delete")] == ["a", "b"]
+    [entry] = edits.forget_history(items[:1], "silence", NOW)
+    assert (entry.action, entry.before, entry.after) == (
+        "silenced", {"status": "active"}, {"status": "silent"},
+    )  # fmt: skip
+
+
+def test_a_memory_mentions_a_query_by_its_own_words() -> None:
+    assert edits.mentions("the quarterly tax return is due", ["tax", "returns"])
+    assert edits.mentions("We adopted a kitten", ["kittens"])
+    assert not edits.mentions("we adopted a kitten named Miso", ["quarterly", "tax"])
+    assert not edits.mentions("anything at all", [])
+
+
+def test_a_winner_supersedes_the_other_facts_as_reconciliation_would() -> None:
+    paris = fact("f1", "Paris", revision=2)
+    rome = fact("f2", "Rome", valid_from=T0 + timedelta(days=1))
+    out = conflicts.resolve(conflict(), [paris, rome], "f2", "", NOW)
+    assert out is not None
+    assert out.conflict.status is ConflictStatus.RESOLVED
+    assert (out.conflict.winner_fact_id, out.conflict.resolved_at) == ("f2", NOW)
+    assert out.conflict.note == "stated together"  # kept when no new note is given
+    [update] = out.fact_updates
+    assert update.expected_revision == 2
+    ended = update.fact
+    assert (ended.id, ended.status, ended.superseded_by, ended.revision) == (
+        "f1", FactStatus.SUPERSEDED, "f2", 3,
+    )  # fmt: skip
+    assert ended.valid_to == rome.valid_from
+    superseded, settled = out.history
+    assert (superseded.action, superseded.actor, superseded.target_id) == (
+        "superseded",
+        "api",
+        "f1",
+    )
+    assert superseded.before is not None
+    assert superseded.before["status"] == "active"
+    assert (settled.target_type, settled.action, settled.target_id) == (
+        "conflict", "resolved", "cfl_1",
+    )  # fmt: skip
+    assert out.silence_items == []
+
+
+def test_a_superseded_constraint_silences_its_own_evidence() -> None:
+    old = fact("f1", "vegan", category=FactCategory.VALUE, evidence_item_ids=["m1", "m2"])
+    new = fact("f2", "vegetarian", category=FactCategory.VALUE, evidence_item_ids=["m2"])
+    out = conflicts.resolve(conflict(), [old, new], "f2", "", NOW)
+    assert out is not None
+    assert out.silence_items == ["m1"]
+
+
+def test_keeping_both_changes_no_fact() -> None:
+    out = conflicts.resolve(
+        conflict(), [fact("f1", "Paris"), fact("f2", "Rome")], None, "both", NOW
+    )
+    assert out is not None
+    assert (out.conflict.strategy, out.conflict.note) == (ConflictStrategy.BOTH_VALID, "both")
+    assert out.fact_updates == []
+    assert [h.target_type for h in out.history] == ["conflict"]
+
+
+def test_bad_or_repeated_resolutions() -> None:
+    facts = [fact("f1", "Paris"), fact("f2", "Rome", status=FactStatus.SUPERSEDED)]
+    with pytest.raises(InvalidInput) as err:
+        conflicts.resolve(conflict(), facts, "f9", "", NOW)
+    assert err.value.field == "winner_fact_id"
+    with pytest.raises(InvalidInput):
+        conflicts.resolve(conflict(), facts, "f2", "", NOW)  # no longer live
+    done = conflict(status=ConflictStatus.RESOLVED, winner_fact_id="f1", resolved_at=T0)
+    assert conflicts.resolve(done, facts, "f1", "", NOW) is None
+    with pytest.raises(Conflict):
+        conflicts.resolve(done, facts, None, "", NOW)
