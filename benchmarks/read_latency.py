@@ -53,7 +53,9 @@ from cognimem.store.base import ItemFilter
 ROOT = Path(__file__).resolve().parent.parent
 USER = "bench-user"
 SEED = 20240521
-TARGET_P95_MS = 25.0
+# read p95 at 10k items: 25 ms for the foundation's read (issue 2: lexical + vector),
+# 30 ms for the full cognitive read path (issue 5: sections, graph, constraints)
+TARGETS_P95_MS = {"foundation read (issue 2)": 25.0, "cognitive read (issue 5)": 30.0}
 START = datetime(2022, 1, 3, 8, 0, tzinfo=UTC)
 
 # -- the synthetic corpus ------------------------------------------------------------
@@ -453,10 +455,13 @@ def build_row(s: dict[str, Any]) -> str:
 def target_line(sizes: list[dict[str, Any]]) -> str:
     at_10k = [s for s in sizes if s["items"] == 10_000]
     if not at_10k:
-        return "Target (read p95 ≤ 25 ms at 10k items): not measured in this run."
+        return "Targets (read p95 at 10k items): not measured in this run."
     p95 = at_10k[0]["read_ms"]["p95"]
-    verdict = "met" if p95 <= TARGET_P95_MS else "MISSED"
-    return f"Target read p95 ≤ {TARGET_P95_MS:g} ms at 10k items: **{verdict}** ({p95} ms)."
+    verdicts = [
+        f"≤ {target:g} ms ({name}): **{'met' if p95 <= target else 'MISSED'}**"
+        for name, target in TARGETS_P95_MS.items()
+    ]
+    return f"Read p95 at 10k items {p95} ms. Targets: " + "; ".join(verdicts) + "."
 
 
 def write_results(args: argparse.Namespace, runs: list[SizeRun], result: dict[str, Any]) -> None:

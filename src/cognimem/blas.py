@@ -21,25 +21,30 @@ from typing import Any
 from threadpoolctl import ThreadpoolController
 
 _lock = threading.Lock()
-_controller: ThreadpoolController | None = None
-_limiter: Any = None
+_blas: list[Any] | None = None  # threadpoolctl's controllers of the loaded BLAS libraries
+_saved: list[int] = []
 _depth = 0
 
 
 @contextmanager
 def single_threaded() -> Iterator[None]:
-    global _controller, _limiter, _depth
+    global _blas, _saved, _depth
     with _lock:
         if _depth == 0:
-            if _controller is None:
-                _controller = ThreadpoolController()
-            _limiter = _controller.limit(limits=1, user_api="blas")
+            if _blas is None:
+                found = ThreadpoolController().lib_controllers
+                _blas = [c for c in found if c.user_api == "blas"]
+            _saved = [c.num_threads for c in _blas]
+            for c in _blas:
+                if c.num_threads != 1:
+                    c.set_num_threads(1)
         _depth += 1
     try:
         yield
     finally:
         with _lock:
             _depth -= 1
-            if _depth == 0:
-                _limiter.restore_original_limits()
-                _limiter = None
+            if _depth == 0 and _blas is not None:
+                for c, n in zip(_blas, _saved, strict=True):
+                    if n != 1:
+                        c.set_num_threads(n)

@@ -119,6 +119,10 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
             await auth.aclose()
             if owned:
                 await mem.aclose()
+            elif mem.llm is not None:
+                # the caller keeps the Memory; the LLM's connections belong to this
+                # server's event loop, which ends here (the client reconnects if reused)
+                await mem.llm.aclose()
 
     app = FastAPI(
         title="cognimem",

@@ -11,7 +11,7 @@ not constraints (identity, preferences, places ...) need a closer match.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -63,6 +63,10 @@ class QueryView:
     domains: frozenset[str]
     decision: bool
     vector: np.ndarray | None
+    # per FactRows scored in this read: (the rows, their cosine with the query)
+    memo: dict[int, tuple[FactRows, np.ndarray]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def of(cls, query: str, vector: np.ndarray | None, decision: bool | None = None) -> QueryView:
@@ -96,16 +100,21 @@ _BINDING_VALUES = frozenset(c.value for c in BINDING_CATEGORIES)
 
 
 def _semantic(view: QueryView, rows: FactRows) -> np.ndarray:
+    """Cosine of every row with the query, computed once per read and kept on the view."""
+    cached = view.memo.get(id(rows))
+    if cached is not None and cached[0] is rows:
+        return cached[1]
     if view.vector is not None and rows.matrix is not None:
         with single_threaded():
-            return rows.matrix @ np.asarray(view.vector, dtype=np.float32)
-    return np.zeros(len(rows.ids), dtype=np.float32)
+            semantic = rows.matrix @ np.asarray(view.vector, dtype=np.float32)
+    else:
+        semantic = np.zeros(len(rows.ids), dtype=np.float32)
+    view.memo[id(rows)] = (rows, semantic)
+    return semantic
 
 
-def _signals(view: QueryView, rows: FactRows, i: int, sem: float) -> dict[str, float]:
-    tag = 1.0 if view.domains.intersection(rows.scope_tags[i]) else 0.0
-    lexical = len(view.terms & rows.words[i]) / len(view.terms) if view.terms else 0.0
-    return {"semantic": round(sem, 4), "tags": tag, "lexical": round(lexical, 4)}
+def _signals(sem: float, tag: bool, lexical: float) -> dict[str, float]:
+    return {"semantic": round(sem, 4), "tags": 1.0 if tag else 0.0, "lexical": round(lexical, 4)}
 
 
 def pick_constraints(
@@ -124,31 +133,29 @@ def pick_constraints(
     if not rows.ids:
         return []
     wanted = frozenset(c.value for c in categories)
-    semantic = _semantic(view, rows)
+    semantic = _semantic(view, rows).astype(np.float64)  # compared as Python floats were
+    tagged = rows.tagged(view.domains)
+    lexical = np.round(rows.word_share(view.terms), 4)
+    if light:
+        relevant = tagged | (semantic >= config.light_floor) | (lexical >= 0.5)
+    else:
+        relevant = tagged | (semantic >= config.semantic_floor) | (lexical > 0)
     out: list[Pick] = []
-    for i, fact_id in enumerate(rows.ids):
+    for i in np.flatnonzero(relevant & rows.in_categories(_CONSTRAINT_VALUES)):
         category = rows.categories[i]
-        if category not in _CONSTRAINT_VALUES:
-            continue
-        sem = float(semantic[i])
-        signals = _signals(view, rows, i, sem)
-        tag, lexical = signals["tags"], signals["lexical"]
-        if light:
-            if not (tag > 0 or sem >= config.light_floor or lexical >= 0.5):
-                continue
-        elif not (tag > 0 or sem >= config.semantic_floor or lexical > 0):
-            continue
+        sem, tag, lex = float(semantic[i]), bool(tagged[i]), float(lexical[i])
+        signals = _signals(sem, tag, lex)
         decision = 1.0 if view.decision and tag and category in _BINDING_VALUES else 0.0
         typed = 1.0 if category in wanted else 0.0
         signals["category"] = typed
         score = (
             sem
-            + config.tag_weight * tag
-            + config.lexical_weight * lexical
+            + config.tag_weight * signals["tags"]
+            + config.lexical_weight * signals["lexical"]
             + config.decision_weight * decision
             + config.category_weight * typed
         )
-        out.append(Pick(fact_id, True, round(score, 4), signals))
+        out.append(Pick(rows.ids[i], True, round(score, 4), signals))
     out.sort(key=lambda p: (-p.score, p.fact_id))
     return out[: config.max_light if light else config.max_constraints]
 
@@ -157,16 +164,14 @@ def pick_other_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> 
     """Facts that are not constraints and are close to the query (meaning or words)."""
     if not rows.ids:
         return []
-    semantic = _semantic(view, rows)
+    semantic = _semantic(view, rows).astype(np.float64)
+    lexical = np.round(rows.word_share(view.terms), 4)
+    close = (semantic >= config.fact_floor) | (lexical >= 0.5)
+    tagged = rows.tagged(view.domains)
     out: list[Pick] = []
-    for i, fact_id in enumerate(rows.ids):
-        if rows.categories[i] in _CONSTRAINT_VALUES:
-            continue
-        sem = float(semantic[i])
-        signals = _signals(view, rows, i, sem)
-        lexical = signals["lexical"]
-        if sem >= config.fact_floor or lexical >= 0.5:
-            score = sem + config.lexical_weight * lexical
-            out.append(Pick(fact_id, False, round(score, 4), signals))
+    for i in np.flatnonzero(close & ~rows.in_categories(_CONSTRAINT_VALUES)):
+        signals = _signals(float(semantic[i]), bool(tagged[i]), float(lexical[i]))
+        score = float(semantic[i]) + config.lexical_weight * signals["lexical"]
+        out.append(Pick(rows.ids[i], False, round(score, 4), signals))
     out.sort(key=lambda p: (-p.score, p.fact_id))
     return out[: config.max_facts]

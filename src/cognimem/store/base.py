@@ -134,6 +134,54 @@ class FactRows:
     scope_tags: list[list[str]] = field(default_factory=list)
     words: list[frozenset[str]] = field(default_factory=list)  # of text, value, predicate
     matrix: np.ndarray | None = None
+    # word / tag / category → row numbers, built on first use: a cached FactRows serves
+    # many reads, and each read then scores every row with a few array operations
+    _postings: tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    def _index(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
+        if self._postings is None:
+            words: dict[str, list[int]] = {}
+            tags: dict[str, list[int]] = {}
+            pairs = zip(self.words, self.scope_tags, strict=True)
+            for i, (row_words, row_tags) in enumerate(pairs):
+                for w in row_words:
+                    words.setdefault(w, []).append(i)
+                for t in set(row_tags):
+                    tags.setdefault(t, []).append(i)
+            self._postings = (
+                {w: np.asarray(rows, dtype=np.int64) for w, rows in words.items()},
+                {t: np.asarray(rows, dtype=np.int64) for t, rows in tags.items()},
+                np.asarray(self.categories, dtype=object),
+            )
+        return self._postings
+
+    def word_share(self, terms: frozenset[str]) -> np.ndarray:
+        """Per row: the share of ``terms`` among the row's words (0 without terms)."""
+        counts = np.zeros(len(self.ids), dtype=np.float64)
+        if not terms:
+            return counts
+        words = self._index()[0]
+        for term in terms:
+            rows = words.get(term)
+            if rows is not None:
+                counts[rows] += 1.0
+        return counts / len(terms)
+
+    def tagged(self, domains: frozenset[str]) -> np.ndarray:
+        """Per row: whether one of its scope tags is among ``domains``."""
+        hit = np.zeros(len(self.ids), dtype=bool)
+        tags = self._index()[1]
+        for domain in domains:
+            rows = tags.get(domain)
+            if rows is not None:
+                hit[rows] = True
+        return hit
+
+    def in_categories(self, values: frozenset[str]) -> np.ndarray:
+        """Per row: whether its category is one of ``values``."""
+        return np.isin(self._index()[2], list(values))
 
 
 @dataclass(frozen=True)
