@@ -4,6 +4,8 @@ of the HTTP API."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 
 from cognimem.api.auth import issue_key
@@ -77,3 +79,21 @@ def issue_api_key(url: str, tenant_id: str = "default") -> str:
             await store.close()
 
     return run_in_thread(go)
+
+
+def api_key_from_cli(env: dict[str, str]) -> str:
+    """The secret printed by ``cognimem keys create --tenant default`` run as a user
+    would, against the database ``env`` configures."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cognimem", "keys", "create", "--tenant", "default"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return next(
+        line.removeprefix("secret: ")
+        for line in done.stdout.splitlines()
+        if line.startswith("secret: ")
+    )

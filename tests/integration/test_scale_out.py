@@ -25,6 +25,7 @@ import pytest
 
 from tests import services
 from tests.conftest import require_postgres, run_in_thread
+from tests.doubles import api_key_from_cli
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 # the session Redis is shared; the queue stream name of `cognimem serve/worker` is fixed,
@@ -49,22 +50,8 @@ def _env(**settings: str) -> dict[str, str]:
 
 
 def _api_key(env: dict[str, str]) -> dict[str, str]:
-    """Headers with a fresh key of the default tenant, made by `cognimem keys create`
-    in the database `env` points at."""
-    done = subprocess.run(
-        [sys.executable, "-m", "cognimem", "keys", "create", "--tenant", "default"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    secret = next(
-        line.removeprefix("secret: ")
-        for line in done.stdout.splitlines()
-        if line.startswith("secret: ")
-    )
-    return {"Authorization": f"Bearer {secret}"}
+    """Headers with a fresh key of the default tenant, from `cognimem keys create`."""
+    return {"Authorization": f"Bearer {api_key_from_cli(env)}"}
 
 
 class Proc:

@@ -12,6 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.doubles import api_key_from_cli
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -32,15 +34,7 @@ def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
-    created = subprocess.run(
-        [sys.executable, "-m", "cognimem", "keys", "create", "--tenant", "default"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    secret = created.stdout.split("secret: ", 1)[1].split()[0]
+    secret = api_key_from_cli(env)
     auth = {"Authorization": f"Bearer {secret}"}
     try:
         deadline = time.monotonic() + 60
