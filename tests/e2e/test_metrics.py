@@ -228,6 +228,14 @@ def json_log() -> Iterator[io.StringIO]:
         logger.setLevel(old_level)
 
 
+def wait_logged(log: io.StringIO, *request_ids: str) -> None:
+    """The server thread writes a request's access line once its answer is sent, so
+    the client may read the answer first: wait (up to 5 s) for the lines."""
+    deadline = time.monotonic() + 5
+    while not all(r in log.getvalue() for r in request_ids) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def test_a_request_logs_one_json_line_with_its_echoed_request_id(
     client: httpx.Client, json_log: io.StringIO
 ) -> None:
@@ -238,6 +246,7 @@ def test_a_request_logs_one_json_line_with_its_echoed_request_id(
     response = client.post("/v1/facts/query", json={"scope": {"user_id": "sam"}}, headers=key)
 
     request_id = response.headers["X-Request-ID"]
+    wait_logged(json_log, request_id)
     lines = [json.loads(line) for line in json_log.getvalue().splitlines()]
     mine = [entry for entry in lines if entry["request_id"] == request_id]
     assert len(mine) == 1
@@ -262,6 +271,7 @@ def test_a_sane_incoming_request_id_is_kept_and_a_bad_one_replaced(
     assert kept.headers["X-Request-ID"] == "trace-42.a:b"
     assert replaced.headers["X-Request-ID"] not in ("", "x" * 129)
     assert weird.headers["X-Request-ID"] != 'a b"{}'
+    wait_logged(json_log, "trace-42.a:b", replaced.headers["X-Request-ID"])
     logged = {json.loads(line)["request_id"] for line in json_log.getvalue().splitlines()}
     assert {"trace-42.a:b", replaced.headers["X-Request-ID"]} <= logged
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -14,11 +13,12 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cognimem.api.auth import Authenticator, admin_router, auth_headers
+from cognimem.api.auth import Authenticator, admin_router
+from cognimem.api.errors import error_response, response_for
 from cognimem.api.mcp_mount import MOUNT_PATH, mcp_mount
 from cognimem.api.observability import RequestContext, metrics_router
 from cognimem.api.routes import ROUTERS
-from cognimem.api.schemas import ErrorResponse, error_body
+from cognimem.api.schemas import ErrorResponse
 from cognimem.errors import CognimemError
 from cognimem.memory import Memory
 from cognimem.metrics import Metrics
@@ -36,12 +36,6 @@ HTTP_ERRORS = {
 }
 
 
-def _error(
-    status: int, type_: str, message: str, details: dict[str, Any] | None = None
-) -> JSONResponse:
-    return JSONResponse(error_body(type_, message, details), status_code=status)
-
-
 class BodyLimit:
     """Refuses request bodies over ``limit`` bytes before anything parses them: at once
     when ``Content-Length`` says so, else as soon as the streamed body crosses it."""
@@ -57,7 +51,7 @@ class BodyLimit:
         headers = dict(scope.get("headers") or ())
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._refuse(send)
+            await self._refuse(scope, receive, send)
             return
         seen = 0
         refused = False
@@ -71,7 +65,7 @@ class BodyLimit:
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
                     refused = True
-                    await self._refuse(send)
+                    await self._refuse(scope, receive, send)
             if refused:
                 return {"type": "http.disconnect"}
             return message
@@ -82,21 +76,10 @@ class BodyLimit:
 
         await self.app(scope, counted, guarded)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            error_body("InvalidInput", f"request body over {self.limit} bytes", {"field": "body"})
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"request body over {self.limit} bytes"
+        refusal = error_response(413, "InvalidInput", message, {"field": "body"})
+        await refusal(scope, receive, send)
 
 
 def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = None) -> FastAPI:
@@ -140,25 +123,22 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
 
     @app.exception_handler(CognimemError)
     async def on_cognimem_error(request: Request, exc: CognimemError) -> JSONResponse:
-        response = _error(exc.status_code, exc.type, exc.message, exc.details)
-        response.headers.update(auth_headers(exc))
-        return response
+        return response_for(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # errors raised by the framework itself: unknown route, wrong method, a body
         # that cannot be read
         type_, message = HTTP_ERRORS.get(exc.status_code, ("HTTPError", str(exc.detail)))
-        response = _error(exc.status_code, type_, message)
-        response.headers.update(exc.headers or {})
-        return response
+        return error_response(exc.status_code, type_, message, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def on_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0]
         loc = [str(p) for p in first.get("loc", ()) if p != "body"]
         field = ".".join(loc) or "body"
-        return _error(422, "InvalidInput", f"{field}: {first.get('msg')}", {"field": field})
+        message = f"{field}: {first.get('msg')}"
+        return error_response(422, "InvalidInput", message, {"field": field})
 
     for router in ROUTERS:
         app.include_router(router, responses=ERROR_RESPONSES)

@@ -3,14 +3,12 @@ same API keys as every other tenant route."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from cognimem.api.auth import auth_headers
-from cognimem.api.schemas import error_body
+from cognimem.api.errors import response_for
 from cognimem.errors import CognimemError
 from cognimem.mcp import PRINCIPAL_KEY, build_http_server
 from cognimem.memory import Memory
@@ -34,16 +32,7 @@ class RequireKey:
         try:
             principal = await scope["app"].state.auth.authenticate(headers.get("authorization"))
         except CognimemError as exc:
-            body = json.dumps(error_body(exc.type, exc.message, exc.details)).encode()
-            extra = [(k.lower().encode(), v.encode()) for k, v in auth_headers(exc).items()]
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": exc.status_code,
-                    "headers": [(b"content-type", b"application/json"), *extra],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            await response_for(exc)(scope, receive, send)
             return
         scope[PRINCIPAL_KEY] = principal.tenant_id
         await self.app(scope, receive, send)
