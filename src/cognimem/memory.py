@@ -65,7 +65,6 @@ from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
 from cognimem.queue import Job, JobQueue, open_queue
 from cognimem.recall import Reader, get_preset
-from cognimem.recall.access import AccessLog
 from cognimem.recall.analyze import query_terms, zone_of
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.store import Store, open_store
@@ -156,7 +155,6 @@ class Memory:
         if llm is not None and self.settings.recall.llm_classifier:
             classifier = LLMQueryClassifier(llm)
         self._reader = Reader(store, embedder, classifier=classifier)
-        self._access = AccessLog(store)
         self._opened = False
 
     @classmethod
@@ -247,13 +245,7 @@ class Memory:
                 dim,
             )
 
-    async def flush(self) -> None:
-        """Write the access counts reads have buffered now (they are written in the
-        background within half a second; ``aclose`` flushes too)."""
-        await self._access.aclose()
-
     async def aclose(self) -> None:
-        await self._access.aclose()
         await self.embedder.aclose()
         if self.llm is not None:
             await self.llm.aclose()
@@ -407,7 +399,7 @@ class Memory:
         )
         s = packet.sections
         loaded = [i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures)]
-        self._access.note(target.tenant_id, list(dict.fromkeys(loaded)), now)
+        await self.store.record_access(target.tenant_id, list(dict.fromkeys(loaded)), now)
         return packet
 
     async def turn(

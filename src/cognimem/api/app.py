@@ -102,13 +102,10 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
             await auth.aclose()
             if owned:
                 await mem.aclose()
-            else:
-                # the caller keeps the Memory; what belongs to this server's event loop,
-                # which ends here, is settled: buffered access counts are written, the
-                # LLM's connections closed (its client reconnects if reused)
-                await mem.flush()
-                if mem.llm is not None:
-                    await mem.llm.aclose()
+            elif mem.llm is not None:
+                # the caller keeps the Memory; the LLM's connections belong to this
+                # server's event loop, which ends here (the client reconnects if reused)
+                await mem.llm.aclose()
 
     app = FastAPI(
         title="cognimem",
