@@ -19,8 +19,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 from urllib.parse import quote
@@ -62,6 +61,7 @@ from cognimem.models.knowledge import (
     FactConflict,
     HistoryEntry,
 )
+from cognimem.providers.http import retry_after_seconds
 from cognimem.queue import Job
 
 T = TypeVar("T")
@@ -553,7 +553,7 @@ class AsyncMemoryClient:
         """Seconds to wait before the next attempt, or None to give up now."""
         if response.status_code not in RETRY_STATUSES or attempt >= self.retries:
             return None
-        asked = _retry_after(response.headers.get("Retry-After"))
+        asked = retry_after_seconds(response.headers.get("Retry-After"))
         if asked is not None:
             # never sooner than the server asked; rather fail than block for long
             return asked if asked <= self.max_backoff else None
@@ -650,7 +650,7 @@ def _error_from(response: httpx.Response) -> CognimemError:
         found.message, found.args = message, (message,)
         return found
     if issubclass(cls, StoreUnavailable | RateLimited):
-        retry_after = _retry_after(response.headers.get("Retry-After"))
+        retry_after = retry_after_seconds(response.headers.get("Retry-After"))
         return cls(
             message, retry_after=1.0 if retry_after is None else retry_after, details=details
         )
@@ -663,24 +663,6 @@ def _error_from(response: httpx.Response) -> CognimemError:
             details=rest,
         )
     return cls(message, details=details)
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
-    if value is None:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 __all__ = ["AsyncMemoryClient", "ClientError", "MemoryClient", "TransportError"]

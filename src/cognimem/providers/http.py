@@ -112,7 +112,7 @@ class RetryingJsonClient:
             status = response.status_code
             if status in (408, 429) or status >= 500:
                 failure = _describe(response)
-                retry_after = _retry_after(response)
+                retry_after = retry_after_seconds(response.headers.get("Retry-After"))
                 continue
             if status >= 400:
                 raise self._unavailable(
@@ -168,9 +168,9 @@ def _describe(response: httpx.Response) -> str:
     return f"HTTP {response.status_code}: {snippet(response.text)!r}"
 
 
-def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds from a ``Retry-After`` header: a number, or an HTTP date."""
-    value = response.headers.get("Retry-After")
+def retry_after_seconds(value: str | None) -> float | None:
+    """Seconds from a ``Retry-After`` header: a number, or an HTTP date (None when absent
+    or unreadable)."""
     if value is None:
         return None
     try:
@@ -186,4 +186,4 @@ def _retry_after(response: httpx.Response) -> float | None:
     return max(seconds, 0.0) if math.isfinite(seconds) else None
 
 
-__all__ = ["RetryingJsonClient", "snippet"]
+__all__ = ["RetryingJsonClient", "retry_after_seconds", "snippet"]

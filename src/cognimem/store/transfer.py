@@ -24,6 +24,10 @@ from cognimem.models.ids import content_hash
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
 
 FORMAT_VERSION = 1
+# the order an export streams its rows in (what a row refers to comes before it)
+EXPORT_ORDER: tuple[RecordType, ...] = (
+    "session", "event", "item", "entity", "alias", "fact", "relation", "conflict", "history",
+)  # fmt: skip
 
 M = TypeVar("M", bound=BaseModel)
 

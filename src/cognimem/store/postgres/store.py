@@ -36,7 +36,6 @@ from cognimem.models.admin import (
     ApiKey,
     ErasureReport,
     ExportRecord,
-    RecordType,
     ScopeStats,
     Session,
 )
@@ -743,11 +742,7 @@ class PostgresStore:
     async def export_records(
         self, scope: Scope, *, all_namespaces: bool = False
     ) -> AsyncIterator[ExportRecord]:
-        kinds: tuple[RecordType, ...] = (
-            "session", "event", "item", "entity", "alias", "fact", "relation", "conflict",
-            "history",
-        )  # fmt: skip
-        for kind in kinds:
+        for kind in transfer.EXPORT_ORDER:
             after: lc.Cursor | None = None
             while True:
                 # a connection per page: a consumer that stops early holds none

@@ -20,7 +20,6 @@ from cognimem.models.admin import (
     ApiKey,
     ErasureReport,
     ExportRecord,
-    RecordType,
     ScopeStats,
     Session,
 )
@@ -696,11 +695,7 @@ class SQLiteStore:
     async def export_records(
         self, scope: Scope, *, all_namespaces: bool = False
     ) -> AsyncIterator[ExportRecord]:
-        kinds: tuple[RecordType, ...] = (
-            "session", "event", "item", "entity", "alias", "fact", "relation", "conflict",
-            "history",
-        )  # fmt: skip
-        for kind in kinds:
+        for kind in transfer.EXPORT_ORDER:
             after: lc.Cursor | None = None
             while True:
                 page, after = await self._db.read(
