@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime, timedelta
@@ -18,6 +19,7 @@ from cognimem.models import ItemKind, ItemStatus, Scope, WriteOutcome
 from cognimem.store import ItemFilter, Store
 from cognimem.store.postgres import PostgresStore
 from cognimem.store.sqlite import SQLiteStore
+from cognimem.store.sqlite.connection import connect
 from tests import services
 from tests.contract.conftest import T0, message, vec
 
@@ -261,7 +263,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 7
+        assert await s.schema_version() == 8
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -274,6 +276,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (5, "relations_by_user"),
         (6, "api_keys"),
         (7, "sessions"),
+        (8, "drop_items_lexical_filter"),
     ]
 
 
@@ -304,6 +307,26 @@ async def test_sqlite_two_stores_on_one_file_stay_consistent(tmp_path: Path) -> 
     finally:
         await a.close()
         await b.close()
+
+
+def test_sqlite_connect_waits_for_another_process_switching_a_new_file(tmp_path: Path) -> None:
+    # a new file is in rollback mode until the first connection turns WAL on; while
+    # another holds it (here: a write in progress), SQLite answers "locked" at once
+    path = tmp_path / "new.db"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE t (a)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO t VALUES (1)")
+    release = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    release.start()
+    try:
+        conn = connect(path)
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("SELECT a FROM t").fetchall() == [(1,)]
+        conn.close()
+    finally:
+        release.join()
+        other.close()
 
 
 async def test_sqlite_failed_transaction_writes_nothing(tmp_path: Path) -> None:
@@ -698,6 +721,8 @@ async def test_parity_sqlite_and_postgres_filter_alike(
         lex_a = await lite.lexical_search(flt, terms, 50)
         lex_b = await pg.lexical_search(flt, terms, 50)
         assert {c.item_id for c in lex_a} == {c.item_id for c in lex_b}, flt
+        # both take BM25's statistics from the rows the filter lets through
+        assert _top(lex_a, 5) == _top(lex_b, 5), flt
         vec_a = await lite.vector_search(flt, vec("the lake on friday"), 50)
         vec_b = await pg.vector_search(flt, vec("the lake on friday"), 50)
         assert {c.item_id for c in vec_a} == {c.item_id for c in vec_b}, flt

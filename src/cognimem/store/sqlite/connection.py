@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -25,11 +26,29 @@ def connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(
         path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
-    conn.execute("PRAGMA journal_mode=WAL")
+    _use_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL, waiting out another process that holds the file meanwhile.
+
+    Changing the journal mode of a new file needs it to itself, and SQLite answers
+    "locked" at once rather than calling the busy handler — two processes opening a new
+    file together (the server and ``cognimem keys create``) would otherwise fail.
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
 
 
 def translate(exc: sqlite3.Error, path: Path) -> StoreError:

@@ -32,7 +32,7 @@ from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
 from cognimem.store import records, transfer
 from cognimem.store.base import FactUpdate, Knowledge, PendingFact
 from cognimem.store.sqlite import knowledge as kn
-from cognimem.store.sqlite import rows, vectors
+from cognimem.store.sqlite import rows, scopes
 
 _CHUNK = 500  # ids per IN (...) list, far below SQLite's bound-parameter limit
 
@@ -90,7 +90,7 @@ def update_item(
         )
         conn.execute("UPDATE items SET embedding = ? WHERE rowid = ?", (_blob(embedding), rowid))
     # a status or a vector changed in place: cached matrices must reload, not append
-    vectors.bump_version(conn, s.tenant_id, namespace, user_id, mutation=True)
+    scopes.bump_version(conn, s.tenant_id, namespace, user_id, mutation=True)
     kn.insert_history(conn, [history])
 
 
@@ -276,7 +276,7 @@ def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> Erasur
         r[0]
         for r in conn.execute(
             "SELECT namespace FROM scope_versions WHERE tenant_id = ? AND user_key = ?",
-            (tenant_id, vectors.user_key(user_id)),
+            (tenant_id, scopes.user_key(user_id)),
         )
     }
     fact_scopes = conn.execute(
@@ -293,10 +293,10 @@ def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> Erasur
     # the namespace-wide matrix held the user's rows: a mutation for it, and the user's
     # own version rows go (a later write starts them above anything cached)
     for namespace in sorted(item_scopes):
-        vectors.bump_version(conn, tenant_id, namespace, None, mutation=True)
+        scopes.bump_version(conn, tenant_id, namespace, None, mutation=True)
     conn.execute(
         "DELETE FROM scope_versions WHERE tenant_id = ? AND user_key = ?",
-        (tenant_id, vectors.user_key(user_id)),
+        (tenant_id, scopes.user_key(user_id)),
     )
     for namespace, version in fact_scopes:
         conn.execute(
@@ -553,7 +553,7 @@ def import_batch(
         s = item.scope
         touched.add((s.tenant_id, s.namespace, s.user_id))
     for tenant_id, namespace, user_id in sorted(touched, key=str):
-        vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
+        scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
 
     knowledge = Knowledge(
         entities=_new(conn, "entities", batch.entities),

@@ -313,4 +313,13 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_user ON sessions (tenant_id, namespace, user_id, created_at);
 """,
     ),
+    (
+        8,
+        "drop_items_lexical_filter",
+        """
+-- lexical search ranks over an index in process (store/sqlite/lexical.py) and no longer
+-- joins FTS matches to items: the covering index only cost writes and space
+DROP INDEX IF EXISTS items_lexical_filter;
+""",
+    ),
 ]

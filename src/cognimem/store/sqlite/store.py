@@ -44,7 +44,7 @@ from cognimem.store.base import (
     PendingItem,
     PendingMessage,
 )
-from cognimem.store.sqlite import keys, rows, vectors
+from cognimem.store.sqlite import keys, lexical, rows, scopes, vectors
 from cognimem.store.sqlite import knowledge as kn
 from cognimem.store.sqlite import lifecycle as lc
 from cognimem.store.sqlite.connection import Connections, connect, translate
@@ -145,7 +145,8 @@ class SQLiteStore:
     def __init__(self, path: Path | str, *, readers: int = 2) -> None:
         self.path = Path(path)
         self._db = Connections(self.path, readers=readers)
-        self._vectors = vectors.VectorCache()
+        self._vectors = vectors.cache()
+        self._terms = lexical.cache()
         # per user scope: (fact version, the live facts as a read scores them)
         self._fact_rows: OrderedDict[tuple[str, str, str, int], tuple[int, FactRows]] = (
             OrderedDict()
@@ -178,6 +179,7 @@ class SQLiteStore:
     async def close(self) -> None:
         await self._db.close()
         self._vectors.clear()
+        self._terms.clear()
         self._fact_rows.clear()
         self._graphs.clear()
 
@@ -349,7 +351,7 @@ class SQLiteStore:
                 conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM item_events WHERE item_id = ?", (item_id,))
                 conn.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
-                vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=True)
+                scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=True)
             return len(found)
 
         if not ids:
@@ -441,20 +443,13 @@ class SQLiteStore:
     async def lexical_search(
         self, flt: ItemFilter, terms: Sequence[str], limit: int
     ) -> list[Candidate]:
-        clean = [t.replace('"', "") for t in terms if t.replace('"', "").strip()]
-        if not clean or limit <= 0:
+        s = flt.scope
+        if limit <= 0 or not any(t.strip() for t in terms):
             return []
-        match = " OR ".join(f'"{t}"' for t in dict.fromkeys(clean))
-        where, params = _scope_clause(flt, "i")
 
         def q(conn: sqlite3.Connection) -> list[Candidate]:
-            found = conn.execute(
-                "SELECT i.id, bm25(items_fts) AS rank FROM items_fts"
-                " JOIN items i INDEXED BY items_lexical_filter ON i.rowid = items_fts.rowid"
-                f" WHERE items_fts MATCH ? AND {where} ORDER BY rank LIMIT ?",
-                (match, *params, limit),
-            ).fetchall()
-            return [Candidate(item_id=r[0], score=-float(r[1])) for r in found]
+            index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
+            return [Candidate(i, score) for i, score in lexical.search(index, flt, terms, limit)]
 
         return await self._db.read(q)
 
@@ -465,7 +460,7 @@ class SQLiteStore:
         query = np.asarray(vector, dtype=np.float32)
 
         def q(conn: sqlite3.Connection) -> list[Candidate]:
-            matrix = self._vectors.matrix_for(conn, s.tenant_id, s.namespace, s.user_id)
+            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
             return [Candidate(i, score) for i, score in vectors.search(matrix, flt, query, limit)]
 
         return await self._db.read(q)
@@ -479,7 +474,7 @@ class SQLiteStore:
         query = np.asarray(vector, dtype=np.float32)
 
         def q(conn: sqlite3.Connection) -> list[list[Candidate]]:
-            matrix = self._vectors.matrix_for(conn, s.tenant_id, s.namespace, s.user_id)
+            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
             found = vectors.search_many(matrix, searches, query)
             return [[Candidate(i, score) for i, score in one] for one in found]
 
@@ -582,7 +577,7 @@ class SQLiteStore:
         batch = np.asarray(queries, dtype=np.float32)
 
         def q(conn: sqlite3.Connection) -> list[Candidate | None]:
-            matrix = self._vectors.matrix_for(conn, s.tenant_id, s.namespace, s.user_id)
+            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
             return [
                 None if hit is None else Candidate(hit[0], hit[1])
                 for hit in vectors.nearest(matrix, flt, batch)
@@ -687,6 +682,7 @@ class SQLiteStore:
         report = await self._db.write(lambda conn: lc.erase_user(conn, tenant_id, user_id))
         # the rows are gone and the versions moved on; copies in this process's memory go too
         self._vectors.drop_tenant(tenant_id)
+        self._terms.drop_tenant(tenant_id)
         with self._fact_rows_lock:
             for key in [k for k in self._fact_rows if k[0] == tenant_id]:
                 del self._fact_rows[key]
@@ -755,7 +751,7 @@ def _insert_items(conn: sqlite3.Connection, items: Sequence[PendingItem]) -> lis
         s = p.item.scope
         touched.add((s.tenant_id, s.namespace, s.user_id))
     for tenant_id, namespace, user_id in touched:
-        vectors.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
+        scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
     return [p.item.id for p in items]
 
 
@@ -774,7 +770,7 @@ def _set_status(conn: sqlite3.Connection, ids: Sequence[str], status: ItemStatus
         if row is None:
             continue
         conn.execute("UPDATE items SET status = ? WHERE id = ?", (status.value, item_id))
-        vectors.bump_version(conn, row[0], row[1], row[2], mutation=True)
+        scopes.bump_version(conn, row[0], row[1], row[2], mutation=True)
         changed += 1
     return changed
 

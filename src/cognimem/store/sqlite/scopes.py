@@ -1,0 +1,202 @@
+"""Per-scope in-memory copies of a scope's items, kept fresh by ``scope_versions``.
+
+The vector matrix (``vectors.py``) and the lexical index (``lexical.py``) each hold one
+entry per (tenant, namespace, user) with the columns a search filters on (agent,
+session, kind, status, time). An entry is checked against ``scope_versions`` on each
+search: unchanged → reuse; only appends since → load just the new rows and append;
+anything else (a status, text or vector changed in place, a row deleted) → reload. The
+check is one primary-key lookup, so several processes sharing the file stay correct.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, Self, TypeVar
+
+import numpy as np
+
+from cognimem.models import ItemKind, ItemStatus
+from cognimem.models.clock import to_micros
+from cognimem.store.base import ItemFilter
+
+ALL_USERS = "*"
+# small-integer codes make the kind/status masks numeric (object-array compares are slow)
+KIND_CODES = {kind.value: code for code, kind in enumerate(ItemKind)}
+STATUS_CODES = {status.value: code for code, status in enumerate(ItemStatus)}
+
+# the columns every loader selects first, in this order, before its own
+ROW_COLUMNS = "i.rowid, i.id, i.agent_id, i.session_id, i.kind, i.status, i.occurred_at"
+
+
+def user_key(user_id: str | None) -> str:
+    return ALL_USERS if user_id is None else f"u:{user_id}"
+
+
+@dataclass(frozen=True)
+class Columns:
+    """What a search filters on, one entry per cached row."""
+
+    ids: np.ndarray  # object (str)
+    agent: np.ndarray  # object
+    session: np.ndarray  # object
+    kind: np.ndarray  # int8 codes (KIND_CODES)
+    status: np.ndarray  # int8 codes (STATUS_CODES)
+    occurred: np.ndarray  # int64 microseconds
+
+    @classmethod
+    def of(cls, rows: Sequence[Sequence[Any]]) -> Columns:
+        """From rows that start with :data:`ROW_COLUMNS`."""
+
+        def column(i: int) -> np.ndarray:
+            return np.array([r[i] for r in rows], dtype=object)
+
+        return cls(
+            ids=column(1),
+            agent=column(2),
+            session=column(3),
+            kind=np.array([KIND_CODES[r[4]] for r in rows], dtype=np.int8),
+            status=np.array([STATUS_CODES[r[5]] for r in rows], dtype=np.int8),
+            occurred=np.array([r[6] for r in rows], dtype=np.int64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def append(self, other: Columns) -> Columns:
+        return Columns(
+            ids=np.concatenate([self.ids, other.ids]),
+            agent=np.concatenate([self.agent, other.agent]),
+            session=np.concatenate([self.session, other.session]),
+            kind=np.concatenate([self.kind, other.kind]),
+            status=np.concatenate([self.status, other.status]),
+            occurred=np.concatenate([self.occurred, other.occurred]),
+        )
+
+    def allowed(self, flt: ItemFilter) -> np.ndarray:
+        """Boolean mask of the rows that pass ``flt`` (the scope's user is the entry's)."""
+        mask = np.isin(self.status, [STATUS_CODES[s.value] for s in flt.statuses])
+        scope = flt.scope
+        if scope.agent_id is not None:
+            mask &= self.agent == scope.agent_id
+        if scope.session_id is not None:
+            mask &= self.session == scope.session_id
+        if flt.kinds is not None:
+            mask &= np.isin(self.kind, [KIND_CODES[k.value] for k in flt.kinds])
+        if flt.since is not None:
+            mask &= self.occurred >= to_micros(flt.since)
+        if flt.until is not None:
+            mask &= self.occurred <= to_micros(flt.until)
+        return mask
+
+
+class Entry(Protocol):
+    version: int
+    mutations: int
+    max_rowid: int
+
+    def append(self, other: Self) -> Self: ...
+
+
+E = TypeVar("E", bound=Entry)
+# (connection, tenant, namespace, user or None, load rows after this rowid, version) -> entry
+Loader = Callable[[sqlite3.Connection, str, str, str | None, int, tuple[int, int]], E]
+
+
+def scope_sql(select: str, user_id: str | None, extra: str = "") -> str:
+    """``SELECT`` of a scope's rows after a rowid (parameters: tenant, namespace, rowid
+    and, for one user, the user), in rowid order."""
+    sql = f"{select} WHERE i.tenant_id = ? AND i.namespace = ? AND i.rowid > ?{extra}"
+    if user_id is not None:
+        sql += " AND i.user_id = ?"
+    return sql + " ORDER BY i.rowid"
+
+
+def scope_params(tenant_id: str, namespace: str, user_id: str | None, after: int) -> list[object]:
+    params: list[object] = [tenant_id, namespace, after]
+    if user_id is not None:
+        params.append(user_id)
+    return params
+
+
+def read_version(
+    conn: sqlite3.Connection, tenant_id: str, namespace: str, ukey: str
+) -> tuple[int, int]:
+    row = conn.execute(
+        "SELECT version, mutations FROM scope_versions"
+        " WHERE tenant_id = ? AND namespace = ? AND user_key = ?",
+        (tenant_id, namespace, ukey),
+    ).fetchone()
+    return (0, 0) if row is None else (int(row[0]), int(row[1]))
+
+
+def bump_version(
+    conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None, *, mutation: bool
+) -> None:
+    """Mark a user's scope (and the tenant-wide view) as changed, inside the caller's tx.
+
+    Every bump of a user's row bumps the namespace's ``*`` row too, so a user's counters
+    never exceed the ``*`` row's. A user's row that does not exist (new, or deleted by
+    an erasure) starts from the ``*`` row's counters: past any value the user's row ever
+    had, so no process can take an entry it cached before the erasure for current.
+    """
+    step = 1 if mutation else 0
+    for ukey in dict.fromkeys([user_key(user_id), ALL_USERS]):  # the user's row first
+        conn.execute(
+            "INSERT INTO scope_versions (tenant_id, namespace, user_key, version, mutations)"
+            " SELECT ?, ?, ?, coalesce(max(version), 0) + 1, coalesce(max(mutations), 0) + ?"
+            " FROM scope_versions WHERE tenant_id = ? AND namespace = ? AND user_key = ?"
+            " ON CONFLICT (tenant_id, namespace, user_key) DO UPDATE SET"
+            " version = version + 1, mutations = mutations + ?",
+            (tenant_id, namespace, ukey, step, tenant_id, namespace, ALL_USERS, step),
+        )
+
+
+class ScopeCache(Generic[E]):
+    """Bounded LRU of per-scope entries, safe to share between reader threads."""
+
+    def __init__(self, load: Loader[E], max_scopes: int = 32) -> None:
+        self._load = load
+        self._max = max_scopes
+        self._entries: OrderedDict[tuple[str, str, str], E] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def drop_tenant(self, tenant_id: str) -> None:
+        """Forget every entry of a tenant (after an erasure: none may linger in memory)."""
+        with self._lock:
+            for key in [k for k in self._entries if k[0] == tenant_id]:
+                del self._entries[key]
+
+    def get(
+        self, conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None
+    ) -> E:
+        ukey = user_key(user_id)
+        key = (tenant_id, namespace, ukey)
+        # read the version and the rows in one snapshot so they agree
+        conn.execute("BEGIN")
+        try:
+            version = read_version(conn, tenant_id, namespace, ukey)
+            with self._lock:
+                cached = self._entries.get(key)
+            if cached is not None and (cached.version, cached.mutations) == version:
+                fresh = cached
+            elif cached is not None and cached.mutations == version[1]:
+                extra = self._load(conn, tenant_id, namespace, user_id, cached.max_rowid, version)
+                fresh = cached.append(extra)
+            else:
+                fresh = self._load(conn, tenant_id, namespace, user_id, 0, version)
+        finally:
+            conn.execute("COMMIT")
+        with self._lock:
+            self._entries[key] = fresh
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._max:
+                self._entries.popitem(last=False)
+        return fresh
