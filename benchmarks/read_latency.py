@@ -434,7 +434,8 @@ HEADER = (
 
 
 BUILD_HEADER = (
-    "| items | written for this size | build s | items/s | first read ms (loads matrix) "
+    "| items | written for this size | build s | items/s "
+    "| first read ms (builds matrix and lexical index) "
     "| numpy brute force p50 / p95 | embedding-cache hits in measured reads "
     "| degraded measured reads | first read degraded | lexical query matches (median share) |"
     "\n|---|---|---|---|---|---|---|---|---|---|"

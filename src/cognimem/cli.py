@@ -92,6 +92,7 @@ def serve(
         log_config=None,
         log_level=settings.log.level.lower(),
         access_log=False,
+        timeout_keep_alive=settings.server.keep_alive_s,
     )
 
 

@@ -101,6 +101,10 @@ class ServerSettings(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(default=8420, ge=0, le=65535)
     max_body_bytes: int = Field(default=5_000_000, ge=1)
+    # idle keep-alive connections are closed after this; longer than clients keep theirs
+    # (httpx: 5 s) so a client never sends a request on a connection the server is
+    # closing at that instant (the request would fail with a read error)
+    keep_alive_s: int = Field(default=75, ge=1)
 
 
 class AuthSettings(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import socket
 import subprocess
@@ -71,6 +72,19 @@ def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
         assert [i["text"] for i in read.json()["items"]] == [
             "I adopted a tabby kitten called Noodle."
         ]
+        # an idle keep-alive connection outlives a client's own idle timeout (httpx: 5 s),
+        # so the client closes it first and never sends on a connection being closed
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request("GET", "/v1/health")
+            assert conn.getresponse().read() == b'{"status":"ok"}'
+            first = conn.sock
+            time.sleep(6)
+            conn.request("GET", "/v1/health")  # RemoteDisconnected if the server closed it
+            assert conn.getresponse().read() == b'{"status":"ok"}'
+            assert conn.sock is first
+        finally:
+            conn.close()
         # the data file lives where serve said it would
         assert (tmp_path / "data" / "cognimem" / "cognimem.db").exists()
     finally:
