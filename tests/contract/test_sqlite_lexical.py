@@ -11,9 +11,11 @@ import pytest
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter
 from cognimem.store.sqlite import SQLiteStore, lexical
+from cognimem.store.sqlite.scopes import ScopeRef
 from tests.contract.conftest import message
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
+SCOPE = ScopeRef("t1", "default", "alice")
 WINDOW = 300.0
 
 TEXTS = [
@@ -90,11 +92,11 @@ async def test_appended_rows_index_as_a_full_load_does(tmp_path: Path) -> None:
         for text in TEXTS[:4]:
             await store.commit([message(text, ALICE)], WINDOW)
         conn = sqlite3.connect(store.path)
-        first = lexical.load(conn, "t1", "default", "alice", 0, (1, 0))
+        first = lexical.load(conn, SCOPE, 0, (1, 0))
         for text in TEXTS[4:]:
             await store.commit([message(text, ALICE)], WINDOW)
-        grown = first.append(lexical.load(conn, "t1", "default", "alice", first.max_rowid, (2, 0)))
-        whole = lexical.load(conn, "t1", "default", "alice", 0, (2, 0))
+        grown = first.append(lexical.load(conn, SCOPE, first.max_rowid, (2, 0)))
+        whole = lexical.load(conn, SCOPE, 0, (2, 0))
         conn.close()
     finally:
         await store.close()

@@ -26,7 +26,7 @@ import numpy as np
 import Stemmer
 
 from cognimem.store.base import ItemFilter
-from cognimem.store.sqlite.scopes import ROW_COLUMNS, Columns, ScopeCache, scope_params, scope_sql
+from cognimem.store.sqlite.scopes import ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 
 K1 = 1.2
 B = 0.75
@@ -151,18 +151,12 @@ def _postings(texts: Sequence[str]) -> tuple[np.ndarray, dict[str, tuple[np.ndar
 
 
 def load(
-    conn: sqlite3.Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    after_rowid: int,
-    version: tuple[int, int],
+    conn: sqlite3.Connection, scope: ScopeRef, after_rowid: int, version: tuple[int, int]
 ) -> ScopeTerms:
-    sql = scope_sql(
-        f"SELECT {ROW_COLUMNS}, f.search_text FROM items i JOIN items_fts f ON f.rowid = i.rowid",
-        user_id,
+    select = (
+        f"SELECT {ROW_COLUMNS}, f.search_text FROM items i JOIN items_fts f ON f.rowid = i.rowid"
     )
-    rows = conn.execute(sql, scope_params(tenant_id, namespace, user_id, after_rowid)).fetchall()
+    rows = scope.rows(conn, select, after_rowid)
     lengths, postings = _postings([r[7] or "" for r in rows])
     return ScopeTerms(
         version=version[0],

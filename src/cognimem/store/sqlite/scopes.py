@@ -101,25 +101,29 @@ class Entry(Protocol):
     def append(self, other: Self) -> Self: ...
 
 
+@dataclass(frozen=True)
+class ScopeRef:
+    """The rows one cache entry holds: a user's in a namespace, or all users' (None)."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+
+    def rows(
+        self, conn: sqlite3.Connection, select: str, after_rowid: int, extra: str = ""
+    ) -> list[Any]:
+        """Rows of ``select`` (over ``items i``) in this scope after a rowid, in rowid order."""
+        sql = f"{select} WHERE i.tenant_id = ? AND i.namespace = ? AND i.rowid > ?{extra}"
+        params: list[object] = [self.tenant_id, self.namespace, after_rowid]
+        if self.user_id is not None:
+            sql += " AND i.user_id = ?"
+            params.append(self.user_id)
+        return conn.execute(sql + " ORDER BY i.rowid", params).fetchall()
+
+
 E = TypeVar("E", bound=Entry)
-# (connection, tenant, namespace, user or None, load rows after this rowid, version) -> entry
-Loader = Callable[[sqlite3.Connection, str, str, str | None, int, tuple[int, int]], E]
-
-
-def scope_sql(select: str, user_id: str | None, extra: str = "") -> str:
-    """``SELECT`` of a scope's rows after a rowid (parameters: tenant, namespace, rowid
-    and, for one user, the user), in rowid order."""
-    sql = f"{select} WHERE i.tenant_id = ? AND i.namespace = ? AND i.rowid > ?{extra}"
-    if user_id is not None:
-        sql += " AND i.user_id = ?"
-    return sql + " ORDER BY i.rowid"
-
-
-def scope_params(tenant_id: str, namespace: str, user_id: str | None, after: int) -> list[object]:
-    params: list[object] = [tenant_id, namespace, after]
-    if user_id is not None:
-        params.append(user_id)
-    return params
+# (connection, scope, load rows after this rowid, scope version) -> entry
+Loader = Callable[[sqlite3.Connection, ScopeRef, int, tuple[int, int]], E]
 
 
 def read_version(
@@ -179,6 +183,7 @@ class ScopeCache(Generic[E]):
     ) -> E:
         ukey = user_key(user_id)
         key = (tenant_id, namespace, ukey)
+        ref = ScopeRef(tenant_id, namespace, user_id)
         # read the version and the rows in one snapshot so they agree
         conn.execute("BEGIN")
         try:
@@ -188,10 +193,9 @@ class ScopeCache(Generic[E]):
             if cached is not None and (cached.version, cached.mutations) == version:
                 fresh = cached
             elif cached is not None and cached.mutations == version[1]:
-                extra = self._load(conn, tenant_id, namespace, user_id, cached.max_rowid, version)
-                fresh = cached.append(extra)
+                fresh = cached.append(self._load(conn, ref, cached.max_rowid, version))
             else:
-                fresh = self._load(conn, tenant_id, namespace, user_id, 0, version)
+                fresh = self._load(conn, ref, 0, version)
         finally:
             conn.execute("COMMIT")
         with self._lock:

@@ -14,7 +14,7 @@ import numpy as np
 
 from cognimem.blas import single_threaded
 from cognimem.store.base import ItemFilter
-from cognimem.store.sqlite.scopes import ROW_COLUMNS, Columns, ScopeCache, scope_params, scope_sql
+from cognimem.store.sqlite.scopes import ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 
 
 @dataclass
@@ -38,17 +38,14 @@ class ScopeMatrix:
 
 
 def load(
-    conn: sqlite3.Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    after_rowid: int,
-    version: tuple[int, int],
+    conn: sqlite3.Connection, scope: ScopeRef, after_rowid: int, version: tuple[int, int]
 ) -> ScopeMatrix:
-    sql = scope_sql(
-        f"SELECT {ROW_COLUMNS}, embedding FROM items i", user_id, " AND embedding IS NOT NULL"
+    rows = scope.rows(
+        conn,
+        f"SELECT {ROW_COLUMNS}, embedding FROM items i",
+        after_rowid,
+        " AND embedding IS NOT NULL",
     )
-    rows = conn.execute(sql, scope_params(tenant_id, namespace, user_id, after_rowid)).fetchall()
     if rows:
         dim = len(rows[0][7]) // 4
         matrix = np.frombuffer(b"".join(r[7] for r in rows), dtype=np.float32).reshape(-1, dim)
