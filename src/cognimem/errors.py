@@ -84,9 +84,10 @@ class Conflict(CognimemError):
 
 
 class StaleKnowledge(Conflict):
-    """What a write reconciled against changed before it committed (a concurrent write
-    under the same fact key). The funnel reconciles again; seen by callers only when
-    that keeps failing."""
+    """What a write was made from changed before it committed: the facts it reconciled
+    against (a concurrent write under the same fact key), or the memory it edited (a
+    concurrent ``update``). The funnel reconciles again and ``update`` edits the new
+    state; seen by callers only when that keeps failing."""
 
 
 class RateLimited(CognimemError):

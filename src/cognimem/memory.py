@@ -10,11 +10,19 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, cast
 
+import numpy as np
 from pydantic import ValidationError
 
 from cognimem.blocking import BlockingFacade
 from cognimem.config import Settings
-from cognimem.errors import Conflict, InvalidInput, NotFound, StoreUnavailable, UsageError
+from cognimem.errors import (
+    Conflict,
+    InvalidInput,
+    NotFound,
+    StaleKnowledge,
+    StoreUnavailable,
+    UsageError,
+)
 from cognimem.ingest import WriteFunnel
 from cognimem.ingest.extract.llm import LLMExtractor
 from cognimem.ingest.funnel import INGEST_JOB, index_text
@@ -67,7 +75,7 @@ from cognimem.queue import Job, JobQueue, open_queue
 from cognimem.recall import Reader, get_preset
 from cognimem.recall.analyze import query_terms, zone_of
 from cognimem.recall.classify import LLMQueryClassifier
-from cognimem.store import Store, open_store
+from cognimem.store import Store, open_store, records
 from cognimem.store.base import FactQuery, ItemFilter
 from cognimem.store.sqlite import SQLiteStore
 
@@ -78,6 +86,9 @@ ScopeLike = Scope | Mapping[str, Any] | None
 
 # a packet's largest token budget: beyond any model's context window
 MAX_READ_TOKENS = 200_000
+# an update is made again from the state a concurrent edit of the same memory left; each
+# failed attempt means another edit committed, so this many concurrent editors always finish
+_EDIT_ATTEMPTS = 20
 # forget by query: what a read returns, scoring at least this share of the best memory,
 # and sharing a word with the query or at least this similar to it
 FORGET_FLOOR = 0.35
@@ -581,29 +592,41 @@ class Memory:
                 f"feedback must be one of {', '.join(edits.FEEDBACK)}", field="feedback"
             )
         clean = None if text is None else self._clean_text(text)
-        item = await self.get(item_id, tenant_id=tenant_id)
-        new, entry = edits.edited(
-            item,
-            edits.Edit(
-                text=clean,
-                token_count=0 if clean is None else count_tokens(clean),
-                importance=importance,
-                tier=chosen_tier,
-                feedback=cast(edits.Feedback | None, feedback),
-            ),
-            embedding_model=self.embedder.model_id,
-            now=self._clock(),
+        edit = edits.Edit(
+            text=clean,
+            token_count=0 if clean is None else count_tokens(clean),
+            importance=importance,
+            tier=chosen_tier,
+            feedback=cast(edits.Feedback | None, feedback),
         )
-        if entry is None:
-            return item
-        embedding = search_text = None
-        if new.text != item.text:
-            search_text = index_text(new.author, new.text)
-            embedding = (await self.embedder.embed([search_text], "document"))[0]
-        await self.store.update_item(
-            new, history=entry, embedding=embedding, search_text=search_text
-        )
-        return new
+        embedded: dict[str, np.ndarray] = {}
+        for attempt in range(_EDIT_ATTEMPTS):
+            item = await self.get(item_id, tenant_id=tenant_id)
+            new, entry = edits.edited(
+                item, edit, embedding_model=self.embedder.model_id, now=self._clock()
+            )
+            if entry is None:
+                return item
+            embedding = search_text = None
+            if new.text != item.text:
+                search_text = index_text(new.author, new.text)
+                if search_text not in embedded:
+                    embedded[search_text] = (await self.embedder.embed([search_text], "document"))[
+                        0
+                    ]
+                embedding = embedded[search_text]
+            try:
+                await self.store.update_item(
+                    new, expected=item, history=entry, embedding=embedding, search_text=search_text
+                )
+            except StaleKnowledge:
+                # another edit of this memory committed between our read and our write:
+                # apply this one to the state it left (a feedback count is never lost)
+                if attempt == _EDIT_ATTEMPTS - 1:
+                    raise
+                continue
+            return new
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _clean_text(self, text: str) -> str:
         """A memory's new text, checked and gated as the write path gates a message."""
@@ -809,9 +832,7 @@ class Memory:
             return
         found = await self.store.get_session(target.tenant_id, target.namespace, target.session_id)
         if found is not None and found.status is SessionStatus.CLOSED:
-            raise Conflict(
-                f"session {target.session_id} is closed", details={"session": target.session_id}
-            )
+            raise records.closed_session(target.session_id)
 
     # -- statistics, erasure, export -------------------------------------------------
     async def stats(

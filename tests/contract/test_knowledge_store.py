@@ -832,7 +832,8 @@ async def test_sqlite_upgrade_marks_events_without_items_unprocessed(
         m.setattr(sqlite_store, "MIGRATIONS", sqlite_store.MIGRATIONS[:2])
         old = SQLiteStore(path)
         await old.open()
-        derived, (queued, _) = message("derived long ago", ALICE), bare("queued long ago")
+        # (no session: today's commit checks the sessions table, which came later)
+        derived, (queued, _) = message("derived long ago", BOB), bare("queued long ago", BOB)
         queued.processed = True  # the old schema has no column to say otherwise
         await old.commit([derived, queued], WINDOW)
         await old.close()

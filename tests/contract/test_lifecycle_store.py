@@ -136,6 +136,7 @@ async def test_update_item_replaces_text_index_and_vector(store: Store) -> None:
     edited = item.model_copy(update={"text": text, "importance": 0.9, "tier": Tier.HIGH})
     await store.update_item(
         edited,
+        expected=item,
         history=history(item.id, "updated"),
         embedding=vec(text),
         search_text=text,
@@ -147,7 +148,7 @@ async def test_update_item_replaces_text_index_and_vector(store: Store) -> None:
 
     # a status change alone: the cached matrix must not keep serving the item
     silent = edited.model_copy(update={"status": ItemStatus.SILENT, "failure_count": 1})
-    await store.update_item(silent, history=history(item.id, "feedback"))
+    await store.update_item(silent, expected=edited, history=history(item.id, "feedback"))
     assert await ids_for(store, ALICE, "postcards") == ([], [])
     [stored] = await store.get_items("t1", [item.id])
     assert (stored.status, stored.failure_count, stored.text) == (ItemStatus.SILENT, 1, text)
@@ -159,11 +160,29 @@ async def test_update_item_of_another_tenant_is_not_found(store: Store) -> None:
     item = pending.items[0].item
     stranger = item.model_copy(update={"scope": Scope(tenant_id="t2", user_id="alice")})
     with pytest.raises(NotFound):
-        await store.update_item(stranger, history=history(item.id, tenant_id="t2"))
+        await store.update_item(stranger, expected=item, history=history(item.id, tenant_id="t2"))
     missing = MemoryItem(id="mem_missing", scope=ALICE, text="x", occurred_at=T0, recorded_at=T0)
     with pytest.raises(NotFound):
-        await store.update_item(missing, history=history("mem_missing"))
+        await store.update_item(missing, expected=missing, history=history("mem_missing"))
     assert await store.get_history("t1", item.id) == []
+
+
+async def test_update_item_made_from_an_old_state_writes_nothing(store: Store) -> None:
+    pending = message("I run on Tuesdays", ALICE)
+    await store.commit([pending], WINDOW)
+    [item] = await store.get_items("t1", [pending.items[0].item.id])
+    first = item.model_copy(update={"success_count": 1, "confidence": 0.9})
+    await store.update_item(first, expected=item, history=history(item.id, "feedback"))
+    # a second edit made from the same state as the first: the first would be lost
+    late = item.model_copy(update={"importance": 0.8})
+    with pytest.raises(StaleKnowledge):
+        await store.update_item(late, expected=item, history=history(item.id, "updated"))
+    assert await store.get_items("t1", [item.id]) == [first]
+    assert [h.action for h in await store.get_history("t1", item.id)] == ["feedback"]
+    # made from the state that is stored, it goes through
+    redone = first.model_copy(update={"importance": 0.8})
+    await store.update_item(redone, expected=first, history=history(item.id, "updated"))
+    assert await store.get_items("t1", [item.id]) == [redone]
 
 
 # -- conflicts -------------------------------------------------------------------------

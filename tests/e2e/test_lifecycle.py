@@ -4,8 +4,9 @@ of a user, export and import."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord, SessionStatus
 from cognimem.models.ids import content_hash
 from cognimem.models.knowledge import ConflictStatus, ConflictStrategy, FactStatus
-from cognimem.providers.embeddings import CachedEmbedder
+from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import ItemFilter
 from cognimem.store.sqlite import SQLiteStore
@@ -88,6 +89,20 @@ async def test_an_edited_text_is_found_by_its_new_words_only(memory: Memory) -> 
     # the same text again changes nothing and records nothing
     assert (await memory.update(item_id, text=updated.text)).text == updated.text
     assert len(await memory.history(item_id)) == 1
+
+
+async def test_concurrent_updates_of_one_memory_all_count(memory: Memory) -> None:
+    [item_id] = (await memory.write("the boiler is serviced in October", user_id="u")).item_ids
+    # every update reads the memory before any of them writes: without the check that
+    # the stored state is still the one an edit was made from, nine counts would be lost
+    await asyncio.gather(
+        *(memory.update(item_id, feedback="correct") for _ in range(10)),
+        memory.update(item_id, importance=0.9),
+    )
+    item = await memory.get(item_id)
+    assert (item.success_count, item.importance) == (10, 0.9)
+    history = await memory.history(item_id)
+    assert sorted(h.action for h in history) == ["feedback"] * 10 + ["updated"]
 
 
 async def test_importance_tier_and_feedback(memory: Memory) -> None:
@@ -281,6 +296,35 @@ async def test_resolving_a_conflict_without_a_winner_keeps_both(memory: Memory) 
 
 
 # -- sessions and statistics -----------------------------------------------------------
+
+
+class _ClosesTheSession(HashingEmbedder):
+    """Closes a session while a write naming it is being embedded: after the write's
+    own check that the session is open, before its commit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.memory: Memory | None = None
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
+        if self.memory is not None and kind == "document":
+            memory, self.memory = self.memory, None
+            await memory.close_session("s1")
+        return await super().embed(texts, kind)
+
+
+async def test_a_session_closed_during_a_write_refuses_it(memory_url: str) -> None:
+    embedder = _ClosesTheSession()
+    async with Memory.open(memory_url, settings=Settings(), embedder=embedder) as memory:
+        await memory.create_session("s1", user_id="u")
+        before = await memory.stats(user_id="u")
+        embedder.memory = memory
+        with pytest.raises(Conflict, match="session s1 is closed"):
+            await memory.write("said as the session closed", user_id="u", session_id="s1")
+        assert embedder.memory is None  # the session was closed mid-write
+        assert (await memory.get_session("s1")).status is SessionStatus.CLOSED
+        after = await memory.stats(user_id="u")
+        assert (after.events, after.items) == (before.events, before.items) == (0, {})
 
 
 async def test_a_closed_session_refuses_writes_and_stores_nothing(memory: Memory) -> None:

@@ -367,6 +367,7 @@ class Store(Protocol):
         self,
         item: MemoryItem,
         *,
+        expected: MemoryItem,
         history: HistoryEntry,
         embedding: np.ndarray | None = None,
         search_text: str | None = None,
@@ -374,8 +375,11 @@ class Store(Protocol):
         """Store ``item``'s new state (text, importance, tier, status, confidence,
         counters, metadata) and append ``history``, in one transaction. With
         ``search_text`` the text changed: the lexical index and the embedding
-        (``embedding``) are replaced too. ``NotFound`` when the item does not exist in
-        ``item.scope.tenant_id``."""
+        (``embedding``) are replaced too. ``expected`` is the state the edit was made
+        from: when the stored text, importance, confidence, tier, status or counters
+        are no longer its, nothing is written and ``StaleKnowledge`` is raised (another
+        edit came first; edit the new state). ``NotFound`` when the item does not exist
+        in ``item.scope.tenant_id``."""
 
     async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None: ...
 

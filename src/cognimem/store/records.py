@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
 
-from cognimem.models import Scope
+from cognimem.errors import Conflict
+from cognimem.models import MemoryItem, Scope
 from cognimem.models.knowledge import (
     Alias,
     AliasSource,
@@ -30,7 +31,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import FactRows
+from cognimem.store.base import FactRows, PendingMessage
 
 
 class Row(Protocol):
@@ -64,6 +65,37 @@ HISTORY_COLUMNS = (
     "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
 )
 ALIAS_COLUMNS = "entity_id, alias, user_key, source, confidence, use_count"
+
+
+# what an edit of a memory may change, so what it must find as it left it when it commits
+# (Store.update_item's ``expected``)
+EDIT_GUARD_COLUMNS = (
+    "text", "importance", "confidence", "tier", "status",
+    "cited_count", "success_count", "failure_count",
+)  # fmt: skip
+
+
+def edit_guard(item: MemoryItem) -> list[object]:
+    """``item``'s values of :data:`EDIT_GUARD_COLUMNS`, in that order."""
+    return [
+        item.text, item.importance, item.confidence, item.tier.value, item.status.value,
+        item.cited_count, item.success_count, item.failure_count,
+    ]  # fmt: skip
+
+
+def closed_session(session_id: str) -> Conflict:
+    return Conflict(f"session {session_id} is closed", details={"session": session_id})
+
+
+def named_sessions(messages: Iterable[PendingMessage]) -> list[tuple[str, str, str]]:
+    """(tenant, namespace, session) of every session the messages name, sorted."""
+    return sorted(
+        {
+            (m.event.scope.tenant_id, m.event.scope.namespace, m.event.scope.session_id)
+            for m in messages
+            if m.event.scope.session_id is not None
+        }
+    )
 
 
 def user_key(user_id: str | None) -> str:

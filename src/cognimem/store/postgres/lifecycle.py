@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cognimem.errors import Conflict, NotFound
+from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus, MemoryItem, Scope
 from cognimem.models.admin import (
     ErasureReport,
@@ -53,21 +53,29 @@ def _time(value: datetime | None) -> datetime | None:
 async def update_item(
     conn: Connection,
     item: MemoryItem,
+    expected: MemoryItem,
     history: HistoryEntry,
     embedding: np.ndarray | None,
     search_text: str | None,
 ) -> None:
+    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 14))
     found = await conn.fetchval(
         "UPDATE items SET text = $3, importance = $4, confidence = $5, tier = $6, status = $7,"
         " token_count = $8, cited_count = $9, success_count = $10, failure_count = $11,"
-        " embedding_model = $12, metadata = $13::jsonb WHERE tenant_id = $1 AND id = $2"
-        " RETURNING 1",
+        f" embedding_model = $12, metadata = $13::jsonb WHERE tenant_id = $1 AND id = $2"
+        f" AND {guard} RETURNING 1",
         item.scope.tenant_id, item.id, item.text, item.importance, item.confidence,
         item.tier.value, item.status.value, item.token_count, item.cited_count,
         item.success_count, item.failure_count, item.embedding_model, json.dumps(item.metadata),
+        *records.edit_guard(expected),
     )  # fmt: skip
     if found is None:
-        raise NotFound("memory", item.id)
+        exists = await conn.fetchval(
+            "SELECT 1 FROM items WHERE tenant_id = $1 AND id = $2", item.scope.tenant_id, item.id
+        )
+        if exists is None:
+            raise NotFound("memory", item.id)
+        raise StaleKnowledge(f"memory {item.id} changed while this edit was made")
     if search_text is not None:
         await conn.execute(
             "UPDATE items SET search_text = $3, embedding = $4 WHERE tenant_id = $1 AND id = $2",

@@ -38,6 +38,7 @@ from cognimem.models.admin import (
     ExportRecord,
     ScopeStats,
     Session,
+    SessionStatus,
 )
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
@@ -288,6 +289,15 @@ class PostgresStore:
                 conn,
                 [rows.message_lock(m.event) for m in messages] + kn.read_set_locks(knowledge),
             )
+            # a closing session waits for this transaction, or this one sees it closed
+            for tenant_id, namespace, session_id in records.named_sessions(messages):
+                status = await conn.fetchval(
+                    "SELECT status FROM sessions WHERE tenant_id = $1 AND namespace = $2"
+                    " AND id = $3 FOR SHARE",
+                    tenant_id, namespace, session_id,
+                )  # fmt: skip
+                if status == SessionStatus.CLOSED.value:
+                    raise records.closed_session(session_id)
             if knowledge is not None:
                 await kn.check_read_set(conn, knowledge)
             results = await rows.commit_batch(conn, messages, dedupe_window_s, strict=strict)
@@ -686,12 +696,13 @@ class PostgresStore:
         self,
         item: MemoryItem,
         *,
+        expected: MemoryItem,
         history: HistoryEntry,
         embedding: np.ndarray | None = None,
         search_text: str | None = None,
     ) -> None:
         async def body(conn: Connection) -> None:
-            await lc.update_item(conn, item, history, embedding, search_text)
+            await lc.update_item(conn, item, expected, history, embedding, search_text)
 
         dim = None if embedding is None else int(np.asarray(embedding).shape[0])
         await self._write(body, dim)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from cognimem.errors import Conflict, NotFound
+from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus, MemoryItem, Scope
 from cognimem.models.admin import (
     ErasureReport,
@@ -61,6 +61,7 @@ def _query(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list
 def update_item(
     conn: sqlite3.Connection,
     item: MemoryItem,
+    expected: MemoryItem,
     history: HistoryEntry,
     embedding: np.ndarray | None,
     search_text: str | None,
@@ -73,16 +74,20 @@ def update_item(
     if row is None:
         raise NotFound("memory", item.id)
     rowid, namespace, user_id = row
-    conn.execute(
+    guard = " AND ".join(f"{c} = ?" for c in records.EDIT_GUARD_COLUMNS)
+    changed = conn.execute(
         "UPDATE items SET text = ?, importance = ?, confidence = ?, tier = ?, status = ?,"
         " token_count = ?, cited_count = ?, success_count = ?, failure_count = ?,"
-        " embedding_model = ?, metadata = ? WHERE rowid = ?",
+        f" embedding_model = ?, metadata = ? WHERE rowid = ? AND {guard}",
         (
             item.text, item.importance, item.confidence, item.tier.value, item.status.value,
             item.token_count, item.cited_count, item.success_count, item.failure_count,
             item.embedding_model, json.dumps(item.metadata), rowid,
+            *records.edit_guard(expected),
         ),
-    )  # fmt: skip
+    ).rowcount  # fmt: skip
+    if changed == 0:
+        raise StaleKnowledge(f"memory {item.id} changed while this edit was made")
     if search_text is not None:
         conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
         conn.execute(

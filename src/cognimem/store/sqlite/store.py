@@ -22,6 +22,7 @@ from cognimem.models.admin import (
     ExportRecord,
     ScopeStats,
     Session,
+    SessionStatus,
 )
 from cognimem.models.clock import to_micros
 from cognimem.models.knowledge import (
@@ -229,6 +230,14 @@ class SQLiteStore:
         knowledge: Knowledge | None = None,
     ) -> list[MessageResult]:
         def tx(conn: sqlite3.Connection) -> list[MessageResult]:
+            # in the transaction, so a session closed since the caller checked is seen
+            for tenant_id, namespace, session_id in records.named_sessions(messages):
+                status = conn.execute(
+                    "SELECT status FROM sessions WHERE tenant_id = ? AND namespace = ? AND id = ?",
+                    (tenant_id, namespace, session_id),
+                ).fetchone()
+                if status is not None and status[0] == SessionStatus.CLOSED.value:
+                    raise records.closed_session(session_id)
             if knowledge is not None:
                 kn.check_read_set(conn, knowledge)
             results: list[MessageResult] = []
@@ -636,12 +645,13 @@ class SQLiteStore:
         self,
         item: MemoryItem,
         *,
+        expected: MemoryItem,
         history: HistoryEntry,
         embedding: np.ndarray | None = None,
         search_text: str | None = None,
     ) -> None:
         await self._db.write(
-            lambda conn: lc.update_item(conn, item, history, embedding, search_text)
+            lambda conn: lc.update_item(conn, item, expected, history, embedding, search_text)
         )
 
     async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None:
