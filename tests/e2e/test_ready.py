@@ -49,3 +49,20 @@ def test_an_llm_that_answers_is_ready_and_one_that_does_not_is_not(db_url: str) 
     assert body["checks"]["store"] == "ok"
     assert body["checks"]["llm"] == "error: ProviderUnavailable"
     assert health.status_code == 200  # alive, only not ready
+
+
+def test_an_llm_that_answered_is_not_asked_again_for_a_while(db_url: str) -> None:
+    with FakeChatServer() as chat_server:
+        chat_server.fail_next(500)
+        llm = OpenAICompatibleChat("fake-chat", chat_server.base_url, timeout_s=2.0, max_retries=0)
+        memory = Memory.open(db_url, embedder=HashingEmbedder(), llm=llm)
+        with serving(create_app(memory)) as base:
+            answers = [httpx.get(f"{base}/v1/ready", timeout=30) for _ in range(3)]
+        # failed, so asked again; answered, so the third probe trusts that answer
+        assert [a.status_code for a in answers] == [503, 200, 200]
+        assert [a.json()["checks"]["llm"] for a in answers] == [
+            "error: ProviderUnavailable",
+            "ok",
+            "ok",
+        ]
+        assert len(chat_server.requests) == 2
