@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
+from starlette.datastructures import State
 
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import ScopeRequest, SessionCreate, SessionsQuery
@@ -20,7 +20,6 @@ READY_TIMEOUT_S = 5.0
 # an LLM that answered a readiness completion counts as ready this long, so probes every
 # few seconds do not each pay for a completion; one that failed is asked again next time
 LLM_READY_TTL_S = 60.0
-_llm_ready_until: WeakKeyDictionary[ChatLLM, float] = WeakKeyDictionary()
 
 
 @router.post("/sessions", response_model=Session, status_code=201)
@@ -74,15 +73,17 @@ async def _check(name: str, probe: Any) -> tuple[str, str]:
     return name, "ok"
 
 
-async def _llm_answers(llm: ChatLLM) -> None:
-    if time.monotonic() < _llm_ready_until.get(llm, 0.0):
+async def _llm_answers(llm: ChatLLM, state: State) -> None:
+    """The LLM answers a one-word completion (the app's LLM: its last answer's time is
+    kept in the app's state)."""
+    if time.monotonic() < getattr(state, "llm_ready_until", 0.0):
         return
     await llm.complete([ChatMessage(role="user", content="Reply with: ok")])
-    _llm_ready_until[llm] = time.monotonic() + LLM_READY_TTL_S
+    state.llm_ready_until = time.monotonic() + LLM_READY_TTL_S
 
 
 @router.get("/ready")
-async def ready(mem: Mem, response: Response) -> dict[str, Any]:
+async def ready(mem: Mem, request: Request, response: Response) -> dict[str, Any]:
     """Readiness: the store, the job queue, the embedder and the LLM (each only when
     configured) answer. 503 with each component's state when one does not. No key
     needed; failures are reported by error type only."""
@@ -93,7 +94,7 @@ async def ready(mem: Mem, response: Response) -> dict[str, Any]:
     if mem.queue is not None:
         probes.append(_check("queue", mem.queue.depth()))
     if mem.llm is not None:
-        probes.append(_check("llm", _llm_answers(mem.llm)))
+        probes.append(_check("llm", _llm_answers(mem.llm, request.app.state)))
     checks = dict(await asyncio.gather(*probes))
     ok = all(state == "ok" for state in checks.values())
     response.status_code = 200 if ok else 503
