@@ -599,34 +599,36 @@ class Memory:
             tier=chosen_tier,
             feedback=cast(edits.Feedback | None, feedback),
         )
-        embedded: dict[str, np.ndarray] = {}
-        for attempt in range(_EDIT_ATTEMPTS):
+        embedded: dict[str, np.ndarray] = {}  # the new text's vector, made once
+        attempts = 0
+        while True:
             item = await self.get(item_id, tenant_id=tenant_id)
             new, entry = edits.edited(
                 item, edit, embedding_model=self.embedder.model_id, now=self._clock()
             )
             if entry is None:
                 return item
-            embedding = search_text = None
+            search_text = None
             if new.text != item.text:
                 search_text = index_text(new.author, new.text)
                 if search_text not in embedded:
-                    embedded[search_text] = (await self.embedder.embed([search_text], "document"))[
-                        0
-                    ]
-                embedding = embedded[search_text]
+                    [embedded[search_text]] = await self.embedder.embed([search_text], "document")
             try:
                 await self.store.update_item(
-                    new, expected=item, history=entry, embedding=embedding, search_text=search_text
+                    new,
+                    expected=item,
+                    history=entry,
+                    embedding=None if search_text is None else embedded[search_text],
+                    search_text=search_text,
                 )
             except StaleKnowledge:
                 # another edit of this memory committed between our read and our write:
-                # apply this one to the state it left (a feedback count is never lost)
-                if attempt == _EDIT_ATTEMPTS - 1:
+                # make this one again from the state it left (no feedback count is lost)
+                attempts += 1
+                if attempts == _EDIT_ATTEMPTS:
                     raise
                 continue
             return new
-        raise AssertionError("unreachable")  # pragma: no cover
 
     def _clean_text(self, text: str) -> str:
         """A memory's new text, checked and gated as the write path gates a message."""
