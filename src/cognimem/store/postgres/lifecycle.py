@@ -62,7 +62,7 @@ async def update_item(
     found = await conn.fetchval(
         "UPDATE items SET text = $3, importance = $4, confidence = $5, tier = $6, status = $7,"
         " token_count = $8, cited_count = $9, success_count = $10, failure_count = $11,"
-        f" embedding_model = $12, metadata = $13::jsonb WHERE tenant_id = $1 AND id = $2"
+        " embedding_model = $12, metadata = $13::jsonb WHERE tenant_id = $1 AND id = $2"
         f" AND {guard} RETURNING 1",
         item.scope.tenant_id, item.id, item.text, item.importance, item.confidence,
         item.tier.value, item.status.value, item.token_count, item.cited_count,
