@@ -17,6 +17,7 @@ import numpy as np
 
 from cognimem.errors import Conflict
 from cognimem.models import MemoryItem, Scope
+from cognimem.models.admin import Session, SessionStatus
 from cognimem.models.knowledge import (
     Alias,
     AliasSource,
@@ -147,6 +148,23 @@ def fact_from_row(row: Row, time: TimeDecoder) -> Fact:
         importance=row["importance"],
         revision=row["revision"],
         embedding_model=row["embedding_model"],
+    )
+
+
+def session_from_row(row: Row, time: TimeDecoder) -> Session:
+    return Session(
+        id=row["id"],
+        scope=Scope(
+            tenant_id=row["tenant_id"],
+            namespace=row["namespace"],
+            user_id=row["user_id"],
+            agent_id=row["agent_id"],
+            session_id=row["id"],
+        ),
+        status=SessionStatus(row["status"]),
+        created_at=_required(time, row["created_at"]),
+        closed_at=time(row["closed_at"]),
+        metadata=json.loads(row["metadata"]),
     )
 
 

@@ -24,7 +24,6 @@ from cognimem.models.admin import (
     RecordType,
     ScopeStats,
     Session,
-    SessionStatus,
 )
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
@@ -132,20 +131,7 @@ async def resolve_conflict(
 
 # -- sessions --------------------------------------------------------------------------
 def _session(row: Mapping[str, Any]) -> Session:
-    return Session(
-        id=row["id"],
-        scope=Scope(
-            tenant_id=row["tenant_id"],
-            namespace=row["namespace"],
-            user_id=row["user_id"],
-            agent_id=row["agent_id"],
-            session_id=row["id"],
-        ),
-        status=SessionStatus(row["status"]),
-        created_at=to_utc(row["created_at"]),
-        closed_at=_time(row["closed_at"]),
-        metadata=json.loads(row["metadata"]),
-    )
+    return records.session_from_row(row, _time)
 
 
 def _session_values(s: Session) -> tuple[Any, ...]:

@@ -25,7 +25,6 @@ from cognimem.models.admin import (
     RecordType,
     ScopeStats,
     Session,
-    SessionStatus,
 )
 from cognimem.models.clock import from_micros, to_micros
 from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
@@ -135,21 +134,7 @@ def resolve_conflict(
 
 # -- sessions --------------------------------------------------------------------------
 def _session(row: sqlite3.Row) -> Session:
-    closed = row["closed_at"]
-    return Session(
-        id=row["id"],
-        scope=Scope(
-            tenant_id=row["tenant_id"],
-            namespace=row["namespace"],
-            user_id=row["user_id"],
-            agent_id=row["agent_id"],
-            session_id=row["id"],
-        ),
-        status=SessionStatus(row["status"]),
-        created_at=from_micros(row["created_at"]),
-        closed_at=None if closed is None else from_micros(closed),
-        metadata=json.loads(row["metadata"]),
-    )
+    return records.session_from_row(row, _time)
 
 
 def _session_params(s: Session) -> tuple[Any, ...]:
