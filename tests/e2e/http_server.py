@@ -2,20 +2,42 @@
 
 from __future__ import annotations
 
-import socket
+import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from tests.services import free_port
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+
+def output_if_exited(proc: subprocess.Popen[str]) -> str | None:
+    """What a server subprocess printed to its piped stream, once it has stopped."""
+    if proc.poll() is None:
+        return None
+    stream = proc.stdout or proc.stderr
+    return stream.read() if stream else ""
+
+
+def wait_healthy(base: str, exited: Callable[[], str | None], timeout: float = 60) -> None:
+    """Poll ``GET {base}/v1/health`` until it answers 200. ``exited`` returns the server
+    process's output once it has stopped (None while it runs): a server that dies while
+    starting fails the wait at once, with what it printed."""
+    deadline = time.monotonic() + timeout
+    while True:
+        output = exited()
+        assert output is None, f"server exited early:\n{output}"
+        try:
+            if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, f"server not healthy in {timeout} s"
+        time.sleep(0.1)
 
 
 @contextmanager

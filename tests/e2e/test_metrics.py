@@ -22,7 +22,7 @@ from cognimem.logs import JsonFormatter
 from cognimem.metrics import Metrics, degraded_reason
 from cognimem.models import ContextPacket, WriteResult
 from cognimem.providers.fakes import HashingEmbedder
-from tests.e2e.http_server import free_port, serving
+from tests.e2e.http_server import free_port, output_if_exited, serving, wait_healthy
 
 ADMIN_KEY = "admin-key-for-the-metrics-tests-0123"
 METRICS_TOKEN = "metrics-token-for-the-tests-0123456"
@@ -314,16 +314,7 @@ def test_serve_writes_json_log_lines(db_url: str) -> None:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            try:
-                if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "server did not become healthy"
-            time.sleep(0.2)
+        wait_healthy(base, lambda: output_if_exited(proc))
         httpx.get(f"{base}/v1/health", headers={"X-Request-ID": "serve-log-1"}, timeout=10)
         httpx.get(f"{base}/v1/admin/keys", headers=bearer(ADMIN_KEY), timeout=10)
     finally:

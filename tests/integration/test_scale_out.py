@@ -26,6 +26,7 @@ import pytest
 from tests import services
 from tests.conftest import require_postgres, run_in_thread
 from tests.doubles import api_key_from_cli
+from tests.e2e.http_server import wait_healthy
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 # the session Redis is shared; the queue stream name of `cognimem serve/worker` is fixed,
@@ -71,6 +72,10 @@ class Proc:
 
     def alive(self) -> bool:
         return self.popen.poll() is None
+
+    def exited(self) -> str | None:
+        """Its output once it has stopped; None while it runs."""
+        return None if self.alive() else self.output()
 
     def terminate(self, timeout: float = 30) -> int:
         """SIGTERM and wait; the exit status (SIGKILL after `timeout`, then -9)."""
@@ -119,19 +124,6 @@ def _worker(tmp_path: Path, env: dict[str, str], name: str) -> Proc:
         env,
         tmp_path / f"{name}.log",
     )
-
-
-def _wait_healthy(proc: Proc, base: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        assert proc.alive(), f"server exited early:\n{proc.output()}"
-        try:
-            if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, f"server not healthy in {timeout} s:\n{proc.output()}"
-        time.sleep(0.1)
 
 
 def _wait_output(proc: Proc, text: str, timeout: float = 60) -> None:
@@ -203,8 +195,8 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         w1 = _worker(tmp_path, env, "w1")
         w2 = _worker(tmp_path, env, "w2")
         procs += [api1, api2, w1, w2]
-        _wait_healthy(api1, base1)
-        _wait_healthy(api2, base2)
+        wait_healthy(base1, api1.exited)
+        wait_healthy(base2, api2.exited)
         bases = [base1, base2]
         t0 = time.monotonic()
         phases: dict[str, float] = {}
@@ -473,7 +465,7 @@ def test_postgres_stops_during_a_write_through_http(
     with _processes() as procs:
         api, base = _serve(tmp_path, _env(COGNIMEM_DATABASE_URL=dsn), "api")
         procs.append(api)
-        _wait_healthy(api, base)
+        wait_healthy(base, api.exited)
         with httpx.Client(base_url=base, timeout=60, headers=auth) as client:
             before = client.post(
                 "/v1/memory/write",
@@ -549,8 +541,8 @@ def test_redis_stops_under_async_mode_through_http(
                 tmp_path, _env(**common, COGNIMEM_INGEST__ON_QUEUE_UNAVAILABLE="fail"), "strict"
             )
             procs += [lenient, strict]
-            _wait_healthy(lenient, lenient_base)
-            _wait_healthy(strict, strict_base)
+            wait_healthy(lenient_base, lenient.exited)
+            wait_healthy(strict_base, strict.exited)
 
             def write(base: str, text: str, key: str) -> httpx.Response:
                 return httpx.post(
@@ -611,7 +603,7 @@ def test_serve_exits_0_on_sigterm(tmp_path: Path) -> None:
     with _processes() as procs:
         api, base = _serve(tmp_path, env, "api")
         procs.append(api)
-        _wait_healthy(api, base)
+        wait_healthy(base, api.exited)
         code = api.terminate()
     assert "Application shutdown complete." in api.output()
     assert code == 0, f"exit status {code}"

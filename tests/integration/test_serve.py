@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.client
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,17 +13,12 @@ import httpx
 import pytest
 
 from tests.doubles import api_key_from_cli
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
 
 
 @pytest.mark.onnx
 def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
     env["XDG_DATA_HOME"] = str(tmp_path / "data")
     proc = subprocess.Popen(
@@ -38,16 +32,7 @@ def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
     secret = api_key_from_cli(env)
     auth = {"Authorization": f"Bearer {secret}"}
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
-            try:
-                if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "server did not become healthy"
-            time.sleep(0.2)
+        wait_healthy(base, lambda: output_if_exited(proc))
 
         write = httpx.post(
             f"{base}/v1/memory/write_batch",
