@@ -19,13 +19,10 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from cognimem.errors import ProviderOutputError
-
-# the extractor's answer parsing is the same job: reuse it rather than keep two copies
-from cognimem.ingest.extract.llm import _FENCE, _describe_errors
 from cognimem.models.knowledge import FactCategory
+from cognimem.providers.llm import structured
 from cognimem.providers.llm.base import ChatLLM, ChatMessage
 from cognimem.recall.analyze import Classification, Intent
 
@@ -134,51 +131,20 @@ class LLMQueryClassifier:
         Raises :class:`~cognimem.errors.ProviderOutputError` after two invalid answers and
         lets :class:`~cognimem.errors.ProviderUnavailable` through.
         """
-        prompt = classification_prompt(query)
-        answer = await self._complete(prompt)
-        try:
-            return _parse_answer(answer)
-        except _InvalidAnswer as exc:
-            first_error = str(exc)
-        retry = [
-            *prompt,
-            ChatMessage(role="assistant", content=answer[:_MAX_ECHO_CHARS]),
-            ChatMessage(role="user", content=correction_prompt(first_error)),
-        ]
-        answer = await self._complete(retry)
-        try:
-            return _parse_answer(answer)
-        except _InvalidAnswer as exc:
-            raise ProviderOutputError(
-                f"the LLM's query classification was invalid twice; last error: {exc}",
-                provider="llm",
-                model=self.llm.model_id,
-                details={
-                    "validation_error": str(exc),
-                    "first_validation_error": first_error,
-                    "attempts": 2,
-                },
-            ) from exc
-
-    async def _complete(self, messages: list[ChatMessage]) -> str:
-        return await self.llm.complete(
-            messages, json_schema=CLASSIFICATION_SCHEMA, schema_name=SCHEMA_NAME
+        return await structured.ask(
+            self.llm,
+            classification_prompt(query),
+            _parse_answer,
+            correction_prompt,
+            json_schema=CLASSIFICATION_SCHEMA,
+            schema_name=SCHEMA_NAME,
+            echo_chars=_MAX_ECHO_CHARS,
+            what="query classification",
         )
 
 
-class _InvalidAnswer(Exception):
-    """An answer that does not validate; the message is what the model is told."""
-
-
 def _parse_answer(answer: str) -> Classification:
-    text = answer.strip()
-    fenced = _FENCE.match(text)
-    if fenced:  # some servers wrap JSON in a markdown fence despite the schema
-        text = fenced.group(1)
-    try:
-        output = ClassificationOutput.model_validate_json(text)
-    except ValidationError as exc:
-        raise _InvalidAnswer(_describe_errors(exc)) from exc
+    output = structured.validated(answer, ClassificationOutput)
     categories = tuple(FactCategory(name) for name in dict.fromkeys(output.categories))
     return Classification(
         intent=output.intent,

@@ -15,20 +15,18 @@ caller falls back to the rule path and reports the write as degraded).
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from cognimem.errors import ProviderOutputError, UsageError
+from cognimem.errors import UsageError
 from cognimem.ingest.extract.schema import SCOPE_TAGS, Extraction, ExtractionInput
+from cognimem.providers.llm import structured
 from cognimem.providers.llm.base import ChatLLM, ChatMessage
 
 _SCOPE_TAG_SET = frozenset(SCOPE_TAGS)
-_MAX_ERRORS_SHOWN = 10
 _MAX_ECHO_CHARS = 20_000
-_FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n(.*)\n\s*```$", re.DOTALL)
 
 SYSTEM_PROMPT = f"""\
 You read chat messages and extract what they state, for a long-term memory.
@@ -172,52 +170,21 @@ class LLMExtractor:
         return results
 
     async def _extract_batch(self, batch: list[ExtractionInput]) -> list[Extraction]:
-        prompt = extraction_prompt(batch)
-        answer = await self._complete(prompt)
-        try:
-            return _parse_answer(answer, len(batch))
-        except _InvalidAnswer as exc:
-            first_error = str(exc)
-        retry = [
-            *prompt,
-            ChatMessage(role="assistant", content=answer[:_MAX_ECHO_CHARS]),
-            ChatMessage(role="user", content=correction_prompt(first_error, len(batch))),
-        ]
-        answer = await self._complete(retry)
-        try:
-            return _parse_answer(answer, len(batch))
-        except _InvalidAnswer as exc:
-            raise ProviderOutputError(
-                f"the LLM's extraction answer was invalid twice; last error: {exc}",
-                provider="llm",
-                model=self.llm.model_id,
-                details={
-                    "validation_error": str(exc),
-                    "first_validation_error": first_error,
-                    "attempts": 2,
-                    "batch_size": len(batch),
-                },
-            ) from exc
-
-    async def _complete(self, messages: list[ChatMessage]) -> str:
-        return await self.llm.complete(
-            messages, json_schema=EXTRACTION_SCHEMA, schema_name="extraction_batch"
+        return await structured.ask(
+            self.llm,
+            extraction_prompt(batch),
+            lambda answer: _parse_answer(answer, len(batch)),
+            lambda error: correction_prompt(error, len(batch)),
+            json_schema=EXTRACTION_SCHEMA,
+            schema_name="extraction_batch",
+            echo_chars=_MAX_ECHO_CHARS,
+            what="extraction answer",
+            details={"batch_size": len(batch)},
         )
 
 
-class _InvalidAnswer(Exception):
-    """An answer that does not validate; the message is what the model is told."""
-
-
 def _parse_answer(answer: str, count: int) -> list[Extraction]:
-    text = answer.strip()
-    fenced = _FENCE.match(text)
-    if fenced:  # some servers wrap JSON in a markdown fence despite the schema
-        text = fenced.group(1)
-    try:
-        batch = ExtractionBatch.model_validate_json(text)
-    except ValidationError as exc:
-        raise _InvalidAnswer(_describe_errors(exc)) from exc
+    batch = structured.validated(answer, ExtractionBatch)
     by_index: dict[int, Extraction] = {}
     repeated: set[int] = set()
     for entry in batch.messages:
@@ -237,23 +204,10 @@ def _parse_answer(answer: str, count: int) -> list[Extraction]:
             )
             if values
         ]
-        raise _InvalidAnswer(
+        raise structured.InvalidAnswer(
             f"expected exactly one entry for each index 0 to {count - 1}; " + "; ".join(problems)
         )
     return [_normalized(by_index[index]) for index in range(count)]
-
-
-def _describe_errors(exc: ValidationError) -> str:
-    errors = exc.errors(include_url=False)
-    lines = []
-    for error in errors[:_MAX_ERRORS_SHOWN]:
-        location = ".".join(str(part) for part in error["loc"]) or "(top level)"
-        shown = repr(error.get("input"))
-        shown = shown if len(shown) <= 80 else shown[:80] + "..."
-        lines.append(f"{location}: {error['msg']} (got {shown})")
-    if len(errors) > _MAX_ERRORS_SHOWN:
-        lines.append(f"... and {len(errors) - _MAX_ERRORS_SHOWN} more error(s)")
-    return f"{len(errors)} validation error(s): " + "; ".join(lines)
 
 
 def _as_utc(value: datetime) -> datetime:
