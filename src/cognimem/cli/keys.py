@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
 import typer
 
-from cognimem.cli.common import DbOption, err, run
-from cognimem.config import Settings
+from cognimem.cli.common import DbOption, err, opened_store, run
 from cognimem.models.admin import ApiKey
-from cognimem.store import Store, open_store
-
-
-@asynccontextmanager
-async def _store(db: str | None) -> AsyncIterator[Store]:
-    """The configured store alone (no embedder, no queue): key management needs no more."""
-    store = open_store(db or Settings().database_url)
-    await store.open()
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 def _key_line(key: ApiKey) -> str:
@@ -58,7 +43,7 @@ def keys_create(
     async def go() -> tuple[ApiKey, str]:
         now = datetime.now(UTC)
         expires = None if expires_in_days is None else now + timedelta(days=expires_in_days)
-        async with _store(db) as store:
+        async with opened_store(db) as store:
             return await issue_key(
                 store,
                 tenant,
@@ -80,7 +65,7 @@ def keys_list(
     """List keys (id, tenant, prefix, name, state); never secrets."""
 
     async def go() -> list[ApiKey]:
-        async with _store(db) as store:
+        async with opened_store(db) as store:
             return await store.list_api_keys(tenant)
 
     for key in run(go):
@@ -95,7 +80,7 @@ def keys_revoke(
     from cognimem.api.auth import revoke_key
 
     async def go() -> ApiKey:
-        async with _store(db) as store:
+        async with opened_store(db) as store:
             return await revoke_key(store, key_id)
 
     key = run(go)

@@ -1,17 +1,24 @@
-"""Memory commands: remember, recall and import."""
+"""Memory commands: remember, recall and forget (import and export: ``transfer``)."""
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from cognimem.cli.common import DbOption, UserOption, err, out, progress_bar, run
-from cognimem.errors import InvalidInput
+from cognimem.cli.common import (
+    DbOption,
+    TenantOption,
+    UserOption,
+    out,
+    require_user,
+    run,
+    timestamp,
+)
 from cognimem.memory import Memory
+from cognimem.models import MemoryItem
+from cognimem.models.admin import ForgetResult
 
 
 def remember(
@@ -24,15 +31,17 @@ def remember(
             help="chat, document, mandate, guardrail, tool_discovery, tool_gotcha or learning."
         ),
     ] = "chat",
+    tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Write one message (and print the facts it created or changed)."""
 
     async def go() -> None:
         async with Memory.open(db) as mem:
-            result = await mem.write(text, user_id=user, name=name, profile=profile)
+            scope = {"tenant_id": tenant}
+            result = await mem.write(text, scope=scope, user_id=user, name=name, profile=profile)
             k = result.knowledge
-            changed = await mem.store.get_facts("default", [*k.facts_created, *k.facts_reinforced])
+            changed = await mem.store.get_facts(tenant, [*k.facts_created, *k.facts_reinforced])
         for m in result.messages:
             out.print(
                 f"{m.outcome.value}: event {m.event_id}, items {', '.join(m.item_ids) or '-'}"
@@ -52,13 +61,16 @@ def recall(
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the packet as JSON.")] = False,
+    tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Read the memories that matter for a query."""
 
     async def go() -> None:
         async with Memory.open(db) as mem:
-            packet = await mem.read(query, user_id=user, limit=limit, max_tokens=max_tokens)
+            packet = await mem.read(
+                query, scope={"tenant_id": tenant}, user_id=user, limit=limit, max_tokens=max_tokens
+            )
         if as_json:
             sys.stdout.write(packet.model_dump_json(indent=2) + "\n")
         else:
@@ -67,43 +79,65 @@ def recall(
     run(go)
 
 
-def import_(
-    path: Annotated[Path, typer.Argument(help="JSONL file, one message per line.", exists=True)],
+def forget(
+    ids: Annotated[
+        list[str] | None, typer.Option("--id", help="A memory's id (repeat for more).")
+    ] = None,
+    query: Annotated[
+        str | None, typer.Option(help="Forget what a read of this query returns.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Forget what happened from then (ISO 8601 with offset).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Forget what happened until then (ISO 8601 with offset).")
+    ] = None,
+    mode: Annotated[
+        str,
+        typer.Option(
+            help="delete (remove), archive (out of every read) or silence (never recalled)."
+        ),
+    ] = "delete",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print what would be forgotten; change nothing.")
+    ] = False,
+    limit: Annotated[int, typer.Option(help="Most memories to forget.")] = 100,
     user: UserOption = None,
-    batch: Annotated[int, typer.Option(help="Messages per write batch.")] = 200,
+    tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Import turns from JSONL: {"content", "role"?, "name"?, "occurred_at"?, "user_id"?, ...}."""
-    lines = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            lines.append((number, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            err.print(f"[red]error[/red]: {path}:{number}: not JSON ({exc.msg})")
-            raise typer.Exit(1) from exc
+    """Forget a user's memories by --id, by --query or by time (--since / --until)."""
 
-    async def go() -> int:
-        stored = 0
+    async def go() -> tuple[ForgetResult, list[MemoryItem]]:
+        user_id = require_user(user, "forget")
         async with Memory.open(db) as mem:
-            groups: dict[tuple[str | None, ...], list[dict[str, Any]]] = {}
-            for number, row in lines:
-                if not isinstance(row, dict):
-                    raise InvalidInput(f"line {number}: expected an object", field=f"line {number}")
-                key = tuple(row.pop(f, None) for f in ("user_id", "agent_id", "session_id"))
-                groups.setdefault(key, []).append(row)
-            with progress_bar() as progress:
-                task = progress.add_task("importing", total=len(lines))
-                for (user_id, agent_id, session_id), rows in groups.items():
-                    for start in range(0, len(rows), batch):
-                        part = rows[start : start + batch]
-                        result = await mem.write_batch(
-                            part, user_id=user_id or user, agent_id=agent_id, session_id=session_id
-                        )
-                        stored += sum(1 for m in result.messages if m.outcome.value == "stored")
-                        progress.advance(task, len(part))
-        return stored
+            result = await mem.forget(
+                ids=ids,
+                query=query,
+                since=timestamp(since, "since"),
+                until=timestamp(until, "until"),
+                mode=mode,
+                dry_run=dry_run,
+                limit=limit,
+                scope={"tenant_id": tenant},
+                user_id=user_id,
+            )
+            shown = await mem.store.get_items(tenant, result.item_ids) if dry_run else []
+        return result, shown
 
-    stored = run(go)
-    out.print(f"imported {len(lines)} messages ({stored} new)")
+    result, shown = run(go)
+    count = len(result.item_ids)
+    noun = "memory" if count == 1 else "memories"
+    if result.dry_run:
+        out.print(f"would {result.mode} {count} {noun}", markup=False)
+        texts = {item.id: item.text for item in shown}
+        for item_id in result.item_ids:
+            out.print(f"  {item_id}  {texts.get(item_id, '')}", markup=False, soft_wrap=True)
+    else:
+        done = {"delete": "deleted", "archive": "archived", "silence": "silenced"}[result.mode]
+        out.print(f"{done} {count} {noun}", markup=False)
+        for item_id in result.item_ids:
+            out.print(f"  {item_id}", markup=False)
+    # whatever else the result reports (e.g. what was derived from those memories)
+    for name, value in result.model_dump(exclude={"mode", "item_ids", "dry_run"}).items():
+        out.print(f"{name}: {value}", markup=False, soft_wrap=True)
