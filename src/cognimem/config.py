@@ -143,12 +143,13 @@ class LogSettings(BaseModel):
 
 
 class MCPSettings(BaseModel):
-    """The scope every ``cognimem mcp`` tool reads and writes. Tools take no scope
-    arguments: the server's owner decides whose memory the model sees."""
+    """The scope of the MCP tools. The tenant and namespace are the server's (over
+    HTTP the API key's tenant); ``user_id`` is the user of a tool call that names none
+    (unset: every call must name its user)."""
 
     tenant_id: str = "default"
     namespace: str = "default"
-    user_id: str = "default"
+    user_id: str | None = None
     agent_id: str | None = None
 
 
