@@ -248,3 +248,18 @@ def test_migrate_brings_a_new_database_to_the_latest_schema(tmp_path: Path) -> N
     assert applied == {version for version, _, _ in MIGRATIONS}
     again = cli("migrate", db_url=f"sqlite:///{path}")
     assert again.stdout == done.stdout
+
+
+def test_eval_locomo_dev_evaluates_the_dev_five_only(db_url: str, tmp_path: Path) -> None:
+    sample = json.loads(FIXTURE.read_text())[0]
+    ids = ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44"]
+    full = tmp_path / "locomo10.json"
+    full.write_text(json.dumps([{**sample, "sample_id": i} for i in ids]), encoding="utf-8")
+    out_path = tmp_path / "dev.json"
+    cli("eval", "locomo", str(full), "--dev", "--json", str(out_path), db_url=db_url)
+    assert json.loads(out_path.read_text())["questions"] == 5 * 4  # conv-44 left out
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps([{**sample, "sample_id": "conv-26"}]), encoding="utf-8")
+    lacking = cli("eval", "locomo", str(partial), "--dev", db_url=db_url, check=False)
+    assert lacking.returncode == 1
+    assert "lacks conv-30, conv-41, conv-42, conv-43 of the dev five" in lacking.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -97,10 +98,11 @@ def _env(**settings: str) -> dict[str, str]:
     return env | {"COGNIMEM_EMBEDDING__MODEL": "hashing"} | settings
 
 
-def _cli(env: dict[str, str], *args: str) -> str:
+def _cli(env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "cognimem", *args],
         env=env,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=120,
@@ -151,9 +153,30 @@ def test_the_readme_tour_then_the_cli_reaches_the_tours_data(tmp_path: Path) -> 
         # without --tenant the CLI reads the default tenant, which the tour never wrote
         elsewhere = _cli(env, "recall", "what is my cat called?", "--user", "ada")
         assert "Noodle" not in elsewhere
+        # the commands the README shows after the tour, as written there
+        said = {args[0]: _cli(env, *args, cwd=tmp_path) for args in _readme_tour_commands()}
+        assert set(said) == {"recall", "export", "forget"}
+        assert "I adopted a tabby kitten called Noodle." in said["recall"]
+        exported = (tmp_path / "ada.jsonl").read_text(encoding="utf-8")
+        assert "tabby kitten called Noodle" in exported
+        assert said["forget"].startswith("would delete 1 memory\n")
+        assert "We are moving to Lisbon in June." in said["forget"]
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+def _readme_tour_commands() -> list[list[str]]:
+    """The ``cognimem`` commands of the README's block after the tour, without the
+    ``.venv/bin/`` prefix and comments."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    after = readme.split("The command line reads and writes the same database", 1)[1]
+    block = after.split("```bash\n", 1)[1].split("```", 1)[0]
+    return [
+        shlex.split(line.partition("#")[0])[1:]
+        for line in block.splitlines()
+        if line.startswith(".venv/bin/cognimem ")
+    ]
 
 
 def test_serve_on_a_busy_port_fails_clearly_and_never_says_serving(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from cognimem.cli.common import out, progress_bar, run
+from cognimem.cli.common import failed, out, progress_bar, run
+from cognimem.errors import CognimemError
 from cognimem.memory import Memory
 
 
@@ -18,14 +19,26 @@ def eval_locomo(
     path: Annotated[Path, typer.Argument(help="LoCoMo JSON file (official format).", exists=True)],
     json_out: Annotated[Path | None, typer.Option("--json", help="Write results as JSON.")] = None,
     preset: Annotated[str, typer.Option(help="Recall preset to evaluate.")] = "balanced",
+    dev: Annotated[
+        bool,
+        typer.Option(
+            "--dev", help="Only the dev five: conv-26, conv-30, conv-41, conv-42, conv-43."
+        ),
+    ] = False,
     db: Annotated[
         str | None, typer.Option("--db", help="Database URL (default: a temporary file).")
     ] = None,
 ) -> None:
-    """Evidence recall on LoCoMo (BENCHMARKS.md protocol), categories 1–4."""
+    """Evidence recall on LoCoMo, categories 1–4 (protocol: docs/benchmarks.md). PATH is
+    locomo10.json from https://github.com/snap-research/locomo (CC BY-NC 4.0)."""
     from cognimem.eval import locomo
 
     conversations = locomo.load(path)
+    if dev:
+        try:
+            conversations = locomo.dev_five(conversations)
+        except CognimemError as exc:
+            raise failed(exc) from exc
     total_turns = sum(len(s) for c in conversations for s in c.sessions)
     total_questions = sum(len(c.questions) for c in conversations)
 

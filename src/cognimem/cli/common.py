@@ -10,6 +10,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cognimem.config import Settings
@@ -45,8 +46,14 @@ def run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     try:
         return asyncio.run(make())
     except CognimemError as exc:
-        err.print(f"[red]error[/red] ({exc.type}): {exc.message}")
-        raise typer.Exit(1) from exc
+        raise failed(exc) from exc
+
+
+def failed(exc: CognimemError) -> typer.Exit:
+    """Print a cognimem error for the user; the exit (code 1) to raise."""
+    # one line, unwrapped: users copy it and search for it
+    err.print(f"[red]error[/red] ({exc.type}): {escape(exc.message)}", soft_wrap=True)
+    return typer.Exit(1)
 
 
 def require_user(user: str | None, command: str) -> str:

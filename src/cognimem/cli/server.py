@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from cognimem.cli.common import DbOption, err
+from cognimem.cli.common import DbOption, err, failed
 from cognimem.config import Settings, redact_url
 from cognimem.errors import CognimemError, UsageError
 from cognimem.logs import configure_logging
@@ -42,8 +42,7 @@ def serve(
         sock = _bind(host, port)
         memory = Memory.open(url, settings=settings)
     except CognimemError as exc:
-        err.print(f"[red]error[/red] ({exc.type}): {exc.message}")
-        raise typer.Exit(1) from exc
+        raise failed(exc) from exc
     port = sock.getsockname()[1]
     where = path_from_url(url) if url.startswith("sqlite") else redact_url(url)
 
@@ -94,7 +93,7 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def mcp(db: DbOption = None) -> None:
-    """Run the MCP server over stdio, for MCP clients; the scope comes from COGNIMEM_MCP__*."""
+    """Run the MCP server over stdio, for MCP clients (tenant and default user: COGNIMEM_MCP__*)."""
     import logging
 
     # stdout carries the protocol: every log line goes to stderr
@@ -114,8 +113,7 @@ def mcp(db: DbOption = None) -> None:
     except* CognimemError as group:
         # the Memory opens inside the server's task group, so its errors come grouped
         first = _first_error(group)
-        err.print(f"[red]error[/red] ({first.type}): {first.message}")
-        raise typer.Exit(1) from first
+        raise failed(first) from first
 
 
 def _first_error(group: BaseExceptionGroup[CognimemError]) -> CognimemError:
