@@ -161,17 +161,33 @@ def test_the_readme_tour_then_the_cli_reaches_the_tours_data(tmp_path: Path) -> 
         assert "tabby kitten called Noodle" in exported
         assert said["forget"].startswith("would delete 1 memory\n")
         assert "We are moving to Lisbon in June." in said["forget"]
+        # and the README's SDK snippet, with the tour's key, against this server
+        sdk = _readme_block("The same with the Python SDK").replace("http://127.0.0.1:8420", base)
+        done = subprocess.run(
+            [sys.executable, "-c", sdk],
+            env={**env, "KEY": key},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "vegetarian" in done.stdout
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
 
 
+def _readme_block(after: str) -> str:
+    """The first fenced block of the README after the text ``after``."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rest = readme.split(after, 1)[1]
+    return rest.split("```", 2)[1].partition("\n")[2]
+
+
 def _readme_tour_commands() -> list[list[str]]:
     """The ``cognimem`` commands of the README's block after the tour, without the
     ``.venv/bin/`` prefix and comments."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    after = readme.split("The command line reads and writes the same database", 1)[1]
-    block = after.split("```bash\n", 1)[1].split("```", 1)[0]
+    block = _readme_block("The command line reads and writes the same database")
     return [
         shlex.split(line.partition("#")[0])[1:]
         for line in block.splitlines()
