@@ -87,15 +87,16 @@ def timestamp(value: str | None, option: str) -> datetime | None:
 def row_progress(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
     """A function that counts rows done; a progress bar shows them once the work is
     (or grows) past ``PROGRESS_MIN_ROWS`` rows."""
-    bar = progress_bar(disable=True)
+    bar = progress_bar(disable=total is None or total <= PROGRESS_MIN_ROWS)
     task = bar.add_task(description, total=total)
+    bar.start()  # a disabled bar does not draw
     done = 0
 
     def advance(rows: int) -> None:
         nonlocal done
         done += rows
         bar.advance(task, rows)
-        if bar.disable and max(done, total or 0) > PROGRESS_MIN_ROWS:
+        if bar.disable and done > PROGRESS_MIN_ROWS:
             bar.disable = False
             bar.start()
 
@@ -120,7 +121,8 @@ def progress_bar(*, disable: bool = False) -> Progress:
 
 @asynccontextmanager
 async def opened_store(db: str | None) -> AsyncIterator[Store]:
-    """The configured store alone (no embedder, no queue): key management needs no more."""
+    """The configured store alone (no embedder, no queue): key management and
+    migrations need no more."""
     store = open_store(db or Settings().database_url)
     await store.open()
     try:

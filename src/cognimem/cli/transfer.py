@@ -22,6 +22,7 @@ from cognimem.cli.common import (
     TenantOption,
     UserOption,
     err,
+    failed,
     out,
     require_user,
     row_progress,
@@ -101,15 +102,11 @@ def import_(
             f"{path}:{number}: a file holds export records or messages, not both "
             f"(line {lines[0][0]} is {first})"
         )
-        err.print(f"[red]error[/red]: {problem}", markup=False)
-        raise typer.Exit(1)
+        raise failed(InvalidInput(problem, field=f"line {number}"))
     if lines and exported[0]:
         if user is not None:
-            err.print(
-                "error: --user applies to messages; an export keeps the users it holds",
-                markup=False,
-            )
-            raise typer.Exit(1)
+            problem = "--user applies to messages; an export keeps the users it holds"
+            raise failed(InvalidInput(problem, field="user"))
         _import_export(lines, tenant, db)
     else:
         _import_messages(lines, user, batch, tenant, db)
@@ -123,8 +120,8 @@ def _read_lines(path: Path) -> list[tuple[int, Any]]:
         try:
             lines.append((number, json.loads(raw)))
         except json.JSONDecodeError as exc:
-            err.print(f"[red]error[/red]: {path}:{number}: not JSON ({exc.msg})")
-            raise typer.Exit(1) from exc
+            problem = f"{path}:{number}: not JSON ({exc.msg})"
+            raise failed(InvalidInput(problem, field=f"line {number}")) from exc
     return lines
 
 
@@ -141,7 +138,9 @@ def _import_export(lines: list[tuple[int, Any]], tenant: str, db: str | None) ->
 
     counts = run(go)
     new = ", ".join(f"{name} {n}" for name, n in counts.items() if n) or "nothing"
-    out.print(f"imported {len(lines)} export records into tenant {tenant} (new: {new})")
+    out.print(
+        f"imported {len(lines)} export records into tenant {tenant} (new: {new})", soft_wrap=True
+    )
 
 
 async def _counted(
