@@ -81,11 +81,11 @@ def issue_api_key(url: str, tenant_id: str = "default") -> str:
     return run_in_thread(go)
 
 
-def api_key_from_cli(env: dict[str, str]) -> str:
-    """The secret printed by ``cognimem keys create --tenant default`` run as a user
+def api_key_from_cli(env: dict[str, str], tenant: str = "default") -> str:
+    """The secret printed by ``cognimem keys create --tenant TENANT`` run as a user
     would, against the database ``env`` configures."""
     done = subprocess.run(
-        [sys.executable, "-m", "cognimem", "keys", "create", "--tenant", "default"],
+        [sys.executable, "-m", "cognimem", "keys", "create", "--tenant", tenant],
         env=env,
         capture_output=True,
         text=True,

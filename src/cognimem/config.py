@@ -9,20 +9,27 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 def redact_url(url: str) -> str:
-    """``url`` with its password replaced by ``***``, for messages and logs."""
+    """``url`` with its password replaced by ``***``, for messages and logs: the one
+    in the user info and a ``password=`` query parameter (libpq takes both)."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    userinfo, _, hostinfo = parts.netloc.rpartition("@")
-    user = userinfo.partition(":")[0]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{hostinfo}"))
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if parts.password is None and all(name != "password" for name, _ in query):
+        return url  # unchanged: urlunsplit would not give back every URL as it was
+    if parts.password is not None:
+        userinfo, _, hostinfo = parts.netloc.rpartition("@")
+        user = userinfo.partition(":")[0]
+        parts = parts._replace(netloc=f"{user}:***@{hostinfo}")
+    if any(name == "password" for name, _ in query):
+        masked = [(name, "***" if name == "password" else value) for name, value in query]
+        parts = parts._replace(query=urlencode(masked, safe="*"))
+    return urlunsplit(parts)
 
 
 def default_data_dir() -> Path:
@@ -136,12 +143,13 @@ class LogSettings(BaseModel):
 
 
 class MCPSettings(BaseModel):
-    """The scope every ``cognimem mcp`` tool reads and writes. Tools take no scope
-    arguments: the server's owner decides whose memory the model sees."""
+    """The scope of the MCP tools. The tenant and namespace are the server's (over
+    HTTP the API key's tenant); ``user_id`` is the user of a tool call that names none
+    (unset: every call must name its user)."""
 
     tenant_id: str = "default"
     namespace: str = "default"
-    user_id: str = "default"
+    user_id: str | None = None
     agent_id: str | None = None
 
 

@@ -3,8 +3,10 @@
 Needs the ``mcp`` extra (``pip install 'cognimem[mcp]'``). Nothing else in cognimem
 imports this module, so ``import cognimem`` works without it.
 
-One server serves one scope, read from ``COGNIMEM_MCP__*``: the tools take no tenant or
-user argument, so the model on the other end cannot reach anyone else's memories.
+The tenant is fixed: ``COGNIMEM_MCP__TENANT_ID`` over stdio, the API key's on the HTTP
+mount; no tool takes a tenant. Every tool takes a ``user_id`` (whose memories), which
+defaults to ``COGNIMEM_MCP__USER_ID``; with neither, the call is refused, never run for
+every user of the tenant.
 Errors cognimem raises become MCP tool errors (``isError``) that carry the message.
 """
 
@@ -29,9 +31,18 @@ from cognimem.models import Scope, WriteResult
 Ctx = Context[ServerSession, Any, Any]
 # where RequireKey leaves the caller's tenant in the ASGI scope of an /v1/mcp request
 PRINCIPAL_KEY = "cognimem.tenant_id"
+# every tool's user argument
+UserId = Annotated[
+    str | None,
+    Field(
+        description="Whose memories: the user's id. Default: the user the server is "
+        "configured for (COGNIMEM_MCP__USER_ID); a call with neither is refused."
+    ),
+]
 
 INSTRUCTIONS = """\
-Long-term memory for this user. Call `recall` (or `get_context` once per turn) before \
+Long-term memory, per user: pass the user's `user_id` to every tool unless the server \
+is configured for one user. Call `recall` (or `get_context` once per turn) before \
 answering anything that may depend on what the user said earlier; call `remember` for \
 facts, preferences and decisions worth keeping; `forget` deletes memories by the item \
 ids `remember` returned."""
@@ -57,7 +68,8 @@ def build_server(settings: Settings | None = None, *, url: str | None = None) ->
 def build_http_server(memory: Memory) -> FastMCP[Any]:
     """The same tools for the HTTP app's ``/v1/mcp`` mount (streamable HTTP,
     stateless, JSON responses). The tenant is the API key's, set on the request by
-    :class:`RequireKey`; namespace, user and agent come from ``COGNIMEM_MCP__*``."""
+    :class:`RequireKey`; namespace, agent and the default user come from
+    ``COGNIMEM_MCP__*``, the user of a call from its ``user_id``."""
     configured = _scope_of(memory.settings)
 
     def resolve(ctx: Ctx) -> tuple[Memory, Scope]:
@@ -81,7 +93,8 @@ def build_http_server(memory: Memory) -> FastMCP[Any]:
 
 
 def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scope]]) -> None:
-    """Register the four tools; ``resolve`` gives each call its Memory and scope."""
+    """Register the four tools; ``resolve`` gives each call its Memory and the server's
+    scope, which the call's ``user_id`` narrows to one user."""
 
     @server.tool()
     async def remember(
@@ -93,16 +106,18 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
             str | None,
             Field(description="When it was said (ISO 8601 with offset); default now."),
         ] = None,
+        user_id: UserId = None,
         *,
         ctx: Ctx,
     ) -> str:
         """Store one message in long-term memory. Returns the ids of the stored
         memories and the facts the message created, reinforced or superseded."""
-        memory, scope = resolve(ctx)
+        memory, server_scope = resolve(ctx)
         message: dict[str, Any] = {"content": content, "role": role}
         if occurred_at is not None:
             message["occurred_at"] = occurred_at
         with _tool_errors():
+            scope = _for_user(server_scope, user_id)
             result = await memory.write(message, scope=scope)
             return await _describe(memory, scope, result)
 
@@ -111,27 +126,31 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         query: Annotated[str, Field(description="What to look for, in plain words.")],
         max_tokens: Annotated[int, Field(description="Token budget of the answer.")] = 1000,
         limit: Annotated[int, Field(description="Most memories to return (1-200).")] = 10,
+        user_id: UserId = None,
         *,
         ctx: Ctx,
     ) -> str:
         """The memories that matter for a query, as markdown: constraints to follow and
         known facts first, then the ranked memories."""
-        memory, scope = resolve(ctx)
+        memory, server_scope = resolve(ctx)
         with _tool_errors():
+            scope = _for_user(server_scope, user_id)
             packet = await memory.read(query, scope=scope, limit=limit, max_tokens=max_tokens)
         return packet.to_markdown()
 
     @server.tool()
     async def forget(
         item_ids: Annotated[list[str], Field(description="Ids of the memories to delete.")],
+        user_id: UserId = None,
         *,
         ctx: Ctx,
     ) -> str:
         """Delete memories by id (the item ids `remember` returned). Returns how many
         were deleted and which ids were not found."""
-        memory, scope = resolve(ctx)
+        memory, server_scope = resolve(ctx)
         deleted, missing = 0, []
         with _tool_errors():
+            scope = _for_user(server_scope, user_id)
             for item_id in dict.fromkeys(item_ids):
                 try:
                     item = await memory.get(item_id, tenant_id=scope.tenant_id)
@@ -151,19 +170,35 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         assistant_response: Annotated[
             str | None, Field(description="The reply to it, when already written.")
         ] = None,
+        user_id: UserId = None,
         *,
         ctx: Ctx,
     ) -> str:
         """One call per turn: the memories that matter for the user's message (markdown),
         read before the turn itself is stored, with the reply if one is given."""
-        memory, scope = resolve(ctx)
+        memory, server_scope = resolve(ctx)
         turn = [{"content": user_message, "role": "user"}]
         if assistant_response is not None:
             turn.append({"content": assistant_response, "role": "assistant"})
         with _tool_errors():
+            scope = _for_user(server_scope, user_id)
             packet = await memory.read(user_message, scope=scope)
             await memory.write_batch(turn, scope=scope)
         return packet.to_markdown()
+
+
+def _for_user(server_scope: Scope, user_id: str | None) -> Scope:
+    """The scope of one call: the server's, for the call's user (the configured one
+    when the call names none). No user at all is refused: a call without one would
+    span every user of the tenant."""
+    scope = make_scope(server_scope, user_id=user_id)
+    if not scope.user_id:
+        raise InvalidInput(
+            "user_id is required: pass the user whose memories these are "
+            "(or set COGNIMEM_MCP__USER_ID on the server)",
+            field="user_id",
+        )
+    return scope
 
 
 def _scope_of(settings: Settings) -> Scope:
@@ -207,7 +242,7 @@ async def _describe(memory: Memory, scope: Scope, result: WriteResult) -> str:
 
 
 def _visible(item: Scope, configured: Scope) -> bool:
-    """Whether the server's configured scope may touch an item of scope ``item``."""
+    """Whether a call of scope ``configured`` may touch an item of scope ``item``."""
     return (item.namespace, item.user_id) == (configured.namespace, configured.user_id) and (
         configured.agent_id is None or item.agent_id == configured.agent_id
     )

@@ -68,6 +68,7 @@ from cognimem.providers.embeddings import (
     Embedder,
     EmbeddingCacheBackend,
     build_embedder,
+    spec_of,
 )
 from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
@@ -245,7 +246,7 @@ class Memory:
             raise UsageError(
                 f"this database was built with embedding model {stored_model!r} "
                 f"({stored_dim} dimensions) but {model!r} gives {dim}: set "
-                f"COGNIMEM_EMBEDDING__MODEL to {stored_model!r} or use a new database"
+                f"COGNIMEM_EMBEDDING__MODEL to {spec_of(stored_model)!r} or use a new database"
             )
         if stored_model != model:
             log.warning(

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "mini_locomo.json"
 
 
-def cli(*args: str, db_url: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def cli(
+    *args: str, db_url: str, check: bool = True, terminal: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``cognimem ARGS``; with ``terminal``, rich draws as on a terminal (progress bars)."""
     env = {**os.environ, "COGNIMEM_DATABASE_URL": db_url, "COGNIMEM_EMBEDDING__MODEL": "hashing"}
+    if terminal:
+        env |= {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "cognimem", *args],
         env=env,
@@ -102,3 +110,156 @@ def test_eval_locomo_writes_the_documented_json(db_url: str, tmp_path: Path) -> 
     assert result["tokens_per_question"] > 0
     # with only five turns, the top 10 covers every evidence turn
     assert result["overall"]["frac@10"] == 1.0
+
+
+def test_tenant_scopes_remember_recall_and_import(db_url: str, tmp_path: Path) -> None:
+    cli("remember", "My cat is called Noodle", "--user", "ada", "--tenant", "demo", db_url=db_url)
+    path = tmp_path / "turns.jsonl"
+    path.write_text(json.dumps({"content": "I collect old maps", "user_id": "ada"}) + "\n")
+    cli("import", str(path), "--tenant", "demo", db_url=db_url)
+    demo = cli("recall", "cat called", "--user", "ada", "--tenant", "demo", "--json", db_url=db_url)
+    assert json.loads(demo.stdout)["items"][0]["text"] == "My cat is called Noodle"
+    maps = cli("recall", "old maps", "--user", "ada", "-t", "demo", "--json", db_url=db_url)
+    assert "I collect old maps" in [i["text"] for i in json.loads(maps.stdout)["items"]]
+    # the default tenant holds none of it
+    default = cli("recall", "cat called Noodle maps", "--user", "ada", "--json", db_url=db_url)
+    assert json.loads(default.stdout)["items"] == []
+
+
+def _records(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_export_then_import_into_another_database(db_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "turns.jsonl"
+    turns = [{"content": f"Note {n}: the heron came back to pond {n}"} for n in range(350)]
+    turns.append({"content": "I'm allergic to shellfish."})
+    path.write_text("\n".join(json.dumps(t) for t in turns) + "\n", encoding="utf-8")
+    loaded = cli("import", str(path), "-u", "ada", "-t", "demo", db_url=db_url, terminal=True)
+    assert re.search(r"importing .* 351/351", loaded.stderr), loaded.stderr  # a progress bar
+    cli(
+        "remember", "Bob's secret recipe uses saffron", "--user", "bob", "-t", "demo", db_url=db_url
+    )
+
+    exported = cli("export", "--user", "ada", "--tenant", "demo", db_url=db_url)
+    records = _records(exported.stdout)
+    assert records[0]["type"] == "header"
+    assert sum(r["type"] == "event" for r in records) == 351
+    assert "saffron" not in exported.stdout  # bob's memories stay out of ada's export
+    assert f"exported {len(records)} records to standard output" in exported.stderr
+    out_file = tmp_path / "ada.jsonl"
+    written = cli(
+        "export", "-u", "ada", "-t", "demo", "--out", str(out_file), db_url=db_url, terminal=True
+    )
+    assert re.search(rf"exporting .* {len(records)}/\?", written.stderr), written.stderr
+    assert _records(out_file.read_text())[1:] == records[1:]  # the header's time differs
+    assert str(out_file) in written.stderr
+    assert not (tmp_path / "ada.jsonl.partial").exists()
+
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    imported = cli("import", str(out_file), "--tenant", "demo", db_url=other)
+    assert f"imported {len(records)} export records into tenant demo" in imported.stdout
+    assert "events 351" in imported.stdout
+    packet = json.loads(
+        cli("recall", "shellfish allergy", "-u", "ada", "-t", "demo", "--json", db_url=other).stdout
+    )
+    assert packet["sections"]["must_follow"] or "shellfish" in json.dumps(packet["items"])
+    again = cli("import", str(out_file), "--tenant", "demo", db_url=other)
+    assert "(new: nothing)" in again.stdout
+    few = tmp_path / "few.jsonl"
+    few.write_text(json.dumps({"content": "I like tea"}) + "\n", encoding="utf-8")
+    quiet = cli("import", str(few), "--user", "ada", db_url=other, terminal=True)
+    assert "importing" not in quiet.stderr  # no bar for a few rows
+    # what the second database exports is what the first one held
+    copied = _records(cli("export", "-u", "ada", "-t", "demo", db_url=other).stdout)
+    assert sorted(r["data"]["id"] for r in copied if r["type"] == "event") == sorted(
+        r["data"]["id"] for r in records if r["type"] == "event"
+    )
+
+
+def test_import_refuses_a_file_that_mixes_exports_and_messages(db_url: str, tmp_path: Path) -> None:
+    cli("remember", "I live in Leeds", "--user", "ada", db_url=db_url)
+    records = cli("export", "--user", "ada", db_url=db_url).stdout
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(records + json.dumps({"content": "I like tea"}) + "\n", encoding="utf-8")
+    mixed = cli("import", str(path), db_url=db_url, check=False)
+    assert mixed.returncode == 1
+    assert f"mixed.jsonl:{len(_records(records)) + 1}" in mixed.stderr
+    assert "not both" in mixed.stderr
+    path.write_text(records, encoding="utf-8")
+    with_user = cli("import", str(path), "--user", "bob", db_url=db_url, check=False)
+    assert with_user.returncode == 1
+    assert "--user applies to messages" in with_user.stderr
+
+
+def test_export_and_forget_refuse_to_run_without_a_user(db_url: str) -> None:
+    cli("remember", "I live in Leeds", "--user", "ada", db_url=db_url)
+    for args in (("export",), ("forget", "--query", "Leeds")):
+        refused = cli(*args, db_url=db_url, check=False)
+        assert refused.returncode == 1
+        assert refused.stdout == ""
+        assert "InvalidInput" in refused.stderr
+        assert "--user" in refused.stderr
+    still = cli("recall", "Leeds", "--user", "ada", "--json", db_url=db_url)
+    assert [i["text"] for i in json.loads(still.stdout)["items"]] == ["I live in Leeds"]
+
+
+def test_forget_dry_run_then_forget(db_url: str) -> None:
+    for text in ("My old address was 4 Elm Street", "I play the cello on Sundays"):
+        cli("remember", text, "--user", "ada", "-t", "demo", db_url=db_url)
+    args = ("--user", "ada", "--tenant", "demo")
+    dry = cli("forget", "--query", "old address Elm Street", *args, "--dry-run", db_url=db_url)
+    assert dry.stdout.startswith("would delete 1 memory\n")
+    assert "My old address was 4 Elm Street" in dry.stdout
+    [item_id] = re.findall(r"mem_\w+", dry.stdout)
+    recalled = cli("recall", "Elm Street", *args, "--json", db_url=db_url)
+    assert "My old address was 4 Elm Street" in recalled.stdout  # a dry run changes nothing
+
+    done = cli("forget", "--id", item_id, "--mode", "archive", *args, db_url=db_url)
+    assert done.stdout.startswith(f"archived 1 memory\n  {item_id}\n")
+    after = json.loads(cli("recall", "Elm Street", *args, "--json", db_url=db_url).stdout)
+    assert "Elm Street" not in json.dumps(after["items"])
+    cello = json.loads(cli("recall", "cello", *args, "--json", db_url=db_url).stdout)
+    assert [i["text"] for i in cello["items"]] == ["I play the cello on Sundays"]
+
+    since = cli(
+        "forget", "--since", "2000-01-01T00:00:00+00:00", "--mode", "archive", *args,
+        "--dry-run", db_url=db_url,
+    )  # fmt: skip
+    assert since.stdout.startswith("would archive 1 memory\n")  # the other one is archived
+    assert "I play the cello on Sundays" in since.stdout
+    naive = cli("forget", "--since", "2000-01-01T00:00:00", *args, db_url=db_url, check=False)
+    assert naive.returncode == 1
+    assert "no UTC offset" in naive.stderr
+    bad_mode = cli("forget", "--id", item_id, "--mode", "shred", *args, db_url=db_url, check=False)
+    assert bad_mode.returncode == 1
+    assert "mode must be one of delete, archive, silence" in bad_mode.stderr
+
+
+def test_migrate_brings_a_new_database_to_the_latest_schema(tmp_path: Path) -> None:
+    from cognimem.store.sqlite.migrations import MIGRATIONS
+
+    path = tmp_path / "fresh.db"
+    done = cli("migrate", db_url=f"sqlite:///{path}")
+    latest = max(version for version, _, _ in MIGRATIONS)
+    assert done.stdout == f"database schema at version {latest}\n"
+    with sqlite3.connect(path) as conn:
+        applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    assert applied == {version for version, _, _ in MIGRATIONS}
+    again = cli("migrate", db_url=f"sqlite:///{path}")
+    assert again.stdout == done.stdout
+
+
+def test_eval_locomo_dev_evaluates_the_dev_five_only(db_url: str, tmp_path: Path) -> None:
+    sample = json.loads(FIXTURE.read_text())[0]
+    ids = ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44"]
+    full = tmp_path / "locomo10.json"
+    full.write_text(json.dumps([{**sample, "sample_id": i} for i in ids]), encoding="utf-8")
+    out_path = tmp_path / "dev.json"
+    cli("eval", "locomo", str(full), "--dev", "--json", str(out_path), db_url=db_url)
+    assert json.loads(out_path.read_text())["questions"] == 5 * 4  # conv-44 left out
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps([{**sample, "sample_id": "conv-26"}]), encoding="utf-8")
+    lacking = cli("eval", "locomo", str(partial), "--dev", db_url=db_url, check=False)
+    assert lacking.returncode == 1
+    assert "lacks conv-30, conv-41, conv-42, conv-43 of the dev five" in lacking.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from cognimem import (
     WriteOutcome,
 )
 from cognimem.models import Scope
+from cognimem.providers.embeddings import build_embedder
 from cognimem.providers.fakes import FakeEmbeddingServer, HashingEmbedder
 from cognimem.providers.openai import OpenAICompatibleEmbedder
 from cognimem.providers.tokens import count_tokens
@@ -242,6 +244,22 @@ async def test_reopening_with_another_embedding_dimension_fails_clearly(db_url: 
     with pytest.raises(UsageError, match="hashing:64"):
         async with Memory.open(db_url, embedder=HashingEmbedder(dim=32)):
             pass
+
+
+@pytest.mark.parametrize("built_with", ["onnx:minilm", "hashing:64"])
+async def test_the_embedding_model_the_mismatch_error_names_opens_the_database(
+    db_url: str, built_with: str
+) -> None:
+    async with Memory.open(db_url, settings=Settings(embedding={"model": built_with})):
+        pass  # records the model (and its dimension) in the new database
+    with pytest.raises(UsageError) as caught:
+        async with Memory.open(db_url, embedder=HashingEmbedder(dim=32)):
+            pass
+    suggested = re.search(r"set COGNIMEM_EMBEDDING__MODEL to '([^']+)'", caught.value.message)
+    assert suggested is not None, caught.value.message
+    settings = Settings(embedding={"model": suggested.group(1)})
+    async with Memory.open(db_url, settings=settings) as mem:
+        assert mem.embedder.model_id == build_embedder(built_with).model_id
 
 
 async def test_embedding_provider_failure_on_read_is_degraded_not_hidden(db_url: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,15 +19,16 @@ from cognimem import Memory, Settings
 
 
 @asynccontextmanager
-async def serve(db_url: str, tmp_path: Path) -> AsyncIterator[ClientSession]:
-    """A client session on a fresh ``cognimem mcp`` process. A context manager, not a
-    fixture: anyio's task groups must be entered and left in the same task."""
+async def serve(
+    db_url: str, tmp_path: Path, user: str | None = "ada"
+) -> AsyncIterator[ClientSession]:
+    """A client session on a fresh ``cognimem mcp`` process configured for ``user``
+    (None: no user configured). A context manager, not a fixture: anyio's task groups
+    must be entered and left in the same task."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
-    env |= {
-        "COGNIMEM_DATABASE_URL": db_url,
-        "COGNIMEM_EMBEDDING__MODEL": "hashing",
-        "COGNIMEM_MCP__USER_ID": "ada",
-    }
+    env |= {"COGNIMEM_DATABASE_URL": db_url, "COGNIMEM_EMBEDDING__MODEL": "hashing"}
+    if user is not None:
+        env["COGNIMEM_MCP__USER_ID"] = user
     server = StdioServerParameters(command=sys.executable, args=["-m", "cognimem", "mcp"], env=env)
     with (tmp_path / "server-stderr.log").open("w") as errlog:
         async with (
@@ -52,12 +54,20 @@ async def test_the_four_tools_are_listed_with_their_arguments(db_url: str, tmp_p
         listed = await session.list_tools()
     tools = {t.name: t for t in listed.tools}
     assert set(tools) == {"remember", "recall", "forget", "get_context"}
-    assert set(tools["remember"].inputSchema["properties"]) == {"content", "role", "occurred_at"}
+    assert set(tools["remember"].inputSchema["properties"]) == {
+        "content", "role", "occurred_at", "user_id",
+    }  # fmt: skip
     assert tools["remember"].inputSchema["required"] == ["content"]
     assert set(tools["get_context"].inputSchema["properties"]) == {
         "user_message",
         "assistant_response",
+        "user_id",
     }
+    # every tool takes the user of the call, none requires it, none takes a tenant
+    for tool in tools.values():
+        assert "user_id" in tool.inputSchema["properties"]
+        assert "user_id" not in tool.inputSchema.get("required", [])
+        assert "tenant_id" not in tool.inputSchema["properties"]
 
 
 async def test_remember_recall_turns_and_forget(db_url: str, tmp_path: Path) -> None:
@@ -129,3 +139,62 @@ async def test_forget_cannot_reach_another_users_memories(db_url: str, tmp_path:
     assert forgot == f"forgot 0 memories; not found: {bobs_item}"
     async with Memory.open(settings=settings) as mem:
         assert (await mem.get(bobs_item)).text == "Bob keeps the spare key under the mat."
+
+
+async def test_each_call_may_name_its_user(db_url: str, tmp_path: Path) -> None:
+    async with serve(db_url, tmp_path) as session:  # configured for user "ada"
+        stored = await call(
+            session, "remember", content="I keep the canoe in the boathouse", user_id="bob"
+        )
+        [bobs_item] = re.findall(r"mem_\w+", stored)
+        assert "canoe" in await call(session, "recall", query="where is the canoe?", user_id="bob")
+        assert "canoe" not in await call(session, "recall", query="where is the canoe?")
+        context = await call(
+            session, "get_context", user_message="Is the canoe still there?", user_id="bob"
+        )
+        assert "boathouse" in context
+        assert await call(session, "forget", item_ids=[bobs_item]) == (
+            f"forgot 0 memories; not found: {bobs_item}"  # not ada's to forget
+        )
+        assert await call(session, "forget", item_ids=[bobs_item], user_id="bob") == (
+            "forgot 1 memory"
+        )
+        bad = await session.call_tool("recall", {"query": "canoe", "user_id": "not valid!"})
+    assert bad.isError
+    assert "InvalidInput" in _text(bad)
+    settings = Settings(database_url=db_url, embedding={"model": "hashing"})
+    async with Memory.open(settings=settings) as mem:
+        bobs = await mem.read("Is the canoe still there?", user_id="bob")
+        assert [i.text for i in bobs.items] == ["Is the canoe still there?"]  # get_context's turn
+        assert (await mem.read("canoe", user_id="ada")).items == []
+
+
+async def test_without_a_configured_user_every_call_must_name_one(
+    db_url: str, tmp_path: Path
+) -> None:
+    settings = Settings(database_url=db_url, embedding={"model": "hashing"})
+    async with Memory.open(settings=settings) as mem:
+        for user in ("ada", "bob"):
+            await mem.write(f"{user} keeps a kayak in the garage", user_id=user)
+    async with serve(db_url, tmp_path, user=None) as session:
+        refused = {
+            tool: await session.call_tool(tool, arguments)
+            for tool, arguments in (
+                ("recall", {"query": "kayak garage"}),
+                ("remember", {"content": "I keep a canoe too"}),
+                ("get_context", {"user_message": "where is the kayak?"}),
+                ("forget", {"item_ids": ["mem_x"]}),
+            )
+        }
+        named = await call(session, "recall", query="kayak garage", user_id="ada")
+    for tool, result in refused.items():
+        assert result.isError, tool
+        assert "InvalidInput: user_id is required" in _text(result), tool
+    assert "ada keeps a kayak" in named
+    assert "bob keeps a kayak" not in named
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as conn:
+        contents = [row[0] for row in conn.execute("SELECT content FROM events")]
+    assert sorted(contents) == [
+        "ada keeps a kayak in the garage",
+        "bob keeps a kayak in the garage",
+    ]

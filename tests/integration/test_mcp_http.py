@@ -74,3 +74,36 @@ async def test_no_key_or_a_wrong_key_is_refused(base_url: str) -> None:
         assert response.status_code == 401
         assert response.json()["error"]["type"] == "Unauthenticated"
         assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+async def test_over_http_the_key_picks_the_tenant_and_each_call_its_user(db_url: str) -> None:
+    memory = Memory.open(db_url, settings=Settings(), embedder=HashingEmbedder())  # no user
+    demo, acme = issue_api_key(db_url, "demo"), issue_api_key(db_url, "acme")
+    with serving(create_app(memory)) as url:
+        async with session(url, demo) as client:
+            stored = await client.call_tool(
+                "remember",
+                {"content": "I adopted a tabby kitten called Noodle.", "user_id": "ada"},
+            )
+            assert not stored.isError, _text(stored)
+            unnamed = await client.call_tool("recall", {"query": "what is my cat called?"})
+            ada = await client.call_tool(
+                "recall", {"query": "what is my cat called?", "user_id": "ada"}
+            )
+            bob = await client.call_tool(
+                "recall", {"query": "what is my cat called?", "user_id": "bob"}
+            )
+        async with session(url, acme) as client:
+            # a tenant named in the call changes nothing: the key decides
+            other = await client.call_tool(
+                "recall", {"query": "kitten Noodle", "user_id": "ada", "tenant_id": "demo"}
+            )
+    assert unnamed.isError
+    assert "user_id is required" in _text(unnamed)
+    assert "called Noodle" in _text(ada)
+    assert "Noodle" not in _text(bob)
+    assert not other.isError, _text(other)
+    assert "Noodle" not in _text(other)
+    async with Memory.open(db_url, embedder=HashingEmbedder()) as check:
+        packet = await check.read("kitten", scope={"tenant_id": "demo", "user_id": "ada"})
+    assert [i.text for i in packet.items] == ["I adopted a tabby kitten called Noodle."]

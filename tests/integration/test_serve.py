@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import http.client
+import json
 import os
+import shlex
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import pytest
@@ -77,3 +81,147 @@ def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
         output, _ = proc.communicate(timeout=30)
     assert f"cognimem serving on http://127.0.0.1:{port}" in output
     assert str(tmp_path / "data" / "cognimem" / "cognimem.db") in output
+
+
+def _serve(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cognimem", "serve", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _env(**settings: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    return env | {"COGNIMEM_EMBEDDING__MODEL": "hashing"} | settings
+
+
+def _cli(env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "cognimem", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_readme_tour_then_the_cli_reaches_the_tours_data(tmp_path: Path) -> None:
+    env = _env(COGNIMEM_DATABASE_URL=f"sqlite:///{tmp_path / 'tour.db'}")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = _serve(env, "--port", str(port))
+    try:
+        wait_healthy(base, lambda: output_if_exited(proc))
+        key = api_key_from_cli(env, tenant="demo")  # cognimem keys create --tenant demo
+        auth = {"Authorization": f"Bearer {key}"}
+        write = httpx.post(
+            f"{base}/v1/memory/write_batch",
+            headers=auth,
+            timeout=30,
+            json={
+                "scope": {"user_id": "ada"},
+                "messages": [
+                    {"content": "I adopted a tabby kitten called Noodle.", "name": "Ada"},
+                    {"content": "I am allergic to shellfish.", "name": "Ada"},
+                    {"content": "We are moving to Lisbon in June.", "name": "Ada"},
+                ],
+            },
+        )
+        assert write.status_code == 200, write.text
+        read = httpx.post(
+            f"{base}/v1/memory/read",
+            headers=auth,
+            timeout=30,
+            json={"query": "what is my cat called?", "scope": {"user_id": "ada"}, "limit": 2},
+        )
+        assert read.status_code == 200, read.text
+        assert read.json()["items"][0]["text"] == "I adopted a tabby kitten called Noodle."
+        # the README's next step: the CLI, on the same database, in the tour's tenant
+        packet = json.loads(
+            _cli(
+                env, "recall", "what is my cat called?", "--tenant", "demo", "--user", "ada",
+                "--json",
+            )
+        )  # fmt: skip
+        assert packet["items"][0]["text"] == "I adopted a tabby kitten called Noodle."
+        # without --tenant the CLI reads the default tenant, which the tour never wrote
+        elsewhere = _cli(env, "recall", "what is my cat called?", "--user", "ada")
+        assert "Noodle" not in elsewhere
+        # the commands the README shows after the tour, as written there
+        said = {args[0]: _cli(env, *args, cwd=tmp_path) for args in _readme_tour_commands()}
+        assert set(said) == {"recall", "export", "forget"}
+        assert "I adopted a tabby kitten called Noodle." in said["recall"]
+        exported = (tmp_path / "ada.jsonl").read_text(encoding="utf-8")
+        assert "tabby kitten called Noodle" in exported
+        assert said["forget"].startswith("would delete 1 memory\n")
+        assert "We are moving to Lisbon in June." in said["forget"]
+        # and the README's SDK snippet, with the tour's key, against this server
+        sdk = _readme_block("The same with the Python SDK").replace("http://127.0.0.1:8420", base)
+        done = subprocess.run(
+            [sys.executable, "-c", sdk],
+            env={**env, "KEY": key},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "vegetarian" in done.stdout
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def _readme_block(after: str) -> str:
+    """The first fenced block of the README after the text ``after``."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rest = readme.split(after, 1)[1]
+    return rest.split("```", 2)[1].partition("\n")[2]
+
+
+def _readme_tour_commands() -> list[list[str]]:
+    """The ``cognimem`` commands of the README's block after the tour, without the
+    ``.venv/bin/`` prefix and comments."""
+    block = _readme_block("The command line reads and writes the same database")
+    return [
+        shlex.split(line.partition("#")[0])[1:]
+        for line in block.splitlines()
+        if line.startswith(".venv/bin/cognimem ")
+    ]
+
+
+def test_serve_on_a_busy_port_fails_clearly_and_never_says_serving(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = _env(COGNIMEM_DATABASE_URL=f"sqlite:///{tmp_path / 'busy.db'}")
+        proc = _serve(env, "--port", str(port))
+        output, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 1, output
+    assert "serving on" not in output
+    assert f"cannot listen on 127.0.0.1:{port}" in output
+    assert "another server is listening there" in output
+
+
+def test_serve_never_prints_the_database_password(postgres_dsn: str) -> None:
+    parts = urlsplit(postgres_dsn)
+    netloc = f"{parts.username}:pw-in-netloc-1@{parts.hostname}:{parts.port}"
+    url = urlunsplit(parts._replace(netloc=netloc, query="password=pw-in-query-2"))
+    port = free_port()
+    proc = _serve(_env(), "--db", url, "--port", str(port))
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", lambda: output_if_exited(proc))
+    finally:
+        proc.terminate()
+        output, _ = proc.communicate(timeout=30)
+    assert f"cognimem serving on http://127.0.0.1:{port}" in output
+    assert f"{parts.username}:***@{parts.hostname}:{parts.port}" in output
+    assert "password=***" in output
+    assert "pw-in-netloc-1" not in output
+    assert "pw-in-query-2" not in output

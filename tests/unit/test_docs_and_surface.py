@@ -49,7 +49,10 @@ def test_every_command_has_help() -> None:
     runner = CliRunner()
     top = runner.invoke(app, ["--help"])
     assert top.exit_code == 0
-    for command in ("serve", "remember", "recall", "import", "eval", "mcp"):
+    for command in (
+        "serve", "mcp", "worker", "remember", "recall", "forget", "import", "export",
+        "migrate", "eval", "keys",
+    ):  # fmt: skip
         assert command in top.output
         result = runner.invoke(app, [command, "--help"])
         assert result.exit_code == 0, command

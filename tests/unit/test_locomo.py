@@ -1,4 +1,4 @@
-"""The LoCoMo harness's parsing rules (BENCHMARKS.md), on a fixture of our own."""
+"""The LoCoMo harness's parsing rules (docs/benchmarks.md), on a fixture of our own."""
 
 from __future__ import annotations
 

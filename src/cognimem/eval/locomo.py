@@ -1,4 +1,8 @@
-"""LoCoMo evidence-recall harness, following BENCHMARKS.md.
+"""LoCoMo evidence-recall harness (the protocol is in ``docs/benchmarks.md``).
+
+LoCoMo (Maharana et al., ACL 2024; CC BY-NC 4.0) is ``data/locomo10.json`` of
+https://github.com/snap-research/locomo: ten conversations. cognimem is tuned on the
+first five, the *dev five* (``DEV_SAMPLES``); the other five check that gains carry over.
 
 Each conversation is ingested as its own user scope, session by session, with the
 speaker as the author, the session date as the event time and the ``dia_id`` as the
@@ -29,6 +33,8 @@ CATEGORY_NAMES = {
     5: "adversarial",
 }
 KS = (5, 10, 20)
+# the conversations cognimem is tuned on: the first five of locomo10.json
+DEV_SAMPLES = ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43")
 _EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 
@@ -113,6 +119,19 @@ def load(path: Path) -> list[Conversation]:
                 questions.append(Question(str(qa["question"]), int(qa["category"]), evidence))
         conversations.append(Conversation(sample["sample_id"], tuple(sessions), tuple(questions)))
     return conversations
+
+
+def dev_five(conversations: Sequence[Conversation]) -> list[Conversation]:
+    """The dev five (``DEV_SAMPLES``) of a LoCoMo file; ``InvalidInput`` if it lacks any."""
+    chosen = [c for c in conversations if c.sample_id in DEV_SAMPLES]
+    missing = sorted(set(DEV_SAMPLES) - {c.sample_id for c in chosen})
+    if missing:
+        raise InvalidInput(
+            f"the file lacks {', '.join(missing)} of the dev five ({', '.join(DEV_SAMPLES)}): "
+            "use locomo10.json of https://github.com/snap-research/locomo",
+            field="path",
+        )
+    return chosen
 
 
 @dataclass

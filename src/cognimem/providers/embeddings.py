@@ -208,6 +208,15 @@ class CachedEmbedder:
 
 
 _VALID_SPECS = "'onnx:minilm', 'hashing', 'hashing:<dim>', 'openai:<model-name>'"
+# model ids (what a database records) that differ from the spec that builds the model
+_SPEC_OF_MODEL_ID = {"onnx:all-MiniLM-L6-v2-int8": "onnx:minilm"}
+
+
+def spec_of(model_id: str) -> str:
+    """The spec (``COGNIMEM_EMBEDDING__MODEL``) that builds the embedder whose
+    ``model_id`` this is: what to tell a user who must open a database with the model
+    it was built with."""
+    return _SPEC_OF_MODEL_ID.get(model_id, model_id)
 
 
 def build_embedder(
@@ -272,5 +281,6 @@ __all__ = [
     "FloatMatrix",
     "build_embedder",
     "l2_normalize",
+    "spec_of",
     "text_hash",
 ]

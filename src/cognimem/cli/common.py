@@ -1,0 +1,131 @@
+"""What every command shares: the consoles, common options, error handling, progress."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from datetime import datetime
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cognimem.config import Settings
+from cognimem.errors import CognimemError, InvalidInput
+from cognimem.store import Store, open_store
+
+T = TypeVar("T")
+
+out = Console()
+err = Console(stderr=True)
+
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", help="Database URL (default: COGNIMEM_DATABASE_URL or the data dir)."),
+]
+UserOption = Annotated[str | None, typer.Option("--user", "-u", help="User id of the scope.")]
+TenantOption = Annotated[
+    str,
+    typer.Option(
+        "--tenant",
+        "-t",
+        help="Tenant of the scope (an API key made with `cognimem keys create --tenant` "
+        "reads and writes its tenant's memories).",
+    ),
+]
+
+# work of more rows than this shows a progress bar
+PROGRESS_MIN_ROWS = 300
+
+
+def run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine and turn cognimem errors into a message and exit code 1."""
+    try:
+        return asyncio.run(make())
+    except CognimemError as exc:
+        raise failed(exc) from exc
+
+
+def failed(exc: CognimemError) -> typer.Exit:
+    """Print a cognimem error for the user; the exit (code 1) to raise."""
+    # one line, unwrapped: users copy it and search for it
+    err.print(f"[red]error[/red] ({exc.type}): {escape(exc.message)}", soft_wrap=True)
+    return typer.Exit(1)
+
+
+def require_user(user: str | None, command: str) -> str:
+    """``--user``, which a command that reads or removes memories cannot do without: a
+    missing user must not mean every user of the tenant."""
+    if user is None:
+        raise InvalidInput(
+            f"{command} needs --user: whose memories (it never spans every user of the "
+            "tenant by default)",
+            field="user",
+        )
+    return user
+
+
+def timestamp(value: str | None, option: str) -> datetime | None:
+    """An ISO 8601 option value with its UTC offset (``2024-06-01T00:00:00+00:00``)."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise InvalidInput(f"--{option}: not an ISO 8601 time: {value!r}", field=option) from exc
+    if parsed.tzinfo is None:
+        raise InvalidInput(
+            f"--{option}: {value!r} has no UTC offset (e.g. {value}+00:00)", field=option
+        )
+    return parsed
+
+
+@contextmanager
+def row_progress(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+    """A function that counts rows done; a progress bar shows them once the work is
+    (or grows) past ``PROGRESS_MIN_ROWS`` rows."""
+    bar = progress_bar(disable=total is None or total <= PROGRESS_MIN_ROWS)
+    task = bar.add_task(description, total=total)
+    bar.start()  # a disabled bar does not draw
+    done = 0
+
+    def advance(rows: int) -> None:
+        nonlocal done
+        done += rows
+        bar.advance(task, rows)
+        if bar.disable and done > PROGRESS_MIN_ROWS:
+            bar.disable = False
+            bar.start()
+
+    try:
+        yield advance
+    finally:
+        bar.stop()
+
+
+def progress_bar(*, disable: bool = False) -> Progress:
+    """A progress bar on stderr (stdout may carry data); left on screen only on a terminal."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=not err.is_terminal,
+        disable=disable,
+    )
+
+
+@asynccontextmanager
+async def opened_store(db: str | None) -> AsyncIterator[Store]:
+    """The configured store alone (no embedder, no queue): key management and
+    migrations need no more."""
+    store = open_store(db or Settings().database_url)
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()

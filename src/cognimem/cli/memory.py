@@ -1,0 +1,143 @@
+"""Memory commands: remember, recall and forget (import and export: ``transfer``)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from cognimem.cli.common import (
+    DbOption,
+    TenantOption,
+    UserOption,
+    out,
+    require_user,
+    run,
+    timestamp,
+)
+from cognimem.memory import Memory
+from cognimem.models import MemoryItem
+from cognimem.models.admin import ForgetResult
+
+
+def remember(
+    text: Annotated[str, typer.Argument(help="What to remember.")],
+    user: UserOption = None,
+    name: Annotated[str | None, typer.Option(help="Author (speaker) name.")] = None,
+    profile: Annotated[
+        str,
+        typer.Option(
+            help="chat, document, mandate, guardrail, tool_discovery, tool_gotcha or learning."
+        ),
+    ] = "chat",
+    tenant: TenantOption = "default",
+    db: DbOption = None,
+) -> None:
+    """Write one message (and print the facts it created or changed)."""
+
+    async def go() -> None:
+        async with Memory.open(db) as mem:
+            scope = {"tenant_id": tenant}
+            result = await mem.write(text, scope=scope, user_id=user, name=name, profile=profile)
+            k = result.knowledge
+            changed = await mem.store.get_facts(tenant, [*k.facts_created, *k.facts_reinforced])
+        for m in result.messages:
+            out.print(
+                f"{m.outcome.value}: event {m.event_id}, items {', '.join(m.item_ids) or '-'}"
+            )
+        for f in changed:
+            verb = "reinforced" if f.id in k.facts_reinforced else "fact"
+            out.print(f"{verb}: {f.key} = {f.value}")
+        for problem in result.degraded:
+            out.print(f"degraded: {problem}")
+
+    run(go)
+
+
+def recall(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    user: UserOption = None,
+    limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
+    max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the packet as JSON.")] = False,
+    tenant: TenantOption = "default",
+    db: DbOption = None,
+) -> None:
+    """Read the memories that matter for a query."""
+
+    async def go() -> None:
+        async with Memory.open(db) as mem:
+            packet = await mem.read(
+                query, scope={"tenant_id": tenant}, user_id=user, limit=limit, max_tokens=max_tokens
+            )
+        if as_json:
+            sys.stdout.write(packet.model_dump_json(indent=2) + "\n")
+        else:
+            sys.stdout.write(packet.to_markdown())
+
+    run(go)
+
+
+def forget(
+    ids: Annotated[
+        list[str] | None, typer.Option("--id", help="A memory's id (repeat for more).")
+    ] = None,
+    query: Annotated[
+        str | None, typer.Option(help="Forget what a read of this query returns.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Forget what happened from then (ISO 8601 with offset).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Forget what happened until then (ISO 8601 with offset).")
+    ] = None,
+    mode: Annotated[
+        str,
+        typer.Option(
+            help="delete (remove), archive (out of every read) or silence (never recalled)."
+        ),
+    ] = "delete",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print what would be forgotten; change nothing.")
+    ] = False,
+    limit: Annotated[int, typer.Option(help="Most memories to forget.")] = 100,
+    user: UserOption = None,
+    tenant: TenantOption = "default",
+    db: DbOption = None,
+) -> None:
+    """Forget a user's memories by --id, by --query or by time (--since / --until)."""
+
+    async def go() -> tuple[ForgetResult, list[MemoryItem]]:
+        user_id = require_user(user, "forget")
+        async with Memory.open(db) as mem:
+            result = await mem.forget(
+                ids=ids,
+                query=query,
+                since=timestamp(since, "since"),
+                until=timestamp(until, "until"),
+                mode=mode,
+                dry_run=dry_run,
+                limit=limit,
+                scope={"tenant_id": tenant},
+                user_id=user_id,
+            )
+            shown = await mem.store.get_items(tenant, result.item_ids) if dry_run else []
+        return result, shown
+
+    result, shown = run(go)
+    count = len(result.item_ids)
+    noun = "memory" if count == 1 else "memories"
+    if result.dry_run:
+        out.print(f"would {result.mode} {count} {noun}", markup=False)
+        texts = {item.id: item.text for item in shown}
+        for item_id in result.item_ids:
+            out.print(f"  {item_id}  {texts.get(item_id, '')}", markup=False, soft_wrap=True)
+    else:
+        done = {"delete": "deleted", "archive": "archived", "silence": "silenced"}[result.mode]
+        out.print(f"{done} {count} {noun}", markup=False)
+        for item_id in result.item_ids:
+            out.print(f"  {item_id}", markup=False)
+    # whatever else the result reports (e.g. what was derived from those memories)
+    for name, value in result.model_dump(exclude={"mode", "item_ids", "dry_run"}).items():
+        out.print(f"{name}: {value}", markup=False, soft_wrap=True)

@@ -1,0 +1,121 @@
+"""``cognimem serve`` and ``cognimem mcp``: the HTTP API and the MCP server over stdio."""
+
+from __future__ import annotations
+
+import errno
+import signal
+import socket
+import sys
+from typing import Annotated
+
+import typer
+
+from cognimem.cli.common import DbOption, err, failed
+from cognimem.config import Settings, redact_url
+from cognimem.errors import CognimemError, UsageError
+from cognimem.logs import configure_logging
+from cognimem.memory import Memory
+from cognimem.store.sqlite.store import path_from_url
+
+
+def serve(
+    db: DbOption = None,
+    host: Annotated[str | None, typer.Option(help="Interface to bind.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on (0: any free port).")] = None,
+) -> None:
+    """Run the HTTP API on the embedded default (or the configured database)."""
+    try:
+        import uvicorn
+
+        from cognimem.api import create_app
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        err.print(
+            "the server needs the 'server' extra: pip install 'cognimem[server]'", markup=False
+        )
+        raise typer.Exit(1) from exc
+    settings = Settings()
+    url = db or settings.database_url
+    host = host or settings.server.host
+    port = settings.server.port if port is None else port
+    # the port first: a busy one fails before anything opens or anything says "serving"
+    try:
+        sock = _bind(host, port)
+        memory = Memory.open(url, settings=settings)
+    except CognimemError as exc:
+        raise failed(exc) from exc
+    port = sock.getsockname()[1]
+    where = path_from_url(url) if url.startswith("sqlite") else redact_url(url)
+
+    class AnnouncingServer(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # the app started and the socket listens: say where
+                # plain print: a console would wrap the path, and users copy it
+                print(f"cognimem serving on http://{host}:{port}  (data: {where})", flush=True)
+                print(f"API docs: http://{host}:{port}/docs", flush=True)
+
+    # uvicorn re-raises SIGTERM after its graceful shutdown with the handler it found;
+    # make that handler a clean exit so a stopped server reports status 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    configure_logging(settings.log.format, settings.log.level)
+    # uvicorn keeps its hands off logging: records go through our handler, and the
+    # app's middleware writes the access log (with request id and tenant)
+    config = uvicorn.Config(
+        create_app(memory),
+        log_config=None,
+        log_level=settings.log.level.lower(),
+        access_log=False,
+        timeout_keep_alive=settings.server.keep_alive_s,
+    )
+    with sock:
+        AnnouncingServer(config).run(sockets=[sock])
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (uvicorn listens on it), or a ``UsageError``
+    that says why not, e.g. another process already listens there."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except socket.gaierror as exc:
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        hint = " (another server is listening there; pick another --port)"
+        busy = exc.errno == errno.EADDRINUSE
+        raise UsageError(
+            f"cannot listen on {host}:{port}: {exc.strerror}{hint if busy else ''}"
+        ) from exc
+    return sock
+
+
+def mcp(db: DbOption = None) -> None:
+    """Run the MCP server over stdio, for MCP clients (tenant and default user: COGNIMEM_MCP__*)."""
+    import logging
+
+    # stdout carries the protocol: every log line goes to stderr
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        from cognimem.mcp import build_server
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.partition(".")[0] != "mcp":
+            raise
+        # no markup: rich would take "[mcp]" for a style tag and drop it
+        err.print("the MCP server needs the 'mcp' extra: pip install 'cognimem[mcp]'", markup=False)
+        raise typer.Exit(1) from exc
+    try:
+        build_server(Settings(), url=db).run("stdio")
+    except* CognimemError as group:
+        # the Memory opens inside the server's task group, so its errors come grouped
+        first = _first_error(group)
+        raise failed(first) from first
+
+
+def _first_error(group: BaseExceptionGroup[CognimemError]) -> CognimemError:
+    found = group.exceptions[0]
+    return found if isinstance(found, CognimemError) else _first_error(found)
