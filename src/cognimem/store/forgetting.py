@@ -11,6 +11,9 @@ evidence trimmed of the forgotten items (and of the events only they came from).
 A summary (an item of kind ``summary``) is orphaned when each of its source events is a
 source of a forgotten item and of no live item left: it is forgotten the same way as the
 items (deleted, archived or silenced).
+
+An open conflict that involves an orphaned fact is settled (status ``resolved``, no
+winner, note :data:`CONFLICT_NOTE`): it no longer shows under open conflicts.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from cognimem.models.knowledge import FactStatus, HistoryEntry
 
 LIVE_FACT = frozenset({FactStatus.ACTIVE, FactStatus.AGING})
 ORPHAN_REASON = "every source it was read from was forgotten"
+CONFLICT_NOTE = "settled by forgetting: a fact's every source was forgotten"
 _ITEM_ACTION = {
     ItemStatus.DELETED: "deleted",
     ItemStatus.ARCHIVED: "archived",

@@ -12,10 +12,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cognimem.models import ItemKind, ItemStatus
-from cognimem.models.knowledge import FactStatus
-from cognimem.store.forgetting import Cascade, ForgottenItem, SourcedFact, cascade
+from cognimem.models.clock import to_utc
+from cognimem.models.knowledge import ConflictStatus, FactStatus
+from cognimem.store.forgetting import (
+    CONFLICT_NOTE,
+    Cascade,
+    ForgottenItem,
+    SourcedFact,
+    cascade,
+)
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from asyncpg import Connection
 
 _ITEMS = (
@@ -118,9 +127,20 @@ async def plan(
     return items, done, relations
 
 
-async def apply(conn: Connection, done: Cascade, status: ItemStatus) -> None:
-    """Write the fact and relation changes of ``done`` (the items are the caller's)."""
+async def apply(conn: Connection, done: Cascade, status: ItemStatus, now: datetime) -> None:
+    """Write the fact, relation and conflict changes of ``done`` (the items are the
+    caller's)."""
     orphans = [f.id for f in done.orphaned]
+    if orphans:
+        await conn.execute(
+            "UPDATE conflicts SET status = $1, resolved_at = $2, note = $3"
+            " WHERE status = $4 AND fact_ids ?| $5::text[]",
+            ConflictStatus.RESOLVED.value,
+            to_utc(now),
+            CONFLICT_NOTE,
+            ConflictStatus.OPEN.value,
+            orphans,
+        )
     if orphans and status is ItemStatus.DELETED:
         await conn.execute("DELETE FROM relations WHERE fact_id = ANY($1::text[])", orphans)
         await conn.execute("DELETE FROM facts WHERE id = ANY($1::text[])", orphans)

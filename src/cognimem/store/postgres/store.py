@@ -443,7 +443,7 @@ class PostgresStore:
                     await _delete_items(conn, tenant_id, targets)
                 else:
                     await _set_status(conn, tenant_id, targets, status)
-                await forgetting.apply(conn, done, status)
+                await forgetting.apply(conn, done, status, now)
                 await kn.insert_history(conn, cascade.history(items, done, status, now))
             return cascade.outcome(items, done, relations)
 

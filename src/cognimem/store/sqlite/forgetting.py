@@ -6,10 +6,18 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from datetime import datetime
 
 from cognimem.models import ItemKind, ItemStatus
-from cognimem.models.knowledge import FactStatus
-from cognimem.store.forgetting import Cascade, ForgottenItem, SourcedFact, cascade
+from cognimem.models.clock import to_micros
+from cognimem.models.knowledge import ConflictStatus, FactStatus
+from cognimem.store.forgetting import (
+    CONFLICT_NOTE,
+    Cascade,
+    ForgottenItem,
+    SourcedFact,
+    cascade,
+)
 from cognimem.store.records import user_key
 from cognimem.store.sqlite.knowledge import bump_fact_version
 
@@ -108,9 +116,18 @@ def plan(
     return items, done, relations
 
 
-def apply(conn: sqlite3.Connection, done: Cascade, status: ItemStatus) -> None:
-    """Write the fact and relation changes of ``done`` (the items are the caller's)."""
+def apply(conn: sqlite3.Connection, done: Cascade, status: ItemStatus, now: datetime) -> None:
+    """Write the fact, relation and conflict changes of ``done`` (the items are the
+    caller's)."""
+    if not done.orphaned and not done.trimmed:
+        return
     orphans = json.dumps([f.id for f in done.orphaned])
+    conn.execute(
+        "UPDATE conflicts SET status = ?, resolved_at = ?, note = ? WHERE status = ?"
+        f" AND EXISTS (SELECT 1 FROM json_each(conflicts.fact_ids) j WHERE j.value IN {_IDS})",
+        (ConflictStatus.RESOLVED.value, to_micros(now), CONFLICT_NOTE,
+         ConflictStatus.OPEN.value, orphans),
+    )  # fmt: skip
     if status is ItemStatus.DELETED:
         conn.execute(f"DELETE FROM relations WHERE fact_id IN {_IDS}", (orphans,))
         conn.execute(f"DELETE FROM facts WHERE id IN {_IDS}", (orphans,))

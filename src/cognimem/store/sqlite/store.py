@@ -373,7 +373,7 @@ class SQLiteStore:
                 _delete_items(conn, tenant_id, targets)
             else:
                 _set_status(conn, targets, status)
-            forgetting.apply(conn, done, status)
+            forgetting.apply(conn, done, status, now)
             kn.insert_history(conn, cascade.history(items, done, status, now))
             return cascade.outcome(items, done, relations)
 
