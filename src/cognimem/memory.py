@@ -699,17 +699,9 @@ class Memory:
             flt = ItemFilter(scope=target, statuses=statuses, since=since, until=until)
             found = await self.store.get_items(tenant, await self.store.list_item_ids(flt, limit))
         affected = edits.forgettable(found, forget_mode)
-        result = ForgetResult(mode=forget_mode, item_ids=[i.id for i in affected], dry_run=dry_run)
-        if dry_run or not affected:
-            return result
-        if forget_mode == "delete":
-            await self.store.delete_items(tenant, result.item_ids)
-        else:
-            await self.store.set_item_status(
-                tenant, result.item_ids, edits.FORGET_STATUS[forget_mode]
-            )
-        await self.store.append_history(edits.forget_history(affected, forget_mode, self._clock()))
-        return result
+        return await edits.forget(
+            self.store, tenant, affected, forget_mode, now=self._clock(), dry_run=dry_run
+        )
 
     async def _forget_by_query(self, query: str, target: Scope, limit: int) -> list[MemoryItem]:
         check_text(query, "query", self.settings.ingest.max_content_chars)

@@ -263,7 +263,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 8
+        assert await s.schema_version() == 13
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -277,6 +277,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (6, "api_keys"),
         (7, "sessions"),
         (8, "drop_items_lexical_filter"),
+        (13, "one_subject_for_the_user"),
     ]
 
 
@@ -402,7 +403,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
     stores = [PostgresStore(blank_postgres_dsn, max_size=2) for _ in range(5)]
     try:
         await asyncio.gather(*(s.open() for s in stores))
-        assert {await s.schema_version() for s in stores} == {7}
+        assert {await s.schema_version() for s in stores} == {13}
     finally:
         await asyncio.gather(*(s.close() for s in stores))
     again = PostgresStore(blank_postgres_dsn)
@@ -415,6 +416,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (5, "relations_by_user"),
         (6, "api_keys"),
         (7, "sessions"),
+        (13, "one_subject_for_the_user"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

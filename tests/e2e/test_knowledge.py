@@ -192,6 +192,8 @@ async def test_assistant_messages_are_not_read_as_user_facts(memory: Memory) -> 
 
 
 async def test_speakers_get_their_own_keys(memory: Memory) -> None:
+    # the first name the scope's user speaks under is theirs; another name is another
+    # speaker in the same conversation, whose "I" facts are keyed by their name
     await memory.write_batch(
         [
             Message(content="I love Thai food.", name="Caroline", occurred_at=T0),
@@ -199,8 +201,10 @@ async def test_speakers_get_their_own_keys(memory: Memory) -> None:
         ],
         user_id="conv",
     )
+    await memory.write("I'm vegan.", user_id="conv", name="Melanie", occurred_at=T0 + 2 * DAY)
     keys = sorted(f.key for f in await memory.facts(user_id="conv"))
-    assert keys == ["caroline:preference:cuisine:thai", "melanie:value:diet"]
+    assert keys == ["melanie:value:diet", "user:preference:cuisine:thai"]
+    assert (await memory.get_fact("melanie:value:diet", user_id="conv")).value == "vegan"
 
 
 async def test_graph_edges_let_a_walk_go_two_hops(memory: Memory) -> None:

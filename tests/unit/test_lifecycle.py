@@ -20,6 +20,7 @@ from cognimem.models.knowledge import (
     FactConflict,
     FactStatus,
 )
+from cognimem.store import forgetting
 from cognimem.store.transfer import embedded_text
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -105,10 +106,53 @@ def test_forget_touches_only_what_changes() -> None:
     items = [item(id="a"), item(id="b", status=ItemStatus.ARCHIVED)]
     assert [i.id for i in edits.forgettable(items, "archive")] == ["a"]
     assert [i.id for i in edits.forgettable(items, "delete")] == ["a", "b"]
-    [entry] = edits.forget_history(items[:1], "silence", NOW)
+    forgotten = [forgetting.ForgottenItem("a", "t", ItemStatus.ACTIVE)]
+    [entry] = forgetting.history(forgotten, forgetting.Cascade(), ItemStatus.SILENT, NOW)
     assert (entry.action, entry.before, entry.after) == (
         "silenced", {"status": "active"}, {"status": "silent"},
     )  # fmt: skip
+
+
+def sourced(fact_id: str, items: tuple[str, ...], events: tuple[str, ...], **kw: Any) -> Any:
+    fields: dict[str, Any] = {
+        "id": fact_id, "tenant_id": "t", "namespace": "default", "user_id": "u",
+        "key": "user:value:diet", "status": FactStatus.ACTIVE, "revision": 1,
+        "evidence_item_ids": items, "evidence_event_ids": events,
+    }  # fmt: skip
+    return forgetting.SourcedFact(**{**fields, **kw})
+
+
+@pytest.mark.parametrize("status", [ItemStatus.DELETED, ItemStatus.ARCHIVED, ItemStatus.SILENT])
+def test_a_fact_goes_with_its_last_live_source_and_keeps_the_others(status: ItemStatus) -> None:
+    alone = sourced("f1", ("a",), ("e1",))
+    shared = sourced("f2", ("a", "b"), ("e1", "e2"))
+    stale = sourced("f3", ("a", "c"), ("e1", "e3"))  # c is no longer active
+    old = sourced("f4", ("a",), ("e1",), status=FactStatus.SUPERSEDED)
+    summary = forgetting.ForgottenItem("s1", "t", ItemStatus.ACTIVE)
+    kept_summary = forgetting.ForgottenItem("s2", "t", ItemStatus.ACTIVE)
+    plan = forgetting.cascade(
+        status,
+        {"a"},
+        [alone, shared, stale, old],
+        live_items={"b"},
+        gone_events={"e1"},
+        summaries=[summary, kept_summary],
+        summary_events={"s1": ["e1"], "s2": ["e1", "e2"]},
+    )
+    deleted = status is ItemStatus.DELETED
+    # a superseded fact is already out of every read: only a delete removes it
+    assert [f.id for f in plan.orphaned] == (["f1", "f3", "f4"] if deleted else ["f1", "f3"])
+    [trim] = plan.trimmed
+    assert (trim.fact.id, trim.item_ids, trim.event_ids) == ("f2", ["b"], ["e2"])
+    assert [s.id for s in plan.summaries] == ["s1"]
+    entries = forgetting.history([], plan, status, NOW)
+    actions = {(e.target_id, e.action) for e in entries}
+    assert ("f1", "deleted" if deleted else "invalidated") in actions
+    assert ("f2", "evidence_trimmed") in actions
+    assert (
+        "s1",
+        {"deleted": "deleted", "archived": "archived", "silent": "silenced"}[status],
+    ) in actions
 
 
 def test_a_memory_mentions_a_query_by_its_own_words() -> None:

@@ -69,9 +69,8 @@ def test_keys_are_stable_distinct_and_readable() -> None:
     assert not is_under("user:preference:cuisines", "user:preference:cuisine")
     assert slug("Crème Brûlée!") == "creme_brulee"
     assert normalize_name("  The  Acme Corp. ") == "acme corp"
-    assert subject_slug("user", None) == "user"
-    assert subject_slug("I", "Caroline") == "caroline"
-    assert subject_slug("Sarah", "Caroline") == "sarah"
+    assert subject_slug("Sarah") == "sarah"
+    assert subject_slug("Mary Jane") == "mary_jane"
 
 
 def test_keys_do_not_depend_on_the_process() -> None:

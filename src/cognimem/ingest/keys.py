@@ -7,6 +7,10 @@ Italian food" and "I love Italian music" never collide and a single-valued fact 
 current city, diet) has one key whose newer values supersede older ones. Looking a key
 up also finds the multi-valued facts under it (``user:preference:cuisine`` finds
 ``user:preference:cuisine:italian``).
+
+The subject of a fact about the scope's user is always ``user``, whether or not the
+message carried the speaker's name (see ``ingest/speakers.py``); anyone else is the
+slug of their name (``ana:value:diet``).
 """
 
 from __future__ import annotations
@@ -34,16 +38,18 @@ def normalize_name(name: str) -> str:
     return text.strip(" .,;:!?'\"")
 
 
+SELF_SUBJECT = "user"
+"""The subject of every fact about the scope's user, whatever name they spoke under."""
+
+
 def is_self(subject: str) -> bool:
     """Whether a fact's subject is the message's author speaking of themselves."""
     return subject.strip().casefold() in {"user", "i", "me", "myself"}
 
 
-def subject_slug(subject: str, author: str | None) -> str:
-    """The key's subject part: the author speaking of themselves is ``user`` when the
-    message has no author name, else the author's slug; anyone else is their slug."""
-    if is_self(subject):
-        return slug(author) or "user" if author else "user"
+def subject_slug(subject: str) -> str:
+    """The key's subject part for a subject other than the scope's user (who is always
+    :data:`SELF_SUBJECT`): their slug."""
     return slug(subject) or "unknown"
 
 

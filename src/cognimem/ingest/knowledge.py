@@ -11,8 +11,9 @@ import numpy as np
 
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
-from cognimem.ingest.keys import fact_key, is_self, slug, subject_slug
+from cognimem.ingest.keys import SELF_SUBJECT, fact_key, is_self, slug, subject_slug
 from cognimem.ingest.reconcile import LIVE, NewFact, reconcile
+from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
@@ -25,7 +26,6 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store.base import FactQuery, Knowledge, PendingFact, Store
 
-SELF_NAME = "user"
 _DEFAULT_IMPORTANCE = {
     FactCategory.IDENTITY: 0.8,
     FactCategory.RELATIONSHIP: 0.7,
@@ -57,10 +57,6 @@ def fact_text(f: ExtractedFact) -> str:
     return f"{f.subject} {f.category.value} {f.predicate}: {negation}{f.value}"
 
 
-def self_name(event: Event) -> str:
-    return event.name or SELF_NAME
-
-
 class KnowledgeBuilder:
     def __init__(self, store: Store, resolver: EntityResolver, embedding_model: str) -> None:
         self._store = store
@@ -74,7 +70,11 @@ class KnowledgeBuilder:
         if not any(s.extraction.facts or s.extraction.entities for s in said):
             return Built(Knowledge())
         resolved = await self._resolver.resolve(scope, _mentions(said), now)
-        proposals = [self._proposal(s, f, resolved, now) for s in said for f in s.extraction.facts]
+        authors = [s.event.name for s in said if s.event.name and s.extraction.facts]
+        speakers = await identify(self._store, scope, authors, resolved)
+        proposals = [
+            self._proposal(s, f, resolved, speakers, now) for s in said for f in s.extraction.facts
+        ]
         keys = sorted({p.fact.key for p in proposals})
         current: dict[str, list[Fact]] = {}
         if keys:
@@ -148,11 +148,17 @@ class KnowledgeBuilder:
         )  # fmt: skip
         return Built(knowledge, report)
 
-    def _proposal(self, s: Said, f: ExtractedFact, resolved: Resolved, now: datetime) -> NewFact:
+    def _proposal(
+        self, s: Said, f: ExtractedFact, resolved: Resolved, speakers: Speakers, now: datetime
+    ) -> NewFact:
         event = s.event
-        own = is_self(f.subject)
-        subject = subject_slug(f.subject, event.name)
-        subject_entity = resolved.entity_id(self_name(event) if own else f.subject)
+        if is_self(f.subject):  # the author: the user, or another speaker by name
+            about = SELF_SUBJECT if speakers.is_user(event) else (event.name or SELF_SUBJECT)
+        else:
+            about = SELF_SUBJECT if speakers.names_user(f.subject, resolved) else f.subject
+        own = about == SELF_SUBJECT
+        subject = SELF_SUBJECT if own else subject_slug(about)
+        subject_entity = speakers.self_id if own else resolved.entity_id(about)
         obj = resolved.entity_id(f.object_entity) if f.object_entity else None
         importance = s.extraction.importance
         if importance is None:
@@ -226,8 +232,10 @@ def _mentions(said: Sequence[Said]) -> list[Mention]:
     out: list[Mention] = []
     for s in said:
         x = s.extraction
-        if any(is_self(f.subject) for f in x.facts):
-            out.append(Mention(self_name(s.event), EntityType.PERSON))
+        if x.facts:  # the user's entity, and the author's name to tell whether it is theirs
+            out.append(Mention(SELF_SUBJECT, EntityType.PERSON))
+            if s.event.name:
+                out.append(Mention(s.event.name, EntityType.PERSON))
         out += [Mention(e.name, e.type) for e in x.entities]
         for f in x.facts:
             if not is_self(f.subject):

@@ -1,5 +1,6 @@
-"""Edits, feedback and forgetting as pure decisions: an item's new state and the history
-entry that records the change (actor ``api``)."""
+"""Edits, feedback and forgetting: an item's new state and the history entry that
+records the change (actor ``api``), as pure decisions; a forget's writes go through one
+store call (``Store.forget_items``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from datetime import datetime
 from typing import Any, Literal, get_args
 
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models.admin import ForgetResult
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.recall.analyze import query_terms
+from cognimem.store.base import Store
 
 Feedback = Literal["correct", "incorrect", "outdated"]
 FEEDBACK: tuple[str, ...] = get_args(Feedback)
@@ -26,7 +29,6 @@ FORGET_STATUS: dict[str, ItemStatus] = {
     "archive": ItemStatus.ARCHIVED,
     "silence": ItemStatus.SILENT,
 }
-_FORGET_ACTION = {"delete": "deleted", "archive": "archived", "silence": "silenced"}
 
 
 @dataclass(frozen=True)
@@ -95,26 +97,32 @@ def forgettable(items: Sequence[MemoryItem], mode: ForgetMode) -> list[MemoryIte
     return [i for i in items if mode == "delete" or i.status is not status]
 
 
-def forget_history(
-    items: Sequence[MemoryItem], mode: ForgetMode, now: datetime
-) -> list[HistoryEntry]:
-    """One entry per forgotten item: its status before and after (a deleted item's text
-    is not kept in its history)."""
-    status = FORGET_STATUS[mode]
-    return [
-        HistoryEntry(
-            id=new_id("hst"),
-            tenant_id=i.scope.tenant_id,
-            target_type="item",
-            target_id=i.id,
-            action=_FORGET_ACTION[mode],
-            actor="api",
-            at=now,
-            before={"status": i.status.value},
-            after={"status": status.value},
-        )
-        for i in items
-    ]
+async def forget(
+    store: Store,
+    tenant_id: str,
+    items: Sequence[MemoryItem],
+    mode: ForgetMode,
+    *,
+    now: datetime,
+    dry_run: bool,
+) -> ForgetResult:
+    """Forget ``items`` (already chosen and in the caller's scope) in ``mode``, with the
+    facts, graph edges and summaries derived from them alone, in one transaction
+    (``Store.forget_items``): one history entry per change; a dry run changes nothing
+    and answers the same."""
+    done = await store.forget_items(
+        tenant_id, [i.id for i in items], FORGET_STATUS[mode], now=now, dry_run=dry_run
+    )
+    return ForgetResult(
+        mode=mode,
+        item_ids=done.item_ids,
+        dry_run=dry_run,
+        fact_ids=done.fact_ids,
+        summary_ids=done.summary_ids,
+        facts=len(done.fact_ids),
+        relations=done.relations,
+        summaries=len(done.summary_ids),
+    )
 
 
 def mentions(text: str, terms: Sequence[str]) -> bool:

@@ -93,8 +93,16 @@ class ExportRecord(BaseModel):
 
 
 class ForgetResult(BaseModel):
-    """What a forget did (or, with ``dry_run``, would do) to which items."""
+    """What a forget did (or, with ``dry_run``, would do) to which items, and to what
+    was derived from them alone: the facts whose every source was forgotten (deleted,
+    or invalidated by ``archive`` and ``silence``), the graph edges drawn from those
+    facts, and the summaries whose every source was forgotten."""
 
     mode: Literal["delete", "archive", "silence"]
     item_ids: list[str] = Field(default_factory=list)
     dry_run: bool = False
+    fact_ids: list[str] = Field(default_factory=list)
+    summary_ids: list[str] = Field(default_factory=list)
+    facts: int = 0
+    relations: int = 0
+    summaries: int = 0

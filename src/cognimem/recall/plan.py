@@ -4,6 +4,7 @@ time limits. Pure: built from the query's analysis and the recall config."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -119,6 +120,23 @@ def lookup_keys(query: str, intent: Intent) -> tuple[str, ...]:
         for subject in subjects[:MAX_LOOKUP_SUBJECTS]
         for category in categories
     )
+
+
+def named_subjects(keys: Sequence[str]) -> list[str]:
+    """The names (as alias-table keys) that lookup ``keys`` take as subjects, the user
+    aside."""
+    subjects = {k.split(":", 1)[0] for k in keys} - {"user"}
+    return sorted(s.replace("_", " ") for s in subjects)
+
+
+def with_user_keys(keys: tuple[str, ...], user_names: Sequence[str]) -> tuple[str, ...]:
+    """``keys``, plus the user's own (``user:...``) for each subject named by one of
+    ``user_names``, the names the user speaks under: the user's facts are keyed ``user``
+    whatever name they were said under, so "what does Caroline like?" asked of
+    Caroline's memory looks up ``user:preference`` too."""
+    own = {n.replace(" ", "_") for n in user_names}
+    extra = [f"user:{k.split(':', 1)[1]}" for k in keys if k.split(":", 1)[0] in own]
+    return tuple(dict.fromkeys([*keys, *extra]))
 
 
 def make_plan(analysis: QueryAnalysis, config: RecallConfig) -> RetrievalPlan:

@@ -17,7 +17,7 @@ import numpy as np
 from cognimem.errors import ProviderError
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, Scope, StepReport
 from cognimem.models.clock import to_utc
-from cognimem.models.knowledge import Fact, FactConflict
+from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.models.packets import ConflictEntry, Explanation, PacketItem
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
@@ -34,7 +34,15 @@ from cognimem.recall.constraints import (
 )
 from cognimem.recall.fuse import fuse
 from cognimem.recall.graph import candidate_names, expand
-from cognimem.recall.plan import ITEM_STEPS, PlannedStep, RetrievalPlan, StepKind, make_plan
+from cognimem.recall.plan import (
+    ITEM_STEPS,
+    PlannedStep,
+    RetrievalPlan,
+    StepKind,
+    make_plan,
+    named_subjects,
+    with_user_keys,
+)
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, RankInput, mmr, rerank
 from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter, Store
@@ -191,7 +199,8 @@ class _Run:
             return StepOutput(picks=picks, conflicts=conflicts)
         if kind is StepKind.FACT_LOOKUP:
             s = self.scope
-            query = FactQuery(s.tenant_id, s.namespace, s.user_id, keys=step.keys, limit=20)
+            keys = await self._with_user_keys(step.keys)
+            query = FactQuery(s.tenant_id, s.namespace, s.user_id, keys=keys, limit=20)
             facts = await self.store.find_facts(query)
             found: dict[str, float] = {}
             for f in facts:
@@ -201,6 +210,18 @@ class _Run:
         if kind is StepKind.GRAPH:
             return await self._graph()
         raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
+
+    async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
+        """``keys``, plus the user's own for a subject named by a name the user speaks
+        under (see ``plan.named_subjects``)."""
+        named = named_subjects(keys)
+        if not named:
+            return keys
+        s = self.scope
+        aliases = await self.store.find_aliases(s.tenant_id, s.namespace, s.user_id, named)
+        return with_user_keys(
+            keys, [a.alias for a in aliases if a.source is AliasSource.USER_STATED]
+        )
 
     async def _graph(self) -> StepOutput:
         """Seeds from the alias table; the scope's edges are read only when the query

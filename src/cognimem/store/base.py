@@ -26,6 +26,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.store.forgetting import Forgotten
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,24 @@ class Store(Protocol):
 
     async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
         """Remove items (and their index entries); returns how many existed."""
+
+    async def forget_items(
+        self,
+        tenant_id: str,
+        ids: Sequence[str],
+        status: ItemStatus,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+    ) -> Forgotten:
+        """Forget the tenant's items ``ids`` into ``status`` (``deleted``: remove the rows
+        and their index entries) with what was derived from them alone, in one
+        transaction: facts whose every evidence item is forgotten are deleted or
+        invalidated, with their graph edges; facts keeping a live source lose the
+        forgotten ones from their evidence; summaries whose every source event is gone
+        are forgotten like the items (rules in ``store/forgetting.py``). Writes one
+        history entry per change (actor ``api``). ``dry_run`` reads the same and writes
+        nothing. Ids that do not exist in the tenant are left out of the answer."""
 
     async def count_items(self, flt: ItemFilter) -> int: ...
 

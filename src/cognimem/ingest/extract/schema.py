@@ -52,7 +52,9 @@ class ExtractedFact(BaseModel):
     """One statement: ``subject`` ``predicate`` ``value``.
 
     ``subject`` is ``"user"`` for the message's author speaking about themselves (the
-    funnel maps it to the author), otherwise the name of the entity it is about.
+    funnel keys it as the scope's user, or as the author's name when the author is
+    another speaker of the conversation: ``ingest/speakers.py``), otherwise the name of
+    the entity it is about.
     ``predicate`` is a short snake_case name within the category (``name``, ``city``,
     ``cuisine``, ``allergy``, ``diet``, ``sister`` ...). ``multi_valued``: several values
     may hold at once (likes, allergies, pets, siblings), so the value is part of the key;

@@ -42,6 +42,7 @@ from cognimem.models.admin import (
 )
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
+from cognimem.store import forgetting as cascade
 from cognimem.store import records, transfer
 from cognimem.store.base import (
     Candidate,
@@ -54,7 +55,8 @@ from cognimem.store.base import (
     PendingItem,
     PendingMessage,
 )
-from cognimem.store.postgres import keys, rows
+from cognimem.store.forgetting import Forgotten
+from cognimem.store.postgres import forgetting, keys, rows
 from cognimem.store.postgres import knowledge as kn
 from cognimem.store.postgres import lifecycle as lc
 from cognimem.store.postgres.migrations import (
@@ -407,29 +409,45 @@ class PostgresStore:
         if not ids:
             return 0
         async with self._connection() as conn:
-            count = await conn.fetchval(
-                "WITH changed AS (UPDATE items SET status = $3 WHERE tenant_id = $1"
-                " AND id = ANY($2::text[]) AND status <> $3 RETURNING 1)"
-                " SELECT count(*) FROM changed",
-                tenant_id,
-                list(set(ids)),
-                status.value,
-            )
-        return int(count)
+            return await _set_status(conn, tenant_id, ids, status)
 
     async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
         if not ids:
             return 0
         async with self._connection() as conn:
-            # the row holds the text, tsvector and embedding, so every index forgets it
-            count = await conn.fetchval(
-                "WITH gone AS (DELETE FROM items WHERE tenant_id = $1 AND id = ANY($2::text[])"
-                " RETURNING id), links AS (DELETE FROM item_events"
-                " WHERE item_id IN (SELECT id FROM gone)) SELECT count(*) FROM gone",
-                tenant_id,
-                list(ids),
-            )
-        return int(count)
+            return await _delete_items(conn, tenant_id, ids)
+
+    async def forget_items(
+        self,
+        tenant_id: str,
+        ids: Sequence[str],
+        status: ItemStatus,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+    ) -> Forgotten:
+        if not ids:
+            return Forgotten()
+        if dry_run:
+            async with self._connection() as conn:
+                items, done, relations = await forgetting.plan(
+                    conn, tenant_id, ids, status, lock=False
+                )
+            return cascade.outcome(items, done, relations)
+
+        async def body(conn: Connection) -> Forgotten:
+            items, done, relations = await forgetting.plan(conn, tenant_id, ids, status, lock=True)
+            if items:
+                targets = [i.id for i in [*items, *done.summaries]]
+                if status is ItemStatus.DELETED:
+                    await _delete_items(conn, tenant_id, targets)
+                else:
+                    await _set_status(conn, tenant_id, targets, status)
+                await forgetting.apply(conn, done, status, now)
+                await kn.insert_history(conn, cascade.history(items, done, status, now))
+            return cascade.outcome(items, done, relations)
+
+        return await self._write(body, None)
 
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
         if not ids:
@@ -799,3 +817,29 @@ class PostgresStore:
     async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
         async with self._connection() as conn:
             return await keys.revoke(conn, key_id, at)
+
+
+async def _set_status(
+    conn: Connection, tenant_id: str, ids: Sequence[str], status: ItemStatus
+) -> int:
+    count = await conn.fetchval(
+        "WITH changed AS (UPDATE items SET status = $3 WHERE tenant_id = $1"
+        " AND id = ANY($2::text[]) AND status <> $3 RETURNING 1)"
+        " SELECT count(*) FROM changed",
+        tenant_id,
+        list(set(ids)),
+        status.value,
+    )
+    return int(count)
+
+
+async def _delete_items(conn: Connection, tenant_id: str, ids: Sequence[str]) -> int:
+    # the row holds the text, tsvector and embedding, so every index forgets it
+    count = await conn.fetchval(
+        "WITH gone AS (DELETE FROM items WHERE tenant_id = $1 AND id = ANY($2::text[])"
+        " RETURNING id), links AS (DELETE FROM item_events"
+        " WHERE item_id IN (SELECT id FROM gone)) SELECT count(*) FROM gone",
+        tenant_id,
+        list(ids),
+    )
+    return int(count)

@@ -33,6 +33,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.store import forgetting as cascade
 from cognimem.store import records, transfer
 from cognimem.store.base import (
     Candidate,
@@ -45,7 +46,8 @@ from cognimem.store.base import (
     PendingItem,
     PendingMessage,
 )
-from cognimem.store.sqlite import keys, lexical, rows, scopes, vectors
+from cognimem.store.forgetting import Forgotten
+from cognimem.store.sqlite import forgetting, keys, lexical, rows, scopes, vectors
 from cognimem.store.sqlite import knowledge as kn
 from cognimem.store.sqlite import lifecycle as lc
 from cognimem.store.sqlite.connection import Connections, connect, translate
@@ -349,23 +351,35 @@ class SQLiteStore:
         return await self._db.write(tx)
 
     async def delete_items(self, tenant_id: str, ids: Sequence[str]) -> int:
-        def tx(conn: sqlite3.Connection) -> int:
-            marks = ", ".join("?" * len(ids))
-            found = conn.execute(
-                f"SELECT rowid, id, namespace, user_id FROM items"
-                f" WHERE +tenant_id = ? AND id IN ({marks})",
-                (tenant_id, *ids),
-            ).fetchall()
-            for rowid, item_id, namespace, user_id in found:
-                conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
-                conn.execute("DELETE FROM item_events WHERE item_id = ?", (item_id,))
-                conn.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
-                scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=True)
-            return len(found)
-
         if not ids:
             return 0
-        return await self._db.write(tx)
+        return await self._db.write(lambda conn: _delete_items(conn, tenant_id, ids))
+
+    async def forget_items(
+        self,
+        tenant_id: str,
+        ids: Sequence[str],
+        status: ItemStatus,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+    ) -> Forgotten:
+        def tx(conn: sqlite3.Connection) -> Forgotten:
+            items, done, relations = forgetting.plan(conn, tenant_id, ids, status)
+            if dry_run or not items:
+                return cascade.outcome(items, done, relations)
+            targets = [i.id for i in [*items, *done.summaries]]
+            if status is ItemStatus.DELETED:
+                _delete_items(conn, tenant_id, targets)
+            else:
+                _set_status(conn, targets, status)
+            forgetting.apply(conn, done, status, now)
+            kn.insert_history(conn, cascade.history(items, done, status, now))
+            return cascade.outcome(items, done, relations)
+
+        if not ids:
+            return Forgotten()
+        return await (self._db.read(tx) if dry_run else self._db.write(tx))
 
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
         if not ids:
@@ -768,6 +782,20 @@ def _insert_items(conn: sqlite3.Connection, items: Sequence[PendingItem]) -> lis
 def _merge(conn: sqlite3.Connection, event: Event, targets: Sequence[str]) -> list[str]:
     """Add ``event`` to the provenance of existing items; returns those that exist."""
     return [t for t in targets if kn.merge_into(conn, t, event.id, event.external_id)]
+
+
+def _delete_items(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> int:
+    marks = ", ".join("?" * len(ids))
+    found = conn.execute(
+        f"SELECT rowid, id, namespace, user_id FROM items WHERE +tenant_id = ? AND id IN ({marks})",
+        (tenant_id, *ids),
+    ).fetchall()
+    for rowid, item_id, namespace, user_id in found:
+        conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
+        conn.execute("DELETE FROM item_events WHERE item_id = ?", (item_id,))
+        conn.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
+        scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=True)
+    return len(found)
 
 
 def _set_status(conn: sqlite3.Connection, ids: Sequence[str], status: ItemStatus) -> int:
