@@ -188,16 +188,25 @@ def remember(
 def recall(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     user: UserOption = None,
+    all_users: Annotated[
+        bool, typer.Option("--all-users", help="Read every user's memories (not with --user).")
+    ] = False,
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the packet as JSON.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Read the memories that matter for a query."""
+    """Read the memories that matter for a query: one user's (--user), or every user's
+    (--all-users)."""
+    if user is None and not all_users:
+        err.print("[red]error[/red]: pass --user USER, or --all-users to read every user")
+        raise typer.Exit(2)
 
     async def go() -> None:
         async with Memory.open(db) as mem:
-            packet = await mem.read(query, user_id=user, limit=limit, max_tokens=max_tokens)
+            packet = await mem.read(
+                query, user_id=user, all_users=all_users, limit=limit, max_tokens=max_tokens
+            )
         if as_json:
             sys.stdout.write(packet.model_dump_json(indent=2) + "\n")
         else:

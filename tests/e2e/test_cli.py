@@ -36,6 +36,22 @@ def test_remember_then_recall(db_url: str) -> None:
     assert "No relevant memories" in markdown
 
 
+def test_recall_needs_a_user_or_all_users(db_url: str) -> None:
+    cli("remember", "I keep my passport in the red folder", "--user", "u1", db_url=db_url)
+    missing = cli("recall", "passport", db_url=db_url, check=False)
+    assert missing.returncode == 2
+    assert "--user" in missing.stderr
+    assert "--all-users" in missing.stderr
+    empty = cli("recall", "passport", "--user", "", db_url=db_url, check=False)
+    assert empty.returncode == 1
+    assert "scope.user_id" in empty.stderr
+    both = cli("recall", "passport", "--user", "u1", "--all-users", db_url=db_url, check=False)
+    assert both.returncode == 1
+    assert "all_users" in both.stderr
+    packet = json.loads(cli("recall", "passport", "--all-users", "--json", db_url=db_url).stdout)
+    assert [i["text"] for i in packet["items"]] == ["I keep my passport in the red folder"]
+
+
 def test_remember_prints_the_facts_it_changed(db_url: str) -> None:
     out = cli("remember", "I'm deathly allergic to peanuts.", "--user", "u1", db_url=db_url)
     assert "fact: user:policy:allergy:peanuts = peanuts" in out.stdout

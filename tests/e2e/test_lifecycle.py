@@ -234,7 +234,7 @@ async def test_bad_forgets_name_the_field(
     memory: Memory, kwargs: dict[str, Any], field: str
 ) -> None:
     with pytest.raises(InvalidInput) as err:
-        await memory.forget(**kwargs)
+        await memory.forget(user_id="u", **kwargs)
     assert err.value.field == field
 
 
@@ -357,7 +357,7 @@ async def test_a_closed_session_refuses_writes_and_stores_nothing(memory: Memory
         await memory.close_session("s2")
 
     await memory.create_session("s3", user_id="v")
-    assert [s.id for s in await memory.list_sessions()] == ["s3", "s1"]
+    assert [s.id for s in await memory.list_sessions(all_users=True)] == ["s3", "s1"]
     assert [s.id for s in await memory.list_sessions(user_id="u")] == ["s1"]
     stats = await memory.stats(user_id="u")
     assert (stats.events, stats.sessions) == (2, {"closed": 1})
@@ -374,7 +374,7 @@ async def test_stats_count_the_scope(memory: Memory) -> None:
     assert stats.items_by_kind == {"episode": 2}
     assert stats.facts.get("active", 0) >= 2
     assert stats.entities >= 1
-    assert (await memory.stats()).events == 3
+    assert (await memory.stats(all_users=True)).events == 3
 
 
 # -- erasure ---------------------------------------------------------------------------
@@ -578,12 +578,14 @@ async def test_a_bad_import_line_is_named_and_its_batch_not_stored(
     memory: Memory, fresh: Memory
 ) -> None:
     await write_a_life(memory)
-    lines = [json.loads(r.model_dump_json()) for r in [r async for r in memory.export()]]
+    lines = [
+        json.loads(r.model_dump_json()) for r in [r async for r in memory.export(all_users=True)]
+    ]
     broken = [*lines[:3], {"type": "item", "data": {"id": "mem_x"}}, *lines[3:]]
     with pytest.raises(InvalidInput, match="line 4") as err:
         await fresh.import_records(broken)
     assert err.value.field == "line 4"
-    assert (await fresh.stats()).events == 0
+    assert (await fresh.stats(all_users=True)).events == 0
     with pytest.raises(InvalidInput, match="line 1"):
         await fresh.import_records([{"type": "header", "data": {"format_version": 2}}])
     with pytest.raises(InvalidInput, match="line 2"):

@@ -188,11 +188,14 @@ class FactRows:
 class FactQuery:
     """Which facts to list. Facts belong to the user: (tenant, namespace, user_id);
     agent and session are provenance, not filters. ``keys`` match exactly or as a prefix
-    of multi-valued keys (``user:preference:cuisine`` finds ``...:cuisine:italian``)."""
+    of multi-valued keys (``user:preference:cuisine`` finds ``...:cuisine:italian``).
+    ``all_users`` lists every user's facts and those of no user (``user_id`` is then
+    ignored); without it ``user_id=None`` means the facts of no user."""
 
     tenant_id: str
     namespace: str
     user_id: str | None
+    all_users: bool = False
     keys: tuple[str, ...] | None = None
     statuses: tuple[FactStatus, ...] | None = (FactStatus.ACTIVE, FactStatus.AGING)
     categories: tuple[FactCategory, ...] | None = None
@@ -327,17 +330,31 @@ class Store(Protocol):
     ) -> int: ...
 
     async def find_aliases(
-        self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str] | None,
+        *,
+        all_users: bool = False,
     ) -> list[Alias]:
-        """Aliases visible to the user (theirs and the namespace's shared ones) whose
-        normalised text is one of ``names`` (``None``: all of them, for fuzzy matching)."""
+        """Aliases visible to the user (theirs and the namespace's shared ones; every
+        user's with ``all_users``) whose normalised text is one of ``names`` (``None``:
+        all of them, for fuzzy matching)."""
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]: ...
 
     async def find_relations(
-        self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        entity_ids: Sequence[str],
+        *,
+        all_users: bool = False,
     ) -> list[Relation]:
-        """Active edges touching any of ``entity_ids``, visible to the user."""
+        """Active edges touching any of ``entity_ids``, visible to the user (theirs and
+        the shared ones; every user's with ``all_users``)."""
 
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -347,8 +364,16 @@ class Store(Protocol):
         graph a read expands over, in one query."""
 
     async def find_conflicts(
-        self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
-    ) -> list[FactConflict]: ...
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        open_only: bool = True,
+        all_users: bool = False,
+    ) -> list[FactConflict]:
+        """The user's conflicts (of no user for ``None``; every user's with
+        ``all_users``), oldest first."""
 
     async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
         """Every recorded change to an item or fact, oldest first."""
