@@ -1012,8 +1012,11 @@ class Memory:
         """Import export records into ``tenant_id`` (whatever tenant they came from), in
         batches: each batch is validated first (``InvalidInput`` names the bad line and
         nothing of its batch is stored), its item and fact texts are embedded with this
-        Memory's embedder, and rows already stored (by id) are skipped, so importing
-        twice inserts nothing. Returns how many rows of each type were inserted."""
+        Memory's embedder, its ids are made the tenant's (one it holds stays, any other
+        becomes one derived from the tenant and the id, references included:
+        ``store.transfer.TenantIds``), and rows already stored (by id) are skipped, so
+        importing twice inserts nothing and another tenant's export imports whole.
+        Returns how many rows of each type were inserted."""
         self._require_open()
         make_scope(tenant_id=tenant_id)
         return await transfer.import_records(self.store, self.embedder, records, tenant_id)

@@ -27,7 +27,7 @@ from cognimem import (
 from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord, SessionStatus
 from cognimem.models.ids import content_hash
-from cognimem.models.knowledge import ConflictStatus, ConflictStrategy, FactStatus
+from cognimem.models.knowledge import ConflictStatus, ConflictStrategy, Fact, FactStatus
 from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import ItemFilter
@@ -528,6 +528,16 @@ async def reads(memory: Memory) -> list[list[str]]:
     return out
 
 
+ID_FIELDS = {
+    "id", "subject_entity_id", "object_entity_id", "evidence_item_ids", "evidence_event_ids",
+    "superseded_by",
+}  # fmt: skip
+
+
+def without_ids(facts: list[Fact]) -> list[dict[str, Any]]:
+    return [f.model_dump(exclude=ID_FIELDS) for f in facts]
+
+
 async def test_export_then_import_into_a_fresh_database_reads_the_same(
     memory: Memory, fresh: Memory
 ) -> None:
@@ -549,7 +559,13 @@ async def test_export_then_import_into_a_fresh_database_reads_the_same(
     assert counts["facts"] >= 3
     assert set((await fresh.import_records(iter(lines))).values()) == {0}
     assert await reads(fresh) == await reads(memory)
-    assert await fresh.facts(user_id="u") == await memory.facts(user_id="u")
+    # the copies have ids of their own (made the tenant's on import), and their
+    # references lead to the copies
+    copies = await fresh.facts(user_id="u")
+    assert without_ids(copies) == without_ids(await memory.facts(user_id="u"))
+    for f in copies:
+        evidence = await fresh.store.get_items("default", f.evidence_item_ids)
+        assert [i.id for i in evidence] == f.evidence_item_ids
     assert [s.id for s in await fresh.list_sessions(user_id="u")] == ["trip"]
 
 

@@ -457,14 +457,20 @@ class Store(Protocol):
         of a user are theirs and the shared aliases of their entities; history is that
         of the exported items, facts and conflicts."""
 
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` are rows of the tenant: events, items, entities, facts,
+        relations, conflicts or history entries."""
+
     async def import_records(
         self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
     ) -> dict[str, int]:
         """Insert the records (their tenant replaced by ``tenant_id``) that are not
         stored yet, by id (ids are unique across the database, so a row whose id is
-        held in another tenant is skipped too; aliases and sessions by their keys), in
-        one transaction; ``embeddings`` maps item and fact ids to vectors. Returns how
-        many rows of each type were inserted; importing twice inserts nothing."""
+        held in another tenant is skipped too: ``Memory`` makes an import's ids the
+        tenant's first, ``store.transfer.TenantIds``; aliases and sessions by their
+        keys), in one transaction; ``embeddings`` maps item and fact ids to vectors.
+        Returns how many rows of each type were inserted; importing twice inserts
+        nothing."""
 
     async def delete_embeddings(self, hashes: Sequence[str]) -> int:
         """Drop cached embeddings of these content hashes (every model)."""

@@ -248,9 +248,9 @@ async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingRespo
     },
 )
 async def import_(request: Request, mem: Mem, caller: Caller) -> dict[str, int]:
-    """Import JSON lines written by export into the caller's tenant; rows already
-    stored (by id) are skipped, so importing twice changes nothing. Returns how many
-    rows of each type were inserted."""
+    """Import JSON lines written by export into the caller's tenant, with ids made the
+    tenant's; rows already stored are skipped, so importing twice changes nothing.
+    Returns how many rows of each type were inserted."""
     records: list[ExportRecord] = []
     line_no = 0
     async for line in _lines(request):

@@ -790,6 +790,10 @@ class PostgresStore:
                 if after is None:
                     break
 
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        async with self._connection() as conn:
+            return await lc.held_ids(conn, tenant_id, ids)
+
     async def import_records(
         self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
     ) -> dict[str, int]:

@@ -743,6 +743,9 @@ class SQLiteStore:
                 if after is None:
                     break
 
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        return await self._db.read(lambda conn: lc.held_ids(conn, tenant_id, ids))
+
     async def import_records(
         self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
     ) -> dict[str, int]:
