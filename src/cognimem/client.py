@@ -220,6 +220,7 @@ class AsyncMemoryClient:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
+        all_users: bool = False,
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
@@ -244,7 +245,13 @@ class AsyncMemoryClient:
         }
         body: dict[str, Any] = {
             "query": query,
-            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "scope": _scope(
+                scope,
+                all_users=all_users,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+            ),
             "explain": explain,
             **{k: v for k, v in options.items() if v is not None},
         }
@@ -259,6 +266,7 @@ class AsyncMemoryClient:
         include_history: bool = False,
         scope: ScopeLike = None,
         user_id: str | None = None,
+        all_users: bool = False,
         limit: int = 1_000,
     ) -> list[Fact]:
         """The user's facts, newest first (see :meth:`Memory.facts`). The HTTP API takes
@@ -271,7 +279,7 @@ class AsyncMemoryClient:
                 )
             key = keys[0] if keys else None
         body: dict[str, Any] = {
-            "scope": _scope(scope, user_id=user_id),
+            "scope": _scope(scope, all_users=all_users, user_id=user_id),
             "include_history": include_history,
             "limit": limit,
         }
@@ -283,27 +291,41 @@ class AsyncMemoryClient:
         return _parse(response, _FACTS.validate_python)
 
     async def get_fact(
-        self, key: str, *, scope: ScopeLike = None, user_id: str | None = None
+        self,
+        key: str,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
     ) -> Fact:
         """The live fact under exactly ``key``; ``NotFound`` when there is none."""
-        found = [f for f in await self.facts(key=key, scope=scope, user_id=user_id) if f.key == key]
+        listed = await self.facts(key=key, scope=scope, user_id=user_id, all_users=all_users)
+        found = [f for f in listed if f.key == key]
         if not found:
             raise NotFound("fact", key)
         return found[0]
 
     async def entities(
-        self, *, scope: ScopeLike = None, user_id: str | None = None
+        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
     ) -> list[tuple[Entity, list[Alias]]]:
         """The entities visible to the user, each with its aliases."""
-        body = {"scope": _scope(scope, user_id=user_id)}
+        body = {"scope": _scope(scope, all_users=all_users, user_id=user_id)}
         response = await self._call("POST", "/v1/entities/query", body)
         return [(e.entity, e.aliases) for e in _parse(response, _ENTITIES.validate_python)]
 
     async def conflicts(
-        self, *, open_only: bool = True, scope: ScopeLike = None, user_id: str | None = None
+        self,
+        *,
+        open_only: bool = True,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
     ) -> list[FactConflict]:
         """Contradictions between the user's facts."""
-        body = {"scope": _scope(scope, user_id=user_id), "open_only": open_only}
+        body = {
+            "scope": _scope(scope, all_users=all_users, user_id=user_id),
+            "open_only": open_only,
+        }
         response = await self._call("POST", "/v1/conflicts/query", body)
         return _parse(response, _CONFLICTS.validate_python)
 
@@ -359,7 +381,7 @@ class AsyncMemoryClient:
         """Delete one memory item; ``NotFound`` when there is none."""
         _check_tenant(tenant_id)
         await self.get(item_id)
-        await self.forget(ids=[item_id])
+        await self.forget(ids=[item_id], all_users=True)  # by id: whoever's it is
 
     async def forget(
         self,
@@ -375,6 +397,7 @@ class AsyncMemoryClient:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
+        all_users: bool = False,
     ) -> ForgetResult:
         """Forget memories by ids, query or time range (see :meth:`Memory.forget`)."""
         selectors = {
@@ -384,7 +407,13 @@ class AsyncMemoryClient:
             "until": until,
         }
         body = {
-            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "scope": _scope(
+                scope,
+                all_users=all_users,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+            ),
             "mode": mode,
             "dry_run": dry_run,
             "limit": limit,
@@ -401,6 +430,7 @@ class AsyncMemoryClient:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
+        all_users: bool = False,
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
@@ -411,7 +441,13 @@ class AsyncMemoryClient:
         options = {"limit": limit, "max_tokens": max_tokens, "preset": preset, "timezone": timezone}
         body: dict[str, Any] = {
             "user": {"role": "user", **_message(user_message)},
-            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "scope": _scope(
+                scope,
+                all_users=all_users,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+            ),
             "profile": profile,
             **{k: v for k, v in options.items() if v is not None},
         }
@@ -442,9 +478,11 @@ class AsyncMemoryClient:
         scope: ScopeLike = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        all_users: bool = False,
         limit: int = 100,
     ) -> list[Session]:
-        body = {"scope": _scope(scope, user_id=user_id, agent_id=agent_id), "limit": limit}
+        scoped = _scope(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
+        body = {"scope": scoped, "limit": limit}
         response = await self._call("POST", "/v1/sessions/query", body)
         return _parse(response, _SESSIONS.validate_python)
 
@@ -456,8 +494,10 @@ class AsyncMemoryClient:
         body = {"scope": _scope(scope, user_id=user_id)}
         return await self._call_model(Session, "POST", path, body)
 
-    async def stats(self, *, scope: ScopeLike = None, user_id: str | None = None) -> ScopeStats:
-        body = {"scope": _scope(scope, user_id=user_id)}
+    async def stats(
+        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
+    ) -> ScopeStats:
+        body = {"scope": _scope(scope, all_users=all_users, user_id=user_id)}
         return await self._call_model(ScopeStats, "POST", "/v1/stats", body)
 
     async def erase_user(self, user_id: str, *, tenant_id: str = DEFAULT_TENANT) -> ErasureReport:
@@ -467,10 +507,10 @@ class AsyncMemoryClient:
         return await self._call_model(ErasureReport, "DELETE", path)
 
     async def export(
-        self, *, scope: ScopeLike = None, user_id: str | None = None
+        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
     ) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope, streamed (a header record first)."""
-        body = to_jsonable_python({"scope": _scope(scope, user_id=user_id)})
+        body = to_jsonable_python({"scope": _scope(scope, all_users=all_users, user_id=user_id)})
         async with self._http.stream("POST", "/v1/memory/export", json=body) as response:
             if not response.is_success:
                 await response.aread()
@@ -584,14 +624,19 @@ def _message(value: Message | Mapping[str, Any] | str) -> dict[str, Any]:
     return dict(value)
 
 
-def _scope(scope: ScopeLike = None, **fields: str | None) -> dict[str, Any]:
+def _scope(
+    scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
+) -> dict[str, Any]:
     """The scope fields of a request body. The tenant is the server's to pick (from the
-    API key): a scope naming another tenant than the default is a ``UsageError``."""
+    API key): a scope naming another tenant than the default is a ``UsageError``.
+    ``all_users`` goes in the scope (``{"all_users": true}``), as the API takes it."""
     if isinstance(scope, Scope):
         data = scope.model_dump(exclude_defaults=True)
     else:
         data = dict(scope or {})
     data.update({k: v for k, v in fields.items() if v is not None})
+    if all_users:
+        data["all_users"] = True
     _check_tenant(str(data.pop("tenant_id", DEFAULT_TENANT)))
     return data
 

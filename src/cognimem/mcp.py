@@ -23,7 +23,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from cognimem.config import Settings
-from cognimem.errors import CognimemError, InvalidInput, NotFound, UsageError
+from cognimem.errors import CognimemError, InvalidInput, UsageError
 from cognimem.memory import Memory, make_scope
 from cognimem.models import Scope, WriteResult
 
@@ -145,23 +145,19 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         *,
         ctx: Ctx,
     ) -> str:
-        """Delete memories by id (the item ids `remember` returned). Returns how many
-        were deleted and which ids were not found."""
+        """Delete memories by id (the item ids `remember` returned), with the facts
+        derived from them alone. Returns how many were deleted and which ids were not
+        found."""
         memory, server_scope = resolve(ctx)
-        deleted, missing = 0, []
+        wanted = list(dict.fromkeys(item_ids))
         with _tool_errors():
             scope = _for_user(server_scope, user_id)
-            for item_id in dict.fromkeys(item_ids):
-                try:
-                    item = await memory.get(item_id, tenant_id=scope.tenant_id)
-                    if not _visible(item.scope, scope):
-                        raise NotFound("item", item_id)  # another user's: not theirs
-                    await memory.delete(item_id, tenant_id=scope.tenant_id)
-                except NotFound:
-                    missing.append(item_id)
-                else:
-                    deleted += 1
-        text = f"forgot {deleted} {'memory' if deleted == 1 else 'memories'}"
+            result = await memory.forget(ids=wanted, scope=scope, limit=max(len(wanted), 1))
+        deleted = set(result.item_ids)
+        missing = [i for i in wanted if i not in deleted]  # unknown, or another user's
+        text = f"forgot {len(deleted)} {'memory' if len(deleted) == 1 else 'memories'}"
+        if result.facts:
+            text += f" and {result.facts} {'fact' if result.facts == 1 else 'facts'} from them"
         return f"{text}; not found: {', '.join(missing)}" if missing else text
 
     @server.tool()
@@ -239,10 +235,3 @@ async def _describe(memory: Memory, scope: Scope, result: WriteResult) -> str:
     lines += [f"conflict: {c}" for c in k.conflicts_opened]
     lines += [f"degraded: {problem}" for problem in result.degraded]
     return "\n".join(lines)
-
-
-def _visible(item: Scope, configured: Scope) -> bool:
-    """Whether a call of scope ``configured`` may touch an item of scope ``item``."""
-    return (item.namespace, item.user_id) == (configured.namespace, configured.user_id) and (
-        configured.agent_id is None or item.agent_id == configured.agent_id
-    )

@@ -96,6 +96,16 @@ FORGET_FLOOR = 0.35
 FORGET_MIN_SIMILARITY = 0.5
 
 
+# why a read (forget, export, ...) without a user is refused, and what to do instead
+USER_REQUIRED = "scope.user_id is required: pass all_users=true to span every user of the tenant"
+ALL_USERS_WITH_USER = "scope.all_users spans every user of the tenant: leave scope.user_id out"
+ALL_USERS_NOT_HERE = (
+    "scope.all_users does not apply here: it widens a read (read, turn, forget, export,"
+    " stats, facts, entities, relations, conflicts, sessions) to every user; a write"
+    " without scope.user_id stores a memory of no user"
+)
+
+
 def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
     """A ``Scope`` from a Scope, a mapping and/or keyword fields; bad fields → InvalidInput."""
     data: dict[str, Any] = {}
@@ -103,11 +113,34 @@ def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
         data = scope.model_dump()
     elif scope is not None:
         data = dict(scope)
+    if data.pop("all_users", False):
+        raise InvalidInput(ALL_USERS_NOT_HERE, field="scope.all_users")
     data.update({k: v for k, v in fields.items() if v is not None})
     try:
         return Scope.model_validate(data)
     except ValidationError as exc:
         raise _invalid(exc, "scope") from exc
+
+
+def make_read_scope(
+    scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
+) -> Scope:
+    """The scope of a call that reads or forgets stored memories: one user's, or every
+    user's of the tenant when ``all_users`` is true (as a keyword or as
+    ``scope["all_users"]``), never every user's because ``user_id`` was left out. The
+    returned scope has ``user_id=None`` exactly when the call spans every user."""
+    if isinstance(scope, Mapping) and "all_users" in scope:
+        flag = scope["all_users"]
+        if not isinstance(flag, bool):
+            raise InvalidInput("scope.all_users must be true or false", field="scope.all_users")
+        all_users = all_users or flag
+        scope = {k: v for k, v in scope.items() if k != "all_users"}
+    target = make_scope(scope, **fields)
+    if all_users and target.user_id is not None:
+        raise InvalidInput(ALL_USERS_WITH_USER, field="scope.all_users")
+    if not all_users and target.user_id is None:
+        raise InvalidInput(USER_REQUIRED, field="scope.user_id")
+    return target
 
 
 def make_message(value: Message | Mapping[str, Any] | str, field: str = "message") -> Message:
@@ -355,6 +388,7 @@ class Memory:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
+        all_users: bool = False,
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
@@ -370,10 +404,18 @@ class Memory:
         names a period ("last week") reads that period, resolved against
         ``reference_time`` (default now) in the user's ``timezone`` (IANA name; UTC).
         ``explain=True`` adds, per returned and dropped candidate, each signal's value,
-        the final score and the step that found it."""
+        the final score and the step that found it. The read is one user's (``user_id``),
+        or every user's of the tenant with ``all_users=True``; neither is
+        ``InvalidInput``."""
         self._require_open()
         check_text(query, "query", self.settings.ingest.max_content_chars)
-        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        target = make_read_scope(
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+        )
         r = self.settings.recall
         limit = r.default_limit if limit is None else limit
         max_tokens = r.default_max_tokens if max_tokens is None else max_tokens
@@ -423,6 +465,7 @@ class Memory:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
+        all_users: bool = False,
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
@@ -431,7 +474,9 @@ class Memory:
     ) -> Turn:
         """One conversational turn: the packet for the user's message (read before the
         turn is stored, at the message's time), then both messages remembered. Both are
-        checked before anything is read or written."""
+        checked before anything is read or written. It reads like :meth:`read` (a user,
+        or ``all_users=True``) and stores both messages under the scope's user (none
+        with ``all_users``)."""
         self._require_open()
         user = make_message(user_message, "user")
         messages = [user]
@@ -445,10 +490,17 @@ class Memory:
         limit_chars = self.settings.ingest.max_content_chars
         for field, m in zip(("user", "assistant"), messages, strict=False):
             check_text(m.content, f"{field}.content", limit_chars)
-        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        target = make_read_scope(
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+        )
         packet = await self.read(
             user.content,
             scope=target,
+            all_users=target.user_id is None,
             limit=limit,
             max_tokens=max_tokens,
             preset=preset,
@@ -472,10 +524,13 @@ class Memory:
         return await self.store.get_events(tenant_id, list(event_ids))
 
     async def delete(self, item_id: str, *, tenant_id: str = "default") -> None:
-        """Delete one memory item (its raw events stay in L1)."""
+        """Delete one memory item (its raw events stay in L1), with the facts, graph edges
+        and summaries derived from it alone, as ``forget`` does."""
         self._require_open()
-        if await self.store.delete_items(tenant_id, [item_id]) == 0:
+        found = await self.store.get_items(tenant_id, [item_id])
+        if not found:
             raise NotFound("memory", item_id)
+        await edits.forget(self.store, tenant_id, found, "delete", now=self._clock(), dry_run=False)
 
     # -- knowledge -------------------------------------------------------------------
     async def facts(
@@ -486,13 +541,15 @@ class Memory:
         include_history: bool = False,
         scope: ScopeLike = None,
         user_id: str | None = None,
+        all_users: bool = False,
         limit: int = 1_000,
     ) -> list[Fact]:
         """The user's facts, newest first: live ones (active, aging), or every version
         with ``include_history``. ``key`` matches exactly or as a prefix of multi-valued
-        keys: ``user:preference:cuisine`` finds ``user:preference:cuisine:italian``."""
+        keys: ``user:preference:cuisine`` finds ``user:preference:cuisine:italian``.
+        ``all_users=True`` lists every user's facts of the tenant, and those of no user."""
         self._require_open()
-        target = make_scope(scope, user_id=user_id)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         keys = (key,) if isinstance(key, str) else (None if key is None else tuple(key))
         try:
             cats = None if categories is None else tuple(FactCategory(c) for c in categories)
@@ -505,6 +562,7 @@ class Memory:
                 target.tenant_id,
                 target.namespace,
                 target.user_id,
+                all_users=target.user_id is None,
                 keys=keys,
                 statuses=None if include_history else (FactStatus.ACTIVE, FactStatus.AGING),
                 categories=cats,
@@ -513,22 +571,33 @@ class Memory:
         )
 
     async def get_fact(
-        self, key: str, *, scope: ScopeLike = None, user_id: str | None = None
+        self,
+        key: str,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
     ) -> Fact:
         """The live fact under exactly ``key`` (the most recent if a conflict left two)."""
-        found = [f for f in await self.facts(key=key, scope=scope, user_id=user_id) if f.key == key]
+        listed = await self.facts(key=key, scope=scope, user_id=user_id, all_users=all_users)
+        found = [f for f in listed if f.key == key]
         if not found:
             raise NotFound("fact", key)
         return found[0]
 
     async def entities(
-        self, *, scope: ScopeLike = None, user_id: str | None = None
+        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
     ) -> list[tuple[Entity, list[Alias]]]:
-        """The entities visible to the user, each with its aliases."""
+        """The entities visible to the user (every user's with ``all_users=True``), each
+        with its aliases."""
         self._require_open()
-        target = make_scope(scope, user_id=user_id)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         aliases = await self.store.find_aliases(
-            target.tenant_id, target.namespace, target.user_id, None
+            target.tenant_id,
+            target.namespace,
+            target.user_id,
+            None,
+            all_users=target.user_id is None,
         )
         by_entity: dict[str, list[Alias]] = {}
         for a in aliases:
@@ -537,22 +606,42 @@ class Memory:
         return [(e, by_entity[e.id]) for e in found]
 
     async def relations(
-        self, entity_ids: Sequence[str], *, scope: ScopeLike = None, user_id: str | None = None
+        self,
+        entity_ids: Sequence[str],
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
     ) -> list[Relation]:
-        """The active graph edges touching any of ``entity_ids``."""
+        """The active graph edges touching any of ``entity_ids`` (the user's and those of
+        no user; every user's with ``all_users=True``)."""
         self._require_open()
-        target = make_scope(scope, user_id=user_id)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         return await self.store.find_relations(
-            target.tenant_id, target.namespace, target.user_id, list(entity_ids)
+            target.tenant_id,
+            target.namespace,
+            target.user_id,
+            list(entity_ids),
+            all_users=target.user_id is None,
         )
 
     async def conflicts(
-        self, *, open_only: bool = True, scope: ScopeLike = None, user_id: str | None = None
+        self,
+        *,
+        open_only: bool = True,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
     ) -> list[FactConflict]:
+        """Contradictions between the user's facts (every user's with ``all_users``)."""
         self._require_open()
-        target = make_scope(scope, user_id=user_id)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         return await self.store.find_conflicts(
-            target.tenant_id, target.namespace, target.user_id, open_only=open_only
+            target.tenant_id,
+            target.namespace,
+            target.user_id,
+            open_only=open_only,
+            all_users=target.user_id is None,
         )
 
     async def history(self, target_id: str, *, tenant_id: str = "default") -> list[HistoryEntry]:
@@ -651,6 +740,7 @@ class Memory:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
+        all_users: bool = False,
         dry_run: bool = False,
         limit: int = 100,
     ) -> ForgetResult:
@@ -665,7 +755,8 @@ class Memory:
         query or whose similarity to it is at least ``FORGET_MIN_SIMILARITY``: a query
         that matches nothing forgets nothing. At most ``limit`` memories (newest first
         for a time range); ``dry_run`` only says which. Each memory forgotten gets a
-        history entry; a forget that matches nothing returns an empty list."""
+        history entry; a forget that matches nothing returns an empty list. Like a read,
+        it needs ``user_id``, or ``all_users=True`` to forget across every user."""
         self._require_open()
         chosen = sum([ids is not None, query is not None, since is not None or until is not None])
         if chosen != 1:
@@ -678,7 +769,13 @@ class Memory:
         forget_mode = cast(edits.ForgetMode, mode)
         if not 1 <= limit <= 10_000:
             raise InvalidInput("limit must be between 1 and 10000", field="limit")
-        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        target = make_read_scope(
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+        )
         tenant = target.tenant_id
         if ids is not None:
             wanted = list(dict.fromkeys(ids))[:limit]
@@ -801,13 +898,15 @@ class Memory:
         scope: ScopeLike = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        all_users: bool = False,
         limit: int = 100,
     ) -> list[Session]:
-        """The scope's sessions (the user's / agent's when given), newest first."""
+        """The user's sessions (every user's with ``all_users=True``; the agent's when
+        given), newest first."""
         self._require_open()
         if not 1 <= limit <= 10_000:
             raise InvalidInput("limit must be between 1 and 10000", field="limit")
-        target = make_scope(scope, user_id=user_id, agent_id=agent_id)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
         return await self.store.list_sessions(target, limit)
 
     async def close_session(self, session_id: str, *, scope: ScopeLike = None) -> Session:
@@ -837,11 +936,19 @@ class Memory:
         user_id: str | None = None,
         agent_id: str | None = None,
         session_id: str | None = None,
+        all_users: bool = False,
     ) -> ScopeStats:
         """What the scope holds: events, items by status and kind, facts by status,
-        entities, active relations, open conflicts, sessions by status."""
+        entities, active relations, open conflicts, sessions by status. One user's, or
+        every user's of the tenant with ``all_users=True``."""
         self._require_open()
-        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        target = make_read_scope(
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+        )
         return await self.store.scope_stats(target)
 
     async def erase_user(self, user_id: str, *, tenant_id: str = "default") -> ErasureReport:
@@ -868,15 +975,16 @@ class Memory:
         *,
         scope: ScopeLike = None,
         user_id: str | None = None,
+        all_users: bool = False,
         all_namespaces: bool = False,
     ) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope as export records, streamed: a ``header`` first
         (format version, schema version, embedding model), then sessions, events, items,
-        entities, aliases, facts, relations, conflicts and history. The user's rows when
-        ``user_id`` is set, else the namespace's (every namespace with
+        entities, aliases, facts, relations, conflicts and history. The user's rows, or
+        with ``all_users=True`` every row of the namespace (every namespace with
         ``all_namespaces``). ``import_records`` takes the same records back."""
         self._require_open()
-        target = make_scope(scope, user_id=user_id)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         return self._export(target, all_namespaces)
 
     async def _export(self, target: Scope, all_namespaces: bool) -> AsyncIterator[ExportRecord]:
@@ -900,8 +1008,11 @@ class Memory:
         """Import export records into ``tenant_id`` (whatever tenant they came from), in
         batches: each batch is validated first (``InvalidInput`` names the bad line and
         nothing of its batch is stored), its item and fact texts are embedded with this
-        Memory's embedder, and rows already stored (by id) are skipped, so importing
-        twice inserts nothing. Returns how many rows of each type were inserted."""
+        Memory's embedder, its ids are made the tenant's (one it holds stays, any other
+        becomes one derived from the tenant and the id, references included:
+        ``store.transfer.TenantIds``), and rows already stored (by id) are skipped, so
+        importing twice inserts nothing and another tenant's export imports whole.
+        Returns how many rows of each type were inserted."""
         self._require_open()
         make_scope(tenant_id=tenant_id)
         return await transfer.import_records(self.store, self.embedder, records, tenant_id)

@@ -229,6 +229,47 @@ async def test_every_knowledge_record_round_trips(store: Store) -> None:
     assert await store.get_history("t1", f.id) == [entry]
 
 
+async def test_all_users_lists_every_users_knowledge_and_none_means_no_user(
+    store: Store,
+) -> None:
+    mom, dad, office = entity("mom"), entity("dad", BOB), entity("office", SHARED)
+    facts = [fact(CUISINE, "thai"), fact(CUISINE, "ramen", BOB), fact(CUISINE, "soup", SHARED)]
+    rels = [relation(mom, office), relation(dad, office, BOB), relation(office, mom, SHARED)]
+    conflicts = [
+        FactConflict(id=new_id("cfl"), scope=s, key=CUISINE, fact_ids=[], created_at=T0)
+        for s in (ALICE, BOB, SHARED)
+    ]
+    await put(
+        store,
+        entities=[mom, dad, office],
+        aliases=[alias(mom, "mom", "alice"), alias(dad, "dad", "bob"), alias(office, "hq", None)],
+        facts=new(*facts),
+        relations=rels,
+        conflicts=conflicts,
+    )
+    other = fact(CUISINE, "pho", OTHER_TENANT)
+    await put(store, facts=new(other))
+
+    def ids(found: list[Any]) -> set[str]:
+        return {f.id for f in found}
+
+    everyone = await store.find_facts(query(SHARED, all_users=True))
+    assert ids(everyone) == ids(facts)
+    assert ids(await store.find_facts(query(SHARED))) == {facts[2].id}  # no user's
+    assert ids(await store.find_facts(query(BOB))) == {facts[1].id}
+    spanned = await store.find_aliases("t1", "default", None, None, all_users=True)
+    assert {a.alias for a in spanned} == {"mom", "dad", "hq"}
+    assert {a.alias for a in await store.find_aliases("t1", "default", None, None)} == {"hq"}
+    touching = [office.id]
+    assert ids(await store.find_relations("t1", "default", None, touching, all_users=True)) == ids(
+        rels
+    )
+    assert ids(await store.find_relations("t1", "default", "bob", touching)) == ids(rels[1:])
+    spanned_conflicts = await store.find_conflicts("t1", "default", None, all_users=True)
+    assert ids(spanned_conflicts) == ids(conflicts)
+    assert ids(await store.find_conflicts("t1", "default", None)) == {conflicts[2].id}
+
+
 async def test_history_is_oldest_first_and_keeps_datetimes_as_text(store: Store) -> None:
     entries = [
         HistoryEntry(

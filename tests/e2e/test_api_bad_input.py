@@ -31,7 +31,7 @@ def api(db_url: str) -> Iterator[httpx.Client]:
 
 def stored(api: httpx.Client) -> dict[str, Any]:
     """What the tenant holds, across users."""
-    answer = api.post("/v1/stats", json={})
+    answer = api.post("/v1/stats", json={"scope": {"all_users": True}})
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
 
@@ -115,7 +115,12 @@ def test_absurd_read_sizes_are_refused_naming_the_field(
     api: httpx.Client, field: str, value: object
 ) -> None:
     error = assert_refused(
-        api.post("/v1/memory/read", json={"query": "anything", field: value}), 422, field
+        api.post(
+            "/v1/memory/read",
+            json={"query": "anything", "scope": {"user_id": "u"}, field: value},
+        ),
+        422,
+        field,
     )
     assert error["details"]["field"] == field
 
@@ -125,11 +130,11 @@ def test_absurd_read_sizes_are_refused_naming_the_field(
     [
         ("/v1/memory/write_batch", {"messages": [{"content": "ok"}, {"content": ""}]}, "messages"),
         ("/v1/memory/write_batch", {"messages": "hello"}, "messages"),
-        ("/v1/memory/forget", {"ids": ["a"], "query": "b"}, ""),
-        ("/v1/memory/forget", {"mode": "shred", "ids": ["a"]}, "mode"),
+        ("/v1/memory/forget", {"ids": ["a"], "query": "b", "scope": {"user_id": "u"}}, ""),
+        ("/v1/memory/forget", {"mode": "shred", "ids": ["a"], "scope": {"user_id": "u"}}, "mode"),
         ("/v1/memory/update", {"id": "mem_x", "importance": 7}, "importance"),
         ("/v1/memory/update", {"id": "mem_x", "feedback": "meh"}, "feedback"),
-        ("/v1/facts/query", {"limit": 10**7}, "limit"),
+        ("/v1/facts/query", {"limit": 10**7, "scope": {"user_id": "u"}}, "limit"),
         ("/v1/memory/turn", {"user": {"content": ""}}, "user.content"),
     ],
 )

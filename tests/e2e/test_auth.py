@@ -338,8 +338,9 @@ async def test_the_queue_redis_holds_limits_when_no_auth_redis_is_set(
     async with mem_a, mem_b:
         _, secret = await issue_key(mem_a.store, "acme", rate_limit_per_minute=1)
         async with running(create_app(mem_a)) as a, running(create_app(mem_b)) as b:
-            first = await a.post("/v1/facts/query", json={}, headers=bearer(secret))
-            second = await b.post("/v1/facts/query", json={}, headers=bearer(secret))
+            body = {"scope": {"user_id": "sam"}}
+            first = await a.post("/v1/facts/query", json=body, headers=bearer(secret))
+            second = await b.post("/v1/facts/query", json=body, headers=bearer(secret))
     assert (first.status_code, second.status_code) == (200, 429)
 
 

@@ -44,6 +44,22 @@ def test_remember_then_recall(db_url: str) -> None:
     assert "No relevant memories" in markdown
 
 
+def test_recall_needs_a_user_or_all_users(db_url: str) -> None:
+    cli("remember", "I keep my passport in the red folder", "--user", "u1", db_url=db_url)
+    missing = cli("recall", "passport", db_url=db_url, check=False)
+    assert missing.returncode == 1
+    assert "--user" in missing.stderr
+    assert "--all-users" in missing.stderr
+    empty = cli("recall", "passport", "--user", "", db_url=db_url, check=False)
+    assert empty.returncode == 1
+    assert "scope.user_id" in empty.stderr
+    both = cli("recall", "passport", "--user", "u1", "--all-users", db_url=db_url, check=False)
+    assert both.returncode == 1
+    assert "not both" in both.stderr
+    packet = json.loads(cli("recall", "passport", "--all-users", "--json", db_url=db_url).stdout)
+    assert [i["text"] for i in packet["items"]] == ["I keep my passport in the red folder"]
+
+
 def test_remember_prints_the_facts_it_changed(db_url: str) -> None:
     out = cli("remember", "I'm deathly allergic to peanuts.", "--user", "u1", db_url=db_url)
     assert "fact: user:policy:allergy:peanuts = peanuts" in out.stdout
@@ -170,10 +186,11 @@ def test_export_then_import_into_another_database(db_url: str, tmp_path: Path) -
     few.write_text(json.dumps({"content": "I like tea"}) + "\n", encoding="utf-8")
     quiet = cli("import", str(few), "--user", "ada", db_url=other, terminal=True)
     assert "importing" not in quiet.stderr  # no bar for a few rows
-    # what the second database exports is what the first one held
+    # what the second database exports is what the first one held (under ids of its own:
+    # an import makes every id the importing tenant's)
     copied = _records(cli("export", "-u", "ada", "-t", "demo", db_url=other).stdout)
-    assert sorted(r["data"]["id"] for r in copied if r["type"] == "event") == sorted(
-        r["data"]["id"] for r in records if r["type"] == "event"
+    assert sorted(r["data"]["content"] for r in copied if r["type"] == "event") == sorted(
+        r["data"]["content"] for r in records if r["type"] == "event"
     )
 
 
@@ -202,6 +219,16 @@ def test_export_and_forget_refuse_to_run_without_a_user(db_url: str) -> None:
         assert "--user" in refused.stderr
     still = cli("recall", "Leeds", "--user", "ada", "--json", db_url=db_url)
     assert [i["text"] for i in json.loads(still.stdout)["items"]] == ["I live in Leeds"]
+
+
+def test_export_and_forget_span_the_tenant_only_when_told(db_url: str) -> None:
+    cli("remember", "I live in Leeds", "--user", "ada", db_url=db_url)
+    cli("remember", "I live in York", "--user", "bob", db_url=db_url)
+    exported = cli("export", "--all-users", db_url=db_url).stdout.splitlines()
+    events = [json.loads(line) for line in exported if json.loads(line)["type"] == "event"]
+    assert sorted(e["data"]["content"] for e in events) == ["I live in Leeds", "I live in York"]
+    dry = cli("forget", "--query", "live", "--all-users", "--dry-run", db_url=db_url)
+    assert dry.stdout.startswith("would delete 2 memories\n")
 
 
 def test_forget_dry_run_then_forget(db_url: str) -> None:

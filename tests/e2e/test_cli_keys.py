@@ -100,7 +100,9 @@ async def test_a_created_key_opens_the_api_for_its_tenant(db_url: str) -> None:
         httpx.AsyncClient(transport=transport, base_url="http://t") as client,
     ):
         response = await client.post(
-            "/v1/facts/query", json={}, headers={"Authorization": f"Bearer {secret}"}
+            "/v1/facts/query",
+            json={"scope": {"user_id": "u"}},
+            headers={"Authorization": f"Bearer {secret}"},
         )
     assert response.status_code == 200
 

@@ -14,8 +14,9 @@ import pytest
 
 from cognimem import Memory
 from cognimem.api import create_app
-from cognimem.models import ItemKind, ItemStatus
+from cognimem.models import ItemKind, ItemStatus, Scope
 from cognimem.models.knowledge import FactStatus
+from cognimem.store.base import ItemFilter
 from tests.doubles import new_api_key
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
@@ -106,14 +107,17 @@ async def test_a_summary_goes_when_every_source_is_forgotten(memory: Memory) -> 
         update={"id": "mem_summary", "kind": ItemKind.SUMMARY, "text": "Trip to Lisbon planned"}
     )
     await memory.import_records([{"type": "item", "data": summary.model_dump(mode="json")}])
-    assert (await memory.get("mem_summary")).kind is ItemKind.SUMMARY
+    # the import gives the row an id of this tenant's own
+    only_summaries = ItemFilter(scope=Scope(user_id="u"), kinds=(ItemKind.SUMMARY,))
+    [summary_id] = await memory.store.list_item_ids(only_summaries, 10)
+    assert (await memory.get(summary_id)).text == "Trip to Lisbon planned"
 
     preview = await memory.forget(ids=[item_id], user_id="u", mode="archive", dry_run=True)
-    assert (preview.summary_ids, preview.summaries) == (["mem_summary"], 1)
-    assert (await memory.get("mem_summary")).status is ItemStatus.ACTIVE
+    assert (preview.summary_ids, preview.summaries) == ([summary_id], 1)
+    assert (await memory.get(summary_id)).status is ItemStatus.ACTIVE
     done = await memory.forget(ids=[item_id], user_id="u", mode="archive")
-    assert (done.summary_ids, done.summaries) == (["mem_summary"], 1)
-    assert (await memory.get("mem_summary")).status is ItemStatus.ARCHIVED
+    assert (done.summary_ids, done.summaries) == ([summary_id], 1)
+    assert (await memory.get(summary_id)).status is ItemStatus.ARCHIVED
 
 
 @pytest.fixture
@@ -147,3 +151,12 @@ async def test_the_http_forget_answer_counts_facts_relations_and_summaries(
     facts = await api.post("/v1/facts/query", json={"scope": {"user_id": "u"}})
     assert facts.status_code == 200, facts.text
     assert facts.json() == []
+
+
+async def test_deleting_one_memory_by_id_takes_its_facts_too(memory: Memory) -> None:
+    written = await memory.write(SAID, user_id="u", occurred_at=T0)
+    assert {f.value for f in await memory.facts(user_id="u")} == {"peanuts", "Berlin"}
+    [item_id] = written.item_ids
+    await memory.delete(item_id)
+    assert await memory.facts(user_id="u") == []
+    assert "peanuts" not in await packet_texts(memory, "what am I allergic to?")

@@ -27,7 +27,7 @@ from cognimem import (
 from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord, SessionStatus
 from cognimem.models.ids import content_hash
-from cognimem.models.knowledge import ConflictStatus, ConflictStrategy, FactStatus
+from cognimem.models.knowledge import ConflictStatus, ConflictStrategy, Fact, FactStatus
 from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import ItemFilter
@@ -234,7 +234,7 @@ async def test_bad_forgets_name_the_field(
     memory: Memory, kwargs: dict[str, Any], field: str
 ) -> None:
     with pytest.raises(InvalidInput) as err:
-        await memory.forget(**kwargs)
+        await memory.forget(user_id="u", **kwargs)
     assert err.value.field == field
 
 
@@ -357,7 +357,7 @@ async def test_a_closed_session_refuses_writes_and_stores_nothing(memory: Memory
         await memory.close_session("s2")
 
     await memory.create_session("s3", user_id="v")
-    assert [s.id for s in await memory.list_sessions()] == ["s3", "s1"]
+    assert [s.id for s in await memory.list_sessions(all_users=True)] == ["s3", "s1"]
     assert [s.id for s in await memory.list_sessions(user_id="u")] == ["s1"]
     stats = await memory.stats(user_id="u")
     assert (stats.events, stats.sessions) == (2, {"closed": 1})
@@ -374,7 +374,7 @@ async def test_stats_count_the_scope(memory: Memory) -> None:
     assert stats.items_by_kind == {"episode": 2}
     assert stats.facts.get("active", 0) >= 2
     assert stats.entities >= 1
-    assert (await memory.stats()).events == 3
+    assert (await memory.stats(all_users=True)).events == 3
 
 
 # -- erasure ---------------------------------------------------------------------------
@@ -528,6 +528,16 @@ async def reads(memory: Memory) -> list[list[str]]:
     return out
 
 
+ID_FIELDS = {
+    "id", "subject_entity_id", "object_entity_id", "evidence_item_ids", "evidence_event_ids",
+    "superseded_by",
+}  # fmt: skip
+
+
+def without_ids(facts: list[Fact]) -> list[dict[str, Any]]:
+    return [f.model_dump(exclude=ID_FIELDS) for f in facts]
+
+
 async def test_export_then_import_into_a_fresh_database_reads_the_same(
     memory: Memory, fresh: Memory
 ) -> None:
@@ -549,7 +559,13 @@ async def test_export_then_import_into_a_fresh_database_reads_the_same(
     assert counts["facts"] >= 3
     assert set((await fresh.import_records(iter(lines))).values()) == {0}
     assert await reads(fresh) == await reads(memory)
-    assert await fresh.facts(user_id="u") == await memory.facts(user_id="u")
+    # the copies have ids of their own (made the tenant's on import), and their
+    # references lead to the copies
+    copies = await fresh.facts(user_id="u")
+    assert without_ids(copies) == without_ids(await memory.facts(user_id="u"))
+    for f in copies:
+        evidence = await fresh.store.get_items("default", f.evidence_item_ids)
+        assert [i.id for i in evidence] == f.evidence_item_ids
     assert [s.id for s in await fresh.list_sessions(user_id="u")] == ["trip"]
 
 
@@ -578,12 +594,14 @@ async def test_a_bad_import_line_is_named_and_its_batch_not_stored(
     memory: Memory, fresh: Memory
 ) -> None:
     await write_a_life(memory)
-    lines = [json.loads(r.model_dump_json()) for r in [r async for r in memory.export()]]
+    lines = [
+        json.loads(r.model_dump_json()) for r in [r async for r in memory.export(all_users=True)]
+    ]
     broken = [*lines[:3], {"type": "item", "data": {"id": "mem_x"}}, *lines[3:]]
     with pytest.raises(InvalidInput, match="line 4") as err:
         await fresh.import_records(broken)
     assert err.value.field == "line 4"
-    assert (await fresh.stats()).events == 0
+    assert (await fresh.stats(all_users=True)).events == 0
     with pytest.raises(InvalidInput, match="line 1"):
         await fresh.import_records([{"type": "header", "data": {"format_version": 2}}])
     with pytest.raises(InvalidInput, match="line 2"):

@@ -8,8 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.ingest.profiles import DEFAULT_PROFILE
-from cognimem.memory import make_scope
-from cognimem.models import ItemKind, Message, Scope, Tier
+from cognimem.models import ItemKind, Message, Tier
 from cognimem.models.knowledge import FactCategory
 
 
@@ -32,7 +31,9 @@ class ErrorResponse(BaseModel):
 
 class ScopeFields(BaseModel):
     """Scope below the tenant. The tenant comes from the API key: a ``tenant_id`` sent
-    here is accepted and ignored."""
+    here is accepted and ignored. A read (and forget, export, stats, the knowledge and
+    session listings) needs ``user_id``, or ``all_users: true`` to span every user of the
+    tenant; ``Memory`` checks the fields (422 naming ``scope.<field>``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -42,9 +43,18 @@ class ScopeFields(BaseModel):
     agent_id: str | None = None
     session_id: str | None = None
     namespace: str = "default"
+    all_users: bool = Field(
+        default=False,
+        description="Read every user of the tenant instead of one (not with user_id; "
+        "refused on writes).",
+    )
 
-    def to_scope(self, tenant_id: str) -> Scope:
-        return make_scope(self.model_dump(exclude={"tenant_id"}), tenant_id=tenant_id)
+    def for_tenant(self, tenant_id: str) -> dict[str, Any]:
+        """The scope for a ``Memory`` call, in the key's tenant."""
+        data = self.model_dump(exclude={"tenant_id", "all_users"}, exclude_none=True)
+        if self.all_users:
+            data["all_users"] = True
+        return {**data, "tenant_id": tenant_id}
 
 
 class WriteRequest(Message):

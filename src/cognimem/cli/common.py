@@ -27,6 +27,9 @@ DbOption = Annotated[
     typer.Option("--db", help="Database URL (default: COGNIMEM_DATABASE_URL or the data dir)."),
 ]
 UserOption = Annotated[str | None, typer.Option("--user", "-u", help="User id of the scope.")]
+AllUsersOption = Annotated[
+    bool, typer.Option("--all-users", help="Every user of the tenant (not with --user).")
+]
 TenantOption = Annotated[
     str,
     typer.Option(
@@ -56,16 +59,18 @@ def failed(exc: CognimemError) -> typer.Exit:
     return typer.Exit(1)
 
 
-def require_user(user: str | None, command: str) -> str:
-    """``--user``, which a command that reads or removes memories cannot do without: a
-    missing user must not mean every user of the tenant."""
-    if user is None:
+def user_scope(user: str | None, all_users: bool, command: str) -> dict[str, object]:
+    """The scope fields of a command that reads or removes memories: ``--user``, or
+    ``--all-users`` to span every user of the tenant. Neither is refused: a missing user
+    must not mean every user of the tenant."""
+    if user is not None and all_users:
+        raise InvalidInput(f"{command}: pass --user or --all-users, not both", field="user")
+    if user is None and not all_users:
         raise InvalidInput(
-            f"{command} needs --user: whose memories (it never spans every user of the "
-            "tenant by default)",
+            f"{command} needs --user USER, or --all-users to span every user of the tenant",
             field="user",
         )
-    return user
+    return {"all_users": True} if all_users else {"user_id": user}
 
 
 def timestamp(value: str | None, option: str) -> datetime | None:

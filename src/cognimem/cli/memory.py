@@ -8,13 +8,14 @@ from typing import Annotated
 import typer
 
 from cognimem.cli.common import (
+    AllUsersOption,
     DbOption,
     TenantOption,
     UserOption,
     out,
-    require_user,
     run,
     timestamp,
+    user_scope,
 )
 from cognimem.memory import Memory
 from cognimem.models import MemoryItem
@@ -58,19 +59,20 @@ def remember(
 def recall(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     user: UserOption = None,
+    all_users: AllUsersOption = False,
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the packet as JSON.")] = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Read the memories that matter for a query."""
+    """Read the memories that matter for a query: one user's (--user), or every user's
+    of the tenant (--all-users)."""
 
     async def go() -> None:
+        scope = {"tenant_id": tenant, **user_scope(user, all_users, "recall")}
         async with Memory.open(db) as mem:
-            packet = await mem.read(
-                query, scope={"tenant_id": tenant}, user_id=user, limit=limit, max_tokens=max_tokens
-            )
+            packet = await mem.read(query, scope=scope, limit=limit, max_tokens=max_tokens)
         if as_json:
             sys.stdout.write(packet.model_dump_json(indent=2) + "\n")
         else:
@@ -103,13 +105,15 @@ def forget(
     ] = False,
     limit: Annotated[int, typer.Option(help="Most memories to forget.")] = 100,
     user: UserOption = None,
+    all_users: AllUsersOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Forget a user's memories by --id, by --query or by time (--since / --until)."""
+    """Forget a user's memories (or with --all-users any user's of the tenant) by --id,
+    by --query or by time (--since / --until)."""
 
     async def go() -> tuple[ForgetResult, list[MemoryItem]]:
-        user_id = require_user(user, "forget")
+        scope = {"tenant_id": tenant, **user_scope(user, all_users, "forget")}
         async with Memory.open(db) as mem:
             result = await mem.forget(
                 ids=ids,
@@ -119,8 +123,7 @@ def forget(
                 mode=mode,
                 dry_run=dry_run,
                 limit=limit,
-                scope={"tenant_id": tenant},
-                user_id=user_id,
+                scope=scope,
             )
             shown = await mem.store.get_items(tenant, result.item_ids) if dry_run else []
         return result, shown

@@ -18,15 +18,16 @@ from typing import IO, Annotated, Any
 import typer
 
 from cognimem.cli.common import (
+    AllUsersOption,
     DbOption,
     TenantOption,
     UserOption,
     err,
     failed,
     out,
-    require_user,
     row_progress,
     run,
+    user_scope,
 )
 from cognimem.errors import InvalidInput
 from cognimem.memory import Memory
@@ -38,18 +39,20 @@ def export(
         typer.Option("--out", "-o", help="Write to this file (default: standard output)."),
     ] = None,
     user: UserOption = None,
+    all_users: AllUsersOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Export a user's memories as JSON lines (a header line first), as the HTTP API's
-    export does; `cognimem import` takes them back."""
+    """Export a user's memories (or with --all-users every user's of the tenant) as JSON
+    lines (a header line first), as the HTTP API's export does; `cognimem import` takes
+    them back."""
 
     async def go() -> int:
-        user_id = require_user(user, "export")
+        scope = {"tenant_id": tenant, **user_scope(user, all_users, "export")}
         async with Memory.open(db) as mem:
             with _output(out_path) as sink, row_progress("exporting") as advance:
                 rows = 0
-                async for record in mem.export(scope={"tenant_id": tenant}, user_id=user_id):
+                async for record in mem.export(scope=scope):
                     sink.write(record.model_dump_json() + "\n")
                     rows += 1
                     advance(1)

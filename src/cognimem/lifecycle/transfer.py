@@ -5,9 +5,12 @@ was exported) and then every stored row of the scope. An import reads any number
 lines in batches of ``IMPORT_BATCH``: each batch is validated as a whole (a bad line is
 ``InvalidInput`` naming it, and nothing of its batch is stored), its item and fact
 texts are embedded again with the importing Memory's embedder (so an export made with
-another model imports correctly), and it is stored in one transaction. Rows already
-stored are skipped by id, so an import can be repeated, or resumed after a bad line is
-fixed, without duplicates.
+another model imports correctly), and it is stored in one transaction. Its ids are made
+the importing tenant's first (``store.transfer.TenantIds``): an id the tenant holds stays
+(the same row), any other becomes one derived from the tenant and the id, the same every
+time. Rows already stored are then skipped by id, so an import can be repeated, or
+resumed after a bad line is fixed, without duplicates, and what another tenant holds
+changes nothing an import does or answers.
 """
 
 from __future__ import annotations
@@ -24,7 +27,13 @@ from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.base import Store
-from cognimem.store.transfer import FORMAT_VERSION, embedded_text, parse, zero_counts
+from cognimem.store.transfer import (
+    FORMAT_VERSION,
+    TenantIds,
+    embedded_text,
+    parse,
+    zero_counts,
+)
 
 IMPORT_BATCH = 500
 
@@ -111,6 +120,8 @@ async def _store(
     first_line: int,
     totals: dict[str, int],
 ) -> None:
+    ids = TenantIds(batch)
+    batch = ids.rewrite(tenant_id, await store.held_ids(tenant_id, ids.candidates()))
     parsed = parse(batch, tenant_id, first_line=first_line)  # raises before anything is stored
     texts = {item.id: embedded_text(item.author, item.text) for item, _ in parsed.items}
     texts.update({f.id: f.text for f in parsed.facts})

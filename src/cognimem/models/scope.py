@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 _ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
 
@@ -12,7 +12,9 @@ class Scope(BaseModel):
 
     ``tenant_id`` and ``namespace`` always filter. ``user_id``, ``agent_id`` and
     ``session_id`` filter reads when set; a read with ``session_id=None`` sees every
-    session of the user. Writes store whatever is set.
+    session of the user. Writes store whatever is set. An id is never empty: ``""`` is
+    refused like any other id outside the pattern, never read as "no user" (``Memory``
+    refuses a read without a user unless it says ``all_users``).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -22,13 +24,6 @@ class Scope(BaseModel):
     agent_id: str | None = Field(default=None, pattern=_ID_PATTERN)
     session_id: str | None = Field(default=None, pattern=_ID_PATTERN)
     namespace: str = Field(default="default", pattern=_ID_PATTERN)
-
-    @field_validator("user_id", "agent_id", "session_id", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
 
     def label(self) -> str:
         parts = [f"tenant={self.tenant_id}", f"ns={self.namespace}"]

@@ -189,11 +189,14 @@ class FactRows:
 class FactQuery:
     """Which facts to list. Facts belong to the user: (tenant, namespace, user_id);
     agent and session are provenance, not filters. ``keys`` match exactly or as a prefix
-    of multi-valued keys (``user:preference:cuisine`` finds ``...:cuisine:italian``)."""
+    of multi-valued keys (``user:preference:cuisine`` finds ``...:cuisine:italian``).
+    ``all_users`` lists every user's facts and those of no user (``user_id`` is then
+    ignored); without it ``user_id=None`` means the facts of no user."""
 
     tenant_id: str
     namespace: str
     user_id: str | None
+    all_users: bool = False
     keys: tuple[str, ...] | None = None
     statuses: tuple[FactStatus, ...] | None = (FactStatus.ACTIVE, FactStatus.AGING)
     categories: tuple[FactCategory, ...] | None = None
@@ -346,17 +349,31 @@ class Store(Protocol):
     ) -> int: ...
 
     async def find_aliases(
-        self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str] | None,
+        *,
+        all_users: bool = False,
     ) -> list[Alias]:
-        """Aliases visible to the user (theirs and the namespace's shared ones) whose
-        normalised text is one of ``names`` (``None``: all of them, for fuzzy matching)."""
+        """Aliases visible to the user (theirs and the namespace's shared ones; every
+        user's with ``all_users``) whose normalised text is one of ``names`` (``None``:
+        all of them, for fuzzy matching)."""
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]: ...
 
     async def find_relations(
-        self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        entity_ids: Sequence[str],
+        *,
+        all_users: bool = False,
     ) -> list[Relation]:
-        """Active edges touching any of ``entity_ids``, visible to the user."""
+        """Active edges touching any of ``entity_ids``, visible to the user (theirs and
+        the shared ones; every user's with ``all_users``)."""
 
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -366,8 +383,16 @@ class Store(Protocol):
         graph a read expands over, in one query."""
 
     async def find_conflicts(
-        self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
-    ) -> list[FactConflict]: ...
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        open_only: bool = True,
+        all_users: bool = False,
+    ) -> list[FactConflict]:
+        """The user's conflicts (of no user for ``None``; every user's with
+        ``all_users``), oldest first."""
 
     async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
         """Every recorded change to an item or fact, oldest first."""
@@ -451,14 +476,20 @@ class Store(Protocol):
         of a user are theirs and the shared aliases of their entities; history is that
         of the exported items, facts and conflicts."""
 
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` are rows of the tenant: events, items, entities, facts,
+        relations, conflicts or history entries."""
+
     async def import_records(
         self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
     ) -> dict[str, int]:
         """Insert the records (their tenant replaced by ``tenant_id``) that are not
         stored yet, by id (ids are unique across the database, so a row whose id is
-        held in another tenant is skipped too; aliases and sessions by their keys), in
-        one transaction; ``embeddings`` maps item and fact ids to vectors. Returns how
-        many rows of each type were inserted; importing twice inserts nothing."""
+        held in another tenant is skipped too: ``Memory`` makes an import's ids the
+        tenant's first, ``store.transfer.TenantIds``; aliases and sessions by their
+        keys), in one transaction; ``embeddings`` maps item and fact ids to vectors.
+        Returns how many rows of each type were inserted; importing twice inserts
+        nothing."""
 
     async def delete_embeddings(self, hashes: Sequence[str]) -> int:
         """Drop cached embeddings of these content hashes (every model)."""

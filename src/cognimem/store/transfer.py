@@ -11,7 +11,9 @@ fact texts again with its own model.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -24,6 +26,25 @@ from cognimem.models.ids import content_hash
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
 
 FORMAT_VERSION = 1
+# the record types whose ids are unique across a database (a session is keyed by its
+# tenant, namespace and name), with the prefix ``models.ids.new_id`` gives each
+ID_PREFIX: dict[RecordType, str] = {
+    "event": "evt", "item": "mem", "entity": "ent", "fact": "fct", "relation": "rel",
+    "conflict": "cfl", "history": "hst",
+}  # fmt: skip
+# their tables
+ROW_TABLES = ("events", "items", "entities", "facts", "relations", "conflicts", "history")
+# an id the write path made (new_id: a prefix, 12 hex digits of milliseconds, 16 random),
+# or one an import derived from such an id (longer)
+_MADE_ID = re.compile(r"^([a-z]+)_[0-9a-f]{28,}$")
+_MAX_DERIVED = 100  # an id longer than this is not lengthened again
+# fields that hold a person's words, names or scope, never a reference to a row
+_NOT_REFERENCES = frozenset({
+    "scope", "tenant_id", "namespace", "user_id", "agent_id", "session_id", "content",
+    "text", "search_text", "metadata", "properties", "external_id", "external_ids",
+    "external_ref", "idempotency_key", "content_hash", "name", "alias", "author", "note",
+    "key", "value", "subject", "predicate",
+})  # fmt: skip
 # the order an export streams its rows in (what a row refers to comes before it)
 EXPORT_ORDER: tuple[RecordType, ...] = (
     "session", "event", "item", "entity", "alias", "fact", "relation", "conflict", "history",
@@ -146,3 +167,86 @@ COUNTED = (
 def zero_counts() -> dict[str, int]:
     """What an import reports for a batch in which nothing was new."""
     return dict.fromkeys(COUNTED, 0)
+
+
+# -- tenant-local ids ------------------------------------------------------------------
+def local_id(tenant_id: str, record_id: str, prefix: str) -> str:
+    """The id a row imported into ``tenant_id`` gets for ``record_id``: derived from
+    both, so importing the same row again finds it, and never the id itself, so what
+    other tenants hold decides nothing. A made id is kept as the new id's start, so
+    imported ids sort as the exported ones did (ties in ranking are broken by id)."""
+    digest = hashlib.sha256(f"{tenant_id}\x00{record_id}".encode()).hexdigest()
+    if _MADE_ID.match(record_id) is not None and len(record_id) <= _MAX_DERIVED:
+        return f"{record_id}{digest[:16]}"
+    return f"{prefix}_{digest[:28]}"
+
+
+class TenantIds:
+    """Makes an import's ids the importing tenant's. Ids are unique across a database,
+    so an exported id cannot simply be stored again in another tenant, and whether it
+    could be stored would tell the importer that another tenant holds it. So every id of
+    a row (and every reference to one: provenance, evidence, supersession, relation
+    ends, conflict facts, history targets and snapshots) becomes :func:`local_id`,
+    except an id the tenant itself already holds — the same row, which an import skips.
+    Importing an export into its own tenant therefore inserts nothing that is still
+    there; into another tenant (or another database) it inserts copies with new ids."""
+
+    def __init__(self, records: Sequence[ExportRecord]) -> None:
+        self._records = records
+        self._own: dict[str, str] = {}  # the rows' own ids -> their type's prefix
+        for rec in records:
+            prefix = ID_PREFIX.get(rec.type)
+            record_id = rec.data.get("id")
+            if prefix is not None and isinstance(record_id, str):
+                self._own[record_id] = prefix
+
+    def candidates(self) -> list[str]:
+        """Every id the records hold or refer to (what to ask the store about)."""
+        found: dict[str, None] = {}
+
+        def note(value: str) -> str:
+            if self._prefix(value) is not None:
+                found[value] = None
+            return value
+
+        for rec in self._records:
+            if rec.type in ID_PREFIX or rec.type == "alias":
+                _walk(rec.data, None, note)
+        return list(found)
+
+    def rewrite(self, tenant_id: str, held: set[str]) -> list[ExportRecord]:
+        """The records with their ids made ``tenant_id``'s (``held``: the candidates
+        the tenant already holds, which stay)."""
+
+        def mapped(value: str) -> str:
+            prefix = self._prefix(value)
+            if prefix is None or value in held:
+                return value
+            return local_id(tenant_id, value, prefix)
+
+        return [
+            rec.model_copy(update={"data": _walk(rec.data, None, mapped)})
+            if rec.type in ID_PREFIX or rec.type == "alias"
+            else rec
+            for rec in self._records
+        ]
+
+    def _prefix(self, value: str) -> str | None:
+        """The prefix of a row id (None: the string is not one)."""
+        if value in self._own:
+            return self._own[value]
+        made = _MADE_ID.match(value)
+        return None if made is None else made[1]
+
+
+def _walk(value: Any, key: str | None, visit: Callable[[str], str]) -> Any:
+    """``value`` with ``visit`` applied to every string outside the fields of words."""
+    if key in _NOT_REFERENCES:
+        return value
+    if isinstance(value, str):
+        return visit(value)
+    if isinstance(value, list):
+        return [_walk(v, key, visit) for v in value]
+    if isinstance(value, dict):
+        return {k: _walk(v, k, visit) for k, v in value.items()}
+    return value

@@ -25,7 +25,7 @@ async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
         key=body.key,
         categories=body.categories,
         include_history=body.include_history,
-        scope=body.scope.to_scope(caller.tenant_id),
+        scope=body.scope.for_tenant(caller.tenant_id),
         limit=body.limit,
     )
 
@@ -33,7 +33,7 @@ async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
 @router.post("/entities/query", response_model=list[EntityWithAliases])
 async def entities(body: ScopeRequest, mem: Mem, caller: Caller) -> list[EntityWithAliases]:
     """The entities the user's memories mention, each with its aliases."""
-    found = await mem.entities(scope=body.scope.to_scope(caller.tenant_id))
+    found = await mem.entities(scope=body.scope.for_tenant(caller.tenant_id))
     return [EntityWithAliases(entity=e, aliases=a) for e, a in found]
 
 
@@ -42,7 +42,7 @@ async def conflicts(body: ConflictsQuery, mem: Mem, caller: Caller) -> list[Fact
     """Contradictions between the user's facts (open ones unless ``open_only`` is
     false)."""
     return await mem.conflicts(
-        open_only=body.open_only, scope=body.scope.to_scope(caller.tenant_id)
+        open_only=body.open_only, scope=body.scope.for_tenant(caller.tenant_id)
     )
 
 

@@ -23,8 +23,9 @@ from cognimem.api.schemas import (
     WriteRequest,
 )
 from cognimem.errors import InvalidInput, NotFound
-from cognimem.memory import Memory
-from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
+from cognimem.lifecycle import edits
+from cognimem.memory import Memory, make_scope
+from cognimem.models import ContextPacket, MemoryItem, Scope, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.knowledge import HistoryEntry
 
@@ -59,7 +60,7 @@ async def write(
 ) -> WriteResult:
     """Remember one message (202 with a job in async ingestion mode)."""
     message = body.model_dump(exclude={"scope", "profile"})
-    scope = body.scope.to_scope(caller.tenant_id)
+    scope = body.scope.for_tenant(caller.tenant_id)
     result = await mem.write_batch([message], scope=scope, profile=body.profile)
     return _written(request, result, response)
 
@@ -69,7 +70,7 @@ async def write_batch(
     body: WriteBatchRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
     """Remember many messages in one transaction."""
-    scope = body.scope.to_scope(caller.tenant_id)
+    scope = body.scope.for_tenant(caller.tenant_id)
     result = await mem.write_batch(body.messages, scope=scope, profile=body.profile)
     return _written(request, result, response)
 
@@ -77,7 +78,7 @@ async def write_batch(
 async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket:
     return await mem.read(
         body.query,
-        scope=body.scope.to_scope(tenant_id),
+        scope=body.scope.for_tenant(tenant_id),
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
@@ -141,7 +142,7 @@ async def turn(
     done = await mem.turn(
         body.user,
         body.assistant,
-        scope=body.scope.to_scope(caller.tenant_id),
+        scope=body.scope.for_tenant(caller.tenant_id),
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
@@ -153,22 +154,9 @@ async def turn(
     return done
 
 
-def _in_scope(item: MemoryItem, scope: ScopeFields) -> bool:
-    """Whether an item lies inside the (optional) scope fields given with a by-id call."""
-    s = item.scope
-    return s.namespace == scope.namespace and all(
-        wanted is None or wanted == getattr(s, name)
-        for name, wanted in (
-            ("user_id", scope.user_id),
-            ("agent_id", scope.agent_id),
-            ("session_id", scope.session_id),
-        )
-    )
-
-
-async def _scoped_item(mem: Memory, item_id: str, tenant_id: str, scope: ScopeFields) -> MemoryItem:
-    item = await mem.get(item_id, tenant_id=tenant_id)
-    if not _in_scope(item, scope):
+async def _scoped_item(mem: Memory, item_id: str, scope: Scope) -> MemoryItem:
+    item = await mem.get(item_id, tenant_id=scope.tenant_id)
+    if not edits.in_scope(item, scope):
         raise NotFound("memory", item_id)
     return item
 
@@ -185,10 +173,11 @@ async def get(
 ) -> MemoryItem:
     """One memory item with its provenance. The scope parameters, when given, must
     match the item's (else 404)."""
-    scope = ScopeFields(
+    fields = ScopeFields(
         user_id=user_id, agent_id=agent_id, session_id=session_id, namespace=namespace
     )
-    return await _scoped_item(mem, item_id, caller.tenant_id, scope)
+    # a malformed or empty id is a 422, as in a body's scope
+    return await _scoped_item(mem, item_id, make_scope(fields.for_tenant(caller.tenant_id)))
 
 
 @router.get("/history/{target_id}", response_model=list[HistoryEntry])
@@ -231,7 +220,7 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
         mode=body.mode,
         dry_run=body.dry_run,
         limit=body.limit,
-        scope=body.scope.to_scope(caller.tenant_id),
+        scope=body.scope.for_tenant(caller.tenant_id),
     )
 
 
@@ -239,7 +228,7 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
 async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingResponse:
     """Everything stored in the scope as JSON lines (a header line first), streamed;
     ``POST /v1/memory/import`` takes the same lines back."""
-    records = mem.export(scope=body.scope.to_scope(caller.tenant_id))
+    records = mem.export(scope=body.scope.for_tenant(caller.tenant_id))
 
     async def lines() -> AsyncIterator[str]:
         async for record in records:
@@ -259,9 +248,9 @@ async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingRespo
     },
 )
 async def import_(request: Request, mem: Mem, caller: Caller) -> dict[str, int]:
-    """Import JSON lines written by export into the caller's tenant; rows already
-    stored (by id) are skipped, so importing twice changes nothing. Returns how many
-    rows of each type were inserted."""
+    """Import JSON lines written by export into the caller's tenant, with ids made the
+    tenant's; rows already stored are skipped, so importing twice changes nothing.
+    Returns how many rows of each type were inserted."""
     records: list[ExportRecord] = []
     line_no = 0
     async for line in _lines(request):

@@ -26,27 +26,27 @@ LLM_READY_TTL_S = 60.0
 async def create_session(body: SessionCreate, mem: Mem, caller: Caller) -> Session:
     """Open a session (returns the existing one when it is already open)."""
     return await mem.create_session(
-        body.session_id, scope=body.scope.to_scope(caller.tenant_id), metadata=body.metadata
+        body.session_id, scope=body.scope.for_tenant(caller.tenant_id), metadata=body.metadata
     )
 
 
 @router.post("/sessions/query", response_model=list[Session])
 async def list_sessions(body: SessionsQuery, mem: Mem, caller: Caller) -> list[Session]:
     """Sessions of the scope, newest first."""
-    return await mem.list_sessions(scope=body.scope.to_scope(caller.tenant_id), limit=body.limit)
+    return await mem.list_sessions(scope=body.scope.for_tenant(caller.tenant_id), limit=body.limit)
 
 
 @router.post("/sessions/{session_id}/close", response_model=Session)
 async def close_session(session_id: str, body: ScopeRequest, mem: Mem, caller: Caller) -> Session:
     """Close a session: writes naming it are refused from now on (409)."""
-    return await mem.close_session(session_id, scope=body.scope.to_scope(caller.tenant_id))
+    return await mem.close_session(session_id, scope=body.scope.for_tenant(caller.tenant_id))
 
 
 @router.post("/stats", response_model=ScopeStats)
 async def stats(body: ScopeRequest, mem: Mem, caller: Caller) -> ScopeStats:
     """What the scope holds: events, items by status and kind, facts, entities,
     relations, open conflicts, sessions."""
-    return await mem.stats(scope=body.scope.to_scope(caller.tenant_id))
+    return await mem.stats(scope=body.scope.for_tenant(caller.tenant_id))
 
 
 @router.delete("/users/{user_id}", response_model=ErasureReport)

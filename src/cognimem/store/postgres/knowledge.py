@@ -335,7 +335,9 @@ def _equals(column: str, value: str | None, params: Params) -> str:
 
 async def find_facts(conn: Connection, q: FactQuery) -> list[Fact]:
     params = Params(q.tenant_id, q.namespace)
-    clauses = ["tenant_id = $1", "namespace = $2", _equals("user_id", q.user_id, params)]
+    clauses = ["tenant_id = $1", "namespace = $2"]
+    if not q.all_users:
+        clauses.append(_equals("user_id", q.user_id, params))
     if q.keys is not None:
         if not q.keys:
             return []
@@ -365,13 +367,17 @@ async def find_aliases(
     user_id: str | None,
     names: Sequence[str] | None,
     limit: int = 20_000,
+    *,
+    all_users: bool = False,
 ) -> list[Alias]:
-    keys = ["", user_key(user_id)] if user_id is not None else [""]
-    params = Params(tenant_id, namespace, keys)
+    params = Params(tenant_id, namespace)
     sql = (
         "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
-        " WHERE tenant_id = $1 AND namespace = $2 AND user_key = ANY($3::text[])"
+        " WHERE tenant_id = $1 AND namespace = $2"
     )
+    if not all_users:
+        keys = ["", user_key(user_id)] if user_id is not None else [""]
+        sql += f" AND user_key = ANY({params.add(keys)}::text[])"
     if names is not None:
         if not names:
             return []
@@ -390,15 +396,18 @@ async def find_relations(
     namespace: str,
     user_id: str | None,
     entity_ids: Sequence[str],
+    *,
+    all_users: bool = False,
 ) -> list[Relation]:
     if not entity_ids:
         return []
     params = Params(tenant_id, namespace, list(entity_ids))
-    visible = (
-        "user_id IS NULL"
-        if user_id is None
-        else f"(user_id = {params.add(user_id)} OR user_id IS NULL)"
-    )
+    if all_users:
+        visible = "TRUE"
+    elif user_id is None:
+        visible = "user_id IS NULL"
+    else:
+        visible = f"(user_id = {params.add(user_id)} OR user_id IS NULL)"
     sql = (
         f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = $1 AND namespace = $2"
         f" AND {visible} AND active"
@@ -441,10 +450,18 @@ async def graph_edges(
 
 
 async def find_conflicts(
-    conn: Connection, tenant_id: str, namespace: str, user_id: str | None, open_only: bool
+    conn: Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    open_only: bool,
+    *,
+    all_users: bool = False,
 ) -> list[FactConflict]:
     params = Params(tenant_id, namespace)
-    clauses = ["tenant_id = $1", "namespace = $2", _equals("user_id", user_id, params)]
+    clauses = ["tenant_id = $1", "namespace = $2"]
+    if not all_users:
+        clauses.append(_equals("user_id", user_id, params))
     if open_only:
         clauses.append(f"status = {params.add(ConflictStatus.OPEN.value)}")
     sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE {' AND '.join(clauses)} ORDER BY seq"

@@ -434,6 +434,16 @@ async def _alias_page(
 
 
 # -- import ----------------------------------------------------------------------------
+async def held_ids(conn: Connection, tenant_id: str, ids: Sequence[str]) -> set[str]:
+    if not ids:
+        return set()
+    sql = " UNION ".join(
+        f"SELECT id FROM {table} WHERE tenant_id = $1 AND id = ANY($2::text[])"
+        for table in transfer.ROW_TABLES
+    )
+    return {r["id"] for r in await conn.fetch(sql, tenant_id, list(dict.fromkeys(ids)))}
+
+
 async def _existing(conn: Connection, table: str, ids: Sequence[str]) -> set[str]:
     """Which ids are stored (in any tenant: ids are unique across the database)."""
     if not ids:

@@ -638,16 +638,32 @@ class PostgresStore:
         )
 
     async def find_aliases(
-        self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str] | None,
+        *,
+        all_users: bool = False,
     ) -> list[Alias]:
         async with self._connection() as conn:
-            return await kn.find_aliases(conn, tenant_id, namespace, user_id, names)
+            return await kn.find_aliases(
+                conn, tenant_id, namespace, user_id, names, all_users=all_users
+            )
 
     async def find_relations(
-        self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        entity_ids: Sequence[str],
+        *,
+        all_users: bool = False,
     ) -> list[Relation]:
         async with self._connection() as conn:
-            return await kn.find_relations(conn, tenant_id, namespace, user_id, entity_ids)
+            return await kn.find_relations(
+                conn, tenant_id, namespace, user_id, entity_ids, all_users=all_users
+            )
 
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -656,10 +672,18 @@ class PostgresStore:
             return await kn.graph_edges(conn, tenant_id, namespace, user_id, limit)
 
     async def find_conflicts(
-        self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        open_only: bool = True,
+        all_users: bool = False,
     ) -> list[FactConflict]:
         async with self._connection() as conn:
-            return await kn.find_conflicts(conn, tenant_id, namespace, user_id, open_only)
+            return await kn.find_conflicts(
+                conn, tenant_id, namespace, user_id, open_only, all_users=all_users
+            )
 
     async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
         async with self._connection() as conn:
@@ -783,6 +807,10 @@ class PostgresStore:
                     yield rec
                 if after is None:
                     break
+
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        async with self._connection() as conn:
+            return await lc.held_ids(conn, tenant_id, ids)
 
     async def import_records(
         self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]

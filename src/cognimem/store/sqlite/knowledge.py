@@ -268,8 +268,11 @@ def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[
 
 
 def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
-    clauses = ["tenant_id = ?", "namespace = ?", "user_id IS ?"]
-    params: list[object] = [q.tenant_id, q.namespace, q.user_id]
+    clauses = ["tenant_id = ?", "namespace = ?"]
+    params: list[object] = [q.tenant_id, q.namespace]
+    if not q.all_users:
+        clauses.append("user_id IS ?")
+        params.append(q.user_id)
     if q.keys is not None:
         if not q.keys:
             return []
@@ -297,13 +300,18 @@ def find_aliases(
     user_id: str | None,
     names: Sequence[str] | None,
     limit: int = 20_000,
+    *,
+    all_users: bool = False,
 ) -> list[Alias]:
-    keys = ["", user_key(user_id)] if user_id is not None else [""]
     sql = (
         "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
-        f" WHERE tenant_id = ? AND namespace = ? AND user_key IN ({', '.join('?' * len(keys))})"
+        " WHERE tenant_id = ? AND namespace = ?"
     )
-    params: list[object] = [tenant_id, namespace, *keys]
+    params: list[object] = [tenant_id, namespace]
+    if not all_users:
+        keys = ["", user_key(user_id)] if user_id is not None else [""]
+        sql += f" AND user_key IN ({', '.join('?' * len(keys))})"
+        params += keys
     if names is not None:
         if not names:
             return []
@@ -320,17 +328,21 @@ def find_relations(
     namespace: str,
     user_id: str | None,
     entity_ids: Sequence[str],
+    *,
+    all_users: bool = False,
 ) -> list[Relation]:
     if not entity_ids:
         return []
     marks = ", ".join("?" * len(entity_ids))
+    visible = "" if all_users else " AND (user_id IS ? OR user_id IS NULL)"
     sql = (
         f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = ? AND namespace = ?"
-        " AND (user_id IS ? OR user_id IS NULL) AND active = 1"
+        f"{visible} AND active = 1"
         f" AND (source_entity_id IN ({marks}) OR target_entity_id IN ({marks}))"
         " ORDER BY rowid"
     )
-    params = [tenant_id, namespace, user_id, *entity_ids, *entity_ids]
+    owner = [] if all_users else [user_id]
+    params = [tenant_id, namespace, *owner, *entity_ids, *entity_ids]
     return [records.relation_from_row(r, _time) for r in _rows(conn, sql, params)]
 
 
@@ -370,13 +382,19 @@ def graph_edges(
 
 
 def find_conflicts(
-    conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None, open_only: bool
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    open_only: bool,
+    *,
+    all_users: bool = False,
 ) -> list[FactConflict]:
-    sql = (
-        f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE tenant_id = ? AND namespace = ?"
-        " AND user_id IS ?"
-    )
-    params: list[object] = [tenant_id, namespace, user_id]
+    sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE tenant_id = ? AND namespace = ?"
+    params: list[object] = [tenant_id, namespace]
+    if not all_users:
+        sql += " AND user_id IS ?"
+        params.append(user_id)
     if open_only:
         sql += " AND status = ?"
         params.append(ConflictStatus.OPEN.value)

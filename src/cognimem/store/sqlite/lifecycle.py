@@ -496,6 +496,21 @@ def _alias_page(
 
 
 # -- import ----------------------------------------------------------------------------
+def held_ids(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> set[str]:
+    found: set[str] = set()
+    unique = list(dict.fromkeys(ids))
+    for start in range(0, len(unique), _CHUNK):
+        part = unique[start : start + _CHUNK]
+        marks = ", ".join("?" * len(part))
+        sql = " UNION ".join(
+            f"SELECT id FROM {table} WHERE tenant_id = ? AND id IN ({marks})"
+            for table in transfer.ROW_TABLES
+        )
+        params = [p for _ in transfer.ROW_TABLES for p in (tenant_id, *part)]
+        found.update(r[0] for r in conn.execute(sql, params))
+    return found
+
+
 def _existing(conn: sqlite3.Connection, table: str, ids: Sequence[str]) -> set[str]:
     """Which ids are stored (in any tenant: ids are unique across the database)."""
     found: set[str] = set()

@@ -549,17 +549,33 @@ class SQLiteStore:
         )
 
     async def find_aliases(
-        self, tenant_id: str, namespace: str, user_id: str | None, names: Sequence[str] | None
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str] | None,
+        *,
+        all_users: bool = False,
     ) -> list[Alias]:
         return await self._db.read(
-            lambda conn: kn.find_aliases(conn, tenant_id, namespace, user_id, names)
+            lambda conn: kn.find_aliases(
+                conn, tenant_id, namespace, user_id, names, all_users=all_users
+            )
         )
 
     async def find_relations(
-        self, tenant_id: str, namespace: str, user_id: str | None, entity_ids: Sequence[str]
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        entity_ids: Sequence[str],
+        *,
+        all_users: bool = False,
     ) -> list[Relation]:
         return await self._db.read(
-            lambda conn: kn.find_relations(conn, tenant_id, namespace, user_id, entity_ids)
+            lambda conn: kn.find_relations(
+                conn, tenant_id, namespace, user_id, entity_ids, all_users=all_users
+            )
         )
 
     async def graph_edges(
@@ -586,10 +602,18 @@ class SQLiteStore:
         return await self._db.read(q)
 
     async def find_conflicts(
-        self, tenant_id: str, namespace: str, user_id: str | None, *, open_only: bool = True
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        open_only: bool = True,
+        all_users: bool = False,
     ) -> list[FactConflict]:
         return await self._db.read(
-            lambda conn: kn.find_conflicts(conn, tenant_id, namespace, user_id, open_only)
+            lambda conn: kn.find_conflicts(
+                conn, tenant_id, namespace, user_id, open_only, all_users=all_users
+            )
         )
 
     async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
@@ -732,6 +756,9 @@ class SQLiteStore:
                     yield rec
                 if after is None:
                     break
+
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        return await self._db.read(lambda conn: lc.held_ids(conn, tenant_id, ids))
 
     async def import_records(
         self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
