@@ -856,7 +856,8 @@ class Memory:
         stored row derived from them (events, items with their index entries, facts,
         their entities and aliases, relations, conflicts, history, sessions), then the
         cached embeddings of their texts (the store's table, the Redis tier, this
-        process's memory). ``removed`` counts rows per table, ``jobs`` and
+        process's memory), and last the deleted bytes in the database files (SQLite's
+        WAL is truncated). ``removed`` counts rows per table, ``jobs`` and
         ``embeddings`` included."""
         self._require_open()
         target = make_scope(tenant_id=tenant_id, user_id=user_id)
@@ -868,6 +869,7 @@ class Memory:
         removed["embeddings"] = await self.store.delete_embeddings(report.content_hashes)
         if isinstance(self.embedder, CachedEmbedder):
             await self.embedder.forget(report.content_hashes)
+        await self.store.flush_deleted()
         return report.model_copy(update={"removed": removed})
 
     def export(

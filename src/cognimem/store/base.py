@@ -444,6 +444,13 @@ class Store(Protocol):
     async def delete_embeddings(self, hashes: Sequence[str]) -> int:
         """Drop cached embeddings of these content hashes (every model)."""
 
+    async def flush_deleted(self) -> None:
+        """Make what was deleted unreadable in the database's files too (the last step
+        of an erasure). SQLite zeroes freed space as it deletes (``secure_delete``);
+        this copies the WAL into the main file and truncates it, so no old page
+        version keeps the text (``StoreUnavailable`` if a reader blocks it: retry).
+        PostgreSQL keeps dead tuples until it vacuums; this does nothing there."""
+
     # -- API keys ----------------------------------------------------------------------
     async def put_api_key(self, key: ApiKey) -> None: ...
 

@@ -783,6 +783,9 @@ class PostgresStore:
         async with self._connection() as conn:
             return await lc.delete_embeddings(conn, hashes)
 
+    async def flush_deleted(self) -> None:
+        return None  # dead tuples go when PostgreSQL vacuums (docs/lifecycle.md)
+
     # -- API keys ----------------------------------------------------------------------
     async def put_api_key(self, key: ApiKey) -> None:
         async with self._connection() as conn:

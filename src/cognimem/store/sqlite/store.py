@@ -730,6 +730,9 @@ class SQLiteStore:
             return 0
         return await self._db.write(lambda conn: lc.delete_embeddings(conn, hashes))
 
+    async def flush_deleted(self) -> None:
+        await self._db.truncate_wal()
+
     # -- API keys ----------------------------------------------------------------------
     async def put_api_key(self, key: ApiKey) -> None:
         await self._db.write(lambda conn: keys.put(conn, key))
