@@ -52,9 +52,10 @@ from cognimem.store.base import (
     ItemFilter,
     Knowledge,
     PendingItem,
+    PendingJob,
     PendingMessage,
 )
-from cognimem.store.postgres import keys, rows
+from cognimem.store.postgres import keys, pending, rows
 from cognimem.store.postgres import knowledge as kn
 from cognimem.store.postgres import lifecycle as lc
 from cognimem.store.postgres.migrations import (
@@ -312,9 +313,12 @@ class PostgresStore:
         items: Sequence[PendingItem],
         knowledge: Knowledge | None = None,
         merges: Mapping[str, Sequence[str]] | None = None,
+        *,
+        event_ids: Sequence[str] = (),
     ) -> list[str]:
         merges = merges or {}
         events = {e for p in items for e in p.item.source_event_ids} | set(merges)
+        events |= set(event_ids)
         if not events and (knowledge is None or knowledge.is_empty()):
             return []
 
@@ -322,7 +326,7 @@ class PostgresStore:
             await rows.take_locks(
                 conn, [rows.event_lock(e) for e in events] + kn.read_set_locks(knowledge)
             )
-            inserted = await rows.attach_items(conn, items, merges)
+            inserted = await rows.attach_items(conn, items, merges, event_ids)
             if inserted is None:
                 return []  # this job (or part of it) was applied already
             if knowledge is not None:
@@ -402,6 +406,16 @@ class PostgresStore:
                 )
             }
         return [e for e in event_ids if e in found]
+
+    async def pending_jobs(self, tenant_id: str, event_ids: Sequence[str]) -> list[PendingJob]:
+        if not event_ids:
+            return []
+        async with self._connection() as conn:
+            return await pending.pending_jobs(conn, tenant_id, event_ids)
+
+    async def stranded_jobs(self, recorded_before: datetime, limit: int) -> list[PendingJob]:
+        async with self._connection() as conn:
+            return await pending.stranded_jobs(conn, recorded_before, limit)
 
     async def set_item_status(self, tenant_id: str, ids: Sequence[str], status: ItemStatus) -> int:
         if not ids:
