@@ -70,6 +70,7 @@ from cognimem.providers.embeddings import (
     Embedder,
     EmbeddingCacheBackend,
     build_embedder,
+    erase_embeddings,
 )
 from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
@@ -876,9 +877,8 @@ class Memory:
         # after the events are gone: a worker's sweep then finds none of theirs to requeue
         purged = 0 if self.queue is None else await self.queue.purge_user(tenant_id, target.user_id)
         removed = {**report.removed, "jobs": purged}
-        removed["embeddings"] = await self.store.delete_embeddings(report.content_hashes)
-        if isinstance(self.embedder, CachedEmbedder):
-            await self.embedder.forget(report.content_hashes)
+        hashes = report.content_hashes
+        removed["embeddings"] = await erase_embeddings(self.store, self.embedder, hashes)
         await self.store.flush_deleted()
         return report.model_copy(update={"removed": removed})
 
@@ -967,7 +967,12 @@ class Memory:
             await queue.fail(delivery, f"{type(exc).__name__}: {exc}", retry=True)
         else:
             await queue.ack(delivery, "; ".join(done.degraded) or None)
-        return await queue.get(job.tenant_id, job.id)
+        try:
+            return await queue.get(job.tenant_id, job.id)
+        except NotFound:
+            # its user was erased while it ran (the erasure purged it): it stored nothing
+            log.info("job %s was purged by an erasure while it ran", job.id)
+            return job
 
     async def requeue_stranded(self, *, limit: int = 500) -> list[str]:
         """Queue the ingest jobs of events left unprocessed for longer than

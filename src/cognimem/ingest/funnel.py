@@ -36,7 +36,7 @@ from cognimem.models import (
 from cognimem.models.clock import Clock, to_utc
 from cognimem.models.ids import content_hash, new_id
 from cognimem.models.knowledge import HistoryEntry
-from cognimem.providers.embeddings import Embedder
+from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
 from cognimem.store.base import (
     ItemFilter,
@@ -300,6 +300,13 @@ class WriteFunnel:
                 if attempt == MAX_RECONCILE_ATTEMPTS - 1:
                     raise
                 continue
+            if not inserted and len(await self._store.get_events(tenant_id, todo)) < len(todo):
+                # the user was erased while this job ran: it stored nothing, and the
+                # embedding cache must not keep (the hashes of) the texts it embedded
+                hashes = [text_hash(t) for t in understood.vectors]
+                await erase_embeddings(self._store, self._embedder, hashes)
+                log.info("the events of an ingest job were erased while it ran; it stored nothing")
+                return Processed()
             by_event: dict[str, list[str]] = {}
             for m in understood.pending:
                 ids = [p.item.id for p in m.items if p.item.id in inserted] + m.merged_into
