@@ -197,8 +197,18 @@ async def test_http_answers_202_with_the_job(async_memory: Memory) -> None:
         job_id = response.json()["job_id"]
         assert response.headers["location"] == f"/v1/jobs/{job_id}"
         assert (await client.get(f"/v1/jobs/{job_id}")).json()["state"] == "queued"
+        body = {"content": "I bought a red bicycle", "scope": {"user_id": "u"}}
+        # a retry before the job ran: 202 again, with the job that will process it
+        retry = await client.post("/v1/memory/write", json=body)
+        assert retry.status_code == 202
+        assert retry.json()["job_id"] == job_id
+        assert retry.json()["messages"][0]["outcome"] == "duplicate"
         await async_memory.process_next_job("w")
         assert (await client.get(f"/v1/jobs/{job_id}")).json()["state"] == "done"
+        late = await client.post("/v1/memory/write", json=body)
+        assert late.status_code == 200
+        assert late.json()["job_id"] is None
+        assert late.json()["messages"][0]["item_ids"]
         missing = await client.get("/v1/jobs/job_nope")
         assert missing.status_code == 404
         assert missing.json()["error"]["type"] == "NotFound"
