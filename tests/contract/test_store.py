@@ -279,7 +279,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (6, "api_keys"),
         (7, "sessions"),
         (8, "drop_items_lexical_filter"),
-        (13, "event_jobs"),
+        (14, "event_jobs"),
     ]
 
 
@@ -418,7 +418,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (5, "relations_by_user"),
         (6, "api_keys"),
         (7, "sessions"),
-        (13, "event_jobs"),
+        (14, "event_jobs"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

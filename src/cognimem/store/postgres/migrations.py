@@ -329,7 +329,7 @@ CREATE INDEX sessions_user ON sessions (tenant_id, namespace, user_id, created_a
 """,
     ),
     (
-        13,
+        14,
         "event_jobs",
         """
 -- the job that derives an unprocessed event's items, and its ingest profile (async

@@ -323,7 +323,7 @@ DROP INDEX IF EXISTS items_lexical_filter;
 """,
     ),
     (
-        13,
+        14,
         "event_jobs",
         """
 -- the job that derives an unprocessed event's items, and its ingest profile (async
