@@ -94,6 +94,11 @@ class IngestSettings(BaseModel):
     visibility_timeout_s: float = Field(default=30.0, gt=0)
     # deliveries before a job is dead-lettered as failed
     max_attempts: int = Field(default=5, ge=1, le=100)
+    # every worker, at start and then this often, queues again the jobs of events left
+    # unprocessed for longer than `sweep_grace_s` whose job the queue does not know (a
+    # crash between committing a write's events and queuing their job)
+    sweep_interval_s: float = Field(default=60.0, gt=0)
+    sweep_grace_s: float = Field(default=60.0, ge=0)
 
 
 class RecallSettings(BaseModel):

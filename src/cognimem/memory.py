@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Self, cast
 
@@ -25,8 +26,9 @@ from cognimem.errors import (
 )
 from cognimem.ingest import WriteFunnel
 from cognimem.ingest.extract.llm import LLMExtractor
-from cognimem.ingest.funnel import INGEST_JOB, index_text
+from cognimem.ingest.funnel import index_text
 from cognimem.ingest.gate import find_secrets, redact_pii
+from cognimem.ingest.jobs import requeue_stranded
 from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.ingest.validate import check_text, check_time
 from cognimem.lifecycle import conflicts, edits, transfer
@@ -68,16 +70,17 @@ from cognimem.providers.embeddings import (
     Embedder,
     EmbeddingCacheBackend,
     build_embedder,
+    erase_embeddings,
     spec_of,
 )
 from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
-from cognimem.queue import Job, JobQueue, open_queue
+from cognimem.queue import Job, JobQueue, SqliteJobQueue, open_queue
 from cognimem.recall import Reader, get_preset
 from cognimem.recall.analyze import query_terms, zone_of
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.store import Store, open_store, records
-from cognimem.store.base import FactQuery, ItemFilter
+from cognimem.store.base import INGEST_JOB, FactQuery, ItemFilter
 from cognimem.store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
@@ -185,6 +188,13 @@ class Memory:
         self.store = store
         self.embedder = embedder
         self.queue = queue
+        if (
+            isinstance(store, SQLiteStore)
+            and isinstance(queue, SqliteJobQueue)
+            and queue.shares_file_with(store.path)
+        ):
+            # one file: a write's events and their job commit in one transaction
+            store.hold_outbox(queue)
         self.llm = llm
         self._clock = clock
         self._funnel = WriteFunnel(
@@ -952,22 +962,24 @@ class Memory:
         return await self.store.scope_stats(target)
 
     async def erase_user(self, user_id: str, *, tenant_id: str = "default") -> ErasureReport:
-        """Erase a user from the tenant, in every namespace: their queued jobs, then every
-        stored row derived from them (events, items with their index entries, facts,
-        their entities and aliases, relations, conflicts, history, sessions), then the
+        """Erase a user from the tenant, in every namespace: every stored row derived
+        from them (events, items with their index entries, facts, their entities and
+        aliases, relations, conflicts, history, sessions), then their jobs, then the
         cached embeddings of their texts (the store's table, the Redis tier, this
-        process's memory). ``removed`` counts rows per table, ``jobs`` and
+        process's memory), and last the deleted bytes in the database files (SQLite's
+        WAL is truncated). ``removed`` counts rows per table, ``jobs`` and
         ``embeddings`` included."""
         self._require_open()
         target = make_scope(tenant_id=tenant_id, user_id=user_id)
         if target.user_id is None:
             raise InvalidInput("user_id is empty", field="user_id")
-        jobs = 0 if self.queue is None else await self.queue.purge_user(tenant_id, target.user_id)
         report = await self.store.erase_user(tenant_id, target.user_id)
-        removed = {**report.removed, "jobs": jobs}
-        removed["embeddings"] = await self.store.delete_embeddings(report.content_hashes)
-        if isinstance(self.embedder, CachedEmbedder):
-            await self.embedder.forget(report.content_hashes)
+        # after the events are gone: a worker's sweep then finds none of theirs to requeue
+        purged = 0 if self.queue is None else await self.queue.purge_user(tenant_id, target.user_id)
+        removed = {**report.removed, "jobs": purged}
+        hashes = report.content_hashes
+        removed["embeddings"] = await erase_embeddings(self.store, self.embedder, hashes)
+        await self.store.flush_deleted()
         return report.model_copy(update={"removed": removed})
 
     def export(
@@ -1059,12 +1071,37 @@ class Memory:
             await queue.fail(delivery, f"{type(exc).__name__}: {exc}", retry=True)
         else:
             await queue.ack(delivery, "; ".join(done.degraded) or None)
-        return await queue.get(job.tenant_id, job.id)
+        try:
+            return await queue.get(job.tenant_id, job.id)
+        except NotFound:
+            # its user was erased while it ran (the erasure purged it): it stored nothing
+            log.info("job %s was purged by an erasure while it ran", job.id)
+            return job
+
+    async def requeue_stranded(self, *, limit: int = 500) -> list[str]:
+        """Queue the ingest jobs of events left unprocessed for longer than
+        ``settings.ingest.sweep_grace_s`` that the queue does not know (a process died
+        between committing a write's events and queuing their job); returns their ids.
+        Idempotent: a job the queue has is left as it is. Every worker runs this at
+        start and every ``sweep_interval_s``."""
+        queue = self._require_queue()
+        grace = timedelta(seconds=self.settings.ingest.sweep_grace_s)
+        return await requeue_stranded(
+            self.store, queue, recorded_before=self._clock() - grace, limit=limit
+        )
 
     async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float = 1.0) -> int:
-        """Process jobs until ``stop`` is set; returns how many jobs were handled."""
+        """Process jobs until ``stop`` is set; returns how many jobs were handled. Sweeps
+        for stranded jobs (:meth:`requeue_stranded`) at start and on an interval."""
         handled = 0
+        next_sweep = time.monotonic()
         while not stop.is_set():
+            if time.monotonic() >= next_sweep:
+                try:
+                    await self.requeue_stranded()
+                except StoreUnavailable as exc:
+                    log.warning("sweep for stranded jobs failed, retried later: %s", exc.message)
+                next_sweep = time.monotonic() + self.settings.ingest.sweep_interval_s
             if await self.process_next_job(worker, block_s=poll_s) is not None:
                 handled += 1
         return handled

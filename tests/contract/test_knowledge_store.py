@@ -936,7 +936,7 @@ async def test_postgres_upgrade_marks_events_without_items_unprocessed(
     upgraded = PostgresStore(blank_dsn, min_size=0)
     await upgraded.open()
     try:
-        assert await upgraded.schema_version() == 13
+        assert await upgraded.schema_version() == max(v for v, _, _ in migrations.MIGRATIONS)
         assert await upgraded.unprocessed("t1", ["evt_derived", "evt_queued"]) == ["evt_queued"]
     finally:
         await upgraded.close()

@@ -18,8 +18,10 @@ from cognimem.errors import Conflict, SchemaMismatch, StoreError, UsageError
 from cognimem.models import ItemKind, ItemStatus, Scope, WriteOutcome
 from cognimem.store import ItemFilter, Store
 from cognimem.store.postgres import PostgresStore
+from cognimem.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
 from cognimem.store.sqlite import SQLiteStore
 from cognimem.store.sqlite.connection import connect
+from cognimem.store.sqlite.migrations import MIGRATIONS
 from tests import services
 from tests.contract.conftest import T0, message, vec
 
@@ -263,7 +265,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         s = SQLiteStore(path)
         await s.open()
-        assert await s.schema_version() == 13
+        assert await s.schema_version() == max(v for v, _, _ in MIGRATIONS)
         await s.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -277,7 +279,8 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (6, "api_keys"),
         (7, "sessions"),
         (8, "drop_items_lexical_filter"),
-        (13, "one_subject_for_the_user"),
+        (9, "one_subject_for_the_user"),
+        (10, "event_jobs"),
     ]
 
 
@@ -403,7 +406,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
     stores = [PostgresStore(blank_postgres_dsn, max_size=2) for _ in range(5)]
     try:
         await asyncio.gather(*(s.open() for s in stores))
-        assert {await s.schema_version() for s in stores} == {13}
+        assert {await s.schema_version() for s in stores} == {max(v for v, _, _ in PG_MIGRATIONS)}
     finally:
         await asyncio.gather(*(s.close() for s in stores))
     again = PostgresStore(blank_postgres_dsn)
@@ -416,7 +419,8 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (5, "relations_by_user"),
         (6, "api_keys"),
         (7, "sessions"),
-        (13, "one_subject_for_the_user"),
+        (9, "one_subject_for_the_user"),
+        (10, "event_jobs"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

@@ -75,7 +75,15 @@ async def test_a_retry_in_async_mode_returns_the_original_event(async_memory: Me
     again = await async_memory.write("call the plumber", user_id="u", idempotency_key="k")
     assert again.messages[0].outcome is WriteOutcome.DUPLICATE
     assert again.event_ids == first.event_ids
-    assert again.job_id is None
+    # not processed yet: the answer carries the job that will process it
+    assert first.job_id is not None
+    assert again.job_id == first.job_id
+    assert await async_memory.process_next_job("w") is not None
+    # processed: a retry has no job to wait for, and its items are the original's
+    done = await async_memory.write("call the plumber", user_id="u", idempotency_key="k")
+    assert done.job_id is None
+    assert done.messages[0].outcome is WriteOutcome.DUPLICATE
+    assert done.messages[0].item_ids
 
 
 async def test_a_redelivered_job_is_applied_once(db_url: str) -> None:
@@ -189,8 +197,18 @@ async def test_http_answers_202_with_the_job(async_memory: Memory) -> None:
         job_id = response.json()["job_id"]
         assert response.headers["location"] == f"/v1/jobs/{job_id}"
         assert (await client.get(f"/v1/jobs/{job_id}")).json()["state"] == "queued"
+        body = {"content": "I bought a red bicycle", "scope": {"user_id": "u"}}
+        # a retry before the job ran: 202 again, with the job that will process it
+        retry = await client.post("/v1/memory/write", json=body)
+        assert retry.status_code == 202
+        assert retry.json()["job_id"] == job_id
+        assert retry.json()["messages"][0]["outcome"] == "duplicate"
         await async_memory.process_next_job("w")
         assert (await client.get(f"/v1/jobs/{job_id}")).json()["state"] == "done"
+        late = await client.post("/v1/memory/write", json=body)
+        assert late.status_code == 200
+        assert late.json()["job_id"] is None
+        assert late.json()["messages"][0]["item_ids"]
         missing = await client.get("/v1/jobs/job_nope")
         assert missing.status_code == 404
         assert missing.json()["error"]["type"] == "NotFound"
@@ -271,3 +289,18 @@ async def test_a_worker_extracts_and_reconciles_once(async_memory: Memory) -> No
     await mem.process_next_job("w1")
     [diet] = await mem.facts(key="user:value:diet", user_id="u")
     assert "fish" in diet.value
+
+
+async def test_a_job_marks_a_message_that_yields_no_item_processed(async_memory: Memory) -> None:
+    mem = async_memory
+    result = await mem.write_batch(["my password is Hunter2!", "I like green tea"], user_id="u")
+    assert result.job_id is not None
+    job = await mem.process_next_job("w")
+    assert job is not None
+    assert job.state is JobState.DONE
+    # the secret message has no item, yet its job is done with it: a worker's sweep must
+    # not find it stranded, nor a retry be told to wait for a job
+    assert await mem.store.unprocessed("default", result.event_ids) == []
+    again = await mem.write("my password is Hunter2!", user_id="u")
+    assert again.messages[0].outcome is WriteOutcome.DUPLICATE
+    assert again.job_id is None

@@ -257,7 +257,7 @@ async def test_facts_stored_under_the_name_move_to_the_user(
 ) -> None:
     ids = await legacy_split(memory)
     assert len(await memory.facts(user_id="ada")) == 4  # both diets live: the old split
-    await migrate_again(memory_url, 13)
+    await migrate_again(memory_url, 9)
 
     live = {f.key: f for f in await memory.facts(user_id="ada")}
     assert {k: f.value for k, f in live.items()} == {

@@ -18,6 +18,7 @@ from cognimem.ingest.entities import EntityResolver
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
 from cognimem.ingest.gate import find_secrets, redact_pii
+from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder, Said, fact_text
 from cognimem.ingest.profiles import IngestProfile, get_profile
 from cognimem.ingest.validate import validate_messages
@@ -35,9 +36,18 @@ from cognimem.models import (
 from cognimem.models.clock import Clock, to_utc
 from cognimem.models.ids import content_hash, new_id
 from cognimem.models.knowledge import HistoryEntry
-from cognimem.providers.embeddings import Embedder
+from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
-from cognimem.store.base import ItemFilter, Knowledge, PendingItem, PendingMessage, Store
+from cognimem.store.base import (
+    ItemFilter,
+    Knowledge,
+    PendingItem,
+    PendingJob,
+    PendingMessage,
+    Store,
+    job_id_for,
+    jobs_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +58,6 @@ def index_text(author: str | None, text: str) -> str:
 
 
 SECRET_MARK = "[SECRET:"
-INGEST_JOB = "ingest"
 # how often a write reconciles again when a concurrent write changed the same fact key
 MAX_RECONCILE_ATTEMPTS = 4
 
@@ -176,63 +185,84 @@ class WriteFunnel:
         known: Mapping[int, MessageResult],
         profile: IngestProfile,
     ) -> WriteResult:
-        """Commit the raw events, enqueue one job for the rest of the funnel."""
+        """Commit the raw events (each naming its job), queue the job for the rest of
+        the funnel. A retry of a write whose events are not processed yet answers with
+        their job (queued again if it was lost)."""
         assert self._queue is not None
         fresh = [e for i, e in enumerate(events) if i not in known]
-        if not fresh:
-            return WriteResult(
-                messages=[known[i] for i in range(len(events))], mode="async", profile=profile.name
-            )
-        try:
-            await self._queue.depth()  # reachability, before anything is written
-        except StoreUnavailable as exc:
-            if self._settings.on_queue_unavailable == "fail":
-                raise
-            log.warning("job queue unavailable, ingesting synchronously: %s", exc.message)
-            result = await self._write_sync(messages, events, known, profile)
-            result.degraded.append(f"queue unavailable, ingested synchronously: {exc.message}")
-            return result
-
-        bare = [PendingMessage(event=e, processed=False) for e in fresh]
-        committed = await self._store.commit(bare, self._window(profile))
-        results = _in_order(known, committed, len(events))
-        new_ids = [r.event_id for r in results if r.outcome is WriteOutcome.STORED]
-        if not new_ids:  # every message turned out to be a duplicate inside the transaction
+        results = [known[i] for i in range(len(events))] if not fresh else []
+        jobs: list[PendingJob] = []
+        stored: set[str] = set()
+        if fresh:
+            try:
+                await self._queue.depth()  # reachability, before anything is written
+            except StoreUnavailable as exc:
+                if self._settings.on_queue_unavailable == "fail":
+                    raise
+                log.warning("job queue unavailable, ingesting synchronously: %s", exc.message)
+                result = await self._write_sync(messages, events, known, profile)
+                result.degraded.append(f"queue unavailable, ingested synchronously: {exc.message}")
+                return result
+            job_id = job_id_for(fresh[0].id)
+            bare = [
+                PendingMessage(event=e, processed=False, job_id=job_id, profile=profile.name)
+                for e in fresh
+            ]
+            committed = await self._store.commit(bare, self._window(profile))
+            results = _in_order(known, committed, len(events))
+            stored = {r.event_id for r in results if r.outcome is WriteOutcome.STORED}
+            jobs = jobs_of([m for m in bare if m.event.id in stored])
+        # duplicates of events still waiting for their items: their job will process them
+        waiting = [r.event_id for r in results if r.outcome is WriteOutcome.DUPLICATE]
+        if waiting:
+            tenant_id = events[0].scope.tenant_id
+            ours = {j.id for j in jobs}
+            found = await self._store.pending_jobs(tenant_id, waiting)
+            jobs += [j for j in found if j.id not in ours]
+        if not jobs:
             return WriteResult(messages=results, mode="async", profile=profile.name)
-        scope = fresh[0].scope
-        # whose job it is, so an erasure can purge it (JobQueue.purge_user)
-        payload = {
-            "event_ids": new_ids,
-            "profile": profile.name,
-            "user_id": scope.user_id,
-            "namespace": scope.namespace,
-        }
-        tenant_id = scope.tenant_id
         try:
-            job = await self._queue.enqueue(
-                INGEST_JOB, tenant_id, payload, job_id=f"job_{new_ids[0].removeprefix('evt_')}"
-            )
+            queued = [await enqueue(self._queue, j) for j in jobs]
         except StoreUnavailable as exc:
             # the events are committed: never leave them without their items
             log.warning("enqueue failed after the events were stored, ingesting now: %s", exc)
-            done = await self.process(tenant_id, payload)
-            return WriteResult(
-                messages=[
-                    r.model_copy(update={"item_ids": done.items.get(r.event_id, r.item_ids)})
-                    for r in results
-                ],
-                profile=profile.name,
-                knowledge=done.knowledge,
-                degraded=[
-                    f"queue unavailable, ingested synchronously: {exc.message}",
-                    *done.degraded,
-                ],
-            )
-        queued = [
-            r.model_copy(update={"outcome": WriteOutcome.QUEUED}) if r.event_id in new_ids else r
-            for r in results
-        ]
-        return WriteResult(messages=queued, mode="async", job_id=job.id, profile=profile.name)
+            return await self._process_now(results, jobs, profile, exc)
+        return WriteResult(
+            messages=[
+                r.model_copy(update={"outcome": WriteOutcome.QUEUED}) if r.event_id in stored else r
+                for r in results
+            ],
+            mode="async",
+            job_id=queued[0].id,
+            profile=profile.name,
+        )
+
+    async def _process_now(
+        self,
+        results: Sequence[MessageResult],
+        jobs: Sequence[PendingJob],
+        profile: IngestProfile,
+        problem: StoreUnavailable,
+    ) -> WriteResult:
+        """Run the jobs a write could not queue in this process, as a worker would."""
+        items: dict[str, list[str]] = {}
+        knowledge = KnowledgeReport()
+        degraded = [f"queue unavailable, ingested synchronously: {problem.message}"]
+        for i, job in enumerate(jobs):
+            done = await self.process(job.tenant_id, job.payload())
+            items.update(done.items)
+            if i == 0:
+                knowledge = done.knowledge
+            degraded += done.degraded
+        return WriteResult(
+            messages=[
+                r.model_copy(update={"item_ids": items.get(r.event_id, r.item_ids)})
+                for r in results
+            ],
+            profile=profile.name,
+            knowledge=knowledge,
+            degraded=degraded,
+        )
 
     async def process(self, tenant_id: str, payload: Mapping[str, Any]) -> Processed:
         """Run the funnel after the raw events for stored events (a worker's job).
@@ -263,11 +293,20 @@ class WriteFunnel:
             items = [p for m in understood.pending for p in m.items]
             merges = {m.event.id: m.merged_into for m in understood.pending if m.merged_into}
             try:
-                inserted = set(await self._store.add_items(items, built.knowledge, merges))
+                inserted = set(
+                    await self._store.add_items(items, built.knowledge, merges, event_ids=todo)
+                )
             except StaleKnowledge:
                 if attempt == MAX_RECONCILE_ATTEMPTS - 1:
                     raise
                 continue
+            if not inserted and len(await self._store.get_events(tenant_id, todo)) < len(todo):
+                # the user was erased while this job ran: it stored nothing, and the
+                # embedding cache must not keep (the hashes of) the texts it embedded
+                hashes = [text_hash(t) for t in understood.vectors]
+                await erase_embeddings(self._store, self._embedder, hashes)
+                log.info("the events of an ingest job were erased while it ran; it stored nothing")
+                return Processed()
             by_event: dict[str, list[str]] = {}
             for m in understood.pending:
                 ids = [p.item.id for p in m.items if p.item.id in inserted] + m.merged_into

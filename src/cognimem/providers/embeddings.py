@@ -207,6 +207,17 @@ class CachedEmbedder:
             self._lru.popitem(last=False)
 
 
+async def erase_embeddings(store: ErasableCache, embedder: Embedder, hashes: Sequence[str]) -> int:
+    """Drop the cached vectors of these text hashes wherever this process keeps them:
+    the store's table (the count returned) and, when ``embedder`` caches, its LRU and
+    its shared tier (Redis). What an erasure, and a job that lost a race with one, do
+    with the texts they must not leave behind."""
+    removed = await store.delete_embeddings(hashes)
+    if isinstance(embedder, CachedEmbedder):
+        await embedder.forget(hashes)
+    return removed
+
+
 _VALID_SPECS = "'onnx:minilm', 'hashing', 'hashing:<dim>', 'openai:<model-name>'"
 # model ids (what a database records) that differ from the spec that builds the model
 _SPEC_OF_MODEL_ID = {"onnx:all-MiniLM-L6-v2-int8": "onnx:minilm"}
@@ -280,6 +291,7 @@ __all__ = [
     "ErasableCache",
     "FloatMatrix",
     "build_embedder",
+    "erase_embeddings",
     "l2_normalize",
     "spec_of",
     "text_hash",

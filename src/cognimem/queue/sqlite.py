@@ -1,10 +1,11 @@
 """The embedded job queue: an outbox table in SQLite.
 
-Rows live in ``queue_jobs`` (its own file or the store's file). A claim is one
-``BEGIN IMMEDIATE`` transaction on the single writer thread, so two workers can never
-take the same row; each claim writes a fresh lease token and a lease deadline, and a
-row whose lease ran out is claimable again. ``ack``/``fail`` only touch the row while
-it still carries the caller's token.
+Rows live in ``queue_jobs`` (its own file or the store's file; in the store's file, the
+store queues an ingest job in the transaction that commits its events: ``enqueue_in``).
+A claim is one ``BEGIN IMMEDIATE`` transaction on the single writer thread, so two
+workers can never take the same row; each claim writes a fresh lease token and a lease
+deadline, and a row whose lease ran out is claimable again. ``ack``/``fail`` only touch
+the row while it still carries the caller's token.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from cognimem.queue.base import (
     expired_lease_error,
     new_job_id,
 )
+from cognimem.store.base import INGEST_JOB, PendingJob
 from cognimem.store.sqlite.connection import Connections
 
 _POLL_S = 0.05
@@ -129,22 +131,33 @@ class SqliteJobQueue:
     ) -> Job:
         body = check_enqueue(kind, tenant_id, payload, job_id)
         jid = job_id or new_job_id()
-        now = self._now()
-
-        def tx(conn: sqlite3.Connection) -> Job:
-            conn.execute(
-                "INSERT INTO queue_jobs (id, kind, tenant_id, payload, state, created_at,"
-                " updated_at, position) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)"
-                " ON CONFLICT (id) DO NOTHING",
-                (jid, kind, tenant_id, body, now, now, _next_position(conn)),
-            )
-            row = conn.execute(f"SELECT {_COLUMNS} FROM queue_jobs WHERE id = ?", (jid,))
-            return _job(row.fetchone())
-
-        job = await self._conns.write(tx)
+        job = await self._conns.write(lambda conn: self._insert(conn, kind, tenant_id, body, jid))
         if job.tenant_id != tenant_id:
             raise Conflict(f"job id {jid!r} is already taken")
         return job
+
+    def _insert(
+        self, conn: sqlite3.Connection, kind: str, tenant_id: str, body: str, job_id: str
+    ) -> Job:
+        now = self._now()
+        conn.execute(
+            "INSERT INTO queue_jobs (id, kind, tenant_id, payload, state, created_at,"
+            " updated_at, position) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)"
+            " ON CONFLICT (id) DO NOTHING",
+            (job_id, kind, tenant_id, body, now, now, _next_position(conn)),
+        )
+        row = conn.execute(f"SELECT {_COLUMNS} FROM queue_jobs WHERE id = ?", (job_id,))
+        return _job(row.fetchone())
+
+    def enqueue_in(self, conn: sqlite3.Connection, job: PendingJob) -> None:
+        """Queue an ingest job inside the caller's transaction on this queue's file (the
+        store's commit of the job's events: the job exists exactly when they do)."""
+        body = check_enqueue(INGEST_JOB, job.tenant_id, job.payload(), job.id)
+        self._insert(conn, INGEST_JOB, job.tenant_id, body, job.id)
+
+    def shares_file_with(self, path: Path) -> bool:
+        """Whether this queue's table lives in the database file at ``path``."""
+        return self.path.resolve() == Path(path).resolve()
 
     async def claim(self, worker: str, *, block_s: float = 0.0) -> Delivery | None:
         deadline = time.monotonic() + max(block_s, 0.0)

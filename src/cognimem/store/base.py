@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -68,10 +68,65 @@ class PendingMessage:
     event: Event
     items: list[PendingItem] = field(default_factory=list)
     merged_into: list[str] = field(default_factory=list)
-    # False: only the raw event is written now; a worker derives its items later
+    # False: only the raw event is written now; a worker derives its items later, in
+    # the job ``job_id`` with the ingest profile ``profile`` (both stored on the event, so
+    # the job can be queued again from the database alone: ``pending_jobs``)
     processed: bool = True
+    job_id: str | None = None
+    profile: str | None = None
     skipped_chunks: int = 0
     redactions: dict[str, int] = field(default_factory=dict)
+
+
+INGEST_JOB = "ingest"
+
+
+def job_id_for(event_id: str) -> str:
+    """The id of the ingest job that starts with this event (the job of an unprocessed
+    event stored without one, e.g. imported)."""
+    return f"job_{event_id.removeprefix('evt_')}"
+
+
+@dataclass(frozen=True)
+class PendingJob:
+    """Raw events committed without their items (async ingestion), in commit order, and
+    the ingest job that derives them: what it takes to queue that job (again)."""
+
+    id: str
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+    profile: str | None
+    event_ids: tuple[str, ...]
+
+    def payload(self) -> dict[str, Any]:
+        """The job's payload (``WriteFunnel.process`` reads it); it names the user and
+        namespace so an erasure can purge the job (``JobQueue.purge_user``)."""
+        return {
+            "event_ids": list(self.event_ids),
+            "profile": self.profile,
+            "user_id": self.user_id,
+            "namespace": self.namespace,
+        }
+
+
+def jobs_of(stored: Sequence[PendingMessage]) -> list[PendingJob]:
+    """The jobs of these messages (those stored unprocessed, with a job id), in order."""
+    grouped: dict[str, list[PendingMessage]] = {}
+    for m in stored:
+        if not m.processed and m.job_id is not None:
+            grouped.setdefault(m.job_id, []).append(m)
+    return [
+        PendingJob(
+            id=job_id,
+            tenant_id=ms[0].event.scope.tenant_id,
+            namespace=ms[0].event.scope.namespace,
+            user_id=ms[0].event.scope.user_id,
+            profile=ms[0].profile,
+            event_ids=tuple(m.event.id for m in ms),
+        )
+        for job_id, ms in grouped.items()
+    ]
 
 
 @dataclass
@@ -253,7 +308,9 @@ class Store(Protocol):
         written or nothing is. With ``knowledge``: if a message turned out to be a
         duplicate inside the transaction, or a key's live facts are no longer what
         ``knowledge.read_set`` saw, nothing is written and ``StaleKnowledge`` is raised
-        (the caller reconciles again).
+        (the caller reconciles again). Unprocessed messages record their ``job_id`` and
+        ``profile``; when the store holds the job queue's outbox (the embedded SQLite
+        queue in the same file), that job is queued in this same transaction.
         """
 
     async def previous_event(
@@ -267,9 +324,12 @@ class Store(Protocol):
         items: Sequence[PendingItem],
         knowledge: Knowledge | None = None,
         merges: Mapping[str, Sequence[str]] | None = None,
+        *,
+        event_ids: Sequence[str] = (),
     ) -> list[str]:
         """Attach items, merges (event id → existing item ids) and ``knowledge`` to raw
-        events that are already stored (async ingestion).
+        events that are already stored (async ingestion), and mark those events and
+        ``event_ids`` (the job's events that yield no item, e.g. all secret) processed.
 
         In one transaction. Events already processed are skipped — and if any event of
         the call was, nothing is written at all — so a job applied twice changes nothing.
@@ -280,6 +340,16 @@ class Store(Protocol):
 
     async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
         """Which of these events have not had their items derived yet."""
+
+    async def pending_jobs(self, tenant_id: str, event_ids: Sequence[str]) -> list[PendingJob]:
+        """The jobs of those of these events not processed yet, each with all of its
+        unprocessed events (what a duplicate of an unprocessed event answers with)."""
+
+    async def stranded_jobs(self, recorded_before: datetime, limit: int) -> list[PendingJob]:
+        """Jobs, in every tenant, with events recorded before ``recorded_before`` and
+        still unprocessed, oldest first, found from at most ``limit`` such events
+        (the worker's sweep queues them again: a crash between committing the events
+        and queuing their job must not strand them)."""
 
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
         """Items by id within a tenant, in the order asked; missing ids are left out."""
@@ -493,6 +563,13 @@ class Store(Protocol):
 
     async def delete_embeddings(self, hashes: Sequence[str]) -> int:
         """Drop cached embeddings of these content hashes (every model)."""
+
+    async def flush_deleted(self) -> None:
+        """Make what was deleted unreadable in the database's files too (the last step
+        of an erasure). SQLite zeroes freed space as it deletes (``secure_delete``);
+        this copies the WAL into the main file and truncates it, so no old page
+        version keeps the text (``StoreUnavailable`` if a reader blocks it: retry).
+        PostgreSQL keeps dead tuples until it vacuums; this does nothing there."""
 
     # -- API keys ----------------------------------------------------------------------
     async def put_api_key(self, key: ApiKey) -> None: ...

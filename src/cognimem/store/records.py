@@ -32,7 +32,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import FactRows, PendingMessage
+from cognimem.store.base import FactRows, PendingJob, PendingMessage, job_id_for
 
 
 class Row(Protocol):
@@ -97,6 +97,34 @@ def named_sessions(messages: Iterable[PendingMessage]) -> list[tuple[str, str, s
             if m.event.scope.session_id is not None
         }
     )
+
+
+# an unprocessed event as ``pending_jobs`` reads it, in commit order
+PENDING_COLUMNS = "job_id, id, tenant_id, namespace, user_id, profile"
+
+
+def pending_jobs(seeds: Iterable[Row], members: Iterable[Row]) -> list[PendingJob]:
+    """Unprocessed events (``PENDING_COLUMNS``) grouped into their jobs, in the order
+    the ``seeds`` (the events asked about) name them. ``members`` are every unprocessed
+    event of the seeds' jobs, in commit order; an event stored without a job id (before
+    the column existed, or imported) is a job of its own."""
+    events: dict[str, list[str]] = {}
+    for row in members:
+        events.setdefault(row["job_id"], []).append(row["id"])
+    jobs: dict[str, PendingJob] = {}
+    for row in seeds:
+        key = row["job_id"]
+        job = key or job_id_for(row["id"])
+        if job not in jobs:
+            jobs[job] = PendingJob(
+                id=job,
+                tenant_id=row["tenant_id"],
+                namespace=row["namespace"],
+                user_id=row["user_id"],
+                profile=row["profile"],
+                event_ids=tuple(events[key]) if key in events else (row["id"],),
+            )
+    return list(jobs.values())
 
 
 def user_key(user_id: str | None) -> str:

@@ -252,11 +252,18 @@ async def scope_stats(conn: Connection, scope: Scope) -> ScopeStats:
 # -- erasure ---------------------------------------------------------------------------
 async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureReport:
     """Delete every row of the user (see ``Store.erase_user``). Dead tuples stay on disk
-    until PostgreSQL vacuums the tables (autovacuum, or ``VACUUM`` to be sure)."""
+    until PostgreSQL vacuums the tables (autovacuum, or ``VACUUM`` to be sure). Runs in
+    READ COMMITTED: each statement after the lock sees what committed before it."""
     mine = "tenant_id = $1 AND user_id = $2"
     who = (tenant_id, user_id)
-    ids: dict[str, list[str]] = {}
-    for table in ("items", "events", "facts", "conflicts", "entities"):
+    # first, before anything is read: a worker attaching items to these events holds
+    # them FOR SHARE (rows.attach_items), so this waits for its commit and the reads
+    # below see its items; a worker that comes later waits here and finds no events
+    events_locked = await conn.fetch(
+        f"SELECT id FROM events WHERE {mine} ORDER BY id FOR UPDATE", *who
+    )
+    ids: dict[str, list[str]] = {"events": [r[0] for r in events_locked]}
+    for table in ("items", "facts", "conflicts", "entities"):
         ids[table] = [r[0] for r in await conn.fetch(f"SELECT id FROM {table} WHERE {mine}", *who)]
     items = await conn.fetch(f"SELECT author, text FROM items WHERE {mine}", *who)
     facts = await conn.fetch(f"SELECT text FROM facts WHERE {mine}", *who)

@@ -329,7 +329,7 @@ CREATE INDEX sessions_user ON sessions (tenant_id, namespace, user_id, created_a
 """,
     ),
     (
-        13,
+        9,
         "one_subject_for_the_user",
         """
 -- a fact about the scope's user was keyed by the name its message carried (ada:value:diet)
@@ -338,7 +338,7 @@ CREATE INDEX sessions_user ON sessions (tenant_id, namespace, user_id, created_a
 -- entity of that name is merged into it, or becomes it), the facts keyed by that name
 -- move to 'user', and where that leaves two live facts under one key the older is
 -- superseded by the newer. Names whose slug is not lower(name) with spaces as '_' are
--- left as they were. (The same steps as SQLite's migration 13.)
+-- left as they were. (The same steps as SQLite's migration 9.)
 CREATE TEMP TABLE speaker_self ON COMMIT DROP AS
 SELECT tenant_id, namespace, user_id,
        CASE WHEN user_id IS NULL THEN '' ELSE 'u:' || user_id END AS user_key,
@@ -427,6 +427,19 @@ FROM speaker_ranked r JOIN speaker_ranked w ON w.tenant_id = r.tenant_id
 WHERE r.id = f.id AND r.n > 1;
 UPDATE relations SET active = false
 WHERE fact_id IN (SELECT id FROM speaker_ranked WHERE n > 1);
+""",
+    ),
+    (
+        10,
+        "event_jobs",
+        """
+-- the job that derives an unprocessed event's items, and its ingest profile (async
+-- ingestion): a worker's sweep queues a job again from these alone, so a crash between
+-- committing the events and queuing their job strands nothing
+ALTER TABLE events ADD COLUMN job_id text;
+ALTER TABLE events ADD COLUMN profile text;
+CREATE INDEX events_unprocessed ON events (recorded_at) WHERE NOT processed;
+CREATE INDEX events_unprocessed_job ON events (job_id) WHERE NOT processed;
 """,
     ),
 ]

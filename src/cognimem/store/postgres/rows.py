@@ -63,8 +63,8 @@ def unnest_args(types: Sequence[str]) -> str:
 
 
 INSERT_EVENTS = (
-    f"INSERT INTO events ({EVENT_COLUMNS}, processed)"
-    f" SELECT * FROM unnest({unnest_args([*_EVENT_TYPES, 'bool'])})"
+    f"INSERT INTO events ({EVENT_COLUMNS}, processed, job_id, profile)"
+    f" SELECT * FROM unnest({unnest_args([*_EVENT_TYPES, 'bool', 'text', 'text'])})"
 )
 
 INSERT_ITEMS = (
@@ -134,9 +134,10 @@ def event_columns(messages: Sequence[PendingMessage]) -> list[list[Any]]:
                 e.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, e.role.value,
                 e.name, e.content, e.content_hash, e.idempotency_key, e.external_id,
                 to_utc(e.occurred_at), to_utc(e.recorded_at), json.dumps(e.metadata), m.processed,
+                m.job_id, m.profile,
             )
         )  # fmt: skip
-    return _columns(rows, len(_EVENT_TYPES) + 1)
+    return _columns(rows, len(_EVENT_TYPES) + 3)
 
 
 def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
@@ -536,19 +537,26 @@ async def merge_into(conn: Connection, event: Event, targets: Sequence[str]) -> 
 
 
 async def attach_items(
-    conn: Connection, items: Sequence[PendingItem], merges: Mapping[str, Sequence[str]]
+    conn: Connection,
+    items: Sequence[PendingItem],
+    merges: Mapping[str, Sequence[str]],
+    event_ids: Sequence[str] = (),
 ) -> list[str] | None:
     """The items part of ``add_items``, inside its transaction with every ``event_lock``
     held. ``None`` (nothing written) when any of the events was processed already;
-    otherwise the items and merges are written and every event is marked processed.
-    Also ``None`` when any of the events no longer exists (erased since it was queued)."""
-    events = sorted({e for p in items for e in p.item.source_event_ids} | set(merges))
+    otherwise the items and merges are written and every event (``event_ids`` too) is
+    marked processed. Also ``None`` when any of the events no longer exists (erased since
+    it was queued): the events are locked ``FOR SHARE`` here, as an erasure locks its
+    events ``FOR UPDATE`` before it reads anything, so one of the two waits for the other
+    and an erasure never misses items committed meanwhile."""
+    events = sorted(
+        {e for p in items for e in p.item.source_event_ids} | set(merges) | set(event_ids)
+    )
     if events:
-        stored, done = await conn.fetchrow(
-            "SELECT count(*), count(*) FILTER (WHERE processed) FROM events"
-            " WHERE id = ANY($1::text[])",
-            events,
+        found = await conn.fetch(
+            "SELECT processed FROM events WHERE id = ANY($1::text[]) FOR SHARE", events
         )
+        stored, done = len(found), sum(1 for r in found if r["processed"])
         if done or stored < len(events):
             # applied already, or the events were erased meanwhile: deriving items from
             # them would bring them back

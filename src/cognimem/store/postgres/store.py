@@ -53,10 +53,11 @@ from cognimem.store.base import (
     ItemFilter,
     Knowledge,
     PendingItem,
+    PendingJob,
     PendingMessage,
 )
 from cognimem.store.forgetting import Forgotten
-from cognimem.store.postgres import forgetting, keys, rows
+from cognimem.store.postgres import forgetting, keys, pending, rows
 from cognimem.store.postgres import knowledge as kn
 from cognimem.store.postgres import lifecycle as lc
 from cognimem.store.postgres.migrations import (
@@ -314,9 +315,12 @@ class PostgresStore:
         items: Sequence[PendingItem],
         knowledge: Knowledge | None = None,
         merges: Mapping[str, Sequence[str]] | None = None,
+        *,
+        event_ids: Sequence[str] = (),
     ) -> list[str]:
         merges = merges or {}
         events = {e for p in items for e in p.item.source_event_ids} | set(merges)
+        events |= set(event_ids)
         if not events and (knowledge is None or knowledge.is_empty()):
             return []
 
@@ -324,7 +328,7 @@ class PostgresStore:
             await rows.take_locks(
                 conn, [rows.event_lock(e) for e in events] + kn.read_set_locks(knowledge)
             )
-            inserted = await rows.attach_items(conn, items, merges)
+            inserted = await rows.attach_items(conn, items, merges, event_ids)
             if inserted is None:
                 return []  # this job (or part of it) was applied already
             if knowledge is not None:
@@ -404,6 +408,16 @@ class PostgresStore:
                 )
             }
         return [e for e in event_ids if e in found]
+
+    async def pending_jobs(self, tenant_id: str, event_ids: Sequence[str]) -> list[PendingJob]:
+        if not event_ids:
+            return []
+        async with self._connection() as conn:
+            return await pending.pending_jobs(conn, tenant_id, event_ids)
+
+    async def stranded_jobs(self, recorded_before: datetime, limit: int) -> list[PendingJob]:
+        async with self._connection() as conn:
+            return await pending.stranded_jobs(conn, recorded_before, limit)
 
     async def set_item_status(self, tenant_id: str, ids: Sequence[str], status: ItemStatus) -> int:
         if not ids:
@@ -828,6 +842,9 @@ class PostgresStore:
             return 0
         async with self._connection() as conn:
             return await lc.delete_embeddings(conn, hashes)
+
+    async def flush_deleted(self) -> None:
+        return None  # dead tuples go when PostgreSQL vacuums (docs/lifecycle.md)
 
     # -- API keys ----------------------------------------------------------------------
     async def put_api_key(self, key: ApiKey) -> None:

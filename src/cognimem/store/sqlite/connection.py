@@ -30,6 +30,9 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys=ON")
+    # a deleted row's bytes are overwritten, not left in free space: what is forgotten
+    # or erased cannot be read back from the file (the WAL is truncated after erasure)
+    conn.execute("PRAGMA secure_delete=ON")
     return conn
 
 
@@ -111,6 +114,24 @@ class Connections:
             return result
 
         return await self._run(self._writer_pool, tx)
+
+    async def truncate_wal(self) -> None:
+        """Copy every committed page into the main file and truncate the WAL to zero
+        bytes, so the old versions of deleted rows that the WAL still held are gone.
+
+        Waits (the busy timeout) for readers of older snapshots, in any process; a
+        checkpoint they still block raises ``StoreUnavailable`` (retry)."""
+
+        def run(conn: sqlite3.Connection) -> None:
+            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy:
+                raise StoreUnavailable(
+                    f"SQLite database {self.path}: a reader kept the WAL from being "
+                    "truncated; deleted rows may remain in it until the next checkpoint",
+                    retry_after=1.0,
+                )
+
+        await self._run(self._writer_pool, run)
 
     async def close(self) -> None:
         if self._closed:

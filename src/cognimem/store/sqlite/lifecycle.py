@@ -250,9 +250,9 @@ def scope_stats(conn: sqlite3.Connection, scope: Scope) -> ScopeStats:
 
 # -- erasure ---------------------------------------------------------------------------
 def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> ErasureReport:
-    """Delete every row of the user (see ``Store.erase_user``), with ``secure_delete``
-    on so freed pages are zeroed, and the FTS index merged so no segment keeps the
-    erased words."""
+    """Delete every row of the user (see ``Store.erase_user``; every connection has
+    ``secure_delete`` on, so freed space is zeroed), and merge the FTS index so no
+    segment keeps the erased words."""
     mine = "tenant_id = ? AND user_id = ?"
     who = (tenant_id, user_id)
     ukey = records.user_key(user_id)
@@ -274,12 +274,7 @@ def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> Erasur
         (tenant_id, ukey),
     ).fetchall()
 
-    (secure,) = conn.execute("PRAGMA secure_delete").fetchone()
-    conn.execute("PRAGMA secure_delete = ON")
-    try:
-        removed = _delete_rows(conn, tenant_id, user_id)
-    finally:
-        conn.execute(f"PRAGMA secure_delete = {int(secure)}")
+    removed = _delete_rows(conn, tenant_id, user_id)
     # the namespace-wide matrix held the user's rows: a mutation for it, and the user's
     # own version rows go (a later write starts them above anything cached)
     for namespace in sorted(item_scopes):

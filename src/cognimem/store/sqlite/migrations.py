@@ -323,7 +323,7 @@ DROP INDEX IF EXISTS items_lexical_filter;
 """,
     ),
     (
-        13,
+        9,
         "one_subject_for_the_user",
         """
 -- a fact about the scope's user was keyed by the name its message carried (ada:value:diet)
@@ -433,6 +433,19 @@ DROP TABLE speaker_ranked;
 DROP TABLE speaker_moved;
 DROP TABLE speaker_merged;
 DROP TABLE speaker_self;
+""",
+    ),
+    (
+        10,
+        "event_jobs",
+        """
+-- the job that derives an unprocessed event's items, and its ingest profile (async
+-- ingestion): a worker's sweep queues a job again from these alone, so a crash between
+-- committing the events and queuing their job strands nothing
+ALTER TABLE events ADD COLUMN job_id TEXT;
+ALTER TABLE events ADD COLUMN profile TEXT;
+CREATE INDEX events_unprocessed ON events (recorded_at) WHERE processed = 0;
+CREATE INDEX events_unprocessed_job ON events (job_id) WHERE processed = 0;
 """,
     ),
 ]

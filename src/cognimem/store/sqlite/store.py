@@ -44,10 +44,12 @@ from cognimem.store.base import (
     ItemFilter,
     Knowledge,
     PendingItem,
+    PendingJob,
     PendingMessage,
+    jobs_of,
 )
 from cognimem.store.forgetting import Forgotten
-from cognimem.store.sqlite import forgetting, keys, lexical, rows, scopes, vectors
+from cognimem.store.sqlite import forgetting, keys, lexical, pending, rows, scopes, vectors
 from cognimem.store.sqlite import knowledge as kn
 from cognimem.store.sqlite import lifecycle as lc
 from cognimem.store.sqlite.connection import Connections, connect, translate
@@ -159,10 +161,16 @@ class SQLiteStore:
         self._graphs: OrderedDict[
             tuple[str, str, str | None, int], tuple[tuple[int, ...], list[GraphEdge]]
         ] = OrderedDict()
+        self._outbox: pending.Outbox | None = None
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
         return cls(path_from_url(url))
+
+    def hold_outbox(self, outbox: pending.Outbox) -> None:
+        """Queue the jobs of unprocessed events in the transaction that commits them
+        (``outbox``: the embedded job queue, whose table is in this same file)."""
+        self._outbox = outbox
 
     # -- lifecycle -------------------------------------------------------------------
     async def open(self) -> None:
@@ -243,8 +251,9 @@ class SQLiteStore:
             if knowledge is not None:
                 kn.check_read_set(conn, knowledge)
             results: list[MessageResult] = []
-            for pending in messages:
-                event = pending.event
+            stored: list[PendingMessage] = []
+            for message in messages:
+                event = message.event
                 original = _find_original(conn, event, dedupe_window_s)
                 if original is not None:
                     if knowledge is not None and not knowledge.is_empty():
@@ -252,13 +261,14 @@ class SQLiteStore:
                     results.append(original)
                     continue
                 conn.execute(rows.INSERT_EVENT, rows.event_params(event))
-                if not pending.processed:
-                    conn.execute("UPDATE events SET processed = 0 WHERE id = ?", (event.id,))
-                item_ids = _insert_items(conn, pending.items)
-                item_ids += _merge(conn, event, pending.merged_into)
+                if not message.processed:
+                    pending.mark_unprocessed(conn, message)
+                stored.append(message)
+                item_ids = _insert_items(conn, message.items)
+                item_ids += _merge(conn, event, message.merged_into)
                 outcome = (
                     WriteOutcome.STORED
-                    if item_ids or not pending.skipped_chunks
+                    if item_ids or not message.skipped_chunks
                     else (WriteOutcome.SKIPPED_SECRET)
                 )
                 results.append(
@@ -266,12 +276,15 @@ class SQLiteStore:
                         event_id=event.id,
                         item_ids=item_ids,
                         outcome=outcome,
-                        skipped_chunks=pending.skipped_chunks,
-                        redactions=pending.redactions,
+                        skipped_chunks=message.skipped_chunks,
+                        redactions=message.redactions,
                     )
                 )
             if knowledge is not None:
                 self._apply(conn, knowledge)
+            if self._outbox is not None:
+                for job in jobs_of(stored):
+                    self._outbox.enqueue_in(conn, job)
             return results
 
         return await self._db.write(tx)
@@ -286,9 +299,12 @@ class SQLiteStore:
         items: Sequence[PendingItem],
         knowledge: Knowledge | None = None,
         merges: Mapping[str, Sequence[str]] | None = None,
+        *,
+        event_ids: Sequence[str] = (),
     ) -> list[str]:
         merges = merges or {}
         events = {e for p in items for e in p.item.source_event_ids} | set(merges)
+        events |= set(event_ids)
 
         def tx(conn: sqlite3.Connection) -> list[str]:
             marks = ", ".join("?" * len(events))
@@ -332,6 +348,15 @@ class SQLiteStore:
             return [e for e in event_ids if e in found]
 
         return await self._db.read(q)
+
+    async def pending_jobs(self, tenant_id: str, event_ids: Sequence[str]) -> list[PendingJob]:
+        if not event_ids:
+            return []
+        return await self._db.read(lambda conn: pending.pending_jobs(conn, tenant_id, event_ids))
+
+    async def stranded_jobs(self, recorded_before: datetime, limit: int) -> list[PendingJob]:
+        before = to_micros(recorded_before)
+        return await self._db.read(lambda conn: pending.stranded_jobs(conn, before, limit))
 
     async def set_item_status(self, tenant_id: str, ids: Sequence[str], status: ItemStatus) -> int:
         if not ids:
@@ -770,6 +795,9 @@ class SQLiteStore:
         if not hashes:
             return 0
         return await self._db.write(lambda conn: lc.delete_embeddings(conn, hashes))
+
+    async def flush_deleted(self) -> None:
+        await self._db.truncate_wal()
 
     # -- API keys ----------------------------------------------------------------------
     async def put_api_key(self, key: ApiKey) -> None:
