@@ -7,13 +7,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cognimem.api.auth import Authenticator, admin_router
+from cognimem.api.edge import storable_text
 from cognimem.api.errors import error_response, response_for
 from cognimem.api.mcp_mount import MOUNT_PATH, mcp_mount
 from cognimem.api.observability import RequestContext, metrics_router
@@ -140,9 +141,10 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
         message = f"{field}: {first.get('msg')}"
         return error_response(422, "InvalidInput", message, {"field": field})
 
+    checked = [Depends(storable_text)]
     for router in ROUTERS:
-        app.include_router(router, responses=ERROR_RESPONSES)
-    app.include_router(admin_router, responses=ERROR_RESPONSES)
+        app.include_router(router, responses=ERROR_RESPONSES, dependencies=checked)
+    app.include_router(admin_router, responses=ERROR_RESPONSES, dependencies=checked)
     app.include_router(metrics_router)
     app.mount(MOUNT_PATH, mcp_app)
     return app

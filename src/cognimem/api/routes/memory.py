@@ -4,6 +4,7 @@ forget, get, history, export and import."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -22,11 +23,13 @@ from cognimem.api.schemas import (
     WriteBatchRequest,
     WriteRequest,
 )
-from cognimem.errors import InvalidInput, NotFound
+from cognimem.errors import CognimemError, InvalidInput, NotFound
 from cognimem.memory import Memory
 from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.knowledge import HistoryEntry
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
 
@@ -242,8 +245,17 @@ async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingRespo
     records = mem.export(scope=body.scope.to_scope(caller.tenant_id))
 
     async def lines() -> AsyncIterator[str]:
-        async for record in records:
-            yield record.model_dump_json() + "\n"
+        last: ExportRecord | None = None
+        try:
+            async for record in records:
+                last = record
+                yield record.json_line()
+        except CognimemError as exc:
+            # the 200 is sent: the stream ends with an error record instead of a cut
+            log.error("export stopped after %s: %s", last and last.type, exc.message)
+            message = f"the export stopped here: {exc.type}; the server log has the cause"
+            data = {"record_type": None, "id": None, "message": message}
+            yield ExportRecord(type="error", data=data).json_line()
 
     return StreamingResponse(lines(), media_type=NDJSON)
 
