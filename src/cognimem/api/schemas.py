@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from cognimem.ingest.profiles import DEFAULT_PROFILE
+from cognimem.ingest.profiles import DEFAULT_PROFILE, PROFILES
 from cognimem.memory import make_scope
 from cognimem.models import ItemKind, Message, Scope, Tier
+from cognimem.models.events import NOT_BLANK
 from cognimem.models.knowledge import FactCategory
+from cognimem.models.scope import ID_PATTERN
+from cognimem.models.wire import JSON_NUMBER, IsoTime
+from cognimem.recall import PRESETS
+from cognimem.recall.analyze import TIMEZONES
 
 
 def error_body(type_: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -30,6 +34,11 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
+def _given(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """JSON Schema: ``name`` is present and not null."""
+    return {"required": [name], "properties": {name: schema}}
+
+
 class ScopeFields(BaseModel):
     """Scope below the tenant. The tenant comes from the API key: a ``tenant_id`` sent
     here is accepted and ignored."""
@@ -38,29 +47,34 @@ class ScopeFields(BaseModel):
 
     tenant_id: str | None = Field(default=None, description="Ignored: the key decides.")
 
-    user_id: str | None = None
-    agent_id: str | None = None
-    session_id: str | None = None
-    namespace: str = "default"
+    user_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    agent_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    session_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    namespace: str = Field(default="default", pattern=ID_PATTERN)
 
     def to_scope(self, tenant_id: str) -> Scope:
         return make_scope(self.model_dump(exclude={"tenant_id"}), tenant_id=tenant_id)
+
+
+def _profile() -> Any:
+    """The ``profile`` field: chat, document, mandate, guardrail, tool_discovery,
+    tool_gotcha, learning."""
+    return Field(default=DEFAULT_PROFILE, json_schema_extra={"enum": list(PROFILES)})
 
 
 class WriteRequest(Message):
     model_config = ConfigDict(extra="forbid")
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
-    # chat, document, mandate, guardrail, tool_discovery, tool_gotcha, learning
-    profile: str = DEFAULT_PROFILE
+    profile: str = _profile()
 
 
 class WriteBatchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
-    messages: list[Message]
-    profile: str = DEFAULT_PROFILE
+    messages: list[Message] = Field(min_length=1)
+    profile: str = _profile()
 
 
 class FactsQuery(BaseModel):
@@ -69,8 +83,8 @@ class FactsQuery(BaseModel):
     scope: ScopeFields = Field(default_factory=ScopeFields)
     key: str | None = None
     categories: list[FactCategory] | None = None
-    include_history: bool = False
-    limit: int = Field(default=1_000, ge=1, le=10_000)
+    include_history: StrictBool = False
+    limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 1_000
 
 
 class ReadOptions(BaseModel):
@@ -78,22 +92,22 @@ class ReadOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    # checked by Memory.read: 1-200 and 1-200000
-    limit: int | None = None
-    max_tokens: int | None = None
-    preset: str | None = Field(default=None, max_length=32)
+    limit: Annotated[int, Field(ge=1, le=200), JSON_NUMBER] | None = None
+    max_tokens: Annotated[int, Field(ge=1, le=200_000), JSON_NUMBER] | None = None
+    preset: str | None = Field(default=None, json_schema_extra={"enum": [*PRESETS, None]})
 
 
 class ReadRequest(ReadOptions):
-    query: str
+    query: str = Field(json_schema_extra={"pattern": NOT_BLANK})
     scope: ScopeFields = Field(default_factory=ScopeFields)
     kinds: list[ItemKind] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    reference_time: datetime | None = None
-    timezone: str | None = Field(default=None, max_length=64)  # IANA name, e.g. Asia/Tokyo
+    # times with a UTC offset
+    since: IsoTime | None = None
+    until: IsoTime | None = None
+    reference_time: IsoTime | None = None
+    timezone: str | None = Field(default=None, json_schema_extra={"enum": [*TIMEZONES, None]})
     format: str = Field(default="json", pattern="^(json|markdown)$")
-    explain: bool = False  # per candidate: each signal, the final score, the step
+    explain: StrictBool = False  # per candidate: each signal, the final score, the step
 
 
 class ScopeRequest(BaseModel):
@@ -103,33 +117,55 @@ class ScopeRequest(BaseModel):
 
 
 class UpdateRequest(BaseModel):
-    """Edit one memory, or tell cognimem what it got right or wrong."""
+    """Edit one memory, or tell cognimem what it got right or wrong (at least one of
+    text, importance, tier and feedback)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                _given("text", {"type": "string"}),
+                _given("importance", {"type": "number"}),
+                _given("tier", {"type": "string"}),
+                _given("feedback", {"type": "string"}),
+            ]
+        },
+    )
 
     id: str = Field(min_length=1, max_length=128)
-    text: str | None = None  # re-embedded and re-indexed
-    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    # re-embedded and re-indexed
+    text: str | None = Field(default=None, json_schema_extra={"pattern": NOT_BLANK})
+    importance: Annotated[float, Field(ge=0.0, le=1.0), JSON_NUMBER] | None = None
     tier: Tier | None = None
     # correct: reinforce; incorrect: silence (kept, never recalled); outdated: archive
     feedback: Literal["correct", "incorrect", "outdated"] | None = None
 
 
 class ForgetRequest(BaseModel):
-    """Forget by ids, by query or by time range (exactly one of them)."""
+    """Forget by ids, by query or by time range (exactly one of them; ``since`` not after
+    ``until``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "oneOf": [
+                _given("ids", {"type": "array"}),
+                _given("query", {"type": "string"}),
+                {"anyOf": [_given(t, {"type": "string"}) for t in ("since", "until")]},
+            ]
+        },
+    )
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
     ids: list[str] | None = Field(default=None, max_length=1_000)
-    query: str | None = None
-    since: datetime | None = None
-    until: datetime | None = None
+    query: str | None = Field(default=None, json_schema_extra={"pattern": NOT_BLANK})
+    since: IsoTime | None = None
+    until: IsoTime | None = None
     # delete: the rows are removed; archive: kept, out of reads; silence: kept, never
     # recalled
     mode: Literal["delete", "archive", "silence"] = "delete"
-    dry_run: bool = False
-    limit: int = Field(default=100, ge=1, le=10_000)
+    dry_run: StrictBool = False
+    limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 100
 
 
 class TurnRequest(ReadOptions):
@@ -138,15 +174,15 @@ class TurnRequest(ReadOptions):
     scope: ScopeFields = Field(default_factory=ScopeFields)
     user: Message
     assistant: Message | None = None
-    profile: str = DEFAULT_PROFILE
-    timezone: str | None = Field(default=None, max_length=64)
+    profile: str = _profile()
+    timezone: str | None = Field(default=None, json_schema_extra={"enum": [*TIMEZONES, None]})
 
 
 class ConflictsQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
-    open_only: bool = True
+    open_only: StrictBool = True
 
 
 class ResolveRequest(BaseModel):
@@ -160,7 +196,7 @@ class ResolveRequest(BaseModel):
 class SessionCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    session_id: str = Field(min_length=1, max_length=128)
+    session_id: str = Field(pattern=ID_PATTERN)
     scope: ScopeFields = Field(default_factory=ScopeFields)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
@@ -169,4 +205,4 @@ class SessionsQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
-    limit: int = Field(default=100, ge=1, le=10_000)
+    limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 100

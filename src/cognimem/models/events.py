@@ -9,6 +9,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.models.scope import Scope
+from cognimem.models.wire import IsoTime
+
+NOT_BLANK = r"\S"  # holds a character other than whitespace
 
 
 class Role(StrEnum):
@@ -23,12 +26,18 @@ class Message(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    content: str
+    # "pattern": documented, not enforced here: the write funnel refuses blank text with
+    # a message that says so ("content is empty")
+    content: str = Field(json_schema_extra={"pattern": NOT_BLANK})
     role: Role = Role.USER
-    name: str | None = Field(default=None, max_length=200)
-    occurred_at: datetime | None = None
-    idempotency_key: str | None = Field(default=None, min_length=1, max_length=200)
-    external_id: str | None = Field(default=None, max_length=200)
+    name: str | None = Field(default=None, max_length=200, json_schema_extra={"pattern": NOT_BLANK})
+    occurred_at: IsoTime | None = None  # with a UTC offset
+    idempotency_key: str | None = Field(
+        default=None, min_length=1, max_length=200, json_schema_extra={"pattern": NOT_BLANK}
+    )
+    external_id: str | None = Field(
+        default=None, max_length=200, json_schema_extra={"pattern": NOT_BLANK}
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import ValidationError
 
+from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import (
     ForgetRequest,
@@ -28,12 +29,14 @@ from cognimem.memory import Memory
 from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.knowledge import HistoryEntry
+from cognimem.models.scope import ID_PATTERN
 
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
 
 NDJSON = "application/x-ndjson"
+QueryId = Annotated[str | None, Query(pattern=ID_PATTERN)]
 IMPORT_BATCH = 500
 
 
@@ -56,7 +59,19 @@ def _written(request: Request, result: WriteResult, response: Response) -> Write
     return result
 
 
-@router.post("/write", response_model=WriteResult)
+def _queued(model: type[WriteResult | Turn]) -> dict[int | str, dict[str, Any]]:
+    return {
+        202: {
+            "model": model,
+            "description": "async ingestion mode: the raw events are stored and a job (its id"
+            " in `job_id` and the `Location` header) derives the memories",
+        }
+    }
+
+
+@router.post(
+    "/write", response_model=WriteResult, responses=_queued(WriteResult) | documented(400, 409, 502)
+)
 async def write(
     body: WriteRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
@@ -67,7 +82,11 @@ async def write(
     return _written(request, result, response)
 
 
-@router.post("/write_batch", response_model=WriteResult)
+@router.post(
+    "/write_batch",
+    response_model=WriteResult,
+    responses=_queued(WriteResult) | documented(400, 409, 502),
+)
 async def write_batch(
     body: WriteBatchRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
@@ -96,7 +115,10 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
 @router.post(
     "/read",
     response_model=ContextPacket,
-    responses={200: {"content": {"text/markdown": {}}}},
+    responses={
+        200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
+        **documented(400, 502),
+    },
 )
 async def read(body: ReadRequest, request: Request, mem: Mem, caller: Caller) -> Response:
     """The context packet for a query: JSON, or the prompt-ready markdown with
@@ -112,7 +134,17 @@ def _sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
 
 
-@router.post("/read/stream", responses={200: {"content": {"text/event-stream": {}}}})
+@router.post(
+    "/read/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "server-sent events: section, item, done",
+            "content": {"text/event-stream": {}},
+        },
+        **documented(400, 502),
+    },
+)
 async def read_stream(
     body: ReadRequest, request: Request, mem: Mem, caller: Caller
 ) -> StreamingResponse:
@@ -134,7 +166,7 @@ async def read_stream(
     return StreamingResponse(events(), media_type="text/event-stream")
 
 
-@router.post("/turn", response_model=Turn)
+@router.post("/turn", response_model=Turn, responses=_queued(Turn) | documented(400, 409, 502))
 async def turn(
     body: TurnRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> Turn:
@@ -176,15 +208,15 @@ async def _scoped_item(mem: Memory, item_id: str, tenant_id: str, scope: ScopeFi
     return item
 
 
-@router.get("/get/{item_id}", response_model=MemoryItem)
+@router.get("/get/{item_id}", response_model=MemoryItem, responses=documented(404))
 async def get(
     item_id: str,
     mem: Mem,
     caller: Caller,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    session_id: str | None = None,
-    namespace: str = "default",
+    user_id: QueryId = None,
+    agent_id: QueryId = None,
+    session_id: QueryId = None,
+    namespace: Annotated[str, Query(pattern=ID_PATTERN)] = "default",
 ) -> MemoryItem:
     """One memory item with its provenance. The scope parameters, when given, must
     match the item's (else 404)."""
@@ -194,7 +226,7 @@ async def get(
     return await _scoped_item(mem, item_id, caller.tenant_id, scope)
 
 
-@router.get("/history/{target_id}", response_model=list[HistoryEntry])
+@router.get("/history/{target_id}", response_model=list[HistoryEntry], responses=documented(404))
 async def history(target_id: str, mem: Mem, caller: Caller) -> list[HistoryEntry]:
     """Every recorded change to a memory item or a fact, oldest first (an empty list for
     one never changed; 404 when the caller's tenant has no such item or fact)."""
@@ -206,7 +238,7 @@ async def history(target_id: str, mem: Mem, caller: Caller) -> list[HistoryEntry
     return found
 
 
-@router.post("/update", response_model=MemoryItem)
+@router.post("/update", response_model=MemoryItem, responses=documented(400, 404, 502))
 async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
     """Edit a memory's text (re-embedded, re-indexed), importance or tier, or give
     feedback: ``correct`` reinforces it, ``incorrect`` silences it, ``outdated``
@@ -221,7 +253,7 @@ async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
     )
 
 
-@router.post("/forget", response_model=ForgetResult)
+@router.post("/forget", response_model=ForgetResult, responses=documented(400, 502))
 async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     """Forget memories by ids, by query or by time range: ``delete`` removes them,
     ``archive`` keeps them out of reads, ``silence`` keeps them but never recalls
@@ -238,7 +270,18 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     )
 
 
-@router.post("/export", responses={200: {"content": {NDJSON: {}}}})
+@router.post(
+    "/export",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "JSON lines: a header, one record per row, `error` records for"
+            " rows that could not be written out",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        },
+        **documented(400),
+    },
+)
 async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingResponse:
     """Everything stored in the scope as JSON lines (a header line first), streamed;
     ``POST /v1/memory/import`` takes the same lines back."""
@@ -263,6 +306,7 @@ async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingRespo
 @router.post(
     "/import",
     response_model=dict[str, int],
+    responses=documented(502),
     openapi_extra={
         "requestBody": {
             "required": True,
