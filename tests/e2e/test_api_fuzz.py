@@ -28,8 +28,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from cognimem import Memory
+from cognimem import Memory, Settings
 from cognimem.api import create_app
+from cognimem.config import AuthSettings
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import serving
@@ -42,7 +43,9 @@ schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'memory.db'}"
-    memory = Memory.open(url, embedder=HashingEmbedder())
+    # a limit no run reaches: every generated request is checked, none answered 429
+    unlimited = Settings(auth=AuthSettings(rate_limit_per_minute=1_000_000))
+    memory = Memory.open(url, embedder=HashingEmbedder(), settings=unlimited)
     key = issue_api_key(url, "fuzz")
     with serving(create_app(memory, max_body_bytes=100_000)) as base:
         yield base, key

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cognimem import Memory
 from cognimem.api import create_app
+from cognimem.models.events import NOT_BLANK
 from cognimem.providers.fakes import HashingEmbedder
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
@@ -66,3 +67,12 @@ def test_the_schema_documents_what_routes_answer(tmp_path: Path) -> None:
     }
     for path, media_type in content:
         assert media_type in paths[path]["post"]["responses"]["200"]["content"], path
+
+
+def test_the_schemas_not_blank_pattern_is_what_the_write_funnel_checks() -> None:
+    """A text the schema's pattern accepts is one ``check_text`` does not call empty."""
+    for code in range(0x3100):
+        char = chr(code)
+        if 0xD800 <= code < 0xE000:
+            continue
+        assert bool(re.search(NOT_BLANK, char)) == bool(char.strip()), hex(code)

@@ -134,7 +134,7 @@ class UpdateRequest(BaseModel):
 
     id: str = Field(min_length=1, max_length=128)
     # re-embedded and re-indexed
-    text: str | None = Field(default=None, json_schema_extra={"pattern": NOT_BLANK})
+    text: Annotated[str, Field(json_schema_extra={"pattern": NOT_BLANK})] | None = None
     importance: Annotated[float, Field(ge=0.0, le=1.0), JSON_NUMBER] | None = None
     tier: Tier | None = None
     # correct: reinforce; incorrect: silence (kept, never recalled); outdated: archive
@@ -158,7 +158,7 @@ class ForgetRequest(BaseModel):
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
     ids: list[str] | None = Field(default=None, max_length=1_000)
-    query: str | None = Field(default=None, json_schema_extra={"pattern": NOT_BLANK})
+    query: Annotated[str, Field(json_schema_extra={"pattern": NOT_BLANK})] | None = None
     since: IsoTime | None = None
     until: IsoTime | None = None
     # delete: the rows are removed; archive: kept, out of reads; silence: kept, never
