@@ -34,6 +34,11 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
+def _between(low: int, high: int) -> dict[str, Any]:
+    """JSON Schema bounds of a number another layer checks."""
+    return {"minimum": low, "maximum": high}
+
+
 def _given(name: str, schema: dict[str, Any]) -> dict[str, Any]:
     """JSON Schema: ``name`` is present and not null."""
     return {"required": [name], "properties": {name: schema}}
@@ -92,8 +97,12 @@ class ReadOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    limit: Annotated[int, Field(ge=1, le=200), JSON_NUMBER] | None = None
-    max_tokens: Annotated[int, Field(ge=1, le=200_000), JSON_NUMBER] | None = None
+    # the bounds are documented here and checked by Memory.read, so the SDK and Memory
+    # refuse with the same message
+    limit: Annotated[int, Field(json_schema_extra=_between(1, 200)), JSON_NUMBER] | None = None
+    max_tokens: (
+        Annotated[int, Field(json_schema_extra=_between(1, 200_000)), JSON_NUMBER] | None
+    ) = None
     preset: str | None = Field(default=None, json_schema_extra={"enum": [*PRESETS, None]})
 
 
