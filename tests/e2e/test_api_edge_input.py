@@ -361,3 +361,19 @@ def test_metadata_over_the_cap_is_refused_on_both_backends(
         assert stats(api) == before
         small = json.loads(json.dumps(body).replace("x" * 20_000, "x" * 1_000))
         assert api.post(path, json=small).status_code in (200, 201), backend
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\u0000"])
+def test_postgres_cannot_hold_a_row_that_cannot_be_serialised(
+    apis: dict[str, httpx.Client], postgres_dsn: str, escape: str
+) -> None:
+    """Why the export test plants its bad row on SQLite only: PostgreSQL refuses it."""
+    written = apis["postgres"].post("/v1/memory/write", json={"content": "I live in Lyon"})
+    assert written.status_code == 200, written.text
+    event_id = written.json()["messages"][0]["event_id"]
+    with pytest.raises(asyncpg.PostgresError):
+        _pg(
+            postgres_dsn,
+            f'UPDATE events SET metadata = \'{{"note": "{escape}"}}\'::jsonb'
+            f" WHERE id = '{event_id}'",
+        )
