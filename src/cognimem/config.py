@@ -75,6 +75,8 @@ class LLMSettings(BaseModel):
 class IngestSettings(BaseModel):
     max_content_chars: int = Field(default=32_000, ge=1)
     max_batch: int = Field(default=1_000, ge=1)
+    # a message's (or a session's) metadata, serialised as UTF-8 JSON, at most this size
+    max_metadata_bytes: int = Field(default=16_384, ge=2)
     chunk_tokens: int = Field(default=256, ge=16)
     dedupe_window_s: float = Field(default=300.0, ge=0)
     # characters of the previous message added to an item's lexical index (0: none)

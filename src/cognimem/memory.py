@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
@@ -30,7 +29,7 @@ from cognimem.ingest.funnel import index_text
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.ingest.jobs import requeue_stranded
 from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
-from cognimem.ingest.validate import check_text, check_time
+from cognimem.ingest.validate import check_message, check_metadata, check_text, check_time
 from cognimem.lifecycle import conflicts, edits, transfer
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.models import (
@@ -65,6 +64,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.text import check_storable
 from cognimem.providers.embeddings import (
     CachedEmbedder,
     Embedder,
@@ -497,9 +497,8 @@ class Memory:
             ):
                 assistant = assistant.model_copy(update={"role": Role.ASSISTANT})
             messages.append(assistant)
-        limit_chars = self.settings.ingest.max_content_chars
         for field, m in zip(("user", "assistant"), messages, strict=False):
-            check_text(m.content, f"{field}.content", limit_chars)
+            check_message(m, f"{field}.", self.settings.ingest)
         target = make_read_scope(
             scope,
             all_users=all_users,
@@ -847,6 +846,7 @@ class Memory:
         self._require_open()
         if len(note) > 2_000:
             raise InvalidInput("note is longer than 2000 characters", field="note")
+        check_storable(note, "note")
         found = await self.store.get_conflict(tenant_id, conflict_id)
         if found is None:
             raise NotFound("conflict", conflict_id)
@@ -883,10 +883,7 @@ class Memory:
             if existing.status is SessionStatus.CLOSED:
                 raise Conflict(f"session {session_id} is closed", details={"session": session_id})
             return existing
-        try:
-            json.dumps(dict(metadata or {}), allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput(f"metadata is not JSON: {exc}", field="metadata") from exc
+        check_metadata(dict(metadata or {}), "metadata", self.settings.ingest.max_metadata_bytes)
         session = Session(
             id=session_id, scope=target, created_at=self._clock(), metadata=dict(metadata or {})
         )

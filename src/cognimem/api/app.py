@@ -5,28 +5,30 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cognimem.api.auth import Authenticator, admin_router
+from cognimem.api.edge import storable_text
 from cognimem.api.errors import error_response, response_for
 from cognimem.api.mcp_mount import MOUNT_PATH, mcp_mount
 from cognimem.api.observability import RequestContext, metrics_router
+from cognimem.api.responses import documented
 from cognimem.api.routes import ROUTERS
-from cognimem.api.schemas import ErrorResponse
+from cognimem.api.routes.operations import probe_router
 from cognimem.errors import CognimemError
 from cognimem.memory import Memory
 from cognimem.metrics import Metrics
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    "4XX": {"model": ErrorResponse, "description": "Refused: the error says why"},
-    "5XX": {"model": ErrorResponse, "description": "cognimem or a provider failed"},
-}
+# what every authenticated route may answer; routes add their own (400, 404, 409, 502)
+ERROR_RESPONSES = documented(401, 413, 422, 429, 500, 503)
+# the admin key is not rate limited
+ADMIN_ERROR_RESPONSES = documented(401, 413, 422, 500, 503)
 
 
 HTTP_ERRORS = {
@@ -34,6 +36,19 @@ HTTP_ERRORS = {
     404: ("NotFound", "no such route: see /openapi.json"),
     405: ("MethodNotAllowed", "this route does not take that method: see /openapi.json"),
 }
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path (Starlette's own 405 names only the
+    first route that matched the path, e.g. POST of GET + POST /v1/admin/keys)."""
+    return [
+        method
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+        if any(
+            route.matches({**request.scope, "method": method})[0] is Match.FULL
+            for route in request.app.router.routes
+        )
+    ]
 
 
 class BodyLimit:
@@ -130,7 +145,10 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
         # errors raised by the framework itself: unknown route, wrong method, a body
         # that cannot be read
         type_, message = HTTP_ERRORS.get(exc.status_code, ("HTTPError", str(exc.detail)))
-        return error_response(exc.status_code, type_, message, headers=exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405:
+            headers = {"Allow": ", ".join(allowed_methods(request))}
+        return error_response(exc.status_code, type_, message, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def on_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -140,9 +158,11 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
         message = f"{field}: {first.get('msg')}"
         return error_response(422, "InvalidInput", message, {"field": field})
 
+    checked = [Depends(storable_text)]
     for router in ROUTERS:
-        app.include_router(router, responses=ERROR_RESPONSES)
-    app.include_router(admin_router, responses=ERROR_RESPONSES)
+        app.include_router(router, responses=ERROR_RESPONSES, dependencies=checked)
+    app.include_router(admin_router, responses=ADMIN_ERROR_RESPONSES, dependencies=checked)
+    app.include_router(probe_router)
     app.include_router(metrics_router)
     app.mount(MOUNT_PATH, mcp_app)
     return app

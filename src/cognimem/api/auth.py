@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from cognimem.api.responses import documented
 from cognimem.config import Settings, redact_url
 from cognimem.errors import (
     InvalidInput,
@@ -376,7 +377,7 @@ class CreateKeyRequest(BaseModel):
 admin_router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[Depends(admin)])
 
 
-@admin_router.post("/keys", status_code=201, response_model=IssuedKey)
+@admin_router.post("/keys", status_code=201, response_model=IssuedKey, responses=documented(400))
 async def create_key(body: CreateKeyRequest, request: Request) -> IssuedKey:
     auth = _authenticator(request)
     key, secret = await issue_key(
@@ -396,7 +397,7 @@ async def list_keys(request: Request, tenant_id: str | None = None) -> list[KeyI
     return [KeyInfo.of(k) for k in keys]
 
 
-@admin_router.delete("/keys/{key_id}", response_model=KeyInfo)
+@admin_router.delete("/keys/{key_id}", response_model=KeyInfo, responses=documented(404))
 async def delete_key(key_id: str, request: Request) -> KeyInfo:
     key = await revoke_key(_authenticator(request).store, key_id)
     log.info("API key revoked", extra={"key_id": key.id, "key_tenant_id": key.tenant_id})

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from cognimem.ingest.profiles import DEFAULT_PROFILE
+from cognimem.ingest.profiles import DEFAULT_PROFILE, PROFILES
 from cognimem.models import ItemKind, Message, Tier
+from cognimem.models.events import NOT_BLANK
 from cognimem.models.knowledge import FactCategory
+from cognimem.models.scope import ID_PATTERN
+from cognimem.models.wire import JSON_NUMBER, IsoTime
+from cognimem.recall import PRESETS
+from cognimem.recall.analyze import TIMEZONES
 
 
 def error_body(type_: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -29,24 +34,33 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
+def _between(low: int, high: int) -> dict[str, Any]:
+    """JSON Schema bounds of a number another layer checks."""
+    return {"minimum": low, "maximum": high}
+
+
+def _given(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """JSON Schema: ``name`` is present and not null."""
+    return {"required": [name], "properties": {name: schema}}
+
+
 class ScopeFields(BaseModel):
-    """Scope below the tenant. The tenant comes from the API key: a ``tenant_id`` sent
-    here is accepted and ignored. A read (and forget, export, stats, the knowledge and
-    session listings) needs ``user_id``, or ``all_users: true`` to span every user of the
-    tenant; ``Memory`` checks the fields (422 naming ``scope.<field>``)."""
+    """Scope below the tenant, as a write (or a call by id) names it. The tenant comes
+    from the API key: a ``tenant_id`` sent here is accepted and ignored. A write may
+    leave the user out (the memory then has no user); ``all_users`` is refused on it."""
 
     model_config = ConfigDict(extra="forbid")
 
     tenant_id: str | None = Field(default=None, description="Ignored: the key decides.")
 
-    user_id: str | None = None
-    agent_id: str | None = None
-    session_id: str | None = None
-    namespace: str = "default"
-    all_users: bool = Field(
+    user_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    agent_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    session_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    namespace: str = Field(default="default", pattern=ID_PATTERN)
+    all_users: StrictBool = Field(
         default=False,
-        description="Read every user of the tenant instead of one (not with user_id; "
-        "refused on writes).",
+        description="Only on reads: every user of the tenant instead of one.",
+        json_schema_extra={"const": False},
     )
 
     def for_tenant(self, tenant_id: str) -> dict[str, Any]:
@@ -57,30 +71,74 @@ class ScopeFields(BaseModel):
         return {**data, "tenant_id": tenant_id}
 
 
+class ReadScope(ScopeFields):
+    """The scope of a call that reads or forgets stored memories (read, turn, forget,
+    export, stats, the knowledge and session listings): ``user_id``, or ``all_users:
+    true`` to span every user of the tenant — exactly one of them. ``Memory`` checks it
+    (422 naming ``scope.user_id`` or ``scope.all_users``)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "oneOf": [
+                {
+                    "required": ["user_id"],
+                    "properties": {"user_id": {"type": "string"}, "all_users": {"const": False}},
+                },
+                {
+                    "required": ["all_users"],
+                    "properties": {"all_users": {"const": True}, "user_id": {"type": "null"}},
+                },
+            ]
+        },
+    )
+
+    all_users: StrictBool = Field(
+        default=False,
+        description="Every user of the tenant instead of one (not with user_id).",
+    )
+
+
+def _needs_scope(extra: dict[str, Any] | None = None) -> Callable[[dict[str, Any]], None]:
+    """JSON Schema of a request with a ``ReadScope``: ``scope`` is required (a request
+    without one names no user, which ``Memory`` refuses), plus ``extra``."""
+
+    def apply(schema: dict[str, Any]) -> None:
+        schema.update(extra or {})
+        schema["required"] = [*schema.get("required", []), "scope"]
+
+    return apply
+
+
+def _profile() -> Any:
+    """The ``profile`` field: chat, document, mandate, guardrail, tool_discovery,
+    tool_gotcha, learning."""
+    return Field(default=DEFAULT_PROFILE, json_schema_extra={"enum": list(PROFILES)})
+
+
 class WriteRequest(Message):
     model_config = ConfigDict(extra="forbid")
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
-    # chat, document, mandate, guardrail, tool_discovery, tool_gotcha, learning
-    profile: str = DEFAULT_PROFILE
+    profile: str = _profile()
 
 
 class WriteBatchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scope: ScopeFields = Field(default_factory=ScopeFields)
-    messages: list[Message]
-    profile: str = DEFAULT_PROFILE
+    messages: list[Message] = Field(min_length=1)
+    profile: str = _profile()
 
 
 class FactsQuery(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
+    scope: ReadScope = Field(default_factory=ReadScope)
     key: str | None = None
     categories: list[FactCategory] | None = None
-    include_history: bool = False
-    limit: int = Field(default=1_000, ge=1, le=10_000)
+    include_history: StrictBool = False
+    limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 1_000
 
 
 class ReadOptions(BaseModel):
@@ -88,22 +146,28 @@ class ReadOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    # checked by Memory.read: 1-200 and 1-200000
-    limit: int | None = None
-    max_tokens: int | None = None
-    preset: str | None = Field(default=None, max_length=32)
+    # the bounds are documented here and checked by Memory.read, so the SDK and Memory
+    # refuse with the same message
+    limit: Annotated[int, Field(json_schema_extra=_between(1, 200)), JSON_NUMBER] | None = None
+    max_tokens: (
+        Annotated[int, Field(json_schema_extra=_between(1, 200_000)), JSON_NUMBER] | None
+    ) = None
+    preset: str | None = Field(default=None, json_schema_extra={"enum": [*PRESETS, None]})
 
 
 class ReadRequest(ReadOptions):
-    query: str
-    scope: ScopeFields = Field(default_factory=ScopeFields)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
+
+    query: str = Field(json_schema_extra={"pattern": NOT_BLANK})
+    scope: ReadScope = Field(default_factory=ReadScope)
     kinds: list[ItemKind] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    reference_time: datetime | None = None
-    timezone: str | None = Field(default=None, max_length=64)  # IANA name, e.g. Asia/Tokyo
+    # times with a UTC offset
+    since: IsoTime | None = None
+    until: IsoTime | None = None
+    reference_time: IsoTime | None = None
+    timezone: str | None = Field(default=None, json_schema_extra={"enum": [*TIMEZONES, None]})
     format: str = Field(default="json", pattern="^(json|markdown)$")
-    explain: bool = False  # per candidate: each signal, the final score, the step
+    explain: StrictBool = False  # per candidate: each signal, the final score, the step
 
 
 class ScopeRequest(BaseModel):
@@ -112,51 +176,85 @@ class ScopeRequest(BaseModel):
     scope: ScopeFields = Field(default_factory=ScopeFields)
 
 
-class UpdateRequest(BaseModel):
-    """Edit one memory, or tell cognimem what it got right or wrong."""
+class ReadScopeRequest(BaseModel):
+    """A body that is only a read's scope (export, stats, entities)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
+
+    scope: ReadScope = Field(default_factory=ReadScope)
+
+
+class UpdateRequest(BaseModel):
+    """Edit one memory, or tell cognimem what it got right or wrong (at least one of
+    text, importance, tier and feedback)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                _given("text", {"type": "string"}),
+                _given("importance", {"type": "number"}),
+                _given("tier", {"type": "string"}),
+                _given("feedback", {"type": "string"}),
+            ]
+        },
+    )
 
     id: str = Field(min_length=1, max_length=128)
-    text: str | None = None  # re-embedded and re-indexed
-    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    # re-embedded and re-indexed
+    text: Annotated[str, Field(json_schema_extra={"pattern": NOT_BLANK})] | None = None
+    importance: Annotated[float, Field(ge=0.0, le=1.0), JSON_NUMBER] | None = None
     tier: Tier | None = None
     # correct: reinforce; incorrect: silence (kept, never recalled); outdated: archive
     feedback: Literal["correct", "incorrect", "outdated"] | None = None
 
 
 class ForgetRequest(BaseModel):
-    """Forget by ids, by query or by time range (exactly one of them)."""
+    """Forget by ids, by query or by time range (exactly one of them; ``since`` not after
+    ``until``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra=_needs_scope(
+            {
+                "oneOf": [
+                    _given("ids", {"type": "array"}),
+                    _given("query", {"type": "string"}),
+                    {"anyOf": [_given(t, {"type": "string"}) for t in ("since", "until")]},
+                ]
+            }
+        ),
+    )
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
+    scope: ReadScope = Field(default_factory=ReadScope)
     ids: list[str] | None = Field(default=None, max_length=1_000)
-    query: str | None = None
-    since: datetime | None = None
-    until: datetime | None = None
+    query: Annotated[str, Field(json_schema_extra={"pattern": NOT_BLANK})] | None = None
+    since: IsoTime | None = None
+    until: IsoTime | None = None
     # delete: the rows are removed; archive: kept, out of reads; silence: kept, never
     # recalled
     mode: Literal["delete", "archive", "silence"] = "delete"
-    dry_run: bool = False
-    limit: int = Field(default=100, ge=1, le=10_000)
+    dry_run: StrictBool = False
+    limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 100
 
 
 class TurnRequest(ReadOptions):
     """One conversational turn: read for the user's message, then remember both."""
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
+
+    scope: ReadScope = Field(default_factory=ReadScope)
     user: Message
     assistant: Message | None = None
-    profile: str = DEFAULT_PROFILE
-    timezone: str | None = Field(default=None, max_length=64)
+    profile: str = _profile()
+    timezone: str | None = Field(default=None, json_schema_extra={"enum": [*TIMEZONES, None]})
 
 
 class ConflictsQuery(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
-    open_only: bool = True
+    scope: ReadScope = Field(default_factory=ReadScope)
+    open_only: StrictBool = True
 
 
 class ResolveRequest(BaseModel):
@@ -170,13 +268,13 @@ class ResolveRequest(BaseModel):
 class SessionCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    session_id: str = Field(min_length=1, max_length=128)
+    session_id: str = Field(pattern=ID_PATTERN)
     scope: ScopeFields = Field(default_factory=ScopeFields)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 class SessionsQuery(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
-    limit: int = Field(default=100, ge=1, le=10_000)
+    scope: ReadScope = Field(default_factory=ReadScope)
+    limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 100

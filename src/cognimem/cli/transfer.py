@@ -53,7 +53,7 @@ def export(
             with _output(out_path) as sink, row_progress("exporting") as advance:
                 rows = 0
                 async for record in mem.export(scope=scope):
-                    sink.write(record.model_dump_json() + "\n")
+                    sink.write(record.json_line())
                     rows += 1
                     advance(1)
         return rows

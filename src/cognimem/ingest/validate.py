@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from cognimem.config import IngestSettings
 from cognimem.errors import InvalidInput
 from cognimem.models import Message
+from cognimem.models.text import check_storable
 
 
 def check_text(value: str, field: str, max_chars: int) -> str:
@@ -20,21 +22,47 @@ def check_text(value: str, field: str, max_chars: int) -> str:
         raise InvalidInput(
             f"{field} has {len(value)} characters; the maximum is {max_chars}", field=field
         )
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidInput(
-            f"{field} is not valid Unicode (unpaired surrogate at position {exc.start})",
-            field=field,
-        ) from exc
-    if "\x00" in value:
-        raise InvalidInput(f"{field} contains a NUL character", field=field)
+    check_storable(value, field)
     return value
 
 
 def check_time(value: datetime | None, field: str) -> None:
-    if value is not None and not (1900 <= value.year <= 9000):
+    """A time a caller gives must say its UTC offset (a naive one is ambiguous) and lie
+    in the years 1900-9000."""
+    if value is None:
+        return
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise InvalidInput(
+            f"{field} has no UTC offset: give one, e.g. {value.isoformat()}+00:00", field=field
+        )
+    if not (1900 <= value.year <= 9000):
         raise InvalidInput(f"{field} is out of range: {value.isoformat()}", field=field)
+
+
+def check_metadata(value: Mapping[str, Any], field: str, max_bytes: int) -> None:
+    """Metadata is a JSON object of storable text, at most ``max_bytes`` serialised."""
+    check_storable(value, field)
+    try:
+        size = len(json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8"))
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"{field} is not JSON-serialisable: {exc}", field=field) from exc
+    if size > max_bytes:
+        raise InvalidInput(
+            f"{field} is {size} bytes as JSON; the maximum is {max_bytes}"
+            " (setting ingest.max_metadata_bytes)",
+            field=field,
+        )
+
+
+def check_message(message: Message, prefix: str, settings: IngestSettings) -> None:
+    """Every field of one message; ``prefix`` (``messages[2].``) leads each field name."""
+    check_text(message.content, f"{prefix}content", settings.max_content_chars)
+    check_time(message.occurred_at, f"{prefix}occurred_at")
+    for name in ("name", "idempotency_key", "external_id"):
+        value = getattr(message, name)
+        if value is not None:
+            check_text(value, f"{prefix}{name}", 200)
+    check_metadata(message.metadata, f"{prefix}metadata", settings.max_metadata_bytes)
 
 
 def validate_messages(messages: Sequence[Message], settings: IngestSettings) -> None:
@@ -47,16 +75,4 @@ def validate_messages(messages: Sequence[Message], settings: IngestSettings) -> 
         )
     many = len(messages) > 1
     for index, message in enumerate(messages):
-        prefix = f"messages[{index}]." if many else ""
-        check_text(message.content, f"{prefix}content", settings.max_content_chars)
-        check_time(message.occurred_at, f"{prefix}occurred_at")
-        for name in ("name", "idempotency_key", "external_id"):
-            value = getattr(message, name)
-            if value is not None:
-                check_text(value, f"{prefix}{name}", 200)
-        try:
-            json.dumps(message.metadata, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput(
-                f"{prefix}metadata is not JSON-serialisable: {exc}", field=f"{prefix}metadata"
-            ) from exc
+        check_message(message, f"messages[{index}]." if many else "", settings)

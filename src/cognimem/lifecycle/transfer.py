@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from cognimem.errors import InvalidInput
 from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord
+from cognimem.models.text import check_storable
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.base import Store
 from cognimem.store.transfer import (
@@ -76,6 +77,7 @@ def _record(raw: RecordLike, line: int) -> ExportRecord:
             f" (this cognimem reads format {FORMAT_VERSION})",
             field=f"line {line}",
         )
+    check_storable(rec.data, f"line {line}.data")
     return rec
 
 

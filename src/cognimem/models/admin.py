@@ -8,8 +8,10 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import PydanticSerializationError
 
 from cognimem.models.scope import Scope
+from cognimem.models.text import printable
 
 
 class ApiKey(BaseModel):
@@ -79,17 +81,40 @@ class ErasureReport(BaseModel):
 
 RecordType = Literal[
     "header", "event", "item", "fact", "entity", "alias", "relation", "conflict", "history",
-    "session",
+    "session", "error",
 ]  # fmt: skip
 
 
 class ExportRecord(BaseModel):
     """One line of an export (JSONL). The first line is a ``header`` (format version,
     schema version, embedding model); every other line holds one stored row as the
-    domain model's JSON. Importing the same file twice changes nothing."""
+    domain model's JSON, or an ``error`` record (``record_type``, ``id``, ``message``)
+    for a row that could not be written out, so one bad row never cuts the stream.
+    Import skips error records. Importing the same file twice changes nothing."""
 
     type: RecordType
     data: dict[str, Any]
+
+    def json_line(self) -> str:
+        """This record as one JSON line (with its newline); an ``error`` record in its
+        place when the row cannot be serialised (text that is not Unicode, stored before
+        cognimem refused such text)."""
+        try:
+            return self.model_dump_json() + "\n"
+        except PydanticSerializationError as exc:
+            return self.failed(str(exc)).model_dump_json() + "\n"
+
+    def failed(self, message: str) -> ExportRecord:
+        """The ``error`` record that stands for this row in an export."""
+        row_id = self.data.get("id")
+        return ExportRecord(
+            type="error",
+            data={
+                "record_type": self.type,
+                "id": printable(row_id) if isinstance(row_id, str) else None,
+                "message": printable(message),
+            },
+        )
 
 
 class ForgetResult(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
 
 
 class Scope(BaseModel):
@@ -19,11 +19,11 @@ class Scope(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    tenant_id: str = Field(default="default", pattern=_ID_PATTERN)
-    user_id: str | None = Field(default=None, pattern=_ID_PATTERN)
-    agent_id: str | None = Field(default=None, pattern=_ID_PATTERN)
-    session_id: str | None = Field(default=None, pattern=_ID_PATTERN)
-    namespace: str = Field(default="default", pattern=_ID_PATTERN)
+    tenant_id: str = Field(default="default", pattern=ID_PATTERN)
+    user_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    agent_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    session_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    namespace: str = Field(default="default", pattern=ID_PATTERN)
 
     def label(self) -> str:
         parts = [f"tenant={self.tenant_id}", f"ns={self.namespace}"]

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cognimem.errors import InvalidInput
 from cognimem.ingest.extract.temporal import find_times
@@ -110,6 +110,10 @@ def query_time_range(
     start = min(m.start for m in mentions).replace(tzinfo=zone).astimezone(UTC)
     end = max(m.end for m in mentions).replace(tzinfo=zone).astimezone(UTC)
     return start, end
+
+
+# the IANA names a read accepts (this machine's time zone database, and "UTC")
+TIMEZONES: tuple[str, ...] = tuple(sorted(available_timezones() | {"UTC"}))
 
 
 def zone_of(name: str | None) -> tzinfo:

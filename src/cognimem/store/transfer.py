@@ -113,7 +113,7 @@ def parse(records: Sequence[ExportRecord], tenant_id: str, *, first_line: int = 
         line = first_line + index
         data = dict(rec.data)
         try:
-            if rec.type == "header":
+            if rec.type in ("header", "error"):  # error: a row the exporter could not write
                 continue
             if rec.type == "event":
                 processed = bool(data.pop("processed", True))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import (
     ConflictsQuery,
     FactsQuery,
+    ReadScopeRequest,
     ResolveRequest,
-    ScopeRequest,
 )
 from cognimem.models.knowledge import EntityWithAliases, Fact, FactConflict
 from cognimem.queue import Job
@@ -17,7 +18,7 @@ from cognimem.queue import Job
 router = APIRouter(prefix="/v1", tags=["knowledge"])
 
 
-@router.post("/facts/query", response_model=list[Fact])
+@router.post("/facts/query", response_model=list[Fact], responses=documented(400))
 async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
     """The user's facts, newest first (live ones, or every version with
     ``include_history``); ``key`` matches exactly or as a prefix of multi-valued keys."""
@@ -30,14 +31,14 @@ async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
     )
 
 
-@router.post("/entities/query", response_model=list[EntityWithAliases])
-async def entities(body: ScopeRequest, mem: Mem, caller: Caller) -> list[EntityWithAliases]:
+@router.post("/entities/query", response_model=list[EntityWithAliases], responses=documented(400))
+async def entities(body: ReadScopeRequest, mem: Mem, caller: Caller) -> list[EntityWithAliases]:
     """The entities the user's memories mention, each with its aliases."""
     found = await mem.entities(scope=body.scope.for_tenant(caller.tenant_id))
     return [EntityWithAliases(entity=e, aliases=a) for e, a in found]
 
 
-@router.post("/conflicts/query", response_model=list[FactConflict])
+@router.post("/conflicts/query", response_model=list[FactConflict], responses=documented(400))
 async def conflicts(body: ConflictsQuery, mem: Mem, caller: Caller) -> list[FactConflict]:
     """Contradictions between the user's facts (open ones unless ``open_only`` is
     false)."""
@@ -46,7 +47,11 @@ async def conflicts(body: ConflictsQuery, mem: Mem, caller: Caller) -> list[Fact
     )
 
 
-@router.post("/conflicts/{conflict_id}/resolve", response_model=FactConflict)
+@router.post(
+    "/conflicts/{conflict_id}/resolve",
+    response_model=FactConflict,
+    responses=documented(400, 404, 409),
+)
 async def resolve(conflict_id: str, body: ResolveRequest, mem: Mem, caller: Caller) -> FactConflict:
     """Close a conflict: with ``winner_fact_id`` the other facts are superseded by it;
     without, every fact of the conflict stays live."""
@@ -58,7 +63,7 @@ async def resolve(conflict_id: str, body: ResolveRequest, mem: Mem, caller: Call
     )
 
 
-@router.get("/jobs/{job_id}", response_model=Job)
+@router.get("/jobs/{job_id}", response_model=Job, responses=documented(404))
 async def job(job_id: str, mem: Mem, caller: Caller) -> Job:
     """The state of an ingestion job (queued, running, done, failed). 404 when there is
     no such job, also when the server ingests synchronously (no queue, no jobs)."""

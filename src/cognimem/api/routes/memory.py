@@ -4,34 +4,40 @@ forget, get, history, export and import."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import ValidationError
 
+from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import (
     ForgetRequest,
     ReadRequest,
+    ReadScopeRequest,
     ScopeFields,
-    ScopeRequest,
     TurnRequest,
     UpdateRequest,
     WriteBatchRequest,
     WriteRequest,
 )
-from cognimem.errors import InvalidInput, NotFound
+from cognimem.errors import CognimemError, InvalidInput, NotFound
 from cognimem.lifecycle import edits
 from cognimem.memory import Memory, make_scope
 from cognimem.models import ContextPacket, MemoryItem, Scope, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.knowledge import HistoryEntry
+from cognimem.models.scope import ID_PATTERN
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
 
 NDJSON = "application/x-ndjson"
+QueryId = Annotated[str | None, Query(pattern=ID_PATTERN)]
 IMPORT_BATCH = 500
 
 
@@ -54,7 +60,19 @@ def _written(request: Request, result: WriteResult, response: Response) -> Write
     return result
 
 
-@router.post("/write", response_model=WriteResult)
+def _queued(model: type[WriteResult | Turn]) -> dict[int | str, dict[str, Any]]:
+    return {
+        202: {
+            "model": model,
+            "description": "async ingestion mode: the raw events are stored and a job (its id"
+            " in `job_id` and the `Location` header) derives the memories",
+        }
+    }
+
+
+@router.post(
+    "/write", response_model=WriteResult, responses=_queued(WriteResult) | documented(400, 409, 502)
+)
 async def write(
     body: WriteRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
@@ -65,7 +83,11 @@ async def write(
     return _written(request, result, response)
 
 
-@router.post("/write_batch", response_model=WriteResult)
+@router.post(
+    "/write_batch",
+    response_model=WriteResult,
+    responses=_queued(WriteResult) | documented(400, 409, 502),
+)
 async def write_batch(
     body: WriteBatchRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
@@ -94,7 +116,10 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
 @router.post(
     "/read",
     response_model=ContextPacket,
-    responses={200: {"content": {"text/markdown": {}}}},
+    responses={
+        200: {"content": {"text/markdown": {"schema": {"type": "string"}}}},
+        **documented(400, 502),
+    },
 )
 async def read(body: ReadRequest, request: Request, mem: Mem, caller: Caller) -> Response:
     """The context packet for a query: JSON, or the prompt-ready markdown with
@@ -110,7 +135,17 @@ def _sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
 
 
-@router.post("/read/stream", responses={200: {"content": {"text/event-stream": {}}}})
+@router.post(
+    "/read/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "server-sent events: section, item, done",
+            "content": {"text/event-stream": {}},
+        },
+        **documented(400, 502),
+    },
+)
 async def read_stream(
     body: ReadRequest, request: Request, mem: Mem, caller: Caller
 ) -> StreamingResponse:
@@ -132,7 +167,7 @@ async def read_stream(
     return StreamingResponse(events(), media_type="text/event-stream")
 
 
-@router.post("/turn", response_model=Turn)
+@router.post("/turn", response_model=Turn, responses=_queued(Turn) | documented(400, 409, 502))
 async def turn(
     body: TurnRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> Turn:
@@ -161,15 +196,15 @@ async def _scoped_item(mem: Memory, item_id: str, scope: Scope) -> MemoryItem:
     return item
 
 
-@router.get("/get/{item_id}", response_model=MemoryItem)
+@router.get("/get/{item_id}", response_model=MemoryItem, responses=documented(404))
 async def get(
     item_id: str,
     mem: Mem,
     caller: Caller,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    session_id: str | None = None,
-    namespace: str = "default",
+    user_id: QueryId = None,
+    agent_id: QueryId = None,
+    session_id: QueryId = None,
+    namespace: Annotated[str, Query(pattern=ID_PATTERN)] = "default",
 ) -> MemoryItem:
     """One memory item with its provenance. The scope parameters, when given, must
     match the item's (else 404)."""
@@ -180,7 +215,7 @@ async def get(
     return await _scoped_item(mem, item_id, make_scope(fields.for_tenant(caller.tenant_id)))
 
 
-@router.get("/history/{target_id}", response_model=list[HistoryEntry])
+@router.get("/history/{target_id}", response_model=list[HistoryEntry], responses=documented(404))
 async def history(target_id: str, mem: Mem, caller: Caller) -> list[HistoryEntry]:
     """Every recorded change to a memory item or a fact, oldest first (an empty list for
     one never changed; 404 when the caller's tenant has no such item or fact)."""
@@ -192,7 +227,7 @@ async def history(target_id: str, mem: Mem, caller: Caller) -> list[HistoryEntry
     return found
 
 
-@router.post("/update", response_model=MemoryItem)
+@router.post("/update", response_model=MemoryItem, responses=documented(400, 404, 502))
 async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
     """Edit a memory's text (re-embedded, re-indexed), importance or tier, or give
     feedback: ``correct`` reinforces it, ``incorrect`` silences it, ``outdated``
@@ -207,7 +242,7 @@ async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
     )
 
 
-@router.post("/forget", response_model=ForgetResult)
+@router.post("/forget", response_model=ForgetResult, responses=documented(400, 502))
 async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     """Forget memories by ids, by query or by time range: ``delete`` removes them,
     ``archive`` keeps them out of reads, ``silence`` keeps them but never recalls
@@ -224,15 +259,35 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     )
 
 
-@router.post("/export", responses={200: {"content": {NDJSON: {}}}})
-async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingResponse:
+@router.post(
+    "/export",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "JSON lines: a header, one record per row, `error` records for"
+            " rows that could not be written out",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        },
+        **documented(400),
+    },
+)
+async def export(body: ReadScopeRequest, mem: Mem, caller: Caller) -> StreamingResponse:
     """Everything stored in the scope as JSON lines (a header line first), streamed;
     ``POST /v1/memory/import`` takes the same lines back."""
     records = mem.export(scope=body.scope.for_tenant(caller.tenant_id))
 
     async def lines() -> AsyncIterator[str]:
-        async for record in records:
-            yield record.model_dump_json() + "\n"
+        last: ExportRecord | None = None
+        try:
+            async for record in records:
+                last = record
+                yield record.json_line()
+        except CognimemError as exc:
+            # the 200 is sent: the stream ends with an error record instead of a cut
+            log.error("export stopped after %s: %s", last and last.type, exc.message)
+            message = f"the export stopped here: {exc.type}; the server log has the cause"
+            data = {"record_type": None, "id": None, "message": message}
+            yield ExportRecord(type="error", data=data).json_line()
 
     return StreamingResponse(lines(), media_type=NDJSON)
 
@@ -240,6 +295,7 @@ async def export(body: ScopeRequest, mem: Mem, caller: Caller) -> StreamingRespo
 @router.post(
     "/import",
     response_model=dict[str, int],
+    responses=documented(502),
     openapi_extra={
         "requestBody": {
             "required": True,

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Path, Request, Response
+from pydantic import BaseModel
 from starlette.datastructures import State
 
+from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
-from cognimem.api.schemas import ScopeRequest, SessionCreate, SessionsQuery
+from cognimem.api.schemas import ReadScopeRequest, ScopeRequest, SessionCreate, SessionsQuery
 from cognimem.models.admin import ErasureReport, ScopeStats, Session
+from cognimem.models.scope import ID_PATTERN
 from cognimem.providers.llm import ChatLLM, ChatMessage
 
 router = APIRouter(prefix="/v1", tags=["operations"])
+# liveness and readiness: no key, no error answers of their own
+probe_router = APIRouter(prefix="/v1", tags=["operations"])
+
+PathId = Annotated[str, Path(pattern=ID_PATTERN)]
 
 READY_TIMEOUT_S = 5.0
 # an LLM that answered a readiness completion counts as ready this long, so probes every
@@ -22,7 +29,7 @@ READY_TIMEOUT_S = 5.0
 LLM_READY_TTL_S = 60.0
 
 
-@router.post("/sessions", response_model=Session, status_code=201)
+@router.post("/sessions", response_model=Session, status_code=201, responses=documented(400, 409))
 async def create_session(body: SessionCreate, mem: Mem, caller: Caller) -> Session:
     """Open a session (returns the existing one when it is already open)."""
     return await mem.create_session(
@@ -30,37 +37,50 @@ async def create_session(body: SessionCreate, mem: Mem, caller: Caller) -> Sessi
     )
 
 
-@router.post("/sessions/query", response_model=list[Session])
+@router.post("/sessions/query", response_model=list[Session], responses=documented(400))
 async def list_sessions(body: SessionsQuery, mem: Mem, caller: Caller) -> list[Session]:
     """Sessions of the scope, newest first."""
     return await mem.list_sessions(scope=body.scope.for_tenant(caller.tenant_id), limit=body.limit)
 
 
-@router.post("/sessions/{session_id}/close", response_model=Session)
-async def close_session(session_id: str, body: ScopeRequest, mem: Mem, caller: Caller) -> Session:
+@router.post("/sessions/{session_id}/close", response_model=Session, responses=documented(400, 404))
+async def close_session(
+    session_id: PathId, body: ScopeRequest, mem: Mem, caller: Caller
+) -> Session:
     """Close a session: writes naming it are refused from now on (409)."""
     return await mem.close_session(session_id, scope=body.scope.for_tenant(caller.tenant_id))
 
 
-@router.post("/stats", response_model=ScopeStats)
-async def stats(body: ScopeRequest, mem: Mem, caller: Caller) -> ScopeStats:
+@router.post("/stats", response_model=ScopeStats, responses=documented(400))
+async def stats(body: ReadScopeRequest, mem: Mem, caller: Caller) -> ScopeStats:
     """What the scope holds: events, items by status and kind, facts, entities,
     relations, open conflicts, sessions."""
     return await mem.stats(scope=body.scope.for_tenant(caller.tenant_id))
 
 
 @router.delete("/users/{user_id}", response_model=ErasureReport)
-async def erase_user(user_id: str, mem: Mem, caller: Caller) -> ErasureReport:
+async def erase_user(user_id: PathId, mem: Mem, caller: Caller) -> ErasureReport:
     """Erase everything derived from a user of the caller's tenant, in every
     namespace: events, items, facts, the user's entities and aliases, relations,
     conflicts, history, sessions, cached embeddings and queued jobs."""
     return await mem.erase_user(user_id, tenant_id=caller.tenant_id)
 
 
-@router.get("/health")
-async def health() -> dict[str, str]:
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class Readiness(BaseModel):
+    status: Literal["ok", "unavailable"]
+    # per component (store, embedder, queue, llm): "ok", "timeout after 5s" or
+    # "error: <exception type>"
+    checks: dict[str, str]
+
+
+@probe_router.get("/health", response_model=Health)
+async def health() -> Health:
     """Liveness: the process answers. No key needed."""
-    return {"status": "ok"}
+    return Health(status="ok")
 
 
 async def _check(name: str, probe: Any) -> tuple[str, str]:
@@ -82,8 +102,12 @@ async def _llm_answers(llm: ChatLLM, state: State) -> None:
     state.llm_ready_until = time.monotonic() + LLM_READY_TTL_S
 
 
-@router.get("/ready")
-async def ready(mem: Mem, request: Request, response: Response) -> dict[str, Any]:
+@probe_router.get(
+    "/ready",
+    response_model=Readiness,
+    responses={503: {"model": Readiness, "description": "a component does not answer"}},
+)
+async def ready(mem: Mem, request: Request, response: Response) -> Readiness:
     """Readiness: the store, the job queue, the embedder and the LLM (each only when
     configured) answer. 503 with each component's state when one does not. No key
     needed; failures are reported by error type only."""
@@ -98,4 +122,4 @@ async def ready(mem: Mem, request: Request, response: Response) -> dict[str, Any
     checks = dict(await asyncio.gather(*probes))
     ok = all(state == "ok" for state in checks.values())
     response.status_code = 200 if ok else 503
-    return {"status": "ok" if ok else "unavailable", "checks": checks}
+    return Readiness(status="ok" if ok else "unavailable", checks=checks)

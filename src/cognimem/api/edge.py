@@ -1,0 +1,35 @@
+"""The check every ``/v1`` request passes before its route runs: no text in it (path
+parameters, query parameters, the JSON body at any depth) holds a NUL character or an
+unpaired surrogate. Such text can never be stored (PostgreSQL refuses NUL; a surrogate is
+not Unicode), so it is refused here, with the same 422 on every backend, instead of
+reaching a database (``cognimem.models.text`` is the one check)."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from cognimem.models.text import check_storable
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _json_body(request: Request) -> bool:
+    content_type = request.headers.get("content-type", "application/json")
+    return request.method in _BODY_METHODS and content_type.startswith("application/json")
+
+
+async def storable_text(request: Request) -> None:
+    """A router dependency: ``InvalidInput`` naming the first field (``item_id``,
+    ``metadata.note``, ``messages[1].content``) whose text cannot be stored."""
+    for name, value in request.path_params.items():
+        check_storable(value, name)
+    for name, value in request.query_params.multi_items():
+        check_storable(value, name)
+    if _json_body(request):
+        try:
+            # FastAPI has parsed (and cached) the body already; unreadable JSON is its
+            # own 422, answered without this check
+            body = await request.json()
+        except ValueError:
+            return
+        check_storable(body, "")

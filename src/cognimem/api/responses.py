@@ -1,0 +1,28 @@
+"""The error statuses each route documents in the OpenAPI schema, and when they occur
+(docs/api.md has the same table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cognimem.api.schemas import ErrorResponse
+
+# when each error status occurs, for the OpenAPI schema (docs/api.md has the same table)
+ERROR_WHEN: dict[int, str] = {
+    400: "the body could not be read: send UTF-8 encoded JSON",
+    401: "no key, or an unknown, revoked or expired one (`WWW-Authenticate: Bearer`)",
+    404: "no such id in the caller's tenant",
+    409: "an idempotency key reused with other content, a write to a closed session, or a"
+    " conflict resolved another way before",
+    413: "the body is over the server's limit (refused before it is parsed)",
+    422: "bad input: `details.field` names the field",
+    429: "the key's requests per minute are used up (`Retry-After`)",
+    500: "cognimem failed",
+    502: "the embedding or LLM provider failed",
+    503: "the store, the queue or the rate-limit Redis is unavailable (`Retry-After`)",
+}
+
+
+def documented(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses, each with the error body."""
+    return {code: {"model": ErrorResponse, "description": ERROR_WHEN[code]} for code in codes}
