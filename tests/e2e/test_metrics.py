@@ -6,7 +6,6 @@ import asyncio
 import io
 import json
 import logging
-import os
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from cognimem.logs import JsonFormatter
 from cognimem.metrics import Metrics, degraded_reason
 from cognimem.models import ContextPacket, WriteResult
 from cognimem.providers.fakes import HashingEmbedder
+from tests.conftest import child_env
 from tests.e2e.http_server import free_port, output_if_exited, serving, wait_healthy
 
 ADMIN_KEY = "admin-key-for-the-metrics-tests-0123"
@@ -297,7 +297,7 @@ def test_the_formatter_masks_secrets_and_keeps_extra_fields() -> None:
 
 def test_serve_writes_json_log_lines(db_url: str) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env = child_env()
     env.update(
         {
             "COGNIMEM_DATABASE_URL": db_url,

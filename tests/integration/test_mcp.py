@@ -3,7 +3,6 @@ server started as a subprocess on a real SQLite file."""
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import AsyncIterator
@@ -15,13 +14,14 @@ from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from cognimem import Memory, Settings
+from tests.conftest import child_env
 
 
 @asynccontextmanager
 async def serve(db_url: str, tmp_path: Path) -> AsyncIterator[ClientSession]:
     """A client session on a fresh ``cognimem mcp`` process. A context manager, not a
     fixture: anyio's task groups must be entered and left in the same task."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env = child_env()
     env |= {
         "COGNIMEM_DATABASE_URL": db_url,
         "COGNIMEM_EMBEDDING__MODEL": "hashing",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.client
-import os
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import child_env
 from tests.doubles import api_key_from_cli
 from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
 
@@ -19,7 +19,7 @@ from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
 @pytest.mark.onnx
 def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env = child_env()
     env["XDG_DATA_HOME"] = str(tmp_path / "data")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cognimem", "serve", "--port", str(port)],
