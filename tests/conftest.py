@@ -22,6 +22,19 @@ from tests import services
 hypothesis_settings.register_profile("cognimem", deadline=None)
 hypothesis_settings.load_profile("cognimem")
 
+# A read cuts a step at its time limit (2 s by default) and ranks without it: on a busy
+# 2-core machine a vector step cut short turns a test's ranking into a coin toss (BM25
+# alone ties an item with its neighbour, whose lexical context holds the same words).
+# Every read in the suite, in this process and in every cognimem process a test starts
+# (`child_env`), gets generous limits through the real settings; a test of the limits
+# sets its own. A developer's environment may set other values.
+LOADED_MACHINE_READ_LIMITS = {
+    "COGNIMEM_RECALL__STEP_TIMEOUT_S": "30",
+    "COGNIMEM_RECALL__BUDGET_S": "60",
+}
+for _name, _value in LOADED_MACHINE_READ_LIMITS.items():
+    os.environ.setdefault(_name, _value)
+
 T = TypeVar("T")
 CONTRACT_DB = "cognimem_contract"
 # back to a freshly migrated database: no rows, no vector index (the first write of a
@@ -64,6 +77,15 @@ def run_in_thread(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     if errors:
         raise errors[0]
     return out[0]
+
+
+def child_env(**settings: str) -> dict[str, str]:
+    """The environment of a cognimem process a test starts: this one's without the
+    developer's COGNIMEM_* settings, with the suite's read limits, plus ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env.update({name: os.environ[name] for name in LOADED_MACHINE_READ_LIMITS})
+    env.update(settings)
+    return env
 
 
 def require_postgres() -> None:

@@ -107,6 +107,11 @@ class RecallSettings(BaseModel):
     preset: str = "balanced"
     default_limit: int = Field(default=10, ge=1, le=200)
     default_max_tokens: int = Field(default=2_000, ge=1)
+    # every read's time limits, whatever its preset; unset: the preset's (2 s a step,
+    # 4 s the whole plan). A step cut at its limit is reported in the packet's `steps`
+    # and `degraded`, and its results are missing from the ranking
+    step_timeout_s: float | None = Field(default=None, gt=0)
+    budget_s: float | None = Field(default=None, gt=0)
     # with an LLM configured, ask it for the intent of queries the rules are unsure of
     llm_classifier: bool = True
 

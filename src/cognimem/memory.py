@@ -76,7 +76,7 @@ from cognimem.providers.embeddings import (
 from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
 from cognimem.queue import Job, JobQueue, SqliteJobQueue, open_queue
-from cognimem.recall import Reader, get_preset
+from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import query_terms, zone_of
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.store import Store, open_store, records
@@ -330,6 +330,12 @@ class Memory:
                 "Memory is not open: use `async with Memory.open(...)` or await start()"
             )
 
+    def _recall_config(self, preset: str | None = None) -> RecallConfig:
+        """The named preset (default: the configured one) under the configured time
+        limits, for every read this memory runs."""
+        r = self.settings.recall
+        return get_preset(preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s)
+
     # -- writes ----------------------------------------------------------------------
     async def write(
         self,
@@ -446,7 +452,7 @@ class Memory:
         except ValueError as exc:
             raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
         zone_of(timezone)  # an unknown zone is an InvalidInput naming the field
-        config = get_preset(preset or r.preset)
+        config = self._recall_config(preset)
         now = self._clock()
         packet = await self._reader.read(
             query,
@@ -811,7 +817,7 @@ class Memory:
 
     async def _forget_by_query(self, query: str, target: Scope, limit: int) -> list[MemoryItem]:
         check_text(query, "query", self.settings.ingest.max_content_chars)
-        config = get_preset(self.settings.recall.preset)
+        config = self._recall_config()
         config = config.model_copy(
             update={"episode_floor": max(config.episode_floor, FORGET_FLOOR)}
         )

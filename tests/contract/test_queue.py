@@ -24,6 +24,11 @@ from tests import services
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 MakeQueue = Callable[..., Awaitable[JobQueue]]
+# a lease that a test checks is still held: no stall of a busy machine between two calls
+# outlasts it (the tests wait for it to run out with a blocking claim, not a sleep)
+LEASE_S = 3.0
+# a blocking claim that must get a job: returns as soon as there is one
+BLOCK_S = 60.0
 
 
 def redis_queue(url: str, **kwargs: Any) -> JobQueue:
@@ -150,14 +155,13 @@ async def test_concurrent_claims_deliver_each_job_once(queue: JobQueue) -> None:
 async def test_unacked_delivery_is_redelivered_after_the_visibility_timeout(
     make_queue: MakeQueue,
 ) -> None:
-    queue = await make_queue(visibility_timeout_s=0.3)
+    queue = await make_queue(visibility_timeout_s=LEASE_S)
     job = await queue.enqueue("ingest", "t1", {})
     stale = await queue.claim("w1")
     assert stale is not None
     assert await queue.claim("w2") is None  # still leased to w1
 
-    await asyncio.sleep(0.45)
-    fresh = await queue.claim("w2")
+    fresh = await queue.claim("w2", block_s=BLOCK_S)  # once the lease has run out
     assert fresh is not None
     assert fresh.job.id == job.id
     assert fresh.job.attempts == 2
@@ -183,7 +187,7 @@ async def test_blocking_claim_waits_for_a_job(queue: JobQueue) -> None:
         await queue.enqueue("ingest", "t1", {"late": True})
 
     task = asyncio.create_task(enqueue_later())
-    delivery = await queue.claim("w1", block_s=3.0)
+    delivery = await queue.claim("w1", block_s=BLOCK_S)
     await task
     assert delivery is not None
     assert delivery.job.payload == {"late": True}
@@ -305,12 +309,12 @@ from cognimem.queue import SqliteJobQueue
 from cognimem.queue.redis import RedisJobQueue
 
 async def main() -> None:
-    backend, where, stream = sys.argv[1:4]
+    backend, where, stream, lease = sys.argv[1:5]
     if backend == "sqlite":
-        q = SqliteJobQueue(where, visibility_timeout_s=0.5)
+        q = SqliteJobQueue(where, visibility_timeout_s=float(lease))
     else:
         q = RedisJobQueue(where, stream=stream + ":jobs", dead_letter_stream=stream + ":dead",
-                          key_prefix=stream + ":job:", visibility_timeout_s=0.5)
+                          key_prefix=stream + ":job:", visibility_timeout_s=float(lease))
     await q.open()
     d = await q.claim("doomed", block_s=10)
     print(d.job.id if d else "none", flush=True)
@@ -327,14 +331,14 @@ async def test_a_sigkilled_worker_job_is_redelivered(queue_spec: tuple[str, str]
     name = f"t{uuid.uuid4().hex[:12]}"
     queue: JobQueue
     if backend == "sqlite":
-        queue = SqliteJobQueue(where, visibility_timeout_s=0.5)
+        queue = SqliteJobQueue(where, visibility_timeout_s=LEASE_S)
     else:
         queue = RedisJobQueue(
             where,
             stream=f"{name}:jobs",
             dead_letter_stream=f"{name}:dead",
             key_prefix=f"{name}:job:",
-            visibility_timeout_s=0.5,
+            visibility_timeout_s=LEASE_S,
         )
     await queue.open()
     try:
@@ -350,12 +354,13 @@ async def test_a_sigkilled_worker_job_is_redelivered(queue_spec: tuple[str, str]
             backend,
             where,
             name,
+            str(LEASE_S),
             stdout=subprocess.PIPE,
             env=env,
         )
         try:
             assert proc.stdout is not None
-            line = await asyncio.wait_for(proc.stdout.readline(), timeout=30)
+            line = await asyncio.wait_for(proc.stdout.readline(), timeout=120)
             assert line.decode().strip() == job.id
             assert await queue.claim("survivor") is None  # the doomed worker holds it
         finally:
@@ -363,7 +368,7 @@ async def test_a_sigkilled_worker_job_is_redelivered(queue_spec: tuple[str, str]
             await proc.wait()
         assert proc.returncode == -signal.SIGKILL
 
-        delivery = await queue.claim("survivor", block_s=3.0)
+        delivery = await queue.claim("survivor", block_s=BLOCK_S)
         assert delivery is not None
         assert (delivery.job.id, delivery.job.attempts) == (job.id, 2)
         await queue.ack(delivery)

@@ -88,14 +88,17 @@ async def test_a_retry_in_async_mode_returns_the_original_event(async_memory: Me
 
 async def test_a_redelivered_job_is_applied_once(db_url: str) -> None:
     store = SQLiteStore(db_url.removeprefix("sqlite:///"))
-    queue = SqliteJobQueue(store.path, visibility_timeout_s=0.2)
+    # the queue's clock, not the wall's: a busy machine cannot outlast the lease early
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    queue = SqliteJobQueue(store.path, visibility_timeout_s=30, clock=lambda: now[0])
     async with Memory(store, HashingEmbedder(), ASYNC, queue=queue) as mem:
         result = await mem.write("the spare key is in the blue pot", user_id="u")
         assert result.job_id is not None
         # a worker claims the job and dies before acknowledging it
         assert await queue.claim("dying-worker") is not None
+        now[0] += timedelta(seconds=29)
         assert await mem.process_next_job("w2") is None  # still leased
-        await asyncio.sleep(0.3)
+        now[0] += timedelta(seconds=2)
         job = await mem.process_next_job("w2")
         assert job is not None
         assert job.state is JobState.DONE

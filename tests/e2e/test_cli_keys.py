@@ -4,7 +4,6 @@ subprocess on a real SQLite file; the key it prints opens the HTTP API."""
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -18,10 +17,11 @@ from cognimem.models.admin import ApiKey
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store.sqlite import SQLiteStore
 from cognimem.store.sqlite.store import path_from_url
+from tests.conftest import child_env
 
 
 def cli(*args: str, db_url: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env = child_env()
     env["COGNIMEM_DATABASE_URL"] = db_url
     result = subprocess.run(
         [sys.executable, "-m", "cognimem", "keys", *args],

@@ -4,7 +4,6 @@ process in an empty directory, as a reader would paste it."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -12,6 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -60,8 +61,7 @@ def test_the_marked_snippets_are_found() -> None:
 
 @pytest.mark.parametrize(("where", "code"), snippets(), ids=lambda v: v.split(chr(10))[0])
 def test_a_docs_snippet_runs_as_written(where: str, code: str, tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
-    env["COGNIMEM_EMBEDDING__MODEL"] = "hashing"  # the snippets' own code, a faster model
+    env = child_env(COGNIMEM_EMBEDDING__MODEL="hashing")  # the snippets' code, a faster model
     done = subprocess.run(
         [sys.executable, "-c", _program(code)],
         cwd=tmp_path,

@@ -17,6 +17,7 @@ from cognimem.providers.fakes import HashingEmbedder
 from cognimem.providers.llm import FakeChatServer
 
 T0 = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+LLM_TIMEOUT_S = 5.0
 
 
 def answer(*extractions: dict[str, object]) -> str:
@@ -33,8 +34,11 @@ def server() -> Iterator[FakeChatServer]:
 
 @pytest.fixture
 async def memory(tmp_path: Path, server: FakeChatServer) -> AsyncIterator[Memory]:
+    # a limit an answering server meets on a busy machine; the slow case waits past it
     settings = Settings(
-        llm=LLMSettings(model="fake-chat", base_url=server.base_url, timeout_s=0.5, max_retries=0)
+        llm=LLMSettings(
+            model="fake-chat", base_url=server.base_url, timeout_s=LLM_TIMEOUT_S, max_retries=0
+        )
     )
     async with Memory.open(
         f"sqlite:///{tmp_path / 'm.db'}", settings=settings, embedder=HashingEmbedder()
@@ -103,7 +107,7 @@ async def test_llm_failure_runs_the_rules_and_says_degraded(
     elif failure == "malformed_twice":
         server.reply("{not json", times=2)
     else:
-        server.delay_next(2.0)
+        server.delay_next(4 * LLM_TIMEOUT_S)
     result = await memory.write("My name is Alice.", user_id="u1", occurred_at=T0)
     assert result.knowledge.extractor == "rules"
     assert result.knowledge.llm_ran

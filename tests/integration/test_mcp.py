@@ -3,7 +3,6 @@ server started as a subprocess on a real SQLite file."""
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 import sys
@@ -16,6 +15,7 @@ from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from cognimem import Memory, Settings
+from tests.conftest import child_env
 
 
 @asynccontextmanager
@@ -25,7 +25,7 @@ async def serve(
     """A client session on a fresh ``cognimem mcp`` process configured for ``user``
     (None: no user configured). A context manager, not a fixture: anyio's task groups
     must be entered and left in the same task."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env = child_env()
     env |= {"COGNIMEM_DATABASE_URL": db_url, "COGNIMEM_EMBEDDING__MODEL": "hashing"}
     if user is not None:
         env["COGNIMEM_MCP__USER_ID"] = user

@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from tests import services
-from tests.conftest import require_postgres, run_in_thread
+from tests.conftest import child_env, require_postgres, run_in_thread
 from tests.doubles import api_key_from_cli
 from tests.e2e.http_server import wait_healthy
 
@@ -34,14 +34,17 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 SCALE_OUT_REDIS_DB = 7
 # `cognimem serve` and `cognimem worker` both exit 0 after a graceful SIGTERM shutdown
 SERVE_CLEAN_EXIT = {0}
+# 1,000 jobs take the two workers ~16 s on a 2-core machine running two CPU hogs
+JOBS_DONE_WITHIN_S = 600
 
 
 # ------------------------------------------------------------------------- helpers
 
 
 def _env(**settings: str) -> dict[str, str]:
-    """The parent's environment without any COGNIMEM_* setting, plus `settings`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    """The parent's environment without the developer's COGNIMEM_* settings (with the
+    suite's read limits), plus `settings`."""
+    env = child_env()
     env["PYTHONPATH"] = os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
     env["COGNIMEM_EMBEDDING__MODEL"] = "hashing"
     # these tests load the servers on purpose; rate limits have tests of their own
@@ -177,7 +180,15 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         COGNIMEM_DATABASE_URL=postgres_dsn,
         COGNIMEM_QUEUE_URL=queue_url,
         COGNIMEM_INGEST__MODE="async",
+        # each message's unique word in its own lexical index only, not also in the next
+        # message's (the previous message's text is that one's lexical context): BM25
+        # would tie the two, and the vector step cannot always settle it (a word whose
+        # hashed slot cancels a word every message has leaves the message orthogonal to
+        # its own word; pgvector's HNSW can miss the one near item among equidistant ones)
+        COGNIMEM_INGEST__CONTEXT_CHARS="0",
     )
+    # the spawned servers' reads plan with the suite's limits, not the preset's
+    read_budget_s = float(env["COGNIMEM_RECALL__BUDGET_S"])
     users = [f"u{i}" for i in range(20)]
     writes = [
         {
@@ -203,7 +214,7 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
 
         async def scenario() -> None:
             limits = httpx.Limits(max_connections=60, max_keepalive_connections=60)
-            async with httpx.AsyncClient(timeout=60, limits=limits, headers=auth) as client:
+            async with httpx.AsyncClient(timeout=120, limits=limits, headers=auth) as client:
                 gate = asyncio.Semaphore(50)
 
                 async def post(i: int) -> dict[str, Any]:
@@ -253,9 +264,10 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
 
                 await asyncio.gather(*(retry(i) for i in range(0, len(writes), 20)))
 
-                # every job ends done (asked of either API)
+                # every job ends done (asked of either API); a failed job or a dead worker
+                # fails at once, so the deadline only has to be generous
                 pending = dict(enumerate(job_ids))
-                deadline = time.monotonic() + 60
+                deadline = time.monotonic() + JOBS_DONE_WITHIN_S
                 while pending:
                     for p in (w1, w2):
                         assert p.alive(), p.output()
@@ -281,22 +293,24 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
 
                 phases["done"] = time.monotonic() - t0
 
-                # readable in its own scope: the exact text, found by its unique word. The
-                # word is also in the lexical context of the scope's next message, which
-                # ties with it on BM25 when the vector step times out on a loaded machine,
-                # so the item must be among the top two
+                # readable in its own scope: the exact text, first, found by its unique
+                # word. The servers run under the suite's read limits (tests/conftest.py);
+                # a step cut even so is reported as such, not as a wrong ranking
                 async def own(i: int) -> None:
                     w = writes[i]
                     token = w["text"].rsplit(" ", 1)[1]
                     async with gate:
                         r = await client.post(
                             f"{bases[(i + 1) % 2]}/v1/memory/read",
-                            json={"query": token, "scope": {"user_id": w["user"]}, "limit": 2},
+                            json={"query": token, "scope": {"user_id": w["user"]}, "limit": 1},
                         )
                     assert r.status_code == 200, r.text
                     packet = r.json()
+                    assert packet["meta"]["plan"]["budget_s"] == read_budget_s
+                    cut = [s for s in packet["steps"] if s["timed_out"] or s["error"]]
+                    assert not cut, f"read {i}: steps cut on a machine this busy: {cut}"
                     found = [it["text"] for it in packet["items"]]
-                    assert w["text"] in found, (i, found, packet["degraded"], packet["steps"])
+                    assert found == [w["text"]], (i, found, packet["degraded"], packet["steps"])
 
                 await asyncio.gather(*(own(i) for i in range(len(writes))))
 
@@ -415,14 +429,17 @@ async def test_a_worker_killed_while_holding_a_job_loses_nothing(
             assert doomed.popen.returncode == -signal.SIGKILL
             killed_at = time.monotonic()
 
-        # another worker gets the job once the lease has run out
-        job = await mem.process_next_job("rescuer", block_s=10)
+        # another worker gets the job once the lease (1 s) has run out, while it blocks
+        # for new jobs: long before its block ends (a loaded machine takes seconds, not
+        # the block's two minutes)
+        block_s = 120
+        job = await mem.process_next_job("rescuer", block_s=block_s)
         waited = time.monotonic() - killed_at
         assert job is not None
         assert job.id == result.job_id
         assert job.state is JobState.DONE, job
         assert job.attempts == 2
-        assert waited < 8, f"the job was reclaimed only after {waited:.1f} s"
+        assert waited < block_s / 2, f"the job was reclaimed only after {waited:.1f} s"
         assert await mem.process_next_job("rescuer") is None  # nothing left, nothing twice
 
         for text, message in zip(texts, result.messages, strict=True):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import shlex
 import socket
 import subprocess
@@ -16,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 import pytest
 
+from tests.conftest import child_env
 from tests.doubles import api_key_from_cli
 from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
 
@@ -23,7 +23,7 @@ from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
 @pytest.mark.onnx
 def test_serve_on_the_embedded_default(tmp_path: Path) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
+    env = child_env()
     env["XDG_DATA_HOME"] = str(tmp_path / "data")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cognimem", "serve", "--port", str(port)],
@@ -94,8 +94,7 @@ def _serve(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
 
 
 def _env(**settings: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
-    return env | {"COGNIMEM_EMBEDDING__MODEL": "hashing"} | settings
+    return child_env(COGNIMEM_EMBEDDING__MODEL="hashing", **settings)
 
 
 def _cli(env: dict[str, str], *args: str, cwd: Path | None = None) -> str:

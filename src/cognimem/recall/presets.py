@@ -91,11 +91,19 @@ PRESETS: dict[str, RecallConfig] = {
 }
 
 
-def get_preset(name: str) -> RecallConfig:
+def get_preset(
+    name: str, *, step_timeout_s: float | None = None, budget_s: float | None = None
+) -> RecallConfig:
+    """The preset called ``name``. ``step_timeout_s`` and ``budget_s``, when given,
+    replace its time limits (the operator's ``COGNIMEM_RECALL__STEP_TIMEOUT_S`` and
+    ``__BUDGET_S``: a slow embedder or a busy machine needs longer than the presets')."""
     try:
-        return PRESETS[name]
+        config = PRESETS[name]
     except KeyError:
         raise InvalidInput(
             f"unknown recall preset {name!r}; choose one of {', '.join(sorted(PRESETS))}",
             field="preset",
         ) from None
+    limits = {"step_timeout_s": step_timeout_s, "budget_s": budget_s}
+    given = {k: v for k, v in limits.items() if v is not None}
+    return config.model_validate({**config.model_dump(), **given}) if given else config
