@@ -18,7 +18,7 @@ from cognimem.errors import ProviderError
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, Scope, StepReport
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import Fact, FactConflict
-from cognimem.models.packets import ConflictEntry, Explanation, PacketItem
+from cognimem.models.packets import NOTHING_RELEVANT, ConflictEntry, Explanation, PacketItem
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import QueryAnalysis, analyze
@@ -32,6 +32,7 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
+from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.fuse import fuse
 from cognimem.recall.graph import candidate_names, expand
 from cognimem.recall.plan import ITEM_STEPS, PlannedStep, RetrievalPlan, StepKind, make_plan
@@ -434,7 +435,14 @@ class Reader:
             candidates.append(ri)
         entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
         ranked = rerank(candidates, config, now, entity_names)
-        ordered = mmr(ranked, config.mmr_lambda, len(ranked))
+        vector = outputs.get(StepKind.VECTOR)
+        check = EvidenceCheck.of(
+            run.analysis.terms, None if vector is None else vector.candidates, config.min_similarity
+        )
+        supported, unsupported = check.split(ranked)
+        dropped.update((r.item.id, NO_EVIDENCE) for r in unsupported)
+        meta["no_evidence"] = len(unsupported)
+        ordered = mmr(supported, config.mmr_lambda, len(supported))
         floor = config.episode_floor * (ordered[0].score if ordered else 0.0)
         kept = [r for r in ordered if r.score >= floor]
         for r in ordered:
@@ -458,6 +466,8 @@ class Reader:
             steps=reports,
             meta=meta,
         )
+        if packet.nothing_relevant:  # the markdown says so, and the count includes it
+            packet.token_count += count_tokens(NOTHING_RELEVANT + "\n")
         if explain:
             packet.explain = _explanations(
                 ranked, picks, scored_of, sections, chosen, dropped, outputs

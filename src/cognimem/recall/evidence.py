@@ -1,0 +1,78 @@
+"""Whether a ranked memory has evidence for the query (pure).
+
+Ranking alone cannot say "nothing here is relevant": min-max fusion gives the best of
+a list of unrelated memories the top score, and the lexical index of each memory also
+holds the message said before it (``ingest/funnel.py``), so a filler reply ("That's
+great! How is it going?") matches the words of the answer it follows. A memory has
+evidence for the query when
+
+- its own text shares a content word with the query (Porter stems, so "researching"
+  meets "research"; the author's name alone does not count);
+- its embedding is within ``RecallConfig.min_similarity`` cosine of the query's; or
+- it is the evidence of a fact the exact key lookup found, or the graph reached it from
+  an entity the query names.
+
+A lexical match through the neighbour alone is weak support: it helps the rank, it does
+not keep a memory in the packet. A memory the vector search did not return (it was
+beyond the search's depth) is taken to be as close as the last one it did return, an
+upper bound, so nothing is dropped on a guess. When the read has no vector list (the
+``lexical`` preset, ``fast`` skipping it, or the step failed, which ``degraded`` says),
+meaning cannot be judged and no memory is dropped for it.
+
+Constraints and facts reach the sections by their own relevance tests
+(``recall/constraints.py``), not by this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cognimem.recall.analyze import query_terms
+from cognimem.recall.rerank import Ranked
+from cognimem.stemming import stems
+from cognimem.store.base import Candidate
+
+NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
+
+
+def word_stems(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words (stop words left out)."""
+    return frozenset(stems(query_terms(text)).values())
+
+
+@dataclass(frozen=True)
+class EvidenceCheck:
+    """What a read knows about the query to judge each ranked memory."""
+
+    terms: frozenset[str]  # stems of the query's content words
+    floor: float  # ``RecallConfig.min_similarity``
+    # cosine assumed for a memory the vector search did not return; None: the read has
+    # no vector list, so meaning is not judged
+    beyond: float | None
+
+    @classmethod
+    def of(
+        cls, terms: Iterable[str], vector: Sequence[Candidate] | None, floor: float
+    ) -> EvidenceCheck:
+        """``terms``: the query's content words; ``vector``: the vector step's list
+        (None when the step did not run or failed)."""
+        beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
+        return cls(frozenset(stems(terms).values()), floor, beyond)
+
+    def holds(self, r: Ranked) -> bool:
+        if r.signals.get("fact") or r.signals.get("graph"):
+            return True
+        if self.beyond is None:
+            return True
+        if r.raw.get("vector", self.beyond) >= self.floor:
+            return True
+        return not self.terms.isdisjoint(word_stems(r.item.text))
+
+    def split(self, ranked: Iterable[Ranked]) -> tuple[list[Ranked], list[Ranked]]:
+        """``ranked`` in order: those with evidence, and those without."""
+        kept: list[Ranked] = []
+        unsupported: list[Ranked] = []
+        for r in ranked:
+            (kept if self.holds(r) else unsupported).append(r)
+        return kept, unsupported
