@@ -8,9 +8,11 @@ evidence for the query when
 
 - its own text shares a content word with the query (Porter stems, so "researching"
   meets "research"; the author's name alone does not count);
-- its embedding is within ``RecallConfig.min_similarity`` cosine of the query's; or
+- its embedding is within ``RecallConfig.min_similarity`` cosine of the query's;
 - it is the evidence of a fact the exact key lookup found, or the graph reached it from
-  an entity the query names.
+  an entity the query names; or
+- the query asks about a period ("what did I do last week?") and the read kept to it:
+  then the period is the evidence, and every memory of it may answer.
 
 A lexical match through the neighbour alone is weak support: it helps the rank, it does
 not keep a memory in the packet. A memory the vector search did not return (it was
@@ -50,20 +52,26 @@ class EvidenceCheck:
     # cosine assumed for a memory the vector search did not return; None: the read has
     # no vector list, so meaning is not judged
     beyond: float | None
+    period: bool = False  # the query names a period and the read kept to it
 
     @classmethod
     def of(
-        cls, terms: Iterable[str], vector: Sequence[Candidate] | None, floor: float
+        cls,
+        terms: Iterable[str],
+        vector: Sequence[Candidate] | None,
+        floor: float,
+        *,
+        period: bool = False,
     ) -> EvidenceCheck:
         """``terms``: the query's content words; ``vector``: the vector step's list
         (None when the step did not run or failed)."""
         beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
-        return cls(frozenset(stems(terms).values()), floor, beyond)
+        return cls(frozenset(stems(terms).values()), floor, beyond, period)
 
     def holds(self, r: Ranked) -> bool:
-        if r.signals.get("fact") or r.signals.get("graph"):
+        if self.period or self.beyond is None:
             return True
-        if self.beyond is None:
+        if r.signals.get("fact") or r.signals.get("graph"):
             return True
         if r.raw.get("vector", self.beyond) >= self.floor:
             return True

@@ -437,7 +437,10 @@ class Reader:
         ranked = rerank(candidates, config, now, entity_names)
         vector = outputs.get(StepKind.VECTOR)
         check = EvidenceCheck.of(
-            run.analysis.terms, None if vector is None else vector.candidates, config.min_similarity
+            run.analysis.terms,
+            None if vector is None else vector.candidates,
+            config.min_similarity,
+            period=run.analysis.time_range is not None,
         )
         supported, unsupported = check.split(ranked)
         dropped.update((r.item.id, NO_EVIDENCE) for r in unsupported)
