@@ -11,7 +11,7 @@ from typing import Any, Literal, get_args
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
-from cognimem.recall.analyze import query_terms
+from cognimem.recall.evidence import mentions as mentions  # the read path's own-words test
 
 Feedback = Literal["correct", "incorrect", "outdated"]
 FEEDBACK: tuple[str, ...] = get_args(Feedback)
@@ -115,16 +115,6 @@ def forget_history(
         )
         for i in items
     ]
-
-
-def mentions(text: str, terms: Sequence[str]) -> bool:
-    """Whether ``text`` holds one of the (lower-cased content) ``terms``, or a word
-    sharing its first five letters with one ("returns" for "return")."""
-    words = set(query_terms(text))
-    if words & set(terms):
-        return True
-    stems = {t[:5] for t in terms if len(t) >= 5}
-    return any(w[:5] in stems for w in words if len(w) >= 5)
 
 
 def in_scope(item: MemoryItem, scope: Scope) -> bool:

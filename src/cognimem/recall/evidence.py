@@ -6,8 +6,9 @@ holds the message said before it (``ingest/funnel.py``), so a filler reply ("Tha
 great! How is it going?") matches the words of the answer it follows. A memory has
 evidence for the query when
 
-- its own text shares a content word with the query (Porter stems, so "researching"
-  meets "research"; the author's name alone does not count);
+- its own text shares a content word with the query (:func:`mentions`: a word sharing
+  its first five letters counts, "researching" for "research"; the author's name alone
+  does not count);
 - its embedding is within ``RecallConfig.min_similarity`` cosine of the query's;
 - it is the evidence of a fact the exact key lookup found, or the graph reached it from
   an entity the query names; or
@@ -22,7 +23,8 @@ upper bound, so nothing is dropped on a guess. When the read has no vector list 
 meaning cannot be judged and no memory is dropped for it.
 
 Constraints and facts reach the sections by their own relevance tests
-(``recall/constraints.py``), not by this one.
+(``recall/constraints.py``), not by this one. ``forget(query=...)`` keeps to memories
+that :func:`mentions` the query too (``lifecycle/edits.py``).
 """
 
 from __future__ import annotations
@@ -32,22 +34,26 @@ from dataclasses import dataclass
 
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.rerank import Ranked
-from cognimem.stemming import stems
 from cognimem.store.base import Candidate
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
 
 
-def word_stems(text: str) -> frozenset[str]:
-    """The stems of ``text``'s content words (stop words left out)."""
-    return frozenset(stems(query_terms(text)).values())
+def mentions(text: str, terms: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of the (lower-cased content) ``terms``, or a word
+    sharing its first five letters with one ("returns" for "return")."""
+    words = set(query_terms(text))
+    if words & set(terms):
+        return True
+    stems = {t[:5] for t in terms if len(t) >= 5}
+    return any(w[:5] in stems for w in words if len(w) >= 5)
 
 
 @dataclass(frozen=True)
 class EvidenceCheck:
     """What a read knows about the query to judge each ranked memory."""
 
-    terms: frozenset[str]  # stems of the query's content words
+    terms: tuple[str, ...]  # the query's content words
     floor: float  # ``RecallConfig.min_similarity``
     # cosine assumed for a memory the vector search did not return; None: the read has
     # no vector list, so meaning is not judged
@@ -66,7 +72,7 @@ class EvidenceCheck:
         """``terms``: the query's content words; ``vector``: the vector step's list
         (None when the step did not run or failed)."""
         beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
-        return cls(frozenset(stems(terms).values()), floor, beyond, period)
+        return cls(tuple(terms), floor, beyond, period)
 
     def holds(self, r: Ranked) -> bool:
         if self.period or self.beyond is None:
@@ -75,7 +81,7 @@ class EvidenceCheck:
             return True
         if r.raw.get("vector", self.beyond) >= self.floor:
             return True
-        return not self.terms.isdisjoint(word_stems(r.item.text))
+        return mentions(r.item.text, self.terms)
 
     def split(self, ranked: Iterable[Ranked]) -> tuple[list[Ranked], list[Ranked]]:
         """``ranked`` in order: those with evidence, and those without."""

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+import Stemmer
 
-from cognimem.stemming import stems
 from cognimem.store.base import ItemFilter
 from cognimem.store.sqlite.scopes import ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 
@@ -34,6 +35,29 @@ _MIN_IDF = 1e-6
 _ROW = "\x01"  # separates rows when a batch of texts is tokenized as one string
 # ASCII that is not a letter or a digit -> space (the row separator stays)
 _ASCII = {i: " " for i in range(128) if not chr(i).isalnum() and chr(i) != _ROW}
+_STEM_MIN, _STEM_MAX = 3, 64  # FTS5's porter leaves shorter and longer tokens alone
+_STEM_MEMO_MAX = 200_000
+
+_local = threading.local()  # a Stemmer object is not safe to share between threads
+_memo: dict[str, str] = {}  # word -> stem, shared by all threads
+
+
+def _stems(words: Iterable[str]) -> dict[str, str]:
+    """Each distinct word of ``words`` -> its stem (FTS5 stems words of 3 to 64 letters)."""
+    out: dict[str, str] = {}
+    for word in set(words):
+        stem = _memo.get(word)
+        if stem is None:
+            stem = word
+            if _STEM_MIN <= len(word) <= _STEM_MAX:
+                stemmer = getattr(_local, "stemmer", None)
+                if stemmer is None:
+                    stemmer = _local.stemmer = Stemmer.Stemmer("porter")
+                stem = stemmer.stemWord(word)
+            if len(_memo) < _STEM_MEMO_MAX:  # full: stem the rest each time
+                _memo[word] = stem
+        out[word] = stem
+    return out
 
 
 def _folded(text: str) -> str:
@@ -56,7 +80,7 @@ def _folded(text: str) -> str:
 def tokens(text: str) -> list[str]:
     """The index terms of ``text``, in order, repeats kept."""
     words = _folded(text.replace(_ROW, " ")).split()
-    memo = stems(words)
+    memo = _stems(words)
     return [memo[w] for w in words]
 
 
@@ -103,7 +127,7 @@ def _postings(texts: Sequence[str]) -> tuple[np.ndarray, dict[str, tuple[np.ndar
     if n and joined.count(_ROW) != n - 1:  # a text holds the separator itself
         joined = f" {_ROW} ".join(t.replace(_ROW, " ") for t in texts)
     flat = _folded(joined).split()
-    memo = stems(flat)
+    memo = _stems(flat)
     term_ids: dict[str, int] = {}
     word_ids = {w: term_ids.setdefault(memo[w], len(term_ids)) for w in set(flat) if w != _ROW}
     word_ids[_ROW] = -1
