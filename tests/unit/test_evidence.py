@@ -22,7 +22,7 @@ def ranked(text: str, raw: dict[str, float], **signals: float) -> Ranked:
 
 
 def check(vector: list[Candidate] | None, **kw: bool) -> EvidenceCheck:
-    return EvidenceCheck.of(query_terms(QUERY), vector, 0.3, **kw)
+    return EvidenceCheck.of(QUERY, query_terms(QUERY), vector, 0.3, **kw)
 
 
 def test_own_words_or_meaning_are_evidence_a_neighbours_words_are_not() -> None:
@@ -36,9 +36,17 @@ def test_own_words_or_meaning_are_evidence_a_neighbours_words_are_not() -> None:
 
 
 def test_a_word_sharing_its_first_five_letters_counts() -> None:
-    research = EvidenceCheck.of(query_terms("What does Ada research?"), [Candidate("a", 0)], 0.3)
+    ask = "What does Ada research?"
+    research = EvidenceCheck.of(ask, query_terms(ask), [Candidate("a", 0)], 0.3)
     assert research.holds(ranked("Researching adoption agencies", {"vector": 0.0}))
     assert not research.holds(ranked("Resting at home", {"vector": 0.0}))
+
+
+def test_a_shared_domain_is_evidence() -> None:
+    ask = "Can you recommend a restaurant?"
+    food = EvidenceCheck.of(ask, query_terms(ask), [Candidate("a", 0.0)], 0.3)
+    assert food.holds(ranked("I'm allergic to shellfish", {"vector": 0.09}))
+    assert not food.holds(ranked("My sister plays the cello", {"vector": 0.09}))
 
 
 def test_fact_and_graph_hits_are_evidence() -> None:

@@ -9,6 +9,9 @@ evidence for the query when
 - its own text shares a content word with the query (:func:`mentions`: a word sharing
   its first five letters counts, "researching" for "research"; the author's name alone
   does not count);
+- it touches a domain the query touches (scope tags, the vocabulary constraints and
+  queries already meet on: "I'm allergic to shellfish" and "recommend a restaurant" are
+  both food);
 - its embedding is within ``RecallConfig.min_similarity`` cosine of the query's;
 - it is the evidence of a fact the exact key lookup found, or the graph reached it from
   an entity the query names; or
@@ -32,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from cognimem.ingest.extract.lexicon import scope_tags
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.rerank import Ranked
 from cognimem.store.base import Candidate
@@ -54,6 +58,7 @@ class EvidenceCheck:
     """What a read knows about the query to judge each ranked memory."""
 
     terms: tuple[str, ...]  # the query's content words
+    domains: frozenset[str]  # the query's scope tags
     floor: float  # ``RecallConfig.min_similarity``
     # cosine assumed for a memory the vector search did not return; None: the read has
     # no vector list, so meaning is not judged
@@ -63,6 +68,7 @@ class EvidenceCheck:
     @classmethod
     def of(
         cls,
+        query: str,
         terms: Iterable[str],
         vector: Sequence[Candidate] | None,
         floor: float,
@@ -72,7 +78,8 @@ class EvidenceCheck:
         """``terms``: the query's content words; ``vector``: the vector step's list
         (None when the step did not run or failed)."""
         beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
-        return cls(tuple(terms), floor, beyond, period)
+        domains = frozenset(scope_tags(query.replace("-", " ")))
+        return cls(tuple(terms), domains, floor, beyond, period)
 
     def holds(self, r: Ranked) -> bool:
         if self.period or self.beyond is None:
@@ -81,7 +88,9 @@ class EvidenceCheck:
             return True
         if r.raw.get("vector", self.beyond) >= self.floor:
             return True
-        return mentions(r.item.text, self.terms)
+        if mentions(r.item.text, self.terms):
+            return True
+        return bool(self.domains) and not self.domains.isdisjoint(scope_tags(r.item.text))
 
     def split(self, ranked: Iterable[Ranked]) -> tuple[list[Ranked], list[Ranked]]:
         """``ranked`` in order: those with evidence, and those without."""

@@ -437,6 +437,7 @@ class Reader:
         ranked = rerank(candidates, config, now, entity_names)
         vector = outputs.get(StepKind.VECTOR)
         check = EvidenceCheck.of(
+            run.analysis.query,
             run.analysis.terms,
             None if vector is None else vector.candidates,
             config.min_similarity,
