@@ -110,7 +110,7 @@ async def test_http_read_says_nothing_is_relevant_in_json_and_markdown(
     assert markdown.text == "## Memory\n\n_No relevant memories._\n"
 
     related = await http.post(
-        "/v1/memory/read", json={"query": "my dog Pepper", "scope": {"user_id": "u"}}
+        "/v1/memory/read", json={"query": "greyhound Pepper", "scope": {"user_id": "u"}}
     )
     assert related.json()["nothing_relevant"] is False
     assert [i["text"] for i in related.json()["items"]] == [NOTES[0]]
