@@ -257,6 +257,11 @@ class Memory:
             )
         return cls(store, cached, settings, clock=clock, queue=queue, llm=llm)
 
+    @property
+    def is_open(self) -> bool:
+        """Whether ``start`` has connected this Memory (and ``aclose`` has not closed it)."""
+        return self._opened
+
     async def start(self) -> None:
         """Connect, migrate and check the embedding model against the database."""
         if self._opened:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -136,3 +138,25 @@ def test_invalid_json_is_422(api: httpx.Client) -> None:
     )
     assert response.status_code == 422
     assert response.json()["error"]["type"] == "InvalidInput"
+
+
+def test_the_server_closes_a_memory_it_opened_and_leaves_an_open_one_open(db_url: str) -> None:
+    # a Memory the server opens holds connections of the server's event loop (a
+    # PostgreSQL pool): left open, they leak when that loop ends
+    unopened = Memory.open(db_url, embedder=HashingEmbedder())
+    with serving(create_app(unopened)) as url:
+        assert httpx.get(f"{url}/v1/health").status_code == 200
+        assert unopened.is_open
+    assert not unopened.is_open
+
+
+def test_the_server_leaves_an_open_memory_open(tmp_path: Path) -> None:
+    memory = Memory.open(f"sqlite:///{tmp_path / 'open.db'}", embedder=HashingEmbedder())
+    asyncio.run(memory.start())
+    try:
+        with serving(create_app(memory)) as url:
+            assert httpx.get(f"{url}/v1/health").status_code == 200
+        assert memory.is_open  # its owner closes it
+    finally:
+        asyncio.run(memory.aclose())
+    assert not memory.is_open

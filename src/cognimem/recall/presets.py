@@ -77,6 +77,15 @@ class RecallConfig(BaseModel):
     mmr_lambda: float = Field(default=1.0, ge=0, le=1)
     # ranked memories scoring below this share of the best one are dropped, not padded in
     episode_floor: float = Field(default=0.0, ge=0, le=1)
+    # a ranked memory that shares no content word or domain with the query, is not the
+    # evidence of a fact or graph hit, and whose embedding is below this cosine of the
+    # query's has no evidence for it and is dropped (recall/evidence.py); -1 keeps every
+    # memory. Cosine of the default local embedder (MiniLM): LoCoMo dev conversations 26
+    # and 30 are flat from 0.2 to 0.3 (checked on 41-43, benchmarks/results/
+    # locomo_dev.md); the lowest of those keeps the most cues on benchmarks/cue_trigger.py
+    # (0.3 / 0.25 / 0.2 / 0.15: 0.33 / 0.44 / 0.53 / 0.66 of cues) while unrelated
+    # questions still find nothing; re-check it for another model
+    min_similarity: float = Field(default=0.2, ge=-1, le=1)
 
 
 PRESETS: dict[str, RecallConfig] = {

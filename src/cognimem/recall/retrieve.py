@@ -18,7 +18,7 @@ from cognimem.errors import ProviderError
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, Scope, StepReport
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
-from cognimem.models.packets import ConflictEntry, Explanation, PacketItem
+from cognimem.models.packets import NOTHING_RELEVANT, ConflictEntry, PacketItem
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import QueryAnalysis, analyze
@@ -32,6 +32,8 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
+from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
+from cognimem.recall.explain import explanations
 from cognimem.recall.fuse import fuse
 from cognimem.recall.graph import candidate_names, expand
 from cognimem.recall.plan import (
@@ -455,7 +457,18 @@ class Reader:
             candidates.append(ri)
         entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
         ranked = rerank(candidates, config, now, entity_names)
-        ordered = mmr(ranked, config.mmr_lambda, len(ranked))
+        vector = outputs.get(StepKind.VECTOR)
+        check = EvidenceCheck.of(
+            run.analysis.query,
+            run.analysis.terms,
+            None if vector is None else vector.candidates,
+            config.min_similarity,
+            period=run.analysis.time_range is not None,
+        )
+        supported, unsupported = check.split(ranked)
+        dropped.update((r.item.id, NO_EVIDENCE) for r in unsupported)
+        meta["no_evidence"] = len(unsupported)
+        ordered = mmr(supported, config.mmr_lambda, len(supported))
         floor = config.episode_floor * (ordered[0].score if ordered else 0.0)
         kept = [r for r in ordered if r.score >= floor]
         for r in ordered:
@@ -479,9 +492,12 @@ class Reader:
             steps=reports,
             meta=meta,
         )
+        if packet.nothing_relevant:  # the markdown says so, and the count includes it
+            packet.token_count += count_tokens(NOTHING_RELEVANT + "\n")
         if explain:
-            packet.explain = _explanations(
-                ranked, picks, scored_of, sections, chosen, dropped, outputs
+            lookups = outputs.get(StepKind.FACT_LOOKUP, empty).facts
+            packet.explain = explanations(
+                ranked, picks, scored_of, sections, chosen, dropped, lookups
             )
         return packet
 
@@ -538,54 +554,6 @@ def _relevant_conflicts(
                 texts=texts,
                 strategy=c.strategy.value,
                 created_at=c.created_at,
-            )
-        )
-    return out
-
-
-def _explanations(
-    ranked: Sequence[Ranked],
-    picks: Sequence[Pick],
-    scored: dict[str, Scored],
-    sections: Any,
-    chosen: Sequence[PacketItem],
-    dropped: dict[str, str],
-    outputs: dict[StepKind, StepOutput],
-) -> list[Explanation]:
-    out: list[Explanation] = []
-    returned = {p.id for p in chosen}
-    for r in ranked:
-        signals = dict(r.signals)
-        signals.update({f"raw_{k}": round(v, 4) for k, v in r.raw.items()})
-        outcome = "returned" if r.item.id in returned else dropped.get(r.item.id, "dropped")
-        out.append(
-            Explanation(
-                id=r.item.id,
-                type="item",
-                steps=list(r.steps),
-                signals=signals,
-                score=round(r.score, 6),
-                outcome=outcome,
-            )
-        )
-    placed = {
-        e.id: name
-        for name in ("must_follow", "consider", "facts", "preferences", "needs_validation")
-        for e in getattr(sections, name)
-    }
-    step_of = {p.fact_id: ("constraints" if p.constraint else "facts") for p in picks}
-    for f in outputs.get(StepKind.FACT_LOOKUP, StepOutput()).facts:
-        step_of.setdefault(f.id, "fact_lookup")
-    for fact_id, step in step_of.items():
-        s = scored.get(fact_id)
-        signals = dict(s.signals) if s else {"key": 1.0}
-        score = s.score if s else 1.0
-        outcome = (
-            f"section:{placed[fact_id]}" if fact_id in placed else dropped.get(fact_id, "dropped")
-        )
-        out.append(
-            Explanation(
-                id=fact_id, type="fact", steps=[step], signals=signals, score=score, outcome=outcome
             )
         )
     return out

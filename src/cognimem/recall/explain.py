@@ -1,0 +1,60 @@
+"""Why each candidate of a read was returned or dropped (``read(..., explain=True)``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cognimem.models.knowledge import Fact
+from cognimem.models.packets import Explanation, PacketItem, PacketSections
+from cognimem.recall.constraints import Pick, Scored
+from cognimem.recall.rerank import Ranked
+
+
+def explanations(
+    ranked: Sequence[Ranked],
+    picks: Sequence[Pick],
+    scored: dict[str, Scored],
+    sections: PacketSections,
+    chosen: Sequence[PacketItem],
+    dropped: dict[str, str],
+    looked_up: Sequence[Fact],
+) -> list[Explanation]:
+    """Every ranked item and every fact a step picked (``looked_up``: the facts the exact
+    key lookup found), with its signals, score and outcome."""
+    out: list[Explanation] = []
+    returned = {p.id for p in chosen}
+    for r in ranked:
+        signals = dict(r.signals)
+        signals.update({f"raw_{k}": round(v, 4) for k, v in r.raw.items()})
+        outcome = "returned" if r.item.id in returned else dropped.get(r.item.id, "dropped")
+        out.append(
+            Explanation(
+                id=r.item.id,
+                type="item",
+                steps=list(r.steps),
+                signals=signals,
+                score=round(r.score, 6),
+                outcome=outcome,
+            )
+        )
+    placed = {
+        e.id: name
+        for name in ("must_follow", "consider", "facts", "preferences", "needs_validation")
+        for e in getattr(sections, name)
+    }
+    step_of = {p.fact_id: ("constraints" if p.constraint else "facts") for p in picks}
+    for f in looked_up:
+        step_of.setdefault(f.id, "fact_lookup")
+    for fact_id, step in step_of.items():
+        s = scored.get(fact_id)
+        signals = dict(s.signals) if s else {"key": 1.0}
+        score = s.score if s else 1.0
+        outcome = (
+            f"section:{placed[fact_id]}" if fact_id in placed else dropped.get(fact_id, "dropped")
+        )
+        out.append(
+            Explanation(
+                id=fact_id, type="fact", steps=[step], signals=signals, score=score, outcome=outcome
+            )
+        )
+    return out

@@ -1,0 +1,92 @@
+"""Which ranked memories have evidence for the query (recall/evidence.py), and how a
+packet with nothing relevant reads."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from cognimem.models import ContextPacket, ItemKind, MemoryItem, PacketItem, Scope
+from cognimem.models.packets import PacketSections
+from cognimem.recall.analyze import query_terms
+from cognimem.recall.evidence import EvidenceCheck
+from cognimem.recall.rerank import Ranked
+from cognimem.store.base import Candidate
+
+T = datetime(2024, 5, 1, tzinfo=UTC)
+QUERY = "what is my cat called?"
+
+
+def ranked(text: str, raw: dict[str, float], **signals: float) -> Ranked:
+    item = MemoryItem(id=text[:8], scope=Scope(), text=text, occurred_at=T, recorded_at=T)
+    return Ranked(item, 1.0, signals, raw, ("lexical",), frozenset())
+
+
+def check(vector: list[Candidate] | None, **kw: bool) -> EvidenceCheck:
+    return EvidenceCheck.of(QUERY, query_terms(QUERY), vector, 0.3, **kw)
+
+
+def test_own_words_or_meaning_are_evidence_a_neighbours_words_are_not() -> None:
+    listed = [Candidate("a", 0.6), Candidate("b", 0.1)]
+    answer = ranked("My cat is called Miso", {"lexical": 2.0, "vector": 0.6})
+    filler = ranked("That's great! How is it going?", {"lexical": 2.5, "vector": 0.1})
+    near = ranked("She is a tabby who sleeps all day", {"vector": 0.45})
+    kept, dropped = check(listed).split([filler, answer, near])
+    assert kept == [answer, near]
+    assert dropped == [filler]
+
+
+def test_a_word_sharing_its_first_five_letters_counts() -> None:
+    ask = "What does Ada research?"
+    research = EvidenceCheck.of(ask, query_terms(ask), [Candidate("a", 0)], 0.3)
+    assert research.holds(ranked("Researching adoption agencies", {"vector": 0.0}))
+    assert not research.holds(ranked("Resting at home", {"vector": 0.0}))
+
+
+def test_a_shared_domain_is_evidence() -> None:
+    ask = "Can you recommend a restaurant?"
+    food = EvidenceCheck.of(ask, query_terms(ask), [Candidate("a", 0.0)], 0.3)
+    assert food.holds(ranked("I'm allergic to shellfish", {"vector": 0.09}))
+    assert not food.holds(ranked("My sister plays the cello", {"vector": 0.09}))
+
+
+def test_fact_and_graph_hits_are_evidence() -> None:
+    listed = [Candidate("a", 0.0)]
+    assert check(listed).holds(ranked("Noodle knocked it over", {"vector": 0.0}, graph=0.2))
+    assert check(listed).holds(ranked("Noodle knocked it over", {"vector": 0.0}, fact=1.0))
+    assert not check(listed).holds(ranked("Noodle knocked it over", {"vector": 0.0}))
+
+
+def test_beyond_the_vector_depth_a_memory_is_as_close_as_the_last_one_returned() -> None:
+    lexical_only = ranked("That's great! How is it going?", {"lexical": 3.0})
+    assert check([Candidate("a", 0.5), Candidate("b", 0.35)]).holds(lexical_only)
+    assert not check([Candidate("a", 0.5), Candidate("b", 0.2)]).holds(lexical_only)
+
+
+def test_without_a_vector_list_or_for_a_named_period_nothing_is_dropped() -> None:
+    filler = ranked("That's great! How is it going?", {"lexical": 3.0})
+    assert check(None).holds(filler)  # lexical preset, fast's skip, a failed step
+    assert check([Candidate("a", 0.1)], period=True).holds(filler)
+
+
+def test_a_packet_with_nothing_relevant_says_so_after_the_mandates() -> None:
+    empty = ContextPacket(
+        query="q", items=[], token_count=3, max_tokens=100, reference_time=T, preset="p"
+    )
+    assert empty.nothing_relevant
+    assert empty.model_dump()["nothing_relevant"] is True
+    assert empty.to_markdown() == "## Memory\n\n_No relevant memories._\n"
+
+    mandate = PacketItem(
+        id="m", text="Answer in French.", kind=ItemKind.MANDATE, score=1.0, occurred_at=T
+    )
+    only_mandates = empty.model_copy(
+        update={"sections": PacketSections(mandates=[mandate]), "degraded": ["vector: down"]}
+    )
+    assert only_mandates.nothing_relevant
+    assert only_mandates.to_markdown() == (
+        "## Memory\n\n### Always\n- Answer in French.\n\n_No relevant memories._\n"
+        "\n_Degraded: vector: down_\n"
+    )
+    found = empty.model_copy(update={"items": [mandate.model_copy(update={"kind": "episode"})]})
+    assert not found.nothing_relevant
+    assert "No relevant" not in found.to_markdown()
