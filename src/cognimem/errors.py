@@ -23,6 +23,7 @@ Every error cognimem raises on purpose is a :class:`CognimemError`; foreign erro
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 
@@ -146,6 +147,27 @@ class ProviderUnavailable(ProviderError):
 
 class ProviderOutputError(ProviderError):
     """The provider answered, but with something cognimem cannot use."""
+
+
+log = logging.getLogger(__name__)
+
+# A store error's own message names the database (user, host, port, database name, file
+# path) and what the driver said: it goes to the log, a caller (HTTP, MCP) gets these.
+STORE_ANSWERS: tuple[tuple[type[StoreError], str], ...] = (
+    (StoreUnavailable, "the store is unavailable; retry later"),
+    (SchemaMismatch, "the database does not match this cognimem; the operator must migrate"),
+    (StoreError, "the store failed"),
+)
+
+
+def public_message(exc: CognimemError) -> tuple[str, dict[str, Any]]:
+    """What a remote caller is told of ``exc`` (message, details): a store error's detail
+    is logged here and replaced by a fixed answer that names no database."""
+    if not isinstance(exc, StoreError):
+        return exc.message, exc.details
+    log.error("%s answered as %d: %s", exc.type, exc.status_code, exc.message)
+    answer = next(text for kind, text in STORE_ANSWERS if isinstance(exc, kind))
+    return f"{answer} (the server log has the cause)", {}
 
 
 __all__ = [

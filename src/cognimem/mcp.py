@@ -23,7 +23,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from cognimem.config import Settings
-from cognimem.errors import CognimemError, InvalidInput, UsageError
+from cognimem.errors import CognimemError, InvalidInput, UsageError, public_message
 from cognimem.memory import Memory, make_scope
 from cognimem.models import Scope, WriteResult
 
@@ -208,11 +208,13 @@ def _scope_of(settings: Settings) -> Scope:
 
 @contextmanager
 def _tool_errors() -> Iterator[None]:
-    """cognimem errors as MCP tool errors: the client sees the type and the message."""
+    """cognimem errors as MCP tool errors: the client sees the type and the message (a
+    store error's detail, which names the database, only in the log)."""
     try:
         yield
     except CognimemError as exc:
-        raise ToolError(f"{exc.type}: {exc.message}") from exc
+        message, _ = public_message(exc)
+        raise ToolError(f"{exc.type}: {message}") from exc
 
 
 async def _describe(memory: Memory, scope: Scope, result: WriteResult) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -107,3 +108,33 @@ async def test_over_http_the_key_picks_the_tenant_and_each_call_its_user(db_url:
     async with Memory.open(db_url, embedder=HashingEmbedder()) as check:
         packet = await check.read("kitten", scope={"tenant_id": "demo", "user_id": "ada"})
     assert [i.text for i in packet.items] == ["I adopted a tabby kitten called Noodle."]
+
+
+async def test_a_store_failure_over_mcp_names_no_database(postgres_dsn: str) -> None:
+    import asyncpg
+
+    async def sql(statement: str) -> None:
+        conn = await asyncpg.connect(postgres_dsn, timeout=10)
+        try:
+            await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    memory = Memory.open(postgres_dsn, settings=Settings(), embedder=HashingEmbedder())
+    key = issue_api_key(postgres_dsn, "demo")
+    with serving(create_app(memory)) as url:
+        async with session(url, key) as client:
+            await sql("ALTER TABLE facts RENAME TO facts_away")  # the write's commit fails
+            try:
+                failed = await client.call_tool(
+                    "remember", {"content": "I am vegetarian.", "user_id": "ada"}
+                )
+            finally:
+                await sql("ALTER TABLE facts_away RENAME TO facts")
+    assert failed.isError
+    text = _text(failed)
+    assert "StoreError: the store failed" in text
+    parts = urlsplit(postgres_dsn)
+    for part in (parts.username, parts.hostname, str(parts.port), parts.path.lstrip("/")):
+        assert part
+        assert part not in text, (part, text)

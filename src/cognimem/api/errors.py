@@ -9,19 +9,12 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
+from cognimem import errors
 from cognimem.api.auth import auth_headers
 from cognimem.api.schemas import error_body
-from cognimem.errors import CognimemError, SchemaMismatch, StoreError, StoreUnavailable
+from cognimem.errors import CognimemError, StoreError
 
 log = logging.getLogger(__name__)
-
-# A store error's own message names the database (user, host, port, database name, file
-# path) and what the driver said: it goes to the server log, the caller gets these.
-STORE_ANSWERS: tuple[tuple[type[StoreError], str], ...] = (
-    (StoreUnavailable, "the store is unavailable; retry later"),
-    (SchemaMismatch, "the database does not match this cognimem; the operator must migrate"),
-    (StoreError, "the store failed"),
-)
 
 
 def error_response(
@@ -36,11 +29,10 @@ def error_response(
 
 def public_message(exc: CognimemError) -> tuple[str, dict[str, Any]]:
     """What the caller is told of ``exc``: a store error's detail stays in the log."""
-    if not isinstance(exc, StoreError):
-        return exc.message, exc.details
-    log.error("%s answered as %d: %s", exc.type, exc.status_code, exc.message)
-    answer = next(text for kind, text in STORE_ANSWERS if isinstance(exc, kind))
-    return f"{answer} (the server log has the cause; see the X-Request-ID header)", {}
+    message, details = errors.public_message(exc)
+    if isinstance(exc, StoreError):
+        message = message.removesuffix(")") + "; see the X-Request-ID header)"
+    return message, details
 
 
 def response_for(exc: CognimemError) -> JSONResponse:
