@@ -157,6 +157,14 @@ def make_message(value: Message | Mapping[str, Any] | str, field: str = "message
         raise _invalid(exc, field) from exc
 
 
+def _check_ids(**values: object) -> None:
+    """Ids and keys a call names, checked as stored text is (``InvalidInput`` naming the
+    argument for a NUL or an unpaired surrogate), so every backend and every face answers
+    the same before a database sees them."""
+    for field, value in values.items():
+        check_storable(value, field)
+
+
 def _invalid(exc: ValidationError, prefix: str) -> InvalidInput:
     first = exc.errors()[0]
     loc = ".".join(str(p) for p in first["loc"])
@@ -532,6 +540,7 @@ class Memory:
 
     async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
         self._require_open()
+        _check_ids(item_id=item_id)
         found = await self.store.get_items(tenant_id, [item_id])
         if not found:
             raise NotFound("memory", item_id)
@@ -541,12 +550,14 @@ class Memory:
         self, event_ids: Sequence[str], *, tenant_id: str = "default"
     ) -> list[Event]:
         self._require_open()
+        _check_ids(event_ids=list(event_ids))
         return await self.store.get_events(tenant_id, list(event_ids))
 
     async def delete(self, item_id: str, *, tenant_id: str = "default") -> None:
         """Delete one memory item (its raw events stay in L1), with the facts, graph edges
         and summaries derived from it alone, as ``forget`` does."""
         self._require_open()
+        _check_ids(item_id=item_id)
         found = await self.store.get_items(tenant_id, [item_id])
         if not found:
             raise NotFound("memory", item_id)
@@ -571,6 +582,7 @@ class Memory:
         self._require_open()
         target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         keys = (key,) if isinstance(key, str) else (None if key is None else tuple(key))
+        _check_ids(key=key if key is None or isinstance(key, str) else list(key))
         try:
             cats = None if categories is None else tuple(FactCategory(c) for c in categories)
         except ValueError as exc:
@@ -667,6 +679,7 @@ class Memory:
     async def history(self, target_id: str, *, tenant_id: str = "default") -> list[HistoryEntry]:
         """Every recorded change to an item or a fact, oldest first."""
         self._require_open()
+        _check_ids(target_id=target_id)
         return await self.store.get_history(tenant_id, target_id)
 
     # -- lifecycle: edits, forgetting, conflicts, sessions, erasure, export ----------
@@ -689,6 +702,7 @@ class Memory:
         ``outdated`` archives it. Each call that changes something appends one history
         entry (actor ``api``) with the changed fields before and after."""
         self._require_open()
+        _check_ids(item_id=item_id)
         if text is None and importance is None and tier is None and feedback is None:
             raise InvalidInput("nothing to update: give text, importance, tier or feedback")
         if importance is not None and not 0.0 <= importance <= 1.0:
@@ -798,6 +812,7 @@ class Memory:
         )
         tenant = target.tenant_id
         if ids is not None:
+            _check_ids(ids=list(ids))
             wanted = list(dict.fromkeys(ids))[:limit]
             stored = await self.store.get_items(tenant, wanted)
             found = [i for i in stored if edits.in_scope(i, target)]
@@ -857,7 +872,7 @@ class Memory:
         self._require_open()
         if len(note) > 2_000:
             raise InvalidInput("note is longer than 2000 characters", field="note")
-        check_storable(note, "note")
+        _check_ids(conflict_id=conflict_id, winner_fact_id=winner_fact_id, note=note)
         found = await self.store.get_conflict(tenant_id, conflict_id)
         if found is None:
             raise NotFound("conflict", conflict_id)
@@ -1052,6 +1067,7 @@ class Memory:
         ``NotFound`` for an unknown id, and always when writes are ingested synchronously
         (no queue is configured, so there are no jobs)."""
         self._require_open()
+        _check_ids(job_id=job_id)
         if self.queue is None:
             raise NotFound("job", job_id)
         return await self.queue.get(tenant_id, job_id)

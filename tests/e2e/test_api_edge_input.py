@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import pytest
 
 from cognimem import Memory
 from cognimem.api import create_app
+from cognimem.errors import InvalidInput
 from cognimem.providers.fakes import HashingEmbedder
 from tests.conftest import run_in_thread
 from tests.doubles import issue_api_key
@@ -392,3 +393,24 @@ def test_postgres_cannot_hold_a_row_that_cannot_be_serialised(
             f'UPDATE events SET metadata = \'{{"note": "{escape}"}}\'::jsonb'
             f" WHERE id = '{event_id}'",
         )
+
+
+async def test_memory_refuses_ids_that_cannot_be_stored_on_both_backends(memory: Memory) -> None:
+    """Not only the HTTP edge: ``Memory`` itself (Python callers, the MCP tools) refuses
+    a NUL or a surrogate in an id or key with the same typed error on both backends
+    (PostgreSQL answered a StoreError before)."""
+    calls: list[tuple[Callable[[], Awaitable[object]], str]] = [
+        (lambda: memory.get(f"mem{NUL}"), "item_id"),
+        (lambda: memory.delete(f"mem{SURROGATE}"), "item_id"),
+        (lambda: memory.history(f"mem{NUL}"), "target_id"),
+        (lambda: memory.update(f"mem{NUL}", importance=0.5), "item_id"),
+        (lambda: memory.get_events(["evt_ok", f"evt{NUL}"]), "event_ids[1]"),
+        (lambda: memory.facts(key=f"user:diet{NUL}", user_id="u"), "key"),
+        (lambda: memory.resolve_conflict(f"cfl{NUL}"), "conflict_id"),
+        (lambda: memory.forget(ids=[f"mem{NUL}"], user_id="u"), "ids[0]"),
+    ]
+    for call, field in calls:
+        with pytest.raises(InvalidInput) as refused:
+            await call()
+        assert refused.value.field == field
+        assert "NUL" in refused.value.message or "surrogate" in refused.value.message
