@@ -93,9 +93,10 @@ def import_(
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Import JSON lines into a tenant: an export (its users and ids kept; rows already
-    stored are skipped), or messages {"content", "role"?, "name"?, "occurred_at"?,
-    "user_id"?, "agent_id"?, "session_id"?, "idempotency_key"?, ...}, one per line."""
+    """Import JSON lines into a tenant: an export (its users kept, its ids made the
+    tenant's; rows already stored are skipped), or messages {"content", "role"?,
+    "name"?, "occurred_at"?, "user_id"?, "agent_id"?, "session_id"?, "idempotency_key"?,
+    ...}, one per line."""
     lines = _read_lines(path)
     exported = [_is_export_record(row) for _, row in lines]
     if any(exported) and not all(exported):
