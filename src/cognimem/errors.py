@@ -160,14 +160,15 @@ STORE_ANSWERS: tuple[tuple[type[StoreError], str], ...] = (
 )
 
 
-def public_message(exc: CognimemError) -> tuple[str, dict[str, Any]]:
+def public_message(exc: CognimemError, *, trace: str = "") -> tuple[str, dict[str, Any]]:
     """What a remote caller is told of ``exc`` (message, details): a store error's detail
-    is logged here and replaced by a fixed answer that names no database."""
+    is logged here and replaced by a fixed answer that names no database; ``trace`` says
+    how to find the log line (``"; see the X-Request-ID header"``)."""
     if not isinstance(exc, StoreError):
         return exc.message, exc.details
     log.error("%s answered as %d: %s", exc.type, exc.status_code, exc.message)
     answer = next(text for kind, text in STORE_ANSWERS if isinstance(exc, kind))
-    return f"{answer} (the server log has the cause)", {}
+    return f"{answer} (the server log has the cause{trace})", {}
 
 
 __all__ = [
