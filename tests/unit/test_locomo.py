@@ -50,3 +50,18 @@ def test_scores() -> None:
     assert row["mrr"] == 0.5
     assert row["all@10"] == 1.0
     assert row["tokens@10"] == 15
+
+
+def test_report_sums_any_split_of_conversations() -> None:
+    report = locomo.Report(preset="p")
+    a, b, adversarial = locomo.Scores(), locomo.Scores(), locomo.Scores()
+    a.add({"x"}, [({"x"}, 4)])  # conv-1, multi-hop: found
+    b.add({"y"}, [({"z"}, 6)])  # conv-2, temporal: missed
+    adversarial.add({"q"}, [({"q"}, 1)])
+    report.by_conversation = {"conv-1": {1: a, 5: adversarial}, "conv-2": {2: b}}
+    both = report.subset(["conv-1", "conv-2"]).row()
+    assert both["frac@10"] == 0.5  # category 5 is left out of the overall
+    assert both["tokens@10"] == 5.0
+    assert report.subset(["conv-2"]).row()["frac@10"] == 0.0
+    assert report.subset(["conv-1", "conv-2"], 5).row()["frac@10"] == 1.0
+    assert report.to_json()["by_conversation"]["conv-1"]["overall"]["frac@10"] == 1.0

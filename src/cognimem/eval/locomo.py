@@ -161,6 +161,17 @@ class Scores:
                 self.mrr += 1.0 / rank
                 break
 
+    def merge(self, other: Scores) -> None:
+        """Add ``other``'s sums to these (micro-averaging over conversations)."""
+        self.n += other.n
+        for k in KS:
+            self.frac[k] += other.frac[k]
+        self.all10 += other.all10
+        self.any10 += other.any10
+        self.mrr += other.mrr
+        self.tokens10 += other.tokens10
+        self.covered10 += other.covered10
+
     def row(self) -> dict[str, float]:
         n = max(self.n, 1)
         out = {f"frac@{k}": round(self.frac[k] / n, 4) for k in KS}
@@ -179,9 +190,20 @@ class Report:
     preset: str
     overall: Scores = field(default_factory=Scores)
     by_category: dict[int, Scores] = field(default_factory=dict)
+    # sample id → category → scores: any split of the conversations can be summed from it
+    by_conversation: dict[str, dict[int, Scores]] = field(default_factory=dict)
     turns: int = 0
     ingest_seconds: float = 0.0
     query_seconds: float = 0.0
+
+    def subset(self, samples: Sequence[str], category: int | None = None) -> Scores:
+        """Scores summed over ``samples``: one category, or categories 1–4."""
+        total = Scores()
+        for sample in samples:
+            for cat, scores in self.by_conversation.get(sample, {}).items():
+                if (category is None and cat != 5) or cat == category:
+                    total.merge(scores)
+        return total
 
     def to_json(self) -> dict[str, Any]:
         overall = self.overall.row()
@@ -197,6 +219,13 @@ class Report:
             "questions": self.overall.n,
             "tokens_per_question": overall["tokens@10"],
             "turns_per_question": overall["turns@10"],
+            "by_conversation": {
+                sample: {
+                    "overall": self.subset([sample]).row(),
+                    **{str(c): s.row() for c, s in sorted(cats.items())},
+                }
+                for sample, cats in self.by_conversation.items()
+            },
             "turns_ingested": self.turns,
             "ingest_seconds": round(self.ingest_seconds, 2),
             "query_seconds": round(self.query_seconds, 2),
@@ -263,6 +292,8 @@ async def evaluate(
             if q.category != 5:
                 report.overall.add(evidence, ranked)
             report.by_category.setdefault(q.category, Scores()).add(evidence, ranked)
+            per_conv = report.by_conversation.setdefault(conv.sample_id, {})
+            per_conv.setdefault(q.category, Scores()).add(evidence, ranked)
             on_question()
     report.query_seconds = time.perf_counter() - start
     return report
