@@ -315,6 +315,7 @@ class Memory:
 
     async def aclose(self) -> None:
         await self.embedder.aclose()
+        await self._reader.aclose()
         if self.llm is not None:
             await self.llm.aclose()
         shared = getattr(self.embedder, "backend", None)

@@ -19,6 +19,7 @@ from cognimem.models import ContextPacket, ItemKind, MemoryItem, Scope, StepRepo
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.models.packets import NOTHING_RELEVANT, ConflictEntry, PacketItem
+from cognimem.providers.cross_encoder import CrossEncoder, build_cross_encoder
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import QueryAnalysis, analyze
@@ -32,6 +33,7 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
+from cognimem.recall.cross import cross_rerank
 from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.fuse import fuse
@@ -256,6 +258,18 @@ class Reader:
         self.embedder = embedder
         self.sections = sections or SectionConfig()
         self.classifier = classifier
+        self._cross_encoders: dict[str, CrossEncoder] = {}
+
+    def cross_encoder(self, name: str) -> CrossEncoder:
+        """The cross-encoder ``RecallConfig.cross_encoder`` names, built on first use."""
+        if name not in self._cross_encoders:
+            self._cross_encoders[name] = build_cross_encoder(name)
+        return self._cross_encoders[name]
+
+    async def aclose(self) -> None:
+        """Release the cross-encoders' models (the store and embedder are the caller's)."""
+        for encoder in self._cross_encoders.values():
+            await encoder.aclose()
 
     async def embed_query(self, query: str) -> np.ndarray:
         embedded = await self.embedder.embed([query], "query")
@@ -457,6 +471,8 @@ class Reader:
             candidates.append(ri)
         entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
         ranked = rerank(candidates, config, now, entity_names)
+        if config.cross_encoder is not None:
+            ranked = await self._cross_rerank(ranked, run, reports, degraded)
         vector = outputs.get(StepKind.VECTOR)
         check = EvidenceCheck.of(
             run.analysis.query,
@@ -500,6 +516,32 @@ class Reader:
                 ranked, picks, scored_of, sections, chosen, dropped, lookups
             )
         return packet
+
+    async def _cross_rerank(
+        self, ranked: list[Ranked], run: _Run, reports: list[StepReport], degraded: list[str]
+    ) -> list[Ranked]:
+        """The cross-encoder stage, timed and reported like a step; when it fails or
+        times out the rerank's order stands and the packet says so in ``degraded``."""
+        config = run.config
+        assert config.cross_encoder is not None
+        encoder = self.cross_encoder(config.cross_encoder)
+        found, report = await _timed(
+            "cross_encoder",
+            lambda: cross_rerank(
+                ranked,
+                run.analysis.query,
+                encoder,
+                config.cross_encoder_top,
+                config.cross_encoder_weight,
+            ),
+            config.step_timeout_s,
+        )
+        report.results = min(len(ranked), config.cross_encoder_top) if found is not None else 0
+        reports.append(report)
+        if found is None:
+            degraded.append(f"cross_encoder: {'timed out' if report.timed_out else report.error}")
+            return ranked
+        return found
 
 
 def _packet_signals(r: Ranked) -> dict[str, float]:

@@ -1,0 +1,38 @@
+"""The optional cross-encoder stage: reread the query with each of the best ranked
+memories and blend the cross-encoder's relevance probability into their scores."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from cognimem.providers.cross_encoder import CrossEncoder
+from cognimem.recall.rerank import Ranked
+
+
+async def cross_rerank(
+    ranked: Sequence[Ranked], query: str, encoder: CrossEncoder, top: int, weight: float
+) -> list[Ranked]:
+    """``ranked`` (best first) with the first ``top`` rescored as
+    ``best * ((1 - weight) * score / best + weight * p)``, where ``best`` is the first
+    score and ``p`` the cross-encoder's probability, and everything sorted again (ties
+    by id). ``p`` is added to the rescored memories' signals as ``cross_encoder``."""
+    head = list(ranked[:top])
+    if not head:
+        return []
+    probabilities = await encoder.score(query, [r.item.text for r in head])
+    best = head[0].score if head[0].score > 0 else 1.0
+    rescored = [
+        replace(
+            r,
+            score=best * ((1 - weight) * r.score / best + weight * float(p)),
+            signals={**r.signals, "cross_encoder": round(float(p), 4)},
+        )
+        for r, p in zip(head, probabilities, strict=True)
+    ]
+    out = [*rescored, *ranked[top:]]
+    out.sort(key=lambda r: (-r.score, r.item.id))
+    return out
+
+
+__all__ = ["cross_rerank"]
