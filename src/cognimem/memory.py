@@ -69,10 +69,9 @@ from cognimem.providers.embeddings import (
     CachedEmbedder,
     Embedder,
     EmbeddingCacheBackend,
-    build_embedder,
     erase_embeddings,
-    spec_of,
 )
+from cognimem.providers.factory import build_embedder, spec_of
 from cognimem.providers.llm import ChatLLM, build_llm
 from cognimem.providers.tokens import count_tokens
 from cognimem.queue import Job, JobQueue, SqliteJobQueue, open_queue

@@ -16,7 +16,7 @@ from cognimem.providers import (
     l2_normalize,
     text_hash,
 )
-from cognimem.providers.embeddings import spec_of
+from cognimem.providers.factory import spec_of
 from tests.doubles import CountingEmbedder, DictBackend
 
 # --- HashingEmbedder ---------------------------------------------------------------

@@ -11,10 +11,10 @@ from cognimem.providers.embeddings import (
     Embedder,
     EmbeddingCacheBackend,
     EmbedKind,
-    build_embedder,
     l2_normalize,
     text_hash,
 )
+from cognimem.providers.factory import build_embedder
 from cognimem.providers.fakes import FakeEmbeddingServer, HashingEmbedder
 from cognimem.providers.onnx import OnnxEmbedder, OnnxMiniLMEmbedder
 from cognimem.providers.openai import OpenAICompatibleEmbedder
