@@ -25,7 +25,6 @@ from cognimem.errors import (
 )
 from cognimem.ingest import WriteFunnel
 from cognimem.ingest.extract.llm import LLMExtractor
-from cognimem.ingest.funnel import index_text
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.ingest.jobs import requeue_stranded
 from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
@@ -54,6 +53,7 @@ from cognimem.models.admin import (
     SessionStatus,
 )
 from cognimem.models.clock import Clock, utc_now
+from cognimem.models.items import index_text
 from cognimem.models.knowledge import (
     Alias,
     Entity,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from cognimem.models.items import index_text
 from cognimem.providers.cross_encoder import CrossEncoder
 from cognimem.recall.rerank import Ranked
 
@@ -16,11 +17,14 @@ async def cross_rerank(
     """``ranked`` (best first) with the first ``top`` rescored as
     ``best * ((1 - weight) * score / best + weight * p)``, where ``best`` is the first
     score and ``p`` the cross-encoder's probability, and everything sorted again (ties
-    by id). ``p`` is added to the rescored memories' signals as ``cross_encoder``."""
+    by id). Each memory is read as it is indexed (``"<author>: <text>"``: questions
+    name the speaker). ``p`` is added to the rescored memories' signals as
+    ``cross_encoder``."""
     head = list(ranked[:top])
     if not head:
         return []
-    probabilities = await encoder.score(query, [r.item.text for r in head])
+    passages = [index_text(r.item.author, r.item.text) for r in head]
+    probabilities = await encoder.score(query, passages)
     best = head[0].score if head[0].score > 0 else 1.0
     rescored = [
         replace(

@@ -23,6 +23,7 @@ from cognimem.errors import InvalidInput
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ExportRecord, RecordType, Session
 from cognimem.models.ids import content_hash
+from cognimem.models.items import index_text
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
 
 FORMAT_VERSION = 1
@@ -59,10 +60,9 @@ def record(kind: RecordType, model: BaseModel, **extra: Any) -> ExportRecord:
     return ExportRecord(type=kind, data=data)
 
 
-def embedded_text(author: str | None, text: str) -> str:
-    """The text the write path embeds for an item (``ingest.funnel.index_text``; a
-    unit test keeps the two equal): the author's name belongs to what was said."""
-    return f"{author}: {text}" if author else text
+embedded_text = index_text
+"""The text the write path embeds for an item: the author's name belongs to what was
+said (one function, ``models.items.index_text``, for the write path and the store)."""
 
 
 def erased_hashes(
