@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from cognimem.models.items import index_text
-from cognimem.providers.cross_encoder import CrossEncoder
+from cognimem.providers.cross_encoder import CrossEncoder, build_cross_encoder
+from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked
 
 
@@ -39,4 +40,30 @@ async def cross_rerank(
     return out
 
 
-__all__ = ["cross_rerank"]
+class CrossEncoders:
+    """The cross-encoders a reader's configs name, each built on first use and kept."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, CrossEncoder] = {}
+
+    def get(self, name: str) -> CrossEncoder:
+        if name not in self._built:
+            self._built[name] = build_cross_encoder(name)
+        return self._built[name]
+
+    async def rerank(
+        self, ranked: Sequence[Ranked], query: str, config: RecallConfig
+    ) -> list[Ranked]:
+        """:func:`cross_rerank` with the cross-encoder and settings ``config`` names."""
+        assert config.cross_encoder is not None
+        encoder = self.get(config.cross_encoder)
+        return await cross_rerank(
+            ranked, query, encoder, config.cross_encoder_top, config.cross_encoder_weight
+        )
+
+    async def aclose(self) -> None:
+        for encoder in self._built.values():
+            await encoder.aclose()
+
+
+__all__ = ["CrossEncoders", "cross_rerank"]

@@ -19,7 +19,6 @@ from cognimem.models import ContextPacket, ItemKind, MemoryItem, Scope, StepRepo
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.models.packets import NOTHING_RELEVANT, ConflictEntry, PacketItem
-from cognimem.providers.cross_encoder import CrossEncoder, build_cross_encoder
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import QueryAnalysis, analyze
@@ -33,7 +32,7 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
-from cognimem.recall.cross import cross_rerank
+from cognimem.recall.cross import CrossEncoders
 from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.fuse import fuse
@@ -258,18 +257,11 @@ class Reader:
         self.embedder = embedder
         self.sections = sections or SectionConfig()
         self.classifier = classifier
-        self._cross_encoders: dict[str, CrossEncoder] = {}
-
-    def cross_encoder(self, name: str) -> CrossEncoder:
-        """The cross-encoder ``RecallConfig.cross_encoder`` names, built on first use."""
-        if name not in self._cross_encoders:
-            self._cross_encoders[name] = build_cross_encoder(name)
-        return self._cross_encoders[name]
+        self.cross_encoders = CrossEncoders()
 
     async def aclose(self) -> None:
         """Release the cross-encoders' models (the store and embedder are the caller's)."""
-        for encoder in self._cross_encoders.values():
-            await encoder.aclose()
+        await self.cross_encoders.aclose()
 
     async def embed_query(self, query: str) -> np.ndarray:
         embedded = await self.embedder.embed([query], "query")
@@ -523,17 +515,9 @@ class Reader:
         """The cross-encoder stage, timed and reported like a step; when it fails or
         times out the rerank's order stands and the packet says so in ``degraded``."""
         config = run.config
-        assert config.cross_encoder is not None
-        encoder = self.cross_encoder(config.cross_encoder)
         found, report = await _timed(
             "cross_encoder",
-            lambda: cross_rerank(
-                ranked,
-                run.analysis.query,
-                encoder,
-                config.cross_encoder_top,
-                config.cross_encoder_weight,
-            ),
+            lambda: self.cross_encoders.rerank(ranked, run.analysis.query, config),
             config.step_timeout_s,
         )
         report.results = min(len(ranked), config.cross_encoder_top) if found is not None else 0
