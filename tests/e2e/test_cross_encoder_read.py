@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cognimem import Memory
-from cognimem.providers import OnnxCrossEncoder
+from cognimem import Memory, Settings
+from cognimem.providers import HashingEmbedder, OnnxCrossEncoder
 from cognimem.recall.presets import PRESETS, RecallConfig
 
 pytestmark = pytest.mark.onnx
@@ -55,6 +55,20 @@ async def test_the_cross_encoder_orders_the_best_candidates(memory: Memory) -> N
     assert step.error is None
     assert not step.timed_out
     assert not any(s.name == "cross_encoder" for s in plain.steps)
+
+
+async def test_the_reranked_preset_runs_the_cross_encoder(memory_url: str) -> None:
+    # the first read loads the model: a busy machine must not time the stage out
+    settings = Settings(recall={"step_timeout_s": 60, "budget_s": 120})
+    async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
+        for name, text in (("Melanie", "I painted a sunrise."), ("Caroline", "I painted a fence.")):
+            await mem.write({"role": "user", "name": name, "content": text}, user_id="u")
+        packet = await mem.read("What did Melanie paint?", user_id="u", preset="reranked")
+    step = next(s for s in packet.steps if s.name == "cross_encoder")
+    assert step.results == 2
+    assert step.error is None
+    assert packet.preset == "reranked"
+    assert packet.items[0].text == "I painted a sunrise."
 
 
 def test_an_unknown_cross_encoder_is_rejected() -> None:

@@ -86,14 +86,15 @@ class RecallConfig(BaseModel):
     # (0.3 / 0.25 / 0.2 / 0.15: 0.33 / 0.44 / 0.53 / 0.66 of cues) while unrelated
     # questions still find nothing; re-check it for another model
     min_similarity: float = Field(default=0.2, ge=-1, le=1)
-    # a local cross-encoder (providers/onnx_models.py) rereads the query with each of the
-    # best ``cross_encoder_top`` ranked memories; its probability is blended into their
-    # scores with ``cross_encoder_weight`` (0 keeps the order, 1 orders them by it alone).
-    # Off in every preset: on LoCoMo dev it did not win on both folds' check
-    # conversations and adds tens of ms per read (docs/benchmarks.md)
+    # a local cross-encoder (providers/onnx_models.py, the ``bge`` extra) rereads the
+    # query with each of the best ``cross_encoder_top`` ranked memories; its probability
+    # is blended into their scores with ``cross_encoder_weight`` (0 keeps the order, 1
+    # orders them by it alone). On in ``reranked`` only: on LoCoMo dev it raises frac@10
+    # on both folds' check conversations but multiplies a read's latency
+    # (docs/benchmarks.md)
     cross_encoder: Literal["ms-marco-l12"] | None = None
     cross_encoder_top: int = Field(default=20, ge=1, le=100)
-    cross_encoder_weight: float = Field(default=0.5, ge=0, le=1)
+    cross_encoder_weight: float = Field(default=0.2, ge=0, le=1)
 
 
 PRESETS: dict[str, RecallConfig] = {
@@ -105,6 +106,8 @@ PRESETS: dict[str, RecallConfig] = {
     "lexical": RecallConfig(name="lexical", vector=False, graph=False, sections=False),
     "vector": RecallConfig(name="vector", lexical=False, graph=False, sections=False),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
+    # balanced, then the local cross-encoder over the best 20 (needs the ``bge`` extra)
+    "reranked": RecallConfig(name="reranked", cross_encoder="ms-marco-l12"),
 }
 
 
