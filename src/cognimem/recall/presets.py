@@ -94,7 +94,7 @@ class RecallConfig(BaseModel):
     # (docs/benchmarks.md)
     cross_encoder: Literal["ms-marco-l12"] | None = None
     cross_encoder_top: int = Field(default=20, ge=1, le=100)
-    cross_encoder_weight: float = Field(default=0.2, ge=0, le=1)
+    cross_encoder_weight: float = Field(default=0.3, ge=0, le=1)
 
 
 PRESETS: dict[str, RecallConfig] = {
