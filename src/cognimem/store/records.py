@@ -1,8 +1,9 @@
-"""Knowledge rows → models, shared by both backends.
+"""Stored rows → models, shared by both backends.
 
 SQLite and PostgreSQL name the columns alike and both hand JSON back as text; they
 differ only in how a time comes back (SQLite: integer microseconds; PostgreSQL: an aware
-datetime), so every converter takes that decoder.
+datetime), so every converter takes that decoder (``sqlite.rows.decode_time``,
+``postgres.rows.decode_time``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from cognimem.errors import Conflict
-from cognimem.models import MemoryItem, Scope
+from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Scope, Tier
 from cognimem.models.admin import Session, SessionStatus
 from cognimem.models.knowledge import (
     Alias,
@@ -44,6 +45,20 @@ class Row(Protocol):
 _WORD = re.compile(r"[a-z0-9']+")
 TimeDecoder = Callable[[Any], datetime | None]
 
+ITEM_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,"
+    " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
+    " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
+    " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
+    " metadata"
+)
+EVENT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, role, name, content, content_hash,"
+    " idempotency_key, external_id, occurred_at, recorded_at, metadata"
+)
+SESSION_COLUMNS = (
+    "tenant_id, namespace, id, user_id, agent_id, status, created_at, closed_at, metadata"
+)
 FACT_COLUMNS = (
     "id, tenant_id, namespace, user_id, agent_id, session_id, key, subject, subject_entity_id,"
     " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
@@ -146,6 +161,54 @@ def _required(time: TimeDecoder, value: Any) -> datetime:
     decoded = time(value)
     assert decoded is not None, "a NOT NULL time column came back NULL"
     return decoded
+
+
+def item_from_row(row: Row, time: TimeDecoder) -> MemoryItem:
+    return MemoryItem(
+        id=row["id"],
+        scope=scope_of(row),
+        text=row["text"],
+        kind=ItemKind(row["kind"]),
+        key=row["key"],
+        entities=json.loads(row["entities"]),
+        source_event_ids=json.loads(row["source_event_ids"]),
+        external_ids=json.loads(row["external_ids"]),
+        author=row["author"],
+        occurred_at=_required(time, row["occurred_at"]),
+        recorded_at=_required(time, row["recorded_at"]),
+        importance=row["importance"],
+        confidence=row["confidence"],
+        tier=Tier(row["tier"]),
+        status=ItemStatus(row["status"]),
+        token_count=row["token_count"],
+        access_count=row["access_count"],
+        last_accessed_at=time(row["last_accessed_at"]),
+        loaded_count=row["loaded_count"],
+        cited_count=row["cited_count"],
+        success_count=row["success_count"],
+        failure_count=row["failure_count"],
+        consolidated=bool(row["consolidated"]),
+        supersedes=row["supersedes"],
+        superseded_by=row["superseded_by"],
+        embedding_model=row["embedding_model"],
+        metadata=json.loads(row["metadata"]),
+    )
+
+
+def event_from_row(row: Row, time: TimeDecoder) -> Event:
+    return Event(
+        id=row["id"],
+        scope=scope_of(row),
+        role=Role(row["role"]),
+        name=row["name"],
+        content=row["content"],
+        content_hash=row["content_hash"],
+        idempotency_key=row["idempotency_key"],
+        external_id=row["external_id"],
+        occurred_at=_required(time, row["occurred_at"]),
+        recorded_at=_required(time, row["recorded_at"]),
+        metadata=json.loads(row["metadata"]),
+    )
 
 
 def fact_from_row(row: Row, time: TimeDecoder) -> Fact:

@@ -1,4 +1,5 @@
-"""API keys in SQLite: only hashes are stored. Times are UTC microseconds."""
+"""API keys in SQLite, the ``KeyStore`` role: only hashes are stored. Times are UTC
+microseconds."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from cognimem.errors import Conflict, NotFound
 from cognimem.models.admin import ApiKey
 from cognimem.models.clock import from_micros, to_micros
+from cognimem.store.sqlite.database import SQLiteDatabase
 
 _COLUMNS = (
     "id, tenant_id, name, key_hash, prefix, created_at, expires_at, revoked_at,"
@@ -77,3 +79,19 @@ def revoke(conn: sqlite3.Connection, key_id: str, at: datetime) -> ApiKey:
     if row is None:
         raise NotFound("api_key", key_id)
     return _key(row)
+
+
+class SQLiteKeys(SQLiteDatabase):
+    """``KeyStore`` on SQLite."""
+
+    async def put_api_key(self, key: ApiKey) -> None:
+        await self._db.write(lambda conn: put(conn, key))
+
+    async def find_api_key(self, key_hash: str) -> ApiKey | None:
+        return await self._db.read(lambda conn: find(conn, key_hash))
+
+    async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]:
+        return await self._db.read(lambda conn: list_keys(conn, tenant_id))
+
+    async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        return await self._db.write(lambda conn: revoke(conn, key_id, at))
