@@ -18,7 +18,7 @@ import numpy as np
 
 from cognimem.errors import Conflict
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Scope, Tier
-from cognimem.models.admin import Session, SessionStatus
+from cognimem.models.admin import ApiKey, Session, SessionStatus
 from cognimem.models.knowledge import (
     Alias,
     AliasSource,
@@ -81,6 +81,10 @@ HISTORY_COLUMNS = (
     "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
 )
 ALIAS_COLUMNS = "entity_id, alias, user_key, source, confidence, use_count"
+API_KEY_COLUMNS = (
+    "id, tenant_id, name, key_hash, prefix, created_at, expires_at, revoked_at,"
+    " rate_limit_per_minute"
+)
 
 
 # what an edit of a memory may change, so what it must find as it left it when it commits
@@ -314,6 +318,20 @@ def history_from_row(row: Row, time: TimeDecoder) -> HistoryEntry:
         before=None if row["before"] is None else json.loads(row["before"]),
         after=None if row["after"] is None else json.loads(row["after"]),
         event_id=row["event_id"],
+    )
+
+
+def api_key_from_row(row: Row, time: TimeDecoder) -> ApiKey:
+    return ApiKey(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        name=row["name"],
+        key_hash=row["key_hash"],
+        prefix=row["prefix"],
+        created_at=_required(time, row["created_at"]),
+        expires_at=time(row["expires_at"]),
+        revoked_at=time(row["revoked_at"]),
+        rate_limit_per_minute=row["rate_limit_per_minute"],
     )
 
 

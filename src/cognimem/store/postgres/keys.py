@@ -8,20 +8,19 @@ from typing import TYPE_CHECKING, Any
 from cognimem.errors import Conflict, NotFound
 from cognimem.models.admin import ApiKey
 from cognimem.models.clock import to_utc
+from cognimem.store import records
 from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.rows import decode_time
+from cognimem.store.records import API_KEY_COLUMNS as _COLUMNS
 
 if TYPE_CHECKING:
     from asyncpg import Connection
 
-_COLUMNS = (
-    "id, tenant_id, name, key_hash, prefix, created_at, expires_at, revoked_at,"
-    " rate_limit_per_minute"
-)
 _UNIQUE_VIOLATION = "23505"
 
 
 def _key(row: Any) -> ApiKey:
-    return ApiKey(**dict(row.items()))
+    return records.api_key_from_row(row, decode_time)
 
 
 async def put(conn: Connection, key: ApiKey) -> None:

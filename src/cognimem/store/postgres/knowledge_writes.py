@@ -24,7 +24,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.store.base import Knowledge
-from cognimem.store.postgres.rows import advisory_key, unnest_args, vector_bytes
+from cognimem.store.postgres.rows import advisory_key, decode_time, unnest_args, vector_bytes
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     ENTITY_COLUMNS,
@@ -35,8 +35,6 @@ from cognimem.store.records import (
 )
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from asyncpg import Connection
 
 LIVE = [FactStatus.ACTIVE.value, FactStatus.AGING.value]
@@ -99,10 +97,6 @@ JOIN facts f ON f.tenant_id = s.tenant_id AND f.namespace = s.namespace AND f.ke
 """
 
 
-def _time(value: datetime | None) -> datetime | None:
-    return None if value is None else to_utc(value)
-
-
 def _scope_values(s: Scope) -> tuple[str, str, str | None, str | None, str | None]:
     return (s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id)
 
@@ -118,8 +112,8 @@ def _mutable_values(f: Fact) -> list[Any]:
         "last_validated_at": to_utc(f.last_validated_at),
         "status": f.status.value,
         "superseded_by": f.superseded_by,
-        "valid_from": _time(f.valid_from),
-        "valid_to": _time(f.valid_to),
+        "valid_from": decode_time(f.valid_from),
+        "valid_to": decode_time(f.valid_to),
         "evidence_item_ids": json.dumps(f.evidence_item_ids),
         "evidence_event_ids": json.dumps(f.evidence_event_ids),
         "importance": f.importance,
@@ -203,7 +197,7 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
                     f.text, json.dumps(f.scope_tags), f.confidence,
                     json.dumps(f.confidence_factors), f.reinforcement_count,
                     to_utc(f.last_validated_at), f.status.value, f.superseded_by,
-                    _time(f.valid_from), _time(f.valid_to), to_utc(f.recorded_at),
+                    decode_time(f.valid_from), decode_time(f.valid_to), to_utc(f.recorded_at),
                     json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
                     f.importance, f.revision, f.embedding_model, embedding,
                 )
@@ -252,7 +246,7 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
                     (
                         c.id, *_scope_values(c.scope), c.key, json.dumps(c.fact_ids),
                         c.strategy.value, c.status.value, c.winner_fact_id,
-                        to_utc(c.created_at), _time(c.resolved_at), c.note,
+                        to_utc(c.created_at), decode_time(c.resolved_at), c.note,
                     )
                     for c in knowledge.conflicts
                 ],
