@@ -24,7 +24,13 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.store.base import Knowledge
-from cognimem.store.postgres.rows import advisory_key, decode_time, unnest_args, vector_bytes
+from cognimem.store.postgres.rows import (
+    advisory_key,
+    by_column,
+    decode_time,
+    unnest_args,
+    vector_bytes,
+)
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     ENTITY_COLUMNS,
@@ -173,7 +179,7 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
         await conn.execute(
             f"INSERT INTO entities ({ENTITY_COLUMNS})"
             f" SELECT * FROM unnest({unnest_args(_ENTITY_TYPES)})",
-            *_columns(
+            *by_column(
                 [
                     (
                         e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value,
@@ -205,7 +211,7 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
         await conn.execute(
             f"INSERT INTO facts ({FACT_COLUMNS}, embedding)"
             f" SELECT * FROM unnest({unnest_args(_FACT_TYPES)})",
-            *_columns(rows, len(_FACT_TYPES)),
+            *by_column(rows, len(_FACT_TYPES)),
         )
     # one by one, in order: a fact may be updated twice in one write (revision n, n + 1)
     for update in knowledge.fact_updates:
@@ -225,7 +231,7 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
         await conn.execute(
             f"INSERT INTO relations ({RELATION_COLUMNS})"
             f" SELECT * FROM unnest({unnest_args(_RELATION_TYPES)})",
-            *_columns(
+            *by_column(
                 [
                     (
                         r.id, *_scope_values(r.scope), r.source_entity_id, r.relation,
@@ -241,7 +247,7 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
         await conn.execute(
             f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
             f" SELECT * FROM unnest({unnest_args(_CONFLICT_TYPES)})",
-            *_columns(
+            *by_column(
                 [
                     (
                         c.id, *_scope_values(c.scope), c.key, json.dumps(c.fact_ids),
@@ -262,7 +268,7 @@ async def insert_history(conn: Connection, entries: Sequence[HistoryEntry]) -> N
     await conn.execute(
         f"INSERT INTO history ({HISTORY_COLUMNS})"
         f" SELECT * FROM unnest({unnest_args(_HISTORY_TYPES)})",
-        *_columns(
+        *by_column(
             [
                 (
                     h.id, h.tenant_id, h.target_type, h.target_id, h.action, h.actor,
@@ -278,10 +284,6 @@ async def insert_history(conn: Connection, entries: Sequence[HistoryEntry]) -> N
 def _json_or_none(value: Mapping[str, Any] | None) -> str | None:
     # default=str: history snapshots may hold datetimes; SQLite stores them the same way
     return None if value is None else json.dumps(value, default=str)
-
-
-def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
-    return [[r[c] for r in rows] for c in range(width)]
 
 
 async def _upsert_aliases(conn: Connection, knowledge: Knowledge) -> None:

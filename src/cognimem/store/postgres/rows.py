@@ -103,7 +103,8 @@ def event_from_row(row: Mapping[str, Any]) -> Event:
     return records.event_from_row(row, decode_time)
 
 
-def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+def by_column(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as one list per column: the arrays an ``unnest`` insert takes."""
     return [[r[c] for r in rows] for c in range(width)]
 
 
@@ -120,7 +121,7 @@ def event_columns(messages: Sequence[PendingMessage]) -> list[list[Any]]:
                 m.job_id, m.profile,
             )
         )  # fmt: skip
-    return _columns(rows, len(_EVENT_TYPES) + 3)
+    return by_column(rows, len(_EVENT_TYPES) + 3)
 
 
 def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
@@ -141,7 +142,7 @@ def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
                 None if p.embedding is None else vector_bytes(p.embedding), p.search_text,
             )
         )  # fmt: skip
-    return _columns(rows, len(_ITEM_TYPES) + 2)
+    return by_column(rows, len(_ITEM_TYPES) + 2)
 
 
 # -- filters ---------------------------------------------------------------------------
