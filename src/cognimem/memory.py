@@ -79,6 +79,7 @@ from cognimem.queue import Job, JobQueue, SqliteJobQueue, open_queue
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import query_terms, zone_of
 from cognimem.recall.classify import LLMQueryClassifier
+from cognimem.recall.overrides import RankingOverrides, apply_ranking
 from cognimem.store import Store, open_store, records
 from cognimem.store.base import INGEST_JOB, FactQuery, ItemFilter
 from cognimem.store.sqlite import SQLiteStore
@@ -155,6 +156,19 @@ def make_message(value: Message | Mapping[str, Any] | str, field: str = "message
         return Message.model_validate(value)
     except ValidationError as exc:
         raise _invalid(exc, field) from exc
+
+
+def make_ranking(
+    value: RankingOverrides | Mapping[str, Any] | None,
+) -> RankingOverrides | None:
+    """A read's ranking overrides; a bad one is ``InvalidInput`` naming the field
+    (``ranking.rerank.graph``)."""
+    if value is None or isinstance(value, RankingOverrides):
+        return value
+    try:
+        return RankingOverrides.model_validate(value)
+    except ValidationError as exc:
+        raise _invalid(exc, "ranking") from exc
 
 
 def _check_ids(**values: object) -> None:
@@ -343,11 +357,17 @@ class Memory:
                 "Memory is not open: use `async with Memory.open(...)` or await start()"
             )
 
-    def _recall_config(self, preset: str | None = None) -> RecallConfig:
+    def _recall_config(
+        self, preset: str | None = None, ranking: RankingOverrides | None = None
+    ) -> RecallConfig:
         """The named preset (default: the configured one) under the configured time
-        limits, for every read this memory runs."""
+        limits, with the configured ranking overrides and then the read's own, for every
+        read this memory runs."""
         r = self.settings.recall
-        return get_preset(preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s)
+        config = get_preset(
+            preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s
+        )
+        return apply_ranking(config, r.ranking, ranking)
 
     # -- writes ----------------------------------------------------------------------
     async def write(
@@ -421,6 +441,7 @@ class Memory:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         kinds: Sequence[ItemKind | str] | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
@@ -432,10 +453,12 @@ class Memory:
         with the relevant constraints and facts in the packet's sections. A query that
         names a period ("last week") reads that period, resolved against
         ``reference_time`` (default now) in the user's ``timezone`` (IANA name; UTC).
+        ``ranking`` changes how the preset ranks (fusion, rerank weights, half-lives,
+        MMR, floors: ``RankingOverrides``), over the settings' ``recall.ranking``.
         ``explain=True`` adds, per returned and dropped candidate, each signal's value,
-        the final score and the step that found it. The read is one user's (``user_id``),
-        or every user's of the tenant with ``all_users=True``; neither is
-        ``InvalidInput``."""
+        the final score and the step that found it, and the effective config
+        (``recall_config``). The read is one user's (``user_id``), or every user's of the
+        tenant with ``all_users=True``; neither is ``InvalidInput``."""
         self._require_open()
         check_text(query, "query", self.settings.ingest.max_content_chars)
         target = make_read_scope(
@@ -465,7 +488,7 @@ class Memory:
         except ValueError as exc:
             raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
         zone_of(timezone)  # an unknown zone is an InvalidInput naming the field
-        config = self._recall_config(preset)
+        config = self._recall_config(preset, make_ranking(ranking))
         now = self._clock()
         packet = await self._reader.read(
             query,
@@ -498,6 +521,7 @@ class Memory:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         timezone: str | None = None,
         profile: str | IngestProfile = DEFAULT_PROFILE,
     ) -> Turn:
@@ -532,6 +556,7 @@ class Memory:
             limit=limit,
             max_tokens=max_tokens,
             preset=preset,
+            ranking=ranking,
             reference_time=user.occurred_at,
             timezone=timezone,
         )

@@ -499,6 +499,7 @@ class Reader:
             packet.explain = explanations(
                 ranked, picks, scored_of, sections, chosen, dropped, lookups
             )
+            packet.recall_config = config.model_dump(mode="json")
         return packet
 
 

@@ -104,6 +104,7 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
+        ranking=body.ranking,
         kinds=body.kinds,
         since=body.since,
         until=body.until,
@@ -181,6 +182,7 @@ async def turn(
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
+        ranking=body.ranking,
         timezone=body.timezone,
         profile=body.profile,
     )
