@@ -4,6 +4,7 @@ the settings' ``recall.ranking``, and refused with a 422 naming the field when b
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -17,6 +18,7 @@ from cognimem.recall.overrides import RankingOverrides, RerankOverrides
 from tests.doubles import new_api_key
 
 BASE = "http://cognimem.test"
+DAY = timedelta(days=1)
 DOG_PARK = [
     "I walk my dog Rex every morning in the park",
     "My dog Rex loves the park",
@@ -162,3 +164,33 @@ async def test_the_settings_ranking_is_merged_under_the_reads(memory_url: str) -
         with pytest.raises(InvalidInput) as refused:
             await mem.read("dog park", user_id="u", ranking={"mmr_lambda": 2})
     assert refused.value.field == "ranking.mmr_lambda"
+
+
+async def test_a_reply_is_ranked_up_by_the_question_it_answers(memory: Memory) -> None:
+    t0 = datetime(2024, 5, 3, 16, 0, tzinfo=UTC)
+    said = [
+        ("Ann", "What did you bake for the school fair?", 0),
+        ("Bo", "A lemon tart with a crumbly base", 1),
+        ("Bo", "Our neighbours painted their fence green", 90),
+    ]
+    written = await memory.write_batch(
+        [{"content": c, "name": n, "occurred_at": t0 + timedelta(minutes=m)} for n, c, m in said],
+        user_id="u",
+    )
+    (reply_id,) = written.messages[1].item_ids
+
+    async def reply_of(**options: Any) -> tuple[float, dict[str, float]]:
+        packet = await memory.read(
+            "the school fair bake", user_id="u", reference_time=t0 + DAY, explain=True, **options
+        )
+        assert packet.explain is not None
+        (reply,) = [e for e in packet.explain if e.id == reply_id]
+        return reply.score, reply.signals
+
+    paired, signals = await reply_of()
+    unpaired, plain = await reply_of(ranking={"rerank": {"answer": 0.0}})
+    assert signals["answer"] > 0  # the question is a candidate, just before, by Ann
+    assert paired == pytest.approx(unpaired + 0.1 * signals["answer"], abs=1e-4)
+    assert "answer" not in plain
+    _, lexical = await reply_of(preset="lexical")  # the plain baselines pair nothing
+    assert "answer" not in lexical

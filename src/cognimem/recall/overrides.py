@@ -43,6 +43,7 @@ class RerankOverrides(_Partial):
     reinforcement: Weight | None = None
     confidence: Weight | None = None
     utility: Weight | None = None
+    answer: Weight | None = None
 
 
 class HalfLifeOverrides(_Partial):

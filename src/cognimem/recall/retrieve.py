@@ -36,6 +36,7 @@ from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.fuse import fuse
 from cognimem.recall.graph import candidate_names, expand
+from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import (
     ITEM_STEPS,
     PlannedStep,
@@ -456,7 +457,7 @@ class Reader:
             ri.item = item
             candidates.append(ri)
         entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
-        ranked = rerank(candidates, config, now, entity_names)
+        ranked = rank_answers(rerank(candidates, config, now, entity_names), w.answer)
         vector = outputs.get(StepKind.VECTOR)
         check = EvidenceCheck.of(
             run.analysis.query,
