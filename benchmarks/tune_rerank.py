@@ -101,6 +101,11 @@ def lines_for(reports: dict[str, locomo.Report]) -> list[str]:
     return [*lines, "", *fold_picks(scores, BASELINE)]
 
 
+def compact(data: dict[str, Any]) -> dict[str, Any]:
+    """A report without its per-conversation rows (the folds stand for them)."""
+    return {k: v for k, v in data.items() if k != "by_conversation"}
+
+
 def main(variants: dict[str, RecallConfig] = RERANK, stem: str = "tune_rerank") -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -124,7 +129,10 @@ def main(variants: dict[str, RecallConfig] = RERANK, stem: str = "tune_rerank") 
         "command": command.strip(),
         "machine": describe(),
         "seconds": round(time.perf_counter() - started, 1),
-        "variants": [{"variant": name, **r.to_json()} for name, r in reports.items()],
+        "variants": [
+            {"variant": name, **compact(r.to_json()), "folds": fold_scores(r)}
+            for name, r in reports.items()
+        ],
     }
     (args.out / f"{stem}.json").write_text(json.dumps(result, indent=2) + "\n")
     (args.out / f"{stem}.md").write_text("\n".join(lines) + "\n")
