@@ -194,3 +194,30 @@ async def test_a_reply_is_ranked_up_by_the_question_it_answers(memory: Memory) -
     assert "answer" not in plain
     _, lexical = await reply_of(preset="lexical")  # the plain baselines pair nothing
     assert "answer" not in lexical
+
+
+async def test_the_default_ranking_prefers_the_more_recent_of_two_memories(
+    memory: Memory,
+) -> None:
+    now = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
+    written = await memory.write_batch(
+        [
+            {"content": "We went kayaking on the lake", "occurred_at": now - 200 * DAY},
+            {"content": "We went kayaking on the river", "occurred_at": now - 2 * DAY},
+        ],
+        user_id="u",
+    )
+    old_id, new_id = (m.item_ids[0] for m in written.messages)
+
+    async def scores(**options: Any) -> dict[str, tuple[float, float]]:
+        packet = await memory.read(
+            "kayaking", user_id="u", reference_time=now, explain=True, **options
+        )
+        assert packet.explain is not None
+        return {e.id: (e.score, e.signals["recency"]) for e in packet.explain if e.type == "item"}
+
+    default, without = await scores(), await scores(ranking={"rerank": {"recency": 0.0}})
+    assert default[new_id][1] > default[old_id][1]  # episodes halve every 30 days
+    for item_id in (old_id, new_id):
+        score, recency = default[item_id]
+        assert score == pytest.approx(without[item_id][0] + 0.05 * recency, abs=1e-4)
