@@ -64,6 +64,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.providers.http import retry_after_seconds
 from cognimem.queue import Job
+from cognimem.recall.overrides import RankingOverrides
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -223,6 +224,7 @@ class AsyncMemoryClient:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         kinds: Sequence[ItemKind | str] | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
@@ -236,6 +238,7 @@ class AsyncMemoryClient:
             "limit": limit,
             "max_tokens": max_tokens,
             "preset": preset,
+            "ranking": _ranking(ranking),
             "kinds": None if kinds is None else list(kinds),
             "since": since,
             "until": until,
@@ -433,11 +436,18 @@ class AsyncMemoryClient:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         timezone: str | None = None,
         profile: str = DEFAULT_PROFILE,
     ) -> Turn:
         """One conversational turn (see :meth:`Memory.turn`)."""
-        options = {"limit": limit, "max_tokens": max_tokens, "preset": preset, "timezone": timezone}
+        options = {
+            "limit": limit,
+            "max_tokens": max_tokens,
+            "preset": preset,
+            "ranking": _ranking(ranking),
+            "timezone": timezone,
+        }
         body: dict[str, Any] = {
             "user": {"role": "user", **_message(user_message)},
             "scope": _scope(
@@ -621,6 +631,13 @@ def _message(value: Message | Mapping[str, Any] | str) -> dict[str, Any]:
     if isinstance(value, str):
         return {"content": value}
     return dict(value)
+
+
+def _ranking(value: RankingOverrides | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    # not validated here: the server checks it and names the field, as Memory does
+    if isinstance(value, RankingOverrides):
+        return value.changes()
+    return None if value is None else dict(value)
 
 
 def _scope(

@@ -14,6 +14,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from cognimem.recall.overrides import RankingOverrides
+
 
 def redact_url(url: str) -> str:
     """``url`` with its password replaced by ``***``, for messages and logs: the one
@@ -114,6 +116,28 @@ class RecallSettings(BaseModel):
     budget_s: float | None = Field(default=None, gt=0)
     # with an LLM configured, ask it for the intent of queries the rules are unsure of
     llm_classifier: bool = True
+    # merged over every read's preset, under the read's own `ranking` (fusion, rerank
+    # weights, half-lives, MMR, floors; recall/overrides.py says why only these)
+    ranking: RankingOverrides = Field(default_factory=RankingOverrides)
+
+    @field_validator("ranking", mode="before")
+    @classmethod
+    def _env_numbers(cls, value: object) -> object:
+        """Environment values are text: ``COGNIMEM_RECALL__RANKING__MMR_LAMBDA=0.8`` is
+        the number 0.8 (the overrides take numbers only, as the HTTP API does)."""
+        return _numbers_in(value)
+
+
+def _numbers_in(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _numbers_in(v) for k, v in value.items()}
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if number.is_integer() and "." not in value else number
+    return value
 
 
 class ServerSettings(BaseModel):

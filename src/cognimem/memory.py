@@ -41,6 +41,7 @@ from cognimem.models.knowledge import (
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import Job, JobQueue
+from cognimem.recall.overrides import RankingOverrides
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.editing import EditService
@@ -211,6 +212,7 @@ class Memory:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         kinds: Sequence[ItemKind | str] | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
@@ -222,10 +224,12 @@ class Memory:
         with the relevant constraints and facts in the packet's sections. A query that
         names a period ("last week") reads that period, resolved against
         ``reference_time`` (default now) in the user's ``timezone`` (IANA name; UTC).
+        ``ranking`` changes how the preset ranks (fusion, rerank weights, half-lives,
+        MMR, floors: ``RankingOverrides``), over the settings' ``recall.ranking``.
         ``explain=True`` adds, per returned and dropped candidate, each signal's value,
-        the final score and the step that found it. The read is one user's (``user_id``),
-        or every user's of the tenant with ``all_users=True``; neither is
-        ``InvalidInput``."""
+        the final score and the step that found it, and the effective config
+        (``recall_config``). The read is one user's (``user_id``), or every user's of the
+        tenant with ``all_users=True``; neither is ``InvalidInput``."""
         return await self._reading.read(
             query,
             scope=scope,
@@ -236,6 +240,7 @@ class Memory:
             limit=limit,
             max_tokens=max_tokens,
             preset=preset,
+            ranking=ranking,
             kinds=kinds,
             since=since,
             until=until,
@@ -257,6 +262,7 @@ class Memory:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         timezone: str | None = None,
         profile: str | IngestProfile = DEFAULT_PROFILE,
     ) -> Turn:
@@ -276,6 +282,7 @@ class Memory:
             limit=limit,
             max_tokens=max_tokens,
             preset=preset,
+            ranking=ranking,
             timezone=timezone,
             profile=profile,
         )

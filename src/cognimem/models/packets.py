@@ -198,6 +198,9 @@ class ContextPacket(BaseModel):
     steps: list[StepReport] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
     explain: list[Explanation] | None = None
+    # with explain: the config the read ranked with (its preset with the settings' and
+    # the read's ranking overrides merged over it)
+    recall_config: dict[str, Any] | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -11,6 +11,9 @@ Signals, each in [0, 1]:
 - ``importance``; ``reinforcement`` (log of the events merged into it);
 - ``confidence``: stored confidence with passive decay since it was last recorded;
 - ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown).
+
+Then ``recall/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
+candidate question, by that question's score.
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.fuse import fuse
 from cognimem.recall.graph import candidate_names, expand
+from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import (
     ITEM_STEPS,
     PlannedStep,
@@ -457,7 +458,7 @@ class Reader:
             ri.item = item
             candidates.append(ri)
         entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
-        ranked = rerank(candidates, config, now, entity_names)
+        ranked = rank_answers(rerank(candidates, config, now, entity_names), w.answer)
         vector = outputs.get(StepKind.VECTOR)
         check = EvidenceCheck.of(
             run.analysis.query,
@@ -500,6 +501,7 @@ class Reader:
             packet.explain = explanations(
                 ranked, picks, scored_of, sections, chosen, dropped, lookups
             )
+            packet.recall_config = config.model_dump(mode="json")
         return packet
 
 

@@ -15,6 +15,7 @@ from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
 from cognimem.recall.classify import LLMQueryClassifier
+from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.services.components import Components
 from cognimem.services.writing import WriteService
 
@@ -34,11 +35,17 @@ class ReadService:
             classifier = LLMQueryClassifier(parts.llm)
         self.reader = Reader(parts.store, parts.embedder, classifier=classifier)
 
-    def recall_config(self, preset: str | None = None) -> RecallConfig:
+    def recall_config(
+        self, preset: str | None = None, ranking: RankingOverrides | None = None
+    ) -> RecallConfig:
         """The named preset (default: the configured one) under the configured time
-        limits, for every read this memory runs."""
+        limits, with the configured ranking overrides and then the read's own, for every
+        read this memory runs."""
         r = self._parts.settings.recall
-        return get_preset(preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s)
+        config = get_preset(
+            preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s
+        )
+        return apply_ranking(config, r.ranking, ranking)
 
     async def read(
         self,
@@ -52,6 +59,7 @@ class ReadService:
         limit: int | None,
         max_tokens: int | None,
         preset: str | None,
+        ranking: RankingOverrides | Mapping[str, Any] | None,
         kinds: Sequence[ItemKind | str] | None,
         since: datetime | None,
         until: datetime | None,
@@ -89,7 +97,7 @@ class ReadService:
         except ValueError as exc:
             raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
         zone_of(timezone)  # an unknown zone is an InvalidInput naming the field
-        config = self.recall_config(preset)
+        config = self.recall_config(preset, make_ranking(ranking))
         now = parts.clock()
         packet = await self.reader.read(
             query,
@@ -122,6 +130,7 @@ class ReadService:
         limit: int | None,
         max_tokens: int | None,
         preset: str | None,
+        ranking: RankingOverrides | Mapping[str, Any] | None,
         timezone: str | None,
         profile: str | IngestProfile,
     ) -> Turn:
@@ -155,6 +164,7 @@ class ReadService:
             limit=limit,
             max_tokens=max_tokens,
             preset=preset,
+            ranking=ranking,
             kinds=None,
             since=None,
             until=None,

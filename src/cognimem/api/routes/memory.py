@@ -105,6 +105,7 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
+        ranking=body.ranking,
         kinds=body.kinds,
         since=body.since,
         until=body.until,
@@ -182,6 +183,7 @@ async def turn(
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
+        ranking=body.ranking,
         timezone=body.timezone,
         profile=body.profile,
     )
