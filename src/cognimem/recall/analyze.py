@@ -170,6 +170,12 @@ _MULTI_HOP = re.compile(
     re.IGNORECASE,
 )
 
+
+def asks_when(query: str) -> bool:
+    """Whether the query asks for a time ("when did ...", "what year ...")."""
+    return bool(_TEMPORAL.search(query))
+
+
 _HOW = re.compile(
     r"\bhow\s+(?:do|can|could|should|would|to)\s+(?:i|we|you)?\b|\bhow\s+to\b|"
     r"\b(?:steps?|procedure|workflow|instructions?|command|set\s+up|install|configure|"

@@ -21,6 +21,7 @@ from cognimem.ingest.extract.temporal import TimeMention, find_times
 __all__ = [
     "Clause",
     "clause_parts",
+    "event_period",
     "is_statement",
     "prepare_clause",
     "sentences",
@@ -198,6 +199,24 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         change=change,
         words=frozenset(lx.tokens(f"{base} {rewritten}")),
     )
+
+
+def event_period(text: str, reference: datetime) -> tuple[datetime, datetime] | None:
+    """When what ``text`` tells of happened: the span ``[start, end)`` (UTC) of every
+    time expression in it, each resolved against ``reference`` (when it was said) and
+    read forwards in a sentence that looks ahead ("I'll see them on Friday"); ``None``
+    when it names no time. "My mom and I made dinner last night", said on 4 May, tells
+    of 3 May; a read for "3 May" finds it by this span (``ItemFilter.period``)."""
+    mentions = [
+        mention
+        for sentence in sentences(text)
+        for mention in find_times(
+            sentence, reference, prefer_future=_FUTURE.search(sentence) is not None
+        )
+    ]
+    if not mentions:
+        return None
+    return min(m.start for m in mentions), max(m.end for m in mentions)
 
 
 def _blank(text: str, times: list[TimeMention]) -> str:

@@ -14,7 +14,7 @@ import json
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,7 +33,7 @@ ITEM_COLUMNS = (
     " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
     " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
     " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
-    " metadata"
+    " metadata, event_start, event_end"
 )
 _ITEM_TYPES = [
     *["text"] * 9,  # id .. key
@@ -48,6 +48,7 @@ _ITEM_TYPES = [
     "bool",  # consolidated
     *["text"] * 3,  # supersedes, superseded_by, embedding_model
     "jsonb",  # metadata
+    *["timestamptz"] * 2,  # event_start, event_end
 ]
 
 EVENT_COLUMNS = (
@@ -140,6 +141,10 @@ def event_columns(messages: Sequence[PendingMessage]) -> list[list[Any]]:
     return _columns(rows, len(_EVENT_TYPES) + 3)
 
 
+def _utc(value: datetime | None) -> datetime | None:
+    return None if value is None else to_utc(value)
+
+
 def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
     """``INSERT_ITEMS`` arguments: one list per column."""
     rows = []
@@ -154,8 +159,9 @@ def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
                 to_utc(i.recorded_at), i.importance, i.confidence, i.tier.value, i.status.value,
                 i.token_count, i.access_count, last, i.loaded_count, i.cited_count,
                 i.success_count, i.failure_count, i.consolidated, i.supersedes, i.superseded_by,
-                i.embedding_model, json.dumps(i.metadata),
-                None if p.embedding is None else vector_bytes(p.embedding), p.search_text,
+                i.embedding_model, json.dumps(i.metadata), _utc(i.event_start),
+                _utc(i.event_end), None if p.embedding is None else vector_bytes(p.embedding),
+                p.search_text,
             )
         )  # fmt: skip
     return _columns(rows, len(_ITEM_TYPES) + 2)
@@ -193,6 +199,12 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
         clauses.append(f"{p}occurred_at >= {params.add(to_utc(flt.since))}")
     if flt.until is not None:
         clauses.append(f"{p}occurred_at <= {params.add(to_utc(flt.until))}")
+    if flt.period is not None:
+        start, end = (params.add(to_utc(t)) for t in flt.period)
+        clauses.append(
+            f"(({p}occurred_at >= {start} AND {p}occurred_at < {end})"
+            f" OR ({p}event_start < {end} AND {p}event_end > {start}))"
+        )
     return " AND ".join(clauses)
 
 

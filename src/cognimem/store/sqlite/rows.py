@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
 from typing import Any
 
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Tier
@@ -15,7 +16,7 @@ ITEM_COLUMNS = (
     " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
     " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
     " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
-    " metadata"
+    " metadata, event_start, event_end"
 )
 
 EVENT_COLUMNS = (
@@ -54,7 +55,17 @@ def item_from_row(row: sqlite3.Row) -> MemoryItem:
         superseded_by=row["superseded_by"],
         embedding_model=row["embedding_model"],
         metadata=json.loads(row["metadata"]),
+        event_start=_time(row["event_start"]),
+        event_end=_time(row["event_end"]),
     )
+
+
+def _time(micros: int | None) -> datetime | None:
+    return None if micros is None else from_micros(micros)
+
+
+def _micros(value: datetime | None) -> int | None:
+    return None if value is None else to_micros(value)
 
 
 def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
@@ -68,11 +79,12 @@ def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
         None if item.last_accessed_at is None else to_micros(item.last_accessed_at),
         item.loaded_count, item.cited_count, item.success_count, item.failure_count,
         int(item.consolidated), item.supersedes, item.superseded_by, item.embedding_model,
-        json.dumps(item.metadata), embedding,
+        json.dumps(item.metadata), _micros(item.event_start), _micros(item.event_end),
+        embedding,
     )  # fmt: skip
 
 
-INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 32)})"
+INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 34)})"
 
 
 def event_from_row(row: sqlite3.Row) -> Event:
