@@ -24,7 +24,7 @@ class RerankWeights(BaseModel):
     graph: float = Field(default=0.1, ge=0)
     fact: float = Field(default=0.3, ge=0)
     entity: float = Field(default=0.0, ge=0)
-    dated: float = Field(default=0.0, ge=0)
+    dated: float = Field(default=0.2, ge=0)
     recency: float = Field(default=0.0, ge=0)
     importance: float = Field(default=0.0, ge=0)
     reinforcement: float = Field(default=0.0, ge=0)

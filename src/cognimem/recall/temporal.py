@@ -33,13 +33,24 @@ def belongs(item: MemoryItem, period: Period) -> bool:
     return period[0] <= item.occurred_at < period[1] or tells_of(item, period)
 
 
+def share_in(item: MemoryItem, period: Period) -> float:
+    """The share of the item's event period that lies inside ``period``: 1.0 for "last
+    Friday" asked about that week, 0.33 for "this summer" asked about June, 0.0 when it
+    names no time or another one."""
+    start, end = item.event_start, item.event_end
+    if start is None or end is None:
+        return 0.0
+    inside = min(end, period[1]) - max(start, period[0])
+    return max(inside / (end - start), 0.0)
+
+
 def dated_signal(analysis: QueryAnalysis) -> Callable[[MemoryItem], float]:
-    """The ``dated`` signal for this query: 1.0 for an item that dates what the query
-    asks about (it tells of the period the query names or, for a "when" question, it
-    names any time at all), else 0.0."""
+    """The ``dated`` signal for this query, in [0, 1]: for a query that names a period,
+    how much of what the item tells of lies in it (``share_in``); for a "when" question,
+    1.0 when the item names any time at all; else 0.0."""
     period = analysis.time_range
     if period is not None:
-        return lambda item: 1.0 if tells_of(item, period) else 0.0
+        return lambda item: share_in(item, period)
     if asks_when(analysis.query):
         return lambda item: 0.0 if item.event_start is None else 1.0
     return lambda item: 0.0
