@@ -13,7 +13,7 @@ from cognimem.ingest.extract.clauses import event_period
 from cognimem.models import MemoryItem, PacketItem, Scope
 from cognimem.models.items import ItemKind
 from cognimem.models.packets import markdown_line, period_text
-from cognimem.recall.analyze import analyze, asks_when
+from cognimem.recall.analyze import analyze, asks_when, query_time_range
 from cognimem.recall.temporal import belongs, dated_signal, share_in, tells_of
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
@@ -156,3 +156,24 @@ def test_the_markdown_line_says_what_a_memory_tells_of() -> None:
     assert line.startswith("- [2023-05-04 10:00; tells of 2023-05-03] Maria: My mom")
     plain = dated.model_copy(update={"event_start": None, "event_end": None})
     assert markdown_line(plain).startswith("- [2023-05-04 10:00] Maria:")
+
+
+# -- a question asked from a date it names ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        # the week before the date, and the date itself (when it was said)
+        ("Where was Tim in the week before 16 November 2023?", at(11, 9), at(11, 17)),
+        # counted from the date the question names, not from the reference time
+        ("What did she finish last Friday on 23 January, 2023?", at(1, 20), at(1, 24)),
+        ("What was his issue last week, as mentioned on November 6, 2023?", at(10, 30), at(11, 7)),
+        # a relative time far from the date still counts from the reference
+        ("Did he run last week? He had a race on 6 November 2023.", at(8, 21), at(11, 7)),
+    ],
+)
+def test_a_question_asked_from_a_date_counts_from_it(
+    query: str, start: datetime, end: datetime
+) -> None:
+    assert query_time_range(query, LATER) == (start, end)

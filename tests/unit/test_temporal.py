@@ -249,3 +249,30 @@ def test_every_result_is_timezone_aware_utc() -> None:
         assert mention.start.tzinfo is UTC
         assert mention.end.tzinfo is UTC
         assert mention.start < mention.end
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "anchor"),
+    [
+        ("the week before 16 November 2023", date(2023, 11, 9), date(2023, 11, 16), 16),
+        ("two weeks before August 11, 2023", date(2023, 7, 28), date(2023, 8, 4), 11),
+        ("the day after 3 May 2023", date(2023, 5, 4), date(2023, 5, 5), 3),
+        # 25 October 2022 is a Tuesday; 3 June 2022 a Friday; 10 April 2023 a Monday
+        ("the Sunday before October 25, 2022", date(2022, 10, 23), date(2022, 10, 24), 25),
+        ("the weekend after 3 June, 2022", date(2022, 6, 4), date(2022, 6, 6), 3),
+        ("last weekend before April 10, 2023", date(2023, 4, 8), date(2023, 4, 10), 10),
+        ("the month before 7 May 2023", date(2023, 4, 7), date(2023, 5, 7), 7),
+    ],
+)
+def test_a_period_counted_from_a_date(text: str, start: date, end: date, anchor: int) -> None:
+    found = one(text)
+    assert days(found) == (start, end)
+    assert found.anchor is not None
+    assert found.anchor[0].day == anchor
+    assert not found.relative
+
+
+def test_relative_mentions_say_so() -> None:
+    assert one("last Friday").relative
+    assert one("two weeks ago").relative
+    assert not one("on 7 May 2023").relative

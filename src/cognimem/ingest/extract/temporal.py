@@ -66,6 +66,10 @@ class TimeMention:
     granularity: str
     span: tuple[int, int]
     approximate: bool = False
+    # counted from the reference ("last Friday", "two weeks ago"), not a date it names
+    relative: bool = False
+    # "the week before 16 November": the date it counts from
+    anchor: tuple[datetime, datetime] | None = None
 
 
 # ----------------------------------------------------------------- vocabulary
@@ -445,6 +449,78 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
         (rf"\b({_NUMBER})\s+({_UNIT})\s+from\s+now\b", _ahead),
     )
 )
+_RELATIVE_HANDLERS: frozenset[_Handler] = frozenset(
+    {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead}
+    | {_relative_season}
+)
+# "the week before" / "two days after" / "the Sunday before" / "last weekend before",
+# just ahead of a date
+_BEFORE_AFTER = re.compile(
+    rf"\b(?:(?:the|last)\s+)?(?:({_NUMBER})\s+({_UNIT})|(day|week|weekend|month|year)|"
+    rf"({_WEEKDAY}))\s+(before|after|prior\s+to)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _counted_from(m: re.Match[str], anchor: TimeMention) -> _Resolved:
+    """The period ``m`` ("the week before", "two days after") names from ``anchor``."""
+    before = m.group(5).lower() != "after"
+    first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
+    if m.group(1):
+        n, approximate = _count(m.group(1))
+        start, end = _shift(first if before else last, m.group(2), -n if before else n)
+        return _at(start), _at(end), m.group(2).lower().rstrip("s"), approximate
+    if m.group(4):
+        weekday = _WEEKDAYS[m.group(4).lower()]
+        if before:
+            return _day_window(first - timedelta(days=(first.weekday() - weekday - 1) % 7 + 1))
+        return _day_window(last + timedelta(days=(weekday - last.weekday() - 1) % 7 + 1))
+    unit = m.group(3).lower()
+    if unit == "weekend":
+        if before:  # the Saturday and Sunday that end by the anchor's first day
+            saturday = first - timedelta(days=(first.weekday() - 5) % 7 or 7)
+            if saturday + timedelta(days=2) > first:
+                saturday -= timedelta(weeks=1)
+        else:
+            saturday = last + timedelta(days=(5 - last.weekday() - 1) % 7 + 1)
+        return _at(saturday), _at(saturday + timedelta(days=2)), "weekend", False
+    if before:
+        start, _ = _shift(first, unit, -1)
+        return _at(start), _at(first), unit, False
+    end, _ = _shift(last + timedelta(days=1), unit, 1)
+    return _at(last + timedelta(days=1)), _at(end), unit, False
+
+
+def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
+    """Each date that a "the week before" / "two days after" counts from, replaced by
+    the period counted from it (with the date as its ``anchor``)."""
+    out: list[TimeMention] = []
+    for mention in kept:
+        # "last weekend before 10 April": the count may start with a relative mention
+        lo = out[-1].span[0 if out[-1].relative else 1] if out else 0
+        m = None if mention.relative else _BEFORE_AFTER.search(text, lo, mention.span[0])
+        resolved = None if m is None else _counted_from(m, mention)
+        if m is None or resolved is None:
+            out.append(mention)
+            continue
+        if out and m.start() < out[-1].span[1]:
+            out.pop()
+        start, end, granularity, approximate = resolved
+        out.append(
+            TimeMention(
+                text=text[m.start() : mention.span[1]],
+                start=start,
+                end=end,
+                granularity=granularity,
+                span=(m.start(), mention.span[1]),
+                approximate=approximate,
+                relative=False,
+                anchor=(mention.start, mention.end),
+            )
+        )
+    return out
+
+
 # cheap pre-check: a text with no digit and none of these words has no time expression
 _TIME_WORDS = frozenset(
     (
@@ -485,6 +561,7 @@ def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -
                 granularity=granularity,
                 span=(m.start(), m.end()),
                 approximate=approximate,
+                relative=handler in _RELATIVE_HANDLERS,
             )
             found.append((m.start(), -(m.end() - m.start()), mention))
     found.sort(key=lambda item: (item[0], item[1]))
@@ -493,4 +570,4 @@ def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -
         if kept and mention.span[0] < kept[-1].span[1]:
             continue
         kept.append(mention)
-    return kept
+    return _count_from_dates(text, kept)
