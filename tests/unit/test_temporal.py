@@ -276,3 +276,31 @@ def test_relative_mentions_say_so() -> None:
     assert one("last Friday").relative
     assert one("two weeks ago").relative
     assert not one("on 7 May 2023").relative
+
+
+def test_a_day_of_the_month_alone() -> None:
+    # REF is Saturday 15 June 2024
+    assert days(one("we met on the 12th")) == (date(2024, 6, 12), date(2024, 6, 13))
+    assert days(one("we met on the 20th")) == (date(2024, 5, 20), date(2024, 5, 21))
+    ahead = one("I'll go on the 20th", prefer_future=True)
+    assert days(ahead) == (date(2024, 6, 20), date(2024, 6, 21))
+    # a month without that day is passed over
+    assert days(one("paid on the 31st")) == (date(2024, 5, 31), date(2024, 6, 1))
+    # with a month it is that month's day
+    assert days(one("on the 3rd of May")) == (date(2024, 5, 3), date(2024, 5, 4))
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("the first week of May", date(2024, 5, 1), date(2024, 5, 8)),
+        ("the second week of November", date(2023, 11, 8), date(2023, 11, 15)),
+        ("the third week of March 2022", date(2022, 3, 15), date(2022, 3, 22)),
+        ("the last week of February 2024", date(2024, 2, 23), date(2024, 3, 1)),
+        ("the fourth week of next January", date(2025, 1, 22), date(2025, 1, 29)),
+    ],
+)
+def test_a_week_of_a_month(text: str, start: date, end: date) -> None:
+    found = one(text)
+    assert days(found) == (start, end)
+    assert found.granularity == "week"

@@ -38,6 +38,14 @@ Conventions, chosen so that every expression has exactly one reading:
   contains the reference or else the next one; ``next summer`` the one after that.
   ``summer 2022`` / ``the summer of 2022`` name one directly.
 
+- ``on the 15th`` (no month): the latest 15th that has begun (looking ahead: the
+  earliest that has not ended). ``the first/second/third/fourth/last week of May``: days
+  1-7, 8-14, 15-21, 22-28, or the month's last seven.
+- ``the week/day/weekend/month/year before`` or ``after`` a date, ``N units before/after``
+  it, ``the Friday before/after`` it, ``last weekend before`` it: counted from that date,
+  which the mention keeps as its ``anchor``. ``relative`` marks the mentions counted from
+  the reference.
+
 Not resolved (ambiguous or not about dates): numeric dates other than ISO
 (``8/5/2023`` reads differently in the US and Europe), clock times, durations
 (``for two years``), ``recently``, ``the other day``.
@@ -365,19 +373,23 @@ def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
     return start, end, "month", False
 
 
-def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    word, month = m.group(1).lower(), _month_name(m.group(2))
+def _year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
+    """The year of ``month`` named without one ("this May", "last May", "in May")."""
     this_month = date(ref.year, ref.month, 1)
     if word == "this":
-        year = ref.year
-    elif word == "last":
-        year = ref.year if month < ref.month else ref.year - 1
-    elif word == "next":
-        year = ref.year if month > ref.month else ref.year + 1
-    elif future:
-        year = ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
-    else:
-        year = ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
+        return ref.year
+    if word == "last":
+        return ref.year if month < ref.month else ref.year - 1
+    if word == "next":
+        return ref.year if month > ref.month else ref.year + 1
+    if future:
+        return ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
+    return ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
+
+
+def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    word, month = m.group(1).lower(), _month_name(m.group(2))
+    year = _year_of_month(word, month, ref, future)
     start, end = _month_range(year, month)
     approximate = word in {"early", "late", "mid"}
     return start, end, "month", approximate
@@ -387,6 +399,37 @@ def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
     year = int(m.group(2))
     approximate = m.group(1).lower() in {"around", "circa", "early", "late", "mid"}
     return _at(date(year, 1, 1)), _at(date(year + 1, 1, 1)), "year", approximate
+
+
+def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    """ "on the 15th": the latest 15th that has begun by ``ref`` (looking ahead: the
+    earliest that has not ended)."""
+    day = int(m.group(1))
+    this_month = date(ref.year, ref.month, 1)
+    for months in (0, 1, 2) if future else (0, -1, -2):
+        first = _add_months(this_month, months)
+        if day > _days_in_month(first.year, first.month):
+            continue
+        found = first.replace(day=day)
+        if (future and _at(found + timedelta(days=1)) > ref) or (not future and _at(found) <= ref):
+            return _day_window(found)
+    return None
+
+
+_ORDINAL_WEEKS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3}
+
+
+def _week_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    """ "the second week of November": days 8-14 ("the last week of": its last seven)."""
+    which, month = m.group(1).lower(), _month_name(m.group(3))
+    if m.group(4):
+        year = int(m.group(4))
+    else:
+        year = _year_of_month((m.group(2) or "").lower(), month, ref, future)
+    days = _days_in_month(year, month)
+    first = 1 + 7 * _ORDINAL_WEEKS[which] if which != "last" else days - 6
+    start = date(year, month, first)
+    return _at(start), _at(start + timedelta(days=7)), "week", False
 
 
 def _relative_season(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
@@ -444,6 +487,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
         (r"\b(this\s+past|last|this|next)\s+(week|weekend|month|year)\b", _relative_unit),
         (rf"\b(this\s+past|last|this|next)\s+({_SEASON})\b", _relative_season),
         (rf"\b(?:the\s+)?({_SEASON})\s+(?:of\s+)?{_YEAR}\b", _named_season),
+        (r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", _day_of_month),
+        (
+            rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|last)\s+week\s+of\s+"
+            rf"(?:(this|last|next)\s+)?({_MONTH})(?:,?\s+{_YEAR})?\b",
+            _week_of_month,
+        ),
         (rf"\b({_NUMBER})\s+({_UNIT})\s+ago\b", _ago),
         (rf"\bin\s+({_NUMBER})\s+({_UNIT})\b", _ahead),
         (rf"\b({_NUMBER})\s+({_UNIT})\s+from\s+now\b", _ahead),
