@@ -478,7 +478,8 @@ class Store(Protocol):
 
     # -- lifecycle: edits, listing, sessions, statistics, erasure, export ------------
     async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
-        """Ids of the items ``flt`` admits (``since``/``until`` on ``occurred_at``),
+        """Ids of the items ``flt`` admits (``since``/``until`` on ``occurred_at``;
+        ``period`` on ``occurred_at`` or the event period),
         newest first, at most ``limit``: "forget everything from last week"."""
 
     async def update_item(
