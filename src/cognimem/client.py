@@ -52,6 +52,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
+from cognimem.models.arguments import ScopeLike
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -82,8 +83,6 @@ _ERROR_TYPES: dict[str, type[CognimemError]] = {
     for name in ("CognimemError", *errors.__all__)
     if isinstance(cls := getattr(errors, name), type) and issubclass(cls, CognimemError)
 }
-
-ScopeLike = Scope | Mapping[str, Any] | None
 
 
 class ClientError(CognimemError):

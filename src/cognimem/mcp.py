@@ -24,8 +24,9 @@ from pydantic import Field
 
 from cognimem.config import Settings
 from cognimem.errors import CognimemError, InvalidInput, UsageError, public_message
-from cognimem.memory import Memory, make_scope
+from cognimem.memory import Memory
 from cognimem.models import Scope, WriteResult
+from cognimem.models.arguments import make_scope
 
 # FastMCP resolves this alias from the module's globals to inject the tool context
 Ctx = Context[ServerSession, Any, Any]

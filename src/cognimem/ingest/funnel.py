@@ -45,10 +45,10 @@ from cognimem.store.base import (
     PendingItem,
     PendingJob,
     PendingMessage,
-    Store,
     job_id_for,
     jobs_of,
 )
+from cognimem.store.roles import Store
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,8 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import FactQuery, Knowledge, PendingFact, Store
+from cognimem.store.base import FactQuery, Knowledge, PendingFact
+from cognimem.store.roles import KnowledgeStore
 
 _DEFAULT_IMPORTANCE = {
     FactCategory.IDENTITY: 0.8,
@@ -58,7 +59,9 @@ def fact_text(f: ExtractedFact) -> str:
 
 
 class KnowledgeBuilder:
-    def __init__(self, store: Store, resolver: EntityResolver, embedding_model: str) -> None:
+    def __init__(
+        self, store: KnowledgeStore, resolver: EntityResolver, embedding_model: str
+    ) -> None:
         self._store = store
         self._resolver = resolver
         self._model = embedding_model

@@ -48,7 +48,8 @@ from cognimem.recall.plan import (
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, RankInput, mmr, rerank
 from cognimem.recall.temporal import belongs, dated_signal
-from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter, Store
+from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
+from cognimem.store.roles import Store
 
 MAX_FACTS_SCANNED = 500
 MAX_GRAPH_EDGES = 5_000
