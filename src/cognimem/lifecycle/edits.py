@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, get_args
 
+from cognimem.ingest.extract.clauses import event_period
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.ids import new_id
@@ -56,6 +57,9 @@ def edited(
     if edit.text is not None and edit.text != item.text:
         changes.update(text=edit.text, token_count=edit.token_count)
         changes["embedding_model"] = embedding_model
+        start, end = event_period(edit.text, item.occurred_at) or (None, None)
+        if (start, end) != (item.event_start, item.event_end):
+            changes.update(event_start=start, event_end=end)
     if edit.importance is not None and edit.importance != item.importance:
         changes["importance"] = edit.importance
     if edit.tier is not None and edit.tier is not item.tier:

@@ -39,6 +39,7 @@ class RerankOverrides(_Partial):
     graph: Weight | None = None
     fact: Weight | None = None
     entity: Weight | None = None
+    dated: Weight | None = None
     recency: Weight | None = None
     importance: Weight | None = None
     reinforcement: Weight | None = None

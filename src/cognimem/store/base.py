@@ -32,8 +32,12 @@ class ItemFilter:
     scope: Scope
     kinds: tuple[ItemKind, ...] | None = None
     statuses: tuple[ItemStatus, ...] = (ItemStatus.ACTIVE,)
-    since: datetime | None = None
+    since: datetime | None = None  # on occurred_at, inclusive
     until: datetime | None = None
+    # a period ``[start, end)`` the items must belong to: they occurred in it, or their
+    # event period (what they tell of, ``MemoryItem.event_start``/``event_end``)
+    # overlaps it ("what did I do on 3 May?" finds "made dinner last night" said on 4 May)
+    period: tuple[datetime, datetime] | None = None
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ ITEM_COLUMNS = (
     " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
     " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
     " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
-    " metadata"
+    " metadata, event_start, event_end"
 )
 EVENT_COLUMNS = (
     "id, tenant_id, namespace, user_id, agent_id, session_id, role, name, content, content_hash,"
@@ -196,6 +196,8 @@ def item_from_row(row: Row, time: TimeDecoder) -> MemoryItem:
         superseded_by=row["superseded_by"],
         embedding_model=row["embedding_model"],
         metadata=json.loads(row["metadata"]),
+        event_start=time(row["event_start"]),
+        event_end=time(row["event_end"]),
     )
 
 

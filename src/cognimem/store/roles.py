@@ -129,7 +129,8 @@ class ItemStore(Protocol):
     async def count_items(self, flt: ItemFilter) -> int: ...
 
     async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
-        """Ids of the items ``flt`` admits (``since``/``until`` on ``occurred_at``),
+        """Ids of the items ``flt`` admits (``since``/``until`` on ``occurred_at``;
+        ``period`` on ``occurred_at`` or the event period),
         newest first, at most ``limit``: "forget everything from last week"."""
 
     async def lexical_search(

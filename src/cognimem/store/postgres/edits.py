@@ -135,16 +135,16 @@ async def update_item(
     embedding: np.ndarray | None,
     search_text: str | None,
 ) -> None:
-    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 14))
+    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 16))
     found = await conn.fetchval(
         "UPDATE items SET text = $3, importance = $4, confidence = $5, tier = $6, status = $7,"
         " token_count = $8, cited_count = $9, success_count = $10, failure_count = $11,"
-        " embedding_model = $12, metadata = $13::jsonb WHERE tenant_id = $1 AND id = $2"
-        f" AND {guard} RETURNING 1",
+        " embedding_model = $12, metadata = $13::jsonb, event_start = $14, event_end = $15"
+        f" WHERE tenant_id = $1 AND id = $2 AND {guard} RETURNING 1",
         item.scope.tenant_id, item.id, item.text, item.importance, item.confidence,
         item.tier.value, item.status.value, item.token_count, item.cited_count,
         item.success_count, item.failure_count, item.embedding_model, json.dumps(item.metadata),
-        *records.edit_guard(expected),
+        decode_time(item.event_start), decode_time(item.event_end), *records.edit_guard(expected),
     )  # fmt: skip
     if found is None:
         exists = await conn.fetchval(

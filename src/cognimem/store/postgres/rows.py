@@ -43,6 +43,7 @@ _ITEM_TYPES = [
     "bool",  # consolidated
     *["text"] * 3,  # supersedes, superseded_by, embedding_model
     "jsonb",  # metadata
+    *["timestamptz"] * 2,  # event_start, event_end
 ]
 
 _EVENT_TYPES = [*["text"] * 12, "timestamptz", "timestamptz", "jsonb"]
@@ -138,7 +139,8 @@ def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
                 to_utc(i.recorded_at), i.importance, i.confidence, i.tier.value, i.status.value,
                 i.token_count, i.access_count, last, i.loaded_count, i.cited_count,
                 i.success_count, i.failure_count, i.consolidated, i.supersedes, i.superseded_by,
-                i.embedding_model, json.dumps(i.metadata),
+                i.embedding_model, json.dumps(i.metadata), decode_time(i.event_start),
+                decode_time(i.event_end),
                 None if p.embedding is None else vector_bytes(p.embedding), p.search_text,
             )
         )  # fmt: skip
@@ -177,6 +179,12 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
         clauses.append(f"{p}occurred_at >= {params.add(to_utc(flt.since))}")
     if flt.until is not None:
         clauses.append(f"{p}occurred_at <= {params.add(to_utc(flt.until))}")
+    if flt.period is not None:
+        start, end = (params.add(to_utc(t)) for t in flt.period)
+        clauses.append(
+            f"(({p}occurred_at >= {start} AND {p}occurred_at < {end})"
+            f" OR ({p}event_start < {end} AND {p}event_end > {start}))"
+        )
     return " AND ".join(clauses)
 
 

@@ -105,12 +105,13 @@ def update_item(
     changed = conn.execute(
         "UPDATE items SET text = ?, importance = ?, confidence = ?, tier = ?, status = ?,"
         " token_count = ?, cited_count = ?, success_count = ?, failure_count = ?,"
-        f" embedding_model = ?, metadata = ? WHERE rowid = ? AND {guard}",
+        " embedding_model = ?, metadata = ?, event_start = ?, event_end = ?"
+        f" WHERE rowid = ? AND {guard}",
         (
             item.text, item.importance, item.confidence, item.tier.value, item.status.value,
             item.token_count, item.cited_count, item.success_count, item.failure_count,
-            item.embedding_model, json.dumps(item.metadata), rowid,
-            *records.edit_guard(expected),
+            item.embedding_model, json.dumps(item.metadata), rows.encode_time(item.event_start),
+            rows.encode_time(item.event_end), rowid, *records.edit_guard(expected),
         ),
     ).rowcount  # fmt: skip
     if changed == 0:

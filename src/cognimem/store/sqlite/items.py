@@ -54,6 +54,13 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
     if flt.until is not None:
         clauses.append(f"{p}occurred_at <= ?")
         params.append(to_micros(flt.until))
+    if flt.period is not None:
+        start, end = (to_micros(t) for t in flt.period)
+        clauses.append(
+            f"(({p}occurred_at >= ? AND {p}occurred_at < ?)"
+            f" OR ({p}event_start < ? AND {p}event_end > ?))"
+        )
+        params += [start, end, end, start]
     return " AND ".join(clauses), params
 
 

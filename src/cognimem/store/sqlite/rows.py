@@ -30,6 +30,11 @@ def decode_time(value: Any) -> datetime | None:
     return None if value is None else from_micros(int(value))
 
 
+def encode_time(value: datetime | None) -> int | None:
+    """A time (or None) as stored: integer UTC microseconds, or NULL."""
+    return None if value is None else to_micros(value)
+
+
 def query(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[sqlite3.Row]:
     """The rows of ``sql``, read by column name."""
     cur = conn.cursor()
@@ -60,11 +65,12 @@ def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
         None if item.last_accessed_at is None else to_micros(item.last_accessed_at),
         item.loaded_count, item.cited_count, item.success_count, item.failure_count,
         int(item.consolidated), item.supersedes, item.superseded_by, item.embedding_model,
-        json.dumps(item.metadata), embedding,
+        json.dumps(item.metadata), encode_time(item.event_start), encode_time(item.event_end),
+        embedding,
     )  # fmt: skip
 
 
-INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 32)})"
+INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 34)})"
 
 
 def event_params(event: Event) -> tuple[Any, ...]:
