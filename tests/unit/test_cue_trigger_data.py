@@ -79,7 +79,8 @@ def test_the_long_set_has_fifty_pairs_a_type_over_many_domains_split_in_halves()
         assert set(pair) == FIELDS | {"split"}, pair.get("id")
         assert pair["type"] in TYPES, pair["id"]
         assert pair["split"] in ("tune", "check"), pair["id"]
-        assert pair["domains"] and set(pair["domains"]) <= set(SCOPE_TAGS), pair["id"]
+        assert pair["domains"], pair["id"]
+        assert set(pair["domains"]) <= set(SCOPE_TAGS), pair["id"]
         assert all(pair[f].strip() for f in ("cue", "trigger", "note")), pair["id"]
     for t in TYPES:
         of_type = [p for p in LONG_PAIRS if p["type"] == t]
