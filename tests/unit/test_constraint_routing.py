@@ -1,0 +1,55 @@
+"""Which constraints a request is routed to: a decision gets the constraints nearest to
+it in meaning even when they share no word, tag or 0.25 of cosine with it; other
+requests keep the floors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cognimem.models.knowledge import FactCategory
+from cognimem.recall.constraints import QueryView, SectionConfig, pick_constraints
+from cognimem.store.base import FactRows
+
+CONFIG = SectionConfig()
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.asarray(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def rows(*cosines: float) -> FactRows:
+    """One constraint per cosine, its vector that close to the query (1, 0, 0)."""
+    matrix = np.stack([unit(c, float(np.sqrt(1 - c * c)), 0.0) for c in cosines])
+    n = len(cosines)
+    return FactRows(
+        ids=[f"f{i}" for i in range(n)],
+        categories=[FactCategory.STATE.value] * n,
+        scope_tags=[[] for _ in range(n)],
+        words=[frozenset({f"word{i}"}) for i in range(n)],
+        matrix=matrix,
+    )
+
+
+def view(decision: bool) -> QueryView:
+    return QueryView(
+        terms=frozenset({"plan"}), domains=frozenset(), decision=decision, vector=unit(1, 0, 0)
+    )
+
+
+def picked(decision: bool, *cosines: float, light: bool = False) -> list[str]:
+    found = pick_constraints(view(decision), rows(*cosines), CONFIG, light=light)
+    return sorted(p.fact_id for p in found)
+
+
+def test_a_decision_gets_the_nearest_constraints_below_the_floor() -> None:
+    assert picked(True, 0.2, 0.15, 0.12) == ["f0", "f1"]  # nearest 2 of 3
+
+
+def test_a_constraint_far_in_meaning_stays_out_even_for_a_decision() -> None:
+    assert picked(True, 0.05, 0.08) == []
+
+
+def test_a_request_that_is_no_decision_keeps_the_floor() -> None:
+    assert picked(False, 0.2, 0.15, 0.3) == ["f2"]
+    assert picked(True, 0.2, 0.15, light=True) == []
