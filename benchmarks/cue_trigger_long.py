@@ -222,9 +222,11 @@ async def one_pair(
     return outcomes, extracted
 
 
-async def run(pairs: list[Pair], path: Path, cache: Path | None) -> Run:
+async def run(pairs: list[Pair], chosen: set[str], path: Path, cache: Path | None) -> Run:
+    """Every pair is placed (so a pair sits in the same conversation whichever subset
+    runs); the ``chosen`` ones are read."""
     conversations = locomo.dev_five(locomo.load(path))
-    placements = place(pairs, conversations)
+    placements = [p for p in place(pairs, conversations) if p.pair.id in chosen]
     settings = Settings()
     inner = build_embedder(settings.embedding.model)
     embedder = Borrowed(inner)
@@ -310,14 +312,15 @@ def main() -> None:
         "a change to the write path needs a fresh directory)",
     )
     args = parser.parse_args()
-    pairs = [p for p in load(args.data) if args.split == "all" or p.split == args.split]
+    every = load(args.data)
+    pairs = [p for p in every if args.split == "all" or p.split == args.split]
     if args.only:
         pairs = [p for p in pairs if p.id in set(args.only)]
     machine = describe()
     started = time.perf_counter()
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
-    done = asyncio.run(run(pairs, args.path, args.cache))
+    done = asyncio.run(run(every, {p.id for p in pairs}, args.path, args.cache))
     summaries = {name: summarise(outs) for name, outs in done.outcomes.items()}
     extracted = done.extracted
     result: dict[str, Any] = {

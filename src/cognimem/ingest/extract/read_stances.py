@@ -41,8 +41,8 @@ _VALUE = icase(
     r"\bmatters?\s+(?:\w+\s+){0,3}to\s+(?:me|us)\b|\b(?:important|everything|a big (?:thing|"
     r"deal)|sacred)\s+(?:to|for)\s+(?:me|us)\b|\bmeans?\s+(?:a lot|everything|so much|the "
     r"world)\s+to\s+(?:me|us)\b|\b(?:I|we)(?:'d|\s+would)\s+(?:much\s+)?rather\b|"
-    r"\b(?:I|we)\s+(?:really\s+|truly\s+|deeply\s+)?(?:care|value|treasure|cherish|believe|"
-    r"hate|can't stand|appreciate)\b|\bbugs me\b|\bin my book\b|\bhow I feel\b|"
+    r"\b(?:I|we)\s+(?:really\s+|truly\s+|deeply\s+)?(?:care|value|treasure|cherish|"
+    r"believe)\b|\bbugs me\b|\bin my book\b|\bhow I feel\b|"
     r"\bwhat I (?:look for|want most|care about|value)\b|\bcomes? first\b|"
     r"\b(?:my|our) (?:top |number one |first )?priority\b|\bnot who I am\b|"
     r"\bmakes? all the difference\b|\bat the (?:center|centre|heart) of (?:my|our)\b|"
@@ -52,7 +52,7 @@ _GOAL = icase(
     r"\b(?:I'm|we're)\s+(?:(?:really|currently|still|also|now)\s+)?(?:trying|working|aiming|"
     r"hoping|planning|determined|building|saving|putting|training|studying|prepping|preparing|"
     r"learning|rehabbing|doing a|going for)\b|\b(?:I|we)\s+(?:really\s+)?(?:want|hope|plan|"
-    r"intend|aim|need)\s+(?:to|the|my|our|a)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|"
+    r"intend|aim)\s+(?:to|the|my|our|a)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|"
     r"dream|resolution)\b|\b(?:I|we)(?:'d|\s+would) love to\b"
 )
 _STATE = icase(
