@@ -389,7 +389,9 @@ def main() -> None:
         + "); sections can only surface what was extracted.",
         "",
         f"{result['seconds']} s ({result['ingest_seconds']} s ingesting the five "
-        f"conversations, {result['read_seconds']} s for the pairs).",
+        "conversations"
+        + (" — reused from --cache, ingested by the same write path" if args.cache else "")
+        + f", {result['read_seconds']} s for the pairs).",
         "",
     ]
     print("\n".join(lines))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from cognimem.models.knowledge import FactCategory
+from cognimem.recall.analyze import classify
 from cognimem.recall.constraints import QueryView, SectionConfig, pick_constraints
 from cognimem.store.base import FactRows
 
@@ -43,13 +44,24 @@ def picked(decision: bool, *cosines: float, light: bool = False) -> list[str]:
 
 
 def test_a_decision_gets_the_nearest_constraints_below_the_floor() -> None:
-    assert picked(True, 0.2, 0.15, 0.12) == ["f0", "f1"]  # nearest 2 of 3
+    assert picked(True, 0.2, 0.18, 0.17) == ["f0", "f1"]  # nearest 2 of 3
 
 
 def test_a_constraint_far_in_meaning_stays_out_even_for_a_decision() -> None:
-    assert picked(True, 0.05, 0.08) == []
+    assert picked(True, 0.05, 0.12) == []
 
 
 def test_a_request_that_is_no_decision_keeps_the_floor() -> None:
-    assert picked(False, 0.2, 0.15, 0.3) == ["f2"]
-    assert picked(True, 0.2, 0.15, light=True) == []
+    assert picked(False, 0.2, 0.18, 0.3) == ["f2"]
+    assert picked(True, 0.2, 0.18, light=True) == []
+
+
+def test_a_request_to_act_for_the_user_is_decision_like() -> None:
+    for request in (
+        "Find me a hotel near the station.",
+        "Set up a call with the team for tomorrow.",
+        "How should I handle the review?",
+        "Could you draft a note to my landlord?",
+    ):
+        assert classify(request).decision, request
+    assert not classify("When did Melanie find her new hobby?").decision

@@ -42,7 +42,7 @@ class SectionConfig:
     # 0.25 close, but among the user's constraints it is often among the closest
     # (benchmarks/cue_trigger_long.py)
     nearest: int = 2
-    semantic_near: float = 0.1
+    semantic_near: float = 0.15
     fact_floor: float = 0.5  # a non-constraint fact needs this (or shared words)
     tag_weight: float = 0.35
     lexical_weight: float = 0.3
