@@ -43,17 +43,23 @@ def picked(decision: bool, *cosines: float, light: bool = False) -> list[str]:
     return sorted(p.fact_id for p in found)
 
 
-def test_a_decision_gets_the_nearest_constraints_below_the_floor() -> None:
-    assert picked(True, 0.2, 0.18, 0.17) == ["f0", "f1"]  # nearest 2 of 3
+def test_a_decision_gets_the_nearest_constraint_below_the_floor() -> None:
+    # 0.2 is under the 0.25 floor but stands out from the user's other constraints
+    assert picked(True, 0.2, 0.05, 0.02, 0.0, 0.03, 0.04, 0.01) == ["f0"]
+
+
+def test_a_nearest_that_does_not_stand_out_stays_out() -> None:
+    # the least unrelated of five alike is not relevant
+    assert picked(True, 0.2, 0.19, 0.18, 0.2, 0.19) == []
 
 
 def test_a_constraint_far_in_meaning_stays_out_even_for_a_decision() -> None:
-    assert picked(True, 0.05, 0.12) == []
+    assert picked(True, 0.12, 0.0, -0.05, 0.01, 0.02) == []
 
 
 def test_a_request_that_is_no_decision_keeps_the_floor() -> None:
-    assert picked(False, 0.2, 0.18, 0.3) == ["f2"]
-    assert picked(True, 0.2, 0.18, light=True) == []
+    assert picked(False, 0.2, 0.05, 0.02, 0.0, 0.3) == ["f4"]
+    assert picked(True, 0.2, 0.05, 0.02, 0.0, light=True) == []
 
 
 def test_a_request_to_act_for_the_user_is_decision_like() -> None:

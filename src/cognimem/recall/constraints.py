@@ -43,6 +43,10 @@ class SectionConfig:
     # (benchmarks/cue_trigger_long.py)
     nearest: int = 2
     semantic_near: float = 0.15
+    # ... and only when it stands out from the user's other constraints: at least this
+    # many standard deviations above their mean cosine with the request (a nearest
+    # that does not stand out is just the least unrelated)
+    near_spread: float = 1.5
     fact_floor: float = 0.5  # a non-constraint fact needs this (or shared words)
     tag_weight: float = 0.35
     lexical_weight: float = 0.3
@@ -172,9 +176,14 @@ def pick_constraints(
 
 def _nearest(semantic: np.ndarray, constraint: np.ndarray, config: SectionConfig) -> np.ndarray:
     """The ``config.nearest`` constraints closest in meaning, when at least
-    ``config.semantic_near`` close."""
+    ``config.semantic_near`` close and ``config.near_spread`` standard deviations above
+    the mean of the user's constraints."""
     chosen = np.zeros(len(semantic), dtype=bool)
-    candidates = np.flatnonzero(constraint & (semantic >= config.semantic_near))
+    if not constraint.any():
+        return chosen
+    others = semantic[constraint]
+    floor = max(config.semantic_near, float(others.mean() + config.near_spread * others.std()))
+    candidates = np.flatnonzero(constraint & (semantic >= floor))
     if len(candidates):
         best = candidates[np.argsort(-semantic[candidates], kind="stable")[: config.nearest]]
         chosen[best] = True
