@@ -146,7 +146,7 @@ _DECIDE = re.compile(
     # handle ..."): the user's constraints bind what comes back as much as in a choice
     r"^(?:(?:can|could|would)\s+you\s+|please\s+)?(?:find|book|set\s+up|arrange|draft|"
     r"write|give\s+me|put\s+together|make\s+me|remind\s+me|compare|get\s+me|organi[sz]e|"
-    r"prepare)\b|\bhow\s+(?:should|do|can)\s+(?:i|we)\b|\b(?:any\s+)?thoughts\s*\?",
+    r"prepare)\b|\bhow\s+should\s+(?:i|we)\b|\b(?:any\s+)?thoughts\s*\?",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
