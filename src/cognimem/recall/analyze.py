@@ -164,7 +164,12 @@ _DECIDE = re.compile(
     r"schedule|ideas?|options?|alternatives?|best\s+(?:way|place|option))\b|\bwhich\s+"
     r"(?:\w+\s+)?(?:should|would|is\s+better|to)\b|\bwhat\s+(?:should|to|can)\b|\bwhere\s+"
     r"(?:should|to|can)\b|\bhelp\s+me\b|\bwhich\b.*\b(?:friendly|better|best|cheaper|"
-    r"suitable|good)\b",
+    r"suitable|good)\b|"
+    # a request to act for the user ("find me a hotel", "set up a call", "how should I
+    # handle ..."): the user's constraints bind what comes back as much as in a choice
+    r"^(?:(?:can|could|would)\s+you\s+|please\s+)?(?:find|book|set\s+up|arrange|draft|"
+    r"write|give\s+me|put\s+together|make\s+me|remind\s+me|compare|get\s+me|organi[sz]e|"
+    r"prepare)\b|\bhow\s+should\s+(?:i|we)\b|\b(?:any\s+)?thoughts\s*\?",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
