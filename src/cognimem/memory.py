@@ -292,14 +292,16 @@ class Memory:
         session_id: str | None = None,
         since: datetime | None = None,
         dry_run: bool = False,
+        use_llm: bool = True,
         progress: Callable[[float], None] | None = None,
     ) -> RevisionResult:
         """Revision over one user's recent turns: each user message said since ``since``
         (default: the last day) is read for again at its time, and the facts the read
         retrieves are checked against it — an affirmation reinforces a fact, a
         correction invalidates it (``docs/lifecycle.md``). ``turn`` does the same for
-        its own message. With ``dry_run`` nothing changes and the result says what
-        would."""
+        its own message. With ``use_llm`` and an LLM configured, it is asked about the
+        facts the rules find nothing about (a failure is reported in ``degraded``). With
+        ``dry_run`` nothing changes and the result says what would."""
         target = make_read_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await self._revision.revise(target, dry_run=dry_run, progress=progress, since=since)
 

@@ -7,16 +7,21 @@ user's recent turns, with a dry run that changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from cognimem import InvalidInput, ItemStatus, Memory, Message, Settings
+from cognimem import InvalidInput, ItemStatus, Memory, Message, ProviderUnavailable, Settings
 from cognimem.models.knowledge import ConflictStatus, ConflictStrategy, Fact, FactStatus
 from cognimem.providers.fakes import HashingEmbedder
+from cognimem.providers.llm.base import ChatMessage
+from cognimem.providers.llm.fakes import ScriptedLLM
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 ASYNC = Settings.model_validate({"ingest": {"mode": "async"}})
+# reads do not ask the LLM to classify queries: the LLM tests script revision calls only
+NO_CLASSIFIER = Settings.model_validate({"recall": {"llm_classifier": False}})
 
 
 async def said(memory: Memory, text: str, at: datetime, user: str = "u") -> None:
@@ -234,4 +239,46 @@ async def test_an_async_turn_revises_affirmations_at_once(db_url: str) -> None:
         )
         assert turn.stored.mode == "async"
         assert turn.revision.reinforced == [veg.id]
+        assert (await fact(mem, "user:value:diet", "vegetarian")).reinforcement_count == 2
+
+
+def no_meat_confirms(messages: list[ChatMessage]) -> str:
+    """An LLM judging revision requests: a message about eating no meat confirms every
+    fact it is asked about; anything else is unrelated."""
+    asked = json.loads(messages[-1].content)
+    verdict = "confirmed" if "no meat" in asked["message"] else "unrelated"
+    return json.dumps({"verdicts": [{"n": f["n"], "verdict": verdict} for f in asked["facts"]]})
+
+
+async def test_revise_asks_a_configured_llm_what_the_rules_cannot_tell(memory_url: str) -> None:
+    async with Memory.open(memory_url, embedder=HashingEmbedder()) as plain:
+        await said(plain, "I'm vegetarian.", T0)
+        await said(plain, "Still no meat for me when we eat out tonight.", T0 + timedelta(1))
+        veg = await fact(plain, "user:value:diet", "vegetarian")
+        assert (await plain.revise(user_id="u", since=T0)).reinforced == []  # rules: nothing
+    llm = ScriptedLLM(responder=no_meat_confirms)
+    async with Memory.open(
+        memory_url, settings=NO_CLASSIFIER, embedder=HashingEmbedder(), llm=llm
+    ) as mem:
+        done = await mem.revise(user_id="u", since=T0)
+        assert done.reinforced == [veg.id]
+        assert done.degraded == []
+        assert llm.call_count >= 1
+        assert (await fact(mem, "user:value:diet", "vegetarian")).reinforcement_count == 2
+
+
+async def test_a_failing_llm_leaves_the_rules_verdicts_and_says_so(memory_url: str) -> None:
+    async with Memory.open(memory_url, embedder=HashingEmbedder()) as plain:
+        await said(plain, "I'm vegetarian.", T0)
+        await said(plain, "Still no meat for me when we eat out tonight.", T0 + timedelta(1))
+        await said(plain, "Yes, still vegetarian.", T0 + timedelta(2))
+        veg = await fact(plain, "user:value:diet", "vegetarian")
+    llm = ScriptedLLM(ProviderUnavailable("down", provider="scripted", model="m"))
+    async with Memory.open(
+        memory_url, settings=NO_CLASSIFIER, embedder=HashingEmbedder(), llm=llm
+    ) as mem:
+        done = await mem.revise(user_id="u", since=T0)
+        assert len(done.degraded) == 1
+        assert "llm revision failed" in done.degraded[0]
+        assert done.reinforced == [veg.id]  # the rules' affirmation still counts
         assert (await fact(mem, "user:value:diet", "vegetarian")).reinforcement_count == 2

@@ -27,7 +27,8 @@ class TurnRevision(BaseModel):
 class RevisionResult(BaseModel):
     """What a revision run over a scope's recent turns did (with ``dry_run``: would
     do): the user messages it read again (``turns``), the facts it reinforced and
-    invalidated, and the items it silenced (evidence of invalidated constraints)."""
+    invalidated, the items it silenced (evidence of invalidated constraints), and what
+    went wrong with the LLM, if one was asked."""
 
     dry_run: bool
     turns: int = 0
@@ -35,6 +36,7 @@ class RevisionResult(BaseModel):
     invalidated: list[str] = Field(default_factory=list)
     items_silenced: list[str] = Field(default_factory=list)
     retries: int = 0  # concurrent changes to the same facts that made it decide again
+    degraded: list[str] = Field(default_factory=list)  # a failed LLM call, the rules used
 
     def summary(self) -> dict[str, int | str]:
         return {

@@ -10,14 +10,28 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from cognimem.errors import InvalidInput, StaleKnowledge
+from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import ExtractionInput
-from cognimem.lifecycle.revise import ACTOR, Reply, Revision, revise, statements
+from cognimem.lifecycle.revise import (
+    ACTOR,
+    REVISION_SCHEMA,
+    SCHEMA_NAME,
+    Reply,
+    Revision,
+    RevisionOutput,
+    Verdict,
+    revise,
+    revision_prompt,
+    statements,
+    unjudged,
+    verdicts_of,
+)
 from cognimem.models import ContextPacket, Event, ItemStatus, Role, Scope, WriteResult
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import RevisionResult, TurnRevision
+from cognimem.providers.llm import structured
 from cognimem.recall import Reader, RecallConfig
 from cognimem.services.components import Components
 from cognimem.store.base import ItemFilter, Knowledge
@@ -80,11 +94,14 @@ class RevisionService:
         dry_run: bool,
         progress: Callable[[float], None] | None = None,
         since: datetime | None = None,
+        use_llm: bool = True,
     ) -> RevisionResult:
         """Read again for each of the scope's user messages since ``since`` (default:
         the last day; at most ``MAX_TURNS``, the newest), at the time each was said,
-        and revise what each read retrieves against it. With ``dry_run`` nothing is
-        written and the result says what would change."""
+        and revise what each read retrieves against it; with ``use_llm`` and an LLM
+        configured, the facts the rules find nothing about are put to it (a failed call
+        leaves the rules' verdicts and is reported in ``degraded``). With ``dry_run``
+        nothing is written and the result says what would change."""
         parts = self._parts
         parts.require_open()
         if scope.user_id is None:
@@ -114,8 +131,14 @@ class RevisionService:
             read.append((event, list(dict.fromkeys(e.id for e in packet.sections.entries()))))
             if progress is not None:
                 progress((i + 1) / (len(turns) + 1))
+        degraded: list[str] = []
+        asked: dict[tuple[str, str], Verdict] = {}
+        if use_llm and parts.llm is not None:
+            asked = await self._ask(scope.tenant_id, read, degraded)
         attempts: list[int] = []
-        revision = await self._apply(scope.tenant_id, read, dry_run=dry_run, attempts=attempts)
+        revision = await self._apply(
+            scope.tenant_id, read, dry_run=dry_run, attempts=attempts, asked=asked
+        )
         if progress is not None:
             progress(1.0)
         return RevisionResult(
@@ -125,7 +148,44 @@ class RevisionService:
             invalidated=list(dict.fromkeys(revision.invalidated)),
             items_silenced=revision.silence_items,
             retries=len(attempts),
+            degraded=degraded,
         )
+
+    async def _ask(
+        self, tenant_id: str, turns: Sequence[tuple[Event, Sequence[str]]], degraded: list[str]
+    ) -> dict[tuple[str, str], Verdict]:
+        """The LLM's verdicts on the facts the rules find nothing about, one call per
+        turn; on a provider error the remaining turns keep the rules' verdicts."""
+        llm = self._parts.llm
+        assert llm is not None
+        ids = list(dict.fromkeys(f for _, retrieved in turns for f in retrieved))
+        by_id = {f.id: f for f in await self._parts.store.get_facts(tenant_id, ids)}
+        out: dict[tuple[str, str], Verdict] = {}
+        for event, retrieved in turns:
+            reply = self._reply(event)
+            facts = unjudged([by_id[f] for f in retrieved if f in by_id], reply)
+            if not facts:
+                continue
+            try:
+                output = await structured.ask(
+                    llm,
+                    revision_prompt(event.content, facts),
+                    lambda answer: structured.validated(answer, RevisionOutput),
+                    _correction,
+                    json_schema=REVISION_SCHEMA,
+                    schema_name=SCHEMA_NAME,
+                    echo_chars=4_000,
+                    what="fact revision",
+                )
+            except ProviderError as exc:
+                log.warning("LLM revision failed, the rules' verdicts stand: %s", exc.message)
+                degraded.append(
+                    f"llm revision failed ({exc.type}: {exc.message}); rule verdicts used"
+                )
+                return out
+            for fact_id, verdict in verdicts_of(output, facts).items():
+                out[event.id, fact_id] = verdict
+        return out
 
     async def _recent_turns(self, scope: Scope, since: datetime) -> list[Event]:
         """The scope's user messages said since ``since`` that have their items (an
@@ -150,6 +210,7 @@ class RevisionService:
         *,
         dry_run: bool,
         attempts: list[int] | None = None,
+        asked: dict[tuple[str, str], Verdict] | None = None,
     ) -> Revision:
         """Decide from the facts' current state and commit; decide again when a
         concurrent change came first."""
@@ -161,7 +222,7 @@ class RevisionService:
         for attempt in range(MAX_REVISION_ATTEMPTS):
             facts = await store.get_facts(tenant_id, fact_ids)
             now = self._parts.clock()
-            revision, _ = revise(facts, replies, now)
+            revision, _ = revise(facts, replies, now, asked)
             if dry_run or revision.is_empty():
                 return revision
             knowledge = Knowledge(
@@ -193,6 +254,13 @@ class RevisionService:
             )
         )
         return Reply(event.id, event.content, event.occurred_at, statements(extraction))
+
+
+def _correction(error: str) -> str:
+    return (
+        f"Your answer was invalid: {error}\n"
+        "Answer again with one JSON object following the schema, and nothing else."
+    )
 
 
 def _silenced(tenant_id: str, item_ids: Sequence[str], now: datetime) -> list[HistoryEntry]:
