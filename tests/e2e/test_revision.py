@@ -153,12 +153,29 @@ async def test_a_question_naming_a_fact_revises_nothing(memory: Memory) -> None:
 
 
 async def test_concurrent_turns_confirming_one_fact_lose_no_update(
-    memory: Memory, memory_url: str
+    memory: Memory, memory_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Eight turns in two Memory instances affirm one fact at once. Each revision's
+    commit (``add_items`` with no items) first waits until all eight have decided, so
+    all decide from the same state: seven commits are stale and must decide again."""
     await said(memory, "I'm vegetarian.", T0)
     veg = await fact(memory, "user:value:diet", "vegetarian")
     other = Memory.open(memory_url, settings=Settings(), embedder=HashingEmbedder())
     await other.start()
+    n = 8
+    barrier = asyncio.Barrier(n)
+    held = 0
+    for mem in (memory, other):
+        commit = mem.store.add_items
+
+        async def add_items(items, *args, _commit=commit, **kw):  # type: ignore[no-untyped-def]
+            nonlocal held
+            if not items and held < n:  # a revision's first commit
+                held += 1
+                await barrier.wait()
+            return await _commit(items, *args, **kw)
+
+        monkeypatch.setattr(mem.store, "add_items", add_items)
     try:
         turns = await asyncio.gather(
             *(
@@ -166,18 +183,19 @@ async def test_concurrent_turns_confirming_one_fact_lose_no_update(
                     Message(content="Yes, still vegetarian.", occurred_at=T0 + timedelta(days=i)),
                     user_id="u",
                 )
-                for i in range(1, 9)
+                for i in range(1, n + 1)
             )
         )
     finally:
         await other.aclose()
+    assert held == n
     assert all(t.revision.reinforced == [veg.id] for t in turns)
     after = await fact(memory, "user:value:diet", "vegetarian")
-    assert after.reinforcement_count == 9
-    assert after.revision == veg.revision + 8
-    assert after.last_validated_at == T0 + timedelta(days=8)
+    assert after.reinforcement_count == 1 + n
+    assert after.revision == veg.revision + n
+    assert after.last_validated_at == T0 + timedelta(days=n)
     reinforced = [h for h in await memory.history(veg.id) if h.action == "reinforced"]
-    assert len(reinforced) == 8
+    assert len(reinforced) == n
 
 
 async def test_revise_over_recent_turns_with_a_dry_run_that_changes_nothing(
