@@ -7,7 +7,7 @@ share, and holds the public signatures and their documentation."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
@@ -27,7 +27,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
-from cognimem.models.arguments import ScopeLike
+from cognimem.models.arguments import ScopeLike, make_read_scope
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     Alias,
@@ -38,6 +38,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.lifecycle import RevisionResult
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import Job, JobQueue
@@ -75,6 +76,7 @@ class Memory:
         self._sessions = SessionService(parts)
         self._writing = WriteService(parts, self._sessions)
         self._reading = ReadService(parts, self._writing)
+        self._revision = self._reading.revision
         self._browsing = BrowseService(parts)
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
@@ -286,6 +288,29 @@ class Memory:
             timezone=timezone,
             profile=profile,
         )
+
+    # -- lifecycle: services.revision ---------------------------------------------------
+    async def revise(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        since: datetime | None = None,
+        dry_run: bool = False,
+        use_llm: bool = True,
+        progress: Callable[[float], None] | None = None,
+    ) -> RevisionResult:
+        """Revision over one user's recent turns: each user message said since ``since``
+        (default: the last day) is read for again at its time, and the facts the read
+        retrieves are checked against it — an affirmation reinforces a fact, a
+        correction invalidates it (``docs/lifecycle.md``). ``turn`` does the same for
+        its own message. With ``use_llm`` and an LLM configured, it is asked about the
+        facts the rules find nothing about (a failure is reported in ``degraded``). With
+        ``dry_run`` nothing changes and the result says what would."""
+        target = make_read_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        return await self._revision.revise(target, dry_run=dry_run, progress=progress, since=since)
 
     # -- lookups and listings: services.browsing ---------------------------------------
     async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:

@@ -12,9 +12,10 @@ import numpy as np
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.keys import SELF_SUBJECT, fact_key, is_self, slug, subject_slug
-from cognimem.ingest.reconcile import LIVE, NewFact, reconcile
+from cognimem.ingest.reconcile import NewFact, reconcile
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
+from cognimem.models.fact_changes import LIVE
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     CONSTRAINT_CATEGORIES,

@@ -1,5 +1,6 @@
 """Reading: the context packet for a query (``read``), and a conversational turn that
-reads for the user's message and then writes both messages (``turn``)."""
+reads for the user's message, writes both messages and revises what the read retrieved
+against the user's message (``turn``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from cognimem.recall.analyze import zone_of
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.services.components import Components
+from cognimem.services.revision import RevisionService
 from cognimem.services.writing import WriteService
 
 # a packet's largest token budget: beyond any model's context window
@@ -24,8 +26,9 @@ MAX_READ_TOKENS = 200_000
 
 
 class ReadService:
-    """``Memory.read`` and ``turn`` (documented there), and the reader other services
-    rank with (forget by query)."""
+    """``Memory.read`` and ``turn`` (documented there), the reader other services
+    rank with (forget by query), and the revision a turn ends with (``revision``, also
+    ``Memory.revise``)."""
 
     def __init__(self, parts: Components, writing: WriteService) -> None:
         self._parts = parts
@@ -34,6 +37,7 @@ class ReadService:
         if parts.llm is not None and parts.settings.recall.llm_classifier:
             classifier = LLMQueryClassifier(parts.llm)
         self.reader = Reader(parts.store, parts.embedder, classifier=classifier)
+        self.revision = RevisionService(parts, self.reader, self.recall_config)
 
     def recall_config(
         self, preset: str | None = None, ranking: RankingOverrides | None = None
@@ -180,4 +184,5 @@ class ReadService:
             session_id=None,
             profile=profile,
         )
-        return Turn(packet=packet, stored=stored)
+        revision = await self.revision.after_turn(packet, stored, target)
+        return Turn(packet=packet, stored=stored, revision=revision)
