@@ -103,6 +103,45 @@ class IngestSettings(BaseModel):
     sweep_grace_s: float = Field(default=60.0, ge=0)
 
 
+class OperationSchedule(BaseModel):
+    """When ``cognimem worker`` queues one lifecycle operation for a user's memories:
+    every ``interval_s`` when anything is new since its last run, as soon as
+    ``after_episodes`` new episodes arrived, and when a session of the user closed
+    (``on_session_close``). Unset (or false): that trigger is off."""
+
+    interval_s: float | None = Field(default=None, gt=0)
+    after_episodes: int | None = Field(default=None, ge=1)
+    on_session_close: bool = False
+
+
+def _default_schedules() -> dict[str, OperationSchedule]:
+    return {
+        "consolidate": OperationSchedule(
+            interval_s=86_400.0, after_episodes=50, on_session_close=True
+        ),
+        "revise": OperationSchedule(interval_s=3_600.0, after_episodes=20),
+    }
+
+
+class LifecycleSettings(BaseModel):
+    """Lifecycle jobs (consolidate, revise, ...) and the worker's scheduler."""
+
+    # whether `cognimem worker` queues lifecycle jobs by the schedules below
+    schedule: bool = True
+    # how often a worker looks for scopes that are due
+    tick_s: float = Field(default=60.0, gt=0)
+    # a run holds its scope this long past its last heartbeat (a third of it); a dead
+    # worker's scope is free again after it
+    lease_s: float = Field(default=60.0, gt=0)
+    # a failed or blocked run is retried after retry_base_s, doubling up to retry_max_s
+    retry_base_s: float = Field(default=5.0, ge=0)
+    retry_max_s: float = Field(default=300.0, ge=0)
+    # scopes one tick looks at per operation, most new episodes first
+    scan_limit: int = Field(default=1_000, ge=1)
+    # per operation name; an operation left out is never scheduled (admin calls only)
+    operations: dict[str, OperationSchedule] = Field(default_factory=_default_schedules)
+
+
 class RecallSettings(BaseModel):
     preset: str = "balanced"
     default_limit: int = Field(default=10, ge=1, le=200)
@@ -180,6 +219,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
+    lifecycle: LifecycleSettings = Field(default_factory=LifecycleSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
     log: LogSettings = Field(default_factory=LogSettings)

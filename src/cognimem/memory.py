@@ -15,6 +15,7 @@ from typing import Any, Self
 from cognimem.config import Settings
 from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.lifecycle.edits import Feedback, ForgetMode
+from cognimem.memory_lifecycle import LifecycleCalls
 from cognimem.models import (
     ContextPacket,
     Event,
@@ -45,6 +46,7 @@ from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.editing import EditService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
+from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
 from cognimem.services.reading import ReadService
 from cognimem.services.sessions import SessionService
 from cognimem.services.transfer import TransferService
@@ -52,7 +54,7 @@ from cognimem.services.writing import WriteService
 from cognimem.store import Store
 
 
-class Memory:
+class Memory(LifecycleCalls):
     """cognimem's engine. Open it with :meth:`open` and use it as an async context manager::
 
     async with Memory.open("sqlite:///memory.db") as mem:
@@ -77,7 +79,11 @@ class Memory:
         self._browsing = BrowseService(parts)
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
-        self._jobs = JobService(parts, self._writing)
+        # the lifecycle operations by name: one table, each a service method
+        # ``async def op(scope, *, dry_run, progress=None) -> <Op>Result``
+        operations: dict[str, Operation] = {}
+        self._lifecycle = LifecycleJobService(parts, operations)
+        self._jobs = JobService(parts, self._writing, self._lifecycle)
 
     @classmethod
     def open(
@@ -587,6 +593,8 @@ class Memory:
         return await self._jobs.requeue_stranded(limit=limit)
 
     async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float = 1.0) -> int:
-        """Process jobs until ``stop`` is set; returns how many jobs were handled. Sweeps
-        for stranded jobs (:meth:`requeue_stranded`) at start and on an interval."""
+        """Process jobs (ingest and lifecycle) until ``stop`` is set; returns how many
+        jobs were handled. Sweeps for stranded jobs (:meth:`requeue_stranded`) at start
+        and on an interval, and queues scheduled lifecycle jobs
+        (:meth:`schedule_lifecycle`) every ``settings.lifecycle.tick_s``."""
         return await self._jobs.run_worker(worker, stop=stop, poll_s=poll_s)
