@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -114,13 +114,31 @@ class OperationSchedule(BaseModel):
     on_session_close: bool = False
 
 
-def _default_schedules() -> dict[str, OperationSchedule]:
-    return {
-        "consolidate": OperationSchedule(
-            interval_s=86_400.0, after_episodes=50, on_session_close=True
-        ),
-        "revise": OperationSchedule(interval_s=3_600.0, after_episodes=20),
-    }
+class ConsolidateSchedule(OperationSchedule):
+    interval_s: float | None = Field(default=86_400.0, gt=0)
+    after_episodes: int | None = Field(default=50, ge=1)
+    on_session_close: bool = True
+
+
+class ReviseSchedule(OperationSchedule):
+    interval_s: float | None = Field(default=3_600.0, gt=0)
+    after_episodes: int | None = Field(default=20, ge=1)
+
+
+class LifecycleSchedules(BaseModel):
+    """The schedule of each operation by name (``COGNIMEM_LIFECYCLE__OPERATIONS__REVISE__
+    INTERVAL_S=600``); an operation named here but not registered is skipped, one
+    registered but not named here is never scheduled (admin calls only)."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, OperationSchedule] = Field(init=False)
+
+    consolidate: ConsolidateSchedule = Field(default_factory=ConsolidateSchedule)
+    revise: ReviseSchedule = Field(default_factory=ReviseSchedule)
+
+    def by_name(self) -> dict[str, OperationSchedule]:
+        named = {"consolidate": self.consolidate, "revise": self.revise}
+        return {**named, **(self.__pydantic_extra__ or {})}
 
 
 class LifecycleSettings(BaseModel):
@@ -138,8 +156,7 @@ class LifecycleSettings(BaseModel):
     retry_max_s: float = Field(default=300.0, ge=0)
     # scopes one tick looks at per operation, most new episodes first
     scan_limit: int = Field(default=1_000, ge=1)
-    # per operation name; an operation left out is never scheduled (admin calls only)
-    operations: dict[str, OperationSchedule] = Field(default_factory=_default_schedules)
+    operations: LifecycleSchedules = Field(default_factory=LifecycleSchedules)
 
 
 class RecallSettings(BaseModel):

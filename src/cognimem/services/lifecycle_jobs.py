@@ -312,7 +312,7 @@ class LifecycleJobService:
         parts = self._parts
         settings = parts.settings.lifecycle
         queued: list[Job] = []
-        for op, schedule in sorted(settings.operations.items()):
+        for op, schedule in sorted(settings.operations.by_name().items()):
             if op not in self._operations:
                 continue
             now = parts.clock()
