@@ -571,9 +571,9 @@ class Memory(LifecycleCalls):
 
     # -- async ingestion: services.jobs ------------------------------------------------
     async def get_job(self, job_id: str, *, tenant_id: str = "default") -> Job:
-        """The state of an ingestion job (queued / running / done / failed).
-        ``NotFound`` for an unknown id, and always when writes are ingested synchronously
-        (no queue is configured, so there are no jobs)."""
+        """The state of a job (ingestion or lifecycle: queued / running / done / failed,
+        with its progress and result summary). ``NotFound`` for an unknown id, and always
+        when no queue is configured (PostgreSQL without a queue URL: no jobs)."""
         return await self._jobs.get_job(job_id, tenant_id=tenant_id)
 
     async def process_next_job(self, worker: str, *, block_s: float = 0.0) -> Job | None:

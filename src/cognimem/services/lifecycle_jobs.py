@@ -9,9 +9,11 @@ scope's lease for that operation in the store (``LifecycleStore``): at most one 
 operation holds a scope at a time, whichever job it came from. While it runs, a heartbeat
 extends both the queue's delivery lease and the scope lease and records progress; a
 worker that dies stops beating, both leases run out, and the job is delivered again to
-another worker, which can take the scope. A run that fails, or finds its scope held, goes
-back to the queue with an exponential backoff (``lifecycle.retry_base_s`` doubling up to
-``retry_max_s``) until the queue's attempts run out.
+another worker, which takes the scope over (the lease names its job). A job that finds
+the scope held by another job is done at once, skipped: the run in progress covers the
+scope as of its start. A run that fails goes back to the queue with an exponential
+backoff (``lifecycle.retry_base_s`` doubling up to ``retry_max_s``) until the queue's
+attempts run out.
 """
 
 from __future__ import annotations
