@@ -78,6 +78,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (7, "sessions"),
         (9, "one_subject_for_the_user"),
         (10, "event_jobs"),
+        (12, "lifecycle_runs"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

@@ -57,6 +57,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (8, "drop_items_lexical_filter"),
         (9, "one_subject_for_the_user"),
         (10, "event_jobs"),
+        (12, "lifecycle_runs"),
     ]
 
 
