@@ -41,11 +41,13 @@ except ImportError:  # pragma: no cover - depends on the installed extras
 
 T = TypeVar("T")
 
-# KEYS: job, stream, the tenant's index. ARGV: id, kind, tenant, payload, now.
+# KEYS: job, stream, the tenant's index. ARGV: id, kind, tenant, payload, now, the
+# oldest creation time the index keeps (older ids' jobs have expired, or are about to).
 _ENQUEUE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return {0, redis.call('HGET', KEYS[1], 'tenant_id')}
 end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'kind', ARGV[2], 'tenant_id', ARGV[3],
   'payload', ARGV[4], 'state', 'queued', 'attempts', 0, 'created_at', ARGV[5],
@@ -294,7 +296,11 @@ class RedisJobQueue:
     ) -> Job:
         body = check_enqueue(kind, tenant_id, payload, job_id)
         jid = job_id or new_job_id()
-        args: list[str | int | float] = [jid, kind, tenant_id, body, self._now()]
+        now = self._now()
+        # a job's record expires job_ttl_s after it finishes: twice that after its
+        # creation, its id leaves the listing index (which would otherwise only grow)
+        oldest = now - 2 * self.job_ttl_s * 1_000_000
+        args: list[str | int | float] = [jid, kind, tenant_id, body, now, oldest]
         keys = [self._key(jid), self.stream, self._tenant_index(tenant_id)]
         _, owner = await self._call(lambda: self._enqueue_script(keys=keys, args=args))
         if owner != tenant_id:
