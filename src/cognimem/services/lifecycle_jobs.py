@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from cognimem.config import OperationSchedule
-from cognimem.errors import InvalidInput, UsageError
+from cognimem.errors import InvalidInput, StoreUnavailable, UsageError
 from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
 from cognimem.models.ids import new_id
 from cognimem.models.lifecycle import LifecycleRun, OperationResult
@@ -241,10 +241,12 @@ class LifecycleJobService:
                      running, job.id)  # fmt: skip
             await queue.ack(delivery, result={"skipped": "running", "running_job": running})
             return
-        reported: list[float] = []
-        work = asyncio.ensure_future(
-            operation(scope, dry_run=False, progress=lambda done: reported.append(done))
-        )
+        reported: list[float] = []  # the latest share done the operation reported
+
+        def report(done: float) -> None:
+            reported[:] = [min(max(float(done), 0.0), 1.0)]
+
+        work = asyncio.ensure_future(operation(scope, dry_run=False, progress=report))
         beats = asyncio.ensure_future(self._beat(delivery, lease, reported, work))
         why: str | None = None
         try:
@@ -287,11 +289,17 @@ class LifecycleJobService:
         while True:
             await asyncio.sleep(every)
             until = parts.clock() + timedelta(seconds=parts.settings.lifecycle.lease_s)
-            progress = min(max(reported[-1], 0.0), 1.0) if reported else None
-            if not (
-                await queue.heartbeat(delivery, progress)
-                and await parts.store.renew_lease(lease, until=until)
-            ):
+            progress = reported[-1] if reported else None
+            try:
+                held = await queue.heartbeat(delivery, progress) and await parts.store.renew_lease(
+                    lease, until=until
+                )
+            except StoreUnavailable as exc:
+                # beat again next time; if it stays down the leases run out and the next
+                # beat that gets through finds them lost
+                log.warning("lifecycle job %s heartbeat failed: %s", delivery.job.id, exc.message)
+                continue
+            if not held:
                 work.cancel()
                 raise LeaseLost(f"job {delivery.job.id} lost its lease")
 
