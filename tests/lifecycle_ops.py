@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from cognimem import Memory, Settings
 from cognimem.models import Scope
+from cognimem.models.clock import Clock, utc_now
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobQueue, SqliteJobQueue
 from cognimem.services.lifecycle_jobs import Progress
@@ -77,10 +78,11 @@ def memory_for(
     name: str,
     settings: dict[str, Any] | None = None,
     before_change: Callable[[], Awaitable[None]] | None = None,
+    queue_clock: Clock = utc_now,
     **kwargs: Any,
 ) -> Memory:
     """A Memory on ``database`` whose job queue is the SQLite outbox (``redis_url`` None)
-    or Redis under ``name``, with ``archive_stale`` registered."""
+    or Redis under ``name`` (on ``queue_clock``), with ``archive_stale`` registered."""
     merged = Settings.model_validate(settings or {})
     queue = queue_for(
         database,
@@ -88,6 +90,7 @@ def memory_for(
         name,
         visibility_timeout_s=merged.ingest.visibility_timeout_s,
         max_attempts=merged.ingest.max_attempts,
+        clock=queue_clock,
     )
     mem = Memory(open_store(database), HashingEmbedder(), merged, queue=queue, **kwargs)
     mem.register_lifecycle_operation(OP, archive_stale(mem, before_change))

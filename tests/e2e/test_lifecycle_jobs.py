@@ -25,7 +25,7 @@ from cognimem.services.lifecycle_jobs import LIFECYCLE_JOB
 from tests import services
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import serving
-from tests.lifecycle_ops import MARK, OP, memory_for, new_name
+from tests.lifecycle_ops import MARK, OP, archive_stale, memory_for, new_name
 
 Backend = tuple[str, str | None, str]
 
@@ -148,9 +148,12 @@ async def test_a_failed_run_is_retried_after_its_backoff(backend: Backend) -> No
     def clock() -> datetime:
         return now[0]
 
+    later = [datetime.now(UTC)]
     settings = {"lifecycle": {"retry_base_s": 600, "retry_max_s": 3600}}
-    async with memory_for(*backend, settings=settings, clock=clock) as mem:
-        fail_once = mem._lifecycle._operations[OP]  # the registered operation
+    async with memory_for(
+        *backend, settings=settings, clock=clock, queue_clock=lambda: later[0]
+    ) as mem:
+        fail_once = archive_stale(mem)
 
         async def flaky(scope: Any, *, dry_run: bool, progress: Any = None) -> Any:
             calls.append(1)
@@ -164,9 +167,9 @@ async def test_a_failed_run_is_retried_after_its_backoff(backend: Backend) -> No
         failed = await mem.process_next_job("w")
         assert failed is not None
         assert (failed.state, failed.error) == (JobState.QUEUED, "RuntimeError: the LLM timed out")
-        queue: Any = mem.queue
-        assert await queue.claim("w", block_s=0) is None  # waiting out its backoff
-        queue._clock = lambda: datetime.now(UTC) + timedelta(seconds=601)
+        assert mem.queue is not None
+        assert await mem.queue.claim("w", block_s=0) is None  # waiting out its backoff
+        later[0] += timedelta(seconds=601)
         done = await mem.process_next_job("w")
         assert done is not None
         assert (done.id, done.state, done.attempts) == (job.id, JobState.DONE, 2)
