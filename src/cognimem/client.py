@@ -30,6 +30,7 @@ from pydantic_core import to_jsonable_python
 
 from cognimem import errors
 from cognimem.blocking import BlockingFacade
+from cognimem.client_lifecycle import LifecycleClientCalls
 from cognimem.errors import (
     CognimemError,
     InvalidInput,
@@ -108,7 +109,7 @@ class TransportError(ClientError):
     """The request did not get an answer: connection refused, DNS, timeout, ..."""
 
 
-class AsyncMemoryClient:
+class AsyncMemoryClient(LifecycleClientCalls):
     """``Memory``'s operations over HTTP::
 
         async with AsyncMemoryClient("http://127.0.0.1:8420", api_key="...") as mem:
@@ -559,6 +560,9 @@ class AsyncMemoryClient:
         return _parse(response, TypeAdapter(dict[str, str]).validate_python)
 
     # -- plumbing --------------------------------------------------------------------
+    def _scope_body(self, scope: ScopeLike, **fields: str | None) -> dict[str, Any]:
+        return _scope(scope, all_users=False, **fields)
+
     async def _call_model(self, model: type[M], method: str, path: str, body: Any = None) -> M:
         response = await self._call(method, path, body)
         return _parse(response, model.model_validate)

@@ -15,6 +15,7 @@ from typing import Any, Self
 from cognimem.config import Settings
 from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.lifecycle.edits import Feedback, ForgetMode
+from cognimem.memory_lifecycle import LifecycleCalls
 from cognimem.models import (
     ContextPacket,
     Event,
@@ -47,6 +48,7 @@ from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.editing import EditService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
+from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
 from cognimem.services.reading import ReadService
 from cognimem.services.sessions import SessionService
 from cognimem.services.transfer import TransferService
@@ -54,7 +56,7 @@ from cognimem.services.writing import WriteService
 from cognimem.store import Store
 
 
-class Memory:
+class Memory(LifecycleCalls):
     """cognimem's engine. Open it with :meth:`open` and use it as an async context manager::
 
     async with Memory.open("sqlite:///memory.db") as mem:
@@ -80,7 +82,11 @@ class Memory:
         self._browsing = BrowseService(parts)
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
-        self._jobs = JobService(parts, self._writing)
+        # the lifecycle operations by name: one table, each a service method
+        # ``async def op(scope, *, dry_run, progress=None) -> <Op>Result``
+        operations: dict[str, Operation] = {"revise": self._revision.revise}
+        self._lifecycle = LifecycleJobService(parts, operations)
+        self._jobs = JobService(parts, self._writing, self._lifecycle)
 
     @classmethod
     def open(
@@ -310,7 +316,9 @@ class Memory:
         facts the rules find nothing about (a failure is reported in ``degraded``). With
         ``dry_run`` nothing changes and the result says what would."""
         target = make_read_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
-        return await self._revision.revise(target, dry_run=dry_run, progress=progress, since=since)
+        return await self._revision.revise(
+            target, dry_run=dry_run, progress=progress, since=since, use_llm=use_llm
+        )
 
     # -- lookups and listings: services.browsing ---------------------------------------
     async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
@@ -597,9 +605,9 @@ class Memory:
 
     # -- async ingestion: services.jobs ------------------------------------------------
     async def get_job(self, job_id: str, *, tenant_id: str = "default") -> Job:
-        """The state of an ingestion job (queued / running / done / failed).
-        ``NotFound`` for an unknown id, and always when writes are ingested synchronously
-        (no queue is configured, so there are no jobs)."""
+        """The state of a job (ingestion or lifecycle: queued / running / done / failed,
+        with its progress and result summary). ``NotFound`` for an unknown id, and always
+        when no queue is configured (PostgreSQL without a queue URL: no jobs)."""
         return await self._jobs.get_job(job_id, tenant_id=tenant_id)
 
     async def process_next_job(self, worker: str, *, block_s: float = 0.0) -> Job | None:
@@ -619,6 +627,8 @@ class Memory:
         return await self._jobs.requeue_stranded(limit=limit)
 
     async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float = 1.0) -> int:
-        """Process jobs until ``stop`` is set; returns how many jobs were handled. Sweeps
-        for stranded jobs (:meth:`requeue_stranded`) at start and on an interval."""
+        """Process jobs (ingest and lifecycle) until ``stop`` is set; returns how many
+        jobs were handled. Sweeps for stranded jobs (:meth:`requeue_stranded`) at start
+        and on an interval, and queues scheduled lifecycle jobs
+        (:meth:`schedule_lifecycle`) every ``settings.lifecycle.tick_s``."""
         return await self._jobs.run_worker(worker, stop=stop, poll_s=poll_s)

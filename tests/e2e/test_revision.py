@@ -223,6 +223,13 @@ async def test_revise_over_recent_turns_with_a_dry_run_that_changes_nothing(
     assert await fact(memory, "user:location:city", "Berlin") == berlin
     assert {f: await memory.history(f) for f in (veg.id, berlin.id)} == history
 
+    # the lifecycle operation "revise" is the same call (default: the last day's turns,
+    # none here: they were said at T0)
+    assert "revise" in memory.lifecycle_operations
+    run = await memory.run_lifecycle("revise", user_id="u", dry_run=True)
+    assert run.dry_run and run.job is None
+    assert run.summary == {"turns": 0, "reinforced": 0, "invalidated": 0, "items_silenced": 0}
+
     done = await memory.revise(user_id="u", since=T0)
     assert (done.reinforced, done.invalidated) == (dry.reinforced, dry.invalidated)
     assert not done.dry_run
@@ -278,6 +285,8 @@ async def test_revise_asks_a_configured_llm_what_the_rules_cannot_tell(memory_ur
     async with Memory.open(
         memory_url, settings=NO_CLASSIFIER, embedder=HashingEmbedder(), llm=llm
     ) as mem:
+        assert (await mem.revise(user_id="u", since=T0, use_llm=False)).reinforced == []
+        assert llm.call_count == 0  # use_llm=False: the rules alone
         done = await mem.revise(user_id="u", since=T0)
         assert done.reinforced == [veg.id]
         assert done.degraded == []

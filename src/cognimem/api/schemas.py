@@ -282,3 +282,15 @@ class SessionsQuery(BaseModel):
 
     scope: ReadScope = Field(default_factory=ReadScope)
     limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 100
+
+
+class LifecycleRequest(BaseModel):
+    """Run a lifecycle operation on one user's memories (``scope.user_id`` required):
+    queue it as a job, or with ``dry_run`` say what it would change, changing nothing."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scope: ScopeFields = Field(default_factory=ScopeFields)
+    dry_run: StrictBool = False
+    # the same operation, scope and key give the same job (a retried call queues once)
+    key: str | None = Field(default=None, pattern=ID_PATTERN)

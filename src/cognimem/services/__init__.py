@@ -11,9 +11,12 @@ to one of them:
 - ``transfer``: export, import and a user's erasure across store, queue and caches;
 - ``jobs``: a job's state, the worker's claim-run-acknowledge step and loop, the sweep
   that requeues stranded jobs;
+- ``lifecycle_jobs``: lifecycle operations by name, as admin calls (a dry run inline,
+  else a job), run under a lease on their scope, and the worker's scheduler;
 - ``embedding_check``: the embedding model against the database's, at start.
 
 The pure decisions live below them (``ingest/``, ``recall/``, ``lifecycle/``); the
-services load, check, decide through those and store. Background lifecycle work
-(consolidation, a scheduler) is meant to join as services of its own here.
+services load, check, decide through those and store. Each lifecycle operation
+(consolidation, revision) is a service of its own here, registered by name with
+``lifecycle_jobs``.
 """

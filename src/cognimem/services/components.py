@@ -26,8 +26,8 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Components:
-    """The store, embedder, settings, clock, job queue (with async ingestion or a queue
-    URL) and internal LLM of one ``Memory``, and whether they are open: every service
+    """The store, embedder, settings, clock, job queue (on SQLite always, else with a
+    queue URL) and internal LLM of one ``Memory``, and whether they are open: every service
     call checks that first."""
 
     store: Store
@@ -94,7 +94,8 @@ def open_parts(
     url: str | None, settings: Settings, *, embedder: Embedder | None, llm: ChatLLM | None
 ) -> tuple[Store, Embedder, JobQueue | None, ChatLLM | None]:
     """The store (of ``url``, else ``settings.database_url``), the embedder behind its
-    caches, the job queue (with async ingestion or a queue URL) and the internal LLM that
+    caches, the job queue (the SQLite outbox on SQLite, Redis with a queue URL) and the
+    internal LLM that
     ``settings`` describe; an ``embedder`` or ``llm`` given is used instead of the
     configured one. Nothing is connected yet."""
     if llm is None:
@@ -117,7 +118,12 @@ def open_parts(
         backend = RedisEmbeddingCache(settings.embedding.redis_url, behind=store)
     cached = CachedEmbedder(embedder, backend, lru_size=settings.embedding.cache_size)
     queue = None
-    if settings.ingest.mode == "async" or settings.queue_url is not None:
+    # the embedded store always has its outbox: lifecycle jobs run on it
+    if (
+        settings.ingest.mode == "async"
+        or settings.queue_url is not None
+        or isinstance(store, SQLiteStore)
+    ):
         sqlite_path = store.path if isinstance(store, SQLiteStore) else None
         queue = open_queue(
             settings.queue_url,

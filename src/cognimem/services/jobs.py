@@ -13,6 +13,7 @@ from cognimem.ingest.jobs import requeue_stranded
 from cognimem.models.arguments import check_ids
 from cognimem.queue import Job, JobQueue
 from cognimem.services.components import Components
+from cognimem.services.lifecycle_jobs import LIFECYCLE_JOB, LifecycleJobService
 from cognimem.services.writing import WriteService
 from cognimem.store.base import INGEST_JOB
 
@@ -26,9 +27,12 @@ class JobService:
     """``Memory.get_job``, ``process_next_job``, ``requeue_stranded`` and ``run_worker``
     (documented there)."""
 
-    def __init__(self, parts: Components, writing: WriteService) -> None:
+    def __init__(
+        self, parts: Components, writing: WriteService, lifecycle: LifecycleJobService
+    ) -> None:
         self._parts = parts
         self._writing = writing
+        self._lifecycle = lifecycle
 
     def _require_queue(self) -> JobQueue:
         self._parts.require_open()
@@ -53,10 +57,15 @@ class JobService:
         if delivery is None:
             return None
         job = delivery.job
+        degraded: list[str] | None = None  # None: the job acknowledged itself
         try:
-            if job.kind != INGEST_JOB:
+            if job.kind == LIFECYCLE_JOB:
+                # acknowledges, or sends back with a backoff, itself
+                await self._lifecycle.run_job(delivery, worker)
+            elif job.kind == INGEST_JOB:
+                degraded = (await self._writing.ingest_job(job.tenant_id, job.payload)).degraded
+            else:
                 raise InvalidInput(f"unknown job kind {job.kind!r}", field="kind")
-            done = await self._writing.ingest_job(job.tenant_id, job.payload)
         except InvalidInput as exc:
             log.error("job %s is malformed and will not be retried: %s", job.id, exc.message)
             await queue.fail(delivery, f"{exc.type}: {exc.message}", retry=False)
@@ -64,7 +73,8 @@ class JobService:
             log.exception("job %s failed (attempt %d)", job.id, job.attempts)
             await queue.fail(delivery, f"{type(exc).__name__}: {exc}", retry=True)
         else:
-            await queue.ack(delivery, "; ".join(done.degraded) or None)
+            if degraded is not None:
+                await queue.ack(delivery, "; ".join(degraded) or None)
         try:
             return await queue.get(job.tenant_id, job.id)
         except NotFound:
@@ -82,8 +92,15 @@ class JobService:
 
     async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float) -> int:
         handled = 0
-        next_sweep = time.monotonic()
+        next_sweep = next_tick = time.monotonic()
+        lifecycle = self._parts.settings.lifecycle
         while not stop.is_set():
+            if lifecycle.schedule and time.monotonic() >= next_tick:
+                try:
+                    await self._lifecycle.schedule()
+                except StoreUnavailable as exc:
+                    log.warning("lifecycle scheduling failed, retried later: %s", exc.message)
+                next_tick = time.monotonic() + lifecycle.tick_s
             if time.monotonic() >= next_sweep:
                 try:
                     await self.requeue_stranded(limit=SWEEP_LIMIT)

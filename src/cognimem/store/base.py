@@ -110,6 +110,35 @@ class PendingJob:
         }
 
 
+@dataclass(frozen=True)
+class ScopeLease:
+    """Who runs lifecycle operation ``op`` on one user's memories (``token``: this run's
+    own; ``holder``: the worker, for people reading the table)."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str
+    op: str
+    holder: str
+    token: str
+    job_id: str
+
+
+@dataclass(frozen=True)
+class DueScope:
+    """A user's memories as the lifecycle scheduler sees them for one operation: the
+    episodes recorded (and when the first of them was) and the sessions closed since the
+    last completed run began (``done_from``; None: never run)."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str
+    new_episodes: int
+    closed_sessions: int
+    done_from: datetime | None
+    first_new: datetime | None
+
+
 def jobs_of(stored: Sequence[PendingMessage]) -> list[PendingJob]:
     """The jobs of these messages (those stored unprocessed, with a job id), in order."""
     grouped: dict[str, list[PendingMessage]] = {}

@@ -28,6 +28,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store.base import (
     Candidate,
+    DueScope,
     FactQuery,
     FactRows,
     FactUpdate,
@@ -37,6 +38,7 @@ from cognimem.store.base import (
     PendingItem,
     PendingJob,
     PendingMessage,
+    ScopeLease,
 )
 from cognimem.store.forgetting import Forgotten
 
@@ -382,6 +384,31 @@ class JobStore(Protocol):
         and queuing their job must not strand them)."""
 
 
+class LifecycleStore(Protocol):
+    """Leases on (user scope, lifecycle operation), so at most one run of an operation
+    holds a scope at a time and a dead worker's lease runs out, and what the scheduler
+    needs to decide which scopes are due."""
+
+    async def take_lease(self, lease: ScopeLease, *, now: datetime, until: datetime) -> str | None:
+        """Hold the scope for ``lease`` until ``until`` unless another run holds it past
+        ``now``: None when held now, else the job id of the run holding it. A lease of
+        the same job is taken over (the queue delivers a job again only when its last
+        delivery's lease ran out: that run is dead)."""
+
+    async def renew_lease(self, lease: ScopeLease, *, until: datetime) -> bool:
+        """Extend a lease still held by its token; False when it was lost."""
+
+    async def release_lease(
+        self, lease: ScopeLease, *, done_from: datetime | None, job_id: str | None
+    ) -> None:
+        """Let the scope go (only if ``lease`` still holds it); ``done_from``: the run
+        completed, and what was recorded from then on is new to the next run."""
+
+    async def lifecycle_due(self, op: str, *, limit: int) -> list[DueScope]:
+        """User scopes, in every tenant, with active episodes recorded or sessions
+        closed since the last completed run of ``op`` began; most new episodes first."""
+
+
 class Store(
     Database,
     ItemStore,
@@ -392,6 +419,7 @@ class Store(
     SessionStore,
     KeyStore,
     JobStore,
+    LifecycleStore,
     Protocol,
 ):
     """A storage backend: every role."""

@@ -11,6 +11,7 @@ from cognimem.store.postgres.items import PostgresItems
 from cognimem.store.postgres.jobs import PostgresJobs
 from cognimem.store.postgres.keys import PostgresKeys
 from cognimem.store.postgres.knowledge import PostgresKnowledge
+from cognimem.store.postgres.lifecycle import PostgresLifecycle
 from cognimem.store.postgres.sessions import PostgresSessions
 from cognimem.store.postgres.transfer import PostgresTransfer
 
@@ -24,5 +25,6 @@ class PostgresStore(
     PostgresSessions,
     PostgresKeys,
     PostgresJobs,
+    PostgresLifecycle,
 ):
     """``Store`` on PostgreSQL + pgvector. Any number of processes may share a database."""

@@ -137,7 +137,15 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
         ids["entities"],
         ids["facts"],
     )
-    for table in ("items", "events", "facts", "conflicts", "entities", "sessions"):
+    for table in (
+        "items",
+        "events",
+        "facts",
+        "conflicts",
+        "entities",
+        "sessions",
+        "lifecycle_runs",
+    ):
         await delete(table, f"DELETE FROM {table} WHERE {mine}", *who)
     return ErasureReport(removed=removed, content_hashes=hashes)
 

@@ -9,6 +9,7 @@ from cognimem.store.sqlite.items import SQLiteItems
 from cognimem.store.sqlite.jobs import SQLiteJobs
 from cognimem.store.sqlite.keys import SQLiteKeys
 from cognimem.store.sqlite.knowledge import SQLiteKnowledge
+from cognimem.store.sqlite.lifecycle import SQLiteLifecycle
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
 
@@ -22,5 +23,6 @@ class SQLiteStore(
     SQLiteSessions,
     SQLiteKeys,
     SQLiteJobs,
+    SQLiteLifecycle,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""

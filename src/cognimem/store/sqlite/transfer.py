@@ -163,7 +163,15 @@ def _delete_rows(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> dict
         f" ({sub['entities']}) OR fact_id IN ({sub['facts']}))",
         (*who, *who, *who, *who),
     )
-    for table in ("items", "events", "facts", "conflicts", "entities", "sessions"):
+    for table in (
+        "items",
+        "events",
+        "facts",
+        "conflicts",
+        "entities",
+        "sessions",
+        "lifecycle_runs",
+    ):
         delete(table, f"DELETE FROM {table} WHERE tenant_id = ? AND user_id = ?", who)
     return removed
 
