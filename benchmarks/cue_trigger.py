@@ -104,6 +104,7 @@ class Pair:
     cue: str
     trigger: str
     note: str
+    split: str | None = None  # tune / check, in the long-conversation set
 
     @property
     def families(self) -> set[str]:
@@ -123,6 +124,7 @@ def load(path: Path) -> list[Pair]:
                     raw["cue"],
                     raw["trigger"],
                     raw["note"],
+                    raw.get("split"),
                 )
             )
     return pairs

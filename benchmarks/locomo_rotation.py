@@ -95,6 +95,56 @@ def table(reports: dict[str, locomo.Report]) -> list[str]:
     return lines
 
 
+def fold_scores(report: locomo.Report) -> dict[str, float]:
+    """frac@10 of ``report`` on each fold's tune and check conversations."""
+    out = {}
+    for fold, (tune, check) in FOLDS.items():
+        out[f"{fold} tune"] = row(report, tune)["frac@10"]
+        out[f"{fold} check"] = row(report, check)["frac@10"]
+    return out
+
+
+def fold_picks(scores: dict[str, dict[str, float]], baseline: str) -> list[str]:
+    """The rotation's verdict on variants (``scores``: variant → ``fold_scores``): per
+    fold, the variant best on its tune conversations, then that pick on the fold's check
+    conversations and on the other fold's check, each beside ``baseline``; then the
+    variants that beat ``baseline`` on both folds' check conversations (the only ones a
+    default may change to)."""
+    base = scores[baseline]
+    lines = [
+        "| fold | picked on tune | tune: base → pick | check: base → pick "
+        "| other fold's check: base → pick |",
+        "|---|---|---|---|---|",
+    ]
+    for fold in FOLDS:
+        other = next(f for f in FOLDS if f != fold)
+        pick = max(scores, key=lambda v: (scores[v][f"{fold} tune"], v == baseline))
+        got = scores[pick]
+        cells = [
+            f"{base[k]:.4f} → {got[k]:.4f} ({got[k] - base[k]:+.4f})"
+            for k in (f"{fold} tune", f"{fold} check", f"{other} check")
+        ]
+        lines.append(f"| {fold} | {pick} | " + " | ".join(cells) + " |")
+    both = [
+        v
+        for v, got in scores.items()
+        if v != baseline and all(got[f"{f} check"] > base[f"{f} check"] for f in FOLDS)
+    ]
+    lines += [
+        "",
+        "Better than "
+        + baseline
+        + " on both folds' check conversations: "
+        + (
+            ", ".join(
+                f"{v} ({scores[v]['A check']:.4f} / {scores[v]['B check']:.4f})" for v in both
+            )
+            or "none"
+        ),
+    ]
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(

@@ -1,4 +1,4 @@
-"""The blocking face shared by :class:`~cognimem.memory.SyncMemory` (over ``Memory``)
+"""The blocking face shared by :class:`~cognimem.sync_memory.SyncMemory` (over ``Memory``)
 and :class:`~cognimem.client.MemoryClient` (over ``AsyncMemoryClient``): the async
 object's calls run on a private event loop, so they cannot be made from inside one."""
 
@@ -11,6 +11,7 @@ from typing import Any, Self, TypeVar, cast
 from cognimem.models import ContextPacket, MemoryItem, Message, Turn, WriteResult
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry
+from cognimem.models.lifecycle import LifecycleRun
 from cognimem.queue import Job
 
 T = TypeVar("T")
@@ -89,6 +90,12 @@ class BlockingFacade:
 
     def get_job(self, job_id: str, **kwargs: Any) -> Job:
         return cast(Job, self._run(self._target.get_job(job_id, **kwargs)))
+
+    def run_lifecycle(self, op: str, **kwargs: Any) -> LifecycleRun:
+        return cast(LifecycleRun, self._run(self._target.run_lifecycle(op, **kwargs)))
+
+    def list_jobs(self, **kwargs: Any) -> list[Job]:
+        return cast(list[Job], self._run(self._target.list_jobs(**kwargs)))
 
     def export(self, **kwargs: Any) -> Iterator[ExportRecord]:
         """The export records, read lazily on this object's event loop."""

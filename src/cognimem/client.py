@@ -30,6 +30,7 @@ from pydantic_core import to_jsonable_python
 
 from cognimem import errors
 from cognimem.blocking import BlockingFacade
+from cognimem.client_lifecycle import LifecycleClientCalls
 from cognimem.errors import (
     CognimemError,
     InvalidInput,
@@ -52,6 +53,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
+from cognimem.models.arguments import ScopeLike
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -63,6 +65,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.providers.http import retry_after_seconds
 from cognimem.queue import Job
+from cognimem.recall.overrides import RankingOverrides
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -82,8 +85,6 @@ _ERROR_TYPES: dict[str, type[CognimemError]] = {
     for name in ("CognimemError", *errors.__all__)
     if isinstance(cls := getattr(errors, name), type) and issubclass(cls, CognimemError)
 }
-
-ScopeLike = Scope | Mapping[str, Any] | None
 
 
 class ClientError(CognimemError):
@@ -108,7 +109,7 @@ class TransportError(ClientError):
     """The request did not get an answer: connection refused, DNS, timeout, ..."""
 
 
-class AsyncMemoryClient:
+class AsyncMemoryClient(LifecycleClientCalls):
     """``Memory``'s operations over HTTP::
 
         async with AsyncMemoryClient("http://127.0.0.1:8420", api_key="...") as mem:
@@ -224,6 +225,7 @@ class AsyncMemoryClient:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         kinds: Sequence[ItemKind | str] | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
@@ -237,6 +239,7 @@ class AsyncMemoryClient:
             "limit": limit,
             "max_tokens": max_tokens,
             "preset": preset,
+            "ranking": _ranking(ranking),
             "kinds": None if kinds is None else list(kinds),
             "since": since,
             "until": until,
@@ -434,11 +437,18 @@ class AsyncMemoryClient:
         limit: int | None = None,
         max_tokens: int | None = None,
         preset: str | None = None,
+        ranking: RankingOverrides | Mapping[str, Any] | None = None,
         timezone: str | None = None,
         profile: str = DEFAULT_PROFILE,
     ) -> Turn:
         """One conversational turn (see :meth:`Memory.turn`)."""
-        options = {"limit": limit, "max_tokens": max_tokens, "preset": preset, "timezone": timezone}
+        options = {
+            "limit": limit,
+            "max_tokens": max_tokens,
+            "preset": preset,
+            "ranking": _ranking(ranking),
+            "timezone": timezone,
+        }
         body: dict[str, Any] = {
             "user": {"role": "user", **_message(user_message)},
             "scope": _scope(
@@ -550,6 +560,9 @@ class AsyncMemoryClient:
         return _parse(response, TypeAdapter(dict[str, str]).validate_python)
 
     # -- plumbing --------------------------------------------------------------------
+    def _scope_body(self, scope: ScopeLike, **fields: str | None) -> dict[str, Any]:
+        return _scope(scope, all_users=False, **fields)
+
     async def _call_model(self, model: type[M], method: str, path: str, body: Any = None) -> M:
         response = await self._call(method, path, body)
         return _parse(response, model.model_validate)
@@ -622,6 +635,13 @@ def _message(value: Message | Mapping[str, Any] | str) -> dict[str, Any]:
     if isinstance(value, str):
         return {"content": value}
     return dict(value)
+
+
+def _ranking(value: RankingOverrides | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    # not validated here: the server checks it and names the field, as Memory does
+    if isinstance(value, RankingOverrides):
+        return value.changes()
+    return None if value is None else dict(value)
 
 
 def _scope(

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from cognimem.recall.overrides import RankingOverrides
 
 
 def redact_url(url: str) -> str:
@@ -103,6 +105,62 @@ class IngestSettings(BaseModel):
     sweep_grace_s: float = Field(default=60.0, ge=0)
 
 
+class OperationSchedule(BaseModel):
+    """When ``cognimem worker`` queues one lifecycle operation for a user's memories:
+    every ``interval_s`` when anything is new since its last run, as soon as
+    ``after_episodes`` new episodes arrived, and when a session of the user closed
+    (``on_session_close``). Unset (or false): that trigger is off."""
+
+    interval_s: float | None = Field(default=None, gt=0)
+    after_episodes: int | None = Field(default=None, ge=1)
+    on_session_close: bool = False
+
+
+class ConsolidateSchedule(OperationSchedule):
+    interval_s: float | None = Field(default=86_400.0, gt=0)
+    after_episodes: int | None = Field(default=50, ge=1)
+    on_session_close: bool = True
+
+
+class ReviseSchedule(OperationSchedule):
+    interval_s: float | None = Field(default=3_600.0, gt=0)
+    after_episodes: int | None = Field(default=20, ge=1)
+
+
+class LifecycleSchedules(BaseModel):
+    """The schedule of each operation by name (``COGNIMEM_LIFECYCLE__OPERATIONS__REVISE__
+    INTERVAL_S=600``); an operation named here but not registered is skipped, one
+    registered but not named here is never scheduled (admin calls only)."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, OperationSchedule] = Field(init=False)
+
+    consolidate: ConsolidateSchedule = Field(default_factory=ConsolidateSchedule)
+    revise: ReviseSchedule = Field(default_factory=ReviseSchedule)
+
+    def by_name(self) -> dict[str, OperationSchedule]:
+        named = {"consolidate": self.consolidate, "revise": self.revise}
+        return {**named, **(self.__pydantic_extra__ or {})}
+
+
+class LifecycleSettings(BaseModel):
+    """Lifecycle jobs (consolidate, revise, ...) and the worker's scheduler."""
+
+    # whether `cognimem worker` queues lifecycle jobs by the schedules below
+    schedule: bool = True
+    # how often a worker looks for scopes that are due
+    tick_s: float = Field(default=60.0, gt=0)
+    # a run holds its scope this long past its last heartbeat (a third of it); a dead
+    # worker's scope is free again after it
+    lease_s: float = Field(default=60.0, gt=0)
+    # a failed or blocked run is retried after retry_base_s, doubling up to retry_max_s
+    retry_base_s: float = Field(default=5.0, ge=0)
+    retry_max_s: float = Field(default=300.0, ge=0)
+    # scopes one tick looks at per operation, most new episodes first
+    scan_limit: int = Field(default=1_000, ge=1)
+    operations: LifecycleSchedules = Field(default_factory=LifecycleSchedules)
+
+
 class RecallSettings(BaseModel):
     preset: str = "balanced"
     default_limit: int = Field(default=10, ge=1, le=200)
@@ -114,6 +172,28 @@ class RecallSettings(BaseModel):
     budget_s: float | None = Field(default=None, gt=0)
     # with an LLM configured, ask it for the intent of queries the rules are unsure of
     llm_classifier: bool = True
+    # merged over every read's preset, under the read's own `ranking` (fusion, rerank
+    # weights, half-lives, MMR, floors; recall/overrides.py says why only these)
+    ranking: RankingOverrides = Field(default_factory=RankingOverrides)
+
+    @field_validator("ranking", mode="before")
+    @classmethod
+    def _env_numbers(cls, value: object) -> object:
+        """Environment values are text: ``COGNIMEM_RECALL__RANKING__MMR_LAMBDA=0.8`` is
+        the number 0.8 (the overrides take numbers only, as the HTTP API does)."""
+        return _numbers_in(value)
+
+
+def _numbers_in(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _numbers_in(v) for k, v in value.items()}
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if number.is_integer() and "." not in value else number
+    return value
 
 
 class ServerSettings(BaseModel):
@@ -180,6 +260,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
+    lifecycle: LifecycleSettings = Field(default_factory=LifecycleSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
     log: LogSettings = Field(default_factory=LogSettings)

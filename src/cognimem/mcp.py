@@ -24,8 +24,11 @@ from pydantic import Field
 
 from cognimem.config import Settings
 from cognimem.errors import CognimemError, InvalidInput, UsageError, public_message
-from cognimem.memory import Memory, make_scope
+from cognimem.memory import Memory
 from cognimem.models import Scope, WriteResult
+from cognimem.models.arguments import make_scope
+from cognimem.recall import PRESETS
+from cognimem.recall.overrides import RankingOverrides
 
 # FastMCP resolves this alias from the module's globals to inject the tool context
 Ctx = Context[ServerSession, Any, Any]
@@ -37,6 +40,21 @@ UserId = Annotated[
     Field(
         description="Whose memories: the user's id. Default: the user the server is "
         "configured for (COGNIMEM_MCP__USER_ID); a call with neither is refused."
+    ),
+]
+# the read options of recall and get_context
+Preset = Annotated[
+    str | None,
+    Field(
+        description="Recall preset: " + ", ".join(PRESETS) + " (default: the server's).",
+        json_schema_extra={"enum": [*PRESETS, None]},
+    ),
+]
+Ranking = Annotated[
+    RankingOverrides | None,
+    Field(
+        description="Changes to how the preset ranks: fusion weights, rerank weights, "
+        "half-lives, mmr_lambda, episode_floor, min_similarity (unset: the server's)."
     ),
 ]
 
@@ -127,6 +145,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         max_tokens: Annotated[int, Field(description="Token budget of the answer.")] = 1000,
         limit: Annotated[int, Field(description="Most memories to return (1-200).")] = 10,
         user_id: UserId = None,
+        preset: Preset = None,
+        ranking: Ranking = None,
         *,
         ctx: Ctx,
     ) -> str:
@@ -135,7 +155,14 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         memory, server_scope = resolve(ctx)
         with _tool_errors():
             scope = _for_user(server_scope, user_id)
-            packet = await memory.read(query, scope=scope, limit=limit, max_tokens=max_tokens)
+            packet = await memory.read(
+                query,
+                scope=scope,
+                limit=limit,
+                max_tokens=max_tokens,
+                preset=preset,
+                ranking=ranking,
+            )
         return packet.to_markdown()
 
     @server.tool()
@@ -167,6 +194,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
             str | None, Field(description="The reply to it, when already written.")
         ] = None,
         user_id: UserId = None,
+        preset: Preset = None,
+        ranking: Ranking = None,
         *,
         ctx: Ctx,
     ) -> str:
@@ -178,7 +207,7 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
             turn.append({"content": assistant_response, "role": "assistant"})
         with _tool_errors():
             scope = _for_user(server_scope, user_id)
-            packet = await memory.read(user_message, scope=scope)
+            packet = await memory.read(user_message, scope=scope, preset=preset, ranking=ranking)
             await memory.write_batch(turn, scope=scope)
         return packet.to_markdown()
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -416,3 +417,62 @@ async def test_unreachable_redis_is_store_unavailable_without_the_password() -> 
     assert "s3cret" not in info.value.message
     assert ":***@" in info.value.message
     await queue.close()
+
+
+async def test_list_jobs_newest_first_per_tenant_by_kind_and_state(queue: JobQueue) -> None:
+    first = await queue.enqueue("ingest", "t1", {"n": 1})
+    second = await queue.enqueue("lifecycle", "t1", {"n": 2})
+    third = await queue.enqueue("ingest", "t1", {"n": 3})
+    await queue.enqueue("ingest", "t2", {"n": 4})
+    assert [j.id for j in await queue.list_jobs("t1")] == [third.id, second.id, first.id]
+    assert [j.id for j in await queue.list_jobs("t1", limit=2)] == [third.id, second.id]
+    assert [j.id for j in await queue.list_jobs("t1", kind="lifecycle")] == [second.id]
+    delivery = await queue.claim("w1")
+    assert delivery is not None
+    await queue.ack(delivery, result={"archived": 3})
+    [done] = await queue.list_jobs("t1", state=JobState.DONE)
+    assert (done.id, done.result, done.progress) == (first.id, {"archived": 3}, 1.0)
+    assert await queue.list_jobs("t3") == []
+    with pytest.raises(InvalidInput):
+        await queue.list_jobs("t1", limit=0)
+
+
+async def test_heartbeat_records_progress_while_the_delivery_is_current(
+    make_queue: MakeQueue,
+) -> None:
+    queue = await make_queue(visibility_timeout_s=LEASE_S)
+    job = await queue.enqueue("lifecycle", "t1", {})
+    stale = await queue.claim("w1")
+    assert stale is not None
+    assert await queue.heartbeat(stale, 0.25) is True
+    assert (await queue.get("t1", job.id)).progress == 0.25
+    assert await queue.heartbeat(stale) is True  # no progress: the last one stays
+    assert (await queue.get("t1", job.id)).progress == 0.25
+    with pytest.raises(InvalidInput):
+        await queue.heartbeat(stale, 1.5)
+
+    fresh = await queue.claim("w2", block_s=BLOCK_S)  # once w1's lease has run out
+    assert fresh is not None
+    assert await queue.heartbeat(stale, 0.9) is False  # w1 lost it
+    assert await queue.heartbeat(fresh, 0.5) is True
+    assert (await queue.get("t1", job.id)).progress == 0.5
+
+
+async def test_a_retry_with_a_delay_is_claimable_only_when_it_is_due(
+    make_queue: MakeQueue,
+) -> None:
+    now = [datetime(2024, 1, 1, tzinfo=UTC)]
+    queue = await make_queue(clock=lambda: now[0])
+    job = await queue.enqueue("lifecycle", "t1", {})
+    first = await queue.claim("w1")
+    assert first is not None
+    await queue.fail(first, "the LLM timed out", retry=True, delay_s=60)
+    waiting = await queue.get("t1", job.id)
+    assert (waiting.state, waiting.error) == (JobState.QUEUED, "the LLM timed out")
+    assert await queue.claim("w1") is None
+    now[0] += timedelta(seconds=59)
+    assert await queue.claim("w1") is None
+    now[0] += timedelta(seconds=2)
+    second = await queue.claim("w2")
+    assert second is not None
+    assert (second.job.id, second.job.attempts) == (job.id, 2)

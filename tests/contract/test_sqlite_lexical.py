@@ -12,7 +12,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter
 from cognimem.store.sqlite import SQLiteStore, lexical
 from cognimem.store.sqlite.scopes import ScopeRef
-from tests.contract.conftest import message
+from tests.contract.conftest import T0, message
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
 SCOPE = ScopeRef("t1", "default", "alice")
@@ -121,11 +121,11 @@ async def test_index_follows_another_store_on_the_same_file(tmp_path: Path) -> N
         assert len(await a.lexical_search(flt, ["kayak"], 5)) == 1  # a caches the scope
         [r] = await b.commit([message("b paddles kayaks too", ALICE)], WINDOW)
         assert len(await a.lexical_search(flt, ["kayak"], 5)) == 2  # appended
-        await b.set_item_status("t1", r.item_ids, ItemStatus.SILENT)
+        await b.forget_items("t1", r.item_ids, ItemStatus.SILENT, now=T0)
         assert len(await a.lexical_search(flt, ["kayak"], 5)) == 1  # reloaded
         either = ItemFilter(scope=ALICE, statuses=(ItemStatus.ACTIVE, ItemStatus.SILENT))
         assert len(await a.lexical_search(either, ["kayak"], 5)) == 2
-        await b.delete_items("t1", r.item_ids)
+        await b.forget_items("t1", r.item_ids, ItemStatus.DELETED, now=T0)
         assert len(await a.lexical_search(either, ["kayak"], 5)) == 1
     finally:
         await a.close()

@@ -282,7 +282,7 @@ async def test_a_worker_extracts_and_reconciles_once(async_memory: Memory) -> No
     assert set(facts) == {"user:value:diet", "user:policy:allergy:peanuts"}
     # the same job applied again (a redelivery) changes nothing
     assert result.job_id is not None
-    processed = await mem._funnel.process("default", {"event_ids": result.event_ids})
+    processed = await mem._writing.ingest_job("default", {"event_ids": result.event_ids})
     assert processed.items == {}
     again = {f.key: f for f in await mem.facts(user_id="u")}
     assert again["user:value:diet"].reinforcement_count == 1

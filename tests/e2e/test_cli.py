@@ -293,3 +293,30 @@ def test_eval_locomo_dev_evaluates_the_dev_five_only(db_url: str, tmp_path: Path
     lacking = cli("eval", "locomo", str(partial), "--dev", db_url=db_url, check=False)
     assert lacking.returncode == 1
     assert "lacks conv-30, conv-41, conv-42, conv-43 of the dev five" in lacking.stderr
+
+
+def test_recall_takes_a_preset_and_ranking_overrides(db_url: str) -> None:
+    for text in ("My dog Rex loves the park", "I walk my dog Rex in the park every morning"):
+        cli("remember", text, "--user", "u1", db_url=db_url)
+    args = ("recall", "dog park", "--user", "u1", "--json")
+    plain = json.loads(cli(*args, db_url=db_url).stdout)
+    assert len(plain["items"]) == 2
+    assert plain["recall_config"] is None
+    ranked = cli(
+        *args, "--preset", "precise", "--rank", "episode_floor=1", "--rank",
+        "rerank.graph=0.25", "--explain", db_url=db_url,
+    )  # fmt: skip
+    packet = json.loads(ranked.stdout)
+    assert [i["id"] for i in packet["items"]] == [plain["items"][0]["id"]]
+    config = packet["recall_config"]
+    assert (config["name"], config["episode_floor"], config["rerank"]["graph"]) == (
+        "precise",
+        1.0,
+        0.25,
+    )
+    bad = cli(*args, "--rank", "rerank.graph=-1", db_url=db_url, check=False)
+    assert bad.returncode == 1
+    assert "ranking.rerank.graph" in bad.stderr
+    malformed = cli(*args, "--rank", "graph", db_url=db_url, check=False)
+    assert malformed.returncode == 1
+    assert "FIELD=VALUE" in malformed.stderr

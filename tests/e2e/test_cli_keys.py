@@ -16,7 +16,7 @@ from cognimem.api.auth import hash_secret
 from cognimem.models.admin import ApiKey
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store.sqlite import SQLiteStore
-from cognimem.store.sqlite.store import path_from_url
+from cognimem.store.sqlite.database import path_from_url
 from tests.conftest import child_env
 
 

@@ -62,7 +62,10 @@ async def test_the_four_tools_are_listed_with_their_arguments(db_url: str, tmp_p
         "user_message",
         "assistant_response",
         "user_id",
+        "preset",
+        "ranking",
     }
+    assert {"preset", "ranking"} <= set(tools["recall"].inputSchema["properties"])
     # every tool takes the user of the call, none requires it, none takes a tenant
     for tool in tools.values():
         assert "user_id" in tool.inputSchema["properties"]
@@ -129,6 +132,29 @@ async def test_bad_calls_are_tool_errors_with_the_message(db_url: str, tmp_path:
     assert "role" in _text(role)
     assert limit.isError
     assert "limit must be between 1 and 200" in _text(limit)
+
+
+async def test_recall_and_get_context_take_a_preset_and_ranking_overrides(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with serve(db_url, tmp_path) as session:
+        await call(session, "remember", content="The park by the station has a dog pond")
+        await call(session, "remember", content="Dogs swim in the pond of the park")
+        plain = await call(session, "recall", query="dog pond park")
+        floored = await call(
+            session, "recall", query="dog pond park", preset="precise", ranking={"episode_floor": 1}
+        )
+        context = await call(
+            session, "get_context", user_message="dog pond park", ranking={"episode_floor": 1}
+        )
+        bad = await session.call_tool("recall", {"query": "x", "ranking": {"mmr_lambda": 2}})
+        unknown = await session.call_tool("recall", {"query": "x", "preset": "loud"})
+    assert plain.count("pond") == 2
+    assert floored.count("pond") == context.count("pond") == 1
+    assert bad.isError
+    assert "mmr_lambda" in _text(bad)
+    assert unknown.isError
+    assert "preset" in _text(unknown)
 
 
 async def test_forget_cannot_reach_another_users_memories(db_url: str, tmp_path: Path) -> None:

@@ -1,6 +1,8 @@
-"""The cue → trigger benchmark data (benchmarks/data/cue_trigger.jsonl) keeps its promises:
-enough pairs of every constraint type, and no content word shared by a cue and its
-trigger, so only a read that understands the request can find the constraint."""
+"""The cue → trigger benchmark data keeps its promises: enough pairs of every constraint
+type, and no content word shared by a cue and its trigger, so only a read that
+understands the request can find the constraint. Two files: the short-scope set
+(benchmarks/data/cue_trigger.jsonl) and the long-conversation set
+(benchmarks/data/cue_trigger_long.jsonl, with a fixed tune/check split)."""
 
 from __future__ import annotations
 
@@ -16,13 +18,15 @@ import pytest
 from cognimem.ingest.extract.schema import SCOPE_TAGS
 from cognimem.recall.analyze import STOP_WORDS, query_terms
 
-DATA = Path(__file__).parent.parent.parent / "benchmarks" / "data" / "cue_trigger.jsonl"
+DATA_DIR = Path(__file__).parent.parent.parent / "benchmarks" / "data"
+DATA = DATA_DIR / "cue_trigger.jsonl"
+LONG = DATA_DIR / "cue_trigger_long.jsonl"
 TYPES = ("policy", "value", "goal", "state", "causal")
 FIELDS = {"id", "type", "domains", "cue", "trigger", "note"}
 
 
-def load() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
+def load(path: Path = DATA) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def content_words(text: str) -> set[str]:
@@ -44,6 +48,9 @@ def content_words(text: str) -> set[str]:
 
 
 PAIRS = load()
+LONG_PAIRS = load(LONG)
+BOTH = [*PAIRS, *LONG_PAIRS]
+BOTH_IDS = [f"short:{p['id']}" for p in PAIRS] + [f"long:{p['id']}" for p in LONG_PAIRS]
 
 
 def test_the_file_parses_into_enough_well_formed_pairs() -> None:
@@ -66,12 +73,34 @@ def test_the_pairs_spread_over_many_domains() -> None:
     assert len({p["domains"][0] for p in PAIRS}) >= 12
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=[p["id"] for p in PAIRS])
+def test_the_long_set_has_fifty_pairs_a_type_over_many_domains_split_in_halves() -> None:
+    assert len({p["id"] for p in LONG_PAIRS}) == len(LONG_PAIRS)
+    for pair in LONG_PAIRS:
+        assert set(pair) == FIELDS | {"split"}, pair.get("id")
+        assert pair["type"] in TYPES, pair["id"]
+        assert pair["split"] in ("tune", "check"), pair["id"]
+        assert pair["domains"], pair["id"]
+        assert set(pair["domains"]) <= set(SCOPE_TAGS), pair["id"]
+        assert all(pair[f].strip() for f in ("cue", "trigger", "note")), pair["id"]
+    for t in TYPES:
+        of_type = [p for p in LONG_PAIRS if p["type"] == t]
+        assert len(of_type) >= 50, t
+        tune = sum(p["split"] == "tune" for p in of_type)
+        assert abs(2 * tune - len(of_type)) <= 1, t  # the halves differ by one at most
+    assert len({p["domains"][0] for p in LONG_PAIRS}) >= 20
+
+
+def test_the_long_set_is_written_fresh() -> None:
+    old = {p["cue"].lower() for p in PAIRS} | {p["trigger"].lower() for p in PAIRS}
+    assert not [p["id"] for p in LONG_PAIRS if {p["cue"].lower(), p["trigger"].lower()} & old]
+
+
+@pytest.mark.parametrize("pair", BOTH, ids=BOTH_IDS)
 def test_cue_and_trigger_share_no_content_word(pair: dict[str, Any]) -> None:
     assert content_words(pair["cue"]) & content_words(pair["trigger"]) == set()
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=[p["id"] for p in PAIRS])
+@pytest.mark.parametrize("pair", BOTH, ids=BOTH_IDS)
 def test_no_trigger_term_matches_its_cue_after_stemming(pair: dict[str, Any]) -> None:
     # SQLite's lexical index stems (porter): "coming" finds "come"
     db = sqlite3.connect(":memory:")

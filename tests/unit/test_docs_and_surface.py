@@ -51,7 +51,7 @@ def test_every_command_has_help() -> None:
     assert top.exit_code == 0
     for command in (
         "serve", "mcp", "worker", "remember", "recall", "forget", "import", "export",
-        "migrate", "eval", "keys",
+        "migrate", "eval", "keys", "lifecycle",
     ):  # fmt: skip
         assert command in top.output
         result = runner.invoke(app, [command, "--help"])

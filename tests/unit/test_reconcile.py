@@ -7,8 +7,9 @@ import sys
 from datetime import UTC, datetime, timedelta
 
 from cognimem.ingest.keys import fact_key, is_under, normalize_name, slug, subject_slug
-from cognimem.ingest.reconcile import CONFIDENCE_CAP, NewFact, reconcile
+from cognimem.ingest.reconcile import NewFact, reconcile
 from cognimem.models import Scope
+from cognimem.models.fact_changes import CONFIDENCE_CAP
 from cognimem.models.knowledge import (
     ConflictStatus,
     ConflictStrategy,

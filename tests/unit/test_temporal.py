@@ -249,3 +249,58 @@ def test_every_result_is_timezone_aware_utc() -> None:
         assert mention.start.tzinfo is UTC
         assert mention.end.tzinfo is UTC
         assert mention.start < mention.end
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "anchor"),
+    [
+        ("the week before 16 November 2023", date(2023, 11, 9), date(2023, 11, 16), 16),
+        ("two weeks before August 11, 2023", date(2023, 7, 28), date(2023, 8, 4), 11),
+        ("the day after 3 May 2023", date(2023, 5, 4), date(2023, 5, 5), 3),
+        # 25 October 2022 is a Tuesday; 3 June 2022 a Friday; 10 April 2023 a Monday
+        ("the Sunday before October 25, 2022", date(2022, 10, 23), date(2022, 10, 24), 25),
+        ("the weekend after 3 June, 2022", date(2022, 6, 4), date(2022, 6, 6), 3),
+        ("last weekend before April 10, 2023", date(2023, 4, 8), date(2023, 4, 10), 10),
+        ("the month before 7 May 2023", date(2023, 4, 7), date(2023, 5, 7), 7),
+    ],
+)
+def test_a_period_counted_from_a_date(text: str, start: date, end: date, anchor: int) -> None:
+    found = one(text)
+    assert days(found) == (start, end)
+    assert found.anchor is not None
+    assert found.anchor[0].day == anchor
+    assert not found.relative
+
+
+def test_relative_mentions_say_so() -> None:
+    assert one("last Friday").relative
+    assert one("two weeks ago").relative
+    assert not one("on 7 May 2023").relative
+
+
+def test_a_day_of_the_month_alone() -> None:
+    # REF is Saturday 15 June 2024
+    assert days(one("we met on the 12th")) == (date(2024, 6, 12), date(2024, 6, 13))
+    assert days(one("we met on the 20th")) == (date(2024, 5, 20), date(2024, 5, 21))
+    ahead = one("I'll go on the 20th", prefer_future=True)
+    assert days(ahead) == (date(2024, 6, 20), date(2024, 6, 21))
+    # a month without that day is passed over
+    assert days(one("paid on the 31st")) == (date(2024, 5, 31), date(2024, 6, 1))
+    # with a month it is that month's day
+    assert days(one("on the 3rd of May")) == (date(2024, 5, 3), date(2024, 5, 4))
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("the first week of May", date(2024, 5, 1), date(2024, 5, 8)),
+        ("the second week of November", date(2023, 11, 8), date(2023, 11, 15)),
+        ("the third week of March 2022", date(2022, 3, 15), date(2022, 3, 22)),
+        ("the last week of February 2024", date(2024, 2, 23), date(2024, 3, 1)),
+        ("the fourth week of next January", date(2025, 1, 22), date(2025, 1, 29)),
+    ],
+)
+def test_a_week_of_a_month(text: str, start: date, end: date) -> None:
+    found = one(text)
+    assert days(found) == (start, end)
+    assert found.granularity == "week"

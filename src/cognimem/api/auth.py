@@ -48,7 +48,7 @@ from cognimem.models.admin import ApiKey
 from cognimem.models.clock import Clock, to_utc, utc_now
 from cognimem.models.ids import new_id
 from cognimem.models.scope import Scope
-from cognimem.store.base import Store
+from cognimem.store.roles import KeyStore
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +198,7 @@ class Authenticator:
 
     def __init__(
         self,
-        store: Store,
+        store: KeyStore,
         settings: Settings,
         *,
         limiter: RateLimiter | None = None,
@@ -297,7 +297,7 @@ async def metrics_access(request: Request) -> None:
 
 # -- issuing and revoking ------------------------------------------------------------------
 async def issue_key(
-    store: Store,
+    store: KeyStore,
     tenant_id: str,
     *,
     name: str = "",
@@ -338,7 +338,7 @@ async def issue_key(
     return key, secret
 
 
-async def revoke_key(store: Store, key_id: str, *, now: datetime | None = None) -> ApiKey:
+async def revoke_key(store: KeyStore, key_id: str, *, now: datetime | None = None) -> ApiKey:
     """Revoke a key at once (``NotFound`` if there is none); returns it."""
     return await store.revoke_api_key(key_id, now or utc_now())
 

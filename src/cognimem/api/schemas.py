@@ -15,6 +15,7 @@ from cognimem.models.scope import ID_PATTERN
 from cognimem.models.wire import JSON_NUMBER, IsoTime
 from cognimem.recall import PRESETS
 from cognimem.recall.analyze import TIMEZONES
+from cognimem.recall.overrides import RankingOverrides
 
 
 def error_body(type_: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -153,6 +154,9 @@ class ReadOptions(BaseModel):
         Annotated[int, Field(json_schema_extra=_between(1, 200_000)), JSON_NUMBER] | None
     ) = None
     preset: str | None = Field(default=None, json_schema_extra={"enum": [*PRESETS, None]})
+    # merged over the preset (and the server's recall.ranking): fusion, rerank weights,
+    # half-lives, MMR and floors; numbers only, each within its bounds
+    ranking: RankingOverrides | None = None
 
 
 class ReadRequest(ReadOptions):
@@ -278,3 +282,15 @@ class SessionsQuery(BaseModel):
 
     scope: ReadScope = Field(default_factory=ReadScope)
     limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 100
+
+
+class LifecycleRequest(BaseModel):
+    """Run a lifecycle operation on one user's memories (``scope.user_id`` required):
+    queue it as a job, or with ``dry_run`` say what it would change, changing nothing."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scope: ScopeFields = Field(default_factory=ScopeFields)
+    dry_run: StrictBool = False
+    # the same operation, scope and key give the same job (a retried call queues once)
+    key: str | None = Field(default=None, pattern=ID_PATTERN)

@@ -1,7 +1,7 @@
 """The ``cognimem`` command line: a thin skin that calls ``Memory`` and prints.
 
 One module per group of commands (``server``, ``worker``, ``memory``, ``transfer``,
-``migrate``, ``bench``, ``keys``); this module builds the Typer app from them, in the
+``migrate``, ``lifecycle``, ``bench``, ``keys``); this module builds the Typer app from them, in the
 order ``--help`` lists.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from cognimem.cli import bench, keys, memory, migrate, server, transfer, worker
+from cognimem.cli import bench, keys, lifecycle, memory, migrate, server, transfer, worker
 
 app = typer.Typer(help="cognimem: a cognitive memory layer for LLM agents.", no_args_is_help=True)
 app.command()(server.serve)
@@ -21,6 +21,7 @@ app.command()(memory.forget)
 app.command("import")(transfer.import_)
 app.command()(transfer.export)
 app.command()(migrate.migrate)
+app.command()(lifecycle.lifecycle)
 
 eval_app = typer.Typer(help="Benchmark harnesses.", no_args_is_help=True)
 eval_app.command("locomo")(bench.eval_locomo)

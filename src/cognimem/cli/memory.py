@@ -20,6 +20,7 @@ from cognimem.cli.common import (
 from cognimem.memory import Memory
 from cognimem.models import MemoryItem
 from cognimem.models.admin import ForgetResult
+from cognimem.recall.overrides import assignments
 
 
 def remember(
@@ -62,6 +63,23 @@ def recall(
     all_users: AllUsersOption = False,
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
+    preset: Annotated[
+        str | None,
+        typer.Option(help="Recall preset (default: COGNIMEM_RECALL__PRESET)."),
+    ] = None,
+    rank: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="FIELD=VALUE",
+            help="Change how the preset ranks, e.g. rerank.graph=0.2 or mmr_lambda=0.8 "
+            "(repeatable; fusion, lexical_weight, vector_weight, rrf_k, rerank.*, "
+            "half_lives.*, mmr_lambda, episode_floor, min_similarity).",
+        ),
+    ] = None,
+    explain: Annotated[
+        bool,
+        typer.Option(help="With --json: each candidate's signals and the effective config."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the packet as JSON.")] = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
@@ -71,8 +89,17 @@ def recall(
 
     async def go() -> None:
         scope = {"tenant_id": tenant, **user_scope(user, all_users, "recall")}
+        ranking = assignments(rank or [], "rank")
         async with Memory.open(db) as mem:
-            packet = await mem.read(query, scope=scope, limit=limit, max_tokens=max_tokens)
+            packet = await mem.read(
+                query,
+                scope=scope,
+                limit=limit,
+                max_tokens=max_tokens,
+                preset=preset,
+                ranking=ranking or None,
+                explain=explain,
+            )
         if as_json:
             sys.stdout.write(packet.model_dump_json(indent=2) + "\n")
         else:

@@ -15,7 +15,7 @@ from cognimem.config import Settings, redact_url
 from cognimem.errors import CognimemError, UsageError
 from cognimem.logs import configure_logging
 from cognimem.memory import Memory
-from cognimem.store.sqlite.store import path_from_url
+from cognimem.store.sqlite.database import path_from_url
 
 
 def serve(

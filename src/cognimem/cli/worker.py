@@ -1,4 +1,4 @@
-"""``cognimem worker``: runs async-ingestion jobs."""
+"""``cognimem worker``: runs async-ingestion and lifecycle jobs, and schedules the latter."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ def worker(
     db: DbOption = None,
     name: Annotated[str | None, typer.Option(help="Worker name (default: host:pid).")] = None,
 ) -> None:
-    """Run async-ingestion jobs until interrupted (SIGINT / SIGTERM)."""
+    """Run async-ingestion and lifecycle jobs until interrupted (SIGINT / SIGTERM), and
+    queue lifecycle jobs by their schedules (COGNIMEM_LIFECYCLE__...)."""
     import os
     import socket
 

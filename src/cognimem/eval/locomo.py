@@ -22,8 +22,9 @@ from typing import Any
 
 from cognimem.errors import InvalidInput
 from cognimem.ingest.profiles import IngestProfile
-from cognimem.memory import MAX_READ_TOKENS, Memory
+from cognimem.memory import Memory
 from cognimem.models import Message
+from cognimem.services.reading import MAX_READ_TOKENS
 
 CATEGORY_NAMES = {
     1: "multi-hop",

@@ -21,7 +21,7 @@ from cognimem.ingest.keys import normalize_name
 from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
-from cognimem.store.base import Store
+from cognimem.store.roles import KnowledgeStore
 
 Method = Literal["alias", "fuzzy", "new", "ambiguous"]
 
@@ -62,7 +62,7 @@ class EntityResolver:
 
     def __init__(
         self,
-        store: Store,
+        store: KnowledgeStore,
         *,
         fuzzy_threshold: float = 85.0,
         ambiguity_margin: float = 3.0,

@@ -15,6 +15,7 @@ from cognimem.config import IngestSettings
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge, StoreUnavailable
 from cognimem.ingest.chunking import chunk_text
 from cognimem.ingest.entities import EntityResolver
+from cognimem.ingest.extract.clauses import event_period
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
 from cognimem.ingest.gate import find_secrets, redact_pii
@@ -45,10 +46,10 @@ from cognimem.store.base import (
     PendingItem,
     PendingJob,
     PendingMessage,
-    Store,
     job_id_for,
     jobs_of,
 )
+from cognimem.store.roles import Store
 
 log = logging.getLogger(__name__)
 
@@ -506,6 +507,7 @@ class WriteFunnel:
                 clean = redaction.text
                 for pii_kind, n in redaction.counts.items():
                     result.redactions[pii_kind] = result.redactions.get(pii_kind, 0) + n
+            start, end = event_period(clean, event.occurred_at) or (None, None)
             item = MemoryItem(
                 id=new_id("mem"),
                 scope=event.scope,
@@ -518,6 +520,8 @@ class WriteFunnel:
                 author=event.name,
                 occurred_at=event.occurred_at,
                 recorded_at=event.recorded_at,
+                event_start=start,
+                event_end=end,
                 token_count=self._count(clean),
                 embedding_model=self._embedder.model_id,
                 metadata=event.metadata,

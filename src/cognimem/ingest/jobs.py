@@ -17,7 +17,8 @@ from datetime import datetime
 
 from cognimem.errors import NotFound
 from cognimem.queue.base import Job, JobQueue
-from cognimem.store.base import INGEST_JOB, PendingJob, Store
+from cognimem.store.base import INGEST_JOB, PendingJob
+from cognimem.store.roles import JobStore
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ async def enqueue(queue: JobQueue, job: PendingJob) -> Job:
 
 
 async def requeue_stranded(
-    store: Store, queue: JobQueue, *, recorded_before: datetime, limit: int
+    store: JobStore, queue: JobQueue, *, recorded_before: datetime, limit: int
 ) -> list[str]:
     """Queue the jobs of events unprocessed since before ``recorded_before`` (looking at
     the ``limit`` oldest such events) that the queue does not know; returns their ids."""

@@ -12,9 +12,10 @@ import numpy as np
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.keys import SELF_SUBJECT, fact_key, is_self, slug, subject_slug
-from cognimem.ingest.reconcile import LIVE, NewFact, reconcile
+from cognimem.ingest.reconcile import NewFact, reconcile
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
+from cognimem.models.fact_changes import LIVE
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     CONSTRAINT_CATEGORIES,
@@ -24,7 +25,8 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import FactQuery, Knowledge, PendingFact, Store
+from cognimem.store.base import FactQuery, Knowledge, PendingFact
+from cognimem.store.roles import KnowledgeStore
 
 _DEFAULT_IMPORTANCE = {
     FactCategory.IDENTITY: 0.8,
@@ -58,7 +60,9 @@ def fact_text(f: ExtractedFact) -> str:
 
 
 class KnowledgeBuilder:
-    def __init__(self, store: Store, resolver: EntityResolver, embedding_model: str) -> None:
+    def __init__(
+        self, store: KnowledgeStore, resolver: EntityResolver, embedding_model: str
+    ) -> None:
         self._store = store
         self._resolver = resolver
         self._model = embedding_model

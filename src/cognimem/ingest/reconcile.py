@@ -19,11 +19,18 @@ reconcile again). For each new fact, in the order things were said:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from cognimem.models.fact_changes import (
+    LIVE,
+    fact_history,
+    reinforced,
+    same_statement,
+    superseded,
+)
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     ConflictStatus,
@@ -35,11 +42,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store.base import FactUpdate, KeyState
 
-LIVE = (FactStatus.ACTIVE, FactStatus.AGING)
-CONFIDENCE_CAP = 0.99
-REINFORCE_RATE = 0.25  # each repetition closes this share of the gap to the cap
 ASK_USER_MARGIN = 0.15  # confidences closer than this: the user decides
-MAX_EVIDENCE = 50
 
 
 @dataclass
@@ -89,7 +92,7 @@ def reconcile(
             created[fact.id] = fact
         else:
             out.updates[fact.id] = FactUpdate(fact, original_revision[fact.id])
-        out.history.append(_history(fact, action, before, now, event_id))
+        out.history.append(fact_history(fact, action, before, now, event_id))
 
     for p in sorted(proposals, key=lambda p: p.said_at):  # stable: same time keeps order
         new = p.fact
@@ -100,27 +103,27 @@ def reconcile(
             if new.id in created:
                 state.setdefault(new.key, {})[new.id] = created[new.id]
             continue
-        same = [f for f in live if _same(f, new)]
+        same = [f for f in live if same_statement(f, new)]
         if same:
             old = same[0]
-            put(_reinforced(old, new, p.said_at), "reinforced", old, p.event_id)
+            put(reinforced(old, new, p.said_at), "reinforced", old, p.event_id)
             out.reinforced.append(old.id)
             continue
         created[new.id] = new
         state.setdefault(new.key, {})[new.id] = new
-        out.history.append(_history(new, "created", None, now, p.event_id))
+        out.history.append(fact_history(new, "created", None, now, p.event_id))
         start = new.valid_from or p.said_at
         for old in live:
             old_at = max(old.valid_from or old.last_validated_at, old.last_validated_at)
             if p.said_at > old_at:
-                put(_superseded(old, new.id, start), "superseded", old, p.event_id)
+                put(superseded(old, new.id, start), "superseded", old, p.event_id)
                 out.superseded.append(old.id)
                 if old.is_constraint:
                     evidence = set(new.evidence_item_ids)
                     out.silence_items += [i for i in old.evidence_item_ids if i not in evidence]
             elif p.said_at < old_at:
                 # said before what we know now: it is history, ended by the current fact
-                ended = _superseded(new, old.id, old.valid_from or old_at)
+                ended = superseded(new, old.id, old.valid_from or old_at)
                 created[new.id] = ended
                 state[new.key][new.id] = ended
             else:
@@ -155,7 +158,7 @@ def _past(
 ) -> None:
     """A statement that something no longer holds."""
     new = p.fact
-    same = [f for f in live if _same(f, new)]
+    same = [f for f in live if same_statement(f, new)]
     end = new.valid_to or p.said_at
     if same:  # "I used to live in Paris" while Paris is current: it ends now
         for old in same:
@@ -177,7 +180,7 @@ def _past(
         return  # already known as history
     past = new.model_copy(update={"status": FactStatus.SUPERSEDED, "valid_to": new.valid_to})
     created[past.id] = past
-    out.history.append(_history(past, "created", None, now, p.event_id))
+    out.history.append(fact_history(past, "created", None, now, p.event_id))
     current = [f for f in live if f.id != past.id]
     if current and past.valid_to is None:  # the current value's start ends it
         start = current[0].valid_from
@@ -198,7 +201,7 @@ def _conflict(
     close = abs(old.confidence - new.confidence) < ASK_USER_MARGIN
     strategy = ConflictStrategy.ASK_USER if close else ConflictStrategy.TRUST_RECENT
     if strategy is ConflictStrategy.TRUST_RECENT:  # the later-recorded statement wins
-        put(_superseded(old, new.id, new.valid_from or now), "superseded", old, event_id)
+        put(superseded(old, new.id, new.valid_from or now), "superseded", old, event_id)
         out.superseded.append(old.id)
     out.conflicts.append(
         FactConflict(
@@ -213,73 +216,4 @@ def _conflict(
             resolved_at=None if close else now,
             note=f"{old.value!r} and {new.value!r} were stated at the same time",
         )
-    )
-
-
-def _same(a: Fact, b: Fact) -> bool:
-    return a.value.casefold() == b.value.casefold() and a.polarity == b.polarity
-
-
-def _reinforced(old: Fact, new: Fact, said_at: datetime) -> Fact:
-    gain = REINFORCE_RATE * new.confidence * (CONFIDENCE_CAP - old.confidence)
-    confidence = min(CONFIDENCE_CAP, old.confidence + max(gain, 0.0))
-    factors = dict(old.confidence_factors)
-    factors["reinforcement"] = round(
-        confidence - old.confidence + factors.get("reinforcement", 0.0), 6
-    )
-    valid_from = old.valid_from
-    if new.valid_from is not None and (valid_from is None or new.valid_from < valid_from):
-        valid_from = new.valid_from
-    return old.model_copy(
-        update={
-            "confidence": confidence,
-            "confidence_factors": factors,
-            "reinforcement_count": old.reinforcement_count + 1,
-            "last_validated_at": max(old.last_validated_at, said_at),
-            "valid_from": valid_from,
-            "evidence_item_ids": _union(old.evidence_item_ids, new.evidence_item_ids),
-            "evidence_event_ids": _union(old.evidence_event_ids, new.evidence_event_ids),
-            "importance": max(old.importance, new.importance),
-            "scope_tags": _union(old.scope_tags, new.scope_tags),
-            "revision": old.revision + 1,
-        }
-    )
-
-
-def _superseded(old: Fact, by: str, at: datetime) -> Fact:
-    return old.model_copy(
-        update={
-            "status": FactStatus.SUPERSEDED,
-            "superseded_by": by,
-            "valid_to": at,
-            "revision": old.revision + 1,
-        }
-    )
-
-
-def _union(a: Iterable[str], b: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys([*a, *b]))[-MAX_EVIDENCE:]
-
-
-_SNAPSHOT = ("value", "polarity", "status", "confidence", "reinforcement_count", "valid_from",
-             "valid_to", "superseded_by", "last_validated_at")  # fmt: skip
-
-
-def _snapshot(f: Fact) -> dict[str, Any]:
-    return f.model_dump(mode="json", include=set(_SNAPSHOT))
-
-
-def _history(
-    fact: Fact, action: str, before: Fact | None, now: datetime, event_id: str | None
-) -> HistoryEntry:
-    return HistoryEntry(
-        id=new_id("hst"),
-        tenant_id=fact.scope.tenant_id,
-        target_type="fact",
-        target_id=fact.id,
-        action=action,
-        at=now,
-        before=None if before is None else _snapshot(before),
-        after=_snapshot(fact),
-        event_id=event_id,
     )

@@ -30,7 +30,7 @@ from cognimem.ingest.entities import SELF_PROPERTY, Resolution, Resolved
 from cognimem.ingest.keys import SELF_SUBJECT, normalize_name
 from cognimem.models import Event, Scope
 from cognimem.models.knowledge import Alias, AliasSource
-from cognimem.store.base import Store
+from cognimem.store.roles import KnowledgeStore
 
 
 @dataclass
@@ -56,7 +56,7 @@ class Speakers:
 
 
 async def identify(
-    store: Store, scope: Scope, authors: Sequence[str], resolved: Resolved
+    store: KnowledgeStore, scope: Scope, authors: Sequence[str], resolved: Resolved
 ) -> Speakers:
     """Decide which of ``authors`` (the names of a batch's messages, in order) are the
     scope's user; a newly claimed name is rewritten in ``resolved`` to point at the
@@ -87,7 +87,7 @@ async def identify(
     return out
 
 
-async def _has_name(store: Store, scope: Scope, self_id: str) -> bool:
+async def _has_name(store: KnowledgeStore, scope: Scope, self_id: str) -> bool:
     """Whether the user's entity already has a name the user spoke under."""
     known = await store.find_aliases(scope.tenant_id, scope.namespace, scope.user_id, None)
     return any(a.entity_id == self_id and a.source is AliasSource.USER_STATED for a in known)

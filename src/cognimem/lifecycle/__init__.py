@@ -2,5 +2,5 @@
 conflict resolution by the user, sessions, erasure, export and import.
 
 The decisions are pure functions here (``edits``, ``conflicts``); ``transfer`` streams
-exports and imports; :class:`~cognimem.memory.Memory` wires them to the store.
+exports and imports; the services of :mod:`cognimem.services` apply them to the store.
 """

@@ -1,7 +1,7 @@
 """A user resolving a fact conflict, as a pure decision.
 
 With a winner, the conflict's other live facts are superseded by it exactly as
-reconciliation supersedes an older value (``ingest/reconcile.py``: status superseded,
+reconciliation supersedes an older value (``models/fact_changes.py``: status superseded,
 ``superseded_by``, ``valid_to``, revision + 1, a "superseded" history entry with the
 before/after snapshots; a superseded constraint's evidence items are silenced). Without
 one ("keep both"), every fact stays live and the conflict is recorded as resolved with
@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from cognimem.errors import Conflict, InvalidInput
-from cognimem.ingest.reconcile import LIVE
-from cognimem.ingest.reconcile import _history as fact_history
-from cognimem.ingest.reconcile import _superseded as superseded
+from cognimem.models.fact_changes import LIVE, fact_history, superseded
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     ConflictStatus,

@@ -1,6 +1,6 @@
 """Edits, feedback and forgetting: an item's new state and the history entry that
 records the change (actor ``api``), as pure decisions; a forget's writes go through one
-store call (``Store.forget_items``)."""
+store call (``EditStore.forget_items``)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, get_args
 
+from cognimem.ingest.extract.clauses import event_period
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.recall.evidence import mentions as mentions  # the read path's own-words test
-from cognimem.store.base import Store
+from cognimem.store.roles import EditStore
 
 Feedback = Literal["correct", "incorrect", "outdated"]
 FEEDBACK: tuple[str, ...] = get_args(Feedback)
@@ -56,6 +57,9 @@ def edited(
     if edit.text is not None and edit.text != item.text:
         changes.update(text=edit.text, token_count=edit.token_count)
         changes["embedding_model"] = embedding_model
+        start, end = event_period(edit.text, item.occurred_at) or (None, None)
+        if (start, end) != (item.event_start, item.event_end):
+            changes.update(event_start=start, event_end=end)
     if edit.importance is not None and edit.importance != item.importance:
         changes["importance"] = edit.importance
     if edit.tier is not None and edit.tier is not item.tier:
@@ -98,7 +102,7 @@ def forgettable(items: Sequence[MemoryItem], mode: ForgetMode) -> list[MemoryIte
 
 
 async def forget(
-    store: Store,
+    store: EditStore,
     tenant_id: str,
     items: Sequence[MemoryItem],
     mode: ForgetMode,
@@ -108,7 +112,7 @@ async def forget(
 ) -> ForgetResult:
     """Forget ``items`` (already chosen and in the caller's scope) in ``mode``, with the
     facts, graph edges and summaries derived from them alone, in one transaction
-    (``Store.forget_items``): one history entry per change; a dry run changes nothing
+    (``EditStore.forget_items``): one history entry per change; a dry run changes nothing
     and answers the same."""
     done = await store.forget_items(
         tenant_id, [i.id for i in items], FORGET_STATUS[mode], now=now, dry_run=dry_run

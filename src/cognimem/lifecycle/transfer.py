@@ -27,7 +27,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord
 from cognimem.models.text import check_storable
 from cognimem.providers.embeddings import Embedder
-from cognimem.store.base import Store
+from cognimem.store.roles import TransferStore
 from cognimem.store.transfer import (
     FORMAT_VERSION,
     TenantIds,
@@ -93,7 +93,7 @@ async def _each(
 
 
 async def import_records(
-    store: Store,
+    store: TransferStore,
     embedder: Embedder,
     records: Iterable[RecordLike] | AsyncIterable[RecordLike],
     tenant_id: str,
@@ -115,7 +115,7 @@ async def import_records(
 
 
 async def _store(
-    store: Store,
+    store: TransferStore,
     embedder: Embedder,
     batch: list[ExportRecord],
     tenant_id: str,

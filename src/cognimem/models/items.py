@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cognimem.models.scope import Scope
 
@@ -58,6 +58,11 @@ class MemoryItem(BaseModel):
     author: str | None = None
     occurred_at: datetime
     recorded_at: datetime
+    # when what it tells of happened: its time expressions resolved against occurred_at
+    # ("made dinner last night", said on 4 May, tells of 3 May), ``[start, end)`` in UTC;
+    # both None when it names no time (ingest/extract/clauses.py: event_period)
+    event_start: datetime | None = None
+    event_end: datetime | None = None
     importance: float = 0.5
     confidence: float = 1.0
     tier: Tier = Tier.MEDIUM
@@ -74,3 +79,12 @@ class MemoryItem(BaseModel):
     superseded_by: str | None = None
     embedding_model: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _event_period(self) -> MemoryItem:
+        start, end = self.event_start, self.event_end
+        if (start is None) != (end is None):
+            raise ValueError("event_start and event_end are given together or not at all")
+        if start is not None and end is not None and start >= end:
+            raise ValueError("event_start must be before event_end")
+        return self

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field, computed_field
@@ -21,9 +21,27 @@ def markdown_line(item: PacketItem) -> str:
     ids are left to the JSON form (they cost ~20 tokens a line and mean nothing to a model).
     """
     when = item.occurred_at.strftime("%Y-%m-%d %H:%M")
+    if item.event_start is not None and item.event_end is not None:
+        when += f"; tells of {period_text(item.event_start, item.event_end)}"
     who = f"{item.author}: " if item.author else ""
     source = f" ({', '.join(item.external_ids)})" if item.external_ids else ""
     return f"- [{when}] {who}{item.text}{source}"
+
+
+def period_text(start: datetime, end: datetime) -> str:
+    """``[start, end)`` as a person writes it: a day (or part of one) ``2023-05-03``, a
+    calendar month ``2023-05``, a calendar year ``2023``, else its first and last day
+    ``2023-05-01 to 2023-05-07``."""
+    if end - start <= timedelta(days=1):
+        return f"{start:%Y-%m-%d}"
+    first = start == start.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    if first and end == end.replace(day=1, hour=0, minute=0, second=0, microsecond=0):
+        months = (end.year - start.year) * 12 + end.month - start.month
+        if months == 1:
+            return f"{start:%Y-%m}"
+        if months == 12 and start.month == 1:
+            return f"{start:%Y}"
+    return f"{start:%Y-%m-%d} to {end - timedelta(microseconds=1):%Y-%m-%d}"
 
 
 class PacketItem(BaseModel):
@@ -35,6 +53,9 @@ class PacketItem(BaseModel):
     score: float
     signals: dict[str, float] = Field(default_factory=dict)
     occurred_at: datetime
+    # what it tells of, when its words date it ("last night": the day before it was said)
+    event_start: datetime | None = None
+    event_end: datetime | None = None
     author: str | None = None
     source_event_ids: list[str] = Field(default_factory=list)
     external_ids: list[str] = Field(default_factory=list)
@@ -198,6 +219,9 @@ class ContextPacket(BaseModel):
     steps: list[StepReport] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
     explain: list[Explanation] | None = None
+    # with explain: the config the read ranked with (its preset with the settings' and
+    # the read's ranking overrides merged over it)
+    recall_config: dict[str, Any] | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from cognimem.models.lifecycle import TurnRevision
 from cognimem.models.packets import ContextPacket
 
 
@@ -65,7 +66,9 @@ class WriteResult(BaseModel):
 
 class Turn(BaseModel):
     """One conversational turn: the packet read for the user's message (before the turn
-    was stored) and what storing the turn's messages did."""
+    was stored), what storing the turn's messages did, and what the turn did to the
+    facts the read retrieved (``revision``)."""
 
     packet: ContextPacket
     stored: WriteResult
+    revision: TurnRevision = Field(default_factory=TurnRevision)

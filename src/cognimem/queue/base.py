@@ -9,36 +9,17 @@ worker can never mark DONE a job it no longer owns. Consumers must be idempotent
 from __future__ import annotations
 
 import json
-from datetime import datetime
-from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
 from cognimem.errors import InvalidInput
 from cognimem.models.ids import new_id
+from cognimem.models.jobs import Job, JobState
+
+__all__ = ["Delivery", "Job", "JobQueue", "JobState"]
 
 MAX_ATTEMPTS_PREFIX = "max attempts exceeded: "
-
-
-class JobState(StrEnum):
-    QUEUED = "queued"
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-
-
-class Job(BaseModel):
-    id: str
-    kind: str
-    tenant_id: str
-    payload: dict[str, Any]
-    state: JobState
-    attempts: int
-    # failed: why; done: what was degraded while doing it (e.g. the LLM failed), or None
-    error: str | None
-    created_at: datetime
-    updated_at: datetime
 
 
 class Delivery(BaseModel):
@@ -64,13 +45,40 @@ class JobQueue(Protocol):
         """The next job for ``worker`` (or one whose lease expired), or None."""
         ...
 
-    async def ack(self, delivery: Delivery, note: str | None = None) -> None:
-        """Mark the job DONE (``note``: what was degraded, kept in ``error``); ignored if
-        the delivery is no longer the current one."""
+    async def ack(
+        self,
+        delivery: Delivery,
+        note: str | None = None,
+        *,
+        result: dict[str, int | str] | None = None,
+    ) -> None:
+        """Mark the job DONE (``note``: what was degraded, kept in ``error``; ``result``:
+        its summary, and its progress is then 1); ignored if the delivery is no longer
+        the current one."""
         ...
 
-    async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:
-        """Requeue the job (``retry``) or mark it FAILED now."""
+    async def fail(
+        self, delivery: Delivery, error: str, *, retry: bool = True, delay_s: float = 0.0
+    ) -> None:
+        """Requeue the job (``retry``; claimable again after ``delay_s``) or mark it
+        FAILED now."""
+        ...
+
+    async def heartbeat(self, delivery: Delivery, progress: float | None = None) -> bool:
+        """The worker is still at it: extend the delivery's lease by the visibility
+        timeout from now and record ``progress`` (0-1). False when the delivery is no
+        longer the current one (its lease ran out and the job moved on)."""
+        ...
+
+    async def list_jobs(
+        self,
+        tenant_id: str,
+        *,
+        kind: str | None = None,
+        state: JobState | None = None,
+        limit: int = 100,
+    ) -> list[Job]:
+        """The tenant's jobs, newest first, of one kind and state when given."""
         ...
 
     async def get(self, tenant_id: str, job_id: str) -> Job: ...
@@ -107,6 +115,20 @@ def check_enqueue(kind: str, tenant_id: str, payload: dict[str, Any], job_id: st
         return json.dumps(payload, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"the job payload is not JSON: {exc}", field="payload") from exc
+
+
+def check_progress(progress: float | None) -> None:
+    if progress is not None and not 0.0 <= progress <= 1.0:
+        raise InvalidInput("progress must lie in [0, 1]", field="progress")
+
+
+def check_listing(limit: int) -> None:
+    if not 1 <= limit <= 1000:
+        raise InvalidInput("limit must lie in [1, 1000]", field="limit")
+
+
+def result_json(result: dict[str, int | str] | None) -> str | None:
+    return None if result is None else json.dumps(result, separators=(",", ":"))
 
 
 def check_limits(visibility_timeout_s: float, max_attempts: int) -> None:

@@ -26,8 +26,11 @@ from cognimem.queue.base import (
     JobState,
     check_enqueue,
     check_limits,
+    check_listing,
+    check_progress,
     expired_lease_error,
     new_job_id,
+    result_json,
 )
 
 try:
@@ -38,11 +41,14 @@ except ImportError:  # pragma: no cover - depends on the installed extras
 
 T = TypeVar("T")
 
-# KEYS: job, stream. ARGV: id, kind, tenant, payload, now.
+# KEYS: job, stream, the tenant's index. ARGV: id, kind, tenant, payload, now, the
+# oldest creation time the index keeps (older ids' jobs have expired, or are about to).
 _ENQUEUE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return {0, redis.call('HGET', KEYS[1], 'tenant_id')}
 end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[6])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'kind', ARGV[2], 'tenant_id', ARGV[3],
   'payload', ARGV[4], 'state', 'queued', 'attempts', 0, 'created_at', ARGV[5],
   'updated_at', ARGV[5])
@@ -82,8 +88,9 @@ redis.call('HSET', KEYS[1], 'state', 'running', 'attempts', attempts, 'worker', 
 return 1
 """
 
-# KEYS: job, stream, dead stream. ARGV: delivery, entry, group, now, ttl, mode
-# ('ack' | 'retry' | 'fail'), error (for 'ack': what was degraded, or ''), max_attempts.
+# KEYS: job, stream, dead stream, delayed set. ARGV: delivery, entry, group, now, ttl,
+# mode ('ack' | 'retry' | 'fail'), error (for 'ack': what was degraded, or ''),
+# max_attempts, result JSON (or ''), when a retry is due (micros; 0: now).
 # Returns 0 for a stale delivery.
 _FINISH = """
 if redis.call('HGET', KEYS[1], 'delivery') ~= ARGV[1]
@@ -95,6 +102,7 @@ redis.call('XDEL', KEYS[2], ARGV[2])
 redis.call('HSET', KEYS[1], 'updated_at', ARGV[4], 'delivery', '')
 if ARGV[6] == 'ack' then
   redis.call('HSET', KEYS[1], 'state', 'done')
+  if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'result', ARGV[9], 'progress', 1) end
   if ARGV[7] == '' then
     redis.call('HDEL', KEYS[1], 'error')
   else
@@ -105,6 +113,11 @@ if ARGV[6] == 'ack' then
 end
 local attempts = tonumber(redis.call('HGET', KEYS[1], 'attempts'))
 if ARGV[6] == 'retry' and attempts < tonumber(ARGV[8]) then
+  if tonumber(ARGV[10]) > tonumber(ARGV[4]) then
+    redis.call('HSET', KEYS[1], 'state', 'queued', 'error', ARGV[7], 'entry', '')
+    redis.call('ZADD', KEYS[4], ARGV[10], redis.call('HGET', KEYS[1], 'id'))
+    return 1
+  end
   local entry = redis.call('XADD', KEYS[2], '*', 'job_id', redis.call('HGET', KEYS[1], 'id'))
   redis.call('HSET', KEYS[1], 'state', 'queued', 'error', ARGV[7], 'entry', entry)
   return 1
@@ -117,18 +130,52 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
-# KEYS: job, stream. ARGV: group, tenant. Deletes the job (if it is still the tenant's) and
-# its stream entry; a worker holding it finds no job to ack. Returns 1 if it was deleted.
+# KEYS: job, stream, delayed set, tenant index. ARGV: group, tenant. Deletes the job (if
+# it is still the tenant's), its stream entry and its ids in the sets; a worker holding it
+# finds no job to ack. Returns 1 if it was deleted.
 _PURGE = """
 if redis.call('HGET', KEYS[1], 'tenant_id') ~= ARGV[2] then
   return 0
 end
 local entry = redis.call('HGET', KEYS[1], 'entry')
-if entry then
+if entry and entry ~= '' then
   redis.call('XACK', KEYS[2], ARGV[1], entry)
   redis.call('XDEL', KEYS[2], entry)
 end
+local id = redis.call('HGET', KEYS[1], 'id')
+redis.call('ZREM', KEYS[3], id)
+redis.call('ZREM', KEYS[4], id)
 return redis.call('DEL', KEYS[1])
+"""
+
+# KEYS: job, stream. ARGV: delivery, group, now, progress ('' for none). Resets the
+# entry's idle time (the lease) when the delivery is current; returns 1 then, else 0.
+_HEARTBEAT = """
+if redis.call('HGET', KEYS[1], 'delivery') ~= ARGV[1]
+    or redis.call('HGET', KEYS[1], 'state') ~= 'running' then
+  return 0
+end
+local entry = redis.call('HGET', KEYS[1], 'entry')
+redis.call('XCLAIM', KEYS[2], ARGV[2], redis.call('HGET', KEYS[1], 'worker'), 0, entry,
+  'JUSTID')
+redis.call('HSET', KEYS[1], 'updated_at', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'progress', ARGV[4]) end
+return 1
+"""
+
+# KEYS: delayed set, stream. ARGV: now, key prefix. Moves the retries that are due into
+# the stream.
+_PROMOTE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 100)
+for _, id in ipairs(due) do
+  redis.call('ZREM', KEYS[1], id)
+  local key = ARGV[2] .. id
+  if redis.call('HGET', key, 'state') == 'queued' then
+    local entry = redis.call('XADD', KEYS[2], '*', 'job_id', id)
+    redis.call('HSET', key, 'entry', entry)
+  end
+end
+return #due
 """
 
 assert MAX_ATTEMPTS_PREFIX == "max attempts exceeded: "  # spelled out in the scripts above
@@ -146,6 +193,8 @@ def _job(record: Any) -> Job:
         error=fields.get("error"),
         created_at=from_micros(int(fields["created_at"])),
         updated_at=from_micros(int(fields["updated_at"])),
+        progress=float(fields["progress"]) if "progress" in fields else None,
+        result=json.loads(fields["result"]) if "result" in fields else None,
     )
 
 
@@ -195,6 +244,15 @@ class RedisJobQueue:
     def _key(self, job_id: str) -> str:
         return self.key_prefix + job_id
 
+    @property
+    def _delayed(self) -> str:
+        """Retries waiting for their backoff, by when they are due."""
+        return f"{self.stream}:delayed"
+
+    def _tenant_index(self, tenant_id: str) -> str:
+        """The tenant's job ids by creation time (listing)."""
+        return f"{self.stream}:tenant:{tenant_id}"
+
     def _now(self) -> int:
         return to_micros(self._clock())
 
@@ -224,6 +282,8 @@ class RedisJobQueue:
             self._start_script = self._client.register_script(_START)
             self._finish_script = self._client.register_script(_FINISH)
             self._purge_script = self._client.register_script(_PURGE)
+            self._heartbeat_script = self._client.register_script(_HEARTBEAT)
+            self._promote_script = self._client.register_script(_PROMOTE)
         await self._call(self._ensure_group)
 
     async def close(self) -> None:
@@ -236,8 +296,12 @@ class RedisJobQueue:
     ) -> Job:
         body = check_enqueue(kind, tenant_id, payload, job_id)
         jid = job_id or new_job_id()
-        args: list[str | int | float] = [jid, kind, tenant_id, body, self._now()]
-        keys = [self._key(jid), self.stream]
+        now = self._now()
+        # a job's record expires job_ttl_s after it finishes: twice that after its
+        # creation, its id leaves the listing index (which would otherwise only grow)
+        oldest = now - 2 * self.job_ttl_s * 1_000_000
+        args: list[str | int | float] = [jid, kind, tenant_id, body, now, oldest]
+        keys = [self._key(jid), self.stream, self._tenant_index(tenant_id)]
         _, owner = await self._call(lambda: self._enqueue_script(keys=keys, args=args))
         if owner != tenant_id:
             raise Conflict(f"job id {jid!r} is already taken")
@@ -260,6 +324,9 @@ class RedisJobQueue:
         deadline = time.monotonic() + max(block_s, 0.0)
         idle_ms = max(1, int(self.visibility_timeout_s * 1000))
         while True:
+            await self._promote_script(
+                keys=[self._delayed, self.stream], args=[self._now(), self.key_prefix]
+            )
             cursor = "0-0"
             while True:  # XAUTOCLAIM looks at a bounded window of the pending list per call
                 cursor, entries, *_ = await self._redis.xautoclaim(
@@ -301,26 +368,90 @@ class RedisJobQueue:
         job = _job(await self._redis.hgetall(self._key(jid)))
         return Delivery(job=job, delivery_id=f"{entry_id}/{job.attempts}")
 
-    async def _finish(self, delivery: Delivery, mode: str, error: str = "") -> None:
+    async def _finish(
+        self,
+        delivery: Delivery,
+        mode: str,
+        error: str = "",
+        *,
+        result: dict[str, int | str] | None = None,
+        delay_s: float = 0.0,
+    ) -> None:
         entry_id = delivery.delivery_id.rsplit("/", 1)[0]
-        keys = [self._key(delivery.job.id), self.stream, self.dead_letter_stream]
+        keys = [self._key(delivery.job.id), self.stream, self.dead_letter_stream, self._delayed]
+        now = self._now()
         args: list[str | int | float] = [
             delivery.delivery_id,
             entry_id,
             self.group,
-            self._now(),
+            now,
             self.job_ttl_s,
             mode,
             error,
             self.max_attempts,
+            result_json(result) or "",
+            now + int(max(delay_s, 0.0) * 1_000_000) if delay_s > 0 else 0,
         ]
         await self._call(lambda: self._finish_script(keys=keys, args=args))
 
-    async def ack(self, delivery: Delivery, note: str | None = None) -> None:
-        await self._finish(delivery, "ack", note or "")
+    async def ack(
+        self,
+        delivery: Delivery,
+        note: str | None = None,
+        *,
+        result: dict[str, int | str] | None = None,
+    ) -> None:
+        await self._finish(delivery, "ack", note or "", result=result)
 
-    async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:
-        await self._finish(delivery, "retry" if retry else "fail", error)
+    async def fail(
+        self, delivery: Delivery, error: str, *, retry: bool = True, delay_s: float = 0.0
+    ) -> None:
+        await self._finish(delivery, "retry" if retry else "fail", error, delay_s=delay_s)
+
+    async def heartbeat(self, delivery: Delivery, progress: float | None = None) -> bool:
+        check_progress(progress)
+        keys = [self._key(delivery.job.id), self.stream]
+        args: list[str | int | float] = [
+            delivery.delivery_id,
+            self.group,
+            self._now(),
+            "" if progress is None else progress,
+        ]
+        return bool(await self._call(lambda: self._heartbeat_script(keys=keys, args=args)))
+
+    async def list_jobs(
+        self,
+        tenant_id: str,
+        *,
+        kind: str | None = None,
+        state: JobState | None = None,
+        limit: int = 100,
+    ) -> list[Job]:
+        """Walks the tenant's index newest first; ids whose job expired are dropped from
+        it on the way."""
+        check_listing(limit)
+        index = self._tenant_index(tenant_id)
+
+        async def read() -> list[Job]:
+            jobs: list[Job] = []
+            start = 0
+            while len(jobs) < limit:
+                ids = await self._redis.zrevrange(index, start, start + 2 * limit - 1)
+                if not ids:
+                    break
+                start += len(ids)
+                for jid in map(str, ids):
+                    record = await self._redis.hgetall(self._key(jid))
+                    if not record:
+                        await self._redis.zrem(index, jid)
+                        start -= 1
+                        continue
+                    job = _job(record)
+                    if (kind is None or job.kind == kind) and (state is None or job.state == state):
+                        jobs.append(job)
+            return jobs[:limit]
+
+        return await self._call(read)
 
     async def get(self, tenant_id: str, job_id: str) -> Job:
         fields = await self._call(lambda: self._redis.hgetall(self._key(job_id)))
@@ -347,7 +478,7 @@ class RedisJobQueue:
                 except (ValueError, AttributeError):
                     continue
                 if owner == user_id:
-                    keys = [key, self.stream]
+                    keys = [key, self.stream, self._delayed, self._tenant_index(tenant)]
                     removed += int(await self._purge_script(keys=keys, args=[self.group, tenant]))
             return removed
 

@@ -28,8 +28,11 @@ from cognimem.queue.base import (
     JobState,
     check_enqueue,
     check_limits,
+    check_listing,
+    check_progress,
     expired_lease_error,
     new_job_id,
+    result_json,
 )
 from cognimem.store.base import INGEST_JOB, PendingJob
 from cognimem.store.sqlite.connection import Connections
@@ -52,13 +55,21 @@ CREATE TABLE IF NOT EXISTS queue_jobs (
     position INTEGER NOT NULL,
     worker TEXT,
     lease_token TEXT,
-    lease_until INTEGER
+    lease_until INTEGER,
+    progress REAL,
+    result TEXT,
+    available_at INTEGER
 )
 """,
     "CREATE INDEX IF NOT EXISTS queue_jobs_state_position ON queue_jobs (state, position)",
 )
+# columns added after the table's first release: added to an older file when it opens
+_ADDED_COLUMNS = {"progress": "REAL", "result": "TEXT", "available_at": "INTEGER"}
+_TENANT_INDEX = "CREATE INDEX IF NOT EXISTS queue_jobs_tenant ON queue_jobs (tenant_id, seq)"
 
-_COLUMNS = "id, kind, tenant_id, payload, state, attempts, error, created_at, updated_at"
+_COLUMNS = (
+    "id, kind, tenant_id, payload, state, attempts, error, created_at, updated_at, progress, result"
+)
 
 
 def _job(row: sqlite3.Row | tuple[Any, ...]) -> Job:
@@ -72,6 +83,8 @@ def _job(row: sqlite3.Row | tuple[Any, ...]) -> Job:
         error=row[6],
         created_at=from_micros(row[7]),
         updated_at=from_micros(row[8]),
+        progress=row[9],
+        result=None if row[10] is None else json.loads(row[10]),
     )
 
 
@@ -115,6 +128,11 @@ class SqliteJobQueue:
         def tx(conn: sqlite3.Connection) -> None:
             for statement in SCHEMA:
                 conn.execute(statement)
+            have = {r[1] for r in conn.execute("PRAGMA table_info(queue_jobs)")}
+            for column, kind in _ADDED_COLUMNS.items():
+                if column not in have:
+                    conn.execute(f"ALTER TABLE queue_jobs ADD COLUMN {column} {kind}")
+            conn.execute(_TENANT_INDEX)
 
         await self._conns.write(tx)
 
@@ -175,9 +193,10 @@ class SqliteJobQueue:
         while True:
             row = conn.execute(
                 "SELECT id, state, attempts, error, worker FROM queue_jobs"
-                " WHERE state = 'queued' OR (state = 'running' AND lease_until < ?)"
+                " WHERE (state = 'queued' AND (available_at IS NULL OR available_at <= ?))"
+                " OR (state = 'running' AND lease_until < ?)"
                 " ORDER BY position LIMIT 1",
-                (now,),
+                (now, now),
             ).fetchone()
             if row is None:
                 return None
@@ -201,19 +220,76 @@ class SqliteJobQueue:
             ).fetchone()
             return Delivery(job=_job(updated), delivery_id=token)
 
-    async def ack(self, delivery: Delivery, note: str | None = None) -> None:
+    async def ack(
+        self,
+        delivery: Delivery,
+        note: str | None = None,
+        *,
+        result: dict[str, int | str] | None = None,
+    ) -> None:
         now = self._now()
         await self._conns.write(
             lambda conn: conn.execute(
-                "UPDATE queue_jobs SET state = 'done', error = ?, updated_at = ?,"
-                " lease_token = NULL, lease_until = NULL"
-                " WHERE id = ? AND state = 'running' AND lease_token = ?",
-                (note, now, delivery.job.id, delivery.delivery_id),
+                "UPDATE queue_jobs SET state = 'done', error = :note, updated_at = :now,"
+                " lease_token = NULL, lease_until = NULL, result = :result,"
+                " progress = CASE WHEN :result IS NULL THEN progress ELSE 1.0 END"
+                " WHERE id = :id AND state = 'running' AND lease_token = :token",
+                {
+                    "note": note,
+                    "now": now,
+                    "result": result_json(result),
+                    "id": delivery.job.id,
+                    "token": delivery.delivery_id,
+                },
             )
         )
 
-    async def fail(self, delivery: Delivery, error: str, *, retry: bool = True) -> None:
+    async def heartbeat(self, delivery: Delivery, progress: float | None = None) -> bool:
+        check_progress(progress)
         now = self._now()
+        until = to_micros(from_micros(now) + timedelta(seconds=self.visibility_timeout_s))
+
+        def tx(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                "UPDATE queue_jobs SET lease_until = ?, updated_at = ?,"
+                " progress = coalesce(?, progress)"
+                " WHERE id = ? AND state = 'running' AND lease_token = ?",
+                (until, now, progress, delivery.job.id, delivery.delivery_id),
+            )
+            return cur.rowcount == 1
+
+        return await self._conns.write(tx)
+
+    async def list_jobs(
+        self,
+        tenant_id: str,
+        *,
+        kind: str | None = None,
+        state: JobState | None = None,
+        limit: int = 100,
+    ) -> list[Job]:
+        check_listing(limit)
+        where, params = ["tenant_id = ?"], [tenant_id]
+        if kind is not None:
+            where.append("kind = ?")
+            params.append(kind)
+        if state is not None:
+            where.append("state = ?")
+            params.append(JobState(state).value)
+        rows = await self._conns.read(
+            lambda conn: conn.execute(
+                f"SELECT {_COLUMNS} FROM queue_jobs WHERE {' AND '.join(where)}"
+                " ORDER BY seq DESC LIMIT ?",
+                (*params, limit),
+            ).fetchall()
+        )
+        return [_job(row) for row in rows]
+
+    async def fail(
+        self, delivery: Delivery, error: str, *, retry: bool = True, delay_s: float = 0.0
+    ) -> None:
+        now = self._now()
+        available = to_micros(from_micros(now) + timedelta(seconds=max(delay_s, 0.0)))
 
         def tx(conn: sqlite3.Connection) -> None:
             row = conn.execute(
@@ -226,8 +302,9 @@ class SqliteJobQueue:
             if retry and row[0] < self.max_attempts:
                 conn.execute(
                     "UPDATE queue_jobs SET state = 'queued', error = ?, updated_at = ?,"
-                    " position = ?, lease_token = NULL, lease_until = NULL WHERE id = ?",
-                    (error, now, _next_position(conn), delivery.job.id),
+                    " position = ?, lease_token = NULL, lease_until = NULL, available_at = ?"
+                    " WHERE id = ?",
+                    (error, now, _next_position(conn), available, delivery.job.id),
                 )
                 return
             message = MAX_ATTEMPTS_PREFIX + error if retry else error

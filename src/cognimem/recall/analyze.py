@@ -8,13 +8,13 @@ LLM classifier (:mod:`cognimem.recall.classify`) answers when the rules are unsu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cognimem.errors import InvalidInput
-from cognimem.ingest.extract.temporal import find_times
+from cognimem.ingest.extract.temporal import TimeMention, find_times
 from cognimem.models.knowledge import FactCategory
 
 
@@ -104,12 +104,35 @@ def query_time_range(
     # the temporal resolver does calendar arithmetic on the clock it is given: give it
     # the user's wall clock, then read its answers back as that zone's times
     wall = reference_time.astimezone(zone).replace(tzinfo=UTC)
-    mentions = find_times(query, wall)
+    mentions = _from_named_dates(query, find_times(query, wall))
     if not mentions:
         return None
-    start = min(m.start for m in mentions).replace(tzinfo=zone).astimezone(UTC)
-    end = max(m.end for m in mentions).replace(tzinfo=zone).astimezone(UTC)
+    starts = [m.start for m in mentions] + [m.anchor[0] for m in mentions if m.anchor]
+    ends = [m.end for m in mentions] + [m.anchor[1] for m in mentions if m.anchor]
+    start = min(starts).replace(tzinfo=zone).astimezone(UTC)
+    end = max(ends).replace(tzinfo=zone).astimezone(UTC)
     return start, end
+
+
+_NEAR = re.compile(r"^[\s,]*(?:\S+[\s,]+){0,4}?(?:on|as\s+of)?[\s,]*$", re.IGNORECASE)
+
+
+def _from_named_dates(query: str, mentions: list[TimeMention]) -> list[TimeMention]:
+    """A question asked from a date it names counts its relative times from that date:
+    "what did she finish last Friday, on 23 January?" means the Friday before 23
+    January; "what was his issue last week, as mentioned on 6 November?" the week before
+    6 November. A relative mention followed within a few words by a date (not itself
+    relative) is read again with that date as the reference."""
+    out = list(mentions)
+    for i, mention in enumerate(mentions[:-1]):
+        date_ = mentions[i + 1]
+        gap = query[mention.span[1] : date_.span[0]]
+        if not mention.relative or date_.relative or not _NEAR.match(gap):
+            continue
+        again = find_times(mention.text, date_.start + timedelta(hours=12))
+        if len(again) == 1:
+            out[i] = replace(again[0], span=mention.span, anchor=(date_.start, date_.end))
+    return out
 
 
 # the IANA names a read accepts (this machine's time zone database, and "UTC")
@@ -141,7 +164,12 @@ _DECIDE = re.compile(
     r"schedule|ideas?|options?|alternatives?|best\s+(?:way|place|option))\b|\bwhich\s+"
     r"(?:\w+\s+)?(?:should|would|is\s+better|to)\b|\bwhat\s+(?:should|to|can)\b|\bwhere\s+"
     r"(?:should|to|can)\b|\bhelp\s+me\b|\bwhich\b.*\b(?:friendly|better|best|cheaper|"
-    r"suitable|good)\b",
+    r"suitable|good)\b|"
+    # a request to act for the user ("find me a hotel", "set up a call", "how should I
+    # handle ..."): the user's constraints bind what comes back as much as in a choice
+    r"^(?:(?:can|could|would)\s+you\s+|please\s+)?(?:find|book|set\s+up|arrange|draft|"
+    r"write|give\s+me|put\s+together|make\s+me|remind\s+me|compare|get\s+me|organi[sz]e|"
+    r"prepare)\b|\bhow\s+should\s+(?:i|we)\b|\b(?:any\s+)?thoughts\s*\?",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
@@ -169,6 +197,12 @@ _MULTI_HOP = re.compile(
     r"husband|wife|son|daughter|kids?|children|colleague|boss)\b",
     re.IGNORECASE,
 )
+
+
+def asks_when(query: str) -> bool:
+    """Whether the query asks for a time ("when did ...", "what year ...")."""
+    return bool(_TEMPORAL.search(query))
+
 
 _HOW = re.compile(
     r"\bhow\s+(?:do|can|could|should|would|to)\s+(?:i|we|you)?\b|\bhow\s+to\b|"

@@ -60,6 +60,8 @@ def packet_item(item: MemoryItem, score: float, signals: dict[str, float]) -> Pa
         score=round(score, 6),
         signals={k: round(v, 6) for k, v in signals.items()},
         occurred_at=item.occurred_at,
+        event_start=item.event_start,
+        event_end=item.event_end,
         author=item.author,
         source_event_ids=item.source_event_ids,
         external_ids=item.external_ids,

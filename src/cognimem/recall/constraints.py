@@ -36,6 +36,17 @@ class SectionConfig:
     # sections for 0.10 / 0.16 / 0.26 of pairs with 0.11 / 0.17 / 0.61 (of 6) unrelated
     # constraints beside it
     semantic_floor: float = 0.25
+    # a request that asks for a decision also gets the constraints closest to it in
+    # meaning, this many, when at least semantic_near close: a constraint in other words
+    # than the request's ("I've got gout" / "pick a place for the guys' night") is rarely
+    # 0.25 close, but among the user's constraints it is often among the closest
+    # (benchmarks/cue_trigger_long.py)
+    nearest: int = 2
+    semantic_near: float = 0.15
+    # ... and only when it stands out from the user's other constraints: at least this
+    # many standard deviations above their mean cosine with the request (a nearest
+    # that does not stand out is just the least unrelated)
+    near_spread: float = 1.5
     fact_floor: float = 0.5  # a non-constraint fact needs this (or shared words)
     tag_weight: float = 0.35
     lexical_weight: float = 0.3
@@ -140,8 +151,11 @@ def pick_constraints(
         relevant = tagged | (semantic >= config.light_floor) | (lexical >= 0.5)
     else:
         relevant = tagged | (semantic >= config.semantic_floor) | (lexical > 0)
+    constraint = rows.in_categories(_CONSTRAINT_VALUES)
+    if view.decision and not light and config.nearest > 0:
+        relevant = relevant | _nearest(semantic, constraint, config)
     out: list[Pick] = []
-    for i in np.flatnonzero(relevant & rows.in_categories(_CONSTRAINT_VALUES)):
+    for i in np.flatnonzero(relevant & constraint):
         category = rows.categories[i]
         sem, tag, lex = float(semantic[i]), bool(tagged[i]), float(lexical[i])
         signals = _signals(sem, tag, lex)
@@ -158,6 +172,22 @@ def pick_constraints(
         out.append(Pick(rows.ids[i], True, round(score, 4), signals))
     out.sort(key=lambda p: (-p.score, p.fact_id))
     return out[: config.max_light if light else config.max_constraints]
+
+
+def _nearest(semantic: np.ndarray, constraint: np.ndarray, config: SectionConfig) -> np.ndarray:
+    """The ``config.nearest`` constraints closest in meaning, when at least
+    ``config.semantic_near`` close and ``config.near_spread`` standard deviations above
+    the mean of the user's constraints."""
+    chosen = np.zeros(len(semantic), dtype=bool)
+    if not constraint.any():
+        return chosen
+    others = semantic[constraint]
+    floor = max(config.semantic_near, float(others.mean() + config.near_spread * others.std()))
+    candidates = np.flatnonzero(constraint & (semantic >= floor))
+    if len(candidates):
+        best = candidates[np.argsort(-semantic[candidates], kind="stable")[: config.nearest]]
+        chosen[best] = True
+    return chosen
 
 
 def pick_other_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> list[Pick]:

@@ -7,10 +7,14 @@ Signals, each in [0, 1]:
 - ``graph``: personalized-PageRank mass of the entities the item's facts connect;
 - ``fact``: the item is the evidence of a fact the exact key lookup found;
 - ``entity``: share of the query's known entity names the item mentions;
+- ``dated``: the item's own words date what the query asks about (``recall/temporal.py``);
 - ``recency``: halves every ``half_lives.<kind>`` days before the reference time;
 - ``importance``; ``reinforcement`` (log of the events merged into it);
 - ``confidence``: stored confidence with passive decay since it was last recorded;
 - ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown).
+
+Then ``recall/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
+candidate question, by that question's score.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ SIGNALS = (
     "graph",
     "fact",
     "entity",
+    "dated",
     "recency",
     "importance",
     "reinforcement",
@@ -47,6 +52,7 @@ class RankInput:
     relevance: float = 0.0  # fused, already scaled to [0, 1]
     graph: float = 0.0
     fact: float = 0.0
+    dated: float = 0.0
     raw: dict[str, float] = field(default_factory=dict)  # per-method raw scores
     steps: tuple[str, ...] = ()
 
@@ -103,6 +109,7 @@ def signals_of(
         "graph": candidate.graph,
         "fact": candidate.fact,
         "entity": len(entity_tokens & tokens) / len(entity_tokens) if entity_tokens else 0.0,
+        "dated": candidate.dated,
         "recency": _decay(item.occurred_at, now, half_life(item.kind, lives)),
         "importance": item.importance,
         "reinforcement": min(math.log2(events) / 4, 1.0),

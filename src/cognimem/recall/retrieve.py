@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
@@ -37,6 +37,7 @@ from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.fuse import fuse
 from cognimem.recall.graph import candidate_names, expand
+from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import (
     ITEM_STEPS,
     PlannedStep,
@@ -48,7 +49,9 @@ from cognimem.recall.plan import (
 )
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, RankInput, mmr, rerank
-from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter, Store
+from cognimem.recall.temporal import belongs, dated_signal
+from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
+from cognimem.store.roles import Store
 
 MAX_FACTS_SCANNED = 500
 MAX_GRAPH_EDGES = 5_000
@@ -139,7 +142,7 @@ class _Run:
             return replace(self.flt, kinds=kinds), 3
         # mandates and procedures hold whatever the period
         limit = MAX_SECTION_ITEMS if kind is StepKind.MANDATES else 3
-        return replace(self.flt, kinds=kinds, since=None, until=None), limit
+        return replace(self.flt, kinds=kinds, since=None, until=None, period=None), limit
 
     async def _vector_batch(self, kinds: tuple[StepKind, ...]) -> dict[StepKind, list[Candidate]]:
         vector = await asyncio.shield(self.embedding())
@@ -314,12 +317,10 @@ class Reader:
             "dimensions": [c.value for c in analysis.classification.categories],
             "decision": analysis.decision,
         }
-        if analysis.time_range is not None:
-            period = analysis.time_range
-            start = period[0] if start is None else max(start, period[0])
-            end = min(end, period[1] - timedelta(microseconds=1))
+        period = analysis.time_range
+        if period is not None:
             meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
-        flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end)
+        flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end, period=period)
         plan = make_plan(analysis, config)
         meta["plan"] = plan.describe()
         run = _Run(self, analysis, scope, flt, config, max(config.candidates, limit))
@@ -454,15 +455,17 @@ class Reader:
         )
         # -- rerank the items --------------------------------------------------------
         candidates = []
+        dating = dated_signal(run.analysis)
         for item_id in wanted:
             item = by_id.get(item_id)
             if item is None or not _admits(run.flt, item):
                 continue
             ri = inputs[item_id]
             ri.item = item
+            ri.dated = dating(item)
             candidates.append(ri)
         entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
-        ranked = rerank(candidates, config, now, entity_names)
+        ranked = rank_answers(rerank(candidates, config, now, entity_names), w.answer)
         if config.cross_encoder is not None:
             ranked = await self._cross_rerank(ranked, run, reports, degraded)
         vector = outputs.get(StepKind.VECTOR)
@@ -507,6 +510,7 @@ class Reader:
             packet.explain = explanations(
                 ranked, picks, scored_of, sections, chosen, dropped, lookups
             )
+            packet.recall_config = config.model_dump(mode="json")
         return packet
 
     async def _cross_rerank(
@@ -532,7 +536,7 @@ def _packet_signals(r: Ranked) -> dict[str, float]:
     """The per-method raw scores (what a caller compares across reads) and the final
     signals that moved the rank."""
     out = dict(r.raw)
-    for name in ("graph", "fact", "entity"):
+    for name in ("graph", "fact", "entity", "dated"):
         if r.signals.get(name):
             out[name] = r.signals[name]
     return out
@@ -553,6 +557,8 @@ def _admits(flt: ItemFilter, item: MemoryItem) -> bool:
     if flt.kinds is not None and item.kind not in flt.kinds:
         return False
     if flt.since is not None and item.occurred_at < flt.since:
+        return False
+    if flt.period is not None and not belongs(item, flt.period):
         return False
     return not (flt.until is not None and item.occurred_at > flt.until)
 

@@ -1,9 +1,22 @@
-"""Storage backends behind one ``Store`` protocol."""
+"""Storage backends behind one ``Store`` protocol, the composition of the roles in
+``store/roles.py``."""
 
 from __future__ import annotations
 
 from cognimem.errors import UsageError
-from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage, Store
+from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage
+from cognimem.store.roles import (
+    Database,
+    EditStore,
+    EmbeddingStore,
+    ItemStore,
+    JobStore,
+    KeyStore,
+    KnowledgeStore,
+    SessionStore,
+    Store,
+    TransferStore,
+)
 
 
 def open_store(url: str) -> Store:
@@ -23,4 +36,20 @@ def open_store(url: str) -> Store:
     )
 
 
-__all__ = ["Candidate", "ItemFilter", "PendingItem", "PendingMessage", "Store", "open_store"]
+__all__ = [
+    "Candidate",
+    "Database",
+    "EditStore",
+    "EmbeddingStore",
+    "ItemFilter",
+    "ItemStore",
+    "JobStore",
+    "KeyStore",
+    "KnowledgeStore",
+    "PendingItem",
+    "PendingMessage",
+    "SessionStore",
+    "Store",
+    "TransferStore",
+    "open_store",
+]

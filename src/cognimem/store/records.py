@@ -1,8 +1,9 @@
-"""Knowledge rows → models, shared by both backends.
+"""Stored rows → models, shared by both backends.
 
 SQLite and PostgreSQL name the columns alike and both hand JSON back as text; they
 differ only in how a time comes back (SQLite: integer microseconds; PostgreSQL: an aware
-datetime), so every converter takes that decoder.
+datetime), so every converter takes that decoder (``sqlite.rows.decode_time``,
+``postgres.rows.decode_time``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from cognimem.errors import Conflict
-from cognimem.models import MemoryItem, Scope
-from cognimem.models.admin import Session, SessionStatus
+from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Scope, Tier
+from cognimem.models.admin import ApiKey, Session, SessionStatus
 from cognimem.models.knowledge import (
     Alias,
     AliasSource,
@@ -44,6 +45,20 @@ class Row(Protocol):
 _WORD = re.compile(r"[a-z0-9']+")
 TimeDecoder = Callable[[Any], datetime | None]
 
+ITEM_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,"
+    " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
+    " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
+    " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
+    " metadata, event_start, event_end"
+)
+EVENT_COLUMNS = (
+    "id, tenant_id, namespace, user_id, agent_id, session_id, role, name, content, content_hash,"
+    " idempotency_key, external_id, occurred_at, recorded_at, metadata"
+)
+SESSION_COLUMNS = (
+    "tenant_id, namespace, id, user_id, agent_id, status, created_at, closed_at, metadata"
+)
 FACT_COLUMNS = (
     "id, tenant_id, namespace, user_id, agent_id, session_id, key, subject, subject_entity_id,"
     " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
@@ -66,6 +81,10 @@ HISTORY_COLUMNS = (
     "id, tenant_id, target_type, target_id, action, actor, at, before, after, event_id"
 )
 ALIAS_COLUMNS = "entity_id, alias, user_key, source, confidence, use_count"
+API_KEY_COLUMNS = (
+    "id, tenant_id, name, key_hash, prefix, created_at, expires_at, revoked_at,"
+    " rate_limit_per_minute"
+)
 
 
 # what an edit of a memory may change, so what it must find as it left it when it commits
@@ -146,6 +165,56 @@ def _required(time: TimeDecoder, value: Any) -> datetime:
     decoded = time(value)
     assert decoded is not None, "a NOT NULL time column came back NULL"
     return decoded
+
+
+def item_from_row(row: Row, time: TimeDecoder) -> MemoryItem:
+    return MemoryItem(
+        id=row["id"],
+        scope=scope_of(row),
+        text=row["text"],
+        kind=ItemKind(row["kind"]),
+        key=row["key"],
+        entities=json.loads(row["entities"]),
+        source_event_ids=json.loads(row["source_event_ids"]),
+        external_ids=json.loads(row["external_ids"]),
+        author=row["author"],
+        occurred_at=_required(time, row["occurred_at"]),
+        recorded_at=_required(time, row["recorded_at"]),
+        importance=row["importance"],
+        confidence=row["confidence"],
+        tier=Tier(row["tier"]),
+        status=ItemStatus(row["status"]),
+        token_count=row["token_count"],
+        access_count=row["access_count"],
+        last_accessed_at=time(row["last_accessed_at"]),
+        loaded_count=row["loaded_count"],
+        cited_count=row["cited_count"],
+        success_count=row["success_count"],
+        failure_count=row["failure_count"],
+        consolidated=bool(row["consolidated"]),
+        supersedes=row["supersedes"],
+        superseded_by=row["superseded_by"],
+        embedding_model=row["embedding_model"],
+        metadata=json.loads(row["metadata"]),
+        event_start=time(row["event_start"]),
+        event_end=time(row["event_end"]),
+    )
+
+
+def event_from_row(row: Row, time: TimeDecoder) -> Event:
+    return Event(
+        id=row["id"],
+        scope=scope_of(row),
+        role=Role(row["role"]),
+        name=row["name"],
+        content=row["content"],
+        content_hash=row["content_hash"],
+        idempotency_key=row["idempotency_key"],
+        external_id=row["external_id"],
+        occurred_at=_required(time, row["occurred_at"]),
+        recorded_at=_required(time, row["recorded_at"]),
+        metadata=json.loads(row["metadata"]),
+    )
 
 
 def fact_from_row(row: Row, time: TimeDecoder) -> Fact:
@@ -251,6 +320,20 @@ def history_from_row(row: Row, time: TimeDecoder) -> HistoryEntry:
         before=None if row["before"] is None else json.loads(row["before"]),
         after=None if row["after"] is None else json.loads(row["after"]),
         event_id=row["event_id"],
+    )
+
+
+def api_key_from_row(row: Row, time: TimeDecoder) -> ApiKey:
+    return ApiKey(
+        id=row["id"],
+        tenant_id=row["tenant_id"],
+        name=row["name"],
+        key_hash=row["key_hash"],
+        prefix=row["prefix"],
+        created_at=_required(time, row["created_at"]),
+        expires_at=time(row["expires_at"]),
+        revoked_at=time(row["revoked_at"]),
+        rate_limit_per_minute=row["rate_limit_per_minute"],
     )
 
 

@@ -1,6 +1,7 @@
-"""What both backends share for export, import and erasure: stored rows as
-:class:`~cognimem.models.admin.ExportRecord` lines and back, and the content hashes of
-erased texts.
+"""What both backends share for export, import and erasure: the order an export
+streams its rows in and its paging (:func:`export_stream`), stored rows as
+:class:`~cognimem.models.admin.ExportRecord` lines (:func:`row_record`) and back
+(:func:`parse`), and the content hashes of erased texts.
 
 A record's ``data`` is the domain model's JSON, plus what the model does not carry but
 the row does: an event's ``processed`` flag, an item's ``search_text`` (the lexical
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -25,6 +26,8 @@ from cognimem.models.admin import ExportRecord, RecordType, Session
 from cognimem.models.ids import content_hash
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
+from cognimem.store import records
+from cognimem.store.records import Row, TimeDecoder
 
 FORMAT_VERSION = 1
 # the record types whose ids are unique across a database (a session is keyed by its
@@ -53,11 +56,57 @@ EXPORT_ORDER: tuple[RecordType, ...] = (
 
 M = TypeVar("M", bound=BaseModel)
 
+# where the next page of one record type starts (a backend's keyset); None: no more pages
+Cursor = tuple[Any, ...]
+Page = tuple[list[ExportRecord], Cursor | None]
+
+
+async def export_stream(
+    page: Callable[[RecordType, Cursor | None], Awaitable[Page]],
+) -> AsyncIterator[ExportRecord]:
+    """Every record type in :data:`EXPORT_ORDER`, each read page by page: ``page(kind,
+    after)`` is one backend query, and a consumer that stops early reads no more."""
+    for kind in EXPORT_ORDER:
+        after: Cursor | None = None
+        while True:
+            found, after = await page(kind, after)
+            for rec in found:
+                yield rec
+            if after is None:
+                break
+
 
 def record(kind: RecordType, model: BaseModel, **extra: Any) -> ExportRecord:
     data = model.model_dump(mode="json")
     data.update(extra)
     return ExportRecord(type=kind, data=data)
+
+
+def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
+    """A stored row of ``kind`` as its export record, with what the row holds beyond
+    the model: an event's ``processed``, an item's ``search_text``, an alias's
+    ``namespace``."""
+    if kind == "event":
+        event = records.event_from_row(row, time)
+        return record(kind, event, processed=bool(row["processed"]))
+    if kind == "item":
+        item = records.item_from_row(row, time)
+        return record(kind, item, search_text=row["search_text"] or "")
+    if kind == "alias":
+        return record(kind, records.alias_from_row(row), namespace=row["namespace"])
+    if kind == "fact":
+        return record(kind, records.fact_from_row(row, time))
+    if kind == "entity":
+        return record(kind, records.entity_from_row(row, time))
+    if kind == "relation":
+        return record(kind, records.relation_from_row(row, time))
+    if kind == "conflict":
+        return record(kind, records.conflict_from_row(row, time))
+    if kind == "session":
+        return record(kind, records.session_from_row(row, time))
+    if kind == "history":
+        return record(kind, records.history_from_row(row, time))
+    raise ValueError(f"no stored rows of type {kind!r}")
 
 
 embedded_text = index_text

@@ -65,6 +65,7 @@ async def resolve(conflict_id: str, body: ResolveRequest, mem: Mem, caller: Call
 
 @router.get("/jobs/{job_id}", response_model=Job, responses=documented(404))
 async def job(job_id: str, mem: Mem, caller: Caller) -> Job:
-    """The state of an ingestion job (queued, running, done, failed). 404 when there is
-    no such job, also when the server ingests synchronously (no queue, no jobs)."""
+    """The state of a job (ingestion or lifecycle: queued, running, done, failed), with
+    its progress and result summary. 404 when there is no such job, also when the server
+    has no job queue (PostgreSQL without a queue URL)."""
     return await mem.get_job(job_id, tenant_id=caller.tenant_id)

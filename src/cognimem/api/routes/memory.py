@@ -26,9 +26,10 @@ from cognimem.api.schemas import (
 )
 from cognimem.errors import CognimemError, InvalidInput, NotFound
 from cognimem.lifecycle import edits
-from cognimem.memory import Memory, make_scope
+from cognimem.memory import Memory
 from cognimem.models import ContextPacket, MemoryItem, Scope, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
+from cognimem.models.arguments import make_scope
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.scope import ID_PATTERN
 
@@ -104,6 +105,7 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
+        ranking=body.ranking,
         kinds=body.kinds,
         since=body.since,
         until=body.until,
@@ -181,6 +183,7 @@ async def turn(
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
+        ranking=body.ranking,
         timezone=body.timezone,
         profile=body.profile,
     )

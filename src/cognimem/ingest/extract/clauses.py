@@ -21,6 +21,7 @@ from cognimem.ingest.extract.temporal import TimeMention, find_times
 __all__ = [
     "Clause",
     "clause_parts",
+    "event_period",
     "is_statement",
     "prepare_clause",
     "sentences",
@@ -198,6 +199,22 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         change=change,
         words=frozenset(lx.tokens(f"{base} {rewritten}")),
     )
+
+
+def event_period(text: str, reference: datetime) -> tuple[datetime, datetime] | None:
+    """When what ``text`` tells of happened, as ``[start, end)`` (UTC): its most specific
+    time expression (the shortest period; the first of equals), resolved against
+    ``reference`` (when it was said) and read forwards in a sentence that looks ahead
+    ("I'll see them on Friday"); ``None`` when it names no time. "My school event last
+    week ... since I started three years ago" tells of last week; "made dinner last
+    night", said on 4 May, tells of 3 May."""
+    best: TimeMention | None = None
+    for sentence in sentences(text):
+        ahead = _FUTURE.search(sentence) is not None
+        for mention in find_times(sentence, reference, prefer_future=ahead):
+            if best is None or mention.end - mention.start < best.end - best.start:
+                best = mention
+    return None if best is None else (best.start, best.end)
 
 
 def _blank(text: str, times: list[TimeMention]) -> str:

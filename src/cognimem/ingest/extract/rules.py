@@ -68,8 +68,10 @@ from cognimem.ingest.extract.read_constraints import ConstraintReader
 from cognimem.ingest.extract.read_events import EventReader
 from cognimem.ingest.extract.read_identity import IdentityReader
 from cognimem.ingest.extract.read_preferences import PreferenceReader
+from cognimem.ingest.extract.read_stances import StanceReader
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput
 from cognimem.models.clock import to_utc
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 
@@ -105,7 +107,7 @@ _PLACE_MENTION = icase(
 )
 
 
-class _Reader(ConstraintReader, IdentityReader, EventReader, PreferenceReader):
+class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, PreferenceReader):
     """Reads one message: its sentences, then each sentence's clauses, detector by
     detector in the order of the module docstring."""
 
@@ -136,6 +138,7 @@ class _Reader(ConstraintReader, IdentityReader, EventReader, PreferenceReader):
             return
         if self._causal(text, evidence):
             return
+        before = len(self.facts)
         self._appositive(text, evidence)
         for part in clause_parts(text):
             clause = prepare_clause(part, evidence, self.ref)
@@ -144,6 +147,8 @@ class _Reader(ConstraintReader, IdentityReader, EventReader, PreferenceReader):
             if clause.times and self.first_time is None:
                 self.first_time = clause.times[0].start
             self._clause(clause)
+        if not any(f.category in CONSTRAINT_CATEGORIES for f in self.facts[before:]):
+            self._stance(text, evidence, read=len(self.facts) > before)
 
     def _close_old_values(self) -> None:
         """A single-valued fact that no longer holds ended when its successor in the same

@@ -38,6 +38,14 @@ Conventions, chosen so that every expression has exactly one reading:
   contains the reference or else the next one; ``next summer`` the one after that.
   ``summer 2022`` / ``the summer of 2022`` name one directly.
 
+- ``on the 15th`` (no month): the latest 15th that has begun (looking ahead: the
+  earliest that has not ended). ``the first/second/third/fourth/last week of May``: days
+  1-7, 8-14, 15-21, 22-28, or the month's last seven.
+- ``the week/day/weekend/month/year before`` or ``after`` a date, ``N units before/after``
+  it, ``the Friday before/after`` it, ``last weekend before`` it: counted from that date,
+  which the mention keeps as its ``anchor``. ``relative`` marks the mentions counted from
+  the reference.
+
 Not resolved (ambiguous or not about dates): numeric dates other than ISO
 (``8/5/2023`` reads differently in the US and Europe), clock times, durations
 (``for two years``), ``recently``, ``the other day``.
@@ -66,6 +74,10 @@ class TimeMention:
     granularity: str
     span: tuple[int, int]
     approximate: bool = False
+    # counted from the reference ("last Friday", "two weeks ago"), not a date it names
+    relative: bool = False
+    # "the week before 16 November": the date it counts from
+    anchor: tuple[datetime, datetime] | None = None
 
 
 # ----------------------------------------------------------------- vocabulary
@@ -361,19 +373,23 @@ def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
     return start, end, "month", False
 
 
-def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    word, month = m.group(1).lower(), _month_name(m.group(2))
+def _year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
+    """The year of ``month`` named without one ("this May", "last May", "in May")."""
     this_month = date(ref.year, ref.month, 1)
     if word == "this":
-        year = ref.year
-    elif word == "last":
-        year = ref.year if month < ref.month else ref.year - 1
-    elif word == "next":
-        year = ref.year if month > ref.month else ref.year + 1
-    elif future:
-        year = ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
-    else:
-        year = ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
+        return ref.year
+    if word == "last":
+        return ref.year if month < ref.month else ref.year - 1
+    if word == "next":
+        return ref.year if month > ref.month else ref.year + 1
+    if future:
+        return ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
+    return ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
+
+
+def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    word, month = m.group(1).lower(), _month_name(m.group(2))
+    year = _year_of_month(word, month, ref, future)
     start, end = _month_range(year, month)
     approximate = word in {"early", "late", "mid"}
     return start, end, "month", approximate
@@ -383,6 +399,37 @@ def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
     year = int(m.group(2))
     approximate = m.group(1).lower() in {"around", "circa", "early", "late", "mid"}
     return _at(date(year, 1, 1)), _at(date(year + 1, 1, 1)), "year", approximate
+
+
+def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    """ "on the 15th": the latest 15th that has begun by ``ref`` (looking ahead: the
+    earliest that has not ended)."""
+    day = int(m.group(1))
+    this_month = date(ref.year, ref.month, 1)
+    for months in (0, 1, 2) if future else (0, -1, -2):
+        first = _add_months(this_month, months)
+        if day > _days_in_month(first.year, first.month):
+            continue
+        found = first.replace(day=day)
+        if (future and _at(found + timedelta(days=1)) > ref) or (not future and _at(found) <= ref):
+            return _day_window(found)
+    return None
+
+
+_ORDINAL_WEEKS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3}
+
+
+def _week_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+    """ "the second week of November": days 8-14 ("the last week of": its last seven)."""
+    which, month = m.group(1).lower(), _month_name(m.group(3))
+    if m.group(4):
+        year = int(m.group(4))
+    else:
+        year = _year_of_month((m.group(2) or "").lower(), month, ref, future)
+    days = _days_in_month(year, month)
+    first = 1 + 7 * _ORDINAL_WEEKS[which] if which != "last" else days - 6
+    start = date(year, month, first)
+    return _at(start), _at(start + timedelta(days=7)), "week", False
 
 
 def _relative_season(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
@@ -440,11 +487,89 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
         (r"\b(this\s+past|last|this|next)\s+(week|weekend|month|year)\b", _relative_unit),
         (rf"\b(this\s+past|last|this|next)\s+({_SEASON})\b", _relative_season),
         (rf"\b(?:the\s+)?({_SEASON})\s+(?:of\s+)?{_YEAR}\b", _named_season),
+        (r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", _day_of_month),
+        (
+            rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|last)\s+week\s+of\s+"
+            rf"(?:(this|last|next)\s+)?({_MONTH})(?:,?\s+{_YEAR})?\b",
+            _week_of_month,
+        ),
         (rf"\b({_NUMBER})\s+({_UNIT})\s+ago\b", _ago),
         (rf"\bin\s+({_NUMBER})\s+({_UNIT})\b", _ahead),
         (rf"\b({_NUMBER})\s+({_UNIT})\s+from\s+now\b", _ahead),
     )
 )
+_RELATIVE_HANDLERS: frozenset[_Handler] = frozenset(
+    {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead}
+    | {_relative_season}
+)
+# "the week before" / "two days after" / "the Sunday before" / "last weekend before",
+# just ahead of a date
+_BEFORE_AFTER = re.compile(
+    rf"\b(?:(?:the|last)\s+)?(?:({_NUMBER})\s+({_UNIT})|(day|week|weekend|month|year)|"
+    rf"({_WEEKDAY}))\s+(before|after|prior\s+to)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _counted_from(m: re.Match[str], anchor: TimeMention) -> _Resolved:
+    """The period ``m`` ("the week before", "two days after") names from ``anchor``."""
+    before = m.group(5).lower() != "after"
+    first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
+    if m.group(1):
+        n, approximate = _count(m.group(1))
+        start, end = _shift(first if before else last, m.group(2), -n if before else n)
+        return _at(start), _at(end), m.group(2).lower().rstrip("s"), approximate
+    if m.group(4):
+        weekday = _WEEKDAYS[m.group(4).lower()]
+        if before:
+            return _day_window(first - timedelta(days=(first.weekday() - weekday - 1) % 7 + 1))
+        return _day_window(last + timedelta(days=(weekday - last.weekday() - 1) % 7 + 1))
+    unit = m.group(3).lower()
+    if unit == "weekend":
+        if before:  # the Saturday and Sunday that end by the anchor's first day
+            saturday = first - timedelta(days=(first.weekday() - 5) % 7 or 7)
+            if saturday + timedelta(days=2) > first:
+                saturday -= timedelta(weeks=1)
+        else:
+            saturday = last + timedelta(days=(5 - last.weekday() - 1) % 7 + 1)
+        return _at(saturday), _at(saturday + timedelta(days=2)), "weekend", False
+    if before:
+        start, _ = _shift(first, unit, -1)
+        return _at(start), _at(first), unit, False
+    end, _ = _shift(last + timedelta(days=1), unit, 1)
+    return _at(last + timedelta(days=1)), _at(end), unit, False
+
+
+def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
+    """Each date that a "the week before" / "two days after" counts from, replaced by
+    the period counted from it (with the date as its ``anchor``)."""
+    out: list[TimeMention] = []
+    for mention in kept:
+        # "last weekend before 10 April": the count may start with a relative mention
+        lo = out[-1].span[0 if out[-1].relative else 1] if out else 0
+        m = None if mention.relative else _BEFORE_AFTER.search(text, lo, mention.span[0])
+        resolved = None if m is None else _counted_from(m, mention)
+        if m is None or resolved is None:
+            out.append(mention)
+            continue
+        if out and m.start() < out[-1].span[1]:
+            out.pop()
+        start, end, granularity, approximate = resolved
+        out.append(
+            TimeMention(
+                text=text[m.start() : mention.span[1]],
+                start=start,
+                end=end,
+                granularity=granularity,
+                span=(m.start(), mention.span[1]),
+                approximate=approximate,
+                relative=False,
+                anchor=(mention.start, mention.end),
+            )
+        )
+    return out
+
+
 # cheap pre-check: a text with no digit and none of these words has no time expression
 _TIME_WORDS = frozenset(
     (
@@ -485,6 +610,7 @@ def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -
                 granularity=granularity,
                 span=(m.start(), m.end()),
                 approximate=approximate,
+                relative=handler in _RELATIVE_HANDLERS,
             )
             found.append((m.start(), -(m.end() - m.start()), mention))
     found.sort(key=lambda item: (item[0], item[1]))
@@ -493,4 +619,4 @@ def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -
         if kept and mention.span[0] < kept[-1].span[1]:
             continue
         kept.append(mention)
-    return kept
+    return _count_from_dates(text, kept)

@@ -1,4 +1,4 @@
-"""API keys in PostgreSQL: only hashes are stored."""
+"""API keys in PostgreSQL, the ``KeyStore`` role: only hashes are stored."""
 
 from __future__ import annotations
 
@@ -8,19 +8,19 @@ from typing import TYPE_CHECKING, Any
 from cognimem.errors import Conflict, NotFound
 from cognimem.models.admin import ApiKey
 from cognimem.models.clock import to_utc
+from cognimem.store import records
+from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.rows import decode_time
+from cognimem.store.records import API_KEY_COLUMNS as _COLUMNS
 
 if TYPE_CHECKING:
     from asyncpg import Connection
 
-_COLUMNS = (
-    "id, tenant_id, name, key_hash, prefix, created_at, expires_at, revoked_at,"
-    " rate_limit_per_minute"
-)
 _UNIQUE_VIOLATION = "23505"
 
 
 def _key(row: Any) -> ApiKey:
-    return ApiKey(**dict(row.items()))
+    return records.api_key_from_row(row, decode_time)
 
 
 async def put(conn: Connection, key: ApiKey) -> None:
@@ -70,3 +70,23 @@ async def revoke(conn: Connection, key_id: str, at: datetime) -> ApiKey:
     if row is None:
         raise NotFound("api_key", key_id)
     return _key(row)
+
+
+class PostgresKeys(PostgresDatabase):
+    """``KeyStore`` on PostgreSQL."""
+
+    async def put_api_key(self, key: ApiKey) -> None:
+        async with self._connection() as conn:
+            await put(conn, key)
+
+    async def find_api_key(self, key_hash: str) -> ApiKey | None:
+        async with self._connection() as conn:
+            return await find(conn, key_hash)
+
+    async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]:
+        async with self._connection() as conn:
+            return await list_keys(conn, tenant_id)
+
+    async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        async with self._connection() as conn:
+            return await revoke(conn, key_id, at)

@@ -1,12 +1,7 @@
-"""Facts, entities, aliases, relations, conflicts and history in PostgreSQL: row
-conversions, the in-transaction writer and the queries ``PostgresStore`` runs.
-
-The semantics are those of ``store/sqlite/knowledge.py``. What PostgreSQL adds is
-concurrency: SQLite has one writer at a time, here the read-set check is made safe by
-transaction-level advisory locks on every key it covers (see ``read_set_locks``), and
-updates are guarded by the revision the reconciler saw, so a concurrent change makes
-the ``UPDATE`` match nothing and the write fail as ``StaleKnowledge``.
-"""
+"""Knowledge in PostgreSQL, as reads see it: the ``KnowledgeStore`` role (facts,
+entities, aliases, relations, conflicts, history), with the semantics of
+``store/sqlite/knowledge.py``. Written with the messages they come from
+(``knowledge_writes.apply``)."""
 
 from __future__ import annotations
 
@@ -14,25 +9,24 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cognimem.errors import StaleKnowledge
-from cognimem.models import Scope
-from cognimem.models.clock import to_utc
+import numpy as np
+
 from cognimem.models.knowledge import (
     Alias,
     ConflictStatus,
     Entity,
     Fact,
     FactConflict,
-    FactStatus,
     HistoryEntry,
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import FactQuery, GraphEdge, Knowledge
-from cognimem.store.postgres.rows import Params, advisory_key, unnest_args, vector_bytes
+from cognimem.store.base import FactQuery, FactRows, GraphEdge
+from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.knowledge_writes import LIVE
+from cognimem.store.postgres.rows import Params, decode_time
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
-    ENTITY_COLUMNS,
     FACT_COLUMNS,
     HISTORY_COLUMNS,
     RELATION_COLUMNS,
@@ -40,294 +34,17 @@ from cognimem.store.records import (
 )
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from asyncpg import Connection
-
-LIVE = [FactStatus.ACTIVE.value, FactStatus.AGING.value]
-
-_FACT_TYPES = [
-    *["text"] * 12,  # id .. value
-    "bool",  # polarity
-    "text",  # object_entity_id
-    "text",  # text
-    "jsonb",  # scope_tags
-    "float8",  # confidence
-    "jsonb",  # confidence_factors
-    "int4",  # reinforcement_count
-    "timestamptz",  # last_validated_at
-    "text",  # status
-    "text",  # superseded_by
-    *["timestamptz"] * 3,  # valid_from, valid_to, recorded_at
-    *["jsonb"] * 2,  # evidence ids
-    "float8",  # importance
-    "int4",  # revision
-    "text",  # embedding_model
-    "vector",  # embedding
-]
-# what a reconciliation may change; identity (key, subject, scope ...) never changes
-_FACT_MUTABLE = [
-    ("text", "text"), ("scope_tags", "jsonb"), ("confidence", "float8"),
-    ("confidence_factors", "jsonb"), ("reinforcement_count", "int4"),
-    ("last_validated_at", "timestamptz"), ("status", "text"), ("superseded_by", "text"),
-    ("valid_from", "timestamptz"), ("valid_to", "timestamptz"), ("evidence_item_ids", "jsonb"),
-    ("evidence_event_ids", "jsonb"), ("importance", "float8"), ("revision", "int4"),
-    ("polarity", "bool"), ("value", "text"),
-]  # fmt: skip
-_UPDATE_FACT = (
-    "UPDATE facts SET "
-    + ", ".join(f"{c} = ${n}::{t}" for n, (c, t) in enumerate(_FACT_MUTABLE, start=1))
-    + f" WHERE id = ${len(_FACT_MUTABLE) + 1} AND revision = ${len(_FACT_MUTABLE) + 2}"
-    " RETURNING status"
-)
-
-# column types for the unnest() bulk inserts, in the order of the shared column lists
-_ENTITY_TYPES = [*["text"] * 7, "jsonb", "timestamptz"]
-_RELATION_TYPES = [*["text"] * 10, "float8", "bool", "timestamptz"]
-_CONFLICT_TYPES = [*["text"] * 7, "jsonb", *["text"] * 3, "timestamptz", "timestamptz", "text"]
-_HISTORY_TYPES = [*["text"] * 6, "timestamptz", "jsonb", "jsonb", "text"]
-
-_UPSERT_ALIAS = (
-    "INSERT INTO aliases (tenant_id, namespace, user_key, alias, entity_id, source, confidence,"
-    " use_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-    " ON CONFLICT (tenant_id, namespace, user_key, alias, entity_id) DO UPDATE SET"
-    " use_count = aliases.use_count + 1,"
-    " confidence = greatest(aliases.confidence, excluded.confidence)"
-)
-
-_READ_SET = """
-SELECT s.ord, f.id, f.revision
-FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
-     AS s(tenant_id, namespace, user_id, key, ord)
-JOIN facts f ON f.tenant_id = s.tenant_id AND f.namespace = s.namespace AND f.key = s.key
-     AND f.user_id IS NOT DISTINCT FROM s.user_id AND f.status = ANY($5::text[])
-"""
-
-
-def _time(value: datetime | None) -> datetime | None:
-    return None if value is None else to_utc(value)
-
-
-def _scope_values(s: Scope) -> tuple[str, str, str | None, str | None, str | None]:
-    return (s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id)
-
-
-# -- conversions -----------------------------------------------------------------------
-def _mutable_values(f: Fact) -> list[Any]:
-    values = {
-        "text": f.text,
-        "scope_tags": json.dumps(f.scope_tags),
-        "confidence": f.confidence,
-        "confidence_factors": json.dumps(f.confidence_factors),
-        "reinforcement_count": f.reinforcement_count,
-        "last_validated_at": to_utc(f.last_validated_at),
-        "status": f.status.value,
-        "superseded_by": f.superseded_by,
-        "valid_from": _time(f.valid_from),
-        "valid_to": _time(f.valid_to),
-        "evidence_item_ids": json.dumps(f.evidence_item_ids),
-        "evidence_event_ids": json.dumps(f.evidence_event_ids),
-        "importance": f.importance,
-        "revision": f.revision,
-        "polarity": f.polarity,
-        "value": f.value,
-    }
-    return [values[c] for c, _ in _FACT_MUTABLE]
 
 
 def fact_from_row(row: Mapping[str, Any]) -> Fact:
-    return records.fact_from_row(row, _time)
+    return records.fact_from_row(row, decode_time)
 
 
 def entity_from_row(row: Mapping[str, Any]) -> Entity:
-    return records.entity_from_row(row, _time)
+    return records.entity_from_row(row, decode_time)
 
 
-# -- the read set ----------------------------------------------------------------------
-def read_set_locks(knowledge: Knowledge | None) -> list[int]:
-    """Advisory lock keys of every key the reconciliation read: two writers that
-    reconciled against the same key take turns, and the second one's check sees what
-    the first one committed."""
-    if knowledge is None:
-        return []
-    return [
-        advisory_key("fact-key", s.tenant_id, s.namespace, s.user_id, s.key)
-        for s in knowledge.read_set
-    ]
-
-
-async def check_read_set(conn: Connection, knowledge: Knowledge) -> None:
-    """Raise ``StaleKnowledge`` unless every key's live facts are what was reconciled.
-
-    Call with the ``read_set_locks`` held, or a concurrent writer can slip in between
-    this check and the commit."""
-    states = knowledge.read_set
-    if not states:
-        return
-    found = await conn.fetch(
-        _READ_SET,
-        [s.tenant_id for s in states],
-        [s.namespace for s in states],
-        [s.user_id for s in states],
-        [s.key for s in states],
-        LIVE,
-    )
-    live: dict[int, set[tuple[str, int]]] = {}
-    for r in found:
-        live.setdefault(int(r["ord"]) - 1, set()).add((r["id"], int(r["revision"])))
-    for index, state in enumerate(states):
-        if frozenset(live.get(index, ())) != state.facts:
-            raise StaleKnowledge(
-                f"facts under key {state.key!r} changed during the write",
-                details={"key": state.key},
-            )
-
-
-# -- writing ---------------------------------------------------------------------------
-async def apply(conn: Connection, knowledge: Knowledge) -> None:
-    """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``).
-
-    Items to silence are the caller's business (they belong to the items table)."""
-    if knowledge.entities:
-        await conn.execute(
-            f"INSERT INTO entities ({ENTITY_COLUMNS})"
-            f" SELECT * FROM unnest({unnest_args(_ENTITY_TYPES)})",
-            *_columns(
-                [
-                    (
-                        e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value,
-                        e.external_ref, json.dumps(e.properties), to_utc(e.created_at),
-                    )
-                    for e in knowledge.entities
-                ],
-                len(_ENTITY_TYPES),
-            ),
-        )  # fmt: skip
-    await _upsert_aliases(conn, knowledge)
-    if knowledge.facts:
-        rows = []
-        for p in knowledge.facts:
-            f = p.fact
-            embedding = None if p.embedding is None else vector_bytes(p.embedding)
-            rows.append(
-                (
-                    f.id, *_scope_values(f.scope), f.key, f.subject, f.subject_entity_id,
-                    f.predicate, f.category.value, f.value, f.polarity, f.object_entity_id,
-                    f.text, json.dumps(f.scope_tags), f.confidence,
-                    json.dumps(f.confidence_factors), f.reinforcement_count,
-                    to_utc(f.last_validated_at), f.status.value, f.superseded_by,
-                    _time(f.valid_from), _time(f.valid_to), to_utc(f.recorded_at),
-                    json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
-                    f.importance, f.revision, f.embedding_model, embedding,
-                )
-            )  # fmt: skip
-        await conn.execute(
-            f"INSERT INTO facts ({FACT_COLUMNS}, embedding)"
-            f" SELECT * FROM unnest({unnest_args(_FACT_TYPES)})",
-            *_columns(rows, len(_FACT_TYPES)),
-        )
-    # one by one, in order: a fact may be updated twice in one write (revision n, n + 1)
-    for update in knowledge.fact_updates:
-        status = await conn.fetchval(
-            _UPDATE_FACT, *_mutable_values(update.fact), update.fact.id, update.expected_revision
-        )
-        if status is None:
-            raise StaleKnowledge(
-                f"fact {update.fact.id} changed during the write", details={"fact": update.fact.id}
-            )
-        if status not in LIVE:
-            await conn.execute(
-                "UPDATE relations SET active = false WHERE fact_id = $1 AND active",
-                update.fact.id,
-            )
-    if knowledge.relations:
-        await conn.execute(
-            f"INSERT INTO relations ({RELATION_COLUMNS})"
-            f" SELECT * FROM unnest({unnest_args(_RELATION_TYPES)})",
-            *_columns(
-                [
-                    (
-                        r.id, *_scope_values(r.scope), r.source_entity_id, r.relation,
-                        r.target_entity_id, r.fact_id, r.confidence, r.active,
-                        to_utc(r.created_at),
-                    )
-                    for r in knowledge.relations
-                ],
-                len(_RELATION_TYPES),
-            ),
-        )  # fmt: skip
-    if knowledge.conflicts:
-        await conn.execute(
-            f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
-            f" SELECT * FROM unnest({unnest_args(_CONFLICT_TYPES)})",
-            *_columns(
-                [
-                    (
-                        c.id, *_scope_values(c.scope), c.key, json.dumps(c.fact_ids),
-                        c.strategy.value, c.status.value, c.winner_fact_id,
-                        to_utc(c.created_at), _time(c.resolved_at), c.note,
-                    )
-                    for c in knowledge.conflicts
-                ],
-                len(_CONFLICT_TYPES),
-            ),
-        )  # fmt: skip
-    await insert_history(conn, knowledge.history)
-
-
-async def insert_history(conn: Connection, entries: Sequence[HistoryEntry]) -> None:
-    if not entries:
-        return
-    await conn.execute(
-        f"INSERT INTO history ({HISTORY_COLUMNS})"
-        f" SELECT * FROM unnest({unnest_args(_HISTORY_TYPES)})",
-        *_columns(
-            [
-                (
-                    h.id, h.tenant_id, h.target_type, h.target_id, h.action, h.actor,
-                    to_utc(h.at), _json_or_none(h.before), _json_or_none(h.after), h.event_id,
-                )
-                for h in entries
-            ],
-            len(_HISTORY_TYPES),
-        ),
-    )  # fmt: skip
-
-
-def _json_or_none(value: Mapping[str, Any] | None) -> str | None:
-    # default=str: history snapshots may hold datetimes; SQLite stores them the same way
-    return None if value is None else json.dumps(value, default=str)
-
-
-def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
-    return [[r[c] for r in rows] for c in range(width)]
-
-
-async def _upsert_aliases(conn: Connection, knowledge: Knowledge) -> None:
-    if not knowledge.aliases:
-        return
-    scopes = {e.id: (e.tenant_id, e.namespace) for e in knowledge.entities}
-    unknown = sorted({a.entity_id for a in knowledge.aliases} - set(scopes))
-    if unknown:
-        for r in await conn.fetch(
-            "SELECT id, tenant_id, namespace FROM entities WHERE id = ANY($1::text[])", unknown
-        ):
-            scopes[r["id"]] = (r["tenant_id"], r["namespace"])
-    args = [
-        (
-            *scopes[a.entity_id], user_key(a.user_id), a.alias, a.entity_id, a.source.value,
-            a.confidence, a.use_count,
-        )
-        for a in knowledge.aliases
-        if a.entity_id in scopes  # an alias of an entity deleted meanwhile is dropped
-    ]  # fmt: skip
-    if args:
-        # one statement per alias, in order: the same alias twice in a write counts
-        # twice (a single multi-row upsert may not touch one row twice)
-        await conn.executemany(_UPSERT_ALIAS, args)
-
-
-# -- reading ---------------------------------------------------------------------------
 def _equals(column: str, value: str | None, params: Params) -> str:
     # "IS NULL" / "= $n" rather than IS NOT DISTINCT FROM, which no index serves
     return f"{column} IS NULL" if value is None else f"{column} = {params.add(value)}"
@@ -414,7 +131,9 @@ async def find_relations(
         " AND (source_entity_id = ANY($3::text[]) OR target_entity_id = ANY($3::text[]))"
         " ORDER BY seq"
     )
-    return [records.relation_from_row(r, _time) for r in await conn.fetch(sql, *params.values)]
+    return [
+        records.relation_from_row(r, decode_time) for r in await conn.fetch(sql, *params.values)
+    ]
 
 
 async def graph_edges(
@@ -465,7 +184,9 @@ async def find_conflicts(
     if open_only:
         clauses.append(f"status = {params.add(ConflictStatus.OPEN.value)}")
     sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE {' AND '.join(clauses)} ORDER BY seq"
-    return [records.conflict_from_row(r, _time) for r in await conn.fetch(sql, *params.values)]
+    return [
+        records.conflict_from_row(r, decode_time) for r in await conn.fetch(sql, *params.values)
+    ]
 
 
 async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
@@ -475,4 +196,111 @@ async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[
         target_id,
         tenant_id,
     )
-    return [records.history_from_row(r, _time) for r in found]
+    return [records.history_from_row(r, decode_time) for r in found]
+
+
+async def get_conflict(conn: Connection, tenant_id: str, conflict_id: str) -> FactConflict | None:
+    row = await conn.fetchrow(
+        f"SELECT {records.CONFLICT_COLUMNS} FROM conflicts WHERE id = $1 AND tenant_id = $2",
+        conflict_id,
+        tenant_id,
+    )
+    return None if row is None else records.conflict_from_row(row, decode_time)
+
+
+class PostgresKnowledge(PostgresDatabase):
+    """``KnowledgeStore`` on PostgreSQL."""
+
+    async def find_facts(self, query: FactQuery) -> list[Fact]:
+        async with self._connection() as conn:
+            return await find_facts(conn, query)
+
+    async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
+        return await self._by_ids("facts", records.FACT_COLUMNS, fact_from_row, tenant_id, ids)
+
+    async def fact_rows(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> FactRows:
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                "SELECT id, category, scope_tags, text, value, predicate,"
+                " embedding::real[] AS vector FROM facts"
+                " WHERE tenant_id = $1 AND namespace = $2 AND user_id IS NOT DISTINCT FROM $3"
+                " AND status = ANY($4::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT $5",
+                tenant_id,
+                namespace,
+                user_id,
+                list(LIVE),
+                limit,
+            )
+        return records.fact_rows(
+            [
+                (
+                    r["id"], r["category"], r["scope_tags"],
+                    f"{r['text']} {r['value']} {r['predicate']}",
+                    None if r["vector"] is None else np.asarray(r["vector"], np.float32),
+                )
+                for r in found
+            ]
+        )  # fmt: skip
+
+    async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
+        return await self._by_ids(
+            "entities", records.ENTITY_COLUMNS, entity_from_row, tenant_id, ids
+        )
+
+    async def find_aliases(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str] | None,
+        *,
+        all_users: bool = False,
+    ) -> list[Alias]:
+        async with self._connection() as conn:
+            return await find_aliases(
+                conn, tenant_id, namespace, user_id, names, all_users=all_users
+            )
+
+    async def find_relations(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        entity_ids: Sequence[str],
+        *,
+        all_users: bool = False,
+    ) -> list[Relation]:
+        async with self._connection() as conn:
+            return await find_relations(
+                conn, tenant_id, namespace, user_id, entity_ids, all_users=all_users
+            )
+
+    async def graph_edges(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[GraphEdge]:
+        async with self._connection() as conn:
+            return await graph_edges(conn, tenant_id, namespace, user_id, limit)
+
+    async def find_conflicts(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        open_only: bool = True,
+        all_users: bool = False,
+    ) -> list[FactConflict]:
+        async with self._connection() as conn:
+            return await find_conflicts(
+                conn, tenant_id, namespace, user_id, open_only, all_users=all_users
+            )
+
+    async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
+        async with self._connection() as conn:
+            return await get_history(conn, tenant_id, target_id)
+
+    async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None:
+        async with self._connection() as conn:
+            return await get_conflict(conn, tenant_id, conflict_id)

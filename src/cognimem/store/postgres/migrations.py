@@ -442,6 +442,43 @@ CREATE INDEX events_unprocessed ON events (recorded_at) WHERE NOT processed;
 CREATE INDEX events_unprocessed_job ON events (job_id) WHERE NOT processed;
 """,
     ),
+    (
+        11,
+        "item_event_period",
+        """
+-- when what an item tells of happened, resolved at write time from its time expressions
+-- against occurred_at ("last night" said on 4 May: 3 May); a read for a period finds an
+-- item that occurred in it or tells of it. Items written before have none.
+ALTER TABLE items ADD COLUMN event_start timestamptz;
+ALTER TABLE items ADD COLUMN event_end timestamptz;
+CREATE INDEX items_event_period ON items (tenant_id, namespace, user_id, event_start, event_end)
+    WHERE event_start IS NOT NULL;
+""",
+    ),
+    (
+        12,
+        "lifecycle_runs",
+        """
+-- lifecycle operations (consolidate, revise, ...) per user scope: the lease of the run
+-- holding the scope (at most one per operation; a dead worker's lease runs out) and when
+-- the last completed run began (the scheduler counts what is new since)
+CREATE TABLE lifecycle_runs (
+    tenant_id text NOT NULL,
+    namespace text NOT NULL,
+    user_key text NOT NULL,
+    op text NOT NULL,
+    user_id text,
+    job_id text,
+    holder text,
+    lease_token text,
+    lease_until timestamptz,
+    done_from timestamptz,
+    last_job_id text,
+    PRIMARY KEY (tenant_id, namespace, user_key, op)
+);
+CREATE INDEX items_recorded_kind ON items (kind, recorded_at) WHERE user_id IS NOT NULL;
+""",
+    ),
 ]
 
 

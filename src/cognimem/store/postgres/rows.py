@@ -14,27 +14,22 @@ import json
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cognimem.errors import Conflict, StaleKnowledge
-from cognimem.models import Event, MemoryItem, MessageResult, Scope, WriteOutcome
+from cognimem.models import Event, MemoryItem, MessageResult, WriteOutcome
 from cognimem.models.clock import to_micros, to_utc
+from cognimem.store import records
 from cognimem.store.base import ItemFilter, PendingItem, PendingMessage
 from cognimem.store.postgres.migrations import index_type
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
 
 if TYPE_CHECKING:
     from asyncpg import Connection
 
-ITEM_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,"
-    " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
-    " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
-    " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
-    " metadata"
-)
 _ITEM_TYPES = [
     *["text"] * 9,  # id .. key
     *["jsonb"] * 3,  # entities, source_event_ids, external_ids
@@ -48,12 +43,9 @@ _ITEM_TYPES = [
     "bool",  # consolidated
     *["text"] * 3,  # supersedes, superseded_by, embedding_model
     "jsonb",  # metadata
+    *["timestamptz"] * 2,  # event_start, event_end
 ]
 
-EVENT_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, role, name, content, content_hash,"
-    " idempotency_key, external_id, occurred_at, recorded_at, metadata"
-)
 _EVENT_TYPES = [*["text"] * 12, "timestamptz", "timestamptz", "jsonb"]
 
 
@@ -99,28 +91,21 @@ def decode_vector(data: bytes) -> np.ndarray:
 
 
 # -- model <-> columns -----------------------------------------------------------------
-_SCOPE_FIELDS = ("tenant_id", "namespace", "user_id", "agent_id", "session_id")
-_JSON_FIELDS = ("entities", "source_event_ids", "external_ids", "metadata")
-
-
-def _fields(row: Mapping[str, Any]) -> dict[str, Any]:
-    data = dict(row)
-    data["scope"] = Scope(**{f: data.pop(f) for f in _SCOPE_FIELDS})
-    for f in _JSON_FIELDS:
-        if f in data:
-            data[f] = json.loads(data[f])
-    return data
+def decode_time(value: datetime | None) -> datetime | None:
+    """A stored time (an aware datetime, or NULL) in UTC."""
+    return None if value is None else to_utc(value)
 
 
 def item_from_row(row: Mapping[str, Any]) -> MemoryItem:
-    return MemoryItem(**_fields(row))
+    return records.item_from_row(row, decode_time)
 
 
 def event_from_row(row: Mapping[str, Any]) -> Event:
-    return Event(**_fields(row))
+    return records.event_from_row(row, decode_time)
 
 
-def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+def by_column(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as one list per column: the arrays an ``unnest`` insert takes."""
     return [[r[c] for r in rows] for c in range(width)]
 
 
@@ -137,7 +122,7 @@ def event_columns(messages: Sequence[PendingMessage]) -> list[list[Any]]:
                 m.job_id, m.profile,
             )
         )  # fmt: skip
-    return _columns(rows, len(_EVENT_TYPES) + 3)
+    return by_column(rows, len(_EVENT_TYPES) + 3)
 
 
 def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
@@ -154,11 +139,12 @@ def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
                 to_utc(i.recorded_at), i.importance, i.confidence, i.tier.value, i.status.value,
                 i.token_count, i.access_count, last, i.loaded_count, i.cited_count,
                 i.success_count, i.failure_count, i.consolidated, i.supersedes, i.superseded_by,
-                i.embedding_model, json.dumps(i.metadata),
+                i.embedding_model, json.dumps(i.metadata), decode_time(i.event_start),
+                decode_time(i.event_end),
                 None if p.embedding is None else vector_bytes(p.embedding), p.search_text,
             )
         )  # fmt: skip
-    return _columns(rows, len(_ITEM_TYPES) + 2)
+    return by_column(rows, len(_ITEM_TYPES) + 2)
 
 
 # -- filters ---------------------------------------------------------------------------
@@ -193,6 +179,12 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
         clauses.append(f"{p}occurred_at >= {params.add(to_utc(flt.since))}")
     if flt.until is not None:
         clauses.append(f"{p}occurred_at <= {params.add(to_utc(flt.until))}")
+    if flt.period is not None:
+        start, end = (params.add(to_utc(t)) for t in flt.period)
+        clauses.append(
+            f"(({p}occurred_at >= {start} AND {p}occurred_at < {end})"
+            f" OR ({p}event_start < {end} AND {p}event_end > {start}))"
+        )
     return " AND ".join(clauses)
 
 

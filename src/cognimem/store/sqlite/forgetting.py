@@ -19,7 +19,7 @@ from cognimem.store.forgetting import (
     cascade,
 )
 from cognimem.store.records import user_key
-from cognimem.store.sqlite.knowledge import bump_fact_version
+from cognimem.store.sqlite.knowledge_writes import bump_fact_version
 
 # a JSON array bound as one parameter: no limit on how many ids a statement names
 _IDS = "(SELECT value FROM json_each(?))"

@@ -27,7 +27,7 @@ import numpy as np
 import Stemmer
 
 from cognimem.store.base import ItemFilter
-from cognimem.store.sqlite.scopes import ROW_COLUMNS, Columns, ScopeCache, ScopeRef
+from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 
 K1 = 1.2
 B = 0.75
@@ -158,7 +158,7 @@ def load(
         f"SELECT {ROW_COLUMNS}, f.search_text FROM items i JOIN items_fts f ON f.rowid = i.rowid"
     )
     rows = scope.rows(conn, select, after_rowid)
-    lengths, postings = _postings([r[7] or "" for r in rows])
+    lengths, postings = _postings([r[OWN] or "" for r in rows])
     return ScopeTerms(
         version=version[0],
         mutations=version[1],

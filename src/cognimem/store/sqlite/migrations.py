@@ -6,6 +6,55 @@ Each migration runs once, in order, inside a transaction, and is recorded in
 
 from __future__ import annotations
 
+import sqlite3
+from datetime import UTC, datetime
+
+from cognimem.errors import SchemaMismatch
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Apply the migrations ``conn``'s database lacks, each in its own transaction."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    applied = {int(r[0]) for r in conn.execute("SELECT version FROM schema_migrations")}
+    known = {version for version, _, _ in MIGRATIONS}
+    if applied - known:
+        raise SchemaMismatch(
+            f"the database has schema versions {sorted(applied - known)} that this cognimem "
+            "does not know; upgrade cognimem"
+        )
+    # in version order, whatever the list's: a number may be skipped (one backend's
+    # alone) and two branches may append theirs in either order
+    for version, name, sql in sorted(MIGRATIONS):
+        if version in applied:
+            continue
+        # executescript commits implicitly, so run the statements one by one in our tx
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE version = ?", (version,)
+            ).fetchone():
+                conn.execute("ROLLBACK")  # another process applied it meanwhile
+                continue
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (version, name, datetime.now(UTC).isoformat()),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+
+def _statements(sql: str) -> list[str]:
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
         1,
@@ -446,6 +495,43 @@ ALTER TABLE events ADD COLUMN job_id TEXT;
 ALTER TABLE events ADD COLUMN profile TEXT;
 CREATE INDEX events_unprocessed ON events (recorded_at) WHERE processed = 0;
 CREATE INDEX events_unprocessed_job ON events (job_id) WHERE processed = 0;
+""",
+    ),
+    (
+        11,
+        "item_event_period",
+        """
+-- when what an item tells of happened, resolved at write time from its time expressions
+-- against occurred_at ("last night" said on 4 May: 3 May); a read for a period finds an
+-- item that occurred in it or tells of it. Items written before have none.
+ALTER TABLE items ADD COLUMN event_start INTEGER;
+ALTER TABLE items ADD COLUMN event_end INTEGER;
+CREATE INDEX items_event_period ON items (tenant_id, namespace, user_id, event_start, event_end)
+    WHERE event_start IS NOT NULL;
+""",
+    ),
+    (
+        12,
+        "lifecycle_runs",
+        """
+-- lifecycle operations (consolidate, revise, ...) per user scope: the lease of the run
+-- holding the scope (at most one per operation; a dead worker's lease runs out) and when
+-- the last completed run began (the scheduler counts what is new since)
+CREATE TABLE lifecycle_runs (
+    tenant_id TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    user_key TEXT NOT NULL,
+    op TEXT NOT NULL,
+    user_id TEXT,
+    job_id TEXT,
+    holder TEXT,
+    lease_token TEXT,
+    lease_until INTEGER,
+    done_from INTEGER,
+    last_job_id TEXT,
+    PRIMARY KEY (tenant_id, namespace, user_key, op)
+) WITHOUT ROWID;
+CREATE INDEX items_recorded_kind ON items (kind, recorded_at) WHERE user_id IS NOT NULL;
 """,
     ),
 ]

@@ -1,60 +1,57 @@
-"""Conversions between SQLite rows and domain models."""
+"""Item and event rows in SQLite: conversions to and from models, and the row-level
+writes every role shares (inserting items with their index entries, merging an event
+into an item's provenance, changing items' status, deleting items). Times are UTC
+microseconds.
+
+Every change to a scope's items bumps ``scope_versions`` in the same transaction, so no
+process serves a cached vector matrix or lexical index that no longer matches the rows.
+"""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Tier
+import numpy as np
+
+from cognimem.models import Event, ItemStatus, MemoryItem
 from cognimem.models.clock import from_micros, to_micros
-from cognimem.store.records import scope_of
+from cognimem.store import records
+from cognimem.store.base import PendingItem
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
+from cognimem.store.sqlite import scopes
 
-ITEM_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,"
-    " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
-    " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
-    " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
-    " metadata"
-)
 
-EVENT_COLUMNS = (
-    "id, tenant_id, namespace, user_id, agent_id, session_id, role, name, content, content_hash,"
-    " idempotency_key, external_id, occurred_at, recorded_at, metadata"
-)
+def decode_time(value: Any) -> datetime | None:
+    """A stored time (integer microseconds, or NULL) as an aware UTC datetime."""
+    return None if value is None else from_micros(int(value))
+
+
+def encode_time(value: datetime | None) -> int | None:
+    """A time (or None) as stored: integer UTC microseconds, or NULL."""
+    return None if value is None else to_micros(value)
+
+
+def query(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[sqlite3.Row]:
+    """The rows of ``sql``, read by column name."""
+    cur = conn.cursor()
+    cur.row_factory = sqlite3.Row
+    return cur.execute(sql, params).fetchall()
+
+
+def blob(vector: np.ndarray | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, np.float32).tobytes()
 
 
 def item_from_row(row: sqlite3.Row) -> MemoryItem:
-    last = row["last_accessed_at"]
-    return MemoryItem(
-        id=row["id"],
-        scope=scope_of(row),
-        text=row["text"],
-        kind=ItemKind(row["kind"]),
-        key=row["key"],
-        entities=json.loads(row["entities"]),
-        source_event_ids=json.loads(row["source_event_ids"]),
-        external_ids=json.loads(row["external_ids"]),
-        author=row["author"],
-        occurred_at=from_micros(row["occurred_at"]),
-        recorded_at=from_micros(row["recorded_at"]),
-        importance=row["importance"],
-        confidence=row["confidence"],
-        tier=Tier(row["tier"]),
-        status=ItemStatus(row["status"]),
-        token_count=row["token_count"],
-        access_count=row["access_count"],
-        last_accessed_at=None if last is None else from_micros(last),
-        loaded_count=row["loaded_count"],
-        cited_count=row["cited_count"],
-        success_count=row["success_count"],
-        failure_count=row["failure_count"],
-        consolidated=bool(row["consolidated"]),
-        supersedes=row["supersedes"],
-        superseded_by=row["superseded_by"],
-        embedding_model=row["embedding_model"],
-        metadata=json.loads(row["metadata"]),
-    )
+    return records.item_from_row(row, decode_time)
+
+
+def event_from_row(row: sqlite3.Row) -> Event:
+    return records.event_from_row(row, decode_time)
 
 
 def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
@@ -68,27 +65,12 @@ def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
         None if item.last_accessed_at is None else to_micros(item.last_accessed_at),
         item.loaded_count, item.cited_count, item.success_count, item.failure_count,
         int(item.consolidated), item.supersedes, item.superseded_by, item.embedding_model,
-        json.dumps(item.metadata), embedding,
+        json.dumps(item.metadata), encode_time(item.event_start), encode_time(item.event_end),
+        embedding,
     )  # fmt: skip
 
 
-INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 32)})"
-
-
-def event_from_row(row: sqlite3.Row) -> Event:
-    return Event(
-        id=row["id"],
-        scope=scope_of(row),
-        role=Role(row["role"]),
-        name=row["name"],
-        content=row["content"],
-        content_hash=row["content_hash"],
-        idempotency_key=row["idempotency_key"],
-        external_id=row["external_id"],
-        occurred_at=from_micros(row["occurred_at"]),
-        recorded_at=from_micros(row["recorded_at"]),
-        metadata=json.loads(row["metadata"]),
-    )
+INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 34)})"
 
 
 def event_params(event: Event) -> tuple[Any, ...]:
@@ -101,3 +83,95 @@ def event_params(event: Event) -> tuple[Any, ...]:
 
 
 INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+
+
+def insert_items(
+    conn: sqlite3.Connection, items: Sequence[PendingItem], *, skip_existing: bool = False
+) -> list[str]:
+    """Insert items with their index entries and provenance links; bump the scope
+    versions. ``skip_existing``: an id already stored is left as it is (an import);
+    otherwise it is an error. Returns the ids inserted."""
+    sql = (
+        INSERT_ITEM.replace("INSERT INTO", "INSERT OR IGNORE INTO", 1)
+        if skip_existing
+        else INSERT_ITEM
+    )
+    inserted: list[str] = []
+    touched: set[tuple[str, str, str | None]] = set()
+    for p in items:
+        cur = conn.execute(sql, item_params(p.item, blob(p.embedding)))
+        if cur.rowcount != 1:
+            continue
+        inserted.append(p.item.id)
+        conn.execute(
+            "INSERT INTO items_fts (rowid, search_text) VALUES (?, ?)",
+            (cur.lastrowid, p.search_text),
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO item_events (item_id, event_id) VALUES (?, ?)",
+            [(p.item.id, eid) for eid in p.item.source_event_ids],
+        )
+        s = p.item.scope
+        touched.add((s.tenant_id, s.namespace, s.user_id))
+    for tenant_id, namespace, user_id in sorted(touched, key=str):
+        scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
+    return inserted
+
+
+def merge(conn: sqlite3.Connection, event: Event, targets: Sequence[str]) -> list[str]:
+    """Add ``event`` (and its external id) to the provenance of existing items; returns
+    the targets that exist, in the order given."""
+    merged = []
+    for item_id in targets:
+        row = conn.execute(
+            "SELECT source_event_ids, external_ids FROM items WHERE id = ?", (item_id,)
+        ).fetchone()
+        if row is None:
+            continue
+        sources, externals = json.loads(row[0]), json.loads(row[1])
+        if event.id not in sources:
+            sources.append(event.id)
+        if event.external_id is not None and event.external_id not in externals:
+            externals.append(event.external_id)
+        conn.execute(
+            "UPDATE items SET source_event_ids = ?, external_ids = ? WHERE id = ?",
+            (json.dumps(sources), json.dumps(externals), item_id),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO item_events (item_id, event_id) VALUES (?, ?)",
+            (item_id, event.id),
+        )
+        merged.append(item_id)
+    return merged
+
+
+def set_status(conn: sqlite3.Connection, ids: Sequence[str], status: ItemStatus) -> int:
+    """Put the items ``ids`` into ``status``; returns how many changed."""
+    changed = 0
+    for item_id in ids:
+        row = conn.execute(
+            "SELECT tenant_id, namespace, user_id FROM items WHERE id = ? AND status != ?",
+            (item_id, status.value),
+        ).fetchone()
+        if row is None:
+            continue
+        conn.execute("UPDATE items SET status = ? WHERE id = ?", (status.value, item_id))
+        scopes.bump_version(conn, row[0], row[1], row[2], mutation=True)
+        changed += 1
+    return changed
+
+
+def delete_items(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> int:
+    """Remove the tenant's items ``ids`` with their index entries and provenance links;
+    returns how many existed."""
+    marks = ", ".join("?" * len(ids))
+    found = conn.execute(
+        f"SELECT rowid, id, namespace, user_id FROM items WHERE +tenant_id = ? AND id IN ({marks})",
+        (tenant_id, *ids),
+    ).fetchall()
+    for rowid, item_id, namespace, user_id in found:
+        conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
+        conn.execute("DELETE FROM item_events WHERE item_id = ?", (item_id,))
+        conn.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
+        scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=True)
+    return len(found)

@@ -28,8 +28,16 @@ ALL_USERS = "*"
 KIND_CODES = {kind.value: code for code, kind in enumerate(ItemKind)}
 STATUS_CODES = {status.value: code for code, status in enumerate(ItemStatus)}
 
-# the columns every loader selects first, in this order, before its own
-ROW_COLUMNS = "i.rowid, i.id, i.agent_id, i.session_id, i.kind, i.status, i.occurred_at"
+# the columns every loader selects first, in this order, before its own (the first of
+# which is at index OWN)
+ROW_COLUMNS = (
+    "i.rowid, i.id, i.agent_id, i.session_id, i.kind, i.status, i.occurred_at,"
+    " i.event_start, i.event_end"
+)
+OWN = 9
+# an item with no event period: a start after and an end before every period
+_NO_START = np.iinfo(np.int64).max
+_NO_END = np.iinfo(np.int64).min
 
 
 def user_key(user_id: str | None) -> str:
@@ -46,6 +54,8 @@ class Columns:
     kind: np.ndarray  # int8 codes (KIND_CODES)
     status: np.ndarray  # int8 codes (STATUS_CODES)
     occurred: np.ndarray  # int64 microseconds
+    event_start: np.ndarray  # int64 microseconds (_NO_START: the item names no time)
+    event_end: np.ndarray  # int64 microseconds (_NO_END)
 
     @classmethod
     def of(cls, rows: Sequence[Sequence[Any]]) -> Columns:
@@ -61,6 +71,10 @@ class Columns:
             kind=np.array([KIND_CODES[r[4]] for r in rows], dtype=np.int8),
             status=np.array([STATUS_CODES[r[5]] for r in rows], dtype=np.int8),
             occurred=np.array([r[6] for r in rows], dtype=np.int64),
+            event_start=np.array(
+                [_NO_START if r[7] is None else r[7] for r in rows], dtype=np.int64
+            ),
+            event_end=np.array([_NO_END if r[8] is None else r[8] for r in rows], dtype=np.int64),
         )
 
     def __len__(self) -> int:
@@ -74,6 +88,8 @@ class Columns:
             kind=np.concatenate([self.kind, other.kind]),
             status=np.concatenate([self.status, other.status]),
             occurred=np.concatenate([self.occurred, other.occurred]),
+            event_start=np.concatenate([self.event_start, other.event_start]),
+            event_end=np.concatenate([self.event_end, other.event_end]),
         )
 
     def allowed(self, flt: ItemFilter) -> np.ndarray:
@@ -90,6 +106,10 @@ class Columns:
             mask &= self.occurred >= to_micros(flt.since)
         if flt.until is not None:
             mask &= self.occurred <= to_micros(flt.until)
+        if flt.period is not None:
+            start, end = (to_micros(t) for t in flt.period)
+            inside = (self.occurred >= start) & (self.occurred < end)
+            mask &= inside | ((self.event_start < end) & (self.event_end > start))
         return mask
 
 

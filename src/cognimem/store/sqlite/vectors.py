@@ -14,7 +14,7 @@ import numpy as np
 
 from cognimem.blas import single_threaded
 from cognimem.store.base import ItemFilter
-from cognimem.store.sqlite.scopes import ROW_COLUMNS, Columns, ScopeCache, ScopeRef
+from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 
 
 @dataclass
@@ -47,8 +47,8 @@ def load(
         " AND embedding IS NOT NULL",
     )
     if rows:
-        dim = len(rows[0][7]) // 4
-        matrix = np.frombuffer(b"".join(r[7] for r in rows), dtype=np.float32).reshape(-1, dim)
+        dim = len(rows[0][OWN]) // 4
+        matrix = np.frombuffer(b"".join(r[OWN] for r in rows), dtype=np.float32).reshape(-1, dim)
         max_rowid = int(rows[-1][0])
     else:
         matrix = np.zeros((0, 0), dtype=np.float32)

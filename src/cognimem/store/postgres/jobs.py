@@ -1,4 +1,5 @@
-"""Unprocessed events and their ingest jobs (async ingestion) in PostgreSQL.
+"""Unprocessed events and their ingest jobs (async ingestion) in PostgreSQL: the
+``JobStore`` role.
 
 An event committed without its items records the job that derives them and its ingest
 profile; from these alone a job can be queued again (a retry of the write, a worker's
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from cognimem.models.clock import to_utc
 from cognimem.store import records
 from cognimem.store.base import PendingJob
+from cognimem.store.postgres.database import PostgresDatabase
 
 if TYPE_CHECKING:
     from asyncpg import Connection, Record
@@ -52,3 +54,32 @@ async def stranded_jobs(
         limit,
     )
     return await _with_members(conn, seeds)
+
+
+class PostgresJobs(PostgresDatabase):
+    """``JobStore`` on PostgreSQL."""
+
+    async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
+        if not event_ids:
+            return []
+        async with self._connection() as conn:
+            found = {
+                r["id"]
+                for r in await conn.fetch(
+                    "SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2::text[])"
+                    " AND NOT processed",
+                    tenant_id,
+                    list(event_ids),
+                )
+            }
+        return [e for e in event_ids if e in found]
+
+    async def pending_jobs(self, tenant_id: str, event_ids: Sequence[str]) -> list[PendingJob]:
+        if not event_ids:
+            return []
+        async with self._connection() as conn:
+            return await pending_jobs(conn, tenant_id, event_ids)
+
+    async def stranded_jobs(self, recorded_before: datetime, limit: int) -> list[PendingJob]:
+        async with self._connection() as conn:
+            return await stranded_jobs(conn, recorded_before, limit)

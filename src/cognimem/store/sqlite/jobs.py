@@ -1,42 +1,25 @@
-"""Unprocessed events and their ingest jobs (async ingestion) in SQLite.
+"""Unprocessed events and their ingest jobs (async ingestion) in SQLite: the
+``JobStore`` role.
 
 An event committed without its items records the job that derives them and its ingest
 profile; from these alone a job can be queued again (a retry of the write, a worker's
 sweep). When the embedded job queue lives in the store's own file, the commit of the
-events queues their job in the same transaction (:class:`Outbox`).
+events queues their job in the same transaction (``database.Outbox``).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import Protocol
+from datetime import datetime
 
+from cognimem.models.clock import to_micros
 from cognimem.store import records
-from cognimem.store.base import PendingJob, PendingMessage
+from cognimem.store.base import PendingJob
+from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.rows import query
 
 _CHUNK = 500  # ids per IN (...) list
-
-
-class Outbox(Protocol):
-    """A job queue whose table is in the store's database file."""
-
-    def enqueue_in(self, conn: sqlite3.Connection, job: PendingJob) -> None:
-        """Queue ``job`` (idempotent on its id) inside the caller's transaction."""
-        ...
-
-
-def mark_unprocessed(conn: sqlite3.Connection, pending: PendingMessage) -> None:
-    conn.execute(
-        "UPDATE events SET processed = 0, job_id = ?, profile = ? WHERE id = ?",
-        (pending.job_id, pending.profile, pending.event.id),
-    )
-
-
-def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[sqlite3.Row]:
-    cur = conn.cursor()
-    cur.row_factory = sqlite3.Row
-    return cur.execute(sql, params).fetchall()
 
 
 def _with_members(conn: sqlite3.Connection, seeds: list[sqlite3.Row]) -> list[PendingJob]:
@@ -44,7 +27,7 @@ def _with_members(conn: sqlite3.Connection, seeds: list[sqlite3.Row]) -> list[Pe
     members: list[sqlite3.Row] = []
     for start in range(0, len(keys), _CHUNK):
         part = keys[start : start + _CHUNK]
-        members += _rows(
+        members += query(
             conn,
             f"SELECT rowid, {records.PENDING_COLUMNS} FROM events WHERE processed = 0"
             f" AND job_id IN ({', '.join('?' * len(part))})",
@@ -60,7 +43,7 @@ def pending_jobs(
     seeds: list[sqlite3.Row] = []
     for start in range(0, len(event_ids), _CHUNK):
         part = list(event_ids[start : start + _CHUNK])
-        seeds += _rows(
+        seeds += query(
             conn,
             f"SELECT rowid, {records.PENDING_COLUMNS} FROM events WHERE +tenant_id = ?"
             f" AND id IN ({', '.join('?' * len(part))}) AND processed = 0",
@@ -71,10 +54,40 @@ def pending_jobs(
 
 
 def stranded_jobs(conn: sqlite3.Connection, recorded_before: int, limit: int) -> list[PendingJob]:
-    seeds = _rows(
+    seeds = query(
         conn,
         f"SELECT rowid, {records.PENDING_COLUMNS} FROM events"
         " WHERE processed = 0 AND recorded_at < ? ORDER BY recorded_at, rowid LIMIT ?",
         [recorded_before, limit],
     )
     return _with_members(conn, seeds)
+
+
+class SQLiteJobs(SQLiteDatabase):
+    """``JobStore`` on SQLite."""
+
+    async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
+        if not event_ids:
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[str]:
+            found = {
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM events WHERE +tenant_id = ? AND id IN"
+                    f" ({', '.join('?' * len(event_ids))}) AND processed = 0",
+                    (tenant_id, *event_ids),
+                )
+            }
+            return [e for e in event_ids if e in found]
+
+        return await self._db.read(q)
+
+    async def pending_jobs(self, tenant_id: str, event_ids: Sequence[str]) -> list[PendingJob]:
+        if not event_ids:
+            return []
+        return await self._db.read(lambda conn: pending_jobs(conn, tenant_id, event_ids))
+
+    async def stranded_jobs(self, recorded_before: datetime, limit: int) -> list[PendingJob]:
+        before = to_micros(recorded_before)
+        return await self._db.read(lambda conn: stranded_jobs(conn, before, limit))

@@ -1,0 +1,406 @@
+"""Cue → trigger inside whole conversations: does a read find a constraint said hundreds
+of turns into a conversation, days before a request that shares no words with it?
+
+Data: ``benchmarks/data/cue_trigger_long.jsonl`` (written for this benchmark): pairs of a
+first-person *cue* ("I've got gout, it flares with red meat and beer") and a later
+*trigger* ("Pick a place for the guys' night."), five constraint types (policy, value,
+goal, state, causal), 50+ of each, every scope tag; cue and trigger share no content
+word (``tests/unit/test_cue_trigger_data.py``). Each pair carries a fixed ``split``
+(tune / check, alternating within a type): changes are tuned on the tune half only.
+
+Protocol (no LLM, default local embedder, rule extraction on the write path):
+
+1. Each dev LoCoMo conversation (``cognimem.eval.locomo``, read from PATH, never copied:
+   CC BY-NC) is ingested once, as in the LoCoMo harness, into its own SQLite file.
+2. Pairs are dealt round-robin to the five conversations (sorted by id). For each pair
+   the conversation's file is copied; the cue is written into that conversation's user
+   scope as a final session after the conversation's last one (1–14 days later, seeded),
+   said by one of its two speakers (seeded). The trigger is read 3–28 days after the cue
+   (seeded) with ``reference_time`` then, ``limit=10``, the default ``max_tokens``,
+   three ways in the same process: the default preset, plain dense (``vector``) and
+   BM25 (``lexical``).
+3. Hit in items: the cue's event id is in the provenance of one of the 10 items. Hit in
+   sections: it is in the provenance of a must_follow / consider / facts entry. Hit:
+   either. A random packet of 10 items from the scope holds the cue with probability
+   10 / the scope's stored items.
+
+Usage (repository root):
+
+    python benchmarks/cue_trigger_long.py [PATH] [--split tune|check|all] [--only ID ...]
+        [--out benchmarks/results] [--no-write] [--cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from _machine import describe
+from cue_trigger import TYPES, Pair, load, rate, section_entries
+
+from cognimem import Memory
+from cognimem.config import Settings
+from cognimem.eval import locomo
+from cognimem.models import ContextPacket, Message
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
+from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix
+from cognimem.providers.factory import build_embedder
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data" / "cue_trigger_long.jsonl"
+LOCOMO = Path("/work/shared/data/locomo/locomo10_dev.json")
+SEED = 14
+LIMIT = 10
+APPROACHES: dict[str, str | None] = {"default": None, "vector": "vector", "lexical": "lexical"}
+SECTIONS = ("must_follow", "consider", "facts")
+CUE_AFTER_DAYS = (1, 14)  # the cue's session comes this long after the conversation's last
+TRIGGER_AFTER_DAYS = (3, 28)  # the trigger comes this long after the cue
+
+
+class Borrowed:
+    """An embedder lent to one Memory after another: closing a Memory leaves it open."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    async def dimension(self) -> int:
+        return await self.inner.dimension()
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
+        return await self.inner.embed(texts, kind)
+
+    async def aclose(self) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where and when one pair's cue and trigger sit."""
+
+    pair: Pair
+    conversation: str
+    speaker: str
+    cue_at: datetime
+    trigger_at: datetime
+
+
+def place(pairs: Sequence[Pair], conversations: Sequence[locomo.Conversation]) -> list[Placement]:
+    out = []
+    for i, pair in enumerate(sorted(pairs, key=lambda p: p.id)):
+        conv = conversations[i % len(conversations)]
+        rng = random.Random(f"{SEED}:{pair.id}")
+        speakers = sorted({t.speaker for s in conv.sessions for t in s})
+        cue_at = conv.last_time + timedelta(days=rng.randint(*CUE_AFTER_DAYS), hours=2)
+        trigger_at = cue_at + timedelta(days=rng.randint(*TRIGGER_AFTER_DAYS), hours=3)
+        out.append(Placement(pair, conv.sample_id, rng.choice(speakers), cue_at, trigger_at))
+    return out
+
+
+@dataclass
+class Outcome:
+    """Where one read put the cue."""
+
+    pair_id: str
+    type: str
+    split: str
+    conversation: str
+    item_rank: int | None  # 1-based rank among the packet's items (at most LIMIT)
+    section: str | None  # the section that held the cue
+    section_entries: int
+    scope_items: int
+
+    @property
+    def hit(self) -> bool:
+        return self.item_rank is not None or self.section is not None
+
+
+def score(placement: Placement, cue_event: str, packet: ContextPacket, scope: int) -> Outcome:
+    item_rank = next(
+        (r for r, item in enumerate(packet.items[:LIMIT], 1) if cue_event in item.source_event_ids),
+        None,
+    )
+    entries = section_entries(packet)
+    section = next((name for name, ids in entries if cue_event in ids), None)
+    return Outcome(
+        placement.pair.id,
+        placement.pair.type,
+        placement.pair.split or "",
+        placement.conversation,
+        item_rank,
+        section,
+        len(entries),
+        scope,
+    )
+
+
+def scope_items(path: Path, user_id: str) -> int:
+    with sqlite3.connect(path) as db:
+        row = db.execute("SELECT count(*) FROM items WHERE user_id = ?", (user_id,)).fetchone()
+    return int(row[0])
+
+
+@dataclass
+class Run:
+    outcomes: dict[str, list[Outcome]]
+    extracted: dict[str, list[str]]
+    ingest_seconds: float
+    read_seconds: float
+
+
+async def ingest_all(
+    conversations: Sequence[locomo.Conversation], embedder: Embedder, where: Path
+) -> dict[str, Path]:
+    """One SQLite file per conversation in ``where``; a file already there is reused."""
+    files = {}
+    for conv in conversations:
+        path = where / f"{conv.sample_id}.db"
+        files[conv.sample_id] = path
+        if path.exists():
+            continue
+        async with Memory.open(f"sqlite:///{path}", embedder=embedder) as mem:
+            await locomo.ingest(mem, conv)
+    return files
+
+
+async def one_pair(
+    placement: Placement, base: Path, embedder: Embedder, tmp: Path
+) -> tuple[dict[str, Outcome], list[str]]:
+    path = tmp / f"{placement.pair.id}.db"
+    shutil.copyfile(base, path)
+    try:
+        async with Memory.open(f"sqlite:///{path}", embedder=embedder) as mem:
+            user = placement.conversation
+            written = await mem.write_batch(
+                [
+                    Message(
+                        content=placement.pair.cue,
+                        name=placement.speaker,
+                        occurred_at=placement.cue_at,
+                        external_id="cue",
+                    )
+                ],
+                user_id=user,
+                profile="chat",
+            )
+            cue_event = written.event_ids[0]
+            facts = await mem.facts(user_id=user)
+            extracted = sorted(
+                f.category.value
+                for f in facts
+                if f.category in CONSTRAINT_CATEGORIES and cue_event in f.evidence_event_ids
+            )
+            scope = scope_items(path, user)
+            outcomes = {}
+            for name, preset in APPROACHES.items():
+                packet = await mem.read(
+                    placement.pair.trigger,
+                    user_id=user,
+                    preset=preset,
+                    limit=LIMIT,
+                    reference_time=placement.trigger_at,
+                )
+                outcomes[name] = score(placement, cue_event, packet, scope)
+    finally:
+        for leftover in (path, *path.parent.glob(f"{path.name}-*")):  # -wal, -shm
+            leftover.unlink(missing_ok=True)
+    return outcomes, extracted
+
+
+async def run(pairs: list[Pair], chosen: set[str], path: Path, cache: Path | None) -> Run:
+    """Every pair is placed (so a pair sits in the same conversation whichever subset
+    runs); the ``chosen`` ones are read."""
+    conversations = locomo.dev_five(locomo.load(path))
+    placements = [p for p in place(pairs, conversations) if p.pair.id in chosen]
+    settings = Settings()
+    inner = build_embedder(settings.embedding.model)
+    embedder = Borrowed(inner)
+    outcomes: dict[str, list[Outcome]] = {name: [] for name in APPROACHES}
+    extracted: dict[str, list[str]] = {}
+    try:
+        with tempfile.TemporaryDirectory() as raw:
+            tmp = Path(raw)
+            started = time.perf_counter()
+            files = await ingest_all(conversations, embedder, cache or tmp)
+            ingest_seconds = time.perf_counter() - started
+            started = time.perf_counter()
+            for placement in placements:
+                got, cats = await one_pair(placement, files[placement.conversation], embedder, tmp)
+                for name, outcome in got.items():
+                    outcomes[name].append(outcome)
+                extracted[placement.pair.id] = cats
+            read_seconds = time.perf_counter() - started
+    finally:
+        await inner.aclose()
+    return Run(outcomes, extracted, ingest_seconds, read_seconds)
+
+
+def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    def block(group: Sequence[Outcome]) -> dict[str, Any]:
+        return {
+            "pairs": len(group),
+            "hit": rate([o.hit for o in group]),
+            "items": rate([o.item_rank is not None for o in group]),
+            "sections": rate([o.section is not None for o in group]),
+        }
+
+    out = block(outcomes)
+    out["by_type"] = {t: block([o for o in outcomes if o.type == t]) for t in TYPES}
+    out["by_split"] = {s: block([o for o in outcomes if o.split == s]) for s in ("tune", "check")}
+    out["by_split_type"] = {
+        s: {t: rate([o.hit for o in outcomes if o.split == s and o.type == t]) for t in TYPES}
+        for s in ("tune", "check")
+    }
+    out["by_section"] = {n: sum(o.section == n for o in outcomes) for n in SECTIONS}
+    ranks = [o.item_rank for o in outcomes]
+    out["items_mrr"] = round(statistics.mean(1 / r if r else 0.0 for r in ranks), 3)
+    out["mean_section_entries"] = round(statistics.mean(o.section_entries for o in outcomes), 2)
+    out["random_packet_items"] = round(
+        statistics.mean(min(1.0, LIMIT / o.scope_items) for o in outcomes), 3
+    )
+    return out
+
+
+def table(summaries: dict[str, dict[str, Any]], split: str | None) -> list[str]:
+    head = "| approach | hit (items or sections) | items@10 | sections | " + " | ".join(TYPES)
+    lines = [head + " |", "|---|---|---|---|" + "---|" * len(TYPES)]
+    for name, s in summaries.items():
+        block = s if split is None else s["by_split"][split]
+        per_type = (
+            [s["by_type"][t]["hit"] for t in TYPES]
+            if split is None
+            else [s["by_split_type"][split][t] for t in TYPES]
+        )
+        lines.append(
+            f"| {name} (`preset={APPROACHES[name]!r}`) | {block['hit']:.3f} | "
+            f"{block['items']:.3f} | {block['sections']:.3f} | "
+            + " | ".join(f"{v:.3f}" for v in per_type)
+            + " |"
+        )
+    rnd = summaries["default"]["random_packet_items"]
+    lines.append(f"| random packet of {LIMIT} items | {rnd:.3f} | {rnd:.3f} | | " + "| " * 5)
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("path", nargs="?", type=Path, default=LOCOMO)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--split", choices=("tune", "check", "all"), default="all")
+    parser.add_argument("--only", nargs="*", help="pair ids to run (diagnosis)")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="keep the ingested conversations here and reuse them (read-side tuning only: "
+        "a change to the write path needs a fresh directory)",
+    )
+    args = parser.parse_args()
+    every = load(args.data)
+    pairs = [p for p in every if args.split == "all" or p.split == args.split]
+    if args.only:
+        pairs = [p for p in pairs if p.id in set(args.only)]
+    machine = describe()
+    started = time.perf_counter()
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    done = asyncio.run(run(every, {p.id for p in pairs}, args.path, args.cache))
+    summaries = {name: summarise(outs) for name, outs in done.outcomes.items()}
+    extracted = done.extracted
+    result: dict[str, Any] = {
+        "command": ("python benchmarks/cue_trigger_long.py " + " ".join(sys.argv[1:])).strip(),
+        "machine": machine,
+        "seconds": round(time.perf_counter() - started, 1),
+        "ingest_seconds": round(done.ingest_seconds, 1),
+        "read_seconds": round(done.read_seconds, 1),
+        "protocol": {
+            "pairs": len(pairs),
+            "conversations": list(locomo.DEV_SAMPLES),
+            "cue_after_last_session_days": CUE_AFTER_DAYS,
+            "trigger_after_cue_days": TRIGGER_AFTER_DAYS,
+            "limit": LIMIT,
+            "max_tokens": "default",
+            "seed": SEED,
+            "embedder": "default (onnx:minilm)",
+            "llm": None,
+        },
+        "approaches": summaries,
+        "cue_extracted_as_constraint": {
+            t: f"{sum(bool(extracted[p.id]) for p in pairs if p.type == t)}"
+            f"/{sum(p.type == t for p in pairs)}"
+            for t in TYPES
+        },
+        "cue_extracted": extracted,
+        "per_pair": {name: [asdict(o) for o in outs] for name, outs in done.outcomes.items()},
+    }
+    default = summaries["default"]
+    n_extracted = sum(bool(v) for v in extracted.values())
+    lines = [
+        "# Cue → trigger inside whole LoCoMo conversations",
+        "",
+        f"Command: `{result['command']}`  ",
+        f"Machine: {machine['summary']}  ",
+        f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
+        "differ from the commit",
+        "",
+        f"{len(pairs)} pairs (`benchmarks/data/cue_trigger_long.jsonl`), dealt round-robin "
+        f"to the dev five ({', '.join(locomo.DEV_SAMPLES)}; each ingested once, copied per "
+        f"pair): the cue said by one of the conversation's speakers in a final session "
+        f"{CUE_AFTER_DAYS[0]}–{CUE_AFTER_DAYS[1]} days after its last, the trigger read "
+        f"{TRIGGER_AFTER_DAYS[0]}–{TRIGGER_AFTER_DAYS[1]} days later in the same user scope "
+        f"(`limit={LIMIT}`, default `max_tokens`, default embedder, no LLM; seed {SEED}). "
+        "Hit = the cue's event id is in the provenance of one of the 10 items or of a "
+        "must_follow / consider / facts entry.",
+        "",
+        "## All pairs",
+        "",
+        *table(summaries, None),
+        "",
+        "## Tune half (the only one tuned on)",
+        "",
+        *table(summaries, "tune"),
+        "",
+        "## Check half",
+        "",
+        *table(summaries, "check"),
+        "",
+        f"Default preset: cue in sections by name {default['by_section']}; mean "
+        f"{default['mean_section_entries']} section entries per packet; items MRR "
+        f"{default['items_mrr']}.",
+        "",
+        f"Write path: {n_extracted} of {len(pairs)} cues stored as a constraint fact ("
+        + ", ".join(f"{t} {v}" for t, v in result["cue_extracted_as_constraint"].items())
+        + "); sections can only surface what was extracted.",
+        "",
+        f"{result['seconds']} s ({result['ingest_seconds']} s ingesting the five "
+        "conversations"
+        + (" — reused from --cache, ingested by the same write path" if args.cache else "")
+        + f", {result['read_seconds']} s for the pairs).",
+        "",
+    ]
+    print("\n".join(lines))
+    if not args.no_write:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "cue_trigger_long.json").write_text(json.dumps(result, indent=2) + "\n")
+        (args.out / "cue_trigger_long.md").write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Lifecycle operations as admin calls, and the job listing."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Response
+
+from cognimem.api.responses import documented
+from cognimem.api.routes.deps import Caller, Mem
+from cognimem.api.schemas import LifecycleRequest
+from cognimem.models.lifecycle import LifecycleRun
+from cognimem.models.scope import ID_PATTERN
+from cognimem.queue import Job, JobState
+
+router = APIRouter(prefix="/v1", tags=["lifecycle"])
+
+
+@router.post(
+    "/lifecycle/{op}",
+    response_model=LifecycleRun,
+    status_code=202,
+    responses={200: {"description": "a dry run: what would change"}, **documented(400)},
+)
+async def run_lifecycle(
+    op: Annotated[str, Path(pattern=ID_PATTERN)],
+    body: LifecycleRequest,
+    mem: Mem,
+    caller: Caller,
+    response: Response,
+) -> LifecycleRun:
+    """Queue lifecycle operation ``op`` (``consolidate``, ``revise``, ...) on one user's
+    memories: 202 with the job (``Location: /v1/jobs/{id}``). With ``dry_run``: 200 with
+    what it would change (``result``, ``summary``), changing nothing. An unknown ``op``
+    is 422."""
+    run = await mem.run_lifecycle(
+        op, scope=body.scope.for_tenant(caller.tenant_id), dry_run=body.dry_run, key=body.key
+    )
+    if run.job is None:
+        response.status_code = 200
+    else:
+        response.headers["Location"] = f"/v1/jobs/{run.job.id}"
+    return run
+
+
+@router.get("/jobs", response_model=list[Job], responses=documented(400))
+async def list_jobs(
+    mem: Mem,
+    caller: Caller,
+    kind: Annotated[str | None, Query(pattern=ID_PATTERN)] = None,
+    state: JobState | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> list[Job]:
+    """The tenant's jobs, newest first (``kind``: ``ingest`` or ``lifecycle``; ``state``:
+    queued, running, done, failed), each with its attempts, error, progress and result
+    summary. Empty when the server has no job queue."""
+    return await mem.list_jobs(tenant_id=caller.tenant_id, kind=kind, state=state, limit=limit)

@@ -1,0 +1,75 @@
+"""The SDK's lifecycle calls (a mixin of ``AsyncMemoryClient``): lifecycle operations as
+admin calls and the job listing, as ``Memory.run_lifecycle`` and ``Memory.list_jobs``."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, TypeAdapter
+
+from cognimem.models.arguments import ScopeLike
+from cognimem.models.lifecycle import LifecycleRun
+from cognimem.queue import Job, JobState
+
+M = TypeVar("M", bound=BaseModel)
+_JOBS = TypeAdapter(list[Job])
+
+
+class LifecycleClientCalls:
+    """Needs the client's ``_call_model`` and ``_call``; scopes are built as the other
+    calls build them (``_scope``), given by the client class."""
+
+    async def _call_model(
+        self, model: type[M], method: str, path: str, body: Any = None
+    ) -> M:  # pragma: no cover - the client's
+        raise NotImplementedError
+
+    async def _call(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        raise NotImplementedError  # pragma: no cover - the client's
+
+    def _scope_body(self, scope: ScopeLike, **fields: str | None) -> dict[str, Any]:
+        raise NotImplementedError  # pragma: no cover - the client's
+
+    async def run_lifecycle(
+        self,
+        op: str,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+        key: str | None = None,
+    ) -> LifecycleRun:
+        """Queue lifecycle operation ``op`` on one user's memories (``job``), or with
+        ``dry_run`` get what it would change (``result``, ``summary``); see
+        :meth:`Memory.run_lifecycle`. Progress is the job's (:meth:`get_job`)."""
+        body: dict[str, Any] = {
+            "scope": self._scope_body(scope, user_id=user_id, namespace=namespace),
+            "dry_run": dry_run,
+        }
+        if key is not None:
+            body["key"] = key
+        path = f"/v1/lifecycle/{quote(op, safe='')}"
+        return await self._call_model(LifecycleRun, "POST", path, body)
+
+    async def list_jobs(
+        self,
+        *,
+        tenant_id: str = "default",
+        kind: str | None = None,
+        state: JobState | str | None = None,
+        limit: int = 100,
+    ) -> list[Job]:
+        """The tenant's jobs, newest first, with state, progress and result summary."""
+        from cognimem.client import _check_tenant, _parse
+
+        _check_tenant(tenant_id)
+        params = {"limit": str(limit)}
+        if kind is not None:
+            params["kind"] = kind
+        if state is not None:
+            params["state"] = str(state)  # checked by the server (422), as Memory checks it
+        response = await self._call("GET", f"/v1/jobs?{httpx.QueryParams(params)}")
+        return _parse(response, _JOBS.validate_python)

@@ -1,0 +1,94 @@
+"""Arguments as callers pass them, made into validated models: a scope given as a
+``Scope``, a mapping and/or keyword fields; a message given as a ``Message``, a mapping or
+a string; ids and keys checked as stored text is. Bad input is an ``InvalidInput`` that
+names the field. ``Memory``'s services and the faces that build scopes themselves (the
+HTTP API, MCP) share these, so every entry point answers the same."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from cognimem.errors import InvalidInput
+from cognimem.models.events import Message
+from cognimem.models.scope import Scope
+from cognimem.models.text import check_storable
+
+ScopeLike = Scope | Mapping[str, Any] | None
+
+# why a read (forget, export, ...) without a user is refused, and what to do instead
+USER_REQUIRED = "scope.user_id is required: pass all_users=true to span every user of the tenant"
+ALL_USERS_WITH_USER = "scope.all_users spans every user of the tenant: leave scope.user_id out"
+ALL_USERS_NOT_HERE = (
+    "scope.all_users does not apply here: it widens a read (read, turn, forget, export,"
+    " stats, facts, entities, relations, conflicts, sessions) to every user; a write"
+    " without scope.user_id stores a memory of no user"
+)
+
+
+def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
+    """A ``Scope`` from a Scope, a mapping and/or keyword fields; bad fields → InvalidInput."""
+    data: dict[str, Any] = {}
+    if isinstance(scope, Scope):
+        data = scope.model_dump()
+    elif scope is not None:
+        data = dict(scope)
+    if data.pop("all_users", False):
+        raise InvalidInput(ALL_USERS_NOT_HERE, field="scope.all_users")
+    data.update({k: v for k, v in fields.items() if v is not None})
+    try:
+        return Scope.model_validate(data)
+    except ValidationError as exc:
+        raise invalid_input(exc, "scope") from exc
+
+
+def make_read_scope(
+    scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
+) -> Scope:
+    """The scope of a call that reads or forgets stored memories: one user's, or every
+    user's of the tenant when ``all_users`` is true (as a keyword or as
+    ``scope["all_users"]``), never every user's because ``user_id`` was left out. The
+    returned scope has ``user_id=None`` exactly when the call spans every user."""
+    if isinstance(scope, Mapping) and "all_users" in scope:
+        flag = scope["all_users"]
+        if not isinstance(flag, bool):
+            raise InvalidInput("scope.all_users must be true or false", field="scope.all_users")
+        all_users = all_users or flag
+        scope = {k: v for k, v in scope.items() if k != "all_users"}
+    target = make_scope(scope, **fields)
+    if all_users and target.user_id is not None:
+        raise InvalidInput(ALL_USERS_WITH_USER, field="scope.all_users")
+    if not all_users and target.user_id is None:
+        raise InvalidInput(USER_REQUIRED, field="scope.user_id")
+    return target
+
+
+def make_message(value: Message | Mapping[str, Any] | str, field: str = "message") -> Message:
+    """A ``Message`` from a Message, a mapping or its content; bad fields → InvalidInput
+    naming them under ``field``."""
+    if isinstance(value, Message):
+        return value
+    if isinstance(value, str):
+        value = {"content": value}
+    try:
+        return Message.model_validate(value)
+    except ValidationError as exc:
+        raise invalid_input(exc, field) from exc
+
+
+def check_ids(**values: object) -> None:
+    """Ids and keys a call names, checked as stored text is (``InvalidInput`` naming the
+    argument for a NUL or an unpaired surrogate), so every backend and every face answers
+    the same before a database sees them."""
+    for field, value in values.items():
+        check_storable(value, field)
+
+
+def invalid_input(exc: ValidationError, prefix: str) -> InvalidInput:
+    """The first error of ``exc`` as an ``InvalidInput`` naming its field under ``prefix``."""
+    first = exc.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"])
+    field = f"{prefix}.{loc}" if loc else prefix
+    return InvalidInput(f"{field}: {first['msg']}", field=field)

@@ -1,0 +1,114 @@
+"""How a stored fact changes state: reinforced by a repetition, superseded by a newer
+value, invalidated as never true, and the history entry each change writes.
+
+Pure functions over ``Fact`` models, shared by the write path's reconciliation
+(``ingest/reconcile.py``), a user resolving a conflict (``lifecycle/conflicts.py``) and
+revision after a turn (``lifecycle/revise.py``), so a fact is reinforced, superseded and
+recorded the same way whoever changes it. Every change raises the fact's ``revision``,
+the guard the store's fact updates check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from cognimem.models.ids import new_id
+from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
+
+LIVE = (FactStatus.ACTIVE, FactStatus.AGING)
+CONFIDENCE_CAP = 0.99
+REINFORCE_RATE = 0.25  # each repetition closes this share of the gap to the cap
+MAX_EVIDENCE = 50
+
+
+def same_statement(a: Fact, b: Fact) -> bool:
+    """Whether two facts say the same (value, case aside, and polarity)."""
+    return a.value.casefold() == b.value.casefold() and a.polarity == b.polarity
+
+
+def reinforced(old: Fact, new: Fact, said_at: datetime) -> Fact:
+    """``old`` said again as ``new`` at ``said_at``: confidence toward the cap (by
+    ``new``'s confidence), ``reinforcement_count`` + 1, ``last_validated_at``, the
+    evidence and scope tags of both."""
+    gain = REINFORCE_RATE * new.confidence * (CONFIDENCE_CAP - old.confidence)
+    confidence = min(CONFIDENCE_CAP, old.confidence + max(gain, 0.0))
+    factors = dict(old.confidence_factors)
+    factors["reinforcement"] = round(
+        confidence - old.confidence + factors.get("reinforcement", 0.0), 6
+    )
+    valid_from = old.valid_from
+    if new.valid_from is not None and (valid_from is None or new.valid_from < valid_from):
+        valid_from = new.valid_from
+    return old.model_copy(
+        update={
+            "confidence": confidence,
+            "confidence_factors": factors,
+            "reinforcement_count": old.reinforcement_count + 1,
+            "last_validated_at": max(old.last_validated_at, said_at),
+            "valid_from": valid_from,
+            "evidence_item_ids": union(old.evidence_item_ids, new.evidence_item_ids),
+            "evidence_event_ids": union(old.evidence_event_ids, new.evidence_event_ids),
+            "importance": max(old.importance, new.importance),
+            "scope_tags": union(old.scope_tags, new.scope_tags),
+            "revision": old.revision + 1,
+        }
+    )
+
+
+def superseded(old: Fact, by: str, at: datetime) -> Fact:
+    """``old`` ended at ``at`` by the fact ``by`` (it keeps its history: a time slice)."""
+    return old.model_copy(
+        update={
+            "status": FactStatus.SUPERSEDED,
+            "superseded_by": by,
+            "valid_to": at,
+            "revision": old.revision + 1,
+        }
+    )
+
+
+def invalidated(old: Fact, event_id: str | None) -> Fact:
+    """``old`` found never to have been true (a correction): status ``invalidated``, the
+    correcting event added to its evidence, no ``valid_to`` (it never held)."""
+    events = old.evidence_event_ids if event_id is None else [*old.evidence_event_ids, event_id]
+    return old.model_copy(
+        update={
+            "status": FactStatus.INVALIDATED,
+            "evidence_event_ids": union(events, ()),
+            "revision": old.revision + 1,
+        }
+    )
+
+
+def union(a: Iterable[str], b: Iterable[str]) -> list[str]:
+    """``a`` then ``b`` without repeats, the latest ``MAX_EVIDENCE`` kept."""
+    return list(dict.fromkeys([*a, *b]))[-MAX_EVIDENCE:]
+
+
+_SNAPSHOT = ("value", "polarity", "status", "confidence", "reinforcement_count", "valid_from",
+             "valid_to", "superseded_by", "last_validated_at")  # fmt: skip
+
+
+def snapshot(f: Fact) -> dict[str, Any]:
+    """What a fact's history entry records of it, before and after a change."""
+    return f.model_dump(mode="json", include=set(_SNAPSHOT))
+
+
+def fact_history(
+    fact: Fact, action: str, before: Fact | None, now: datetime, event_id: str | None
+) -> HistoryEntry:
+    """The history entry of a change to ``fact`` (actor ``ingest``; callers acting for
+    someone else replace it)."""
+    return HistoryEntry(
+        id=new_id("hst"),
+        tenant_id=fact.scope.tenant_id,
+        target_type="fact",
+        target_id=fact.id,
+        action=action,
+        at=now,
+        before=None if before is None else snapshot(before),
+        after=snapshot(fact),
+        event_id=event_id,
+    )

@@ -1,0 +1,81 @@
+"""Lifecycle operations' results and runs.
+
+Each operation (``consolidate``, ``revise``, ...) returns its own result model here, with
+``dry_run`` and a ``summary()`` of counts for job listings; :class:`LifecycleRun` is what
+an admin call answers: the queued job, or a dry run's result inline.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from cognimem.models.jobs import Job
+from cognimem.models.scope import Scope
+
+
+class TurnRevision(BaseModel):
+    """What a turn did to the facts its read retrieved (ids of retrieved facts).
+
+    ``reinforced``: confirmed — restated by the message (the write path's reconciliation
+    reinforced it) or affirmed ("yes, that's right"; revision reinforced it);
+    ``superseded``: a new value superseded it, or it was said to no longer hold (ended),
+    by the write path's reconciliation; ``conflicts_opened``: conflicts the message's
+    statements opened over it; ``invalidated``: the message said it was wrong."""
+
+    reinforced: list[str] = Field(default_factory=list)
+    superseded: list[str] = Field(default_factory=list)
+    conflicts_opened: list[str] = Field(default_factory=list)
+    invalidated: list[str] = Field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.reinforced or self.superseded or self.conflicts_opened or self.invalidated)
+
+
+class RevisionResult(BaseModel):
+    """What a revision run over a scope's recent turns did (with ``dry_run``: would
+    do): the user messages it read again (``turns``), the facts it reinforced and
+    invalidated, the items it silenced (evidence of invalidated constraints), and what
+    went wrong with the LLM, if one was asked."""
+
+    dry_run: bool
+    turns: int = 0
+    reinforced: list[str] = Field(default_factory=list)
+    invalidated: list[str] = Field(default_factory=list)
+    items_silenced: list[str] = Field(default_factory=list)
+    retries: int = 0  # concurrent changes to the same facts that made it decide again
+    degraded: list[str] = Field(default_factory=list)  # a failed LLM call, the rules used
+
+    def summary(self) -> dict[str, int | str]:
+        return {
+            "turns": self.turns,
+            "reinforced": len(self.reinforced),
+            "invalidated": len(self.invalidated),
+            "items_silenced": len(self.items_silenced),
+        }
+
+
+class OperationResult(Protocol):
+    """What every lifecycle operation returns (a pydantic model of its own)."""
+
+    dry_run: bool
+
+    def summary(self) -> dict[str, int | str]:
+        """A few counts (and words) for job listings: what changed, or would."""
+        ...
+
+    def model_dump(self, *, mode: str = ...) -> dict[str, Any]: ...
+
+
+class LifecycleRun(BaseModel):
+    """An admin call of a lifecycle operation on one user's memories: the job it queued
+    (``job``), or for a dry run, which changes nothing, what the operation would do
+    (``result``, the operation's own result model as JSON, and its ``summary``)."""
+
+    op: str
+    scope: Scope
+    dry_run: bool
+    job: Job | None = None
+    result: dict[str, Any] | None = None
+    summary: dict[str, int | str] | None = None

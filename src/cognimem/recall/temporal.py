@@ -1,0 +1,56 @@
+"""Time on the read path: which items belong to the period a query names, and which
+carry the date a "when" question asks for (pure).
+
+Each item may carry an event period (``MemoryItem.event_start``/``event_end``): its
+time expressions resolved at write time against when it was said ("made dinner last
+night", said on 4 May, tells of 3 May). A query's period (``analyze.query_time_range``)
+admits an item that occurred in it or tells of it; the ``dated`` rerank signal favours
+the items whose own words date what they tell of when the question asks "when" (the
+answer's date is in the item, whatever words it shares with the question) or tell of
+the period the question names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from cognimem.models import MemoryItem
+from cognimem.recall.analyze import QueryAnalysis, asks_when
+
+Period = tuple[datetime, datetime]
+
+
+def tells_of(item: MemoryItem, period: Period) -> bool:
+    """Whether the item's event period overlaps ``period`` (``[start, end)``)."""
+    start, end = item.event_start, item.event_end
+    return start is not None and end is not None and start < period[1] and end > period[0]
+
+
+def belongs(item: MemoryItem, period: Period) -> bool:
+    """Whether the item occurred in ``period`` or tells of it: what a store's
+    ``ItemFilter.period`` admits."""
+    return period[0] <= item.occurred_at < period[1] or tells_of(item, period)
+
+
+def share_in(item: MemoryItem, period: Period) -> float:
+    """The share of the item's event period that lies inside ``period``: 1.0 for "last
+    Friday" asked about that week, 0.33 for "this summer" asked about June, 0.0 when it
+    names no time or another one."""
+    start, end = item.event_start, item.event_end
+    if start is None or end is None:
+        return 0.0
+    inside = min(end, period[1]) - max(start, period[0])
+    return max(inside / (end - start), 0.0)
+
+
+def dated_signal(analysis: QueryAnalysis) -> Callable[[MemoryItem], float]:
+    """The ``dated`` signal for this query, in [0, 1]: for a query that names a period,
+    how much of what the item tells of lies in it (``share_in``); for a "when" question,
+    1.0 when the item names any time at all; else 0.0."""
+    period = analysis.time_range
+    if period is not None:
+        return lambda item: share_in(item, period)
+    if asks_when(analysis.query):
+        return lambda item: 0.0 if item.event_start is None else 1.0
+    return lambda item: 0.0

@@ -1,0 +1,131 @@
+"""What every service of a ``Memory`` works with, held once and shared, and how it is
+opened and closed."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from cognimem.config import Settings
+from cognimem.errors import StoreUnavailable, UsageError
+from cognimem.models.clock import Clock
+from cognimem.providers.embeddings import CachedEmbedder, Embedder, EmbeddingCacheBackend
+from cognimem.providers.factory import build_embedder
+from cognimem.providers.llm import ChatLLM
+from cognimem.providers.llm.factory import build_llm
+from cognimem.queue import JobQueue, SqliteJobQueue, open_queue
+from cognimem.services.embedding_check import check_embedding_model
+from cognimem.store import Store, open_store
+from cognimem.store.sqlite import SQLiteStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Components:
+    """The store, embedder, settings, clock, job queue (on SQLite always, else with a
+    queue URL) and internal LLM of one ``Memory``, and whether they are open: every service
+    call checks that first."""
+
+    store: Store
+    embedder: Embedder
+    settings: Settings
+    clock: Clock
+    queue: JobQueue | None
+    llm: ChatLLM | None
+    opened: bool = False
+
+    def __post_init__(self) -> None:
+        if self.settings.ingest.mode == "async" and self.queue is None:
+            raise UsageError("async ingestion needs a job queue: pass queue= or use Memory.open")
+        if (
+            isinstance(self.store, SQLiteStore)
+            and isinstance(self.queue, SqliteJobQueue)
+            and self.queue.shares_file_with(self.store.path)
+        ):
+            # one file: a write's events and their job commit in one transaction
+            self.store.hold_outbox(self.queue)
+
+    def require_open(self) -> None:
+        if not self.opened:
+            raise UsageError(
+                "Memory is not open: use `async with Memory.open(...)` or await start()"
+            )
+
+    async def open(self) -> None:
+        """Connect the store (migrating it), check the embedding model against the
+        database, connect the queue; a queue that cannot connect yet is logged, not
+        fatal. Opening an open set does nothing."""
+        if self.opened:
+            return
+        await self.store.open()
+        try:
+            await check_embedding_model(self.store, self.embedder)
+            if self.queue is not None:
+                try:
+                    await self.queue.open()
+                except StoreUnavailable as exc:
+                    # writes report it (fail or ingest now, as configured); the queue
+                    # connects on its next use
+                    log.warning("job queue unavailable at start: %s", exc.message)
+        except BaseException:
+            await self.store.close()
+            raise
+        self.opened = True
+
+    async def close(self) -> None:
+        """Close everything, a shared embedding cache tier (Redis) included."""
+        await self.embedder.aclose()
+        if self.llm is not None:
+            await self.llm.aclose()
+        shared = getattr(self.embedder, "backend", None)
+        if shared is not None and shared is not self.store and hasattr(shared, "aclose"):
+            await shared.aclose()  # a shared cache tier (Redis) owned by this Memory
+        if self.queue is not None:
+            await self.queue.close()
+        await self.store.close()
+        self.opened = False
+
+
+def open_parts(
+    url: str | None, settings: Settings, *, embedder: Embedder | None, llm: ChatLLM | None
+) -> tuple[Store, Embedder, JobQueue | None, ChatLLM | None]:
+    """The store (of ``url``, else ``settings.database_url``), the embedder behind its
+    caches, the job queue (the SQLite outbox on SQLite, Redis with a queue URL) and the
+    internal LLM that
+    ``settings`` describe; an ``embedder`` or ``llm`` given is used instead of the
+    configured one. Nothing is connected yet."""
+    if llm is None:
+        llm = build_llm(settings.llm)
+    store = open_store(url or settings.database_url)
+    if embedder is None:
+        e = settings.embedding
+        embedder = build_embedder(
+            e.model,
+            base_url=e.base_url,
+            api_key=e.api_key.get_secret_value() if e.api_key else None,
+            timeout_s=e.timeout_s,
+            max_retries=e.max_retries,
+            batch_size=e.batch_size,
+        )
+    backend: EmbeddingCacheBackend = store
+    if settings.embedding.redis_url:
+        from cognimem.providers.redis_cache import RedisEmbeddingCache
+
+        backend = RedisEmbeddingCache(settings.embedding.redis_url, behind=store)
+    cached = CachedEmbedder(embedder, backend, lru_size=settings.embedding.cache_size)
+    queue = None
+    # the embedded store always has its outbox: lifecycle jobs run on it
+    if (
+        settings.ingest.mode == "async"
+        or settings.queue_url is not None
+        or isinstance(store, SQLiteStore)
+    ):
+        sqlite_path = store.path if isinstance(store, SQLiteStore) else None
+        queue = open_queue(
+            settings.queue_url,
+            sqlite_path=sqlite_path,
+            visibility_timeout_s=settings.ingest.visibility_timeout_s,
+            max_attempts=settings.ingest.max_attempts,
+        )
+    return store, cached, queue, llm

@@ -1,0 +1,234 @@
+"""Editing and forgetting: a memory's new text, importance or tier, feedback on it
+(retried from the state a concurrent edit left), deleting one memory, forgetting many
+(by ids, by query or by time range), and a user settling a fact conflict. The decisions
+are pure (``lifecycle.edits``, ``lifecycle.conflicts``); this service loads, checks and
+stores."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import cast
+
+import numpy as np
+
+from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
+from cognimem.ingest.gate import find_secrets, redact_pii
+from cognimem.ingest.validate import check_text, check_time
+from cognimem.lifecycle import conflicts, edits
+from cognimem.lifecycle.edits import Feedback, ForgetMode
+from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models.admin import ForgetResult
+from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.items import index_text
+from cognimem.models.knowledge import FactConflict
+from cognimem.providers.tokens import count_tokens
+from cognimem.recall.analyze import query_terms
+from cognimem.services.browsing import BrowseService
+from cognimem.services.components import Components
+from cognimem.services.reading import MAX_READ_TOKENS, ReadService
+from cognimem.store.base import ItemFilter
+
+# an update is made again from the state a concurrent edit of the same memory left; each
+# failed attempt means another edit committed, so this many concurrent editors always finish
+EDIT_ATTEMPTS = 20
+# forget by query: what a read returns, scoring at least this share of the best memory,
+# and sharing a word with the query or at least this similar to it
+FORGET_FLOOR = 0.35
+FORGET_MIN_SIMILARITY = 0.5
+
+
+class EditService:
+    """``Memory.update``, ``delete``, ``forget`` and ``resolve_conflict`` (documented
+    there)."""
+
+    def __init__(self, parts: Components, browsing: BrowseService, reading: ReadService) -> None:
+        self._parts = parts
+        self._browsing = browsing
+        self._reading = reading
+
+    async def delete(self, item_id: str, *, tenant_id: str) -> None:
+        parts = self._parts
+        found = await self._browsing.get(item_id, tenant_id=tenant_id)
+        await edits.forget(
+            parts.store, tenant_id, [found], "delete", now=parts.clock(), dry_run=False
+        )
+
+    async def update(
+        self,
+        item_id: str,
+        *,
+        text: str | None,
+        importance: float | None,
+        tier: Tier | str | None,
+        feedback: Feedback | str | None,
+        tenant_id: str,
+    ) -> MemoryItem:
+        parts = self._parts
+        parts.require_open()
+        check_ids(item_id=item_id)
+        if text is None and importance is None and tier is None and feedback is None:
+            raise InvalidInput("nothing to update: give text, importance, tier or feedback")
+        if importance is not None and not 0.0 <= importance <= 1.0:
+            raise InvalidInput("importance must be between 0 and 1", field="importance")
+        try:
+            chosen_tier = None if tier is None else Tier(tier)
+        except ValueError as exc:
+            raise InvalidInput(f"tier: {exc}", field="tier") from exc
+        if feedback is not None and feedback not in edits.FEEDBACK:
+            raise InvalidInput(
+                f"feedback must be one of {', '.join(edits.FEEDBACK)}", field="feedback"
+            )
+        clean = None if text is None else self._clean_text(text)
+        edit = edits.Edit(
+            text=clean,
+            token_count=0 if clean is None else count_tokens(clean),
+            importance=importance,
+            tier=chosen_tier,
+            feedback=cast(edits.Feedback | None, feedback),
+        )
+        embedded: dict[str, np.ndarray] = {}  # the new text's vector, made once
+        attempts = 0
+        while True:
+            item = await self._browsing.get(item_id, tenant_id=tenant_id)
+            new, entry = edits.edited(
+                item, edit, embedding_model=parts.embedder.model_id, now=parts.clock()
+            )
+            if entry is None:
+                return item
+            search_text = None
+            if new.text != item.text:
+                search_text = index_text(new.author, new.text)
+                if search_text not in embedded:
+                    [embedded[search_text]] = await parts.embedder.embed([search_text], "document")
+            try:
+                await parts.store.update_item(
+                    new,
+                    expected=item,
+                    history=entry,
+                    embedding=None if search_text is None else embedded[search_text],
+                    search_text=search_text,
+                )
+            except StaleKnowledge:
+                # another edit of this memory committed between our read and our write:
+                # make this one again from the state it left (no feedback count is lost)
+                attempts += 1
+                if attempts == EDIT_ATTEMPTS:
+                    raise
+                continue
+            return new
+
+    def _clean_text(self, text: str) -> str:
+        """A memory's new text, checked and gated as the write path gates a message."""
+        ingest = self._parts.settings.ingest
+        check_text(text, "text", ingest.max_content_chars)
+        if ingest.skip_secrets and find_secrets(text):
+            raise InvalidInput("text holds a secret (a key, token or password)", field="text")
+        return redact_pii(text).text if ingest.redact_pii else text
+
+    async def forget(
+        self,
+        *,
+        ids: Sequence[str] | None,
+        query: str | None,
+        since: datetime | None,
+        until: datetime | None,
+        mode: ForgetMode | str,
+        scope: ScopeLike,
+        user_id: str | None,
+        agent_id: str | None,
+        session_id: str | None,
+        all_users: bool,
+        dry_run: bool,
+        limit: int,
+    ) -> ForgetResult:
+        parts = self._parts
+        parts.require_open()
+        chosen = sum([ids is not None, query is not None, since is not None or until is not None])
+        if chosen != 1:
+            raise InvalidInput(
+                "forget needs exactly one of: ids, query, or a time range (since/until)",
+                field="ids",
+            )
+        if mode not in edits.FORGET_MODES:
+            raise InvalidInput(f"mode must be one of {', '.join(edits.FORGET_MODES)}", field="mode")
+        forget_mode = cast(edits.ForgetMode, mode)
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput("limit must be between 1 and 10000", field="limit")
+        target = make_read_scope(
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+        )
+        tenant = target.tenant_id
+        if ids is not None:
+            check_ids(ids=list(ids))
+            wanted = list(dict.fromkeys(ids))[:limit]
+            stored = await parts.store.get_items(tenant, wanted)
+            found = [i for i in stored if edits.in_scope(i, target)]
+        elif query is not None:
+            found = await self._forget_by_query(query, target, limit)
+        else:
+            check_time(since, "since")
+            check_time(until, "until")
+            if since is not None and until is not None and since > until:
+                raise InvalidInput("since is after until", field="since")
+            keep = edits.FORGET_STATUS[forget_mode]
+            statuses = tuple(
+                s for s in (ItemStatus.ACTIVE, ItemStatus.SILENT, ItemStatus.ARCHIVED)
+                if s is not keep
+            )  # fmt: skip
+            flt = ItemFilter(scope=target, statuses=statuses, since=since, until=until)
+            found = await parts.store.get_items(tenant, await parts.store.list_item_ids(flt, limit))
+        affected = edits.forgettable(found, forget_mode)
+        return await edits.forget(
+            parts.store, tenant, affected, forget_mode, now=parts.clock(), dry_run=dry_run
+        )
+
+    async def _forget_by_query(self, query: str, target: Scope, limit: int) -> list[MemoryItem]:
+        parts = self._parts
+        check_text(query, "query", parts.settings.ingest.max_content_chars)
+        config = self._reading.recall_config()
+        config = config.model_copy(
+            update={"episode_floor": max(config.episode_floor, FORGET_FLOOR)}
+        )
+        packet = await self._reading.reader.read(
+            query,
+            target,
+            config=config,
+            limit=min(limit, 200),
+            max_tokens=MAX_READ_TOKENS,
+            reference_time=parts.clock(),
+        )
+        terms = query_terms(query)
+        floor = FORGET_MIN_SIMILARITY
+        close = {p.id for p in packet.items if p.signals.get("vector", 0.0) >= floor}
+        found = await parts.store.get_items(target.tenant_id, [p.id for p in packet.items])
+        # the lexical index also holds the message said before each memory: a word of
+        # that neighbour must not forget this one
+        return [i for i in found if i.id in close or edits.mentions(i.text, terms)]
+
+    async def resolve_conflict(
+        self, conflict_id: str, *, winner_fact_id: str | None, note: str, tenant_id: str
+    ) -> FactConflict:
+        parts = self._parts
+        parts.require_open()
+        if len(note) > 2_000:
+            raise InvalidInput("note is longer than 2000 characters", field="note")
+        check_ids(conflict_id=conflict_id, winner_fact_id=winner_fact_id, note=note)
+        found = await parts.store.get_conflict(tenant_id, conflict_id)
+        if found is None:
+            raise NotFound("conflict", conflict_id)
+        facts = await parts.store.get_facts(tenant_id, found.fact_ids)
+        resolution = conflicts.resolve(found, facts, winner_fact_id, note, parts.clock())
+        if resolution is None:
+            return found
+        await parts.store.resolve_conflict(
+            resolution.conflict,
+            resolution.fact_updates,
+            resolution.history,
+            resolution.silence_items,
+        )
+        return resolution.conflict

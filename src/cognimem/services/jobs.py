@@ -1,0 +1,112 @@
+"""Jobs: looking one up, a worker claiming, running and acknowledging them, the loop a
+worker runs, and the sweep that queues the jobs of events a crash left without one."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from datetime import timedelta
+
+from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
+from cognimem.ingest.jobs import requeue_stranded
+from cognimem.models.arguments import check_ids
+from cognimem.queue import Job, JobQueue
+from cognimem.services.components import Components
+from cognimem.services.lifecycle_jobs import LIFECYCLE_JOB, LifecycleJobService
+from cognimem.services.writing import WriteService
+from cognimem.store.base import INGEST_JOB
+
+log = logging.getLogger(__name__)
+
+# how many stranded jobs one sweep queues at most
+SWEEP_LIMIT = 500
+
+
+class JobService:
+    """``Memory.get_job``, ``process_next_job``, ``requeue_stranded`` and ``run_worker``
+    (documented there)."""
+
+    def __init__(
+        self, parts: Components, writing: WriteService, lifecycle: LifecycleJobService
+    ) -> None:
+        self._parts = parts
+        self._writing = writing
+        self._lifecycle = lifecycle
+
+    def _require_queue(self) -> JobQueue:
+        self._parts.require_open()
+        if self._parts.queue is None:
+            raise UsageError(
+                "no job queue is configured: set COGNIMEM_INGEST__MODE=async "
+                "(and COGNIMEM_QUEUE_URL for Redis)"
+            )
+        return self._parts.queue
+
+    async def get_job(self, job_id: str, *, tenant_id: str) -> Job:
+        parts = self._parts
+        parts.require_open()
+        check_ids(job_id=job_id)
+        if parts.queue is None:
+            raise NotFound("job", job_id)
+        return await parts.queue.get(tenant_id, job_id)
+
+    async def process_next_job(self, worker: str, *, block_s: float) -> Job | None:
+        queue = self._require_queue()
+        delivery = await queue.claim(worker, block_s=block_s)
+        if delivery is None:
+            return None
+        job = delivery.job
+        degraded: list[str] | None = None  # None: the job acknowledged itself
+        try:
+            if job.kind == LIFECYCLE_JOB:
+                # acknowledges, or sends back with a backoff, itself
+                await self._lifecycle.run_job(delivery, worker)
+            elif job.kind == INGEST_JOB:
+                degraded = (await self._writing.ingest_job(job.tenant_id, job.payload)).degraded
+            else:
+                raise InvalidInput(f"unknown job kind {job.kind!r}", field="kind")
+        except InvalidInput as exc:
+            log.error("job %s is malformed and will not be retried: %s", job.id, exc.message)
+            await queue.fail(delivery, f"{exc.type}: {exc.message}", retry=False)
+        except Exception as exc:
+            log.exception("job %s failed (attempt %d)", job.id, job.attempts)
+            await queue.fail(delivery, f"{type(exc).__name__}: {exc}", retry=True)
+        else:
+            if degraded is not None:
+                await queue.ack(delivery, "; ".join(degraded) or None)
+        try:
+            return await queue.get(job.tenant_id, job.id)
+        except NotFound:
+            # its user was erased while it ran (the erasure purged it): it stored nothing
+            log.info("job %s was purged by an erasure while it ran", job.id)
+            return job
+
+    async def requeue_stranded(self, *, limit: int) -> list[str]:
+        queue = self._require_queue()
+        parts = self._parts
+        grace = timedelta(seconds=parts.settings.ingest.sweep_grace_s)
+        return await requeue_stranded(
+            parts.store, queue, recorded_before=parts.clock() - grace, limit=limit
+        )
+
+    async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float) -> int:
+        handled = 0
+        next_sweep = next_tick = time.monotonic()
+        lifecycle = self._parts.settings.lifecycle
+        while not stop.is_set():
+            if lifecycle.schedule and time.monotonic() >= next_tick:
+                try:
+                    await self._lifecycle.schedule()
+                except StoreUnavailable as exc:
+                    log.warning("lifecycle scheduling failed, retried later: %s", exc.message)
+                next_tick = time.monotonic() + lifecycle.tick_s
+            if time.monotonic() >= next_sweep:
+                try:
+                    await self.requeue_stranded(limit=SWEEP_LIMIT)
+                except StoreUnavailable as exc:
+                    log.warning("sweep for stranded jobs failed, retried later: %s", exc.message)
+                next_sweep = time.monotonic() + self._parts.settings.ingest.sweep_interval_s
+            if await self.process_next_job(worker, block_s=poll_s) is not None:
+                handled += 1
+        return handled

@@ -1,0 +1,335 @@
+"""Lifecycle operations as durable jobs: the table of operations by name, admin calls
+(a dry run inline, else a queued job), running a job under a lease on its scope, and the
+scheduler a worker runs on every tick.
+
+A lifecycle job is a queue job of kind ``lifecycle`` whose payload names the operation,
+the user scope and what triggered it; its id is derived from the operation, the scope
+and a trigger key, so queuing the same trigger twice gives one job. A run first takes the
+scope's lease for that operation in the store (``LifecycleStore``): at most one run of an
+operation holds a scope at a time, whichever job it came from. While it runs, a heartbeat
+extends both the queue's delivery lease and the scope lease and records progress; a
+worker that dies stops beating, both leases run out, and the job is delivered again to
+another worker, which takes the scope over (the lease names its job). A job that finds
+the scope held by another job is done at once, skipped: the run in progress covers the
+scope as of its start. A run that fails goes back to the queue with an exponential
+backoff (``lifecycle.retry_base_s`` doubling up to ``retry_max_s``) until the queue's
+attempts run out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from cognimem.config import OperationSchedule
+from cognimem.errors import InvalidInput, StoreUnavailable, UsageError
+from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.ids import new_id
+from cognimem.models.lifecycle import LifecycleRun, OperationResult
+from cognimem.models.scope import Scope
+from cognimem.queue.base import Delivery, Job, JobQueue, JobState
+from cognimem.services.components import Components
+from cognimem.store.base import DueScope, ScopeLease
+
+log = logging.getLogger(__name__)
+
+LIFECYCLE_JOB = "lifecycle"
+
+Progress = Callable[[float], None]
+
+
+class Operation(Protocol):
+    """A lifecycle operation: a service method run on one user's memories."""
+
+    def __call__(
+        self, scope: Scope, *, dry_run: bool, progress: Progress | None = None
+    ) -> Awaitable[OperationResult]: ...
+
+
+class LeaseLost(RuntimeError):
+    """The run's lease ran out (it stalled longer than the lease): another worker may run
+    the job now, so this one stops."""
+
+
+def lifecycle_job_id(op: str, scope: Scope, key: str) -> str:
+    """The job of ``op`` on ``scope`` for trigger ``key``: the same inputs, the same id."""
+    parts = (scope.tenant_id, scope.namespace, scope.user_id or "", op, key)
+    digest = hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:32]
+    return f"job_lc_{digest}"
+
+
+def backoff_s(attempts: int, base_s: float, max_s: float) -> float:
+    """How long a run that failed on its ``attempts``-th delivery waits before the next."""
+    return float(min(base_s * 2 ** max(attempts - 1, 0), max_s))
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """Why the scheduler queues a run, and the key its job id is derived from."""
+
+    name: str  # "episodes", "session_closed" or "interval"
+    key: str
+
+
+def due_trigger(due: DueScope, schedule: OperationSchedule, now: datetime) -> Trigger | None:
+    """Whether ``due`` is due by ``schedule`` at ``now``, and why. One key per completed
+    run (``done_from``) and, with an interval, per interval period: a scope gets at most
+    one scheduled job until its run completes, and a job that failed for good is tried
+    again the next period."""
+    key = "due:" + ("never" if due.done_from is None else due.done_from.isoformat())
+    if schedule.interval_s is not None:
+        key += f"/{int(now.timestamp() // schedule.interval_s)}"
+    if schedule.after_episodes is not None and due.new_episodes >= schedule.after_episodes:
+        return Trigger("episodes", key)
+    if schedule.on_session_close and due.closed_sessions > 0:
+        return Trigger("session_closed", key)
+    # a scope never run counts its interval from its first new episode
+    since = due.done_from or due.first_new
+    if (
+        schedule.interval_s is not None
+        and due.new_episodes > 0
+        and since is not None
+        and (now - since).total_seconds() >= schedule.interval_s
+    ):
+        return Trigger("interval", key)
+    return None
+
+
+class LifecycleJobService:
+    """``Memory.run_lifecycle``, ``list_jobs``, ``schedule_lifecycle`` and the running of
+    lifecycle jobs for ``JobService`` (see the module docstring)."""
+
+    def __init__(self, parts: Components, operations: Mapping[str, Operation]) -> None:
+        self._parts = parts
+        self._operations: dict[str, Operation] = dict(operations)
+
+    @property
+    def operations(self) -> list[str]:
+        return sorted(self._operations)
+
+    def register(self, name: str, operation: Operation) -> None:
+        """Add an operation to the table (an extension, or a test's)."""
+        check_ids(op=name)
+        if name in self._operations:
+            raise UsageError(f"a lifecycle operation named {name!r} is registered already")
+        self._operations[name] = operation
+
+    def _operation(self, name: str) -> Operation:
+        try:
+            return self._operations[name]
+        except KeyError:
+            known = ", ".join(self.operations) or "none"
+            raise InvalidInput(
+                f"unknown lifecycle operation {name!r} (registered: {known})", field="op"
+            ) from None
+
+    def _queue(self) -> JobQueue:
+        self._parts.require_open()
+        if self._parts.queue is None:
+            raise UsageError(
+                "lifecycle jobs need a job queue: on PostgreSQL set "
+                "COGNIMEM_QUEUE_URL=redis://host:6379/0 (or run a dry run)"
+            )
+        return self._parts.queue
+
+    @staticmethod
+    def _scope(scope: ScopeLike, user_id: str | None, namespace: str | None) -> Scope:
+        """A lifecycle operation's scope: one user's memories in one namespace."""
+        target = make_read_scope(scope, user_id=user_id, namespace=namespace)
+        if target.user_id is None:
+            raise InvalidInput(
+                "lifecycle operations run on one user's memories: scope.user_id is required",
+                field="scope.user_id",
+            )
+        for name in ("agent_id", "session_id"):
+            if getattr(target, name) is not None:
+                raise InvalidInput(
+                    f"lifecycle operations run on a user's memories: scope.{name} does not apply",
+                    field=f"scope.{name}",
+                )
+        return target
+
+    async def run_lifecycle(
+        self,
+        op: str,
+        *,
+        scope: ScopeLike,
+        user_id: str | None,
+        namespace: str | None,
+        dry_run: bool,
+        key: str | None,
+        progress: Progress | None,
+    ) -> LifecycleRun:
+        self._parts.require_open()
+        operation = self._operation(op)
+        target = self._scope(scope, user_id, namespace)
+        if dry_run:
+            result = await operation(target, dry_run=True, progress=progress)
+            return LifecycleRun(
+                op=op,
+                scope=target,
+                dry_run=True,
+                result=result.model_dump(mode="json"),
+                summary=result.summary(),
+            )
+        if key is not None:
+            check_ids(key=key)
+            if not key:
+                raise InvalidInput("key must not be empty", field="key")
+        job = await self.enqueue(op, target, trigger="manual", key=f"manual:{key or new_id('run')}")
+        return LifecycleRun(op=op, scope=target, dry_run=False, job=job)
+
+    async def enqueue(self, op: str, scope: Scope, *, trigger: str, key: str) -> Job:
+        """Queue ``op`` on ``scope`` (the existing job when this key queued it before)."""
+        payload = {
+            "op": op,
+            "user_id": scope.user_id,
+            "namespace": scope.namespace,
+            "trigger": trigger,
+        }
+        return await self._queue().enqueue(
+            LIFECYCLE_JOB, scope.tenant_id, payload, job_id=lifecycle_job_id(op, scope, key)
+        )
+
+    async def list_jobs(
+        self,
+        *,
+        tenant_id: str,
+        kind: str | None,
+        state: JobState | str | None,
+        limit: int,
+    ) -> list[Job]:
+        self._parts.require_open()
+        check_ids(kind=kind)
+        try:
+            wanted = None if state is None else JobState(state)
+        except ValueError:
+            choices = ", ".join(s.value for s in JobState)
+            raise InvalidInput(f"state must be one of {choices}", field="state") from None
+        if self._parts.queue is None:
+            return []
+        return await self._parts.queue.list_jobs(tenant_id, kind=kind, state=wanted, limit=limit)
+
+    # -- running a job ---------------------------------------------------------------
+    async def run_job(self, delivery: Delivery, worker: str) -> None:
+        """Run a lifecycle job under its scope's lease and acknowledge it (or send it
+        back with a backoff). A malformed job is ``InvalidInput`` (never retried)."""
+        queue = self._queue()
+        parts = self._parts
+        settings = parts.settings.lifecycle
+        job = delivery.job
+        op, scope = self._parse(job)
+        operation = self._operation(op)
+        lease = ScopeLease(
+            scope.tenant_id, scope.namespace, scope.user_id or "", op, worker,
+            delivery.delivery_id, job.id,
+        )  # fmt: skip
+        started = parts.clock()
+        lease_for = timedelta(seconds=settings.lease_s)
+        delay = backoff_s(job.attempts, settings.retry_base_s, settings.retry_max_s)
+        running = await parts.store.take_lease(lease, now=started, until=started + lease_for)
+        if running is not None:
+            # the run in progress covers the scope as of its start; what comes later is
+            # new to the next run, which the scheduler queues
+            log.info("%s on %s is running as job %s: job %s skipped", op, scope.label(),
+                     running, job.id)  # fmt: skip
+            await queue.ack(delivery, result={"skipped": "running", "running_job": running})
+            return
+        reported: list[float] = []  # the latest share done the operation reported
+
+        def report(done: float) -> None:
+            reported[:] = [min(max(float(done), 0.0), 1.0)]
+
+        work = asyncio.ensure_future(operation(scope, dry_run=False, progress=report))
+        beats = asyncio.ensure_future(self._beat(delivery, lease, reported, work))
+        why: str | None = None
+        try:
+            result = await work
+        except asyncio.CancelledError:
+            if not beats.done():  # this worker is being stopped, not the lease lost
+                await parts.store.release_lease(lease, done_from=None, job_id=None)
+                raise
+            why = "the run stalled past its lease and stopped"
+        except Exception as exc:
+            why = f"{type(exc).__name__}: {exc}"
+        finally:
+            beats.cancel()
+            with contextlib.suppress(asyncio.CancelledError, LeaseLost):
+                await beats
+        if why is not None:
+            log.warning("lifecycle job %s (%s on %s) failed: %s", job.id, op, scope.label(), why)
+            await parts.store.release_lease(lease, done_from=None, job_id=None)
+            await queue.fail(delivery, why, retry=True, delay_s=delay)
+            return
+        await parts.store.release_lease(lease, done_from=started, job_id=job.id)
+        await queue.ack(delivery, result=result.summary())
+
+    async def _beat(
+        self,
+        delivery: Delivery,
+        lease: ScopeLease,
+        reported: list[float],
+        work: asyncio.Future[Any],
+    ) -> None:
+        """Every third of the shorter lease: extend the delivery and the scope lease and
+        record the latest progress; cancel ``work`` when either lease was lost."""
+        parts = self._parts
+        queue = self._queue()
+        # the queue's own lease (a queue built by hand may differ from the settings)
+        visibility = float(
+            getattr(queue, "visibility_timeout_s", parts.settings.ingest.visibility_timeout_s)
+        )
+        every = min(parts.settings.lifecycle.lease_s, visibility) / 3
+        while True:
+            await asyncio.sleep(every)
+            until = parts.clock() + timedelta(seconds=parts.settings.lifecycle.lease_s)
+            progress = reported[-1] if reported else None
+            try:
+                held = await queue.heartbeat(delivery, progress) and await parts.store.renew_lease(
+                    lease, until=until
+                )
+            except StoreUnavailable as exc:
+                # beat again next time; if it stays down the leases run out and the next
+                # beat that gets through finds them lost
+                log.warning("lifecycle job %s heartbeat failed: %s", delivery.job.id, exc.message)
+                continue
+            if not held:
+                work.cancel()
+                raise LeaseLost(f"job {delivery.job.id} lost its lease")
+
+    @staticmethod
+    def _parse(job: Job) -> tuple[str, Scope]:
+        payload = job.payload
+        op = payload.get("op")
+        if not isinstance(op, str) or not op:
+            raise InvalidInput("a lifecycle job names its operation", field="payload.op")
+        scope = make_read_scope(
+            {"tenant_id": job.tenant_id, "namespace": payload.get("namespace") or "default"},
+            user_id=payload.get("user_id"),
+        )
+        return op, scope
+
+    # -- the scheduler ---------------------------------------------------------------
+    async def schedule(self) -> list[Job]:
+        """One scheduler tick: queue every registered operation with a schedule on the
+        scopes due by it; returns the jobs queued (or found queued already)."""
+        parts = self._parts
+        settings = parts.settings.lifecycle
+        queued: list[Job] = []
+        for op, schedule in sorted(settings.operations.by_name().items()):
+            if op not in self._operations:
+                continue
+            now = parts.clock()
+            for due in await parts.store.lifecycle_due(op, limit=settings.scan_limit):
+                trigger = due_trigger(due, schedule, now)
+                if trigger is None:
+                    continue
+                scope = Scope(tenant_id=due.tenant_id, namespace=due.namespace, user_id=due.user_id)
+                queued.append(await self.enqueue(op, scope, trigger=trigger.name, key=trigger.key))
+        return queued

@@ -1,0 +1,192 @@
+"""Reading: the context packet for a query (``read``), and a conversational turn that
+reads for the user's message, writes both messages and revises what the read retrieved
+against the user's message (``turn``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from cognimem.errors import InvalidInput
+from cognimem.ingest.profiles import IngestProfile
+from cognimem.ingest.validate import check_message, check_text, check_time
+from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
+from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
+from cognimem.recall import Reader, RecallConfig, get_preset
+from cognimem.recall.analyze import zone_of
+from cognimem.recall.classify import LLMQueryClassifier
+from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
+from cognimem.services.components import Components
+from cognimem.services.revision import RevisionService
+from cognimem.services.writing import WriteService
+
+# a packet's largest token budget: beyond any model's context window
+MAX_READ_TOKENS = 200_000
+
+
+class ReadService:
+    """``Memory.read`` and ``turn`` (documented there), the reader other services
+    rank with (forget by query), and the revision a turn ends with (``revision``, also
+    ``Memory.revise``)."""
+
+    def __init__(self, parts: Components, writing: WriteService) -> None:
+        self._parts = parts
+        self._writing = writing
+        classifier = None
+        if parts.llm is not None and parts.settings.recall.llm_classifier:
+            classifier = LLMQueryClassifier(parts.llm)
+        self.reader = Reader(parts.store, parts.embedder, classifier=classifier)
+        self.revision = RevisionService(parts, self.reader, self.recall_config)
+
+    async def aclose(self) -> None:
+        """Release the reader's cross-encoders (the components close on their own)."""
+        await self.reader.aclose()
+
+    def recall_config(
+        self, preset: str | None = None, ranking: RankingOverrides | None = None
+    ) -> RecallConfig:
+        """The named preset (default: the configured one) under the configured time
+        limits, with the configured ranking overrides and then the read's own, for every
+        read this memory runs."""
+        r = self._parts.settings.recall
+        config = get_preset(
+            preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s
+        )
+        return apply_ranking(config, r.ranking, ranking)
+
+    async def read(
+        self,
+        query: str,
+        *,
+        scope: ScopeLike,
+        user_id: str | None,
+        agent_id: str | None,
+        session_id: str | None,
+        all_users: bool,
+        limit: int | None,
+        max_tokens: int | None,
+        preset: str | None,
+        ranking: RankingOverrides | Mapping[str, Any] | None,
+        kinds: Sequence[ItemKind | str] | None,
+        since: datetime | None,
+        until: datetime | None,
+        reference_time: datetime | None,
+        timezone: str | None,
+        explain: bool,
+    ) -> ContextPacket:
+        parts = self._parts
+        parts.require_open()
+        check_text(query, "query", parts.settings.ingest.max_content_chars)
+        target = make_read_scope(
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+        )
+        r = parts.settings.recall
+        limit = r.default_limit if limit is None else limit
+        max_tokens = r.default_max_tokens if max_tokens is None else max_tokens
+        if not 1 <= limit <= 200:
+            raise InvalidInput("limit must be between 1 and 200", field="limit")
+        if not 1 <= max_tokens <= MAX_READ_TOKENS:
+            raise InvalidInput(
+                f"max_tokens must be between 1 and {MAX_READ_TOKENS}", field="max_tokens"
+            )
+        for field, value in (
+            ("since", since),
+            ("until", until),
+            ("reference_time", reference_time),
+        ):
+            check_time(value, field)
+        try:
+            kind_filter = None if kinds is None else tuple(ItemKind(k) for k in kinds)
+        except ValueError as exc:
+            raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
+        zone_of(timezone)  # an unknown zone is an InvalidInput naming the field
+        config = self.recall_config(preset, make_ranking(ranking))
+        now = parts.clock()
+        packet = await self.reader.read(
+            query,
+            target,
+            config=config,
+            limit=limit,
+            max_tokens=max_tokens,
+            reference_time=reference_time or now,
+            kinds=kind_filter,
+            since=since,
+            until=until,
+            timezone=timezone,
+            explain=explain,
+        )
+        s = packet.sections
+        loaded = [i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures)]
+        await parts.store.record_access(target.tenant_id, list(dict.fromkeys(loaded)), now)
+        return packet
+
+    async def turn(
+        self,
+        user_message: str | Message | Mapping[str, Any],
+        assistant_message: str | Message | Mapping[str, Any] | None,
+        *,
+        scope: ScopeLike,
+        user_id: str | None,
+        agent_id: str | None,
+        session_id: str | None,
+        all_users: bool,
+        limit: int | None,
+        max_tokens: int | None,
+        preset: str | None,
+        ranking: RankingOverrides | Mapping[str, Any] | None,
+        timezone: str | None,
+        profile: str | IngestProfile,
+    ) -> Turn:
+        parts = self._parts
+        parts.require_open()
+        user = make_message(user_message, "user")
+        messages = [user]
+        if assistant_message is not None:
+            assistant = make_message(assistant_message, "assistant")
+            if isinstance(assistant_message, str) or (
+                isinstance(assistant_message, Mapping) and "role" not in assistant_message
+            ):
+                assistant = assistant.model_copy(update={"role": Role.ASSISTANT})
+            messages.append(assistant)
+        for field, m in zip(("user", "assistant"), messages, strict=False):
+            check_message(m, f"{field}.", parts.settings.ingest)
+        target = make_read_scope(
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+        )
+        packet = await self.read(
+            user.content,
+            scope=target,
+            user_id=None,
+            agent_id=None,
+            session_id=None,
+            all_users=target.user_id is None,
+            limit=limit,
+            max_tokens=max_tokens,
+            preset=preset,
+            ranking=ranking,
+            kinds=None,
+            since=None,
+            until=None,
+            reference_time=user.occurred_at,
+            timezone=timezone,
+            explain=False,
+        )
+        stored = await self._writing.write_batch(
+            messages,
+            scope=target,
+            user_id=None,
+            agent_id=None,
+            session_id=None,
+            profile=profile,
+        )
+        revision = await self.revision.after_turn(packet, stored, target)
+        return Turn(packet=packet, stored=stored, revision=revision)

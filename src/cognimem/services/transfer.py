@@ -1,0 +1,71 @@
+"""Moving a user's memories out, in and away: export streams, imports, and the erasure
+of a user across the store, the job queue and every embedding cache."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+from typing import Any
+
+from cognimem.errors import InvalidInput
+from cognimem.lifecycle import transfer
+from cognimem.models import Scope
+from cognimem.models.admin import ErasureReport, ExportRecord
+from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
+from cognimem.providers.embeddings import erase_embeddings
+from cognimem.services.components import Components
+
+
+class TransferService:
+    """``Memory.export``, ``import_records`` and ``erase_user`` (documented there)."""
+
+    def __init__(self, parts: Components) -> None:
+        self._parts = parts
+
+    async def erase_user(self, user_id: str, *, tenant_id: str) -> ErasureReport:
+        parts = self._parts
+        parts.require_open()
+        target = make_scope(tenant_id=tenant_id, user_id=user_id)
+        if target.user_id is None:
+            raise InvalidInput("user_id is empty", field="user_id")
+        report = await parts.store.erase_user(tenant_id, target.user_id)
+        # after the events are gone: a worker's sweep then finds none of theirs to requeue
+        purged = (
+            0 if parts.queue is None else await parts.queue.purge_user(tenant_id, target.user_id)
+        )
+        removed = {**report.removed, "jobs": purged}
+        hashes = report.content_hashes
+        removed["embeddings"] = await erase_embeddings(parts.store, parts.embedder, hashes)
+        await parts.store.flush_deleted()
+        return report.model_copy(update={"removed": removed})
+
+    def export(
+        self, *, scope: ScopeLike, user_id: str | None, all_users: bool, all_namespaces: bool
+    ) -> AsyncIterator[ExportRecord]:
+        """Checked when called; the records stream as they are iterated."""
+        self._parts.require_open()
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        return self._export(target, all_namespaces)
+
+    async def _export(self, target: Scope, all_namespaces: bool) -> AsyncIterator[ExportRecord]:
+        parts = self._parts
+        yield transfer.header(
+            target,
+            all_namespaces=all_namespaces,
+            schema_version=await parts.store.schema_version(),
+            embedding_model=parts.embedder.model_id,
+            now=parts.clock(),
+        )
+        async for record in parts.store.export_records(target, all_namespaces=all_namespaces):
+            yield record
+
+    async def import_records(
+        self,
+        records: Iterable[ExportRecord | Mapping[str, Any]]
+        | AsyncIterable[ExportRecord | Mapping[str, Any]],
+        *,
+        tenant_id: str,
+    ) -> dict[str, int]:
+        parts = self._parts
+        parts.require_open()
+        make_scope(tenant_id=tenant_id)
+        return await transfer.import_records(parts.store, parts.embedder, records, tenant_id)

@@ -1,0 +1,200 @@
+"""Edits in PostgreSQL: the ``EditStore`` role, with the semantics of
+``store/sqlite/edits.py``. An item's edit guarded by the state it was made from,
+forgetting items with what was derived from them alone (the rules are in
+``store/forgetting.py``, the queries in ``postgres/forgetting.py``), a conflict's
+resolution, and history entries. Nothing is cached in the process here, so there are no
+versions to bump: the item row carries its text, tsvector and embedding, and every
+index follows it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cognimem.errors import Conflict, NotFound, StaleKnowledge
+from cognimem.models import ItemStatus, MemoryItem
+from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
+from cognimem.store import forgetting as cascade
+from cognimem.store import records
+from cognimem.store.base import FactUpdate, Knowledge
+from cognimem.store.forgetting import Forgotten
+from cognimem.store.postgres import forgetting, knowledge_writes
+from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.knowledge import get_conflict
+from cognimem.store.postgres.rows import decode_time, vector_bytes
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+
+class PostgresEdits(PostgresDatabase):
+    """``EditStore`` on PostgreSQL."""
+
+    async def update_item(
+        self,
+        item: MemoryItem,
+        *,
+        expected: MemoryItem,
+        history: HistoryEntry,
+        embedding: np.ndarray | None = None,
+        search_text: str | None = None,
+    ) -> None:
+        async def body(conn: Connection) -> None:
+            await update_item(conn, item, expected, history, embedding, search_text)
+
+        dim = None if embedding is None else int(np.asarray(embedding).shape[0])
+        await self._write(body, dim)
+
+    async def resolve_conflict(
+        self,
+        conflict: FactConflict,
+        fact_updates: Sequence[FactUpdate],
+        history: Sequence[HistoryEntry],
+        silence_items: Sequence[str] = (),
+    ) -> None:
+        async def body(conn: Connection) -> None:
+            await resolve_conflict(conn, conflict, fact_updates, history, silence_items)
+
+        await self._write(body, None)
+
+    async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
+        if entries:
+            async with self._connection() as conn:
+                await knowledge_writes.insert_history(conn, entries)
+
+    async def forget_items(
+        self,
+        tenant_id: str,
+        ids: Sequence[str],
+        status: ItemStatus,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+    ) -> Forgotten:
+        if not ids:
+            return Forgotten()
+        if dry_run:
+            async with self._connection() as conn:
+                items, done, relations = await forgetting.plan(
+                    conn, tenant_id, ids, status, lock=False
+                )
+            return cascade.outcome(items, done, relations)
+
+        async def body(conn: Connection) -> Forgotten:
+            items, done, relations = await forgetting.plan(conn, tenant_id, ids, status, lock=True)
+            if items:
+                targets = [i.id for i in [*items, *done.summaries]]
+                if status is ItemStatus.DELETED:
+                    await _delete_items(conn, tenant_id, targets)
+                else:
+                    await _set_status(conn, tenant_id, targets, status)
+                await forgetting.apply(conn, done, status, now)
+                await knowledge_writes.insert_history(
+                    conn, cascade.history(items, done, status, now)
+                )
+            return cascade.outcome(items, done, relations)
+
+        return await self._write(body, None)
+
+
+async def _set_status(
+    conn: Connection, tenant_id: str, ids: Sequence[str], status: ItemStatus
+) -> int:
+    count = await conn.fetchval(
+        "WITH changed AS (UPDATE items SET status = $3 WHERE tenant_id = $1"
+        " AND id = ANY($2::text[]) AND status <> $3 RETURNING 1)"
+        " SELECT count(*) FROM changed",
+        tenant_id,
+        list(set(ids)),
+        status.value,
+    )
+    return int(count)
+
+
+async def _delete_items(conn: Connection, tenant_id: str, ids: Sequence[str]) -> int:
+    # the row holds the text, tsvector and embedding, so every index forgets it
+    count = await conn.fetchval(
+        "WITH gone AS (DELETE FROM items WHERE tenant_id = $1 AND id = ANY($2::text[])"
+        " RETURNING id), links AS (DELETE FROM item_events"
+        " WHERE item_id IN (SELECT id FROM gone)) SELECT count(*) FROM gone",
+        tenant_id,
+        list(ids),
+    )
+    return int(count)
+
+
+async def update_item(
+    conn: Connection,
+    item: MemoryItem,
+    expected: MemoryItem,
+    history: HistoryEntry,
+    embedding: np.ndarray | None,
+    search_text: str | None,
+) -> None:
+    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 16))
+    found = await conn.fetchval(
+        "UPDATE items SET text = $3, importance = $4, confidence = $5, tier = $6, status = $7,"
+        " token_count = $8, cited_count = $9, success_count = $10, failure_count = $11,"
+        " embedding_model = $12, metadata = $13::jsonb, event_start = $14, event_end = $15"
+        f" WHERE tenant_id = $1 AND id = $2 AND {guard} RETURNING 1",
+        item.scope.tenant_id, item.id, item.text, item.importance, item.confidence,
+        item.tier.value, item.status.value, item.token_count, item.cited_count,
+        item.success_count, item.failure_count, item.embedding_model, json.dumps(item.metadata),
+        decode_time(item.event_start), decode_time(item.event_end), *records.edit_guard(expected),
+    )  # fmt: skip
+    if found is None:
+        exists = await conn.fetchval(
+            "SELECT 1 FROM items WHERE tenant_id = $1 AND id = $2", item.scope.tenant_id, item.id
+        )
+        if exists is None:
+            raise NotFound("memory", item.id)
+        raise StaleKnowledge(f"memory {item.id} changed while this edit was made")
+    if search_text is not None:
+        await conn.execute(
+            "UPDATE items SET search_text = $3, embedding = $4 WHERE tenant_id = $1 AND id = $2",
+            item.scope.tenant_id,
+            item.id,
+            search_text,
+            None if embedding is None else vector_bytes(embedding),
+        )
+    await knowledge_writes.insert_history(conn, [history])
+
+
+async def resolve_conflict(
+    conn: Connection,
+    conflict: FactConflict,
+    fact_updates: Sequence[FactUpdate],
+    history: Sequence[HistoryEntry],
+    silence_items: Sequence[str],
+) -> None:
+    """The conflict's new state (only while it is still open), the facts it changes
+    (guarded by their revisions) and the items it silences."""
+    changed = await conn.fetchval(
+        "UPDATE conflicts SET status = $3, strategy = $4, winner_fact_id = $5,"
+        " resolved_at = $6, note = $7 WHERE id = $1 AND tenant_id = $2 AND status = $8"
+        " RETURNING 1",
+        conflict.id, conflict.scope.tenant_id, conflict.status.value, conflict.strategy.value,
+        conflict.winner_fact_id, decode_time(conflict.resolved_at), conflict.note,
+        ConflictStatus.OPEN.value,
+    )  # fmt: skip
+    if changed is None:
+        if await get_conflict(conn, conflict.scope.tenant_id, conflict.id) is None:
+            raise NotFound("conflict", conflict.id)
+        raise Conflict(
+            f"conflict {conflict.id} was resolved meanwhile", details={"conflict": conflict.id}
+        )
+    await knowledge_writes.apply(
+        conn, Knowledge(fact_updates=list(fact_updates), history=list(history))
+    )
+    if silence_items:
+        await conn.execute(
+            "UPDATE items SET status = $3 WHERE tenant_id = $1 AND id = ANY($2::text[])"
+            " AND status <> $3",
+            conflict.scope.tenant_id,
+            list(silence_items),
+            ItemStatus.SILENT.value,
+        )

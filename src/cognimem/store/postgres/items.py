@@ -1,0 +1,274 @@
+"""Events and items in PostgreSQL: the ``ItemStore`` role, with the semantics of
+``store/sqlite/items.py``.
+
+- every write is one transaction; batches are one ``INSERT ... SELECT FROM unnest(...)``
+  per table (the SQL is in ``rows.py``);
+- two processes committing the same message at once are serialised by transaction-level
+  advisory locks keyed on the idempotency key (or on scope + role + name + content hash
+  for dedupe), so the loser sees the winner's rows and answers ``DUPLICATE``; the unique
+  index on idempotency keys stays the final judge (a violation retries the transaction);
+- knowledge is written with its messages (or its async job's items) in one transaction;
+  a writer first takes an advisory lock per fact key its reconciliation read (with the
+  message locks, in one ascending order, so no two writers deadlock on them), then
+  checks the read set, so two writers under one key take turns and the second fails
+  with ``StaleKnowledge``;
+- the HNSW index is created by the first write that carries a vector, for its dimension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
+from cognimem.models.admin import SessionStatus
+from cognimem.models.clock import to_utc
+from cognimem.store import records
+from cognimem.store.base import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
+from cognimem.store.postgres import knowledge_writes, rows
+from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+
+def _dimension(items: Iterable[PendingItem]) -> int | None:
+    """The dimension of the first item vector of a write (facts' vectors are not
+    indexed, so they do not decide the HNSW index's dimension)."""
+    return next((int(p.embedding.shape[0]) for p in items if p.embedding is not None), None)
+
+
+class PostgresItems(PostgresDatabase):
+    """``ItemStore`` on PostgreSQL."""
+
+    async def find_duplicates(
+        self, messages: Sequence[Event], dedupe_window_s: float
+    ) -> dict[int, MessageResult]:
+        if not messages:
+            return {}
+        async with self._connection() as conn:
+            found = await rows.find_originals(conn, messages, dedupe_window_s)
+        for index, original in found.items():
+            rows.check_key(messages[index], original)
+        return {index: rows.duplicate(original) for index, original in found.items()}
+
+    async def commit(
+        self,
+        messages: Sequence[PendingMessage],
+        dedupe_window_s: float,
+        knowledge: Knowledge | None = None,
+    ) -> list[MessageResult]:
+        if not messages and knowledge is None:
+            return []
+        strict = knowledge is not None and not knowledge.is_empty()
+
+        async def body(conn: Connection) -> list[MessageResult]:
+            # the message locks and the read set's key locks in one ascending order
+            await rows.take_locks(
+                conn,
+                [rows.message_lock(m.event) for m in messages]
+                + knowledge_writes.read_set_locks(knowledge),
+            )
+            # a closing session waits for this transaction, or this one sees it closed
+            for tenant_id, namespace, session_id in records.named_sessions(messages):
+                status = await conn.fetchval(
+                    "SELECT status FROM sessions WHERE tenant_id = $1 AND namespace = $2"
+                    " AND id = $3 FOR SHARE",
+                    tenant_id, namespace, session_id,
+                )  # fmt: skip
+                if status == SessionStatus.CLOSED.value:
+                    raise records.closed_session(session_id)
+            if knowledge is not None:
+                await knowledge_writes.check_read_set(conn, knowledge)
+            results = await rows.commit_batch(conn, messages, dedupe_window_s, strict=strict)
+            if knowledge is not None:
+                await self._apply(conn, knowledge)
+            return results
+
+        return await self._write(body, _dimension(p for m in messages for p in m.items))
+
+    async def add_items(
+        self,
+        items: Sequence[PendingItem],
+        knowledge: Knowledge | None = None,
+        merges: Mapping[str, Sequence[str]] | None = None,
+        *,
+        event_ids: Sequence[str] = (),
+    ) -> list[str]:
+        merges = merges or {}
+        events = {e for p in items for e in p.item.source_event_ids} | set(merges)
+        events |= set(event_ids)
+        if not events and (knowledge is None or knowledge.is_empty()):
+            return []
+
+        async def body(conn: Connection) -> list[str]:
+            await rows.take_locks(
+                conn,
+                [rows.event_lock(e) for e in events] + knowledge_writes.read_set_locks(knowledge),
+            )
+            inserted = await rows.attach_items(conn, items, merges, event_ids)
+            if inserted is None:
+                return []  # this job (or part of it) was applied already
+            if knowledge is not None:
+                # after the items, in the same transaction: a stale read set undoes them
+                await knowledge_writes.check_read_set(conn, knowledge)
+                await self._apply(conn, knowledge)
+            return inserted
+
+        return await self._write(body, _dimension(items))
+
+    async def _apply(self, conn: Connection, knowledge: Knowledge) -> None:
+        await knowledge_writes.apply(conn, knowledge)
+        if knowledge.silence_items:
+            # vector and lexical search filter on status inside their queries, so this
+            # is all it takes for silenced items to drop out of both
+            await conn.execute(
+                "UPDATE items SET status = $2 WHERE id = ANY($1::text[]) AND status <> $2",
+                list(knowledge.silence_items),
+                ItemStatus.SILENT.value,
+            )
+
+    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
+        if not ids:
+            return
+        async with self._connection() as conn:
+            await conn.execute(
+                "UPDATE items SET access_count = access_count + 1,"
+                " loaded_count = loaded_count + 1, last_accessed_at = $1"
+                " WHERE tenant_id = $2 AND id = ANY($3::text[])",
+                to_utc(at),
+                tenant_id,
+                list(ids),
+            )
+
+    # -- reads -----------------------------------------------------------------------
+    async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+        return await self._by_ids("items", ITEM_COLUMNS, rows.item_from_row, tenant_id, ids)
+
+    async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
+        return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
+
+    async def previous_event(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
+    ) -> Event | None:
+        params = rows.Params(scope.tenant_id, scope.namespace, to_utc(before), list(exclude))
+        clauses = [
+            "tenant_id = $1",
+            "namespace = $2",
+            "occurred_at <= $3",
+            "NOT (id = ANY($4::text[]))",
+        ]
+        for column, value in (
+            ("user_id", scope.user_id),
+            ("agent_id", scope.agent_id),
+            ("session_id", scope.session_id),
+        ):
+            # "IS NULL" / "= $n" rather than IS NOT DISTINCT FROM, which no index serves
+            clauses.append(
+                f"{column} IS NULL" if value is None else f"{column} = {params.add(value)}"
+            )
+        async with self._connection() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE {' AND '.join(clauses)}"
+                " ORDER BY occurred_at DESC, seq DESC LIMIT 1",
+                *params.values,
+            )
+        return None if row is None else rows.event_from_row(row)
+
+    async def count_items(self, flt: ItemFilter) -> int:
+        params = rows.Params()
+        where = rows.filter_clause(flt, params)
+        async with self._connection() as conn:
+            count = await conn.fetchval(f"SELECT count(*) FROM items WHERE {where}", *params.values)
+        return int(count)
+
+    async def lexical_search(
+        self, flt: ItemFilter, terms: Sequence[str], limit: int
+    ) -> list[Candidate]:
+        if limit <= 0 or not any(t.strip() for t in terms):
+            return []
+        sql, params = rows.lexical_sql(flt, terms, limit)
+        async with self._connection() as conn:
+            found = await conn.fetch(sql, *params)
+        return [Candidate(item_id=r["id"], score=float(r["score"])) for r in found]
+
+    async def vector_search(
+        self, flt: ItemFilter, vector: np.ndarray, limit: int
+    ) -> list[Candidate]:
+        if limit <= 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        async with self._connection() as conn:
+            found = await self._vector_query(conn, flt, query, limit, explain=False)
+        return [Candidate(item_id=r["id"], score=float(r["score"])) for r in found]
+
+    async def vector_searches(
+        self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+    ) -> list[list[Candidate]]:
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        out: list[list[Candidate]] = []
+        async with self._connection() as conn:
+            for flt, limit in searches:
+                found = (
+                    await self._vector_query(conn, flt, query, limit, explain=False)
+                    if limit > 0
+                    else []
+                )
+                out.append([Candidate(item_id=r["id"], score=float(r["score"])) for r in found])
+        return out
+
+    async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
+        out: list[Candidate | None] = []
+        async with self._connection() as conn:
+            for vector in np.asarray(queries, dtype=np.float32):
+                found = await self._vector_query(conn, flt, vector.ravel(), 1, explain=False)
+                out.append(
+                    Candidate(item_id=found[0]["id"], score=float(found[0]["score"]))
+                    if found
+                    else None
+                )
+        return out
+
+    async def explain_vector_search(self, flt: ItemFilter, vector: np.ndarray, limit: int) -> str:
+        """The query plan ``vector_search`` gets (for operators and tests)."""
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        async with self._connection() as conn:
+            found = await self._vector_query(conn, flt, query, max(limit, 1), explain=True)
+        return "\n".join(str(r[0]) for r in found)
+
+    async def _vector_query(
+        self, conn: Connection, flt: ItemFilter, query: np.ndarray, limit: int, *, explain: bool
+    ) -> list[Any]:
+        if self._index_dim is None:  # another process may have written the first vector
+            stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
+            self._index_dim = None if stored is None else int(stored)
+        sql, params = rows.vector_sql(flt, query, limit, indexed_dim=self._index_dim)
+        if explain:
+            sql = "EXPLAIN " + sql
+        dim = self._index_dim
+        if dim is None or dim != query.shape[0] or index_type(dim) is None:
+            return list(await conn.fetch(sql, *params))  # exact scan: no index to tune
+        async with conn.transaction():
+            # ef_search bounds how many neighbours one pass can return; the iterative
+            # scan keeps going when the filter rejects many of them
+            await conn.execute(
+                f"SET LOCAL hnsw.ef_search = {min(max(40, limit), 1000)};"
+                " SET LOCAL hnsw.iterative_scan = relaxed_order"
+            )
+            return list(await conn.fetch(sql, *params))
+
+    async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
+        params = rows.Params()
+        where = rows.filter_clause(flt, params)
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                f"SELECT id FROM items WHERE {where} ORDER BY occurred_at DESC, seq DESC"
+                f" LIMIT {params.add(limit)}",
+                *params.values,
+            )
+        return [r["id"] for r in found]

@@ -1,0 +1,339 @@
+"""Export, import and erasure in PostgreSQL: the ``TransferStore`` role, with the
+semantics of ``store/sqlite/transfer.py``. The order an export streams its rows in and
+how a row becomes a record are shared (``store/transfer.py``); the queries are
+PostgreSQL's. An erasure's dead tuples stay on disk until PostgreSQL vacuums the tables
+(autovacuum, or ``VACUUM`` to be sure)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cognimem.models import Scope
+from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
+from cognimem.store import records, transfer
+from cognimem.store.base import Knowledge, PendingFact, PendingItem, PendingMessage
+from cognimem.store.postgres import knowledge_writes, rows
+from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.rows import Params, advisory_key, decode_time
+from cognimem.store.postgres.sessions import session_values
+from cognimem.store.records import (
+    EVENT_COLUMNS,
+    ITEM_COLUMNS,
+    SESSION_COLUMNS,
+)
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+# serialises imports: ids are unique across the database, and an import inserts only
+# the ids it did not find
+IMPORT_LOCK = advisory_key("import")
+_EXPORT_PAGE = 500  # rows per query while exporting
+
+
+class PostgresTransfer(PostgresDatabase):
+    """``TransferStore`` on PostgreSQL."""
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        async def body(conn: Connection) -> ErasureReport:
+            return await erase_user(conn, tenant_id, user_id)
+
+        return await self._write(body, None)
+
+    def export_records(
+        self, scope: Scope, *, all_namespaces: bool = False
+    ) -> AsyncIterator[ExportRecord]:
+        async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
+            # a connection per page: a consumer that stops early holds none
+            async with self._connection() as conn:
+                return await export_page(conn, kind, scope, all_namespaces, after, _EXPORT_PAGE)
+
+        return transfer.export_stream(page)
+
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        async with self._connection() as conn:
+            return await held_ids(conn, tenant_id, ids)
+
+    async def import_records(
+        self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
+    ) -> dict[str, int]:
+        batch = transfer.parse(records, tenant_id)
+
+        async def body(conn: Connection) -> dict[str, int]:
+            return await import_batch(conn, batch, embeddings)
+
+        dim = next((int(np.asarray(v).shape[0]) for v in embeddings.values()), None)
+        return await self._write(body, dim)
+
+    async def flush_deleted(self) -> None:
+        return None  # dead tuples go when PostgreSQL vacuums (docs/lifecycle.md)
+
+
+# -- erasure ---------------------------------------------------------------------------
+async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureReport:
+    """Delete every row of the user (see ``Store.erase_user``). Dead tuples stay on disk
+    until PostgreSQL vacuums the tables (autovacuum, or ``VACUUM`` to be sure). Runs in
+    READ COMMITTED: each statement after the lock sees what committed before it."""
+    mine = "tenant_id = $1 AND user_id = $2"
+    who = (tenant_id, user_id)
+    # first, before anything is read: a worker attaching items to these events holds
+    # them FOR SHARE (rows.attach_items), so this waits for its commit and the reads
+    # below see its items; a worker that comes later waits here and finds no events
+    events_locked = await conn.fetch(
+        f"SELECT id FROM events WHERE {mine} ORDER BY id FOR UPDATE", *who
+    )
+    ids: dict[str, list[str]] = {"events": [r[0] for r in events_locked]}
+    for table in ("items", "facts", "conflicts", "entities"):
+        ids[table] = [r[0] for r in await conn.fetch(f"SELECT id FROM {table} WHERE {mine}", *who)]
+    items = await conn.fetch(f"SELECT author, text FROM items WHERE {mine}", *who)
+    facts = await conn.fetch(f"SELECT text FROM facts WHERE {mine}", *who)
+    events = await conn.fetch(f"SELECT content_hash FROM events WHERE {mine}", *who)
+    hashes = transfer.erased_hashes(
+        ((r["author"], r["text"]) for r in items),
+        (r["text"] for r in facts),
+        (r["content_hash"] for r in events),
+    )
+    removed: dict[str, int] = {}
+
+    async def delete(name: str, sql: str, *args: object) -> None:
+        count = await conn.fetchval(
+            f"WITH gone AS ({sql} RETURNING 1) SELECT count(*) FROM gone", *args
+        )
+        removed[name] = int(count)
+
+    targets = ids["items"] + ids["facts"] + ids["conflicts"]
+    await delete(
+        "history",
+        "DELETE FROM history WHERE tenant_id = $1"
+        " AND (target_id = ANY($2::text[]) OR event_id = ANY($3::text[]))",
+        tenant_id,
+        targets,
+        ids["events"],
+    )
+    await delete(
+        "item_events",
+        "DELETE FROM item_events WHERE item_id = ANY($1::text[]) OR event_id = ANY($2::text[])",
+        ids["items"],
+        ids["events"],
+    )
+    await delete(
+        "aliases",
+        "DELETE FROM aliases WHERE tenant_id = $1"
+        " AND (user_key = $2 OR entity_id = ANY($3::text[]))",
+        tenant_id,
+        records.user_key(user_id),
+        ids["entities"],
+    )
+    await delete(
+        "relations",
+        "DELETE FROM relations WHERE tenant_id = $1 AND (user_id = $2"
+        " OR source_entity_id = ANY($3::text[]) OR target_entity_id = ANY($3::text[])"
+        " OR fact_id = ANY($4::text[]))",
+        tenant_id,
+        user_id,
+        ids["entities"],
+        ids["facts"],
+    )
+    for table in (
+        "items",
+        "events",
+        "facts",
+        "conflicts",
+        "entities",
+        "sessions",
+        "lifecycle_runs",
+    ):
+        await delete(table, f"DELETE FROM {table} WHERE {mine}", *who)
+    return ErasureReport(removed=removed, content_hashes=hashes)
+
+
+# -- export ----------------------------------------------------------------------------
+_TABLES: dict[str, tuple[str, str]] = {
+    "event": ("events", f"{EVENT_COLUMNS}, processed"),
+    "item": ("items", f"{ITEM_COLUMNS}, search_text"),
+    "fact": ("facts", records.FACT_COLUMNS),
+    "entity": ("entities", records.ENTITY_COLUMNS),
+    "relation": ("relations", records.RELATION_COLUMNS),
+    "conflict": ("conflicts", records.CONFLICT_COLUMNS),
+    "history": ("history", records.HISTORY_COLUMNS),
+    "session": ("sessions", SESSION_COLUMNS),
+}
+
+
+async def export_page(
+    conn: Connection,
+    kind: RecordType,
+    scope: Scope,
+    all_namespaces: bool,
+    after: transfer.Cursor | None,
+    limit: int,
+) -> transfer.Page:
+    """One page of one record type, after the cursor; the cursor of the next page (None:
+    this was the last)."""
+    params = Params()
+
+    def owned() -> str:
+        clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
+        if not all_namespaces:
+            clauses.append(f"namespace = {params.add(scope.namespace)}")
+        if scope.user_id is not None:
+            clauses.append(f"user_id = {params.add(scope.user_id)}")
+        return " AND ".join(clauses)
+
+    if kind == "alias":
+        return await _alias_page(conn, scope, all_namespaces, owned, params, after, limit)
+    if kind == "history" and not (scope.user_id is None and all_namespaces):
+        where = " OR ".join(
+            f"target_id IN (SELECT id FROM {t} WHERE {owned()})"
+            for t in ("items", "facts", "conflicts")
+        )
+        where = f"tenant_id = {params.add(scope.tenant_id)} AND ({where})"
+    elif kind == "history":
+        where = f"tenant_id = {params.add(scope.tenant_id)}"
+    else:
+        where = owned()
+    table, columns = _TABLES[kind]
+    start = 0 if after is None else int(after[0])
+    found = await conn.fetch(
+        f"SELECT seq, {columns} FROM {table} WHERE {where} AND seq > {params.add(start)}"
+        f" ORDER BY seq LIMIT {params.add(limit)}",
+        *params.values,
+    )
+    out = [transfer.row_record(kind, r, decode_time) for r in found]
+    return out, ((found[-1]["seq"],) if len(found) == limit else None)
+
+
+async def _alias_page(
+    conn: Connection,
+    scope: Scope,
+    all_namespaces: bool,
+    owned: Any,
+    params: Params,
+    after: transfer.Cursor | None,
+    limit: int,
+) -> transfer.Page:
+    """The user's aliases and the shared aliases of the user's entities (every alias of
+    the namespace without a user)."""
+    clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
+    if not all_namespaces:
+        clauses.append(f"namespace = {params.add(scope.namespace)}")
+    if scope.user_id is not None:
+        key = params.add(records.user_key(scope.user_id))
+        clauses.append(
+            f"(user_key = {key} OR entity_id IN (SELECT id FROM entities WHERE {owned()}))"
+        )
+    keys = [params.add(v) for v in (after or ("", "", "", ""))]
+    found = await conn.fetch(
+        f"SELECT namespace, {records.ALIAS_COLUMNS} FROM aliases WHERE {' AND '.join(clauses)}"
+        f' AND (namespace, user_key, alias COLLATE "C", entity_id) > ({", ".join(keys)})'
+        ' ORDER BY namespace, user_key, alias COLLATE "C", entity_id'
+        f" LIMIT {params.add(limit)}",
+        *params.values,
+    )
+    out = [transfer.row_record("alias", r, decode_time) for r in found]
+    if len(found) < limit:
+        return out, None
+    last = found[-1]
+    return out, (last["namespace"], last["user_key"], last["alias"], last["entity_id"])
+
+
+# -- import ----------------------------------------------------------------------------
+async def held_ids(conn: Connection, tenant_id: str, ids: Sequence[str]) -> set[str]:
+    if not ids:
+        return set()
+    sql = " UNION ".join(
+        f"SELECT id FROM {table} WHERE tenant_id = $1 AND id = ANY($2::text[])"
+        for table in transfer.ROW_TABLES
+    )
+    return {r["id"] for r in await conn.fetch(sql, tenant_id, list(dict.fromkeys(ids)))}
+
+
+async def _existing(conn: Connection, table: str, ids: Sequence[str]) -> set[str]:
+    """Which ids are stored (in any tenant: ids are unique across the database)."""
+    if not ids:
+        return set()
+    found = await conn.fetch(f"SELECT id FROM {table} WHERE id = ANY($1::text[])", list(ids))
+    return {r["id"] for r in found}
+
+
+async def _new(conn: Connection, table: str, models: Sequence[Any]) -> list[Any]:
+    """The models (one per id) whose id is not stored yet."""
+    unique = list({m.id: m for m in models}.values())
+    known = await _existing(conn, table, [m.id for m in unique])
+    return [m for m in unique if m.id not in known]
+
+
+async def _count(conn: Connection, sql: str, *args: object) -> int:
+    return int(
+        await conn.fetchval(f"WITH added AS ({sql} RETURNING 1) SELECT count(*) FROM added", *args)
+    )
+
+
+async def import_batch(
+    conn: Connection, batch: transfer.ImportBatch, embeddings: Mapping[str, np.ndarray]
+) -> dict[str, int]:
+    """Insert what is not stored yet (by id; aliases and sessions by key)."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", IMPORT_LOCK)
+    counts = transfer.zero_counts()
+    if batch.events:
+        messages = [PendingMessage(event=e, processed=p) for e, p in batch.events]
+        counts["events"] = await _count(
+            conn, rows.INSERT_EVENTS + " ON CONFLICT DO NOTHING", *rows.event_columns(messages)
+        )
+    items = await _new(conn, "items", [item for item, _ in batch.items])
+    if items:
+        search = {item.id: text for item, text in batch.items}
+        pending = [
+            PendingItem(
+                item=i, embedding=embeddings.get(i.id), embed_text="", search_text=search[i.id]
+            )
+            for i in items
+        ]
+        await rows.insert_items(conn, pending)
+        counts["items"] = len(pending)
+    knowledge = Knowledge(
+        entities=await _new(conn, "entities", batch.entities),
+        facts=[
+            PendingFact(fact=f, embedding=embeddings.get(f.id), embed_text=f.text)
+            for f in await _new(conn, "facts", batch.facts)
+        ],
+        relations=await _new(conn, "relations", batch.relations),
+        conflicts=await _new(conn, "conflicts", batch.conflicts),
+        history=await _new(conn, "history", batch.history),
+    )
+    await knowledge_writes.apply(conn, knowledge)
+    for name, added in (
+        ("entities", knowledge.entities), ("facts", knowledge.facts),
+        ("relations", knowledge.relations), ("conflicts", knowledge.conflicts),
+        ("history", knowledge.history),
+    ):  # fmt: skip
+        counts[name] = len(added)
+    if batch.aliases:
+        counts["aliases"] = await _count(
+            conn,
+            "INSERT INTO aliases (tenant_id, namespace, user_key, alias, entity_id, source,"
+            " confidence, use_count) SELECT e.tenant_id, a.ns, a.uk, a.alias, a.eid, a.src,"
+            " a.conf, a.uses FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],"
+            " $5::text[], $6::float8[], $7::int4[]) AS a(ns, uk, alias, eid, src, conf, uses)"
+            " JOIN entities e ON e.id = a.eid ON CONFLICT DO NOTHING",
+            [ns for ns, _ in batch.aliases],
+            [records.user_key(a.user_id) for _, a in batch.aliases],
+            [a.alias for _, a in batch.aliases],
+            [a.entity_id for _, a in batch.aliases],
+            [a.source.value for _, a in batch.aliases],
+            [a.confidence for _, a in batch.aliases],
+            [a.use_count for _, a in batch.aliases],
+        )
+    if batch.sessions:
+        values = [session_values(s) for s in batch.sessions]
+        counts["sessions"] = await _count(
+            conn,
+            f"INSERT INTO sessions ({SESSION_COLUMNS}) SELECT * FROM unnest($1::text[],"
+            " $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],"
+            " $8::timestamptz[], $9::jsonb[]) ON CONFLICT DO NOTHING",
+            *[[v[c] for v in values] for c in range(9)],
+        )
+    return counts

@@ -1,0 +1,425 @@
+"""The store's roles: one protocol per job the storage does, and ``Store``, the
+composition every backend (SQLite, PostgreSQL) implements.
+
+A caller that needs one role says so (``KeyStore`` for authentication, ``JobStore`` for
+the worker's sweep, ``EditStore`` for forgetting, ...); ``Memory`` and the write funnel
+take the whole ``Store``. Each backend implements each role in a module of its own
+(``store/sqlite/items.py``, ``store/postgres/items.py``, ...). All methods are
+coroutines; none block the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
+from cognimem.models.admin import ApiKey, ErasureReport, ExportRecord, ScopeStats, Session
+from cognimem.models.knowledge import (
+    Alias,
+    Entity,
+    Fact,
+    FactConflict,
+    HistoryEntry,
+    Relation,
+)
+from cognimem.store.base import (
+    Candidate,
+    DueScope,
+    FactQuery,
+    FactRows,
+    FactUpdate,
+    GraphEdge,
+    ItemFilter,
+    Knowledge,
+    PendingItem,
+    PendingJob,
+    PendingMessage,
+    ScopeLease,
+)
+from cognimem.store.forgetting import Forgotten
+
+
+class Database(Protocol):
+    """The database itself: connecting, its schema version, a few settings, and
+    counts of what a scope holds."""
+
+    async def open(self) -> None:
+        """Connect and run pending migrations."""
+
+    async def close(self) -> None: ...
+
+    async def schema_version(self) -> int:
+        """The highest migration applied (the export header records it)."""
+
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    async def scope_stats(self, scope: Scope) -> ScopeStats: ...
+
+
+class ItemStore(Protocol):
+    """Events and items: the write funnel's commits and the searches over items.
+
+    Stores return candidates with raw scores; ranking is done by pure functions in
+    ``cognimem.recall``. Every scope, kind, status and time filter is applied inside
+    the store's query, never after it."""
+
+    async def find_duplicates(
+        self, messages: Sequence[Event], dedupe_window_s: float
+    ) -> dict[int, MessageResult]:
+        """Which of these (not yet stored) events are already stored, by index.
+
+        A message is a duplicate when its idempotency key was used before in the tenant,
+        or when the same scope already holds an event with the same role and content hash
+        whose ``occurred_at`` is within ``dedupe_window_s``. A reused idempotency key
+        with other content raises ``Conflict``.
+        """
+
+    async def commit(
+        self,
+        messages: Sequence[PendingMessage],
+        dedupe_window_s: float,
+        knowledge: Knowledge | None = None,
+    ) -> list[MessageResult]:
+        """Write events, their items and ``knowledge`` in one transaction.
+
+        Duplicates (rechecked inside the transaction, also within the batch) are not
+        written; their result carries the original ids. Either everything new is
+        written or nothing is. With ``knowledge``: if a message turned out to be a
+        duplicate inside the transaction, or a key's live facts are no longer what
+        ``knowledge.read_set`` saw, nothing is written and ``StaleKnowledge`` is raised
+        (the caller reconciles again). Unprocessed messages record their ``job_id`` and
+        ``profile``; when the store holds the job queue's outbox (the embedded SQLite
+        queue in the same file), that job is queued in this same transaction.
+        """
+
+    async def add_items(
+        self,
+        items: Sequence[PendingItem],
+        knowledge: Knowledge | None = None,
+        merges: Mapping[str, Sequence[str]] | None = None,
+        *,
+        event_ids: Sequence[str] = (),
+    ) -> list[str]:
+        """Attach items, merges (event id → existing item ids) and ``knowledge`` to raw
+        events that are already stored (async ingestion), and mark those events and
+        ``event_ids`` (the job's events that yield no item, e.g. all secret) processed.
+
+        In one transaction. Events already processed are skipped — and if any event of
+        the call was, nothing is written at all — so a job applied twice changes nothing.
+        Nor is anything written when an event no longer exists (its user was erased
+        while the job waited). A stale ``knowledge.read_set`` raises ``StaleKnowledge``.
+        Returns the ids inserted.
+        """
+
+    async def previous_event(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
+    ) -> Event | None:
+        """The latest event of exactly this scope with ``occurred_at <= before``, other
+        than the ``exclude`` ids."""
+
+    async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]: ...
+
+    async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+        """Items by id within a tenant, in the order asked; missing ids are left out."""
+
+    async def count_items(self, flt: ItemFilter) -> int: ...
+
+    async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
+        """Ids of the items ``flt`` admits (``since``/``until`` on ``occurred_at``;
+        ``period`` on ``occurred_at`` or the event period),
+        newest first, at most ``limit``: "forget everything from last week"."""
+
+    async def lexical_search(
+        self, flt: ItemFilter, terms: Sequence[str], limit: int
+    ) -> list[Candidate]:
+        """BM25 over item text for any of ``terms``; best first."""
+
+    async def vector_search(
+        self, flt: ItemFilter, vector: np.ndarray, limit: int
+    ) -> list[Candidate]:
+        """Exact cosine similarity (vectors are L2-normalised); best first."""
+
+    async def vector_searches(
+        self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+    ) -> list[list[Candidate]]:
+        """Several :meth:`vector_search` calls for one query vector and one (tenant,
+        namespace, user) in one round trip: a read's main search and its per-kind
+        sections (mandates, summaries, procedures)."""
+
+    async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
+        """For each row of ``queries``, the single most similar item (or None): the
+        near-duplicate check of a whole write in one call."""
+
+    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
+        """Bulk: access_count + 1, loaded_count + 1, last_accessed_at = at."""
+
+
+class KnowledgeStore(Protocol):
+    """Reading knowledge: facts, entities and aliases, relations, conflicts and
+    history (written with the messages they come from: ``ItemStore.commit``)."""
+
+    async def find_facts(self, query: FactQuery) -> list[Fact]:
+        """Facts matching ``query``, newest first."""
+
+    async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]: ...
+
+    async def fact_rows(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> FactRows:
+        """The user's live (active, aging) facts, newest first, in one query."""
+
+    async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]: ...
+
+    async def find_aliases(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str] | None,
+        *,
+        all_users: bool = False,
+    ) -> list[Alias]:
+        """Aliases visible to the user (theirs and the namespace's shared ones; every
+        user's with ``all_users``) whose normalised text is one of ``names`` (``None``:
+        all of them, for fuzzy matching)."""
+
+    async def find_relations(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        entity_ids: Sequence[str],
+        *,
+        all_users: bool = False,
+    ) -> list[Relation]:
+        """Active edges touching any of ``entity_ids``, visible to the user (theirs and
+        the shared ones; every user's with ``all_users``)."""
+
+    async def graph_edges(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[GraphEdge]:
+        """The active edges visible to the user (theirs and the namespace's shared ones),
+        newest first, at most ``limit``, with their facts' evidence items: the whole
+        graph a read expands over, in one query."""
+
+    async def find_conflicts(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        open_only: bool = True,
+        all_users: bool = False,
+    ) -> list[FactConflict]:
+        """The user's conflicts (of no user for ``None``; every user's with
+        ``all_users``), oldest first."""
+
+    async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None: ...
+
+    async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
+        """Every recorded change to an item or fact, oldest first."""
+
+
+class EditStore(Protocol):
+    """Changing what is stored after the fact: an item's edit, forgetting items
+    with what was derived from them alone, a conflict's resolution, and history."""
+
+    async def update_item(
+        self,
+        item: MemoryItem,
+        *,
+        expected: MemoryItem,
+        history: HistoryEntry,
+        embedding: np.ndarray | None = None,
+        search_text: str | None = None,
+    ) -> None:
+        """Store ``item``'s new state (text, importance, tier, status, confidence,
+        counters, metadata) and append ``history``, in one transaction. With
+        ``search_text`` the text changed: the lexical index and the embedding
+        (``embedding``) are replaced too. ``expected`` is the state the edit was made
+        from: when the stored text, importance, confidence, tier, status or counters
+        are no longer its, nothing is written and ``StaleKnowledge`` is raised (another
+        edit came first; edit the new state). ``NotFound`` when the item does not exist
+        in ``item.scope.tenant_id``."""
+
+    async def forget_items(
+        self,
+        tenant_id: str,
+        ids: Sequence[str],
+        status: ItemStatus,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+    ) -> Forgotten:
+        """Forget the tenant's items ``ids`` into ``status`` (``deleted``: remove the rows
+        and their index entries) with what was derived from them alone, in one
+        transaction: facts whose every evidence item is forgotten are deleted or
+        invalidated, with their graph edges; facts keeping a live source lose the
+        forgotten ones from their evidence; summaries whose every source event is gone
+        are forgotten like the items (rules in ``store/forgetting.py``). Writes one
+        history entry per change (actor ``api``). ``dry_run`` reads the same and writes
+        nothing. Ids that do not exist in the tenant are left out of the answer."""
+
+    async def resolve_conflict(
+        self,
+        conflict: FactConflict,
+        fact_updates: Sequence[FactUpdate],
+        history: Sequence[HistoryEntry],
+        silence_items: Sequence[str] = (),
+    ) -> None:
+        """Store a conflict's resolved state and the facts it changes (the losers
+        superseded; ``silence_items``: the items of superseded constraints, as
+        reconciliation silences them) in one transaction. A stale fact revision raises
+        ``StaleKnowledge``; a conflict that is no longer open ``Conflict``, a missing
+        one ``NotFound``."""
+
+    async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
+        """Record changes made by other calls (forget's status changes and deletions)."""
+
+
+class TransferStore(Protocol):
+    """Moving a tenant's rows out and in, and erasing a user."""
+
+    def export_records(
+        self, scope: Scope, *, all_namespaces: bool = False
+    ) -> AsyncIterator[ExportRecord]:
+        """Every stored row of the scope (its tenant and namespace, or every namespace
+        with ``all_namespaces``; the user's rows when ``scope.user_id`` is set, agent and
+        session are ignored), without the header line, streamed in pages: sessions,
+        events, items, entities, aliases, facts, relations, conflicts, history. Aliases
+        of a user are theirs and the shared aliases of their entities; history is that
+        of the exported items, facts and conflicts."""
+
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` are rows of the tenant: events, items, entities, facts,
+        relations, conflicts or history entries."""
+
+    async def import_records(
+        self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
+    ) -> dict[str, int]:
+        """Insert the records (their tenant replaced by ``tenant_id``) that are not
+        stored yet, by id (ids are unique across the database, so a row whose id is
+        held in another tenant is skipped too: ``Memory`` makes an import's ids the
+        tenant's first, ``store.transfer.TenantIds``; aliases and sessions by their
+        keys), in one transaction; ``embeddings`` maps item and fact ids to vectors.
+        Returns how many rows of each type were inserted; importing twice inserts
+        nothing."""
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        """Remove everything derived from this user, in every namespace, in one
+        transaction: events, items and their index rows and vectors, facts, the user's
+        entities and aliases, relations, conflicts, history, sessions, idempotency
+        records, the user's cache version counters. Cached vector matrices and fact
+        lists of the user are dropped. The report's ``content_hashes`` are the
+        embedding-cache keys of the erased texts (see ``delete_embeddings``)."""
+
+    async def flush_deleted(self) -> None:
+        """Make what was deleted unreadable in the database's files too (the last step
+        of an erasure). SQLite zeroes freed space as it deletes (``secure_delete``);
+        this copies the WAL into the main file and truncates it, so no old page
+        version keeps the text (``StoreUnavailable`` if a reader blocks it: retry).
+        PostgreSQL keeps dead tuples until it vacuums; this does nothing there."""
+
+
+class EmbeddingStore(Protocol):
+    """The embedding cache: vectors by model and content hash."""
+
+    async def get_embeddings(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """Embedding cache lookup, one query for the whole batch."""
+
+    async def put_embeddings(self, model: str, vectors: Mapping[str, np.ndarray]) -> None: ...
+
+    async def delete_embeddings(self, hashes: Sequence[str]) -> int:
+        """Drop cached embeddings of these content hashes (every model)."""
+
+
+class SessionStore(Protocol):
+    """Conversation sessions."""
+
+    async def put_session(self, session: Session) -> None:
+        """Insert or replace a session (by tenant, namespace and id)."""
+
+    async def get_session(
+        self, tenant_id: str, namespace: str, session_id: str
+    ) -> Session | None: ...
+
+    async def list_sessions(self, scope: Scope, limit: int) -> list[Session]:
+        """Sessions in the scope (user / agent filter when set), newest first."""
+
+
+class KeyStore(Protocol):
+    """API keys (their hashes only)."""
+
+    async def put_api_key(self, key: ApiKey) -> None: ...
+
+    async def find_api_key(self, key_hash: str) -> ApiKey | None: ...
+
+    async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]: ...
+
+    async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        """Mark a key revoked (``NotFound`` if there is no such key); returns it."""
+
+
+class JobStore(Protocol):
+    """Raw events committed without their items (async ingestion) and the ingest
+    jobs that derive them: what it takes to queue a job again."""
+
+    async def unprocessed(self, tenant_id: str, event_ids: Sequence[str]) -> list[str]:
+        """Which of these events have not had their items derived yet."""
+
+    async def pending_jobs(self, tenant_id: str, event_ids: Sequence[str]) -> list[PendingJob]:
+        """The jobs of those of these events not processed yet, each with all of its
+        unprocessed events (what a duplicate of an unprocessed event answers with)."""
+
+    async def stranded_jobs(self, recorded_before: datetime, limit: int) -> list[PendingJob]:
+        """Jobs, in every tenant, with events recorded before ``recorded_before`` and
+        still unprocessed, oldest first, found from at most ``limit`` such events
+        (the worker's sweep queues them again: a crash between committing the events
+        and queuing their job must not strand them)."""
+
+
+class LifecycleStore(Protocol):
+    """Leases on (user scope, lifecycle operation), so at most one run of an operation
+    holds a scope at a time and a dead worker's lease runs out, and what the scheduler
+    needs to decide which scopes are due."""
+
+    async def take_lease(self, lease: ScopeLease, *, now: datetime, until: datetime) -> str | None:
+        """Hold the scope for ``lease`` until ``until`` unless another run holds it past
+        ``now``: None when held now, else the job id of the run holding it. A lease of
+        the same job is taken over (the queue delivers a job again only when its last
+        delivery's lease ran out: that run is dead)."""
+
+    async def renew_lease(self, lease: ScopeLease, *, until: datetime) -> bool:
+        """Extend a lease still held by its token; False when it was lost."""
+
+    async def release_lease(
+        self, lease: ScopeLease, *, done_from: datetime | None, job_id: str | None
+    ) -> None:
+        """Let the scope go (only if ``lease`` still holds it); ``done_from``: the run
+        completed, and what was recorded from then on is new to the next run."""
+
+    async def lifecycle_due(self, op: str, *, limit: int) -> list[DueScope]:
+        """User scopes, in every tenant, with active episodes recorded or sessions
+        closed since the last completed run of ``op`` began; most new episodes first."""
+
+
+class Store(
+    Database,
+    ItemStore,
+    KnowledgeStore,
+    EditStore,
+    TransferStore,
+    EmbeddingStore,
+    SessionStore,
+    KeyStore,
+    JobStore,
+    LifecycleStore,
+    Protocol,
+):
+    """A storage backend: every role."""

@@ -1,0 +1,223 @@
+"""The SQLite database behind every role: the file, its connections, the per-process
+caches the roles share, migrations, settings and a scope's counts (the ``Database``
+role). Each role's class (``items.py``, ``knowledge.py``, ...) builds on
+:class:`SQLiteDatabase`; ``SQLiteStore`` is all of them."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol, Self, TypeVar
+
+from cognimem.errors import UsageError
+from cognimem.models import ItemStatus, Scope
+from cognimem.models.admin import ScopeStats
+from cognimem.models.knowledge import ConflictStatus
+from cognimem.store.base import FactRows, GraphEdge, PendingJob
+from cognimem.store.sqlite import lexical, vectors
+from cognimem.store.sqlite.connection import Connections, connect, translate
+from cognimem.store.sqlite.migrations import migrate
+from cognimem.store.sqlite.rows import query
+
+T = TypeVar("T")
+
+
+def path_from_url(url: str) -> Path:
+    """``sqlite:///relative.db``, ``sqlite:////abs/path.db`` or a bare path."""
+    if url.startswith("sqlite:///"):
+        raw = url.removeprefix("sqlite:///")
+    elif url.startswith("sqlite://"):
+        raise UsageError(f"bad SQLite URL {url!r}: use sqlite:///path/to/file.db")
+    else:
+        raw = url
+    if not raw or raw == ":memory:":
+        raise UsageError("cognimem needs a SQLite file path (sqlite:///path/to/file.db)")
+    return Path(raw).expanduser()
+
+
+class Outbox(Protocol):
+    """A job queue whose table is in the store's database file."""
+
+    def enqueue_in(self, conn: sqlite3.Connection, job: PendingJob) -> None:
+        """Queue ``job`` (idempotent on its id) inside the caller's transaction."""
+        ...
+
+
+class SQLiteDatabase:
+    """One SQLite file. Safe for several processes sharing the file."""
+
+    def __init__(self, path: Path | str, *, readers: int = 2) -> None:
+        self.path = Path(path)
+        self._db = Connections(self.path, readers=readers)
+        self._vectors = vectors.cache()
+        self._terms = lexical.cache()
+        # per user scope: (fact version, the live facts as a read scores them)
+        self._fact_rows: OrderedDict[tuple[str, str, str, int], tuple[int, FactRows]] = (
+            OrderedDict()
+        )
+        self._fact_rows_lock = threading.Lock()
+        # per user scope: (fact versions of the user and of the namespace, its edges)
+        self._graphs: OrderedDict[
+            tuple[str, str, str | None, int], tuple[tuple[int, ...], list[GraphEdge]]
+        ] = OrderedDict()
+        self._outbox: Outbox | None = None
+
+    @classmethod
+    def from_url(cls, url: str) -> Self:
+        return cls(path_from_url(url))
+
+    def hold_outbox(self, outbox: Outbox) -> None:
+        """Queue the jobs of unprocessed events in the transaction that commits them
+        (``outbox``: the embedded job queue, whose table is in this same file)."""
+        self._outbox = outbox
+
+    async def open(self) -> None:
+        def run() -> None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # migrations manage their own transactions, so they get their own connection
+            conn = connect(self.path)
+            try:
+                migrate(conn)
+            except sqlite3.Error as exc:
+                raise translate(exc, self.path) from exc
+            finally:
+                conn.close()
+
+        await asyncio.to_thread(run)
+
+    async def close(self) -> None:
+        await self._db.close()
+        self._vectors.clear()
+        self._terms.clear()
+        self._fact_rows.clear()
+        self._graphs.clear()
+
+    async def schema_version(self) -> int:
+        def q(conn: sqlite3.Connection) -> int:
+            row = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+            return int(row[0] or 0)
+
+        return await self._db.read(q)
+
+    async def get_meta(self, key: str) -> str | None:
+        def q(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._db.read(q)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        def q(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+        await self._db.write(q)
+
+    async def scope_stats(self, scope: Scope) -> ScopeStats:
+        return await self._db.read(lambda conn: _scope_stats(conn, scope))
+
+    async def _by_ids(
+        self,
+        table: str,
+        columns: str,
+        convert: Callable[[sqlite3.Row], T],
+        tenant_id: str,
+        ids: Sequence[str],
+    ) -> list[T]:
+        """Rows of ``table`` by id within a tenant, in the order asked; missing ids left out."""
+        if not ids:
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[T]:
+            # "+tenant_id" keeps SQLite from choosing the scope index (a scan of the
+            # whole tenant) over the unique id index: 17 ms -> 1.3 ms at 10k items
+            found = query(
+                conn,
+                f"SELECT {columns} FROM {table}"
+                f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                (tenant_id, *ids),
+            )
+            by_id = {r["id"]: convert(r) for r in found}
+            return [by_id[i] for i in ids if i in by_id]
+
+        return await self._db.read(q)
+
+
+def scope_where(
+    scope: Scope,
+    *,
+    agent: bool = True,
+    session_column: str | None = "session_id",
+    prefix: str = "",
+) -> tuple[str, list[object]]:
+    """tenant and namespace always; user, agent and session when the scope sets them
+    (and the table has the column)."""
+    clauses = [f"{prefix}tenant_id = ?", f"{prefix}namespace = ?"]
+    params: list[object] = [scope.tenant_id, scope.namespace]
+    wanted = [("user_id", scope.user_id)]
+    if agent:
+        wanted.append(("agent_id", scope.agent_id))
+    if session_column is not None:
+        wanted.append((session_column, scope.session_id))
+    for column, value in wanted:
+        if value is not None:
+            clauses.append(f"{prefix}{column} = ?")
+            params.append(value)
+    return " AND ".join(clauses), params
+
+
+def _grouped(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> dict[str, int]:
+    return {str(k): int(n) for k, n in conn.execute(sql, params)}
+
+
+def _scope_stats(conn: sqlite3.Connection, scope: Scope) -> ScopeStats:
+    full, params = scope_where(scope)
+    owner, owner_params = scope_where(scope, agent=False, session_column=None)
+    sessions, session_params = scope_where(scope, session_column="id")
+    conn.execute("BEGIN")  # one snapshot for every count
+    try:
+        count = conn.execute(f"SELECT count(*) FROM events WHERE {full}", params).fetchone()[0]
+        return ScopeStats(
+            events=int(count),
+            items=_grouped(
+                conn, f"SELECT status, count(*) FROM items WHERE {full} GROUP BY status", params
+            ),
+            items_by_kind=_grouped(
+                conn,
+                f"SELECT kind, count(*) FROM items WHERE {full} AND status = ? GROUP BY kind",
+                [*params, ItemStatus.ACTIVE.value],
+            ),
+            facts=_grouped(
+                conn, f"SELECT status, count(*) FROM facts WHERE {full} GROUP BY status", params
+            ),
+            entities=int(
+                conn.execute(
+                    f"SELECT count(*) FROM entities WHERE {owner}", owner_params
+                ).fetchone()[0]
+            ),
+            relations=int(
+                conn.execute(
+                    f"SELECT count(*) FROM relations WHERE {full} AND active = 1", params
+                ).fetchone()[0]
+            ),
+            open_conflicts=int(
+                conn.execute(
+                    f"SELECT count(*) FROM conflicts WHERE {full} AND status = ?",
+                    [*params, ConflictStatus.OPEN.value],
+                ).fetchone()[0]
+            ),
+            sessions=_grouped(
+                conn,
+                f"SELECT status, count(*) FROM sessions WHERE {sessions} GROUP BY status",
+                session_params,
+            ),
+        )
+    finally:
+        conn.execute("COMMIT")

@@ -1,0 +1,154 @@
+"""Edits in SQLite: the ``EditStore`` role. An item's edit guarded by the state it was
+made from, forgetting items with what was derived from them alone (the rules are in
+``store/forgetting.py``, the queries in ``sqlite/forgetting.py``), a conflict's
+resolution, and history entries."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from cognimem.errors import Conflict, NotFound, StaleKnowledge
+from cognimem.models import ItemStatus, MemoryItem
+from cognimem.models.clock import to_micros
+from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
+from cognimem.store import forgetting as cascade
+from cognimem.store import records
+from cognimem.store.base import FactUpdate, Knowledge
+from cognimem.store.forgetting import Forgotten
+from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes
+from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.knowledge import get_conflict
+
+
+class SQLiteEdits(SQLiteDatabase):
+    """``EditStore`` on SQLite."""
+
+    async def update_item(
+        self,
+        item: MemoryItem,
+        *,
+        expected: MemoryItem,
+        history: HistoryEntry,
+        embedding: np.ndarray | None = None,
+        search_text: str | None = None,
+    ) -> None:
+        await self._db.write(
+            lambda conn: update_item(conn, item, expected, history, embedding, search_text)
+        )
+
+    async def forget_items(
+        self,
+        tenant_id: str,
+        ids: Sequence[str],
+        status: ItemStatus,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+    ) -> Forgotten:
+        def tx(conn: sqlite3.Connection) -> Forgotten:
+            items, done, relations = forgetting.plan(conn, tenant_id, ids, status)
+            if dry_run or not items:
+                return cascade.outcome(items, done, relations)
+            targets = [i.id for i in [*items, *done.summaries]]
+            if status is ItemStatus.DELETED:
+                rows.delete_items(conn, tenant_id, targets)
+            else:
+                rows.set_status(conn, targets, status)
+            forgetting.apply(conn, done, status, now)
+            knowledge_writes.insert_history(conn, cascade.history(items, done, status, now))
+            return cascade.outcome(items, done, relations)
+
+        if not ids:
+            return Forgotten()
+        return await (self._db.read(tx) if dry_run else self._db.write(tx))
+
+    async def resolve_conflict(
+        self,
+        conflict: FactConflict,
+        fact_updates: Sequence[FactUpdate],
+        history: Sequence[HistoryEntry],
+        silence_items: Sequence[str] = (),
+    ) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            resolve_conflict(conn, conflict, fact_updates, history)
+            rows.set_status(conn, silence_items, ItemStatus.SILENT)
+
+        await self._db.write(tx)
+
+    async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
+        if entries:
+            await self._db.write(lambda conn: knowledge_writes.insert_history(conn, entries))
+
+
+def update_item(
+    conn: sqlite3.Connection,
+    item: MemoryItem,
+    expected: MemoryItem,
+    history: HistoryEntry,
+    embedding: np.ndarray | None,
+    search_text: str | None,
+) -> None:
+    s = item.scope
+    row = conn.execute(
+        "SELECT rowid, namespace, user_id FROM items WHERE +tenant_id = ? AND id = ?",
+        (s.tenant_id, item.id),
+    ).fetchone()
+    if row is None:
+        raise NotFound("memory", item.id)
+    rowid, namespace, user_id = row
+    guard = " AND ".join(f"{c} = ?" for c in records.EDIT_GUARD_COLUMNS)
+    changed = conn.execute(
+        "UPDATE items SET text = ?, importance = ?, confidence = ?, tier = ?, status = ?,"
+        " token_count = ?, cited_count = ?, success_count = ?, failure_count = ?,"
+        " embedding_model = ?, metadata = ?, event_start = ?, event_end = ?"
+        f" WHERE rowid = ? AND {guard}",
+        (
+            item.text, item.importance, item.confidence, item.tier.value, item.status.value,
+            item.token_count, item.cited_count, item.success_count, item.failure_count,
+            item.embedding_model, json.dumps(item.metadata), rows.encode_time(item.event_start),
+            rows.encode_time(item.event_end), rowid, *records.edit_guard(expected),
+        ),
+    ).rowcount  # fmt: skip
+    if changed == 0:
+        raise StaleKnowledge(f"memory {item.id} changed while this edit was made")
+    if search_text is not None:
+        conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
+        conn.execute(
+            "INSERT INTO items_fts (rowid, search_text) VALUES (?, ?)", (rowid, search_text)
+        )
+        conn.execute(
+            "UPDATE items SET embedding = ? WHERE rowid = ?", (rows.blob(embedding), rowid)
+        )
+    # a status or a vector changed in place: cached matrices must reload, not append
+    scopes.bump_version(conn, s.tenant_id, namespace, user_id, mutation=True)
+    knowledge_writes.insert_history(conn, [history])
+
+
+def resolve_conflict(
+    conn: sqlite3.Connection,
+    conflict: FactConflict,
+    fact_updates: Sequence[FactUpdate],
+    history: Sequence[HistoryEntry],
+) -> None:
+    """The conflict's new state (only while it is still open) and the facts it changes."""
+    cur = conn.execute(
+        "UPDATE conflicts SET status = ?, strategy = ?, winner_fact_id = ?, resolved_at = ?,"
+        " note = ? WHERE id = ? AND tenant_id = ? AND status = ?",
+        (
+            conflict.status.value, conflict.strategy.value, conflict.winner_fact_id,
+            None if conflict.resolved_at is None else to_micros(conflict.resolved_at),
+            conflict.note, conflict.id, conflict.scope.tenant_id, ConflictStatus.OPEN.value,
+        ),
+    )  # fmt: skip
+    if cur.rowcount != 1:
+        if get_conflict(conn, conflict.scope.tenant_id, conflict.id) is None:
+            raise NotFound("conflict", conflict.id)
+        raise Conflict(
+            f"conflict {conflict.id} was resolved meanwhile", details={"conflict": conflict.id}
+        )
+    knowledge_writes.apply(conn, Knowledge(fact_updates=list(fact_updates), history=list(history)))

@@ -1,0 +1,348 @@
+"""Events and items in SQLite: the ``ItemStore`` role. The write funnel's commits
+(events, their items and the knowledge derived from them, in one transaction) and the
+searches over items: BM25 over a per-process lexical index and exact cosine similarity
+over a per-process vector matrix, both dated by ``scope_versions``."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+import numpy as np
+
+from cognimem.errors import Conflict, StaleKnowledge
+from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope, WriteOutcome
+from cognimem.models.admin import SessionStatus
+from cognimem.models.clock import to_micros
+from cognimem.store import records
+from cognimem.store.base import (
+    Candidate,
+    ItemFilter,
+    Knowledge,
+    PendingItem,
+    PendingMessage,
+    jobs_of,
+)
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
+from cognimem.store.sqlite import knowledge_writes, lexical, rows, vectors
+from cognimem.store.sqlite.database import SQLiteDatabase
+
+
+def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
+    """Every scope, status, kind and time condition of ``flt``, for a WHERE clause."""
+    p = f"{alias}." if alias else ""
+    s = flt.scope
+    clauses = [f"{p}tenant_id = ?", f"{p}namespace = ?"]
+    params: list[object] = [s.tenant_id, s.namespace]
+    for column, value in (
+        ("user_id", s.user_id),
+        ("agent_id", s.agent_id),
+        ("session_id", s.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"{p}{column} = ?")
+            params.append(value)
+    clauses.append(f"{p}status IN ({', '.join('?' * len(flt.statuses))})")
+    params += [st.value for st in flt.statuses]
+    if flt.kinds is not None:
+        clauses.append(f"{p}kind IN ({', '.join('?' * len(flt.kinds))})")
+        params += [k.value for k in flt.kinds]
+    if flt.since is not None:
+        clauses.append(f"{p}occurred_at >= ?")
+        params.append(to_micros(flt.since))
+    if flt.until is not None:
+        clauses.append(f"{p}occurred_at <= ?")
+        params.append(to_micros(flt.until))
+    if flt.period is not None:
+        start, end = (to_micros(t) for t in flt.period)
+        clauses.append(
+            f"(({p}occurred_at >= ? AND {p}occurred_at < ?)"
+            f" OR ({p}event_start < ? AND {p}event_end > ?))"
+        )
+        params += [start, end, end, start]
+    return " AND ".join(clauses), params
+
+
+class SQLiteItems(SQLiteDatabase):
+    """``ItemStore`` on SQLite."""
+
+    # -- writes ----------------------------------------------------------------------
+    async def find_duplicates(
+        self, messages: Sequence[Event], dedupe_window_s: float
+    ) -> dict[int, MessageResult]:
+        def q(conn: sqlite3.Connection) -> dict[int, MessageResult]:
+            found: dict[int, MessageResult] = {}
+            for index, event in enumerate(messages):
+                original = _find_original(conn, event, dedupe_window_s)
+                if original is not None:
+                    found[index] = original
+            return found
+
+        return await self._db.read(q)
+
+    async def commit(
+        self,
+        messages: Sequence[PendingMessage],
+        dedupe_window_s: float,
+        knowledge: Knowledge | None = None,
+    ) -> list[MessageResult]:
+        def tx(conn: sqlite3.Connection) -> list[MessageResult]:
+            # in the transaction, so a session closed since the caller checked is seen
+            for tenant_id, namespace, session_id in records.named_sessions(messages):
+                status = conn.execute(
+                    "SELECT status FROM sessions WHERE tenant_id = ? AND namespace = ? AND id = ?",
+                    (tenant_id, namespace, session_id),
+                ).fetchone()
+                if status is not None and status[0] == SessionStatus.CLOSED.value:
+                    raise records.closed_session(session_id)
+            if knowledge is not None:
+                knowledge_writes.check_read_set(conn, knowledge)
+            results: list[MessageResult] = []
+            stored: list[PendingMessage] = []
+            for message in messages:
+                event = message.event
+                original = _find_original(conn, event, dedupe_window_s)
+                if original is not None:
+                    if knowledge is not None and not knowledge.is_empty():
+                        raise StaleKnowledge(f"event {event.id} became a duplicate")
+                    results.append(original)
+                    continue
+                conn.execute(rows.INSERT_EVENT, rows.event_params(event))
+                if not message.processed:
+                    conn.execute(
+                        "UPDATE events SET processed = 0, job_id = ?, profile = ? WHERE id = ?",
+                        (message.job_id, message.profile, event.id),
+                    )
+                stored.append(message)
+                item_ids = rows.insert_items(conn, message.items)
+                item_ids += rows.merge(conn, event, message.merged_into)
+                outcome = (
+                    WriteOutcome.STORED
+                    if item_ids or not message.skipped_chunks
+                    else (WriteOutcome.SKIPPED_SECRET)
+                )
+                results.append(
+                    MessageResult(
+                        event_id=event.id,
+                        item_ids=item_ids,
+                        outcome=outcome,
+                        skipped_chunks=message.skipped_chunks,
+                        redactions=message.redactions,
+                    )
+                )
+            if knowledge is not None:
+                _apply(conn, knowledge)
+            if self._outbox is not None:
+                for job in jobs_of(stored):
+                    self._outbox.enqueue_in(conn, job)
+            return results
+
+        return await self._db.write(tx)
+
+    async def add_items(
+        self,
+        items: Sequence[PendingItem],
+        knowledge: Knowledge | None = None,
+        merges: Mapping[str, Sequence[str]] | None = None,
+        *,
+        event_ids: Sequence[str] = (),
+    ) -> list[str]:
+        merges = merges or {}
+        events = {e for p in items for e in p.item.source_event_ids} | set(merges)
+        events |= set(event_ids)
+
+        def tx(conn: sqlite3.Connection) -> list[str]:
+            marks = ", ".join("?" * len(events))
+            stored, done = conn.execute(
+                f"SELECT COUNT(*), COALESCE(SUM(processed), 0) FROM events WHERE id IN ({marks})",
+                tuple(events),
+            ).fetchone()
+            if done or stored < len(events):
+                # this job (or part of it) was applied already, or its events were
+                # erased meanwhile: deriving items from them would bring them back
+                return []
+            if knowledge is not None:
+                knowledge_writes.check_read_set(conn, knowledge)
+            inserted = rows.insert_items(conn, items)
+            found = {e.id: e for e in _events_by_id(conn, list(merges))}
+            for event_id, targets in merges.items():
+                if event_id in found:  # an event deleted meanwhile has nothing to merge
+                    rows.merge(conn, found[event_id], targets)
+            conn.execute(f"UPDATE events SET processed = 1 WHERE id IN ({marks})", tuple(events))
+            if knowledge is not None:
+                _apply(conn, knowledge)
+            return inserted
+
+        if not events and (knowledge is None or knowledge.is_empty()):
+            return []
+        return await self._db.write(tx)
+
+    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
+        if not ids:
+            return
+
+        def tx(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE items SET access_count = access_count + 1,"
+                " loaded_count = loaded_count + 1, last_accessed_at = ?"
+                f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+                (to_micros(at), tenant_id, *ids),
+            )
+
+        await self._db.write(tx)
+
+    # -- reads -----------------------------------------------------------------------
+    async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+        return await self._by_ids("items", ITEM_COLUMNS, rows.item_from_row, tenant_id, ids)
+
+    async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
+        return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
+
+    async def previous_event(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
+    ) -> Event | None:
+        def q(conn: sqlite3.Connection) -> Event | None:
+            found = rows.query(
+                conn,
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = ?"
+                " AND namespace = ? AND user_id IS ? AND agent_id IS ? AND session_id IS ?"
+                f" AND occurred_at <= ? AND id NOT IN ({', '.join('?' * len(exclude))})"
+                " ORDER BY occurred_at DESC, rowid DESC LIMIT 1",
+                (
+                    scope.tenant_id, scope.namespace, scope.user_id, scope.agent_id,
+                    scope.session_id, to_micros(before), *exclude,
+                ),
+            )  # fmt: skip
+            return rows.event_from_row(found[0]) if found else None
+
+        return await self._db.read(q)
+
+    async def count_items(self, flt: ItemFilter) -> int:
+        where, params = item_clause(flt)
+
+        def q(conn: sqlite3.Connection) -> int:
+            return int(
+                conn.execute(f"SELECT COUNT(*) FROM items WHERE {where}", params).fetchone()[0]
+            )
+
+        return await self._db.read(q)
+
+    async def list_item_ids(self, flt: ItemFilter, limit: int) -> list[str]:
+        where, params = item_clause(flt)
+
+        def q(conn: sqlite3.Connection) -> list[str]:
+            sql = f"SELECT id FROM items WHERE {where} ORDER BY occurred_at DESC, rowid DESC"
+            return [r[0] for r in conn.execute(f"{sql} LIMIT ?", (*params, limit))]
+
+        return await self._db.read(q)
+
+    async def lexical_search(
+        self, flt: ItemFilter, terms: Sequence[str], limit: int
+    ) -> list[Candidate]:
+        s = flt.scope
+        if limit <= 0 or not any(t.strip() for t in terms):
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[Candidate]:
+            index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
+            return [Candidate(i, score) for i, score in lexical.search(index, flt, terms, limit)]
+
+        return await self._db.read(q)
+
+    async def vector_search(
+        self, flt: ItemFilter, vector: np.ndarray, limit: int
+    ) -> list[Candidate]:
+        s = flt.scope
+        query = np.asarray(vector, dtype=np.float32)
+
+        def q(conn: sqlite3.Connection) -> list[Candidate]:
+            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
+            return [Candidate(i, score) for i, score in vectors.search(matrix, flt, query, limit)]
+
+        return await self._db.read(q)
+
+    async def vector_searches(
+        self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+    ) -> list[list[Candidate]]:
+        if not searches:
+            return []
+        s = searches[0][0].scope
+        query = np.asarray(vector, dtype=np.float32)
+
+        def q(conn: sqlite3.Connection) -> list[list[Candidate]]:
+            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
+            found = vectors.search_many(matrix, searches, query)
+            return [[Candidate(i, score) for i, score in one] for one in found]
+
+        return await self._db.read(q)
+
+    async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
+        s = flt.scope
+        batch = np.asarray(queries, dtype=np.float32)
+
+        def q(conn: sqlite3.Connection) -> list[Candidate | None]:
+            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
+            return [
+                None if hit is None else Candidate(hit[0], hit[1])
+                for hit in vectors.nearest(matrix, flt, batch)
+            ]
+
+        return await self._db.read(q)
+
+
+def _apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+    knowledge_writes.apply(conn, knowledge)
+    if knowledge.silence_items:
+        rows.set_status(conn, knowledge.silence_items, ItemStatus.SILENT)
+
+
+def _events_by_id(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Event]:
+    found = rows.query(
+        conn,
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE id IN ({', '.join('?' * len(ids))})",
+        tuple(ids),
+    )
+    return [rows.event_from_row(r) for r in found]
+
+
+def _find_original(
+    conn: sqlite3.Connection, event: Event, dedupe_window_s: float
+) -> MessageResult | None:
+    s = event.scope
+    if event.idempotency_key is not None:
+        row = conn.execute(
+            "SELECT id, content_hash FROM events WHERE tenant_id = ? AND idempotency_key = ?",
+            (s.tenant_id, event.idempotency_key),
+        ).fetchone()
+        if row is None:
+            return None
+        if row[1] != event.content_hash:
+            raise Conflict(
+                f"idempotency key {event.idempotency_key!r} was already used for other content",
+                details={"idempotency_key": event.idempotency_key, "event_id": row[0]},
+            )
+    else:
+        window = int(dedupe_window_s * 1_000_000)
+        at = to_micros(event.occurred_at)
+        row = conn.execute(
+            "SELECT id FROM events WHERE tenant_id = ? AND content_hash = ?"
+            " AND occurred_at BETWEEN ? AND ? AND namespace = ? AND user_id IS ?"
+            " AND agent_id IS ? AND session_id IS ? AND role = ? AND name IS ?"
+            " AND idempotency_key IS NULL ORDER BY rowid LIMIT 1",
+            (
+                s.tenant_id, event.content_hash, at - window, at + window, s.namespace,
+                s.user_id, s.agent_id, s.session_id, event.role.value, event.name,
+            ),
+        ).fetchone()  # fmt: skip
+        if row is None:
+            return None
+    item_ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT ie.item_id FROM item_events ie JOIN items i ON i.id = ie.item_id"
+            " WHERE ie.event_id = ? ORDER BY i.rowid",
+            (row[0],),
+        )
+    ]
+    return MessageResult(event_id=row[0], item_ids=item_ids, outcome=WriteOutcome.DUPLICATE)

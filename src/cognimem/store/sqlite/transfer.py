@@ -1,0 +1,388 @@
+"""Export, import and erasure in SQLite: the ``TransferStore`` role. The order an
+export streams its rows in and how a row becomes a record are shared with PostgreSQL
+(``store/transfer.py``); the queries are SQLite's. Every connection has
+``secure_delete`` on, so what an erasure deletes is zeroed in the file, and
+``flush_deleted`` copies the WAL into the main file and truncates it."""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from cognimem.models import Scope
+from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
+from cognimem.store import records, transfer
+from cognimem.store.base import Knowledge, PendingFact, PendingItem
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, SESSION_COLUMNS
+from cognimem.store.sqlite import knowledge_writes, rows, scopes
+from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.sqlite.sessions import session_params
+
+_CHUNK = 500  # ids per IN (...) list, far below SQLite's bound-parameter limit
+_EXPORT_PAGE = 500  # rows per read while exporting
+
+
+class SQLiteTransfer(SQLiteDatabase):
+    """``TransferStore`` on SQLite."""
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        report = await self._db.write(lambda conn: erase_user(conn, tenant_id, user_id))
+        # the rows are gone and the versions moved on; copies in this process's memory go too
+        self._vectors.drop_tenant(tenant_id)
+        self._terms.drop_tenant(tenant_id)
+        with self._fact_rows_lock:
+            for key in [k for k in self._fact_rows if k[0] == tenant_id]:
+                del self._fact_rows[key]
+        return report
+
+    def export_records(
+        self, scope: Scope, *, all_namespaces: bool = False
+    ) -> AsyncIterator[ExportRecord]:
+        async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
+            return await self._db.read(
+                functools.partial(
+                    export_page,
+                    kind=kind,
+                    scope=scope,
+                    all_namespaces=all_namespaces,
+                    after=after,
+                    limit=_EXPORT_PAGE,
+                )
+            )
+
+        return transfer.export_stream(page)
+
+    async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        return await self._db.read(lambda conn: held_ids(conn, tenant_id, ids))
+
+    async def import_records(
+        self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]
+    ) -> dict[str, int]:
+        batch = transfer.parse(records, tenant_id)
+        return await self._db.write(lambda conn: import_batch(conn, batch, embeddings))
+
+    async def flush_deleted(self) -> None:
+        await self._db.truncate_wal()
+
+
+# -- erasure ---------------------------------------------------------------------------
+def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> ErasureReport:
+    """Delete every row of the user (see ``Store.erase_user``; every connection has
+    ``secure_delete`` on, so freed space is zeroed), and merge the FTS index so no
+    segment keeps the erased words."""
+    mine = "tenant_id = ? AND user_id = ?"
+    who = (tenant_id, user_id)
+    ukey = records.user_key(user_id)
+    items = conn.execute(f"SELECT author, text FROM items WHERE {mine}", who).fetchall()
+    facts = [r[0] for r in conn.execute(f"SELECT text FROM facts WHERE {mine}", who)]
+    events = [r[0] for r in conn.execute(f"SELECT content_hash FROM events WHERE {mine}", who)]
+    hashes = transfer.erased_hashes(((a, t) for a, t in items), facts, events)
+    item_scopes = {
+        r[0] for r in conn.execute(f"SELECT DISTINCT namespace FROM items WHERE {mine}", who)
+    } | {
+        r[0]
+        for r in conn.execute(
+            "SELECT namespace FROM scope_versions WHERE tenant_id = ? AND user_key = ?",
+            (tenant_id, scopes.user_key(user_id)),
+        )
+    }
+    fact_scopes = conn.execute(
+        "SELECT namespace, version FROM fact_versions WHERE tenant_id = ? AND user_key = ?",
+        (tenant_id, ukey),
+    ).fetchall()
+
+    removed = _delete_rows(conn, tenant_id, user_id)
+    # the namespace-wide matrix held the user's rows: a mutation for it, and the user's
+    # own version rows go (a later write starts them above anything cached)
+    for namespace in sorted(item_scopes):
+        scopes.bump_version(conn, tenant_id, namespace, None, mutation=True)
+    conn.execute(
+        "DELETE FROM scope_versions WHERE tenant_id = ? AND user_key = ?",
+        (tenant_id, scopes.user_key(user_id)),
+    )
+    for namespace, version in fact_scopes:
+        conn.execute(
+            "INSERT INTO fact_versions (tenant_id, namespace, user_key, version)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (tenant_id, namespace, user_key) DO UPDATE SET"
+            " version = max(version, excluded.version)",
+            (tenant_id, namespace, knowledge_writes.VERSION_FLOOR, int(version)),
+        )
+    conn.execute(
+        "DELETE FROM fact_versions WHERE tenant_id = ? AND user_key = ?", (tenant_id, ukey)
+    )
+    if removed.get("items"):
+        conn.execute("INSERT INTO items_fts (items_fts) VALUES ('optimize')")
+    return ErasureReport(removed=removed, content_hashes=hashes)
+
+
+def _delete_rows(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> dict[str, int]:
+    who = (tenant_id, user_id)
+    sub = {
+        table: f"SELECT id FROM {table} WHERE tenant_id = ? AND user_id = ?"
+        for table in ("items", "events", "facts", "conflicts", "entities")
+    }
+    removed: dict[str, int] = {}
+
+    def delete(name: str, sql: str, params: Sequence[object]) -> None:
+        removed[name] = removed.get(name, 0) + conn.execute(sql, params).rowcount
+
+    # what points at the user's rows first, while the subqueries still find them
+    delete(
+        "history",
+        "DELETE FROM history WHERE tenant_id = ? AND (target_id IN"
+        f" ({sub['items']}) OR target_id IN ({sub['facts']}) OR target_id IN"
+        f" ({sub['conflicts']}) OR event_id IN ({sub['events']}))",
+        (tenant_id, *who, *who, *who, *who),
+    )
+    conn.execute(
+        "DELETE FROM items_fts WHERE rowid IN (SELECT rowid FROM items WHERE"
+        " tenant_id = ? AND user_id = ?)",
+        who,
+    )
+    delete(
+        "item_events",
+        f"DELETE FROM item_events WHERE item_id IN ({sub['items']})"
+        f" OR event_id IN ({sub['events']})",
+        (*who, *who),
+    )
+    delete(
+        "aliases",
+        f"DELETE FROM aliases WHERE tenant_id = ? AND (user_key = ?"
+        f" OR entity_id IN ({sub['entities']}))",
+        (tenant_id, records.user_key(user_id), *who),
+    )
+    delete(
+        "relations",
+        "DELETE FROM relations WHERE tenant_id = ? AND (user_id = ?"
+        f" OR source_entity_id IN ({sub['entities']}) OR target_entity_id IN"
+        f" ({sub['entities']}) OR fact_id IN ({sub['facts']}))",
+        (*who, *who, *who, *who),
+    )
+    for table in (
+        "items",
+        "events",
+        "facts",
+        "conflicts",
+        "entities",
+        "sessions",
+        "lifecycle_runs",
+    ):
+        delete(table, f"DELETE FROM {table} WHERE tenant_id = ? AND user_id = ?", who)
+    return removed
+
+
+# -- export ----------------------------------------------------------------------------
+def export_page(
+    conn: sqlite3.Connection,
+    kind: RecordType,
+    scope: Scope,
+    all_namespaces: bool,
+    after: transfer.Cursor | None,
+    limit: int,
+) -> transfer.Page:
+    """One page of one record type, after the cursor; the cursor of the next page (None:
+    this was the last)."""
+    namespace = None if all_namespaces else scope.namespace
+
+    def owned(prefix: str = "", user: bool = True) -> tuple[str, list[object]]:
+        clauses = [f"{prefix}tenant_id = ?"]
+        params: list[object] = [scope.tenant_id]
+        if namespace is not None:
+            clauses.append(f"{prefix}namespace = ?")
+            params.append(namespace)
+        if user and scope.user_id is not None:
+            clauses.append(f"{prefix}user_id = ?")
+            params.append(scope.user_id)
+        return " AND ".join(clauses), params
+
+    where, params = owned()
+    if kind == "alias":
+        return _alias_page(conn, scope, namespace, owned, after, limit)
+    if kind == "session":
+        keyset, keys = "(namespace, id) > (?, ?)", list(after or ("", ""))
+        found = query(
+            conn,
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {where} AND {keyset}"
+            " ORDER BY namespace, id LIMIT ?",
+            [*params, *keys, limit],
+        )
+        out = [transfer.row_record(kind, r, decode_time) for r in found]
+        last = (found[-1]["namespace"], found[-1]["id"]) if len(found) == limit else None
+        return out, last
+    start = 0 if after is None else int(after[0])
+    if kind == "history":
+        if scope.user_id is None and namespace is None:
+            where = "tenant_id = ?"
+        else:
+            targets = " OR ".join(
+                f"target_id IN (SELECT id FROM {t} WHERE {where})"
+                for t in ("items", "facts", "conflicts")
+            )
+            where, params = f"tenant_id = ? AND ({targets})", [scope.tenant_id, *params * 3]
+        sql = f"SELECT rowid AS seq, {records.HISTORY_COLUMNS} FROM history WHERE {where}"
+    elif kind == "item":
+        cols = ", ".join(f"i.{c.strip()}" for c in ITEM_COLUMNS.split(","))
+        where, params = owned("i.")
+        sql = (
+            f"SELECT i.rowid AS seq, {cols}, f.search_text FROM items i"
+            f" LEFT JOIN items_fts f ON f.rowid = i.rowid WHERE {where}"
+        )
+        found = query(
+            conn, f"{sql} AND i.rowid > ? ORDER BY i.rowid LIMIT ?", [*params, start, limit]
+        )
+        out = [transfer.row_record(kind, r, decode_time) for r in found]
+        return out, ((found[-1]["seq"],) if len(found) == limit else None)
+    else:
+        table, columns = _TABLES[kind]
+        sql = f"SELECT rowid AS seq, {columns} FROM {table} WHERE {where}"
+    found = query(conn, f"{sql} AND rowid > ? ORDER BY rowid LIMIT ?", [*params, start, limit])
+    out = [transfer.row_record(kind, r, decode_time) for r in found]
+    return out, ((found[-1]["seq"],) if len(found) == limit else None)
+
+
+_TABLES: dict[str, tuple[str, str]] = {
+    "event": ("events", f"{EVENT_COLUMNS}, processed"),
+    "fact": ("facts", records.FACT_COLUMNS),
+    "entity": ("entities", records.ENTITY_COLUMNS),
+    "relation": ("relations", records.RELATION_COLUMNS),
+    "conflict": ("conflicts", records.CONFLICT_COLUMNS),
+}
+
+
+def _alias_page(
+    conn: sqlite3.Connection,
+    scope: Scope,
+    namespace: str | None,
+    owned: Any,
+    after: transfer.Cursor | None,
+    limit: int,
+) -> transfer.Page:
+    """The user's aliases and the shared aliases of the user's entities (every alias of
+    the namespace without a user)."""
+    clauses, params = ["tenant_id = ?"], [scope.tenant_id]
+    if namespace is not None:
+        clauses.append("namespace = ?")
+        params.append(namespace)
+    if scope.user_id is not None:
+        entities, entity_params = owned()
+        clauses.append(f"(user_key = ? OR entity_id IN (SELECT id FROM entities WHERE {entities}))")
+        params += [records.user_key(scope.user_id), *entity_params]
+    keys = list(after or ("", "", "", ""))
+    found = query(
+        conn,
+        f"SELECT namespace, {records.ALIAS_COLUMNS} FROM aliases WHERE {' AND '.join(clauses)}"
+        " AND (namespace, user_key, alias, entity_id) > (?, ?, ?, ?)"
+        " ORDER BY namespace, user_key, alias, entity_id LIMIT ?",
+        [*params, *keys, limit],
+    )
+    out = [transfer.row_record("alias", r, decode_time) for r in found]
+    if len(found) < limit:
+        return out, None
+    last = found[-1]
+    return out, (last["namespace"], last["user_key"], last["alias"], last["entity_id"])
+
+
+# -- import ----------------------------------------------------------------------------
+def held_ids(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> set[str]:
+    found: set[str] = set()
+    unique = list(dict.fromkeys(ids))
+    for start in range(0, len(unique), _CHUNK):
+        part = unique[start : start + _CHUNK]
+        marks = ", ".join("?" * len(part))
+        sql = " UNION ".join(
+            f"SELECT id FROM {table} WHERE tenant_id = ? AND id IN ({marks})"
+            for table in transfer.ROW_TABLES
+        )
+        params = [p for _ in transfer.ROW_TABLES for p in (tenant_id, *part)]
+        found.update(r[0] for r in conn.execute(sql, params))
+    return found
+
+
+def _existing(conn: sqlite3.Connection, table: str, ids: Sequence[str]) -> set[str]:
+    """Which ids are stored (in any tenant: ids are unique across the database)."""
+    found: set[str] = set()
+    unique = list(dict.fromkeys(ids))
+    for start in range(0, len(unique), _CHUNK):
+        part = unique[start : start + _CHUNK]
+        found.update(
+            r[0]
+            for r in conn.execute(
+                f"SELECT id FROM {table} WHERE id IN ({', '.join('?' * len(part))})", part
+            )
+        )
+    return found
+
+
+def import_batch(
+    conn: sqlite3.Connection, batch: transfer.ImportBatch, embeddings: Mapping[str, np.ndarray]
+) -> dict[str, int]:
+    """Insert what is not stored yet (by id; aliases and sessions by key)."""
+    counts = transfer.zero_counts()
+    for event, processed in batch.events:
+        cur = conn.execute(
+            f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}, processed)"
+            f" VALUES ({', '.join('?' * 16)})",
+            (*rows.event_params(event), int(processed)),
+        )
+        counts["events"] += cur.rowcount
+    inserted = rows.insert_items(
+        conn,
+        [
+            PendingItem(
+                item=item, embedding=embeddings.get(item.id), embed_text="", search_text=text
+            )
+            for item, text in batch.items
+        ],
+        skip_existing=True,
+    )
+    counts["items"] = len(inserted)
+
+    knowledge = Knowledge(
+        entities=_new(conn, "entities", batch.entities),
+        facts=[
+            PendingFact(fact=f, embedding=embeddings.get(f.id), embed_text=f.text)
+            for f in _new(conn, "facts", batch.facts)
+        ],
+        relations=_new(conn, "relations", batch.relations),
+        conflicts=_new(conn, "conflicts", batch.conflicts),
+        history=_new(conn, "history", batch.history),
+    )
+    knowledge_writes.apply(conn, knowledge)
+    counts["entities"] = len(knowledge.entities)
+    counts["facts"] = len(knowledge.facts)
+    counts["relations"] = len(knowledge.relations)
+    counts["conflicts"] = len(knowledge.conflicts)
+    counts["history"] = len(knowledge.history)
+    for namespace, alias in batch.aliases:
+        tenant = conn.execute(
+            "SELECT tenant_id FROM entities WHERE id = ?", (alias.entity_id,)
+        ).fetchone()
+        if tenant is None:
+            continue  # its entity was not imported (another tenant holds that id)
+        counts["aliases"] += conn.execute(
+            "INSERT OR IGNORE INTO aliases (tenant_id, namespace, user_key, alias, entity_id,"
+            " source, confidence, use_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                tenant[0], namespace, records.user_key(alias.user_id), alias.alias,
+                alias.entity_id, alias.source.value, alias.confidence, alias.use_count,
+            ),
+        ).rowcount  # fmt: skip
+    for session in batch.sessions:
+        counts["sessions"] += conn.execute(
+            f"INSERT OR IGNORE INTO sessions ({SESSION_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            session_params(session),
+        ).rowcount
+    return counts
+
+
+def _new(conn: sqlite3.Connection, table: str, models: Sequence[Any]) -> list[Any]:
+    """The models (one per id) whose id is not stored yet."""
+    unique = list({m.id: m for m in models}.values())
+    known = _existing(conn, table, [m.id for m in unique])
+    return [m for m in unique if m.id not in known]

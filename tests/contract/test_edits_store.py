@@ -1,0 +1,247 @@
+"""The ``EditStore`` role on every backend: edits guarded by the state they were made
+from, forgetting items with what only they support, conflicts' resolution, history."""
+
+from __future__ import annotations
+
+import pytest
+
+from cognimem.errors import (
+    Conflict,
+    NotFound,
+    StaleKnowledge,
+)
+from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models.ids import new_id
+from cognimem.models.knowledge import (
+    ConflictStatus,
+    ConflictStrategy,
+    FactConflict,
+    FactStatus,
+)
+from cognimem.store import ItemFilter, Store
+from cognimem.store.base import FactQuery, FactUpdate, Knowledge
+from cognimem.store.forgetting import Forgotten
+from tests.contract.builders import (
+    ALICE,
+    BOB,
+    WINDOW,
+    alias,
+    entity,
+    fact,
+    history,
+    ids_for,
+    new,
+    query,
+    relation,
+    seed,
+)
+from tests.contract.conftest import T0, message, vec
+
+
+async def test_update_item_replaces_text_index_and_vector(store: Store) -> None:
+    pending = message("I collect vintage stamps", ALICE)
+    await store.commit([pending, message("bob collects coins", BOB)], WINDOW)
+    [item] = await store.get_items("t1", [pending.items[0].item.id])
+    assert await ids_for(store, ALICE, "stamps") == ([item.id], [item.id])  # cached now
+
+    text = "I collect antique postcards"
+    edited = item.model_copy(update={"text": text, "importance": 0.9, "tier": Tier.HIGH})
+    await store.update_item(
+        edited,
+        expected=item,
+        history=history(item.id, "updated"),
+        embedding=vec(text),
+        search_text=text,
+    )
+    assert await store.get_items("t1", [item.id]) == [edited]
+    assert await ids_for(store, ALICE, "stamps") == ([], [])
+    assert await ids_for(store, ALICE, "postcards") == ([item.id], [item.id])
+    assert [h.action for h in await store.get_history("t1", item.id)] == ["updated"]
+
+    # a status change alone: the cached matrix must not keep serving the item
+    silent = edited.model_copy(update={"status": ItemStatus.SILENT, "failure_count": 1})
+    await store.update_item(silent, expected=edited, history=history(item.id, "feedback"))
+    assert await ids_for(store, ALICE, "postcards") == ([], [])
+    [stored] = await store.get_items("t1", [item.id])
+    assert (stored.status, stored.failure_count, stored.text) == (ItemStatus.SILENT, 1, text)
+
+
+async def test_update_item_of_another_tenant_is_not_found(store: Store) -> None:
+    pending = message("private note", ALICE)
+    await store.commit([pending], WINDOW)
+    item = pending.items[0].item
+    stranger = item.model_copy(update={"scope": Scope(tenant_id="t2", user_id="alice")})
+    with pytest.raises(NotFound):
+        await store.update_item(stranger, expected=item, history=history(item.id, tenant_id="t2"))
+    missing = MemoryItem(id="mem_missing", scope=ALICE, text="x", occurred_at=T0, recorded_at=T0)
+    with pytest.raises(NotFound):
+        await store.update_item(missing, expected=missing, history=history("mem_missing"))
+    assert await store.get_history("t1", item.id) == []
+
+
+async def test_update_item_made_from_an_old_state_writes_nothing(store: Store) -> None:
+    pending = message("I run on Tuesdays", ALICE)
+    await store.commit([pending], WINDOW)
+    [item] = await store.get_items("t1", [pending.items[0].item.id])
+    first = item.model_copy(update={"success_count": 1, "confidence": 0.9})
+    await store.update_item(first, expected=item, history=history(item.id, "feedback"))
+    # a second edit made from the same state as the first: the first would be lost
+    late = item.model_copy(update={"importance": 0.8})
+    with pytest.raises(StaleKnowledge):
+        await store.update_item(late, expected=item, history=history(item.id, "updated"))
+    assert await store.get_items("t1", [item.id]) == [first]
+    assert [h.action for h in await store.get_history("t1", item.id)] == ["feedback"]
+    # made from the state that is stored, it goes through
+    redone = first.model_copy(update={"importance": 0.8})
+    await store.update_item(redone, expected=first, history=history(item.id, "updated"))
+    assert await store.get_items("t1", [item.id]) == [redone]
+
+
+async def test_resolve_conflict_supersedes_the_losers_in_one_transaction(store: Store) -> None:
+    data = await seed(store, ALICE, "tortoise")
+    cfl: FactConflict = data["conflict"]
+    old_id, rival_id = data["facts"]
+    live = FactQuery("t1", "default", "alice")
+    before = await store.fact_rows("t1", "default", "alice", 100)  # cached
+    assert set(before.ids) == {old_id, rival_id}
+    assert await store.get_conflict("t1", cfl.id) == cfl
+    assert await store.get_conflict("t2", cfl.id) is None
+
+    [old, rival] = await store.get_facts("t1", [old_id, rival_id])
+    loser = old.model_copy(
+        update={
+            "status": FactStatus.SUPERSEDED,
+            "superseded_by": rival.id,
+            "revision": old.revision + 1,
+        }
+    )
+    resolved = cfl.model_copy(
+        update={"status": ConflictStatus.RESOLVED, "winner_fact_id": rival.id, "resolved_at": T0}
+    )
+    silenced = data["items"][0]
+    await store.resolve_conflict(
+        resolved, [FactUpdate(loser, old.revision)], [history(old.id, "superseded")], [silenced]
+    )
+    assert [f.id for f in await store.find_facts(live)] == [rival.id]
+    assert (await store.fact_rows("t1", "default", "alice", 100)).ids == [rival.id]
+    assert await store.find_conflicts("t1", "default", "alice") == []
+    assert await store.get_conflict("t1", cfl.id) == resolved
+    assert await store.graph_edges("t1", "default", "alice", 10) == []  # its fact lost
+    [item] = await store.get_items("t1", [silenced])
+    assert item.status is ItemStatus.SILENT
+    assert [h.action for h in await store.get_history("t1", old.id)] == ["created", "superseded"]
+
+    with pytest.raises(Conflict):  # not open any more
+        await store.resolve_conflict(resolved, [], [])
+    missing = resolved.model_copy(update={"id": "cfl_missing"})
+    with pytest.raises(NotFound):
+        await store.resolve_conflict(missing, [], [])
+
+
+async def test_resolve_conflict_with_a_stale_fact_writes_nothing(store: Store) -> None:
+    data = await seed(store, ALICE, "heron")
+    cfl: FactConflict = data["conflict"]
+    [old] = await store.get_facts("t1", [data["facts"][0]])
+    stale = FactUpdate(old.model_copy(update={"status": FactStatus.SUPERSEDED}), 99)
+    resolved = cfl.model_copy(update={"status": ConflictStatus.RESOLVED})
+    with pytest.raises(StaleKnowledge):
+        await store.resolve_conflict(resolved, [stale], [])
+    assert await store.get_conflict("t1", cfl.id) == cfl
+
+
+async def test_append_history(store: Store) -> None:
+    entries = [history("mem_a", "archived"), history("mem_a", "deleted")]
+    await store.append_history(entries)
+    await store.append_history([])
+    assert await store.get_history("t1", "mem_a") == entries
+    assert await store.get_history("t2", "mem_a") == []
+
+
+async def written(store: Store) -> dict[str, str]:
+    """Two messages (items i1, i2, events e1, e2); a fact read from i1 alone with a graph
+    edge, and a fact read from both."""
+    first, second = message("I have a sister, Ana", ALICE), message("Ana is my sister", ALICE)
+    i1, i2 = first.items[0].item.id, second.items[0].item.id
+    alone = fact("user:relationship:sister:ana", "Ana", evidence_item_ids=[i1],
+                 evidence_event_ids=[first.event.id])  # fmt: skip
+    shared = fact("user:relationship:sibling", "Ana", evidence_item_ids=[i1, i2],
+                  evidence_event_ids=[first.event.id, second.event.id])  # fmt: skip
+    me, ana = entity("user"), entity("Ana")
+    other = fact("user:relationship:sister:anna", "Anna")
+    await store.commit(
+        [first, second],
+        WINDOW,
+        Knowledge(
+            entities=[me, ana],
+            aliases=[alias(me, "user", "alice"), alias(ana, "ana", "alice")],
+            facts=new(alone, shared, other),
+            relations=[relation(me, ana, fact_id=alone.id)],
+            conflicts=[
+                FactConflict(
+                    id=new_id("cfl"),
+                    scope=ALICE,
+                    key="user:relationship:sister",
+                    fact_ids=[alone.id, other.id],
+                    strategy=ConflictStrategy.ASK_USER,
+                    created_at=T0,
+                )
+            ],
+        ),
+    )
+    return {"i1": i1, "i2": i2, "alone": alone.id, "shared": shared.id, "me": me.id,
+            "e2": second.event.id, "other": other.id}  # fmt: skip
+
+
+@pytest.mark.parametrize("status", [ItemStatus.DELETED, ItemStatus.ARCHIVED])
+async def test_forgetting_an_item_takes_what_only_it_supports(
+    store: Store, status: ItemStatus
+) -> None:
+    ids = await written(store)
+    preview = await store.forget_items("t1", [ids["i1"]], status, now=T0, dry_run=True)
+    assert (preview.item_ids, preview.fact_ids, preview.relations) == (
+        [ids["i1"]], [ids["alone"]], 1,
+    )  # fmt: skip
+    assert len(await store.find_facts(query())) == 3  # a dry run changes nothing
+    assert len(await store.find_relations("t1", "default", "alice", [ids["me"]])) == 1
+
+    assert (await store.forget_items("t2", [ids["i1"]], status, now=T0)).item_ids == []
+    done = await store.forget_items("t1", [ids["i1"], "mem_missing"], status, now=T0)
+    assert (done.item_ids, done.fact_ids, done.relations) == ([ids["i1"]], [ids["alone"]], 1)
+    [kept] = [f for f in await store.find_facts(query()) if f.id != ids["other"]]
+    assert kept.id == ids["shared"]
+    assert (kept.evidence_item_ids, kept.evidence_event_ids) == ([ids["i2"]], [ids["e2"]])
+    assert await store.find_relations("t1", "default", "alice", [ids["me"]]) == []
+    every = await store.find_facts(query(statuses=None))
+    if status is ItemStatus.DELETED:
+        assert sorted(f.id for f in every) == sorted([ids["shared"], ids["other"]])
+        assert await store.get_items("t1", [ids["i1"]]) == []
+    else:
+        assert {f.id: f.status for f in every}[ids["alone"]] is FactStatus.INVALIDATED
+        [item] = await store.get_items("t1", [ids["i1"]])
+        assert item.status is ItemStatus.ARCHIVED
+    actions = {e.action for e in await store.get_history("t1", ids["alone"])}
+    assert ("deleted" if status is ItemStatus.DELETED else "invalidated") in actions
+    # the open conflict over the forgotten fact is settled, not left showing it
+    assert await store.find_conflicts("t1", "default", "alice", open_only=True) == []
+    [settled] = await store.find_conflicts("t1", "default", "alice", open_only=False)
+    assert (settled.status, settled.resolved_at) == (ConflictStatus.RESOLVED, T0)
+    assert "evidence_trimmed" in {e.action for e in await store.get_history("t1", ids["shared"])}
+
+
+async def test_delete_removes_from_every_index(store: Store) -> None:
+    [kept, gone] = await store.commit(
+        [message("keep the violin", ALICE), message("forget the violin", ALICE)], WINDOW
+    )
+    assert await store.vector_search(ItemFilter(scope=ALICE), vec("violin"), 5)  # warm the cache
+    deleted = ItemStatus.DELETED
+    assert (
+        await store.forget_items("t2", gone.item_ids, deleted, now=T0) == Forgotten()
+    )  # not theirs
+    assert (
+        await store.forget_items("t1", gone.item_ids, deleted, now=T0)
+    ).item_ids == gone.item_ids
+    lex = await store.lexical_search(ItemFilter(scope=ALICE), ["violin"], 5)
+    vecs = await store.vector_search(ItemFilter(scope=ALICE), vec("violin"), 5)
+    assert [c.item_id for c in lex] == kept.item_ids
+    assert [c.item_id for c in vecs] == kept.item_ids
+    assert await store.get_items("t1", gone.item_ids) == []

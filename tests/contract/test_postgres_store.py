@@ -1,0 +1,303 @@
+"""What only PostgresStore does: migrations racing on first open, commits racing on
+one message, the HNSW index, tsquery safety, pool options from the URL."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cognimem.errors import SchemaMismatch, StoreError, UsageError
+from cognimem.models import ItemKind, WriteOutcome
+from cognimem.store import ItemFilter
+from cognimem.store.postgres import PostgresStore
+from cognimem.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
+from tests import services
+from tests.contract.builders import (
+    ALICE,
+    WINDOW,
+)
+from tests.contract.conftest import T0, message, vec
+
+
+async def _connect(dsn: str) -> Any:
+    import asyncpg
+
+    return await asyncpg.connect(dsn, timeout=10)
+
+
+async def _sql(dsn: str, sql: str, *args: object) -> list[Any]:
+    conn = await _connect(dsn)
+    try:
+        return list(await conn.fetch(sql, *args))
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+async def blank_postgres_dsn(postgres_server: services.PostgresServer) -> AsyncIterator[str]:
+    """An empty database (no migrations yet)."""
+    name = f"blank_{uuid.uuid4().hex[:12]}"
+    await _sql(postgres_server.admin_dsn(), f"CREATE DATABASE {name}")
+    try:
+        yield postgres_server.admin_dsn(name)
+    finally:
+        await _sql(postgres_server.admin_dsn(), f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+async def pg(postgres_dsn: str) -> AsyncIterator[PostgresStore]:
+    s = PostgresStore(postgres_dsn, max_size=4)
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: str) -> None:
+    stores = [PostgresStore(blank_postgres_dsn, max_size=2) for _ in range(5)]
+    try:
+        await asyncio.gather(*(s.open() for s in stores))
+        assert {await s.schema_version() for s in stores} == {max(v for v, _, _ in PG_MIGRATIONS)}
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+    again = PostgresStore(blank_postgres_dsn)
+    await again.open()
+    await again.close()
+    found = await _sql(blank_postgres_dsn, "SELECT version, name FROM schema_migrations")
+    assert [tuple(r) for r in found] == [
+        (1, "events_items_tsvector_cache"),
+        (3, "knowledge"),
+        (5, "relations_by_user"),
+        (6, "api_keys"),
+        (7, "sessions"),
+        (9, "one_subject_for_the_user"),
+        (10, "event_jobs"),
+        (11, "item_event_period"),
+        (12, "lifecycle_runs"),
+    ]
+    extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
+    assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}
+
+
+async def test_postgres_refuses_a_newer_schema(blank_postgres_dsn: str) -> None:
+    s = PostgresStore(blank_postgres_dsn)
+    await s.open()
+    await s.close()
+    await _sql(blank_postgres_dsn, "INSERT INTO schema_migrations VALUES (999, 'future', now())")
+    with pytest.raises(SchemaMismatch):
+        await PostgresStore(blank_postgres_dsn).open()
+
+
+async def test_postgres_failed_transaction_writes_nothing(pg: PostgresStore) -> None:
+    good = message("good one", ALICE)
+    clash = message("clashing id", ALICE)
+    clash.items[0].item = clash.items[0].item.model_copy(update={"id": good.items[0].item.id})
+    with pytest.raises(StoreError):
+        await pg.commit([good, clash], WINDOW)
+    assert await pg.count_items(ItemFilter(scope=ALICE)) == 0
+    assert await pg.get_events("t1", [good.event.id]) == []
+    # nor was the vector index (built by the first write with a vector) left behind
+    assert await pg.get_meta("pg_vector_index_dim") is None
+
+
+async def test_postgres_racing_commits_of_one_message_store_it_once(postgres_dsn: str) -> None:
+    a, b = PostgresStore(postgres_dsn), PostgresStore(postgres_dsn)
+    await asyncio.gather(a.open(), b.open())
+    try:
+        for round_ in range(10):
+            keyed = [message(f"keyed {round_}", ALICE, key=f"k{round_}") for _ in range(2)]
+            plain = [message(f"plain {round_}", ALICE) for _ in range(2)]
+            for x, y in (keyed, plain):
+                [rx], [ry] = await asyncio.gather(a.commit([x], WINDOW), b.commit([y], WINDOW))
+                outcomes = sorted([rx.outcome, ry.outcome])
+                assert outcomes == [WriteOutcome.DUPLICATE, WriteOutcome.STORED]
+                assert rx.event_id == ry.event_id
+                assert rx.item_ids == ry.item_ids
+        assert await a.count_items(ItemFilter(scope=ALICE)) == 20
+    finally:
+        await asyncio.gather(a.close(), b.close())
+
+
+async def test_postgres_unique_index_decides_a_race_without_the_lock(
+    pg: PostgresStore, postgres_dsn: str
+) -> None:
+    # a writer that takes no advisory lock (an older version, a manual insert) holds the
+    # key uncommitted; our commit blocks on the unique index, then must answer DUPLICATE
+    winner = message("hello", ALICE, key="raced")
+    conn = await _connect(postgres_dsn)
+    try:
+        tx = conn.transaction()
+        await tx.start()
+        await conn.execute(
+            "INSERT INTO events (id, tenant_id, namespace, user_id, session_id, role,"
+            " content, content_hash, idempotency_key, occurred_at, recorded_at)"
+            " VALUES ($1, 't1', 'default', 'alice', 's1', 'user', 'hello', $2, 'raced', $3, $3)",
+            winner.event.id,
+            winner.event.content_hash,
+            T0,
+        )
+        loser = asyncio.create_task(pg.commit([message("hello", ALICE, key="raced")], WINDOW))
+        await asyncio.sleep(0.3)
+        assert not loser.done()  # waiting on the unique index
+        await tx.commit()
+        [result] = await loser
+    finally:
+        await conn.close()
+    assert result.outcome is WriteOutcome.DUPLICATE
+    assert result.event_id == winner.event.id
+
+
+async def test_postgres_large_vector_search_uses_the_hnsw_index(
+    pg: PostgresStore, postgres_dsn: str
+) -> None:
+    texts = [f"note {i} about topic {i % 37} and color {i % 11}" for i in range(500)]
+    await pg.commit([message(t, ALICE) for t in texts], WINDOW)
+    await _sql(postgres_dsn, "ANALYZE items")
+    query = vec("topic 3 color 2")
+    plan = await pg.explain_vector_search(ItemFilter(scope=ALICE), query, 10)
+    assert "Index Scan using items_embedding_hnsw_64" in plan, plan
+    found = await pg.vector_search(ItemFilter(scope=ALICE), query, 10)
+    exact = sorted((float(vec(t) @ query) for t in texts), reverse=True)[:10]
+    assert [c.score for c in found] == pytest.approx(exact, abs=1e-5)
+
+
+async def test_postgres_selective_filter_still_fills_k_through_the_index(
+    postgres_dsn: str,
+) -> None:
+    # enable_sort=off pins the plan to the HNSW index even though only 10 of 2,000 rows
+    # pass the filter: ef_search alone would find none of them; the iterative scan must
+    # (a sparser graph than the default builds faster; it changes nothing here)
+    store = PostgresStore.from_url(
+        f"{postgres_dsn}?enable_sort=off&hnsw_m=8&hnsw_ef_construction=16"
+    )
+    await store.open()
+    try:
+        await store.commit(
+            [
+                message(
+                    f"note {i} about topic {i % 37} and color {i % 11}",
+                    ALICE,
+                    kind=ItemKind.CONSTRAINT if i % 200 == 7 else ItemKind.EPISODE,
+                )
+                for i in range(2000)
+            ],
+            WINDOW,
+        )
+        flt = ItemFilter(scope=ALICE, kinds=(ItemKind.CONSTRAINT,))
+        assert "items_embedding_hnsw_64" in await store.explain_vector_search(flt, vec("x"), 5)
+        found = await store.vector_search(flt, vec("topic 3 color 2"), 5)
+        assert len(found) == 5
+        assert [c.score for c in found] == sorted((c.score for c in found), reverse=True)
+        items = await store.get_items("t1", [c.item_id for c in found])
+        assert {i.kind for i in items} == {ItemKind.CONSTRAINT}
+    finally:
+        await store.close()
+
+
+async def test_postgres_vectors_of_another_dimension_are_searched_exactly(
+    pg: PostgresStore,
+) -> None:
+    await pg.commit([message("sixty four dims", ALICE)], WINDOW)
+    odd = message("eight dims", ALICE)
+    odd.items[0].embedding = np.eye(8, dtype=np.float32)[0]
+    await pg.commit([odd], WINDOW)
+    assert await pg.get_meta("pg_vector_index_dim") == "64"
+    [hit] = await pg.vector_search(ItemFilter(scope=ALICE), np.eye(8, dtype=np.float32)[0], 5)
+    assert hit.item_id == odd.items[0].item.id
+    assert hit.score == pytest.approx(1.0)
+    assert len(await pg.vector_search(ItemFilter(scope=ALICE), vec("sixty four"), 5)) == 1
+
+
+def _unit_vectors(n: int, dim: int) -> np.ndarray:
+    m = np.random.default_rng(7).standard_normal((n, dim)).astype(np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize(("dim", "index"), [(2500, "halfvec"), (4500, None)])
+async def test_postgres_wide_embeddings_are_indexed_as_halfvec_or_searched_exactly(
+    pg: PostgresStore, postgres_dsn: str, dim: int, index: str | None
+) -> None:
+    # HNSW holds vector up to 2,000 dimensions and halfvec up to 4,000
+    vectors = _unit_vectors(6, dim)
+    batch = [message(f"wide {i}", ALICE) for i in range(6)]
+    for m, v in zip(batch, vectors, strict=True):
+        m.items[0].embedding = v
+    await pg.commit(batch, WINDOW)
+    assert await pg.get_meta("pg_vector_index_dim") == str(dim)
+    found = await _sql(
+        postgres_dsn, "SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'items_embedding%'"
+    )
+    assert [index in r[0] for r in found] == ([True] if index else [])
+    hits = await pg.vector_search(ItemFilter(scope=ALICE), vectors[2], 3)
+    assert hits[0].item_id == batch[2].items[0].item.id
+    exact = sorted((float(v @ vectors[2]) for v in vectors), reverse=True)[:3]
+    assert [c.score for c in hits] == pytest.approx(exact, abs=1e-5)
+
+
+async def test_postgres_lexical_terms_cannot_inject_tsquery_syntax(pg: PostgresStore) -> None:
+    await pg.commit([message("it's a back\\slash & pipe | test: with 'quotes'", ALICE)], WINDOW)
+    weird = ["'", "''", "\\", "a:*", "!", "&", "|", "(", ")", "<->", "it's", "x' | 'y", ":*"]
+    for term in weird:
+        await pg.lexical_search(ItemFilter(scope=ALICE), [term], 5)  # must not raise
+    assert await pg.lexical_search(ItemFilter(scope=ALICE), [], 5) == []
+    found = await pg.lexical_search(ItemFilter(scope=ALICE), ["quotes", "!"], 5)
+    assert len(found) == 1
+
+
+def test_postgres_from_url_takes_pool_options() -> None:
+    pytest.importorskip("asyncpg", reason="asyncpg not installed (the `postgres` extra)")
+    s = PostgresStore.from_url(
+        "postgres://u:secret@db.example:5433/mem?max_size=20&min_size=2&application_name=x"
+    )
+    assert (s.min_size, s.max_size) == (2, 20)
+    assert s.dsn == "postgresql://u:secret@db.example:5433/mem?application_name=x"
+    with pytest.raises(UsageError):
+        PostgresStore.from_url("postgresql://h/db?max_size=lots")
+    with pytest.raises(UsageError):
+        PostgresStore("postgresql://h/db", min_size=5, max_size=2)
+
+
+async def test_postgres_upgrade_marks_events_without_items_unprocessed(
+    blank_postgres_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncpg
+
+    from cognimem.store.postgres import PostgresStore, migrations
+
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:1])
+        old = PostgresStore(blank_postgres_dsn, min_size=0)
+        await old.open()
+        await old.close()
+    # rows as the old schema held them: one event with an item, one without
+    conn = await asyncpg.connect(blank_postgres_dsn, timeout=10)
+    try:
+        for event_id in ("evt_derived", "evt_queued"):
+            await conn.execute(
+                "INSERT INTO events (id, tenant_id, namespace, user_id, role, content,"
+                " content_hash, occurred_at, recorded_at)"
+                " VALUES ($1, 't1', 'default', 'alice', 'user', 'x', 'h', $2, $2)",
+                event_id,
+                T0,
+            )
+        await conn.execute(
+            "INSERT INTO items (id, tenant_id, namespace, user_id, text, kind, occurred_at,"
+            " recorded_at) VALUES ('mem_1', 't1', 'default', 'alice', 'x', 'episode', $1, $1)",
+            T0,
+        )
+        await conn.execute("INSERT INTO item_events VALUES ('mem_1', 'evt_derived')")
+    finally:
+        await conn.close()
+    upgraded = PostgresStore(blank_postgres_dsn, min_size=0)
+    await upgraded.open()
+    try:
+        assert await upgraded.schema_version() == max(v for v, _, _ in migrations.MIGRATIONS)
+        assert await upgraded.unprocessed("t1", ["evt_derived", "evt_queued"]) == ["evt_queued"]
+    finally:
+        await upgraded.close()

@@ -1,0 +1,73 @@
+"""Which constraints a request is routed to: a decision gets the constraints nearest to
+it in meaning even when they share no word, tag or 0.25 of cosine with it; other
+requests keep the floors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cognimem.models.knowledge import FactCategory
+from cognimem.recall.analyze import classify
+from cognimem.recall.constraints import QueryView, SectionConfig, pick_constraints
+from cognimem.store.base import FactRows
+
+CONFIG = SectionConfig()
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.asarray(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def rows(*cosines: float) -> FactRows:
+    """One constraint per cosine, its vector that close to the query (1, 0, 0)."""
+    matrix = np.stack([unit(c, float(np.sqrt(1 - c * c)), 0.0) for c in cosines])
+    n = len(cosines)
+    return FactRows(
+        ids=[f"f{i}" for i in range(n)],
+        categories=[FactCategory.STATE.value] * n,
+        scope_tags=[[] for _ in range(n)],
+        words=[frozenset({f"word{i}"}) for i in range(n)],
+        matrix=matrix,
+    )
+
+
+def view(decision: bool) -> QueryView:
+    return QueryView(
+        terms=frozenset({"plan"}), domains=frozenset(), decision=decision, vector=unit(1, 0, 0)
+    )
+
+
+def picked(decision: bool, *cosines: float, light: bool = False) -> list[str]:
+    found = pick_constraints(view(decision), rows(*cosines), CONFIG, light=light)
+    return sorted(p.fact_id for p in found)
+
+
+def test_a_decision_gets_the_nearest_constraint_below_the_floor() -> None:
+    # 0.2 is under the 0.25 floor but stands out from the user's other constraints
+    assert picked(True, 0.2, 0.05, 0.02, 0.0, 0.03, 0.04, 0.01) == ["f0"]
+
+
+def test_a_nearest_that_does_not_stand_out_stays_out() -> None:
+    # the least unrelated of five alike is not relevant
+    assert picked(True, 0.2, 0.19, 0.18, 0.2, 0.19) == []
+
+
+def test_a_constraint_far_in_meaning_stays_out_even_for_a_decision() -> None:
+    assert picked(True, 0.12, 0.0, -0.05, 0.01, 0.02) == []
+
+
+def test_a_request_that_is_no_decision_keeps_the_floor() -> None:
+    assert picked(False, 0.2, 0.05, 0.02, 0.0, 0.3) == ["f4"]
+    assert picked(True, 0.2, 0.05, 0.02, 0.0, light=True) == []
+
+
+def test_a_request_to_act_for_the_user_is_decision_like() -> None:
+    for request in (
+        "Find me a hotel near the station.",
+        "Set up a call with the team for tomorrow.",
+        "How should I handle the review?",
+        "Could you draft a note to my landlord?",
+    ):
+        assert classify(request).decision, request
+    assert not classify("When did Melanie find her new hobby?").decision

@@ -1,0 +1,179 @@
+"""What an item tells of: its event period, resolved at write time from its own time
+expressions; how a read uses it (the period a query names, the ``dated`` signal) and
+how a packet shows it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from pydantic import ValidationError
+
+from cognimem.ingest.extract.clauses import event_period
+from cognimem.models import MemoryItem, PacketItem, Scope
+from cognimem.models.items import ItemKind
+from cognimem.models.packets import markdown_line, period_text
+from cognimem.recall.analyze import analyze, asks_when, query_time_range
+from cognimem.recall.temporal import belongs, dated_signal, share_in, tells_of
+
+ALICE = Scope(tenant_id="t1", user_id="alice")
+MAY_4 = datetime(2023, 5, 4, 10, 0, tzinfo=UTC)  # a Thursday
+LATER = datetime(2023, 9, 1, tzinfo=UTC)
+
+
+def at(month: int, day: int, hour: int = 0, year: int = 2023) -> datetime:
+    return datetime(year, month, day, hour, tzinfo=UTC)
+
+
+def item(text: str, occurred_at: datetime = MAY_4) -> MemoryItem:
+    """An item as the write path makes it: its event period from its own words."""
+    start, end = event_period(text, occurred_at) or (None, None)
+    return MemoryItem(
+        id="mem_1",
+        scope=ALICE,
+        text=text,
+        occurred_at=occurred_at,
+        recorded_at=occurred_at,
+        event_start=start,
+        event_end=end,
+    )
+
+
+# -- write side: event_period --------------------------------------------------------
+
+
+def test_a_relative_expression_resolves_against_when_it_was_said() -> None:
+    assert event_period("My mom and I made dinner last night!", MAY_4) == (
+        at(5, 3, 18),
+        at(5, 4, 6),
+    )
+    assert event_period("I ran a 5K last weekend.", MAY_4) == (at(4, 29), at(5, 1))
+    assert event_period("We moved two weeks ago", MAY_4) == (at(4, 20), at(4, 27))
+
+
+def test_a_sentence_that_looks_ahead_reads_forwards() -> None:
+    # "on Friday" said on a Thursday: tomorrow when planned, last week's when told
+    assert event_period("I'll see them on Friday.", MAY_4) == (at(5, 5), at(5, 6))
+    assert event_period("I saw them on Friday.", MAY_4) == (at(4, 28), at(4, 29))
+    # each sentence is read in its own tense
+    told = event_period("We met on Friday. I can't wait for more.", MAY_4)
+    assert told == (at(4, 28), at(4, 29))
+
+
+def test_the_most_specific_expression_is_what_the_item_tells_of() -> None:
+    text = "My school event last week went well; I started transitioning three years ago."
+    assert event_period(text, MAY_4) == (at(4, 24), at(5, 1))
+
+
+def test_a_text_naming_no_time_has_no_event_period() -> None:
+    assert event_period("Dinner with mom is always fun", MAY_4) is None
+    assert item("Dinner with mom is always fun").event_start is None
+
+
+def test_an_event_period_needs_both_ends_in_order() -> None:
+    fields = {"id": "m", "scope": ALICE, "text": "x", "occurred_at": MAY_4, "recorded_at": MAY_4}
+    with pytest.raises(ValidationError, match="together"):
+        MemoryItem(**fields, event_start=at(5, 3))
+    with pytest.raises(ValidationError, match="before"):
+        MemoryItem(**fields, event_start=at(5, 4), event_end=at(5, 3))
+
+
+# -- read side: the period a query names, the dated signal ----------------------------
+
+
+def test_an_item_belongs_to_a_period_it_occurred_in_or_tells_of() -> None:
+    may_3 = (at(5, 3), at(5, 4))
+    told = item("made dinner last night")
+    assert tells_of(told, may_3)
+    assert belongs(told, may_3)
+    said_then = item("dinner at the harbour", occurred_at=at(5, 3, 19))
+    assert not tells_of(said_then, may_3)
+    assert belongs(said_then, may_3)
+    assert not belongs(item("dinner plans"), may_3)
+
+
+def test_share_in_is_how_much_of_what_the_item_tells_of_lies_in_the_period() -> None:
+    june = (at(6, 1), at(7, 1))
+    assert share_in(item("we go camping next month"), june) == 1.0
+    summer = share_in(item("camping this summer sounds great"), june)
+    assert summer == pytest.approx(30 / 92)
+    assert share_in(item("camping last weekend"), june) == 0.0
+    assert share_in(item("camping is fun"), june) == 0.0
+
+
+def test_a_when_question_favours_items_that_name_a_time() -> None:
+    when = analyze("When did Alice run the charity race?", LATER)
+    assert when.time_range is None
+    assert asks_when(when.query)
+    signal = dated_signal(when)
+    assert signal(item("Last weekend I ran a charity race")) == 1.0
+    assert signal(item("I ran a charity race, it was great")) == 0.0
+    # a question that asks no time leaves the signal out
+    what = analyze("What race did Alice run?", LATER)
+    assert dated_signal(what)(item("Last weekend I ran a charity race")) == 0.0
+
+
+def test_a_query_naming_a_period_favours_items_that_tell_of_it() -> None:
+    query = analyze("What did Alice cook on 3 May 2023?", LATER)
+    assert query.time_range == (at(5, 3), at(5, 4))
+    signal = dated_signal(query)
+    assert signal(item("I cooked a big dinner yesterday")) == 1.0
+    assert signal(item("I cooked dinner last night")) == 0.5  # 18h to 6h the next day
+    # said that day but naming no time: the period filter admits it, the signal is 0
+    assert signal(item("I cooked dinner, so good", occurred_at=at(5, 3, 12))) == 0.0
+
+
+# -- what a packet shows -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "text"),
+    [
+        (at(5, 3), at(5, 4), "2023-05-03"),
+        (at(5, 3, 18), at(5, 4, 6), "2023-05-03"),  # a night
+        (at(5, 1), at(6, 1), "2023-05"),
+        (at(1, 1), at(1, 1, year=2024), "2023"),
+        (at(4, 29), at(5, 1), "2023-04-29 to 2023-04-30"),
+        (at(6, 1), at(9, 1), "2023-06-01 to 2023-08-31"),
+    ],
+)
+def test_period_text(start: datetime, end: datetime, text: str) -> None:
+    assert period_text(start, end) == text
+
+
+def test_the_markdown_line_says_what_a_memory_tells_of() -> None:
+    dated = PacketItem(
+        id="m",
+        text="My mom and I made dinner last night!",
+        kind=ItemKind.EPISODE,
+        score=1.0,
+        occurred_at=MAY_4,
+        event_start=at(5, 3, 18),
+        event_end=at(5, 4, 6),
+        author="Maria",
+    )
+    line = markdown_line(dated)
+    assert line.startswith("- [2023-05-04 10:00; tells of 2023-05-03] Maria: My mom")
+    plain = dated.model_copy(update={"event_start": None, "event_end": None})
+    assert markdown_line(plain).startswith("- [2023-05-04 10:00] Maria:")
+
+
+# -- a question asked from a date it names ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        # the week before the date, and the date itself (when it was said)
+        ("Where was Tim in the week before 16 November 2023?", at(11, 9), at(11, 17)),
+        # counted from the date the question names, not from the reference time
+        ("What did she finish last Friday on 23 January, 2023?", at(1, 20), at(1, 24)),
+        ("What was his issue last week, as mentioned on November 6, 2023?", at(10, 30), at(11, 7)),
+        # a relative time far from the date still counts from the reference
+        ("Did he run last week? He had a race on 6 November 2023.", at(8, 21), at(11, 7)),
+    ],
+)
+def test_a_question_asked_from_a_date_counts_from_it(
+    query: str, start: datetime, end: datetime
+) -> None:
+    assert query_time_range(query, LATER) == (start, end)
