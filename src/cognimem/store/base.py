@@ -34,6 +34,7 @@ class ItemFilter:
     statuses: tuple[ItemStatus, ...] = (ItemStatus.ACTIVE,)
     since: datetime | None = None
     until: datetime | None = None
+    consolidated: bool | None = None  # None: either
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,19 @@ def jobs_of(stored: Sequence[PendingMessage]) -> list[PendingJob]:
         )
         for job_id, ms in grouped.items()
     ]
+
+
+@dataclass
+class ConsolidationWrite:
+    """What one consolidation pass stores, in one transaction: new summaries (and
+    profiles), the earlier summaries they replace (old id → new id: archived, with
+    ``superseded_by``), the episodes now consolidated, and history entries."""
+
+    tenant_id: str
+    summaries: list[PendingItem] = field(default_factory=list)
+    replaced: dict[str, str] = field(default_factory=dict)
+    consolidated: list[str] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
 
 
 @dataclass

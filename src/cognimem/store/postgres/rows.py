@@ -177,6 +177,8 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
         clauses.append(f"{p}occurred_at >= {params.add(to_utc(flt.since))}")
     if flt.until is not None:
         clauses.append(f"{p}occurred_at <= {params.add(to_utc(flt.until))}")
+    if flt.consolidated is not None:
+        clauses.append(f"{p}consolidated = {params.add(flt.consolidated)}")
     return " AND ".join(clauses)
 
 

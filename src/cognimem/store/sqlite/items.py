@@ -54,6 +54,9 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
     if flt.until is not None:
         clauses.append(f"{p}occurred_at <= ?")
         params.append(to_micros(flt.until))
+    if flt.consolidated is not None:
+        clauses.append(f"{p}consolidated = ?")
+        params.append(int(flt.consolidated))
     return " AND ".join(clauses), params
 
 
