@@ -7,9 +7,9 @@ database (ingestion is not timed):
 - **locomo**: one dev conversation (default conv-26), ingested by ``locomo.ingest``
   with the default local embedder (onnx:minilm). Target: under 5 s.
 - **10k**: 10,000 synthetic episodes (sentences built from a small vocabulary, 25 a
-  session, a session a day, two speakers), ingested with the ``document`` profile (no extraction) and the
-  hashing embedder so the setup stays short; consolidation re-embeds through the
-  embedding cache either way, so the embedder's speed barely enters the timing.
+  session, a session a day, two speakers), ingested with the ``document`` profile (no
+  extraction) and the hashing embedder so the setup stays short; consolidation reads
+  the episodes' vectors through the embedding cache either way.
 
 Each case is timed once per repetition (fresh database every time); the median is
 reported with what the pass wrote. A second pass on the same memory is timed too: it

@@ -104,11 +104,14 @@ class ConsolidationService:
                 pending.append((group, gist, old))
             if progress is not None:
                 progress(0.9 * (n + 1) / max(len(groups), 1))
-        texts = [g.text() for _, g, _ in pending]
-        embedded = await parts.embedder.embed(texts) if texts and not dry_run else None
-        for i, (group, gist, old) in enumerate(pending):
+        if not dry_run:
+            stated = {i for _, g, _ in pending for c in g.claims for i in c.item_ids}
+            vectors.update(
+                await self._vectors(await store.get_items(tenant, sorted(stated - set(vectors))))
+            )
+        for group, gist, old in pending:
             item = _summary_item(scope, group, gist, now, parts.embedder.model_id)
-            vector = None if embedded is None else np.asarray(embedded[i])
+            vector = None if dry_run else summary_vector(gist, vectors)
             write.summaries.append(PendingItem(item, vector, gist.text(), gist.text()))
             result.summary_ids.append(item.id)
             result.profiles += group.kind is rules.GroupKind.PROFILE
@@ -191,6 +194,18 @@ class ConsolidationService:
                 log.warning("consolidation: LLM gist of %s failed: %s", group.key, exc.message)
                 result.degraded.append(f"{group.key}: {exc.message}")
         return rules.extractive_gist(group, vectors, constraints, self.policy)
+
+
+def summary_vector(gist: Gist, vectors: dict[str, np.ndarray]) -> np.ndarray | None:
+    """A summary's embedding: the normalised mean of the vectors of the items its
+    sentences state (what it says, weighed as said; embedding a long gist with the
+    model costs a second a summary on a small CPU and blurs it no less)."""
+    rows = [vectors[i] for c in gist.claims for i in c.item_ids if i in vectors]
+    if not rows:
+        return None
+    mean = np.mean(np.stack(rows), axis=0).astype(np.float32)
+    norm = float(np.linalg.norm(mean))
+    return mean / norm if norm else None
 
 
 def _same(old: MemoryItem, gist: Gist) -> bool:
