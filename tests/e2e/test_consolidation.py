@@ -289,6 +289,12 @@ async def test_reads_return_summaries_in_their_section(memory: Memory) -> None:
     )
     assert packet.sections.summaries
     assert all(s.kind is ItemKind.SUMMARY for s in packet.sections.summaries)
+    # read through their section, not ranked among the turns they state
+    assert packet.items
+    assert all(i.kind is not ItemKind.SUMMARY for i in packet.items)
+    listed = await memory.read("Caroline", user_id="u", kinds=["summary"])
+    assert listed.items
+    assert {i.kind for i in listed.items} == {ItemKind.SUMMARY}
     # within the section's share of the budget (2000 tokens by default, a tenth of it)
     assert sum(count_tokens(s.text) for s in packet.sections.summaries) <= 200
 
