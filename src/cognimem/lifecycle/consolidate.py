@@ -58,9 +58,11 @@ class ConsolidationPolicy:
     max_window: int = 40
     topic_similarity: float = 0.6
     min_topic: int = 3
-    episodes_per_sentence: int = 6
-    max_sentences: int = 5
-    max_sentence_chars: int = 240
+    # a gist short enough that one fits the Summaries section of a default read
+    # (a tenth of 2,000 tokens)
+    episodes_per_sentence: int = 8
+    max_sentences: int = 3
+    max_sentence_chars: int = 160
     redundancy: float = 0.5  # MMR: how much similarity to a chosen sentence costs
     min_profile_facts: int = 2
     max_profile_facts: int = 8
