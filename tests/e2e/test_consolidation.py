@@ -303,3 +303,46 @@ async def test_consolidation_needs_a_user(memory: Memory) -> None:
     with pytest.raises(InvalidInput) as caught:
         await memory.consolidate()
     assert caught.value.field == "user_id"
+
+
+async def test_facts_the_llm_reads_from_a_group_keep_their_category_and_tags(
+    memory_url: str, memory: Memory
+) -> None:
+    turns = [
+        ("Sam", "We had a lovely dinner by the harbour."),
+        ("Sam", "I'm training to run a marathon in October."),
+        ("Sam", "The dessert was excellent."),
+    ]
+    await write_session(memory, turns, T0)
+    episodes = sorted(await items_of(memory, "u", ItemKind.EPISODE), key=lambda e: e.occurred_at)
+    goal = {
+        "subject": "user",
+        "category": "goal",
+        "predicate": "race",
+        "value": "run the October marathon",
+        "scope_tags": ["fitness"],
+    }
+    answer = json.dumps(
+        {
+            "sentences": [{"text": "Sam trains for an October marathon.", "sources": [1]}],
+            "facts": [{"fact": goal, "sources": [1]}],
+        }
+    )
+    before = {f.id for f in await memory.facts(user_id="u")}
+    llm = ScriptedLLM(responder=lambda messages: answer)
+    async with Memory.open(
+        memory_url, settings=Settings(), embedder=HashingEmbedder(), llm=llm
+    ) as with_llm:
+        dry = await with_llm.consolidate(user_id="u", dry_run=True)
+        assert dry.facts_created == 1
+        assert {f.id for f in await with_llm.facts(user_id="u")} == before
+        result = await with_llm.consolidate(user_id="u")
+    assert result.facts_created == 1
+    [learned] = [f for f in await memory.facts(user_id="u") if f.id not in before]
+    assert (learned.category, learned.scope_tags, learned.subject) == (
+        FactCategory.GOAL,
+        ["fitness"],
+        "user",
+    )
+    assert learned.evidence_item_ids == [episodes[1].id]
+    assert learned.evidence_event_ids == episodes[1].source_event_ids

@@ -40,6 +40,7 @@ from enum import StrEnum
 
 import numpy as np
 
+from cognimem.ingest.extract.schema import ExtractedFact
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Fact
 
@@ -116,12 +117,22 @@ class Group:
         return tuple(m.id for m in self.members)
 
 
+@dataclass(frozen=True)
+class StatedFact:
+    """A fact an LLM's gist reads from the group, with the members that state it."""
+
+    fact: ExtractedFact
+    item_ids: tuple[str, ...]
+
+
 @dataclass
 class Gist:
-    """A group's summary: a heading and its claims."""
+    """A group's summary: a heading and its claims (and, from an LLM, the facts it
+    read from the group)."""
 
     heading: str
     claims: list[Claim] = field(default_factory=list)
+    facts: list[StatedFact] = field(default_factory=list)
 
     def text(self) -> str:
         return " ".join([self.heading, *(c.text for c in self.claims)]).strip()

@@ -4,6 +4,12 @@ numbered episodes it states, and only those), asked once more with the error whe
 answer is invalid (``providers.llm.structured.ask``); a second invalid answer or a
 provider failure raises, and the caller writes that group extractively and says so.
 
+The answer also lists the facts the episodes state, as the write path's extraction
+schema has them (``ExtractedFact``: a category, constraints with their scope tags), each
+citing its episodes; the service reconciles them with the stored facts like a write's
+(a fact already known is reinforced, a new one created with those episodes as its
+evidence).
+
 The sentences' provenance is the union of the events of the episodes each one cites;
 every member that is the evidence of a live constraint is stated verbatim after the
 LLM's sentences unless a sentence already cites it alone (a paraphrase never replaces
@@ -17,12 +23,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cognimem.ingest.extract.schema import ExtractedFact
 from cognimem.lifecycle.consolidate import (
     Claim,
     ConsolidationPolicy,
     ConstraintTag,
     Gist,
     Group,
+    StatedFact,
     day,
     episode_claim,
     heading_of,
@@ -41,10 +49,18 @@ class GistSentence(BaseModel):
     sources: list[int] = Field(min_length=1)
 
 
+class GistFact(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    fact: ExtractedFact
+    sources: list[int] = Field(min_length=1)
+
+
 class GistOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     sentences: list[GistSentence] = Field(min_length=1, max_length=12)
+    facts: list[GistFact] = Field(default_factory=list, max_length=20)
 
 
 GIST_SCHEMA: dict[str, Any] = GistOutput.model_json_schema()
@@ -67,7 +83,12 @@ def gist_prompt(group: Group, policy: ConsolidationPolicy) -> list[ChatMessage]:
         "did, said, planned or prefers what, and when (name the speakers and give dates). "
         "Each sentence lists in `sources` the indexes of exactly the episodes it states; "
         "never state anything no cited episode says. Keep rules, limits, allergies, "
-        "goals and values in their own words: never soften them."
+        "goals and values in their own words: never soften them. In `facts`, list the "
+        "lasting facts the episodes state, each in one of the schema's categories with "
+        "the episodes that state it: a rule, limit or allergy is a policy, a goal a "
+        "goal, a value a value, a temporary condition a state, a reason a causal fact, "
+        "with their scope tags (the domains they bear on); `subject` is `user` for the "
+        "speaker about themselves, else the name of whom it is about."
     )
     return [
         ChatMessage(role="system", content=system),
@@ -86,11 +107,13 @@ def parse_gist(answer: str, size: int) -> GistOutput:
     """``answer`` as a gist of ``size`` episodes; ``InvalidAnswer`` when a sentence cites
     an episode that is not listed."""
     output = structured.validated(answer, GistOutput)
-    for n, sentence in enumerate(output.sentences):
-        bad = [i for i in sentence.sources if not 0 <= i < size]
+    cited = [("sentences", n, s.sources) for n, s in enumerate(output.sentences)]
+    cited += [("facts", n, f.sources) for n, f in enumerate(output.facts)]
+    for part, n, sources in cited:
+        bad = [i for i in sources if not 0 <= i < size]
         if bad:
             raise structured.InvalidAnswer(
-                f"sentences.{n}.sources: {bad} are not episode indexes (0 to {size - 1})"
+                f"{part}.{n}.sources: {bad} are not episode indexes (0 to {size - 1})"
             )
     return output
 
@@ -128,4 +151,8 @@ async def llm_gist(
             )
         )
     claims += [episode_claim(m, policy, constraints[m.id]) for m in members if m.id in constraints]
-    return Gist(heading_of(group), claims)
+    facts = [
+        StatedFact(f.fact, tuple(members[i].id for i in dict.fromkeys(f.sources)))
+        for f in output.facts
+    ]
+    return Gist(heading_of(group), claims, facts)

@@ -12,7 +12,9 @@ class ConsolidationResult(BaseModel):
     ``episodes``: unconsolidated episodes it took; ``written``: summaries and profiles
     new to their group; ``replaced``: groups whose earlier summary was replaced (kept in
     history, archived); ``unchanged``: groups whose summary already says the same;
-    ``consolidated``: episodes marked consolidated. ``degraded`` names every group whose
+    ``consolidated``: episodes marked consolidated; ``facts_created`` /
+    ``facts_reinforced``: facts an LLM's gists read from the groups, new or already
+    known. ``degraded`` names every group whose
     LLM gist failed and was written extractively instead, with the reason."""
 
     dry_run: bool
@@ -24,6 +26,8 @@ class ConsolidationResult(BaseModel):
     unchanged: int = 0
     profiles: int = 0
     consolidated: int = 0
+    facts_created: int = 0
+    facts_reinforced: int = 0
     summary_ids: list[str] = Field(default_factory=list)
     degraded: list[str] = Field(default_factory=list)
 
@@ -37,5 +41,7 @@ class ConsolidationResult(BaseModel):
             "unchanged": self.unchanged,
             "profiles": self.profiles,
             "consolidated": self.consolidated,
+            "facts_created": self.facts_created,
+            "facts_reinforced": self.facts_reinforced,
             "degraded": len(self.degraded),
         }

@@ -19,10 +19,19 @@ from typing import Any
 
 import numpy as np
 
-from cognimem.errors import InvalidInput, ProviderError
+from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
+from cognimem.ingest.entities import EntityResolver
+from cognimem.ingest.extract.schema import Extraction
 from cognimem.ingest.funnel import index_text
+from cognimem.ingest.knowledge import Built, KnowledgeBuilder, Said, fact_text
 from cognimem.lifecycle import consolidate as rules
-from cognimem.lifecycle.consolidate import ConsolidationPolicy, ConstraintTag, Gist, Group
+from cognimem.lifecycle.consolidate import (
+    ConsolidationPolicy,
+    ConstraintTag,
+    Gist,
+    Group,
+    StatedFact,
+)
 from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
 from cognimem.models.ids import new_id
@@ -39,6 +48,7 @@ log = logging.getLogger(__name__)
 MAX_EPISODES = 20_000
 MAX_SUMMARIES = 20_000
 MAX_FACTS = 5_000
+MAX_ATTEMPTS = 3
 ACTOR = "consolidation"
 META = "consolidation"  # the summary item's metadata key
 
@@ -57,10 +67,23 @@ class ConsolidationService:
         dry_run: bool,
         progress: Callable[[float], None] | None = None,
     ) -> ConsolidationResult:
-        parts = self._parts
-        parts.require_open()
+        self._parts.require_open()
         if scope.user_id is None:
             raise InvalidInput("consolidation needs a user_id", field="user_id")
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                return await self._pass(scope, dry_run, progress)
+            except StaleKnowledge:
+                # a write or another pass changed what this one read: a pass is computed
+                # from the store alone, so it is simply made again
+                if attempt == MAX_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _pass(
+        self, scope: Scope, dry_run: bool, progress: Callable[[float], None] | None
+    ) -> ConsolidationResult:
+        parts = self._parts
         store, policy = parts.store, self.policy
         tenant = scope.tenant_id
         llm = parts.llm
@@ -79,7 +102,8 @@ class ConsolidationService:
             if s.key and isinstance(s.metadata.get(META), dict)
         }
         continued = await self._continued_windows(new, existing.values())
-        pool = list({m.id: m for m in [*new, *continued]}.values())
+        pool_by_id = {m.id: m for m in [*new, *continued]}
+        pool = list(pool_by_id.values())
         vectors = await self._vectors(pool)
         facts = await store.find_facts(
             FactQuery(tenant, scope.namespace, scope.user_id, limit=MAX_FACTS)
@@ -121,9 +145,16 @@ class ConsolidationService:
                 result.replaced += 1
                 write.replaced[old.id] = item.id
             write.history += _history(tenant, item, old, now)
+        stated_facts = [sf for _, g, _ in pending for sf in g.facts]
+        if stated_facts:
+            built = await self._knowledge(scope, stated_facts, pool_by_id, now)
+            write.knowledge = built.knowledge
+            result.facts_created = len(built.report.facts_created)
+            result.facts_reinforced = len(built.report.facts_reinforced)
         write.consolidated = [m.id for m in new]
         result.consolidated = len(write.consolidated)
-        if not dry_run and (write.summaries or write.consolidated):
+        learned = write.knowledge is not None and not write.knowledge.is_empty()
+        if not dry_run and (write.summaries or write.consolidated or learned):
             await store.apply_consolidation(write)
         if progress is not None:
             progress(1.0)
@@ -165,6 +196,37 @@ class ConsolidationService:
             ):
                 return Group(group.kind, key, group.members, group.facts, group.title)
         return group
+
+    async def _knowledge(
+        self,
+        scope: Scope,
+        stated: Sequence[StatedFact],
+        members: dict[str, MemoryItem],
+        now: datetime,
+    ) -> Built:
+        """The facts the LLM's gists read, reconciled with the stored ones as a write's
+        are: each said by the first episode that states it, its evidence the episodes
+        that state it."""
+        parts = self._parts
+        first = {sf.item_ids[0]: members[sf.item_ids[0]].source_event_ids[0] for sf in stated}
+        events = {
+            e.id: e
+            for e in await parts.store.get_events(scope.tenant_id, sorted(set(first.values())))
+        }
+        said = [
+            Said(events[first[sf.item_ids[0]]], list(sf.item_ids), Extraction(facts=[sf.fact]))
+            for sf in stated
+            if first[sf.item_ids[0]] in events
+        ]
+        texts = list(dict.fromkeys(fact_text(s.extraction.facts[0]) for s in said))
+        vectors: dict[str, np.ndarray] = {}
+        if texts:
+            matrix = np.asarray(await parts.embedder.embed(texts), dtype=np.float32)
+            vectors = dict(zip(texts, matrix, strict=True))
+        builder = KnowledgeBuilder(
+            parts.store, EntityResolver(parts.store), parts.embedder.model_id
+        )
+        return await builder.build(scope, said, vectors, now)
 
     async def _vectors(self, items: Sequence[MemoryItem]) -> dict[str, np.ndarray]:
         """Unit vectors of the items, as the write path embedded them (the embedding

@@ -137,6 +137,8 @@ class ConsolidationWrite:
     replaced: dict[str, str] = field(default_factory=dict)
     consolidated: list[str] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
+    # facts an LLM's gists read from the groups, reconciled like a write's
+    knowledge: Knowledge | None = None
 
 
 @dataclass

@@ -284,9 +284,11 @@ class EditStore(Protocol):
         """Store a consolidation pass in one transaction: insert ``write.summaries``
         (with their index entries and provenance links), archive each replaced summary
         with ``superseded_by`` its successor, mark ``write.consolidated`` items
-        consolidated (never deleting or copying them) and append ``write.history``. A
-        replaced summary that is no longer active raises ``StaleKnowledge`` and nothing
-        is written (another pass came first; run again)."""
+        consolidated (never deleting or copying them), append ``write.history`` and
+        write ``write.knowledge`` (facts read from the groups, as ``commit`` writes a
+        message's). A replaced summary that is no longer active, or a stale
+        ``knowledge.read_set``, raises ``StaleKnowledge`` and nothing is written
+        (another pass or write came first; run again)."""
 
 
 class TransferStore(Protocol):

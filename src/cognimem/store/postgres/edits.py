@@ -60,6 +60,8 @@ class PostgresEdits(PostgresDatabase):
                 )
                 if int(live) != len(write.replaced):
                     raise StaleKnowledge("a summary being replaced changed meanwhile")
+            if write.knowledge is not None:
+                await knowledge_writes.check_read_set(conn, write.knowledge)
             await insert_items(conn, write.summaries)
             if write.replaced:
                 await conn.execute(
@@ -78,6 +80,10 @@ class PostgresEdits(PostgresDatabase):
                     write.consolidated,
                 )
             await knowledge_writes.insert_history(conn, write.history)
+            if write.knowledge is not None:
+                await knowledge_writes.apply(conn, write.knowledge)
+                silenced = write.knowledge.silence_items
+                await _set_status(conn, write.tenant_id, silenced, ItemStatus.SILENT)
 
         embedded = [p.embedding for p in write.summaries if p.embedding is not None]
         dim = int(np.asarray(embedded[0]).shape[0]) if embedded else None

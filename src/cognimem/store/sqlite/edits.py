@@ -76,6 +76,8 @@ class SQLiteEdits(SQLiteDatabase):
                 ).fetchone()
                 if found is None or found[0] != ItemStatus.ACTIVE.value:
                     raise StaleKnowledge(f"summary {old_id} changed meanwhile")
+            if write.knowledge is not None:
+                knowledge_writes.check_read_set(conn, write.knowledge)
             rows.insert_items(conn, write.summaries)
             if write.replaced:
                 rows.set_status(conn, list(write.replaced), ItemStatus.ARCHIVED)
@@ -91,6 +93,9 @@ class SQLiteEdits(SQLiteDatabase):
                     (write.tenant_id, *batch),
                 )
             knowledge_writes.insert_history(conn, write.history)
+            if write.knowledge is not None:
+                knowledge_writes.apply(conn, write.knowledge)
+                rows.set_status(conn, write.knowledge.silence_items, ItemStatus.SILENT)
 
         await self._db.write(tx)
 
