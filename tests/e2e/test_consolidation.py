@@ -346,3 +346,24 @@ async def test_facts_the_llm_reads_from_a_group_keep_their_category_and_tags(
     )
     assert learned.evidence_item_ids == [episodes[1].id]
     assert learned.evidence_event_ids == episodes[1].source_event_ids
+
+
+async def test_an_episode_bridging_two_windows_merges_their_summaries(memory: Memory) -> None:
+    await write_session(memory, SESSION_ONE[:2], T0)
+    await write_session(memory, SESSION_ONE[2:4], T0 + timedelta(hours=10))
+    await memory.consolidate(user_id="u")
+    summaries = await items_of(memory, "u", ItemKind.SUMMARY)
+    before = [s for s in summaries if s.key.startswith("window:")]
+    assert len(before) == 2
+    # five hours after the first window and before the second: within the gap of both
+    await write_session(memory, SESSION_ONE[4:5], T0 + timedelta(hours=5))
+    result = await memory.consolidate(user_id="u")
+    assert result.replaced == 1
+    [window] = [
+        s for s in await items_of(memory, "u", ItemKind.SUMMARY) if s.key.startswith("window:")
+    ]
+    assert len(window.metadata["consolidation"]["covers"]) == 5
+    for old in before:
+        archived = await memory.get(old.id)
+        assert archived.status is ItemStatus.ARCHIVED
+        assert archived.superseded_by == window.id

@@ -145,6 +145,11 @@ class ConsolidationService:
                 result.replaced += 1
                 write.replaced[old.id] = item.id
             write.history += _history(tenant, item, old, now)
+            # new episodes that bridge two earlier windows merge them: the other one
+            # is replaced by this summary too
+            for other in _merged_windows(group, existing, old):
+                write.replaced[other.id] = item.id
+                write.history += _history(tenant, item, other, now)[1:]
         stated_facts = [sf for _, g, _ in pending for sf in g.facts]
         if stated_facts:
             built = await self._knowledge(scope, stated_facts, pool_by_id, now)
@@ -256,6 +261,22 @@ class ConsolidationService:
                 log.warning("consolidation: LLM gist of %s failed: %s", group.key, exc.message)
                 result.degraded.append(f"{group.key}: {exc.message}")
         return rules.extractive_gist(group, vectors, constraints, self.policy)
+
+
+def _merged_windows(
+    group: Group, existing: dict[str, MemoryItem], kept: MemoryItem | None
+) -> list[MemoryItem]:
+    """Earlier window summaries, other than ``kept``, covering members of ``group``."""
+    if group.kind is not rules.GroupKind.WINDOW:
+        return []
+    members = set(group.member_ids)
+    return [
+        s
+        for s in existing.values()
+        if s is not kept
+        and s.metadata[META].get("group") == rules.GroupKind.WINDOW.value
+        and members & set(s.metadata[META].get("covers", []))
+    ]
 
 
 def summary_vector(gist: Gist, vectors: dict[str, np.ndarray]) -> np.ndarray | None:
