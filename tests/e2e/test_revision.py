@@ -227,7 +227,8 @@ async def test_revise_over_recent_turns_with_a_dry_run_that_changes_nothing(
     # none here: they were said at T0)
     assert "revise" in memory.lifecycle_operations
     run = await memory.run_lifecycle("revise", user_id="u", dry_run=True)
-    assert run.dry_run and run.job is None
+    assert run.dry_run
+    assert run.job is None
     assert run.summary == {"turns": 0, "reinforced": 0, "invalidated": 0, "items_silenced": 0}
 
     done = await memory.revise(user_id="u", since=T0)
