@@ -6,10 +6,12 @@ check conversation at least once. One ingestion, then every preset (or override)
 read against it, with the default local embedder and no LLM. Usage (repository root):
 
     python benchmarks/locomo_rotation.py [PATH] [--preset balanced ...]
-        [--set rerank.graph=0.2 --set mmr_lambda=0.8] [--out FILE.json] [--md FILE.md]
+        [--set rerank.graph=0.2 --set mmr_lambda=0.8] [--consolidate] [--out FILE.json]
+        [--md FILE.md]
 
 ``--set`` adds a preset ``balanced+`` (balanced with those fields replaced; nested
-fields with dots) beside the named ones. PATH defaults to
+fields with dots) beside the named ones. ``--consolidate`` runs ``Memory.consolidate``
+for each conversation after ingesting it, before the questions. PATH defaults to
 ../shared/data/locomo/locomo10_dev.json; the data is read, never copied.
 """
 
@@ -66,13 +68,16 @@ def row(report: locomo.Report, samples: tuple[str, ...]) -> dict[str, float]:
     return out
 
 
-async def run(path: Path, presets: list[str]) -> dict[str, locomo.Report]:
+async def run(path: Path, presets: list[str], consolidate: bool) -> dict[str, locomo.Report]:
     conversations = locomo.dev_five(locomo.load(path))
     reports: dict[str, locomo.Report] = {}
     with tempfile.TemporaryDirectory() as tmp:
         async with Memory.open(f"sqlite:///{tmp}/locomo.db") as mem:
             for conv in conversations:
                 await locomo.ingest(mem, conv)
+            if consolidate:
+                seconds = await locomo.consolidate(mem, conversations)
+                print(f"consolidated the five in {seconds:.1f} s", file=sys.stderr)
             for preset in presets:
                 reports[preset] = await locomo.evaluate(
                     mem, conversations, preset=preset, ingest_first=False
@@ -152,6 +157,9 @@ def main() -> None:
     )
     parser.add_argument("--preset", action="append", help="preset(s) to read (default balanced)")
     parser.add_argument("--set", action="append", default=[], dest="overrides")
+    parser.add_argument(
+        "--consolidate", action="store_true", help="consolidate after ingesting (issue 16)"
+    )
     parser.add_argument("--out", type=Path, help="write the reports as JSON")
     parser.add_argument("--md", type=Path, help="write the table as Markdown")
     args = parser.parse_args()
@@ -160,7 +168,7 @@ def main() -> None:
         PRESETS["balanced+"] = with_overrides(PRESETS["balanced"], args.overrides, "balanced+")
         presets.append("balanced+")
     started = time.perf_counter()
-    reports = asyncio.run(run(args.path, presets))
+    reports = asyncio.run(run(args.path, presets, args.consolidate))
     command = "python benchmarks/locomo_rotation.py " + " ".join(sys.argv[1:])
     lines = [
         "# LoCoMo dev five by conversation, with the tuning rotation",

@@ -28,7 +28,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
-from cognimem.models.arguments import ScopeLike, make_read_scope
+from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     Alias,
@@ -39,13 +39,14 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.models.lifecycle import RevisionResult
+from cognimem.models.lifecycle import ConsolidationResult, RevisionResult
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import Job, JobQueue
 from cognimem.recall.overrides import RankingOverrides
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
+from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.editing import EditService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
@@ -82,9 +83,13 @@ class Memory(LifecycleCalls):
         self._browsing = BrowseService(parts)
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
+        self._consolidation = ConsolidationService(parts)
         # the lifecycle operations by name: one table, each a service method
         # ``async def op(scope, *, dry_run, progress=None) -> <Op>Result``
-        operations: dict[str, Operation] = {"revise": self._revision.revise}
+        operations: dict[str, Operation] = {
+            "consolidate": self._consolidation.consolidate,
+            "revise": self._revision.revise,
+        }
         self._lifecycle = LifecycleJobService(parts, operations)
         self._jobs = JobService(parts, self._writing, self._lifecycle)
 
@@ -518,6 +523,32 @@ class Memory(LifecycleCalls):
         returns it unchanged; another way is a ``Conflict``."""
         return await self._editing.resolve_conflict(
             conflict_id, winner_fact_id=winner_fact_id, note=note, tenant_id=tenant_id
+        )
+
+    # -- lifecycle: services.consolidation ---------------------------------------------
+    async def consolidate(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        dry_run: bool = False,
+        progress: Callable[[float], None] | None = None,
+    ) -> ConsolidationResult:
+        """Consolidate one user's unconsolidated episodes into summaries (a gist per
+        session window and per recurring topic) and the user's facts into profiles (one
+        per subject), every sentence carrying the events it states; the episodes are
+        marked consolidated, never deleted. Extractive without an LLM, one structured
+        call per group with one (a failed call is written extractively and listed in
+        ``degraded``). Running it again changes nothing unless something new came in; a
+        group whose summary changes replaces it (the old one archived, in history).
+        ``dry_run`` returns what would change and writes nothing; ``progress`` receives
+        the fraction done. Needs ``user_id``."""
+        return await self._consolidation.consolidate(
+            make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            dry_run=dry_run,
+            progress=progress,
         )
 
     # -- sessions: services.sessions ---------------------------------------------------

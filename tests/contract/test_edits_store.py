@@ -10,7 +10,7 @@ from cognimem.errors import (
     NotFound,
     StaleKnowledge,
 )
-from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     ConflictStatus,
@@ -19,7 +19,7 @@ from cognimem.models.knowledge import (
     FactStatus,
 )
 from cognimem.store import ItemFilter, Store
-from cognimem.store.base import FactQuery, FactUpdate, Knowledge
+from cognimem.store.base import ConsolidationWrite, FactQuery, FactUpdate, Knowledge, PendingItem
 from cognimem.store.forgetting import Forgotten
 from tests.contract.builders import (
     ALICE,
@@ -245,3 +245,52 @@ async def test_delete_removes_from_every_index(store: Store) -> None:
     assert [c.item_id for c in lex] == kept.item_ids
     assert [c.item_id for c in vecs] == kept.item_ids
     assert await store.get_items("t1", gone.item_ids) == []
+
+
+def _summary(text: str, sources: list[MemoryItem]) -> PendingItem:
+    item = MemoryItem(
+        id=new_id("mem"),
+        scope=ALICE,
+        text=text,
+        kind=ItemKind.SUMMARY,
+        key="window:-:x",
+        source_event_ids=[e for s in sources for e in s.source_event_ids],
+        occurred_at=T0,
+        recorded_at=T0,
+    )
+    return PendingItem(item, vec(text), text, text)
+
+
+async def test_apply_consolidation_marks_sources_and_replaces_summaries(store: Store) -> None:
+    stamps, coins = message("I collect vintage stamps", ALICE), message("and old coins", ALICE)
+    await store.commit([stamps, coins], WINDOW)
+    sources = [stamps.items[0].item, coins.items[0].item]
+    unconsolidated = ItemFilter(scope=ALICE, kinds=(ItemKind.EPISODE,), consolidated=False)
+    assert await store.count_items(unconsolidated) == 2
+    first = _summary("Alice keeps philately albums.", sources[:1])
+    await store.apply_consolidation(
+        ConsolidationWrite("t1", [first], consolidated=[s.id for s in sources])
+    )
+    assert await store.count_items(unconsolidated) == 0
+    assert await store.count_items(ItemFilter(scope=ALICE, consolidated=True)) == 2
+    [got] = await store.get_items("t1", [first.item.id])
+    assert got.kind is ItemKind.SUMMARY
+    assert got.source_event_ids == sources[0].source_event_ids
+    assert await ids_for(store, ALICE, "philately") == ([first.item.id], [first.item.id])
+
+    second = _summary("Alice collects stamps and coins.", sources)
+    replace = ConsolidationWrite(
+        "t1", [second], replaced={first.item.id: second.item.id}, history=[history(second.item.id)]
+    )
+    await store.apply_consolidation(replace)
+    [old, new_one] = await store.get_items("t1", [first.item.id, second.item.id])
+    assert (old.status, old.superseded_by) == (ItemStatus.ARCHIVED, second.item.id)
+    assert new_one.status is ItemStatus.ACTIVE
+    assert [h.action for h in await store.get_history("t1", second.item.id)] == ["created"]
+    # the replaced summary is no longer active: a pass that read it before is stale
+    third = _summary("Alice collects coins.", sources[1:])
+    with pytest.raises(StaleKnowledge):
+        await store.apply_consolidation(
+            ConsolidationWrite("t1", [third], replaced={first.item.id: third.item.id})
+        )
+    assert await store.get_items("t1", [third.item.id]) == []

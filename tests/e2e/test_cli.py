@@ -131,6 +131,31 @@ def test_eval_locomo_writes_the_documented_json(db_url: str, tmp_path: Path) -> 
     assert result["overall"]["frac@10"] == 0.875
 
 
+def test_eval_locomo_consolidate_consolidates_before_asking(tmp_path: Path) -> None:
+    db = tmp_path / "locomo.db"
+    out_path = tmp_path / "result.json"
+    cli(
+        "eval", "locomo", str(FIXTURE), "--consolidate", "--db", f"sqlite:///{db}",
+        "--json", str(out_path), db_url=f"sqlite:///{tmp_path / 'unused.db'}",
+    )  # fmt: skip
+    result = json.loads(out_path.read_text())
+    assert result["consolidated"] is True
+    assert result["questions"] == 4
+    # the turns were consolidated into summaries, which reads keep in their section:
+    # the ranked evidence is what it is without consolidation
+    assert result["overall"]["frac@10"] == 0.875
+    conn = sqlite3.connect(db)
+    try:
+        kinds = dict(conn.execute("SELECT kind, count(*) FROM items GROUP BY kind").fetchall())
+        unconsolidated = conn.execute(
+            "SELECT count(*) FROM items WHERE kind = 'episode' AND consolidated = 0"
+        ).fetchone()[0]
+    finally:
+        conn.close()
+    assert kinds["summary"] >= 1
+    assert unconsolidated == 0
+
+
 def test_tenant_scopes_remember_recall_and_import(db_url: str, tmp_path: Path) -> None:
     cli("remember", "My cat is called Noodle", "--user", "ada", "--tenant", "demo", db_url=db_url)
     path = tmp_path / "turns.jsonl"

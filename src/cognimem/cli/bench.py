@@ -28,6 +28,12 @@ def eval_locomo(
     db: Annotated[
         str | None, typer.Option("--db", help="Database URL (default: a temporary file).")
     ] = None,
+    consolidate: Annotated[
+        bool,
+        typer.Option(
+            "--consolidate", help="Consolidate each conversation after ingesting, then ask."
+        ),
+    ] = False,
 ) -> None:
     """Evidence recall on LoCoMo, categories 1–4 (protocol: docs/benchmarks.md). PATH is
     locomo10.json from https://github.com/snap-research/locomo (CC BY-NC 4.0)."""
@@ -54,6 +60,7 @@ def eval_locomo(
                         preset=preset,
                         on_turns=lambda n: progress.advance(ingest, n),
                         on_question=lambda: progress.advance(ask),
+                        consolidate_first=consolidate,
                     )
 
     report = run(go)

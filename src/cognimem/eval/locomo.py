@@ -196,6 +196,8 @@ class Report:
     turns: int = 0
     ingest_seconds: float = 0.0
     query_seconds: float = 0.0
+    consolidated: bool = False
+    consolidate_seconds: float = 0.0
 
     def subset(self, samples: Sequence[str], category: int | None = None) -> Scores:
         """Scores summed over ``samples``: one category, or categories 1–4."""
@@ -230,6 +232,8 @@ class Report:
             "turns_ingested": self.turns,
             "ingest_seconds": round(self.ingest_seconds, 2),
             "query_seconds": round(self.query_seconds, 2),
+            "consolidated": self.consolidated,
+            "consolidate_seconds": round(self.consolidate_seconds, 2),
         }
 
 
@@ -257,6 +261,16 @@ async def ingest(
     return count
 
 
+async def consolidate(memory: Memory, conversations: Sequence[Conversation]) -> float:
+    """Consolidate every conversation's memory (one user each); the seconds it took."""
+    import time
+
+    start = time.perf_counter()
+    for conv in conversations:
+        await memory.consolidate(user_id=conv.sample_id)
+    return time.perf_counter() - start
+
+
 async def evaluate(
     memory: Memory,
     conversations: Sequence[Conversation],
@@ -265,10 +279,13 @@ async def evaluate(
     on_turns: Callable[[int], None] = lambda n: None,
     on_question: Callable[[], None] = lambda: None,
     ingest_first: bool = True,
+    consolidate_first: bool = False,
 ) -> Report:
+    """Ingest (with ``ingest_first``), consolidate (with ``consolidate_first``: after
+    ingesting, before asking), then ask every question and score the top-k items."""
     import time
 
-    report = Report(preset=preset)
+    report = Report(preset=preset, consolidated=consolidate_first)
     if ingest_first:
         start = time.perf_counter()
         for conv in conversations:
@@ -276,6 +293,8 @@ async def evaluate(
             report.turns += n
             on_turns(n)
         report.ingest_seconds = time.perf_counter() - start
+    if consolidate_first:
+        report.consolidate_seconds = await consolidate(memory, conversations)
     start = time.perf_counter()
     for conv in conversations:
         reference = conv.last_time + timedelta(days=1)

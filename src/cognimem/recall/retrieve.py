@@ -57,6 +57,8 @@ MAX_FACTS_SCANNED = 500
 MAX_GRAPH_EDGES = 5_000
 MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
 _STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
+# what a read with sections ranks in its list of memories: every kind but summaries
+RANKED_KINDS = tuple(k for k in ItemKind if k is not ItemKind.SUMMARY)
 VECTOR_STEPS = frozenset(
     {StepKind.VECTOR, StepKind.MANDATES, StepKind.SUMMARIES, StepKind.PROCEDURES}
 )
@@ -320,6 +322,11 @@ class Reader:
         period = analysis.time_range
         if period is not None:
             meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
+        if kinds is None and config.sections:
+            # summaries are read through their section (the summaries step): in the
+            # ranked list a gist would crowd out the turns it states (measured on the
+            # LoCoMo dev five: frac@10 0.733 -> 0.72, tokens@10 327 -> 411)
+            kinds = RANKED_KINDS
         flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end, period=period)
         plan = make_plan(analysis, config)
         meta["plan"] = plan.describe()

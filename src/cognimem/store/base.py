@@ -38,6 +38,7 @@ class ItemFilter:
     # event period (what they tell of, ``MemoryItem.event_start``/``event_end``)
     # overlaps it ("what did I do on 3 May?" finds "made dinner last night" said on 4 May)
     period: tuple[datetime, datetime] | None = None
+    consolidated: bool | None = None  # None: either
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,21 @@ def jobs_of(stored: Sequence[PendingMessage]) -> list[PendingJob]:
         )
         for job_id, ms in grouped.items()
     ]
+
+
+@dataclass
+class ConsolidationWrite:
+    """What one consolidation pass stores, in one transaction: new summaries (and
+    profiles), the earlier summaries they replace (old id → new id: archived, with
+    ``superseded_by``), the episodes now consolidated, and history entries."""
+
+    tenant_id: str
+    summaries: list[PendingItem] = field(default_factory=list)
+    replaced: dict[str, str] = field(default_factory=dict)
+    consolidated: list[str] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    # facts an LLM's gists read from the groups, reconciled like a write's
+    knowledge: Knowledge | None = None
 
 
 @dataclass

@@ -28,6 +28,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store.base import (
     Candidate,
+    ConsolidationWrite,
     DueScope,
     FactQuery,
     FactRows,
@@ -281,6 +282,16 @@ class EditStore(Protocol):
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         """Record changes made by other calls (forget's status changes and deletions)."""
+
+    async def apply_consolidation(self, write: ConsolidationWrite) -> None:
+        """Store a consolidation pass in one transaction: insert ``write.summaries``
+        (with their index entries and provenance links), archive each replaced summary
+        with ``superseded_by`` its successor, mark ``write.consolidated`` items
+        consolidated (never deleting or copying them), append ``write.history`` and
+        write ``write.knowledge`` (facts read from the groups, as ``commit`` writes a
+        message's). A replaced summary that is no longer active, or a stale
+        ``knowledge.read_set``, raises ``StaleKnowledge`` and nothing is written
+        (another pass or write came first; run again)."""
 
 
 class TransferStore(Protocol):

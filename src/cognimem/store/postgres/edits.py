@@ -20,12 +20,12 @@ from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
-from cognimem.store.base import FactUpdate, Knowledge
+from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.postgres import forgetting, knowledge_writes
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.knowledge import get_conflict
-from cognimem.store.postgres.rows import decode_time, vector_bytes
+from cognimem.store.postgres.rows import decode_time, insert_items, vector_bytes
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -47,6 +47,46 @@ class PostgresEdits(PostgresDatabase):
             await update_item(conn, item, expected, history, embedding, search_text)
 
         dim = None if embedding is None else int(np.asarray(embedding).shape[0])
+        await self._write(body, dim)
+
+    async def apply_consolidation(self, write: ConsolidationWrite) -> None:
+        async def body(conn: Connection) -> None:
+            if write.replaced:
+                live = await conn.fetchval(
+                    "SELECT count(*) FROM (SELECT id FROM items WHERE tenant_id = $1"
+                    " AND id = ANY($2::text[]) AND status = 'active' FOR UPDATE) AS live",
+                    write.tenant_id,
+                    list(write.replaced),
+                )
+                if int(live) != len(write.replaced):
+                    raise StaleKnowledge("a summary being replaced changed meanwhile")
+            if write.knowledge is not None:
+                await knowledge_writes.check_read_set(conn, write.knowledge)
+            await insert_items(conn, write.summaries)
+            if write.replaced:
+                await conn.execute(
+                    "UPDATE items SET status = 'archived', superseded_by = r.new_id"
+                    " FROM unnest($2::text[], $3::text[]) AS r(old_id, new_id)"
+                    " WHERE items.tenant_id = $1 AND items.id = r.old_id",
+                    write.tenant_id,
+                    list(write.replaced),
+                    list(write.replaced.values()),
+                )
+            if write.consolidated:
+                await conn.execute(
+                    "UPDATE items SET consolidated = true WHERE tenant_id = $1"
+                    " AND id = ANY($2::text[])",
+                    write.tenant_id,
+                    write.consolidated,
+                )
+            await knowledge_writes.insert_history(conn, write.history)
+            if write.knowledge is not None:
+                await knowledge_writes.apply(conn, write.knowledge)
+                silenced = write.knowledge.silence_items
+                await _set_status(conn, write.tenant_id, silenced, ItemStatus.SILENT)
+
+        embedded = [p.embedding for p in write.summaries if p.embedding is not None]
+        dim = int(np.asarray(embedded[0]).shape[0]) if embedded else None
         await self._write(body, dim)
 
     async def resolve_conflict(

@@ -185,6 +185,8 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
             f"(({p}occurred_at >= {start} AND {p}occurred_at < {end})"
             f" OR ({p}event_start < {end} AND {p}event_end > {start}))"
         )
+    if flt.consolidated is not None:
+        clauses.append(f"{p}consolidated = {params.add(flt.consolidated)}")
     return " AND ".join(clauses)
 
 

@@ -18,7 +18,7 @@ from cognimem.models.clock import to_micros
 from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
-from cognimem.store.base import FactUpdate, Knowledge
+from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes
 from cognimem.store.sqlite.database import SQLiteDatabase
@@ -66,6 +66,38 @@ class SQLiteEdits(SQLiteDatabase):
         if not ids:
             return Forgotten()
         return await (self._db.read(tx) if dry_run else self._db.write(tx))
+
+    async def apply_consolidation(self, write: ConsolidationWrite) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            for old_id in write.replaced:
+                found = conn.execute(
+                    "SELECT status FROM items WHERE id = ? AND tenant_id = ?",
+                    (old_id, write.tenant_id),
+                ).fetchone()
+                if found is None or found[0] != ItemStatus.ACTIVE.value:
+                    raise StaleKnowledge(f"summary {old_id} changed meanwhile")
+            if write.knowledge is not None:
+                knowledge_writes.check_read_set(conn, write.knowledge)
+            rows.insert_items(conn, write.summaries)
+            if write.replaced:
+                rows.set_status(conn, list(write.replaced), ItemStatus.ARCHIVED)
+                conn.executemany(
+                    "UPDATE items SET superseded_by = ? WHERE id = ?",
+                    [(new, old) for old, new in write.replaced.items()],
+                )
+            for start in range(0, len(write.consolidated), 500):
+                batch = write.consolidated[start : start + 500]
+                conn.execute(
+                    f"UPDATE items SET consolidated = 1 WHERE tenant_id = ?"
+                    f" AND id IN ({', '.join('?' * len(batch))})",
+                    (write.tenant_id, *batch),
+                )
+            knowledge_writes.insert_history(conn, write.history)
+            if write.knowledge is not None:
+                knowledge_writes.apply(conn, write.knowledge)
+                rows.set_status(conn, write.knowledge.silence_items, ItemStatus.SILENT)
+
+        await self._db.write(tx)
 
     async def resolve_conflict(
         self,

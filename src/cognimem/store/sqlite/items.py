@@ -61,6 +61,9 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
             f" OR ({p}event_start < ? AND {p}event_end > ?))"
         )
         params += [start, end, end, start]
+    if flt.consolidated is not None:
+        clauses.append(f"{p}consolidated = ?")
+        params.append(int(flt.consolidated))
     return " AND ".join(clauses), params
 
 
