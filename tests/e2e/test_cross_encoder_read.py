@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from cognimem import Memory, Settings
-from cognimem.providers import HashingEmbedder, OnnxCrossEncoder
+from cognimem.providers import CrossEncoder, HashingEmbedder, OnnxCrossEncoder
+from cognimem.providers.cross_encoder import build_cross_encoder
+from cognimem.recall import cross
 from cognimem.recall.presets import PRESETS, RecallConfig
 
 pytestmark = pytest.mark.onnx
@@ -57,13 +59,27 @@ async def test_the_cross_encoder_orders_the_best_candidates(memory: Memory) -> N
     assert not any(s.name == "cross_encoder" for s in plain.steps)
 
 
-async def test_the_reranked_preset_runs_the_cross_encoder(memory_url: str) -> None:
+async def test_the_reranked_preset_runs_the_cross_encoder(
+    memory_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[OnnxCrossEncoder] = []
+
+    def build(name: str) -> CrossEncoder:
+        encoder = build_cross_encoder(name)
+        assert isinstance(encoder, OnnxCrossEncoder)
+        built.append(encoder)
+        return encoder
+
+    monkeypatch.setattr(cross, "build_cross_encoder", build)
     # the first read loads the model: a busy machine must not time the stage out
     settings = Settings(recall={"step_timeout_s": 60, "budget_s": 120})
     async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
         for name, text in (("Melanie", "I painted a sunrise."), ("Caroline", "I painted a fence.")):
             await mem.write({"role": "user", "name": name, "content": text}, user_id="u")
         packet = await mem.read("What did Melanie paint?", user_id="u", preset="reranked")
+        assert [e.loaded for e in built] == [True]
+    # closing the Memory releases the model its reader loaded
+    assert [e.loaded for e in built] == [False]
     step = next(s for s in packet.steps if s.name == "cross_encoder")
     assert step.results == 2
     assert step.error is None

@@ -71,6 +71,11 @@ class OnnxCrossEncoder:
     def model_id(self) -> str:
         return self.model.model_id
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory: from the first score until ``aclose``."""
+        return self._loader.loaded
+
     async def score(self, query: str, passages: Sequence[str]) -> npt.NDArray[np.float32]:
         if isinstance(passages, str):
             raise TypeError("score() takes a sequence of passages, not a single string")

@@ -298,6 +298,11 @@ class LazySession:
                 self._loaded = (tokenizer, session, inputs)
             return self._loaded
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (``get`` loaded it and ``drop`` has not run)."""
+        return self._loaded is not None
+
     def drop(self) -> None:
         # a later get() loads again; in-flight calls keep their own references, so no lock
         # is needed (and none is awaited on the event loop)
