@@ -75,6 +75,10 @@ class RecallConfig(BaseModel):
     half_lives: HalfLives = Field(default_factory=HalfLives)
     # MMR: 1.0 ranks by score alone; lower trades score for novelty (token-set overlap)
     mmr_lambda: float = Field(default=1.0, ge=0, le=1)
+    # a memory said by the person the query asks about scores this much more, and a
+    # query about two people ("X and Y") ranks each one's memories in turn
+    # (recall/focus.py); 0 turns it off
+    speaker_focus: float = Field(default=0.2, ge=0)
     # ranked memories scoring below this share of the best one are dropped, not padded in
     episode_floor: float = Field(default=0.0, ge=0, le=1)
     # a ranked memory that shares no content word or domain with the query, is not the
@@ -94,8 +98,12 @@ PRESETS: dict[str, RecallConfig] = {
     "precise": RecallConfig(name="precise", episode_floor=0.35, mmr_lambda=0.7),
     # the cheapest steps first; the vector search only when they found nothing
     "fast": RecallConfig(name="fast", graph=False, skip_if_found=True, candidates=50),
-    "lexical": RecallConfig(name="lexical", vector=False, graph=False, sections=False),
-    "vector": RecallConfig(name="vector", lexical=False, graph=False, sections=False),
+    "lexical": RecallConfig(
+        name="lexical", vector=False, graph=False, sections=False, speaker_focus=0.0
+    ),
+    "vector": RecallConfig(
+        name="vector", lexical=False, graph=False, sections=False, speaker_focus=0.0
+    ),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
 }
 
