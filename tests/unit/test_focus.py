@@ -33,11 +33,11 @@ def test_names_match_whole_words_any_case_with_a_possessive() -> None:
     assert focus_groups("What did I eat?", AUTHORS) == []
 
 
-def _ranked(author: str, score: float, n: int) -> Ranked:
+def _ranked(author: str, score: float, n: int, text: str = "") -> Ranked:
     item = MemoryItem(
         id=f"mem_{n}",
         scope=Scope(tenant_id="t", user_id="u"),
-        text=f"message {n}",
+        text=text or f"message {n}.",
         author=author,
         occurred_at=T0,
         recorded_at=T0,
@@ -53,6 +53,17 @@ def test_the_subjects_messages_gain_the_weight() -> None:
     assert out[0].signals["speaker"] == 1.0
     assert "speaker" not in out[1].signals
     assert focus(ranked, "What has Melanie painted?", 0.0) == ranked
+
+
+def test_a_message_that_ends_in_a_question_is_not_boosted() -> None:
+    ranked = [
+        _ranked("Caroline", 1.0, 1, "I painted a sunset."),
+        _ranked("Melanie", 0.95, 2, "Wow, that rocks! What's the main idea of your art?"),
+        _ranked("Melanie", 0.9, 3, "Here is my horse painting! Do you like it? Took a week."),
+    ]
+    out = focus(ranked, "What has Melanie painted?", 0.2)
+    assert [r.item.id for r in out] == ["mem_3", "mem_1", "mem_2"]
+    assert "speaker" not in out[2].signals
     assert focus(ranked, "What did I paint?", 0.2) == ranked
 
 
