@@ -33,6 +33,13 @@ def test_names_match_whole_words_any_case_with_a_possessive() -> None:
     assert focus_groups("What did I eat?", AUTHORS) == []
 
 
+def test_a_name_that_is_a_function_word_counts_only_capitalised_mid_sentence() -> None:
+    authors = ("Will", "Gina")
+    assert focus_groups("Will it rain when Gina visits?", authors) == ["gina"]
+    assert focus_groups("What did Will say?", authors) == ["will"]
+    assert focus_groups("what will gina say?", authors) == ["gina"]
+
+
 def _ranked(author: str, score: float, n: int, text: str = "") -> Ranked:
     item = MemoryItem(
         id=f"mem_{n}",

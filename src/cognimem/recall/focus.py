@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from cognimem.ingest.keys import normalize_name
+from cognimem.recall.analyze import STOP_WORDS
 from cognimem.recall.rerank import Ranked
 
 # what may stand between two names for them to be one coordinated subject
@@ -46,7 +47,10 @@ def focus_groups(query: str, authors: Iterable[str]) -> list[str]:
         if not author:
             continue
         pattern = re.compile(rf"(?<!\w){re.escape(author)}(?:'s)?(?!\w)", re.IGNORECASE)
-        spans.extend((m.start(), m.end(), author) for m in pattern.finditer(text))
+        for m in pattern.finditer(text):
+            if author in STOP_WORDS and not (m.start() > 0 and text[m.start()].isupper()):
+                continue  # "Will it rain?" names nobody; "What did Will say?" does
+            spans.append((m.start(), m.end(), author))
     if not spans:
         return []
     spans.sort()
