@@ -71,6 +71,16 @@ def test_a_message_that_ends_in_a_question_is_not_boosted() -> None:
     out = focus(ranked, "What has Melanie painted?", 0.2)
     assert [r.item.id for r in out] == ["mem_3", "mem_1", "mem_2"]
     assert "speaker" not in out[2].signals
+    # whoever asks, a message that asks ranks half the weight lower
+    assert out[2].score == 0.95 - 0.1
+    assert out[2].signals["asks"] == 1.0
+    other = [_ranked("Caroline", 1.0, 4, "What did you paint?"), _ranked("Melanie", 0.95, 5)]
+    assert [r.item.id for r in focus(other, "What has Melanie painted?", 0.2)] == [
+        "mem_5",
+        "mem_4",
+    ]
+    # a query about nobody leaves questions alone
+    assert focus(other, "What did you paint?", 0.2) == other
     assert focus(ranked, "What did I paint?", 0.2) == ranked
 
 
