@@ -6,8 +6,7 @@ share, and holds the public signatures and their documentation."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
@@ -28,7 +27,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
-from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
+from cognimem.models.arguments import ScopeLike
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     Alias,
@@ -39,16 +38,15 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.models.lifecycle import ConsolidationResult, RevisionResult
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
-from cognimem.queue import Job, JobQueue
+from cognimem.queue import JobQueue
 from cognimem.recall.overrides import RankingOverrides
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.editing import EditService
-from cognimem.services.jobs import SWEEP_LIMIT, JobService
+from cognimem.services.jobs import JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
 from cognimem.services.reading import ReadService
 from cognimem.services.sessions import SessionService
@@ -302,31 +300,6 @@ class Memory(LifecycleCalls):
             profile=profile,
         )
 
-    # -- lifecycle: services.revision ---------------------------------------------------
-    async def revise(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        since: datetime | None = None,
-        dry_run: bool = False,
-        use_llm: bool = True,
-        progress: Callable[[float], None] | None = None,
-    ) -> RevisionResult:
-        """Revision over one user's recent turns: each user message said since ``since``
-        (default: the last day) is read for again at its time, and the facts the read
-        retrieves are checked against it — an affirmation reinforces a fact, a
-        correction invalidates it (``docs/lifecycle.md``). ``turn`` does the same for
-        its own message. With ``use_llm`` and an LLM configured, it is asked about the
-        facts the rules find nothing about (a failure is reported in ``degraded``). With
-        ``dry_run`` nothing changes and the result says what would."""
-        target = make_read_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
-        return await self._revision.revise(
-            target, dry_run=dry_run, progress=progress, since=since, use_llm=use_llm
-        )
-
     # -- lookups and listings: services.browsing ---------------------------------------
     async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
         """One memory item by id (``NotFound``), whatever its status."""
@@ -525,32 +498,6 @@ class Memory(LifecycleCalls):
             conflict_id, winner_fact_id=winner_fact_id, note=note, tenant_id=tenant_id
         )
 
-    # -- lifecycle: services.consolidation ---------------------------------------------
-    async def consolidate(
-        self,
-        scope: ScopeLike = None,
-        *,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        dry_run: bool = False,
-        progress: Callable[[float], None] | None = None,
-    ) -> ConsolidationResult:
-        """Consolidate one user's unconsolidated episodes into summaries (a gist per
-        session window and per recurring topic) and the user's facts into profiles (one
-        per subject), every sentence carrying the events it states; the episodes are
-        marked consolidated, never deleted. Extractive without an LLM, one structured
-        call per group with one (a failed call is written extractively and listed in
-        ``degraded``). Running it again changes nothing unless something new came in; a
-        group whose summary changes replaces it (the old one archived, in history).
-        ``dry_run`` returns what would change and writes nothing; ``progress`` receives
-        the fraction done. Needs ``user_id``."""
-        return await self._consolidation.consolidate(
-            make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
-            dry_run=dry_run,
-            progress=progress,
-        )
-
     # -- sessions: services.sessions ---------------------------------------------------
     async def create_session(
         self,
@@ -635,33 +582,3 @@ class Memory(LifecycleCalls):
         importing twice inserts nothing and another tenant's export imports whole.
         Returns how many rows of each type were inserted."""
         return await self._transfer.import_records(records, tenant_id=tenant_id)
-
-    # -- async ingestion: services.jobs ------------------------------------------------
-    async def get_job(self, job_id: str, *, tenant_id: str = "default") -> Job:
-        """The state of a job (ingestion or lifecycle: queued / running / done / failed,
-        with its progress and result summary). ``NotFound`` for an unknown id, and always
-        when no queue is configured (PostgreSQL without a queue URL: no jobs)."""
-        return await self._jobs.get_job(job_id, tenant_id=tenant_id)
-
-    async def process_next_job(self, worker: str, *, block_s: float = 0.0) -> Job | None:
-        """Claim one job, run it, acknowledge it; ``None`` when the queue is empty.
-
-        A job that raises is returned to the queue (retried until its attempts run out,
-        then dead-lettered) and the error is logged and recorded on the job.
-        """
-        return await self._jobs.process_next_job(worker, block_s=block_s)
-
-    async def requeue_stranded(self, *, limit: int = SWEEP_LIMIT) -> list[str]:
-        """Queue the ingest jobs of events left unprocessed for longer than
-        ``settings.ingest.sweep_grace_s`` that the queue does not know (a process died
-        between committing a write's events and queuing their job); returns their ids.
-        Idempotent: a job the queue has is left as it is. Every worker runs this at
-        start and every ``sweep_interval_s``."""
-        return await self._jobs.requeue_stranded(limit=limit)
-
-    async def run_worker(self, worker: str, *, stop: asyncio.Event, poll_s: float = 1.0) -> int:
-        """Process jobs (ingest and lifecycle) until ``stop`` is set; returns how many
-        jobs were handled. Sweeps for stranded jobs (:meth:`requeue_stranded`) at start
-        and on an interval, and queues scheduled lifecycle jobs
-        (:meth:`schedule_lifecycle`) every ``settings.lifecycle.tick_s``."""
-        return await self._jobs.run_worker(worker, stop=stop, poll_s=poll_s)

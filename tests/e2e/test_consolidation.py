@@ -71,6 +71,11 @@ async def assert_claims_state_their_events(memory: Memory, summary: MemoryItem) 
         assert claim["event_ids"], claim
         assert claim["text"] in summary.text
         events = await memory.get_events(claim["event_ids"])
+        if summary.key and summary.key.startswith("profile:"):
+            # a profile states facts, each dated by when it held (its valid_from, else
+            # when it was said), never by when this process stored it
+            assert f"{events[-1].occurred_at:%B %Y})" in claim["text"]
+            continue
         # an extractive sentence quotes (the start of) what was said, under its speaker
         said = events[0].content.split(". ")[0].rstrip(".")
         assert said[:40] in claim["text"]

@@ -324,7 +324,8 @@ def heading_of(group: Group) -> str:
 
 
 def fact_claim(fact: Fact) -> Claim:
-    when = fact.valid_from or fact.recorded_at
+    # when it was last said to hold (recorded_at is when this process stored it)
+    when = fact.valid_from or fact.last_validated_at
     tag = ConstraintTag(fact.category.value, tuple(fact.scope_tags)) if fact.is_constraint else None
     return Claim(
         text=f"{fact.text.rstrip('.')} (as of {day(when)}).",

@@ -5,7 +5,8 @@ by :func:`apply_ranking`.
 What may be changed is how the candidates a preset's steps found are scored, ordered and
 cut: fusion (``fusion``, ``lexical_weight``, ``vector_weight``, ``rrf_k``), the rerank
 weights, the recency half-lives, MMR (``mmr_lambda``), the relevance floor
-(``episode_floor``) and the evidence floor (``min_similarity``). Each is a pure function
+(``episode_floor``), the evidence floor (``min_similarity``) and the speaker focus
+(``speaker_focus``). Each is a pure function
 over candidates already fetched, bounded in cost whatever its value: a read with any of
 them reads the same rows, in the same time, inside the same scope. Left to the presets
 and the operator: which steps run (``lexical``, ``vector``, ``graph``, ``sections``,
@@ -73,6 +74,7 @@ class RankingOverrides(_Partial):
     mmr_lambda: Share | None = None
     episode_floor: Share | None = None
     min_similarity: Cosine | None = None
+    speaker_focus: Weight | None = None
 
     def changes(self) -> dict[str, Any]:
         """The fields set, nested groups only with their set fields."""

@@ -25,7 +25,8 @@ from cognimem.recall.rerank import Ranked
 ANSWER_GAP = timedelta(hours=1)
 
 
-def _asks(text: str) -> bool:
+def asks(text: str) -> bool:
+    """Whether a message asks (ends in a question): it hands the turn back."""
     return text.rstrip().endswith("?")
 
 
@@ -45,7 +46,7 @@ def rank_answers(ranked: Sequence[Ranked], weight: float) -> list[Ranked]:
             q.scope == a.scope
             and q.author != a.author
             and q.occurred_at <= a.occurred_at <= q.occurred_at + ANSWER_GAP
-            and _asks(q.text)
+            and asks(q.text)
         ):
             signal = round(before.score / top, 4)
             boosted[a.id] = replace(

@@ -93,6 +93,10 @@ class RecallConfig(BaseModel):
     half_lives: HalfLives = Field(default_factory=HalfLives)
     # MMR: 1.0 ranks by score alone; lower trades score for novelty (token-set overlap)
     mmr_lambda: Share = 1.0
+    # a memory said by the person the query asks about scores this much more, and a
+    # query about two people ("X and Y") ranks each one's memories in turn
+    # (recall/focus.py); 0 turns it off
+    speaker_focus: Weight = 0.2
     # ranked memories scoring below this share of the best one are dropped, not padded in
     episode_floor: Share = 0.0
     # a ranked memory that shares no content word or domain with the query, is not the
@@ -124,9 +128,11 @@ PRESETS: dict[str, RecallConfig] = {
     "fast": RecallConfig(name="fast", graph=False, skip_if_found=True, candidates=50),
     # plain single-method baselines: no graph, no sections, no question → answer pairs
     "lexical": RecallConfig(
-        name="lexical", vector=False, graph=False, sections=False, rerank=PLAIN
+        name="lexical", vector=False, graph=False, sections=False, rerank=PLAIN, speaker_focus=0.0
     ),
-    "vector": RecallConfig(name="vector", lexical=False, graph=False, sections=False, rerank=PLAIN),
+    "vector": RecallConfig(
+        name="vector", lexical=False, graph=False, sections=False, rerank=PLAIN, speaker_focus=0.0
+    ),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
     # balanced, then the local cross-encoder over the best 20 (needs the ``bge`` extra)
     "reranked": RecallConfig(name="reranked", cross_encoder="ms-marco-l12"),

@@ -35,6 +35,7 @@ from cognimem.recall.constraints import (
 from cognimem.recall.cross import CrossEncoders
 from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
+from cognimem.recall.focus import focus
 from cognimem.recall.fuse import fuse
 from cognimem.recall.graph import candidate_names, expand
 from cognimem.recall.pairs import rank_answers
@@ -472,7 +473,11 @@ class Reader:
             ri.dated = dating(item)
             candidates.append(ri)
         entity_names = outputs.get(StepKind.GRAPH, empty).entity_names
-        ranked = rank_answers(rerank(candidates, config, now, entity_names), w.answer)
+        ranked = focus(
+            rank_answers(rerank(candidates, config, now, entity_names), w.answer),
+            run.analysis.query,
+            config.speaker_focus,
+        )
         if config.cross_encoder is not None:
             ranked = await self._cross_rerank(ranked, run, reports, degraded)
         vector = outputs.get(StepKind.VECTOR)
@@ -543,7 +548,7 @@ def _packet_signals(r: Ranked) -> dict[str, float]:
     """The per-method raw scores (what a caller compares across reads) and the final
     signals that moved the rank."""
     out = dict(r.raw)
-    for name in ("graph", "fact", "entity", "dated"):
+    for name in ("graph", "fact", "entity", "dated", "speaker"):
         if r.signals.get(name):
             out[name] = r.signals[name]
     return out
