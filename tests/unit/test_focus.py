@@ -60,6 +60,8 @@ def test_the_subjects_messages_gain_the_weight() -> None:
     assert out[0].signals["speaker"] == 1.0
     assert "speaker" not in out[1].signals
     assert focus(ranked, "What has Melanie painted?", 0.0) == ranked
+    # "when" questions are ranked by the dated signal, not by who said it
+    assert focus(ranked, "When did Melanie paint a sunrise?", 0.2) == ranked
 
 
 def test_a_message_that_ends_in_a_question_is_not_boosted() -> None:
