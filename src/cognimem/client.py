@@ -18,26 +18,31 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter
 from pydantic_core import to_jsonable_python
 
-from cognimem import errors
 from cognimem.blocking import BlockingFacade
 from cognimem.client_lifecycle import LifecycleClientCalls
+from cognimem.client_wire import (
+    DEFAULT_TENANT,
+    ClientError,
+    TransportError,
+    check_tenant,
+    error_from,
+    message_body,
+    parse,
+    ranking_body,
+    scope_body,
+)
 from cognimem.errors import (
-    CognimemError,
-    InvalidInput,
     NotFound,
-    ProviderError,
-    RateLimited,
-    StoreUnavailable,
     UsageError,
 )
 from cognimem.ingest.profiles import DEFAULT_PROFILE
@@ -47,7 +52,6 @@ from cognimem.models import (
     MemoryItem,
     Message,
     Role,
-    Scope,
     Tier,
     Turn,
     WriteResult,
@@ -71,7 +75,6 @@ T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8420"
-DEFAULT_TENANT = "default"
 RETRY_STATUSES = frozenset({429, 503})
 NDJSON = "application/x-ndjson"
 _FACTS = TypeAdapter(list[Fact])
@@ -80,33 +83,6 @@ _HISTORY = TypeAdapter(list[HistoryEntry])
 _SESSIONS = TypeAdapter(list[Session])
 _COUNTS = TypeAdapter(dict[str, int])
 _ENTITIES = TypeAdapter(list[EntityWithAliases])
-_ERROR_TYPES: dict[str, type[CognimemError]] = {
-    name: cls
-    for name in ("CognimemError", *errors.__all__)
-    if isinstance(cls := getattr(errors, name), type) and issubclass(cls, CognimemError)
-}
-
-
-class ClientError(CognimemError):
-    """The server answered with something that is not a cognimem answer: an error
-    without the cognimem error body, an unknown error type, or a body that does not
-    parse as the expected model. ``status`` and ``body`` hold what came back."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int | None = None,
-        body: str = "",
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message, details=details)
-        self.status = status
-        self.body = body
-
-
-class TransportError(ClientError):
-    """The request did not get an answer: connection refused, DNS, timeout, ..."""
 
 
 class AsyncMemoryClient(LifecycleClientCalls):
@@ -188,9 +164,9 @@ class AsyncMemoryClient(LifecycleClientCalls):
             "external_id": external_id,
             "metadata": dict(metadata) if metadata is not None else None,
         }
-        body = _message(content)
+        body = message_body(content)
         body.update({k: v for k, v in overrides.items() if v is not None})
-        body["scope"] = _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        body["scope"] = scope_body(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
         body["profile"] = profile
         return await self._call_model(WriteResult, "POST", "/v1/memory/write", body)
 
@@ -206,8 +182,8 @@ class AsyncMemoryClient(LifecycleClientCalls):
     ) -> WriteResult:
         """Remember many messages in one request (see :meth:`Memory.write_batch`)."""
         body = {
-            "messages": [_message(m) for m in messages],
-            "scope": _scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            "messages": [message_body(m) for m in messages],
+            "scope": scope_body(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
             "profile": profile,
         }
         return await self._call_model(WriteResult, "POST", "/v1/memory/write_batch", body)
@@ -239,7 +215,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
             "limit": limit,
             "max_tokens": max_tokens,
             "preset": preset,
-            "ranking": _ranking(ranking),
+            "ranking": ranking_body(ranking),
             "kinds": None if kinds is None else list(kinds),
             "since": since,
             "until": until,
@@ -248,7 +224,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
         }
         body: dict[str, Any] = {
             "query": query,
-            "scope": _scope(
+            "scope": scope_body(
                 scope,
                 all_users=all_users,
                 user_id=user_id,
@@ -282,7 +258,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
                 )
             key = keys[0] if keys else None
         body: dict[str, Any] = {
-            "scope": _scope(scope, all_users=all_users, user_id=user_id),
+            "scope": scope_body(scope, all_users=all_users, user_id=user_id),
             "include_history": include_history,
             "limit": limit,
         }
@@ -291,7 +267,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
         if categories is not None:
             body["categories"] = list(categories)
         response = await self._call("POST", "/v1/facts/query", body)
-        return _parse(response, _FACTS.validate_python)
+        return parse(response, _FACTS.validate_python)
 
     async def get_fact(
         self,
@@ -312,9 +288,9 @@ class AsyncMemoryClient(LifecycleClientCalls):
         self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
     ) -> list[tuple[Entity, list[Alias]]]:
         """The entities visible to the user, each with its aliases."""
-        body = {"scope": _scope(scope, all_users=all_users, user_id=user_id)}
+        body = {"scope": scope_body(scope, all_users=all_users, user_id=user_id)}
         response = await self._call("POST", "/v1/entities/query", body)
-        return [(e.entity, e.aliases) for e in _parse(response, _ENTITIES.validate_python)]
+        return [(e.entity, e.aliases) for e in parse(response, _ENTITIES.validate_python)]
 
     async def conflicts(
         self,
@@ -326,11 +302,11 @@ class AsyncMemoryClient(LifecycleClientCalls):
     ) -> list[FactConflict]:
         """Contradictions between the user's facts."""
         body = {
-            "scope": _scope(scope, all_users=all_users, user_id=user_id),
+            "scope": scope_body(scope, all_users=all_users, user_id=user_id),
             "open_only": open_only,
         }
         response = await self._call("POST", "/v1/conflicts/query", body)
-        return _parse(response, _CONFLICTS.validate_python)
+        return parse(response, _CONFLICTS.validate_python)
 
     async def resolve_conflict(
         self,
@@ -341,7 +317,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
         tenant_id: str = DEFAULT_TENANT,
     ) -> FactConflict:
         """Close a conflict (see :meth:`Memory.resolve_conflict`)."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         body = {"winner_fact_id": winner_fact_id, "note": note}
         path = f"/v1/conflicts/{quote(conflict_id, safe='')}/resolve"
         return await self._call_model(FactConflict, "POST", path, body)
@@ -349,7 +325,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
     # -- one memory --------------------------------------------------------------------
     async def get(self, item_id: str, *, tenant_id: str = DEFAULT_TENANT) -> MemoryItem:
         """One memory item with its provenance; ``NotFound`` when there is none."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         path = f"/v1/memory/get/{quote(item_id, safe='')}"
         return await self._call_model(MemoryItem, "GET", path)
 
@@ -357,12 +333,12 @@ class AsyncMemoryClient(LifecycleClientCalls):
         self, target_id: str, *, tenant_id: str = DEFAULT_TENANT
     ) -> list[HistoryEntry]:
         """Every recorded change to an item or a fact, oldest first."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         try:
             response = await self._call("GET", f"/v1/memory/history/{quote(target_id, safe='')}")
         except NotFound:
             return []  # as Memory.history answers for an id it does not know
-        return _parse(response, _HISTORY.validate_python)
+        return parse(response, _HISTORY.validate_python)
 
     async def update(
         self,
@@ -375,14 +351,14 @@ class AsyncMemoryClient(LifecycleClientCalls):
         tenant_id: str = DEFAULT_TENANT,
     ) -> MemoryItem:
         """Edit a memory or give feedback on it (see :meth:`Memory.update`)."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         changes = {"text": text, "importance": importance, "tier": tier, "feedback": feedback}
         body = {"id": item_id, **{k: v for k, v in changes.items() if v is not None}}
         return await self._call_model(MemoryItem, "POST", "/v1/memory/update", body)
 
     async def delete(self, item_id: str, *, tenant_id: str = DEFAULT_TENANT) -> None:
         """Delete one memory item; ``NotFound`` when there is none."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         await self.get(item_id)
         await self.forget(ids=[item_id], all_users=True)  # by id: whoever's it is
 
@@ -410,7 +386,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
             "until": until,
         }
         body = {
-            "scope": _scope(
+            "scope": scope_body(
                 scope,
                 all_users=all_users,
                 user_id=user_id,
@@ -446,12 +422,12 @@ class AsyncMemoryClient(LifecycleClientCalls):
             "limit": limit,
             "max_tokens": max_tokens,
             "preset": preset,
-            "ranking": _ranking(ranking),
+            "ranking": ranking_body(ranking),
             "timezone": timezone,
         }
         body: dict[str, Any] = {
-            "user": {"role": "user", **_message(user_message)},
-            "scope": _scope(
+            "user": {"role": "user", **message_body(user_message)},
+            "scope": scope_body(
                 scope,
                 all_users=all_users,
                 user_id=user_id,
@@ -462,7 +438,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
             **{k: v for k, v in options.items() if v is not None},
         }
         if assistant_message is not None:
-            body["assistant"] = {"role": "assistant", **_message(assistant_message)}
+            body["assistant"] = {"role": "assistant", **message_body(assistant_message)}
         return await self._call_model(Turn, "POST", "/v1/memory/turn", body)
 
     # -- sessions, statistics, erasure, export -------------------------------------------
@@ -477,7 +453,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
     ) -> Session:
         body = {
             "session_id": session_id,
-            "scope": _scope(scope, user_id=user_id, agent_id=agent_id),
+            "scope": scope_body(scope, user_id=user_id, agent_id=agent_id),
             "metadata": dict(metadata or {}),
         }
         return await self._call_model(Session, "POST", "/v1/sessions", body)
@@ -491,28 +467,28 @@ class AsyncMemoryClient(LifecycleClientCalls):
         all_users: bool = False,
         limit: int = 100,
     ) -> list[Session]:
-        scoped = _scope(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
+        scoped = scope_body(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
         body = {"scope": scoped, "limit": limit}
         response = await self._call("POST", "/v1/sessions/query", body)
-        return _parse(response, _SESSIONS.validate_python)
+        return parse(response, _SESSIONS.validate_python)
 
     async def close_session(
         self, session_id: str, *, scope: ScopeLike = None, user_id: str | None = None
     ) -> Session:
         """Close a session: writes naming it are refused (``Conflict``) from now on."""
         path = f"/v1/sessions/{quote(session_id, safe='')}/close"
-        body = {"scope": _scope(scope, user_id=user_id)}
+        body = {"scope": scope_body(scope, user_id=user_id)}
         return await self._call_model(Session, "POST", path, body)
 
     async def stats(
         self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
     ) -> ScopeStats:
-        body = {"scope": _scope(scope, all_users=all_users, user_id=user_id)}
+        body = {"scope": scope_body(scope, all_users=all_users, user_id=user_id)}
         return await self._call_model(ScopeStats, "POST", "/v1/stats", body)
 
     async def erase_user(self, user_id: str, *, tenant_id: str = DEFAULT_TENANT) -> ErasureReport:
         """Erase everything derived from the user (see :meth:`Memory.erase_user`)."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         path = f"/v1/users/{quote(user_id, safe='')}"
         return await self._call_model(ErasureReport, "DELETE", path)
 
@@ -520,11 +496,13 @@ class AsyncMemoryClient(LifecycleClientCalls):
         self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
     ) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope, streamed (a header record first)."""
-        body = to_jsonable_python({"scope": _scope(scope, all_users=all_users, user_id=user_id)})
+        body = to_jsonable_python(
+            {"scope": scope_body(scope, all_users=all_users, user_id=user_id)}
+        )
         async with self._http.stream("POST", "/v1/memory/export", json=body) as response:
             if not response.is_success:
                 await response.aread()
-                raise _error_from(response)
+                raise error_from(response)
             async for line in response.aiter_lines():
                 if line.strip():
                     yield ExportRecord.model_validate_json(line)
@@ -536,7 +514,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
         tenant_id: str = DEFAULT_TENANT,
     ) -> dict[str, int]:
         """Import records written by :meth:`export` (idempotent)."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         lines = [
             (r if isinstance(r, ExportRecord) else ExportRecord.model_validate(r)).model_dump_json()
             for r in records
@@ -545,27 +523,27 @@ class AsyncMemoryClient(LifecycleClientCalls):
         response = await self._call(
             "POST", "/v1/memory/import", content=content, content_type=NDJSON
         )
-        return _parse(response, _COUNTS.validate_python)
+        return parse(response, _COUNTS.validate_python)
 
     # -- async ingestion -------------------------------------------------------------
     async def get_job(self, job_id: str, *, tenant_id: str = DEFAULT_TENANT) -> Job:
         """The state of an ingestion job (queued / running / done / failed)."""
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         return await self._call_model(Job, "GET", f"/v1/jobs/{quote(job_id, safe='')}")
 
     # -- service ---------------------------------------------------------------------
     async def health(self) -> dict[str, str]:
         """The server's health check (``{"status": "ok"}``)."""
         response = await self._call("GET", "/v1/health")
-        return _parse(response, TypeAdapter(dict[str, str]).validate_python)
+        return parse(response, TypeAdapter(dict[str, str]).validate_python)
 
     # -- plumbing --------------------------------------------------------------------
     def _scope_body(self, scope: ScopeLike, **fields: str | None) -> dict[str, Any]:
-        return _scope(scope, all_users=False, **fields)
+        return scope_body(scope, all_users=False, **fields)
 
     async def _call_model(self, model: type[M], method: str, path: str, body: Any = None) -> M:
         response = await self._call(method, path, body)
-        return _parse(response, model.model_validate)
+        return parse(response, model.model_validate)
 
     async def _call(
         self,
@@ -598,7 +576,7 @@ class AsyncMemoryClient(LifecycleClientCalls):
                 return response
             delay = self._retry_delay(response, attempt)
             if delay is None:
-                raise _error_from(response)
+                raise error_from(response)
             await asyncio.sleep(delay)
             attempt += 1
 
@@ -625,109 +603,6 @@ class MemoryClient(BlockingFacade):
 
     def health(self) -> dict[str, str]:
         return self._run(self._client.health())
-
-
-# -- request bodies ------------------------------------------------------------------
-def _message(value: Message | Mapping[str, Any] | str) -> dict[str, Any]:
-    # not validated here: the server checks it and names the field, as Memory does
-    if isinstance(value, Message):
-        return value.model_dump(exclude_unset=True)
-    if isinstance(value, str):
-        return {"content": value}
-    return dict(value)
-
-
-def _ranking(value: RankingOverrides | Mapping[str, Any] | None) -> dict[str, Any] | None:
-    # not validated here: the server checks it and names the field, as Memory does
-    if isinstance(value, RankingOverrides):
-        return value.changes()
-    return None if value is None else dict(value)
-
-
-def _scope(
-    scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
-) -> dict[str, Any]:
-    """The scope fields of a request body. The tenant is the server's to pick (from the
-    API key): a scope naming another tenant than the default is a ``UsageError``.
-    ``all_users`` goes in the scope (``{"all_users": true}``), as the API takes it."""
-    if isinstance(scope, Scope):
-        data = scope.model_dump(exclude_defaults=True)
-    else:
-        data = dict(scope or {})
-    data.update({k: v for k, v in fields.items() if v is not None})
-    if all_users:
-        data["all_users"] = True
-    _check_tenant(str(data.pop("tenant_id", DEFAULT_TENANT)))
-    return data
-
-
-def _check_tenant(tenant_id: str) -> None:
-    if tenant_id != DEFAULT_TENANT:
-        raise UsageError(
-            "over HTTP the server picks the tenant (from the API key): leave tenant_id unset"
-        )
-
-
-# -- responses -----------------------------------------------------------------------
-def _parse(response: httpx.Response, validate: Callable[[Any], T]) -> T:
-    try:
-        return validate(response.json())
-    except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
-        raise ClientError(
-            f"unexpected answer to {response.request.method} {response.request.url.path} "
-            f"(HTTP {response.status_code}): {_snippet(response)}",
-            status=response.status_code,
-            body=response.text,
-        ) from exc
-
-
-def _snippet(response: httpx.Response, size: int = 200) -> str:
-    text = response.text.strip() or "<empty body>"
-    return text if len(text) <= size else text[:size] + "..."
-
-
-def _error_from(response: httpx.Response) -> CognimemError:
-    """The exception ``Memory`` would have raised, rebuilt from an error response."""
-    status = response.status_code
-    try:
-        error = response.json()["error"]
-        type_, message = error["type"], error["message"]
-        details = error.get("details") or {}
-        if not (isinstance(type_, str) and isinstance(message, str) and isinstance(details, dict)):
-            raise TypeError("malformed error body")
-    except (ValueError, KeyError, TypeError):
-        return ClientError(
-            f"HTTP {status} from {response.request.method} {response.request.url.path}: "
-            f"{_snippet(response)}",
-            status=status,
-            body=response.text,
-        )
-    cls = _ERROR_TYPES.get(type_)
-    if cls is None:
-        return ClientError(
-            f"{type_}: {message}", status=status, body=response.text, details=details
-        )
-    if issubclass(cls, InvalidInput):
-        field = details.get("field")
-        return cls(message, field=field if isinstance(field, str) else None, details=details)
-    if issubclass(cls, NotFound):
-        found = cls(str(details.get("kind", "")), str(details.get("id", "")))
-        found.message, found.args = message, (message,)
-        return found
-    if issubclass(cls, StoreUnavailable | RateLimited):
-        retry_after = retry_after_seconds(response.headers.get("Retry-After"))
-        return cls(
-            message, retry_after=1.0 if retry_after is None else retry_after, details=details
-        )
-    if issubclass(cls, ProviderError):
-        rest = {k: v for k, v in details.items() if k not in ("provider", "model")}
-        return cls(
-            message,
-            provider=str(details.get("provider", "")),
-            model=str(details.get("model", "")),
-            details=rest,
-        )
-    return cls(message, details=details)
 
 
 __all__ = ["AsyncMemoryClient", "ClientError", "MemoryClient", "TransportError"]

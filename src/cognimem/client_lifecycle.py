@@ -9,6 +9,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, TypeAdapter
 
+from cognimem.client_wire import check_tenant, parse
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.lifecycle import LifecycleRun
 from cognimem.queue import Job, JobState
@@ -63,13 +64,11 @@ class LifecycleClientCalls:
         limit: int = 100,
     ) -> list[Job]:
         """The tenant's jobs, newest first, with state, progress and result summary."""
-        from cognimem.client import _check_tenant, _parse
-
-        _check_tenant(tenant_id)
+        check_tenant(tenant_id)
         params = {"limit": str(limit)}
         if kind is not None:
             params["kind"] = kind
         if state is not None:
             params["state"] = str(state)  # checked by the server (422), as Memory checks it
         response = await self._call("GET", f"/v1/jobs?{httpx.QueryParams(params)}")
-        return _parse(response, _JOBS.validate_python)
+        return parse(response, _JOBS.validate_python)
