@@ -26,11 +26,11 @@ def test_a_request_of_the_users_own_speaks_in_person() -> None:
 
 def test_a_personal_request_ranks_by_meaning_first() -> None:
     balanced = PRESETS["balanced"]
-    assert [i for i, _, _ in fuse(LISTS, balanced)][0] == "shared words"
+    assert fuse(LISTS, balanced)[0][0] == "shared words"
     leaning = for_request(balanced, personal_decision=True)
     assert leaning.vector_weight == 0.7 * (balanced.lexical_weight + balanced.vector_weight)
     assert leaning.lexical_weight + leaning.vector_weight == 1.0
-    assert [i for i, _, _ in fuse(LISTS, leaning)][0] == "meaning"
+    assert fuse(LISTS, leaning)[0][0] == "meaning"
 
 
 def test_other_queries_and_other_fusions_keep_their_weights() -> None:
