@@ -204,6 +204,15 @@ def asks_when(query: str) -> bool:
     return bool(_TEMPORAL.search(query))
 
 
+_PERSONAL = re.compile(r"\b(?:i|me|my|we|us|our|you|your)\b", re.IGNORECASE)
+
+
+def speaks_in_person(query: str) -> bool:
+    """Whether the query speaks in the first or second person ("can you find me ...",
+    "what should I ..."): a request of the user's own, not a question about others."""
+    return bool(_PERSONAL.search(query))
+
+
 _HOW = re.compile(
     r"\bhow\s+(?:do|can|could|should|would|to)\s+(?:i|we|you)?\b|\bhow\s+to\b|"
     r"\b(?:steps?|procedure|workflow|instructions?|command|set\s+up|install|configure|"

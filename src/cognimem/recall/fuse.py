@@ -23,6 +23,18 @@ def _normalised(candidates: Sequence[Candidate]) -> dict[str, float]:
     return {c.item_id: (c.score - low) / (high - low) for c in candidates}
 
 
+def for_request(config: RecallConfig, personal_decision: bool) -> RecallConfig:
+    """``config`` with its fusion weights shifted to ``request_vector_share`` for a
+    decision-like request in the first or second person (their sum kept)."""
+    share = config.request_vector_share
+    if not personal_decision or share is None or config.fusion != "weighted":
+        return config
+    total = config.lexical_weight + config.vector_weight
+    return config.model_copy(
+        update={"lexical_weight": total * (1 - share), "vector_weight": total * share}
+    )
+
+
 def fuse(
     lists: Mapping[str, Sequence[Candidate]], config: RecallConfig
 ) -> list[tuple[str, float, dict[str, float]]]:

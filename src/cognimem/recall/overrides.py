@@ -69,6 +69,7 @@ class RankingOverrides(_Partial):
     lexical_weight: Weight | None = None
     vector_weight: Weight | None = None
     rrf_k: RrfK | None = None
+    request_vector_share: Share | None = None
     rerank: RerankOverrides = Field(default_factory=RerankOverrides)
     half_lives: HalfLifeOverrides = Field(default_factory=HalfLifeOverrides)
     mmr_lambda: Share | None = None

@@ -21,7 +21,7 @@ from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.models.packets import NOTHING_RELEVANT, ConflictEntry, PacketItem
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
-from cognimem.recall.analyze import QueryAnalysis, analyze
+from cognimem.recall.analyze import QueryAnalysis, analyze, speaks_in_person
 from cognimem.recall.assemble import SectionInputs, assemble, assemble_sections, packet_item
 from cognimem.recall.classify import QueryClassifier
 from cognimem.recall.constraints import (
@@ -36,7 +36,7 @@ from cognimem.recall.cross import CrossEncoders
 from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.focus import focus
-from cognimem.recall.fuse import fuse
+from cognimem.recall.fuse import for_request, fuse
 from cognimem.recall.graph import candidate_names, expand
 from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import (
@@ -368,7 +368,8 @@ class Reader:
             for k in (StepKind.LEXICAL, StepKind.VECTOR)
             if k in outputs
         }
-        fused = fuse(lists, config)
+        personal = run.analysis.decision and speaks_in_person(run.analysis.query)
+        fused = fuse(lists, for_request(config, personal))
         top = fused[0][1] if fused else 0.0
         inputs: dict[str, RankInput] = {}
         for item_id, score, raw in fused:
