@@ -56,7 +56,8 @@ from cognimem.config import Settings
 from cognimem.eval import locomo
 from cognimem.models import ContextPacket, Message
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
-from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix, build_embedder
+from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix
+from cognimem.providers.factory import build_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "cue_trigger_long.jsonl"

@@ -139,7 +139,9 @@ class Memory(LifecycleCalls):
         await self._parts.open()
 
     async def aclose(self) -> None:
-        """Close the store, the queue, the embedder and the LLM."""
+        """Close the reader's cross-encoders, the store, the queue, the embedder and
+        the LLM."""
+        await self._reading.aclose()
         await self._parts.close()
 
     async def __aenter__(self) -> Self:

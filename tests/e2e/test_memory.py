@@ -25,7 +25,7 @@ from cognimem import (
     WriteOutcome,
 )
 from cognimem.models import Scope
-from cognimem.providers.embeddings import build_embedder
+from cognimem.providers.factory import build_embedder
 from cognimem.providers.fakes import FakeEmbeddingServer, HashingEmbedder
 from cognimem.providers.openai import OpenAICompatibleEmbedder
 from cognimem.providers.tokens import count_tokens

@@ -9,12 +9,14 @@ from cognimem.providers import (
     CachedEmbedder,
     Embedder,
     HashingEmbedder,
+    OnnxEmbedder,
     OnnxMiniLMEmbedder,
     OpenAICompatibleEmbedder,
     build_embedder,
     l2_normalize,
     text_hash,
 )
+from cognimem.providers.factory import spec_of
 from tests.doubles import CountingEmbedder, DictBackend
 
 # --- HashingEmbedder ---------------------------------------------------------------
@@ -147,6 +149,18 @@ async def test_cached_embedder_queries_stay_out_of_the_persistent_cache() -> Non
     assert inner.batches == [["where did I park?"]]  # the LRU still serves the repeat
 
 
+async def test_cached_embedder_keeps_a_texts_query_and_document_vectors_apart() -> None:
+    # an asymmetric model (bge's query instruction) embeds the same text differently as a
+    # query: a document vector must never answer a query, nor the other way round
+    inner = CountingEmbedder()
+    cached = CachedEmbedder(inner)
+    await cached.embed(["where did I park?"], "document")
+    await cached.embed(["where did I park?"], "query")
+    await cached.embed(["where did I park?"], "query")
+    await cached.embed(["where did I park?"], "document")
+    assert inner.batches == [["where did I park?"], ["where did I park?"]]
+
+
 async def test_cached_embedder_lru_is_bounded() -> None:
     inner = CountingEmbedder()
     cached = CachedEmbedder(inner, lru_size=2)
@@ -223,6 +237,20 @@ def test_build_embedder_onnx_is_lazy() -> None:
     assert emb.batch_size == 8
 
 
+def test_build_embedder_onnx_bge_small_is_lazy() -> None:
+    emb = build_embedder("onnx:bge-small", batch_size=8)
+    assert isinstance(emb, OnnxEmbedder)
+    assert emb.model_id == "onnx:bge-small-en-v1.5-int8"
+    assert emb.batch_size == 8
+
+
+@pytest.mark.parametrize("spec", ["onnx:minilm", "onnx:bge-small", "hashing:64", "openai:m"])
+def test_spec_of_a_model_id_builds_that_model(spec: str) -> None:
+    built = build_embedder(spec, base_url="http://127.0.0.1:1/v1")
+    again = build_embedder(spec_of(built.model_id), base_url="http://127.0.0.1:1/v1")
+    assert again.model_id == built.model_id
+
+
 def test_build_embedder_openai() -> None:
     emb = build_embedder(
         "openai:nomic-embed-text:latest",
@@ -252,7 +280,7 @@ def test_build_embedder_openai_rejects_non_http_url() -> None:
 def test_build_embedder_unknown_spec_lists_valid_forms(spec: str) -> None:
     with pytest.raises(UsageError) as info:
         build_embedder(spec)
-    for form in ("onnx:minilm", "hashing:<dim>", "openai:<model-name>"):
+    for form in ("onnx:minilm", "onnx:bge-small", "hashing:<dim>", "openai:<model-name>"):
         assert form in info.value.message
 
 
@@ -264,6 +292,9 @@ def test_public_names_are_exported() -> None:
         "EmbedKind",
         "FakeEmbeddingServer",
         "HashingEmbedder",
+        "CrossEncoder",
+        "OnnxCrossEncoder",
+        "OnnxEmbedder",
         "OnnxMiniLMEmbedder",
         "OpenAICompatibleEmbedder",
         "build_embedder",

@@ -36,6 +36,7 @@ from cognimem.models import (
 )
 from cognimem.models.clock import Clock, to_utc
 from cognimem.models.ids import content_hash, new_id
+from cognimem.models.items import index_text
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
@@ -51,11 +52,6 @@ from cognimem.store.base import (
 from cognimem.store.roles import Store
 
 log = logging.getLogger(__name__)
-
-
-def index_text(author: str | None, text: str) -> str:
-    """The text indexed for search: the author's name belongs to what was said."""
-    return f"{author}: {text}" if author else text
 
 
 SECRET_MARK = "[SECRET:"

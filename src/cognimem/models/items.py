@@ -37,6 +37,11 @@ class ItemStatus(StrEnum):
     DELETED = "deleted"
 
 
+def index_text(author: str | None, text: str) -> str:
+    """The text indexed for search: the author's name belongs to what was said."""
+    return f"{author}: {text}" if author else text
+
+
 class MemoryItem(BaseModel):
     """A stored memory item with its provenance (``source_event_ids``)."""
 

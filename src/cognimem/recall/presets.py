@@ -115,6 +115,18 @@ class RecallConfig(BaseModel):
     # (0.3 / 0.25 / 0.2 / 0.15: 0.33 / 0.44 / 0.53 / 0.66 of cues) while unrelated
     # questions still find nothing; re-check it for another model
     min_similarity: Cosine = 0.2
+    # a local cross-encoder (providers/onnx_models.py, the ``bge`` extra) rereads the
+    # query with each of the best ``cross_encoder_top`` ranked memories; its probability
+    # is blended into their scores with ``cross_encoder_weight`` (0 keeps the order, 1
+    # orders them by it alone). On in ``reranked`` only: on LoCoMo dev it raises frac@10
+    # on both folds' check conversations but multiplies a read's latency
+    # (docs/benchmarks.md)
+    cross_encoder: Literal["ms-marco-l12"] | None = None
+    cross_encoder_top: int = Field(default=20, ge=1, le=100)
+    # 0.2: on the LoCoMo rotation with speaker focus both folds' tune conversations pick
+    # it among 0.1 / 0.2 / 0.3 (fold A 0.8068 / 0.8111 / 0.7981, fold B 0.7660 / 0.7682 /
+    # 0.7645) and both checks gain over balanced (0.7632 -> 0.7798, 0.8039 -> 0.8101)
+    cross_encoder_weight: Share = 0.2
 
 
 PLAIN = RerankWeights(dated=0.0, recency=0.0, answer=0.0)
@@ -132,6 +144,8 @@ PRESETS: dict[str, RecallConfig] = {
         name="vector", lexical=False, graph=False, sections=False, rerank=PLAIN, speaker_focus=0.0
     ),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
+    # balanced, then the local cross-encoder over the best 20 (needs the ``bge`` extra)
+    "reranked": RecallConfig(name="reranked", cross_encoder="ms-marco-l12"),
 }
 
 

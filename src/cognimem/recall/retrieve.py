@@ -32,6 +32,7 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
+from cognimem.recall.cross import CrossEncoders
 from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.focus import focus
@@ -262,6 +263,11 @@ class Reader:
         self.embedder = embedder
         self.sections = sections or SectionConfig()
         self.classifier = classifier
+        self.cross_encoders = CrossEncoders()
+
+    async def aclose(self) -> None:
+        """Release the cross-encoders' models (the store and embedder are the caller's)."""
+        await self.cross_encoders.aclose()
 
     async def embed_query(self, query: str) -> np.ndarray:
         embedded = await self.embedder.embed([query], "query")
@@ -473,6 +479,8 @@ class Reader:
             run.analysis.query,
             config.speaker_focus,
         )
+        if config.cross_encoder is not None:
+            ranked = await self._cross_rerank(ranked, run, reports, degraded)
         vector = outputs.get(StepKind.VECTOR)
         check = EvidenceCheck.of(
             run.analysis.query,
@@ -517,6 +525,24 @@ class Reader:
             )
             packet.recall_config = config.model_dump(mode="json")
         return packet
+
+    async def _cross_rerank(
+        self, ranked: list[Ranked], run: _Run, reports: list[StepReport], degraded: list[str]
+    ) -> list[Ranked]:
+        """The cross-encoder stage, timed and reported like a step; when it fails or
+        times out the rerank's order stands and the packet says so in ``degraded``."""
+        config = run.config
+        found, report = await _timed(
+            "cross_encoder",
+            lambda: self.cross_encoders.rerank(ranked, run.analysis.query, config),
+            config.step_timeout_s,
+        )
+        report.results = min(len(ranked), config.cross_encoder_top) if found is not None else 0
+        reports.append(report)
+        if found is None:
+            degraded.append(f"cross_encoder: {'timed out' if report.timed_out else report.error}")
+            return ranked
+        return found
 
 
 def _packet_signals(r: Ranked) -> dict[str, float]:

@@ -9,13 +9,10 @@ from dataclasses import dataclass
 from cognimem.config import Settings
 from cognimem.errors import StoreUnavailable, UsageError
 from cognimem.models.clock import Clock
-from cognimem.providers.embeddings import (
-    CachedEmbedder,
-    Embedder,
-    EmbeddingCacheBackend,
-    build_embedder,
-)
-from cognimem.providers.llm import ChatLLM, build_llm
+from cognimem.providers.embeddings import CachedEmbedder, Embedder, EmbeddingCacheBackend
+from cognimem.providers.factory import build_embedder
+from cognimem.providers.llm import ChatLLM
+from cognimem.providers.llm.factory import build_llm
 from cognimem.queue import JobQueue, SqliteJobQueue, open_queue
 from cognimem.services.embedding_check import check_embedding_model
 from cognimem.store import Store, open_store

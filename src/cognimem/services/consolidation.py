@@ -22,7 +22,6 @@ import numpy as np
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
 from cognimem.ingest.entities import EntityResolver
 from cognimem.ingest.extract.schema import Extraction
-from cognimem.ingest.funnel import index_text
 from cognimem.ingest.knowledge import Built, KnowledgeBuilder, Said, fact_text
 from cognimem.lifecycle import consolidate as rules
 from cognimem.lifecycle.consolidate import (
@@ -35,6 +34,7 @@ from cognimem.lifecycle.consolidate import (
 from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
 from cognimem.models.ids import new_id
+from cognimem.models.items import index_text
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.providers.tokens import count_tokens

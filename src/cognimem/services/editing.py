@@ -13,7 +13,6 @@ from typing import cast
 import numpy as np
 
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
-from cognimem.ingest.funnel import index_text
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.ingest.validate import check_text, check_time
 from cognimem.lifecycle import conflicts, edits
@@ -21,6 +20,7 @@ from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.items import index_text
 from cognimem.models.knowledge import FactConflict
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms

@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 
 from cognimem.errors import UsageError
-from cognimem.providers.embeddings import Embedder, spec_of
+from cognimem.providers.embeddings import Embedder
+from cognimem.providers.factory import spec_of
 from cognimem.store import Store
 
 log = logging.getLogger(__name__)

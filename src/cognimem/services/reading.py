@@ -39,6 +39,10 @@ class ReadService:
         self.reader = Reader(parts.store, parts.embedder, classifier=classifier)
         self.revision = RevisionService(parts, self.reader, self.recall_config)
 
+    async def aclose(self) -> None:
+        """Release the reader's cross-encoders (the components close on their own)."""
+        await self.reader.aclose()
+
     def recall_config(
         self, preset: str | None = None, ranking: RankingOverrides | None = None
     ) -> RecallConfig:

@@ -24,6 +24,7 @@ from cognimem.errors import InvalidInput
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ExportRecord, RecordType, Session
 from cognimem.models.ids import content_hash
+from cognimem.models.items import index_text
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
 from cognimem.store import records
 from cognimem.store.records import Row, TimeDecoder
@@ -108,10 +109,9 @@ def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
     raise ValueError(f"no stored rows of type {kind!r}")
 
 
-def embedded_text(author: str | None, text: str) -> str:
-    """The text the write path embeds for an item (``ingest.funnel.index_text``; a
-    unit test keeps the two equal): the author's name belongs to what was said."""
-    return f"{author}: {text}" if author else text
+embedded_text = index_text
+"""The text the write path embeds for an item: the author's name belongs to what was
+said (one function, ``models.items.index_text``, for the write path and the store)."""
 
 
 def erased_hashes(

@@ -5,7 +5,8 @@ when no model is configured (the rule-based path then does the work).
 :class:`ScriptedLLM` and :class:`FakeChatServer` are the shipped fakes for tests.
 """
 
-from cognimem.providers.llm.base import ChatLLM, ChatMessage, ChatRole, build_llm
+from cognimem.providers.llm.base import ChatLLM, ChatMessage, ChatRole
+from cognimem.providers.llm.factory import build_llm
 from cognimem.providers.llm.fakes import FakeChatServer, LLMCall, ScriptedLLM
 from cognimem.providers.llm.openai import OpenAICompatibleChat
 

@@ -1,4 +1,4 @@
-"""The seam to the internal LLM: :class:`ChatLLM`, its message type and :func:`build_llm`.
+"""The seam to the internal LLM: :class:`ChatLLM`, its message type and the model string.
 
 cognimem calls an LLM only when one is configured (``COGNIMEM_LLM__MODEL``); the model
 string is either ``openai:<model>`` or just ``<model>``, both served by an
@@ -10,16 +10,11 @@ swapped for another model when it fails.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from cognimem.errors import UsageError
-
-if TYPE_CHECKING:
-    import httpx
-
-    from cognimem.config import LLMSettings
 
 ChatRole = Literal["system", "user", "assistant"]
 
@@ -78,35 +73,4 @@ def parse_llm_model(spec: str) -> str:
     return text
 
 
-def build_llm(
-    settings: LLMSettings, *, transport: httpx.AsyncBaseTransport | None = None
-) -> ChatLLM | None:
-    """The LLM that ``settings`` configure, or ``None`` when ``settings.model`` is unset.
-
-    Nothing is contacted here. ``transport`` replaces the network (tests only).
-    """
-    if settings.model is None or not settings.model.strip():
-        return None
-    model = parse_llm_model(settings.model)
-    if not settings.base_url:
-        raise UsageError(
-            f"LLM model {settings.model!r} needs the endpoint's base URL: set "
-            "COGNIMEM_LLM__BASE_URL to an OpenAI-compatible API root, e.g. "
-            "http://127.0.0.1:11434/v1 (or unset COGNIMEM_LLM__MODEL to use the rule-based "
-            "extractor)"
-        )
-    from cognimem.providers.llm.openai import OpenAICompatibleChat
-
-    return OpenAICompatibleChat(
-        model,
-        settings.base_url,
-        api_key=settings.api_key.get_secret_value() if settings.api_key else None,
-        timeout_s=settings.timeout_s,
-        max_retries=settings.max_retries,
-        temperature=settings.temperature,
-        max_output_tokens=settings.max_output_tokens,
-        transport=transport,
-    )
-
-
-__all__ = ["ChatLLM", "ChatMessage", "ChatRole", "build_llm", "parse_llm_model"]
+__all__ = ["ChatLLM", "ChatMessage", "ChatRole", "parse_llm_model"]

@@ -58,10 +58,9 @@ class OpenAICompatibleChat(RetryingJsonClient):
             backoff_s=backoff_s,
             transport=transport,
         )
-        if max_retries < 0 or timeout_s <= 0 or backoff_s < 0 or max_output_tokens < 1:
+        if max_output_tokens < 1:
             raise UsageError(
-                "OpenAICompatibleChat needs max_retries >= 0, timeout_s > 0, backoff_s >= 0 "
-                "and max_output_tokens >= 1"
+                f"OpenAICompatibleChat needs max_output_tokens >= 1, got {max_output_tokens}"
             )
         self.temperature = temperature
         self.max_output_tokens = max_output_tokens

