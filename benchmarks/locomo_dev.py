@@ -24,7 +24,7 @@ from cognimem import Memory
 from cognimem.eval import locomo
 
 ROOT = Path(__file__).resolve().parent.parent
-PRESETS = ("balanced", "lexical", "vector", "rrf")
+PRESETS = ("balanced", "reranked", "lexical", "vector", "rrf")
 
 
 async def run(path: Path) -> dict[str, locomo.Report]:

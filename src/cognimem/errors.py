@@ -66,8 +66,10 @@ class InvalidInput(CognimemError):
 class NotFound(CognimemError):
     status_code = 404
 
-    def __init__(self, kind: str, id: str) -> None:
-        super().__init__(f"{kind} {id!r} not found", details={"kind": kind, "id": id})
+    def __init__(self, kind: str, id: str, *, hint: str | None = None) -> None:
+        # hint: what exists instead ("registered: consolidate, revise")
+        message = f"{kind} {id!r} not found" + (f" ({hint})" if hint else "")
+        super().__init__(message, details={"kind": kind, "id": id})
         self.kind = kind
         self.id = id
 

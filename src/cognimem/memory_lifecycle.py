@@ -104,7 +104,7 @@ class LifecycleCalls:
         would change (``result``, ``summary``; ``progress`` gets the share done). Else a
         durable job is queued and returned (``job``) for a worker (``cognimem worker``)
         to run; ``key`` makes the call idempotent: the same op, scope and key give the
-        same job. An unknown op is ``InvalidInput(field="op")``; a scope with an agent or
+        same job. An unknown op is ``NotFound``; a scope with an agent or
         a session, or without a user, is ``InvalidInput``."""
         return await self._lifecycle.run_lifecycle(
             op,

@@ -93,5 +93,5 @@ def test_dry_run_then_run_with_a_progress_bar(db_url: str) -> None:
 def test_an_unknown_operation_is_an_error(db_url: str) -> None:
     bad = cli("lifecycle", "no_such_op", "--user", "ada", db_url=db_url, with_op=False)
     assert bad.returncode == 1
-    assert "InvalidInput" in bad.stderr
-    assert "unknown lifecycle operation 'no_such_op'" in bad.stderr
+    assert "NotFound" in bad.stderr
+    assert "lifecycle operation 'no_such_op' not found" in bad.stderr

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from cognimem import InvalidInput, Memory
+from cognimem import InvalidInput, Memory, NotFound
 from cognimem.api import create_app
 from cognimem.client import AsyncMemoryClient
 from cognimem.models import ItemStatus
@@ -97,8 +97,10 @@ async def test_admin_calls_over_http_dry_run_then_job_then_listing(
             bad = await http.post(
                 f"{base}/v1/lifecycle/no_such_op", json={"scope": {"user_id": "ada"}}, headers=auth
             )
-            assert bad.status_code == 422
-            assert bad.json()["error"]["details"]["field"] == "op"
+            assert bad.status_code == 404  # the operation is the route's path
+            assert bad.json()["error"]["details"] == {
+                "kind": "lifecycle operation", "id": "no_such_op"
+            }  # fmt: skip
             nobody = await http.post(f"{base}/v1/lifecycle/{OP}", json={"scope": {}}, headers=auth)
             assert nobody.status_code == 422
             assert nobody.json()["error"]["details"]["field"] == "scope.user_id"
@@ -221,9 +223,10 @@ async def test_the_scheduler_queues_on_new_episodes_closed_sessions_and_interval
 
 
 async def test_bad_calls_are_invalid_input(worker: Memory) -> None:
-    with pytest.raises(InvalidInput) as unknown:
+    with pytest.raises(NotFound) as unknown:
         await worker.run_lifecycle("nope", user_id="ada")
-    assert unknown.value.field == "op"
+    assert (unknown.value.kind, unknown.value.id) == ("lifecycle operation", "nope")
+    assert f"registered: {OP}" in unknown.value.message
     with pytest.raises(InvalidInput) as no_user:
         await worker.run_lifecycle(OP)
     assert no_user.value.field == "scope.user_id"

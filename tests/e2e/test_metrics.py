@@ -358,8 +358,11 @@ async def test_queue_depth_is_read_at_scrape_time(db_url: str) -> None:
     assert (depth(before.text), depth(after.text)) == (2.0, 1.0)
 
 
-async def test_no_queue_means_no_queue_depth_series(db_url: str) -> None:
-    async with Memory.open(db_url, settings=Settings(), embedder=HashingEmbedder()) as mem:
+async def test_no_queue_means_no_queue_depth_series(postgres_dsn: str) -> None:
+    # PostgreSQL without COGNIMEM_QUEUE_URL has no queue (SQLite always has its outbox:
+    # lifecycle jobs run on it)
+    async with Memory.open(postgres_dsn, settings=Settings(), embedder=HashingEmbedder()) as mem:
+        assert mem.queue is None
         metrics = Metrics(mem)
         body, _ = await metrics.render()
     assert b"cognimem_queue_depth" not in body

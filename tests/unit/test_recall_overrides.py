@@ -60,6 +60,8 @@ def test_overrides_merge_in_order_over_the_preset_group_by_group() -> None:
         {"rerank": {"graph": True}},
         {"rerank": {"graph": 101}},  # past any use: signals are in [0, 1]
         {"rrf_k": 0},
+        {"rrf_k": 60.5},  # not an integer
+        {"rrf_k": True},
         {"min_similarity": -1.5},
         {"candidates": 10},
     ],
@@ -67,6 +69,11 @@ def test_overrides_merge_in_order_over_the_preset_group_by_group() -> None:
 def test_overrides_take_numbers_within_the_configs_bounds(data: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         RankingOverrides.model_validate(data)
+
+
+def test_an_integral_json_number_is_an_integer() -> None:
+    # JSON Schema's "integer" takes 1412.0; the API's schema says integer
+    assert RankingOverrides.model_validate({"rrf_k": 1412.0}).rrf_k == 1412
 
 
 def test_command_line_assignments_nest_on_dots_and_parse_json_values() -> None:

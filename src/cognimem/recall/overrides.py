@@ -21,7 +21,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cognimem.errors import InvalidInput
 from cognimem.models.arguments import invalid_input
@@ -76,6 +76,15 @@ class RankingOverrides(_Partial):
     episode_floor: Share | None = None
     min_similarity: Cosine | None = None
     speaker_focus: Weight | None = None
+
+    @field_validator("rrf_k", mode="before")
+    @classmethod
+    def _integral(cls, value: object) -> object:
+        """JSON has one number type: ``60.0`` is the integer 60 (as JSON Schema's
+        ``integer`` says); ``60.5`` stays an error."""
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
 
     def changes(self) -> dict[str, Any]:
         """The fields set, nested groups only with their set fields."""

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from cognimem.config import OperationSchedule
-from cognimem.errors import InvalidInput, StoreUnavailable, UsageError
+from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
 from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
 from cognimem.models.ids import new_id
 from cognimem.models.lifecycle import LifecycleRun, OperationResult
@@ -125,9 +125,9 @@ class LifecycleJobService:
             return self._operations[name]
         except KeyError:
             known = ", ".join(self.operations) or "none"
-            raise InvalidInput(
-                f"unknown lifecycle operation {name!r} (registered: {known})", field="op"
-            ) from None
+            # NotFound: over HTTP the operation is the route's path (404, as any unknown
+            # resource), and a schema-valid name must never be a 422
+            raise NotFound("lifecycle operation", name, hint=f"registered: {known}") from None
 
     def _queue(self) -> JobQueue:
         self._parts.require_open()

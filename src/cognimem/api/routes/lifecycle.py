@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v1", tags=["lifecycle"])
     "/lifecycle/{op}",
     response_model=LifecycleRun,
     status_code=202,
-    responses={200: {"description": "a dry run: what would change"}, **documented(400)},
+    responses={200: {"description": "a dry run: what would change"}, **documented(400, 404)},
 )
 async def run_lifecycle(
     op: Annotated[str, Path(pattern=ID_PATTERN)],
