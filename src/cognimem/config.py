@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from cognimem.recall.overrides import RankingOverrides
+from cognimem.models.ranking import RankingOverrides
 
 
 def redact_url(url: str) -> str:

@@ -21,74 +21,22 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationError
 
 from cognimem.errors import InvalidInput
 from cognimem.models.arguments import invalid_input
-from cognimem.recall.presets import Cosine, Days, Fusion, RecallConfig, RrfK, Share, Weight
+from cognimem.models.ranking import HalfLifeOverrides, RankingOverrides, RerankOverrides
+from cognimem.recall.presets import RecallConfig
 
-
-class _Partial(BaseModel):
-    # strict: a weight is a number, never the text "0.2" or true (the HTTP schema says so)
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-
-class RerankOverrides(_Partial):
-    """Any of ``RerankWeights``; the ones left out keep the preset's."""
-
-    relevance: Weight | None = None
-    graph: Weight | None = None
-    fact: Weight | None = None
-    entity: Weight | None = None
-    dated: Weight | None = None
-    recency: Weight | None = None
-    importance: Weight | None = None
-    reinforcement: Weight | None = None
-    confidence: Weight | None = None
-    utility: Weight | None = None
-    answer: Weight | None = None
-
-
-class HalfLifeOverrides(_Partial):
-    """Any of ``HalfLives`` (days); the ones left out keep the preset's."""
-
-    episode: Days | None = None
-    summary: Days | None = None
-    preference: Days | None = None
-    fact: Days | None = None
-    procedure: Days | None = None
-    stable: Days | None = None
-    confidence: Days | None = None
-
-
-class RankingOverrides(_Partial):
-    """The ranking fields of a ``RecallConfig`` a deployment or a read may change (see the
-    module's docstring for why these and no others). Unset fields keep the preset's."""
-
-    fusion: Fusion | None = None
-    lexical_weight: Weight | None = None
-    vector_weight: Weight | None = None
-    rrf_k: RrfK | None = None
-    request_vector_share: Share | None = None
-    rerank: RerankOverrides = Field(default_factory=RerankOverrides)
-    half_lives: HalfLifeOverrides = Field(default_factory=HalfLifeOverrides)
-    mmr_lambda: Share | None = None
-    episode_floor: Share | None = None
-    min_similarity: Cosine | None = None
-    speaker_focus: Weight | None = None
-
-    @field_validator("rrf_k", mode="before")
-    @classmethod
-    def _integral(cls, value: object) -> object:
-        """JSON has one number type: ``60.0`` is the integer 60 (as JSON Schema's
-        ``integer`` says); ``60.5`` stays an error."""
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        return value
-
-    def changes(self) -> dict[str, Any]:
-        """The fields set, nested groups only with their set fields."""
-        return {k: v for k, v in self.model_dump(exclude_none=True).items() if v != {}}
+__all__ = [
+    "HalfLifeOverrides",
+    "RankingOverrides",
+    "RerankOverrides",
+    "apply_ranking",
+    "assignments",
+    "make_ranking",
+    "merged",
+]
 
 
 def apply_ranking(config: RecallConfig, *overrides: RankingOverrides | None) -> RecallConfig:

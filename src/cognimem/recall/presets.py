@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.errors import InvalidInput
-
-Fusion = Literal["weighted", "rrf"]
-# the bounds, once for the config and its overrides (recall/overrides.py). Signals are
-# in [0, 1], so a weight past 100 buys nothing but a score that overflows
-Weight = Annotated[float, Field(ge=0, le=100)]
-Share = Annotated[float, Field(ge=0, le=1)]
-Days = Annotated[float, Field(gt=0, le=1_000_000)]
-Cosine = Annotated[float, Field(ge=-1, le=1)]
-RrfK = Annotated[int, Field(ge=1, le=10_000)]
+from cognimem.models.ranking import Cosine, Days, Fusion, RrfK, Share, Weight
 
 
 class RerankWeights(BaseModel):
