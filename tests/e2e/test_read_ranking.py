@@ -221,3 +221,15 @@ async def test_the_default_ranking_prefers_the_more_recent_of_two_memories(
     for item_id in (old_id, new_id):
         score, recency = default[item_id]
         assert score == pytest.approx(without[item_id][0] + 0.05 * recency, abs=1e-4)
+
+
+async def test_explain_shows_a_personal_requests_fusion_weights(api: httpx.AsyncClient) -> None:
+    plain = await read(api)
+    assert (plain["recall_config"]["lexical_weight"], plain["recall_config"]["vector_weight"]) == (
+        0.6,
+        0.4,
+    )
+    request = await read(api, query="Can you recommend a park for my dog?")
+    config = request["recall_config"]
+    assert config["vector_weight"] == pytest.approx(0.7)  # request_vector_share of the sum
+    assert config["lexical_weight"] == pytest.approx(0.3)

@@ -329,6 +329,8 @@ class Reader:
             # LoCoMo dev five: frac@10 0.733 -> 0.72, tokens@10 327 -> 411)
             kinds = RANKED_KINDS
         flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end, period=period)
+        # a personal request's fusion weights, here so the run and explain use the same
+        config = for_request(config, analysis.decision and speaks_in_person(analysis.query))
         plan = make_plan(analysis, config)
         meta["plan"] = plan.describe()
         run = _Run(self, analysis, scope, flt, config, max(config.candidates, limit))
@@ -368,8 +370,7 @@ class Reader:
             for k in (StepKind.LEXICAL, StepKind.VECTOR)
             if k in outputs
         }
-        personal = run.analysis.decision and speaks_in_person(run.analysis.query)
-        fused = fuse(lists, for_request(config, personal))
+        fused = fuse(lists, config)
         top = fused[0][1] if fused else 0.0
         inputs: dict[str, RankInput] = {}
         for item_id, score, raw in fused:
