@@ -29,6 +29,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from cognimem.blocking import BlockingFacade
+from cognimem.client_knowledge import KnowledgeClientCalls
 from cognimem.client_lifecycle import LifecycleClientCalls
 from cognimem.client_wire import (
     DEFAULT_TENANT,
@@ -59,12 +60,6 @@ from cognimem.models import (
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.knowledge import (
-    Alias,
-    Entity,
-    EntityWithAliases,
-    Fact,
-    FactCategory,
-    FactConflict,
     HistoryEntry,
 )
 from cognimem.providers.http import retry_after_seconds
@@ -77,15 +72,12 @@ M = TypeVar("M", bound=BaseModel)
 DEFAULT_BASE_URL = "http://127.0.0.1:8420"
 RETRY_STATUSES = frozenset({429, 503})
 NDJSON = "application/x-ndjson"
-_FACTS = TypeAdapter(list[Fact])
-_CONFLICTS = TypeAdapter(list[FactConflict])
 _HISTORY = TypeAdapter(list[HistoryEntry])
 _SESSIONS = TypeAdapter(list[Session])
 _COUNTS = TypeAdapter(dict[str, int])
-_ENTITIES = TypeAdapter(list[EntityWithAliases])
 
 
-class AsyncMemoryClient(LifecycleClientCalls):
+class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls):
     """``Memory``'s operations over HTTP::
 
         async with AsyncMemoryClient("http://127.0.0.1:8420", api_key="...") as mem:
@@ -235,92 +227,6 @@ class AsyncMemoryClient(LifecycleClientCalls):
             **{k: v for k, v in options.items() if v is not None},
         }
         return await self._call_model(ContextPacket, "POST", "/v1/memory/read", body)
-
-    # -- knowledge -------------------------------------------------------------------
-    async def facts(
-        self,
-        *,
-        key: str | Sequence[str] | None = None,
-        categories: Sequence[FactCategory | str] | None = None,
-        include_history: bool = False,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-        limit: int = 1_000,
-    ) -> list[Fact]:
-        """The user's facts, newest first (see :meth:`Memory.facts`). The HTTP API takes
-        one ``key``: a sequence of more than one key is a ``UsageError``."""
-        if key is not None and not isinstance(key, str):
-            keys = list(key)
-            if len(keys) > 1:
-                raise UsageError(
-                    "the HTTP API queries one fact key at a time: call facts() once per key"
-                )
-            key = keys[0] if keys else None
-        body: dict[str, Any] = {
-            "scope": scope_body(scope, all_users=all_users, user_id=user_id),
-            "include_history": include_history,
-            "limit": limit,
-        }
-        if key is not None:
-            body["key"] = key
-        if categories is not None:
-            body["categories"] = list(categories)
-        response = await self._call("POST", "/v1/facts/query", body)
-        return parse(response, _FACTS.validate_python)
-
-    async def get_fact(
-        self,
-        key: str,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-    ) -> Fact:
-        """The live fact under exactly ``key``; ``NotFound`` when there is none."""
-        listed = await self.facts(key=key, scope=scope, user_id=user_id, all_users=all_users)
-        found = [f for f in listed if f.key == key]
-        if not found:
-            raise NotFound("fact", key)
-        return found[0]
-
-    async def entities(
-        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
-    ) -> list[tuple[Entity, list[Alias]]]:
-        """The entities visible to the user, each with its aliases."""
-        body = {"scope": scope_body(scope, all_users=all_users, user_id=user_id)}
-        response = await self._call("POST", "/v1/entities/query", body)
-        return [(e.entity, e.aliases) for e in parse(response, _ENTITIES.validate_python)]
-
-    async def conflicts(
-        self,
-        *,
-        open_only: bool = True,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-    ) -> list[FactConflict]:
-        """Contradictions between the user's facts."""
-        body = {
-            "scope": scope_body(scope, all_users=all_users, user_id=user_id),
-            "open_only": open_only,
-        }
-        response = await self._call("POST", "/v1/conflicts/query", body)
-        return parse(response, _CONFLICTS.validate_python)
-
-    async def resolve_conflict(
-        self,
-        conflict_id: str,
-        *,
-        winner_fact_id: str | None = None,
-        note: str = "",
-        tenant_id: str = DEFAULT_TENANT,
-    ) -> FactConflict:
-        """Close a conflict (see :meth:`Memory.resolve_conflict`)."""
-        check_tenant(tenant_id)
-        body = {"winner_fact_id": winner_fact_id, "note": note}
-        path = f"/v1/conflicts/{quote(conflict_id, safe='')}/resolve"
-        return await self._call_model(FactConflict, "POST", path, body)
 
     # -- one memory --------------------------------------------------------------------
     async def get(self, item_id: str, *, tenant_id: str = DEFAULT_TENANT) -> MemoryItem:

@@ -3,35 +3,22 @@ admin calls and the job listing, as ``Memory.run_lifecycle`` and ``Memory.list_j
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 
-from cognimem.client_wire import check_tenant, parse
+from cognimem.client_wire import ClientCalls, check_tenant, parse
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.lifecycle import LifecycleRun
 from cognimem.queue import Job, JobState
 
-M = TypeVar("M", bound=BaseModel)
 _JOBS = TypeAdapter(list[Job])
 
 
-class LifecycleClientCalls:
-    """Needs the client's ``_call_model`` and ``_call``; scopes are built as the other
-    calls build them (``_scope``), given by the client class."""
-
-    async def _call_model(
-        self, model: type[M], method: str, path: str, body: Any = None
-    ) -> M:  # pragma: no cover - the client's
-        raise NotImplementedError
-
-    async def _call(self, method: str, path: str, body: Any = None) -> httpx.Response:
-        raise NotImplementedError  # pragma: no cover - the client's
-
-    def _scope_body(self, scope: ScopeLike, **fields: str | None) -> dict[str, Any]:
-        raise NotImplementedError  # pragma: no cover - the client's
+class LifecycleClientCalls(ClientCalls):
+    """Lifecycle operations and jobs."""
 
     async def run_lifecycle(
         self,

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from cognimem import errors
 from cognimem.errors import (
@@ -26,6 +26,7 @@ from cognimem.providers.http import retry_after_seconds
 from cognimem.recall.overrides import RankingOverrides
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 DEFAULT_TENANT = "default"
 _ERROR_TYPES: dict[str, type[CognimemError]] = {
     name: cls
@@ -157,3 +158,19 @@ def error_from(response: httpx.Response) -> CognimemError:
             details=rest,
         )
     return cls(message, details=details)
+
+
+class ClientCalls:
+    """The base of the SDK's call groups (mixins of ``AsyncMemoryClient``): what each
+    group needs of the client, which the client class gives."""
+
+    async def _call_model(
+        self, model: type[M], method: str, path: str, body: Any = None
+    ) -> M:  # pragma: no cover - the client's
+        raise NotImplementedError
+
+    async def _call(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        raise NotImplementedError  # pragma: no cover - the client's
+
+    def _scope_body(self, scope: ScopeLike, **fields: str | None) -> dict[str, Any]:
+        raise NotImplementedError  # pragma: no cover - the client's

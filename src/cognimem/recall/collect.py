@@ -1,0 +1,195 @@
+"""From the steps' outputs to what the rerank and the sections take: the fused item
+list with its graph and key-lookup evidence, the facts and items the sections show,
+the conflicts the answer may touch, and the read's filters applied to items that came
+by id."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cognimem.models import MemoryItem
+from cognimem.models.knowledge import Fact, FactConflict
+from cognimem.models.packets import ConflictEntry, PacketItem
+from cognimem.recall.analyze import QueryAnalysis
+from cognimem.recall.assemble import SectionInputs, packet_item
+from cognimem.recall.constraints import Pick, Scored
+from cognimem.recall.fuse import fuse
+from cognimem.recall.plan import StepKind
+from cognimem.recall.presets import RecallConfig
+from cognimem.recall.rerank import Ranked, RankInput
+from cognimem.recall.steps import StepOutput
+from cognimem.recall.temporal import belongs
+from cognimem.store.base import ItemFilter
+
+_EMPTY = StepOutput()
+# the steps whose items fill a section of their own, by section name
+SECTION_STEPS = (
+    (StepKind.MANDATES, "mandates"),
+    (StepKind.SUMMARIES, "summaries"),
+    (StepKind.PROCEDURES, "procedures"),
+)
+
+
+def output(outputs: dict[StepKind, StepOutput], kind: StepKind) -> StepOutput:
+    """A step's output; an empty one when the step did not run or failed."""
+    return outputs.get(kind, _EMPTY)
+
+
+def rank_inputs(outputs: dict[StepKind, StepOutput], config: RecallConfig) -> dict[str, RankInput]:
+    """The lexical and vector lists fused, then the graph and key-lookup evidence added
+    (each normalised by its best score)."""
+    lists = {
+        k.value: outputs[k].candidates for k in (StepKind.LEXICAL, StepKind.VECTOR) if k in outputs
+    }
+    fused = fuse(lists, config)
+    top = fused[0][1] if fused else 0.0
+    inputs: dict[str, RankInput] = {}
+    for item_id, score, raw in fused:
+        steps = tuple(name for name in lists if name in raw)
+        inputs[item_id] = RankInput(
+            relevance=score / top if top > 0 else 0.0,
+            raw=raw,
+            steps=steps,
+        )
+    for kind, attr in ((StepKind.GRAPH, "graph"), (StepKind.FACT_LOOKUP, "fact")):
+        found = output(outputs, kind).candidates
+        best = max((c.score for c in found), default=0.0) or 1.0
+        for c in found:
+            ri = inputs.setdefault(c.item_id, RankInput())
+            setattr(ri, attr, max(getattr(ri, attr), c.score / best))
+            ri.steps = (*ri.steps, kind.value)
+    return inputs
+
+
+def shortlist(inputs: dict[str, RankInput], config: RecallConfig, limit: int) -> list[str]:
+    """The ids worth loading for the rerank: the best by relevance, graph and key
+    evidence, a few times the packet's limit."""
+    w = config.rerank
+    prelim = sorted(
+        inputs.items(),
+        key=lambda kv: (
+            -(w.relevance * kv[1].relevance + w.graph * kv[1].graph + w.fact * kv[1].fact)
+        ),
+    )
+    return [i for i, _ in prelim[: max(limit * 3, limit + 20)]]
+
+
+@dataclass
+class FactPicks:
+    """The fact steps' picks and the open conflicts, before their facts are loaded."""
+
+    picks: list[Pick]
+    conflicts: list[FactConflict]
+
+    @classmethod
+    def of(cls, outputs: dict[StepKind, StepOutput]) -> FactPicks:
+        picks = [
+            *output(outputs, StepKind.CONSTRAINTS).picks,
+            *output(outputs, StepKind.FACTS).picks,
+        ]
+        return cls(picks, output(outputs, StepKind.FACTS).conflicts)
+
+    def fact_ids(self) -> list[str]:
+        ids = {p.fact_id for p in self.picks}
+        ids.update(i for c in self.conflicts for i in c.fact_ids)
+        return sorted(ids)
+
+
+def section_inputs(
+    outputs: dict[StepKind, StepOutput],
+    fact_picks: FactPicks,
+    by_id: dict[str, MemoryItem],
+    facts_by_id: dict[str, Fact],
+    analysis: QueryAnalysis,
+) -> tuple[SectionInputs, dict[str, Scored]]:
+    """What each section may show: constraints first, then looked-up and other facts
+    (each fact once), the section steps' items, and the conflicts the answer may touch.
+    Also returns each picked fact's score by id (explain shows it)."""
+    inputs = SectionInputs()
+    picks = fact_picks.picks
+    scored_of = {
+        p.fact_id: Scored(facts_by_id[p.fact_id], p.score, p.signals)
+        for p in picks
+        if p.fact_id in facts_by_id
+    }
+    inputs.constraints = [
+        scored_of[p.fact_id] for p in picks if p.constraint and p.fact_id in scored_of
+    ]
+    looked_up = [Scored(f, 1.0, {"key": 1.0}) for f in output(outputs, StepKind.FACT_LOOKUP).facts]
+    seen_facts = {s.fact.id for s in inputs.constraints}
+    for s in [
+        *looked_up,
+        *(scored_of[p.fact_id] for p in picks if not p.constraint and p.fact_id in scored_of),
+    ]:
+        if s.fact.id not in seen_facts:
+            seen_facts.add(s.fact.id)
+            inputs.facts.append(s)
+    for kind, name in SECTION_STEPS:
+        entries: list[PacketItem] = [
+            packet_item(by_id[c.item_id], c.score, {"semantic": c.score})
+            for c in output(outputs, kind).candidates
+            if c.item_id in by_id
+        ]
+        setattr(inputs, name, entries)
+    inputs.conflicts = relevant_conflicts(fact_picks.conflicts, facts_by_id, seen_facts, analysis)
+    return inputs, scored_of
+
+
+def packet_signals(r: Ranked) -> dict[str, float]:
+    """The per-method raw scores (what a caller compares across reads) and the final
+    signals that moved the rank."""
+    out = dict(r.raw)
+    for name in ("graph", "fact", "entity", "dated", "speaker"):
+        if r.signals.get(name):
+            out[name] = r.signals[name]
+    return out
+
+
+def admits(flt: ItemFilter, item: MemoryItem) -> bool:
+    """Whether a search with ``flt`` could have returned ``item`` (graph and key-lookup
+    evidence comes by id, so the read's filters are applied here)."""
+    s, i = flt.scope, item.scope
+    if (i.tenant_id, i.namespace) != (s.tenant_id, s.namespace):
+        return False
+    for name in ("user_id", "agent_id", "session_id"):
+        wanted = getattr(s, name)
+        if wanted is not None and getattr(i, name) != wanted:
+            return False
+    if item.status not in flt.statuses:
+        return False
+    if flt.kinds is not None and item.kind not in flt.kinds:
+        return False
+    if flt.since is not None and item.occurred_at < flt.since:
+        return False
+    if flt.period is not None and not belongs(item, flt.period):
+        return False
+    return not (flt.until is not None and item.occurred_at > flt.until)
+
+
+def relevant_conflicts(
+    conflicts: Sequence[FactConflict],
+    facts: dict[str, Fact],
+    picked: set[str],
+    analysis: QueryAnalysis,
+) -> list[ConflictEntry]:
+    """Open conflicts the answer may touch: one of their facts is in the sections, or
+    the query names their subject or topic."""
+    terms = set(analysis.terms)
+    out: list[ConflictEntry] = []
+    for c in conflicts:
+        key_words = set(c.key.replace("_", ":").split(":"))
+        if not (picked.intersection(c.fact_ids) or terms & key_words):
+            continue
+        texts = [facts[i].text for i in c.fact_ids if i in facts]
+        out.append(
+            ConflictEntry(
+                id=c.id,
+                key=c.key,
+                fact_ids=c.fact_ids,
+                texts=texts,
+                strategy=c.strategy.value,
+                created_at=c.created_at,
+            )
+        )
+    return out

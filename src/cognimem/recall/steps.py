@@ -1,0 +1,302 @@
+"""The read's steps: one read's shared state (the query embedding and the fact rows,
+each computed once), a runner per step kind, and the plan's execution — each group's
+steps concurrently under its timeouts and the plan's total budget."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+import numpy as np
+
+from cognimem.errors import ProviderError
+from cognimem.models import ItemKind, Scope, StepReport
+from cognimem.models.knowledge import AliasSource, Fact, FactConflict
+from cognimem.recall.analyze import QueryAnalysis
+from cognimem.recall.constraints import (
+    Pick,
+    QueryView,
+    SectionConfig,
+    pick_constraints,
+    pick_other_facts,
+)
+from cognimem.recall.graph import expand
+from cognimem.recall.plan import (
+    ITEM_STEPS,
+    PlannedStep,
+    RetrievalPlan,
+    StepKind,
+    named_subjects,
+    with_user_keys,
+)
+from cognimem.recall.presets import RecallConfig
+from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
+from cognimem.store.roles import Store
+
+MAX_FACTS_SCANNED = 500
+MAX_GRAPH_EDGES = 5_000
+MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
+_STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
+VECTOR_STEPS = frozenset(
+    {StepKind.VECTOR, StepKind.MANDATES, StepKind.SUMMARIES, StepKind.PROCEDURES}
+)
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StepOutput:
+    """What one step found: items (as scored candidates), fact picks, whole facts."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    picks: list[Pick] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    conflicts: list[FactConflict] = field(default_factory=list)
+    entity_names: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.candidates) + len(self.picks) + len(self.facts) + len(self.conflicts)
+
+
+class StepRun:
+    """One read's shared state: the query embedding and the fact rows are each
+    computed once, however many steps need them."""
+
+    def __init__(
+        self,
+        store: Store,
+        embed_query: Callable[[str], Awaitable[np.ndarray]],
+        sections: SectionConfig,
+        analysis: QueryAnalysis,
+        scope: Scope,
+        flt: ItemFilter,
+        config: RecallConfig,
+        depth: int,
+    ) -> None:
+        self.store = store
+        self._embed_query = embed_query
+        self.sections = sections
+        self.analysis = analysis
+        self.scope = scope
+        self.flt = flt
+        self.config = config
+        self.depth = depth
+        self._embedding: asyncio.Task[np.ndarray] | None = None
+        self._rows: asyncio.Task[FactRows] | None = None
+        self._view: QueryView | None = None
+        # the vector-kind steps of the running group, answered by one store call
+        self.group: tuple[PlannedStep, ...] = ()
+        self._batches: dict[
+            tuple[PlannedStep, ...], asyncio.Task[dict[StepKind, list[Candidate]]]
+        ] = {}
+
+    def embedding(self) -> asyncio.Task[np.ndarray]:
+        if self._embedding is None:
+            self._embedding = asyncio.ensure_future(self._embed_query(self.analysis.query))
+        return self._embedding
+
+    async def vector_or_none(self) -> np.ndarray | None:
+        """The query's embedding; None when embedding failed (the vector step reports
+        it; tags and words still select constraints)."""
+        try:
+            return await asyncio.shield(self.embedding())
+        except ProviderError:
+            return None
+
+    def fact_rows(self) -> asyncio.Task[FactRows]:
+        if self._rows is None:
+            s = self.scope
+            self._rows = asyncio.ensure_future(
+                self.store.fact_rows(s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED)
+            )
+        return self._rows
+
+    def _search_of(self, kind: StepKind) -> tuple[ItemFilter, int]:
+        if kind is StepKind.VECTOR:
+            return self.flt, self.depth
+        kinds = {
+            StepKind.MANDATES: _STABLE_KINDS,
+            StepKind.SUMMARIES: (ItemKind.SUMMARY,),
+            StepKind.PROCEDURES: (ItemKind.PROCEDURE_HINT,),
+        }[kind]
+        if kind is StepKind.SUMMARIES:  # summaries cover periods: the time filter holds
+            return replace(self.flt, kinds=kinds), 3
+        # mandates and procedures hold whatever the period
+        limit = MAX_SECTION_ITEMS if kind is StepKind.MANDATES else 3
+        return replace(self.flt, kinds=kinds, since=None, until=None, period=None), limit
+
+    async def _vector_batch(self, kinds: tuple[StepKind, ...]) -> dict[StepKind, list[Candidate]]:
+        vector = await asyncio.shield(self.embedding())
+        found = await self.store.vector_searches([self._search_of(k) for k in kinds], vector)
+        return dict(zip(kinds, found, strict=True))
+
+    async def vector_step(self, kind: StepKind) -> StepOutput:
+        """One of the group's vector-kind steps; the first to ask starts the group's
+        single store call for all of them."""
+        group = self.group
+        task = self._batches.get(group)
+        if task is None:
+            kinds = tuple(s.kind for s in group if s.kind in VECTOR_STEPS)
+            task = asyncio.ensure_future(self._vector_batch(kinds))
+            self._batches[group] = task
+        found = await asyncio.shield(task)
+        return StepOutput(found[kind])
+
+    def close(self) -> None:
+        for task in (self._embedding, self._rows, *self._batches.values()):
+            if task is None:
+                continue
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled():
+                task.exception()  # retrieved: a failure is already in a step's report
+
+    async def view(self) -> QueryView:
+        """What constraint and fact scoring need of the query, built once per read."""
+        if self._view is None:
+            vector = await self.vector_or_none()
+            self._view = QueryView.of(self.analysis.query, vector, self.analysis.decision)
+        return self._view
+
+    # -- the steps -------------------------------------------------------------------
+    async def run(self, step: PlannedStep) -> StepOutput:
+        kind = step.kind
+        if kind is StepKind.LEXICAL:
+            terms = list(self.analysis.terms)
+            return StepOutput(await self.store.lexical_search(self.flt, terms, self.depth))
+        if kind in VECTOR_STEPS:
+            return await self.vector_step(kind)
+        if kind is StepKind.CONSTRAINTS:
+            rows = await asyncio.shield(self.fact_rows())
+            if not rows.ids:
+                return StepOutput()
+            view = await self.view()
+            picks = pick_constraints(view, rows, self.sections, step.categories, light=step.light)
+            return StepOutput(picks=picks)
+        if kind is StepKind.FACTS:
+            s = self.scope
+            rows_task = asyncio.shield(self.fact_rows())
+            conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, s.user_id)
+            rows = await rows_task
+            if not rows.ids:
+                return StepOutput(conflicts=conflicts)
+            view = await self.view()
+            picks = pick_other_facts(view, rows, self.sections)
+            return StepOutput(picks=picks, conflicts=conflicts)
+        if kind is StepKind.FACT_LOOKUP:
+            s = self.scope
+            keys = await self._with_user_keys(step.keys)
+            query = FactQuery(s.tenant_id, s.namespace, s.user_id, keys=keys, limit=20)
+            facts = await self.store.find_facts(query)
+            found: dict[str, float] = {}
+            for f in facts:
+                for item_id in f.evidence_item_ids:
+                    found.setdefault(item_id, f.confidence)
+            return StepOutput([Candidate(i, score) for i, score in found.items()], facts=facts)
+        if kind is StepKind.GRAPH:
+            return await self._graph()
+        raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
+
+    async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
+        """``keys``, plus the user's own for a subject named by a name the user speaks
+        under (see ``plan.named_subjects``)."""
+        named = named_subjects(keys)
+        if not named:
+            return keys
+        s = self.scope
+        aliases = await self.store.find_aliases(s.tenant_id, s.namespace, s.user_id, named)
+        return with_user_keys(
+            keys, [a.alias for a in aliases if a.source is AliasSource.USER_STATED]
+        )
+
+    async def _graph(self) -> StepOutput:
+        """Seeds from the alias table; the scope's edges are read only when the query
+        names a known entity (most queries name none)."""
+        s = self.scope
+        aliases = await self.store.find_aliases(
+            s.tenant_id, s.namespace, s.user_id, list(self.analysis.names)
+        )
+        seeds: dict[str, float] = {}
+        for alias in aliases:
+            seeds[alias.entity_id] = seeds.get(alias.entity_id, 0.0) + alias.confidence
+        names = sorted({a.alias for a in aliases})
+        if not seeds:
+            return StepOutput(entity_names=names)
+        edges = await self.store.graph_edges(s.tenant_id, s.namespace, s.user_id, MAX_GRAPH_EDGES)
+        return StepOutput(expand(edges, seeds, limit=self.depth), entity_names=names)
+
+
+async def execute(
+    plan: RetrievalPlan, run: StepRun, started: float
+) -> tuple[dict[StepKind, StepOutput], list[StepReport]]:
+    """Run the groups in order, each group's steps concurrently. A step is cancelled
+    at its timeout or when the plan's budget runs out, whichever comes first; a group
+    with ``skip_if_found`` that found items stops the later groups."""
+    outputs: dict[StepKind, StepOutput] = {}
+    reports: list[StepReport] = []
+    skip_reason: str | None = None
+    for number, group in enumerate(plan.groups):
+        remaining = plan.budget_s - (time.perf_counter() - started)
+        if skip_reason is None and remaining <= 0:
+            skip_reason = "the plan's budget was spent"
+        if skip_reason is not None:
+            reports += [
+                StepReport(
+                    name=s.name, latency_ms=0.0, results=0, group=number, skipped=skip_reason
+                )
+                for s in group.steps
+            ]
+            continue
+        run.group = group.steps
+        done = await asyncio.gather(
+            *(
+                timed(s.name, (lambda s=s: run.run(s)), min(s.timeout_s, remaining))  # type: ignore[misc]
+                for s in group.steps
+            )
+        )
+        for step, (found, report) in zip(group.steps, done, strict=True):
+            report.group = number
+            report.results = found.count if found is not None else 0
+            reports.append(report)
+            if found is not None:
+                outputs[step.kind] = found
+        if group.skip_if_found and any(
+            outputs.get(s.kind) and outputs[s.kind].candidates
+            for s in group.steps
+            if s.kind in ITEM_STEPS
+        ):
+            skip_reason = "an earlier group found items"
+    return outputs, reports
+
+
+async def timed(
+    name: str, step: Callable[[], Awaitable[T]], timeout_s: float
+) -> tuple[T | None, StepReport]:
+    """Run a step under its timeout; a failure or timeout is reported, never hidden."""
+    start = time.perf_counter()
+    found: T | None = None
+    timed_out = False
+    error: str | None = None
+    try:
+        found = await asyncio.wait_for(step(), timeout=timeout_s)
+    except TimeoutError:
+        timed_out = True
+        log.warning("retrieval step %s timed out after %.3fs", name, timeout_s)
+    except ProviderError as exc:
+        error = f"{exc.type}: {exc.message}"
+        log.warning("retrieval step %s degraded: %s", name, error)
+    latency = (time.perf_counter() - start) * 1000
+    report = StepReport(
+        name=name,
+        latency_ms=round(latency, 3),
+        results=0,
+        timed_out=timed_out,
+        error=error,
+    )
+    return found, report
