@@ -21,6 +21,7 @@ from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.models.packets import NOTHING_RELEVANT, ConflictEntry, PacketItem
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
+from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis, analyze, speaks_in_person
 from cognimem.recall.assemble import SectionInputs, assemble, assemble_sections, packet_item
 from cognimem.recall.classify import QueryClassifier
@@ -49,6 +50,7 @@ from cognimem.recall.plan import (
     with_user_keys,
 )
 from cognimem.recall.presets import RecallConfig
+from cognimem.recall.procedures import ProcedureMatch
 from cognimem.recall.rerank import Ranked, RankInput, mmr, rerank
 from cognimem.recall.temporal import belongs, dated_signal
 from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
@@ -56,6 +58,7 @@ from cognimem.store.roles import Store
 
 MAX_FACTS_SCANNED = 500
 MAX_GRAPH_EDGES = 5_000
+MAX_PROCEDURES = 200  # the user's most confident procedures a read matches against
 MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
 _STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
 # what a read with sections ranks in its list of memories: every kind but summaries
@@ -77,10 +80,12 @@ class StepOutput:
     facts: list[Fact] = field(default_factory=list)
     conflicts: list[FactConflict] = field(default_factory=list)
     entity_names: list[str] = field(default_factory=list)
+    procedures: list[ProcedureMatch] = field(default_factory=list)
 
     @property
     def count(self) -> int:
-        return len(self.candidates) + len(self.picks) + len(self.facts) + len(self.conflicts)
+        found = (self.candidates, self.picks, self.facts, self.conflicts, self.procedures)
+        return sum(len(f) for f in found)
 
 
 class _Run:
@@ -218,6 +223,12 @@ class _Run:
             return StepOutput([Candidate(i, score) for i, score in found.items()], facts=facts)
         if kind is StepKind.GRAPH:
             return await self._graph()
+        if kind is StepKind.LEARNED_PROCEDURES:
+            s = self.scope
+            stored = await self.store.list_procedures(
+                s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES
+            )
+            return StepOutput(procedures=learnt.match(self.analysis.query, stored))
         raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -447,6 +458,8 @@ class Reader:
                 if c.item_id in by_id
             ]
             setattr(inputs_sections, name, entries)
+        matched = outputs.get(StepKind.LEARNED_PROCEDURES, empty).procedures
+        inputs_sections.learned_procedures = [learnt.entry(m) for m in matched]
         inputs_sections.conflicts = _relevant_conflicts(
             conflicts, facts_by_id, seen_facts, run.analysis
         )
@@ -523,7 +536,7 @@ class Reader:
             lookups = outputs.get(StepKind.FACT_LOOKUP, empty).facts
             packet.explain = explanations(
                 ranked, picks, scored_of, sections, chosen, dropped, lookups
-            )
+            ) + learnt.explain(matched, sections, dropped)
             packet.recall_config = config.model_dump(mode="json")
         return packet
 
