@@ -10,6 +10,7 @@ from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import LifecycleRequest
 from cognimem.models.lifecycle import LifecycleRun
+from cognimem.models.procedures import Procedure
 from cognimem.models.scope import ID_PATTERN
 from cognimem.queue import Job, JobState
 
@@ -55,3 +56,21 @@ async def list_jobs(
     queued, running, done, failed), each with its attempts, error, progress and result
     summary. Empty when the server has no job queue."""
     return await mem.list_jobs(tenant_id=caller.tenant_id, kind=kind, state=state, limit=limit)
+
+
+@router.get("/procedures", response_model=list[Procedure], responses=documented(400))
+async def procedures(
+    mem: Mem,
+    caller: Caller,
+    user_id: Annotated[str | None, Query(pattern=ID_PATTERN)] = None,
+    all_users: bool = False,
+    namespace: Annotated[str, Query(pattern=ID_PATTERN)] = "default",
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> list[Procedure]:
+    """The user's learnt procedures (every user's with ``all_users=true``; one of the
+    two), most confident first: trigger, action, observed count, confidence and the
+    events each was learnt from (``POST /v1/lifecycle/procedures`` learns them)."""
+    scope: dict[str, object] = {"tenant_id": caller.tenant_id, "namespace": namespace}
+    if user_id is not None:
+        scope["user_id"] = user_id
+    return await mem.procedures(scope=scope, all_users=all_users, limit=limit)

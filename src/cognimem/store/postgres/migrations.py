@@ -494,7 +494,7 @@ CREATE TABLE procedures (
     action jsonb NOT NULL,
     observed_count integer NOT NULL,
     trigger_count integer NOT NULL,
-    confidence real NOT NULL,
+    confidence double precision NOT NULL,
     request_event_ids jsonb NOT NULL,
     source_event_ids jsonb NOT NULL,
     first_seen_at timestamptz NOT NULL,
