@@ -18,7 +18,7 @@ from cognimem.models.packets import Explanation, PacketSections, ProcedureEntry
 from cognimem.models.procedures import Procedure
 from cognimem.recall.analyze import query_terms, word_key
 
-MIN_COVERAGE = 2 / 3  # share of the trigger's words the query must hold
+MIN_COVERAGE = 0.75  # share of the trigger's words the query must hold
 MIN_DICE = 0.5  # 2·shared / (query words + trigger words)
 MIN_CONFIDENCE = 0.5  # a procedure less sure than this is not offered
 MAX_MATCHES = 3
