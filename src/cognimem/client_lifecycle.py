@@ -11,6 +11,7 @@ import httpx
 from pydantic import BaseModel, TypeAdapter
 
 from cognimem.client_wire import check_tenant, parse
+from cognimem.errors import InvalidInput
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.lifecycle import LifecycleRun
 from cognimem.models.procedures import Procedure
@@ -81,19 +82,19 @@ class LifecycleClientCalls:
         *,
         scope: ScopeLike = None,
         user_id: str | None = None,
-        all_users: bool = False,
         limit: int = 100,
     ) -> list[Procedure]:
-        """The user's learnt procedures, most confident first (see
-        :meth:`Memory.procedures`)."""
+        """One user's learnt procedures, most confident first (see
+        :meth:`Memory.procedures`; over HTTP, one user's at a time)."""
         fields = self._scope_body(scope, user_id=user_id)
+        user = fields.get("user_id")
+        if not isinstance(user, str):
+            raise InvalidInput(
+                "procedures are listed one user's at a time: pass user_id", field="scope.user_id"
+            )
         params = {"limit": str(limit), "namespace": str(fields.get("namespace", "default"))}
-        if fields.get("user_id") is not None:
-            params["user_id"] = str(fields["user_id"])
-        if all_users or fields.get("all_users"):
-            params["all_users"] = "true"
-        response = await self._call("GET", f"/v1/procedures?{httpx.QueryParams(params)}")
-        return parse(response, _PROCEDURES.validate_python)
+        path = f"/v1/users/{quote(user, safe='')}/procedures?{httpx.QueryParams(params)}"
+        return parse(await self._call("GET", path), _PROCEDURES.validate_python)
 
     async def detect_procedures(
         self,

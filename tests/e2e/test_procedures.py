@@ -249,9 +249,13 @@ async def test_over_http_and_the_sdk(memory: Memory, client: AsyncMemoryClient) 
     await memory.detect_procedures(user_id="ada")
     (p,) = await client.procedures(user_id="ada")
     assert p == (await memory.procedures(user_id="ada"))[0]
-    assert [x.id for x in await client.procedures(all_users=True)] == [p.id]
-    with pytest.raises(InvalidInput):
-        await client.procedures()  # neither a user nor all_users
+    assert await client.procedures(user_id="bob") == []
+    assert await client.procedures(user_id="ada", scope={"namespace": "other"}) == []
+    with pytest.raises(InvalidInput) as exc:
+        await client.procedures()  # no user
+    assert exc.value.field == "scope.user_id"
+    with pytest.raises(InvalidInput):  # the server's 422
+        await client.procedures(user_id="ada", limit=0)
 
 
 def test_the_cli_dry_run(db_url: str) -> None:

@@ -58,19 +58,16 @@ async def list_jobs(
     return await mem.list_jobs(tenant_id=caller.tenant_id, kind=kind, state=state, limit=limit)
 
 
-@router.get("/procedures", response_model=list[Procedure], responses=documented(400))
+@router.get("/users/{user_id}/procedures", response_model=list[Procedure])
 async def procedures(
+    user_id: Annotated[str, Path(pattern=ID_PATTERN)],
     mem: Mem,
     caller: Caller,
-    user_id: Annotated[str | None, Query(pattern=ID_PATTERN)] = None,
-    all_users: bool = False,
     namespace: Annotated[str, Query(pattern=ID_PATTERN)] = "default",
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> list[Procedure]:
-    """The user's learnt procedures (every user's with ``all_users=true``; one of the
-    two), most confident first: trigger, action, observed count, confidence and the
-    events each was learnt from (``POST /v1/lifecycle/procedures`` learns them)."""
-    scope: dict[str, object] = {"tenant_id": caller.tenant_id, "namespace": namespace}
-    if user_id is not None:
-        scope["user_id"] = user_id
-    return await mem.procedures(scope=scope, all_users=all_users, limit=limit)
+    """The user's learnt procedures, most confident first: trigger, action, observed
+    count, confidence and the events each was learnt from (``POST
+    /v1/lifecycle/procedures`` learns them). A user with none: an empty list."""
+    scope = {"tenant_id": caller.tenant_id, "namespace": namespace, "user_id": user_id}
+    return await mem.procedures(scope=scope, limit=limit)
