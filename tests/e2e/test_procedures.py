@@ -284,3 +284,23 @@ def test_the_cli_dry_run(db_url: str) -> None:
             return len(await mem.procedures(user_id="ada"))
 
     assert asyncio.run(listed()) == 0
+
+
+async def test_the_operation_runs_as_a_job(db_url: str) -> None:
+    from cognimem.providers.fakes import HashingEmbedder
+    from cognimem.queue import JobState
+
+    async with Memory.open(db_url, embedder=HashingEmbedder()) as mem:
+        assert "procedures" in mem.lifecycle_operations
+        await agent(mem)
+        run = await mem.run_lifecycle("procedures", user_id="ada", key="k1")
+        assert run.job is not None
+        assert await mem.procedures(user_id="ada") == []  # queued, not run yet
+        while (await mem.get_job(run.job.id)).state in (JobState.QUEUED, JobState.RUNNING):
+            await mem.process_next_job("w1")
+        job = await mem.get_job(run.job.id)
+        assert job.state is JobState.DONE
+        assert job.result is not None
+        assert job.result["created"] == 1
+        (p,) = await mem.procedures(user_id="ada")
+        assert p.observed_count == 4
