@@ -144,6 +144,15 @@ def test_different_requests_or_actions_are_different_procedures() -> None:
     assert triggers == [("Deploy the production build", 2), ("Deploy the staging build", 2)]
 
 
+def test_a_long_request_is_kept_cut() -> None:
+    long = "Deploy the staging build " + " ".join(f"note{i}" for i in range(200))
+    events = _repeat(long, "deploy", {"env": "staging"}, 2, 0)
+    (p,) = detect(ADA, turn_observations(events)[0], [], T0, CONFIG).created
+    assert len(p.trigger) == 300
+    assert p.trigger.startswith("Deploy the staging build note0")
+    assert p.trigger.endswith("…")
+
+
 def test_answers_need_more_repetitions_than_tool_calls() -> None:
     events = []
     for i in range(3):

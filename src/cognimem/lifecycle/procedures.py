@@ -353,7 +353,7 @@ def detect(
                 scope=Scope(
                     tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id
                 ),
-                trigger=g.seed.request.strip(),
+                trigger=_clip(g.seed.request),  # a long request is shown cut
                 trigger_terms=_features(g),
                 action=action,
                 observed_count=count,
