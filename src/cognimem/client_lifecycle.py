@@ -1,5 +1,6 @@
 """The SDK's lifecycle calls (a mixin of ``AsyncMemoryClient``): lifecycle operations as
-admin calls and the job listing, as ``Memory.run_lifecycle`` and ``Memory.list_jobs``."""
+admin calls, the job listing and the learnt procedures, as ``Memory.run_lifecycle``,
+``Memory.list_jobs`` and ``Memory.procedures``."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import httpx
 from pydantic import TypeAdapter
 
 from cognimem.client_wire import ClientCalls, check_tenant, parse
+from cognimem.errors import InvalidInput
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.lifecycle import LifecycleRun
+from cognimem.models.procedures import Procedure
 from cognimem.queue import Job, JobState
 
 _JOBS = TypeAdapter(list[Job])
+_PROCEDURES = TypeAdapter(list[Procedure])
 
 
 class LifecycleClientCalls(ClientCalls):
@@ -59,3 +63,36 @@ class LifecycleClientCalls(ClientCalls):
             params["state"] = str(state)  # checked by the server (422), as Memory checks it
         response = await self._call("GET", f"/v1/jobs?{httpx.QueryParams(params)}")
         return parse(response, _JOBS.validate_python)
+
+    async def procedures(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        limit: int = 100,
+    ) -> list[Procedure]:
+        """One user's learnt procedures, most confident first (see
+        :meth:`Memory.procedures`; over HTTP, one user's at a time)."""
+        fields = self._scope_body(scope, user_id=user_id)
+        user = fields.get("user_id")
+        if not isinstance(user, str):
+            raise InvalidInput(
+                "procedures are listed one user's at a time: pass user_id", field="scope.user_id"
+            )
+        params = {"limit": str(limit), "namespace": str(fields.get("namespace", "default"))}
+        path = f"/v1/users/{quote(user, safe='')}/procedures?{httpx.QueryParams(params)}"
+        return parse(await self._call("GET", path), _PROCEDURES.validate_python)
+
+    async def detect_procedures(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+    ) -> LifecycleRun:
+        """Learn the user's procedures: the ``procedures`` lifecycle operation (a job,
+        or with ``dry_run`` what it would change; see :meth:`Memory.detect_procedures`)."""
+        return await self.run_lifecycle(
+            "procedures", scope=scope, user_id=user_id, namespace=namespace, dry_run=dry_run
+        )

@@ -78,6 +78,7 @@ class Memory(LifecycleCalls):
         self._writing = WriteService(parts, self._sessions)
         self._reading = ReadService(parts, self._writing)
         self._revision = self._reading.revision
+        self._procedures = self._reading.procedures
         self._browsing = BrowseService(parts)
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
@@ -87,6 +88,7 @@ class Memory(LifecycleCalls):
         operations: dict[str, Operation] = {
             "consolidate": self._consolidation.consolidate,
             "revise": self._revision.revise,
+            "procedures": self._reading.procedures.detect,
         }
         self._lifecycle = LifecycleJobService(parts, operations)
         self._jobs = JobService(parts, self._writing, self._lifecycle)

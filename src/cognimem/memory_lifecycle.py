@@ -2,8 +2,8 @@
 read and browse surface): consolidation and revision called directly, an operation run
 as a job or as a dry run, the job listing, the operation table, one scheduler tick, and
 the worker's calls (a job's state, one job, the stranded-job sweep, the worker loop).
-The work is the services' (``consolidation``, ``revision``, ``lifecycle_jobs``,
-``jobs``)."""
+The work is the services' (``consolidation``, ``revision``, ``procedures``,
+``lifecycle_jobs``, ``jobs``)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,18 @@ from collections.abc import Callable
 from datetime import datetime
 
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
-from cognimem.models.lifecycle import ConsolidationResult, LifecycleRun, RevisionResult
+from cognimem.models.lifecycle import (
+    ConsolidationResult,
+    LifecycleRun,
+    ProcedureResult,
+    RevisionResult,
+)
+from cognimem.models.procedures import Procedure
 from cognimem.queue import Job, JobState
 from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation, Progress
+from cognimem.services.procedures import ProcedureService
 from cognimem.services.revision import RevisionService
 
 
@@ -24,6 +31,7 @@ class LifecycleCalls:
     _lifecycle: LifecycleJobService
     _consolidation: ConsolidationService
     _revision: RevisionService
+    _procedures: ProcedureService
     _jobs: JobService
 
     # -- lifecycle: services.consolidation ---------------------------------------------
@@ -75,6 +83,42 @@ class LifecycleCalls:
         target = make_read_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await self._revision.revise(
             target, dry_run=dry_run, progress=progress, since=since, use_llm=use_llm
+        )
+
+    # -- lifecycle: services.procedures -------------------------------------------------
+    async def detect_procedures(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+        progress: Callable[[float], None] | None = None,
+    ) -> ProcedureResult:
+        """Learn one user's procedures: requests met again and again with the same
+        action (the same tool calls, from an assistant message's
+        ``metadata["tool_calls"]`` or tool-role messages; else the same answer) become
+        procedures, and procedures seen again are reinforced (observed count and
+        confidence up, the events added to their provenance). Tool-discovery writes
+        that say "To X, do Y" count as observations too. No LLM. Running it again over
+        the same events changes nothing; ``dry_run`` says what would change
+        (``docs/lifecycle.md``). The ``procedures`` lifecycle operation."""
+        target = make_read_scope(scope, user_id=user_id, namespace=namespace)
+        return await self._procedures.detect(target, dry_run=dry_run, progress=progress)
+
+    async def procedures(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
+        limit: int = 100,
+    ) -> list[Procedure]:
+        """The user's learnt procedures (every user's with ``all_users=True``), most
+        confident first, each with its trigger, action, observed count, confidence and
+        the events it was learnt from."""
+        return await self._procedures.list_procedures(
+            scope=scope, user_id=user_id, all_users=all_users, limit=limit
         )
 
     @property

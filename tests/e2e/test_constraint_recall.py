@@ -102,7 +102,15 @@ async def test_plain_presets_have_no_sections(memory: Memory) -> None:
         packet = await memory.read("recommend a restaurant", user_id="u", preset=preset)
         assert packet.sections.entries() == []
     steps = {s.name for s in (await memory.read("recommend a restaurant", user_id="u")).steps}
-    assert steps == {"lexical", "vector", "graph", "constraints", "facts", "mandates"}
+    assert steps == {
+        "lexical",
+        "vector",
+        "graph",
+        "constraints",
+        "facts",
+        "mandates",
+        "learned_procedures",
+    }
 
 
 async def test_what_did_i_do_last_week_reads_exactly_that_week(memory: Memory) -> None:

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from cognimem.models.jobs import Job
+from cognimem.models.procedures import Procedure
 from cognimem.models.scope import Scope
 
 
@@ -120,3 +121,32 @@ class LifecycleRun(BaseModel):
     job: Job | None = None
     result: dict[str, Any] | None = None
     summary: dict[str, int | str] | None = None
+
+
+class ProcedureResult(BaseModel):
+    """What a procedure detection pass did (with ``dry_run``: would do): the events and
+    tool-discovery writes it read, the request → action observations it found in them,
+    the procedures it created and reinforced (``procedures``: their new state) and
+    those it found again with nothing new. ``unreadable_tool_calls``: entries of an
+    assistant message's ``metadata["tool_calls"]`` that name no tool or whose arguments
+    are not an object (left out of the action)."""
+
+    dry_run: bool
+    events: int = 0
+    hints: int = 0
+    observations: int = 0
+    created: list[str] = Field(default_factory=list)
+    reinforced: list[str] = Field(default_factory=list)
+    unchanged: list[str] = Field(default_factory=list)
+    procedures: list[Procedure] = Field(default_factory=list)
+    unreadable_tool_calls: int = 0
+    retries: int = 0
+
+    def summary(self) -> dict[str, int | str]:
+        return {
+            "events": self.events,
+            "observations": self.observations,
+            "created": len(self.created),
+            "reinforced": len(self.reinforced),
+            "unchanged": len(self.unchanged),
+        }

@@ -98,11 +98,30 @@ class ConflictEntry(BaseModel):
     token_count: int = 0
 
 
+class ProcedureEntry(BaseModel):
+    """A learnt procedure whose trigger the query matches: what was done before when
+    this was asked (``Memory.procedures``; ``matched``: the trigger words the query
+    holds)."""
+
+    id: str
+    trigger: str
+    action: str  # the action as a prompt phrase
+    observed_count: int
+    confidence: float
+    score: float  # how well the query matches the trigger
+    signals: dict[str, float] = Field(default_factory=dict)
+    matched: list[str] = Field(default_factory=list)
+    source_event_ids: list[str] = Field(default_factory=list)
+    token_count: int = 0
+
+
 class PacketSections(BaseModel):
     """What must shape the answer, ahead of the ranked memories: mandates (tier always),
     active constraints split into "must follow" (value, policy) and "consider" (goal,
     state, causal), the user's facts and preferences that bear on the query, summaries
-    and procedures, open conflicts, and facts needing validation (old, said once)."""
+    and procedures (caller-written tool notes; learnt request → action patterns whose
+    trigger the query matches), open conflicts, and facts needing validation (old, said
+    once)."""
 
     mandates: list[PacketItem] = Field(default_factory=list)
     must_follow: list[FactEntry] = Field(default_factory=list)
@@ -111,6 +130,7 @@ class PacketSections(BaseModel):
     preferences: list[FactEntry] = Field(default_factory=list)
     summaries: list[PacketItem] = Field(default_factory=list)
     procedures: list[PacketItem] = Field(default_factory=list)
+    learned_procedures: list[ProcedureEntry] = Field(default_factory=list)
     conflicts: list[ConflictEntry] = Field(default_factory=list)
     needs_validation: list[FactEntry] = Field(default_factory=list)
 
@@ -152,7 +172,14 @@ def conflict_line(entry: ConflictEntry) -> str:
     return "- Unresolved: " + " / ".join(f'"{t}"' for t in entry.texts)
 
 
-def section_line(entry: PacketItem | FactEntry | ConflictEntry) -> str:
+def procedure_line(entry: ProcedureEntry) -> str:
+    times = "once" if entry.observed_count == 1 else f"{entry.observed_count} times"
+    return f'- When asked "{entry.trigger}": {entry.action} (done {times})'
+
+
+def section_line(entry: PacketItem | FactEntry | ConflictEntry | ProcedureEntry) -> str:
+    if isinstance(entry, ProcedureEntry):
+        return procedure_line(entry)
     if isinstance(entry, PacketItem):
         return f"- {entry.text}" if entry.kind != "episode" else markdown_line(entry)
     if isinstance(entry, ConflictEntry):
@@ -167,6 +194,7 @@ SECTION_TITLES = (
     ("facts", "### Known facts"),
     ("preferences", "### Preferences"),
     ("procedures", "### Procedures"),
+    ("learned_procedures", "### Learned procedures (done before for this request)"),
     ("summaries", "### Summaries"),
     ("conflicts", "### Open conflicts (ask before relying on these)"),
     ("needs_validation", "### Unconfirmed (old, said once)"),
@@ -189,11 +217,12 @@ class Explanation(BaseModel):
     """Why a candidate was returned or dropped (``read(..., explain=True)``)."""
 
     id: str
-    type: str  # "item" | "fact"
+    type: str  # "item" | "fact" | "procedure"
     steps: list[str]  # the retrieval steps that produced it
     signals: dict[str, float]  # each signal's value (raw per-method scores prefixed raw_)
     score: float
     outcome: str  # "returned", "section:<name>", or "dropped: <why>"
+    reason: str | None = None  # a learnt procedure: which trigger words the query holds
 
 
 class ContextPacket(BaseModel):

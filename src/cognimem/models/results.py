@@ -67,8 +67,10 @@ class WriteResult(BaseModel):
 class Turn(BaseModel):
     """One conversational turn: the packet read for the user's message (before the turn
     was stored), what storing the turn's messages did, and what the turn did to the
-    facts the read retrieved (``revision``)."""
+    facts the read retrieved (``revision``), and the learnt procedures the read matched
+    that the turn did again (``procedures_reinforced``: their ids)."""
 
     packet: ContextPacket
     stored: WriteResult
     revision: TurnRevision = Field(default_factory=TurnRevision)
+    procedures_reinforced: list[str] = Field(default_factory=list)

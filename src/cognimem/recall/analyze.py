@@ -80,6 +80,12 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
+def word_key(word: str) -> str:
+    """A content word as words are compared across forms: its first five letters
+    ("researching" and "research" share ``resea``), a shorter word whole."""
+    return word[:5]
+
+
 _PAST = re.compile(
     r"\b(?:did|was|were|happened|had|went|got|made|saw|met|said|told|ago|yesterday|last)\b",
     re.IGNORECASE,

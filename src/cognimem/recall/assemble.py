@@ -4,8 +4,9 @@ token budget (pure).
 The budget counts the markdown rendering. Each section has its own share of
 ``max_tokens`` (``SectionConfig``): mandates may use the whole packet (tier always);
 constraints are reserved next, and the best relevant constraint goes in whenever it fits
-at all; facts, preferences, procedures, summaries and conflicts follow, each inside its
-share; what the sections leave is the ranked memories' room.
+at all; facts, preferences, procedures (the learnt ones the query matched first, then
+the hints), summaries and conflicts follow, each inside its share; what the sections
+leave is the ranked memories' room.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from cognimem.models.packets import (
     ConflictEntry,
     FactEntry,
     PacketSections,
+    ProcedureEntry,
     markdown_line,
     section_line,
 )
 from cognimem.recall.constraints import Scored, SectionConfig
 
 Counter = Callable[[str], int]
+SectionEntry = PacketItem | FactEntry | ConflictEntry | ProcedureEntry
 _TITLES = dict(SECTION_TITLES)
 
 
@@ -78,6 +81,7 @@ class SectionInputs:
     constraints: list[Scored] = field(default_factory=list)
     facts: list[Scored] = field(default_factory=list)  # not constraints
     procedures: list[PacketItem] = field(default_factory=list)
+    learned_procedures: list[ProcedureEntry] = field(default_factory=list)
     summaries: list[PacketItem] = field(default_factory=list)
     conflicts: list[ConflictEntry] = field(default_factory=list)
 
@@ -98,10 +102,10 @@ class _Packer:
         self.dropped: dict[str, str] = {}
         self.lines: set[str] = set()  # rendered so far: two facts from one sentence show once
 
-    def add(self, name: str, entry: PacketItem | FactEntry | ConflictEntry, budget: int) -> bool:
+    def add(self, name: str, entry: SectionEntry, budget: int) -> bool:
         """Put ``entry`` in section ``name`` if it fits both the section's ``budget``
         (tokens this section may still take) and the packet."""
-        target: list[PacketItem | FactEntry | ConflictEntry] = getattr(self.sections, name)
+        target: list[SectionEntry] = getattr(self.sections, name)
         line = section_line(entry)
         if line in self.lines:
             self.dropped[entry.id] = "dropped: the same line is already in the packet"
@@ -121,7 +125,7 @@ class _Packer:
     def fill(
         self,
         name: str,
-        entries: Sequence[PacketItem | FactEntry | ConflictEntry],
+        entries: Sequence[SectionEntry],
         budget: int,
     ) -> int:
         spent = 0
@@ -167,8 +171,12 @@ def assemble_sections(
         packer.add(name, entry(scored), fact_budget - fact_spent)
         fact_spent += packer.used - before
     spent += fact_spent
+    # learnt procedures the query matched, then the hints, share the procedures' budget
+    procedure_budget = min(int(max_tokens * config.procedure_share), cap - spent)
+    learned = packer.fill("learned_procedures", inputs.learned_procedures, procedure_budget)
+    spent += learned
+    spent += packer.fill("procedures", inputs.procedures, procedure_budget - learned)
     for name, entries, share in (
-        ("procedures", inputs.procedures, config.procedure_share),
         ("summaries", inputs.summaries, config.summary_share),
         ("conflicts", inputs.conflicts, config.conflict_share),
     ):

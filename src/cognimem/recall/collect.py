@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Fact, FactConflict
 from cognimem.models.packets import ConflictEntry, PacketItem
+from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
 from cognimem.recall.assemble import SectionInputs, packet_item
 from cognimem.recall.constraints import Pick, Scored
@@ -132,6 +133,8 @@ def section_inputs(
             if c.item_id in by_id
         ]
         setattr(inputs, name, entries)
+    matched = output(outputs, StepKind.LEARNED_PROCEDURES).procedures
+    inputs.learned_procedures = [learnt.entry(m) for m in matched]
     inputs.conflicts = relevant_conflicts(fact_picks.conflicts, facts_by_id, seen_facts, analysis)
     return inputs, scored_of
 

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cognimem.ingest.extract.lexicon import scope_tags
-from cognimem.recall.analyze import query_terms
+from cognimem.recall.analyze import query_terms, word_key
 from cognimem.recall.rerank import Ranked
 from cognimem.store.base import Candidate
 
@@ -49,8 +49,8 @@ def mentions(text: str, terms: Sequence[str]) -> bool:
     words = set(query_terms(text))
     if words & set(terms):
         return True
-    stems = {t[:5] for t in terms if len(t) >= 5}
-    return any(w[:5] in stems for w in words if len(w) >= 5)
+    stems = {word_key(t) for t in terms if len(t) >= 5}
+    return any(word_key(w) in stems for w in words if len(w) >= 5)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ class StepKind(StrEnum):
     FACTS = "facts"  # other live facts close to the query
     MANDATES = "mandates"  # tier-always items: always in the packet
     SUMMARIES = "summaries"
-    PROCEDURES = "procedures"
+    PROCEDURES = "procedures"  # procedure hints (tool-discovery writes) close to the query
+    LEARNED_PROCEDURES = "learned_procedures"  # learnt procedures whose trigger it matches
 
 
 ITEM_STEPS = frozenset(
@@ -172,6 +173,7 @@ def make_plan(analysis: QueryAnalysis, config: RecallConfig) -> RetrievalPlan:
             )
         first.append(PlannedStep(StepKind.FACTS, t))
         first.append(PlannedStep(StepKind.MANDATES, t))
+        first.append(PlannedStep(StepKind.LEARNED_PROCEDURES, t))
         if asks_how(analysis.query):
             later.append(PlannedStep(StepKind.PROCEDURES, t))
         if analysis.intent in _SUMMARY_INTENTS:

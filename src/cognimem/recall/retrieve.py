@@ -16,6 +16,7 @@ from cognimem.models.clock import to_utc
 from cognimem.models.packets import NOTHING_RELEVANT
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
+from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis, analyze, speaks_in_person
 from cognimem.recall.assemble import assemble, assemble_sections
 from cognimem.recall.classify import QueryClassifier
@@ -254,9 +255,10 @@ class Reader:
             packet.token_count += count_tokens(NOTHING_RELEVANT + "\n")
         if explain:
             lookups = output(outputs, StepKind.FACT_LOOKUP).facts
+            matched = output(outputs, StepKind.LEARNED_PROCEDURES).procedures
             packet.explain = explanations(
                 ranked, fact_picks.picks, scored_of, sections, chosen, dropped, lookups
-            )
+            ) + learnt.explain(matched, sections, dropped)
             packet.recall_config = config.model_dump(mode="json")
         return packet
 

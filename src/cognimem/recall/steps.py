@@ -16,6 +16,7 @@ import numpy as np
 from cognimem.errors import ProviderError
 from cognimem.models import ItemKind, Scope, StepReport
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
+from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
 from cognimem.recall.constraints import (
     Pick,
@@ -34,11 +35,13 @@ from cognimem.recall.plan import (
     with_user_keys,
 )
 from cognimem.recall.presets import RecallConfig
+from cognimem.recall.procedures import ProcedureMatch
 from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
 from cognimem.store.roles import Store
 
 MAX_FACTS_SCANNED = 500
 MAX_GRAPH_EDGES = 5_000
+MAX_PROCEDURES = 200  # the user's most confident procedures a read matches against
 MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
 _STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
 VECTOR_STEPS = frozenset(
@@ -58,10 +61,12 @@ class StepOutput:
     facts: list[Fact] = field(default_factory=list)
     conflicts: list[FactConflict] = field(default_factory=list)
     entity_names: list[str] = field(default_factory=list)
+    procedures: list[ProcedureMatch] = field(default_factory=list)
 
     @property
     def count(self) -> int:
-        return len(self.candidates) + len(self.picks) + len(self.facts) + len(self.conflicts)
+        found = (self.candidates, self.picks, self.facts, self.conflicts, self.procedures)
+        return sum(len(f) for f in found)
 
 
 class StepRun:
@@ -201,6 +206,12 @@ class StepRun:
             return StepOutput([Candidate(i, score) for i, score in found.items()], facts=facts)
         if kind is StepKind.GRAPH:
             return await self._graph()
+        if kind is StepKind.LEARNED_PROCEDURES:
+            s = self.scope
+            stored = await self.store.list_procedures(
+                s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES
+            )
+            return StepOutput(procedures=learnt.match(self.analysis.query, stored))
         raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from cognimem.recall.analyze import zone_of
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.services.components import Components
+from cognimem.services.procedures import ProcedureService
 from cognimem.services.revision import RevisionService
 from cognimem.services.writing import WriteService
 
@@ -27,8 +28,9 @@ MAX_READ_TOKENS = 200_000
 
 class ReadService:
     """``Memory.read`` and ``turn`` (documented there), the reader other services
-    rank with (forget by query), and the revision a turn ends with (``revision``, also
-    ``Memory.revise``)."""
+    rank with (forget by query), and the revision and procedure reinforcement a turn
+    ends with (``revision``, also ``Memory.revise``; ``procedures``, also
+    ``Memory.detect_procedures``)."""
 
     def __init__(self, parts: Components, writing: WriteService) -> None:
         self._parts = parts
@@ -38,6 +40,7 @@ class ReadService:
             classifier = LLMQueryClassifier(parts.llm)
         self.reader = Reader(parts.store, parts.embedder, classifier=classifier)
         self.revision = RevisionService(parts, self.reader, self.recall_config)
+        self.procedures = ProcedureService(parts)
 
     async def aclose(self) -> None:
         """Release the reader's cross-encoders (the components close on their own)."""
@@ -189,4 +192,7 @@ class ReadService:
             profile=profile,
         )
         revision = await self.revision.after_turn(packet, stored, target)
-        return Turn(packet=packet, stored=stored, revision=revision)
+        reinforced = await self.procedures.after_turn(packet, stored, target)
+        return Turn(
+            packet=packet, stored=stored, revision=revision, procedures_reinforced=reinforced
+        )

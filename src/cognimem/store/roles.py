@@ -26,6 +26,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.procedures import Procedure
 from cognimem.store.base import (
     Candidate,
     ConsolidationWrite,
@@ -420,6 +421,33 @@ class LifecycleStore(Protocol):
         closed since the last completed run of ``op`` began; most new episodes first."""
 
 
+class ProcedureStore(Protocol):
+    """Procedural memory: learnt request → action patterns (``models/procedures.py``)
+    and the conversation procedure detection reads them from."""
+
+    async def conversation_events(self, scope: Scope, limit: int) -> list[Event]:
+        """The newest ``limit`` events of the scope's user (every role), oldest first:
+        in ``occurred_at`` order, events of one time in the order they were stored."""
+
+    async def list_procedures(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[Procedure]:
+        """The user's procedures (every user's of the namespace for ``None``), most
+        confident first (then most observed, then id), at most ``limit``."""
+
+    async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
+        """Procedures by id within a tenant, in the order asked; missing ids left out."""
+
+    async def save_procedures(
+        self, created: Sequence[Procedure], updated: Sequence[tuple[Procedure, int]]
+    ) -> None:
+        """Insert ``created`` and store each of ``updated`` (a procedure and the revision
+        it was read at; stored with that revision + 1), in one transaction. When an
+        updated procedure's stored revision is no longer the one given (another run
+        changed it first) or it is gone, nothing is written and ``StaleKnowledge`` is
+        raised: read again and decide again."""
+
+
 class Store(
     Database,
     ItemStore,
@@ -431,6 +459,7 @@ class Store(
     KeyStore,
     JobStore,
     LifecycleStore,
+    ProcedureStore,
     Protocol,
 ):
     """A storage backend: every role."""

@@ -10,6 +10,7 @@ from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import LifecycleRequest
 from cognimem.models.lifecycle import LifecycleRun
+from cognimem.models.procedures import Procedure
 from cognimem.models.scope import ID_PATTERN
 from cognimem.queue import Job, JobState
 
@@ -55,3 +56,18 @@ async def list_jobs(
     queued, running, done, failed), each with its attempts, error, progress and result
     summary. Empty when the server has no job queue."""
     return await mem.list_jobs(tenant_id=caller.tenant_id, kind=kind, state=state, limit=limit)
+
+
+@router.get("/users/{user_id}/procedures", response_model=list[Procedure])
+async def procedures(
+    user_id: Annotated[str, Path(pattern=ID_PATTERN)],
+    mem: Mem,
+    caller: Caller,
+    namespace: Annotated[str, Query(pattern=ID_PATTERN)] = "default",
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> list[Procedure]:
+    """The user's learnt procedures, most confident first: trigger, action, observed
+    count, confidence and the events each was learnt from (``POST
+    /v1/lifecycle/procedures`` learns them). A user with none: an empty list."""
+    scope = {"tenant_id": caller.tenant_id, "namespace": namespace, "user_id": user_id}
+    return await mem.procedures(scope=scope, limit=limit)

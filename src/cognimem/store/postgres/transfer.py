@@ -145,6 +145,7 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
         "entities",
         "sessions",
         "lifecycle_runs",
+        "procedures",
     ):
         await delete(table, f"DELETE FROM {table} WHERE {mine}", *who)
     return ErasureReport(removed=removed, content_hashes=hashes)

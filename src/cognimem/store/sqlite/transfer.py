@@ -171,6 +171,7 @@ def _delete_rows(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> dict
         "entities",
         "sessions",
         "lifecycle_runs",
+        "procedures",
     ):
         delete(table, f"DELETE FROM {table} WHERE tenant_id = ? AND user_id = ?", who)
     return removed

@@ -1,0 +1,88 @@
+"""Procedural memory in PostgreSQL: the ``ProcedureStore`` role."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cognimem.errors import StaleKnowledge
+from cognimem.models import Event, Scope
+from cognimem.models.clock import to_utc
+from cognimem.models.procedures import Procedure
+from cognimem.store.postgres.database import PostgresDatabase, scope_where
+from cognimem.store.postgres.rows import Params, decode_time, event_from_row
+from cognimem.store.procedure_records import (
+    PROCEDURE_COLUMNS,
+    PROCEDURE_WIDTH,
+    procedure_from_row,
+    procedure_values,
+)
+from cognimem.store.records import EVENT_COLUMNS
+
+_PLACES = ", ".join(f"${i}" for i in range(1, PROCEDURE_WIDTH + 1))
+_INSERT = f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({_PLACES})"
+_UPDATE = (
+    "UPDATE procedures SET trigger_text = $1, trigger_terms = $2, action = $3,"
+    " observed_count = $4, trigger_count = $5, confidence = $6, request_event_ids = $7,"
+    " source_event_ids = $8, first_seen_at = $9, last_seen_at = $10, updated_at = $11,"
+    " revision = $12 WHERE tenant_id = $13 AND id = $14 AND revision = $15"
+)
+
+
+class PostgresProcedures(PostgresDatabase):
+    """``ProcedureStore`` on PostgreSQL."""
+
+    async def conversation_events(self, scope: Scope, limit: int) -> list[Event]:
+        owner = Scope(tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id)
+        params = Params()
+        where = scope_where(owner, params)
+        async with self._connection() as conn:
+            rows = await conn.fetch(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE {where}"
+                f" ORDER BY occurred_at DESC, seq DESC LIMIT {params.add(limit)}",
+                *params.values,
+            )
+        return [event_from_row(r) for r in reversed(rows)]
+
+    async def list_procedures(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[Procedure]:
+        params = Params(tenant_id, namespace)
+        who = "" if user_id is None else f" AND user_id = {params.add(user_id)}"
+        async with self._connection() as conn:
+            rows = await conn.fetch(
+                f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = $1"
+                f" AND namespace = $2{who}"
+                f" ORDER BY confidence DESC, observed_count DESC, id LIMIT {params.add(limit)}",
+                *params.values,
+            )
+        return [procedure_from_row(r, decode_time) for r in rows]
+
+    async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        async with self._connection() as conn:
+            rows = await conn.fetch(
+                f"SELECT {PROCEDURE_COLUMNS} FROM procedures"
+                " WHERE tenant_id = $1 AND id = ANY($2::text[])",
+                tenant_id,
+                wanted,
+            )
+        found = {r["id"]: procedure_from_row(r, decode_time) for r in rows}
+        return [found[i] for i in wanted if i in found]
+
+    async def save_procedures(
+        self, created: Sequence[Procedure], updated: Sequence[tuple[Procedure, int]]
+    ) -> None:
+        async with self._connection() as conn, conn.transaction():
+            for p, expected in updated:
+                values = procedure_values(p, to_utc, expected + 1)
+                # the columns from trigger_text to last_seen_at, updated_at, the revision
+                done = await conn.execute(
+                    _UPDATE, *values[4:14], values[15], expected + 1, p.scope.tenant_id, p.id,
+                    expected,
+                )  # fmt: skip
+                if not str(done).endswith(" 1"):
+                    raise StaleKnowledge(f"procedure {p.id} changed since it was read")
+            if created:
+                await conn.executemany(_INSERT, [procedure_values(p, to_utc, 0) for p in created])

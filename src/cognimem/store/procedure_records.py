@@ -1,0 +1,54 @@
+"""The ``procedures`` table's rows as both backends read and write them (times are
+each backend's: see ``records.TimeDecoder``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cognimem.models import Scope
+from cognimem.models.procedures import Procedure, ProcedureAction
+from cognimem.store.records import Row, TimeDecoder
+
+PROCEDURE_COLUMNS = (
+    "id, tenant_id, namespace, user_id, trigger_text, trigger_terms, action, observed_count,"
+    " trigger_count, confidence, request_event_ids, source_event_ids, first_seen_at,"
+    " last_seen_at, created_at, updated_at, revision"
+)
+PROCEDURE_WIDTH = 17
+
+
+def procedure_from_row(row: Row, time: TimeDecoder) -> Procedure:
+    def at(name: str) -> Any:
+        value = time(row[name])
+        assert value is not None, "a NOT NULL time column came back NULL"
+        return value
+
+    return Procedure(
+        id=row["id"],
+        scope=Scope(tenant_id=row["tenant_id"], namespace=row["namespace"], user_id=row["user_id"]),
+        trigger=row["trigger_text"],
+        trigger_terms=json.loads(row["trigger_terms"]),
+        action=ProcedureAction.model_validate_json(row["action"]),
+        observed_count=row["observed_count"],
+        trigger_count=row["trigger_count"],
+        confidence=row["confidence"],
+        request_event_ids=json.loads(row["request_event_ids"]),
+        source_event_ids=json.loads(row["source_event_ids"]),
+        first_seen_at=at("first_seen_at"),
+        last_seen_at=at("last_seen_at"),
+        created_at=at("created_at"),
+        updated_at=at("updated_at"),
+        revision=row["revision"],
+    )
+
+
+def procedure_values(p: Procedure, time: Any, revision: int) -> tuple[Any, ...]:
+    """The values of ``PROCEDURE_COLUMNS``; ``time`` encodes a datetime as stored."""
+    s = p.scope
+    return (
+        p.id, s.tenant_id, s.namespace, s.user_id, p.trigger, json.dumps(p.trigger_terms),
+        p.action.model_dump_json(), p.observed_count, p.trigger_count, p.confidence,
+        json.dumps(p.request_event_ids), json.dumps(p.source_event_ids), time(p.first_seen_at),
+        time(p.last_seen_at), time(p.created_at), time(p.updated_at), revision,
+    )  # fmt: skip

@@ -1,0 +1,101 @@
+"""Procedural memory in SQLite: the ``ProcedureStore`` role."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from cognimem.errors import StaleKnowledge
+from cognimem.models import Event, Scope
+from cognimem.models.procedures import Procedure
+from cognimem.store.procedure_records import (
+    PROCEDURE_COLUMNS,
+    PROCEDURE_WIDTH,
+    procedure_from_row,
+    procedure_values,
+)
+from cognimem.store.records import EVENT_COLUMNS
+from cognimem.store.sqlite.database import SQLiteDatabase, scope_where
+from cognimem.store.sqlite.rows import decode_time, encode_time, event_from_row, query
+
+_INSERT = (
+    f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({', '.join('?' * PROCEDURE_WIDTH)})"
+)
+_UPDATE = (
+    "UPDATE procedures SET trigger_text = ?, trigger_terms = ?, action = ?, observed_count = ?,"
+    " trigger_count = ?, confidence = ?, request_event_ids = ?, source_event_ids = ?,"
+    " first_seen_at = ?, last_seen_at = ?, updated_at = ?, revision = ?"
+    " WHERE tenant_id = ? AND id = ? AND revision = ?"
+)
+
+
+class SQLiteProcedures(SQLiteDatabase):
+    """``ProcedureStore`` on SQLite."""
+
+    async def conversation_events(self, scope: Scope, limit: int) -> list[Event]:
+        owner = Scope(tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id)
+        where, params = scope_where(owner)
+
+        def q(conn: sqlite3.Connection) -> list[Event]:
+            rows = query(
+                conn,
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE {where}"
+                " ORDER BY occurred_at DESC, rowid DESC LIMIT ?",
+                [*params, limit],
+            )
+            return [event_from_row(r) for r in reversed(rows)]
+
+        return await self._db.read(q)
+
+    async def list_procedures(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> list[Procedure]:
+        who = "" if user_id is None else " AND user_id = ?"
+        params: list[object] = [tenant_id, namespace, *([] if user_id is None else [user_id])]
+
+        def q(conn: sqlite3.Connection) -> list[Procedure]:
+            rows = query(
+                conn,
+                f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = ?"
+                f" AND namespace = ?{who}"
+                " ORDER BY confidence DESC, observed_count DESC, id LIMIT ?",
+                [*params, limit],
+            )
+            return [procedure_from_row(r, decode_time) for r in rows]
+
+        return await self._db.read(q)
+
+    async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[Procedure]:
+            rows = query(
+                conn,
+                f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = ?"
+                f" AND id IN ({', '.join('?' * len(wanted))})",
+                [tenant_id, *wanted],
+            )
+            found = {r["id"]: procedure_from_row(r, decode_time) for r in rows}
+            return [found[i] for i in wanted if i in found]
+
+        return await self._db.read(q)
+
+    async def save_procedures(
+        self, created: Sequence[Procedure], updated: Sequence[tuple[Procedure, int]]
+    ) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            for p, expected in updated:
+                values = procedure_values(p, encode_time, expected + 1)
+                # the columns from trigger_text to last_seen_at, updated_at, the revision
+                cur = conn.execute(
+                    _UPDATE, (*values[4:14], values[15], expected + 1, p.scope.tenant_id, p.id,
+                              expected),
+                )  # fmt: skip
+                if cur.rowcount != 1:
+                    raise StaleKnowledge(f"procedure {p.id} changed since it was read")
+            for p in created:
+                conn.execute(_INSERT, procedure_values(p, encode_time, 0))
+
+        await self._db.write(tx)

@@ -1,0 +1,135 @@
+"""The ``ProcedureStore`` role on every backend: a user's conversation in order, and
+learnt procedures stored, listed most confident first within the scope's walls, and
+updated only from the revision they were read at."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from cognimem.errors import StaleKnowledge
+from cognimem.models import Event, Role, Scope
+from cognimem.models.ids import content_hash, new_id
+from cognimem.models.procedures import (
+    ActionKind,
+    Procedure,
+    ProcedureAction,
+    ToolCall,
+    procedure_confidence,
+)
+from cognimem.store import PendingMessage, Store
+
+T0 = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+ADA = Scope(tenant_id="t1", user_id="ada")
+
+
+def procedure(scope: Scope, trigger: str, count: int, *, at: datetime = T0) -> Procedure:
+    requests = [new_id("evt") for _ in range(count)]
+    return Procedure(
+        id=new_id("prc"),
+        scope=scope,
+        trigger=trigger,
+        trigger_terms=trigger.split(),
+        action=ProcedureAction(
+            kind=ActionKind.TOOL, tools=[ToolCall(name="deploy", arguments={"env": "staging"})]
+        ),
+        observed_count=count,
+        trigger_count=count,
+        confidence=procedure_confidence(count, count),
+        request_event_ids=requests,
+        source_event_ids=[*requests, "evt_answer"],
+        first_seen_at=at,
+        last_seen_at=at + timedelta(days=1),
+        created_at=at,
+        updated_at=at,
+    )
+
+
+def event(scope: Scope, role: Role, text: str, at: datetime) -> PendingMessage:
+    return PendingMessage(
+        event=Event(
+            id=new_id("evt"),
+            scope=scope,
+            role=role,
+            name=None,
+            content=text,
+            content_hash=content_hash(text),
+            idempotency_key=None,
+            external_id=None,
+            occurred_at=at,
+            recorded_at=at,
+            metadata={"tool_calls": [{"name": "deploy"}]} if role is Role.ASSISTANT else {},
+        )
+    )
+
+
+async def test_procedures_are_stored_listed_and_kept_within_their_scope(store: Store) -> None:
+    weak = procedure(ADA, "deplo stagi build", 2)
+    strong = procedure(ADA, "run tests", 5)
+    bob = procedure(Scope(tenant_id="t1", user_id="bob"), "deplo stagi build", 3)
+    other_tenant = procedure(Scope(tenant_id="t2", user_id="ada"), "deplo stagi build", 3)
+    await store.save_procedures([weak, strong, bob, other_tenant], [])
+
+    listed = await store.list_procedures("t1", "default", "ada", 10)
+    assert [p.id for p in listed] == [strong.id, weak.id]  # most confident first
+    assert listed[1] == weak  # every field round-trips
+    assert [p.id for p in await store.list_procedures("t1", "default", "ada", 1)] == [strong.id]
+    assert await store.list_procedures("t1", "other", "ada", 10) == []
+    everyone = await store.list_procedures("t1", "default", None, 10)
+    assert {p.id for p in everyone} == {weak.id, strong.id, bob.id}
+    got = await store.get_procedures("t1", [bob.id, "prc_missing", weak.id, other_tenant.id])
+    assert [p.id for p in got] == [bob.id, weak.id]
+
+
+async def test_an_update_needs_the_revision_it_was_read_at(store: Store) -> None:
+    p = procedure(ADA, "deplo stagi build", 2)
+    await store.save_procedures([p], [])
+    grown = p.model_copy(
+        update={"observed_count": 3, "trigger_count": 3, "confidence": 0.75,
+                "request_event_ids": [*p.request_event_ids, "evt_3"]}
+    )  # fmt: skip
+    await store.save_procedures([], [(grown, 0)])
+    (stored,) = await store.get_procedures("t1", [p.id])
+    assert (stored.observed_count, stored.revision) == (3, 1)
+    assert stored.request_event_ids[-1] == "evt_3"
+
+    # read at revision 0, changed since: nothing of the call is written
+    newcomer = procedure(ADA, "run tests", 2)
+    with pytest.raises(StaleKnowledge):
+        await store.save_procedures(
+            [newcomer], [(grown.model_copy(update={"observed_count": 9}), 0)]
+        )
+    assert [x.id for x in await store.list_procedures("t1", "default", "ada", 10)] == [p.id]
+    (still,) = await store.get_procedures("t1", [p.id])
+    assert still.observed_count == 3
+    with pytest.raises(StaleKnowledge):  # gone
+        await store.save_procedures([], [(procedure(ADA, "x", 2), 0)])
+
+
+async def test_conversation_events_are_the_users_newest_oldest_first(store: Store) -> None:
+    session = Scope(tenant_id="t1", user_id="ada", session_id="s1")
+    msgs = [
+        event(session, Role.USER, "deploy the staging build", T0),
+        event(session, Role.ASSISTANT, "deploying", T0),  # same time: stored order holds
+        event(ADA, Role.USER, "run the tests", T0 + timedelta(hours=1)),
+        event(Scope(tenant_id="t1", user_id="bob"), Role.USER, "not ada's", T0),
+    ]
+    await store.commit(msgs, 0.0)
+    found = await store.conversation_events(Scope(tenant_id="t1", user_id="ada"), 10)
+    assert [e.content for e in found] == ["deploy the staging build", "deploying", "run the tests"]
+    assert found[1].metadata == {"tool_calls": [{"name": "deploy"}]}
+    assert found[0].scope.session_id == "s1"
+    newest = await store.conversation_events(Scope(tenant_id="t1", user_id="ada"), 2)
+    assert [e.content for e in newest] == ["deploying", "run the tests"]
+
+
+async def test_erasing_a_user_removes_their_procedures(store: Store) -> None:
+    mine = procedure(ADA, "deplo stagi build", 2)
+    bobs = procedure(Scope(tenant_id="t1", user_id="bob"), "deplo stagi build", 2)
+    await store.save_procedures([mine, bobs], [])
+    report = await store.erase_user("t1", "ada")
+    assert report.removed["procedures"] == 1
+    assert await store.list_procedures("t1", "default", None, 10) == [
+        (await store.get_procedures("t1", [bobs.id]))[0]
+    ]
