@@ -15,7 +15,7 @@ near 100 µs. Names after a greeting, in object position or after a preposition 
 become entities even when no fact is read.
 
 Conventions the fact keys rely on (keys are subject + category + predicate, + value
-when multi-valued; see ``ingest.keys``):
+when multi-valued; see ``text.keys``):
 
 - the speaker is ``"user"``; a named third party is the subject by name ("Sarah"), an
   unnamed one by the relation word ("brother"), as the LLM extractor does;
