@@ -22,7 +22,6 @@ from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder, Said, fact_text
 from cognimem.ingest.profiles import IngestProfile, get_profile
-from cognimem.ingest.validate import validate_messages
 from cognimem.models import (
     Event,
     KnowledgeReport,
@@ -50,6 +49,7 @@ from cognimem.store.base import (
     jobs_of,
 )
 from cognimem.store.roles import Store
+from cognimem.text.validate import validate_messages
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from cognimem.errors import InvalidInput
 from cognimem.ingest.profiles import IngestProfile
-from cognimem.ingest.validate import check_message, check_text, check_time
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
 from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.recall import Reader, RecallConfig, get_preset
@@ -20,6 +19,7 @@ from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_rank
 from cognimem.services.components import Components
 from cognimem.services.revision import RevisionService
 from cognimem.services.writing import WriteService
+from cognimem.text.validate import check_message, check_text, check_time
 
 # a packet's largest token budget: beyond any model's context window
 MAX_READ_TOKENS = 200_000
