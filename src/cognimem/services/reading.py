@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from cognimem.errors import InvalidInput
-from cognimem.ingest.profiles import IngestProfile
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
 from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
+from cognimem.models.profiles import IngestProfile
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
 from cognimem.recall.classify import LLMQueryClassifier
