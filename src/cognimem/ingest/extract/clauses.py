@@ -16,7 +16,7 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import icase
-from cognimem.ingest.extract.temporal import TimeMention, find_times
+from cognimem.text.temporal import TimeMention, find_times
 
 __all__ = [
     "Clause",
