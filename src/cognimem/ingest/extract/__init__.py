@@ -5,9 +5,9 @@ time expressions both extractors resolve are in :mod:`cognimem.text.temporal`).
 (``cognimem.ingest.extract.llm``) returns the same :class:`Extraction`.
 """
 
-from cognimem.ingest.extract.lexicon import SCOPE_TAGS, scope_tags
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import (
+    SCOPE_TAGS,
     ExtractedEntity,
     ExtractedFact,
     ExtractedRelation,
@@ -25,5 +25,4 @@ __all__ = [
     "ExtractionInput",
     "Extractor",
     "RuleExtractor",
-    "scope_tags",
 ]
