@@ -106,6 +106,8 @@ def utc_at(day: date, hour: int = 0) -> datetime:
 
 
 def add_months(day: date, months: int) -> date:
+    """``day`` ``months`` later (earlier when negative), kept inside the month (31 Jan + 1
+    month is 28 or 29 Feb)."""
     index = day.year * 12 + day.month - 1 + months
     year, month = divmod(index, 12)
     month += 1
@@ -113,16 +115,19 @@ def add_months(day: date, months: int) -> date:
 
 
 def days_in_month(year: int, month: int) -> int:
+    """How many days the month has."""
     following = date(year + month // 12, month % 12 + 1, 1)
     return (following - timedelta(days=1)).day
 
 
 def month_range(year: int, month: int) -> tuple[datetime, datetime]:
+    """The month as ``[first day, first day of the next)`` in UTC."""
     first = date(year, month, 1)
     return utc_at(first), utc_at(add_months(first, 1))
 
 
 def week_start(day: date) -> date:
+    """The Monday of ``day``'s ISO week."""
     return day - timedelta(days=day.weekday())
 
 
@@ -144,6 +149,7 @@ def season_range(season_month: int, year: int) -> tuple[datetime, datetime]:
 
 
 def season_containing(season_month: int, day: date) -> tuple[datetime, datetime] | None:
+    """The season starting in ``season_month`` that ``day`` falls in, if it does."""
     for year in (day.year - 1, day.year):
         start, end = season_range(season_month, year)
         if start <= utc_at(day) < end:
