@@ -67,7 +67,9 @@ def imports_of(name: str) -> Iterator[Imported]:
 
 
 def targets(imported: Imported) -> list[str]:
-    """The source modules an import loads: the module, or a submodule it names."""
+    """The source modules an import loads: the module, or a submodule it names. The
+    packages above it, whose ``__init__`` Python runs first, are not followed:
+    ``cognimem/__init__`` imports the whole library for its public names."""
     found = []
     if imported.name is not None and f"{imported.module}.{imported.name}" in MODULES:
         found.append(f"{imported.module}.{imported.name}")
