@@ -51,8 +51,8 @@ from cognimem.eval import locomo
 from cognimem.ingest.chunking import chunk_text
 from cognimem.ingest.funnel import index_text
 from cognimem.ingest.gate import redact_pii
-from cognimem.ingest.profiles import IngestProfile
 from cognimem.models import ItemKind, Tier
+from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import EmbedKind, FloatMatrix
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
 from cognimem.providers.tokens import count_tokens

@@ -46,7 +46,6 @@ from cognimem.errors import (
     NotFound,
     UsageError,
 )
-from cognimem.ingest.profiles import DEFAULT_PROFILE
 from cognimem.models import (
     ContextPacket,
     ItemKind,
@@ -62,6 +61,7 @@ from cognimem.models.arguments import ScopeLike
 from cognimem.models.knowledge import (
     HistoryEntry,
 )
+from cognimem.models.profiles import DEFAULT_PROFILE
 from cognimem.providers.http import retry_after_seconds
 from cognimem.queue import Job
 from cognimem.recall.overrides import RankingOverrides

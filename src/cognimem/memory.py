@@ -12,7 +12,6 @@ from types import TracebackType
 from typing import Any, Self
 
 from cognimem.config import Settings
-from cognimem.ingest.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.memory_lifecycle import LifecycleCalls
 from cognimem.models import (
@@ -38,6 +37,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import JobQueue

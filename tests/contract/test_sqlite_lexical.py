@@ -51,7 +51,7 @@ def test_tokens_are_the_ones_fts5_indexes(tmp_path: Path) -> None:
 def test_postings_of_a_batch_are_each_texts_tokens(tmp_path: Path) -> None:
     # the batch is split as one string; a text holding the row separator stays one row
     texts = [*TEXTS, "left\x01right and more", "tail"]
-    lengths, postings = lexical._postings(texts)
+    lengths, postings = lexical.batch_postings(texts)
     assert lengths.tolist() == [len(lexical.tokens(t)) for t in texts]
     rebuilt: dict[int, list[str]] = {}
     for term, (rows, counts) in postings.items():

@@ -18,9 +18,9 @@ from cognimem.ingest.extract import (
     Extraction,
     ExtractionInput,
     RuleExtractor,
-    scope_tags,
 )
 from cognimem.models.knowledge import EntityType, FactCategory
+from cognimem.text.scope_tags import scope_tags
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)

@@ -13,10 +13,10 @@ import pytest
 from cognimem.api.errors import response_for
 from cognimem.config import IngestSettings
 from cognimem.errors import InvalidInput, SchemaMismatch, StoreError, StoreUnavailable
-from cognimem.ingest.validate import check_time, validate_messages
 from cognimem.models import Message
 from cognimem.models.admin import ExportRecord
 from cognimem.models.text import check_storable, unstorable
+from cognimem.text.validate import check_time, validate_messages
 
 DSN = "postgresql://cognimem_owner@db.internal:6543/memories"
 

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from cognimem.ingest.extract.temporal import TimeMention, find_times
+from cognimem.text.temporal import TimeMention, find_times
 
 # a Saturday, at noon
 REF = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)

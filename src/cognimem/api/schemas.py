@@ -7,10 +7,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from cognimem.ingest.profiles import DEFAULT_PROFILE, PROFILES
 from cognimem.models import ItemKind, Message, Tier
 from cognimem.models.events import NOT_BLANK
 from cognimem.models.knowledge import FactCategory
+from cognimem.models.profiles import DEFAULT_PROFILE, PROFILES
 from cognimem.models.scope import ID_PATTERN
 from cognimem.models.wire import JSON_NUMBER, IsoTime
 from cognimem.recall import PRESETS

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from cognimem.errors import InvalidInput
-from cognimem.ingest.profiles import IngestProfile
 from cognimem.memory import Memory
 from cognimem.models import Message
+from cognimem.models.profiles import IngestProfile
 from cognimem.services.reading import MAX_READ_TOKENS
 
 CATEGORY_NAMES = {

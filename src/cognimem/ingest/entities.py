@@ -17,11 +17,11 @@ from typing import Literal
 
 from rapidfuzz import fuzz, process
 
-from cognimem.ingest.keys import normalize_name
 from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
 from cognimem.store.roles import KnowledgeStore
+from cognimem.text.keys import normalize_name
 
 Method = Literal["alias", "fuzzy", "new", "ambiguous"]
 

@@ -21,8 +21,6 @@ from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extracto
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder, Said, fact_text
-from cognimem.ingest.profiles import IngestProfile, get_profile
-from cognimem.ingest.validate import validate_messages
 from cognimem.models import (
     Event,
     KnowledgeReport,
@@ -38,6 +36,7 @@ from cognimem.models.clock import Clock, to_utc
 from cognimem.models.ids import content_hash, new_id
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import HistoryEntry
+from cognimem.models.profiles import IngestProfile, get_profile
 from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
 from cognimem.store.base import (
@@ -50,6 +49,7 @@ from cognimem.store.base import (
     jobs_of,
 )
 from cognimem.store.roles import Store
+from cognimem.text.validate import validate_messages
 
 log = logging.getLogger(__name__)
 

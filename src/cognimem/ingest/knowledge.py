@@ -11,7 +11,6 @@ import numpy as np
 
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
-from cognimem.ingest.keys import SELF_SUBJECT, fact_key, is_self, slug, subject_slug
 from cognimem.ingest.reconcile import NewFact, reconcile
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
@@ -27,6 +26,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store.base import FactQuery, Knowledge, PendingFact
 from cognimem.store.roles import KnowledgeStore
+from cognimem.text.keys import SELF_SUBJECT, fact_key, is_self, slug, subject_slug
 
 _DEFAULT_IMPORTANCE = {
     FactCategory.IDENTITY: 0.8,

@@ -1,6 +1,6 @@
 """Who is speaking: the scope's user, or someone else sharing the conversation.
 
-Facts about the scope's user have one subject, ``user`` (``ingest.keys.SELF_SUBJECT``),
+Facts about the scope's user have one subject, ``user`` (``text.keys.SELF_SUBJECT``),
 and one entity, whether a message carried the speaker's ``name`` or not: "I'm
 vegetarian" said as Ada and "I am vegan now" said without a name are the same key, so
 the second supersedes the first.
@@ -27,10 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cognimem.ingest.entities import SELF_PROPERTY, Resolution, Resolved
-from cognimem.ingest.keys import SELF_SUBJECT, normalize_name
 from cognimem.models import Event, Scope
 from cognimem.models.knowledge import Alias, AliasSource
 from cognimem.store.roles import KnowledgeStore
+from cognimem.text.keys import SELF_SUBJECT, normalize_name
 
 
 @dataclass

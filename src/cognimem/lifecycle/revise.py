@@ -50,11 +50,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from cognimem.ingest.extract.schema import Extraction
-from cognimem.ingest.keys import SELF_SUBJECT, fact_key, is_self, subject_slug
 from cognimem.models.fact_changes import LIVE, fact_history, invalidated, reinforced
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 from cognimem.providers.llm.base import ChatMessage
 from cognimem.store.base import FactUpdate
+from cognimem.text.keys import SELF_SUBJECT, fact_key, is_self, subject_slug
 
 ACTOR = "revision"
 

@@ -106,7 +106,7 @@ class Alias(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     entity_id: str
-    alias: str  # normalised (see ``ingest.keys.normalize_name``)
+    alias: str  # normalised (see ``text.keys.normalize_name``)
     user_id: str | None
     source: AliasSource
     confidence: float = 1.0

@@ -1,7 +1,7 @@
 """Field types whose validation accepts exactly what their JSON Schema says, so the
 OpenAPI schema tells the truth: an ``integer`` is not the string ``"5"`` or ``true``
 (pydantic's lax mode takes both), a ``date-time`` is an ISO 8601 string (not a number
-of seconds), inside the years a time may have (``ingest.validate.check_time``)."""
+of seconds), inside the years a time may have (``text.validate.check_time``)."""
 
 from __future__ import annotations
 

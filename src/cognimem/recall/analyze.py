@@ -14,8 +14,8 @@ from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cognimem.errors import InvalidInput
-from cognimem.ingest.extract.temporal import TimeMention, find_times
 from cognimem.models.knowledge import FactCategory
+from cognimem.text.temporal import TimeMention, find_times
 
 
 class Intent(StrEnum):

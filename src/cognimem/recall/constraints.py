@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cognimem.blas import single_threaded
-from cognimem.ingest.extract.lexicon import scope_tags
 from cognimem.models.knowledge import (
     BINDING_CATEGORIES,
     CONSTRAINT_CATEGORIES,
@@ -25,6 +24,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.recall.analyze import classify, query_terms
 from cognimem.store.base import FactRows
+from cognimem.text.scope_tags import scope_tags
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cognimem.ingest.extract.lexicon import scope_tags
 from cognimem.recall.analyze import query_terms, word_key
 from cognimem.recall.rerank import Ranked
 from cognimem.store.base import Candidate
+from cognimem.text.scope_tags import scope_tags
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
 

@@ -22,7 +22,7 @@ The *focus* of a query is the authors among the ranked candidates whom it names:
   boosted, and the rankings are interleaved, so both people's evidence reaches the
   top of the packet.
 
-Pure: names are compared as :func:`~cognimem.ingest.keys.normalize_name` does.
+Pure: names are compared as :func:`~cognimem.text.keys.normalize_name` does.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from cognimem.ingest.keys import normalize_name
 from cognimem.recall.analyze import STOP_WORDS, asks_when
 from cognimem.recall.pairs import asks
 from cognimem.recall.rerank import Ranked
+from cognimem.text.keys import normalize_name
 
 # what may stand between two names for them to be one coordinated subject
 _JOINER = re.compile(r"\s*(?:,\s*)?(?:and|or|&|as\s+well\s+as)?\s*", re.IGNORECASE)

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from cognimem.ingest.keys import slug
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
 from cognimem.recall.analyze import STOP_WORDS, Intent, QueryAnalysis, asks_how
 from cognimem.recall.presets import RecallConfig
+from cognimem.text.keys import slug
 
 
 class StepKind(StrEnum):

@@ -14,7 +14,6 @@ import numpy as np
 
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
-from cognimem.ingest.validate import check_text, check_time
 from cognimem.lifecycle import conflicts, edits
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
@@ -28,6 +27,7 @@ from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
 from cognimem.store.base import ItemFilter
+from cognimem.text.validate import check_text, check_time
 
 # an update is made again from the state a concurrent edit of the same memory left; each
 # failed attempt means another edit committed, so this many concurrent editors always finish

@@ -9,10 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from cognimem.errors import InvalidInput
-from cognimem.ingest.profiles import IngestProfile
-from cognimem.ingest.validate import check_message, check_text, check_time
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
 from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
+from cognimem.models.profiles import IngestProfile
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
 from cognimem.recall.classify import LLMQueryClassifier
@@ -21,6 +20,7 @@ from cognimem.services.components import Components
 from cognimem.services.procedures import ProcedureService
 from cognimem.services.revision import RevisionService
 from cognimem.services.writing import WriteService
+from cognimem.text.validate import check_message, check_text, check_time
 
 # a packet's largest token budget: beyond any model's context window
 MAX_READ_TOKENS = 200_000

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from cognimem.errors import Conflict, InvalidInput, NotFound
-from cognimem.ingest.validate import check_metadata
 from cognimem.models import Scope
 from cognimem.models.admin import Session, SessionStatus
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
 from cognimem.services.components import Components
 from cognimem.store import records
+from cognimem.text.validate import check_metadata
 
 
 class SessionService:

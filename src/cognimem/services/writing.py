@@ -10,9 +10,9 @@ from typing import Any
 from cognimem.ingest import WriteFunnel
 from cognimem.ingest.extract.llm import LLMExtractor
 from cognimem.ingest.funnel import Processed
-from cognimem.ingest.profiles import IngestProfile
 from cognimem.models import Message, Role, WriteResult
 from cognimem.models.arguments import ScopeLike, make_message, make_scope
+from cognimem.models.profiles import IngestProfile
 from cognimem.providers.tokens import count_tokens
 from cognimem.services.components import Components
 from cognimem.services.sessions import SessionService

@@ -1,13 +1,13 @@
-"""Reading facts out of messages: the shared output model, the rule extractor and the
-time expressions both extractors resolve.
+"""Reading facts out of messages: the shared output model and the rule extractor (the
+time expressions both extractors resolve are in :mod:`cognimem.text.temporal`).
 
 ``RuleExtractor`` needs no model and runs on every write; the LLM extractor
 (``cognimem.ingest.extract.llm``) returns the same :class:`Extraction`.
 """
 
-from cognimem.ingest.extract.lexicon import SCOPE_TAGS, scope_tags
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import (
+    SCOPE_TAGS,
     ExtractedEntity,
     ExtractedFact,
     ExtractedRelation,
@@ -15,7 +15,6 @@ from cognimem.ingest.extract.schema import (
     ExtractionInput,
     Extractor,
 )
-from cognimem.ingest.extract.temporal import TimeMention, find_times
 
 __all__ = [
     "SCOPE_TAGS",
@@ -26,7 +25,4 @@ __all__ = [
     "ExtractionInput",
     "Extractor",
     "RuleExtractor",
-    "TimeMention",
-    "find_times",
-    "scope_tags",
 ]

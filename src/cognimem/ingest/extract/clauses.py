@@ -16,7 +16,8 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import icase
-from cognimem.ingest.extract.temporal import TimeMention, find_times
+from cognimem.text.temporal import TimeMention, find_times
+from cognimem.text.tokens import tokens
 
 __all__ = [
     "Clause",
@@ -197,7 +198,7 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         past=past,
         anymore=anymore,
         change=change,
-        words=frozenset(lx.tokens(f"{base} {rewritten}")),
+        words=frozenset(tokens(f"{base} {rewritten}")),
     )
 
 

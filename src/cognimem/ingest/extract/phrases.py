@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.patterns import icase
+from cognimem.text.tokens import tokens
 
 __all__ = [
     "DET",
@@ -53,14 +53,14 @@ def refers(text: str) -> bool:
     """Whether a phrase points back into the conversation ("that", "your painting", "the
     way you ...") rather than naming something lasting."""
     low = text.lower()
-    return not vocab.CONTEXT_WORDS.isdisjoint(lx.tokens(low)) or any(
+    return not vocab.CONTEXT_WORDS.isdisjoint(tokens(low)) or any(
         p in low for p in vocab.CONTEXT_PHRASES
     )
 
 
 def points(text: str) -> bool:
     """Whether a goal or rule points at something in the conversation ("see it")."""
-    return not vocab.POINTER_WORDS.isdisjoint(lx.tokens(text))
+    return not vocab.POINTER_WORDS.isdisjoint(tokens(text))
 
 
 def clean(text: str) -> str:

@@ -21,6 +21,8 @@ from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import TRAILING_S, icase
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.scope_tags import scope_tags
+from cognimem.text.tokens import tokens
 
 __all__ = ["ConstraintReader"]
 
@@ -241,7 +243,7 @@ def _primary(category: Cat, tags: list[str], default: str) -> str:
 def _is_food(item: str) -> bool:
     low = item.lower()
     return (
-        "food" in lx.scope_tags(low)
+        "food" in scope_tags(low)
         or low in vocab.FOOD_ALLERGENS
         or lx.DOMAIN_WORDS.get(low) in {"food", "drink"}
         or lx.domain_of(low) in {"food", "drink"}
@@ -269,7 +271,7 @@ class ConstraintReader(Collector):
         gives me migraines"); an allergy statement is left to :meth:`_allergy`."""
         if _ALLERGIC.search(text) is not None:
             return False
-        if vocab.CONDITION_WORDS.isdisjoint(lx.tokens(text)):
+        if vocab.CONDITION_WORDS.isdisjoint(tokens(text)):
             return False
         clause = prepare_clause(text, evidence, self.ref)
         if clause is None:
@@ -280,7 +282,7 @@ class ConstraintReader(Collector):
             made = None
         if not (made or _CAUSE_FIRST.match(said) or _BECAUSE.match(said) or _WHEN_I.match(said)):
             return False
-        tags = lx.scope_tags(said)
+        tags = scope_tags(said)
         if not tags:
             return False
         predicate = "health" if "health" in tags else tags[0]
@@ -382,7 +384,7 @@ class ConstraintReader(Collector):
                 if phrases.refers(item) or not _is_food(item):
                     continue
                 rule = f"no {item} {when.group(0).strip()}" if when else f"no {item}"
-                tags = lx.scope_tags(f"eat {rule}")
+                tags = scope_tags(f"eat {rule}")
                 self.add(c, Cat.POLICY, "food", rule, tags=tags, confidence=strength)
                 found = True
         for pattern, group in ((_IMPERATIVE, "rule"), (_I_NEVER, "rule"), (_CANT_DO, "what")):
@@ -391,7 +393,7 @@ class ConstraintReader(Collector):
             if m is None or phrases.points(said.replace("make sure you", "")):
                 continue
             rule = phrases.clean(m.group(group).split(",")[0])
-            tags = lx.scope_tags(rule) or (["health"] if pattern is _CANT_DO else [])
+            tags = scope_tags(rule) or (["health"] if pattern is _CANT_DO else [])
             if not tags:
                 continue
             self.add(c, Cat.POLICY, _primary(Cat.POLICY, tags, "general"), rule, tags=tags)
@@ -399,7 +401,7 @@ class ConstraintReader(Collector):
         m = _AVOID.search(c.text)
         if m and not found:
             what = phrases.bare(m.group("what"))
-            tags = lx.scope_tags(what)
+            tags = scope_tags(what)
             if what and tags and not phrases.refers(what):
                 self.add(
                     c,
@@ -421,7 +423,7 @@ class ConstraintReader(Collector):
         topic = m.group("topic")
         if not rest or phrases.points(rest) or _JUST_AMOUNT.fullmatch(rest):
             return False
-        tags = lx.scope_tags(f"{topic} {rest}" if topic else rest)
+        tags = scope_tags(f"{topic} {rest}" if topic else rest)
         wish = _WISH.search(m.group(0))
         if not tags or (wish and not _DURABLE_TAGS.intersection(tags)):
             return False
@@ -464,7 +466,7 @@ class ConstraintReader(Collector):
             )
             if not what or phrases.refers(what):
                 continue
-            tags = lx.scope_tags(what)
+            tags = scope_tags(what)
             verb = _ONLY_VERB_TAGS.get(what.split()[1].lower(), "") if pattern is _ONLY else ""
             tags = [verb, *tags] if verb and verb not in tags else tags
             self.add(c, Cat.VALUE, _primary(Cat.VALUE, tags, "principle"), what, tags=tags)
@@ -486,7 +488,7 @@ class ConstraintReader(Collector):
                 else ["family", "health"]
             )
         value = phrases.clean(m.group("v") or m.group("body"))
-        tags = [*lx.scope_tags(value)]
+        tags = [*scope_tags(value)]
         if not tags or base[0] != "health":
             tags = [*base, *tags]
         self.add(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
@@ -16,6 +15,7 @@ from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import NAME1, PET, PLACE, REL, TRAILING_S, icase
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.tokens import PhraseIndex
 
 __all__ = ["EventReader"]
 
@@ -68,7 +68,7 @@ _MET_WHOM = icase(
 )
 _TITLE = re.compile(r"^(?:reading|watching|writing|listening to)?\s*['\"](?P<v>[^'\"]{2,60})['\"]")
 _GOT_LIFE = icase(r"\b(?:I|we)\s+got\s+(?P<v>married|engaged|divorced|promoted)\b")
-_EVENT_NOUNS = lx.PhraseIndex(vocab.EVENT_NOUNS)
+_EVENT_NOUNS = PhraseIndex(vocab.EVENT_NOUNS)
 
 
 def _ends_with_event(text: str) -> bool:

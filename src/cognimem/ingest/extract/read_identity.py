@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
@@ -29,6 +28,7 @@ from cognimem.ingest.extract.patterns import (
 )
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.scope_tags import COUNTRIES, scope_tags
 
 __all__ = ["IdentityReader"]
 
@@ -188,7 +188,7 @@ class IdentityReader(Collector):
         place = phrases.name(raw)
         if not place:
             return
-        if predicate == "city" and place.lower() in vocab.COUNTRIES:
+        if predicate == "city" and place.lower() in COUNTRIES:
             predicate = "country"
         self.add(
             c,
@@ -292,7 +292,7 @@ class IdentityReader(Collector):
         if school and ((m and m.group("v")) or vocab.STUDY_PLACE.search(school)):
             self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
         m = _STUDIES.search(c.text)
-        if m and not lx.scope_tags(m.group("v")).count("fitness"):
+        if m and not scope_tags(m.group("v")).count("fitness"):
             self.add(c, Cat.OCCUPATION, "studies", phrases.bare(m.group("v")))
             school = phrases.name(m.group("school"))
             if school:

@@ -16,6 +16,7 @@ from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import NAME, icase
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.scope_tags import COUNTRIES
 
 __all__ = ["PreferenceReader"]
 
@@ -236,7 +237,7 @@ class PreferenceReader(Collector):
                     continue
                 if article:
                     continue
-                kind = "travel" if item.lower() in vocab.COUNTRIES and proper else "general"
+                kind = "travel" if item.lower() in COUNTRIES and proper else "general"
             self.add(
                 c,
                 Cat.PREFERENCE,

@@ -15,11 +15,11 @@ state rules, values, goals, conditions and causes.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.clauses import prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.patterns import icase
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.scope_tags import scope_tags
 
 __all__ = ["StanceReader"]
 
@@ -111,7 +111,7 @@ class StanceReader(Collector):
         clause = prepare_clause(text, evidence, self.ref)
         if clause is None:
             return False
-        tags = lx.scope_tags(text.replace("-", " "))
+        tags = scope_tags(text.replace("-", " "))
         predicate = tags[0] if tags else "general"
         self.add(clause, category, predicate, text, tags=tags, confidence=0.6, timing="window")
         return True

@@ -6,7 +6,7 @@ sentence is first read whole for a causal statement ("coffee gives me migraines"
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
 "I think", "really" dropped, "used to" / "no longer" / "anymore" turned into flags), its
 time expressions are resolved against the message's ``occurred_at``
-(:mod:`~cognimem.ingest.extract.temporal`) and blanked out, and the detectors read it,
+(:mod:`~cognimem.text.temporal`) and blanked out, and the detectors read it,
 most binding first: allergy, diet, policy (each ends the clause), then identity,
 location, occupation, relationship, possession, event, then goal, value or state (one
 of them ends the clause), then preference. A detector runs only when the clause holds
@@ -15,7 +15,7 @@ near 100 µs. Names after a greeting, in object position or after a preposition 
 become entities even when no fact is read.
 
 Conventions the fact keys rely on (keys are subject + category + predicate, + value
-when multi-valued; see ``ingest.keys``):
+when multi-valued; see ``text.keys``):
 
 - the speaker is ``"user"``; a named third party is the subject by name ("Sarah"), an
   unnamed one by the relation word ("brother"), as the LLM extractor does;

@@ -1,25 +1,22 @@
 """Word lists the rule extractor's detectors are built from: relations and pets, words
-that are not names, nationalities and countries, jobs and workplaces, preference domains,
+that are not names, nationalities, jobs and workplaces, preference domains,
 possessions, event nouns, diet labels, allergens, and the words that make a phrase refer
-to the conversation rather than to something lasting.
+to the conversation rather than to something lasting (the countries, which tag a text
+as travel, are in :mod:`cognimem.text.scope_tags`).
 
-Each list is written as one comma-separated string (:func:`words`) so that it reads like
-prose and diffs by the word. The lists lean towards precision: a word goes in only when
-it names its class in ordinary chat ("cold" is a health word for a state only after
-"have a", see ``read_constraints``), because a chat turn typed as a constraint by
-mistake pollutes every later answer. How the lists are matched is in :mod:`.lexicon` and
-:mod:`.patterns`.
+Each list is written as one comma-separated string (:func:`cognimem.text.tokens.words`)
+so that it reads like prose and diffs by the word. The lists lean towards precision: a
+word goes in only when it names its class in ordinary chat ("cold" is a health word for
+a state only after "have a", see ``read_constraints``), because a chat turn typed as a
+constraint by mistake pollutes every later answer. How the lists are matched is in
+:mod:`.lexicon` and :mod:`.patterns`.
 """
 
 from __future__ import annotations
 
 import re
 
-
-def words(text: str) -> tuple[str, ...]:
-    """A comma-separated list as a tuple of lower-case phrases."""
-    return tuple(" ".join(w.split()).lower() for w in text.split(",") if w.strip())
-
+from cognimem.text.tokens import words
 
 # ------------------------------------------------------------------- people and pets
 
@@ -142,29 +139,6 @@ NATIONALITIES = frozenset(
         afghan, pakistani, nepalese, sri lankan, hawaiian, argentinian, colombian"""
     )
 )
-COUNTRIES = frozenset(
-    words(
-        """usa, america, united states, canada, mexico, brazil, argentina, chile, peru,
-        colombia, uk, united kingdom, england, scotland, wales, ireland, france, germany,
-        spain, portugal, italy, netherlands, holland, belgium, switzerland, austria, sweden,
-        norway, denmark, finland, iceland, poland, czechia, czech republic, hungary,
-        greece, turkey, russia, ukraine, israel, egypt, morocco, kenya, nigeria, ghana,
-        south africa, ethiopia, india, pakistan, china, japan, korea, south korea,
-        vietnam, thailand, cambodia, indonesia, malaysia, singapore, philippines,
-        australia, new zealand, taiwan, nepal, sri lanka, cuba, jamaica, iran, iraq,
-        lebanon, jordan, uae, dubai, qatar, saudi arabia, iceland, greenland, croatia,
-        slovenia, slovakia, serbia, romania, bulgaria, estonia, latvia, lithuania, belarus,
-        georgia, armenia, azerbaijan, kazakhstan, uzbekistan, mongolia, laos, myanmar,
-        bangladesh, bhutan, maldives, oman, bahrain, kuwait, tunisia, algeria, libya, sudan,
-        senegal, tanzania, uganda, rwanda, zambia, zimbabwe, botswana, namibia,
-        madagascar, mozambique, angola, cameroon, ivory coast, costa rica, panama,
-        guatemala, honduras, nicaragua, el salvador, belize, ecuador, bolivia, paraguay,
-        uruguay, venezuela, puerto rico, dominican republic, haiti, bahamas, barbados,
-        fiji, samoa, tonga, luxembourg, monaco, malta, cyprus, montenegro, albania,
-        north macedonia, bosnia, moldova, scotland, northern ireland"""
-    )
-)
-
 # ------------------------------------------------------------------- occupation
 
 JOBS = words(

@@ -116,7 +116,9 @@ class ScopeTerms:
         )
 
 
-def _postings(texts: Sequence[str]) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+def batch_postings(
+    texts: Sequence[str],
+) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
     """Row lengths and term -> (rows ascending, counts), from each row's text.
 
     The texts are folded and split as one string (row separators in between): making
@@ -158,7 +160,7 @@ def load(
         f"SELECT {ROW_COLUMNS}, f.search_text FROM items i JOIN items_fts f ON f.rowid = i.rowid"
     )
     rows = scope.rows(conn, select, after_rowid)
-    lengths, postings = _postings([r[OWN] or "" for r in rows])
+    lengths, postings = batch_postings([r[OWN] or "" for r in rows])
     return ScopeTerms(
         version=version[0],
         mutations=version[1],

@@ -1,4 +1,5 @@
-"""Input validation for writes: typed errors that name the field, before anything is written."""
+"""Input validation for writes and reads: typed errors that name the field, before
+anything is written or looked up."""
 
 from __future__ import annotations
 

@@ -56,9 +56,28 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 
 from cognimem.models.clock import to_utc
+from cognimem.text.calendar import (
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+    NUMBERS,
+    PARTS_OF_DAY,
+    SEASONS,
+    WEEKDAYS,
+    add_months,
+    day_window,
+    days_in_month,
+    month_name,
+    month_range,
+    move,
+    number_of,
+    season_containing,
+    season_range,
+    utc_at,
+    week_start,
+)
 
 __all__ = ["TimeMention", "find_times"]
 
@@ -80,147 +99,24 @@ class TimeMention:
     anchor: tuple[datetime, datetime] | None = None
 
 
-# ----------------------------------------------------------------- vocabulary
-
-_MONTHS: dict[str, int] = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-}
-# abbreviations only where a day number makes them unambiguous ("Jan" is also a name)
-_MONTH_ABBREVIATIONS: dict[str, int] = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "sept": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
-_WEEKDAYS: dict[str, int] = {
-    "monday": 0,
-    "tuesday": 1,
-    "wednesday": 2,
-    "thursday": 3,
-    "friday": 4,
-    "saturday": 5,
-    "sunday": 6,
-}
-_SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-_NUMBERS: dict[str, int] = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "a couple of": 2,
-    "a couple": 2,
-    "couple of": 2,
-    "a few": 3,
-    "few": 3,
-    "several": 3,
-}
-_APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
-_PARTS_OF_DAY: dict[str, tuple[int, int]] = {
-    "morning": (6, 12),
-    "afternoon": (12, 18),
-    "evening": (18, 24),
-    "night": (18, 30),
-}
+# ----------------------------------------------------------------- patterns
 
 
 def _alt(words: Iterable[str]) -> str:
     return "|".join(sorted((str(w) for w in words), key=len, reverse=True))
 
 
-_MONTH = rf"(?:{_alt(_MONTHS)})"
-_MONTH_ANY = rf"(?:{_alt([*_MONTHS, *_MONTH_ABBREVIATIONS])})\.?"
-_WEEKDAY = rf"(?:{_alt(_WEEKDAYS)})"
-_SEASON = rf"(?:{_alt(_SEASONS)})"
-_NUMBER = r"(?:\d{1,3}|" + _alt(_NUMBERS).replace(" ", r"\s+") + ")"
+_MONTH = rf"(?:{_alt(MONTHS)})"
+_MONTH_ANY = rf"(?:{_alt([*MONTHS, *MONTH_ABBREVIATIONS])})\.?"
+_WEEKDAY = rf"(?:{_alt(WEEKDAYS)})"
+_SEASON = rf"(?:{_alt(SEASONS)})"
+_NUMBER = r"(?:\d{1,3}|" + _alt(NUMBERS).replace(" ", r"\s+") + ")"
 _UNIT = r"(?:day|week|month|year)s?"
 _DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d{2})"
 
 _Resolved = tuple[datetime, datetime, str, bool] | None
 _Handler = Callable[[re.Match[str], datetime, bool], _Resolved]
-
-
-# ----------------------------------------------------------------- calendar arithmetic
-
-
-def _at(day: date, hour: int = 0) -> datetime:
-    return datetime.combine(day, time(), tzinfo=UTC) + timedelta(hours=hour)
-
-
-def _add_months(day: date, months: int) -> date:
-    index = day.year * 12 + day.month - 1 + months
-    year, month = divmod(index, 12)
-    month += 1
-    return date(year, month, min(day.day, _days_in_month(year, month)))
-
-
-def _days_in_month(year: int, month: int) -> int:
-    following = date(year + month // 12, month % 12 + 1, 1)
-    return (following - timedelta(days=1)).day
-
-
-def _month_range(year: int, month: int) -> tuple[datetime, datetime]:
-    first = date(year, month, 1)
-    return _at(first), _at(_add_months(first, 1))
-
-
-def _week_start(day: date) -> date:
-    return day - timedelta(days=day.weekday())
-
-
-def _day_window(day: date, granularity: str = "day") -> tuple[datetime, datetime, str, bool]:
-    return _at(day), _at(day + timedelta(days=1)), granularity, False
-
-
-def _month_name(word: str) -> int:
-    key = word.lower().rstrip(".")
-    return _MONTHS.get(key) or _MONTH_ABBREVIATIONS[key]
-
-
-def _season_range(season_month: int, year: int) -> tuple[datetime, datetime]:
-    """The season starting in ``season_month`` of ``year`` (winter runs into the next)."""
-    first = date(year, season_month, 1)
-    return _at(first), _at(_add_months(first, 3))
-
-
-def _season_containing(season_month: int, day: date) -> tuple[datetime, datetime] | None:
-    for year in (day.year - 1, day.year):
-        start, end = _season_range(season_month, year)
-        if start <= _at(day) < end:
-            return start, end
-    return None
 
 
 # ----------------------------------------------------------------- handlers
@@ -239,16 +135,16 @@ def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
         "later today": 0,
     }
     if words in offsets:
-        return _day_window(today + timedelta(days=offsets[words]))
+        return day_window(today + timedelta(days=offsets[words]))
     if words == "tonight":
         words = "this night"
     elif words == "last night":
         words = "yesterday night"
     anchor, part = words.rsplit(" ", 1)
     shift = {"this": 0, "yesterday": -1, "tomorrow": 1}[anchor]
-    first, last = _PARTS_OF_DAY[part]
+    first, last = PARTS_OF_DAY[part]
     day = today + timedelta(days=shift)
-    return _at(day, first), _at(day, last), "part_of_day", False
+    return utc_at(day, first), utc_at(day, last), "part_of_day", False
 
 
 def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
@@ -258,69 +154,48 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     step = {"last": -1, "this": 0, "next": 1}[which]
     today = ref.date()
     if unit == "week":
-        start = _week_start(today) + timedelta(weeks=step)
-        return _at(start), _at(start + timedelta(weeks=1)), "week", False
+        start = week_start(today) + timedelta(weeks=step)
+        return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
     if unit == "weekend":
-        saturday = _week_start(today) + timedelta(weeks=step, days=5)
-        return _at(saturday), _at(saturday + timedelta(days=2)), "weekend", False
+        saturday = week_start(today) + timedelta(weeks=step, days=5)
+        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
     if unit == "month":
-        first = _add_months(today.replace(day=1), step)
-        return _at(first), _at(_add_months(first, 1)), "month", False
+        first = add_months(today.replace(day=1), step)
+        return utc_at(first), utc_at(add_months(first, 1)), "month", False
     year = today.year + step
-    return _at(date(year, 1, 1)), _at(date(year + 1, 1, 1)), "year", False
+    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
 
 
 def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    which, weekday = m.group(1).lower(), _WEEKDAYS[m.group(2).lower()]
+    which, weekday = m.group(1).lower(), WEEKDAYS[m.group(2).lower()]
     today = ref.date()
     if which == "this":
-        return _day_window(_week_start(today) + timedelta(days=weekday))
+        return day_window(week_start(today) + timedelta(days=weekday))
     if which == "next":
         ahead = (weekday - today.weekday() - 1) % 7 + 1
-        return _day_window(today + timedelta(days=ahead))
+        return day_window(today + timedelta(days=ahead))
     back = (today.weekday() - weekday - 1) % 7 + 1
-    return _day_window(today - timedelta(days=back))
+    return day_window(today - timedelta(days=back))
 
 
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    weekday = _WEEKDAYS[m.group(1).lower()]
+    weekday = WEEKDAYS[m.group(1).lower()]
     today = ref.date()
     if future:
-        return _day_window(today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1))
-    return _day_window(today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1))
-
-
-def _count(word: str) -> tuple[int, bool]:
-    key = " ".join(word.lower().split())
-    if key.isdigit():
-        return int(key), False
-    return _NUMBERS[key], key in _APPROXIMATE
-
-
-def _shift(day: date, unit: str, n: int) -> tuple[date, date]:
-    """``day`` moved by ``n`` units, and the end of a one-unit window from there."""
-    unit = unit.lower().rstrip("s")
-    if unit == "day":
-        moved = day + timedelta(days=n)
-        return moved, moved + timedelta(days=1)
-    if unit == "week":
-        moved = day + timedelta(weeks=n)
-        return moved, moved + timedelta(weeks=1)
-    months = n if unit == "month" else 12 * n
-    moved = _add_months(day, months)
-    return moved, _add_months(moved, 1 if unit == "month" else 12)
+        return day_window(today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1))
+    return day_window(today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1))
 
 
 def _ago(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    n, approximate = _count(m.group(1))
-    start, end = _shift(ref.date(), m.group(2), -n)
-    return _at(start), _at(end), m.group(2).lower().rstrip("s"), approximate
+    n, approximate = number_of(m.group(1))
+    start, end = move(ref.date(), m.group(2), -n)
+    return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
 
 
 def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    n, approximate = _count(m.group(1))
-    start, end = _shift(ref.date(), m.group(2), n)
-    return _at(start), _at(end), m.group(2).lower().rstrip("s"), approximate
+    n, approximate = number_of(m.group(1))
+    start, end = move(ref.date(), m.group(2), n)
+    return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
 
 
 def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
@@ -328,7 +203,7 @@ def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
         day = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
     except ValueError:
         return None
-    return _day_window(day)
+    return day_window(day)
 
 
 def _pick_year_for(month: int, day: int, ref: datetime, future: bool) -> date | None:
@@ -341,19 +216,19 @@ def _pick_year_for(month: int, day: int, ref: datetime, future: bool) -> date | 
         except ValueError:
             continue
     if future:
-        return next((c for c in candidates if _at(c + timedelta(days=1)) > ref), None)
-    return next((c for c in reversed(candidates) if _at(c) <= ref), None)
+        return next((c for c in candidates if utc_at(c + timedelta(days=1)) > ref), None)
+    return next((c for c in reversed(candidates) if utc_at(c) <= ref), None)
 
 
 def _full_date(
     day_s: str, month_s: str, year_s: str | None, ref: datetime, future: bool
 ) -> _Resolved:
-    month, day = _month_name(month_s), int(day_s)
+    month, day = month_name(month_s), int(day_s)
     if year_s is None:
         found = _pick_year_for(month, day, ref, future)
-        return None if found is None else _day_window(found)
+        return None if found is None else day_window(found)
     try:
-        return _day_window(date(int(year_s), month, day))
+        return day_window(date(int(year_s), month, day))
     except ValueError:
         return None
 
@@ -369,7 +244,7 @@ def _month_day(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    start, end = _month_range(int(m.group(2)), _month_name(m.group(1)))
+    start, end = month_range(int(m.group(2)), month_name(m.group(1)))
     return start, end, "month", False
 
 
@@ -388,9 +263,9 @@ def _year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
 
 
 def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    word, month = m.group(1).lower(), _month_name(m.group(2))
+    word, month = m.group(1).lower(), month_name(m.group(2))
     year = _year_of_month(word, month, ref, future)
-    start, end = _month_range(year, month)
+    start, end = month_range(year, month)
     approximate = word in {"early", "late", "mid"}
     return start, end, "month", approximate
 
@@ -398,7 +273,7 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
 def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
     year = int(m.group(2))
     approximate = m.group(1).lower() in {"around", "circa", "early", "late", "mid"}
-    return _at(date(year, 1, 1)), _at(date(year + 1, 1, 1)), "year", approximate
+    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", approximate
 
 
 def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
@@ -407,12 +282,13 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
     day = int(m.group(1))
     this_month = date(ref.year, ref.month, 1)
     for months in (0, 1, 2) if future else (0, -1, -2):
-        first = _add_months(this_month, months)
-        if day > _days_in_month(first.year, first.month):
+        first = add_months(this_month, months)
+        if day > days_in_month(first.year, first.month):
             continue
         found = first.replace(day=day)
-        if (future and _at(found + timedelta(days=1)) > ref) or (not future and _at(found) <= ref):
-            return _day_window(found)
+        begun, ended = utc_at(found) <= ref, utc_at(found + timedelta(days=1)) <= ref
+        if (future and not ended) or (not future and begun):
+            return day_window(found)
     return None
 
 
@@ -421,39 +297,39 @@ _ORDINAL_WEEKS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd"
 
 def _week_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
     """ "the second week of November": days 8-14 ("the last week of": its last seven)."""
-    which, month = m.group(1).lower(), _month_name(m.group(3))
+    which, month = m.group(1).lower(), month_name(m.group(3))
     if m.group(4):
         year = int(m.group(4))
     else:
         year = _year_of_month((m.group(2) or "").lower(), month, ref, future)
-    days = _days_in_month(year, month)
+    days = days_in_month(year, month)
     first = 1 + 7 * _ORDINAL_WEEKS[which] if which != "last" else days - 6
     start = date(year, month, first)
-    return _at(start), _at(start + timedelta(days=7)), "week", False
+    return utc_at(start), utc_at(start + timedelta(days=7)), "week", False
 
 
 def _relative_season(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    which, season = m.group(1).lower(), _SEASONS[m.group(2).lower()]
+    which, season = m.group(1).lower(), SEASONS[m.group(2).lower()]
     today = ref.date()
-    current = _season_containing(season, today)
+    current = season_containing(season, today)
     if which == "last" or "past" in which:
         for year in (today.year, today.year - 1, today.year - 2):
-            start, end = _season_range(season, year)
-            if end <= _at(today):
+            start, end = season_range(season, year)
+            if end <= utc_at(today):
                 return start, end, "season", False
         return None
     if which == "this":
-        start, end = current or _season_range(season, today.year)
+        start, end = current or season_range(season, today.year)
         return start, end, "season", False
     for year in (today.year, today.year + 1):
-        start, end = _season_range(season, year)
-        if start > _at(today) and (current is None or start >= current[1]):
+        start, end = season_range(season, year)
+        if start > utc_at(today) and (current is None or start >= current[1]):
             return start, end, "season", False
     return None
 
 
 def _named_season(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    start, end = _season_range(_SEASONS[m.group(1).lower()], int(m.group(2)))
+    start, end = season_range(SEASONS[m.group(1).lower()], int(m.group(2)))
     return start, end, "season", False
 
 
@@ -516,14 +392,14 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> _Resolved:
     before = m.group(5).lower() != "after"
     first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
     if m.group(1):
-        n, approximate = _count(m.group(1))
-        start, end = _shift(first if before else last, m.group(2), -n if before else n)
-        return _at(start), _at(end), m.group(2).lower().rstrip("s"), approximate
+        n, approximate = number_of(m.group(1))
+        start, end = move(first if before else last, m.group(2), -n if before else n)
+        return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
     if m.group(4):
-        weekday = _WEEKDAYS[m.group(4).lower()]
+        weekday = WEEKDAYS[m.group(4).lower()]
         if before:
-            return _day_window(first - timedelta(days=(first.weekday() - weekday - 1) % 7 + 1))
-        return _day_window(last + timedelta(days=(weekday - last.weekday() - 1) % 7 + 1))
+            return day_window(first - timedelta(days=(first.weekday() - weekday - 1) % 7 + 1))
+        return day_window(last + timedelta(days=(weekday - last.weekday() - 1) % 7 + 1))
     unit = m.group(3).lower()
     if unit == "weekend":
         if before:  # the Saturday and Sunday that end by the anchor's first day
@@ -532,12 +408,12 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> _Resolved:
                 saturday -= timedelta(weeks=1)
         else:
             saturday = last + timedelta(days=(5 - last.weekday() - 1) % 7 + 1)
-        return _at(saturday), _at(saturday + timedelta(days=2)), "weekend", False
+        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
     if before:
-        start, _ = _shift(first, unit, -1)
-        return _at(start), _at(first), unit, False
-    end, _ = _shift(last + timedelta(days=1), unit, 1)
-    return _at(last + timedelta(days=1)), _at(end), unit, False
+        start, _ = move(first, unit, -1)
+        return utc_at(start), utc_at(first), unit, False
+    end, _ = move(last + timedelta(days=1), unit, 1)
+    return utc_at(last + timedelta(days=1)), utc_at(end), unit, False
 
 
 def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
@@ -573,11 +449,11 @@ def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
 # cheap pre-check: a text with no digit and none of these words has no time expression
 _TIME_WORDS = frozenset(
     (
-        *_MONTHS,
-        *_MONTH_ABBREVIATIONS,
-        *_WEEKDAYS,
-        *_SEASONS,
-        *_PARTS_OF_DAY,
+        *MONTHS,
+        *MONTH_ABBREVIATIONS,
+        *WEEKDAYS,
+        *SEASONS,
+        *PARTS_OF_DAY,
         *("today", "tonight", "yesterday", "tomorrow", "ago", "weekend"),
         *("day", "days", "week", "weeks", "month", "months", "year", "years"),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cognimem.errors import InvalidInput
-from cognimem.models import ItemKind, Tier
+from cognimem.models.items import ItemKind, Tier
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,180 @@
+"""The calendar the time expressions of :mod:`.temporal` are resolved on: the names of
+months, weekdays, seasons, parts of a day and small numbers, and date arithmetic in UTC
+(ISO weeks from Monday, meteorological northern seasons)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+__all__ = [
+    "APPROXIMATE",
+    "MONTHS",
+    "MONTH_ABBREVIATIONS",
+    "NUMBERS",
+    "PARTS_OF_DAY",
+    "SEASONS",
+    "WEEKDAYS",
+    "add_months",
+    "day_window",
+    "days_in_month",
+    "month_name",
+    "month_range",
+    "move",
+    "number_of",
+    "season_containing",
+    "season_range",
+    "utc_at",
+    "week_start",
+]
+
+MONTHS: dict[str, int] = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+}
+# abbreviations only where a day number makes them unambiguous ("Jan" is also a name)
+MONTH_ABBREVIATIONS: dict[str, int] = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+WEEKDAYS: dict[str, int] = {
+    "monday": 0,
+    "tuesday": 1,
+    "wednesday": 2,
+    "thursday": 3,
+    "friday": 4,
+    "saturday": 5,
+    "sunday": 6,
+}
+SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+NUMBERS: dict[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+    "several": 3,
+}
+APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
+PARTS_OF_DAY: dict[str, tuple[int, int]] = {
+    "morning": (6, 12),
+    "afternoon": (12, 18),
+    "evening": (18, 24),
+    "night": (18, 30),
+}
+
+
+def utc_at(day: date, hour: int = 0) -> datetime:
+    """``hour`` o'clock (0 to 30: past 24 is the next day) on ``day``, in UTC."""
+    return datetime.combine(day, time(), tzinfo=UTC) + timedelta(hours=hour)
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` ``months`` later (earlier when negative), kept inside the month (31 Jan + 1
+    month is 28 or 29 Feb)."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    month += 1
+    return date(year, month, min(day.day, days_in_month(year, month)))
+
+
+def days_in_month(year: int, month: int) -> int:
+    """How many days the month has."""
+    following = date(year + month // 12, month % 12 + 1, 1)
+    return (following - timedelta(days=1)).day
+
+
+def month_range(year: int, month: int) -> tuple[datetime, datetime]:
+    """The month as ``[first day, first day of the next)`` in UTC."""
+    first = date(year, month, 1)
+    return utc_at(first), utc_at(add_months(first, 1))
+
+
+def week_start(day: date) -> date:
+    """The Monday of ``day``'s ISO week."""
+    return day - timedelta(days=day.weekday())
+
+
+def day_window(day: date, granularity: str = "day") -> tuple[datetime, datetime, str, bool]:
+    """``day`` as a resolved mention: its start, its end, ``granularity``, not approximate."""
+    return utc_at(day), utc_at(day + timedelta(days=1)), granularity, False
+
+
+def month_name(word: str) -> int:
+    """The month (1-12) a name or abbreviation says ("Sept." is 9)."""
+    key = word.lower().rstrip(".")
+    return MONTHS.get(key) or MONTH_ABBREVIATIONS[key]
+
+
+def season_range(season_month: int, year: int) -> tuple[datetime, datetime]:
+    """The season starting in ``season_month`` of ``year`` (winter runs into the next)."""
+    first = date(year, season_month, 1)
+    return utc_at(first), utc_at(add_months(first, 3))
+
+
+def season_containing(season_month: int, day: date) -> tuple[datetime, datetime] | None:
+    """The season starting in ``season_month`` that ``day`` falls in, if it does."""
+    for year in (day.year - 1, day.year):
+        start, end = season_range(season_month, year)
+        if start <= utc_at(day) < end:
+            return start, end
+    return None
+
+
+def number_of(word: str) -> tuple[int, bool]:
+    """The number that digits or a number word (:data:`NUMBERS`) say, and whether it is
+    only approximate ("a few")."""
+    key = " ".join(word.lower().split())
+    if key.isdigit():
+        return int(key), False
+    return NUMBERS[key], key in APPROXIMATE
+
+
+def move(day: date, unit: str, n: int) -> tuple[date, date]:
+    """``day`` moved by ``n`` units, and the end of a one-unit window from there."""
+    unit = unit.lower().rstrip("s")
+    if unit == "day":
+        moved = day + timedelta(days=n)
+        return moved, moved + timedelta(days=1)
+    if unit == "week":
+        moved = day + timedelta(weeks=n)
+        return moved, moved + timedelta(weeks=1)
+    months = n if unit == "month" else 12 * n
+    moved = add_months(day, months)
+    return moved, add_months(moved, 1 if unit == "month" else 12)
