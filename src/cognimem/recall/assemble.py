@@ -4,8 +4,9 @@ token budget (pure).
 The budget counts the markdown rendering. Each section has its own share of
 ``max_tokens`` (``SectionConfig``): mandates may use the whole packet (tier always);
 constraints are reserved next, and the best relevant constraint goes in whenever it fits
-at all; facts, preferences, procedures, summaries and conflicts follow, each inside its
-share; what the sections leave is the ranked memories' room.
+at all; the domain database's rows, facts, preferences, procedures, summaries and
+conflicts follow, each inside its share; what the sections leave is the ranked
+memories' room.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from cognimem.models.packets import (
     MEMORIES_TITLE,
     SECTION_TITLES,
     ConflictEntry,
+    DomainFactEntry,
     FactEntry,
     PacketSections,
     markdown_line,
@@ -29,6 +31,7 @@ from cognimem.models.packets import (
 from cognimem.recall.constraints import Scored, SectionConfig
 
 Counter = Callable[[str], int]
+Entry = PacketItem | FactEntry | ConflictEntry | DomainFactEntry
 _TITLES = dict(SECTION_TITLES)
 
 
@@ -80,6 +83,7 @@ class SectionInputs:
     procedures: list[PacketItem] = field(default_factory=list)
     summaries: list[PacketItem] = field(default_factory=list)
     conflicts: list[ConflictEntry] = field(default_factory=list)
+    domain_facts: list[DomainFactEntry] = field(default_factory=list)
 
 
 def needs_validation(scored: Scored, now: datetime, config: SectionConfig) -> bool:
@@ -98,10 +102,10 @@ class _Packer:
         self.dropped: dict[str, str] = {}
         self.lines: set[str] = set()  # rendered so far: two facts from one sentence show once
 
-    def add(self, name: str, entry: PacketItem | FactEntry | ConflictEntry, budget: int) -> bool:
+    def add(self, name: str, entry: Entry, budget: int) -> bool:
         """Put ``entry`` in section ``name`` if it fits both the section's ``budget``
         (tokens this section may still take) and the packet."""
-        target: list[PacketItem | FactEntry | ConflictEntry] = getattr(self.sections, name)
+        target: list[Entry] = getattr(self.sections, name)
         line = section_line(entry)
         if line in self.lines:
             self.dropped[entry.id] = "dropped: the same line is already in the packet"
@@ -121,7 +125,7 @@ class _Packer:
     def fill(
         self,
         name: str,
-        entries: Sequence[PacketItem | FactEntry | ConflictEntry],
+        entries: Sequence[Entry],
         budget: int,
     ) -> int:
         spent = 0
@@ -154,6 +158,10 @@ def assemble_sections(
         budget = room if i == 0 else min(constraint_budget, cap) - spent
         packer.add(name, entry(scored), budget)
         spent += packer.used - before
+    # the domain's current rows: authoritative, ahead of what memory says
+    spent += packer.fill(
+        "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)
+    )
     fact_budget = min(int(max_tokens * config.fact_share), cap - spent)
     fact_spent = 0
     for scored in inputs.facts:
