@@ -169,6 +169,7 @@ class WriteFunnel:
             knowledge = built.knowledge
             knowledge.history += _item_history(understood, now)
             understood.report = _merge_reports(understood.report, built.report)
+            understood.degraded += built.degraded
         committed = await self._store.commit(
             understood.pending, self._window(profile), None if knowledge.is_empty() else knowledge
         )
