@@ -61,16 +61,18 @@ async def look_up(
         ref = DomainRef.parse(e.external_ref)
         if ref is not None and ref.entity_type in domain.mapping.entities:
             entity_of[ref] = e.id
-    refs = list(
-        dict.fromkeys([*([user_ref] if user_ref else []), *entity_of, *(r.ref for r in direct)])
-    )
+    refs = [*([user_ref] if user_ref else []), *entity_of, *(r.ref for r in direct)]
+    refs = list(dict.fromkeys(refs))[:MAX_RECORDS]
     if not refs:
         return []
-    records = {r.row.ref: r for r in await source.records(refs[:MAX_RECORDS])}
+    # rows already read (the user's, the names matched) are not read again
+    have = {r.ref: r for r in [*users.values(), *direct]}
+    missing = [ref for ref in refs if ref not in have]
+    if missing:
+        have.update((r.ref, r) for r in await source.rows(missing))
+    records = {r.row.ref: r for r in await source.expand([have[f] for f in refs if f in have])}
     return [
-        Found(records[ref], entity_of.get(ref), ref == user_ref)
-        for ref in refs[:MAX_RECORDS]
-        if ref in records
+        Found(records[ref], entity_of.get(ref), ref == user_ref) for ref in refs if ref in records
     ]
 
 

@@ -8,7 +8,7 @@ or a write needs them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from cognimem.domain.mapping import DomainMapping
@@ -36,13 +36,15 @@ class DomainRef:
 @dataclass(frozen=True)
 class DomainRow:
     """A row's current state: its name, aliases and fact values (by predicate; a NULL
-    column is left out), with the table it was read from."""
+    column is left out), with the table it was read from and the foreign keys it holds
+    (by column: how its related rows are found)."""
 
     ref: DomainRef
     table: str
     name: str
     aliases: tuple[str, ...]
     values: dict[str, str]
+    foreign_keys: dict[str, str] = field(default_factory=dict)
 
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
@@ -90,6 +92,9 @@ class DomainSource(Protocol):
 
     async def records(self, refs: Sequence[DomainRef]) -> list[DomainRecord]:
         """The rows ``refs`` name with their related rows."""
+
+    async def expand(self, rows: Sequence[DomainRow]) -> list[DomainRecord]:
+        """``rows`` (as this source read them) with their related rows."""
 
     async def user_rows(self, user_ids: Sequence[str]) -> dict[str, DomainRow]:
         """The rows the scope users ``user_ids`` are (the mapping's ``[user]``), by user

@@ -100,7 +100,7 @@ class SqlDomainSource:
                 self.driver.any_of(f"lower({quote(c)})", wanted, "text", params)
                 for c in (e.name_column, *e.alias_columns)
             ]
-            statements.append((f"{_select(e)} WHERE {' OR '.join(tests)}", params))
+            statements.append((f"{_select(e, self.mapping)} WHERE {' OR '.join(tests)}", params))
         found = await self.driver.fetch(statements)
         out: list[DomainRow] = []
         for e, rows in zip(entities, found, strict=True):
@@ -108,9 +108,6 @@ class SqlDomainSource:
         return out
 
     async def rows(self, refs: Sequence[DomainRef]) -> list[DomainRow]:
-        return [_public(r) for r in await self._rows(refs)]
-
-    async def _rows(self, refs: Sequence[DomainRef]) -> list[DomainRow]:
         by_type = _by_type(refs, self.mapping)
         statements = [self._by_column(self.mapping.entity(t), None, keys) for t, keys in by_type]
         found = await self.driver.fetch(statements)
@@ -128,10 +125,12 @@ class SqlDomainSource:
         e = self.mapping.entity(link.entity)
         column = link.column or e.key
         rows = (await self.driver.fetch([self._by_column(e, column, list(user_ids))]))[0]
-        return {str(r[column]): _public(self._row(e, r)) for r in rows}
+        return {str(r[column]): self._row(e, r) for r in rows}
 
     async def records(self, refs: Sequence[DomainRef]) -> list[DomainRecord]:
-        rows = await self._rows(refs)
+        return await self.expand(await self.rows(refs))
+
+    async def expand(self, rows: Sequence[DomainRow]) -> list[DomainRecord]:
         if not rows:
             return []
         related: dict[DomainRef, list[RelatedRow]] = defaultdict(list)
@@ -143,7 +142,7 @@ class SqlDomainSource:
             forward: dict[str, list[DomainRef]] = defaultdict(list)
             for row in rows:
                 if row.ref.entity_type == rel.subject:
-                    fk = row.values.get(_FK_PREFIX + rel.foreign_key)
+                    fk = row.foreign_keys.get(rel.foreign_key)
                     if fk is not None:
                         forward[fk].append(row.ref)
             if forward:
@@ -158,11 +157,11 @@ class SqlDomainSource:
         for (rel, forward_side, owners), result in zip(plan, found, strict=True):
             other = self.mapping.entity(rel.object if forward_side else rel.subject)
             for r in result:
-                row = _public(self._row(other, r))
+                row = self._row(other, r)
                 link = row.ref.key if forward_side else str(r[rel.foreign_key])
                 for owner in owners.get(link, []):
                     related[owner].append(RelatedRow(rel.name, row, inverse=not forward_side))
-        return [DomainRecord(_public(row), tuple(related.get(row.ref, ()))) for row in rows]
+        return [DomainRecord(row, tuple(related.get(row.ref, ()))) for row in rows]
 
     # -- SQL ---------------------------------------------------------------------------
     def _by_column(self, e: EntityMapping, column: str | None, values: Sequence[str]) -> Statement:
@@ -186,10 +185,11 @@ class SqlDomainSource:
 
     def _row(self, e: EntityMapping, r: dict[str, Any]) -> DomainRow:
         values = {p: _text(r[c]) for p, c in e.facts.items() if r.get(c) is not None}
-        # foreign keys ride along (prefixed) so related rows can be joined; _public drops them
-        for rel in self.mapping.relations:
-            if rel.subject == e.name and r.get(rel.foreign_key) is not None:
-                values[_FK_PREFIX + rel.foreign_key] = _text(r[rel.foreign_key])
+        keys = {
+            rel.foreign_key: _text(r[rel.foreign_key])
+            for rel in self.mapping.relations
+            if rel.subject == e.name and r.get(rel.foreign_key) is not None
+        }
         aliases = tuple(_text(r[c]) for c in e.alias_columns if r.get(c) not in (None, ""))
         return DomainRow(
             ref=DomainRef(e.name, _text(r[e.key])),
@@ -197,15 +197,8 @@ class SqlDomainSource:
             name=_text(r[e.name_column]),
             aliases=aliases,
             values=values,
+            foreign_keys=keys,
         )
-
-
-_FK_PREFIX = "\x00fk:"
-
-
-def _public(row: DomainRow) -> DomainRow:
-    values = {k: v for k, v in row.values.items() if not k.startswith(_FK_PREFIX)}
-    return DomainRow(row.ref, row.table, row.name, row.aliases, values)
 
 
 def _columns(
