@@ -38,6 +38,12 @@ class Driver(Protocol):
     async def fetch(self, statements: Sequence[Statement]) -> list[Rows]:
         """Run ``statements`` on one pooled connection, each under the timeout."""
 
+    async def fetch_then(
+        self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
+    ) -> tuple[list[Rows], list[Rows]]:
+        """Run ``first``, then the statements ``then`` makes of their rows, on one
+        connection in one call (no second trip through the pool or a worker thread)."""
+
     def any_of(self, column: str, values: Sequence[str], type_: str, params: list[Any]) -> str:
         """SQL for "``column`` is one of ``values``", binding them into ``params``."""
 
@@ -96,11 +102,22 @@ class SqliteDriver:
         return found or None
 
     async def fetch(self, statements: Sequence[Statement]) -> list[Rows]:
+        first, _ = await self.fetch_then(statements, lambda found: [])
+        return first
+
+    async def fetch_then(
+        self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
+    ) -> tuple[list[Rows], list[Rows]]:
         if self._pool is None:
             raise DomainUnavailable("the domain source is not open", backend=self.backend)
         conn = await self._pool.get()
+
+        def both() -> tuple[list[Rows], list[Rows]]:
+            found = self._run(conn, first)
+            return found, self._run(conn, then(found))
+
         try:
-            return await asyncio.to_thread(self._run, conn, statements)
+            return await asyncio.to_thread(both)
         finally:
             self._pool.put_nowait(conn)
 
@@ -189,6 +206,12 @@ class PostgresDriver:
         return found or None
 
     async def fetch(self, statements: Sequence[Statement]) -> list[Rows]:
+        first, _ = await self.fetch_then(statements, lambda found: [])
+        return first
+
+    async def fetch_then(
+        self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
+    ) -> tuple[list[Rows], list[Rows]]:
         from cognimem.store.postgres.database import load_asyncpg
 
         if self._pool is None:
@@ -196,9 +219,9 @@ class PostgresDriver:
         apg = load_asyncpg()
         try:
             async with self._pool.acquire() as conn:
-                return [
-                    [dict(r) for r in await conn.fetch(sql, *params)] for sql, params in statements
-                ]
+                found = [[dict(r) for r in await conn.fetch(q, *p)] for q, p in first]
+                more = [[dict(r) for r in await conn.fetch(q, *p)] for q, p in then(found)]
+                return found, more
         except apg.QueryCanceledError as exc:
             raise DomainTimeout(
                 f"a domain query on {self._where} ran past its {self._timeout_ms} ms"

@@ -4,20 +4,18 @@ values and related rows, and the memory facts those values overrule."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from cognimem.domain.agreement import Disagreement, disagreements
 from cognimem.domain.layer import Domain
 from cognimem.domain.source import DomainRecord, DomainRef, DomainRow
 from cognimem.ingest.keys import SELF_SUBJECT
 from cognimem.models import Scope
-from cognimem.models.knowledge import Fact
+from cognimem.models.knowledge import Alias, Fact
 from cognimem.models.packets import DomainFactEntry, DomainRelated, Overruled
 from cognimem.store.roles import KnowledgeStore
 
-T = TypeVar("T")
 MAX_RECORDS = 5  # rows a read shows, the user's own first
 
 
@@ -41,43 +39,36 @@ async def look_up(
 ) -> list[Found]:
     """The rows of the entities ``names`` resolve to (through memory's aliases to a
     linked entity, or straight to a row's name or alias), and with ``about_user`` the
-    user's own row; each read with its related rows. Batched: two memory-store calls
-    and three domain statements per entity type and relation at most."""
+    user's own row; each read with its related rows. Batched: the alias lookup runs
+    beside one call of the source (the matches, the user's row and their related rows,
+    on one connection); a second call only for a linked entity whose row the query's
+    words do not name (an alias only memory knows)."""
     source = domain.source
     if source is None:
         return []
     t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
-    mine = about_user and domain.mapping.user is not None and user is not None
-    aliases, direct, users = await asyncio.gather(
-        store.find_aliases(t, ns, user, list(names)) if names else _nothing(list),
-        source.match_names(names) if names else _nothing(list),
-        source.user_rows([user]) if mine and user is not None else _nothing(dict),
+    mine = user if about_user and domain.mapping.user is not None else None
+    aliases, found = await asyncio.gather(
+        store.find_aliases(t, ns, user, list(names)) if names else _no_aliases(),
+        source.find(names, mine, MAX_RECORDS),
     )
-    user_ref = users[user].ref if user is not None and user in users else None
     ids = sorted({a.entity_id for a in aliases})
-    entities = await store.get_entities(t, ids) if ids else []
     entity_of: dict[DomainRef, str] = {}
-    for e in entities:
+    for e in await store.get_entities(t, ids) if ids else []:
         ref = DomainRef.parse(e.external_ref)
         if ref is not None and ref.entity_type in domain.mapping.entities:
             entity_of[ref] = e.id
-    refs = [*([user_ref] if user_ref else []), *entity_of, *(r.ref for r in direct)]
-    refs = list(dict.fromkeys(refs))[:MAX_RECORDS]
-    if not refs:
-        return []
-    # rows already read (the user's, the names matched) are not read again
-    have = {r.ref: r for r in [*users.values(), *direct]}
-    missing = [ref for ref in refs if ref not in have]
+    records = {r.row.ref: r for r in found.records}
+    # entities linked to rows the names did not match (a name only memory knows)
+    room = MAX_RECORDS - len(records)
+    missing = [ref for ref in entity_of if ref not in records][: max(room, 0)]
     if missing:
-        have.update((r.ref, r) for r in await source.rows(missing))
-    records = {r.row.ref: r for r in await source.expand([have[f] for f in refs if f in have])}
-    return [
-        Found(records[ref], entity_of.get(ref), ref == user_ref) for ref in refs if ref in records
-    ]
+        records.update((r.row.ref, r) for r in await source.records(missing))
+    return [Found(r, entity_of.get(ref), ref == found.user) for ref, r in records.items()]
 
 
-async def _nothing(kind: Callable[[], T]) -> T:
-    return kind()
+async def _no_aliases() -> list[Alias]:
+    return []
 
 
 def overruled(facts: Iterable[Fact], found: Sequence[Found]) -> dict[str, Disagreement]:

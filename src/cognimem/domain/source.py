@@ -68,6 +68,15 @@ class DomainRecord:
     related: tuple[RelatedRow, ...] = ()
 
 
+@dataclass(frozen=True)
+class Matches:
+    """What :meth:`DomainSource.find` matched: the rows with their related rows (the
+    user's own first), and which of them is the user's."""
+
+    records: list[DomainRecord]
+    user: DomainRef | None
+
+
 class DomainSource(Protocol):
     """Read-only access to the user's domain database, as the mapping describes it.
 
@@ -95,6 +104,10 @@ class DomainSource(Protocol):
 
     async def expand(self, rows: Sequence[DomainRow]) -> list[DomainRecord]:
         """``rows`` (as this source read them) with their related rows."""
+
+    async def find(self, names: Sequence[str], user_id: str | None, limit: int) -> Matches:
+        """In one round trip of the driver: the user's row (with a ``[user]`` link) and
+        the rows matching ``names``, at most ``limit``, with their related rows."""
 
     async def user_rows(self, user_ids: Sequence[str]) -> dict[str, DomainRow]:
         """The rows the scope users ``user_ids`` are (the mapping's ``[user]``), by user

@@ -10,12 +10,12 @@ Name and alias columns are compared with ``lower(column)``: an index on
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from cognimem.domain.drivers import Driver, Statement, driver_for, quote
+from cognimem.domain.drivers import Driver, Rows, Statement, driver_for, quote
 from cognimem.domain.mapping import DomainMapping, EntityMapping, RelationMapping
-from cognimem.domain.source import DomainRecord, DomainRef, DomainRow, RelatedRow
+from cognimem.domain.source import DomainRecord, DomainRef, DomainRow, Matches, RelatedRow
 from cognimem.errors import DomainMappingError, UsageError
 from cognimem.ingest.keys import normalize_name
 
@@ -89,23 +89,8 @@ class SqlDomainSource:
 
     # -- lookups -----------------------------------------------------------------------
     async def match_names(self, names: Sequence[str]) -> list[DomainRow]:
-        wanted = sorted({normalize_name(n) for n in names} - {""})
-        if not wanted:
-            return []
-        entities = list(self.mapping.entities.values())
-        statements: list[Statement] = []
-        for e in entities:
-            params: list[Any] = []
-            tests = [
-                self.driver.any_of(f"lower({quote(c)})", wanted, "text", params)
-                for c in (e.name_column, *e.alias_columns)
-            ]
-            statements.append((f"{_select(e, self.mapping)} WHERE {' OR '.join(tests)}", params))
-        found = await self.driver.fetch(statements)
-        out: list[DomainRow] = []
-        for e, rows in zip(entities, found, strict=True):
-            out += [self._row(e, r) for r in rows]
-        return out
+        statements, read = self._matching(names)
+        return read(await self.driver.fetch(statements)) if statements else []
 
     async def rows(self, refs: Sequence[DomainRef]) -> list[DomainRow]:
         by_type = _by_type(refs, self.mapping)
@@ -119,26 +104,82 @@ class SqlDomainSource:
 
     async def user_rows(self, user_ids: Sequence[str]) -> dict[str, DomainRow]:
         """The rows the scope users ``user_ids`` are (the mapping's ``[user]``), by user."""
-        link = self.mapping.user
-        if link is None or not user_ids:
-            return {}
-        e = self.mapping.entity(link.entity)
-        column = link.column or e.key
-        rows = (await self.driver.fetch([self._by_column(e, column, list(user_ids))]))[0]
-        return {str(r[column]): self._row(e, r) for r in rows}
+        statements, read = self._users(user_ids)
+        return read(await self.driver.fetch(statements)) if statements else {}
 
     async def records(self, refs: Sequence[DomainRef]) -> list[DomainRecord]:
         return await self.expand(await self.rows(refs))
 
     async def expand(self, rows: Sequence[DomainRow]) -> list[DomainRecord]:
-        if not rows:
-            return []
-        related: dict[DomainRef, list[RelatedRow]] = defaultdict(list)
+        statements, read = self._related(rows)
+        return read(await self.driver.fetch(statements) if statements else [])
+
+    async def find(self, names: Sequence[str], user_id: str | None, limit: int) -> Matches:
+        match, read_match = self._matching(names)
+        users, read_users = self._users([user_id] if user_id is not None else [])
+        if not match and not users:
+            return Matches([], None)
+        chosen: list[DomainRow] = []  # filled by then(), read with its related rows
+        reads: list[Callable[[list[Rows]], list[DomainRecord]]] = []
+
+        def then(first: list[Rows]) -> list[Statement]:
+            mine = read_users(first[len(match) :]) if users else {}
+            rows = {r.ref: r for r in [*mine.values(), *read_match(first[: len(match)])]}
+            chosen.extend(list(rows.values())[:limit])
+            statements, read = self._related(chosen)
+            reads.append(read)
+            return statements
+
+        # the matches and their related rows on one connection, in one call of the driver
+        first, second = await self.driver.fetch_then([*match, *users], then)
+        mine = read_users(first[len(match) :]) if users else {}
+        user = mine[user_id].ref if user_id is not None and user_id in mine else None
+        return Matches(reads[0](second), user)
+
+    # -- statements and how their rows are read ----------------------------------------
+    def _matching(
+        self, names: Sequence[str]
+    ) -> tuple[list[Statement], Callable[[list[Rows]], list[DomainRow]]]:
+        wanted = sorted({normalize_name(n) for n in names} - {""})
+        entities = list(self.mapping.entities.values()) if wanted else []
+        statements: list[Statement] = []
+        for e in entities:
+            params: list[Any] = []
+            tests = [
+                self.driver.any_of(f"lower({quote(c)})", wanted, "text", params)
+                for c in (e.name_column, *e.alias_columns)
+            ]
+            statements.append((f"{_select(e, self.mapping)} WHERE {' OR '.join(tests)}", params))
+
+        def read(found: list[Rows]) -> list[DomainRow]:
+            return [self._row(e, r) for e, rows in zip(entities, found, strict=True) for r in rows]
+
+        return statements, read
+
+    def _users(
+        self, user_ids: Sequence[str]
+    ) -> tuple[list[Statement], Callable[[list[Rows]], dict[str, DomainRow]]]:
+        link = self.mapping.user
+        if link is None or not user_ids:
+            return [], lambda found: {}
+        e = self.mapping.entity(link.entity)
+        column = link.column or e.key
+
+        def read(found: list[Rows]) -> dict[str, DomainRow]:
+            return {str(r[column]): self._row(e, r) for r in found[0]}
+
+        return [self._by_column(e, column, list(user_ids))], read
+
+    def _related(
+        self, rows: Sequence[DomainRow]
+    ) -> tuple[list[Statement], Callable[[list[Rows]], list[DomainRecord]]]:
+        """The statements that read ``rows``' related rows, and how their answers become
+        records: forward (a row's foreign key names its object row) and reverse (the
+        subject rows whose foreign key names a row, newest ``related_limit`` per row)."""
         plan: list[tuple[RelationMapping, bool, dict[str, list[DomainRef]]]] = []
         statements: list[Statement] = []
         for rel in self.mapping.relations:
             subject, obj = self.mapping.entity(rel.subject), self.mapping.entity(rel.object)
-            # forward: a subject row's foreign key names its object row
             forward: dict[str, list[DomainRef]] = defaultdict(list)
             for row in rows:
                 if row.ref.entity_type == rel.subject:
@@ -148,20 +189,23 @@ class SqlDomainSource:
             if forward:
                 plan.append((rel, True, forward))
                 statements.append(self._by_column(obj, None, list(forward)))
-            # reverse: the subject rows whose foreign key names an object row
             backward = {r.ref.key: [r.ref] for r in rows if r.ref.entity_type == rel.object}
             if backward:
                 plan.append((rel, False, backward))
                 statements.append(self._newest_by(subject, rel.foreign_key, list(backward)))
-        found = await self.driver.fetch(statements) if statements else []
-        for (rel, forward_side, owners), result in zip(plan, found, strict=True):
-            other = self.mapping.entity(rel.object if forward_side else rel.subject)
-            for r in result:
-                row = self._row(other, r)
-                link = row.ref.key if forward_side else str(r[rel.foreign_key])
-                for owner in owners.get(link, []):
-                    related[owner].append(RelatedRow(rel.name, row, inverse=not forward_side))
-        return [DomainRecord(row, tuple(related.get(row.ref, ()))) for row in rows]
+
+        def read(found: list[Rows]) -> list[DomainRecord]:
+            related: dict[DomainRef, list[RelatedRow]] = defaultdict(list)
+            for (rel, forward_side, owners), result in zip(plan, found, strict=True):
+                other = self.mapping.entity(rel.object if forward_side else rel.subject)
+                for r in result:
+                    row = self._row(other, r)
+                    link = row.ref.key if forward_side else str(r[rel.foreign_key])
+                    for owner in owners.get(link, []):
+                        related[owner].append(RelatedRow(rel.name, row, inverse=not forward_side))
+            return [DomainRecord(row, tuple(related.get(row.ref, ()))) for row in rows]
+
+        return statements, read
 
     # -- SQL ---------------------------------------------------------------------------
     def _by_column(self, e: EntityMapping, column: str | None, values: Sequence[str]) -> Statement:
