@@ -8,9 +8,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 
 from cognimem import Memory, Settings
+from cognimem.api import create_app
 from cognimem.errors import DomainMappingError
 from cognimem.models.knowledge import (
     AliasSource,
@@ -21,6 +23,8 @@ from cognimem.models.knowledge import (
 from cognimem.providers.fakes import HashingEmbedder
 from tests import domain_shop, services
 from tests.conftest import run_in_thread
+from tests.doubles import issue_api_key
+from tests.e2e.http_server import serving
 
 DOMAIN_DB = "domain_shop"
 
@@ -275,3 +279,38 @@ async def test_an_ontology_on_its_own_checks_edges_without_a_database(
         carol = await entity_named(plain, "u1", "Carol Diaz")
         edges = await plain.relations([carol.id], user_id="u1")
         assert sorted(e.relation for e in edges) == ["employer", "works_at"]
+
+
+# -- over HTTP -------------------------------------------------------------------------
+def test_the_conflicts_api_and_the_read_over_http_show_the_domain(
+    tmp_path: Path, db_url: str
+) -> None:
+    domain_url = domain_shop.create_sqlite(tmp_path / "shop.db")
+    settings = Settings(domain_mapping=domain_shop.write_mapping(tmp_path, domain_url))
+    memory = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
+    headers = {"Authorization": f"Bearer {issue_api_key(db_url)}"}
+    scope = {"user_id": "c-1001"}
+    with (
+        serving(create_app(memory)) as base,
+        httpx.Client(base_url=base, headers=headers, timeout=60) as api,
+    ):
+        wrote = api.post(
+            "/v1/memory/write", json={"content": "Bob Jones works at Hooli.", "scope": scope}
+        )
+        assert wrote.status_code == 200, wrote.text
+        found = api.post("/v1/conflicts/query", json={"scope": scope, "open_only": False})
+        assert found.status_code == 200, found.text
+        (conflict,) = found.json()
+        assert (conflict["strategy"], conflict["status"]) == ("trust_domain", "resolved")
+        assert api.post("/v1/conflicts/query", json={"scope": scope}).json() == []
+        read = api.post(
+            "/v1/memory/read", json={"query": "Who does Bob Jones work for?", "scope": scope}
+        )
+        assert read.status_code == 200, read.text
+    (entry,) = read.json()["sections"]["domain_facts"]
+    assert (entry["table"], entry["key"], entry["values"]["employer"]) == (
+        "customers",
+        "c-1002",
+        "Initech",
+    )
+    assert entry["overrules"][0]["fact_id"] == conflict["fact_ids"][0]
