@@ -13,6 +13,9 @@ import pytest
 
 from cognimem import Memory, Settings
 from cognimem.api import create_app
+from cognimem.domain.mapping import load_mapping
+from cognimem.domain.source import DomainRef
+from cognimem.domain.sql import SqlDomainSource
 from cognimem.errors import DomainMappingError
 from cognimem.models.knowledge import (
     AliasSource,
@@ -314,3 +317,32 @@ def test_the_conflicts_api_and_the_read_over_http_show_the_domain(
         "Initech",
     )
     assert entry["overrules"][0]["fact_id"] == conflict["fact_ids"][0]
+
+
+# -- the source on its own -------------------------------------------------------------
+async def test_the_source_reads_rows_by_key_with_their_related_rows_both_ways(shop: Shop) -> None:
+    source = SqlDomainSource(load_mapping(shop.mapping()))
+    await source.open()
+    try:
+        (order,) = await source.records([DomainRef("order", "5002")])  # an integer key
+        (customer,) = await source.records([DomainRef("customer", "c-1001")])
+        assert await source.rows([DomainRef("order", "9999")]) == []
+        matched = await source.match_names(["so-5001", "ALI", "nobody"])
+    finally:
+        await source.close()
+    assert (order.row.table, order.row.name, order.row.values["status"]) == (
+        "orders",
+        "SO-5002",
+        "backordered",
+    )
+    # forward: the order's foreign keys name its customer and its product
+    assert sorted((r.relation, r.row.ref.external_ref, r.inverse) for r in order.related) == [
+        ("contains", "product:p-2", False),
+        ("placed_by", "customer:c-1001", False),
+    ]
+    # reverse: the orders whose foreign key names the customer, newest key first
+    assert [(r.relation, r.row.ref.key, r.inverse) for r in customer.related] == [
+        ("placed_by", "5002", True),
+        ("placed_by", "5001", True),
+    ]
+    assert sorted(r.ref.external_ref for r in matched) == ["customer:c-1001", "order:5001"]
