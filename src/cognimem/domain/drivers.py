@@ -9,8 +9,9 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from cognimem.config import redact_url
 from cognimem.errors import DomainTimeout, DomainUnavailable
@@ -19,6 +20,7 @@ from cognimem.store.sqlite.database import path_from_url
 if TYPE_CHECKING:
     from asyncpg import Pool
 
+T = TypeVar("T")
 Statement = tuple[str, list[Any]]
 Rows = list[dict[str, Any]]
 # SQLite calls the progress handler every this many virtual machine instructions
@@ -62,6 +64,8 @@ class SqliteDriver:
         self._timeout_s = timeout_ms / 1000
         self._pool: asyncio.Queue[sqlite3.Connection] | None = None
         self._all: list[sqlite3.Connection] = []
+        # threads of its own: a lookup never queues behind the memory store's work
+        self._threads: ThreadPoolExecutor | None = None
 
     async def open(self) -> None:
         if not self.path.is_file():
@@ -78,9 +82,10 @@ class SqliteDriver:
             return conn
 
         pool: asyncio.Queue[sqlite3.Connection] = asyncio.Queue()
+        self._threads = ThreadPoolExecutor(self._size, thread_name_prefix="cognimem-domain")
         try:
             for _ in range(self._size):
-                conn = await asyncio.to_thread(connect)
+                conn = await self._in_thread(connect)
                 self._all.append(conn)
                 pool.put_nowait(conn)
         except sqlite3.Error as exc:
@@ -95,6 +100,13 @@ class SqliteDriver:
             conn.close()
         self._all = []
         self._pool = None
+        if self._threads is not None:
+            self._threads.shutdown(wait=False)
+            self._threads = None
+
+    async def _in_thread(self, fn: Callable[[], T]) -> T:
+        assert self._threads is not None
+        return await asyncio.get_running_loop().run_in_executor(self._threads, fn)
 
     async def columns(self, table: str) -> dict[str, str] | None:
         rows = await self.fetch([(f"PRAGMA table_info({quote(table)})", [])])
@@ -117,7 +129,7 @@ class SqliteDriver:
             return found, self._run(conn, then(found))
 
         try:
-            return await asyncio.to_thread(both)
+            return await self._in_thread(both)
         finally:
             self._pool.put_nowait(conn)
 
