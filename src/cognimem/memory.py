@@ -139,6 +139,11 @@ class Memory(LifecycleCalls):
         return self._parts.llm
 
     @property
+    def domain(self) -> Domain | None:
+        """The domain layer (``settings.domain_mapping``), if one is mapped."""
+        return self._parts.domain
+
+    @property
     def is_open(self) -> bool:
         """Whether ``start`` has connected this Memory (and ``aclose`` has not closed it)."""
         return self._parts.opened

@@ -310,6 +310,9 @@ def test_the_conflicts_api_and_the_read_over_http_show_the_domain(
             "/v1/memory/read", json={"query": "Who does Bob Jones work for?", "scope": scope}
         )
         assert read.status_code == 200, read.text
+        ready = api.get("/v1/ready")
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["checks"]["domain"] == "ok"
     (entry,) = read.json()["sections"]["domain_facts"]
     assert (entry["table"], entry["key"], entry["values"]["employer"]) == (
         "customers",

@@ -92,6 +92,9 @@ class DomainSource(Protocol):
 
     async def close(self) -> None: ...
 
+    async def ping(self) -> None:
+        """Answer one trivial statement (readiness), or raise ``DomainUnavailable``."""
+
     async def match_names(self, names: Sequence[str]) -> list[DomainRow]:
         """The rows whose name or an alias equals one of ``names`` (normalised,
         compared case-insensitively)."""

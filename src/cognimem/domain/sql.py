@@ -46,6 +46,9 @@ class SqlDomainSource:
     async def close(self) -> None:
         await self.driver.close()
 
+    async def ping(self) -> None:
+        await self.driver.fetch([("SELECT 1", [])])
+
     async def _check_schema(self) -> None:
         """Every table and column the mapping names exists (views count)."""
         m = self.mapping
