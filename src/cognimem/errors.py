@@ -7,6 +7,7 @@ Every error cognimem raises on purpose is a :class:`CognimemError`; foreign erro
 
     CognimemError
     ├─ UsageError              misconfiguration; the message names the fix
+    │  └─ DomainMappingError   a domain mapping file that does not fit itself or the database
     ├─ InvalidInput            bad request data (HTTP 422); ``field`` names the culprit
     ├─ NotFound(kind, id)      (HTTP 404)
     ├─ PermissionDenied        wrong tenant or key (HTTP 403)
@@ -18,6 +19,8 @@ Every error cognimem raises on purpose is a :class:`CognimemError`; foreign erro
     │  └─ SchemaMismatch       the database was built by another version or model
     └─ ProviderError(provider, model)   (HTTP 502)
        ├─ ProviderUnavailable  timeout, connection or HTTP error from an LLM / embedder
+       │  └─ DomainUnavailable the user's domain database failed a lookup
+       │     └─ DomainTimeout  ... because a statement ran past its timeout
        └─ ProviderOutputError  the provider answered with something unusable
 """
 
@@ -46,6 +49,15 @@ class UsageError(CognimemError):
     """cognimem is configured or called wrongly; the message says how to fix it."""
 
     status_code = 500
+
+
+class DomainMappingError(UsageError):
+    """A domain mapping file that cannot be used: bad TOML, an unknown key, or a table or
+    column the domain database does not have. ``details`` names the file and the entry
+    (``entities.customer.facts``), and the table and column when the database lacks one."""
+
+    def __init__(self, message: str, *, file: object, **details: str) -> None:
+        super().__init__(message, details={"file": str(file), **details})
 
 
 class InvalidInput(CognimemError):
@@ -147,6 +159,17 @@ class ProviderUnavailable(ProviderError):
     """Timeout, connection failure or HTTP error status from a provider."""
 
 
+class DomainUnavailable(ProviderUnavailable):
+    """The user's domain database could not answer a lookup (unreachable, SQL error)."""
+
+    def __init__(self, message: str, *, backend: str, details: dict[str, Any] | None = None):
+        super().__init__(message, provider="domain", model=backend, details=details)
+
+
+class DomainTimeout(DomainUnavailable):
+    """A domain lookup ran past the mapping's ``statement_timeout_ms`` and was stopped."""
+
+
 class ProviderOutputError(ProviderError):
     """The provider answered, but with something cognimem cannot use."""
 
@@ -176,6 +199,9 @@ def public_message(exc: CognimemError, *, trace: str = "") -> tuple[str, dict[st
 __all__ = [
     "CognimemError",
     "Conflict",
+    "DomainMappingError",
+    "DomainTimeout",
+    "DomainUnavailable",
     "InvalidInput",
     "NotFound",
     "PermissionDenied",

@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from cognimem.config import Settings
+from cognimem.domain.layer import Domain
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.memory_lifecycle import LifecycleCalls
 from cognimem.models import (
@@ -72,8 +73,11 @@ class Memory(LifecycleCalls):
         clock: Clock = utc_now,
         queue: JobQueue | None = None,
         llm: ChatLLM | None = None,
+        domain: Domain | None = None,
     ) -> None:
-        self._parts = parts = Components(store, embedder, settings or Settings(), clock, queue, llm)
+        self._parts = parts = Components(
+            store, embedder, settings or Settings(), clock, queue, llm, domain
+        )
         self._sessions = SessionService(parts)
         self._writing = WriteService(parts, self._sessions)
         self._reading = ReadService(parts, self._writing)
@@ -106,10 +110,15 @@ class Memory(LifecycleCalls):
         """Build a Memory from a database URL and settings (read from the environment).
 
         The internal LLM comes from ``settings.llm`` unless ``llm`` is given; with none,
-        rule-based extraction does the work."""
+        rule-based extraction does the work. With ``settings.domain_mapping`` the domain
+        layer is read from that file (connected, and checked against the live schema,
+        when the Memory opens)."""
         settings = settings or Settings()
+        domain = None
+        if settings.domain_mapping is not None:
+            domain = Domain.from_file(settings.domain_mapping)
         store, cached, queue, llm = open_parts(url, settings, embedder=embedder, llm=llm)
-        return cls(store, cached, settings, clock=clock, queue=queue, llm=llm)
+        return cls(store, cached, settings, clock=clock, queue=queue, llm=llm, domain=domain)
 
     @property
     def settings(self) -> Settings:
@@ -130,6 +139,11 @@ class Memory(LifecycleCalls):
     @property
     def llm(self) -> ChatLLM | None:
         return self._parts.llm
+
+    @property
+    def domain(self) -> Domain | None:
+        """The domain layer (``settings.domain_mapping``), if one is mapped."""
+        return self._parts.domain
 
     @property
     def is_open(self) -> bool:

@@ -12,6 +12,8 @@ from typing import Any, Literal
 import numpy as np
 
 from cognimem.config import IngestSettings
+from cognimem.domain.layer import Domain
+from cognimem.domain.linking import DomainLinker
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge, StoreUnavailable
 from cognimem.ingest.chunking import chunk_text
 from cognimem.ingest.entities import EntityResolver
@@ -101,6 +103,7 @@ class WriteFunnel:
         count_tokens: Callable[[str], int],
         queue: JobQueue | None = None,
         llm_extractor: Extractor | None = None,
+        domain: Domain | None = None,
     ) -> None:
         self._queue = queue
         self._store = store
@@ -110,7 +113,8 @@ class WriteFunnel:
         self._count = count_tokens
         self._rules = RuleExtractor()
         self._llm = llm_extractor
-        self._knowledge = KnowledgeBuilder(store, EntityResolver(store), embedder.model_id)
+        linker = None if domain is None else DomainLinker(domain, store)
+        self._knowledge = KnowledgeBuilder(store, EntityResolver(store), embedder.model_id, linker)
 
     async def write(
         self,
@@ -165,6 +169,7 @@ class WriteFunnel:
             knowledge = built.knowledge
             knowledge.history += _item_history(understood, now)
             understood.report = _merge_reports(understood.report, built.report)
+            understood.degraded += built.degraded
         committed = await self._store.commit(
             understood.pending, self._window(profile), None if knowledge.is_empty() else knowledge
         )
@@ -311,7 +316,7 @@ class WriteFunnel:
             return Processed(
                 items=by_event,
                 knowledge=_merge_reports(understood.report, built.report),
-                degraded=understood.degraded,
+                degraded=understood.degraded + built.degraded,
             )
         raise AssertionError("unreachable")
 

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import numpy as np
 
+from cognimem.domain.linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.reconcile import NewFact, reconcile
@@ -49,6 +50,7 @@ class Said:
 class Built:
     knowledge: Knowledge
     report: KnowledgeReport = field(default_factory=KnowledgeReport)
+    degraded: list[str] = field(default_factory=list)
 
 
 def fact_text(f: ExtractedFact) -> str:
@@ -61,11 +63,16 @@ def fact_text(f: ExtractedFact) -> str:
 
 class KnowledgeBuilder:
     def __init__(
-        self, store: KnowledgeStore, resolver: EntityResolver, embedding_model: str
+        self,
+        store: KnowledgeStore,
+        resolver: EntityResolver,
+        embedding_model: str,
+        domain: DomainLinker | None = None,
     ) -> None:
         self._store = store
         self._resolver = resolver
         self._model = embedding_model
+        self._domain = domain
 
     async def build(
         self, scope: Scope, said: Sequence[Said], vectors: Mapping[str, np.ndarray], now: datetime
@@ -74,6 +81,7 @@ class KnowledgeBuilder:
         if not any(s.extraction.facts or s.extraction.entities for s in said):
             return Built(Knowledge())
         resolved = await self._resolver.resolve(scope, _mentions(said), now)
+        degraded = await self._domain.link(scope, resolved, now) if self._domain else []
         authors = [s.event.name for s in said if s.event.name and s.extraction.facts]
         speakers = await identify(self._store, scope, authors, resolved)
         proposals = [
@@ -91,6 +99,14 @@ class KnowledgeBuilder:
                     current.setdefault(f.key, []).append(f)
         outcome = reconcile(proposals, current, now)
         relations = self._relations(outcome.created, resolved, said, now)
+        if self._domain is not None:  # the ontology's edges, the domain's conflicts
+            review = await self._domain.review(
+                scope, outcome.created, relations, resolved.new_entities, now
+            )
+            relations = review.relations
+            outcome.conflicts += review.conflicts
+            outcome.history += review.history
+            degraded += review.degraded
         existing = await self._store.find_relations(
             scope.tenant_id,
             scope.namespace,
@@ -150,7 +166,7 @@ class KnowledgeBuilder:
             ),
             items_silenced=knowledge.silence_items,
         )  # fmt: skip
-        return Built(knowledge, report)
+        return Built(knowledge, report, degraded)
 
     def _proposal(
         self, s: Said, f: ExtractedFact, resolved: Resolved, speakers: Speakers, now: datetime

@@ -115,13 +115,53 @@ class ProcedureEntry(BaseModel):
     token_count: int = 0
 
 
+class DomainRelated(BaseModel):
+    """A row related to a domain fact's row by a foreign key of the mapping: the row's
+    ``relation`` names it, or with ``inverse`` it names the row by ``relation``."""
+
+    relation: str
+    entity_type: str
+    table: str
+    key: str
+    name: str
+    values: dict[str, str] = Field(default_factory=dict)
+    inverse: bool = False
+
+
+class Overruled(BaseModel):
+    """A memory fact the domain's current value contradicts: the domain wins here; the
+    fact stays stored as a claim (its ``trust_domain`` conflict is in the conflicts API)."""
+
+    fact_id: str
+    predicate: str
+    memory_value: str
+    domain_value: str
+
+
+class DomainFactEntry(BaseModel):
+    """A row of the user's domain database the query touches, read at recall time:
+    current values by predicate, related rows, and the table and key as provenance."""
+
+    id: str  # the row's reference, "<entity type>:<key>"
+    entity_type: str
+    table: str
+    key: str
+    name: str
+    values: dict[str, str] = Field(default_factory=dict)
+    related: list[DomainRelated] = Field(default_factory=list)
+    entity_id: str | None = None  # the memory entity linked to the row, if any
+    overrules: list[Overruled] = Field(default_factory=list)
+    token_count: int = 0
+
+
 class PacketSections(BaseModel):
     """What must shape the answer, ahead of the ranked memories: mandates (tier always),
     active constraints split into "must follow" (value, policy) and "consider" (goal,
     state, causal), the user's facts and preferences that bear on the query, summaries
     and procedures (caller-written tool notes; learnt request → action patterns whose
-    trigger the query matches), open conflicts, and facts needing validation (old, said
-    once)."""
+    trigger the query matches), open conflicts, facts needing validation (old, said
+    once), and the domain database's current rows for the entities the query names
+    (domain facts)."""
 
     mandates: list[PacketItem] = Field(default_factory=list)
     must_follow: list[FactEntry] = Field(default_factory=list)
@@ -133,6 +173,7 @@ class PacketSections(BaseModel):
     learned_procedures: list[ProcedureEntry] = Field(default_factory=list)
     conflicts: list[ConflictEntry] = Field(default_factory=list)
     needs_validation: list[FactEntry] = Field(default_factory=list)
+    domain_facts: list[DomainFactEntry] = Field(default_factory=list)
 
     def entries(self) -> list[FactEntry]:
         """Every fact and constraint entry, in rendering order."""
@@ -177,9 +218,33 @@ def procedure_line(entry: ProcedureEntry) -> str:
     return f'- When asked "{entry.trigger}": {entry.action} (done {times})'
 
 
-def section_line(entry: PacketItem | FactEntry | ConflictEntry | ProcedureEntry) -> str:
+def _values(values: dict[str, str]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in values.items())
+
+
+def domain_line(entry: DomainFactEntry) -> str:
+    """A domain row as a prompt line: name, provenance (table and key), current values,
+    related rows, and what it overrules in memory."""
+    line = f"- {entry.name} ({entry.entity_type}, {entry.table} #{entry.key})"
+    if entry.values:
+        line += f": {_values(entry.values)}"
+    for r in entry.related:
+        about = f": {_values(r.values)}" if r.values else ""
+        other = f"{r.entity_type} {r.name} ({r.table} #{r.key}{about})"
+        verb = r.relation.replace("_", " ")
+        line += f"; {other} {verb} it" if r.inverse else f"; {verb} {other}"
+    for o in entry.overrules:
+        line += f" [memory said {o.predicate} {o.memory_value}: superseded by the database]"
+    return line
+
+
+def section_line(
+    entry: PacketItem | FactEntry | ConflictEntry | ProcedureEntry | DomainFactEntry,
+) -> str:
     if isinstance(entry, ProcedureEntry):
         return procedure_line(entry)
+    if isinstance(entry, DomainFactEntry):
+        return domain_line(entry)
     if isinstance(entry, PacketItem):
         return f"- {entry.text}" if entry.kind != "episode" else markdown_line(entry)
     if isinstance(entry, ConflictEntry):
@@ -189,6 +254,7 @@ def section_line(entry: PacketItem | FactEntry | ConflictEntry | ProcedureEntry)
 
 SECTION_TITLES = (
     ("mandates", "### Always"),
+    ("domain_facts", "### Domain facts (current, from the database)"),
     ("must_follow", "### Must follow"),
     ("consider", "### Consider"),
     ("facts", "### Known facts"),

@@ -4,9 +4,9 @@ token budget (pure).
 The budget counts the markdown rendering. Each section has its own share of
 ``max_tokens`` (``SectionConfig``): mandates may use the whole packet (tier always);
 constraints are reserved next, and the best relevant constraint goes in whenever it fits
-at all; facts, preferences, procedures (the learnt ones the query matched first, then
-the hints), summaries and conflicts follow, each inside its share; what the sections
-leave is the ranked memories' room.
+at all; the domain database's rows, facts, preferences, procedures (the learnt ones the
+query matched first, then the hints), summaries and conflicts follow, each inside its
+share; what the sections leave is the ranked memories' room.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from cognimem.models.packets import (
     MEMORIES_TITLE,
     SECTION_TITLES,
     ConflictEntry,
+    DomainFactEntry,
     FactEntry,
     PacketSections,
     ProcedureEntry,
@@ -31,7 +32,7 @@ from cognimem.models.packets import (
 from cognimem.recall.constraints import Scored, SectionConfig
 
 Counter = Callable[[str], int]
-SectionEntry = PacketItem | FactEntry | ConflictEntry | ProcedureEntry
+SectionEntry = PacketItem | FactEntry | ConflictEntry | ProcedureEntry | DomainFactEntry
 _TITLES = dict(SECTION_TITLES)
 
 
@@ -84,6 +85,7 @@ class SectionInputs:
     learned_procedures: list[ProcedureEntry] = field(default_factory=list)
     summaries: list[PacketItem] = field(default_factory=list)
     conflicts: list[ConflictEntry] = field(default_factory=list)
+    domain_facts: list[DomainFactEntry] = field(default_factory=list)
 
 
 def needs_validation(scored: Scored, now: datetime, config: SectionConfig) -> bool:
@@ -158,6 +160,10 @@ def assemble_sections(
         budget = room if i == 0 else min(constraint_budget, cap) - spent
         packer.add(name, entry(scored), budget)
         spent += packer.used - before
+    # the domain's current rows: authoritative, ahead of what memory says
+    spent += packer.fill(
+        "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)
+    )
     fact_budget = min(int(max_tokens * config.fact_share), cap - spent)
     fact_spent = 0
     for scored in inputs.facts:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cognimem.domain.lookup import domain_entries, overruled
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Fact, FactConflict
 from cognimem.models.packets import ConflictEntry, PacketItem
@@ -126,6 +127,12 @@ def section_inputs(
         if s.fact.id not in seen_facts:
             seen_facts.add(s.fact.id)
             inputs.facts.append(s)
+    found = output(outputs, StepKind.DOMAIN).domain
+    if found:  # the domain's current values win over the memory facts they contradict
+        over = overruled([s.fact for s in [*inputs.constraints, *inputs.facts]], found)
+        inputs.constraints = [s for s in inputs.constraints if s.fact.id not in over]
+        inputs.facts = [s for s in inputs.facts if s.fact.id not in over]
+        inputs.domain_facts = domain_entries(found, over)
     for kind, name in SECTION_STEPS:
         entries: list[PacketItem] = [
             packet_item(by_id[c.item_id], c.score, {"semantic": c.score})

@@ -59,6 +59,7 @@ class SectionConfig:
     # shares of max_tokens: every section but the mandates together, then each one
     share_of_budget: float = 0.35
     constraint_share: float = 0.25
+    domain_share: float = 0.2  # the domain database's rows (a read with a domain mapping)
     fact_share: float = 0.12
     procedure_share: float = 0.1
     summary_share: float = 0.1

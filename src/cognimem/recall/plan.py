@@ -26,6 +26,7 @@ class StepKind(StrEnum):
     SUMMARIES = "summaries"
     PROCEDURES = "procedures"  # procedure hints (tool-discovery writes) close to the query
     LEARNED_PROCEDURES = "learned_procedures"  # learnt procedures whose trigger it matches
+    DOMAIN = "domain"  # the domain database's rows for the entities the query names
 
 
 ITEM_STEPS = frozenset(
@@ -104,6 +105,11 @@ MAX_LOOKUP_SUBJECTS = 3
 _COMMANDS = frozenset({"tell", "list", "name", "give", "show", "remind", "describe"})
 
 
+def speaks_of_self(query: str) -> bool:
+    """Whether the query speaks of its user in the first person ("my", "I")."""
+    return bool(_FIRST_PERSON.search(query))
+
+
 def lookup_keys(query: str, intent: Intent) -> tuple[str, ...]:
     """Key prefixes for the exact fact lookup: the subjects the query names (the user
     when it speaks in the first person, capitalised names) times the intent's
@@ -111,7 +117,7 @@ def lookup_keys(query: str, intent: Intent) -> tuple[str, ...]:
     categories = _LOOKUP_CATEGORIES.get(intent)
     if not categories:
         return ()
-    subjects: list[str] = ["user"] if _FIRST_PERSON.search(query) else []
+    subjects: list[str] = ["user"] if speaks_of_self(query) else []
     for match in _PROPER_NAME.finditer(query):
         name = slug(match.group(1))
         if name and name not in STOP_WORDS and name not in _COMMANDS and name not in subjects:
@@ -140,8 +146,10 @@ def with_user_keys(keys: tuple[str, ...], user_names: Sequence[str]) -> tuple[st
     return tuple(dict.fromkeys([*keys, *extra]))
 
 
-def make_plan(analysis: QueryAnalysis, config: RecallConfig) -> RetrievalPlan:
-    """The steps a read runs for this query.
+def make_plan(
+    analysis: QueryAnalysis, config: RecallConfig, *, domain: bool = False
+) -> RetrievalPlan:
+    """The steps a read runs for this query (``domain``: a domain database is mapped).
 
     Every query with sections gets a constraint step: a full one (the query's
     constraint dimensions, or every binding type) when it is decision-like or names a
@@ -174,6 +182,8 @@ def make_plan(analysis: QueryAnalysis, config: RecallConfig) -> RetrievalPlan:
         first.append(PlannedStep(StepKind.FACTS, t))
         first.append(PlannedStep(StepKind.MANDATES, t))
         first.append(PlannedStep(StepKind.LEARNED_PROCEDURES, t))
+        if domain and (analysis.names or speaks_of_self(analysis.query)):
+            first.append(PlannedStep(StepKind.DOMAIN, t))
         if asks_how(analysis.query):
             later.append(PlannedStep(StepKind.PROCEDURES, t))
         if analysis.intent in _SUMMARY_INTENTS:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from cognimem.domain.layer import Domain
 from cognimem.models import ContextPacket, ItemKind, Scope, StepReport
 from cognimem.models.clock import to_utc
 from cognimem.models.packets import NOTHING_RELEVANT
@@ -59,8 +60,11 @@ class Reader:
         embedder: Embedder,
         sections: SectionConfig | None = None,
         classifier: QueryClassifier | None = None,
+        domain: Domain | None = None,
     ) -> None:
         self.store = store
+        # the domain step runs only against a database (an ontology alone has no rows)
+        self.domain = domain if domain is not None and domain.source is not None else None
         self.embedder = embedder
         self.sections = sections or SectionConfig()
         self.classifier = classifier
@@ -110,7 +114,7 @@ class Reader:
         reference_time = to_utc(reference_time)
         end = reference_time if until is None else min(to_utc(until), reference_time)
         start = None if since is None else to_utc(since)
-        names = tuple(candidate_names(query)) if config.graph else ()
+        names = tuple(candidate_names(query)) if config.graph or self.domain else ()
         analysis = analyze(
             query, reference_time, timezone, time_filter=config.time_filter, names=names
         )
@@ -132,7 +136,7 @@ class Reader:
         flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end, period=period)
         # a personal request's fusion weights, here so the run and explain use the same
         config = for_request(config, analysis.decision and speaks_in_person(analysis.query))
-        plan = make_plan(analysis, config)
+        plan = make_plan(analysis, config, domain=self.domain is not None)
         meta["plan"] = plan.describe()
         run = StepRun(
             self.store,
@@ -143,6 +147,7 @@ class Reader:
             flt,
             config,
             max(config.candidates, limit),
+            self.domain,
         )
         try:
             outputs, reports = await execute(plan, run, started)

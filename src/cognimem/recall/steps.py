@@ -13,7 +13,9 @@ from typing import TypeVar
 
 import numpy as np
 
-from cognimem.errors import ProviderError
+from cognimem.domain.layer import Domain
+from cognimem.domain.lookup import Found, look_up
+from cognimem.errors import DomainTimeout, ProviderError
 from cognimem.models import ItemKind, Scope, StepReport
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.recall import procedures as learnt
@@ -32,6 +34,7 @@ from cognimem.recall.plan import (
     RetrievalPlan,
     StepKind,
     named_subjects,
+    speaks_of_self,
     with_user_keys,
 )
 from cognimem.recall.presets import RecallConfig
@@ -62,10 +65,18 @@ class StepOutput:
     conflicts: list[FactConflict] = field(default_factory=list)
     entity_names: list[str] = field(default_factory=list)
     procedures: list[ProcedureMatch] = field(default_factory=list)
+    domain: list[Found] = field(default_factory=list)  # the domain's rows
 
     @property
     def count(self) -> int:
-        found = (self.candidates, self.picks, self.facts, self.conflicts, self.procedures)
+        found = (
+            self.candidates,
+            self.picks,
+            self.facts,
+            self.conflicts,
+            self.procedures,
+            self.domain,
+        )
         return sum(len(f) for f in found)
 
 
@@ -83,8 +94,10 @@ class StepRun:
         flt: ItemFilter,
         config: RecallConfig,
         depth: int,
+        domain: Domain | None = None,
     ) -> None:
         self.store = store
+        self.domain = domain
         self._embed_query = embed_query
         self.sections = sections
         self.analysis = analysis
@@ -212,6 +225,8 @@ class StepRun:
                 s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES
             )
             return StepOutput(procedures=learnt.match(self.analysis.query, stored))
+        if kind is StepKind.DOMAIN:
+            return await self._domain()
         raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -225,6 +240,19 @@ class StepRun:
         return with_user_keys(
             keys, [a.alias for a in aliases if a.source is AliasSource.USER_STATED]
         )
+
+    async def _domain(self) -> StepOutput:
+        """The domain's rows for the query's names (and the user's own row when it
+        speaks in the first person); a statement timeout is the step's timeout."""
+        assert self.domain is not None
+        a = self.analysis
+        try:
+            found = await look_up(
+                self.domain, self.store, self.scope, a.names, about_user=speaks_of_self(a.query)
+            )
+        except DomainTimeout as exc:
+            raise TimeoutError(exc.message) from exc
+        return StepOutput(domain=found)
 
     async def _graph(self) -> StepOutput:
         """Seeds from the alias table; the scope's edges are read only when the query

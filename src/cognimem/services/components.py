@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 
 from cognimem.config import Settings
+from cognimem.domain.layer import Domain
 from cognimem.errors import StoreUnavailable, UsageError
 from cognimem.models.clock import Clock
 from cognimem.providers.embeddings import CachedEmbedder, Embedder, EmbeddingCacheBackend
@@ -24,8 +25,8 @@ log = logging.getLogger(__name__)
 @dataclass
 class Components:
     """The store, embedder, settings, clock, job queue (on SQLite always, else with a
-    queue URL) and internal LLM of one ``Memory``, and whether they are open: every service
-    call checks that first."""
+    queue URL), internal LLM and domain layer (with a mapping file) of one ``Memory``, and
+    whether they are open: every service call checks that first."""
 
     store: Store
     embedder: Embedder
@@ -33,6 +34,7 @@ class Components:
     clock: Clock
     queue: JobQueue | None
     llm: ChatLLM | None
+    domain: Domain | None = None  # the user's domain database and ontology, if mapped
     opened: bool = False
 
     def __post_init__(self) -> None:
@@ -68,7 +70,11 @@ class Components:
                     # writes report it (fail or ingest now, as configured); the queue
                     # connects on its next use
                     log.warning("job queue unavailable at start: %s", exc.message)
+            if self.domain is not None:  # a mapping that does not fit its database stops here
+                await self.domain.open()
         except BaseException:
+            if self.queue is not None:
+                await self.queue.close()
             await self.store.close()
             raise
         self.opened = True
@@ -83,6 +89,8 @@ class Components:
             await shared.aclose()  # a shared cache tier (Redis) owned by this Memory
         if self.queue is not None:
             await self.queue.close()
+        if self.domain is not None:
+            await self.domain.close()
         await self.store.close()
         self.opened = False
 

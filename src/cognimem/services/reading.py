@@ -38,7 +38,9 @@ class ReadService:
         classifier = None
         if parts.llm is not None and parts.settings.recall.llm_classifier:
             classifier = LLMQueryClassifier(parts.llm)
-        self.reader = Reader(parts.store, parts.embedder, classifier=classifier)
+        self.reader = Reader(
+            parts.store, parts.embedder, classifier=classifier, domain=parts.domain
+        )
         self.revision = RevisionService(parts, self.reader, self.recall_config)
         self.procedures = ProcedureService(parts)
 

@@ -33,6 +33,7 @@ class WriteService:
             count_tokens=count_tokens,
             queue=parts.queue,
             llm_extractor=None if parts.llm is None else LLMExtractor(parts.llm),
+            domain=parts.domain,
         )
 
     async def write(

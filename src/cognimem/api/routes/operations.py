@@ -108,9 +108,9 @@ async def _llm_answers(llm: ChatLLM, state: State) -> None:
     responses={503: {"model": Readiness, "description": "a component does not answer"}},
 )
 async def ready(mem: Mem, request: Request, response: Response) -> Readiness:
-    """Readiness: the store, the job queue, the embedder and the LLM (each only when
-    configured) answer. 503 with each component's state when one does not. No key
-    needed; failures are reported by error type only."""
+    """Readiness: the store, the job queue, the embedder, the LLM and the domain
+    database (each only when configured) answer. 503 with each component's state when
+    one does not. No key needed; failures are reported by error type only."""
     probes: list[Any] = [
         _check("store", mem.store.get_meta("schema_version")),
         _check("embedder", mem.embedder.embed(["ready"], kind="query")),
@@ -119,6 +119,8 @@ async def ready(mem: Mem, request: Request, response: Response) -> Readiness:
         probes.append(_check("queue", mem.queue.depth()))
     if mem.llm is not None:
         probes.append(_check("llm", _llm_answers(mem.llm, request.app.state)))
+    if mem.domain is not None and mem.domain.source is not None:
+        probes.append(_check("domain", mem.domain.source.ping()))
     checks = dict(await asyncio.gather(*probes))
     ok = all(state == "ok" for state in checks.values())
     response.status_code = 200 if ok else 503

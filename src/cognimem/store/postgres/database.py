@@ -48,6 +48,9 @@ def _asyncpg() -> ModuleType:
     return module
 
 
+load_asyncpg = _asyncpg  # public: the domain source's PostgreSQL driver loads it too
+
+
 def translate(exc: BaseException, where: str) -> CognimemError:
     """Map a driver or socket error to the cognimem error tree."""
     if isinstance(exc, CognimemError):
