@@ -119,9 +119,9 @@ def serving(tmp_path: Path, **settings: str) -> Iterator[Server]:
         COGNIMEM_EMBEDDING__MODEL=settings.pop("embedding", "hashing"),
         **settings,
     )
+    command = [sys.executable, "-m", "cognimem", "serve", "--db", f"sqlite:///{db_path}"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cognimem", "serve", "--db", f"sqlite:///{db_path}"]
-        + ["--port", str(port)],
+        [*command, "--port", str(port)],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

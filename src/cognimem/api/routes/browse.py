@@ -62,7 +62,7 @@ class RelationsQuery(ReadScopeRequest):
     )
 
 
-@router.post("/users/query", response_model=TenantOverview)
+@router.post("/users/query", response_model=TenantOverview, responses=documented(400))
 async def users(body: UsersQuery, mem: Mem, caller: Caller) -> TenantOverview:
     """The caller's tenant and its users (each namespace and user its raw events name),
     most recently active first, each with what it holds: the counts of ``stats``."""
