@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from tests.conftest import child_env
-from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
+from tests.e2e.http_server import free_port, wait_healthy
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -120,17 +120,24 @@ def serving(tmp_path: Path, **settings: str) -> Iterator[Server]:
         **settings,
     )
     command = [sys.executable, "-m", "cognimem", "serve", "--db", f"sqlite:///{db_path}"]
-    proc = subprocess.Popen(
-        [*command, "--port", str(port)],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    # the server's log goes to a file: a pipe nobody reads fills up and blocks the server
+    log_path = tmp_path / "server.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [*command, "--port", str(port)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
     base = f"http://127.0.0.1:{port}"
+
+    def exited() -> str | None:
+        return None if proc.poll() is None else log_path.read_text(errors="replace")
+
     try:
-        wait_healthy(base, lambda: output_if_exited(proc))
+        wait_healthy(base, exited)
         yield Server(base, db_path, proc)
     finally:
         proc.terminate()

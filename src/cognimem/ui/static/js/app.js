@@ -16,8 +16,17 @@ const SHORTCUTS = { 1: "users", 2: "recall", 3: "memories", 4: "facts", 5: "enti
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
 
-export function say(text) {
+// what the status line says after the next change of page (see go)
+let carried = "";
+
+function say(text) {
   statusLine.textContent = text;
+}
+
+// go to another page and say something there (a page change clears the status line)
+function go(hash, text) {
+  carried = text;
+  location.hash = hash;
 }
 
 async function signIn(key) {
@@ -123,6 +132,7 @@ async function render() {
     params,
     id: rest.map(decodeURIComponent).join("/"),
     say,
+    go,
     rerender: render,
     who: scopeLabel(),
     failed, // an error of an action on the page: a box to show (401 signs out)
@@ -175,7 +185,8 @@ document.getElementById("user-select").addEventListener("change", (event) => {
 });
 document.getElementById("sign-out").addEventListener("click", () => signOut());
 window.addEventListener("hashchange", () => {
-  say("");
+  say(carried);
+  carried = "";
   if (storedKey()) render();
 });
 // never a blank page: an error nobody caught is shown

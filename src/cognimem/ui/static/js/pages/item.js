@@ -26,8 +26,7 @@ function forgetPreview(ctx, item, mode, preview, facts) {
       go.disabled = true;
       try {
         const done = await post("/v1/memory/forget", { scope: reach(item), ids: [item.id], mode });
-        ctx.say(`Forgot ${done.item_ids.length} memory (${mode}), ${done.facts} facts, ${done.relations} graph edges, ${done.summaries} summaries.`);
-        location.hash = "#/memories";
+        ctx.go("#/memories", `Forgot ${done.item_ids.length} memory (${mode}), ${done.facts} facts, ${done.relations} graph edges, ${done.summaries} summaries.`);
       } catch (exc) {
         go.replaceWith(ctx.failed(exc));
       }
