@@ -64,7 +64,7 @@ function packetView(packet, markdown) {
     ], steps, { rowClass: (s) => (s.timed_out ? "timed-out" : s.skipped ? "skipped" : null) }),
     explain.length ? [
       h("h3", {}, "Explain: every candidate's signals"),
-      table([
+      h("div", { class: "scroll" }, table([
         { title: "Candidate", cell: (e) => e.type === "item"
           ? h("a", { href: `#/memory/${encodeURIComponent(e.id)}`, class: "mono" }, e.id)
           : h("span", { class: "mono" }, e.id) },
@@ -73,7 +73,7 @@ function packetView(packet, markdown) {
         { title: "Steps", cell: (e) => e.steps.join(", ") },
         { title: "Score", num: true, cell: (e) => num(e.score, 3) },
         ...signalNames.map((name) => ({ title: name, num: true, cell: (e) => num(e.signals[name], 3) })),
-      ], explain),
+      ], explain)),
     ] : null,
     packet.recall_config
       ? h("details", {}, h("summary", {}, "Ranking config used"), h("pre", {}, JSON.stringify(packet.recall_config, null, 2)))
