@@ -28,10 +28,12 @@ typecheck: install
 unit: install
 	$(BIN)/pytest tests/unit -q
 
-# services: PostgreSQL 15 + pgvector and Redis binaries for the tests (root installs them;
-# elsewhere the tests that need them skip with the reason)
+# services: PostgreSQL 15 + pgvector and Redis binaries for the tests, and Chromium with
+# its chromedriver for the dashboard's browser tests (root installs them; elsewhere the
+# tests that need them skip with the reason)
 services:
 	bash scripts/provision-services.sh
+	bash scripts/provision-browser.sh
 
 test: lint typecheck services
 	$(BIN)/pytest -q --cov --cov-report=term:skip-covered

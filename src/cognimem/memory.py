@@ -14,6 +14,7 @@ from typing import Any, Self
 from cognimem.config import Settings
 from cognimem.domain.layer import Domain
 from cognimem.lifecycle.edits import Feedback, ForgetMode
+from cognimem.memory_directory import DirectoryCalls
 from cognimem.memory_lifecycle import LifecycleCalls
 from cognimem.models import (
     ContextPacket,
@@ -46,6 +47,7 @@ from cognimem.recall.overrides import RankingOverrides
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.consolidation import ConsolidationService
+from cognimem.services.directory import DirectoryService
 from cognimem.services.editing import EditService
 from cognimem.services.jobs import JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
@@ -56,7 +58,7 @@ from cognimem.services.writing import WriteService
 from cognimem.store import Store
 
 
-class Memory(LifecycleCalls):
+class Memory(LifecycleCalls, DirectoryCalls):
     """cognimem's engine. Open it with :meth:`open` and use it as an async context manager::
 
     async with Memory.open("sqlite:///memory.db") as mem:
@@ -84,6 +86,7 @@ class Memory(LifecycleCalls):
         self._revision = self._reading.revision
         self._procedures = self._reading.procedures
         self._browsing = BrowseService(parts)
+        self._directory = DirectoryService(parts)
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
         self._consolidation = ConsolidationService(parts)

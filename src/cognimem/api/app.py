@@ -24,6 +24,8 @@ from cognimem.api.routes.operations import probe_router
 from cognimem.errors import CognimemError
 from cognimem.memory import Memory
 from cognimem.metrics import Metrics
+from cognimem.ui import MOUNT_PATH as DASHBOARD_PATH
+from cognimem.ui import dashboard_app
 
 # what every authenticated route may answer; routes add their own (400, 404, 409, 502)
 ERROR_RESPONSES = documented(401, 413, 422, 429, 500, 503)
@@ -170,4 +172,6 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     app.include_router(probe_router)
     app.include_router(metrics_router)
     app.mount(MOUNT_PATH, mcp_app)
+    # the dashboard: static files that call the routes above with the user's API key
+    app.mount(DASHBOARD_PATH, dashboard_app())
     return app

@@ -53,6 +53,7 @@ def serve(
                 # plain print: a console would wrap the path, and users copy it
                 print(f"cognimem serving on http://{host}:{port}  (data: {where})", flush=True)
                 print(f"API docs: http://{host}:{port}/docs", flush=True)
+                print(f"Dashboard: http://{host}:{port}/ui/", flush=True)
 
     # uvicorn re-raises SIGTERM after its graceful shutdown with the handler it found;
     # make that handler a clean exit so a stopped server reports status 0

@@ -18,6 +18,7 @@ import numpy as np
 
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import ApiKey, ErasureReport, ExportRecord, ScopeStats, Session
+from cognimem.models.directory import ItemText, UserScope
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -448,6 +449,20 @@ class ProcedureStore(Protocol):
         raised: read again and decide again."""
 
 
+class ListingStore(Protocol):
+    """What a person browses (the dashboard): a tenant's users, and items by every field
+    one filters on."""
+
+    async def list_users(self, tenant_id: str, limit: int) -> list[UserScope]:
+        """The (namespace, user) pairs of the tenant's raw events, with their event
+        counts, the most recently recorded first, at most ``limit``."""
+
+    async def list_items(self, flt: ItemFilter, text: ItemText, limit: int) -> list[MemoryItem]:
+        """The items ``flt`` admits that also have one of ``text.tiers`` and contain
+        ``text.contains`` (ASCII letters without regard to case), newest first (by
+        ``occurred_at``), at most ``limit``."""
+
+
 class Store(
     Database,
     ItemStore,
@@ -460,6 +475,7 @@ class Store(
     JobStore,
     LifecycleStore,
     ProcedureStore,
+    ListingStore,
     Protocol,
 ):
     """A storage backend: every role."""

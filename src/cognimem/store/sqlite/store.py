@@ -10,6 +10,7 @@ from cognimem.store.sqlite.jobs import SQLiteJobs
 from cognimem.store.sqlite.keys import SQLiteKeys
 from cognimem.store.sqlite.knowledge import SQLiteKnowledge
 from cognimem.store.sqlite.lifecycle import SQLiteLifecycle
+from cognimem.store.sqlite.listing import SQLiteListing
 from cognimem.store.sqlite.procedures import SQLiteProcedures
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
@@ -26,5 +27,6 @@ class SQLiteStore(
     SQLiteJobs,
     SQLiteLifecycle,
     SQLiteProcedures,
+    SQLiteListing,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""

@@ -1,0 +1,56 @@
+"""``Memory``'s calls for browsing across records (a mixin, so ``memory.py`` keeps to
+the write, read and record surface): a tenant's users with what each holds, and items
+listed by scope, kind, tier, status, time and text. The work is
+``services.directory``'s."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from cognimem.models import ItemKind, ItemStatus, MemoryItem, Tier
+from cognimem.models.arguments import ScopeLike
+from cognimem.models.directory import TenantOverview
+from cognimem.services.directory import DirectoryService
+
+
+class DirectoryCalls:
+    _directory: DirectoryService
+
+    async def users(self, *, tenant_id: str = "default", limit: int = 100) -> TenantOverview:
+        """The tenant's users (each namespace and user its raw events name), most
+        recently active first, each with what it holds (``stats``' counts: events, items
+        by status and kind, facts, entities, relations, open conflicts, sessions)."""
+        return await self._directory.tenant(tenant_id=tenant_id, limit=limit)
+
+    async def list_items(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
+        kinds: Sequence[ItemKind | str] | None = None,
+        tiers: Sequence[Tier | str] | None = None,
+        statuses: Sequence[ItemStatus | str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        contains: str | None = None,
+        limit: int = 100,
+    ) -> list[MemoryItem]:
+        """The user's items (every user's with ``all_users``), newest first by
+        ``occurred_at``, of any status unless ``statuses`` says, filtered by ``kinds``,
+        ``tiers``, ``since``/``until`` (on ``occurred_at``, inclusive) and ``contains``
+        (a piece of the text; ASCII letters match without regard to case). Unlike
+        ``read``, nothing is ranked and nothing is recorded as used."""
+        return await self._directory.list_items(
+            scope=scope,
+            user_id=user_id,
+            all_users=all_users,
+            kinds=kinds,
+            tiers=tiers,
+            statuses=statuses,
+            since=since,
+            until=until,
+            contains=contains,
+            limit=limit,
+        )

@@ -1,0 +1,59 @@
+"""What the dashboard browses beyond one record: the users of a tenant with what each
+holds, and the query of the item listing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from cognimem.models.admin import ScopeStats
+from cognimem.models.items import Tier
+
+
+class UserScope(BaseModel):
+    """A user of a tenant in one namespace, as its raw events show it: how many it has
+    and when the newest was recorded."""
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    user_id: str
+    events: int
+    last_event_at: datetime
+
+
+class UserOverview(BaseModel):
+    """A user scope and what it holds (the counts of ``stats`` for that user)."""
+
+    namespace: str
+    user_id: str
+    last_event_at: datetime
+    stats: ScopeStats
+
+
+class TenantOverview(BaseModel):
+    """The caller's tenant (the one its API key belongs to) and its users, most recently
+    active first."""
+
+    tenant_id: str
+    users: list[UserOverview]
+
+
+@dataclass(frozen=True)
+class ItemText:
+    """Conditions of an item listing beyond ``ItemFilter``'s: the tiers it may have and a
+    piece of text it must contain (ASCII letters matched without regard to case)."""
+
+    tiers: tuple[Tier, ...] | None = None
+    contains: str | None = None
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with only its ASCII letters lowered, as SQLite's ``lower()`` lowers, so
+    a listing's needle and its stored texts are lowered alike on every backend."""
+    return text.translate(_ASCII_LOWER)

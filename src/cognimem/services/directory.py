@@ -1,0 +1,96 @@
+"""What a person browses across records (the dashboard): the users of a tenant with
+what each holds, and items listed by every field one filters on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TypeVar
+
+from cognimem.errors import InvalidInput
+from cognimem.models import ItemKind, ItemStatus, MemoryItem, Tier
+from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.directory import ItemText, TenantOverview, UserOverview
+from cognimem.models.scope import Scope
+from cognimem.services.components import Components
+from cognimem.store.base import ItemFilter
+
+# the most users one overview lists, and the most items one listing returns
+MAX_USERS = 1_000
+MAX_ITEMS = 1_000
+
+E = TypeVar("E", ItemKind, Tier, ItemStatus)
+
+
+def _parse(values: Sequence[E | str] | None, kind: type[E], field: str) -> tuple[E, ...] | None:
+    """``values`` as members of ``kind`` (None: any); an empty list or an unknown name
+    is an ``InvalidInput`` naming ``field``."""
+    if values is None:
+        return None
+    if not values:
+        raise InvalidInput(f"{field}: name at least one, or leave it out for any", field=field)
+    try:
+        return tuple(kind(v) for v in values)
+    except ValueError as exc:
+        allowed = ", ".join(m.value for m in kind)
+        raise InvalidInput(f"{field}: {exc} (one of {allowed})", field=field) from exc
+
+
+class DirectoryService:
+    """``Memory``'s tenant overview and item listing (documented there)."""
+
+    def __init__(self, parts: Components) -> None:
+        self._parts = parts
+
+    async def tenant(self, *, tenant_id: str, limit: int) -> TenantOverview:
+        self._parts.require_open()
+        check_ids(tenant_id=tenant_id)
+        if not 1 <= limit <= MAX_USERS:
+            raise InvalidInput(f"limit must be between 1 and {MAX_USERS}", field="limit")
+        store = self._parts.store
+        users = []
+        for found in await store.list_users(tenant_id, limit):
+            scope = Scope(tenant_id=tenant_id, namespace=found.namespace, user_id=found.user_id)
+            users.append(
+                UserOverview(
+                    namespace=found.namespace,
+                    user_id=found.user_id,
+                    last_event_at=found.last_event_at,
+                    stats=await store.scope_stats(scope),
+                )
+            )
+        return TenantOverview(tenant_id=tenant_id, users=users)
+
+    async def list_items(
+        self,
+        *,
+        scope: ScopeLike,
+        user_id: str | None,
+        all_users: bool,
+        kinds: Sequence[ItemKind | str] | None,
+        tiers: Sequence[Tier | str] | None,
+        statuses: Sequence[ItemStatus | str] | None,
+        since: datetime | None,
+        until: datetime | None,
+        contains: str | None,
+        limit: int,
+    ) -> list[MemoryItem]:
+        self._parts.require_open()
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        check_ids(contains=contains)
+        if not 1 <= limit <= MAX_ITEMS:
+            raise InvalidInput(f"limit must be between 1 and {MAX_ITEMS}", field="limit")
+        if since is not None and until is not None and since > until:
+            raise InvalidInput("since is after until", field="since")
+        for field, when in (("since", since), ("until", until)):
+            if when is not None and when.tzinfo is None:
+                raise InvalidInput(f"{field} needs a UTC offset", field=field)
+        flt = ItemFilter(
+            target,
+            kinds=_parse(kinds, ItemKind, "kinds"),
+            statuses=_parse(statuses, ItemStatus, "statuses") or tuple(ItemStatus),
+            since=since,
+            until=until,
+        )
+        text = ItemText(tiers=_parse(tiers, Tier, "tiers"), contains=contains or None)
+        return await self._parts.store.list_items(flt, text, limit)

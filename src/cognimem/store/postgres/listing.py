@@ -1,0 +1,54 @@
+"""The ``ListingStore`` role in PostgreSQL: a tenant's users from its raw events, and
+items by scope, status, kind, time, tier and a piece of their text. Text matches as in
+SQLite: ASCII letters without regard to case, every other character exactly."""
+
+from __future__ import annotations
+
+from cognimem.models import MemoryItem
+from cognimem.models.clock import to_utc
+from cognimem.models.directory import ItemText, UserScope, ascii_lower
+from cognimem.store.base import ItemFilter
+from cognimem.store.postgres import rows
+from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.records import ITEM_COLUMNS
+
+# lower() follows the database's locale; translate() lowers ASCII letters only, as
+# SQLite's lower() does
+_LOWER_TEXT = "translate(text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+
+
+class PostgresListing(PostgresDatabase):
+    async def list_users(self, tenant_id: str, limit: int) -> list[UserScope]:
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                "SELECT namespace, user_id, count(*) AS n, max(recorded_at) AS last"
+                " FROM events WHERE tenant_id = $1 AND user_id IS NOT NULL"
+                " GROUP BY namespace, user_id"
+                " ORDER BY max(recorded_at) DESC, namespace, user_id LIMIT $2",
+                tenant_id,
+                limit,
+            )
+        return [
+            UserScope(
+                namespace=r["namespace"],
+                user_id=r["user_id"],
+                events=int(r["n"]),
+                last_event_at=to_utc(r["last"]),
+            )
+            for r in found
+        ]
+
+    async def list_items(self, flt: ItemFilter, text: ItemText, limit: int) -> list[MemoryItem]:
+        params = rows.Params()
+        where = rows.filter_clause(flt, params)
+        if text.tiers is not None:
+            where += f" AND tier = ANY({params.add([t.value for t in text.tiers])}::text[])"
+        if text.contains:
+            where += f" AND strpos({_LOWER_TEXT}, {params.add(ascii_lower(text.contains))}) > 0"
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                f"SELECT {ITEM_COLUMNS} FROM items WHERE {where}"
+                f" ORDER BY occurred_at DESC, seq DESC LIMIT {params.add(limit)}",
+                *params.values,
+            )
+        return [rows.item_from_row(r) for r in found]

@@ -1,0 +1,56 @@
+"""The ``ListingStore`` role in SQLite: a tenant's users from its raw events, and items
+by scope, status, kind, time, tier and a piece of their text."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from cognimem.models import MemoryItem
+from cognimem.models.directory import ItemText, UserScope, ascii_lower
+from cognimem.store.base import ItemFilter
+from cognimem.store.records import ITEM_COLUMNS
+from cognimem.store.sqlite import rows
+from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.items import item_clause
+
+
+class SQLiteListing(SQLiteDatabase):
+    async def list_users(self, tenant_id: str, limit: int) -> list[UserScope]:
+        def q(conn: sqlite3.Connection) -> list[UserScope]:
+            found = conn.execute(
+                "SELECT namespace, user_id, count(*), max(recorded_at) FROM events"
+                " WHERE tenant_id = ? AND user_id IS NOT NULL GROUP BY namespace, user_id"
+                " ORDER BY max(recorded_at) DESC, namespace, user_id LIMIT ?",
+                (tenant_id, limit),
+            ).fetchall()
+            return [
+                UserScope(
+                    namespace=ns,
+                    user_id=user,
+                    events=int(n),
+                    last_event_at=rows.decode_time(last),
+                )
+                for ns, user, n, last in found
+            ]
+
+        return await self._db.read(q)
+
+    async def list_items(self, flt: ItemFilter, text: ItemText, limit: int) -> list[MemoryItem]:
+        where, params = item_clause(flt)
+        if text.tiers is not None:
+            where += f" AND tier IN ({', '.join('?' * len(text.tiers))})"
+            params += [t.value for t in text.tiers]
+        if text.contains:
+            where += " AND instr(lower(text), ?) > 0"
+            params.append(ascii_lower(text.contains))
+
+        def q(conn: sqlite3.Connection) -> list[MemoryItem]:
+            found = rows.query(
+                conn,
+                f"SELECT {ITEM_COLUMNS} FROM items WHERE {where}"
+                " ORDER BY occurred_at DESC, rowid DESC LIMIT ?",
+                (*params, limit),
+            )
+            return [rows.item_from_row(r) for r in found]
+
+        return await self._db.read(q)

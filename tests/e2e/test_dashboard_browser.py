@@ -1,0 +1,365 @@
+"""The dashboard in a real headless browser (Debian Chromium through selenium) against
+``cognimem serve`` on a SQLite file: sign in, search, open an item, edit it, forget with a
+preview, resolve a conflict, open the graph, the recall playground, the keyboard, and a
+wrong, expired or revoked key, which show a sign-in error, never a blank page.
+
+Waits are for what the page shows (explicit waits with a generous limit), never sleeps.
+Without a browser the tests skip with the reason (fail with COGNIMEM_REQUIRE_SERVICES=1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+from tests.e2e.dashboard_world import (
+    ADMIN_KEY,
+    Server,
+    api,
+    browser,
+    require_browser,
+    seed,
+    serving,
+)
+
+if TYPE_CHECKING:
+    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.remote.webelement import WebElement
+
+pytestmark = pytest.mark.slow
+WAIT_S = 60.0  # a busy 2-core machine is slow, not stuck
+ADA = {"user_id": "ada"}
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    require_browser()
+    with serving(tmp_path_factory.mktemp("dashboard")) as server:
+        key = server.key()
+        seed(server.base, key)
+        yield server, key
+
+
+@pytest.fixture(scope="module")
+def driver(world: tuple[Server, str]) -> Iterator[WebDriver]:
+    with browser() as d:
+        yield d
+
+
+@pytest.fixture
+def page(driver: WebDriver, world: tuple[Server, str]) -> Iterator[Page]:
+    """A new tab (so nothing is signed in: the key lives in the tab's sessionStorage) on
+    the dashboard, the tabs of earlier tests closed."""
+    server, _ = world
+    old = driver.window_handles
+    driver.switch_to.new_window("tab")
+    fresh = driver.current_window_handle
+    for handle in old:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(fresh)
+    driver.get(f"{server.base}/ui/")
+    yield Page(driver, server.base)
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    # a refused key answers 401, which the browser logs; nothing else may fail
+    assert [e for e in errors if "401" not in e["message"]] == []
+
+
+class Page:
+    def __init__(self, driver: WebDriver, base: str) -> None:
+        self.driver = driver
+        self.base = base
+
+    def wait(self, what: Callable[[WebDriver], Any], message: str) -> Any:
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        # a page re-renders as its data arrives: an element seen a moment ago may be gone
+        waiting = WebDriverWait(
+            self.driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,)
+        )
+        return waiting.until(what, message)
+
+    def css(self, selector: str) -> WebElement:
+        from selenium.webdriver.common.by import By
+
+        def found(d: WebDriver) -> WebElement | bool:
+            shown = [e for e in d.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
+            return shown[0] if shown else False
+
+        element: WebElement = self.wait(found, f"nothing shown matches {selector!r}")
+        return element
+
+    def all(self, selector: str) -> list[WebElement]:
+        from selenium.webdriver.common.by import By
+
+        return list(self.driver.find_elements(By.CSS_SELECTOR, selector))
+
+    def text_of(self, selector: str, contains: str) -> WebElement:
+        """The first shown element matching ``selector`` whose text holds ``contains``."""
+        from selenium.webdriver.common.by import By
+
+        def found(d: WebDriver) -> WebElement | bool:
+            for e in d.find_elements(By.CSS_SELECTOR, selector):
+                if e.is_displayed() and contains in e.text:
+                    return e
+            return False
+
+        element: WebElement = self.wait(found, f"no {selector!r} shows {contains!r}")
+        return element
+
+    def heading(self, text: str) -> None:
+        self.text_of("main h1", text)
+
+    def go(self, fragment: str) -> None:
+        self.driver.get(f"{self.base}/ui/{fragment}")
+
+    def sign_in(self, key: str) -> None:
+        field = self.css("#api-key")
+        field.clear()
+        field.send_keys(key)
+        self.css("form.signin button[type=submit]").click()
+
+    def main_text(self) -> str:
+        return str(self.css("main").text)
+
+
+def refusal(server: Server, key: str) -> str:
+    """What the API answers a call with ``key`` that it refuses (401)."""
+    answer = httpx.post(
+        f"{server.base}/v1/users/query",
+        json={},
+        headers={"Authorization": f"Bearer {key}"},
+        timeout=30,
+    )
+    assert answer.status_code == 401, answer.text
+    message: str = answer.json()["error"]["message"]
+    return message
+
+
+def test_sign_in_shows_the_tenants_users_with_their_counts(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    server, key = world
+    page.sign_in(key)
+    page.heading("Users of tenant acme")
+    ada = page.text_of("main table tbody tr", "ada")
+    stats = api(server.base, key, "POST", "/v1/stats", {"scope": ADA})
+    cells = [c.text for c in ada.find_elements("css selector", "td")]
+    assert cells[:7] == [
+        "ada",
+        "default",
+        str(stats["events"]),
+        str(stats["items"]["active"]),
+        str(stats["facts"].get("active", 0) + stats["facts"].get("aging", 0)),
+        str(stats["entities"]),
+        str(stats["open_conflicts"]),
+    ]
+    assert page.text_of("main table tbody tr", "consolidate").text.split()[:3] == [
+        "consolidate",
+        "ada",
+        "queued",
+    ]
+    assert page.css("#tenant").text == "acme"
+
+
+@pytest.mark.parametrize("which", ["wrong", "expired"])
+def test_a_wrong_or_expired_key_shows_a_sign_in_error(
+    page: Page, world: tuple[Server, str], which: str
+) -> None:
+    server, _ = world
+    key = "cm_not-a-key-of-anyone" if which == "wrong" else server.expired_key()
+    page.sign_in(key)
+    error = page.css("#sign-in-error .error")
+    # the API's own reason, as a script with this key would get it
+    assert error.text.startswith(f"Sign-in failed: {refusal(server, key)}."), error.text
+    assert page.css("#api-key").is_displayed()
+    assert not page.css("header").find_element("id", "nav").is_displayed()
+
+
+def test_a_key_revoked_while_signed_in_returns_to_sign_in_with_the_reason(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    server, _ = world
+    key = server.key()
+    page.sign_in(key)
+    page.heading("Users of tenant acme")
+    admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    listed = httpx.get(f"{server.base}/v1/admin/keys", headers=admin, timeout=30).json()
+    [mine] = [k for k in listed if key.startswith(k["prefix"])]
+    httpx.delete(f"{server.base}/v1/admin/keys/{mine['id']}", headers=admin, timeout=30)
+    page.go("#/memories")
+    error = page.css("#sign-in-error .error")
+    assert error.text.startswith(f"Sign-in failed: {refusal(server, key)}."), error.text
+
+
+def test_search_with_the_keyboard_then_open_an_item_down_to_its_raw_event(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    _, key = world
+    page.sign_in(key)
+    page.heading("Users of tenant acme")
+    body = page.css("body")
+    body.send_keys("3")  # the Memories page
+    page.heading("Memories")
+    body.send_keys("/")  # focus the search field
+    active = page.driver.switch_to.active_element
+    assert active.get_attribute("id") == "memory-search"
+    active.send_keys("risotto", Keys.ENTER)
+    page.text_of("#memory-count", "1 shown")
+    link = page.text_of("main table tbody a", "risotto")
+    link.send_keys(Keys.ENTER)
+    page.heading("Memory")
+    assert page.css("#item-text").text == "I love Italian food, especially risotto."
+    event = page.text_of("#provenance .card", "risotto")
+    assert "user (Ada)" in event.text
+    assert page.text_of("main h2", "Provenance: 1 raw event")
+
+
+def test_edit_the_text_and_change_the_tier(page: Page, world: tuple[Server, str]) -> None:
+    server, key = world
+    [item] = api(server.base, key, "POST", "/v1/memory/query", {"scope": ADA, "contains": "Globex"})
+    page.sign_in(key)
+    page.heading("Users")
+    page.go(f"#/memory/{item['id']}")
+    page.heading("Memory")
+    from selenium.webdriver.support.ui import Select
+
+    Select(page.css("#tier")).select_by_value("high")
+    page.text_of("button", "Change tier").click()
+    page.text_of("#status", "Tier changed to high")
+    text = page.css("#edit-text")
+    text.clear()
+    text.send_keys("I work at Globex as a senior data engineer.")
+    page.text_of("button", "Save text").click()
+    page.text_of("#item-text", "senior data engineer")
+    stored = api(server.base, key, "GET", f"/v1/memory/get/{item['id']}")
+    assert (stored["tier"], stored["text"]) == (
+        "high",
+        "I work at Globex as a senior data engineer.",
+    )
+    assert page.all("main table tbody tr"), "the edits are in the history"
+
+
+def test_forget_shows_a_dry_run_preview_then_forgets(page: Page, world: tuple[Server, str]) -> None:
+    server, key = world
+    [item] = api(
+        server.base, key, "POST", "/v1/memory/query", {"scope": ADA, "contains": "peanuts"}
+    )
+    facts_before = api(server.base, key, "POST", "/v1/facts/query", {"scope": ADA})
+    allergy = [f for f in facts_before if item["id"] in f["evidence_item_ids"]]
+    assert allergy, "the allergy fact rests on this memory"
+    page.sign_in(key)
+    page.heading("Users")
+    page.go(f"#/memory/{item['id']}")
+    page.heading("Memory")
+    from selenium.webdriver.support.ui import Select
+
+    Select(page.css("#forget-mode")).select_by_value("delete")
+    page.text_of("button", "Preview forget").click()
+    preview = page.css("#forget-preview")
+    assert "Dry run: delete would take 1 memory" in preview.text
+    assert f"{len(allergy)} facts" in preview.text
+    assert allergy[0]["text"] in preview.text
+    # the preview changed nothing
+    assert api(server.base, key, "GET", f"/v1/memory/get/{item['id']}")["status"] == "active"
+    page.css("#forget-confirm").click()
+    page.heading("Memories")
+    page.text_of("#status", "Forgot 1 memory (delete)")
+    gone = httpx.get(
+        f"{server.base}/v1/memory/get/{item['id']}",
+        headers={"Authorization": f"Bearer {key}"},
+        timeout=30,
+    )
+    assert gone.status_code == 404
+    facts_after = {
+        f["id"] for f in api(server.base, key, "POST", "/v1/facts/query", {"scope": ADA})
+    }
+    assert not facts_after & {f["id"] for f in allergy}
+
+
+def test_resolve_a_conflict_from_the_queue(page: Page, world: tuple[Server, str]) -> None:
+    server, key = world
+    [conflict] = api(server.base, key, "POST", "/v1/conflicts/query", {"scope": ADA})
+    page.sign_in(key)
+    page.heading("Users")
+    page.go("#/facts")
+    page.heading("Facts")
+    card = page.text_of(".conflict", conflict["key"])
+    buttons = {b.text for b in card.find_elements("css selector", "button")}
+    assert buttons == {"Keep Ada", "Keep Adaline", "Keep both"}
+    page.text_of(".conflict button", "Keep Adaline").click()
+    page.text_of("#status", "Adaline stands")
+    page.text_of("main p", "No open conflict.")
+    assert api(server.base, key, "POST", "/v1/conflicts/query", {"scope": ADA}) == []
+    names = api(
+        server.base,
+        key,
+        "POST",
+        "/v1/facts/query",
+        {"scope": ADA, "key": conflict["key"], "include_history": True},
+    )
+    assert {f["value"]: f["status"] for f in names} == {"Adaline": "active", "Ada": "superseded"}
+    # the key's timeline shows both versions, the superseded one pointing at the winner
+    timeline = page.text_of("section.fact-key", conflict["key"])
+    assert "superseded by Adaline" in timeline.text
+
+
+def test_open_the_graph_around_an_entity_and_walk_it_with_the_keyboard(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    _, key = world
+    page.sign_in(key)
+    page.heading("Users")
+    page.css("body").send_keys("5")
+    page.heading("Entities")
+    page.css("#entity-filter").send_keys("sarah")
+    page.text_of("#entity-list a", "Sarah").click()
+    page.heading("Sarah")
+    graph = page.css("svg#graph")
+    labels = {a.get_attribute("aria-label") for a in graph.find_elements("css selector", "a")}
+    assert {"Sarah", "Boston"} <= labels, labels
+    assert page.text_of("main table tbody tr", "sarah")  # the alias, with its source
+    boston = next(
+        a
+        for a in graph.find_elements("css selector", "a")
+        if a.get_attribute("aria-label") == "Boston"
+    )
+    boston.send_keys(Keys.ENTER)
+    page.heading("Boston")
+
+
+def test_the_recall_playground_shows_the_packet_steps_and_signals(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    server, key = world
+    page.sign_in(key)
+    page.heading("Users")
+    page.go("#/recall")
+    page.heading("Recall playground")
+    page.css("#recall-query").send_keys("where does my sister live?")
+    page.text_of("button", "Recall").click()
+    markdown = page.css("#markdown")
+    assert markdown.text.startswith("## Memory")
+    assert "Boston" in markdown.text
+    # the token use the agent would get for the same read
+    packet = api(
+        server.base,
+        key,
+        "POST",
+        "/v1/memory/read",
+        {"query": "where does my sister live?", "scope": ADA, "limit": 10},
+    )
+    assert page.css("#token-use").text == (
+        f"{packet['token_count']} of {packet['max_tokens']} tokens"
+    )
+    page.text_of("main h3", "Plan steps")
+    page.text_of("main h3", "Explain: every candidate's signals")
+    assert page.text_of("main table tbody tr", "Boston")
