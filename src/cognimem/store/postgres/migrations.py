@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from cognimem.errors import SchemaMismatch
+from cognimem.store.postgres import search_stats
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -479,6 +480,8 @@ CREATE TABLE lifecycle_runs (
 CREATE INDEX items_recorded_kind ON items (kind, recorded_at) WHERE user_id IS NOT NULL;
 """,
     ),
+    # BM25's document count and total length per filterable group, kept by triggers
+    (16, "item_search_stats", search_stats.MIGRATION),
 ]
 
 
