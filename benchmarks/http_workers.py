@@ -74,7 +74,7 @@ def start_server(url: str, port: int, workers: int, log: Path) -> subprocess.Pop
 
 async def measure(
     url: str, workers: int, args: argparse.Namespace, fresh: FreshQueries, secret: str, log: Path
-) -> list[Phase]:
+) -> tuple[list[Phase], list[int]]:
     port = free_port()
     proc = start_server(url, port, workers, log)
     base = f"http://127.0.0.1:{port}"
@@ -85,6 +85,8 @@ async def measure(
         async with httpx.AsyncClient(
             base_url=base, headers=headers, timeout=120, limits=limits
         ) as client:
+            degraded: dict[int, int] = dict.fromkeys(CLIENTS, 0)
+            clients = 0
 
             async def read() -> None:
                 body = {"query": await fresh.next(), "scope": {"user_id": USER}, "limit": 10}
@@ -92,19 +94,20 @@ async def measure(
                 response = await client.post("/v1/memory/read", json=body)
                 if response.status_code != 200:
                     raise RuntimeError(f"HTTP {response.status_code}: {response.text}")
-                if response.json()["degraded"]:
-                    raise RuntimeError(f"degraded read: {response.json()['degraded']}")
+                # a step that timed out under load is counted, not hidden
+                degraded[clients] = degraded.get(clients, 0) + bool(response.json()["degraded"])
 
             # every worker loads its model on its first reads: warm them all up
-            await concurrently(max(CLIENTS), args.warmup * workers, read, [])
+            await concurrently(2 * workers, args.warmup * workers, read, [])
             phases = {n: Phase(f"{n} client{'s' * (n > 1)}") for n in CLIENTS}
             per_round = args.reads // args.rounds
             for _ in range(args.rounds):
                 for n, phase in phases.items():
+                    clients = n
                     start = time.perf_counter()
                     await concurrently(n, per_round, read, phase.ms)
                     phase.seconds += time.perf_counter() - start
-            return list(phases.values())
+            return list(phases.values()), [degraded[n] for n in CLIENTS]
     finally:
         proc.terminate()
         proc.wait(timeout=60)
@@ -119,8 +122,10 @@ async def run_backend(url: str, args: argparse.Namespace, log: Path) -> dict[str
         fresh = FreshQueries(mem, mem.embedder, SEED + 11)
         out: dict[str, Any] = {"items": have, "servers": []}
         for workers in sorted({1, args.workers}):
-            phases = await measure(url, workers, args, fresh, secret, log)
-            summaries = [p.summary() for p in phases]
+            phases, degraded = await measure(url, workers, args, fresh, secret, log)
+            summaries = [
+                p.summary() | {"degraded_reads": d} for p, d in zip(phases, degraded, strict=True)
+            ]
             one = summaries[0]["p95"]
             for s in summaries:
                 s["p95_over_1_client_p95"] = round(s["p95"] / one, 2) if one else 0.0
@@ -144,8 +149,9 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         "limit 10, onnx:minilm, preset balanced; every query a text never embedded before. "
         "Milliseconds per request, waiting included.",
         "",
-        "| backend | workers | clients | reads/s | p50 | p95 | p99 | p95 / 1-client p95 |",
-        "|---|---|---|---|---|---|---|---|",
+        "| backend | workers | clients | reads/s | p50 | p95 | p99 | p95 / 1-client p95 "
+        "| degraded reads |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for backend, data in result["backends"].items():
         for server in data["servers"]:
@@ -153,7 +159,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
                 lines.append(
                     f"| {backend} | {server['workers']} | {s['phase']} | {s['reads_per_s']} "
                     f"| {s['p50']:.1f} | {s['p95']:.1f} | {s['p99']:.1f} "
-                    f"| {s['p95_over_1_client_p95']:.2f} |"
+                    f"| {s['p95_over_1_client_p95']:.2f} | {s['degraded_reads']} |"
                 )
     lines += [
         "",

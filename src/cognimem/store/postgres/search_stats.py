@@ -13,6 +13,7 @@ A filter with a time bound (``since``, ``until``, ``period``) still counts the r
   upsert per group in key order (two writers of one group take turns on its row);
 - updates: a row trigger that fires only when a grouping column or the search text
   changes, so the per-read access counters never touch the statistics;
+- a group whose last row goes is deleted (an erased user leaves no row here);
 - ``TRUNCATE items`` empties the table.
 """
 
@@ -71,6 +72,8 @@ CREATE TABLE item_search_stats (
     total_len bigint NOT NULL
 );
 CREATE UNIQUE INDEX item_search_stats_group ON item_search_stats ({_GROUP}) NULLS NOT DISTINCT;
+-- a group left without rows is deleted (an erased user's id must not linger here)
+CREATE INDEX item_search_stats_empty ON item_search_stats (docs) WHERE docs = 0;
 
 INSERT INTO item_search_stats ({_GROUP}, docs, total_len)
 SELECT {_GROUP}, count(*), coalesce(sum(search_len), 0) FROM items GROUP BY {_GROUP};
@@ -82,11 +85,13 @@ END $$;
 
 CREATE FUNCTION cognimem_search_stats_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN{_upsert(f"SELECT * FROM ({_DELETED}) AS x{_COLUMN_NAMES}")}
+    DELETE FROM item_search_stats WHERE docs = 0;
     RETURN NULL;
 END $$;
 
 CREATE FUNCTION cognimem_search_stats_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN{_upsert(f"SELECT * FROM ({_UPDATED}) AS x{_COLUMN_NAMES}")}
+    DELETE FROM item_search_stats WHERE docs = 0;
     RETURN NULL;
 END $$;
 
