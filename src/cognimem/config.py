@@ -204,6 +204,8 @@ class ServerSettings(BaseModel):
     # (httpx: 5 s) so a client never sends a request on a connection the server is
     # closing at that instant (the request would fail with a read error)
     keep_alive_s: int = Field(default=75, ge=1)
+    # uvicorn worker processes of ``cognimem serve`` (each with its own Memory)
+    workers: int = Field(default=1, ge=1)
 
 
 class AuthSettings(BaseModel):

@@ -150,3 +150,64 @@ async def test_parity_sqlite_and_postgres_filter_alike(
         at = T0 + timedelta(hours=17)
         ea, eb = await lite.previous_event(scope, at), await pg.previous_event(scope, at)
         assert ea == eb
+
+
+async def _lexical_alike(lite: SQLiteStore, pg: PostgresStore) -> None:
+    alice = Scope(tenant_id="t1", user_id="alice")
+    for flt in (
+        ItemFilter(scope=Scope(tenant_id="t1")),
+        ItemFilter(scope=alice),
+        ItemFilter(scope=PARITY_USERS[1]),
+        ItemFilter(scope=alice, kinds=(ItemKind.CONSTRAINT,)),
+        ItemFilter(scope=alice, statuses=(ItemStatus.SILENT,)),
+        ItemFilter(scope=alice, statuses=(ItemStatus.ACTIVE, ItemStatus.SILENT)),
+    ):
+        for terms in (["the", "lake", "rhubarb", "friday", "milk", "my"], ["kayak", "summer"]):
+            lex_a = await lite.lexical_search(flt, terms, 50)
+            lex_b = await pg.lexical_search(flt, terms, 50)
+            assert {c.item_id for c in lex_a} == {c.item_id for c in lex_b}, (flt, terms)
+            assert _top(lex_a, 5) == _top(lex_b, 5), (flt, terms)
+
+
+async def test_parity_lexical_statistics_follow_forgetting_and_erasure(
+    both_backends: tuple[SQLiteStore, PostgresStore], postgres_dsn: str
+) -> None:
+    """PostgreSQL keeps BM25's row counts and lengths in ``item_search_stats`` as rows
+    change; every change that moves them keeps the ranking SQLite computes."""
+    import asyncpg
+
+    lite, pg = both_backends
+    everyone = ItemFilter(scope=Scope(tenant_id="t1"))
+    ids = await lite.list_item_ids(everyone, 100)
+    assert sorted(ids) == sorted(await pg.list_item_ids(everyone, 100))
+    await _lexical_alike(lite, pg)
+    for status, chosen in (
+        (ItemStatus.SILENT, ids[0:8]),
+        (ItemStatus.ARCHIVED, ids[8:11]),
+        (ItemStatus.DELETED, ids[11:15]),
+    ):
+        for store in (lite, pg):
+            await store.forget_items("t1", chosen, status, now=T0)
+        await _lexical_alike(lite, pg)
+    for store in (lite, pg):
+        await store.erase_user("t1", "bob")
+    await _lexical_alike(lite, pg)
+
+    # the kept statistics are what counting the rows gives, group by group (a group
+    # without rows, e.g. the erased user's, has no row)
+    conn = await asyncpg.connect(postgres_dsn)
+    try:
+        group = "tenant_id, namespace, user_id, agent_id, session_id, kind, status, consolidated"
+        kept = await conn.fetch(
+            f"SELECT {group}, docs, total_len FROM item_search_stats ORDER BY {group}"
+        )
+        counted = await conn.fetch(
+            f"SELECT {group}, count(*) AS docs, sum(search_len) AS total_len FROM items"
+            f" GROUP BY {group} ORDER BY {group}"
+        )
+        assert [tuple(r) for r in kept] == [tuple(r) for r in counted]
+        assert {r["status"] for r in kept} >= {"active", "silent", "archived"}
+        await conn.execute("TRUNCATE items CASCADE")
+        assert await conn.fetchval("SELECT count(*) FROM item_search_stats") == 0
+    finally:
+        await conn.close()

@@ -189,6 +189,20 @@ async def test_search_sees_writes_made_after_the_cache_was_built(store: Store) -
     assert len(await store.vector_search(ItemFilter(scope=ALICE), vec("tea"), 10)) == 2
 
 
+async def test_load_scope_then_searches_see_the_scope_and_later_writes(store: Store) -> None:
+    await store.load_scope(ALICE)  # an empty scope loads as nothing
+    await store.commit([message("first memory about tea", ALICE)], WINDOW)
+    await store.load_scope(ALICE)
+    await store.load_scope(Scope(tenant_id="t1"))  # every user of the namespace
+    await store.commit([message("second memory about tea", ALICE)], WINDOW)
+    flt = ItemFilter(scope=ALICE)
+    assert len(await store.vector_search(flt, vec("tea"), 10)) == 2
+    assert len(await store.lexical_search(flt, ["tea"], 10)) == 2
+    assert (
+        len(await store.lexical_search(ItemFilter(scope=Scope(tenant_id="t1")), ["tea"], 10)) == 2
+    )
+
+
 async def test_record_access_counts(store: Store) -> None:
     [r] = await store.commit([message("counted", ALICE)], WINDOW)
     await store.record_access("t1", r.item_ids, T0 + timedelta(hours=1))

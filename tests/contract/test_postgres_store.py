@@ -81,6 +81,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (11, "item_event_period"),
         (12, "lifecycle_runs"),
         (15, "procedures"),
+        (16, "item_search_stats"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

@@ -1,12 +1,23 @@
-"""``cognimem serve`` and ``cognimem mcp``: the HTTP API and the MCP server over stdio."""
+"""``cognimem serve`` and ``cognimem mcp``: the HTTP API and the MCP server over stdio.
+
+``serve --workers N`` runs N uvicorn worker processes on one listening socket. The
+parent binds the socket, opens the database once (so the migrations run once, before
+any worker starts) and hands the URL to the workers through ``COGNIMEM_DATABASE_URL``;
+each worker builds its own app and ``Memory`` with ``worker_app``. On SQLite the workers
+share the file: WAL lets them read while one writes, a busy timeout makes a writer
+wait for another process's transaction, and the scope caches check ``scope_versions``
+on every search, so a worker sees the others' writes.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import errno
+import os
 import signal
 import socket
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,11 +28,21 @@ from cognimem.logs import configure_logging
 from cognimem.memory import Memory
 from cognimem.store.sqlite.database import path_from_url
 
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
 
 def serve(
     db: DbOption = None,
     host: Annotated[str | None, typer.Option(help="Interface to bind.")] = None,
     port: Annotated[int | None, typer.Option(help="Port to listen on (0: any free port).")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Worker processes serving the one port (default: COGNIMEM_SERVER__WORKERS, 1).",
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP API on the embedded default (or the configured database)."""
     try:
@@ -37,6 +58,7 @@ def serve(
     url = db or settings.database_url
     host = host or settings.server.host
     port = settings.server.port if port is None else port
+    workers = settings.server.workers if workers is None else workers
     # the port first: a busy one fails before anything opens or anything says "serving"
     try:
         sock = _bind(host, port)
@@ -45,6 +67,9 @@ def serve(
         raise failed(exc) from exc
     port = sock.getsockname()[1]
     where = path_from_url(url) if url.startswith("sqlite") else redact_url(url)
+    if workers > 1:
+        _serve_workers(memory, url, sock, workers, f"http://{host}:{port}", where)
+        return
 
     class AnnouncingServer(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -70,6 +95,55 @@ def serve(
     )
     with sock:
         AnnouncingServer(config).run(sockets=[sock])
+
+
+def _serve_workers(
+    memory: Memory, url: str, sock: socket.socket, workers: int, base: str, where: object
+) -> None:
+    """Serve ``sock`` from ``workers`` processes, each with its own app and Memory."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    settings = memory.settings
+    try:
+        asyncio.run(_migrate(memory))
+    except CognimemError as exc:
+        sock.close()
+        raise failed(exc) from exc
+    # the workers are spawned: they read their settings from this environment
+    os.environ["COGNIMEM_DATABASE_URL"] = url
+    configure_logging(settings.log.format, settings.log.level)
+    config = uvicorn.Config(
+        "cognimem.cli.server:worker_app",
+        factory=True,
+        workers=workers,
+        log_config=None,
+        log_level=settings.log.level.lower(),
+        access_log=False,
+        timeout_keep_alive=settings.server.keep_alive_s,
+    )
+    with sock:
+        # listening before the workers start: connections wait in the backlog meanwhile
+        sock.listen(config.backlog)
+        print(f"cognimem serving on {base}  (data: {where}, {workers} workers)", flush=True)
+        print(f"API docs: {base}/docs", flush=True)
+        # the supervisor stops its workers on SIGINT/SIGTERM and returns: exit status 0
+        Multiprocess(config, sockets=[sock]).run()
+
+
+async def _migrate(memory: Memory) -> None:
+    """Open (connect and migrate) and close ``memory``: the workers find the schema current."""
+    async with memory:
+        pass
+
+
+def worker_app() -> FastAPI:
+    """The app one ``serve --workers`` process serves (settings from the environment)."""
+    from cognimem.api import create_app
+
+    settings = Settings()
+    configure_logging(settings.log.format, settings.log.level)
+    return create_app(Memory.open(settings=settings))
 
 
 def _bind(host: str, port: int) -> socket.socket:

@@ -110,6 +110,9 @@ class Reader:
         timezone: str | None = None,
         explain: bool = False,
     ) -> ContextPacket:
+        # a scope's first read loads its search caches (1.7 s at 100k items on SQLite):
+        # before the clock of the steps' timeouts and the plan's budget starts
+        await self.store.load_scope(scope)
         started = time.perf_counter()
         reference_time = to_utc(reference_time)
         end = reference_time if until is None else min(to_utc(until), reference_time)

@@ -138,6 +138,13 @@ class ItemStore(Protocol):
         ``period`` on ``occurred_at`` or the event period),
         newest first, at most ``limit``: "forget everything from last week"."""
 
+    async def load_scope(self, scope: Scope) -> None:
+        """Bring what the searches of ``scope``'s (tenant, namespace, user) read up to
+        date: SQLite loads the vector matrix and lexical index of a scope it has not
+        cached (a cached one is refreshed by the searches), PostgreSQL has nothing to
+        load. A read calls it before its steps' timeouts start, so the first read of a
+        large scope is slow, never timed out."""
+
     async def lexical_search(
         self, flt: ItemFilter, terms: Sequence[str], limit: int
     ) -> list[Candidate]:

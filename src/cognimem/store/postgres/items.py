@@ -187,6 +187,9 @@ class PostgresItems(PostgresDatabase):
             count = await conn.fetchval(f"SELECT count(*) FROM items WHERE {where}", *params.values)
         return int(count)
 
+    async def load_scope(self, scope: Scope) -> None:
+        return None  # the searches read the tables and their indexes: no cache to fill
+
     async def lexical_search(
         self, flt: ItemFilter, terms: Sequence[str], limit: int
     ) -> list[Candidate]:

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from cognimem.errors import SchemaMismatch
+from cognimem.store.postgres import search_stats
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -506,6 +507,8 @@ CREATE TABLE procedures (
 CREATE INDEX procedures_scope ON procedures (tenant_id, namespace, user_id, confidence);
 """,
     ),
+    # BM25's document count and total length per filterable group, kept by triggers
+    (16, "item_search_stats", search_stats.MIGRATION),
 ]
 
 

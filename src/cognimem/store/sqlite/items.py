@@ -240,6 +240,19 @@ class SQLiteItems(SQLiteDatabase):
 
         return await self._db.read(q)
 
+    async def load_scope(self, scope: Scope) -> None:
+        key = (scope.tenant_id, scope.namespace, scope.user_id)
+        if self._vectors.holds(*key) and self._terms.holds(*key):
+            # loaded before: a search brings it up to date (new rows only, as a rule),
+            # and a read spends no thread hop here
+            return
+
+        def q(conn: sqlite3.Connection) -> None:
+            self._vectors.get(conn, scope.tenant_id, scope.namespace, scope.user_id)
+            self._terms.get(conn, scope.tenant_id, scope.namespace, scope.user_id)
+
+        await self._db.read(q)
+
     async def lexical_search(
         self, flt: ItemFilter, terms: Sequence[str], limit: int
     ) -> list[Candidate]:

@@ -198,6 +198,11 @@ class ScopeCache(Generic[E]):
             for key in [k for k in self._entries if k[0] == tenant_id]:
                 del self._entries[key]
 
+    def holds(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
+        """Whether an entry of the scope is cached (of any version: ``get`` checks it)."""
+        with self._lock:
+            return (tenant_id, namespace, user_key(user_id)) in self._entries
+
     def get(
         self, conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None
     ) -> E:
