@@ -372,3 +372,48 @@ async def test_an_episode_bridging_two_windows_merges_their_summaries(memory: Me
         archived = await memory.get(old.id)
         assert archived.status is ItemStatus.ARCHIVED
         assert archived.superseded_by == window.id
+
+
+async def test_a_packets_summaries_carry_their_claims_and_explain_shows_them(
+    memory: Memory,
+) -> None:
+    await memory.write_batch(
+        [
+            Message(
+                content=text,
+                name=name,
+                occurred_at=T0 + timedelta(minutes=i),
+                external_id=f"D1:{i + 1}",
+            )
+            for i, (name, text) in enumerate(SESSION_ONE)
+        ],
+        user_id="u",
+    )
+    await memory.consolidate(user_id="u")
+    packet = await memory.read(
+        "what did Caroline say about the support group?",
+        user_id="u",
+        reference_time=T0 + timedelta(days=2),
+        explain=True,
+    )
+    [summary] = [s for s in packet.sections.summaries if s.id.startswith("mem")][:1]
+    stored = await memory.get(summary.id)
+    # each sentence with exactly the events it states, as the stored summary keeps them
+    assert [(c.text, c.source_event_ids) for c in summary.claims] == [
+        (c["text"], c["event_ids"]) for c in stored.metadata["consolidation"]["claims"]
+    ]
+    assert sorted({e for c in summary.claims for e in c.source_event_ids}) == sorted(
+        summary.source_event_ids
+    )
+    for claim in summary.claims:
+        [event] = await memory.get_events(claim.source_event_ids)
+        assert claim.external_ids == [event.external_id]
+        assert claim.item_ids
+        # the prompt line cites each sentence's sources, as an episode's line does
+        assert f"{claim.text} ({event.external_id})" in packet.to_markdown()
+    assert packet.explain is not None
+    [explained] = [e for e in packet.explain if e.id == summary.id]
+    assert explained.outcome == "section:summaries"
+    assert explained.claims == summary.claims
+    # an episode carries no claims
+    assert all(not i.claims for i in packet.items)

@@ -93,6 +93,7 @@ class Claim:
             "text": self.text,
             "event_ids": list(self.event_ids),
             "item_ids": list(self.item_ids),
+            "external_ids": list(self.external_ids),
         }
         if self.constraint is not None:
             out["constraint"] = {

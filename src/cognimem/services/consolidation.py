@@ -34,7 +34,7 @@ from cognimem.lifecycle.consolidate import (
 from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
 from cognimem.models.ids import new_id
-from cognimem.models.items import index_text
+from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.providers.tokens import count_tokens
@@ -50,7 +50,7 @@ MAX_SUMMARIES = 20_000
 MAX_FACTS = 5_000
 MAX_ATTEMPTS = 3
 ACTOR = "consolidation"
-META = "consolidation"  # the summary item's metadata key
+META = CONSOLIDATION_META  # the summary item's metadata key
 
 
 class ConsolidationService:
