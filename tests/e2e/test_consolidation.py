@@ -417,3 +417,55 @@ async def test_a_packets_summaries_carry_their_claims_and_explain_shows_them(
     assert explained.claims == summary.claims
     # an episode carries no claims
     assert all(not i.claims for i in packet.items)
+
+
+async def test_a_fact_split_across_two_turns_is_read_from_the_group(memory: Memory) -> None:
+    await write_session(memory, [("Caroline", "I'm allergic to shellfish.")], T0)
+    await write_session(
+        memory,
+        [
+            ("Melanie", "Let's cook together next week! Are you allergic to anything?"),
+            ("Caroline", "Shellfish, sadly."),
+            ("Melanie", "Noted. Where do you live now?"),
+            ("Caroline", "Lisbon."),
+        ],
+        T0 + timedelta(days=2),
+    )
+    before = {f.key: f for f in await memory.facts(user_id="u")}
+    # read turn by turn, neither answer states a fact
+    assert not any("lisbon" in k for k in before)
+    [allergy] = [f for f in before.values() if f.predicate == "allergy"]
+    assert allergy.reinforcement_count == 1
+    turns = sorted(await items_of(memory, "u", ItemKind.EPISODE), key=lambda e: e.occurred_at)
+
+    dry = await memory.consolidate(user_id="u", dry_run=True)
+    assert (dry.facts_created, dry.facts_reinforced) == (1, 1)
+    assert {f.key: f.revision for f in await memory.facts(user_id="u")} == {
+        k: f.revision for k, f in before.items()
+    }
+
+    result = await memory.consolidate(user_id="u")
+    assert (result.facts_created, result.facts_reinforced) == (1, 1)
+    after = {f.key: f for f in await memory.facts(user_id="u")}
+    [lives] = [f for k, f in after.items() if k not in before]
+    assert (lives.category, lives.value, lives.subject) == (
+        FactCategory.LOCATION,
+        "Lisbon",
+        allergy.subject,
+    )
+    # its evidence is both turns, said by the answer
+    assert lives.evidence_item_ids == [turns[3].id, turns[4].id]
+    assert lives.evidence_event_ids == turns[4].source_event_ids
+    assert lives.text == "Noted. Where do you live now? Lisbon."[7:]
+    # a restated constraint is reinforced, never duplicated, and stays a constraint
+    restated = after[allergy.key]
+    assert restated.id == allergy.id
+    assert restated.reinforcement_count == 2
+    assert (restated.category, restated.scope_tags) == (allergy.category, allergy.scope_tags)
+    assert turns[2].id in restated.evidence_item_ids
+
+    again = await memory.consolidate(user_id="u")
+    assert (again.facts_created, again.facts_reinforced) == (0, 0)
+    assert {f.key: f.revision for f in await memory.facts(user_id="u")} == {
+        k: f.revision for k, f in after.items()
+    }

@@ -21,9 +21,11 @@ import numpy as np
 
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
 from cognimem.ingest.entities import EntityResolver
+from cognimem.ingest.extract import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction
 from cognimem.ingest.knowledge import Built, KnowledgeBuilder, Said, fact_text
 from cognimem.lifecycle import consolidate as rules
+from cognimem.lifecycle import group_facts
 from cognimem.lifecycle.consolidate import (
     ConsolidationPolicy,
     ConstraintTag,
@@ -150,9 +152,14 @@ class ConsolidationService:
             for other in _merged_windows(group, existing, old):
                 write.replaced[other.id] = item.id
                 write.history += _history(tenant, item, other, now)[1:]
-        stated_facts = [sf for _, g, _ in pending for sf in g.facts]
-        if stated_facts:
-            built = await self._knowledge(scope, stated_facts, pool_by_id, now)
+        if llm is not None:
+            said = await self._said_by_llm(
+                scope, [sf for _, g, _ in pending for sf in g.facts], pool_by_id
+            )
+        else:
+            said = await self._answered(scope, windows, new_set)
+        if said:
+            built = await self._knowledge(scope, said, now)
             write.knowledge = built.knowledge
             result.facts_created = len(built.report.facts_created)
             result.facts_reinforced = len(built.report.facts_reinforced)
@@ -202,28 +209,55 @@ class ConsolidationService:
                 return Group(group.kind, key, group.members, group.facts, group.title)
         return group
 
-    async def _knowledge(
-        self,
-        scope: Scope,
-        stated: Sequence[StatedFact],
-        members: dict[str, MemoryItem],
-        now: datetime,
-    ) -> Built:
-        """The facts the LLM's gists read, reconciled with the stored ones as a write's
-        are: each said by the first episode that states it, its evidence the episodes
-        that state it."""
-        parts = self._parts
+    async def _said_by_llm(
+        self, scope: Scope, stated: Sequence[StatedFact], members: dict[str, MemoryItem]
+    ) -> list[Said]:
+        """The facts the LLM's gists read, each said by the first episode that states
+        it, its evidence the episodes that state it."""
+        if not stated:
+            return []
         first = {sf.item_ids[0]: members[sf.item_ids[0]].source_event_ids[0] for sf in stated}
         events = {
             e.id: e
-            for e in await parts.store.get_events(scope.tenant_id, sorted(set(first.values())))
+            for e in await self._parts.store.get_events(
+                scope.tenant_id, sorted(set(first.values()))
+            )
         }
-        said = [
+        return [
             Said(events[first[sf.item_ids[0]]], list(sf.item_ids), Extraction(facts=[sf.fact]))
             for sf in stated
             if first[sf.item_ids[0]] in events
         ]
-        texts = list(dict.fromkeys(fact_text(s.extraction.facts[0]) for s in said))
+
+    async def _answered(self, scope: Scope, windows: Sequence[Group], new: set[str]) -> list[Said]:
+        """Without an LLM, the facts the windows' questions and answers state together
+        (``lifecycle.group_facts``), each said by the answer, its evidence both turns.
+        Only answers new to this pass are read, so a re-run reads none again."""
+        pairs = [p for g in windows for p in group_facts.pairs(list(g.members), new)]
+        if not pairs:
+            return []
+        wanted = sorted({a.source_event_ids[0] for _, a in pairs if a.source_event_ids})
+        events = {e.id: e for e in await self._parts.store.get_events(scope.tenant_id, wanted)}
+        extractor = RuleExtractor()
+        said: list[Said] = []
+        for question, answer in pairs:
+            event = events.get(answer.source_event_ids[0]) if answer.source_event_ids else None
+            if event is None:
+                continue
+            read = group_facts.read_pair(
+                question, answer, event.occurred_at, event.role.value, extractor
+            )
+            if read is not None:
+                said.append(
+                    Said(event, [question.id, answer.id], Extraction(facts=list(read.facts)))
+                )
+        return said
+
+    async def _knowledge(self, scope: Scope, said: Sequence[Said], now: datetime) -> Built:
+        """What the facts re-read from the groups change, reconciled with the stored ones
+        as a write's are (a known fact reinforced, a new one created)."""
+        parts = self._parts
+        texts = list(dict.fromkeys(fact_text(f) for s in said for f in s.extraction.facts))
         vectors: dict[str, np.ndarray] = {}
         if texts:
             matrix = np.asarray(await parts.embedder.embed(texts), dtype=np.float32)
