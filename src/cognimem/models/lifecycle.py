@@ -23,8 +23,9 @@ class ConsolidationResult(BaseModel):
     history, archived); ``unchanged``: groups whose summary already says the same;
     ``consolidated``: episodes marked consolidated; ``facts_created`` /
     ``facts_reinforced``: facts read from the groups (by an LLM's gists; without an LLM,
-    from a question and its answer in consecutive turns), new or already known. ``degraded`` names every group whose
-    LLM gist failed and was written extractively instead, with the reason."""
+    from a question and its answer in consecutive turns), new or already known.
+    ``degraded`` names every group whose LLM gist (or profile) failed and was written
+    extractively instead, with the reason."""
 
     dry_run: bool
     mode: str = "extractive"  # "llm" when an LLM writes the gists
