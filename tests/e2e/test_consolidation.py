@@ -71,7 +71,7 @@ async def assert_claims_state_their_events(memory: Memory, summary: MemoryItem) 
         assert claim["event_ids"], claim
         assert claim["text"] in summary.text
         events = await memory.get_events(claim["event_ids"])
-        if summary.key and summary.key.startswith("profile:"):
+        if summary.key and summary.key.startswith("profile:") and " said: " not in claim["text"]:
             # a profile states facts, each dated by when it held (its valid_from, else
             # when it was said), never by when this process stored it
             assert f"{events[-1].occurred_at:%B %Y})" in claim["text"]
@@ -396,8 +396,12 @@ async def test_a_packets_summaries_carry_their_claims_and_explain_shows_them(
         reference_time=T0 + timedelta(days=2),
         explain=True,
     )
-    [summary] = [s for s in packet.sections.summaries if s.id.startswith("mem")][:1]
-    stored = await memory.get(summary.id)
+    windows = [
+        (s, stored)
+        for s in packet.sections.summaries
+        if (stored := await memory.get(s.id)).key.startswith("window:")
+    ]
+    [(summary, stored)] = windows
     # each sentence with exactly the events it states, as the stored summary keeps them
     assert [(c.text, c.source_event_ids) for c in summary.claims] == [
         (c["text"], c["event_ids"]) for c in stored.metadata["consolidation"]["claims"]
@@ -469,3 +473,98 @@ async def test_a_fact_split_across_two_turns_is_read_from_the_group(memory: Memo
     assert {f.key: f.revision for f in await memory.facts(user_id="u")} == {
         k: f.revision for k, f in after.items()
     }
+
+
+ANNA = [
+    ("Sam", "My sister Anna lives in Porto."),
+    ("Sam", "Anna works as a teacher."),
+    ("Sam", "I had lunch with Anna yesterday, she looked happy."),
+    ("Sam", "I bought a new bike."),
+]
+
+
+async def profile_of(memory: Memory, name: str) -> MemoryItem:
+    [entity] = [e for e, _ in await memory.entities(user_id="u") if e.name == name]
+    [profile] = [
+        s for s in await items_of(memory, "u", ItemKind.SUMMARY) if s.key == f"profile:{entity.id}"
+    ]
+    assert profile.entities == [entity.id]
+    return profile
+
+
+async def test_a_profile_states_the_episodes_that_mention_its_entity(memory: Memory) -> None:
+    for i, (name, text) in enumerate(ANNA):  # a day apart: a window each
+        await write_session(memory, [(name, text)], T0 + timedelta(days=i))
+    await memory.consolidate(user_id="u")
+    anna = await profile_of(memory, "Anna")
+    text = anna.text
+    assert text.startswith("What is known about Anna:")
+    # her fact, then the turns that mention her, dated and with the speaker, in time order
+    assert "My sister Anna lives in Porto (as of 8 May 2024)." in text
+    assert "On 9 May 2024, Sam said: Anna works as a teacher." in text
+    assert "On 10 May 2024, Sam said: I had lunch with Anna yesterday" in text
+    assert text.index("9 May 2024, Sam") < text.index("10 May 2024, Sam")
+    assert "bike" not in text
+    await assert_claims_state_their_events(memory, anna)
+
+    # a new turn about her refreshes the profile: replaced, the old one kept archived
+    await write_session(memory, [("Sam", "Anna moved to Lisbon last month.")], T0 + timedelta(5))
+    result = await memory.consolidate(user_id="u")
+    assert result.replaced >= 1
+    refreshed = await profile_of(memory, "Anna")
+    assert refreshed.id != anna.id
+    assert "Lisbon" in refreshed.text
+    old = await memory.get(anna.id)
+    assert old.status is ItemStatus.ARCHIVED
+    assert [h.action for h in await memory.history(anna.id)][-1] == "superseded"
+    # nothing new: nothing rewritten
+    again = await memory.consolidate(user_id="u")
+    assert (again.written, again.replaced) == (0, 0)
+
+
+def _profile_or_gist(messages: list) -> str:
+    shown = json.loads(messages[1].content)  # (a retry's correction comes after it)
+    if "sources" in shown:  # a profile: one sentence citing every source
+        sources = [s["index"] for s in shown["sources"]]
+        return _gist_answer([("Anna teaches and lives in Porto.", sources)])
+    return _gist_answer([("Sam talked.", [0])])
+
+
+async def test_with_an_llm_a_profile_is_one_validated_call_degraded_visibly(
+    memory_url: str, memory: Memory
+) -> None:
+    for i, (name, text) in enumerate(ANNA):
+        await write_session(memory, [(name, text)], T0 + timedelta(days=i))
+    llm = ScriptedLLM(responder=_profile_or_gist)
+    async with Memory.open(
+        memory_url, settings=Settings(), embedder=HashingEmbedder(), llm=llm
+    ) as with_llm:
+        result = await with_llm.consolidate(user_id="u")
+    assert result.degraded == []
+    asked = [c for c in llm.calls if "sources" in json.loads(c.messages[1].content)]
+    assert {c.schema_name for c in asked} == {"consolidation_gist"}
+    assert len(asked) == result.profiles
+    anna = await profile_of(memory, "Anna")
+    [claim] = anna.metadata["consolidation"]["claims"]
+    assert claim["text"] == "Anna teaches and lives in Porto."
+    # the sentence states its sources' events: her fact's and the turns mentioning her
+    episodes = {e.text: e for e in await items_of(memory, "u", ItemKind.EPISODE)}
+    assert set(claim["event_ids"]) == {e for _, t in ANNA[:3] for e in episodes[t].source_event_ids}
+
+    # an answer citing a source not shown, twice: the profile is written extractively
+    # and the result names it
+    bad = _gist_answer([("Anna is a pilot.", [99])])
+    failing = ScriptedLLM(
+        responder=lambda m: bad if "sources" in json.loads(m[1].content) else _profile_or_gist(m)
+    )
+    await write_session(memory, [("Sam", "Anna moved to Lisbon last month.")], T0 + timedelta(5))
+    async with Memory.open(
+        memory_url, settings=Settings(), embedder=HashingEmbedder(), llm=failing
+    ) as with_llm:
+        result = await with_llm.consolidate(user_id="u")
+    refreshed = await profile_of(memory, "Anna")
+    assert any(d.startswith(refreshed.key) for d in result.degraded)
+    assert "pilot" not in refreshed.text
+    assert refreshed.text.startswith("What is known about Anna:")
+    asked = [c for c in failing.calls if "sources" in json.loads(c.messages[1].content)]
+    assert len(asked) == 2 * sum(1 for d in result.degraded if d.startswith("profile:"))

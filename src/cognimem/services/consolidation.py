@@ -37,7 +37,7 @@ from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
 from cognimem.models.ids import new_id
 from cognimem.models.items import CONSOLIDATION_META, index_text
-from cognimem.models.knowledge import HistoryEntry
+from cognimem.models.knowledge import Fact, HistoryEntry
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.providers.tokens import count_tokens
 from cognimem.services.components import Components
@@ -115,7 +115,12 @@ class ConsolidationService:
         window_of = {m.id: g.key for g in windows for m in g.members}
         new_set = {m.id for m in new}
         topics = rules.topics(new, vectors, window_of, policy)
-        profiles = rules.profiles(facts, policy) if new or facts else []
+        profiles: list[Group] = []
+        if new or facts:
+            mentions, names = await self._mentions(scope, facts)
+            profiles = rules.profiles(facts, policy, mentions, names)
+            missing = {m.id: m for g in profiles for m in g.members if m.id not in vectors}
+            vectors.update(await self._vectors(list(missing.values())))
         groups = [g for g in windows if new_set & set(g.member_ids)] + topics + profiles
         result.groups = len(groups)
         write = ConsolidationWrite(tenant_id=tenant)
@@ -171,6 +176,44 @@ class ConsolidationService:
         if progress is not None:
             progress(1.0)
         return result
+
+    async def _mentions(
+        self, scope: Scope, facts: Sequence[Fact]
+    ) -> tuple[dict[str, list[MemoryItem]], dict[str, str]]:
+        """The episodes that mention each entity of the graph, by entity id, and the
+        entities' names. Mentions come from the graph's links (the evidence of every live
+        fact the entity is the subject or the object of) and from the lexical index,
+        searched under the entity's names in the alias table (those it was said under),
+        at most ``max_profile_mentions`` of them."""
+        store, policy = self._parts.store, self.policy
+        tenant = scope.tenant_id
+        linked: dict[str, dict[str, None]] = {}
+        for f in facts:
+            for entity in (f.subject_entity_id, f.object_entity_id):
+                if entity:
+                    linked.setdefault(entity, {}).update(dict.fromkeys(f.evidence_item_ids))
+        if not linked:
+            return {}, {}
+        aliases = await store.find_aliases(tenant, scope.namespace, scope.user_id, None)
+        names_of: dict[str, set[str]] = {}
+        for a in aliases:
+            if a.entity_id in linked:
+                names_of.setdefault(a.entity_id, set()).add(a.alias)
+        episodes_only = ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,))
+        for entity, names in sorted(names_of.items()):
+            found = await store.lexical_search(
+                episodes_only, sorted(names), policy.max_profile_mentions
+            )
+            linked[entity].update(dict.fromkeys(c.item_id for c in found))
+        wanted = sorted({i for ids in linked.values() for i in ids})
+        by_id = {
+            m.id: m
+            for m in await store.get_items(tenant, wanted)
+            if m.kind is ItemKind.EPISODE and m.status is ItemStatus.ACTIVE
+        }
+        mentions = {e: [by_id[i] for i in ids if i in by_id] for e, ids in linked.items()}
+        entities = await store.get_entities(tenant, sorted(linked))
+        return mentions, {e.id: e.name for e in entities}
 
     async def _continued_windows(
         self, new: Sequence[MemoryItem], summaries: Iterable[MemoryItem]
@@ -287,9 +330,9 @@ class ConsolidationService:
         result: ConsolidationResult,
     ) -> Gist:
         llm = self._parts.llm
-        if llm is not None and group.kind is not rules.GroupKind.PROFILE:
+        if llm is not None:
             try:
-                return await llm_gist(llm, group, constraints, self.policy)
+                return await llm_gist(llm, group, constraints, self.policy, vectors)
             except ProviderError as exc:
                 # visible: the result names the group and why; the gist is extractive
                 log.warning("consolidation: LLM gist of %s failed: %s", group.key, exc.message)
@@ -341,6 +384,9 @@ def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: 
         "period": None if period is None else [p.isoformat() for p in period],
     }
     entities = sorted({e for m in group.members for e in m.entities})
+    profile = group.kind is rules.GroupKind.PROFILE
+    if profile and group.entity_id:
+        entities = [group.entity_id]
     return MemoryItem(
         id=new_id("mem"),
         scope=Scope(
@@ -348,7 +394,7 @@ def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: 
             namespace=scope.namespace,
             user_id=scope.user_id,
             agent_id=scope.agent_id,
-            session_id=group.members[0].scope.session_id if group.members else None,
+            session_id=group.members[0].scope.session_id if group.members and not profile else None,
         ),
         text=text,
         kind=ItemKind.SUMMARY,
