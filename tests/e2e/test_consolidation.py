@@ -61,6 +61,17 @@ async def items_of(memory: Memory, user: str, kind: ItemKind, statuses=None) -> 
     return await memory.store.get_items("default", ids)
 
 
+async def live_profiles(memory: Memory, user: str = "u") -> list[MemoryItem]:
+    summaries = await items_of(memory, user, ItemKind.SUMMARY)
+    return [s for s in summaries if s.key.startswith("profile:")]
+
+
+async def refreshed(memory: Memory, profiles: list[MemoryItem]) -> int:
+    """How many of ``profiles`` a pass replaced (archived, a new one under its key)."""
+    now = {s.key: s.id for s in await live_profiles(memory)}
+    return sum(1 for p in profiles if now.get(p.key) not in (None, p.id))
+
+
 async def assert_claims_state_their_events(memory: Memory, summary: MemoryItem) -> None:
     claims = summary.metadata["consolidation"]["claims"]
     assert claims
@@ -142,8 +153,10 @@ async def test_new_episodes_continuing_a_window_replace_its_summary(memory: Memo
     ]
     # the same conversation goes on twenty minutes later
     await write_session(memory, SESSION_ONE[4:], T0 + timedelta(minutes=20))
+    profiles = await live_profiles(memory)
     result = await memory.consolidate(user_id="u")
-    assert result.replaced == 1
+    # the window, and the profiles its new turns mention (refreshed with them)
+    assert result.replaced == 1 + await refreshed(memory, profiles)
     assert result.consolidated == len(SESSION_ONE) - 4
     live = [s for s in await items_of(memory, "u", ItemKind.SUMMARY) if s.key == old.key]
     assert len(live) == 1
@@ -362,8 +375,10 @@ async def test_an_episode_bridging_two_windows_merges_their_summaries(memory: Me
     assert len(before) == 2
     # five hours after the first window and before the second: within the gap of both
     await write_session(memory, SESSION_ONE[4:5], T0 + timedelta(hours=5))
+    profiles = await live_profiles(memory)
     result = await memory.consolidate(user_id="u")
-    assert result.replaced == 1
+    # one window replaces both, and the profiles the new turn mentions are refreshed
+    assert result.replaced == 1 + await refreshed(memory, profiles)
     [window] = [
         s for s in await items_of(memory, "u", ItemKind.SUMMARY) if s.key.startswith("window:")
     ]
