@@ -19,7 +19,8 @@ Rules (pure; the service loads the turns and reconciles what comes out like a wr
   after the verb for "what X do you V", after a place preposition for "where", at the
   end for "when"); a yes/no question becomes the statement or its negation, and a
   fragment answering one ("Shellfish." to "Are you allergic to anything?") takes the
-  place of its indefinite ("anything", "any pets");
+  place of its indefinite ("anything", "any pets"). An answer that is a clause of its
+  own ("It's a chance to ...") or only interjections ("Thanks!") fills no gap;
 - only what the answer alone does not already state is kept; each fact's evidence is
   the question and the answer as said.
 """
@@ -47,6 +48,14 @@ _TRAILING_ADVERB = re.compile(r"\s+(now|currently|nowadays|these days|lately|tod
 _FUNCTION_WORD = re.compile(
     r"^(?:a|an|the|in|at|on|to|from|near|by|around|last|next|this|that|some|my|our|two|"
     r"three|about|just|mostly|usually|every)\b",
+    re.I,
+)
+# an answer that is a clause of its own ("It's a chance to ...") explains rather than
+# fills the question's gap; one of interjections only ("Thanks!") fills nothing
+_CLAUSE = re.compile(r"^(?:it|that|this|they|he|she|there|we|you|those|these)\b", re.I)
+_INTERJECTIONS = re.compile(
+    r"^(?:(?:thanks|thank you|wow|haha|lol|cool|great|awesome|nice|ok|okay|omg|yay|hey|"
+    r"hi|hello|aw+|sure|indeed|exactly|totally|right)\b[\s,.!]*)+$",
     re.I,
 )
 _INDEFINITE = re.compile(r"\b(?:anything|something|anyone|someone|any\s+\w+|some\s+\w+)\b", re.I)
@@ -129,6 +138,8 @@ def statement(question: str, answer: str) -> str | None:
     negative = bool(_NO.match(a))
     affirmative = bool(_YES.match(a))
     a = _NO.sub("", _YES.sub("", a)).strip().rstrip(".!").strip()
+    if _INTERJECTIONS.match(a) or _CLAUSE.match(a):
+        a = ""  # nothing that fills a gap: only a yes or a no may still answer
     if _FUNCTION_WORD.match(a):
         a = a[:1].lower() + a[1:]
     if m := _WHAT_IS.match(q):
