@@ -60,7 +60,8 @@ def item(n: int, author: str, text: str) -> MemoryItem:
 
 def test_only_new_answers_by_another_speaker_pair_with_the_turn_before() -> None:
     turns = [item(0, "A", "Where do you live?"), item(1, "B", "Rome."), item(2, "B", "Yes.")]
-    assert pairs(turns, {"mem1", "mem2"}) == [(turns[0], turns[1])]
+    turns += [item(3, "A", "I like Rome."), item(4, "B", "Me too.")]
+    assert pairs(turns, {"mem1", "mem2", "mem4"}) == [(turns[0], turns[1])]
     assert pairs(turns, {"mem2"}) == []
 
 

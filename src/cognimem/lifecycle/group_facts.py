@@ -103,8 +103,16 @@ class Answered:
 
 
 def pairs(members: list[MemoryItem], new: set[str]) -> list[tuple[MemoryItem, MemoryItem]]:
-    """Consecutive members of one window by different speakers, the second new."""
-    return [(q, a) for q, a in pairwise(members) if a.id in new and q.author != a.author]
+    """Consecutive members of one window by different speakers, the second new, the
+    first ending in a question and the second a short answer to read with it."""
+    return [
+        (q, a)
+        for q, a in pairwise(members)
+        if a.id in new
+        and q.author != a.author
+        and question_of(q.text) is not None
+        and answer_of(a.text) is not None
+    ]
 
 
 def question_of(text: str) -> str | None:
