@@ -61,6 +61,17 @@ async def items_of(memory: Memory, user: str, kind: ItemKind, statuses=None) -> 
     return await memory.store.get_items("default", ids)
 
 
+async def live_profiles(memory: Memory, user: str = "u") -> list[MemoryItem]:
+    summaries = await items_of(memory, user, ItemKind.SUMMARY)
+    return [s for s in summaries if s.key.startswith("profile:")]
+
+
+async def refreshed(memory: Memory, profiles: list[MemoryItem]) -> int:
+    """How many of ``profiles`` a pass replaced (archived, a new one under its key)."""
+    now = {s.key: s.id for s in await live_profiles(memory)}
+    return sum(1 for p in profiles if now.get(p.key) not in (None, p.id))
+
+
 async def assert_claims_state_their_events(memory: Memory, summary: MemoryItem) -> None:
     claims = summary.metadata["consolidation"]["claims"]
     assert claims
@@ -71,7 +82,7 @@ async def assert_claims_state_their_events(memory: Memory, summary: MemoryItem) 
         assert claim["event_ids"], claim
         assert claim["text"] in summary.text
         events = await memory.get_events(claim["event_ids"])
-        if summary.key and summary.key.startswith("profile:"):
+        if summary.key and summary.key.startswith("profile:") and " said: " not in claim["text"]:
             # a profile states facts, each dated by when it held (its valid_from, else
             # when it was said), never by when this process stored it
             assert f"{events[-1].occurred_at:%B %Y})" in claim["text"]
@@ -142,8 +153,10 @@ async def test_new_episodes_continuing_a_window_replace_its_summary(memory: Memo
     ]
     # the same conversation goes on twenty minutes later
     await write_session(memory, SESSION_ONE[4:], T0 + timedelta(minutes=20))
+    profiles = await live_profiles(memory)
     result = await memory.consolidate(user_id="u")
-    assert result.replaced == 1
+    # the window, and the profiles its new turns mention (refreshed with them)
+    assert result.replaced == 1 + await refreshed(memory, profiles)
     assert result.consolidated == len(SESSION_ONE) - 4
     live = [s for s in await items_of(memory, "u", ItemKind.SUMMARY) if s.key == old.key]
     assert len(live) == 1
@@ -362,8 +375,10 @@ async def test_an_episode_bridging_two_windows_merges_their_summaries(memory: Me
     assert len(before) == 2
     # five hours after the first window and before the second: within the gap of both
     await write_session(memory, SESSION_ONE[4:5], T0 + timedelta(hours=5))
+    profiles = await live_profiles(memory)
     result = await memory.consolidate(user_id="u")
-    assert result.replaced == 1
+    # one window replaces both, and the profiles the new turn mentions are refreshed
+    assert result.replaced == 1 + await refreshed(memory, profiles)
     [window] = [
         s for s in await items_of(memory, "u", ItemKind.SUMMARY) if s.key.startswith("window:")
     ]
@@ -372,3 +387,199 @@ async def test_an_episode_bridging_two_windows_merges_their_summaries(memory: Me
         archived = await memory.get(old.id)
         assert archived.status is ItemStatus.ARCHIVED
         assert archived.superseded_by == window.id
+
+
+async def test_a_packets_summaries_carry_their_claims_and_explain_shows_them(
+    memory: Memory,
+) -> None:
+    await memory.write_batch(
+        [
+            Message(
+                content=text,
+                name=name,
+                occurred_at=T0 + timedelta(minutes=i),
+                external_id=f"D1:{i + 1}",
+            )
+            for i, (name, text) in enumerate(SESSION_ONE)
+        ],
+        user_id="u",
+    )
+    await memory.consolidate(user_id="u")
+    packet = await memory.read(
+        "what did Caroline say about the support group?",
+        user_id="u",
+        reference_time=T0 + timedelta(days=2),
+        explain=True,
+    )
+    windows = [
+        (s, stored)
+        for s in packet.sections.summaries
+        if (stored := await memory.get(s.id)).key.startswith("window:")
+    ]
+    [(summary, stored)] = windows
+    # each sentence with exactly the events it states, as the stored summary keeps them
+    assert [(c.text, c.source_event_ids) for c in summary.claims] == [
+        (c["text"], c["event_ids"]) for c in stored.metadata["consolidation"]["claims"]
+    ]
+    assert sorted({e for c in summary.claims for e in c.source_event_ids}) == sorted(
+        summary.source_event_ids
+    )
+    for claim in summary.claims:
+        [event] = await memory.get_events(claim.source_event_ids)
+        assert claim.external_ids == [event.external_id]
+        assert claim.item_ids
+        # the prompt line cites each sentence's sources, as an episode's line does
+        assert f"{claim.text} ({event.external_id})" in packet.to_markdown()
+    assert packet.explain is not None
+    [explained] = [e for e in packet.explain if e.id == summary.id]
+    assert explained.outcome == "section:summaries"
+    assert explained.claims == summary.claims
+    # an episode carries no claims
+    assert all(not i.claims for i in packet.items)
+
+
+async def test_a_fact_split_across_two_turns_is_read_from_the_group(memory: Memory) -> None:
+    await write_session(memory, [("Caroline", "I'm allergic to shellfish.")], T0)
+    await write_session(
+        memory,
+        [
+            ("Melanie", "Let's cook together next week! Are you allergic to anything?"),
+            ("Caroline", "Shellfish, sadly."),
+            ("Melanie", "Noted. Where do you live now?"),
+            ("Caroline", "Lisbon."),
+        ],
+        T0 + timedelta(days=2),
+    )
+    before = {f.key: f for f in await memory.facts(user_id="u")}
+    # read turn by turn, neither answer states a fact
+    assert not any("lisbon" in k for k in before)
+    [allergy] = [f for f in before.values() if f.predicate == "allergy"]
+    assert allergy.reinforcement_count == 1
+    turns = sorted(await items_of(memory, "u", ItemKind.EPISODE), key=lambda e: e.occurred_at)
+
+    dry = await memory.consolidate(user_id="u", dry_run=True)
+    assert (dry.facts_created, dry.facts_reinforced) == (1, 1)
+    assert {f.key: f.revision for f in await memory.facts(user_id="u")} == {
+        k: f.revision for k, f in before.items()
+    }
+
+    result = await memory.consolidate(user_id="u")
+    assert (result.facts_created, result.facts_reinforced) == (1, 1)
+    after = {f.key: f for f in await memory.facts(user_id="u")}
+    [lives] = [f for k, f in after.items() if k not in before]
+    assert (lives.category, lives.value, lives.subject) == (
+        FactCategory.LOCATION,
+        "Lisbon",
+        allergy.subject,
+    )
+    # its evidence is both turns, said by the answer
+    assert lives.evidence_item_ids == [turns[3].id, turns[4].id]
+    assert lives.evidence_event_ids == turns[4].source_event_ids
+    assert lives.text == "Noted. Where do you live now? Lisbon."[7:]
+    # a restated constraint is reinforced, never duplicated, and stays a constraint
+    restated = after[allergy.key]
+    assert restated.id == allergy.id
+    assert restated.reinforcement_count == 2
+    assert (restated.category, restated.scope_tags) == (allergy.category, allergy.scope_tags)
+    assert turns[2].id in restated.evidence_item_ids
+
+    again = await memory.consolidate(user_id="u")
+    assert (again.facts_created, again.facts_reinforced) == (0, 0)
+    assert {f.key: f.revision for f in await memory.facts(user_id="u")} == {
+        k: f.revision for k, f in after.items()
+    }
+
+
+ANNA = [
+    ("Sam", "My sister Anna lives in Porto."),
+    ("Sam", "Anna works as a teacher."),
+    ("Sam", "I had lunch with Anna yesterday, she looked happy."),
+    ("Sam", "I bought a new bike."),
+]
+
+
+async def profile_of(memory: Memory, name: str) -> MemoryItem:
+    [entity] = [e for e, _ in await memory.entities(user_id="u") if e.name == name]
+    [profile] = [
+        s for s in await items_of(memory, "u", ItemKind.SUMMARY) if s.key == f"profile:{entity.id}"
+    ]
+    assert profile.entities == [entity.id]
+    return profile
+
+
+async def test_a_profile_states_the_episodes_that_mention_its_entity(memory: Memory) -> None:
+    for i, (name, text) in enumerate(ANNA):  # a day apart: a window each
+        await write_session(memory, [(name, text)], T0 + timedelta(days=i))
+    await memory.consolidate(user_id="u")
+    anna = await profile_of(memory, "Anna")
+    text = anna.text
+    assert text.startswith("What is known about Anna:")
+    # her fact, then the turns that mention her, dated and with the speaker, in time order
+    assert "My sister Anna lives in Porto (as of 8 May 2024)." in text
+    assert "On 9 May 2024, Sam said: Anna works as a teacher." in text
+    assert "On 10 May 2024, Sam said: I had lunch with Anna yesterday" in text
+    assert text.index("9 May 2024, Sam") < text.index("10 May 2024, Sam")
+    assert "bike" not in text
+    await assert_claims_state_their_events(memory, anna)
+
+    # a new turn about her refreshes the profile: replaced, the old one kept archived
+    await write_session(memory, [("Sam", "Anna moved to Lisbon last month.")], T0 + timedelta(5))
+    result = await memory.consolidate(user_id="u")
+    assert result.replaced >= 1
+    refreshed = await profile_of(memory, "Anna")
+    assert refreshed.id != anna.id
+    assert "Lisbon" in refreshed.text
+    old = await memory.get(anna.id)
+    assert old.status is ItemStatus.ARCHIVED
+    assert [h.action for h in await memory.history(anna.id)][-1] == "superseded"
+    # nothing new: nothing rewritten
+    again = await memory.consolidate(user_id="u")
+    assert (again.written, again.replaced) == (0, 0)
+
+
+def _profile_or_gist(messages: list) -> str:
+    shown = json.loads(messages[1].content)  # (a retry's correction comes after it)
+    if "sources" in shown:  # a profile: one sentence citing every source
+        sources = [s["index"] for s in shown["sources"]]
+        return _gist_answer([("Anna teaches and lives in Porto.", sources)])
+    return _gist_answer([("Sam talked.", [0])])
+
+
+async def test_with_an_llm_a_profile_is_one_validated_call_degraded_visibly(
+    memory_url: str, memory: Memory
+) -> None:
+    for i, (name, text) in enumerate(ANNA):
+        await write_session(memory, [(name, text)], T0 + timedelta(days=i))
+    llm = ScriptedLLM(responder=_profile_or_gist)
+    async with Memory.open(
+        memory_url, settings=Settings(), embedder=HashingEmbedder(), llm=llm
+    ) as with_llm:
+        result = await with_llm.consolidate(user_id="u")
+    assert result.degraded == []
+    asked = [c for c in llm.calls if "sources" in json.loads(c.messages[1].content)]
+    assert {c.schema_name for c in asked} == {"consolidation_gist"}
+    assert len(asked) == result.profiles
+    anna = await profile_of(memory, "Anna")
+    [claim] = anna.metadata["consolidation"]["claims"]
+    assert claim["text"] == "Anna teaches and lives in Porto."
+    # the sentence states its sources' events: her fact's and the turns mentioning her
+    episodes = {e.text: e for e in await items_of(memory, "u", ItemKind.EPISODE)}
+    assert set(claim["event_ids"]) == {e for _, t in ANNA[:3] for e in episodes[t].source_event_ids}
+
+    # an answer citing a source not shown, twice: the profile is written extractively
+    # and the result names it
+    bad = _gist_answer([("Anna is a pilot.", [99])])
+    failing = ScriptedLLM(
+        responder=lambda m: bad if "sources" in json.loads(m[1].content) else _profile_or_gist(m)
+    )
+    await write_session(memory, [("Sam", "Anna moved to Lisbon last month.")], T0 + timedelta(5))
+    async with Memory.open(
+        memory_url, settings=Settings(), embedder=HashingEmbedder(), llm=failing
+    ) as with_llm:
+        result = await with_llm.consolidate(user_id="u")
+    refreshed = await profile_of(memory, "Anna")
+    assert any(d.startswith(refreshed.key) for d in result.degraded)
+    assert "pilot" not in refreshed.text
+    assert refreshed.text.startswith("What is known about Anna:")
+    asked = [c for c in failing.calls if "sources" in json.loads(c.messages[1].content)]
+    assert len(asked) == 2 * sum(1 for d in result.degraded if d.startswith("profile:"))

@@ -386,3 +386,20 @@ def test_the_blocking_client(base_url: str, db_url: str) -> None:
         assert exc.value.field == "timezone"
         with pytest.raises(NotFound):
             sdk.get_job("j1")  # synchronous ingestion: there are no jobs
+
+
+async def test_a_read_returns_a_summarys_claims(memory: Memory, client: AsyncMemoryClient) -> None:
+    for i, text in enumerate(
+        ["I planted tomatoes in the garden.", "The garden shed needs a new roof."]
+    ):
+        await client.write(
+            text, user_id="u", occurred_at=T0 + timedelta(minutes=i), external_id=f"g{i}"
+        )
+    await memory.consolidate(user_id="u")
+    packet = await client.read("the garden", user_id="u", explain=True)
+    [summary] = packet.sections.summaries
+    assert {x for c in summary.claims for x in c.external_ids} <= {"g0", "g1"}
+    assert summary.claims
+    assert all(c.source_event_ids for c in summary.claims)
+    assert packet.explain is not None
+    assert [e.claims for e in packet.explain if e.id == summary.id] == [summary.claims]

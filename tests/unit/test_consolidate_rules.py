@@ -138,3 +138,27 @@ def test_an_llm_gist_citing_an_unlisted_episode_is_invalid() -> None:
         parse_gist('{"sentences": [{"text": "Ann paints.", "sources": [2]}]}', 2)
     with pytest.raises(InvalidAnswer):
         parse_gist('{"sentences": [{"text": "Ann paints.", "sources": []}]}', 2)
+
+
+def test_an_entity_mentioned_often_enough_gets_a_profile_of_its_facts_and_episodes() -> None:
+    mentions = {"ent_ann": [episode(i, T0 + timedelta(days=3 - i)) for i in range(4)]}
+    facts = [fact(1, "ann", FactCategory.LOCATION, item="mem_001")]
+    facts[0] = facts[0].model_copy(update={"subject_entity_id": "ent_ann"})
+    [profile] = rules.profiles(facts, POLICY, mentions, {"ent_ann": "Ann"})
+    assert (profile.key, profile.entity_id, profile.title) == (
+        "profile:ent_ann",
+        "ent_ann",
+        "What is known about Ann:",
+    )
+    gist = rules.extractive_gist(profile, {}, {}, POLICY)
+    # the fact, then at most two episodes, none the fact's evidence, in time order
+    assert gist.claims[0].text == "ann fact 1 (as of 8 May 2024)."
+    stated = [c.item_ids[0] for c in gist.claims[1:]]
+    assert len(stated) == POLICY.max_profile_episodes
+    assert "mem_001" not in stated
+    assert [c.occurred_at for c in gist.claims[1:]] == sorted(
+        c.occurred_at for c in gist.claims[1:]
+    )
+    assert all(" Ann said: " in c.text for c in gist.claims[1:])
+    # too few mentions and facts: no profile
+    assert rules.profiles(facts, POLICY, {"ent_ann": mentions["ent_ann"][:2]}) == []

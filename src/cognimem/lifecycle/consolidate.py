@@ -24,8 +24,12 @@ Rules:
   the constraint's category and scope tags, so a constraint is never weakened into a
   paraphrase. Sentences are in time order, dated, with the speaker named.
 - **Profiles**: a subject (an entity, or a speaker) with at least ``min_profile_facts``
-  live facts gets one profile: each fact's sentence, newest first, at most
-  ``max_profile_facts``, each carrying the fact's evidence events.
+  live facts, or an entity the episodes mention at least ``min_profile_episodes``
+  times, gets one profile: each fact's sentence, newest first, at most
+  ``max_profile_facts``, each carrying the fact's evidence events; then the episodes
+  that mention it (``mentions``: the graph's links, found by the service) most central
+  to them, at most ``max_profile_episodes`` and none already the evidence of a stated
+  fact, dated and with the speaker named, in time order.
 """
 
 from __future__ import annotations
@@ -66,7 +70,12 @@ class ConsolidationPolicy:
     max_sentence_chars: int = 160
     redundancy: float = 0.5  # MMR: how much similarity to a chosen sentence costs
     min_profile_facts: int = 2
-    max_profile_facts: int = 8
+    # a profile fits the Summaries section of a default read too (200 tokens)
+    max_profile_facts: int = 6
+    min_profile_episodes: int = 3
+    max_profile_episodes: int = 2
+    max_profile_mentions: int = 20  # episodes found under an entity's names, at most
+    max_profile_sentences: int = 4  # an LLM's profile
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,7 @@ class Claim:
             "text": self.text,
             "event_ids": list(self.event_ids),
             "item_ids": list(self.item_ids),
+            "external_ids": list(self.external_ids),
         }
         if self.constraint is not None:
             out["constraint"] = {
@@ -111,6 +121,7 @@ class Group:
     members: tuple[MemoryItem, ...] = ()
     facts: tuple[Fact, ...] = ()
     title: str = ""
+    entity_id: str | None = None  # a profile's subject, when it is a known entity
 
     @property
     def member_ids(self) -> tuple[str, ...]:
@@ -217,26 +228,51 @@ def topics(
     return groups
 
 
-def profiles(facts: Sequence[Fact], policy: ConsolidationPolicy) -> list[Group]:
-    """One profile group per subject with enough live facts, newest facts first."""
+def profiles(
+    facts: Sequence[Fact],
+    policy: ConsolidationPolicy,
+    mentions: Mapping[str, Sequence[MemoryItem]] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> list[Group]:
+    """One profile group per subject with enough live facts, or per entity with
+    enough episodes mentioning it (``mentions``: entity id → those episodes; ``names``:
+    entity id → its name, for an entity with no facts), newest facts first, episodes in
+    time order."""
+    mentions = mentions or {}
     by_subject: dict[str, list[Fact]] = {}
     for f in facts:
         by_subject.setdefault(f.subject_entity_id or f.subject, []).append(f)
     groups = []
-    for subject, found in sorted(by_subject.items()):
-        if len(found) < policy.min_profile_facts:
+    for subject in sorted({*by_subject, *mentions}):
+        found = by_subject.get(subject, [])
+        episodes = sorted(mentions.get(subject, ()), key=lambda e: (e.occurred_at, e.id))
+        if len(found) < policy.min_profile_facts and len(episodes) < policy.min_profile_episodes:
             continue
         newest = sorted(found, key=lambda f: (f.recorded_at, f.id), reverse=True)
-        name = found[0].subject.replace("_", " ")
+        name = (names or {}).get(subject) or (found[0].subject if found else subject)
+        entity = found[0].subject_entity_id if found else subject
         groups.append(
             Group(
                 GroupKind.PROFILE,
                 f"profile:{subject}",
+                members=tuple(episodes),
                 facts=tuple(newest[: policy.max_profile_facts]),
-                title=f"What is known about {name}:",
+                title=f"What is known about {name.replace('_', ' ')}:",
+                entity_id=entity,
             )
         )
     return groups
+
+
+def profile_episodes(
+    group: Group, vectors: Mapping[str, np.ndarray], policy: ConsolidationPolicy
+) -> list[MemoryItem]:
+    """The episodes a profile states: the most central of those mentioning its subject
+    that no stated fact already has as evidence, in time order."""
+    stated = {i for f in group.facts for i in f.evidence_item_ids}
+    others = [m for m in group.members if m.id not in stated]
+    picked = representatives(others, vectors, policy.max_profile_episodes, policy.redundancy)
+    return sorted(picked, key=lambda m: (m.occurred_at, m.id))
 
 
 # -- gists ---------------------------------------------------------------------------------
@@ -306,7 +342,9 @@ def extractive_gist(
     """A group's gist without an LLM (rules in the module docstring). ``constraints``:
     item id → the live constraint it is the evidence of."""
     if group.kind is GroupKind.PROFILE:
-        return Gist(group.title, [fact_claim(f) for f in group.facts])
+        claims = [fact_claim(f) for f in group.facts]
+        claims += [episode_claim(m, policy) for m in profile_episodes(group, vectors, policy)]
+        return Gist(group.title, claims)
     members = group.members
     count = max(
         1, min(policy.max_sentences, math.ceil(len(members) / policy.episodes_per_sentence))
@@ -348,7 +386,8 @@ def constraint_tags(facts: Sequence[Fact]) -> dict[str, ConstraintTag]:
 
 
 def group_period(group: Group) -> tuple[datetime, datetime] | None:
-    times = [m.occurred_at for m in group.members] or [
-        f.valid_from or f.recorded_at for f in group.facts
-    ]
+    times = [m.occurred_at for m in group.members]
+    if group.kind is GroupKind.PROFILE or not times:
+        # when each fact held, as its claim dates it (not when this process stored it)
+        times += [f.valid_from or f.last_validated_at for f in group.facts]
     return (min(times), max(times)) if times else None

@@ -37,6 +37,11 @@ class ItemStatus(StrEnum):
     DELETED = "deleted"
 
 
+# the metadata key under which a summary or profile keeps how consolidation made it: its
+# group, the episodes it covers and its claims (``services.consolidation``)
+CONSOLIDATION_META = "consolidation"
+
+
 def index_text(author: str | None, text: str) -> str:
     """The text indexed for search: the author's name belongs to what was said."""
     return f"{author}: {text}" if author else text

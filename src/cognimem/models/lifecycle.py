@@ -23,9 +23,10 @@ class ConsolidationResult(BaseModel):
     new to their group; ``replaced``: groups whose earlier summary was replaced (kept in
     history, archived); ``unchanged``: groups whose summary already says the same;
     ``consolidated``: episodes marked consolidated; ``facts_created`` /
-    ``facts_reinforced``: facts an LLM's gists read from the groups, new or already
-    known. ``degraded`` names every group whose
-    LLM gist failed and was written extractively instead, with the reason."""
+    ``facts_reinforced``: facts read from the groups (by an LLM's gists; without an LLM,
+    from a question and its answer in consecutive turns), new or already known.
+    ``degraded`` names every group whose LLM gist (or profile) failed and was written
+    extractively instead, with the reason."""
 
     dry_run: bool
     mode: str = "extractive"  # "llm" when an LLM writes the gists

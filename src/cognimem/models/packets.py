@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, computed_field
 
-from cognimem.models.items import ItemKind
+from cognimem.models.items import CONSOLIDATION_META, ItemKind, MemoryItem
 
 MARKDOWN_HEADER = "## Memory\n\n"
 MEMORIES_TITLE = "### Memories"
@@ -44,8 +44,40 @@ def period_text(start: datetime, end: datetime) -> str:
     return f"{start:%Y-%m-%d} to {end - timedelta(microseconds=1):%Y-%m-%d}"
 
 
+class Claim(BaseModel):
+    """One sentence of a summary or profile and exactly what it states: the events (and
+    the items, and their caller-supplied ids) it was written from; ``constraint`` names
+    the category and scope tags of the constraint a sentence states verbatim."""
+
+    text: str
+    source_event_ids: list[str] = Field(default_factory=list)
+    item_ids: list[str] = Field(default_factory=list)
+    external_ids: list[str] = Field(default_factory=list)
+    constraint: dict[str, Any] | None = None
+
+
+def claims_of(item: MemoryItem) -> list[Claim]:
+    """The claims a consolidated summary or profile keeps in its metadata (none for
+    any other item)."""
+    made = item.metadata.get(CONSOLIDATION_META)
+    if item.kind is not ItemKind.SUMMARY or not isinstance(made, dict):
+        return []
+    return [
+        Claim(
+            text=c["text"],
+            source_event_ids=list(c.get("event_ids", [])),
+            item_ids=list(c.get("item_ids", [])),
+            external_ids=list(c.get("external_ids", [])),
+            constraint=c.get("constraint"),
+        )
+        for c in made.get("claims", [])
+        if isinstance(c, dict) and "text" in c
+    ]
+
+
 class PacketItem(BaseModel):
-    """One retrieved memory with its score and provenance."""
+    """One retrieved memory with its score and provenance (a summary's or profile's
+    per sentence in ``claims``)."""
 
     id: str
     text: str
@@ -64,6 +96,8 @@ class PacketItem(BaseModel):
     # set when the memory is already shown in a section (a mandate, a constraint's
     # evidence ...): it keeps its rank here but is not rendered twice
     shown_in: str | None = None
+    # a summary's or profile's sentences, each with the events it states
+    claims: list[Claim] = Field(default_factory=list)
 
 
 class FactEntry(BaseModel):
@@ -213,6 +247,19 @@ def conflict_line(entry: ConflictEntry) -> str:
     return "- Unresolved: " + " / ".join(f'"{t}"' for t in entry.texts)
 
 
+def summary_line(item: PacketItem) -> str:
+    """A summary or profile as a prompt line: each sentence followed by the
+    caller-supplied ids of what it states, when it has any (so an answer can cite them)."""
+    if not any(c.external_ids for c in item.claims):
+        return f"- {item.text}"
+    text = item.text
+    for c in item.claims:
+        if c.external_ids and c.text in text:
+            cited = f"{c.text} ({', '.join(c.external_ids)})"
+            text = text.replace(c.text, cited, 1)
+    return f"- {text}"
+
+
 def procedure_line(entry: ProcedureEntry) -> str:
     times = "once" if entry.observed_count == 1 else f"{entry.observed_count} times"
     return f'- When asked "{entry.trigger}": {entry.action} (done {times})'
@@ -246,7 +293,9 @@ def section_line(
     if isinstance(entry, DomainFactEntry):
         return domain_line(entry)
     if isinstance(entry, PacketItem):
-        return f"- {entry.text}" if entry.kind != "episode" else markdown_line(entry)
+        if entry.kind is ItemKind.EPISODE:
+            return markdown_line(entry)
+        return summary_line(entry) if entry.claims else f"- {entry.text}"
     if isinstance(entry, ConflictEntry):
         return conflict_line(entry)
     return fact_line(entry)
@@ -289,6 +338,8 @@ class Explanation(BaseModel):
     score: float
     outcome: str  # "returned", "section:<name>", or "dropped: <why>"
     reason: str | None = None  # a learnt procedure: which trigger words the query holds
+    # a summary's or profile's sentences, each with the events it states
+    claims: list[Claim] | None = None
 
 
 class ContextPacket(BaseModel):

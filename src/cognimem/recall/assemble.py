@@ -26,6 +26,7 @@ from cognimem.models.packets import (
     FactEntry,
     PacketSections,
     ProcedureEntry,
+    claims_of,
     markdown_line,
     section_line,
 )
@@ -71,6 +72,7 @@ def packet_item(item: MemoryItem, score: float, signals: dict[str, float]) -> Pa
         external_ids=item.external_ids,
         confidence=item.confidence,
         token_count=item.token_count,
+        claims=claims_of(item),
     )
 
 

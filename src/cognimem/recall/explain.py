@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cognimem.models.knowledge import Fact
-from cognimem.models.packets import Explanation, PacketItem, PacketSections
+from cognimem.models.packets import Explanation, PacketItem, PacketSections, claims_of
 from cognimem.recall.constraints import Pick, Scored
 from cognimem.recall.rerank import Ranked
 
@@ -19,8 +19,10 @@ def explanations(
     dropped: dict[str, str],
     looked_up: Sequence[Fact],
 ) -> list[Explanation]:
-    """Every ranked item and every fact a step picked (``looked_up``: the facts the exact
-    key lookup found), with its signals, score and outcome."""
+    """Every ranked item, every summary in the Summaries section and every fact a step
+    picked (``looked_up``: the facts the exact key lookup found), with its signals,
+    score and outcome; a summary's or profile's with its claims (each sentence and the
+    events it states)."""
     out: list[Explanation] = []
     returned = {p.id for p in chosen}
     for r in ranked:
@@ -35,8 +37,21 @@ def explanations(
                 signals=signals,
                 score=round(r.score, 6),
                 outcome=outcome,
+                claims=claims_of(r.item) or None,
             )
         )
+    out += [
+        Explanation(
+            id=s.id,
+            type="item",
+            steps=["summaries"],
+            signals=dict(s.signals),
+            score=s.score,
+            outcome="section:summaries",
+            claims=s.claims,
+        )
+        for s in sections.summaries
+    ]
     placed = {
         e.id: name
         for name in ("must_follow", "consider", "facts", "preferences", "needs_validation")

@@ -21,9 +21,11 @@ import numpy as np
 
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
 from cognimem.ingest.entities import EntityResolver
+from cognimem.ingest.extract import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction
 from cognimem.ingest.knowledge import Built, KnowledgeBuilder, Said, fact_text
 from cognimem.lifecycle import consolidate as rules
+from cognimem.lifecycle import group_facts
 from cognimem.lifecycle.consolidate import (
     ConsolidationPolicy,
     ConstraintTag,
@@ -34,8 +36,8 @@ from cognimem.lifecycle.consolidate import (
 from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
 from cognimem.models.ids import new_id
-from cognimem.models.items import index_text
-from cognimem.models.knowledge import HistoryEntry
+from cognimem.models.items import CONSOLIDATION_META, index_text
+from cognimem.models.knowledge import Fact, HistoryEntry
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.providers.tokens import count_tokens
 from cognimem.services.components import Components
@@ -50,7 +52,7 @@ MAX_SUMMARIES = 20_000
 MAX_FACTS = 5_000
 MAX_ATTEMPTS = 3
 ACTOR = "consolidation"
-META = "consolidation"  # the summary item's metadata key
+META = CONSOLIDATION_META  # the summary item's metadata key
 
 
 class ConsolidationService:
@@ -113,7 +115,12 @@ class ConsolidationService:
         window_of = {m.id: g.key for g in windows for m in g.members}
         new_set = {m.id for m in new}
         topics = rules.topics(new, vectors, window_of, policy)
-        profiles = rules.profiles(facts, policy) if new or facts else []
+        profiles: list[Group] = []
+        if new or facts:
+            mentions, names = await self._mentions(scope, facts)
+            profiles = rules.profiles(facts, policy, mentions, names)
+            missing = {m.id: m for g in profiles for m in g.members if m.id not in vectors}
+            vectors.update(await self._vectors(list(missing.values())))
         groups = [g for g in windows if new_set & set(g.member_ids)] + topics + profiles
         result.groups = len(groups)
         write = ConsolidationWrite(tenant_id=tenant)
@@ -150,9 +157,14 @@ class ConsolidationService:
             for other in _merged_windows(group, existing, old):
                 write.replaced[other.id] = item.id
                 write.history += _history(tenant, item, other, now)[1:]
-        stated_facts = [sf for _, g, _ in pending for sf in g.facts]
-        if stated_facts:
-            built = await self._knowledge(scope, stated_facts, pool_by_id, now)
+        if llm is not None:
+            said = await self._said_by_llm(
+                scope, [sf for _, g, _ in pending for sf in g.facts], pool_by_id
+            )
+        else:
+            said = await self._answered(scope, windows, new_set)
+        if said:
+            built = await self._knowledge(scope, said, now)
             write.knowledge = built.knowledge
             result.facts_created = len(built.report.facts_created)
             result.facts_reinforced = len(built.report.facts_reinforced)
@@ -164,6 +176,44 @@ class ConsolidationService:
         if progress is not None:
             progress(1.0)
         return result
+
+    async def _mentions(
+        self, scope: Scope, facts: Sequence[Fact]
+    ) -> tuple[dict[str, list[MemoryItem]], dict[str, str]]:
+        """The episodes that mention each entity of the graph, by entity id, and the
+        entities' names. Mentions come from the graph's links (the evidence of every live
+        fact the entity is the subject or the object of) and from the lexical index,
+        searched under the entity's names in the alias table (those it was said under),
+        at most ``max_profile_mentions`` of them."""
+        store, policy = self._parts.store, self.policy
+        tenant = scope.tenant_id
+        linked: dict[str, dict[str, None]] = {}
+        for f in facts:
+            for entity in (f.subject_entity_id, f.object_entity_id):
+                if entity:
+                    linked.setdefault(entity, {}).update(dict.fromkeys(f.evidence_item_ids))
+        if not linked:
+            return {}, {}
+        aliases = await store.find_aliases(tenant, scope.namespace, scope.user_id, None)
+        names_of: dict[str, set[str]] = {}
+        for a in aliases:
+            if a.entity_id in linked:
+                names_of.setdefault(a.entity_id, set()).add(a.alias)
+        episodes_only = ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,))
+        for entity, names in sorted(names_of.items()):
+            found = await store.lexical_search(
+                episodes_only, sorted(names), policy.max_profile_mentions
+            )
+            linked[entity].update(dict.fromkeys(c.item_id for c in found))
+        wanted = sorted({i for ids in linked.values() for i in ids})
+        by_id = {
+            m.id: m
+            for m in await store.get_items(tenant, wanted)
+            if m.kind is ItemKind.EPISODE and m.status is ItemStatus.ACTIVE
+        }
+        mentions = {e: [by_id[i] for i in ids if i in by_id] for e, ids in linked.items()}
+        entities = await store.get_entities(tenant, sorted(linked))
+        return mentions, {e.id: e.name for e in entities}
 
     async def _continued_windows(
         self, new: Sequence[MemoryItem], summaries: Iterable[MemoryItem]
@@ -202,28 +252,55 @@ class ConsolidationService:
                 return Group(group.kind, key, group.members, group.facts, group.title)
         return group
 
-    async def _knowledge(
-        self,
-        scope: Scope,
-        stated: Sequence[StatedFact],
-        members: dict[str, MemoryItem],
-        now: datetime,
-    ) -> Built:
-        """The facts the LLM's gists read, reconciled with the stored ones as a write's
-        are: each said by the first episode that states it, its evidence the episodes
-        that state it."""
-        parts = self._parts
+    async def _said_by_llm(
+        self, scope: Scope, stated: Sequence[StatedFact], members: dict[str, MemoryItem]
+    ) -> list[Said]:
+        """The facts the LLM's gists read, each said by the first episode that states
+        it, its evidence the episodes that state it."""
+        if not stated:
+            return []
         first = {sf.item_ids[0]: members[sf.item_ids[0]].source_event_ids[0] for sf in stated}
         events = {
             e.id: e
-            for e in await parts.store.get_events(scope.tenant_id, sorted(set(first.values())))
+            for e in await self._parts.store.get_events(
+                scope.tenant_id, sorted(set(first.values()))
+            )
         }
-        said = [
+        return [
             Said(events[first[sf.item_ids[0]]], list(sf.item_ids), Extraction(facts=[sf.fact]))
             for sf in stated
             if first[sf.item_ids[0]] in events
         ]
-        texts = list(dict.fromkeys(fact_text(s.extraction.facts[0]) for s in said))
+
+    async def _answered(self, scope: Scope, windows: Sequence[Group], new: set[str]) -> list[Said]:
+        """Without an LLM, the facts the windows' questions and answers state together
+        (``lifecycle.group_facts``), each said by the answer, its evidence both turns.
+        Only answers new to this pass are read, so a re-run reads none again."""
+        pairs = [p for g in windows for p in group_facts.pairs(list(g.members), new)]
+        if not pairs:
+            return []
+        wanted = sorted({a.source_event_ids[0] for _, a in pairs if a.source_event_ids})
+        events = {e.id: e for e in await self._parts.store.get_events(scope.tenant_id, wanted)}
+        extractor = RuleExtractor()
+        said: list[Said] = []
+        for question, answer in pairs:
+            event = events.get(answer.source_event_ids[0]) if answer.source_event_ids else None
+            if event is None:
+                continue
+            read = group_facts.read_pair(
+                question, answer, event.occurred_at, event.role.value, extractor
+            )
+            if read is not None:
+                said.append(
+                    Said(event, [question.id, answer.id], Extraction(facts=list(read.facts)))
+                )
+        return said
+
+    async def _knowledge(self, scope: Scope, said: Sequence[Said], now: datetime) -> Built:
+        """What the facts re-read from the groups change, reconciled with the stored ones
+        as a write's are (a known fact reinforced, a new one created)."""
+        parts = self._parts
+        texts = list(dict.fromkeys(fact_text(f) for s in said for f in s.extraction.facts))
         vectors: dict[str, np.ndarray] = {}
         if texts:
             matrix = np.asarray(await parts.embedder.embed(texts), dtype=np.float32)
@@ -253,9 +330,9 @@ class ConsolidationService:
         result: ConsolidationResult,
     ) -> Gist:
         llm = self._parts.llm
-        if llm is not None and group.kind is not rules.GroupKind.PROFILE:
+        if llm is not None:
             try:
-                return await llm_gist(llm, group, constraints, self.policy)
+                return await llm_gist(llm, group, constraints, self.policy, vectors)
             except ProviderError as exc:
                 # visible: the result names the group and why; the gist is extractive
                 log.warning("consolidation: LLM gist of %s failed: %s", group.key, exc.message)
@@ -307,6 +384,9 @@ def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: 
         "period": None if period is None else [p.isoformat() for p in period],
     }
     entities = sorted({e for m in group.members for e in m.entities})
+    profile = group.kind is rules.GroupKind.PROFILE
+    if profile and group.entity_id:
+        entities = [group.entity_id]
     return MemoryItem(
         id=new_id("mem"),
         scope=Scope(
@@ -314,7 +394,7 @@ def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: 
             namespace=scope.namespace,
             user_id=scope.user_id,
             agent_id=scope.agent_id,
-            session_id=group.members[0].scope.session_id if group.members else None,
+            session_id=group.members[0].scope.session_id if group.members and not profile else None,
         ),
         text=text,
         kind=ItemKind.SUMMARY,
