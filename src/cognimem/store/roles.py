@@ -157,8 +157,30 @@ class ItemStore(Protocol):
         """For each row of ``queries``, the single most similar item (or None): the
         near-duplicate check of a whole write in one call."""
 
+
+class UsageStore(Protocol):
+    """How items were used, counted in bulk in a narrow table of their own (``item_usage``,
+    not the item rows): loaded into a packet, cited by an answer, marked correct or
+    incorrect. ``ItemStore.get_items`` (and export) read the counters into
+    ``MemoryItem.access_count``, ``loaded_count``, ``cited_count``, ``success_count``,
+    ``failure_count`` and ``last_accessed_at``. Ids of another tenant, or of no item,
+    are ignored."""
+
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        """Bulk: access_count + 1, loaded_count + 1, last_accessed_at = at."""
+        """A read loaded these items: access_count + 1, loaded_count + 1,
+        last_accessed_at = ``at`` (unless later already)."""
+
+    async def record_usage(
+        self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
+    ) -> None:
+        """Add ``counts`` (``cited_count``, ``success_count``, ... → increment) to each
+        item; a name that is not a counter is a ``ValueError``."""
+
+    async def usage_candidates(
+        self, tenant_id: str, namespace: str, user_id: str, limit: int
+    ) -> list[MemoryItem]:
+        """The user's active items that were ever used or are of tier ``high`` (what
+        promotion weighs), newest first, at most ``limit``, counters read in."""
 
 
 class KnowledgeStore(Protocol):
@@ -431,6 +453,7 @@ class Store(
     KeyStore,
     JobStore,
     LifecycleStore,
+    UsageStore,
     Protocol,
 ):
     """A storage backend: every role."""

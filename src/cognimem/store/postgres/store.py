@@ -14,6 +14,7 @@ from cognimem.store.postgres.knowledge import PostgresKnowledge
 from cognimem.store.postgres.lifecycle import PostgresLifecycle
 from cognimem.store.postgres.sessions import PostgresSessions
 from cognimem.store.postgres.transfer import PostgresTransfer
+from cognimem.store.postgres.usage import PostgresUsage
 
 
 class PostgresStore(
@@ -26,5 +27,6 @@ class PostgresStore(
     PostgresKeys,
     PostgresJobs,
     PostgresLifecycle,
+    PostgresUsage,
 ):
     """``Store`` on PostgreSQL + pgvector. Any number of processes may share a database."""

@@ -12,6 +12,7 @@ from cognimem.store.sqlite.knowledge import SQLiteKnowledge
 from cognimem.store.sqlite.lifecycle import SQLiteLifecycle
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
+from cognimem.store.sqlite.usage import SQLiteUsage
 
 
 class SQLiteStore(
@@ -24,5 +25,6 @@ class SQLiteStore(
     SQLiteKeys,
     SQLiteJobs,
     SQLiteLifecycle,
+    SQLiteUsage,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""
