@@ -1,5 +1,6 @@
 """The SDK's lifecycle calls (a mixin of ``AsyncMemoryClient``): lifecycle operations as
-admin calls and the job listing, as ``Memory.run_lifecycle`` and ``Memory.list_jobs``."""
+admin calls, the mandate candidates promotion proposes, and the job listing, as
+``Memory.run_lifecycle``, ``mandate_candidates``, ``accept_mandate`` and ``list_jobs``."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import httpx
 from pydantic import TypeAdapter
 
 from cognimem.client_wire import ClientCalls, check_tenant, parse
+from cognimem.models import MemoryItem
 from cognimem.models.arguments import ScopeLike
-from cognimem.models.lifecycle import LifecycleRun
+from cognimem.models.lifecycle import LifecycleRun, MandateCandidate
 from cognimem.queue import Job, JobState
 
 _JOBS = TypeAdapter(list[Job])
+_CANDIDATES = TypeAdapter(list[MandateCandidate])
 
 
 class LifecycleClientCalls(ClientCalls):
@@ -41,6 +44,24 @@ class LifecycleClientCalls(ClientCalls):
             body["key"] = key
         path = f"/v1/lifecycle/{quote(op, safe='')}"
         return await self._call_model(LifecycleRun, "POST", path, body)
+
+    async def mandate_candidates(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+    ) -> list[MandateCandidate]:
+        """The user's memories proposed as mandates; see :meth:`Memory.mandate_candidates`."""
+        body = {"scope": self._scope_body(scope, user_id=user_id, namespace=namespace)}
+        response = await self._call("POST", "/v1/mandate-candidates/query", body)
+        return parse(response, _CANDIDATES.validate_python)
+
+    async def accept_mandate(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
+        """Make a mandate candidate a mandate; see :meth:`Memory.accept_mandate`."""
+        check_tenant(tenant_id)
+        path = f"/v1/mandate-candidates/{quote(item_id, safe='')}/accept"
+        return await self._call_model(MemoryItem, "POST", path)
 
     async def list_jobs(
         self,

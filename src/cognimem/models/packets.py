@@ -76,7 +76,10 @@ class FactEntry(BaseModel):
     value: str
     polarity: bool = True
     scope_tags: list[str] = Field(default_factory=list)
-    confidence: float
+    confidence: float  # as stored: when it was last validated
+    # the stored confidence after passive decay, at the read's reference time
+    # (recall/decay.py); below 0.35 the fact needs validation
+    effective_confidence: float | None = None
     score: float  # relevance to the query
     signals: dict[str, float] = Field(default_factory=dict)
     valid_from: datetime | None = None
@@ -102,7 +105,8 @@ class PacketSections(BaseModel):
     """What must shape the answer, ahead of the ranked memories: mandates (tier always),
     active constraints split into "must follow" (value, policy) and "consider" (goal,
     state, causal), the user's facts and preferences that bear on the query, summaries
-    and procedures, open conflicts, and facts needing validation (old, said once)."""
+    and procedures, open conflicts, and facts needing validation (their confidence decayed
+    since they were last confirmed, ``recall/decay.py``)."""
 
     mandates: list[PacketItem] = Field(default_factory=list)
     must_follow: list[FactEntry] = Field(default_factory=list)
@@ -169,7 +173,7 @@ SECTION_TITLES = (
     ("procedures", "### Procedures"),
     ("summaries", "### Summaries"),
     ("conflicts", "### Open conflicts (ask before relying on these)"),
-    ("needs_validation", "### Unconfirmed (old, said once)"),
+    ("needs_validation", "### Needs validation (not confirmed lately: ask before relying)"),
 )
 
 

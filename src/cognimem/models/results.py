@@ -66,9 +66,12 @@ class WriteResult(BaseModel):
 
 class Turn(BaseModel):
     """One conversational turn: the packet read for the user's message (before the turn
-    was stored), what storing the turn's messages did, and what the turn did to the
-    facts the read retrieved (``revision``)."""
+    was stored), what storing the turn's messages did, what the turn did to the facts the
+    read retrieved (``revision``) and which of its memories the answer cited."""
 
     packet: ContextPacket
     stored: WriteResult
     revision: TurnRevision = Field(default_factory=TurnRevision)
+    # the packet's memories the assistant's answer used (``recall/citations.py``), each
+    # counted as cited once; empty without an answer
+    cited: list[str] = Field(default_factory=list)

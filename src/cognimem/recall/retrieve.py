@@ -255,7 +255,7 @@ class Reader:
         if explain:
             lookups = output(outputs, StepKind.FACT_LOOKUP).facts
             packet.explain = explanations(
-                ranked, fact_picks.picks, scored_of, sections, chosen, dropped, lookups
+                ranked, fact_picks.picks, scored_of, sections, chosen, dropped, lookups, now
             )
             packet.recall_config = config.model_dump(mode="json")
         return packet

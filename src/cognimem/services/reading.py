@@ -15,6 +15,7 @@ from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
 from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
+from cognimem.recall.citations import cited_items
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.services.components import Components
@@ -189,4 +190,8 @@ class ReadService:
             profile=profile,
         )
         revision = await self.revision.after_turn(packet, stored, target)
-        return Turn(packet=packet, stored=stored, revision=revision)
+        cited: list[str] = []
+        if assistant_message is not None:
+            cited = cited_items(messages[1].content, packet)
+            await parts.store.record_usage(target.tenant_id, cited, {"cited_count": 1})
+        return Turn(packet=packet, stored=stored, revision=revision, cited=cited)

@@ -262,11 +262,12 @@ class EditStore(Protocol):
         embedding: np.ndarray | None = None,
         search_text: str | None = None,
     ) -> None:
-        """Store ``item``'s new state (text, importance, tier, status, confidence,
-        counters, metadata) and append ``history``, in one transaction. With
+        """Store ``item``'s new state (text, importance, tier, status, kind, confidence,
+        metadata; counters it raised are added to its usage) and append ``history``, in
+        one transaction. With
         ``search_text`` the text changed: the lexical index and the embedding
         (``embedding``) are replaced too. ``expected`` is the state the edit was made
-        from: when the stored text, importance, confidence, tier, status or counters
+        from: when the stored text, importance, confidence, tier or status
         are no longer its, nothing is written and ``StaleKnowledge`` is raised (another
         edit came first; edit the new state). ``NotFound`` when the item does not exist
         in ``item.scope.tenant_id``."""

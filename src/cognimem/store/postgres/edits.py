@@ -175,15 +175,15 @@ async def update_item(
     embedding: np.ndarray | None,
     search_text: str | None,
 ) -> None:
-    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 13))
+    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 14))
     found = await conn.fetchval(
         "UPDATE items SET text = $3, importance = $4, confidence = $5, tier = $6, status = $7,"
         " token_count = $8, embedding_model = $9, metadata = $10::jsonb, event_start = $11,"
-        f" event_end = $12 WHERE tenant_id = $1 AND id = $2 AND {guard} RETURNING 1",
+        f" event_end = $12, kind = $13 WHERE tenant_id = $1 AND id = $2 AND {guard} RETURNING 1",
         item.scope.tenant_id, item.id, item.text, item.importance, item.confidence,
         item.tier.value, item.status.value, item.token_count, item.embedding_model,
         json.dumps(item.metadata), decode_time(item.event_start), decode_time(item.event_end),
-        *records.edit_guard(expected),
+        item.kind.value, *records.edit_guard(expected),
     )  # fmt: skip
     if found is None:
         exists = await conn.fetchval(

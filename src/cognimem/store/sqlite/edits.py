@@ -136,11 +136,11 @@ def update_item(
     guard = " AND ".join(f"{c} = ?" for c in records.EDIT_GUARD_COLUMNS)
     changed = conn.execute(
         "UPDATE items SET text = ?, importance = ?, confidence = ?, tier = ?, status = ?,"
-        " token_count = ?, embedding_model = ?, metadata = ?, event_start = ?, event_end = ?"
-        f" WHERE rowid = ? AND {guard}",
+        " kind = ?, token_count = ?, embedding_model = ?, metadata = ?, event_start = ?,"
+        f" event_end = ? WHERE rowid = ? AND {guard}",
         (
             item.text, item.importance, item.confidence, item.tier.value, item.status.value,
-            item.token_count, item.embedding_model, json.dumps(item.metadata),
+            item.kind.value, item.token_count, item.embedding_model, json.dumps(item.metadata),
             rows.encode_time(item.event_start), rows.encode_time(item.event_end), rowid,
             *records.edit_guard(expected),
         ),
