@@ -129,7 +129,9 @@ async def round_trip(source: Store, target: Store) -> None:
     await seed(source, BOB, "otter")
     # usage counters travel with their items
     await source.record_access("t1", mine["items"][:1], T0 + timedelta(hours=1))
-    await source.record_usage("t1", mine["items"][:1], {"cited_count": 2, "failure_count": 1})
+    await source.record_usage(
+        "t1", mine["items"][:1], {"loaded_count": 1, "cited_count": 2, "failure_count": 1}
+    )
     await source.commit([message("a work note", ALICE.model_copy(update={"namespace": "w"}))], 1)
     user = Scope(tenant_id="t1", user_id="alice")
     records = await export(source, user)

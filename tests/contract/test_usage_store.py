@@ -22,7 +22,7 @@ async def test_record_access_counts(store: Store) -> None:
     await store.record_access("t1", r.item_ids, T0 + timedelta(hours=1))  # an older read
     [item] = await store.get_items("t1", r.item_ids)
     assert item.access_count == 2
-    assert item.loaded_count == 2
+    assert item.loaded_count == 0  # a turn's answer counts loads (record_usage)
     assert item.last_accessed_at == T0 + timedelta(hours=2)  # never moves back
 
 
@@ -71,6 +71,7 @@ async def test_concurrent_reads_all_count(store: Store) -> None:
 async def test_an_edit_adds_its_counters_to_usage(store: Store) -> None:
     [r] = await store.commit([message("marked correct", ALICE)], WINDOW)
     await store.record_access("t1", r.item_ids, T0)
+    await store.record_usage("t1", r.item_ids, {"loaded_count": 1})
     [item] = await store.get_items("t1", r.item_ids)
     edited = item.model_copy(update={"success_count": item.success_count + 1, "confidence": 0.9})
     entry = HistoryEntry(
@@ -97,6 +98,6 @@ async def test_usage_candidates_are_the_users_used_or_high_items(store: Store) -
     await store.record_access("t1", [used, bobs], T0)
     found = await store.usage_candidates("t1", "default", "alice", 100)
     assert {i.id for i in found} == {used, high}
-    assert next(i for i in found if i.id == used).loaded_count == 1
+    assert next(i for i in found if i.id == used).access_count == 1
     assert [i.id for i in await store.usage_candidates("t1", "default", "alice", 1)] == [high]
     assert unused not in {i.id for i in found}

@@ -30,13 +30,14 @@ async def one(mem: Memory, text: str) -> str:
     return item_id
 
 
-async def test_a_read_counts_what_it_loaded(mem: Memory) -> None:
+async def test_a_read_counts_what_it_returned(mem: Memory) -> None:
     cat = await one(mem, "I adopted a cat named Miso.")
     packet = await mem.read("my cat Miso", user_id="u")
     assert cat in [i.id for i in packet.items]
     await mem.read("my cat Miso", user_id="u")
     item = await mem.get(cat)
-    assert (item.access_count, item.loaded_count, item.cited_count) == (2, 2, 0)
+    # accessed twice; never loaded for an answer, so neither tried nor used
+    assert (item.access_count, item.loaded_count, item.cited_count) == (2, 0, 0)
     assert item.last_accessed_at == T0
 
 
@@ -57,7 +58,9 @@ async def test_a_turn_counts_the_memories_its_answer_cited(mem: Memory) -> None:
     assert (await mem.get(shed)).loaded_count == 1
     no_answer = await mem.turn("What is my cat called?", user_id="u")
     assert no_answer.cited == []
-    assert (await mem.get(cat)).cited_count == 1
+    # without an answer nothing shows whether the packet was used: no load, no citation
+    assert ((await mem.get(cat)).loaded_count, (await mem.get(cat)).cited_count) == (1, 1)
+    assert (await mem.get(cat)).access_count == 2
 
 
 async def test_feedback_counts_successes_and_failures(mem: Memory) -> None:
@@ -76,8 +79,8 @@ async def test_promotion_moves_used_items_up_and_unused_ones_down(mem: Memory) -
     untouched = await one(mem, "The parking lot closes at ten.")
     for _ in range(3):
         await mem.update(used, feedback="correct")
-    for _ in range(DEMOTE_MIN_LOADS):
-        await mem.store.record_access("default", [ignored], T0)
+    for _ in range(DEMOTE_MIN_LOADS):  # turns whose answers never used it
+        await mem.store.record_usage("default", [ignored], {"loaded_count": 1})
 
     dry = await mem.promote(user_id="u", dry_run=True)
     moves = {c.item_id: (c.action, c.before, c.after) for c in dry.changes}
@@ -116,7 +119,7 @@ async def test_a_high_item_unused_for_long_is_demoted(memory_url: str) -> None:
         assert (change.item_id, change.after, change.reason) == (
             item,
             "medium",
-            "not used since 2024-03-01",
+            "not read since 2024-03-01",
         )
 
 

@@ -3,15 +3,18 @@ down, and which are proposed as mandates. ``services/promotion.py`` loads and st
 
 An item's utility is ``recall/rerank.utility``: (cited + successes + 1) / (loaded +
 successes + failures + 2). Counters come from ``item_usage`` (``UsageStore``): a read
-counts what it loaded, ``turn`` what the answer cited, feedback successes and failures.
+counts what it returned (``access_count``, ``last_accessed_at``); a ``turn`` with an
+answer counts its packet's memories as loaded and those the answer used as cited;
+feedback counts successes and failures. A read without an answer says nothing of use,
+so it moves no utility.
 
 - **promote** one tier (``low`` → ``medium`` → ``high``): used at least
   :data:`PROMOTE_MIN_USES` times (cited or marked correct), never marked incorrect, and
   utility at least :data:`PROMOTE_UTILITY`;
 - **demote** one tier (``high`` → ``medium`` → ``low``): loaded at least
   :data:`DEMOTE_MIN_LOADS` times with utility below :data:`DEMOTE_UTILITY` (it keeps
-  coming back and is not used), or — ``high`` only — not used for
-  :data:`UNUSED_DAYS` (the last read that loaded it, else when it was recorded);
+  coming back and is not used), or — ``high`` only — not returned by any read for
+  :data:`UNUSED_DAYS` (since the last read that did, else since it was recorded);
 - **mandate candidate**: ``high`` after the pass, used at least
   :data:`MANDATE_MIN_USES` times, never marked incorrect. Proposed only: an admin
   accepts one (``Memory.accept_mandate``), which makes it a mandate (kind ``mandate``,
@@ -76,7 +79,7 @@ def tier_move(item: MemoryItem, now: datetime) -> tuple[Tier, str] | None:
         )
     last = item.last_accessed_at or item.recorded_at
     if item.tier is Tier.HIGH and now - last >= timedelta(days=UNUSED_DAYS):
-        return Tier.MEDIUM, f"not used since {last:%Y-%m-%d}"
+        return Tier.MEDIUM, f"not read since {last:%Y-%m-%d}"
     return None
 
 

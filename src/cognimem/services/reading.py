@@ -26,6 +26,14 @@ from cognimem.services.writing import WriteService
 MAX_READ_TOKENS = 200_000
 
 
+def loaded_ids(packet: ContextPacket) -> list[str]:
+    """The memories a packet holds as items: ranked, mandates, summaries, procedures."""
+    s = packet.sections
+    return list(
+        dict.fromkeys(i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures))
+    )
+
+
 class ReadService:
     """``Memory.read`` and ``turn`` (documented there), the reader other services
     rank with (forget by query), and the revision a turn ends with (``revision``, also
@@ -121,9 +129,7 @@ class ReadService:
             timezone=timezone,
             explain=explain,
         )
-        s = packet.sections
-        loaded = [i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures)]
-        await parts.store.record_access(target.tenant_id, list(dict.fromkeys(loaded)), now)
+        await parts.store.record_access(target.tenant_id, loaded_ids(packet), now)
         return packet
 
     async def turn(
@@ -192,6 +198,10 @@ class ReadService:
         revision = await self.revision.after_turn(packet, stored, target)
         cited: list[str] = []
         if assistant_message is not None:
+            # an answer shows what the packet was used for: its memories count as loaded
+            # (tried) and those the answer used as cited; a read alone counts neither
             cited = cited_items(messages[1].content, packet)
-            await parts.store.record_usage(target.tenant_id, cited, {"cited_count": 1})
+            store = parts.store
+            await store.record_usage(target.tenant_id, loaded_ids(packet), {"loaded_count": 1})
+            await store.record_usage(target.tenant_id, cited, {"cited_count": 1})
         return Turn(packet=packet, stored=stored, revision=revision, cited=cited)

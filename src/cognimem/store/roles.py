@@ -160,15 +160,16 @@ class ItemStore(Protocol):
 
 class UsageStore(Protocol):
     """How items were used, counted in bulk in a narrow table of their own (``item_usage``,
-    not the item rows): loaded into a packet, cited by an answer, marked correct or
+    not the item rows): returned by a read (``access_count``), loaded into the packet of
+    a turn with an answer (``loaded_count``), cited by that answer, marked correct or
     incorrect. ``ItemStore.get_items`` (and export) read the counters into
     ``MemoryItem.access_count``, ``loaded_count``, ``cited_count``, ``success_count``,
     ``failure_count`` and ``last_accessed_at``. Ids of another tenant, or of no item,
     are ignored."""
 
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        """A read loaded these items: access_count + 1, loaded_count + 1,
-        last_accessed_at = ``at`` (unless later already)."""
+        """A read returned these items: access_count + 1, last_accessed_at = ``at``
+        (unless later already)."""
 
     async def record_usage(
         self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]

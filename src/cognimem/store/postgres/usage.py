@@ -59,7 +59,7 @@ class PostgresUsage(PostgresDatabase):
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
         if ids:
             async with self._connection() as conn:
-                await add_usage(conn, tenant_id, ids, {"access_count": 1, "loaded_count": 1}, at)
+                await add_usage(conn, tenant_id, ids, {"access_count": 1}, at)
 
     async def record_usage(
         self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]

@@ -53,9 +53,7 @@ class SQLiteUsage(SQLiteDatabase):
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
         if ids:
             await self._db.write(
-                lambda conn: add_usage(
-                    conn, tenant_id, ids, {"access_count": 1, "loaded_count": 1}, at
-                )
+                lambda conn: add_usage(conn, tenant_id, ids, {"access_count": 1}, at)
             )
 
     async def record_usage(
