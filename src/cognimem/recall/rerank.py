@@ -10,7 +10,8 @@ Signals, each in [0, 1]:
 - ``dated``: the item's own words date what the query asks about (``recall/temporal.py``);
 - ``recency``: halves every ``half_lives.<kind>`` days before the reference time;
 - ``importance``; ``reinforcement`` (log of the events merged into it);
-- ``confidence``: stored confidence with passive decay since it was last recorded;
+- ``confidence``: stored confidence with passive decay since it was said (halving every
+  ``half_lives.confidence`` days; constraints, mandates and guardrails do not decay);
 - ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown).
 
 Then ``recall/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
@@ -110,7 +111,9 @@ def signals_of(
     events = max(len(item.source_event_ids), 1)
     confidence = item.confidence
     if item.kind not in _STABLE:
-        confidence *= _decay(item.recorded_at, now, lives.confidence)
+        # since it was said (its own time, as the read's reference time is): decay
+        # "since it was recorded" never decayed a replayed conversation at all
+        confidence *= _decay(item.occurred_at, now, lives.confidence)
     return {
         "relevance": candidate.relevance,
         "graph": candidate.graph,
