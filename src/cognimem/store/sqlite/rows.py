@@ -88,6 +88,8 @@ INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join('?' * 1
 def insert_usage(conn: sqlite3.Connection, items: Sequence[MemoryItem]) -> None:
     """The counters items arrive with (an import's), for the items just inserted."""
     used = [i for i in items if any(getattr(i, c) for c in USAGE_COUNTERS) or i.last_accessed_at]
+    if not used:  # a write's new items: nothing counted yet
+        return
     conn.executemany(
         "INSERT OR IGNORE INTO item_usage (item_id, tenant_id, access_count, loaded_count,"
         " cited_count, success_count, failure_count, last_accessed_at)"
