@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Response
 
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
-from cognimem.api.schemas import LifecycleRequest, ScopeRequest
+from cognimem.api.schemas import LifecycleRequest, UserScopeRequest
 from cognimem.models import MemoryItem
 from cognimem.models.lifecycle import LifecycleRun, MandateCandidate
 from cognimem.models.scope import ID_PATTERN
@@ -65,9 +65,10 @@ async def list_jobs(
     responses=documented(400),
 )
 async def mandate_candidates(
-    body: ScopeRequest, mem: Mem, caller: Caller
+    body: UserScopeRequest, mem: Mem, caller: Caller
 ) -> list[MandateCandidate]:
-    """The user's memories proposed as mandates (``scope.user_id`` required): tier high,
+    """The user's memories proposed as mandates (``scope.user_id`` required; no agent or
+    session): tier high,
     used at least 10 times, never marked incorrect. Nothing is applied until accepted."""
     return await mem.mandate_candidates(body.scope.for_tenant(caller.tenant_id))
 
