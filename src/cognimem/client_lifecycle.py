@@ -1,6 +1,7 @@
 """The SDK's lifecycle calls (a mixin of ``AsyncMemoryClient``): lifecycle operations as
-admin calls, the job listing and the learnt procedures, as ``Memory.run_lifecycle``,
-``Memory.list_jobs`` and ``Memory.procedures``."""
+admin calls, the job listing, the learnt procedures and the mandate candidates
+promotion proposes, as ``Memory.run_lifecycle``, ``list_jobs``, ``procedures``,
+``mandate_candidates`` and ``accept_mandate``."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ from pydantic import TypeAdapter
 
 from cognimem.client_wire import ClientCalls, check_tenant, parse
 from cognimem.errors import InvalidInput
+from cognimem.models import MemoryItem
 from cognimem.models.arguments import ScopeLike
-from cognimem.models.lifecycle import LifecycleRun
+from cognimem.models.lifecycle import LifecycleRun, MandateCandidate
 from cognimem.models.procedures import Procedure
 from cognimem.queue import Job, JobState
 
 _JOBS = TypeAdapter(list[Job])
 _PROCEDURES = TypeAdapter(list[Procedure])
+_CANDIDATES = TypeAdapter(list[MandateCandidate])
 
 
 class LifecycleClientCalls(ClientCalls):
@@ -45,6 +48,24 @@ class LifecycleClientCalls(ClientCalls):
             body["key"] = key
         path = f"/v1/lifecycle/{quote(op, safe='')}"
         return await self._call_model(LifecycleRun, "POST", path, body)
+
+    async def mandate_candidates(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+    ) -> list[MandateCandidate]:
+        """The user's memories proposed as mandates; see :meth:`Memory.mandate_candidates`."""
+        body = {"scope": self._scope_body(scope, user_id=user_id, namespace=namespace)}
+        response = await self._call("POST", "/v1/mandate-candidates/query", body)
+        return parse(response, _CANDIDATES.validate_python)
+
+    async def accept_mandate(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
+        """Make a mandate candidate a mandate; see :meth:`Memory.accept_mandate`."""
+        check_tenant(tenant_id)
+        path = f"/v1/mandate-candidates/{quote(item_id, safe='')}/accept"
+        return await self._call_model(MemoryItem, "POST", path)
 
     async def list_jobs(
         self,

@@ -127,6 +127,14 @@ class ReviseSchedule(OperationSchedule):
     after_episodes: int | None = Field(default=20, ge=1)
 
 
+class DecaySchedule(OperationSchedule):
+    interval_s: float | None = Field(default=86_400.0, gt=0)
+
+
+class PromoteSchedule(OperationSchedule):
+    interval_s: float | None = Field(default=86_400.0, gt=0)
+
+
 class LifecycleSchedules(BaseModel):
     """The schedule of each operation by name (``COGNIMEM_LIFECYCLE__OPERATIONS__REVISE__
     INTERVAL_S=600``); an operation named here but not registered is skipped, one
@@ -137,14 +145,22 @@ class LifecycleSchedules(BaseModel):
 
     consolidate: ConsolidateSchedule = Field(default_factory=ConsolidateSchedule)
     revise: ReviseSchedule = Field(default_factory=ReviseSchedule)
+    decay: DecaySchedule = Field(default_factory=DecaySchedule)
+    promote: PromoteSchedule = Field(default_factory=PromoteSchedule)
 
     def by_name(self) -> dict[str, OperationSchedule]:
-        named = {"consolidate": self.consolidate, "revise": self.revise}
+        named: dict[str, OperationSchedule] = {
+            "consolidate": self.consolidate,
+            "revise": self.revise,
+            "decay": self.decay,
+            "promote": self.promote,
+        }
         return {**named, **(self.__pydantic_extra__ or {})}
 
 
 class LifecycleSettings(BaseModel):
-    """Lifecycle jobs (consolidate, revise, ...) and the worker's scheduler."""
+    """Lifecycle jobs (consolidate, revise, decay, promote, ...) and the worker's
+    scheduler."""
 
     # whether `cognimem worker` queues lifecycle jobs by the schedules below
     schedule: bool = True

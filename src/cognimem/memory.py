@@ -47,10 +47,12 @@ from cognimem.recall.overrides import RankingOverrides
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.consolidation import ConsolidationService
+from cognimem.services.decay import DecayService
 from cognimem.services.directory import DirectoryService
 from cognimem.services.editing import EditService
 from cognimem.services.jobs import JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
+from cognimem.services.promotion import PromotionService
 from cognimem.services.reading import ReadService
 from cognimem.services.sessions import SessionService
 from cognimem.services.transfer import TransferService
@@ -90,12 +92,16 @@ class Memory(LifecycleCalls, DirectoryCalls):
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
         self._consolidation = ConsolidationService(parts)
+        self._decay = DecayService(parts)
+        self._promotion = PromotionService(parts)
         # the lifecycle operations by name: one table, each a service method
         # ``async def op(scope, *, dry_run, progress=None) -> <Op>Result``
         operations: dict[str, Operation] = {
             "consolidate": self._consolidation.consolidate,
             "revise": self._revision.revise,
             "procedures": self._reading.procedures.detect,
+            "decay": self._decay.decay,
+            "promote": self._promotion.promote,
         }
         self._lifecycle = LifecycleJobService(parts, operations)
         self._jobs = JobService(parts, self._writing, self._lifecycle)

@@ -11,19 +11,25 @@ import asyncio
 from collections.abc import Callable
 from datetime import datetime
 
+from cognimem.models import MemoryItem
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
 from cognimem.models.lifecycle import (
     ConsolidationResult,
+    DecayResult,
     LifecycleRun,
+    MandateCandidate,
     ProcedureResult,
+    PromotionResult,
     RevisionResult,
 )
 from cognimem.models.procedures import Procedure
 from cognimem.queue import Job, JobState
 from cognimem.services.consolidation import ConsolidationService
+from cognimem.services.decay import DecayService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation, Progress
 from cognimem.services.procedures import ProcedureService
+from cognimem.services.promotion import PromotionService
 from cognimem.services.revision import RevisionService
 
 
@@ -32,6 +38,8 @@ class LifecycleCalls:
     _consolidation: ConsolidationService
     _revision: RevisionService
     _procedures: ProcedureService
+    _decay: DecayService
+    _promotion: PromotionService
     _jobs: JobService
 
     # -- lifecycle: services.consolidation ---------------------------------------------
@@ -120,6 +128,63 @@ class LifecycleCalls:
         return await self._procedures.list_procedures(
             scope=scope, user_id=user_id, all_users=all_users, limit=limit
         )
+
+    # -- lifecycle: services.decay, services.promotion ---------------------------------
+    async def decay(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+        progress: Callable[[float], None] | None = None,
+    ) -> DecayResult:
+        """Passive decay of one user's live facts, recorded as their status
+        (``docs/lifecycle.md``): a fact whose confidence decayed below 0.35 since it was
+        last validated (half-life by category) becomes ``aging``, an aging one above it
+        again ``active``, and one whose every evidence item was marked incorrect
+        ``invalidated``. Reads compute the decay at their own reference time whether
+        this ran or not. ``dry_run`` returns exactly the changes it would make (each
+        with its effective confidence and reason) and writes nothing."""
+        target = make_scope(scope, user_id=user_id, namespace=namespace)
+        return await self._decay.decay(target, dry_run=dry_run, progress=progress)
+
+    async def promote(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+        progress: Callable[[float], None] | None = None,
+    ) -> PromotionResult:
+        """Promotion by utility over one user's used items (``docs/lifecycle.md``):
+        items used often (cited by answers, marked correct) move up a tier, items loaded
+        often and never used, or high ones unused for 90 days, move down; mandate
+        candidates are listed in the result, never applied. ``dry_run`` returns the
+        changes it would make and writes nothing."""
+        target = make_scope(scope, user_id=user_id, namespace=namespace)
+        return await self._promotion.promote(target, dry_run=dry_run, progress=progress)
+
+    async def mandate_candidates(
+        self,
+        scope: ScopeLike = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+    ) -> list[MandateCandidate]:
+        """The user's memories proposed as mandates: tier ``high``, used (cited or
+        marked correct) at least 10 times, never marked incorrect. Nothing is applied:
+        an admin accepts one with :meth:`accept_mandate`."""
+        target = make_scope(scope, user_id=user_id, namespace=namespace)
+        return await self._promotion.mandate_candidates(target)
+
+    async def accept_mandate(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
+        """Accept a mandate candidate: the memory becomes a mandate (kind ``mandate``,
+        tier ``always``: in every packet's Always section), with a history entry
+        (``mandate_accepted``, actor ``api``). A memory that is not a current candidate
+        is ``InvalidInput(field="item_id")``; an unknown or inactive one ``NotFound``."""
+        return await self._promotion.accept_mandate(item_id, tenant_id=tenant_id)
 
     @property
     def lifecycle_operations(self) -> list[str]:

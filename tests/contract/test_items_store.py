@@ -203,16 +203,6 @@ async def test_load_scope_then_searches_see_the_scope_and_later_writes(store: St
     )
 
 
-async def test_record_access_counts(store: Store) -> None:
-    [r] = await store.commit([message("counted", ALICE)], WINDOW)
-    await store.record_access("t1", r.item_ids, T0 + timedelta(hours=1))
-    await store.record_access("t1", r.item_ids, T0 + timedelta(hours=2))
-    [item] = await store.get_items("t1", r.item_ids)
-    assert item.access_count == 2
-    assert item.loaded_count == 2
-    assert item.last_accessed_at == T0 + timedelta(hours=2)
-
-
 async def test_readers_never_see_half_a_batch(store: Store) -> None:
     batch = 25
     seen: set[int] = set()

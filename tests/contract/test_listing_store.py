@@ -84,3 +84,17 @@ async def test_items_are_listed_by_status_kind_time_tier_and_text(store: Store) 
     # every user of the tenant
     shared = ItemFilter(Scope(tenant_id="t1"), statuses=EVERY_STATUS)
     assert len(await ids(shared, ItemText(contains="miso"))) == 4
+
+
+async def test_listed_items_carry_their_usage_counters(store: Store) -> None:
+    """The counters live in ``item_usage`` (migration 14): a listing shows what reads and
+    turns counted, as ``get_items`` does."""
+    [r] = await store.commit([message("a counted memory", ALICE)], WINDOW)
+    [item_id] = r.item_ids
+    await store.record_access("t1", [item_id], T0 + timedelta(hours=1))
+    await store.record_usage("t1", [item_id], {"cited_count": 2})
+    [listed] = await store.list_items(ItemFilter(ALICE), ItemText(), 10)
+    [got] = await store.get_items("t1", [item_id])
+    assert (listed.access_count, listed.cited_count) == (1, 2)
+    assert listed.last_accessed_at == T0 + timedelta(hours=1)
+    assert (listed.access_count, listed.cited_count) == (got.access_count, got.cited_count)

@@ -80,6 +80,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (10, "event_jobs"),
         (11, "item_event_period"),
         (12, "lifecycle_runs"),
+        (14, "item_usage"),
         (15, "procedures"),
         (16, "item_search_stats"),
     ]
@@ -303,3 +304,35 @@ async def test_postgres_upgrade_marks_events_without_items_unprocessed(
         assert await upgraded.unprocessed("t1", ["evt_derived", "evt_queued"]) == ["evt_queued"]
     finally:
         await upgraded.close()
+
+
+async def test_migration_14_moves_the_items_counters_into_item_usage(
+    blank_postgres_dsn: str,
+) -> None:
+    s = PostgresStore(blank_postgres_dsn)
+    await s.open()
+    [used, unused] = await s.commit(
+        [message("read often", ALICE), message("never read", ALICE)], WINDOW
+    )
+    await s.close()
+    # the database as migration 12 left it
+    await _sql(blank_postgres_dsn, "DROP TABLE item_usage")
+    await _sql(blank_postgres_dsn, "DELETE FROM schema_migrations WHERE version = 14")
+    await _sql(
+        blank_postgres_dsn,
+        "UPDATE items SET access_count = 3, loaded_count = 2, cited_count = 1,"
+        " success_count = 1, last_accessed_at = $1 WHERE id = $2",
+        T0,
+        used.item_ids[0],
+    )
+    s = PostgresStore(blank_postgres_dsn)
+    await s.open()
+    try:
+        [a, b] = await s.get_items("t1", [*used.item_ids, *unused.item_ids])
+        assert (a.access_count, a.loaded_count, a.cited_count, a.success_count) == (3, 2, 1, 1)
+        assert a.last_accessed_at == T0
+        assert (b.access_count, b.last_accessed_at) == (0, None)
+        await s.record_access("t1", used.item_ids, T0)
+        assert (await s.get_items("t1", used.item_ids))[0].access_count == 4
+    finally:
+        await s.close()

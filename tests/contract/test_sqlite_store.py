@@ -14,6 +14,7 @@ from cognimem.errors import (
     StoreError,
 )
 from cognimem.models import ItemStatus
+from cognimem.models.clock import to_micros
 from cognimem.models.knowledge import (
     FactCategory,
 )
@@ -59,6 +60,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (10, "event_jobs"),
         (11, "item_event_period"),
         (12, "lifecycle_runs"),
+        (14, "item_usage"),
         (15, "procedures"),
     ]
 
@@ -193,3 +195,32 @@ async def test_sqlite_fact_rows_cache_sees_another_stores_writes(tmp_path: Path)
     finally:
         await a.close()
         await b.close()
+
+
+async def test_migration_14_moves_the_items_counters_into_item_usage(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    s = SQLiteStore(path)
+    await s.open()
+    [used, unused] = await s.commit(
+        [message("read often", ALICE), message("never read", ALICE)], WINDOW
+    )
+    await s.close()
+    with sqlite3.connect(path) as conn:  # the database as migration 12 left it
+        conn.execute("DROP TABLE item_usage")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 14")
+        conn.execute(
+            "UPDATE items SET access_count = 3, loaded_count = 2, cited_count = 1,"
+            " success_count = 1, last_accessed_at = ? WHERE id = ?",
+            (to_micros(T0), used.item_ids[0]),
+        )
+    s = SQLiteStore(path)
+    await s.open()
+    try:
+        [a, b] = await s.get_items("t1", [*used.item_ids, *unused.item_ids])
+        assert (a.access_count, a.loaded_count, a.cited_count, a.success_count) == (3, 2, 1, 1)
+        assert a.last_accessed_at == T0
+        assert (b.access_count, b.last_accessed_at) == (0, None)
+        await s.record_access("t1", used.item_ids, T0)
+        assert (await s.get_items("t1", used.item_ids))[0].access_count == 4
+    finally:
+        await s.close()

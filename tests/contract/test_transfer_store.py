@@ -39,6 +39,7 @@ async def test_erase_user_leaves_nothing_of_them_in_any_table(store: Store) -> N
     work = erased.model_copy(update={"namespace": "work"})
     at_work = await seed(store, work, "wombatword")
     theirs = await seed(store, BOB, "otter")
+    await store.record_access("t1", mine["items"], T0)  # their usage counters too
     await ids_for(store, erased, "quokkaword")  # caches the user's matrix and facts
     await store.fact_rows("t1", "default", "zed-erased", 100)
     await ids_for(store, Scope(tenant_id="t1"), "quokkaword")  # and the namespace's
@@ -126,6 +127,11 @@ def as_set(records: list[ExportRecord]) -> set[str]:
 async def round_trip(source: Store, target: Store) -> None:
     mine = await seed(source, ALICE, "lynx")
     await seed(source, BOB, "otter")
+    # usage counters travel with their items
+    await source.record_access("t1", mine["items"][:1], T0 + timedelta(hours=1))
+    await source.record_usage(
+        "t1", mine["items"][:1], {"loaded_count": 1, "cited_count": 2, "failure_count": 1}
+    )
     await source.commit([message("a work note", ALICE.model_copy(update={"namespace": "w"}))], 1)
     user = Scope(tenant_id="t1", user_id="alice")
     records = await export(source, user)
@@ -151,6 +157,9 @@ async def round_trip(source: Store, target: Store) -> None:
         for r in records
     ]
     assert as_set(again) == as_set(retenanted)
+    used = next(r.data for r in again if r.type == "item" and r.data["cited_count"])
+    assert (used["access_count"], used["loaded_count"], used["cited_count"]) == (1, 1, 2)
+    assert used["failure_count"] == 1
     # the imported rows work: searchable, scored, linked
     lexical, vector = await ids_for(target, moved, "lynx")
     assert set(lexical) == set(mine["items"])

@@ -95,3 +95,33 @@ def test_an_unknown_operation_is_an_error(db_url: str) -> None:
     assert bad.returncode == 1
     assert "NotFound" in bad.stderr
     assert "lifecycle operation 'no_such_op' not found" in bad.stderr
+
+
+async def seed_wrong_fact(db_url: str) -> str:
+    async with Memory.open(db_url, embedder=HashingEmbedder()) as mem:
+        [item_id] = (await mem.write("I live in Lisbon.", user_id="ada")).item_ids
+        await mem.update(item_id, feedback="incorrect")
+        [fact] = await mem.facts(user_id="ada")
+        return fact.id
+
+
+async def fact_status(db_url: str, fact_id: str) -> str:
+    async with Memory.open(db_url, embedder=HashingEmbedder()) as mem:
+        [fact] = [f for f in await mem.facts(user_id="ada", include_history=True)]
+        assert fact.id == fact_id
+        return fact.status.value
+
+
+def test_decay_from_the_command_line(db_url: str) -> None:
+    fact_id = asyncio.run(seed_wrong_fact(db_url))
+    dry = cli("lifecycle", "decay", "--user", "ada", "--dry-run", db_url=db_url, with_op=False)
+    assert dry.returncode == 0, dry.stderr
+    answer = json.loads(dry.stdout)
+    assert answer["summary"] == {"facts": 1, "aging": 0, "active": 0, "invalidated": 1}
+    assert [c["fact_id"] for c in answer["result"]["changes"]] == [fact_id]
+    assert asyncio.run(fact_status(db_url, fact_id)) == "active"
+
+    ran = cli("lifecycle", "decay", "--user", "ada", "--key", "k1", db_url=db_url, with_op=False)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["job"]["state"] == "done"
+    assert asyncio.run(fact_status(db_url, fact_id)) == "invalidated"

@@ -128,3 +128,26 @@ async def test_export_erase_import_round_trip(face: Any) -> None:
     assert await texts(face, "nurse Leeds daughter Mia") == before
     again = await face.import_records(records)
     assert sum(again.values()) == 0
+
+
+async def test_usage_promotion_and_mandate_candidates_through_each_face(face: Any) -> None:
+    [rule] = (await face.write("Always answer in British English", user_id="ada")).item_ids
+    turn = await face.turn(
+        "How should you answer me?", "In British English, as you asked.", user_id="ada"
+    )
+    assert turn.cited == [rule]
+    await face.update(rule, tier="high")
+    for _ in range(10):
+        await face.update(rule, feedback="correct")
+    run = await face.run_lifecycle("promote", user_id="ada", dry_run=True)
+    assert run.result is not None
+    assert [c["item_id"] for c in run.result["mandate_candidates"]] == [rule]
+    [candidate] = await face.mandate_candidates(user_id="ada")
+    assert (candidate.item_id, candidate.cited_count, candidate.success_count) == (rule, 1, 10)
+    accepted = await face.accept_mandate(rule)
+    assert (accepted.kind, accepted.tier) == ("mandate", "always")
+    with pytest.raises(NotFound):
+        await face.accept_mandate("mem_missing")
+    decay = await face.run_lifecycle("decay", user_id="ada", dry_run=True)
+    assert decay.result is not None
+    assert decay.result["changes"] == []

@@ -145,16 +145,18 @@ async def test_open_conflicts_and_unconfirmed_facts_have_their_sections(memory: 
     packet = await memory.read(
         "Where do I live, and what is my favourite colour?",
         user_id="u",
-        reference_time=T0 + 400 * DAY,
+        reference_time=T0 + 730 * DAY,
     )
     [conflict] = packet.sections.conflicts
     assert conflict.key == "user:location:city"
     assert {"I live in Lisbon.", "I live in Porto."} == set(conflict.texts)
-    # said once, more than 180 days ago: shown, flagged as needing validation
+    # a preference said once, two half-lives (365 days each) ago: its confidence decayed
+    # below 0.35, so it is shown as needing validation, not as known
     assert any("green" in e.text for e in packet.sections.needs_validation)
+    assert not any("green" in e.text for e in packet.sections.preferences)
     markdown = packet.to_markdown()
     assert "### Open conflicts" in markdown
-    assert "### Unconfirmed" in markdown
+    assert "### Needs validation" in markdown
 
 
 async def test_explain_gives_every_signal_and_the_step_for_returned_and_dropped(

@@ -180,6 +180,29 @@ class ScopeRequest(BaseModel):
     scope: ScopeFields = Field(default_factory=ScopeFields)
 
 
+class UserScope(BaseModel):
+    """One user's memories as a whole (promotion's mandate candidates): the user is
+    required; agent and session are not taken. The tenant comes from the API key."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tenant_id: str | None = Field(default=None, description="Ignored: the key decides.")
+    user_id: str = Field(pattern=ID_PATTERN)
+    namespace: str = Field(default="default", pattern=ID_PATTERN)
+
+    def for_tenant(self, tenant_id: str) -> dict[str, Any]:
+        """The scope for a ``Memory`` call, in the key's tenant."""
+        return {**self.model_dump(exclude={"tenant_id"}), "tenant_id": tenant_id}
+
+
+class UserScopeRequest(BaseModel):
+    """A body that is only one user's scope."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scope: UserScope
+
+
 class ReadScopeRequest(BaseModel):
     """A body that is only a read's scope (export, stats, entities)."""
 

@@ -20,7 +20,9 @@ POLL_S = 0.2
 
 
 def lifecycle(
-    op: Annotated[str, typer.Argument(help="The operation: consolidate, revise, ...")],
+    op: Annotated[
+        str, typer.Argument(help="The operation: consolidate, revise, decay, promote, ...")
+    ],
     user: Annotated[str, typer.Option("--user", "-u", help="User id of the scope.")],
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Say what would change; change nothing.")

@@ -92,3 +92,20 @@ def invalid_input(exc: ValidationError, prefix: str) -> InvalidInput:
     loc = ".".join(str(p) for p in first["loc"])
     field = f"{prefix}.{loc}" if loc else prefix
     return InvalidInput(f"{field}: {first['msg']}", field=field)
+
+
+def require_user(scope: Scope, op: str) -> str:
+    """The user of a call that works on one user's memories as a whole (a lifecycle
+    operation): ``InvalidInput`` without one, or with an agent or a session."""
+    if scope.user_id is None:
+        raise InvalidInput(
+            f"{op} works on one user's memories: scope.user_id is required",
+            field="scope.user_id",
+        )
+    for name in ("agent_id", "session_id"):
+        if getattr(scope, name) is not None:
+            raise InvalidInput(
+                f"{op} works on all of a user's memories: leave out scope.{name}",
+                field=f"scope.{name}",
+            )
+    return scope.user_id

@@ -30,7 +30,8 @@ def same_statement(a: Fact, b: Fact) -> bool:
 
 def reinforced(old: Fact, new: Fact, said_at: datetime) -> Fact:
     """``old`` said again as ``new`` at ``said_at``: confidence toward the cap (by
-    ``new``'s confidence), ``reinforcement_count`` + 1, ``last_validated_at``, the
+    ``new``'s confidence), ``reinforcement_count`` + 1, ``last_validated_at`` (which
+    resets its passive decay, ``recall/decay.py``; an aging fact is active again), the
     evidence and scope tags of both."""
     gain = REINFORCE_RATE * new.confidence * (CONFIDENCE_CAP - old.confidence)
     confidence = min(CONFIDENCE_CAP, old.confidence + max(gain, 0.0))
@@ -43,6 +44,8 @@ def reinforced(old: Fact, new: Fact, said_at: datetime) -> Fact:
         valid_from = new.valid_from
     return old.model_copy(
         update={
+            # validated again: an aging fact is active again, its decay starts over
+            "status": FactStatus.ACTIVE if old.status is FactStatus.AGING else old.status,
             "confidence": confidence,
             "confidence_factors": factors,
             "reinforcement_count": old.reinforcement_count + 1,
@@ -80,6 +83,11 @@ def invalidated(old: Fact, event_id: str | None) -> Fact:
             "revision": old.revision + 1,
         }
     )
+
+
+def restatused(old: Fact, status: FactStatus) -> Fact:
+    """``old`` with a new status (passive decay: ``active`` ↔ ``aging``)."""
+    return old.model_copy(update={"status": status, "revision": old.revision + 1})
 
 
 def union(a: Iterable[str], b: Iterable[str]) -> list[str]:

@@ -7,7 +7,8 @@ an admin call answers: the queued job, or a dry run's result inline.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -96,6 +97,87 @@ class RevisionResult(BaseModel):
             "reinforced": len(self.reinforced),
             "invalidated": len(self.invalidated),
             "items_silenced": len(self.items_silenced),
+        }
+
+
+class FactStatusChange(BaseModel):
+    """One fact's status change by passive decay: what it was, what it becomes, why."""
+
+    fact_id: str
+    key: str
+    text: str
+    category: str
+    before: str  # its status: active, aging
+    after: str  # aging, active, invalidated
+    confidence: float  # as stored
+    effective_confidence: float  # after decay, when the pass ran
+    last_validated_at: datetime
+    reason: str
+
+
+class DecayResult(BaseModel):
+    """What a decay pass over one user's live facts did (with ``dry_run``: would do):
+    how many live facts it weighed (``facts``) at ``reference_time``, and every status
+    change (``changes``: to ``aging``, back to ``active``, ``invalidated``)."""
+
+    dry_run: bool
+    reference_time: datetime
+    facts: int = 0
+    changes: list[FactStatusChange] = Field(default_factory=list)
+    retries: int = 0  # concurrent changes to the same facts that made it decide again
+
+    def summary(self) -> dict[str, int | str]:
+        return {
+            "facts": self.facts,
+            "aging": sum(c.after == "aging" for c in self.changes),
+            "active": sum(c.after == "active" for c in self.changes),
+            "invalidated": sum(c.after == "invalidated" for c in self.changes),
+        }
+
+
+class TierChange(BaseModel):
+    """One item moved a tier by promotion, and why."""
+
+    item_id: str
+    text: str
+    action: Literal["promoted", "demoted"]
+    before: str  # its tier
+    after: str
+    utility: float
+    reason: str
+
+
+class MandateCandidate(BaseModel):
+    """An item proposed as a mandate (used often, never marked incorrect): an admin may
+    accept it (``Memory.accept_mandate``); nothing applies it by itself."""
+
+    item_id: str
+    text: str
+    kind: str
+    tier: str
+    cited_count: int
+    success_count: int
+    loaded_count: int
+    utility: float
+
+
+class PromotionResult(BaseModel):
+    """What a promotion pass over one user's used items did (with ``dry_run``: would
+    do): how many it weighed (``items``), the tier changes, and the mandate candidates
+    after it (proposed, not applied)."""
+
+    dry_run: bool
+    items: int = 0
+    changes: list[TierChange] = Field(default_factory=list)
+    mandate_candidates: list[MandateCandidate] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)  # edited meanwhile: left to the next pass
+
+    def summary(self) -> dict[str, int | str]:
+        return {
+            "items": self.items,
+            "promoted": sum(c.action == "promoted" for c in self.changes),
+            "demoted": sum(c.action == "demoted" for c in self.changes),
+            "mandate_candidates": len(self.mandate_candidates),
         }
 
 

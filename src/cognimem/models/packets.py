@@ -110,7 +110,10 @@ class FactEntry(BaseModel):
     value: str
     polarity: bool = True
     scope_tags: list[str] = Field(default_factory=list)
-    confidence: float
+    confidence: float  # as stored: when it was last validated
+    # the stored confidence after passive decay, at the read's reference time
+    # (recall/decay.py); below 0.35 the fact needs validation
+    effective_confidence: float | None = None
     score: float  # relevance to the query
     signals: dict[str, float] = Field(default_factory=dict)
     valid_from: datetime | None = None
@@ -193,9 +196,9 @@ class PacketSections(BaseModel):
     active constraints split into "must follow" (value, policy) and "consider" (goal,
     state, causal), the user's facts and preferences that bear on the query, summaries
     and procedures (caller-written tool notes; learnt request → action patterns whose
-    trigger the query matches), open conflicts, facts needing validation (old, said
-    once), and the domain database's current rows for the entities the query names
-    (domain facts)."""
+    trigger the query matches), open conflicts, facts needing validation (their
+    confidence decayed since they were last confirmed, ``recall/decay.py``), and the
+    domain database's current rows for the entities the query names (domain facts)."""
 
     mandates: list[PacketItem] = Field(default_factory=list)
     must_follow: list[FactEntry] = Field(default_factory=list)
@@ -312,7 +315,7 @@ SECTION_TITLES = (
     ("learned_procedures", "### Learned procedures (done before for this request)"),
     ("summaries", "### Summaries"),
     ("conflicts", "### Open conflicts (ask before relying on these)"),
-    ("needs_validation", "### Unconfirmed (old, said once)"),
+    ("needs_validation", "### Needs validation (not confirmed lately: ask before relying)"),
 )
 
 

@@ -66,11 +66,15 @@ class WriteResult(BaseModel):
 
 class Turn(BaseModel):
     """One conversational turn: the packet read for the user's message (before the turn
-    was stored), what storing the turn's messages did, and what the turn did to the
-    facts the read retrieved (``revision``), and the learnt procedures the read matched
-    that the turn did again (``procedures_reinforced``: their ids)."""
+    was stored), what storing the turn's messages did, what the turn did to the facts the
+    read retrieved (``revision``), which of its memories the answer cited, and the learnt
+    procedures the read matched that the turn did again (``procedures_reinforced``: their
+    ids)."""
 
     packet: ContextPacket
     stored: WriteResult
     revision: TurnRevision = Field(default_factory=TurnRevision)
     procedures_reinforced: list[str] = Field(default_factory=list)
+    # the packet's memories the assistant's answer used (``recall/citations.py``), each
+    # counted as cited once; empty without an answer
+    cited: list[str] = Field(default_factory=list)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from cognimem.models import MemoryItem, PacketItem
 from cognimem.models.knowledge import BINDING_CATEGORIES, FactCategory
@@ -31,13 +31,16 @@ from cognimem.models.packets import (
     section_line,
 )
 from cognimem.recall.constraints import Scored, SectionConfig
+from cognimem.recall.decay import effective_confidence, is_aging
 
 Counter = Callable[[str], int]
 SectionEntry = PacketItem | FactEntry | ConflictEntry | ProcedureEntry | DomainFactEntry
 _TITLES = dict(SECTION_TITLES)
 
 
-def entry(scored: Scored) -> FactEntry:
+def entry(scored: Scored, now: datetime) -> FactEntry:
+    """The section entry of a picked fact, its effective confidence taken at ``now``
+    (the read's reference time)."""
     f = scored.fact
     return FactEntry(
         id=f.id,
@@ -48,6 +51,7 @@ def entry(scored: Scored) -> FactEntry:
         polarity=f.polarity,
         scope_tags=f.scope_tags,
         confidence=f.confidence,
+        effective_confidence=round(effective_confidence(f, now), 4),
         score=scored.score,
         signals=scored.signals,
         valid_from=f.valid_from,
@@ -90,11 +94,13 @@ class SectionInputs:
     domain_facts: list[DomainFactEntry] = field(default_factory=list)
 
 
-def needs_validation(scored: Scored, now: datetime, config: SectionConfig) -> bool:
+def needs_validation(scored: Scored, now: datetime) -> bool:
+    """A fact or constraint that is aging at the read's reference time (its effective
+    confidence decayed below ``recall/decay.AGING_BELOW``). A binding constraint
+    ("must follow") never is: what the user said to respect is shown as a rule until
+    they take it back."""
     f = scored.fact
-    return f.reinforcement_count <= 1 and now - f.last_validated_at > timedelta(
-        days=config.validation_age_days
-    )
+    return f.category not in BINDING_CATEGORIES and is_aging(f, now)
 
 
 class _Packer:
@@ -156,11 +162,16 @@ def assemble_sections(
     spent = 0
     constraint_budget = int(max_tokens * config.constraint_share)
     for i, scored in enumerate(inputs.constraints):
-        name = "must_follow" if scored.fact.category in BINDING_CATEGORIES else "consider"
+        if needs_validation(scored, now):
+            name = "needs_validation"
+        elif scored.fact.category in BINDING_CATEGORIES:
+            name = "must_follow"
+        else:
+            name = "consider"
         before = packer.used
         # the best relevant constraint goes in whenever it fits the packet at all
         budget = room if i == 0 else min(constraint_budget, cap) - spent
-        packer.add(name, entry(scored), budget)
+        packer.add(name, entry(scored, now), budget)
         spent += packer.used - before
     # the domain's current rows: authoritative, ahead of what memory says
     spent += packer.fill(
@@ -169,14 +180,14 @@ def assemble_sections(
     fact_budget = min(int(max_tokens * config.fact_share), cap - spent)
     fact_spent = 0
     for scored in inputs.facts:
-        if needs_validation(scored, now, config):
+        if needs_validation(scored, now):
             name = "needs_validation"
         elif scored.fact.category is FactCategory.PREFERENCE:
             name = "preferences"
         else:
             name = "facts"
         before = packer.used
-        packer.add(name, entry(scored), fact_budget - fact_spent)
+        packer.add(name, entry(scored, now), fact_budget - fact_spent)
         fact_spent += packer.used - before
     spent += fact_spent
     # learnt procedures the query matched, then the hints, share the procedures' budget

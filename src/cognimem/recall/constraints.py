@@ -64,7 +64,6 @@ class SectionConfig:
     procedure_share: float = 0.1
     summary_share: float = 0.1
     conflict_share: float = 0.05
-    validation_age_days: float = 180.0  # a fact said once and older needs validation
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from cognimem.models.knowledge import Fact
 from cognimem.models.packets import Explanation, PacketItem, PacketSections, claims_of
 from cognimem.recall.constraints import Pick, Scored
+from cognimem.recall.decay import effective_confidence
 from cognimem.recall.rerank import Ranked
 
 
@@ -18,11 +20,13 @@ def explanations(
     chosen: Sequence[PacketItem],
     dropped: dict[str, str],
     looked_up: Sequence[Fact],
+    now: datetime,
 ) -> list[Explanation]:
     """Every ranked item, every summary in the Summaries section and every fact a step
     picked (``looked_up``: the facts the exact key lookup found), with its signals,
     score and outcome; a summary's or profile's with its claims (each sentence and the
-    events it states)."""
+    events it states). A fact's signals include its stored ``confidence`` and its
+    ``effective_confidence`` at ``now`` (the read's reference time, ``recall/decay.py``)."""
     out: list[Explanation] = []
     returned = {p.id for p in chosen}
     for r in ranked:
@@ -58,11 +62,17 @@ def explanations(
         for e in getattr(sections, name)
     }
     step_of = {p.fact_id: ("constraints" if p.constraint else "facts") for p in picks}
+    facts = {f.id: f for f in looked_up}
+    facts.update({fact_id: s.fact for fact_id, s in scored.items()})
     for f in looked_up:
         step_of.setdefault(f.id, "fact_lookup")
     for fact_id, step in step_of.items():
         s = scored.get(fact_id)
         signals = dict(s.signals) if s else {"key": 1.0}
+        fact = facts.get(fact_id)
+        if fact is not None:
+            signals["confidence"] = round(fact.confidence, 4)
+            signals["effective_confidence"] = round(effective_confidence(fact, now), 4)
         score = s.score if s else 1.0
         outcome = (
             f"section:{placed[fact_id]}" if fact_id in placed else dropped.get(fact_id, "dropped")

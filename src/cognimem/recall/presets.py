@@ -32,8 +32,16 @@ class RerankWeights(BaseModel):
     recency: Weight = 0.05
     importance: Weight = 0.0
     reinforcement: Weight = 0.0
+    # 0: an item's confidence decays from when it was said, which on the LoCoMo rotation
+    # is one more recency and costs at every weight tried (all five 0.7775 → 0.7759 /
+    # 0.7726 / 0.7720 at 0.05 / 0.1 / 0.2, both folds' tune and check lower); a fact's
+    # decayed confidence acts in the sections instead (recall/decay.py)
     confidence: Weight = 0.0
-    utility: Weight = 0.0
+    # how often answers used an item when it was loaded (recall/citations.py, feedback);
+    # 0.5 for an item no answer has weighed yet. LoCoMo's reads have no answers, so every
+    # item is 0.5 there and the weight moves no item: frac@10 0.7775 at 0 and at 0.1,
+    # every row of the rotation the same
+    utility: Weight = 0.1
     # a reply to a candidate question, by that question's score (recall/pairs.py). 0.1:
     # the smallest weight better on both folds' check conversations of the LoCoMo
     # rotation (frac@10 0.7179 → 0.7250 and 0.7508 → 0.7555), no category lower;
@@ -53,7 +61,7 @@ class HalfLives(BaseModel):
     fact: Days = 730.0
     procedure: Days = 365.0
     stable: Days = 3650.0  # constraints, mandates, guardrails
-    confidence: Days = 180.0  # passive decay since last validation
+    confidence: Days = 180.0  # an item's confidence decays from when it was said
 
 
 class RecallConfig(BaseModel):
@@ -121,7 +129,7 @@ class RecallConfig(BaseModel):
     cross_encoder_weight: Share = 0.2
 
 
-PLAIN = RerankWeights(dated=0.0, recency=0.0, answer=0.0)
+PLAIN = RerankWeights(dated=0.0, recency=0.0, answer=0.0, utility=0.0)
 PRESETS: dict[str, RecallConfig] = {
     "balanced": RecallConfig(name="balanced"),
     # fewer, surer memories: a relevance floor and diversity

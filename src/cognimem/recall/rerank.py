@@ -10,7 +10,8 @@ Signals, each in [0, 1]:
 - ``dated``: the item's own words date what the query asks about (``recall/temporal.py``);
 - ``recency``: halves every ``half_lives.<kind>`` days before the reference time;
 - ``importance``; ``reinforcement`` (log of the events merged into it);
-- ``confidence``: stored confidence with passive decay since it was last recorded;
+- ``confidence``: stored confidence with passive decay since it was said (halving every
+  ``half_lives.confidence`` days; constraints, mandates and guardrails do not decay);
 - ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown).
 
 Then ``recall/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
@@ -84,6 +85,15 @@ def half_life(kind: ItemKind, lives: HalfLives) -> float:
     return days
 
 
+def utility(item: MemoryItem) -> float:
+    """How often the item was useful when it was used: (cited + successes + 1) /
+    (loaded + successes + failures + 2), Laplace-smoothed, so 0.5 for an item never
+    used. Promotion (``lifecycle/promote.py``) weighs the same number."""
+    tried = item.loaded_count + item.success_count + item.failure_count
+    useful = item.cited_count + item.success_count
+    return min((useful + 1) / (tried + 2), 1.0)
+
+
 def _decay(since: datetime, now: datetime, days: float) -> float:
     age = max((now - since).total_seconds(), 0.0) / 86_400
     return float(0.5 ** (age / days))
@@ -99,11 +109,11 @@ def signals_of(
     item = candidate.item
     assert item is not None
     events = max(len(item.source_event_ids), 1)
-    tried = item.loaded_count + item.success_count + item.failure_count
-    useful = item.cited_count + item.success_count
     confidence = item.confidence
     if item.kind not in _STABLE:
-        confidence *= _decay(item.recorded_at, now, lives.confidence)
+        # since it was said (its own time, as the read's reference time is): decay
+        # "since it was recorded" never decayed a replayed conversation at all
+        confidence *= _decay(item.occurred_at, now, lives.confidence)
     return {
         "relevance": candidate.relevance,
         "graph": candidate.graph,
@@ -114,7 +124,7 @@ def signals_of(
         "importance": item.importance,
         "reinforcement": min(math.log2(events) / 4, 1.0),
         "confidence": confidence,
-        "utility": min((useful + 1) / (tried + 2), 1.0),
+        "utility": utility(item),
     }
 
 

@@ -265,7 +265,7 @@ class Reader:
             lookups = output(outputs, StepKind.FACT_LOOKUP).facts
             matched = output(outputs, StepKind.LEARNED_PROCEDURES).procedures
             packet.explain = explanations(
-                ranked, fact_picks.picks, scored_of, sections, chosen, dropped, lookups
+                ranked, fact_picks.picks, scored_of, sections, chosen, dropped, lookups, now
             ) + learnt.explain(matched, sections, dropped)
             packet.recall_config = config.model_dump(mode="json")
         return packet

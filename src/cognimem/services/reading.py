@@ -14,6 +14,7 @@ from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.models.profiles import IngestProfile
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
+from cognimem.recall.citations import cited_items
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.services.components import Components
@@ -24,6 +25,14 @@ from cognimem.text.validate import check_message, check_text, check_time
 
 # a packet's largest token budget: beyond any model's context window
 MAX_READ_TOKENS = 200_000
+
+
+def loaded_ids(packet: ContextPacket) -> list[str]:
+    """The memories a packet holds as items: ranked, mandates, summaries, procedures."""
+    s = packet.sections
+    return list(
+        dict.fromkeys(i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures))
+    )
 
 
 class ReadService:
@@ -125,9 +134,7 @@ class ReadService:
             timezone=timezone,
             explain=explain,
         )
-        s = packet.sections
-        loaded = [i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures)]
-        await parts.store.record_access(target.tenant_id, list(dict.fromkeys(loaded)), now)
+        await parts.store.record_access(target.tenant_id, loaded_ids(packet), now)
         return packet
 
     async def turn(
@@ -195,6 +202,18 @@ class ReadService:
         )
         revision = await self.revision.after_turn(packet, stored, target)
         reinforced = await self.procedures.after_turn(packet, stored, target)
+        cited: list[str] = []
+        if assistant_message is not None:
+            # an answer shows what the packet was used for: its memories count as loaded
+            # (tried) and those the answer used as cited; a read alone counts neither
+            cited = cited_items(messages[1].content, packet)
+            store = parts.store
+            await store.record_usage(target.tenant_id, loaded_ids(packet), {"loaded_count": 1})
+            await store.record_usage(target.tenant_id, cited, {"cited_count": 1})
         return Turn(
-            packet=packet, stored=stored, revision=revision, procedures_reinforced=reinforced
+            packet=packet,
+            stored=stored,
+            revision=revision,
+            cited=cited,
+            procedures_reinforced=reinforced,
         )

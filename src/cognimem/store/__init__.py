@@ -16,6 +16,7 @@ from cognimem.store.roles import (
     SessionStore,
     Store,
     TransferStore,
+    UsageStore,
 )
 
 
@@ -51,5 +52,6 @@ __all__ = [
     "SessionStore",
     "Store",
     "TransferStore",
+    "UsageStore",
     "open_store",
 ]

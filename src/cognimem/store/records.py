@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -52,6 +52,31 @@ ITEM_COLUMNS = (
     " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
     " metadata, event_start, event_end"
 )
+# an item's use, counted in the narrow ``item_usage`` table (migration 14): a read's bulk
+# update rewrites those rows, not the wide item rows. The items' own columns of these
+# names hold what was counted before the migration (copied) and are no longer written
+USAGE_COUNTERS = ("access_count", "loaded_count", "cited_count", "success_count", "failure_count")
+USAGE_COLUMNS = (*USAGE_COUNTERS, "last_accessed_at")
+
+
+def check_counters(counts: Mapping[str, int]) -> None:
+    """A ``ValueError`` unless every name is a usage counter (what ``add_usage`` adds)."""
+    for name in counts:
+        if name not in USAGE_COUNTERS:
+            raise ValueError(f"not a usage counter: {name}")
+
+
+def _item_column(column: str) -> str:
+    if column in USAGE_COUNTERS:
+        return f"coalesce(u.{column}, 0) AS {column}"
+    if column == "last_accessed_at":
+        return f"u.{column} AS {column}"
+    return f"i.{column}"
+
+
+# ``ITEM_COLUMNS`` read from ``ITEMS_WITH_USAGE``: the counters from ``item_usage``
+ITEM_SELECT = ", ".join(_item_column(c.strip()) for c in ITEM_COLUMNS.split(","))
+ITEMS_WITH_USAGE = "items i LEFT JOIN item_usage u ON u.item_id = i.id"
 EVENT_COLUMNS = (
     "id, tenant_id, namespace, user_id, agent_id, session_id, role, name, content, content_hash,"
     " idempotency_key, external_id, occurred_at, recorded_at, metadata"
@@ -88,19 +113,27 @@ API_KEY_COLUMNS = (
 
 
 # what an edit of a memory may change, so what it must find as it left it when it commits
-# (Store.update_item's ``expected``)
-EDIT_GUARD_COLUMNS = (
-    "text", "importance", "confidence", "tier", "status",
-    "cited_count", "success_count", "failure_count",
-)  # fmt: skip
+# (Store.update_item's ``expected``); its counters are added to ``item_usage`` as
+# increments (``usage_increments``), which need no guard
+EDIT_GUARD_COLUMNS = ("text", "importance", "confidence", "tier", "status")
 
 
 def edit_guard(item: MemoryItem) -> list[object]:
     """``item``'s values of :data:`EDIT_GUARD_COLUMNS`, in that order."""
-    return [
-        item.text, item.importance, item.confidence, item.tier.value, item.status.value,
-        item.cited_count, item.success_count, item.failure_count,
-    ]  # fmt: skip
+    return [item.text, item.importance, item.confidence, item.tier.value, item.status.value]
+
+
+def usage_increments(item: MemoryItem, expected: MemoryItem) -> dict[str, int]:
+    """The counters an edit raised (``item`` against the ``expected`` state it was made
+    from), by how much; an edit never lowers a counter."""
+    out: dict[str, int] = {}
+    for column in USAGE_COUNTERS:
+        delta = getattr(item, column) - getattr(expected, column)
+        if delta < 0:
+            raise ValueError(f"an edit cannot lower {column}")
+        if delta:
+            out[column] = delta
+    return out
 
 
 def closed_session(session_id: str) -> Conflict:

@@ -166,8 +166,31 @@ class ItemStore(Protocol):
         """For each row of ``queries``, the single most similar item (or None): the
         near-duplicate check of a whole write in one call."""
 
+
+class UsageStore(Protocol):
+    """How items were used, counted in bulk in a narrow table of their own (``item_usage``,
+    not the item rows): returned by a read (``access_count``), loaded into the packet of
+    a turn with an answer (``loaded_count``), cited by that answer, marked correct or
+    incorrect. ``ItemStore.get_items`` (and export) read the counters into
+    ``MemoryItem.access_count``, ``loaded_count``, ``cited_count``, ``success_count``,
+    ``failure_count`` and ``last_accessed_at``. Ids of another tenant, or of no item,
+    are ignored."""
+
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        """Bulk: access_count + 1, loaded_count + 1, last_accessed_at = at."""
+        """A read returned these items: access_count + 1, last_accessed_at = ``at``
+        (unless later already)."""
+
+    async def record_usage(
+        self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
+    ) -> None:
+        """Add ``counts`` (``cited_count``, ``success_count``, ... → increment) to each
+        item; a name that is not a counter is a ``ValueError``."""
+
+    async def usage_candidates(
+        self, tenant_id: str, namespace: str, user_id: str, limit: int
+    ) -> list[MemoryItem]:
+        """The user's active items that were ever used or are of tier ``high`` (what
+        promotion weighs), newest first, at most ``limit``, counters read in."""
 
 
 class KnowledgeStore(Protocol):
@@ -249,11 +272,12 @@ class EditStore(Protocol):
         embedding: np.ndarray | None = None,
         search_text: str | None = None,
     ) -> None:
-        """Store ``item``'s new state (text, importance, tier, status, confidence,
-        counters, metadata) and append ``history``, in one transaction. With
+        """Store ``item``'s new state (text, importance, tier, status, kind, confidence,
+        metadata; counters it raised are added to its usage) and append ``history``, in
+        one transaction. With
         ``search_text`` the text changed: the lexical index and the embedding
         (``embedding``) are replaced too. ``expected`` is the state the edit was made
-        from: when the stored text, importance, confidence, tier, status or counters
+        from: when the stored text, importance, confidence, tier or status
         are no longer its, nothing is written and ``StaleKnowledge`` is raised (another
         edit came first; edit the new state). ``NotFound`` when the item does not exist
         in ``item.scope.tenant_id``."""
@@ -483,6 +507,7 @@ class Store(
     LifecycleStore,
     ProcedureStore,
     ListingStore,
+    UsageStore,
     Protocol,
 ):
     """A storage backend: every role."""

@@ -1,4 +1,5 @@
-"""Lifecycle operations as admin calls, and the job listing."""
+"""Lifecycle operations as admin calls, the mandate candidates promotion proposes, and
+the job listing."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from fastapi import APIRouter, Path, Query, Response
 
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
-from cognimem.api.schemas import LifecycleRequest
-from cognimem.models.lifecycle import LifecycleRun
+from cognimem.api.schemas import LifecycleRequest, UserScopeRequest
+from cognimem.models import MemoryItem
+from cognimem.models.lifecycle import LifecycleRun, MandateCandidate
 from cognimem.models.procedures import Procedure
 from cognimem.models.scope import ID_PATTERN
 from cognimem.queue import Job, JobState
@@ -71,3 +73,31 @@ async def procedures(
     /v1/lifecycle/procedures`` learns them). A user with none: an empty list."""
     scope = {"tenant_id": caller.tenant_id, "namespace": namespace, "user_id": user_id}
     return await mem.procedures(scope=scope, limit=limit)
+
+
+@router.post(
+    "/mandate-candidates/query",
+    response_model=list[MandateCandidate],
+    responses=documented(400),
+)
+async def mandate_candidates(
+    body: UserScopeRequest, mem: Mem, caller: Caller
+) -> list[MandateCandidate]:
+    """The user's memories proposed as mandates (``scope.user_id`` required; no agent or
+    session): tier high,
+    used at least 10 times, never marked incorrect. Nothing is applied until accepted."""
+    return await mem.mandate_candidates(body.scope.for_tenant(caller.tenant_id))
+
+
+@router.post(
+    "/mandate-candidates/{item_id}/accept",
+    response_model=MemoryItem,
+    responses=documented(400, 404, 409),
+)
+async def accept_mandate(
+    item_id: Annotated[str, Path(min_length=1, max_length=128)], mem: Mem, caller: Caller
+) -> MemoryItem:
+    """Accept a mandate candidate: it becomes a mandate (kind ``mandate``, tier
+    ``always``). 422 when it is not a current candidate, 404 when there is no such
+    active memory."""
+    return await mem.accept_mandate(item_id, tenant_id=caller.tenant_id)

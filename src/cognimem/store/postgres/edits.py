@@ -22,7 +22,7 @@ from cognimem.store import forgetting as cascade
 from cognimem.store import records
 from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
 from cognimem.store.forgetting import Forgotten
-from cognimem.store.postgres import forgetting, knowledge_writes
+from cognimem.store.postgres import forgetting, knowledge_writes, usage
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.knowledge import get_conflict
 from cognimem.store.postgres.rows import decode_time, insert_items, vector_bytes
@@ -175,16 +175,15 @@ async def update_item(
     embedding: np.ndarray | None,
     search_text: str | None,
 ) -> None:
-    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 16))
+    guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 14))
     found = await conn.fetchval(
         "UPDATE items SET text = $3, importance = $4, confidence = $5, tier = $6, status = $7,"
-        " token_count = $8, cited_count = $9, success_count = $10, failure_count = $11,"
-        " embedding_model = $12, metadata = $13::jsonb, event_start = $14, event_end = $15"
-        f" WHERE tenant_id = $1 AND id = $2 AND {guard} RETURNING 1",
+        " token_count = $8, embedding_model = $9, metadata = $10::jsonb, event_start = $11,"
+        f" event_end = $12, kind = $13 WHERE tenant_id = $1 AND id = $2 AND {guard} RETURNING 1",
         item.scope.tenant_id, item.id, item.text, item.importance, item.confidence,
-        item.tier.value, item.status.value, item.token_count, item.cited_count,
-        item.success_count, item.failure_count, item.embedding_model, json.dumps(item.metadata),
-        decode_time(item.event_start), decode_time(item.event_end), *records.edit_guard(expected),
+        item.tier.value, item.status.value, item.token_count, item.embedding_model,
+        json.dumps(item.metadata), decode_time(item.event_start), decode_time(item.event_end),
+        item.kind.value, *records.edit_guard(expected),
     )  # fmt: skip
     if found is None:
         exists = await conn.fetchval(
@@ -193,6 +192,9 @@ async def update_item(
         if exists is None:
             raise NotFound("memory", item.id)
         raise StaleKnowledge(f"memory {item.id} changed while this edit was made")
+    await usage.add_usage(
+        conn, item.scope.tenant_id, [item.id], records.usage_increments(item, expected)
+    )
     if search_text is not None:
         await conn.execute(
             "UPDATE items SET search_text = $3, embedding = $4 WHERE tenant_id = $1 AND id = $2",

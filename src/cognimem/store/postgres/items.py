@@ -31,7 +31,7 @@ from cognimem.store.base import Candidate, ItemFilter, Knowledge, PendingItem, P
 from cognimem.store.postgres import knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
-from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
+from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -133,22 +133,19 @@ class PostgresItems(PostgresDatabase):
                 ItemStatus.SILENT.value,
             )
 
-    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
+    # -- reads -----------------------------------------------------------------------
+    async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
         if not ids:
-            return
+            return []
         async with self._connection() as conn:
-            await conn.execute(
-                "UPDATE items SET access_count = access_count + 1,"
-                " loaded_count = loaded_count + 1, last_accessed_at = $1"
-                " WHERE tenant_id = $2 AND id = ANY($3::text[])",
-                to_utc(at),
+            found = await conn.fetch(
+                f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
+                " WHERE i.tenant_id = $1 AND i.id = ANY($2::text[])",
                 tenant_id,
                 list(ids),
             )
-
-    # -- reads -----------------------------------------------------------------------
-    async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
-        return await self._by_ids("items", ITEM_COLUMNS, rows.item_from_row, tenant_id, ids)
+        by_id = {r["id"]: rows.item_from_row(r) for r in found}
+        return [by_id[i] for i in ids if i in by_id]
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
         return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)

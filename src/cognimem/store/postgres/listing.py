@@ -10,7 +10,7 @@ from cognimem.models.directory import ItemText, UserScope, ascii_lower
 from cognimem.store.base import ItemFilter
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase
-from cognimem.store.records import ITEM_COLUMNS
+from cognimem.store.records import ITEM_SELECT
 
 # lower() follows the database's locale; translate() lowers ASCII letters only, as
 # SQLite's lower() does
@@ -47,8 +47,11 @@ class PostgresListing(PostgresDatabase):
             where += f" AND strpos({_LOWER_TEXT}, {params.add(ascii_lower(text.contains))}) > 0"
         async with self._connection() as conn:
             found = await conn.fetch(
-                f"SELECT {ITEM_COLUMNS} FROM items WHERE {where}"
-                f" ORDER BY occurred_at DESC, seq DESC LIMIT {params.add(limit)}",
+                # the filters on the items alone; the counters joined from item_usage
+                f"SELECT {ITEM_SELECT} FROM (SELECT * FROM items WHERE {where}"
+                f" ORDER BY occurred_at DESC, seq DESC LIMIT {params.add(limit)}) i"
+                " LEFT JOIN item_usage u ON u.item_id = i.id"
+                " ORDER BY i.occurred_at DESC, i.seq DESC",
                 *params.values,
             )
         return [rows.item_from_row(r) for r in found]

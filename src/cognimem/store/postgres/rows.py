@@ -26,7 +26,7 @@ from cognimem.store import records
 from cognimem.store.base import ItemFilter, PendingItem, PendingMessage
 from cognimem.store.postgres import search_stats
 from cognimem.store.postgres.migrations import index_type
-from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -503,6 +503,28 @@ async def insert_items(conn: Connection, items: Sequence[PendingItem]) -> None:
     links = [(p.item.id, e) for p in items for e in p.item.source_event_ids]
     if links:
         await conn.execute(INSERT_ITEM_EVENTS, [item for item, _ in links], [e for _, e in links])
+    used = [
+        p.item
+        for p in items
+        if any(getattr(p.item, c) for c in USAGE_COUNTERS) or p.item.last_accessed_at
+    ]
+    if used:  # the counters items arrive with (an import's)
+        await conn.execute(
+            "INSERT INTO item_usage (item_id, tenant_id, access_count, loaded_count,"
+            " cited_count, success_count, failure_count, last_accessed_at)"
+            " SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::int4[], $5::int4[],"
+            " $6::int4[], $7::int4[], $8::timestamptz[]) ON CONFLICT DO NOTHING",
+            *by_column(
+                [
+                    (
+                        i.id, i.scope.tenant_id, i.access_count, i.loaded_count, i.cited_count,
+                        i.success_count, i.failure_count, decode_time(i.last_accessed_at),
+                    )
+                    for i in used
+                ],
+                8,
+            ),
+        )  # fmt: skip
 
 
 # the appends are computed from the row the UPDATE locks, so two merges into one item

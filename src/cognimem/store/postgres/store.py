@@ -16,6 +16,7 @@ from cognimem.store.postgres.listing import PostgresListing
 from cognimem.store.postgres.procedures import PostgresProcedures
 from cognimem.store.postgres.sessions import PostgresSessions
 from cognimem.store.postgres.transfer import PostgresTransfer
+from cognimem.store.postgres.usage import PostgresUsage
 
 
 class PostgresStore(
@@ -30,5 +31,6 @@ class PostgresStore(
     PostgresLifecycle,
     PostgresProcedures,
     PostgresListing,
+    PostgresUsage,
 ):
     """``Store`` on PostgreSQL + pgvector. Any number of processes may share a database."""

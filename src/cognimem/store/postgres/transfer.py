@@ -22,6 +22,8 @@ from cognimem.store.postgres.sessions import session_values
 from cognimem.store.records import (
     EVENT_COLUMNS,
     ITEM_COLUMNS,
+    ITEM_SELECT,
+    ITEMS_WITH_USAGE,
     SESSION_COLUMNS,
 )
 
@@ -154,7 +156,11 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
 # -- export ----------------------------------------------------------------------------
 _TABLES: dict[str, tuple[str, str]] = {
     "event": ("events", f"{EVENT_COLUMNS}, processed"),
-    "item": ("items", f"{ITEM_COLUMNS}, search_text"),
+    # the counters from item_usage (the planner pushes the filters into the subquery)
+    "item": (
+        f"(SELECT i.seq, {ITEM_SELECT}, i.search_text FROM {ITEMS_WITH_USAGE}) AS items",
+        f"{ITEM_COLUMNS}, search_text",
+    ),
     "fact": ("facts", records.FACT_COLUMNS),
     "entity": ("entities", records.ENTITY_COLUMNS),
     "relation": ("relations", records.RELATION_COLUMNS),

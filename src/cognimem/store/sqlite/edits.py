@@ -20,7 +20,7 @@ from cognimem.store import forgetting as cascade
 from cognimem.store import records
 from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
 from cognimem.store.forgetting import Forgotten
-from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes
+from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes, usage
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge import get_conflict
 
@@ -136,18 +136,18 @@ def update_item(
     guard = " AND ".join(f"{c} = ?" for c in records.EDIT_GUARD_COLUMNS)
     changed = conn.execute(
         "UPDATE items SET text = ?, importance = ?, confidence = ?, tier = ?, status = ?,"
-        " token_count = ?, cited_count = ?, success_count = ?, failure_count = ?,"
-        " embedding_model = ?, metadata = ?, event_start = ?, event_end = ?"
-        f" WHERE rowid = ? AND {guard}",
+        " kind = ?, token_count = ?, embedding_model = ?, metadata = ?, event_start = ?,"
+        f" event_end = ? WHERE rowid = ? AND {guard}",
         (
             item.text, item.importance, item.confidence, item.tier.value, item.status.value,
-            item.token_count, item.cited_count, item.success_count, item.failure_count,
-            item.embedding_model, json.dumps(item.metadata), rows.encode_time(item.event_start),
-            rows.encode_time(item.event_end), rowid, *records.edit_guard(expected),
+            item.kind.value, item.token_count, item.embedding_model, json.dumps(item.metadata),
+            rows.encode_time(item.event_start), rows.encode_time(item.event_end), rowid,
+            *records.edit_guard(expected),
         ),
     ).rowcount  # fmt: skip
     if changed == 0:
         raise StaleKnowledge(f"memory {item.id} changed while this edit was made")
+    usage.add_usage(conn, s.tenant_id, [item.id], records.usage_increments(item, expected))
     if search_text is not None:
         conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
         conn.execute(

@@ -24,7 +24,7 @@ from cognimem.store.base import (
     PendingMessage,
     jobs_of,
 )
-from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
+from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 from cognimem.store.sqlite import knowledge_writes, lexical, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase
 
@@ -181,23 +181,23 @@ class SQLiteItems(SQLiteDatabase):
             return []
         return await self._db.write(tx)
 
-    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        if not ids:
-            return
-
-        def tx(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE items SET access_count = access_count + 1,"
-                " loaded_count = loaded_count + 1, last_accessed_at = ?"
-                f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
-                (to_micros(at), tenant_id, *ids),
-            )
-
-        await self._db.write(tx)
-
     # -- reads -----------------------------------------------------------------------
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
-        return await self._by_ids("items", ITEM_COLUMNS, rows.item_from_row, tenant_id, ids)
+        if not ids:
+            return []
+
+        def q(conn: sqlite3.Connection) -> list[MemoryItem]:
+            # "+tenant_id": the unique id index, not the scope index (see ``_by_ids``)
+            found = rows.query(
+                conn,
+                f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
+                f" WHERE +i.tenant_id = ? AND i.id IN ({', '.join('?' * len(ids))})",
+                (tenant_id, *ids),
+            )
+            by_id = {r["id"]: rows.item_from_row(r) for r in found}
+            return [by_id[i] for i in ids if i in by_id]
+
+        return await self._db.read(q)
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
         return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)

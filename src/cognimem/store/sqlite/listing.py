@@ -8,7 +8,7 @@ import sqlite3
 from cognimem.models import MemoryItem
 from cognimem.models.directory import ItemText, UserScope, ascii_lower
 from cognimem.store.base import ItemFilter
-from cognimem.store.records import ITEM_COLUMNS
+from cognimem.store.records import ITEM_SELECT
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.items import item_clause
@@ -47,8 +47,11 @@ class SQLiteListing(SQLiteDatabase):
         def q(conn: sqlite3.Connection) -> list[MemoryItem]:
             found = rows.query(
                 conn,
-                f"SELECT {ITEM_COLUMNS} FROM items WHERE {where}"
-                " ORDER BY occurred_at DESC, rowid DESC LIMIT ?",
+                # the filters on the items alone; the counters joined from item_usage
+                f"SELECT {ITEM_SELECT} FROM (SELECT *, rowid AS row_order FROM items"
+                f" WHERE {where} ORDER BY occurred_at DESC, rowid DESC LIMIT ?) i"
+                " LEFT JOIN item_usage u ON u.item_id = i.id"
+                " ORDER BY i.occurred_at DESC, i.row_order DESC",
                 (*params, limit),
             )
             return [rows.item_from_row(r) for r in found]

@@ -21,7 +21,7 @@ from cognimem.models import Event, ItemStatus, MemoryItem
 from cognimem.models.clock import from_micros, to_micros
 from cognimem.store import records
 from cognimem.store.base import PendingItem
-from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 from cognimem.store.sqlite import scopes
 
 
@@ -85,6 +85,26 @@ def event_params(event: Event) -> tuple[Any, ...]:
 INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join('?' * 15)})"
 
 
+def insert_usage(conn: sqlite3.Connection, items: Sequence[MemoryItem]) -> None:
+    """The counters items arrive with (an import's), for the items just inserted."""
+    used = [i for i in items if any(getattr(i, c) for c in USAGE_COUNTERS) or i.last_accessed_at]
+    if not used:  # a write's new items: nothing counted yet
+        return
+    conn.executemany(
+        "INSERT OR IGNORE INTO item_usage (item_id, tenant_id, access_count, loaded_count,"
+        " cited_count, success_count, failure_count, last_accessed_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                i.id, i.scope.tenant_id, i.access_count, i.loaded_count, i.cited_count,
+                i.success_count, i.failure_count,
+                None if i.last_accessed_at is None else to_micros(i.last_accessed_at),
+            )
+            for i in used
+        ],
+    )  # fmt: skip
+
+
 def insert_items(
     conn: sqlite3.Connection, items: Sequence[PendingItem], *, skip_existing: bool = False
 ) -> list[str]:
@@ -113,6 +133,8 @@ def insert_items(
         )
         s = p.item.scope
         touched.add((s.tenant_id, s.namespace, s.user_id))
+    done = set(inserted)
+    insert_usage(conn, [p.item for p in items if p.item.id in done])
     for tenant_id, namespace, user_id in sorted(touched, key=str):
         scopes.bump_version(conn, tenant_id, namespace, user_id, mutation=False)
     return inserted

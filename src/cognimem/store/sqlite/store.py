@@ -14,6 +14,7 @@ from cognimem.store.sqlite.listing import SQLiteListing
 from cognimem.store.sqlite.procedures import SQLiteProcedures
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
+from cognimem.store.sqlite.usage import SQLiteUsage
 
 
 class SQLiteStore(
@@ -28,5 +29,6 @@ class SQLiteStore(
     SQLiteLifecycle,
     SQLiteProcedures,
     SQLiteListing,
+    SQLiteUsage,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""

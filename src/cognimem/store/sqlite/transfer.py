@@ -17,7 +17,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.store import records, transfer
 from cognimem.store.base import Knowledge, PendingFact, PendingItem
-from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, SESSION_COLUMNS
+from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE, SESSION_COLUMNS
 from cognimem.store.sqlite import knowledge_writes, rows, scopes
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.rows import decode_time, query
@@ -227,10 +227,9 @@ def export_page(
             where, params = f"tenant_id = ? AND ({targets})", [scope.tenant_id, *params * 3]
         sql = f"SELECT rowid AS seq, {records.HISTORY_COLUMNS} FROM history WHERE {where}"
     elif kind == "item":
-        cols = ", ".join(f"i.{c.strip()}" for c in ITEM_COLUMNS.split(","))
         where, params = owned("i.")
         sql = (
-            f"SELECT i.rowid AS seq, {cols}, f.search_text FROM items i"
+            f"SELECT i.rowid AS seq, {ITEM_SELECT}, f.search_text FROM {ITEMS_WITH_USAGE}"
             f" LEFT JOIN items_fts f ON f.rowid = i.rowid WHERE {where}"
         )
         found = query(

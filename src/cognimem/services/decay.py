@@ -1,0 +1,70 @@
+"""Passive decay as a lifecycle operation (``Memory.decay``, the scheduled ``decay``):
+one user's live facts weighed at the clock's now (decisions in ``lifecycle/decay.py``)
+and their status changes committed in one transaction, each guarded by the revision it
+was decided from: a concurrent change makes it load the facts again and decide again."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from cognimem.errors import StaleKnowledge
+from cognimem.lifecycle.decay import plan_decay
+from cognimem.models import MemoryItem, Scope
+from cognimem.models.arguments import require_user
+from cognimem.models.fact_changes import LIVE
+from cognimem.models.lifecycle import DecayResult
+from cognimem.services.components import Components
+from cognimem.store.base import FactQuery, Knowledge
+
+log = logging.getLogger(__name__)
+
+MAX_DECAY_ATTEMPTS = 20
+MAX_FACTS = 100_000  # the most live facts one pass weighs (newest first)
+_ITEM_BATCH = 1_000
+
+
+class DecayService:
+    """``Memory.decay`` (documented there)."""
+
+    def __init__(self, parts: Components) -> None:
+        self._parts = parts
+
+    async def decay(
+        self, scope: Scope, *, dry_run: bool, progress: Callable[[float], None] | None = None
+    ) -> DecayResult:
+        parts = self._parts
+        parts.require_open()
+        user_id = require_user(scope, "decay")
+        store = parts.store
+        query = FactQuery(scope.tenant_id, scope.namespace, user_id, statuses=LIVE, limit=MAX_FACTS)
+        for attempt in range(MAX_DECAY_ATTEMPTS):
+            facts = await store.find_facts(query)
+            wanted = list(dict.fromkeys(i for f in facts for i in f.evidence_item_ids))
+            items: dict[str, MemoryItem] = {}
+            for start in range(0, len(wanted), _ITEM_BATCH):
+                found = await store.get_items(scope.tenant_id, wanted[start : start + _ITEM_BATCH])
+                items.update((i.id, i) for i in found)
+            now = parts.clock()
+            plan = plan_decay(facts, items, now)
+            result = DecayResult(
+                dry_run=dry_run,
+                reference_time=now,
+                facts=len(facts),
+                changes=plan.changes,
+                retries=attempt,
+            )
+            if not dry_run and plan.updates:
+                try:
+                    await store.add_items(
+                        [], Knowledge(fact_updates=plan.updates, history=plan.history)
+                    )
+                except StaleKnowledge:
+                    if attempt == MAX_DECAY_ATTEMPTS - 1:
+                        raise
+                    log.info("a concurrent change hit the facts being decayed; deciding again")
+                    continue
+            if progress is not None:
+                progress(1.0)
+            return result
+        raise AssertionError("unreachable")

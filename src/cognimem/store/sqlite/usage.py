@@ -1,0 +1,80 @@
+"""Item usage in SQLite: the ``UsageStore`` role. Counters in the narrow ``item_usage``
+table (migration 14), one row per item that was ever used, upserted in bulk: a read
+adds to these rows and never rewrites the wide item rows."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from cognimem.models import ItemStatus, MemoryItem, Tier
+from cognimem.models.clock import to_micros
+from cognimem.store.records import ITEM_SELECT, ITEMS_WITH_USAGE, check_counters
+from cognimem.store.sqlite import rows
+from cognimem.store.sqlite.database import SQLiteDatabase
+
+
+def add_usage(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    ids: Sequence[str],
+    counts: Mapping[str, int],
+    at: datetime | None = None,
+) -> None:
+    """Add ``counts`` (counter name → increment) to each of the tenant's items ``ids``
+    (ids of other tenants, or of no item, are left out); ``at`` sets
+    ``last_accessed_at``."""
+    if not ids or not (counts or at is not None):
+        return
+    check_counters(counts)
+    names = list(counts)
+    columns = ", ".join(["item_id", "tenant_id", *names, "last_accessed_at"])
+    sets = [f"{n} = item_usage.{n} + excluded.{n}" for n in names]
+    if at is not None:
+        sets.append(
+            "last_accessed_at = max(coalesce(item_usage.last_accessed_at, 0),"
+            " excluded.last_accessed_at)"
+        )
+    stamp = None if at is None else to_micros(at)
+    marks = ", ".join("?" * len(ids))
+    conn.execute(
+        f"INSERT INTO item_usage ({columns})"
+        f" SELECT id, tenant_id, {', '.join(['?'] * len(names) + ['?'])}"
+        f" FROM items WHERE +tenant_id = ? AND id IN ({marks})"
+        f" ON CONFLICT (item_id) DO UPDATE SET {', '.join(sets)}",
+        (*counts.values(), stamp, tenant_id, *ids),
+    )
+
+
+class SQLiteUsage(SQLiteDatabase):
+    """``UsageStore`` on SQLite."""
+
+    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
+        if ids:
+            await self._db.write(
+                lambda conn: add_usage(conn, tenant_id, ids, {"access_count": 1}, at)
+            )
+
+    async def record_usage(
+        self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
+    ) -> None:
+        check_counters(counts)
+        if ids and counts:
+            await self._db.write(lambda conn: add_usage(conn, tenant_id, ids, counts))
+
+    async def usage_candidates(
+        self, tenant_id: str, namespace: str, user_id: str, limit: int
+    ) -> list[MemoryItem]:
+        def q(conn: sqlite3.Connection) -> list[MemoryItem]:
+            found = rows.query(
+                conn,
+                f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
+                " WHERE i.tenant_id = ? AND i.namespace = ? AND i.user_id = ?"
+                " AND i.status = ? AND (u.item_id IS NOT NULL OR i.tier = ?)"
+                " ORDER BY i.rowid DESC LIMIT ?",
+                (tenant_id, namespace, user_id, ItemStatus.ACTIVE.value, Tier.HIGH.value, limit),
+            )
+            return [rows.item_from_row(r) for r in found]
+
+        return await self._db.read(q)
