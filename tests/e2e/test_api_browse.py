@@ -127,6 +127,8 @@ async def test_memory_query_filters_by_text_kind_tier_status_and_time(
         ({**ada, "since": "2024-05-01T00:00:00"}, "since"),
         ({**ada, "since": at(3), "until": at(1)}, "since"),
         ({**ada, "limit": 1001}, "limit"),
+        ({**ada, "contains": ""}, "contains"),
+        ({**ada, "contains": " \t"}, "contains"),
     ):
         bad = await acme.post("/v1/memory/query", json=body)
         assert bad.status_code == 422, (body, bad.text)

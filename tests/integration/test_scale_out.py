@@ -186,6 +186,11 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         # hashed slot cancels a word every message has leaves the message orthogonal to
         # its own word; pgvector's HNSW can miss the one near item among equidistant ones)
         COGNIMEM_INGEST__CONTEXT_CHARS="0",
+        # ingestion only: the workers' scheduler would queue consolidation once a user has
+        # 50 episodes (each user writes 50), adding summaries to the items and jobs this
+        # counts whenever a slow run lets a tick come round (lifecycle jobs on Redis are
+        # tested in tests/e2e/test_lifecycle_crash.py)
+        COGNIMEM_LIFECYCLE__SCHEDULE="false",
     )
     # the spawned servers' reads plan with the suite's limits, not the preset's
     read_budget_s = float(env["COGNIMEM_RECALL__BUDGET_S"])

@@ -78,6 +78,11 @@ class DirectoryService:
         self._parts.require_open()
         target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         check_ids(contains=contains)
+        if contains is not None and not contains.strip():
+            # the schema's pattern: a filter of nothing is a mistake, not "no filter"
+            raise InvalidInput(
+                "contains is blank: leave it out to list every item", field="contains"
+            )
         if not 1 <= limit <= MAX_ITEMS:
             raise InvalidInput(f"limit must be between 1 and {MAX_ITEMS}", field="limit")
         if since is not None and until is not None and since > until:
@@ -92,5 +97,5 @@ class DirectoryService:
             since=since,
             until=until,
         )
-        text = ItemText(tiers=_parse(tiers, Tier, "tiers"), contains=contains or None)
+        text = ItemText(tiers=_parse(tiers, Tier, "tiers"), contains=contains)
         return await self._parts.store.list_items(flt, text, limit)
