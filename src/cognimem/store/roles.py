@@ -42,6 +42,7 @@ from cognimem.store.base import (
     ScopeLease,
 )
 from cognimem.store.forgetting import Forgotten
+from cognimem.store.retention import Decay, RetentionRow
 
 
 class Database(Protocol):
@@ -420,6 +421,24 @@ class LifecycleStore(Protocol):
         closed since the last completed run of ``op`` began; most new episodes first."""
 
 
+class RetentionStore(Protocol):
+    """What the forgetting policy reads and writes (``store/retention.py``)."""
+
+    async def retention_rows(
+        self, tenant_id: str, namespace: str, user_id: str
+    ) -> list[RetentionRow]:
+        """Every item of the user (every agent and session) that is active, silent or
+        archived, with its live dependents counted (facts, constraints, relations,
+        summaries), in ONE query; oldest first."""
+
+    async def decay_items(
+        self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]
+    ) -> list[str]:
+        """Lower the importance of the tenant's items, each only if it is still
+        ``before`` (a concurrent edit wins), and append the history entries of the items
+        changed, in one transaction; returns the ids changed."""
+
+
 class Store(
     Database,
     ItemStore,
@@ -431,6 +450,7 @@ class Store(
     KeyStore,
     JobStore,
     LifecycleStore,
+    RetentionStore,
     Protocol,
 ):
     """A storage backend: every role."""

@@ -479,6 +479,16 @@ CREATE TABLE lifecycle_runs (
 CREATE INDEX items_recorded_kind ON items (kind, recorded_at) WHERE user_id IS NOT NULL;
 """,
     ),
+    (
+        13,
+        "item_novelty",
+        """
+-- the write gate's novelty of an item: 1 - its cosine similarity to the nearest item of
+-- its scope stored before it (ingest/scoring.py); the forgetting policy and the rerank's
+-- novelty signal read it. Items written before have none (NULL: not scored)
+ALTER TABLE items ADD COLUMN novelty double precision;
+""",
+    ),
 ]
 
 

@@ -12,6 +12,7 @@ from cognimem.store.postgres.jobs import PostgresJobs
 from cognimem.store.postgres.keys import PostgresKeys
 from cognimem.store.postgres.knowledge import PostgresKnowledge
 from cognimem.store.postgres.lifecycle import PostgresLifecycle
+from cognimem.store.postgres.retention import PostgresRetention
 from cognimem.store.postgres.sessions import PostgresSessions
 from cognimem.store.postgres.transfer import PostgresTransfer
 
@@ -26,5 +27,6 @@ class PostgresStore(
     PostgresKeys,
     PostgresJobs,
     PostgresLifecycle,
+    PostgresRetention,
 ):
     """``Store`` on PostgreSQL + pgvector. Any number of processes may share a database."""

@@ -10,6 +10,7 @@ from cognimem.store.sqlite.jobs import SQLiteJobs
 from cognimem.store.sqlite.keys import SQLiteKeys
 from cognimem.store.sqlite.knowledge import SQLiteKnowledge
 from cognimem.store.sqlite.lifecycle import SQLiteLifecycle
+from cognimem.store.sqlite.retention import SQLiteRetention
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
 
@@ -24,5 +25,6 @@ class SQLiteStore(
     SQLiteKeys,
     SQLiteJobs,
     SQLiteLifecycle,
+    SQLiteRetention,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""

@@ -1,0 +1,112 @@
+"""The forgetting policy's rows and decay in SQLite: the ``RetentionStore`` role.
+
+One statement reads a user's items with their live dependents: the facts citing each
+item (``json_each`` over the facts' evidence), the active relations of those facts, and
+the active summaries whose claims state it (``json_each`` over the claims' item ids),
+each counted once per item and joined to the items.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+from cognimem.models import ItemKind, ItemStatus
+from cognimem.models.knowledge import HistoryEntry
+from cognimem.store.retention import (
+    CONSTRAINT_VALUES,
+    LIVE_FACT_STATUSES,
+    RETAINED_STATUSES,
+    Decay,
+    RetentionRow,
+    retention_row,
+)
+from cognimem.store.sqlite import knowledge_writes
+from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.rows import decode_time
+
+_SCOPE = "tenant_id = ? AND namespace = ? AND user_id = ?"
+
+ROWS = f"""
+WITH cites AS (
+    SELECT DISTINCT j.value AS item_id, f.id AS fact_id, f.category AS category
+    FROM facts f, json_each(f.evidence_item_ids) j
+    WHERE f.{_SCOPE} AND f.status IN ({", ".join("?" * len(LIVE_FACT_STATUSES))})
+), by_fact AS (
+    SELECT item_id, count(*) AS facts,
+        sum(category IN ({", ".join("?" * len(CONSTRAINT_VALUES))})) AS constraints
+    FROM cites GROUP BY item_id
+), by_relation AS (
+    SELECT c.item_id, count(*) AS relations
+    FROM cites c JOIN relations r ON r.fact_id = c.fact_id AND r.active = 1
+    GROUP BY c.item_id
+), by_summary AS (
+    SELECT s.item_id, count(DISTINCT s.summary_id) AS summaries
+    FROM (
+        SELECT j2.value AS item_id, s.id AS summary_id
+        FROM items s, json_each(s.metadata, '$.consolidation.claims') j1,
+            json_each(j1.value, '$.item_ids') j2
+        WHERE s.{_SCOPE} AND s.kind = ? AND s.status = ?
+    ) s GROUP BY s.item_id
+)
+SELECT i.id, i.kind, i.status, i.tier, i.importance, i.novelty, i.confidence, i.occurred_at,
+    i.last_accessed_at, i.access_count, i.consolidated,
+    coalesce(bf.facts, 0), coalesce(bf.constraints, 0), coalesce(br.relations, 0),
+    coalesce(bs.summaries, 0)
+FROM items i
+LEFT JOIN by_fact bf ON bf.item_id = i.id
+LEFT JOIN by_relation br ON br.item_id = i.id
+LEFT JOIN by_summary bs ON bs.item_id = i.id
+WHERE i.{_SCOPE} AND i.status IN ({", ".join("?" * len(RETAINED_STATUSES))})
+ORDER BY i.occurred_at, i.rowid
+"""
+
+
+class SQLiteRetention(SQLiteDatabase):
+    """``RetentionStore`` on SQLite."""
+
+    async def retention_rows(
+        self, tenant_id: str, namespace: str, user_id: str
+    ) -> list[RetentionRow]:
+        scope = (tenant_id, namespace, user_id)
+        params = (
+            *scope, *LIVE_FACT_STATUSES, *CONSTRAINT_VALUES,
+            *scope, ItemKind.SUMMARY.value, ItemStatus.ACTIVE.value,
+            *scope, *RETAINED_STATUSES,
+        )  # fmt: skip
+
+        def read(conn: sqlite3.Connection) -> list[RetentionRow]:
+            return [
+                retention_row(r, _time(r[7]), decode_time(r[8])) for r in conn.execute(ROWS, params)
+            ]
+
+        return await self._db.read(read)
+
+    async def decay_items(
+        self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]
+    ) -> list[str]:
+        def tx(conn: sqlite3.Connection) -> list[str]:
+            changed = [
+                d.item_id
+                for d in decays
+                if conn.execute(
+                    "UPDATE items SET importance = ? WHERE tenant_id = ? AND id = ?"
+                    " AND importance = ?",
+                    (d.after, tenant_id, d.item_id, d.before),
+                ).rowcount
+                == 1
+            ]
+            done = set(changed)
+            knowledge_writes.insert_history(conn, [h for h in history if h.target_id in done])
+            return changed
+
+        if not decays:
+            return []
+        return await self._db.write(tx)
+
+
+def _time(micros: object) -> datetime:
+    decoded = decode_time(micros)
+    assert decoded is not None, "occurred_at is NOT NULL"
+    return decoded
