@@ -46,6 +46,7 @@ from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.editing import EditService
+from cognimem.services.forgetting_policy import ForgettingPolicyService
 from cognimem.services.jobs import JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
 from cognimem.services.reading import ReadService
@@ -82,11 +83,13 @@ class Memory(LifecycleCalls):
         self._editing = EditService(parts, self._browsing, self._reading)
         self._transfer = TransferService(parts)
         self._consolidation = ConsolidationService(parts)
+        self._forgetting = ForgettingPolicyService(parts, self._consolidation)
         # the lifecycle operations by name: one table, each a service method
         # ``async def op(scope, *, dry_run, progress=None) -> <Op>Result``
         operations: dict[str, Operation] = {
             "consolidate": self._consolidation.consolidate,
             "revise": self._revision.revise,
+            "forget_policy": self._forgetting.run,
         }
         self._lifecycle = LifecycleJobService(parts, operations)
         self._jobs = JobService(parts, self._writing, self._lifecycle)

@@ -12,9 +12,15 @@ from collections.abc import Callable
 from datetime import datetime
 
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
-from cognimem.models.lifecycle import ConsolidationResult, LifecycleRun, RevisionResult
+from cognimem.models.lifecycle import (
+    ConsolidationResult,
+    ForgettingResult,
+    LifecycleRun,
+    RevisionResult,
+)
 from cognimem.queue import Job, JobState
 from cognimem.services.consolidation import ConsolidationService
+from cognimem.services.forgetting_policy import ForgettingPolicyService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation, Progress
 from cognimem.services.revision import RevisionService
@@ -24,6 +30,7 @@ class LifecycleCalls:
     _lifecycle: LifecycleJobService
     _consolidation: ConsolidationService
     _revision: RevisionService
+    _forgetting: ForgettingPolicyService
     _jobs: JobService
 
     # -- lifecycle: services.consolidation ---------------------------------------------
@@ -76,6 +83,27 @@ class LifecycleCalls:
         return await self._revision.revise(
             target, dry_run=dry_run, progress=progress, since=since, use_llm=use_llm
         )
+
+    # -- lifecycle: services.forgetting_policy ----------------------------------------
+    async def forget_by_policy(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+        progress: Callable[[float], None] | None = None,
+    ) -> ForgettingResult:
+        """Apply the forgetting policy (``settings.lifecycle.forgetting``) to one user's
+        memories: every item is scored (importance, recency by kind, access, confidence,
+        kind, novelty, live dependents counted by the store) and kept, decayed,
+        silenced, compressed into a summary, archived or deleted by its score band;
+        mandates, active constraints and items with live dependents are always kept.
+        ``dry_run`` returns the plan (each item's score, action and reason) and changes
+        nothing. The scheduled lifecycle operation ``forget_policy`` runs this;
+        :meth:`forget` (by ids, query or time range) is the user's own call."""
+        target = make_read_scope(scope, user_id=user_id, namespace=namespace)
+        return await self._forgetting.run(target, dry_run=dry_run, progress=progress)
 
     @property
     def lifecycle_operations(self) -> list[str]:

@@ -258,6 +258,7 @@ class EditStore(Protocol):
         *,
         now: datetime,
         dry_run: bool = False,
+        actor: str = "api",
     ) -> Forgotten:
         """Forget the tenant's items ``ids`` into ``status`` (``deleted``: remove the rows
         and their index entries) with what was derived from them alone, in one
@@ -265,8 +266,9 @@ class EditStore(Protocol):
         invalidated, with their graph edges; facts keeping a live source lose the
         forgotten ones from their evidence; summaries whose every source event is gone
         are forgotten like the items (rules in ``store/forgetting.py``). Writes one
-        history entry per change (actor ``api``). ``dry_run`` reads the same and writes
-        nothing. Ids that do not exist in the tenant are left out of the answer."""
+        history entry per change (by ``actor``: ``api``, or ``forgetting`` for the
+        policy). ``dry_run`` reads the same and writes nothing. Ids that do not exist in
+        the tenant are left out of the answer."""
 
     async def resolve_conflict(
         self,
