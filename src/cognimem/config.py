@@ -183,7 +183,7 @@ class ForgetWeights(BaseModel):
 
 def _half_lives() -> dict[str, float]:
     return {
-        "episode": 14.0,
+        "episode": 7.0,
         "summary": 90.0,
         "preference": 180.0,
         "fact": 180.0,
