@@ -3,7 +3,6 @@ signals, every action by its band, protections, and statuses already reached."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -23,7 +22,7 @@ def row(days: float = 0.0, **kw: object) -> RetentionRow:
         importance=0.3, novelty=0.5, confidence=1.0, occurred_at=NOW - timedelta(days=days),
         last_accessed_at=None, access_count=0, consolidated=False,
     )  # fmt: skip
-    return replace(base, **kw)  # type: ignore[arg-type]
+    return base._replace(**kw)
 
 
 def test_each_signal_moves_the_score_its_way() -> None:
@@ -119,7 +118,7 @@ def test_protected_items_are_kept_whatever_their_score(
     )  # fmt: skip
     old = row(3650, importance=0.0, confidence=0.0)
     assert decide(old, everything, NOW).action is ForgetAction.DELETE
-    kept = decide(replace(old, **changes), everything, NOW)  # type: ignore[arg-type]
+    kept = decide(old._replace(**changes), everything, NOW)
     assert kept.action is ForgetAction.KEEP
     assert kept.reason.startswith(f"protected: {why}")
 
