@@ -31,6 +31,9 @@ class RerankWeights(BaseModel):
     # temporal 0.858 → 0.868), 0.2 loses; cue → trigger recall unchanged (0.529)
     recency: Weight = 0.05
     importance: Weight = 0.0
+    # the write gate's novelty (ingest/scoring.py); 0: measured on the LoCoMo rotation,
+    # see docs/lifecycle.md (write gate)
+    novelty: Weight = 0.0
     reinforcement: Weight = 0.0
     confidence: Weight = 0.0
     utility: Weight = 0.0
