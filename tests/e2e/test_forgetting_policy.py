@@ -5,6 +5,7 @@ store's dependency counts against the truth read back through ``Memory``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -242,3 +243,60 @@ async def test_dependency_counts_from_the_store_match_the_truth(mem: Memory) -> 
         )
     assert any(r.summaries for r in rows)
     assert any(r.relations for r in rows)
+
+
+# -- the faces: CLI (a real subprocess), HTTP and SDK (a real server) ---------------------------
+
+
+def test_the_cli_runs_the_policy_dry_then_for_real(db_url: str) -> None:
+    from tests.e2e.test_cli_lifecycle import cli
+
+    async def seed() -> dict[str, str]:
+        clock = Clock()
+        clock.now = datetime.now(UTC) - timedelta(days=60)  # said two months ago
+        m = await open_at(db_url, clock)
+        try:
+            return {
+                "chatter": await say(m, "haha yeah", 0),
+                "allergy": await say(m, "I'm allergic to peanuts", 1),
+            }
+        finally:
+            await m.aclose()
+
+    ids = asyncio.run(seed())
+    dry = cli("lifecycle", "forget_policy", "--user", "ada", "--dry-run", db_url=db_url,
+              with_op=False)  # fmt: skip
+    assert dry.returncode == 0, dry.stderr
+    answer = json.loads(dry.stdout)
+    plan = {d["id"]: d for d in answer["result"]["plan"]}
+    assert plan[ids["allergy"]]["reason"] == "protected: active constraint"
+    assert plan[ids["chatter"]]["action"] in ("compress", "archive", "delete")
+    assert answer["summary"]["scored"] == 2
+    ran = cli("lifecycle", "forget_policy", "--user", "ada", db_url=db_url, with_op=False)
+    assert ran.returncode == 0, ran.stderr
+    job = json.loads(ran.stdout)["job"]
+    assert job["state"] == "done"
+    assert job["result"]["protected"] == 1
+
+
+async def test_http_and_sdk_run_the_policy(memory_url: str, clock: Clock) -> None:
+    from cognimem.api import create_app
+    from cognimem.client import AsyncMemoryClient
+    from tests.doubles import issue_api_key
+    from tests.e2e.http_server import serving
+
+    m = await open_at(memory_url, clock)
+    try:
+        ids = await a_month_old_life(m)
+    finally:
+        await m.aclose()
+    server = Memory.open(memory_url, embedder=HashingEmbedder(), clock=clock)
+    with serving(create_app(server)) as base:
+        async with AsyncMemoryClient(base, api_key=issue_api_key(memory_url)) as sdk:
+            dry = await sdk.run_lifecycle("forget_policy", user_id="ada", dry_run=True)
+    assert dry.job is None
+    assert dry.result is not None
+    plan = {d["id"]: d for d in dry.result["plan"]}
+    assert plan[ids["mandate"]]["reason"] == "protected: mandate"
+    assert dry.summary is not None
+    assert dry.summary["scored"] == len(ids)
