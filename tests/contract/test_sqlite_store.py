@@ -59,6 +59,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (10, "event_jobs"),
         (11, "item_event_period"),
         (12, "lifecycle_runs"),
+        (13, "item_novelty"),
     ]
 
 
