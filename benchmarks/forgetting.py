@@ -24,7 +24,7 @@ them. Embeddings are 64-dimensional hashing vectors (not read by the plan).
 Usage (from the repository root, PostgreSQL 15 + pgvector installed):
 
     python benchmarks/forgetting.py [--sizes 10000 100000] [--repeats 5]
-        [--out benchmarks/results]
+        [--stores sqlite postgres] [--out benchmarks/results]
 """
 
 from __future__ import annotations
@@ -212,26 +212,30 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--stores", nargs="+", choices=("sqlite", "postgres"),
+                        default=["sqlite", "postgres"])  # fmt: skip
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = parser.parse_args()
     load_start = list(os.getloadavg())
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_postgres(Path(tmp) / "pg")
+        server = start_postgres(Path(tmp) / "pg") if "postgres" in args.stores else None
         try:
             for size in args.sizes:
-                for store in ("sqlite", "postgres"):
+                for store in args.stores:
                     if store == "sqlite":
                         url, dsn = f"sqlite:///{tmp}/forget-{size}.db", None
                     else:
+                        assert server is not None
                         dsn = url = server.dsn
                     got = await measure(url, dsn, size, args.repeats)
                     results.append({"store": store, "size": size, **got})
                     print(json.dumps(results[-1]))
-                    if store == "postgres":
+                    if server is not None and store == "postgres":
                         await _truncate(server.dsn)
         finally:
-            server.stop()
+            if server is not None:
+                server.stop()
     report = {
         "machine": describe(),
         "command": "python benchmarks/forgetting.py " + " ".join(sys.argv[1:]),
@@ -290,9 +294,15 @@ def markdown(report: dict[str, Any]) -> str:
         )
     target = [r for r in report["results"] if r["store"] == "sqlite" and r["size"] >= 100_000]
     if target:
-        met = "met" if target[0]["total_s"] < 2.0 else "NOT met"
-        lines += ["", f"Target: under 2 s at 100k items on SQLite: **{met}** "
-                      f"({target[0]['total_s']} s)."]  # fmt: skip
+        t = target[0]
+        met = "met" if t["total_s"] < 2.0 else "NOT met"
+        cpu = round(t["rows_cpu_s"] + t["plan_cpu_s"], 3)
+        lines += [
+            "",
+            f"Target: under 2 s at 100k items on SQLite: **{met}** in wall time "
+            f"({t['total_s']} s, at the load average above); the work itself, this "
+            f"process's CPU time for rows + plan, is **{cpu} s**.",
+        ]
     return "\n".join(lines) + "\n"
 
 
