@@ -431,7 +431,7 @@ class RetentionStore(Protocol):
     ) -> list[RetentionRow]:
         """Every item of the user (every agent and session) that is active, silent or
         archived, with its live dependents counted (facts, constraints, relations,
-        summaries), in ONE query; oldest first."""
+        summaries), in ONE query; in no particular order."""
 
     async def decay_items(
         self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]

@@ -57,7 +57,6 @@ LEFT JOIN by_relation br ON br.item_id = i.id
 LEFT JOIN by_summary bs ON bs.item_id = i.id
 WHERE i.tenant_id = $1 AND i.namespace = $2 AND i.user_id = $3
     AND i.status = ANY($8::text[])
-ORDER BY i.occurred_at, i.seq
 """
 
 
