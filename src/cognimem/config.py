@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cognimem.models.ranking import RankingOverrides
@@ -135,6 +135,139 @@ class PromoteSchedule(OperationSchedule):
     interval_s: float | None = Field(default=86_400.0, gt=0)
 
 
+class ForgetPolicySchedule(OperationSchedule):
+    interval_s: float | None = Field(default=86_400.0, gt=0)
+    after_episodes: int | None = Field(default=500, ge=1)
+
+
+class ForgetBand(BaseModel):
+    """One action of the forgetting policy: taken for an item whose score is below
+    ``below`` (None: never) and that was last used (written or read) at least
+    ``min_age_days`` ago."""
+
+    below: float | None = Field(default=None, ge=0.0, le=1.0)
+    min_age_days: float = Field(default=0.0, ge=0.0)
+
+
+# each band's defaults in its own class, so an environment variable that sets one field
+# of a band keeps the others' defaults
+class DecayBand(ForgetBand):
+    below: float | None = Field(default=0.45, ge=0.0, le=1.0)
+    min_age_days: float = Field(default=1.0, ge=0.0)
+
+
+class SilenceBand(ForgetBand):
+    below: float | None = Field(default=0.35, ge=0.0, le=1.0)
+    min_age_days: float = Field(default=3.0, ge=0.0)
+
+
+class CompressBand(ForgetBand):
+    below: float | None = Field(default=0.30, ge=0.0, le=1.0)
+    min_age_days: float = Field(default=7.0, ge=0.0)
+
+
+class ArchiveBand(ForgetBand):
+    below: float | None = Field(default=0.22, ge=0.0, le=1.0)
+    min_age_days: float = Field(default=14.0, ge=0.0)
+
+
+class DeleteBand(ForgetBand):
+    below: float | None = Field(default=0.12, ge=0.0, le=1.0)
+    min_age_days: float = Field(default=90.0, ge=0.0)
+
+
+class ForgetWeights(BaseModel):
+    """How much each signal counts in an item's retention score (they are normalised
+    by their sum; each signal lies in [0, 1])."""
+
+    importance: float = Field(default=0.30, ge=0.0)
+    recency: float = Field(default=0.30, ge=0.0)
+    access: float = Field(default=0.15, ge=0.0)
+    confidence: float = Field(default=0.05, ge=0.0)
+    kind: float = Field(default=0.10, ge=0.0)
+    novelty: float = Field(default=0.05, ge=0.0)
+    dependents: float = Field(default=0.05, ge=0.0)
+
+
+def _half_lives() -> dict[str, float]:
+    return {
+        "episode": 7.0,
+        "summary": 90.0,
+        "preference": 180.0,
+        "fact": 180.0,
+        "procedure_hint": 60.0,
+        "constraint": 365.0,
+        "mandate": 3650.0,
+        "guardrail": 3650.0,
+    }
+
+
+def _kind_values() -> dict[str, float]:
+    return {
+        "episode": 0.4,
+        "summary": 0.6,
+        "preference": 0.7,
+        "fact": 0.7,
+        "procedure_hint": 0.6,
+        "constraint": 1.0,
+        "mandate": 1.0,
+        "guardrail": 1.0,
+    }
+
+
+class ForgettingPolicy(BaseModel):
+    """The forgetting policy (``lifecycle/retention.py``, ``docs/lifecycle.md``): how an
+    item is scored and which action each score band takes. Environment:
+    ``COGNIMEM_LIFECYCLE__FORGETTING__ARCHIVE__BELOW=0.2``,
+    ``COGNIMEM_LIFECYCLE__FORGETTING__HALF_LIFE_DAYS__EPISODE=30``, ..."""
+
+    weights: ForgetWeights = Field(default_factory=ForgetWeights)
+    # recency halves every this many days since the item was last written or read
+    half_life_days: dict[str, float] = Field(default_factory=_half_lives)
+    kind_value: dict[str, float] = Field(default_factory=_kind_values)
+    # access frequency: n / (n + access_saturation) of n reads that returned the item
+    access_saturation: float = Field(default=3.0, gt=0.0)
+    decay: DecayBand = Field(default_factory=DecayBand)
+    # decay multiplies an active item's importance by this
+    decay_factor: float = Field(default=0.8, gt=0.0, lt=1.0)
+    silence: SilenceBand = Field(default_factory=SilenceBand)
+    compress: CompressBand = Field(default_factory=CompressBand)
+    archive: ArchiveBand = Field(default_factory=ArchiveBand)
+    delete: DeleteBand = Field(default_factory=DeleteBand)
+
+    @field_validator("half_life_days", "kind_value", mode="before")
+    @classmethod
+    def _over_defaults(cls, value: object, info: ValidationInfo) -> object:
+        """A kind named in the environment (or the call) changes that kind alone."""
+        if not isinstance(value, dict):
+            return value
+        defaults = _half_lives() if info.field_name == "half_life_days" else _kind_values()
+        return {**defaults, **value}
+
+    @field_validator("half_life_days")
+    @classmethod
+    def _half_lives(cls, value: dict[str, float]) -> dict[str, float]:
+        _check_kinds(value)
+        if any(v <= 0 for v in value.values()):
+            raise ValueError("half-lives must be positive")
+        return value
+
+    @field_validator("kind_value")
+    @classmethod
+    def _kind_values(cls, value: dict[str, float]) -> dict[str, float]:
+        _check_kinds(value)
+        if any(not 0.0 <= v <= 1.0 for v in value.values()):
+            raise ValueError("kind values lie in [0, 1]")
+        return value
+
+
+def _check_kinds(value: dict[str, float]) -> None:
+    known = set(_kind_values())
+    unknown = sorted(set(value) - known)
+    if unknown:
+        raise ValueError(f"unknown item kinds {unknown}; known: {sorted(known)}")
+
+
 class LifecycleSchedules(BaseModel):
     """The schedule of each operation by name (``COGNIMEM_LIFECYCLE__OPERATIONS__REVISE__
     INTERVAL_S=600``); an operation named here but not registered is skipped, one
@@ -147,6 +280,7 @@ class LifecycleSchedules(BaseModel):
     revise: ReviseSchedule = Field(default_factory=ReviseSchedule)
     decay: DecaySchedule = Field(default_factory=DecaySchedule)
     promote: PromoteSchedule = Field(default_factory=PromoteSchedule)
+    forget_policy: ForgetPolicySchedule = Field(default_factory=ForgetPolicySchedule)
 
     def by_name(self) -> dict[str, OperationSchedule]:
         named: dict[str, OperationSchedule] = {
@@ -154,6 +288,7 @@ class LifecycleSchedules(BaseModel):
             "revise": self.revise,
             "decay": self.decay,
             "promote": self.promote,
+            "forget_policy": self.forget_policy,
         }
         return {**named, **(self.__pydantic_extra__ or {})}
 
@@ -175,6 +310,8 @@ class LifecycleSettings(BaseModel):
     # scopes one tick looks at per operation, most new episodes first
     scan_limit: int = Field(default=1_000, ge=1)
     operations: LifecycleSchedules = Field(default_factory=LifecycleSchedules)
+    # the forgetting policy the operation forget_policy applies
+    forgetting: ForgettingPolicy = Field(default_factory=ForgettingPolicy)
 
 
 class RecallSettings(BaseModel):

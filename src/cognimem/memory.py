@@ -16,6 +16,7 @@ from cognimem.domain.layer import Domain
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.memory_directory import DirectoryCalls
 from cognimem.memory_lifecycle import LifecycleCalls
+from cognimem.memory_sessions import SessionCalls
 from cognimem.models import (
     ContextPacket,
     Event,
@@ -27,7 +28,7 @@ from cognimem.models import (
     Turn,
     WriteResult,
 )
-from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
+from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
@@ -50,6 +51,7 @@ from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.decay import DecayService
 from cognimem.services.directory import DirectoryService
 from cognimem.services.editing import EditService
+from cognimem.services.forgetting_policy import ForgettingPolicyService
 from cognimem.services.jobs import JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
 from cognimem.services.promotion import PromotionService
@@ -60,7 +62,7 @@ from cognimem.services.writing import WriteService
 from cognimem.store import Store
 
 
-class Memory(LifecycleCalls, DirectoryCalls):
+class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
     """cognimem's engine. Open it with :meth:`open` and use it as an async context manager::
 
     async with Memory.open("sqlite:///memory.db") as mem:
@@ -94,6 +96,7 @@ class Memory(LifecycleCalls, DirectoryCalls):
         self._consolidation = ConsolidationService(parts)
         self._decay = DecayService(parts)
         self._promotion = PromotionService(parts)
+        self._forgetting = ForgettingPolicyService(parts, self._consolidation)
         # the lifecycle operations by name: one table, each a service method
         # ``async def op(scope, *, dry_run, progress=None) -> <Op>Result``
         operations: dict[str, Operation] = {
@@ -102,6 +105,7 @@ class Memory(LifecycleCalls, DirectoryCalls):
             "procedures": self._reading.procedures.detect,
             "decay": self._decay.decay,
             "promote": self._promotion.promote,
+            "forget_policy": self._forgetting.run,
         }
         self._lifecycle = LifecycleJobService(parts, operations)
         self._jobs = JobService(parts, self._writing, self._lifecycle)
@@ -522,46 +526,6 @@ class Memory(LifecycleCalls, DirectoryCalls):
         return await self._editing.resolve_conflict(
             conflict_id, winner_fact_id=winner_fact_id, note=note, tenant_id=tenant_id
         )
-
-    # -- sessions: services.sessions ---------------------------------------------------
-    async def create_session(
-        self,
-        session_id: str,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-    ) -> Session:
-        """Open a session (an existing open one is returned unchanged; a closed one is a
-        ``Conflict``). Sessions are optional: writes may name one never created."""
-        return await self._sessions.create_session(
-            session_id, scope=scope, user_id=user_id, agent_id=agent_id, metadata=metadata
-        )
-
-    async def get_session(self, session_id: str, *, scope: ScopeLike = None) -> Session:
-        """The session of this id in the scope's tenant and namespace (``NotFound``)."""
-        return await self._sessions.get_session(session_id, scope=scope)
-
-    async def list_sessions(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        all_users: bool = False,
-        limit: int = 100,
-    ) -> list[Session]:
-        """The user's sessions (every user's with ``all_users=True``; the agent's when
-        given), newest first."""
-        return await self._sessions.list_sessions(
-            scope=scope, user_id=user_id, agent_id=agent_id, all_users=all_users, limit=limit
-        )
-
-    async def close_session(self, session_id: str, *, scope: ScopeLike = None) -> Session:
-        """Close a session: writes naming it are refused (``Conflict``) from now on.
-        Closing a closed session returns it unchanged; an unknown one is ``NotFound``."""
-        return await self._sessions.close_session(session_id, scope=scope)
 
     # -- erasure, export, import: services.transfer ------------------------------------
     async def erase_user(self, user_id: str, *, tenant_id: str = "default") -> ErasureReport:

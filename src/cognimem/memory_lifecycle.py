@@ -16,6 +16,7 @@ from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
 from cognimem.models.lifecycle import (
     ConsolidationResult,
     DecayResult,
+    ForgettingResult,
     LifecycleRun,
     MandateCandidate,
     ProcedureResult,
@@ -26,6 +27,7 @@ from cognimem.models.procedures import Procedure
 from cognimem.queue import Job, JobState
 from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.decay import DecayService
+from cognimem.services.forgetting_policy import ForgettingPolicyService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation, Progress
 from cognimem.services.procedures import ProcedureService
@@ -40,6 +42,7 @@ class LifecycleCalls:
     _procedures: ProcedureService
     _decay: DecayService
     _promotion: PromotionService
+    _forgetting: ForgettingPolicyService
     _jobs: JobService
 
     # -- lifecycle: services.consolidation ---------------------------------------------
@@ -185,6 +188,27 @@ class LifecycleCalls:
         (``mandate_accepted``, actor ``api``). A memory that is not a current candidate
         is ``InvalidInput(field="item_id")``; an unknown or inactive one ``NotFound``."""
         return await self._promotion.accept_mandate(item_id, tenant_id=tenant_id)
+
+    # -- lifecycle: services.forgetting_policy ----------------------------------------
+    async def forget_by_policy(
+        self,
+        *,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        namespace: str | None = None,
+        dry_run: bool = False,
+        progress: Callable[[float], None] | None = None,
+    ) -> ForgettingResult:
+        """Apply the forgetting policy (``settings.lifecycle.forgetting``) to one user's
+        memories: every item is scored (importance, recency by kind, access, confidence,
+        kind, novelty, live dependents counted by the store) and kept, decayed,
+        silenced, compressed into a summary, archived or deleted by its score band;
+        mandates, active constraints and items with live dependents are always kept.
+        ``dry_run`` returns the plan (each item's score, action and reason) and changes
+        nothing. The scheduled lifecycle operation ``forget_policy`` runs this;
+        :meth:`forget` (by ids, query or time range) is the user's own call."""
+        target = make_read_scope(scope, user_id=user_id, namespace=namespace)
+        return await self._forgetting.run(target, dry_run=dry_run, progress=progress)
 
     @property
     def lifecycle_operations(self) -> list[str]:

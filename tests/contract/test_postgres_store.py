@@ -80,6 +80,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (10, "event_jobs"),
         (11, "item_event_period"),
         (12, "lifecycle_runs"),
+        (13, "item_novelty"),
         (14, "item_usage"),
         (15, "procedures"),
         (16, "item_search_stats"),

@@ -60,6 +60,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (10, "event_jobs"),
         (11, "item_event_period"),
         (12, "lifecycle_runs"),
+        (13, "item_novelty"),
         (14, "item_usage"),
         (15, "procedures"),
     ]
@@ -158,9 +159,12 @@ async def test_sqlite_upgrade_marks_events_without_items_unprocessed(
 
     path = tmp_path / "old.db"
     with monkeypatch.context() as m:
-        # today's commit also writes an item's event period, whose columns migration 11
-        # adds to the items table (no migration in between rebuilds that table)
-        event_period = [g for g in migrations.MIGRATIONS if g[1] == "item_event_period"]
+        # today's commit also writes an item's event period and novelty, whose columns
+        # migrations 11 and 13 add to the items table (no migration in between rebuilds
+        # that table)
+        event_period = [
+            g for g in migrations.MIGRATIONS if g[1] in ("item_event_period", "item_novelty")
+        ]
         m.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS[:2], *event_period])
         old = SQLiteStore(path)
         await old.open()

@@ -111,6 +111,8 @@ async def test_importance_tier_and_feedback(memory: Memory) -> None:
         user_id="u",
     )
     gate, plumber, car = result.item_ids
+    scored = (await memory.get(gate)).importance  # the write gate's score
+    assert scored != 0.9
     item = await memory.update(gate, importance=0.9, tier="high")
     assert (item.importance, item.tier) == (0.9, Tier.HIGH)
 
@@ -127,7 +129,7 @@ async def test_importance_tier_and_feedback(memory: Memory) -> None:
 
     history = await memory.history(gate)
     assert [h.action for h in history] == ["updated", "feedback"]
-    assert history[0].before == {"importance": 0.5, "tier": "medium"}
+    assert history[0].before == {"importance": scored, "tier": "medium"}
     assert history[1].after == {"success_count": 1, "confidence": 1.0, "feedback": "correct"}
     [silenced] = await memory.history(plumber)
     assert silenced.after == {"status": "silent", "failure_count": 1, "feedback": "incorrect"}

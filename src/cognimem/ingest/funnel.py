@@ -23,6 +23,7 @@ from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extracto
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder, Said, fact_text
+from cognimem.ingest.scoring import novelty, write_importance
 from cognimem.models import (
     Event,
     KnowledgeReport,
@@ -347,17 +348,25 @@ class WriteFunnel:
                 degraded.append(problem)
             for i, extraction in zip(readable, found, strict=True):
                 extractions[i] = extraction
-        for m, extraction in zip(gated, extractions, strict=True):
-            if extraction.importance is not None:
-                m.items = [
-                    replace(
-                        p,
-                        item=p.item.model_copy(
-                            update={"importance": max(p.item.importance, extraction.importance)}
-                        ),
-                    )
-                    for p in m.items
-                ]
+        by_llm = report.extractor == "llm"
+        for m, x in zip(gated, extractions, strict=True):
+            m.items = [
+                replace(
+                    p,
+                    item=p.item.model_copy(
+                        update={
+                            "importance": write_importance(
+                                p.item.text,
+                                profile.importance,
+                                judged=x.importance if by_llm else None,
+                                fact_importance=None if by_llm else x.importance,
+                                categories=[f.category for f in x.facts],
+                            )
+                        }
+                    ),
+                )
+                for p in m.items
+            ]
         fact_texts = [fact_text(f) for x in extractions for f in x.facts]
         items = [p for m in gated for p in m.items]
         vectors = await self._embed(items, fact_texts)
@@ -407,10 +416,9 @@ class WriteFunnel:
     ) -> list[str]:
         """Items nearly identical (cosine ≥ the threshold, and the same numbers) to a
         stored item of the same scope and kind, or to an earlier item of this batch, are
-        not inserted: their event joins that item's provenance."""
+        not inserted: their event joins that item's provenance. Every item kept gets its
+        novelty (``ingest/scoring.py``) from the same search."""
         threshold = self._settings.merge_similarity
-        if threshold is None:
-            return []
         merged: list[str] = []
         items = [p for m in gated for p in m.items]
         if not items:
@@ -420,10 +428,13 @@ class WriteFunnel:
         flt = ItemFilter(scope=items[0].item.scope, kinds=(profile.kind,))
         queries = np.vstack([p.embedding for p in items if p.embedding is not None])
         hits = await self._store.nearest(flt, queries)
+        nearest = {
+            p.item.id: None if h is None else h.score for p, h in zip(items, hits, strict=True)
+        }
         close = {
             p.item.id: hit.item_id
             for p, hit in zip(items, hits, strict=True)
-            if hit is not None and hit.score >= threshold
+            if hit is not None and threshold is not None and hit.score >= threshold
         }
         if close:
             found = await self._store.get_items(
@@ -442,14 +453,19 @@ class WriteFunnel:
             for p in m.items:
                 assert p.embedding is not None
                 target = stored.get(p.item.id)
+                similar = nearest[p.item.id]
+                for item, vector in kept:  # an earlier item of this same write
+                    cosine = float(np.dot(vector, p.embedding))
+                    similar = cosine if similar is None else max(similar, cosine)
+                    if (
+                        target is None
+                        and threshold is not None
+                        and cosine >= threshold
+                        and _same_numbers(item.text, p.item.text)
+                    ):
+                        target = item.id
                 if target is None:
-                    for item, vector in kept:  # an earlier item of this same write
-                        if float(np.dot(vector, p.embedding)) >= threshold and _same_numbers(
-                            item.text, p.item.text
-                        ):
-                            target = item.id
-                            break
-                if target is None:
+                    p.item = p.item.model_copy(update={"novelty": novelty(similar)})
                     keep.append(p)
                     kept.append((p.item, p.embedding))
                 elif target not in m.merged_into:

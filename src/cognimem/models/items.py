@@ -69,6 +69,10 @@ class MemoryItem(BaseModel):
     event_start: datetime | None = None
     event_end: datetime | None = None
     importance: float = 0.5
+    # how much the item told that its scope did not know when it was written: 1 - the
+    # cosine similarity to the nearest item stored before it (ingest/scoring.py); None
+    # for items not scored at write time (summaries, items written before migration 13)
+    novelty: float | None = None
     confidence: float = 1.0
     tier: Tier = Tier.MEDIUM
     status: ItemStatus = ItemStatus.ACTIVE

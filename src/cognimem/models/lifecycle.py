@@ -181,6 +181,56 @@ class PromotionResult(BaseModel):
         }
 
 
+class ForgetDecision(BaseModel):
+    """The forgetting policy's decision for one item: its retention score, the action
+    and why (``lifecycle/retention.py``)."""
+
+    id: str
+    kind: str
+    status: str  # before the run
+    score: float
+    action: str  # keep, decay, silence, compress, archive, delete
+    reason: str
+    dependents: int = 0
+
+
+class ForgettingResult(BaseModel):
+    """What a forgetting-policy run did (or, with ``dry_run``, would do): the items
+    scored, how many took each action, the summaries compression wrote, and the plan —
+    every item with its score, action and reason. ``protected``: kept because they are
+    mandates, active constraints or have live dependents. A non-dry run counts what it
+    changed: an item a concurrent edit changed first is left alone (``skipped``)."""
+
+    dry_run: bool
+    scored: int = 0
+    protected: int = 0
+    kept: int = 0
+    decayed: int = 0
+    silenced: int = 0
+    compressed: int = 0
+    archived: int = 0
+    deleted: int = 0
+    skipped: int = 0
+    summaries_written: int = 0
+    summary_ids: list[str] = Field(default_factory=list)
+    facts_orphaned: list[str] = Field(default_factory=list)
+    plan: list[ForgetDecision] = Field(default_factory=list)
+    degraded: list[str] = Field(default_factory=list)
+
+    def summary(self) -> dict[str, int | str]:
+        return {
+            "scored": self.scored,
+            "protected": self.protected,
+            "kept": self.kept,
+            "decayed": self.decayed,
+            "silenced": self.silenced,
+            "compressed": self.compressed,
+            "archived": self.archived,
+            "deleted": self.deleted,
+            "summaries_written": self.summaries_written,
+        }
+
+
 class OperationResult(Protocol):
     """What every lifecycle operation returns (a pydantic model of its own)."""
 

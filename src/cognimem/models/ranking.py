@@ -34,6 +34,7 @@ class RerankOverrides(_Partial):
     dated: Weight | None = None
     recency: Weight | None = None
     importance: Weight | None = None
+    novelty: Weight | None = None
     reinforcement: Weight | None = None
     confidence: Weight | None = None
     utility: Weight | None = None

@@ -31,6 +31,9 @@ class RerankWeights(BaseModel):
     # temporal 0.858 → 0.868), 0.2 loses; cue → trigger recall unchanged (0.529)
     recency: Weight = 0.05
     importance: Weight = 0.0
+    # the write gate's novelty (ingest/scoring.py); 0: measured on the LoCoMo rotation,
+    # see docs/lifecycle.md (write gate)
+    novelty: Weight = 0.0
     reinforcement: Weight = 0.0
     # 0: an item's confidence decays from when it was said, which on the LoCoMo rotation
     # is one more recency and costs at every weight tried (all five 0.7775 → 0.7759 /

@@ -9,7 +9,8 @@ Signals, each in [0, 1]:
 - ``entity``: share of the query's known entity names the item mentions;
 - ``dated``: the item's own words date what the query asks about (``recall/temporal.py``);
 - ``recency``: halves every ``half_lives.<kind>`` days before the reference time;
-- ``importance``; ``reinforcement`` (log of the events merged into it);
+- ``importance``; ``novelty`` (the write gate's: 1 - cosine to the nearest item stored
+  before it; 0.5 when not scored); ``reinforcement`` (log of the events merged into it);
 - ``confidence``: stored confidence with passive decay since it was said (halving every
   ``half_lives.confidence`` days; constraints, mandates and guardrails do not decay);
 - ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown).
@@ -38,6 +39,7 @@ SIGNALS = (
     "dated",
     "recency",
     "importance",
+    "novelty",
     "reinforcement",
     "confidence",
     "utility",
@@ -122,6 +124,7 @@ def signals_of(
         "dated": candidate.dated,
         "recency": _decay(item.occurred_at, now, half_life(item.kind, lives)),
         "importance": item.importance,
+        "novelty": 0.5 if item.novelty is None else item.novelty,
         "reinforcement": min(math.log2(events) / 4, 1.0),
         "confidence": confidence,
         "utility": utility(item),

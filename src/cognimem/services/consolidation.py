@@ -69,12 +69,29 @@ class ConsolidationService:
         dry_run: bool,
         progress: Callable[[float], None] | None = None,
     ) -> ConsolidationResult:
+        return await self._run(scope, dry_run, progress, None)
+
+    async def fold(
+        self, scope: Scope, episodes: Sequence[MemoryItem], *, dry_run: bool
+    ) -> ConsolidationResult:
+        """A pass over ``episodes`` alone (the forgetting policy's ``compress``): those
+        not consolidated yet are grouped into windows and topics and summarised as
+        ``consolidate`` does (no profiles), and marked consolidated."""
+        return await self._run(scope, dry_run, None, episodes)
+
+    async def _run(
+        self,
+        scope: Scope,
+        dry_run: bool,
+        progress: Callable[[float], None] | None,
+        only: Sequence[MemoryItem] | None,
+    ) -> ConsolidationResult:
         self._parts.require_open()
         if scope.user_id is None:
             raise InvalidInput("consolidation needs a user_id", field="user_id")
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
-                return await self._pass(scope, dry_run, progress)
+                return await self._pass(scope, dry_run, progress, only)
             except StaleKnowledge:
                 # a write or another pass changed what this one read: a pass is computed
                 # from the store alone, so it is simply made again
@@ -83,17 +100,25 @@ class ConsolidationService:
         raise AssertionError("unreachable")
 
     async def _pass(
-        self, scope: Scope, dry_run: bool, progress: Callable[[float], None] | None
+        self,
+        scope: Scope,
+        dry_run: bool,
+        progress: Callable[[float], None] | None,
+        only: Sequence[MemoryItem] | None = None,
     ) -> ConsolidationResult:
         parts = self._parts
         store, policy = parts.store, self.policy
         tenant = scope.tenant_id
         llm = parts.llm
         result = ConsolidationResult(dry_run=dry_run, mode="llm" if llm else "extractive")
-        new_ids = await store.list_item_ids(
-            ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,), consolidated=False), MAX_EPISODES
-        )
-        new = await store.get_items(tenant, new_ids)
+        if only is None:
+            new_ids = await store.list_item_ids(
+                ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,), consolidated=False),
+                MAX_EPISODES,
+            )
+            new = await store.get_items(tenant, new_ids)
+        else:
+            new = [e for e in only if e.kind is ItemKind.EPISODE and not e.consolidated]
         result.episodes = len(new)
         summary_ids = await store.list_item_ids(
             ItemFilter(scope=scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES
@@ -116,7 +141,7 @@ class ConsolidationService:
         new_set = {m.id for m in new}
         topics = rules.topics(new, vectors, window_of, policy)
         profiles: list[Group] = []
-        if new or facts:
+        if only is None and (new or facts):
             mentions, names = await self._mentions(scope, facts)
             profiles = rules.profiles(facts, policy, mentions, names)
             missing = {m.id: m for g in profiles for m in g.members if m.id not in vectors}

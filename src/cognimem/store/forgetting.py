@@ -124,14 +124,18 @@ def cascade(
 
 
 def history(
-    items: Sequence[ForgottenItem], plan: Cascade, status: ItemStatus, now: datetime
+    items: Sequence[ForgottenItem],
+    plan: Cascade,
+    status: ItemStatus,
+    now: datetime,
+    actor: str = "api",
 ) -> list[HistoryEntry]:
-    """One entry per changed item, summary and fact (actor ``api``): an item's status
+    """One entry per changed item, summary and fact (by ``actor``): an item's status
     before and after (a deleted item's text is not kept), an orphaned fact's status
     before and what became of it, a trimmed fact's evidence before and after."""
     out = [
         _entry(i.tenant_id, "item", i.id, _ITEM_ACTION[status], now,
-               {"status": i.status.value}, {"status": status.value})
+               {"status": i.status.value}, {"status": status.value}, actor)
         for i in [*items, *plan.summaries]
     ]  # fmt: skip
     deleted = status is ItemStatus.DELETED
@@ -139,14 +143,14 @@ def history(
         after = {"status": "deleted" if deleted else FactStatus.INVALIDATED.value}
         out.append(
             _entry(f.tenant_id, "fact", f.id, "deleted" if deleted else "invalidated", now,
-                   {"status": f.status.value}, {**after, "reason": ORPHAN_REASON})
+                   {"status": f.status.value}, {**after, "reason": ORPHAN_REASON}, actor)
         )  # fmt: skip
     for t in plan.trimmed:
         out.append(
             _entry(t.fact.tenant_id, "fact", t.fact.id, "evidence_trimmed", now,
                    {"evidence_item_ids": list(t.fact.evidence_item_ids),
                     "evidence_event_ids": list(t.fact.evidence_event_ids)},
-                   {"evidence_item_ids": t.item_ids, "evidence_event_ids": t.event_ids})
+                   {"evidence_item_ids": t.item_ids, "evidence_event_ids": t.event_ids}, actor)
         )  # fmt: skip
     return out
 
@@ -168,6 +172,7 @@ def _entry(
     at: datetime,
     before: dict[str, object],
     after: dict[str, object],
+    actor: str,
 ) -> HistoryEntry:
     return HistoryEntry(
         id=new_id("hst"),
@@ -175,7 +180,7 @@ def _entry(
         target_type=target_type,
         target_id=target_id,
         action=action,
-        actor="api",
+        actor=actor,
         at=at,
         before=before,
         after=after,

@@ -50,7 +50,7 @@ ITEM_COLUMNS = (
     " source_event_ids, external_ids, author, occurred_at, recorded_at, importance, confidence,"
     " tier, status, token_count, access_count, last_accessed_at, loaded_count, cited_count,"
     " success_count, failure_count, consolidated, supersedes, superseded_by, embedding_model,"
-    " metadata, event_start, event_end"
+    " metadata, event_start, event_end, novelty"
 )
 # an item's use, counted in the narrow ``item_usage`` table (migration 14): a read's bulk
 # update rewrites those rows, not the wide item rows. The items' own columns of these
@@ -231,6 +231,7 @@ def item_from_row(row: Row, time: TimeDecoder) -> MemoryItem:
         metadata=json.loads(row["metadata"]),
         event_start=time(row["event_start"]),
         event_end=time(row["event_end"]),
+        novelty=row["novelty"],
     )
 
 

@@ -44,6 +44,7 @@ from cognimem.store.base import (
     ScopeLease,
 )
 from cognimem.store.forgetting import Forgotten
+from cognimem.store.retention import Decay, RetentionRow
 
 
 class Database(Protocol):
@@ -290,6 +291,7 @@ class EditStore(Protocol):
         *,
         now: datetime,
         dry_run: bool = False,
+        actor: str = "api",
     ) -> Forgotten:
         """Forget the tenant's items ``ids`` into ``status`` (``deleted``: remove the rows
         and their index entries) with what was derived from them alone, in one
@@ -297,8 +299,9 @@ class EditStore(Protocol):
         invalidated, with their graph edges; facts keeping a live source lose the
         forgotten ones from their evidence; summaries whose every source event is gone
         are forgotten like the items (rules in ``store/forgetting.py``). Writes one
-        history entry per change (actor ``api``). ``dry_run`` reads the same and writes
-        nothing. Ids that do not exist in the tenant are left out of the answer."""
+        history entry per change (by ``actor``: ``api``, or ``forgetting`` for the
+        policy). ``dry_run`` reads the same and writes nothing. Ids that do not exist in
+        the tenant are left out of the answer."""
 
     async def resolve_conflict(
         self,
@@ -494,6 +497,24 @@ class ListingStore(Protocol):
         ``occurred_at``), at most ``limit``."""
 
 
+class RetentionStore(Protocol):
+    """What the forgetting policy reads and writes (``store/retention.py``)."""
+
+    async def retention_rows(
+        self, tenant_id: str, namespace: str, user_id: str
+    ) -> list[RetentionRow]:
+        """Every item of the user (every agent and session) that is active, silent or
+        archived, with its live dependents counted (facts, constraints, relations,
+        summaries), in ONE query; in no particular order."""
+
+    async def decay_items(
+        self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]
+    ) -> list[str]:
+        """Lower the importance of the tenant's items, each only if it is still
+        ``before`` (a concurrent edit wins), and append the history entries of the items
+        changed, in one transaction; returns the ids changed."""
+
+
 class Store(
     Database,
     ItemStore,
@@ -508,6 +529,7 @@ class Store(
     ProcedureStore,
     ListingStore,
     UsageStore,
+    RetentionStore,
     Protocol,
 ):
     """A storage backend: every role."""

@@ -114,6 +114,7 @@ class PostgresEdits(PostgresDatabase):
         *,
         now: datetime,
         dry_run: bool = False,
+        actor: str = "api",
     ) -> Forgotten:
         if not ids:
             return Forgotten()
@@ -134,7 +135,7 @@ class PostgresEdits(PostgresDatabase):
                     await _set_status(conn, tenant_id, targets, status)
                 await forgetting.apply(conn, done, status, now)
                 await knowledge_writes.insert_history(
-                    conn, cascade.history(items, done, status, now)
+                    conn, cascade.history(items, done, status, now, actor)
                 )
             return cascade.outcome(items, done, relations)
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from cognimem.errors import SchemaMismatch
-from cognimem.store.postgres import search_stats
+from cognimem.store.postgres.migrations_11_on import MIGRATIONS_11_ON
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -443,99 +443,7 @@ CREATE INDEX events_unprocessed ON events (recorded_at) WHERE NOT processed;
 CREATE INDEX events_unprocessed_job ON events (job_id) WHERE NOT processed;
 """,
     ),
-    (
-        11,
-        "item_event_period",
-        """
--- when what an item tells of happened, resolved at write time from its time expressions
--- against occurred_at ("last night" said on 4 May: 3 May); a read for a period finds an
--- item that occurred in it or tells of it. Items written before have none.
-ALTER TABLE items ADD COLUMN event_start timestamptz;
-ALTER TABLE items ADD COLUMN event_end timestamptz;
-CREATE INDEX items_event_period ON items (tenant_id, namespace, user_id, event_start, event_end)
-    WHERE event_start IS NOT NULL;
-""",
-    ),
-    (
-        12,
-        "lifecycle_runs",
-        """
--- lifecycle operations (consolidate, revise, ...) per user scope: the lease of the run
--- holding the scope (at most one per operation; a dead worker's lease runs out) and when
--- the last completed run began (the scheduler counts what is new since)
-CREATE TABLE lifecycle_runs (
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_key text NOT NULL,
-    op text NOT NULL,
-    user_id text,
-    job_id text,
-    holder text,
-    lease_token text,
-    lease_until timestamptz,
-    done_from timestamptz,
-    last_job_id text,
-    PRIMARY KEY (tenant_id, namespace, user_key, op)
-);
-CREATE INDEX items_recorded_kind ON items (kind, recorded_at) WHERE user_id IS NOT NULL;
-""",
-    ),
-    (
-        14,
-        "item_usage",
-        """
--- how each item was used (issue 17): loaded into a packet, cited by an answer, marked
--- correct or incorrect. A narrow table of counters, so a read's bulk update rewrites
--- these rows and not the wide item rows; the items' own counter columns keep the values
--- they had (copied here) and are no longer written
-CREATE TABLE item_usage (
-    item_id text PRIMARY KEY REFERENCES items (id) ON DELETE CASCADE,
-    tenant_id text NOT NULL,
-    access_count integer NOT NULL DEFAULT 0,
-    loaded_count integer NOT NULL DEFAULT 0,
-    cited_count integer NOT NULL DEFAULT 0,
-    success_count integer NOT NULL DEFAULT 0,
-    failure_count integer NOT NULL DEFAULT 0,
-    last_accessed_at timestamptz
-);
-INSERT INTO item_usage (item_id, tenant_id, access_count, loaded_count, cited_count,
-    success_count, failure_count, last_accessed_at)
-SELECT id, tenant_id, access_count, loaded_count, cited_count, success_count,
-    failure_count, last_accessed_at
-FROM items
-WHERE access_count > 0 OR loaded_count > 0 OR cited_count > 0 OR success_count > 0
-    OR failure_count > 0 OR last_accessed_at IS NOT NULL;
-""",
-    ),
-    (
-        15,
-        "procedures",
-        """
--- procedural memory (see the SQLite migration of the same number)
-CREATE TABLE procedures (
-    id text PRIMARY KEY,
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_id text,
-    trigger_text text NOT NULL,
-    trigger_terms jsonb NOT NULL,
-    action jsonb NOT NULL,
-    observed_count integer NOT NULL,
-    trigger_count integer NOT NULL,
-    confidence double precision NOT NULL,
-    request_event_ids jsonb NOT NULL,
-    source_event_ids jsonb NOT NULL,
-    first_seen_at timestamptz NOT NULL,
-    last_seen_at timestamptz NOT NULL,
-    created_at timestamptz NOT NULL,
-    updated_at timestamptz NOT NULL,
-    revision integer NOT NULL DEFAULT 0
-);
-CREATE INDEX procedures_scope ON procedures (tenant_id, namespace, user_id, confidence);
-""",
-    ),
-    # BM25's document count and total length per filterable group, kept by triggers
-    (16, "item_search_stats", search_stats.MIGRATION),
+    *MIGRATIONS_11_ON,
 ]
 
 

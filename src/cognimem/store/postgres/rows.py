@@ -45,6 +45,7 @@ _ITEM_TYPES = [
     *["text"] * 3,  # supersedes, superseded_by, embedding_model
     "jsonb",  # metadata
     *["timestamptz"] * 2,  # event_start, event_end
+    "float8",  # novelty
 ]
 
 _EVENT_TYPES = [*["text"] * 12, "timestamptz", "timestamptz", "jsonb"]
@@ -141,7 +142,7 @@ def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
                 i.token_count, i.access_count, last, i.loaded_count, i.cited_count,
                 i.success_count, i.failure_count, i.consolidated, i.supersedes, i.superseded_by,
                 i.embedding_model, json.dumps(i.metadata), decode_time(i.event_start),
-                decode_time(i.event_end),
+                decode_time(i.event_end), i.novelty,
                 None if p.embedding is None else vector_bytes(p.embedding), p.search_text,
             )
         )  # fmt: skip

@@ -14,6 +14,7 @@ from cognimem.store.postgres.knowledge import PostgresKnowledge
 from cognimem.store.postgres.lifecycle import PostgresLifecycle
 from cognimem.store.postgres.listing import PostgresListing
 from cognimem.store.postgres.procedures import PostgresProcedures
+from cognimem.store.postgres.retention import PostgresRetention
 from cognimem.store.postgres.sessions import PostgresSessions
 from cognimem.store.postgres.transfer import PostgresTransfer
 from cognimem.store.postgres.usage import PostgresUsage
@@ -32,5 +33,6 @@ class PostgresStore(
     PostgresProcedures,
     PostgresListing,
     PostgresUsage,
+    PostgresRetention,
 ):
     """``Store`` on PostgreSQL + pgvector. Any number of processes may share a database."""

@@ -49,6 +49,7 @@ class SQLiteEdits(SQLiteDatabase):
         *,
         now: datetime,
         dry_run: bool = False,
+        actor: str = "api",
     ) -> Forgotten:
         def tx(conn: sqlite3.Connection) -> Forgotten:
             items, done, relations = forgetting.plan(conn, tenant_id, ids, status)
@@ -60,7 +61,7 @@ class SQLiteEdits(SQLiteDatabase):
             else:
                 rows.set_status(conn, targets, status)
             forgetting.apply(conn, done, status, now)
-            knowledge_writes.insert_history(conn, cascade.history(items, done, status, now))
+            knowledge_writes.insert_history(conn, cascade.history(items, done, status, now, actor))
             return cascade.outcome(items, done, relations)
 
         if not ids:

@@ -66,11 +66,11 @@ def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
         item.loaded_count, item.cited_count, item.success_count, item.failure_count,
         int(item.consolidated), item.supersedes, item.superseded_by, item.embedding_model,
         json.dumps(item.metadata), encode_time(item.event_start), encode_time(item.event_end),
-        embedding,
+        item.novelty, embedding,
     )  # fmt: skip
 
 
-INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 34)})"
+INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 35)})"
 
 
 def event_params(event: Event) -> tuple[Any, ...]:

@@ -12,6 +12,7 @@ from cognimem.store.sqlite.knowledge import SQLiteKnowledge
 from cognimem.store.sqlite.lifecycle import SQLiteLifecycle
 from cognimem.store.sqlite.listing import SQLiteListing
 from cognimem.store.sqlite.procedures import SQLiteProcedures
+from cognimem.store.sqlite.retention import SQLiteRetention
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
 from cognimem.store.sqlite.usage import SQLiteUsage
@@ -30,5 +31,6 @@ class SQLiteStore(
     SQLiteProcedures,
     SQLiteListing,
     SQLiteUsage,
+    SQLiteRetention,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""

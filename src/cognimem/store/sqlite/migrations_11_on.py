@@ -1,0 +1,114 @@
+"""SQLite schema migrations from version 11 on (``migrations.py`` holds the runner
+and versions 1 to 10; the list is kept in two modules so each stays readable). A number
+may exist on one backend only; the numbering is shared."""
+
+from __future__ import annotations
+
+MIGRATIONS_11_ON: list[tuple[int, str, str]] = [
+    (
+        11,
+        "item_event_period",
+        """
+-- when what an item tells of happened, resolved at write time from its time expressions
+-- against occurred_at ("last night" said on 4 May: 3 May); a read for a period finds an
+-- item that occurred in it or tells of it. Items written before have none.
+ALTER TABLE items ADD COLUMN event_start INTEGER;
+ALTER TABLE items ADD COLUMN event_end INTEGER;
+CREATE INDEX items_event_period ON items (tenant_id, namespace, user_id, event_start, event_end)
+    WHERE event_start IS NOT NULL;
+""",
+    ),
+    (
+        12,
+        "lifecycle_runs",
+        """
+-- lifecycle operations (consolidate, revise, ...) per user scope: the lease of the run
+-- holding the scope (at most one per operation; a dead worker's lease runs out) and when
+-- the last completed run began (the scheduler counts what is new since)
+CREATE TABLE lifecycle_runs (
+    tenant_id TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    user_key TEXT NOT NULL,
+    op TEXT NOT NULL,
+    user_id TEXT,
+    job_id TEXT,
+    holder TEXT,
+    lease_token TEXT,
+    lease_until INTEGER,
+    done_from INTEGER,
+    last_job_id TEXT,
+    PRIMARY KEY (tenant_id, namespace, user_key, op)
+) WITHOUT ROWID;
+CREATE INDEX items_recorded_kind ON items (kind, recorded_at) WHERE user_id IS NOT NULL;
+""",
+    ),
+    (
+        13,
+        "item_novelty",
+        """
+-- the write gate's novelty of an item: 1 - its cosine similarity to the nearest item of
+-- its scope stored before it (ingest/scoring.py); the forgetting policy and the rerank's
+-- novelty signal read it. Items written before have none (NULL: not scored)
+ALTER TABLE items ADD COLUMN novelty REAL;
+-- the forgetting policy counts what a scope's summaries state (store/sqlite/retention.py)
+CREATE INDEX items_summaries ON items (tenant_id, namespace, user_id, status)
+    WHERE kind = 'summary';
+""",
+    ),
+    (
+        14,
+        "item_usage",
+        """
+-- how each item was used (issue 17): loaded into a packet, cited by an answer, marked
+-- correct or incorrect. A narrow table of counters, so a read's bulk update rewrites
+-- these rows and not the wide item rows; the items' own counter columns keep the values
+-- they had (copied here) and are no longer written
+CREATE TABLE item_usage (
+    item_id TEXT PRIMARY KEY REFERENCES items (id) ON DELETE CASCADE,
+    tenant_id TEXT NOT NULL,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    loaded_count INTEGER NOT NULL DEFAULT 0,
+    cited_count INTEGER NOT NULL DEFAULT 0,
+    success_count INTEGER NOT NULL DEFAULT 0,
+    failure_count INTEGER NOT NULL DEFAULT 0,
+    last_accessed_at INTEGER
+) WITHOUT ROWID;
+INSERT INTO item_usage (item_id, tenant_id, access_count, loaded_count, cited_count,
+    success_count, failure_count, last_accessed_at)
+SELECT id, tenant_id, access_count, loaded_count, cited_count, success_count,
+    failure_count, last_accessed_at
+FROM items
+WHERE access_count > 0 OR loaded_count > 0 OR cited_count > 0 OR success_count > 0
+    OR failure_count > 0 OR last_accessed_at IS NOT NULL;
+""",
+    ),
+    (
+        15,
+        "procedures",
+        """
+-- procedural memory: request -> action patterns learnt from a user's turns and
+-- tool-discovery writes (lifecycle operation `procedures`); JSON lists of event ids
+-- are the provenance, one request per observation
+CREATE TABLE procedures (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    user_id TEXT,
+    trigger_text TEXT NOT NULL,
+    trigger_terms TEXT NOT NULL,
+    action TEXT NOT NULL,
+    observed_count INTEGER NOT NULL,
+    trigger_count INTEGER NOT NULL,
+    confidence REAL NOT NULL,
+    request_event_ids TEXT NOT NULL,
+    source_event_ids TEXT NOT NULL,
+    first_seen_at INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    revision INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX procedures_scope ON procedures (tenant_id, namespace, user_id, confidence);
+""",
+    ),
+]
