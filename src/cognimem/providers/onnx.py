@@ -25,6 +25,7 @@ from cognimem.providers.onnx_models import (
     Pinned,
     batch_feeds,
     build_tokenizer,
+    length_batches,
     run_session,
 )
 
@@ -47,8 +48,9 @@ class OnnxEmbedder:
     (mean or [CLS]), L2-normalised; a query gets the model's query prefix, if any.
 
     The model loads on first use (thread-safe). Inference runs in a worker thread so the
-    event loop stays responsive; texts are sorted by length and run in batches of
-    ``batch_size`` to keep padding small, and rows come back in the caller's order.
+    event loop stays responsive; texts run in batches of similar length (at most
+    ``batch_size`` rows, see :func:`~cognimem.providers.onnx_models.length_batches`) to
+    keep padding small, and rows come back in the caller's order.
 
     ``model_path`` points at another copy of the model; it is still checked against the
     pinned sha256 unless ``expected_sha256=None`` is passed explicitly.
@@ -92,10 +94,8 @@ class OnnxEmbedder:
         tokenizer, session, inputs = self._loader.get()
         prefix = self.model.query_prefix if kind == "query" else ""
         encodings = tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=True)
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         out = np.zeros((len(encodings), self.model.width), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
+        for chunk in length_batches([len(e.ids) for e in encodings], self.batch_size):
             out[chunk] = self._run(session, inputs, [encodings[i] for i in chunk])
         return l2_normalize(out)
 
