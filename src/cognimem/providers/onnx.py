@@ -47,7 +47,8 @@ class OnnxEmbedder:
     """A local embedding model on the CPU: ``model.width`` dimensions, the model's pooling
     (mean or [CLS]), L2-normalised; a query gets the model's query prefix, if any.
 
-    The model loads on first use (thread-safe). Inference runs in a worker thread so the
+    The model loads on first use (thread-safe), or ahead of it with :meth:`load` (a
+    ``Memory`` does that when it opens). Inference runs in a worker thread so the
     event loop stays responsive; texts run in batches of similar length (at most
     ``batch_size`` rows, see :func:`~cognimem.providers.onnx_models.length_batches`) to
     keep padding small, and rows come back in the caller's order.
@@ -81,6 +82,15 @@ class OnnxEmbedder:
 
     async def dimension(self) -> int:
         return self.model.width
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory: from ``load`` or the first embed until ``aclose``."""
+        return self._loader.loaded
+
+    async def load(self) -> None:
+        """Load the model and embed one short text (onnxruntime's first run is slow)."""
+        await asyncio.to_thread(self.embed_sync, ["warm up"])
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
         if isinstance(texts, str):
