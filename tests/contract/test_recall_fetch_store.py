@@ -10,7 +10,18 @@ from cognimem.models.ids import new_id
 from cognimem.models.knowledge import ConflictStatus, FactConflict, FactStatus
 from cognimem.store import Store
 from cognimem.store.base import Knowledge
-from tests.contract.builders import ALICE, BOB, OTHER_TENANT, WINDOW, fact, new, put
+from tests.contract.builders import (
+    ALICE,
+    BOB,
+    OTHER_TENANT,
+    WINDOW,
+    alias,
+    entity,
+    fact,
+    new,
+    put,
+    relation,
+)
 from tests.contract.conftest import T0, message
 
 
@@ -69,3 +80,22 @@ async def test_items_and_facts_are_the_two_reads_in_one(store: Store) -> None:
     assert await store.items_and_facts("t1", [], []) == ([], [])
     assert await store.items_and_facts("t1", [cat], []) == (await store.get_items("t1", [cat]), [])
     assert await store.items_and_facts("t1", [], [f1.id]) == ([], [f1])
+
+
+async def test_aliases_and_graph_read_the_edges_only_for_a_known_name(store: Store) -> None:
+    ann, bob, paris = entity("ann"), entity("bob"), entity("paris")
+    await put(
+        store,
+        entities=[ann, bob, paris],
+        aliases=[alias(ann, "ann", "alice"), alias(bob, "bob", "alice")],
+        relations=[relation(ann, bob), relation(bob, paris)],
+    )
+    found, edges = await store.aliases_and_graph("t1", "default", "alice", ["ann", "zed"], 100)
+    assert found == await store.find_aliases("t1", "default", "alice", ["ann", "zed"])
+    assert [a.entity_id for a in found] == [ann.id]
+    assert edges == await store.graph_edges("t1", "default", "alice", 100)
+    assert len(edges) == 2
+    assert (await store.aliases_and_graph("t1", "default", "alice", ["ann"], 1))[1] == edges[:1]
+    # no name known: no aliases, and the graph is not read
+    assert await store.aliases_and_graph("t1", "default", "alice", ["zed"], 100) == ([], [])
+    assert await store.aliases_and_graph("t1", "default", "bob", ["ann"], 100) == ([], [])

@@ -256,11 +256,11 @@ class StepRun:
         return StepOutput(domain=found)
 
     async def _graph(self) -> StepOutput:
-        """Seeds from the alias table; the scope's edges are read only when the query
-        names a known entity (most queries name none)."""
+        """Seeds from the alias table; the scope's edges are read (in the same store
+        call) only when the query names a known entity (most queries name none)."""
         s = self.scope
-        aliases = await self.store.find_aliases(
-            s.tenant_id, s.namespace, s.user_id, list(self.analysis.names)
+        aliases, edges = await self.store.aliases_and_graph(
+            s.tenant_id, s.namespace, s.user_id, list(self.analysis.names), MAX_GRAPH_EDGES
         )
         seeds: dict[str, float] = {}
         for alias in aliases:
@@ -268,7 +268,6 @@ class StepRun:
         names = sorted({a.alias for a in aliases})
         if not seeds:
             return StepOutput(entity_names=names)
-        edges = await self.store.graph_edges(s.tenant_id, s.namespace, s.user_id, MAX_GRAPH_EDGES)
         return StepOutput(expand(edges, seeds, limit=self.depth), entity_names=names)
 
 

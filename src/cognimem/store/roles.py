@@ -246,6 +246,18 @@ class RecallFetchStore(Protocol):
         """``KnowledgeStore.fact_rows`` and the user's open conflicts
         (``find_conflicts``): what the read's constraint and fact steps need."""
 
+    async def aliases_and_graph(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str],
+        limit: int,
+    ) -> tuple[list[Alias], list[GraphEdge]]:
+        """``KnowledgeStore.find_aliases`` for ``names`` and, when any is found, the
+        visible graph (``graph_edges``, at most ``limit`` edges; else none): what the
+        read's graph step needs."""
+
     async def items_and_facts(
         self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]
     ) -> tuple[list[MemoryItem], list[Fact]]:

@@ -6,11 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cognimem.models import MemoryItem
-from cognimem.models.knowledge import Fact, FactConflict
-from cognimem.store.base import FactRows
+from cognimem.models.knowledge import Alias, Fact, FactConflict
+from cognimem.store.base import FactRows, GraphEdge
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
-from cognimem.store.postgres.knowledge import fact_from_row, fact_rows, find_conflicts
+from cognimem.store.postgres.knowledge import (
+    fact_from_row,
+    fact_rows,
+    find_aliases,
+    find_conflicts,
+    graph_edges,
+)
 from cognimem.store.records import FACT_COLUMNS, ITEM_COLUMNS
 
 
@@ -24,6 +30,20 @@ class PostgresRecallFetch(PostgresDatabase):
             found = await fact_rows(conn, tenant_id, namespace, user_id, limit)
             conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
         return found, conflicts
+
+    async def aliases_and_graph(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str],
+        limit: int,
+    ) -> tuple[list[Alias], list[GraphEdge]]:
+        async with self._connection() as conn:
+            aliases = await find_aliases(conn, tenant_id, namespace, user_id, names)
+            if not aliases:
+                return aliases, []
+            return aliases, await graph_edges(conn, tenant_id, namespace, user_id, limit)
 
     async def items_and_facts(
         self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]

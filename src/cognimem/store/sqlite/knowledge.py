@@ -286,25 +286,35 @@ class SQLiteKnowledge(SQLiteDatabase):
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> list[GraphEdge]:
+        return await self._db.read(
+            lambda conn: self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)
+        )
+
+    def graph_edges_in(
+        self,
+        conn: sqlite3.Connection,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        limit: int,
+    ) -> list[GraphEdge]:
+        """``graph_edges`` on a reader connection: this process's copy while the fact
+        versions of its owners say it is current."""
         cache_key = (tenant_id, namespace, user_id, limit)
         owners = [user_key(None)] + ([] if user_id is None else [user_key(user_id)])
-
-        def q(conn: sqlite3.Connection) -> list[GraphEdge]:
-            # relations are dated by the fact versions of their owners (the user and the
-            # namespace): two primary-key reads tell whether this process's copy is current
-            version = tuple(fact_version(conn, tenant_id, namespace, o) for o in owners)
-            cached = self._graphs.get(cache_key)
-            if cached is not None and cached[0] == version:
-                return cached[1]
-            edges = graph_edges(conn, tenant_id, namespace, user_id, limit)
-            with self._fact_rows_lock:
-                self._graphs[cache_key] = (version, edges)
-                self._graphs.move_to_end(cache_key)
-                while len(self._graphs) > _FACT_ROWS_CACHED:
-                    self._graphs.popitem(last=False)
-            return edges
-
-        return await self._db.read(q)
+        # relations are dated by the fact versions of their owners (the user and the
+        # namespace): two primary-key reads tell whether this process's copy is current
+        version = tuple(fact_version(conn, tenant_id, namespace, o) for o in owners)
+        cached = self._graphs.get(cache_key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        edges = graph_edges(conn, tenant_id, namespace, user_id, limit)
+        with self._fact_rows_lock:
+            self._graphs[cache_key] = (version, edges)
+            self._graphs.move_to_end(cache_key)
+            while len(self._graphs) > _FACT_ROWS_CACHED:
+                self._graphs.popitem(last=False)
+        return edges
 
     async def find_conflicts(
         self,

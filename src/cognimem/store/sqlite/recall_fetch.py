@@ -3,15 +3,21 @@ one thread hop instead of two."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
 from cognimem.models import MemoryItem
-from cognimem.models.knowledge import Fact, FactConflict
-from cognimem.store.base import FactRows
+from cognimem.models.knowledge import Alias, Fact, FactConflict
+from cognimem.store.base import FactRows, GraphEdge
 from cognimem.store.records import FACT_COLUMNS, ITEM_COLUMNS
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import rows_by_ids
-from cognimem.store.sqlite.knowledge import SQLiteKnowledge, fact_from_row, find_conflicts
+from cognimem.store.sqlite.knowledge import (
+    SQLiteKnowledge,
+    fact_from_row,
+    find_aliases,
+    find_conflicts,
+)
 
 
 class SQLiteRecallFetch(SQLiteKnowledge):
@@ -26,6 +32,22 @@ class SQLiteRecallFetch(SQLiteKnowledge):
                 find_conflicts(conn, tenant_id, namespace, user_id, True),
             )
         )
+
+    async def aliases_and_graph(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str],
+        limit: int,
+    ) -> tuple[list[Alias], list[GraphEdge]]:
+        def q(conn: sqlite3.Connection) -> tuple[list[Alias], list[GraphEdge]]:
+            aliases = find_aliases(conn, tenant_id, namespace, user_id, names)
+            if not aliases:
+                return aliases, []
+            return aliases, self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)
+
+        return await self._db.read(q)
 
     async def items_and_facts(
         self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]
