@@ -94,3 +94,21 @@ async def test_explicit_path_without_checksum(tmp_path: Path) -> None:
     vec = await emb.embed(["explicit path"])
     assert vec.shape == (1, 384)
     await emb.aclose()
+
+
+async def test_turns_and_short_facts_in_one_call_equal_one_at_a_time() -> None:
+    # what one ingest batch embeds: long turns and the short fact texts read from them,
+    # run in batches of similar length (default batch size) instead of one padded batch
+    embedder = OnnxMiniLMEmbedder()
+    turns = [
+        "Caroline: I went to a support group yesterday and it was so powerful, honestly "
+        "the stories people shared about their journeys really stuck with me all week.",
+        "Melanie: That sounds amazing! I took the kids camping at the lake last weekend.",
+        "Caroline: I'm thinking about studying counseling, maybe a master's next fall.",
+    ] * 5
+    facts = ["Caroline attended support group", "Melanie likes camping", "Caroline: counseling"]
+    texts = [*turns, *facts]
+    together = await embedder.embed(texts)
+    singles = np.vstack([await embedder.embed([t]) for t in texts])
+    assert np.allclose(together, singles, atol=1e-5)
+    await embedder.aclose()

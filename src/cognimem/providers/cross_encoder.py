@@ -23,6 +23,7 @@ from cognimem.providers.onnx_models import (
     OnnxModel,
     Pinned,
     batch_feeds,
+    length_batches,
     run_session,
 )
 
@@ -45,8 +46,8 @@ class OnnxCrossEncoder:
     """A local cross-encoder: each pair is tokenized together (truncated from its longer
     side to the model's limit) and the model's logit goes through a sigmoid.
 
-    Loads on first use; inference runs in a worker thread, in batches of ``batch_size``
-    pairs sorted by length. ``model_path`` and ``expected_sha256`` work as for
+    Loads on first use; inference runs in a worker thread, in batches of pairs of similar
+    length (at most ``batch_size``). ``model_path`` and ``expected_sha256`` work as for
     :class:`~cognimem.providers.onnx.OnnxEmbedder`.
     """
 
@@ -87,10 +88,8 @@ class OnnxCrossEncoder:
         """Blocking version of :meth:`score`."""
         tokenizer, session, inputs = self._loader.get()
         encodings = tokenizer.encode_batch([(query, p) for p in passages])
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         logits = np.zeros(len(encodings), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
+        for chunk in length_batches([len(e.ids) for e in encodings], self.batch_size):
             feeds = batch_feeds([encodings[i] for i in chunk], inputs)
             logits[chunk] = run_session(self.model, session, feeds)[:, 0]
         probabilities: npt.NDArray[np.float32] = (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)

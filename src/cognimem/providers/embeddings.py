@@ -52,6 +52,20 @@ class Embedder(Protocol):
         ...
 
 
+@runtime_checkable
+class LocalModel(Protocol):
+    """An embedder whose model runs in this process (ONNX): it can load ahead of use."""
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory."""
+        ...
+
+    async def load(self) -> None:
+        """Load the model and run it once, so the first real call pays neither."""
+        ...
+
+
 class EmbeddingCacheBackend(Protocol):
     """Persistent embedding cache keyed by ``(model, sha256 of the text)``."""
 
@@ -222,6 +236,17 @@ async def erase_embeddings(store: ErasableCache, embedder: Embedder, hashes: Seq
     return removed
 
 
+async def load_local_model(embedder: Embedder) -> bool:
+    """Load ``embedder``'s model now if it runs in this process (behind a
+    :class:`CachedEmbedder` too); True when it did. A remote embedder is left alone: its
+    calls happen inside the read's step timeouts, where a failure is reported."""
+    inner = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+    if not isinstance(inner, LocalModel):
+        return False
+    await inner.load()
+    return True
+
+
 __all__ = [
     "CachedEmbedder",
     "EmbedKind",
@@ -229,7 +254,9 @@ __all__ = [
     "EmbeddingCacheBackend",
     "ErasableCache",
     "FloatMatrix",
+    "LocalModel",
     "erase_embeddings",
     "l2_normalize",
+    "load_local_model",
     "text_hash",
 ]

@@ -25,6 +25,7 @@ from cognimem.providers.onnx_models import (
     Pinned,
     batch_feeds,
     build_tokenizer,
+    length_batches,
     run_session,
 )
 
@@ -46,9 +47,11 @@ class OnnxEmbedder:
     """A local embedding model on the CPU: ``model.width`` dimensions, the model's pooling
     (mean or [CLS]), L2-normalised; a query gets the model's query prefix, if any.
 
-    The model loads on first use (thread-safe). Inference runs in a worker thread so the
-    event loop stays responsive; texts are sorted by length and run in batches of
-    ``batch_size`` to keep padding small, and rows come back in the caller's order.
+    The model loads on first use (thread-safe), or ahead of it with :meth:`load` (a
+    ``Memory`` does that when it opens). Inference runs in a worker thread so the
+    event loop stays responsive; texts run in batches of similar length (at most
+    ``batch_size`` rows, see :func:`~cognimem.providers.onnx_models.length_batches`) to
+    keep padding small, and rows come back in the caller's order.
 
     ``model_path`` points at another copy of the model; it is still checked against the
     pinned sha256 unless ``expected_sha256=None`` is passed explicitly.
@@ -80,6 +83,15 @@ class OnnxEmbedder:
     async def dimension(self) -> int:
         return self.model.width
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory: from ``load`` or the first embed until ``aclose``."""
+        return self._loader.loaded
+
+    async def load(self) -> None:
+        """Load the model and embed one short text (onnxruntime's first run is slow)."""
+        await asyncio.to_thread(self.embed_sync, ["warm up"])
+
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts, not a single string")
@@ -92,10 +104,8 @@ class OnnxEmbedder:
         tokenizer, session, inputs = self._loader.get()
         prefix = self.model.query_prefix if kind == "query" else ""
         encodings = tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=True)
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         out = np.zeros((len(encodings), self.model.width), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
+        for chunk in length_batches([len(e.ids) for e in encodings], self.batch_size):
             out[chunk] = self._run(session, inputs, [encodings[i] for i in chunk])
         return l2_normalize(out)
 

@@ -23,7 +23,7 @@ import hashlib
 import importlib.util
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from importlib import resources
@@ -188,6 +188,40 @@ def build_tokenizer(max_tokens: int = MINILM.max_tokens) -> Any:
     return tokenizer
 
 
+MAX_LENGTH_SPREAD = 1.25
+"""A batch's longest text is at most this many times its shortest (in tokens)."""
+MAX_BATCH_TOKENS = 1024
+"""A batch's rows times its padded width, at most (one longer text still runs alone)."""
+
+
+def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """The indexes of ``lengths`` grouped into inference batches, shortest texts first.
+
+    Every row of a batch is padded to its longest, and on this model size the padding
+    costs as much as real tokens, so a batch holds texts of similar length only: at
+    most ``batch_size`` rows, a longest row at most ``MAX_LENGTH_SPREAD`` times the
+    shortest, and at most ``MAX_BATCH_TOKENS`` padded tokens (a 64-row batch of long
+    turns ran slower per text than 16-row ones). Measured on one LoCoMo conversation's
+    ingest (515 texts of 7-103 tokens): 3.4x faster than batches of 64 by length order;
+    a row's output does not depend on the rows beside it (masked attention).
+    """
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches: list[list[int]] = []
+    batch: list[int] = []
+    for i in order:
+        if batch and (
+            len(batch) >= batch_size
+            or lengths[i] > MAX_LENGTH_SPREAD * lengths[batch[0]]
+            or (len(batch) + 1) * lengths[i] > MAX_BATCH_TOKENS
+        ):
+            batches.append(batch)
+            batch = []
+        batch.append(i)
+    if batch:
+        batches.append(batch)
+    return batches
+
+
 def batch_feeds(
     encodings: list[Any], input_names: frozenset[str]
 ) -> dict[str, np.ndarray[Any, np.dtype[np.int64]]]:
@@ -322,6 +356,7 @@ __all__ = [
     "Pooling",
     "batch_feeds",
     "build_tokenizer",
+    "length_batches",
     "load_session",
     "run_session",
     "sha256_hex",

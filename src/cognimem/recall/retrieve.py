@@ -3,7 +3,6 @@ fuse and rerank the items, fill the sections, assemble the packet."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -188,9 +187,8 @@ class Reader:
         ]
         # -- load the items and the sections' facts, then fill the sections -----------
         fact_picks = FactPicks.of(outputs)
-        items, facts = await asyncio.gather(
-            self.store.get_items(tenant, list(dict.fromkeys([*wanted, *section_ids]))),
-            self.store.get_facts(tenant, fact_picks.fact_ids()),
+        items, facts = await self.store.items_and_facts(
+            tenant, list(dict.fromkeys([*wanted, *section_ids])), fact_picks.fact_ids()
         )
         by_id = {item.id: item for item in items}
         inputs_sections, scored_of = section_inputs(

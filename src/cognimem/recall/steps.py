@@ -1,6 +1,7 @@
-"""The read's steps: one read's shared state (the query embedding and the fact rows,
-each computed once), a runner per step kind, and the plan's execution — each group's
-steps concurrently under its timeouts and the plan's total budget."""
+"""The read's steps: one read's shared state (the query embedding, and the fact rows
+with the open conflicts, each computed once), a runner per step kind, and the plan's
+execution — each group's steps concurrently under its timeouts and the plan's total
+budget."""
 
 from __future__ import annotations
 
@@ -81,8 +82,8 @@ class StepOutput:
 
 
 class StepRun:
-    """One read's shared state: the query embedding and the fact rows are each
-    computed once, however many steps need them."""
+    """One read's shared state: the query embedding, and the fact rows with the open
+    conflicts (one store call), are each computed once, however many steps need them."""
 
     def __init__(
         self,
@@ -106,7 +107,7 @@ class StepRun:
         self.config = config
         self.depth = depth
         self._embedding: asyncio.Task[np.ndarray] | None = None
-        self._rows: asyncio.Task[FactRows] | None = None
+        self._rows: asyncio.Task[tuple[FactRows, list[FactConflict]]] | None = None
         self._view: QueryView | None = None
         # the vector-kind steps of the running group, answered by one store call
         self.group: tuple[PlannedStep, ...] = ()
@@ -127,11 +128,14 @@ class StepRun:
         except ProviderError:
             return None
 
-    def fact_rows(self) -> asyncio.Task[FactRows]:
+    def fact_rows(self) -> asyncio.Task[tuple[FactRows, list[FactConflict]]]:
+        """The user's live fact rows and open conflicts, read in one store call."""
         if self._rows is None:
             s = self.scope
             self._rows = asyncio.ensure_future(
-                self.store.fact_rows(s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED)
+                self.store.fact_rows_and_conflicts(
+                    s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED
+                )
             )
         return self._rows
 
@@ -191,17 +195,14 @@ class StepRun:
         if kind in VECTOR_STEPS:
             return await self.vector_step(kind)
         if kind is StepKind.CONSTRAINTS:
-            rows = await asyncio.shield(self.fact_rows())
+            rows, _ = await asyncio.shield(self.fact_rows())
             if not rows.ids:
                 return StepOutput()
             view = await self.view()
             picks = pick_constraints(view, rows, self.sections, step.categories, light=step.light)
             return StepOutput(picks=picks)
         if kind is StepKind.FACTS:
-            s = self.scope
-            rows_task = asyncio.shield(self.fact_rows())
-            conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, s.user_id)
-            rows = await rows_task
+            rows, conflicts = await asyncio.shield(self.fact_rows())
             if not rows.ids:
                 return StepOutput(conflicts=conflicts)
             view = await self.view()
@@ -255,11 +256,11 @@ class StepRun:
         return StepOutput(domain=found)
 
     async def _graph(self) -> StepOutput:
-        """Seeds from the alias table; the scope's edges are read only when the query
-        names a known entity (most queries name none)."""
+        """Seeds from the alias table; the scope's edges are read (in the same store
+        call) only when the query names a known entity (most queries name none)."""
         s = self.scope
-        aliases = await self.store.find_aliases(
-            s.tenant_id, s.namespace, s.user_id, list(self.analysis.names)
+        aliases, edges = await self.store.aliases_and_graph(
+            s.tenant_id, s.namespace, s.user_id, list(self.analysis.names), MAX_GRAPH_EDGES
         )
         seeds: dict[str, float] = {}
         for alias in aliases:
@@ -267,7 +268,6 @@ class StepRun:
         names = sorted({a.alias for a in aliases})
         if not seeds:
             return StepOutput(entity_names=names)
-        edges = await self.store.graph_edges(s.tenant_id, s.namespace, s.user_id, MAX_GRAPH_EDGES)
         return StepOutput(expand(edges, seeds, limit=self.depth), entity_names=names)
 
 

@@ -10,7 +10,12 @@ from cognimem.config import Settings
 from cognimem.domain.layer import Domain
 from cognimem.errors import StoreUnavailable, UsageError
 from cognimem.models.clock import Clock
-from cognimem.providers.embeddings import CachedEmbedder, Embedder, EmbeddingCacheBackend
+from cognimem.providers.embeddings import (
+    CachedEmbedder,
+    Embedder,
+    EmbeddingCacheBackend,
+    load_local_model,
+)
 from cognimem.providers.factory import build_embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.providers.llm.factory import build_llm
@@ -56,13 +61,15 @@ class Components:
 
     async def open(self) -> None:
         """Connect the store (migrating it), check the embedding model against the
-        database, connect the queue; a queue that cannot connect yet is logged, not
-        fatal. Opening an open set does nothing."""
+        database, load a local embedding model (so a read's first vector step does not
+        load it under its timeout), connect the queue; a queue that cannot connect yet
+        is logged, not fatal. Opening an open set does nothing."""
         if self.opened:
             return
         await self.store.open()
         try:
             await check_embedding_model(self.store, self.embedder)
+            await load_local_model(self.embedder)
             if self.queue is not None:
                 try:
                     await self.queue.open()

@@ -260,6 +260,35 @@ class KnowledgeStore(Protocol):
         """Every recorded change to an item or fact, oldest first."""
 
 
+class RecallFetchStore(Protocol):
+    """What one read asks of the store in a single call where it would otherwise make
+    two (each call is a thread hop on SQLite, a round trip on PostgreSQL)."""
+
+    async def fact_rows_and_conflicts(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> tuple[FactRows, list[FactConflict]]:
+        """``KnowledgeStore.fact_rows`` and the user's open conflicts
+        (``find_conflicts``): what the read's constraint and fact steps need."""
+
+    async def aliases_and_graph(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str],
+        limit: int,
+    ) -> tuple[list[Alias], list[GraphEdge]]:
+        """``KnowledgeStore.find_aliases`` for ``names`` and, when any is found, the
+        visible graph (``graph_edges``, at most ``limit`` edges; else none): what the
+        read's graph step needs."""
+
+    async def items_and_facts(
+        self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]
+    ) -> tuple[list[MemoryItem], list[Fact]]:
+        """``ItemStore.get_items`` and ``KnowledgeStore.get_facts``: what the read's
+        packet shows."""
+
+
 class EditStore(Protocol):
     """Changing what is stored after the fact: an item's edit, forgetting items
     with what was derived from them alone, a conflict's resolution, and history."""
@@ -519,6 +548,7 @@ class Store(
     Database,
     ItemStore,
     KnowledgeStore,
+    RecallFetchStore,
     EditStore,
     TransferStore,
     EmbeddingStore,

@@ -278,13 +278,27 @@ class PostgresDatabase:
         if not ids:
             return []
         async with self._connection() as conn:
-            found = await conn.fetch(
-                f"SELECT {columns} FROM {table} WHERE tenant_id = $1 AND id = ANY($2::text[])",
-                tenant_id,
-                list(ids),
-            )
-        by_id = {r["id"]: convert(r) for r in found}
-        return [by_id[i] for i in ids if i in by_id]
+            return await rows_by_ids(conn, table, columns, convert, tenant_id, ids)
+
+
+async def rows_by_ids(
+    conn: Connection,
+    table: str,
+    columns: str,
+    convert: Callable[[Mapping[str, Any]], T],
+    tenant_id: str,
+    ids: Sequence[str],
+) -> list[T]:
+    """Rows of ``table`` by id within a tenant, in the order asked; missing ids left out."""
+    if not ids:
+        return []
+    found = await conn.fetch(
+        f"SELECT {columns} FROM {table} WHERE tenant_id = $1 AND id = ANY($2::text[])",
+        tenant_id,
+        list(ids),
+    )
+    by_id = {r["id"]: convert(r) for r in found}
+    return [by_id[i] for i in ids if i in by_id]
 
 
 def scope_where(

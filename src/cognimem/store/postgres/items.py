@@ -138,14 +138,7 @@ class PostgresItems(PostgresDatabase):
         if not ids:
             return []
         async with self._connection() as conn:
-            found = await conn.fetch(
-                f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
-                " WHERE i.tenant_id = $1 AND i.id = ANY($2::text[])",
-                tenant_id,
-                list(ids),
-            )
-        by_id = {r["id"]: rows.item_from_row(r) for r in found}
-        return [by_id[i] for i in ids if i in by_id]
+            return await items_by_ids(conn, tenant_id, ids)
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
         return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
@@ -272,3 +265,18 @@ class PostgresItems(PostgresDatabase):
                 *params.values,
             )
         return [r["id"] for r in found]
+
+
+async def items_by_ids(conn: Connection, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+    """Items by id within a tenant with their usage counters (``item_usage``), in the
+    order asked; missing ids left out."""
+    if not ids:
+        return []
+    found = await conn.fetch(
+        f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
+        " WHERE i.tenant_id = $1 AND i.id = ANY($2::text[])",
+        tenant_id,
+        list(ids),
+    )
+    by_id = {r["id"]: rows.item_from_row(r) for r in found}
+    return [by_id[i] for i in ids if i in by_id]

@@ -189,6 +189,33 @@ async def find_conflicts(
     ]
 
 
+async def fact_rows(
+    conn: Connection, tenant_id: str, namespace: str, user_id: str | None, limit: int
+) -> FactRows:
+    """The user's live facts, newest first: what the read's fact steps score."""
+    found = await conn.fetch(
+        "SELECT id, category, scope_tags, text, value, predicate,"
+        " embedding::real[] AS vector FROM facts"
+        " WHERE tenant_id = $1 AND namespace = $2 AND user_id IS NOT DISTINCT FROM $3"
+        " AND status = ANY($4::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT $5",
+        tenant_id,
+        namespace,
+        user_id,
+        list(LIVE),
+        limit,
+    )
+    return records.fact_rows(
+        [
+            (
+                r["id"], r["category"], r["scope_tags"],
+                f"{r['text']} {r['value']} {r['predicate']}",
+                None if r["vector"] is None else np.asarray(r["vector"], np.float32),
+            )
+            for r in found
+        ]
+    )  # fmt: skip
+
+
 async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
     found = await conn.fetch(
         f"SELECT {HISTORY_COLUMNS} FROM history WHERE target_id = $1 AND tenant_id = $2"
@@ -222,27 +249,7 @@ class PostgresKnowledge(PostgresDatabase):
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:
         async with self._connection() as conn:
-            found = await conn.fetch(
-                "SELECT id, category, scope_tags, text, value, predicate,"
-                " embedding::real[] AS vector FROM facts"
-                " WHERE tenant_id = $1 AND namespace = $2 AND user_id IS NOT DISTINCT FROM $3"
-                " AND status = ANY($4::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT $5",
-                tenant_id,
-                namespace,
-                user_id,
-                list(LIVE),
-                limit,
-            )
-        return records.fact_rows(
-            [
-                (
-                    r["id"], r["category"], r["scope_tags"],
-                    f"{r['text']} {r['value']} {r['predicate']}",
-                    None if r["vector"] is None else np.asarray(r["vector"], np.float32),
-                )
-                for r in found
-            ]
-        )  # fmt: skip
+            return await fact_rows(conn, tenant_id, namespace, user_id, limit)
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(

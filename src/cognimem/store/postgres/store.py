@@ -14,6 +14,7 @@ from cognimem.store.postgres.knowledge import PostgresKnowledge
 from cognimem.store.postgres.lifecycle import PostgresLifecycle
 from cognimem.store.postgres.listing import PostgresListing
 from cognimem.store.postgres.procedures import PostgresProcedures
+from cognimem.store.postgres.recall_fetch import PostgresRecallFetch
 from cognimem.store.postgres.retention import PostgresRetention
 from cognimem.store.postgres.sessions import PostgresSessions
 from cognimem.store.postgres.transfer import PostgresTransfer
@@ -23,6 +24,7 @@ from cognimem.store.postgres.usage import PostgresUsage
 class PostgresStore(
     PostgresItems,
     PostgresKnowledge,
+    PostgresRecallFetch,
     PostgresEdits,
     PostgresTransfer,
     PostgresEmbeddings,

@@ -134,20 +134,32 @@ class SQLiteDatabase:
         """Rows of ``table`` by id within a tenant, in the order asked; missing ids left out."""
         if not ids:
             return []
+        return await self._db.read(
+            lambda conn: rows_by_ids(conn, table, columns, convert, tenant_id, ids)
+        )
 
-        def q(conn: sqlite3.Connection) -> list[T]:
-            # "+tenant_id" keeps SQLite from choosing the scope index (a scan of the
-            # whole tenant) over the unique id index: 17 ms -> 1.3 ms at 10k items
-            found = query(
-                conn,
-                f"SELECT {columns} FROM {table}"
-                f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
-                (tenant_id, *ids),
-            )
-            by_id = {r["id"]: convert(r) for r in found}
-            return [by_id[i] for i in ids if i in by_id]
 
-        return await self._db.read(q)
+def rows_by_ids(
+    conn: sqlite3.Connection,
+    table: str,
+    columns: str,
+    convert: Callable[[sqlite3.Row], T],
+    tenant_id: str,
+    ids: Sequence[str],
+) -> list[T]:
+    """Rows of ``table`` by id within a tenant, in the order asked; missing ids left out."""
+    if not ids:
+        return []
+    # "+tenant_id" keeps SQLite from choosing the scope index (a scan of the whole
+    # tenant) over the unique id index: 17 ms -> 1.3 ms at 10k items
+    found = query(
+        conn,
+        f"SELECT {columns} FROM {table}"
+        f" WHERE +tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
+        (tenant_id, *ids),
+    )
+    by_id = {r["id"]: convert(r) for r in found}
+    return [by_id[i] for i in ids if i in by_id]
 
 
 def scope_where(

@@ -185,19 +185,7 @@ class SQLiteItems(SQLiteDatabase):
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
         if not ids:
             return []
-
-        def q(conn: sqlite3.Connection) -> list[MemoryItem]:
-            # "+tenant_id": the unique id index, not the scope index (see ``_by_ids``)
-            found = rows.query(
-                conn,
-                f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
-                f" WHERE +i.tenant_id = ? AND i.id IN ({', '.join('?' * len(ids))})",
-                (tenant_id, *ids),
-            )
-            by_id = {r["id"]: rows.item_from_row(r) for r in found}
-            return [by_id[i] for i in ids if i in by_id]
-
-        return await self._db.read(q)
+        return await self._db.read(lambda conn: items_by_ids(conn, tenant_id, ids))
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
         return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
@@ -362,3 +350,19 @@ def _find_original(
         )
     ]
     return MessageResult(event_id=row[0], item_ids=item_ids, outcome=WriteOutcome.DUPLICATE)
+
+
+def items_by_ids(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
+    """Items by id within a tenant with their usage counters (``item_usage``), in the
+    order asked; missing ids left out."""
+    if not ids:
+        return []
+    # "+tenant_id": the unique id index, not the scope index (see ``rows_by_ids``)
+    found = rows.query(
+        conn,
+        f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
+        f" WHERE +i.tenant_id = ? AND i.id IN ({', '.join('?' * len(ids))})",
+        (tenant_id, *ids),
+    )
+    by_id = {r["id"]: rows.item_from_row(r) for r in found}
+    return [by_id[i] for i in ids if i in by_id]

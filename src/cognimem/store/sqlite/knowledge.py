@@ -210,35 +210,43 @@ class SQLiteKnowledge(SQLiteDatabase):
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:
+        return await self._db.read(
+            lambda conn: self.fact_rows_in(conn, tenant_id, namespace, user_id, limit)
+        )
+
+    def fact_rows_in(
+        self,
+        conn: sqlite3.Connection,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        limit: int,
+    ) -> FactRows:
+        """``fact_rows`` on a reader connection: this process's copy while the scope's
+        fact version says it is current."""
         user = user_key(user_id)
         cache_key = (tenant_id, namespace, user, limit)
-
-        def q(conn: sqlite3.Connection) -> FactRows:
-            # one primary-key read tells whether this process's copy is current
-            version = fact_version(conn, tenant_id, namespace, user)
-            cached = self._fact_rows.get(cache_key)
-            if cached is not None and cached[0] == version:
-                return cached[1]
-            found = conn.execute(
-                # the newest rows are chosen without touching the embedding blobs, which
-                # would otherwise be carried through the sort (10 ms -> 3 ms at 1.6k facts)
-                "SELECT id, category, scope_tags, text, value, predicate, embedding FROM facts"
-                " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
-                " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
-                " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
-                (tenant_id, namespace, user_id, *LIVE, limit),
-            ).fetchall()
-            rows = records.fact_rows(
-                [(r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6]) for r in found]
-            )
-            with self._fact_rows_lock:
-                self._fact_rows[cache_key] = (version, rows)
-                self._fact_rows.move_to_end(cache_key)
-                while len(self._fact_rows) > _FACT_ROWS_CACHED:
-                    self._fact_rows.popitem(last=False)
-            return rows
-
-        return await self._db.read(q)
+        # one primary-key read tells whether this process's copy is current
+        version = fact_version(conn, tenant_id, namespace, user)
+        cached = self._fact_rows.get(cache_key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        found = conn.execute(
+            # the newest rows are chosen without touching the embedding blobs, which
+            # would otherwise be carried through the sort (10 ms -> 3 ms at 1.6k facts)
+            "SELECT id, category, scope_tags, text, value, predicate, embedding FROM facts"
+            " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
+            " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
+            " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
+            (tenant_id, namespace, user_id, *LIVE, limit),
+        ).fetchall()
+        rows = records.fact_rows([(r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6]) for r in found])
+        with self._fact_rows_lock:
+            self._fact_rows[cache_key] = (version, rows)
+            self._fact_rows.move_to_end(cache_key)
+            while len(self._fact_rows) > _FACT_ROWS_CACHED:
+                self._fact_rows.popitem(last=False)
+        return rows
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(
@@ -278,25 +286,35 @@ class SQLiteKnowledge(SQLiteDatabase):
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> list[GraphEdge]:
+        return await self._db.read(
+            lambda conn: self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)
+        )
+
+    def graph_edges_in(
+        self,
+        conn: sqlite3.Connection,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        limit: int,
+    ) -> list[GraphEdge]:
+        """``graph_edges`` on a reader connection: this process's copy while the fact
+        versions of its owners say it is current."""
         cache_key = (tenant_id, namespace, user_id, limit)
         owners = [user_key(None)] + ([] if user_id is None else [user_key(user_id)])
-
-        def q(conn: sqlite3.Connection) -> list[GraphEdge]:
-            # relations are dated by the fact versions of their owners (the user and the
-            # namespace): two primary-key reads tell whether this process's copy is current
-            version = tuple(fact_version(conn, tenant_id, namespace, o) for o in owners)
-            cached = self._graphs.get(cache_key)
-            if cached is not None and cached[0] == version:
-                return cached[1]
-            edges = graph_edges(conn, tenant_id, namespace, user_id, limit)
-            with self._fact_rows_lock:
-                self._graphs[cache_key] = (version, edges)
-                self._graphs.move_to_end(cache_key)
-                while len(self._graphs) > _FACT_ROWS_CACHED:
-                    self._graphs.popitem(last=False)
-            return edges
-
-        return await self._db.read(q)
+        # relations are dated by the fact versions of their owners (the user and the
+        # namespace): two primary-key reads tell whether this process's copy is current
+        version = tuple(fact_version(conn, tenant_id, namespace, o) for o in owners)
+        cached = self._graphs.get(cache_key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        edges = graph_edges(conn, tenant_id, namespace, user_id, limit)
+        with self._fact_rows_lock:
+            self._graphs[cache_key] = (version, edges)
+            self._graphs.move_to_end(cache_key)
+            while len(self._graphs) > _FACT_ROWS_CACHED:
+                self._graphs.popitem(last=False)
+        return edges
 
     async def find_conflicts(
         self,

@@ -12,6 +12,7 @@ from cognimem.store.sqlite.knowledge import SQLiteKnowledge
 from cognimem.store.sqlite.lifecycle import SQLiteLifecycle
 from cognimem.store.sqlite.listing import SQLiteListing
 from cognimem.store.sqlite.procedures import SQLiteProcedures
+from cognimem.store.sqlite.recall_fetch import SQLiteRecallFetch
 from cognimem.store.sqlite.retention import SQLiteRetention
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
@@ -20,6 +21,7 @@ from cognimem.store.sqlite.usage import SQLiteUsage
 
 class SQLiteStore(
     SQLiteItems,
+    SQLiteRecallFetch,
     SQLiteKnowledge,
     SQLiteEdits,
     SQLiteTransfer,

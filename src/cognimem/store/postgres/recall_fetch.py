@@ -1,0 +1,58 @@
+"""``RecallFetchStore`` on PostgreSQL: two reads of one recall on one pooled
+connection, one acquire instead of two."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cognimem.models import MemoryItem
+from cognimem.models.knowledge import Alias, Fact, FactConflict
+from cognimem.store.base import FactRows, GraphEdge
+from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
+from cognimem.store.postgres.items import items_by_ids
+from cognimem.store.postgres.knowledge import (
+    fact_from_row,
+    fact_rows,
+    find_aliases,
+    find_conflicts,
+    graph_edges,
+)
+from cognimem.store.records import FACT_COLUMNS
+
+
+class PostgresRecallFetch(PostgresDatabase):
+    """``RecallFetchStore`` on PostgreSQL."""
+
+    async def fact_rows_and_conflicts(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> tuple[FactRows, list[FactConflict]]:
+        async with self._connection() as conn:
+            found = await fact_rows(conn, tenant_id, namespace, user_id, limit)
+            conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
+        return found, conflicts
+
+    async def aliases_and_graph(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str],
+        limit: int,
+    ) -> tuple[list[Alias], list[GraphEdge]]:
+        async with self._connection() as conn:
+            aliases = await find_aliases(conn, tenant_id, namespace, user_id, names)
+            if not aliases:
+                return aliases, []
+            return aliases, await graph_edges(conn, tenant_id, namespace, user_id, limit)
+
+    async def items_and_facts(
+        self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]
+    ) -> tuple[list[MemoryItem], list[Fact]]:
+        if not item_ids and not fact_ids:
+            return [], []
+        async with self._connection() as conn:
+            items = await items_by_ids(conn, tenant_id, item_ids)
+            facts = await rows_by_ids(
+                conn, "facts", FACT_COLUMNS, fact_from_row, tenant_id, fact_ids
+            )
+        return items, facts

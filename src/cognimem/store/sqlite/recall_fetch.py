@@ -1,0 +1,62 @@
+"""``RecallFetchStore`` on SQLite: two reads of one recall on one reader connection,
+one thread hop instead of two."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from cognimem.models import MemoryItem
+from cognimem.models.knowledge import Alias, Fact, FactConflict
+from cognimem.store.base import FactRows, GraphEdge
+from cognimem.store.records import FACT_COLUMNS
+from cognimem.store.sqlite.database import rows_by_ids
+from cognimem.store.sqlite.items import items_by_ids
+from cognimem.store.sqlite.knowledge import (
+    SQLiteKnowledge,
+    fact_from_row,
+    find_aliases,
+    find_conflicts,
+)
+
+
+class SQLiteRecallFetch(SQLiteKnowledge):
+    """``RecallFetchStore`` on SQLite."""
+
+    async def fact_rows_and_conflicts(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> tuple[FactRows, list[FactConflict]]:
+        return await self._db.read(
+            lambda conn: (
+                self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
+                find_conflicts(conn, tenant_id, namespace, user_id, True),
+            )
+        )
+
+    async def aliases_and_graph(
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        names: Sequence[str],
+        limit: int,
+    ) -> tuple[list[Alias], list[GraphEdge]]:
+        def q(conn: sqlite3.Connection) -> tuple[list[Alias], list[GraphEdge]]:
+            aliases = find_aliases(conn, tenant_id, namespace, user_id, names)
+            if not aliases:
+                return aliases, []
+            return aliases, self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)
+
+        return await self._db.read(q)
+
+    async def items_and_facts(
+        self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]
+    ) -> tuple[list[MemoryItem], list[Fact]]:
+        if not item_ids and not fact_ids:
+            return [], []
+        return await self._db.read(
+            lambda conn: (
+                items_by_ids(conn, tenant_id, item_ids),
+                rows_by_ids(conn, "facts", FACT_COLUMNS, fact_from_row, tenant_id, fact_ids),
+            )
+        )

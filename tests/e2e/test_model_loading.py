@@ -1,0 +1,49 @@
+"""A local embedding model loads when the Memory opens, so a read's first vector step
+does not load it under its timeout; a remote embedder is not called until a read or
+write needs it (its calls stay inside the step timeouts, where a failure is reported)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cognimem import Memory
+from cognimem.providers.embeddings import CachedEmbedder, load_local_model
+from cognimem.providers.fakes import FakeEmbeddingServer, HashingEmbedder
+from cognimem.providers.onnx import OnnxMiniLMEmbedder
+from cognimem.providers.openai import OpenAICompatibleEmbedder
+
+
+@pytest.mark.onnx
+async def test_opening_a_memory_loads_its_local_model(db_url: str) -> None:
+    local = OnnxMiniLMEmbedder()
+    memory = Memory.open(db_url, embedder=local)
+    assert not local.loaded
+    async with memory as mem:
+        assert local.loaded  # before any read or write
+        packet = await mem.read("where are my keys", user_id="u")
+        assert packet.degraded == []
+    assert not local.loaded  # closing the Memory releases it
+
+
+@pytest.mark.onnx
+async def test_the_default_embedder_is_loaded_behind_its_cache(db_url: str) -> None:
+    async with Memory.open(db_url) as mem:
+        cached = mem.embedder
+        assert isinstance(cached, CachedEmbedder)
+        assert isinstance(cached.inner, OnnxMiniLMEmbedder)
+        assert cached.inner.loaded
+
+
+async def test_a_remote_embedder_is_not_called_when_the_memory_opens(db_url: str) -> None:
+    with FakeEmbeddingServer(dim=32) as server:
+        embedder = OpenAICompatibleEmbedder(base_url=server.base_url, model="fake", max_retries=0)
+        async with Memory.open(db_url, embedder=embedder) as mem:
+            # the model check's one probe of the vector length, and no warm-up call
+            assert [r["json"]["input"] for r in server.requests] == [["dimension probe"]]
+            await mem.write("the spare key is under the blue flowerpot", user_id="u")
+            assert server.request_count == 2
+
+
+async def test_only_in_process_models_load_ahead() -> None:
+    assert await load_local_model(CachedEmbedder(HashingEmbedder())) is False
+    assert await load_local_model(HashingEmbedder()) is False
