@@ -299,8 +299,8 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"Command: `{result['command']}`  ",
         f"Machine: {m0['summary']}  ",
         f"Load average (1/5/15 min) at start {m0['load_average_1_5_15']}, at end"
-        f" {m1['load_average_1_5_15']} — the machine was shared with other engineers'"
-        " tests and benchmarks while this ran; the numbers are upper bounds.",
+        f" {m1['load_average_1_5_15']} (2 cores: a load above 2 means other processes"
+        " shared the machine, and the times are upper bounds).",
         "",
         "The `domain` step's latency as its StepReport in `Memory.read` gives it (the"
         " read's other steps run beside it on the same event loop, so it includes waiting"
@@ -345,7 +345,9 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         " the source: one connection, one worker-thread trip."
         f" Reads whose query named no row: {result['reads_without_rows']}.",
         "",
-        f"Target: p95 under 5 ms per step at {args.rows:,} rows.",
+        f"Target: p95 under 5 ms per step at {args.rows:,} rows: "
+        + ("met" if s["1M"]["median"]["p95"] < 5.0 else "NOT met")
+        + f" (median p95 {s['1M']['median']['p95']} ms).",
         "",
     ]
     return "\n".join(lines)

@@ -271,15 +271,15 @@ def markdown(report: dict[str, Any]) -> str:
         f"Command: `{report['command']}`  ",
         f"Machine: {m['summary']}  ",
         f"Load average (1/5/15 min) at start {report['load_average_start']}, at end "
-        f"{report['load_average_end']} — the machine was shared with other engineers' "
-        "test runs and benchmarks while this ran, so these times are upper bounds.",
+        f"{report['load_average_end']} (2 cores: a load above 2 means other processes "
+        "shared the machine, and the times are upper bounds).",
         "",
         "Seconds, median of the runs. *rows*: `retention_rows`, the one query reading the "
         "scope's items with their live dependents counted; *plan*: scoring and choosing "
         "every item's action in Python; *total* = rows + plan. *Baseline*: the same item "
         "columns with a plain `SELECT` of the scope (no dependents). *CPU s*: this "
         "process's CPU time for rows / plan (all threads; PostgreSQL's own CPU not "
-        "included) — on a machine this busy, closer to what an idle one takes than wall "
+        "included) — on a busy machine, closer to what an idle one takes than wall "
         "time is.",
         "",
         "| store | items | rows s | plan s | total s | baseline SELECT s | CPU s rows / plan "
