@@ -13,9 +13,9 @@ import numpy as np
 
 from cognimem.config import IngestSettings
 from cognimem.domain.layer import Domain
-from cognimem.domain.linking import DomainLinker
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge, StoreUnavailable
 from cognimem.ingest.chunking import chunk_text
+from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver
 from cognimem.ingest.extract.clauses import event_period
 from cognimem.ingest.extract.rules import RuleExtractor

@@ -9,7 +9,7 @@ from datetime import datetime
 
 import numpy as np
 
-from cognimem.domain.linking import DomainLinker
+from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.reconcile import NewFact, reconcile
