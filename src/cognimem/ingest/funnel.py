@@ -20,7 +20,7 @@ from cognimem.ingest.entities import EntityResolver
 from cognimem.ingest.extract.clauses import event_period
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
-from cognimem.ingest.gate import find_secrets, redact_pii
+from cognimem.ingest.gate import SECRET_MARK, find_secrets, mask_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder, Said, fact_text
 from cognimem.ingest.scoring import novelty, write_importance
@@ -57,7 +57,6 @@ from cognimem.text.validate import validate_messages
 log = logging.getLogger(__name__)
 
 
-SECRET_MARK = "[SECRET:"
 # how often a write reconciles again when a concurrent write changed the same fact key
 MAX_RECONCILE_ATTEMPTS = 4
 
@@ -69,13 +68,6 @@ def _in_order(
     results (in order) filling the rest."""
     rest = iter(committed)
     return [known[i] if i in known else next(rest) for i in range(total)]
-
-
-def mask_secrets(text: str) -> str:
-    """Replace every secret span with ``[SECRET:<kind>]`` (last first, so offsets hold)."""
-    for finding in sorted(find_secrets(text), key=lambda f: f.start, reverse=True):
-        text = f"{text[: finding.start]}{SECRET_MARK}{finding.kind}]{text[finding.end :]}"
-    return text
 
 
 @dataclass

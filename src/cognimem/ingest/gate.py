@@ -162,6 +162,17 @@ def find_secrets(text: str) -> list[SecretFinding]:
     return kept
 
 
+# how a stored text marks a secret it held (a chunk with one is recognised by it)
+SECRET_MARK = "[SECRET:"
+
+
+def mask_secrets(text: str) -> str:
+    """Replace every secret span with ``[SECRET:<kind>]`` (last first, so offsets hold)."""
+    for finding in sorted(find_secrets(text), key=lambda f: f.start, reverse=True):
+        text = f"{text[: finding.start]}{SECRET_MARK}{finding.kind}]{text[finding.end :]}"
+    return text
+
+
 def _assignment_end(text: str, m: re.Match[str]) -> int | None:
     """Return the end of the secret value if ``m`` assigns a plausible one, else None."""
     raw = m.group("value")

@@ -28,7 +28,7 @@ from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
 from cognimem.store import records
 from cognimem.store.base import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
-from cognimem.store.postgres import knowledge_writes, rows
+from cognimem.store.postgres import knowledge_writes, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
@@ -69,9 +69,9 @@ class PostgresItems(PostgresDatabase):
 
         async def body(conn: Connection) -> list[MessageResult]:
             # the message locks and the read set's key locks in one ascending order
-            await rows.take_locks(
+            await locks.take_locks(
                 conn,
-                [rows.message_lock(m.event) for m in messages]
+                [locks.message_lock(m.event) for m in messages]
                 + knowledge_writes.read_set_locks(knowledge),
             )
             # a closing session waits for this transaction, or this one sees it closed
@@ -107,9 +107,9 @@ class PostgresItems(PostgresDatabase):
             return []
 
         async def body(conn: Connection) -> list[str]:
-            await rows.take_locks(
+            await locks.take_locks(
                 conn,
-                [rows.event_lock(e) for e in events] + knowledge_writes.read_set_locks(knowledge),
+                [locks.event_lock(e) for e in events] + knowledge_writes.read_set_locks(knowledge),
             )
             inserted = await rows.attach_items(conn, items, merges, event_ids)
             if inserted is None:

@@ -24,8 +24,8 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.store.base import Knowledge
+from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.rows import (
-    advisory_key,
     by_column,
     decode_time,
     unnest_args,

@@ -9,10 +9,9 @@ one lookup for the whole batch.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from cognimem.models.clock import to_micros, to_utc
 from cognimem.store import records
 from cognimem.store.base import ItemFilter, PendingItem, PendingMessage
 from cognimem.store.postgres import search_stats
+from cognimem.store.postgres.locks import dedupe_tuple
 from cognimem.store.postgres.migrations import index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 
@@ -330,45 +330,6 @@ class Original:
     item_ids: list[str]
 
 
-def _dedupe_tuple(event: Event) -> tuple[object, ...]:
-    s = event.scope
-    return (
-        s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, event.role.value,
-        event.name, event.content_hash,
-    )  # fmt: skip
-
-
-def advisory_key(*parts: object) -> int:
-    """A transaction advisory lock key for ``parts`` (a collision only serialises two
-    unrelated writers)."""
-    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big", signed=True)
-
-
-def message_lock(event: Event) -> int:
-    """The lock that serialises writers of the same message."""
-    if event.idempotency_key is not None:
-        return advisory_key("key", event.scope.tenant_id, event.idempotency_key)
-    return advisory_key("dedupe", *_dedupe_tuple(event))
-
-
-def event_lock(event_id: str) -> int:
-    """The lock that serialises workers deriving the items of one stored event."""
-    return advisory_key("items", event_id)
-
-
-async def take_locks(conn: Connection, keys: Iterable[int]) -> None:
-    """Transaction advisory locks, all in one ascending order, so two writers that want
-    some of the same locks never wait for each other in a cycle."""
-    ordered = sorted(set(keys))
-    if ordered:
-        await conn.execute(
-            "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY"
-            " AS t(k, o) ORDER BY o",
-            ordered,
-        )
-
-
 def check_key(event: Event, original: Original) -> None:
     if event.idempotency_key is not None and original.content_hash != event.content_hash:
         raise Conflict(
@@ -431,7 +392,7 @@ async def commit_batch(
         if event.idempotency_key is not None:
             return keyed.get((event.scope.tenant_id, event.idempotency_key))
         at = to_micros(event.occurred_at)
-        same = unkeyed.get(_dedupe_tuple(event), [])
+        same = unkeyed.get(dedupe_tuple(event), [])
         return next((e for e in same if abs(to_micros(e.occurred_at) - at) <= window), None)
 
     for index, pending in enumerate(messages):
@@ -455,7 +416,7 @@ async def commit_batch(
         if event.idempotency_key is not None:
             keyed[(event.scope.tenant_id, event.idempotency_key)] = event
         else:
-            unkeyed.setdefault(_dedupe_tuple(event), []).append(event)
+            unkeyed.setdefault(dedupe_tuple(event), []).append(event)
 
     if fresh:
         await conn.execute(INSERT_EVENTS, *event_columns([m for _, m in fresh]))

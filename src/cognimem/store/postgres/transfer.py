@@ -17,7 +17,8 @@ from cognimem.store import records, transfer
 from cognimem.store.base import Knowledge, PendingFact, PendingItem, PendingMessage
 from cognimem.store.postgres import knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
-from cognimem.store.postgres.rows import Params, advisory_key, decode_time
+from cognimem.store.postgres.locks import advisory_key
+from cognimem.store.postgres.rows import Params, decode_time
 from cognimem.store.postgres.sessions import session_values
 from cognimem.store.records import (
     EVENT_COLUMNS,
