@@ -55,7 +55,20 @@ def quote(name: str) -> str:
     return ".".join(f'"{part}"' for part in name.split("."))
 
 
-class SqliteDriver:
+class _Fetching:
+    """``fetch``, for both drivers: ``fetch_then`` with nothing after it."""
+
+    async def fetch_then(
+        self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
+    ) -> tuple[list[Rows], list[Rows]]:
+        raise NotImplementedError  # pragma: no cover - each driver's
+
+    async def fetch(self, statements: Sequence[Statement]) -> list[Rows]:
+        first, _ = await self.fetch_then(statements, lambda found: [])
+        return first
+
+
+class SqliteDriver(_Fetching):
     backend = "sqlite"
 
     def __init__(self, url: str, *, pool_size: int, timeout_ms: int) -> None:
@@ -113,10 +126,6 @@ class SqliteDriver:
         found = {str(r["name"]): str(r["type"] or "") for r in rows[0]}
         return found or None
 
-    async def fetch(self, statements: Sequence[Statement]) -> list[Rows]:
-        first, _ = await self.fetch_then(statements, lambda found: [])
-        return first
-
     async def fetch_then(
         self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
     ) -> tuple[list[Rows], list[Rows]]:
@@ -168,7 +177,7 @@ def _stop_after(seconds: float) -> Callable[[], int]:
     return lambda: int(time.monotonic() > deadline)
 
 
-class PostgresDriver:
+class PostgresDriver(_Fetching):
     backend = "postgresql"
 
     def __init__(self, url: str, *, pool_size: int, timeout_ms: int) -> None:
@@ -216,10 +225,6 @@ class PostgresDriver:
         rows = await self.fetch([(sql, [name, schema] if schema else [name])])
         found = {str(r["column_name"]): str(r["udt_name"]) for r in rows[0]}
         return found or None
-
-    async def fetch(self, statements: Sequence[Statement]) -> list[Rows]:
-        first, _ = await self.fetch_then(statements, lambda found: [])
-        return first
 
     async def fetch_then(
         self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
