@@ -151,6 +151,8 @@ class Reader:
             max(config.candidates, limit),
             self.domain,
         )
+        if run.dense_query != analysis.query:
+            meta["dense_query"] = run.dense_query
         try:
             outputs, reports = await execute(plan, run, started)
         finally:
