@@ -37,12 +37,20 @@ import re
 
 from cognimem.recall.analyze import asks_when, query_terms
 
-_NAME = r"[A-Z][a-z][\w-]*"
+_AUXILIARY = r"(?:do|does|did|is|was|are|were|has|have|had|would|could|will|can|might|may|should)"
+# lower case only: "US" in "which US cities" is no pronoun
+_PRONOUN = r"(?-i:I|me|you|we|us|he|him|she|her|it|they|them)"
+# a capitalised word that is not a day or a month ("What should I do Friday night?")
+_NAME = (
+    r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|"
+    r"March|April|May|June|July|August|September|October|November|December)\b)"
+    r"[A-Z][a-z][\w-]*"
+)
 _SUBJECT = re.compile(
     r"^\s*(?i:(?:(?:what|which|how|where|who|whom|why|in\s+what|in\s+which)"
-    r"(?:\s+\w+){0,4}?\s+)?"
-    r"(?:do|does|did|is|was|are|were|has|have|had|would|could|will|can|might|may|should)"
-    r"\s+(?:both\s+)?)"
+    # the question word's phrase ("what kind of art"): no auxiliary, no pronoun
+    rf"(?:\s+(?!{_AUXILIARY}\b|{_PRONOUN}\b)\w+){{0,4}}?\s+)?"
+    rf"{_AUXILIARY}\s+(?:both\s+)?)"
     rf"(?P<names>{_NAME}(?:\s*(?:,|(?i:and|or)|&)\s*{_NAME})*)(?!\w)"
 )
 _POSSESSIVE = re.compile(r"^['\u2019]s(?!\w)")
