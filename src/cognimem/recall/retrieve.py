@@ -231,6 +231,7 @@ class Reader:
             None if vector is None else vector.candidates,
             config.min_similarity,
             period=run.analysis.time_range is not None,
+            author=run.left_out,
         )
         supported, unsupported = check.split(ranked)
         dropped.update((r.item.id, NO_EVIDENCE) for r in unsupported)

@@ -24,6 +24,12 @@ is what the question is about and stays. The question is embedded whole when:
   folds' tune conversations (frac@10 0.8118 → 0.8053, 0.7739 → 0.7726);
 - nothing but function words would be left ("What does Ana like?").
 
+The write path embeds a message with its author's name, so the name also gave the
+subject's own messages their closeness to the query; the evidence check
+(``recall/evidence.py``) keeps that: a message said by the person left out counts as
+evidence, as the name's cosine made it before ("What has Caroline been up to lately?"
+still returns what Caroline told).
+
 On the LoCoMo dev five (``benchmarks/locomo_rotation.py``): frac@10 0.7775 → 0.7921,
 multi-hop 0.488 → 0.507, open-domain 0.360 → 0.474, tokens@10 355 → 385, every fold
 row better; the same with ``--consolidate``.
@@ -68,13 +74,23 @@ def subject_span(query: str) -> tuple[int, int] | None:
 def dense_query(query: str, without_subject: bool = True) -> str:
     """What the vector search embeds: ``query`` without its subject's name (when
     ``without_subject``: the preset's ``dense_without_subject``), else ``query``."""
+    return _split(query, without_subject)[0]
+
+
+def left_out(query: str, without_subject: bool = True) -> str | None:
+    """The name :func:`dense_query` leaves out of ``query``; None when it leaves none.
+    That person's own messages keep the evidence the name gave them
+    (``recall/evidence.py``): the write path embeds a message with its author's name."""
+    return _split(query, without_subject)[1]
+
+
+def _split(query: str, without_subject: bool) -> tuple[str, str | None]:
     if not without_subject or asks_when(query):
-        return query
+        return query, None
     span = subject_span(query)
     if span is None:
-        return query
+        return query, None
     start, end = span
-    rest = query[end:]
-    rest = _POSSESSIVE.sub("", rest)
+    rest = _POSSESSIVE.sub("", query[end:])
     topic = " ".join((query[:start] + rest).split())
-    return topic if query_terms(topic) else query
+    return (topic, query[start:end]) if query_terms(topic) else (query, None)
