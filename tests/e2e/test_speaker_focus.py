@@ -138,3 +138,26 @@ async def test_a_question_about_a_person_is_embedded_without_the_name(memory_url
             whole = await memory.read(query, user_id="conv", reference_time=later, preset=preset)
             assert embedder.queries == [query]
             assert "dense_query" not in whole.meta
+
+
+async def test_the_left_out_persons_own_messages_stay_in_the_packet(memory: Memory) -> None:
+    await _conversation(
+        memory,
+        [
+            ("Melanie", "We took the kids to the beach."),
+            ("Caroline", "Sounds like fun!"),
+            ("Melanie", "I finished a painting of a horse."),
+        ],
+    )
+    packet = await memory.read(
+        "What has Melanie been up to lately?",
+        user_id="conv",
+        reference_time=T0 + timedelta(days=1),
+    )
+    assert packet.meta["dense_query"] == "What has been up to lately?"
+    # no word in common and, with the hashing embedder, no closeness to the name-less
+    # query: the evidence is that Melanie said them, as the name's cosine said before
+    assert {i.text for i in packet.items if i.author == "Melanie"} == {
+        "We took the kids to the beach.",
+        "I finished a painting of a horse.",
+    }

@@ -112,7 +112,7 @@ class RecallConfig(BaseModel):
     # person's own messages rarely say it, the replies addressing them do, and the
     # lexical search and the speaker focus carry who (recall/topic.py). Changes what the
     # vector search reads, so it is the preset's, not a ranking override. LoCoMo dev
-    # five: frac@10 0.7775 → 0.7921, multi-hop 0.488 → 0.507, open-domain 0.360 → 0.474,
+    # five: frac@10 0.7775 → 0.7994, multi-hop 0.488 → 0.517, open-domain 0.360 → 0.462,
     # better on both folds' tune and check conversations
     dense_without_subject: bool = True
     # ranked memories scoring below this share of the best one are dropped, not padded in
