@@ -1,13 +1,19 @@
 """Speaker focus through ``Memory.read`` on both backends: a question about a person
-ranks what that person said above the other speaker's replies that name them, and a
-question about two people brings both people's messages to the top."""
+ranks what that person said above the other speaker's replies that name them, a
+question about two people brings both people's messages to the top, and the vector
+search embeds a question about one person without the name (``recall/topic.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from cognimem import Memory
+import pytest
+
+from cognimem import Memory, Settings
 from cognimem.models import Message
+from cognimem.providers.embeddings import EmbedKind, FloatMatrix
+from cognimem.providers.fakes import HashingEmbedder
 
 T0 = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)
 
@@ -81,3 +87,77 @@ async def test_a_question_about_two_people_ranks_each_ones_messages_in_turn(
     first, second = packet.items[:2]
     assert (first.author, second.author) == ("Jon", "Gina")
     assert "hiking" in first.text
+
+
+class _RecordingEmbedder(HashingEmbedder):
+    """The hashing embedder, keeping the texts it embedded as queries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
+        if kind == "query":
+            self.queries.extend(texts)
+        return await super().embed(texts, kind)
+
+
+async def test_a_question_about_a_person_is_embedded_without_the_name(memory_url: str) -> None:
+    embedder = _RecordingEmbedder()
+    async with Memory.open(memory_url, settings=Settings(), embedder=embedder) as memory:
+        await _conversation(
+            memory,
+            [
+                ("Caroline", "I went to a support group yesterday."),
+                ("Melanie", "My new job starts on Monday."),
+                ("Melanie", "On weekends I go swimming with the kids."),
+                # shares nothing with the question but her name
+                ("Caroline", "Melanie, you are so busy, Melanie!"),
+            ],
+        )
+        later = T0 + timedelta(days=1)
+        packet = await memory.read(
+            "What does Melanie do on weekends with the kids?", user_id="conv", reference_time=later
+        )
+        assert embedder.queries == ["What does do on weekends with the kids?"]
+        assert packet.meta["dense_query"] == "What does do on weekends with the kids?"
+        own, *rest = packet.items
+        assert (own.author, own.text) == ("Melanie", "On weekends I go swimming with the kids.")
+        assert own.signals["vector"] > 0.5
+        # the reply that only names her is no vector match: the name is not embedded
+        reply = next(i for i in rest if i.text.startswith("Melanie, you are"))
+        assert reply.signals.get("vector", 0.0) == pytest.approx(0.0, abs=1e-6)
+
+        # a "when" question, two people, or a plain baseline embed the question whole
+        for query, preset in (
+            ("When did Melanie go swimming?", "balanced"),
+            ("What do Melanie and Caroline do on weekends?", "balanced"),
+            ("What does Melanie do on weekends?", "vector"),
+        ):
+            embedder.queries.clear()
+            whole = await memory.read(query, user_id="conv", reference_time=later, preset=preset)
+            assert embedder.queries == [query]
+            assert "dense_query" not in whole.meta
+
+
+async def test_the_left_out_persons_own_messages_stay_in_the_packet(memory: Memory) -> None:
+    await _conversation(
+        memory,
+        [
+            ("Melanie", "We took the kids to the beach."),
+            ("Caroline", "Sounds like fun!"),
+            ("Melanie", "I finished a painting of a horse."),
+        ],
+    )
+    packet = await memory.read(
+        "What has Melanie been up to lately?",
+        user_id="conv",
+        reference_time=T0 + timedelta(days=1),
+    )
+    assert packet.meta["dense_query"] == "What has been up to lately?"
+    # no word in common and, with the hashing embedder, no closeness to the name-less
+    # query: the evidence is that Melanie said them, as the name's cosine said before
+    assert {i.text for i in packet.items if i.author == "Melanie"} == {
+        "We took the kids to the beach.",
+        "I finished a painting of a horse.",
+    }

@@ -16,8 +16,10 @@ T = datetime(2024, 5, 1, tzinfo=UTC)
 QUERY = "what is my cat called?"
 
 
-def ranked(text: str, raw: dict[str, float], **signals: float) -> Ranked:
-    item = MemoryItem(id=text[:8], scope=Scope(), text=text, occurred_at=T, recorded_at=T)
+def ranked(text: str, raw: dict[str, float], author: str | None = None, **signals: float) -> Ranked:
+    item = MemoryItem(
+        id=text[:8], scope=Scope(), text=text, occurred_at=T, recorded_at=T, author=author
+    )
     return Ranked(item, 1.0, signals, raw, ("lexical",), frozenset())
 
 
@@ -54,6 +56,19 @@ def test_fact_and_graph_hits_are_evidence() -> None:
     assert check(listed).holds(ranked("Noodle knocked it over", {"vector": 0.0}, graph=0.2))
     assert check(listed).holds(ranked("Noodle knocked it over", {"vector": 0.0}, fact=1.0))
     assert not check(listed).holds(ranked("Noodle knocked it over", {"vector": 0.0}))
+
+
+def test_the_own_messages_of_the_person_the_dense_query_left_out_are_evidence() -> None:
+    ask = "What has Melanie been up to lately?"
+    listed = [Candidate("a", 0.0)]
+    left_out = EvidenceCheck.of(ask, query_terms(ask), listed, 0.3, author="Melanie")
+    own = ranked("We took the kids to the beach", {"vector": 0.05}, "melanie")  # normalised
+    reply = ranked("Sounds like a fun trip!", {"vector": 0.05}, "Caroline")
+    assert left_out.holds(own)
+    assert not left_out.holds(reply)
+    # with the name in the dense query, its cosine is the evidence, as for anyone
+    whole = EvidenceCheck.of(ask, query_terms(ask), listed, 0.3)
+    assert not whole.holds(own)
 
 
 def test_beyond_the_vector_depth_a_memory_is_as_close_as_the_last_one_returned() -> None:

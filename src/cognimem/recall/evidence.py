@@ -16,7 +16,10 @@ evidence for the query when
 - it is the evidence of a fact the exact key lookup found, or the graph reached it from
   an entity the query names; or
 - the query asks about a period ("what did I do last week?") and the read kept to it:
-  then the period is the evidence, and every memory of it may answer.
+  then the period is the evidence, and every memory of it may answer; or
+- it was said by the person whose name the vector search left out of the query
+  (``recall/topic.py``): the name gave their messages that closeness before (a message
+  is embedded with its author's name), and the dense query must not take it away.
 
 A lexical match through the neighbour alone is weak support: it helps the rank, it does
 not keep a memory in the packet. A memory the vector search did not return (it was
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 from cognimem.recall.analyze import query_terms, word_key
 from cognimem.recall.rerank import Ranked
 from cognimem.store.base import Candidate
+from cognimem.text.keys import normalize_name
 from cognimem.text.scope_tags import scope_tags
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
@@ -64,6 +68,7 @@ class EvidenceCheck:
     # no vector list, so meaning is not judged
     beyond: float | None
     period: bool = False  # the query names a period and the read kept to it
+    author: str | None = None  # normalised: the person the dense query left out
 
     @classmethod
     def of(
@@ -74,17 +79,22 @@ class EvidenceCheck:
         floor: float,
         *,
         period: bool = False,
+        author: str | None = None,
     ) -> EvidenceCheck:
         """``terms``: the query's content words; ``vector``: the vector step's list
-        (None when the step did not run or failed)."""
+        (None when the step did not run or failed); ``author``: the name the vector
+        search left out of the query (``topic.left_out``)."""
         beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
         domains = frozenset(scope_tags(query.replace("-", " ")))
-        return cls(tuple(terms), domains, floor, beyond, period)
+        said_by = normalize_name(author) if author else None
+        return cls(tuple(terms), domains, floor, beyond, period, said_by)
 
     def holds(self, r: Ranked) -> bool:
         if self.period or self.beyond is None:
             return True
         if r.signals.get("fact") or r.signals.get("graph"):
+            return True
+        if self.author and r.item.author and normalize_name(r.item.author) == self.author:
             return True
         if r.raw.get("vector", self.beyond) >= self.floor:
             return True

@@ -151,6 +151,8 @@ class Reader:
             max(config.candidates, limit),
             self.domain,
         )
+        if run.dense_query != analysis.query:
+            meta["dense_query"] = run.dense_query
         try:
             outputs, reports = await execute(plan, run, started)
         finally:
@@ -229,6 +231,7 @@ class Reader:
             None if vector is None else vector.candidates,
             config.min_similarity,
             period=run.analysis.time_range is not None,
+            author=run.left_out,
         )
         supported, unsupported = check.split(ranked)
         dropped.update((r.item.id, NO_EVIDENCE) for r in unsupported)

@@ -40,6 +40,7 @@ from cognimem.recall.plan import (
 )
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
+from cognimem.recall.topic import dense_query, left_out
 from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
 from cognimem.store.roles import Store
 
@@ -106,6 +107,9 @@ class StepRun:
         self.flt = flt
         self.config = config
         self.depth = depth
+        # what the vector search embeds: a question about a person without the name
+        self.dense_query = dense_query(analysis.query, config.dense_without_subject)
+        self.left_out = left_out(analysis.query, config.dense_without_subject)
         self._embedding: asyncio.Task[np.ndarray] | None = None
         self._rows: asyncio.Task[tuple[FactRows, list[FactConflict]]] | None = None
         self._view: QueryView | None = None
@@ -117,7 +121,7 @@ class StepRun:
 
     def embedding(self) -> asyncio.Task[np.ndarray]:
         if self._embedding is None:
-            self._embedding = asyncio.ensure_future(self._embed_query(self.analysis.query))
+            self._embedding = asyncio.ensure_future(self._embed_query(self.dense_query))
         return self._embedding
 
     async def vector_or_none(self) -> np.ndarray | None:
