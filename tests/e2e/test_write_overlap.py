@@ -1,6 +1,6 @@
-"""The write funnel sends a batch's items to the embedder before the extractor reads
-the batch, so the model runs while extraction does; the facts still get the vectors of
-their own texts, and a failing extractor does not leave the write waiting on the model."""
+"""With an LLM extractor, the write funnel sends a batch's items to the embedder before
+it asks the LLM, so the model runs while the LLM answers; the facts still get the vectors
+of their own texts, and a failing LLM does not leave the write waiting on the model."""
 
 from __future__ import annotations
 
