@@ -115,11 +115,14 @@ class Understander:
             ]
             yield Understood(gated, said, dict(vectors), report, degraded, merged, facts)
         finally:
-            for task in (embedding, facts):
-                if task is not None and not task.done():
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+            started = [t for t in (embedding, facts) if t is not None]
+            for task in started:
+                task.cancel()  # nothing when it is done
+            if started:
+                await asyncio.wait(started)
+            for task in started:  # retrieved: what the block raised, if anything, stands
+                if not task.cancelled():
+                    task.exception()
 
     async def _extract_all(
         self, gated: list[PendingMessage], profile: IngestProfile
