@@ -3,34 +3,29 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
-
-import numpy as np
+from typing import Any
 
 from cognimem.config import IngestSettings
 from cognimem.domain.layer import Domain
-from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge, StoreUnavailable
+from cognimem.errors import InvalidInput, StaleKnowledge, StoreUnavailable
 from cognimem.ingest.chunking import chunk_text
 from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver
 from cognimem.ingest.extract.clauses import event_period
-from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
+from cognimem.ingest.extract.schema import Extractor
 from cognimem.ingest.gate import SECRET_MARK, find_secrets, mask_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
-from cognimem.ingest.knowledge import KnowledgeBuilder, Said, fact_text
-from cognimem.ingest.scoring import novelty, write_importance
+from cognimem.ingest.knowledge import KnowledgeBuilder
+from cognimem.ingest.understand import Understander, Understood
 from cognimem.models import (
     Event,
     KnowledgeReport,
     MemoryItem,
     Message,
     MessageResult,
-    Role,
     Scope,
     WriteOutcome,
     WriteResult,
@@ -43,7 +38,6 @@ from cognimem.models.profiles import IngestProfile, get_profile
 from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
 from cognimem.store.base import (
-    ItemFilter,
     Knowledge,
     PendingItem,
     PendingJob,
@@ -70,18 +64,6 @@ def _in_order(
     return [known[i] if i in known else next(rest) for i in range(total)]
 
 
-@dataclass
-class _Understood:
-    """A batch after chunking, gating, extraction and embedding, before reconciliation."""
-
-    pending: list[PendingMessage]
-    said: list[Said]
-    vectors: dict[str, np.ndarray]
-    report: KnowledgeReport
-    degraded: list[str]
-    merged: list[str]
-
-
 class WriteFunnel:
     """validate → dedupe → chunk → gate → extract → embed (one batch) → resolve entities
     → reconcile → commit (one transaction)."""
@@ -104,8 +86,7 @@ class WriteFunnel:
         self._settings = settings
         self._clock = clock
         self._count = count_tokens
-        self._rules = RuleExtractor()
-        self._llm = llm_extractor
+        self._understander = Understander(store, embedder, settings.merge_similarity, llm_extractor)
         linker = None if domain is None else DomainLinker(domain, store)
         self._knowledge = KnowledgeBuilder(store, EntityResolver(store), embedder.model_id, linker)
 
@@ -152,17 +133,18 @@ class WriteFunnel:
             for i, e in enumerate(events)
             if i not in known
         ]
-        understood = await self._understand(gated, profile)
         knowledge = Knowledge()
-        if fresh:
-            now = self._clock()
-            built = await self._knowledge.build(
-                fresh[0].scope, understood.said, understood.vectors, now
-            )
-            knowledge = built.knowledge
-            knowledge.history += _item_history(understood, now)
-            understood.report = _merge_reports(understood.report, built.report)
-            understood.degraded += built.degraded
+        async with self._understander.understand(gated, profile) as understood:
+            if fresh:
+                now = self._clock()
+                built = await self._knowledge.build(
+                    fresh[0].scope, understood.said, understood.vectors, now
+                )
+                knowledge = built.knowledge
+                knowledge.history += _item_history(understood, now)
+                understood.report = _merge_reports(understood.report, built.report)
+                understood.degraded += built.degraded
+            await understood.attach_fact_vectors(knowledge)
         committed = await self._store.commit(
             understood.pending, self._window(profile), None if knowledge.is_empty() else knowledge
         )
@@ -279,12 +261,13 @@ class WriteFunnel:
             gated = [
                 self._gate(e.content, e, profile, c) for e, c in zip(events, contexts, strict=True)
             ]
-            understood = await self._understand(gated, profile)
-            now = self._clock()
-            built = await self._knowledge.build(
-                events[0].scope, understood.said, understood.vectors, now
-            )
-            built.knowledge.history += _item_history(understood, now)
+            async with self._understander.understand(gated, profile) as understood:
+                now = self._clock()
+                built = await self._knowledge.build(
+                    events[0].scope, understood.said, understood.vectors, now
+                )
+                built.knowledge.history += _item_history(understood, now)
+                await understood.attach_fact_vectors(built.knowledge)
             items = [p for m in understood.pending for p in m.items]
             merges = {m.event.id: m.merged_into for m in understood.pending if m.merged_into}
             try:
@@ -312,159 +295,6 @@ class WriteFunnel:
                 degraded=understood.degraded + built.degraded,
             )
         raise AssertionError("unreachable")
-
-    async def _understand(self, gated: list[PendingMessage], profile: IngestProfile) -> _Understood:
-        """Extract (one call per batch), embed items and facts (one batch), and fold
-        near-duplicate items into the ones already stored."""
-        report = KnowledgeReport()
-        degraded: list[str] = []
-        extractions: list[Extraction] = [Extraction() for _ in gated]
-        readable = [
-            i
-            for i, m in enumerate(gated)
-            if profile.extract and m.event.role is Role.USER and (m.items or m.merged_into)
-        ]
-        if readable:
-            inputs = [
-                ExtractionInput(
-                    text=gated[i].event.content,
-                    occurred_at=gated[i].event.occurred_at,
-                    author=gated[i].event.name,
-                    role=gated[i].event.role.value,
-                )
-                for i in readable
-            ]
-            found, report.extractor, problem = await self._extract(inputs)
-            report.llm_ran = self._llm is not None
-            if problem:
-                degraded.append(problem)
-            for i, extraction in zip(readable, found, strict=True):
-                extractions[i] = extraction
-        by_llm = report.extractor == "llm"
-        for m, x in zip(gated, extractions, strict=True):
-            m.items = [
-                replace(
-                    p,
-                    item=p.item.model_copy(
-                        update={
-                            "importance": write_importance(
-                                p.item.text,
-                                profile.importance,
-                                judged=x.importance if by_llm else None,
-                                fact_importance=None if by_llm else x.importance,
-                                categories=[f.category for f in x.facts],
-                            )
-                        }
-                    ),
-                )
-                for p in m.items
-            ]
-        fact_texts = [fact_text(f) for x in extractions for f in x.facts]
-        items = [p for m in gated for p in m.items]
-        vectors = await self._embed(items, fact_texts)
-        merged = await self._merge_near_duplicates(gated, profile)
-        report.items_merged = merged
-        said = [
-            Said(
-                event=m.event,
-                item_ids=[p.item.id for p in m.items] + m.merged_into,
-                extraction=x,
-            )
-            for m, x in zip(gated, extractions, strict=True)
-        ]
-        return _Understood(gated, said, vectors, report, degraded, merged)
-
-    async def _extract(
-        self, inputs: list[ExtractionInput]
-    ) -> tuple[list[Extraction], Literal["rules", "llm"], str | None]:
-        if self._llm is not None:
-            try:
-                return await self._llm.extract(inputs), "llm", None
-            except ProviderError as exc:
-                log.warning(
-                    "LLM extraction failed, the rule extractor ran instead: %s: %s",
-                    exc.type,
-                    exc.message,
-                )
-                problem = f"llm extraction failed ({exc.type}: {exc.message}); rules used"
-                return await self._rules.extract(inputs), "rules", problem
-        return await self._rules.extract(inputs), "rules", None
-
-    async def _embed(
-        self, items: Sequence[PendingItem], extra: Sequence[str]
-    ) -> dict[str, np.ndarray]:
-        """Embed the items (in place) and ``extra`` texts, each distinct text once."""
-        texts = list(dict.fromkeys([*(p.embed_text for p in items), *extra]))
-        if not texts:
-            return {}
-        matrix = await self._embedder.embed(texts, "document")
-        vectors = dict(zip(texts, matrix, strict=True))
-        for p in items:
-            p.embedding = vectors[p.embed_text]
-        return vectors
-
-    async def _merge_near_duplicates(
-        self, gated: list[PendingMessage], profile: IngestProfile
-    ) -> list[str]:
-        """Items nearly identical (cosine ≥ the threshold, and the same numbers) to a
-        stored item of the same scope and kind, or to an earlier item of this batch, are
-        not inserted: their event joins that item's provenance. Every item kept gets its
-        novelty (``ingest/scoring.py``) from the same search."""
-        threshold = self._settings.merge_similarity
-        merged: list[str] = []
-        items = [p for m in gated for p in m.items]
-        if not items:
-            return []
-        # one call for the whole write: each new item's nearest stored item
-        stored: dict[str, str] = {}  # new item id -> the stored item it repeats
-        flt = ItemFilter(scope=items[0].item.scope, kinds=(profile.kind,))
-        queries = np.vstack([p.embedding for p in items if p.embedding is not None])
-        hits = await self._store.nearest(flt, queries)
-        nearest = {
-            p.item.id: None if h is None else h.score for p, h in zip(items, hits, strict=True)
-        }
-        close = {
-            p.item.id: hit.item_id
-            for p, hit in zip(items, hits, strict=True)
-            if hit is not None and threshold is not None and hit.score >= threshold
-        }
-        if close:
-            found = await self._store.get_items(
-                items[0].item.scope.tenant_id, sorted(set(close.values()))
-            )
-            texts = {i.id: i.text for i in found}
-            by_new = {p.item.id: p for p in items}
-            stored = {
-                new: old
-                for new, old in close.items()
-                if old in texts and _same_numbers(texts[old], by_new[new].item.text)
-            }
-        kept: list[tuple[MemoryItem, np.ndarray]] = []
-        for m in gated:
-            keep: list[PendingItem] = []
-            for p in m.items:
-                assert p.embedding is not None
-                target = stored.get(p.item.id)
-                similar = nearest[p.item.id]
-                for item, vector in kept:  # an earlier item of this same write
-                    cosine = float(np.dot(vector, p.embedding))
-                    similar = cosine if similar is None else max(similar, cosine)
-                    if (
-                        target is None
-                        and threshold is not None
-                        and cosine >= threshold
-                        and _same_numbers(item.text, p.item.text)
-                    ):
-                        target = item.id
-                if target is None:
-                    p.item = p.item.model_copy(update={"novelty": novelty(similar)})
-                    keep.append(p)
-                    kept.append((p.item, p.embedding))
-                elif target not in m.merged_into:
-                    m.merged_into.append(target)
-                    merged.append(target)
-            m.items = keep
-        return list(dict.fromkeys(merged))
 
     def _event(self, message: Message, scope: Scope, now: datetime) -> Event:
         raw = message.content
@@ -564,15 +394,6 @@ class Processed:
     degraded: list[str] = field(default_factory=list)
 
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def _same_numbers(a: str, b: str) -> bool:
-    """Texts that differ in a number ("ran 5 miles" / "ran 6 miles") say different things,
-    however close their embeddings are."""
-    return _NUMBER.findall(a) == _NUMBER.findall(b)
-
-
 def _merge_reports(a: KnowledgeReport, b: KnowledgeReport) -> KnowledgeReport:
     """``a`` (extraction and merging) completed with ``b`` (reconciliation)."""
     return b.model_copy(
@@ -580,7 +401,7 @@ def _merge_reports(a: KnowledgeReport, b: KnowledgeReport) -> KnowledgeReport:
     )
 
 
-def _item_history(understood: _Understood, now: datetime) -> list[HistoryEntry]:
+def _item_history(understood: Understood, now: datetime) -> list[HistoryEntry]:
     """A history entry for every existing item that absorbed a repeated message."""
     return [
         HistoryEntry(
