@@ -11,7 +11,7 @@ restores the process's own setting when the last one ends (reference-counted, so
 concurrent products in several threads do not restore it under each other).
 
 The limit is set through OpenBLAS's own ``openblas_set_num_threads`` when the library
-runs its own thread pool: threadpoolctl (3.6 on) ignores ``set_num_threads`` for that
+runs its own thread pool: threadpoolctl (3.8 here) ignores ``set_num_threads`` for that
 pool from every thread but the first that called it, so a product in a SQLite reader
 thread ran on two threads whenever the main thread had limited BLAS first — and its
 worker then spun for ~10 ms of CPU per read on the 10k-item benchmark.
