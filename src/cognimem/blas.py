@@ -9,21 +9,41 @@ read benchmark: ~44 → ~23 ms of CPU per read and a 10k×384 product at 1.05 �
 :func:`single_threaded` limits BLAS to one thread while any cognimem product runs and
 restores the process's own setting when the last one ends (reference-counted, so
 concurrent products in several threads do not restore it under each other).
+
+The limit is set through OpenBLAS's own ``openblas_set_num_threads`` when the library
+runs its own thread pool: threadpoolctl (3.8 here) ignores ``set_num_threads`` for that
+pool from every thread but the first that called it, so a product in a SQLite reader
+thread ran on two threads whenever the main thread had limited BLAS first — and its
+worker then spun for ~10 ms of CPU per read on the 10k-item benchmark.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from threadpoolctl import ThreadpoolController
 
 _lock = threading.Lock()
-_blas: list[Any] | None = None  # threadpoolctl's controllers of the loaded BLAS libraries
+_blas: list[tuple[Any, Callable[[int], Any]]] | None = None  # (controller, its setter)
 _saved: list[int] = []
 _depth = 0
+
+
+def thread_setter(controller: Any) -> Callable[[int], Any]:
+    """What sets ``controller``'s library's thread count from any thread: OpenBLAS's
+    own setter for its pthreads pool (found under the affixes threadpoolctl knows:
+    ``scipy_openblas_set_num_threads64_`` in numpy's wheels), the controller's
+    ``set_num_threads`` for the rest (per-thread limits already: OpenMP, MKL)."""
+    if controller.internal_api == "openblas" and controller.threading_layer != "openmp":
+        for prefix, suffix in itertools.product(("", "scipy_"), ("", "64_", "_64")):
+            found = getattr(controller.dynlib, f"{prefix}openblas_set_num_threads{suffix}", None)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+    return controller.set_num_threads  # type: ignore[no-any-return]
 
 
 @contextmanager
@@ -33,11 +53,11 @@ def single_threaded() -> Iterator[None]:
         if _depth == 0:
             if _blas is None:
                 found = ThreadpoolController().lib_controllers
-                _blas = [c for c in found if c.user_api == "blas"]
-            _saved = [c.num_threads for c in _blas]
-            for c in _blas:
-                if c.num_threads != 1:
-                    c.set_num_threads(1)
+                _blas = [(c, thread_setter(c)) for c in found if c.user_api == "blas"]
+            _saved = [c.get_num_threads() for c, _ in _blas]
+            for (_, set_threads), n in zip(_blas, _saved, strict=True):
+                if n != 1:
+                    set_threads(1)
         _depth += 1
     try:
         yield
@@ -45,6 +65,6 @@ def single_threaded() -> Iterator[None]:
         with _lock:
             _depth -= 1
             if _depth == 0 and _blas is not None:
-                for c, n in zip(_blas, _saved, strict=True):
+                for (_, set_threads), n in zip(_blas, _saved, strict=True):
                     if n != 1:
-                        c.set_num_threads(n)
+                        set_threads(n)

@@ -6,10 +6,12 @@ the real store of each backend."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from cognimem import Memory
+from cognimem import Memory, Settings
+from cognimem.providers.embeddings import EmbedKind, FloatMatrix
+from cognimem.providers.fakes import HashingEmbedder
 
 COUNTED = (
     "fact_rows",
@@ -49,3 +51,51 @@ async def test_a_read_fetches_facts_with_conflicts_and_items_with_facts(memory: 
     assert calls == Counter(
         {"fact_rows_and_conflicts": 1, "items_and_facts": 1, "aliases_and_graph": 1}
     )
+
+
+class QueryOrder(HashingEmbedder):
+    """The hashing embedder, noting each query it embeds in ``order``."""
+
+    def __init__(self, order: list[str]) -> None:
+        super().__init__()
+        self.order = order
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
+        if kind == "query":
+            self.order.append("embed the query")
+        return await super().embed(texts, kind)
+
+
+STEP_CALLS = (
+    "lexical_search",
+    "vector_searches",
+    "fact_rows_and_conflicts",
+    "aliases_and_graph",
+    "find_facts",
+    "list_procedures",
+)
+
+
+async def test_a_read_starts_embedding_the_query_before_its_steps_ask_the_store(
+    memory_url: str,
+) -> None:
+    order: list[str] = []
+    async with Memory.open(memory_url, settings=Settings(), embedder=QueryOrder(order)) as mem:
+        await mem.write(
+            {"role": "user", "name": "Ann", "content": "I'm allergic to peanuts, says Ann"},
+            user_id="u",
+        )
+        order.clear()
+        for name in STEP_CALLS:
+            method = getattr(mem.store, name)
+
+            async def noted(*args: Any, _name: str = name, _method: Any = method) -> Any:
+                order.append(_name)
+                return await _method(*args)
+
+            setattr(mem.store, name, noted)
+        packet = await mem.read("what is Ann allergic to?", user_id="u")
+    assert packet.items
+    # the embedding (the read's longest wait) is asked for first, then the steps run
+    assert order[0] == "embed the query"
+    assert {"lexical_search", "vector_searches", "fact_rows_and_conflicts"} <= set(order)

@@ -46,14 +46,12 @@ def rank_inputs(outputs: dict[StepKind, StepOutput], config: RecallConfig) -> di
     }
     fused = fuse(lists, config)
     top = fused[0][1] if fused else 0.0
-    inputs: dict[str, RankInput] = {}
-    for item_id, score, raw in fused:
-        steps = tuple(name for name in lists if name in raw)
-        inputs[item_id] = RankInput(
-            relevance=score / top if top > 0 else 0.0,
-            raw=raw,
-            steps=steps,
-        )
+    # a candidate's raw scores are keyed by the lists that found it, in the lists' order
+    # (fuse fills them so): its steps are those keys
+    inputs = {
+        item_id: RankInput(relevance=score / top if top > 0 else 0.0, raw=raw, steps=tuple(raw))
+        for item_id, score, raw in fused
+    }
     for kind, attr in ((StepKind.GRAPH, "graph"), (StepKind.FACT_LOOKUP, "fact")):
         found = output(outputs, kind).candidates
         best = max((c.score for c in found), default=0.0) or 1.0

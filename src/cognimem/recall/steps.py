@@ -52,6 +52,8 @@ _STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
 VECTOR_STEPS = frozenset(
     {StepKind.VECTOR, StepKind.MANDATES, StepKind.SUMMARIES, StepKind.PROCEDURES}
 )
+# the steps that need the query's embedding (the fact steps score facts by meaning)
+EMBEDDING_STEPS = VECTOR_STEPS | {StepKind.CONSTRAINTS, StepKind.FACTS}
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -297,6 +299,10 @@ async def execute(
             ]
             continue
         run.group = group.steps
+        if any(s.kind in EMBEDDING_STEPS for s in group.steps):
+            # the embedding is the longest wait and runs off the GIL: started before the
+            # steps, its tokenizing does not queue behind their Python work
+            run.embedding()
         done = await asyncio.gather(
             *(
                 timed(s.name, (lambda s=s: run.run(s)), min(s.timeout_s, remaining))  # type: ignore[misc]

@@ -194,6 +194,16 @@ def scope_of(row: Row) -> Scope:
     )
 
 
+def _json_list(text: str) -> list[Any]:
+    """A JSON array column; the empty one (most rows' entities and ids) without a parse."""
+    return [] if text == "[]" else json.loads(text)
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    """A JSON object column; the empty one (most rows' metadata) without a parse."""
+    return {} if text == "{}" else json.loads(text)
+
+
 def _required(time: TimeDecoder, value: Any) -> datetime:
     decoded = time(value)
     assert decoded is not None, "a NOT NULL time column came back NULL"
@@ -207,9 +217,9 @@ def item_from_row(row: Row, time: TimeDecoder) -> MemoryItem:
         text=row["text"],
         kind=ItemKind(row["kind"]),
         key=row["key"],
-        entities=json.loads(row["entities"]),
-        source_event_ids=json.loads(row["source_event_ids"]),
-        external_ids=json.loads(row["external_ids"]),
+        entities=_json_list(row["entities"]),
+        source_event_ids=_json_list(row["source_event_ids"]),
+        external_ids=_json_list(row["external_ids"]),
         author=row["author"],
         occurred_at=_required(time, row["occurred_at"]),
         recorded_at=_required(time, row["recorded_at"]),
@@ -228,7 +238,7 @@ def item_from_row(row: Row, time: TimeDecoder) -> MemoryItem:
         supersedes=row["supersedes"],
         superseded_by=row["superseded_by"],
         embedding_model=row["embedding_model"],
-        metadata=json.loads(row["metadata"]),
+        metadata=_json_object(row["metadata"]),
         event_start=time(row["event_start"]),
         event_end=time(row["event_end"]),
         novelty=row["novelty"],
