@@ -18,7 +18,7 @@ import httpx
 import pytest
 import uvicorn
 
-from cognimem.cli.server import _bind
+from cognimem.cli.server import bind_tcp
 from tests.conftest import child_env
 from tests.doubles import api_key_from_cli
 from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
@@ -240,7 +240,7 @@ async def test_served_connections_send_without_waiting_for_acks() -> None:
             await send({"type": "http.response.start", "status": 204, "headers": []})
             await send({"type": "http.response.body", "body": b""})
 
-    sock = _bind("127.0.0.1", 0)
+    sock = bind_tcp("127.0.0.1", 0)
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_config=None, lifespan="off"))
     serving = asyncio.create_task(server.serve(sockets=[sock]))

@@ -61,7 +61,7 @@ def serve(
     workers = settings.server.workers if workers is None else workers
     # the port first: a busy one fails before anything opens or anything says "serving"
     try:
-        sock = _bind(host, port)
+        sock = bind_tcp(host, port)
         memory = Memory.open(url, settings=settings)
     except CognimemError as exc:
         raise failed(exc) from exc
@@ -146,7 +146,7 @@ def worker_app() -> FastAPI:
     return create_app(Memory.open(settings=settings))
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def bind_tcp(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` (uvicorn listens on it), or a ``UsageError``
     that says why not, e.g. another process already listens there.
 
