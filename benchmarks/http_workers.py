@@ -14,7 +14,7 @@ through ``write_batch`` with the real embedder). PostgreSQL is a throwaway clust
 ``tests/services.py``. Usage (repository root):
 
     python benchmarks/http_workers.py [--items 10000] [--workers 2] [--reads 240]
-        [--rounds 2] [--backends sqlite,postgres] [--out benchmarks/results]
+        [--rounds 2] [--backends sqlite,postgres] [--db PATH] [--out benchmarks/results]
 """
 
 from __future__ import annotations
@@ -181,6 +181,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--backends", default="sqlite,postgres")
+    parser.add_argument("--db", type=Path, help="keep the SQLite database here (reused if present)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = parser.parse_args()
     machine = describe()
@@ -194,7 +195,7 @@ def main() -> None:
         log = Path(tmp) / "serve.log"
         for backend in args.backends.split(","):
             if backend == "sqlite":
-                url = f"sqlite:///{tmp}/workers.db"
+                url = f"sqlite:///{args.db or Path(tmp) / 'workers.db'}"
                 result["backends"][backend] = asyncio.run(run_backend(url, args, log))
             else:
                 server = start_postgres(Path(tmp) / "pg")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import numpy as np
@@ -7,7 +8,9 @@ import pytest
 
 from cognimem.errors import UsageError
 from cognimem.providers import CachedEmbedder, OnnxMiniLMEmbedder
+from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.providers.onnx import MAX_TOKENS, build_tokenizer, default_model_path
+from tests.doubles import CountingEmbedder
 
 pytestmark = pytest.mark.onnx
 
@@ -112,3 +115,26 @@ async def test_turns_and_short_facts_in_one_call_equal_one_at_a_time() -> None:
     singles = np.vstack([await embedder.embed([t]) for t in texts])
     assert np.allclose(together, singles, atol=1e-5)
     await embedder.aclose()
+
+
+async def test_concurrent_queries_batched_get_the_vectors_they_get_alone() -> None:
+    queries = [
+        "where did I go on holiday last summer?",
+        "what is my dog called?",
+        "when did Melanie start painting?",
+        "who did I meet at the conference in Berlin?",
+        "what do I do for work",
+        "how old is my sister?",
+        "which books did I read this year and which one did I like best?",
+        "favourite food?",
+    ]
+    model = OnnxMiniLMEmbedder()
+    alone = [(await model.embed([q], "query"))[0] for q in queries]
+    counted = CountingEmbedder(model)
+    batcher = QueryBatcher(counted)
+    together = await asyncio.gather(*(batcher.embed([q], "query") for q in queries))
+    assert len(counted.batches) < len(queries)  # the ones that waited went together
+    assert sorted(counted.embedded) == sorted(queries)
+    for one, rows in zip(alone, together, strict=True):
+        assert rows.shape == (1, 384)
+        assert np.allclose(rows[0], one, atol=1e-5)

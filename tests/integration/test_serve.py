@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import shlex
@@ -10,11 +11,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import pytest
+import uvicorn
 
+from cognimem.cli.server import bind_tcp
 from tests.conftest import child_env
 from tests.doubles import api_key_from_cli
 from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
@@ -224,3 +228,35 @@ def test_serve_never_prints_the_database_password(postgres_dsn: str) -> None:
     assert "password=***" in output
     assert "pw-in-netloc-1" not in output
     assert "pw-in-query-2" not in output
+
+
+async def test_served_connections_send_without_waiting_for_acks() -> None:
+    # uvicorn writes a response's headers and its body separately: with Nagle's algorithm
+    # on, the body waits for the client's delayed ACK (~40 ms on Linux) on every request.
+    # asyncio turns it off only on sockets that say they are TCP, so the socket `serve`
+    # binds (and hands to uvicorn and to every worker) must say so.
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+
+    sock = bind_tcp("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_config=None, lifespan="off"))
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            assert not serving.done(), serving.exception()
+            await asyncio.sleep(0.01)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+            for _ in range(2):  # the keep-alive connection stays open for the check
+                assert (await client.get("/")).status_code == 204
+            accepted = [
+                c.transport.get_extra_info("socket") for c in server.server_state.connections
+            ]
+            assert len(accepted) == 1
+            assert accepted[0].getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    finally:
+        server.should_exit = True
+        await serving
+        sock.close()

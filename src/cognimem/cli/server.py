@@ -61,7 +61,7 @@ def serve(
     workers = settings.server.workers if workers is None else workers
     # the port first: a busy one fails before anything opens or anything says "serving"
     try:
-        sock = _bind(host, port)
+        sock = bind_tcp(host, port)
         memory = Memory.open(url, settings=settings)
     except CognimemError as exc:
         raise failed(exc) from exc
@@ -146,14 +146,21 @@ def worker_app() -> FastAPI:
     return create_app(Memory.open(settings=settings))
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def bind_tcp(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` (uvicorn listens on it), or a ``UsageError``
-    that says why not, e.g. another process already listens there."""
+    that says why not, e.g. another process already listens there.
+
+    The socket names its protocol (TCP) explicitly: asyncio turns Nagle's algorithm off
+    (``TCP_NODELAY``) only on accepted sockets whose protocol says TCP, and uvicorn writes
+    a response's headers and body separately, so with protocol 0 every response's body
+    waited for the client's delayed ACK (~40 ms on Linux)."""
     try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        family, type_, proto, _, _ = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+        )[0]
     except socket.gaierror as exc:
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, type_, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -12,6 +12,7 @@ from cognimem.errors import InvalidInput
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
 from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.models.profiles import IngestProfile
+from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
 from cognimem.recall.citations import cited_items
@@ -47,9 +48,9 @@ class ReadService:
         classifier = None
         if parts.llm is not None and parts.settings.recall.llm_classifier:
             classifier = LLMQueryClassifier(parts.llm)
-        self.reader = Reader(
-            parts.store, parts.embedder, classifier=classifier, domain=parts.domain
-        )
+        # concurrent reads (a server's) embed their queries together
+        queries = QueryBatcher(parts.embedder)
+        self.reader = Reader(parts.store, queries, classifier=classifier, domain=parts.domain)
         self.revision = RevisionService(parts, self.reader, self.recall_config)
         self.procedures = ProcedureService(parts)
 

@@ -10,7 +10,7 @@ from cognimem.api.auth import Principal, authenticated
 from cognimem.memory import Memory
 
 
-def memory_of(request: Request) -> Memory:
+async def memory_of(request: Request) -> Memory:
     memory: Memory = request.app.state.memory
     return memory
 
