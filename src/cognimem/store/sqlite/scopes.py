@@ -69,10 +69,15 @@ Loader = Callable[[sqlite3.Connection, ScopeRef, int, tuple[int, int]], E]
 def read_version(
     conn: sqlite3.Connection, tenant_id: str, namespace: str, ukey: str
 ) -> tuple[int, int]:
+    """The counters of a scope: its own row's, or when it has none (a user never written
+    to, or erased) the namespace's ``*`` row's, where ``bump_version`` starts a new row
+    from. An erasure bumps the ``*`` row's mutations past anything the user's deleted row
+    had, so an entry another process cached of the erased user reloads (as nothing)."""
     row = conn.execute(
         "SELECT version, mutations FROM scope_versions"
-        " WHERE tenant_id = ? AND namespace = ? AND user_key = ?",
-        (tenant_id, namespace, ukey),
+        " WHERE tenant_id = ? AND namespace = ? AND user_key IN (?, ?)"
+        " ORDER BY user_key = ? LIMIT 1",
+        (tenant_id, namespace, ukey, ALL_USERS, ALL_USERS),
     ).fetchone()
     return (0, 0) if row is None else (int(row[0]), int(row[1]))
 
