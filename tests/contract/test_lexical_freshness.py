@@ -135,3 +135,47 @@ async def test_concurrent_writers_leave_no_row_out_of_a_cached_index(
     await asyncio.gather(read(), writes())
     assert seen
     assert len(await _assert_as_fresh(store, ACTIVE, ["marker"])) == 1 + rounds * per
+
+
+async def test_postgres_change_numbers_commit_in_order_within_a_namespace(
+    postgres_dsn: str,
+) -> None:
+    """A second writer of the namespace waits for the first's commit before it takes its
+    change number, so a reader never sees a later number before an earlier one; an
+    update of columns no search reads takes no number."""
+    import asyncpg
+
+    from cognimem.store.postgres import PostgresStore
+
+    store = PostgresStore(postgres_dsn, max_size=2)
+    await store.open()
+    try:
+        a, b = message("first oar", ALICE), message("second oar", ALICE)
+        await store.commit([a, b], WINDOW)
+    finally:
+        await store.close()
+    ida, idb = a.items[0].item.id, b.items[0].item.id
+    one, two = await asyncpg.connect(postgres_dsn), await asyncpg.connect(postgres_dsn)
+    try:
+        seq = "SELECT change_seq FROM items WHERE id = $1"
+        before = await one.fetchval(seq, ida)
+        await one.execute("UPDATE items SET importance = 0.9 WHERE id = $1", ida)
+        assert await one.fetchval(seq, ida) == before  # not a searched column
+
+        first = one.transaction()
+        await first.start()
+        await one.execute("UPDATE items SET status = 'silent' WHERE id = $1", ida)
+        pid = two.get_server_pid()
+        second = asyncio.ensure_future(
+            two.execute("UPDATE items SET status = 'silent' WHERE id = $1", idb)
+        )
+        waiting = "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1"
+        while await one.fetchval(waiting, pid) != "Lock":  # the second waits on the lock
+            assert not second.done()
+            await asyncio.sleep(0.01)
+        await first.commit()
+        await second
+        assert before < await one.fetchval(seq, ida) < await one.fetchval(seq, idb)
+    finally:
+        await one.close()
+        await two.close()

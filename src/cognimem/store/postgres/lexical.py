@@ -4,12 +4,12 @@ Searching the ``tsvector`` column read every row matching any query word (a sixt
 100k-item scope for an ordinary question, each a wide row): 123 / 232 ms p50 / p95 at
 100k. Instead each process keeps, per (tenant, namespace, user), the scope's postings
 (``store/lexical_index.py``, the index and BM25 SQLite uses, so both backends rank
-alike) and brings them up to date on each search from ``item_scope_versions``
-(``scope_versions.py``):
+alike) and brings them up to date on each search by the change numbers of
+``item_changes.py``:
 
-- the namespace's (version, removals) unchanged → the entry as it is (one primary-key
-  lookup per search);
-- only the version moved → load the rows with ``change_seq`` above the entry's, append
+- the namespace's last change number and removal count unchanged → the entry as it is
+  (one query of two index lookups per search);
+- only the change number moved → load the rows with ``change_seq`` above the entry's, append
   them, and take out of every search the older copy of a row that changed in place (a
   status, a text);
 - a removal (a delete, an erasure, a row moved out), or more than a quarter of the
@@ -53,18 +53,21 @@ def _key(tenant_id: str, namespace: str, user_id: str | None) -> Key:
 
 
 async def _version(conn: Connection, tenant_id: str, namespace: str) -> tuple[int, int]:
+    """The namespace's last change number and removal count (``item_changes.py``)."""
     row = await conn.fetchrow(
-        "SELECT version, removals FROM item_scope_versions WHERE tenant_id = $1 AND namespace = $2",
+        "SELECT (SELECT max(change_seq) FROM items WHERE tenant_id = $1 AND namespace = $2),"
+        " (SELECT removals FROM item_removals WHERE tenant_id = $1 AND namespace = $2)",
         tenant_id,
         namespace,
     )
-    return (0, 0) if row is None else (int(row[0]), int(row[1]))
+    return (int(row[0] or 0), int(row[1] or 0))
 
 
 async def _load(
     conn: Connection, key: Key, user_id: str | None, after: int, version: tuple[int, int]
 ) -> ScopeTerms:
-    """The scope's rows changed after change number ``after``, in ``seq`` order."""
+    """The scope's rows changed after change number ``after`` (-1: every row; rows
+    written before migration 17 have 0), in ``seq`` order, as of ``version``."""
     sql, params = _SELECT, [key[0], key[1], after]
     if user_id is not None:
         sql += " AND user_id = $4"
@@ -78,7 +81,7 @@ async def _load(
     return ScopeTerms(
         version=version[0],
         mutations=version[1],
-        max_rowid=max((int(r[0]) for r in rows), default=after),
+        max_rowid=version[0],  # the snapshot holds every row changed up to it
         cols=Columns.of(rows),
         lengths=lengths,
         postings=postings,
@@ -138,7 +141,7 @@ class LexicalCache:
                     new = await _load(conn, key, user_id, cached.max_rowid, version)
                     fresh = _caught_up(cached, new)
                 else:
-                    fresh = await _load(conn, key, user_id, 0, version)
+                    fresh = await _load(conn, key, user_id, -1, version)
             self._entries[key] = fresh
             self._entries.move_to_end(key)
             while len(self._entries) > self._max:
