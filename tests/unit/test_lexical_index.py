@@ -10,6 +10,7 @@ import pytest
 
 from cognimem.errors import UsageError
 from cognimem.models import ItemKind, ItemStatus, Scope
+from cognimem.store import lexical_index
 from cognimem.store.base import ItemFilter
 from cognimem.store.lexical_index import K1, B, ScopeTerms, batch_postings, search, tokens
 from cognimem.store.scope_columns import Columns
@@ -68,11 +69,33 @@ def _reference(texts, agents, kinds, statuses, flt: ItemFilter, terms, limit):
     return [(f"id{i:05d}", s) for i, s in ranked]
 
 
-@pytest.mark.parametrize("size", [40, 3000])  # few hits (sorted) and many (dense sums)
-def test_search_matches_a_row_by_row_bm25_under_filters_limits_and_ties(size: int) -> None:
+@pytest.mark.parametrize(
+    ("size", "large"),
+    [
+        (40, 4096),  # few hits: summed by sorting them
+        (3000, 4096),  # many: dense sums
+        (3000, 150),  # common terms: rare terms' rows scored first, or every row
+    ],
+)
+def test_search_matches_a_row_by_row_bm25_under_filters_limits_and_ties(
+    size: int, large: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lexical_index, "_LARGE_MIN", large)
+    answered: list[bool] = []  # whether the rare terms' rows were the answer
+    rare_first = lexical_index.rare_first_scores
+
+    def counted(*args: object) -> object:
+        got = rare_first(*args)  # type: ignore[arg-type]
+        answered.append(got is not None)
+        return got
+
+    monkeypatch.setattr(lexical_index, "rare_first_scores", counted)
     rng = random.Random(size)
-    # short texts from a small vocabulary: many rows tie on their scores
-    texts = [" ".join(rng.choices(WORDS, k=rng.randint(1, 4))) for _ in range(size)]
+    # short texts from a small vocabulary: many rows tie on their scores; a few rare
+    # words so that some queries have rare and common terms
+    vocabulary = [*WORDS, *(f"rare{i}" for i in range(20))]
+    weights = [40] * len(WORDS) + [1] * 20
+    texts = [" ".join(rng.choices(vocabulary, weights, k=rng.randint(1, 4))) for _ in range(size)]
     agents = [rng.choice(["a1", "a2", None]) for _ in range(size)]
     kinds = [rng.choice(KINDS) for _ in range(size)]
     statuses = [rng.choice(["active", "active", "silent"]) for _ in range(size)]
@@ -85,7 +108,7 @@ def test_search_matches_a_row_by_row_bm25_under_filters_limits_and_ties(size: in
     ]
     checked = 0
     for _ in range(30):
-        terms = [*rng.sample(WORDS, rng.randint(1, 3)), "nothing"]
+        terms = [*rng.sample(vocabulary, rng.randint(1, 3)), "nothing"]
         for flt in filters:
             for limit in (1, 5, 50):
                 ours = search(entry, flt, terms, limit)
@@ -94,6 +117,7 @@ def test_search_matches_a_row_by_row_bm25_under_filters_limits_and_ties(size: in
                 assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-12)
                 checked += bool(ours)
     assert checked > 100
+    assert set(answered) == {True, False}  # both ways were taken
 
 
 def test_a_replaced_row_leaves_every_search_and_the_statistics() -> None:

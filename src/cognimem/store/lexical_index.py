@@ -96,6 +96,9 @@ class FilterView:
     allowed: np.ndarray | None  # bool (n,); None: every row
     count: int
     norm: np.ndarray  # float64 (n,): k1 * (1 - b + b * length / average length)
+    least_norm: float  # the smallest norm of an allowed row
+    # a large term -> how many allowed rows hold it (counted once per view)
+    frequencies: dict[str, int] = field(default_factory=dict)
 
 
 _VIEWS_MAX = 4  # filters remembered per entry (a norm array is 8 bytes a row)
@@ -111,6 +114,7 @@ class ScopeTerms:
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows int64, counts float64)
     # int64 (n,): ties rank the row lower here first (None: the row loaded first)
     order: np.ndarray | None = None
+    peaks: dict[str, float] = field(default_factory=dict, repr=False)  # term -> max count
     views: dict[tuple[object, ...], FilterView] = field(default_factory=dict, repr=False)
 
     def append(self, other: ScopeTerms) -> ScopeTerms:
@@ -166,10 +170,12 @@ class ScopeTerms:
         whole = count == len(self.cols)
         lengths = self.lengths if whole else self.lengths[allowed]
         average = (float(lengths.mean()) if count else 0.0) or 1.0
+        norm = K1 * (1 - B + B * self.lengths / average)
         view = FilterView(
             allowed=None if whole else allowed,
             count=count,
-            norm=K1 * (1 - B + B * self.lengths / average),
+            norm=norm,
+            least_norm=float((norm if whole else norm[allowed]).min()) if count else 0.0,
         )
         if len(self.views) >= _VIEWS_MAX:
             self.views.pop(next(iter(self.views)))
@@ -227,31 +233,55 @@ def search(
 
     The statistics (rows, average length, rows holding a term) are those of the rows
     the filter lets through, so one user's or agent's words never weigh on another's.
+
+    A common term is costly to score and weighs little: the rows holding the weightier
+    terms are scored first, in full (``rare_first_scores``); when the other terms
+    together cannot lift any other row to the ``limit``-th score found, those rows are
+    the answer. Otherwise every row holding any term is scored. Either way the scores
+    are the same numbers, summed in the same order.
     """
     if flt.consolidated is not None:
         raise UsageError("lexical search does not filter on consolidated")
     if len(m.cols) == 0 or limit <= 0:
         return []
-    found = [m.postings[t] for t in query_tokens(terms) if t in m.postings]
+    found = [(t, *m.postings[t]) for t in query_tokens(terms) if t in m.postings]
     if not found:
         return []
     view = m.view(flt)
     if view.count == 0:
         return []
-    rows: list[np.ndarray] = []
-    gains: list[np.ndarray] = []
-    for at, counts in found:
-        if view.allowed is not None:
-            keep = view.allowed[at]
-            at, counts = at[keep], counts[keep]
-        if at.size == 0:
-            continue
-        idf = max(math.log((view.count - at.size + 0.5) / (at.size + 0.5)), _MIN_IDF)
-        rows.append(at)
-        gains.append(idf * counts * (K1 + 1) / (counts + view.norm[at]))
-    if not rows:
+    large = _large(len(m.cols))
+    held: list[HeldTerm] = []
+    for term, at, counts in found:
+        if at.size > large:  # counted once per view; its rows filtered only where needed
+            df = view.frequencies.get(term)
+            if df is None:
+                df = at.size if view.allowed is None else int(np.count_nonzero(view.allowed[at]))
+                view.frequencies[term] = df
+            common = True
+        else:
+            if view.allowed is not None:
+                keep = view.allowed[at]
+                at, counts = at[keep], counts[keep]
+            df, common = at.size, False
+        if df:
+            idf = max(math.log((view.count - df + 0.5) / (df + 0.5)), _MIN_IDF)
+            held.append(HeldTerm(term, at, counts, idf, common))
+    if not held:
         return []
-    idx, scores = _sums(rows, gains, len(m.cols))
+    picked = rare_first_scores(m, view, held, limit)
+    if picked is None:
+        rows: list[np.ndarray] = []
+        gains: list[np.ndarray] = []
+        for t in held:
+            at, counts = t.at, t.counts
+            if t.common and view.allowed is not None:
+                keep = view.allowed[at]
+                at, counts = at[keep], counts[keep]
+            rows.append(at)
+            gains.append(t.idf * counts * (K1 + 1) / (counts + view.norm[at]))
+        picked = _sums(rows, gains, len(m.cols))
+    idx, scores = picked
     if scores.size > limit:
         cut = scores.size - limit
         kth = np.partition(scores, cut)[cut]  # the limit-th best score
@@ -259,6 +289,92 @@ def search(
         idx, scores = idx[near], scores[near]
     top = np.lexsort((idx if m.order is None else m.order[idx], -scores))[:limit]
     return [(str(m.cols.ids[idx[i]]), float(scores[i])) for i in top]
+
+
+_LARGE_MIN = 4096  # a term held by more rows than this and than 1/64 of the entry is large
+_LARGE_SHARE = 64
+
+
+def _large(n: int) -> int:
+    return max(_LARGE_MIN, n // _LARGE_SHARE)
+
+
+@dataclass(frozen=True)
+class HeldTerm:
+    term: str
+    at: np.ndarray  # rows holding it (a common term's: not yet filtered)
+    counts: np.ndarray
+    idf: float
+    common: bool
+
+
+def rare_first_scores(
+    m: ScopeTerms, view: FilterView, held: list[HeldTerm], limit: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The rows holding the weightiest terms, with their full scores, when no row
+    holding only the other terms can reach their ``limit``-th score; None when none
+    such set is small enough to be worth it.
+
+    Terms are taken by their ceiling (the most they give a row), highest first; after
+    each, the rows holding any taken term are scored in full (every term's gain looked
+    up for them) and kept if the untaken terms' ceilings together stay below the
+    ``limit``-th of those scores: any other row scores at most that sum.
+    """
+    if len(held) < 2:
+        return None  # one term: scoring its rows is the whole search
+    ceilings = [_ceiling(m, view, t) for t in held]
+    by_weight = sorted(range(len(held)), key=lambda i: -ceilings[i])
+    most = max(limit, len(m.cols) // 4)  # beyond this, scoring every row costs less
+    marked: np.ndarray | None = None  # the rows holding a taken term (from the second)
+    idx = np.zeros(0, dtype=np.int64)
+    for count, i in enumerate(by_weight[:-1], 1):
+        t = held[i]
+        at = t.at if not t.common or view.allowed is None else t.at[view.allowed[t.at]]
+        if count == 1:
+            idx = at
+        else:
+            if marked is None:
+                marked = np.zeros(len(m.cols), dtype=bool)
+                marked[idx] = True
+            marked[at] = True
+            idx = np.flatnonzero(marked)
+        if idx.size > most:
+            return None
+        if idx.size < limit:
+            continue
+        scores = _scores_of(idx, held, view)
+        kth = np.partition(scores, idx.size - limit)[idx.size - limit]
+        rest = sum(ceilings[j] for j in by_weight[count:])
+        # a margin for rounding: the bound must hold for the computed numbers too
+        if rest * (1 + 1e-9) + 1e-12 < kth:
+            return idx, scores
+    return None
+
+
+def _scores_of(idx: np.ndarray, held: list[HeldTerm], view: FilterView) -> np.ndarray:
+    """Full scores of the allowed rows ``idx`` (ascending): every term's gain looked up
+    in its postings, added in query order (the sums the full search makes)."""
+    scores = np.zeros(idx.size, dtype=np.float64)
+    for t in held:
+        pos = np.minimum(np.searchsorted(t.at, idx), t.at.size - 1)
+        hit = np.flatnonzero(t.at[pos] == idx)
+        if hit.size == 0:
+            continue
+        counts = t.counts[pos[hit]]
+        gain = np.zeros(idx.size, dtype=np.float64)
+        gain[hit] = t.idf * counts * (K1 + 1) / (counts + view.norm[idx[hit]])
+        scores += gain
+    return scores
+
+
+def _ceiling(m: ScopeTerms, view: FilterView, t: HeldTerm) -> float:
+    """An upper bound of the term's gain in any allowed row: its highest count in the
+    entry over the least length norm (the gain grows with the count, falls with the
+    norm)."""
+    peak = m.peaks.get(t.term)
+    if peak is None:
+        peak = m.peaks[t.term] = float(m.postings[t.term][1].max())
+    return t.idf * peak * (K1 + 1) / (peak + view.least_norm)
 
 
 def _sums(rows: list[np.ndarray], gains: list[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
