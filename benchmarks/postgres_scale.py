@@ -61,8 +61,10 @@ BASE_DB = "scale_base"
 COPY_CHUNK = 20_000  # base rows per INSERT ... SELECT
 
 
-def cluster(directory: Path) -> PostgresServer:
-    """The cluster kept in ``directory`` (made on the first run), started."""
+def cluster(directory: Path) -> tuple[PostgresServer, bool]:
+    """The cluster kept in ``directory`` (made on the first run), started, and whether
+    this call started it (a run stops only a cluster it started: another run may be
+    using it)."""
     meta = directory / "server.json"
     if meta.exists():
         d = json.loads(meta.read_text())
@@ -73,8 +75,10 @@ def cluster(directory: Path) -> PostgresServer:
             run_as=d["run_as"],
             socket_dir=Path(d["socket_dir"]),
         )
+        if server.running:
+            return server, False
         server.start()
-        return server
+        return server, True
     directory.mkdir(parents=True, exist_ok=True)
     server = start_postgres(directory)
     keep_after_exit(server)
@@ -89,7 +93,7 @@ def cluster(directory: Path) -> PostgresServer:
             }
         )
     )
-    return server
+    return server, True
 
 
 def database(server: PostgresServer, name: str) -> str:
@@ -215,7 +219,7 @@ async def grow(dsn: str, target: int) -> dict[str, Any]:
 
 
 async def build(args: argparse.Namespace) -> None:
-    server = cluster(args.dir)
+    server, started = cluster(args.dir)
     try:
         info_path = args.dir / "build.json"
         info = json.loads(info_path.read_text()) if info_path.exists() else {}
@@ -233,7 +237,8 @@ async def build(args: argparse.Namespace) -> None:
         info_path.write_text(json.dumps(info, indent=2))
         print(json.dumps(info, indent=2))
     finally:
-        server.stop()
+        if started:
+            server.stop()
 
 
 def rss_mb() -> float:
@@ -244,7 +249,7 @@ def rss_mb() -> float:
 
 
 async def read(args: argparse.Namespace) -> dict[str, Any]:
-    server = cluster(args.dir)
+    server, started = cluster(args.dir)
     try:
         dsn = database(server, f"scale_{args.items}")
         items = await count(dsn)
@@ -279,7 +284,8 @@ async def read(args: argparse.Namespace) -> dict[str, Any]:
                 if (i + 1) % 25 == 0:
                     print(f"  {i + 1}/{args.reads} reads", flush=True)
     finally:
-        server.stop()
+        if started:
+            server.stop()
     return {
         "items": items,
         "lexical_index_load_seconds": round(load_s, 2),

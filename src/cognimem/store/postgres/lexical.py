@@ -107,11 +107,13 @@ class LexicalCache:
 
     def clear(self) -> None:
         self._entries.clear()
+        self._loading.clear()
 
     def drop_tenant(self, tenant_id: str) -> None:
         """Forget every entry of a tenant (after an erasure: none may linger in memory)."""
         for key in [k for k in self._entries if k[0] == tenant_id]:
             del self._entries[key]
+            self._loading.pop(key, None)
 
     def holds(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
         return _key(tenant_id, namespace, user_id) in self._entries
@@ -145,5 +147,6 @@ class LexicalCache:
             self._entries[key] = fresh
             self._entries.move_to_end(key)
             while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+                gone, _ = self._entries.popitem(last=False)
+                self._loading.pop(gone, None)  # at worst two later loads of it overlap
         return fresh
