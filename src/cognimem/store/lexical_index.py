@@ -102,6 +102,7 @@ class FilterView:
 
 
 _VIEWS_MAX = 4  # filters remembered per entry (a norm array is 8 bytes a row)
+_VIEWS_LOCK = threading.Lock()
 
 
 @dataclass
@@ -177,9 +178,10 @@ class ScopeTerms:
             norm=norm,
             least_norm=float((norm if whole else norm[allowed]).min()) if count else 0.0,
         )
-        if len(self.views) >= _VIEWS_MAX:
-            self.views.pop(next(iter(self.views)))
-        self.views[key] = view
+        with _VIEWS_LOCK:  # searches of one entry may run in several threads
+            while len(self.views) >= _VIEWS_MAX:
+                self.views.pop(next(iter(self.views)))
+            self.views[key] = view
         return view
 
 

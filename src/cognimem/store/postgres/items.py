@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,7 @@ from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
 from cognimem.store import lexical_index, records
 from cognimem.store.base import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
-from cognimem.store.postgres import knowledge_writes, locks, rows
+from cognimem.store.postgres import knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
@@ -192,7 +193,11 @@ class PostgresItems(PostgresDatabase):
             return []
         async with self._connection() as conn:
             index = await self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
-        return [Candidate(i, score) for i, score in lexical_index.search(index, flt, terms, limit)]
+        if len(index.cols) > lexical.INLINE_ROWS:  # milliseconds of numpy: off the loop
+            found = await asyncio.to_thread(lexical_index.search, index, flt, terms, limit)
+        else:
+            found = lexical_index.search(index, flt, terms, limit)
+        return [Candidate(i, score) for i, score in found]
 
     async def vector_search(
         self, flt: ItemFilter, vector: np.ndarray, limit: int

@@ -42,7 +42,7 @@ _SELECT = (
     " AND change_seq > $3"
 )
 _TEXT, _SEQ = 9, 10
-_INLINE_ROWS = 2000  # fewer rows are tokenized on the event loop (no thread hop)
+INLINE_ROWS = 2000  # an entry of more rows is tokenized and searched in a thread
 _RELOAD_SHARE = 0.25  # reload once this share of an entry's rows were replaced
 
 Key = tuple[str, str, str]
@@ -74,7 +74,7 @@ async def _load(
         params.append(user_id)
     rows: list[Any] = await conn.fetch(sql + " ORDER BY seq", *params)
     texts = [r[_TEXT] for r in rows]
-    if len(texts) > _INLINE_ROWS:  # tokenizing a scope takes seconds: not on the loop
+    if len(texts) > INLINE_ROWS:  # tokenizing a scope takes seconds: not on the loop
         lengths, postings = await asyncio.to_thread(batch_postings, texts)
     else:
         lengths, postings = batch_postings(texts)
