@@ -535,6 +535,13 @@ def start_redis(tmpdir: Path | str) -> RedisServer:
     return server
 
 
+def keep_after_exit(server: PostgresServer | RedisServer) -> None:
+    """Leave ``server`` and its data alone when this process exits (a benchmark's cluster
+    that later runs start again); stop it yourself."""
+    with contextlib.suppress(ValueError):
+        _live.remove(server)
+
+
 @atexit.register
 def _stop_leftovers() -> None:
     """Servers a test run forgot to destroy (or left by a crash of a test) end with it."""

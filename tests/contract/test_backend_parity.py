@@ -167,6 +167,47 @@ async def _lexical_alike(lite: SQLiteStore, pg: PostgresStore) -> None:
             lex_b = await pg.lexical_search(flt, terms, 50)
             assert {c.item_id for c in lex_a} == {c.item_id for c in lex_b}, (flt, terms)
             assert _top(lex_a, 5) == _top(lex_b, 5), (flt, terms)
+            # one index and one BM25 on both: the very same ranking, ties included
+            assert _ranked(lex_a) == _ranked(lex_b), (flt, terms)
+
+
+def _ranked(found: list[Any]) -> list[tuple[str, float]]:
+    return [(c.item_id, round(c.score, 9)) for c in found]
+
+
+STEMMED_CORPUS = [
+    "Running, runner, ran: connected connections connecting",
+    "she runs every morning; he ran yesterday",
+    "Café crème, naïve résumé and a piñata at the Zürich fête",
+    "cafe creme at the cafe, a resume",
+    "e-mail addresses (a.b@c.io), snake_case words and 3.14",
+    "dogs and a dog's bowl; caring cares cared carefully",
+    "Don't stop believin’ — “quotes”, ellipses… and dashes",
+]
+
+
+async def test_parity_words_are_stemmed_and_folded_alike(tmp_path: Path, postgres_dsn: str) -> None:
+    """PostgreSQL indexes words as SQLite's FTS5 does (case and diacritics folded,
+    Porter stems, split on what is not a letter or digit): "dogs" finds "dog" on both."""
+    lite, pg = SQLiteStore(tmp_path / "stems.db"), PostgresStore(postgres_dsn)
+    await lite.open()
+    await pg.open()
+    alice = Scope(tenant_id="t1", user_id="alice")
+    try:
+        corpus = [
+            message(t, alice, at=T0 + timedelta(hours=i)) for i, t in enumerate(STEMMED_CORPUS)
+        ]
+        await lite.commit(corpus, WINDOW)
+        await pg.commit(corpus, WINDOW)
+        flt = ItemFilter(scope=alice)
+        for terms in (["run"], ["connection"], ["cafe", "resume"], ["DOG"], ["email", "snake"]):
+            found = await lite.lexical_search(flt, terms, 50)
+            assert found, terms
+            assert _ranked(found) == _ranked(await pg.lexical_search(flt, terms, 50)), terms
+        assert len(await pg.lexical_search(flt, ["run"], 50)) == 2
+    finally:
+        await lite.close()
+        await pg.close()
 
 
 async def test_parity_lexical_statistics_follow_forgetting_and_erasure(

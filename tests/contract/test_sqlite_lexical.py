@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cognimem.models import ItemStatus, Scope
-from cognimem.store import ItemFilter
+from cognimem.store import ItemFilter, lexical_index
 from cognimem.store.sqlite import SQLiteStore, lexical
 from cognimem.store.sqlite.scopes import ScopeRef
 from tests.contract.conftest import T0, message
@@ -45,21 +45,21 @@ def test_tokens_are_the_ones_fts5_indexes(tmp_path: Path) -> None:
         theirs = [
             r[0] for r in conn.execute("SELECT term FROM v WHERE doc = ? ORDER BY offset", (rowid,))
         ]
-        assert lexical.tokens(text) == theirs, text
+        assert lexical_index.tokens(text) == theirs, text
 
 
 def test_postings_of_a_batch_are_each_texts_tokens(tmp_path: Path) -> None:
     # the batch is split as one string; a text holding the row separator stays one row
     texts = [*TEXTS, "left\x01right and more", "tail"]
-    lengths, postings = lexical.batch_postings(texts)
-    assert lengths.tolist() == [len(lexical.tokens(t)) for t in texts]
+    lengths, postings = lexical_index.batch_postings(texts)
+    assert lengths.tolist() == [len(lexical_index.tokens(t)) for t in texts]
     rebuilt: dict[int, list[str]] = {}
     for term, (rows, counts) in postings.items():
         assert np.all(np.diff(rows) > 0), term
         for row, count in zip(rows.tolist(), counts.tolist(), strict=True):
             rebuilt.setdefault(row, []).extend([term] * int(count))
     for row, text in enumerate(texts):
-        assert sorted(rebuilt.get(row, [])) == sorted(lexical.tokens(text)), text
+        assert sorted(rebuilt.get(row, [])) == sorted(lexical_index.tokens(text)), text
 
 
 async def test_scores_are_fts5_bm25_when_the_scope_is_the_whole_table(tmp_path: Path) -> None:

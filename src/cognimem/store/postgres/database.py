@@ -20,6 +20,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
 from cognimem.store.postgres import rows
+from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
     VECTOR_DIM_META,
     VECTOR_INDEX_LOCK,
@@ -112,6 +113,7 @@ class PostgresDatabase:
         self._closed = False
         self._vector_schema = "public"
         self._index_dim: int | None = None  # the HNSW index's dimension, once there is one
+        self._terms = LexicalCache()  # per-scope lexical indexes (lexical.py)
 
     @classmethod
     def from_url(cls, url: str) -> Self:
@@ -179,6 +181,7 @@ class PostgresDatabase:
     async def close(self) -> None:
         pool, self._pool = self._pool, None
         self._closed = True
+        self._terms.clear()
         if pool is not None:
             try:
                 await pool.close()

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -26,9 +27,9 @@ import numpy as np
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
-from cognimem.store import records
+from cognimem.store import lexical_index, records
 from cognimem.store.base import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
-from cognimem.store.postgres import knowledge_writes, locks, rows
+from cognimem.store.postgres import knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
@@ -178,17 +179,25 @@ class PostgresItems(PostgresDatabase):
         return int(count)
 
     async def load_scope(self, scope: Scope) -> None:
-        return None  # the searches read the tables and their indexes: no cache to fill
+        key = (scope.tenant_id, scope.namespace, scope.user_id)
+        if self._terms.holds(*key):
+            return  # loaded before: a search brings it up to date (new rows only, as a rule)
+        async with self._connection() as conn:
+            await self._terms.get(conn, *key)
 
     async def lexical_search(
         self, flt: ItemFilter, terms: Sequence[str], limit: int
     ) -> list[Candidate]:
+        s = flt.scope
         if limit <= 0 or not any(t.strip() for t in terms):
             return []
-        sql, params = rows.lexical_sql(flt, terms, limit)
         async with self._connection() as conn:
-            found = await conn.fetch(sql, *params)
-        return [Candidate(item_id=r["id"], score=float(r["score"])) for r in found]
+            index = await self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
+        if len(index.cols) > lexical.INLINE_ROWS:  # milliseconds of numpy: off the loop
+            found = await asyncio.to_thread(lexical_index.search, index, flt, terms, limit)
+        else:
+            found = lexical_index.search(index, flt, terms, limit)
+        return [Candidate(i, score) for i, score in found]
 
     async def vector_search(
         self, flt: ItemFilter, vector: np.ndarray, limit: int

@@ -4,7 +4,7 @@ may exist on one backend only; the numbering is shared."""
 
 from __future__ import annotations
 
-from cognimem.store.postgres import search_stats
+from cognimem.store.postgres import item_changes, search_stats
 
 MIGRATIONS_11_ON: list[tuple[int, str, str]] = [
     (
@@ -110,4 +110,6 @@ CREATE INDEX procedures_scope ON procedures (tenant_id, namespace, user_id, conf
     ),
     # BM25's document count and total length per filterable group, kept by triggers
     (16, "item_search_stats", search_stats.MIGRATION),
+    # change numbers of items: the in-process lexical index catches up by them
+    (17, "item_change_seq", item_changes.MIGRATION),
 ]

@@ -23,7 +23,6 @@ from cognimem.models import Event, MemoryItem, MessageResult, WriteOutcome
 from cognimem.models.clock import to_micros, to_utc
 from cognimem.store import records
 from cognimem.store.base import ItemFilter, PendingItem, PendingMessage
-from cognimem.store.postgres import search_stats
 from cognimem.store.postgres.locks import dedupe_tuple
 from cognimem.store.postgres.migrations import index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
@@ -193,69 +192,6 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
 
 
 # -- searches --------------------------------------------------------------------------
-# BM25 as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75, idf floored at 1e-6), with the
-# statistics (document count, average length, document frequency) taken over the rows
-# the filter lets the search see, so one tenant's words never weigh on another's ranks.
-_K1 = 1.2
-_B = 0.75
-
-
-def lexical_sql(flt: ItemFilter, terms: Sequence[str], limit: int) -> tuple[str, list[object]]:
-    """Items matching any of ``terms``, best BM25 first.
-
-    The terms go through the same parser as the documents (``to_tsvector('simple')``)
-    and the query is assembled from the resulting lexemes, each quoted, so no term can
-    inject tsquery syntax. The matching rows are read once: each one's query lexemes
-    with their counts (``hits``) give both the document frequencies and the scores. The
-    filter's row count and average length come from ``item_search_stats`` (kept by
-    triggers) unless the filter has a time bound; then the rows are counted.
-    """
-    params = Params(list(terms))
-    where_m = filter_clause(flt, params, "i")
-    where_s = filter_clause(flt, params, "s")
-    lim = params.add(limit)
-    stats = (
-        "SELECT sum(s.docs)::float8 AS docs,"
-        " (sum(s.total_len)::numeric / nullif(sum(s.docs), 0))::float8 AS avgdl"
-        f" FROM item_search_stats s WHERE {where_s}"
-        if search_stats.counted(flt)
-        else "SELECT count(*)::float8 AS docs, avg(s.search_len)::float8 AS avgdl"
-        f" FROM items s WHERE {where_s} AND EXISTS (SELECT 1 FROM hits)"
-    )
-    sql = f"""
-WITH q AS (
-    SELECT array_agg(DISTINCT l) AS lexemes
-    FROM unnest($1::text[]) AS t, unnest(tsvector_to_array(to_tsvector('simple', t))) AS l
-), query AS (
-    SELECT lexemes, ARRAY(
-        SELECT ('''' || replace(replace(l, '\\', '\\\\'), '''', '''''') || '''')::tsquery
-        FROM unnest(lexemes) AS l) AS each
-    FROM q WHERE lexemes IS NOT NULL
-), hits AS MATERIALIZED (
-    -- one row per matching document and query lexeme, with its count in the document
-    SELECT i.id, i.seq, i.search_len::float8 AS len, u.lexeme,
-           cardinality(u.positions)::float8 AS f
-    FROM items i,
-         unnest(ts_filter(setweight(i.search_tsv, 'A', (SELECT lexemes FROM query)), '{{a}}')) AS u
-    WHERE i.search_tsv @@ (SELECT array_to_string(each, ' | ')::tsquery FROM query)
-      AND {where_m}
-), stats AS (
-    {stats}
-), weights AS (
-    SELECT h.lexeme, greatest(ln((stats.docs - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
-    FROM hits h, stats GROUP BY h.lexeme, stats.docs
-)
-SELECT h.id, sum(w.idf * h.f * {_K1 + 1}
-                 / (h.f + {_K1} * (1 - {_B} + {_B} * h.len / greatest(stats.avgdl, 1e-9))))
-       AS score
-FROM hits h JOIN weights w ON w.lexeme = h.lexeme, stats
-GROUP BY h.id, h.seq
-ORDER BY score DESC, h.seq
-LIMIT {lim}
-"""
-    return sql, params.values
-
-
 def vector_sql(
     flt: ItemFilter, vector: np.ndarray, limit: int, *, indexed_dim: int | None
 ) -> tuple[str, list[object]]:

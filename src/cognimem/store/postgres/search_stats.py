@@ -15,11 +15,15 @@ A filter with a time bound (``since``, ``until``, ``period``) still counts the r
   changes, so the per-read access counters never touch the statistics;
 - a group whose last row goes is deleted (an erased user leaves no row here);
 - ``TRUNCATE items`` empties the table.
+
+Since migration 17 no read uses them: lexical search ranks over an in-process index
+(``lexical.py``) that counts its own statistics. The triggers still keep the table, and
+the ``search_tsv`` column with its GIN index is still maintained, for the SQL search as
+it was (``benchmarks/_pg_sql_lexical.py``, the baseline of ``postgres_scale.py``); a
+later migration can drop all three and save their cost on every write.
 """
 
 from __future__ import annotations
-
-from cognimem.store.base import ItemFilter
 
 _COLUMNS = (
     "tenant_id",
@@ -113,9 +117,3 @@ CREATE TRIGGER items_search_stats_update AFTER UPDATE ON items
 CREATE TRIGGER items_search_stats_truncate AFTER TRUNCATE ON items
     FOR EACH STATEMENT EXECUTE FUNCTION cognimem_search_stats_truncated();
 """
-
-
-def counted(flt: ItemFilter) -> bool:
-    """Whether ``item_search_stats`` holds the statistics of ``flt``'s rows (it keeps
-    no times: a filter with a time bound counts its rows)."""
-    return flt.since is None and flt.until is None and flt.period is None

@@ -44,7 +44,10 @@ class PostgresTransfer(PostgresDatabase):
         async def body(conn: Connection) -> ErasureReport:
             return await erase_user(conn, tenant_id, user_id)
 
-        return await self._write(body, None)
+        try:
+            return await self._write(body, None)
+        finally:
+            self._terms.drop_tenant(tenant_id)
 
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False

@@ -15,7 +15,7 @@ from cognimem.errors import Conflict, StaleKnowledge
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
-from cognimem.store import records
+from cognimem.store import lexical_index, records
 from cognimem.store.base import (
     Candidate,
     ItemFilter,
@@ -25,7 +25,7 @@ from cognimem.store.base import (
     jobs_of,
 )
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
-from cognimem.store.sqlite import knowledge_writes, lexical, rows, vectors
+from cognimem.store.sqlite import knowledge_writes, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase
 
 
@@ -250,7 +250,9 @@ class SQLiteItems(SQLiteDatabase):
 
         def q(conn: sqlite3.Connection) -> list[Candidate]:
             index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
-            return [Candidate(i, score) for i, score in lexical.search(index, flt, terms, limit)]
+            return [
+                Candidate(i, score) for i, score in lexical_index.search(index, flt, terms, limit)
+            ]
 
         return await self._db.read(q)
 

@@ -1,0 +1,393 @@
+"""BM25 over a per-scope inverted index held in process, shared by both backends.
+
+Each store keeps, per (tenant, namespace, user), the scope's postings as numpy arrays
+(term -> row positions and counts) beside the columns a filter names
+(``scope_columns.Columns``); SQLite loads them from ``items_fts``
+(``store/sqlite/lexical.py``) and PostgreSQL from ``items.search_text``
+(``store/postgres/lexical.py``), each kept fresh by its own scope versions. A search then
+costs a few array operations per query term, on either backend, and both rank alike.
+
+Tokens match FTS5's ``porter unicode61`` tokenizer: case folded, diacritics removed,
+split on anything that is not a letter or a digit, then Porter-stemmed when three or
+more characters long. Scores are FTS5's BM25 (k1 = 1.2, b = 0.75; an idf that would be
+negative counts as 1e-6) with the statistics of the rows the filter lets through.
+
+Scoring is vectorised: the row count, average length and each row's length norm for a
+filter are computed once per entry and filter (``ScopeTerms.view``); each query term's
+contributions are one array expression over its postings; the per-row sums are one
+``bincount``; the top ``limit`` come from a partition, and only they (with any ties at
+the cut) are sorted.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import Stemmer
+
+from cognimem.errors import UsageError
+from cognimem.store.base import ItemFilter
+from cognimem.store.scope_columns import GONE, Columns
+
+K1 = 1.2
+B = 0.75
+_MIN_IDF = 1e-6
+_ROW = "\x01"  # separates rows when a batch of texts is tokenized as one string
+# ASCII that is not a letter or a digit -> space (the row separator stays)
+_ASCII = {i: " " for i in range(128) if not chr(i).isalnum() and chr(i) != _ROW}
+_STEM_MIN, _STEM_MAX = 3, 64  # FTS5's porter leaves shorter and longer tokens alone
+_STEM_MEMO_MAX = 200_000
+
+_local = threading.local()  # a Stemmer object is not safe to share between threads
+_memo: dict[str, str] = {}  # word -> stem, shared by all threads
+
+
+def _stems(words: Iterable[str]) -> dict[str, str]:
+    """Each distinct word of ``words`` -> its stem (FTS5 stems words of 3 to 64 letters)."""
+    out: dict[str, str] = {}
+    for word in set(words):
+        stem = _memo.get(word)
+        if stem is None:
+            stem = word
+            if _STEM_MIN <= len(word) <= _STEM_MAX:
+                stemmer = getattr(_local, "stemmer", None)
+                if stemmer is None:
+                    stemmer = _local.stemmer = Stemmer.Stemmer("porter")
+                stem = stemmer.stemWord(word)
+            if len(_memo) < _STEM_MEMO_MAX:  # full: stem the rest each time
+                _memo[word] = stem
+        out[word] = stem
+    return out
+
+
+def _folded(text: str) -> str:
+    """``text`` lower-cased, without diacritics, with every character that is not a
+    letter or a digit (and not the row separator) turned into a space."""
+    low = text.lower()
+    if low.isascii():
+        return low.translate(_ASCII)
+    low = unicodedata.normalize("NFKD", low)
+    table: dict[int, str | None] = dict(_ASCII)
+    for c in set(low):
+        if not c.isascii():
+            if unicodedata.combining(c):
+                table[ord(c)] = None
+            elif not c.isalnum():
+                table[ord(c)] = " "
+    return low.translate(table)
+
+
+def tokens(text: str) -> list[str]:
+    """The index terms of ``text``, in order, repeats kept."""
+    words = _folded(text.replace(_ROW, " ")).split()
+    memo = _stems(words)
+    return [memo[w] for w in words]
+
+
+@dataclass(frozen=True)
+class FilterView:
+    """What BM25 needs of the rows one filter lets through, computed once per entry."""
+
+    allowed: np.ndarray | None  # bool (n,); None: every row
+    count: int
+    norm: np.ndarray  # float64 (n,): k1 * (1 - b + b * length / average length)
+    least_norm: float  # the smallest norm of an allowed row
+    # a large term -> how many allowed rows hold it (counted once per view)
+    frequencies: dict[str, int] = field(default_factory=dict)
+
+
+_VIEWS_MAX = 4  # filters remembered per entry (a norm array is 8 bytes a row)
+_VIEWS_LOCK = threading.Lock()
+
+
+@dataclass
+class ScopeTerms:
+    version: int
+    mutations: int
+    max_rowid: int  # the highest row number loaded (SQLite's rowid, PostgreSQL's change_seq)
+    cols: Columns
+    lengths: np.ndarray  # float64 (n,): tokens per row
+    postings: dict[str, tuple[np.ndarray, np.ndarray]]  # term -> (rows int64, counts float64)
+    # int64 (n,): ties rank the row lower here first (None: the row loaded first)
+    order: np.ndarray | None = None
+    peaks: dict[str, float] = field(default_factory=dict, repr=False)  # term -> max count
+    views: dict[tuple[object, ...], FilterView] = field(default_factory=dict, repr=False)
+
+    def append(self, other: ScopeTerms) -> ScopeTerms:
+        if len(other.cols) == 0:
+            return replace(
+                self, version=other.version, mutations=other.mutations, views=dict(self.views)
+            )
+        offset = len(self.cols)
+        postings = dict(self.postings)  # the cached entry is shared: never change it
+        for term, (at, counts) in other.postings.items():
+            old = postings.get(term)
+            shifted = at + offset
+            postings[term] = (
+                (shifted, counts)
+                if old is None
+                else (np.concatenate([old[0], shifted]), np.concatenate([old[1], counts]))
+            )
+        return ScopeTerms(
+            version=other.version,
+            mutations=other.mutations,
+            max_rowid=max(self.max_rowid, other.max_rowid),
+            cols=self.cols.append(other.cols),
+            lengths=np.concatenate([self.lengths, other.lengths]),
+            postings=postings,
+            order=(
+                None
+                if self.order is None or other.order is None
+                else np.concatenate([self.order, other.order])
+            ),
+        )
+
+    def without(self, rows: np.ndarray) -> ScopeTerms:
+        """This entry with the rows at positions ``rows`` taken out of every search (a
+        newer copy of them is appended after); the entry itself is left as it was."""
+        if rows.size == 0:
+            return self
+        status = self.cols.status.copy()
+        status[rows] = GONE
+        return replace(self, cols=replace(self.cols, status=status), views={})
+
+    def gone(self) -> int:
+        """How many rows ``without`` took out."""
+        return int(np.count_nonzero(self.cols.status == GONE))
+
+    def view(self, flt: ItemFilter) -> FilterView:
+        s = flt.scope
+        key = (flt.statuses, s.agent_id, s.session_id, flt.kinds, flt.since, flt.until, flt.period)
+        found = self.views.get(key)
+        if found is not None:
+            return found
+        allowed = self.cols.allowed(flt)
+        count = int(np.count_nonzero(allowed))
+        whole = count == len(self.cols)
+        lengths = self.lengths if whole else self.lengths[allowed]
+        average = (float(lengths.mean()) if count else 0.0) or 1.0
+        norm = K1 * (1 - B + B * self.lengths / average)
+        view = FilterView(
+            allowed=None if whole else allowed,
+            count=count,
+            norm=norm,
+            least_norm=float((norm if whole else norm[allowed]).min()) if count else 0.0,
+        )
+        with _VIEWS_LOCK:  # searches of one entry may run in several threads
+            while len(self.views) >= _VIEWS_MAX:
+                self.views.pop(next(iter(self.views)))
+            self.views[key] = view
+        return view
+
+
+def batch_postings(
+    texts: Sequence[str],
+) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """Row lengths and term -> (rows ascending, counts), from each row's text.
+
+    The texts are folded and split as one string (row separators in between): making
+    the word strings is most of the cost, and one pass makes them fastest.
+    """
+    n = len(texts)
+    joined = f" {_ROW} ".join(texts)
+    if n and joined.count(_ROW) != n - 1:  # a text holds the separator itself
+        joined = f" {_ROW} ".join(t.replace(_ROW, " ") for t in texts)
+    flat = _folded(joined).split()
+    memo = _stems(flat)
+    term_ids: dict[str, int] = {}
+    word_ids = {w: term_ids.setdefault(memo[w], len(term_ids)) for w in set(flat) if w != _ROW}
+    word_ids[_ROW] = -1
+    coded = np.fromiter(map(word_ids.__getitem__, flat), dtype=np.int64, count=len(flat))
+    words = coded >= 0
+    # each word's row: how many separators come before it
+    row_of = np.cumsum(~words)[words]
+    lengths = np.bincount(row_of, minlength=n).astype(np.float64)
+    if not words.any():
+        return lengths, {}
+    keys, counts = np.unique(coded[words] * max(n, 1) + row_of, return_counts=True)
+    terms, rows = np.divmod(keys, max(n, 1))
+    bounds = np.flatnonzero(np.diff(terms)) + 1
+    names = list(term_ids)
+    postings = {
+        names[int(t[0])]: (r, c.astype(np.float64))
+        for t, r, c in zip(
+            np.split(terms, bounds), np.split(rows, bounds), np.split(counts, bounds), strict=True
+        )
+    }
+    return lengths, postings
+
+
+def query_tokens(terms: Sequence[str]) -> list[str]:
+    """Index terms of the query's words, each once."""
+    return list(dict.fromkeys(tok for term in terms for tok in tokens(term)))
+
+
+def search(
+    m: ScopeTerms, flt: ItemFilter, terms: Sequence[str], limit: int
+) -> list[tuple[str, float]]:
+    """BM25 top-``limit`` among the rows of ``m`` that pass ``flt`` and hold any term,
+    best first; ties: the older row first.
+
+    The statistics (rows, average length, rows holding a term) are those of the rows
+    the filter lets through, so one user's or agent's words never weigh on another's.
+
+    A common term is costly to score and weighs little: the rows holding the weightier
+    terms are scored first, in full (``rare_first_scores``); when the other terms
+    together cannot lift any other row to the ``limit``-th score found, those rows are
+    the answer. Otherwise every row holding any term is scored. Either way the scores
+    are the same numbers, summed in the same order.
+    """
+    if flt.consolidated is not None:
+        raise UsageError("lexical search does not filter on consolidated")
+    if len(m.cols) == 0 or limit <= 0:
+        return []
+    found = [(t, *m.postings[t]) for t in query_tokens(terms) if t in m.postings]
+    if not found:
+        return []
+    view = m.view(flt)
+    if view.count == 0:
+        return []
+    large = _large(len(m.cols))
+    held: list[HeldTerm] = []
+    for term, at, counts in found:
+        if at.size > large:  # counted once per view; its rows filtered only where needed
+            df = view.frequencies.get(term)
+            if df is None:
+                df = at.size if view.allowed is None else int(np.count_nonzero(view.allowed[at]))
+                view.frequencies[term] = df
+            common = True
+        else:
+            if view.allowed is not None:
+                keep = view.allowed[at]
+                at, counts = at[keep], counts[keep]
+            df, common = at.size, False
+        if df:
+            idf = max(math.log((view.count - df + 0.5) / (df + 0.5)), _MIN_IDF)
+            held.append(HeldTerm(term, at, counts, idf, common))
+    if not held:
+        return []
+    picked = rare_first_scores(m, view, held, limit)
+    if picked is None:
+        rows: list[np.ndarray] = []
+        gains: list[np.ndarray] = []
+        for t in held:
+            at, counts = t.at, t.counts
+            if t.common and view.allowed is not None:
+                keep = view.allowed[at]
+                at, counts = at[keep], counts[keep]
+            rows.append(at)
+            gains.append(t.idf * counts * (K1 + 1) / (counts + view.norm[at]))
+        picked = _sums(rows, gains, len(m.cols))
+    idx, scores = picked
+    if scores.size > limit:
+        cut = scores.size - limit
+        kth = np.partition(scores, cut)[cut]  # the limit-th best score
+        near = np.flatnonzero(scores >= kth)  # with every row tied with it
+        idx, scores = idx[near], scores[near]
+    top = np.lexsort((idx if m.order is None else m.order[idx], -scores))[:limit]
+    return [(str(m.cols.ids[idx[i]]), float(scores[i])) for i in top]
+
+
+_LARGE_MIN = 4096  # a term held by more rows than this and than 1/64 of the entry is large
+_LARGE_SHARE = 64
+
+
+def _large(n: int) -> int:
+    return max(_LARGE_MIN, n // _LARGE_SHARE)
+
+
+@dataclass(frozen=True)
+class HeldTerm:
+    term: str
+    at: np.ndarray  # rows holding it (a common term's: not yet filtered)
+    counts: np.ndarray
+    idf: float
+    common: bool
+
+
+def rare_first_scores(
+    m: ScopeTerms, view: FilterView, held: list[HeldTerm], limit: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The rows holding the weightiest terms, with their full scores, when no row
+    holding only the other terms can reach their ``limit``-th score; None when none
+    such set is small enough to be worth it.
+
+    Terms are taken by their ceiling (the most they give a row), highest first; after
+    each, the rows holding any taken term are scored in full (every term's gain looked
+    up for them) and kept if the untaken terms' ceilings together stay below the
+    ``limit``-th of those scores: any other row scores at most that sum.
+    """
+    if len(held) < 2:
+        return None  # one term: scoring its rows is the whole search
+    ceilings = [_ceiling(m, view, t) for t in held]
+    by_weight = sorted(range(len(held)), key=lambda i: -ceilings[i])
+    most = max(limit, len(m.cols) // 4)  # beyond this, scoring every row costs less
+    marked: np.ndarray | None = None  # the rows holding a taken term (from the second)
+    idx = np.zeros(0, dtype=np.int64)
+    for count, i in enumerate(by_weight[:-1], 1):
+        t = held[i]
+        at = t.at if not t.common or view.allowed is None else t.at[view.allowed[t.at]]
+        if count == 1:
+            idx = at
+        else:
+            if marked is None:
+                marked = np.zeros(len(m.cols), dtype=bool)
+                marked[idx] = True
+            marked[at] = True
+            idx = np.flatnonzero(marked)
+        if idx.size > most:
+            return None
+        if idx.size < limit:
+            continue
+        scores = _scores_of(idx, held, view)
+        kth = np.partition(scores, idx.size - limit)[idx.size - limit]
+        rest = sum(ceilings[j] for j in by_weight[count:])
+        # a margin for rounding: the bound must hold for the computed numbers too
+        if rest * (1 + 1e-9) + 1e-12 < kth:
+            return idx, scores
+    return None
+
+
+def _scores_of(idx: np.ndarray, held: list[HeldTerm], view: FilterView) -> np.ndarray:
+    """Full scores of the allowed rows ``idx`` (ascending): every term's gain looked up
+    in its postings, added in query order (the sums the full search makes)."""
+    scores = np.zeros(idx.size, dtype=np.float64)
+    for t in held:
+        pos = np.minimum(np.searchsorted(t.at, idx), t.at.size - 1)
+        hit = np.flatnonzero(t.at[pos] == idx)
+        if hit.size == 0:
+            continue
+        counts = t.counts[pos[hit]]
+        gain = np.zeros(idx.size, dtype=np.float64)
+        gain[hit] = t.idf * counts * (K1 + 1) / (counts + view.norm[idx[hit]])
+        scores += gain
+    return scores
+
+
+def _ceiling(m: ScopeTerms, view: FilterView, t: HeldTerm) -> float:
+    """An upper bound of the term's gain in any allowed row: its highest count in the
+    entry over the least length norm (the gain grows with the count, falls with the
+    norm)."""
+    peak = m.peaks.get(t.term)
+    if peak is None:
+        peak = m.peaks[t.term] = float(m.postings[t.term][1].max())
+    return t.idf * peak * (K1 + 1) / (peak + view.least_norm)
+
+
+def _sums(rows: list[np.ndarray], gains: list[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows that gained (ascending) and each one's gains summed in term order."""
+    if len(rows) == 1:
+        return rows[0], gains[0]
+    at = np.concatenate(rows)
+    gain = np.concatenate(gains)
+    if at.size * 16 < n:  # few hits: sort them rather than touch every row
+        idx, inverse = np.unique(at, return_inverse=True)
+        return idx, np.bincount(inverse, weights=gain, minlength=idx.size)
+    total = np.bincount(at, weights=gain, minlength=n)
+    idx = np.flatnonzero(np.bincount(at, minlength=n))
+    return idx, total[idx]

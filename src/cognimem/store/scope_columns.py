@@ -1,0 +1,98 @@
+"""What a per-scope in-process search filters on: one entry per cached item row.
+
+Both backends keep per-scope copies of a scope's items in process (SQLite's vector
+matrix and lexical index, PostgreSQL's lexical index); :class:`Columns` holds the
+columns their filters name, as numpy arrays, and :meth:`Columns.allowed` applies an
+``ItemFilter`` to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cognimem.models import ItemKind, ItemStatus
+from cognimem.models.clock import to_micros
+from cognimem.store.base import ItemFilter
+
+# small-integer codes make the kind/status masks numeric (object-array compares are slow)
+KIND_CODES = {kind.value: code for code, kind in enumerate(ItemKind)}
+STATUS_CODES = {status.value: code for code, status in enumerate(ItemStatus)}
+
+# a row a newer copy replaced (PostgreSQL's catch-up): no filter lets it through
+GONE = -1
+# an item with no event period: a start after and an end before every period
+_NO_START = np.iinfo(np.int64).max
+_NO_END = np.iinfo(np.int64).min
+
+
+@dataclass(frozen=True)
+class Columns:
+    """What a search filters on, one entry per cached row."""
+
+    ids: np.ndarray  # object (str)
+    agent: np.ndarray  # object
+    session: np.ndarray  # object
+    kind: np.ndarray  # int8 codes (KIND_CODES)
+    status: np.ndarray  # int8 codes (STATUS_CODES)
+    occurred: np.ndarray  # int64 microseconds
+    event_start: np.ndarray  # int64 microseconds (_NO_START: the item names no time)
+    event_end: np.ndarray  # int64 microseconds (_NO_END)
+
+    @classmethod
+    def of(cls, rows: Sequence[Sequence[Any]]) -> Columns:
+        """From rows that start with :data:`ROW_COLUMNS`."""
+
+        def column(i: int) -> np.ndarray:
+            return np.array([r[i] for r in rows], dtype=object)
+
+        return cls(
+            ids=column(1),
+            agent=column(2),
+            session=column(3),
+            kind=np.array([KIND_CODES[r[4]] for r in rows], dtype=np.int8),
+            status=np.array([STATUS_CODES[r[5]] for r in rows], dtype=np.int8),
+            occurred=np.array([r[6] for r in rows], dtype=np.int64),
+            event_start=np.array(
+                [_NO_START if r[7] is None else r[7] for r in rows], dtype=np.int64
+            ),
+            event_end=np.array([_NO_END if r[8] is None else r[8] for r in rows], dtype=np.int64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def append(self, other: Columns) -> Columns:
+        return Columns(
+            ids=np.concatenate([self.ids, other.ids]),
+            agent=np.concatenate([self.agent, other.agent]),
+            session=np.concatenate([self.session, other.session]),
+            kind=np.concatenate([self.kind, other.kind]),
+            status=np.concatenate([self.status, other.status]),
+            occurred=np.concatenate([self.occurred, other.occurred]),
+            event_start=np.concatenate([self.event_start, other.event_start]),
+            event_end=np.concatenate([self.event_end, other.event_end]),
+        )
+
+    def allowed(self, flt: ItemFilter) -> np.ndarray:
+        """Boolean mask of the rows that pass ``flt`` (the scope's user is the entry's)."""
+        mask = np.isin(self.status, [STATUS_CODES[s.value] for s in flt.statuses])
+        scope = flt.scope
+        if scope.agent_id is not None:
+            mask &= self.agent == scope.agent_id
+        if scope.session_id is not None:
+            mask &= self.session == scope.session_id
+        if flt.kinds is not None:
+            mask &= np.isin(self.kind, [KIND_CODES[k.value] for k in flt.kinds])
+        if flt.since is not None:
+            mask &= self.occurred >= to_micros(flt.since)
+        if flt.until is not None:
+            mask &= self.occurred <= to_micros(flt.until)
+        if flt.period is not None:
+            start, end = (to_micros(t) for t in flt.period)
+            inside = (self.occurred >= start) & (self.occurred < end)
+            mask &= inside | ((self.event_start < end) & (self.event_end > start))
+        return mask

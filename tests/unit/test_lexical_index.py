@@ -1,0 +1,144 @@
+"""The shared in-process BM25 (store/lexical_index.py) against a plain per-row reference."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from cognimem.errors import UsageError
+from cognimem.models import ItemKind, ItemStatus, Scope
+from cognimem.store import lexical_index
+from cognimem.store.base import ItemFilter
+from cognimem.store.lexical_index import K1, B, ScopeTerms, batch_postings, search, tokens
+from cognimem.store.scope_columns import Columns
+
+WORDS = [
+    "apple",
+    "pear",
+    "plum",
+    "fig",
+    "kiwi",
+    "lime",
+    "date",
+    "grape",
+    "melon",
+    "berry",
+    "cherry",
+    "mango",
+]
+KINDS = ("episode", "fact", "preference")
+
+
+def _entry(texts: list[str], agents: list[str | None], kinds: list[str], statuses: list[str]):
+    rows = [
+        (i, f"id{i:05d}", agents[i], None, kinds[i], statuses[i], i, None, None)
+        for i in range(len(texts))
+    ]
+    lengths, postings = batch_postings(texts)
+    return ScopeTerms(1, 0, len(texts), Columns.of(rows), lengths, postings)
+
+
+def _reference(texts, agents, kinds, statuses, flt: ItemFilter, terms, limit):
+    """BM25 row by row, as FTS5 defines it, over the rows the filter lets through."""
+    wanted = {s.value for s in flt.statuses}
+    ok = [
+        statuses[i] in wanted
+        and (flt.scope.agent_id is None or agents[i] == flt.scope.agent_id)
+        and (flt.kinds is None or kinds[i] in {k.value for k in flt.kinds})
+        for i in range(len(texts))
+    ]
+    docs = [tokens(t) for t in texts]
+    n = sum(ok)
+    average = (sum(len(d) for d, k in zip(docs, ok, strict=True) if k) / n if n else 0) or 1.0
+    query = list(dict.fromkeys(tok for t in terms for tok in tokens(t)))
+    scores: dict[int, float] = {}
+    for term in query:
+        holding = [i for i, d in enumerate(docs) if ok[i] and term in d]
+        if not holding:
+            continue
+        df = len(holding)
+        idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
+        for i in holding:
+            f = docs[i].count(term)
+            norm = K1 * (1 - B + B * len(docs[i]) / average)
+            scores[i] = scores.get(i, 0.0) + idf * f * (K1 + 1) / (f + norm)
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    return [(f"id{i:05d}", s) for i, s in ranked]
+
+
+@pytest.mark.parametrize(
+    ("size", "large"),
+    [
+        (40, 4096),  # few hits: summed by sorting them
+        (3000, 4096),  # many: dense sums
+        (3000, 150),  # common terms: rare terms' rows scored first, or every row
+    ],
+)
+def test_search_matches_a_row_by_row_bm25_under_filters_limits_and_ties(
+    size: int, large: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lexical_index, "_LARGE_MIN", large)
+    answered: list[bool] = []  # whether the rare terms' rows were the answer
+    rare_first = lexical_index.rare_first_scores
+
+    def counted(*args: object) -> object:
+        got = rare_first(*args)  # type: ignore[arg-type]
+        answered.append(got is not None)
+        return got
+
+    monkeypatch.setattr(lexical_index, "rare_first_scores", counted)
+    rng = random.Random(size)
+    # short texts from a small vocabulary: many rows tie on their scores; a few rare
+    # words so that some queries have rare and common terms
+    vocabulary = [*WORDS, *(f"rare{i}" for i in range(20))]
+    weights = [40] * len(WORDS) + [1] * 20
+    texts = [" ".join(rng.choices(vocabulary, weights, k=rng.randint(1, 4))) for _ in range(size)]
+    agents = [rng.choice(["a1", "a2", None]) for _ in range(size)]
+    kinds = [rng.choice(KINDS) for _ in range(size)]
+    statuses = [rng.choice(["active", "active", "silent"]) for _ in range(size)]
+    entry = _entry(texts, agents, kinds, statuses)
+    alice = Scope(tenant_id="t", user_id="alice")
+    filters = [
+        ItemFilter(scope=alice),
+        ItemFilter(scope=alice.model_copy(update={"agent_id": "a1"}), kinds=(ItemKind.EPISODE,)),
+        ItemFilter(scope=alice, statuses=(ItemStatus.ACTIVE, ItemStatus.SILENT)),
+    ]
+    checked = 0
+    for _ in range(30):
+        terms = [*rng.sample(vocabulary, rng.randint(1, 3)), "nothing"]
+        for flt in filters:
+            for limit in (1, 5, 50):
+                ours = search(entry, flt, terms, limit)
+                theirs = _reference(texts, agents, kinds, statuses, flt, terms, limit)
+                assert [i for i, _ in ours] == [i for i, _ in theirs], (terms, limit)
+                assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-12)
+                checked += bool(ours)
+    assert checked > 100
+    assert set(answered) == {True, False}  # both ways were taken
+
+
+def test_a_replaced_row_leaves_every_search_and_the_statistics() -> None:
+    texts = ["apple pie", "apple tart with pear", "plum"]
+    entry = _entry(texts, [None] * 3, ["episode"] * 3, ["active"] * 3)
+    flt = ItemFilter(scope=Scope(tenant_id="t", user_id="alice"))
+    before = search(entry, flt, ["apple"], 10)
+    assert [i for i, _ in before] == ["id00000", "id00001"]
+    fewer = entry.without(np.array([0]))
+    assert [i for i, _ in search(fewer, flt, ["apple"], 10)] == ["id00001"]
+    # as if row 0 were gone: the scores use the two remaining rows' statistics
+    alone = _entry(texts[1:], [None] * 2, ["episode"] * 2, ["active"] * 2)
+    assert search(fewer, flt, ["apple"], 10)[0][1] == pytest.approx(
+        search(alone, flt, ["apple"], 10)[0][1]
+    )
+    assert fewer.gone() == 1
+    assert entry.gone() == 0  # the shared entry is left as it was
+
+
+def test_a_consolidated_filter_is_refused_not_ignored() -> None:
+    entry = _entry(["apple"], [None], ["episode"], ["active"])
+    flt = ItemFilter(scope=Scope(tenant_id="t", user_id="alice"), consolidated=False)
+    with pytest.raises(UsageError, match="consolidated"):
+        search(entry, flt, ["apple"], 10)
