@@ -151,7 +151,7 @@ async def measure(mems: dict[str, Memory], runs: dict[str, StoreRun], args: Any)
     at = datetime(2100, 1, 1, tzinfo=UTC)
     stream = queries(SEED + 1)
     for name in STORES:
-        runs[name].first_read_ms, _ = await timed_read(mems[name], next(stream), 10, at)
+        runs[name].first_read_ms, _, _ = await timed_read(mems[name], next(stream), 10, at)
     for _ in range(args.warmup):
         q = next(stream)
         for name in STORES:
@@ -160,7 +160,7 @@ async def measure(mems: dict[str, Memory], runs: dict[str, StoreRun], args: Any)
     for i in range(args.reads):
         q = next(stream)
         for name in STORES if i % 2 else STORES[::-1]:
-            ms, packet = await timed_read(mems[name], q, 10, at)
+            ms, _, packet = await timed_read(mems[name], q, 10, at)
             steps = {s.name: s.latency_ms for s in packet.steps}
             runs[name].read.append(ms)
             runs[name].lexical.append(steps.get("lexical", 0.0))

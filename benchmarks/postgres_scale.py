@@ -274,7 +274,7 @@ async def read(args: argparse.Namespace) -> dict[str, Any]:
             for i in range(args.reads):
                 names = list(mems) if i % 2 else list(mems)[::-1]
                 for name in names:
-                    ms, packet = await timed_read(mems[name], next(stream), 10, AT)
+                    ms, _, packet = await timed_read(mems[name], next(stream), 10, AT)
                     steps = {s.name: s.latency_ms for s in packet.steps}
                     run = runs[name]
                     run["read"].append(ms)
