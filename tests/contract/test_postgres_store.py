@@ -205,6 +205,45 @@ async def test_postgres_selective_filter_still_fills_k_through_the_index(
         await store.close()
 
 
+async def test_postgres_vector_searches_are_planned_for_their_filter_every_time(
+    postgres_dsn: str,
+) -> None:
+    # after five runs a prepared statement may switch to a generic plan, made without
+    # the filter's values: for a kind few rows hold it walks the HNSW graph (at 100k
+    # episodes, ~90 ms for a scope's summaries instead of ~1 ms by btree)
+    store = PostgresStore.from_url(
+        f"{postgres_dsn}?min_size=1&max_size=1&hnsw_m=8&hnsw_ef_construction=16"
+    )
+    await store.open()
+    try:
+        await store.commit(
+            [
+                message(
+                    f"note {i} about topic {i % 37} and color {i % 11}",
+                    ALICE,
+                    kind=ItemKind.SUMMARY if i % 100 == 7 else ItemKind.EPISODE,
+                )
+                for i in range(1000)
+            ],
+            WINDOW,
+        )
+        await _sql(postgres_dsn, "ANALYZE items")
+        flt = ItemFilter(scope=ALICE, kinds=(ItemKind.SUMMARY,))
+        for i in range(12):
+            assert len(await store.vector_search(flt, vec(f"topic {i}"), 3)) == 3
+        async with store._connection() as conn:  # the pool's one connection
+            plans = await conn.fetch(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                " WHERE statement LIKE '%WITH hits AS MATERIALIZED%'"
+                " AND statement NOT LIKE '%pg_prepared_statements%'"
+            )
+        assert plans, "the vector search ran as a prepared statement"
+        assert sum(p["generic_plans"] for p in plans) == 0, plans
+        assert sum(p["custom_plans"] for p in plans) >= 12, plans
+    finally:
+        await store.close()
+
+
 async def test_postgres_vectors_of_another_dimension_are_searched_exactly(
     pg: PostgresStore,
 ) -> None:
