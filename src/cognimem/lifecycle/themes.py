@@ -1,0 +1,155 @@
+"""Themes, pure: what one speaker said about one topic across all their sessions,
+gathered into a compact summary of one short dated claim per turn.
+
+A session window's gist states a few of that window's turns; what a speaker says about
+one subject (what they do to relax, where they have travelled) is scattered across
+sessions, one turn in each. A theme gathers those turns, so one summary can state
+several of them at the cost of one or two turns.
+
+Rules:
+
+- **Statements**: a speaker's (``author``'s) episodes that say something: at least
+  ``min_theme_words`` words longer than three letters outside questions (a greeting,
+  a thank-you or a question says nothing about its speaker and joins no theme).
+- **Clusters**: a speaker's statements, in time order, join the cluster whose centroid
+  they lie within ``theme_similarity`` (cosine) of, greedily; a cluster of at least
+  ``min_theme`` statements from at least two session windows
+  (``consolidate.windows``) is a theme. Greedy in time order,
+  a later episode never moves an earlier one: a re-run with more episodes extends the
+  same clusters.
+- **Chunks**: a theme is written in runs of at most ``max_theme_claims`` statements in
+  time order, each run one summary keyed by the speaker and its first statement (so a
+  re-run replaces the run it extends instead of adding another).
+- **Claims**: one per statement, the sentence that carries the most content (the
+  most words longer than three letters, not a question), cut at a word to
+  ``max_claim_chars``, with the statement's events and ids as its provenance. A claim
+  is dated by the day it was said, written once before the first claim of each day
+  (the year only on the first and where it changes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+import numpy as np
+
+from cognimem.lifecycle.consolidate import (
+    Claim,
+    ConsolidationPolicy,
+    Gist,
+    Group,
+    GroupKind,
+    day,
+    windows,
+)
+from cognimem.models import MemoryItem
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_WORD = re.compile(r"[A-Za-z0-9']+")
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(" ".join(text.split())) if s.strip()]
+
+
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?")
+
+
+def content_words(sentence: str) -> int:
+    return sum(len(w) > 3 for w in _WORD.findall(sentence))
+
+
+def says_something(item: MemoryItem, min_words: int) -> bool:
+    """Whether a turn states something: ``min_words`` content words outside questions."""
+    return sum(content_words(s) for s in sentences(item.text) if not is_question(s)) >= min_words
+
+
+def clause_of(text: str, limit: int) -> str:
+    """The sentence of ``text`` that carries the most content: the one with the most
+    words longer than three letters that is not a question, cut at a word to
+    ``limit`` characters."""
+    stated = [s for s in sentences(text) if not is_question(s)] or sentences(text) or [text]
+    best = max(stated, key=lambda s: (content_words(s), -len(s)))
+    best = best.strip()
+    if len(best) > limit:
+        best = best[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return best
+
+
+def themes(
+    episodes: Sequence[MemoryItem],
+    vectors: Mapping[str, np.ndarray],
+    policy: ConsolidationPolicy,
+) -> list[Group]:
+    """The themes of ``episodes`` (any order; ``vectors``: item id → unit vector), one
+    group per run of at most ``max_theme_claims`` statements of one speaker."""
+    window_of = {m.id: g.key for g in windows(episodes, policy) for m in g.members}
+    by_author: dict[str, list[MemoryItem]] = {}
+    for e in sorted(episodes, key=lambda e: (e.occurred_at, e.id)):
+        if e.author and e.id in vectors and says_something(e, policy.min_theme_words):
+            by_author.setdefault(e.author, []).append(e)
+    groups: list[Group] = []
+    for author, said in sorted(by_author.items()):
+        for cluster in _clusters(said, vectors, policy.theme_similarity):
+            if len(cluster) < policy.min_theme or len({window_of[m.id] for m in cluster}) < 2:
+                continue
+            size = policy.max_theme_claims
+            for start in range(0, len(cluster), size):
+                run = cluster[start : start + size]
+                groups.append(
+                    Group(
+                        GroupKind.THEME,
+                        f"theme:{author}:{run[0].id}",
+                        tuple(run),
+                        title=f"{author}:",
+                    )
+                )
+    return groups
+
+
+def _clusters(
+    said: Sequence[MemoryItem], vectors: Mapping[str, np.ndarray], similarity: float
+) -> list[list[MemoryItem]]:
+    centroids: list[np.ndarray] = []
+    clusters: list[list[MemoryItem]] = []
+    for e in said:
+        v = vectors[e.id]
+        best, best_sim = -1, similarity
+        for i, centroid in enumerate(centroids):
+            sim = float(centroid @ v) / (float(np.linalg.norm(centroid)) or 1.0)
+            if sim >= best_sim:
+                best, best_sim = i, sim
+        if best < 0:
+            centroids.append(np.array(v, dtype=np.float32))
+            clusters.append([e])
+        else:
+            centroids[best] = centroids[best] + v
+            clusters[best].append(e)
+    return clusters
+
+
+def theme_gist(group: Group, policy: ConsolidationPolicy) -> Gist:
+    """A theme's summary: its heading, then one clause per statement, each day's
+    first dated."""
+    claims: list[Claim] = []
+    dated: datetime | None = None
+    for m in group.members:
+        said = clause_of(m.text, policy.max_claim_chars)
+        at = m.occurred_at
+        if dated is None or at.date() != dated.date():
+            # the year only when it changes: "8 May 2023: ... 25 May: ..."
+            when = day(at) if dated is None or at.year != dated.year else f"{at.day} {at:%B}"
+            said, dated = f"{when}: {said}", at
+        claims.append(
+            Claim(
+                text=said,
+                event_ids=tuple(m.source_event_ids),
+                external_ids=tuple(m.external_ids),
+                item_ids=(m.id,),
+                occurred_at=m.occurred_at,
+            )
+        )
+    return Gist(group.title, claims)
