@@ -113,21 +113,27 @@ def themes(
 def _clusters(
     said: Sequence[MemoryItem], vectors: Mapping[str, np.ndarray], similarity: float
 ) -> list[list[MemoryItem]]:
-    centroids: list[np.ndarray] = []
+    """Greedy clusters in the order of ``said``: each joins the cluster whose centroid
+    it is closest to, when within ``similarity``, else starts one."""
+    if not said:
+        return []
+    dim = len(vectors[said[0].id])
+    sums = np.zeros((len(said), dim), dtype=np.float32)  # at most one cluster each
     clusters: list[list[MemoryItem]] = []
     for e in said:
-        v = vectors[e.id]
-        best, best_sim = -1, similarity
-        for i, centroid in enumerate(centroids):
-            sim = float(centroid @ v) / (float(np.linalg.norm(centroid)) or 1.0)
-            if sim >= best_sim:
-                best, best_sim = i, sim
-        if best < 0:
-            centroids.append(np.array(v, dtype=np.float32))
-            clusters.append([e])
-        else:
-            centroids[best] = centroids[best] + v
-            clusters[best].append(e)
+        v = np.asarray(vectors[e.id], dtype=np.float32)
+        n = len(clusters)
+        if n:
+            block = sums[:n]
+            norms = np.linalg.norm(block, axis=1)
+            sims = (block @ v) / np.where(norms > 0, norms, 1.0)
+            best = int(np.argmax(sims))
+            if float(sims[best]) >= similarity:
+                sums[best] += v
+                clusters[best].append(e)
+                continue
+        sums[n] = v
+        clusters.append([e])
     return clusters
 
 
