@@ -113,3 +113,22 @@ async def test_a_read_ranks_the_theme_and_the_turns_it_states_give_way(memory: M
     assert stated == sorted(stated)
     assert any(stated)
     assert not all(stated)
+
+
+async def test_a_forgotten_turn_shifts_the_theme_which_replaces_its_earlier_run(
+    memory: Memory,
+) -> None:
+    await write(memory, SESSIONS)
+    await memory.consolidate(user_id="u")
+    [before] = await themes(memory)
+    first = before.metadata["consolidation"]["covers"][0]
+    await memory.forget(ids=[first], user_id="u")
+    await write(memory, [[("Caroline", "I painted the frozen lake with watercolours.")]], first=3)
+    await memory.consolidate(user_id="u")
+    # one live theme, under its new first turn, no longer stating the forgotten one
+    [after] = await themes(memory)
+    assert after.key != before.key
+    assert set(after.external_ids) == PAINTED - {"D1:1"} | {"D4:1"}
+    [old] = await memory.store.get_items("default", [before.id])
+    assert old.status is ItemStatus.ARCHIVED
+    assert old.superseded_by == after.id

@@ -166,6 +166,7 @@ class ConsolidationService:
             vectors.update(
                 await self._vectors(await store.get_items(tenant, sorted(stated - set(vectors))))
             )
+        keys = {g.key for g in groups}
         for group, gist, old in pending:
             item = _summary_item(scope, group, gist, now, parts.embedder.model_id)
             vector = None if dry_run else summary_vector(gist, vectors)
@@ -179,10 +180,12 @@ class ConsolidationService:
                 write.replaced[old.id] = item.id
             write.history += _history(tenant, item, old, now)
             # new episodes that bridge two earlier windows merge them: the other one
-            # is replaced by this summary too
-            for other in _merged_windows(group, existing, old):
-                write.replaced[other.id] = item.id
-                write.history += _history(tenant, item, other, now)[1:]
+            # is replaced by this summary too; a theme whose runs shifted (a turn of
+            # it forgotten) replaces the earlier runs it now covers
+            for other in _merged(group, existing, old, keys):
+                if other.id not in write.replaced:
+                    write.replaced[other.id] = item.id
+                    write.history += _history(tenant, item, other, now)[1:]
         if llm is not None:
             said = await self._said_by_llm(
                 scope, [sf for _, g, _ in pending for sf in g.facts], pool_by_id
@@ -392,18 +395,21 @@ class ConsolidationService:
 _SESSIONED = (rules.GroupKind.WINDOW, rules.GroupKind.TOPIC)
 
 
-def _merged_windows(
-    group: Group, existing: dict[str, MemoryItem], kept: MemoryItem | None
+def _merged(
+    group: Group, existing: dict[str, MemoryItem], kept: MemoryItem | None, keys: set[str]
 ) -> list[MemoryItem]:
-    """Earlier window summaries, other than ``kept``, covering members of ``group``."""
-    if group.kind is not rules.GroupKind.WINDOW:
+    """Earlier summaries of ``group``'s kind (a window or a theme), other than ``kept``
+    and none a group of this pass (``keys``) writes again, covering members of
+    ``group``."""
+    if group.kind not in (rules.GroupKind.WINDOW, rules.GroupKind.THEME):
         return []
     members = set(group.member_ids)
     return [
         s
-        for s in existing.values()
+        for key, s in existing.items()
         if s is not kept
-        and s.metadata[META].get("group") == rules.GroupKind.WINDOW.value
+        and key not in keys
+        and s.metadata[META].get("group") == group.kind.value
         and members & set(s.metadata[META].get("covers", []))
     ]
 
