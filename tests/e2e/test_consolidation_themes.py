@@ -113,6 +113,17 @@ async def test_a_read_ranks_the_theme_and_the_turns_it_states_give_way(memory: M
     assert stated == sorted(stated)
     assert any(stated)
     assert not all(stated)
+    # cut short, what gave way is what is cut: the packet keeps the theme and the turns
+    # it does not state
+    kept = ranked.index(theme.id) + 1 + stated.count(False)
+    short = await memory.read(
+        "did Caroline paint a sunset, a lake at dawn and autumn colours?",
+        user_id="u",
+        reference_time=T0 + timedelta(days=30),
+        limit=kept,
+    )
+    assert [i.id for i in short.items] == ranked[:kept]
+    assert not any(set(i.external_ids) <= PAINTED for i in short.items if i.id != theme.id)
 
 
 async def test_a_forgotten_turn_shifts_the_theme_which_replaces_its_earlier_run(
