@@ -66,6 +66,10 @@ def test_a_summary_stating_too_little_that_is_new_gives_way() -> None:
     # with two new turns it keeps its rank
     rows[1] = ranked("t9", 0.85)
     assert ids(give_way(rows)) == ["t1", "t9", "s", "t4"]
+    # a summary stating a single turn gives way only when that turn is above it
+    one = [ranked("s1", 0.9, states=("t1",)), ranked("t4", 0.8), ranked("t1", 0.7)]
+    assert ids(give_way(one)) == ["s1", "t4", "t1"]
+    assert ids(give_way([one[2], one[0], one[1]])) == ["t1", "t4", "s1"]
 
 
 def test_only_a_themes_summary_is_a_theme() -> None:

@@ -4,9 +4,10 @@ A read with sections ranks one kind of summary among its memories: a theme
 (``lifecycle/themes.py``), whose claims carry the item ids of the turns they state.
 Once a summary is in the ranked list, a turn it states adds little the packet does not
 already say: it gives way, moved below every item that does add something, keeping
-its order among those that gave way. A summary that states fewer than ``MIN_NEW``
-turns not already in the list above it gives way the same (one new turn is a turn's
-worth, at the tokens of several). Nothing is dropped: with room for every candidate
+its order among those that gave way. A summary gives way the same when fewer than
+``MIN_NEW`` of the turns it states are not already in the list above it (one new turn
+is a turn's worth, at the tokens of several); one stating fewer turns gives way only
+when one of them is above it. Nothing is dropped: with room for every candidate
 the same items are returned, only their order changes, so under a token budget what
 gave way is what is cut first. A source that no summary in the list states keeps its
 rank: being consolidated alone never costs a turn its place (every turn is
@@ -46,14 +47,14 @@ def stated_ids(r: Ranked) -> frozenset[str]:
 
 def give_way(ordered: Sequence[Ranked], min_new: int = MIN_NEW) -> list[Ranked]:
     """``ordered`` with what a summary above already states moved below the rest: a
-    turn stated by a summary taken before it, and a summary stating fewer than
-    ``min_new`` turns not taken before it."""
+    turn stated by a summary taken before it, and a summary fewer than ``min_new`` of
+    whose turns (or not all, when it states fewer) are new."""
     said: set[str] = set()
     kept: list[Ranked] = []
     yielded: list[Ranked] = []
     for r in ordered:
         states = stated_ids(r)
-        if r.item.id in said or (states and len(states - said) < min_new):
+        if r.item.id in said or (states and len(states - said) < min(min_new, len(states))):
             yielded.append(r)
             continue
         kept.append(r)
