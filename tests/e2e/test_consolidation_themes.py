@@ -1,5 +1,5 @@
 """Themes through ``Memory`` on both backends: a speaker's turns on one topic scattered
-over sessions become one summary of one short claim per turn, ranked among the
+over sessions become one summary of one whole sentence per turn, ranked among the
 memories (the only summaries that are), and the turns it states give way to the
 turns it does not (lifecycle/themes.py, recall/stated.py)."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from cognimem import Memory
+from cognimem.lifecycle.themes import sentences
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Message, Scope
 from cognimem.store.base import ItemFilter
 
@@ -66,10 +67,10 @@ async def test_scattered_turns_on_one_topic_become_a_theme_one_claim_per_turn(
     claims = theme.metadata["consolidation"]["claims"]
     assert len(claims) == len(PAINTED)
     for claim in claims:
-        # each claim states exactly its turn, and says what the turn said
+        # each claim states exactly its turn, a whole sentence of what the turn said
         [event] = await memory.get_events(claim["event_ids"])
         assert claim["external_ids"] == [event.external_id]
-        assert claim["text"].split(": ", 1)[-1].rstrip("…") in event.content
+        assert claim["text"].split(": ", 1)[1] in sentences(event.content)
     assert theme.text.startswith("Caroline: 8 May 2023: I painted a sunset")
     assert sorted({e for c in claims for e in c["event_ids"]}) == sorted(theme.source_event_ids)
     # a second pass with nothing new changes nothing

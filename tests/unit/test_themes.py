@@ -1,5 +1,5 @@
 """Themes, pure (lifecycle/themes.py): one speaker's statements on one topic across
-sessions, one short dated claim per turn, each claim exactly its turn's provenance."""
+sessions, one dated whole sentence per turn, each claim exactly its turn's provenance."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def turn(n: int, at: datetime, text: str, author: str = "Ann") -> MemoryItem:
 def said(
     n: int, day: int, vector: np.ndarray, author: str = "Ann"
 ) -> tuple[MemoryItem, np.ndarray]:
-    text = f"I painted another landscape with watercolours, number {n}."
+    text = f"I painted another landscape, number {n}."
     return turn(n, T0 + timedelta(days=day, minutes=n), text, author), vector
 
 
@@ -92,11 +92,59 @@ def test_a_long_theme_is_written_in_runs_a_later_turn_only_extends_the_last() ->
     assert len(later[1].members) == 3
 
 
-def test_a_claim_is_the_turns_sentence_that_carries_content_cut_at_a_word() -> None:
-    text = "Wow, thanks! I started volunteering at the animal shelter every Saturday. Fun?"
-    assert (
-        themes.clause_of(text, 80) == "I started volunteering at the animal shelter every Saturday."
+# a turn that opens with a reaction to the other speaker, then says its own news
+REACTS = (
+    "That sounds great, Bob! It's awesome having things around that remind us of good"
+    " times. Actually, I just took my family camping in the mountains last week - it"
+    " was a really nice time together!"
+)
+
+
+def test_a_claim_is_a_whole_sentence_of_its_turn_the_speakers_own_news() -> None:
+    texts = [
+        REACTS,
+        "Thanks! I ran a charity race for mental health last Saturday. Have you run?",
+        "Wow, lovely. This book I read last year reminds me to always pursue my dreams.",
+    ]
+    pairs = [(turn(n, T0 + timedelta(days=9 * n), t), HOBBY) for n, t in enumerate(texts, 1)]
+    [theme] = grouped(pairs)
+    gist = themes.theme_gist(theme, POLICY)
+    stated = [c.text.split(": ", 1)[1] for c in gist.claims]
+    # each claim is one whole sentence of the turn it states: never cut, no ellipsis
+    for claim, (member, _) in zip(stated, pairs, strict=True):
+        assert claim in themes.sentences(member.text)
+    assert stated == [
+        "Actually, I just took my family camping in the mountains last week - it was a"
+        " really nice time together!",
+        "I ran a charity race for mental health last Saturday.",
+        "This book I read last year reminds me to always pursue my dreams.",
+    ]
+
+
+def test_a_turn_whose_statement_is_too_long_for_a_claim_joins_no_theme() -> None:
+    assert themes.claim_of(REACTS, 60) is None  # not cut, and no lesser sentence instead
+    assert themes.claim_of("It costs 3.5 dollars a week, I think.", 60) == (
+        "It costs 3.5 dollars a week, I think."
     )
-    cut = themes.clause_of(text, 30)
-    assert cut == "I started volunteering at the…"
-    assert len(cut) <= 30
+    short = [said(n, 9 * n, HOBBY) for n in range(1, 4)]
+    long = (turn(4, T0 + timedelta(days=40), REACTS), HOBBY)
+    policy = ConsolidationPolicy(max_claim_chars=80)
+    [theme] = themes.themes(
+        [p[0] for p in [*short, long]], {p[0].id: p[1] for p in [*short, long]}, policy
+    )
+    assert theme.member_ids == ("mem_001", "mem_002", "mem_003")
+
+
+def test_a_run_ends_before_the_claim_that_would_take_it_over_its_characters() -> None:
+    pairs = [said(n, 7 * n, HOBBY) for n in range(1, 6)]
+    claim = len(themes.claim_of(pairs[0][0].text, POLICY.max_claim_chars) or "")
+    policy = ConsolidationPolicy(max_theme_chars=2 * claim + 1)
+    found = themes.themes([p[0] for p in pairs], {p[0].id: p[1] for p in pairs}, policy)
+    # two claims fit in a run, a third would not: the runs keep their keys as it grows
+    assert [len(g.members) for g in found] == [2, 2, 1]
+    assert found[1].key == "theme:Ann:mem_003"
+    assert all(
+        sum(len(c.text.split(": ", 1)[-1]) for c in themes.theme_gist(g, policy).claims)
+        <= policy.max_theme_chars
+        for g in found
+    )

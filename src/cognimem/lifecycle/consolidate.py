@@ -78,13 +78,15 @@ class ConsolidationPolicy:
     max_profile_episodes: int = 2
     max_profile_mentions: int = 20  # episodes found under an entity's names, at most
     max_profile_sentences: int = 4  # an LLM's profile
-    # themes (lifecycle.themes): one short claim per turn, so a theme ranked among the
-    # turns states several of them for the tokens of one or two
+    # themes (lifecycle.themes): one whole sentence per turn, at most max_claim_chars
+    # long, and a run's claims at most max_theme_chars together, so a theme ranked
+    # among the turns states several of them for the tokens of about two
     theme_similarity: float = 0.5
     min_theme: int = 3
     min_theme_words: int = 4
     max_theme_claims: int = 5
-    max_claim_chars: int = 45
+    max_claim_chars: int = 120
+    max_theme_chars: int = 250
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Themes, pure: what one speaker said about one topic across all their sessions,
-gathered into a compact summary of one short dated claim per turn.
+gathered into a compact summary of one dated sentence per turn.
 
 A session window's gist states a few of that window's turns; what a speaker says about
 one subject (what they do to relax, where they have travelled) is scattered across
@@ -17,14 +17,18 @@ Rules:
   (``consolidate.windows``) is a theme. Greedy in time order,
   a later episode never moves an earlier one: a re-run with more episodes extends the
   same clusters.
-- **Chunks**: a theme is written in runs of at most ``max_theme_claims`` statements in
-  time order, each run one summary keyed by the speaker and its first statement (so a
-  re-run replaces the run it extends instead of adding another).
-- **Claims**: one per statement, the sentence that carries the most content (the
-  most words longer than three letters, not a question), cut at a word to
-  ``max_claim_chars``, with the statement's events and ids as its provenance. A claim
-  is dated by the day it was said, written once before the first claim of each day
-  (the year only on the first and where it changes).
+- **Chunks**: a theme is written in runs in time order, of at most ``max_theme_claims``
+  statements whose claims take at most ``max_theme_chars`` characters together, each
+  run one summary keyed by the speaker and its first statement (so a re-run replaces
+  the run it extends instead of adding another).
+- **Claims**: one per statement, a whole sentence of it (never cut): of its statements
+  (not questions, at least ``MIN_CLAIM_WORDS`` words of meaning), the one in the first
+  person (what the speaker says of themself, not a reaction to the other speaker), then
+  the one with the most words of meaning (longer than three letters, not function
+  words), with the statement's events and ids as its provenance. A turn whose
+  sentence is longer than ``max_claim_chars`` is no claim and joins no theme. A
+  claim is dated by the day it was said, written once before the first claim of each
+  day (the year only on the first and where it changes).
 """
 
 from __future__ import annotations
@@ -45,13 +49,18 @@ from cognimem.lifecycle.consolidate import (
     windows,
 )
 from cognimem.models import MemoryItem
+from cognimem.recall.analyze import STOP_WORDS
 
-_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+# a sentence ends at . ! ? (or …) followed by a space: "3.5" and "e.g.x" stay whole
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 _WORD = re.compile(r"[A-Za-z0-9']+")
+# the speaker speaking of themself: a sentence with one of these states the speaker's
+# own news rather than a reaction to the other speaker ("That sounds great!")
+_FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself"})
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.findall(" ".join(text.split())) if s.strip()]
+    return [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
 
 
 def is_question(sentence: str) -> bool:
@@ -62,21 +71,40 @@ def content_words(sentence: str) -> int:
     return sum(len(w) > 3 for w in _WORD.findall(sentence))
 
 
+def meaning_words(sentence: str) -> int:
+    """Words longer than three letters that are not English function words."""
+    return sum(len(w) > 3 and w.lower() not in STOP_WORDS for w in _WORD.findall(sentence))
+
+
+def in_first_person(sentence: str) -> bool:
+    return any(w.lower() in _FIRST_PERSON for w in _WORD.findall(sentence))
+
+
 def says_something(item: MemoryItem, min_words: int) -> bool:
     """Whether a turn states something: ``min_words`` content words outside questions."""
     return sum(content_words(s) for s in sentences(item.text) if not is_question(s)) >= min_words
 
 
-def clause_of(text: str, limit: int) -> str:
-    """The sentence of ``text`` that carries the most content: the one with the most
-    words longer than three letters that is not a question, cut at a word to
-    ``limit`` characters."""
-    stated = [s for s in sentences(text) if not is_question(s)] or sentences(text) or [text]
-    best = max(stated, key=lambda s: (content_words(s), -len(s)))
-    best = best.strip()
-    if len(best) > limit:
-        best = best[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-    return best
+def claim_of(text: str, limit: int) -> str | None:
+    """The whole sentence of ``text`` that states what its speaker says, or None when
+    it is longer than ``limit`` characters (the turn is then no claim: a sentence is
+    never cut, and a lesser sentence would not state the turn). Of the statements
+    (not questions, at least ``MIN_CLAIM_WORDS`` words longer than three letters that
+    are not function words): one in the first person singular (the speaker's own news,
+    not a reaction to the other speaker) first, then the one with the most such words,
+    then the shorter."""
+    stated = [
+        s for s in sentences(text) if not is_question(s) and meaning_words(s) >= MIN_CLAIM_WORDS
+    ]
+    if not stated:
+        return None
+    best = max(stated, key=lambda s: (in_first_person(s), meaning_words(s), -len(s)))
+    return best if len(best) <= limit else None
+
+
+# a claim is a statement with at least this many words longer than three letters that
+# are not function words ("Yeah totally!", "I'll keep you posted." state nothing)
+MIN_CLAIM_WORDS = 3
 
 
 def themes(
@@ -89,16 +117,19 @@ def themes(
     window_of = {m.id: g.key for g in windows(episodes, policy) for m in g.members}
     by_author: dict[str, list[MemoryItem]] = {}
     for e in sorted(episodes, key=lambda e: (e.occurred_at, e.id)):
-        if e.author and e.id in vectors and says_something(e, policy.min_theme_words):
+        if (
+            e.author
+            and e.id in vectors
+            and says_something(e, policy.min_theme_words)
+            and claim_of(e.text, policy.max_claim_chars) is not None
+        ):
             by_author.setdefault(e.author, []).append(e)
     groups: list[Group] = []
     for author, said in sorted(by_author.items()):
         for cluster in _clusters(said, vectors, policy.theme_similarity):
             if len(cluster) < policy.min_theme or len({window_of[m.id] for m in cluster}) < 2:
                 continue
-            size = policy.max_theme_claims
-            for start in range(0, len(cluster), size):
-                run = cluster[start : start + size]
+            for run in _runs(cluster, policy):
                 groups.append(
                     Group(
                         GroupKind.THEME,
@@ -108,6 +139,26 @@ def themes(
                     )
                 )
     return groups
+
+
+def _runs(cluster: Sequence[MemoryItem], policy: ConsolidationPolicy) -> list[list[MemoryItem]]:
+    """``cluster`` in runs, in order: a run ends at ``max_theme_claims`` statements or
+    before the claim that would take its claims over ``max_theme_chars`` characters
+    (a later statement only ever extends the last run)."""
+    runs: list[list[MemoryItem]] = []
+    chars = 0
+    for m in cluster:
+        size = len(claim_of(m.text, policy.max_claim_chars) or "")
+        if (
+            not runs
+            or len(runs[-1]) >= policy.max_theme_claims
+            or chars + size > policy.max_theme_chars
+        ):
+            runs.append([])
+            chars = 0
+        runs[-1].append(m)
+        chars += size
+    return runs
 
 
 def _clusters(
@@ -143,7 +194,9 @@ def theme_gist(group: Group, policy: ConsolidationPolicy) -> Gist:
     claims: list[Claim] = []
     dated: datetime | None = None
     for m in group.members:
-        said = clause_of(m.text, policy.max_claim_chars)
+        said = claim_of(m.text, policy.max_claim_chars)
+        if said is None:  # themes() admits only turns with a claim
+            raise ValueError(f"theme member {m.id} has no sentence of a claim")
         at = m.occurred_at
         if dated is None or at.date() != dated.date():
             # the year only when it changes: "8 May 2023: ... 25 May: ..."
