@@ -40,6 +40,10 @@ class ItemStatus(StrEnum):
 # the metadata key under which a summary or profile keeps how consolidation made it: its
 # group, the episodes it covers and its claims (``services.consolidation``)
 CONSOLIDATION_META = "consolidation"
+# the consolidation group whose summaries are ranked among the memories: a theme's
+# short claims state one speaker's turns across sessions for the tokens of one or two
+# (``lifecycle/themes.py``); every other summary is read in the Summaries section
+THEME_GROUP = "theme"
 
 
 def index_text(author: str | None, text: str) -> str:

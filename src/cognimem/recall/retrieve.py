@@ -41,13 +41,11 @@ from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, mmr, rerank
+from cognimem.recall.stated import give_way, is_theme
 from cognimem.recall.steps import StepOutput, StepRun, execute, timed
 from cognimem.recall.temporal import dated_signal
 from cognimem.store.base import ItemFilter
 from cognimem.store.roles import Store
-
-# what a read with sections ranks in its list of memories: every kind but summaries
-RANKED_KINDS = tuple(k for k in ItemKind if k is not ItemKind.SUMMARY)
 
 
 class Reader:
@@ -130,11 +128,11 @@ class Reader:
         period = analysis.time_range
         if period is not None:
             meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
-        if kinds is None and config.sections:
-            # summaries are read through their section (the summaries step): in the
-            # ranked list a gist would crowd out the turns it states (measured on the
-            # LoCoMo dev five: frac@10 0.733 -> 0.72, tokens@10 327 -> 411)
-            kinds = RANKED_KINDS
+        # summaries are read through their section (the summaries step), themes but:
+        # in the ranked list a gist would crowd out the turns it states (measured on
+        # the LoCoMo dev five: frac@10 0.733 -> 0.72, tokens@10 327 -> 411), a theme's
+        # short claims state several scattered turns for the tokens of one or two
+        themes_only = kinds is None and config.sections
         flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end, period=period)
         # a personal request's fusion weights, here so the run and explain use the same
         config = for_request(config, analysis.decision and speaks_in_person(analysis.query))
@@ -165,7 +163,16 @@ class Reader:
             if r.timed_out or r.error
         ]
         return await self._assemble(
-            run, outputs, reports, degraded, meta, limit, max_tokens, reference_time, explain
+            run,
+            outputs,
+            reports,
+            degraded,
+            meta,
+            limit,
+            max_tokens,
+            reference_time,
+            explain,
+            themes_only,
         )
 
     async def _assemble(
@@ -179,6 +186,7 @@ class Reader:
         max_tokens: int,
         now: datetime,
         explain: bool,
+        themes_only: bool,
     ) -> ContextPacket:
         config, tenant = run.config, run.scope.tenant_id
         # -- items: fuse the ranked lists, add graph and key-lookup evidence ----------
@@ -212,6 +220,8 @@ class Reader:
             item = by_id.get(item_id)
             if item is None or not admits(run.flt, item):
                 continue
+            if themes_only and item.kind is ItemKind.SUMMARY and not is_theme(item):
+                continue
             ri = inputs[item_id]
             ri.item = item
             ri.dated = dating(item)
@@ -238,7 +248,8 @@ class Reader:
         meta["no_evidence"] = len(unsupported)
         ordered = mmr(supported, config.mmr_lambda, len(supported))
         floor = config.episode_floor * (ordered[0].score if ordered else 0.0)
-        kept = [r for r in ordered if r.score >= floor]
+        # a turn a summary above it states gives way to what the packet does not say yet
+        kept = give_way([r for r in ordered if r.score >= floor])
         for r in ordered:
             if r.score < floor:
                 dropped[r.item.id] = "dropped: below the relevance floor"

@@ -25,7 +25,7 @@ from cognimem.ingest.extract import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction
 from cognimem.ingest.knowledge import Built, KnowledgeBuilder, Said, fact_text
 from cognimem.lifecycle import consolidate as rules
-from cognimem.lifecycle import group_facts
+from cognimem.lifecycle import group_facts, themes
 from cognimem.lifecycle.consolidate import (
     ConsolidationPolicy,
     ConstraintTag,
@@ -146,7 +146,8 @@ class ConsolidationService:
             profiles = rules.profiles(facts, policy, mentions, names)
             missing = {m.id: m for g in profiles for m in g.members if m.id not in vectors}
             vectors.update(await self._vectors(list(missing.values())))
-        groups = [g for g in windows if new_set & set(g.member_ids)] + topics + profiles
+        themed = await self._themes(scope, new, vectors) if only is None and new else []
+        groups = [g for g in windows if new_set & set(g.member_ids)] + topics + profiles + themed
         result.groups = len(groups)
         write = ConsolidationWrite(tenant_id=tenant)
         now = parts.clock()
@@ -165,6 +166,7 @@ class ConsolidationService:
             vectors.update(
                 await self._vectors(await store.get_items(tenant, sorted(stated - set(vectors))))
             )
+        keys = {g.key for g in groups}
         for group, gist, old in pending:
             item = _summary_item(scope, group, gist, now, parts.embedder.model_id)
             vector = None if dry_run else summary_vector(gist, vectors)
@@ -178,10 +180,12 @@ class ConsolidationService:
                 write.replaced[old.id] = item.id
             write.history += _history(tenant, item, old, now)
             # new episodes that bridge two earlier windows merge them: the other one
-            # is replaced by this summary too
-            for other in _merged_windows(group, existing, old):
-                write.replaced[other.id] = item.id
-                write.history += _history(tenant, item, other, now)[1:]
+            # is replaced by this summary too; a theme whose runs shifted (a turn of
+            # it forgotten) replaces the earlier runs it now covers
+            for other in _merged(group, existing, old, keys):
+                if other.id not in write.replaced:
+                    write.replaced[other.id] = item.id
+                    write.history += _history(tenant, item, other, now)[1:]
         if llm is not None:
             said = await self._said_by_llm(
                 scope, [sf for _, g, _ in pending for sf in g.facts], pool_by_id
@@ -201,6 +205,24 @@ class ConsolidationService:
         if progress is not None:
             progress(1.0)
         return result
+
+    async def _themes(
+        self, scope: Scope, new: Sequence[MemoryItem], vectors: dict[str, np.ndarray]
+    ) -> list[Group]:
+        """The themes of all the scope's episodes (``lifecycle.themes``): a theme
+        gathers a speaker's turns across sessions, consolidated or not. ``vectors`` is
+        extended with the episodes it lacked."""
+        store = self._parts.store
+        ids = await store.list_item_ids(
+            ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,)), MAX_EPISODES
+        )
+        known = {m.id: m for m in new}
+        episodes = [
+            *known.values(),
+            *await store.get_items(scope.tenant_id, [i for i in ids if i not in known]),
+        ]
+        vectors.update(await self._vectors([m for m in episodes if m.id not in vectors]))
+        return themes.themes(episodes, vectors, self.policy)
 
     async def _mentions(
         self, scope: Scope, facts: Sequence[Fact]
@@ -355,6 +377,9 @@ class ConsolidationService:
         result: ConsolidationResult,
     ) -> Gist:
         llm = self._parts.llm
+        if group.kind is rules.GroupKind.THEME:
+            # a clause of each turn, verbatim: short enough to rank among the turns
+            return themes.theme_gist(group, self.policy)
         if llm is not None:
             try:
                 return await llm_gist(llm, group, constraints, self.policy, vectors)
@@ -365,18 +390,26 @@ class ConsolidationService:
         return rules.extractive_gist(group, vectors, constraints, self.policy)
 
 
-def _merged_windows(
-    group: Group, existing: dict[str, MemoryItem], kept: MemoryItem | None
+# the groups whose summary belongs to the session of its first episode (a profile and a
+# theme gather several sessions)
+_SESSIONED = (rules.GroupKind.WINDOW, rules.GroupKind.TOPIC)
+
+
+def _merged(
+    group: Group, existing: dict[str, MemoryItem], kept: MemoryItem | None, keys: set[str]
 ) -> list[MemoryItem]:
-    """Earlier window summaries, other than ``kept``, covering members of ``group``."""
-    if group.kind is not rules.GroupKind.WINDOW:
+    """Earlier summaries of ``group``'s kind (a window or a theme), other than ``kept``
+    and none a group of this pass (``keys``) writes again, covering members of
+    ``group``."""
+    if group.kind not in (rules.GroupKind.WINDOW, rules.GroupKind.THEME):
         return []
     members = set(group.member_ids)
     return [
         s
-        for s in existing.values()
+        for key, s in existing.items()
         if s is not kept
-        and s.metadata[META].get("group") == rules.GroupKind.WINDOW.value
+        and key not in keys
+        and s.metadata[META].get("group") == group.kind.value
         and members & set(s.metadata[META].get("covers", []))
     ]
 
@@ -419,7 +452,7 @@ def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: 
             namespace=scope.namespace,
             user_id=scope.user_id,
             agent_id=scope.agent_id,
-            session_id=group.members[0].scope.session_id if group.members and not profile else None,
+            session_id=group.members[0].scope.session_id if group.kind in _SESSIONED else None,
         ),
         text=text,
         kind=ItemKind.SUMMARY,
