@@ -107,8 +107,9 @@ def test_a_claim_is_a_whole_sentence_of_its_turn_the_speakers_own_news() -> None
         "Wow, lovely. This book I read last year reminds me to always pursue my dreams.",
     ]
     pairs = [(turn(n, T0 + timedelta(days=9 * n), t), HOBBY) for n, t in enumerate(texts, 1)]
-    [theme] = grouped(pairs)
-    gist = themes.theme_gist(theme, POLICY)
+    roomy = ConsolidationPolicy(max_theme_chars=300)  # the three claims in one run
+    [theme] = themes.themes([p[0] for p in pairs], {p[0].id: p[1] for p in pairs}, roomy)
+    gist = themes.theme_gist(theme, roomy)
     stated = [c.text.split(": ", 1)[1] for c in gist.claims]
     # each claim is one whole sentence of the turn it states: never cut, no ellipsis
     for claim, (member, _) in zip(stated, pairs, strict=True):

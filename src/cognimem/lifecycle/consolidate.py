@@ -88,7 +88,7 @@ class ConsolidationPolicy:
     min_theme_words: int = 4
     max_theme_claims: int = 5
     max_claim_chars: int = 120
-    max_theme_chars: int = 250
+    max_theme_chars: int = 200
 
 
 @dataclass(frozen=True)
