@@ -13,7 +13,7 @@ import pytest
 
 from cognimem.errors import SchemaMismatch, StoreError, UsageError
 from cognimem.models import ItemKind, WriteOutcome
-from cognimem.store import ItemFilter
+from cognimem.store import ItemFilter, PendingMessage
 from cognimem.store.postgres import PostgresStore
 from cognimem.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
 from tests import services
@@ -172,6 +172,18 @@ async def test_postgres_large_vector_search_uses_the_hnsw_index(
     assert [c.score for c in found] == pytest.approx(exact, abs=1e-5)
 
 
+def _notes(n: int, rare: ItemKind, *, every: int) -> list[PendingMessage]:
+    """``n`` episodes of Alice's, every ``every``-th of kind ``rare`` instead."""
+    return [
+        message(
+            f"note {i} about topic {i % 37} and color {i % 11}",
+            ALICE,
+            kind=rare if i % every == 7 else ItemKind.EPISODE,
+        )
+        for i in range(n)
+    ]
+
+
 async def test_postgres_selective_filter_still_fills_k_through_the_index(
     postgres_dsn: str,
 ) -> None:
@@ -183,17 +195,7 @@ async def test_postgres_selective_filter_still_fills_k_through_the_index(
     )
     await store.open()
     try:
-        await store.commit(
-            [
-                message(
-                    f"note {i} about topic {i % 37} and color {i % 11}",
-                    ALICE,
-                    kind=ItemKind.CONSTRAINT if i % 200 == 7 else ItemKind.EPISODE,
-                )
-                for i in range(2000)
-            ],
-            WINDOW,
-        )
+        await store.commit(_notes(2000, ItemKind.CONSTRAINT, every=200), WINDOW)
         flt = ItemFilter(scope=ALICE, kinds=(ItemKind.CONSTRAINT,))
         assert "items_embedding_hnsw_64" in await store.explain_vector_search(flt, vec("x"), 5)
         found = await store.vector_search(flt, vec("topic 3 color 2"), 5)
@@ -216,17 +218,7 @@ async def test_postgres_vector_searches_are_planned_for_their_filter_every_time(
     )
     await store.open()
     try:
-        await store.commit(
-            [
-                message(
-                    f"note {i} about topic {i % 37} and color {i % 11}",
-                    ALICE,
-                    kind=ItemKind.SUMMARY if i % 100 == 7 else ItemKind.EPISODE,
-                )
-                for i in range(1000)
-            ],
-            WINDOW,
-        )
+        await store.commit(_notes(1000, ItemKind.SUMMARY, every=100), WINDOW)
         await _sql(postgres_dsn, "ANALYZE items")
         flt = ItemFilter(scope=ALICE, kinds=(ItemKind.SUMMARY,))
         for i in range(12):
