@@ -83,7 +83,7 @@ class EvidenceCheck:
     ) -> EvidenceCheck:
         """``terms``: the query's content words; ``vector``: the vector step's list
         (None when the step did not run or failed); ``author``: the name the vector
-        search left out of the query (``topic.left_out``)."""
+        search left out of the query (``topic.split_subject``)."""
         beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
         domains = frozenset(scope_tags(query.replace("-", " ")))
         said_by = normalize_name(author) if author else None

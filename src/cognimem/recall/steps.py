@@ -40,7 +40,7 @@ from cognimem.recall.plan import (
 )
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
-from cognimem.recall.topic import dense_query, left_out
+from cognimem.recall.topic import split_subject
 from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
 from cognimem.store.roles import Store
 
@@ -110,8 +110,9 @@ class StepRun:
         self.config = config
         self.depth = depth
         # what the vector search embeds: a question about a person without the name
-        self.dense_query = dense_query(analysis.query, config.dense_without_subject)
-        self.left_out = left_out(analysis.query, config.dense_without_subject)
+        self.dense_query, self.left_out = split_subject(
+            analysis.query, config.dense_without_subject
+        )
         self._embedding: asyncio.Task[np.ndarray] | None = None
         self._rows: asyncio.Task[tuple[FactRows, list[FactConflict]]] | None = None
         self._view: QueryView | None = None

@@ -75,17 +75,13 @@ def subject_span(query: str) -> tuple[int, int] | None:
 def dense_query(query: str, without_subject: bool = True) -> str:
     """What the vector search embeds: ``query`` without its subject's name (when
     ``without_subject``: the preset's ``dense_without_subject``), else ``query``."""
-    return _split(query, without_subject)[0]
+    return split_subject(query, without_subject)[0]
 
 
-def left_out(query: str, without_subject: bool = True) -> str | None:
-    """The name :func:`dense_query` leaves out of ``query``; None when it leaves none.
-    That person's own messages keep the evidence the name gave them
+def split_subject(query: str, without_subject: bool = True) -> tuple[str, str | None]:
+    """:func:`dense_query`'s text and the name it leaves out of ``query`` (None when it
+    leaves none). That person's own messages keep the evidence the name gave them
     (``recall/evidence.py``): the write path embeds a message with its author's name."""
-    return _split(query, without_subject)[1]
-
-
-def _split(query: str, without_subject: bool) -> tuple[str, str | None]:
     if not without_subject or asks_when(query):
         return query, None
     span = subject_span(query)
