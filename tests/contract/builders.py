@@ -7,7 +7,7 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
-from cognimem.models import Scope
+from cognimem.models import MessageResult, Scope
 from cognimem.models.admin import Session
 from cognimem.models.ids import content_hash, new_id
 from cognimem.models.knowledge import (
@@ -219,3 +219,22 @@ async def seed(store: Store, scope: Scope, word: str) -> dict[str, Any]:
         "conflict": cfl,
         "entities": [e1.id, e2.id],
     }
+
+
+async def counters_carried_into_item_usage(
+    s: Store, used: MessageResult, unused: MessageResult
+) -> None:
+    """Open ``s``, a database migration 14 just upgraded, on which ``used`` had its
+    counters set on the items row (access 3, loaded 2, cited 1, success 1, last read
+    at T0) and ``unused`` none, and check that they were carried into ``item_usage``
+    and go on counting there; close it."""
+    await s.open()
+    try:
+        [a, b] = await s.get_items("t1", [*used.item_ids, *unused.item_ids])
+        assert (a.access_count, a.loaded_count, a.cited_count, a.success_count) == (3, 2, 1, 1)
+        assert a.last_accessed_at == T0
+        assert (b.access_count, b.last_accessed_at) == (0, None)
+        await s.record_access("t1", used.item_ids, T0)
+        assert (await s.get_items("t1", used.item_ids))[0].access_count == 4
+    finally:
+        await s.close()

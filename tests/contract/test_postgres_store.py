@@ -20,6 +20,7 @@ from tests import services
 from tests.contract.builders import (
     ALICE,
     WINDOW,
+    counters_carried_into_item_usage,
 )
 from tests.contract.conftest import T0, message, vec
 
@@ -358,14 +359,4 @@ async def test_migration_14_moves_the_items_counters_into_item_usage(
         T0,
         used.item_ids[0],
     )
-    s = PostgresStore(blank_postgres_dsn)
-    await s.open()
-    try:
-        [a, b] = await s.get_items("t1", [*used.item_ids, *unused.item_ids])
-        assert (a.access_count, a.loaded_count, a.cited_count, a.success_count) == (3, 2, 1, 1)
-        assert a.last_accessed_at == T0
-        assert (b.access_count, b.last_accessed_at) == (0, None)
-        await s.record_access("t1", used.item_ids, T0)
-        assert (await s.get_items("t1", used.item_ids))[0].access_count == 4
-    finally:
-        await s.close()
+    await counters_carried_into_item_usage(PostgresStore(blank_postgres_dsn), used, unused)

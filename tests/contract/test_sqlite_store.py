@@ -30,6 +30,7 @@ from tests.contract.builders import (
     BOB,
     WINDOW,
     bare,
+    counters_carried_into_item_usage,
     fact,
     new,
     session,
@@ -217,14 +218,4 @@ async def test_migration_14_moves_the_items_counters_into_item_usage(tmp_path: P
             " success_count = 1, last_accessed_at = ? WHERE id = ?",
             (to_micros(T0), used.item_ids[0]),
         )
-    s = SQLiteStore(path)
-    await s.open()
-    try:
-        [a, b] = await s.get_items("t1", [*used.item_ids, *unused.item_ids])
-        assert (a.access_count, a.loaded_count, a.cited_count, a.success_count) == (3, 2, 1, 1)
-        assert a.last_accessed_at == T0
-        assert (b.access_count, b.last_accessed_at) == (0, None)
-        await s.record_access("t1", used.item_ids, T0)
-        assert (await s.get_items("t1", used.item_ids))[0].access_count == 4
-    finally:
-        await s.close()
+    await counters_carried_into_item_usage(SQLiteStore(path), used, unused)
