@@ -93,7 +93,7 @@ async def test_missing_model_is_a_usage_error(tmp_path: Path) -> None:
 async def test_explicit_path_without_checksum(tmp_path: Path) -> None:
     copy = tmp_path / "copy.onnx"
     copy.write_bytes(default_model_path().read_bytes())
-    emb = OnnxMiniLMEmbedder(copy, expected_sha256=None, intra_op_num_threads=1)
+    emb = OnnxMiniLMEmbedder(copy, expected_sha256=None, threads=1)
     vec = await emb.embed(["explicit path"])
     assert vec.shape == (1, 384)
     await emb.aclose()
@@ -115,6 +115,21 @@ async def test_turns_and_short_facts_in_one_call_equal_one_at_a_time() -> None:
     singles = np.vstack([await embedder.embed([t]) for t in texts])
     assert np.allclose(together, singles, atol=1e-5)
     await embedder.aclose()
+
+
+async def test_batches_on_two_threads_give_the_vectors_of_one_thread() -> None:
+    # a session's turns run as several batches at once, each on its own thread; the
+    # rows must not depend on which thread, or which batch beside them, ran them
+    texts = [
+        f"speaker {i % 3}: " + "we talked about the trip to the lake " * (1 + i % 7)
+        for i in range(40)
+    ]
+    one, two = OnnxMiniLMEmbedder(threads=1), OnnxMiniLMEmbedder(threads=2)
+    assert two.threads == 2
+    alone, spread_out = await one.embed(texts), await two.embed(texts)
+    assert np.allclose(alone, spread_out, atol=1e-6)
+    await one.aclose()
+    await two.aclose()
 
 
 async def test_concurrent_queries_batched_get_the_vectors_they_get_alone() -> None:

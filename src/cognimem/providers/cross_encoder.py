@@ -46,9 +46,9 @@ class OnnxCrossEncoder:
     """A local cross-encoder: each pair is tokenized together (truncated from its longer
     side to the model's limit) and the model's logit goes through a sigmoid.
 
-    Loads on first use; inference runs in a worker thread, in batches of pairs of similar
-    length (at most ``batch_size``). ``model_path`` and ``expected_sha256`` work as for
-    :class:`~cognimem.providers.onnx.OnnxEmbedder`.
+    Loads on first use; inference runs in worker threads, in batches of pairs of similar
+    length (at most ``batch_size``), up to ``threads`` batches at once. ``model_path`` and
+    ``expected_sha256`` work as for :class:`~cognimem.providers.onnx.OnnxEmbedder`.
     """
 
     def __init__(
@@ -58,7 +58,7 @@ class OnnxCrossEncoder:
         *,
         expected_sha256: str | Pinned | None = Pinned.MODEL,
         batch_size: int = 32,
-        intra_op_num_threads: int | None = None,
+        threads: int | None = None,
     ) -> None:
         if batch_size < 1:
             raise UsageError(f"batch_size must be >= 1, got {batch_size}")
@@ -66,7 +66,7 @@ class OnnxCrossEncoder:
             raise UsageError(f"{model.name} is not a cross-encoder")
         self.model = model
         self.batch_size = batch_size
-        self._loader = LazySession(model, model_path, expected_sha256, intra_op_num_threads)
+        self._loader = LazySession(model, model_path, expected_sha256, threads)
 
     @property
     def model_id(self) -> str:
@@ -89,9 +89,13 @@ class OnnxCrossEncoder:
         tokenizer, session, inputs = self._loader.get()
         encodings = tokenizer.encode_batch([(query, p) for p in passages])
         logits = np.zeros(len(encodings), dtype=np.float32)
-        for chunk in length_batches([len(e.ids) for e in encodings], self.batch_size):
-            feeds = batch_feeds([encodings[i] for i in chunk], inputs)
-            logits[chunk] = run_session(self.model, session, feeds)[:, 0]
+        for chunk, found in self._loader.run_batches(
+            length_batches([len(e.ids) for e in encodings], self.batch_size),
+            lambda chunk: run_session(
+                self.model, session, batch_feeds([encodings[i] for i in chunk], inputs)
+            ),
+        ):
+            logits[chunk] = found[:, 0]
         probabilities: npt.NDArray[np.float32] = (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
         return probabilities
 

@@ -48,10 +48,12 @@ class OnnxEmbedder:
     (mean or [CLS]), L2-normalised; a query gets the model's query prefix, if any.
 
     The model loads on first use (thread-safe), or ahead of it with :meth:`load` (a
-    ``Memory`` does that when it opens). Inference runs in a worker thread so the
-    event loop stays responsive; texts run in batches of similar length (at most
+    ``Memory`` does that when it opens). Inference runs in worker threads so the event
+    loop stays responsive; texts run in batches of similar length (at most
     ``batch_size`` rows, see :func:`~cognimem.providers.onnx_models.length_batches`) to
-    keep padding small, and rows come back in the caller's order.
+    keep padding small, up to ``threads`` batches at once, one core each (see
+    :meth:`~cognimem.providers.onnx_models.LazySession.run_batches`), and rows come
+    back in the caller's order.
 
     ``model_path`` points at another copy of the model; it is still checked against the
     pinned sha256 unless ``expected_sha256=None`` is passed explicitly.
@@ -64,16 +66,17 @@ class OnnxEmbedder:
         *,
         expected_sha256: str | Pinned | None = Pinned.MODEL,
         batch_size: int = 64,
-        intra_op_num_threads: int | None = None,
+        threads: int | None = None,
     ) -> None:
         if batch_size < 1:
             raise UsageError(f"batch_size must be >= 1, got {batch_size}")
         self.model = model
         self.batch_size = batch_size
-        self._loader = LazySession(model, model_path, expected_sha256, intra_op_num_threads)
+        self._loader = LazySession(model, model_path, expected_sha256, threads)
 
     @property
-    def intra_op_num_threads(self) -> int:
+    def threads(self) -> int:
+        """How many batches run at once, one core each."""
         return self._loader.threads
 
     @property
@@ -105,8 +108,11 @@ class OnnxEmbedder:
         prefix = self.model.query_prefix if kind == "query" else ""
         encodings = tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=True)
         out = np.zeros((len(encodings), self.model.width), dtype=np.float32)
-        for chunk in length_batches([len(e.ids) for e in encodings], self.batch_size):
-            out[chunk] = self._run(session, inputs, [encodings[i] for i in chunk])
+        for chunk, rows in self._loader.run_batches(
+            length_batches([len(e.ids) for e in encodings], self.batch_size),
+            lambda chunk: self._run(session, inputs, [encodings[i] for i in chunk]),
+        ):
+            out[chunk] = rows
         return l2_normalize(out)
 
     async def aclose(self) -> None:
@@ -135,14 +141,14 @@ class OnnxMiniLMEmbedder(OnnxEmbedder):
         *,
         expected_sha256: str | None = MODEL_SHA256,
         batch_size: int = 64,
-        intra_op_num_threads: int | None = None,
+        threads: int | None = None,
     ) -> None:
         super().__init__(
             MINILM,
             model_path,
             expected_sha256=expected_sha256,
             batch_size=batch_size,
-            intra_op_num_threads=intra_op_num_threads,
+            threads=threads,
         )
 
 

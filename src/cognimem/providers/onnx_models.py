@@ -24,16 +24,19 @@ import importlib.util
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import Enum
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from cognimem.errors import ProviderError, UsageError
+
+R = TypeVar("R")
 
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
 """sha256 of the bundled ``minilm_vocab.txt`` (bert-base-uncased's vocabulary)."""
@@ -253,10 +256,13 @@ def run_session(model: OnnxModel, session: Any, feeds: dict[str, Any]) -> npt.ND
 
 
 def load_session(
-    model: OnnxModel, path: Path | None, expected_sha256: str | None, threads: int
+    model: OnnxModel, path: Path | None, expected_sha256: str | None
 ) -> tuple[Any, frozenset[str]]:
     """An onnxruntime session for ``model`` (from ``path``, else its package) and its
-    input names, after checking the file's sha256 and the graph's inputs and output."""
+    input names, after checking the file's sha256 and the graph's inputs and output.
+
+    Each run of the session uses one thread: parallelism comes from running several
+    batches at once (``LazySession.run_batches``; ``run`` is thread-safe)."""
     import onnxruntime as ort
 
     path = path or model.locate()
@@ -272,10 +278,13 @@ def load_session(
             f"{expected_sha256}; {model.reinstall}"
         )
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
+    # one thread per run. An intra-op pool splits every operator of a run across the
+    # cores and waits for the slowest at each of its ~250 operators, so a run stalls
+    # whenever the read's own steps take a core (one query: 3.8 ms alone on two threads
+    # but 5-6 inside a read, 6.0 ms of CPU against 4.9 on one thread); whole batches on
+    # separate threads share no barrier (one LoCoMo conversation: 1.40 s against 1.54)
+    options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    # spinning worker threads burn the cores the SQLite and numpy steps of a read
-    # run on concurrently (measured: read p50 at 10k items 22.7 -> 16.1 ms)
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         session = ort.InferenceSession(
@@ -303,10 +312,13 @@ def load_session(
 
 
 class LazySession:
-    """A model's tokenizer and onnxruntime session, loaded on first use (thread-safe).
+    """A model's tokenizer and onnxruntime session, loaded on first use (thread-safe),
+    and the threads its batches run on.
 
-    ``model_path`` points at another copy of the model; it is still checked against the
-    pinned sha256 unless ``expected_sha256=None`` is passed explicitly.
+    ``threads`` is how many batches run at once, each on one core (default: the
+    machine's cores, at most 4). ``model_path`` points at another copy of the model;
+    it is still checked against the pinned sha256 unless ``expected_sha256=None`` is
+    passed explicitly.
     """
 
     def __init__(
@@ -314,23 +326,72 @@ class LazySession:
         model: OnnxModel,
         model_path: str | os.PathLike[str] | None = None,
         expected_sha256: str | Pinned | None = Pinned.MODEL,
-        intra_op_num_threads: int | None = None,
+        threads: int | None = None,
     ) -> None:
+        if threads is not None and threads < 1:
+            raise UsageError(f"threads must be >= 1, got {threads}")
         self.model = model
         self._path = Path(model_path) if model_path is not None else None
         self._sha256 = model.sha256 if expected_sha256 is Pinned.MODEL else expected_sha256
-        self.threads = intra_op_num_threads or min(os.cpu_count() or 1, 4)
+        self.threads = threads or min(os.cpu_count() or 1, 4)
         self._lock = threading.Lock()
         self._loaded: tuple[Any, Any, frozenset[str]] | None = None
+        self._pool: ThreadPoolExecutor | None = None
 
     def get(self) -> tuple[Any, Any, frozenset[str]]:
         """(tokenizer, session, the session's input names)."""
         with self._lock:
             if self._loaded is None:
                 tokenizer = build_tokenizer(self.model.max_tokens)
-                session, inputs = load_session(self.model, self._path, self._sha256, self.threads)
+                session, inputs = load_session(self.model, self._path, self._sha256)
                 self._loaded = (tokenizer, session, inputs)
             return self._loaded
+
+    def run_batches(
+        self, batches: list[list[int]], run: Callable[[list[int]], R]
+    ) -> list[tuple[list[int], R]]:
+        """Each batch with ``run`` of it, up to ``threads`` batches running at once:
+        this thread and the pool's take the next batch (the largest first) as each
+        finishes. When there are fewer batches than threads, the largest are split in
+        halves first (a row does not depend on the rows beside it), so the batches
+        returned may be more than those given. The first failure is raised once every
+        thread has stopped."""
+        batches = spread(batches, self.threads)
+        if len(batches) <= 1:
+            return [(b, run(b)) for b in batches]
+        out: list[R | None] = [None] * len(batches)
+        # the largest first, so no thread is left with a long batch at the end
+        order = iter(sorted(range(len(batches)), key=lambda i: -len(batches[i])))
+        lock = threading.Lock()
+        failed: list[BaseException] = []
+
+        def work() -> None:
+            while not failed:
+                with lock:
+                    i = next(order, None)
+                if i is None:
+                    return
+                try:
+                    out[i] = run(batches[i])
+                except BaseException as exc:
+                    failed.append(exc)
+
+        helpers = [self._threads().submit(work) for _ in range(min(self.threads, len(batches)) - 1)]
+        work()
+        for helper in helpers:
+            helper.result()
+        if failed:
+            raise failed[0]
+        return list(zip(batches, cast(list[R], out), strict=True))  # every batch ran
+
+    def _threads(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=max(1, self.threads - 1),
+                    thread_name_prefix=f"cognimem-{self.model.name}",
+                )
+            return self._pool
 
     @property
     def loaded(self) -> bool:
@@ -341,6 +402,23 @@ class LazySession:
         # a later get() loads again; in-flight calls keep their own references, so no lock
         # is needed (and none is awaited on the event loop)
         self._loaded = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+
+def spread(batches: list[list[int]], threads: int) -> list[list[int]]:
+    """``batches``, with the largest split in halves until there are ``threads`` of them
+    or none has two rows left."""
+    batches = list(batches)
+    while batches and len(batches) < threads:
+        largest = max(range(len(batches)), key=lambda i: len(batches[i]))
+        rows = batches[largest]
+        if len(rows) < 2:
+            break
+        half = len(rows) // 2
+        batches[largest : largest + 1] = [rows[:half], rows[half:]]
+    return batches
 
 
 __all__ = [
@@ -360,4 +438,5 @@ __all__ = [
     "load_session",
     "run_session",
     "sha256_hex",
+    "spread",
 ]
