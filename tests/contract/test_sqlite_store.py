@@ -219,3 +219,59 @@ async def test_migration_14_moves_the_items_counters_into_item_usage(tmp_path: P
             (to_micros(T0), used.item_ids[0]),
         )
     await counters_carried_into_item_usage(SQLiteStore(path), used, unused)
+
+
+# -- which thread a read runs on ----------------------------------------------------
+
+
+async def test_sqlite_cheap_reads_run_on_the_calling_thread_others_on_a_reader(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "here.db")
+    await store.open()
+    try:
+        here = threading.current_thread().name
+        db = store._db
+        assert await db.read(lambda conn: threading.current_thread().name, here=True) == here
+        pooled = await db.read(lambda conn: threading.current_thread().name)
+        assert pooled != here
+        assert pooled.startswith("cognimem-r")
+        # a driver error is translated on this thread too
+        with pytest.raises(StoreError, match="no such table"):
+            await db.read(lambda conn: conn.execute("SELECT * FROM nowhere"), here=True)
+    finally:
+        await store.close()
+    with pytest.raises(StoreError, match="closed"):
+        await store._db.read(lambda conn: 1, here=True)
+
+
+async def test_sqlite_a_search_runs_here_only_once_its_scope_is_loaded_and_small(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cognimem.store.sqlite import items as sqlite_items
+    from cognimem.store.sqlite import vectors
+
+    threads: list[str] = []
+    search_many = vectors.search_many
+
+    def noted(*args: object) -> object:
+        threads.append(threading.current_thread().name)
+        return search_many(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vectors, "search_many", noted)
+    monkeypatch.setattr(sqlite_items, "INLINE_SEARCH_ITEMS", 3)
+    store = SQLiteStore(tmp_path / "small.db")
+    await store.open()
+    flt = ItemFilter(scope=ALICE)
+    try:
+        await store.commit([message(f"kayak trip number {i}", ALICE) for i in range(3)], WINDOW)
+        await store.vector_searches([(flt, 5)], vec("kayaks"))  # loads the scope: a reader
+        await store.vector_searches([(flt, 5)], vec("kayaks"))  # 3 rows: here
+        await store.commit([message("a fourth kayak trip", ALICE)], WINDOW)
+        found = await store.vector_searches([(flt, 5)], vec("kayaks"))  # 3 loaded: here
+        assert len(found[0]) == 4  # the new row was appended on this thread
+        await store.vector_searches([(flt, 5)], vec("kayaks"))  # 4 rows: a reader again
+        here = threading.current_thread().name
+        assert [t == here for t in threads] == [False, True, True, False]
+    finally:
+        await store.close()

@@ -118,6 +118,10 @@ class ScopeTerms:
     peaks: dict[str, float] = field(default_factory=dict, repr=False)  # term -> max count
     views: dict[tuple[object, ...], FilterView] = field(default_factory=dict, repr=False)
 
+    @property
+    def rows(self) -> int:
+        return len(self.cols)
+
     def append(self, other: ScopeTerms) -> ScopeTerms:
         if len(other.cols) == 0:
             return replace(

@@ -67,6 +67,14 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
     return " AND ".join(clauses), params
 
 
+# a search of a scope of at most this many items runs on the calling thread. At 10k
+# items the lexical and vector searches of a read take 0.3-0.5 ms each with warm caches,
+# less than the hop to a reader thread and back (measured on a 2-core machine, in-process
+# reads of 10k items, alternating blocks of 25: read p95 11.6 -> 10.9 and 12.5 -> 10.9 ms
+# against searches on reader threads, the other reads of the path here in both)
+INLINE_SEARCH_ITEMS = 20_000
+
+
 class SQLiteItems(SQLiteDatabase):
     """``ItemStore`` on SQLite."""
 
@@ -254,7 +262,7 @@ class SQLiteItems(SQLiteDatabase):
                 Candidate(i, score) for i, score in lexical_index.search(index, flt, terms, limit)
             ]
 
-        return await self._db.read(q)
+        return await self._db.read(q, here=self._small(s))
 
     async def vector_search(
         self, flt: ItemFilter, vector: np.ndarray, limit: int
@@ -281,7 +289,14 @@ class SQLiteItems(SQLiteDatabase):
             found = vectors.search_many(matrix, searches, query)
             return [[Candidate(i, score) for i, score in one] for one in found]
 
-        return await self._db.read(q)
+        return await self._db.read(q, here=self._small(s))
+
+    def _small(self, scope: Scope) -> bool:
+        """Whether a search of ``scope`` runs on the calling thread: its rows are loaded
+        and at most ``INLINE_SEARCH_ITEMS`` (a larger scope's search, or its first load,
+        runs on a reader thread and leaves the event loop free meanwhile)."""
+        loaded = self._vectors.loaded_rows(scope.tenant_id, scope.namespace, scope.user_id)
+        return loaded is not None and loaded <= INLINE_SEARCH_ITEMS
 
     async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
         s = flt.scope

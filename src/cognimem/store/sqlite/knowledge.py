@@ -202,7 +202,10 @@ class SQLiteKnowledge(SQLiteDatabase):
     """``KnowledgeStore`` on SQLite."""
 
     async def find_facts(self, query: FactQuery) -> list[Fact]:
-        return await self._db.read(lambda conn: find_facts(conn, query))
+        # a lookup by key reads a few rows: on this thread
+        return await self._db.read(
+            lambda conn: find_facts(conn, query), here=query.keys is not None
+        )
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
         return await self._by_ids("facts", FACT_COLUMNS, fact_from_row, tenant_id, ids)

@@ -63,7 +63,7 @@ class SQLiteProcedures(SQLiteDatabase):
             )
             return [procedure_from_row(r, decode_time) for r in rows]
 
-        return await self._db.read(q)
+        return await self._db.read(q, here=True)  # at most ``limit`` rows
 
     async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
         wanted = list(dict.fromkeys(ids))

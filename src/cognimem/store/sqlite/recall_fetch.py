@@ -30,7 +30,8 @@ class SQLiteRecallFetch(SQLiteKnowledge):
             lambda conn: (
                 self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
                 find_conflicts(conn, tenant_id, namespace, user_id, True),
-            )
+            ),
+            here=True,  # at most ``limit`` rows
         )
 
     async def aliases_and_graph(
@@ -47,7 +48,7 @@ class SQLiteRecallFetch(SQLiteKnowledge):
                 return aliases, []
             return aliases, self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)
 
-        return await self._db.read(q)
+        return await self._db.read(q, here=True)  # by name; at most ``limit`` edges
 
     async def items_and_facts(
         self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]
@@ -58,5 +59,6 @@ class SQLiteRecallFetch(SQLiteKnowledge):
             lambda conn: (
                 items_by_ids(conn, tenant_id, item_ids),
                 rows_by_ids(conn, "facts", FACT_COLUMNS, fact_from_row, tenant_id, fact_ids),
-            )
+            ),
+            here=True,  # by key
         )

@@ -38,6 +38,9 @@ class Entry(Protocol):
     mutations: int
     max_rowid: int
 
+    @property
+    def rows(self) -> int: ...
+
     def append(self, other: Self) -> Self: ...
 
 
@@ -127,6 +130,13 @@ class ScopeCache(Generic[E]):
         """Whether an entry of the scope is cached (of any version: ``get`` checks it)."""
         with self._lock:
             return (tenant_id, namespace, user_key(user_id)) in self._entries
+
+    def loaded_rows(self, tenant_id: str, namespace: str, user_id: str | None) -> int | None:
+        """How many rows the scope's cached entry holds (of any version); None when none
+        is cached."""
+        with self._lock:
+            entry = self._entries.get((tenant_id, namespace, user_key(user_id)))
+        return None if entry is None else entry.rows
 
     def get(
         self, conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None

@@ -25,6 +25,10 @@ class ScopeMatrix:
     cols: Columns
     matrix: np.ndarray  # float32 (n, dim)
 
+    @property
+    def rows(self) -> int:
+        return len(self.cols)
+
     def append(self, other: ScopeMatrix) -> ScopeMatrix:
         if len(other.cols) == 0:
             return replace(self, version=other.version, mutations=other.mutations)
