@@ -13,7 +13,7 @@ from cognimem.models import ItemKind, ItemStatus, Scope
 from cognimem.store import lexical_index
 from cognimem.store.base import ItemFilter
 from cognimem.store.lexical_index import K1, B, ScopeTerms, batch_postings, search, tokens
-from cognimem.store.scope_columns import Columns
+from cognimem.store.scope_columns import GONE, KIND_CODES, STATUS_CODES, Columns
 
 WORDS = [
     "apple",
@@ -142,3 +142,27 @@ def test_a_consolidated_filter_is_refused_not_ignored() -> None:
     flt = ItemFilter(scope=Scope(tenant_id="t", user_id="alice"), consolidated=False)
     with pytest.raises(UsageError, match="consolidated"):
         search(entry, flt, ["apple"], 10)
+
+
+def test_a_filters_kind_and_status_sets_pass_the_rows_np_isin_passes() -> None:
+    # the codes are compared through a lookup table; a replaced row (GONE) passes none
+    rng = random.Random(3)
+    kinds, statuses = list(ItemKind), list(ItemStatus)
+    rows = [
+        (
+            i, f"mem_{i}", None, None, rng.choice(kinds).value, rng.choice(statuses).value,
+            i, None, None,
+        )
+        for i in range(400)
+    ]  # fmt: skip
+    cols = Columns.of(rows)
+    cols.status[::7] = GONE
+    scope = Scope(user_id="u")
+    for _ in range(50):
+        want_kinds = tuple(rng.sample(kinds, rng.randint(1, 4)))
+        want_statuses = tuple(rng.sample(statuses, rng.randint(1, len(statuses))))
+        flt = ItemFilter(scope=scope, kinds=want_kinds, statuses=want_statuses)
+        expected = np.isin(cols.status, [STATUS_CODES[s.value] for s in want_statuses])
+        expected &= np.isin(cols.kind, [KIND_CODES[k.value] for k in want_kinds])
+        assert np.array_equal(cols.allowed(flt), expected)
+        assert not cols.allowed(flt)[::7].any()
