@@ -5,6 +5,7 @@ of seconds), inside the years a time may have (``text.validate.check_time``)."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -21,7 +22,11 @@ def _number_not_text(value: Any) -> Any:
 
 
 def _time_not_number(value: Any) -> Any:
-    if isinstance(value, int | float):
+    # pydantic reads a number, and text of digits ("0", "1700000000"), as seconds since
+    # 1970; the schema's pattern (a year, then "-") refuses both, and so does this
+    if isinstance(value, int | float) or (
+        isinstance(value, str) and re.match(YEARS_PATTERN, value) is None
+    ):
         raise ValueError("Input should be an ISO 8601 date-time with a UTC offset")
     return value
 
