@@ -100,6 +100,27 @@ async def store(backend: Store) -> AsyncIterator[Store]:
         await backend.close()
 
 
+def twin(store: Store) -> Store:
+    """Another store on the same database (another process, as far as caches can tell)."""
+    if isinstance(store, SQLiteStore):
+        return SQLiteStore(store.path)
+    from cognimem.store.postgres import PostgresStore
+
+    assert isinstance(store, PostgresStore)
+    return PostgresStore(store.dsn, max_size=4)
+
+
+@pytest.fixture
+async def writer(store: Store) -> AsyncIterator[Store]:
+    """A second, open store on ``store``'s database."""
+    other = twin(store)
+    await other.open()
+    try:
+        yield other
+    finally:
+        await other.close()
+
+
 @pytest.fixture
 def later() -> Callable[[int], datetime]:
     return lambda minutes: T0 + timedelta(minutes=minutes)

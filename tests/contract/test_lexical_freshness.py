@@ -6,16 +6,12 @@ same scores."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-
-import pytest
 
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter, Store
 from cognimem.store.base import Candidate
-from cognimem.store.sqlite import SQLiteStore
 from tests.contract.builders import WINDOW, history
-from tests.contract.conftest import T0, message, vec
+from tests.contract.conftest import T0, message, twin, vec
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
 BOB = Scope(tenant_id="t1", user_id="bob")
@@ -24,33 +20,13 @@ ACTIVE = ItemFilter(scope=ALICE)
 EITHER = ItemFilter(scope=ALICE, statuses=(ItemStatus.ACTIVE, ItemStatus.SILENT))
 
 
-def _twin(store: Store) -> Store:
-    """Another store on the same database."""
-    if isinstance(store, SQLiteStore):
-        return SQLiteStore(store.path)
-    from cognimem.store.postgres import PostgresStore
-
-    assert isinstance(store, PostgresStore)
-    return PostgresStore(store.dsn, max_size=4)
-
-
-@pytest.fixture
-async def writer(store: Store) -> AsyncIterator[Store]:
-    other = _twin(store)
-    await other.open()
-    try:
-        yield other
-    finally:
-        await other.close()
-
-
 def _ranked(found: list[Candidate]) -> list[tuple[str, float]]:
     return [(c.item_id, round(c.score, 9)) for c in found]
 
 
 async def _assert_as_fresh(reader: Store, flt: ItemFilter, terms: list[str]) -> list[str]:
     """``reader``'s results equal those of a store that never cached the scope."""
-    fresh = _twin(reader)
+    fresh = twin(reader)
     await fresh.open()
     try:
         theirs = _ranked(await fresh.lexical_search(flt, terms, 50))

@@ -20,6 +20,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
 from cognimem.store.postgres import rows
+from cognimem.store.postgres.fact_cache import FactRowsCache
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
     VECTOR_DIM_META,
@@ -114,6 +115,7 @@ class PostgresDatabase:
         self._vector_schema = "public"
         self._index_dim: int | None = None  # the HNSW index's dimension, once there is one
         self._terms = LexicalCache()  # per-scope lexical indexes (lexical.py)
+        self._fact_rows = FactRowsCache()  # per-user fact rows (fact_cache.py)
 
     @classmethod
     def from_url(cls, url: str) -> Self:
@@ -182,6 +184,7 @@ class PostgresDatabase:
         pool, self._pool = self._pool, None
         self._closed = True
         self._terms.clear()
+        self._fact_rows.clear()
         if pool is not None:
             try:
                 await pool.close()

@@ -23,6 +23,7 @@ from cognimem.models.knowledge import (
 from cognimem.store import records
 from cognimem.store.base import FactQuery, FactRows, GraphEdge
 from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.fact_cache import FactRowsCache
 from cognimem.store.postgres.knowledge_writes import LIVE
 from cognimem.store.postgres.rows import Params, decode_time
 from cognimem.store.records import (
@@ -190,22 +191,37 @@ async def find_conflicts(
 
 
 async def fact_rows(
-    conn: Connection, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    conn: Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    limit: int,
+    cache: FactRowsCache | None = None,
 ) -> FactRows:
-    """The user's live facts, newest first: what the read's fact steps score."""
+    """The user's live facts, newest first: what the read's fact steps score; with a
+    ``cache``, this process's copy while it is current (see ``FactRowsCache``)."""
     params = Params(tenant_id, namespace)
     user = _equals("user_id", user_id, params)  # so facts_user serves the scan
     live = params.add(list(LIVE))
     cap = params.add(limit)
+    where = (
+        f"FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}"
+        f" AND status = ANY({live}::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT {cap}"
+    )
+    key = (tenant_id, namespace, user_id, limit)
+    if cache is not None:
+        listed = await conn.fetch(f"SELECT id, xmin::text AS version {where}", *params.values)
+        cached = cache.get(key, tuple(f"{r['id']}@{r['version']}" for r in listed))
+        if cached is not None:
+            return cached
     # the vectors come through the binary codec (rows.decode_vector): cast to real[]
     # they cost 7.6 ms of Python and 10 ms in all for 500 facts, 1.3 and 2.5 this way
     found = await conn.fetch(
-        "SELECT id, category, scope_tags, text, value, predicate, embedding AS vector"
-        f" FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}"
-        f" AND status = ANY({live}::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT {cap}",
+        "SELECT id, xmin::text AS version, category, scope_tags, text, value, predicate,"
+        f" embedding AS vector {where}",
         *params.values,
     )
-    return records.fact_rows(
+    rows = records.fact_rows(
         [
             (
                 r["id"], r["category"], r["scope_tags"],
@@ -215,6 +231,10 @@ async def fact_rows(
             for r in found
         ]
     )  # fmt: skip
+    if cache is not None:
+        # the list this copy was built from, not the one asked before it
+        cache.put(key, tuple(f"{r['id']}@{r['version']}" for r in found), rows)
+    return rows
 
 
 async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
@@ -250,7 +270,7 @@ class PostgresKnowledge(PostgresDatabase):
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:
         async with self._connection() as conn:
-            return await fact_rows(conn, tenant_id, namespace, user_id, limit)
+            return await fact_rows(conn, tenant_id, namespace, user_id, limit, self._fact_rows)
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(

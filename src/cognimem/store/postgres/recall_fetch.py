@@ -27,7 +27,7 @@ class PostgresRecallFetch(PostgresDatabase):
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> tuple[FactRows, list[FactConflict]]:
         async with self._connection() as conn:
-            found = await fact_rows(conn, tenant_id, namespace, user_id, limit)
+            found = await fact_rows(conn, tenant_id, namespace, user_id, limit, self._fact_rows)
             conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
         return found, conflicts
 

@@ -48,6 +48,7 @@ class PostgresTransfer(PostgresDatabase):
             return await self._write(body, None)
         finally:
             self._terms.drop_tenant(tenant_id)
+            self._fact_rows.drop_tenant(tenant_id)
 
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False

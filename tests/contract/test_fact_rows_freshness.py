@@ -1,0 +1,73 @@
+"""The fact rows a store keeps in process for reads (SQLite: dated by ``fact_versions``;
+PostgreSQL: by each row's ``xmin``) stay true to the database when another store
+writes, supersedes and forgets facts, and erases the user."""
+
+from __future__ import annotations
+
+from cognimem.models import ItemStatus
+from cognimem.models.knowledge import FactCategory, FactStatus
+from cognimem.store import Store
+from cognimem.store.base import FactRows, FactUpdate, Knowledge
+from tests.contract.builders import ALICE, WINDOW, fact, new
+from tests.contract.conftest import T0, message, twin
+
+
+async def _rows(store: Store) -> FactRows:
+    return await store.fact_rows("t1", "default", "alice", 50)
+
+
+async def _assert_as_fresh(reader: Store) -> list[str]:
+    """``reader``'s fact rows equal those of a store that never read them."""
+    fresh = twin(reader)
+    await fresh.open()
+    try:
+        theirs = await _rows(fresh)
+    finally:
+        await fresh.close()
+    ours = await _rows(reader)
+    assert ours.ids == theirs.ids
+    assert ours.words == theirs.words
+    assert ours.scope_tags == theirs.scope_tags
+    return ours.ids
+
+
+async def test_cached_fact_rows_follow_another_stores_writes(store: Store, writer: Store) -> None:
+    diet = fact("user:value:diet", "vegan", category=FactCategory.VALUE)
+    await writer.commit([], WINDOW, Knowledge(facts=new(diet)))
+    assert await _assert_as_fresh(store) == [diet.id]
+    assert await _assert_as_fresh(store) == [diet.id]  # served again, nothing changed
+
+    # added by the other store
+    nuts = fact("user:policy:allergy:nuts", "nuts", category=FactCategory.POLICY)
+    await writer.commit([], WINDOW, Knowledge(facts=new(nuts)))
+    assert set(await _assert_as_fresh(store)) == {diet.id, nuts.id}
+
+    # changed in place: its words change, the list of ids does not
+    vegetarian = diet.model_copy(update={"value": "vegetarian", "revision": 2})
+    await writer.commit([], WINDOW, Knowledge(fact_updates=[FactUpdate(vegetarian, 1)]))
+    rows = await _rows(store)
+    assert "vegetarian" in rows.words[rows.ids.index(diet.id)]
+    await _assert_as_fresh(store)
+
+    # no longer live: out of the rows
+    gone = nuts.model_copy(update={"status": FactStatus.SUPERSEDED, "revision": 2})
+    await writer.commit([], WINDOW, Knowledge(fact_updates=[FactUpdate(gone, 1)]))
+    assert await _assert_as_fresh(store) == [diet.id]
+
+
+async def test_cached_fact_rows_follow_forgetting_and_erasure(store: Store, writer: Store) -> None:
+    [said] = await writer.commit([message("I keep kosher", ALICE)], WINDOW)
+    kosher = fact(
+        "user:value:diet", "kosher", category=FactCategory.VALUE,
+        evidence_item_ids=said.item_ids,
+    )  # fmt: skip
+    await writer.commit([], WINDOW, Knowledge(facts=new(kosher)))
+    assert await _assert_as_fresh(store) == [kosher.id]
+    # forgetting the only item a fact rests on takes the fact with it
+    await writer.forget_items("t1", said.item_ids, ItemStatus.DELETED, now=T0)
+    assert await _assert_as_fresh(store) == []
+
+    await writer.commit([], WINDOW, Knowledge(facts=new(fact("user:pet", "a cat"))))
+    assert len(await _assert_as_fresh(store)) == 1
+    await writer.erase_user("t1", "alice")
+    assert await _assert_as_fresh(store) == []
