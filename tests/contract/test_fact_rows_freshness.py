@@ -1,14 +1,15 @@
-"""The fact rows a store keeps in process for reads (SQLite: dated by ``fact_versions``;
-PostgreSQL: by each row's ``xmin``) stay true to the database when another store
-writes, supersedes and forgets facts, and erases the user."""
+"""The fact rows and graph edges a store keeps in process for reads (SQLite: dated by
+``fact_versions``; PostgreSQL: by each row's ``xmin``) stay true to the database when
+another store writes, changes, supersedes and forgets facts and relations, and erases
+the user."""
 
 from __future__ import annotations
 
 from cognimem.models import ItemStatus
 from cognimem.models.knowledge import FactCategory, FactStatus
 from cognimem.store import Store
-from cognimem.store.base import FactRows, FactUpdate, Knowledge
-from tests.contract.builders import ALICE, WINDOW, fact, new
+from cognimem.store.base import FactRows, FactUpdate, GraphEdge, Knowledge
+from tests.contract.builders import ALICE, WINDOW, entity, fact, new, put, relation
 from tests.contract.conftest import T0, message, twin
 
 
@@ -71,3 +72,51 @@ async def test_cached_fact_rows_follow_forgetting_and_erasure(store: Store, writ
     assert len(await _assert_as_fresh(store)) == 1
     await writer.erase_user("t1", "alice")
     assert await _assert_as_fresh(store) == []
+
+
+async def _edges(store: Store) -> list[GraphEdge]:
+    return await store.graph_edges("t1", "default", "alice", 100)
+
+
+async def _edges_as_fresh(reader: Store) -> list[GraphEdge]:
+    fresh = twin(reader)
+    await fresh.open()
+    try:
+        theirs = await _edges(fresh)
+    finally:
+        await fresh.close()
+    ours = await _edges(reader)
+    assert ours == theirs
+    return ours
+
+
+async def test_cached_graph_edges_follow_another_stores_relations_and_facts(
+    store: Store, writer: Store
+) -> None:
+    a, b, c = entity("a"), entity("b"), entity("c")
+    partner = fact("user:relationship:partner", "b", evidence_item_ids=["mem_1"])
+    await put(
+        writer,
+        entities=[a, b, c],
+        facts=new(partner),
+        relations=[relation(a, b, fact_id=partner.id)],
+    )
+    [edge] = await _edges_as_fresh(store)
+    assert edge.item_ids == ("mem_1",)
+
+    # a relation added by the other store
+    await put(writer, relations=[relation(a, c)])
+    assert len(await _edges_as_fresh(store)) == 2
+
+    # the edge's fact changed in place: the edge carries its new evidence
+    more = partner.model_copy(update={"evidence_item_ids": ["mem_1", "mem_2"], "revision": 2})
+    await put(writer, fact_updates=[FactUpdate(more, 1)])
+    assert {e.item_ids for e in await _edges_as_fresh(store)} == {(), ("mem_1", "mem_2")}
+
+    # the fact superseded: its edge leaves the graph
+    replaced = more.model_copy(update={"status": FactStatus.SUPERSEDED, "revision": 3})
+    await put(writer, fact_updates=[FactUpdate(replaced, 2)])
+    assert [e.target_entity_id for e in await _edges_as_fresh(store)] == [c.id]
+
+    await writer.erase_user("t1", "alice")
+    assert await _edges_as_fresh(store) == []

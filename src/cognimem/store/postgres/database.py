@@ -19,8 +19,8 @@ from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageEr
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
+from cognimem.store.base import FactRows, GraphEdge
 from cognimem.store.postgres import rows
-from cognimem.store.postgres.fact_cache import FactRowsCache
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
     VECTOR_DIM_META,
@@ -28,6 +28,7 @@ from cognimem.store.postgres.migrations import (
     migrate,
     vector_index_sql,
 )
+from cognimem.store.postgres.row_copies import RowCopies
 from cognimem.store.postgres.rows import Params
 
 if TYPE_CHECKING:
@@ -115,7 +116,9 @@ class PostgresDatabase:
         self._vector_schema = "public"
         self._index_dim: int | None = None  # the HNSW index's dimension, once there is one
         self._terms = LexicalCache()  # per-scope lexical indexes (lexical.py)
-        self._fact_rows = FactRowsCache()  # per-user fact rows (fact_cache.py)
+        # copies of what reads decode at a cost, kept while current (row_copies.py)
+        self._fact_rows: RowCopies[FactRows] = RowCopies()
+        self._graphs: RowCopies[list[GraphEdge]] = RowCopies()
 
     @classmethod
     def from_url(cls, url: str) -> Self:
@@ -185,6 +188,7 @@ class PostgresDatabase:
         self._closed = True
         self._terms.clear()
         self._fact_rows.clear()
+        self._graphs.clear()
         if pool is not None:
             try:
                 await pool.close()

@@ -23,8 +23,8 @@ from cognimem.models.knowledge import (
 from cognimem.store import records
 from cognimem.store.base import FactQuery, FactRows, GraphEdge
 from cognimem.store.postgres.database import PostgresDatabase
-from cognimem.store.postgres.fact_cache import FactRowsCache
 from cognimem.store.postgres.knowledge_writes import LIVE
+from cognimem.store.postgres.row_copies import RowCopies
 from cognimem.store.postgres.rows import Params, decode_time
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
@@ -138,23 +138,42 @@ async def find_relations(
 
 
 async def graph_edges(
-    conn: Connection, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    conn: Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    limit: int,
+    cache: RowCopies[list[GraphEdge]] | None = None,
 ) -> list[GraphEdge]:
+    """The scope's active relations, newest first, with their facts' evidence items;
+    with a ``cache``, this process's copy while it is current (see ``RowCopies``)."""
     params = Params(tenant_id, namespace, LIVE, limit)
     visible = (
         "r.user_id IS NULL"
         if user_id is None
         else f"(r.user_id = {params.add(user_id)} OR r.user_id IS NULL)"
     )
-    sql = (
-        "SELECT r.source_entity_id, r.target_entity_id, r.relation, r.confidence, r.fact_id,"
-        " f.evidence_item_ids FROM relations r"
+    where = (
+        " FROM relations r"
         " LEFT JOIN facts f ON f.id = r.fact_id AND f.tenant_id = r.tenant_id"
         " AND f.status = ANY($3::text[])"
         f" WHERE r.tenant_id = $1 AND r.namespace = $2 AND {visible} AND r.active"
         " ORDER BY r.created_at DESC, r.seq DESC LIMIT $4"
     )
-    return [
+    # a relation's row version and its fact's (whose evidence the edge carries)
+    version = "r.id || '@' || r.xmin::text || '@' || coalesce(f.xmin::text, '') AS version"
+    key = (tenant_id, namespace, user_id, limit)
+    if cache is not None:
+        listed = await conn.fetch(f"SELECT {version}{where}", *params.values)
+        cached = cache.get(key, tuple(r["version"] for r in listed))
+        if cached is not None:
+            return cached
+    found = await conn.fetch(
+        "SELECT r.source_entity_id, r.target_entity_id, r.relation, r.confidence, r.fact_id,"
+        f" f.evidence_item_ids, {version}{where}",
+        *params.values,
+    )
+    edges = [
         GraphEdge(
             source_entity_id=r["source_entity_id"],
             target_entity_id=r["target_entity_id"],
@@ -165,8 +184,11 @@ async def graph_edges(
             if r["evidence_item_ids"] is None
             else tuple(json.loads(r["evidence_item_ids"])),
         )
-        for r in await conn.fetch(sql, *params.values)
+        for r in found
     ]
+    if cache is not None:
+        cache.put(key, tuple(r["version"] for r in found), edges)
+    return edges
 
 
 async def find_conflicts(
@@ -196,10 +218,10 @@ async def fact_rows(
     namespace: str,
     user_id: str | None,
     limit: int,
-    cache: FactRowsCache | None = None,
+    cache: RowCopies[FactRows] | None = None,
 ) -> FactRows:
     """The user's live facts, newest first: what the read's fact steps score; with a
-    ``cache``, this process's copy while it is current (see ``FactRowsCache``)."""
+    ``cache``, this process's copy while it is current (see ``RowCopies``)."""
     params = Params(tenant_id, namespace)
     user = _equals("user_id", user_id, params)  # so facts_user serves the scan
     live = params.add(list(LIVE))
@@ -309,7 +331,7 @@ class PostgresKnowledge(PostgresDatabase):
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> list[GraphEdge]:
         async with self._connection() as conn:
-            return await graph_edges(conn, tenant_id, namespace, user_id, limit)
+            return await graph_edges(conn, tenant_id, namespace, user_id, limit, self._graphs)
 
     async def find_conflicts(
         self,

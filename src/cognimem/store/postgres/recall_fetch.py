@@ -43,7 +43,8 @@ class PostgresRecallFetch(PostgresDatabase):
             aliases = await find_aliases(conn, tenant_id, namespace, user_id, names)
             if not aliases:
                 return aliases, []
-            return aliases, await graph_edges(conn, tenant_id, namespace, user_id, limit)
+            edges = await graph_edges(conn, tenant_id, namespace, user_id, limit, self._graphs)
+            return aliases, edges
 
     async def items_and_facts(
         self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]

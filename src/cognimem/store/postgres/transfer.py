@@ -49,6 +49,7 @@ class PostgresTransfer(PostgresDatabase):
         finally:
             self._terms.drop_tenant(tenant_id)
             self._fact_rows.drop_tenant(tenant_id)
+            self._graphs.drop_tenant(tenant_id)
 
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False
