@@ -5,6 +5,9 @@ the user."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
 from cognimem.models import ItemStatus
 from cognimem.models.knowledge import FactCategory, FactStatus
 from cognimem.store import Store
@@ -12,20 +15,27 @@ from cognimem.store.base import FactRows, FactUpdate, GraphEdge, Knowledge
 from tests.contract.builders import ALICE, WINDOW, entity, fact, new, put, relation
 from tests.contract.conftest import T0, message, twin
 
+T = TypeVar("T")
+
 
 async def _rows(store: Store) -> FactRows:
     return await store.fact_rows("t1", "default", "alice", 50)
 
 
-async def _assert_as_fresh(reader: Store) -> list[str]:
-    """``reader``'s fact rows equal those of a store that never read them."""
+async def _ours_and_theirs(reader: Store, read: Callable[[Store], Awaitable[T]]) -> tuple[T, T]:
+    """What ``reader`` reads, and what a store that never read it before reads."""
     fresh = twin(reader)
     await fresh.open()
     try:
-        theirs = await _rows(fresh)
+        theirs = await read(fresh)
     finally:
         await fresh.close()
-    ours = await _rows(reader)
+    return await read(reader), theirs
+
+
+async def _assert_as_fresh(reader: Store) -> list[str]:
+    """``reader``'s fact rows equal those of a store that never read them."""
+    ours, theirs = await _ours_and_theirs(reader, _rows)
     assert ours.ids == theirs.ids
     assert ours.words == theirs.words
     assert ours.scope_tags == theirs.scope_tags
@@ -79,13 +89,7 @@ async def _edges(store: Store) -> list[GraphEdge]:
 
 
 async def _edges_as_fresh(reader: Store) -> list[GraphEdge]:
-    fresh = twin(reader)
-    await fresh.open()
-    try:
-        theirs = await _edges(fresh)
-    finally:
-        await fresh.close()
-    ours = await _edges(reader)
+    ours, theirs = await _ours_and_theirs(reader, _edges)
     assert ours == theirs
     return ours
 
