@@ -5,6 +5,7 @@ requests keep the floors."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from cognimem.models.knowledge import FactCategory
 from cognimem.recall.analyze import classify
@@ -71,3 +72,18 @@ def test_a_request_to_act_for_the_user_is_decision_like() -> None:
     ):
         assert classify(request).decision, request
     assert not classify("When did Melanie find her new hobby?").decision
+
+
+def test_a_category_mask_is_computed_once_and_cannot_be_changed() -> None:
+    facts = rows(0.9, 0.2)
+    facts.categories[1] = FactCategory.PREFERENCE.value
+    wanted = frozenset({FactCategory.STATE.value})
+    first = facts.in_categories(wanted)
+    assert first.tolist() == [True, False]
+    assert facts.in_categories(wanted) is first  # the cached FactRows serves many reads
+    assert facts.in_categories(frozenset({FactCategory.PREFERENCE.value})).tolist() == [
+        False,
+        True,
+    ]
+    with pytest.raises(ValueError, match="read-only"):
+        first[0] = False

@@ -240,6 +240,10 @@ class FactRows:
     _postings: tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray] | None = field(
         default=None, repr=False, compare=False
     )
+    # category set → row mask: every read asks the same one or two (read-only arrays)
+    _in_categories: dict[frozenset[str], np.ndarray] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def _index(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
         if self._postings is None:
@@ -281,8 +285,14 @@ class FactRows:
         return hit
 
     def in_categories(self, values: frozenset[str]) -> np.ndarray:
-        """Per row: whether its category is one of ``values``."""
-        return np.isin(self._index()[2], list(values))
+        """Per row: whether its category is one of ``values`` (read-only; computed once
+        per set of values: ``np.isin`` over 500 rows took 28 us, twice a read)."""
+        found = self._in_categories.get(values)
+        if found is None:
+            found = np.isin(self._index()[2], list(values))
+            found.flags.writeable = False
+            self._in_categories[values] = found
+        return found
 
 
 @dataclass(frozen=True)
