@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix
+from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix, WrappingEmbedder
 
 
 @dataclass
@@ -33,27 +33,17 @@ class _Waiting:
     )
 
 
-class QueryBatcher:
+class QueryBatcher(WrappingEmbedder):
     """An :class:`~cognimem.providers.embeddings.Embedder` that runs query embeddings
     arriving during another one's call together, in the next call to ``inner``, at
     most ``max_texts`` texts a call."""
 
     def __init__(self, inner: Embedder, *, max_texts: int = 64) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.max_texts = max_texts
         self._waiting: list[_Waiting] = []
         self._loop: asyncio.AbstractEventLoop | None = None  # of the call in flight
         self._next: asyncio.Task[None] | None = None
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    async def dimension(self) -> int:
-        return await self.inner.dimension()
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
         if isinstance(texts, str):

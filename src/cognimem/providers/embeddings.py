@@ -102,7 +102,25 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class CachedEmbedder:
+class WrappingEmbedder:
+    """An embedder in front of another, ``inner``: the model id, the dimension and
+    closing are ``inner``'s; a subclass says how it embeds."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    async def dimension(self) -> int:
+        return await self.inner.dimension()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class CachedEmbedder(WrappingEmbedder):
     """An :class:`Embedder` that remembers vectors of texts it has seen.
 
     Lookups go to a bounded in-process LRU first, then to the optional persistent
@@ -126,22 +144,12 @@ class CachedEmbedder:
     ) -> None:
         if lru_size < 0:
             raise UsageError(f"lru_size must be >= 0, got {lru_size}")
-        self.inner = inner
+        super().__init__(inner)
         self.backend = backend
         self.lru_size = lru_size
         self.hits = 0
         self.misses = 0
         self._lru: OrderedDict[tuple[str, EmbedKind, str], FloatMatrix] = OrderedDict()
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    async def dimension(self) -> int:
-        return await self.inner.dimension()
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
     def __len__(self) -> int:
         """Number of vectors currently held in the in-process LRU."""
@@ -255,6 +263,7 @@ __all__ = [
     "ErasableCache",
     "FloatMatrix",
     "LocalModel",
+    "WrappingEmbedder",
     "erase_embeddings",
     "l2_normalize",
     "load_local_model",
