@@ -143,52 +143,51 @@ async def graph_edges(
     namespace: str,
     user_id: str | None,
     limit: int,
-    cache: RowCopies[list[GraphEdge]] | None = None,
+    copies: RowCopies[list[GraphEdge]],
 ) -> list[GraphEdge]:
-    """The scope's active relations, newest first, with their facts' evidence items;
-    with a ``cache``, this process's copy while it is current (see ``RowCopies``)."""
+    """The scope's active relations, newest first, with their facts' evidence items:
+    this process's copy while it is current (see ``RowCopies``)."""
     params = Params(tenant_id, namespace, LIVE, limit)
     visible = (
         "r.user_id IS NULL"
         if user_id is None
         else f"(r.user_id = {params.add(user_id)} OR r.user_id IS NULL)"
     )
-    where = (
-        " FROM relations r"
-        " LEFT JOIN facts f ON f.id = r.fact_id AND f.tenant_id = r.tenant_id"
-        " AND f.status = ANY($3::text[])"
-        f" WHERE r.tenant_id = $1 AND r.namespace = $2 AND {visible} AND r.active"
-        " ORDER BY r.created_at DESC, r.seq DESC LIMIT $4"
+
+    def edges(found: list[Any]) -> list[GraphEdge]:
+        return [
+            GraphEdge(
+                source_entity_id=r["source_entity_id"],
+                target_entity_id=r["target_entity_id"],
+                relation=r["relation"],
+                confidence=float(r["confidence"]),
+                fact_id=r["fact_id"],
+                item_ids=()
+                if r["evidence_item_ids"] is None
+                else tuple(json.loads(r["evidence_item_ids"])),
+            )
+            for r in found
+        ]
+
+    return await copies.current(
+        conn,
+        (tenant_id, namespace, user_id, limit),
+        source=(
+            "FROM relations r"
+            " LEFT JOIN facts f ON f.id = r.fact_id AND f.tenant_id = r.tenant_id"
+            " AND f.status = ANY($3::text[])"
+            f" WHERE r.tenant_id = $1 AND r.namespace = $2 AND {visible} AND r.active"
+            " ORDER BY r.created_at DESC, r.seq DESC LIMIT $4"
+        ),
+        args=params.values,
+        # a relation's row version and its fact's (whose evidence the edge carries)
+        version="r.id || '@' || r.xmin::text || '@' || coalesce(f.xmin::text, '')",
+        columns=(
+            "r.source_entity_id, r.target_entity_id, r.relation, r.confidence, r.fact_id,"
+            " f.evidence_item_ids"
+        ),
+        build=edges,
     )
-    # a relation's row version and its fact's (whose evidence the edge carries)
-    version = "r.id || '@' || r.xmin::text || '@' || coalesce(f.xmin::text, '') AS version"
-    key = (tenant_id, namespace, user_id, limit)
-    if cache is not None:
-        listed = await conn.fetch(f"SELECT {version}{where}", *params.values)
-        cached = cache.get(key, tuple(r["version"] for r in listed))
-        if cached is not None:
-            return cached
-    found = await conn.fetch(
-        "SELECT r.source_entity_id, r.target_entity_id, r.relation, r.confidence, r.fact_id,"
-        f" f.evidence_item_ids, {version}{where}",
-        *params.values,
-    )
-    edges = [
-        GraphEdge(
-            source_entity_id=r["source_entity_id"],
-            target_entity_id=r["target_entity_id"],
-            relation=r["relation"],
-            confidence=float(r["confidence"]),
-            fact_id=r["fact_id"],
-            item_ids=()
-            if r["evidence_item_ids"] is None
-            else tuple(json.loads(r["evidence_item_ids"])),
-        )
-        for r in found
-    ]
-    if cache is not None:
-        cache.put(key, tuple(r["version"] for r in found), edges)
-    return edges
 
 
 async def find_conflicts(
@@ -218,45 +217,41 @@ async def fact_rows(
     namespace: str,
     user_id: str | None,
     limit: int,
-    cache: RowCopies[FactRows] | None = None,
+    copies: RowCopies[FactRows],
 ) -> FactRows:
-    """The user's live facts, newest first: what the read's fact steps score; with a
-    ``cache``, this process's copy while it is current (see ``RowCopies``)."""
+    """The user's live facts, newest first: what the read's fact steps score; this
+    process's copy while it is current (see ``RowCopies``)."""
     params = Params(tenant_id, namespace)
     user = _equals("user_id", user_id, params)  # so facts_user serves the scan
     live = params.add(list(LIVE))
     cap = params.add(limit)
-    where = (
-        f"FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}"
-        f" AND status = ANY({live}::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT {cap}"
+
+    def rows(found: list[Any]) -> FactRows:
+        return records.fact_rows(
+            [
+                (
+                    r["id"], r["category"], r["scope_tags"],
+                    f"{r['text']} {r['value']} {r['predicate']}",
+                    None if r["vector"] is None else np.asarray(r["vector"], np.float32),
+                )
+                for r in found
+            ]
+        )  # fmt: skip
+
+    return await copies.current(
+        conn,
+        (tenant_id, namespace, user_id, limit),
+        source=(
+            f"FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}"
+            f" AND status = ANY({live}::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT {cap}"
+        ),
+        args=params.values,
+        version="id || '@' || xmin::text",
+        # the vectors come through the binary codec (rows.decode_vector): cast to real[]
+        # they cost 7.6 ms of Python and 10 ms in all for 500 facts, 1.3 and 2.5 this way
+        columns="id, category, scope_tags, text, value, predicate, embedding AS vector",
+        build=rows,
     )
-    key = (tenant_id, namespace, user_id, limit)
-    if cache is not None:
-        listed = await conn.fetch(f"SELECT id, xmin::text AS version {where}", *params.values)
-        cached = cache.get(key, tuple(f"{r['id']}@{r['version']}" for r in listed))
-        if cached is not None:
-            return cached
-    # the vectors come through the binary codec (rows.decode_vector): cast to real[]
-    # they cost 7.6 ms of Python and 10 ms in all for 500 facts, 1.3 and 2.5 this way
-    found = await conn.fetch(
-        "SELECT id, xmin::text AS version, category, scope_tags, text, value, predicate,"
-        f" embedding AS vector {where}",
-        *params.values,
-    )
-    rows = records.fact_rows(
-        [
-            (
-                r["id"], r["category"], r["scope_tags"],
-                f"{r['text']} {r['value']} {r['predicate']}",
-                None if r["vector"] is None else np.asarray(r["vector"], np.float32),
-            )
-            for r in found
-        ]
-    )  # fmt: skip
-    if cache is not None:
-        # the list this copy was built from, not the one asked before it
-        cache.put(key, tuple(f"{r['id']}@{r['version']}" for r in found), rows)
-    return rows
 
 
 async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:

@@ -4,7 +4,11 @@ user's fact rows (what the fact steps score) and the scope's graph edges."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Generic, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from asyncpg import Connection, Record
 
 T = TypeVar("T")
 
@@ -24,6 +28,30 @@ class RowCopies(Generic[T]):
     def __init__(self, scopes: int = 64) -> None:
         self._scopes = scopes
         self._entries: OrderedDict[tuple[object, ...], tuple[tuple[str, ...], T]] = OrderedDict()
+
+    async def current(
+        self,
+        conn: Connection,
+        key: tuple[object, ...],
+        *,
+        source: str,
+        args: Sequence[object],
+        version: str,
+        columns: str,
+        build: Callable[[list[Record]], T],
+    ) -> T:
+        """``build`` of the rows of ``SELECT columns ... source``, or this process's copy
+        of it when the rows' ``version`` (an expression of their ids and ``xmin``) list
+        is the one the copy was built from."""
+        listed = await conn.fetch(f"SELECT {version} AS version {source}", *args)
+        copy = self.get(key, tuple(r["version"] for r in listed))
+        if copy is not None:
+            return copy
+        found = await conn.fetch(f"SELECT {columns}, {version} AS version {source}", *args)
+        copy = build(found)
+        # the list this copy was built from, not the one asked before it
+        self.put(key, tuple(r["version"] for r in found), copy)
+        return copy
 
     def get(self, key: tuple[object, ...], versions: tuple[str, ...]) -> T | None:
         """The copy of ``key`` when it was built from exactly ``versions``."""
