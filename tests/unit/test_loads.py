@@ -57,9 +57,9 @@ async def test_get_loads_only_what_was_not_asked_ahead_in_the_order_asked() -> N
 async def test_what_was_loaded_once_is_not_loaded_again() -> None:
     store = Store()
     loads = Loads(store, "t")  # type: ignore[arg-type]
-    loads.ahead(["i1"], [])
+    loads.ahead(["i1"])
     first, _ = await loads.get(["i1"], [])
-    loads.ahead([], [])
+    loads.ahead([])
     again, _ = await loads.get(["i1", "i2"], [])
     assert [i.id for i in first] == ["i1"]
     assert [i.id for i in again] == ["i1", "i2"]

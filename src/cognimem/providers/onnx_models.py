@@ -285,7 +285,6 @@ def load_session(
     # separate threads share no barrier (one LoCoMo conversation: 1.40 s against 1.54)
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         session = ort.InferenceSession(
             data, sess_options=options, providers=["CPUExecutionProvider"]

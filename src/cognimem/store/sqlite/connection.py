@@ -86,6 +86,10 @@ class Connections:
                 self._all.append(conn)
         return conn
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailable(f"the store for {self.path} is closed", retry_after=0)
+
     def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn`` with this thread's connection; driver errors translated."""
         try:
@@ -94,8 +98,7 @@ class Connections:
             raise translate(exc, self.path) from exc
 
     async def _run(self, pool: ThreadPoolExecutor, fn: Callable[[sqlite3.Connection], T]) -> T:
-        if self._closed:
-            raise StoreUnavailable(f"the store for {self.path} is closed", retry_after=0)
+        self._check_open()
         return await asyncio.get_running_loop().run_in_executor(pool, self._call, fn)
 
     async def read(self, fn: Callable[[sqlite3.Connection], T], *, here: bool = False) -> T:
@@ -106,8 +109,7 @@ class Connections:
         on the way back, cost more than the read (a read of 10k items makes eight such
         calls)."""
         if here:
-            if self._closed:
-                raise StoreUnavailable(f"the store for {self.path} is closed", retry_after=0)
+            self._check_open()
             return self._call(fn)
         return await self._run(self._reader_pool, fn)
 
