@@ -48,7 +48,7 @@ from read_latency import SEED, USER, corpus, queries, stats, timed_read
 
 from cognimem import Memory, Message, Scope
 from cognimem.ingest.funnel import index_text
-from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix
+from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix, WrappingEmbedder
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
 from cognimem.store.base import ItemFilter
 
@@ -59,20 +59,13 @@ from tests.services import start_postgres  # noqa: E402
 STORES = ("sqlite", "postgres")
 
 
-class PrecomputedEmbedder:
+class PrecomputedEmbedder(WrappingEmbedder):
     """An ``Embedder`` with the onnx model's id that serves vectors computed beforehand."""
 
     def __init__(self, inner: OnnxMiniLMEmbedder, vectors: dict[str, np.ndarray]) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.vectors = vectors
         self.misses = 0
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    async def dimension(self) -> int:
-        return await self.inner.dimension()
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
         unknown = [t for t in texts if t not in self.vectors]
@@ -81,9 +74,6 @@ class PrecomputedEmbedder:
             for text, row in zip(unknown, await self.inner.embed(unknown, kind), strict=True):
                 self.vectors[text] = row
         return np.stack([self.vectors[t] for t in texts]).astype(np.float32)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 def embed_corpus(messages: list[Message], path: Path) -> tuple[dict[str, np.ndarray], float]:

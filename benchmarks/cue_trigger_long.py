@@ -56,7 +56,7 @@ from cognimem.config import Settings
 from cognimem.eval import locomo
 from cognimem.models import ContextPacket, Message
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
-from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix
+from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix, WrappingEmbedder
 from cognimem.providers.factory import build_embedder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,18 +70,11 @@ CUE_AFTER_DAYS = (1, 14)  # the cue's session comes this long after the conversa
 TRIGGER_AFTER_DAYS = (3, 28)  # the trigger comes this long after the cue
 
 
-class Borrowed:
+class Borrowed(WrappingEmbedder):
     """An embedder lent to one Memory after another: closing a Memory leaves it open."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    async def dimension(self) -> int:
-        return await self.inner.dimension()
+        super().__init__(inner)
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
         return await self.inner.embed(texts, kind)

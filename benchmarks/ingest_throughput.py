@@ -53,7 +53,7 @@ from cognimem.ingest.funnel import index_text
 from cognimem.ingest.gate import redact_pii
 from cognimem.models import ItemKind, Tier
 from cognimem.models.profiles import IngestProfile
-from cognimem.providers.embeddings import EmbedKind, FloatMatrix
+from cognimem.providers.embeddings import EmbedKind, FloatMatrix, WrappingEmbedder
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
 from cognimem.providers.tokens import count_tokens
 
@@ -74,20 +74,13 @@ STORE_CALLS = (
 PLAIN = IngestProfile("plain", ItemKind.EPISODE, Tier.MEDIUM, extract=False)
 
 
-class TimedEmbedder:
+class TimedEmbedder(WrappingEmbedder):
     """An ``Embedder`` around the onnx model that adds up time spent in it."""
 
     def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seconds = 0.0
         self.texts: list[str] = []
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    async def dimension(self) -> int:
-        return await self.inner.dimension()
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
         start = time.perf_counter()
@@ -96,9 +89,6 @@ class TimedEmbedder:
         finally:
             self.seconds += time.perf_counter() - start
             self.texts.extend(texts)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 def time_store_calls(store: Any, totals: dict[str, float]) -> None:

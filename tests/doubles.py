@@ -9,26 +9,19 @@ import sys
 from collections.abc import Mapping, Sequence
 
 from cognimem.api.auth import issue_key
-from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix
+from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix, WrappingEmbedder
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import Store, open_store
 from tests.conftest import run_in_thread
 
 
-class CountingEmbedder:
+class CountingEmbedder(WrappingEmbedder):
     """Wraps an embedder and records every batch it is asked to embed."""
 
     def __init__(self, inner: Embedder | None = None) -> None:
-        self.inner = inner or HashingEmbedder(dim=32)
+        super().__init__(inner or HashingEmbedder(dim=32))
         self.batches: list[list[str]] = []
         self.closed = False
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    async def dimension(self) -> int:
-        return await self.inner.dimension()
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
         self.batches.append(list(texts))
