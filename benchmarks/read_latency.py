@@ -1,9 +1,9 @@
 """Read latency of ``Memory.read`` at 1k, 10k and 100k memories in one user scope.
 
 What it measures: in-process ``Memory.read`` latency (p50/p95/p99), query embedding
-included, with the default local embedder (onnx:minilm) and the default preset, on a
-corpus of synthetic conversational sentences (seeded templates: people, places,
-activities, times, foods, feelings). Every measured read uses a query text never seen
+included, with the default local embedder (onnx:minilm; ``--embedder`` picks another) and
+the default preset, on a corpus of synthetic conversational sentences (seeded templates:
+people, places, activities, times, foods, feelings). Every measured read uses a query text never seen
 before, so the embedding cache cannot serve it.
 
 Baselines beside it, at each size, in the same process: the query embedding alone (the
@@ -503,7 +503,7 @@ def write_results(args: argparse.Namespace, runs: list[SizeRun], result: dict[st
     (args.out / "read_latency.json").write_text(json.dumps(result, indent=2) + "\n")
     machine = result["machine"]
     lines = [
-        "# Read latency, in-process `Memory.read` (onnx:minilm, preset balanced)",
+        f"# Read latency, in-process `Memory.read` ({args.embedder}, preset balanced)",
         "",
         f"Command: `{result['command']}`  ",
         f"Machine: {machine['summary']}  ",
@@ -543,8 +543,15 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--db", type=Path, help="keep the database here (reused if present)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    parser.add_argument(
+        "--embedder",
+        default="onnx:minilm",
+        help="COGNIMEM_EMBEDDING__MODEL for the run, e.g. onnx:minilm-float (the former "
+        "default, float products) as a baseline; a kept --db must have been built with it",
+    )
     args = parser.parse_args()
     args.sizes = sorted(args.sizes)
+    os.environ["COGNIMEM_EMBEDDING__MODEL"] = args.embedder
     machine = describe()
     started = time.perf_counter()
     print(HEADER)

@@ -9,7 +9,8 @@ import pytest
 from cognimem.errors import UsageError
 from cognimem.providers import CachedEmbedder, OnnxMiniLMEmbedder
 from cognimem.providers.embed_batcher import QueryBatcher
-from cognimem.providers.onnx import MAX_TOKENS, build_tokenizer, default_model_path
+from cognimem.providers.onnx import MAX_TOKENS, OnnxEmbedder, build_tokenizer, default_model_path
+from cognimem.providers.onnx_models import MINILM_FLOAT
 from tests.doubles import CountingEmbedder
 
 pytestmark = pytest.mark.onnx
@@ -26,7 +27,7 @@ async def test_shape_dtype_and_unit_rows(embedder: OnnxMiniLMEmbedder) -> None:
     assert vecs.dtype == np.float32
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
     assert await embedder.dimension() == 384
-    assert embedder.model_id == "onnx:all-MiniLM-L6-v2-int8"
+    assert embedder.model_id == "onnx:all-MiniLM-L6-v2-int8-dynamic"
     assert (await embedder.embed([])).shape == (0, 384)
 
 
@@ -62,6 +63,42 @@ async def test_batch_equals_one_at_a_time(embedder: OnnxMiniLMEmbedder) -> None:
     batched = await embedder.embed(texts)
     singles = np.vstack([await embedder.embed([t]) for t in texts])
     assert np.allclose(batched, singles, atol=1e-5)
+
+
+async def test_int8_products_stay_close_to_the_float_products(
+    embedder: OnnxMiniLMEmbedder,
+) -> None:
+    # the default runs MiniLM's products as int8; the former default (the same file,
+    # float products) gives vectors a cosine of at least ~0.98 away, never the same
+    texts = [
+        "where did Caroline go last weekend?",
+        "Melanie: I took the kids camping at the lake, they loved roasting marshmallows.",
+        "I am allergic to shellfish",
+        "emoji 😀 and Ünïcödé",
+    ]
+    floats = OnnxEmbedder(MINILM_FLOAT, threads=1)
+    ints, reference = await embedder.embed(texts), await floats.embed(texts)
+    cosines = (ints * reference).sum(axis=1)
+    assert cosines.min() > 0.98
+    assert cosines.max() < 0.99999
+    await floats.aclose()
+
+
+async def test_a_file_without_int8_weight_products_is_refused(tmp_path: Path) -> None:
+    # a copy given by path without its checksum must still be a model the rewrite applies
+    # to, or the vectors would silently be another computation's under MiniLM's name
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["input_ids"], ["last_hidden_state"])],
+        "g",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, None)],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.INT64, None)],
+    )
+    path = tmp_path / "other.onnx"
+    path.write_bytes(helper.make_model(graph).SerializeToString())
+    with pytest.raises(UsageError, match="no products by int8 weights"):
+        await OnnxMiniLMEmbedder(path, expected_sha256=None).embed(["x"])
 
 
 async def test_long_text_is_truncated_not_rejected(embedder: OnnxMiniLMEmbedder) -> None:

@@ -233,8 +233,18 @@ def test_build_embedder_bad_hashing_dim(spec: str) -> None:
 def test_build_embedder_onnx_is_lazy() -> None:
     emb = build_embedder("onnx:minilm", batch_size=8)
     assert isinstance(emb, OnnxMiniLMEmbedder)
-    assert emb.model_id == "onnx:all-MiniLM-L6-v2-int8"
+    assert emb.model_id == "onnx:all-MiniLM-L6-v2-int8-dynamic"
     assert emb.batch_size == 8
+
+
+def test_the_former_default_keeps_its_name_and_a_spec() -> None:
+    # databases built before MiniLM's products ran as int8 record this name; a user
+    # told to set the database's model gets a spec that builds exactly it
+    assert spec_of("onnx:all-MiniLM-L6-v2-int8") == "onnx:minilm-float"
+    emb = build_embedder("onnx:minilm-float")
+    assert isinstance(emb, OnnxEmbedder)
+    assert not isinstance(emb, OnnxMiniLMEmbedder)
+    assert emb.model_id == "onnx:all-MiniLM-L6-v2-int8"
 
 
 def test_build_embedder_onnx_bge_small_is_lazy() -> None:
@@ -244,7 +254,9 @@ def test_build_embedder_onnx_bge_small_is_lazy() -> None:
     assert emb.batch_size == 8
 
 
-@pytest.mark.parametrize("spec", ["onnx:minilm", "onnx:bge-small", "hashing:64", "openai:m"])
+@pytest.mark.parametrize(
+    "spec", ["onnx:minilm", "onnx:minilm-float", "onnx:bge-small", "hashing:64", "openai:m"]
+)
 def test_spec_of_a_model_id_builds_that_model(spec: str) -> None:
     built = build_embedder(spec, base_url="http://127.0.0.1:1/v1")
     again = build_embedder(spec_of(built.model_id), base_url="http://127.0.0.1:1/v1")

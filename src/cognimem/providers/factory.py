@@ -13,7 +13,10 @@ from cognimem.providers.onnx import OnnxEmbedder, OnnxMiniLMEmbedder
 from cognimem.providers.onnx_models import EMBEDDING_MODELS, MINILM
 from cognimem.providers.openai import OpenAICompatibleEmbedder
 
-_VALID_SPECS = "'onnx:minilm', 'onnx:bge-small', 'hashing', 'hashing:<dim>', 'openai:<model-name>'"
+_VALID_SPECS = (
+    "'onnx:minilm', 'onnx:minilm-float', 'onnx:bge-small', 'hashing', 'hashing:<dim>', "
+    "'openai:<model-name>'"
+)
 
 
 def spec_of(model_id: str) -> str:

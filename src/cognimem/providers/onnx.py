@@ -51,7 +51,9 @@ class OnnxEmbedder:
     ``Memory`` does that when it opens). Inference runs in worker threads so the event
     loop stays responsive; texts run in batches of similar length (at most
     ``batch_size`` rows, see :func:`~cognimem.providers.onnx_models.length_batches`) to
-    keep padding small, up to ``threads`` batches at once, one core each (see
+    keep padding small (one text a run for a model whose products run as int8, see
+    :meth:`~cognimem.providers.onnx_models.OnnxModel.rows_per_run`), up to ``threads``
+    batches at once, one core each (see
     :meth:`~cognimem.providers.onnx_models.LazySession.run_batches`), and rows come
     back in the caller's order.
 
@@ -109,7 +111,9 @@ class OnnxEmbedder:
         encodings = tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=True)
         out = np.zeros((len(encodings), self.model.width), dtype=np.float32)
         for chunk, rows in self._loader.run_batches(
-            length_batches([len(e.ids) for e in encodings], self.batch_size),
+            length_batches(
+                [len(e.ids) for e in encodings], self.model.rows_per_run(self.batch_size)
+            ),
             lambda chunk: self._run(session, inputs, [encodings[i] for i in chunk]),
         ):
             out[chunk] = rows
@@ -132,8 +136,8 @@ class OnnxEmbedder:
 
 
 class OnnxMiniLMEmbedder(OnnxEmbedder):
-    """all-MiniLM-L6-v2 (int8 ONNX), the default local embedder: 384 dimensions, mean
-    pooling, queries and documents alike."""
+    """all-MiniLM-L6-v2 (int8 ONNX, its products run as int8), the default local
+    embedder: 384 dimensions, mean pooling, queries and documents alike."""
 
     def __init__(
         self,

@@ -34,8 +34,10 @@ async def check_embedding_model(store: Store, embedder: Embedder) -> None:
     if stored_model != model:
         log.warning(
             "embedding model changed from %s to %s with the same dimension (%d); "
-            "vectors from both models now share one index",
+            "vectors from both models now share one index (set "
+            "COGNIMEM_EMBEDDING__MODEL to %s to keep embedding with the database's model)",
             stored_model,
             model,
             dim,
+            spec_of(stored_model),
         )
