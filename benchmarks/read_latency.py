@@ -3,8 +3,8 @@
 What it measures: in-process ``Memory.read`` latency (p50/p95/p99), query embedding
 included, with the default local embedder (onnx:minilm; ``--embedder`` picks another) and
 the default preset, on a corpus of synthetic conversational sentences (seeded templates:
-people, places, activities, times, foods, feelings). Every measured read uses a query text never seen
-before, so the embedding cache cannot serve it.
+people, places, activities, times, foods, feelings). Every measured read uses a query text
+never seen before, so the embedding cache cannot serve it.
 
 Baselines beside it, at each size, in the same process: the query embedding alone (the
 same onnx session ``Memory`` uses, called directly, on other fresh queries of the same

@@ -5,8 +5,6 @@ the real store of each backend."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -50,65 +48,9 @@ async def test_a_read_fetches_facts_with_conflicts_and_items_with_facts(memory: 
     packet = await memory.read("what is Ann allergic to?", user_id="u")
     assert packet.items
     assert packet.sections.entries()  # the fact rows were read and picked from
-    loads = calls.pop("items_and_facts")
-    assert calls == Counter({"fact_rows_and_conflicts": 1, "aliases_and_graph": 1})
-    # the lexical step's best items while the query is embedded, the rest at the end
-    assert loads in (1, 2)
-
-
-class SlowQueries(HashingEmbedder):
-    """The hashing embedder, whose query embedding is the read's longest wait (as the
-    real model's is): it ends once ``ready`` is set (or after 5 s)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ready = asyncio.Event()
-
-    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
-        if kind == "query":
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.ready.wait(), 5)
-        return await super().embed(texts, kind)
-
-
-async def test_the_lexical_steps_best_items_load_during_the_embedding_the_rest_after(
-    memory_url: str,
-) -> None:
-    embedder = SlowQueries()
-    async with Memory.open(memory_url, settings=Settings(), embedder=embedder) as mem:
-        await mem.write_batch(
-            [
-                {"role": "user", "content": f"I went hiking on trail {i} by the lake"}
-                for i in range(40)
-            ]
-            + [{"role": "user", "content": f"my cousin {i} bakes bread"} for i in range(10)],
-            user_id="u",
-        )
-        store = mem.store
-        log: list[tuple[str, list[str]]] = []
-        load, search = store.items_and_facts, store.vector_searches
-
-        async def noted_load(tenant: str, item_ids: Sequence[str], fact_ids: Sequence[str]) -> Any:
-            log.append(("load", list(item_ids)))
-            embedder.ready.set()  # what was to happen during the embedding has happened
-            return await load(tenant, item_ids, fact_ids)
-
-        async def noted_search(searches: Any, vector: Any) -> Any:
-            log.append(("vector search", []))  # asked once the query's embedding is ready
-            return await search(searches, vector)
-
-        store.items_and_facts = noted_load  # type: ignore[method-assign]
-        store.vector_searches = noted_search  # type: ignore[method-assign]
-        embedder.ready.clear()
-        packet = await mem.read("which trail did I hike by the lake?", user_id="u", limit=10)
-    assert len(packet.items) == 10
-    kinds = [kind for kind, _ in log]
-    assert kinds.index("load") < kinds.index("vector search")
-    ahead = log[kinds.index("load")][1]
-    assert len(ahead) == 30  # the rerank loads 30 for a packet of 10: the lexical best 30
-    later = [i for kind, ids in log[kinds.index("vector search") :] if kind == "load" for i in ids]
-    assert not set(later) & set(ahead)  # nothing loaded twice
-    assert {i.id for i in packet.items} <= set(ahead) | set(later)
+    assert calls == Counter(
+        {"fact_rows_and_conflicts": 1, "items_and_facts": 1, "aliases_and_graph": 1}
+    )
 
 
 class QueryOrder(HashingEmbedder):

@@ -72,12 +72,7 @@ def shortlist(inputs: dict[str, RankInput], config: RecallConfig, limit: int) ->
             -(w.relevance * kv[1].relevance + w.graph * kv[1].graph + w.fact * kv[1].fact)
         ),
     )
-    return [i for i, _ in prelim[: shortlist_size(limit)]]
-
-
-def shortlist_size(limit: int) -> int:
-    """How many items the rerank loads for a packet of ``limit``."""
-    return max(limit * 3, limit + 20)
+    return [i for i, _ in prelim[: max(limit * 3, limit + 20)]]
 
 
 @dataclass

@@ -29,7 +29,6 @@ from cognimem.recall.collect import (
     rank_inputs,
     section_inputs,
     shortlist,
-    shortlist_size,
 )
 from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.cross import CrossEncoders
@@ -149,38 +148,32 @@ class Reader:
             config,
             max(config.candidates, limit),
             self.domain,
-            # the lexical step's best, as many as the rerank loads, are loaded while the
-            # query is embedded: about half of what the rerank loads (synthetic 10k-item
-            # scope, 200 reads: 51% among the lexical best 30 at limit 10). Alternating
-            # blocks of reads, 500 each: p50 / p95 none 9.07 / 12.88, the best 20 8.47 /
-            # 10.65, the best 30 8.37 / 10.22 ms; CPU per read unchanged
-            ahead=shortlist_size(limit),
         )
         if run.dense_query != analysis.query:
             meta["dense_query"] = run.dense_query
         try:
             outputs, reports = await execute(plan, run, started)
-            if classify_report is not None:
-                reports.insert(0, classify_report)
-            degraded = [
-                f"{r.name}: {'timed out' if r.timed_out else r.error}"
-                for r in reports
-                if r.timed_out or r.error
-            ]
-            return await self._assemble(
-                run,
-                outputs,
-                reports,
-                degraded,
-                meta,
-                limit,
-                max_tokens,
-                reference_time,
-                explain,
-                themes_only,
-            )
         finally:
-            run.close()  # after the assembly: it gathers the loads the steps started
+            run.close()
+        if classify_report is not None:
+            reports.insert(0, classify_report)
+        degraded = [
+            f"{r.name}: {'timed out' if r.timed_out else r.error}"
+            for r in reports
+            if r.timed_out or r.error
+        ]
+        return await self._assemble(
+            run,
+            outputs,
+            reports,
+            degraded,
+            meta,
+            limit,
+            max_tokens,
+            reference_time,
+            explain,
+            themes_only,
+        )
 
     async def _assemble(
         self,
@@ -195,7 +188,7 @@ class Reader:
         explain: bool,
         themes_only: bool,
     ) -> ContextPacket:
-        config = run.config
+        config, tenant = run.config, run.scope.tenant_id
         # -- items: fuse the ranked lists, add graph and key-lookup evidence ----------
         inputs = rank_inputs(outputs, config)
         wanted = shortlist(inputs, config, limit)
@@ -204,7 +197,9 @@ class Reader:
         ]
         # -- load the items and the sections' facts, then fill the sections -----------
         fact_picks = FactPicks.of(outputs)
-        items, facts = await run.loads.get([*wanted, *section_ids], fact_picks.fact_ids())
+        items, facts = await self.store.items_and_facts(
+            tenant, list(dict.fromkeys([*wanted, *section_ids])), fact_picks.fact_ids()
+        )
         by_id = {item.id: item for item in items}
         inputs_sections, scored_of = section_inputs(
             outputs, fact_picks, by_id, {f.id: f for f in facts}, run.analysis

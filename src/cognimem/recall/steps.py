@@ -29,7 +29,6 @@ from cognimem.recall.constraints import (
     pick_other_facts,
 )
 from cognimem.recall.graph import expand
-from cognimem.recall.loads import Loads
 from cognimem.recall.plan import (
     ITEM_STEPS,
     PlannedStep,
@@ -100,7 +99,6 @@ class StepRun:
         config: RecallConfig,
         depth: int,
         domain: Domain | None = None,
-        ahead: int = 0,
     ) -> None:
         self.store = store
         self.domain = domain
@@ -111,10 +109,6 @@ class StepRun:
         self.flt = flt
         self.config = config
         self.depth = depth
-        # the items the assembly will load; the lexical step's best ``ahead`` of them
-        # are loaded while the query's embedding runs
-        self.loads = Loads(store, scope.tenant_id)
-        self.ahead = ahead
         # what the vector search embeds: a question about a person without the name
         self.dense_query, self.left_out = split_subject(
             analysis.query, config.dense_without_subject
@@ -184,7 +178,6 @@ class StepRun:
         return StepOutput(found[kind])
 
     def close(self) -> None:
-        self.loads.close()
         for task in (self._embedding, self._rows, *self._batches.values()):
             if task is None:
                 continue
@@ -205,9 +198,7 @@ class StepRun:
         kind = step.kind
         if kind is StepKind.LEXICAL:
             terms = list(self.analysis.terms)
-            hits = await self.store.lexical_search(self.flt, terms, self.depth)
-            self.loads.ahead(c.item_id for c in hits[: self.ahead])
-            return StepOutput(hits)
+            return StepOutput(await self.store.lexical_search(self.flt, terms, self.depth))
         if kind in VECTOR_STEPS:
             return await self.vector_step(kind)
         if kind is StepKind.CONSTRAINTS:
