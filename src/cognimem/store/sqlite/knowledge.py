@@ -51,10 +51,17 @@ def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
     if q.keys is not None:
         if not q.keys:
             return []
-        # exact, or a multi-valued key below it: ':' < ';' so [k:, k;) is the prefix range
-        clauses.append("(" + " OR ".join("key = ? OR (key >= ? AND key < ?)" for _ in q.keys) + ")")
-        for k in q.keys:
-            params += [k, f"{k}:", f"{k};"]
+        # each key exact, or a multi-valued key below it: one index range per key,
+        # [k, k;), which holds k and every "k:..." (':' < ';'), kept to those two. An OR
+        # of the keys' conditions made the planner read all the user's facts through
+        # another index instead (3,137 facts: 2.5 ms a lookup, against 0.04)
+        per_key = (
+            f"SELECT rowid FROM facts WHERE {' AND '.join(clauses)}"
+            " AND key >= ? AND key < ? AND (key = ? OR key >= ?)"
+        )
+        scope_params = params
+        clauses = [f"rowid IN ({' UNION ALL '.join([per_key] * len(q.keys))})"]
+        params = [p for k in q.keys for p in (*scope_params, k, f"{k};", k, f"{k}:")]
     if q.statuses is not None:
         clauses.append(f"status IN ({', '.join('?' * len(q.statuses))})")
         params += [s.value for s in q.statuses]
