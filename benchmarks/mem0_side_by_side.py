@@ -60,7 +60,7 @@ def mem0_env() -> dict[str, str]:
 def ensure_venv(venv: Path) -> tuple[Path | None, str]:
     """mem0's interpreter, building its environment first if needed; or None and why."""
     python = venv / "bin" / "python"
-    probe = [str(python), "-c", "import mem0, qdrant_client, onnxruntime, tokenizers"]
+    probe = [str(python), "-c", "import mem0, qdrant_client, onnx, onnxruntime, tokenizers"]
     if python.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
         return python, "reused"
     steps = [
