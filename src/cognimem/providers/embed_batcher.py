@@ -3,11 +3,11 @@
 :class:`QueryBatcher` wraps the embedder the read path uses. A query embedding that
 arrives while none is in flight goes to the embedder at once, alone: a lone read waits
 for nothing. Queries that arrive while one is in flight wait for it to finish and then
-go together, in one call (one model run per length group, one thread hop). With eight
-concurrent reads on a small machine the model runs fewer, larger batches, which cost
-less CPU per query than one run each (MiniLM on two cores: about 2.3 ms a query in
-batches of eight against 3.8 ms alone), and the reads stop competing for the cores
-with one model run each.
+go together, in one call (one thread hop, and for a model that runs batches, one run
+per length group: fewer, larger runs cost less CPU per query; MiniLM's float products
+on two cores, about 2.3 ms a query in batches of eight against 3.8 ms alone). The
+default model runs each text alone (its int8 activations are scaled per run), so there
+the call saves the hops and the reads' competing calls, not model time.
 
 Each caller gets exactly the rows of its own texts; a failed call fails every caller
 it served, with the embedder's error. Documents are not batched here: a write embeds
