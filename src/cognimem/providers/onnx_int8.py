@@ -65,14 +65,15 @@ def int8_matmuls(data: bytes) -> tuple[bytes, int]:
         dequantizers.append((mul, producer[mul.input[0]]))
         scales = numpy_helper.to_array(initializers[scale])
         scales = scales.reshape(()) if scales.size == 1 else scales.reshape(-1)
-        scale_name = f"{node.name or node.output[0]}_b_scale"
+        label = node.name or node.output[0]  # a node's name may be empty
+        scale_name = f"{label}_b_scale"
         added.append(numpy_helper.from_array(scales, scale_name))
         nodes.append(
             helper.make_node(
                 "DynamicQuantizeMatMul",
                 [node.input[0], quantized, scale_name],
                 list(node.output),
-                name=f"{node.name}_int8",
+                name=f"{label}_int8",
                 domain=MICROSOFT_DOMAIN,
             )
         )
