@@ -54,16 +54,16 @@ async def test_only_in_process_models_load_ahead() -> None:
 
 @pytest.mark.onnx
 async def test_a_database_built_with_the_former_default_still_finds_its_memories(
-    db_url: str, caplog: pytest.LogCaptureFixture
+    memory_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     # MiniLM's products used to run in float; such a database records that model. The
     # new default opens it, says how to keep the database's model, and its query
     # vectors still find what the old ones stored
-    async with Memory.open(db_url, embedder=OnnxEmbedder(MINILM_FLOAT)) as mem:
+    async with Memory.open(memory_url, embedder=OnnxEmbedder(MINILM_FLOAT)) as mem:
         await mem.write("the spare key is under the blue flowerpot", user_id="u")
         await mem.write("my sister Ana lives in Lisbon", user_id="u")
     with caplog.at_level(logging.WARNING, logger="cognimem.services.embedding_check"):
-        async with Memory.open(db_url, embedder=OnnxMiniLMEmbedder()) as mem:
+        async with Memory.open(memory_url, embedder=OnnxMiniLMEmbedder()) as mem:
             packet = await mem.read("where is the spare key hidden?", user_id="u")
     assert "set COGNIMEM_EMBEDDING__MODEL to onnx:minilm-float" in caplog.text
     assert packet.degraded == []
