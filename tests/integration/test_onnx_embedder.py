@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from cognimem.errors import UsageError
-from cognimem.providers import CachedEmbedder, OnnxMiniLMEmbedder
+from cognimem.providers import CachedEmbedder, OnnxMiniLMEmbedder, onnx_models
 from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.providers.onnx import MAX_TOKENS, OnnxEmbedder, build_tokenizer, default_model_path
+from cognimem.providers.onnx_int8 import u8s8_exact
 from cognimem.providers.onnx_models import MINILM_FLOAT
 from tests.doubles import CountingEmbedder
 
@@ -82,6 +83,32 @@ async def test_int8_products_stay_close_to_the_float_products(
     assert cosines.min() > 0.98
     assert cosines.max() < 0.99999
     await floats.aclose()
+
+
+async def test_unsigned_weights_give_the_vectors_of_signed_ones(
+    embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a CPU without VNNI gets MiniLM's weights stored unsigned: the same integer
+    # products, so the same vectors as on a CPU whose signed products are exact
+    texts = ["where did Caroline go last weekend?", "I am allergic to shellfish", "ok"]
+    reference = await embedder.embed(texts)
+    monkeypatch.setattr(onnx_models, "u8s8_exact", lambda: False)
+    asked: list[bool] = []
+    rewrite = onnx_models.int8_matmuls
+
+    def noted(data: bytes, *, signed_weights: bool = True) -> tuple[bytes, int]:
+        asked.append(signed_weights)
+        return rewrite(data, signed_weights=signed_weights)
+
+    monkeypatch.setattr(onnx_models, "int8_matmuls", noted)
+    unsigned = OnnxMiniLMEmbedder(threads=1)
+    vectors = await unsigned.embed(texts)
+    await unsigned.aclose()
+    assert asked == [False]
+    if u8s8_exact():
+        assert np.allclose(vectors, reference, atol=1e-6)
+    else:  # here the reference is unsigned too
+        assert np.array_equal(vectors, reference)
 
 
 async def test_a_file_without_int8_weight_products_is_refused(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from cognimem.errors import UsageError
-from cognimem.providers.onnx_int8 import MICROSOFT_DOMAIN, int8_matmuls
+from cognimem.providers.onnx_int8 import MICROSOFT_DOMAIN, int8_matmuls, u8s8_exact, vnni_in
 
 RNG = np.random.default_rng(7)
 WEIGHT = RNG.integers(-127, 128, size=(16, 8), dtype=np.int8)
@@ -71,6 +71,40 @@ def test_int8_products_stay_close_to_the_float_products() -> None:
     # the activations are quantized to 8 bits: close, not equal
     assert not np.array_equal(int8_run, float_run)
     assert np.abs(int8_run - exact).max() < 0.02 * np.abs(exact).max()
+
+
+def test_unsigned_weights_hold_the_same_products() -> None:
+    # for CPUs without VNNI, whose unsigned-by-signed 8-bit products may saturate
+    data, rewritten = int8_matmuls(_graph(), signed_weights=False)
+    assert rewritten == 1
+    model = onnx.load_from_string(data)
+    node = model.graph.node[0]
+    arrays = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    assert len(node.input) == 4
+    assert arrays[node.input[1]].dtype == np.uint8
+    assert np.array_equal(arrays[node.input[1]].astype(np.int16) - 128, WEIGHT)
+    assert set(arrays[node.input[3]].tolist()) == {128}
+    assert "w_q" not in arrays  # the signed copy is read by nothing any more
+    x = RNG.normal(size=(5, 16)).astype(np.float32)
+    exact = x @ (WEIGHT.astype(np.float32) * SCALES)
+    unsigned = _run(data, x)
+    assert np.abs(unsigned - exact).max() < 0.02 * np.abs(exact).max()
+    if u8s8_exact():  # this CPU's signed products are exact too: the same numbers
+        assert np.array_equal(unsigned, _run(int8_matmuls(_graph())[0], x))
+
+
+@pytest.mark.parametrize(
+    ("cpu_info", "vnni"),
+    [
+        ("processor\t: 0\nflags\t\t: fpu sse avx2 avx512f avx512_vnni\n", True),
+        ("flags\t: fpu avx2 avx_vnni\n", True),
+        ("flags\t: fpu sse avx2 avx512f avx512bw\n", False),  # AVX-512 without VNNI
+        ("model name\t: avx512_vnni in a name is no flag\nflags\t: avx2\n", False),
+        ("", False),  # not Linux, or unreadable
+    ],
+)
+def test_vnni_is_read_from_the_cpu_flags(cpu_info: str, vnni: bool) -> None:
+    assert vnni_in(cpu_info) is vnni
 
 
 def test_one_scale_for_all_columns_is_kept_as_a_scalar() -> None:

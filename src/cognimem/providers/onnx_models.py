@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cognimem.errors import ProviderError, UsageError
-from cognimem.providers.onnx_int8 import int8_matmuls
+from cognimem.providers.onnx_int8 import int8_matmuls, u8s8_exact
 
 R = TypeVar("R")
 
@@ -300,7 +300,7 @@ def load_session(
             f"{expected_sha256}; {model.reinstall}"
         )
     if model.int8_matmuls:
-        data, rewritten = int8_matmuls(data)
+        data, rewritten = int8_matmuls(data, signed_weights=u8s8_exact())
         if not rewritten:
             raise UsageError(
                 f"the local model {str(path)!r} has no products by int8 weights to run "
