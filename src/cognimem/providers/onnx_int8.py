@@ -27,6 +27,7 @@ Both give the same integers: on a VNNI machine the two graphs give identical vec
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 from typing import Any
 
@@ -95,14 +96,14 @@ def int8_matmuls(data: bytes, *, signed_weights: bool = True) -> tuple[bytes, in
     added: list[Any] = []
     dequantizers: list[tuple[Any, Any]] = []
     for node in graph.node:
-        weight = _dequantized_weight(node, producer, initializers)
-        if weight is None:
+        dequantizer = _dequantizer(node, producer, initializers)
+        if dequantizer is None:
             nodes.append(node)
             continue
-        quantized, scale = weight
-        mul = producer[node.input[1]]
-        dequantizers.append((mul, producer[mul.input[0]]))
-        scales = numpy_helper.to_array(initializers[scale])
+        dequantizers.append(dequantizer)
+        mul, cast = dequantizer
+        quantized = cast.input[0]
+        scales = numpy_helper.to_array(initializers[mul.input[1]])
         scales = scales.reshape(()) if scales.size == 1 else scales.reshape(-1)
         label = node.name or node.output[0]  # a node's name may be empty
         scale_name = f"{label}_b_scale"
@@ -140,11 +141,11 @@ def int8_matmuls(data: bytes, *, signed_weights: bool = True) -> tuple[bytes, in
     return model.SerializeToString(), rewritten
 
 
-def _dequantized_weight(
+def _dequantizer(
     node: Any, producer: dict[str, Any], initializers: dict[str, Any]
-) -> tuple[str, str] | None:
-    """``(int8 weight, scale)`` initializer names if ``node`` is a MatMul by
-    ``Mul(Cast(weight), scale)``, else None."""
+) -> tuple[Any, Any] | None:
+    """The ``(Mul, Cast)`` nodes if ``node`` is a MatMul by ``Mul(Cast(weight), scale)``
+    of an int8 weight and its scales, else None."""
     from onnx import TensorProto
 
     if node.op_type != "MatMul" or node.domain not in ("", "ai.onnx"):
@@ -160,13 +161,10 @@ def _dequantized_weight(
     if weight.data_type != TensorProto.INT8 or len(weight.dims) != 2:
         return None
     columns = weight.dims[1]
-    size = 1
-    for dim in scale.dims:
-        size *= dim
     per_column = list(scale.dims) in ([columns], [1, columns])
-    if scale.data_type != TensorProto.FLOAT or not (per_column or size == 1):
+    if scale.data_type != TensorProto.FLOAT or not (per_column or math.prod(scale.dims) == 1):
         return None
-    return cast.input[0], mul.input[1]
+    return mul, cast
 
 
 def _without_unread(nodes: list[Any], dequantizers: list[tuple[Any, Any]], graph: Any) -> list[Any]:
