@@ -11,7 +11,7 @@ SQLite database with a fresh ``Memory`` for every repetition, so no cache helps 
 
 The baseline, in the same run, is a fresh ``OnnxMiniLMEmbedder`` embedding the texts the
 plain funnel embeds (``"<speaker>: <text>"`` per chunk, as the chunker and ``index_text``
-make them), session by session. Right after it, the same fresh embedder runs on what
+make them), session by session. Right after it, another fresh embedder runs on what
 the cognitive pass asks the model to embed, call by call (turns and fact texts, recorded
 from one untimed cognitive pass first): the ratio that the embedding alone allows. All
 models are warmed up before timing; repetitions rotate the order of the three passes.
@@ -82,7 +82,6 @@ class TimedEmbedder(WrappingEmbedder):
     def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
         super().__init__(inner)
         self.seconds = 0.0
-        self.texts: list[str] = []
         self.calls: list[list[str]] = []  # the texts of each call, in order
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
@@ -91,7 +90,6 @@ class TimedEmbedder(WrappingEmbedder):
             return await self.inner.embed(texts, kind)
         finally:
             self.seconds += time.perf_counter() - start
-            self.texts.extend(texts)
             self.calls.append(list(texts))
 
 
@@ -117,10 +115,14 @@ class IngestRun:
     seconds: float
     turns: int
     parts: dict[str, float]
-    embedded: list[str] = field(repr=False)
+    calls: list[list[str]] = field(repr=False)  # the texts of each embedder call
     facts: int = 0
     cpu: float = 0.0  # CPU seconds of every thread of the process during the pass
-    calls: list[list[str]] = field(default_factory=list, repr=False)  # the embedder's
+
+    @property
+    def embedded(self) -> list[str]:
+        """Every text the pass embedded, in order."""
+        return [text for call in self.calls for text in call]
 
 
 def funnel_texts(speaker: str, text: str, settings: IngestSettings) -> list[str]:
@@ -175,7 +177,7 @@ async def ingest_pass(conv: locomo.Conversation, *, plain: bool = False) -> Inge
     parts["rest (validate, gate, chunk, extract, reconcile, models)"] = seconds - sum(
         parts.values()
     )
-    return IngestRun(seconds, turns, dict(parts), timed.texts, facts, cpu, timed.calls)
+    return IngestRun(seconds, turns, dict(parts), timed.calls, facts, cpu)
 
 
 async def run(
