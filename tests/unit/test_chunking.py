@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cognimem.errors import UsageError
-from cognimem.ingest.chunking import chunk_text, split_sentences
+from cognimem.ingest.chunking import chunk_text
+from cognimem.text.sentences import split_sentences
 
 
 def words(text: str) -> int:

@@ -468,6 +468,15 @@ def test_every_fact_carries_its_sentence_as_evidence() -> None:
     }
 
 
+def test_a_sentence_with_initials_or_a_quoted_title_is_one_piece_of_evidence() -> None:
+    # the extractor reads the sentences the chunker cuts (text/sentences.py): initials
+    # and a full stop inside closing quotes do not end a sentence there
+    initials = read("Since I met J. K. Rowling I love writing. Cool!")
+    assert {f.evidence for f in initials.facts} == {"Since I met J. K. Rowling I love writing."}
+    quoted = read('We danced to "Let It Go." I love dancing.')
+    assert [f.evidence for f in quoted.facts] == ["I love dancing."]
+
+
 async def test_extract_reads_a_batch_in_order() -> None:
     messages = [
         ExtractionInput(text=t, occurred_at=WHEN) for t in ("I like tea.", "Hi!", "I'm vegan.")

@@ -50,9 +50,8 @@ from cognimem.lifecycle.consolidate import (
 )
 from cognimem.models import MemoryItem
 from cognimem.recall.analyze import STOP_WORDS
+from cognimem.text.sentences import split_sentences
 
-# a sentence ends at . ! ? (or …) followed by a space: "3.5" and "e.g.x" stay whole
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 _WORD = re.compile(r"[A-Za-z0-9']+")
 # the speaker speaking of themself: a sentence with one of these states the speaker's
 # own news rather than a reaction to the other speaker ("That sounds great!")
@@ -60,7 +59,8 @@ _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine"
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
+    """The sentences of ``text``, each with its whitespace runs written as one space."""
+    return [" ".join(s.split()) for s in split_sentences(text)]
 
 
 def is_question(sentence: str) -> bool:

@@ -1,8 +1,9 @@
 """From a message to the clauses the detectors read.
 
-A message is split into sentences (:func:`sentences`); a sentence is tidied
-(:func:`tidy`), dropped when it cannot state a fact (:func:`is_statement`: a question, a
-hypothetical, reported speech), and split into clauses (:func:`clause_parts`).
+A message is split into sentences (:func:`cognimem.text.sentences.split_sentences`); a
+sentence is tidied (:func:`tidy`), dropped when it cannot state a fact
+(:func:`is_statement`: a question, a hypothetical, reported speech), and split into
+clauses (:func:`clause_parts`).
 :func:`prepare_clause` cleans a clause (opening discourse markers, "I think", "really"
 dropped), notes hedges, "used to" / "no longer" / "anymore" and change words as flags,
 and resolves and blanks out its time expressions.
@@ -16,6 +17,7 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import icase
+from cognimem.text.sentences import split_sentences
 from cognimem.text.temporal import TimeMention, find_times
 from cognimem.text.tokens import tokens
 
@@ -25,7 +27,6 @@ __all__ = [
     "event_period",
     "is_statement",
     "prepare_clause",
-    "sentences",
     "tidy",
     "unify",
 ]
@@ -76,8 +77,6 @@ _FUTURE = icase(
     r"\b(?:will|'ll|going to|gonna|plan|planning|hope to|want to|about to|can't wait|soon|"
     r"upcoming|next)\b"
 )
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\s*\n+\s*")
-_ABBREVIATION = icase(r"\b(?:St|Dr|Mr|Mrs|Ms|Prof|Jr|Sr|Mt|vs|etc|e\.g|i\.e|approx)\.$")
 _CLAUSE_BREAK = icase(
     r"\s*(?:[;:]|\s-\s|—)\s*|(?<!^me)(?<!^I),?\s+(?:but|and|so|because|though|although|while|"
     r"whereas|plus|cause|cuz)\s+(?=(?:I|I'm|I'd|I'll|we|we're|my|our|please|don't|never|now)\b)|"
@@ -128,20 +127,6 @@ def unify(text: str) -> str:
     for pattern, replacement in _UNIFY:
         text = pattern.sub(replacement, text)
     return text
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` (a period after "Dr", "St", "e.g" ends none)."""
-    out: list[str] = []
-    for piece in _SENTENCE.split(text):
-        piece = piece.strip()
-        if not piece:
-            continue
-        if out and _ABBREVIATION.search(out[-1]):
-            out[-1] = f"{out[-1]} {piece}"
-        else:
-            out.append(piece)
-    return out
 
 
 def tidy(sentence: str) -> str:
@@ -210,7 +195,7 @@ def event_period(text: str, reference: datetime) -> tuple[datetime, datetime] | 
     week ... since I started three years ago" tells of last week; "made dinner last
     night", said on 4 May, tells of 3 May."""
     best: TimeMention | None = None
-    for sentence in sentences(text):
+    for sentence in split_sentences(text):
         ahead = _FUTURE.search(sentence) is not None
         for mention in find_times(sentence, reference, prefer_future=ahead):
             if best is None or mention.end - mention.start < best.end - best.start:

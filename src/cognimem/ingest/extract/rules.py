@@ -59,7 +59,6 @@ from cognimem.ingest.extract.clauses import (
     clause_parts,
     is_statement,
     prepare_clause,
-    sentences,
     tidy,
     unify,
 )
@@ -74,6 +73,7 @@ from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.sentences import split_sentences
 
 __all__ = ["RuleExtractor"]
 
@@ -112,7 +112,7 @@ class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, Prefe
     detector in the order of the module docstring."""
 
     def read(self, text: str) -> None:
-        for sentence in sentences(unify(text)):
+        for sentence in split_sentences(unify(text)):
             self._mentions(sentence)
             self._sentence(sentence)
         self._close_old_values()
