@@ -96,7 +96,7 @@ async def test_unsigned_weights_give_the_vectors_of_signed_ones(
     asked: list[bool] = []
     rewrite = onnx_models.int8_matmuls
 
-    def noted(data: bytes, *, signed_weights: bool = True) -> tuple[bytes, int]:
+    def noted(data: bytes, *, signed_weights: bool) -> tuple[bytes, int]:
         asked.append(signed_weights)
         return rewrite(data, signed_weights=signed_weights)
 

@@ -66,11 +66,12 @@ def _read_cpu_info() -> str:
         return ""
 
 
-def int8_matmuls(data: bytes, *, signed_weights: bool = True) -> tuple[bytes, int]:
+def int8_matmuls(data: bytes, *, signed_weights: bool) -> tuple[bytes, int]:
     """The model in ``data`` with every ``MatMul`` by a dequantized int8 weight turned
     into a ``DynamicQuantizeMatMul`` on the int8 weight, and how many were rewritten.
     With ``signed_weights=False`` each weight is stored as uint8 (plus 128) with a zero
-    point of 128: the same products, for CPUs whose signed ones may saturate.
+    point of 128: the same products, for CPUs whose signed ones may saturate. No default:
+    signed weights are right only where :func:`u8s8_exact` holds.
 
     A product qualifies when its second input is ``Mul(Cast(W), s)`` with ``W`` an int8
     initializer of shape ``(K, N)`` and ``s`` a float initializer of ``N`` scales (shape
