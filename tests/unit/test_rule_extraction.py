@@ -477,6 +477,17 @@ def test_a_sentence_with_initials_or_a_quoted_title_is_one_piece_of_evidence() -
     assert [f.evidence for f in quoted.facts] == ["I love dancing."]
 
 
+def test_a_name_with_initials_or_a_title_is_read_whole() -> None:
+    # values are read up to a full stop; a name's own full stops do not end them
+    author = only("My favorite author is J. K. Rowling.")
+    assert (author.predicate, author.value) == ("favorite_author", "J. K. Rowling")
+    met = only("I met J.K. Rowling yesterday.")
+    assert (met.value, met.object_entity) == ("J.K. Rowling", "J.K. Rowling")
+    assert only("I live in St. Louis.").value == "St. Louis"
+    # the sentence's own last full stop is not kept
+    assert only("My brother's name is T. J.").value == "T. J"
+
+
 async def test_extract_reads_a_batch_in_order() -> None:
     messages = [
         ExtractionInput(text=t, occurred_at=WHEN) for t in ("I like tea.", "Hi!", "I'm vegan.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["sentence_spans", "split_sentences"]
+__all__ = ["name_stops", "sentence_spans", "split_sentences"]
 
 # Lines are always separate sentences; any of these ends a line.
 _LINE = re.compile(r"[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
@@ -27,16 +27,25 @@ _LAST_WORD = re.compile(r"([\w.]+)$")
 # Abbreviations after which a full stop does not end a sentence, compared lower-cased
 # and without their final dot. Some can close a sentence ("... at 7 a.m. Then"); those
 # merge two sentences, which is harmless, where a split would cut a fact in two.
-_ABBREVIATIONS = frozenset(
+# Titles are the abbreviations written before a name ("Dr. Lee", "St. Louis").
+_TITLES = frozenset(
     {
         "mr", "mrs", "ms", "dr", "prof", "st", "mt", "sr", "jr", "rev", "gen", "col",
-        "lt", "sgt", "capt", "vs", "cf", "viz", "approx", "fig", "etc", "inc",
-        "ltd", "co", "corp", "e.g", "i.e", "a.m", "p.m", "u.s", "u.k",
+        "lt", "sgt", "capt",
+    }
+)  # fmt: skip
+_ABBREVIATIONS = _TITLES | frozenset(
+    {
+        "vs", "cf", "viz", "approx", "fig", "etc", "inc", "ltd", "co", "corp", "e.g",
+        "i.e", "a.m", "p.m", "u.s", "u.k",
     }
 )  # fmt: skip
 
 # A dotted abbreviation such as "U.S.A" or "i.e" (the last dot is the terminator).
 _DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]$")
+
+# A full stop after a word, and the word: "Dr." in "Dr. Lee", "J." in "J.K. Rowling".
+_WORD_STOP = re.compile(r"\b(\w+)\.")
 
 # A list marker: "1." or "a." alone at the start of a line or sentence.
 _LIST_MARKER = re.compile(r"^(?:\d{1,3}|[A-Za-z])$")
@@ -85,11 +94,27 @@ def _is_boundary(text: str, sentence_start: int, term: re.Match[str]) -> bool:
     word = found.group(1)
     if word.lower() in _ABBREVIATIONS or _DOTTED.match(word):
         return False
-    if len(word) == 1 and word.isupper() and word != "I":
+    if _is_initial(word):
         return False  # an initial: "J. R. R. Tolkien"
     if _LIST_MARKER.match(word) and term.start() - sentence_start <= 16:
         return text[sentence_start : term.start()].strip() != word  # "1. Buy milk"
     return True
+
+
+def name_stops(sentence: str) -> list[int]:
+    """Where ``sentence`` has a full stop that is part of a name: after an initial ("J. K.
+    Rowling", "J.K.") or a title ("Dr. Lee", "St. Louis"), with more of the sentence
+    after it. A sentence's own last full stop is none of them."""
+    last = len(sentence.rstrip().rstrip("\"'”’»)]}"))
+    return [
+        m.end() - 1
+        for m in _WORD_STOP.finditer(sentence)
+        if m.end() < last and (_is_initial(m.group(1)) or m.group(1).lower() in _TITLES)
+    ]
+
+
+def _is_initial(word: str) -> bool:
+    return len(word) == 1 and word.isupper() and word != "I"
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int] | None:

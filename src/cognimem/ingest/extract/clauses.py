@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
-from cognimem.ingest.extract.patterns import icase
-from cognimem.text.sentences import split_sentences
+from cognimem.ingest.extract.patterns import NAME_STOP, icase
+from cognimem.text.sentences import name_stops, split_sentences
 from cognimem.text.temporal import TimeMention, find_times
 from cognimem.text.tokens import tokens
 
@@ -27,8 +27,10 @@ __all__ = [
     "event_period",
     "is_statement",
     "prepare_clause",
+    "shield_names",
     "tidy",
     "unify",
+    "unshield",
 ]
 
 _UNIFY = ((re.compile(r"[’‘`´]"), "'"), (re.compile(r"[“”]"), '"'), (re.compile(r"\s+"), " "))
@@ -127,6 +129,24 @@ def unify(text: str) -> str:
     for pattern, replacement in _UNIFY:
         text = pattern.sub(replacement, text)
     return text
+
+
+def shield_names(sentence: str) -> str:
+    """``sentence`` with the full stops of its names ("J. K. Rowling", "Dr. Lee") written
+    as ``NAME_STOP``, so that a value read up to a full stop reads the whole name;
+    :func:`unshield` writes them back."""
+    stops = name_stops(sentence)
+    if not stops:
+        return sentence
+    chars = list(sentence)
+    for at in stops:
+        chars[at] = NAME_STOP
+    return "".join(chars)
+
+
+def unshield(text: str) -> str:
+    """``text`` with its names' full stops written as full stops again."""
+    return text.replace(NAME_STOP, ".")
 
 
 def tidy(sentence: str) -> str:

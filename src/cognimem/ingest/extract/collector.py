@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 
-from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.clauses import Clause, unshield
 from cognimem.ingest.extract.schema import (
     SCOPE_TAGS,
     ExtractedEntity,
@@ -63,13 +63,16 @@ class Collector:
     def entity(self, name: str | None, kind: EntityType) -> None:
         if not name:
             return
+        name = unshield(name)
         key = name.casefold()
         known = self.entities.get(key)
         if known is None or (known.type is EntityType.OTHER and kind is not EntityType.OTHER):
             self.entities[key] = ExtractedEntity(name=name, type=kind)
 
     def relate(self, source: str, relation: str, target: str) -> None:
-        edge = ExtractedRelation(source=source, relation=relation, target=target)
+        edge = ExtractedRelation(
+            source=unshield(source), relation=relation, target=unshield(target)
+        )
         if edge not in self.relations:
             self.relations.append(edge)
 
@@ -92,10 +95,11 @@ class Collector:
     ) -> None:
         """One fact. ``timing`` says what the clause's time expression means for it:
         ``start`` (valid_from), ``end`` (valid_to) or ``window`` (both, while it lasts)."""
-        value = _SPACES.sub(" ", _BLANKED.sub(",", value)).strip(" ,.;:!?\"'")
+        value = _SPACES.sub(" ", _BLANKED.sub(",", unshield(value))).strip(" ,.;:!?\"'")
         if not value:
             return
         holds = holds and not c.past
+        obj = None if obj is None else unshield(obj)
         key = (subject.casefold(), category.value, predicate, value.casefold(), polarity, holds)
         if key in self._seen:
             return

@@ -18,6 +18,7 @@ __all__ = [
     "MODS",
     "NAME",
     "NAME1",
+    "NAME_STOP",
     "NUMBER",
     "ORG",
     "PET",
@@ -34,17 +35,23 @@ def icase(pattern: str) -> re.Pattern[str]:
 
 
 _CAP = "A-ZÀ-ÖØ-Þ"
-_WORD1 = rf"[{_CAP}][^\W\d_]*(?:['-][^\W\d_]+)*"
+# a name's full stop ("J. K. Rowling", "Dr. Lee", "St. Louis") while the detectors read a
+# sentence (``clauses.shield_names``): values that end at a full stop read on past it
+NAME_STOP = "\u2024"
+_WORD1 = rf"[{_CAP}](?:{NAME_STOP}[{_CAP}])*[^\W\d_]*(?:['-][^\W\d_]+)*{NAME_STOP}?"
 # a capitalised name of one word (NAME1) or of up to three (NAME)
 NAME1 = rf"(?-i:{_WORD1})"
 NAME = rf"(?-i:{_WORD1}(?:\s+{_WORD1}){{0,2}})"
-_PLACE_WORD = rf"[{_CAP}][^\W_]*(?:['.&-][^\W_]+)*"
+_PLACE_WORD = rf"[{_CAP}][^\W_]*(?:['.&{NAME_STOP}-][^\W_]+)*{NAME_STOP}?"
 # a place or an organisation: capitalised words, with "of", "de", "&" ... between
 PLACE = (
-    rf"(?-i:(?:St\.\s+|Saint\s+)?{_PLACE_WORD}(?:\s+(?:(?:de|del|da|do|of|upon|on|am)\s+)?"
+    rf"(?-i:(?:St[.{NAME_STOP}]\s+|Saint\s+)?{_PLACE_WORD}(?:\s+(?:(?:de|del|da|do|of|upon|on|am)\s+)?"
     rf"{_PLACE_WORD}){{0,3}}(?:,\s+{_PLACE_WORD})?)"
 )
-ORG = rf"(?-i:(?:St\.\s+)?{_PLACE_WORD}(?:\s+(?:&\s+|of\s+|and\s+)?{_PLACE_WORD}){{0,3}})"
+ORG = (
+    rf"(?-i:(?:St[.{NAME_STOP}]\s+)?{_PLACE_WORD}(?:\s+(?:&\s+|of\s+|and\s+)?{_PLACE_WORD})"
+    r"{0,3})"
+)
 # a relation word ("sister"), a pet, modifiers before a relation ("my little ..."), a job
 REL = alternation(vocab.RELATIONS)
 PET = alternation(vocab.PETS)
