@@ -14,6 +14,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from cognimem.providers.onnx_int8 import u8s8_exact
+
 
 def _cpu_model() -> str:
     try:
@@ -70,6 +72,8 @@ def describe() -> dict[str, Any]:
         "numpy": _version("numpy"),
         "tokenizers": _version("tokenizers"),
         "sqlite": sqlite3.sqlite_version,
+        # MiniLM's int8 products run on signed weights only with VNNI (providers/onnx_int8)
+        "vnni": u8s8_exact(),
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         # other work on the machine skews timings: record how busy it was
         "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
@@ -78,7 +82,8 @@ def describe() -> dict[str, Any]:
     info["summary"] = (
         f"{info['cpu_model']}, {cores} cores, {info['ram_gib']} GiB RAM, "
         f"Python {info['python']}, onnxruntime {info['onnxruntime']}, "
-        f"SQLite {info['sqlite']}, {info['date']}, commit {(info['source']['commit'] or '?')[:7]}"
+        f"SQLite {info['sqlite']}, {'' if info['vnni'] else 'no '}VNNI, {info['date']}, "
+        f"commit {(info['source']['commit'] or '?')[:7]}"
     )
     return info
 
