@@ -488,6 +488,15 @@ def test_a_name_with_initials_or_a_title_is_read_whole() -> None:
     assert only("My brother's name is T. J.").value == "T. J"
 
 
+def test_working_with_a_titled_person_is_a_colleague_not_an_employer() -> None:
+    colleague = read("I work with Dr. Smith.")
+    assert colleague.facts == []
+    assert [(e.name, e.type) for e in colleague.entities] == [("Dr. Smith", EntityType.PERSON)]
+    # for a titled person, or with an organisation, it stays an employer
+    assert only("I work for Dr. Smith.").value == "Dr. Smith"
+    assert only("I work with Google on their cloud.").value == "Google"
+
+
 async def test_extract_reads_a_batch_in_order() -> None:
     messages = [
         ExtractionInput(text=t, occurred_at=WHEN) for t in ("I like tea.", "Hi!", "I'm vegan.")

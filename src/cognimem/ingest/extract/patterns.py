@@ -24,6 +24,7 @@ __all__ = [
     "PET",
     "PLACE",
     "REL",
+    "TITLE",
     "TRAILING_S",
     "icase",
 ]
@@ -43,6 +44,8 @@ _WORD1 = rf"[{_CAP}](?:{NAME_STOP}[{_CAP}])*[^\W\d_]*(?:['-][^\W\d_]+)*{NAME_STO
 NAME1 = rf"(?-i:{_WORD1})"
 NAME = rf"(?-i:{_WORD1}(?:\s+{_WORD1}){{0,2}})"
 _PLACE_WORD = rf"[{_CAP}][^\W_]*(?:['.&{NAME_STOP}-][^\W_]+)*{NAME_STOP}?"
+# a person's title before their name ("Dr. Lee", "Mrs Patel")
+TITLE = rf"(?-i:(?:Dr|Mr|Mrs|Ms|Prof)[.{NAME_STOP}]?)"
 # a place or an organisation: capitalised words, with "of", "de", "&" ... between
 PLACE = (
     rf"(?-i:(?:St[.{NAME_STOP}]\s+|Saint\s+)?{_PLACE_WORD}(?:\s+(?:(?:de|del|da|do|of|upon|on|am)\s+)?"

@@ -24,6 +24,7 @@ from cognimem.ingest.extract.patterns import (
     PET,
     PLACE,
     REL,
+    TITLE,
     icase,
 )
 from cognimem.models.knowledge import EntityType as ET
@@ -94,8 +95,9 @@ _TEACH = icase(r"\bI\s+teach\b(?!\s+(?:myself|me)\b)")
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
 _WORK_AT = icase(
     rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|work "
-    rf"full-time|work part-time)\s+(?:at|for|with)\s+(?P<v>{ORG})"
+    rf"full-time|work part-time)\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
 )
+_TITLED = re.compile(rf"{TITLE}\s")
 _WORK_AT_PLACE = icase(
     rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|quit my "
     rf"job|left my job|lost my job|got a job|started a (?:new )?job|started working|quit|"
@@ -261,7 +263,9 @@ class IdentityReader(Collector):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
         m = _WORK_AT.search(c.text) or _JOB_START.search(c.text)
         org = phrases.name(m.group("v")) if m else None
-        if m and org:
+        if m and org and m.groupdict().get("prep", "").lower() == "with" and _TITLED.match(org):
+            self.entity(org, ET.PERSON)  # "I work with Dr. Lee": a colleague, no employer
+        elif m and org:
             verb = m.group("verb").lower()
             ended = verb in {"worked", "quit my job", "left my job", "quit"} or (
                 verb.endswith(" from")
