@@ -493,7 +493,8 @@ def test_working_with_a_titled_person_is_a_colleague_not_an_employer() -> None:
     assert colleague.facts == []
     assert [(e.name, e.type) for e in colleague.entities] == [("Dr. Smith", EntityType.PERSON)]
     # for a titled person, or with an organisation, it stays an employer
-    assert only("I work for Dr. Smith.").value == "Dr. Smith"
+    boss = only("I work for Dr. Smith.")
+    assert (boss.value, boss.object_type) == ("Dr. Smith", EntityType.PERSON)
     assert only("I work with Google on their cloud.").value == "Google"
 
 

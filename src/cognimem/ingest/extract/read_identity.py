@@ -263,7 +263,8 @@ class IdentityReader(Collector):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
         m = _WORK_AT.search(c.text) or _JOB_START.search(c.text)
         org = phrases.name(m.group("v")) if m else None
-        if m and org and m.groupdict().get("prep", "").lower() == "with" and _TITLED.match(org):
+        person = org is not None and _TITLED.match(org) is not None  # "Dr. Lee"
+        if m and org and person and m.groupdict().get("prep", "").lower() == "with":
             self.entity(org, ET.PERSON)  # "I work with Dr. Lee": a colleague, no employer
         elif m and org:
             verb = m.group("verb").lower()
@@ -277,7 +278,7 @@ class IdentityReader(Collector):
                 org,
                 holds=not ended,
                 obj=org,
-                obj_type=ET.ORGANIZATION,
+                obj_type=ET.PERSON if person else ET.ORGANIZATION,
                 timing="end" if ended else "start",
             )
         elif (m := _WORK_AT_PLACE.search(c.text)) is not None:
