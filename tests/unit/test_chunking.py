@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from cognimem.errors import UsageError
 from cognimem.ingest.chunking import chunk_text
-from cognimem.text.sentences import name_stops, split_sentences
+from cognimem.text.sentences import inner_stops, split_sentences
 
 
 def words(text: str) -> int:
@@ -210,13 +210,15 @@ def test_sentences_keep_every_character(text: str) -> None:
         ("Since I met J. K. Rowling I love writing.", "Since I met J# K# Rowling I love writing."),
         ("J.K. Rowling wrote it.", "J#K# Rowling wrote it."),
         ("I work with Dr. Lee at St. Mary's.", "I work with Dr# Lee at St# Mary's."),
-        # not a name: a number, an abbreviation, "I", the sentence's own last stop
-        ("It is 3.5 km, e.g. a walk.", "It is 3.5 km, e.g. a walk."),
+        ("It is 3.5 km, or $1,500.50.", "It is 3#5 km, or $1,500#50."),
+        # none: an abbreviation, "I", the sentence's own last stop, a stop before a digit
+        ("Walk, e.g. to town.", "Walk, e.g. to town."),
+        ("Version 2. 3 more", "Version 2. 3 more"),
         ("So did I. Then", "So did I. Then"),
         ("My brother is called T. J.", "My brother is called T# J."),
         ('I met Dr."', 'I met Dr."'),
     ],
 )
-def test_name_stops_are_the_full_stops_inside_names(sentence: str, names: str) -> None:
-    marked = "".join("#" if at in name_stops(sentence) else ch for at, ch in enumerate(sentence))
+def test_inner_stops_are_the_full_stops_inside_names_and_numbers(sentence: str, names: str) -> None:
+    marked = "".join("#" if at in inner_stops(sentence) else ch for at, ch in enumerate(sentence))
     assert marked == names

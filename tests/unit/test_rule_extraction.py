@@ -477,8 +477,8 @@ def test_a_sentence_with_initials_or_a_quoted_title_is_one_piece_of_evidence() -
     assert [f.evidence for f in quoted.facts] == ["I love dancing."]
 
 
-def test_a_name_with_initials_or_a_title_is_read_whole() -> None:
-    # values are read up to a full stop; a name's own full stops do not end them
+def test_a_name_with_initials_or_a_title_or_a_decimal_number_is_read_whole() -> None:
+    # values are read up to a full stop; a name's or a number's own do not end them
     author = only("My favorite author is J. K. Rowling.")
     assert (author.predicate, author.value) == ("favorite_author", "J. K. Rowling")
     met = only("I met J.K. Rowling yesterday.")
@@ -486,6 +486,10 @@ def test_a_name_with_initials_or_a_title_is_read_whole() -> None:
     assert only("I live in St. Louis.").value == "St. Louis"
     # the sentence's own last full stop is not kept
     assert only("My brother's name is T. J.").value == "T. J"
+    # nor does a decimal point end a number
+    assert only("My goal is to run 3.5 miles a day.").value == "run 3.5 miles a day"
+    # ("by June" is still read as a time, and left out of the value)
+    assert only("My goal is to save $1,500.50 by June.").value == "save $1,500.50"
 
 
 def test_working_with_a_titled_person_is_a_colleague_not_an_employer() -> None:

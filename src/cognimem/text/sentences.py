@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["name_stops", "sentence_spans", "split_sentences"]
+__all__ = ["inner_stops", "sentence_spans", "split_sentences"]
 
 # Lines are always separate sentences; any of these ends a line.
 _LINE = re.compile(r"[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
@@ -46,6 +46,9 @@ _DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]$")
 
 # A full stop after a word, and the word: "Dr." in "Dr. Lee", "J." in "J.K. Rowling".
 _WORD_STOP = re.compile(r"\b(\w+)\.")
+
+# A decimal point: "3.5", "1,500.50".
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 
 # A list marker: "1." or "a." alone at the start of a line or sentence.
 _LIST_MARKER = re.compile(r"^(?:\d{1,3}|[A-Za-z])$")
@@ -101,16 +104,19 @@ def _is_boundary(text: str, sentence_start: int, term: re.Match[str]) -> bool:
     return True
 
 
-def name_stops(sentence: str) -> list[int]:
-    """Where ``sentence`` has a full stop that is part of a name: after an initial ("J. K.
-    Rowling", "J.K.") or a title ("Dr. Lee", "St. Louis"), with more of the sentence
-    after it. A sentence's own last full stop is none of them."""
+def inner_stops(sentence: str) -> list[int]:
+    """Where ``sentence`` has a full stop that ends nothing: inside a number ("3.5",
+    "$1,500.50"), or part of a name, after an initial ("J. K. Rowling", "J.K.") or a title
+    ("Dr. Lee", "St. Louis") with more of the sentence after it. A sentence's own last
+    full stop is none of them."""
     last = len(sentence.rstrip().rstrip("\"'”’»)]}"))
-    return [
+    names = [
         m.end() - 1
         for m in _WORD_STOP.finditer(sentence)
         if m.end() < last and (_is_initial(m.group(1)) or m.group(1).lower() in _TITLES)
     ]
+    numbers = [m.start() for m in _DECIMAL_POINT.finditer(sentence)]
+    return sorted(names + numbers)
 
 
 def _is_initial(word: str) -> bool:

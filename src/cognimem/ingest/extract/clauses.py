@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
-from cognimem.ingest.extract.patterns import NAME_STOP, icase
-from cognimem.text.sentences import name_stops, split_sentences
+from cognimem.ingest.extract.patterns import INNER_STOP, icase
+from cognimem.text.sentences import inner_stops, split_sentences
 from cognimem.text.temporal import TimeMention, find_times
 from cognimem.text.tokens import tokens
 
@@ -27,7 +27,7 @@ __all__ = [
     "event_period",
     "is_statement",
     "prepare_clause",
-    "shield_names",
+    "shield_stops",
     "tidy",
     "unify",
     "unshield",
@@ -131,22 +131,23 @@ def unify(text: str) -> str:
     return text
 
 
-def shield_names(sentence: str) -> str:
-    """``sentence`` with the full stops of its names ("J. K. Rowling", "Dr. Lee") written
-    as ``NAME_STOP``, so that a value read up to a full stop reads the whole name;
-    :func:`unshield` writes them back."""
-    stops = name_stops(sentence)
+def shield_stops(sentence: str) -> str:
+    """``sentence`` with the full stops inside its names and numbers ("J. K. Rowling",
+    "Dr. Lee", "3.5") written as ``INNER_STOP``, so that a value read up to a full stop
+    reads the whole name or number; :func:`unshield` writes them back (same length, so
+    positions hold)."""
+    stops = inner_stops(sentence)
     if not stops:
         return sentence
     chars = list(sentence)
     for at in stops:
-        chars[at] = NAME_STOP
+        chars[at] = INNER_STOP
     return "".join(chars)
 
 
 def unshield(text: str) -> str:
-    """``text`` with its names' full stops written as full stops again."""
-    return text.replace(NAME_STOP, ".")
+    """``text`` with its inner full stops written as full stops again."""
+    return text.replace(INNER_STOP, ".")
 
 
 def tidy(sentence: str) -> str:
@@ -186,7 +187,8 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
     if len(text) < 3:
         return None
     change = _CHANGE.search(text) is not None
-    times = find_times(text, reference, prefer_future=_FUTURE.search(text) is not None)
+    # times are read as written ("8 p.m.", "7.30"); the positions are the same
+    times = find_times(unshield(text), reference, prefer_future=_FUTURE.search(text) is not None)
     base = _blank(text, times)
     past = bool(_USED_TO.search(base) or _NO_LONGER.search(base))
     rewritten = _USED_TO.sub(r"\1", _USED_TO_BE.sub(lambda m: _BE[m.group(1).lower()], base))

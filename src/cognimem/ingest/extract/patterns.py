@@ -14,11 +14,11 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.lexicon import alternation
 
 __all__ = [
+    "INNER_STOP",
     "JOB",
     "MODS",
     "NAME",
     "NAME1",
-    "NAME_STOP",
     "NUMBER",
     "ORG",
     "PET",
@@ -36,23 +36,24 @@ def icase(pattern: str) -> re.Pattern[str]:
 
 
 _CAP = "A-ZÀ-ÖØ-Þ"
-# a name's full stop ("J. K. Rowling", "Dr. Lee", "St. Louis") while the detectors read a
-# sentence (``clauses.shield_names``): values that end at a full stop read on past it
-NAME_STOP = "\u2024"
-_WORD1 = rf"[{_CAP}](?:{NAME_STOP}[{_CAP}])*[^\W\d_]*(?:['-][^\W\d_]+)*{NAME_STOP}?"
+# a full stop inside a name or a number ("J. K. Rowling", "St. Louis", "3.5") while the
+# detectors read a sentence (``clauses.shield_stops``): values ending at a full stop read
+# on past it
+INNER_STOP = "\u2024"
+_WORD1 = rf"[{_CAP}](?:{INNER_STOP}[{_CAP}])*[^\W\d_]*(?:['-][^\W\d_]+)*{INNER_STOP}?"
 # a capitalised name of one word (NAME1) or of up to three (NAME)
 NAME1 = rf"(?-i:{_WORD1})"
 NAME = rf"(?-i:{_WORD1}(?:\s+{_WORD1}){{0,2}})"
-_PLACE_WORD = rf"[{_CAP}][^\W_]*(?:['.&{NAME_STOP}-][^\W_]+)*{NAME_STOP}?"
+_PLACE_WORD = rf"[{_CAP}][^\W_]*(?:['.&{INNER_STOP}-][^\W_]+)*{INNER_STOP}?"
 # a person's title before their name ("Dr. Lee", "Mrs Patel")
-TITLE = rf"(?-i:(?:Dr|Mr|Mrs|Ms|Prof)[.{NAME_STOP}]?)"
+TITLE = rf"(?-i:(?:Dr|Mr|Mrs|Ms|Prof)[.{INNER_STOP}]?)"
 # a place or an organisation: capitalised words, with "of", "de", "&" ... between
 PLACE = (
-    rf"(?-i:(?:St[.{NAME_STOP}]\s+|Saint\s+)?{_PLACE_WORD}(?:\s+(?:(?:de|del|da|do|of|upon|on|am)\s+)?"
+    rf"(?-i:(?:St[.{INNER_STOP}]\s+|Saint\s+)?{_PLACE_WORD}(?:\s+(?:(?:de|del|da|do|of|upon|on|am)\s+)?"
     rf"{_PLACE_WORD}){{0,3}}(?:,\s+{_PLACE_WORD})?)"
 )
 ORG = (
-    rf"(?-i:(?:St[.{NAME_STOP}]\s+)?{_PLACE_WORD}(?:\s+(?:&\s+|of\s+|and\s+)?{_PLACE_WORD})"
+    rf"(?-i:(?:St[.{INNER_STOP}]\s+)?{_PLACE_WORD}(?:\s+(?:&\s+|of\s+|and\s+)?{_PLACE_WORD})"
     r"{0,3})"
 )
 # a relation word ("sister"), a pet, modifiers before a relation ("my little ..."), a job

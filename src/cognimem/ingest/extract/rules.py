@@ -59,7 +59,7 @@ from cognimem.ingest.extract.clauses import (
     clause_parts,
     is_statement,
     prepare_clause,
-    shield_names,
+    shield_stops,
     tidy,
     unify,
 )
@@ -121,7 +121,7 @@ class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, Prefe
             self.entity(name, kind)
 
     def _mentions(self, sentence: str) -> None:
-        sentence = shield_names(sentence)
+        sentence = shield_stops(sentence)
         for m in _PERSON_MENTION.finditer(sentence):
             name = phrases.name(m.group("v") or m.group("w") or m.group("x") or m.group("y"))
             if name and name.lower() not in vocab.NATIONALITIES:
@@ -135,7 +135,7 @@ class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, Prefe
         evidence = sentence.strip()
         if evidence.endswith("?"):
             return
-        text = shield_names(tidy(evidence))
+        text = shield_stops(tidy(evidence))
         if not text or not is_statement(text):
             return
         if self._causal(text, evidence):
