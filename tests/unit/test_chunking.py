@@ -205,20 +205,30 @@ def test_sentences_keep_every_character(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("sentence", "names"),
+    ("sentence", "marked"),
     [
         ("Since I met J. K. Rowling I love writing.", "Since I met J# K# Rowling I love writing."),
         ("J.K. Rowling wrote it.", "J#K# Rowling wrote it."),
         ("I work with Dr. Lee at St. Mary's.", "I work with Dr# Lee at St# Mary's."),
         ("It is 3.5 km, or $1,500.50.", "It is 3#5 km, or $1,500#50."),
-        # none: an abbreviation, "I", the sentence's own last stop, a stop before a digit
-        ("Walk, e.g. to town.", "Walk, e.g. to town."),
-        ("Version 2. 3 more", "Version 2. 3 more"),
+        ("Walk, e.g. at 6 a.m. on Feb. 3rd.", "Walk, e#g# at 6 a#m# on Feb# 3rd."),
+        ("I live in the U.S.", "I live in the U#S."),
+        # none: "I", a number's last stop, the sentence's own last stop
         ("So did I. Then", "So did I. Then"),
+        ("Version 2. 3 more", "Version 2. 3 more"),
         ("My brother is called T. J.", "My brother is called T# J."),
         ('I met Dr."', 'I met Dr."'),
     ],
 )
-def test_inner_stops_are_the_full_stops_inside_names_and_numbers(sentence: str, names: str) -> None:
-    marked = "".join("#" if at in inner_stops(sentence) else ch for at, ch in enumerate(sentence))
-    assert marked == names
+def test_inner_stops_are_the_full_stops_inside_names_numbers_and_abbreviations(
+    sentence: str, marked: str
+) -> None:
+    stops = inner_stops(sentence)
+    assert "".join("#" if at in stops else ch for at, ch in enumerate(sentence)) == marked
+
+
+def test_an_abbreviated_month_ends_no_sentence() -> None:
+    assert split_sentences("I moved on Feb. 3rd. It was cold.") == [
+        "I moved on Feb. 3rd.",
+        "It was cold.",
+    ]

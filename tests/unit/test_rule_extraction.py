@@ -477,7 +477,7 @@ def test_a_sentence_with_initials_or_a_quoted_title_is_one_piece_of_evidence() -
     assert [f.evidence for f in quoted.facts] == ["I love dancing."]
 
 
-def test_a_name_with_initials_or_a_title_or_a_decimal_number_is_read_whole() -> None:
+def test_full_stops_inside_names_numbers_and_abbreviations_end_no_value() -> None:
     # values are read up to a full stop; a name's or a number's own do not end them
     author = only("My favorite author is J. K. Rowling.")
     assert (author.predicate, author.value) == ("favorite_author", "J. K. Rowling")
@@ -490,6 +490,13 @@ def test_a_name_with_initials_or_a_title_or_a_decimal_number_is_read_whole() -> 
     assert only("My goal is to run 3.5 miles a day.").value == "run 3.5 miles a day"
     # ("by June" is still read as a time, and left out of the value)
     assert only("My goal is to save $1,500.50 by June.").value == "save $1,500.50"
+    # an abbreviation's: "e.g." gives an example, "Feb." a date
+    assert [f.value for f in facts("I'm allergic to penicillin, e.g. amoxicillin.")] == [
+        "penicillin",
+        "amoxicillin",
+    ]
+    moved = only("I moved to Paris on Feb. 3rd.")
+    assert (moved.value, moved.valid_from) == ("Paris", at(2024, 2, 3))
 
 
 def test_working_with_a_titled_person_is_a_colleague_not_an_employer() -> None:

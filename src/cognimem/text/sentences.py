@@ -37,7 +37,8 @@ _TITLES = frozenset(
 _ABBREVIATIONS = _TITLES | frozenset(
     {
         "vs", "cf", "viz", "approx", "fig", "etc", "inc", "ltd", "co", "corp", "e.g",
-        "i.e", "a.m", "p.m", "u.s", "u.k",
+        "i.e", "a.m", "p.m", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun", "jul",
+        "aug", "sep", "sept", "oct", "nov", "dec",
     }
 )  # fmt: skip
 
@@ -46,6 +47,9 @@ _DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]$")
 
 # A full stop after a word, and the word: "Dr." in "Dr. Lee", "J." in "J.K. Rowling".
 _WORD_STOP = re.compile(r"\b(\w+)\.")
+
+# Letters each followed by a full stop: "e.g.", "a.m.", "U.S.".
+_DOTTED_RUN = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 # A decimal point: "3.5", "1,500.50".
 _DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
@@ -113,10 +117,16 @@ def inner_stops(sentence: str) -> list[int]:
     names = [
         m.end() - 1
         for m in _WORD_STOP.finditer(sentence)
-        if m.end() < last and (_is_initial(m.group(1)) or m.group(1).lower() in _TITLES)
+        if m.end() < last and (_is_initial(m.group(1)) or m.group(1).lower() in _ABBREVIATIONS)
+    ]
+    dotted = [
+        at
+        for m in _DOTTED_RUN.finditer(sentence)
+        for at in range(m.start() + 1, m.end(), 2)
+        if at < last - 1
     ]
     numbers = [m.start() for m in _DECIMAL_POINT.finditer(sentence)]
-    return sorted(names + numbers)
+    return sorted(set(names + dotted + numbers))
 
 
 def _is_initial(word: str) -> bool:

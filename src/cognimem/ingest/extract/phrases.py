@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract import vocabulary as vocab
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import INNER_STOP, icase
 from cognimem.text.tokens import tokens
 
 __all__ = [
@@ -30,9 +30,11 @@ _TRAILING = icase(
     r"for a while|all week|all day|anymore|though|too|as well|again|now|please|ok|lol|"
     r"haha|for me)|[\s,.;:!?\"'-])+$"
 )
+# determiners, and "e.g." / "i.e." before the example they give
 DET = icase(
-    r"^(?:(?:the|a|an|some|any|all|most|many|lots of|a lot of|plenty of|my|our|his|her|"
-    r"their|two|three|several|both|either|on)\s+)+"
+    rf"^(?:(?:the|a|an|some|any|all|most|many|lots of|a lot of|plenty of|my|our|his|her|"
+    rf"their|two|three|several|both|either|on)\s+|(?:e[.{INNER_STOP}]g|i[.{INNER_STOP}]e)"
+    rf"[.{INNER_STOP}]?,?\s+)+"
 )
 OBJ_STOP = icase(
     r"\s+(?:on|in|at|with|during|after|before|for|from|over|than|when|while|because|but|"
