@@ -188,6 +188,17 @@ def test_months() -> None:
     assert one("mid-May").approximate
 
 
+def test_a_month_with_its_year_keeps_the_year_after_any_preposition() -> None:
+    # "since January" alone is this year's January: the year said after it wins
+    since = one("I've lived in Berlin since January 2020")
+    assert (since.text, days(since)) == ("since January 2020", (date(2020, 1, 1), date(2020, 2, 1)))
+    assert days(one("until Dec 2025")) == (date(2025, 12, 1), date(2026, 1, 1))
+    assert days(one("in Jan. 2020")) == (date(2020, 1, 1), date(2020, 2, 1))
+    assert one("early March 2021").approximate
+    assert not one("in March 2021").approximate
+    assert find_times("they may 2024 be late", REF) == []
+
+
 def test_the_modal_verb_may_is_not_a_month() -> None:
     assert find_times("I may 2 times a week", REF) == []
 

@@ -26,8 +26,9 @@ Conventions, chosen so that every expression has exactly one reading:
   ``several`` count as 3 and ``a couple (of)`` as 2; those mentions are ``approximate``.
   ``in N units`` / ``N units from now`` move forward the same way.
 - Explicit dates: ``2023-05-07``, ``7 May 2023``, ``the 7th of May``, ``May 7, 2023``,
-  ``May 2023``, ``in 2019`` (a year needs a preposition before it: in, since, during,
-  from, until, by, of, before, after, around), ``in May``. A date or month without a
+  ``May 2023``, ``Jan. 2020``, ``since January 2020``, ``in 2019`` (a year needs a
+  preposition before it: in, since, during, from, until, by, of, before, after,
+  around), ``in May``. A date or month without a
   year is the latest one whose start is not after the reference (chat about memories
   looks back); with ``prefer_future`` it is the earliest one that has not ended yet.
   ``last May`` is the latest May before the reference's month, ``next May`` the first
@@ -244,8 +245,11 @@ def _month_day(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    start, end = month_range(int(m.group(2)), month_name(m.group(1)))
-    return start, end, "month", False
+    if m.group(2) == "may":  # lower-case: the verb ("they may 2024 ...") as in _month_day
+        return None
+    start, end = month_range(int(m.group(3)), month_name(m.group(2)))
+    approximate = (m.group(1) or "").lower() in {"around", "circa", "early", "late", "mid"}
+    return start, end, "month", approximate
 
 
 def _year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
@@ -342,7 +346,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
             _day_month,
         ),
         (rf"\b(?:on\s+)?({_MONTH_ANY})\s+{_DAYNUM}(?!\d)(?:,?\s+{_YEAR})?\b", _month_day),
-        (rf"\b(?:in\s+)?({_MONTH})\s+(?:of\s+)?{_YEAR}\b", _month_year),
+        (
+            rf"\b(?:(in|since|during|from|until|till|by|of|before|after|around|circa|early|"
+            rf"late|mid)[\s-]+)?({_MONTH_ANY})\s+(?:of\s+)?{_YEAR}\b",
+            _month_year,
+        ),
         (
             rf"\b(in|during|since|by|until|till|this|last|next|early|late|mid)[\s-]+({_MONTH})\b",
             _month_only,
