@@ -122,6 +122,8 @@ def test_a_bare_weekday_looks_back_unless_the_caller_looks_ahead() -> None:
         ("a couple of weeks ago", date(2024, 6, 1), date(2024, 6, 8), "week", True),
         ("six months ago", date(2023, 12, 15), date(2024, 1, 15), "month", False),
         ("two years ago", date(2022, 6, 15), date(2023, 6, 15), "year", False),
+        ("two years back", date(2022, 6, 15), date(2023, 6, 15), "year", False),
+        ("a few days back", date(2024, 6, 12), date(2024, 6, 13), "day", True),
         ("in 3 days", date(2024, 6, 18), date(2024, 6, 19), "day", False),
         ("in two weeks", date(2024, 6, 29), date(2024, 7, 6), "week", False),
         ("a month from now", date(2024, 7, 15), date(2024, 8, 15), "month", False),
@@ -134,6 +136,35 @@ def test_counted_units_ago_and_ahead(
     assert days(mention) == (start, end)
     assert mention.granularity == granularity
     assert mention.approximate is approximate
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "granularity", "approximate"),
+    [
+        # REF is Saturday 15 June 2024
+        ("over the past two weeks", date(2024, 6, 1), date(2024, 6, 16), "week", False),
+        ("in the last 3 months", date(2024, 3, 15), date(2024, 6, 16), "month", False),
+        ("the week before last", date(2024, 5, 27), date(2024, 6, 3), "week", False),
+        ("the weekend before last", date(2024, 6, 1), date(2024, 6, 3), "weekend", False),
+        ("by the end of the year", date(2024, 1, 1), date(2025, 1, 1), "year", True),
+        ("at the beginning of next month", date(2024, 7, 1), date(2024, 8, 1), "month", True),
+    ],
+)
+def test_spans_up_to_now_two_units_back_and_parts_of_a_unit(
+    text: str, start: date, end: date, granularity: str, approximate: bool
+) -> None:
+    mention = one(text)
+    assert days(mention) == (start, end)
+    assert (mention.granularity, mention.approximate, mention.relative) == (
+        granularity,
+        approximate,
+        True,
+    )
+
+
+def test_what_is_no_span_up_to_now() -> None:
+    assert find_times("the last two years of school", REF) == []
+    assert one("I came back last week").text == "last week"
 
 
 def test_month_arithmetic_clamps_to_the_last_day() -> None:

@@ -21,9 +21,14 @@ Conventions, chosen so that every expression has exactly one reading:
   ISO week (possibly already past). ``on Friday`` (no qualifier): the latest Friday
   strictly before the reference, or the first strictly after it when the caller says
   the sentence looks ahead (``prefer_future``); ``on Fridays`` (habitual) is ignored.
-- ``N days/weeks/months/years ago``: the reference date moved back N units, as a window
-  of one unit from there ("two years ago" on 2024-06-15 starts 2022-06-15). ``a few`` and
-  ``several`` count as 3 and ``a couple (of)`` as 2; those mentions are ``approximate``.
+- ``the past/last N units``: from N units back to the end of the reference's day ("the
+  last two years of school" is not one). ``the week/weekend/month/year before last``:
+  two units back. ``the end/beginning/start/middle of the/this/last/next
+  week/month/year``: that unit, ``approximate``.
+- ``N days/weeks/months/years ago`` (or ``back``): the reference date moved back N
+  units, as a window of one unit from there ("two years ago" on 2024-06-15 starts
+  2022-06-15). ``a few`` and ``several`` count as 3 and ``a couple (of)`` as 2; those
+  mentions are ``approximate``.
   ``in N units`` / ``N units from now`` move forward the same way.
 - Explicit dates: ``2023-05-07``, ``7 May 2023``, ``the 7th of May``, ``May 7, 2023``,
   ``May 2023``, ``Jan. 2020``, ``since January 2020``, ``in 2019`` (a year needs a
@@ -152,8 +157,35 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     which, unit = m.group(1).lower(), m.group(2).lower()
     if which.startswith("this"):
         which = "last" if "past" in which else "this"
-    step = {"last": -1, "this": 0, "next": 1}[which]
+    return _unit_window(ref.date(), unit, {"last": -1, "this": 0, "next": 1}[which])
+
+
+def _before_last(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    """``the week before last``: two units back."""
+    return _unit_window(ref.date(), m.group(1).lower(), -2)
+
+
+def _part_of_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    """``the end of the year``, ``the beginning of next month``: the unit, approximately."""
+    step = {"last": -1, "next": 1}.get((m.group(2) or "").lower(), 0)
+    resolved = _unit_window(ref.date(), m.group(3).lower(), step)
+    return None if resolved is None else (*resolved[:3], True)
+
+
+def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    """``the past two weeks``: from that far back up to the end of the reference's day."""
+    n, approximate = number_of(m.group(1))
     today = ref.date()
+    start, _ = move(today, m.group(2), -n)
+    return (
+        utc_at(start),
+        utc_at(today + timedelta(days=1)),
+        m.group(2).lower().rstrip("s"),
+        approximate,
+    )
+
+
+def _unit_window(today: date, unit: str, step: int) -> _Resolved:
     if unit == "week":
         start = week_start(today) + timedelta(weeks=step)
         return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
@@ -369,6 +401,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
         (rf"\b(last|this|next)\s+({_WEEKDAY})\b", _relative_weekday),
         (rf"\bon\s+({_WEEKDAY})\b(?!s)", _bare_weekday),
         (r"\b(this\s+past|last|this|next)\s+(week|weekend|month|year)\b", _relative_unit),
+        (r"\bthe\s+(week|weekend|month|year)\s+before\s+last\b", _before_last),
+        (
+            r"\b(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+|this\s+|(last|next)\s+)"
+            r"(week|month|year)\b",
+            _part_of_unit,
+        ),
+        (
+            rf"\b(?:the\s+)?(?:past|last|previous)\s+({_NUMBER})\s+({_UNIT})\b(?!\s+of\b)",
+            _past_span,
+        ),
         (rf"\b(this\s+past|last|this|next)\s+({_SEASON})\b", _relative_season),
         (rf"\b(?:the\s+)?({_SEASON})\s+(?:of\s+)?{_YEAR}\b", _named_season),
         (r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", _day_of_month),
@@ -377,14 +419,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
             rf"(?:(this|last|next)\s+)?({_MONTH})(?:,?\s+{_YEAR})?\b",
             _week_of_month,
         ),
-        (rf"\b({_NUMBER})\s+({_UNIT})\s+ago\b", _ago),
+        (rf"\b({_NUMBER})\s+({_UNIT})\s+(?:ago|back)\b", _ago),
         (rf"\bin\s+({_NUMBER})\s+({_UNIT})\b", _ahead),
         (rf"\b({_NUMBER})\s+({_UNIT})\s+from\s+now\b", _ahead),
     )
 )
 _RELATIVE_HANDLERS: frozenset[_Handler] = frozenset(
     {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead}
-    | {_relative_season}
+    | {_relative_season, _before_last, _part_of_unit, _past_span}
 )
 # "the week before" / "two days after" / "the Sunday before" / "last weekend before",
 # just ahead of a date
