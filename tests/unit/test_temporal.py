@@ -124,6 +124,9 @@ def test_a_bare_weekday_looks_back_unless_the_caller_looks_ahead() -> None:
         ("two years ago", date(2022, 6, 15), date(2023, 6, 15), "year", False),
         ("two years back", date(2022, 6, 15), date(2023, 6, 15), "year", False),
         ("a few days back", date(2024, 6, 12), date(2024, 6, 13), "day", True),
+        ("a month or so ago", date(2024, 5, 15), date(2024, 6, 15), "month", True),
+        ("a fortnight ago", date(2024, 6, 1), date(2024, 6, 15), "fortnight", False),
+        ("in a fortnight", date(2024, 6, 29), date(2024, 7, 13), "fortnight", False),
         ("in 3 days", date(2024, 6, 18), date(2024, 6, 19), "day", False),
         ("in two weeks", date(2024, 6, 29), date(2024, 7, 6), "week", False),
         ("a month from now", date(2024, 7, 15), date(2024, 8, 15), "month", False),
@@ -143,6 +146,8 @@ def test_counted_units_ago_and_ahead(
     [
         # REF is Saturday 15 June 2024
         ("over the past two weeks", date(2024, 6, 1), date(2024, 6, 16), "week", False),
+        ("for the past year", date(2023, 6, 15), date(2024, 6, 16), "year", False),
+        ("the past week", date(2024, 6, 8), date(2024, 6, 16), "week", False),
         ("in the last 3 months", date(2024, 3, 15), date(2024, 6, 16), "month", False),
         ("the week before last", date(2024, 5, 27), date(2024, 6, 3), "week", False),
         ("the weekend before last", date(2024, 6, 1), date(2024, 6, 3), "weekend", False),
@@ -160,6 +165,13 @@ def test_spans_up_to_now_two_units_back_and_parts_of_a_unit(
         approximate,
         True,
     )
+
+
+def test_a_coming_weekday_and_a_month_of_a_relative_year() -> None:
+    assert days(one("this coming Friday")) == (date(2024, 6, 21), date(2024, 6, 22))
+    assert days(one("in May last year")) == (date(2023, 5, 1), date(2023, 6, 1))
+    assert days(one("May of next year")) == (date(2025, 5, 1), date(2025, 6, 1))
+    assert one("they may last year").text == "last year"
 
 
 def test_what_is_no_span_up_to_now() -> None:

@@ -172,9 +172,10 @@ def move(day: date, unit: str, n: int) -> tuple[date, date]:
     if unit == "day":
         moved = day + timedelta(days=n)
         return moved, moved + timedelta(days=1)
-    if unit == "week":
-        moved = day + timedelta(weeks=n)
-        return moved, moved + timedelta(weeks=1)
+    if unit in ("week", "fortnight"):
+        weeks = 2 if unit == "fortnight" else 1
+        moved = day + timedelta(weeks=weeks * n)
+        return moved, moved + timedelta(weeks=weeks)
     months = n if unit == "month" else 12 * n
     moved = add_months(day, months)
     return moved, add_months(moved, 1 if unit == "month" else 12)

@@ -3,7 +3,8 @@
 Every expression resolves against ``reference`` (a message's ``occurred_at``), never
 against the wall clock, so re-reading an old conversation gives the same answer. The
 result is a half-open interval ``[start, end)`` in UTC with a ``granularity``:
-``part_of_day``, ``day``, ``weekend``, ``week``, ``month``, ``season`` or ``year``.
+``part_of_day``, ``day``, ``weekend``, ``week``, ``fortnight``, ``month``, ``season`` or
+``year``.
 
 Conventions, chosen so that every expression has exactly one reading:
 
@@ -21,14 +22,17 @@ Conventions, chosen so that every expression has exactly one reading:
   ISO week (possibly already past). ``on Friday`` (no qualifier): the latest Friday
   strictly before the reference, or the first strictly after it when the caller says
   the sentence looks ahead (``prefer_future``); ``on Fridays`` (habitual) is ignored.
+- ``this coming Friday``: as ``next Friday``. ``the past week`` (month, year): one unit
+  back to the end of the reference's day. ``in May last year``, ``May of next year``:
+  that month of the year before or after the reference's.
 - ``the past/last N units``: from N units back to the end of the reference's day ("the
   last two years of school" is not one). ``the week/weekend/month/year before last``:
   two units back. ``the end/beginning/start/middle of the/this/last/next
   week/month/year``: that unit, ``approximate``.
 - ``N days/weeks/months/years ago`` (or ``back``): the reference date moved back N
   units, as a window of one unit from there ("two years ago" on 2024-06-15 starts
-  2022-06-15). ``a few`` and ``several`` count as 3 and ``a couple (of)`` as 2; those
-  mentions are ``approximate``.
+  2022-06-15); a fortnight is two weeks. ``a few`` and ``several`` count as 3 and ``a
+  couple (of)`` as 2; those mentions, and ``a month or so ago``, are ``approximate``.
   ``in N units`` / ``N units from now`` move forward the same way.
 - Explicit dates: ``2023-05-07``, ``7 May 2023``, ``the 7th of May``, ``May 7, 2023``,
   ``May 2023``, ``Jan. 2020``, ``since January 2020``, ``in 2019`` (a year needs a
@@ -117,7 +121,7 @@ _MONTH_ANY = rf"(?:{_alt([*MONTHS, *MONTH_ABBREVIATIONS])})\.?"
 _WEEKDAY = rf"(?:{_alt(WEEKDAYS)})"
 _SEASON = rf"(?:{_alt(SEASONS)})"
 _NUMBER = r"(?:\d{1,3}|" + _alt(NUMBERS).replace(" ", r"\s+") + ")"
-_UNIT = r"(?:day|week|month|year)s?"
+_UNIT = r"(?:day|week|fortnight|month|year)s?"
 _DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d{2})"
 
@@ -200,8 +204,10 @@ def _unit_window(today: date, unit: str, step: int) -> _Resolved:
 
 
 def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    which, weekday = m.group(1).lower(), WEEKDAYS[m.group(2).lower()]
+    which, weekday = " ".join(m.group(1).lower().split()), WEEKDAYS[m.group(2).lower()]
     today = ref.date()
+    if which == "this coming":
+        which = "next"
     if which == "this":
         return day_window(week_start(today) + timedelta(days=weekday))
     if which == "next":
@@ -222,7 +228,24 @@ def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
 def _ago(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     n, approximate = number_of(m.group(1))
     start, end = move(ref.date(), m.group(2), -n)
+    approximate = approximate or m.group(3) is not None  # "a month or so ago"
     return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
+
+
+def _past_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    """``the past week``: the unit back from the end of the reference's day."""
+    today = ref.date()
+    start, _ = move(today, m.group(1), -1)
+    return utc_at(start), utc_at(today + timedelta(days=1)), m.group(1).lower(), False
+
+
+def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    """``in May last year``, ``May of next year``."""
+    if m.group(1) == "may":  # lower-case: the verb
+        return None
+    step = {"last": -1, "this": 0, "next": 1}[m.group(2).lower()]
+    start, end = month_range(ref.year + step, month_name(m.group(1)))
+    return start, end, "month", False
 
 
 def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
@@ -398,7 +421,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
             r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
             _relative_day,
         ),
-        (rf"\b(last|this|next)\s+({_WEEKDAY})\b", _relative_weekday),
+        (rf"\b(last|this\s+coming|this|next)\s+({_WEEKDAY})\b", _relative_weekday),
         (rf"\bon\s+({_WEEKDAY})\b(?!s)", _bare_weekday),
         (r"\b(this\s+past|last|this|next)\s+(week|weekend|month|year)\b", _relative_unit),
         (r"\bthe\s+(week|weekend|month|year)\s+before\s+last\b", _before_last),
@@ -419,14 +442,19 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
             rf"(?:(this|last|next)\s+)?({_MONTH})(?:,?\s+{_YEAR})?\b",
             _week_of_month,
         ),
-        (rf"\b({_NUMBER})\s+({_UNIT})\s+(?:ago|back)\b", _ago),
+        (rf"\b({_NUMBER})\s+({_UNIT})\s+(or\s+so\s+)?(?:ago|back)\b", _ago),
+        (r"\b(?:the\s+)?past\s+(day|week|fortnight|month|year)\b", _past_unit),
+        (
+            rf"\b(?:in\s+)?({_MONTH})\s+(?:of\s+)?(last|this|next)\s+year\b",
+            _month_of_relative_year,
+        ),
         (rf"\bin\s+({_NUMBER})\s+({_UNIT})\b", _ahead),
         (rf"\b({_NUMBER})\s+({_UNIT})\s+from\s+now\b", _ahead),
     )
 )
 _RELATIVE_HANDLERS: frozenset[_Handler] = frozenset(
     {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead}
-    | {_relative_season, _before_last, _part_of_unit, _past_span}
+    | {_relative_season, _before_last, _part_of_unit, _past_span, _past_unit}
 )
 # "the week before" / "two days after" / "the Sunday before" / "last weekend before",
 # just ahead of a date
@@ -505,7 +533,8 @@ _TIME_WORDS = frozenset(
         *SEASONS,
         *PARTS_OF_DAY,
         *("today", "tonight", "yesterday", "tomorrow", "ago", "weekend"),
-        *("day", "days", "week", "weeks", "month", "months", "year", "years"),
+        *("day", "days", "week", "weeks", "fortnight", "fortnights", "month", "months"),
+        *("year", "years"),
     )
 )
 _WORD = re.compile(r"[a-z]+")
