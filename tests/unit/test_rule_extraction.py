@@ -455,6 +455,12 @@ def test_names_are_entities_even_without_a_fact() -> None:
     employer = read("I work at Google.").entities
     assert [(e.name, e.type) for e in employer] == [("Google", EntityType.ORGANIZATION)]
     assert read("I talked to Sarah about it in English.").entities[0].name == "Sarah"
+    # a mentioned person's whole name, initials and title included, and nothing more
+    people = {
+        (e.name, e.type) for e in read("I talked to Sarah Jones and met J.K. Rowling.").entities
+    }
+    assert people == {("Sarah Jones", EntityType.PERSON), ("J.K. Rowling", EntityType.PERSON)}
+    assert [e.name for e in read("I work with Acme Corp.").entities] == ["Acme Corp"]
 
 
 def test_every_fact_carries_its_sentence_as_evidence() -> None:

@@ -63,7 +63,7 @@ from cognimem.ingest.extract.clauses import (
     tidy,
     unify,
 )
-from cognimem.ingest.extract.patterns import NAME1, PLACE, TITLE, icase
+from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
 from cognimem.ingest.extract.read_constraints import ConstraintReader
 from cognimem.ingest.extract.read_events import EventReader
 from cognimem.ingest.extract.read_identity import IdentityReader
@@ -98,7 +98,7 @@ _PERSON_MENTION = icase(
     rf"^(?:hi|hey|hello|thanks|thank you|congrats|congratulations|good morning|morning|"
     rf"wow|oh|yay|aw+)[,!\s]+(?P<v>{NAME1})\b|,\s*(?P<w>{NAME1})\s*[!.?]*$|"
     rf"\b(?:with|met|saw|told|asked|texted|called|hugged|thanked|and|(?:talked|spoke|"
-    rf"talking|speaking)\s+(?:to|with))\s+(?P<x>(?:{TITLE}\s+)?{NAME1})\b|"
+    rf"talking|speaking)\s+(?:to|with))\s+(?P<x>(?:{TITLE}\s+)?{NAME})\b|"
     rf"^(?P<y>{NAME1})\s+and\s+(?:I|me)\b"
 )
 _PLACE_MENTION = icase(
