@@ -132,10 +132,10 @@ def unify(text: str) -> str:
 
 
 def shield_stops(sentence: str) -> str:
-    """``sentence`` with the full stops inside its names and numbers ("J. K. Rowling",
-    "Dr. Lee", "3.5") written as ``INNER_STOP``, so that a value read up to a full stop
-    reads the whole name or number; :func:`unshield` writes them back (same length, so
-    positions hold)."""
+    """``sentence`` with the full stops inside its names, numbers and abbreviations ("J. K.
+    Rowling", "Dr. Lee", "3.5", "e.g.": :func:`cognimem.text.sentences.inner_stops`)
+    written as ``INNER_STOP``, so that a value read up to a full stop reads on past them;
+    :func:`unshield` writes them back (same length, so positions hold)."""
     stops = inner_stops(sentence)
     if not stops:
         return sentence
