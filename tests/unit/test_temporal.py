@@ -130,21 +130,7 @@ def test_a_bare_weekday_looks_back_unless_the_caller_looks_ahead() -> None:
         ("in 3 days", date(2024, 6, 18), date(2024, 6, 19), "day", False),
         ("in two weeks", date(2024, 6, 29), date(2024, 7, 6), "week", False),
         ("a month from now", date(2024, 7, 15), date(2024, 8, 15), "month", False),
-    ],
-)
-def test_counted_units_ago_and_ahead(
-    text: str, start: date, end: date, granularity: str, approximate: bool
-) -> None:
-    mention = one(text)
-    assert days(mention) == (start, end)
-    assert mention.granularity == granularity
-    assert mention.approximate is approximate
-
-
-@pytest.mark.parametrize(
-    ("text", "start", "end", "granularity", "approximate"),
-    [
-        # REF is Saturday 15 June 2024
+        # spans up to now, two units back, parts of a unit (REF is Saturday 15 June 2024)
         ("over the past two weeks", date(2024, 6, 1), date(2024, 6, 16), "week", False),
         ("for the past year", date(2023, 6, 15), date(2024, 6, 16), "year", False),
         ("the past week", date(2024, 6, 8), date(2024, 6, 16), "week", False),
@@ -155,7 +141,7 @@ def test_counted_units_ago_and_ahead(
         ("at the beginning of next month", date(2024, 7, 1), date(2024, 8, 1), "month", True),
     ],
 )
-def test_spans_up_to_now_two_units_back_and_parts_of_a_unit(
+def test_periods_counted_from_the_reference(
     text: str, start: date, end: date, granularity: str, approximate: bool
 ) -> None:
     mention = one(text)
