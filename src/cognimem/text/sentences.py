@@ -27,18 +27,12 @@ _LAST_WORD = re.compile(r"([\w.]+)$")
 # Abbreviations after which a full stop does not end a sentence, compared lower-cased
 # and without their final dot. Some can close a sentence ("... at 7 a.m. Then"); those
 # merge two sentences, which is harmless, where a split would cut a fact in two.
-# Titles are the abbreviations written before a name ("Dr. Lee", "St. Louis").
-_TITLES = frozenset(
+_ABBREVIATIONS = frozenset(
     {
         "mr", "mrs", "ms", "dr", "prof", "st", "mt", "sr", "jr", "rev", "gen", "col",
-        "lt", "sgt", "capt",
-    }
-)  # fmt: skip
-_ABBREVIATIONS = _TITLES | frozenset(
-    {
-        "vs", "cf", "viz", "approx", "fig", "etc", "inc", "ltd", "co", "corp", "e.g",
-        "i.e", "a.m", "p.m", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun", "jul",
-        "aug", "sep", "sept", "oct", "nov", "dec",
+        "lt", "sgt", "capt", "vs", "cf", "viz", "approx", "fig", "etc", "inc", "ltd",
+        "co", "corp", "e.g", "i.e", "a.m", "p.m", "u.s", "u.k", "jan", "feb", "mar",
+        "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     }
 )  # fmt: skip
 
@@ -99,10 +93,8 @@ def _is_boundary(text: str, sentence_start: int, term: re.Match[str]) -> bool:
     if found is None:
         return True
     word = found.group(1)
-    if word.lower() in _ABBREVIATIONS or _DOTTED.match(word):
+    if _abbreviated(word):
         return False
-    if _is_initial(word):
-        return False  # an initial: "J. R. R. Tolkien"
     if _LIST_MARKER.match(word) and term.start() - sentence_start <= 16:
         return text[sentence_start : term.start()].strip() != word  # "1. Buy milk"
     return True
@@ -110,14 +102,14 @@ def _is_boundary(text: str, sentence_start: int, term: re.Match[str]) -> bool:
 
 def inner_stops(sentence: str) -> list[int]:
     """Where ``sentence`` has a full stop that ends nothing: inside a number ("3.5",
-    "$1,500.50"), or part of a name, after an initial ("J. K. Rowling", "J.K.") or a title
-    ("Dr. Lee", "St. Louis") with more of the sentence after it. A sentence's own last
-    full stop is none of them."""
+    "$1,500.50"), or after an initial ("J. K. Rowling", "J.K."), a title ("Dr. Lee",
+    "St. Louis") or another abbreviation ("e.g.", "a.m.", "Feb."), with more of the
+    sentence after it. A sentence's own last full stop is none of them."""
     last = len(sentence.rstrip().rstrip("\"'”’»)]}"))
     names = [
         m.end() - 1
         for m in _WORD_STOP.finditer(sentence)
-        if m.end() < last and (_is_initial(m.group(1)) or m.group(1).lower() in _ABBREVIATIONS)
+        if m.end() < last and _abbreviated(m.group(1))
     ]
     dotted = [
         at
@@ -129,7 +121,11 @@ def inner_stops(sentence: str) -> list[int]:
     return sorted(set(names + dotted + numbers))
 
 
-def _is_initial(word: str) -> bool:
+def _abbreviated(word: str) -> bool:
+    """Whether a full stop after ``word`` shortens it rather than ending a sentence: an
+    abbreviation ("Dr", "e.g", "U.S.A") or an initial ("J" in "J. R. R. Tolkien")."""
+    if word.lower() in _ABBREVIATIONS or _DOTTED.match(word):
+        return True
     return len(word) == 1 and word.isupper() and word != "I"
 
 

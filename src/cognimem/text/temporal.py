@@ -126,6 +126,8 @@ _DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d{2})"
 
 _Resolved = tuple[datetime, datetime, str, bool] | None
+# how far "last", "this" and "next" move a unit
+_STEP = {"last": -1, "this": 0, "next": 1}
 _Handler = Callable[[re.Match[str], datetime, bool], _Resolved]
 
 
@@ -161,7 +163,7 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     which, unit = m.group(1).lower(), m.group(2).lower()
     if which.startswith("this"):
         which = "last" if "past" in which else "this"
-    return _unit_window(ref.date(), unit, {"last": -1, "this": 0, "next": 1}[which])
+    return _unit_window(ref.date(), unit, _STEP[which])
 
 
 def _before_last(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
@@ -171,25 +173,31 @@ def _before_last(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
 
 def _part_of_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     """``the end of the year``, ``the beginning of next month``: the unit, approximately."""
-    step = {"last": -1, "next": 1}.get((m.group(2) or "").lower(), 0)
-    resolved = _unit_window(ref.date(), m.group(3).lower(), step)
-    return None if resolved is None else (*resolved[:3], True)
+    step = _STEP[(m.group(2) or "this").lower()]
+    return (*_unit_window(ref.date(), m.group(3).lower(), step)[:3], True)
 
 
 def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     """``the past two weeks``: from that far back up to the end of the reference's day."""
     n, approximate = number_of(m.group(1))
+    return _back_to_today(ref, m.group(2), n, approximate)
+
+
+def _past_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+    """``the past week``: the unit back from the end of the reference's day."""
+    return _back_to_today(ref, m.group(1), 1, False)
+
+
+def _back_to_today(
+    ref: datetime, unit: str, n: int, approximate: bool
+) -> tuple[datetime, datetime, str, bool]:
     today = ref.date()
-    start, _ = move(today, m.group(2), -n)
-    return (
-        utc_at(start),
-        utc_at(today + timedelta(days=1)),
-        m.group(2).lower().rstrip("s"),
-        approximate,
-    )
+    start, _ = move(today, unit, -n)
+    end = today + timedelta(days=1)
+    return utc_at(start), utc_at(end), unit.lower().rstrip("s"), approximate
 
 
-def _unit_window(today: date, unit: str, step: int) -> _Resolved:
+def _unit_window(today: date, unit: str, step: int) -> tuple[datetime, datetime, str, bool]:
     if unit == "week":
         start = week_start(today) + timedelta(weeks=step)
         return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
@@ -232,19 +240,11 @@ def _ago(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
 
 
-def _past_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    """``the past week``: the unit back from the end of the reference's day."""
-    today = ref.date()
-    start, _ = move(today, m.group(1), -1)
-    return utc_at(start), utc_at(today + timedelta(days=1)), m.group(1).lower(), False
-
-
 def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     """``in May last year``, ``May of next year``."""
-    if m.group(1) == "may":  # lower-case: the verb
+    if _the_verb_may(m.group(1)):
         return None
-    step = {"last": -1, "this": 0, "next": 1}[m.group(2).lower()]
-    start, end = month_range(ref.year + step, month_name(m.group(1)))
+    start, end = month_range(ref.year + _STEP[m.group(2).lower()], month_name(m.group(1)))
     return start, end, "month", False
 
 
@@ -293,14 +293,20 @@ def _day_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
     return _full_date(m.group(1), m.group(2), m.group(3), ref, future)
 
 
+def _the_verb_may(word: str) -> bool:
+    """Lower-case "may" before a number ("may 3", "they may 2024 ...") is the verb far
+    more often than the month."""
+    return word == "may"
+
+
 def _month_day(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    if m.group(1) == "may":  # lower-case "may 3" is the verb far more often than the month
+    if _the_verb_may(m.group(1)):
         return None
     return _full_date(m.group(2), m.group(1), m.group(3), ref, future)
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    if m.group(2) == "may":  # lower-case: the verb ("they may 2024 ...") as in _month_day
+    if _the_verb_may(m.group(2)):
         return None
     start, end = month_range(int(m.group(3)), month_name(m.group(2)))
     approximate = (m.group(1) or "").lower() in {"around", "circa", "early", "late", "mid"}
