@@ -5,8 +5,8 @@ What it measures, per store and size, median of ``--repeats`` runs:
 
 - **rows**: ``RetentionStore.retention_rows`` — the ONE query that reads the scope's
   items with their live dependents counted (facts citing each item, the constraints
-  among them, the active relations of those facts, the active summaries whose claims
-  state it);
+  among them, the active relations of those facts, the active or silent summaries
+  whose claims state it);
 - **plan**: ``lifecycle.retention.plan`` over those rows (pure Python: score and action
   per item);
 - **total** = rows + plan: what a dry run of ``forget_policy`` costs before building its

@@ -1,12 +1,12 @@
 """The ``RetentionStore`` role on every backend: a user's items with their live
 dependents counted in one query (facts citing them, the constraints among those, the
-active relations of those facts, the active summaries whose claims state them), and the
-guarded decay of importance."""
+active relations of those facts, the active or silent summaries whose claims state
+them), and the guarded decay of importance."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from cognimem.models import ItemKind, ItemStatus, Scope
 from cognimem.models.ids import new_id
@@ -18,29 +18,32 @@ from tests.contract.builders import relation as edge
 from tests.contract.conftest import T0, message
 
 
-def summary(scope: Scope, claims: list[list[str]], status: ItemStatus) -> PendingMessage:
+def summary(
+    scope: Scope, claims: list[list[str]], status: ItemStatus, written: datetime = T0
+) -> PendingMessage:
     pending = message(f"a summary of {claims}", scope, kind=ItemKind.SUMMARY)
     p = pending.items[0]
     meta = {"consolidation": {"claims": [{"text": "x", "item_ids": c} for c in claims]}}
-    pending.items[0] = replace(
-        p, item=p.item.model_copy(update={"metadata": meta, "status": status})
-    )
+    update = {"metadata": meta, "status": status, "recorded_at": written}
+    pending.items[0] = replace(p, item=p.item.model_copy(update=update))
     return pending
 
 
 async def test_dependents_are_counted_per_item_in_the_scope(store: Store) -> None:
-    texts = ["apples", "peanuts", "paris", "hiking", "old news", "quiet"]
+    texts = ["apples", "peanuts", "paris", "hiking", "old news", "quiet", "held"]
     written = [message(t, ALICE) for t in texts]
     written[5].items[0] = replace(
         written[5].items[0],
         item=written[5].items[0].item.model_copy(update={"status": ItemStatus.SILENT}),
     )
     await store.commit(written, WINDOW)
-    a, b, c, d, e, quiet = (m.items[0].item.id for m in written)
+    a, b, c, d, e, quiet, held = (m.items[0].item.id for m in written)
     s1 = summary(ALICE, [[a, d], [d]], ItemStatus.ACTIVE)  # d stated twice: one summary
     s2 = summary(ALICE, [[d]], ItemStatus.ACTIVE)
-    s3 = summary(ALICE, [[e]], ItemStatus.ARCHIVED)  # not live: not a dependent
-    await store.commit([s1, s2, s3], WINDOW)
+    s3 = summary(ALICE, [[e]], ItemStatus.ARCHIVED)  # let go: not a dependent
+    # a silent summary is kept, claims and all: what it states depends on it
+    s4 = summary(ALICE, [[held]], ItemStatus.SILENT, written=T0 + timedelta(days=400))
+    await store.commit([s1, s2, s3, s4], WINDOW)
     likes = fact("user:preference:food:apples", "apples", evidence_item_ids=[a, b])
     allergy = fact(
         "user:policy:allergy:peanuts", "peanuts", category=FactCategory.POLICY,
@@ -63,19 +66,22 @@ async def test_dependents_are_counted_per_item_in_the_scope(store: Store) -> Non
     await store.commit([message("apples", BOB), message("apples", OTHER_NAMESPACE)], WINDOW)
 
     rows = {r.id: r for r in await store.retention_rows("t1", "default", "alice")}
-    s1_id, s2_id, s3_id = (s.items[0].item.id for s in (s1, s2, s3))
-    assert set(rows) == {a, b, c, d, e, quiet, s1_id, s2_id, s3_id}
+    s1_id, s2_id, s3_id, s4_id = (s.items[0].item.id for s in (s1, s2, s3, s4))
+    assert set(rows) == {a, b, c, d, e, quiet, held, s1_id, s2_id, s3_id, s4_id}
     counts = {i: (r.facts, r.constraints, r.relations, r.summaries) for i, r in rows.items()}
     assert counts[a] == (1, 0, 1, 1)
     assert counts[b] == (2, 1, 2, 0)
     assert counts[c] == (0, 0, 0, 0)  # its fact is superseded
     assert counts[d] == (0, 0, 0, 2)
     assert counts[e] == (0, 0, 0, 0)  # its summary is archived
+    assert counts[held] == (0, 0, 0, 1)  # its summary is silent
     assert rows[quiet].status is ItemStatus.SILENT
     assert rows[s3_id].status is ItemStatus.ARCHIVED
     assert rows[a].kind is ItemKind.EPISODE
     assert rows[s1_id].kind is ItemKind.SUMMARY
     assert rows[a].occurred_at == T0
+    # when the item was written, apart from the period it tells of (a summary ages from it)
+    assert (rows[s4_id].occurred_at, rows[s4_id].recorded_at) == (T0, T0 + timedelta(days=400))
     assert rows[a].last_accessed_at is None
     assert rows[b].dependents == 4
 

@@ -300,3 +300,86 @@ async def test_http_and_sdk_run_the_policy(memory_url: str, clock: Clock) -> Non
     assert plan[ids["mandate"]]["reason"] == "protected: mandate"
     assert dry.summary is not None
     assert dry.summary["scored"] == len(ids)
+
+
+# -- summaries and what they state -------------------------------------------------------------
+
+# twelve messages over three days, months before consolidation and the policy run: the
+# summaries tell of early January, and are written in November
+JANUARY = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
+NOVEMBER = datetime(2025, 11, 20, 9, 0, tzinfo=UTC)
+TWELVE = [
+    "We hiked the ridge trail on Saturday", "My sister Ana lives in Lyon", "haha yeah",
+    "The bakery on Main Street sells rye bread", "I work at Acme as a nurse", "ok cool",
+    "We watched a movie about sharks", "My brother Tom lives in Oslo", "lol sounds good",
+    "The ferry to the island was late again", "I love Italian food", "thanks, good night",
+]  # fmt: skip
+
+
+async def dangling_claims(m: Memory) -> list[tuple[str, str, str]]:
+    """Each claim of an active or silent summary that states an item no longer there
+    (deleted) or let go (archived): (summary, item, what became of it)."""
+    rows = {r.id: r for r in await m.store.retention_rows("default", "default", "ada")}
+    summaries = await m.store.get_items(
+        "default", [i for i, r in rows.items() if r.kind is ItemKind.SUMMARY]
+    )
+    out = []
+    for s in summaries:
+        if s.status not in (ItemStatus.ACTIVE, ItemStatus.SILENT):
+            continue
+        for claim in s.metadata["consolidation"]["claims"]:
+            for item_id in claim["item_ids"]:
+                found = rows.get(item_id)
+                if found is None or found.status is ItemStatus.ARCHIVED:
+                    out.append((s.id, item_id, "deleted" if found is None else "archived"))
+    return out
+
+
+# the default policy archives forgotten episodes; this one deletes them instead
+DELETING = Settings.model_validate({"lifecycle": {"forgetting": {"delete": {"below": 0.22}}}})
+
+
+@pytest.mark.parametrize("settings", [Settings(), DELETING], ids=["archiving", "deleting"])
+async def test_the_policy_never_forgets_what_a_kept_summary_states(
+    memory_url: str, clock: Clock, settings: Settings
+) -> None:
+    """Consolidate, then run the policy three times, every message's importance 0: a
+    summary ages from when it was written, not from the period it tells of, and an
+    item stated by an active or silent summary is never archived or deleted."""
+    clock.now = NOVEMBER
+    m = await open_at(memory_url, clock, settings)
+    try:
+        for n, text in enumerate(TWELVE):
+            done = await m.write(text, user_id="ada", occurred_at=JANUARY + timedelta(hours=5 * n))
+            await m.update(done.item_ids[0], importance=0.0)
+        written = await m.consolidate(user_id="ada")
+        assert written.written >= 2
+        runs = []
+        for days in (0, 300, 400):
+            clock.now = NOVEMBER + timedelta(days=days)
+            runs.append(await m.forget_by_policy(user_id="ada"))
+            assert await dangling_claims(m) == [], f"after the run {days} days on"
+        first = {d.id: d for d in runs[0].plan}
+        for summary_id in written.summary_ids:  # written today: fresh, whatever it tells of
+            assert (first[summary_id].action, first[summary_id].reason) == (
+                "keep",
+                f"score {first[summary_id].score:.3f}",
+            )
+        # the runs did forget: the episodes no summary states went; the summaries,
+        # unused for three hundred days, were silenced, and what they state stays
+        forgot = "deleted" if settings is DELETING else "archived"
+        assert sum(getattr(r, forgot) for r in runs) > 0
+        silenced = {d.id: d.action for d in runs[1].plan}
+        assert {silenced[s] for s in written.summary_ids} == {"silence"}
+        stated = {
+            i
+            for s in await m.store.get_items("default", written.summary_ids)
+            for c in s.metadata["consolidation"]["claims"]
+            for i in c["item_ids"]
+        }
+        assert stated
+        last = {d.id: d for d in runs[2].plan}
+        assert {last[s].status for s in written.summary_ids} == {"silent"}
+        assert all(last[i].reason.startswith("protected: live dependents") for i in stated)
+    finally:
+        await m.aclose()

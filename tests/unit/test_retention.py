@@ -17,9 +17,10 @@ POLICY = ForgettingPolicy()
 
 
 def row(days: float = 0.0, **kw: object) -> RetentionRow:
+    then = NOW - timedelta(days=days)
     base = RetentionRow(
         id="mem_1", kind=ItemKind.EPISODE, status=ItemStatus.ACTIVE, tier=Tier.MEDIUM,
-        importance=0.3, novelty=0.5, confidence=1.0, occurred_at=NOW - timedelta(days=days),
+        importance=0.3, novelty=0.5, confidence=1.0, occurred_at=then, recorded_at=then,
         last_accessed_at=None, access_count=0, consolidated=False,
     )  # fmt: skip
     return base._replace(**kw)
@@ -121,6 +122,19 @@ def test_protected_items_are_kept_whatever_their_score(
     kept = decide(old._replace(**changes), everything, NOW)
     assert kept.action is ForgetAction.KEEP
     assert kept.reason.startswith(f"protected: {why}")
+
+
+def test_a_summary_ages_from_when_it_was_written_not_the_period_it_tells_of() -> None:
+    # written today about a period 700 days ago: fresh, not silenced by its first run
+    written = row(700, kind=ItemKind.SUMMARY, recorded_at=NOW)
+    fresh = decide(written, POLICY, NOW)
+    assert (fresh.action, fresh.idle_s) == (ForgetAction.KEEP, 0.0)
+    assert score(written, POLICY, NOW) == score(row(0, kind=ItemKind.SUMMARY), POLICY, NOW)
+    # a read refreshes it as any item's
+    read = written._replace(recorded_at=NOW - timedelta(days=90), last_accessed_at=NOW)
+    assert decide(read, POLICY, NOW).idle_s == 0.0
+    # an episode still ages from when it happened, whenever it was written
+    assert decide(row(700, recorded_at=NOW), POLICY, NOW).idle_s == 700 * 86_400
 
 
 def test_plan_decides_every_row_in_order() -> None:

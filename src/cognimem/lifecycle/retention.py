@@ -5,16 +5,20 @@ its score band takes (``ForgettingPolicy`` in ``config.py``; ``docs/lifecycle.md
 
 - ``importance``: the item's (the write gate's score, lowered by earlier decays);
 - ``recency``: ``0.5 ** (age / half_life[kind])``, the age counted from the item's last
-  use — when it happened, or when a read last returned it, whichever is later;
+  use — when it happened (a summary: when it was written, not the period it tells of),
+  or when a read last returned it, whichever is later;
 - ``access``: ``n / (n + access_saturation)`` for ``n`` reads that returned it;
 - ``confidence``; ``kind``: the kind's value (a constraint 1.0, an episode 0.4);
 - ``novelty``: the write gate's (0.5 when not scored);
-- ``dependents``: ``d / (d + 1)`` for ``d`` live facts, relations and summaries citing it.
+- ``dependents``: ``d / (d + 1)`` for ``d`` live facts, active relations and active or
+  silent summaries citing it.
 
 **Protected** (always ``keep``, whatever the score): mandates and guardrails (kind, or
 tier ``always``), active constraints (an item of kind constraint, or the evidence of a
-live constraint fact) and items with live dependents (a fact, relation or summary that
-cites them would lose its source).
+live constraint fact) and items with live dependents (a live fact, an active relation, or
+an active or silent summary whose claims state them would lose its source): an item a
+kept summary states is never forgotten by the policy (the summary already holds it);
+once the summary is archived, the item is scored like any other.
 
 **Actions**, mildest to most severe: ``keep``, ``decay`` (importance × ``decay_factor``,
 active items), ``silence`` (status silent: kept, never recalled), ``compress`` (episodes:
@@ -159,7 +163,9 @@ _LEVEL = {a: n for n, a in enumerate(SEVERITY)}
 
 
 def _last_use(row: RetentionRow) -> float:
-    last = row.occurred_at
+    # a summary tells of a period long past, but it is new when it is written: aged from
+    # the period, a summary written today would be silenced by its first run
+    last = row.recorded_at if row.kind is ItemKind.SUMMARY else row.occurred_at
     if row.last_accessed_at is not None and row.last_accessed_at > last:
         last = row.last_accessed_at
     return last.timestamp()
@@ -171,7 +177,8 @@ def score(row: RetentionRow, policy: ForgettingPolicy, now: datetime) -> float:
 
 
 def age_days(row: RetentionRow, now: datetime) -> float:
-    """Days since the item was last used: it happened, or a read returned it."""
+    """Days since the item was last used: it happened (a summary: it was written), or a
+    read returned it."""
     return max(now.timestamp() - _last_use(row), 0.0) / DAY_S
 
 

@@ -2,9 +2,14 @@
 scored and planned (``lifecycle/retention.py``, from one store query,
 ``RetentionStore.retention_rows``), then applied — decay lowers importance
 (``RetentionStore.decay_items``), silence, archive and delete forget items with what was
-derived from them alone (``EditStore.forget_items``), and compress folds episodes into a
-summary with consolidation's own pass (``ConsolidationService.fold``) before archiving
-the ones the summary does not state (those it states are its provenance: they stay).
+derived from them alone (``EditStore.forget_items``), and compress, applied last, folds
+episodes into a summary with consolidation's own pass (``ConsolidationService.fold``)
+before archiving the ones the summary does not state (those it states are its
+provenance: they stay).
+
+An item a summary states (active or silent) is protected by the plan, and compression
+runs after the archives and deletes, so no summary the run leaves states an item it
+archived or deleted.
 
 A dry run plans the same and changes nothing. Every change has a history entry by the
 actor ``forgetting``. The user-driven ``Memory.forget`` (ids, query, time range) is a
@@ -87,17 +92,18 @@ class ForgettingPolicyService:
             result.silenced = await self._forget(
                 scope, by_action[ForgetAction.SILENCE], ForgetAction.SILENCE, result
             )
-            if progress is not None:
-                progress(0.5)
-            await self._compress(scope, by_action[ForgetAction.COMPRESS], result, dry_run=False)
-            if progress is not None:
-                progress(0.8)
             result.archived = await self._forget(
                 scope, by_action[ForgetAction.ARCHIVE], ForgetAction.ARCHIVE, result
             )
             result.deleted = await self._forget(
                 scope, by_action[ForgetAction.DELETE], ForgetAction.DELETE, result
             )
+            if progress is not None:
+                progress(0.5)
+            # last: a window the compressed episodes continue may restate its earlier
+            # members, and only those still active then (``_continued_windows``), so a
+            # new summary never states an item this run archives or deletes
+            await self._compress(scope, by_action[ForgetAction.COMPRESS], result, dry_run=False)
         if progress is not None:
             progress(1.0)
         return result

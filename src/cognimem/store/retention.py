@@ -8,8 +8,9 @@ records depend on it, counted by the store in the same query:
 - ``constraints``: how many of those are constraints (goal, state, value, causal,
   policy);
 - ``relations``: active graph edges drawn from those facts;
-- ``summaries``: active summaries whose claims (``metadata.consolidation.claims[*]
-  .item_ids``, the sentences a summary states with their provenance) state the item.
+- ``summaries``: summaries, active or silent, whose claims
+  (``metadata.consolidation.claims[*].item_ids``, the sentences a summary states with
+  their provenance) state the item: a silent summary is kept, and so are its claims.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ LIVE_FACT_STATUSES = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
 CONSTRAINT_VALUES = tuple(sorted(c.value for c in CONSTRAINT_CATEGORIES))
 # the statuses the policy looks at (a deleted item is gone)
 RETAINED_STATUSES = (ItemStatus.ACTIVE.value, ItemStatus.SILENT.value, ItemStatus.ARCHIVED.value)
+# the statuses of a summary whose claims keep the items they state (archived is let go)
+CITING_SUMMARY_STATUSES = (ItemStatus.ACTIVE.value, ItemStatus.SILENT.value)
 
 
 class RetentionRow(NamedTuple):
@@ -41,6 +44,7 @@ class RetentionRow(NamedTuple):
     novelty: float | None
     confidence: float
     occurred_at: datetime
+    recorded_at: datetime
     last_accessed_at: datetime | None
     access_count: int
     consolidated: bool
@@ -70,14 +74,18 @@ _TIERS = {t.value: t for t in Tier}
 
 
 def retention_row(
-    r: Sequence[Any], occurred_at: datetime, last_accessed_at: datetime | None
+    r: Sequence[Any],
+    occurred_at: datetime,
+    recorded_at: datetime,
+    last_accessed_at: datetime | None,
 ) -> RetentionRow:
     """A row of either backend's query (its columns in the order both select them:
-    id, kind, status, tier, importance, novelty, confidence, occurred_at,
+    id, kind, status, tier, importance, novelty, confidence, occurred_at, recorded_at,
     last_accessed_at, access_count, consolidated, facts, constraints, relations,
-    summaries), its two times decoded by the backend."""
+    summaries), its three times decoded by the backend."""
     return RetentionRow(
         r[0], _KINDS[r[1]], _STATUSES[r[2]], _TIERS[r[3]], float(r[4]),
-        None if r[5] is None else float(r[5]), float(r[6]), occurred_at, last_accessed_at,
-        int(r[9]), bool(r[10]), int(r[11]), int(r[12]), int(r[13]), int(r[14]),
+        None if r[5] is None else float(r[5]), float(r[6]), occurred_at, recorded_at,
+        last_accessed_at, int(r[10]), bool(r[11]), int(r[12]), int(r[13]), int(r[14]),
+        int(r[15]),
     )  # fmt: skip

@@ -2,21 +2,22 @@
 
 One statement reads a user's items with their live dependents: the facts citing each
 item (``jsonb_array_elements_text`` over the facts' evidence), the active relations of
-those facts, and the active summaries whose claims state it (a JSON path over the
-claims' item ids), each counted once per item and joined to the items.
+those facts, and the summaries, active or silent, whose claims state it (a JSON path
+over the claims' item ids), each counted once per item and joined to the items.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cognimem.models import ItemKind, ItemStatus
+from cognimem.models import ItemKind
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store.postgres import knowledge_writes
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.rows import decode_time
 from cognimem.store.retention import (
+    CITING_SUMMARY_STATUSES,
     CONSTRAINT_VALUES,
     LIVE_FACT_STATUSES,
     RETAINED_STATUSES,
@@ -44,12 +45,12 @@ WITH cites AS (
     FROM items s, jsonb_path_query(s.metadata, '$.consolidation.claims[*].item_ids[*]')
         AS j(item_id)
     WHERE s.tenant_id = $1 AND s.namespace = $2 AND s.user_id = $3
-        AND s.kind = $6 AND s.status = $7
+        AND s.kind = $6 AND s.status = ANY($7::text[])
     GROUP BY 1
 )
 SELECT i.id, i.kind, i.status, i.tier, i.importance, i.novelty, i.confidence, i.occurred_at,
-    u.last_accessed_at, coalesce(u.access_count, 0) AS access_count, i.consolidated,
-    coalesce(bf.facts, 0) AS facts, coalesce(bf.constraints, 0) AS constraints,
+    i.recorded_at, u.last_accessed_at, coalesce(u.access_count, 0) AS access_count,
+    i.consolidated, coalesce(bf.facts, 0) AS facts, coalesce(bf.constraints, 0) AS constraints,
     coalesce(br.relations, 0) AS relations, coalesce(bs.summaries, 0) AS summaries
 FROM items i
 LEFT JOIN by_fact bf ON bf.item_id = i.id
@@ -70,10 +71,10 @@ class PostgresRetention(PostgresDatabase):
         async with self._connection() as conn:
             found = await conn.fetch(
                 ROWS, tenant_id, namespace, user_id, list(LIVE_FACT_STATUSES),
-                list(CONSTRAINT_VALUES), ItemKind.SUMMARY.value, ItemStatus.ACTIVE.value,
-                list(RETAINED_STATUSES),
+                list(CONSTRAINT_VALUES), ItemKind.SUMMARY.value,
+                list(CITING_SUMMARY_STATUSES), list(RETAINED_STATUSES),
             )  # fmt: skip
-        return [retention_row(r, to_utc(r[7]), decode_time(r[8])) for r in found]
+        return [retention_row(r, to_utc(r[7]), to_utc(r[8]), decode_time(r[9])) for r in found]
 
     async def decay_items(
         self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]

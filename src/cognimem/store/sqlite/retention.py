@@ -2,10 +2,10 @@
 
 One statement reads a user's items with their live dependents: the facts citing each
 item (``json_each`` over the facts' evidence), the active relations of those facts, and
-the active summaries whose claims state it (``json_each`` over the claims' item ids,
-found through the partial index ``items_summaries``), summed per item in one grouped
-union and joined to the items once (three joins, one per kind of dependent, cost a
-third more at 100k items).
+the summaries, active or silent, whose claims state it (``json_each`` over the claims'
+item ids, found through the partial index ``items_summaries``), summed per item in one
+grouped union and joined to the items once (three joins, one per kind of dependent,
+cost a third more at 100k items).
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from cognimem.models import ItemKind, ItemStatus
+from cognimem.models import ItemKind
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store.retention import (
+    CITING_SUMMARY_STATUSES,
     CONSTRAINT_VALUES,
     LIVE_FACT_STATUSES,
     RETAINED_STATUSES,
@@ -50,13 +51,15 @@ WITH cites AS (
         SELECT j2.value, 0, 0, 0, 1
         FROM items s, json_each(s.metadata, '$.consolidation.claims') j1,
             json_each(j1.value, '$.item_ids') j2
-        WHERE s.{_SCOPE} AND s.kind = '{ItemKind.SUMMARY.value}' AND s.status = ?
+        WHERE s.{_SCOPE} AND s.kind = '{ItemKind.SUMMARY.value}'
+            AND s.status IN ({", ".join("?" * len(CITING_SUMMARY_STATUSES))})
         GROUP BY j2.value, s.id
     ) GROUP BY item_id
 )
 SELECT i.id, i.kind, i.status, i.tier, i.importance, i.novelty, i.confidence, i.occurred_at,
-    u.last_accessed_at, coalesce(u.access_count, 0), i.consolidated, coalesce(d.facts, 0),
-    coalesce(d.constraints, 0), coalesce(d.relations, 0), coalesce(d.summaries, 0)
+    i.recorded_at, u.last_accessed_at, coalesce(u.access_count, 0), i.consolidated,
+    coalesce(d.facts, 0), coalesce(d.constraints, 0), coalesce(d.relations, 0),
+    coalesce(d.summaries, 0)
 FROM items i LEFT JOIN deps d ON d.item_id = i.id
     LEFT JOIN item_usage u ON u.item_id = i.id  -- the counters (migration 14)
 WHERE i.{_SCOPE} AND i.status IN ({", ".join("?" * len(RETAINED_STATUSES))})
@@ -72,13 +75,14 @@ class SQLiteRetention(SQLiteDatabase):
         scope = (tenant_id, namespace, user_id)
         params = (
             *CONSTRAINT_VALUES, *scope, *LIVE_FACT_STATUSES,
-            *scope, ItemStatus.ACTIVE.value,
+            *scope, *CITING_SUMMARY_STATUSES,
             *scope, *RETAINED_STATUSES,
         )  # fmt: skip
 
         def read(conn: sqlite3.Connection) -> list[RetentionRow]:
             return [
-                retention_row(r, _time(r[7]), decode_time(r[8])) for r in conn.execute(ROWS, params)
+                retention_row(r, _time(r[7]), _time(r[8]), decode_time(r[9]))
+                for r in conn.execute(ROWS, params)
             ]
 
         return await self._db.read(read)
@@ -108,5 +112,5 @@ class SQLiteRetention(SQLiteDatabase):
 
 def _time(micros: object) -> datetime:
     decoded = decode_time(micros)
-    assert decoded is not None, "occurred_at is NOT NULL"
+    assert decoded is not None, "occurred_at and recorded_at are NOT NULL"
     return decoded
