@@ -227,3 +227,29 @@ async def test_graph_edges_let_a_walk_go_two_hops(memory: Memory) -> None:
     }
     # edges that came from a fact point back at it
     assert all(r.fact_id for r in sister)
+
+
+async def test_one_statement_about_someone_writes_one_edge(memory: Memory) -> None:
+    await memory.write_batch(
+        [
+            Message(content="Sarah works at Acme.", occurred_at=T0),
+            Message(content="Tom lives in Denver.", occurred_at=T0),
+        ],
+        user_id="u1",
+    )
+    by_name = {e.name: e for e, _ in await memory.entities(user_id="u1")}
+    facts = {f.predicate: f for f in await memory.facts(user_id="u1")}
+    edges = await memory.relations([by_name["Sarah"].id, by_name["Tom"].id], user_id="u1")
+    # each statement is one fact, and the fact is the one edge between its two names
+    assert sorted(
+        (r.source_entity_id, r.relation, r.target_entity_id, r.fact_id) for r in edges
+    ) == sorted(
+        [
+            (by_name["Sarah"].id, "employer", by_name["Acme"].id, facts["employer"].id),
+            (by_name["Tom"].id, "city", by_name["Denver"].id, facts["city"].id),
+        ]
+    )
+    # said again, the fact is reinforced and still one edge
+    await memory.write("Sarah works at Acme.", user_id="u1", occurred_at=T0 + DAY)
+    again = await memory.relations([by_name["Sarah"].id], user_id="u1")
+    assert [(r.relation, r.target_entity_id) for r in again] == [("employer", by_name["Acme"].id)]

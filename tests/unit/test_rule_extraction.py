@@ -370,9 +370,9 @@ def test_a_named_sister_and_where_she_lives() -> None:
     assert (sister.object_entity, sister.object_type) == ("Sarah", EntityType.PERSON)
     city = next(f for f in result.facts if f.category is FactCategory.LOCATION)
     assert (city.subject, city.predicate, city.value) == ("Sarah", "city", "Boston")
-    assert [(r.source, r.relation, r.target) for r in result.relations] == [
-        ("Sarah", "lives_in", "Boston")
-    ]
+    # the fact is the edge Sarah -city-> Boston: no second relation for the same words
+    assert (city.object_entity, city.object_type) == ("Boston", EntityType.PLACE)
+    assert result.relations == []
     entities = {e.name: e.type for e in result.entities}
     assert entities == {"Sarah": EntityType.PERSON, "Boston": EntityType.PLACE}
 
@@ -387,13 +387,12 @@ def test_pets_named_and_unnamed() -> None:
     assert (husband.predicate, husband.value, husband.multi_valued) == ("husband", "Mark", False)
 
 
-def test_a_third_party_employer_is_a_relation() -> None:
+def test_a_third_party_employer_is_one_fact_and_no_second_relation() -> None:
     result = read("Sarah works at Acme.")
-    fact = result.facts[0]
+    (fact,) = result.facts
     assert (fact.subject, fact.predicate, fact.value) == ("Sarah", "employer", "Acme")
-    assert [(r.source, r.relation, r.target) for r in result.relations] == [
-        ("Sarah", "works_at", "Acme")
-    ]
+    assert (fact.object_entity, fact.object_type) == ("Acme", EntityType.ORGANIZATION)
+    assert result.relations == []
 
 
 def test_work() -> None:

@@ -17,7 +17,6 @@ from cognimem.ingest.extract.schema import (
     SCOPE_TAGS,
     ExtractedEntity,
     ExtractedFact,
-    ExtractedRelation,
 )
 from cognimem.models.knowledge import EntityType, FactCategory
 
@@ -44,14 +43,13 @@ _BLANKED = re.compile(r"\s+,(?:\s*,)*")  # where a time expression was blanked o
 
 
 class Collector:
-    """Facts, entities and relations read from one message so far. The detectors are
-    added by subclasses (the ``read_*`` modules), one method per detector."""
+    """Facts and entities read from one message so far. The detectors are added by
+    subclasses (the ``read_*`` modules), one method per detector."""
 
     def __init__(self, reference: datetime) -> None:
         self.ref = reference
         self.facts: list[ExtractedFact] = []
         self.entities: dict[str, ExtractedEntity] = {}
-        self.relations: list[ExtractedRelation] = []
         self.first_time: datetime | None = None
         self.mentioned: list[tuple[str, EntityType]] = []  # registered after the facts
         self.fact_time: datetime | None = None
@@ -68,13 +66,6 @@ class Collector:
         known = self.entities.get(key)
         if known is None or (known.type is EntityType.OTHER and kind is not EntityType.OTHER):
             self.entities[key] = ExtractedEntity(name=name, type=kind)
-
-    def relate(self, source: str, relation: str, target: str) -> None:
-        edge = ExtractedRelation(
-            source=unshield(source), relation=relation, target=unshield(target)
-        )
-        if edge not in self.relations:
-            self.relations.append(edge)
 
     def add(
         self,

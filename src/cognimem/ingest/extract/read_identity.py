@@ -228,9 +228,6 @@ class IdentityReader(Collector):
             who = self._third_party(m)
             if who:
                 self._place(c, m.group("v"), holds=True, timing=None, subject=who)
-                place = phrases.name(m.group("v"))
-                if place and who[0].isupper():
-                    self.relate(who, "lives_in", place.split(",")[0])
 
     def _third_party(self, m: re.Match[str]) -> str | None:
         """The subject of a third-party statement: the name, or the relation word."""
@@ -314,8 +311,6 @@ class IdentityReader(Collector):
                     obj=org,
                     obj_type=ET.ORGANIZATION,
                 )
-                if who[0].isupper():
-                    self.relate(who, "works_at", org)
         for m in _THIRD_JOB.finditer(c.text):
             who = self._third_party(m)
             if who and who != "user":

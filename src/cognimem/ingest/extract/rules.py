@@ -31,7 +31,10 @@ when multi-valued; see ``text.keys``):
 - a constraint's predicate is its primary scope tag: for a goal the first tag
   mentioned; for a state, policy or value the first by a fixed priority
   (``_TAG_PRIORITY`` in ``read_constraints``); for a causal statement ``health`` when
-  health is involved.
+  health is involved;
+- a graph edge is a fact that names its object (``object_entity``): "Sarah works at
+  Acme" is the fact Sarah employer Acme and, through it, the edge Sarah -employer->
+  Acme. The rules write no relations of their own, so one statement makes one edge.
 
 Negation flips polarity except where the negated form is the constraint itself ("I
 never eat pork"). "used to", "no longer" and a past simple ("I lived in Tokyo") give
@@ -200,7 +203,7 @@ class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, Prefe
 
 
 class RuleExtractor:
-    """Reads facts, entities, relations and times from chat messages with patterns only.
+    """Reads facts, entities and times from chat messages with patterns only.
 
     Deterministic and cheap (a few hundred microseconds per message): it runs on every
     write, and as the fallback when an LLM extractor fails. Messages from the assistant,
@@ -220,7 +223,6 @@ class RuleExtractor:
         return Extraction(
             entities=list(reader.entities.values()),
             facts=facts,
-            relations=reader.relations,
             importance=max((_IMPORTANCE.get(f.category, 0.5) for f in facts), default=None),
             event_time=reader.fact_time or reader.first_time,
         )

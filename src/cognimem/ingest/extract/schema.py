@@ -84,7 +84,8 @@ class ExtractedFact(BaseModel):
 
 
 class ExtractedRelation(BaseModel):
-    """A graph edge between two named entities ("Caroline" -works_at-> "Acme")."""
+    """A graph edge between two named entities that no fact states ("Caroline"
+    -founded-> "Acme"); a fact with an ``object_entity`` is an edge already."""
 
     model_config = ConfigDict(extra="forbid")
 
