@@ -168,6 +168,7 @@ ADA = [
 BEN = [
     (1, "I live in Porto."),
     (2, "My brother Tom works at Initech."),
+    (3, "I grew up in Porto."),  # a second relation between Ben and Porto: hometown
 ]
 
 

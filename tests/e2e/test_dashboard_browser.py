@@ -9,6 +9,7 @@ Without a browser the tests skip with the reason (fail with COGNIMEM_REQUIRE_SER
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -334,6 +335,47 @@ def test_open_the_graph_around_an_entity_and_walk_it_with_the_keyboard(
     )
     boston.send_keys(Keys.ENTER)
     page.heading("Boston")
+
+
+# where each edge of the graph is drawn: its ends, the middle of its line or curve, and
+# its label's box (an SVG line and path both measure their length)
+_EDGES_DRAWN = """
+return [...document.querySelectorAll("#graph text.edge")].map((label) => {
+  const shape = label.parentNode.querySelector("line, path");
+  const middle = shape.getPointAtLength(shape.getTotalLength() / 2);
+  const box = label.getBoundingClientRect();
+  const ends = [shape.getPointAtLength(0), shape.getPointAtLength(shape.getTotalLength())];
+  return {relation: label.textContent, middle: [middle.x, middle.y],
+          box: [box.left, box.top, box.right, box.bottom], ends: ends.map((p) => [p.x, p.y])};
+});
+"""
+
+
+def test_two_relations_between_one_pair_are_drawn_apart_with_readable_labels(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    _, key = world
+    page.sign_in(key)
+    page.heading("Users")
+    Select(page.css("#user-select")).select_by_visible_text("ben")
+    page.go("#/entities")
+    page.text_of("#entity-list a", "Porto").click()
+    page.heading("Porto")
+    page.css("svg#graph")
+    page.text_of("main table tbody tr", "hometown")  # Ben lives in Porto and grew up there
+    drawn = page.driver.execute_script(_EDGES_DRAWN)
+    [city] = [e for e in drawn if e["relation"] == "city"]
+    [hometown] = [e for e in drawn if e["relation"] == "hometown"]
+    # the same two nodes at the ends of both ...
+    assert sorted(map(tuple, city["ends"])) == sorted(map(tuple, hometown["ends"]))
+    # ... but two edges apart, not one drawn over the other ...
+    apart = math.dist(city["middle"], hometown["middle"])
+    assert apart >= 10, (city, hometown)
+    # ... and labels whose boxes do not overlap
+    (l1, t1, r1, b1), (l2, t2, r2, b2) = city["box"], hometown["box"]
+    assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, (city["box"], hometown["box"])
 
 
 def test_the_recall_playground_shows_the_packet_steps_and_signals(

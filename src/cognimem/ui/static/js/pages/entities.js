@@ -34,17 +34,63 @@ function layout(centerId, edges) {
   return at;
 }
 
+// an edge label's box (11px text, app.css): its height and the width of one character,
+// generous, so that labels set this far apart cannot overlap
+const LABEL_HEIGHT = 16;
+const LABEL_CHAR = 7;
+
+function bends(edges, at) {
+  // edge id -> how far (px, signed) its label sits off the straight line between its
+  // nodes. Edges between the same two nodes, either way round, bend apart, each to its
+  // own side, so that their labels' boxes are side by side: a one-line gap across an
+  // edge that runs sideways, a label's width across one that runs up and down.
+  const pairs = new Map();
+  for (const e of edges) {
+    const key = [e.source_entity_id, e.target_entity_id].sort().join("\u0000");
+    pairs.set(key, [...(pairs.get(key) || []), e]);
+  }
+  const out = new Map();
+  for (const [key, group] of pairs) {
+    group.sort((a, b) => a.relation.localeCompare(b.relation) || a.id.localeCompare(b.id));
+    const [[x1, y1], [x2, y2]] = key.split("\u0000").map((id) => at.get(id));
+    const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [nx, ny] = [Math.abs(y1 - y2) / length, Math.abs(x2 - x1) / length];
+    const width = Math.max(...group.map((e) => e.relation.length)) * LABEL_CHAR + 8;
+    const step = Math.min(nx ? width / nx : width, ny ? LABEL_HEIGHT / ny : width);
+    group.forEach((e, i) => out.set(e.id, (i - (group.length - 1) / 2) * step));
+  }
+  return out;
+}
+
+function edgeShape(e, at, offset) {
+  // a quadratic curve whose middle point is ``offset`` px off the straight line, on the
+  // side fixed by the pair (not by the edge's direction), with the label at that point
+  const [a, b] = [e.source_entity_id, e.target_entity_id].sort();
+  const [[ax, ay], [bx, by]] = [at.get(a), at.get(b)];
+  const length = Math.hypot(bx - ax, by - ay) || 1;
+  const [nx, ny] = [(ay - by) / length, (bx - ax) / length];
+  const [x1, y1] = at.get(e.source_entity_id);
+  const [x2, y2] = at.get(e.target_entity_id);
+  const [mx, my] = [(x1 + x2) / 2 + nx * offset, (y1 + y2) / 2 + ny * offset];
+  const [cx, cy] = [2 * mx - (x1 + x2) / 2, 2 * my - (y1 + y2) / 2];
+  const round = (v) => Math.round(v * 10) / 10;
+  return { d: `M ${round(x1)} ${round(y1)} Q ${round(cx)} ${round(cy)} ${round(x2)} ${round(y2)}`, label: [round(mx), round(my)] };
+}
+
 function graph(center, edges, names) {
   const at = layout(center.id, edges);
   const shown = edges.filter((e) => at.has(e.source_entity_id) && at.has(e.target_entity_id));
+  const offsets = bends(shown, at);
   return svg("svg", { class: "graph", id: "graph", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "group",
     "aria-label": `Graph around ${center.name}` },
   shown.map((e) => {
-    const [x1, y1] = at.get(e.source_entity_id);
-    const [x2, y2] = at.get(e.target_entity_id);
-    return svg("g", {},
-      svg("line", { x1, y1, x2, y2 }),
-      svg("text", { class: "edge", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, "text-anchor": "middle" }, e.relation));
+    const { d, label: [x, y] } = edgeShape(e, at, offsets.get(e.id));
+    const from = names.get(e.source_entity_id) || e.source_entity_id;
+    const to = names.get(e.target_entity_id) || e.target_entity_id;
+    return svg("g", { class: "edge" },
+      svg("title", {}, `${from} ${e.relation} ${to} (${num(e.confidence)})`),
+      svg("path", { d }),
+      svg("text", { class: "edge", x, y: y + 4, "text-anchor": "middle" }, e.relation));
   }),
   [...at.entries()].map(([id, [x, y]]) => svg("a", {
     href: `#/entities/${encodeURIComponent(id)}`, class: id === center.id ? "center node" : "node",
