@@ -1,4 +1,4 @@
-"""A shop's own database under cognimem's memory: run ``python examples/shop/run.py``.
+"""A shop's own database under cognimem's memory: run ``.venv/bin/python examples/shop/run.py``.
 
 It creates a small SQLite shop (customers, products, orders) in a fresh folder, maps it
 with ``shop.toml``, writes a few memories, and reads: the packet's "Domain facts"
