@@ -50,7 +50,10 @@ from cognimem.recall.graph import candidate_names
 SEED = 20261125
 USER = "bench"
 SYLLABLES = ["ka", "lo", "mi", "ra", "ten", "vo", "shi", "du", "mar", "el", "zo", "bri"]
+# the step as the shop's staff run it: every row to every user of the tenant
 MAPPING = """
+tenant = "default"
+
 [database]
 url = "sqlite:///{path}"
 statement_timeout_ms = 1000
@@ -61,6 +64,7 @@ key = "id"
 name = "name"
 kind = "person"
 facts = {{ city = "city", employer = "company" }}
+visibility = "tenant"
 
 [entities.product]
 table = "products"
@@ -68,6 +72,7 @@ key = "sku"
 name = "name"
 kind = "thing"
 facts = {{ price = "price", stock = "stock" }}
+visibility = "tenant"
 
 [entities.order]
 table = "orders"
@@ -75,6 +80,7 @@ key = "id"
 name = "code"
 kind = "thing"
 facts = {{ status = "status", total = "total" }}
+visibility = "tenant"
 
 [[relations]]
 name = "placed_by"

@@ -1,9 +1,15 @@
 """A small shop database (customers, products, orders) for the domain layer's tests,
-on a real SQLite file or a real PostgreSQL database, and its mapping file."""
+on a real SQLite file or a real PostgreSQL database, and its mapping file.
+
+The mapping's row rules come in two sets: ``OWN_ROWS`` (the shop's customers as the
+scope's users: each sees their own customers row and orders, every product) and
+``STAFF`` (the scope's users are the shop's staff: every row, to every user of the
+tenant)."""
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 # one schema for both backends (SQLite takes DOUBLE PRECISION as REAL)
@@ -40,13 +46,22 @@ SLOW_VIEW = {
     " LATERAL (SELECT pg_sleep(60)) AS slow",
 }
 
+# each customer sees their own row and orders; products are reference data
+OWN_ROWS = {
+    "customer": 'user_column = "id"',
+    "order": 'user_column = "customer_id"',
+    "product": 'visibility = "tenant"',
+}
+STAFF = {name: 'visibility = "tenant"' for name in OWN_ROWS}
+
 MAPPING = """
+tenant = "{tenant}"
+
 [database]
 url = "{url}"
 statement_timeout_ms = {timeout_ms}
 
-[user]
-entity = "customer"
+{user}
 
 [entities.customer]
 table = "{customers}"
@@ -55,6 +70,7 @@ name = "name"
 aliases = ["nickname"]
 kind = "person"
 facts = {{ city = "city", employer = "company", email = "{email}" }}
+{customer}
 
 [entities.product]
 table = "products"
@@ -62,6 +78,7 @@ key = "sku"
 name = "name"
 kind = "thing"
 facts = {{ price = "price", stock = "stock" }}
+{product}
 
 [entities.order]
 table = "orders"
@@ -69,6 +86,7 @@ key = "id"
 name = "code"
 kind = "thing"
 facts = {{ status = "status", total = "total" }}
+{order}
 
 [[relations]]
 name = "placed_by"
@@ -92,14 +110,28 @@ def mapping_text(
     email: str = "email",
     timeout_ms: int = 2000,
     ontology: str = "",
+    tenant: str = "default",
+    rows: dict[str, str] | None = None,
+    user: bool = True,
 ) -> str:
+    """The shop's mapping, for ``tenant``, with the row rules ``rows`` (by entity type;
+    default ``OWN_ROWS``; a type left out has no rule) and, with ``user``, the ``[user]``
+    link (the scope's user_id is a customers key)."""
+    rules = OWN_ROWS if rows is None else rows
     return MAPPING.format(
-        url=url, customers=customers, email=email, timeout_ms=timeout_ms, ontology=ontology
+        url=url,
+        customers=customers,
+        email=email,
+        timeout_ms=timeout_ms,
+        ontology=ontology,
+        tenant=tenant,
+        user='[user]\nentity = "customer"' if user else "",
+        **{name: rules.get(name, "") for name in OWN_ROWS},
     )
 
 
-def write_mapping(folder: Path, url: str, **options: object) -> Path:
-    path = folder / "shop.toml"
+def write_mapping(folder: Path, url: str, *, file: str = "shop.toml", **options: object) -> Path:
+    path = folder / file
     path.write_text(mapping_text(url, **options), encoding="utf-8")  # type: ignore[arg-type]
     return path
 
@@ -141,3 +173,20 @@ async def create_postgres(dsn: str) -> str:
     finally:
         await conn.close()
     return dsn
+
+
+@dataclass
+class Shop:
+    """The memory store's URL and the shop's domain database on one backend."""
+
+    backend: str
+    memory_url: str
+    domain_url: str
+    folder: Path
+
+    def mapping(self, **options: object) -> Path:
+        return write_mapping(self.folder, self.domain_url, **options)
+
+    def staff_mapping(self, **options: object) -> Path:
+        """The shop as its staff see it: every row to every user of the tenant."""
+        return self.mapping(rows=STAFF, **options)

@@ -1,11 +1,13 @@
 """A shop's own database under cognimem's memory: run ``.venv/bin/python examples/shop/run.py``.
 
 It creates a small SQLite shop (customers, products, orders) in a fresh folder, maps it
-with ``shop.toml``, writes a few memories, and reads: the packet's "Domain facts"
-section shows the rows the question touches with their table and key, and a memory
-that disagrees with the database ("I moved to Portland" while the customers row says
-Seattle) becomes a ``trust_domain`` conflict — the database wins in the packet, the
-memory stays as a claim. docs/domain.md walks through the output."""
+with ``shop.toml``, writes a few memories as the customer c-1001, and reads: the
+packet's "Domain facts" section shows the rows the question touches that the asking
+customer may see (their own row and orders, every product) with their table and key,
+and a memory that disagrees with the database ("I moved to Portland" while the
+customers row says Seattle) becomes a ``trust_domain`` conflict — the database wins in
+the packet, the memory stays as a claim. Another customer asking about c-1001 gets none
+of her row. docs/domain.md walks through the output."""
 
 from __future__ import annotations
 
@@ -69,16 +71,20 @@ async def main(folder: Path) -> None:
     url = f"sqlite:///{folder / 'memory.db'}"
     # the hashing embedder keeps the example offline; drop it to use the local model
     async with Memory.open(url, settings=settings, embedder=HashingEmbedder()) as mem:
-        alice = "c-1001"  # the scope's user is the customers row c-1001
+        # the scope's user is a customers row: c-1001 is Alice Smith, c-1002 Bob Jones
+        alice, bob = "c-1001", "c-1002"
         await mem.write("I moved to Portland last month.", user_id=alice)
         await mem.write("Bob Jones works at Hooli.", user_id=alice)
         await mem.write("I prefer deliveries on Fridays.", user_id=alice)
 
-        packet = await mem.read("Where do I live, and how are my orders doing?", user_id=alice)
-        print(packet.to_markdown())
-
-        packet = await mem.read("Who does Bob Jones work for?", user_id=alice)
-        print(packet.to_markdown())
+        for user, question in [
+            (alice, "Where do I live, and how are my orders doing?"),
+            (alice, "Is the Blue Kettle in stock?"),
+            (alice, "Who does Bob Jones work for?"),  # not her row: memory only
+            (bob, "What is Alice Smith's email?"),  # not his row: nothing from the database
+        ]:
+            print(f"# {user} asks: {question}")
+            print((await mem.read(question, user_id=user)).to_markdown())
 
         print("Conflicts (the database wins; the memory is kept as a claim):")
         for c in await mem.conflicts(user_id=alice, open_only=False):

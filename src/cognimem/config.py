@@ -411,7 +411,8 @@ class Settings(BaseSettings):
     # job queue for async ingestion: unset = a SQLite outbox table in the SQLite database;
     # redis://host:port/db = Redis Streams (required with PostgreSQL)
     queue_url: str | None = None
-    # a TOML file mapping the user's own database (and/or an ontology): docs/domain.md
+    # a TOML file mapping a tenant's own database (and/or an ontology), or a folder of
+    # them (one per tenant): docs/domain.md
     domain_mapping: Path | None = None
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)

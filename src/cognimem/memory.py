@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from cognimem.config import Settings
-from cognimem.domain.layer import Domain
+from cognimem.domain.layer import Domains
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.memory_directory import DirectoryCalls
 from cognimem.memory_lifecycle import LifecycleCalls
@@ -79,10 +79,10 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         clock: Clock = utc_now,
         queue: JobQueue | None = None,
         llm: ChatLLM | None = None,
-        domain: Domain | None = None,
+        domains: Domains | None = None,
     ) -> None:
         self._parts = parts = Components(
-            store, embedder, settings or Settings(), clock, queue, llm, domain
+            store, embedder, settings or Settings(), clock, queue, llm, domains
         )
         self._sessions = SessionService(parts)
         self._writing = WriteService(parts, self._sessions)
@@ -124,14 +124,14 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
 
         The internal LLM comes from ``settings.llm`` unless ``llm`` is given; with none,
         rule-based extraction does the work. With ``settings.domain_mapping`` the domain
-        layer is read from that file (connected, and checked against the live schema,
-        when the Memory opens)."""
+        layers are read from that file, or from each mapping file of that folder (one per
+        tenant; connected, and checked against the live schema, when the Memory opens)."""
         settings = settings or Settings()
-        domain = None
+        domains = None
         if settings.domain_mapping is not None:
-            domain = Domain.from_file(settings.domain_mapping)
+            domains = Domains.from_path(settings.domain_mapping)
         store, cached, queue, llm = open_parts(url, settings, embedder=embedder, llm=llm)
-        return cls(store, cached, settings, clock=clock, queue=queue, llm=llm, domain=domain)
+        return cls(store, cached, settings, clock=clock, queue=queue, llm=llm, domains=domains)
 
     @property
     def settings(self) -> Settings:
@@ -154,9 +154,9 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         return self._parts.llm
 
     @property
-    def domain(self) -> Domain | None:
-        """The domain layer (``settings.domain_mapping``), if one is mapped."""
-        return self._parts.domain
+    def domains(self) -> Domains | None:
+        """The domain layers by tenant (``settings.domain_mapping``), if one is mapped."""
+        return self._parts.domains
 
     @property
     def is_open(self) -> bool:

@@ -1,11 +1,12 @@
 """The domain layer against a real domain database, SQLite and PostgreSQL: the mapping
 checked against the live schema, mentions linked to rows, the domain step of a read,
-its statement timeout, the ontology's edges and trust_domain conflicts."""
+its statement timeout, the ontology's edges and trust_domain conflicts. These run with
+the ``STAFF`` row rules (every row to every user of the tenant); who sees which rows is
+``test_domain_visibility.py``."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -24,46 +25,15 @@ from cognimem.models.knowledge import (
     FactStatus,
 )
 from cognimem.providers.fakes import HashingEmbedder
-from tests import domain_shop, services
-from tests.conftest import run_in_thread
+from tests import domain_shop
+from tests.domain_shop import Shop
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import serving
-
-DOMAIN_DB = "domain_shop"
-
-
-@dataclass
-class Shop:
-    backend: str
-    memory_url: str
-    domain_url: str
-    folder: Path
-
-    def mapping(self, **options: object) -> Path:
-        return domain_shop.write_mapping(self.folder, self.domain_url, **options)
-
-
-@pytest.fixture(scope="session")
-def domain_postgres(postgres_server: services.PostgresServer) -> str:
-    """A second database in the test cluster, for the shop."""
-    postgres_server.psql(f"CREATE DATABASE {DOMAIN_DB}")
-    return postgres_server.admin_dsn(DOMAIN_DB)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def shop(request: pytest.FixtureRequest, tmp_path: Path, db_url: str) -> Shop:
-    if request.param == "sqlite":
-        domain_url = domain_shop.create_sqlite(tmp_path / "shop.db")
-        return Shop("sqlite", db_url, domain_url, tmp_path)
-    memory_url = str(request.getfixturevalue("postgres_dsn"))
-    dsn = str(request.getfixturevalue("domain_postgres"))
-    domain_url = run_in_thread(lambda: domain_shop.create_postgres(dsn))
-    return Shop("postgres", memory_url, domain_url, tmp_path)
 
 
 @pytest.fixture
 async def mem(shop: Shop) -> AsyncIterator[Memory]:
-    settings = Settings(domain_mapping=shop.mapping())
+    settings = Settings(domain_mapping=shop.staff_mapping())
     async with Memory.open(shop.memory_url, settings=settings, embedder=HashingEmbedder()) as m:
         yield m
 
@@ -168,7 +138,9 @@ async def test_a_query_naming_no_row_plans_no_domain_step_output(mem: Memory) ->
 
 async def test_a_slow_domain_query_times_out_and_the_read_still_answers(shop: Shop) -> None:
     # every read of slow_customers takes minutes: the 100 ms statement timeout ends it
-    settings = Settings(domain_mapping=shop.mapping(customers="slow_customers", timeout_ms=100))
+    settings = Settings(
+        domain_mapping=shop.staff_mapping(customers="slow_customers", timeout_ms=100)
+    )
     async with Memory.open(shop.memory_url, settings=settings, embedder=HashingEmbedder()) as m:
         written = await m.write("Bob Jones works at Initech.", user_id="c-1001")
         assert any(d.startswith("domain linking:") for d in written.degraded)
@@ -241,7 +213,7 @@ objects = ["organization", "place", "other"]
 
 
 async def test_a_relation_the_ontology_forbids_is_not_a_graph_edge(shop: Shop) -> None:
-    settings = Settings(domain_mapping=shop.mapping(ontology=EMPLOYER_OF_CUSTOMERS))
+    settings = Settings(domain_mapping=shop.staff_mapping(ontology=EMPLOYER_OF_CUSTOMERS))
     async with Memory.open(shop.memory_url, settings=settings, embedder=HashingEmbedder()) as m:
         await m.write("Bob Jones works at Initech.", user_id="c-1001")  # a customer: allowed
         await m.write("Carol Diaz works at Initech.", user_id="c-1001")  # not a customer
@@ -258,7 +230,7 @@ async def test_an_ontology_on_its_own_checks_edges_without_a_database(
     tmp_path: Path, db_url: str
 ) -> None:
     path = tmp_path / "ontology.toml"
-    path.write_text("[ontology]\nclosed = true\n", encoding="utf-8")
+    path.write_text('tenant = "default"\n[ontology]\nclosed = true\n', encoding="utf-8")
     settings = Settings(domain_mapping=path)
     async with Memory.open(db_url, settings=settings, embedder=HashingEmbedder()) as m:
         await m.write("Carol Diaz works at Initech.", user_id="u1")
@@ -281,7 +253,8 @@ def test_the_conflicts_api_and_the_read_over_http_show_the_domain(
     tmp_path: Path, db_url: str
 ) -> None:
     domain_url = domain_shop.create_sqlite(tmp_path / "shop.db")
-    settings = Settings(domain_mapping=domain_shop.write_mapping(tmp_path, domain_url))
+    mapping = domain_shop.write_mapping(tmp_path, domain_url, rows=domain_shop.STAFF)
+    settings = Settings(domain_mapping=mapping)
     memory = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
     headers = {"Authorization": f"Bearer {issue_api_key(db_url)}"}
     scope = {"user_id": "c-1001"}
@@ -316,13 +289,14 @@ def test_the_conflicts_api_and_the_read_over_http_show_the_domain(
 
 # -- the source on its own -------------------------------------------------------------
 async def test_the_source_reads_rows_by_key_with_their_related_rows_both_ways(shop: Shop) -> None:
-    source = SqlDomainSource(load_mapping(shop.mapping()))
+    source = SqlDomainSource(load_mapping(shop.staff_mapping()))
     await source.open()
+    staff = "s-1"
     try:
-        (order,) = await source.records([DomainRef("order", "5002")])  # an integer key
-        (customer,) = await source.records([DomainRef("customer", "c-1001")])
-        assert await source.rows([DomainRef("order", "9999")]) == []
-        matched = await source.match_names(["so-5001", "ALI", "nobody"])
+        (order,) = await source.records([DomainRef("order", "5002")], viewer=staff)  # int key
+        (customer,) = await source.records([DomainRef("customer", "c-1001")], viewer=staff)
+        assert await source.rows([DomainRef("order", "9999")], viewer=staff) == []
+        matched = await source.match_names(["so-5001", "ALI", "nobody"], viewer=staff)
     finally:
         await source.close()
     assert (order.row.table, order.row.name, order.row.values["status"]) == (

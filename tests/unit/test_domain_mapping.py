@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from cognimem.domain.agreement import disagreements, same_value
-from cognimem.domain.mapping import load_mapping
+from cognimem.domain.layer import Domain, Domains
+from cognimem.domain.mapping import RowRule, Visibility, load_mapping
 from cognimem.domain.ontology import allows, type_of
 from cognimem.domain.source import DomainRef, DomainRow
 from cognimem.errors import DomainMappingError, UsageError
@@ -22,6 +23,8 @@ from cognimem.recall.presets import get_preset
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 SHOP = """
+tenant = "acme"
+
 [database]
 url = "sqlite:///shop.db"
 
@@ -53,8 +56,8 @@ objects = ["organization"]
 """
 
 
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "mapping.toml"
+def write(tmp_path: Path, text: str, name: str = "mapping.toml") -> Path:
+    path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -78,7 +81,11 @@ def test_a_mapping_reads_entities_relations_and_the_ontology(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("text", "entry", "words"),
     [
-        ("[entities.customer]\ntable = 'c'\nkey = 'id'\nname = 'n'\n", "database", "[database]"),
+        (
+            "tenant = 'a'\n[entities.customer]\ntable = 'c'\nkey = 'id'\nname = 'n'\n",
+            "database",
+            "[database]",
+        ),
         (SHOP + "\n[unknown]\n", "unknown", "unknown key 'unknown'"),
         (SHOP.replace('key = "id"\nname = "code"', 'key = "id"'), "entities.order.name", "name"),
         (SHOP.replace('subject = "order"', 'subject = "invoice"'), "relations[0]", "'invoice'"),
@@ -93,8 +100,34 @@ def test_a_mapping_reads_entities_relations_and_the_ontology(tmp_path: Path) -> 
             "entities.customer.table",
             "not a table",
         ),
-        ("[entities.person]\n", "entities.person", "built-in kind"),
-        ("[database]\nurl = 'mysql://x'\n[entities.c]\n", "database.url", "mysql"),
+        ('tenant = "a"\n[entities.person]\n', "entities.person", "built-in kind"),
+        ('tenant = "a"\n[database]\nurl = "mysql://x"\n[entities.c]\n', "database.url", "mysql"),
+        # whose mapping it is: said, and a tenant id (or "*")
+        (SHOP.replace('tenant = "acme"', ""), "tenant", 'tenant = "*"'),
+        (SHOP.replace('tenant = "acme"', 'tenant = "a b"'), "tenant", "not a tenant id"),
+        # the row rules
+        (
+            SHOP.replace('kind = "person"', 'kind = "person"\nvisibility = "everyone"'),
+            "entities.customer.visibility",
+            "'everyone'",
+        ),
+        (
+            SHOP.replace('kind = "person"', 'kind = "person"\nvisibility = "user"'),
+            "entities.customer.user_column",
+            "needs user_column",
+        ),
+        (
+            SHOP.replace(
+                'kind = "person"', 'kind = "person"\nvisibility = "tenant"\nuser_column = "id"'
+            ),
+            "entities.customer.user_column",
+            "'tenant'",
+        ),
+        (
+            SHOP.replace('kind = "person"', 'kind = "person"\nuser_column = "id; drop"'),
+            "entities.customer.user_column",
+            "not a table or column",
+        ),
     ],
 )
 def test_a_bad_mapping_names_the_entry_to_fix(
@@ -108,6 +141,76 @@ def test_a_bad_mapping_names_the_entry_to_fix(
     assert isinstance(caught.value, UsageError)
 
 
+def test_a_type_without_a_row_rule_shows_no_row_and_the_user_type_its_own(
+    tmp_path: Path,
+) -> None:
+    m = load_mapping(write(tmp_path, SHOP))
+    assert m.tenant == "acme"
+    # no rule: nobody sees a row, people or not
+    assert m.entity("customer").rows == RowRule(Visibility.NONE, stated=False)
+    assert m.entity("order").rows == RowRule(Visibility.NONE, stated=False)
+    said = SHOP.replace('kind = "person"', 'kind = "person"\nuser_column = "id"').replace(
+        'name = "code"', 'name = "code"\nvisibility = "tenant"'
+    )
+    m = load_mapping(write(tmp_path, said))
+    assert m.entity("customer").rows == RowRule(Visibility.USER, "id")
+    assert m.entity("order").rows == RowRule(Visibility.TENANT)
+    # a [user] link opens each user's own row of its type, and no other
+    linked = load_mapping(write(tmp_path, SHOP + '\n[user]\nentity = "customer"\n'))
+    assert linked.entity("customer").rows == RowRule(Visibility.USER, "id", stated=False)
+    column = SHOP + '\n[user]\nentity = "customer"\ncolumn = "email"\n'
+    assert load_mapping(write(tmp_path, column)).entity("customer").rows.user_column == "email"
+    closed = SHOP.replace('kind = "person"', 'kind = "person"\nvisibility = "none"')
+    closed += '\n[user]\nentity = "customer"\n'
+    assert load_mapping(write(tmp_path, closed)).entity("customer").rows == RowRule()
+
+
+def test_the_start_up_statement_says_whose_mapping_and_who_sees_which_rows(
+    tmp_path: Path,
+) -> None:
+    text = SHOP.replace('name = "code"', 'name = "code"\nuser_column = "customer_id"')
+    said = load_mapping(write(tmp_path, text)).describe()
+    assert "serves tenant 'acme' only" in said
+    assert "customer rows: no user (no row rule: the default)" in said
+    assert "order rows: each user the rows where orders.customer_id = their user_id" in said
+    wide = load_mapping(write(tmp_path, text.replace('"acme"', '"*"'))).describe()
+    assert "serves every tenant (server-wide: a single-tenant deployment only)" in wide
+
+
+def ontology_of(tmp_path: Path, tenant: str, name: str) -> Domain:
+    return Domain.from_file(write(tmp_path, f'tenant = "{tenant}"\n[ontology]\n', name))
+
+
+def test_each_tenant_has_its_own_mapping_and_another_tenant_none(tmp_path: Path) -> None:
+    a, b = ontology_of(tmp_path, "a", "a.toml"), ontology_of(tmp_path, "b", "b.toml")
+    domains = Domains([a, b])
+    assert domains.for_tenant("a") is a
+    assert domains.for_tenant("b") is b
+    assert domains.for_tenant("c") is None
+    wide = ontology_of(tmp_path, "*", "wide.toml")
+    assert Domains([wide]).for_tenant("c") is wide
+    # a folder: one mapping file per tenant
+    folder = tmp_path / "tenants"
+    folder.mkdir()
+    for tenant in ("a", "b"):
+        ontology_of(folder, tenant, f"{tenant}.toml")
+    (folder / "notes.txt").write_text("not a mapping", encoding="utf-8")
+    assert sorted(d.mapping.tenant for d in Domains.from_path(folder)) == ["a", "b"]
+
+
+def test_two_mappings_of_a_tenant_or_a_server_wide_one_beside_others_are_refused(
+    tmp_path: Path,
+) -> None:
+    a = ontology_of(tmp_path, "a", "a.toml")
+    with pytest.raises(DomainMappingError, match="both name the tenant 'a'"):
+        Domains([a, ontology_of(tmp_path, "a", "again.toml")])
+    with pytest.raises(DomainMappingError, match="must be the only mapping"):
+        Domains([a, ontology_of(tmp_path, "*", "wide.toml")])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DomainMappingError, match=r"holds no \*\.toml"):
+        Domains.from_path(tmp_path / "empty")
+
+
 def test_a_missing_or_broken_file_is_a_mapping_error(tmp_path: Path) -> None:
     with pytest.raises(DomainMappingError, match="does not exist"):
         load_mapping(tmp_path / "nope.toml")
@@ -116,7 +219,7 @@ def test_a_missing_or_broken_file_is_a_mapping_error(tmp_path: Path) -> None:
 
 
 def test_an_ontology_alone_needs_no_database(tmp_path: Path) -> None:
-    m = load_mapping(write(tmp_path, "[ontology]\nclosed = true\n"))
+    m = load_mapping(write(tmp_path, 'tenant = "acme"\n[ontology]\nclosed = true\n'))
     assert m.database is None
     assert m.entities == {}
     assert not allows(m, "employer", "person", "organization")  # closed: undeclared

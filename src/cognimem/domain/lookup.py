@@ -39,18 +39,18 @@ async def look_up(
 ) -> list[Found]:
     """The rows of the entities ``names`` resolve to (through memory's aliases to a
     linked entity, or straight to a row's name or alias), and with ``about_user`` the
-    user's own row; each read with its related rows. Batched: the alias lookup runs
-    beside one call of the source (the matches, the user's row and their related rows,
-    on one connection); a second call only for a linked entity whose row the query's
-    words do not name (an alias only memory knows)."""
+    user's own row; each read with its related rows, and only rows the scope's user may
+    see (the mapping's row rules). Batched: the alias lookup runs beside one call of the
+    source (the matches, the user's row and their related rows, on one connection); a
+    second call only for a linked entity whose row the query's words do not name (an
+    alias only memory knows)."""
     source = domain.source
     if source is None:
         return []
     t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
-    mine = user if about_user and domain.mapping.user is not None else None
     aliases, found = await asyncio.gather(
         store.find_aliases(t, ns, user, list(names)) if names else _no_aliases(),
-        source.find(names, mine, MAX_RECORDS),
+        source.find(names, MAX_RECORDS, viewer=user, own=about_user),
     )
     ids = sorted({a.entity_id for a in aliases})
     entity_of: dict[DomainRef, str] = {}
@@ -63,7 +63,7 @@ async def look_up(
     room = MAX_RECORDS - len(records)
     missing = [ref for ref in entity_of if ref not in records][: max(room, 0)]
     if missing:
-        records.update((r.row.ref, r) for r in await source.records(missing))
+        records.update((r.row.ref, r) for r in await source.records(missing, viewer=user))
     return [Found(r, entity_of.get(ref), ref == found.user) for ref, r in records.items()]
 
 

@@ -1,30 +1,61 @@
 """The declarative mapping of a user's domain database, read from a TOML file.
 
-One file says which tables are entity types (their key, name and alias columns, the
-attribute columns that are facts, and which cognimem entity kind they are), which
-foreign keys are relations, which entity type the scope's user is, and the ontology
-(relation types with their allowed subject and object types, fact predicates per
-type). A file with only ``[ontology]`` gives an ontology without a domain database.
-Parsing checks the file's own consistency; ``SqlDomainSource.open`` checks it against
-the live schema. Every problem is a :class:`DomainMappingError` naming the file and the
-entry to fix.
+One file says whose it is (``tenant``: one tenant's, or ``"*"``, every tenant's, for a
+single-tenant deployment), which tables are entity types (their key, name and alias
+columns, the attribute columns that are facts, which cognimem entity kind they are and
+which rows a user may see), which foreign keys are relations, which entity type the
+scope's user is, and the ontology (relation types with their allowed subject and object
+types, fact predicates per type). A file with only ``[ontology]`` gives an ontology
+without a domain database. Parsing checks the file's own consistency;
+``SqlDomainSource.open`` checks it against the live schema. Every problem is a
+:class:`DomainMappingError` naming the file and the entry to fix.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from cognimem.errors import DomainMappingError
 from cognimem.models.knowledge import EntityType
+from cognimem.models.scope import ID_PATTERN
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$")
 DEFAULT_TIMEOUT_MS = 500
 DEFAULT_POOL_SIZE = 2
 DEFAULT_RELATED_LIMIT = 5
+EVERY_TENANT = "*"  # a server-wide mapping: only for a single-tenant deployment
+
+
+class Visibility(StrEnum):
+    """Which rows of an entity type a user may see."""
+
+    TENANT = "tenant"  # every row, to every user of the mapping's tenant (reference data)
+    USER = "user"  # the rows whose ``user_column`` holds the user's id
+    NONE = "none"  # no row, to anyone: the default of a type without a row rule
+
+
+@dataclass(frozen=True)
+class RowRule:
+    """An entity type's rows a user may see; ``stated`` is False for the default (a
+    type the mapping gives no rule: nobody, or for the ``[user]`` type each user their
+    own row)."""
+
+    visibility: Visibility = Visibility.NONE
+    user_column: str | None = None
+    stated: bool = True
+
+    def describe(self, table: str) -> str:
+        why = "" if self.stated else " (no row rule: the default)"
+        if self.visibility is Visibility.TENANT:
+            return f"every user of the tenant{why}"
+        if self.visibility is Visibility.USER:
+            return f"each user the rows where {table}.{self.user_column} = their user_id{why}"
+        return f"no user{why}"
 
 
 @dataclass(frozen=True)
@@ -38,6 +69,7 @@ class EntityMapping:
     alias_columns: tuple[str, ...] = ()
     facts: dict[str, str] = field(default_factory=dict)  # predicate -> column
     kind: EntityType = EntityType.OTHER
+    rows: RowRule = field(default_factory=RowRule)  # who may see which rows: nobody unless said
 
     def columns(self) -> tuple[str, ...]:
         """Every column a lookup reads, each once, the key first."""
@@ -83,6 +115,7 @@ class UserLink:
 @dataclass(frozen=True)
 class DomainMapping:
     source: Path  # the file it came from (errors name it)
+    tenant: str  # the tenant whose mapping it is, or EVERY_TENANT
     database: DatabaseMapping | None
     entities: dict[str, EntityMapping]
     relations: tuple[RelationMapping, ...]
@@ -93,6 +126,19 @@ class DomainMapping:
 
     def entity(self, name: str) -> EntityMapping:
         return self.entities[name]
+
+    def describe(self) -> str:
+        """Whose mapping this is and who sees which rows: what the memory states when
+        it opens."""
+        whose = (
+            "every tenant (server-wide: a single-tenant deployment only)"
+            if self.tenant == EVERY_TENANT
+            else f"tenant {self.tenant!r} only"
+        )
+        rules = "; ".join(
+            f"{e.name} rows: {e.rows.describe(e.table)}" for e in self.entities.values()
+        )
+        return f"domain mapping {self.source} serves {whose}" + (f"; {rules}" if rules else "")
 
 
 def load_mapping(path: str | Path) -> DomainMapping:
@@ -112,7 +158,8 @@ def load_mapping(path: str | Path) -> DomainMapping:
 def parse_mapping(raw: dict[str, Any], file: Path) -> DomainMapping:
     """A mapping from the TOML document ``raw`` read from ``file``."""
     p = _Parser(file)
-    p.only(raw, "", {"database", "user", "entities", "relations", "ontology"})
+    p.only(raw, "", {"tenant", "database", "user", "entities", "relations", "ontology"})
+    tenant = p.tenant(raw.get("tenant"))
     database = p.database(raw.get("database"), file.parent)
     entities = {name: p.entity(name, spec) for name, spec in p.table(raw, "entities", "").items()}
     if database is None and entities:
@@ -153,8 +200,13 @@ def parse_mapping(raw: dict[str, Any], file: Path) -> DomainMapping:
     if not isinstance(closed, bool):
         p.fail("ontology.closed must be true or false", entry="ontology.closed")
     user = p.user(raw.get("user"), entities)
+    if user is not None and not entities[user.entity].rows.stated:
+        # the [user] link names each user's own row: theirs to see, nobody else's
+        own = RowRule(Visibility.USER, user.column or entities[user.entity].key, stated=False)
+        entities[user.entity] = replace(entities[user.entity], rows=own)
     return DomainMapping(
         source=file,
+        tenant=tenant,
         database=database,
         entities=entities,
         relations=relations,
@@ -264,7 +316,11 @@ class _Parser:
         where = f"entities.{name}"
         if not isinstance(spec, dict):
             self.fail(f"[{where}] must be a table", entry=where)
-        self.only(spec, where, {"table", "key", "name", "aliases", "facts", "kind"})
+        self.only(
+            spec,
+            where,
+            {"table", "key", "name", "aliases", "facts", "kind", "visibility", "user_column"},
+        )
         if name in {k.value for k in EntityType}:
             self.fail(
                 f"entity type {name!r} is a built-in kind; name the domain type after its"
@@ -292,7 +348,57 @@ class _Parser:
             alias_columns=self.strings(spec, "aliases", where, ident=True),
             facts=facts,
             kind=kind,
+            rows=self.rows(spec, where),
         )
+
+    def rows(self, spec: dict[str, Any], where: str) -> RowRule:
+        """The entity type's row rule: ``user_column`` alone means ``visibility =
+        "user"``; neither key, nobody sees a row (``[user]`` may open the user's own)."""
+        column = spec.get("user_column")
+        if column is not None:
+            column = self.string(spec, "user_column", where, ident=True)
+        raw = spec.get("visibility", Visibility.USER.value if column else None)
+        if raw is None:
+            return RowRule(stated=False)
+        try:
+            visibility = Visibility(raw)
+        except ValueError:
+            allowed = ", ".join(repr(v.value) for v in Visibility)
+            self.fail(
+                f"{where}.visibility = {raw!r} is not one of {allowed}",
+                entry=f"{where}.visibility",
+            )
+            raise  # pragma: no cover - fail raised
+        if visibility is Visibility.USER and column is None:
+            self.fail(
+                f'{where}: visibility = "user" needs user_column, the column that holds'
+                " the id of the user who may see the row",
+                entry=f"{where}.user_column",
+            )
+        if visibility is not Visibility.USER and column is not None:
+            self.fail(
+                f'{where}: user_column applies to visibility = "user" only,'
+                f" not {visibility.value!r}",
+                entry=f"{where}.user_column",
+            )
+        return RowRule(visibility, column)
+
+    def tenant(self, value: Any) -> str:
+        if value is None:
+            self.fail(
+                'say whose mapping this is: tenant = "<tenant id>" (only that tenant\'s'
+                ' scopes see its rows), or tenant = "*" for a single-tenant deployment'
+                " (every tenant's keys read it)",
+                entry="tenant",
+            )
+        if not isinstance(value, str) or (
+            value != EVERY_TENANT and not re.match(ID_PATTERN, value)
+        ):
+            self.fail(
+                f'tenant = {value!r} is not a tenant id (or "*", every tenant)', entry="tenant"
+            )
+        assert isinstance(value, str)
+        return value
 
     def relation(
         self, i: int, spec: dict[str, Any], entities: dict[str, EntityMapping]

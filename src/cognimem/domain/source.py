@@ -80,9 +80,12 @@ class Matches:
 class DomainSource(Protocol):
     """Read-only access to the user's domain database, as the mapping describes it.
 
-    Every call is batched (one statement per entity type and relation, whatever the
-    number of names or refs) and runs under the mapping's statement timeout; a failure
-    raises ``DomainUnavailable`` (``DomainTimeout`` for the timeout)."""
+    Every lookup is for a ``viewer`` (the scope's ``user_id``; None: no user) and
+    answers only rows the mapping's row rules let the viewer see — related rows
+    included; a row the viewer may not see is never read. Every call is batched (one
+    statement per entity type and relation, whatever the number of names or refs) and
+    runs under the mapping's statement timeout; a failure raises ``DomainUnavailable``
+    (``DomainTimeout`` for the timeout)."""
 
     mapping: DomainMapping
 
@@ -95,23 +98,26 @@ class DomainSource(Protocol):
     async def ping(self) -> None:
         """Answer one trivial statement (readiness), or raise ``DomainUnavailable``."""
 
-    async def match_names(self, names: Sequence[str]) -> list[DomainRow]:
+    async def match_names(self, names: Sequence[str], *, viewer: str | None) -> list[DomainRow]:
         """The rows whose name or an alias equals one of ``names`` (normalised,
         compared case-insensitively)."""
 
-    async def rows(self, refs: Sequence[DomainRef]) -> list[DomainRow]:
+    async def rows(self, refs: Sequence[DomainRef], *, viewer: str | None) -> list[DomainRow]:
         """The rows ``refs`` name that still exist."""
 
-    async def records(self, refs: Sequence[DomainRef]) -> list[DomainRecord]:
+    async def records(self, refs: Sequence[DomainRef], *, viewer: str | None) -> list[DomainRecord]:
         """The rows ``refs`` name with their related rows."""
 
-    async def expand(self, rows: Sequence[DomainRow]) -> list[DomainRecord]:
+    async def expand(self, rows: Sequence[DomainRow], *, viewer: str | None) -> list[DomainRecord]:
         """``rows`` (as this source read them) with their related rows."""
 
-    async def find(self, names: Sequence[str], user_id: str | None, limit: int) -> Matches:
-        """In one round trip of the driver: the user's row (with a ``[user]`` link) and
-        the rows matching ``names``, at most ``limit``, with their related rows."""
+    async def find(
+        self, names: Sequence[str], limit: int, *, viewer: str | None, own: bool
+    ) -> Matches:
+        """In one round trip of the driver: with ``own`` the viewer's own row (with a
+        ``[user]`` link) and the rows matching ``names``, at most ``limit``, with their
+        related rows."""
 
-    async def user_rows(self, user_ids: Sequence[str]) -> dict[str, DomainRow]:
-        """The rows the scope users ``user_ids`` are (the mapping's ``[user]``), by user
-        id; empty without a ``[user]``."""
+    async def user_row(self, *, viewer: str | None) -> DomainRow | None:
+        """The row the viewer is (the mapping's ``[user]``); None without a ``[user]``,
+        without a viewer, or when the row rule hides it."""

@@ -5,7 +5,13 @@ Lookups are batched: names are matched with one statement per entity type, rows 
 read with one per entity type, related rows with one per relation and direction (the
 reverse side keeps the newest ``related_limit`` per row by key, with a window function).
 Name and alias columns are compared with ``lower(column)``: an index on
-``lower(name)`` keeps the match an index lookup at any size."""
+``lower(name)`` keeps the match an index lookup at any size.
+
+Every statement carries the entity type's row rule for the viewer (``user_column`` =
+the viewer's id, bound as a parameter); a type the viewer may see no row of is not
+queried at all. The rule sits in the ``WHERE`` beside the match, so a hidden row is
+never read and the reverse side's ``related_limit`` counts only rows the viewer may
+see."""
 
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cognimem.domain.drivers import Driver, Rows, Statement, driver_for, quote
-from cognimem.domain.mapping import DomainMapping, EntityMapping, RelationMapping
+from cognimem.domain.mapping import DomainMapping, EntityMapping, RelationMapping, Visibility
 from cognimem.domain.source import DomainRecord, DomainRef, DomainRow, Matches, RelatedRow
 from cognimem.errors import DomainMappingError, UsageError
 from cognimem.text.keys import normalize_name
@@ -64,6 +70,8 @@ class SqlDomainSource:
                     table=e.table,
                 )
             wanted = [*e.columns(), *(r.foreign_key for r in m.relations if r.subject == e.name)]
+            if e.rows.user_column is not None:
+                wanted.append(e.rows.user_column)
             for column in wanted:
                 if column not in found:
                     raise DomainMappingError(
@@ -91,60 +99,77 @@ class SqlDomainSource:
             self._types[(e.table, m.user.column)] = found[m.user.column]
 
     # -- lookups -----------------------------------------------------------------------
-    async def match_names(self, names: Sequence[str]) -> list[DomainRow]:
-        statements, read = self._matching(names)
+    async def match_names(self, names: Sequence[str], *, viewer: str | None) -> list[DomainRow]:
+        statements, read = self._matching(names, viewer)
         return read(await self.driver.fetch(statements)) if statements else []
 
-    async def rows(self, refs: Sequence[DomainRef]) -> list[DomainRow]:
-        by_type = _by_type(refs, self.mapping)
-        statements = [self._by_column(self.mapping.entity(t), None, keys) for t, keys in by_type]
-        found = await self.driver.fetch(statements)
-        return [
-            self._row(self.mapping.entity(t), r)
-            for (t, _), rows in zip(by_type, found, strict=True)
-            for r in rows
-        ]
+    async def rows(self, refs: Sequence[DomainRef], *, viewer: str | None) -> list[DomainRow]:
+        statements, read = self._by_refs(refs, viewer)
+        return read(await self.driver.fetch(statements)) if statements else []
 
-    async def user_rows(self, user_ids: Sequence[str]) -> dict[str, DomainRow]:
-        """The rows the scope users ``user_ids`` are (the mapping's ``[user]``), by user."""
-        statements, read = self._users(user_ids)
-        return read(await self.driver.fetch(statements)) if statements else {}
+    async def user_row(self, *, viewer: str | None) -> DomainRow | None:
+        statements, read = self._users(viewer)
+        return read(await self.driver.fetch(statements)) if statements else None
 
-    async def records(self, refs: Sequence[DomainRef]) -> list[DomainRecord]:
-        return await self.expand(await self.rows(refs))
+    async def records(self, refs: Sequence[DomainRef], *, viewer: str | None) -> list[DomainRecord]:
+        return await self.expand(await self.rows(refs, viewer=viewer), viewer=viewer)
 
-    async def expand(self, rows: Sequence[DomainRow]) -> list[DomainRecord]:
-        statements, read = self._related(rows)
+    async def expand(self, rows: Sequence[DomainRow], *, viewer: str | None) -> list[DomainRecord]:
+        statements, read = self._related(rows, viewer)
         return read(await self.driver.fetch(statements) if statements else [])
 
-    async def find(self, names: Sequence[str], user_id: str | None, limit: int) -> Matches:
-        match, read_match = self._matching(names)
-        users, read_users = self._users([user_id] if user_id is not None else [])
+    async def find(
+        self, names: Sequence[str], limit: int, *, viewer: str | None, own: bool
+    ) -> Matches:
+        match, read_match = self._matching(names, viewer)
+        users, read_users = self._users(viewer if own else None)
         if not match and not users:
             return Matches([], None)
         chosen: list[DomainRow] = []  # filled by then(), read with its related rows
         reads: list[Callable[[list[Rows]], list[DomainRecord]]] = []
 
         def then(first: list[Rows]) -> list[Statement]:
-            mine = read_users(first[len(match) :]) if users else {}
-            rows = {r.ref: r for r in [*mine.values(), *read_match(first[: len(match)])]}
+            mine = read_users(first[len(match) :]) if users else None
+            found = [*([mine] if mine else []), *read_match(first[: len(match)])]
+            rows = {r.ref: r for r in found}
             chosen.extend(list(rows.values())[:limit])
-            statements, read = self._related(chosen)
+            statements, read = self._related(chosen, viewer)
             reads.append(read)
             return statements
 
         # the matches and their related rows on one connection, in one call of the driver
         first, second = await self.driver.fetch_then([*match, *users], then)
-        mine = read_users(first[len(match) :]) if users else {}
-        user = mine[user_id].ref if user_id is not None and user_id in mine else None
-        return Matches(reads[0](second), user)
+        mine = read_users(first[len(match) :]) if users else None
+        return Matches(reads[0](second), mine.ref if mine is not None else None)
 
     # -- statements and how their rows are read ----------------------------------------
+    def _visible(self, e: EntityMapping, viewer: str | None) -> bool:
+        """Whether the viewer may see any row of ``e`` (else it is not queried)."""
+        rule = e.rows.visibility
+        return rule is Visibility.TENANT or (rule is Visibility.USER and viewer is not None)
+
+    def _where(self, e: EntityMapping, test: str, viewer: str | None, params: list[Any]) -> str:
+        """``test`` and the viewer's row rule on ``e``. Callers skip a type the viewer
+        may see nothing of; should one slip through, its statement matches no row."""
+        column = e.rows.user_column
+        if e.rows.visibility is Visibility.TENANT:
+            return test
+        if not self._visible(e, viewer) or column is None or viewer is None:
+            return f"({test}) AND 1 = 0"
+        mine = self.driver.any_of(
+            quote(column), [viewer], self._types.get((e.table, column), ""), params
+        )
+        return f"({test}) AND {mine}"
+
     def _matching(
-        self, names: Sequence[str]
+        self, names: Sequence[str], viewer: str | None
     ) -> tuple[list[Statement], Callable[[list[Rows]], list[DomainRow]]]:
         wanted = sorted({normalize_name(n) for n in names} - {""})
-        entities = list(self.mapping.entities.values()) if wanted else []
+        entities = (
+            [e for e in self.mapping.entities.values() if self._visible(e, viewer)]
+            if wanted
+            else []
+        )
         statements: list[Statement] = []
         for e in entities:
             params: list[Any] = []
@@ -152,33 +177,55 @@ class SqlDomainSource:
                 self.driver.any_of(f"lower({quote(c)})", wanted, "text", params)
                 for c in (e.name_column, *e.alias_columns)
             ]
-            statements.append((f"{_select(e, self.mapping)} WHERE {' OR '.join(tests)}", params))
+            where = self._where(e, " OR ".join(tests), viewer, params)
+            statements.append((f"{_select(e, self.mapping)} WHERE {where}", params))
 
         def read(found: list[Rows]) -> list[DomainRow]:
             return [self._row(e, r) for e, rows in zip(entities, found, strict=True) for r in rows]
 
         return statements, read
 
+    def _by_refs(
+        self, refs: Sequence[DomainRef], viewer: str | None
+    ) -> tuple[list[Statement], Callable[[list[Rows]], list[DomainRow]]]:
+        by_type = [
+            (self.mapping.entity(t), keys)
+            for t, keys in _by_type(refs, self.mapping)
+            if self._visible(self.mapping.entity(t), viewer)
+        ]
+        statements = [self._by_column(e, None, keys, viewer) for e, keys in by_type]
+
+        def read(found: list[Rows]) -> list[DomainRow]:
+            return [
+                self._row(e, r) for (e, _), rows in zip(by_type, found, strict=True) for r in rows
+            ]
+
+        return statements, read
+
     def _users(
-        self, user_ids: Sequence[str]
-    ) -> tuple[list[Statement], Callable[[list[Rows]], dict[str, DomainRow]]]:
+        self, viewer: str | None
+    ) -> tuple[list[Statement], Callable[[list[Rows]], DomainRow | None]]:
+        """The statement reading the viewer's own row (the ``[user]`` link), if the
+        viewer may see it."""
         link = self.mapping.user
-        if link is None or not user_ids:
-            return [], lambda found: {}
+        if link is None or viewer is None:
+            return [], lambda found: None
         e = self.mapping.entity(link.entity)
-        column = link.column or e.key
+        if not self._visible(e, viewer):
+            return [], lambda found: None
 
-        def read(found: list[Rows]) -> dict[str, DomainRow]:
-            return {str(r[column]): self._row(e, r) for r in found[0]}
+        def read(found: list[Rows]) -> DomainRow | None:
+            return self._row(e, found[0][0]) if found[0] else None
 
-        return [self._by_column(e, column, list(user_ids))], read
+        return [self._by_column(e, link.column or e.key, [viewer], viewer)], read
 
     def _related(
-        self, rows: Sequence[DomainRow]
+        self, rows: Sequence[DomainRow], viewer: str | None
     ) -> tuple[list[Statement], Callable[[list[Rows]], list[DomainRecord]]]:
-        """The statements that read ``rows``' related rows, and how their answers become
-        records: forward (a row's foreign key names its object row) and reverse (the
-        subject rows whose foreign key names a row, newest ``related_limit`` per row)."""
+        """The statements that read ``rows``' related rows the viewer may see, and how
+        their answers become records: forward (a row's foreign key names its object
+        row) and reverse (the subject rows whose foreign key names a row, newest
+        ``related_limit`` per row)."""
         plan: list[tuple[RelationMapping, bool, dict[str, list[DomainRef]]]] = []
         statements: list[Statement] = []
         for rel in self.mapping.relations:
@@ -189,13 +236,13 @@ class SqlDomainSource:
                     fk = row.foreign_keys.get(rel.foreign_key)
                     if fk is not None:
                         forward[fk].append(row.ref)
-            if forward:
+            if forward and self._visible(obj, viewer):
                 plan.append((rel, True, forward))
-                statements.append(self._by_column(obj, None, list(forward)))
+                statements.append(self._by_column(obj, None, list(forward), viewer))
             backward = {r.ref.key: [r.ref] for r in rows if r.ref.entity_type == rel.object}
-            if backward:
+            if backward and self._visible(subject, viewer):
                 plan.append((rel, False, backward))
-                statements.append(self._newest_by(subject, rel.foreign_key, list(backward)))
+                statements.append(self._newest_by(subject, rel.foreign_key, list(backward), viewer))
 
         def read(found: list[Rows]) -> list[DomainRecord]:
             related: dict[DomainRef, list[RelatedRow]] = defaultdict(list)
@@ -211,22 +258,26 @@ class SqlDomainSource:
         return statements, read
 
     # -- SQL ---------------------------------------------------------------------------
-    def _by_column(self, e: EntityMapping, column: str | None, values: Sequence[str]) -> Statement:
+    def _by_column(
+        self, e: EntityMapping, column: str | None, values: Sequence[str], viewer: str | None
+    ) -> Statement:
         column = column or e.key
         params: list[Any] = []
         test = self.driver.any_of(
             quote(column), values, self._types.get((e.table, column), ""), params
         )
-        return f"{_select(e, self.mapping)} WHERE {test}", params
+        return f"{_select(e, self.mapping)} WHERE {self._where(e, test, viewer, params)}", params
 
-    def _newest_by(self, e: EntityMapping, fk: str, values: Sequence[str]) -> Statement:
+    def _newest_by(
+        self, e: EntityMapping, fk: str, values: Sequence[str], viewer: str | None
+    ) -> Statement:
         params: list[Any] = []
         test = self.driver.any_of(quote(fk), values, self._types.get((e.table, fk), ""), params)
         limit = self.mapping.database.related_limit if self.mapping.database else 5
         inner = (
             f"SELECT {_columns(e, self.mapping, extra=(fk,))}, ROW_NUMBER() OVER"
             f" (PARTITION BY {quote(fk)} ORDER BY {quote(e.key)} DESC) AS rn_"
-            f" FROM {quote(e.table)} WHERE {test}"
+            f" FROM {quote(e.table)} WHERE {self._where(e, test, viewer, params)}"
         )
         return f"SELECT * FROM ({inner}) AS ranked_ WHERE rn_ <= {int(limit)}", params
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from cognimem.config import IngestSettings
-from cognimem.domain.layer import Domain
+from cognimem.domain.layer import Domains
 from cognimem.errors import InvalidInput, StaleKnowledge, StoreUnavailable
 from cognimem.ingest.chunking import chunk_text
 from cognimem.ingest.domain_linking import DomainLinker
@@ -78,7 +78,7 @@ class WriteFunnel:
         count_tokens: Callable[[str], int],
         queue: JobQueue | None = None,
         llm_extractor: Extractor | None = None,
-        domain: Domain | None = None,
+        domains: Domains | None = None,
     ) -> None:
         self._queue = queue
         self._store = store
@@ -87,7 +87,7 @@ class WriteFunnel:
         self._clock = clock
         self._count = count_tokens
         self._understander = Understander(store, embedder, settings.merge_similarity, llm_extractor)
-        linker = None if domain is None else DomainLinker(domain, store)
+        linker = None if domains is None else DomainLinker(domains, store)
         self._knowledge = KnowledgeBuilder(store, EntityResolver(store), embedder.model_id, linker)
 
     async def write(

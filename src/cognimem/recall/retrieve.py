@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from cognimem.domain.layer import Domain
+from cognimem.domain.layer import Domains
 from cognimem.models import ContextPacket, ItemKind, Scope, StepReport
 from cognimem.models.clock import to_utc
 from cognimem.models.packets import NOTHING_RELEVANT
@@ -57,11 +57,10 @@ class Reader:
         embedder: Embedder,
         sections: SectionConfig | None = None,
         classifier: QueryClassifier | None = None,
-        domain: Domain | None = None,
+        domains: Domains | None = None,
     ) -> None:
         self.store = store
-        # the domain step runs only against a database (an ontology alone has no rows)
-        self.domain = domain if domain is not None and domain.source is not None else None
+        self.domains = domains
         self.embedder = embedder
         self.sections = sections or SectionConfig()
         self.classifier = classifier
@@ -114,7 +113,12 @@ class Reader:
         reference_time = to_utc(reference_time)
         end = reference_time if until is None else min(to_utc(until), reference_time)
         start = None if since is None else to_utc(since)
-        names = tuple(candidate_names(query)) if config.graph or self.domain else ()
+        # the domain step runs only against the scope's tenant's database (an ontology
+        # alone has no rows; another tenant's mapping is not this scope's)
+        domain = None if self.domains is None else self.domains.for_tenant(scope.tenant_id)
+        if domain is not None and domain.source is None:
+            domain = None
+        names = tuple(candidate_names(query)) if config.graph or domain else ()
         analysis = analyze(
             query, reference_time, timezone, time_filter=config.time_filter, names=names
         )
@@ -136,7 +140,7 @@ class Reader:
         flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end, period=period)
         # a personal request's fusion weights, here so the run and explain use the same
         config = for_request(config, analysis.decision and speaks_in_person(analysis.query))
-        plan = make_plan(analysis, config, domain=self.domain is not None)
+        plan = make_plan(analysis, config, domain=domain is not None)
         meta["plan"] = plan.describe()
         run = StepRun(
             self.store,
@@ -147,7 +151,7 @@ class Reader:
             flt,
             config,
             max(config.candidates, limit),
-            self.domain,
+            domain,
         )
         if run.dense_query != analysis.query:
             meta["dense_query"] = run.dense_query

@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 
 from cognimem.config import Settings
-from cognimem.domain.layer import Domain
+from cognimem.domain.layer import Domains
 from cognimem.errors import StoreUnavailable, UsageError
 from cognimem.models.clock import Clock
 from cognimem.providers.embeddings import (
@@ -39,7 +39,7 @@ class Components:
     clock: Clock
     queue: JobQueue | None
     llm: ChatLLM | None
-    domain: Domain | None = None  # the user's domain database and ontology, if mapped
+    domains: Domains | None = None  # each tenant's domain database and ontology, if mapped
     opened: bool = False
 
     def __post_init__(self) -> None:
@@ -77,8 +77,8 @@ class Components:
                     # writes report it (fail or ingest now, as configured); the queue
                     # connects on its next use
                     log.warning("job queue unavailable at start: %s", exc.message)
-            if self.domain is not None:  # a mapping that does not fit its database stops here
-                await self.domain.open()
+            if self.domains is not None:  # a mapping that does not fit its database stops here
+                await self.domains.open()
         except BaseException:
             if self.queue is not None:
                 await self.queue.close()
@@ -96,8 +96,8 @@ class Components:
             await shared.aclose()  # a shared cache tier (Redis) owned by this Memory
         if self.queue is not None:
             await self.queue.close()
-        if self.domain is not None:
-            await self.domain.close()
+        if self.domains is not None:
+            await self.domains.close()
         await self.store.close()
         self.opened = False
 

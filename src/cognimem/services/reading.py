@@ -50,7 +50,7 @@ class ReadService:
             classifier = LLMQueryClassifier(parts.llm)
         # concurrent reads (a server's) embed their queries together
         queries = QueryBatcher(parts.embedder)
-        self.reader = Reader(parts.store, queries, classifier=classifier, domain=parts.domain)
+        self.reader = Reader(parts.store, queries, classifier=classifier, domains=parts.domains)
         self.revision = RevisionService(parts, self.reader, self.recall_config)
         self.procedures = ProcedureService(parts)
 

@@ -33,7 +33,7 @@ class WriteService:
             count_tokens=count_tokens,
             queue=parts.queue,
             llm_extractor=None if parts.llm is None else LLMExtractor(parts.llm),
-            domain=parts.domain,
+            domains=parts.domains,
         )
 
     async def write(

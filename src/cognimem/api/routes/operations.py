@@ -119,8 +119,8 @@ async def ready(mem: Mem, request: Request, response: Response) -> Readiness:
         probes.append(_check("queue", mem.queue.depth()))
     if mem.llm is not None:
         probes.append(_check("llm", _llm_answers(mem.llm, request.app.state)))
-    if mem.domain is not None and mem.domain.source is not None:
-        probes.append(_check("domain", mem.domain.source.ping()))
+    if mem.domains is not None and mem.domains.has_source:
+        probes.append(_check("domain", mem.domains.ping()))
     checks = dict(await asyncio.gather(*probes))
     ok = all(state == "ok" for state in checks.values())
     response.status_code = 200 if ok else 503
