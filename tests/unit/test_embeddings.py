@@ -16,7 +16,7 @@ from cognimem.providers import (
     l2_normalize,
     text_hash,
 )
-from cognimem.providers.factory import spec_of
+from cognimem.providers.factory import same_weights, spec_of
 from tests.doubles import CountingEmbedder, DictBackend
 
 # --- HashingEmbedder ---------------------------------------------------------------
@@ -222,6 +222,23 @@ async def test_cached_embedder_rejects_a_bare_string() -> None:
 def test_build_embedder_hashing() -> None:
     assert build_embedder("hashing").model_id == "hashing:256"
     assert build_embedder("hashing:48").model_id == "hashing:48"
+    assert build_embedder("hashing:48:v2").model_id == "hashing:48:v2"
+
+
+def test_a_salted_hashing_embedder_is_another_model_of_the_same_dimension() -> None:
+    words = "the spare key is under the blue flowerpot"
+    plain, salted = HashingEmbedder(dim=64), HashingEmbedder(dim=64, salt="v2")
+    assert salted.model_id != plain.model_id
+    assert float(plain.embed_sync([words])[0] @ salted.embed_sync([words])[0]) < 0.5
+    again = HashingEmbedder(dim=64, salt="v2").embed_sync([words])
+    assert np.array_equal(salted.embed_sync([words]), again)
+
+
+def test_only_one_model_file_computed_two_ways_may_share_an_index() -> None:
+    minilm, minilm_float = build_embedder("onnx:minilm"), build_embedder("onnx:minilm-float")
+    assert same_weights(minilm.model_id, minilm_float.model_id)
+    assert not same_weights(minilm.model_id, build_embedder("onnx:bge-small").model_id)
+    assert not same_weights("hashing:64", "hashing:64:v2")
 
 
 @pytest.mark.parametrize("spec", ["hashing:0", "hashing:-3", "hashing:big"])
@@ -255,7 +272,15 @@ def test_build_embedder_onnx_bge_small_is_lazy() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["onnx:minilm", "onnx:minilm-float", "onnx:bge-small", "hashing:64", "openai:m"]
+    "spec",
+    [
+        "onnx:minilm",
+        "onnx:minilm-float",
+        "onnx:bge-small",
+        "hashing:64",
+        "hashing:64:v2",
+        "openai:m",
+    ],
 )
 def test_spec_of_a_model_id_builds_that_model(spec: str) -> None:
     built = build_embedder(spec, base_url="http://127.0.0.1:1/v1")

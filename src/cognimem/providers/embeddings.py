@@ -10,7 +10,8 @@ chosen from a configuration string with
                                what older databases were built with
     onnx:bge-small             local bge-small-en-v1.5 (int8 ONNX), 384 dimensions
                                (pip install 'cognimem[bge]')
-    hashing | hashing:<dim>    deterministic fake for tests (default 256 dimensions)
+    hashing | hashing:<dim>    deterministic fake for tests (default 256 dimensions);
+    hashing:<dim>:<salt>       another fake model of that dimension
     openai:<model-name>        any OpenAI-compatible /embeddings endpoint (needs base_url)
 """
 

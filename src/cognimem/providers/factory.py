@@ -29,6 +29,19 @@ def spec_of(model_id: str) -> str:
     return model_id
 
 
+def same_weights(model_id: str, other: str) -> bool:
+    """Whether two model ids are one local model file computed two ways (MiniLM's float
+    and int8 products): their vectors of a text agree to cosine >= 0.986, so they may
+    share an index. Any other two models may not."""
+    by_id = {m.model_id: m for m in EMBEDDING_MODELS.values()}
+    a, b = by_id.get(model_id), by_id.get(other)
+    return (
+        a is not None
+        and b is not None
+        and (a.sha256, a.pooling, a.query_prefix) == (b.sha256, b.pooling, b.query_prefix)
+    )
+
+
 def build_embedder(
     spec: str,
     *,
@@ -53,8 +66,9 @@ def build_embedder(
     if kind == "hashing":
         if not arg:
             return HashingEmbedder()
+        width, _, salt = arg.partition(":")
         try:
-            dim = int(arg)
+            dim = int(width)
         except ValueError:
             dim = 0
         if dim <= 0:
@@ -62,7 +76,7 @@ def build_embedder(
                 f"invalid embedder spec {spec!r}: 'hashing:<dim>' needs a positive integer "
                 f"dimension, e.g. 'hashing:256'"
             )
-        return HashingEmbedder(dim=dim)
+        return HashingEmbedder(dim=dim, salt=salt)
     if kind == "openai" and arg:
         if not base_url:
             raise UsageError(

@@ -27,18 +27,21 @@ class HashingEmbedder:
     """Feature-hashing embedder: each lowercase ``\\w+`` word adds ±1 at a hashed dimension.
 
     Uses blake2b (never Python's salted ``hash()``), so vectors are identical across
-    processes and machines. ``kind`` is ignored.
+    processes and machines. ``kind`` is ignored. A ``salt`` makes another model of the
+    same dimension (``hashing:<dim>:<salt>``): words land on other dimensions, as a
+    second real model's vectors disagree with the first's.
     """
 
-    def __init__(self, dim: int = 256) -> None:
+    def __init__(self, dim: int = 256, *, salt: str = "") -> None:
         if dim <= 0:
             raise UsageError(f"HashingEmbedder dimension must be positive, got {dim}")
         self._dim = dim
+        self._salt = salt
         self._slots: dict[str, tuple[int, float]] = {}
 
     @property
     def model_id(self) -> str:
-        return f"hashing:{self._dim}"
+        return f"hashing:{self._dim}:{self._salt}" if self._salt else f"hashing:{self._dim}"
 
     async def dimension(self) -> int:
         return self._dim
@@ -63,7 +66,7 @@ class HashingEmbedder:
     def _slot(self, word: str) -> tuple[int, float]:
         slot = self._slots.get(word)
         if slot is None:
-            digest = hashlib.blake2b(word.encode("utf-8"), digest_size=16).digest()
+            digest = hashlib.blake2b((self._salt + word).encode("utf-8"), digest_size=16).digest()
             index = int.from_bytes(digest[:8], "little") % self._dim
             sign = 1.0 if digest[8] & 1 else -1.0
             slot = (index, sign)
