@@ -3,7 +3,8 @@ read and browse surface): consolidation and revision called directly, an operati
 as a job or as a dry run, the job listing, the operation table, one scheduler tick, and
 the worker's calls (a job's state, one job, the stranded-job sweep, the worker loop).
 The work is the services' (``consolidation``, ``revision``, ``procedures``,
-``lifecycle_jobs``, ``jobs``)."""
+``lifecycle_jobs``, ``jobs``). ``Memory.reembed`` moves a database to another embedding
+model (``reembedding``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import asyncio
 from collections.abc import Callable
 from datetime import datetime
 
+from cognimem.config import Settings
+from cognimem.errors import UsageError
 from cognimem.models import MemoryItem
+from cognimem.models.admin import ReembedResult
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
 from cognimem.models.lifecycle import (
     ConsolidationResult,
@@ -24,7 +28,9 @@ from cognimem.models.lifecycle import (
     RevisionResult,
 )
 from cognimem.models.procedures import Procedure
+from cognimem.providers.embeddings import Embedder
 from cognimem.queue import Job, JobState
+from cognimem.services.components import configured_embedder
 from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.decay import DecayService
 from cognimem.services.forgetting_policy import ForgettingPolicyService
@@ -32,7 +38,9 @@ from cognimem.services.jobs import SWEEP_LIMIT, JobService
 from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation, Progress
 from cognimem.services.procedures import ProcedureService
 from cognimem.services.promotion import PromotionService
+from cognimem.services.reembedding import reembed
 from cognimem.services.revision import RevisionService
+from cognimem.store import open_store
 
 
 class LifecycleCalls:
@@ -209,6 +217,41 @@ class LifecycleCalls:
         :meth:`forget` (by ids, query or time range) is the user's own call."""
         target = make_read_scope(scope, user_id=user_id, namespace=namespace)
         return await self._forgetting.run(target, dry_run=dry_run, progress=progress)
+
+    # -- the embedding model: services.reembedding --------------------------------------
+    @classmethod
+    async def reembed(
+        cls,
+        url: str | None = None,
+        *,
+        model: str | None = None,
+        embedder: Embedder | None = None,
+        settings: Settings | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedResult:
+        """Move the database at ``url`` (else ``settings.database_url``) to another
+        embedding model: ``model`` (a spec, as ``COGNIMEM_EMBEDDING__MODEL`` takes),
+        ``embedder``, or else the configured model. Every item and fact is embedded
+        again, ``settings.embedding.batch_size`` texts a call (``progress`` gets rows
+        done and rows in all), while everything else keeps
+        reading and writing with the old model; then one transaction switches every
+        vector and the database's model. Stopped midway, the database is as it was and
+        the next run embeds only what is left. Afterwards a process must open the
+        database with the new model (the old one is refused)."""
+        if model is not None and embedder is not None:
+            raise UsageError("reembed takes a model spec or an embedder, not both")
+        settings = settings or Settings()
+        if embedder is None:
+            embedder = configured_embedder(settings.embedding, model)
+        store = open_store(url or settings.database_url)
+        try:
+            await store.open()
+            return await reembed(
+                store, embedder, batch_size=settings.embedding.batch_size, progress=progress
+            )
+        finally:
+            await embedder.aclose()
+            await store.close()
 
     @property
     def lifecycle_operations(self) -> list[str]:

@@ -1,8 +1,8 @@
 """The ``cognimem`` command line: a thin skin that calls ``Memory`` and prints.
 
 One module per group of commands (``server``, ``worker``, ``memory``, ``transfer``,
-``migrate``, ``lifecycle``, ``bench``, ``keys``); this module builds the Typer app from them, in the
-order ``--help`` lists.
+``migrate``, ``lifecycle``, ``reembed``, ``bench``, ``keys``); this module builds the
+Typer app from them, in the order ``--help`` lists.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import typer
 
 from cognimem.cli import bench, keys, lifecycle, memory, migrate, server, transfer, worker
+from cognimem.cli.reembed import reembed
 
 app = typer.Typer(help="cognimem: a cognitive memory layer for LLM agents.", no_args_is_help=True)
 app.command()(server.serve)
@@ -22,6 +23,7 @@ app.command("import")(transfer.import_)
 app.command()(transfer.export)
 app.command()(migrate.migrate)
 app.command()(lifecycle.lifecycle)
+app.command()(reembed)
 
 eval_app = typer.Typer(help="Benchmark harnesses.", no_args_is_help=True)
 eval_app.command("locomo")(bench.eval_locomo)

@@ -131,3 +131,17 @@ class ForgetResult(BaseModel):
     facts: int = 0
     relations: int = 0
     summaries: int = 0
+
+
+class ReembedResult(BaseModel):
+    """What re-embedding a database did: the model it now uses (and its dimension), the
+    model it used before (None: none was recorded), the items and facts whose vectors
+    were replaced, and how many distinct texts the model embedded (a run after one that
+    was stopped embeds only what that one had not)."""
+
+    model: str
+    dimension: int
+    previous_model: str | None
+    items: int
+    facts: int
+    embedded: int

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from cognimem.config import Settings
+from cognimem.config import EmbeddingSettings, Settings
 from cognimem.domain.layer import Domains
 from cognimem.errors import StoreUnavailable, UsageError
 from cognimem.models.clock import Clock
@@ -102,6 +102,19 @@ class Components:
         self.opened = False
 
 
+def configured_embedder(e: EmbeddingSettings, model: str | None = None) -> Embedder:
+    """The embedder ``e`` configures, or with ``model`` (a spec), that model with the
+    endpoint, key, timeouts and batch size ``e`` gives."""
+    return build_embedder(
+        model or e.model,
+        base_url=e.base_url,
+        api_key=e.api_key.get_secret_value() if e.api_key else None,
+        timeout_s=e.timeout_s,
+        max_retries=e.max_retries,
+        batch_size=e.batch_size,
+    )
+
+
 def open_parts(
     url: str | None, settings: Settings, *, embedder: Embedder | None, llm: ChatLLM | None
 ) -> tuple[Store, Embedder, JobQueue | None, ChatLLM | None]:
@@ -114,15 +127,7 @@ def open_parts(
         llm = build_llm(settings.llm)
     store = open_store(url or settings.database_url)
     if embedder is None:
-        e = settings.embedding
-        embedder = build_embedder(
-            e.model,
-            base_url=e.base_url,
-            api_key=e.api_key.get_secret_value() if e.api_key else None,
-            timeout_s=e.timeout_s,
-            max_retries=e.max_retries,
-            batch_size=e.batch_size,
-        )
+        embedder = configured_embedder(settings.embedding)
     backend: EmbeddingCacheBackend = store
     if settings.embedding.redis_url:
         from cognimem.providers.redis_cache import RedisEmbeddingCache

@@ -32,10 +32,11 @@ async def check_embedding_model(store: Store, embedder: Embedder) -> None:
         log.warning(
             "embedding model changed from %s to %s, the same weights computed another way; "
             "their vectors share the index (set COGNIMEM_EMBEDDING__MODEL to %s to keep "
-            "embedding with the database's model)",
+            "embedding with the database's model, or run `cognimem reembed --model %s`)",
             stored_model,
             model,
             spec_of(stored_model),
+            spec_of(model),
         )
         return
     if other_dim or stored_model != model:
@@ -43,5 +44,7 @@ async def check_embedding_model(store: Store, embedder: Embedder) -> None:
             f"this database was built with embedding model {stored_model!r} "
             f"({stored_dim} dimensions) but {model!r} ({dim} dimensions) is configured, and "
             f"the vectors of two models cannot share one index: set "
-            f"COGNIMEM_EMBEDDING__MODEL to {spec_of(stored_model)!r} or use a new database"
+            f"COGNIMEM_EMBEDDING__MODEL to {spec_of(stored_model)!r}, or move the "
+            f"database to the new model with `cognimem reembed --model {spec_of(model)}` "
+            "(docs/operations.md)"
         )

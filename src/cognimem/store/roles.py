@@ -44,6 +44,7 @@ from cognimem.store.base import (
     ScopeLease,
 )
 from cognimem.store.forgetting import Forgotten
+from cognimem.store.reembedding import ReembedStore
 from cognimem.store.retention import Decay, RetentionRow
 
 
@@ -560,6 +561,7 @@ class Store(
     ListingStore,
     UsageStore,
     RetentionStore,
+    ReembedStore,
     Protocol,
 ):
     """A storage backend: every role."""

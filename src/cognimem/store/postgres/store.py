@@ -15,6 +15,7 @@ from cognimem.store.postgres.lifecycle import PostgresLifecycle
 from cognimem.store.postgres.listing import PostgresListing
 from cognimem.store.postgres.procedures import PostgresProcedures
 from cognimem.store.postgres.recall_fetch import PostgresRecallFetch
+from cognimem.store.postgres.reembedding import PostgresReembedding
 from cognimem.store.postgres.retention import PostgresRetention
 from cognimem.store.postgres.sessions import PostgresSessions
 from cognimem.store.postgres.transfer import PostgresTransfer
@@ -36,5 +37,6 @@ class PostgresStore(
     PostgresListing,
     PostgresUsage,
     PostgresRetention,
+    PostgresReembedding,
 ):
     """``Store`` on PostgreSQL + pgvector. Any number of processes may share a database."""

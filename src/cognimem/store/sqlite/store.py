@@ -13,6 +13,7 @@ from cognimem.store.sqlite.lifecycle import SQLiteLifecycle
 from cognimem.store.sqlite.listing import SQLiteListing
 from cognimem.store.sqlite.procedures import SQLiteProcedures
 from cognimem.store.sqlite.recall_fetch import SQLiteRecallFetch
+from cognimem.store.sqlite.reembedding import SQLiteReembedding
 from cognimem.store.sqlite.retention import SQLiteRetention
 from cognimem.store.sqlite.sessions import SQLiteSessions
 from cognimem.store.sqlite.transfer import SQLiteTransfer
@@ -34,5 +35,6 @@ class SQLiteStore(
     SQLiteListing,
     SQLiteUsage,
     SQLiteRetention,
+    SQLiteReembedding,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""
