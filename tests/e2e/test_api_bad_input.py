@@ -78,6 +78,20 @@ def test_a_malformed_write_is_refused_and_stores_nothing(
     assert stored(api) == before
 
 
+@pytest.mark.parametrize(
+    ("body", "at"),
+    [
+        (b'{"content": "hi", xx}', 18),
+        (b'{"content": "hi"', 16),
+        (b'{"content": "caf\xc3\xa9", }', 20),  # characters, not bytes
+    ],
+)
+def test_malformed_json_says_where_in_the_body(api: httpx.Client, body: bytes, at: int) -> None:
+    error = assert_refused(api.post(WRITE, content=body, headers=JSON), 422)
+    assert error["details"] == {"field": "body"}
+    assert error["message"].startswith(f"body: invalid JSON at character {at}: "), error
+
+
 def test_an_oversize_body_is_refused_by_length_before_parsing(api: httpx.Client) -> None:
     before = stored(api)
     error = assert_refused(

@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -206,6 +207,35 @@ def test_unstorable_text_is_the_same_422_on_both_backends(
     assert "NUL" in error["message"] or "surrogate" in error["message"], error
 
 
+# every way of saying "the body is JSON" that the app reads as JSON (case does not
+# matter in a media type; ``+json`` subtypes are JSON too)
+JSON_CONTENT_TYPES = [
+    "APPLICATION/JSON",
+    "Application/Json; charset=UTF-8",
+    "application/vnd.api+json",
+    "application/merge-patch+json",
+]
+WITH_BODY = [c for c in CATALOGUE if c[3] is not None]
+
+
+@pytest.mark.parametrize("content_type", JSON_CONTENT_TYPES)
+def test_unstorable_text_is_the_same_422_whatever_the_json_content_type(
+    apis: dict[str, httpx.Client], content_type: str
+) -> None:
+    for backend, api in apis.items():
+        for method, path, query, body, field in WITH_BODY:
+            plain = send(api, method, path, query, body)
+            answer = api.request(
+                method,
+                path,
+                params=query,
+                content=raw(body or {}),
+                headers={"content-type": content_type},
+            )
+            assert answer.status_code == 422, (backend, path, answer.text)
+            assert answer.json() == plain.json(), (backend, path, field)
+
+
 def _dsn_parts(dsn: str) -> list[str]:
     parts = urlsplit(dsn)
     return [str(parts.username), str(parts.hostname), str(parts.port), parts.path.lstrip("/")]
@@ -347,6 +377,93 @@ def test_a_time_without_an_offset_is_refused_on_both_backends(
     # with an offset the same request is accepted
     fixed = json.loads(json.dumps(body).replace(NAIVE, NAIVE + "+02:00"))
     assert apis["sqlite"].post(path, json=fixed).status_code in (200, 202)
+
+
+# (path, body) of a time range with since after until, on every route that takes one
+SCOPE = {"user_id": "u"}
+REVERSED = {"since": "2025-01-02T00:00:00Z", "until": "2025-01-01T00:00:00Z"}
+REVERSED_RANGES: list[tuple[str, dict[str, Any]]] = [
+    ("/v1/memory/read", {"query": "cat", "scope": SCOPE, **REVERSED}),
+    ("/v1/memory/read/stream", {"query": "cat", "scope": SCOPE, **REVERSED}),
+    ("/v1/memory/forget", {"scope": SCOPE, "dry_run": True, **REVERSED}),
+    ("/v1/memory/query", {"scope": SCOPE, **REVERSED}),
+    # one end with an offset and one without: refused, never compared
+    (
+        "/v1/memory/query",
+        {"scope": SCOPE, "since": "2025-01-02T00:00:00", "until": REVERSED["until"]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "body"), REVERSED_RANGES, ids=lambda v: str(v)[:40])
+def test_a_range_with_since_after_until_is_refused_on_every_route(
+    apis: dict[str, httpx.Client], path: str, body: dict[str, Any]
+) -> None:
+    answers = {}
+    for backend, api in apis.items():
+        api.post("/v1/memory/write", json={"content": "my cat is called Tom", "scope": SCOPE})
+        before = stats(api)
+        response = api.post(path, json=body)
+        assert response.status_code == 422, (backend, response.text)
+        answers[backend] = response.json()
+        assert stats(api) == before
+    assert answers["sqlite"] == answers["postgres"]
+    assert answers["sqlite"]["error"]["details"] == {"field": "since"}
+    assert "since" in answers["sqlite"]["error"]["message"]
+
+
+async def test_memory_refuses_a_read_with_since_after_until_on_both_backends(
+    memory: Memory,
+) -> None:
+    await memory.write("my cat is called Tom", user_id="u")
+    since, until = (datetime.fromisoformat(REVERSED[k]) for k in ("since", "until"))
+    with pytest.raises(InvalidInput) as refused:
+        await memory.read("cat", user_id="u", since=since, until=until)
+    assert refused.value.field == "since"
+    assert refused.value.message == "since is after until"
+
+
+# (path, body with YEAR where the time's year goes, the field the 422 names)
+YEARS_OUT: list[tuple[str, dict[str, Any], str]] = [
+    ("/v1/memory/write", {"content": "hi", "occurred_at": "YEAR-06-01T00:00:00Z"}, "occurred_at"),
+    (
+        "/v1/memory/write_batch",
+        {"messages": [{"content": "a"}, {"content": "b", "occurred_at": "YEAR-06-01T00:00:00Z"}]},
+        "messages.1.occurred_at",
+    ),
+    ("/v1/memory/read", {"query": "cat", "since": "YEAR-06-01T00:00:00Z", "scope": SCOPE}, "since"),
+    ("/v1/memory/forget", {"until": "YEAR-06-01T00:00:00Z", "scope": SCOPE}, "until"),
+]
+
+
+@pytest.mark.parametrize("year", [1899, 9001])
+@pytest.mark.parametrize(("path", "body", "field"), YEARS_OUT, ids=[y[2] for y in YEARS_OUT])
+def test_a_year_out_of_range_is_refused_as_such_on_both_backends(
+    apis: dict[str, httpx.Client], path: str, body: dict[str, Any], field: str, year: int
+) -> None:
+    sent = json.loads(json.dumps(body).replace("YEAR", str(year)))
+    for backend, api in apis.items():
+        before = stats(api)
+        response = api.post(path, json=sent)
+        assert response.status_code == 422, (backend, response.text)
+        error = response.json()["error"]
+        assert error["details"] == {"field": field}
+        assert error["message"] == (
+            f"{field}: year {year} is out of range: a time lies in the years 1900-9000"
+        )
+        assert "offset" not in error["message"]
+        assert stats(api) == before
+
+
+async def test_memory_says_the_same_of_a_year_out_of_range_on_both_backends(
+    memory: Memory,
+) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        await memory.write("hi", user_id="u", occurred_at=datetime(1899, 6, 1, tzinfo=UTC))
+    assert refused.value.field == "occurred_at"
+    assert refused.value.message == (
+        "occurred_at: year 1899 is out of range: a time lies in the years 1900-9000"
+    )
 
 
 @pytest.mark.parametrize(

@@ -160,6 +160,12 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     @app.exception_handler(RequestValidationError)
     async def on_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0]
+        if first.get("type") == "json_invalid":
+            # its loc is ("body", <offset of the character where parsing stopped>)
+            at = first["loc"][-1]
+            reason = first.get("ctx", {}).get("error", "")
+            message = f"body: invalid JSON at character {at}" + (f": {reason}" if reason else "")
+            return error_response(422, "InvalidInput", message, {"field": "body"})
         loc = [str(p) for p in first.get("loc", ()) if p != "body"]
         field = ".".join(loc) or "body"
         message = f"{field}: {first.get('msg')}"

@@ -6,6 +6,8 @@ reaching a database (``cognimem.models.text`` is the one check)."""
 
 from __future__ import annotations
 
+from email.message import Message
+
 from fastapi import Request
 
 from cognimem.models.text import check_storable
@@ -14,8 +16,20 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def _json_body(request: Request) -> bool:
-    content_type = request.headers.get("content-type", "application/json")
-    return request.method in _BODY_METHODS and content_type.startswith("application/json")
+    """Whether the route reads the body as JSON, as FastAPI decides: a content type of
+    ``application/json`` or ``application/*+json``, in any case and with any parameters
+    (or none at all, which older FastAPI reads as JSON)."""
+    if request.method not in _BODY_METHODS:
+        return False
+    content_type = request.headers.get("content-type")
+    if not content_type:
+        return True
+    header = Message()
+    header["content-type"] = content_type
+    subtype = header.get_content_subtype()  # lower case, parameters left out
+    return header.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json")
+    )
 
 
 async def storable_text(request: Request) -> None:

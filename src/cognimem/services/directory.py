@@ -14,6 +14,7 @@ from cognimem.models.directory import ItemText, TenantOverview, UserOverview
 from cognimem.models.scope import Scope
 from cognimem.services.components import Components
 from cognimem.store.base import ItemFilter
+from cognimem.text.validate import check_period
 
 # the most users one overview lists, and the most items one listing returns
 MAX_USERS = 1_000
@@ -85,11 +86,7 @@ class DirectoryService:
             )
         if not 1 <= limit <= MAX_ITEMS:
             raise InvalidInput(f"limit must be between 1 and {MAX_ITEMS}", field="limit")
-        if since is not None and until is not None and since > until:
-            raise InvalidInput("since is after until", field="since")
-        for field, when in (("since", since), ("until", until)):
-            if when is not None and when.tzinfo is None:
-                raise InvalidInput(f"{field} needs a UTC offset", field=field)
+        check_period(since, until)
         flt = ItemFilter(
             target,
             kinds=_parse(kinds, ItemKind, "kinds"),

@@ -27,7 +27,7 @@ from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
 from cognimem.store.base import ItemFilter
-from cognimem.text.validate import check_text, check_time
+from cognimem.text.validate import check_period, check_text
 
 # an update is made again from the state a concurrent edit of the same memory left; each
 # failed attempt means another edit committed, so this many concurrent editors always finish
@@ -171,10 +171,7 @@ class EditService:
         elif query is not None:
             found = await self._forget_by_query(query, target, limit)
         else:
-            check_time(since, "since")
-            check_time(until, "until")
-            if since is not None and until is not None and since > until:
-                raise InvalidInput("since is after until", field="since")
+            check_period(since, until)
             keep = edits.FORGET_STATUS[forget_mode]
             statuses = tuple(
                 s for s in (ItemStatus.ACTIVE, ItemStatus.SILENT, ItemStatus.ARCHIVED)

@@ -22,7 +22,7 @@ from cognimem.services.components import Components
 from cognimem.services.procedures import ProcedureService
 from cognimem.services.revision import RevisionService
 from cognimem.services.writing import WriteService
-from cognimem.text.validate import check_message, check_text, check_time
+from cognimem.text.validate import check_message, check_period, check_text, check_time
 
 # a packet's largest token budget: beyond any model's context window
 MAX_READ_TOKENS = 200_000
@@ -109,12 +109,8 @@ class ReadService:
             raise InvalidInput(
                 f"max_tokens must be between 1 and {MAX_READ_TOKENS}", field="max_tokens"
             )
-        for field, value in (
-            ("since", since),
-            ("until", until),
-            ("reference_time", reference_time),
-        ):
-            check_time(value, field)
+        check_period(since, until)
+        check_time(reference_time, "reference_time")
         try:
             kind_filter = None if kinds is None else tuple(ItemKind(k) for k in kinds)
         except ValueError as exc:

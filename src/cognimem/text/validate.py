@@ -12,6 +12,7 @@ from cognimem.config import IngestSettings
 from cognimem.errors import InvalidInput
 from cognimem.models import Message
 from cognimem.models.text import check_storable
+from cognimem.models.wire import FIRST_YEAR, LAST_YEAR, year_out_of_range
 
 
 def check_text(value: str, field: str, max_chars: int) -> str:
@@ -36,8 +37,17 @@ def check_time(value: datetime | None, field: str) -> None:
         raise InvalidInput(
             f"{field} has no UTC offset: give one, e.g. {value.isoformat()}+00:00", field=field
         )
-    if not (1900 <= value.year <= 9000):
-        raise InvalidInput(f"{field} is out of range: {value.isoformat()}", field=field)
+    if not (FIRST_YEAR <= value.year <= LAST_YEAR):
+        raise InvalidInput(f"{field}: {year_out_of_range(value.year)}", field=field)
+
+
+def check_period(since: datetime | None, until: datetime | None) -> None:
+    """``since`` and ``until`` are times a caller may give (``check_time``), and
+    ``since`` is not after ``until``: a range that holds nothing is a mistake."""
+    check_time(since, "since")
+    check_time(until, "until")
+    if since is not None and until is not None and since > until:
+        raise InvalidInput("since is after until", field="since")
 
 
 def check_metadata(value: Mapping[str, Any], field: str, max_bytes: int) -> None:
