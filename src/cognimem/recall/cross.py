@@ -1,5 +1,7 @@
 """The optional cross-encoder stage: reread the query with each of the best ranked
-memories and blend the cross-encoder's relevance probability into their scores."""
+memories and blend the cross-encoder's relevance probability into their scores. Its
+model ships in an extra (``bge``): :func:`missing_install` says whether a config's
+stage can run here, so a read that needs it is refused before it starts."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from dataclasses import replace
 
 from cognimem.models.items import index_text
 from cognimem.providers.cross_encoder import CrossEncoder, build_cross_encoder
+from cognimem.providers.onnx_models import CROSS_ENCODERS
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked
 
@@ -40,6 +43,15 @@ async def cross_rerank(
     return out
 
 
+def missing_install(config: RecallConfig) -> str | None:
+    """The command that installs the cross-encoder ``config`` names when this machine
+    lacks it (``pip install 'cognimem[bge]'``), else None (none named, or installed)."""
+    if config.cross_encoder is None:
+        return None
+    model = CROSS_ENCODERS[config.cross_encoder]
+    return None if model.installed() else model.install
+
+
 class CrossEncoders:
     """The cross-encoders a reader's configs name, each built on first use and kept."""
 
@@ -66,4 +78,4 @@ class CrossEncoders:
             await encoder.aclose()
 
 
-__all__ = ["CrossEncoders", "cross_rerank"]
+__all__ = ["CrossEncoders", "cross_rerank", "missing_install"]

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from cognimem.errors import InvalidInput
+from cognimem.errors import InvalidInput, UsageError
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
 from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.models.profiles import IngestProfile
@@ -17,6 +17,7 @@ from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
 from cognimem.recall.citations import cited_items
 from cognimem.recall.classify import LLMQueryClassifier
+from cognimem.recall.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.services.components import Components
 from cognimem.services.procedures import ProcedureService
@@ -63,11 +64,28 @@ class ReadService:
     ) -> RecallConfig:
         """The named preset (default: the configured one) under the configured time
         limits, with the configured ranking overrides and then the read's own, for every
-        read this memory runs."""
+        read this memory runs. A preset whose cross-encoder is not installed here is
+        refused before anything runs: ``InvalidInput`` (``preset``) when the caller named
+        it, ``UsageError`` when the operator configured it."""
         r = self._parts.settings.recall
         config = get_preset(
             preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s
         )
+        install = missing_install(config)
+        if install is not None:
+            lacks = (
+                f"its cross-encoder {config.cross_encoder} is not installed here "
+                f"(install it with: {install})"
+            )
+            if preset:
+                raise InvalidInput(
+                    f"preset {preset!r} cannot run: {lacks}; or choose another preset",
+                    field="preset",
+                )
+            raise UsageError(
+                f"the configured recall preset {r.preset!r} (COGNIMEM_RECALL__PRESET) "
+                f"cannot run: {lacks}"
+            )
         return apply_ranking(config, r.ranking, ranking)
 
     async def read(

@@ -16,6 +16,8 @@ from cognimem.api.schemas import ReadScopeRequest, ScopeRequest, SessionCreate, 
 from cognimem.models.admin import ErasureReport, ScopeStats, Session
 from cognimem.models.scope import ID_PATTERN
 from cognimem.providers.llm import ChatLLM, ChatMessage
+from cognimem.recall import PRESETS
+from cognimem.recall.cross import missing_install
 
 router = APIRouter(prefix="/v1", tags=["operations"])
 # liveness and readiness: no key, no error answers of their own
@@ -71,9 +73,12 @@ class Health(BaseModel):
 
 
 class Readiness(BaseModel):
-    status: Literal["ok", "unavailable"]
-    # per component (store, embedder, queue, llm): "ok", "timeout after 5s" or
-    # "error: <exception type>"
+    # degraded: every component answers, but a preset's stage is not installed (the
+    # presets that need it are refused with a 422; the others read as usual)
+    status: Literal["ok", "degraded", "unavailable"]
+    # per component (store, embedder, queue, llm, domain): "ok", "timeout after 5s" or
+    # "error: <exception type>"; cross_encoder: "ok" or "not installed: <command>
+    # (preset <name>)"
     checks: dict[str, str]
 
 
@@ -93,6 +98,19 @@ async def _check(name: str, probe: Any) -> tuple[str, str]:
     return name, "ok"
 
 
+def _cross_encoder(default_preset: str) -> tuple[str, bool]:
+    """The cross-encoder stage's check (``ok``, or ``not installed: <command> (preset
+    <names>)``), and whether the configured default preset is one it leaves unable to
+    run (then no read without a preset can)."""
+    lacking = {
+        name: install for name, config in PRESETS.items() if (install := missing_install(config))
+    }
+    if not lacking:
+        return "ok", False
+    installs = ", ".join(sorted(set(lacking.values())))
+    return f"not installed: {installs} (preset {', '.join(lacking)})", default_preset in lacking
+
+
 async def _llm_answers(llm: ChatLLM, state: State) -> None:
     """The LLM answers a one-word completion (the app's LLM: its last answer's time is
     kept in the app's state)."""
@@ -110,7 +128,10 @@ async def _llm_answers(llm: ChatLLM, state: State) -> None:
 async def ready(mem: Mem, request: Request, response: Response) -> Readiness:
     """Readiness: the store, the job queue, the embedder, the LLM and the domain
     database (each only when configured) answer. 503 with each component's state when
-    one does not. No key needed; failures are reported by error type only."""
+    one does not. No key needed; failures are reported by error type only. The
+    cross-encoder of the ``reranked`` preset is looked for, not loaded: when it is not
+    installed the status is ``degraded`` (200), or ``unavailable`` (503) when it is
+    the configured default preset's."""
     probes: list[Any] = [
         _check("store", mem.store.get_meta("schema_version")),
         _check("embedder", mem.embedder.embed(["ready"], kind="query")),
@@ -122,6 +143,10 @@ async def ready(mem: Mem, request: Request, response: Response) -> Readiness:
     if mem.domains is not None and mem.domains.has_source:
         probes.append(_check("domain", mem.domains.ping()))
     checks = dict(await asyncio.gather(*probes))
-    ok = all(state == "ok" for state in checks.values())
-    response.status_code = 200 if ok else 503
-    return Readiness(status="ok" if ok else "unavailable", checks=checks)
+    answering = all(state == "ok" for state in checks.values())
+    checks["cross_encoder"], default_lacks = _cross_encoder(mem.settings.recall.preset)
+    status: Literal["ok", "degraded", "unavailable"] = "unavailable"
+    if answering and not default_lacks:
+        status = "ok" if checks["cross_encoder"] == "ok" else "degraded"
+    response.status_code = 503 if status == "unavailable" else 200
+    return Readiness(status=status, checks=checks)
