@@ -19,6 +19,7 @@ from tests.contract.builders import (
     ALICE,
     BOB,
     WINDOW,
+    history,
 )
 from tests.contract.conftest import T0, message, vec
 
@@ -136,6 +137,23 @@ async def test_vector_search_is_exact_and_scoped(store: Store) -> None:
     assert [round(c.score, 5) for c in found] == [round(float(vec(t) @ query), 5) for t in expected]
     assert {i.scope.tenant_id for i in items} == {"t1"}
     assert [c.score for c in found] == sorted((c.score for c in found), reverse=True)
+
+
+async def test_vector_search_keeps_ties_at_its_limit_in_write_order(store: Store) -> None:
+    # rows of one score, the earliest written changed since (on PostgreSQL a changed row
+    # is written anew, elsewhere on disk: an import lays the same rows out otherwise)
+    same = vec("the same words")
+    written = [message(f"note {n}", ALICE) for n in range(12)]
+    for m in written:
+        m.items[0].embedding = same
+    await store.commit(written, WINDOW)
+    ids = [m.items[0].item.id for m in written]
+    for item in await store.get_items("t1", ids[:6]):
+        changed = item.model_copy(update={"importance": 0.9})
+        await store.update_item(changed, expected=item, history=history(item.id, "edited"))
+    for limit in (1, 3, 7):
+        found = await store.vector_search(ItemFilter(scope=ALICE), same, limit)
+        assert [c.item_id for c in found] == ids[:limit]
 
 
 async def test_vector_search_with_a_zero_vector_scores_zero(store: Store) -> None:

@@ -262,7 +262,7 @@ class PostgresItems(PostgresDatabase):
             # values, walks the HNSW graph even for a kind few rows hold (a scope's
             # summaries among 100k episodes: ~90 ms through the graph, ~1 ms by btree)
             await conn.execute(
-                f"SET LOCAL hnsw.ef_search = {min(max(40, limit), 1000)};"
+                f"SET LOCAL hnsw.ef_search = {min(max(40, limit + rows.TIE_SLACK), 1000)};"
                 " SET LOCAL hnsw.iterative_scan = relaxed_order;"
                 " SET LOCAL plan_cache_mode = force_custom_plan"
             )

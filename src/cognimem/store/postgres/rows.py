@@ -192,6 +192,9 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
 
 
 # -- searches --------------------------------------------------------------------------
+TIE_SLACK = 32  # rows a vector search reads beyond its limit, to order ties at the limit
+
+
 def vector_sql(
     flt: ItemFilter, vector: np.ndarray, limit: int, *, indexed_dim: int | None
 ) -> tuple[str, list[object]]:
@@ -204,12 +207,16 @@ def vector_sql(
     With ``indexed_dim`` (the query has the dimension the HNSW index was built for) the
     query repeats the index's cast and predicate so the planner can use it; the index
     may return rows slightly out of order (iterative scan, relaxed order), so they are
-    sorted again outside.
+    sorted again outside. Rows of equal score are in write order (``seq``): the inner
+    query, which must order by the distance alone to use the index, takes
+    ``TIE_SLACK`` rows more, so rows tied at the limit are not cut by where they lie on
+    disk (which a copy of the same rows, an import, lays out otherwise).
     """
     dim = int(vector.shape[0])
     params = Params(vector_bytes(vector))
     where = filter_clause(flt, params)
     lim = params.add(limit)
+    nearest = params.add(limit + TIE_SLACK)
     kind = index_type(dim) if indexed_dim == dim else None
     # order by the index's expression; score at full precision (halfvec is 16-bit)
     distance = (
@@ -222,9 +229,9 @@ WITH hits AS MATERIALIZED (
     SELECT id, seq, {distance} AS distance, (embedding <#> $1::vector) * -1 AS score
     FROM items
     WHERE vector_dims(embedding) = {dim} AND {where}
-    ORDER BY distance LIMIT {lim}
+    ORDER BY distance LIMIT {nearest}
 )
-SELECT id, score FROM hits ORDER BY score DESC, seq
+SELECT id, score FROM hits ORDER BY score DESC, seq LIMIT {lim}
 """
     return sql, params.values
 
