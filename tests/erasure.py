@@ -86,3 +86,24 @@ async def leftovers(store: Store, user_id: str, needles: Sequence[str]) -> dict[
         return sqlite_leftovers(store.path, user_id, needles)
     dsn: str = getattr(store, "dsn")  # noqa: B009 - PostgresStore; imported lazily
     return await postgres_leftovers(dsn, user_id, needles)
+
+
+async def table_names(store: Store) -> set[str]:
+    """Every table of the store's schema, from the database's catalogue (SQLite's own
+    and an FTS index's shadow tables aside)."""
+    if isinstance(store, SQLiteStore):
+        conn = sqlite3.connect(store.path)
+        try:
+            found = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            names = {r[0] for r in found}
+        finally:
+            conn.close()
+        return {n for n in names if not n.startswith(("sqlite_", "items_fts_"))}
+    import asyncpg
+
+    pg = await asyncpg.connect(getattr(store, "dsn"))  # noqa: B009 - PostgresStore
+    try:
+        found = await pg.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        return {r[0] for r in found}
+    finally:
+        await pg.close()

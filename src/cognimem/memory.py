@@ -548,8 +548,8 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
     ) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope as export records, streamed: a ``header`` first
         (format version, schema version, embedding model), then sessions, events, items,
-        entities, aliases, facts, relations, conflicts and history. The user's rows, or
-        with ``all_users=True`` every row of the namespace (every namespace with
+        entities, aliases, facts, relations, conflicts, history and procedures. The user's
+        rows, or with ``all_users=True`` every row of the namespace (every namespace with
         ``all_namespaces``). ``import_records`` takes the same records back."""
         return self._transfer.export(
             scope=scope, user_id=user_id, all_users=all_users, all_namespaces=all_namespaces

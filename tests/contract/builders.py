@@ -23,6 +23,13 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.procedures import (
+    ActionKind,
+    Procedure,
+    ProcedureAction,
+    ToolCall,
+    procedure_confidence,
+)
 from cognimem.store import ItemFilter, PendingMessage, Store
 from cognimem.store.base import (
     FactQuery,
@@ -183,7 +190,8 @@ async def ids_for(store: Store, scope: Scope, word: str) -> tuple[list[str], lis
 async def seed(store: Store, scope: Scope, word: str) -> dict[str, Any]:
     """A user's whole footprint: events and items (one merged into by a second event),
     facts (a constraint with its evidence), entities with own and shared aliases, a
-    relation, a conflict, history, a session and a cached embedding of their text."""
+    relation, a conflict, history, a session, a procedure learnt from their events and
+    a cached embedding of their text."""
     said = f"I keep a {word} in the garden"
     first = message(said, scope, name="Al")
     second = message(f"the {word} is old now", scope, at=T0 + timedelta(minutes=1))
@@ -212,12 +220,31 @@ async def seed(store: Store, scope: Scope, word: str) -> dict[str, Any]:
     )
     await store.put_session(session(f"{word}-session", scope))
     await store.put_embeddings(EMBEDDER.model_id, {content_hash(said): vec(said)})
+    call = ToolCall(name="water", arguments={"plant": word})
+    learnt = Procedure(
+        id=new_id("prc"),
+        scope=Scope(tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id),
+        trigger=f"water the {word}",
+        trigger_terms=["water", word[:5]],
+        action=ProcedureAction(kind=ActionKind.TOOL, tools=[call]),
+        observed_count=1,
+        trigger_count=1,
+        confidence=procedure_confidence(1, 1),
+        request_event_ids=[a.event_id],
+        source_event_ids=[a.event_id, b.event_id],
+        first_seen_at=T0,
+        last_seen_at=T0,
+        created_at=T0,
+        updated_at=T0,
+    )
+    await store.save_procedures([learnt], [])
     return {
         "items": a.item_ids + b.item_ids,
         "events": [a.event_id, b.event_id],
         "facts": [old.id, rival.id],
         "conflict": cfl,
         "entities": [e1.id, e2.id],
+        "procedure": learnt.id,
     }
 
 

@@ -14,7 +14,7 @@ import pytest
 from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord
 from cognimem.models.ids import content_hash
-from cognimem.store import Store
+from cognimem.store import Store, transfer
 from cognimem.store.sqlite import SQLiteStore
 from cognimem.store.transfer import embedded_text
 from tests.contract.builders import (
@@ -30,7 +30,8 @@ from tests.contract.builders import (
     seed,
 )
 from tests.contract.conftest import T0, message, vec
-from tests.erasure import leftovers
+from tests.contract.test_procedures_store import procedure
+from tests.erasure import leftovers, table_names
 
 
 async def test_erase_user_leaves_nothing_of_them_in_any_table(store: Store) -> None:
@@ -137,14 +138,15 @@ async def round_trip(source: Store, target: Store) -> None:
     records = await export(source, user)
     kinds = {r.type for r in records}
     assert kinds == {
-        "session", "event", "item", "entity", "alias", "fact", "relation", "conflict", "history"
+        "session", "event", "item", "entity", "alias", "fact", "relation", "conflict", "history",
+        "procedure",
     }  # fmt: skip
     assert not any("otter" in json.dumps(r.data) for r in records)
 
     counts = await target.import_records("t9", records, vectors_of(records))
     assert counts == {
         "events": 2, "items": 2, "facts": 2, "entities": 2, "aliases": 2, "relations": 1,
-        "conflicts": 1, "history": 2, "sessions": 1,
+        "conflicts": 1, "history": 2, "sessions": 1, "procedures": 1,
     }  # fmt: skip
     assert set((await target.import_records("t9", records, vectors_of(records))).values()) == {0}
 
@@ -157,6 +159,11 @@ async def round_trip(source: Store, target: Store) -> None:
         for r in records
     ]
     assert as_set(again) == as_set(retenanted)
+    # the learnt procedure is the target's, as it was
+    [learnt] = await source.list_procedures("t1", "default", "alice", 10)
+    moved_procedure = learnt.model_copy(update={"scope": learnt.scope.model_copy(
+        update={"tenant_id": "t9"})})  # fmt: skip
+    assert await target.list_procedures("t9", "default", "alice", 10) == [moved_procedure]
     used = next(r.data for r in again if r.type == "item" and r.data["cited_count"])
     assert (used["access_count"], used["loaded_count"], used["cited_count"]) == (1, 1, 2)
     assert used["failure_count"] == 1
@@ -201,7 +208,20 @@ async def test_export_pages_through_many_rows(
     await store.commit(msgs, WINDOW)
     e = entity("kim")
     await put(store, entities=[e], aliases=[alias(e, f"kim{n}", "alice") for n in range(7)])
+    owner = Scope(tenant_id="t1", user_id="alice")
+    await store.save_procedures([procedure(owner, f"step {n}", 1) for n in range(7)], [])
     records = await export(store, ALICE)
     assert sum(r.type == "item" for r in records) == 8
     assert sum(r.type == "alias" for r in records) == 7
+    assert sum(r.type == "procedure" for r in records) == 7
     assert len({json.dumps(r.data, sort_keys=True) for r in records}) == len(records)
+
+
+async def test_every_table_is_exported_or_left_out_for_a_reason(store: Store) -> None:
+    await seed(store, ALICE, "lynx")
+    # a table added later must say how an export carries it, or why it does not
+    assert await table_names(store) <= set(transfer.TABLES)
+    exported = {r.type for r in await export(store, Scope(tenant_id="t1", user_id="alice"))}
+    record_types = {kind for kind in transfer.TABLES.values() if " " not in kind}
+    assert record_types == set(transfer.EXPORT_ORDER)
+    assert exported == record_types  # the user has rows of every kind, and all are exported

@@ -29,13 +29,13 @@ B = {"tenant_id": "tb", "user_id": "u"}
 PLURAL = {
     "session": "sessions", "event": "events", "item": "items", "entity": "entities",
     "alias": "aliases", "fact": "facts", "relation": "relations", "conflict": "conflicts",
-    "history": "history",
+    "history": "history", "procedure": "procedures",
 }  # fmt: skip
 
 
 async def a_life(memory: Memory) -> None:
     """Rows of every type in tenant ``ta``: sessions, events, items, entities, aliases,
-    facts, relations, a conflict, history."""
+    facts, relations, a conflict, history, a procedure, summaries."""
     await memory.create_session("trip", scope=A)
     await memory.write_batch(
         [
@@ -49,6 +49,15 @@ async def a_life(memory: Memory) -> None:
     done = await memory.write("We had ramen in Osaka", scope={**A, "session_id": "trip"})
     await memory.update(done.item_ids[0], importance=0.9, tenant_id="ta")
     await memory.write("someone else's note", scope={"tenant_id": "ta", "user_id": "v"})
+    for build in (41, 42):
+        call = {"name": "deploy", "arguments": {"env": "staging", "build": build}}
+        await memory.turn(
+            {"content": "Deploy the staging build", "occurred_at": T0},
+            {"content": "On it.", "occurred_at": T0, "metadata": {"tool_calls": [call]}},
+            scope={**A, "session_id": f"ops{build}"},
+        )
+    assert len((await memory.detect_procedures(scope=A)).created) == 1
+    assert (await memory.consolidate(scope=A)).written > 0
 
 
 def counts_of(records: list[ExportRecord]) -> dict[str, int]:
@@ -86,13 +95,18 @@ async def test_another_tenants_export_imports_whole_and_once(memory: Memory) -> 
     for r in copies:
         d = r.data
         refs = {
-            "item": d.get("source_event_ids", []),
+            "item": [*d.get("source_event_ids", [])],
             "fact": [*d.get("evidence_item_ids", []), *d.get("evidence_event_ids", [])],
             "relation": [d.get("source_entity_id"), d.get("target_entity_id")],
             "conflict": d.get("fact_ids", []),
             "history": [d.get("target_id")],
             "alias": [d.get("entity_id")],
+            "procedure": [*d.get("request_event_ids", []), *d.get("source_event_ids", [])],
         }.get(r.type, [])
+        made = d.get("metadata", {}).get("consolidation") if r.type == "item" else None
+        if made:  # a summary: what it covers, and what each claim states
+            refs += [*made["covers"], *made["facts"]]
+            refs += [i for c in made["claims"] for i in (*c["item_ids"], *c["event_ids"])]
         assert set(refs) <= held, (r.type, refs)
     assert not held & {r.data.get("id") for r in source}  # ids of tb's own
 

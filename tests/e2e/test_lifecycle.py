@@ -32,7 +32,7 @@ from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import ItemFilter
 from cognimem.store.sqlite import SQLiteStore
-from cognimem.store.transfer import embedded_text
+from cognimem.store.transfer import FORMAT_VERSION, embedded_text
 from tests import services
 from tests.erasure import leftovers, sqlite_leftovers
 
@@ -547,7 +547,7 @@ async def test_export_then_import_into_a_fresh_database_reads_the_same(
     records = [r async for r in memory.export(user_id="u")]
     header = records[0]
     assert header.type == "header"
-    assert header.data["format_version"] == 1
+    assert header.data["format_version"] == FORMAT_VERSION
     assert header.data["schema_version"] == await memory.store.schema_version()
     assert header.data["embedding_model"] == memory.embedder.model_id
     assert not any("someone else" in json.dumps(r.data) for r in records)
@@ -604,8 +604,9 @@ async def test_a_bad_import_line_is_named_and_its_batch_not_stored(
         await fresh.import_records(broken)
     assert err.value.field == "line 4"
     assert (await fresh.stats(all_users=True)).events == 0
+    later = {"format_version": FORMAT_VERSION + 1}
     with pytest.raises(InvalidInput, match="line 1"):
-        await fresh.import_records([{"type": "header", "data": {"format_version": 2}}])
+        await fresh.import_records([{"type": "header", "data": later}])
     with pytest.raises(InvalidInput, match="line 2"):
         await fresh.import_records([lines[0], {"type": "nonsense", "data": {}}])
 

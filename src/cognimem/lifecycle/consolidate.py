@@ -37,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -404,3 +404,26 @@ def group_period(group: Group) -> tuple[datetime, datetime] | None:
         # when each fact held, as its claim dates it (not when this process stored it)
         times += [f.valid_from or f.last_validated_at for f in group.facts]
     return (min(times), max(times)) if times else None
+
+
+def unit_rows(matrix: np.ndarray) -> list[np.ndarray]:
+    """The rows of an embedding matrix as unit float32 vectors (a zero row stays)."""
+    out = []
+    for row in np.asarray(matrix, dtype=np.float32):
+        norm = float(np.linalg.norm(row))
+        out.append(row / norm if norm else row)
+    return out
+
+
+def stated_vector(item_ids: Iterable[str], vectors: Mapping[str, np.ndarray]) -> np.ndarray | None:
+    """A summary's embedding: the normalised mean of the unit vectors (:func:`unit_rows`)
+    of the items its sentences state, once per statement (what it says, weighed as said;
+    embedding a long gist with the model costs a second a summary on a small CPU and
+    blurs it no less). Items without a vector are left out; None when none has one.
+    Consolidation writes it, and an import computes it again."""
+    rows = [vectors[i] for i in item_ids if i in vectors]
+    if not rows:
+        return None
+    mean = np.mean(np.stack(rows), axis=0).astype(np.float32)
+    norm = float(np.linalg.norm(mean))
+    return mean / norm if norm else None

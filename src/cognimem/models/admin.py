@@ -81,7 +81,7 @@ class ErasureReport(BaseModel):
 
 RecordType = Literal[
     "header", "event", "item", "fact", "entity", "alias", "relation", "conflict", "history",
-    "session", "error",
+    "session", "procedure", "error",
 ]  # fmt: skip
 
 

@@ -169,7 +169,8 @@ class ConsolidationService:
         keys = {g.key for g in groups}
         for group, gist, old in pending:
             item = _summary_item(scope, group, gist, now, parts.embedder.model_id)
-            vector = None if dry_run else summary_vector(gist, vectors)
+            claimed = [i for c in gist.claims for i in c.item_ids]
+            vector = None if dry_run else rules.stated_vector(claimed, vectors)
             write.summaries.append(PendingItem(item, vector, gist.text(), gist.text()))
             result.summary_ids.append(item.id)
             result.profiles += group.kind is rules.GroupKind.PROFILE
@@ -363,11 +364,7 @@ class ConsolidationService:
         if not items:
             return {}
         matrix = await self._parts.embedder.embed([index_text(m.author, m.text) for m in items])
-        out: dict[str, np.ndarray] = {}
-        for m, row in zip(items, np.asarray(matrix, dtype=np.float32), strict=True):
-            norm = float(np.linalg.norm(row))
-            out[m.id] = row / norm if norm else row
-        return out
+        return {m.id: row for m, row in zip(items, rules.unit_rows(matrix), strict=True)}
 
     async def _gist(
         self,
@@ -412,18 +409,6 @@ def _merged(
         and s.metadata[META].get("group") == group.kind.value
         and members & set(s.metadata[META].get("covers", []))
     ]
-
-
-def summary_vector(gist: Gist, vectors: dict[str, np.ndarray]) -> np.ndarray | None:
-    """A summary's embedding: the normalised mean of the vectors of the items its
-    sentences state (what it says, weighed as said; embedding a long gist with the
-    model costs a second a summary on a small CPU and blurs it no less)."""
-    rows = [vectors[i] for c in gist.claims for i in c.item_ids if i in vectors]
-    if not rows:
-        return None
-    mean = np.mean(np.stack(rows), axis=0).astype(np.float32)
-    norm = float(np.linalg.norm(mean))
-    return mean / norm if norm else None
 
 
 def _same(old: MemoryItem, gist: Gist) -> bool:

@@ -369,13 +369,14 @@ class TransferStore(Protocol):
         """Every stored row of the scope (its tenant and namespace, or every namespace
         with ``all_namespaces``; the user's rows when ``scope.user_id`` is set, agent and
         session are ignored), without the header line, streamed in pages: sessions,
-        events, items, entities, aliases, facts, relations, conflicts, history. Aliases
+        events, items, entities, aliases, facts, relations, conflicts, history,
+        procedures. Aliases
         of a user are theirs and the shared aliases of their entities; history is that
         of the exported items, facts and conflicts."""
 
     async def held_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
         """Which of ``ids`` are rows of the tenant: events, items, entities, facts,
-        relations, conflicts or history entries."""
+        relations, conflicts, history entries or procedures."""
 
     async def import_records(
         self, tenant_id: str, records: Sequence[ExportRecord], embeddings: Mapping[str, np.ndarray]

@@ -7,7 +7,8 @@ A record's ``data`` is the domain model's JSON, plus what the model does not car
 the row does: an event's ``processed`` flag, an item's ``search_text`` (the lexical
 index holds the message said before it too, so reads rank alike after an import) and
 an alias's ``namespace``. Embeddings are not exported: the importer embeds item and
-fact texts again with its own model.
+fact texts again with its own model. Which table an export carries, and why the others
+are left out, is :data:`TABLES`.
 """
 
 from __future__ import annotations
@@ -24,20 +25,49 @@ from cognimem.errors import InvalidInput
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ExportRecord, RecordType, Session
 from cognimem.models.ids import content_hash
-from cognimem.models.items import index_text
+from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
-from cognimem.store import records
+from cognimem.models.procedures import Procedure
+from cognimem.store import procedure_records, records
 from cognimem.store.records import Row, TimeDecoder
 
-FORMAT_VERSION = 1
+# 2: procedures are exported (records of type ``procedure``); a format 1 export, which
+# has none, imports as it always did
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)
 # the record types whose ids are unique across a database (a session is keyed by its
 # tenant, namespace and name), with the prefix ``models.ids.new_id`` gives each
 ID_PREFIX: dict[RecordType, str] = {
     "event": "evt", "item": "mem", "entity": "ent", "fact": "fct", "relation": "rel",
-    "conflict": "cfl", "history": "hst",
+    "conflict": "cfl", "history": "hst", "procedure": "prc",
 }  # fmt: skip
 # their tables
-ROW_TABLES = ("events", "items", "entities", "facts", "relations", "conflicts", "history")
+ROW_TABLES = (
+    "events", "items", "entities", "facts", "relations", "conflicts", "history", "procedures",
+)  # fmt: skip
+# every table of both backends' schemas: what an export carries it as (a record type, or
+# the record a table's rows travel inside), or why it is left out. The contract suite
+# lists the tables from each database's catalogue, so a table added later must be placed
+# here (tests/contract/test_transfer_store.py)
+TABLES: dict[str, str] = {
+    "events": "event", "items": "item", "entities": "entity", "aliases": "alias",
+    "facts": "fact", "relations": "relation", "conflicts": "conflict", "history": "history",
+    "sessions": "session", "procedures": "procedure",
+    "item_events": "in items: their source_event_ids (the import links them again)",
+    "item_usage": "in items: their usage counters",
+    "items_fts": "in items: their search_text (the import indexes it again)",
+    "embedding_cache": "left out: vectors of the exporting model; the import embeds again",
+    "scope_versions": "left out: this database's cache version counters",
+    "fact_versions": "left out: this database's cache version counters",
+    "item_removals": "left out: this database's cache version counters",
+    "item_search_stats": "left out: lexical statistics, kept from the items by triggers",
+    "lifecycle_runs": "left out: leases and last runs of lifecycle operations; each is"
+    " idempotent, so a copy's first run finds what is left to do",
+    "queue_jobs": "left out: jobs of this deployment; an unprocessed event is exported",
+    "api_keys": "left out: credentials of this server, not a user's memory",
+    "meta": "left out: the database's own settings (its embedding model)",
+    "schema_migrations": "left out: the database's own schema version",
+}  # fmt: skip
 # an id the write path made (new_id: a prefix, 12 hex digits of milliseconds, 16 random),
 # or one an import derived from such an id (longer)
 _MADE_ID = re.compile(r"^([a-z]+)_[0-9a-f]{28,}$")
@@ -47,11 +77,16 @@ _NOT_REFERENCES = frozenset({
     "scope", "tenant_id", "namespace", "user_id", "agent_id", "session_id", "content",
     "text", "search_text", "metadata", "properties", "external_id", "external_ids",
     "external_ref", "idempotency_key", "content_hash", "name", "alias", "author", "note",
-    "key", "value", "subject", "predicate",
+    "value", "subject", "predicate", "trigger", "trigger_terms", "action",
 })  # fmt: skip
+# fields made of words and ids joined by ":" (a fact's ``user:location:city``, a
+# summary's ``window:<session>:<first episode>`` or ``profile:<entity>``): each part that
+# is an id is a reference (a later consolidation finds a summary by its key)
+_KEYS = frozenset({"key"})
 # the order an export streams its rows in (what a row refers to comes before it)
 EXPORT_ORDER: tuple[RecordType, ...] = (
     "session", "event", "item", "entity", "alias", "fact", "relation", "conflict", "history",
+    "procedure",
 )  # fmt: skip
 
 M = TypeVar("M", bound=BaseModel)
@@ -106,6 +141,8 @@ def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
         return record(kind, records.session_from_row(row, time))
     if kind == "history":
         return record(kind, records.history_from_row(row, time))
+    if kind == "procedure":
+        return record(kind, procedure_records.procedure_from_row(row, time))
     raise ValueError(f"no stored rows of type {kind!r}")
 
 
@@ -140,6 +177,7 @@ class ImportBatch:
     conflicts: list[FactConflict] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
     sessions: list[Session] = field(default_factory=list)
+    procedures: list[Procedure] = field(default_factory=list)
 
 
 def _parse(kind: type[M], data: dict[str, Any], tenant_id: str) -> M:
@@ -197,6 +235,8 @@ def parse(records: Sequence[ExportRecord], tenant_id: str, *, first_line: int = 
                         field=f"line {line}",
                     )
                 out.sessions.append(session)
+            elif rec.type == "procedure":
+                out.procedures.append(_parse(Procedure, data, tenant_id))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
@@ -209,7 +249,7 @@ def parse(records: Sequence[ExportRecord], tenant_id: str, *, first_line: int = 
 
 COUNTED = (
     "events", "items", "facts", "entities", "aliases", "relations", "conflicts", "history",
-    "sessions",
+    "sessions", "procedures",
 )  # fmt: skip
 
 
@@ -260,7 +300,7 @@ class TenantIds:
 
         for rec in self._records:
             if rec.type in ID_PREFIX or rec.type == "alias":
-                _walk(rec.data, None, note)
+                _references(rec, note)
         return list(found)
 
     def rewrite(self, tenant_id: str, held: set[str]) -> list[ExportRecord]:
@@ -274,7 +314,7 @@ class TenantIds:
             return local_id(tenant_id, value, prefix)
 
         return [
-            rec.model_copy(update={"data": _walk(rec.data, None, mapped)})
+            rec.model_copy(update={"data": _references(rec, mapped)})
             if rec.type in ID_PREFIX or rec.type == "alias"
             else rec
             for rec in self._records
@@ -288,10 +328,25 @@ class TenantIds:
         return None if made is None else made[1]
 
 
+def _references(rec: ExportRecord, visit: Callable[[str], str]) -> dict[str, Any]:
+    """``rec.data`` with ``visit`` applied to every string that may refer to a row. An
+    item's metadata is the caller's, and is left as it is, but for what consolidation
+    wrote into a summary's (the episodes it covers, the facts it read, each claim's
+    items and events, its key)."""
+    data: dict[str, Any] = _walk(rec.data, None, visit)
+    metadata = data.get("metadata")
+    if rec.type == "item" and isinstance(metadata, dict) and CONSOLIDATION_META in metadata:
+        made = _walk(metadata[CONSOLIDATION_META], None, visit)
+        data["metadata"] = {**metadata, CONSOLIDATION_META: made}
+    return data
+
+
 def _walk(value: Any, key: str | None, visit: Callable[[str], str]) -> Any:
     """``value`` with ``visit`` applied to every string outside the fields of words."""
     if key in _NOT_REFERENCES:
         return value
+    if isinstance(value, str) and key in _KEYS:
+        return ":".join(visit(part) for part in value.split(":"))
     if isinstance(value, str):
         return visit(value)
     if isinstance(value, list):

@@ -19,7 +19,7 @@ from cognimem.store.procedure_records import (
 from cognimem.store.records import EVENT_COLUMNS
 
 _PLACES = ", ".join(f"${i}" for i in range(1, PROCEDURE_WIDTH + 1))
-_INSERT = f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({_PLACES})"
+INSERT_PROCEDURE = f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({_PLACES})"
 _UPDATE = (
     "UPDATE procedures SET trigger_text = $1, trigger_terms = $2, action = $3,"
     " observed_count = $4, trigger_count = $5, confidence = $6, request_event_ids = $7,"
@@ -85,4 +85,6 @@ class PostgresProcedures(PostgresDatabase):
                 if not str(done).endswith(" 1"):
                     raise StaleKnowledge(f"procedure {p.id} changed since it was read")
             if created:
-                await conn.executemany(_INSERT, [procedure_values(p, to_utc, 0) for p in created])
+                await conn.executemany(
+                    INSERT_PROCEDURE, [procedure_values(p, to_utc, 0) for p in created]
+                )

@@ -13,13 +13,16 @@ import numpy as np
 
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
+from cognimem.models.clock import to_utc
 from cognimem.store import records, transfer
 from cognimem.store.base import Knowledge, PendingFact, PendingItem, PendingMessage
 from cognimem.store.postgres import knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.locks import advisory_key
+from cognimem.store.postgres.procedures import INSERT_PROCEDURE
 from cognimem.store.postgres.rows import Params, decode_time
 from cognimem.store.postgres.sessions import session_values
+from cognimem.store.procedure_records import PROCEDURE_COLUMNS, procedure_values
 from cognimem.store.records import (
     EVENT_COLUMNS,
     ITEM_COLUMNS,
@@ -198,6 +201,15 @@ async def export_page(
 
     if kind == "alias":
         return await _alias_page(conn, scope, all_namespaces, owned, params, after, limit)
+    if kind == "procedure":  # no seq column: paged by id
+        found = await conn.fetch(
+            f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE {owned()}"
+            f' AND id COLLATE "C" > {params.add("" if after is None else after[0])}'
+            f' ORDER BY id COLLATE "C" LIMIT {params.add(limit)}',
+            *params.values,
+        )
+        out = [transfer.row_record(kind, r, decode_time) for r in found]
+        return out, ((found[-1]["id"],) if len(found) == limit else None)
     if kind == "history" and not (scope.user_id is None and all_namespaces):
         where = " OR ".join(
             f"target_id IN (SELECT id FROM {t} WHERE {owned()})"
@@ -349,4 +361,10 @@ async def import_batch(
             " $8::timestamptz[], $9::jsonb[]) ON CONFLICT DO NOTHING",
             *[[v[c] for v in values] for c in range(9)],
         )
+    procedures = await _new(conn, "procedures", batch.procedures)
+    if procedures:
+        await conn.executemany(
+            INSERT_PROCEDURE, [procedure_values(p, to_utc, p.revision) for p in procedures]
+        )
+        counts["procedures"] = len(procedures)
     return counts

@@ -18,7 +18,7 @@ from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.sqlite.database import SQLiteDatabase, scope_where
 from cognimem.store.sqlite.rows import decode_time, encode_time, event_from_row, query
 
-_INSERT = (
+INSERT_PROCEDURE = (
     f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({', '.join('?' * PROCEDURE_WIDTH)})"
 )
 _UPDATE = (
@@ -96,6 +96,6 @@ class SQLiteProcedures(SQLiteDatabase):
                 if cur.rowcount != 1:
                     raise StaleKnowledge(f"procedure {p.id} changed since it was read")
             for p in created:
-                conn.execute(_INSERT, procedure_values(p, encode_time, 0))
+                conn.execute(INSERT_PROCEDURE, procedure_values(p, encode_time, 0))
 
         await self._db.write(tx)

@@ -17,10 +17,12 @@ from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.store import records, transfer
 from cognimem.store.base import Knowledge, PendingFact, PendingItem
+from cognimem.store.procedure_records import PROCEDURE_COLUMNS, procedure_values
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE, SESSION_COLUMNS
 from cognimem.store.sqlite import knowledge_writes, rows, scopes
 from cognimem.store.sqlite.database import SQLiteDatabase
-from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.sqlite.procedures import INSERT_PROCEDURE
+from cognimem.store.sqlite.rows import decode_time, encode_time, query
 from cognimem.store.sqlite.sessions import session_params
 
 _CHUNK = 500  # ids per IN (...) list, far below SQLite's bound-parameter limit
@@ -251,6 +253,7 @@ _TABLES: dict[str, tuple[str, str]] = {
     "entity": ("entities", records.ENTITY_COLUMNS),
     "relation": ("relations", records.RELATION_COLUMNS),
     "conflict": ("conflicts", records.CONFLICT_COLUMNS),
+    "procedure": ("procedures", PROCEDURE_COLUMNS),
 }
 
 
@@ -378,6 +381,9 @@ def import_batch(
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             session_params(session),
         ).rowcount
+    for procedure in _new(conn, "procedures", batch.procedures):
+        values = procedure_values(procedure, encode_time, procedure.revision)
+        counts["procedures"] += conn.execute(INSERT_PROCEDURE, values).rowcount
     return counts
 
 
