@@ -215,10 +215,10 @@ def test_saving_money_is_a_finance_goal() -> None:
         ),
         ("I'm really stressed at work.", "state", "work", "stressed at work", {"work", "health"}),
         (
-            "Because of my back pain I can't sit for long.",
+            "Back pain keeps me from sitting for long.",
             "causal",
             "health",
-            "Because of my back pain I can't sit for long",
+            "Back pain keeps me from sitting for long",
             {"health"},
         ),
         (
@@ -307,11 +307,20 @@ def test_assistant_messages_state_nothing_about_the_user() -> None:
 # ------------------------------------------------------------------ negation and hedging
 
 
-def test_negation_flips_a_preference() -> None:
+def test_a_dislike_is_a_constraint_against_its_object() -> None:
     fact = only("I don't like coffee.")
-    assert (fact.predicate, fact.value, fact.polarity) == ("drink", "coffee", False)
+    assert (fact.category, fact.predicate, fact.value, fact.polarity) == (
+        FactCategory.POLICY,
+        "food",
+        "coffee",
+        False,
+    )
     hate = only("I hate horror movies.")
-    assert (hate.predicate, hate.value, hate.polarity) == ("movie", "horror movies", False)
+    assert (hate.category, hate.value, hate.polarity) == (
+        FactCategory.POLICY,
+        "horror movies",
+        False,
+    )
 
 
 def test_hedging_lowers_confidence() -> None:

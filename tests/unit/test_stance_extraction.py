@@ -21,7 +21,7 @@ def constraints(text: str) -> list[tuple[FactCategory, str]]:
 @pytest.mark.parametrize(
     ("text", "category"),
     [
-        ("I refuse to work unpaid evenings, I leave at six sharp.", FactCategory.POLICY),
+        ("My rule is simple: phones stay in the hallway at dinner.", FactCategory.POLICY),
         ("Being near the sea matters more to me than a big garden.", FactCategory.VALUE),
         ("We're putting money aside for a bigger flat.", FactCategory.GOAL),
         ("I'm exhausted these days, the new shifts are brutal.", FactCategory.STATE),

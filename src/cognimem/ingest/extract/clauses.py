@@ -93,7 +93,8 @@ _QUESTION = icase(
 _HYPOTHETICAL = icase(
     r"^(?:if|imagine|suppose|supposing|what if|unless|hypothetically)\b|"
     r"\bif (?:I|we) (?:were|was|had|could|would|lived|moved)\b|\b(?:I|we) wish\b|"
-    r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b)"
+    r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b| (?:much |far )?(?:rather|prefer|sooner)\b|"
+    r" (?:always )?(?:choose|pick|adopt|go for)\b)"
 )
 _REPORTED = icase(
     r"\b(?P<who>he|she|they|(?-i:[A-Z][a-z]+)|my \w+) (?:said|says|told me|tells me|thinks|"
@@ -110,6 +111,7 @@ class Clause:
     text: str  # cleaned, time expressions blanked out (read by the detectors)
     base: str  # cleaned before "used to" / "no longer" / "anymore" were rewritten
     timed: str  # cleaned, with its time expressions
+    said: str  # as written, with its adverbs ("always") and time expressions
     evidence: str
     times: list[TimeMention]
     hedged: bool
@@ -183,6 +185,7 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         hedged, text = True, _LEAD.sub("", stripped)
     if _HEDGE_WORD.search(text):
         hedged = True
+    said = text
     text = _DO_VERB.sub(r"\1 \2", _ADVERBS.sub(r"\1 ", text))
     if len(text) < 3:
         return None
@@ -199,13 +202,14 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         text=rewritten,
         base=base,
         timed=text,
+        said=said,
         evidence=evidence,
         times=times,
         hedged=hedged,
         past=past,
         anymore=anymore,
         change=change,
-        words=frozenset(tokens(f"{base} {rewritten}")),
+        words=frozenset(tokens(f"{said} {base} {rewritten}")),
     )
 
 

@@ -141,6 +141,19 @@ TRIGGERS: dict[str, frozenset[str]] = {
             sister, brother, grandma, grandpa, grandmother, grandfather, i'm, we're"""
         )
     ),
+    "choice": frozenset(
+        words(
+            """avoid, steer, dislike, hate, detest, loathe, despise, can't, don't, have,
+            prefer, rather, sooner, refuse, won't, will, never, skip,
+            stay, keep, not, done, staying, steering, avoiding, cutting, skipping, isn't,
+            doesn't, choose, pick, go, opt, stick, insist, swear, need, make, always,
+            drawn, all, sticking, only, looking, going, opting, exclusively, aren't, no-go,
+            go, dealbreaker, deal-breaker, pass, off-limits, off, out, bore, bores, bored,
+            work, agree, sit, must, must-have, non-negotiable, essential, go-to, default,
+            rule, suit, suits, works, because, since, cause, cuz, due, fail, exception,
+            religiously, single, exceptions, when, whenever, while, once, unless"""
+        )
+    ),
     "preference": frozenset(
         words(
             """love, like, likes, enjoy, adore, prefer, hate, dislike, detest, loathe, stand,

@@ -64,9 +64,9 @@ used to live: holds=false.
 - occupation: job, employer (object_entity = the employer).
 - relationship: predicate = the relation word (sister, friend, partner, pet ...), value \
 = the name (or kind when unnamed), multi_valued=true, object_entity = the name.
-- preference: multi_valued=true; predicate = the domain, one of cuisine, food, drink, \
-music, movie, book, sport, activity, hobby, color, travel, game, general; \
-polarity=false for dislikes.
+- preference: what they like; multi_valued=true; predicate = the domain, one of \
+cuisine, food, drink, music, movie, book, sport, activity, hobby, color, travel, game, \
+general. A dislike is a policy (below).
 - possession: predicate owns, multi_valued=true.
 - event: predicate = the verb (visited, attended, started ...), value = what; with \
 valid_from and event_time when known.
@@ -74,8 +74,13 @@ valid_from and event_time when known.
 Constraints, which an assistant must respect or consider. Give each scope_tags from: \
 {", ".join(SCOPE_TAGS)}.
 - policy: hard rules the user sets (predicate = topic, multi_valued=true) and \
-allergies (predicate allergy, value = the allergen, multi_valued=true).
-- value: principles (predicate = topic, multi_valued=true); a diet is predicate diet, \
+allergies (predicate allergy, value = the allergen, multi_valued=true). A dislike, a \
+refusal or a choice ("I can't stand X", "I prefer not to X", "I'd rather X") is a \
+policy whose value is the whole object, never cut to a head word ("products with \
+parabens or sulfates"), polarity=false for what they are against; a condition said \
+with it stays in the value ("pack my own pillow when I travel").
+- value: principles (predicate = topic, multi_valued=true); an exclusive choice is a \
+value with its whole object ("only buy fair-trade coffee"); a diet is predicate diet, \
 single-valued (vegetarian, vegan, keto ...).
 - goal: what they want to achieve; predicate = topic, multi_valued=true.
 - state: a current, temporary condition (injured, busy until Friday); predicate = topic; \

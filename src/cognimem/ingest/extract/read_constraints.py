@@ -24,7 +24,7 @@ from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.tokens import tokens
 
-__all__ = ["ConstraintReader"]
+__all__ = ["ConstraintReader", "primary_tag"]
 
 # which tag names a state, policy or value that has several (see _primary)
 _TAG_PRIORITY = {
@@ -36,15 +36,6 @@ _SURE = icase(r"deathly|sever|life|extreme|serious|danger")
 _ADVERB_LY = re.compile(r"[a-z]+ly")
 _WISH = icase(r"(?:'d|would)\s+love")
 _NOT_TO = icase(r"\bnot\s+to\b")
-_ONLY_VERB_TAGS = {
-    "buy": "shopping",
-    "shop": "shopping",
-    "eat": "food",
-    "drink": "food",
-    "fly": "travel",
-    "wear": "shopping",
-    "use": "shopping",
-}
 _JUST_AMOUNT = icase(r"(?:a lot|a ton|so much|loads|lots|more|heaps|a bunch)")
 # a "would love to" is a goal only in a domain people plan for, not "join in"
 _DURABLE_TAGS = frozenset(
@@ -130,7 +121,6 @@ _QUALIFIER = icase(
     r"\s(?:on|during|before|after|at|in)\s+(?:\w+days|weekends|weekdays|lent|ramadan|passover|"
     r"night|noon|the evening|dinner|work|\d{1,2}\s*(?:am|pm))\b"
 )
-_AVOID = icase(r"\b(?:I|we)\s+(?:avoid|stay away from|steer clear of)\s+(?P<what>[^.;!?]+)")
 _GOAL = icase(
     r"\b(?:(?:I|we)(?P<plain>\s+(?:want|wanna|hope|plan|intend|aim|need|try|have been trying)"
     r"\s+(?:not\s+)?to|(?:'d|\s+would)\s+(?:like|love)\s+to)|(?:I'm|we're)\s+(?P<plain2>(?:hoping|planning|"
@@ -146,10 +136,6 @@ _GOAL = icase(
 _CARE = icase(
     r"\b(?:I|we)\s+(?:care(?:\s+a lot|\s+deeply)?|'m passionate|feel strongly)\s+about\s+"
     r"(?P<v>[^.,;!?]+)"
-)
-_ONLY = icase(
-    r"\b(?:I|we)\s+(?P<v>only\s+(?:buy|eat|use|shop at|shop|wear|drink|fly|support|choose|"
-    r"bank with)\s+[^.,;!?]+)"
 )
 _IMPORTANT = icase(
     r"^(?P<v>[a-z][a-z ]{2,40}?)\s+(?:(?:is|are)\s+(?:really\s+|very\s+|so\s+|super\s+|"
@@ -231,7 +217,7 @@ _WHEN_I = icase(
 )
 
 
-def _primary(category: Cat, tags: list[str], default: str) -> str:
+def primary_tag(category: Cat, tags: list[str], default: str) -> str:
     """A constraint's predicate: its first tag in the category's priority order, else
     its first tag."""
     for tag in _TAG_PRIORITY.get(category, ()):
@@ -396,22 +382,8 @@ class ConstraintReader(Collector):
             tags = scope_tags(rule) or (["health"] if pattern is _CANT_DO else [])
             if not tags:
                 continue
-            self.add(c, Cat.POLICY, _primary(Cat.POLICY, tags, "general"), rule, tags=tags)
+            self.add(c, Cat.POLICY, primary_tag(Cat.POLICY, tags, "general"), rule, tags=tags)
             found = True
-        m = _AVOID.search(c.text)
-        if m and not found:
-            what = phrases.bare(m.group("what"))
-            tags = scope_tags(what)
-            if what and tags and not phrases.refers(what):
-                self.add(
-                    c,
-                    Cat.POLICY,
-                    _primary(Cat.POLICY, tags, "general"),
-                    f"avoid {what}",
-                    tags=tags,
-                    confidence=0.8,
-                )
-                found = True
         return found
 
     def _goal(self, c: Clause) -> bool:
@@ -435,7 +407,7 @@ class ConstraintReader(Collector):
         elif topic:
             value = phrases.bare(rest) or rest
         if "environment" in tags or "religion" in tags:
-            self.add(c, Cat.VALUE, _primary(Cat.VALUE, tags, "principle"), value, tags=tags)
+            self.add(c, Cat.VALUE, primary_tag(Cat.VALUE, tags, "principle"), value, tags=tags)
             return True
         self.add(
             c,
@@ -454,7 +426,7 @@ class ConstraintReader(Collector):
                 c, Cat.VALUE, "religion", m.group("v").capitalize(), multi=False, tags=["religion"]
             )
             return True
-        for pattern in (_CARE, _ONLY, _IMPORTANT, _COMES_FIRST, _BELIEVE):
+        for pattern in (_CARE, _IMPORTANT, _COMES_FIRST, _BELIEVE):
             m = pattern.search(c.text)
             if m is None:
                 continue
@@ -467,9 +439,7 @@ class ConstraintReader(Collector):
             if not what or phrases.refers(what):
                 continue
             tags = scope_tags(what)
-            verb = _ONLY_VERB_TAGS.get(what.split()[1].lower(), "") if pattern is _ONLY else ""
-            tags = [verb, *tags] if verb and verb not in tags else tags
-            self.add(c, Cat.VALUE, _primary(Cat.VALUE, tags, "principle"), what, tags=tags)
+            self.add(c, Cat.VALUE, primary_tag(Cat.VALUE, tags, "principle"), what, tags=tags)
             return True
         return False
 
@@ -492,6 +462,6 @@ class ConstraintReader(Collector):
         if not tags or base[0] != "health":
             tags = [*base, *tags]
         self.add(
-            c, Cat.STATE, _primary(Cat.STATE, tags, "health"), value, tags=tags, timing="window"
+            c, Cat.STATE, primary_tag(Cat.STATE, tags, "health"), value, tags=tags, timing="window"
         )
         return True

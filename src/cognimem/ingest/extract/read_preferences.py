@@ -18,7 +18,7 @@ from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import COUNTRIES
 
-__all__ = ["PreferenceReader"]
+__all__ = ["PREFERENCE_TAGS", "PreferenceReader"]
 
 _SHORT_CVC = re.compile(r"[^aeiou]*[aeiou][bdgmnprt]")  # swim -> swimming
 _INFINITIVE = icase(r"to\s+([a-z]+)\b(.*)")
@@ -85,7 +85,8 @@ _NATIONAL_HEADS = {
     "wine": "drink",
     "beer": "drink",
 }
-_PREF_TAGS = {
+# the scope tags of a preference domain
+PREFERENCE_TAGS: dict[str, tuple[str, ...]] = {
     "cuisine": ("food",),
     "food": ("food",),
     "drink": ("food",),
@@ -164,7 +165,7 @@ class PreferenceReader(Collector):
                     f"favorite_{slot}",
                     value,
                     multi=False,
-                    tags=_PREF_TAGS.get(domain, ()),
+                    tags=PREFERENCE_TAGS.get(domain, ()),
                 )
             return
         for pattern in (_PREFER, _FAN, _PERSON_FAN, _IDIOM):
@@ -244,6 +245,6 @@ class PreferenceReader(Collector):
                 kind,
                 value,
                 polarity=polarity,
-                tags=_PREF_TAGS.get(kind, ()),
+                tags=PREFERENCE_TAGS.get(kind, ()),
                 confidence=0.6 if kind == "general" else None,
             )

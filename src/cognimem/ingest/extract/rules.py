@@ -8,11 +8,14 @@ split into clauses. Each clause is cleaned (contractions spelled one way, "actua
 time expressions are resolved against the message's ``occurred_at``
 (:mod:`~cognimem.text.temporal`) and blanked out, and the detectors read it,
 most binding first: allergy, diet, policy (each ends the clause), then identity,
-location, occupation, relationship, possession, event, then goal, value or state (one
-of them ends the clause), then preference. A detector runs only when the clause holds
-one of its trigger words (``lexicon.TRIGGERS``), which keeps a typical chat sentence
-near 100 µs. Names after a greeting, in object position or after a preposition of place
-become entities even when no fact is read.
+location, occupation, relationship, possession, event, then a stance, goal, value or
+state (one of them ends the clause), then preference. A clause that opens with its
+condition ("When I travel I ...") is read as the condition and what follows it; the
+condition states no constraint of its own and ends the value of the stance it frames.
+A detector runs only when the clause holds one of its trigger words
+(``lexicon.TRIGGERS``), which keeps a typical chat sentence near 100 µs. Names after a
+greeting, in object position or after a preposition of place become entities even when
+no fact is read.
 
 Conventions the fact keys rely on (keys are subject + category + predicate, + value
 when multi-valued; see ``text.keys``):
@@ -28,6 +31,11 @@ when multi-valued; see ``text.keys``):
   ``allergy`` with the allergen as value;
 - a rule given as an imperative ("Never schedule meetings before 10am") keeps its
   wording as the value;
+- a stance (:mod:`.read_choices`) is a ``policy`` (``value`` when exclusive: "only buy
+  ...") whose value is the whole object, polarity false for what the speaker is against:
+  "I dislike apps that gamify everything" is ``policy`` = "apps that gamify everything",
+  negated; "When I travel I always pack my own pillow" is "pack my own pillow when I
+  travel". A reasoned stance ("I avoid X because Y") is read beside its cause;
 - a constraint's predicate is its primary scope tag: for a goal the first tag
   mentioned; for a state, policy or value the first by a fixed priority
   (``_TAG_PRIORITY`` in ``read_constraints``); for a causal statement ``health`` when
@@ -47,7 +55,8 @@ that no longer holds ends when its successor begins.
 Where each part lives: :mod:`.clauses` splits a message into sentences and clauses and
 prepares them, :mod:`.phrases` trims values and checks names, :mod:`.collector` turns
 what a detector reads into facts. The detectors are in :mod:`.read_constraints`
-(allergy, diet, policy, goal, value, state, causal), :mod:`.read_identity` (identity,
+(allergy, diet, policy, goal, value, state, causal), :mod:`.read_choices` (stances),
+:mod:`.read_identity` (identity,
 location, occupation, relationship), :mod:`.read_events` and :mod:`.read_preferences`
 (possession, preference); their patterns are built from :mod:`.patterns` and the word
 lists of :mod:`.vocabulary` and :mod:`.lexicon`. This module reads a message in order.
@@ -67,6 +76,7 @@ from cognimem.ingest.extract.clauses import (
     unify,
 )
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
+from cognimem.ingest.extract.read_choices import ChoiceReader, is_subordinate, lead_condition
 from cognimem.ingest.extract.read_constraints import ConstraintReader
 from cognimem.ingest.extract.read_events import EventReader
 from cognimem.ingest.extract.read_identity import IdentityReader
@@ -111,7 +121,9 @@ _PLACE_MENTION = icase(
 )
 
 
-class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, PreferenceReader):
+class _Reader(
+    ConstraintReader, ChoiceReader, StanceReader, IdentityReader, EventReader, PreferenceReader
+):
     """Reads one message: its sentences, then each sentence's clauses, detector by
     detector in the order of the module docstring."""
 
@@ -141,7 +153,9 @@ class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, Prefe
         text = shield_stops(tidy(evidence))
         if not text or not is_statement(text):
             return
+        self.condition = lead_condition(text)
         if self._causal(text, evidence):
+            self._choices(text, evidence)  # "I avoid X because Y": the stance too
             return
         before = len(self.facts)
         self._appositive(text, evidence)
@@ -154,6 +168,22 @@ class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, Prefe
             self._clause(clause)
         if not any(f.category in CONSTRAINT_CATEGORIES for f in self.facts[before:]):
             self._stance(text, evidence, read=len(self.facts) > before)
+
+    def _conditioned(self, c: Clause) -> None:
+        """A clause that opens with its condition ("When I eat out I go for ..."): the
+        condition states no constraint of its own; what follows it is read alone."""
+        cond = self.condition
+        if cond is None or not c.said.lower().startswith(cond.lower()):
+            return
+        main = prepare_clause(c.said[len(cond) :].strip(" ,"), c.evidence, self.ref)
+        if main is not None:
+            self._clause(main)
+
+    def _choices(self, text: str, evidence: str) -> None:
+        for part in clause_parts(text):
+            clause = prepare_clause(part, evidence, self.ref)
+            if clause is not None and not is_subordinate(clause.said) and self._may_choose(clause):
+                self._choice(clause)
 
     def _close_old_values(self) -> None:
         """A single-valued fact that no longer holds ended when its successor in the same
@@ -191,6 +221,11 @@ class _Reader(ConstraintReader, StanceReader, IdentityReader, EventReader, Prefe
         ):
             if c.may(name):
                 detector(c)
+        if is_subordinate(c.said):
+            self._conditioned(c)
+            return
+        if self._may_choose(c) and self._choice(c):
+            return
         for name, exclusive in (
             ("goal", self._goal),
             ("value", self._value),

@@ -1,0 +1,311 @@
+"""The detector for stances: what the speaker is against ("I dislike ...", "I prefer not
+to ...", "I have no interest in ...", "X isn't my thing"), what they choose or require
+("I prefer ...", "I'd rather ...", "I stick to ...", "I need ...", "X is a must"), what
+they do only ("I only ...", "... exclusively"), and the rules they keep by habit ("I
+always ...", "When I travel I ...", "I wear earplugs because ...").
+
+A stance is a constraint, read into a ``policy`` fact (``value`` when exclusive) whose
+value is its *whole object*: the phrase up to a reason or a new clause, with its
+modifiers ("products with parabens, sulfates or artificial fragrance", "fly on red-eye
+flights"), never cut to a head word; the polarity is false for what the speaker is
+against. A condition said before the stance ("When I travel, ...", "On weeknights ...")
+is kept at the end of the value ("pack my own pillow when I travel"); a reason ("...
+because of my knee") is not part of the object (the causal detector keeps it).
+
+Nothing here names a topic: the markers are the verbs and idioms of liking, refusing,
+choosing and requiring, and English function words.
+"""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract import lexicon as lx
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.read_constraints import primary_tag
+from cognimem.ingest.extract.read_preferences import PREFERENCE_TAGS
+from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.scope_tags import scope_tags
+from cognimem.text.tokens import tokens, words
+
+__all__ = ["ChoiceReader", "lead_condition"]
+
+_SUBJECT = r"(?:I|we)(?:\s+|(?='))"
+_BE = r"(?:I'm|we're|I am|we are|(?:our|my)\s+(?:family|household)\s+is)"
+_ADV = (
+    r"(?:(?:really|just|also|usually|generally|honestly|genuinely|definitely|absolutely|"
+    r"totally|personally|strictly|simply|truly|still|mostly|much|far|typically|normally|"
+    r"actually|kind of|sort of|pretty much|by and large)\s+)*"
+)
+# the past of common irregular verbs (English morphology): "I never went" is narration
+_PAST_WORDS = (
+    "was|were|went|came|saw|took|got|made|had|did|said|told|thought|knew|felt|found|gave|"
+    "left|met|ran|sat|stood|wrote|ate|drank|drove|flew|began|bought|brought|caught|taught|"
+    "fought|kept|slept|swam|sang|spoke|broke|chose|woke|wore|won|lost|paid|sent|spent|"
+    "built|held|heard|meant|became|forgot|understood|grew|threw|rode|hid|fell|led|fed|"
+    "shot|sold|been|really"
+)
+# verbs after "don't" / "can't" / "never" that say what the speaker thinks, knows or has,
+# not what they do: "I don't know", "I can't wait"
+_NOT_STANCE_VERBS = (
+    "know|think|remember|recall|mind|understand|care|get|see|feel|believe|expect|agree|"
+    "doubt|mean|recognize|recognise|blame|miss|worry|need|have|hear|deserve|wanna|usually|"
+    "even|really|own|live|wait|decide|tell|say|help|imagine|figure|find|thank|seem|stop|"
+    "afford to miss|speak for|complain|lie|guess|want to|wish|trust you|judge|follow|"
+    "recommend it|disagree|regret|buy it|be|ever|always|quite"
+)
+# what "only" cannot qualify as a choice: "I only just got home", "I only had a minute"
+_AUX_OR_MIND = (
+    "am|'m|was|were|have|had|has|do|did|don't|can|could|will|would|should|think|know|"
+    "guess|feel|mean|wonder|hope|wish|just|said|told|got|found|realized|realised|heard|"
+    "knew|saw|started|recently|one|a few|need|kidding|joking"
+)
+# a negative stance: the marker, then the object
+_AGAINST = icase(
+    rf"\b(?:{_SUBJECT}{_ADV}(?P<v>(?:(?:have|need|got|'ve got) to\s+|must\s+|should\s+)?"
+    rf"(?:avoid|stay away from|steer clear of)|dislike|hate|detest|loathe|despise|"
+    rf"can't stand|can't bear|don't {_ADV}(?:like|enjoy|love|care for|fancy|want(?! to\b)|"
+    rf"trust|do|allow|use|buy|touch)|have (?:no|zero|little|absolutely no) interest in|"
+    rf"prefer not to|'d prefer not to|would prefer not to|'d rather not|would rather not|"
+    rf"'d sooner not|refuse to|won't(?! be\b)|will never|"
+    rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|[a-z]+ed)\b)|"
+    rf"don't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|can't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|"
+    rf"have stopped|have quit|have given up|have cut out|skip|"
+    rf"stay off|stay out of|keep away from)|"
+    rf"{_BE}\s+{_ADV}(?P<b>not\s+{_ADV}(?:an?\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
+    rf"into|interested\s+in|keen\s+on|big\s+on|fond\s+of)|"
+    rf"not(?=\s+(?!(?:going|saying|kidding|joking|feeling|trying|looking|asking|telling|"
+    rf"talking|complaining|getting any)\b)[a-z]+ing\b)|done\s+with|staying\s+away\s+from|"
+    rf"steering\s+clear\s+of|avoiding|cutting\s+out|skipping)|"
+    rf"(?:our|my)\s+(?:family|household)\s+(?:isn't|doesn't)\s+(?:really\s+)?"
+    rf"(?P<f>into|do|like|enjoy))\s+(?P<rest>.+)"
+)
+# a positive stance: a choice, a requirement, a standing habit
+_FOR = icase(
+    rf"\b(?:{_SUBJECT}{_ADV}(?P<v>prefer(?! not\b)|'d prefer(?! not\b)|would prefer(?! not\b)|"
+    rf"'d (?:much\s+|far\s+)?rather(?! not\b)|would (?:much\s+|far\s+)?rather(?! not\b)|"
+    rf"'d (?:always\s+)?choose|would (?:always\s+)?choose|'ll (?:always\s+)?(?:pick|choose|go "
+    rf"for)|always (?:pick|choose|go for|opt for)|go for|opt for|stick to|stick with|"
+    rf"insist on|swear by|need(?! to\b| help\b| a break\b| advice\b| some\b| ideas?\b| "
+    rf"suggestions?\b| a minute\b| time\b| more\b| a hand\b)|make sure (?:I|we|to)?|always"
+    rf"(?=\s+(?!(?:{_NOT_STANCE_VERBS}|wanted|thought|loved|liked|been)\b))|am drawn to|"
+    rf"'m drawn to|'re drawn to)|{_BE}\s+{_ADV}(?P<b>all about|drawn to|sticking (?:to|with)|"
+    rf"only looking at|going for|opting for))\s+(?P<rest>.+)"
+)
+_ONLY = icase(
+    rf"\b{_SUBJECT}{_ADV}(?P<v>only|exclusively)\s+(?:ever\s+)?(?!(?:just|{_AUX_OR_MIND})\b"
+    rf"\b|had\b|got\b|found\b|realized\b|realised\b|heard\b|knew\b|saw\b|started\b|recently\b"
+    rf"|one\b|a few\b)(?P<rest>[a-z].+)"
+)
+_ONLY_AFTER = icase(
+    rf"\b{_SUBJECT}(?P<rest>(?!(?:only|just|{_AUX_OR_MIND})\b)[a-z]+\b.*?)"
+    rf"\s+(?P<v>exclusively|only)\b(?P<tail>.*)"
+)
+# the object first: "X isn't my thing", "X is a must for me"
+_OBJECT_AGAINST = icase(
+    r"^(?P<rest>[a-z][\w' ,-]{1,80}?)\s+(?:(?:isn't|aren't|is not|are not)\s+(?:really\s+|"
+    r"just\s+|at all\s+|exactly\s+)?(?:(?:my|our)\s+(?:thing|style|scene|cup of tea|kind of "
+    r"thing|vibe|jam)|for\s+(?:me|us)|an option(?:\s+for\s+(?:me|us))?)|(?:is|are)\s+(?:an?\s+)?"
+    r"(?:no-go|no go|dealbreaker|deal-breaker|hard pass|off-limits|off limits|off the table|"
+    r"out of the question)|(?:bores?|bored)\s+(?:me|us)|(?:don't|doesn't)\s+(?:really\s+)?"
+    r"(?:work|agree|sit well)\s+(?:for|with)\s+(?:me|us))\b"
+)
+_OBJECT_FOR = icase(
+    r"^(?P<rest>[a-z][\w' ,-]{1,80}?)\s+(?:(?:is|are)\s+(?:an?\s+|absolutely\s+)?(?:must|"
+    r"must-have|non-negotiable|essential|(?:my|our)\s+(?:go-to|default|rule))|suits?\s+"
+    r"(?:me|us)\s+best|works?\s+best\s+for\s+(?:me|us))\b"
+)
+# a habit said with its reason ("I wear earplugs because my partner snores"), or kept
+# "without fail": a rule by its framing
+_HABIT = icase(rf"^{_SUBJECT}{_ADV}(?P<verb>[a-z]+)\s+(?P<rest>.+)")
+_RULE_FRAME = icase(
+    r"\b(?:without fail|without exception|no matter what|religiously|every single|"
+    r"no exceptions)\b"
+)
+_REASON = icase(
+    r"\s*,?\s*\b(?:because|since|(?<!much )(?<!many )(?<!long )(?<!soon )(?<!far )(?<!well )"
+    r"as(?=\s+(?:I|it|they|we|my|our|the)\b)|cause|cuz|due to|so "
+    r"that|so(?=\s+(?:I|we|it)\b))\b|,\s*(?:it|they|that|which)(?:'s|'re|\s+is|\s+are|\s+makes?|"
+    r"\s+gives?)\b|\s+-\s+|;"
+)
+_REASON_WORD = icase(r"\b(?:because|since|cause|cuz|due to)\b")
+# a comparison after a choice: "I prefer X over Y", "I'd rather X than Y"
+_COMPARED = icase(
+    r"\s+(?:over|rather than|instead of|more than|than|to(?=\s+(?:\w+ing|the|a|an|my)\b))\s+"
+    r"(?!(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|fifty|a hundred)"
+    r"\b).*$"
+)
+_COMPARATIVE = icase(r"(?:\b(?:more|less|fewer|rather)|er)$")
+_FILLER_END = icase(
+    r"(?:,?\s+(?:at all|ever|completely|whatsoever|period|either|no matter what|without "
+    r"fail|without exception|if I can help it|if possible|whenever possible|honestly|to be "
+    r"honest|tbh|really|in anything|thanks|anymore|any more|these days|for now|for me|"
+    r"personally|as much as (?:I|we) can|(?:if|when|whenever) (?:I|we) can|where possible|"
+    r"when possible|lol|haha))+\s*[.!]*$"
+)
+_TO = icase(r"^to\s+")
+_POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
+_LEAD = icase(
+    r"^(?P<cond>(?:(?:when|whenever|while|once|unless)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
+    r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?)),?\s+(?=(?:I|we|I'm|we're|I'd|"
+    r"I'll|I have|my|our)\b)"
+)
+_SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless)\b")
+_PAST = frozenset(_PAST_WORDS.split("|"))
+_NOT_HABIT_VERBS = frozenset(
+    words(
+        """am, is, are, be, have, has, do, does, don't, doesn't, can, could, will, would,
+        should, shall, may, might, must, 'd, 'll, 'm, 're, think, know, guess, feel, love,
+        get, seem, look, sound, become,
+        like, hate, enjoy, adore, mean, wonder, hope, wish, want, say, tell, mention,
+        believe, suppose, bet, agree, understand, remember, forget, see, hear, promise,
+        swear, admit, also, just, really, still, never, always, only, not, got, gotta,
+        gonna, wanna, used, need, prefer, thank, apologize, apologise, totally, literally,
+        actually, kinda, sorta, hear"""
+    )
+)
+_OBJECT_WORDS = 14
+# a need is a standing requirement when it says what is needed ("a standing desk at
+# work"); "I need a nap" is a passing state
+_NEED_WORDS = 3
+_NEED = icase(r"\bneed\b")
+# "I can't sleep when I drink coffee": a condition and its cause (the causal detector's),
+# not something the speaker is against
+_CAN_NOT_WHEN = icase(r"^[a-z]+\s+(?:when|whenever|if|after|unless)\b")
+# what an exclusive choice is about by its verb ("I only buy ..." is shopping)
+_ONLY_VERB_TAGS = {
+    "buy": "shopping",
+    "shop": "shopping",
+    "eat": "food",
+    "drink": "food",
+    "fly": "travel",
+    "wear": "shopping",
+    "use": "shopping",
+}
+
+
+def lead_condition(sentence: str) -> str | None:
+    """The condition a tidied sentence opens with, when a first-person clause follows
+    ("When I travel", "On weeknights"); ``None`` otherwise."""
+    m = _LEAD.match(sentence)
+    return m.group("cond").strip() if m else None
+
+
+def is_subordinate(text: str) -> bool:
+    """Whether a clause opens with a subordinator ("When I'm learning a language"): it
+    states a condition, not a standing fact of its own."""
+    return _SUBORDINATE.match(text) is not None
+
+
+def _present(verb: str) -> bool:
+    low = verb.lower()
+    if low in _PAST or low in _NOT_HABIT_VERBS:
+        return False
+    return not (low.endswith("ed") and not low.endswith("eed"))
+
+
+def whole_object(text: str, *, compared: bool = False) -> str:
+    """A stance's object: ``text`` up to a reason or a new clause, with its modifiers,
+    without a leading "to" or article and trailing filler; for a choice (``compared``),
+    without the option it is preferred to ("X over Y")."""
+    text = _REASON.split(text, maxsplit=1)[0]
+    text = text.split(",  ")[0]
+    if compared:
+        m = _COMPARED.search(text)
+        if m and not _COMPARATIVE.search(text[: m.start()]):
+            text = text[: m.start()]
+    text = _FILLER_END.sub("", text.strip())
+    text = phrases.DET.sub("", _TO.sub("", text.strip()))
+    return phrases.clean(text)
+
+
+def _worth(value: str) -> bool:
+    """Whether an object names something: not empty, not a pointer back into the
+    conversation ("that", "it", "your idea"), not a whole paragraph."""
+    words = tokens(value)
+    if not words or len(words) > _OBJECT_WORDS:
+        return False
+    if _POINTER_HEAD.match(value) and len(words) <= 2:
+        return False
+    return not {"you", "your", "yours"} & set(words)
+
+
+class ChoiceReader(Collector):
+    """Reads stances with their whole object."""
+
+    condition: str | None = None  # the condition the current sentence opens with
+
+    def _may_choose(self, c: Clause) -> bool:
+        """Whether :meth:`_choice` can read ``c``: a marker word, or a frame (a condition,
+        a reason) that makes a plain habit a rule."""
+        return (
+            c.may("choice") or self.condition is not None or bool(_REASON_WORD.search(c.evidence))
+        )
+
+    def _choice(self, c: Clause) -> bool:
+        said = c.said
+        m = _AGAINST.search(said)
+        if m:
+            if (m.group("v") or "").lower().startswith("can't") and _CAN_NOT_WHEN.match(
+                m.group("rest")
+            ):
+                return False
+            return self._stance_fact(c, m.group("rest"), polarity=False)
+        m = _OBJECT_AGAINST.match(said)
+        if m:
+            return self._stance_fact(c, m.group("rest"), polarity=False)
+        m = _ONLY.search(said)
+        if m:
+            return self._stance_fact(c, m.group("rest"), polarity=True, only=True)
+        m = _ONLY_AFTER.search(said)
+        if m and not m.group("tail").strip(" ,.!").lower().startswith(("if", "when", "because")):
+            rest = f"{m.group('rest')}{m.group('tail')}"
+            return self._stance_fact(c, rest, polarity=True, only=True)
+        m = _FOR.search(said)
+        if m:
+            if (
+                _NEED.match(m.group("v") or "")
+                and len(tokens(whole_object(m.group("rest")))) < _NEED_WORDS
+            ):
+                return False
+            return self._stance_fact(c, m.group("rest"), polarity=True, compared=True)
+        m = _OBJECT_FOR.match(said)
+        if m:
+            return self._stance_fact(c, m.group("rest"), polarity=True)
+        m = _HABIT.match(said)
+        framed = self.condition is not None and _SUBORDINATE.match(self.condition)
+        if (
+            m
+            and _present(m.group("verb"))
+            and (framed or _RULE_FRAME.search(said) or _REASON_WORD.search(c.evidence))
+        ):
+            return self._stance_fact(c, f"{m.group('verb')} {m.group('rest')}", polarity=True)
+        return False
+
+    def _stance_fact(
+        self,
+        c: Clause,
+        rest: str,
+        *,
+        polarity: bool,
+        only: bool = False,
+        compared: bool = False,
+    ) -> bool:
+        what = whole_object(rest, compared=compared)
+        if not _worth(what):
+            return False
+        if self.condition:
+            cond = self.condition
+            what = f"{what} {cond[0].lower()}{cond[1:]}"
+            self.condition = None
+        if only:
+            what = f"only {what}"
+        domain = PREFERENCE_TAGS.get(lx.domain_of(what) or "", ())
+        tags = scope_tags(what) or list(domain) or scope_tags(c.evidence)
+        category = Cat.VALUE if only else Cat.POLICY
+        verb = _ONLY_VERB_TAGS.get(what.split()[1].lower(), "") if only else ""
+        tags = [verb, *tags] if verb and verb not in tags else tags
+        predicate = primary_tag(category, tags, "principle" if only else "general")
+        self.add(c, category, predicate, what, polarity=polarity, tags=tags, confidence=0.8)
+        return True
