@@ -7,9 +7,9 @@ HTTP API, MCP) share these, so every entry point answers the same."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from cognimem.errors import InvalidInput
 from cognimem.models.events import Message
@@ -17,6 +17,7 @@ from cognimem.models.scope import Scope
 from cognimem.models.text import check_storable
 
 ScopeLike = Scope | Mapping[str, Any] | None
+T = TypeVar("T")
 
 # why a read (forget, export, ...) without a user is refused, and what to do instead
 USER_REQUIRED = "scope.user_id is required: pass all_users=true to span every user of the tenant"
@@ -84,6 +85,15 @@ def check_ids(**values: object) -> None:
     the same before a database sees them."""
     for field, value in values.items():
         check_storable(value, field)
+
+
+def validated(adapter: TypeAdapter[T], value: object, field: str) -> T:
+    """``value`` checked as the HTTP API checks the body field ``field`` of that type, so a
+    bad one is the same ``InvalidInput`` (``field: message``) from every face."""
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        raise invalid_input(exc, field) from exc
 
 
 def invalid_input(exc: ValidationError, prefix: str) -> InvalidInput:

@@ -4,11 +4,14 @@ conflicts, the history of a record, and what a scope holds."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
 
-from cognimem.errors import InvalidInput, NotFound
+from pydantic import Field, TypeAdapter
+
+from cognimem.errors import NotFound
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ScopeStats
-from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, validated
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -24,6 +27,9 @@ from cognimem.store.base import FactQuery
 
 # how many facts a listing returns unless told otherwise
 DEFAULT_FACT_LIMIT = 1_000
+# a listing's arguments, checked as the HTTP API checks them (the same messages)
+_CATEGORIES = TypeAdapter(tuple[FactCategory, ...])
+_FACT_LIMIT = TypeAdapter(Annotated[int, Field(ge=1, le=10_000)])
 
 
 class BrowseService:
@@ -60,12 +66,8 @@ class BrowseService:
         target = make_read_scope(scope, all_users=all_users, user_id=user_id)
         keys = (key,) if isinstance(key, str) else (None if key is None else tuple(key))
         check_ids(key=key if key is None or isinstance(key, str) else list(key))
-        try:
-            cats = None if categories is None else tuple(FactCategory(c) for c in categories)
-        except ValueError as exc:
-            raise InvalidInput(f"categories: {exc}", field="categories") from exc
-        if not 1 <= limit <= 10_000:
-            raise InvalidInput("limit must be between 1 and 10000", field="limit")
+        cats = None if categories is None else validated(_CATEGORIES, categories, "categories")
+        limit = validated(_FACT_LIMIT, limit, "limit")
         return await self._parts.store.find_facts(
             FactQuery(
                 target.tenant_id,

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import cast
+from typing import Annotated, cast
 
 import numpy as np
+from pydantic import Field, TypeAdapter
 
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
@@ -18,7 +19,7 @@ from cognimem.lifecycle import conflicts, edits
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
-from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, validated
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import FactConflict
 from cognimem.providers.tokens import count_tokens
@@ -36,6 +37,10 @@ EDIT_ATTEMPTS = 20
 # and sharing a word with the query or at least this similar to it
 FORGET_FLOOR = 0.35
 FORGET_MIN_SIMILARITY = 0.5
+# an edit's fields (None: unchanged), checked as the HTTP API checks them (the same messages)
+_IMPORTANCE = TypeAdapter(Annotated[float, Field(ge=0.0, le=1.0)] | None)
+_TIER = TypeAdapter(Tier | None)
+_FEEDBACK: TypeAdapter[Feedback | None] = TypeAdapter(Feedback | None)
 
 
 class EditService:
@@ -69,23 +74,16 @@ class EditService:
         check_ids(item_id=item_id)
         if text is None and importance is None and tier is None and feedback is None:
             raise InvalidInput("nothing to update: give text, importance, tier or feedback")
-        if importance is not None and not 0.0 <= importance <= 1.0:
-            raise InvalidInput("importance must be between 0 and 1", field="importance")
-        try:
-            chosen_tier = None if tier is None else Tier(tier)
-        except ValueError as exc:
-            raise InvalidInput(f"tier: {exc}", field="tier") from exc
-        if feedback is not None and feedback not in edits.FEEDBACK:
-            raise InvalidInput(
-                f"feedback must be one of {', '.join(edits.FEEDBACK)}", field="feedback"
-            )
+        importance = validated(_IMPORTANCE, importance, "importance")
+        chosen_tier = validated(_TIER, tier, "tier")
+        chosen_feedback = validated(_FEEDBACK, feedback, "feedback")
         clean = None if text is None else self._clean_text(text)
         edit = edits.Edit(
             text=clean,
             token_count=0 if clean is None else count_tokens(clean),
             importance=importance,
             tier=chosen_tier,
-            feedback=cast(edits.Feedback | None, feedback),
+            feedback=chosen_feedback,
         )
         embedded: dict[str, np.ndarray] = {}  # the new text's vector, made once
         attempts = 0
