@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "mini_locomo.json"
 
 
@@ -345,3 +347,17 @@ def test_recall_takes_a_preset_and_ranking_overrides(db_url: str) -> None:
     malformed = cli(*args, "--rank", "graph", db_url=db_url, check=False)
     assert malformed.returncode == 1
     assert "FIELD=VALUE" in malformed.stderr
+
+
+def test_counts_agree_with_their_nouns_and_lines_stay_whole(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    path = tmp_path / "one.jsonl"
+    path.write_text('{"content": "I like green tea", "user_id": "mia"}\n', encoding="utf-8")
+    assert cli("import", str(path), db_url=db_url).stdout == "imported 1 message (1 new)\n"
+    nobody = cli("export", "--user", "nobody", db_url=db_url)
+    assert "exported 1 record to standard output" in nobody.stderr
+    # a line longer than the terminal is not broken in two
+    said = cli("remember", "My sister lives in Boston", "--user", "mia", db_url=db_url)
+    assert re.fullmatch(r"stored: event evt_\w+, items mem_\w+", said.stdout.splitlines()[0])

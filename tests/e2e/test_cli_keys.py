@@ -20,8 +20,10 @@ from cognimem.store.sqlite.database import path_from_url
 from tests.conftest import child_env
 
 
-def cli(*args: str, db_url: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = child_env()
+def cli(
+    *args: str, db_url: str, check: bool = True, **settings: str
+) -> subprocess.CompletedProcess[str]:
+    env = child_env(**settings)
     env["COGNIMEM_DATABASE_URL"] = db_url
     result = subprocess.run(
         [sys.executable, "-m", "cognimem", "keys", *args],
@@ -105,6 +107,16 @@ async def test_a_created_key_opens_the_api_for_its_tenant(db_url: str) -> None:
             headers={"Authorization": f"Bearer {secret}"},
         )
     assert response.status_code == 200
+
+
+def test_create_says_the_secret_is_shown_once_in_whole_lines_at_any_width(db_url: str) -> None:
+    for columns in ("60", "80"):
+        created = cli("create", "--tenant", "acme", db_url=db_url, COLUMNS=columns)
+        key_id = printed(created.stdout)["id"]
+        assert created.stderr.splitlines() == [
+            f"created key {key_id} for tenant acme",
+            "the secret is shown only once:",
+        ], columns
 
 
 def test_errors_are_messages_and_exit_codes(db_url: str) -> None:

@@ -265,7 +265,7 @@ def test_forget_shows_a_dry_run_preview_then_forgets(page: Page, world: tuple[Se
     page.text_of("button", "Preview forget").click()
     preview = page.css("#forget-preview")
     assert "Dry run: delete would take 1 memory" in preview.text
-    assert f"{len(allergy)} facts" in preview.text
+    assert ("1 fact," if len(allergy) == 1 else f"{len(allergy)} facts,") in preview.text
     assert allergy[0]["text"] in preview.text
     # the preview changed nothing
     assert api(server.base, key, "GET", f"/v1/memory/get/{item['id']}")["status"] == "active"
@@ -405,3 +405,23 @@ def test_the_recall_playground_shows_the_packet_steps_and_signals(
     page.text_of("main h3", "Plan steps")
     page.text_of("main h3", "Explain: every candidate's signals")
     assert page.text_of("main table tbody tr", "Boston")
+
+
+def test_the_recall_playground_counts_one_memory_as_one_memory(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    server, key = world
+    query = "where does my sister live?"
+    body = {"query": query, "scope": ADA, "limit": 1}
+    assert len(api(server.base, key, "POST", "/v1/memory/read", body)["items"]) == 1
+    page.sign_in(key)
+    page.heading("Users")
+    page.go("#/recall")
+    page.heading("Recall playground")
+    page.css("#recall-query").send_keys(query)
+    limit = page.css("input[name=limit]")
+    limit.clear()
+    limit.send_keys("1")
+    page.text_of("button", "Recall").click()
+    header = page.text_of("#packet p", "preset").text
+    assert header.endswith(" · 1 memory"), header

@@ -19,8 +19,10 @@ from cognimem.store import Store, open_store
 
 T = TypeVar("T")
 
-out = Console()
-err = Console(stderr=True)
+# a line is never broken at the terminal's width: an id or a sentence cut in two is
+# copied wrong (the terminal still shows it whole, wrapping as it must)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 DbOption = Annotated[
     str | None,
@@ -55,8 +57,13 @@ def run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
 def failed(exc: CognimemError) -> typer.Exit:
     """Print a cognimem error for the user; the exit (code 1) to raise."""
     # one line, unwrapped: users copy it and search for it
-    err.print(f"[red]error[/red] ({exc.type}): {escape(exc.message)}", soft_wrap=True)
+    err.print(f"[red]error[/red] ({exc.type}): {escape(exc.message)}")
     return typer.Exit(1)
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 memory``, ``2 memories``: a count with its noun in the right number."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def user_scope(user: str | None, all_users: bool, command: str) -> dict[str, object]:

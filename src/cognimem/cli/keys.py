@@ -54,7 +54,9 @@ def keys_create(
             )
 
     key, secret = run(go)
-    err.print(f"created key {key.id} for tenant {key.tenant_id}; the secret is shown only once:")
+    # two short lines: the warning stays whole on a narrow terminal
+    err.print(f"created key {key.id} for tenant {key.tenant_id}", markup=False)
+    err.print("the secret is shown only once:")
     sys.stdout.write(f"id: {key.id}\nsecret: {secret}\n")
 
 

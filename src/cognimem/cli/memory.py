@@ -12,6 +12,7 @@ from cognimem.cli.common import (
     DbOption,
     TenantOption,
     UserOption,
+    counted,
     out,
     run,
     timestamp,
@@ -156,16 +157,15 @@ def forget(
         return result, shown
 
     result, shown = run(go)
-    count = len(result.item_ids)
-    noun = "memory" if count == 1 else "memories"
+    many = counted(len(result.item_ids), "memory", "memories")
     if result.dry_run:
-        out.print(f"would {result.mode} {count} {noun}", markup=False)
+        out.print(f"would {result.mode} {many}", markup=False)
         texts = {item.id: item.text for item in shown}
         for item_id in result.item_ids:
             out.print(f"  {item_id}  {texts.get(item_id, '')}", markup=False, soft_wrap=True)
     else:
         done = {"delete": "deleted", "archive": "archived", "silence": "silenced"}[result.mode]
-        out.print(f"{done} {count} {noun}", markup=False)
+        out.print(f"{done} {many}", markup=False)
         for item_id in result.item_ids:
             out.print(f"  {item_id}", markup=False)
     # whatever else the result reports (e.g. what was derived from those memories)

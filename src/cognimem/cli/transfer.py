@@ -22,6 +22,7 @@ from cognimem.cli.common import (
     DbOption,
     TenantOption,
     UserOption,
+    counted,
     err,
     failed,
     out,
@@ -60,7 +61,7 @@ def export(
 
     rows = run(go)
     where = "standard output" if out_path is None else str(out_path)
-    err.print(f"exported {rows} records to {where}", markup=False)
+    err.print(f"exported {counted(rows, 'record')} to {where}", markup=False)
 
 
 @contextlib.contextmanager
@@ -143,7 +144,8 @@ def _import_export(lines: list[tuple[int, Any]], tenant: str, db: str | None) ->
     counts = run(go)
     new = ", ".join(f"{name} {n}" for name, n in counts.items() if n) or "nothing"
     out.print(
-        f"imported {len(lines)} export records into tenant {tenant} (new: {new})", soft_wrap=True
+        f"imported {counted(len(lines), 'export record')} into tenant {tenant} (new: {new})",
+        soft_wrap=True,
     )
 
 
@@ -183,4 +185,4 @@ def _import_messages(
         return stored
 
     stored = run(go)
-    out.print(f"imported {len(lines)} messages ({stored} new)")
+    out.print(f"imported {counted(len(lines), 'message')} ({stored} new)")

@@ -44,6 +44,11 @@ export function num(value, digits = 2) {
   return typeof value === "number" ? value.toFixed(digits) : "–";
 }
 
+// "1 memory", "2 memories": a count with its noun in the right number
+export function count(n, noun, plural = `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 export function when(iso) {
   if (!iso) return "–";
   const d = new Date(iso);
@@ -55,7 +60,7 @@ export function ago(iso, now = Date.now()) {
   const days = (now - new Date(iso).getTime()) / 86_400_000;
   if (days < 1 / 24) return "just now";
   if (days < 1) return `${Math.round(days * 24)} h ago`;
-  return `${Math.round(days)} days ago`;
+  return `${count(Math.round(days), "day")} ago`;
 }
 
 export function badge(text) {

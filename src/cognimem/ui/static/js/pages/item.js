@@ -2,7 +2,7 @@
 // the actions a person takes on it: edit, change tier, forget (with a dry-run preview).
 
 import { enums, get, post } from "../api.js";
-import { badge, h, num, props, table, when } from "../dom.js";
+import { badge, count, h, num, props, table, when } from "../dom.js";
 
 // the read scope that reaches this item: its user, or every user of its namespace
 function reach(item) {
@@ -13,6 +13,13 @@ function reach(item) {
 function change(entry) {
   const show = (value) => (value ? JSON.stringify(value) : "–");
   return h("span", { class: "mono" }, `${show(entry.before)} → ${show(entry.after)}`);
+}
+
+// what a forget takes with the memories: "2 facts, 1 graph edge, 0 summaries"
+function withIt(result, last = ",") {
+  const parts = [count(result.facts, "fact"), count(result.relations, "graph edge"),
+    count(result.summaries, "summary", "summaries")];
+  return `${parts.slice(0, -1).join(", ")}${last} ${parts.at(-1)}`;
 }
 
 function forgetPreview(ctx, item, mode, preview, facts) {
@@ -26,16 +33,16 @@ function forgetPreview(ctx, item, mode, preview, facts) {
       go.disabled = true;
       try {
         const done = await post("/v1/memory/forget", { scope: reach(item), ids: [item.id], mode });
-        ctx.go("#/memories", `Forgot ${done.item_ids.length} memory (${mode}), ${done.facts} facts, ${done.relations} graph edges, ${done.summaries} summaries.`);
+        ctx.go("#/memories", `Forgot ${count(done.item_ids.length, "memory", "memories")} (${mode}), ${withIt(done)}.`);
       } catch (exc) {
         go.replaceWith(ctx.failed(exc));
       }
     },
   }, `Forget now (${mode})`);
   return h("div", { class: "warning", id: "forget-preview", role: "region", "aria-label": "What would be forgotten" },
-    h("p", {}, h("b", {}, "Dry run: "), `${mode} would take ${preview.item_ids.length} memory`,
+    h("p", {}, h("b", {}, "Dry run: "), `${mode} would take ${count(preview.item_ids.length, "memory", "memories")}`,
       others.length ? ` (and ${others.join(", ")})` : "",
-      `, ${preview.facts} facts, ${preview.relations} graph edges and ${preview.summaries} summaries with it.`),
+      `, ${withIt(preview, " and")} with it.`),
     preview.fact_ids.length
       ? h("ul", {}, preview.fact_ids.map((id) => h("li", {}, factText.get(id) || id, " ", h("span", { class: "mono muted" }, id))))
       : h("p", {}, "No fact depends on this memory alone."),

@@ -2,7 +2,7 @@
 // and with explain each candidate's signals, the plan's steps and what was degraded.
 
 import { enums, post } from "../api.js";
-import { h, num, signals, table } from "../dom.js";
+import { count, h, num, signals, table } from "../dom.js";
 import { scope } from "../state.js";
 
 const SECTIONS = [
@@ -33,7 +33,7 @@ function packetView(packet, markdown) {
     h("p", {},
       h("b", { id: "token-use" }, `${packet.token_count} of ${packet.max_tokens} tokens`),
       packet.truncated ? " · truncated to the budget" : "",
-      ` · preset ${packet.preset} · ${packet.items.length} memories`,
+      ` · preset ${packet.preset} · ${count(packet.items.length, "memory", "memories")}`,
       packet.nothing_relevant ? " · nothing relevant" : ""),
     packet.degraded.length
       ? h("div", { class: "warning", role: "note" }, h("b", {}, "Degraded: "), packet.degraded.join("; "))
