@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import typer
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
@@ -45,15 +46,36 @@ def test_every_setting_is_documented_in_the_readme() -> None:
     assert missing == []
 
 
-def test_every_command_has_help() -> None:
+def _command_paths() -> list[tuple[str, ...]]:
+    """Every command of the CLI as typed after ``cognimem`` (``keys create``)."""
+    paths: list[tuple[str, ...]] = []
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.core.TyperGroup)
+    for name, command in group.commands.items():
+        subcommands = getattr(command, "commands", None)
+        paths += [(name, sub) for sub in subcommands] if subcommands else [(name,)]
+    return paths
+
+
+def test_every_command_has_help_and_is_documented() -> None:
+    paths = _command_paths()
+    assert {
+        ("serve",), ("mcp",), ("worker",), ("remember",), ("recall",), ("update",),
+        ("forget",), ("facts",), ("conflicts",), ("stats",), ("erase",), ("import",),
+        ("export",), ("migrate",), ("lifecycle",), ("eval", "locomo"), ("keys", "create"),
+    } <= set(paths)  # fmt: skip
+    docs = " ".join(
+        path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *ROOT.glob("docs/*.md")]
+    )
+    docs = re.sub(r"\s+", " ", docs)
     runner = CliRunner()
     top = runner.invoke(app, ["--help"])
     assert top.exit_code == 0
-    for command in (
-        "serve", "mcp", "worker", "remember", "recall", "forget", "import", "export",
-        "migrate", "eval", "keys", "lifecycle",
-    ):  # fmt: skip
-        assert command in top.output
-        result = runner.invoke(app, [command, "--help"])
-        assert result.exit_code == 0, command
-    assert runner.invoke(app, ["eval", "locomo", "--help"]).exit_code == 0
+    for path in paths:
+        assert path[0] in top.output
+        shown = runner.invoke(app, [*path, "--help"])
+        assert shown.exit_code == 0, path
+        assert "Usage:" in shown.output, path
+        assert f"cognimem {' '.join(path)}" in docs, (
+            f"`cognimem {' '.join(path)}` is not in the docs"
+        )

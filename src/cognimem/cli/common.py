@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+import json
+import sys
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -41,6 +44,7 @@ TenantOption = Annotated[
         "reads and writes its tenant's memories).",
     ),
 ]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
 
 # work of more rows than this shows a progress bar
 PROGRESS_MIN_ROWS = 300
@@ -64,6 +68,15 @@ def failed(exc: CognimemError) -> typer.Exit:
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``1 memory``, ``2 memories``: a count with its noun in the right number."""
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def print_json(answer: BaseModel | Sequence[BaseModel]) -> None:
+    """The answer on stdout as the HTTP API's JSON, indented."""
+    if isinstance(answer, BaseModel):
+        text = answer.model_dump_json(indent=2)
+    else:
+        text = json.dumps([model.model_dump(mode="json") for model in answer], indent=2)
+    sys.stdout.write(text + "\n")
 
 
 def user_scope(user: str | None, all_users: bool, command: str) -> dict[str, object]:

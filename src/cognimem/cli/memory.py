@@ -1,4 +1,5 @@
-"""Memory commands: remember, recall and forget (import and export: ``transfer``)."""
+"""Memory commands: remember, recall, update and forget (import and export:
+``transfer``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ import typer
 from cognimem.cli.common import (
     AllUsersOption,
     DbOption,
+    JsonOption,
     TenantOption,
     UserOption,
     counted,
     out,
+    print_json,
     run,
     timestamp,
     user_scope,
@@ -81,7 +84,7 @@ def recall(
         bool,
         typer.Option(help="With --json: each candidate's signals and the effective config."),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the packet as JSON.")] = False,
+    as_json: JsonOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
@@ -102,11 +105,51 @@ def recall(
                 explain=explain,
             )
         if as_json:
-            sys.stdout.write(packet.model_dump_json(indent=2) + "\n")
+            print_json(packet)
         else:
             sys.stdout.write(packet.to_markdown())
 
     run(go)
+
+
+def update(
+    item_id: Annotated[str, typer.Argument(metavar="ID", help="The memory's id.")],
+    text: Annotated[
+        str | None, typer.Option(help="Its new text (embedded and indexed again).")
+    ] = None,
+    tier: Annotated[str | None, typer.Option(help="always, high, medium, low or never.")] = None,
+    feedback: Annotated[
+        str | None,
+        typer.Option(
+            help="correct (reinforce it), incorrect (silence it) or outdated (archive it)."
+        ),
+    ] = None,
+    importance: Annotated[float | None, typer.Option(help="From 0 to 1.")] = None,
+    as_json: JsonOption = False,
+    tenant: TenantOption = "default",
+    db: DbOption = None,
+) -> None:
+    """Edit a memory's text, tier or importance, or say what it got right or wrong
+    (--feedback); every change is in its history."""
+
+    async def go() -> MemoryItem:
+        async with Memory.open(db) as mem:
+            return await mem.update(
+                item_id,
+                text=text,
+                importance=importance,
+                tier=tier,
+                feedback=feedback,
+                tenant_id=tenant,
+            )
+
+    item = run(go)
+    if as_json:
+        print_json(item)
+        return
+    out.print(f"updated {item.id}", markup=False)
+    for name in ("status", "tier", "importance", "text"):
+        out.print(f"{name}: {getattr(item, name)}", markup=False)
 
 
 def forget(
@@ -162,7 +205,7 @@ def forget(
         out.print(f"would {result.mode} {many}", markup=False)
         texts = {item.id: item.text for item in shown}
         for item_id in result.item_ids:
-            out.print(f"  {item_id}  {texts.get(item_id, '')}", markup=False, soft_wrap=True)
+            out.print(f"  {item_id}  {texts.get(item_id, '')}", markup=False)
     else:
         done = {"delete": "deleted", "archive": "archived", "silence": "silenced"}[result.mode]
         out.print(f"{done} {many}", markup=False)
@@ -170,4 +213,4 @@ def forget(
             out.print(f"  {item_id}", markup=False)
     # whatever else the result reports (e.g. what was derived from those memories)
     for name, value in result.model_dump(exclude={"mode", "item_ids", "dry_run"}).items():
-        out.print(f"{name}: {value}", markup=False, soft_wrap=True)
+        out.print(f"{name}: {value}", markup=False)
