@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, PacketItem, Scope
 from cognimem.models.packets import PacketSections
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.evidence import EvidenceCheck
+from cognimem.recall.evidence import NO_EVIDENCE, ONLY_ASKS, SMALL_TALK, EvidenceCheck
 from cognimem.recall.rerank import Ranked
 from cognimem.store.base import Candidate
 
@@ -16,11 +16,17 @@ T = datetime(2024, 5, 1, tzinfo=UTC)
 QUERY = "what is my cat called?"
 
 
-def ranked(text: str, raw: dict[str, float], author: str | None = None, **signals: float) -> Ranked:
+def ranked(
+    text: str,
+    raw: dict[str, float],
+    author: str | None = None,
+    answers: str | None = None,
+    **signals: float,
+) -> Ranked:
     item = MemoryItem(
         id=text[:8], scope=Scope(), text=text, occurred_at=T, recorded_at=T, author=author
     )
-    return Ranked(item, 1.0, signals, raw, ("lexical",), frozenset())
+    return Ranked(item, 1.0, signals, raw, ("lexical",), frozenset(), answers)
 
 
 def check(vector: list[Candidate] | None, **kw: bool) -> EvidenceCheck:
@@ -33,8 +39,8 @@ def test_own_words_or_meaning_are_evidence_a_neighbours_words_are_not() -> None:
     filler = ranked("That's great! How is it going?", {"lexical": 2.5, "vector": 0.1})
     near = ranked("She is a tabby who sleeps all day", {"vector": 0.45})
     kept, dropped = check(listed).split([filler, answer, near])
-    assert kept == [answer, near]
-    assert dropped == [filler]
+    assert [r for r, _ in kept] == [answer, near]
+    assert [r for r, _ in dropped] == [filler]
 
 
 def test_a_word_sharing_its_first_five_letters_counts() -> None:
@@ -81,6 +87,57 @@ def test_without_a_vector_list_or_for_a_named_period_nothing_is_dropped() -> Non
     filler = ranked("That's great! How is it going?", {"lexical": 3.0})
     assert check(None).holds(filler)  # lexical preset, fast's skip, a failed step
     assert check([Candidate("a", 0.1)], period=True).holds(filler)
+
+
+def test_questions_and_small_talk_have_no_evidence_of_their_own() -> None:
+    listed = [Candidate("a", 0.6)]
+    asked = ranked("What should I call my cat?", {"lexical": 2.0, "vector": 0.6})
+    thanks = ranked("Thanks, that's great!", {"vector": 0.5})
+    told = ranked("My cat is called Miso", {"lexical": 1.0, "vector": 0.4})
+    strict = EvidenceCheck.of(QUERY, query_terms(QUERY), listed, 0.3, drop_filler=True)
+    kept, dropped = strict.split([asked, thanks, told])
+    assert kept == [(told, "shares the word 'cat' with the query")]
+    assert dropped == [(asked, ONLY_ASKS), (thanks, SMALL_TALK)]
+    # the plain baselines judge them as any memory
+    kept_all = check(listed).split([asked, thanks, told])[0]
+    assert [r for r, _ in kept_all] == [asked, thanks, told]
+    # a query about what was asked looks for the questions
+    about = "what did I ask about my cat?"
+    asking = EvidenceCheck.of(about, query_terms(about), listed, 0.3, drop_filler=True)
+    assert [r for r, _ in asking.split([asked, told])[0]] == [asked, told]
+
+
+def test_a_reply_has_evidence_through_the_question_it_answers() -> None:
+    listed = [Candidate("a", 0.0)]
+    ask = "what did I do last weekend?"
+    strict = EvidenceCheck.of(ask, query_terms(ask), listed, 0.3, drop_filler=True)
+    question = ranked("What did you do last weekend?", {"lexical": 2.0, "vector": 0.6})
+    reply = ranked("Went hiking with my sister", {"vector": 0.05}, answers=question.item.id)
+    alone = ranked("Went hiking with my sister", {"vector": 0.05})
+    kept, dropped = strict.split([question, reply])
+    assert kept == [(reply, "replies to a question that bears on the query")]
+    assert dropped == [(question, ONLY_ASKS)]
+    # without its question among the candidates, or when that one has no evidence
+    assert strict.split([alone])[1] == [(alone, NO_EVIDENCE)]
+    unrelated = ranked("Is it raining?", {"vector": 0.0})
+    orphan = ranked("Went hiking with my sister", {"vector": 0.05}, answers=unrelated.item.id)
+    assert strict.split([unrelated, orphan])[1] == [(unrelated, ONLY_ASKS), (orphan, NO_EVIDENCE)]
+
+
+def test_each_kind_of_evidence_says_what_it_is() -> None:
+    listed = [Candidate("a", 0.0)]
+    ask = "Can you recommend a restaurant for my cat?"
+    why = EvidenceCheck.of(ask, query_terms(ask), listed, 0.3).evidence
+    assert why(ranked("Noodle knocked it over", {}, fact=1.0)) == (
+        "the evidence of a fact the key lookup found"
+    )
+    assert why(ranked("The vet is nearby", {"vector": 0.42})) == (
+        "close in meaning (cosine 0.42, floor 0.30)"
+    )
+    assert why(ranked("I'm allergic to shellfish", {"vector": 0.0})) == (
+        "touches the query's domain (food)"
+    )
+    assert why(ranked("My sister plays the cello", {"vector": 0.0})) is None
 
 
 def test_a_packet_with_nothing_relevant_says_so_after_the_mandates() -> None:

@@ -30,25 +30,13 @@ import re
 from collections.abc import Iterable
 
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
+from cognimem.text.speech import asks, is_phatic
 
 CONSTRAINT_FLOOR = 0.9
 # a profile at least this important is the caller's word (mandates, guardrails)
 STATED_IMPORTANCE = 0.9
 
 _WORD = re.compile(r"[A-Za-z0-9']+")
-# whole messages that are acknowledgements, greetings or laughter, word by word
-_PHATIC = frozenset(
-    {
-        "ok", "okay", "k", "kk", "sure", "yes", "yeah", "yep", "yup", "no", "nope", "nah",
-        "thanks", "thank", "you", "thx", "ty", "cheers", "cool", "nice", "great", "awesome",
-        "good", "fine", "lol", "haha", "hahaha", "hehe", "wow", "oh", "ah", "hmm", "hm", "um",
-        "uh", "hi", "hello", "hey", "bye", "goodbye", "see", "ya", "later", "night", "morning",
-        "evening", "afternoon", "welcome", "np", "problem", "right", "alright", "got", "it",
-        "sounds", "that's", "thats", "true", "same", "too", "me", "agreed", "indeed",
-        "definitely", "totally", "exactly", "of", "course", "the", "a", "so", "well", "glad",
-        "happy", "to", "hear", "is", "was", "really", "very", "much", "omg", "yay",
-    }
-)  # fmt: skip
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "my", "mine", "we", "we're", "our"})
 _NUMBER = re.compile(r"\d")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")
@@ -59,11 +47,11 @@ def content_score(text: str) -> float:
     words = _WORD.findall(text)
     if not words:
         return 0.1
-    lowered = [w.lower() for w in words]
-    if all(w in _PHATIC for w in lowered):
+    if is_phatic(text):
         return 0.1
+    lowered = [w.lower() for w in words]
     score = 0.35
-    if text.rstrip().endswith("?"):
+    if asks(text):
         score -= 0.1
     if any(w in _FIRST_PERSON for w in lowered):
         score += 0.1

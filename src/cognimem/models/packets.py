@@ -340,7 +340,9 @@ class Explanation(BaseModel):
     signals: dict[str, float]  # each signal's value (raw per-method scores prefixed raw_)
     score: float
     outcome: str  # "returned", "section:<name>", or "dropped: <why>"
-    reason: str | None = None  # a learnt procedure: which trigger words the query holds
+    # a returned item: why it is there (the section entry it stands behind, its
+    # evidence for the query); a learnt procedure: which trigger words the query holds
+    reason: str | None = None
     # a summary's or profile's sentences, each with the events it states
     claims: list[Claim] | None = None
 

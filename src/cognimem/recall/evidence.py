@@ -19,7 +19,15 @@ evidence for the query when
   then the period is the evidence, and every memory of it may answer; or
 - it was said by the person whose name the vector search left out of the query
   (``recall/topic.py``): the name gave their messages that closeness before (a message
-  is embedded with its author's name), and the dense query must not take it away.
+  is embedded with its author's name), and the dense query must not take it away; or
+- it replies to a question that has evidence for the query (``recall/pairs.py``).
+
+A message that only asks or makes small talk (``text/speech.py``: "Any ideas for dinner
+tonight?", "Thanks, that's great!") has no evidence of its own whatever it shares with
+the query: it tells nothing, and what answers it does — a question is evidence only
+through the reply that follows it, which it ranks up (``RecallConfig.drop_filler``; off
+in the plain ``lexical`` and ``vector`` baselines, and when the query asks what was
+asked: "what did I ask about dinner?").
 
 A lexical match through the neighbour alone is weak support: it helps the rank, it does
 not keep a memory in the packet. A memory the vector search did not return (it was
@@ -35,6 +43,7 @@ that :func:`mentions` the query too (``lifecycle/edits.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -43,18 +52,31 @@ from cognimem.recall.rerank import Ranked
 from cognimem.store.base import Candidate
 from cognimem.text.keys import normalize_name
 from cognimem.text.scope_tags import scope_tags
+from cognimem.text.speech import filler
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
+ONLY_ASKS = "dropped: only asks (a question is evidence through the reply to it)"
+SMALL_TALK = "dropped: small talk (no evidence of its own)"
+# a query about what was asked: then the questions are what it looks for
+_ABOUT_ASKING = re.compile(r"\b(?:ask|asks|asked|asking|question|questions)\b", re.IGNORECASE)
+
+
+def shared_word(text: str, terms: Sequence[str]) -> str | None:
+    """The first word of ``text`` that is one of the (lower-cased content) ``terms``, or
+    shares its first five letters with one ("returns" for "return"); None if none."""
+    words = query_terms(text)
+    wanted = set(terms)
+    stems = {word_key(t) for t in terms if len(t) >= 5}
+    for w in words:
+        if w in wanted or (len(w) >= 5 and word_key(w) in stems):
+            return w
+    return None
 
 
 def mentions(text: str, terms: Sequence[str]) -> bool:
     """Whether ``text`` holds one of the (lower-cased content) ``terms``, or a word
     sharing its first five letters with one ("returns" for "return")."""
-    words = set(query_terms(text))
-    if words & set(terms):
-        return True
-    stems = {word_key(t) for t in terms if len(t) >= 5}
-    return any(word_key(w) in stems for w in words if len(w) >= 5)
+    return shared_word(text, terms) is not None
 
 
 @dataclass(frozen=True)
@@ -69,6 +91,9 @@ class EvidenceCheck:
     beyond: float | None
     period: bool = False  # the query names a period and the read kept to it
     author: str | None = None  # normalised: the person the dense query left out
+    # questions and small talk have no evidence of their own (``RecallConfig.drop_filler``
+    # and the query does not ask what was asked)
+    drop_filler: bool = False
 
     @classmethod
     def of(
@@ -80,32 +105,67 @@ class EvidenceCheck:
         *,
         period: bool = False,
         author: str | None = None,
+        drop_filler: bool = False,
     ) -> EvidenceCheck:
         """``terms``: the query's content words; ``vector``: the vector step's list
         (None when the step did not run or failed); ``author``: the name the vector
-        search left out of the query (``topic.split_subject``)."""
+        search left out of the query (``topic.split_subject``); ``drop_filler``: keep
+        questions and small talk out on their own words (unless the query asks what
+        was asked)."""
         beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
         domains = frozenset(scope_tags(query.replace("-", " ")))
         said_by = normalize_name(author) if author else None
-        return cls(tuple(terms), domains, floor, beyond, period, said_by)
+        filler_out = drop_filler and _ABOUT_ASKING.search(query) is None
+        return cls(tuple(terms), domains, floor, beyond, period, said_by, filler_out)
+
+    def evidence(self, r: Ranked) -> str | None:
+        """Why ``r`` bears on the query on its own (a short reason, for explain), or
+        None when it has no evidence of its own. Questions and small talk are judged
+        here as any memory: :meth:`split` keeps them out."""
+        if self.period:
+            return "the query names a period and it is of that period"
+        if self.beyond is None:
+            return "meaning not judged: the read has no vector list"
+        if r.signals.get("fact"):
+            return "the evidence of a fact the key lookup found"
+        if r.signals.get("graph"):
+            return "reached through the graph from an entity the query names"
+        if self.author and r.item.author and normalize_name(r.item.author) == self.author:
+            return f"said by {r.item.author}, whom the query asks about"
+        word = shared_word(r.item.text, self.terms)
+        if word is not None:
+            return f"shares the word {word!r} with the query"
+        cosine = r.raw.get("vector", self.beyond)
+        if cosine >= self.floor:
+            return f"close in meaning (cosine {cosine:.2f}, floor {self.floor:.2f})"
+        shared = sorted(self.domains.intersection(scope_tags(r.item.text)))
+        if shared:
+            return f"touches the query's domain ({', '.join(shared)})"
+        return None
 
     def holds(self, r: Ranked) -> bool:
-        if self.period or self.beyond is None:
-            return True
-        if r.signals.get("fact") or r.signals.get("graph"):
-            return True
-        if self.author and r.item.author and normalize_name(r.item.author) == self.author:
-            return True
-        if r.raw.get("vector", self.beyond) >= self.floor:
-            return True
-        if mentions(r.item.text, self.terms):
-            return True
-        return bool(self.domains) and not self.domains.isdisjoint(scope_tags(r.item.text))
+        """Whether ``r`` has evidence of its own for the query (see :meth:`split`)."""
+        return self.evidence(r) is not None
 
-    def split(self, ranked: Iterable[Ranked]) -> tuple[list[Ranked], list[Ranked]]:
-        """``ranked`` in order: those with evidence, and those without."""
-        kept: list[Ranked] = []
-        unsupported: list[Ranked] = []
+    def split(
+        self, ranked: Sequence[Ranked]
+    ) -> tuple[list[tuple[Ranked, str]], list[tuple[Ranked, str]]]:
+        """``ranked`` in order: those with evidence, each with why, and those without,
+        each with why it is dropped. With ``drop_filler`` a message that only asks or
+        makes small talk is dropped whatever it shares with the query, and a reply to a
+        question (``Ranked.answers``) is kept through the question's evidence."""
+        own = {r.item.id: self.evidence(r) for r in ranked}
+        kept: list[tuple[Ranked, str]] = []
+        unsupported: list[tuple[Ranked, str]] = []
         for r in ranked:
-            (kept if self.holds(r) else unsupported).append(r)
+            kind = filler(r.item.text) if self.drop_filler else None
+            why = own[r.item.id]
+            if kind is not None:
+                unsupported.append((r, ONLY_ASKS if kind == "question" else SMALL_TALK))
+            elif why is not None:
+                kept.append((r, why))
+            elif r.answers is not None and own.get(r.answers) is not None:
+                kept.append((r, "replies to a question that bears on the query"))
+            else:
+                unsupported.append((r, NO_EVIDENCE))
         return kept, unsupported

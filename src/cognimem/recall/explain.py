@@ -6,10 +6,19 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from cognimem.models.knowledge import Fact
-from cognimem.models.packets import Explanation, PacketItem, PacketSections, claims_of
+from cognimem.models.packets import (
+    SECTION_TITLES,
+    Explanation,
+    PacketItem,
+    PacketSections,
+    claims_of,
+)
 from cognimem.recall.constraints import Pick, Scored
 from cognimem.recall.decay import effective_confidence
 from cognimem.recall.rerank import Ranked
+
+# the sections whose entries are facts and constraints
+FACT_SECTIONS = ("must_follow", "consider", "facts", "preferences", "needs_validation")
 
 
 def explanations(
@@ -21,18 +30,26 @@ def explanations(
     dropped: dict[str, str],
     looked_up: Sequence[Fact],
     now: datetime,
+    evidence: dict[str, str] | None = None,
 ) -> list[Explanation]:
     """Every ranked item, every summary in the Summaries section and every fact a step
     picked (``looked_up``: the facts the exact key lookup found), with its signals,
     score and outcome; a summary's or profile's with its claims (each sentence and the
     events it states). A fact's signals include its stored ``confidence`` and its
-    ``effective_confidence`` at ``now`` (the read's reference time, ``recall/decay.py``)."""
+    ``effective_confidence`` at ``now`` (the read's reference time, ``recall/decay.py``).
+    A returned item's ``reason`` says why it is there however low it scored: the
+    section entry it stands behind, if any ("behind the Must follow entry
+    user:policy:allergy:peanuts"), and its evidence for the query (``evidence``, from
+    ``recall/evidence.py``)."""
     out: list[Explanation] = []
     returned = {p.id for p in chosen}
+    behind = _behind(sections)
+    why = evidence or {}
     for r in ranked:
         signals = dict(r.signals)
         signals.update({f"raw_{k}": round(v, 4) for k, v in r.raw.items()})
         outcome = "returned" if r.item.id in returned else dropped.get(r.item.id, "dropped")
+        reasons = [behind.get(r.item.id), why.get(r.item.id)] if outcome == "returned" else []
         out.append(
             Explanation(
                 id=r.item.id,
@@ -41,6 +58,7 @@ def explanations(
                 signals=signals,
                 score=round(r.score, 6),
                 outcome=outcome,
+                reason="; ".join(x for x in reasons if x) or None,
                 claims=claims_of(r.item) or None,
             )
         )
@@ -56,11 +74,7 @@ def explanations(
         )
         for s in sections.summaries
     ]
-    placed = {
-        e.id: name
-        for name in ("must_follow", "consider", "facts", "preferences", "needs_validation")
-        for e in getattr(sections, name)
-    }
+    placed = {e.id: name for name in FACT_SECTIONS for e in getattr(sections, name)}
     step_of = {p.fact_id: ("constraints" if p.constraint else "facts") for p in picks}
     facts = {f.id: f for f in looked_up}
     facts.update({fact_id: s.fact for fact_id, s in scored.items()})
@@ -82,4 +96,18 @@ def explanations(
                 id=fact_id, type="fact", steps=[step], signals=signals, score=score, outcome=outcome
             )
         )
+    return out
+
+
+def _behind(sections: PacketSections) -> dict[str, str]:
+    """For each item that is the evidence of a fact or constraint in a section, the
+    first such entry, as "behind the <section> entry <key>"."""
+    out: dict[str, str] = {}
+    for name, title in SECTION_TITLES:
+        if name not in FACT_SECTIONS:
+            continue
+        label = title.removeprefix("### ").split(" (")[0]
+        for e in getattr(sections, name):
+            for item_id in e.item_ids:
+                out.setdefault(item_id, f"behind the {label} entry {e.key}")
     return out

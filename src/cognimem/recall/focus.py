@@ -32,9 +32,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from cognimem.recall.analyze import STOP_WORDS, asks_when
-from cognimem.recall.pairs import asks
 from cognimem.recall.rerank import Ranked
 from cognimem.text.keys import normalize_name
+from cognimem.text.speech import asks
 
 # what may stand between two names for them to be one coordinated subject
 _JOINER = re.compile(r"\s*(?:,\s*)?(?:and|or|&|as\s+well\s+as)?\s*", re.IGNORECASE)

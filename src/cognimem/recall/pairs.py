@@ -8,7 +8,9 @@ path indexes each message with the one before it for lexical search; this adds t
 pairing to the ranking, for the vector and graph evidence too: a candidate gets
 ``rerank.answer`` × the (best-scaled) score of the candidate said just before it when
 that one is a question (it ends with "?"), was said by someone else, in the same scope,
-at most ``ANSWER_GAP`` earlier.
+at most ``ANSWER_GAP`` earlier. The reply remembers the question (``Ranked.answers``):
+a question that only asks is evidence for the query only through its reply
+(``recall/evidence.py``).
 """
 
 from __future__ import annotations
@@ -19,15 +21,11 @@ from datetime import timedelta
 from itertools import pairwise
 
 from cognimem.recall.rerank import Ranked
+from cognimem.text.speech import asks
 
 # a reply follows its question within minutes; an hour keeps a pause and leaves out
 # another conversation (LoCoMo's sessions are days apart)
 ANSWER_GAP = timedelta(hours=1)
-
-
-def asks(text: str) -> bool:
-    """Whether a message asks (ends in a question): it hands the turn back."""
-    return text.rstrip().endswith("?")
 
 
 def rank_answers(ranked: Sequence[Ranked], weight: float) -> list[Ranked]:
@@ -50,7 +48,10 @@ def rank_answers(ranked: Sequence[Ranked], weight: float) -> list[Ranked]:
         ):
             signal = round(before.score / top, 4)
             boosted[a.id] = replace(
-                r, score=r.score + weight * signal, signals={**r.signals, "answer": signal}
+                r,
+                score=r.score + weight * signal,
+                signals={**r.signals, "answer": signal},
+                answers=q.id,
             )
     out = [boosted.get(r.item.id, r) for r in ranked]
     out.sort(key=lambda r: (-r.score, r.item.id))

@@ -126,6 +126,11 @@ class RecallConfig(BaseModel):
     # (0.3 / 0.25 / 0.2 / 0.15: 0.33 / 0.44 / 0.53 / 0.66 of cues) while unrelated
     # questions still find nothing; re-check it for another model
     min_similarity: Cosine = 0.2
+    # a message that only asks ("Any ideas for dinner tonight?") or makes small talk
+    # ("Thanks, that's great!") has no evidence of its own: it never takes a statement's
+    # place in the items, and a question counts through the reply that follows it
+    # (recall/evidence.py, text/speech.py). Off in the plain baselines
+    drop_filler: bool = True
     # a local cross-encoder (providers/onnx_models.py, the ``bge`` extra) rereads the
     # query with each of the best ``cross_encoder_top`` ranked memories; its probability
     # is blended into their scores with ``cross_encoder_weight`` (0 keeps the order, 1
@@ -156,6 +161,7 @@ PRESETS: dict[str, RecallConfig] = {
         rerank=PLAIN,
         speaker_focus=0.0,
         dense_without_subject=False,
+        drop_filler=False,
     ),
     "vector": RecallConfig(
         name="vector",
@@ -165,6 +171,7 @@ PRESETS: dict[str, RecallConfig] = {
         rerank=PLAIN,
         speaker_focus=0.0,
         dense_without_subject=False,
+        drop_filler=False,
     ),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
     # balanced, then the local cross-encoder over the best 20 (needs the ``bge`` extra)

@@ -68,6 +68,7 @@ class Ranked:
     raw: dict[str, float]
     steps: tuple[str, ...]
     tokens: frozenset[str]
+    answers: str | None = None  # the id of the candidate question it replies to
 
 
 def tokens_of(text: str) -> frozenset[str]:

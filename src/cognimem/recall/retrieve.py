@@ -32,7 +32,7 @@ from cognimem.recall.collect import (
 )
 from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.cross import CrossEncoders
-from cognimem.recall.evidence import NO_EVIDENCE, EvidenceCheck
+from cognimem.recall.evidence import EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.focus import focus
 from cognimem.recall.fuse import for_request
@@ -246,11 +246,13 @@ class Reader:
             config.min_similarity,
             period=run.analysis.time_range is not None,
             author=run.left_out,
+            drop_filler=config.drop_filler,
         )
         supported, unsupported = check.split(ranked)
-        dropped.update((r.item.id, NO_EVIDENCE) for r in unsupported)
+        dropped.update((r.item.id, why) for r, why in unsupported)
         meta["no_evidence"] = len(unsupported)
-        ordered = mmr(supported, config.mmr_lambda, len(supported))
+        evidence = {r.item.id: why for r, why in supported}
+        ordered = mmr([r for r, _ in supported], config.mmr_lambda, len(supported))
         floor = config.episode_floor * (ordered[0].score if ordered else 0.0)
         # a turn a summary above it states gives way to what the packet does not say yet
         kept = give_way([r for r in ordered if r.score >= floor])
@@ -281,7 +283,15 @@ class Reader:
             lookups = output(outputs, StepKind.FACT_LOOKUP).facts
             matched = output(outputs, StepKind.LEARNED_PROCEDURES).procedures
             packet.explain = explanations(
-                ranked, fact_picks.picks, scored_of, sections, chosen, dropped, lookups, now
+                ranked,
+                fact_picks.picks,
+                scored_of,
+                sections,
+                chosen,
+                dropped,
+                lookups,
+                now,
+                evidence,
             ) + learnt.explain(matched, sections, dropped)
             packet.recall_config = config.model_dump(mode="json")
         return packet

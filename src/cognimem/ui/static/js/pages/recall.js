@@ -70,6 +70,7 @@ function packetView(packet, markdown) {
           : h("span", { class: "mono" }, e.id) },
         { title: "Type", cell: (e) => e.type },
         { title: "Outcome", cell: (e) => e.outcome },
+        { title: "Why", cell: (e) => e.reason || "" },
         { title: "Steps", cell: (e) => e.steps.join(", ") },
         { title: "Score", num: true, cell: (e) => num(e.score, 3) },
         ...signalNames.map((name) => ({ title: name, num: true, cell: (e) => num(e.signals[name], 3) })),
