@@ -1,0 +1,435 @@
+"""How well do time parsers resolve conversational time expressions to intervals?
+
+The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
+conventions behind every expected interval: ``benchmarks/data/time_expressions.md``).
+It was frozen before any parser was run on it. One JSON object per line: the
+``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
+was said), its ``tense`` (the caller knows it: ``past`` or ``future``), the expected
+``start`` / ``end`` (dates, end exclusive), ``granularity``, ``approximate`` with a
+``tolerance_days``, the ``kind`` and the ``split`` (``tune`` / ``check``, by source
+document). Kinds: ``absolute`` (names a calendar date or period, perhaps without the
+year), ``relative`` (counted from when it was said), ``duration`` (a span: "for three
+years", "since 2019", "the past two weeks"), ``recurring`` (a habit: "every Monday"),
+``vague`` ("recently", "early March", "the end of the month") and ``event`` (relative
+to another event told in an earlier turn, given as ``context``; no parser here reads
+the context, so these measure what item 3 of issue 31 has to build).
+
+Scoring, per expression. A parser reads the sentence alone at the anchor; of the times
+it finds, the one whose span overlaps the expression's span most is taken:
+
+- *coverage*: an overlapping time with a start was found (expressions with an interval
+  only; recurring ones have none);
+- *exact*: its start and end dates are the expected ones (within ``tolerance_days``
+  each for approximate ones; an open ``end`` — "since 2019" — accepts an open end or,
+  when the start is before the anchor, one within a day of the anchor);
+- *start*: its start date is the expected one (same tolerance);
+- a *recurring* expression counts as exact (and start) when the parser finds no dated
+  time overlapping it, or marks what it finds as recurring: dating a habit to one day
+  is the error.
+
+Speed: each parser reads every sentence of the set once after a warm-up, one sentence
+at a time; mean and median microseconds per sentence.
+
+Parsers: ``temporal`` (``cognimem.text.temporal.find_times``), ``dateparser``
+(``search_dates``, then ``DateDataParser`` for the period of each found phrase),
+``ctparse`` (one best parse per sentence) and ``recognizers`` (Microsoft
+Recognizers-Text date-time model). The libraries are optional; a missing one is an
+error naming it.
+
+Usage (from the repository root):
+
+    PYTHONPATH=src python benchmarks/time_expressions.py [--parsers temporal,dateparser]
+        [--out benchmarks/results] [--misses tune]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _machine import describe
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data" / "time_expressions.jsonl"
+KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
+SPLITS = ("tune", "check")
+
+
+@dataclass(frozen=True)
+class Found:
+    """One time a parser found: where, and the interval it names (dates, end exclusive;
+    ``end`` None for an open interval; ``start`` None when it names no interval)."""
+
+    span: tuple[int, int]
+    start: date | None
+    end: date | None
+    recurring: bool = False
+
+
+Parser = Callable[[dict[str, Any]], list[Found]]
+
+
+def _anchor(row: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(row["anchor"])
+
+
+def _end_date(moment: datetime) -> date:
+    """The exclusive end date of an interval that ends at ``moment``."""
+    day = moment.date()
+    return day if moment.time() == datetime.min.time() else day + timedelta(days=1)
+
+
+# ----------------------------------------------------------------- parsers
+
+
+def temporal_parser() -> Parser:
+    from cognimem.text.temporal import find_times
+
+    def parse(row: dict[str, Any]) -> list[Found]:
+        mentions = find_times(row["sentence"], _anchor(row), prefer_future=row["tense"] == "future")
+        return [
+            Found(m.span, m.start.astimezone(UTC).date(), _end_date(m.end.astimezone(UTC)))
+            for m in mentions
+        ]
+
+    return parse
+
+
+def _period_interval(moment: datetime, period: str) -> tuple[date, date]:
+    day = moment.date()
+    if period == "year":
+        return date(day.year, 1, 1), date(day.year + 1, 1, 1)
+    if period == "month":
+        first = day.replace(day=1)
+        return first, (first + timedelta(days=32)).replace(day=1)
+    if period == "week":
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(days=7)
+    return day, day + timedelta(days=1)
+
+
+def dateparser_parser() -> Parser:
+    from dateparser import DateDataParser
+    from dateparser.search import search_dates
+
+    periods: dict[tuple[Any, ...], Any] = {}
+
+    def parse(row: dict[str, Any]) -> list[Found]:
+        settings = {
+            "RELATIVE_BASE": _anchor(row).replace(tzinfo=None),
+            "PREFER_DATES_FROM": row["tense"] or "current_period",
+            "DATE_ORDER": "MDY" if row.get("locale") == "US" else "DMY",
+            "RETURN_AS_TIMEZONE_AWARE": False,
+        }
+        text = row["sentence"]
+        hits = search_dates(text, languages=["en"], settings=settings) or []
+        found: list[Found] = []
+        cursor = 0
+        for phrase, moment in hits:
+            at = text.find(phrase, cursor)
+            if at < 0:
+                continue
+            cursor = at + len(phrase)
+            key = tuple(sorted(settings.items()))
+            if key not in periods:
+                periods[key] = DateDataParser(languages=["en"], settings=settings)
+            data = periods[key].get_date_data(phrase)
+            start, end = _period_interval(moment, data.period or "day")
+            found.append(Found((at, at + len(phrase)), start, end))
+        return found
+
+    return parse
+
+
+def ctparse_parser() -> Parser:
+    from ctparse import ctparse
+    from ctparse.types import Interval, Time
+
+    def _time_interval(t: Time) -> tuple[date, date] | None:
+        if t.year is None and t.month is None and t.day is None:
+            return None
+        if t.day is not None and t.month is not None and t.year is not None:
+            d = date(t.year, t.month, t.day)
+            return d, d + timedelta(days=1)
+        if t.month is not None and t.year is not None:
+            return _period_interval(datetime(t.year, t.month, 1), "month")
+        if t.year is not None and t.month is None:
+            return date(t.year, 1, 1), date(t.year + 1, 1, 1)
+        return None
+
+    def parse(row: dict[str, Any]) -> list[Found]:
+        best = ctparse(row["sentence"], ts=_anchor(row).replace(tzinfo=None), timeout=0)
+        if best is None:
+            return []
+        res = best.resolution
+        span = (res.mstart, res.mend)
+        if isinstance(res, Interval):
+            first = _time_interval(res.t_from) if res.t_from is not None else None
+            last = _time_interval(res.t_to) if res.t_to is not None else None
+            if first is None and last is None:
+                return [Found(span, None, None)]
+            return [Found(span, first[0] if first else None, last[1] if last else None)]
+        if isinstance(res, Time):
+            interval = _time_interval(res)
+            if interval is None:
+                return [Found(span, None, None)]
+            return [Found(span, *interval)]
+        return [Found(span, None, None)]
+
+    return parse
+
+
+def recognizers_parser() -> Parser:
+    from recognizers_date_time import Culture, recognize_datetime
+
+    def _pick(values: list[dict[str, Any]], tense: str | None) -> dict[str, Any]:
+        if len(values) == 1 or tense is None:
+            return values[-1]
+        # ambiguous past/future readings come as [past, future]
+        return values[0] if tense == "past" else values[-1]
+
+    def _day(text: str) -> date:
+        return datetime.fromisoformat(text).date()
+
+    def parse(row: dict[str, Any]) -> list[Found]:
+        results = recognize_datetime(
+            row["sentence"], Culture.English, reference=_anchor(row).replace(tzinfo=None)
+        )
+        found: list[Found] = []
+        for r in results:
+            span = (r.start, r.end + 1)
+            kind = r.type_name.rsplit(".", 1)[-1]
+            values = (r.resolution or {}).get("values") or []
+            if kind == "set":
+                found.append(Found(span, None, None, recurring=True))
+                continue
+            if not values:
+                found.append(Found(span, None, None))
+                continue
+            v = _pick(values, row["tense"])
+            try:
+                if "value" in v and kind in ("date", "datetime"):
+                    d = _day(v["value"])
+                    found.append(Found(span, d, d + timedelta(days=1)))
+                elif "start" in v or "end" in v:
+                    start = _day(v["start"]) if "start" in v else None
+                    end = _end_date(datetime.fromisoformat(v["end"])) if "end" in v else None
+                    found.append(Found(span, start, end))
+                else:
+                    found.append(Found(span, None, None))
+            except ValueError:
+                found.append(Found(span, None, None))
+        return found
+
+    return parse
+
+
+# the distribution that carries each library parser, for the version in the report
+DISTRIBUTIONS = {
+    "dateparser": "dateparser",
+    "ctparse": "ctparse",
+    "recognizers": "recognizers-text-date-time",
+}
+
+PARSERS: dict[str, Callable[[], Parser]] = {
+    "temporal": temporal_parser,
+    "dateparser": dateparser_parser,
+    "ctparse": ctparse_parser,
+    "recognizers": recognizers_parser,
+}
+
+
+# ----------------------------------------------------------------- scoring
+
+
+def _pick_found(row: dict[str, Any], found: Iterable[Found]) -> Found | None:
+    lo, hi = row["span"]
+    best, best_overlap = None, 0
+    for f in found:
+        overlap = min(hi, f.span[1]) - max(lo, f.span[0])
+        if overlap > best_overlap:
+            best, best_overlap = f, overlap
+    return best
+
+
+def score(row: dict[str, Any], found: Sequence[Found]) -> dict[str, bool | None]:
+    """``covered`` (None for recurring expressions), ``exact`` and ``start``."""
+    picked = _pick_found(row, found)
+    if row["start"] is None:  # recurring: the error is dating it
+        ok = picked is None or picked.recurring or picked.start is None
+        return {"covered": None, "exact": ok, "start": ok}
+    if picked is None or picked.start is None:
+        return {"covered": False, "exact": False, "start": False}
+    tol = timedelta(days=row["tolerance_days"])
+    start_ok = abs(picked.start - date.fromisoformat(row["start"])) <= tol
+    if row["end"] is None:
+        # "since 2019" runs up to when it was said; Duckling's "since 2014", said in
+        # 2013, runs on from its start, so only an open end fits it
+        said = _anchor(row).date()
+        up_to_now = date.fromisoformat(row["start"]) <= said
+        end_ok = picked.end is None or (up_to_now and abs(picked.end - said) <= timedelta(days=1))
+    else:
+        end_ok = picked.end is not None and abs(picked.end - date.fromisoformat(row["end"])) <= tol
+    return {"covered": True, "exact": start_ok and end_ok, "start": start_ok}
+
+
+def _rate(values: list[bool]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def summarise(rows: Sequence[dict[str, Any]], scores: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per split and kind (and over all kinds): n, exact, start and coverage rates."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row, s in zip(rows, scores, strict=True):
+        for kind in (row["kind"], "all"):
+            groups[(row["split"], kind)].append(s)
+    out: dict[str, Any] = {}
+    for split in SPLITS:
+        out[split] = {}
+        for kind in (*KINDS, "all"):
+            g = groups.get((split, kind), [])
+            out[split][kind] = {
+                "n": len(g),
+                "exact": _rate([s["exact"] for s in g]),
+                "start": _rate([s["start"] for s in g]),
+                "coverage": _rate([s["covered"] for s in g if s["covered"] is not None]),
+            }
+    return out
+
+
+def run_parser(
+    name: str, rows: Sequence[dict[str, Any]]
+) -> tuple[list[list[Found]], dict[str, float]]:
+    parse = PARSERS[name]()
+    for row in rows[:20]:  # warm-up: imports, caches, compiled patterns
+        parse(row)
+    found, micros = [], []
+    for row in rows:
+        t0 = time.perf_counter()
+        found.append(parse(row))
+        micros.append((time.perf_counter() - t0) * 1e6)
+    speed = {
+        "mean_us": round(statistics.fmean(micros), 1),
+        "median_us": round(statistics.median(micros), 1),
+    }
+    return found, speed
+
+
+def load(path: Path = DATA) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+# ----------------------------------------------------------------- report
+
+
+def _fmt(x: float | None) -> str:
+    return "–" if x is None else f"{x:.3f}"
+
+
+def render(results: dict[str, Any], machine: dict[str, Any]) -> str:
+    lines = [
+        "# Time-expression set: parsers per kind",
+        "",
+        f"Machine: {machine['summary']}",
+        "",
+        f"Set: `benchmarks/data/time_expressions.jsonl`, {results['n']} expressions "
+        f"(tune {results['n_split']['tune']}, check {results['n_split']['check']}). "
+        "Exact interval / start only / coverage; recurring rows count as right when "
+        "not dated. Speed: microseconds per sentence, mean (median).",
+        "",
+    ]
+    names = list(results["parsers"])
+    for split in SPLITS:
+        lines += [f"## {split}", "", "| kind | n | " + " | ".join(names) + " |"]
+        lines.append("|---|---|" + "---|" * len(names))
+        for kind in (*KINDS, "all"):
+            n = results["parsers"][names[0]]["summary"][split][kind]["n"]
+            cells = []
+            for name in names:
+                s = results["parsers"][name]["summary"][split][kind]
+                cells.append(f"{_fmt(s['exact'])} / {_fmt(s['start'])} / {_fmt(s['coverage'])}")
+            label = f"**{kind}**" if kind == "all" else kind
+            lines.append(f"| {label} | {n} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["## speed", "", "| parser | version | mean µs | median µs |", "|---|---|---|---|"]
+    for name in names:
+        p = results["parsers"][name]
+        sp = p["speed"]
+        lines.append(
+            f"| {name} | {p['version'] or 'this tree'} | {sp['mean_us']} | {sp['median_us']} |"
+        )
+    lines.append("")
+    return "\n".join(lines)
+
+
+def misses(rows: Sequence[dict[str, Any]], found: Sequence[list[Found]], split: str) -> list[str]:
+    out = []
+    for row, f in zip(rows, found, strict=True):
+        if row["split"] != split or score(row, f)["exact"]:
+            continue
+        got = _pick_found(row, f)
+        shown = "nothing" if got is None else f"{got.start} .. {got.end}"
+        out.append(
+            f"{row['id']} [{row['kind']}] {row['sentence']!r} ({row['expression']!r} at "
+            f"{row['anchor'][:10]}): want {row['start']} .. {row['end']}, got {shown}"
+        )
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--parsers", default="temporal", help="comma-separated: " + ",".join(PARSERS))
+    ap.add_argument("--out", type=Path, help="directory for time_expressions.{json,md}")
+    ap.add_argument("--misses", choices=SPLITS, help="list the misses of one split per parser")
+    args = ap.parse_args(argv)
+    names = [n.strip() for n in args.parsers.split(",") if n.strip()]
+    unknown = [n for n in names if n not in PARSERS]
+    if unknown:
+        ap.error(f"unknown parser(s) {unknown}; choose from {sorted(PARSERS)}")
+    rows = load()
+    machine = describe()
+    results: dict[str, Any] = {
+        "n": len(rows),
+        "n_split": {s: sum(r["split"] == s for r in rows) for s in SPLITS},
+        "parsers": {},
+        "machine": machine,
+    }
+    for name in names:
+        try:
+            found, speed = run_parser(name, rows)
+        except ImportError as exc:
+            print(f"parser {name!r} needs a library that is not installed: {exc}", file=sys.stderr)
+            return 2
+        scores = [score(r, f) for r, f in zip(rows, found, strict=True)]
+        dist = DISTRIBUTIONS.get(name)
+        results["parsers"][name] = {
+            "version": metadata.version(dist) if dist else None,
+            "summary": summarise(rows, scores),
+            "speed": speed,
+        }
+        if args.misses:
+            print(f"\n## {name}: misses on {args.misses}")
+            print("\n".join(misses(rows, found, args.misses)))
+    report = render(results, machine)
+    print(report)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "time_expressions.json").write_text(json.dumps(results, indent=1) + "\n")
+        (args.out / "time_expressions.md").write_text(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,61 @@
+"""The frozen time-expression set (benchmarks/data/time_expressions.jsonl) keeps its
+promises: at least 400 expressions, every span points at its expression, every expected
+interval is well formed, and the tune/check split never divides a source document."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).parent.parent.parent / "benchmarks" / "data" / "time_expressions.jsonl"
+KINDS = {"absolute", "relative", "duration", "recurring", "vague", "event"}
+SOURCES = {"duckling", "own"}  # the licence of each is in time_expressions.md
+
+
+def rows() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_the_set_is_large_enough_and_every_kind_is_in_both_halves() -> None:
+    data = rows()
+    assert len(data) >= 400
+    assert len({r["id"] for r in data}) == len(data)
+    for split in ("tune", "check"):
+        assert {r["kind"] for r in data if r["split"] == split} == KINDS
+
+
+def test_every_row_names_its_source_and_points_at_its_expression() -> None:
+    for r in rows():
+        assert r["source"] in SOURCES
+        assert r["document"].startswith(r["source"] + ":")
+        lo, hi = r["span"]
+        assert r["sentence"][lo:hi] == r["expression"], r["id"]
+        datetime.fromisoformat(r["anchor"])
+
+
+def test_expected_intervals_are_well_formed() -> None:
+    for r in rows():
+        if r["kind"] == "recurring":
+            assert r["start"] is None, r["id"]
+            assert r["end"] is None, r["id"]
+            continue
+        start = date.fromisoformat(r["start"])
+        if r["end"] is None:
+            assert r["open_end"], r["id"]
+        else:
+            assert start < date.fromisoformat(r["end"]), r["id"]
+        assert r["approximate"] == (r["tolerance_days"] > 0), r["id"]
+        # Duckling's event rows name their event ("three days after Easter"); the
+        # conversations' tell it in an earlier turn
+        if r["kind"] == "event" and r["source"] == "own":
+            assert r["context"], r["id"]
+
+
+def test_no_document_straddles_the_split() -> None:
+    halves: dict[str, set[str]] = defaultdict(set)
+    for r in rows():
+        halves[r["document"]].add(r["split"])
+    assert all(len(s) == 1 for s in halves.values())
