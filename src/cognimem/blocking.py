@@ -5,11 +5,12 @@ object's calls run on a private event loop, so they cannot be made from inside o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Self, TypeVar, cast
 
-from cognimem.models import ContextPacket, MemoryItem, Message, Turn, WriteResult
+from cognimem.models import ContextPacket, Event, MemoryItem, Message, Turn, WriteResult
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
+from cognimem.models.directory import TenantOverview
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry
 from cognimem.models.lifecycle import LifecycleRun
 from cognimem.queue import Job
@@ -29,6 +30,12 @@ class BlockingFacade:
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         return self._runner.run(coro)
 
+    def call(self, fn: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        """``fn(async_facade)`` run to completion on this object's event loop, for code
+        written once against the async facade (``Memory`` or ``AsyncMemoryClient``) that
+        also serves a blocking caller (``cognimem.integrations``)."""
+        return self._run(fn(self._target))
+
     def write(self, content: str | Message | Mapping[str, Any], **kwargs: Any) -> WriteResult:
         return cast(WriteResult, self._run(self._target.write(content, **kwargs)))
 
@@ -39,6 +46,15 @@ class BlockingFacade:
 
     def read(self, query: str, **kwargs: Any) -> ContextPacket:
         return cast(ContextPacket, self._run(self._target.read(query, **kwargs)))
+
+    def list_items(self, **kwargs: Any) -> list[MemoryItem]:
+        return cast(list[MemoryItem], self._run(self._target.list_items(**kwargs)))
+
+    def users(self, **kwargs: Any) -> TenantOverview:
+        return cast(TenantOverview, self._run(self._target.users(**kwargs)))
+
+    def get_events(self, event_ids: Sequence[str], **kwargs: Any) -> list[Event]:
+        return cast(list[Event], self._run(self._target.get_events(event_ids, **kwargs)))
 
     def facts(self, **kwargs: Any) -> list[Fact]:
         return cast(list[Fact], self._run(self._target.facts(**kwargs)))

@@ -29,6 +29,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from cognimem.blocking import BlockingFacade
+from cognimem.client_directory import DirectoryClientCalls
 from cognimem.client_knowledge import KnowledgeClientCalls
 from cognimem.client_lifecycle import LifecycleClientCalls
 from cognimem.client_wire import (
@@ -77,7 +78,7 @@ _SESSIONS = TypeAdapter(list[Session])
 _COUNTS = TypeAdapter(dict[str, int])
 
 
-class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls):
+class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryClientCalls):
     """``Memory``'s operations over HTTP::
 
         async with AsyncMemoryClient("http://127.0.0.1:8420", api_key="...") as mem:

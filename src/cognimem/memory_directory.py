@@ -35,12 +35,14 @@ class DirectoryCalls:
         since: datetime | None = None,
         until: datetime | None = None,
         contains: str | None = None,
+        external_id: str | None = None,
         limit: int = 100,
     ) -> list[MemoryItem]:
         """The user's items (every user's with ``all_users``), newest first by
         ``occurred_at``, of any status unless ``statuses`` says, filtered by ``kinds``,
         ``tiers``, ``since``/``until`` (on ``occurred_at``, inclusive) and ``contains``
-        (a piece of the text; ASCII letters match without regard to case). Unlike
+        (a piece of the text; ASCII letters match without regard to case) and
+        ``external_id`` (the id a write gave its message, exactly). Unlike
         ``read``, nothing is ranked and nothing is recorded as used."""
         return await self._directory.list_items(
             scope=scope,
@@ -52,5 +54,6 @@ class DirectoryCalls:
             since=since,
             until=until,
             contains=contains,
+            external_id=external_id,
             limit=limit,
         )

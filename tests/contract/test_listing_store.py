@@ -98,3 +98,37 @@ async def test_listed_items_carry_their_usage_counters(store: Store) -> None:
     assert (listed.access_count, listed.cited_count) == (1, 2)
     assert listed.last_accessed_at == T0 + timedelta(hours=1)
     assert (listed.access_count, listed.cited_count) == (got.access_count, got.cited_count)
+
+
+def with_external_ids(pending: PendingMessage, *ids: str) -> PendingMessage:
+    items = [
+        replace(p, item=p.item.model_copy(update={"external_ids": list(ids)}))
+        for p in pending.items
+    ]
+    return replace(pending, items=items)
+
+
+async def test_items_are_listed_by_the_external_id_of_their_message(store: Store) -> None:
+    """An id matches one of an item's ``external_ids`` exactly: not a piece of one, not
+    another user's, not another tenant's (the integrations find a stored key this way)."""
+    results = await store.commit(
+        [
+            with_external_ids(message("the first note", ALICE), "note-1"),
+            with_external_ids(message("the second note", ALICE), "note-10", "x"),
+            with_external_ids(message("bob's first note", BOB), "note-1"),
+            with_external_ids(message("another tenant's note", OTHER_TENANT), "note-1"),
+        ],
+        WINDOW,
+    )
+    first, second = (r.item_ids[0] for r in results[:2])
+    alice = ItemFilter(ALICE.model_copy(update={"session_id": None}))
+
+    async def ids(external_id: str) -> list[str]:
+        return [i.id for i in await store.list_items(alice, ItemText(external_id=external_id), 10)]
+
+    assert await ids("note-1") == [first]
+    assert await ids("note-10") == [second]
+    assert await ids("x") == [second]
+    assert await ids("note") == []
+    everyone = ItemFilter(Scope(tenant_id="t1"))
+    assert len(await store.list_items(everyone, ItemText(external_id="note-1"), 10)) == 2

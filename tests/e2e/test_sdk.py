@@ -92,6 +92,41 @@ async def test_write_then_read_sees_it_and_nobody_else_does(client: AsyncMemoryC
     assert (await client.read("greyhound Pepper", scope={"user_id": "bob"})).items == []
 
 
+async def test_users_items_by_external_id_and_raw_events_over_http(
+    client: AsyncMemoryClient,
+) -> None:
+    """The browsing calls the framework integrations use: ``list_items`` (by the
+    external id a write gave its message), ``users`` and ``get_events``."""
+    written = await client.write(
+        "Pepper is a greyhound", user_id="alice", external_id="note-1", metadata={"k": 1}
+    )
+    await client.write("Pepper likes naps", user_id="alice", external_id="note-2")
+    await client.write("Rex is a terrier", user_id="bob", external_id="note-1")
+
+    [item] = await client.list_items(user_id="alice", external_id="note-1")
+    assert (item.text, item.external_ids, item.metadata) == (
+        "Pepper is a greyhound",
+        ["note-1"],
+        {"k": 1},
+    )
+    assert len(await client.list_items(all_users=True, external_id="note-1")) == 2
+    assert await client.list_items(user_id="alice", external_id="note-3") == []
+    assert [i.text for i in await client.list_items(user_id="alice", contains="naps")] == [
+        "Pepper likes naps"
+    ]
+    overview = await client.users()
+    assert sorted(u.user_id for u in overview.users) == ["alice", "bob"]
+    [event] = await client.get_events(item.source_event_ids)
+    assert (event.id, event.content, event.external_id) == (
+        written.event_ids[0],
+        "Pepper is a greyhound",
+        "note-1",
+    )
+    assert await client.get_events([]) == []
+    with pytest.raises(UsageError):
+        await client.users(tenant_id="other")
+
+
 async def test_write_batch_and_an_idempotent_retry(client: AsyncMemoryClient) -> None:
     batch = await client.write_batch(
         [
@@ -391,6 +426,9 @@ def test_the_blocking_client(base_url: str, db_url: str) -> None:
         assert exc.value.field == "timezone"
         with pytest.raises(NotFound):
             sdk.get_job("j1")  # synchronous ingestion: there are no jobs
+        [item] = sdk.list_items(user_id="ada", contains="Lisbon")
+        assert [e.content for e in sdk.get_events(item.source_event_ids)] == [item.text]
+        assert [u.user_id for u in sdk.users().users] == ["ada"]
 
 
 async def test_a_read_returns_a_summarys_claims(memory: Memory, client: AsyncMemoryClient) -> None:

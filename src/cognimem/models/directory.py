@@ -43,11 +43,13 @@ class TenantOverview(BaseModel):
 
 @dataclass(frozen=True)
 class ItemText:
-    """Conditions of an item listing beyond ``ItemFilter``'s: the tiers it may have and a
-    piece of text it must contain (ASCII letters matched without regard to case)."""
+    """Conditions of an item listing beyond ``ItemFilter``'s: the tiers it may have, a
+    piece of text it must contain (ASCII letters matched without regard to case) and a
+    caller-supplied id it must carry (``MemoryItem.external_ids``, exactly)."""
 
     tiers: tuple[Tier, ...] | None = None
     contains: str | None = None
+    external_id: str | None = None
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

@@ -74,11 +74,12 @@ class DirectoryService:
         since: datetime | None,
         until: datetime | None,
         contains: str | None,
+        external_id: str | None,
         limit: int,
     ) -> list[MemoryItem]:
         self._parts.require_open()
         target = make_read_scope(scope, all_users=all_users, user_id=user_id)
-        check_ids(contains=contains)
+        check_ids(contains=contains, external_id=external_id)
         if contains is not None and not contains.strip():
             # the schema's pattern: a filter of nothing is a mistake, not "no filter"
             raise InvalidInput(
@@ -94,5 +95,7 @@ class DirectoryService:
             since=since,
             until=until,
         )
-        text = ItemText(tiers=_parse(tiers, Tier, "tiers"), contains=contains)
+        text = ItemText(
+            tiers=_parse(tiers, Tier, "tiers"), contains=contains, external_id=external_id
+        )
         return await self._parts.store.list_items(flt, text, limit)

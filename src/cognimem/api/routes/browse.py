@@ -45,6 +45,8 @@ class ItemsQuery(ReadScopeRequest):
     contains: (
         Annotated[str, Field(max_length=500, json_schema_extra={"pattern": NOT_BLANK})] | None
     ) = None
+    # the caller-supplied id of the message an item came from (``write``'s ``external_id``)
+    external_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
     limit: Annotated[int, Field(ge=1, le=MAX_ITEMS), JSON_NUMBER] = 100
 
 
@@ -72,7 +74,8 @@ async def users(body: UsersQuery, mem: Mem, caller: Caller) -> TenantOverview:
 @router.post("/memory/query", response_model=list[MemoryItem], responses=documented(400))
 async def list_items(body: ItemsQuery, mem: Mem, caller: Caller) -> list[MemoryItem]:
     """The user's items (every user's with ``all_users``), newest first, of any status
-    unless ``statuses`` names some, filtered by kind, tier, time and a piece of text.
+    unless ``statuses`` names some, filtered by kind, tier, time, a piece of text and
+    the ``external_id`` its message was written with.
     Nothing is ranked and nothing is recorded as used (``read`` does both)."""
     return await mem.list_items(
         scope=body.scope.for_tenant(caller.tenant_id),
@@ -82,6 +85,7 @@ async def list_items(body: ItemsQuery, mem: Mem, caller: Caller) -> list[MemoryI
         since=body.since,
         until=body.until,
         contains=body.contains,
+        external_id=body.external_id,
         limit=body.limit,
     )
 

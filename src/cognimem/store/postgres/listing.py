@@ -45,6 +45,8 @@ class PostgresListing(PostgresDatabase):
             where += f" AND tier = ANY({params.add([t.value for t in text.tiers])}::text[])"
         if text.contains:
             where += f" AND strpos({_LOWER_TEXT}, {params.add(ascii_lower(text.contains))}) > 0"
+        if text.external_id is not None:
+            where += f" AND external_ids @> jsonb_build_array({params.add(text.external_id)}::text)"
         async with self._connection() as conn:
             found = await conn.fetch(
                 # the filters on the items alone; the counters joined from item_usage

@@ -43,6 +43,9 @@ class SQLiteListing(SQLiteDatabase):
         if text.contains:
             where += " AND instr(lower(text), ?) > 0"
             params.append(ascii_lower(text.contains))
+        if text.external_id is not None:
+            where += " AND EXISTS (SELECT 1 FROM json_each(external_ids) WHERE value = ?)"
+            params.append(text.external_id)
 
         def q(conn: sqlite3.Connection) -> list[MemoryItem]:
             found = rows.query(
