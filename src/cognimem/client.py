@@ -230,10 +230,16 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
         return await self._call_model(ContextPacket, "POST", "/v1/memory/read", body)
 
     # -- one memory --------------------------------------------------------------------
-    async def get(self, item_id: str, *, tenant_id: str = DEFAULT_TENANT) -> MemoryItem:
-        """One memory item with its provenance; ``NotFound`` when there is none."""
+    async def get(
+        self, item_id: str, *, tenant_id: str = DEFAULT_TENANT, scope: ScopeLike = None
+    ) -> MemoryItem:
+        """One memory item with its provenance; ``NotFound`` when there is none, or none
+        inside ``scope`` (its namespace: ``default`` unless named; its user, agent and
+        session when named)."""
         check_tenant(tenant_id)
-        path = f"/v1/memory/get/{quote(item_id, safe='')}"
+        fields = scope_body(scope)
+        query = f"?{httpx.QueryParams(fields)}" if fields else ""
+        path = f"/v1/memory/get/{quote(item_id, safe='')}{query}"
         return await self._call_model(MemoryItem, "GET", path)
 
     async def history(

@@ -330,9 +330,13 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         )
 
     # -- lookups and listings: services.browsing ---------------------------------------
-    async def get(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
-        """One memory item by id (``NotFound``), whatever its status."""
-        return await self._browsing.get(item_id, tenant_id=tenant_id)
+    async def get(
+        self, item_id: str, *, tenant_id: str = "default", scope: ScopeLike = None
+    ) -> MemoryItem:
+        """One memory item by id (``NotFound``), whatever its status. With ``scope``
+        (its namespace, and its user, agent and session when named) an item outside it
+        is ``NotFound``, as over HTTP, where a call by id names its namespace."""
+        return await self._browsing.get(item_id, tenant_id=tenant_id, scope=scope)
 
     async def get_events(
         self, event_ids: Sequence[str], *, tenant_id: str = "default"

@@ -127,6 +127,25 @@ async def test_users_items_by_external_id_and_raw_events_over_http(
         await client.users(tenant_id="other")
 
 
+async def test_get_by_id_names_the_namespace_as_memory_does(
+    memory: Memory, client: AsyncMemoryClient
+) -> None:
+    """Over HTTP a call by id names its namespace (``default`` unless said): ``get``
+    takes a ``scope``, and ``Memory.get`` takes the same one."""
+    written = await client.write("Lunch at the canteen", user_id="ada", scope={"namespace": "work"})
+    [item_id] = written.item_ids
+    at_work = {"namespace": "work"}
+    assert (await client.get(item_id, scope=at_work)).text == "Lunch at the canteen"
+    assert (await client.get(item_id, scope={**at_work, "user_id": "ada"})).id == item_id
+    assert (await memory.get(item_id, scope={**at_work, "user_id": "ada"})).id == item_id
+    assert (await memory.get(item_id)).id == item_id  # in-process: the whole tenant
+    for outside in ({}, {**at_work, "user_id": "bob"}):
+        with pytest.raises(NotFound):
+            await client.get(item_id, scope=outside)
+    with pytest.raises(NotFound):
+        await memory.get(item_id, scope={"namespace": "default"})
+
+
 async def test_write_batch_and_an_idempotent_retry(client: AsyncMemoryClient) -> None:
     batch = await client.write_batch(
         [

@@ -9,9 +9,10 @@ from typing import Annotated
 from pydantic import Field, TypeAdapter
 
 from cognimem.errors import NotFound
+from cognimem.lifecycle.edits import in_scope
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ScopeStats
-from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, validated
+from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, make_scope, validated
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -38,11 +39,12 @@ class BrowseService:
     def __init__(self, parts: Components) -> None:
         self._parts = parts
 
-    async def get(self, item_id: str, *, tenant_id: str) -> MemoryItem:
+    async def get(self, item_id: str, *, tenant_id: str, scope: ScopeLike = None) -> MemoryItem:
         self._parts.require_open()
         check_ids(item_id=item_id)
+        within = None if scope is None else make_scope(scope, tenant_id=tenant_id)
         found = await self._parts.store.get_items(tenant_id, [item_id])
-        if not found:
+        if not found or (within is not None and not in_scope(found[0], within)):
             raise NotFound("memory", item_id)
         return found[0]
 

@@ -25,11 +25,9 @@ from cognimem.api.schemas import (
     WriteRequest,
 )
 from cognimem.errors import CognimemError, InvalidInput, NotFound
-from cognimem.lifecycle import edits
 from cognimem.memory import Memory
-from cognimem.models import ContextPacket, MemoryItem, Scope, Turn, WriteResult
+from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
-from cognimem.models.arguments import make_scope
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.scope import ID_PATTERN
 
@@ -192,13 +190,6 @@ async def turn(
     return done
 
 
-async def _scoped_item(mem: Memory, item_id: str, scope: Scope) -> MemoryItem:
-    item = await mem.get(item_id, tenant_id=scope.tenant_id)
-    if not edits.in_scope(item, scope):
-        raise NotFound("memory", item_id)
-    return item
-
-
 @router.get("/get/{item_id}", response_model=MemoryItem, responses=documented(404))
 async def get(
     item_id: str,
@@ -215,7 +206,9 @@ async def get(
         user_id=user_id, agent_id=agent_id, session_id=session_id, namespace=namespace
     )
     # a malformed or empty id is a 422, as in a body's scope
-    return await _scoped_item(mem, item_id, make_scope(fields.for_tenant(caller.tenant_id)))
+    return await mem.get(
+        item_id, tenant_id=caller.tenant_id, scope=fields.for_tenant(caller.tenant_id)
+    )
 
 
 @router.get("/history/{target_id}", response_model=list[HistoryEntry], responses=documented(404))
