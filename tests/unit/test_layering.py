@@ -155,3 +155,18 @@ def private_uses(name: str) -> Iterator[str]:
 def test_no_module_uses_another_modules_private_names() -> None:
     found = [f"{m}: {use}" for m in sorted(MODULES) for use in private_uses(m)]
     assert found == []
+
+
+def test_the_framework_integrations_sit_on_top() -> None:
+    """Nothing in cognimem imports ``cognimem.integrations`` (each one needs its optional
+    extra), and no integration imports another."""
+    integrations = modules_under("cognimem.integrations")
+    assert "cognimem.integrations.langgraph" in integrations
+    below = [m for m in MODULES if under(m, "cognimem") and m not in integrations]
+    chains = reachable(below)
+    found = [" -> ".join(c) for m, c in sorted(chains.items()) if m in integrations]
+    assert found == []
+    frameworks = [m for m in integrations if m.rpartition(".")[2] not in ("integrations", "bridge")]
+    for module in frameworks:
+        borrowed = [i.module for i in imports_of(module) if i.module in frameworks]
+        assert borrowed == [], module
