@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.e2e.cli_runner import cognimem
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "mini_locomo.json"
 
@@ -20,19 +20,8 @@ def cli(
     *args: str, db_url: str, check: bool = True, terminal: bool = False
 ) -> subprocess.CompletedProcess[str]:
     """``cognimem ARGS``; with ``terminal``, rich draws as on a terminal (progress bars)."""
-    env = {**os.environ, "COGNIMEM_DATABASE_URL": db_url, "COGNIMEM_EMBEDDING__MODEL": "hashing"}
-    if terminal:
-        env |= {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "cognimem", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if check:
-        assert result.returncode == 0, result.stderr
-    return result
+    drawn = {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"} if terminal else {}
+    return cognimem(*args, db_url=db_url, check=check, **drawn)
 
 
 def test_remember_then_recall(db_url: str) -> None:

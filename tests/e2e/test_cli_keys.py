@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -17,24 +16,13 @@ from cognimem.models.admin import ApiKey
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store.sqlite import SQLiteStore
 from cognimem.store.sqlite.database import path_from_url
-from tests.conftest import child_env
+from tests.e2e.cli_runner import cognimem
 
 
 def cli(
     *args: str, db_url: str, check: bool = True, **settings: str
 ) -> subprocess.CompletedProcess[str]:
-    env = child_env(**settings)
-    env["COGNIMEM_DATABASE_URL"] = db_url
-    result = subprocess.run(
-        [sys.executable, "-m", "cognimem", "keys", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if check:
-        assert result.returncode == 0, result.stderr
-    return result
+    return cognimem("keys", *args, db_url=db_url, check=check, **settings)
 
 
 def printed(out: str) -> dict[str, str]:
