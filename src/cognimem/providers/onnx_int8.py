@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from cognimem.errors import UsageError
 
 CPU_INFO = Path("/proc/cpuinfo")
 VNNI_FLAGS = frozenset({"avx512_vnni", "avx_vnni"})
+
+IntegerForm = Literal["unsigned", "float"]
+"""How :func:`integer_products` rewrites a quantized model's integer products."""
 
 MICROSOFT_DOMAIN = "com.microsoft"
 """onnxruntime's contrib operators, where ``DynamicQuantizeMatMul`` lives."""
@@ -78,18 +81,8 @@ def int8_matmuls(data: bytes, *, signed_weights: bool) -> tuple[bytes, int]:
     ``(N,)`` or ``(1, N)``) or of one. The ``Cast`` and ``Mul`` that fed only rewritten
     products are dropped, with the initializers nothing reads any more. Raises
     ``UsageError`` if ``data`` is not an ONNX model."""
-    try:
-        import onnx
-        from onnx import helper, numpy_helper
-    except ImportError as exc:
-        raise UsageError(
-            "running a model's products as int8 needs the onnx package, a dependency of "
-            "cognimem: pip install onnx"
-        ) from exc
-    try:
-        model = onnx.load_from_string(data)
-    except Exception as exc:  # protobuf's DecodeError and onnx's own
-        raise UsageError(f"not an ONNX model ({exc})") from exc
+    onnx, helper, numpy_helper = _onnx()
+    model = _load(onnx, data)
     graph = model.graph
     initializers = {t.name: t for t in graph.initializer}
     producer = {out: node for node in graph.node for out in node.output}
@@ -140,6 +133,149 @@ def int8_matmuls(data: bytes, *, signed_weights: bool) -> tuple[bytes, int]:
     if not any(op.domain == MICROSOFT_DOMAIN for op in model.opset_import):
         model.opset_import.append(helper.make_opsetid(MICROSOFT_DOMAIN, 1))
     return model.SerializeToString(), rewritten
+
+
+def integer_products(data: bytes, *, form: IntegerForm) -> tuple[bytes, int]:
+    """The model in ``data`` (a model quantized as onnxruntime's ``quantize_dynamic``
+    writes it) with every integer product in another form, and how many were changed.
+
+    Such a model quantizes the activations of each run with one scale
+    (``DynamicQuantizeLinear``) and multiplies them by int8 weights of one scale and
+    zero point (``MatMulInteger``), then by both scales (``Cast``, ``Mul``). ``form``:
+
+    - ``"unsigned"``: the weights and their zero point stored plus 128 as uint8. The
+      same integers, for CPUs without VNNI, whose products of unsigned activations by
+      signed weights may saturate (:func:`u8s8_exact`).
+    - ``"float"``: each product a float ``MatMul`` of the activations themselves by
+      the dequantized weights, ``(W - zero_point) * scale``. No activation is quantized,
+      so a row's output depends on that row only; the reference the integer forms are
+      measured against.
+
+    Raises ``UsageError`` if ``data`` is not an ONNX model."""
+    onnx, helper, numpy_helper = _onnx()
+    model = _load(onnx, data)
+    graph = model.graph
+    initializers = {t.name: t for t in graph.initializer}
+    producer = {out: node for node in graph.node for out in node.output}
+    readers: dict[str, list[Any]] = {}
+    for node in graph.node:
+        for name in node.input:
+            readers.setdefault(name, []).append(node)
+    replaced: dict[int, Any] = {}  # id of the node a new one stands in for -> the new one
+    added: list[Any] = []
+    for node in graph.node:
+        product = _integer_product(node, producer, readers, initializers)
+        if product is None:
+            continue
+        quantize, mul = product
+        weights = numpy_helper.to_array(initializers[node.input[1]])
+        zero = numpy_helper.to_array(initializers[node.input[3]])
+        label = node.name or node.output[0]
+        if form == "unsigned":
+            for name, values in ((node.input[1], weights), (node.input[3], zero)):
+                shifted = (values.astype(np.int16) + 128).astype(np.uint8)
+                added.append(numpy_helper.from_array(shifted, f"{name}_u8"))
+            inputs = [node.input[0], f"{node.input[1]}_u8", node.input[2], f"{node.input[3]}_u8"]
+            replaced[id(node)] = helper.make_node(
+                "MatMulInteger", inputs, list(node.output), name=f"{label}_u8"
+            )
+            continue
+        scale_name = next(i for i in producer[mul.input[1]].input if i in initializers)
+        scale = numpy_helper.to_array(initializers[scale_name])
+        dequantized = ((weights.astype(np.float32) - zero.astype(np.float32)) * scale).astype(
+            np.float32
+        )
+        added.append(numpy_helper.from_array(dequantized, f"{label}_float_weight"))
+        replaced[id(mul)] = helper.make_node(
+            "MatMul",
+            [quantize.input[0], f"{label}_float_weight"],
+            list(mul.output),
+            name=f"{label}_float",
+        )
+    changed = len(replaced)
+    if not changed:
+        return data, 0
+    nodes = [replaced.get(id(node), node) for node in graph.node]
+    nodes = _read_only(nodes, graph)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    graph.initializer.extend(added)
+    read = {out.name for out in graph.output}.union(*(_inputs(n) for n in graph.node))
+    kept = [t for t in graph.initializer if t.name in read]
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    return model.SerializeToString(), changed
+
+
+def _integer_product(
+    node: Any,
+    producer: dict[str, Any],
+    readers: dict[str, list[Any]],
+    initializers: dict[str, Any],
+) -> tuple[Any, Any] | None:
+    """``(DynamicQuantizeLinear, Mul)`` around ``node`` if it is a ``MatMulInteger``
+    of dynamically quantized activations by int8 weights (one scale, one zero point)
+    whose output is cast to float and multiplied by both scales, else None."""
+    from onnx import TensorProto
+
+    if node.op_type != "MatMulInteger" or len(node.input) != 4:
+        return None
+    quantize = producer.get(node.input[0])
+    if quantize is None or quantize.op_type != "DynamicQuantizeLinear":
+        return None
+    if list(quantize.output) != [node.input[0], quantize.output[1], node.input[2]]:
+        return None
+    weight, zero = (initializers.get(name) for name in node.input[1::2])
+    if weight is None or zero is None or len(weight.dims) != 2 or math.prod(zero.dims) != 1:
+        return None
+    if weight.data_type != TensorProto.INT8 or zero.data_type != TensorProto.INT8:
+        return None
+    (cast, *others) = readers.get(node.output[0], [None])
+    if others or cast is None or cast.op_type != "Cast":
+        return None
+    (mul, *others) = readers.get(cast.output[0], [None])
+    if others or mul is None or mul.op_type != "Mul" or mul.input[0] != cast.output[0]:
+        return None
+    scales = producer.get(mul.input[1])  # Mul(activation scale, weight scale)
+    if scales is None or scales.op_type != "Mul" or quantize.output[1] not in scales.input:
+        return None
+    other = [name for name in scales.input if name != quantize.output[1]]
+    if len(other) != 1 or other[0] not in initializers:
+        return None
+    if math.prod(initializers[other[0]].dims) != 1:
+        return None
+    return quantize, mul
+
+
+def _read_only(nodes: list[Any], graph: Any) -> list[Any]:
+    """``nodes`` without those whose outputs nothing reads (the graph's outputs count),
+    repeated until every node left is read."""
+    while True:
+        read = {out.name for out in graph.output}.union(*(_inputs(n) for n in nodes))
+        kept = [n for n in nodes if any(out in read for out in n.output)]
+        if len(kept) == len(nodes):
+            return kept
+        nodes = kept
+
+
+def _onnx() -> tuple[Any, Any, Any]:
+    """The ``onnx`` package and its ``helper`` and ``numpy_helper`` modules."""
+    try:
+        import onnx
+        from onnx import helper, numpy_helper
+    except ImportError as exc:
+        raise UsageError(
+            "rewriting a model's products needs the onnx package, a dependency of "
+            "cognimem: pip install onnx"
+        ) from exc
+    return onnx, helper, numpy_helper
+
+
+def _load(onnx: Any, data: bytes) -> Any:
+    try:
+        return onnx.load_from_string(data)
+    except Exception as exc:  # protobuf's DecodeError and onnx's own
+        raise UsageError(f"not an ONNX model ({exc})") from exc
 
 
 def _dequantizer(
@@ -199,4 +335,11 @@ def _inputs(node: Any) -> set[str]:
     return names
 
 
-__all__ = ["MICROSOFT_DOMAIN", "int8_matmuls", "u8s8_exact", "vnni_in"]
+__all__ = [
+    "MICROSOFT_DOMAIN",
+    "IntegerForm",
+    "int8_matmuls",
+    "integer_products",
+    "u8s8_exact",
+    "vnni_in",
+]

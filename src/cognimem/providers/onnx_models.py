@@ -22,7 +22,10 @@ activations. bge-small and the cross-encoder ship that way; MiniLM's file keeps 
 weights int8 but multiplies in float, and is rewritten at load
 (:mod:`cognimem.providers.onnx_int8`, 3-4× faster on one query). ``onnx:minilm-float``
 runs MiniLM's file as it is: it was the default before the rewrite, and databases built
-then record its name (``all-MiniLM-L6-v2-int8``).
+then record its name (``all-MiniLM-L6-v2-int8``). The cross-encoder's weights are
+stored unsigned on CPUs without VNNI (the same integer products, which signed weights
+can saturate there) and it scores each pair alone; ``MS_MARCO_L12_FLOAT``, its float
+products, is the reference it is tested against, not a setting.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cognimem.errors import ProviderError, UsageError
-from cognimem.providers.onnx_int8 import int8_matmuls, u8s8_exact
+from cognimem.providers.onnx_int8 import int8_matmuls, integer_products, u8s8_exact
 
 R = TypeVar("R")
 
@@ -51,6 +54,7 @@ VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3
 """sha256 of the bundled ``minilm_vocab.txt`` (bert-base-uncased's vocabulary)."""
 
 Pooling = Literal["mean", "cls"]
+Products = Literal["as_shipped", "int8", "exact_int8", "float"]
 
 
 class Pinned(Enum):
@@ -83,21 +87,32 @@ class OnnxModel:
     pooling: Pooling = "mean"
     query_prefix: str = ""
     """Put before a text embedded as a query (bge's retrieval instruction)."""
-    rewrite_int8: bool = False
-    """Rewrite the file's float products by dequantized int8 weights as int8 products
-    when loading it (:func:`~cognimem.providers.onnx_int8.int8_matmuls`), and run each
-    text alone (:attr:`rows_per_run`)."""
+    products: Products = "as_shipped"
+    """How its matrix products run, the file being rewritten when it loads:
+
+    - ``"as_shipped"``: as the file says.
+    - ``"int8"``: the file's float products by dequantized int8 weights as int8
+      products (:func:`~cognimem.providers.onnx_int8.int8_matmuls`, MiniLM).
+    - ``"exact_int8"``: the integer products of a file quantized by onnxruntime's
+      ``quantize_dynamic``, their weights stored unsigned on CPUs whose signed
+      products may saturate (:func:`~cognimem.providers.onnx_int8.integer_products`,
+      the cross-encoder).
+    - ``"float"``: such a file's integer products as float products by its
+      dequantized weights (the reference an ``exact_int8`` model is measured against).
+
+    All but ``"as_shipped"`` run each text alone (:attr:`rows_per_run`)."""
 
     @property
     def model_id(self) -> str:
         return f"onnx:{self.name}"
 
     def rows_per_run(self, batch_size: int) -> int:
-        """How many texts one run takes. A rewritten model quantizes each run's
-        activations with one scale, so a text beside others would get another vector
+        """How many texts one run takes. An int8 model quantizes each run's activations
+        with one scale, so a text beside others would get another vector (or score)
         than alone: it runs alone (as fast, a row at a time, as in batches of 64 once
-        its weights stay int8)."""
-        return 1 if self.rewrite_int8 else batch_size
+        its weights stay int8). Its float reference runs alone too, so that the two
+        are compared row for row."""
+        return batch_size if self.products == "as_shipped" else 1
 
     @property
     def reinstall(self) -> str:
@@ -156,9 +171,7 @@ MINILM_FLOAT = OnnxModel(
     output="last_hidden_state",
     width=384,
 )
-MINILM = replace(
-    MINILM_FLOAT, spec="minilm", name="all-MiniLM-L6-v2-int8-dynamic", rewrite_int8=True
-)
+MINILM = replace(MINILM_FLOAT, spec="minilm", name="all-MiniLM-L6-v2-int8-dynamic", products="int8")
 BGE_SMALL = OnnxModel(
     spec="bge-small",
     name="bge-small-en-v1.5-int8",
@@ -182,7 +195,14 @@ MS_MARCO_L12 = OnnxModel(
     max_tokens=512,
     output="logits",
     width=1,
+    products="exact_int8",
 )
+MS_MARCO_L12_FLOAT = replace(
+    MS_MARCO_L12, spec="ms-marco-l12-float", name="ms-marco-MiniLM-L-12-v2-float", products="float"
+)
+"""The cross-encoder's file with float products by its dequantized weights: the
+reference its int8 scores are tested and benchmarked against, not a setting (1.5× the
+CPU, the same ranking)."""
 
 EMBEDDING_MODELS: dict[str, OnnxModel] = {m.spec: m for m in (MINILM, MINILM_FLOAT, BGE_SMALL)}
 """The local embedders by spec name (``onnx:<spec>``)."""
@@ -320,13 +340,7 @@ def load_session(
             f"the local model {str(path)!r} does not match the pinned sha256 "
             f"{expected_sha256}; {model.reinstall}"
         )
-    if model.rewrite_int8:
-        data, rewritten = int8_matmuls(data, signed_weights=u8s8_exact())
-        if not rewritten:
-            raise UsageError(
-                f"the local model {str(path)!r} has no products by int8 weights to run "
-                f"as int8, as {model.model_id} does; {model.reinstall}"
-            )
+    data = _rewritten(model, data, path)
     options = ort.SessionOptions()
     # one thread per run. An intra-op pool splits every operator of a run across the
     # cores and waits for the slowest at each of its ~250 operators, so a run stalls
@@ -358,6 +372,27 @@ def load_session(
             f"{model.reinstall}"
         )
     return session, frozenset(inputs)
+
+
+def _rewritten(model: OnnxModel, data: bytes, path: Path) -> bytes:
+    """``data`` with its products in the form ``model.products`` names."""
+    if model.products == "as_shipped":
+        return data
+    if model.products == "int8":
+        data, rewritten = int8_matmuls(data, signed_weights=u8s8_exact())
+    elif model.products == "exact_int8" and u8s8_exact():
+        # signed weights are exact here: count the products, change nothing
+        rewritten = integer_products(data, form="unsigned")[1]
+    elif model.products == "exact_int8":
+        data, rewritten = integer_products(data, form="unsigned")
+    else:
+        data, rewritten = integer_products(data, form="float")
+    if not rewritten:
+        raise UsageError(
+            f"the local model {str(path)!r} has no products by int8 weights of the form "
+            f"{model.model_id} runs; {model.reinstall}"
+        )
+    return data
 
 
 class LazySession:
@@ -477,11 +512,13 @@ __all__ = [
     "MINILM",
     "MINILM_FLOAT",
     "MS_MARCO_L12",
+    "MS_MARCO_L12_FLOAT",
     "VOCAB_SHA256",
     "LazySession",
     "OnnxModel",
     "Pinned",
     "Pooling",
+    "Products",
     "batch_feeds",
     "build_tokenizer",
     "length_batches",
