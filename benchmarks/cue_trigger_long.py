@@ -23,6 +23,9 @@ Protocol (no LLM, default local embedder, rule extraction on the write path):
    sections: it is in the provenance of a must_follow / consider / facts entry. Hit:
    either. A random packet of 10 items from the scope holds the cue with probability
    10 / the scope's stored items.
+4. Packet precision: per packet, the constraint entries (must_follow and consider)
+   that do not hold the cue ("unrelated constraints shown") and the tokens the
+   constraint sections take (their entries' ``token_count``), mean and median.
 
 Usage (repository root):
 
@@ -118,6 +121,8 @@ class Outcome:
     section: str | None  # the section that held the cue
     section_entries: int
     scope_items: int
+    unrelated_constraints: int = 0  # must_follow / consider entries without the cue
+    constraint_tokens: int = 0  # what the must_follow and consider sections take
 
     @property
     def hit(self) -> bool:
@@ -131,6 +136,7 @@ def score(placement: Placement, cue_event: str, packet: ContextPacket, scope: in
     )
     entries = section_entries(packet)
     section = next((name for name, ids in entries if cue_event in ids), None)
+    constraints = [*packet.sections.must_follow, *packet.sections.consider]
     return Outcome(
         placement.pair.id,
         placement.pair.type,
@@ -140,6 +146,8 @@ def score(placement: Placement, cue_event: str, packet: ContextPacket, scope: in
         section,
         len(entries),
         scope,
+        sum(cue_event not in e.source_event_ids for e in constraints),
+        sum(e.token_count for e in constraints),
     )
 
 
@@ -246,11 +254,20 @@ async def run(pairs: list[Pair], chosen: set[str], path: Path, cache: Path | Non
 
 def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     def block(group: Sequence[Outcome]) -> dict[str, Any]:
+        group = group or [Outcome("", "", "", "", None, None, 0, 1)]  # a half not run
         return {
             "pairs": len(group),
             "hit": rate([o.hit for o in group]),
             "items": rate([o.item_rank is not None for o in group]),
             "sections": rate([o.section is not None for o in group]),
+            "unrelated_constraints_mean": round(
+                statistics.mean(o.unrelated_constraints for o in group), 2
+            ),
+            "unrelated_constraints_median": statistics.median(
+                o.unrelated_constraints for o in group
+            ),
+            "constraint_tokens_mean": round(statistics.mean(o.constraint_tokens for o in group), 1),
+            "constraint_tokens_median": statistics.median(o.constraint_tokens for o in group),
         }
 
     out = block(outcomes)
@@ -272,7 +289,8 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
 
 def table(summaries: dict[str, dict[str, Any]], split: str | None) -> list[str]:
     head = "| approach | hit (items or sections) | items@10 | sections | " + " | ".join(TYPES)
-    lines = [head + " |", "|---|---|---|---|" + "---|" * len(TYPES)]
+    head += " | unrelated constraints (mean / median) | constraint tokens (mean / median)"
+    lines = [head + " |", "|---|---|---|---|" + "---|" * (len(TYPES) + 2)]
     for name, s in summaries.items():
         block = s if split is None else s["by_split"][split]
         per_type = (
@@ -284,10 +302,12 @@ def table(summaries: dict[str, dict[str, Any]], split: str | None) -> list[str]:
             f"| {name} (`preset={APPROACHES[name]!r}`) | {block['hit']:.3f} | "
             f"{block['items']:.3f} | {block['sections']:.3f} | "
             + " | ".join(f"{v:.3f}" for v in per_type)
-            + " |"
+            + f" | {block['unrelated_constraints_mean']:.2f} / "
+            f"{block['unrelated_constraints_median']:g} | {block['constraint_tokens_mean']:.1f}"
+            f" / {block['constraint_tokens_median']:g} |"
         )
     rnd = summaries["default"]["random_packet_items"]
-    lines.append(f"| random packet of {LIMIT} items | {rnd:.3f} | {rnd:.3f} | | " + "| " * 5)
+    lines.append(f"| random packet of {LIMIT} items | {rnd:.3f} | {rnd:.3f} | | " + "| " * 7)
     return lines
 
 

@@ -27,6 +27,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store.base import FactQuery, Knowledge, PendingFact
 from cognimem.store.roles import KnowledgeStore
+from cognimem.text.areas import AREA_TAG
 from cognimem.text.keys import SELF_SUBJECT, fact_key, is_self, slug, subject_slug
 
 _DEFAULT_IMPORTANCE = {
@@ -54,11 +55,15 @@ class Built:
 
 
 def fact_text(f: ExtractedFact) -> str:
-    """What a fact says, for embedding and display: its evidence sentence, else a line."""
+    """What a fact says, for embedding and display: its evidence sentence, else a line;
+    with the LLM's line of what later requests it should change, when it gave one."""
     if f.evidence.strip():
-        return f.evidence.strip()
-    negation = "not " if not f.polarity else ""
-    return f"{f.subject} {f.category.value} {f.predicate}: {negation}{f.value}"
+        said = f.evidence.strip()
+    else:
+        negation = "not " if not f.polarity else ""
+        said = f"{f.subject} {f.category.value} {f.predicate}: {negation}{f.value}"
+    implication = " ".join(f.implication.split())
+    return f"{said} (bears on: {implication})" if implication else said
 
 
 class KnowledgeBuilder:
@@ -197,7 +202,9 @@ class KnowledgeBuilder:
             polarity=f.polarity,
             object_entity_id=obj,
             text=fact_text(f),
-            scope_tags=sorted({slug(t) for t in f.scope_tags if slug(t)}),
+            scope_tags=sorted(
+                {slug(t) for t in f.scope_tags if slug(t)} | {AREA_TAG + a for a in f.areas}
+            ),
             confidence=f.confidence,
             confidence_factors={"extraction": f.confidence},
             reinforcement_count=1,

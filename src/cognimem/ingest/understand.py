@@ -26,6 +26,7 @@ import numpy as np
 from cognimem.errors import ProviderError
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
+from cognimem.ingest.implications import tag_areas
 from cognimem.ingest.knowledge import Said, fact_text
 from cognimem.ingest.scoring import novelty, write_importance
 from cognimem.models import KnowledgeReport, MemoryItem, Role
@@ -33,6 +34,7 @@ from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.base import ItemFilter, Knowledge, PendingItem, PendingMessage
 from cognimem.store.roles import ItemStore
+from cognimem.text.areas import AreaDescriptions
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +80,7 @@ class Understander:
         self._threshold = merge_similarity
         self._rules = RuleExtractor()
         self._llm = llm_extractor
+        self._areas = AreaDescriptions()
 
     @contextlib.asynccontextmanager
     async def understand(
@@ -100,6 +103,7 @@ class Understander:
                 vectors = await embedding
             for p in (p for m in gated for p in m.items):  # as extraction replaced them
                 p.embedding = vectors[p.embed_text]
+            extractions = await self._tag_areas(gated, extractions, vectors, report.extractor)
             fact_texts = [t for t in texts if t not in vectors]
             if fact_texts:
                 facts = asyncio.create_task(self._embed(fact_texts))
@@ -123,6 +127,25 @@ class Understander:
             for task in started:  # retrieved: what the block raised, if anything, stands
                 if not task.cancelled():
                     task.exception()
+
+    async def _tag_areas(
+        self,
+        gated: list[PendingMessage],
+        extractions: list[Extraction],
+        vectors: Vectors,
+        extractor: str | None,
+    ) -> list[Extraction]:
+        """The constraints' decision areas (``ingest/implications.py``); the rule path
+        reads the areas' descriptions' vectors (embedded once)."""
+        by_llm = extractor == "llm"
+        if not any(x.facts for x in extractions):
+            return extractions
+        descriptions = None if by_llm else await self._areas.matrix(self._embed_matrix)
+        texts = [m.event.content for m in gated]
+        return tag_areas(extractions, texts, vectors, descriptions, by_llm=by_llm)
+
+    async def _embed_matrix(self, texts: Sequence[str]) -> np.ndarray:
+        return await self._embedder.embed(texts, "document")
 
     async def _extract_all(
         self, gated: list[PendingMessage], profile: IngestProfile

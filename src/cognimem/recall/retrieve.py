@@ -46,6 +46,7 @@ from cognimem.recall.steps import StepOutput, StepRun, execute, timed
 from cognimem.recall.temporal import dated_signal
 from cognimem.store.base import ItemFilter
 from cognimem.store.roles import Store
+from cognimem.text.areas import AreaDescriptions
 
 
 class Reader:
@@ -65,10 +66,15 @@ class Reader:
         self.sections = sections or SectionConfig()
         self.classifier = classifier
         self.cross_encoders = CrossEncoders()
+        self._areas = AreaDescriptions()
 
     async def aclose(self) -> None:
         """Release the cross-encoders' models (the store and embedder are the caller's)."""
         await self.cross_encoders.aclose()
+
+    async def area_vectors(self) -> np.ndarray:
+        """The decision areas' descriptions embedded (once per reader)."""
+        return await self._areas.matrix(lambda texts: self.embedder.embed(texts, "document"))
 
     async def embed_query(self, query: str) -> np.ndarray:
         embedded = await self.embedder.embed([query], "query")
@@ -152,6 +158,7 @@ class Reader:
             config,
             max(config.candidates, limit),
             domain,
+            self.area_vectors,
         )
         if run.dense_query != analysis.query:
             meta["dense_query"] = run.dense_query

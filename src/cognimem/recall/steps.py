@@ -6,6 +6,7 @@ budget."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -99,8 +100,10 @@ class StepRun:
         config: RecallConfig,
         depth: int,
         domain: Domain | None = None,
+        area_vectors: Callable[[], Awaitable[np.ndarray]] | None = None,
     ) -> None:
         self.store = store
+        self._area_vectors = area_vectors
         self.domain = domain
         self._embed_query = embed_query
         self.sections = sections
@@ -190,7 +193,13 @@ class StepRun:
         """What constraint and fact scoring need of the query, built once per read."""
         if self._view is None:
             vector = await self.vector_or_none()
-            self._view = QueryView.of(self.analysis.query, vector, self.analysis.decision)
+            descriptions = None
+            if vector is not None and self._area_vectors is not None:
+                with contextlib.suppress(ProviderError):  # the lexicon's areas still count
+                    descriptions = await self._area_vectors()
+            self._view = QueryView.of(
+                self.analysis.query, vector, self.analysis.decision, descriptions
+            )
         return self._view
 
     # -- the steps -------------------------------------------------------------------

@@ -24,9 +24,12 @@ from cognimem.errors import UsageError
 from cognimem.ingest.extract.schema import SCOPE_TAGS, Extraction, ExtractionInput
 from cognimem.providers.llm import structured
 from cognimem.providers.llm.base import ChatLLM, ChatMessage
+from cognimem.text.areas import AREAS
 
 _SCOPE_TAG_SET = frozenset(SCOPE_TAGS)
 _MAX_ECHO_CHARS = 20_000
+
+_AREA_LINES = "\n".join(f"  {a.name.value}: {a.description}" for a in AREAS)
 
 SYSTEM_PROMPT = f"""\
 You read chat messages and extract what they state, for a long-term memory.
@@ -87,10 +90,16 @@ single-valued (vegetarian, vegan, keto ...).
 valid_to when its end is stated.
 - causal: a stated reason ("I avoid X because Y"); predicate = topic, value = the whole \
 reason, multi_valued=true.
+Every constraint also gets "areas": the decision areas it bears on (one to three, read \
+from its text and the messages around it), from:
+{_AREA_LINES}
+and "implication": one short line saying what later requests it should change \
+("restaurant picks, dinner menus, grocery lists").
 
 Example: "I'm allergic to peanuts; my sister Ana lives in Lyon" gives facts \
 [{{"category": "policy", "predicate": "allergy", "value": "peanuts", "multi_valued": true, \
-"scope_tags": ["allergy", "food", "health"], "confidence": 0.9}}, {{"category": \
+"scope_tags": ["allergy", "food", "health"], "areas": ["food", "health"], "implication": \
+"meals, restaurants, recipes and food gifts", "confidence": 0.9}}, {{"category": \
 "relationship", "predicate": "sister", "value": "Ana", "multi_valued": true, \
 "object_entity": "Ana", "object_type": "person", "confidence": 0.9}}, {{"subject": "Ana", \
 "category": "location", "predicate": "city", "value": "Lyon", "object_entity": "Lyon", \

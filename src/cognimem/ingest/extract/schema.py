@@ -9,8 +9,11 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.models.knowledge import EntityType, FactCategory
+from cognimem.text.areas import Area
 
-# the scope tags a fact may carry, shared by both extractors; any other tag is dropped
+# the scope tags a fact may carry, shared by both extractors; any other tag is dropped.
+# The decision areas (``text/areas.py``) are among them: the broad tags the finer ones
+# fall under
 SCOPE_TAGS: tuple[str, ...] = (
     "food",
     "diet",
@@ -36,6 +39,8 @@ SCOPE_TAGS: tuple[str, ...] = (
     "legal",
     "religion",
     "environment",
+    "leisure",
+    "values",
 )
 
 
@@ -73,6 +78,12 @@ class ExtractedFact(BaseModel):
     multi_valued: bool = False
     holds: bool = True
     scope_tags: list[str] = Field(default_factory=list, max_length=12)
+    # a constraint's decision areas (``text/areas.py``): what later requests it bears
+    # on, and that in one line ("restaurant picks, dinner menus, grocery lists"); the
+    # LLM answers both, the rule path fills the areas from the embedder and the turns
+    # around it (``ingest/implications.py``)
+    areas: list[Area] = Field(default_factory=list, max_length=6)
+    implication: str = Field(default="", max_length=300)
     confidence: float = Field(default=0.7, ge=0.0, le=1.0)
     valid_from: datetime | None = None
     valid_to: datetime | None = None

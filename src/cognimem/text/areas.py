@@ -1,0 +1,240 @@
+"""Decision areas: the few broad parts of a life a constraint bears on (money, food and
+diet, health and body, time, travel, ...), so that "I've been trying to cut down on
+spending" and "plan my Saturday" meet although they share no word.
+
+The areas are not a second vocabulary beside the scope tags (:mod:`.scope_tags`): each
+area *is* a broad scope tag, and the finer tags fall under one or more of them
+(``allergy`` under food and health, ``budget`` under finance, ``pets`` under family and
+home). A fact's areas are therefore the areas of its scope tags, and the write path
+records each area a constraint bears on as a tag ``area:<name>`` (from its own tags,
+the embedder's closeness to the area's description, the turns around it, or the LLM's
+answer: ``ingest/implications.py``); the read path puts a request in areas by its tags
+and the embedder. A shared area is one signal of
+relevance among the others (``recall/constraints.py``).
+
+Each area has a description: the text the embedder compares with a constraint or a
+request, and the line the documentation and the LLM prompt show
+(``docs/constraints.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+
+__all__ = [
+    "AREAS",
+    "AREA_TAG",
+    "Area",
+    "AreaCloseness",
+    "AreaDescriptions",
+    "DecisionArea",
+    "areas_of_tags",
+    "closest_areas",
+    "tags_under",
+]
+
+
+# a fact's scope tag saying which area the write path put it in: "area:food". Kept apart
+# from the lexicon's own tags, so a guess of the embedder or of the turns around a
+# constraint is the weaker signal of a shared area, never a scope tag's match
+AREA_TAG = "area:"
+
+
+class Area(StrEnum):
+    """The decision areas by name (each a scope tag of ``SCOPE_TAGS``)."""
+
+    FINANCE = "finance"
+    FOOD = "food"
+    HEALTH = "health"
+    SCHEDULE = "schedule"
+    TRAVEL = "travel"
+    FAMILY = "family"
+    WORK = "work"
+    HOME = "home"
+    LEISURE = "leisure"
+    EDUCATION = "education"
+    SHOPPING = "shopping"
+    TECHNOLOGY = "technology"
+    VALUES = "values"
+
+
+@dataclass(frozen=True)
+class DecisionArea:
+    """One area: its name (a scope tag), a short title, the description the embedder
+    reads, and the finer scope tags that fall under it."""
+
+    name: Area
+    title: str
+    description: str
+    tags: tuple[str, ...]
+
+
+AREAS: tuple[DecisionArea, ...] = (
+    DecisionArea(
+        Area.FINANCE,
+        "money",
+        "Money: spending, budgets, prices and costs, saving, debt, bills, income, paying "
+        "for things and what one can afford.",
+        ("budget",),
+    ),
+    DecisionArea(
+        Area.FOOD,
+        "food and diet",
+        "Food and diet: eating, meals, restaurants, cooking, recipes, groceries, snacks, "
+        "drinks and alcohol, diets, foods someone avoids or cannot eat.",
+        ("diet", "allergy"),
+    ),
+    DecisionArea(
+        Area.HEALTH,
+        "health and body",
+        "Health and body: illness, injuries, pain, medication, doctors, allergies, sleep, "
+        "energy, exercise, weight, stress and mental health.",
+        ("medical", "allergy", "fitness"),
+    ),
+    DecisionArea(
+        Area.SCHEDULE,
+        "time and schedule",
+        "Time and schedule: appointments, meetings, bookings, the calendar, hours of the "
+        "day, mornings and evenings, weekdays and weekends, deadlines, when someone is "
+        "free or busy.",
+        (),
+    ),
+    DecisionArea(
+        Area.TRAVEL,
+        "travel",
+        "Travel: trips, flights, hotels, vacations, commuting, driving, trains and "
+        "transport, getting from one place to another.",
+        (),
+    ),
+    DecisionArea(
+        Area.FAMILY,
+        "family and relationships",
+        "Family and relationships: partner, children, parents, relatives, friends, "
+        "dating, pets, social life, gatherings and gifts for people.",
+        ("social", "pets"),
+    ),
+    DecisionArea(
+        Area.WORK,
+        "work",
+        "Work: the job, career, office, colleagues and boss, clients, business and "
+        "professional tasks.",
+        (),
+    ),
+    DecisionArea(
+        Area.HOME,
+        "home",
+        "Home: the house or apartment, furniture, decorating, chores and cleaning, the "
+        "garden, moving, neighbours.",
+        ("pets",),
+    ),
+    DecisionArea(
+        Area.LEISURE,
+        "leisure",
+        "Leisure: hobbies, games, films, television, music, sports, outings, events, "
+        "parties, weekends and free time.",
+        ("entertainment", "fitness", "social"),
+    ),
+    DecisionArea(
+        Area.EDUCATION,
+        "learning",
+        "Learning: studying, courses, classes, school, languages, skills, reading, exams "
+        "and practice.",
+        (),
+    ),
+    DecisionArea(
+        Area.SHOPPING,
+        "shopping",
+        "Shopping: buying products, clothes, brands, stores, orders and deliveries.",
+        (),
+    ),
+    DecisionArea(
+        Area.TECHNOLOGY,
+        "technology and communication",
+        "Technology and communication: phones, apps, computers, online accounts, social "
+        "media, messages, email, calls, notifications and personal data.",
+        ("communication", "privacy"),
+    ),
+    DecisionArea(
+        Area.VALUES,
+        "values and beliefs",
+        "Values and beliefs: religion and faith, ethics, the environment, causes someone "
+        "supports, principles and the law.",
+        ("religion", "environment", "legal"),
+    ),
+)
+
+# scope tag -> the areas it falls under (an area's own name falls under itself)
+_UNDER: dict[str, tuple[str, ...]] = {}
+for _area in AREAS:
+    for _tag in (_area.name.value, *_area.tags):
+        _UNDER[_tag] = (*_UNDER.get(_tag, ()), _area.name.value)
+_TAGS_OF: dict[str, frozenset[str]] = {
+    a.name.value: frozenset((a.name.value, *a.tags)) for a in AREAS
+}
+
+
+def areas_of_tags(tags: Iterable[str]) -> list[str]:
+    """The areas ``tags`` fall under, in the order of the tags (an ``area:`` tag names
+    its area; a tag no area holds, none)."""
+    out: list[str] = []
+    for tag in tags:
+        under = _UNDER.get(tag.removeprefix(AREA_TAG), ())
+        out += [a for a in under if a not in out]
+    return out
+
+
+def tags_under(areas: Iterable[str]) -> frozenset[str]:
+    """Every scope tag that falls under one of ``areas`` (the areas' own names and their
+    ``area:`` tags too): a fact carrying any of them bears on one of the areas."""
+    out: set[str] = set()
+    for area in areas:
+        if area in _TAGS_OF:
+            out |= _TAGS_OF[area] | {AREA_TAG + area}
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class AreaCloseness:
+    """When an embedder's closeness to an area's description puts a text in it: the
+    closest areas (at most ``top``) at least ``floor`` close and within ``margin`` of
+    the closest one."""
+
+    floor: float
+    margin: float
+    top: int
+
+
+def closest_areas(
+    vector: np.ndarray | None, descriptions: np.ndarray | None, rule: AreaCloseness
+) -> list[str]:
+    """The areas whose description (a row of ``descriptions``, in :data:`AREAS` order,
+    unit length) is close enough to ``vector`` by ``rule``, closest first."""
+    if vector is None or descriptions is None or rule.top <= 0:
+        return []
+    cosine = descriptions @ np.asarray(vector, dtype=np.float32)
+    order = np.argsort(-cosine, kind="stable")
+    best = float(cosine[order[0]])
+    return [
+        AREAS[i].name.value
+        for i in order[: rule.top]
+        if cosine[i] >= rule.floor and cosine[i] >= best - rule.margin
+    ]
+
+
+class AreaDescriptions:
+    """The areas' descriptions as one embedder's vectors, embedded on first use and
+    kept (one small batch per process and embedder)."""
+
+    def __init__(self) -> None:
+        self._matrix: np.ndarray | None = None
+
+    async def matrix(self, embed: Callable[[Sequence[str]], Awaitable[np.ndarray]]) -> np.ndarray:
+        """The descriptions' vectors in :data:`AREAS` order (unit length)."""
+        if self._matrix is None:
+            found = await embed([a.description for a in AREAS])
+            self._matrix = np.asarray(found, dtype=np.float32)
+        return self._matrix
