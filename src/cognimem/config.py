@@ -325,6 +325,9 @@ class RecallSettings(BaseModel):
     budget_s: float | None = Field(default=None, gt=0)
     # with an LLM configured, ask it for the intent of queries the rules are unsure of
     llm_classifier: bool = True
+    # the standing constraint profile's own token cap in a decision-like read's packet
+    # (recall/profile.py, docs/constraints.md); 0: no profile
+    profile_tokens: int = Field(default=120, ge=0, le=10_000)
     # merged over every read's preset, under the read's own `ranking` (fusion, rerank
     # weights, half-lives, MMR, floors; recall/overrides.py says why only these)
     ranking: RankingOverrides = Field(default_factory=RankingOverrides)

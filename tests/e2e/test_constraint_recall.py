@@ -110,6 +110,7 @@ async def test_plain_presets_have_no_sections(memory: Memory) -> None:
         "facts",
         "mandates",
         "learned_procedures",
+        "profile",  # a recommendation: the standing profile's step
     }
 
 

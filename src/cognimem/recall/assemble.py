@@ -32,6 +32,7 @@ from cognimem.models.packets import (
 )
 from cognimem.recall.constraints import Scored, SectionConfig
 from cognimem.recall.decay import effective_confidence, is_aging
+from cognimem.recall.profile import ProfileChoice, ProfileEntry, Standing
 
 Counter = Callable[[str], int]
 SectionEntry = PacketItem | FactEntry | ConflictEntry | ProcedureEntry | DomainFactEntry
@@ -92,6 +93,20 @@ class SectionInputs:
     summaries: list[PacketItem] = field(default_factory=list)
     conflicts: list[ConflictEntry] = field(default_factory=list)
     domain_facts: list[DomainFactEntry] = field(default_factory=list)
+    # the standing profile: the entries that bear on the request (recall/profile.py)
+    profile: ProfileChoice = field(default_factory=ProfileChoice)
+
+
+def standing_entry(
+    s: Standing, score: float, signals: dict[str, float], now: datetime
+) -> FactEntry:
+    """A profile entry as a section entry: the stance as last said, with the provenance
+    of every statement merged into it."""
+    shown = entry(Scored(s.fact, score, signals), now)
+    shown.effective_confidence = round(s.confidence_at(now), 4)
+    shown.source_event_ids = s.event_ids()
+    shown.item_ids = s.item_ids()
+    return shown
 
 
 def needs_validation(scored: Scored, now: datetime) -> bool:
@@ -146,6 +161,46 @@ class _Packer:
         return spent
 
 
+def _fill_profile(
+    packer: _Packer, entries: Sequence[ProfileEntry], budget: int, now: datetime
+) -> int:
+    """The profile's entries in the constraint sections, inside the profile's own cap;
+    an entry a section already shows is not shown twice."""
+    shown = {
+        e.id for name in ("must_follow", "consider", "needs_validation")
+        for e in getattr(packer.sections, name)
+    }  # fmt: skip
+    spent = 0
+    for p in entries:
+        s = p.standing
+        if s.fact.id in shown:
+            continue
+        name = "must_follow" if s.fact.category in BINDING_CATEGORIES else "consider"
+        before = packer.used
+        packer.add(name, standing_entry(s, p.score, p.signals, now), budget - spent)
+        spent += packer.used - before
+    return spent
+
+
+def _as_standing(
+    scored: Scored, by_fact: dict[str, Standing], shown: set[str], dropped: dict[str, str]
+) -> Standing | bool | None:
+    """A picked constraint's profile entry; ``False`` when its entry is already shown
+    (the pick is dropped, and why); ``None`` when it is in no entry."""
+    fact_id = scored.fact.id
+    s = by_fact.get(fact_id)
+    if s is None:
+        return None
+    if fact_id != s.fact.id:
+        newer = any(f.id == fact_id for f in s.supersedes)
+        what = "the newer stance that supersedes it" if newer else "its newest statement"
+        dropped[fact_id] = f"dropped: shown as {s.fact.id}, {what} (standing profile)"
+    if s.fact.id in shown:
+        return False
+    shown.add(s.fact.id)
+    return s
+
+
 def assemble_sections(
     inputs: SectionInputs,
     max_tokens: int,
@@ -161,7 +216,15 @@ def assemble_sections(
     cap = int(max_tokens * config.share_of_budget)  # every other section together
     spent = 0
     constraint_budget = int(max_tokens * config.constraint_share)
+    standing: set[str] = set()  # the profile entries shown, by their newest statement
     for i, scored in enumerate(inputs.constraints):
+        s = _as_standing(scored, inputs.profile.by_fact, standing, packer.dropped)
+        if s is False:
+            continue
+        shown = entry(scored, now)
+        if isinstance(s, Standing):  # paraphrases once, a superseded stance as the newer
+            scored = Scored(s.fact, scored.score, scored.signals)
+            shown = standing_entry(s, scored.score, scored.signals, now)
         if needs_validation(scored, now):
             name = "needs_validation"
         elif scored.fact.category in BINDING_CATEGORIES:
@@ -171,8 +234,10 @@ def assemble_sections(
         before = packer.used
         # the best relevant constraint goes in whenever it fits the packet at all
         budget = room if i == 0 else min(constraint_budget, cap) - spent
-        packer.add(name, entry(scored, now), budget)
+        packer.add(name, shown, budget)
         spent += packer.used - before
+    profile_budget = min(config.profile.max_tokens, cap - spent)
+    spent += _fill_profile(packer, inputs.profile.entries, profile_budget, now)
     # the domain's current rows: authoritative, ahead of what memory says
     spent += packer.fill(
         "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)

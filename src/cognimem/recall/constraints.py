@@ -23,6 +23,7 @@ from cognimem.models.knowledge import (
     FactCategory,
 )
 from cognimem.recall.analyze import classify, query_terms
+from cognimem.recall.profile import ProfileConfig
 from cognimem.store.base import FactRows
 from cognimem.text.areas import AreaCloseness, areas_of_tags, closest_areas, tags_under
 from cognimem.text.scope_tags import scope_tags
@@ -68,6 +69,8 @@ class SectionConfig:
     light_floor: float = 0.35  # a light step (no dimension, no decision) needs this
     max_light: int = 2
     max_constraints: int = 5
+    # the standing constraint profile a decision-like request carries (recall/profile.py)
+    profile: ProfileConfig = field(default_factory=ProfileConfig)
     max_facts: int = 5
     # shares of max_tokens: every section but the mandates together, then each one
     share_of_budget: float = 0.35
@@ -140,8 +143,9 @@ _CONSTRAINT_VALUES = frozenset(c.value for c in CONSTRAINT_CATEGORIES)
 _BINDING_VALUES = frozenset(c.value for c in BINDING_CATEGORIES)
 
 
-def _semantic(view: QueryView, rows: FactRows) -> np.ndarray:
-    """Cosine of every row with the query, computed once per read and kept on the view."""
+def cosines(view: QueryView, rows: FactRows) -> np.ndarray:
+    """Cosine of every fact row with the query, computed once per read and kept on the
+    view."""
     cached = view.memo.get(id(rows))
     if cached is not None and cached[0] is rows:
         return cached[1]
@@ -174,7 +178,7 @@ def pick_constraints(
     if not rows.ids:
         return []
     wanted = frozenset(c.value for c in categories)
-    semantic = _semantic(view, rows).astype(np.float64)  # compared as Python floats were
+    semantic = cosines(view, rows).astype(np.float64)  # compared as Python floats were
     tagged = rows.tagged(view.domains)
     lexical = np.round(rows.word_share(view.terms), 4)
     if light:
@@ -229,7 +233,7 @@ def pick_other_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> 
     """Facts that are not constraints and are close to the query (meaning or words)."""
     if not rows.ids:
         return []
-    semantic = _semantic(view, rows).astype(np.float64)
+    semantic = cosines(view, rows).astype(np.float64)
     lexical = np.round(rows.word_share(view.terms), 4)
     close = (semantic >= config.fact_floor) | (lexical >= 0.5)
     tagged = rows.tagged(view.domains)

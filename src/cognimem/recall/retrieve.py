@@ -40,6 +40,8 @@ from cognimem.recall.graph import candidate_names
 from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
+from cognimem.recall.profile import ProfileChoice
+from cognimem.recall.profile_read import explain_profile, profile_entries
 from cognimem.recall.rerank import Ranked, mmr, rerank
 from cognimem.recall.stated import give_way, is_theme
 from cognimem.recall.steps import StepOutput, StepRun, execute, timed
@@ -215,6 +217,7 @@ class Reader:
         inputs_sections, scored_of = section_inputs(
             outputs, fact_picks, by_id, {f.id: f for f in facts}, run.analysis
         )
+        inputs_sections.profile = await self._profile(run, now, reports, degraded)
         sections, reserved, dropped = assemble_sections(
             inputs_sections, max_tokens, self.sections, count_tokens, now
         )
@@ -300,8 +303,30 @@ class Reader:
                 now,
                 evidence,
             ) + learnt.explain(matched, sections, dropped)
+            packet.explain += explain_profile(
+                inputs_sections.profile, sections, dropped, {p.fact_id for p in fact_picks.picks}
+            )
             packet.recall_config = config.model_dump(mode="json")
         return packet
+
+    async def _profile(
+        self, run: StepRun, now: datetime, reports: list[StepReport], degraded: list[str]
+    ) -> ProfileChoice:
+        """The standing profile's entries for a decision-like request, timed and
+        reported like a step (``recall/profile_read.py``)."""
+        if not run.analysis.decision or not run.config.sections:
+            return ProfileChoice()
+        if run.sections.profile.max_tokens <= 0:
+            return ProfileChoice()
+        found, report = await timed(
+            "profile", lambda: profile_entries(run, now), run.config.step_timeout_s
+        )
+        report.results = len(found.entries) if found is not None else 0
+        reports.append(report)
+        if found is None:
+            degraded.append(f"profile: {'timed out' if report.timed_out else report.error}")
+            return ProfileChoice()
+        return found
 
     async def _cross_rerank(
         self, ranked: list[Ranked], run: StepRun, reports: list[StepReport], degraded: list[str]

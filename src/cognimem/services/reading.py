@@ -17,8 +17,10 @@ from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
 from cognimem.recall.citations import cited_items
 from cognimem.recall.classify import LLMQueryClassifier
+from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
+from cognimem.recall.profile import ProfileConfig
 from cognimem.services.components import Components
 from cognimem.services.procedures import ProcedureService
 from cognimem.services.revision import RevisionService
@@ -51,7 +53,14 @@ class ReadService:
             classifier = LLMQueryClassifier(parts.llm)
         # concurrent reads (a server's) embed their queries together
         queries = QueryBatcher(parts.embedder)
-        self.reader = Reader(parts.store, queries, classifier=classifier, domains=parts.domains)
+        profile = ProfileConfig(max_tokens=parts.settings.recall.profile_tokens)
+        self.reader = Reader(
+            parts.store,
+            queries,
+            sections=SectionConfig(profile=profile),
+            classifier=classifier,
+            domains=parts.domains,
+        )
         self.revision = RevisionService(parts, self.reader, self.recall_config)
         self.procedures = ProcedureService(parts)
 

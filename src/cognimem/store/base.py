@@ -244,6 +244,9 @@ class FactRows:
     _in_categories: dict[frozenset[str], np.ndarray] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # what reads work out from these rows once, by name (the standing constraint
+    # profile, recall/profile.py): the copy lives as long as no fact changes
+    derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def _index(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
         if self._postings is None:

@@ -1,0 +1,87 @@
+"""The read's standing-profile step: the user's live constraints consolidated once per
+version of their fact rows (``recall/profile.py``), and the entries that bear on this
+request, with what explain says of them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Collection
+from datetime import datetime
+
+import numpy as np
+
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
+from cognimem.models.packets import Explanation, PacketSections
+from cognimem.recall.constraints import cosines
+from cognimem.recall.profile import Profile, ProfileChoice, Standing, choose, consolidate
+from cognimem.recall.steps import StepRun
+
+__all__ = ["explain_profile", "profile_entries"]
+
+_CONSTRAINT_VALUES = frozenset(c.value for c in CONSTRAINT_CATEGORIES)
+_KEY = "profile"
+
+
+async def _profile(run: StepRun) -> tuple[Profile, dict[str, Standing]]:
+    rows, _ = await asyncio.shield(run.fact_rows())
+    config = run.sections.profile
+    found = rows.derived.get(_KEY)
+    if isinstance(found, tuple):
+        return found
+    chosen = np.flatnonzero(rows.in_categories(_CONSTRAINT_VALUES))
+    facts = await run.store.get_facts(run.scope.tenant_id, [rows.ids[i] for i in chosen])
+    by_id = {f.id: f for f in facts}
+    kept = [int(i) for i in chosen if rows.ids[i] in by_id]  # the rows' newest-first order
+    profile = consolidate([by_id[rows.ids[i]] for i in kept], kept, rows.matrix, config)
+    found = (profile, profile.by_fact())
+    rows.derived[_KEY] = found
+    return found
+
+
+async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
+    """The profile entries that bear on the read's request, best first (none for a
+    request that is not a decision, or with the profile's cap at 0)."""
+    config = run.sections.profile
+    if config.max_tokens <= 0 or not run.analysis.decision or not run.config.sections:
+        return ProfileChoice()
+    profile, by_fact = await _profile(run)
+    if not profile.entries:
+        return ProfileChoice()
+    rows, _ = await asyncio.shield(run.fact_rows())
+    view = await run.view()
+    semantic = cosines(view, rows)
+    chosen = choose(
+        profile, semantic, rows.tagged(view.area_tags), rows.tagged(view.domains), at, config
+    )
+    return ProfileChoice(chosen, by_fact)
+
+
+def explain_profile(
+    choice: ProfileChoice,
+    sections: PacketSections,
+    dropped: dict[str, str],
+    picked: Collection[str],
+) -> list[Explanation]:
+    """Why each profile entry is in the packet (or not); an entry one of whose
+    statements a fact step ``picked`` is explained there."""
+    placed = {e.id: name for name in ("must_follow", "consider") for e in getattr(sections, name)}
+    out = []
+    for e in choice.entries:
+        if any(f.id in picked for f in e.standing.statements):
+            continue
+        fact_id = e.standing.fact.id
+        outcome = (
+            f"section:{placed[fact_id]}" if fact_id in placed else dropped.get(fact_id, "dropped")
+        )
+        out.append(
+            Explanation(
+                id=fact_id,
+                type="fact",
+                steps=["profile"],
+                signals=dict(e.signals),
+                score=e.score,
+                outcome=outcome,
+                reason=e.reason(),
+            )
+        )
+    return out

@@ -1,0 +1,107 @@
+"""The standing constraint profile (``recall/profile.py``), on both backends: a user's
+live constraints consolidated — paraphrases merged with their provenance the union, a
+newer stance superseding the old one (kept in history), stale states decayed out — and
+carried by decision-like requests only, inside the profile's own token cap."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from cognimem import Memory, Settings
+from cognimem.config import RecallSettings
+from cognimem.models import ContextPacket
+from cognimem.models.knowledge import FactStatus
+from cognimem.providers.fakes import HashingEmbedder
+
+T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+def constraint_texts(packet: ContextPacket) -> list[str]:
+    return [e.text for e in (*packet.sections.must_follow, *packet.sections.consider)]
+
+
+def profile_step(packet: ContextPacket) -> int | None:
+    """How many profile entries bore on the request; None: no profile step ran."""
+    return next((s.results for s in packet.steps if s.name == "profile"), None)
+
+
+async def test_paraphrases_show_once_with_the_provenance_of_both(memory: Memory) -> None:
+    first = await memory.write("I stay away from red meat.", user_id="u", occurred_at=T0)
+    again = await memory.write("I don't eat any red meat.", user_id="u", occurred_at=T0 + 9 * DAY)
+    packet = await memory.read(
+        "Recommend a place for dinner with red meat off the menu",
+        user_id="u",
+        reference_time=T0 + 10 * DAY,
+        explain=True,
+    )
+    shown = [t for t in constraint_texts(packet) if "red meat" in t]
+    assert shown == ["I don't eat any red meat."]  # the newest statement, once
+    [entry] = [
+        e for e in (*packet.sections.must_follow, *packet.sections.consider) if "red meat" in e.text
+    ]
+    assert set(entry.source_event_ids) == {first.event_ids[0], again.event_ids[0]}
+    # both facts stay stored; explain says where the older one went
+    assert len([f for f in await memory.facts(user_id="u") if "red meat" in f.text]) == 2
+    outcomes = [e.outcome for e in packet.explain if e.type == "fact"]
+    assert any("its newest statement" in o for o in outcomes)
+
+
+async def test_a_newer_stance_supersedes_the_old_one_which_stays_stored(memory: Memory) -> None:
+    await memory.write("I'm trying to save money.", user_id="u", occurred_at=T0)
+    await memory.write("I've stopped saving money.", user_id="u", occurred_at=T0 + 30 * DAY)
+    packet = await memory.read(
+        "Should I book the expensive hotel for our trip?",
+        user_id="u",
+        reference_time=T0 + 31 * DAY,
+        explain=True,
+    )
+    texts = constraint_texts(packet)
+    assert "I've stopped saving money." in texts
+    assert "I'm trying to save money." not in texts
+    older = [f for f in await memory.facts(user_id="u") if f.text == "I'm trying to save money."]
+    assert [f.status for f in older] == [FactStatus.ACTIVE]  # history: nothing erased
+    outcomes = [e.outcome for e in packet.explain if e.type == "fact"]
+    assert any("the newer stance that supersedes it" in o for o in outcomes)
+
+
+async def test_a_stale_state_decays_out_of_the_profile(memory: Memory) -> None:
+    await memory.write("My knee hurts.", user_id="u", occurred_at=T0)
+    request = "Should I go running with my knee this weekend?"
+    fresh = await memory.read(request, user_id="u", reference_time=T0 + 3 * DAY)
+    assert profile_step(fresh) == 1
+    assert "My knee hurts." in constraint_texts(fresh)
+    # a state halves every 30 days: 200 days on it needs validation, not the profile
+    stale = await memory.read(request, user_id="u", reference_time=T0 + 200 * DAY)
+    assert profile_step(stale) == 0
+    assert "My knee hurts." not in constraint_texts(stale)
+
+
+async def test_only_a_decision_gets_a_profile_inside_its_own_cap(memory_url: str) -> None:
+    foods = ("pork", "shellfish", "peanuts", "mushrooms", "olives", "garlic", "onions", "eggs")
+    rules = [f"I never eat {food}." for food in foods]
+    rules += ["I'm strictly vegetarian.", "I avoid anything with gluten in it."]
+    for i, text in enumerate(rules):
+        settings = Settings(recall=RecallSettings(profile_tokens=25))
+        async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
+            await mem.write(text, user_id="u", occurred_at=T0 + i * DAY)
+    request = "Recommend a restaurant for a food lover like me"
+    async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
+        capped = await mem.read(request, user_id="u", reference_time=T0 + 9 * DAY, explain=True)
+        small_talk = await mem.read(
+            "The restaurant by the river was lovely", user_id="u", reference_time=T0 + 9 * DAY
+        )
+    profiled = [e for e in capped.explain if e.steps == ["profile"]]
+    shown = [e for e in profiled if e.outcome.startswith("section:")]
+    placed = {e.id: e for e in (*capped.sections.must_follow, *capped.sections.consider)}
+    assert shown
+    assert sum(placed[e.id].token_count for e in shown) <= 25
+    assert any(e.outcome == "dropped: over the must_follow budget" for e in profiled)
+    assert all(e.reason and e.reason.startswith("standing profile:") for e in profiled)
+    assert profile_step(small_talk) is None  # not a decision: no profile
+    async with Memory.open(
+        memory_url, settings=Settings(recall=RecallSettings(profile_tokens=0)),
+        embedder=HashingEmbedder(),
+    ) as mem:  # fmt: skip
+        off = await mem.read(request, user_id="u", reference_time=T0 + 9 * DAY)
+    assert profile_step(off) is None
