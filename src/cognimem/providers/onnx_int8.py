@@ -122,14 +122,7 @@ def int8_matmuls(data: bytes, *, signed_weights: bool) -> tuple[bytes, int]:
     rewritten = len(dequantizers)
     if not rewritten:
         return data, 0
-    nodes = _without_unread(nodes, dequantizers, graph)
-    del graph.node[:]
-    graph.node.extend(nodes)
-    graph.initializer.extend(added)
-    read = {out.name for out in graph.output}.union(*(_inputs(n) for n in graph.node))
-    kept = [t for t in graph.initializer if t.name in read]
-    del graph.initializer[:]
-    graph.initializer.extend(kept)
+    _replace(graph, _without_unread(nodes, dequantizers, graph), added)
     if not any(op.domain == MICROSOFT_DOMAIN for op in model.opset_import):
         model.opset_import.append(helper.make_opsetid(MICROSOFT_DOMAIN, 1))
     return model.SerializeToString(), rewritten
@@ -196,7 +189,13 @@ def integer_products(data: bytes, *, form: IntegerForm) -> tuple[bytes, int]:
     if not changed:
         return data, 0
     nodes = [replaced.get(id(node), node) for node in graph.node]
-    nodes = _read_only(nodes, graph)
+    _replace(graph, _read_only(nodes, graph), added)
+    return model.SerializeToString(), changed
+
+
+def _replace(graph: Any, nodes: list[Any], added: list[Any]) -> None:
+    """Give ``graph`` the rewritten ``nodes`` and the ``added`` tensors, and drop every
+    tensor no node or output reads any more."""
     del graph.node[:]
     graph.node.extend(nodes)
     graph.initializer.extend(added)
@@ -204,7 +203,6 @@ def integer_products(data: bytes, *, form: IntegerForm) -> tuple[bytes, int]:
     kept = [t for t in graph.initializer if t.name in read]
     del graph.initializer[:]
     graph.initializer.extend(kept)
-    return model.SerializeToString(), changed
 
 
 def _integer_product(
