@@ -201,6 +201,7 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
         reference_time: datetime | None = None,
         timezone: str | None = None,
         explain: bool = False,
+        session_only: bool = False,
     ) -> ContextPacket:
         """The memories that matter for ``query`` as a ``ContextPacket`` (see
         :meth:`Memory.read`); call ``.to_markdown()`` on it for the prompt text."""
@@ -214,6 +215,7 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
             "until": until,
             "reference_time": reference_time,
             "timezone": timezone,
+            "session_only": session_only or None,
         }
         body: dict[str, Any] = {
             "query": query,
@@ -329,6 +331,7 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
         ranking: RankingOverrides | Mapping[str, Any] | None = None,
         timezone: str | None = None,
         profile: str = DEFAULT_PROFILE,
+        session_only: bool = False,
     ) -> Turn:
         """One conversational turn (see :meth:`Memory.turn`)."""
         options = {
@@ -337,6 +340,7 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
             "preset": preset,
             "ranking": ranking_body(ranking),
             "timezone": timezone,
+            "session_only": session_only or None,
         }
         body: dict[str, Any] = {
             "user": {"role": "user", **message_body(user_message)},

@@ -50,6 +50,14 @@ Preset = Annotated[
         json_schema_extra={"enum": [*PRESETS, None]},
     ),
 ]
+SessionId = Annotated[
+    str | None,
+    Field(
+        description="The conversation's session: its memories rank first; the user's "
+        "other sessions are still read (unless session_only)."
+    ),
+]
+SessionOnly = Annotated[bool, Field(description="Read the named session alone (needs session_id).")]
 Ranking = Annotated[
     RankingOverrides | None,
     Field(
@@ -147,6 +155,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         user_id: UserId = None,
         preset: Preset = None,
         ranking: Ranking = None,
+        session_id: SessionId = None,
+        session_only: SessionOnly = False,
         *,
         ctx: Ctx,
     ) -> str:
@@ -158,10 +168,12 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
             packet = await memory.read(
                 query,
                 scope=scope,
+                session_id=session_id,
                 limit=limit,
                 max_tokens=max_tokens,
                 preset=preset,
                 ranking=ranking,
+                session_only=session_only,
             )
         return packet.to_markdown()
 
@@ -196,18 +208,27 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         user_id: UserId = None,
         preset: Preset = None,
         ranking: Ranking = None,
+        session_id: SessionId = None,
+        session_only: SessionOnly = False,
         *,
         ctx: Ctx,
     ) -> str:
         """One call per turn: the memories that matter for the user's message (markdown),
-        read before the turn itself is stored, with the reply if one is given."""
+        read before the turn itself is stored (in the session, when named), with the
+        reply if one is given."""
         memory, server_scope = resolve(ctx)
         turn = [{"content": user_message, "role": "user"}]
         if assistant_response is not None:
             turn.append({"content": assistant_response, "role": "assistant"})
         with _tool_errors():
-            scope = _for_user(server_scope, user_id)
-            packet = await memory.read(user_message, scope=scope, preset=preset, ranking=ranking)
+            scope = make_scope(_for_user(server_scope, user_id), session_id=session_id)
+            packet = await memory.read(
+                user_message,
+                scope=scope,
+                preset=preset,
+                ranking=ranking,
+                session_only=session_only,
+            )
             await memory.write_batch(turn, scope=scope)
         return packet.to_markdown()
 

@@ -261,6 +261,7 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         reference_time: datetime | None = None,
         timezone: str | None = None,
         explain: bool = False,
+        session_only: bool = False,
     ) -> ContextPacket:
         """The memories that matter for ``query``, best first, inside ``max_tokens``,
         with the relevant constraints and facts in the packet's sections. A query that
@@ -271,7 +272,10 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         ``explain=True`` adds, per returned and dropped candidate, each signal's value,
         the final score and the step that found it, and the effective config
         (``recall_config``). The read is one user's (``user_id``), or every user's of the
-        tenant with ``all_users=True``; neither is ``InvalidInput``."""
+        tenant with ``all_users=True``; neither is ``InvalidInput``. A ``session_id``
+        is context, not a wall: the read still reads the user's other sessions and ranks
+        that session's memories up (the ``session`` signal); ``session_only=True`` reads
+        that session alone."""
         return await self._reading.read(
             query,
             scope=scope,
@@ -289,6 +293,7 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
             reference_time=reference_time,
             timezone=timezone,
             explain=explain,
+            session_only=session_only,
         )
 
     async def turn(
@@ -307,12 +312,14 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         ranking: RankingOverrides | Mapping[str, Any] | None = None,
         timezone: str | None = None,
         profile: str | IngestProfile = DEFAULT_PROFILE,
+        session_only: bool = False,
     ) -> Turn:
         """One conversational turn: the packet for the user's message (read before the
         turn is stored, at the message's time), then both messages remembered. Both are
         checked before anything is read or written. It reads like :meth:`read` (a user,
         or ``all_users=True``) and stores both messages under the scope's user (none
-        with ``all_users``)."""
+        with ``all_users``). Its read treats ``session_id`` as :meth:`read` does
+        (``session_only=True``: that session alone)."""
         return await self._reading.turn(
             user_message,
             assistant_message,
@@ -327,6 +334,7 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
             ranking=ranking,
             timezone=timezone,
             profile=profile,
+            session_only=session_only,
         )
 
     # -- lookups and listings: services.browsing ---------------------------------------

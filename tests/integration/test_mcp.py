@@ -64,8 +64,12 @@ async def test_the_four_tools_are_listed_with_their_arguments(db_url: str, tmp_p
         "user_id",
         "preset",
         "ranking",
+        "session_id",
+        "session_only",
     }
-    assert {"preset", "ranking"} <= set(tools["recall"].inputSchema["properties"])
+    assert {"preset", "ranking", "session_id", "session_only"} <= set(
+        tools["recall"].inputSchema["properties"]
+    )
     # every tool takes the user of the call, none requires it, none takes a tenant
     for tool in tools.values():
         assert "user_id" in tool.inputSchema["properties"]

@@ -165,6 +165,9 @@ class ReadOptions(BaseModel):
     # merged over the preset (and the server's recall.ranking): fusion, rerank weights,
     # half-lives, MMR and floors; numbers only, each within its bounds
     ranking: RankingOverrides | None = None
+    # a scope's session_id ranks that session up and reads the user's other sessions
+    # too; true reads that session alone
+    session_only: StrictBool = False
 
 
 class ReadRequest(ReadOptions):

@@ -84,6 +84,13 @@ def recall(
         bool,
         typer.Option(help="With --json: each candidate's signals and the effective config."),
     ] = False,
+    session: Annotated[
+        str | None,
+        typer.Option(help="A session of the user: its memories rank first, the others are read."),
+    ] = None,
+    session_only: Annotated[
+        bool, typer.Option(help="Read the --session alone, not the user's other sessions.")
+    ] = False,
     as_json: JsonOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
@@ -98,11 +105,13 @@ def recall(
             packet = await mem.read(
                 query,
                 scope=scope,
+                session_id=session,
                 limit=limit,
                 max_tokens=max_tokens,
                 preset=preset,
                 ranking=ranking or None,
                 explain=explain,
+                session_only=session_only,
             )
         if as_json:
             print_json(packet)

@@ -284,8 +284,14 @@ class CognimemStore(BaseStore):
         if op.query:
             # a filter is applied to what the read ranks: read more than asked for
             limit = min(MAX_READ, wanted * 4 if op.filter else wanted)
-            packet = await mem.read(op.query, **self._listing(prefix), limit=limit)
             within = scope_of(prefix, self._tenant_id)
+            # a namespace spans what is under it: a session's, that session alone
+            packet = await mem.read(
+                op.query,
+                **self._listing(prefix),
+                limit=limit,
+                session_only="session_id" in within,
+            )
             for ranked in packet.items:
                 item = await mem.get(ranked.id, tenant_id=self._tenant_id, scope=within)
                 found.append(self._item(item, SearchItem, score=ranked.score))

@@ -39,6 +39,7 @@ class RerankOverrides(_Partial):
     confidence: Weight | None = None
     utility: Weight | None = None
     answer: Weight | None = None
+    session: Weight | None = None
 
 
 class HalfLifeOverrides(_Partial):

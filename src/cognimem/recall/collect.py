@@ -148,7 +148,7 @@ def packet_signals(r: Ranked) -> dict[str, float]:
     """The per-method raw scores (what a caller compares across reads) and the final
     signals that moved the rank."""
     out = dict(r.raw)
-    for name in ("graph", "fact", "entity", "dated", "speaker"):
+    for name in ("graph", "fact", "entity", "dated", "speaker", "session"):
         if r.signals.get(name):
             out[name] = r.signals[name]
     return out

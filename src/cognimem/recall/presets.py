@@ -50,6 +50,13 @@ class RerankWeights(BaseModel):
     # rotation (frac@10 0.7179 → 0.7250 and 0.7508 → 0.7555), no category lower;
     # 0.3 gains more but costs temporal (benchmarks/results/tune_rerank.md)
     answer: Weight = 0.1
+    # a memory of the session a read names (``session_id`` without ``session_only``):
+    # what was just said there ranks up over the user's other sessions, which are still
+    # read. Not measured on LoCoMo (its reads name no session, so the signal is 0 on
+    # every candidate there); 0.3 beside relevance's 1 puts a session's memory ahead of
+    # an equally relevant one from elsewhere, and a memory without evidence for the
+    # query is dropped wherever it was said
+    session: Weight = 0.3
 
 
 class HalfLives(BaseModel):

@@ -13,7 +13,9 @@ Signals, each in [0, 1]:
   before it; 0.5 when not scored); ``reinforcement`` (log of the events merged into it);
 - ``confidence``: stored confidence with passive decay since it was said (halving every
   ``half_lives.confidence`` days; constraints, mandates and guardrails do not decay);
-- ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown).
+- ``utility``: how often it was useful when loaded (Laplace-smoothed; 0.5 unknown);
+- ``session``: 1 for a memory of the session the read names (a read with ``session_id``
+  reads every session of the user and ranks that one's up), else 0.
 
 Then ``recall/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
 candidate question, by that question's score.
@@ -43,6 +45,7 @@ SIGNALS = (
     "reinforcement",
     "confidence",
     "utility",
+    "session",
 )
 _STABLE = frozenset({ItemKind.CONSTRAINT, ItemKind.MANDATE, ItemKind.GUARDRAIL})
 
@@ -56,6 +59,7 @@ class RankInput:
     graph: float = 0.0
     fact: float = 0.0
     dated: float = 0.0
+    session: float = 0.0  # 1.0: a memory of the session the read names
     raw: dict[str, float] = field(default_factory=dict)  # per-method raw scores
     steps: tuple[str, ...] = ()
 
@@ -129,6 +133,7 @@ def signals_of(
         "reinforcement": min(math.log2(events) / 4, 1.0),
         "confidence": confidence,
         "utility": utility(item),
+        "session": candidate.session,
     }
 
 

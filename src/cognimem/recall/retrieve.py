@@ -113,7 +113,11 @@ class Reader:
         until: datetime | None = None,
         timezone: str | None = None,
         explain: bool = False,
+        session: str | None = None,
     ) -> ContextPacket:
+        """The packet for ``query`` in ``scope``; ``session`` (a session of the scope's
+        user, which ``scope`` does not wall the read to) ranks that session's memories
+        up (the ``session`` signal)."""
         # a scope's first read loads its search caches (1.7 s at 100k items on SQLite):
         # before the clock of the steps' timeouts and the plan's budget starts
         await self.store.load_scope(scope)
@@ -137,6 +141,8 @@ class Reader:
             "dimensions": [c.value for c in analysis.classification.categories],
             "decision": analysis.decision,
         }
+        if session is not None:
+            meta["session"] = session
         period = analysis.time_range
         if period is not None:
             meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
@@ -186,6 +192,7 @@ class Reader:
             reference_time,
             explain,
             themes_only,
+            session,
         )
 
     async def _assemble(
@@ -200,6 +207,7 @@ class Reader:
         now: datetime,
         explain: bool,
         themes_only: bool,
+        session: str | None,
     ) -> ContextPacket:
         config, tenant = run.config, run.scope.tenant_id
         # -- items: fuse the ranked lists, add graph and key-lookup evidence ----------
@@ -239,6 +247,7 @@ class Reader:
             ri = inputs[item_id]
             ri.item = item
             ri.dated = dating(item)
+            ri.session = float(session is not None and item.scope.session_id == session)
             candidates.append(ri)
         entity_names = output(outputs, StepKind.GRAPH).entity_names
         ranked = focus(

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from cognimem.errors import InvalidInput, UsageError
-from cognimem.models import ContextPacket, ItemKind, Message, Role, Turn
+from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, Turn
 from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embed_batcher import QueryBatcher
@@ -37,6 +37,21 @@ def loaded_ids(packet: ContextPacket) -> list[str]:
     return list(
         dict.fromkeys(i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures))
     )
+
+
+def session_context(target: Scope, session_only: bool) -> tuple[Scope, str | None]:
+    """The scope a read searches and the session it ranks up. A session is context, not
+    a wall: a read naming ``session_id`` reads every session of the user and ranks that
+    one's memories up; ``session_only`` reads that session alone (and needs one)."""
+    if target.session_id is None:
+        if session_only:
+            raise InvalidInput(
+                "session_only reads one session: pass scope.session_id", field="session_only"
+            )
+        return target, None
+    if session_only:
+        return target, None
+    return target.model_copy(update={"session_id": None}), target.session_id
 
 
 class ReadService:
@@ -116,6 +131,7 @@ class ReadService:
         reference_time: datetime | None,
         timezone: str | None,
         explain: bool,
+        session_only: bool = False,
     ) -> ContextPacket:
         parts = self._parts
         parts.require_open()
@@ -127,6 +143,7 @@ class ReadService:
             agent_id=agent_id,
             session_id=session_id,
         )
+        searched, session = session_context(target, session_only)
         r = parts.settings.recall
         limit = r.default_limit if limit is None else limit
         max_tokens = r.default_max_tokens if max_tokens is None else max_tokens
@@ -147,7 +164,7 @@ class ReadService:
         now = parts.clock()
         packet = await self.reader.read(
             query,
-            target,
+            searched,
             config=config,
             limit=limit,
             max_tokens=max_tokens,
@@ -157,6 +174,7 @@ class ReadService:
             until=until,
             timezone=timezone,
             explain=explain,
+            session=session,
         )
         await parts.store.record_access(target.tenant_id, loaded_ids(packet), now)
         return packet
@@ -177,6 +195,7 @@ class ReadService:
         ranking: RankingOverrides | Mapping[str, Any] | None,
         timezone: str | None,
         profile: str | IngestProfile,
+        session_only: bool = False,
     ) -> Turn:
         parts = self._parts
         parts.require_open()
@@ -215,6 +234,7 @@ class ReadService:
             reference_time=user.occurred_at,
             timezone=timezone,
             explain=False,
+            session_only=session_only,
         )
         stored = await self._writing.write_batch(
             messages,

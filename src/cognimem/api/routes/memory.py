@@ -110,6 +110,7 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
         reference_time=body.reference_time,
         timezone=body.timezone,
         explain=body.explain,
+        session_only=body.session_only,
     )
 
 
@@ -184,6 +185,7 @@ async def turn(
         ranking=body.ranking,
         timezone=body.timezone,
         profile=body.profile,
+        session_only=body.session_only,
     )
     _observe(request, done.packet)
     _written(request, done.stored, response)
