@@ -45,6 +45,7 @@ from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import JobQueue
 from cognimem.recall.overrides import RankingOverrides
+from cognimem.recall.retrieve import SectionSink
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.consolidation import ConsolidationService
@@ -262,6 +263,7 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         timezone: str | None = None,
         explain: bool = False,
         session_only: bool = False,
+        on_section: SectionSink | None = None,
     ) -> ContextPacket:
         """The memories that matter for ``query``, best first, inside ``max_tokens``,
         with the relevant constraints and facts in the packet's sections. A query that
@@ -275,7 +277,10 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         tenant with ``all_users=True``; neither is ``InvalidInput``. A ``session_id``
         is context, not a wall: the read still reads the user's other sessions and ranks
         that session's memories up (the ``session`` signal); ``session_only=True`` reads
-        that session alone."""
+        that session alone. ``on_section(name, entries)`` is awaited with each section
+        as soon as it is final — the mandates before any search runs, then the
+        constraints, facts and the rest — before the items are ranked (a streamed
+        read: ``POST /v1/memory/read/stream``)."""
         return await self._reading.read(
             query,
             scope=scope,
@@ -294,6 +299,7 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
             timezone=timezone,
             explain=explain,
             session_only=session_only,
+            on_section=on_section,
         )
 
     async def turn(

@@ -132,8 +132,10 @@ def section_inputs(
         inputs.facts = [s for s in inputs.facts if s.fact.id not in over]
         inputs.domain_facts = domain_entries(found, over)
     for kind, name in SECTION_STEPS:
+        # mandates are listed, not searched: no score of meaning to show
+        listed = kind is StepKind.MANDATES
         entries: list[PacketItem] = [
-            packet_item(by_id[c.item_id], c.score, {"semantic": c.score})
+            packet_item(by_id[c.item_id], c.score, {} if listed else {"semantic": c.score})
             for c in output(outputs, kind).candidates
             if c.item_id in by_id
         ]

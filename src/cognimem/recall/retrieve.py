@@ -4,6 +4,7 @@ fuse and rerank the items, fill the sections, assemble the packet."""
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -18,7 +19,7 @@ from cognimem.providers.embeddings import Embedder
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis, analyze, speaks_in_person
-from cognimem.recall.assemble import assemble, assemble_sections
+from cognimem.recall.assemble import SectionInputs, assemble, assemble_sections
 from cognimem.recall.classify import QueryClassifier
 from cognimem.recall.collect import (
     SECTION_STEPS,
@@ -38,17 +39,43 @@ from cognimem.recall.focus import focus
 from cognimem.recall.fuse import for_request
 from cognimem.recall.graph import candidate_names
 from cognimem.recall.pairs import rank_answers
-from cognimem.recall.plan import StepKind, make_plan
+from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.profile import ProfileChoice
 from cognimem.recall.profile_read import explain_profile, profile_entries
 from cognimem.recall.rerank import Ranked, mmr, rerank
 from cognimem.recall.stated import give_way, is_theme
-from cognimem.recall.steps import StepOutput, StepRun, execute, timed
+from cognimem.recall.steps import StepOutput, StepRun, execute, mandates, timed
 from cognimem.recall.temporal import dated_signal
 from cognimem.store.base import ItemFilter
 from cognimem.store.roles import Store
 from cognimem.text.areas import AreaDescriptions
+
+# a streamed read's sections as each is ready: (section name, its entries)
+SectionSink = Callable[[str, list[Any]], Awaitable[None]]
+# the order a streamed read sends the sections the plan's steps fill (mandates go first,
+# before the plan runs): constraints, then facts, then the rest
+STREAMED_AFTER_MANDATES = (
+    "must_follow",
+    "consider",
+    "domain_facts",
+    "facts",
+    "preferences",
+    "needs_validation",
+    "learned_procedures",
+    "procedures",
+    "summaries",
+    "conflicts",
+)
+
+
+def without_step(plan: RetrievalPlan, kind: StepKind) -> RetrievalPlan:
+    """``plan`` without its ``kind`` step (a group left empty is dropped)."""
+    groups = (
+        StepGroup(tuple(s for s in g.steps if s.kind is not kind), g.skip_if_found)
+        for g in plan.groups
+    )
+    return RetrievalPlan(tuple(g for g in groups if g.steps), plan.budget_s)
 
 
 class Reader:
@@ -114,10 +141,13 @@ class Reader:
         timezone: str | None = None,
         explain: bool = False,
         session: str | None = None,
+        on_section: SectionSink | None = None,
     ) -> ContextPacket:
         """The packet for ``query`` in ``scope``; ``session`` (a session of the scope's
         user, which ``scope`` does not wall the read to) ranks that session's memories
-        up (the ``session`` signal)."""
+        up (the ``session`` signal). ``on_section`` is sent each section as soon as it
+        is final: the mandates before any search runs, the others once the plan's steps
+        are in (``STREAMED_AFTER_MANDATES``), all before the items are ranked."""
         # a scope's first read loads its search caches (1.7 s at 100k items on SQLite):
         # before the clock of the steps' timeouts and the plan's budget starts
         await self.store.load_scope(scope)
@@ -134,6 +164,11 @@ class Reader:
         analysis = analyze(
             query, reference_time, timezone, time_filter=config.time_filter, names=names
         )
+        early: tuple[StepOutput | None, StepReport] | None = None
+        if on_section is not None:  # before the classifier: it may ask an LLM
+            early = await self._stream_mandates(
+                scope, analysis, config, max_tokens, reference_time, on_section
+            )
         analysis, classify_report = await self._classify(analysis, config)
         meta: dict[str, Any] = {
             "intent": analysis.intent.value,
@@ -156,6 +191,8 @@ class Reader:
         config = for_request(config, analysis.decision and speaks_in_person(analysis.query))
         plan = make_plan(analysis, config, domain=domain is not None)
         meta["plan"] = plan.describe()
+        if early is not None:  # its step ran already
+            plan = without_step(plan, StepKind.MANDATES)
         run = StepRun(
             self.store,
             self.embed_query,
@@ -174,6 +211,11 @@ class Reader:
             outputs, reports = await execute(plan, run, started)
         finally:
             run.close()
+        if early is not None:
+            found, report = early
+            reports.insert(0, report)
+            if found is not None:
+                outputs[StepKind.MANDATES] = found
         if classify_report is not None:
             reports.insert(0, classify_report)
         degraded = [
@@ -193,7 +235,41 @@ class Reader:
             explain,
             themes_only,
             session,
+            on_section,
         )
+
+    async def _stream_mandates(
+        self,
+        scope: Scope,
+        analysis: QueryAnalysis,
+        config: RecallConfig,
+        max_tokens: int,
+        now: datetime,
+        on_section: SectionSink,
+    ) -> tuple[StepOutput | None, StepReport]:
+        """The mandates step run ahead of the plan, and its section sent as the packet
+        will have it (mandates are filled first, from the whole budget). Returns the
+        step's output and report for the read to keep."""
+        found, report = await timed(
+            StepKind.MANDATES.value, lambda: mandates(self.store, scope), config.step_timeout_s
+        )
+        report.results = found.count if found is not None else 0
+        entries = []
+        if found is not None and found.candidates:
+            by_id = {i.id: i for i in found.items}
+            inputs, _ = section_inputs(
+                {StepKind.MANDATES: found}, FactPicks.of({}), by_id, {}, analysis
+            )
+            sections, _, _ = assemble_sections(
+                SectionInputs(mandates=inputs.mandates),
+                max_tokens,
+                self.sections,
+                count_tokens,
+                now,
+            )
+            entries = sections.mandates
+        await on_section("mandates", entries)
+        return found, report
 
     async def _assemble(
         self,
@@ -208,6 +284,7 @@ class Reader:
         explain: bool,
         themes_only: bool,
         session: str | None,
+        on_section: SectionSink | None,
     ) -> ContextPacket:
         config, tenant = run.config, run.scope.tenant_id
         # -- items: fuse the ranked lists, add graph and key-lookup evidence ----------
@@ -229,6 +306,9 @@ class Reader:
         sections, reserved, dropped = assemble_sections(
             inputs_sections, max_tokens, self.sections, count_tokens, now
         )
+        if on_section is not None:
+            for name in STREAMED_AFTER_MANDATES:
+                await on_section(name, getattr(sections, name))
         shown = frozenset(
             [
                 *(e.id for _, name in SECTION_STEPS for e in getattr(sections, name)),

@@ -18,7 +18,8 @@ import numpy as np
 from cognimem.domain.layer import Domain
 from cognimem.domain.lookup import Found, look_up
 from cognimem.errors import DomainTimeout, ProviderError
-from cognimem.models import ItemKind, Scope, StepReport
+from cognimem.models import ItemKind, MemoryItem, Scope, StepReport
+from cognimem.models.directory import ItemText
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
@@ -50,14 +51,22 @@ MAX_GRAPH_EDGES = 5_000
 MAX_PROCEDURES = 200  # the user's most confident procedures a read matches against
 MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
 _STABLE_KINDS = (ItemKind.MANDATE, ItemKind.GUARDRAIL)
-VECTOR_STEPS = frozenset(
-    {StepKind.VECTOR, StepKind.MANDATES, StepKind.SUMMARIES, StepKind.PROCEDURES}
-)
+VECTOR_STEPS = frozenset({StepKind.VECTOR, StepKind.SUMMARIES, StepKind.PROCEDURES})
 # the steps that need the query's embedding (the fact steps score facts by meaning)
 EMBEDDING_STEPS = VECTOR_STEPS | {StepKind.CONSTRAINTS, StepKind.FACTS}
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+
+
+async def mandates(store: Store, scope: Scope) -> StepOutput:
+    """The mandates step: tier always, so every one of the scope's (newest first, at
+    most ``MAX_SECTION_ITEMS``) goes to the section's budget — one listing, neither the
+    query's embedding nor a vector search, so a streamed read sends them first. They
+    hold whatever the period the read asks about."""
+    flt = ItemFilter(scope=scope, kinds=_STABLE_KINDS)
+    found = await store.list_items(flt, ItemText(), MAX_SECTION_ITEMS)
+    return StepOutput([Candidate(i.id, 1.0) for i in found], items=found)
 
 
 @dataclass
@@ -71,6 +80,7 @@ class StepOutput:
     entity_names: list[str] = field(default_factory=list)
     procedures: list[ProcedureMatch] = field(default_factory=list)
     domain: list[Found] = field(default_factory=list)  # the domain's rows
+    items: list[MemoryItem] = field(default_factory=list)  # loaded whole (the mandates)
 
     @property
     def count(self) -> int:
@@ -152,16 +162,11 @@ class StepRun:
     def _search_of(self, kind: StepKind) -> tuple[ItemFilter, int]:
         if kind is StepKind.VECTOR:
             return self.flt, self.depth
-        kinds = {
-            StepKind.MANDATES: _STABLE_KINDS,
-            StepKind.SUMMARIES: (ItemKind.SUMMARY,),
-            StepKind.PROCEDURES: (ItemKind.PROCEDURE_HINT,),
-        }[kind]
         if kind is StepKind.SUMMARIES:  # summaries cover periods: the time filter holds
-            return replace(self.flt, kinds=kinds), 3
-        # mandates and procedures hold whatever the period
-        limit = MAX_SECTION_ITEMS if kind is StepKind.MANDATES else 3
-        return replace(self.flt, kinds=kinds, since=None, until=None, period=None), limit
+            return replace(self.flt, kinds=(ItemKind.SUMMARY,)), 3
+        # procedures hold whatever the period
+        kinds = (ItemKind.PROCEDURE_HINT,)
+        return replace(self.flt, kinds=kinds, since=None, until=None, period=None), 3
 
     async def _vector_batch(self, kinds: tuple[StepKind, ...]) -> dict[StepKind, list[Candidate]]:
         vector = await asyncio.shield(self.embedding())
@@ -210,6 +215,8 @@ class StepRun:
             return StepOutput(await self.store.lexical_search(self.flt, terms, self.depth))
         if kind in VECTOR_STEPS:
             return await self.vector_step(kind)
+        if kind is StepKind.MANDATES:
+            return await mandates(self.store, self.scope)
         if kind is StepKind.CONSTRAINTS:
             rows, _ = await asyncio.shield(self.fact_rows())
             if not rows.ids:

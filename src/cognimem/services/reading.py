@@ -21,6 +21,7 @@ from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.recall.profile import ProfileConfig
+from cognimem.recall.retrieve import SectionSink
 from cognimem.services.components import Components
 from cognimem.services.procedures import ProcedureService
 from cognimem.services.revision import RevisionService
@@ -132,6 +133,7 @@ class ReadService:
         timezone: str | None,
         explain: bool,
         session_only: bool = False,
+        on_section: SectionSink | None = None,
     ) -> ContextPacket:
         parts = self._parts
         parts.require_open()
@@ -175,6 +177,7 @@ class ReadService:
             timezone=timezone,
             explain=explain,
             session=session,
+            on_section=on_section,
         )
         await parts.store.record_access(target.tenant_id, loaded_ids(packet), now)
         return packet

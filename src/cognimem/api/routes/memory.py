@@ -3,6 +3,7 @@ forget, get, history, export and import."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -30,6 +31,7 @@ from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.scope import ID_PATTERN
+from cognimem.recall.retrieve import SectionSink
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +98,9 @@ async def write_batch(
     return _written(request, result, response)
 
 
-async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket:
+async def _read(
+    mem: Memory, body: ReadRequest, tenant_id: str, on_section: SectionSink | None = None
+) -> ContextPacket:
     return await mem.read(
         body.query,
         scope=body.scope.for_tenant(tenant_id),
@@ -111,6 +115,7 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
         timezone=body.timezone,
         explain=body.explain,
         session_only=body.session_only,
+        on_section=on_section,
     )
 
 
@@ -141,7 +146,8 @@ def _sse(event: str, data: Any) -> str:
     response_class=StreamingResponse,
     responses={
         200: {
-            "description": "server-sent events: section, item, done",
+            "description": "server-sent events: section (each as soon as it is final:"
+            " mandates first), item, done (the whole packet)",
             "content": {"text/event-stream": {}},
         },
         **documented(400, 502),
@@ -150,22 +156,45 @@ def _sse(event: str, data: Any) -> str:
 async def read_stream(
     body: ReadRequest, request: Request, mem: Mem, caller: Caller
 ) -> StreamingResponse:
-    """The packet as server-sent events: one ``section`` event per non-empty section,
-    one ``item`` event per memory (best first), then ``done`` (tokens, degraded,
-    steps). Errors before the first event are ordinary JSON error responses."""
-    packet = await _read(mem, body, caller.tenant_id)
-    _observe(request, packet)
+    """The read as server-sent events, each section sent as soon as it is final: one
+    ``section`` event per section (``{"name", "entries"}``; the mandates before any
+    search runs, then the constraints, facts and the rest), one ``item`` event per
+    ranked memory (best first), then ``done`` with the whole packet. Errors before the
+    first event are ordinary JSON error responses; a failure after it is an ``error``
+    event."""
+    events: asyncio.Queue[str] = asyncio.Queue()
 
-    async def events() -> AsyncIterator[str]:
-        for name, entries in packet.sections.model_dump(mode="json").items():
-            if entries:
-                yield _sse("section", {"name": name, "entries": entries})
+    async def on_section(name: str, entries: list[Any]) -> None:
+        dumped = [e.model_dump(mode="json") for e in entries]
+        events.put_nowait(_sse("section", {"name": name, "entries": dumped}))
+
+    reading = asyncio.ensure_future(_read(mem, body, caller.tenant_id, on_section))
+    first = asyncio.ensure_future(events.get())
+    await asyncio.wait({reading, first}, return_when=asyncio.FIRST_COMPLETED)
+    if not first.done():  # the read ended before its first section: it failed
+        first.cancel()
+        await reading  # raises: an ordinary JSON error answer
+
+    async def stream() -> AsyncIterator[str]:
+        yield first.result()
+        while not (reading.done() and events.empty()):
+            waiting = asyncio.ensure_future(events.get())
+            await asyncio.wait({reading, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if waiting.done():
+                yield waiting.result()
+            else:
+                waiting.cancel()
+        try:
+            packet = reading.result()
+        except CognimemError as exc:
+            yield _sse("error", {"type": exc.type, "message": exc.message})
+            return
+        _observe(request, packet)
         for item in packet.items:
             yield _sse("item", item.model_dump(mode="json"))
-        done = packet.model_dump(mode="json", exclude={"items", "sections", "explain"})
-        yield _sse("done", done)
+        yield _sse("done", packet.model_dump(mode="json"))
 
-    return StreamingResponse(events(), media_type="text/event-stream")
+    return StreamingResponse(stream(), media_type="text/event-stream")
 
 
 @router.post("/turn", response_model=Turn, responses=_queued(Turn) | documented(400, 409, 502))
