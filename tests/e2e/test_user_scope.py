@@ -49,7 +49,7 @@ READS: dict[str, Call] = {
 async def three_writers(memory: Any) -> None:
     await memory.write(ALICE, user_id="alice")
     await memory.write(BOB, user_id="bob")
-    await memory.write(NOBODY)  # a write may leave the user out: stored with no user
+    await memory.write(NOBODY, scope={"level": "organisation"})  # no user: the organisation's
 
 
 async def stored_items(memory: Memory) -> int:
@@ -237,7 +237,7 @@ def test_http_refuses_an_empty_id_and_an_implicit_tenant_wide_call(api: httpx.Cl
 def test_http_all_users_reads_every_user(api: httpx.Client) -> None:
     for content, user in ((ALICE, "alice"), (BOB, "bob")):
         api.post("/v1/memory/write", json={"content": content, "scope": {"user_id": user}})
-    api.post("/v1/memory/write", json={"content": NOBODY})
+    api.post("/v1/memory/write", json={"content": NOBODY, "scope": {"level": "organisation"}})
     query = {"query": "what is the dog called?", "limit": 10}
     everyone = api.post("/v1/memory/read", json={**query, "scope": {"all_users": True}}).json()
     assert {i["text"] for i in everyone["items"]} == {ALICE, BOB, NOBODY}

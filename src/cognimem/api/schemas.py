@@ -73,6 +73,20 @@ class ScopeFields(BaseModel):
         return {**data, "tenant_id": tenant_id}
 
 
+class WriteScope(ScopeFields):
+    """The scope of a write: ``user_id`` (or ``agent_id``), or ``level:
+    "organisation"`` for the organisation's memory (no user, agent or session), which
+    every user's read includes. Neither is a 422 naming ``scope.level``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: Literal["organisation"] | None = Field(
+        default=None,
+        description="organisation: the tenant's (and namespace's) memory, no user; its"
+        " mandates and guardrails reach every user's read.",
+    )
+
+
 class ReadScope(ScopeFields):
     """The scope of a call that reads or forgets stored memories (read, turn, forget,
     export, stats, the knowledge and session listings): ``user_id``, or ``all_users:
@@ -121,14 +135,14 @@ def _profile() -> Any:
 class WriteRequest(Message):
     model_config = ConfigDict(extra="forbid")
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
+    scope: WriteScope = Field(default_factory=WriteScope)
     profile: str = _profile()
 
 
 class WriteBatchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
+    scope: WriteScope = Field(default_factory=WriteScope)
     messages: list[Message] = Field(min_length=1)
     profile: str = _profile()
 

@@ -24,6 +24,7 @@ from cognimem.cli.common import (
 from cognimem.memory import Memory
 from cognimem.models import MemoryItem
 from cognimem.models.admin import ForgetResult
+from cognimem.models.arguments import ORGANISATION
 from cognimem.recall.overrides import assignments
 
 
@@ -37,14 +38,24 @@ def remember(
             help="chat, document, mandate, guardrail, tool_discovery, tool_gotcha or learning."
         ),
     ] = "chat",
+    organisation: Annotated[
+        bool,
+        typer.Option(
+            "--organisation",
+            help="The organisation's memory (no --user): its mandates reach every user.",
+        ),
+    ] = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Write one message (and print the facts it created or changed)."""
+    """Write one message (and print the facts it created or changed): a user's
+    (--user), or the organisation's (--organisation)."""
 
     async def go() -> None:
         async with Memory.open(db) as mem:
-            scope = {"tenant_id": tenant}
+            scope: dict[str, str] = {"tenant_id": tenant}
+            if organisation:
+                scope["level"] = ORGANISATION
             result = await mem.write(text, scope=scope, user_id=user, name=name, profile=profile)
             k = result.knowledge
             changed = await mem.store.get_facts(tenant, [*k.facts_created, *k.facts_reinforced])

@@ -45,6 +45,44 @@ def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
         raise invalid_input(exc, "scope") from exc
 
 
+# the levels a write may name in place of a user (scope.level)
+ORGANISATION = "organisation"
+LEVEL_REQUIRED = (
+    "a write names whose memory it is: scope.user_id (or scope.agent_id), or"
+    " scope.level = \"organisation\" for the organisation's, which every user's read"
+    " includes"
+)
+
+
+def make_write_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
+    """The scope of a write: a user's (or an agent's), or the organisation's — the
+    tenant's and namespace's, no user, no agent — only when it says so with
+    ``scope["level"] = "organisation"``: a user id left unset by mistake never writes
+    what every user reads (``InvalidInput`` naming ``scope.level``)."""
+    level: object = None
+    if isinstance(scope, Mapping) and "level" in scope:
+        level = scope["level"]
+        scope = {k: v for k, v in scope.items() if k != "level"}
+    target = make_scope(scope, **fields)
+    if level is None:
+        if target.user_id is None and target.agent_id is None:
+            raise InvalidInput(LEVEL_REQUIRED, field="scope.level")
+        return target
+    if level != ORGANISATION:
+        raise InvalidInput(
+            f"scope.level: {level!r} is not a level a write names ({ORGANISATION!r})",
+            field="scope.level",
+        )
+    for name in ("user_id", "agent_id", "session_id"):
+        if getattr(target, name) is not None:
+            raise InvalidInput(
+                f"an organisation write belongs to no user, agent or session: leave out"
+                f" scope.{name}",
+                field=f"scope.{name}",
+            )
+    return target
+
+
 def make_read_scope(
     scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
 ) -> Scope:

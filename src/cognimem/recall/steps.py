@@ -60,12 +60,16 @@ log = logging.getLogger(__name__)
 
 
 async def mandates(store: Store, scope: Scope) -> StepOutput:
-    """The mandates step: tier always, so every one of the scope's (newest first, at
-    most ``MAX_SECTION_ITEMS``) goes to the section's budget — one listing, neither the
-    query's embedding nor a vector search, so a streamed read sends them first. They
-    hold whatever the period the read asks about."""
-    flt = ItemFilter(scope=scope, kinds=_STABLE_KINDS)
-    found = await store.list_items(flt, ItemText(), MAX_SECTION_ITEMS)
+    """The mandates step: tier always, so every one of the organisation's (no user, no
+    agent: the rules a company writes once) and then of the scope's own (each newest
+    first, at most ``MAX_SECTION_ITEMS`` of each) goes to the section's budget — one
+    listing, neither the query's embedding nor a vector search, so a streamed read
+    sends them first. They hold whatever the period the read asks about."""
+    flt = ItemFilter(scope=scope, kinds=_STABLE_KINDS, with_organisation=True)
+    listed = await store.list_items(flt, ItemText(), 2 * MAX_SECTION_ITEMS)
+    shared = [i for i in listed if i.scope.user_id is None and i.scope.agent_id is None]
+    own = [i for i in listed if i.scope.user_id is not None or i.scope.agent_id is not None]
+    found = [*shared[:MAX_SECTION_ITEMS], *own[:MAX_SECTION_ITEMS]]
     return StepOutput([Candidate(i.id, 1.0) for i in found], items=found)
 
 

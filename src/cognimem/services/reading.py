@@ -10,7 +10,7 @@ from typing import Any
 
 from cognimem.errors import InvalidInput, UsageError
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, Turn
-from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
+from cognimem.models.arguments import ORGANISATION, ScopeLike, make_message, make_read_scope
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.recall import Reader, RecallConfig, get_preset
@@ -239,9 +239,13 @@ class ReadService:
             explain=False,
             session_only=session_only,
         )
+        # a tenant-wide turn (all_users, said explicitly) stores at the organisation level
+        owner: ScopeLike = target
+        if target.user_id is None and target.agent_id is None:
+            owner = {**target.model_dump(), "level": ORGANISATION}
         stored = await self._writing.write_batch(
             messages,
-            scope=target,
+            scope=owner,
             user_id=None,
             agent_id=None,
             session_id=None,

@@ -11,11 +11,12 @@ from cognimem.ingest import WriteFunnel
 from cognimem.ingest.extract.llm import LLMExtractor
 from cognimem.ingest.funnel import Processed
 from cognimem.models import Message, Role, WriteResult
-from cognimem.models.arguments import ScopeLike, make_message, make_scope
+from cognimem.models.arguments import ScopeLike, make_message, make_write_scope
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.tokens import count_tokens
 from cognimem.services.components import Components
 from cognimem.services.sessions import SessionService
+from cognimem.text.validate import validate_messages
 
 
 class WriteService:
@@ -84,8 +85,10 @@ class WriteService:
         profile: str | IngestProfile,
     ) -> WriteResult:
         self._parts.require_open()
-        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
         parsed = [make_message(m, f"messages[{i}]") for i, m in enumerate(messages)]
+        # a message's own problem is named before a missing level
+        validate_messages(parsed, self._parts.settings.ingest)
+        target = make_write_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
         await self._sessions.check_open(target)
         return await self._funnel.write(parsed, target, profile=profile)
 

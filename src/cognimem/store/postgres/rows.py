@@ -166,13 +166,20 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
     s = flt.scope
     clauses = [f"{p}tenant_id = {params.add(s.tenant_id)}"]
     clauses.append(f"{p}namespace = {params.add(s.namespace)}")
-    for column, value in (
-        ("user_id", s.user_id),
-        ("agent_id", s.agent_id),
-        ("session_id", s.session_id),
-    ):
-        if value is not None:
-            clauses.append(f"{p}{column} = {params.add(value)}")
+    own = [
+        f"{p}{column} = {params.add(value)}"
+        for column, value in (
+            ("user_id", s.user_id),
+            ("agent_id", s.agent_id),
+            ("session_id", s.session_id),
+        )
+        if value is not None
+    ]
+    if flt.with_organisation and own:
+        organisation = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
+        clauses.append(f"(({' AND '.join(own)}) OR ({organisation}))")
+    else:
+        clauses += own
     clauses.append(f"{p}status = ANY({params.add([st.value for st in flt.statuses])}::text[])")
     if flt.kinds is not None:
         clauses.append(f"{p}kind = ANY({params.add([k.value for k in flt.kinds])}::text[])")

@@ -35,14 +35,20 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
     s = flt.scope
     clauses = [f"{p}tenant_id = ?", f"{p}namespace = ?"]
     params: list[object] = [s.tenant_id, s.namespace]
+    own = []
     for column, value in (
         ("user_id", s.user_id),
         ("agent_id", s.agent_id),
         ("session_id", s.session_id),
     ):
         if value is not None:
-            clauses.append(f"{p}{column} = ?")
+            own.append(f"{p}{column} = ?")
             params.append(value)
+    if flt.with_organisation and own:
+        organisation = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
+        clauses.append(f"(({' AND '.join(own)}) OR ({organisation}))")
+    else:
+        clauses += own
     clauses.append(f"{p}status IN ({', '.join('?' * len(flt.statuses))})")
     params += [st.value for st in flt.statuses]
     if flt.kinds is not None:
