@@ -36,7 +36,7 @@ services:
 	bash scripts/provision-browser.sh
 
 test: lint typecheck services
-	$(BIN)/pytest -q --cov --cov-report=term:skip-covered
+	$(BIN)/pytest -q --cov --cov-report=term:skip-covered --durations=10
 
 bench: install
 	$(BIN)/python benchmarks/locomo_dev.py
