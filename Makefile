@@ -36,6 +36,8 @@ services:
 	bash scripts/provision-browser.sh
 
 test: lint typecheck services
+	cd sdk/typescript && npm ci && npm run build
+	cd sdk/typescript && COGNIMEM_BIN=$(abspath $(BIN))/cognimem npm test
 	$(BIN)/pytest -q --cov --cov-report=term:skip-covered --durations=10
 
 bench: install

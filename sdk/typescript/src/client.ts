@@ -5,7 +5,7 @@
  * thrown as the class of `./errors.js` it names.
  */
 
-import { InvalidInput, NotFound, UsageError } from "./errors.js";
+import { ClientError, InvalidInput, NotFound, snippet, UsageError } from "./errors.js";
 import { type ClientOptions, DEFAULT_BASE_URL, Http, NDJSON } from "./http.js";
 import type {
   ContextPacket,
@@ -236,10 +236,10 @@ export class MemoryClient {
       pending += decoder.decode(chunk.value, { stream: true });
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) yield JSON.parse(line) as ExportRecord;
+      for (const line of lines) if (line.trim()) yield exportRecord(line, response.status);
     }
     pending += decoder.decode();
-    if (pending.trim()) yield JSON.parse(pending) as ExportRecord;
+    if (pending.trim()) yield exportRecord(pending, response.status);
   }
 
   /** Import records written by `export` (idempotent); the counts of rows imported. */
@@ -410,5 +410,14 @@ export class MemoryClient {
       explain: explain ?? false,
       ...defined({ ...rest }),
     };
+  }
+}
+
+/** One line of an export; a line that is not JSON is a `ClientError`. */
+function exportRecord(line: string, status: number): ExportRecord {
+  try {
+    return JSON.parse(line) as ExportRecord;
+  } catch {
+    throw new ClientError(`unexpected export line: ${snippet(line)}`, { status, body: line });
   }
 }

@@ -1,7 +1,12 @@
 // Every method of MemoryClient against a real `cognimem serve` (SQLite), as a user
 // calls it: what comes back, what the server keeps, and the errors it names.
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 import {
   Conflict,
@@ -14,6 +19,8 @@ import {
 } from "../dist/index.js";
 import { startServer } from "./server.mjs";
 
+const PACKAGE = dirname(dirname(fileURLToPath(import.meta.url)));
+const run = promisify(execFile);
 const T0 = new Date("2024-06-15T12:00:00Z");
 let server;
 let mem;
@@ -261,5 +268,29 @@ describe("errors", () => {
     const port = new URL(server.baseUrl).port;
     const gone = new MemoryClient(`http://127.0.0.1:${Number(port) === 1 ? 2 : 1}`);
     await assert.rejects(gone.health(), TransportError);
+  });
+});
+
+describe("docs/typescript.md", () => {
+  test("the example type-checks and runs", async () => {
+    const doc = readFileSync(join(PACKAGE, "..", "..", "docs", "typescript.md"), "utf8");
+    const match = /<!-- doc-test: typescript -->\n```ts\n([\s\S]*?)```/.exec(doc);
+    assert.ok(match, "no example marked <!-- doc-test: typescript --> in docs/typescript.md");
+    // inside the package, so `import ... from "cognimem"` is the package itself
+    const dir = join(PACKAGE, ".doc-example");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    writeFileSync(join(dir, "example.ts"), match[1]);
+    const tsc = join(PACKAGE, "node_modules", "typescript", "bin", "tsc");
+    const flags = ["--strict", "--target", "es2022", "--module", "nodenext"];
+    flags.push("--lib", "es2022,dom", "--types", "node", "--rootDir", dir);
+    flags.push("--outDir", join(dir, "out"));
+    await run(process.execPath, [tsc, ...flags, join(dir, "example.ts")]).catch((error) => {
+      assert.fail(`tsc refused the example:\n${error.stdout}${error.stderr}`);
+    });
+    const env = { ...process.env, COGNIMEM_URL: server.baseUrl, COGNIMEM_API_KEY: server.apiKey };
+    const { stdout } = await run(process.execPath, [join(dir, "out", "example.js")], { env });
+    assert.equal(stdout, "must follow: I'm allergic to shellfish\nrefused: scope.user_id\n");
+    rmSync(dir, { recursive: true, force: true });
   });
 });

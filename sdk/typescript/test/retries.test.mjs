@@ -138,6 +138,15 @@ test("an answer that is not cognimem's is a ClientError with status and body", a
   await assert.rejects(mem.health(), (exc) => exc instanceof ClientError && exc.message === "Teapot: short and stout");
   script({ status: 200, headers: { "Content-Type": "text/plain" }, body: "not json" });
   await assert.rejects(mem.health(), (exc) => exc instanceof ClientError && exc.status === 200);
+  script({ status: 200, headers: { "Content-Type": "application/x-ndjson" }, body: '{"type":"header","data":{}}\nnot json\n' });
+  const read = [];
+  await assert.rejects(
+    (async () => {
+      for await (const record of mem.export({ user_id: "u" })) read.push(record.type);
+    })(),
+    (exc) => exc instanceof ClientError && exc.body === "not json",
+  );
+  assert.deepEqual(read, ["header"]);
 });
 
 test("no answer in time is a TransportError", async () => {
