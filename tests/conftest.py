@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-import httpx
 import pytest
 from hypothesis import settings as hypothesis_settings
 
@@ -27,16 +26,6 @@ from tests import services
 hypothesis_settings.register_profile("cognimem", deadline=None, derandomize=True)
 hypothesis_settings.register_profile("explore", deadline=None, max_examples=500)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "cognimem"))
-
-# httpx waits 5 s for an answer by default; on a busy 2-core machine (CI at load 15) one
-# request to a test server can take longer, and a test failed on ReadTimeout while
-# checking a 422's body. Every client a test builds without a timeout of its own (and
-# httpx.get / post) waits as a patient caller would; the SDK's own default (30 s) is a
-# product setting and stays. httpx has no public default to set, so its one shared
-# default object is changed in place before any client copies it.
-_HTTPX_DEFAULT = httpx._config.DEFAULT_TIMEOUT_CONFIG
-_HTTPX_DEFAULT.connect = _HTTPX_DEFAULT.read = _HTTPX_DEFAULT.write = 120.0
-_HTTPX_DEFAULT.pool = 120.0
 
 # A read cuts a step at its time limit (2 s by default) and ranks without it: on a busy
 # 2-core machine a vector step cut short turns a test's ranking into a coin toss (BM25
