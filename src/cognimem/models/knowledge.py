@@ -55,6 +55,7 @@ class EntityType(StrEnum):
     PLACE = "place"
     ORGANIZATION = "organization"
     PET = "pet"
+    PRODUCT = "product"
     THING = "thing"
     EVENT = "event"
     CONCEPT = "concept"
@@ -148,6 +149,10 @@ class Fact(BaseModel):
     importance: float = 0.5
     revision: int = 1
     embedding_model: str | None = None
+    # how the fact was read, beyond its evidence: ``{"coreference": [{"said": "She",
+    # "name": "Sarah Jones", "evidence": "..."}]}`` when a pronoun or "my sister" in its
+    # sentence was resolved to the person it is about (``ingest/extract/coref.py``)
+    provenance: dict[str, Any] = Field(default_factory=dict)
 
     @property
     def is_constraint(self) -> bool:

@@ -89,7 +89,7 @@ FACT_COLUMNS = (
     " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
     " confidence_factors, reinforcement_count, last_validated_at, status, superseded_by,"
     " valid_from, valid_to, recorded_at, evidence_item_ids, evidence_event_ids, importance,"
-    " revision, embedding_model"
+    " revision, embedding_model, provenance"
 )
 ENTITY_COLUMNS = (
     "id, tenant_id, namespace, user_id, name, type, external_ref, properties, created_at"
@@ -289,6 +289,7 @@ def fact_from_row(row: Row, time: TimeDecoder) -> Fact:
         importance=row["importance"],
         revision=row["revision"],
         embedding_model=row["embedding_model"],
+        provenance=json.loads(row["provenance"]),
     )
 
 

@@ -62,6 +62,7 @@ _FACT_TYPES = [
     "float8",  # importance
     "int4",  # revision
     "text",  # embedding_model
+    "jsonb",  # provenance
     "vector",  # embedding
 ]
 # what a reconciliation may change; identity (key, subject, scope ...) never changes
@@ -205,7 +206,8 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
                     to_utc(f.last_validated_at), f.status.value, f.superseded_by,
                     decode_time(f.valid_from), decode_time(f.valid_to), to_utc(f.recorded_at),
                     json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
-                    f.importance, f.revision, f.embedding_model, embedding,
+                    f.importance, f.revision, f.embedding_model, json.dumps(f.provenance),
+                    embedding,
                 )
             )  # fmt: skip
         await conn.execute(

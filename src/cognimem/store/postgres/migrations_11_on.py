@@ -112,4 +112,13 @@ CREATE INDEX procedures_scope ON procedures (tenant_id, namespace, user_id, conf
     (16, "item_search_stats", search_stats.MIGRATION),
     # change numbers of items: the in-process lexical index catches up by them
     (17, "item_change_seq", item_changes.MIGRATION),
+    (
+        18,
+        "fact_provenance",
+        """
+-- how a fact was read beyond its evidence sentence: the pronouns and role words
+-- ("She", "my sister") resolved to the person it is about, with why
+ALTER TABLE facts ADD COLUMN provenance jsonb NOT NULL DEFAULT '{}';
+""",
+    ),
 ]

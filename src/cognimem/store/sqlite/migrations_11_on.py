@@ -111,4 +111,13 @@ CREATE TABLE procedures (
 CREATE INDEX procedures_scope ON procedures (tenant_id, namespace, user_id, confidence);
 """,
     ),
+    (
+        18,
+        "fact_provenance",
+        """
+-- how a fact was read beyond its evidence sentence: the pronouns and role words
+-- ("She", "my sister") resolved to the person it is about, with why
+ALTER TABLE facts ADD COLUMN provenance TEXT NOT NULL DEFAULT '{}';
+""",
+    ),
 ]
