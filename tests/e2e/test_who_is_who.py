@@ -44,7 +44,9 @@ async def test_she_is_the_sister_named_before(memory: Memory) -> None:
     assert lives.subject_entity_id == sarah.id
     packet = await memory.read("Where does Sarah Jones live?", user_id=U, explain=True)
     reasons = [e.reason for e in packet.explain or [] if e.id == lives.id]
-    assert reasons and reasons[0] is not None and '"She" is Sarah Jones' in reasons[0]
+    assert reasons
+    assert reasons[0] is not None
+    assert '"She" is Sarah Jones' in reasons[0]
 
 
 async def test_my_sister_and_he_without_a_match_stay_unresolved(memory: Memory) -> None:
