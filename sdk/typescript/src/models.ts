@@ -100,7 +100,7 @@ export interface Entity {
   created_at: string;
 }
 
-export type EntityType = "person" | "place" | "organization" | "pet" | "thing" | "event" | "concept" | "other";
+export type EntityType = "person" | "place" | "organization" | "pet" | "product" | "thing" | "event" | "concept" | "other";
 
 export interface EntityWithAliases {
   entity: Entity;
@@ -183,6 +183,7 @@ export interface Fact {
   importance: number;
   revision: number;
   embedding_model: string | null;
+  provenance: Record<string, unknown>;
 }
 
 export type FactCategory = "identity" | "preference" | "attribute" | "relationship" | "location" | "occupation" | "possession" | "event" | "goal" | "state" | "value" | "causal" | "policy" | "custom";
