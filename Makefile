@@ -12,7 +12,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 		{ echo "cognimem needs Python >= 3.11 (set PYTHON=python3.11)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server,postgres,redis,mcp,bge,dev,langgraph,langchain]'
+	$(BIN)/pip install --quiet -e '.[server,postgres,redis,mcp,bge,dev,langgraph,langchain,openai-agents,pydantic-ai,llamaindex]'
 	touch $@
 
 serve: install

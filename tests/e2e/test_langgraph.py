@@ -6,8 +6,6 @@ chat model sees, in its second turn, the constraint said in its first."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +22,6 @@ from cognimem import AsyncMemoryClient, Memory, MemoryClient, Settings, SyncMemo
 from cognimem.api import create_app
 from cognimem.integrations.langgraph import CognimemStore, MemoryHooks
 from cognimem.providers.fakes import HashingEmbedder
-from tests.conftest import child_env
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import serving
 
@@ -270,16 +267,3 @@ def test_the_hooks_need_a_user(tmp_path: Path) -> None:
         assert hooks.post_model_hook.invoke(state, config) == {}
         packet = hooks.pre_model_hook.invoke({"messages": [HumanMessage("dinner ideas?")]}, config)
         assert "shellfish" in packet["llm_input_messages"][0].text
-
-
-def test_importing_cognimem_loads_no_framework() -> None:
-    """The core install stays light: no framework is imported until an integration is."""
-    code = (
-        "import sys, cognimem, cognimem.client, cognimem.api\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'langgraph', 'langchain_core'}))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
