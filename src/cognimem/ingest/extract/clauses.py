@@ -101,6 +101,31 @@ _REPORTED = icase(
     r"thought|mentioned|claims|claimed|asked)\b"
 )
 _MEDICAL_REPORTER = frozenset({"my doctor", "my dentist", "my allergist", "my therapist"})
+# hearsay: what the speaker was told, not what they know ("Apparently I'm allergic ...")
+_HEARSAY = icase(r"^(?:apparently|supposedly|allegedly|reportedly)\b")
+# a denial of the past: what the speaker never did or was, or never said ("No, I never
+# lived in Seattle", "I was never a teacher"). It corrects a memory (lifecycle/revise.py
+# invalidates the fact it names) and states nothing to keep. A habit in the present ("I
+# never eat pork") is a rule and stays one; so is an experience in the perfect ("I've
+# never liked olives") unless the sentence says a memory is wrong
+_NEVER_DID = (
+    r"never (?:\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
+    r"drove|wrote|told|saw|thought|owned)\b"
+)
+_DENIAL = icase(
+    rf"\b(?:I|we) {_NEVER_DID}|\b(?:I|we) (?:was|were) never\b|\bdid(?:n't| not) (?:say|tell)\b|"
+    r"\byou(?:'ve| have)? got (?:it|that|this) wrong\b|\byou(?:'re| are) wrong\b"
+)
+_CORRECTION = icase(
+    r"^\W*(?:no|nope)\b|\b(?:that|it)(?:'s| is| was) (?:wrong|incorrect|not (?:right|true|"
+    r"correct))\b|\bnot true\b"
+)
+_PERFECT_DENIAL = icase(rf"\b(?:I|we)(?: have| had|'ve|'d) {_NEVER_DID}")
+# a joke taken back in the same sentence ("I'm a vegetarian, just kidding")
+_JOKE = icase(r"\b(?:just kidding|kidding|joking|jk)\b")
+# laughter: the sentence may be a joke; a constraint read from it would steer every
+# later answer, so laughter keeps the lasting facts and drops the constraints
+_LAUGHTER = icase(r"\b(?:lol|lmao|rofl|haha(?:ha)*|hehe)\b")
 _BE = {"i": "I'm", "we": "we're"}
 
 
@@ -163,11 +188,21 @@ def tidy(sentence: str) -> str:
 def is_statement(text: str) -> bool:
     """Whether a tidied sentence can state a fact: not a question, a hypothetical ("if I
     were vegetarian", "I wish ...") or reported speech ("she said ..."), except what a
-    doctor or therapist said."""
-    if _QUESTION.match(text) or _HYPOTHETICAL.search(text):
+    doctor or therapist said; nor hearsay ("apparently ..."), a denial of the past ("I
+    never lived in Seattle") or a joke taken back ("... just kidding")."""
+    if _QUESTION.match(text) or _HYPOTHETICAL.search(text) or _HEARSAY.match(text):
+        return False
+    if _DENIAL.search(text) or _JOKE.search(text):
+        return False
+    if _CORRECTION.search(text) and _PERFECT_DENIAL.search(text):
         return False
     reported = _REPORTED.search(text)
     return reported is None or reported.group("who").lower() in _MEDICAL_REPORTER
+
+
+def is_laughing(text: str) -> bool:
+    """Whether a sentence laughs at itself ("I'm allergic to exercise, lol")."""
+    return _LAUGHTER.search(text) is not None
 
 
 def clause_parts(sentence: str) -> list[str]:

@@ -1,7 +1,10 @@
 """The rule extractor: facts from chat messages with patterns only, no LLM.
 
 How a message is read. It is split into sentences; a question, a hypothetical ("if I
-were vegetarian", "I wish ...") or reported speech ("she said ...") yields no fact. A
+were vegetarian", "I wish ..."), reported speech ("she said ...") or hearsay
+("apparently ..."), a denial of the past ("No, I never lived in Seattle": revision
+invalidates the fact it names) or a joke taken back ("just kidding") yields no fact, and
+a sentence that laughs at itself ("lol") yields no constraint. A
 sentence is first read whole for a causal statement ("coffee gives me migraines"), then
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
 "I think", "really" dropped, "used to" / "no longer" / "anymore" turned into flags), its
@@ -69,6 +72,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import (
     Clause,
     clause_parts,
+    is_laughing,
     is_statement,
     prepare_clause,
     shield_stops,
@@ -197,6 +201,14 @@ class _Reader(
         text = shield_stops(tidy(evidence))
         if not text or not is_statement(text):
             return
+        before = len(self.facts)
+        self._statement(text, evidence)
+        if is_laughing(text):
+            self.facts[before:] = [
+                f for f in self.facts[before:] if f.category not in CONSTRAINT_CATEGORIES
+            ]
+
+    def _statement(self, text: str, evidence: str) -> None:
         self.condition = lead_condition(text)
         if self._causal(text, evidence):
             self._choices(text, evidence)  # "I avoid X because Y": the stance too
