@@ -20,7 +20,8 @@ Two levels, each where the behaviour lives:
   nothing (by reason for the single-sentence "nothing" passages).
 - **entities, aliases, pronouns, renewal** (what the store holds after resolution
   across turns): each passage is written turn by turn through ``Memory.write`` (SQLite
-  file, the hashing embedder, no LLM), one user per passage. Entity typing: the
+  file, the default local embedder unless ``--embedder hashing``, no LLM), one user
+  per passage. Entity typing: the
   stored entity named by the canonical name or an alias has the labelled type. Alias:
   the alias is on the canonical entity and names no other entity. Pronoun link: a fact
   written from the pronoun's turn has the antecedent as subject (right), another
@@ -216,12 +217,13 @@ class StoreScore:
     notes: list[str] = field(default_factory=list)
 
 
-async def score_store(passages: Sequence[Passage]) -> StoreScore:
+async def score_store(passages: Sequence[Passage], embedder: str = "local") -> StoreScore:
     out = StoreScore()
     wanted = [p for p in passages if p.entities or p.coref or p.restates is not None]
+    chosen = HashingEmbedder() if embedder == "hashing" else None  # None: the default
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/knowledge_set.db"
-        async with Memory.open(url, settings=Settings(), embedder=HashingEmbedder()) as memory:
+        async with Memory.open(url, settings=Settings(), embedder=chosen) as memory:
             for p in wanted:
                 await _passage(memory, p, out)
     return out
@@ -336,18 +338,20 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/knowledge_set.md")
     parser.add_argument("--split", choices=SPLITS, action="append")
+    parser.add_argument("--embedder", choices=("local", "hashing"), default="local")
     args = parser.parse_args(argv)
     passages = load()
     results = {}
     for name in args.split or SPLITS:
         part = [p for p in passages if p.split == name]
-        results[name] = (score_facts(part), asyncio.run(score_store(part)))
+        results[name] = (score_facts(part), asyncio.run(score_store(part, args.embedder)))
     counts = Counter((p.split, p.kind) for p in passages)
     header = "\n".join(
         [
             "# Knowledge set: the embedded write path on short chats (no LLM)",
             "",
-            "Command: `PYTHONPATH=src python benchmarks/knowledge_set.py`",
+            "Command: `PYTHONPATH=src python benchmarks/knowledge_set.py"
+            + ("`" if args.embedder == "local" else f" --embedder {args.embedder}`"),
             f"Set: {len(passages)} passages, "
             + ", ".join(f"{k} {s}: {n}" for (s, k), n in sorted(counts.items())),
         ]

@@ -19,6 +19,7 @@ from cognimem.ingest.extract.schema import Extractor
 from cognimem.ingest.gate import SECRET_MARK, find_secrets, mask_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder
+from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.understand import Understander, Understood
 from cognimem.models import (
     Event,
@@ -88,7 +89,13 @@ class WriteFunnel:
         self._count = count_tokens
         self._understander = Understander(store, embedder, settings.merge_similarity, llm_extractor)
         linker = None if domains is None else DomainLinker(domains, store)
-        self._knowledge = KnowledgeBuilder(store, EntityResolver(store), embedder.model_id, linker)
+        self._knowledge = KnowledgeBuilder(
+            store,
+            EntityResolver(store),
+            embedder.model_id,
+            linker,
+            Restatements(store, embedder),
+        )
 
     async def write(
         self,

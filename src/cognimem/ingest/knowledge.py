@@ -13,6 +13,7 @@ from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.reconcile import NewFact, reconcile
+from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
 from cognimem.models.fact_changes import LIVE
@@ -82,8 +83,10 @@ class KnowledgeBuilder:
         resolver: EntityResolver,
         embedding_model: str,
         domain: DomainLinker | None = None,
+        restatements: Restatements | None = None,
     ) -> None:
         self._store = store
+        self._restatements = restatements
         self._resolver = resolver
         self._model = embedding_model
         self._domain = domain
@@ -111,6 +114,8 @@ class KnowledgeBuilder:
             for f in stored:
                 if f.key in keys and (f.status in LIVE or f.valid_to is None):
                     current.setdefault(f.key, []).append(f)
+        if self._restatements is not None:
+            proposals = await self._restatements.renew(scope, proposals, current, vectors)
         outcome = reconcile(proposals, current, now)
         learned = _nicknames(proposals, resolved, scope)
         resolved.aliases += learned

@@ -151,6 +151,13 @@ class Clause:
         return not self.words.isdisjoint(lx.TRIGGERS[detector])
 
 
+def _trigger_words(text: str) -> frozenset[str]:
+    """The words a clause's triggers see: each as written and, for a contraction of
+    "is" / "has" or a possessive ("knee's been"), without its "'s"."""
+    found = tokens(text)
+    return frozenset([*found, *(w[:-2] for w in found if w.endswith("'s"))])
+
+
 def unify(text: str) -> str:
     """Quotes and apostrophes written one way, whitespace runs as one space."""
     for pattern, replacement in _UNIFY:
@@ -244,7 +251,7 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         past=past,
         anymore=anymore,
         change=change,
-        words=frozenset(tokens(f"{said} {base} {rewritten}")),
+        words=_trigger_words(f"{said} {base} {rewritten}"),
     )
 
 
