@@ -46,3 +46,22 @@ async def test_another_fact_of_the_family_is_not_a_restatement(local: Memory) ->
     facts = await local.facts(key="user:state:health", user_id="u")
     assert sorted(f.value for f in facts) == ["broke my toe", "knee hurts"]
     assert all(f.reinforcement_count == 1 for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "key"),
+    [
+        ("I never eat pork.", "I never eat shellfish.", "user:policy"),
+        ("My knee hurts.", "My back hurts.", "user:state:health"),
+    ],
+)
+async def test_a_close_statement_about_another_thing_stands_on_its_own(
+    local: Memory, first: str, second: str, key: str
+) -> None:
+    """The local model puts each pair above the paraphrase floor (0.66, 0.67): alike in
+    wording, about different things, and neither may swallow the other."""
+    await local.write(Message(content=first, occurred_at=T0), user_id="u")
+    await local.write(Message(content=second, occurred_at=T0 + timedelta(days=1)), user_id="u")
+    facts = await local.facts(key=key, user_id="u")
+    assert len(facts) == 2, [(f.key, f.value) for f in facts]
+    assert all(f.reinforcement_count == 1 for f in facts)

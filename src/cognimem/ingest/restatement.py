@@ -10,7 +10,10 @@ without the value: same subject, category and predicate) of the same polarity; w
 the two statements' embeddings are at least :data:`PARAPHRASE_FLOOR` alike (cosine),
 the proposal takes the stored fact's key and value, so reconciliation reinforces that
 fact with the new message as evidence. Below the floor the new fact stands on its own
-("My back hurts too" beside "My knee hurts").
+("My back hurts too" beside "My knee hurts"). Closeness alone is not enough: "I never
+eat shellfish" is 0.66 alike to "I never eat pork" and "My back hurts" 0.67 to "My knee
+hurts" with the default local model, so a restatement must also be about the same thing
+— the first content word of the two values (:func:`about`: "knee", "pork") is the same.
 """
 
 from __future__ import annotations
@@ -27,12 +30,24 @@ from cognimem.models.knowledge import Fact
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.base import FactQuery
 from cognimem.store.roles import KnowledgeStore
+from cognimem.text.tokens import tokens
 
 # Chosen on the tune half of benchmarks/data/knowledge_set.jsonl (restatement pairs,
 # default local embedder): restatements scored 0.605-0.909, other facts of the same
 # family 0.204-0.526; the floor sits in the middle of that gap
 PARAPHRASE_FLOOR = 0.57
 _MULTI_VALUED_PARTS = 4  # subject:category:predicate:value
+# words that open a value without saying what it is about ("my knee", "no pork")
+_OPENERS = frozenset({"a", "an", "the", "my", "no", "not", "never", "i", "i'm", "to", "of"})
+
+
+def about(value: str) -> str | None:
+    """What a fact's value is about: its first word that is not an opener, without a
+    possessive ("knee" of "my knee's been killing me")."""
+    for word in tokens(value):
+        if word not in _OPENERS:
+            return word.removesuffix("'s")
+    return None
 
 
 def family(key: str) -> str | None:
@@ -93,7 +108,10 @@ class Restatements:
         same_family = [
             f
             for f in rivals
-            if f.key != new.key and family(f.key) == family(new.key) and f.polarity == new.polarity
+            if f.key != new.key
+            and family(f.key) == family(new.key)
+            and f.polarity == new.polarity
+            and about(f.value) == about(new.value)
         ]
         scored = [(_cosine(known[new.text], known[f.text]), f) for f in same_family]
         scored = [(score, f) for score, f in scored if score >= self._floor]
