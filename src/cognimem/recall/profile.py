@@ -42,13 +42,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 import numpy as np
 
 from cognimem.blas import single_threaded
 from cognimem.models.knowledge import BINDING_CATEGORIES, Fact
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.decay import AGING_BELOW, effective_confidence
+from cognimem.recall.decay import AGING_BELOW, FACT_HALF_LIVES, effective_confidence
 
 __all__ = [
     "Profile",
@@ -137,6 +138,53 @@ class Profile:
             for f in (*s.statements, *s.supersedes):
                 out[f.id] = s
         return out
+
+    @cached_property
+    def columns(self) -> _Columns:
+        """The entries as arrays, built once per profile, so a read scores them all in
+        a few numpy operations (a scope may hold hundreds of constraints)."""
+        return _Columns.of(self.entries)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Per statement (grouped by entry, in entry order): its entry, fact row, stored
+    confidence, half-life and validation time; per entry: where its statements start,
+    whether it binds, its crowding, importance and newest validation time."""
+
+    entry: np.ndarray
+    rows: np.ndarray
+    confidence: np.ndarray
+    half_life_s: np.ndarray
+    validated: np.ndarray
+    starts: np.ndarray
+    binding: np.ndarray
+    crowding: np.ndarray
+    importance: np.ndarray
+    newest: np.ndarray
+
+    @classmethod
+    def of(cls, entries: Sequence[Standing]) -> _Columns:
+        statements = [
+            (i, r, f)
+            for i, s in enumerate(entries)
+            for r, f in zip(s.rows, s.statements, strict=True)
+        ]
+        validated = np.array([f.last_validated_at.timestamp() for _, _, f in statements])
+        entry = np.array([i for i, _, _ in statements], dtype=np.int64)
+        starts = np.searchsorted(entry, np.arange(len(entries)))
+        return cls(
+            entry=entry,
+            rows=np.array([r for _, r, _ in statements], dtype=np.int64),
+            confidence=np.array([f.confidence for _, _, f in statements]),
+            half_life_s=np.array([FACT_HALF_LIVES[f.category] * 86_400 for _, _, f in statements]),
+            validated=validated,
+            starts=starts,
+            binding=np.array([s.fact.category in BINDING_CATEGORIES for s in entries]),
+            crowding=np.array([s.crowding for s in entries]),
+            importance=np.array([max(f.importance for f in s.statements) for s in entries]),
+            newest=np.maximum.reduceat(validated, starts) if len(entries) else validated,
+        )
 
 
 @dataclass(frozen=True)
@@ -270,44 +318,49 @@ def choose(
     """The entries that bear on a request, best first: ``semantic``, ``area`` and
     ``tagged`` are per fact row (cosine with the request, shares one of its decision
     areas, shares one of its scope tags); ``at`` is the read's reference time."""
-    out: list[ProfileEntry] = []
-    for s in profile.entries:
-        binding = s.fact.category in BINDING_CATEGORIES
-        if not binding and s.confidence_at(at) < AGING_BELOW:
-            continue  # stale: decayed out
-        sem = max(float(semantic[r]) for r in s.rows)
-        shares_area = any(bool(area[r]) for r in s.rows)
-        shares_tag = any(bool(tagged[r]) for r in s.rows)
-        if not shares_tag and sem < config.evidence_floor:
-            continue  # no evidence of bearing on the request
-        newest = max(f.last_validated_at for f in s.statements)
-        age_days = max((at - newest).total_seconds(), 0.0) / 86_400
-        recency = 0.5 ** (age_days / config.recency_days)
-        importance = max(f.importance for f in s.statements)
+    entries = profile.entries
+    if not entries:
+        return []
+    c = profile.columns
+    t = at.timestamp()
+    with np.errstate(over="ignore"):
+        decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
+    confidence = np.maximum.reduceat(decayed, c.starts)
+    sem = np.maximum.reduceat(np.asarray(semantic, dtype=np.float64)[c.rows], c.starts)
+    shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
+    shares_tag = np.logical_or.reduceat(np.asarray(tagged, dtype=bool)[c.rows], c.starts)
+    recency = 0.5 ** (np.maximum(t - c.newest, 0.0) / 86_400 / config.recency_days)
+    score = (
+        sem
+        - config.crowding_weight * c.crowding
+        + config.area_weight * shares_area
+        + config.tag_weight * shares_tag
+        + config.importance_weight * c.importance
+        + config.recency_weight * recency
+        + config.kind_weight * c.binding
+    )
+    live = c.binding | (confidence >= AGING_BELOW)  # a stale one decayed out
+    evident = shares_tag | (sem >= config.evidence_floor)  # some evidence of bearing
+    candidates = np.flatnonzero(live & evident)
+    if not len(candidates):
+        return []
+    rounded = np.round(score, 4)
+    floor = rounded[candidates].max() - config.within
+    out = []
+    for i in candidates[rounded[candidates] >= floor]:
+        st = entries[i]
         signals = {
             "profile": 1.0,
-            "semantic": round(sem, 4),
-            "crowding": s.crowding,
-            "area": 1.0 if shares_area else 0.0,
-            "tags": 1.0 if shares_tag else 0.0,
-            "importance": round(importance, 4),
-            "recency": round(recency, 4),
-            "binding": 1.0 if binding else 0.0,
-            "merged": float(len(s.paraphrases)),
-            "supersedes": float(len(s.supersedes)),
+            "semantic": round(float(sem[i]), 4),
+            "crowding": st.crowding,
+            "area": 1.0 if shares_area[i] else 0.0,
+            "tags": 1.0 if shares_tag[i] else 0.0,
+            "importance": round(float(c.importance[i]), 4),
+            "recency": round(float(recency[i]), 4),
+            "binding": 1.0 if c.binding[i] else 0.0,
+            "merged": float(len(st.paraphrases)),
+            "supersedes": float(len(st.supersedes)),
         }
-        score = (
-            sem
-            - config.crowding_weight * s.crowding
-            + config.area_weight * signals["area"]
-            + config.tag_weight * signals["tags"]
-            + config.importance_weight * importance
-            + config.recency_weight * recency
-            + config.kind_weight * signals["binding"]
-        )
-        out.append(ProfileEntry(s, round(score, 4), signals))
+        out.append(ProfileEntry(st, float(rounded[i]), signals))
     out.sort(key=lambda e: (-e.score, e.standing.fact.id))
-    if out:
-        floor = out[0].score - config.within
-        out = [e for e in out if e.score >= floor]
     return out
