@@ -17,8 +17,9 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import INNER_STOP, icase
+from cognimem.text.mention import precision
 from cognimem.text.sentences import inner_stops, split_sentences
-from cognimem.text.temporal import TimeMention, find_times
+from cognimem.text.temporal import DateOrder, TimeMention, find_times
 from cognimem.text.tokens import tokens
 
 __all__ = [
@@ -255,19 +256,33 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
     )
 
 
-def event_period(text: str, reference: datetime) -> tuple[datetime, datetime] | None:
+def event_period(
+    text: str,
+    reference: datetime,
+    *,
+    after: tuple[datetime, datetime] | None = None,
+    date_order: DateOrder | None = None,
+) -> tuple[datetime, datetime] | None:
     """When what ``text`` tells of happened, as ``[start, end)`` (UTC): its most specific
-    time expression (the shortest period; the first of equals), resolved against
+    time expression (the finest granularity, then the shortest period; the first of
+    equals: :func:`cognimem.text.mention.precision`), resolved against
     ``reference`` (when it was said) and read forwards in a sentence that looks ahead
     ("I'll see them on Friday"); ``None`` when it names no time. "My school event last
     week ... since I started three years ago" tells of last week; "made dinner last
-    night", said on 4 May, tells of 3 May."""
+    night", said on 4 May, tells of 3 May. ``after`` is the event the conversation told
+    of before ("two days later" counts from it; each sentence's event becomes the next
+    one's); ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`)."""
     best: TimeMention | None = None
     for sentence in split_sentences(text):
         ahead = _FUTURE.search(sentence) is not None
-        for mention in find_times(sentence, reference, prefer_future=ahead):
-            if best is None or mention.end - mention.start < best.end - best.start:
+        mentions = find_times(
+            sentence, reference, prefer_future=ahead, after=after, date_order=date_order
+        )
+        for mention in mentions:
+            if best is None or precision(mention) < precision(best):
                 best = mention
+        if mentions:
+            after = (mentions[-1].start, mentions[-1].end)
     return None if best is None else (best.start, best.end)
 
 
