@@ -177,3 +177,14 @@ def test_a_question_asked_from_a_date_counts_from_it(
     query: str, start: datetime, end: datetime
 ) -> None:
     assert query_time_range(query, LATER) == (start, end)
+
+
+def test_recently_in_a_question_sets_no_period() -> None:
+    # the answer may be older than a month: a vague window must not filter the read
+    assert query_time_range("What did Alice paint recently?", LATER) is None
+    assert query_time_range("What has Alice been reading lately?", LATER) is None
+    # beside a named period, that period alone
+    assert query_time_range("What did Alice paint recently, in May 2023?", LATER) == (
+        at(5, 1),
+        at(6, 1),
+    )

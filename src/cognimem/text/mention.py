@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-__all__ = ["Handler", "Resolved", "Rule", "TimeMention", "precision"]
+__all__ = ["RECENT", "Handler", "Resolved", "Rule", "TimeMention", "precision"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,8 @@ class TimeMention:
     anchor: tuple[datetime, datetime] | None = None
 
 
+# the granularity of "recently" / "lately": a vague window, not a period a read asks for
+RECENT = "recent"
 # granularities from the finest; "three years ago" names a day but is known to a year
 _FINEST_FIRST: tuple[str, ...] = ("part_of_day", "day", "weekend", "week", "fortnight")
 _FINEST_FIRST += ("month", "quarter", "season", "year")

@@ -28,7 +28,7 @@ from cognimem.text.calendar import (
     week_start,
 )
 from cognimem.text.dates import MONTH, WEEKDAY, alt, year_of_month
-from cognimem.text.mention import Handler, Resolved, Rule, TimeMention
+from cognimem.text.mention import RECENT, Handler, Resolved, Rule, TimeMention
 
 __all__ = [
     "PATTERNS",
@@ -48,7 +48,7 @@ RECENT_DAYS = 30
 
 def _recently(_m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     today = ref.date()
-    return utc_at(today - timedelta(days=RECENT_DAYS)), utc_at(today), "recent", True
+    return utc_at(today - timedelta(days=RECENT_DAYS)), utc_at(today), RECENT, True
 
 
 def _saturday_of(day_: datetime, future: bool) -> datetime:
