@@ -261,6 +261,8 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         reference_time: datetime | None = None,
         timezone: str | None = None,
         explain: bool = False,
+        as_of: datetime | None = None,
+        as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         """The memories that matter for ``query``, best first, inside ``max_tokens``,
         with the relevant constraints and facts in the packet's sections. A query that
@@ -271,7 +273,15 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         ``explain=True`` adds, per returned and dropped candidate, each signal's value,
         the final score and the step that found it, and the effective config
         (``recall_config``). The read is one user's (``user_id``), or every user's of the
-        tenant with ``all_users=True``; neither is ``InvalidInput``."""
+        tenant with ``all_users=True``; neither is ``InvalidInput``.
+
+        Time (bi-temporal): ``as_of`` reads the facts valid at that time (superseded
+        ones included) and the items that tell of it or earlier; a question that names a
+        period ("where did I live in March 2025?") reads the facts valid in it.
+        ``as_of_recorded`` reads what the memory knew at that time, for audit: facts
+        recorded by then, with every later supersession or correction ignored, and items
+        said by then. Both must carry a UTC offset (``InvalidInput``); the packet's
+        ``meta["time_filter"]`` says which filter applied."""
         return await self._reading.read(
             query,
             scope=scope,
@@ -289,6 +299,8 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
             reference_time=reference_time,
             timezone=timezone,
             explain=explain,
+            as_of=as_of,
+            as_of_recorded=as_of_recorded,
         )
 
     async def turn(

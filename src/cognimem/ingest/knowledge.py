@@ -231,7 +231,9 @@ class KnowledgeBuilder:
             confidence_factors={"extraction": f.confidence},
             reinforcement_count=1,
             last_validated_at=event.occurred_at,
-            valid_from=f.valid_from,
+            # valid time: the period the statement tells of, else when it was said (a
+            # statement about the past has no known start)
+            valid_from=f.valid_from or (event.occurred_at if f.holds else None),
             valid_to=f.valid_to,
             recorded_at=now,
             evidence_item_ids=list(s.item_ids),

@@ -119,6 +119,12 @@ class Fact(BaseModel):
 
     Constraint facts are those whose category is goal, state, value, causal or policy.
     ``revision`` increases with every change and guards concurrent reconciliation.
+
+    Two times (bi-temporal): ``valid_from``/``valid_to`` say when it held in the world
+    (from the period its statement tells of, else when it was said; a superseding fact
+    closes ``valid_to`` at its own ``valid_from``; ``None``: open on that side);
+    ``recorded_at``/``recorded_to`` say when the memory learnt it and when it learnt
+    that it no longer holds (superseded, ended or invalidated; ``None`` while live).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -144,6 +150,7 @@ class Fact(BaseModel):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     recorded_at: datetime
+    recorded_to: datetime | None = None
     evidence_item_ids: list[str] = Field(default_factory=list)
     evidence_event_ids: list[str] = Field(default_factory=list)
     importance: float = 0.5

@@ -56,6 +56,7 @@ def entry(scored: Scored, now: datetime) -> FactEntry:
         score=scored.score,
         signals=scored.signals,
         valid_from=f.valid_from,
+        valid_to=f.valid_to,
         recorded_at=f.recorded_at,
         source_event_ids=f.evidence_event_ids,
         item_ids=f.evidence_item_ids,

@@ -116,6 +116,8 @@ class ReadService:
         reference_time: datetime | None,
         timezone: str | None,
         explain: bool,
+        as_of: datetime | None = None,
+        as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         parts = self._parts
         parts.require_open()
@@ -138,6 +140,8 @@ class ReadService:
             )
         check_period(since, until)
         check_time(reference_time, "reference_time")
+        check_time(as_of, "as_of")
+        check_time(as_of_recorded, "as_of_recorded")
         try:
             kind_filter = None if kinds is None else tuple(ItemKind(k) for k in kinds)
         except ValueError as exc:
@@ -157,6 +161,8 @@ class ReadService:
             until=until,
             timezone=timezone,
             explain=explain,
+            as_of=as_of,
+            as_of_recorded=as_of_recorded,
         )
         await parts.store.record_access(target.tenant_id, loaded_ids(packet), now)
         return packet

@@ -63,6 +63,7 @@ _FACT_TYPES = [
     "int4",  # revision
     "text",  # embedding_model
     "jsonb",  # provenance
+    "timestamptz",  # recorded_to
     "vector",  # embedding
 ]
 # what a reconciliation may change; identity (key, subject, scope ...) never changes
@@ -72,7 +73,7 @@ _FACT_MUTABLE = [
     ("last_validated_at", "timestamptz"), ("status", "text"), ("superseded_by", "text"),
     ("valid_from", "timestamptz"), ("valid_to", "timestamptz"), ("evidence_item_ids", "jsonb"),
     ("evidence_event_ids", "jsonb"), ("importance", "float8"), ("revision", "int4"),
-    ("polarity", "bool"), ("value", "text"),
+    ("polarity", "bool"), ("value", "text"), ("recorded_to", "timestamptz"),
 ]  # fmt: skip
 _UPDATE_FACT = (
     "UPDATE facts SET "
@@ -127,6 +128,7 @@ def _mutable_values(f: Fact) -> list[Any]:
         "revision": f.revision,
         "polarity": f.polarity,
         "value": f.value,
+        "recorded_to": decode_time(f.recorded_to),
     }
     return [values[c] for c, _ in _FACT_MUTABLE]
 
@@ -207,6 +209,7 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
                     decode_time(f.valid_from), decode_time(f.valid_to), to_utc(f.recorded_at),
                     json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
                     f.importance, f.revision, f.embedding_model, json.dumps(f.provenance),
+                    decode_time(f.recorded_to),
                     embedding,
                 )
             )  # fmt: skip
