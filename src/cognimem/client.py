@@ -201,9 +201,12 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
         reference_time: datetime | None = None,
         timezone: str | None = None,
         explain: bool = False,
+        as_of: datetime | None = None,
+        as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         """The memories that matter for ``query`` as a ``ContextPacket`` (see
-        :meth:`Memory.read`); call ``.to_markdown()`` on it for the prompt text."""
+        :meth:`Memory.read`, also for ``as_of`` and ``as_of_recorded``); call
+        ``.to_markdown()`` on it for the prompt text."""
         options = {
             "limit": limit,
             "max_tokens": max_tokens,
@@ -214,6 +217,8 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
             "until": until,
             "reference_time": reference_time,
             "timezone": timezone,
+            "as_of": as_of,
+            "as_of_recorded": as_of_recorded,
         }
         body: dict[str, Any] = {
             "query": query,

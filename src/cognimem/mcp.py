@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from datetime import datetime
 from typing import Annotated, Any
 
 from mcp.server.fastmcp import Context, FastMCP
@@ -48,6 +49,20 @@ Preset = Annotated[
     Field(
         description="Recall preset: " + ", ".join(PRESETS) + " (default: the server's).",
         json_schema_extra={"enum": [*PRESETS, None]},
+    ),
+]
+AsOf = Annotated[
+    datetime | None,
+    Field(
+        description="Read the facts valid at this time, superseded ones included "
+        "(ISO 8601 with offset; default: the current facts)."
+    ),
+]
+AsOfRecorded = Annotated[
+    datetime | None,
+    Field(
+        description="Read what the memory knew at this time: facts recorded by then, "
+        "later changes ignored (ISO 8601 with offset), for audit."
     ),
 ]
 Ranking = Annotated[
@@ -147,11 +162,13 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         user_id: UserId = None,
         preset: Preset = None,
         ranking: Ranking = None,
+        as_of: AsOf = None,
+        as_of_recorded: AsOfRecorded = None,
         *,
         ctx: Ctx,
     ) -> str:
         """The memories that matter for a query, as markdown: constraints to follow and
-        known facts first, then the ranked memories."""
+        known facts first, then the ranked memories; as of a time when asked."""
         memory, server_scope = resolve(ctx)
         with _tool_errors():
             scope = _for_user(server_scope, user_id)
@@ -162,6 +179,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
                 max_tokens=max_tokens,
                 preset=preset,
                 ranking=ranking,
+                as_of=as_of,
+                as_of_recorded=as_of_recorded,
             )
         return packet.to_markdown()
 

@@ -84,16 +84,30 @@ def recall(
         bool,
         typer.Option(help="With --json: each candidate's signals and the effective config."),
     ] = False,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            help="Read the facts valid then, superseded ones included (ISO 8601 with offset)."
+        ),
+    ] = None,
+    as_of_recorded: Annotated[
+        str | None,
+        typer.Option(
+            help="Read what the memory knew then: later changes ignored (ISO 8601 with offset)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Read the memories that matter for a query: one user's (--user), or every user's
-    of the tenant (--all-users)."""
+    of the tenant (--all-users); as of a time (--as-of, --as-of-recorded)."""
 
     async def go() -> None:
         scope = {"tenant_id": tenant, **user_scope(user, all_users, "recall")}
         ranking = assignments(rank or [], "rank")
+        valid_at = timestamp(as_of, "as-of")
+        recorded_at = timestamp(as_of_recorded, "as-of-recorded")
         async with Memory.open(db) as mem:
             packet = await mem.read(
                 query,
@@ -103,6 +117,8 @@ def recall(
                 preset=preset,
                 ranking=ranking or None,
                 explain=explain,
+                as_of=valid_at,
+                as_of_recorded=recorded_at,
             )
         if as_json:
             print_json(packet)

@@ -110,6 +110,8 @@ async def _read(mem: Memory, body: ReadRequest, tenant_id: str) -> ContextPacket
         reference_time=body.reference_time,
         timezone=body.timezone,
         explain=body.explain,
+        as_of=body.as_of,
+        as_of_recorded=body.as_of_recorded,
     )
 
 
