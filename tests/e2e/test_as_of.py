@@ -243,6 +243,14 @@ async def test_a_late_statement_changes_valid_time_not_what_was_known(memory_url
         known = await mem.read("Where do I live?", user_id=USER, as_of=april, as_of_recorded=may)
         assert values(known, key) == {"Seattle"}
         assert known.meta["time_filter"]["recorded_by"] == may.isoformat()
+        explained = await mem.read(
+            "Where do I live?", user_id=USER, as_of=april, as_of_recorded=may, explain=True
+        )
+        reasons = {e.reason for e in explained.explain or [] if e.type == "fact"}
+        assert reasons == {
+            f"valid at {april.isoformat()} (as_of); "
+            f"as recorded by {may.isoformat()} (as_of_recorded)"
+        }
         asked = await mem.read("Where did I live in February 2025?", user_id=USER)
         assert values(asked, key) == {"Seattle"}
 

@@ -65,6 +65,17 @@ class FactTime:
             end = (end or fact.recorded_to) if ended else None
         return (start is None or start < self.valid[1]) and (end is None or end > self.valid[0])
 
+    def reason(self) -> str:
+        """Why a read saw a fact, as its explanation says: the filter it passed."""
+        parts = []
+        if self.valid is not None:
+            start, end = (t.isoformat() for t in self.valid)
+            held = f"valid at {start}" if self.source == "as_of" else f"valid in [{start}, {end})"
+            parts.append(f"{held} ({self.source})")
+        if self.recorded is not None:
+            parts.append(f"as recorded by {self.recorded.isoformat()} (as_of_recorded)")
+        return "; ".join(parts)
+
     def describe(self) -> dict[str, Any]:
         """The filter as the packet's ``meta`` and explain show it."""
         out: dict[str, Any] = {}

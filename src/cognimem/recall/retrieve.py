@@ -325,6 +325,12 @@ class Reader:
             packet.explain += explain_profile(
                 inputs_sections.profile, sections, dropped, {p.fact_id for p in fact_picks.picks}
             )
+            if run.fact_time is not None:  # every fact it saw passed the time filter
+                why = run.fact_time.reason()
+                packet.explain = [
+                    e.model_copy(update={"reason": why}) if e.type == "fact" else e
+                    for e in packet.explain
+                ]
             packet.recall_config = config.model_dump(mode="json")
         return packet
 
