@@ -178,6 +178,7 @@ export interface Fact {
   valid_from: string | null;
   valid_to: string | null;
   recorded_at: string;
+  recorded_to: string | null;
   evidence_item_ids: string[];
   evidence_event_ids: string[];
   importance: number;
@@ -214,6 +215,7 @@ export interface FactEntry {
   score: number;
   signals: Record<string, number>;
   valid_from: string | null;
+  valid_to: string | null;
   recorded_at: string;
   source_event_ids: string[];
   item_ids: string[];
@@ -526,6 +528,8 @@ export interface ReadRequest {
   since?: string | null;
   until?: string | null;
   reference_time?: string | null;
+  as_of?: string | null;
+  as_of_recorded?: string | null;
   timezone?: string | null;
   format?: string;
   explain?: boolean;

@@ -78,6 +78,10 @@ export interface ReadOptions extends ReadScoped, RankOptions {
   since?: When;
   until?: When;
   reference_time?: When;
+  /** The facts valid then, superseded ones included (`packet.meta.time_filter`). */
+  as_of?: When;
+  /** What the memory knew then: facts recorded by then, later changes ignored. */
+  as_of_recorded?: When;
   /** `packet.explain`: the signals, score and step of every candidate. */
   explain?: boolean;
 }
