@@ -12,7 +12,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 		{ echo "cognimem needs Python >= 3.11 (set PYTHON=python3.11)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server,postgres,redis,mcp,bge,dev,langgraph,langchain]'
+	$(BIN)/pip install --quiet -e '.[server,postgres,redis,mcp,bge,dev,langgraph,langchain,openai-agents,pydantic-ai,llamaindex]'
 	touch $@
 
 serve: install
@@ -36,7 +36,9 @@ services:
 	bash scripts/provision-browser.sh
 
 test: lint typecheck services
-	$(BIN)/pytest -q --cov --cov-report=term:skip-covered
+	cd sdk/typescript && npm ci && npm run build
+	cd sdk/typescript && COGNIMEM_BIN=$(abspath $(BIN))/cognimem npm test
+	$(BIN)/pytest -q --cov --cov-report=term:skip-covered --durations=10
 
 bench: install
 	$(BIN)/python benchmarks/locomo_dev.py

@@ -25,12 +25,19 @@ Protocol (no LLM, default local embedder, rule extraction on the write path):
    10 / the scope's stored items.
 4. Packet precision: per packet, the constraint entries (must_follow and consider)
    that do not hold the cue ("unrelated constraints shown") and the tokens the
-   constraint sections take (their entries' ``token_count``), mean and median.
+   constraint sections take (their entries' ``token_count``), mean and median; and
+   where the unrelated ones came from (the standing profile, or the constraint step).
+
+``--cue-at mid`` puts the cue mid-conversation instead (nothing real guarantees the cue
+is the newest statement): half a second after a turn of a session in the middle third of
+the conversation, so later sessions follow it; the trigger is read when it is in the end
+setting. Results go to ``cue_trigger_long_mid.md``.
 
 Usage (repository root):
 
     python benchmarks/cue_trigger_long.py [PATH] [--split tune|check|all] [--only ID ...]
-        [--out benchmarks/results] [--no-write] [--cache DIR]
+        [--out benchmarks/results] [--no-write] [--cache DIR] [--cue-at end|mid]
+        [--default-only]
 """
 
 from __future__ import annotations
@@ -69,6 +76,7 @@ SEED = 14
 LIMIT = 10
 APPROACHES: dict[str, str | None] = {"default": None, "vector": "vector", "lexical": "lexical"}
 SECTIONS = ("must_follow", "consider", "facts")
+CUE_SETTINGS = ("end", "mid")
 CUE_AFTER_DAYS = (1, 14)  # the cue's session comes this long after the conversation's last
 TRIGGER_AFTER_DAYS = (3, 28)  # the trigger comes this long after the cue
 
@@ -97,16 +105,32 @@ class Placement:
     trigger_at: datetime
 
 
-def place(pairs: Sequence[Pair], conversations: Sequence[locomo.Conversation]) -> list[Placement]:
+def place(
+    pairs: Sequence[Pair], conversations: Sequence[locomo.Conversation], cue_at: str = "end"
+) -> list[Placement]:
+    """Where each pair sits: ``cue_at="end"`` in a session of its own after the
+    conversation's last; ``"mid"`` between two turns of a session in the middle third
+    of the conversation (the trigger read after the conversation's last session)."""
     out = []
     for i, pair in enumerate(sorted(pairs, key=lambda p: p.id)):
         conv = conversations[i % len(conversations)]
         rng = random.Random(f"{SEED}:{pair.id}")
         speakers = sorted({t.speaker for s in conv.sessions for t in s})
-        cue_at = conv.last_time + timedelta(days=rng.randint(*CUE_AFTER_DAYS), hours=2)
-        trigger_at = cue_at + timedelta(days=rng.randint(*TRIGGER_AFTER_DAYS), hours=3)
-        out.append(Placement(pair, conv.sample_id, rng.choice(speakers), cue_at, trigger_at))
+        said_at = conv.last_time + timedelta(days=rng.randint(*CUE_AFTER_DAYS), hours=2)
+        trigger_at = said_at + timedelta(days=rng.randint(*TRIGGER_AFTER_DAYS), hours=3)
+        speaker = rng.choice(speakers)
+        if cue_at == "mid":
+            said_at = _mid_conversation(conv, random.Random(f"{SEED}:mid:{pair.id}"))
+        out.append(Placement(pair, conv.sample_id, speaker, said_at, trigger_at))
     return out
+
+
+def _mid_conversation(conv: locomo.Conversation, rng: random.Random) -> datetime:
+    """Half a second after a turn (turns are a second apart) of a session in the
+    conversation's middle third: later sessions follow the cue."""
+    n = len(conv.sessions)
+    session = conv.sessions[rng.randint(n // 3, max(n // 3, (2 * n) // 3 - 1))]
+    return session[rng.randrange(len(session))].occurred_at + timedelta(milliseconds=500)
 
 
 @dataclass
@@ -123,6 +147,9 @@ class Outcome:
     scope_items: int
     unrelated_constraints: int = 0  # must_follow / consider entries without the cue
     constraint_tokens: int = 0  # what the must_follow and consider sections take
+    # where the unrelated ones came from: the standing profile, or the constraint step
+    unrelated_profile: int = 0
+    cue_via: str | None = None  # "profile" or "step": what put the cue in a section
 
     @property
     def hit(self) -> bool:
@@ -137,6 +164,7 @@ def score(placement: Placement, cue_event: str, packet: ContextPacket, scope: in
     entries = section_entries(packet)
     section = next((name for name, ids in entries if cue_event in ids), None)
     constraints = [*packet.sections.must_follow, *packet.sections.consider]
+    holder = next((e for e in constraints if cue_event in e.source_event_ids), None)
     return Outcome(
         placement.pair.id,
         placement.pair.type,
@@ -148,7 +176,14 @@ def score(placement: Placement, cue_event: str, packet: ContextPacket, scope: in
         scope,
         sum(cue_event not in e.source_event_ids for e in constraints),
         sum(e.token_count for e in constraints),
+        sum(cue_event not in e.source_event_ids and _from_profile(e) for e in constraints),
+        None if holder is None else ("profile" if _from_profile(holder) else "step"),
     )
+
+
+def _from_profile(entry: Any) -> bool:
+    """A section entry the standing profile put there (its signals say so)."""
+    return bool(getattr(entry, "signals", {}).get("profile"))
 
 
 def scope_items(path: Path, user_id: str) -> int:
@@ -181,7 +216,7 @@ async def ingest_all(
 
 
 async def one_pair(
-    placement: Placement, base: Path, embedder: Embedder, tmp: Path
+    placement: Placement, base: Path, embedder: Embedder, tmp: Path, approaches: Sequence[str]
 ) -> tuple[dict[str, Outcome], list[str]]:
     path = tmp / f"{placement.pair.id}.db"
     shutil.copyfile(base, path)
@@ -209,11 +244,11 @@ async def one_pair(
             )
             scope = scope_items(path, user)
             outcomes = {}
-            for name, preset in APPROACHES.items():
+            for name in approaches:
                 packet = await mem.read(
                     placement.pair.trigger,
                     user_id=user,
-                    preset=preset,
+                    preset=APPROACHES[name],
                     limit=LIMIT,
                     reference_time=placement.trigger_at,
                 )
@@ -224,15 +259,22 @@ async def one_pair(
     return outcomes, extracted
 
 
-async def run(pairs: list[Pair], chosen: set[str], path: Path, cache: Path | None) -> Run:
+async def run(
+    pairs: list[Pair],
+    chosen: set[str],
+    path: Path,
+    cache: Path | None,
+    approaches: Sequence[str] = tuple(APPROACHES),
+    cue_at: str = "end",
+) -> Run:
     """Every pair is placed (so a pair sits in the same conversation whichever subset
     runs); the ``chosen`` ones are read."""
     conversations = locomo.dev_five(locomo.load(path))
-    placements = [p for p in place(pairs, conversations) if p.pair.id in chosen]
+    placements = [p for p in place(pairs, conversations, cue_at) if p.pair.id in chosen]
     settings = Settings()
     inner = build_embedder(settings.embedding.model)
     embedder = Borrowed(inner)
-    outcomes: dict[str, list[Outcome]] = {name: [] for name in APPROACHES}
+    outcomes: dict[str, list[Outcome]] = {name: [] for name in approaches}
     extracted: dict[str, list[str]] = {}
     try:
         with tempfile.TemporaryDirectory() as raw:
@@ -242,7 +284,9 @@ async def run(pairs: list[Pair], chosen: set[str], path: Path, cache: Path | Non
             ingest_seconds = time.perf_counter() - started
             started = time.perf_counter()
             for placement in placements:
-                got, cats = await one_pair(placement, files[placement.conversation], embedder, tmp)
+                got, cats = await one_pair(
+                    placement, files[placement.conversation], embedder, tmp, approaches
+                )
                 for name, outcome in got.items():
                     outcomes[name].append(outcome)
                 extracted[placement.pair.id] = cats
@@ -266,6 +310,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
             "unrelated_constraints_median": statistics.median(
                 o.unrelated_constraints for o in group
             ),
+            "unrelated_profile_mean": round(statistics.mean(o.unrelated_profile for o in group), 2),
+            "unrelated_step_mean": round(
+                statistics.mean(o.unrelated_constraints - o.unrelated_profile for o in group), 2
+            ),
             "constraint_tokens_mean": round(statistics.mean(o.constraint_tokens for o in group), 1),
             "constraint_tokens_median": statistics.median(o.constraint_tokens for o in group),
         }
@@ -278,6 +326,7 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         for s in ("tune", "check")
     }
     out["by_section"] = {n: sum(o.section == n for o in outcomes) for n in SECTIONS}
+    out["cue_via"] = {v: sum(o.cue_via == v for o in outcomes) for v in ("step", "profile")}
     ranks = [o.item_rank for o in outcomes]
     out["items_mrr"] = round(statistics.mean(1 / r if r else 0.0 for r in ranks), 3)
     out["mean_section_entries"] = round(statistics.mean(o.section_entries for o in outcomes), 2)
@@ -320,6 +369,19 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
+        "--cue-at",
+        choices=CUE_SETTINGS,
+        default="end",
+        help="end: the cue in a session after the conversation's last (results in "
+        "cue_trigger_long.md); mid: between two turns in its middle third, later sessions "
+        "after it (cue_trigger_long_mid.md)",
+    )
+    parser.add_argument(
+        "--default-only",
+        action="store_true",
+        help="read with the default preset only (diagnosis: the baselines do not change)",
+    )
+    parser.add_argument(
         "--cache",
         type=Path,
         help="keep the ingested conversations here and reuse them (read-side tuning only: "
@@ -334,7 +396,10 @@ def main() -> None:
     started = time.perf_counter()
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
-    done = asyncio.run(run(every, {p.id for p in pairs}, args.path, args.cache))
+    approaches = ("default",) if args.default_only else tuple(APPROACHES)
+    done = asyncio.run(
+        run(every, {p.id for p in pairs}, args.path, args.cache, approaches, args.cue_at)
+    )
     summaries = {name: summarise(outs) for name, outs in done.outcomes.items()}
     extracted = done.extracted
     result: dict[str, Any] = {
@@ -346,6 +411,7 @@ def main() -> None:
         "protocol": {
             "pairs": len(pairs),
             "conversations": list(locomo.DEV_SAMPLES),
+            "cue_at": args.cue_at,
             "cue_after_last_session_days": CUE_AFTER_DAYS,
             "trigger_after_cue_days": TRIGGER_AFTER_DAYS,
             "limit": LIMIT,
@@ -365,8 +431,20 @@ def main() -> None:
     }
     default = summaries["default"]
     n_extracted = sum(bool(v) for v in extracted.values())
+    where = (
+        f"the cue said by one of the conversation's speakers in a final session "
+        f"{CUE_AFTER_DAYS[0]}–{CUE_AFTER_DAYS[1]} days after its last, the trigger read "
+        f"{TRIGGER_AFTER_DAYS[0]}–{TRIGGER_AFTER_DAYS[1]} days later"
+        if args.cue_at == "end"
+        else "the cue said by one of the conversation's speakers mid-conversation (half a "
+        "second after a turn of a session in its middle third: later sessions follow it, "
+        "so it is not the newest statement), the trigger read at the same time as in the "
+        f"end setting ({CUE_AFTER_DAYS[0]}–{CUE_AFTER_DAYS[1]} + "
+        f"{TRIGGER_AFTER_DAYS[0]}–{TRIGGER_AFTER_DAYS[1]} days after the last session)"
+    )
+    title = "" if args.cue_at == "end" else ", the cue mid-conversation"
     lines = [
-        "# Cue → trigger inside whole LoCoMo conversations",
+        f"# Cue → trigger inside whole LoCoMo conversations{title}",
         "",
         f"Command: `{result['command']}`  ",
         f"Machine: {machine['summary']}  ",
@@ -375,9 +453,7 @@ def main() -> None:
         "",
         f"{len(pairs)} pairs (`benchmarks/data/cue_trigger_long.jsonl`), dealt round-robin "
         f"to the dev five ({', '.join(locomo.DEV_SAMPLES)}; each ingested once, copied per "
-        f"pair): the cue said by one of the conversation's speakers in a final session "
-        f"{CUE_AFTER_DAYS[0]}–{CUE_AFTER_DAYS[1]} days after its last, the trigger read "
-        f"{TRIGGER_AFTER_DAYS[0]}–{TRIGGER_AFTER_DAYS[1]} days later in the same user scope "
+        f"pair): {where}, in the same user scope "
         f"(`limit={LIMIT}`, default `max_tokens`, default embedder, no LLM; seed {SEED}). "
         "Hit = the cue's event id is in the provenance of one of the 10 items or of a "
         "must_follow / consider / facts entry.",
@@ -398,6 +474,19 @@ def main() -> None:
         f"{default['mean_section_entries']} section entries per packet; items MRR "
         f"{default['items_mrr']}.",
         "",
+        "Where the unrelated constraints come from (default preset, mean per packet, "
+        "standing profile / constraint step): "
+        + "; ".join(
+            f"{name} {b['unrelated_profile_mean']:.2f} / {b['unrelated_step_mean']:.2f}"
+            for name, b in (
+                ("all", default),
+                ("tune", default["by_split"]["tune"]),
+                ("check", default["by_split"]["check"]),
+            )
+        )
+        + f". The cue was put in a section by the constraint step {default['cue_via']['step']}"
+        f" times, by the profile only {default['cue_via']['profile']} times.",
+        "",
         f"Write path: {n_extracted} of {len(pairs)} cues stored as a constraint fact ("
         + ", ".join(f"{t} {v}" for t, v in result["cue_extracted_as_constraint"].items())
         + "); sections can only surface what was extracted.",
@@ -411,8 +500,9 @@ def main() -> None:
     print("\n".join(lines))
     if not args.no_write:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "cue_trigger_long.json").write_text(json.dumps(result, indent=2) + "\n")
-        (args.out / "cue_trigger_long.md").write_text("\n".join(lines))
+        name = "cue_trigger_long" + ("" if args.cue_at == "end" else f"_{args.cue_at}")
+        (args.out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+        (args.out / f"{name}.md").write_text("\n".join(lines))
 
 
 if __name__ == "__main__":

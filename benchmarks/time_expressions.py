@@ -11,8 +11,9 @@ document). Kinds: ``absolute`` (names a calendar date or period, perhaps without
 year), ``relative`` (counted from when it was said), ``duration`` (a span: "for three
 years", "since 2019", "the past two weeks"), ``recurring`` (a habit: "every Monday"),
 ``vague`` ("recently", "early March", "the end of the month") and ``event`` (relative
-to another event told in an earlier turn, given as ``context``; no parser here reads
-the context, so these measure what item 3 of issue 31 has to build).
+to another event told in an earlier turn, given as ``context``: ``temporal`` reads it
+as ingest does, dating each earlier turn's event and counting from the last; the
+libraries read the sentence alone).
 
 Scoring, per expression. A parser reads the sentence alone at the anchor; of the times
 it finds, the one whose span overlaps the expression's span most is taken:
@@ -29,6 +30,9 @@ it finds, the one whose span overlaps the expression's span most is taken:
 
 Speed: each parser reads every sentence of the set once after a warm-up, one sentence
 at a time; mean and median microseconds per sentence.
+
+Numeric dates are read month first for rows marked ``"locale": "US"`` and day first
+otherwise (``date_order`` for ``temporal``, ``DATE_ORDER`` for dateparser).
 
 Parsers: ``temporal`` (``cognimem.text.temporal.find_times``), ``dateparser``
 (``search_dates``, then ``DateDataParser`` for the period of each found phrase),
@@ -95,10 +99,21 @@ def _end_date(moment: datetime) -> date:
 
 
 def temporal_parser() -> Parser:
+    from cognimem.ingest.extract.clauses import event_period
     from cognimem.text.temporal import find_times
 
     def parse(row: dict[str, Any]) -> list[Found]:
-        mentions = find_times(row["sentence"], _anchor(row), prefer_future=row["tense"] == "future")
+        # as at ingest: the earlier turns' event, each turn dated from the one before
+        after = None
+        for turn in (row["context"] or "").split(". "):
+            after = event_period(turn, _anchor(row), after=after) or after
+        mentions = find_times(
+            row["sentence"],
+            _anchor(row),
+            prefer_future=row["tense"] == "future",
+            after=after,
+            date_order="month_first" if row.get("locale") == "US" else "day_first",
+        )
         return [
             Found(m.span, m.start.astimezone(UTC).date(), _end_date(m.end.astimezone(UTC)))
             for m in mentions

@@ -24,7 +24,10 @@ class BlockingFacade:
     protocol."""
 
     def __init__(self, target: Any) -> None:
-        self._runner = asyncio.Runner()
+        # a loop of its own that is not the thread's current loop: a framework that runs
+        # its coroutines on the current loop (the OpenAI Agents SDK's run_sync, which also
+        # shuts down its async generators after each run) would otherwise take this one
+        self._runner = asyncio.Runner(loop_factory=asyncio.new_event_loop)
         self._target = target
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:

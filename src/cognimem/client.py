@@ -202,9 +202,12 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
         timezone: str | None = None,
         explain: bool = False,
         session_only: bool = False,
+        as_of: datetime | None = None,
+        as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         """The memories that matter for ``query`` as a ``ContextPacket`` (see
-        :meth:`Memory.read`); call ``.to_markdown()`` on it for the prompt text."""
+        :meth:`Memory.read`, also for ``as_of`` and ``as_of_recorded``); call
+        ``.to_markdown()`` on it for the prompt text."""
         options = {
             "limit": limit,
             "max_tokens": max_tokens,
@@ -216,6 +219,8 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
             "reference_time": reference_time,
             "timezone": timezone,
             "session_only": session_only or None,
+            "as_of": as_of,
+            "as_of_recorded": as_of_recorded,
         }
         body: dict[str, Any] = {
             "query": query,

@@ -83,6 +83,9 @@ class IngestSettings(BaseModel):
     dedupe_window_s: float = Field(default=300.0, ge=0)
     # characters of the previous message added to an item's lexical index (0: none)
     context_chars: int = Field(default=500, ge=0, le=10_000)
+    # how a numeric date in a message ("3/4/2024", "on 5/6") is read when it is dated:
+    # "month_first" (the US: 3/4 is 4 March) or "day_first" (3/4 is 3 April)
+    date_order: Literal["month_first", "day_first"] = "month_first"
     # a new item this similar (cosine) to a stored item of the same scope and kind is
     # merged into it (its event joins the provenance) instead of inserted; None: never
     merge_similarity: float | None = Field(default=0.95, gt=0.0, le=1.0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from datetime import datetime
 from typing import Annotated, Any
 
 from mcp.server.fastmcp import Context, FastMCP
@@ -58,6 +59,20 @@ SessionId = Annotated[
     ),
 ]
 SessionOnly = Annotated[bool, Field(description="Read the named session alone (needs session_id).")]
+AsOf = Annotated[
+    datetime | None,
+    Field(
+        description="Read the facts valid at this time, superseded ones included "
+        "(ISO 8601 with offset; default: the current facts)."
+    ),
+]
+AsOfRecorded = Annotated[
+    datetime | None,
+    Field(
+        description="Read what the memory knew at this time: facts recorded by then, "
+        "later changes ignored (ISO 8601 with offset), for audit."
+    ),
+]
 Ranking = Annotated[
     RankingOverrides | None,
     Field(
@@ -157,11 +172,13 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
         ranking: Ranking = None,
         session_id: SessionId = None,
         session_only: SessionOnly = False,
+        as_of: AsOf = None,
+        as_of_recorded: AsOfRecorded = None,
         *,
         ctx: Ctx,
     ) -> str:
         """The memories that matter for a query, as markdown: constraints to follow and
-        known facts first, then the ranked memories."""
+        known facts first, then the ranked memories; as of a time when asked."""
         memory, server_scope = resolve(ctx)
         with _tool_errors():
             scope = _for_user(server_scope, user_id)
@@ -174,6 +191,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
                 preset=preset,
                 ranking=ranking,
                 session_only=session_only,
+                as_of=as_of,
+                as_of_recorded=as_of_recorded,
             )
         return packet.to_markdown()
 

@@ -264,6 +264,8 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         explain: bool = False,
         session_only: bool = False,
         on_section: SectionSink | None = None,
+        as_of: datetime | None = None,
+        as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         """The memories that matter for ``query``, best first, inside ``max_tokens``,
         with the relevant constraints and facts in the packet's sections. A query that
@@ -280,7 +282,15 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         that session alone. ``on_section(name, entries)`` is awaited with each section
         as soon as it is final — the mandates before any search runs, then the
         constraints, facts and the rest — before the items are ranked (a streamed
-        read: ``POST /v1/memory/read/stream``)."""
+        read: ``POST /v1/memory/read/stream``).
+
+        Time (bi-temporal): ``as_of`` reads the facts valid at that time (superseded
+        ones included) and the items that tell of it or earlier; a question that names a
+        period ("where did I live in March 2025?") reads the facts valid in it.
+        ``as_of_recorded`` reads what the memory knew at that time, for audit: facts
+        recorded by then, with every later supersession or correction ignored, and items
+        said by then. Both must carry a UTC offset (``InvalidInput``); the packet's
+        ``meta["time_filter"]`` says which filter applied."""
         return await self._reading.read(
             query,
             scope=scope,
@@ -300,6 +310,8 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
             explain=explain,
             session_only=session_only,
             on_section=on_section,
+            as_of=as_of,
+            as_of_recorded=as_of_recorded,
         )
 
     async def turn(

@@ -86,6 +86,8 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (15, "procedures"),
         (16, "item_search_stats"),
         (17, "item_change_seq"),
+        (18, "fact_provenance"),
+        (19, "fact_times"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

@@ -64,6 +64,8 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (13, "item_novelty"),
         (14, "item_usage"),
         (15, "procedures"),
+        (18, "fact_provenance"),
+        (19, "fact_times"),
     ]
 
 

@@ -14,6 +14,12 @@ from fastapi import FastAPI
 
 from tests.services import free_port
 
+# httpx waits 5 s for an answer by default; on a busy 2-core machine (CI at load 15) one
+# request to a test server can take longer, and a test failed on ReadTimeout while it
+# checked a 422's body. Tests check answers, not speed: every real-socket client and
+# httpx.get / post call in the suite waits this long.
+PATIENT = httpx.Timeout(120.0)
+
 
 def output_if_exited(proc: subprocess.Popen[str]) -> str | None:
     """What a server subprocess printed to its piped stream, once it has stopped."""

@@ -13,7 +13,7 @@ from cognimem import Memory
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 LIMIT = 50_000
 
@@ -24,7 +24,9 @@ def api(db_url: str) -> Iterator[httpx.Client]:
     key = issue_api_key(db_url)
     with (
         serving(create_app(memory, max_body_bytes=LIMIT)) as base,
-        httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"}) as client,
+        httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=PATIENT
+        ) as client,
     ):
         yield client
 

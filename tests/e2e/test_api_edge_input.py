@@ -24,7 +24,7 @@ from cognimem.errors import InvalidInput
 from cognimem.providers.fakes import HashingEmbedder
 from tests.conftest import run_in_thread
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 NUL = "\x00"
 SURROGATE = "\ud800"
@@ -63,7 +63,9 @@ def _client(url: str) -> Iterator[httpx.Client]:
     app = _OwnsMemory(Memory.open(url, embedder=HashingEmbedder()))
     with (
         serving(app) as base,  # type: ignore[arg-type]
-        httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"}) as http,
+        httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=PATIENT
+        ) as http,
     ):
         yield http
 

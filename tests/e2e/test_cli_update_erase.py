@@ -18,7 +18,7 @@ from cognimem.providers.fakes import HashingEmbedder
 from tests.conftest import run_in_thread
 from tests.doubles import issue_api_key
 from tests.e2e.cli_runner import cognimem, cognimem_answering, failure, seed
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 
 @pytest.fixture
@@ -27,7 +27,9 @@ def api(memory_url: str) -> Iterator[httpx.Client]:
     key = issue_api_key(memory_url)
     with (
         serving(create_app(Memory.open(memory_url, embedder=HashingEmbedder()))) as base,
-        httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"}) as client,
+        httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=PATIENT
+        ) as client,
     ):
         yield client
 

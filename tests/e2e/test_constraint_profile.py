@@ -82,7 +82,7 @@ async def test_only_a_decision_gets_a_profile_inside_its_own_cap(memory_url: str
     rules = [f"I never eat {food}." for food in foods]
     rules += ["I'm strictly vegetarian.", "I avoid anything with gluten in it."]
     for i, text in enumerate(rules):
-        settings = Settings(recall=RecallSettings(profile_tokens=25))
+        settings = Settings(recall=RecallSettings(profile_tokens=10))
         async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
             await mem.write(text, user_id="u", occurred_at=T0 + i * DAY)
     request = "Recommend a restaurant for a food lover like me"
@@ -95,7 +95,7 @@ async def test_only_a_decision_gets_a_profile_inside_its_own_cap(memory_url: str
     shown = [e for e in profiled if e.outcome.startswith("section:")]
     placed = {e.id: e for e in (*capped.sections.must_follow, *capped.sections.consider)}
     assert shown
-    assert sum(placed[e.id].token_count for e in shown) <= 25
+    assert sum(placed[e.id].token_count for e in shown) <= 10
     assert any(e.outcome == "dropped: over the must_follow budget" for e in profiled)
     assert all(e.reason and e.reason.startswith("standing profile:") for e in profiled)
     assert profile_step(small_talk) is None  # not a decision: no profile
@@ -105,3 +105,27 @@ async def test_only_a_decision_gets_a_profile_inside_its_own_cap(memory_url: str
     ) as mem:  # fmt: skip
         off = await mem.read(request, user_id="u", reference_time=T0 + 9 * DAY)
     assert profile_step(off) is None
+
+
+async def test_a_decision_shows_at_most_four_constraints_the_step_best_first(
+    memory: Memory,
+) -> None:
+    foods = ("pork", "shellfish", "peanuts", "mushrooms", "olives", "garlic", "onions", "eggs")
+    for i, food in enumerate(foods):
+        await memory.write(f"I never eat {food}.", user_id="u", occurred_at=T0 + i * DAY)
+    packet = await memory.read(
+        "Recommend a restaurant for a food lover like me",
+        user_id="u",
+        reference_time=T0 + 9 * DAY,
+        explain=True,
+    )
+    shown = [*packet.sections.must_follow, *packet.sections.consider]
+    assert 1 < len(shown) <= 4  # ProfileConfig.max_entries
+    assert not shown[0].signals.get("profile")  # the constraint step's best pick
+    assert all(e.signals.get("profile") for e in shown[1:])  # then the profile's ranking
+    assert packet.explain is not None
+    outcomes = {e.outcome for e in packet.explain if e.type == "fact"}
+    assert outcomes & {
+        "dropped: the standing profile ranks a decision's constraints",
+        "dropped: the constraint sections hold 4 entries",
+    }

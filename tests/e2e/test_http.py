@@ -13,7 +13,7 @@ from cognimem import Memory
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 
 @pytest.fixture
@@ -28,12 +28,12 @@ def api(base_url: str, db_url: str) -> Iterator[httpx.Client]:
     """A client holding an API key of the default tenant."""
     key = issue_api_key(db_url)
     headers = {"Authorization": f"Bearer {key}"}
-    with httpx.Client(base_url=base_url, headers=headers) as client:
+    with httpx.Client(base_url=base_url, headers=headers, timeout=PATIENT) as client:
         yield client
 
 
 def test_health(base_url: str) -> None:
-    response = httpx.get(f"{base_url}/v1/health")
+    response = httpx.get(f"{base_url}/v1/health", timeout=PATIENT)
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
 
@@ -145,7 +145,7 @@ def test_the_server_closes_a_memory_it_opened_and_leaves_an_open_one_open(db_url
     # PostgreSQL pool): left open, they leak when that loop ends
     unopened = Memory.open(db_url, embedder=HashingEmbedder())
     with serving(create_app(unopened)) as url:
-        assert httpx.get(f"{url}/v1/health").status_code == 200
+        assert httpx.get(f"{url}/v1/health", timeout=PATIENT).status_code == 200
         assert unopened.is_open
     assert not unopened.is_open
 
@@ -155,7 +155,7 @@ def test_the_server_leaves_an_open_memory_open(tmp_path: Path) -> None:
     asyncio.run(memory.start())
     try:
         with serving(create_app(memory)) as url:
-            assert httpx.get(f"{url}/v1/health").status_code == 200
+            assert httpx.get(f"{url}/v1/health", timeout=PATIENT).status_code == 200
         assert memory.is_open  # its owner closes it
     finally:
         asyncio.run(memory.aclose())

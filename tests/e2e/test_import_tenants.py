@@ -21,7 +21,7 @@ from cognimem.models.ids import new_id
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store.transfer import COUNTED
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 A = {"tenant_id": "ta", "user_id": "u"}
@@ -157,7 +157,9 @@ def tenants(memory_url: str) -> Iterator[dict[str, httpx.Client]]:
     keys = {t: issue_api_key(memory_url, t) for t in ("ta", "tb")}
     with serving(create_app(memory)) as base:
         clients = {
-            t: httpx.Client(base_url=base, headers={"Authorization": f"Bearer {k}"})
+            t: httpx.Client(
+                base_url=base, headers={"Authorization": f"Bearer {k}"}, timeout=PATIENT
+            )
             for t, k in keys.items()
         }
         try:

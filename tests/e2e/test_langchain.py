@@ -1,16 +1,15 @@
 """LangChain's own interfaces over cognimem (``cognimem.integrations.langchain``), with
 the real library: the chat message history and the retriever through ``Memory`` and
-over HTTP on both backends, blocking through ``SyncMemory``, and a chain with history
-whose fake chat model sees, in a later session, the constraint said in an earlier one."""
+over real HTTP on both backends (the ``face`` fixture), blocking through ``SyncMemory``,
+and a chain with history whose fake chat model sees, in a later session, the constraint
+said in an earlier one."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -19,24 +18,10 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.runnables import RunnablePassthrough
 
 from cognimem import Memory, Settings, SyncMemory
-from cognimem.api import create_app
 from cognimem.integrations.langchain import CognimemChatMessageHistory, CognimemRetriever
 from cognimem.providers.fakes import HashingEmbedder
-from tests.doubles import new_api_key
-from tests.e2e.test_sdk import in_process
 
 ALLERGY = "I'm allergic to shellfish"
-
-
-@pytest.fixture(params=["memory", "http"])
-async def face(request: pytest.FixtureRequest, memory: Memory) -> AsyncIterator[Any]:
-    """``Memory`` in-process, and ``AsyncMemoryClient`` through the real app."""
-    if request.param == "memory":
-        yield memory
-        return
-    key = await new_api_key(memory.store)
-    async with in_process(create_app(memory), api_key=key) as client:
-        yield client
 
 
 def conversation() -> list[BaseMessage]:

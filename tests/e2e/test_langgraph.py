@@ -6,9 +6,7 @@ chat model sees, in its second turn, the constraint said in its first."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -20,27 +18,20 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.store.base import BaseStore, InvalidNamespaceError
 
-from cognimem import Memory, MemoryClient, Settings, SyncMemory, UsageError
+from cognimem import AsyncMemoryClient, Memory, MemoryClient, Settings, SyncMemory, UsageError
 from cognimem.api import create_app
 from cognimem.integrations.langgraph import CognimemStore, MemoryHooks
 from cognimem.providers.fakes import HashingEmbedder
-from tests.conftest import child_env
-from tests.doubles import issue_api_key, new_api_key
+from tests.doubles import issue_api_key
 from tests.e2e.http_server import serving
-from tests.e2e.test_sdk import in_process
 
 ALLERGY = "I'm allergic to shellfish"
 
 
-@pytest.fixture(params=["memory", "http"])
-async def store(request: pytest.FixtureRequest, memory: Memory) -> AsyncIterator[CognimemStore]:
-    """The store over ``Memory`` in-process, and over HTTP through the real app."""
-    if request.param == "memory":
-        yield CognimemStore(memory, fields=["text"])
-        return
-    key = await new_api_key(memory.store)
-    async with in_process(create_app(memory), api_key=key) as client:
-        yield CognimemStore(client, fields=["text"])
+@pytest.fixture
+def store(face: Memory | AsyncMemoryClient) -> CognimemStore:
+    """The store over ``Memory`` in-process, and over real HTTP."""
+    return CognimemStore(face, fields=["text"])
 
 
 async def test_put_get_search_delete_and_list_namespaces(store: CognimemStore) -> None:
@@ -276,16 +267,3 @@ def test_the_hooks_need_a_user(tmp_path: Path) -> None:
         assert hooks.post_model_hook.invoke(state, config) == {}
         packet = hooks.pre_model_hook.invoke({"messages": [HumanMessage("dinner ideas?")]}, config)
         assert "shellfish" in packet["llm_input_messages"][0].text
-
-
-def test_importing_cognimem_loads_no_framework() -> None:
-    """The core install stays light: no framework is imported until an integration is."""
-    code = (
-        "import sys, cognimem, cognimem.client, cognimem.api\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'langgraph', 'langchain_core'}))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"

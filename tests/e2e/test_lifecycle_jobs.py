@@ -24,7 +24,7 @@ from cognimem.queue import JobState
 from cognimem.services.lifecycle_jobs import LIFECYCLE_JOB
 from tests import services
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 from tests.lifecycle_ops import MARK, OP, archive_stale, memory_for, new_name
 
 Backend = tuple[str, str | None, str]
@@ -61,7 +61,10 @@ async def test_admin_calls_over_http_dry_run_then_job_then_listing(
     key = issue_api_key(backend[0])
     server_mem = memory_for(*backend)
     with serving(create_app(server_mem)) as base:
-        async with AsyncMemoryClient(base, api_key=key) as sdk, httpx.AsyncClient() as http:
+        async with (
+            AsyncMemoryClient(base, api_key=key) as sdk,
+            httpx.AsyncClient(timeout=PATIENT) as http,
+        ):
             dry = await sdk.run_lifecycle(OP, user_id="ada", dry_run=True)
             assert dry.job is None
             assert dry.result == {"dry_run": True, "item_ids": [stale]}

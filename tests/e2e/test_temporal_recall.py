@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from cognimem import Memory
+from cognimem.config import IngestSettings, Settings
+from cognimem.providers.fakes import HashingEmbedder
 
 MAY_4 = datetime(2023, 5, 4, 10, 0, tzinfo=UTC)
 LATER = datetime(2023, 9, 1, tzinfo=UTC)
@@ -60,3 +62,49 @@ async def test_an_edit_dates_the_memory_again(memory: Memory) -> None:
     assert undated.event_start is None
     [stored] = await memory.store.get_items("default", [item_id])
     assert stored.event_start is None
+
+
+OCT_17 = datetime(2022, 10, 17, 10, 0, tzinfo=UTC)
+
+
+async def _period(memory: Memory, item_id: str) -> tuple[datetime | None, datetime | None]:
+    [item] = await memory.store.get_items("default", [item_id])
+    return item.event_start, item.event_end
+
+
+async def test_a_time_told_after_an_event_counts_from_the_previous_turn(memory: Memory) -> None:
+    # one message at a time: the second counts from the event the first told of
+    await memory.write(
+        "We moved into the new flat on October 1st.", user_id="u", occurred_at=OCT_17
+    )
+    broke = await memory.write("Two days later the boiler broke.", user_id="u", occurred_at=OCT_17)
+    assert await _period(memory, broke.item_ids[0]) == (
+        datetime(2022, 10, 3, tzinfo=UTC),
+        datetime(2022, 10, 4, tzinfo=UTC),
+    )
+    # in one batch: each message counts from the event the one before told of
+    batch = await memory.write_batch(
+        [
+            {"content": "My sister visited on the 2nd.", "occurred_at": OCT_17},
+            {"content": "She stayed with us and it was lovely.", "occurred_at": OCT_17},
+            {"content": "She left a week after that.", "occurred_at": OCT_17},
+        ],
+        user_id="v",
+    )
+    assert await _period(memory, batch.item_ids[1]) == (None, None)
+    assert await _period(memory, batch.item_ids[2]) == (
+        datetime(2022, 10, 9, tzinfo=UTC),
+        datetime(2022, 10, 10, tzinfo=UTC),
+    )
+
+
+async def test_numeric_dates_are_read_in_the_configured_order(memory_url: str) -> None:
+    said = "Her birthday party was on 5/6/2022."
+    for order, day in (("month_first", 6), ("day_first", 5)):
+        settings = Settings(ingest=IngestSettings(date_order=order))
+        async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
+            result = await mem.write(said, user_id=order, occurred_at=OCT_17)
+            assert await _period(mem, result.item_ids[0]) == (
+                datetime(2022, 5 if order == "month_first" else 6, day, tzinfo=UTC),
+                datetime(2022, 5 if order == "month_first" else 6, day + 1, tzinfo=UTC),
+            )

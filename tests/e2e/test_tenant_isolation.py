@@ -19,7 +19,7 @@ from cognimem import Memory
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 TEMPLATES = (
     "I really like {m} and my friend {M} does too",
@@ -79,7 +79,7 @@ def test_no_answer_crosses_a_tenant_or_a_user(
         keys[tenant] = issue_api_key(url, tenant)
         for u, memories in enumerate(users):
             owner = Owner(tenant, f"u{u}")  # the same user ids recur in every tenant
-            with httpx.Client(base_url=base, headers=_auth(keys[tenant])) as api:
+            with httpx.Client(base_url=base, headers=_auth(keys[tenant]), timeout=PATIENT) as api:
                 for i, template in enumerate(memories):
                     # letters only (digits could look like PII to the redactor); unique
                     # per memory, so a marker found in an answer names its owner
@@ -97,7 +97,7 @@ def test_no_answer_crosses_a_tenant_or_a_user(
     for tenant, key in keys.items():
         mine = [o for o in owners if o.tenant == tenant]
         foreign_tenants = {m for o in owners if o.tenant != tenant for m in o.markers}
-        with httpx.Client(base_url=base, headers=_auth(key)) as api:
+        with httpx.Client(base_url=base, headers=_auth(key), timeout=PATIENT) as api:
             for scope_user in [None, *sorted({o.user for o in owners})]:
                 foreign = set(foreign_tenants)
                 if scope_user is not None:

@@ -16,7 +16,7 @@ from cognimem import AsyncMemoryClient, InvalidInput, Memory
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import issue_api_key, new_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 ALICE = "My dog is called Pepper and I am allergic to shellfish"
 BOB = "My dog is called Rex and I live in Oslo"
@@ -165,7 +165,9 @@ def api(memory_url: str) -> Iterator[httpx.Client]:
     key = issue_api_key(memory_url)
     with (
         serving(create_app(memory)) as base,
-        httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"}) as client,
+        httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=PATIENT
+        ) as client,
     ):
         yield client
 

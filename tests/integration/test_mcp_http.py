@@ -17,7 +17,7 @@ from cognimem import Memory, Settings
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import serving
+from tests.e2e.http_server import PATIENT, serving
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ async def test_the_tools_over_http_keep_to_the_keys_tenant(base_url: str, db_url
 async def test_no_key_or_a_wrong_key_is_refused(base_url: str) -> None:
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     headers = {"Accept": "application/json, text/event-stream"}
-    async with httpx.AsyncClient(base_url=base_url) as http:
+    async with httpx.AsyncClient(base_url=base_url, timeout=PATIENT) as http:
         missing = await http.post("/v1/mcp/", json=body, headers=headers)
         wrong = await http.post(
             "/v1/mcp/", json=body, headers={**headers, "Authorization": "Bearer cm_nope"}

@@ -21,7 +21,7 @@ import uvicorn
 from cognimem.cli.server import bind_tcp
 from tests.conftest import child_env
 from tests.doubles import api_key_from_cli
-from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
+from tests.e2e.http_server import PATIENT, free_port, output_if_exited, wait_healthy
 
 
 @pytest.mark.onnx
@@ -248,7 +248,8 @@ async def test_served_connections_send_without_waiting_for_acks() -> None:
         while not server.started:
             assert not serving.done(), serving.exception()
             await asyncio.sleep(0.01)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+        base = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=base, timeout=PATIENT) as client:
             for _ in range(2):  # the keep-alive connection stays open for the check
                 assert (await client.get("/")).status_code == 204
             accepted = [

@@ -4,6 +4,7 @@ request carries, in which order."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -83,15 +84,36 @@ def test_stale_states_decay_out_and_binding_ones_never() -> None:
     assert [e.standing.fact.id for e in late] == ["f2"]
 
 
-def test_what_bears_on_a_request_and_its_order() -> None:
-    facts = [fact(i, f"rule {i}", said=T0 - i * 30 * DAY) for i in range(4)]
-    matrix = np.eye(4, dtype=np.float32)
-    profile = consolidate(facts, [0, 1, 2, 3], matrix, CONFIG)
-    semantic = np.array([0.3, 0.3, 0.16, 0.05])
-    area = np.array([False, True, True, True])
-    tagged = np.zeros(4, dtype=bool)
+def test_a_shared_area_or_tag_ranks_an_entry_up() -> None:
+    facts = [fact(i, f"rule {i}", said=T0) for i in range(3)]
+    profile = consolidate(facts, [0, 1, 2], np.eye(3, dtype=np.float32), CONFIG)
+    semantic = np.array([0.2, 0.2, 0.2])
+    area = np.array([False, True, False])
+    tagged = np.array([False, False, True])
     chosen = choose(profile, semantic, area, tagged, T0, CONFIG)
-    # f3 shares an area but is not 0.15 close; f2 is, with the area; f1 outranks f0 by it
-    assert [e.standing.fact.id for e in chosen] == ["f1", "f0", "f2"]
+    assert [e.standing.fact.id for e in chosen] == ["f1", "f2", "f0"]
     assert chosen[0].signals["area"] == 1.0
     assert chosen[0].reason().startswith("standing profile: shares a decision area")
+
+
+def test_a_constraint_near_all_the_others_gives_way_to_one_that_stands_out() -> None:
+    # three money rules close to one another (and so to any request about money or
+    # plans), one rule about the knee alone: the request is closer to the money rules,
+    # but the knee stands out from the user's constraints
+    money = [fact(i, f"money rule {i}", predicate="finance", said=T0) for i in range(3)]
+    knee = fact(3, "no stairs for my knee", predicate="health", said=T0)
+    matrix = np.vstack(
+        [unit(1, 0.8, 0, 0, 0), unit(1, 0, 0.8, 0, 0), unit(1, 0, 0, 0.8, 0), unit(0, 0, 0, 0, 1)]
+    )
+    profile = consolidate([*money, knee], [0, 1, 2, 3], matrix, CONFIG)
+    assert [round(s.crowding, 2) for s in profile.entries] == [0.41, 0.41, 0.41, 0.0]
+    semantic = np.array([0.32, 0.3, 0.3, 0.22])
+    none = np.zeros(4, dtype=bool)
+    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    # the knee first; the money rules fall more than ``within`` below it and stay out
+    assert [e.standing.fact.id for e in chosen] == ["f3"]
+    assert chosen[0].signals["crowding"] == 0.0
+    assert chosen[0].reason() == "standing profile: close in meaning (0.22, its crowding 0.00)"
+    # without the hubness correction the money rules come first, the knee last
+    flat = choose(profile, semantic, none, none, T0, replace(CONFIG, crowding_weight=0.0))
+    assert [e.standing.fact.id for e in flat][-1] == "f3"

@@ -45,10 +45,10 @@ def item(text: str, occurred_at: datetime = MAY_4) -> MemoryItem:
 def test_a_relative_expression_resolves_against_when_it_was_said() -> None:
     assert event_period("My mom and I made dinner last night!", MAY_4) == (
         at(5, 3, 18),
-        at(5, 4, 6),
+        at(5, 4),
     )
     assert event_period("I ran a 5K last weekend.", MAY_4) == (at(4, 29), at(5, 1))
-    assert event_period("We moved two weeks ago", MAY_4) == (at(4, 20), at(4, 27))
+    assert event_period("We moved two weeks ago", MAY_4) == (at(4, 20), at(4, 21))
 
 
 def test_a_sentence_that_looks_ahead_reads_forwards() -> None:
@@ -118,7 +118,7 @@ def test_a_query_naming_a_period_favours_items_that_tell_of_it() -> None:
     assert query.time_range == (at(5, 3), at(5, 4))
     signal = dated_signal(query)
     assert signal(item("I cooked a big dinner yesterday")) == 1.0
-    assert signal(item("I cooked dinner last night")) == 0.5  # 18h to 6h the next day
+    assert signal(item("I cooked dinner last night")) == 1.0  # 18h to 24h that day
     # said that day but naming no time: the period filter admits it, the signal is 0
     assert signal(item("I cooked dinner, so good", occurred_at=at(5, 3, 12))) == 0.0
 
@@ -177,3 +177,14 @@ def test_a_question_asked_from_a_date_counts_from_it(
     query: str, start: datetime, end: datetime
 ) -> None:
     assert query_time_range(query, LATER) == (start, end)
+
+
+def test_recently_in_a_question_sets_no_period() -> None:
+    # the answer may be older than a month: a vague window must not filter the read
+    assert query_time_range("What did Alice paint recently?", LATER) is None
+    assert query_time_range("What has Alice been reading lately?", LATER) is None
+    # beside a named period, that period alone
+    assert query_time_range("What did Alice paint recently, in May 2023?", LATER) == (
+        at(5, 1),
+        at(6, 1),
+    )

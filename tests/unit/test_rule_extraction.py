@@ -300,6 +300,46 @@ def test_questions_hypotheticals_and_reported_speech_yield_nothing(text: str) ->
     assert facts(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No, that's wrong. I never lived in Seattle.",
+        "I was never a teacher.",
+        "Nope, I never said I was training for anything.",
+        "That's not true, I've never owned a dog.",
+        "Apparently I'm allergic to Mondays.",
+        "I'm a vegetarian, just kidding.",
+    ],
+)
+def test_denials_hearsay_and_jokes_taken_back_yield_nothing(text: str) -> None:
+    assert facts(text) == []
+
+
+def test_laughter_keeps_lasting_facts_and_drops_constraints() -> None:
+    assert [(f.predicate, f.value) for f in facts("I have two dogs lol")] == [("pet", "two dogs")]
+    assert facts("I'm allergic to exercise, lol.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I never eat pork.", "no pork"),  # a habit is a rule, not a denial
+        ("I've never liked olives.", "olives"),  # an experience in the perfect
+    ],
+)
+def test_never_in_the_present_or_perfect_still_states(text: str, value: str) -> None:
+    assert value in [f.value for f in facts(text)]
+
+
+@pytest.mark.parametrize(
+    "text", ["My knee still hurts.", "My knee's been killing me.", "My knee is still sore."]
+)
+def test_a_body_part_state_said_again_is_read(text: str) -> None:
+    [state] = facts(text)
+    assert (state.category.value, state.predicate) == ("state", "health")
+    assert "knee" in state.value
+
+
 def test_assistant_messages_state_nothing_about_the_user() -> None:
     assert read("I'm vegetarian and I live in Berlin.", role="assistant").facts == []
 

@@ -194,6 +194,9 @@ class ReadRequest(ReadOptions):
     since: IsoTime | None = None
     until: IsoTime | None = None
     reference_time: IsoTime | None = None
+    # bi-temporal: the facts valid then; what the memory knew then (Memory.read)
+    as_of: IsoTime | None = None
+    as_of_recorded: IsoTime | None = None
     timezone: str | None = Field(default=None, json_schema_extra={"enum": [*TIMEZONES, None]})
     format: str = Field(default="json", pattern="^(json|markdown)$")
     explain: StrictBool = False  # per candidate: each signal, the final score, the step

@@ -102,16 +102,30 @@ def recall(
     session_only: Annotated[
         bool, typer.Option(help="Read the --session alone, not the user's other sessions.")
     ] = False,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            help="Read the facts valid then, superseded ones included (ISO 8601 with offset)."
+        ),
+    ] = None,
+    as_of_recorded: Annotated[
+        str | None,
+        typer.Option(
+            help="Read what the memory knew then: later changes ignored (ISO 8601 with offset)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Read the memories that matter for a query: one user's (--user), or every user's
-    of the tenant (--all-users)."""
+    of the tenant (--all-users); as of a time (--as-of, --as-of-recorded)."""
 
     async def go() -> None:
         scope = {"tenant_id": tenant, **user_scope(user, all_users, "recall")}
         ranking = assignments(rank or [], "rank")
+        valid_at = timestamp(as_of, "as-of")
+        recorded_at = timestamp(as_of_recorded, "as-of-recorded")
         async with Memory.open(db) as mem:
             packet = await mem.read(
                 query,
@@ -123,6 +137,8 @@ def recall(
                 ranking=ranking or None,
                 explain=explain,
                 session_only=session_only,
+                as_of=valid_at,
+                as_of_recorded=recorded_at,
             )
         if as_json:
             print_json(packet)

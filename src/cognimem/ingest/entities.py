@@ -1,11 +1,13 @@
 """Entity resolution (L2): exact name → known alias (the user's before the namespace's)
-→ fuzzy → new entity.
+→ a first name that fits exactly one full name → fuzzy → new entity.
 
 Confident resolutions learn the name as an alias; an ambiguous mention (two entities
 match about equally well) is reported with its candidates and left unlinked — never
-guessed. Pronoun coreference is the LLM extractor's job: when an LLM is configured its
-prompt asks for names instead of pronouns, so the names arriving here are already
-resolved.
+guessed. A lone first name ("Sarah") is the person of that first name already known in
+the scope, or named in full in the same write ("Sarah Jones"), when exactly one fits;
+the link is learned as a ``coreference`` alias (an alias edit undoes it). Pronouns are
+resolved before this (``ingest/extract/coref.py`` on the rule path, the LLM's prompt
+on the LLM path), so the names arriving here are names.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
 from cognimem.store.roles import KnowledgeStore
 from cognimem.text.keys import normalize_name
 
-Method = Literal["alias", "fuzzy", "new", "ambiguous"]
+Method = Literal["alias", "first_name", "fuzzy", "new", "ambiguous"]
 
 # the author's own entity carries this property (names are not unique enough)
 SELF_PROPERTY = "self"
@@ -42,6 +44,9 @@ class Resolution:
     entity_id: str | None = None
     candidates: list[str] = field(default_factory=list)
     score: float = 1.0
+    # the entity's own name when the mention is another name of it ("Sarah" for Sarah
+    # Jones, a nickname): facts about the mention are keyed by this name
+    canonical: str | None = None
 
 
 @dataclass
@@ -55,6 +60,11 @@ class Resolved:
     def entity_id(self, name: str) -> str | None:
         found = self.by_name.get(normalize_name(name))
         return None if found is None else found.entity_id
+
+    def canonical(self, name: str) -> str:
+        """The name facts about ``name`` are keyed by: the full name it was linked to."""
+        found = self.by_name.get(normalize_name(name))
+        return found.canonical if found is not None and found.canonical else name
 
 
 class EntityResolver:
@@ -85,6 +95,7 @@ class EntityResolver:
         t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
         known = await self._store.find_aliases(t, ns, user, list(wanted))
         unresolved: list[str] = []
+        linked: dict[str, str] = {}  # mention -> entity, through a link learned earlier
         for norm in wanted:
             matches = [a for a in known if a.alias == norm]
             own = [a for a in matches if a.user_id is not None]
@@ -93,17 +104,32 @@ class EntityResolver:
             if len(ids) == 1:
                 out.by_name[norm] = Resolution(norm, "alias", ids[0])
                 out.aliases.append(_alias(ids[0], norm, user, AliasSource.EXACT, 1.0))
+                if any(a.source in _LINKS for a in tier):
+                    linked[norm] = ids[0]
             elif len(ids) > 1:
                 out.by_name[norm] = Resolution(norm, "ambiguous", candidates=ids, score=0.0)
             else:
                 unresolved.append(norm)
+        if linked:  # facts about "Sally" are keyed by the name of the entity she is
+            names = {
+                e.id: e.name for e in await self._store.get_entities(t, list(set(linked.values())))
+            }
+            for norm, entity_id in linked.items():
+                out.by_name[norm].canonical = names.get(entity_id)
         if unresolved:
-            fuzzy_pool = [
-                a
-                for a in await self._store.find_aliases(t, ns, user, None)
-                if len(a.alias) >= self._min_fuzzy
-            ]
+            pool = await self._store.find_aliases(t, ns, user, None)
+            fuzzy_pool = [a for a in pool if len(a.alias) >= self._min_fuzzy]
+            unresolved.sort(key=lambda n: -len(n.split()))  # full names before first names
             for norm in unresolved:
+                if len(norm.split()) == 1 and wanted[norm].type in _MAY_BE_PEOPLE:
+                    found = await self._first_name(scope, norm, pool, wanted, out)
+                    if found is not None:
+                        out.by_name[norm] = found
+                        assert found.entity_id is not None
+                        out.aliases.append(
+                            _alias(found.entity_id, norm, user, AliasSource.COREFERENCE, 0.8)
+                        )
+                        continue
                 found = self._fuzzy(norm, fuzzy_pool) if len(norm) >= self._min_fuzzy else None
                 if found is not None:
                     out.by_name[norm] = found
@@ -129,6 +155,40 @@ class EntityResolver:
                 out.by_name[norm] = Resolution(norm, "new", entity.id)
         return out
 
+    async def _first_name(
+        self,
+        scope: Scope,
+        norm: str,
+        pool: Sequence[Alias],
+        wanted: dict[str, Mention],
+        out: Resolved,
+    ) -> Resolution | None:
+        """``norm`` linked to the one person whose full name starts with it: known in
+        the scope, or named in full earlier in this write; ``None`` when none or
+        several fit."""
+        full: dict[str, str] = {}  # entity id -> full name
+        for other, mention in wanted.items():
+            words = other.split()
+            done = out.by_name.get(other)
+            if (
+                len(words) > 1
+                and words[0] == norm
+                and done
+                and done.entity_id
+                and mention.type is EntityType.PERSON
+            ):
+                full[done.entity_id] = mention.name.strip()
+        stored = {a.entity_id for a in pool if len(a.alias.split()) > 1
+                  and a.alias.split()[0] == norm and a.entity_id not in full}  # fmt: skip
+        if stored:
+            for e in await self._store.get_entities(scope.tenant_id, sorted(stored)):
+                if e.type is EntityType.PERSON:
+                    full[e.id] = e.name
+        if len(full) != 1:
+            return None
+        [(entity_id, name)] = full.items()
+        return Resolution(norm, "first_name", entity_id, score=0.8, canonical=name)
+
     def _fuzzy(self, norm: str, pool: Sequence[Alias]) -> Resolution | None:
         if not pool:
             return None
@@ -147,6 +207,11 @@ class EntityResolver:
             ids = [top_alias.entity_id, *sorted(rivals)]
             return Resolution(norm, "ambiguous", candidates=ids, score=top)
         return Resolution(norm, "fuzzy", top_alias.entity_id, score=top)
+
+
+# aliases that link another name to an entity: facts about them are keyed by its name
+_LINKS = frozenset({AliasSource.COREFERENCE, AliasSource.USER_STATED})
+_MAY_BE_PEOPLE = frozenset({EntityType.PERSON, EntityType.OTHER})
 
 
 def _alias(

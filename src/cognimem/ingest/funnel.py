@@ -19,6 +19,7 @@ from cognimem.ingest.extract.schema import Extractor
 from cognimem.ingest.gate import SECRET_MARK, find_secrets, mask_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder
+from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.understand import Understander, Understood
 from cognimem.models import (
     Event,
@@ -47,6 +48,9 @@ from cognimem.store.base import (
 )
 from cognimem.store.roles import Store
 from cognimem.text.validate import validate_messages
+
+# a UTC interval [start, end): the period an event told of
+Period = tuple[datetime, datetime]
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +92,13 @@ class WriteFunnel:
         self._count = count_tokens
         self._understander = Understander(store, embedder, settings.merge_similarity, llm_extractor)
         linker = None if domains is None else DomainLinker(domains, store)
-        self._knowledge = KnowledgeBuilder(store, EntityResolver(store), embedder.model_id, linker)
+        self._knowledge = KnowledgeBuilder(
+            store,
+            EntityResolver(store),
+            embedder.model_id,
+            linker,
+            Restatements(store, embedder),
+        )
 
     async def write(
         self,
@@ -126,13 +136,14 @@ class WriteFunnel:
         profile: IngestProfile,
     ) -> WriteResult:
         fresh = [e for i, e in enumerate(events) if i not in known]
-        contexts = await self._contexts(events, skip=known)
+        contexts, after = await self._contexts(events, skip=known)
         # the raw text (not the stored, already redacted one), so redactions are counted
-        gated = [
-            self._gate(messages[i].content, e, profile, contexts[i])
-            for i, e in enumerate(events)
-            if i not in known
-        ]
+        gated = []
+        for i, e in enumerate(events):
+            if i in known:
+                continue
+            pending, after = self._gate(messages[i].content, e, profile, contexts[i], after)
+            gated.append(pending)
         knowledge = Knowledge()
         async with self._understander.understand(gated, profile) as understood:
             if fresh:
@@ -257,10 +268,11 @@ class WriteFunnel:
             events = await self._store.get_events(tenant_id, todo)
             if not events:
                 return Processed()
-            contexts = await self._contexts(events, skip={})
-            gated = [
-                self._gate(e.content, e, profile, c) for e, c in zip(events, contexts, strict=True)
-            ]
+            contexts, after = await self._contexts(events, skip={})
+            gated = []
+            for e, c in zip(events, contexts, strict=True):
+                pending, after = self._gate(e.content, e, profile, c, after)
+                gated.append(pending)
             async with self._understander.understand(gated, profile) as understood:
                 now = self._clock()
                 built = await self._knowledge.build(
@@ -315,30 +327,50 @@ class WriteFunnel:
             metadata=message.metadata,
         )
 
-    async def _contexts(self, events: Sequence[Event], skip: Mapping[int, object]) -> list[str]:
-        """For each event, the message said just before it in the same scope.
+    async def _contexts(
+        self, events: Sequence[Event], skip: Mapping[int, object]
+    ) -> tuple[list[str], Period | None]:
+        """For each event, the message said just before it in the same scope; and the
+        period of the event that message told of.
 
         The lexical index of an item includes that previous message, so an answer is
         found by the words of the question it answers (measured on the LoCoMo dev set:
         frac@10 0.657 → 0.727, benchmarks/tune_fusion.py). Embeddings stay on the item's
         own text, which measured better. The first message of a batch looks up the
         latest stored event of the scope; later ones use their predecessor in the batch.
+        The period is what "two days later" in the first message counts from
+        (:func:`~cognimem.ingest.extract.clauses.event_period`).
         """
-        limit = self._settings.context_chars
-        if limit == 0 or len(skip) == len(events):
-            return [""] * len(events)
+        if len(skip) == len(events):
+            return [""] * len(events), None
         first = events[0]
         previous = await self._store.previous_event(
             first.scope, first.occurred_at, exclude=[e.id for e in events]
         )
+        told_of = None
+        if previous is not None:
+            told_of = event_period(
+                previous.content, previous.occurred_at, date_order=self._settings.date_order
+            )
+        limit = self._settings.context_chars
+        if limit == 0:
+            return [""] * len(events), told_of
         texts = [index_text(previous.name, previous.content) if previous else ""]
         texts += [index_text(e.name, e.content) for e in events[:-1]]
-        return [text[-limit:] for text in texts]
+        return [text[-limit:] for text in texts], told_of
 
     def _gate(
-        self, text: str, event: Event, profile: IngestProfile, context: str
-    ) -> PendingMessage:
-        """Chunk ``text`` (the raw message, or a stored event's masked content) into items."""
+        self,
+        text: str,
+        event: Event,
+        profile: IngestProfile,
+        context: str,
+        after: Period | None,
+    ) -> tuple[PendingMessage, Period | None]:
+        """Chunk ``text`` (the raw message, or a stored event's masked content) into items,
+        each dated by what it tells of ("two days later" counted from ``after``, the
+        event the previous message told of); and the event this message told of last
+        (``after`` when it tells of none), which the next message counts from."""
         result = PendingMessage(event=event)
         for chunk in chunk_text(text, self._settings.chunk_tokens, self._count):
             if self._settings.skip_secrets and (find_secrets(chunk) or SECRET_MARK in chunk):
@@ -350,7 +382,12 @@ class WriteFunnel:
                 clean = redaction.text
                 for pii_kind, n in redaction.counts.items():
                     result.redactions[pii_kind] = result.redactions.get(pii_kind, 0) + n
-            start, end = event_period(clean, event.occurred_at) or (None, None)
+            period = event_period(
+                clean, event.occurred_at, after=after, date_order=self._settings.date_order
+            )
+            if period is not None:
+                after = period
+            start, end = period or (None, None)
             item = MemoryItem(
                 id=new_id("mem"),
                 scope=event.scope,
@@ -382,7 +419,7 @@ class WriteFunnel:
             log.info(
                 "skipped %d chunk(s) carrying secrets in event %s", result.skipped_chunks, event.id
             )
-        return result
+        return result, after
 
 
 @dataclass

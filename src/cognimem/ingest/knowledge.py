@@ -13,12 +13,15 @@ from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.reconcile import NewFact, reconcile
+from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
 from cognimem.models.fact_changes import LIVE
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     CONSTRAINT_CATEGORIES,
+    Alias,
+    AliasSource,
     EntityType,
     Fact,
     FactCategory,
@@ -28,7 +31,14 @@ from cognimem.models.knowledge import (
 from cognimem.store.base import FactQuery, Knowledge, PendingFact
 from cognimem.store.roles import KnowledgeStore
 from cognimem.text.areas import AREA_TAG
-from cognimem.text.keys import SELF_SUBJECT, fact_key, is_self, slug, subject_slug
+from cognimem.text.keys import (
+    SELF_SUBJECT,
+    fact_key,
+    is_self,
+    normalize_name,
+    slug,
+    subject_slug,
+)
 
 _DEFAULT_IMPORTANCE = {
     FactCategory.IDENTITY: 0.8,
@@ -73,8 +83,10 @@ class KnowledgeBuilder:
         resolver: EntityResolver,
         embedding_model: str,
         domain: DomainLinker | None = None,
+        restatements: Restatements | None = None,
     ) -> None:
         self._store = store
+        self._restatements = restatements
         self._resolver = resolver
         self._model = embedding_model
         self._domain = domain
@@ -102,7 +114,11 @@ class KnowledgeBuilder:
             for f in stored:
                 if f.key in keys and (f.status in LIVE or f.valid_to is None):
                     current.setdefault(f.key, []).append(f)
+        if self._restatements is not None:
+            proposals = await self._restatements.renew(scope, proposals, current, vectors)
         outcome = reconcile(proposals, current, now)
+        learned = _nicknames(proposals, resolved, scope)
+        resolved.aliases += learned
         relations = self._relations(outcome.created, resolved, said, now)
         if self._domain is not None:  # the ontology's edges, the domain's conflicts
             review = await self._domain.review(
@@ -126,22 +142,26 @@ class KnowledgeBuilder:
                 seen.add(edge)
                 fresh.append(r)
         silenced = list(dict.fromkeys(outcome.silence_items))
-        history = outcome.history + [
-            HistoryEntry(
-                id=new_id("hst"),
-                tenant_id=scope.tenant_id,
-                target_type="item",
-                target_id=item_id,
-                action="silenced",
-                at=now,
-                before={"status": ItemStatus.ACTIVE.value},
-                after={
-                    "status": ItemStatus.SILENT.value,
-                    "reason": "its constraint was superseded",
-                },
-            )
-            for item_id in silenced
-        ]
+        history = (
+            outcome.history
+            + _alias_history(resolved, learned, said, now)
+            + [
+                HistoryEntry(
+                    id=new_id("hst"),
+                    tenant_id=scope.tenant_id,
+                    target_type="item",
+                    target_id=item_id,
+                    action="silenced",
+                    at=now,
+                    before={"status": ItemStatus.ACTIVE.value},
+                    after={
+                        "status": ItemStatus.SILENT.value,
+                        "reason": "its constraint was superseded",
+                    },
+                )
+                for item_id in silenced
+            ]
+        )
         knowledge = Knowledge(
             entities=resolved.new_entities,
             aliases=resolved.aliases,
@@ -180,10 +200,12 @@ class KnowledgeBuilder:
         if is_self(f.subject):  # the author: the user, or another speaker by name
             about = SELF_SUBJECT if speakers.is_user(event) else (event.name or SELF_SUBJECT)
         else:
-            about = SELF_SUBJECT if speakers.names_user(f.subject, resolved) else f.subject
+            named_user = speakers.names_user(f.subject, resolved)
+            about = SELF_SUBJECT if named_user else resolved.canonical(f.subject)
         own = about == SELF_SUBJECT
         subject = SELF_SUBJECT if own else subject_slug(about)
-        subject_entity = speakers.self_id if own else resolved.entity_id(about)
+        named = about if is_self(f.subject) else f.subject  # as the message named them
+        subject_entity = speakers.self_id if own else resolved.entity_id(named)
         obj = resolved.entity_id(f.object_entity) if f.object_entity else None
         importance = s.extraction.importance
         if importance is None:
@@ -209,13 +231,19 @@ class KnowledgeBuilder:
             confidence_factors={"extraction": f.confidence},
             reinforcement_count=1,
             last_validated_at=event.occurred_at,
-            valid_from=f.valid_from,
+            # valid time: the period the statement tells of, else when it was said (a
+            # statement about the past has no known start)
+            valid_from=f.valid_from or (event.occurred_at if f.holds else None),
             valid_to=f.valid_to,
             recorded_at=now,
             evidence_item_ids=list(s.item_ids),
             evidence_event_ids=[event.id],
             importance=importance,
             embedding_model=self._model,
+            provenance=(
+                {"coreference": [link.model_dump() for link in f.coreference]}
+                if f.coreference else {}
+            ),
         )  # fmt: skip
         return NewFact(fact=fact, said_at=event.occurred_at, holds=f.holds, event_id=event.id)
 
@@ -272,3 +300,48 @@ def _mentions(said: Sequence[Said]) -> list[Mention]:
         for r in x.relations:
             out += [Mention(r.source), Mention(r.target)]
     return out
+
+
+def _nicknames(proposals: Sequence[NewFact], resolved: Resolved, scope: Scope) -> list[Alias]:
+    """A nickname ("She goes by Sally", "call me Sam") is another name of the person it
+    is about: an alias the user stated, never an entity of its own."""
+    out: list[Alias] = []
+    for p in proposals:
+        f = p.fact
+        alias = normalize_name(f.value)
+        nickname = f.category is FactCategory.IDENTITY and f.predicate == "nickname"
+        known = resolved.entity_id(f.value) is not None  # a name of someone else already
+        if nickname and p.holds and f.subject_entity_id and alias and not known:
+            out.append(
+                Alias(entity_id=f.subject_entity_id, alias=alias, user_id=scope.user_id,
+                      source=AliasSource.USER_STATED, confidence=0.9)
+            )  # fmt: skip
+    return out
+
+
+def _alias_history(
+    resolved: Resolved, learned: Sequence[Alias], said: Sequence[Said], now: datetime
+) -> list[HistoryEntry]:
+    """Each name linked to an existing entity (a first name, a nickname): what was
+    merged, from which message, so that it can be reviewed and undone."""
+    if not said:
+        return []
+    event = said[0].event
+    links = [
+        (r.entity_id, r.mention, AliasSource.COREFERENCE.value, r.canonical)
+        for r in resolved.by_name.values()
+        if r.method == "first_name" and r.entity_id
+    ] + [(a.entity_id, a.alias, a.source.value, None) for a in learned]
+    return [
+        HistoryEntry(
+            id=new_id("hst"),
+            tenant_id=event.scope.tenant_id,
+            target_type="entity",
+            target_id=entity_id,
+            action="alias_added",
+            at=now,
+            after={"alias": alias, "source": source, "linked_to": canonical},
+            event_id=event.id,
+        )
+        for entity_id, alias, source, canonical in links
+    ]

@@ -26,6 +26,7 @@ from typing import Any
 
 from cognimem.models.fact_changes import (
     LIVE,
+    ended_record,
     fact_history,
     reinforced,
     same_statement,
@@ -116,14 +117,14 @@ def reconcile(
         for old in live:
             old_at = max(old.valid_from or old.last_validated_at, old.last_validated_at)
             if p.said_at > old_at:
-                put(superseded(old, new.id, start), "superseded", old, p.event_id)
+                put(superseded(old, new.id, start, now), "superseded", old, p.event_id)
                 out.superseded.append(old.id)
                 if old.is_constraint:
                     evidence = set(new.evidence_item_ids)
                     out.silence_items += [i for i in old.evidence_item_ids if i not in evidence]
             elif p.said_at < old_at:
                 # said before what we know now: it is history, ended by the current fact
-                ended = superseded(new, old.id, old.valid_from or old_at)
+                ended = superseded(new, old.id, old.valid_from or old_at, now)
                 created[new.id] = ended
                 state[new.key][new.id] = ended
             else:
@@ -167,6 +168,7 @@ def _past(
                     update={
                         "status": FactStatus.SUPERSEDED,
                         "valid_to": end,
+                        "recorded_to": ended_record(old, now),
                         "revision": old.revision + 1,
                     }
                 ),
@@ -178,7 +180,13 @@ def _past(
         return
     if any(f.value.casefold() == new.value.casefold() and f.status not in LIVE for f in known):
         return  # already known as history
-    past = new.model_copy(update={"status": FactStatus.SUPERSEDED, "valid_to": new.valid_to})
+    past = new.model_copy(
+        update={
+            "status": FactStatus.SUPERSEDED,
+            "valid_to": new.valid_to,
+            "recorded_to": new.recorded_at,  # known as past from the start
+        }
+    )
     created[past.id] = past
     out.history.append(fact_history(past, "created", None, now, p.event_id))
     current = [f for f in live if f.id != past.id]
@@ -201,7 +209,7 @@ def _conflict(
     close = abs(old.confidence - new.confidence) < ASK_USER_MARGIN
     strategy = ConflictStrategy.ASK_USER if close else ConflictStrategy.TRUST_RECENT
     if strategy is ConflictStrategy.TRUST_RECENT:  # the later-recorded statement wins
-        put(superseded(old, new.id, new.valid_from or now), "superseded", old, event_id)
+        put(superseded(old, new.id, new.valid_from or now, now), "superseded", old, event_id)
         out.superseded.append(old.id)
     out.conflicts.append(
         FactConflict(

@@ -19,24 +19,33 @@ import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 
 from cognimem.errors import ProviderError
+from cognimem.ingest.extract.coref import may_refer
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
 from cognimem.ingest.implications import tag_areas
 from cognimem.ingest.knowledge import Said, fact_text
 from cognimem.ingest.scoring import novelty, write_importance
-from cognimem.models import KnowledgeReport, MemoryItem, Role
+from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.base import ItemFilter, Knowledge, PendingItem, PendingMessage
-from cognimem.store.roles import ItemStore
+from cognimem.store.roles import ItemStore, ProcedureStore
 from cognimem.text.areas import AreaDescriptions
 
 log = logging.getLogger(__name__)
+
+# how many of the user's earlier messages a pronoun may point back through
+WINDOW = 6
+
+
+class _Store(ItemStore, ProcedureStore, Protocol):
+    """What the middle of the funnel reads: items, and the conversation so far."""
+
 
 Vectors = dict[str, np.ndarray]
 
@@ -70,7 +79,7 @@ class Understander:
 
     def __init__(
         self,
-        store: ItemStore,
+        store: _Store,
         embedder: Embedder,
         merge_similarity: float | None,
         llm_extractor: Extractor | None = None,
@@ -170,6 +179,9 @@ class Understander:
                 )
                 for i in readable
             ]
+            if self._llm is None and any(may_refer(x.text) for x in inputs):
+                context = await self._window([gated[i].event for i in readable])
+                inputs[0] = inputs[0].model_copy(update={"context": context})
             found, report.extractor, problem = await self._extract(inputs)
             report.llm_ran = self._llm is not None
             if problem:
@@ -212,6 +224,21 @@ class Understander:
                 problem = f"llm extraction failed ({exc.type}: {exc.message}); rules used"
                 return await self._rules.extract(inputs), "rules", problem
         return await self._rules.extract(inputs), "rules", None
+
+    async def _window(self, events: Sequence[Event]) -> tuple[str, ...]:
+        """The user's messages said just before ``events`` in the same conversation
+        (session and agent), oldest first: who a pronoun may point back to."""
+        first = events[0]
+        own = {e.id for e in events}
+        recent = await self._store.conversation_events(first.scope, WINDOW + len(own))
+        return tuple(
+            e.content
+            for e in recent
+            if e.id not in own
+            and e.role is Role.USER
+            and e.scope == first.scope
+            and e.occurred_at <= first.occurred_at
+        )[-WINDOW:]
 
     async def _embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:

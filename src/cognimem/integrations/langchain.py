@@ -3,17 +3,16 @@
 of a session, and ``CognimemRetriever``, a ``BaseRetriever`` whose documents are a read's
 constraints and facts (first) and memories, each with its provenance in its metadata.
 
-A history is one user's session (``user_id``, ``session_id``, in ``namespace``). Each
-message is written as it is added, with its role, and kept whole in its event's
-metadata (LangChain's own ``message_to_dict``), so ``messages`` gives back exactly what
-was added, in order, even a message said twice (each write has its own idempotency
-key). ``clear`` deletes the session's memories; what they were read into (facts) goes
-with them as ``Memory.forget`` says."""
+A history is one user's session (``user_id``, ``session_id``, in ``namespace``), a
+``Transcript``: each message is written as it is added, with its role, and kept whole in
+its event's metadata (LangChain's own ``message_to_dict``), so ``messages`` gives back
+exactly what was added, in order, even a message said twice. ``clear`` deletes the
+session's memories; what they were read into (facts) goes with them as
+``Memory.forget`` says."""
 
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,28 +27,22 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, PrivateAttr
 
 from cognimem.integrations.bridge import AnyFacade, AsyncFacade, Bridge
-from cognimem.models import ContextPacket, ItemStatus, MemoryItem, Message, Role
+from cognimem.integrations.transcript import Transcript
+from cognimem.models import ContextPacket, Message, Role
 from cognimem.models.packets import FactEntry, PacketItem
 
 # the metadata key of an event under which the message it was written from is kept
 META = "langchain"
-# the most items one listing returns (a longer history is read in pages)
-PAGE = 1_000
 _ROLES = {"human": Role.USER, "ai": Role.ASSISTANT, "system": Role.SYSTEM, "tool": Role.TOOL}
 
 
-def _message(message: BaseMessage) -> Message:
+def _message(transcript: Transcript, message: BaseMessage) -> Message:
     """The cognimem message for a LangChain one: its text (or, for one with none, such
     as a tool call, the message as JSON), its role, the message itself in metadata."""
     kept = message_to_dict(message)
     text = message.text if message.text.strip() else json.dumps(kept, ensure_ascii=False)
-    return Message(
-        role=_ROLES.get(message.type, Role.USER),
-        content=text,
-        name=message.name,
-        idempotency_key=f"langchain:{uuid.uuid4().hex}",
-        metadata={META: kept},
-    )
+    role = _ROLES.get(message.type, Role.USER)
+    return transcript.message(kept, role=role, text=text, name=message.name)
 
 
 class CognimemChatMessageHistory(BaseChatMessageHistory):
@@ -64,7 +57,10 @@ class CognimemChatMessageHistory(BaseChatMessageHistory):
         namespace: str = "default",
     ) -> None:
         self._bridge = Bridge(memory)
-        self.scope = {"namespace": namespace, "user_id": user_id, "session_id": session_id}
+        self._transcript = Transcript(
+            {"namespace": namespace, "user_id": user_id, "session_id": session_id}, key=META
+        )
+        self.scope = self._transcript.scope
 
     @property
     def messages(self) -> list[BaseMessage]:  # type: ignore[override]
@@ -75,50 +71,21 @@ class CognimemChatMessageHistory(BaseChatMessageHistory):
         return await self._bridge.arun(self._read)
 
     def add_messages(self, messages: Sequence[BaseMessage]) -> None:
-        said = [_message(m) for m in messages]
-        self._bridge.run(lambda mem: self._write(mem, said), instead="aadd_messages")
+        said = [_message(self._transcript, m) for m in messages]
+        self._bridge.run(lambda mem: self._transcript.append(mem, said), instead="aadd_messages")
 
     async def aadd_messages(self, messages: Sequence[BaseMessage]) -> None:
-        said = [_message(m) for m in messages]
-        await self._bridge.arun(lambda mem: self._write(mem, said))
+        said = [_message(self._transcript, m) for m in messages]
+        await self._bridge.arun(lambda mem: self._transcript.append(mem, said))
 
     def clear(self) -> None:
-        self._bridge.run(self._clear, instead="aclear")
+        self._bridge.run(self._transcript.clear, instead="aclear")
 
     async def aclear(self) -> None:
-        await self._bridge.arun(self._clear)
-
-    async def _write(self, mem: AsyncFacade, said: list[Message]) -> None:
-        if said:
-            await mem.write_batch(said, scope=self.scope, profile="chat")
-
-    async def _items(self, mem: AsyncFacade) -> list[MemoryItem]:
-        """The session's live memories, oldest first (listed newest first, by pages)."""
-        found: list[MemoryItem] = []
-        seen: set[str] = set()
-        until = None
-        while True:
-            page = await mem.list_items(
-                scope=self.scope, statuses=[ItemStatus.ACTIVE], until=until, limit=PAGE
-            )
-            fresh = [i for i in page if i.id not in seen]
-            found += fresh
-            seen.update(i.id for i in fresh)
-            if len(page) < PAGE or not fresh:
-                return found[::-1]
-            until = page[-1].occurred_at  # inclusive: the ids seen are skipped
+        await self._bridge.arun(self._transcript.clear)
 
     async def _read(self, mem: AsyncFacade) -> list[BaseMessage]:
-        event_ids = list(
-            dict.fromkeys(e for i in await self._items(mem) for e in i.source_event_ids)
-        )
-        events = await mem.get_events(event_ids, tenant_id="default") if event_ids else []
-        kept = [e.metadata[META] for e in events if isinstance(e.metadata.get(META), dict)]
-        return messages_from_dict(kept)
-
-    async def _clear(self, mem: AsyncFacade) -> None:
-        while ids := [i.id for i in await self._items(mem)][:PAGE]:
-            await mem.forget(ids=ids, scope=self.scope, mode="delete", limit=len(ids))
+        return messages_from_dict(await self._transcript.read(mem))
 
 
 class CognimemRetriever(BaseRetriever):

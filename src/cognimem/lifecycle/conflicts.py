@@ -85,7 +85,7 @@ def resolve(
             loser = by_id.get(fact_id)
             if loser is None or loser.id == winner.id or loser.status not in LIVE:
                 continue
-            ended = superseded(loser, winner.id, winner.valid_from or now)
+            ended = superseded(loser, winner.id, winner.valid_from or now, now)
             out.fact_updates.append(FactUpdate(ended, loser.revision))
             out.history.append(
                 fact_history(ended, "superseded", loser, now, None).model_copy(

@@ -57,7 +57,7 @@ def plan_decay(facts: Sequence[Fact], items: Mapping[str, MemoryItem], now: date
             continue
         effective = effective_confidence(old, now)
         if contradicted(old, items):
-            new = invalidated(old, None)
+            new = invalidated(old, None, now)
             reason = "every evidence item was marked incorrect"
         elif old.status is FactStatus.ACTIVE and effective < AGING_BELOW:
             new = restatused(old, FactStatus.AGING)

@@ -16,6 +16,7 @@ from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.recall.evidence import mentions as mentions  # the read path's own-words test
 from cognimem.store.roles import EditStore
+from cognimem.text.temporal import DateOrder
 
 Feedback = Literal["correct", "incorrect", "outdated"]
 FEEDBACK: tuple[str, ...] = get_args(Feedback)
@@ -45,19 +46,26 @@ class Edit:
 
 
 def edited(
-    item: MemoryItem, edit: Edit, *, embedding_model: str, now: datetime
+    item: MemoryItem,
+    edit: Edit,
+    *,
+    embedding_model: str,
+    now: datetime,
+    date_order: DateOrder | None = None,
 ) -> tuple[MemoryItem, HistoryEntry | None]:
     """``item`` after ``edit``, and the history entry of the fields that changed (None
     when nothing did: the same text, importance or tier again).
 
     Feedback: ``correct`` counts a success and nudges the confidence up
     (``CONFIDENCE_NUDGE``); ``incorrect`` counts a failure and silences the item (kept,
-    never recalled); ``outdated`` archives it."""
+    never recalled); ``outdated`` archives it. A new text is dated again
+    (``date_order`` reads its numeric dates, as at ingest)."""
     changes: dict[str, Any] = {}
     if edit.text is not None and edit.text != item.text:
         changes.update(text=edit.text, token_count=edit.token_count)
         changes["embedding_model"] = embedding_model
-        start, end = event_period(edit.text, item.occurred_at) or (None, None)
+        period = event_period(edit.text, item.occurred_at, date_order=date_order)
+        start, end = period or (None, None)
         if (start, end) != (item.event_start, item.event_end):
             changes.update(event_start=start, event_end=end)
     if edit.importance is not None and edit.importance != item.importance:

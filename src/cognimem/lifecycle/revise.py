@@ -183,7 +183,7 @@ def revise(
             if judgement.verdict is Verdict.CORRECTED:
                 if not _correctable(fact, reply):
                     continue
-                after = invalidated(fact, reply.event_id)
+                after = invalidated(fact, reply.event_id, now)
                 _put(out, after, fact, "invalidated", reply, now, first_revision)
                 state[fact_id] = after
                 out.invalidated.append(fact_id)

@@ -60,29 +60,41 @@ def reinforced(old: Fact, new: Fact, said_at: datetime) -> Fact:
     )
 
 
-def superseded(old: Fact, by: str, at: datetime) -> Fact:
-    """``old`` ended at ``at`` by the fact ``by`` (it keeps its history: a time slice)."""
+def superseded(old: Fact, by: str, at: datetime, now: datetime) -> Fact:
+    """``old`` ended at ``at`` (valid time) by the fact ``by``, learnt at ``now`` (it
+    keeps its history: a time slice)."""
     return old.model_copy(
         update={
             "status": FactStatus.SUPERSEDED,
             "superseded_by": by,
             "valid_to": at,
+            "recorded_to": ended_record(old, now),
             "revision": old.revision + 1,
         }
     )
 
 
-def invalidated(old: Fact, event_id: str | None) -> Fact:
-    """``old`` found never to have been true (a correction): status ``invalidated``, the
-    correcting event added to its evidence, no ``valid_to`` (it never held)."""
+def invalidated(old: Fact, event_id: str | None, now: datetime) -> Fact:
+    """``old`` found never to have been true (a correction) at ``now``: status
+    ``invalidated``, the correcting event added to its evidence, no ``valid_to`` (it
+    never held)."""
     events = old.evidence_event_ids if event_id is None else [*old.evidence_event_ids, event_id]
     return old.model_copy(
         update={
             "status": FactStatus.INVALIDATED,
             "evidence_event_ids": union(events, ()),
+            "recorded_to": ended_record(old, now),
             "revision": old.revision + 1,
         }
     )
+
+
+def ended_record(old: Fact, now: datetime) -> datetime:
+    """When the memory learnt that ``old`` no longer holds: ``now`` for a live fact
+    (never before it was recorded), the time it already had for one that had ended."""
+    if old.status not in LIVE and old.recorded_to is not None:
+        return old.recorded_to
+    return max(now, old.recorded_at)
 
 
 def restatused(old: Fact, status: FactStatus) -> Fact:
@@ -96,7 +108,7 @@ def union(a: Iterable[str], b: Iterable[str]) -> list[str]:
 
 
 _SNAPSHOT = ("value", "polarity", "status", "confidence", "reinforcement_count", "valid_from",
-             "valid_to", "superseded_by", "last_validated_at")  # fmt: skip
+             "valid_to", "recorded_to", "superseded_by", "last_validated_at")  # fmt: skip
 
 
 def snapshot(f: Fact) -> dict[str, Any]:

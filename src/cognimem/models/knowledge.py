@@ -55,6 +55,7 @@ class EntityType(StrEnum):
     PLACE = "place"
     ORGANIZATION = "organization"
     PET = "pet"
+    PRODUCT = "product"
     THING = "thing"
     EVENT = "event"
     CONCEPT = "concept"
@@ -118,6 +119,12 @@ class Fact(BaseModel):
 
     Constraint facts are those whose category is goal, state, value, causal or policy.
     ``revision`` increases with every change and guards concurrent reconciliation.
+
+    Two times (bi-temporal): ``valid_from``/``valid_to`` say when it held in the world
+    (from the period its statement tells of, else when it was said; a superseding fact
+    closes ``valid_to`` at its own ``valid_from``; ``None``: open on that side);
+    ``recorded_at``/``recorded_to`` say when the memory learnt it and when it learnt
+    that it no longer holds (superseded, ended or invalidated; ``None`` while live).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -143,11 +150,16 @@ class Fact(BaseModel):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     recorded_at: datetime
+    recorded_to: datetime | None = None
     evidence_item_ids: list[str] = Field(default_factory=list)
     evidence_event_ids: list[str] = Field(default_factory=list)
     importance: float = 0.5
     revision: int = 1
     embedding_model: str | None = None
+    # how the fact was read, beyond its evidence: ``{"coreference": [{"said": "She",
+    # "name": "Sarah Jones", "evidence": "..."}]}`` when a pronoun or "my sister" in its
+    # sentence was resolved to the person it is about (``ingest/extract/coref.py``)
+    provenance: dict[str, Any] = Field(default_factory=dict)
 
     @property
     def is_constraint(self) -> bool:

@@ -117,6 +117,7 @@ class FactEntry(BaseModel):
     score: float  # relevance to the query
     signals: dict[str, float] = Field(default_factory=dict)
     valid_from: datetime | None = None
+    valid_to: datetime | None = None  # set when it no longer holds (an as-of read's)
     recorded_at: datetime
     source_event_ids: list[str] = Field(default_factory=list)
     item_ids: list[str] = Field(default_factory=list)
@@ -242,7 +243,11 @@ class PacketSections(BaseModel):
 
 def fact_line(entry: FactEntry) -> str:
     """One fact or constraint as a prompt line (counted against the token budget)."""
-    since = f" (since {entry.valid_from:%Y-%m-%d})" if entry.valid_from else ""
+    start, end = entry.valid_from, entry.valid_to
+    if end is not None:
+        since = f" ({start:%Y-%m-%d} to {end:%Y-%m-%d})" if start else f" (until {end:%Y-%m-%d})"
+    else:
+        since = f" (since {start:%Y-%m-%d})" if start else ""
     return f"- {entry.text}{since}"
 
 

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cognimem.errors import InvalidInput
 from cognimem.models.knowledge import FactCategory
+from cognimem.text.mention import RECENT
 from cognimem.text.temporal import TimeMention, find_times
 
 
@@ -110,7 +111,9 @@ def query_time_range(
     # the temporal resolver does calendar arithmetic on the clock it is given: give it
     # the user's wall clock, then read its answers back as that zone's times
     wall = reference_time.astimezone(zone).replace(tzinfo=UTC)
-    mentions = _from_named_dates(query, find_times(query, wall))
+    # "recently" in a question is no period to keep to: the answer may be older
+    named = [m for m in find_times(query, wall) if m.granularity != RECENT]
+    mentions = _from_named_dates(query, named)
     if not mentions:
         return None
     starts = [m.start for m in mentions] + [m.anchor[0] for m in mentions if m.anchor]

@@ -56,6 +56,7 @@ def entry(scored: Scored, now: datetime) -> FactEntry:
         score=scored.score,
         signals=scored.signals,
         valid_from=f.valid_from,
+        valid_to=f.valid_to,
         recorded_at=f.recorded_at,
         source_event_ids=f.evidence_event_ids,
         item_ids=f.evidence_item_ids,
@@ -161,23 +162,29 @@ class _Packer:
         return spent
 
 
+_CONSTRAINT_SECTIONS = ("must_follow", "consider", "needs_validation")
+PROFILE_HOLDS = "dropped: the standing profile ranks a decision's constraints"
+
+
 def _fill_profile(
-    packer: _Packer, entries: Sequence[ProfileEntry], budget: int, now: datetime
+    packer: _Packer, entries: Sequence[ProfileEntry], budget: int, most: int, now: datetime
 ) -> int:
-    """The profile's entries in the constraint sections, inside the profile's own cap;
-    an entry a section already shows is not shown twice."""
-    shown = {
-        e.id for name in ("must_follow", "consider", "needs_validation")
-        for e in getattr(packer.sections, name)
-    }  # fmt: skip
+    """The profile's entries in the constraint sections, inside the profile's own cap,
+    until the sections hold ``most`` entries; an entry a section already shows is not
+    shown twice."""
+    shown = {e.id for name in _CONSTRAINT_SECTIONS for e in getattr(packer.sections, name)}
     spent = 0
     for p in entries:
         s = p.standing
         if s.fact.id in shown:
             continue
+        if len(shown) >= most:
+            packer.dropped[s.fact.id] = f"dropped: the constraint sections hold {most} entries"
+            continue
         name = "must_follow" if s.fact.category in BINDING_CATEGORIES else "consider"
         before = packer.used
-        packer.add(name, standing_entry(s, p.score, p.signals, now), budget - spent)
+        if packer.add(name, standing_entry(s, p.score, p.signals, now), budget - spent):
+            shown.add(s.fact.id)
         spent += packer.used - before
     return spent
 
@@ -217,7 +224,15 @@ def assemble_sections(
     spent = 0
     constraint_budget = int(max_tokens * config.constraint_share)
     standing: set[str] = set()  # the profile entries shown, by their newest statement
+    # on a decision the profile ranks the user's constraints (recall/profile.py): the
+    # step's best pick goes first, the profile's entries after it
+    profiled = bool(inputs.profile.entries)
     for i, scored in enumerate(inputs.constraints):
+        if profiled and i > 0:
+            # a paraphrase or superseded stance says what shows it instead
+            _as_standing(scored, inputs.profile.by_fact, set(), packer.dropped)
+            packer.dropped.setdefault(scored.fact.id, PROFILE_HOLDS)
+            continue
         s = _as_standing(scored, inputs.profile.by_fact, standing, packer.dropped)
         if s is False:
             continue
@@ -237,7 +252,9 @@ def assemble_sections(
         packer.add(name, shown, budget)
         spent += packer.used - before
     profile_budget = min(config.profile.max_tokens, cap - spent)
-    spent += _fill_profile(packer, inputs.profile.entries, profile_budget, now)
+    spent += _fill_profile(
+        packer, inputs.profile.entries, profile_budget, config.profile.max_entries, now
+    )
     # the domain's current rows: authoritative, ahead of what memory says
     spent += packer.fill(
         "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)

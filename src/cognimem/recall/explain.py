@@ -93,10 +93,24 @@ def explanations(
         )
         out.append(
             Explanation(
-                id=fact_id, type="fact", steps=[step], signals=signals, score=score, outcome=outcome
+                id=fact_id,
+                type="fact",
+                steps=[step],
+                signals=signals,
+                score=score,
+                outcome=outcome,
+                reason=None if fact is None else coreference_reason(fact),
             )
         )
     return out
+
+
+def coreference_reason(fact: Fact) -> str | None:
+    """Who the fact's pronouns and role words were read as, and why: "She" is Sarah
+    Jones (she: the latest woman named (as my sister))."""
+    links = fact.provenance.get("coreference") or []
+    said = [f'"{x["said"]}" is {x["name"]} ({x["evidence"]})' for x in links]
+    return "; ".join(said) or None
 
 
 def _behind(sections: PacketSections) -> dict[str, str]:

@@ -18,16 +18,23 @@ and per read (:func:`choose`):
   time (``recall/decay.py``: the half-life of its category since the latest of its
   statements was validated) fell below ``AGING_BELOW`` is left out — a binding one
   (value, policy) never decays out, as in the sections;
-- **what bears on the request**: entries that share a scope tag with the request, are
-  at least ``bears_floor`` close in meaning, or share one of its decision areas
-  (``text/areas.py``) and are at least ``area_floor`` close, ranked by relevance
-  (meaning, area, tags), importance, recency and kind (binding first), taken in that
-  order while they fit ``max_tokens``.
+- **what bears on the request**: every live entry is ranked by relevance to the
+  request — its closeness in meaning *less how close it sits to the user's other
+  constraints* (``crowding``: the mean cosine of its ``crowding_k`` nearest entries),
+  a shared decision area (``text/areas.py``) or scope tag, importance, recency and
+  kind (binding first) — and those within ``within`` of the best are carried, best
+  first, while they fit ``max_tokens``; an entry needs a shared scope tag or
+  ``evidence_floor`` closeness to be ranked at all. The crowding term is the hubness correction of
+  nearest-neighbour retrieval: a constraint that is near all of the user's others
+  ("I want to save money") is near every request too, and an absolute closeness floor
+  let it into every packet while the one constraint that stands out for this request
+  ("I've got gout" for "pick a place for the guys' night") stayed below the floor.
 
 Only a decision-like, planning or recommendation request gets a profile
-(``recall/retrieve.py``); it goes in the constraint sections beside what the
-constraint step picked, never twice: a constraint the step picked shows as its entry
-(paraphrases once, with their provenance; a superseded stance as the newer one).
+(``recall/retrieve.py``); it fills the constraint sections after the constraint step's
+best pick, up to ``max_entries`` entries in all (``recall/assemble.py``), never twice:
+a constraint the step picked shows as its entry (paraphrases once, with their
+provenance; a superseded stance as the newer one).
 """
 
 from __future__ import annotations
@@ -35,13 +42,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 import numpy as np
 
 from cognimem.blas import single_threaded
 from cognimem.models.knowledge import BINDING_CATEGORIES, Fact
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.decay import AGING_BELOW, effective_confidence
+from cognimem.recall.decay import AGING_BELOW, FACT_HALF_LIVES, effective_confidence
 
 __all__ = [
     "Profile",
@@ -66,25 +74,28 @@ class ProfileConfig:
     # the profile's own token cap in a packet (0: no profile). On
     # benchmarks/cue_trigger_long.py (tune / check), cue in the packet without the
     # profile 0.462 / 0.449 with 3.2 / 3.2 unrelated constraints per packet; 120 tokens
-    # 0.554 / 0.480 with 5.9 / 5.5; 60 tokens 0.538 / 0.472 with 4.8 / 4.6; 40 tokens
-    # 0.508 (tune) with 4.3; 120 with the stand-out floor at 1.0 0.523 (tune) with 4.9
+    # (absolute floors, no crowding, no entry cap) 0.554 / 0.480 with 5.9 / 5.5
     max_tokens: int = 120
+    # the constraint entries a decision's packet shows in all, the constraint step's
+    # best pick included (docs/constraints.md says what was measured)
+    max_entries: int = 4
+    # an entry is carried when its score is within this of the best entry's, and only
+    # with some evidence of bearing on the request: a shared scope tag, or at least
+    # evidence_floor close in meaning (nothing is carried for being a constraint alone)
+    within: float = 0.4
+    evidence_floor: float = 0.05
+    # the hubness correction: the score loses this times the mean cosine of the entry's
+    # crowding_k nearest entries of the same user
+    crowding_weight: float = 2.0
+    crowding_k: int = 5
     paraphrase: float = 0.85  # cosine: one stance said again in other words
     same_subject: float = 0.6  # cosine: two stances about one subject
-    # an entry bears on a request when it shares a scope tag with it, or is this close
-    # in meaning, or shares a decision area and is area_floor close (the constraint
-    # step's floors, recall/constraints.py)
-    bears_floor: float = 0.25
-    area_floor: float = 0.15
     area_weight: float = 0.15
     tag_weight: float = 0.15
     importance_weight: float = 0.1
     recency_weight: float = 0.1
     recency_days: float = 90.0  # the recency signal halves every this many days
     kind_weight: float = 0.05  # binding (value, policy) before goal, state, causal
-    # an entry must also stand out: at least this many standard deviations above the
-    # mean closeness of the user's entries to the request (0: no such floor)
-    stand_out: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,8 @@ class Standing:
     paraphrases: tuple[Fact, ...] = ()  # older statements of the same stance
     rows: tuple[int, ...] = ()  # the rows of the statement and its paraphrases
     supersedes: tuple[Fact, ...] = ()  # older opposite stances on the same subject
+    # the mean cosine of its nearest entries of the same user (ProfileConfig.crowding_k)
+    crowding: float = 0.0
 
     @property
     def statements(self) -> tuple[Fact, ...]:
@@ -126,6 +139,53 @@ class Profile:
                 out[f.id] = s
         return out
 
+    @cached_property
+    def columns(self) -> _Columns:
+        """The entries as arrays, built once per profile, so a read scores them all in
+        a few numpy operations (a scope may hold hundreds of constraints)."""
+        return _Columns.of(self.entries)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Per statement (grouped by entry, in entry order): its entry, fact row, stored
+    confidence, half-life and validation time; per entry: where its statements start,
+    whether it binds, its crowding, importance and newest validation time."""
+
+    entry: np.ndarray
+    rows: np.ndarray
+    confidence: np.ndarray
+    half_life_s: np.ndarray
+    validated: np.ndarray
+    starts: np.ndarray
+    binding: np.ndarray
+    crowding: np.ndarray
+    importance: np.ndarray
+    newest: np.ndarray
+
+    @classmethod
+    def of(cls, entries: Sequence[Standing]) -> _Columns:
+        statements = [
+            (i, r, f)
+            for i, s in enumerate(entries)
+            for r, f in zip(s.rows, s.statements, strict=True)
+        ]
+        validated = np.array([f.last_validated_at.timestamp() for _, _, f in statements])
+        entry = np.array([i for i, _, _ in statements], dtype=np.int64)
+        starts = np.searchsorted(entry, np.arange(len(entries)))
+        return cls(
+            entry=entry,
+            rows=np.array([r for _, r, _ in statements], dtype=np.int64),
+            confidence=np.array([f.confidence for _, _, f in statements]),
+            half_life_s=np.array([FACT_HALF_LIVES[f.category] * 86_400 for _, _, f in statements]),
+            validated=validated,
+            starts=starts,
+            binding=np.array([s.fact.category in BINDING_CATEGORIES for s in entries]),
+            crowding=np.array([s.crowding for s in entries]),
+            importance=np.array([max(f.importance for f in s.statements) for s in entries]),
+            newest=np.maximum.reduceat(validated, starts) if len(entries) else validated,
+        )
+
 
 @dataclass(frozen=True)
 class ProfileEntry:
@@ -141,8 +201,11 @@ class ProfileEntry:
             why.append("shares a decision area with the request")
         if self.signals.get("tags"):
             why.append("shares a scope tag with the request")
-        if self.signals.get("semantic", 0.0) > 0 and not why:
-            why.append(f"close in meaning ({self.signals['semantic']:.2f})")
+        if not why:
+            why.append(
+                f"close in meaning ({self.signals.get('semantic', 0.0):.2f}, its "
+                f"crowding {self.signals.get('crowding', 0.0):.2f})"
+            )
         s = self.standing
         if s.paraphrases:
             why.append(f"{len(s.paraphrases)} paraphrase(s) merged")
@@ -214,10 +277,10 @@ def consolidate(
                 break
         if owner[i] is None and i not in gone:
             owner[i] = i
+    heads = [i for i in range(n) if owner[i] == i]
+    crowding = _crowding(cosine[np.ix_(heads, heads)], config.crowding_k)
     entries = []
-    for i in range(n):
-        if owner[i] != i:
-            continue
+    for i, crowded in zip(heads, crowding, strict=True):
         merged = absorbed.get(i, [])
         older = [k for j in (i, *merged) for k in superseded.get(j, [])]
         entries.append(
@@ -227,9 +290,21 @@ def consolidate(
                 paraphrases=tuple(facts[k] for k in merged),
                 rows=tuple(rows[k] for k in (i, *merged)),
                 supersedes=tuple(facts[k] for k in older),
+                crowding=crowded,
             )
         )
     return Profile(tuple(entries))
+
+
+def _crowding(cosine: np.ndarray, k: int) -> list[float]:
+    """Per entry, the mean cosine of its ``k`` nearest other entries (0 alone)."""
+    n = len(cosine)
+    if n < 2 or k <= 0:
+        return [0.0] * n
+    others = np.array(cosine, dtype=np.float64)
+    np.fill_diagonal(others, -np.inf)
+    nearest = -np.sort(-others, axis=1)[:, : min(k, n - 1)]
+    return [round(float(v), 4) for v in nearest.mean(axis=1)]
 
 
 def choose(
@@ -243,45 +318,49 @@ def choose(
     """The entries that bear on a request, best first: ``semantic``, ``area`` and
     ``tagged`` are per fact row (cosine with the request, shares one of its decision
     areas, shares one of its scope tags); ``at`` is the read's reference time."""
-    out: list[ProfileEntry] = []
-    closeness = [max(float(semantic[r]) for r in s.rows) for s in profile.entries]
-    floor = -1.0
-    if config.stand_out > 0 and closeness:
-        floor = float(np.mean(closeness) + config.stand_out * np.std(closeness))
-    for s, sem in zip(profile.entries, closeness, strict=True):
-        binding = s.fact.category in BINDING_CATEGORIES
-        if not binding and s.confidence_at(at) < AGING_BELOW:
-            continue  # stale: decayed out
-        if sem < floor:
-            continue
-        shares_area = any(bool(area[r]) for r in s.rows)
-        shares_tag = any(bool(tagged[r]) for r in s.rows)
-        near = sem >= config.bears_floor or (shares_area and sem >= config.area_floor)
-        if not (shares_tag or near):
-            continue
-        newest = max(f.last_validated_at for f in s.statements)
-        age_days = max((at - newest).total_seconds(), 0.0) / 86_400
-        recency = 0.5 ** (age_days / config.recency_days)
-        importance = max(f.importance for f in s.statements)
+    entries = profile.entries
+    if not entries:
+        return []
+    c = profile.columns
+    t = at.timestamp()
+    with np.errstate(over="ignore"):
+        decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
+    confidence = np.maximum.reduceat(decayed, c.starts)
+    sem = np.maximum.reduceat(np.asarray(semantic, dtype=np.float64)[c.rows], c.starts)
+    shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
+    shares_tag = np.logical_or.reduceat(np.asarray(tagged, dtype=bool)[c.rows], c.starts)
+    recency = 0.5 ** (np.maximum(t - c.newest, 0.0) / 86_400 / config.recency_days)
+    score = (
+        sem
+        - config.crowding_weight * c.crowding
+        + config.area_weight * shares_area
+        + config.tag_weight * shares_tag
+        + config.importance_weight * c.importance
+        + config.recency_weight * recency
+        + config.kind_weight * c.binding
+    )
+    live = c.binding | (confidence >= AGING_BELOW)  # a stale one decayed out
+    evident = shares_tag | (sem >= config.evidence_floor)  # some evidence of bearing
+    candidates = np.flatnonzero(live & evident)
+    if not len(candidates):
+        return []
+    rounded = np.round(score, 4)
+    floor = rounded[candidates].max() - config.within
+    out = []
+    for i in candidates[rounded[candidates] >= floor]:
+        st = entries[i]
         signals = {
             "profile": 1.0,
-            "semantic": round(sem, 4),
-            "area": 1.0 if shares_area else 0.0,
-            "tags": 1.0 if shares_tag else 0.0,
-            "importance": round(importance, 4),
-            "recency": round(recency, 4),
-            "binding": 1.0 if binding else 0.0,
-            "merged": float(len(s.paraphrases)),
-            "supersedes": float(len(s.supersedes)),
+            "semantic": round(float(sem[i]), 4),
+            "crowding": st.crowding,
+            "area": 1.0 if shares_area[i] else 0.0,
+            "tags": 1.0 if shares_tag[i] else 0.0,
+            "importance": round(float(c.importance[i]), 4),
+            "recency": round(float(recency[i]), 4),
+            "binding": 1.0 if c.binding[i] else 0.0,
+            "merged": float(len(st.paraphrases)),
+            "supersedes": float(len(st.supersedes)),
         }
-        score = (
-            sem
-            + config.area_weight * signals["area"]
-            + config.tag_weight * signals["tags"]
-            + config.importance_weight * importance
-            + config.recency_weight * recency
-            + config.kind_weight * signals["binding"]
-        )
-        out.append(ProfileEntry(s, round(score, 4), signals))
+        out.append(ProfileEntry(st, float(rounded[i]), signals))
     out.sort(key=lambda e: (-e.score, e.standing.fact.id))
     return out

@@ -35,6 +35,7 @@ from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.cross import CrossEncoders
 from cognimem.recall.evidence import EvidenceCheck
 from cognimem.recall.explain import explanations
+from cognimem.recall.fact_time import fact_time, told_by
 from cognimem.recall.focus import focus
 from cognimem.recall.fuse import for_request
 from cognimem.recall.graph import candidate_names
@@ -142,18 +143,26 @@ class Reader:
         explain: bool = False,
         session: str | None = None,
         on_section: SectionSink | None = None,
+        as_of: datetime | None = None,
+        as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         """The packet for ``query`` in ``scope``; ``session`` (a session of the scope's
         user, which ``scope`` does not wall the read to) ranks that session's memories
         up (the ``session`` signal). ``on_section`` is sent each section as soon as it
         is final: the mandates before any search runs, the others once the plan's steps
-        are in (``STREAMED_AFTER_MANDATES``), all before the items are ranked."""
+        are in (``STREAMED_AFTER_MANDATES``), all before the items are ranked.
+        ``as_of``: the facts valid then and the items that tell of it or earlier;
+        ``as_of_recorded``: what the memory knew then (facts recorded by then, later ends
+        ignored; items said by then). A question that names a period selects the facts
+        valid in it (``recall/fact_time.py``)."""
         # a scope's first read loads its search caches (1.7 s at 100k items on SQLite):
         # before the clock of the steps' timeouts and the plan's budget starts
         await self.store.load_scope(scope)
         started = time.perf_counter()
         reference_time = to_utc(reference_time)
         end = reference_time if until is None else min(to_utc(until), reference_time)
+        if as_of_recorded is not None:
+            end = min(end, to_utc(as_of_recorded))
         start = None if since is None else to_utc(since)
         # the domain step runs only against the scope's tenant's database (an ontology
         # alone has no rows; another tenant's mapping is not this scope's)
@@ -181,6 +190,15 @@ class Reader:
         period = analysis.time_range
         if period is not None:
             meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
+        facts_at = fact_time(
+            None if as_of is None else to_utc(as_of),
+            None if as_of_recorded is None else to_utc(as_of_recorded),
+            period,
+        )
+        if period is None and as_of is not None:
+            period = told_by(to_utc(as_of))
+        if facts_at is not None:
+            meta["time_filter"] = facts_at.describe()
         # summaries are read through their section (the summaries step), themes but:
         # in the ranked list a gist would crowd out the turns it states (measured on
         # the LoCoMo dev five: frac@10 0.733 -> 0.72, tokens@10 327 -> 411), a theme's
@@ -204,6 +222,7 @@ class Reader:
             max(config.candidates, limit),
             domain,
             self.area_vectors,
+            facts_at,
         )
         if run.dense_query != analysis.query:
             meta["dense_query"] = run.dense_query
@@ -395,6 +414,12 @@ class Reader:
             packet.explain += explain_profile(
                 inputs_sections.profile, sections, dropped, {p.fact_id for p in fact_picks.picks}
             )
+            if run.fact_time is not None:  # every fact it saw passed the time filter
+                why = run.fact_time.reason()
+                packet.explain = [
+                    e.model_copy(update={"reason": why}) if e.type == "fact" else e
+                    for e in packet.explain
+                ]
             packet.recall_config = config.model_dump(mode="json")
         return packet
 

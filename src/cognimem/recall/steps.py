@@ -30,6 +30,7 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
+from cognimem.recall.fact_time import FactTime, without_times
 from cognimem.recall.graph import expand
 from cognimem.recall.plan import (
     ITEM_STEPS,
@@ -47,6 +48,8 @@ from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
 from cognimem.store.roles import Store
 
 MAX_FACTS_SCANNED = 500
+# a read with a time filter picks its facts from the user's newest this many, any status
+MAX_FACTS_TIMED = 5_000
 MAX_GRAPH_EDGES = 5_000
 MAX_PROCEDURES = 200  # the user's most confident procedures a read matches against
 MAX_SECTION_ITEMS = 20  # mandates; summaries and procedures take 3
@@ -115,8 +118,10 @@ class StepRun:
         depth: int,
         domain: Domain | None = None,
         area_vectors: Callable[[], Awaitable[np.ndarray]] | None = None,
+        fact_time: FactTime | None = None,
     ) -> None:
         self.store = store
+        self.fact_time = fact_time
         self._area_vectors = area_vectors
         self.domain = domain
         self._embed_query = embed_query
@@ -153,15 +158,34 @@ class StepRun:
             return None
 
     def fact_rows(self) -> asyncio.Task[tuple[FactRows, list[FactConflict]]]:
-        """The user's live fact rows and open conflicts, read in one store call."""
+        """The user's live fact rows and open conflicts, read in one store call; with a
+        time filter, the facts it admits instead (``_timed_fact_rows``)."""
         if self._rows is None:
             s = self.scope
-            self._rows = asyncio.ensure_future(
-                self.store.fact_rows_and_conflicts(
-                    s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED
+            if self.fact_time is not None:
+                self._rows = asyncio.ensure_future(self._timed_fact_rows(self.fact_time))
+            else:
+                self._rows = asyncio.ensure_future(
+                    self.store.fact_rows_and_conflicts(
+                        s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED
+                    )
                 )
-            )
         return self._rows
+
+    async def _timed_fact_rows(self, at: FactTime) -> tuple[FactRows, list[FactConflict]]:
+        """The user's facts the time filter admits (of any status: a fact superseded
+        since held then), newest first, and the open conflicts (those recorded by the
+        filter's recorded time)."""
+        s = self.scope
+        facts = await self.store.find_facts(
+            FactQuery(s.tenant_id, s.namespace, s.user_id, statuses=None, limit=MAX_FACTS_TIMED)
+        )
+        ids = [f.id for f in facts if at.admits(f)][:MAX_FACTS_SCANNED]
+        rows = await self.store.fact_rows_by_ids(s.tenant_id, ids)
+        conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, s.user_id)
+        if at.recorded is not None:
+            conflicts = [c for c in conflicts if c.created_at <= at.recorded]
+        return rows, conflicts
 
     def _search_of(self, kind: StepKind) -> tuple[ItemFilter, int]:
         if kind is StepKind.VECTOR:
@@ -206,9 +230,10 @@ class StepRun:
             if vector is not None and self._area_vectors is not None:
                 with contextlib.suppress(ProviderError):  # the lexicon's areas still count
                     descriptions = await self._area_vectors()
-            self._view = QueryView.of(
-                self.analysis.query, vector, self.analysis.decision, descriptions
-            )
+            query = self.analysis.query
+            if self.fact_time is not None and self.fact_time.source == "question":
+                query = without_times(query)  # the filter holds the period it names
+            self._view = QueryView.of(query, vector, self.analysis.decision, descriptions)
         return self._view
 
     # -- the steps -------------------------------------------------------------------
@@ -239,7 +264,12 @@ class StepRun:
             s = self.scope
             keys = await self._with_user_keys(step.keys)
             query = FactQuery(s.tenant_id, s.namespace, s.user_id, keys=keys, limit=20)
-            facts = await self.store.find_facts(query)
+            if self.fact_time is not None:  # any status, then the ones it admits
+                timed = replace(query, statuses=None, limit=MAX_FACTS_TIMED)
+                at = self.fact_time
+                facts = [f for f in await self.store.find_facts(timed) if at.admits(f)][:20]
+            else:
+                facts = await self.store.find_facts(query)
             found: dict[str, float] = {}
             for f in facts:
                 for item_id in f.evidence_item_ids:

@@ -90,7 +90,11 @@ class EditService:
         while True:
             item = await self._browsing.get(item_id, tenant_id=tenant_id)
             new, entry = edits.edited(
-                item, edit, embedding_model=parts.embedder.model_id, now=parts.clock()
+                item,
+                edit,
+                embedding_model=parts.embedder.model_id,
+                now=parts.clock(),
+                date_order=parts.settings.ingest.date_order,
             )
             if entry is None:
                 return item

@@ -134,6 +134,8 @@ class ReadService:
         explain: bool,
         session_only: bool = False,
         on_section: SectionSink | None = None,
+        as_of: datetime | None = None,
+        as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         parts = self._parts
         parts.require_open()
@@ -157,6 +159,8 @@ class ReadService:
             )
         check_period(since, until)
         check_time(reference_time, "reference_time")
+        check_time(as_of, "as_of")
+        check_time(as_of_recorded, "as_of_recorded")
         try:
             kind_filter = None if kinds is None else tuple(ItemKind(k) for k in kinds)
         except ValueError as exc:
@@ -178,6 +182,8 @@ class ReadService:
             explain=explain,
             session=session,
             on_section=on_section,
+            as_of=as_of,
+            as_of_recorded=as_of_recorded,
         )
         await parts.store.record_access(target.tenant_id, loaded_ids(packet), now)
         return packet

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -89,7 +89,7 @@ FACT_COLUMNS = (
     " predicate, category, value, polarity, object_entity_id, text, scope_tags, confidence,"
     " confidence_factors, reinforcement_count, last_validated_at, status, superseded_by,"
     " valid_from, valid_to, recorded_at, evidence_item_ids, evidence_event_ids, importance,"
-    " revision, embedding_model"
+    " revision, embedding_model, provenance, recorded_to"
 )
 ENTITY_COLUMNS = (
     "id, tenant_id, namespace, user_id, name, type, external_ref, properties, created_at"
@@ -284,11 +284,13 @@ def fact_from_row(row: Row, time: TimeDecoder) -> Fact:
         valid_from=time(row["valid_from"]),
         valid_to=time(row["valid_to"]),
         recorded_at=_required(time, row["recorded_at"]),
+        recorded_to=time(row["recorded_to"]),
         evidence_item_ids=json.loads(row["evidence_item_ids"]),
         evidence_event_ids=json.loads(row["evidence_event_ids"]),
         importance=row["importance"],
         revision=row["revision"],
         embedding_model=row["embedding_model"],
+        provenance=json.loads(row["provenance"]),
     )
 
 
@@ -393,7 +395,7 @@ def alias_from_row(row: Row) -> Alias:
     )
 
 
-def fact_rows(rows: list[tuple[str, str, str, str, bytes | np.ndarray | None]]) -> FactRows:
+def fact_rows(rows: Sequence[tuple[str, str, str, str, bytes | np.ndarray | None]]) -> FactRows:
     """``FactRows`` from (id, category, scope_tags JSON, words, embedding blob or array)."""
     out = FactRows()
     vectors: list[np.ndarray | None] = []

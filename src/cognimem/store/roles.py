@@ -209,6 +209,10 @@ class KnowledgeStore(Protocol):
     ) -> FactRows:
         """The user's live (active, aging) facts, newest first, in one query."""
 
+    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
+        """The facts ``ids`` (any status) in the form ``fact_rows`` gives, in the order
+        asked: what a read with a time filter scores (``recall/fact_time.py``)."""
+
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]: ...
 
     async def find_aliases(

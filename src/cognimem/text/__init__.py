@@ -6,7 +6,11 @@
 - :mod:`.scope_tags`: the scope-tag lexicon that puts constraints and queries in domains;
 - :mod:`.areas`: the decision areas (the broad scope tags, each with a description) a
   constraint bears on and a request is in;
-- :mod:`.calendar` and :mod:`.temporal`: time expressions resolved against a reference;
+- :mod:`.temporal`: time expressions resolved against a reference, assembled from
+  :mod:`.dates` (calendar dates), :mod:`.holidays` (the holiday table), :mod:`.spans`
+  (durations, "since", "recently", weekends, counted weekdays, times told after an
+  earlier event), on :mod:`.calendar` (names and UTC date arithmetic) and
+  :mod:`.mention` (what a time expression resolves to);
 - :mod:`.validate`: caller text, times and metadata checked before anything is written
   or read.
 

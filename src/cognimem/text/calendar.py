@@ -10,17 +10,22 @@ __all__ = [
     "APPROXIMATE",
     "MONTHS",
     "MONTH_ABBREVIATIONS",
+    "MONTH_WORDS",
     "NUMBERS",
     "PARTS_OF_DAY",
     "SEASONS",
+    "UNIT_WORDS",
     "WEEKDAYS",
+    "WEEKDAY_WORDS",
     "add_months",
     "day_window",
     "days_in_month",
     "month_name",
     "month_range",
     "move",
+    "nth_weekday",
     "number_of",
+    "part_of",
     "season_containing",
     "season_range",
     "utc_at",
@@ -91,12 +96,19 @@ NUMBERS: dict[str, int] = {
     "few": 3,
     "several": 3,
 }
+# words that gate the patterns (:data:`cognimem.text.mention.Rule`)
+MONTH_WORDS = frozenset([*MONTHS, *MONTH_ABBREVIATIONS])
+WEEKDAY_WORDS = frozenset(WEEKDAYS)
+UNIT_WORDS = frozenset(
+    {"day", "days", "week", "weeks", "weekend", "weekends", "fortnight", "fortnights"}
+    | {"month", "months", "quarter", "year", "years"}
+)
 APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "morning": (6, 12),
     "afternoon": (12, 18),
     "evening": (18, 24),
-    "night": (18, 30),
+    "night": (18, 24),
 }
 
 
@@ -179,3 +191,35 @@ def move(day: date, unit: str, n: int) -> tuple[date, date]:
     months = n if unit == "month" else 12 * n
     moved = add_months(day, months)
     return moved, add_months(moved, 1 if unit == "month" else 12)
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The ``n``-th ``weekday`` (0 = Monday) of the month; ``n = -1`` is the last one."""
+    if n < 0:
+        last = date(year, month, days_in_month(year, month))
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+    first = date(year, month, 1)
+    return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+
+
+# the parts of a unit "the beginning / middle / end of" names: (start, end) offsets in
+# days for a week, in days of the month, in months of the year
+_PARTS = {
+    "week": {"beginning": (0, 3), "middle": (2, 5), "end": (4, 7)},
+    "month": {"beginning": (1, 11), "middle": (11, 21), "end": (21, 32)},
+    "year": {"beginning": (1, 4), "middle": (5, 9), "end": (9, 13)},
+}
+
+
+def part_of(unit: str, first: date, part: str) -> tuple[date, date]:
+    """The beginning, middle or end of the ``unit`` (week, month, year) that starts on
+    ``first``: a week's first, middle or last three days; a month's days 1-10, 11-20,
+    21-end; a year's first quarter, May-August, or September-December."""
+    lo, hi = _PARTS[unit]["beginning" if part == "start" else part][:2]
+    if unit == "week":
+        return first + timedelta(days=lo), first + timedelta(days=hi)
+    if unit == "month":
+        end = min(hi, days_in_month(first.year, first.month) + 1)
+        start = first.replace(day=lo)
+        return start, start + timedelta(days=end - lo)
+    return date(first.year, lo, 1), add_months(date(first.year, hi - 1, 1), 1)

@@ -2,139 +2,88 @@
 
 Every expression resolves against ``reference`` (a message's ``occurred_at``), never
 against the wall clock, so re-reading an old conversation gives the same answer. The
-result is a half-open interval ``[start, end)`` in UTC with a ``granularity``:
-``part_of_day``, ``day``, ``weekend``, ``week``, ``fortnight``, ``month``, ``season`` or
-``year``.
+result is a half-open interval ``[start, end)`` in UTC with a ``granularity``. Calendar
+dates are read by :mod:`.dates` (holidays: :mod:`.holidays`), spans and times told from
+another event by :mod:`.spans`; this module reads the times counted from the reference
+and assembles them all. Conventions, chosen so that every expression has one reading:
 
-Conventions, chosen so that every expression has exactly one reading:
+- Calendar arithmetic runs in UTC. Weeks are ISO weeks, Monday to Sunday; a weekend is
+  the Saturday and Sunday of a week; seasons are meteorological, northern hemisphere.
+- ``today`` / ``yesterday`` / ``tomorrow``: that whole day. Parts of a day: morning
+  06-12h, afternoon 12-18h, evening and night 18-24h (``last night``: the day before's).
+- ``last`` / ``this`` / ``next`` (``this past``, ``previous``) + week, weekend, month,
+  year: the previous, current or following calendar unit.
+  ``the week before last``: two units back. ``the beginning / middle / end of`` a week,
+  month or year: its first, middle or last part (:func:`.calendar.part_of`), approximate.
+- ``next Friday``: the first Friday strictly after the reference date; ``last Friday``
+  the latest strictly before; ``this Friday`` the Friday of the reference's week. A bare
+  ``Friday`` / ``on Friday``: the latest one before, or the first after when the caller
+  says the sentence looks ahead (``prefer_future``); ``on Fridays`` (a habit) is ignored.
+  ``two Saturdays ago``, ``Friday after next``, ``Wednesday of next week``: as said.
+- ``N days/weeks/months/years ago`` (``back``), ``in N units``, ``N units from now``
+  (``from today``, ``hence``): the day N units back or ahead; ``a few`` / ``several``
+  count as 3 and ``a couple (of)`` as 2, approximate, as are ``about`` / ``almost``.
+- ``the past/last N units``: from N units back to the end of the reference's day;
+  ``the next N units``: from the next day (months, years: the next calendar one).
+- Dates without a year: the latest that has begun (looking ahead: the earliest that has
+  not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate.
+  Numeric dates (``3/4/2024``) are read only when the caller gives ``date_order``.
+- ``for N units``: a span, dated by :func:`.spans.durations`; ``since X``: from X up to
+  the end of the day said; ``recently`` / ``lately``: the 30 days before the day said,
+  approximate; ``the weekend``: the one under way or the last one (ahead: the coming).
+- ``the week/day before`` or ``after`` a date, ``N units before/after/from`` it, ``the
+  Friday before`` it: counted from that date, kept as the mention's ``anchor``.
+  ``two days later``, ``a week after that``, ``the next day``: counted from the time
+  told just before in the text, else from ``after`` (the event the conversation told
+  of last); ``relative`` marks the mentions counted from the reference.
 
-- Calendar arithmetic runs in UTC (a message's own timezone is not known here).
-- Weeks are ISO weeks, Monday to Sunday; a weekend is the Saturday and Sunday of a week.
-- ``today`` / ``yesterday`` / ``tomorrow``: that whole day. Parts of a day:
-  morning 06-12h, afternoon 12-18h, evening 18-24h, night 18h-06h (``tonight`` is the
-  reference day's night, ``last night`` the previous day's).
-- ``last`` / ``this`` / ``next`` + week, weekend, month, year: the previous, current or
-  following calendar unit ("last year" said on 2024-06-15 is [2023-01-01, 2024-01-01)).
-  ``last weekend`` is the weekend of the previous ISO week (said on a Monday: the one just
-  past; said on a Saturday: the one a week ago).
-- ``next Friday``: the first Friday strictly after the reference date. ``last Friday``:
-  the latest Friday strictly before it. ``this Friday``: the Friday of the reference's
-  ISO week (possibly already past). ``on Friday`` (no qualifier): the latest Friday
-  strictly before the reference, or the first strictly after it when the caller says
-  the sentence looks ahead (``prefer_future``); ``on Fridays`` (habitual) is ignored.
-- ``this coming Friday``: as ``next Friday``. ``the past week`` (month, year): one unit
-  back to the end of the reference's day. ``in May last year``, ``May of next year``:
-  that month of the year before or after the reference's.
-- ``the past/last N units``: from N units back to the end of the reference's day ("the
-  last two years of school" is not one). ``the week/weekend/month/year before last``:
-  two units back. ``the end/beginning/start/middle of the/this/last/next
-  week/month/year``: that unit, ``approximate``.
-- ``N days/weeks/months/years ago`` (or ``back``): the reference date moved back N
-  units, as a window of one unit from there ("two years ago" on 2024-06-15 starts
-  2022-06-15); a fortnight is two weeks. ``a few`` and ``several`` count as 3 and ``a
-  couple (of)`` as 2; those mentions, and ``a month or so ago``, are ``approximate``.
-  ``in N units`` / ``N units from now`` move forward the same way.
-- Explicit dates: ``2023-05-07``, ``7 May 2023``, ``the 7th of May``, ``May 7, 2023``,
-  ``May 2023``, ``Jan. 2020``, ``since January 2020``, ``in 2019`` (a year needs a
-  preposition before it: in, since, during, from, until, by, of, before, after,
-  around), ``in May``. A date or month without a
-  year is the latest one whose start is not after the reference (chat about memories
-  looks back); with ``prefer_future`` it is the earliest one that has not ended yet.
-  ``last May`` is the latest May before the reference's month, ``next May`` the first
-  May after it, ``this May`` the May of the reference's year.
-- Seasons are meteorological, northern hemisphere (spring = March-May, summer = June-
-  August, autumn/fall = September-November, winter = December-February). ``last summer``
-  is the latest summer that has ended by the reference; ``this summer`` the one that
-  contains the reference or else the next one; ``next summer`` the one after that.
-  ``summer 2022`` / ``the summer of 2022`` name one directly.
-
-- ``on the 15th`` (no month): the latest 15th that has begun (looking ahead: the
-  earliest that has not ended). ``the first/second/third/fourth/last week of May``: days
-  1-7, 8-14, 15-21, 22-28, or the month's last seven.
-- ``the week/day/weekend/month/year before`` or ``after`` a date, ``N units before/after``
-  it, ``the Friday before/after`` it, ``last weekend before`` it: counted from that date,
-  which the mention keeps as its ``anchor``. ``relative`` marks the mentions counted from
-  the reference.
-
-Not resolved (ambiguous or not about dates): numeric dates other than ISO
-(``8/5/2023`` reads differently in the US and Europe), clock times, durations
-(``for two years``), ``recently``, ``the other day``.
+Not resolved: clock times, ``the other day``, lunar holidays, durations ahead with no
+date ("I'll be away for a week").
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from cognimem.models.clock import to_utc
+from cognimem.text import dates, spans
 from cognimem.text.calendar import (
     MONTH_ABBREVIATIONS,
+    MONTH_WORDS,
     MONTHS,
-    NUMBERS,
     PARTS_OF_DAY,
     SEASONS,
+    UNIT_WORDS,
+    WEEKDAY_WORDS,
     WEEKDAYS,
     add_months,
     day_window,
-    days_in_month,
     month_name,
     month_range,
     move,
     number_of,
+    part_of,
     season_containing,
     season_range,
     utc_at,
     week_start,
 )
+from cognimem.text.dates import MONTH, SEASON, WEEKDAY, DateOrder
+from cognimem.text.holidays import HOLIDAY_WORDS
+from cognimem.text.mention import Handler, Resolved, Rule, TimeMention
+from cognimem.text.spans import NUMBER, UNIT
 
-__all__ = ["TimeMention", "find_times"]
+__all__ = ["DateOrder", "TimeMention", "find_times"]
 
-
-@dataclass(frozen=True)
-class TimeMention:
-    """One time expression: the words, where they are in the text, and the interval
-    ``[start, end)`` (UTC) they name."""
-
-    text: str
-    start: datetime
-    end: datetime
-    granularity: str
-    span: tuple[int, int]
-    approximate: bool = False
-    # counted from the reference ("last Friday", "two weeks ago"), not a date it names
-    relative: bool = False
-    # "the week before 16 November": the date it counts from
-    anchor: tuple[datetime, datetime] | None = None
-
-
-# ----------------------------------------------------------------- patterns
-
-
-def _alt(words: Iterable[str]) -> str:
-    return "|".join(sorted((str(w) for w in words), key=len, reverse=True))
-
-
-_MONTH = rf"(?:{_alt(MONTHS)})"
-_MONTH_ANY = rf"(?:{_alt([*MONTHS, *MONTH_ABBREVIATIONS])})\.?"
-_WEEKDAY = rf"(?:{_alt(WEEKDAYS)})"
-_SEASON = rf"(?:{_alt(SEASONS)})"
-_NUMBER = r"(?:\d{1,3}|" + _alt(NUMBERS).replace(" ", r"\s+") + ")"
-_UNIT = r"(?:day|week|fortnight|month|year)s?"
-_DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"((?:19|20)\d{2})"
-
-_Resolved = tuple[datetime, datetime, str, bool] | None
 # how far "last", "this" and "next" move a unit
-_STEP = {"last": -1, "this": 0, "next": 1}
-_Handler = Callable[[re.Match[str], datetime, bool], _Resolved]
+_STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "next": 1}
 
 
 # ----------------------------------------------------------------- handlers
 
 
-def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     words = " ".join(m.group(0).lower().split())
     today = ref.date()
     offsets = {
@@ -159,33 +108,37 @@ def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
     return utc_at(day, first), utc_at(day, last), "part_of_day", False
 
 
-def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    which, unit = m.group(1).lower(), m.group(2).lower()
-    if which.startswith("this"):
-        which = "last" if "past" in which else "this"
+def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    which, unit = m.group(1).lower().split()[-1], m.group(2).lower().replace("-", "")
     return _unit_window(ref.date(), unit, _STEP[which])
 
 
-def _before_last(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+def _before_last(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """``the week before last``: two units back."""
-    return _unit_window(ref.date(), m.group(1).lower(), -2)
+    return _unit_window(ref.date(), m.group(1).lower().replace("-", ""), -2)
 
 
-def _part_of_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    """``the end of the year``, ``the beginning of next month``: the unit, approximately."""
-    step = _STEP[(m.group(2) or "this").lower()]
-    return (*_unit_window(ref.date(), m.group(3).lower(), step)[:3], True)
+def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """``the end of the year``, ``the beginning of next month``, ``the end of 2012``,
+    ``the beginning of January``: that part of the unit, approximately."""
+    part, which, unit = m.group(1).lower(), (m.group(2) or "").lower(), m.group(3).lower()
+    if unit.isdigit():
+        first, unit = date(int(unit), 1, 1), "year"
+    elif unit in ("week", "month", "year"):
+        step = 1 if which == "following" else _STEP[which or "this"]
+        first = _unit_window(ref.date(), unit, step)[0].date()
+    else:
+        month = month_name(unit)
+        first, unit = date(dates.year_of_month(which, month, ref, future), month, 1), "month"
+    start, end = part_of(unit, first, part)
+    return utc_at(start), utc_at(end), unit, True
 
 
-def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    """``the past two weeks``: from that far back up to the end of the reference's day."""
-    n, approximate = number_of(m.group(1))
+def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """``the past two weeks``, ``the past week``: from that far back up to the end of the
+    reference's day."""
+    n, approximate = number_of(m.group(1)) if m.group(1) else (1, False)
     return _back_to_today(ref, m.group(2), n, approximate)
-
-
-def _past_unit(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    """``the past week``: the unit back from the end of the reference's day."""
-    return _back_to_today(ref, m.group(1), 1, False)
 
 
 def _back_to_today(
@@ -204,14 +157,16 @@ def _unit_window(today: date, unit: str, step: int) -> tuple[datetime, datetime,
     if unit == "weekend":
         saturday = week_start(today) + timedelta(weeks=step, days=5)
         return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
-    if unit == "month":
-        first = add_months(today.replace(day=1), step)
-        return utc_at(first), utc_at(add_months(first, 1)), "month", False
+    if unit in ("month", "quarter"):
+        months = 1 if unit == "month" else 3
+        first = today.replace(day=1, month=today.month - (today.month - 1) % months)
+        first = add_months(first, step * months)
+        return utc_at(first), utc_at(add_months(first, months)), unit, False
     year = today.year + step
     return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
 
 
-def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     which, weekday = " ".join(m.group(1).lower().split()), WEEKDAYS[m.group(2).lower()]
     today = ref.date()
     if which == "this coming":
@@ -225,7 +180,7 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> _Resolv
     return day_window(today - timedelta(days=back))
 
 
-def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
+def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     weekday = WEEKDAYS[m.group(1).lower()]
     today = ref.date()
     if future:
@@ -233,157 +188,52 @@ def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
     return day_window(today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1))
 
 
-def _ago(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    n, approximate = number_of(m.group(1))
-    start, end = move(ref.date(), m.group(2), -n)
-    approximate = approximate or m.group(3) is not None  # "a month or so ago"
-    return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
+def _ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "two weeks ago": the day two weeks back ("about", "almost", "or so": approximate)."""
+    n, approximate = number_of(m.group(2))
+    approximate = approximate or m.group(1) is not None or m.group(4) is not None
+    return (*_day_known_to(move(ref.date(), m.group(3), -n)[0], m.group(3)), approximate)
 
 
-def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
+def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """``in May last year``, ``May of next year``."""
-    if _the_verb_may(m.group(1)):
+    if m.group(1) == "may":  # the verb
         return None
     start, end = month_range(ref.year + _STEP[m.group(2).lower()], month_name(m.group(1)))
     return start, end, "month", False
 
 
-def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    n, approximate = number_of(m.group(1))
-    start, end = move(ref.date(), m.group(2), n)
-    return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
+def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "in two weeks", "two weeks from now": the day two weeks ahead."""
+    n, approximate = number_of(m.group(1) or m.group(3))
+    unit = m.group(2) or m.group(4)
+    return (*_day_known_to(move(ref.date(), unit, n)[0], unit), approximate)
 
 
-def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    try:
-        day = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
-    return day_window(day)
+def _day_known_to(day: date, unit: str) -> tuple[datetime, datetime, str]:
+    """``day``, with the granularity of the unit it was counted in (``precision``)."""
+    return utc_at(day), utc_at(day + timedelta(days=1)), unit.lower().rstrip("s")
 
 
-def _pick_year_for(month: int, day: int, ref: datetime, future: bool) -> date | None:
-    """The latest such date whose start is not after ``ref`` or, looking ahead, the
-    earliest one that has not ended (``None`` for a 29 February with no leap year near)."""
-    candidates: list[date] = []
-    for year in (ref.year - 1, ref.year, ref.year + 1):
-        try:
-            candidates.append(date(year, month, day))
-        except ValueError:
-            continue
-    if future:
-        return next((c for c in candidates if utc_at(c + timedelta(days=1)) > ref), None)
-    return next((c for c in reversed(candidates) if utc_at(c) <= ref), None)
-
-
-def _full_date(
-    day_s: str, month_s: str, year_s: str | None, ref: datetime, future: bool
-) -> _Resolved:
-    month, day = month_name(month_s), int(day_s)
-    if year_s is None:
-        found = _pick_year_for(month, day, ref, future)
-        return None if found is None else day_window(found)
-    try:
-        return day_window(date(int(year_s), month, day))
-    except ValueError:
-        return None
-
-
-def _day_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    return _full_date(m.group(1), m.group(2), m.group(3), ref, future)
-
-
-def _the_verb_may(word: str) -> bool:
-    """Lower-case "may" before a number ("may 3", "they may 2024 ...") is the verb far
-    more often than the month."""
-    return word == "may"
-
-
-def _month_day(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    if _the_verb_may(m.group(1)):
-        return None
-    return _full_date(m.group(2), m.group(1), m.group(3), ref, future)
-
-
-def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    if _the_verb_may(m.group(2)):
-        return None
-    start, end = month_range(int(m.group(3)), month_name(m.group(2)))
-    approximate = (m.group(1) or "").lower() in {"around", "circa", "early", "late", "mid"}
-    return start, end, "month", approximate
-
-
-def _year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
-    """The year of ``month`` named without one ("this May", "last May", "in May")."""
-    this_month = date(ref.year, ref.month, 1)
-    if word == "this":
-        return ref.year
-    if word == "last":
-        return ref.year if month < ref.month else ref.year - 1
-    if word == "next":
-        return ref.year if month > ref.month else ref.year + 1
-    if future:
-        return ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
-    return ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
-
-
-def _month_only(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    word, month = m.group(1).lower(), month_name(m.group(2))
-    year = _year_of_month(word, month, ref, future)
-    start, end = month_range(year, month)
-    approximate = word in {"early", "late", "mid"}
-    return start, end, "month", approximate
-
-
-def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    year = int(m.group(2))
-    approximate = m.group(1).lower() in {"around", "circa", "early", "late", "mid"}
-    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", approximate
-
-
-def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    """ "on the 15th": the latest 15th that has begun by ``ref`` (looking ahead: the
-    earliest that has not ended)."""
-    day = int(m.group(1))
-    this_month = date(ref.year, ref.month, 1)
-    for months in (0, 1, 2) if future else (0, -1, -2):
-        first = add_months(this_month, months)
-        if day > days_in_month(first.year, first.month):
-            continue
-        found = first.replace(day=day)
-        begun, ended = utc_at(found) <= ref, utc_at(found + timedelta(days=1)) <= ref
-        if (future and not ended) or (not future and begun):
-            return day_window(found)
-    return None
-
-
-_ORDINAL_WEEKS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3}
-
-
-def _week_of_month(m: re.Match[str], ref: datetime, future: bool) -> _Resolved:
-    """ "the second week of November": days 8-14 ("the last week of": its last seven)."""
-    which, month = m.group(1).lower(), month_name(m.group(3))
-    if m.group(4):
-        year = int(m.group(4))
-    else:
-        year = _year_of_month((m.group(2) or "").lower(), month, ref, future)
-    days = days_in_month(year, month)
-    first = 1 + 7 * _ORDINAL_WEEKS[which] if which != "last" else days - 6
-    start = date(year, month, first)
-    return utc_at(start), utc_at(start + timedelta(days=7)), "week", False
-
-
-def _relative_season(m: re.Match[str], ref: datetime, _future: bool) -> _Resolved:
-    which, season = m.group(1).lower(), SEASONS[m.group(2).lower()]
+def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """``last summer``, ``this winter``, ``next spring``; ``the summer``: the latest that
+    has begun (looking ahead: the earliest that has not ended)."""
+    which, season = (m.group(1) or "").lower(), SEASONS[m.group(2).lower()]
     today = ref.date()
     current = season_containing(season, today)
+    if not which:
+        years = (today.year - 1, today.year, today.year + 1)
+        ranges = [season_range(season, y) for y in years]
+        if future:
+            return (*next(r for r in ranges if r[1] > utc_at(today)), "season", False)
+        return (*next(r for r in reversed(ranges) if r[0] <= utc_at(today)), "season", False)
     if which == "last" or "past" in which:
         for year in (today.year, today.year - 1, today.year - 2):
             start, end = season_range(season, year)
             if end <= utc_at(today):
                 return start, end, "season", False
         return None
-    if which == "this":
+    if which in ("this", "current"):
         start, end = current or season_range(season, today.year)
         return start, end, "season", False
     for year in (today.year, today.year + 1):
@@ -393,90 +243,100 @@ def _relative_season(m: re.Match[str], ref: datetime, _future: bool) -> _Resolve
     return None
 
 
-def _named_season(m: re.Match[str], _ref: datetime, _future: bool) -> _Resolved:
-    start, end = season_range(SEASONS[m.group(1).lower()], int(m.group(2)))
-    return start, end, "season", False
-
-
-_PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), handler)
-    for pattern, handler in (
-        (r"\b(\d{4})-(\d{2})-(\d{2})\b", _iso_date),
-        (
-            rf"\b(?:on\s+)?(?:the\s+)?{_DAYNUM}(?:\s+of)?\s+({_MONTH_ANY})(?:,?\s+{_YEAR})?\b",
-            _day_month,
-        ),
-        (rf"\b(?:on\s+)?({_MONTH_ANY})\s+{_DAYNUM}(?!\d)(?:,?\s+{_YEAR})?\b", _month_day),
-        (
-            rf"\b(?:(in|since|during|from|until|till|by|of|before|after|around|circa|early|"
-            rf"late|mid)[\s-]+)?({_MONTH_ANY})\s+(?:of\s+)?{_YEAR}\b",
-            _month_year,
-        ),
-        (
-            rf"\b(in|during|since|by|until|till|this|last|next|early|late|mid)[\s-]+({_MONTH})\b",
-            _month_only,
-        ),
-        (
-            rf"\b(in|since|during|from|until|till|by|of|before|after|around|circa|early|late|mid)"
-            rf"[\s-]+{_YEAR}\b",
-            _year_only,
-        ),
-        (
-            r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
-            r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
-            r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
-            _relative_day,
-        ),
-        (rf"\b(last|this\s+coming|this|next)\s+({_WEEKDAY})\b", _relative_weekday),
-        (rf"\bon\s+({_WEEKDAY})\b(?!s)", _bare_weekday),
-        (r"\b(this\s+past|last|this|next)\s+(week|weekend|month|year)\b", _relative_unit),
-        (r"\bthe\s+(week|weekend|month|year)\s+before\s+last\b", _before_last),
-        (
-            r"\b(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+|this\s+|(last|next)\s+)"
-            r"(week|month|year)\b",
-            _part_of_unit,
-        ),
-        (
-            rf"\b(?:the\s+)?(?:past|last|previous)\s+({_NUMBER})\s+({_UNIT})\b(?!\s+of\b)",
-            _past_span,
-        ),
-        (rf"\b(this\s+past|last|this|next)\s+({_SEASON})\b", _relative_season),
-        (rf"\b(?:the\s+)?({_SEASON})\s+(?:of\s+)?{_YEAR}\b", _named_season),
-        (r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", _day_of_month),
-        (
-            rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|last)\s+week\s+of\s+"
-            rf"(?:(this|last|next)\s+)?({_MONTH})(?:,?\s+{_YEAR})?\b",
-            _week_of_month,
-        ),
-        (rf"\b({_NUMBER})\s+({_UNIT})\s+(or\s+so\s+)?(?:ago|back)\b", _ago),
-        (r"\b(?:the\s+)?past\s+(day|week|fortnight|month|year)\b", _past_unit),
-        (
-            rf"\b(?:in\s+)?({_MONTH})\s+(?:of\s+)?(last|this|next)\s+year\b",
-            _month_of_relative_year,
-        ),
-        (rf"\bin\s+({_NUMBER})\s+({_UNIT})\b", _ahead),
-        (rf"\b({_NUMBER})\s+({_UNIT})\s+from\s+now\b", _ahead),
-    )
+_SEASONS = frozenset(SEASONS)
+_PATTERNS: tuple[Rule, ...] = (
+    *dates.PATTERNS,
+    (
+        frozenset({"today", "tonight", "yesterday", "tomorrow", *PARTS_OF_DAY}),
+        r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
+        r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
+        r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
+        _relative_day,
+    ),
+    (
+        WEEKDAY_WORDS,
+        rf"\b(last|this\s+coming|this|next)\s+({WEEKDAY})\b",
+        _relative_weekday,
+    ),
+    (
+        WEEKDAY_WORDS,
+        rf"\b(?:on\s+)?({WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)",
+        _bare_weekday,
+    ),
+    (
+        UNIT_WORDS,
+        r"\b(this\s+past|last|previous|this|next)\s+"
+        r"(week-?end|week|month|quarter|year)\b",
+        _relative_unit,
+    ),
+    (UNIT_WORDS, r"\bthe\s+(week-?end|week|month|year)\s+before\s+last\b", _before_last),
+    (
+        frozenset({"end", "beginning", "start", "middle"}),
+        r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
+        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})\b",
+        _part_of_unit,
+    ),
+    (
+        UNIT_WORDS,
+        rf"\b(?:the\s+)?(?:(?:past|last|previous)\s+({NUMBER})|past)\s+({UNIT})\b(?!\s+of\b)",
+        _past_span,
+    ),
+    (
+        _SEASONS,
+        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for)\s+the)\s+({SEASON})\b"
+        r"(?!\s+of\b)",
+        _relative_season,
+    ),
+    (
+        frozenset({"ago", "back"}),
+        rf"\b(?:(about|around|almost|nearly|over|roughly)\s+)?({NUMBER})\s+({UNIT})\s+"
+        r"(or\s+so\s+)?(?:ago|back)\b",
+        _ago,
+    ),
+    (
+        MONTH_WORDS,
+        rf"\b(?:in\s+)?({MONTH})\s+(?:of\s+)?(last|this|next)\s+year\b",
+        _month_of_relative_year,
+    ),
+    (
+        UNIT_WORDS,
+        rf"\b(?:in\s+({NUMBER})\s+({UNIT})|({NUMBER})\s+({UNIT})\s+"
+        r"(?:from\s+(?:now|today)|hence))\b",
+        _ahead,
+    ),
+    *spans.PATTERNS,
 )
-_RELATIVE_HANDLERS: frozenset[_Handler] = frozenset(
+_RELATIVE: frozenset[Handler] = frozenset(
     {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead}
-    | {_relative_season, _before_last, _part_of_unit, _past_span, _past_unit}
+    | {_relative_season, _before_last, _part_of_unit, _past_span, *spans.RELATIVE}
 )
-# "the week before" / "two days after" / "the Sunday before" / "last weekend before",
-# just ahead of a date
+_COMPILED = {
+    order: tuple(
+        (needs, re.compile(pattern, re.IGNORECASE), handler)
+        for needs, pattern, handler in (
+            *_PATTERNS,
+            *(dates.numeric_patterns(order) if order else ()),
+        )
+    )
+    for order in (None, "month_first", "day_first")
+}
+# "the week before" / "two days after" / "the Sunday before" / "last weekend before" /
+# "a week from", just ahead of a date
 _BEFORE_AFTER = re.compile(
-    rf"\b(?:(?:the|last)\s+)?(?:({_NUMBER})\s+({_UNIT})|(day|week|weekend|month|year)|"
-    rf"({_WEEKDAY}))\s+(before|after|prior\s+to)\s+$",
+    rf"(?<!for\s)\b(?:(?:the|last)\s+)?(?:({NUMBER})\s+({UNIT})|(day|week|weekend|month|year)|"
+    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from)\s+$",
     re.IGNORECASE,
 )
 
 
-def _counted_from(m: re.Match[str], anchor: TimeMention) -> _Resolved:
+def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     """The period ``m`` ("the week before", "two days after") names from ``anchor``."""
-    before = m.group(5).lower() != "after"
+    before = m.group(5).lower() not in ("after", "from")
     first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
     if m.group(1):
         n, approximate = number_of(m.group(1))
+        if m.group(5).lower() == "from":  # "a week from Friday": the day
+            return (*day_window(move(first, m.group(2), n)[0])[:3], approximate)
         start, end = move(first if before else last, m.group(2), -n if before else n)
         return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
     if m.group(4):
@@ -507,7 +367,9 @@ def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
     for mention in kept:
         # "last weekend before 10 April": the count may start with a relative mention
         lo = out[-1].span[0 if out[-1].relative else 1] if out else 0
-        m = None if mention.relative else _BEFORE_AFTER.search(text, lo, mention.span[0])
+        m = _BEFORE_AFTER.search(text, lo, mention.span[0])
+        if m is not None and mention.relative and m.group(5).lower() != "from":
+            m = None  # "a week from Friday" counts from a relative day, "before" does not
         resolved = None if m is None else _counted_from(m, mention)
         if m is None or resolved is None:
             out.append(mention)
@@ -523,7 +385,7 @@ def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
                 granularity=granularity,
                 span=(m.start(), mention.span[1]),
                 approximate=approximate,
-                relative=False,
+                relative=mention.relative,
                 anchor=(mention.start, mention.end),
             )
         )
@@ -538,27 +400,42 @@ _TIME_WORDS = frozenset(
         *WEEKDAYS,
         *SEASONS,
         *PARTS_OF_DAY,
-        *("today", "tonight", "yesterday", "tomorrow", "ago", "weekend"),
-        *("day", "days", "week", "weeks", "fortnight", "fortnights", "month", "months"),
-        *("year", "years"),
+        *HOLIDAY_WORDS,
+        *UNIT_WORDS,
+        *("today", "tonight", "yesterday", "tomorrow", "ago", "recently", "lately"),
     )
 )
+_LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following"})
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 
 
-def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -> list[TimeMention]:
+def find_times(
+    text: str,
+    reference: datetime,
+    *,
+    prefer_future: bool = False,
+    after: tuple[datetime, datetime] | None = None,
+    date_order: DateOrder | None = None,
+) -> list[TimeMention]:
     """Every time expression in ``text``, in order, resolved against ``reference``.
 
     Overlapping readings keep the one that starts first, then the longest ("on 7 May
     2023" wins over "May 2023"). ``prefer_future`` resolves the year-less and bare-weekday
-    forms forwards instead of backwards (the caller knows the tense).
+    forms forwards instead of backwards (the caller knows the tense). ``after`` is the
+    period of the event the conversation told of just before ("two days later" counts
+    from it). ``date_order`` reads numeric dates ("3/4/2024"), which are otherwise left
+    alone (they read differently in the US and elsewhere).
     """
-    if not _DIGIT.search(text) and _TIME_WORDS.isdisjoint(_WORD.findall(text.lower())):
+    words = frozenset(_WORD.findall(text.lower()))
+    digit = _DIGIT.search(text) is not None
+    if not digit and _TIME_WORDS.isdisjoint(words):
         return []
     ref = to_utc(reference)
     found: list[tuple[int, int, TimeMention]] = []
-    for pattern, handler in _PATTERNS:
+    for needs, pattern, handler in _COMPILED[date_order]:
+        if not digit if needs is None else needs.isdisjoint(words):
+            continue
         for m in pattern.finditer(text):
             resolved = handler(m, ref, prefer_future)
             if resolved is None:
@@ -571,7 +448,7 @@ def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -
                 granularity=granularity,
                 span=(m.start(), m.end()),
                 approximate=approximate,
-                relative=handler in _RELATIVE_HANDLERS,
+                relative=handler in _RELATIVE,
             )
             found.append((m.start(), -(m.end() - m.start()), mention))
     found.sort(key=lambda item: (item[0], item[1]))
@@ -580,4 +457,22 @@ def find_times(text: str, reference: datetime, *, prefer_future: bool = False) -
         if kept and mention.span[0] < kept[-1].span[1]:
             continue
         kept.append(mention)
-    return _count_from_dates(text, kept)
+    kept = [spans.open_since(text, k, ref) for k in _count_from_dates(text, kept)]
+    kept = spans.join_ranges(text, kept)
+    if "every" in words or "each" in words:
+        kept = spans.habits(text, kept)
+    if not _LATER_WORDS.isdisjoint(words):
+        kept = spans.told_after(text, ref, after, kept)
+    if "for" not in words:
+        return kept
+    return _merge(kept, spans.durations(text, ref, prefer_future, after, kept))
+
+
+def _merge(kept: list[TimeMention], spans_: list[TimeMention]) -> list[TimeMention]:
+    """``kept`` with the durations, each replacing the dates it runs from."""
+    out = [
+        k
+        for k in kept
+        if not any(d.span[0] <= k.span[0] and k.span[1] <= d.span[1] for d in spans_)
+    ]
+    return sorted(out + spans_, key=lambda k: k.span)

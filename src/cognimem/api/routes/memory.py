@@ -116,6 +116,8 @@ async def _read(
         explain=body.explain,
         session_only=body.session_only,
         on_section=on_section,
+        as_of=body.as_of,
+        as_of_recorded=body.as_of_recorded,
     )
 
 

@@ -17,8 +17,9 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import INNER_STOP, icase
+from cognimem.text.mention import precision
 from cognimem.text.sentences import inner_stops, split_sentences
-from cognimem.text.temporal import TimeMention, find_times
+from cognimem.text.temporal import DateOrder, TimeMention, find_times
 from cognimem.text.tokens import tokens
 
 __all__ = [
@@ -101,6 +102,31 @@ _REPORTED = icase(
     r"thought|mentioned|claims|claimed|asked)\b"
 )
 _MEDICAL_REPORTER = frozenset({"my doctor", "my dentist", "my allergist", "my therapist"})
+# hearsay: what the speaker was told, not what they know ("Apparently I'm allergic ...")
+_HEARSAY = icase(r"^(?:apparently|supposedly|allegedly|reportedly)\b")
+# a denial of the past: what the speaker never did or was, or never said ("No, I never
+# lived in Seattle", "I was never a teacher"). It corrects a memory (lifecycle/revise.py
+# invalidates the fact it names) and states nothing to keep. A habit in the present ("I
+# never eat pork") is a rule and stays one; so is an experience in the perfect ("I've
+# never liked olives") unless the sentence says a memory is wrong
+_NEVER_DID = (
+    r"never (?:\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
+    r"drove|wrote|told|saw|thought|owned)\b"
+)
+_DENIAL = icase(
+    rf"\b(?:I|we) {_NEVER_DID}|\b(?:I|we) (?:was|were) never\b|\bdid(?:n't| not) (?:say|tell)\b|"
+    r"\byou(?:'ve| have)? got (?:it|that|this) wrong\b|\byou(?:'re| are) wrong\b"
+)
+_CORRECTION = icase(
+    r"^\W*(?:no|nope)\b|\b(?:that|it)(?:'s| is| was) (?:wrong|incorrect|not (?:right|true|"
+    r"correct))\b|\bnot true\b"
+)
+_PERFECT_DENIAL = icase(rf"\b(?:I|we)(?: have| had|'ve|'d) {_NEVER_DID}")
+# a joke taken back in the same sentence ("I'm a vegetarian, just kidding")
+_JOKE = icase(r"\b(?:just kidding|kidding|joking|jk)\b")
+# laughter: the sentence may be a joke; a constraint read from it would steer every
+# later answer, so laughter keeps the lasting facts and drops the constraints
+_LAUGHTER = icase(r"\b(?:lol|lmao|rofl|haha(?:ha)*|hehe)\b")
 _BE = {"i": "I'm", "we": "we're"}
 
 
@@ -124,6 +150,13 @@ class Clause:
         """Whether the clause holds one of ``detector``'s trigger words (without one it
         cannot fire)."""
         return not self.words.isdisjoint(lx.TRIGGERS[detector])
+
+
+def _trigger_words(text: str) -> frozenset[str]:
+    """The words a clause's triggers see: each as written and, for a contraction of
+    "is" / "has" or a possessive ("knee's been"), without its "'s"."""
+    found = tokens(text)
+    return frozenset([*found, *(w[:-2] for w in found if w.endswith("'s"))])
 
 
 def unify(text: str) -> str:
@@ -163,11 +196,21 @@ def tidy(sentence: str) -> str:
 def is_statement(text: str) -> bool:
     """Whether a tidied sentence can state a fact: not a question, a hypothetical ("if I
     were vegetarian", "I wish ...") or reported speech ("she said ..."), except what a
-    doctor or therapist said."""
-    if _QUESTION.match(text) or _HYPOTHETICAL.search(text):
+    doctor or therapist said; nor hearsay ("apparently ..."), a denial of the past ("I
+    never lived in Seattle") or a joke taken back ("... just kidding")."""
+    if _QUESTION.match(text) or _HYPOTHETICAL.search(text) or _HEARSAY.match(text):
+        return False
+    if _DENIAL.search(text) or _JOKE.search(text):
+        return False
+    if _CORRECTION.search(text) and _PERFECT_DENIAL.search(text):
         return False
     reported = _REPORTED.search(text)
     return reported is None or reported.group("who").lower() in _MEDICAL_REPORTER
+
+
+def is_laughing(text: str) -> bool:
+    """Whether a sentence laughs at itself ("I'm allergic to exercise, lol")."""
+    return _LAUGHTER.search(text) is not None
 
 
 def clause_parts(sentence: str) -> list[str]:
@@ -209,23 +252,37 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         past=past,
         anymore=anymore,
         change=change,
-        words=frozenset(tokens(f"{said} {base} {rewritten}")),
+        words=_trigger_words(f"{said} {base} {rewritten}"),
     )
 
 
-def event_period(text: str, reference: datetime) -> tuple[datetime, datetime] | None:
+def event_period(
+    text: str,
+    reference: datetime,
+    *,
+    after: tuple[datetime, datetime] | None = None,
+    date_order: DateOrder | None = None,
+) -> tuple[datetime, datetime] | None:
     """When what ``text`` tells of happened, as ``[start, end)`` (UTC): its most specific
-    time expression (the shortest period; the first of equals), resolved against
+    time expression (the finest granularity, then the shortest period; the first of
+    equals: :func:`cognimem.text.mention.precision`), resolved against
     ``reference`` (when it was said) and read forwards in a sentence that looks ahead
     ("I'll see them on Friday"); ``None`` when it names no time. "My school event last
     week ... since I started three years ago" tells of last week; "made dinner last
-    night", said on 4 May, tells of 3 May."""
+    night", said on 4 May, tells of 3 May. ``after`` is the event the conversation told
+    of before ("two days later" counts from it; each sentence's event becomes the next
+    one's); ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`)."""
     best: TimeMention | None = None
     for sentence in split_sentences(text):
         ahead = _FUTURE.search(sentence) is not None
-        for mention in find_times(sentence, reference, prefer_future=ahead):
-            if best is None or mention.end - mention.start < best.end - best.start:
+        mentions = find_times(
+            sentence, reference, prefer_future=ahead, after=after, date_order=date_order
+        )
+        for mention in mentions:
+            if best is None or precision(mention) < precision(best):
                 best = mention
+        if mentions:
+            after = (mentions[-1].start, mentions[-1].end)
     return None if best is None else (best.start, best.end)
 
 

@@ -80,8 +80,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
     ),
     "identity": frozenset(
         words(
-            """name, name's, call, calls, called, go, nickname, nickname's, pronouns, born,
-            turned, it's, this, i'm, use"""
+            """name, name's, call, calls, called, go, goes, known, aka, nickname,
+            nickname's, pronouns, born, turned, it's, this, i'm, use"""
         )
     ),
     "location": frozenset(

@@ -198,7 +198,8 @@ _STATE_MORE = icase(
     r"diabetes|adhd|ptsd|allergies|a cold|the flu|flu|pain)\b[^,;]*|expecting\s+(?:our|a|my|"
     r"another)\s+(?:first\s+|second\s+|third\s+)?(?:baby|child|kid))|^(?:my|our)\s+(?P<body>"
     r"(?:knee|back|ankle|wrist|shoulder|neck|hip|foot|feet|leg|arm|hand|stomach|head|tooth|"
-    r"eyes?)(?:\s+(?:has been|is|keeps|have been|are))?\s+(?:acting up|killing me|hurting|"
+    r"eyes?)(?:\s+still)?(?:\s*(?:'s been|has been|is|keeps|have been|are))?(?:\s+still)?\s+"
+    r"(?:acting up|killing me|hurting|"
     r"hurts|sore|swollen|bothering me|aching|aches|injured|broken|flaring up|in pain))"
 )
 _CAUSE_FIRST = icase(

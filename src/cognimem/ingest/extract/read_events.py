@@ -12,7 +12,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import NAME1, PET, PLACE, REL, TRAILING_S, icase
+from cognimem.ingest.extract.patterns import NAME, NAME1, PET, PLACE, REL, TRAILING_S, icase
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.tokens import PhraseIndex
@@ -68,6 +68,11 @@ _MET_WHOM = icase(
 )
 _TITLE = re.compile(r"^(?:reading|watching|writing|listening to)?\s*['\"](?P<v>[^'\"]{2,60})['\"]")
 _GOT_LIFE = icase(r"\b(?:I|we)\s+got\s+(?P<v>married|engaged|divorced|promoted)\b")
+# a named third party's: "Sarah just got promoted" (a pronoun resolved to the name)
+_THIRD_GOT_LIFE = icase(
+    rf"^(?P<who>{NAME})\s+(?:just\s+|finally\s+|recently\s+)?got\s+"
+    r"(?P<v>married|engaged|divorced|promoted)\b"
+)
 _EVENT_NOUNS = PhraseIndex(vocab.EVENT_NOUNS)
 
 
@@ -88,6 +93,11 @@ class EventReader(Collector):
         if m:
             what = m.group("v").lower()
             self.add(c, Cat.EVENT, f"got_{what}", what, timing="start")
+        m = _THIRD_GOT_LIFE.search(c.text)
+        who = phrases.name(m.group("who")) if m else None
+        if m and who and who.lower() not in {"i", "we"}:
+            what = m.group("v").lower()
+            self.add(c, Cat.EVENT, f"got_{what}", what, timing="start", subject=who)
         for m in _EVENT.finditer(c.text):
             index = next(i for i in range(len(_EVENT_VERBS)) if m.group(f"e{i}"))
             predicate = _EVENT_VERBS[index][0]

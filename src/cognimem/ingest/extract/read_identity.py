@@ -13,6 +13,7 @@ from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.kinds import is_person_name, kind_of
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import (
     JOB,
@@ -24,7 +25,6 @@ from cognimem.ingest.extract.patterns import (
     PET,
     PLACE,
     REL,
-    TITLE,
     icase,
 )
 from cognimem.models.knowledge import EntityType as ET
@@ -56,6 +56,13 @@ _MY_NAME = icase(
 _IM_NAME = icase(rf"^I'm\s+(?P<v>{NAME1})(?=\s*(?:[,.!;—-]|$|\band\b|\bby the way\b))")
 _NICKNAME = icase(
     rf"\b(?:call me|calls me|called me|go by|my nickname is|my nickname's)\s+(?P<v>{NAME1})"
+)
+# a third party's other name: "Sarah goes by Sally", "Robert, known as Bob",
+# "Elizabeth aka Liz" (the speaker's own: ``_NICKNAME``)
+_THIRD_NICKNAME = icase(
+    rf"(?:^|\b(?:my|our)\s+{MODS}(?:{REL})\s*,?\s+)(?P<who>{NAME})\s*,?\s+(?:\(\s*)?(?:goes by|"
+    rf"also goes by|is called|is known as|known as|also known as|aka|a\.k\.a\.)\s+"
+    rf"(?P<v>{NAME1})"
 )
 _AGE = icase(
     r"\bI(?:'m| just turned| turned)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?) old|\s*y/?o\b)?"
@@ -97,7 +104,6 @@ _WORK_AT = icase(
     rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|work "
     rf"full-time|work part-time)\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
 )
-_TITLED = re.compile(rf"{TITLE}\s")
 _WORK_AT_PLACE = icase(
     rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|quit my "
     rf"job|left my job|lost my job|got a job|started a (?:new )?job|started working|quit|"
@@ -162,6 +168,11 @@ class IdentityReader(Collector):
             name = phrases.name(m.group("v") or m.groupdict().get("w")) if m else None
             if name and name.lower() not in vocab.NATIONALITIES:
                 self.add(c, Cat.IDENTITY, predicate, name, multi=False)
+        for m in _THIRD_NICKNAME.finditer(c.text):
+            who, nickname = phrases.name(m.group("who")), phrases.name(m.group("v"))
+            if who and nickname and who.lower() not in {"i", "we"}:
+                self.entity(who, ET.PERSON if is_person_name(who) else ET.OTHER)
+                self.add(c, Cat.IDENTITY, "nickname", nickname, multi=False, subject=who)
         m = _IM_NAME.match(c.text)
         if m and not _MY_NAME.search(c.text):
             name = phrases.name(m.group("v"))
@@ -260,9 +271,9 @@ class IdentityReader(Collector):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
         m = _WORK_AT.search(c.text) or _JOB_START.search(c.text)
         org = phrases.name(m.group("v")) if m else None
-        person = org is not None and _TITLED.match(org) is not None  # "Dr. Lee"
-        if m and org and person and m.groupdict().get("prep", "").lower() == "with":
-            self.entity(org, ET.PERSON)  # "I work with Dr. Lee": a colleague, no employer
+        person = org is not None and is_person_name(org)  # "Dr. Lee", "Sarah"
+        if m and org and person and (m.groupdict().get("prep") or "").lower() == "with":
+            self.entity(org, ET.PERSON)  # "I work with Sarah": a colleague, no employer
         elif m and org:
             verb = m.group("verb").lower()
             ended = verb in {"worked", "quit my job", "left my job", "quit"} or (
@@ -275,7 +286,7 @@ class IdentityReader(Collector):
                 org,
                 holds=not ended,
                 obj=org,
-                obj_type=ET.PERSON if person else ET.ORGANIZATION,
+                obj_type=ET.PERSON if person else kind_of(org, "work"),
                 timing="end" if ended else "start",
             )
         elif (m := _WORK_AT_PLACE.search(c.text)) is not None:
@@ -309,7 +320,7 @@ class IdentityReader(Collector):
                     org,
                     subject=who,
                     obj=org,
-                    obj_type=ET.ORGANIZATION,
+                    obj_type=ET.PERSON if is_person_name(org) else kind_of(org, "work"),
                 )
         for m in _THIRD_JOB.finditer(c.text):
             who = self._third_party(m)

@@ -1,7 +1,10 @@
 """The rule extractor: facts from chat messages with patterns only, no LLM.
 
 How a message is read. It is split into sentences; a question, a hypothetical ("if I
-were vegetarian", "I wish ...") or reported speech ("she said ...") yields no fact. A
+were vegetarian", "I wish ..."), reported speech ("she said ...") or hearsay
+("apparently ..."), a denial of the past ("No, I never lived in Seattle": revision
+invalidates the fact it names) or a joke taken back ("just kidding") yields no fact, and
+a sentence that laughs at itself ("lol") yields no constraint. A
 sentence is first read whole for a causal statement ("coffee gives me migraines"), then
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
 "I think", "really" dropped, "used to" / "no longer" / "anymore" turned into flags), its
@@ -69,12 +72,15 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import (
     Clause,
     clause_parts,
+    is_laughing,
     is_statement,
     prepare_clause,
     shield_stops,
     tidy,
     unify,
 )
+from cognimem.ingest.extract.coref import Discourse, Link, may_refer
+from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
 from cognimem.ingest.extract.read_choices import ChoiceReader, is_subordinate, lead_condition
 from cognimem.ingest.extract.read_constraints import ConstraintReader
@@ -115,9 +121,15 @@ _PERSON_MENTION = icase(
     rf"^(?P<y>{NAME1})\s+and\s+(?:I|me)\b"
 )
 _PLACE_MENTION = icase(
-    rf"(?:\b(?:went|go|going|moved|moving|flew|flying|drove|driving|traveled|travelled|"
-    rf"traveling|travelling|trip|back|headed|heading|been)\s+to|\bin|\bfrom|\bnear|\baround|"
-    rf"\bat)\s+(?:the\s+)?(?P<v>{PLACE})"
+    rf"(?:\b(?P<motion>went|go|going|moved|moving|flew|flying|drove|driving|traveled|"
+    rf"travelled|traveling|travelling|trip|back|headed|heading|been)\s+to|\bin|\bfrom|"
+    rf"\bnear|\baround|\bat)\s+(?:the\s+)?(?P<v>{PLACE})"
+)
+# a product by the words before it: "bought a Kindle", "my new Pixel", "I use Notion"
+_PRODUCT_MENTION = icase(
+    rf"\b(?:(?:bought|ordered|got|getting|buying|love|returned)\s+(?:a|an|the|my)\s+"
+    rf"(?:new\s+)?|my\s+new\s+|I\s+(?:use|am using|'m using|switched to|upgraded to)\s+)"
+    rf"(?P<v>{NAME1}(?:\s+{NAME1})?)"
 )
 
 
@@ -127,24 +139,60 @@ class _Reader(
     """Reads one message: its sentences, then each sentence's clauses, detector by
     detector in the order of the module docstring."""
 
-    def read(self, text: str) -> None:
+    def read(self, text: str, discourse: Discourse) -> None:
         for sentence in split_sentences(unify(text)):
-            self._mentions(sentence)
-            self._sentence(sentence)
+            said, links = discourse.resolve(sentence)
+            facts, mentions = len(self.facts), len(self.mentioned)
+            self._mentions(said)
+            self._sentence(said)
+            if links:
+                self._keep_links(sentence, links, facts)
+            self._note_people(discourse, said, facts, mentions)
+            discourse.next_sentence()
         self._close_old_values()
         for name, kind in self.mentioned:  # a fact's typing of a name wins
             self.entity(name, kind)
+
+    def _keep_links(self, sentence: str, links: list[Link], since: int) -> None:
+        """The facts read from a rewritten sentence keep the links that name their
+        subject or object; their evidence is the sentence with the names in it (found
+        by a later question about the person), the sentence as said is in the links."""
+        for i in range(since, len(self.facts)):
+            f = self.facts[i]
+            named = {f.subject, f.value, f.object_entity}
+            mine = [link for link in links if link.name in named]
+            if mine:
+                self.facts[i] = f.model_copy(update={"coreference": mine})
+
+    def _note_people(self, discourse: Discourse, said: str, facts: int, mentions: int) -> None:
+        """Tell ``discourse`` who this sentence named, and as whom ("my sister")."""
+        for f in self.facts[facts:]:
+            if f.category is Cat.RELATIONSHIP and f.object_type is ET.PERSON and f.object_entity:
+                discourse.note(f.object_entity, position=said.find(f.object_entity),
+                               role=f.predicate)  # fmt: skip
+            elif f.subject != "user" and f.subject[:1].isupper():
+                discourse.note(f.subject, position=said.find(f.subject))
+        for name, kind in self.mentioned[mentions:]:
+            if kind is ET.PERSON:
+                discourse.note(name, position=said.find(name))
 
     def _mentions(self, sentence: str) -> None:
         sentence = shield_stops(sentence)
         for m in _PERSON_MENTION.finditer(sentence):
             name = phrases.name(m.group("v") or m.group("w") or m.group("x") or m.group("y"))
             if name and name.lower() not in vocab.NATIONALITIES:
-                self.mentioned.append((name, ET.PERSON))
+                kind = kind_of(name)  # "met Sarah", but "with Acme Corp", "and London"
+                self.mentioned.append((name, ET.PERSON if kind is ET.OTHER else kind))
         for m in _PLACE_MENTION.finditer(sentence):
             place = phrases.name(m.group("v"))
             if place and m.start("v") > 0 and place.lower() not in vocab.NATIONALITIES:
-                self.mentioned.append((place.split(",")[0], ET.PLACE))
+                place = place.split(",")[0]
+                kind = kind_of(place, "motion" if m.group("motion") else "place")
+                self.mentioned.append((place, kind))
+        for m in _PRODUCT_MENTION.finditer(sentence):
+            product = phrases.name(m.group("v"))
+            if product and product.lower() not in vocab.NATIONALITIES:
+                self.mentioned.append((product, kind_of(product, "product")))
 
     def _sentence(self, sentence: str) -> None:
         evidence = sentence.strip()
@@ -153,6 +201,14 @@ class _Reader(
         text = shield_stops(tidy(evidence))
         if not text or not is_statement(text):
             return
+        before = len(self.facts)
+        self._statement(text, evidence)
+        if is_laughing(text):
+            self.facts[before:] = [
+                f for f in self.facts[before:] if f.category not in CONSTRAINT_CATEGORIES
+            ]
+
+    def _statement(self, text: str, evidence: str) -> None:
         self.condition = lead_condition(text)
         if self._causal(text, evidence):
             self._choices(text, evidence)  # "I avoid X because Y": the stance too
@@ -247,13 +303,18 @@ class RuleExtractor:
 
     name = "rules"
 
-    def extract_one(self, message: ExtractionInput) -> Extraction:
+    def extract_one(
+        self, message: ExtractionInput, discourse: Discourse | None = None
+    ) -> Extraction:
         """Everything ``message`` states, with times resolved against its
-        ``occurred_at``."""
+        ``occurred_at``; "she" and "my sister" are who ``discourse`` (the conversation
+        so far, this message's ``context`` when none is given) says they are."""
         if message.role not in {"user", "human"} or not message.text.strip():
             return Extraction()
+        if discourse is None:
+            discourse = self.discourse([message])
         reader = _Reader(to_utc(message.occurred_at))
-        reader.read(message.text)
+        reader.read(message.text, discourse)
         facts = reader.facts
         return Extraction(
             entities=list(reader.entities.values()),
@@ -262,6 +323,20 @@ class RuleExtractor:
             event_time=reader.fact_time or reader.first_time,
         )
 
+    def discourse(self, messages: list[ExtractionInput]) -> Discourse:
+        """Who the conversation named before ``messages``: the first one's ``context``
+        read, only when a message refers back to someone (most cost nothing)."""
+        first = messages[0]
+        discourse = Discourse(tuple(m.author for m in messages if m.author))
+        if first.context and any(may_refer(m.text) for m in messages):
+            for text in first.context:
+                _Reader(to_utc(first.occurred_at)).read(text, discourse)
+        return discourse
+
     async def extract(self, messages: list[ExtractionInput]) -> list[Extraction]:
-        """One extraction per message, in order."""
-        return [self.extract_one(m) for m in messages]
+        """One extraction per message, in order; a pronoun may point back to a person
+        named in an earlier message of the batch or of its first message's context."""
+        if not messages:
+            return []
+        discourse = self.discourse(messages)
+        return [self.extract_one(m, discourse) for m in messages]

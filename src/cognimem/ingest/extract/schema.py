@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
+from cognimem.ingest.extract.coref import Link
 from cognimem.models.knowledge import EntityType, FactCategory
 from cognimem.text.areas import Area
 
@@ -92,6 +94,9 @@ class ExtractedFact(BaseModel):
     object_type: EntityType | None = None
     # the sentence (or clause) the fact was read from
     evidence: str = Field(default="", max_length=2_000)
+    # the references the rule extractor resolved in that sentence ("She" -> "Sarah
+    # Jones", ``coref.py``), kept on the fact's provenance; not part of the LLM's schema
+    coreference: SkipJsonSchema[list[Link]] = Field(default_factory=list)
 
 
 class ExtractedRelation(BaseModel):
@@ -128,6 +133,9 @@ class ExtractionInput(BaseModel):
     occurred_at: datetime
     author: str | None = None  # the speaker's display name, if any
     role: str = "user"
+    # the user's messages said just before in the same conversation, oldest first: who
+    # "she" or "my sister" may be (the rule extractor's coreference reads them)
+    context: tuple[str, ...] = ()
 
 
 class Extractor(Protocol):

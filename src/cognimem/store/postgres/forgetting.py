@@ -149,9 +149,11 @@ async def apply(conn: Connection, done: Cascade, status: ItemStatus, now: dateti
             "UPDATE relations SET active = false WHERE fact_id = ANY($1::text[])", orphans
         )
         await conn.execute(
-            "UPDATE facts SET status = $2, revision = revision + 1 WHERE id = ANY($1::text[])",
+            "UPDATE facts SET status = $2, recorded_to = coalesce(recorded_to, $3),"
+            " revision = revision + 1 WHERE id = ANY($1::text[])",
             orphans,
             FactStatus.INVALIDATED.value,
+            to_utc(now),
         )
     if done.trimmed:
         await conn.execute(

@@ -211,6 +211,18 @@ async def find_conflicts(
     ]
 
 
+def _fact_row(r: Mapping[str, Any]) -> tuple[str, str, str, str, np.ndarray | None]:
+    """A fact's compact row (``records.fact_rows``) from its columns."""
+    vector = None if r["vector"] is None else np.asarray(r["vector"], np.float32)
+    return (
+        r["id"],
+        r["category"],
+        r["scope_tags"],
+        f"{r['text']} {r['value']} {r['predicate']}",
+        vector,
+    )
+
+
 async def fact_rows(
     conn: Connection,
     tenant_id: str,
@@ -227,16 +239,7 @@ async def fact_rows(
     cap = params.add(limit)
 
     def rows(found: list[Any]) -> FactRows:
-        return records.fact_rows(
-            [
-                (
-                    r["id"], r["category"], r["scope_tags"],
-                    f"{r['text']} {r['value']} {r['predicate']}",
-                    None if r["vector"] is None else np.asarray(r["vector"], np.float32),
-                )
-                for r in found
-            ]
-        )  # fmt: skip
+        return records.fact_rows([_fact_row(r) for r in found])
 
     return await copies.current(
         conn,
@@ -282,6 +285,16 @@ class PostgresKnowledge(PostgresDatabase):
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
         return await self._by_ids("facts", records.FACT_COLUMNS, fact_from_row, tenant_id, ids)
+
+    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
+        found = await self._by_ids(
+            "facts",
+            "id, category, scope_tags, text, value, predicate, embedding AS vector",
+            _fact_row,
+            tenant_id,
+            ids,
+        )
+        return records.fact_rows(found)
 
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int

@@ -62,6 +62,8 @@ _FACT_TYPES = [
     "float8",  # importance
     "int4",  # revision
     "text",  # embedding_model
+    "jsonb",  # provenance
+    "timestamptz",  # recorded_to
     "vector",  # embedding
 ]
 # what a reconciliation may change; identity (key, subject, scope ...) never changes
@@ -71,7 +73,7 @@ _FACT_MUTABLE = [
     ("last_validated_at", "timestamptz"), ("status", "text"), ("superseded_by", "text"),
     ("valid_from", "timestamptz"), ("valid_to", "timestamptz"), ("evidence_item_ids", "jsonb"),
     ("evidence_event_ids", "jsonb"), ("importance", "float8"), ("revision", "int4"),
-    ("polarity", "bool"), ("value", "text"),
+    ("polarity", "bool"), ("value", "text"), ("recorded_to", "timestamptz"),
 ]  # fmt: skip
 _UPDATE_FACT = (
     "UPDATE facts SET "
@@ -126,6 +128,7 @@ def _mutable_values(f: Fact) -> list[Any]:
         "revision": f.revision,
         "polarity": f.polarity,
         "value": f.value,
+        "recorded_to": decode_time(f.recorded_to),
     }
     return [values[c] for c, _ in _FACT_MUTABLE]
 
@@ -205,7 +208,9 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
                     to_utc(f.last_validated_at), f.status.value, f.superseded_by,
                     decode_time(f.valid_from), decode_time(f.valid_to), to_utc(f.recorded_at),
                     json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
-                    f.importance, f.revision, f.embedding_model, embedding,
+                    f.importance, f.revision, f.embedding_model, json.dumps(f.provenance),
+                    decode_time(f.recorded_to),
+                    embedding,
                 )
             )  # fmt: skip
         await conn.execute(

@@ -134,8 +134,9 @@ def apply(conn: sqlite3.Connection, done: Cascade, status: ItemStatus, now: date
     else:
         conn.execute(f"UPDATE relations SET active = 0 WHERE fact_id IN {_IDS}", (orphans,))
         conn.execute(
-            f"UPDATE facts SET status = ?, revision = revision + 1 WHERE id IN {_IDS}",
-            (FactStatus.INVALIDATED.value, orphans),
+            "UPDATE facts SET status = ?, recorded_to = coalesce(recorded_to, ?),"
+            f" revision = revision + 1 WHERE id IN {_IDS}",
+            (FactStatus.INVALIDATED.value, to_micros(now), orphans),
         )
     conn.executemany(
         "UPDATE facts SET evidence_item_ids = ?, evidence_event_ids = ?,"

@@ -34,6 +34,7 @@ _FACT_MUTABLE = (
     "text", "scope_tags", "confidence", "confidence_factors", "reinforcement_count",
     "last_validated_at", "status", "superseded_by", "valid_from", "valid_to",
     "evidence_item_ids", "evidence_event_ids", "importance", "revision", "polarity", "value",
+    "recorded_to",
 )  # fmt: skip
 
 
@@ -59,6 +60,7 @@ def _fact_values(f: Fact) -> dict[str, Any]:
         "revision": f.revision,
         "polarity": int(f.polarity),
         "value": f.value,
+        "recorded_to": _micros(f.recorded_to),
     }
 
 
@@ -131,7 +133,7 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
         blob = None if p.embedding is None else np.asarray(p.embedding, np.float32).tobytes()
         values = _fact_values(f)
         conn.execute(
-            f"INSERT INTO facts ({FACT_COLUMNS}, embedding) VALUES ({', '.join('?' * 31)})",
+            f"INSERT INTO facts ({FACT_COLUMNS}, embedding) VALUES ({', '.join('?' * 33)})",
             (
                 f.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, f.key,
                 f.subject, f.subject_entity_id, f.predicate, f.category.value, values["value"],
@@ -140,7 +142,8 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
                 values["last_validated_at"], values["status"], f.superseded_by,
                 values["valid_from"], values["valid_to"], to_micros(f.recorded_at),
                 values["evidence_item_ids"], values["evidence_event_ids"], f.importance,
-                f.revision, f.embedding_model, blob,
+                f.revision, f.embedding_model, json.dumps(f.provenance),
+                values["recorded_to"], blob,
             ),
         )  # fmt: skip
     for update in knowledge.fact_updates:

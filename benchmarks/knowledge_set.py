@@ -1,0 +1,366 @@
+"""What the embedded (no LLM) write path knows after short conversations, measured on
+the frozen knowledge set ``benchmarks/data/knowledge_set.jsonl`` (labelling guide:
+``benchmarks/data/knowledge_set.md``).
+
+Each passage is a few user turns of chat with an assistant, labelled with the facts a
+careful reader would record (per turn, with their subject), the entities (type,
+canonical name, aliases), the pronoun links and, for restatement pairs, whether the
+second turn says the same thing again. A turn with no labelled fact must produce
+nothing. Passages are split into ``tune`` and ``check`` halves, balanced by kind;
+every number is reported for each half.
+
+Two levels, each where the behaviour lives:
+
+- **facts** (what the rules read): ``RuleExtractor.extract_one`` per turn, turns in
+  order, one minute apart from 2024-06-15T12:00Z. A predicted fact matches a labelled
+  one when subject (the user, or the same name or one of its aliases), category,
+  predicate, polarity and holds are equal and the values match as in
+  ``extraction_quality.py``. Reported: micro precision / recall / F1, per relation
+  type (``category/predicate``), and false facts per 100 turns that must produce
+  nothing (by reason for the single-sentence "nothing" passages).
+- **entities, aliases, pronouns, renewal** (what the store holds after resolution
+  across turns): each passage is written turn by turn through ``Memory.write`` (SQLite
+  file, the default local embedder unless ``--embedder hashing``, no LLM), one user
+  per passage. Entity typing: the
+  stored entity named by the canonical name or an alias has the labelled type. Alias:
+  the alias is on the canonical entity and names no other entity. Pronoun link: a fact
+  written from the pronoun's turn has the antecedent as subject (right), another
+  third party (wrong), or neither (unresolved). Renewal: the first turn's fact counts
+  the second turn as evidence when the pair restates, and does not when it does not.
+
+Usage (from the repository root):
+
+    PYTHONPATH=src python benchmarks/knowledge_set.py [--out benchmarks/results/knowledge_set.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from cognimem import Memory, Settings
+from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.ingest.extract.schema import ExtractedFact, ExtractionInput
+from cognimem.providers.fakes import HashingEmbedder
+from cognimem.text.keys import SELF_SUBJECT, is_self, normalize_name, subject_slug
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from extraction_quality import describe_fact, values_match
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data" / "knowledge_set.jsonl"
+START = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+SPLITS = ("tune", "check")
+
+
+@dataclass(frozen=True)
+class Passage:
+    id: str
+    split: str
+    kind: str
+    turns: tuple[str, ...]
+    facts: tuple[dict[str, Any], ...]
+    entities: tuple[dict[str, Any], ...] = ()
+    coref: tuple[dict[str, Any], ...] = ()
+    reason: str | None = None
+    restates: bool | None = None
+
+    def names_of(self, name: str) -> set[str]:
+        """``name`` and, when it is a labelled entity, its canonical name and aliases."""
+        norm = normalize_name(name)
+        for e in self.entities:
+            names = {normalize_name(n) for n in (e["name"], *e["aliases"])}
+            if norm in names:
+                return names
+        return {norm}
+
+
+def load(path: Path = DATA) -> list[Passage]:
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            raw = json.loads(line)
+            rows.append(
+                Passage(
+                    raw["id"],
+                    raw["split"],
+                    raw["kind"],
+                    tuple(raw["turns"]),
+                    tuple(raw["facts"]),
+                    tuple(raw.get("entities", ())),
+                    tuple(raw.get("coref", ())),
+                    raw.get("reason"),
+                    raw.get("restates"),
+                )
+            )
+    return rows
+
+
+def said_at(turn: int) -> datetime:
+    return START + timedelta(minutes=turn)
+
+
+# --------------------------------------------------------------------- facts
+
+
+@dataclass
+class FactScore:
+    gold: int = 0
+    predicted: int = 0
+    matched: int = 0
+    by_relation: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    nothing_turns: int = 0
+    nothing_facts: int = 0
+    nothing_by_reason: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    misses: list[str] = field(default_factory=list)
+    unlabelled: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.predicted if self.predicted else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.gold if self.gold else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def false_per_100(self) -> float:
+        return 100 * self.nothing_facts / self.nothing_turns if self.nothing_turns else 0.0
+
+
+def same_subject(passage: Passage, gold: dict[str, Any], fact: ExtractedFact) -> bool:
+    if gold["subject"] == "user":
+        return is_self(fact.subject)
+    return not is_self(fact.subject) and normalize_name(fact.subject) in passage.names_of(
+        gold["subject"]
+    )
+
+
+def fact_matches(passage: Passage, gold: dict[str, Any], fact: ExtractedFact) -> bool:
+    return (
+        same_subject(passage, gold, fact)
+        and gold["category"] == fact.category.value
+        and gold["predicate"] == fact.predicate
+        and gold["polarity"] == fact.polarity
+        and gold["holds"] == fact.holds
+        and values_match(gold["value"], fact.value)
+    )
+
+
+def _label(fact: dict[str, Any] | ExtractedFact, subject: str) -> str:
+    return f"{subject}: {describe_fact(fact)}"
+
+
+def score_facts(passages: Sequence[Passage], extractor: RuleExtractor | None = None) -> FactScore:
+    extractor = extractor or RuleExtractor()
+    out = FactScore()
+    for p in passages:
+        for turn, text in enumerate(p.turns):
+            predicted = extractor.extract_one(
+                ExtractionInput(text=text, occurred_at=said_at(turn))
+            ).facts
+            golds = [g for g in p.facts if g["turn"] == turn]
+            out.gold += len(golds)
+            out.predicted += len(predicted)
+            for f in predicted:
+                out.by_relation[f"{f.category.value}/{f.predicate}"]["predicted"] += 1
+            if not golds:
+                out.nothing_turns += 1
+                out.nothing_facts += len(predicted)
+                reason = p.reason or f"in a {p.kind} passage"
+                out.nothing_by_reason[reason]["turns"] += 1
+                out.nothing_by_reason[reason]["facts"] += len(predicted)
+            unused = list(predicted)
+            for gold in golds:
+                rel = out.by_relation[f"{gold['category']}/{gold['predicate']}"]
+                rel["gold"] += 1
+                hit = next((f for f in unused if fact_matches(p, gold, f)), None)
+                if hit is None:
+                    out.misses.append(f"{p.id} {text!r}: {_label(gold, gold['subject'])}")
+                    continue
+                unused.remove(hit)
+                out.matched += 1
+                rel["matched"] += 1
+            out.unlabelled += [f"{p.id} {text!r}: {_label(f, f.subject)}" for f in unused]
+    return out
+
+
+# ------------------------------------------------------- entities and the store
+
+
+@dataclass
+class StoreScore:
+    entities: int = 0
+    entities_found: int = 0
+    entities_typed: int = 0
+    aliases: int = 0
+    aliases_right: int = 0
+    links: int = 0
+    links_right: int = 0
+    links_wrong: int = 0
+    renewals: int = 0
+    renewals_right: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+async def score_store(passages: Sequence[Passage], embedder: str = "local") -> StoreScore:
+    out = StoreScore()
+    wanted = [p for p in passages if p.entities or p.coref or p.restates is not None]
+    chosen = HashingEmbedder() if embedder == "hashing" else None  # None: the default
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{folder}/knowledge_set.db"
+        async with Memory.open(url, settings=Settings(), embedder=chosen) as memory:
+            for p in wanted:
+                await _passage(memory, p, out)
+    return out
+
+
+async def _passage(memory: Memory, p: Passage, out: StoreScore) -> None:
+    events: list[str] = []
+    for turn, text in enumerate(p.turns):
+        written = await memory.write(
+            text, user_id=p.id, session_id=p.id, role="user", occurred_at=said_at(turn)
+        )
+        events += written.event_ids
+    facts = await memory.facts(user_id=p.id, include_history=True, limit=500)
+    stored = await memory.entities(user_id=p.id)
+    by_name = {}
+    for entity, aliases in stored:
+        for name in {normalize_name(entity.name), *(a.alias for a in aliases)}:
+            by_name.setdefault(name, []).append((entity, {a.alias for a in aliases}))
+    for gold in p.entities:
+        out.entities += 1
+        names = [normalize_name(n) for n in (gold["name"], *gold["aliases"])]
+        found = next((by_name[n][0] for n in names if n in by_name), None)
+        if found is None:
+            out.notes.append(f"{p.id}: entity {gold['name']!r} not stored")
+            continue
+        out.entities_found += 1
+        if found[0].type.value == gold["type"]:
+            out.entities_typed += 1
+        else:
+            out.notes.append(f"{p.id}: {gold['name']!r} typed {found[0].type.value}")
+        canonical = by_name.get(normalize_name(gold["name"]), [])
+        for alias in gold["aliases"]:
+            out.aliases += 1
+            norm = normalize_name(alias)
+            holders = {e.id for e, _ in by_name.get(norm, [])}
+            right = bool(canonical) and holders == {canonical[0][0].id}
+            out.aliases_right += right
+            if not right:
+                out.notes.append(f"{p.id}: alias {alias!r} of {gold['name']!r} not linked")
+    for link in p.coref:
+        out.links += 1
+        event = events[link["turn"]]
+        subjects = {f.subject for f in facts if event in f.evidence_event_ids}
+        target = subject_slug(link["antecedent"])
+        others = subjects - {target, SELF_SUBJECT}
+        if target in subjects:
+            out.links_right += 1
+        elif others:
+            out.links_wrong += 1
+            out.notes.append(f"{p.id}: {link['mention']!r} linked to {sorted(others)}")
+        else:
+            out.notes.append(f"{p.id}: {link['mention']!r} unresolved")
+    if p.restates is not None:
+        out.renewals += 1
+        first = [f for f in facts if events[0] in f.evidence_event_ids]
+        renewed = any(events[1] in f.evidence_event_ids for f in first)
+        if renewed == p.restates:
+            out.renewals_right += 1
+        else:
+            said = "renewed" if renewed else "not renewed"
+            out.notes.append(f"{p.id}: {p.turns[0]!r} {said} by {p.turns[1]!r}")
+
+
+# ---------------------------------------------------------------------- report
+
+
+def _ratio(part: int, whole: int) -> str:
+    return f"{part / whole:.3f} ({part}/{whole})" if whole else "n/a"
+
+
+def report(results: dict[str, tuple[FactScore, StoreScore]], header: str) -> str:
+    lines = [header, ""]
+    lines += [
+        "| half | fact P | fact R | fact F1 | false facts / 100 nothing turns | entity type "
+        "accuracy | alias accuracy | pronoun links right | wrong links | renewal accuracy |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, (f, s) in results.items():
+        lines.append(
+            f"| {name} | {f.precision:.3f} | {f.recall:.3f} | {f.f1:.3f} | "
+            f"{f.false_per_100:.1f} ({f.nothing_facts} in {f.nothing_turns}) | "
+            f"{_ratio(s.entities_typed, s.entities)} | {_ratio(s.aliases_right, s.aliases)} | "
+            f"{_ratio(s.links_right, s.links)} | {_ratio(s.links_wrong, s.links)} | "
+            f"{_ratio(s.renewals_right, s.renewals)} |"
+        )
+    for name, (f, s) in results.items():
+        lines += ["", f"## {name} half", "", "False facts on turns that must produce nothing:", ""]
+        for reason, c in sorted(f.nothing_by_reason.items()):
+            lines.append(f"- {reason}: {c['facts']} facts in {c['turns']} turns")
+        lines += [
+            "",
+            "| relation | labelled | predicted | matched | P | R |",
+            "|---|---|---|---|---|---|",
+        ]
+        for rel in sorted(f.by_relation):
+            c = f.by_relation[rel]
+            p = c["matched"] / c["predicted"] if c["predicted"] else float("nan")
+            r = c["matched"] / c["gold"] if c["gold"] else float("nan")
+            lines.append(
+                f"| {rel} | {c['gold']} | {c['predicted']} | {c['matched']} | {p:.2f} | {r:.2f} |"
+            )
+        lines += ["", f"Missed labelled facts ({len(f.misses)}):"]
+        lines += [f"  - {m}" for m in f.misses] or ["  (none)"]
+        lines += ["", f"Predicted facts with no label ({len(f.unlabelled)}):"]
+        lines += [f"  - {m}" for m in f.unlabelled] or ["  (none)"]
+        lines += ["", f"Store-level notes ({len(s.notes)}):"]
+        lines += [f"  - {m}" for m in s.notes] or ["  (none)"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/knowledge_set.md")
+    parser.add_argument("--split", choices=SPLITS, action="append")
+    parser.add_argument("--embedder", choices=("local", "hashing"), default="local")
+    args = parser.parse_args(argv)
+    passages = load()
+    results = {}
+    for name in args.split or SPLITS:
+        part = [p for p in passages if p.split == name]
+        results[name] = (score_facts(part), asyncio.run(score_store(part, args.embedder)))
+    counts = Counter((p.split, p.kind) for p in passages)
+    header = "\n".join(
+        [
+            "# Knowledge set: the embedded write path on short chats (no LLM)",
+            "",
+            "Command: `PYTHONPATH=src python benchmarks/knowledge_set.py"
+            + ("`" if args.embedder == "local" else f" --embedder {args.embedder}`"),
+            f"Set: {len(passages)} passages, "
+            + ", ".join(f"{k} {s}: {n}" for (s, k), n in sorted(counts.items())),
+        ]
+    )
+    text = report(results, header)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

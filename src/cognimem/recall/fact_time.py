@@ -1,0 +1,114 @@
+"""Which facts a read sees by time (pure): valid time and recorded time.
+
+A fact has two times (``models.knowledge.Fact``): when it held in the world
+(``valid_from``/``valid_to``) and when the memory learnt it and learnt that it no
+longer holds (``recorded_at``/``recorded_to``). Without a time filter a read sees the
+live facts. A read ``as_of`` a time, or one whose question names a period ("where did
+I live in March 2025?"), sees the facts valid then, superseded ones included; a read
+``as_of_recorded`` a time sees what the memory knew then: facts recorded by then, and
+every supersession, end or correction recorded after it ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from cognimem.models.fact_changes import LIVE
+from cognimem.models.knowledge import Fact, FactStatus
+from cognimem.models.wire import FIRST_YEAR
+from cognimem.text.temporal import find_times
+
+Period = tuple[datetime, datetime]
+# a point of valid time as a period: [t, t + 1 µs)
+_INSTANT = timedelta(microseconds=1)
+
+
+def instant(at: datetime) -> Period:
+    """The period ``[at, at + 1 µs)``: the facts valid at ``at``."""
+    return at, at + _INSTANT
+
+
+def told_by(at: datetime) -> Period:
+    """The item period of a read ``as_of`` ``at``: the items that occurred by then or
+    tell of a time by then (``ItemFilter.period``), whenever they were said."""
+    return datetime(FIRST_YEAR, 1, 1, tzinfo=UTC), at + _INSTANT
+
+
+@dataclass(frozen=True)
+class FactTime:
+    """A read's time filter on facts. ``valid``: the period ``[start, end)`` the facts
+    must have held in (some of it); ``recorded``: the memory as it was at that time.
+    ``source`` says where ``valid`` came from (``as_of`` or ``question``)."""
+
+    valid: Period | None = None
+    recorded: datetime | None = None
+    source: str | None = None
+
+    def admits(self, fact: Fact) -> bool:
+        """Whether a read with this filter sees ``fact``."""
+        ended = fact.status not in LIVE  # as the memory knows it now
+        if self.recorded is not None:
+            if fact.recorded_at > self.recorded:
+                return False  # not known yet
+            # an end learnt after that time is not known then
+            ended = ended and fact.recorded_to is not None and fact.recorded_to <= self.recorded
+        if self.valid is None:
+            return not ended  # what the memory held as current then
+        if ended and fact.status is FactStatus.INVALIDATED:
+            return False  # it never held
+        start, end = fact.valid_from, fact.valid_to
+        if fact.status not in LIVE:
+            # an end not known at the recorded time is open; an end known without a
+            # date came no later than the memory learnt it
+            end = (end or fact.recorded_to) if ended else None
+        return (start is None or start < self.valid[1]) and (end is None or end > self.valid[0])
+
+    def reason(self) -> str:
+        """Why a read saw a fact, as its explanation says: the filter it passed."""
+        parts = []
+        if self.valid is not None:
+            start, end = (t.isoformat() for t in self.valid)
+            held = f"valid at {start}" if self.source == "as_of" else f"valid in [{start}, {end})"
+            parts.append(f"{held} ({self.source})")
+        if self.recorded is not None:
+            parts.append(f"as recorded by {self.recorded.isoformat()} (as_of_recorded)")
+        return "; ".join(parts)
+
+    def describe(self) -> dict[str, Any]:
+        """The filter as the packet's ``meta`` and explain show it."""
+        out: dict[str, Any] = {}
+        if self.valid is not None:
+            out["valid"] = [self.valid[0].isoformat(), self.valid[1].isoformat()]
+            out["valid_source"] = self.source
+        if self.recorded is not None:
+            out["recorded_by"] = self.recorded.isoformat()
+        return out
+
+
+def without_times(query: str) -> str:
+    """``query`` without its time expressions: the words a time-filtered read scores
+    facts by ("partner", not "May 2023": the filter already holds the period)."""
+    # where the expressions are does not depend on the reference they resolve against
+    mentions = find_times(query, datetime(2000, 1, 1, tzinfo=UTC))
+    out, at = [], 0
+    for m in mentions:
+        out.append(query[at : m.span[0]])
+        at = m.span[1]
+    return " ".join([*out, query[at:]])
+
+
+def fact_time(
+    as_of: datetime | None, as_of_recorded: datetime | None, question: Period | None
+) -> FactTime | None:
+    """A read's fact filter: the period its question names, else the instant
+    ``as_of``; the memory as of ``as_of_recorded``; None when the read names none (it
+    sees the live facts)."""
+    if question is not None:
+        return FactTime(question, as_of_recorded, "question")
+    if as_of is not None:
+        return FactTime(instant(as_of), as_of_recorded, "as_of")
+    if as_of_recorded is not None:
+        return FactTime(None, as_of_recorded)
+    return None

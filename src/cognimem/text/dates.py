@@ -1,0 +1,366 @@
+"""Calendar dates named in text, with or without their year: ``2023-05-07``, ``7 May
+2023``, ``May 7``, ``May 2023``, ``in 2019``, ``in May``, ``the 15th``, ``the second
+week of May``, ``the last Saturday of July``, ``summer 2022``, numeric dates in a chosen
+order (``3/4/2024``) and holidays (:mod:`.holidays`). The conventions are listed in
+:mod:`.temporal`, which assembles these patterns with the relative ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta
+from functools import partial
+from typing import Literal
+
+from cognimem.text import holidays
+from cognimem.text.calendar import (
+    MONTH_ABBREVIATIONS,
+    MONTH_WORDS,
+    MONTHS,
+    SEASONS,
+    WEEKDAY_WORDS,
+    WEEKDAYS,
+    add_months,
+    day_window,
+    days_in_month,
+    month_name,
+    month_range,
+    nth_weekday,
+    season_range,
+    utc_at,
+)
+from cognimem.text.mention import Resolved, Rule
+
+__all__ = ["PATTERNS", "DateOrder", "alt", "numeric_patterns", "year_of_month"]
+
+# how a numeric date "3/4/2024" is read: the US's month first or day first
+DateOrder = Literal["month_first", "day_first"]
+
+
+def alt(words: Iterable[str]) -> str:
+    """A regex alternation of ``words``, the longest first."""
+    return "|".join(sorted((str(w) for w in words), key=len, reverse=True))
+
+
+MONTH = rf"(?:{alt(MONTHS)})"
+MONTH_ANY = rf"(?:{alt([*MONTHS, *MONTH_ABBREVIATIONS])})\.?"
+WEEKDAY = rf"(?:{alt(WEEKDAYS)})"
+SEASON = rf"(?:{alt(SEASONS)})"
+DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
+YEAR = r"((?:19|20)\d{2})"
+# the words before a year or a month that make a number or "May" a date
+_YEAR_WORDS = r"in|since|during|from|until|till|by|of|before|after|around|circa|early|late|mid"
+_FUZZY = frozenset({"around", "circa", "early", "late", "mid"})
+
+
+def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    try:
+        return day_window(date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    except ValueError:
+        return None
+
+
+def _pick_year_for(month: int, day: int, ref: datetime, future: bool) -> date | None:
+    """The latest such date whose start is not after ``ref`` or, looking ahead, the
+    earliest one that has not ended (``None`` for a 29 February with no leap year near)."""
+    candidates: list[date] = []
+    for year in (ref.year - 1, ref.year, ref.year + 1):
+        try:
+            candidates.append(date(year, month, day))
+        except ValueError:
+            continue
+    if future:
+        return next((c for c in candidates if utc_at(c + timedelta(days=1)) > ref), None)
+    return next((c for c in reversed(candidates) if utc_at(c) <= ref), None)
+
+
+def _full_date(day: int, month: int, year: int | None, ref: datetime, future: bool) -> Resolved:
+    if year is None:
+        found = _pick_year_for(month, day, ref, future)
+        return None if found is None else day_window(found)
+    try:
+        return day_window(date(year, month, day))
+    except ValueError:
+        return None
+
+
+def _the_verb_may(word: str) -> bool:
+    """Lower-case "may" before a number ("may 3", "they may 2024 ...") is the verb far
+    more often than the month."""
+    return word == "may"
+
+
+def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    year = int(m.group(3)) if m.group(3) else None
+    return _full_date(int(m.group(1)), month_name(m.group(2)), year, ref, future)
+
+
+def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    if _the_verb_may(m.group(1)):
+        return None
+    year = int(m.group(3)) if m.group(3) else None
+    return _full_date(int(m.group(2)), month_name(m.group(1)), year, ref, future)
+
+
+def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    if _the_verb_may(m.group(2)):
+        return None
+    start, end = month_range(int(m.group(3)), month_name(m.group(2)))
+    return start, end, "month", (m.group(1) or "").lower() in _FUZZY
+
+
+def year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
+    """The year of ``month`` named without one ("this May", "last May", "in May")."""
+    this_month = date(ref.year, ref.month, 1)
+    if word == "this":
+        return ref.year
+    if word == "last":
+        return ref.year if month < ref.month else ref.year - 1
+    if word == "next":
+        return ref.year if month > ref.month else ref.year + 1
+    if future:
+        return ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
+    return ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
+
+
+_THIRDS = {"early": (1, 11), "mid": (11, 21), "late": (21, 32)}
+
+
+def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """``in May``, ``last May``; ``early`` / ``mid`` / ``late May``: days 1-10, 11-20,
+    21 to the end, approximate."""
+    word, month = m.group(1).lower(), month_name(m.group(2))
+    year = year_of_month(word, month, ref, future)
+    start, end = month_range(year, month)
+    if word in _THIRDS:
+        lo, hi = _THIRDS[word]
+        hi = min(hi, days_in_month(year, month) + 1)
+        return (
+            utc_at(date(year, month, lo)),
+            utc_at(date(year, month, hi - 1)) + timedelta(days=1),
+            "month",
+            True,
+        )
+    return start, end, "month", False
+
+
+def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    year = int(m.group(2))
+    approximate = m.group(1).lower() in _FUZZY
+    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", approximate
+
+
+def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "on the 15th": the latest 15th that has begun by ``ref`` (looking ahead: the
+    earliest that has not ended)."""
+    day = int(m.group(1))
+    this_month = date(ref.year, ref.month, 1)
+    for months in (0, 1, 2) if future else (0, -1, -2):
+        first = add_months(this_month, months)
+        if day > days_in_month(first.year, first.month):
+            continue
+        found = first.replace(day=day)
+        begun, ended = utc_at(found) <= ref, utc_at(found + timedelta(days=1)) <= ref
+        if (future and not ended) or (not future and begun):
+            return day_window(found)
+    return None
+
+
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}
+_ORDINALS |= {"4th": 4, "last": -1}
+
+
+def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "the second week of November" (days 8-14; the last week: the month's last seven),
+    "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
+    October", "the last weekend of October" (its last Saturday and Sunday)."""
+    n, what, month = _ORDINALS[m.group(1).lower()], m.group(2).lower(), month_name(m.group(4))
+    if m.group(5):
+        year = int(m.group(5))
+    else:
+        year = year_of_month((m.group(3) or "").lower(), month, ref, future)
+    days = days_in_month(year, month)
+    if what == "day":
+        return day_window(date(year, month, 1 if n == 1 else days)) if n in (1, -1) else None
+    if what in WEEKDAYS:
+        return day_window(nth_weekday(year, month, WEEKDAYS[what], n))
+    if what.replace("-", "") == "weekend":
+        saturday = nth_weekday(year, month, 5, n)
+        if n == -1 and saturday.day == days:  # its Sunday is in the next month
+            saturday -= timedelta(weeks=1)
+        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
+    start = date(year, month, 1 + 7 * (n - 1) if n > 0 else days - 6)
+    return utc_at(start), utc_at(start + timedelta(days=7)), "week", False
+
+
+def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "23rd to 26th Oct", "1-8 September": the first day to the end of the last."""
+    first = _full_date(
+        int(m.group(1)),
+        month_name(m.group(3)),
+        int(m.group(4)) if m.group(4) else None,
+        ref,
+        future,
+    )
+    if first is None:
+        return None
+    try:
+        last = first[0].replace(day=int(m.group(2)))
+    except ValueError:
+        return None
+    return (first[0], last + timedelta(days=1), "day", False) if last >= first[0] else None
+
+
+_WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3}
+_WEEKDAY_SHORT |= {"fri": 4, "sat": 5, "sun": 6}
+_WEEKDAY_ANY = rf"(?:{alt([*WEEKDAYS, *_WEEKDAY_SHORT])})\.?"
+
+
+def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "Sunday, Feb 10", "Jul 18, Fri": the year (six back to six ahead) whose date
+    falls on that weekday, the nearest; the date alone when none does."""
+    weekday_s, month_s, day_s = (m.group(1), m.group(2), m.group(3))
+    if weekday_s is None:
+        month_s, day_s, weekday_s = m.group(4), m.group(5), m.group(6)
+    key = weekday_s.lower().rstrip(".")
+    weekday = WEEKDAYS.get(key, _WEEKDAY_SHORT.get(key))
+    month, day = month_name(month_s), int(day_s)
+    fits = []
+    for year in range(ref.year - 6, ref.year + 7):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if found.weekday() == weekday:
+            fits.append(found)
+    if not fits:
+        return _full_date(day, month, None, ref, future)
+    return day_window(min(fits, key=lambda d: abs(utc_at(d) - ref)))
+
+
+def _named_season(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    start, end = season_range(SEASONS[m.group(1).lower()], int(m.group(2)))
+    return start, end, "season", False
+
+
+def _year_of(digits: str, ref: datetime) -> int:
+    """A year written with two digits is the latest that is not ten years ahead."""
+    if len(digits) == 4:
+        return int(digits)
+    year = ref.year // 100 * 100 + int(digits)
+    return year - 100 if year > ref.year + 10 else year
+
+
+def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    first, second = int(m.group(1)), int(m.group(2))
+    month, day = (first, second) if order == "month_first" else (second, first)
+    if not 1 <= month <= 12:
+        return None
+    year = _year_of(m.group(3), ref) if m.group(3) else None
+    return _full_date(day, month, year, ref, future)
+
+
+def _numeric_month(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    month = int(m.group(1))
+    if not 1 <= month <= 12:
+        return None
+    start, end = month_range(int(m.group(2)), month)
+    return start, end, "month", False
+
+
+# what follows a number pair that is not a date ("3/4 of", "1/2 cup", "9/10 stars")
+_NOT_A_DATE = (
+    r"(?![/\d])(?!\s*(?:of|cups?|teaspoons?|tablespoons?|tsp|tbsp|inch(?:es)?|miles?|"
+    r"lbs?|kg|oz|stars?|points?)\b)"
+)
+
+
+def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
+    """The numeric dates read in ``order``: ``3/4/2024``, ``3/4/24``, and without a
+    year only after a preposition or alone ("on 3/4"; "rated it 9/10" is no date);
+    ``2/2013`` is a month whatever the order."""
+    read = partial(_numeric_date, order)
+    return (
+        (None, rf"(?<![\w/.])(\d{{1,2}})/(\d{{1,2}})/(\d{{4}}|\d{{2}}){_NOT_A_DATE}", read),
+        (
+            None,
+            r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^)"
+            rf"(\d{{1,2}})/(\d{{1,2}})(){_NOT_A_DATE}",
+            read,
+        ),
+        (None, rf"(?<![\w/.])(\d{{1,2}})/((?:19|20)\d{{2}}){_NOT_A_DATE}", _numeric_month),
+    )
+
+
+def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "Tuesday the 19th": the nearest 19th (ahead or back, by the tense) that is a
+    Tuesday, within a year."""
+    weekday, day = WEEKDAYS[m.group(1).lower()], int(m.group(2))
+    this_month = date(ref.year, ref.month, 1)
+    for months in range(0, 13) if future else range(0, -13, -1):
+        first = add_months(this_month, months)
+        if day > days_in_month(first.year, first.month):
+            continue
+        found = first.replace(day=day)
+        if found.weekday() != weekday:
+            continue
+        if (future and utc_at(found + timedelta(days=1)) > ref) or (
+            not future and utc_at(found) <= ref
+        ):
+            return day_window(found)
+    return None
+
+
+_MONTHS = MONTH_WORDS
+PATTERNS: tuple[Rule, ...] = (
+    (None, r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", _iso_date),
+    (
+        _MONTHS,
+        rf"\b(?:on\s+)?(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{YEAR})?\b",
+        _day_month,
+    ),
+    (
+        _MONTHS,
+        rf"\b(?:on\s+)?({MONTH_ANY})\s*(?:the\s+)?{DAYNUM}(?!\d)(?:,?\s+{YEAR})?\b",
+        _month_day,
+    ),
+    (
+        _MONTHS,
+        rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY})\s+(?:of\s+)?{YEAR}\b",
+        _month_year,
+    ),
+    (
+        _MONTHS,
+        rf"\b(in|during|since|by|until|till|this|last|next|early|late|mid)[\s-]+({MONTH})\b",
+        _month_only,
+    ),
+    (None, rf"\b({_YEAR_WORDS})[\s-]+{YEAR}\b", _year_only),
+    (
+        _MONTHS,
+        rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+"
+        rf"(week-?end|week|day|{WEEKDAY})\s+(?:of|in)\s+(?:(this|last|next)\s+)?({MONTH})"
+        rf"(?:,?\s+{YEAR})?\b",
+        _nth_of_month,
+    ),
+    (None, rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?{YEAR}\b", _named_season),
+    (
+        _MONTHS,
+        rf"\b{DAYNUM}\s*(?:-|–|to|through|until|till)\s*{DAYNUM}(?:\s+of)?\s+({MONTH_ANY})"
+        rf"(?:,?\s+{YEAR})?\b",
+        _day_range,
+    ),
+    (
+        _MONTHS,
+        rf"\b(?:({_WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|({MONTH_ANY})\s*{DAYNUM},?\s+"
+        rf"({_WEEKDAY_ANY}))\b(?!,?\s+(?:19|20)\d\d)",
+        _dated_weekday,
+    ),
+    (None, r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", _day_of_month),
+    (
+        WEEKDAY_WORDS,
+        rf"\b(?:on\s+)?({WEEKDAY}),?\s+(?:the\s+)?{DAYNUM}\b(?!\s*(?:of\s+)?{MONTH_ANY})",
+        _weekday_day,
+    ),
+    *holidays.PATTERNS,
+)

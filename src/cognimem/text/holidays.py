@@ -1,0 +1,155 @@
+"""Holidays named in chat ("at Easter", "on New Year's Day", "since Christmas 2019"),
+from a fixed table of names and the rule that dates each one.
+
+The table (:data:`HOLIDAYS`) holds the holidays of the Western (Gregorian) calendar and
+the public holidays of the US and UK that English chat names most; each is one day:
+
+- fixed dates: New Year's Day (1 Jan), Valentine's Day (14 Feb), St Patrick's Day
+  (17 Mar), April Fools' Day (1 Apr), Independence Day / the Fourth of July (4 Jul),
+  Halloween (31 Oct), Bonfire Night / Guy Fawkes Night (5 Nov), Veterans Day (11 Nov),
+  Christmas Eve, Christmas (Day), Boxing Day (24-26 Dec), New Year's Eve (31 Dec);
+- Easter Sunday (the Gregorian computus) and the days counted from it: Ash Wednesday
+  (-46), Palm Sunday (-7), Good Friday (-2), Easter Monday (+1), Pentecost (+49);
+- US counted weekdays: Martin Luther King Day (third Monday of January), Presidents' Day
+  (third Monday of February), Mother's Day (second Sunday of May), Memorial Day (last
+  Monday of May), Father's Day (third Sunday of June), Labor Day (first Monday of
+  September), Thanksgiving (fourth Thursday of November), Black Friday and Cyber Monday
+  (the Friday and Monday after it).
+
+A holiday is read as a time after a preposition ("at Easter", "since Christmas 2019"),
+with ``last`` / ``this`` / ``next`` or a year, or alone; "I love Christmas" names no time.
+Holidays of lunar calendars (Ramadan, Diwali, Hanukkah, Passover, Lunar New Year) and
+regional ones not listed are not resolved. A holiday without a year is read like a date
+without one: the latest that has begun, or looking ahead the earliest that has not ended;
+``last`` / ``next`` Easter is the one before / after the reference's day.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+from cognimem.text.calendar import day_window, nth_weekday, utc_at
+from cognimem.text.mention import Resolved, Rule
+
+__all__ = ["HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date"]
+
+
+def easter(year: int) -> date:
+    """Easter Sunday of ``year`` (the anonymous Gregorian computus)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (b - (b + 8) // 25 + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    weekday = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * weekday) // 451
+    month, day = divmod(h + weekday - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _fixed(month: int, day: int) -> Callable[[int], date]:
+    return lambda year: date(year, month, day)
+
+
+def _from_easter(days: int) -> Callable[[int], date]:
+    return lambda year: easter(year) + timedelta(days=days)
+
+
+def _counted(month: int, weekday: int, n: int, shift: int = 0) -> Callable[[int], date]:
+    return lambda year: nth_weekday(year, month, weekday, n) + timedelta(days=shift)
+
+
+_S = r"(?:'?s|s'|)"  # "valentine's", "valentines", "valentine", "presidents'"
+# (the names, as a pattern; the rule that dates the holiday in a year)
+HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
+    (rf"new\s+year{_S}\s+eve", _fixed(12, 31)),
+    (rf"new\s+year{_S}(?:\s+day)?", _fixed(1, 1)),
+    (rf"(?:st\.?\s+|saint\s+)?valentine{_S}(?:\s+day)?", _fixed(2, 14)),
+    (rf"(?:st\.?\s+|saint\s+)(?:patrick|paddy){_S}\s+day", _fixed(3, 17)),
+    (rf"april\s+fool{_S}(?:\s+day)?", _fixed(4, 1)),
+    (r"independence\s+day|(?:the\s+)?fourth\s+of\s+july", _fixed(7, 4)),
+    (r"hall[o']?ween", _fixed(10, 31)),
+    (r"bonfire\s+night|guy\s+fawkes(?:\s+night|\s+day)?", _fixed(11, 5)),
+    (r"veterans\s+day", _fixed(11, 11)),
+    (r"(?:christmas|xmas)\s+eve", _fixed(12, 24)),
+    (r"(?:christmas|xmas)(?:\s+day)?", _fixed(12, 25)),
+    (r"boxing\s+day", _fixed(12, 26)),
+    (r"ash\s+wednesday", _from_easter(-46)),
+    (r"palm\s+sunday", _from_easter(-7)),
+    (r"good\s+friday", _from_easter(-2)),
+    (r"easter\s+mon(?:day)?", _from_easter(1)),
+    (r"easter(?:\s+sunday|\s+day)?", _from_easter(0)),
+    (r"pentecost|whit\s+sunday", _from_easter(49)),
+    (r"(?:mlk|martin\s+luther\s+king(?:,?\s+jr\.?)?)\s+day", _counted(1, 0, 3)),
+    (rf"president{_S}\s+day", _counted(2, 0, 3)),
+    (rf"mother{_S}\s+day", _counted(5, 6, 2)),
+    (r"memorial\s+day", _counted(5, 0, -1)),
+    (rf"father{_S}\s+day", _counted(6, 6, 3)),
+    (r"labou?r\s+day", _counted(9, 0, 1)),
+    (r"thanksgiving(?:\s+day)?", _counted(11, 3, 4)),
+    (r"black\s+friday", _counted(11, 3, 4, 1)),
+    (r"cyber\s+monday", _counted(11, 3, 4, 4)),
+)
+_RULES = tuple((re.compile(rf"(?:{names})$", re.IGNORECASE), rule) for names, rule in HOLIDAYS)
+_NAMES = "|".join(names for names, _ in HOLIDAYS)
+# a text naming a holiday holds one of these words (most names end in "day")
+HOLIDAY_WORDS = frozenset(
+    {"day", "eve", "night", "year", "years", "christmas", "xmas", "easter", "halloween"}
+    | {"thanksgiving", "pentecost", "fawkes", "valentine", "valentines", "monday"}
+    | {"wednesday", "friday", "sunday", "july"}
+)
+
+
+def holiday_date(name: str, year: int) -> date | None:
+    """The day the holiday ``name`` (as written, e.g. "St Paddy's Day") falls on in
+    ``year``; ``None`` when the table does not know the name."""
+    key = " ".join(name.split())
+    for pattern, rule in _RULES:
+        if pattern.match(key):
+            return rule(year)
+    return None
+
+
+# a holiday is a time after a preposition ("at Easter"), with last/this/next or a year, or
+# alone; "I love Christmas" names a thing, not a time
+_TIME_BEFORE = re.compile(
+    r"\b(?:at|on|for|over|during|since|until|till|before|after|by|around|from|of|about|"
+    r"through|in|until|spent|celebrated)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    which, name = (m.group(1) or "").lower(), m.group(2)
+    alone = not m.string[: m.start()].strip() and not m.string[m.end() :].strip(" .!?")
+    named_as_time = which or m.group(3) or m.group(4) or alone
+    if not named_as_time and not _TIME_BEFORE.search(m.string, 0, m.start()):
+        return None
+    if m.group(3):
+        day = holiday_date(name, int(m.group(3)))
+    elif m.group(4):
+        day = holiday_date(name, ref.year + {"last": -1, "this": 0, "next": 1}[m.group(4).lower()])
+    else:
+        today = ref.date()
+        days = [d for y in (ref.year - 1, ref.year, ref.year + 1) if (d := holiday_date(name, y))]
+        if which == "last":
+            day = max(d for d in days if d < today)
+        elif which == "next":
+            day = min(d for d in days if d > today)
+        elif future or which == "this":
+            day = min(d for d in days if utc_at(d + timedelta(days=1)) > ref)
+        else:
+            day = max(d for d in days if utc_at(d) <= ref)
+    return None if day is None else day_window(day)
+
+
+PATTERNS: tuple[Rule, ...] = (
+    (
+        HOLIDAY_WORDS,
+        rf"\b(?:(last|this|next)\s+)?({_NAMES})(?:,?\s+(?:of\s+)?((?:19|20)\d{{2}})|"
+        rf"\s+of\s+(last|this|next)\s+year)?\b",
+        _holiday,
+    ),
+)

@@ -1,0 +1,67 @@
+"""Paraphrase renewal through ``Memory`` on a real database (SQLite and PostgreSQL): a
+fact said again in other words renews the fact it restates, so it does not decay while
+the user keeps saying it; another fact of the same family stands on its own. With the
+default local embedder: how alike two wordings are is what is under test, and the
+hashing fake sees shared words only."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from cognimem import Memory, Message, Settings
+
+T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def local(memory_url: str) -> AsyncIterator[Memory]:
+    async with Memory.open(memory_url, settings=Settings()) as mem:
+        yield mem
+
+
+async def test_a_restatement_in_other_words_renews_the_fact(local: Memory) -> None:
+    said = ["My knee hurts.", "My knee still hurts.", "My knee's been killing me."]
+    events = []
+    for day, text in enumerate(said):
+        written = await local.write(
+            Message(content=text, occurred_at=T0 + timedelta(days=7 * day)), user_id="u"
+        )
+        events += written.event_ids
+    [knee] = await local.facts(key="user:state:health", user_id="u")
+    assert knee.value == "knee hurts"
+    assert knee.reinforcement_count == 3
+    assert knee.last_validated_at == T0 + timedelta(days=14)
+    assert knee.evidence_event_ids == events
+
+
+async def test_another_fact_of_the_family_is_not_a_restatement(local: Memory) -> None:
+    await local.write(Message(content="My knee hurts.", occurred_at=T0), user_id="u")
+    await local.write(
+        Message(content="I broke my toe this morning.", occurred_at=T0 + timedelta(days=1)),
+        user_id="u",
+    )
+    facts = await local.facts(key="user:state:health", user_id="u")
+    assert sorted(f.value for f in facts) == ["broke my toe", "knee hurts"]
+    assert all(f.reinforcement_count == 1 for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "key"),
+    [
+        ("I never eat pork.", "I never eat shellfish.", "user:policy"),
+        ("My knee hurts.", "My back hurts.", "user:state:health"),
+    ],
+)
+async def test_a_close_statement_about_another_thing_stands_on_its_own(
+    local: Memory, first: str, second: str, key: str
+) -> None:
+    """The local model puts each pair above the paraphrase floor (0.66, 0.67): alike in
+    wording, about different things, and neither may swallow the other."""
+    await local.write(Message(content=first, occurred_at=T0), user_id="u")
+    await local.write(Message(content=second, occurred_at=T0 + timedelta(days=1)), user_id="u")
+    facts = await local.facts(key=key, user_id="u")
+    assert len(facts) == 2, [(f.key, f.value) for f in facts]
+    assert all(f.reinforcement_count == 1 for f in facts)

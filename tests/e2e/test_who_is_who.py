@@ -1,0 +1,120 @@
+"""Who is who without an LLM (issue 32): pronouns and "my sister" resolved to the person
+named before, a first name linked to the full name, a nickname an alias, entity types
+by evidence. Each scenario runs through ``Memory`` on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from cognimem import Memory
+from cognimem.models.knowledge import AliasSource, Entity, EntityType
+
+U = "u1"
+S = "s1"
+
+
+async def say(memory: Memory, *lines: str, session: str = S) -> None:
+    for line in lines:
+        await memory.write(line, user_id=U, session_id=session)
+
+
+async def entities(memory: Memory) -> dict[str, tuple[Entity, set[tuple[str, str]]]]:
+    return {
+        e.name: (e, {(a.alias, a.source.value) for a in aliases})
+        for e, aliases in await memory.entities(user_id=U)
+    }
+
+
+async def test_she_is_the_sister_named_before(memory: Memory) -> None:
+    await say(
+        memory,
+        "My sister Sarah Jones is a nurse.",
+        "She just got promoted.",
+        "She lives in Boston.",
+    )
+    facts = {f.key: f for f in await memory.facts(user_id=U)}
+    promoted = facts["sarah_jones:event:got_promoted:promoted"]
+    sarah = (await entities(memory))["Sarah Jones"][0]
+    assert promoted.subject_entity_id == sarah.id
+    assert promoted.text == "Sarah Jones just got promoted."  # found by her name
+    [link] = promoted.provenance["coreference"]
+    assert (link["said"], link["name"]) == ("She", "Sarah Jones")
+    assert link["sentence"] == "She just got promoted."  # what was said
+    assert "my sister" in link["evidence"]
+    # explain says who "She" was read as
+    lives = facts["sarah_jones:location:city"]
+    assert lives.subject_entity_id == sarah.id
+    packet = await memory.read("Where does Sarah Jones live?", user_id=U, explain=True)
+    reasons = [e.reason for e in packet.explain or [] if e.id == lives.id]
+    assert reasons
+    assert reasons[0] is not None
+    assert '"She" is Sarah Jones' in reasons[0]
+
+
+async def test_my_sister_and_he_without_a_match_stay_unresolved(memory: Memory) -> None:
+    await say(
+        memory,
+        "My sister Sarah Jones is a nurse.",
+        "My sister lives in Boston.",
+        "He got promoted.",  # no man was named: no guess
+        "My boss got promoted.",  # no boss was named
+    )
+    keys = {f.key for f in await memory.facts(user_id=U)}
+    assert "sarah_jones:location:city" in keys
+    assert not any("got_promoted" in k for k in keys)
+
+
+async def test_a_pronoun_does_not_reach_into_another_conversation(memory: Memory) -> None:
+    await say(memory, "My sister Sarah Jones is a nurse.")
+    await say(memory, "She just got promoted.", session="s2")
+    assert not any("got_promoted" in f.key for f in await memory.facts(user_id=U))
+
+
+async def test_a_first_name_is_the_full_name_already_known(memory: Memory) -> None:
+    await say(memory, "My sister Sarah Jones is a nurse.", "Sarah lives in Boston.")
+    known = await entities(memory)
+    assert "Sarah" not in known
+    sarah, aliases = known["Sarah Jones"]
+    assert ("sarah", AliasSource.COREFERENCE.value) in aliases
+    facts = {f.key: f for f in await memory.facts(user_id=U)}
+    assert facts["sarah_jones:location:city"].subject_entity_id == sarah.id
+
+
+async def test_two_full_names_leave_a_first_name_alone(memory: Memory) -> None:
+    await say(memory, "My sister Sarah Jones is a nurse.", "My friend Sarah Lee is a chef.")
+    await say(memory, "Sarah lives in Boston.")
+    known = await entities(memory)
+    assert "Sarah" in known  # two candidates: not linked to either
+    assert all(("sarah", "coreference") not in known[n][1] for n in ("Sarah Jones", "Sarah Lee"))
+
+
+async def test_a_nickname_is_an_alias_not_a_new_person(memory: Memory) -> None:
+    await say(memory, "My sister Sarah Jones is a nurse.", "She goes by Sally.")
+    known = await entities(memory)
+    assert "Sally" not in known
+    sarah, aliases = known["Sarah Jones"]
+    assert ("sally", AliasSource.USER_STATED.value) in aliases
+    # later mentions of the nickname are her
+    await say(memory, "Sally lives in Denver.")
+    facts = {f.key: f for f in await memory.facts(user_id=U)}
+    assert facts["sarah_jones:location:city"].subject_entity_id == sarah.id
+    assert "Sally" not in await entities(memory)
+
+
+async def test_types_by_evidence(memory: Memory) -> None:
+    await say(
+        memory,
+        "I work at Google.",
+        "I work with Sarah.",
+        "We had lunch at Nandos and flew to Seattle.",
+        "My brother works at Acme Corp.",
+        "I ran the Boston Marathon.",
+    )
+    known = {name: e.type for name, (e, _) in (await entities(memory)).items()}
+    assert known["Google"] is EntityType.ORGANIZATION
+    assert known["Sarah"] is EntityType.PERSON
+    assert known["Seattle"] is EntityType.PLACE
+    assert known["Acme Corp"] is EntityType.ORGANIZATION
+    assert known.get("Nandos", EntityType.OTHER) is not EntityType.PLACE  # position alone
+    keys = {f.key for f in await memory.facts(user_id=U)}
+    assert not any(k.startswith("user:occupation:employer") and "sarah" in k for k in keys)
+    employer = [f for f in await memory.facts(user_id=U) if f.predicate == "employer"]
+    assert {f.value for f in employer} == {"Google"}
