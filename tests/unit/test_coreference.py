@@ -60,4 +60,4 @@ def test_types_need_evidence_not_position() -> None:
     assert kind_of("Dr. Lee", "work") is EntityType.PERSON
     assert kind_of("Sarah", "work") is EntityType.PERSON
     assert kind_of("Charlotte", "place") is EntityType.PLACE  # a city after "in"
-    assert kind_of("Kindle", "product") is EntityType.PRODUCT
+    assert kind_of("Kindle", "product") is EntityType.THING

@@ -55,7 +55,6 @@ class EntityType(StrEnum):
     PLACE = "place"
     ORGANIZATION = "organization"
     PET = "pet"
-    PRODUCT = "product"
     THING = "thing"
     EVENT = "event"
     CONCEPT = "concept"

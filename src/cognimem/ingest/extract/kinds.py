@@ -53,6 +53,6 @@ def kind_of(name: str, cue: Cue = "none") -> ET:
         return ET.PLACE
     if cue == "work":
         return ET.ORGANIZATION
-    if cue == "product":
-        return ET.PRODUCT
+    if cue == "product":  # "product" is left to the domain layer's own types (docs/domain.md)
+        return ET.THING
     return ET.OTHER
