@@ -26,6 +26,8 @@ from tests.conftest import run_in_thread
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import PATIENT, serving
 
+# a write names whose memory it is (a user here); the cases check other fields
+USER = {"user_id": "u"}
 NUL = "\x00"
 SURROGATE = "\ud800"
 
@@ -195,7 +197,7 @@ def test_unstorable_text_is_the_same_422_on_both_backends(
 ) -> None:
     answers = {}
     for backend, api in apis.items():
-        api.post("/v1/memory/write", json={"content": "a memory to keep"})
+        api.post("/v1/memory/write", json={"content": "a memory to keep", "scope": USER})
         before = stats(api)
         response = send(api, method, path, query, body)
         assert response.status_code == 422, (backend, response.text)
@@ -333,10 +335,10 @@ def test_a_row_that_cannot_be_serialised_is_an_error_record_not_a_cut_export(
 NAIVE = "2024-05-01T12:00:00"
 # (path, body, the field the 422 names)
 NAIVE_TIMES: list[tuple[str, dict[str, Any], str]] = [
-    ("/v1/memory/write", {"content": "hi", "occurred_at": NAIVE}, "occurred_at"),
+    ("/v1/memory/write", {"content": "hi", "occurred_at": NAIVE, "scope": USER}, "occurred_at"),
     (
         "/v1/memory/write_batch",
-        {"messages": [{"content": "a"}, {"content": "b", "occurred_at": NAIVE}]},
+        {"messages": [{"content": "a"}, {"content": "b", "occurred_at": NAIVE}], "scope": USER},
         "messages[1].occurred_at",
     ),
     ("/v1/memory/read", {"query": "cat", "since": NAIVE, "scope": {"user_id": "u"}}, "since"),
@@ -471,7 +473,11 @@ async def test_memory_says_the_same_of_a_year_out_of_range_on_both_backends(
 @pytest.mark.parametrize(
     ("path", "body", "field"),
     [
-        ("/v1/memory/write", {"content": "hi", "metadata": {"blob": "x" * 20_000}}, "metadata"),
+        (
+            "/v1/memory/write",
+            {"content": "hi", "metadata": {"blob": "x" * 20_000}, "scope": USER},
+            "metadata",
+        ),
         (
             "/v1/memory/turn",
             {
@@ -503,7 +509,9 @@ def test_postgres_cannot_hold_a_row_that_cannot_be_serialised(
     apis: dict[str, httpx.Client], postgres_dsn: str, escape: str
 ) -> None:
     """Why the export test plants its bad row on SQLite only: PostgreSQL refuses it."""
-    written = apis["postgres"].post("/v1/memory/write", json={"content": "I live in Lyon"})
+    written = apis["postgres"].post(
+        "/v1/memory/write", json={"content": "I live in Lyon", "scope": USER}
+    )
     assert written.status_code == 200, written.text
     event_id = written.json()["messages"][0]["event_id"]
     with pytest.raises(asyncpg.PostgresError):

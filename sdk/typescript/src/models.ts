@@ -100,7 +100,7 @@ export interface Entity {
   created_at: string;
 }
 
-export type EntityType = "person" | "place" | "organization" | "pet" | "product" | "thing" | "event" | "concept" | "other";
+export type EntityType = "person" | "place" | "organization" | "pet" | "thing" | "event" | "concept" | "other";
 
 export interface EntityWithAliases {
   entity: Entity;
@@ -728,7 +728,7 @@ export interface UsersQuery {
 }
 
 export interface WriteBatchRequest {
-  scope?: WriteScope;
+  scope: WriteScope;
   messages: Message[];
   profile?: "chat" | "document" | "mandate" | "guardrail" | "tool_discovery" | "tool_gotcha" | "learning";
 }
@@ -743,7 +743,7 @@ export interface WriteRequest {
   idempotency_key?: string | null;
   external_id?: string | null;
   metadata?: Record<string, unknown>;
-  scope?: WriteScope;
+  scope: WriteScope;
   profile?: "chat" | "document" | "mandate" | "guardrail" | "tool_discovery" | "tool_gotcha" | "learning";
 }
 

@@ -78,7 +78,30 @@ class WriteScope(ScopeFields):
     "organisation"`` for the organisation's memory (no user, agent or session), which
     every user's read includes. Neither is a 422 naming ``scope.level``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                {
+                    "required": ["user_id"],
+                    "properties": {"user_id": {"type": "string"}, "level": {"type": "null"}},
+                },
+                {
+                    "required": ["agent_id"],
+                    "properties": {"agent_id": {"type": "string"}, "level": {"type": "null"}},
+                },
+                {
+                    "required": ["level"],
+                    "properties": {
+                        "level": {"const": "organisation"},
+                        "user_id": {"type": "null"},
+                        "agent_id": {"type": "null"},
+                        "session_id": {"type": "null"},
+                    },
+                },
+            ]
+        },
+    )
 
     level: Literal["organisation"] | None = Field(
         default=None,
@@ -116,8 +139,9 @@ class ReadScope(ScopeFields):
 
 
 def _needs_scope(extra: dict[str, Any] | None = None) -> Callable[[dict[str, Any]], None]:
-    """JSON Schema of a request with a ``ReadScope``: ``scope`` is required (a request
-    without one names no user, which ``Memory`` refuses), plus ``extra``."""
+    """JSON Schema of a request with a ``ReadScope`` or a ``WriteScope``: ``scope`` is
+    required (a request without one names no user or level, which ``Memory`` refuses),
+    plus ``extra``."""
 
     def apply(schema: dict[str, Any]) -> None:
         schema.update(extra or {})
@@ -133,14 +157,14 @@ def _profile() -> Any:
 
 
 class WriteRequest(Message):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
     scope: WriteScope = Field(default_factory=WriteScope)
     profile: str = _profile()
 
 
 class WriteBatchRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
     scope: WriteScope = Field(default_factory=WriteScope)
     messages: list[Message] = Field(min_length=1)
@@ -164,6 +188,23 @@ def _runnable_presets(schema: dict[str, Any]) -> None:
     schema["enum"] = [*runnable, None]
 
 
+# JSON Schema: ``session_only`` reads one session, so it needs ``scope.session_id``
+_SESSION_ONLY_NEEDS_SESSION: dict[str, Any] = {
+    "anyOf": [
+        {"properties": {"session_only": {"const": False}}},
+        {
+            "required": ["scope"],
+            "properties": {
+                "scope": {
+                    "required": ["session_id"],
+                    "properties": {"session_id": {"type": "string"}},
+                }
+            },
+        },
+    ]
+}
+
+
 class ReadOptions(BaseModel):
     """How much a read returns and how it ranks (defaults: the server's settings)."""
 
@@ -185,7 +226,9 @@ class ReadOptions(BaseModel):
 
 
 class ReadRequest(ReadOptions):
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra=_needs_scope(_SESSION_ONLY_NEEDS_SESSION)
+    )
 
     query: str = Field(json_schema_extra={"pattern": NOT_BLANK})
     scope: ReadScope = Field(default_factory=ReadScope)
@@ -294,9 +337,30 @@ class ForgetRequest(BaseModel):
 
 
 class TurnRequest(ReadOptions):
-    """One conversational turn: read for the user's message, then remember both."""
+    """One conversational turn: read for the user's message, then remember both. With
+    ``all_users`` the messages are the organisation's, which belong to no session: a
+    ``session_id`` beside it is a 422."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra=_needs_scope(
+            {
+                **_SESSION_ONLY_NEEDS_SESSION,
+                "not": {
+                    "required": ["scope"],
+                    "properties": {
+                        "scope": {
+                            "required": ["all_users", "session_id"],
+                            "properties": {
+                                "all_users": {"const": True},
+                                "session_id": {"type": "string"},
+                            },
+                        }
+                    },
+                },
+            }
+        ),
+    )
 
     scope: ReadScope = Field(default_factory=ReadScope)
     user: Message
