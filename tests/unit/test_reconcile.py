@@ -139,6 +139,31 @@ def test_superseded_non_constraint_keeps_its_items() -> None:
     assert out.silence_items == []
 
 
+def test_a_superseded_fact_marks_only_the_items_that_state_the_old_value() -> None:
+    old = fact(
+        "Paris", key="user:location:city", category=FactCategory.LOCATION,
+        items=["mem_paris", "mem_both"],
+    )  # fmt: skip
+    new = fact(
+        "Berlin", key="user:location:city", category=FactCategory.LOCATION, at=T0 + DAY,
+        items=["mem_both", "mem_berlin"],
+    )  # fmt: skip
+    out = reconcile([said(new)], {old.key: [old]}, T0 + 2 * DAY)
+    [mark] = out.stale_items
+    assert (mark.item_id, mark.by, mark.fact_id) == ("mem_paris", new.id, old.id)
+    assert (mark.since, mark.reason, mark.marked_at) == (T0 + DAY, "superseded", T0 + 2 * DAY)
+    [entry] = [h for h in out.history if h.target_type == "item"]
+    assert (entry.target_id, entry.action) == ("mem_paris", "no_longer_true")
+    assert entry.after is not None
+    assert entry.after["superseded_by"] == new.id
+
+
+def test_a_superseded_constraint_silences_instead_of_marking() -> None:
+    old = fact("vegetarian")
+    out = reconcile([said(fact("eats fish", at=T0 + DAY))], {old.key: [old]}, T0 + DAY)
+    assert out.stale_items == []
+
+
 def test_an_older_statement_becomes_history_not_the_current_value() -> None:
     current = fact("Berlin", key="user:location:city", at=T0 + 30 * DAY)
     older = fact("Paris", key="user:location:city", at=T0)
@@ -194,6 +219,16 @@ def test_used_to_ends_the_current_value() -> None:
     assert ended.status is FactStatus.SUPERSEDED
     assert ended.valid_to == T0 + DAY
     assert out.created == []
+
+
+def test_used_to_marks_the_items_that_said_it_holds() -> None:
+    paris = fact("Paris", key="user:location:city", category=FactCategory.LOCATION)
+    used_to = fact(
+        "Paris", key="user:location:city", category=FactCategory.LOCATION, at=T0 + DAY,
+        items=["mem_used_to"],
+    )  # fmt: skip
+    out = reconcile([said(used_to, holds=False)], {paris.key: [paris]}, T0 + DAY)
+    assert [(m.item_id, m.since) for m in out.stale_items] == [("mem_Paris", T0 + DAY)]
 
 
 def test_repeats_within_one_batch_reinforce_the_new_fact() -> None:

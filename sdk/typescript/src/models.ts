@@ -450,6 +450,7 @@ export interface PacketItem {
   token_count: number;
   shown_in: string | null;
   claims: Claim[];
+  no_longer_true_since: string | null;
 }
 
 export interface PacketSections {

@@ -174,6 +174,7 @@ class KnowledgeBuilder:
             conflicts=outcome.conflicts,
             history=history,
             silence_items=silenced,
+            stale_items=outcome.stale_items,
             read_set=outcome.read_set,
         )
         report = KnowledgeReport(

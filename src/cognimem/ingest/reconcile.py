@@ -8,8 +8,10 @@ reconcile again). For each new fact, in the order things were said:
   cap, ``reinforcement_count`` + 1, ``last_validated_at`` = when it was said again;
 - a different value (or polarity) → **supersede** when the two can be ordered in time:
   the older gets ``valid_to`` and ``superseded_by`` and keeps its history; if the older
-  was a constraint, the episodic items it came from are silenced. A statement older
-  than the current fact (an import of old conversations) is stored as history instead;
+  was a constraint, the episodic items it came from are silenced; the evidence items of
+  any other that the new fact does not share are marked no longer true
+  (``stale_items``). A statement older than the current fact (an import of old
+  conversations) is stored as history instead;
 - said at the same moment → a **conflict**: ``trust_recent`` (the later-recorded wins,
   the conflict is recorded as resolved) unless the confidences are close, then
   ``ask_user`` (both stay live, the conflict stays open);
@@ -26,10 +28,12 @@ from typing import Any
 
 from cognimem.models.fact_changes import (
     LIVE,
+    StaleItem,
     ended_record,
     fact_history,
     reinforced,
     same_statement,
+    stale_evidence,
     superseded,
 )
 from cognimem.models.ids import new_id
@@ -63,6 +67,7 @@ class Outcome:
     conflicts: list[FactConflict] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
     silence_items: list[str] = field(default_factory=list)
+    stale_items: list[StaleItem] = field(default_factory=list)
     read_set: list[KeyState] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
@@ -119,9 +124,11 @@ def reconcile(
             if p.said_at > old_at:
                 put(superseded(old, new.id, start, now), "superseded", old, p.event_id)
                 out.superseded.append(old.id)
+                evidence = set(new.evidence_item_ids)
                 if old.is_constraint:
-                    evidence = set(new.evidence_item_ids)
                     out.silence_items += [i for i in old.evidence_item_ids if i not in evidence]
+                else:
+                    _mark_stale(out, old, new.id, start, now, evidence, p.event_id)
             elif p.said_at < old_at:
                 # said before what we know now: it is history, ended by the current fact
                 ended = superseded(new, old.id, old.valid_from or old_at, now)
@@ -146,6 +153,20 @@ def reconcile(
                 put(ended, "ended", old, p.event_id)
     out.created = list(created.values())
     return out
+
+
+def _mark_stale(
+    out: Outcome,
+    old: Fact,
+    by: str,
+    since: datetime,
+    now: datetime,
+    keep: set[str],
+    event_id: str | None,
+) -> None:
+    marks, history = stale_evidence(old, by, since, "superseded", now, keep, event_id)
+    out.stale_items += marks
+    out.history += history
 
 
 def _past(
@@ -177,6 +198,9 @@ def _past(
                 p.event_id,
             )
             out.superseded.append(old.id)
+            if not old.is_constraint:  # no successor: the ended fact names itself
+                keep = set(new.evidence_item_ids)
+                _mark_stale(out, old, old.id, end, now, keep, p.event_id)
         return
     if any(f.value.casefold() == new.value.casefold() and f.status not in LIVE for f in known):
         return  # already known as history
@@ -211,6 +235,9 @@ def _conflict(
     if strategy is ConflictStrategy.TRUST_RECENT:  # the later-recorded statement wins
         put(superseded(old, new.id, new.valid_from or now, now), "superseded", old, event_id)
         out.superseded.append(old.id)
+        if not old.is_constraint:
+            keep = set(new.evidence_item_ids)
+            _mark_stale(out, old, new.id, new.valid_from or now, now, keep, event_id)
     out.conflicts.append(
         FactConflict(
             id=new_id("cfl"),

@@ -25,7 +25,8 @@ What each verdict does, and who does it:
   evidence;
 - a correction invalidates the fact (status ``invalidated``: it never held), whether
   it is still live or was just superseded by the correcting message's own statement; a
-  constraint's evidence items are silenced as reconciliation silences them.
+  constraint's evidence items are silenced as reconciliation silences them, any other
+  fact's are marked no longer true (``models/fact_changes.stale_evidence``).
 
 With an LLM (``Memory.revise`` when one is configured; a turn never waits for one), the
 facts the rules find nothing about are put to it (``revision_prompt``): its
@@ -50,7 +51,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from cognimem.ingest.extract.schema import Extraction
-from cognimem.models.fact_changes import LIVE, fact_history, invalidated, reinforced
+from cognimem.models.fact_changes import (
+    LIVE,
+    StaleItem,
+    fact_history,
+    invalidated,
+    reinforced,
+    stale_evidence,
+)
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 from cognimem.providers.llm.base import ChatMessage
 from cognimem.store.base import FactUpdate
@@ -115,6 +123,7 @@ class Revision:
     fact_updates: dict[str, FactUpdate] = field(default_factory=dict)  # by fact id
     history: list[HistoryEntry] = field(default_factory=list)
     silence_items: list[str] = field(default_factory=list)
+    stale_items: list[StaleItem] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     invalidated: list[str] = field(default_factory=list)
 
@@ -189,6 +198,12 @@ def revise(
                 out.invalidated.append(fact_id)
                 if fact.is_constraint and fact.status in LIVE:
                     out.silence_items += fact.evidence_item_ids
+                elif not fact.is_constraint:
+                    marks, history = stale_evidence(
+                        fact, fact.id, reply.said_at, "invalidated", now, (), reply.event_id
+                    )
+                    out.stale_items += marks
+                    out.history += [h.model_copy(update={"actor": ACTOR}) for h in history]
                 continue
             if (
                 judgement.verdict is Verdict.CONFIRMED

@@ -6,11 +6,18 @@ Pure functions over ``Fact`` models, shared by the write path's reconciliation
 revision after a turn (``lifecycle/revise.py``), so a fact is reinforced, superseded and
 recorded the same way whoever changes it. Every change raises the fact's ``revision``,
 the guard the store's fact updates check.
+
+A fact that ends (superseded) or is found never true (invalidated) also marks the
+items that were its evidence and state nothing that still holds (:func:`stale_evidence`):
+``superseded_by`` and the item metadata ``no_longer_true`` (``since``, ``reason``,
+``fact_id``, ``marked_at``), with an item history entry; reads rank them down
+(``recall/fact_time.stale_since``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +28,7 @@ LIVE = (FactStatus.ACTIVE, FactStatus.AGING)
 CONFIDENCE_CAP = 0.99
 REINFORCE_RATE = 0.25  # each repetition closes this share of the gap to the cap
 MAX_EVIDENCE = 50
+NO_LONGER_TRUE = "no_longer_true"  # the item metadata key of the mark
 
 
 def same_statement(a: Fact, b: Fact) -> bool:
@@ -132,3 +140,62 @@ def fact_history(
         after=snapshot(fact),
         event_id=event_id,
     )
+
+
+@dataclass(frozen=True)
+class StaleItem:
+    """An item marked as stating what no longer holds: ``by`` (its ``superseded_by``)
+    is the fact that replaced the value, or the invalidated fact itself; ``since`` when
+    it stopped holding (valid time; for an invalidation, when the correction was
+    said); ``reason`` ``superseded`` or ``invalidated``."""
+
+    tenant_id: str
+    item_id: str
+    by: str
+    fact_id: str
+    since: datetime
+    reason: str
+    marked_at: datetime
+
+    def meta(self) -> dict[str, str]:
+        """The ``no_longer_true`` item metadata value."""
+        return {
+            "since": self.since.isoformat(),
+            "reason": self.reason,
+            "fact_id": self.fact_id,
+            "marked_at": self.marked_at.isoformat(),
+        }
+
+
+def stale_evidence(
+    old: Fact,
+    by: str,
+    since: datetime,
+    reason: str,
+    now: datetime,
+    keep: Iterable[str] = (),
+    event_id: str | None = None,
+) -> tuple[list[StaleItem], list[HistoryEntry]]:
+    """The marks on ``old``'s evidence items (except ``keep``: the evidence of the fact
+    that replaced it, which states the new value) and their history entries."""
+    kept = set(keep)
+    marks = [
+        StaleItem(old.scope.tenant_id, i, by, old.id, since, reason, now)
+        for i in old.evidence_item_ids
+        if i not in kept
+    ]
+    history = [
+        HistoryEntry(
+            id=new_id("hst"),
+            tenant_id=m.tenant_id,
+            target_type="item",
+            target_id=m.item_id,
+            action="no_longer_true",
+            at=now,
+            before={"superseded_by": None},
+            after={"superseded_by": by, NO_LONGER_TRUE: m.meta()},
+            event_id=event_id,
+        )
+        for m in marks
+    ]
+    return marks, history

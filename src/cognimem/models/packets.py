@@ -25,7 +25,15 @@ def markdown_line(item: PacketItem) -> str:
         when += f"; tells of {period_text(item.event_start, item.event_end)}"
     who = f"{item.author}: " if item.author else ""
     source = f" ({', '.join(item.external_ids)})" if item.external_ids else ""
-    return f"- [{when}] {who}{item.text}{source}"
+    stale = ""
+    if item.no_longer_true_since is not None:
+        stale = f" — {no_longer_true(item.no_longer_true_since)}"
+    return f"- [{when}] {who}{item.text}{source}{stale}"
+
+
+def no_longer_true(since: datetime) -> str:
+    """The note on a memory that states what no longer holds, in the packet and explain."""
+    return f"no longer true (since {since:%Y-%m-%d})"
 
 
 def period_text(start: datetime, end: datetime) -> str:
@@ -98,6 +106,8 @@ class PacketItem(BaseModel):
     shown_in: str | None = None
     # a summary's or profile's sentences, each with the events it states
     claims: list[Claim] = Field(default_factory=list)
+    # what it states was superseded or found untrue then (for this read's time)
+    no_longer_true_since: datetime | None = None
 
 
 class FactEntry(BaseModel):

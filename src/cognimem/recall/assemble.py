@@ -11,7 +11,7 @@ share; what the sections leave is the ranked memories' room.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -293,6 +293,7 @@ def assemble(
     reserved: int = 0,
     shown: frozenset[str] = frozenset(),
     titled: bool = False,
+    stale: Mapping[str, datetime] | None = None,
 ) -> tuple[list[PacketItem], int, bool, dict[str, str]]:
     """Take up to ``limit`` items in rank order whose rendered lines fit ``max_tokens``.
 
@@ -302,7 +303,8 @@ def assemble(
     but costs nothing (it is not rendered twice). An item that
     does not fit is left out and smaller ones below it may still fit. Returns the packet
     items, the tokens used, whether anything was cut for the budget, and why each
-    candidate left out was dropped.
+    candidate left out was dropped. ``stale``: since when what an item states no longer
+    holds, by id (its line says so).
     """
     chosen: list[PacketItem] = []
     used = count_tokens(MARKDOWN_HEADER) + reserved
@@ -313,6 +315,8 @@ def assemble(
             dropped[item.id] = "dropped: below the limit"
             continue
         candidate = packet_item(item, score, signals)
+        if stale and item.id in stale:
+            candidate.no_longer_true_since = stale[item.id]
         if item.id in shown:
             candidate.shown_in = "sections"
             chosen.append(candidate)

@@ -150,7 +150,7 @@ def packet_signals(r: Ranked) -> dict[str, float]:
     """The per-method raw scores (what a caller compares across reads) and the final
     signals that moved the rank."""
     out = dict(r.raw)
-    for name in ("graph", "fact", "entity", "dated", "speaker", "session"):
+    for name in ("graph", "fact", "entity", "dated", "speaker", "session", "no_longer_true"):
         if r.signals.get(name):
             out[name] = r.signals[name]
     return out

@@ -12,6 +12,7 @@ from cognimem.models.packets import (
     PacketItem,
     PacketSections,
     claims_of,
+    no_longer_true,
 )
 from cognimem.recall.constraints import Pick, Scored
 from cognimem.recall.decay import effective_confidence
@@ -50,6 +51,8 @@ def explanations(
         signals.update({f"raw_{k}": round(v, 4) for k, v in r.raw.items()})
         outcome = "returned" if r.item.id in returned else dropped.get(r.item.id, "dropped")
         reasons = [behind.get(r.item.id), why.get(r.item.id)] if outcome == "returned" else []
+        if r.stale_since is not None:
+            reasons.append(no_longer_true(r.stale_since))
         out.append(
             Explanation(
                 id=r.item.id,

@@ -7,6 +7,11 @@ live facts. A read ``as_of`` a time, or one whose question names a period ("wher
 I live in March 2025?"), sees the facts valid then, superseded ones included; a read
 ``as_of_recorded`` a time sees what the memory knew then: facts recorded by then, and
 every supersession, end or correction recorded after it ignored.
+
+Items that state a value that no longer holds carry a mark (``models/fact_changes.py``
+``stale_evidence``); :func:`stale_since` says whether a read sees them as stale: a read
+of the present does, a read of a period in which the value still held does not, nor
+does a read of the memory as it was before the mark.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from cognimem.models.fact_changes import LIVE
+from cognimem.models.fact_changes import LIVE, NO_LONGER_TRUE
+from cognimem.models.items import MemoryItem
 from cognimem.models.knowledge import Fact, FactStatus
 from cognimem.models.wire import FIRST_YEAR
 from cognimem.text.temporal import find_times
@@ -112,3 +118,21 @@ def fact_time(
     if as_of_recorded is not None:
         return FactTime(None, as_of_recorded)
     return None
+
+
+def stale_since(item: MemoryItem, at: FactTime | None) -> datetime | None:
+    """Since when what ``item`` states no longer holds, for a read with filter ``at``;
+    None when it holds for that read (no mark, a mark the read's recorded time did not
+    know yet, or a superseded value read for a period that starts before it ended: an
+    invalidated one never held, so every valid-time read sees it as stale)."""
+    mark = item.metadata.get(NO_LONGER_TRUE)
+    if not isinstance(mark, dict):
+        return None
+    since = datetime.fromisoformat(mark["since"])
+    if at is None:
+        return since
+    if at.recorded is not None and datetime.fromisoformat(mark["marked_at"]) > at.recorded:
+        return None  # the memory did not know it then
+    if at.valid is not None and mark.get("reason") == "superseded" and at.valid[0] < since:
+        return None  # it still held in the period read
+    return since

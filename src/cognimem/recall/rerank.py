@@ -17,6 +17,11 @@ Signals, each in [0, 1]:
 - ``session``: 1 for a memory of the session the read names (a read with ``session_id``
   reads every session of the user and ranks that one's up), else 0.
 
+An item that states what no longer holds for the read (``recall/fact_time.stale_since``:
+a superseded or invalidated fact's evidence) has its weighted score multiplied by
+``NO_LONGER_TRUE_FACTOR`` and the signal ``no_longer_true`` = 1: it stays findable
+(the packet and explain say "no longer true (since ...)") but ranks below what holds.
+
 Then ``recall/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
 candidate question, by that question's score.
 """
@@ -47,6 +52,9 @@ SIGNALS = (
     "utility",
     "session",
 )
+# a stale item keeps this share of its score: well below the statement that replaced it,
+# which matches the same question about as well
+NO_LONGER_TRUE_FACTOR = 0.25
 _STABLE = frozenset({ItemKind.CONSTRAINT, ItemKind.MANDATE, ItemKind.GUARDRAIL})
 
 
@@ -60,6 +68,7 @@ class RankInput:
     fact: float = 0.0
     dated: float = 0.0
     session: float = 0.0  # 1.0: a memory of the session the read names
+    stale_since: datetime | None = None  # what it states no longer holds since then
     raw: dict[str, float] = field(default_factory=dict)  # per-method raw scores
     steps: tuple[str, ...] = ()
 
@@ -73,6 +82,7 @@ class Ranked:
     steps: tuple[str, ...]
     tokens: frozenset[str]
     answers: str | None = None  # the id of the candidate question it replies to
+    stale_since: datetime | None = None
 
 
 def tokens_of(text: str) -> frozenset[str]:
@@ -153,7 +163,12 @@ def rerank(
         signals = signals_of(c, entity_tokens, tokens, now, config.half_lives)
         score = sum(weights[name] * signals[name] for name in SIGNALS)
         rounded = {k: round(v, 4) for k, v in signals.items()}
-        out.append(Ranked(c.item, score, rounded, c.raw, c.steps, tokens))
+        if c.stale_since is not None:
+            score *= NO_LONGER_TRUE_FACTOR
+            rounded["no_longer_true"] = 1.0
+        out.append(
+            Ranked(c.item, score, rounded, c.raw, c.steps, tokens, stale_since=c.stale_since)
+        )
     out.sort(key=lambda r: (-r.score, r.item.id))
     return out
 

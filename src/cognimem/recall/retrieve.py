@@ -35,7 +35,7 @@ from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.cross import CrossEncoders
 from cognimem.recall.evidence import EvidenceCheck
 from cognimem.recall.explain import explanations
-from cognimem.recall.fact_time import fact_time, told_by
+from cognimem.recall.fact_time import fact_time, stale_since, told_by
 from cognimem.recall.focus import focus
 from cognimem.recall.fuse import for_request
 from cognimem.recall.graph import candidate_names
@@ -347,6 +347,7 @@ class Reader:
             ri.item = item
             ri.dated = dating(item)
             ri.session = float(session is not None and item.scope.session_id == session)
+            ri.stale_since = stale_since(item, run.fact_time)
             candidates.append(ri)
         entity_names = output(outputs, StepKind.GRAPH).entity_names
         ranked = focus(
@@ -378,8 +379,9 @@ class Reader:
             if r.score < floor:
                 dropped[r.item.id] = "dropped: below the relevance floor"
         rows = [(r.item, r.score, packet_signals(r)) for r in kept]
+        stale = {r.item.id: r.stale_since for r in kept if r.stale_since is not None}
         chosen, used, truncated, cut = assemble(
-            rows, limit, max_tokens, count_tokens, reserved, shown, not sections.is_empty()
+            rows, limit, max_tokens, count_tokens, reserved, shown, not sections.is_empty(), stale
         )
         dropped.update(cut)
         packet = ContextPacket(

@@ -229,6 +229,7 @@ class RevisionService:
                 fact_updates=list(revision.fact_updates.values()),
                 history=revision.history + _silenced(tenant_id, revision.silence_items, now),
                 silence_items=revision.silence_items,
+                stale_items=revision.stale_items,
             )
             try:
                 await store.add_items([], knowledge)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Scope
+from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -218,12 +219,14 @@ class Knowledge:
     conflicts: list[FactConflict] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
     silence_items: list[str] = field(default_factory=list)
+    # items that state only a value that no longer holds (models/fact_changes.py)
+    stale_items: list[StaleItem] = field(default_factory=list)
     read_set: list[KeyState] = field(default_factory=list)
 
     def is_empty(self) -> bool:
         return not (
             self.entities or self.aliases or self.facts or self.fact_updates or self.relations
-            or self.conflicts or self.history or self.silence_items
+            or self.conflicts or self.history or self.silence_items or self.stale_items
         )  # fmt: skip
 
 
