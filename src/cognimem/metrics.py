@@ -2,8 +2,8 @@
 
 Each :class:`Metrics` owns its own ``CollectorRegistry``, so several apps in one process
 (tests, embedded servers) never share or clash over series. Routes report what they
-learned from ``Memory`` with :meth:`Metrics.observe_read` and
-:meth:`Metrics.observe_write`; request latency is recorded by the HTTP middleware; queue
+learned from ``Memory`` with :meth:`Metrics.observe_read`, :meth:`Metrics.observe_write`
+and :meth:`Metrics.observe_turn`; request latency is recorded by the HTTP middleware; queue
 depth and embedding cache counters are read at scrape time (:meth:`Metrics.render`).
 """
 
@@ -23,7 +23,7 @@ from cognimem.errors import CognimemError
 
 if TYPE_CHECKING:
     from cognimem.memory import Memory
-    from cognimem.models import ContextPacket, WriteResult
+    from cognimem.models import ContextPacket, Turn, WriteResult
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,10 @@ UNMATCHED_ROUTE = "unmatched"
 def degraded_reason(entry: str) -> str:
     """The label of a ``degraded`` entry: the text before its first ``:``."""
     return entry.partition(":")[0].strip()[:_MAX_REASON] or "unknown"
+
+
+def _label(flag: bool) -> str:
+    return "true" if flag else "false"
 
 
 class _EmbeddingCacheCollector(Collector):
@@ -97,6 +101,19 @@ class Metrics:
             ["step", "reason"],
             registry=r,
         )
+        self.reads_with_facts = Counter(
+            "cognimem_reads_with_facts",
+            "Reads (and turns' reads) by whether their fact or constraint sections held an entry.",
+            ["with_facts"],
+            registry=r,
+        )
+        self.turns_facts_cited = Counter(
+            "cognimem_turns_facts_cited",
+            "Turns with an answer whose read had fact or constraint entries, by whether "
+            "the answer cited one of them.",
+            ["cited"],
+            registry=r,
+        )
         self.ingest_messages = Counter(
             "cognimem_ingest_messages",
             "Written messages by outcome (stored, duplicate, skipped_secret, queued).",
@@ -126,7 +143,9 @@ class Metrics:
         self.http_request_duration.labels(method, route, str(status)).observe(seconds)
 
     def observe_read(self, packet: ContextPacket) -> None:
-        """Count a read's retrieval steps and degradations."""
+        """Count a read's retrieval steps, degradations and whether it found facts."""
+        with_facts = bool(packet.sections.entries())
+        self.reads_with_facts.labels(_label(with_facts)).inc()
         for step in packet.steps:
             if step.skipped is not None:
                 self.retrieval_steps_incomplete.labels(step.name, "skipped").inc()
@@ -143,6 +162,19 @@ class Metrics:
         for message in result.messages:
             self.ingest_messages.labels(message.outcome.value).inc()
         self._degraded("write", result.degraded)
+
+    def observe_turn(self, turn: Turn, *, answered: bool) -> None:
+        """Count a turn's read and write, and (for a turn with an answer whose read had
+        fact or constraint entries) whether the answer cited one of them: one of the
+        memories an entry came from is among ``turn.cited`` (``recall/citations.py``)."""
+        self.observe_read(turn.packet)
+        self.observe_write(turn.stored)
+        entries = turn.packet.sections.entries()
+        if not answered or not entries:
+            return
+        cited = set(turn.cited)
+        hit = any(item_id in cited for entry in entries for item_id in entry.item_ids)
+        self.turns_facts_cited.labels(_label(hit)).inc()
 
     def _degraded(self, path: str, entries: Iterable[str]) -> None:
         for entry in entries:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -134,6 +135,53 @@ def test_requests_reads_and_writes_show_up(client: httpx.Client) -> None:
     assert value(samples, "cognimem_ingest_messages_total", outcome="duplicate") == 1
     assert value(samples, "cognimem_embedding_cache_misses_total") >= 1
     assert "cognimem_embedding_cache_hit_ratio" in samples
+
+
+def fact_entries(packet: dict[str, Any]) -> list[Any]:
+    """A packet's fact and constraint entries (``PacketSections.entries``)."""
+    names = ("must_follow", "consider", "facts", "preferences", "needs_validation")
+    return [e for name in names for e in packet["sections"][name]]
+
+
+def test_fact_hit_rate_counts_reads_with_facts_and_cited_turns(client: httpx.Client) -> None:
+    key = tenant_key(client)
+    sam, kim = {"user_id": "sam"}, {"user_id": "kim"}
+    wrote = client.post(
+        "/v1/memory/write",
+        json={"scope": sam, "content": "I live in Lisbon and I am allergic to peanuts"},
+        headers=key,
+    )
+    assert wrote.json()["knowledge"]["facts_created"]
+    reads = [
+        client.post("/v1/memory/read", json={"query": q, "scope": s}, headers=key).json()
+        for q, s in (("where do I live?", sam), ("where do I live?", kim))
+    ]
+    # which reads found facts: sam's did, kim (who said nothing) did not
+    assert [bool(fact_entries(r)) for r in reads] == [True, False]
+
+    def turn(answer: str | None) -> dict[str, object]:
+        body: dict[str, object] = {"scope": sam, "user": {"content": "Where do I live?"}}
+        if answer is not None:
+            body["assistant"] = {"role": "assistant", "content": answer}
+        done = client.post("/v1/memory/turn", json=body, headers=key)
+        assert done.status_code == 200
+        result: dict[str, object] = done.json()
+        return result
+
+    cited = turn("You live in Lisbon.")
+    uncited = turn("I could not say, sorry.")
+    turn(None)  # no answer: nothing to cite, not counted as a miss
+    assert cited["cited"]
+    assert not uncited["cited"]
+
+    samples = scrape(client)
+    reads_with = "cognimem_reads_with_facts_total"
+    # two reads plus the three turns' reads (sam's: they all find the fact)
+    assert value(samples, reads_with, with_facts="true") == 4
+    assert value(samples, reads_with, with_facts="false") == 1
+    turns_cited = "cognimem_turns_facts_cited_total"
+    assert value(samples, turns_cited, cited="true") == 1
+    assert value(samples, turns_cited, cited="false") == 1
 
 
 def test_degraded_and_skipped_steps_are_counted() -> None:

@@ -54,11 +54,15 @@ def _observe(request: Request, result: WriteResult | ContextPacket) -> None:
 
 def _written(request: Request, result: WriteResult, response: Response) -> WriteResult:
     _observe(request, result)
+    _queued_answer(result, response)
+    return result
+
+
+def _queued_answer(result: WriteResult, response: Response) -> None:
     # async mode: the raw events are stored and a job will derive the memories
     if result.job_id is not None:
         response.status_code = 202
         response.headers["Location"] = f"/v1/jobs/{result.job_id}"
-    return result
 
 
 def _queued(model: type[WriteResult | Turn]) -> dict[int | str, dict[str, Any]]:
@@ -218,8 +222,10 @@ async def turn(
         profile=body.profile,
         session_only=body.session_only,
     )
-    _observe(request, done.packet)
-    _written(request, done.stored, response)
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.observe_turn(done, answered=body.assistant is not None)
+    _queued_answer(done.stored, response)
     return done
 
 
