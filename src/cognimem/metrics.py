@@ -94,6 +94,14 @@ class Metrics:
             buckets=_STEP_BUCKETS,
             registry=r,
         )
+        self.write_step_duration = Histogram(
+            "cognimem_write_step_duration_seconds",
+            "Latency of the write funnel's steps (gate, extraction, embedding, "
+            "reconciliation, store) by step.",
+            ["step"],
+            buckets=_STEP_BUCKETS,
+            registry=r,
+        )
         self.retrieval_steps_incomplete = Counter(
             "cognimem_retrieval_steps_incomplete",
             "Retrieval steps that did not complete, by step kind and reason "
@@ -158,9 +166,11 @@ class Metrics:
         self._degraded("read", packet.degraded)
 
     def observe_write(self, result: WriteResult) -> None:
-        """Count a write's per-message outcomes and degradations."""
+        """Count a write's per-message outcomes, degradations and step latencies."""
         for message in result.messages:
             self.ingest_messages.labels(message.outcome.value).inc()
+        for step in result.steps:
+            self.write_step_duration.labels(step.name).observe(step.latency_ms / 1000)
         self._degraded("write", result.degraded)
 
     def observe_turn(self, turn: Turn, *, answered: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -33,17 +34,29 @@ def bearer(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
 
-@pytest.fixture
-def client(db_url: str) -> Iterator[httpx.Client]:
-    settings = Settings.model_validate(
-        {"auth": {"admin_key": ADMIN_KEY, "metrics_token": METRICS_TOKEN}}
-    )
-    memory = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
+@contextlib.contextmanager
+def served_client(url: str, settings: dict[str, Any] | None = None) -> Iterator[httpx.Client]:
+    """A client of the real app over HTTP, on the database at ``url``."""
+    config = {"auth": {"admin_key": ADMIN_KEY, "metrics_token": METRICS_TOKEN}} | (settings or {})
+    memory = Memory.open(url, settings=Settings.model_validate(config), embedder=HashingEmbedder())
     try:
         with serving(create_app(memory)) as base, httpx.Client(base_url=base, timeout=30) as c:
             yield c
     finally:
         asyncio.run(memory.aclose())
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[httpx.Client]:
+    with served_client(db_url) as c:
+        yield c
+
+
+@pytest.fixture
+def backend_client(memory_url: str) -> Iterator[httpx.Client]:
+    """``client`` on each backend."""
+    with served_client(memory_url) as c:
+        yield c
 
 
 def tenant_key(client: httpx.Client) -> dict[str, str]:
@@ -143,7 +156,10 @@ def fact_entries(packet: dict[str, Any]) -> list[Any]:
     return [e for name in names for e in packet["sections"][name]]
 
 
-def test_fact_hit_rate_counts_reads_with_facts_and_cited_turns(client: httpx.Client) -> None:
+def test_fact_hit_rate_counts_reads_with_facts_and_cited_turns(
+    backend_client: httpx.Client,
+) -> None:
+    client = backend_client
     key = tenant_key(client)
     sam, kim = {"user_id": "sam"}, {"user_id": "kim"}
     wrote = client.post(
@@ -182,6 +198,40 @@ def test_fact_hit_rate_counts_reads_with_facts_and_cited_turns(client: httpx.Cli
     turns_cited = "cognimem_turns_facts_cited_total"
     assert value(samples, turns_cited, cited="true") == 1
     assert value(samples, turns_cited, cited="false") == 1
+
+
+WRITE_STEPS = {"gate", "extraction", "embedding", "reconciliation", "store"}
+
+
+def test_write_steps_are_timed_on_the_result_and_the_histogram(
+    backend_client: httpx.Client,
+) -> None:
+    client = backend_client
+    key = tenant_key(client)
+    scope = {"user_id": "sam"}
+    wrote = client.post(
+        "/v1/memory/write",
+        json={"scope": scope, "content": "I live in Lisbon and I am allergic to peanuts"},
+        headers=key,
+    ).json()
+    turned = client.post(
+        "/v1/memory/turn",
+        json={"scope": scope, "user": {"content": "I adopted a kitten named Miso"}},
+        headers=key,
+    ).json()
+
+    steps = {s["name"]: s["latency_ms"] for s in wrote["steps"]}
+    assert set(steps) == WRITE_STEPS
+    assert all(ms > 0 for ms in steps.values())
+    turn_steps = {s["name"]: s["latency_ms"] for s in turned["stored"]["steps"]}
+    assert set(turn_steps) == WRITE_STEPS
+    samples = scrape(client)
+    histogram = "cognimem_write_step_duration_seconds"
+    for step in WRITE_STEPS:
+        # the write and the turn's write, each observed once, in seconds
+        assert value(samples, f"{histogram}_count", step=step) == 2, step
+        seconds = (steps[step] + turn_steps[step]) / 1000
+        assert value(samples, f"{histogram}_sum", step=step) == pytest.approx(seconds), step
 
 
 def test_degraded_and_skipped_steps_are_counted() -> None:

@@ -755,6 +755,7 @@ export interface WriteResult {
   degraded: string[];
   mode: "sync" | "async";
   job_id: string | null;
+  steps: WriteStepReport[];
 }
 
 export interface WriteScope {
@@ -765,4 +766,9 @@ export interface WriteScope {
   namespace?: string;
   all_users?: false;
   level?: "organisation" | null;
+}
+
+export interface WriteStepReport {
+  name: string;
+  latency_ms: number;
 }

@@ -20,6 +20,7 @@ from cognimem.ingest.gate import SECRET_MARK, find_secrets, mask_secrets, redact
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder
 from cognimem.ingest.restatement import Restatements
+from cognimem.ingest.timing import GATE, RECONCILIATION, STORE, StepTimer
 from cognimem.ingest.understand import Understander, Understood
 from cognimem.models import (
     Event,
@@ -109,14 +110,19 @@ class WriteFunnel:
     ) -> WriteResult:
         validate_messages(messages, self._settings)
         chosen = get_profile(profile)
+        timer = StepTimer()
         for attempt in range(MAX_RECONCILE_ATTEMPTS):
             now = self._clock()
-            events = [self._event(m, scope, now) for m in messages]
-            known = await self._store.find_duplicates(events, self._window(chosen))
+            with timer.step(GATE):
+                events = [self._event(m, scope, now) for m in messages]
+                known = await self._store.find_duplicates(events, self._window(chosen))
             try:
                 if self._queue is not None and self._settings.mode == "async":
-                    return await self._write_async(messages, events, known, chosen)
-                return await self._write_sync(messages, events, known, chosen)
+                    result = await self._write_async(messages, events, known, chosen, timer)
+                else:
+                    result = await self._write_sync(messages, events, known, chosen, timer)
+                result.steps = timer.reports()
+                return result
             except StaleKnowledge:
                 if attempt == MAX_RECONCILE_ATTEMPTS - 1:
                     raise
@@ -134,31 +140,37 @@ class WriteFunnel:
         events: Sequence[Event],
         known: Mapping[int, MessageResult],
         profile: IngestProfile,
+        timer: StepTimer,
     ) -> WriteResult:
         fresh = [e for i, e in enumerate(events) if i not in known]
-        contexts, after = await self._contexts(events, skip=known)
-        # the raw text (not the stored, already redacted one), so redactions are counted
-        gated = []
-        for i, e in enumerate(events):
-            if i in known:
-                continue
-            pending, after = self._gate(messages[i].content, e, profile, contexts[i], after)
-            gated.append(pending)
+        with timer.step(GATE):
+            contexts, after = await self._contexts(events, skip=known)
+            # the raw text (not the stored, already redacted one), so redactions count
+            gated = []
+            for i, e in enumerate(events):
+                if i in known:
+                    continue
+                pending, after = self._gate(messages[i].content, e, profile, contexts[i], after)
+                gated.append(pending)
         knowledge = Knowledge()
-        async with self._understander.understand(gated, profile) as understood:
+        async with self._understander.understand(gated, profile, timer) as understood:
             if fresh:
                 now = self._clock()
-                built = await self._knowledge.build(
-                    fresh[0].scope, understood.said, understood.vectors, now
-                )
+                with timer.step(RECONCILIATION):
+                    built = await self._knowledge.build(
+                        fresh[0].scope, understood.said, understood.vectors, now
+                    )
                 knowledge = built.knowledge
                 knowledge.history += _item_history(understood, now)
                 understood.report = _merge_reports(understood.report, built.report)
                 understood.degraded += built.degraded
-            await understood.attach_fact_vectors(knowledge)
-        committed = await self._store.commit(
-            understood.pending, self._window(profile), None if knowledge.is_empty() else knowledge
-        )
+            await understood.attach_fact_vectors(knowledge, timer)
+        with timer.step(STORE):
+            committed = await self._store.commit(
+                understood.pending,
+                self._window(profile),
+                None if knowledge.is_empty() else knowledge,
+            )
         return WriteResult(
             messages=_in_order(known, committed, len(events)),
             profile=profile.name,
@@ -172,6 +184,7 @@ class WriteFunnel:
         events: Sequence[Event],
         known: Mapping[int, MessageResult],
         profile: IngestProfile,
+        timer: StepTimer,
     ) -> WriteResult:
         """Commit the raw events (each naming its job), queue the job for the rest of
         the funnel. A retry of a write whose events are not processed yet answers with
@@ -188,7 +201,7 @@ class WriteFunnel:
                 if self._settings.on_queue_unavailable == "fail":
                     raise
                 log.warning("job queue unavailable, ingesting synchronously: %s", exc.message)
-                result = await self._write_sync(messages, events, known, profile)
+                result = await self._write_sync(messages, events, known, profile, timer)
                 result.degraded.append(f"queue unavailable, ingested synchronously: {exc.message}")
                 return result
             job_id = job_id_for(fresh[0].id)
@@ -196,7 +209,8 @@ class WriteFunnel:
                 PendingMessage(event=e, processed=False, job_id=job_id, profile=profile.name)
                 for e in fresh
             ]
-            committed = await self._store.commit(bare, self._window(profile))
+            with timer.step(STORE):
+                committed = await self._store.commit(bare, self._window(profile))
             results = _in_order(known, committed, len(events))
             stored = {r.event_id for r in results if r.outcome is WriteOutcome.STORED}
             jobs = jobs_of([m for m in bare if m.event.id in stored])
@@ -214,7 +228,7 @@ class WriteFunnel:
         except StoreUnavailable as exc:
             # the events are committed: never leave them without their items
             log.warning("enqueue failed after the events were stored, ingesting now: %s", exc)
-            return await self._process_now(results, jobs, profile, exc)
+            return await self._process_now(results, jobs, profile, exc, timer)
         return WriteResult(
             messages=[
                 r.model_copy(update={"outcome": WriteOutcome.QUEUED}) if r.event_id in stored else r
@@ -231,13 +245,14 @@ class WriteFunnel:
         jobs: Sequence[PendingJob],
         profile: IngestProfile,
         problem: StoreUnavailable,
+        timer: StepTimer,
     ) -> WriteResult:
         """Run the jobs a write could not queue in this process, as a worker would."""
         items: dict[str, list[str]] = {}
         knowledge = KnowledgeReport()
         degraded = [f"queue unavailable, ingested synchronously: {problem.message}"]
         for i, job in enumerate(jobs):
-            done = await self.process(job.tenant_id, job.payload())
+            done = await self.process(job.tenant_id, job.payload(), timer)
             items.update(done.items)
             if i == 0:
                 knowledge = done.knowledge
@@ -252,8 +267,11 @@ class WriteFunnel:
             degraded=degraded,
         )
 
-    async def process(self, tenant_id: str, payload: Mapping[str, Any]) -> Processed:
-        """Run the funnel after the raw events for stored events (a worker's job).
+    async def process(
+        self, tenant_id: str, payload: Mapping[str, Any], timer: StepTimer | None = None
+    ) -> Processed:
+        """Run the funnel after the raw events for stored events (a worker's job), its
+        steps timed on ``timer`` (a worker's job reports no timings: a new timer).
 
         Idempotent: events already processed are skipped by the store, so a job
         delivered twice changes nothing.
@@ -263,29 +281,33 @@ class WriteFunnel:
             profile = get_profile(str(payload.get("profile") or "chat"))
         except (KeyError, TypeError, ValueError, InvalidInput) as exc:
             raise InvalidInput(f"malformed ingest job payload: {exc}", field="payload") from exc
+        timer = timer or StepTimer()
         for attempt in range(MAX_RECONCILE_ATTEMPTS):
             todo = await self._store.unprocessed(tenant_id, event_ids)
             events = await self._store.get_events(tenant_id, todo)
             if not events:
                 return Processed()
-            contexts, after = await self._contexts(events, skip={})
-            gated = []
-            for e, c in zip(events, contexts, strict=True):
-                pending, after = self._gate(e.content, e, profile, c, after)
-                gated.append(pending)
-            async with self._understander.understand(gated, profile) as understood:
+            with timer.step(GATE):
+                contexts, after = await self._contexts(events, skip={})
+                gated = []
+                for e, c in zip(events, contexts, strict=True):
+                    pending, after = self._gate(e.content, e, profile, c, after)
+                    gated.append(pending)
+            async with self._understander.understand(gated, profile, timer) as understood:
                 now = self._clock()
-                built = await self._knowledge.build(
-                    events[0].scope, understood.said, understood.vectors, now
-                )
+                with timer.step(RECONCILIATION):
+                    built = await self._knowledge.build(
+                        events[0].scope, understood.said, understood.vectors, now
+                    )
                 built.knowledge.history += _item_history(understood, now)
-                await understood.attach_fact_vectors(built.knowledge)
+                await understood.attach_fact_vectors(built.knowledge, timer)
             items = [p for m in understood.pending for p in m.items]
             merges = {m.event.id: m.merged_into for m in understood.pending if m.merged_into}
             try:
-                inserted = set(
-                    await self._store.add_items(items, built.knowledge, merges, event_ids=todo)
-                )
+                with timer.step(STORE):
+                    inserted = set(
+                        await self._store.add_items(items, built.knowledge, merges, event_ids=todo)
+                    )
             except StaleKnowledge:
                 if attempt == MAX_RECONCILE_ATTEMPTS - 1:
                     raise

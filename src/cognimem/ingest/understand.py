@@ -30,6 +30,7 @@ from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extracto
 from cognimem.ingest.implications import tag_areas
 from cognimem.ingest.knowledge import Said, fact_text
 from cognimem.ingest.scoring import novelty, write_importance
+from cognimem.ingest.timing import EMBEDDING, EXTRACTION, RECONCILIATION, StepTimer
 from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
@@ -64,10 +65,12 @@ class Understood:
     merged: list[str]
     fact_vectors: asyncio.Task[Vectors] | None = None
 
-    async def attach_fact_vectors(self, knowledge: Knowledge) -> None:
-        """Wait for the fact texts' vectors; give each new fact of ``knowledge`` its own."""
+    async def attach_fact_vectors(self, knowledge: Knowledge, timer: StepTimer) -> None:
+        """Wait for the fact texts' vectors (timed as embedding); give each new fact of
+        ``knowledge`` its own."""
         if self.fact_vectors is not None:
-            self.vectors.update(await self.fact_vectors)
+            with timer.step(EMBEDDING):
+                self.vectors.update(await self.fact_vectors)
         for pending in knowledge.facts:
             if pending.embedding is None:
                 pending.embedding = self.vectors.get(pending.embed_text)
@@ -93,30 +96,35 @@ class Understander:
 
     @contextlib.asynccontextmanager
     async def understand(
-        self, gated: list[PendingMessage], profile: IngestProfile
+        self, gated: list[PendingMessage], profile: IngestProfile, timer: StepTimer
     ) -> AsyncIterator[Understood]:
-        """The batch understood; with an LLM extractor, the fact texts' embedding runs
-        until the caller awaits :meth:`Understood.attach_fact_vectors` inside the block
-        (it is cancelled if the block leaves first)."""
+        """The batch understood, each step timed on ``timer``; with an LLM extractor, the
+        fact texts' embedding runs until the caller awaits
+        :meth:`Understood.attach_fact_vectors` inside the block (it is cancelled if the
+        block leaves first)."""
         item_texts = list(dict.fromkeys(p.embed_text for m in gated for p in m.items))
         embedding = None
         if self._llm is not None and profile.extract:  # the model runs while the LLM answers
             embedding = asyncio.create_task(self._embed(item_texts))
         facts: asyncio.Task[Vectors] | None = None
         try:
-            extractions, report, degraded = await self._extract_all(gated, profile)
+            with timer.step(EXTRACTION):
+                extractions, report, degraded = await self._extract_all(gated, profile)
             texts = list(dict.fromkeys(fact_text(f) for x in extractions for f in x.facts))
-            if embedding is None:
-                vectors = await self._embed(list(dict.fromkeys([*item_texts, *texts])))
-            else:
-                vectors = await embedding
+            with timer.step(EMBEDDING):
+                if embedding is None:
+                    vectors = await self._embed(list(dict.fromkeys([*item_texts, *texts])))
+                else:
+                    vectors = await embedding
             for p in (p for m in gated for p in m.items):  # as extraction replaced them
                 p.embedding = vectors[p.embed_text]
-            extractions = await self._tag_areas(gated, extractions, vectors, report.extractor)
+            with timer.step(EXTRACTION):
+                extractions = await self._tag_areas(gated, extractions, vectors, report.extractor)
             fact_texts = [t for t in texts if t not in vectors]
             if fact_texts:
                 facts = asyncio.create_task(self._embed(fact_texts))
-            merged = await self._merge_near_duplicates(gated, profile)
+            with timer.step(RECONCILIATION):
+                merged = await self._merge_near_duplicates(gated, profile)
             report.items_merged = merged
             said = [
                 Said(

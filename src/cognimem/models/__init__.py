@@ -9,6 +9,7 @@ from cognimem.models.results import (
     Turn,
     WriteOutcome,
     WriteResult,
+    WriteStepReport,
 )
 from cognimem.models.scope import Scope
 
@@ -29,4 +30,5 @@ __all__ = [
     "Turn",
     "WriteOutcome",
     "WriteResult",
+    "WriteStepReport",
 ]

@@ -45,8 +45,17 @@ class KnowledgeReport(BaseModel):
     llm_ran: bool = False
 
 
+class WriteStepReport(BaseModel):
+    """How long one step of a write took (``ingest/timing.py`` names the steps)."""
+
+    name: str
+    latency_ms: float
+
+
 class WriteResult(BaseModel):
-    """Result of ``write`` / ``write_batch``: one entry per message, in order."""
+    """Result of ``write`` / ``write_batch``: one entry per message, in order; ``steps``
+    times the funnel's steps (gate, extraction, embedding, reconciliation, store) as
+    ``ContextPacket.steps`` times a read's."""
 
     messages: list[MessageResult]
     profile: str = "chat"
@@ -54,6 +63,7 @@ class WriteResult(BaseModel):
     degraded: list[str] = Field(default_factory=list)
     mode: Literal["sync", "async"] = "sync"  # how this write was ingested
     job_id: str | None = None  # async mode: the job that derives the items
+    steps: list[WriteStepReport] = Field(default_factory=list)
 
     @property
     def event_ids(self) -> list[str]:
