@@ -30,6 +30,9 @@ class ArchiveResult(BaseModel):
     def summary(self) -> dict[str, int | str]:
         return {"archived": len(self.item_ids)}
 
+    def touched(self) -> int:
+        return len(self.item_ids)
+
 
 def archive_stale(
     mem: Memory, before_change: Callable[[], Awaitable[None]] | None = None

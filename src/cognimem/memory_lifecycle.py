@@ -35,7 +35,12 @@ from cognimem.services.consolidation import ConsolidationService
 from cognimem.services.decay import DecayService
 from cognimem.services.forgetting_policy import ForgettingPolicyService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
-from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation, Progress
+from cognimem.services.lifecycle_jobs import (
+    LifecycleJobService,
+    LifecycleObserver,
+    Operation,
+    Progress,
+)
 from cognimem.services.procedures import ProcedureService
 from cognimem.services.promotion import PromotionService
 from cognimem.services.reembedding import reembed
@@ -260,9 +265,16 @@ class LifecycleCalls:
 
     def register_lifecycle_operation(self, name: str, operation: Operation) -> None:
         """Add a lifecycle operation: ``async def op(scope, *, dry_run, progress=None)``
-        returning a model with ``dry_run`` and ``summary()``. A name taken already is a
+        returning a model with ``dry_run``, ``summary()`` and ``touched()``. A name taken
+        already is a
         ``UsageError``."""
         self._lifecycle.register(name, operation)
+
+    def observe_lifecycle(self, observer: LifecycleObserver) -> None:
+        """Call ``observer(op, seconds, touched)`` after every lifecycle run in this
+        process (dry runs, and the jobs it runs); ``touched`` is ``None`` when the run
+        failed. ``Metrics`` observes the app's Memory so."""
+        self._lifecycle.observe(observer)
 
     async def run_lifecycle(
         self,

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 # request latency: 5 ms .. 30 s; retrieval steps are faster, 1 ms .. 10 s
 _HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 _STEP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+# lifecycle runs: 10 ms .. 30 min
+_LIFECYCLE_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 1800.0)
 _MAX_REASON = 64  # label values stay short and few
 
 UNMATCHED_ROUTE = "unmatched"
@@ -134,6 +136,26 @@ class Metrics:
             ["path", "reason"],
             registry=r,
         )
+        self.lifecycle_duration = Histogram(
+            "cognimem_lifecycle_duration_seconds",
+            "Wall-clock time of the lifecycle runs in this process (dry runs, and jobs it "
+            "ran), failed or not, by operation.",
+            ["operation"],
+            buckets=_LIFECYCLE_BUCKETS,
+            registry=r,
+        )
+        self.lifecycle_items = Counter(
+            "cognimem_lifecycle_items",
+            "Records the successful lifecycle runs went through, by operation.",
+            ["operation"],
+            registry=r,
+        )
+        self.lifecycle_failures = Counter(
+            "cognimem_lifecycle_failures",
+            "Lifecycle runs that failed, by operation.",
+            ["operation"],
+            registry=r,
+        )
         # only with a queue configured: a constant 0 would say "all caught up"
         self.queue_depth: Gauge | None = None
         if memory is not None and memory.queue is not None:
@@ -145,6 +167,7 @@ class Metrics:
             )
         if memory is not None:
             r.register(_EmbeddingCacheCollector(memory))
+            memory.observe_lifecycle(self.observe_lifecycle)
 
     # -- what the routes and middleware report ----------------------------------------------
     def observe_http(self, method: str, route: str, status: int, seconds: float) -> None:
@@ -185,6 +208,15 @@ class Metrics:
         cited = set(turn.cited)
         hit = any(item_id in cited for entry in entries for item_id in entry.item_ids)
         self.turns_facts_cited.labels(_label(hit)).inc()
+
+    def observe_lifecycle(self, operation: str, seconds: float, touched: int | None) -> None:
+        """Time a lifecycle run; count the records it went through, or its failure
+        (``touched`` is ``None``)."""
+        self.lifecycle_duration.labels(operation).observe(seconds)
+        if touched is None:
+            self.lifecycle_failures.labels(operation).inc()
+        else:
+            self.lifecycle_items.labels(operation).inc(touched)
 
     def _degraded(self, path: str, entries: Iterable[str]) -> None:
         for entry in entries:

@@ -19,6 +19,7 @@ import pytest
 from cognimem import InvalidInput, Memory, NotFound
 from cognimem.api import create_app
 from cognimem.client import AsyncMemoryClient
+from cognimem.metrics import Metrics
 from cognimem.models import ItemStatus
 from cognimem.queue import JobState
 from cognimem.services.lifecycle_jobs import LIFECYCLE_JOB
@@ -239,3 +240,24 @@ async def test_bad_calls_are_invalid_input(worker: Memory) -> None:
     with pytest.raises(InvalidInput) as state:
         await worker.list_jobs(state="lost")
     assert state.value.field == "state"
+
+
+async def test_the_jobs_a_process_runs_are_reported_to_its_metrics(worker: Memory) -> None:
+    metrics = Metrics(worker)
+    await write_three(worker)
+
+    async def broken(scope: Any, *, dry_run: bool, progress: Any = None) -> Any:
+        raise RuntimeError("the LLM timed out")
+
+    worker.register_lifecycle_operation("broken", broken)
+    for op in (OP, "broken"):
+        assert (await worker.run_lifecycle(op, user_id="ada")).job is not None
+        assert await worker.process_next_job("w1") is not None
+
+    got = {(name, labels.get("operation")): v for name, labels, v in metrics.samples()}
+    assert got[("cognimem_lifecycle_duration_seconds_count", OP)] == 1
+    assert got[("cognimem_lifecycle_duration_seconds_count", "broken")] == 1
+    assert got[("cognimem_lifecycle_items_total", OP)] == 1  # the one stale memory
+    assert ("cognimem_lifecycle_items_total", "broken") not in got
+    assert got[("cognimem_lifecycle_failures_total", "broken")] == 1
+    assert ("cognimem_lifecycle_failures_total", OP) not in got

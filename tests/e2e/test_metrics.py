@@ -19,6 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from cognimem import Memory, Settings
 from cognimem.api import create_app
+from cognimem.errors import ProviderUnavailable
 from cognimem.logs import JsonFormatter
 from cognimem.metrics import Metrics, degraded_reason
 from cognimem.models import ContextPacket, WriteResult
@@ -35,10 +36,18 @@ def bearer(secret: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def served_client(url: str, settings: dict[str, Any] | None = None) -> Iterator[httpx.Client]:
-    """A client of the real app over HTTP, on the database at ``url``."""
-    config = {"auth": {"admin_key": ADMIN_KEY, "metrics_token": METRICS_TOKEN}} | (settings or {})
-    memory = Memory.open(url, settings=Settings.model_validate(config), embedder=HashingEmbedder())
+def served_client(url: str) -> Iterator[httpx.Client]:
+    """A client of the real app over HTTP, on the database at ``url``; the app's Memory
+    has the lifecycle operation ``broken`` too, whose every run fails."""
+    settings = Settings.model_validate(
+        {"auth": {"admin_key": ADMIN_KEY, "metrics_token": METRICS_TOKEN}}
+    )
+    memory = Memory.open(url, settings=settings, embedder=HashingEmbedder())
+
+    async def broken(scope: Any, *, dry_run: bool, progress: Any = None) -> Any:
+        raise ProviderUnavailable("the LLM timed out", provider="fake", model="fake")
+
+    memory.register_lifecycle_operation("broken", broken)
     try:
         with serving(create_app(memory)) as base, httpx.Client(base_url=base, timeout=30) as c:
             yield c
@@ -232,6 +241,39 @@ def test_write_steps_are_timed_on_the_result_and_the_histogram(
         assert value(samples, f"{histogram}_count", step=step) == 2, step
         seconds = (steps[step] + turn_steps[step]) / 1000
         assert value(samples, f"{histogram}_sum", step=step) == pytest.approx(seconds), step
+
+
+def test_lifecycle_runs_in_the_api_process_are_timed_and_counted(
+    backend_client: httpx.Client,
+) -> None:
+    client = backend_client
+    key = tenant_key(client)
+    for text in ("I moved to Lisbon in May", "I play the cello", "My sister is Ana"):
+        wrote = client.post(
+            "/v1/memory/write", json={"scope": {"user_id": "sam"}, "content": text}, headers=key
+        )
+        assert wrote.status_code == 200
+
+    def dry_run(op: str) -> httpx.Response:
+        body = {"scope": {"user_id": "sam"}, "dry_run": True}
+        return client.post(f"/v1/lifecycle/{op}", json=body, headers=key)
+
+    consolidated = dry_run("consolidate")
+    assert consolidated.status_code == 200
+    weighed = consolidated.json()["result"]["episodes"]
+    assert weighed == 3  # sam's three messages, none consolidated yet
+    assert dry_run("broken").status_code == 502
+    assert dry_run("no_such_op").status_code == 404  # no run: nothing recorded
+
+    samples = scrape(client)
+    duration = "cognimem_lifecycle_duration_seconds_count"
+    assert value(samples, duration, operation="consolidate") == 1
+    assert value(samples, duration, operation="broken") == 1
+    assert value(samples, duration) == 2
+    assert value(samples, "cognimem_lifecycle_items_total", operation="consolidate") == weighed
+    assert value(samples, "cognimem_lifecycle_items_total", operation="broken") == 0
+    assert value(samples, "cognimem_lifecycle_failures_total", operation="broken") == 1
+    assert value(samples, "cognimem_lifecycle_failures_total", operation="consolidate") == 0
 
 
 def test_degraded_and_skipped_steps_are_counted() -> None:

@@ -1,7 +1,8 @@
 """Lifecycle operations' results and runs.
 
 Each operation (``consolidate``, ``revise``, ...) returns its own result model here, with
-``dry_run`` and a ``summary()`` of counts for job listings; :class:`LifecycleRun` is what
+``dry_run``, a ``summary()`` of counts for job listings and ``touched()`` (the records
+it went through, for ``/metrics``); :class:`LifecycleRun` is what
 an admin call answers: the queued job, or a dry run's result inline.
 """
 
@@ -42,6 +43,10 @@ class ConsolidationResult(BaseModel):
     facts_reinforced: int = 0
     summary_ids: list[str] = Field(default_factory=list)
     degraded: list[str] = Field(default_factory=list)
+
+    def touched(self) -> int:
+        """How many records the run went through: the episodes it took."""
+        return self.episodes
 
     def summary(self) -> dict[str, int | str]:
         return {
@@ -91,6 +96,10 @@ class RevisionResult(BaseModel):
     retries: int = 0  # concurrent changes to the same facts that made it decide again
     degraded: list[str] = Field(default_factory=list)  # a failed LLM call, the rules used
 
+    def touched(self) -> int:
+        """How many records the run went through: the turns it revised from."""
+        return self.turns
+
     def summary(self) -> dict[str, int | str]:
         return {
             "turns": self.turns,
@@ -125,6 +134,10 @@ class DecayResult(BaseModel):
     facts: int = 0
     changes: list[FactStatusChange] = Field(default_factory=list)
     retries: int = 0  # concurrent changes to the same facts that made it decide again
+
+    def touched(self) -> int:
+        """How many records the run went through: the facts it checked."""
+        return self.facts
 
     def summary(self) -> dict[str, int | str]:
         return {
@@ -172,6 +185,10 @@ class PromotionResult(BaseModel):
     mandate_candidates: list[MandateCandidate] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)  # edited meanwhile: left to the next pass
 
+    def touched(self) -> int:
+        """How many records the run went through: the items it weighed."""
+        return self.items
+
     def summary(self) -> dict[str, int | str]:
         return {
             "items": self.items,
@@ -217,6 +234,10 @@ class ForgettingResult(BaseModel):
     plan: list[ForgetDecision] = Field(default_factory=list)
     degraded: list[str] = Field(default_factory=list)
 
+    def touched(self) -> int:
+        """How many records the run went through: the memories it scored."""
+        return self.scored
+
     def summary(self) -> dict[str, int | str]:
         return {
             "scored": self.scored,
@@ -238,6 +259,10 @@ class OperationResult(Protocol):
 
     def summary(self) -> dict[str, int | str]:
         """A few counts (and words) for job listings: what changed, or would."""
+        ...
+
+    def touched(self) -> int:
+        """How many records the run went through (``cognimem_lifecycle_items_total``)."""
         ...
 
     def model_dump(self, *, mode: str = ...) -> dict[str, Any]: ...
@@ -274,6 +299,10 @@ class ProcedureResult(BaseModel):
     procedures: list[Procedure] = Field(default_factory=list)
     unreadable_tool_calls: int = 0
     retries: int = 0
+
+    def touched(self) -> int:
+        """How many records the run went through: the events it read."""
+        return self.events
 
     def summary(self) -> dict[str, int | str]:
         return {

@@ -14,6 +14,11 @@ the scope held by another job is done at once, skipped: the run in progress cove
 scope as of its start. A run that fails goes back to the queue with an exponential
 backoff (``lifecycle.retry_base_s`` doubling up to ``retry_max_s``) until the queue's
 attempts run out.
+
+Every run of an operation in this process (a dry run, or a job this process runs) is
+reported to the observers added with :meth:`LifecycleJobService.observe`: the operation,
+its wall-clock seconds and the records it went through (``None``: it failed). The HTTP
+app's ``Metrics`` is one.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -42,6 +48,8 @@ log = logging.getLogger(__name__)
 LIFECYCLE_JOB = "lifecycle"
 
 Progress = Callable[[float], None]
+# (operation, seconds, records touched; None when the run failed)
+LifecycleObserver = Callable[[str, float, int | None], None]
 
 
 class Operation(Protocol):
@@ -108,6 +116,16 @@ class LifecycleJobService:
     def __init__(self, parts: Components, operations: Mapping[str, Operation]) -> None:
         self._parts = parts
         self._operations: dict[str, Operation] = dict(operations)
+        self._observers: list[LifecycleObserver] = []
+
+    def observe(self, observer: LifecycleObserver) -> None:
+        """Report every run of an operation in this process to ``observer``."""
+        self._observers.append(observer)
+
+    def _observed(self, op: str, began: float, touched: int | None) -> None:
+        seconds = time.perf_counter() - began
+        for observer in self._observers:
+            observer(op, seconds, touched)
 
     @property
     def operations(self) -> list[str]:
@@ -170,7 +188,14 @@ class LifecycleJobService:
         operation = self._operation(op)
         target = self._scope(scope, user_id, namespace)
         if dry_run:
-            result = await operation(target, dry_run=True, progress=progress)
+            began = time.perf_counter()
+            try:
+                result = await operation(target, dry_run=True, progress=progress)
+                touched = result.touched()
+            except Exception:
+                self._observed(op, began, None)
+                raise
+            self._observed(op, began, touched)
             return LifecycleRun(
                 op=op,
                 scope=target,
@@ -246,11 +271,13 @@ class LifecycleJobService:
         def report(done: float) -> None:
             reported[:] = [min(max(float(done), 0.0), 1.0)]
 
+        began = time.perf_counter()
         work = asyncio.ensure_future(operation(scope, dry_run=False, progress=report))
         beats = asyncio.ensure_future(self._beat(delivery, lease, reported, work))
         why: str | None = None
         try:
             result = await work
+            touched = result.touched()
         except asyncio.CancelledError:
             if not beats.done():  # this worker is being stopped, not the lease lost
                 await parts.store.release_lease(lease, done_from=None, job_id=None)
@@ -264,9 +291,11 @@ class LifecycleJobService:
                 await beats
         if why is not None:
             log.warning("lifecycle job %s (%s on %s) failed: %s", job.id, op, scope.label(), why)
+            self._observed(op, began, None)
             await parts.store.release_lease(lease, done_from=None, job_id=None)
             await queue.fail(delivery, why, retry=True, delay_s=delay)
             return
+        self._observed(op, began, touched)
         await parts.store.release_lease(lease, done_from=started, job_id=job.id)
         await queue.ack(delivery, result=result.summary())
 
