@@ -236,8 +236,7 @@ class DomainLinker:
             )
             review.conflicts.append(conflict)
             review.history.append(
-                HistoryEntry(
-                    id=new_id("hst"),
+                HistoryEntry.new(
                     tenant_id=scope.tenant_id,
                     target_type="fact",
                     target_id=d.fact.id,

@@ -463,8 +463,7 @@ def _merge_reports(a: KnowledgeReport, b: KnowledgeReport) -> KnowledgeReport:
 def _item_history(understood: Understood, now: datetime) -> list[HistoryEntry]:
     """A history entry for every existing item that absorbed a repeated message."""
     return [
-        HistoryEntry(
-            id=new_id("hst"),
+        HistoryEntry.new(
             tenant_id=m.event.scope.tenant_id,
             target_type="item",
             target_id=item_id,

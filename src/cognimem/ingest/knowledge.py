@@ -146,8 +146,7 @@ class KnowledgeBuilder:
             outcome.history
             + _alias_history(resolved, learned, said, now)
             + [
-                HistoryEntry(
-                    id=new_id("hst"),
+                HistoryEntry.new(
                     tenant_id=scope.tenant_id,
                     target_type="item",
                     target_id=item_id,
@@ -334,8 +333,7 @@ def _alias_history(
         if r.method == "first_name" and r.entity_id
     ] + [(a.entity_id, a.alias, a.source.value, None) for a in learned]
     return [
-        HistoryEntry(
-            id=new_id("hst"),
+        HistoryEntry.new(
             tenant_id=event.scope.tenant_id,
             target_type="entity",
             target_id=entity_id,

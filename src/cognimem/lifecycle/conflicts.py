@@ -16,7 +16,6 @@ from datetime import datetime
 
 from cognimem.errors import Conflict, InvalidInput
 from cognimem.models.fact_changes import LIVE, fact_history, superseded
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     ConflictStatus,
     ConflictStrategy,
@@ -95,8 +94,7 @@ def resolve(
             if loser.is_constraint:
                 out.silence_items += [i for i in loser.evidence_item_ids if i not in evidence]
     out.history.append(
-        HistoryEntry(
-            id=new_id("hst"),
+        HistoryEntry.new(
             tenant_id=conflict.scope.tenant_id,
             target_type="conflict",
             target_id=conflict.id,

@@ -12,7 +12,6 @@ from typing import Any, Literal, get_args
 from cognimem.ingest.extract.clauses import event_period
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.recall.evidence import mentions as mentions  # the read path's own-words test
 from cognimem.store.roles import EditStore
@@ -89,8 +88,7 @@ def edited(
     if edit.feedback is not None:
         after["feedback"] = edit.feedback
     only_feedback = edit.text is None and edit.importance is None and edit.tier is None
-    return new, HistoryEntry(
-        id=new_id("hst"),
+    return new, HistoryEntry.new(
         tenant_id=item.scope.tenant_id,
         target_type="item",
         target_id=item.id,

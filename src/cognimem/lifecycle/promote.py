@@ -32,7 +32,6 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from cognimem.models import ItemKind, MemoryItem, Tier
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import MandateCandidate, TierChange
 from cognimem.recall.rerank import utility
@@ -128,8 +127,7 @@ def plan_promotion(items: Sequence[MemoryItem], now: datetime) -> PromotionPlan:
             after = item.model_copy(update={"tier": tier})
             up = _LADDER.index(tier) > _LADDER.index(item.tier)
             action: Literal["promoted", "demoted"] = "promoted" if up else "demoted"
-            entry = HistoryEntry(
-                id=new_id("hst"),
+            entry = HistoryEntry.new(
                 tenant_id=item.scope.tenant_id,
                 target_type="item",
                 target_id=item.id,
@@ -159,8 +157,7 @@ def plan_promotion(items: Sequence[MemoryItem], now: datetime) -> PromotionPlan:
 def accepted(item: MemoryItem, now: datetime) -> tuple[MemoryItem, HistoryEntry]:
     """A mandate candidate accepted by an admin: kind ``mandate``, tier ``always``."""
     after = item.model_copy(update={"kind": ItemKind.MANDATE, "tier": Tier.ALWAYS})
-    return after, HistoryEntry(
-        id=new_id("hst"),
+    return after, HistoryEntry.new(
         tenant_id=item.scope.tenant_id,
         target_type="item",
         target_id=item.id,

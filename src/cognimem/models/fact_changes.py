@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 
 LIVE = (FactStatus.ACTIVE, FactStatus.AGING)
@@ -129,8 +128,7 @@ def fact_history(
 ) -> HistoryEntry:
     """The history entry of a change to ``fact`` (actor ``ingest``; callers acting for
     someone else replace it)."""
-    return HistoryEntry(
-        id=new_id("hst"),
+    return HistoryEntry.new(
         tenant_id=fact.scope.tenant_id,
         target_type="fact",
         target_id=fact.id,

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cognimem.models.ids import new_id
 from cognimem.models.scope import Scope
 
 
@@ -213,6 +214,36 @@ class HistoryEntry(BaseModel):
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
     event_id: str | None = None
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        tenant_id: str,
+        target_type: str,
+        target_id: str,
+        action: str,
+        at: datetime,
+        actor: str = "ingest",
+        before: dict[str, Any] | None = None,
+        after: dict[str, Any] | None = None,
+        event_id: str | None = None,
+        id_prefix: str = "hst",
+    ) -> HistoryEntry:
+        """A new entry with a fresh id; ``at`` comes from the caller's clock. The one
+        place entries are made (rows read back from a store are rebuilt, not made)."""
+        return cls(
+            id=new_id(id_prefix),
+            tenant_id=tenant_id,
+            target_type=target_type,
+            target_id=target_id,
+            action=action,
+            actor=actor,
+            at=at,
+            before=before,
+            after=after,
+            event_id=event_id,
+        )
 
 
 class EntityWithAliases(BaseModel):

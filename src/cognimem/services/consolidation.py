@@ -459,8 +459,8 @@ def _history(
 ) -> list[HistoryEntry]:
     """The new summary's entry and, when it replaces one, the old summary's."""
     entries = [
-        HistoryEntry(
-            id=new_id("hist"),
+        HistoryEntry.new(
+            id_prefix="hist",
             tenant_id=tenant,
             target_type="item",
             target_id=item.id,
@@ -473,8 +473,8 @@ def _history(
     ]
     if old is not None:
         entries.append(
-            HistoryEntry(
-                id=new_id("hist"),
+            HistoryEntry.new(
+                id_prefix="hist",
                 tenant_id=tenant,
                 target_type="item",
                 target_id=old.id,

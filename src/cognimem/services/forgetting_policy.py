@@ -26,7 +26,6 @@ from cognimem.errors import InvalidInput
 from cognimem.lifecycle import retention
 from cognimem.lifecycle.retention import Decision, ForgetAction
 from cognimem.models import ItemStatus, Scope
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ForgetDecision, ForgettingResult
 from cognimem.services.components import Components
@@ -193,8 +192,7 @@ def _history(
     after: dict[str, object],
     at: datetime,
 ) -> HistoryEntry:
-    return HistoryEntry(
-        id=new_id("hst"),
+    return HistoryEntry.new(
         tenant_id=scope.tenant_id,
         target_type="item",
         target_id=item_id,

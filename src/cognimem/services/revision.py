@@ -28,7 +28,6 @@ from cognimem.lifecycle.revise import (
     verdicts_of,
 )
 from cognimem.models import ContextPacket, Event, ItemStatus, Role, Scope, WriteResult
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import RevisionResult, TurnRevision
 from cognimem.providers.llm import structured
@@ -266,8 +265,7 @@ def _correction(error: str) -> str:
 
 def _silenced(tenant_id: str, item_ids: Sequence[str], now: datetime) -> list[HistoryEntry]:
     return [
-        HistoryEntry(
-            id=new_id("hst"),
+        HistoryEntry.new(
             tenant_id=tenant_id,
             target_type="item",
             target_id=item_id,

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from cognimem.models import ItemStatus
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import FactStatus, HistoryEntry
 
 LIVE_FACT = frozenset({FactStatus.ACTIVE, FactStatus.AGING})
@@ -174,8 +173,7 @@ def _entry(
     after: dict[str, object],
     actor: str,
 ) -> HistoryEntry:
-    return HistoryEntry(
-        id=new_id("hst"),
+    return HistoryEntry.new(
         tenant_id=tenant_id,
         target_type=target_type,
         target_id=target_id,

@@ -1,0 +1,84 @@
+"""``HistoryEntry.new`` is the one place history entries are made: it gives each a fresh
+id and keeps what the caller passes, and no module of src/ builds one by hand (only the
+stores' row reader rebuilds stored entries)."""
+
+from __future__ import annotations
+
+import ast
+from datetime import UTC, datetime
+from pathlib import Path
+
+from cognimem.models.knowledge import HistoryEntry
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "cognimem"
+AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+# the model itself, and the store's reader that rebuilds an entry from its stored row
+MAY_CALL_THE_CONSTRUCTOR = {"models/knowledge.py", "store/records.py"}
+
+
+def test_new_fills_a_fresh_id_and_keeps_every_field() -> None:
+    first = HistoryEntry.new(
+        tenant_id="t1",
+        target_type="fact",
+        target_id="fct_1",
+        action="superseded",
+        at=AT,
+        actor="api",
+        before={"value": "Paris"},
+        after={"value": "Lyon"},
+        event_id="evt_1",
+    )
+    second = HistoryEntry.new(
+        tenant_id="t1", target_type="fact", target_id="fct_1", action="superseded", at=AT
+    )
+
+    assert first.id.startswith("hst_")
+    assert second.id.startswith("hst_")
+    assert first.id != second.id
+    assert first.model_dump(exclude={"id"}) == {
+        "tenant_id": "t1",
+        "target_type": "fact",
+        "target_id": "fct_1",
+        "action": "superseded",
+        "actor": "api",
+        "at": AT,
+        "before": {"value": "Paris"},
+        "after": {"value": "Lyon"},
+        "event_id": "evt_1",
+    }
+    assert (second.actor, second.before, second.after, second.event_id) == (
+        "ingest",
+        None,
+        None,
+        None,
+    )
+
+
+def test_new_takes_another_id_prefix() -> None:
+    entry = HistoryEntry.new(
+        tenant_id="t1",
+        target_type="item",
+        target_id="mem_1",
+        action="consolidated",
+        at=AT,
+        id_prefix="hist",
+    )
+
+    assert entry.id.startswith("hist_")
+
+
+def test_no_module_builds_a_history_entry_by_hand() -> None:
+    by_hand = []
+    for path in SRC.rglob("*.py"):
+        relative = path.relative_to(SRC).as_posix()
+        if relative in MAY_CALL_THE_CONSTRUCTOR:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "HistoryEntry"
+            ):
+                by_hand.append(f"{relative}:{node.lineno}")
+
+    assert by_hand == []
