@@ -183,8 +183,7 @@ def stale_evidence(
         if i not in kept
     ]
     history = [
-        HistoryEntry(
-            id=new_id("hst"),
+        HistoryEntry.new(
             tenant_id=m.tenant_id,
             target_type="item",
             target_id=m.item_id,
