@@ -254,11 +254,13 @@ class PacketSections(BaseModel):
 def fact_line(entry: FactEntry) -> str:
     """One fact or constraint as a prompt line (counted against the token budget)."""
     start, end = entry.valid_from, entry.valid_to
-    if end is not None:
-        since = f" ({start:%Y-%m-%d} to {end:%Y-%m-%d})" if start else f" (until {end:%Y-%m-%d})"
-    else:
-        since = f" (since {start:%Y-%m-%d})" if start else ""
-    return f"- {entry.text}{since}"
+    # a live fact holds now: every fact has a valid_from (when it was said, if it named
+    # no time), and dating each line would spend the prompt's tokens on what adds
+    # nothing; a fact that ended (an as-of read's) says when it held
+    if end is None:
+        return f"- {entry.text}"
+    held = f" ({start:%Y-%m-%d} to {end:%Y-%m-%d})" if start else f" (until {end:%Y-%m-%d})"
+    return f"- {entry.text}{held}"
 
 
 def conflict_line(entry: ConflictEntry) -> str:
