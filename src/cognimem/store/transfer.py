@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from cognimem.errors import InvalidInput
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ExportRecord, RecordType, Session
+from cognimem.models.fact_changes import NO_LONGER_TRUE
 from cognimem.models.ids import content_hash
 from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
@@ -330,14 +331,17 @@ class TenantIds:
 
 def _references(rec: ExportRecord, visit: Callable[[str], str]) -> dict[str, Any]:
     """``rec.data`` with ``visit`` applied to every string that may refer to a row. An
-    item's metadata is the caller's, and is left as it is, but for what consolidation
-    wrote into a summary's (the episodes it covers, the facts it read, each claim's
-    items and events, its key)."""
+    item's metadata is the caller's, and is left as it is, but for what cognimem wrote
+    into it: consolidation into a summary's (the episodes it covers, the facts it read,
+    each claim's items and events, its key), and the mark of an episode that no longer
+    holds (the fact it stated)."""
     data: dict[str, Any] = _walk(rec.data, None, visit)
     metadata = data.get("metadata")
-    if rec.type == "item" and isinstance(metadata, dict) and CONSOLIDATION_META in metadata:
-        made = _walk(metadata[CONSOLIDATION_META], None, visit)
-        data["metadata"] = {**metadata, CONSOLIDATION_META: made}
+    if rec.type == "item" and isinstance(metadata, dict):
+        for own in (CONSOLIDATION_META, NO_LONGER_TRUE):
+            if own in metadata:
+                metadata = {**metadata, own: _walk(metadata[own], None, visit)}
+        data["metadata"] = metadata
     return data
 
 
