@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -53,6 +54,23 @@ MAX_FACTS = 5_000
 MAX_ATTEMPTS = 3
 ACTOR = "consolidation"
 META = CONSOLIDATION_META  # the summary item's metadata key
+
+
+# a group whose summary changes: its gist and the summary it replaces, if any
+_Pending = tuple[Group, Gist, MemoryItem | None]
+
+
+@dataclass
+class _Gathered:
+    """What a pass read and the groups it made of it."""
+
+    new: list[MemoryItem]  # the episodes this pass consolidates
+    existing: dict[str, MemoryItem]  # the earlier summaries, by key
+    pool_by_id: dict[str, MemoryItem]  # the new episodes and the windows they continue
+    vectors: dict[str, np.ndarray]  # unit vectors by item id, extended as the pass goes
+    constraints: dict[str, ConstraintTag]
+    windows: list[Group]
+    groups: list[Group]  # the groups to summarise: windows with new members, topics ...
 
 
 class ConsolidationService:
@@ -107,33 +125,45 @@ class ConsolidationService:
         only: Sequence[MemoryItem] | None = None,
     ) -> ConsolidationResult:
         parts = self._parts
-        store, policy = parts.store, self.policy
         tenant = scope.tenant_id
-        llm = parts.llm
-        result = ConsolidationResult(dry_run=dry_run, mode="llm" if llm else "extractive")
-        if only is None:
-            new_ids = await store.list_item_ids(
-                ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,), consolidated=False),
-                MAX_EPISODES,
+        result = ConsolidationResult(dry_run=dry_run, mode="llm" if parts.llm else "extractive")
+        found = await self._gather(scope, only)
+        result.episodes = len(found.new)
+        result.groups = len(found.groups)
+        write = ConsolidationWrite(tenant_id=tenant)
+        now = parts.clock()
+        pending = await self._changed(found, result, progress)
+        if not dry_run:
+            stated = {i for _, g, _ in pending for c in g.claims for i in c.item_ids}
+            found.vectors.update(
+                await self._vectors(
+                    await parts.store.get_items(tenant, sorted(stated - set(found.vectors)))
+                )
             )
-            new = await store.get_items(tenant, new_ids)
-        else:
-            new = [e for e in only if e.kind is ItemKind.EPISODE and not e.consolidated]
-        result.episodes = len(new)
-        summary_ids = await store.list_item_ids(
-            ItemFilter(scope=scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES
-        )
-        existing = {
-            s.key: s
-            for s in await store.get_items(tenant, summary_ids)
-            if s.key and isinstance(s.metadata.get(META), dict)
-        }
+        _stage_summaries(write, result, scope, found, pending, now, parts.embedder.model_id)
+        await self._stage_knowledge(write, result, scope, found, pending, now)
+        write.consolidated = [m.id for m in found.new]
+        result.consolidated = len(write.consolidated)
+        learned = write.knowledge is not None and not write.knowledge.is_empty()
+        if not dry_run and (write.summaries or write.consolidated or learned):
+            await parts.store.apply_consolidation(write)
+        if progress is not None:
+            progress(1.0)
+        return result
+
+    async def _gather(self, scope: Scope, only: Sequence[MemoryItem] | None) -> _Gathered:
+        """What a pass reads and the groups it makes of it: the unconsolidated episodes
+        (of ``only`` when given), the earlier summaries by key, and the windows, topics,
+        profiles (not for ``only``) and themes (nor) over them."""
+        store, policy = self._parts.store, self.policy
+        new = await self._unconsolidated(scope, only)
+        existing = await self._summaries(scope)
         continued = await self._continued_windows(new, existing.values())
         pool_by_id = {m.id: m for m in [*new, *continued]}
         pool = list(pool_by_id.values())
         vectors = await self._vectors(pool)
         facts = await store.find_facts(
-            FactQuery(tenant, scope.namespace, scope.user_id, limit=MAX_FACTS)
+            FactQuery(scope.tenant_id, scope.namespace, scope.user_id, limit=MAX_FACTS)
         )
         constraints = rules.constraint_tags(facts)
         windows = [self._keep_key(g, existing) for g in rules.windows(pool, policy)]
@@ -147,65 +177,86 @@ class ConsolidationService:
             missing = {m.id: m for g in profiles for m in g.members if m.id not in vectors}
             vectors.update(await self._vectors(list(missing.values())))
         themed = await self._themes(scope, new, vectors) if only is None and new else []
-        groups = [g for g in windows if new_set & set(g.member_ids)] + topics + profiles + themed
-        result.groups = len(groups)
-        write = ConsolidationWrite(tenant_id=tenant)
-        now = parts.clock()
-        pending: list[tuple[Group, Gist, MemoryItem | None]] = []
+        continuing = [g for g in windows if new_set & set(g.member_ids)]
+        return _Gathered(
+            new=new,
+            existing=existing,
+            pool_by_id=pool_by_id,
+            vectors=vectors,
+            constraints=constraints,
+            windows=windows,
+            groups=continuing + topics + profiles + themed,
+        )
+
+    async def _unconsolidated(
+        self, scope: Scope, only: Sequence[MemoryItem] | None
+    ) -> list[MemoryItem]:
+        """The scope's episodes not consolidated yet (at most ``MAX_EPISODES``), or
+        those of ``only``."""
+        if only is not None:
+            return [e for e in only if e.kind is ItemKind.EPISODE and not e.consolidated]
+        store = self._parts.store
+        ids = await store.list_item_ids(
+            ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,), consolidated=False),
+            MAX_EPISODES,
+        )
+        return await store.get_items(scope.tenant_id, ids)
+
+    async def _summaries(self, scope: Scope) -> dict[str, MemoryItem]:
+        """The scope's consolidation summaries by their group's key."""
+        store = self._parts.store
+        ids = await store.list_item_ids(
+            ItemFilter(scope=scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES
+        )
+        return {
+            s.key: s
+            for s in await store.get_items(scope.tenant_id, ids)
+            if s.key and isinstance(s.metadata.get(META), dict)
+        }
+
+    async def _changed(
+        self,
+        found: _Gathered,
+        result: ConsolidationResult,
+        progress: Callable[[float], None] | None,
+    ) -> list[_Pending]:
+        """Each group's gist, with the summary it replaces, where it differs from the
+        stored summary (a group whose summary is unchanged is counted, not kept)."""
+        pending: list[_Pending] = []
+        groups = found.groups
         for n, group in enumerate(groups):
-            gist = await self._gist(group, vectors, constraints, result)
-            old = existing.get(group.key)
+            gist = await self._gist(group, found.vectors, found.constraints, result)
+            old = found.existing.get(group.key)
             if old is not None and _same(old, gist):
                 result.unchanged += 1
             else:
                 pending.append((group, gist, old))
             if progress is not None:
                 progress(0.9 * (n + 1) / max(len(groups), 1))
-        if not dry_run:
-            stated = {i for _, g, _ in pending for c in g.claims for i in c.item_ids}
-            vectors.update(
-                await self._vectors(await store.get_items(tenant, sorted(stated - set(vectors))))
-            )
-        keys = {g.key for g in groups}
-        for group, gist, old in pending:
-            item = _summary_item(scope, group, gist, now, parts.embedder.model_id)
-            claimed = [i for c in gist.claims for i in c.item_ids]
-            vector = None if dry_run else rules.stated_vector(claimed, vectors)
-            write.summaries.append(PendingItem(item, vector, gist.text(), gist.text()))
-            result.summary_ids.append(item.id)
-            result.profiles += group.kind is rules.GroupKind.PROFILE
-            if old is None:
-                result.written += 1
-            else:
-                result.replaced += 1
-                write.replaced[old.id] = item.id
-            write.history += _history(tenant, item, old, now)
-            # new episodes that bridge two earlier windows merge them: the other one
-            # is replaced by this summary too; a theme whose runs shifted (a turn of
-            # it forgotten) replaces the earlier runs it now covers
-            for other in _merged(group, existing, old, keys):
-                if other.id not in write.replaced:
-                    write.replaced[other.id] = item.id
-                    write.history += _history(tenant, item, other, now)[1:]
-        if llm is not None:
+        return pending
+
+    async def _stage_knowledge(
+        self,
+        write: ConsolidationWrite,
+        result: ConsolidationResult,
+        scope: Scope,
+        found: _Gathered,
+        pending: Sequence[_Pending],
+        now: datetime,
+    ) -> None:
+        """The facts the groups state, re-read (from the LLM's gists, else from the
+        windows' questions and answers) and reconciled into ``write``."""
+        if self._parts.llm is not None:
             said = await self._said_by_llm(
-                scope, [sf for _, g, _ in pending for sf in g.facts], pool_by_id
+                scope, [sf for _, g, _ in pending for sf in g.facts], found.pool_by_id
             )
         else:
-            said = await self._answered(scope, windows, new_set)
+            said = await self._answered(scope, found.windows, {m.id for m in found.new})
         if said:
             built = await self._knowledge(scope, said, now)
             write.knowledge = built.knowledge
             result.facts_created = len(built.report.facts_created)
             result.facts_reinforced = len(built.report.facts_reinforced)
-        write.consolidated = [m.id for m in new]
-        result.consolidated = len(write.consolidated)
-        learned = write.knowledge is not None and not write.knowledge.is_empty()
-        if not dry_run and (write.summaries or write.consolidated or learned):
-            await store.apply_consolidation(write)
-        if progress is not None:
-            progress(1.0)
-        return result
 
     async def _themes(
         self, scope: Scope, new: Sequence[MemoryItem], vectors: dict[str, np.ndarray]
@@ -409,6 +460,41 @@ def _merged(
         and s.metadata[META].get("group") == group.kind.value
         and members & set(s.metadata[META].get("covers", []))
     ]
+
+
+def _stage_summaries(
+    write: ConsolidationWrite,
+    result: ConsolidationResult,
+    scope: Scope,
+    found: _Gathered,
+    pending: Sequence[_Pending],
+    now: datetime,
+    model: str,
+) -> None:
+    """Each changed group's summary item into ``write``, with what it replaces and its
+    history."""
+    tenant = scope.tenant_id
+    keys = {g.key for g in found.groups}
+    for group, gist, old in pending:
+        item = _summary_item(scope, group, gist, now, model)
+        claimed = [i for c in gist.claims for i in c.item_ids]
+        vector = None if result.dry_run else rules.stated_vector(claimed, found.vectors)
+        write.summaries.append(PendingItem(item, vector, gist.text(), gist.text()))
+        result.summary_ids.append(item.id)
+        result.profiles += group.kind is rules.GroupKind.PROFILE
+        if old is None:
+            result.written += 1
+        else:
+            result.replaced += 1
+            write.replaced[old.id] = item.id
+        write.history += _history(tenant, item, old, now)
+        # new episodes that bridge two earlier windows merge them: the other one
+        # is replaced by this summary too; a theme whose runs shifted (a turn of
+        # it forgotten) replaces the earlier runs it now covers
+        for other in _merged(group, found.existing, old, keys):
+            if other.id not in write.replaced:
+                write.replaced[other.id] = item.id
+                write.history += _history(tenant, item, other, now)[1:]
 
 
 def _same(old: MemoryItem, gist: Gist) -> bool:
