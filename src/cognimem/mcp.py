@@ -133,10 +133,20 @@ def build_http_server(memory: Memory) -> FastMCP[Any]:
     return server
 
 
-def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scope]]) -> None:
+# gives a tool call its Memory and the server's scope (which the call's user_id narrows)
+Resolve = Callable[[Ctx], tuple[Memory, Scope]]
+
+
+def _add_tools(server: FastMCP[Any], resolve: Resolve) -> None:
     """Register the four tools; ``resolve`` gives each call its Memory and the server's
     scope, which the call's ``user_id`` narrows to one user."""
+    _add_remember(server, resolve)
+    _add_recall(server, resolve)
+    _add_forget(server, resolve)
+    _add_get_context(server, resolve)
 
+
+def _add_remember(server: FastMCP[Any], resolve: Resolve) -> None:
     @server.tool()
     async def remember(
         content: Annotated[str, Field(description="The message to remember, verbatim.")],
@@ -162,6 +172,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
             result = await memory.write(message, scope=scope)
             return await _describe(memory, scope, result)
 
+
+def _add_recall(server: FastMCP[Any], resolve: Resolve) -> None:
     @server.tool()
     async def recall(
         query: Annotated[str, Field(description="What to look for, in plain words.")],
@@ -196,6 +208,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
             )
         return packet.to_markdown()
 
+
+def _add_forget(server: FastMCP[Any], resolve: Resolve) -> None:
     @server.tool()
     async def forget(
         item_ids: Annotated[list[str], Field(description="Ids of the memories to delete.")],
@@ -218,6 +232,8 @@ def _add_tools(server: FastMCP[Any], resolve: Callable[[Ctx], tuple[Memory, Scop
             text += f" and {result.facts} {'fact' if result.facts == 1 else 'facts'} from them"
         return f"{text}; not found: {', '.join(missing)}" if missing else text
 
+
+def _add_get_context(server: FastMCP[Any], resolve: Resolve) -> None:
     @server.tool()
     async def get_context(
         user_message: Annotated[str, Field(description="The user's message of this turn.")],
