@@ -12,7 +12,7 @@ import numpy as np
 from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.extract.schema import ExtractedFact, Extraction
-from cognimem.ingest.reconcile import NewFact, reconcile
+from cognimem.ingest.reconcile import NewFact, Outcome, reconcile
 from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
@@ -104,16 +104,7 @@ class KnowledgeBuilder:
         proposals = [
             self._proposal(s, f, resolved, speakers, now) for s in said for f in s.extraction.facts
         ]
-        keys = sorted({p.fact.key for p in proposals})
-        current: dict[str, list[Fact]] = {}
-        if keys:
-            stored = await self._store.find_facts(
-                FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=tuple(keys),
-                          statuses=None, limit=10_000)
-            )  # fmt: skip
-            for f in stored:
-                if f.key in keys and (f.status in LIVE or f.valid_to is None):
-                    current.setdefault(f.key, []).append(f)
+        current = await self._current(scope, sorted({p.fact.key for p in proposals}))
         if self._restatements is not None:
             proposals = await self._restatements.renew(scope, proposals, current, vectors)
         outcome = reconcile(proposals, current, now)
@@ -128,38 +119,12 @@ class KnowledgeBuilder:
             outcome.conflicts += review.conflicts
             outcome.history += review.history
             degraded += review.degraded
-        existing = await self._store.find_relations(
-            scope.tenant_id,
-            scope.namespace,
-            scope.user_id,
-            sorted({r.source_entity_id for r in relations}),
-        )
-        seen = {(r.source_entity_id, r.relation, r.target_entity_id) for r in existing}
-        fresh: list[Relation] = []
-        for r in relations:
-            edge = (r.source_entity_id, r.relation, r.target_entity_id)
-            if r.fact_id is not None or edge not in seen:
-                seen.add(edge)
-                fresh.append(r)
+        fresh = await self._fresh(scope, relations)
         silenced = list(dict.fromkeys(outcome.silence_items))
         history = (
             outcome.history
             + _alias_history(resolved, learned, said, now)
-            + [
-                HistoryEntry.new(
-                    tenant_id=scope.tenant_id,
-                    target_type="item",
-                    target_id=item_id,
-                    action="silenced",
-                    at=now,
-                    before={"status": ItemStatus.ACTIVE.value},
-                    after={
-                        "status": ItemStatus.SILENT.value,
-                        "reason": "its constraint was superseded",
-                    },
-                )
-                for item_id in silenced
-            ]
+            + _silenced_history(scope, silenced, now)
         )
         knowledge = Knowledge(
             entities=resolved.new_entities,
@@ -176,22 +141,39 @@ class KnowledgeBuilder:
             stale_items=outcome.stale_items,
             read_set=outcome.read_set,
         )
-        report = KnowledgeReport(
-            facts_created=[f.id for f in outcome.created],
-            facts_reinforced=list(dict.fromkeys(outcome.reinforced)),
-            facts_superseded=list(dict.fromkeys(outcome.superseded)),
-            conflicts_opened=[c.id for c in outcome.conflicts],
-            entities_created=[e.id for e in resolved.new_entities],
-            entities_resolved=sorted(
-                {r.entity_id for r in resolved.by_name.values()
-                 if r.entity_id and r.method in ("alias", "fuzzy")}
-            ),
-            entities_ambiguous=sorted(
-                r.mention for r in resolved.by_name.values() if r.method == "ambiguous"
-            ),
-            items_silenced=knowledge.silence_items,
-        )  # fmt: skip
-        return Built(knowledge, report, degraded)
+        return Built(knowledge, _report(outcome, resolved, knowledge), degraded)
+
+    async def _current(self, scope: Scope, keys: Sequence[str]) -> dict[str, list[Fact]]:
+        """The stored facts under ``keys`` that reconciliation weighs, by key: the live
+        ones and those still valid (no end of validity)."""
+        current: dict[str, list[Fact]] = {}
+        if keys:
+            stored = await self._store.find_facts(
+                FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=tuple(keys),
+                          statuses=None, limit=10_000)
+            )  # fmt: skip
+            for f in stored:
+                if f.key in keys and (f.status in LIVE or f.valid_to is None):
+                    current.setdefault(f.key, []).append(f)
+        return current
+
+    async def _fresh(self, scope: Scope, relations: Sequence[Relation]) -> list[Relation]:
+        """``relations`` without the edges the graph (or an earlier one of them) already
+        draws; an edge a fact draws is always kept."""
+        existing = await self._store.find_relations(
+            scope.tenant_id,
+            scope.namespace,
+            scope.user_id,
+            sorted({r.source_entity_id for r in relations}),
+        )
+        seen = {(r.source_entity_id, r.relation, r.target_entity_id) for r in existing}
+        fresh: list[Relation] = []
+        for r in relations:
+            edge = (r.source_entity_id, r.relation, r.target_entity_id)
+            if r.fact_id is not None or edge not in seen:
+                seen.add(edge)
+                fresh.append(r)
+        return fresh
 
     def _proposal(
         self, s: Said, f: ExtractedFact, resolved: Resolved, speakers: Speakers, now: datetime
@@ -281,6 +263,44 @@ class KnowledgeBuilder:
                         )
                     )
         return out
+
+
+def _silenced_history(scope: Scope, silenced: Sequence[str], now: datetime) -> list[HistoryEntry]:
+    """An entry for each item silenced because its constraint was superseded."""
+    return [
+        HistoryEntry.new(
+            tenant_id=scope.tenant_id,
+            target_type="item",
+            target_id=item_id,
+            action="silenced",
+            at=now,
+            before={"status": ItemStatus.ACTIVE.value},
+            after={
+                "status": ItemStatus.SILENT.value,
+                "reason": "its constraint was superseded",
+            },
+        )
+        for item_id in silenced
+    ]
+
+
+def _report(outcome: Outcome, resolved: Resolved, knowledge: Knowledge) -> KnowledgeReport:
+    """What the write tells its caller it changed."""
+    return KnowledgeReport(
+        facts_created=[f.id for f in outcome.created],
+        facts_reinforced=list(dict.fromkeys(outcome.reinforced)),
+        facts_superseded=list(dict.fromkeys(outcome.superseded)),
+        conflicts_opened=[c.id for c in outcome.conflicts],
+        entities_created=[e.id for e in resolved.new_entities],
+        entities_resolved=sorted(
+            {r.entity_id for r in resolved.by_name.values()
+             if r.entity_id and r.method in ("alias", "fuzzy")}
+        ),
+        entities_ambiguous=sorted(
+            r.mention for r in resolved.by_name.values() if r.method == "ambiguous"
+        ),
+        items_silenced=knowledge.silence_items,
+    )  # fmt: skip
 
 
 def _mentions(said: Sequence[Said]) -> list[Mention]:
