@@ -178,46 +178,65 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
     """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``).
 
     Items to silence are the caller's business (they belong to the items table)."""
-    if knowledge.entities:
-        await conn.execute(
-            f"INSERT INTO entities ({ENTITY_COLUMNS})"
-            f" SELECT * FROM unnest({unnest_args(_ENTITY_TYPES)})",
-            *by_column(
-                [
-                    (
-                        e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value,
-                        e.external_ref, json.dumps(e.properties), to_utc(e.created_at),
-                    )
-                    for e in knowledge.entities
-                ],
-                len(_ENTITY_TYPES),
-            ),
-        )  # fmt: skip
+    await _insert_entities(conn, knowledge)
     await _upsert_aliases(conn, knowledge)
-    if knowledge.facts:
-        rows = []
-        for p in knowledge.facts:
-            f = p.fact
-            embedding = None if p.embedding is None else vector_bytes(p.embedding)
-            rows.append(
+    await _insert_facts(conn, knowledge)
+    await _update_facts(conn, knowledge)
+    await _insert_relations(conn, knowledge)
+    await _insert_conflicts(conn, knowledge)
+    await insert_history(conn, knowledge.history)
+
+
+async def _insert_entities(conn: Connection, knowledge: Knowledge) -> None:
+    if not knowledge.entities:
+        return
+    await conn.execute(
+        f"INSERT INTO entities ({ENTITY_COLUMNS})"
+        f" SELECT * FROM unnest({unnest_args(_ENTITY_TYPES)})",
+        *by_column(
+            [
                 (
-                    f.id, *_scope_values(f.scope), f.key, f.subject, f.subject_entity_id,
-                    f.predicate, f.category.value, f.value, f.polarity, f.object_entity_id,
-                    f.text, json.dumps(f.scope_tags), f.confidence,
-                    json.dumps(f.confidence_factors), f.reinforcement_count,
-                    to_utc(f.last_validated_at), f.status.value, f.superseded_by,
-                    decode_time(f.valid_from), decode_time(f.valid_to), to_utc(f.recorded_at),
-                    json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
-                    f.importance, f.revision, f.embedding_model, json.dumps(f.provenance),
-                    decode_time(f.recorded_to),
-                    embedding,
+                    e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value,
+                    e.external_ref, json.dumps(e.properties), to_utc(e.created_at),
                 )
-            )  # fmt: skip
-        await conn.execute(
-            f"INSERT INTO facts ({FACT_COLUMNS}, embedding)"
-            f" SELECT * FROM unnest({unnest_args(_FACT_TYPES)})",
-            *by_column(rows, len(_FACT_TYPES)),
-        )
+                for e in knowledge.entities
+            ],
+            len(_ENTITY_TYPES),
+        ),
+    )  # fmt: skip
+
+
+async def _insert_facts(conn: Connection, knowledge: Knowledge) -> None:
+    if not knowledge.facts:
+        return
+    rows = []
+    for p in knowledge.facts:
+        f = p.fact
+        embedding = None if p.embedding is None else vector_bytes(p.embedding)
+        rows.append(
+            (
+                f.id, *_scope_values(f.scope), f.key, f.subject, f.subject_entity_id,
+                f.predicate, f.category.value, f.value, f.polarity, f.object_entity_id,
+                f.text, json.dumps(f.scope_tags), f.confidence,
+                json.dumps(f.confidence_factors), f.reinforcement_count,
+                to_utc(f.last_validated_at), f.status.value, f.superseded_by,
+                decode_time(f.valid_from), decode_time(f.valid_to), to_utc(f.recorded_at),
+                json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
+                f.importance, f.revision, f.embedding_model, json.dumps(f.provenance),
+                decode_time(f.recorded_to),
+                embedding,
+            )
+        )  # fmt: skip
+    await conn.execute(
+        f"INSERT INTO facts ({FACT_COLUMNS}, embedding)"
+        f" SELECT * FROM unnest({unnest_args(_FACT_TYPES)})",
+        *by_column(rows, len(_FACT_TYPES)),
+    )
+
+
+async def _update_facts(conn: Connection, knowledge: Knowledge) -> None:
+    """Each update guarded by the revision the reconciler saw (``StaleKnowledge`` when
+    it changed meanwhile); a fact no longer live takes its graph edges with it."""
     # one by one, in order: a fact may be updated twice in one write (revision n, n + 1)
     for update in knowledge.fact_updates:
         status = await conn.fetchval(
@@ -232,39 +251,46 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
                 "UPDATE relations SET active = false WHERE fact_id = $1 AND active",
                 update.fact.id,
             )
-    if knowledge.relations:
-        await conn.execute(
-            f"INSERT INTO relations ({RELATION_COLUMNS})"
-            f" SELECT * FROM unnest({unnest_args(_RELATION_TYPES)})",
-            *by_column(
-                [
-                    (
-                        r.id, *_scope_values(r.scope), r.source_entity_id, r.relation,
-                        r.target_entity_id, r.fact_id, r.confidence, r.active,
-                        to_utc(r.created_at),
-                    )
-                    for r in knowledge.relations
-                ],
-                len(_RELATION_TYPES),
-            ),
-        )  # fmt: skip
-    if knowledge.conflicts:
-        await conn.execute(
-            f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
-            f" SELECT * FROM unnest({unnest_args(_CONFLICT_TYPES)})",
-            *by_column(
-                [
-                    (
-                        c.id, *_scope_values(c.scope), c.key, json.dumps(c.fact_ids),
-                        c.strategy.value, c.status.value, c.winner_fact_id,
-                        to_utc(c.created_at), decode_time(c.resolved_at), c.note,
-                    )
-                    for c in knowledge.conflicts
-                ],
-                len(_CONFLICT_TYPES),
-            ),
-        )  # fmt: skip
-    await insert_history(conn, knowledge.history)
+
+
+async def _insert_relations(conn: Connection, knowledge: Knowledge) -> None:
+    if not knowledge.relations:
+        return
+    await conn.execute(
+        f"INSERT INTO relations ({RELATION_COLUMNS})"
+        f" SELECT * FROM unnest({unnest_args(_RELATION_TYPES)})",
+        *by_column(
+            [
+                (
+                    r.id, *_scope_values(r.scope), r.source_entity_id, r.relation,
+                    r.target_entity_id, r.fact_id, r.confidence, r.active,
+                    to_utc(r.created_at),
+                )
+                for r in knowledge.relations
+            ],
+            len(_RELATION_TYPES),
+        ),
+    )  # fmt: skip
+
+
+async def _insert_conflicts(conn: Connection, knowledge: Knowledge) -> None:
+    if not knowledge.conflicts:
+        return
+    await conn.execute(
+        f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
+        f" SELECT * FROM unnest({unnest_args(_CONFLICT_TYPES)})",
+        *by_column(
+            [
+                (
+                    c.id, *_scope_values(c.scope), c.key, json.dumps(c.fact_ids),
+                    c.strategy.value, c.status.value, c.winner_fact_id,
+                    to_utc(c.created_at), decode_time(c.resolved_at), c.note,
+                )
+                for c in knowledge.conflicts
+            ],
+            len(_CONFLICT_TYPES),
+        ),
+    )  # fmt: skip
 
 
 async def insert_history(conn: Connection, entries: Sequence[HistoryEntry]) -> None:
