@@ -7,6 +7,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.clock import to_micros
@@ -30,20 +31,49 @@ def plan(
 ) -> tuple[list[ForgottenItem], Cascade, int]:
     """The items of ``ids`` in the tenant, what forgetting them into ``status`` changes,
     and how many graph edges go with the orphaned facts."""
-    wanted = json.dumps(list(dict.fromkeys(ids)))
-    found = conn.execute(
-        f"SELECT id, tenant_id, status, namespace, user_id FROM items"
-        f" WHERE +tenant_id = ? AND id IN {_IDS}",
-        (tenant_id, wanted),
-    ).fetchall()
-    order = {item_id: n for n, item_id in enumerate(ids)}
-    found.sort(key=lambda r: order[r[0]])
+    found = _items(conn, tenant_id, ids)
     items = [ForgottenItem(r[0], r[1], ItemStatus(r[2])) for r in found]
     if not items:
         return [], Cascade(), 0
     forgotten = json.dumps([i.id for i in items])
     owners = sorted({(r[3], r[4]) for r in found}, key=lambda o: (o[0], o[1] or ""))
-    facts = [
+    facts = _sourced_facts(conn, tenant_id, owners, forgotten)
+    live = _live_items(conn, tenant_id, facts, forgotten)
+    events, gone = _gone_events(conn, forgotten)
+    summaries, summary_events = _summaries(conn, tenant_id, events)
+    done = cascade(
+        status,
+        {i.id for i in items},
+        facts,
+        live,
+        gone,
+        summaries.values(),
+        summary_events,
+    )
+    return items, done, _orphaned_relations(conn, done, status)
+
+
+def _items(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> list[Any]:
+    """The rows (id, tenant, status, namespace, user) of the tenant's items of ``ids``,
+    in the order of ``ids``."""
+    found = conn.execute(
+        f"SELECT id, tenant_id, status, namespace, user_id FROM items"
+        f" WHERE +tenant_id = ? AND id IN {_IDS}",
+        (tenant_id, json.dumps(list(dict.fromkeys(ids)))),
+    ).fetchall()
+    order = {item_id: n for n, item_id in enumerate(ids)}
+    found.sort(key=lambda r: order[r[0]])
+    return found
+
+
+def _sourced_facts(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    owners: Sequence[tuple[str, str | None]],
+    forgotten: str,
+) -> list[SourcedFact]:
+    """The facts of each owner (namespace, user) that cite a ``forgotten`` item."""
+    return [
         SourcedFact(
             id=r[0], tenant_id=tenant_id, namespace=r[1], user_id=r[2], key=r[3],
             status=FactStatus(r[4]), revision=int(r[5]),
@@ -58,8 +88,14 @@ def plan(
             (tenant_id, namespace, user_id, forgotten),
         )
     ]  # fmt: skip
+
+
+def _live_items(
+    conn: sqlite3.Connection, tenant_id: str, facts: Sequence[SourcedFact], forgotten: str
+) -> set[str]:
+    """The facts' other evidence items that are active and not forgotten."""
     cited = json.dumps(sorted({i for f in facts for i in f.evidence_item_ids}))
-    live = {
+    return {
         r[0]
         for r in conn.execute(
             f"SELECT id FROM items WHERE +tenant_id = ? AND id IN {_IDS} AND status = ?"
@@ -67,6 +103,11 @@ def plan(
             (tenant_id, cited, ItemStatus.ACTIVE.value, forgotten),
         )
     }
+
+
+def _gone_events(conn: sqlite3.Connection, forgotten: str) -> tuple[str, set[str]]:
+    """The forgotten items' source events (as a JSON array), and those of them no live
+    item other than a summary still comes from."""
     events = json.dumps(
         sorted(
             r[0]
@@ -84,7 +125,14 @@ def plan(
             (events, forgotten, ItemStatus.ACTIVE.value, ItemKind.SUMMARY.value),
         )
     }
-    gone = set(json.loads(events)) - kept
+    return events, set(json.loads(events)) - kept
+
+
+def _summaries(
+    conn: sqlite3.Connection, tenant_id: str, events: str
+) -> tuple[dict[str, ForgottenItem], dict[str, list[str]]]:
+    """The summaries that share a source event with ``events``, and every source event
+    of each."""
     summary_events: dict[str, list[str]] = {}
     summaries: dict[str, ForgottenItem] = {}
     for item_id, item_status, event_id in conn.execute(
@@ -95,25 +143,21 @@ def plan(
     ):
         summaries[item_id] = ForgottenItem(item_id, tenant_id, ItemStatus(item_status))
         summary_events.setdefault(item_id, []).append(event_id)
-    done = cascade(
-        status,
-        {i.id for i in items},
-        facts,
-        live,
-        gone,
-        summaries.values(),
-        summary_events,
+    return summaries, summary_events
+
+
+def _orphaned_relations(conn: sqlite3.Connection, done: Cascade, status: ItemStatus) -> int:
+    """How many graph edges go with the orphaned facts (a delete counts the inactive
+    ones too)."""
+    if not done.orphaned:
+        return 0
+    condition = "" if status is ItemStatus.DELETED else " AND active = 1"
+    return int(
+        conn.execute(
+            f"SELECT count(*) FROM relations WHERE fact_id IN {_IDS}{condition}",
+            (json.dumps([f.id for f in done.orphaned]),),
+        ).fetchone()[0]
     )
-    relations = 0
-    if done.orphaned:
-        condition = "" if status is ItemStatus.DELETED else " AND active = 1"
-        relations = int(
-            conn.execute(
-                f"SELECT count(*) FROM relations WHERE fact_id IN {_IDS}{condition}",
-                (json.dumps([f.id for f in done.orphaned]),),
-            ).fetchone()[0]
-        )
-    return items, done, relations
 
 
 def apply(conn: sqlite3.Connection, done: Cascade, status: ItemStatus, now: datetime) -> None:
