@@ -133,24 +133,49 @@ def history(
     before and after (a deleted item's text is not kept), an orphaned fact's status
     before and what became of it, a trimmed fact's evidence before and after."""
     out = [
-        _entry(i.tenant_id, "item", i.id, _ITEM_ACTION[status], now,
-               {"status": i.status.value}, {"status": status.value}, actor)
+        HistoryEntry.new(
+            tenant_id=i.tenant_id,
+            target_type="item",
+            target_id=i.id,
+            action=_ITEM_ACTION[status],
+            actor=actor,
+            at=now,
+            before={"status": i.status.value},
+            after={"status": status.value},
+        )
         for i in [*items, *plan.summaries]
-    ]  # fmt: skip
+    ]
     deleted = status is ItemStatus.DELETED
     for f in plan.orphaned:
         after = {"status": "deleted" if deleted else FactStatus.INVALIDATED.value}
         out.append(
-            _entry(f.tenant_id, "fact", f.id, "deleted" if deleted else "invalidated", now,
-                   {"status": f.status.value}, {**after, "reason": ORPHAN_REASON}, actor)
-        )  # fmt: skip
+            HistoryEntry.new(
+                tenant_id=f.tenant_id,
+                target_type="fact",
+                target_id=f.id,
+                action="deleted" if deleted else "invalidated",
+                actor=actor,
+                at=now,
+                before={"status": f.status.value},
+                after={**after, "reason": ORPHAN_REASON},
+            )
+        )
     for t in plan.trimmed:
         out.append(
-            _entry(t.fact.tenant_id, "fact", t.fact.id, "evidence_trimmed", now,
-                   {"evidence_item_ids": list(t.fact.evidence_item_ids),
-                    "evidence_event_ids": list(t.fact.evidence_event_ids)},
-                   {"evidence_item_ids": t.item_ids, "evidence_event_ids": t.event_ids}, actor)
-        )  # fmt: skip
+            HistoryEntry.new(
+                tenant_id=t.fact.tenant_id,
+                target_type="fact",
+                target_id=t.fact.id,
+                action="evidence_trimmed",
+                actor=actor,
+                at=now,
+                before={
+                    "evidence_item_ids": list(t.fact.evidence_item_ids),
+                    "evidence_event_ids": list(t.fact.evidence_event_ids),
+                },
+                after={"evidence_item_ids": t.item_ids, "evidence_event_ids": t.event_ids},
+            )
+        )
     return out
 
 
@@ -160,26 +185,4 @@ def outcome(items: Sequence[ForgottenItem], plan: Cascade, relations: int) -> Fo
         fact_ids=[f.id for f in plan.orphaned],
         relations=relations,
         summary_ids=[s.id for s in plan.summaries],
-    )
-
-
-def _entry(
-    tenant_id: str,
-    target_type: str,
-    target_id: str,
-    action: str,
-    at: datetime,
-    before: dict[str, object],
-    after: dict[str, object],
-    actor: str,
-) -> HistoryEntry:
-    return HistoryEntry.new(
-        tenant_id=tenant_id,
-        target_type=target_type,
-        target_id=target_id,
-        action=action,
-        actor=actor,
-        at=at,
-        before=before,
-        after=after,
     )
