@@ -30,6 +30,7 @@ from cognimem.models.knowledge import Fact
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.base import FactQuery
 from cognimem.store.roles import KnowledgeStore
+from cognimem.text.stopwords import STOP_WORDS
 from cognimem.text.tokens import tokens
 
 # Chosen on the tune half of benchmarks/data/knowledge_set.jsonl (restatement pairs,
@@ -37,8 +38,9 @@ from cognimem.text.tokens import tokens
 # family 0.204-0.526; the floor sits in the middle of that gap
 PARAPHRASE_FLOOR = 0.57
 _MULTI_VALUED_PARTS = 4  # subject:category:predicate:value
-# words that open a value without saying what it is about ("my knee", "no pork")
-_OPENERS = frozenset({"a", "an", "the", "my", "no", "not", "never", "i", "i'm", "to", "of"})
+# words that open a value without saying what it is about ("my knee", "no pork"): the
+# function words, and "never", which a query keeps as a term
+_OPENERS = STOP_WORDS | {"never"}
 
 
 def about(value: str) -> str | None:

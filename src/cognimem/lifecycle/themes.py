@@ -49,8 +49,8 @@ from cognimem.lifecycle.consolidate import (
     windows,
 )
 from cognimem.models import MemoryItem
-from cognimem.recall.analyze import STOP_WORDS
 from cognimem.text.sentences import split_sentences
+from cognimem.text.stopwords import STOP_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9']+")
 # the speaker speaking of themself: a sentence with one of these states the speaker's
