@@ -82,3 +82,37 @@ def test_no_module_builds_a_history_entry_by_hand() -> None:
                 by_hand.append(f"{relative}:{node.lineno}")
 
     assert by_hand == []
+
+
+def passes_its_arguments_to_new(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node`` only hands its own parameters to ``HistoryEntry.new``: a second
+    factory with an argument order of its own."""
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], ast.Return):
+        return False
+    call = body[0].value
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "new"
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == "HistoryEntry"
+    ):
+        return False
+    params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+    passed = [*call.args, *(k.value for k in call.keywords)]
+    return all(isinstance(v, ast.Name) and v.id in params for v in passed)
+
+
+def test_no_module_wraps_the_factory() -> None:
+    wrappers = []
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                passes_its_arguments_to_new(node) and node.name != "new"
+            ):
+                wrappers.append(f"{path.relative_to(SRC).as_posix()}:{node.name}")
+
+    assert wrappers == []
