@@ -82,3 +82,33 @@ async def test_a_superseded_fact_s_episode_ranks_below_the_new_one(memory: Memor
     assert "no longer true" not in then.to_markdown()
     [why] = [e for e in then.explain if e.id == seattle]
     assert "no_longer_true" not in why.signals
+
+
+async def test_a_conflict_s_losing_value_s_episode_is_marked_when_resolved_by_hand(
+    memory: Memory,
+) -> None:
+    written = await memory.write_batch(
+        [
+            Message(content="I live in Paris", occurred_at=T0),
+            Message(content="I live in Rome", occurred_at=T0),
+        ],
+        user_id="u",
+    )
+    paris_item, rome_item = (m.item_ids[0] for m in written.messages)
+    [conflict] = await memory.conflicts(user_id="u")
+    facts = await memory.facts(key="user:location:city", user_id="u")
+    [paris] = [f for f in facts if f.value == "Paris"]
+    assert (await memory.get(rome_item)).superseded_by is None  # open: both still hold
+
+    await memory.resolve_conflict(conflict.id, winner_fact_id=paris.id)
+    rome = await memory.get(rome_item)
+    assert rome.superseded_by == paris.id
+    assert rome.metadata["no_longer_true"]["reason"] == "superseded"
+    [entry] = [h for h in await memory.history(rome_item) if h.action == "no_longer_true"]
+    assert entry.actor == "api"
+    assert (await memory.get(paris_item)).superseded_by is None
+
+    later = await memory.read(QUESTION, user_id="u", reference_time=T0 + timedelta(days=1))
+    ids = [i.id for i in later.items]
+    assert ids.index(rome_item) > ids.index(paris_item)
+    assert f"no longer true (since {T0:%Y-%m-%d})" in _line(later, rome_item)

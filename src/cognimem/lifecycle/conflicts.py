@@ -3,7 +3,9 @@
 With a winner, the conflict's other live facts are superseded by it exactly as
 reconciliation supersedes an older value (``models/fact_changes.py``: status superseded,
 ``superseded_by``, ``valid_to``, revision + 1, a "superseded" history entry with the
-before/after snapshots; a superseded constraint's evidence items are silenced). Without
+before/after snapshots; a superseded constraint's evidence items are silenced, any
+other loser's that the winner does not share are marked no longer true, each with an
+item history entry). Without
 one ("keep both"), every fact stays live and the conflict is recorded as resolved with
 strategy ``both_valid``. Either way the conflict gets a history entry of its own.
 """
@@ -15,7 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from cognimem.errors import Conflict, InvalidInput
-from cognimem.models.fact_changes import LIVE, fact_history, superseded
+from cognimem.models.fact_changes import (
+    LIVE,
+    StaleItem,
+    fact_history,
+    stale_evidence,
+    superseded,
+)
 from cognimem.models.knowledge import (
     ConflictStatus,
     ConflictStrategy,
@@ -32,6 +40,7 @@ class Resolution:
     fact_updates: list[FactUpdate] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
     silence_items: list[str] = field(default_factory=list)
+    stale_items: list[StaleItem] = field(default_factory=list)
 
 
 def resolve(
@@ -84,7 +93,8 @@ def resolve(
             loser = by_id.get(fact_id)
             if loser is None or loser.id == winner.id or loser.status not in LIVE:
                 continue
-            ended = superseded(loser, winner.id, winner.valid_from or now, now)
+            since = winner.valid_from or now
+            ended = superseded(loser, winner.id, since, now)
             out.fact_updates.append(FactUpdate(ended, loser.revision))
             out.history.append(
                 fact_history(ended, "superseded", loser, now, None).model_copy(
@@ -93,6 +103,12 @@ def resolve(
             )
             if loser.is_constraint:
                 out.silence_items += [i for i in loser.evidence_item_ids if i not in evidence]
+            else:
+                marks, history = stale_evidence(
+                    loser, winner.id, since, "superseded", now, evidence
+                )
+                out.stale_items += marks
+                out.history += [h.model_copy(update={"actor": "api"}) for h in history]
     out.history.append(
         HistoryEntry.new(
             tenant_id=conflict.scope.tenant_id,

@@ -229,5 +229,6 @@ class EditService:
             resolution.fact_updates,
             resolution.history,
             resolution.silence_items,
+            resolution.stale_items,
         )
         return resolution.conflict

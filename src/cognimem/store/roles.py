@@ -19,6 +19,7 @@ import numpy as np
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import ApiKey, ErasureReport, ExportRecord, ScopeStats, Session
 from cognimem.models.directory import ItemText, UserScope
+from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -343,12 +344,14 @@ class EditStore(Protocol):
         fact_updates: Sequence[FactUpdate],
         history: Sequence[HistoryEntry],
         silence_items: Sequence[str] = (),
+        stale_items: Sequence[StaleItem] = (),
     ) -> None:
         """Store a conflict's resolved state and the facts it changes (the losers
         superseded; ``silence_items``: the items of superseded constraints, as
-        reconciliation silences them) in one transaction. A stale fact revision raises
-        ``StaleKnowledge``; a conflict that is no longer open ``Conflict``, a missing
-        one ``NotFound``."""
+        reconciliation silences them; ``stale_items``: the other losers' items, marked
+        no longer true as reconciliation marks them) in one transaction. A stale fact
+        revision raises ``StaleKnowledge``; a conflict that is no longer open
+        ``Conflict``, a missing one ``NotFound``."""
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         """Record changes made by other calls (forget's status changes and deletions)."""

@@ -17,6 +17,7 @@ import numpy as np
 
 from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus, MemoryItem
+from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
@@ -95,9 +96,11 @@ class PostgresEdits(PostgresDatabase):
         fact_updates: Sequence[FactUpdate],
         history: Sequence[HistoryEntry],
         silence_items: Sequence[str] = (),
+        stale_items: Sequence[StaleItem] = (),
     ) -> None:
         async def body(conn: Connection) -> None:
             await resolve_conflict(conn, conflict, fact_updates, history, silence_items)
+            await knowledge_writes.mark_stale(conn, stale_items)
 
         await self._write(body, None)
 

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,6 @@ import numpy as np
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
-from cognimem.models.fact_changes import NO_LONGER_TRUE
 from cognimem.store import lexical_index, records
 from cognimem.store.base import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
 from cognimem.store.postgres import knowledge_writes, lexical, locks, rows
@@ -135,16 +133,7 @@ class PostgresItems(PostgresDatabase):
                 list(knowledge.silence_items),
                 ItemStatus.SILENT.value,
             )
-        if knowledge.stale_items:  # an item marked once keeps its first mark
-            await conn.executemany(
-                "UPDATE items SET superseded_by = $1,"
-                " metadata = metadata || jsonb_build_object($2::text, $3::jsonb)"
-                " WHERE tenant_id = $4 AND id = $5 AND superseded_by IS NULL",
-                [
-                    (m.by, NO_LONGER_TRUE, json.dumps(m.meta()), m.tenant_id, m.item_id)
-                    for m in knowledge.stale_items
-                ],
-            )
+        await knowledge_writes.mark_stale(conn, knowledge.stale_items)
 
     # -- reads -----------------------------------------------------------------------
     async def get_items(self, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from cognimem.errors import StaleKnowledge
 from cognimem.models import Scope
 from cognimem.models.clock import to_utc
+from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import (
     Fact,
     FactStatus,
@@ -174,6 +175,18 @@ async def check_read_set(conn: Connection, knowledge: Knowledge) -> None:
 
 
 # -- writing ---------------------------------------------------------------------------
+async def mark_stale(conn: Connection, marks: Sequence[StaleItem]) -> None:
+    """Mark items as stating what no longer holds; an item marked once keeps its first
+    mark (what ended it first)."""
+    if marks:
+        await conn.executemany(
+            "UPDATE items SET superseded_by = $1,"
+            " metadata = metadata || jsonb_build_object($2::text, $3::jsonb)"
+            " WHERE tenant_id = $4 AND id = $5 AND superseded_by IS NULL",
+            [(m.by, NO_LONGER_TRUE, json.dumps(m.meta()), m.tenant_id, m.item_id) for m in marks],
+        )
+
+
 async def apply(conn: Connection, knowledge: Knowledge) -> None:
     """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``).
 

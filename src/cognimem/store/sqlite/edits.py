@@ -15,6 +15,7 @@ import numpy as np
 from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.clock import to_micros
+from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
@@ -106,10 +107,12 @@ class SQLiteEdits(SQLiteDatabase):
         fact_updates: Sequence[FactUpdate],
         history: Sequence[HistoryEntry],
         silence_items: Sequence[str] = (),
+        stale_items: Sequence[StaleItem] = (),
     ) -> None:
         def tx(conn: sqlite3.Connection) -> None:
             resolve_conflict(conn, conflict, fact_updates, history)
             rows.set_status(conn, silence_items, ItemStatus.SILENT)
+            knowledge_writes.mark_stale(conn, stale_items)
 
         await self._db.write(tx)
 

@@ -5,7 +5,6 @@ over a per-process vector matrix, both dated by ``scope_versions``."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -16,7 +15,6 @@ from cognimem.errors import Conflict, StaleKnowledge
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
-from cognimem.models.fact_changes import NO_LONGER_TRUE
 from cognimem.store import lexical_index, records
 from cognimem.store.base import (
     Candidate,
@@ -324,13 +322,7 @@ def _apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     knowledge_writes.apply(conn, knowledge)
     if knowledge.silence_items:
         rows.set_status(conn, knowledge.silence_items, ItemStatus.SILENT)
-    # an item marked once keeps its first mark (what ended it first)
-    conn.executemany(
-        "UPDATE items SET superseded_by = ?,"
-        f" metadata = json_set(metadata, '$.{NO_LONGER_TRUE}', json(?))"
-        " WHERE tenant_id = ? AND id = ? AND superseded_by IS NULL",
-        [(m.by, json.dumps(m.meta()), m.tenant_id, m.item_id) for m in knowledge.stale_items],
-    )
+    knowledge_writes.mark_stale(conn, knowledge.stale_items)
 
 
 def _events_by_id(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Event]:

@@ -17,6 +17,7 @@ import numpy as np
 
 from cognimem.errors import StaleKnowledge
 from cognimem.models.clock import to_micros
+from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 from cognimem.store.base import Knowledge
 from cognimem.store.records import (
@@ -182,6 +183,17 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
             ),
         )  # fmt: skip
     insert_history(conn, knowledge.history)
+
+
+def mark_stale(conn: sqlite3.Connection, marks: Sequence[StaleItem]) -> None:
+    """Mark items as stating what no longer holds; an item marked once keeps its first
+    mark (what ended it first)."""
+    conn.executemany(
+        "UPDATE items SET superseded_by = ?,"
+        f" metadata = json_set(metadata, '$.{NO_LONGER_TRUE}', json(?))"
+        " WHERE tenant_id = ? AND id = ? AND superseded_by IS NULL",
+        [(m.by, json.dumps(m.meta()), m.tenant_id, m.item_id) for m in marks],
+    )
 
 
 def insert_history(conn: sqlite3.Connection, entries: Sequence[HistoryEntry]) -> None:
