@@ -11,7 +11,14 @@ from typing import Any, Self, TypeVar, cast
 from cognimem.models import ContextPacket, Event, MemoryItem, Message, Turn, WriteResult
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
 from cognimem.models.directory import TenantOverview
-from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry
+from cognimem.models.knowledge import (
+    Alias,
+    AliasRemoval,
+    Entity,
+    Fact,
+    FactConflict,
+    HistoryEntry,
+)
 from cognimem.models.lifecycle import LifecycleRun
 from cognimem.queue import Job
 
@@ -85,6 +92,9 @@ class BlockingFacade:
 
     def entities(self, **kwargs: Any) -> list[tuple[Entity, list[Alias]]]:
         return cast(list[tuple[Entity, list[Alias]]], self._run(self._target.entities(**kwargs)))
+
+    def remove_alias(self, entity_id: str, alias: str, **kwargs: Any) -> AliasRemoval:
+        return cast(AliasRemoval, self._run(self._target.remove_alias(entity_id, alias, **kwargs)))
 
     def conflicts(self, **kwargs: Any) -> list[FactConflict]:
         return cast(list[FactConflict], self._run(self._target.conflicts(**kwargs)))

@@ -14,6 +14,7 @@ from cognimem.errors import NotFound, UsageError
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.knowledge import (
     Alias,
+    AliasRemoval,
     Entity,
     EntityWithAliases,
     Fact,
@@ -83,6 +84,25 @@ class KnowledgeClientCalls(ClientCalls):
         body = {"scope": scope_body(scope, all_users=all_users, user_id=user_id)}
         response = await self._call("POST", "/v1/entities/query", body)
         return [(e.entity, e.aliases) for e in parse(response, _ENTITIES.validate_python)]
+
+    async def remove_alias(
+        self,
+        entity_id: str,
+        alias: str,
+        *,
+        split: bool = False,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
+    ) -> AliasRemoval:
+        """Undo a name merge (see :meth:`Memory.remove_alias`)."""
+        body = {
+            "alias": alias,
+            "split": split,
+            "scope": scope_body(scope, all_users=all_users, user_id=user_id),
+        }
+        path = f"/v1/entities/{quote(entity_id, safe='')}/aliases/remove"
+        return await self._call_model(AliasRemoval, "POST", path, body)
 
     async def conflicts(
         self,

@@ -33,6 +33,7 @@ from cognimem.models.arguments import ScopeLike
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     Alias,
+    AliasRemoval,
     Entity,
     Fact,
     FactCategory,
@@ -412,6 +413,26 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         """The entities visible to the user (every user's with ``all_users=True``), each
         with its aliases."""
         return await self._browsing.entities(scope=scope, user_id=user_id, all_users=all_users)
+
+    async def remove_alias(
+        self,
+        entity_id: str,
+        alias: str,
+        *,
+        split: bool = False,
+        scope: ScopeLike = None,
+        user_id: str | None = None,
+        all_users: bool = False,
+    ) -> AliasRemoval:
+        """Undo a name merge: take ``alias`` off the entity ``entity_id`` (the rows the
+        user's words use; the namespace's shared ones with ``all_users=True``), with an
+        ``alias_removed`` history entry keeping what they were. With ``split`` the name
+        becomes an entity of its own, so later mentions of it resolve there instead of
+        linking back. ``NotFound`` for an entity or alias the scope does not hold;
+        ``InvalidInput`` for the entity's own name."""
+        return await self._editing.remove_alias(
+            entity_id, alias, split=split, scope=scope, user_id=user_id, all_users=all_users
+        )
 
     async def relations(
         self,

@@ -149,6 +149,32 @@ async def test_resolve_conflict_with_a_stale_fact_writes_nothing(store: Store) -
     assert await store.get_conflict("t1", cfl.id) == cfl
 
 
+async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: Store) -> None:
+    sarah = entity("Sarah Jones")
+    shared = alias(sarah, "sarah", None)
+    mine, bobs = alias(sarah, "sarah", "alice"), alias(sarah, "sarah", "bob")
+    await store.commit(
+        [], WINDOW, Knowledge(entities=[sarah], aliases=[alias(sarah, "sarah jones", "alice"),
+                                                        mine, bobs, shared])
+    )  # fmt: skip
+    note = history(sarah.id, "alias_removed")
+    removed = await store.remove_aliases(
+        sarah, "sarah", "alice", lambda rows: Knowledge(history=[note])
+    )
+    assert removed == [mine]
+    left = await store.find_aliases("t1", "default", None, None, all_users=True)
+    assert sorted((a.alias, a.user_id or "") for a in left) == [
+        ("sarah", ""), ("sarah", "bob"), ("sarah jones", "alice"),
+    ]  # fmt: skip
+    assert [h.id for h in await store.get_history("t1", sarah.id)] == [note.id]
+    # none left for alice: NotFound, and the second write is not made
+    with pytest.raises(NotFound):
+        await store.remove_aliases(
+            sarah, "sarah", "alice", lambda rows: Knowledge(history=[history(sarah.id)])
+        )
+    assert len(await store.get_history("t1", sarah.id)) == 1
+
+
 async def test_append_history(store: Store) -> None:
     entries = [history("mem_a", "archived"), history("mem_a", "deleted")]
     await store.append_history(entries)

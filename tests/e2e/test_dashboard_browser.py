@@ -425,3 +425,42 @@ def test_the_recall_playground_counts_one_memory_as_one_memory(
     page.text_of("button", "Recall").click()
     header = page.text_of("#packet p", "preset").text
     assert header.endswith(" · 1 memory"), header
+
+
+def test_undo_a_wrong_name_merge_from_the_entity_page(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    server, key = world
+    # last in this module: Cara becomes the most recently active user
+    cara = {"user_id": "cara"}
+    said = ["My sister Sarah Jones is a nurse.", "She goes by Sally.", "Sarah lives in Boston."]
+    for text in said:
+        body = {"scope": {**cara, "session_id": "c1"}, "content": text}
+        api(server.base, key, "POST", "/v1/memory/write", body)
+    page.sign_in(key)
+    page.heading("Users")
+    Select(page.css("#user-select")).select_by_visible_text("cara")
+    page.go("#/entities")
+    page.text_of("#entity-list a", "Sarah Jones").click()
+    page.heading("Sarah Jones")
+    # the nickname: removed, and gone from the table
+    page.css("button[aria-label='Remove sally']").click()
+    page.text_of("#status", "removed from Sarah Jones")
+    page.heading("Sarah Jones")
+    page.css("button[aria-label='Split off sarah']")
+    assert page.all("button[aria-label='Remove sally']") == []
+    # the first name: split off into a person of its own, whose page opens
+    page.css("button[aria-label='Split off sarah']").click()
+    page.text_of("#status", "split off Sarah Jones into Sarah")
+    page.heading("Sarah")
+    page.text_of("main table tbody tr", "split_from")
+
+    found = api(server.base, key, "POST", "/v1/entities/query", {"scope": cara})
+    names = {e["entity"]["name"]: {a["alias"] for a in e["aliases"]} for e in found}
+    assert names["Sarah Jones"] == {"sarah jones"}
+    assert names["Sarah"] == {"sarah"}
+    [jones] = [e["entity"]["id"] for e in found if e["entity"]["name"] == "Sarah Jones"]
+    history = api(server.base, key, "GET", f"/v1/memory/history/{jones}")
+    assert [h["action"] for h in history][-2:] == ["alias_removed", "alias_removed"]

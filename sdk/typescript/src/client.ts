@@ -9,6 +9,7 @@ import { ClientError, InvalidInput, NotFound, snippet, UsageError } from "./erro
 import { type ClientOptions, DEFAULT_BASE_URL, Http, NDJSON } from "./http.js";
 import type {
   ContextPacket,
+  AliasRemoval,
   EntityWithAliases,
   ErasureReport,
   Event,
@@ -47,6 +48,7 @@ import type {
   ResolveConflictOptions,
   TurnOptions,
   UpdateOptions,
+  RemoveAliasOptions,
   UserScoped,
   UsersOptions,
   WriteBatchOptions,
@@ -287,6 +289,19 @@ export class MemoryClient {
   /** The entities visible to the user, each with its aliases. */
   async entities(options: UserScoped = {}): Promise<EntityWithAliases[]> {
     return this.post("/v1/entities/query", { scope: this.userScope(options) });
+  }
+
+  /** Undo a name merge: take `alias` off the entity (`split`: into an entity of its own). */
+  async removeAlias(
+    entityId: string,
+    alias: string,
+    options: RemoveAliasOptions = {},
+  ): Promise<AliasRemoval> {
+    return this.post(route`/v1/entities/${entityId}/aliases/remove`, {
+      alias,
+      split: options.split ?? false,
+      scope: this.userScope(options),
+    });
   }
 
   /** Contradictions between the user's facts (open ones unless `open_only: false`). */

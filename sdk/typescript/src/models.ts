@@ -12,6 +12,18 @@ export interface Alias {
   use_count: number;
 }
 
+export interface AliasRemoval {
+  entity: EntityWithAliases;
+  removed: Alias[];
+  split_into: EntityWithAliases | null;
+}
+
+export interface AliasRemoveRequest {
+  alias: string;
+  split?: boolean;
+  scope: ReadScope;
+}
+
 export type AliasSource = "exact" | "fuzzy" | "coreference" | "user_stated" | "domain";
 
 export interface Claim {

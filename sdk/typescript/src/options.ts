@@ -144,6 +144,11 @@ export interface ConflictsOptions extends UserScoped {
   open_only?: boolean;
 }
 
+export interface RemoveAliasOptions extends UserScoped {
+  /** Make the name an entity of its own, so later mentions stop linking back. */
+  split?: boolean;
+}
+
 export interface ResolveConflictOptions {
   winner_fact_id?: string;
   note?: string;

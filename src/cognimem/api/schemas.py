@@ -376,6 +376,18 @@ class ConflictsQuery(BaseModel):
     open_only: StrictBool = True
 
 
+class AliasRemoveRequest(BaseModel):
+    """Take one name off an entity (undo a wrong merge): the rows the scope's user's
+    words use, or the namespace's shared ones with ``all_users``; ``split`` makes the
+    name an entity of its own so later mentions stop linking back."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
+
+    alias: str = Field(min_length=1, max_length=500)
+    split: bool = False
+    scope: ReadScope = Field(default_factory=ReadScope)
+
+
 class ResolveRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

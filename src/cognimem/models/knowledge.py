@@ -251,3 +251,12 @@ class EntityWithAliases(BaseModel):
 
     entity: Entity
     aliases: list[Alias]
+
+
+class AliasRemoval(BaseModel):
+    """What removing an alias did: the entity with the aliases it keeps, the rows that
+    were removed, and the entity the name was split into (``None`` without a split)."""
+
+    entity: EntityWithAliases
+    removed: list[Alias]
+    split_into: EntityWithAliases | None = None

@@ -1,8 +1,9 @@
 """Editing and forgetting: a memory's new text, importance or tier, feedback on it
 (retried from the state a concurrent edit left), deleting one memory, forgetting many
-(by ids, by query or by time range), and a user settling a fact conflict. The decisions
-are pure (``lifecycle.edits``, ``lifecycle.conflicts``); this service loads, checks and
-stores."""
+(by ids, by query or by time range), a user settling a fact conflict, and a user
+undoing a name merge (an alias removed, or split into an entity of its own). The
+decisions are pure (``lifecycle.edits``, ``lifecycle.conflicts``,
+``lifecycle.aliases``); this service loads, checks and stores."""
 
 from __future__ import annotations
 
@@ -15,19 +16,26 @@ from pydantic import Field, TypeAdapter
 
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
-from cognimem.lifecycle import conflicts, edits
+from cognimem.lifecycle import aliases, conflicts, edits
 from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, validated
 from cognimem.models.items import index_text
-from cognimem.models.knowledge import FactConflict
+from cognimem.models.knowledge import (
+    Alias,
+    AliasRemoval,
+    Entity,
+    EntityWithAliases,
+    FactConflict,
+)
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
-from cognimem.store.base import ItemFilter
+from cognimem.store.base import ItemFilter, Knowledge
+from cognimem.text.keys import normalize_name
 from cognimem.text.validate import check_period, check_text
 
 # an update is made again from the state a concurrent edit of the same memory left; each
@@ -44,8 +52,8 @@ _FEEDBACK: TypeAdapter[Feedback | None] = TypeAdapter(Feedback | None)
 
 
 class EditService:
-    """``Memory.update``, ``delete``, ``forget`` and ``resolve_conflict`` (documented
-    there)."""
+    """``Memory.update``, ``delete``, ``forget``, ``resolve_conflict`` and
+    ``remove_alias`` (documented there)."""
 
     def __init__(self, parts: Components, browsing: BrowseService, reading: ReadService) -> None:
         self._parts = parts
@@ -232,3 +240,53 @@ class EditService:
             resolution.stale_items,
         )
         return resolution.conflict
+
+    async def remove_alias(
+        self,
+        entity_id: str,
+        alias: str,
+        *,
+        split: bool,
+        scope: ScopeLike,
+        user_id: str | None,
+        all_users: bool,
+    ) -> AliasRemoval:
+        parts = self._parts
+        parts.require_open()
+        check_ids(entity_id=entity_id, alias=alias)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        name = normalize_name(alias)
+        if not name:
+            raise InvalidInput("alias names nothing once normalised", field="alias")
+        found = await parts.store.get_entities(target.tenant_id, [entity_id])
+        if not found or found[0].namespace != target.namespace:
+            raise NotFound("entity", entity_id)
+        entity = found[0]
+        if name == normalize_name(entity.name):
+            raise InvalidInput(
+                f"{alias!r} is the entity's own name: remove another name, or split that"
+                " one off the entity it was merged into",
+                field="alias",
+            )
+        now = parts.clock()
+        split_off: list[Entity] = []
+
+        def then(removed: list[Alias]) -> Knowledge:
+            knowledge, twin = aliases.removal(entity, removed, target.user_id, split=split, now=now)
+            split_off[:] = [] if twin is None else [twin]
+            return knowledge
+
+        removed = await parts.store.remove_aliases(entity, name, target.user_id, then)
+        known = await parts.store.find_aliases(
+            target.tenant_id, target.namespace, target.user_id, None,
+            all_users=target.user_id is None,
+        )  # fmt: skip
+
+        def with_aliases(e: Entity) -> EntityWithAliases:
+            return EntityWithAliases(entity=e, aliases=[a for a in known if a.entity_id == e.id])
+
+        return AliasRemoval(
+            entity=with_aliases(entity),
+            removed=removed,
+            split_into=with_aliases(split_off[0]) if split_off else None,
+        )

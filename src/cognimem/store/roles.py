@@ -10,7 +10,7 @@ coroutines; none block the event loop.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -352,6 +352,19 @@ class EditStore(Protocol):
         no longer true as reconciliation marks them) in one transaction. A stale fact
         revision raises ``StaleKnowledge``; a conflict that is no longer open
         ``Conflict``, a missing one ``NotFound``."""
+
+    async def remove_aliases(
+        self,
+        entity: Entity,
+        alias: str,
+        user_id: str | None,
+        then: Callable[[list[Alias]], Knowledge],
+    ) -> list[Alias]:
+        """Delete ``entity``'s alias rows of the normalised name ``alias`` that
+        ``user_id``'s words use (``None``: the namespace's shared rows) and write
+        ``then(removed)`` (the history entries, a split-off entity and its alias), in
+        one transaction; returns the rows removed. ``NotFound("alias", alias)`` when
+        there are none (nothing is written)."""
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         """Record changes made by other calls (forget's status changes and deletions)."""

@@ -7,12 +7,13 @@ from fastapi import APIRouter
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import (
+    AliasRemoveRequest,
     ConflictsQuery,
     FactsQuery,
     ReadScopeRequest,
     ResolveRequest,
 )
-from cognimem.models.knowledge import EntityWithAliases, Fact, FactConflict
+from cognimem.models.knowledge import AliasRemoval, EntityWithAliases, Fact, FactConflict
 from cognimem.queue import Job
 
 router = APIRouter(prefix="/v1", tags=["knowledge"])
@@ -36,6 +37,26 @@ async def entities(body: ReadScopeRequest, mem: Mem, caller: Caller) -> list[Ent
     """The entities the user's memories mention, each with its aliases."""
     found = await mem.entities(scope=body.scope.for_tenant(caller.tenant_id))
     return [EntityWithAliases(entity=e, aliases=a) for e, a in found]
+
+
+@router.post(
+    "/entities/{entity_id}/aliases/remove",
+    response_model=AliasRemoval,
+    responses=documented(400, 404),
+)
+async def remove_alias(
+    entity_id: str, body: AliasRemoveRequest, mem: Mem, caller: Caller
+) -> AliasRemoval:
+    """Undo a name merge: take ``alias`` off the entity, with an ``alias_removed``
+    history entry keeping what it was; with ``split`` the name becomes an entity of its
+    own. 404 for an entity or alias the scope does not hold; 400 for the entity's own
+    name."""
+    return await mem.remove_alias(
+        entity_id,
+        body.alias,
+        split=body.split,
+        scope=body.scope.for_tenant(caller.tenant_id),
+    )
 
 
 @router.post("/conflicts/query", response_model=list[FactConflict], responses=documented(400))

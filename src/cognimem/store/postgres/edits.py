@@ -9,7 +9,7 @@ index follows it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -18,7 +18,7 @@ import numpy as np
 from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.fact_changes import StaleItem
-from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
+from cognimem.models.knowledge import Alias, ConflictStatus, Entity, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
 from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
@@ -103,6 +103,20 @@ class PostgresEdits(PostgresDatabase):
             await knowledge_writes.mark_stale(conn, stale_items)
 
         await self._write(body, None)
+
+    async def remove_aliases(
+        self,
+        entity: Entity,
+        alias: str,
+        user_id: str | None,
+        then: Callable[[list[Alias]], Knowledge],
+    ) -> list[Alias]:
+        async def body(conn: Connection) -> list[Alias]:
+            removed = await knowledge_writes.delete_aliases(conn, entity, alias, user_id)
+            await knowledge_writes.apply(conn, then(removed))
+            return removed
+
+        return await self._write(body, None)
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         if entries:

@@ -15,15 +15,18 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cognimem.errors import StaleKnowledge
+from cognimem.errors import NotFound, StaleKnowledge
 from cognimem.models import Scope
 from cognimem.models.clock import to_utc
 from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import (
+    Alias,
+    Entity,
     Fact,
     FactStatus,
     HistoryEntry,
 )
+from cognimem.store import records
 from cognimem.store.base import Knowledge
 from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.rows import (
@@ -175,6 +178,22 @@ async def check_read_set(conn: Connection, knowledge: Knowledge) -> None:
 
 
 # -- writing ---------------------------------------------------------------------------
+async def delete_aliases(
+    conn: Connection, entity: Entity, alias: str, user_id: str | None
+) -> list[Alias]:
+    """Delete ``entity``'s rows of ``alias`` that ``user_id``'s words use; the rows
+    deleted (``NotFound`` when none)."""
+    found = await conn.fetch(
+        "DELETE FROM aliases WHERE tenant_id = $1 AND namespace = $2 AND user_key = $3"
+        " AND alias = $4 AND entity_id = $5"
+        " RETURNING entity_id, alias, user_key, source, confidence, use_count",
+        entity.tenant_id, entity.namespace, user_key(user_id), alias, entity.id,
+    )  # fmt: skip
+    if not found:
+        raise NotFound("alias", alias)
+    return [records.alias_from_row(r) for r in found]
+
+
 async def mark_stale(conn: Connection, marks: Sequence[StaleItem]) -> None:
     """Mark items as stating what no longer holds; an item marked once keeps its first
     mark (what ended it first)."""

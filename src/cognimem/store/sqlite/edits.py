@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 import numpy as np
@@ -16,7 +16,7 @@ from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.clock import to_micros
 from cognimem.models.fact_changes import StaleItem
-from cognimem.models.knowledge import ConflictStatus, FactConflict, HistoryEntry
+from cognimem.models.knowledge import Alias, ConflictStatus, Entity, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
 from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
@@ -115,6 +115,20 @@ class SQLiteEdits(SQLiteDatabase):
             knowledge_writes.mark_stale(conn, stale_items)
 
         await self._db.write(tx)
+
+    async def remove_aliases(
+        self,
+        entity: Entity,
+        alias: str,
+        user_id: str | None,
+        then: Callable[[list[Alias]], Knowledge],
+    ) -> list[Alias]:
+        def tx(conn: sqlite3.Connection) -> list[Alias]:
+            removed = knowledge_writes.delete_aliases(conn, entity, alias, user_id)
+            knowledge_writes.apply(conn, then(removed))
+            return removed
+
+        return await self._db.write(tx)
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         if entries:

@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from cognimem.errors import StaleKnowledge
+from cognimem.errors import NotFound, StaleKnowledge
 from cognimem.models.clock import to_micros
 from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
-from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
+from cognimem.models.knowledge import Alias, Entity, Fact, FactStatus, HistoryEntry
+from cognimem.store import records
 from cognimem.store.base import Knowledge
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
@@ -28,6 +29,7 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
+from cognimem.store.sqlite.rows import query
 
 LIVE = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
 
@@ -183,6 +185,30 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
             ),
         )  # fmt: skip
     insert_history(conn, knowledge.history)
+
+
+def delete_aliases(
+    conn: sqlite3.Connection, entity: Entity, alias: str, user_id: str | None
+) -> list[Alias]:
+    """Delete ``entity``'s rows of ``alias`` that ``user_id``'s words use; the rows
+    deleted (``NotFound`` when none). Reads that cache the user's graph reload."""
+    where = (entity.tenant_id, entity.namespace, user_key(user_id), alias, entity.id)
+    found = query(
+        conn,
+        "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
+        " WHERE tenant_id = ? AND namespace = ? AND user_key = ? AND alias = ?"
+        " AND entity_id = ?",
+        where,
+    )
+    if not found:
+        raise NotFound("alias", alias)
+    conn.execute(
+        "DELETE FROM aliases WHERE tenant_id = ? AND namespace = ? AND user_key = ?"
+        " AND alias = ? AND entity_id = ?",
+        where,
+    )
+    bump_fact_version(conn, entity.tenant_id, entity.namespace, user_key(user_id))
+    return [records.alias_from_row(r) for r in found]
 
 
 def mark_stale(conn: sqlite3.Connection, marks: Sequence[StaleItem]) -> None:

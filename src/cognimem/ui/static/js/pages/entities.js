@@ -1,5 +1,6 @@
 // Entities: pick one, see the graph of entities and relations around it (two hops),
-// its aliases with their sources, and the edges as a table.
+// its aliases with their sources (each the chosen user's own can be removed, or split
+// off into an entity of its own: undoing a wrong merge), and the edges as a table.
 
 import { post } from "../api.js";
 import { h, num, svg, table } from "../dom.js";
@@ -100,6 +101,39 @@ function graph(center, edges, names) {
   svg("text", { x, y: y + (id === center.id ? 32 : 26), "text-anchor": "middle" }, names.get(id) || id))));
 }
 
+function undoButtons(ctx, entity, alias) {
+  // only the rows the chosen scope's words use can be taken off (the API's rule); never
+  // the entity's own name
+  const s = scope();
+  const own = (alias.user_id ?? null) === (s.user_id ?? null);
+  if (!own || alias.alias === entity.name.toLowerCase()) return "–";
+  const undo = async (split, button) => {
+    button.disabled = true;
+    try {
+      const done = await post(`/v1/entities/${encodeURIComponent(entity.id)}/aliases/remove`,
+        { alias: alias.alias, split, scope: s });
+      if (done.split_into) {
+        ctx.go(`#/entities/${encodeURIComponent(done.split_into.entity.id)}`,
+          `“${alias.alias}” split off ${entity.name} into ${done.split_into.entity.name}.`);
+      } else {
+        ctx.say(`“${alias.alias}” removed from ${entity.name}.`);
+        await ctx.rerender();
+      }
+    } catch (exc) {
+      button.replaceWith(ctx.failed(exc));
+    }
+  };
+  const button = (label, split, title) => {
+    const b = h("button", { type: "button", title, "aria-label": `${label} ${alias.alias}`,
+      onclick: () => undo(split, b) }, label);
+    return b;
+  };
+  return h("span", { class: "actions" },
+    button("Remove", false, "Take this name off the entity"),
+    " ",
+    button("Split off", true, "Make this name an entity of its own"));
+}
+
 export async function render(ctx) {
   const found = await post("/v1/entities/query", { scope: scope() });
   const names = new Map(found.map(({ entity }) => [entity.id, entity.name]));
@@ -138,6 +172,7 @@ export async function render(ctx) {
           { title: "Confidence", num: true, cell: (a) => num(a.confidence) },
           { title: "Uses", num: true, cell: (a) => a.use_count },
           { title: "Whose", cell: (a) => a.user_id || "shared" },
+          { title: "Undo merge", cell: (a) => undoButtons(ctx, entity, a) },
         ], aliases)),
         h("div", {}, h("h2", {}, "About"), table([
           { title: "Field", cell: ([k]) => k }, { title: "Value", cell: ([, v]) => v },

@@ -1,0 +1,113 @@
+"""Undoing a wrong name merge (issue 32): an alias taken off an entity, or the name
+split back into an entity of its own, with the history that says what was undone.
+Through ``Memory`` and through the SDK over the real app, on SQLite and PostgreSQL (the
+dashboard's control: ``test_dashboard_browser.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from cognimem import AsyncMemoryClient, InvalidInput, Memory, NotFound
+from cognimem.api import create_app
+from cognimem.models.knowledge import AliasSource, Entity, EntityType
+from tests.doubles import new_api_key
+
+U = "u1"
+
+
+async def say(memory: Memory, *lines: str) -> None:
+    for line in lines:
+        await memory.write(line, user_id=U, session_id="s1")
+
+
+async def known(memory: Memory) -> dict[str, tuple[Entity, set[str]]]:
+    return {
+        e.name: (e, {a.alias for a in aliases}) for e, aliases in await memory.entities(user_id=U)
+    }
+
+
+async def test_a_first_name_merged_by_mistake_splits_into_its_own_person(
+    memory: Memory,
+) -> None:
+    await say(memory, "My sister Sarah Jones is a nurse.", "Sarah lives in Boston.")
+    sarah, names = (await known(memory))["Sarah Jones"]
+    assert "sarah" in names  # the first name was linked to the full name
+
+    undone = await memory.remove_alias(sarah.id, "Sarah", split=True, user_id=U)
+    assert [(a.alias, a.source) for a in undone.removed] == [("sarah", AliasSource.COREFERENCE)]
+    assert {a.alias for a in undone.entity.aliases} == {"sarah jones"}
+    assert undone.split_into is not None
+    twin = undone.split_into.entity
+    assert (twin.name, twin.type, twin.properties) == (
+        "Sarah", EntityType.PERSON, {"split_from": sarah.id},
+    )  # fmt: skip
+    assert [a.alias for a in undone.split_into.aliases] == ["sarah"]
+
+    # provenance: the merge and its undoing are both in the entity's history
+    history = await memory.history(sarah.id)
+    assert [h.action for h in history][-2:] == ["alias_added", "alias_removed"]
+    removal = history[-1]
+    assert removal.actor == "api"
+    assert removal.before is not None
+    assert removal.before["alias"] == "sarah"
+    assert removal.after == {"alias": None, "split_into": twin.id}
+    [split] = await memory.history(twin.id)
+    assert (split.action, split.after) == ("split", {"alias": "sarah", "split_from": sarah.id})
+
+    # the undo sticks: a later "Sarah" is the split-off person, not Sarah Jones
+    await say(memory, "Sarah works at Acme Corp.")
+    now = await known(memory)
+    assert "sarah" not in now["Sarah Jones"][1]
+    assert now["Sarah"][0].id == twin.id
+    [works] = [f for f in await memory.facts(user_id=U) if f.predicate == "employer"]
+    assert (works.subject, works.subject_entity_id) == ("sarah", twin.id)
+
+
+async def test_a_nickname_removed_without_a_split_is_gone(memory: Memory) -> None:
+    await say(memory, "My sister Sarah Jones is a nurse.", "She goes by Sally.")
+    sarah, names = (await known(memory))["Sarah Jones"]
+    assert "sally" in names
+    undone = await memory.remove_alias(sarah.id, "  SALLY ", user_id=U)
+    assert undone.split_into is None
+    assert [a.source for a in undone.removed] == [AliasSource.USER_STATED]
+    assert "sally" not in (await known(memory))["Sarah Jones"][1]
+    assert [h.action for h in await memory.history(sarah.id)][-1] == "alias_removed"
+    # nothing left to remove; another user's scope does not hold it; the own name stays
+    with pytest.raises(NotFound):
+        await memory.remove_alias(sarah.id, "Sally", user_id=U)
+    with pytest.raises(NotFound):
+        await memory.remove_alias("ent_missing", "Sally", user_id=U)
+    with pytest.raises(InvalidInput) as err:
+        await memory.remove_alias(sarah.id, "Sarah Jones", user_id=U)
+    assert err.value.field == "alias"
+    assert {"sarah jones"} <= (await known(memory))["Sarah Jones"][1]
+
+
+@pytest.fixture
+async def client(memory: Memory) -> AsyncIterator[AsyncMemoryClient]:
+    key = await new_api_key(memory.store)
+    transport = httpx.ASGITransport(app=create_app(memory))
+    async with AsyncMemoryClient("http://cognimem.test", transport=transport, api_key=key) as sdk:
+        yield sdk
+
+
+async def test_the_sdk_undoes_a_merge_over_http(memory: Memory, client: AsyncMemoryClient) -> None:
+    await say(memory, "My sister Sarah Jones is a nurse.", "Sarah lives in Boston.")
+    sarah, _ = (await known(memory))["Sarah Jones"]
+    undone = await client.remove_alias(sarah.id, "sarah", split=True, user_id=U)
+    assert [a.alias for a in undone.removed] == ["sarah"]
+    assert undone.split_into is not None
+    assert undone.split_into.entity.name == "Sarah"
+    names = {e.name: {a.alias for a in aliases} for e, aliases in await client.entities(user_id=U)}
+    assert names["Sarah Jones"] == {"sarah jones"}
+    assert names["Sarah"] == {"sarah"}
+    assert [h.action for h in await client.history(sarah.id)][-1] == "alias_removed"
+    with pytest.raises(NotFound):
+        await client.remove_alias(sarah.id, "sarah", user_id=U)
+    with pytest.raises(InvalidInput):
+        await client.remove_alias(sarah.id, "Sarah Jones", user_id=U)
+    with pytest.raises(InvalidInput):  # a user's call names the user
+        await client.remove_alias(sarah.id, "sarah")
