@@ -12,7 +12,8 @@ every number is reported for each half.
 Two levels, each where the behaviour lives:
 
 - **facts** (what the rules read): ``RuleExtractor.extract_one`` per turn, turns in
-  order, one minute apart from 2024-06-15T12:00Z. A predicted fact matches a labelled
+  order, one minute apart from 2024-06-15T12:00Z, each with the passage's earlier
+  turns as its context (the conversation window the write path passes). A predicted fact matches a labelled
   one when subject (the user, or the same name or one of its aliases), category,
   predicate, polarity and holds are equal and the values match as in
   ``extraction_quality.py``. Reported: micro precision / recall / F1, per relation
@@ -170,8 +171,11 @@ def score_facts(passages: Sequence[Passage], extractor: RuleExtractor | None = N
     out = FactScore()
     for p in passages:
         for turn, text in enumerate(p.turns):
+            # the passage's earlier turns are the conversation window the write path
+            # gives the rules (``ingest/understand.py``): who "she" may point back to
+            window = tuple(p.turns[:turn])
             predicted = extractor.extract_one(
-                ExtractionInput(text=text, occurred_at=said_at(turn))
+                ExtractionInput(text=text, occurred_at=said_at(turn), context=window)
             ).facts
             golds = [g for g in p.facts if g["turn"] == turn]
             out.gold += len(golds)
