@@ -61,3 +61,44 @@ def test_types_need_evidence_not_position() -> None:
     assert kind_of("Sarah", "work") is EntityType.PERSON
     assert kind_of("Charlotte", "place") is EntityType.PLACE  # a city after "in"
     assert kind_of("Kindle", "product") is EntityType.THING
+
+
+def test_she_s_is_spelled_out_so_it_reads_as_the_person_and_a_verb() -> None:
+    d = Discourse()
+    d.note("Priya", role="cousin")
+    d.note("Priya", role="sister")
+    d.next_sentence()
+    assert d.resolve("She's a dentist.")[0] == "Priya is a dentist."
+    assert d.resolve("She's been unwell.")[0] == "Priya has been unwell."
+
+
+def _facts(*turns: str) -> list[tuple[str, str, str, str]]:
+    from datetime import UTC, datetime
+
+    from cognimem.ingest.extract.rules import RuleExtractor
+    from cognimem.ingest.extract.schema import ExtractionInput
+
+    at = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+    said = ExtractionInput(text=turns[-1], occurred_at=at, context=turns[:-1])
+    facts = RuleExtractor().extract_one(said).facts
+    return [(f.subject, f.category.value, f.predicate, f.value) for f in facts]
+
+
+def test_a_named_person_s_statement_is_read_as_theirs() -> None:
+    # what the detectors read in the speaker's words, they read about a named person
+    assert ("Priya", "policy", "allergy", "peanuts") in _facts(
+        "My sister Priya moved back home.", "She is allergic to peanuts."
+    )
+    assert ("Priya", "identity", "age", "41") in _facts(
+        "My sister Priya moved back home.", "She's 41 now."
+    )
+    assert ("Omar", "value", "diet", "vegan") in _facts("My neighbour Omar is vegan.")
+
+
+def test_what_a_person_says_or_wants_is_not_a_fact_about_them() -> None:
+    context = ("My sister Priya moved back home.",)
+    for said in ("She said she is allergic to peanuts.", "She wants to be vegan.",
+                 "She thinks I'm allergic to peanuts."):  # fmt: skip
+        assert not [f for f in _facts(*context, said) if f[0] == "Priya"], said
+    # a stranger's name alone is no evidence of a person
+    assert _facts("Vega is vegan.") == []

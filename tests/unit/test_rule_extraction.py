@@ -432,8 +432,10 @@ def test_pets_named_and_unnamed() -> None:
     assert "pets" in max_.scope_tags
     dog = only("I have a dog.")
     assert (dog.predicate, dog.value, dog.object_entity) == ("pet", "a dog", None)
-    husband = only("My husband, Mark, loves to cook.")
+    husband, hobby = facts("My husband, Mark, loves to cook.")
     assert (husband.predicate, husband.value, husband.multi_valued) == ("husband", "Mark", False)
+    # what he loves is read as his (``third_person.py``)
+    assert (hobby.subject, hobby.predicate, hobby.value) == ("Mark", "hobby", "cooking")
 
 
 def test_a_third_party_employer_is_one_fact_and_no_second_relation() -> None:
@@ -628,3 +630,11 @@ def test_precision_and_recall_on_the_labelled_set(split: str) -> None:
     assert score.empty_with_facts == 0
     if score.constraint_found:
         assert score.constraint_right_type / score.constraint_found >= 0.95
+
+
+def test_a_job_about_to_start_names_the_employer() -> None:
+    joining = only("I'm joining Fabrikam in March.")
+    assert (joining.predicate, joining.value, joining.holds) == ("employer", "Fabrikam", True)
+    assert only("I'm starting at Contoso next week.").value == "Contoso"
+    # joining a person is company, not a job
+    assert not [f for f in facts("I'm joining Priya for dinner.") if f.predicate == "employer"]

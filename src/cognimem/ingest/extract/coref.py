@@ -33,11 +33,13 @@ from cognimem.text.keys import normalize_name
 __all__ = ["Discourse", "Link", "may_refer"]
 
 _FEMALE_ROLES = frozenset(
-    ["sister", "mother", "wife", "daughter", "aunt", "niece", "girlfriend", "grandmother"]
-)
+    ["sister", "mother", "wife", "daughter", "aunt", "niece", "girlfriend", "grandmother",
+     "sister-in-law", "mother-in-law", "daughter-in-law"]
+)  # fmt: skip
 _MALE_ROLES = frozenset(
-    ["brother", "father", "husband", "son", "uncle", "nephew", "boyfriend", "grandfather"]
-)
+    ["brother", "father", "husband", "son", "uncle", "nephew", "boyfriend", "grandfather",
+     "brother-in-law", "father-in-law", "son-in-law"]
+)  # fmt: skip
 _TITLE_GENDER: dict[str, Gender] = {"mrs": "f", "ms": "f", "miss": "f", "mr": "m"}
 _PRONOUN_GENDER: dict[str, Gender] = {
     "she": "f", "her": "f", "hers": "f", "he": "m", "him": "m", "his": "m",
@@ -50,6 +52,10 @@ _POSSESSIVE = icase(r"\b(?P<p>his|her)\s+(?=[a-z])(?!(?:to|with|for|at|in|on|abo
                     r"a|an|the|that|this|some|up|out|off|back|again|too|so)\b)")  # fmt: skip
 _OBJECT = icase(r"(?<=\s)(?P<p>him|her)\b(?=\s*(?:[,.!?;]|$|\b(?:to|with|for|about|at|"
                 r"and|yesterday|today|tonight|again|too|back|up)\b))")  # fmt: skip
+# "she's" spelled out, so that it reads as the person's name and a verb ("Nia is a
+# cellist", "Linda has been sick"), not as a possessive ("Nia's")
+_HAS = icase(r"\b(?P<p>she|he)'s(?=\s+(?:been|got|gotten)\b)")
+_IS = icase(r"\b(?P<p>she|he)'s\b")
 _ROLE = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!\s*,?\s*{NAME1})(?!\s+(?:and|or)\s+I\b)")
 
 
@@ -99,6 +105,10 @@ class Discourse:
     def known(self) -> bool:
         return bool(self._people)
 
+    def is_person(self, name: str) -> bool:
+        """Whether the conversation named ``name`` as a person."""
+        return normalize_name(name) in self._people
+
     def note(self, name: str, *, position: int = 0, role: str | None = None) -> None:
         """``name`` was said in the current sentence (as ``role``: "sister", "boss")."""
         key = normalize_name(name)
@@ -139,7 +149,8 @@ class Discourse:
 
             return sub
 
-        text = _ROLE.sub(by_role, sentence)
+        text = _IS.sub(r"\g<p> is", _HAS.sub(r"\g<p> has", sentence))
+        text = _ROLE.sub(by_role, text)
         text = _SUBJECT.sub(by_pronoun(False), text)
         text = _POSSESSIVE.sub(by_pronoun(True), text)
         text = _OBJECT.sub(by_pronoun(False), text)

@@ -95,7 +95,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
         words(
             """work, works, worked, working, job, retired, student, study, studying, studies,
             majoring, teach, taught, quit, left, laid, fired, attend, phd, degree, masters,
-            master's, doctorate, bachelor's"""
+            master's, doctorate, bachelor's, joining, starting"""
         )
     ),
     "relationship": frozenset(

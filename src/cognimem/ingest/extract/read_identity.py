@@ -117,6 +117,11 @@ _JOB_START = icase(
     rf"job|quit|got laid off from|was laid off from|got fired from|was fired from)\s+"
     rf"(?:(?:my\s+job\s+)?(?:at|with)\s+)?(?P<v>{ORG})"
 )
+# a job about to start: "I'm joining Acme in May", "I'm starting at Acme"
+_JOINING = icase(
+    rf"\b(?:I'm|I am|we're|I'll be|I will be)\s+(?P<verb>joining|starting(?=\s+at\b))\s+"
+    rf"(?:at\s+)?(?P<v>{ORG})"
+)
 _STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
 _STUDIES = icase(
     rf"\bI(?:'m| am)?\s+(?:studying|majoring in|study|doing (?:a|my) (?:degree|masters|"
@@ -269,11 +274,14 @@ class IdentityReader(Collector):
             self.add(c, Cat.OCCUPATION, "job", "teacher", confidence=0.7)
         if _RETIRED.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
-        m = _WORK_AT.search(c.text) or _JOB_START.search(c.text)
+        m = _WORK_AT.search(c.text) or _JOB_START.search(c.text) or _JOINING.search(c.text)
         org = phrases.name(m.group("v")) if m else None
         person = org is not None and is_person_name(org)  # "Dr. Lee", "Sarah"
+        joining = m is not None and m.group("verb").lower() in {"joining", "starting"}
         if m and org and person and (m.groupdict().get("prep") or "").lower() == "with":
             self.entity(org, ET.PERSON)  # "I work with Sarah": a colleague, no employer
+        elif m and org and person and joining:
+            self.entity(org, ET.PERSON)  # "I'm joining Sarah for lunch": no employer
         elif m and org:
             verb = m.group("verb").lower()
             ended = verb in {"worked", "quit my job", "left my job", "quit"} or (

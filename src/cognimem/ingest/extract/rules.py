@@ -18,7 +18,9 @@ condition states no constraint of its own and ends the value of the stance it fr
 A detector runs only when the clause holds one of its trigger words
 (``lexicon.TRIGGERS``), which keeps a typical chat sentence near 100 µs. Names after a
 greeting, in object position or after a preposition of place become entities even when
-no fact is read.
+no fact is read. A plain statement about a person the conversation named that the
+detectors read nothing about them in ("Linda has pneumonia") is read again as that
+person's own words ("I have pneumonia", :mod:`.third_person`), its facts theirs.
 
 Conventions the fact keys rely on (keys are subject + category + predicate, + value
 when multi-valued; see ``text.keys``):
@@ -89,6 +91,7 @@ from cognimem.ingest.extract.read_identity import IdentityReader
 from cognimem.ingest.extract.read_preferences import PreferenceReader
 from cognimem.ingest.extract.read_stances import StanceReader
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput
+from cognimem.ingest.extract.third_person import as_first_person
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import EntityType as ET
@@ -97,6 +100,10 @@ from cognimem.text.sentences import split_sentences
 
 __all__ = ["RuleExtractor"]
 
+# what a person's statement read as the speaker's own may not say about them: whose
+# relative or name it is belongs to the speaker's words, not theirs
+_NOT_THIRD_PERSON = frozenset({Cat.RELATIONSHIP, "identity/name", "identity/nickname"})
+_SPEAKER_WORD = icase(r"\b(?:i|i'm|i've|me|my)\b")
 _IMPORTANCE = {
     Cat.POLICY: 0.95,
     Cat.VALUE: 0.9,
@@ -148,10 +155,32 @@ class _Reader(
             if links:
                 self._keep_links(sentence, links, facts)
             self._note_people(discourse, said, facts, mentions)
+            self._about_person(said, discourse, facts)
             discourse.next_sentence()
         self._close_old_values()
         for name, kind in self.mentioned:  # a fact's typing of a name wins
             self.entity(name, kind)
+
+    def _about_person(self, said: str, discourse: Discourse, since: int) -> None:
+        """A plain statement about a person the conversation named, that the detectors
+        found nothing in about them ("Linda has pneumonia"), read as that person's own
+        ("I have pneumonia"): what it states is about them (``third_person.py``)."""
+        about = as_first_person(said)
+        if about is None or not discourse.is_person(about.name):
+            return
+        if any(f.subject == about.name for f in self.facts[since:]):
+            return
+        before = len(self.facts)
+        self._sentence(about.text, evidence=said.strip())
+        read = [
+            f.model_copy(update={"subject": about.name})
+            for f in self.facts[before:]
+            if f.subject == "user"
+            and not _SPEAKER_WORD.search(f.value)  # a value quoting the rewrite's "I"
+            and f.category not in _NOT_THIRD_PERSON
+            and f"{f.category.value}/{f.predicate}" not in _NOT_THIRD_PERSON
+        ]
+        self.facts[before:] = read
 
     def _keep_links(self, sentence: str, links: list[Link], since: int) -> None:
         """The facts read from a rewritten sentence keep the links that name their
@@ -194,11 +223,11 @@ class _Reader(
             if product and product.lower() not in vocab.NATIONALITIES:
                 self.mentioned.append((product, kind_of(product, "product")))
 
-    def _sentence(self, sentence: str) -> None:
-        evidence = sentence.strip()
+    def _sentence(self, sentence: str, evidence: str | None = None) -> None:
+        evidence = evidence or sentence.strip()
         if evidence.endswith("?"):
             return
-        text = shield_stops(tidy(evidence))
+        text = shield_stops(tidy(sentence.strip()))
         if not text or not is_statement(text):
             return
         before = len(self.facts)

@@ -1,0 +1,80 @@
+"""A named person's statement read as the speaker's own: "Linda has pneumonia" is read
+as "I have pneumonia", and what that states is about Linda.
+
+Most detectors know the speaker's wording ("I'm allergic to sesame", "I don't eat
+beef"); a sentence about a third person says the same thing with the person's name
+and the verb in the third person. :func:`as_first_person` rewrites such a sentence, so
+the reader can read it with the same detectors and give the facts to the person.
+
+Only a plain statement is rewritten: the sentence opens with the person's name
+(after "my sister", "my boss" and the like) and a verb that is not one of reporting,
+thinking or wishing ("Sarah said ...", "Sarah thinks ...": what someone says is not a
+fact about them), and it says nothing of the speaker ("I", "my", "we" ...). Whether the
+name is a person is the caller's evidence (the conversation named them as one).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract.patterns import MODS, NAME, REL, icase
+
+__all__ = ["FirstPerson", "as_first_person"]
+
+_LEAD = icase(
+    rf"^(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<name>{NAME})\s*,?\s+"
+    r"(?:(?P<adv>just|also|still|really|now|always|usually|finally|recently|already)\s+)?"
+    r"(?P<verb>[a-z]+n't|[a-z]+|'s)(?![\w'])(?P<rest>.*)$"
+)
+# verbs after which the rest is what the person says, thinks or wants, not a fact
+_NOT_STATING = frozenset(
+    [
+        "said", "says", "told", "tells", "thinks", "thought", "claims", "claimed", "believes",
+        "believed", "reckons", "reckoned", "heard", "hears", "mentioned", "mentions", "asked",
+        "asks", "wonders", "wondered", "wants", "wanted", "wishes", "wished", "hopes", "hoped",
+        "swears", "swore", "insists", "insisted", "joked", "jokes", "might", "may", "could",
+        "would", "should", "will", "can",
+    ]
+)  # fmt: skip
+_SPEAKER = icase(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|us|our|ours)\b")
+_IRREGULAR = {
+    "is": "am", "isn't": "am not", "'s": "am", "has": "have", "hasn't": "haven't",
+    "does": "do", "doesn't": "don't", "was": "was", "wasn't": "wasn't", "goes": "go",
+}  # fmt: skip
+
+
+class FirstPerson:
+    """A sentence about ``name`` said as the speaker's own (``text``)."""
+
+    __slots__ = ("name", "text")
+
+    def __init__(self, name: str, text: str) -> None:
+        self.name = name
+        self.text = text
+
+
+def as_first_person(sentence: str) -> FirstPerson | None:
+    """``sentence`` about the person it opens with, said by them; ``None`` when it is
+    not a plain statement about a named person (see the module docstring)."""
+    m = _LEAD.match(sentence.strip())
+    if m is None:
+        return None
+    verb, rest = m.group("verb").lower(), m.group("rest")
+    if m.group("name").endswith("'s"):
+        return None  # "Ines's dog ...": about the dog
+    if verb in _NOT_STATING or _SPEAKER.search(rest):
+        return None
+    if verb == "'s" and re.match(r"\s+(?:been|got|gotten)\b", rest):
+        first = "have"
+    elif verb in _IRREGULAR:
+        first = _IRREGULAR[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        first = verb[:-3] + "y"
+    elif re.search(r"(?:ch|sh|ss|x|z|o)es$", verb):
+        first = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        first = verb[:-1]
+    else:
+        first = verb  # a past form is the same for "I"
+    adverb = f"{m.group('adv')} " if m.group("adv") else ""
+    return FirstPerson(m.group("name"), f"I {adverb}{first}{rest}")
