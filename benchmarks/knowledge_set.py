@@ -13,9 +13,9 @@ Two levels, each where the behaviour lives:
 
 - **facts** (what the rules read): ``RuleExtractor.extract_one`` per turn, turns in
   order, one minute apart from 2024-06-15T12:00Z, each with the passage's earlier
-  turns as its context (the conversation window the write path passes). A predicted fact matches a labelled
-  one when subject (the user, or the same name or one of its aliases), category,
-  predicate, polarity and holds are equal and the values match as in
+  turns as its context (the conversation window the write path passes). A predicted
+  fact matches a labelled one when subject (the user, or the same name or one of its
+  aliases), category, predicate, polarity and holds are equal and the values match as in
   ``extraction_quality.py``. Reported: micro precision / recall / F1, per relation
   type (``category/predicate``), and false facts per 100 turns that must produce
   nothing (by reason for the single-sentence "nothing" passages).
