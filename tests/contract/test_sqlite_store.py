@@ -66,6 +66,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (15, "procedures"),
         (18, "fact_provenance"),
         (19, "fact_times"),
+        (20, "items_kind"),
     ]
 
 
