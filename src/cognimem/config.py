@@ -331,6 +331,10 @@ class RecallSettings(BaseModel):
     # the standing constraint profile's own token cap in a decision-like read's packet
     # (recall/profile.py, docs/constraints.md); 0: no profile
     profile_tokens: int = Field(default=120, ge=0, le=10_000)
+    # a read's access counts are kept in memory and written this long after the first
+    # uncounted read, all in one transaction, and at close: a crash loses at most this
+    # window's counts (services/access.py)
+    access_flush_s: float = Field(default=1.0, gt=0, le=3_600)
     # merged over every read's preset, under the read's own `ranking` (fusion, rerank
     # weights, half-lives, MMR, floors; recall/overrides.py says why only these)
     ranking: RankingOverrides = Field(default_factory=RankingOverrides)

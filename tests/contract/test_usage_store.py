@@ -12,6 +12,7 @@ from cognimem.models import Tier
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store import Store
+from cognimem.store.base import Access
 from tests.contract.builders import ALICE, BOB, WINDOW
 from tests.contract.conftest import T0, message
 
@@ -24,6 +25,25 @@ async def test_record_access_counts(store: Store) -> None:
     assert item.access_count == 2
     assert item.loaded_count == 0  # a turn's answer counts loads (record_usage)
     assert item.last_accessed_at == T0 + timedelta(hours=2)  # never moves back
+
+
+async def test_record_accesses_adds_counted_reads_in_one_call(store: Store) -> None:
+    results = await store.commit([message(t, ALICE) for t in ("a", "b")], WINDOW)
+    a, b = (r.item_ids[0] for r in results)
+    await store.record_access("t1", [a], T0 + timedelta(hours=5))
+    await store.record_accesses(
+        [
+            Access("t1", a, 3, T0 + timedelta(hours=1)),  # older than the read before
+            Access("t1", b, 2, T0 + timedelta(hours=2)),
+            Access("t2", b, 7, T0),  # another tenant's: no such item there
+            Access("t1", "mem_missing", 1, T0),
+        ]
+    )
+    got = {i.id: i for i in await store.get_items("t1", [a, b])}
+    assert (got[a].access_count, got[a].last_accessed_at) == (4, T0 + timedelta(hours=5))
+    assert (got[b].access_count, got[b].last_accessed_at) == (2, T0 + timedelta(hours=2))
+    with pytest.raises(ValueError, match="one access entry per item"):
+        await store.record_accesses([Access("t1", a, 1, T0), Access("t1", a, 1, T0)])
 
 
 async def test_unused_items_read_as_zero(store: Store) -> None:

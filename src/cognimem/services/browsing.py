@@ -43,6 +43,7 @@ class BrowseService:
         self._parts.require_open()
         check_ids(item_id=item_id)
         within = None if scope is None else make_scope(scope, tenant_id=tenant_id)
+        await self._parts.access.flush()  # its counters include the reads so far
         found = await self._parts.store.get_items(tenant_id, [item_id])
         if not found or (within is not None and not in_scope(found[0], within)):
             raise NotFound("memory", item_id)

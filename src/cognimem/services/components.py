@@ -4,7 +4,7 @@ opened and closed."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cognimem.config import EmbeddingSettings, Settings
 from cognimem.domain.layer import Domains
@@ -20,6 +20,7 @@ from cognimem.providers.factory import build_embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.providers.llm.factory import build_llm
 from cognimem.queue import JobQueue, SqliteJobQueue, open_queue
+from cognimem.services.access import AccessCounts
 from cognimem.services.embedding_check import check_embedding_model
 from cognimem.store import Store, open_store
 from cognimem.store.sqlite import SQLiteStore
@@ -41,8 +42,12 @@ class Components:
     llm: ChatLLM | None
     domains: Domains | None = None  # each tenant's domain database and ontology, if mapped
     opened: bool = False
+    # reads' access counts, written off the read path; a service that shows or weighs
+    # the counters (get, list_items, export, forgetting, promotion) flushes them first
+    access: AccessCounts = field(init=False)
 
     def __post_init__(self) -> None:
+        self.access = AccessCounts(self.store, self.settings.recall.access_flush_s)
         if self.settings.ingest.mode == "async" and self.queue is None:
             raise UsageError("async ingestion needs a job queue: pass queue= or use Memory.open")
         if (
@@ -87,7 +92,9 @@ class Components:
         self.opened = True
 
     async def close(self) -> None:
-        """Close everything, a shared embedding cache tier (Redis) included."""
+        """Write the pending access counts, then close everything, a shared embedding
+        cache tier (Redis) included."""
+        await self.access.close()
         await self.embedder.aclose()
         if self.llm is not None:
             await self.llm.aclose()

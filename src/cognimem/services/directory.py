@@ -98,4 +98,5 @@ class DirectoryService:
         text = ItemText(
             tiers=_parse(tiers, Tier, "tiers"), contains=contains, external_id=external_id
         )
+        await self._parts.access.flush()  # the counters include the reads so far
         return await self._parts.store.list_items(flt, text, limit)

@@ -65,6 +65,7 @@ class ForgettingPolicyService:
             )
         policy = parts.settings.lifecycle.forgetting
         now = parts.clock()
+        await parts.access.flush()  # the reads counted so far weigh in
         rows = await parts.store.retention_rows(scope.tenant_id, scope.namespace, scope.user_id)
         decisions = retention.plan(rows, policy, now)
         result = ForgettingResult(

@@ -34,6 +34,7 @@ class PromotionService:
     async def _used(self, scope: Scope, op: str) -> list[MemoryItem]:
         self._parts.require_open()
         user_id = require_user(scope, op)
+        await self._parts.access.flush()
         return await self._parts.store.usage_candidates(
             scope.tenant_id, scope.namespace, user_id, MAX_ITEMS
         )

@@ -185,7 +185,7 @@ class ReadService:
             as_of=as_of,
             as_of_recorded=as_of_recorded,
         )
-        await parts.store.record_access(target.tenant_id, loaded_ids(packet), now)
+        parts.access.add(target.tenant_id, loaded_ids(packet), now)
         return packet
 
     async def turn(

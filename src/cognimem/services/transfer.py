@@ -48,6 +48,7 @@ class TransferService:
 
     async def _export(self, target: Scope, all_namespaces: bool) -> AsyncIterator[ExportRecord]:
         parts = self._parts
+        await parts.access.flush()  # the export carries the reads counted so far
         yield transfer.header(
             target,
             all_namespaces=all_namespaces,

@@ -46,6 +46,16 @@ class ItemFilter:
 
 
 @dataclass(frozen=True)
+class Access:
+    """Reads of one item counted together: ``count`` reads, the latest at ``at``."""
+
+    tenant_id: str
+    item_id: str
+    count: int
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Candidate:
     """An item id with the raw score one retrieval method gave it (higher is better)."""
 

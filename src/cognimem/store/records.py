@@ -33,7 +33,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import FactRows, PendingJob, PendingMessage, job_id_for
+from cognimem.store.base import Access, FactRows, PendingJob, PendingMessage, job_id_for
 
 
 class Row(Protocol):
@@ -64,6 +64,15 @@ def check_counters(counts: Mapping[str, int]) -> None:
     for name in counts:
         if name not in USAGE_COUNTERS:
             raise ValueError(f"not a usage counter: {name}")
+
+
+def check_accesses(accesses: Sequence[Access]) -> None:
+    """A ``ValueError`` when two entries count the same item (one statement adds each
+    entry: PostgreSQL's upsert cannot touch a row twice) or one counts no read."""
+    if len({(a.tenant_id, a.item_id) for a in accesses}) != len(accesses):
+        raise ValueError("one access entry per item")
+    if any(a.count < 1 for a in accesses):
+        raise ValueError("an access entry counts at least one read")
 
 
 def _item_column(column: str) -> str:

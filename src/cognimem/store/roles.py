@@ -30,6 +30,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.models.procedures import Procedure
 from cognimem.store.base import (
+    Access,
     Candidate,
     ConsolidationWrite,
     DueScope,
@@ -182,6 +183,11 @@ class UsageStore(Protocol):
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
         """A read returned these items: access_count + 1, last_accessed_at = ``at``
         (unless later already)."""
+
+    async def record_accesses(self, accesses: Sequence[Access]) -> None:
+        """Reads counted together (one entry per item, of any tenants), in one
+        transaction: each item's access_count + its ``count``, last_accessed_at = its
+        ``at`` (unless later already); two entries for one item are a ``ValueError``."""
 
     async def record_usage(
         self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]

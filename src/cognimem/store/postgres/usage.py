@@ -11,45 +11,60 @@ from typing import TYPE_CHECKING
 
 from cognimem.models import ItemStatus, MemoryItem, Tier
 from cognimem.models.clock import to_utc
+from cognimem.store.base import Access
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase
-from cognimem.store.records import ITEM_SELECT, ITEMS_WITH_USAGE, check_counters
+from cognimem.store.records import (
+    ITEM_SELECT,
+    ITEMS_WITH_USAGE,
+    check_accesses,
+    check_counters,
+)
 
 if TYPE_CHECKING:
     from asyncpg import Connection
 
 
 async def add_usage(
-    conn: Connection,
-    tenant_id: str,
-    ids: Sequence[str],
-    counts: Mapping[str, int],
-    at: datetime | None = None,
+    conn: Connection, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
 ) -> None:
     """Add ``counts`` (counter name → increment) to each of the tenant's items ``ids``
-    (ids of other tenants, or of no item, are left out); ``at`` sets
-    ``last_accessed_at`` (never back in time)."""
-    if not ids or not (counts or at is not None):
+    (ids of other tenants, or of no item, are left out)."""
+    if not ids or not counts:
         return
     check_counters(counts)
     names = list(counts)
-    columns = ", ".join(["item_id", "tenant_id", *names, "last_accessed_at"])
+    columns = ", ".join(["item_id", "tenant_id", *names])
     values = ", ".join(f"${n}::int4" for n in range(3, 3 + len(names)))
-    stamp = f"${3 + len(names)}::timestamptz"
     sets = [f"{n} = item_usage.{n} + excluded.{n}" for n in names]
-    if at is not None:
-        sets.append(
-            "last_accessed_at = greatest(item_usage.last_accessed_at, excluded.last_accessed_at)"
-        )
     await conn.execute(
         f"INSERT INTO item_usage ({columns})"
-        f" SELECT id, tenant_id, {values + ', ' if values else ''}{stamp}"
+        f" SELECT id, tenant_id, {values}"
         " FROM items WHERE tenant_id = $1 AND id = ANY($2::text[]) ORDER BY id"
         f" ON CONFLICT (item_id) DO UPDATE SET {', '.join(sets)}",
         tenant_id,
         sorted(set(ids)),
         *counts.values(),
-        None if at is None else to_utc(at),
+    )
+
+
+async def add_accesses(conn: Connection, accesses: Sequence[Access]) -> None:
+    """Each entry's reads added to its item's ``access_count``, ``last_accessed_at``
+    moved to its ``at`` (never back), in one statement; entries of no item (or of
+    another tenant's) are left out; ``check_accesses`` first."""
+    await conn.execute(
+        "INSERT INTO item_usage (item_id, tenant_id, access_count, last_accessed_at)"
+        " SELECT i.id, i.tenant_id, a.n, a.at"
+        " FROM unnest($1::text[], $2::text[], $3::int4[], $4::timestamptz[])"
+        " AS a (tenant_id, item_id, n, at)"
+        " JOIN items i ON i.id = a.item_id AND i.tenant_id = a.tenant_id ORDER BY i.id"
+        " ON CONFLICT (item_id) DO UPDATE SET"
+        " access_count = item_usage.access_count + excluded.access_count,"
+        " last_accessed_at = greatest(item_usage.last_accessed_at, excluded.last_accessed_at)",
+        [a.tenant_id for a in accesses],
+        [a.item_id for a in accesses],
+        [a.count for a in accesses],
+        [to_utc(a.at) for a in accesses],
     )
 
 
@@ -57,9 +72,13 @@ class PostgresUsage(PostgresDatabase):
     """``UsageStore`` on PostgreSQL."""
 
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        if ids:
+        await self.record_accesses([Access(tenant_id, i, 1, at) for i in dict.fromkeys(ids)])
+
+    async def record_accesses(self, accesses: Sequence[Access]) -> None:
+        check_accesses(accesses)
+        if accesses:
             async with self._connection() as conn:
-                await add_usage(conn, tenant_id, ids, {"access_count": 1}, at)
+                await add_accesses(conn, accesses)
 
     async def record_usage(
         self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]

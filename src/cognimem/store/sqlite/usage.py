@@ -10,40 +10,50 @@ from datetime import datetime
 
 from cognimem.models import ItemStatus, MemoryItem, Tier
 from cognimem.models.clock import to_micros
-from cognimem.store.records import ITEM_SELECT, ITEMS_WITH_USAGE, check_counters
+from cognimem.store.base import Access
+from cognimem.store.records import (
+    ITEM_SELECT,
+    ITEMS_WITH_USAGE,
+    check_accesses,
+    check_counters,
+)
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 
 
 def add_usage(
-    conn: sqlite3.Connection,
-    tenant_id: str,
-    ids: Sequence[str],
-    counts: Mapping[str, int],
-    at: datetime | None = None,
+    conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
 ) -> None:
     """Add ``counts`` (counter name → increment) to each of the tenant's items ``ids``
-    (ids of other tenants, or of no item, are left out); ``at`` sets
-    ``last_accessed_at``."""
-    if not ids or not (counts or at is not None):
+    (ids of other tenants, or of no item, are left out)."""
+    if not ids or not counts:
         return
     check_counters(counts)
     names = list(counts)
-    columns = ", ".join(["item_id", "tenant_id", *names, "last_accessed_at"])
+    columns = ", ".join(["item_id", "tenant_id", *names])
     sets = [f"{n} = item_usage.{n} + excluded.{n}" for n in names]
-    if at is not None:
-        sets.append(
-            "last_accessed_at = max(coalesce(item_usage.last_accessed_at, 0),"
-            " excluded.last_accessed_at)"
-        )
-    stamp = None if at is None else to_micros(at)
     marks = ", ".join("?" * len(ids))
     conn.execute(
         f"INSERT INTO item_usage ({columns})"
-        f" SELECT id, tenant_id, {', '.join(['?'] * len(names) + ['?'])}"
+        f" SELECT id, tenant_id, {', '.join(['?'] * len(names))}"
         f" FROM items WHERE +tenant_id = ? AND id IN ({marks})"
         f" ON CONFLICT (item_id) DO UPDATE SET {', '.join(sets)}",
-        (*counts.values(), stamp, tenant_id, *ids),
+        (*counts.values(), tenant_id, *ids),
+    )
+
+
+def add_accesses(conn: sqlite3.Connection, accesses: Sequence[Access]) -> None:
+    """Each entry's reads added to its item's ``access_count``, ``last_accessed_at``
+    moved to its ``at`` (never back); entries of no item (or of another tenant's) are
+    left out; ``check_accesses`` first."""
+    conn.executemany(
+        "INSERT INTO item_usage (item_id, tenant_id, access_count, last_accessed_at)"
+        " SELECT id, tenant_id, ?, ? FROM items WHERE id = ? AND +tenant_id = ?"
+        " ON CONFLICT (item_id) DO UPDATE SET"
+        " access_count = item_usage.access_count + excluded.access_count,"
+        " last_accessed_at = max(coalesce(item_usage.last_accessed_at, 0),"
+        " excluded.last_accessed_at)",
+        [(a.count, to_micros(a.at), a.item_id, a.tenant_id) for a in accesses],
     )
 
 
@@ -51,10 +61,12 @@ class SQLiteUsage(SQLiteDatabase):
     """``UsageStore`` on SQLite."""
 
     async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        if ids:
-            await self._db.write(
-                lambda conn: add_usage(conn, tenant_id, ids, {"access_count": 1}, at)
-            )
+        await self.record_accesses([Access(tenant_id, i, 1, at) for i in dict.fromkeys(ids)])
+
+    async def record_accesses(self, accesses: Sequence[Access]) -> None:
+        check_accesses(accesses)
+        if accesses:
+            await self._db.write(lambda conn: add_accesses(conn, accesses))
 
     async def record_usage(
         self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
