@@ -5,13 +5,30 @@ from __future__ import annotations
 
 import sqlite3
 
-from cognimem.models import MemoryItem
+from cognimem.models import ItemKind, MemoryItem
 from cognimem.models.directory import ItemText, UserScope, ascii_lower
 from cognimem.store.base import ItemFilter
 from cognimem.store.records import ITEM_SELECT
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.items import item_clause
+
+# a listing of the rules' kinds reads few rows (a namespace holds few mandates and
+# guardrails, and ``items_kind`` seeks them): every read lists them first, on the calling
+# thread, where the hop to a reader thread and back costs more than the query
+# (benchmarks/results/read_profile.md)
+INLINE_LIST_KINDS = frozenset({ItemKind.MANDATE, ItemKind.GUARDRAIL})
+INLINE_LIST_ROWS = 50
+
+
+def _seeks_few(flt: ItemFilter, text: ItemText, limit: int) -> bool:
+    return (
+        flt.kinds is not None
+        and INLINE_LIST_KINDS.issuperset(flt.kinds)
+        and limit <= INLINE_LIST_ROWS
+        and not text.contains
+        and text.external_id is None
+    )
 
 
 class SQLiteListing(SQLiteDatabase):
@@ -59,4 +76,4 @@ class SQLiteListing(SQLiteDatabase):
             )
             return [rows.item_from_row(r) for r in found]
 
-        return await self._db.read(q)
+        return await self._db.read(q, here=_seeks_few(flt, text, limit))

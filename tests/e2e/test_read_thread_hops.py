@@ -1,0 +1,42 @@
+"""A read of a warm SQLite scope of ordinary size spends no hop to the store's threads:
+its mandates listing (few rows, sought by ``items_kind``), searches and fetches run on
+the calling thread, and its access counts are written later by a background flush.
+Checked with every reader thread and the writer thread held, so a read that needed one
+could not finish (or would time its step out)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+from cognimem import Memory
+from cognimem.providers.fakes import HashingEmbedder
+
+USER = "ann"
+RULE = "Never share the door code with visitors."
+# generous: a read that waits for a held thread never finishes, one that does not
+# finishes in milliseconds
+NEVER = 60
+
+
+async def test_a_warm_read_runs_without_the_stores_threads(tmp_path: Path) -> None:
+    async with Memory.open(f"sqlite:///{tmp_path / 'm.db'}", embedder=HashingEmbedder()) as mem:
+        await mem.write(RULE, user_id=USER, profile="mandate")
+        await mem.write("I keep bees on the roof.", user_id=USER)
+        await mem.read("what do I keep on the roof?", user_id=USER)  # loads the caches
+        threads = mem.store._db  # type: ignore[attr-defined]
+        release = threading.Event()
+        held = [threads._reader_pool.submit(release.wait) for _ in range(2)]
+        held.append(threads._writer_pool.submit(release.wait))
+        try:
+            packet = await asyncio.wait_for(
+                mem.read("what do I keep on the roof?", user_id=USER), NEVER
+            )
+        finally:
+            release.set()
+        assert packet.degraded == []
+        assert [m.text for m in packet.sections.mandates] == [RULE]
+        assert "bees" in packet.items[0].text
+        for h in held:
+            h.result()
