@@ -1,0 +1,161 @@
+"""CPU per read minus the query embedding's CPU, for one or more source trees, interleaved.
+
+What it measures: ``Memory.read`` (onnx:minilm, the default preset, limit 10) on the
+scope ``read_latency.py`` grows, with every question a text never embedded before, and
+beside each read the same onnx session embedding another fresh question alone. Both are
+timed as process CPU (``time.process_time``: every thread of the process, so the ONNX
+worker, the SQLite reader threads and any background task count), which moves far less
+than wall time when other work shares the machine. Per read it reports the CPU of the
+whole block (reads, their background work and the bare embeddings) minus the bare
+embeddings' CPU, divided by the reads: what a read costs beyond its query's embedding.
+
+Each ``--tree`` (a checkout's root: its ``src`` goes first on the path) runs in a child
+process of its own on its own copy of ``--db``, and the children take turns, a block of
+``--block`` reads each, so a change of load on the machine falls on every tree alike.
+Usage (from the repository root; the database is built by ``read_latency.py --db`` or
+``read_profile.py --db``):
+
+    python benchmarks/read_cpu.py --db PATH [--tree . [--tree ../other]]
+        [--blocks 8] [--block 25] [--warmup 20] [--out FILE.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REFERENCE = datetime(2100, 1, 1, tzinfo=UTC)
+
+
+async def child(db: Path, warmup: int) -> None:
+    """Read blocks on request (a line with the block's size on stdin), and answer each
+    with one JSON line: the block's CPU, the bare embeddings' CPU, the reads' own."""
+    from read_latency import SEED, USER, FreshQueries
+
+    from cognimem import Memory
+    from cognimem.providers.embeddings import CachedEmbedder
+
+    async with Memory.open(f"sqlite:///{db}") as mem:
+        cached = mem.embedder
+        assert isinstance(cached, CachedEmbedder)
+        fresh = FreshQueries(mem, cached, SEED + 11)
+        for _ in range(warmup):
+            await mem.read(await fresh.next(), user_id=USER, limit=10, reference_time=REFERENCE)
+            await cached.inner.embed([await fresh.next()], "query")
+        print("ready", flush=True)
+        for line in sys.stdin:
+            n = int(line)
+            questions = [(await fresh.next(), await fresh.next()) for _ in range(n)]
+            reads: list[float] = []
+            embeds: list[float] = []
+            block = time.process_time()
+            for i, (read_q, embed_q) in enumerate(questions):
+                for task in ("read", "embed") if i % 2 else ("embed", "read"):
+                    cpu = time.process_time()
+                    if task == "read":
+                        await mem.read(read_q, user_id=USER, limit=10, reference_time=REFERENCE)
+                        reads.append(time.process_time() - cpu)
+                    else:
+                        await cached.inner.embed([embed_q], "query")
+                        embeds.append(time.process_time() - cpu)
+            total = time.process_time() - block
+            print(json.dumps({"block": total, "reads": reads, "embeds": embeds}), flush=True)
+
+
+def start(tree: Path, db: Path, warmup: int) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}"}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            *("--child", "--db", str(db), "--warmup", str(warmup)),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    if proc.stdout.readline().strip() != "ready":
+        raise SystemExit(f"the reading child for {tree} did not start")
+    return proc
+
+
+def summary(blocks: list[dict[str, Any]]) -> dict[str, float]:
+    reads = [r * 1000 for b in blocks for r in b["reads"]]
+    embeds = [e * 1000 for b in blocks for e in b["embeds"]]
+    n = len(reads)
+    block_ms = sum(b["block"] for b in blocks) * 1000
+    beyond = (block_ms - sum(embeds)) / n
+    return {
+        "reads": n,
+        "read_cpu_p50": round(statistics.median(reads), 3),
+        "read_cpu_mean": round(sum(reads) / n, 3),
+        "embed_cpu_p50": round(statistics.median(embeds), 3),
+        "embed_cpu_mean": round(sum(embeds) / n, 3),
+        # everything the process spent over the blocks but the bare embeddings, per read,
+        # minus one embedding: background work (a flush) counts here
+        "beyond_embedding_mean": round(beyond - sum(embeds) / n, 3),
+        "beyond_embedding_p50": round(statistics.median(reads) - statistics.median(embeds), 3),
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--db", type=Path, required=True)
+    p.add_argument("--tree", type=Path, action="append")
+    p.add_argument("--blocks", type=int, default=8)
+    p.add_argument("--block", type=int, default=25)
+    p.add_argument("--warmup", type=int, default=20)
+    p.add_argument("--out", type=Path)
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child:
+        asyncio.run(child(args.db, args.warmup))
+        return
+    trees = [t.resolve() for t in (args.tree or [HERE.parent])]
+    load_start = os.getloadavg()
+    results: dict[str, list[dict[str, Any]]] = {str(t): [] for t in trees}
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = []
+        for n, tree in enumerate(trees):
+            copy = Path(tmp) / f"tree{n}.db"
+            shutil.copyfile(args.db, copy)
+            procs.append(start(tree, copy, args.warmup))
+        for _ in range(args.blocks):
+            for tree, proc in zip(trees, procs, strict=True):
+                assert proc.stdin is not None
+                assert proc.stdout is not None
+                proc.stdin.write(f"{args.block}\n")
+                proc.stdin.flush()
+                results[str(tree)].append(json.loads(proc.stdout.readline()))
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.close()
+            if proc.wait() != 0:
+                raise SystemExit("a reading child failed")
+    doc = {
+        "command": "python benchmarks/read_cpu.py " + " ".join(sys.argv[1:]),
+        "load_average_start": [round(x, 2) for x in load_start],
+        "load_average_end": [round(x, 2) for x in os.getloadavg()],
+        "trees": {t: summary(b) for t, b in results.items()},
+    }
+    print(json.dumps(doc, indent=2))
+    if args.out:
+        args.out.write_text(json.dumps(doc, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
