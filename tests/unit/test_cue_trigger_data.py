@@ -121,3 +121,24 @@ def test_the_check_catches_shared_words_and_plurals() -> None:
     assert content_words("My dogs hate fireworks.") & content_words("Walk the dog?") == {"dog"}
     assert content_words("I'm allergic to berries") & content_words("Any berry pie?") == {"berry"}
     assert content_words("What should I do about it?") == set()
+
+
+DILUTION = [
+    json.loads(line)
+    for line in (DATA_DIR / "dilution.jsonl").read_text(encoding="utf-8").splitlines()
+    if line
+]
+
+
+def test_the_dilution_set_hides_each_constraint_among_fifty_chatty_lines() -> None:
+    """benchmarks/dilution.py: 50 chatty lines, a dozen constraints on their own topics,
+    and no content word shared by a constraint and its request."""
+    chat = [r for r in DILUTION if r["kind"] == "chat"]
+    scenarios = [r for r in DILUTION if r["kind"] == "scenario"]
+    assert len(chat) == 50
+    assert len({r["text"] for r in chat}) == 50
+    assert len(scenarios) >= 12
+    assert len({s["topic"] for s in scenarios}) == len(scenarios)
+    for s in scenarios:
+        shared = content_words(s["constraint"]) & content_words(s["trigger"])
+        assert not shared, (s["id"], shared)
