@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from cognimem import Memory, Settings
 from cognimem.config import RecallSettings
 from cognimem.models import ContextPacket
@@ -129,3 +131,31 @@ async def test_a_decision_shows_at_most_four_constraints_the_step_best_first(
         "dropped: the standing profile ranks a decision's constraints",
         "dropped: the constraint sections hold 4 entries",
     }
+
+
+@pytest.mark.onnx
+async def test_a_few_unrelated_constraints_stay_out_of_an_unrelated_decision(
+    memory_url: str,
+) -> None:
+    """Seven constraints, none bearing on the request: each is within the relative floor
+    of the best (a scope this small has no far-off entries), and before the profile
+    carried some of them; now an entry must score above the user's constraints' mean."""
+    rules = [
+        "I never eat pork.",
+        "I don't drive after dark.",
+        "I go to bed before ten.",
+        "I'm allergic to cats.",
+        "I never lend money to friends.",
+        "I refuse to fly.",
+        "I volunteer at the shelter every Saturday.",
+    ]
+    settings = Settings(embedding={"model": "onnx:minilm"})
+    async with Memory.open(memory_url, settings=settings) as mem:
+        for i, text in enumerate(rules):
+            await mem.write(text, user_id="u", occurred_at=T0 + i * DAY)
+        at = T0 + 9 * DAY
+        phone = await mem.read("Which phone plan should I choose?", user_id="u", reference_time=at)
+        tablet = await mem.read("Recommend a tablet for drawing.", user_id="u", reference_time=at)
+    assert profile_step(phone) is not None  # a decision: the profile step ran
+    assert constraint_texts(phone) == []
+    assert len(constraint_texts(tablet)) <= 1  # three before

@@ -16,6 +16,8 @@ from cognimem.recall.profile import ProfileConfig, choose, consolidate
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
 CONFIG = ProfileConfig()
+# the floors but the mean of the user's constraints: what the tests of the other rules use
+RELATIVE = replace(CONFIG, stand_out=None)
 
 
 def fact(
@@ -78,9 +80,9 @@ def test_stale_states_decay_out_and_binding_ones_never() -> None:
     profile = consolidate([state, rule], [0, 1], np.vstack([unit(1, 0), unit(0, 1)]), CONFIG)
     close = np.array([0.5, 0.5])
     none = np.zeros(2, dtype=bool)
-    soon = choose(profile, close, none, none, T0 + 3 * DAY, CONFIG)
+    soon = choose(profile, close, none, none, T0 + 3 * DAY, RELATIVE)
     assert {e.standing.fact.id for e in soon} == {"f1", "f2"}
-    late = choose(profile, close, none, none, T0 + 400 * DAY, CONFIG)
+    late = choose(profile, close, none, none, T0 + 400 * DAY, RELATIVE)
     assert [e.standing.fact.id for e in late] == ["f2"]
 
 
@@ -90,7 +92,7 @@ def test_a_shared_area_or_tag_ranks_an_entry_up() -> None:
     semantic = np.array([0.2, 0.2, 0.2])
     area = np.array([False, True, False])
     tagged = np.array([False, False, True])
-    chosen = choose(profile, semantic, area, tagged, T0, CONFIG)
+    chosen = choose(profile, semantic, area, tagged, T0, RELATIVE)
     assert [e.standing.fact.id for e in chosen] == ["f1", "f2", "f0"]
     assert chosen[0].signals["area"] == 1.0
     assert chosen[0].reason().startswith("standing profile: shares a decision area")
@@ -115,5 +117,21 @@ def test_a_constraint_near_all_the_others_gives_way_to_one_that_stands_out() -> 
     assert chosen[0].signals["crowding"] == 0.0
     assert chosen[0].reason() == "standing profile: close in meaning (0.22, its crowding 0.00)"
     # without the hubness correction the money rules come first, the knee last
-    flat = choose(profile, semantic, none, none, T0, replace(CONFIG, crowding_weight=0.0))
+    flat = choose(profile, semantic, none, none, T0, replace(RELATIVE, crowding_weight=0.0))
     assert [e.standing.fact.id for e in flat][-1] == "f3"
+
+
+def test_among_a_few_constraints_only_those_above_their_mean_are_carried() -> None:
+    # seven unrelated rules of one user, all a little close to the request, none near
+    # another: every one is within ``within`` of the best, so the relative floor alone
+    # carries them all; the profile carries only those that stand out of the seven
+    rules = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(7)]
+    profile = consolidate(rules, list(range(7)), np.eye(7, dtype=np.float32), CONFIG)
+    semantic = np.array([0.16, 0.15, 0.14, 0.11, 0.1, 0.09, 0.08])
+    none = np.zeros(7, dtype=bool)
+    assert len(choose(profile, semantic, none, none, T0, RELATIVE)) == 7
+    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0", "f1", "f2"]  # the mean: 0.119
+    # one rule alone is its own mean: a scope of one still carries it
+    alone = consolidate(rules[:1], [0], np.eye(1, dtype=np.float32), CONFIG)
+    assert len(choose(alone, semantic[:1], none[:1], none[:1], T0, CONFIG)) == 1

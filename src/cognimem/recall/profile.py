@@ -22,9 +22,12 @@ and per read (:func:`choose`):
   request — its closeness in meaning *less how close it sits to the user's other
   constraints* (``crowding``: the mean cosine of its ``crowding_k`` nearest entries),
   a shared decision area (``text/areas.py``) or scope tag, importance, recency and
-  kind (binding first) — and those within ``within`` of the best are carried, best
-  first, while they fit ``max_tokens``; an entry needs a shared scope tag or
-  ``evidence_floor`` closeness to be ranked at all. The crowding term is the hubness correction of
+  kind (binding first) — and those within ``within`` of the best and at least
+  ``stand_out`` standard deviations above the mean score of the user's live entries are
+  carried, best first, while they fit ``max_tokens``; an entry needs a shared scope tag
+  or ``evidence_floor`` closeness to be ranked at all. The mean is what keeps a small
+  scope's profile short: among seven constraints every score is within ``within`` of
+  the best. The crowding term is the hubness correction of
   nearest-neighbour retrieval: a constraint that is near all of the user's others
   ("I want to save money") is near every request too, and an absolute closeness floor
   let it into every packet while the one constraint that stands out for this request
@@ -84,9 +87,22 @@ class ProfileConfig:
     # evidence_floor close in meaning (nothing is carried for being a constraint alone)
     within: float = 0.4
     evidence_floor: float = 0.05
+    # ... and when it stands out among the user's live constraints: its score at least
+    # their mean plus this many standard deviations. Among a few constraints every
+    # score is within `within` of the best, and the relative floor alone carried three
+    # of seven unrelated ones (benchmarks/cue_trigger.py); among a conversation's ~80
+    # the mean is far below the best and this floor changes nothing. On the tune half
+    # of benchmarks/cue_trigger_long.py replayed as scopes of 7 constraints (the cue and
+    # 6 others of its scope, 5 draws each), 0 / 0.25 / 0.5 / 1.0 kept the cue
+    # 0.898 / 0.882 / 0.858 / 0.784 of the time (0.911 without) with 0.91 / 0.75 /
+    # 0.58 / 0.30 other entries (1.21 without); None: no such floor
+    stand_out: float | None = 0.0
     # the hubness correction: the score loses this times the mean cosine of the entry's
-    # crowding_k nearest entries of the same user
-    crowding_weight: float = 2.0
+    # crowding_k nearest entries of the same user. On the tune half of
+    # benchmarks/cue_trigger_long.py, read: 2.0 -> 2.5 moved the cue in the packet
+    # 0.700 -> 0.723 with 2.55 -> 2.45 unrelated constraints a packet (replayed from the
+    # captured candidates: 2.25 / 2.5 / 2.75 / 3.0 all within a pair of it)
+    crowding_weight: float = 2.5
     crowding_k: int = 5
     paraphrase: float = 0.85  # cosine: one stance said again in other words
     same_subject: float = 0.6  # cosine: two stances about one subject
@@ -345,7 +361,10 @@ def choose(
     if not len(candidates):
         return []
     rounded = np.round(score, 4)
-    floor = rounded[candidates].max() - config.within
+    floor = float(rounded[candidates].max() - config.within)
+    if config.stand_out is not None:  # stand out of the user's live constraints
+        pool = rounded[live]
+        floor = max(floor, float(pool.mean() + config.stand_out * pool.std()))
     out = []
     for i in candidates[rounded[candidates] >= floor]:
         st = entries[i]
