@@ -9,7 +9,10 @@ profile (``recall.profile_tokens`` 120, the default), one without (0). Each requ
 first read once unmeasured (so its embedding is cached and neither side pays it), then
 by both, the order alternating, and the paired difference taken per request: on a busy
 machine the pairs move together, so the median difference says what the profile costs
-where the two p50s alone could not.
+where the two p50s alone could not. Each read is timed twice: wall time, and the
+process's CPU time (``time.process_time``: every thread, the store's workers too),
+which on a loaded machine is the one to read — the wall time mostly measures the wait
+for a core. The load average before and after is recorded beside them.
 
 The decision areas are in both reads (the constraint step uses them too); what they add
 at read time is timed apart: putting the request in areas (``QueryView.of`` with and
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -73,10 +77,13 @@ async def build(db: Path, items: int, constraints: int) -> int:
         return await count_items(mem)
 
 
-async def timed(mem: Memory, query: str) -> tuple[float, Any]:
-    start = time.perf_counter()
+async def timed(mem: Memory, query: str) -> tuple[float, float, Any]:
+    """Wall and process CPU milliseconds of one read (CPU: every thread of the process,
+    the store's worker threads too; on a loaded machine the wall time mostly measures
+    the wait for a core, the CPU time what the read itself costs)."""
+    start, cpu = time.perf_counter(), time.process_time()
     packet = await mem.read(query, user_id=USER, reference_time=READ_AT)
-    return (time.perf_counter() - start) * 1000, packet
+    return (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000, packet
 
 
 def area_cost(
@@ -102,6 +109,9 @@ async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     off = Settings(recall=RecallSettings(profile_tokens=0))
     with_ms: list[float] = []
     without_ms: list[float] = []
+    with_cpu: list[float] = []
+    without_cpu: list[float] = []
+    load_before = os.getloadavg()
     step_ms: list[float] = []
     entries: list[int] = []
     async with (
@@ -117,9 +127,11 @@ async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
                 got[id(mem)] = await timed(mem, query)
             if i < args.warmup:
                 continue
-            (a, packet), (b, _) = got[id(mem_on)], got[id(mem_off)]
+            (a, a_cpu, packet), (b, b_cpu, _) = got[id(mem_on)], got[id(mem_off)]
             with_ms.append(a)
             without_ms.append(b)
+            with_cpu.append(a_cpu)
+            without_cpu.append(b_cpu)
             steps = {s.name: s for s in packet.steps}
             if "profile" in steps:
                 step_ms.append(steps["profile"].latency_ms)
@@ -129,6 +141,7 @@ async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
         vectors = await cached.inner.embed(triggers, "query")
         descriptions = await cached.inner.embed([a.description for a in AREAS], "document")
     diffs = [a - b for a, b in zip(with_ms, without_ms, strict=True)]
+    cpu_diffs = [a - b for a, b in zip(with_cpu, without_cpu, strict=True)]
     return {
         "items": items,
         "constraints": args.constraints,
@@ -136,6 +149,10 @@ async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
         "profile_on_ms": stats(with_ms),
         "profile_off_ms": stats(without_ms),
         "paired_difference_ms": stats(diffs),
+        "profile_on_cpu_ms": stats(with_cpu),
+        "profile_off_cpu_ms": stats(without_cpu),
+        "paired_difference_cpu_ms": stats(cpu_diffs),
+        "load_average_1_5_15": {"before": load_before, "after": os.getloadavg()},
         "profile_step_ms": stats(step_ms) if step_ms else None,
         "profile_reads": len(step_ms),
         "profile_candidates_mean": round(statistics.mean(entries), 2) if entries else 0.0,
@@ -169,6 +186,12 @@ def main() -> None:
         result["paired_difference_ms"],
     )
     step = result["profile_step_ms"] or {"p50": 0.0, "p95": 0.0}
+    on_cpu, off_cpu, diff_cpu = (
+        result["profile_on_cpu_ms"],
+        result["profile_off_cpu_ms"],
+        result["paired_difference_cpu_ms"],
+    )
+    load = result["load_average_1_5_15"]
     areas = result["area_view_us"]
     lines = [
         "# What the standing profile and the decision areas add to a read",
@@ -187,6 +210,20 @@ def main() -> None:
         f"| read, profile off (ms) | {off['p50']} | {off['p95']} | {off['mean']} |",
         f"| paired difference, on − off (ms) | {diff['p50']} | {diff['p95']} | {diff['mean']} |",
         f"| the profile step alone (ms) | {step['p50']} | {step['p95']} | |",
+        f"| read, profile on (process CPU ms) | {on_cpu['p50']} | {on_cpu['p95']} | "
+        f"{on_cpu['mean']} |",
+        f"| read, profile off (process CPU ms) | {off_cpu['p50']} | {off_cpu['p95']} | "
+        f"{off_cpu['mean']} |",
+        f"| paired difference, on − off (process CPU ms) | {diff_cpu['p50']} | "
+        f"{diff_cpu['p95']} | {diff_cpu['mean']} |",
+        "",
+        "Load average (1 / 5 / 15 min) on the machine's 2 cores: "
+        + " / ".join(f"{v:.1f}" for v in load["before"])
+        + " before, "
+        + " / ".join(f"{v:.1f}" for v in load["after"])
+        + " after. Wall times on a loaded machine mostly measure the wait for a core; "
+        "the process CPU time (`time.process_time`, every thread of the process) is what "
+        "a read costs, and its paired difference is what the profile adds.",
         "",
         f"The profile ran on {result['profile_reads']} of {result['reads']} reads (the "
         f"decision-like ones), {result['profile_candidates_mean']} entries bearing on the "
