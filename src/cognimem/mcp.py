@@ -35,6 +35,8 @@ from cognimem.recall.overrides import RankingOverrides
 Ctx = Context[ServerSession, Any, Any]
 # where RequireKey leaves the caller's tenant in the ASGI scope of an /v1/mcp request
 PRINCIPAL_KEY = "cognimem.tenant_id"
+# ... and the key's check of what it may write (``Principal.check_write``)
+WRITE_CHECK_KEY = "cognimem.check_write"
 # every tool's user argument
 UserId = Annotated[
     str | None,
@@ -169,6 +171,7 @@ def _add_remember(server: FastMCP[Any], resolve: Resolve) -> None:
             message["occurred_at"] = occurred_at
         with _tool_errors():
             scope = _for_user(server_scope, user_id)
+            _check_write(ctx, scope)
             result = await memory.write(message, scope=scope)
             return await _describe(memory, scope, result)
 
@@ -224,6 +227,7 @@ def _add_forget(server: FastMCP[Any], resolve: Resolve) -> None:
         wanted = list(dict.fromkeys(item_ids))
         with _tool_errors():
             scope = _for_user(server_scope, user_id)
+            _check_write(ctx, scope)
             result = await memory.forget(ids=wanted, scope=scope, limit=max(len(wanted), 1))
         deleted = set(result.item_ids)
         missing = [i for i in wanted if i not in deleted]  # unknown, or another user's
@@ -257,6 +261,7 @@ def _add_get_context(server: FastMCP[Any], resolve: Resolve) -> None:
             turn.append({"content": assistant_response, "role": "assistant"})
         with _tool_errors():
             scope = make_scope(_for_user(server_scope, user_id), session_id=session_id)
+            _check_write(ctx, scope)
             packet = await memory.read(
                 user_message,
                 scope=scope,
@@ -266,6 +271,15 @@ def _add_get_context(server: FastMCP[Any], resolve: Resolve) -> None:
             )
             await memory.write_batch(turn, scope=scope)
         return packet.to_markdown()
+
+
+def _check_write(ctx: Ctx, scope: Scope) -> None:
+    """Refuse a write the caller's API key may not make (on the ``/v1/mcp`` mount;
+    ``cognimem mcp`` over stdio has no key: whoever runs it has the database)."""
+    request = ctx.request_context.request
+    check = getattr(request, "scope", {}).get(WRITE_CHECK_KEY) if request else None
+    if check is not None:
+        check(scope)
 
 
 def _for_user(server_scope: Scope, user_id: str | None) -> Scope:

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from cognimem.errors import Conflict, NotFound
-from cognimem.models.admin import ApiKey
+from cognimem.models.admin import ApiKey, KeyLevel
 from cognimem.models.ids import content_hash, new_id
 from cognimem.store import Store
 from tests.contract.conftest import T0
@@ -38,6 +38,21 @@ async def test_a_key_is_found_by_its_hash_with_every_field(store: Store) -> None
 
     assert await store.find_api_key(content_hash("cm_one")) == stored
     assert await store.find_api_key(content_hash("cm_other")) is None
+
+
+async def test_a_keys_level_and_what_it_is_bound_to_are_stored(
+    store: Store, later: Callable[[int], datetime]
+) -> None:
+    user_key = key("acme", "cm_user", level=KeyLevel.USER, user_id="ada", created_at=later(1))
+    agent_key = key(
+        "acme", "cm_agent", level=KeyLevel.AGENT, agent_id="helper", created_at=later(2)
+    )
+    for stored in (user_key, agent_key):
+        await store.put_api_key(stored)
+
+    assert await store.find_api_key(content_hash("cm_user")) == user_key
+    assert await store.find_api_key(content_hash("cm_agent")) == agent_key
+    assert [k.level for k in await store.list_api_keys("acme")] == [KeyLevel.USER, KeyLevel.AGENT]
 
 
 async def test_keys_are_listed_per_tenant_oldest_first(

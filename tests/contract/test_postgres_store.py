@@ -88,6 +88,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (17, "item_change_seq"),
         (18, "fact_provenance"),
         (19, "fact_times"),
+        (20, "api_key_levels"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}
@@ -338,6 +339,39 @@ async def test_postgres_upgrade_marks_events_without_items_unprocessed(
     try:
         assert await upgraded.schema_version() == max(v for v, _, _ in migrations.MIGRATIONS)
         assert await upgraded.unprocessed("t1", ["evt_derived", "evt_queued"]) == ["evt_queued"]
+    finally:
+        await upgraded.close()
+
+
+async def test_postgres_keys_made_before_levels_write_every_level(
+    blank_postgres_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncpg
+
+    from cognimem.models.admin import KeyLevel
+    from cognimem.store.postgres import migrations
+
+    with monkeypatch.context() as m:
+        older = [g for g in migrations.MIGRATIONS if g[1] != "api_key_levels"]
+        m.setattr(migrations, "MIGRATIONS", older)
+        old = PostgresStore(blank_postgres_dsn, min_size=0)
+        await old.open()
+        await old.close()
+    conn = await asyncpg.connect(blank_postgres_dsn, timeout=10)
+    try:
+        await conn.execute(
+            "INSERT INTO api_keys (id, tenant_id, name, key_hash, prefix, created_at)"
+            " VALUES ('key_old', 'acme', 'ci', 'hash_old', 'cm_old', $1)",
+            T0,
+        )
+    finally:
+        await conn.close()
+    upgraded = PostgresStore(blank_postgres_dsn, min_size=0)
+    await upgraded.open()
+    try:
+        found = await upgraded.find_api_key("hash_old")
+        assert found is not None
+        assert (found.level, found.user_id, found.agent_id) == (KeyLevel.ORGANISATION, None, None)
     finally:
         await upgraded.close()
 

@@ -67,6 +67,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (18, "fact_provenance"),
         (19, "fact_times"),
         (20, "items_kind"),
+        (21, "api_key_levels"),
     ]
 
 
@@ -137,9 +138,10 @@ async def test_sqlite_failed_transaction_writes_nothing(tmp_path: Path) -> None:
 async def test_sqlite_applies_a_migration_numbered_below_the_applied_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Version 6 may land after 7 was applied (two branches): it is applied then."""
+    """Version 6 may land after 7 was applied (two branches): it is applied then (with
+    20, which adds columns to its table)."""
     path = tmp_path / "gap.db"
-    without_six = [m for m in migrations.MIGRATIONS if m[0] != 6]
+    without_six = [m for m in migrations.MIGRATIONS if m[0] not in (6, 20)]
     monkeypatch.setattr(migrations, "MIGRATIONS", without_six[::-1])  # any order
     early = SQLiteStore(path)
     await early.open()
@@ -182,6 +184,33 @@ async def test_sqlite_upgrade_marks_events_without_items_unprocessed(
     try:
         ids = [derived.event.id, queued.event.id]
         assert await upgraded.unprocessed("t1", ids) == [queued.event.id]
+    finally:
+        await upgraded.close()
+
+
+async def test_sqlite_keys_made_before_levels_write_every_level(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cognimem.models.admin import KeyLevel
+
+    path = tmp_path / "old.db"
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", [g for g in MIGRATIONS if g[1] != "api_key_levels"])
+        old = SQLiteStore(path)
+        await old.open()
+        await old.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "INSERT INTO api_keys (id, tenant_id, name, key_hash, prefix, created_at)"
+            " VALUES ('key_old', 'acme', 'ci', 'hash_old', 'cm_old', ?)",
+            (to_micros(T0),),
+        )
+    upgraded = SQLiteStore(path)
+    await upgraded.open()
+    try:
+        found = await upgraded.find_api_key("hash_old")
+        assert found is not None
+        assert (found.level, found.user_id, found.agent_id) == (KeyLevel.ORGANISATION, None, None)
     finally:
         await upgraded.close()
 

@@ -75,6 +75,9 @@ export interface CreateKeyRequest {
   name?: string;
   expires_at?: string | null;
   rate_limit_per_minute?: number | null;
+  level?: KeyLevel;
+  user_id?: string | null;
+  agent_id?: string | null;
 }
 
 export interface DomainFactEntry {
@@ -302,6 +305,9 @@ export interface IssuedKey {
   expires_at: string | null;
   revoked_at: string | null;
   rate_limit_per_minute: number | null;
+  level: KeyLevel;
+  user_id: string | null;
+  agent_id: string | null;
   secret: string;
 }
 
@@ -346,7 +352,12 @@ export interface KeyInfo {
   expires_at: string | null;
   revoked_at: string | null;
   rate_limit_per_minute: number | null;
+  level: KeyLevel;
+  user_id: string | null;
+  agent_id: string | null;
 }
+
+export type KeyLevel = "organisation" | "agent" | "user";
 
 export interface KnowledgeReport {
   facts_created: string[];

@@ -8,7 +8,12 @@ manages keys (:data:`admin_router`) and may read ``/metrics``, but it is refused
 tenant routes.
 
 Keys are issued with :func:`issue_key` (the CLI ``cognimem keys create`` and
-``POST /v1/admin/keys``); the secret is shown once and only its hash is stored.
+``POST /v1/admin/keys``); the secret is shown once and only its hash is stored. A key has
+a level (:class:`~cognimem.models.admin.KeyLevel`) that decides which memory it may write
+(:meth:`Principal.check_write`): an ``organisation`` key (the default, which every key
+made before levels has) writes every level of its tenant; an ``agent`` key only its
+agent's memory; a ``user`` key only its user's. A write beyond the key's level is
+``PermissionDenied`` (403).
 
 Rate limits are a token bucket per key (GCRA): ``rate_limit_per_minute`` requests in a
 burst, refilled evenly over a minute. The bucket lives in-process on the embedded
@@ -38,13 +43,14 @@ from cognimem.api.responses import documented
 from cognimem.config import Settings, redact_url
 from cognimem.errors import (
     InvalidInput,
+    PermissionDenied,
     RateLimited,
     StoreError,
     StoreUnavailable,
     Unauthenticated,
     UsageError,
 )
-from cognimem.models.admin import ApiKey
+from cognimem.models.admin import ApiKey, KeyLevel
 from cognimem.models.clock import Clock, to_utc, utc_now
 from cognimem.models.ids import new_id
 from cognimem.models.scope import Scope
@@ -59,11 +65,66 @@ _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 @dataclass(frozen=True)
 class Principal:
-    """Who is calling: the tenant (from the key, nothing else) and the key's id."""
+    """Who is calling: the tenant (from the key, nothing else), the key's id, and the
+    level the key writes at with the user or agent it is bound to."""
 
     tenant_id: str
     key_id: str
     admin: bool = False
+    level: KeyLevel = KeyLevel.ORGANISATION
+    user_id: str | None = None
+    agent_id: str | None = None
+
+    def check_write(self, target: Scope) -> None:
+        """Refuse (``PermissionDenied``) a write to ``target`` beyond this key's level:
+        an ``agent`` key writes only memory of its agent, a ``user`` key only memory of
+        its user; neither writes the organisation's."""
+        if self.level is KeyLevel.ORGANISATION:
+            return
+        bound, field = (
+            (self.user_id, "user_id")
+            if self.level is KeyLevel.USER
+            else (self.agent_id, "agent_id")
+        )
+        if getattr(target, field) == bound:
+            return
+        raise PermissionDenied(
+            f"this API key writes at the {self.level.value} level ({field} {bound!r}): it"
+            f" cannot write {_level_of(target)}; use a key of that level",
+            details={
+                "field": f"scope.{field}" if target.user_id or target.agent_id else "scope.level",
+                "key_level": self.level.value,
+                "level": _level_name(target),
+            },
+        )
+
+    def check_tenant_wide(self, what: str) -> None:
+        """Refuse (``PermissionDenied``) a call that writes every level of the tenant
+        (``what`` it does) unless the key is an ``organisation`` key."""
+        if self.level is not KeyLevel.ORGANISATION:
+            raise PermissionDenied(
+                f"this API key writes at the {self.level.value} level: it cannot {what};"
+                " use an organisation key",
+                details={"key_level": self.level.value, "level": KeyLevel.ORGANISATION.value},
+            )
+
+
+def _level_name(target: Scope) -> str:
+    """The level a write scope names: user, agent or organisation."""
+    if target.user_id is not None:
+        return KeyLevel.USER.value
+    if target.agent_id is not None:
+        return KeyLevel.AGENT.value
+    return KeyLevel.ORGANISATION.value
+
+
+def _level_of(target: Scope) -> str:
+    """Whose memory a write scope names, for a message."""
+    if target.user_id is not None:
+        return f"user {target.user_id!r}'s memory"
+    if target.agent_id is not None:
+        return f"agent {target.agent_id!r}'s memory"
+    return "the organisation's memory"
 
 
 def hash_secret(secret: str) -> str:
@@ -232,7 +293,13 @@ class Authenticator:
                 f"rate limit of {limit} requests per minute exceeded; retry in {wait:.1f}s",
                 retry_after=wait,
             )
-        return Principal(tenant_id=key.tenant_id, key_id=key.id)
+        return Principal(
+            tenant_id=key.tenant_id,
+            key_id=key.id,
+            level=key.level,
+            user_id=key.user_id,
+            agent_id=key.agent_id,
+        )
 
     def check_admin(self, authorization: str | None) -> Principal:
         """The admin principal, or ``Unauthenticated``."""
@@ -303,17 +370,23 @@ async def issue_key(
     name: str = "",
     expires_at: datetime | None = None,
     rate_limit_per_minute: int | None = None,
+    level: KeyLevel | str = KeyLevel.ORGANISATION,
+    user_id: str | None = None,
+    agent_id: str | None = None,
     now: datetime | None = None,
 ) -> tuple[ApiKey, str]:
     """Create and store a key for ``tenant_id``; returns it and its secret. The secret
-    is not stored anywhere: show it once."""
-    try:
-        Scope(tenant_id=tenant_id)
-    except ValidationError as exc:
-        raise InvalidInput(
-            f"invalid tenant_id {tenant_id!r}: letters, digits and _.:@- (at most 128)",
-            field="tenant_id",
-        ) from exc
+    is not stored anywhere: show it once. A ``user`` key is bound to ``user_id``, an
+    ``agent`` key to ``agent_id``; an ``organisation`` key to neither."""
+    for field, value in (("tenant_id", tenant_id), ("user_id", user_id), ("agent_id", agent_id)):
+        try:
+            Scope.model_validate({field: value})
+        except ValidationError as exc:
+            raise InvalidInput(
+                f"invalid {field} {value!r}: letters, digits and _.:@- (at most 128)",
+                field=field,
+            ) from exc
+    level = _key_level(level, user_id=user_id, agent_id=agent_id)
     if rate_limit_per_minute is not None and rate_limit_per_minute < 1:
         raise InvalidInput(
             "rate_limit_per_minute must be at least 1", field="rate_limit_per_minute"
@@ -333,9 +406,34 @@ async def issue_key(
         created_at=created,
         expires_at=expires_at,
         rate_limit_per_minute=rate_limit_per_minute,
+        level=level,
+        user_id=user_id,
+        agent_id=agent_id,
     )
     await store.put_api_key(key)
     return key, secret
+
+
+def _key_level(level: KeyLevel | str, *, user_id: str | None, agent_id: str | None) -> KeyLevel:
+    """``level`` checked against what the key is bound to: a ``user`` key names its
+    user and no agent, an ``agent`` key its agent and no user, an ``organisation`` key
+    neither (``InvalidInput`` naming the field)."""
+    try:
+        checked = KeyLevel(level)
+    except ValueError as exc:
+        names = ", ".join(v.value for v in KeyLevel)
+        raise InvalidInput(f"level: {level!r} is not a key level ({names})", field="level") from exc
+    needs = {KeyLevel.USER: "user_id", KeyLevel.AGENT: "agent_id"}.get(checked)
+    for field, value in (("user_id", user_id), ("agent_id", agent_id)):
+        if field == needs and value is None:
+            raise InvalidInput(f"a {checked.value} key is bound to one: give {field}", field=field)
+        if field != needs and value is not None:
+            raise InvalidInput(
+                f"a {checked.value} key is not bound to a {field.removesuffix('_id')}:"
+                f" leave {field} out",
+                field=field,
+            )
+    return checked
 
 
 async def revoke_key(store: KeyStore, key_id: str, *, now: datetime | None = None) -> ApiKey:
@@ -355,6 +453,9 @@ class KeyInfo(BaseModel):
     expires_at: datetime | None
     revoked_at: datetime | None
     rate_limit_per_minute: int | None
+    level: KeyLevel
+    user_id: str | None
+    agent_id: str | None
 
     @classmethod
     def of(cls, key: ApiKey) -> KeyInfo:
@@ -372,6 +473,13 @@ class CreateKeyRequest(BaseModel):
     name: str = Field(default="", max_length=200)
     expires_at: datetime | None = None
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
+    level: KeyLevel = Field(
+        default=KeyLevel.ORGANISATION,
+        description="organisation: writes every level of the tenant; agent: only its"
+        " agent's memory (agent_id); user: only its user's (user_id)",
+    )
+    user_id: str | None = Field(default=None, description="the user a user key is bound to")
+    agent_id: str | None = Field(default=None, description="the agent an agent key is bound to")
 
 
 admin_router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[Depends(admin)])
@@ -386,6 +494,9 @@ async def create_key(body: CreateKeyRequest, request: Request) -> IssuedKey:
         name=body.name,
         expires_at=body.expires_at,
         rate_limit_per_minute=body.rate_limit_per_minute,
+        level=body.level,
+        user_id=body.user_id,
+        agent_id=body.agent_id,
     )
     log.info("API key issued", extra={"key_id": key.id, "key_tenant_id": key.tenant_id})
     return IssuedKey(**KeyInfo.of(key).model_dump(), secret=secret)

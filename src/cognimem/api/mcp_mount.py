@@ -10,7 +10,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cognimem.api.errors import response_for
 from cognimem.errors import CognimemError
-from cognimem.mcp import PRINCIPAL_KEY, build_http_server
+from cognimem.mcp import PRINCIPAL_KEY, WRITE_CHECK_KEY, build_http_server
 from cognimem.memory import Memory
 
 MOUNT_PATH = "/v1/mcp"
@@ -35,6 +35,7 @@ class RequireKey:
             await response_for(exc)(scope, receive, send)
             return
         scope[PRINCIPAL_KEY] = principal.tenant_id
+        scope[WRITE_CHECK_KEY] = principal.check_write
         await self.app(scope, receive, send)
 
 

@@ -11,6 +11,8 @@ from cognimem.api.schemas import ErrorResponse
 ERROR_WHEN: dict[int, str] = {
     400: "the body could not be read: send UTF-8 encoded JSON",
     401: "no key, or an unknown, revoked or expired one (`WWW-Authenticate: Bearer`)",
+    403: "the API key's level does not reach the memory the call writes (a user key"
+    " writing the organisation's memory or another user's)",
     404: "no such id in the caller's tenant (or no such lifecycle operation)",
     409: "an idempotency key reused with other content, a write to a closed session, or a"
     " conflict resolved another way before",

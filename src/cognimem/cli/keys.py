@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from cognimem.cli.common import DbOption, err, opened_store, run
-from cognimem.models.admin import ApiKey
+from cognimem.models.admin import ApiKey, KeyLevel
 
 
 def _key_line(key: ApiKey) -> str:
@@ -17,9 +17,11 @@ def _key_line(key: ApiKey) -> str:
     if key.revoked_at is None and key.expires_at is not None:
         state = f"expires {key.expires_at.isoformat()}"
     limit = key.rate_limit_per_minute or "default"
+    bound = key.user_id or key.agent_id
+    level = key.level.value if bound is None else f"{key.level.value} {bound}"
     return (
         f"{key.id}\t{key.tenant_id}\t{key.prefix}…\t{key.name or '-'}\t{state}"
-        f"\trate limit {limit}/min\tcreated {key.created_at.isoformat()}"
+        f"\twrites {level}\trate limit {limit}/min\tcreated {key.created_at.isoformat()}"
     )
 
 
@@ -34,6 +36,19 @@ def keys_create(
         typer.Option(
             help="Requests per minute (default: COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE).", min=1
         ),
+    ] = None,
+    level: Annotated[
+        KeyLevel,
+        typer.Option(
+            help="What the key may write: organisation (every level of the tenant), agent"
+            " (only --agent's memory) or user (only --user's memory).",
+        ),
+    ] = KeyLevel.ORGANISATION,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="The user a user key is bound to.")
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="The agent an agent key is bound to.")
     ] = None,
     db: DbOption = None,
 ) -> None:
@@ -50,12 +65,18 @@ def keys_create(
                 name=name,
                 expires_at=expires,
                 rate_limit_per_minute=rate_limit,
+                level=level,
+                user_id=user,
+                agent_id=agent,
                 now=now,
             )
 
     key, secret = run(go)
     # two short lines: the warning stays whole on a narrow terminal
-    err.print(f"created key {key.id} for tenant {key.tenant_id}", markup=False)
+    err.print(
+        f"created key {key.id} for tenant {key.tenant_id} ({key.level.value} level)",
+        markup=False,
+    )
     err.print("the secret is shown only once:")
     sys.stdout.write(f"id: {key.id}\nsecret: {secret}\n")
 

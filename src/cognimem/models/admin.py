@@ -14,11 +14,26 @@ from cognimem.models.scope import Scope
 from cognimem.models.text import printable
 
 
+class KeyLevel(StrEnum):
+    """The level of memory a key may write.
+
+    ``organisation``: every level of its tenant (the organisation's, every agent's and
+    every user's), as every key could before keys had levels. ``agent``: the memory of
+    its agent (``ApiKey.agent_id``), at the agent level or a user's with that agent.
+    ``user``: the memory of its user (``ApiKey.user_id``) only."""
+
+    ORGANISATION = "organisation"
+    AGENT = "agent"
+    USER = "user"
+
+
 class ApiKey(BaseModel):
     """A tenant's API key as stored: only the SHA-256 of the secret, never the secret.
 
     ``prefix`` (the first characters of the secret) lets a person tell keys apart in
-    listings. A key is usable while it is neither revoked nor past ``expires_at``."""
+    listings. A key is usable while it is neither revoked nor past ``expires_at``.
+    ``level`` (with the ``user_id`` or ``agent_id`` it is bound to) decides which
+    memory it may write."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -32,6 +47,9 @@ class ApiKey(BaseModel):
     revoked_at: datetime | None = None
     # requests per minute for this key; None: the server's default
     rate_limit_per_minute: int | None = None
+    level: KeyLevel = KeyLevel.ORGANISATION
+    user_id: str | None = None  # the user a ``user`` key is bound to
+    agent_id: str | None = None  # the agent an ``agent`` key is bound to
 
     def usable_at(self, at: datetime) -> bool:
         if self.revoked_at is not None and self.revoked_at <= at:

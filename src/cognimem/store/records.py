@@ -18,7 +18,7 @@ import numpy as np
 
 from cognimem.errors import Conflict
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Scope, Tier
-from cognimem.models.admin import ApiKey, Session, SessionStatus
+from cognimem.models.admin import ApiKey, KeyLevel, Session, SessionStatus
 from cognimem.models.knowledge import (
     Alias,
     AliasSource,
@@ -117,7 +117,7 @@ HISTORY_COLUMNS = (
 ALIAS_COLUMNS = "entity_id, alias, user_key, source, confidence, use_count"
 API_KEY_COLUMNS = (
     "id, tenant_id, name, key_hash, prefix, created_at, expires_at, revoked_at,"
-    " rate_limit_per_minute"
+    " rate_limit_per_minute, level, user_id, agent_id"
 )
 
 
@@ -389,6 +389,9 @@ def api_key_from_row(row: Row, time: TimeDecoder) -> ApiKey:
         expires_at=time(row["expires_at"]),
         revoked_at=time(row["revoked_at"]),
         rate_limit_per_minute=row["rate_limit_per_minute"],
+        level=KeyLevel(row["level"]),
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
     )
 
 

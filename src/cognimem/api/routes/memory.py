@@ -29,6 +29,7 @@ from cognimem.errors import CognimemError, InvalidInput, NotFound
 from cognimem.memory import Memory
 from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
+from cognimem.models.arguments import make_read_scope, make_write_scope
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.scope import ID_PATTERN
 from cognimem.recall.retrieve import SectionSink
@@ -76,7 +77,9 @@ def _queued(model: type[WriteResult | Turn]) -> dict[int | str, dict[str, Any]]:
 
 
 @router.post(
-    "/write", response_model=WriteResult, responses=_queued(WriteResult) | documented(400, 409, 502)
+    "/write",
+    response_model=WriteResult,
+    responses=_queued(WriteResult) | documented(400, 403, 409, 502),
 )
 async def write(
     body: WriteRequest, request: Request, response: Response, mem: Mem, caller: Caller
@@ -84,6 +87,7 @@ async def write(
     """Remember one message (202 with a job in async ingestion mode)."""
     message = body.model_dump(exclude={"scope", "profile"})
     scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write(make_write_scope(scope))
     result = await mem.write_batch([message], scope=scope, profile=body.profile)
     return _written(request, result, response)
 
@@ -91,13 +95,14 @@ async def write(
 @router.post(
     "/write_batch",
     response_model=WriteResult,
-    responses=_queued(WriteResult) | documented(400, 409, 502),
+    responses=_queued(WriteResult) | documented(400, 403, 409, 502),
 )
 async def write_batch(
     body: WriteBatchRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
     """Remember many messages in one transaction."""
     scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write(make_write_scope(scope))
     result = await mem.write_batch(body.messages, scope=scope, profile=body.profile)
     return _written(request, result, response)
 
@@ -203,17 +208,19 @@ async def read_stream(
     return StreamingResponse(stream(), media_type="text/event-stream")
 
 
-@router.post("/turn", response_model=Turn, responses=_queued(Turn) | documented(400, 409, 502))
+@router.post("/turn", response_model=Turn, responses=_queued(Turn) | documented(400, 403, 409, 502))
 async def turn(
     body: TurnRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> Turn:
     """Read for the user's message, then remember the user's and the assistant's
     messages; returns the packet (read before anything of this turn was stored) and
     what was stored."""
+    scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write(make_read_scope(scope))  # the turn's messages are stored there
     done = await mem.turn(
         body.user,
         body.assistant,
-        scope=body.scope.for_tenant(caller.tenant_id),
+        scope=scope,
         limit=body.limit,
         max_tokens=body.max_tokens,
         preset=body.preset,
@@ -277,11 +284,13 @@ async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
     )
 
 
-@router.post("/forget", response_model=ForgetResult, responses=documented(400, 502))
+@router.post("/forget", response_model=ForgetResult, responses=documented(400, 403, 502))
 async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     """Forget memories by ids, by query or by time range: ``delete`` removes them,
     ``archive`` keeps them out of reads, ``silence`` keeps them but never recalls
     them. ``dry_run`` says what would be forgotten."""
+    scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write(make_read_scope(scope))
     return await mem.forget(
         ids=body.ids,
         query=body.query,
@@ -290,7 +299,7 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
         mode=body.mode,
         dry_run=body.dry_run,
         limit=body.limit,
-        scope=body.scope.for_tenant(caller.tenant_id),
+        scope=scope,
     )
 
 
@@ -330,7 +339,7 @@ async def export(body: ReadScopeRequest, mem: Mem, caller: Caller) -> StreamingR
 @router.post(
     "/import",
     response_model=dict[str, int],
-    responses=documented(502),
+    responses=documented(403, 502),
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -357,6 +366,7 @@ async def import_(request: Request, mem: Mem, caller: Caller) -> dict[str, int]:
             ) from exc
     if not records:
         raise InvalidInput("the body holds no export records", field="body")
+    caller.check_tenant_wide("import records of every level")
     return await mem.import_records(records, tenant_id=caller.tenant_id)
 
 

@@ -14,7 +14,7 @@ from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import ReadScopeRequest, ScopeRequest, SessionCreate, SessionsQuery
 from cognimem.models.admin import ErasureReport, ScopeStats, Session
-from cognimem.models.scope import ID_PATTERN
+from cognimem.models.scope import ID_PATTERN, Scope
 from cognimem.providers.llm import ChatLLM, ChatMessage
 from cognimem.recall import PRESETS
 from cognimem.recall.cross import missing_install
@@ -60,11 +60,12 @@ async def stats(body: ReadScopeRequest, mem: Mem, caller: Caller) -> ScopeStats:
     return await mem.stats(scope=body.scope.for_tenant(caller.tenant_id))
 
 
-@router.delete("/users/{user_id}", response_model=ErasureReport)
+@router.delete("/users/{user_id}", response_model=ErasureReport, responses=documented(403))
 async def erase_user(user_id: PathId, mem: Mem, caller: Caller) -> ErasureReport:
     """Erase everything derived from a user of the caller's tenant, in every
     namespace: events, items, facts, the user's entities and aliases, relations,
     conflicts, history, sessions, cached embeddings and queued jobs."""
+    caller.check_write(Scope(tenant_id=caller.tenant_id, user_id=user_id))
     return await mem.erase_user(user_id, tenant_id=caller.tenant_id)
 
 

@@ -26,7 +26,8 @@ def _key(row: Any) -> ApiKey:
 async def put(conn: Connection, key: ApiKey) -> None:
     try:
         await conn.execute(
-            f"INSERT INTO api_keys ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            f"INSERT INTO api_keys ({_COLUMNS})"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             key.id,
             key.tenant_id,
             key.name,
@@ -36,6 +37,9 @@ async def put(conn: Connection, key: ApiKey) -> None:
             None if key.expires_at is None else to_utc(key.expires_at),
             None if key.revoked_at is None else to_utc(key.revoked_at),
             key.rate_limit_per_minute,
+            key.level.value,
+            key.user_id,
+            key.agent_id,
         )
     except Exception as exc:
         if getattr(exc, "sqlstate", None) == _UNIQUE_VIOLATION:

@@ -145,4 +145,14 @@ UPDATE facts f SET recorded_to = coalesce(
 WHERE f.status NOT IN ('active', 'aging');
 """,
     ),
+    (
+        20,
+        "api_key_levels",
+        """
+-- the level of memory a key may write (see the SQLite migration of the same number)
+ALTER TABLE api_keys ADD COLUMN level text NOT NULL DEFAULT 'organisation';
+ALTER TABLE api_keys ADD COLUMN user_id text;
+ALTER TABLE api_keys ADD COLUMN agent_id text;
+""",
+    ),
 ]

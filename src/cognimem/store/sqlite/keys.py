@@ -22,13 +22,13 @@ def _key(row: sqlite3.Row) -> ApiKey:
 def put(conn: sqlite3.Connection, key: ApiKey) -> None:
     try:
         conn.execute(
-            f"INSERT INTO api_keys ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO api_keys ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 key.id, key.tenant_id, key.name, key.key_hash, key.prefix,
                 to_micros(key.created_at),
                 None if key.expires_at is None else to_micros(key.expires_at),
                 None if key.revoked_at is None else to_micros(key.revoked_at),
-                key.rate_limit_per_minute,
+                key.rate_limit_per_minute, key.level.value, key.user_id, key.agent_id,
             ),
         )  # fmt: skip
     except sqlite3.IntegrityError as exc:

@@ -1,0 +1,150 @@
+"""API keys decide which level of memory they may write: an organisation key (the
+default, as every key before levels) writes every level; an agent key only its agent's
+memory; a user key only its user's. A write beyond the key's level is a 403
+``PermissionDenied`` that stores nothing. Over real HTTP (uvicorn on loopback) on both
+backends, and keys made with the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from cognimem import Memory, Settings
+from cognimem.api import create_app
+from cognimem.providers.fakes import HashingEmbedder
+from tests.e2e.cli_runner import cognimem
+from tests.e2e.http_server import serving
+
+ADMIN_KEY = "admin-key-for-the-level-tests-0123456789"
+ORG = {"level": "organisation"}
+RULE = "Never give medical dosage advice."
+
+
+class Api:
+    def __init__(self, client: httpx.Client) -> None:
+        self.client = client
+
+    def key(self, **fields: Any) -> dict[str, str]:
+        response = self.client.post(
+            "/v1/admin/keys",
+            json={"tenant_id": "acme", **fields},
+            headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+        )
+        assert response.status_code == 201, response.text
+        return {"Authorization": f"Bearer {response.json()['secret']}"}
+
+    def write(self, key: dict[str, str], scope: dict[str, Any], **body: Any) -> httpx.Response:
+        return self.client.post(
+            "/v1/memory/write",
+            json={"content": RULE, "profile": "mandate", "scope": scope, **body},
+            headers=key,
+        )
+
+    def mandates(self, key: dict[str, str], user: str) -> list[str]:
+        read = {"query": "dosage advice?", "scope": {"user_id": user}}
+        response = self.client.post("/v1/memory/read", json=read, headers=key)
+        assert response.status_code == 200, response.text
+        return [m["text"] for m in response.json()["sections"]["mandates"]]
+
+
+@pytest.fixture
+def api(memory_url: str) -> Iterator[Api]:
+    settings = Settings.model_validate({"auth": {"admin_key": ADMIN_KEY}})
+    memory = Memory.open(memory_url, settings=settings, embedder=HashingEmbedder())
+    try:
+        with serving(create_app(memory)) as base, httpx.Client(base_url=base, timeout=60) as c:
+            yield Api(c)
+    finally:
+        asyncio.run(memory.aclose())
+
+
+def _denied(response: httpx.Response, field: str, key_level: str) -> None:
+    assert response.status_code == 403, response.text
+    error = response.json()["error"]
+    assert error["type"] == "PermissionDenied"
+    assert error["details"]["field"] == field
+    assert error["details"]["key_level"] == key_level
+
+
+def test_a_user_key_writes_only_its_users_memory(api: Api) -> None:
+    ada = api.key(level="user", user_id="ada")
+    _denied(api.write(ada, ORG), "scope.level", "user")
+    _denied(api.write(ada, {"user_id": "bob"}), "scope.user_id", "user")
+    _denied(api.write(ada, {"agent_id": "helper"}), "scope.user_id", "user")
+    batch = {"scope": ORG, "messages": [{"content": RULE}], "profile": "mandate"}
+    _denied(
+        api.client.post("/v1/memory/write_batch", json=batch, headers=ada), "scope.level", "user"
+    )
+    turn = {"user": {"content": RULE}, "scope": {"all_users": True}}
+    _denied(api.client.post("/v1/memory/turn", json=turn, headers=ada), "scope.level", "user")
+    _denied(api.client.delete("/v1/users/bob", headers=ada), "scope.user_id", "user")
+    # nothing of the refused writes was stored: no user's packet carries the rule
+    assert api.mandates(ada, "bob") == []
+
+    assert api.write(ada, {"user_id": "ada", "agent_id": "helper"}).status_code == 200
+    assert api.mandates(ada, "ada") == [RULE]
+
+
+def test_an_agent_key_writes_only_its_agents_memory(api: Api) -> None:
+    helper = api.key(level="agent", agent_id="helper")
+    _denied(api.write(helper, ORG), "scope.level", "agent")
+    _denied(api.write(helper, {"user_id": "ada"}), "scope.agent_id", "agent")
+    _denied(api.write(helper, {"agent_id": "sales"}), "scope.agent_id", "agent")
+    assert api.write(helper, {"agent_id": "helper"}).status_code == 200
+    assert api.write(helper, {"agent_id": "helper", "user_id": "ada"}).status_code == 200
+
+
+def test_an_organisation_key_writes_every_level_as_keys_always_did(api: Api) -> None:
+    default = api.key()  # no level: the organisation's, as every key made before levels
+    listed = api.client.get(
+        "/v1/admin/keys",
+        params={"tenant_id": "acme"},
+        headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+    ).json()
+    assert [k["level"] for k in listed] == ["organisation"]
+    assert api.write(default, ORG).status_code == 200
+    assert api.write(default, {"user_id": "bob"}).status_code == 200
+    assert api.mandates(default, "ada") == [RULE]
+
+
+def test_a_key_level_names_what_it_is_bound_to(api: Api) -> None:
+    admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    for body, field in (
+        ({"level": "user"}, "user_id"),
+        ({"level": "agent", "user_id": "ada"}, "user_id"),
+        ({"level": "organisation", "agent_id": "helper"}, "agent_id"),
+        ({"level": "team"}, "level"),
+        ({"level": "user", "user_id": ""}, "user_id"),
+    ):
+        response = api.client.post(
+            "/v1/admin/keys", json={"tenant_id": "acme", **body}, headers=admin
+        )
+        assert response.status_code == 422, (body, response.text)
+        assert response.json()["error"]["details"]["field"].endswith(field), response.text
+
+
+def test_the_cli_makes_a_user_key_that_cannot_write_the_organisation(db_url: str) -> None:
+    done = cognimem(
+        "keys", "create", "--tenant", "acme", "--level", "user", "--user", "ada", db_url=db_url
+    )
+    secret = done.stdout.split("secret: ")[1].strip()
+    listed = cognimem("keys", "list", db_url=db_url).stdout
+    assert "writes user ada" in listed
+    refused = cognimem(
+        "keys", "create", "--tenant", "acme", "--level", "user", db_url=db_url, check=False
+    )
+    assert refused.returncode != 0
+    assert "user_id" in refused.stderr
+
+    memory = Memory.open(db_url, settings=Settings(), embedder=HashingEmbedder())
+    try:
+        with serving(create_app(memory)) as base, httpx.Client(base_url=base, timeout=60) as c:
+            key = {"Authorization": f"Bearer {secret}"}
+            _denied(Api(c).write(key, ORG), "scope.level", "user")
+            assert Api(c).write(key, {"user_id": "ada"}).status_code == 200
+    finally:
+        asyncio.run(memory.aclose())
