@@ -14,6 +14,7 @@ from tests.contract.builders import (
     ALICE,
     BOB,
     OTHER_TENANT,
+    SHARED,
     WINDOW,
     alias,
     entity,
@@ -61,6 +62,23 @@ async def test_fact_rows_and_conflicts_are_the_two_reads_in_one(store: Store) ->
     ]
     nobody, none = await store.fact_rows_and_conflicts("t1", "default", "carol", 10)
     assert (nobody.ids, none) == ([], [])
+
+
+async def test_a_users_fact_rows_come_with_the_shared_ones_in_one_call(store: Store) -> None:
+    mine = fact("user:preference:drink:tea", "tea")
+    org = fact("user:preference:drink:water", "water", scope=SHARED)
+    agents = fact(
+        "user:preference:drink:juice",
+        "juice",
+        scope=SHARED.model_copy(update={"agent_id": "helper"}),
+    )
+    far = fact("user:preference:drink:milk", "milk", scope=Scope(tenant_id="t2"))
+    await store.commit([], WINDOW, Knowledge(facts=new(mine, org, agents, far)))
+    rows, conflicts, shared = await store.fact_rows_conflicts_shared("t1", "default", "alice", 10)
+    assert rows.ids == [mine.id]
+    assert conflicts == []
+    # every fact of no user in the tenant's namespace: the read keeps those that reach it
+    assert set(shared.ids) == {org.id, agents.id}
 
 
 async def test_items_and_facts_are_the_two_reads_in_one(store: Store) -> None:

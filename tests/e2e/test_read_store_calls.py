@@ -19,6 +19,7 @@ COUNTED = (
     "get_items",
     "get_facts",
     "fact_rows_and_conflicts",
+    "fact_rows_conflicts_shared",
     "items_and_facts",
     "find_aliases",
     "graph_edges",
@@ -49,7 +50,7 @@ async def test_a_read_fetches_facts_with_conflicts_and_items_with_facts(memory: 
     assert packet.items
     assert packet.sections.entries()  # the fact rows were read and picked from
     assert calls == Counter(
-        {"fact_rows_and_conflicts": 1, "items_and_facts": 1, "aliases_and_graph": 1}
+        {"fact_rows_conflicts_shared": 1, "items_and_facts": 1, "aliases_and_graph": 1}
     )
 
 
@@ -69,7 +70,7 @@ class QueryOrder(HashingEmbedder):
 STEP_CALLS = (
     "lexical_search",
     "vector_searches",
-    "fact_rows_and_conflicts",
+    "fact_rows_conflicts_shared",
     "aliases_and_graph",
     "find_facts",
     "list_procedures",
@@ -98,4 +99,4 @@ async def test_a_read_starts_embedding_the_query_before_its_steps_ask_the_store(
     assert packet.items
     # the embedding (the read's longest wait) is asked for first, then the steps run
     assert order[0] == "embed the query"
-    assert {"lexical_search", "vector_searches", "fact_rows_and_conflicts"} <= set(order)
+    assert {"lexical_search", "vector_searches", "fact_rows_conflicts_shared"} <= set(order)

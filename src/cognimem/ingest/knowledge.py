@@ -153,7 +153,9 @@ class KnowledgeBuilder:
                           statuses=None, limit=10_000)
             )  # fmt: skip
             for f in stored:
-                if f.key in keys and (f.status in LIVE or f.valid_to is None):
+                if f.key not in keys or not scope.shares_facts_with(f.scope):
+                    continue
+                if f.status in LIVE or f.valid_to is None:
                     current.setdefault(f.key, []).append(f)
         return current
 

@@ -88,7 +88,14 @@ def reconcile(
         f0 = next(p.fact for p in proposals if p.fact.key == key)
         seen = frozenset((f.id, f.revision) for f in current.get(key, ()) if f.status in LIVE)
         out.read_set.append(
-            KeyState(f0.scope.tenant_id, f0.scope.namespace, f0.scope.user_id, key, seen)
+            KeyState(
+                f0.scope.tenant_id,
+                f0.scope.namespace,
+                f0.scope.user_id,
+                key,
+                seen,
+                agent_id=f0.scope.agent_id,
+            )
         )
     created: dict[str, Fact] = {}
 

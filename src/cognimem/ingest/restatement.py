@@ -85,7 +85,11 @@ class Restatements:
         stored = await self._store.find_facts(
             FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=tuple(families))
         )
-        rivals = [f for f in stored if f.status in LIVE and family(f.key) is not None]
+        rivals = [
+            f
+            for f in stored
+            if f.status in LIVE and family(f.key) is not None and scope.shares_facts_with(f.scope)
+        ]
         if not rivals:
             return list(proposals)
         texts = {p.fact.text for p in open_} | {f.text for f in rivals}

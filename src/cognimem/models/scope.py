@@ -32,3 +32,13 @@ class Scope(BaseModel):
             if value is not None:
                 parts.append(f"{name.removesuffix('_id')}={value}")
         return " ".join(parts)
+
+    def shares_facts_with(self, other: Scope) -> bool:
+        """Whether a fact stored in ``other`` is one of this scope's facts, which a new
+        fact of the same key supersedes. A user's facts are the user's whatever the
+        agent (the agent is provenance); of no user, an agent's facts are that agent's
+        and the organisation's are those of no agent, so neither level supersedes the
+        other's (a user's read sees both, the closer winning: ``recall/levels.py``)."""
+        if self.user_id is not None:
+            return other.user_id == self.user_id
+        return other.user_id is None and other.agent_id == self.agent_id

@@ -39,6 +39,7 @@ from cognimem.recall.fact_time import fact_time, stale_since, told_by
 from cognimem.recall.focus import focus
 from cognimem.recall.fuse import for_request
 from cognimem.recall.graph import candidate_names
+from cognimem.recall.levels import override_explanations
 from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
@@ -422,6 +423,7 @@ class Reader:
                     e.model_copy(update={"reason": why}) if e.type == "fact" else e
                     for e in packet.explain
                 ]
+            packet.explain = override_explanations(run.overrides, packet.explain)
             packet.recall_config = config.model_dump(mode="json")
         return packet
 

@@ -32,6 +32,7 @@ from cognimem.recall.constraints import (
 )
 from cognimem.recall.fact_time import FactTime, without_times
 from cognimem.recall.graph import expand
+from cognimem.recall.levels import Override, shared_facts, shared_lookup
 from cognimem.recall.plan import (
     ITEM_STEPS,
     PlannedStep,
@@ -138,6 +139,9 @@ class StepRun:
         self._embedding: asyncio.Task[np.ndarray] | None = None
         self._rows: asyncio.Task[tuple[FactRows, list[FactConflict]]] | None = None
         self._view: QueryView | None = None
+        # the user's facts that override shared ones of the same key (for explain)
+        self.overrides: list[Override] = []
+        self.has_shared = False  # whether any fact of no user exists (set with the rows)
         # the vector-kind steps of the running group, answered by one store call
         self.group: tuple[PlannedStep, ...] = ()
         self._batches: dict[
@@ -164,13 +168,28 @@ class StepRun:
             s = self.scope
             if self.fact_time is not None:
                 self._rows = asyncio.ensure_future(self._timed_fact_rows(self.fact_time))
-            else:
+            elif s.user_id is None:  # all_users: the rows of no user are its own
                 self._rows = asyncio.ensure_future(
                     self.store.fact_rows_and_conflicts(
                         s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED
                     )
                 )
+            else:
+                self._rows = asyncio.ensure_future(self._with_shared(s.user_id))
         return self._rows
+
+    async def _with_shared(self, user_id: str) -> tuple[FactRows, list[FactConflict]]:
+        """The user's rows followed by the shared facts no closer level overrides
+        (``recall/levels.py``), read in the same store call; the overrides are kept for
+        ``explain``."""
+        s = self.scope
+        rows, conflicts, shared_rows = await self.store.fact_rows_conflicts_shared(
+            s.tenant_id, s.namespace, user_id, MAX_FACTS_SCANNED
+        )
+        self.has_shared = bool(shared_rows.ids)
+        shared = await shared_facts(self.store, s, rows, shared_rows)
+        self.overrides = shared.overrides
+        return shared.rows, conflicts
 
     async def _timed_fact_rows(self, at: FactTime) -> tuple[FactRows, list[FactConflict]]:
         """The user's facts the time filter admits (of any status: a fact superseded
@@ -270,6 +289,10 @@ class StepRun:
                 facts = [f for f in await self.store.find_facts(timed) if at.admits(f)][:20]
             else:
                 facts = await self.store.find_facts(query)
+            if s.user_id is not None and self.fact_time is None:
+                await asyncio.shield(self.fact_rows())  # says whether shared facts exist
+                if self.has_shared:
+                    facts = await shared_lookup(self.store, s, keys, facts)
             found: dict[str, float] = {}
             for f in facts:
                 for item_id in f.evidence_item_ids:

@@ -208,13 +208,16 @@ class FactUpdate:
 @dataclass(frozen=True)
 class KeyState:
     """What reconciliation saw under one key: the live (active or aging) facts' ids and
-    revisions. The commit checks it still holds, else raises ``StaleKnowledge``."""
+    revisions. The commit checks it still holds, else raises ``StaleKnowledge``. Of no
+    user, the facts are ``agent_id``'s (``None``: the organisation's), as
+    ``Scope.shares_facts_with`` says; a user's facts are the user's whatever the agent."""
 
     tenant_id: str
     namespace: str
     user_id: str | None
     key: str
     facts: frozenset[tuple[str, int]]
+    agent_id: str | None = None
 
 
 @dataclass

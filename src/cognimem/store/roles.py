@@ -282,6 +282,13 @@ class RecallFetchStore(Protocol):
         """``KnowledgeStore.fact_rows`` and the user's open conflicts
         (``find_conflicts``): what the read's constraint and fact steps need."""
 
+    async def fact_rows_conflicts_shared(
+        self, tenant_id: str, namespace: str, user_id: str, limit: int
+    ) -> tuple[FactRows, list[FactConflict], FactRows]:
+        """``fact_rows_and_conflicts`` of a user and the fact rows of no user (the
+        organisation's and the agents', ``recall/levels.py``), in one call: what a
+        user's read needs."""
+
     async def aliases_and_graph(
         self,
         tenant_id: str,

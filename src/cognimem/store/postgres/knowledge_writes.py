@@ -102,10 +102,11 @@ _UPSERT_ALIAS = (
 
 _READ_SET = """
 SELECT s.ord, f.id, f.revision
-FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
-     AS s(tenant_id, namespace, user_id, key, ord)
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $6::text[]) WITH ORDINALITY
+     AS s(tenant_id, namespace, user_id, key, agent_id, ord)
 JOIN facts f ON f.tenant_id = s.tenant_id AND f.namespace = s.namespace AND f.key = s.key
      AND f.user_id IS NOT DISTINCT FROM s.user_id AND f.status = ANY($5::text[])
+     AND (f.user_id IS NOT NULL OR f.agent_id IS NOT DISTINCT FROM s.agent_id)
 """
 
 
@@ -165,6 +166,7 @@ async def check_read_set(conn: Connection, knowledge: Knowledge) -> None:
         [s.user_id for s in states],
         [s.key for s in states],
         LIVE,
+        [s.agent_id for s in states],
     )
     live: dict[int, set[tuple[str, int]]] = {}
     for r in found:

@@ -31,6 +31,15 @@ class PostgresRecallFetch(PostgresDatabase):
             conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
         return found, conflicts
 
+    async def fact_rows_conflicts_shared(
+        self, tenant_id: str, namespace: str, user_id: str, limit: int
+    ) -> tuple[FactRows, list[FactConflict], FactRows]:
+        async with self._connection() as conn:
+            found = await fact_rows(conn, tenant_id, namespace, user_id, limit, self._fact_rows)
+            conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
+            shared = await fact_rows(conn, tenant_id, namespace, None, limit, self._fact_rows)
+        return found, conflicts, shared
+
     async def aliases_and_graph(
         self,
         tenant_id: str,

@@ -74,8 +74,16 @@ def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
             (r[0], int(r[1]))
             for r in conn.execute(
                 "SELECT id, revision FROM facts WHERE tenant_id = ? AND namespace = ?"
-                " AND user_id IS ? AND key = ? AND status IN (?, ?)",
-                (state.tenant_id, state.namespace, state.user_id, state.key, *LIVE),
+                " AND user_id IS ? AND key = ? AND status IN (?, ?)"
+                " AND (user_id IS NOT NULL OR agent_id IS ?)",
+                (
+                    state.tenant_id,
+                    state.namespace,
+                    state.user_id,
+                    state.key,
+                    *LIVE,
+                    state.agent_id,
+                ),
             )
         )
         if found != state.facts:

@@ -34,6 +34,18 @@ class SQLiteRecallFetch(SQLiteKnowledge):
             here=True,  # at most ``limit`` rows
         )
 
+    async def fact_rows_conflicts_shared(
+        self, tenant_id: str, namespace: str, user_id: str, limit: int
+    ) -> tuple[FactRows, list[FactConflict], FactRows]:
+        return await self._db.read(
+            lambda conn: (
+                self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
+                find_conflicts(conn, tenant_id, namespace, user_id, True),
+                self.fact_rows_in(conn, tenant_id, namespace, None, limit),
+            ),
+            here=True,  # at most twice ``limit`` rows
+        )
+
     async def aliases_and_graph(
         self,
         tenant_id: str,

@@ -1,0 +1,157 @@
+"""Memory people share, in a user's read: the organisation's and the read's agent's
+facts and preferences beside the user's own, with precedence for the same key — the
+user's own over the agent's, the agent's over the organisation's. A fact overridden
+this way is not scored at all; ``explain`` says which fact overrode it.
+
+Facts belong to (tenant, namespace, user): the shared ones are those of no user, and
+among them an agent's carry its ``agent_id`` (another agent's are never read)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cognimem.models import Scope
+from cognimem.models.knowledge import Fact
+from cognimem.models.packets import Explanation
+from cognimem.store.base import FactQuery, FactRows
+from cognimem.store.roles import Store
+
+
+def level_of(scope: Scope) -> str:
+    """Whose memory a scope is: ``user``, ``agent`` or ``organisation``."""
+    if scope.user_id is not None:
+        return "user"
+    return "agent" if scope.agent_id is not None else "organisation"
+
+
+@dataclass(frozen=True)
+class Override:
+    """``winner``'s level takes precedence over ``loser``'s for the same key."""
+
+    winner: Fact
+    loser: Fact
+
+    def reason(self) -> str:
+        f = self.loser
+        return f"overrides the {level_of(f.scope)}'s {f.key} = {f.value!r} ({f.id})"
+
+
+@dataclass
+class SharedFacts:
+    """A read's fact rows with the shared ones that no closer level overrides."""
+
+    rows: FactRows
+    overrides: list[Override] = field(default_factory=list)
+
+
+def _reaches(fact: Fact, scope: Scope) -> bool:
+    """Whether a fact of no user reaches a read of ``scope``: the organisation's always,
+    an agent's only a read made with that agent."""
+    return fact.scope.agent_id is None or fact.scope.agent_id == scope.agent_id
+
+
+def _closest_first(facts: Sequence[Fact]) -> list[Fact]:
+    """The agent's facts before the organisation's (each newest first, as given)."""
+    return sorted(facts, key=lambda f: f.scope.agent_id is None)
+
+
+async def shared_facts(store: Store, scope: Scope, own: FactRows, rows: FactRows) -> SharedFacts:
+    """``own`` (the user's rows) followed by those of the live shared facts ``rows``
+    (the rows of no user) that reach the read and that no closer level overrides. A
+    read with no shared facts asks the store nothing more."""
+    if scope.user_id is None or not rows.ids:
+        return SharedFacts(own)
+    shared = [f for f in await store.get_facts(scope.tenant_id, rows.ids) if _reaches(f, scope)]
+    by_key, overrides = _by_key(_closest_first(shared))
+    if by_key:
+        mine = await store.find_facts(
+            FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=tuple(by_key))
+        )
+        for fact in mine:
+            if fact.key in by_key:
+                overrides.append(Override(fact, by_key.pop(fact.key)))
+    if not by_key and not overrides:
+        return SharedFacts(own)
+    kept = {f.id for f in by_key.values()}
+    extra = await store.fact_rows_by_ids(scope.tenant_id, [i for i in rows.ids if i in kept])
+    return SharedFacts(_joined(own, extra), overrides)
+
+
+def _by_key(facts: Sequence[Fact]) -> tuple[dict[str, Fact], list[Override]]:
+    """The first fact of each key; each later one is overridden by it."""
+    by_key: dict[str, Fact] = {}
+    overrides: list[Override] = []
+    for f in facts:
+        if f.key in by_key:
+            overrides.append(Override(by_key[f.key], f))
+        else:
+            by_key[f.key] = f
+    return by_key, overrides
+
+
+async def shared_lookup(
+    store: Store, scope: Scope, keys: tuple[str, ...], own: list[Fact]
+) -> list[Fact]:
+    """``own`` (the user's facts an exact key lookup found) with the shared facts of
+    those keys that reach the read and that no closer level holds."""
+    if scope.user_id is None or not keys:
+        return own
+    found = await store.find_facts(FactQuery(scope.tenant_id, scope.namespace, None, keys=keys))
+    by_key, _ = _by_key(_closest_first([f for f in found if _reaches(f, scope)]))
+    held = {f.key for f in own}
+    return [*own, *(f for k, f in by_key.items() if k not in held)]
+
+
+def _joined(first: FactRows, second: FactRows) -> FactRows:
+    """The rows of both, ``first``'s first; one matrix when their embeddings agree in
+    dimension (a zero row where a fact has none), else none."""
+    out = FactRows(
+        ids=[*first.ids, *second.ids],
+        categories=[*first.categories, *second.categories],
+        scope_tags=[*first.scope_tags, *second.scope_tags],
+        words=[*first.words, *second.words],
+    )
+    matrices = [m for m in (first.matrix, second.matrix) if m is not None]
+    if len({m.shape[1] for m in matrices}) == 1:
+        dim = matrices[0].shape[1]
+        parts = [
+            rows.matrix if rows.matrix is not None else np.zeros((len(rows.ids), dim), np.float32)
+            for rows in (first, second)
+        ]
+        out.matrix = np.vstack(parts)
+    return out
+
+
+def override_explanations(
+    overrides: Sequence[Override], explained: list[Explanation]
+) -> list[Explanation]:
+    """``explained`` with each override said: the winning fact's reason names the fact
+    it overrides ("overrides the organisation's user:preference:units = 'metric'"), and
+    each overridden fact is listed as dropped for it."""
+    reasons: dict[str, list[str]] = {}
+    for o in overrides:
+        reasons.setdefault(o.winner.id, []).append(o.reason())
+    out = [
+        e.model_copy(update={"reason": "; ".join(x for x in [e.reason, *reasons[e.id]] if x)})
+        if e.type == "fact" and e.id in reasons
+        else e
+        for e in explained
+    ]
+    for o in overrides:
+        out.append(
+            Explanation(
+                id=o.loser.id,
+                type="fact",
+                steps=["facts"],
+                signals={},
+                score=0.0,
+                outcome=f"dropped: overridden by the {level_of(o.winner.scope)}'s fact"
+                f" {o.winner.id}",
+                reason=f"the {level_of(o.winner.scope)}'s {o.winner.value!r} wins over the"
+                f" {level_of(o.loser.scope)}'s {o.loser.value!r} for {o.loser.key}",
+            )
+        )
+    return out

@@ -1,0 +1,73 @@
+"""Facts and preferences people share: the organisation's and an agent's are in a
+user's read, and for the same key the user's own wins over the agent's, the agent's over
+the organisation's — said so in explain. Through ``Memory`` on both backends."""
+
+from __future__ import annotations
+
+from cognimem import Memory
+from cognimem.models import ContextPacket
+
+ORG = {"level": "organisation"}
+KEY = "user:preference:favorite_color"
+QUERY = "what is my favorite color?"
+
+
+def _colours(packet: ContextPacket) -> list[str]:
+    return [e.value for e in packet.sections.entries() if e.key == KEY]
+
+
+def _explained(packet: ContextPacket) -> dict[str, tuple[str, str | None]]:
+    return {e.id: (e.outcome, e.reason) for e in packet.explain or [] if e.type == "fact"}
+
+
+async def _fact_id(memory: Memory, value: str) -> str:
+    (found,) = [f.id for f in await memory.facts(all_users=True) if f.value == value]
+    return found
+
+
+async def test_the_organisations_preference_reaches_every_user(memory: Memory) -> None:
+    await memory.write("My favorite color is blue.", scope=ORG)
+    await memory.write("I live in Lisbon.", user_id="bob")
+    bob = await memory.read(QUERY, user_id="bob")
+    assert _colours(bob) == ["blue"]
+    # another tenant never sees it
+    other = await memory.read(QUERY, user_id="bob", scope={"tenant_id": "globex"})
+    assert _colours(other) == []
+
+
+async def test_the_users_own_fact_overrides_the_organisations(memory: Memory) -> None:
+    await memory.write("My favorite color is blue.", scope=ORG)
+    await memory.write("My favorite color is green.", user_id="ada")
+    blue, green = await _fact_id(memory, "blue"), await _fact_id(memory, "green")
+
+    ada = await memory.read(QUERY, user_id="ada", explain=True)
+
+    assert _colours(ada) == ["green"]
+    explained = _explained(ada)
+    outcome, reason = explained[green]
+    assert outcome.startswith("section:")
+    assert reason is not None
+    assert f"overrides the organisation's {KEY} = 'blue' ({blue})" in reason
+    assert explained[blue][0] == f"dropped: overridden by the user's fact {green}"
+    # the organisation's fact is intact: a user without one of their own still gets it
+    assert _colours(await memory.read(QUERY, user_id="bob")) == ["blue"]
+
+
+async def test_the_agents_fact_overrides_the_organisations_and_yields_to_the_users(
+    memory: Memory,
+) -> None:
+    await memory.write("My favorite color is blue.", scope=ORG)
+    await memory.write("My favorite color is red.", agent_id="helper")
+    await memory.write("My favorite color is green.", user_id="ada")
+    blue = await _fact_id(memory, "blue")
+
+    with_helper = await memory.read(QUERY, user_id="bob", agent_id="helper", explain=True)
+    assert _colours(with_helper) == ["red"]
+    red = await _fact_id(memory, "red")
+    assert f"overrides the organisation's {KEY} = 'blue'" in str(_explained(with_helper)[red][1])
+    assert _colours(await memory.read(QUERY, user_id="bob")) == ["blue"]
+    assert _colours(await memory.read(QUERY, user_id="bob", agent_id="sales")) == ["blue"]
+    assert _colours(await memory.read(QUERY, user_id="ada", agent_id="helper")) == ["green"]
+    # neither shared level superseded the other when it was written
+    assert {f.value for f in await memory.facts(all_users=True)} == {"blue", "red", "green"}
+    assert blue in {f.id for f in await memory.facts(all_users=True)}
