@@ -115,6 +115,8 @@ class LifecycleCalls:
         scope: ScopeLike = None,
         *,
         user_id: str | None = None,
+        agent_id: str | None = None,
+        all_users: bool = False,
         namespace: str | None = None,
         dry_run: bool = False,
         progress: Callable[[float], None] | None = None,
@@ -126,8 +128,13 @@ class LifecycleCalls:
         confidence up, the events added to their provenance). Tool-discovery writes
         that say "To X, do Y" count as observations too. No LLM. Running it again over
         the same events changes nothing; ``dry_run`` says what would change
-        (``docs/lifecycle.md``). The ``procedures`` lifecycle operation."""
-        target = make_read_scope(scope, user_id=user_id, namespace=namespace)
+        (``docs/lifecycle.md``). The ``procedures`` lifecycle operation. With
+        ``agent_id`` the procedures are the agent's, learnt from its turns with the user
+        (or with every user: ``all_users=True``), and every user's read made with that
+        agent matches them."""
+        target = make_read_scope(
+            scope, user_id=user_id, agent_id=agent_id, all_users=all_users, namespace=namespace
+        )
         return await self._procedures.detect(target, dry_run=dry_run, progress=progress)
 
     async def procedures(
@@ -135,14 +142,16 @@ class LifecycleCalls:
         *,
         scope: ScopeLike = None,
         user_id: str | None = None,
+        agent_id: str | None = None,
         all_users: bool = False,
         limit: int = 100,
     ) -> list[Procedure]:
-        """The user's learnt procedures (every user's with ``all_users=True``), most
-        confident first, each with its trigger, action, observed count, confidence and
-        the events it was learnt from."""
+        """The user's learnt procedures (every user's with ``all_users=True``; an
+        agent's with ``agent_id`` and ``all_users=True``), most confident first, each
+        with its trigger, action, observed count, confidence and the events it was
+        learnt from."""
         return await self._procedures.list_procedures(
-            scope=scope, user_id=user_id, all_users=all_users, limit=limit
+            scope=scope, user_id=user_id, agent_id=agent_id, all_users=all_users, limit=limit
         )
 
     # -- lifecycle: services.decay, services.promotion ---------------------------------

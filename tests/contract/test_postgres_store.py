@@ -89,6 +89,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (18, "fact_provenance"),
         (19, "fact_times"),
         (20, "api_key_levels"),
+        (21, "procedure_agents"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

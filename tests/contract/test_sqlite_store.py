@@ -68,6 +68,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (19, "fact_times"),
         (20, "items_kind"),
         (21, "api_key_levels"),
+        (22, "procedure_agents"),
     ]
 
 

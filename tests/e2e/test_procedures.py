@@ -35,11 +35,12 @@ def deploy_call(build: int) -> dict[str, Any]:
     return {"name": "deploy", "arguments": {"env": "staging", "build": build}}
 
 
-async def agent(mem: Memory, user: str = "ada") -> list[str]:
-    """Four sessions of a tool-using agent, each deploying the staging build (the
-    third through a tool-role message, the fourth in the OpenAI shape) among other
-    requests; returns the ids of the deploy requests' events."""
+async def agent(mem: Memory, user: str = "ada", agent_id: str | None = None) -> list[str]:
+    """Four sessions of a tool-using agent (``agent_id``, when given), each deploying
+    the staging build (the third through a tool-role message, the fourth in the OpenAI
+    shape) among other requests; returns the ids of the deploy requests' events."""
     requests: list[str] = []
+    scope = {"user_id": user, **({} if agent_id is None else {"agent_id": agent_id})}
     for day in range(4):
         at = T0 + day * DAY
         session = f"s{day}"
@@ -54,7 +55,7 @@ async def agent(mem: Memory, user: str = "ada") -> list[str]:
                     {"content": "Build 43 is on staging.", "role": "assistant",
                      "occurred_at": at},
                 ],
-                user_id=user,
+                scope=scope,
                 session_id=session,
             )  # fmt: skip
             requests.append(stored.messages[0].event_id)
@@ -67,7 +68,7 @@ async def agent(mem: Memory, user: str = "ada") -> list[str]:
                 ask,
                 {"content": f"Deploying build {41 + day} to staging.", "occurred_at": at,
                  "metadata": {"tool_calls": [call]}},
-                user_id=user,
+                scope=scope,
                 session_id=session,
             )  # fmt: skip
             requests.append(turn.stored.messages[0].event_id)
@@ -75,7 +76,7 @@ async def agent(mem: Memory, user: str = "ada") -> list[str]:
             {"content": f"What should I cook for dinner on day {day}?", "occurred_at": at},
             {"content": ["Try a risotto.", "Tacos!", "A curry.", "Soup."][day],
              "occurred_at": at},
-            user_id=user,
+            scope=scope,
             session_id=session,
         )  # fmt: skip
     return requests

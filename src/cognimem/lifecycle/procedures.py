@@ -351,7 +351,10 @@ def detect(
             Procedure(
                 id=new_id("prc"),
                 scope=Scope(
-                    tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id
+                    tenant_id=scope.tenant_id,
+                    namespace=scope.namespace,
+                    user_id=scope.user_id,
+                    agent_id=scope.agent_id,
                 ),
                 trigger=_clip(g.seed.request),  # a long request is shown cut
                 trigger_terms=_features(g),

@@ -305,6 +305,10 @@ class StepRun:
             stored = await self.store.list_procedures(
                 s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES
             )
+            if s.user_id is not None and s.agent_id is not None:  # and the agent's
+                stored += await self.store.list_procedures(
+                    s.tenant_id, s.namespace, None, MAX_PROCEDURES, agent_id=s.agent_id
+                )
             return StepOutput(procedures=learnt.match(self.analysis.query, stored))
         if kind is StepKind.DOMAIN:
             return await self._domain()

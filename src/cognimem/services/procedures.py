@@ -32,6 +32,25 @@ MAX_ATTEMPTS = 5  # a concurrent change to the same procedures: decide again
 MAX_LIST = 1_000
 
 
+def _learner(scope: Scope) -> tuple[Scope, Scope]:
+    """Who owns what a detection learns, and whose turns it learns from: a user's
+    procedures from the user's turns; with an agent, the agent's procedures (no user:
+    they help every user of the agent) from the agent's turns with the scope's user, or
+    with every user (``all_users``)."""
+    if scope.user_id is None and scope.agent_id is None:
+        raise InvalidInput(
+            "procedures are learnt from one user's turns or one agent's: scope.user_id"
+            " (or scope.agent_id) is required",
+            field="scope.user_id",
+        )
+    tenant, namespace = scope.tenant_id, scope.namespace
+    if scope.agent_id is None:
+        owner = Scope(tenant_id=tenant, namespace=namespace, user_id=scope.user_id)
+        return owner, owner
+    owner = Scope(tenant_id=tenant, namespace=namespace, agent_id=scope.agent_id)
+    return owner, owner.model_copy(update={"user_id": scope.user_id})
+
+
 class ProcedureService:
     """``Memory.detect_procedures`` (the ``procedures`` lifecycle operation),
     ``Memory.procedures`` and the reinforcement at the end of ``Memory.turn``."""
@@ -49,16 +68,11 @@ class ProcedureService:
     ) -> ProcedureResult:
         parts = self._parts
         parts.require_open()
-        if scope.user_id is None:
-            raise InvalidInput(
-                "procedures are learnt from one user's turns: scope.user_id is required",
-                field="scope.user_id",
-            )
-        owner = Scope(tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id)
+        owner, source = _learner(scope)
         store = parts.store
-        events = await store.conversation_events(owner, MAX_EVENTS)
+        events = await store.conversation_events(source, MAX_EVENTS, by_agent=True)
         hint_ids = await store.list_item_ids(
-            ItemFilter(scope=owner, kinds=(ItemKind.PROCEDURE_HINT,)), MAX_HINTS
+            ItemFilter(scope=source, kinds=(ItemKind.PROCEDURE_HINT,)), MAX_HINTS
         )
         hints = await store.get_items(owner.tenant_id, hint_ids)
         if progress is not None:
@@ -76,7 +90,11 @@ class ProcedureService:
         )
         for attempt in range(MAX_ATTEMPTS):
             stored = await store.list_procedures(
-                owner.tenant_id, owner.namespace, owner.user_id, MAX_PROCEDURES
+                owner.tenant_id,
+                owner.namespace,
+                owner.user_id,
+                MAX_PROCEDURES,
+                agent_id=owner.agent_id,
             )
             found = detect(owner, observations, stored, parts.clock(), self._config)
             result.created = [p.id for p in found.created]
@@ -109,15 +127,16 @@ class ProcedureService:
         *,
         scope: ScopeLike,
         user_id: str | None,
+        agent_id: str | None = None,
         all_users: bool,
         limit: int,
     ) -> list[Procedure]:
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        target = make_read_scope(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
         if not 1 <= limit <= MAX_LIST:
             raise InvalidInput(f"limit must be between 1 and {MAX_LIST}", field="limit")
         return await self._parts.store.list_procedures(
-            target.tenant_id, target.namespace, target.user_id, limit
+            target.tenant_id, target.namespace, target.user_id, limit, agent_id=target.agent_id
         )
 
     async def after_turn(

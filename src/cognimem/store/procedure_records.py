@@ -13,9 +13,9 @@ from cognimem.store.records import Row, TimeDecoder
 PROCEDURE_COLUMNS = (
     "id, tenant_id, namespace, user_id, trigger_text, trigger_terms, action, observed_count,"
     " trigger_count, confidence, request_event_ids, source_event_ids, first_seen_at,"
-    " last_seen_at, created_at, updated_at, revision"
+    " last_seen_at, created_at, updated_at, revision, agent_id"
 )
-PROCEDURE_WIDTH = 17
+PROCEDURE_WIDTH = 18
 
 
 def procedure_from_row(row: Row, time: TimeDecoder) -> Procedure:
@@ -26,7 +26,12 @@ def procedure_from_row(row: Row, time: TimeDecoder) -> Procedure:
 
     return Procedure(
         id=row["id"],
-        scope=Scope(tenant_id=row["tenant_id"], namespace=row["namespace"], user_id=row["user_id"]),
+        scope=Scope(
+            tenant_id=row["tenant_id"],
+            namespace=row["namespace"],
+            user_id=row["user_id"],
+            agent_id=row["agent_id"],
+        ),
         trigger=row["trigger_text"],
         trigger_terms=json.loads(row["trigger_terms"]),
         action=ProcedureAction.model_validate_json(row["action"]),
@@ -50,5 +55,5 @@ def procedure_values(p: Procedure, time: Any, revision: int) -> tuple[Any, ...]:
         p.id, s.tenant_id, s.namespace, s.user_id, p.trigger, json.dumps(p.trigger_terms),
         p.action.model_dump_json(), p.observed_count, p.trigger_count, p.confidence,
         json.dumps(p.request_event_ids), json.dumps(p.source_event_ids), time(p.first_seen_at),
-        time(p.last_seen_at), time(p.created_at), time(p.updated_at), revision,
+        time(p.last_seen_at), time(p.created_at), time(p.updated_at), revision, s.agent_id,
     )  # fmt: skip

@@ -524,15 +524,26 @@ class ProcedureStore(Protocol):
     """Procedural memory: learnt request → action patterns (``models/procedures.py``)
     and the conversation procedure detection reads them from."""
 
-    async def conversation_events(self, scope: Scope, limit: int) -> list[Event]:
+    async def conversation_events(
+        self, scope: Scope, limit: int, *, by_agent: bool = False
+    ) -> list[Event]:
         """The newest ``limit`` events of the scope's user (every role), oldest first:
-        in ``occurred_at`` order, events of one time in the order they were stored."""
+        in ``occurred_at`` order, events of one time in the order they were stored.
+        ``by_agent``: only the events of the scope's agent (of the user, or of every
+        user when the scope has none)."""
 
     async def list_procedures(
-        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        limit: int,
+        *,
+        agent_id: str | None = None,
     ) -> list[Procedure]:
         """The user's procedures (every user's of the namespace for ``None``), most
-        confident first (then most observed, then id), at most ``limit``."""
+        confident first (then most observed, then id), at most ``limit``. With
+        ``agent_id`` (and no user): the agent's procedures, those of no user."""
 
     async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
         """Procedures by id within a tenant, in the order asked; missing ids left out."""

@@ -155,4 +155,14 @@ ALTER TABLE api_keys ADD COLUMN user_id text;
 ALTER TABLE api_keys ADD COLUMN agent_id text;
 """,
     ),
+    (
+        21,
+        "procedure_agents",
+        """
+-- procedures of an agent (see the SQLite migration of the same number)
+ALTER TABLE procedures ADD COLUMN agent_id text;
+CREATE INDEX procedures_agent ON procedures (tenant_id, namespace, agent_id, confidence)
+    WHERE user_id IS NULL;
+""",
+    ),
 ]

@@ -31,8 +31,15 @@ _UPDATE = (
 class PostgresProcedures(PostgresDatabase):
     """``ProcedureStore`` on PostgreSQL."""
 
-    async def conversation_events(self, scope: Scope, limit: int) -> list[Event]:
-        owner = Scope(tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id)
+    async def conversation_events(
+        self, scope: Scope, limit: int, *, by_agent: bool = False
+    ) -> list[Event]:
+        owner = Scope(
+            tenant_id=scope.tenant_id,
+            namespace=scope.namespace,
+            user_id=scope.user_id,
+            agent_id=scope.agent_id if by_agent else None,
+        )
         params = Params()
         where = scope_where(owner, params)
         async with self._connection() as conn:
@@ -44,10 +51,20 @@ class PostgresProcedures(PostgresDatabase):
         return [event_from_row(r) for r in reversed(rows)]
 
     async def list_procedures(
-        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        limit: int,
+        *,
+        agent_id: str | None = None,
     ) -> list[Procedure]:
         params = Params(tenant_id, namespace)
-        who = "" if user_id is None else f" AND user_id = {params.add(user_id)}"
+        who = ""
+        if user_id is not None:
+            who = f" AND user_id = {params.add(user_id)}"
+        elif agent_id is not None:
+            who = f" AND user_id IS NULL AND agent_id = {params.add(agent_id)}"
         async with self._connection() as conn:
             rows = await conn.fetch(
                 f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = $1"

@@ -32,8 +32,15 @@ _UPDATE = (
 class SQLiteProcedures(SQLiteDatabase):
     """``ProcedureStore`` on SQLite."""
 
-    async def conversation_events(self, scope: Scope, limit: int) -> list[Event]:
-        owner = Scope(tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id)
+    async def conversation_events(
+        self, scope: Scope, limit: int, *, by_agent: bool = False
+    ) -> list[Event]:
+        owner = Scope(
+            tenant_id=scope.tenant_id,
+            namespace=scope.namespace,
+            user_id=scope.user_id,
+            agent_id=scope.agent_id if by_agent else None,
+        )
         where, params = scope_where(owner)
 
         def q(conn: sqlite3.Connection) -> list[Event]:
@@ -48,10 +55,20 @@ class SQLiteProcedures(SQLiteDatabase):
         return await self._db.read(q)
 
     async def list_procedures(
-        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+        self,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        limit: int,
+        *,
+        agent_id: str | None = None,
     ) -> list[Procedure]:
-        who = "" if user_id is None else " AND user_id = ?"
-        params: list[object] = [tenant_id, namespace, *([] if user_id is None else [user_id])]
+        params: list[object] = [tenant_id, namespace]
+        who = ""
+        if user_id is not None:
+            who, params = " AND user_id = ?", [*params, user_id]
+        elif agent_id is not None:
+            who, params = " AND user_id IS NULL AND agent_id = ?", [*params, agent_id]
 
         def q(conn: sqlite3.Connection) -> list[Procedure]:
             rows = query(

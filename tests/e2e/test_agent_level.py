@@ -1,0 +1,50 @@
+"""The agent level: what an agent learnt from its turns (its procedures) belongs to
+the agent and helps every user of that agent, never a user of another agent or a read
+made with no agent; nothing of one tenant's agents reaches another tenant. Through
+``Memory`` on both backends."""
+
+from __future__ import annotations
+
+from cognimem import Memory
+from tests.e2e.test_procedures import agent
+
+ASK = "please deploy the staging build"
+
+
+async def _procedures_in_read(memory: Memory, **scope: str) -> list[str]:
+    packet = await memory.read(ASK, scope=scope)
+    return [e.id for e in packet.sections.learned_procedures]
+
+
+async def test_an_agents_procedure_helps_every_user_of_that_agent(memory: Memory) -> None:
+    await agent(memory, user="ada", agent_id="ops")
+
+    learnt = await memory.detect_procedures(user_id="ada", agent_id="ops")
+
+    (created,) = learnt.created
+    (p,) = await memory.procedures(agent_id="ops", all_users=True)
+    assert p.id == created
+    assert (p.scope.user_id, p.scope.agent_id) == (None, "ops")
+    assert await memory.procedures(user_id="ada") == []  # the agent's, not ada's
+    # another user of the same agent gets it; a user of another agent, or a read
+    # made with no agent, does not
+    assert await _procedures_in_read(memory, user_id="bob", agent_id="ops") == [p.id]
+    assert await _procedures_in_read(memory, user_id="ada", agent_id="ops") == [p.id]
+    assert await _procedures_in_read(memory, user_id="bob", agent_id="sales") == []
+    assert await _procedures_in_read(memory, user_id="bob") == []
+    # another tenant's user of an agent of the same name never sees it
+    assert (
+        await _procedures_in_read(memory, user_id="bob", agent_id="ops", tenant_id="globex") == []
+    )
+
+
+async def test_an_agents_procedures_learn_from_every_user_it_serves(memory: Memory) -> None:
+    await agent(memory, user="ada", agent_id="ops")
+    await agent(memory, user="cy", agent_id="sales")  # another agent's turns
+
+    learnt = await memory.detect_procedures(agent_id="ops", all_users=True)
+
+    (p,) = await memory.procedures(agent_id="ops", all_users=True)
+    assert learnt.created == [p.id]
+    assert p.observed_count == 4  # ada's four with ops; none of cy's with sales
+    assert await memory.procedures(agent_id="sales", all_users=True) == []
