@@ -48,3 +48,34 @@ async def test_an_agents_procedures_learn_from_every_user_it_serves(memory: Memo
     assert learnt.created == [p.id]
     assert p.observed_count == 4  # ada's four with ops; none of cy's with sales
     assert await memory.procedures(agent_id="sales", all_users=True) == []
+
+
+async def test_an_agents_mandates_reach_every_user_of_that_agent(memory: Memory) -> None:
+    await memory.write("Never give medical dosage advice.", scope={"level": "organisation"},
+                       profile="mandate")  # fmt: skip
+    await memory.write("Always sign off as the Ops bot.", agent_id="ops", profile="mandate")
+    await memory.write(
+        "Answer me in British English.", user_id="bob", agent_id="ops", profile="mandate"
+    )
+
+    async def mandates(**scope: str) -> list[str]:
+        packet = await memory.read("how do I deploy?", scope=scope)
+        return [m.text for m in packet.sections.mandates]
+
+    # the organisation's first, then the agent's, then the user's own
+    assert await mandates(user_id="bob", agent_id="ops") == [
+        "Never give medical dosage advice.",
+        "Always sign off as the Ops bot.",
+        "Answer me in British English.",
+    ]
+    assert await mandates(user_id="ada", agent_id="ops") == [
+        "Never give medical dosage advice.",
+        "Always sign off as the Ops bot.",
+    ]
+    assert await mandates(user_id="ada", agent_id="sales") == ["Never give medical dosage advice."]
+    assert await mandates(user_id="bob") == [
+        "Never give medical dosage advice.",
+        "Answer me in British English.",
+    ]
+    globex = await mandates(user_id="ada", agent_id="ops", tenant_id="globex")
+    assert globex == []

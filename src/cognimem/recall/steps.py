@@ -32,7 +32,7 @@ from cognimem.recall.constraints import (
 )
 from cognimem.recall.fact_time import FactTime, without_times
 from cognimem.recall.graph import expand
-from cognimem.recall.levels import Override, shared_facts, shared_lookup
+from cognimem.recall.levels import Override, level_of, shared_facts, shared_lookup
 from cognimem.recall.plan import (
     ITEM_STEPS,
     PlannedStep,
@@ -65,15 +65,17 @@ log = logging.getLogger(__name__)
 
 async def mandates(store: Store, scope: Scope) -> StepOutput:
     """The mandates step: tier always, so every one of the organisation's (no user, no
-    agent: the rules a company writes once) and then of the scope's own (each newest
+    agent: the rules a company writes once), then of the read's agent (no user: the
+    rules of one agent, for every user of it) and then of the scope's own (each newest
     first, at most ``MAX_SECTION_ITEMS`` of each) goes to the section's budget — one
     listing, neither the query's embedding nor a vector search, so a streamed read
     sends them first. They hold whatever the period the read asks about."""
     flt = ItemFilter(scope=scope, kinds=_STABLE_KINDS, with_organisation=True)
-    listed = await store.list_items(flt, ItemText(), 2 * MAX_SECTION_ITEMS)
-    shared = [i for i in listed if i.scope.user_id is None and i.scope.agent_id is None]
-    own = [i for i in listed if i.scope.user_id is not None or i.scope.agent_id is not None]
-    found = [*shared[:MAX_SECTION_ITEMS], *own[:MAX_SECTION_ITEMS]]
+    listed = await store.list_items(flt, ItemText(), 3 * MAX_SECTION_ITEMS)
+    by_level: dict[str, list[MemoryItem]] = {"organisation": [], "agent": [], "user": []}
+    for item in listed:
+        by_level[level_of(item.scope)].append(item)
+    found = [i for items in by_level.values() for i in items[:MAX_SECTION_ITEMS]]
     return StepOutput([Candidate(i.id, 1.0) for i in found], items=found)
 
 

@@ -40,8 +40,9 @@ class ItemFilter:
     # overlaps it ("what did I do on 3 May?" finds "made dinner last night" said on 4 May)
     period: tuple[datetime, datetime] | None = None
     consolidated: bool | None = None  # None: either
-    # the organisation's memories too (no user and no agent), beside the scope's own:
-    # honoured by the SQL listings (``list_items``, ``list_item_ids``), not the searches
+    # the organisation's memories too (no user and no agent), beside the scope's own,
+    # and with a user and an agent, the agent's (no user, that agent): honoured by the
+    # SQL listings (``list_items``, ``list_item_ids``), not the searches
     with_organisation: bool = False
 
 

@@ -176,8 +176,11 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
         if value is not None
     ]
     if flt.with_organisation and own:
-        organisation = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
-        clauses.append(f"(({' AND '.join(own)}) OR ({organisation}))")
+        shared = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
+        if s.user_id is not None and s.agent_id is not None:  # and the agent's own
+            shared = f"{p}user_id IS NULL AND ({p}agent_id IS NULL"
+            shared += f" OR {p}agent_id = {params.add(s.agent_id)})"
+        clauses.append(f"(({' AND '.join(own)}) OR ({shared}))")
     else:
         clauses += own
     clauses.append(f"{p}status = ANY({params.add([st.value for st in flt.statuses])}::text[])")

@@ -45,8 +45,11 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
             own.append(f"{p}{column} = ?")
             params.append(value)
     if flt.with_organisation and own:
-        organisation = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
-        clauses.append(f"(({' AND '.join(own)}) OR ({organisation}))")
+        shared = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
+        if s.user_id is not None and s.agent_id is not None:  # and the agent's own
+            shared = f"{p}user_id IS NULL AND ({p}agent_id IS NULL OR {p}agent_id = ?)"
+            params.append(s.agent_id)
+        clauses.append(f"(({' AND '.join(own)}) OR ({shared}))")
     else:
         clauses += own
     clauses.append(f"{p}status IN ({', '.join('?' * len(flt.statuses))})")
