@@ -53,13 +53,14 @@ class DictBackend:
             self.data[(model, h)] = v
 
 
-async def new_api_key(store: Store, tenant_id: str = "default") -> str:
-    """The secret of a fresh API key of ``tenant_id`` in an open store."""
-    _, secret = await issue_key(store, tenant_id)
+async def new_api_key(store: Store, tenant_id: str = "default", **level: str) -> str:
+    """The secret of a fresh API key of ``tenant_id`` in an open store (``level``:
+    ``issue_key``'s level, user_id, agent_id)."""
+    _, secret = await issue_key(store, tenant_id, **level)
     return secret
 
 
-def issue_api_key(url: str, tenant_id: str = "default") -> str:
+def issue_api_key(url: str, tenant_id: str = "default", **level: str) -> str:
     """The secret of a fresh API key of ``tenant_id`` in the database at ``url``, from
     sync fixture code (e.g. before a server on that database starts)."""
 
@@ -67,7 +68,7 @@ def issue_api_key(url: str, tenant_id: str = "default") -> str:
         store = open_store(url)
         await store.open()
         try:
-            return await new_api_key(store, tenant_id)
+            return await new_api_key(store, tenant_id, **level)
         finally:
             await store.close()
 

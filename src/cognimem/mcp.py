@@ -45,6 +45,15 @@ UserId = Annotated[
         "configured for (COGNIMEM_MCP__USER_ID); a call with neither is refused."
     ),
 ]
+# every tool's agent argument
+AgentId = Annotated[
+    str | None,
+    Field(
+        description="The agent making the call: its mandates and procedures are in the "
+        "user's reads, and what is written is the user's with that agent. Default: the "
+        "agent the server is configured for (COGNIMEM_MCP__AGENT_ID), else none."
+    ),
+]
 # the read options of recall and get_context
 Preset = Annotated[
     str | None,
@@ -160,6 +169,7 @@ def _add_remember(server: FastMCP[Any], resolve: Resolve) -> None:
             Field(description="When it was said (ISO 8601 with offset); default now."),
         ] = None,
         user_id: UserId = None,
+        agent_id: AgentId = None,
         *,
         ctx: Ctx,
     ) -> str:
@@ -170,7 +180,7 @@ def _add_remember(server: FastMCP[Any], resolve: Resolve) -> None:
         if occurred_at is not None:
             message["occurred_at"] = occurred_at
         with _tool_errors():
-            scope = _for_user(server_scope, user_id)
+            scope = _for_user(server_scope, user_id, agent_id)
             _check_write(ctx, scope)
             result = await memory.write(message, scope=scope)
             return await _describe(memory, scope, result)
@@ -183,6 +193,7 @@ def _add_recall(server: FastMCP[Any], resolve: Resolve) -> None:
         max_tokens: Annotated[int, Field(description="Token budget of the answer.")] = 1000,
         limit: Annotated[int, Field(description="Most memories to return (1-200).")] = 10,
         user_id: UserId = None,
+        agent_id: AgentId = None,
         preset: Preset = None,
         ranking: Ranking = None,
         session_id: SessionId = None,
@@ -196,7 +207,7 @@ def _add_recall(server: FastMCP[Any], resolve: Resolve) -> None:
         known facts first, then the ranked memories; as of a time when asked."""
         memory, server_scope = resolve(ctx)
         with _tool_errors():
-            scope = _for_user(server_scope, user_id)
+            scope = _for_user(server_scope, user_id, agent_id)
             packet = await memory.read(
                 query,
                 scope=scope,
@@ -217,6 +228,7 @@ def _add_forget(server: FastMCP[Any], resolve: Resolve) -> None:
     async def forget(
         item_ids: Annotated[list[str], Field(description="Ids of the memories to delete.")],
         user_id: UserId = None,
+        agent_id: AgentId = None,
         *,
         ctx: Ctx,
     ) -> str:
@@ -226,7 +238,7 @@ def _add_forget(server: FastMCP[Any], resolve: Resolve) -> None:
         memory, server_scope = resolve(ctx)
         wanted = list(dict.fromkeys(item_ids))
         with _tool_errors():
-            scope = _for_user(server_scope, user_id)
+            scope = _for_user(server_scope, user_id, agent_id)
             _check_write(ctx, scope)
             result = await memory.forget(ids=wanted, scope=scope, limit=max(len(wanted), 1))
         deleted = set(result.item_ids)
@@ -245,6 +257,7 @@ def _add_get_context(server: FastMCP[Any], resolve: Resolve) -> None:
             str | None, Field(description="The reply to it, when already written.")
         ] = None,
         user_id: UserId = None,
+        agent_id: AgentId = None,
         preset: Preset = None,
         ranking: Ranking = None,
         session_id: SessionId = None,
@@ -260,7 +273,7 @@ def _add_get_context(server: FastMCP[Any], resolve: Resolve) -> None:
         if assistant_response is not None:
             turn.append({"content": assistant_response, "role": "assistant"})
         with _tool_errors():
-            scope = make_scope(_for_user(server_scope, user_id), session_id=session_id)
+            scope = make_scope(_for_user(server_scope, user_id, agent_id), session_id=session_id)
             _check_write(ctx, scope)
             packet = await memory.read(
                 user_message,
@@ -282,11 +295,11 @@ def _check_write(ctx: Ctx, scope: Scope) -> None:
         check(scope)
 
 
-def _for_user(server_scope: Scope, user_id: str | None) -> Scope:
-    """The scope of one call: the server's, for the call's user (the configured one
-    when the call names none). No user at all is refused: a call without one would
-    span every user of the tenant."""
-    scope = make_scope(server_scope, user_id=user_id)
+def _for_user(server_scope: Scope, user_id: str | None, agent_id: str | None) -> Scope:
+    """The scope of one call: the server's, for the call's user and agent (the
+    configured ones when the call names none). No user at all is refused: a call without
+    one would span every user of the tenant."""
+    scope = make_scope(server_scope, user_id=user_id, agent_id=agent_id)
     if not scope.user_id:
         raise InvalidInput(
             "user_id is required: pass the user whose memories these are "

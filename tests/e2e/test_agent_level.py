@@ -6,6 +6,7 @@ made with no agent; nothing of one tenant's agents reaches another tenant. Throu
 from __future__ import annotations
 
 from cognimem import Memory
+from tests.e2e.cli_runner import cognimem
 from tests.e2e.test_procedures import agent
 
 ASK = "please deploy the staging build"
@@ -79,3 +80,13 @@ async def test_an_agents_mandates_reach_every_user_of_that_agent(memory: Memory)
     ]
     globex = await mandates(user_id="ada", agent_id="ops", tenant_id="globex")
     assert globex == []
+
+
+def test_the_cli_writes_and_reads_with_an_agent(db_url: str) -> None:
+    rule = "Always sign off as the Ops bot."
+    cognimem("remember", rule, "--agent", "ops", "--profile", "mandate", db_url=db_url)
+    assert (
+        rule
+        in cognimem("recall", "deploy?", "--user", "ada", "--agent", "ops", db_url=db_url).stdout
+    )
+    assert rule not in cognimem("recall", "deploy?", "--user", "ada", db_url=db_url).stdout

@@ -55,13 +55,14 @@ async def test_the_four_tools_are_listed_with_their_arguments(db_url: str, tmp_p
     tools = {t.name: t for t in listed.tools}
     assert set(tools) == {"remember", "recall", "forget", "get_context"}
     assert set(tools["remember"].inputSchema["properties"]) == {
-        "content", "role", "occurred_at", "user_id",
+        "content", "role", "occurred_at", "user_id", "agent_id",
     }  # fmt: skip
     assert tools["remember"].inputSchema["required"] == ["content"]
     assert set(tools["get_context"].inputSchema["properties"]) == {
         "user_message",
         "assistant_response",
         "user_id",
+        "agent_id",
         "preset",
         "ranking",
         "session_id",
@@ -70,9 +71,11 @@ async def test_the_four_tools_are_listed_with_their_arguments(db_url: str, tmp_p
     assert {"preset", "ranking", "session_id", "session_only"} <= set(
         tools["recall"].inputSchema["properties"]
     )
-    # every tool takes the user of the call, none requires it, none takes a tenant
+    # every tool takes the user and the agent of the call, none requires them, none
+    # takes a tenant
     for tool in tools.values():
         assert "user_id" in tool.inputSchema["properties"]
+        assert "agent_id" in tool.inputSchema["properties"]
         assert "user_id" not in tool.inputSchema.get("required", [])
         assert "tenant_id" not in tool.inputSchema["properties"]
 

@@ -138,3 +138,26 @@ async def test_a_store_failure_over_mcp_names_no_database(postgres_dsn: str) -> 
     for part in (parts.username, parts.hostname, str(parts.port), parts.path.lstrip("/")):
         assert part
         assert part not in text, (part, text)
+
+
+async def test_each_call_names_its_agent_and_the_keys_level_holds(
+    base_url: str, db_url: str
+) -> None:
+    ada_only = issue_api_key(db_url, "acme", level="user", user_id="ada")
+    async with session(base_url, ada_only) as client:
+        refused = await client.call_tool("remember", {"content": "I keep bees", "user_id": "bob"})
+        assert refused.isError
+        assert "PermissionDenied" in _text(refused)
+        stored = await client.call_tool(
+            "remember", {"content": "I keep bees on the roof", "agent_id": "garden"}
+        )
+        assert not stored.isError, _text(stored)
+        with_agent = await client.call_tool(
+            "recall", {"query": "what do I keep on the roof?", "agent_id": "garden"}
+        )
+        assert "I keep bees on the roof" in _text(with_agent)
+        other_agent = await client.call_tool(
+            "recall", {"query": "what do I keep on the roof?", "agent_id": "sales"}
+        )
+        assert not other_agent.isError, _text(other_agent)
+        assert "bees" not in _text(other_agent)

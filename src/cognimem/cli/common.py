@@ -32,6 +32,14 @@ DbOption = Annotated[
     typer.Option("--db", help="Database URL (default: COGNIMEM_DATABASE_URL or the data dir)."),
 ]
 UserOption = Annotated[str | None, typer.Option("--user", "-u", help="User id of the scope.")]
+AgentOption = Annotated[
+    str | None,
+    typer.Option(
+        "--agent",
+        help="Agent id of the scope: a write is the agent's (every user of it reads its"
+        " mandates), a read is made with that agent.",
+    ),
+]
 AllUsersOption = Annotated[
     bool, typer.Option("--all-users", help="Every user of the tenant (not with --user).")
 ]

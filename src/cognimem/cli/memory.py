@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from cognimem.cli.common import (
+    AgentOption,
     AllUsersOption,
     DbOption,
     JsonOption,
@@ -31,6 +32,7 @@ from cognimem.recall.overrides import assignments
 def remember(
     text: Annotated[str, typer.Argument(help="What to remember.")],
     user: UserOption = None,
+    agent: AgentOption = None,
     name: Annotated[str | None, typer.Option(help="Author (speaker) name.")] = None,
     profile: Annotated[
         str,
@@ -49,14 +51,16 @@ def remember(
     db: DbOption = None,
 ) -> None:
     """Write one message (and print the facts it created or changed): a user's
-    (--user), or the organisation's (--organisation)."""
+    (--user), an agent's (--agent alone), or the organisation's (--organisation)."""
 
     async def go() -> None:
         async with Memory.open(db) as mem:
             scope: dict[str, str] = {"tenant_id": tenant}
             if organisation:
                 scope["level"] = ORGANISATION
-            result = await mem.write(text, scope=scope, user_id=user, name=name, profile=profile)
+            result = await mem.write(
+                text, scope=scope, user_id=user, agent_id=agent, name=name, profile=profile
+            )
             k = result.knowledge
             changed = await mem.store.get_facts(tenant, [*k.facts_created, *k.facts_reinforced])
         for m in result.messages:
@@ -76,6 +80,7 @@ def recall(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     user: UserOption = None,
     all_users: AllUsersOption = False,
+    agent: AgentOption = None,
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
     preset: Annotated[
@@ -122,7 +127,7 @@ def recall(
     of the tenant (--all-users); as of a time (--as-of, --as-of-recorded)."""
 
     async def go() -> None:
-        scope = {"tenant_id": tenant, **user_scope(user, all_users, "recall")}
+        scope = {"tenant_id": tenant, "agent_id": agent, **user_scope(user, all_users, "recall")}
         ranking = assignments(rank or [], "rank")
         valid_at = timestamp(as_of, "as-of")
         recorded_at = timestamp(as_of_recorded, "as-of-recorded")
@@ -213,6 +218,7 @@ def forget(
     limit: Annotated[int, typer.Option(help="Most memories to forget.")] = 100,
     user: UserOption = None,
     all_users: AllUsersOption = False,
+    agent: AgentOption = None,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
@@ -220,7 +226,7 @@ def forget(
     by --query or by time (--since / --until)."""
 
     async def go() -> tuple[ForgetResult, list[MemoryItem]]:
-        scope = {"tenant_id": tenant, **user_scope(user, all_users, "forget")}
+        scope = {"tenant_id": tenant, "agent_id": agent, **user_scope(user, all_users, "forget")}
         async with Memory.open(db) as mem:
             result = await mem.forget(
                 ids=ids,
