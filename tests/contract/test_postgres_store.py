@@ -88,8 +88,8 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (17, "item_change_seq"),
         (18, "fact_provenance"),
         (19, "fact_times"),
-        (20, "api_key_levels"),
-        (21, "procedure_agents"),
+        (21, "api_key_levels"),
+        (22, "procedure_agents"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

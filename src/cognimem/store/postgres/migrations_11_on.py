@@ -145,8 +145,10 @@ UPDATE facts f SET recorded_to = coalesce(
 WHERE f.status NOT IN ('active', 'aging');
 """,
     ),
+    # number 20 is SQLite's alone (items_kind: PostgreSQL has had its kind index since
+    # the first schema)
     (
-        20,
+        21,
         "api_key_levels",
         """
 -- the level of memory a key may write (see the SQLite migration of the same number)
@@ -156,7 +158,7 @@ ALTER TABLE api_keys ADD COLUMN agent_id text;
 """,
     ),
     (
-        21,
+        22,
         "procedure_agents",
         """
 -- procedures of an agent (see the SQLite migration of the same number)
