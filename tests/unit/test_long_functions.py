@@ -17,6 +17,12 @@ SPLIT = (
     "cognimem/store/sqlite/forgetting.py",
     "cognimem/store/postgres/knowledge_writes.py",
     "cognimem/store/forgetting.py",
+    "cognimem/store/postgres/transfer.py",
+    "cognimem/store/sqlite/transfer.py",
+    "cognimem/store/sqlite/knowledge_writes.py",
+    "cognimem/store/postgres/forgetting.py",
+    "cognimem/store/postgres/rows.py",
+    "cognimem/store/lexical_index.py",
 )
 
 

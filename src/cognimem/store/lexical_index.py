@@ -256,6 +256,26 @@ def search(
     view = m.view(flt)
     if view.count == 0:
         return []
+    held = _held_terms(m, view, found)
+    if not held:
+        return []
+    picked = rare_first_scores(m, view, held, limit)
+    if picked is None:
+        picked = _all_scores(m, view, held)
+    idx, scores = picked
+    if scores.size > limit:
+        cut = scores.size - limit
+        kth = np.partition(scores, cut)[cut]  # the limit-th best score
+        near = np.flatnonzero(scores >= kth)  # with every row tied with it
+        idx, scores = idx[near], scores[near]
+    top = np.lexsort((idx if m.order is None else m.order[idx], -scores))[:limit]
+    return [(str(m.cols.ids[idx[i]]), float(scores[i])) for i in top]
+
+
+def _held_terms(
+    m: ScopeTerms, view: FilterView, found: Sequence[tuple[str, np.ndarray, np.ndarray]]
+) -> list[HeldTerm]:
+    """The query terms some row of the view holds, with their rows, counts and idf."""
     large = _large(len(m.cols))
     held: list[HeldTerm] = []
     for term, at, counts in found:
@@ -273,28 +293,23 @@ def search(
         if df:
             idf = max(math.log((view.count - df + 0.5) / (df + 0.5)), _MIN_IDF)
             held.append(HeldTerm(term, at, counts, idf, common))
-    if not held:
-        return []
-    picked = rare_first_scores(m, view, held, limit)
-    if picked is None:
-        rows: list[np.ndarray] = []
-        gains: list[np.ndarray] = []
-        for t in held:
-            at, counts = t.at, t.counts
-            if t.common and view.allowed is not None:
-                keep = view.allowed[at]
-                at, counts = at[keep], counts[keep]
-            rows.append(at)
-            gains.append(t.idf * counts * (K1 + 1) / (counts + view.norm[at]))
-        picked = _sums(rows, gains, len(m.cols))
-    idx, scores = picked
-    if scores.size > limit:
-        cut = scores.size - limit
-        kth = np.partition(scores, cut)[cut]  # the limit-th best score
-        near = np.flatnonzero(scores >= kth)  # with every row tied with it
-        idx, scores = idx[near], scores[near]
-    top = np.lexsort((idx if m.order is None else m.order[idx], -scores))[:limit]
-    return [(str(m.cols.ids[idx[i]]), float(scores[i])) for i in top]
+    return held
+
+
+def _all_scores(
+    m: ScopeTerms, view: FilterView, held: Sequence[HeldTerm]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The score of every row of the view that holds any of the terms."""
+    rows: list[np.ndarray] = []
+    gains: list[np.ndarray] = []
+    for t in held:
+        at, counts = t.at, t.counts
+        if t.common and view.allowed is not None:
+            keep = view.allowed[at]
+            at, counts = at[keep], counts[keep]
+        rows.append(at)
+        gains.append(t.idf * counts * (K1 + 1) / (counts + view.norm[at]))
+    return _sums(rows, gains, len(m.cols))
 
 
 _LARGE_MIN = 4096  # a term held by more rows than this and than 1/64 of the entry is large

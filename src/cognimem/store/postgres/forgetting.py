@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.clock import to_utc
@@ -65,10 +65,7 @@ async def plan(
     """The items of ``ids`` in the tenant, what forgetting them into ``status`` changes,
     and how many graph edges go with the orphaned facts. ``lock``: lock the facts read
     until the transaction ends."""
-    order = {item_id: n for n, item_id in enumerate(ids)}
-    found = sorted(
-        await conn.fetch(_ITEMS, tenant_id, list(dict.fromkeys(ids))), key=lambda r: order[r["id"]]
-    )
+    found = await _items(conn, tenant_id, ids)
     items = [ForgottenItem(r["id"], r["tenant_id"], ItemStatus(r["status"])) for r in found]
     if not items:
         return [], Cascade(), 0
@@ -76,6 +73,41 @@ async def plan(
     owners = sorted(
         {(r["namespace"], r["user_id"]) for r in found}, key=lambda o: (o[0], o[1] or "")
     )
+    facts = await _sourced_facts(conn, tenant_id, owners, forgotten, lock=lock)
+    live = await _live_items(conn, tenant_id, facts, forgotten)
+    events, gone = await _gone_events(conn, forgotten)
+    summaries, summary_events = await _summaries(conn, tenant_id, events)
+    done = cascade(
+        status,
+        set(forgotten),
+        facts,
+        live,
+        gone,
+        summaries.values(),
+        summary_events,
+    )
+    return items, done, await _orphaned_relations(conn, done, status)
+
+
+async def _items(conn: Connection, tenant_id: str, ids: Sequence[str]) -> list[Any]:
+    """The rows (id, tenant, status, namespace, user) of the tenant's items of ``ids``,
+    in the order of ``ids``."""
+    order = {item_id: n for n, item_id in enumerate(ids)}
+    return sorted(
+        await conn.fetch(_ITEMS, tenant_id, list(dict.fromkeys(ids))), key=lambda r: order[r["id"]]
+    )
+
+
+async def _sourced_facts(
+    conn: Connection,
+    tenant_id: str,
+    owners: Sequence[tuple[str, str | None]],
+    forgotten: list[str],
+    *,
+    lock: bool,
+) -> list[SourcedFact]:
+    """The facts of each owner (namespace, user) that cite a ``forgotten`` item, locked
+    with ``lock``."""
     facts: list[SourcedFact] = []
     for namespace, user_id in owners:
         for r in await conn.fetch(
@@ -89,11 +121,23 @@ async def plan(
                     evidence_event_ids=tuple(json.loads(r["evidence_event_ids"])),
                 )
             )  # fmt: skip
+    return facts
+
+
+async def _live_items(
+    conn: Connection, tenant_id: str, facts: Sequence[SourcedFact], forgotten: list[str]
+) -> set[str]:
+    """The facts' other evidence items that are active and not forgotten."""
     cited = sorted({i for f in facts for i in f.evidence_item_ids})
-    live = {
+    return {
         r["id"]
         for r in await conn.fetch(_LIVE, tenant_id, cited, ItemStatus.ACTIVE.value, forgotten)
     }
+
+
+async def _gone_events(conn: Connection, forgotten: list[str]) -> tuple[list[str], set[str]]:
+    """The forgotten items' source events, and those of them no live item other than a
+    summary still comes from."""
     events = [r["event_id"] for r in await conn.fetch(_EVENTS, forgotten)]
     kept = {
         r["event_id"]
@@ -101,30 +145,34 @@ async def plan(
             _KEPT, events, forgotten, ItemStatus.ACTIVE.value, ItemKind.SUMMARY.value
         )
     }
+    return events, set(events) - kept
+
+
+async def _summaries(
+    conn: Connection, tenant_id: str, events: list[str]
+) -> tuple[dict[str, ForgottenItem], dict[str, list[str]]]:
+    """The summaries that share a source event with ``events``, and every source event
+    of each."""
     summary_events: dict[str, list[str]] = {}
     summaries: dict[str, ForgottenItem] = {}
     for r in await conn.fetch(_SUMMARIES, tenant_id, ItemKind.SUMMARY.value, events):
         summaries[r["id"]] = ForgottenItem(r["id"], tenant_id, ItemStatus(r["status"]))
         summary_events.setdefault(r["id"], []).append(r["event_id"])
-    done = cascade(
-        status,
-        set(forgotten),
-        facts,
-        live,
-        set(events) - kept,
-        summaries.values(),
-        summary_events,
-    )
-    relations = 0
-    if done.orphaned:
-        condition = "" if status is ItemStatus.DELETED else " AND active"
-        relations = int(
-            await conn.fetchval(
-                f"SELECT count(*) FROM relations WHERE fact_id = ANY($1::text[]){condition}",
-                [f.id for f in done.orphaned],
-            )
+    return summaries, summary_events
+
+
+async def _orphaned_relations(conn: Connection, done: Cascade, status: ItemStatus) -> int:
+    """How many graph edges go with the orphaned facts (a delete counts the inactive
+    ones too)."""
+    if not done.orphaned:
+        return 0
+    condition = "" if status is ItemStatus.DELETED else " AND active"
+    return int(
+        await conn.fetchval(
+            f"SELECT count(*) FROM relations WHERE fact_id = ANY($1::text[]){condition}",
+            [f.id for f in done.orphaned],
         )
-    return items, done, relations
+    )
 
 
 async def apply(conn: Connection, done: Cascade, status: ItemStatus, now: datetime) -> None:

@@ -332,49 +332,13 @@ async def commit_batch(
 
     ``strict``: a message that turns out to be a duplicate raises ``StaleKnowledge``
     (knowledge derived from it assumed it was new)."""
-    events = [m.event for m in messages]
-    stored = await find_originals(conn, events, dedupe_window_s)
-    window = int(dedupe_window_s * 1_000_000)
-    keyed: dict[tuple[str, str], Event] = {}  # written earlier in this batch
-    unkeyed: dict[tuple[object, ...], list[Event]] = {}
-    fresh: list[tuple[int, PendingMessage]] = []
-    repeats: dict[int, Event] = {}  # index -> the event earlier in the batch it repeats
-    results: list[MessageResult | None] = []
-
-    def earlier_in_batch(event: Event) -> Event | None:
-        if event.idempotency_key is not None:
-            return keyed.get((event.scope.tenant_id, event.idempotency_key))
-        at = to_micros(event.occurred_at)
-        same = unkeyed.get(dedupe_tuple(event), [])
-        return next((e for e in same if abs(to_micros(e.occurred_at) - at) <= window), None)
-
-    for index, pending in enumerate(messages):
-        event = pending.event
-        original = stored.get(index)
-        earlier = earlier_in_batch(event) if original is None else None
-        if earlier is not None:
-            original = Original(earlier.id, earlier.content_hash, [])
-        if original is not None:
-            check_key(event, original)
-            if strict:
-                raise StaleKnowledge(f"event {event.id} became a duplicate")
-            if earlier is not None:
-                repeats[index] = earlier  # its ids are known once the batch is written
-                results.append(None)
-            else:
-                results.append(duplicate(original))
-            continue
-        fresh.append((index, pending))
-        results.append(None)
-        if event.idempotency_key is not None:
-            keyed[(event.scope.tenant_id, event.idempotency_key)] = event
-        else:
-            unkeyed.setdefault(dedupe_tuple(event), []).append(event)
-
-    if fresh:
-        await conn.execute(INSERT_EVENTS, *event_columns([m for _, m in fresh]))
-    await insert_items(conn, [p for _, m in fresh for p in m.items])
-    for index, pending in fresh:
+    stored = await find_originals(conn, [m.event for m in messages], dedupe_window_s)
+    batch = _BatchSort(messages, stored, int(dedupe_window_s * 1_000_000), strict=strict)
+    results = batch.results
+    if batch.fresh:
+        await conn.execute(INSERT_EVENTS, *event_columns([m for _, m in batch.fresh]))
+    await insert_items(conn, [p for _, m in batch.fresh for p in m.items])
+    for index, pending in batch.fresh:
         item_ids = [p.item.id for p in pending.items]
         item_ids += await merge_into(conn, pending.event, pending.merged_into)
         outcome = (
@@ -389,14 +353,67 @@ async def commit_batch(
             skipped_chunks=pending.skipped_chunks,
             redactions=pending.redactions,
         )
-    if repeats:
+    if batch.repeats:
         # what the database answers: every item linked to the earlier event, in order
-        linked = await linked_items(conn, [e.id for e in repeats.values()])
-        for index, earlier in repeats.items():
+        linked = await linked_items(conn, [e.id for e in batch.repeats.values()])
+        for index, earlier in batch.repeats.items():
             results[index] = duplicate(
                 Original(earlier.id, earlier.content_hash, linked.get(earlier.id, []))
             )
     return [r for r in results if r is not None]
+
+
+class _BatchSort:
+    """A batch's messages sorted, in order, into the fresh ones (to write), repeats of
+    one earlier in the batch and duplicates of a stored one (their results known)."""
+
+    def __init__(
+        self,
+        messages: Sequence[PendingMessage],
+        stored: dict[int, Original],
+        window: int,
+        *,
+        strict: bool,
+    ) -> None:
+        self.window = window
+        self.keyed: dict[tuple[str, str], Event] = {}  # written earlier in this batch
+        self.unkeyed: dict[tuple[object, ...], list[Event]] = {}
+        self.fresh: list[tuple[int, PendingMessage]] = []
+        self.repeats: dict[int, Event] = {}  # index -> the event earlier in the batch it repeats
+        self.results: list[MessageResult | None] = []
+        for index, pending in enumerate(messages):
+            self._sort(index, pending, stored.get(index), strict=strict)
+
+    def _earlier_in_batch(self, event: Event) -> Event | None:
+        if event.idempotency_key is not None:
+            return self.keyed.get((event.scope.tenant_id, event.idempotency_key))
+        at = to_micros(event.occurred_at)
+        same = self.unkeyed.get(dedupe_tuple(event), [])
+        return next((e for e in same if abs(to_micros(e.occurred_at) - at) <= self.window), None)
+
+    def _sort(
+        self, index: int, pending: PendingMessage, original: Original | None, *, strict: bool
+    ) -> None:
+        event = pending.event
+        earlier = self._earlier_in_batch(event) if original is None else None
+        if earlier is not None:
+            original = Original(earlier.id, earlier.content_hash, [])
+        if original is not None:
+            check_key(event, original)
+            if strict:
+                raise StaleKnowledge(f"event {event.id} became a duplicate")
+            if earlier is not None:
+                self.repeats[index] = earlier  # its ids are known once the batch is written
+                self.results.append(None)
+            else:
+                self.results.append(duplicate(original))
+            return
+        self.fresh.append((index, pending))
+        self.results.append(None)
+        if event.idempotency_key is not None:
+            self.keyed[(event.scope.tenant_id, event.idempotency_key)] = event
+        else:
+            self.unkeyed.setdefault(dedupe_tuple(event), []).append(event)
 
 
 async def linked_items(conn: Connection, event_ids: Sequence[str]) -> dict[str, list[str]]:

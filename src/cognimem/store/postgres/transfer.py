@@ -107,6 +107,17 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
         (r["text"] for r in facts),
         (r["content_hash"] for r in events),
     )
+    removed = await _delete_rows(conn, tenant_id, user_id, ids)
+    return ErasureReport(removed=removed, content_hashes=hashes)
+
+
+async def _delete_rows(
+    conn: Connection, tenant_id: str, user_id: str, ids: Mapping[str, list[str]]
+) -> dict[str, int]:
+    """Delete the user's rows (``ids``: theirs, by table) and what points at them; how
+    many went from each table."""
+    mine = "tenant_id = $1 AND user_id = $2"
+    who = (tenant_id, user_id)
     removed: dict[str, int] = {}
 
     async def delete(name: str, sql: str, *args: object) -> None:
@@ -159,7 +170,7 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
         "procedures",
     ):
         await delete(table, f"DELETE FROM {table} WHERE {mine}", *who)
-    return ErasureReport(removed=removed, content_hashes=hashes)
+    return removed
 
 
 # -- export ----------------------------------------------------------------------------
@@ -319,6 +330,35 @@ async def import_batch(
         ]
         await rows.insert_items(conn, pending)
         counts["items"] = len(pending)
+    await _import_knowledge(conn, batch, embeddings, counts)
+    if batch.aliases:
+        counts["aliases"] = await _import_aliases(conn, batch)
+    if batch.sessions:
+        values = [session_values(s) for s in batch.sessions]
+        counts["sessions"] = await _count(
+            conn,
+            f"INSERT INTO sessions ({SESSION_COLUMNS}) SELECT * FROM unnest($1::text[],"
+            " $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],"
+            " $8::timestamptz[], $9::jsonb[]) ON CONFLICT DO NOTHING",
+            *[[v[c] for v in values] for c in range(9)],
+        )
+    procedures = await _new(conn, "procedures", batch.procedures)
+    if procedures:
+        await conn.executemany(
+            INSERT_PROCEDURE, [procedure_values(p, to_utc, p.revision) for p in procedures]
+        )
+        counts["procedures"] = len(procedures)
+    return counts
+
+
+async def _import_knowledge(
+    conn: Connection,
+    batch: transfer.ImportBatch,
+    embeddings: Mapping[str, np.ndarray],
+    counts: dict[str, int],
+) -> None:
+    """Write the batch's entities, facts, relations, conflicts and history not stored
+    yet, and count them into ``counts``."""
     knowledge = Knowledge(
         entities=await _new(conn, "entities", batch.entities),
         facts=[
@@ -336,35 +376,22 @@ async def import_batch(
         ("history", knowledge.history),
     ):  # fmt: skip
         counts[name] = len(added)
-    if batch.aliases:
-        counts["aliases"] = await _count(
-            conn,
-            "INSERT INTO aliases (tenant_id, namespace, user_key, alias, entity_id, source,"
-            " confidence, use_count) SELECT e.tenant_id, a.ns, a.uk, a.alias, a.eid, a.src,"
-            " a.conf, a.uses FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],"
-            " $5::text[], $6::float8[], $7::int4[]) AS a(ns, uk, alias, eid, src, conf, uses)"
-            " JOIN entities e ON e.id = a.eid ON CONFLICT DO NOTHING",
-            [ns for ns, _ in batch.aliases],
-            [records.user_key(a.user_id) for _, a in batch.aliases],
-            [a.alias for _, a in batch.aliases],
-            [a.entity_id for _, a in batch.aliases],
-            [a.source.value for _, a in batch.aliases],
-            [a.confidence for _, a in batch.aliases],
-            [a.use_count for _, a in batch.aliases],
-        )
-    if batch.sessions:
-        values = [session_values(s) for s in batch.sessions]
-        counts["sessions"] = await _count(
-            conn,
-            f"INSERT INTO sessions ({SESSION_COLUMNS}) SELECT * FROM unnest($1::text[],"
-            " $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],"
-            " $8::timestamptz[], $9::jsonb[]) ON CONFLICT DO NOTHING",
-            *[[v[c] for v in values] for c in range(9)],
-        )
-    procedures = await _new(conn, "procedures", batch.procedures)
-    if procedures:
-        await conn.executemany(
-            INSERT_PROCEDURE, [procedure_values(p, to_utc, p.revision) for p in procedures]
-        )
-        counts["procedures"] = len(procedures)
-    return counts
+
+
+async def _import_aliases(conn: Connection, batch: transfer.ImportBatch) -> int:
+    """Insert the batch's aliases of stored entities not stored yet; how many."""
+    return await _count(
+        conn,
+        "INSERT INTO aliases (tenant_id, namespace, user_key, alias, entity_id, source,"
+        " confidence, use_count) SELECT e.tenant_id, a.ns, a.uk, a.alias, a.eid, a.src,"
+        " a.conf, a.uses FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],"
+        " $5::text[], $6::float8[], $7::int4[]) AS a(ns, uk, alias, eid, src, conf, uses)"
+        " JOIN entities e ON e.id = a.eid ON CONFLICT DO NOTHING",
+        [ns for ns, _ in batch.aliases],
+        [records.user_key(a.user_id) for _, a in batch.aliases],
+        [a.alias for _, a in batch.aliases],
+        [a.entity_id for _, a in batch.aliases],
+        [a.source.value for _, a in batch.aliases],
+        [a.confidence for _, a in batch.aliases],
+        [a.use_count for _, a in batch.aliases],
+    )

@@ -118,6 +118,18 @@ def fact_version(conn: sqlite3.Connection, tenant_id: str, namespace: str, user:
 
 def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``)."""
+    _bump_fact_versions(conn, knowledge)
+    _insert_entities(conn, knowledge)
+    _upsert_aliases(conn, knowledge)
+    _insert_facts(conn, knowledge)
+    _update_facts(conn, knowledge)
+    _insert_relations(conn, knowledge)
+    _insert_conflicts(conn, knowledge)
+    insert_history(conn, knowledge.history)
+
+
+def _bump_fact_versions(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+    """Bump the version of every user's facts the write changes."""
     # the version also dates a scope's graph (relations), which reads cache alongside
     # the fact rows
     changed = {
@@ -130,6 +142,9 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     }
     for tenant_id, namespace, user in sorted(changed):
         bump_fact_version(conn, tenant_id, namespace, user)
+
+
+def _insert_entities(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     for e in knowledge.entities:
         conn.execute(
             f"INSERT INTO entities ({ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -138,7 +153,9 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
                 json.dumps(e.properties), to_micros(e.created_at),
             ),
         )  # fmt: skip
-    _upsert_aliases(conn, knowledge)
+
+
+def _insert_facts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     for p in knowledge.facts:
         f, s = p.fact, p.fact.scope
         blob = None if p.embedding is None else np.asarray(p.embedding, np.float32).tobytes()
@@ -157,6 +174,11 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
                 values["recorded_to"], blob,
             ),
         )  # fmt: skip
+
+
+def _update_facts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+    """Each update guarded by the revision the reconciler saw (``StaleKnowledge`` when
+    it changed meanwhile); a fact no longer live takes its graph edges with it."""
     for update in knowledge.fact_updates:
         values = _fact_values(update.fact)
         sets = ", ".join(f"{c} = ?" for c in _FACT_MUTABLE)
@@ -170,6 +192,9 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
             )
         if update.fact.status not in (FactStatus.ACTIVE, FactStatus.AGING):
             conn.execute("UPDATE relations SET active = 0 WHERE fact_id = ?", (update.fact.id,))
+
+
+def _insert_relations(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     for r in knowledge.relations:
         s = r.scope
         conn.execute(
@@ -181,6 +206,9 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
                 int(r.active), to_micros(r.created_at),
             ),
         )  # fmt: skip
+
+
+def _insert_conflicts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     for c in knowledge.conflicts:
         s = c.scope
         conn.execute(
@@ -192,7 +220,6 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
                 to_micros(c.created_at), _micros(c.resolved_at), c.note,
             ),
         )  # fmt: skip
-    insert_history(conn, knowledge.history)
 
 
 def delete_aliases(

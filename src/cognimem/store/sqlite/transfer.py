@@ -207,16 +207,7 @@ def export_page(
     if kind == "alias":
         return _alias_page(conn, scope, namespace, owned, after, limit)
     if kind == "session":
-        keyset, keys = "(namespace, id) > (?, ?)", list(after or ("", ""))
-        found = query(
-            conn,
-            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {where} AND {keyset}"
-            " ORDER BY namespace, id LIMIT ?",
-            [*params, *keys, limit],
-        )
-        out = [transfer.row_record(kind, r, decode_time) for r in found]
-        last = (found[-1]["namespace"], found[-1]["id"]) if len(found) == limit else None
-        return out, last
+        return _session_page(conn, where, params, after, limit)
     start = 0 if after is None else int(after[0])
     if kind == "history":
         if scope.user_id is None and namespace is None:
@@ -230,20 +221,46 @@ def export_page(
         sql = f"SELECT rowid AS seq, {records.HISTORY_COLUMNS} FROM history WHERE {where}"
     elif kind == "item":
         where, params = owned("i.")
-        sql = (
-            f"SELECT i.rowid AS seq, {ITEM_SELECT}, f.search_text FROM {ITEMS_WITH_USAGE}"
-            f" LEFT JOIN items_fts f ON f.rowid = i.rowid WHERE {where}"
-        )
-        found = query(
-            conn, f"{sql} AND i.rowid > ? ORDER BY i.rowid LIMIT ?", [*params, start, limit]
-        )
-        out = [transfer.row_record(kind, r, decode_time) for r in found]
-        return out, ((found[-1]["seq"],) if len(found) == limit else None)
+        return _item_page(conn, where, params, start, limit)
     else:
         table, columns = _TABLES[kind]
         sql = f"SELECT rowid AS seq, {columns} FROM {table} WHERE {where}"
     found = query(conn, f"{sql} AND rowid > ? ORDER BY rowid LIMIT ?", [*params, start, limit])
     out = [transfer.row_record(kind, r, decode_time) for r in found]
+    return out, ((found[-1]["seq"],) if len(found) == limit else None)
+
+
+def _session_page(
+    conn: sqlite3.Connection,
+    where: str,
+    params: list[object],
+    after: transfer.Cursor | None,
+    limit: int,
+) -> transfer.Page:
+    """The sessions matching ``where``, paged by (namespace, id)."""
+    keyset, keys = "(namespace, id) > (?, ?)", list(after or ("", ""))
+    found = query(
+        conn,
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {where} AND {keyset}"
+        " ORDER BY namespace, id LIMIT ?",
+        [*params, *keys, limit],
+    )
+    out = [transfer.row_record("session", r, decode_time) for r in found]
+    last = (found[-1]["namespace"], found[-1]["id"]) if len(found) == limit else None
+    return out, last
+
+
+def _item_page(
+    conn: sqlite3.Connection, where: str, params: list[object], start: int, limit: int
+) -> transfer.Page:
+    """The items matching ``where`` (on ``i.``) with their counters and search text,
+    after rowid ``start``."""
+    sql = (
+        f"SELECT i.rowid AS seq, {ITEM_SELECT}, f.search_text FROM {ITEMS_WITH_USAGE}"
+        f" LEFT JOIN items_fts f ON f.rowid = i.rowid WHERE {where}"
+    )
+    found = query(conn, f"{sql} AND i.rowid > ? ORDER BY i.rowid LIMIT ?", [*params, start, limit])
+    out = [transfer.row_record("item", r, decode_time) for r in found]
     return out, ((found[-1]["seq"],) if len(found) == limit else None)
 
 
@@ -344,37 +361,8 @@ def import_batch(
         skip_existing=True,
     )
     counts["items"] = len(inserted)
-
-    knowledge = Knowledge(
-        entities=_new(conn, "entities", batch.entities),
-        facts=[
-            PendingFact(fact=f, embedding=embeddings.get(f.id), embed_text=f.text)
-            for f in _new(conn, "facts", batch.facts)
-        ],
-        relations=_new(conn, "relations", batch.relations),
-        conflicts=_new(conn, "conflicts", batch.conflicts),
-        history=_new(conn, "history", batch.history),
-    )
-    knowledge_writes.apply(conn, knowledge)
-    counts["entities"] = len(knowledge.entities)
-    counts["facts"] = len(knowledge.facts)
-    counts["relations"] = len(knowledge.relations)
-    counts["conflicts"] = len(knowledge.conflicts)
-    counts["history"] = len(knowledge.history)
-    for namespace, alias in batch.aliases:
-        tenant = conn.execute(
-            "SELECT tenant_id FROM entities WHERE id = ?", (alias.entity_id,)
-        ).fetchone()
-        if tenant is None:
-            continue  # its entity was not imported (another tenant holds that id)
-        counts["aliases"] += conn.execute(
-            "INSERT OR IGNORE INTO aliases (tenant_id, namespace, user_key, alias, entity_id,"
-            " source, confidence, use_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                tenant[0], namespace, records.user_key(alias.user_id), alias.alias,
-                alias.entity_id, alias.source.value, alias.confidence, alias.use_count,
-            ),
-        ).rowcount  # fmt: skip
+    _import_knowledge(conn, batch, embeddings, counts)
+    counts["aliases"] = _import_aliases(conn, batch)
     for session in batch.sessions:
         counts["sessions"] += conn.execute(
             f"INSERT OR IGNORE INTO sessions ({SESSION_COLUMNS})"
@@ -392,3 +380,49 @@ def _new(conn: sqlite3.Connection, table: str, models: Sequence[Any]) -> list[An
     unique = list({m.id: m for m in models}.values())
     known = _existing(conn, table, [m.id for m in unique])
     return [m for m in unique if m.id not in known]
+
+
+def _import_knowledge(
+    conn: sqlite3.Connection,
+    batch: transfer.ImportBatch,
+    embeddings: Mapping[str, np.ndarray],
+    counts: dict[str, int],
+) -> None:
+    """Write the batch's entities, facts, relations, conflicts and history not stored
+    yet, and count them into ``counts``."""
+    knowledge = Knowledge(
+        entities=_new(conn, "entities", batch.entities),
+        facts=[
+            PendingFact(fact=f, embedding=embeddings.get(f.id), embed_text=f.text)
+            for f in _new(conn, "facts", batch.facts)
+        ],
+        relations=_new(conn, "relations", batch.relations),
+        conflicts=_new(conn, "conflicts", batch.conflicts),
+        history=_new(conn, "history", batch.history),
+    )
+    knowledge_writes.apply(conn, knowledge)
+    counts["entities"] = len(knowledge.entities)
+    counts["facts"] = len(knowledge.facts)
+    counts["relations"] = len(knowledge.relations)
+    counts["conflicts"] = len(knowledge.conflicts)
+    counts["history"] = len(knowledge.history)
+
+
+def _import_aliases(conn: sqlite3.Connection, batch: transfer.ImportBatch) -> int:
+    """Insert the batch's aliases of stored entities not stored yet; how many."""
+    added = 0
+    for namespace, alias in batch.aliases:
+        tenant = conn.execute(
+            "SELECT tenant_id FROM entities WHERE id = ?", (alias.entity_id,)
+        ).fetchone()
+        if tenant is None:
+            continue  # its entity was not imported (another tenant holds that id)
+        added += conn.execute(
+            "INSERT OR IGNORE INTO aliases (tenant_id, namespace, user_key, alias, entity_id,"
+            " source, confidence, use_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                tenant[0], namespace, records.user_key(alias.user_id), alias.alias,
+                alias.entity_id, alias.source.value, alias.confidence, alias.use_count,
+            ),
+        ).rowcount  # fmt: skip
+    return added
