@@ -317,60 +317,83 @@ def detect(
         last = max(o.at for o in g.members)
         if found is not None:
             claimed.add(found.id)
-            requests = list(dict.fromkeys([*found.request_event_ids, *g.request_ids]))
-            sources = list(dict.fromkeys([*found.source_event_ids, *events]))
-            new = len(requests) - len(found.request_event_ids)
-            triggered = max(found.trigger_count + new, g.triggered, len(requests))
-            if sources == found.source_event_ids and triggered == found.trigger_count:
+            changed = _reinforced(found, g, events, last, now)
+            if changed is None:
                 out.unchanged.append(found.id)
-                continue
-            changed = found.model_copy(
-                update={
-                    "observed_count": len(requests),
-                    "trigger_count": triggered,
-                    "confidence": procedure_confidence(len(requests), triggered),
-                    "request_event_ids": requests,
-                    "source_event_ids": sources,
-                    "last_seen_at": max(found.last_seen_at, last),
-                    "updated_at": now,
-                }
-            )
-            out.reinforced.append((changed, found.revision))
+            else:
+                out.reinforced.append((changed, found.revision))
             continue
-        count = len(g.request_ids)
-        action = _merged_action(g.members)
-        needed = (
-            config.min_answer_observations
-            if action.kind is ActionKind.ANSWER
-            else config.min_observations
-        )
-        if count < needed:
-            continue
-        triggered = max(g.triggered, count)
-        out.created.append(
-            Procedure(
-                id=new_id("prc"),
-                scope=Scope(
-                    tenant_id=scope.tenant_id,
-                    namespace=scope.namespace,
-                    user_id=scope.user_id,
-                    agent_id=scope.agent_id,
-                ),
-                trigger=_clip(g.seed.request),  # a long request is shown cut
-                trigger_terms=_features(g),
-                action=action,
-                observed_count=count,
-                trigger_count=triggered,
-                confidence=procedure_confidence(count, triggered),
-                request_event_ids=g.request_ids,
-                source_event_ids=events,
-                first_seen_at=min(o.at for o in g.members),
-                last_seen_at=last,
-                created_at=now,
-                updated_at=now,
-            )
-        )
+        created = _created(scope, g, events, last, now, config)
+        if created is not None:
+            out.created.append(created)
     return out
+
+
+def _reinforced(
+    found: Procedure, g: Group, events: list[str], last: datetime, now: datetime
+) -> Procedure | None:
+    """``found`` with the group's requests and source events added, or None when the
+    group adds none of either."""
+    requests = list(dict.fromkeys([*found.request_event_ids, *g.request_ids]))
+    sources = list(dict.fromkeys([*found.source_event_ids, *events]))
+    new = len(requests) - len(found.request_event_ids)
+    triggered = max(found.trigger_count + new, g.triggered, len(requests))
+    if sources == found.source_event_ids and triggered == found.trigger_count:
+        return None
+    return found.model_copy(
+        update={
+            "observed_count": len(requests),
+            "trigger_count": triggered,
+            "confidence": procedure_confidence(len(requests), triggered),
+            "request_event_ids": requests,
+            "source_event_ids": sources,
+            "last_seen_at": max(found.last_seen_at, last),
+            "updated_at": now,
+        }
+    )
+
+
+def _created(
+    scope: Scope,
+    g: Group,
+    events: list[str],
+    last: datetime,
+    now: datetime,
+    config: DetectionConfig,
+) -> Procedure | None:
+    """A new procedure of the user from the group, or None when it was observed too
+    few times."""
+    count = len(g.request_ids)
+    action = _merged_action(g.members)
+    needed = (
+        config.min_answer_observations
+        if action.kind is ActionKind.ANSWER
+        else config.min_observations
+    )
+    if count < needed:
+        return None
+    triggered = max(g.triggered, count)
+    return Procedure(
+        id=new_id("prc"),
+        scope=Scope(
+            tenant_id=scope.tenant_id,
+            namespace=scope.namespace,
+            user_id=scope.user_id,
+            agent_id=scope.agent_id,
+        ),
+        trigger=_clip(g.seed.request),  # a long request is shown cut
+        trigger_terms=_features(g),
+        action=action,
+        observed_count=count,
+        trigger_count=triggered,
+        confidence=procedure_confidence(count, triggered),
+        request_event_ids=g.request_ids,
+        source_event_ids=events,
+        first_seen_at=min(o.at for o in g.members),
+        last_seen_at=last,
+        created_at=now,
+        updated_at=now,
+    )
 
 
 def reinforce(

@@ -165,25 +165,14 @@ def integer_products(data: bytes, *, form: IntegerForm) -> tuple[bytes, int]:
         zero = numpy_helper.to_array(initializers[node.input[3]])
         label = node.name or node.output[0]
         if form == "unsigned":
-            for name, values in ((node.input[1], weights), (node.input[3], zero)):
-                shifted = (values.astype(np.int16) + 128).astype(np.uint8)
-                added.append(numpy_helper.from_array(shifted, f"{name}_u8"))
-            inputs = [node.input[0], f"{node.input[1]}_u8", node.input[2], f"{node.input[3]}_u8"]
-            replaced[id(node)] = helper.make_node(
-                "MatMulInteger", inputs, list(node.output), name=f"{label}_u8"
+            replaced[id(node)] = _unsigned_product(
+                helper, numpy_helper, node, weights, zero, label, added
             )
             continue
         scale_name = next(i for i in producer[mul.input[1]].input if i in initializers)
         scale = numpy_helper.to_array(initializers[scale_name])
-        dequantized = ((weights.astype(np.float32) - zero.astype(np.float32)) * scale).astype(
-            np.float32
-        )
-        added.append(numpy_helper.from_array(dequantized, f"{label}_float_weight"))
-        replaced[id(mul)] = helper.make_node(
-            "MatMul",
-            [quantize.input[0], f"{label}_float_weight"],
-            list(mul.output),
-            name=f"{label}_float",
+        replaced[id(mul)] = _float_product(
+            helper, numpy_helper, quantize, mul, (weights, zero, scale), label, added
         )
     changed = len(replaced)
     if not changed:
@@ -191,6 +180,49 @@ def integer_products(data: bytes, *, form: IntegerForm) -> tuple[bytes, int]:
     nodes = [replaced.get(id(node), node) for node in graph.node]
     _replace(graph, _read_only(nodes, graph), added)
     return model.SerializeToString(), changed
+
+
+def _unsigned_product(
+    helper: Any,
+    numpy_helper: Any,
+    node: Any,
+    weights: np.ndarray,
+    zero: np.ndarray,
+    label: str,
+    added: list[Any],
+) -> Any:
+    """The ``MatMulInteger`` standing in for ``node`` with its weights and zero point
+    stored plus 128 as uint8 (the tensors appended to ``added``)."""
+    for name, values in ((node.input[1], weights), (node.input[3], zero)):
+        shifted = (values.astype(np.int16) + 128).astype(np.uint8)
+        added.append(numpy_helper.from_array(shifted, f"{name}_u8"))
+    inputs = [node.input[0], f"{node.input[1]}_u8", node.input[2], f"{node.input[3]}_u8"]
+    return helper.make_node("MatMulInteger", inputs, list(node.output), name=f"{label}_u8")
+
+
+def _float_product(
+    helper: Any,
+    numpy_helper: Any,
+    quantize: Any,
+    mul: Any,
+    quantized: tuple[np.ndarray, np.ndarray, np.ndarray],
+    label: str,
+    added: list[Any],
+) -> Any:
+    """The float ``MatMul`` standing in for ``mul``: the activations ``quantize`` reads
+    by the weights dequantized from ``quantized`` (weights, zero point, scale; the
+    tensor appended to ``added``)."""
+    weights, zero, scale = quantized
+    dequantized = ((weights.astype(np.float32) - zero.astype(np.float32)) * scale).astype(
+        np.float32
+    )
+    added.append(numpy_helper.from_array(dequantized, f"{label}_float_weight"))
+    return helper.make_node(
+        "MatMul",
+        [quantize.input[0], f"{label}_float_weight"],
+        list(mul.output),
+        name=f"{label}_float",
+    )
 
 
 def _replace(graph: Any, nodes: list[Any], added: list[Any]) -> None:

@@ -16,7 +16,6 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 
@@ -36,13 +35,12 @@ from cognimem.lifecycle.consolidate import (
 )
 from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
-from cognimem.models.ids import new_id
 from cognimem.models.items import CONSOLIDATION_META, index_text
-from cognimem.models.knowledge import Fact, HistoryEntry
+from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult
-from cognimem.providers.tokens import count_tokens
 from cognimem.services.components import Components
-from cognimem.store.base import ConsolidationWrite, FactQuery, ItemFilter, PendingItem
+from cognimem.services.summaries import Pending, same_summary, stage_summaries
+from cognimem.store.base import ConsolidationWrite, FactQuery, ItemFilter
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +50,7 @@ MAX_EPISODES = 20_000
 MAX_SUMMARIES = 20_000
 MAX_FACTS = 5_000
 MAX_ATTEMPTS = 3
-ACTOR = "consolidation"
 META = CONSOLIDATION_META  # the summary item's metadata key
-
-
-# a group whose summary changes: its gist and the summary it replaces, if any
-_Pending = tuple[Group, Gist, MemoryItem | None]
 
 
 @dataclass
@@ -140,7 +133,17 @@ class ConsolidationService:
                     await parts.store.get_items(tenant, sorted(stated - set(found.vectors)))
                 )
             )
-        _stage_summaries(write, result, scope, found, pending, now, parts.embedder.model_id)
+        stage_summaries(
+            write,
+            result,
+            scope,
+            pending,
+            groups=found.groups,
+            existing=found.existing,
+            vectors=found.vectors,
+            now=now,
+            model=parts.embedder.model_id,
+        )
         await self._stage_knowledge(write, result, scope, found, pending, now)
         write.consolidated = [m.id for m in found.new]
         result.consolidated = len(write.consolidated)
@@ -219,15 +222,15 @@ class ConsolidationService:
         found: _Gathered,
         result: ConsolidationResult,
         progress: Callable[[float], None] | None,
-    ) -> list[_Pending]:
+    ) -> list[Pending]:
         """Each group's gist, with the summary it replaces, where it differs from the
         stored summary (a group whose summary is unchanged is counted, not kept)."""
-        pending: list[_Pending] = []
+        pending: list[Pending] = []
         groups = found.groups
         for n, group in enumerate(groups):
             gist = await self._gist(group, found.vectors, found.constraints, result)
             old = found.existing.get(group.key)
-            if old is not None and _same(old, gist):
+            if old is not None and same_summary(old, gist):
                 result.unchanged += 1
             else:
                 pending.append((group, gist, old))
@@ -241,7 +244,7 @@ class ConsolidationService:
         result: ConsolidationResult,
         scope: Scope,
         found: _Gathered,
-        pending: Sequence[_Pending],
+        pending: Sequence[Pending],
         now: datetime,
     ) -> None:
         """The facts the groups state, re-read (from the LLM's gists, else from the
@@ -436,139 +439,3 @@ class ConsolidationService:
                 log.warning("consolidation: LLM gist of %s failed: %s", group.key, exc.message)
                 result.degraded.append(f"{group.key}: {exc.message}")
         return rules.extractive_gist(group, vectors, constraints, self.policy)
-
-
-# the groups whose summary belongs to the session of its first episode (a profile and a
-# theme gather several sessions)
-_SESSIONED = (rules.GroupKind.WINDOW, rules.GroupKind.TOPIC)
-
-
-def _merged(
-    group: Group, existing: dict[str, MemoryItem], kept: MemoryItem | None, keys: set[str]
-) -> list[MemoryItem]:
-    """Earlier summaries of ``group``'s kind (a window or a theme), other than ``kept``
-    and none a group of this pass (``keys``) writes again, covering members of
-    ``group``."""
-    if group.kind not in (rules.GroupKind.WINDOW, rules.GroupKind.THEME):
-        return []
-    members = set(group.member_ids)
-    return [
-        s
-        for key, s in existing.items()
-        if s is not kept
-        and key not in keys
-        and s.metadata[META].get("group") == group.kind.value
-        and members & set(s.metadata[META].get("covers", []))
-    ]
-
-
-def _stage_summaries(
-    write: ConsolidationWrite,
-    result: ConsolidationResult,
-    scope: Scope,
-    found: _Gathered,
-    pending: Sequence[_Pending],
-    now: datetime,
-    model: str,
-) -> None:
-    """Each changed group's summary item into ``write``, with what it replaces and its
-    history."""
-    tenant = scope.tenant_id
-    keys = {g.key for g in found.groups}
-    for group, gist, old in pending:
-        item = _summary_item(scope, group, gist, now, model)
-        claimed = [i for c in gist.claims for i in c.item_ids]
-        vector = None if result.dry_run else rules.stated_vector(claimed, found.vectors)
-        write.summaries.append(PendingItem(item, vector, gist.text(), gist.text()))
-        result.summary_ids.append(item.id)
-        result.profiles += group.kind is rules.GroupKind.PROFILE
-        if old is None:
-            result.written += 1
-        else:
-            result.replaced += 1
-            write.replaced[old.id] = item.id
-        write.history += _history(tenant, item, old, now)
-        # new episodes that bridge two earlier windows merge them: the other one
-        # is replaced by this summary too; a theme whose runs shifted (a turn of
-        # it forgotten) replaces the earlier runs it now covers
-        for other in _merged(group, found.existing, old, keys):
-            if other.id not in write.replaced:
-                write.replaced[other.id] = item.id
-                write.history += _history(tenant, item, other, now)[1:]
-
-
-def _same(old: MemoryItem, gist: Gist) -> bool:
-    return old.text == gist.text() and list(old.source_event_ids) == gist.event_ids()
-
-
-def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: str) -> MemoryItem:
-    period = rules.group_period(group)
-    text = gist.text()
-    meta: dict[str, Any] = {
-        "group": group.kind.value,
-        "key": group.key,
-        "covers": list(group.member_ids),
-        "facts": [f.id for f in group.facts],
-        "claims": [c.to_json() for c in gist.claims],
-        "period": None if period is None else [p.isoformat() for p in period],
-    }
-    entities = sorted({e for m in group.members for e in m.entities})
-    profile = group.kind is rules.GroupKind.PROFILE
-    if profile and group.entity_id:
-        entities = [group.entity_id]
-    return MemoryItem(
-        id=new_id("mem"),
-        scope=Scope(
-            tenant_id=scope.tenant_id,
-            namespace=scope.namespace,
-            user_id=scope.user_id,
-            agent_id=scope.agent_id,
-            session_id=group.members[0].scope.session_id if group.kind in _SESSIONED else None,
-        ),
-        text=text,
-        kind=ItemKind.SUMMARY,
-        key=group.key,
-        entities=entities,
-        source_event_ids=gist.event_ids(),
-        external_ids=gist.external_ids(),
-        occurred_at=period[1] if period else now,
-        recorded_at=now,
-        importance=0.6,
-        token_count=count_tokens(text),
-        embedding_model=model,
-        metadata={META: meta},
-    )
-
-
-def _history(
-    tenant: str, item: MemoryItem, old: MemoryItem | None, now: datetime
-) -> list[HistoryEntry]:
-    """The new summary's entry and, when it replaces one, the old summary's."""
-    entries = [
-        HistoryEntry.new(
-            id_prefix="hist",
-            tenant_id=tenant,
-            target_type="item",
-            target_id=item.id,
-            action="consolidated" if old is None else "replaced",
-            actor=ACTOR,
-            at=now,
-            before=None if old is None else {"id": old.id, "text": old.text},
-            after={"text": item.text, "key": item.key},
-        )
-    ]
-    if old is not None:
-        entries.append(
-            HistoryEntry.new(
-                id_prefix="hist",
-                tenant_id=tenant,
-                target_type="item",
-                target_id=old.id,
-                action="superseded",
-                actor=ACTOR,
-                at=now,
-                before={"status": old.status.value},
-                after={"status": ItemStatus.ARCHIVED.value, "superseded_by": item.id},
-            )
-        )
-    return entries

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from cognimem.errors import InvalidInput, StaleKnowledge
 from cognimem.lifecycle.procedures import (
     DetectionConfig,
+    Observation,
     detect,
     hint_observation,
     reinforce,
@@ -69,7 +70,25 @@ class ProcedureService:
         parts = self._parts
         parts.require_open()
         owner, source = _learner(scope)
-        store = parts.store
+        observations, result = await self._observations(
+            owner, source, dry_run=dry_run, progress=progress
+        )
+        await self._reconcile(owner, observations, result, dry_run=dry_run)
+        if progress is not None:
+            progress(1.0)
+        return result
+
+    async def _observations(
+        self,
+        owner: Scope,
+        source: Scope,
+        *,
+        dry_run: bool,
+        progress: Callable[[float], None] | None,
+    ) -> tuple[list[Observation], ProcedureResult]:
+        """What the learner's turns (``source``) and tool-discovery writes observed, and
+        the result counting what was read."""
+        store = self._parts.store
         events = await store.conversation_events(source, MAX_EVENTS, by_agent=True)
         hint_ids = await store.list_item_ids(
             ItemFilter(scope=source, kinds=(ItemKind.PROCEDURE_HINT,)), MAX_HINTS
@@ -88,6 +107,21 @@ class ProcedureService:
             observations=len(observations),
             unreadable_tool_calls=unreadable,
         )
+        return observations, result
+
+    async def _reconcile(
+        self,
+        owner: Scope,
+        observations: list[Observation],
+        result: ProcedureResult,
+        *,
+        dry_run: bool,
+    ) -> None:
+        """Decide the new and reinforced procedures against the stored ones and (unless
+        ``dry_run``) save them, deciding again when a concurrent change hit them; what
+        was decided goes into ``result``."""
+        parts = self._parts
+        store = parts.store
         for attempt in range(MAX_ATTEMPTS):
             stored = await store.list_procedures(
                 owner.tenant_id,
@@ -118,9 +152,6 @@ class ProcedureService:
                     owner.tenant_id, [p.id for p in result.procedures]
                 )
             break
-        if progress is not None:
-            progress(1.0)
-        return result
 
     async def list_procedures(
         self,

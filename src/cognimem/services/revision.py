@@ -110,26 +110,7 @@ class RevisionService:
             )
         start = since if since is not None else parts.clock() - RECENT_TURNS
         turns = await self._recent_turns(scope, start)
-        config = self._recall_config()
-        settings = parts.settings.recall
-        read: list[tuple[Event, list[str]]] = []
-        for i, event in enumerate(turns):
-            packet = await self._reader.read(
-                event.content,
-                scope,
-                config=config,
-                limit=settings.default_limit,
-                max_tokens=settings.default_max_tokens,
-                reference_time=event.occurred_at,
-                kinds=None,
-                since=None,
-                until=None,
-                timezone=None,
-                explain=False,
-            )
-            read.append((event, list(dict.fromkeys(e.id for e in packet.sections.entries()))))
-            if progress is not None:
-                progress((i + 1) / (len(turns) + 1))
+        read = await self._read_again(scope, turns, progress)
         degraded: list[str] = []
         asked: dict[tuple[str, str], Verdict] = {}
         if use_llm and parts.llm is not None:
@@ -149,6 +130,35 @@ class RevisionService:
             retries=len(attempts),
             degraded=degraded,
         )
+
+    async def _read_again(
+        self,
+        scope: Scope,
+        turns: Sequence[Event],
+        progress: Callable[[float], None] | None,
+    ) -> list[tuple[Event, list[str]]]:
+        """Each turn with what a read of it, at the time it was said, retrieves."""
+        config = self._recall_config()
+        settings = self._parts.settings.recall
+        read: list[tuple[Event, list[str]]] = []
+        for i, event in enumerate(turns):
+            packet = await self._reader.read(
+                event.content,
+                scope,
+                config=config,
+                limit=settings.default_limit,
+                max_tokens=settings.default_max_tokens,
+                reference_time=event.occurred_at,
+                kinds=None,
+                since=None,
+                until=None,
+                timezone=None,
+                explain=False,
+            )
+            read.append((event, list(dict.fromkeys(e.id for e in packet.sections.entries()))))
+            if progress is not None:
+                progress((i + 1) / (len(turns) + 1))
+        return read
 
     async def _ask(
         self, tenant_id: str, turns: Sequence[tuple[Event, Sequence[str]]], degraded: list[str]
