@@ -81,7 +81,24 @@ class Metrics:
     def __init__(self, memory: Memory | None = None) -> None:
         self.memory = memory
         self.registry = CollectorRegistry(auto_describe=True)
-        r = self.registry
+        self._add_latency_instruments(self.registry)
+        self._add_outcome_counters(self.registry)
+        self._add_lifecycle_instruments(self.registry)
+        # only with a queue configured: a constant 0 would say "all caught up"
+        self.queue_depth: Gauge | None = None
+        if memory is not None and memory.queue is not None:
+            self.queue_depth = Gauge(
+                "cognimem_queue_depth",
+                "Jobs queued or running in the async-ingestion queue (at scrape time; "
+                "NaN when the queue cannot be reached).",
+                registry=self.registry,
+            )
+        if memory is not None:
+            self.registry.register(_EmbeddingCacheCollector(memory))
+            memory.observe_lifecycle(self.observe_lifecycle)
+
+    def _add_latency_instruments(self, r: CollectorRegistry) -> None:
+        """The HTTP, retrieval-step and write-step latency histograms."""
         self.http_request_duration = Histogram(
             "cognimem_http_request_duration_seconds",
             "HTTP request latency by method, route template and status code.",
@@ -104,6 +121,9 @@ class Metrics:
             buckets=_STEP_BUCKETS,
             registry=r,
         )
+
+    def _add_outcome_counters(self, r: CollectorRegistry) -> None:
+        """The counters of how reads, turns and writes turned out."""
         self.retrieval_steps_incomplete = Counter(
             "cognimem_retrieval_steps_incomplete",
             "Retrieval steps that did not complete, by step kind and reason "
@@ -136,6 +156,9 @@ class Metrics:
             ["path", "reason"],
             registry=r,
         )
+
+    def _add_lifecycle_instruments(self, r: CollectorRegistry) -> None:
+        """The lifecycle runs' duration histogram and item and failure counters."""
         self.lifecycle_duration = Histogram(
             "cognimem_lifecycle_duration_seconds",
             "Wall-clock time of the lifecycle runs in this process (dry runs, and jobs it "
@@ -156,18 +179,6 @@ class Metrics:
             ["operation"],
             registry=r,
         )
-        # only with a queue configured: a constant 0 would say "all caught up"
-        self.queue_depth: Gauge | None = None
-        if memory is not None and memory.queue is not None:
-            self.queue_depth = Gauge(
-                "cognimem_queue_depth",
-                "Jobs queued or running in the async-ingestion queue (at scrape time; "
-                "NaN when the queue cannot be reached).",
-                registry=r,
-            )
-        if memory is not None:
-            r.register(_EmbeddingCacheCollector(memory))
-            memory.observe_lifecycle(self.observe_lifecycle)
 
     # -- what the routes and middleware report ----------------------------------------------
     def observe_http(self, method: str, route: str, status: int, seconds: float) -> None:

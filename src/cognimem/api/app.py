@@ -99,6 +99,39 @@ class BodyLimit:
         await refusal(scope, receive, send)
 
 
+def add_error_handlers(app: FastAPI) -> None:
+    """Answer cognimem's errors, the framework's own HTTP errors and invalid requests
+    with one ``{"error": {"type", "message"}}`` body."""
+
+    @app.exception_handler(CognimemError)
+    async def on_cognimem_error(request: Request, exc: CognimemError) -> JSONResponse:
+        return response_for(exc)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # errors raised by the framework itself: unknown route, wrong method, a body
+        # that cannot be read
+        type_, message = HTTP_ERRORS.get(exc.status_code, ("HTTPError", str(exc.detail)))
+        headers = exc.headers
+        if exc.status_code == 405:
+            headers = {"Allow": ", ".join(allowed_methods(request))}
+        return error_response(exc.status_code, type_, message, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        if first.get("type") == "json_invalid":
+            # its loc is ("body", <offset of the character where parsing stopped>)
+            at = first["loc"][-1]
+            reason = first.get("ctx", {}).get("error", "")
+            message = f"body: invalid JSON at character {at}" + (f": {reason}" if reason else "")
+            return error_response(422, "InvalidInput", message, {"field": "body"})
+        loc = [str(p) for p in first.get("loc", ()) if p != "body"]
+        field = ".".join(loc) or "body"
+        message = f"{field}: {first.get('msg')}"
+        return error_response(422, "InvalidInput", message, {"field": field})
+
+
 def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = None) -> FastAPI:
     """The cognimem HTTP app. Without ``memory`` it opens one from the environment. A
     Memory not open yet is opened when the server starts and closed when it stops; an
@@ -143,33 +176,7 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     # outermost: request ids, latency and the access log cover every response
     app.add_middleware(RequestContext, metrics=metrics)
 
-    @app.exception_handler(CognimemError)
-    async def on_cognimem_error(request: Request, exc: CognimemError) -> JSONResponse:
-        return response_for(exc)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        # errors raised by the framework itself: unknown route, wrong method, a body
-        # that cannot be read
-        type_, message = HTTP_ERRORS.get(exc.status_code, ("HTTPError", str(exc.detail)))
-        headers = exc.headers
-        if exc.status_code == 405:
-            headers = {"Allow": ", ".join(allowed_methods(request))}
-        return error_response(exc.status_code, type_, message, headers=headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def on_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0]
-        if first.get("type") == "json_invalid":
-            # its loc is ("body", <offset of the character where parsing stopped>)
-            at = first["loc"][-1]
-            reason = first.get("ctx", {}).get("error", "")
-            message = f"body: invalid JSON at character {at}" + (f": {reason}" if reason else "")
-            return error_response(422, "InvalidInput", message, {"field": "body"})
-        loc = [str(p) for p in first.get("loc", ()) if p != "body"]
-        field = ".".join(loc) or "body"
-        message = f"{field}: {first.get('msg')}"
-        return error_response(422, "InvalidInput", message, {"field": field})
+    add_error_handlers(app)
 
     checked = [Depends(storable_text)]
     for router in ROUTERS:

@@ -28,6 +28,34 @@ from cognimem.models.admin import ForgetResult
 from cognimem.models.arguments import ORGANISATION
 from cognimem.recall.overrides import assignments
 
+# how a read ranks: the preset, and fields of it changed for this read
+PresetOption = Annotated[
+    str | None,
+    typer.Option(help="Recall preset (default: COGNIMEM_RECALL__PRESET)."),
+]
+RankOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="FIELD=VALUE",
+        help="Change how the preset ranks, e.g. rerank.graph=0.2 or mmr_lambda=0.8 "
+        "(repeatable; fusion, lexical_weight, vector_weight, rrf_k, rerank.*, "
+        "half_lives.*, mmr_lambda, episode_floor, min_similarity).",
+    ),
+]
+# the two times a read can be made as of
+AsOfOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Read the facts valid then, superseded ones included (ISO 8601 with offset)."
+    ),
+]
+AsOfRecordedOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Read what the memory knew then: later changes ignored (ISO 8601 with offset)."
+    ),
+]
+
 
 def remember(
     text: Annotated[str, typer.Argument(help="What to remember.")],
@@ -83,19 +111,8 @@ def recall(
     agent: AgentOption = None,
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
-    preset: Annotated[
-        str | None,
-        typer.Option(help="Recall preset (default: COGNIMEM_RECALL__PRESET)."),
-    ] = None,
-    rank: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="FIELD=VALUE",
-            help="Change how the preset ranks, e.g. rerank.graph=0.2 or mmr_lambda=0.8 "
-            "(repeatable; fusion, lexical_weight, vector_weight, rrf_k, rerank.*, "
-            "half_lives.*, mmr_lambda, episode_floor, min_similarity).",
-        ),
-    ] = None,
+    preset: PresetOption = None,
+    rank: RankOption = None,
     explain: Annotated[
         bool,
         typer.Option(help="With --json: each candidate's signals and the effective config."),
@@ -107,18 +124,8 @@ def recall(
     session_only: Annotated[
         bool, typer.Option(help="Read the --session alone, not the user's other sessions.")
     ] = False,
-    as_of: Annotated[
-        str | None,
-        typer.Option(
-            help="Read the facts valid then, superseded ones included (ISO 8601 with offset)."
-        ),
-    ] = None,
-    as_of_recorded: Annotated[
-        str | None,
-        typer.Option(
-            help="Read what the memory knew then: later changes ignored (ISO 8601 with offset)."
-        ),
-    ] = None,
+    as_of: AsOfOption = None,
+    as_of_recorded: AsOfRecordedOption = None,
     as_json: JsonOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
@@ -242,6 +249,11 @@ def forget(
         return result, shown
 
     result, shown = run(go)
+    print_forgotten(result, shown)
+
+
+def print_forgotten(result: ForgetResult, shown: list[MemoryItem]) -> None:
+    """What ``forget`` did (or with --dry-run would do), memory by memory."""
     many = counted(len(result.item_ids), "memory", "memories")
     if result.dry_run:
         out.print(f"would {result.mode} {many}", markup=False)

@@ -45,10 +45,12 @@ def serve(
     ] = None,
 ) -> None:
     """Run the HTTP API on the embedded default (or the configured database)."""
+    # the server extra is checked here, before the port is bound; the serving
+    # functions import what they use
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401
 
-        from cognimem.api import create_app
+        from cognimem.api import create_app  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the install
         err.print(
             "the server needs the 'server' extra: pip install 'cognimem[server]'", markup=False
@@ -70,15 +72,25 @@ def serve(
     if workers > 1:
         _serve_workers(memory, url, sock, workers, f"http://{host}:{port}", where)
         return
+    _serve_one(memory, settings, sock, f"http://{host}:{port}", where)
+
+
+def _serve_one(
+    memory: Memory, settings: Settings, sock: socket.socket, base: str, where: object
+) -> None:
+    """Serve ``sock`` from this process, saying where once the app has started."""
+    import uvicorn
+
+    from cognimem.api import create_app
 
     class AnnouncingServer(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:  # the app started and the socket listens: say where
                 # plain print: a console would wrap the path, and users copy it
-                print(f"cognimem serving on http://{host}:{port}  (data: {where})", flush=True)
-                print(f"API docs: http://{host}:{port}/docs", flush=True)
-                print(f"Dashboard: http://{host}:{port}/ui/", flush=True)
+                print(f"cognimem serving on {base}  (data: {where})", flush=True)
+                print(f"API docs: {base}/docs", flush=True)
+                print(f"Dashboard: {base}/ui/", flush=True)
 
     # uvicorn re-raises SIGTERM after its graceful shutdown with the handler it found;
     # make that handler a clean exit so a stopped server reports status 0
