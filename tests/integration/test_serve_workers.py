@@ -18,7 +18,7 @@ import httpx
 
 from tests.conftest import child_env
 from tests.doubles import api_key_from_cli
-from tests.e2e.http_server import free_port, output_if_exited, wait_healthy
+from tests.e2e.http_server import PATIENT, free_port, output_if_exited, wait_healthy
 
 WORKERS = 3
 WORDS = ["garage", "office", "bicycle", "mailbox", "cellar", "attic", "boat", "shed"]
@@ -44,7 +44,7 @@ async def _write_all(base: str, auth: dict[str, str]) -> list[int]:
     """Every fact in its own request, all at once, each on its own connection."""
 
     async def one(text: str) -> int:
-        async with httpx.AsyncClient(base_url=base, headers=auth, timeout=60) as client:
+        async with httpx.AsyncClient(base_url=base, headers=auth, timeout=PATIENT) as client:
             response = await client.post(
                 "/v1/memory/write",
                 json={"scope": {"user_id": "ada"}, "content": text, "name": "Ada"},
@@ -56,7 +56,7 @@ async def _write_all(base: str, auth: dict[str, str]) -> list[int]:
 
 def _read_top(base: str, auth: dict[str, str], word: str) -> str:
     # a new client each time: a new connection, which any worker may accept
-    with httpx.Client(base_url=base, headers=auth, timeout=60) as client:
+    with httpx.Client(base_url=base, headers=auth, timeout=PATIENT) as client:
         response = client.post(
             "/v1/memory/read",
             json={
@@ -80,7 +80,8 @@ def _serve_workers_scenario(env: dict[str, str]) -> str:
         text=True,
     )
     try:
-        wait_healthy(base, lambda: output_if_exited(proc))
+        # three processes each open the store and start up: minutes on a busy machine
+        wait_healthy(base, lambda: output_if_exited(proc), timeout=300)
         assert len(_workers(proc.pid)) == WORKERS
         auth = {"Authorization": f"Bearer {api_key_from_cli(env)}"}
         assert asyncio.run(_write_all(base, auth)) == [200] * len(FACTS)
@@ -90,7 +91,7 @@ def _serve_workers_scenario(env: dict[str, str]) -> str:
         workers = _workers(proc.pid)
     finally:
         proc.terminate()
-        output, _ = proc.communicate(timeout=60)
+        output, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, output
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()], output
     assert f"cognimem serving on {base}" in output
