@@ -633,8 +633,37 @@ def test_precision_and_recall_on_the_labelled_set(split: str) -> None:
 
 
 def test_a_job_about_to_start_names_the_employer() -> None:
-    joining = only("I'm joining Fabrikam in March.")
+    joining = only("I'm joining Fabrikam as an engineer in March.")
     assert (joining.predicate, joining.value, joining.holds) == ("employer", "Fabrikam", True)
     assert only("I'm starting at Contoso next week.").value == "Contoso"
     # joining a person is company, not a job
     assert not [f for f in facts("I'm joining Priya for dinner.") if f.predicate == "employer"]
+
+
+def test_joining_an_organisation_is_a_job_only_when_the_text_says_work() -> None:
+    # a club, a gym, a programme: joined, but nobody's employer
+    assert not [
+        f for f in facts("I'm joining Northwind Runners next month.") if f.predicate == "employer"
+    ]
+    assert only("I'm joining Northwind's sales team next month.").value == "Northwind"
+
+
+def test_a_thing_no_longer_at_hand_is_no_rule_or_state() -> None:
+    assert facts("I don't have the charger anymore, I left it on the train.") == []
+    assert facts("I no longer have that letter.") == []
+    # a rule said with "anymore" is still a rule, and a possession given up still read
+    assert only("I don't eat meat anymore.").value == "no meat"
+    assert only("I don't have a car anymore.").predicate == "owns"
+
+
+def test_training_to_be_something_that_is_no_occupation_is_no_goal() -> None:
+    assert facts("I'm training to be a professional napper.") == []
+    career = only("I'm training to become a paramedic.")
+    assert (career.category, career.predicate) == (FactCategory.GOAL, "work")
+    race = only("I'm training for a half marathon.")
+    assert (race.category, race.predicate) == (FactCategory.GOAL, "fitness")
+
+
+def test_a_symptom_blamed_on_allergies_names_no_allergen() -> None:
+    assert not [f for f in facts("My nose is runny from allergies.") if f.predicate == "allergy"]
+    assert only("My cashew allergy is serious.").value == "cashew"

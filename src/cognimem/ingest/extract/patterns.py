@@ -61,6 +61,18 @@ REL = alternation(vocab.RELATIONS)
 PET = alternation(vocab.PETS)
 MODS = rf"(?:(?:{alternation(vocab.RELATION_MODIFIERS)})\s*)*"
 JOB = alternation(vocab.JOBS)
+_A_JOB = re.compile(rf"\b(?:{JOB})s?\b", re.IGNORECASE)
+# "training to become a nurse" is a career; training to be anything else is a quip
+TRAINING_TO_BECOME = re.compile(
+    r"\btraining\s+to\s+(?:be|become)\s+(?P<role>[^.,;!?]+)", re.IGNORECASE
+)
+
+
+def names_occupation(text: str) -> bool:
+    """Whether ``text`` names a job from the shipped list ("a registered nurse")."""
+    return _A_JOB.search(text) is not None
+
+
 # how many children or pets: "two kids"
 NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
 # a plural's s, dropped to look the singular up in a word list

@@ -19,7 +19,12 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import TRAILING_S, icase
+from cognimem.ingest.extract.patterns import (
+    TRAILING_S,
+    TRAINING_TO_BECOME,
+    icase,
+    names_occupation,
+)
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.tokens import tokens
@@ -64,6 +69,8 @@ _ALLERGY_BECAUSE = icase(
     r"(?P<what>[a-z][a-z ,-]*?)\s+(?:due to|because of|because I'm|since I'm|as I'm)\s+"
     r"(?:an?\s+|my\s+|the\s+)?(?:\w+\s+)?allerg"
 )
+# "my eyes are itchy from allergies": a clause before the word, not an allergen
+_CLAUSE_WORD = icase(r"\b(?:is|are|was|were|am|get|gets|got|from|with|because)\b")
 _NOT_ALLERGENS = frozenset({"seasonal", "spring", "bad", "terrible", "some", "many", "food"})
 _INTOLERANT = icase(
     r"\b(?:I'm\s+(?P<a>lactose|gluten|fructose|histamine|wheat|dairy)[\s-]+intolerant|"
@@ -281,6 +288,8 @@ class ConstraintReader(Collector):
         found = False
         for pattern in (_ALLERGIC, _ALLERGY_NOUN, _ALLERGY_BECAUSE):
             for m in pattern.finditer(c.text):
+                if pattern is _ALLERGY_NOUN and _CLAUSE_WORD.search(m.group("what")):
+                    continue
                 level = (m.groupdict().get("lvl") or "").lower()
                 sure = 0.98 if _SURE.search(level) else 0.95
                 for item in phrases.items(m.group("what")):
@@ -397,6 +406,10 @@ class ConstraintReader(Collector):
         if not rest or phrases.points(rest) or _JUST_AMOUNT.fullmatch(rest):
             return False
         tags = scope_tags(f"{topic} {rest}" if topic else rest)
+        if topic and (becoming := TRAINING_TO_BECOME.search(m.group(0))):
+            if not names_occupation(becoming.group("role")):
+                return False  # training to be something that is no occupation: a quip
+            tags = scope_tags(f"work {rest}")  # training to become a nurse: a career
         wish = _WISH.search(m.group(0))
         if not tags or (wish and not _DURABLE_TAGS.intersection(tags)):
             return False

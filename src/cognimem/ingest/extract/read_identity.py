@@ -122,6 +122,12 @@ _JOINING = icase(
     rf"\b(?:I'm|I am|we're|I'll be|I will be)\s+(?P<verb>joining|starting(?=\s+at\b))\s+"
     rf"(?:at\s+)?(?P<v>{ORG})"
 )
+# "joining" names an employer only when the sentence says it is work: "I'm joining
+# Fabrikam as an engineer", "joining Acme's data team"; a club, gym or group is joined too
+_JOINING_FOR_WORK = icase(
+    rf"\b(?:work|working|job|role|position|team|staff|hired|offer|employer|as\s+(?:an?\s+|"
+    rf"their\s+|the\s+)?(?:[a-z-]+\s+)?(?:{JOB}))\b"
+)
 _STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
 _STUDIES = icase(
     rf"\bI(?:'m| am)?\s+(?:studying|majoring in|study|doing (?:a|my) (?:degree|masters|"
@@ -277,7 +283,10 @@ class IdentityReader(Collector):
         m = _WORK_AT.search(c.text) or _JOB_START.search(c.text) or _JOINING.search(c.text)
         org = phrases.name(m.group("v")) if m else None
         person = org is not None and is_person_name(org)  # "Dr. Lee", "Sarah"
-        joining = m is not None and m.group("verb").lower() in {"joining", "starting"}
+        verb = m.group("verb").lower() if m else ""
+        joining = verb in {"joining", "starting"}
+        if not person and verb == "joining" and not _JOINING_FOR_WORK.search(c.text):
+            m = org = None  # "I'm joining a club": joined, but not as its employee
         if m and org and person and (m.groupdict().get("prep") or "").lower() == "with":
             self.entity(org, ET.PERSON)  # "I work with Sarah": a colleague, no employer
         elif m and org and person and joining:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.clauses import prepare_clause
 from cognimem.ingest.extract.collector import Collector
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import TRAINING_TO_BECOME, icase, names_occupation
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 
@@ -29,6 +29,10 @@ _NOT_A_RULE = icase(
     r"\b(?:never|don't|didn't)\s+(?:thought|think|knew|know|expected|expect|imagined|"
     r"realized|realised|been|had|got|felt|saw|believed|forget|forgot|mind|remember|"
     r"want to miss|regret|understand|get it|care)\b"
+)
+# "I don't have the receipt anymore": a thing at hand that is gone, no rule or state
+_GONE_AT_HAND = icase(
+    r"\b(?:don't|do not|no longer)\s+(?:have|own)\s+(?:the|that|this|those|these|it|them)\b"
 )
 _RULE = icase(
     r"\b(?:I|we)\s+(?:(?:just|really|absolutely|strictly|simply)\s+)?(?:never|refuse to|"
@@ -118,8 +122,11 @@ class StanceReader(Collector):
 
     @staticmethod
     def _kind(text: str) -> Cat | None:
-        if _SMALL_TALK.search(text):
+        if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text):
             return None
+        training = TRAINING_TO_BECOME.search(text)
+        if training and not names_occupation(training.group("role")):
+            return None  # "training to be a ..." with no occupation: a quip
         if _REACTION.search(text) is None and (
             (_CAUSE.search(text) and _EFFECT.search(text)) or _EFFECT_ON_ME.search(text)
         ):
