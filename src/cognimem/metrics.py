@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 # request latency: 5 ms .. 30 s; retrieval steps are faster, 1 ms .. 10 s
 _HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 _STEP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+# CPU per read: 0.5 ms .. 2.5 s
+_CPU_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 # lifecycle runs: 10 ms .. 30 min
 _LIFECYCLE_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 1800.0)
 _MAX_REASON = 64  # label values stay short and few
@@ -121,6 +123,12 @@ class Metrics:
             buckets=_STEP_BUCKETS,
             registry=r,
         )
+        self.read_cpu = Histogram(
+            "cognimem_read_cpu_seconds",
+            "CPU time of the serving process (all its threads) while it answered a read.",
+            buckets=_CPU_BUCKETS,
+            registry=r,
+        )
 
     def _add_outcome_counters(self, r: CollectorRegistry) -> None:
         """The counters of how reads, turns and writes turned out."""
@@ -184,8 +192,11 @@ class Metrics:
     def observe_http(self, method: str, route: str, status: int, seconds: float) -> None:
         self.http_request_duration.labels(method, route, str(status)).observe(seconds)
 
-    def observe_read(self, packet: ContextPacket) -> None:
-        """Count a read's retrieval steps, degradations and whether it found facts."""
+    def observe_read(self, packet: ContextPacket, cpu_seconds: float | None = None) -> None:
+        """Count a read's retrieval steps, degradations and whether it found facts; and
+        its CPU time when the route measured it."""
+        if cpu_seconds is not None:
+            self.read_cpu.observe(cpu_seconds)
         with_facts = bool(packet.sections.entries())
         self.reads_with_facts.labels(_label(with_facts)).inc()
         for step in packet.steps:

@@ -209,6 +209,25 @@ def test_fact_hit_rate_counts_reads_with_facts_and_cited_turns(
     assert value(samples, turns_cited, cited="false") == 1
 
 
+def test_a_read_records_its_cpu_time(backend_client: httpx.Client) -> None:
+    client = backend_client
+    key = tenant_key(client)
+    scope = {"user_id": "sam"}
+    wrote = client.post(
+        "/v1/memory/write", json={"scope": scope, "content": "I live in Lisbon"}, headers=key
+    )
+    assert wrote.status_code == 200
+    # a write records no read CPU time
+    assert value(scrape(client), "cognimem_read_cpu_seconds_count") == 0
+    read = client.post(
+        "/v1/memory/read", json={"query": "where do I live?", "scope": scope}, headers=key
+    )
+    assert read.status_code == 200
+    samples = scrape(client)
+    assert value(samples, "cognimem_read_cpu_seconds_count") == 1
+    assert value(samples, "cognimem_read_cpu_seconds_sum") > 0
+
+
 WRITE_STEPS = {"gate", "extraction", "embedding", "reconciliation", "store"}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -43,14 +44,16 @@ QueryId = Annotated[str | None, Query(pattern=ID_PATTERN)]
 IMPORT_BATCH = 500
 
 
-def _observe(request: Request, result: WriteResult | ContextPacket) -> None:
+def _observe(
+    request: Request, result: WriteResult | ContextPacket, cpu_seconds: float | None = None
+) -> None:
     metrics = getattr(request.app.state, "metrics", None)
     if metrics is None:
         return
     if isinstance(result, WriteResult):
         metrics.observe_write(result)
     else:
-        metrics.observe_read(result)
+        metrics.observe_read(result, cpu_seconds)
 
 
 def _written(request: Request, result: WriteResult, response: Response) -> WriteResult:
@@ -109,8 +112,12 @@ async def write_batch(
 
 async def _read(
     mem: Memory, body: ReadRequest, tenant_id: str, on_section: SectionSink | None = None
-) -> ContextPacket:
-    return await mem.read(
+) -> tuple[ContextPacket, float]:
+    """The read's packet and the process CPU time spent while it ran (every thread's:
+    the embedder's and the database readers' too, and any other request's that ran
+    at the same time)."""
+    started = time.process_time()
+    packet = await mem.read(
         body.query,
         scope=body.scope.for_tenant(tenant_id),
         limit=body.limit,
@@ -128,6 +135,7 @@ async def _read(
         as_of=body.as_of,
         as_of_recorded=body.as_of_recorded,
     )
+    return packet, time.process_time() - started
 
 
 @router.post(
@@ -141,8 +149,8 @@ async def _read(
 async def read(body: ReadRequest, request: Request, mem: Mem, caller: Caller) -> Response:
     """The context packet for a query: JSON, or the prompt-ready markdown with
     ``format: "markdown"``."""
-    packet = await _read(mem, body, caller.tenant_id)
-    _observe(request, packet)
+    packet, cpu_seconds = await _read(mem, body, caller.tenant_id)
+    _observe(request, packet, cpu_seconds)
     if body.format == "markdown":
         return PlainTextResponse(packet.to_markdown(), media_type="text/markdown")
     return Response(packet.model_dump_json(), media_type="application/json")
@@ -196,11 +204,11 @@ async def read_stream(
             else:
                 waiting.cancel()
         try:
-            packet = reading.result()
+            packet, cpu_seconds = reading.result()
         except CognimemError as exc:
             yield _sse("error", {"type": exc.type, "message": exc.message})
             return
-        _observe(request, packet)
+        _observe(request, packet, cpu_seconds)
         for item in packet.items:
             yield _sse("item", item.model_dump(mode="json"))
         yield _sse("done", packet.model_dump(mode="json"))
