@@ -198,11 +198,10 @@ class StepRun:
         since held then), newest first, and the open conflicts (those recorded by the
         filter's recorded time)."""
         s = self.scope
-        facts = await self.store.find_facts(
-            FactQuery(s.tenant_id, s.namespace, s.user_id, statuses=None, limit=MAX_FACTS_TIMED)
-        )
-        ids = [f.id for f in facts if at.admits(f)][:MAX_FACTS_SCANNED]
-        rows = await self.store.fact_rows_by_ids(s.tenant_id, ids)
+        # decoded once per scope while no fact changes (a repeated read decodes nothing)
+        known = await self.store.scope_facts(s.tenant_id, s.namespace, s.user_id, MAX_FACTS_TIMED)
+        picked = [i for i, f in enumerate(known.facts) if at.admits(f)][:MAX_FACTS_SCANNED]
+        rows = known.rows(picked)
         conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, s.user_id)
         if at.recorded is not None:
             conflicts = [c for c in conflicts if c.created_at <= at.recorded]

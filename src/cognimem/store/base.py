@@ -244,6 +244,10 @@ class Knowledge:
         )  # fmt: skip
 
 
+# a fact's compact row, decoded: id, category, scope tags, words, embedding
+FactRowParts = tuple[str, str, list[str], frozenset[str], np.ndarray | None]
+
+
 @dataclass
 class FactRows:
     """The user's live facts in the compact form a read scores them in: parallel
@@ -267,6 +271,24 @@ class FactRows:
     # what reads work out from these rows once, by name (the standing constraint
     # profile, recall/profile.py): the copy lives as long as no fact changes
     derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, parts: Sequence[FactRowParts]) -> FactRows:
+        """The rows of decoded facts, in their order."""
+        out = cls()
+        vectors: list[np.ndarray | None] = []
+        for fact_id, category, tags, words, embedding in parts:
+            out.ids.append(fact_id)
+            out.categories.append(category)
+            out.scope_tags.append(tags)
+            out.words.append(words)
+            vectors.append(embedding)
+        dims = {v.shape[0] for v in vectors if v is not None}
+        if len(dims) == 1:
+            dim = dims.pop()
+            zero = np.zeros(dim, dtype=np.float32)
+            out.matrix = np.vstack([zero if v is None else v for v in vectors])
+        return out
 
     def _index(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
         if self._postings is None:
@@ -315,6 +337,34 @@ class FactRows:
             found = np.isin(self._index()[2], list(values))
             found.flags.writeable = False
             self._in_categories[values] = found
+        return found
+
+
+_PICKS_KEPT = 8  # admitted subsets a ScopeFacts keeps built (each with its postings)
+
+
+@dataclass
+class ScopeFacts:
+    """The user's facts of any status, newest first, decoded once: what a read with a
+    time filter picks from (``recall/fact_time.py``). A store keeps one per scope while
+    no fact of it changes, so a repeated read decodes nothing."""
+
+    facts: list[Fact]
+    parts: list[FactRowParts]  # parallel to ``facts``
+    _picked: dict[tuple[int, ...], FactRows] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def rows(self, picked: Sequence[int]) -> FactRows:
+        """``FactRows`` of the facts at positions ``picked``, in that order; built once
+        per set of positions (the rows' postings then serve every read that picks it)."""
+        key = tuple(picked)
+        found = self._picked.get(key)
+        if found is None:
+            found = FactRows.of([self.parts[i] for i in key])
+            if len(self._picked) >= _PICKS_KEPT:
+                self._picked.pop(next(iter(self._picked)))
+            self._picked[key] = found
         return found
 
 

@@ -33,7 +33,14 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import Access, FactRows, PendingJob, PendingMessage, job_id_for
+from cognimem.store.base import (
+    Access,
+    FactRowParts,
+    FactRows,
+    PendingJob,
+    PendingMessage,
+    job_id_for,
+)
 
 
 class Row(Protocol):
@@ -407,21 +414,17 @@ def alias_from_row(row: Row) -> Alias:
     )
 
 
-def fact_rows(rows: Sequence[tuple[str, str, str, str, bytes | np.ndarray | None]]) -> FactRows:
+FactColumns = tuple[str, str, str, str, bytes | np.ndarray | None]
+
+
+def fact_rows(rows: Sequence[FactColumns]) -> FactRows:
     """``FactRows`` from (id, category, scope_tags JSON, words, embedding blob or array)."""
-    out = FactRows()
-    vectors: list[np.ndarray | None] = []
-    for fact_id, category, tags, words, embedding in rows:
-        out.ids.append(fact_id)
-        out.categories.append(category)
-        out.scope_tags.append(json.loads(tags))
-        out.words.append(frozenset(_WORD.findall(words.lower())))
-        if isinstance(embedding, bytes):
-            embedding = np.frombuffer(embedding, dtype=np.float32)
-        vectors.append(embedding)
-    dims = {v.shape[0] for v in vectors if v is not None}
-    if len(dims) == 1:
-        dim = dims.pop()
-        zero = np.zeros(dim, dtype=np.float32)
-        out.matrix = np.vstack([zero if v is None else v for v in vectors])
-    return out
+    return FactRows.of([fact_row_parts(r) for r in rows])
+
+
+def fact_row_parts(row: FactColumns) -> FactRowParts:
+    """One fact's columns decoded: its tags parsed, its words found, its vector read."""
+    fact_id, category, tags, words, embedding = row
+    if isinstance(embedding, bytes):
+        embedding = np.frombuffer(embedding, dtype=np.float32)
+    return fact_id, category, json.loads(tags), frozenset(_WORD.findall(words.lower())), embedding

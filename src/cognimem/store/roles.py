@@ -43,6 +43,7 @@ from cognimem.store.base import (
     PendingItem,
     PendingJob,
     PendingMessage,
+    ScopeFacts,
     ScopeLease,
 )
 from cognimem.store.forgetting import Forgotten
@@ -216,9 +217,12 @@ class KnowledgeStore(Protocol):
     ) -> FactRows:
         """The user's live (active, aging) facts, newest first, in one query."""
 
-    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
-        """The facts ``ids`` (any status) in the form ``fact_rows`` gives, in the order
-        asked: what a read with a time filter scores (``recall/fact_time.py``)."""
+    async def scope_facts(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> ScopeFacts:
+        """The user's facts of any status, newest first (at most ``limit``), decoded with
+        their rows: what a read with a time filter picks from. This process's copy
+        while no fact of the scope changed, in whatever process."""
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]: ...
 

@@ -21,7 +21,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import FactQuery, FactRows, GraphEdge
+from cognimem.store.base import FactQuery, FactRows, GraphEdge, ScopeFacts
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.knowledge_writes import LIVE
 from cognimem.store.postgres.row_copies import RowCopies
@@ -257,6 +257,39 @@ async def fact_rows(
     )
 
 
+async def scope_facts(
+    conn: Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    limit: int,
+    copies: RowCopies[ScopeFacts],
+) -> ScopeFacts:
+    """The user's facts of any status, newest first, decoded; this process's copy while
+    it is current (see ``RowCopies``)."""
+    params = Params(tenant_id, namespace)
+    user = _equals("user_id", user_id, params)
+
+    def decode(found: list[Any]) -> ScopeFacts:
+        return ScopeFacts(
+            facts=[fact_from_row(r) for r in found],
+            parts=[records.fact_row_parts(_fact_row(r)) for r in found],
+        )
+
+    return await copies.current(
+        conn,
+        (tenant_id, namespace, user_id, limit),
+        source=(
+            f"FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}"
+            f" ORDER BY recorded_at DESC, seq DESC LIMIT {params.add(limit)}"
+        ),
+        args=params.values,
+        version="id || '@' || xmin::text",
+        columns=f"{records.FACT_COLUMNS}, embedding AS vector",
+        build=decode,
+    )
+
+
 async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
     found = await conn.fetch(
         f"SELECT {HISTORY_COLUMNS} FROM history WHERE target_id = $1 AND tenant_id = $2"
@@ -286,21 +319,17 @@ class PostgresKnowledge(PostgresDatabase):
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
         return await self._by_ids("facts", records.FACT_COLUMNS, fact_from_row, tenant_id, ids)
 
-    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
-        found = await self._by_ids(
-            "facts",
-            "id, category, scope_tags, text, value, predicate, embedding AS vector",
-            _fact_row,
-            tenant_id,
-            ids,
-        )
-        return records.fact_rows(found)
-
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:
         async with self._connection() as conn:
             return await fact_rows(conn, tenant_id, namespace, user_id, limit, self._fact_rows)
+
+    async def scope_facts(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> ScopeFacts:
+        async with self._connection() as conn:
+            return await scope_facts(conn, tenant_id, namespace, user_id, limit, self._scope_facts)
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(

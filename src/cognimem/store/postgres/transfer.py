@@ -52,6 +52,7 @@ class PostgresTransfer(PostgresDatabase):
         finally:
             self._terms.drop_tenant(tenant_id)
             self._fact_rows.drop_tenant(tenant_id)
+            self._scope_facts.drop_tenant(tenant_id)
             self._graphs.drop_tenant(tenant_id)
 
     def export_records(

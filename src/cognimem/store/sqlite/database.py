@@ -17,7 +17,7 @@ from cognimem.errors import UsageError
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
-from cognimem.store.base import FactRows, GraphEdge, PendingJob
+from cognimem.store.base import FactRows, GraphEdge, PendingJob, ScopeFacts
 from cognimem.store.sqlite import lexical, vectors
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import migrate
@@ -59,6 +59,10 @@ class SQLiteDatabase:
         self._fact_rows: OrderedDict[tuple[str, str, str, int], tuple[int, FactRows]] = (
             OrderedDict()
         )
+        # per user scope: (fact version, its facts of any status, decoded)
+        self._scope_facts: OrderedDict[tuple[str, str, str, int], tuple[int, ScopeFacts]] = (
+            OrderedDict()
+        )
         self._fact_rows_lock = threading.Lock()
         # per user scope: (fact versions of the user and of the namespace, its edges)
         self._graphs: OrderedDict[
@@ -94,6 +98,7 @@ class SQLiteDatabase:
         self._vectors.clear()
         self._terms.clear()
         self._fact_rows.clear()
+        self._scope_facts.clear()
         self._graphs.clear()
 
     async def schema_version(self) -> int:

@@ -19,7 +19,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import FactQuery, FactRows, GraphEdge
+from cognimem.store.base import FactQuery, FactRows, GraphEdge, ScopeFacts
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
@@ -217,16 +217,6 @@ class SQLiteKnowledge(SQLiteDatabase):
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
         return await self._by_ids("facts", FACT_COLUMNS, fact_from_row, tenant_id, ids)
 
-    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
-        found = await self._by_ids(
-            "facts",
-            "id, category, scope_tags, text, value, predicate, embedding",
-            lambda r: (r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6]),
-            tenant_id,
-            ids,
-        )
-        return records.fact_rows(found)
-
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:
@@ -267,6 +257,57 @@ class SQLiteKnowledge(SQLiteDatabase):
             while len(self._fact_rows) > _FACT_ROWS_CACHED:
                 self._fact_rows.popitem(last=False)
         return rows
+
+    async def scope_facts(
+        self, tenant_id: str, namespace: str, user_id: str | None, limit: int
+    ) -> ScopeFacts:
+        return await self._db.read(
+            lambda conn: self._scope_facts_in(conn, tenant_id, namespace, user_id, limit)
+        )
+
+    def _scope_facts_in(
+        self,
+        conn: sqlite3.Connection,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        limit: int,
+    ) -> ScopeFacts:
+        """``scope_facts`` on a reader connection: this process's copy while the scope's
+        fact version says it is current (as ``fact_rows_in``)."""
+        user = user_key(user_id)
+        cache_key = (tenant_id, namespace, user, limit)
+        version = fact_version(conn, tenant_id, namespace, user)
+        cached = self._scope_facts.get(cache_key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        found = query(
+            conn,
+            f"SELECT {FACT_COLUMNS}, embedding FROM facts WHERE tenant_id = ? AND namespace = ?"
+            " AND user_id IS ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
+            (tenant_id, namespace, user_id, limit),
+        )
+        decoded = ScopeFacts(
+            facts=[fact_from_row(r) for r in found],
+            parts=[
+                records.fact_row_parts(
+                    (
+                        r["id"],
+                        r["category"],
+                        r["scope_tags"],
+                        f"{r['text']} {r['value']} {r['predicate']}",
+                        r["embedding"],
+                    )
+                )
+                for r in found
+            ],
+        )
+        with self._fact_rows_lock:
+            self._scope_facts[cache_key] = (version, decoded)
+            self._scope_facts.move_to_end(cache_key)
+            while len(self._scope_facts) > _FACT_ROWS_CACHED:
+                self._scope_facts.popitem(last=False)
+        return decoded
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(

@@ -117,4 +117,5 @@ class SQLiteReembedding(SQLiteDatabase):
         if not switched.missing:
             self._vectors.clear()
             self._fact_rows.clear()
+            self._scope_facts.clear()
         return switched

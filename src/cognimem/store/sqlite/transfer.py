@@ -40,6 +40,8 @@ class SQLiteTransfer(SQLiteDatabase):
         with self._fact_rows_lock:
             for key in [k for k in self._fact_rows if k[0] == tenant_id]:
                 del self._fact_rows[key]
+            for key in [k for k in self._scope_facts if k[0] == tenant_id]:
+                del self._scope_facts[key]
         return report
 
     def export_records(
