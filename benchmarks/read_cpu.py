@@ -12,11 +12,14 @@ embeddings' CPU, divided by the reads: what a read costs beyond its query's embe
 Each ``--tree`` (a checkout's root: its ``src`` goes first on the path) runs in a child
 process of its own on its own copy of ``--db``, and the children take turns, a block of
 ``--block`` reads each, so a change of load on the machine falls on every tree alike.
+With ``--timed`` every read's question names a time (it ends in "last summer"): the
+read then picks its facts by valid time from the scope's facts of any status
+(``recall/steps.py``, ``_timed_fact_rows``).
 Usage (from the repository root; the database is built by ``read_latency.py --db`` or
 ``read_profile.py --db``):
 
     python benchmarks/read_cpu.py --db PATH [--tree . [--tree ../other]]
-        [--blocks 8] [--block 25] [--warmup 20] [--out FILE.json]
+        [--blocks 8] [--block 25] [--warmup 20] [--timed] [--out FILE.json]
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = datetime(2100, 1, 1, tzinfo=UTC)
+TIMED = " last summer"
 
 
-async def child(db: Path, warmup: int) -> None:
+async def child(db: Path, warmup: int, timed: bool) -> None:
     """Read blocks on request (a line with the block's size on stdin), and answer each
     with one JSON line: the block's CPU, the bare embeddings' CPU, the reads' own."""
     from read_latency import SEED, USER, FreshQueries
@@ -51,13 +55,15 @@ async def child(db: Path, warmup: int) -> None:
         cached = mem.embedder
         assert isinstance(cached, CachedEmbedder)
         fresh = FreshQueries(mem, cached, SEED + 11)
+        said = TIMED if timed else ""
         for _ in range(warmup):
-            await mem.read(await fresh.next(), user_id=USER, limit=10, reference_time=REFERENCE)
+            question = await fresh.next() + said
+            await mem.read(question, user_id=USER, limit=10, reference_time=REFERENCE)
             await cached.inner.embed([await fresh.next()], "query")
         print("ready", flush=True)
         for line in sys.stdin:
             n = int(line)
-            questions = [(await fresh.next(), await fresh.next()) for _ in range(n)]
+            questions = [(await fresh.next() + said, await fresh.next()) for _ in range(n)]
             reads: list[float] = []
             embeds: list[float] = []
             block = time.process_time()
@@ -74,13 +80,14 @@ async def child(db: Path, warmup: int) -> None:
             print(json.dumps({"block": total, "reads": reads, "embeds": embeds}), flush=True)
 
 
-def start(tree: Path, db: Path, warmup: int) -> subprocess.Popen[str]:
+def start(tree: Path, db: Path, warmup: int, timed: bool) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}"}
     proc = subprocess.Popen(
         [
             sys.executable,
             str(Path(__file__).resolve()),
             *("--child", "--db", str(db), "--warmup", str(warmup)),
+            *(["--timed"] if timed else []),
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -119,11 +126,12 @@ def main() -> None:
     p.add_argument("--blocks", type=int, default=8)
     p.add_argument("--block", type=int, default=25)
     p.add_argument("--warmup", type=int, default=20)
+    p.add_argument("--timed", action="store_true", help="questions that name a time")
     p.add_argument("--out", type=Path)
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        asyncio.run(child(args.db, args.warmup))
+        asyncio.run(child(args.db, args.warmup, args.timed))
         return
     trees = [t.resolve() for t in (args.tree or [HERE.parent])]
     load_start = os.getloadavg()
@@ -133,7 +141,7 @@ def main() -> None:
         for n, tree in enumerate(trees):
             copy = Path(tmp) / f"tree{n}.db"
             shutil.copyfile(args.db, copy)
-            procs.append(start(tree, copy, args.warmup))
+            procs.append(start(tree, copy, args.warmup, args.timed))
         for _ in range(args.blocks):
             for tree, proc in zip(trees, procs, strict=True):
                 assert proc.stdin is not None
