@@ -340,6 +340,8 @@ class FactRows:
         return found
 
 
+# user scopes whose ScopeFacts (up to 5,000 full facts each) a process keeps
+SCOPE_FACTS_KEPT = 16
 _PICKS_KEPT = 8  # admitted subsets a ScopeFacts keeps built (each with its postings)
 
 

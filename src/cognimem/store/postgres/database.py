@@ -19,7 +19,7 @@ from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageEr
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
-from cognimem.store.base import FactRows, GraphEdge, ScopeFacts
+from cognimem.store.base import SCOPE_FACTS_KEPT, FactRows, GraphEdge, ScopeFacts
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
@@ -118,7 +118,7 @@ class PostgresDatabase:
         self._terms = LexicalCache()  # per-scope lexical indexes (lexical.py)
         # copies of what reads decode at a cost, kept while current (row_copies.py)
         self._fact_rows: RowCopies[FactRows] = RowCopies()
-        self._scope_facts: RowCopies[ScopeFacts] = RowCopies()
+        self._scope_facts: RowCopies[ScopeFacts] = RowCopies(SCOPE_FACTS_KEPT)
         self._graphs: RowCopies[list[GraphEdge]] = RowCopies()
 
     @classmethod

@@ -19,7 +19,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import FactQuery, FactRows, GraphEdge, ScopeFacts
+from cognimem.store.base import SCOPE_FACTS_KEPT, FactQuery, FactRows, GraphEdge, ScopeFacts
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
@@ -305,7 +305,7 @@ class SQLiteKnowledge(SQLiteDatabase):
         with self._fact_rows_lock:
             self._scope_facts[cache_key] = (version, decoded)
             self._scope_facts.move_to_end(cache_key)
-            while len(self._scope_facts) > _FACT_ROWS_CACHED:
+            while len(self._scope_facts) > SCOPE_FACTS_KEPT:
                 self._scope_facts.popitem(last=False)
         return decoded
 
