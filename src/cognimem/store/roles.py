@@ -217,6 +217,10 @@ class KnowledgeStore(Protocol):
     ) -> FactRows:
         """The user's live (active, aging) facts, newest first, in one query."""
 
+    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
+        """The facts ``ids`` (any status) in the form ``fact_rows`` gives, in the order
+        asked: the shared levels' facts a user's read scores (``recall/levels.py``)."""
+
     async def scope_facts(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> ScopeFacts:

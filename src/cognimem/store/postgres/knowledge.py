@@ -319,6 +319,16 @@ class PostgresKnowledge(PostgresDatabase):
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
         return await self._by_ids("facts", records.FACT_COLUMNS, fact_from_row, tenant_id, ids)
 
+    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
+        found = await self._by_ids(
+            "facts",
+            "id, category, scope_tags, text, value, predicate, embedding AS vector",
+            _fact_row,
+            tenant_id,
+            ids,
+        )
+        return records.fact_rows(found)
+
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:

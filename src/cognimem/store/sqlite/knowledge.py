@@ -217,6 +217,16 @@ class SQLiteKnowledge(SQLiteDatabase):
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
         return await self._by_ids("facts", FACT_COLUMNS, fact_from_row, tenant_id, ids)
 
+    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
+        found = await self._by_ids(
+            "facts",
+            "id, category, scope_tags, text, value, predicate, embedding",
+            lambda r: (r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6]),
+            tenant_id,
+            ids,
+        )
+        return records.fact_rows(found)
+
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:
