@@ -419,6 +419,15 @@ async def timed(
     except ProviderError as exc:
         error = f"{exc.type}: {exc.message}"
         log.warning("retrieval step %s degraded: %s", name, error)
+    except asyncio.CancelledError:
+        # a shared task the step awaited (the fact rows, a vector batch) was cancelled
+        # by another step's timeout: this step failed; the read goes on. A cancellation
+        # of the read itself is passed on.
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+        error = "cancelled: a store call it shared with a timed-out step was cancelled"
+        log.warning("retrieval step %s degraded: %s", name, error)
     latency = (time.perf_counter() - start) * 1000
     report = StepReport(
         name=name,
