@@ -58,7 +58,13 @@ async def test_an_edit_dates_the_memory_again(memory: Memory) -> None:
         datetime(2023, 5, 3, tzinfo=UTC),
         datetime(2023, 5, 4, tzinfo=UTC),
     )
-    undated = await memory.update(item_id, text="We went hiking")
+    # an event told with no time word: the day it was said
+    said = await memory.update(item_id, text="We went hiking")
+    assert (said.event_start, said.event_end) == (
+        datetime(2023, 5, 4, tzinfo=UTC),
+        datetime(2023, 5, 5, tzinfo=UTC),
+    )
+    undated = await memory.update(item_id, text="Hiking is lovely")
     assert undated.event_start is None
     [stored] = await memory.store.get_items("default", [item_id])
     assert stored.event_start is None

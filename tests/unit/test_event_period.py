@@ -70,6 +70,30 @@ def test_a_text_naming_no_time_has_no_event_period() -> None:
     assert item("Dinner with mom is always fun").event_start is None
 
 
+def test_an_event_with_no_time_word_tells_of_the_day_it_was_said() -> None:
+    assert event_period("Big news, we adopted a puppy! A beagle named Max.", MAY_4) == (
+        at(5, 4),
+        at(5, 5),
+    )
+    assert event_period("Sam and I have just moved in together", MAY_4) == (at(5, 4), at(5, 5))
+    # no event: a wish, a negation, a question, an opinion
+    for text in (
+        "I'd love to travel to Iceland one day.",
+        "We never moved, we like it here.",
+        "Did you adopt the puppy?",
+        "Pet food is so expensive these days.",
+    ):
+        assert event_period(text, MAY_4) is None, text
+
+
+def test_an_event_answering_a_question_tells_of_the_period_it_asked_about() -> None:
+    last_weekend = (at(4, 29), at(5, 1))
+    told = event_period("We adopted a puppy!", MAY_4, answers=last_weekend)
+    assert told == last_weekend
+    # its own time word wins over the question's
+    assert event_period("I moved on Tuesday", MAY_4, answers=last_weekend) == (at(5, 2), at(5, 3))
+
+
 def test_an_event_period_needs_both_ends_in_order() -> None:
     fields = {"id": "m", "scope": ALICE, "text": "x", "occurred_at": MAY_4, "recorded_at": MAY_4}
     with pytest.raises(ValidationError, match="together"):
@@ -107,7 +131,14 @@ def test_a_when_question_favours_items_that_name_a_time() -> None:
     assert asks_when(when.query)
     signal = dated_signal(when)
     assert signal(item("Last weekend I ran a charity race")) == 1.0
+    # an event told with no time word is dated by when it was said: its words add no time
+    assert item("I ran a charity race, it was great").event_start == at(5, 4)
     assert signal(item("I ran a charity race, it was great")) == 0.0
+    # ... but it is one of the events a counting question counts
+    counted = dated_signal(analyze("How many charity races did Alice run?", LATER))
+    assert counted(item("I ran a charity race, it was great")) == 1.0
+    assert counted(item("The charity race is a great cause")) == 0.0
+    assert signal(item("The charity race is a great cause")) == 0.0
     # a question that asks no time leaves the signal out
     what = analyze("What race did Alice run?", LATER)
     assert dated_signal(what)(item("Last weekend I ran a charity race")) == 0.0

@@ -48,10 +48,27 @@ from cognimem.store.base import (
     jobs_of,
 )
 from cognimem.store.roles import Store
+from cognimem.text.speech import asks
 from cognimem.text.validate import validate_messages
 
 # a UTC interval [start, end): the period an event told of
 Period = tuple[datetime, datetime]
+
+
+@dataclass(frozen=True)
+class Thread:
+    """Where a conversation stands for the times of its next message: the event the
+    messages before told of last ("two days later" counts from it), and the period
+    the previous message asked about when it asked ("What did you do last weekend?":
+    "We adopted a puppy!" tells of that weekend)."""
+
+    after: Period | None = None
+    answers: Period | None = None
+
+    def said(self, text: str, told: Period | None) -> Thread:
+        """The thread after a message ``text`` that told of ``told``."""
+        return Thread(after=told or self.after, answers=told if asks(text) else None)
+
 
 log = logging.getLogger(__name__)
 
@@ -144,13 +161,13 @@ class WriteFunnel:
     ) -> WriteResult:
         fresh = [e for i, e in enumerate(events) if i not in known]
         with timer.step(GATE):
-            contexts, after = await self._contexts(events, skip=known)
+            contexts, thread = await self._contexts(events, skip=known)
             # the raw text (not the stored, already redacted one), so redactions count
             gated = []
             for i, e in enumerate(events):
                 if i in known:
                     continue
-                pending, after = self._gate(messages[i].content, e, profile, contexts[i], after)
+                pending, thread = self._gate(messages[i].content, e, profile, contexts[i], thread)
                 gated.append(pending)
         knowledge = Knowledge()
         async with self._understander.understand(gated, profile, timer) as understood:
@@ -288,10 +305,10 @@ class WriteFunnel:
             if not events:
                 return Processed()
             with timer.step(GATE):
-                contexts, after = await self._contexts(events, skip={})
+                contexts, thread = await self._contexts(events, skip={})
                 gated = []
                 for e, c in zip(events, contexts, strict=True):
-                    pending, after = self._gate(e.content, e, profile, c, after)
+                    pending, thread = self._gate(e.content, e, profile, c, thread)
                     gated.append(pending)
             async with self._understander.understand(gated, profile, timer) as understood:
                 now = self._clock()
@@ -351,9 +368,10 @@ class WriteFunnel:
 
     async def _contexts(
         self, events: Sequence[Event], skip: Mapping[int, object]
-    ) -> tuple[list[str], Period | None]:
+    ) -> tuple[list[str], Thread]:
         """For each event, the message said just before it in the same scope; and the
-        period of the event that message told of.
+        thread the first event continues (the period of the event that message told
+        of, and whether it asked).
 
         The lexical index of an item includes that previous message, so an answer is
         found by the words of the question it answers (measured on the LoCoMo dev set:
@@ -364,22 +382,23 @@ class WriteFunnel:
         (:func:`~cognimem.ingest.extract.clauses.event_period`).
         """
         if len(skip) == len(events):
-            return [""] * len(events), None
+            return [""] * len(events), Thread()
         first = events[0]
         previous = await self._store.previous_event(
             first.scope, first.occurred_at, exclude=[e.id for e in events]
         )
-        told_of = None
+        thread = Thread()
         if previous is not None:
             told_of = event_period(
                 previous.content, previous.occurred_at, date_order=self._settings.date_order
             )
+            thread = thread.said(previous.content, told_of)
         limit = self._settings.context_chars
         if limit == 0:
-            return [""] * len(events), told_of
+            return [""] * len(events), thread
         texts = [index_text(previous.name, previous.content) if previous else ""]
         texts += [index_text(e.name, e.content) for e in events[:-1]]
-        return [text[-limit:] for text in texts], told_of
+        return [text[-limit:] for text in texts], thread
 
     def _gate(
         self,
@@ -387,13 +406,16 @@ class WriteFunnel:
         event: Event,
         profile: IngestProfile,
         context: str,
-        after: Period | None,
-    ) -> tuple[PendingMessage, Period | None]:
+        thread: Thread,
+    ) -> tuple[PendingMessage, Thread]:
         """Chunk ``text`` (the raw message, or a stored event's masked content) into items,
-        each dated by what it tells of ("two days later" counted from ``after``, the
-        event the previous message told of); and the event this message told of last
-        (``after`` when it tells of none), which the next message counts from."""
+        each dated by what it tells of ("two days later" counted from ``thread.after``,
+        the event the previous messages told of last; an event with no time word by
+        ``thread.answers``, the period of the question it answers, else by when it was
+        said); and the thread the next message continues."""
         result = PendingMessage(event=event)
+        after = thread.after
+        told: Period | None = None
         for chunk in chunk_text(text, self._settings.chunk_tokens, self._count):
             if self._settings.skip_secrets and (find_secrets(chunk) or SECRET_MARK in chunk):
                 result.skipped_chunks += 1
@@ -405,10 +427,14 @@ class WriteFunnel:
                 for pii_kind, n in redaction.counts.items():
                     result.redactions[pii_kind] = result.redactions.get(pii_kind, 0) + n
             period = event_period(
-                clean, event.occurred_at, after=after, date_order=self._settings.date_order
+                clean,
+                event.occurred_at,
+                after=after,
+                date_order=self._settings.date_order,
+                answers=thread.answers,
             )
             if period is not None:
-                after = period
+                after = told = period
             start, end = period or (None, None)
             item = MemoryItem(
                 id=new_id("mem"),
@@ -441,7 +467,7 @@ class WriteFunnel:
             log.info(
                 "skipped %d chunk(s) carrying secrets in event %s", result.skipped_chunks, event.id
             )
-        return result, after
+        return result, Thread(after).said(text, told)
 
 
 @dataclass

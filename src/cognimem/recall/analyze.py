@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cognimem.errors import InvalidInput
 from cognimem.models.knowledge import FactCategory
+from cognimem.models.wire import FIRST_YEAR
 from cognimem.text.mention import RECENT
 from cognimem.text.stopwords import STOP_WORDS as STOP_WORDS  # the read path's, too
 from cognimem.text.temporal import TimeMention, find_times
@@ -81,13 +82,16 @@ def asks_about_past(query: str) -> bool:
 
 
 def query_time_range(
-    query: str, reference_time: datetime, timezone: str | None = None
+    query: str, reference_time: datetime, timezone: str | None = None, *, up_to: bool = False
 ) -> tuple[datetime, datetime] | None:
     """The period a query asks about ("what did I do last week?"), as a UTC interval
     ``[start, end)`` resolved in the caller's ``timezone`` against ``reference_time``
     ("yesterday" in Tokyo is not yesterday in UTC); ``None`` when it names no time.
 
-    Several mentions: the span from the earliest start to the latest end.
+    Several mentions: the span from the earliest start to the latest end. With
+    ``up_to``, a time said after "as of", "by", "until" or "before" ends the period
+    and opens its start: "how many pets did I have as of May 2025?" reads everything
+    up to the end of May (before May: up to its start).
     """
     zone = zone_of(timezone)
     # the temporal resolver does calendar arithmetic on the clock it is given: give it
@@ -102,9 +106,19 @@ def query_time_range(
     ends = [m.end for m in mentions] + [m.anchor[1] for m in mentions if m.anchor]
     start = min(starts).replace(tzinfo=zone).astimezone(UTC)
     end = max(ends).replace(tzinfo=zone).astimezone(UTC)
+    if up_to:
+        last = mentions[-1]
+        # the resolver may take "of" ("as of May"), "before" or "until" into the words
+        lead = _LEAD.match(last.text)
+        said = _UP_TO.search(query[: last.span[0]] + (lead.group(0) if lead else ""))
+        if said is not None:
+            ends_at = last.start if said.group(0).lower().startswith("before") else last.end
+            return OPEN_START, ends_at.replace(tzinfo=zone).astimezone(UTC)
     return start, end
 
 
+# the start of a period a question leaves open ("as of May"): before any memory
+OPEN_START = datetime(FIRST_YEAR, 1, 1, tzinfo=UTC)
 _NEAR = re.compile(r"^[\s,]*(?:\S+[\s,]+){0,4}?(?:on|as\s+of)?[\s,]*$", re.IGNORECASE)
 
 
@@ -188,6 +202,48 @@ _MULTI_HOP = re.compile(
     r"husband|wife|son|daughter|kids?|children|colleague|boss)\b",
     re.IGNORECASE,
 )
+
+
+class EventForm(StrEnum):
+    """How a question reads several events of one kind (``event_question``)."""
+
+    COUNT = "count"  # "how many pets did I have as of May?", "how many times ..."
+    ORDER = "order"  # "which did I do first, X or Y?", "in what order ..."
+    BETWEEN = "between"  # "how long between X and Y?", "how long after X did Y?"
+
+
+_BETWEEN_EVENTS = re.compile(
+    r"\bhow\s+(?:long|much\s+time|many\s+(?:days|weeks|months|years))\b.*"
+    r"\b(?:between|after|before|until)\b",
+    re.IGNORECASE,
+)
+_ORDER_EVENTS = re.compile(
+    r"\b(?:first|earlier|sooner)\b.*\bor\b|\bwhich\b.*\b(?:first|earlier)\b|"
+    r"\bin\s+(?:what|which)\s+order\b|\bbefore\s+or\s+after\b",
+    re.IGNORECASE,
+)
+_COUNT_EVENTS = re.compile(r"\bhow\s+(?:many|often)\b|\bnumber\s+of\b", re.IGNORECASE)
+# "as of May", "by 2024", "until June": the window is everything up to the time named
+_UP_TO = re.compile(
+    r"\b(?:as\s+of|by|until|till|up\s+to|before)\s+(?:the\s+(?:end|start)\s+of\s+)?$",
+    re.IGNORECASE,
+)
+
+_LEAD = re.compile(r"(?:of|by|before|until|till|up\s+to)\s+", re.IGNORECASE)
+
+
+def event_question(query: str) -> EventForm | None:
+    """Whether the query counts or orders events of one kind, and how: ``between``
+    (how long between two), ``order`` (which came first) or ``count`` (how many);
+    None for any other query. Such a read gathers every event of the kind in its
+    window (``recall/plan.py``: the events step)."""
+    if _BETWEEN_EVENTS.search(query):
+        return EventForm.BETWEEN
+    if _ORDER_EVENTS.search(query):
+        return EventForm.ORDER
+    if _COUNT_EVENTS.search(query):
+        return EventForm.COUNT
+    return None
 
 
 def asks_when(query: str) -> bool:
@@ -299,6 +355,7 @@ class QueryAnalysis:
     classification: Classification
     time_range: tuple[datetime, datetime] | None  # only when the query recalls a past period
     names: tuple[str, ...] = ()  # normalised names it may mention (alias-table keys)
+    events: EventForm | None = None  # it counts or orders events of one kind
 
     @property
     def intent(self) -> Intent:
@@ -317,9 +374,14 @@ def analyze(
     time_filter: bool = True,
     names: tuple[str, ...] = (),
 ) -> QueryAnalysis:
-    """Rules only (microseconds): intent, dimensions, terms and the recalled period."""
-    period = query_time_range(query, reference_time, timezone) if time_filter else None
-    if period is not None and not (period[0] < reference_time and asks_about_past(query)):
+    """Rules only (microseconds): intent, dimensions, terms, the recalled period and
+    whether it counts or orders events."""
+    events = event_question(query)
+    period = None
+    if time_filter:
+        period = query_time_range(query, reference_time, timezone, up_to=events is not None)
+    recalls = asks_about_past(query) or events is not None
+    if period is not None and not (period[0] < reference_time and recalls):
         # a request that merely names a time ("move the review to Thursday", "plan
         # this weekend") is not a recall of it
         period = None
@@ -337,4 +399,5 @@ def analyze(
         classification=classification,
         time_range=period,
         names=names,
+        events=events,
     )

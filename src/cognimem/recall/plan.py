@@ -27,6 +27,9 @@ class StepKind(StrEnum):
     PROCEDURES = "procedures"  # procedure hints (tool-discovery writes) close to the query
     LEARNED_PROCEDURES = "learned_procedures"  # learnt procedures whose trigger it matches
     DOMAIN = "domain"  # the domain database's rows for the entities the query names
+    # every item in the window that may tell of an event of the kind a question counts
+    # or orders ("how many pets ...", "which came first ..."): a deeper search
+    EVENTS = "events"
 
 
 ITEM_STEPS = frozenset(
@@ -35,6 +38,7 @@ ITEM_STEPS = frozenset(
         StepKind.LEXICAL,
         StepKind.VECTOR,
         StepKind.GRAPH,
+        StepKind.EVENTS,
     }
 )
 
@@ -151,6 +155,10 @@ def make_plan(
 ) -> RetrievalPlan:
     """The steps a read runs for this query (``domain``: a domain database is mapped).
 
+    A question that counts or orders events (``analysis.events``) gets the events
+    step: the lexical and vector searches again, many times deeper, whose items that
+    tell of an event the packet keeps beyond its item limit (``recall/events.py``).
+
     Every query with sections gets a constraint step: a full one (the query's
     constraint dimensions, or every binding type) when it is decision-like or names a
     dimension, a light one otherwise — so constraints still appear when they plainly
@@ -168,6 +176,8 @@ def make_plan(
         (later if config.skip_if_found else first).append(PlannedStep(StepKind.VECTOR, t))
     if config.graph and analysis.names:
         first.append(PlannedStep(StepKind.GRAPH, t))
+    if analysis.events is not None and (config.lexical or config.vector):
+        first.append(PlannedStep(StepKind.EVENTS, t))
     if config.sections:
         c = analysis.classification
         if c.categories or c.decision:

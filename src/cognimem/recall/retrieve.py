@@ -33,6 +33,7 @@ from cognimem.recall.collect import (
 )
 from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.cross import CrossEncoders
+from cognimem.recall.events import EventPlan
 from cognimem.recall.evidence import EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.fact_time import fact_time, stale_since, told_by
@@ -45,7 +46,7 @@ from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.profile import ProfileChoice
 from cognimem.recall.profile_read import explain_profile, profile_entries
-from cognimem.recall.rerank import Ranked, mmr, rerank
+from cognimem.recall.rerank import Ranked, RankInput, mmr, rerank
 from cognimem.recall.stated import give_way, is_theme
 from cognimem.recall.steps import StepOutput, StepRun, execute, mandates, timed
 from cognimem.recall.temporal import dated_signal
@@ -313,12 +314,28 @@ class Reader:
         section_ids = [
             c.item_id for kind, _ in SECTION_STEPS for c in output(outputs, kind).candidates
         ]
+        found_events = outputs.get(StepKind.EVENTS)
+        events = EventPlan.of(
+            run.analysis, None if found_events is None else found_events.candidates
+        )
+        searched = [] if events is None else list(events.found)
         # -- load the items and the sections' facts, then fill the sections -----------
         fact_picks = FactPicks.of(outputs)
         items, facts = await self.store.items_and_facts(
-            tenant, list(dict.fromkeys([*wanted, *section_ids])), fact_picks.fact_ids()
+            tenant,
+            list(dict.fromkeys([*wanted, *section_ids, *searched])),
+            fact_picks.fact_ids(),
         )
         by_id = {item.id: item for item in items}
+        # the events of the kind a question counts or orders join the rerank
+        kind: set[str] = set()
+        if events is not None:
+            kind = events.of_kind([by_id[i] for i in searched if i in by_id])
+            for item_id in kind:
+                ri = inputs.setdefault(item_id, RankInput())
+                ri.steps = (*ri.steps, StepKind.EVENTS.value)
+            wanted = list(dict.fromkeys([*wanted, *sorted(kind)]))
+            meta["events"] = events.describe(kind)
         inputs_sections, scored_of = section_inputs(
             outputs, fact_picks, by_id, {f.id: f for f in facts}, run.analysis
         )
@@ -379,12 +396,23 @@ class Reader:
         for r in ordered:
             if r.score < floor:
                 dropped[r.item.id] = "dropped: below the relevance floor"
+        room = limit
+        if events is not None:  # every event of the kind, past the limit
+            kept = events.keep(kept, limit, kind)
+            room = len(kept)
+            for r in kept:
+                if r.item.id in kind:
+                    evidence[r.item.id] = "; ".join(
+                        x for x in (evidence.get(r.item.id), events.reason()) if x
+                    )
         rows = [(r.item, r.score, packet_signals(r)) for r in kept]
         stale = {r.item.id: r.stale_since for r in kept if r.stale_since is not None}
         chosen, used, truncated, cut = assemble(
-            rows, limit, max_tokens, count_tokens, reserved, shown, not sections.is_empty(), stale
+            rows, room, max_tokens, count_tokens, reserved, shown, not sections.is_empty(), stale
         )
         dropped.update(cut)
+        if events is not None and events.orders:
+            chosen = events.in_order(chosen, kind)
         packet = ContextPacket(
             query=run.analysis.query,
             items=chosen,

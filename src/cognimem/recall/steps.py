@@ -30,6 +30,7 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
+from cognimem.recall.events import EVENT_DEPTH, event_terms
 from cognimem.recall.fact_time import FactTime, without_times
 from cognimem.recall.graph import expand
 from cognimem.recall.levels import Override, level_of, shared_facts, shared_lookup
@@ -313,6 +314,8 @@ class StepRun:
             return StepOutput(procedures=learnt.match(self.analysis.query, stored))
         if kind is StepKind.DOMAIN:
             return await self._domain()
+        if kind is StepKind.EVENTS:
+            return await self._events()
         raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -326,6 +329,23 @@ class StepRun:
         return with_user_keys(
             keys, [a.alias for a in aliases if a.source is AliasSource.USER_STATED]
         )
+
+    async def _events(self) -> StepOutput:
+        """The events step: the vector search and the lexical search over the words of
+        the kind (``recall/events.py``: ``event_terms``), each ``EVENT_DEPTH`` deep, in
+        the read's window. A candidate's score is its cosine to the question; -1.0 for
+        one only the lexical search found."""
+        found: dict[str, float] = {}
+        if self.config.vector:
+            vector = await self.vector_or_none()
+            if vector is not None:
+                (near,) = await self.store.vector_searches([(self.flt, EVENT_DEPTH)], vector)
+                found.update((c.item_id, c.score) for c in near)
+        terms = event_terms(self.analysis.query)
+        if self.config.lexical and terms:
+            for c in await self.store.lexical_search(self.flt, terms, EVENT_DEPTH):
+                found.setdefault(c.item_id, -1.0)
+        return StepOutput([Candidate(i, score) for i, score in found.items()])
 
     async def _domain(self) -> StepOutput:
         """The domain's rows for the query's names (and the user's own row when it

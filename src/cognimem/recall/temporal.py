@@ -13,7 +13,7 @@ the period the question names.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 
 from cognimem.models import MemoryItem
 from cognimem.recall.analyze import QueryAnalysis, asks_when
@@ -44,13 +44,30 @@ def share_in(item: MemoryItem, period: Period) -> float:
     return max(inside / (end - start), 0.0)
 
 
+def told_when_said(item: MemoryItem) -> bool:
+    """Whether the item's event period is just the day it was said: an event told with
+    no time word ("we adopted a puppy!", ``ingest/extract/clauses.py``), or "today"."""
+    day = item.occurred_at.astimezone(UTC).date()
+    start = datetime.combine(day, time(), tzinfo=UTC)
+    return item.event_start == start and item.event_end == start + timedelta(days=1)
+
+
 def dated_signal(analysis: QueryAnalysis) -> Callable[[MemoryItem], float]:
     """The ``dated`` signal for this query, in [0, 1]: for a query that names a period,
     how much of what the item tells of lies in it (``share_in``); for a "when" question,
-    1.0 when the item names any time at all; else 0.0."""
+    1.0 when the item tells of a time at all; else 0.0. It measures what an item's own
+    words add to when it was said, which every memory carries: an item that tells of
+    the day it was said and no more (``told_when_said``) gets none of it — except for a
+    question that counts or orders events (``analysis.events``), where every event of
+    the window counts, however it was dated."""
     period = analysis.time_range
+    events = analysis.events is not None
+
+    def told(item: MemoryItem) -> bool:
+        return item.event_start is not None and (events or not told_when_said(item))
+
     if period is not None:
-        return lambda item: share_in(item, period)
-    if asks_when(analysis.query):
-        return lambda item: 0.0 if item.event_start is None else 1.0
+        return lambda item: share_in(item, period) if told(item) else 0.0
+    if events or asks_when(analysis.query):
+        return lambda item: 1.0 if told(item) else 0.0
     return lambda item: 0.0

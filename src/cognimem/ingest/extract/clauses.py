@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import INNER_STOP, icase
+from cognimem.text.calendar import day_window
+from cognimem.text.events import tells_of_event
 from cognimem.text.mention import precision
 from cognimem.text.sentences import inner_stops, split_sentences
 from cognimem.text.temporal import DateOrder, TimeMention, find_times
@@ -262,6 +264,7 @@ def event_period(
     *,
     after: tuple[datetime, datetime] | None = None,
     date_order: DateOrder | None = None,
+    answers: tuple[datetime, datetime] | None = None,
 ) -> tuple[datetime, datetime] | None:
     """When what ``text`` tells of happened, as ``[start, end)`` (UTC): its most specific
     time expression (the finest granularity, then the shortest period; the first of
@@ -271,7 +274,12 @@ def event_period(
     week ... since I started three years ago" tells of last week; "made dinner last
     night", said on 4 May, tells of 3 May. ``after`` is the event the conversation told
     of before ("two days later" counts from it; each sentence's event becomes the next
-    one's); ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`)."""
+    one's); ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`).
+
+    A text that names no time but tells of an event (:func:`cognimem.text.events.
+    tells_of_event`: "we adopted a puppy!") tells of ``answers`` — the period named by
+    the question it answers ("What did you do last weekend?") — or else of the day it
+    was said; any other text naming no time has no period (``None``)."""
     best: TimeMention | None = None
     for sentence in split_sentences(text):
         ahead = _FUTURE.search(sentence) is not None
@@ -283,7 +291,14 @@ def event_period(
                 best = mention
         if mentions:
             after = (mentions[-1].start, mentions[-1].end)
-    return None if best is None else (best.start, best.end)
+    if best is not None:
+        return best.start, best.end
+    if not tells_of_event(text):
+        return None
+    if answers is not None:
+        return answers
+    start, end, _, _ = day_window(reference.astimezone(UTC).date())
+    return start, end
 
 
 def _blank(text: str, times: list[TimeMention]) -> str:
