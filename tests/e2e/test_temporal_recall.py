@@ -5,7 +5,7 @@ edit dates the memory again."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from cognimem import Memory
 from cognimem.config import IngestSettings, Settings
@@ -58,12 +58,9 @@ async def test_an_edit_dates_the_memory_again(memory: Memory) -> None:
         datetime(2023, 5, 3, tzinfo=UTC),
         datetime(2023, 5, 4, tzinfo=UTC),
     )
-    # an event told with no time word: the day it was said
+    # an event told with no time word: the moment it was said
     said = await memory.update(item_id, text="We went hiking")
-    assert (said.event_start, said.event_end) == (
-        datetime(2023, 5, 4, tzinfo=UTC),
-        datetime(2023, 5, 5, tzinfo=UTC),
-    )
+    assert (said.event_start, said.event_end) == (MAY_4, MAY_4 + timedelta(seconds=1))
     undated = await memory.update(item_id, text="Hiking is lovely")
     assert undated.event_start is None
     [stored] = await memory.store.get_items("default", [item_id])

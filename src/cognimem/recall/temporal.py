@@ -13,10 +13,11 @@ the period the question names.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime
 
 from cognimem.models import MemoryItem
 from cognimem.recall.analyze import QueryAnalysis, asks_when
+from cognimem.text.events import SAID
 
 Period = tuple[datetime, datetime]
 
@@ -45,11 +46,9 @@ def share_in(item: MemoryItem, period: Period) -> float:
 
 
 def told_when_said(item: MemoryItem) -> bool:
-    """Whether the item's event period is just the day it was said: an event told with
-    no time word ("we adopted a puppy!", ``ingest/extract/clauses.py``), or "today"."""
-    day = item.occurred_at.astimezone(UTC).date()
-    start = datetime.combine(day, time(), tzinfo=UTC)
-    return item.event_start == start and item.event_end == start + timedelta(days=1)
+    """Whether the item's event period is just the moment it was said: an event told
+    with no time word ("we adopted a puppy!", ``ingest/extract/clauses.py``)."""
+    return item.event_start == item.occurred_at and item.event_end == item.occurred_at + SAID
 
 
 def dated_signal(analysis: QueryAnalysis) -> Callable[[MemoryItem], float]:
@@ -57,7 +56,7 @@ def dated_signal(analysis: QueryAnalysis) -> Callable[[MemoryItem], float]:
     how much of what the item tells of lies in it (``share_in``); for a "when" question,
     1.0 when the item tells of a time at all; else 0.0. It measures what an item's own
     words add to when it was said, which every memory carries: an item that tells of
-    the day it was said and no more (``told_when_said``) gets none of it — except for a
+    the moment it was said and no more (``told_when_said``) gets none of it — except for a
     question that counts or orders events (``analysis.events``), where every event of
     the window counts, however it was dated."""
     period = analysis.time_range

@@ -16,11 +16,15 @@ negation ("I never moved", "we didn't buy"). A question tells of no event.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from cognimem.text.sentences import split_sentences
 from cognimem.text.speech import asks
 
-__all__ = ["EVENT_VERBS", "tells_of_event"]
+__all__ = ["EVENT_VERBS", "SAID", "tells_of_event"]
+
+# the event period of an event told with no time word: the moment it was said
+SAID = timedelta(seconds=1)
 
 EVENT_VERBS: tuple[str, ...] = (
     "adopted", "moved", "started", "began", "finished", "completed", "met", "bought",

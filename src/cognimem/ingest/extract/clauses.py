@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import INNER_STOP, icase
-from cognimem.text.calendar import day_window
-from cognimem.text.events import tells_of_event
+from cognimem.text.events import SAID, tells_of_event
 from cognimem.text.mention import precision
 from cognimem.text.sentences import inner_stops, split_sentences
 from cognimem.text.temporal import DateOrder, TimeMention, find_times
@@ -278,8 +277,9 @@ def event_period(
 
     A text that names no time but tells of an event (:func:`cognimem.text.events.
     tells_of_event`: "we adopted a puppy!") tells of ``answers`` — the period named by
-    the question it answers ("What did you do last weekend?") — or else of the day it
-    was said; any other text naming no time has no period (``None``)."""
+    the question it answers ("What did you do last weekend?") — or else of the moment it
+    was said (``SAID`` long: not its day, which depends on a time zone the write does
+    not know); any other text naming no time has no period (``None``)."""
     best: TimeMention | None = None
     for sentence in split_sentences(text):
         ahead = _FUTURE.search(sentence) is not None
@@ -297,8 +297,7 @@ def event_period(
         return None
     if answers is not None:
         return answers
-    start, end, _, _ = day_window(reference.astimezone(UTC).date())
-    return start, end
+    return reference, reference + SAID
 
 
 def _blank(text: str, times: list[TimeMention]) -> str:
