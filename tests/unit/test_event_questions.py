@@ -124,3 +124,10 @@ def test_the_events_of_the_kind_are_kept_past_the_limit_and_ordered_when_asked()
     # the events in the order they happened, in the places they held; others stay
     chosen = [packet_item(i, 1.0, {}) for i in (items[1], items[0], items[2])]
     assert [p.id for p in ordered.in_order(chosen, kind)] == ["m2", "m0", "m1"]
+
+
+def test_how_many_units_of_time_is_a_duration_not_a_count() -> None:
+    assert event_question("How many years ago did I move to Lisbon?") is None
+    assert event_question("How many days did the trip take?") is None
+    assert event_question("How many weeks between the two visits?") is EventForm.BETWEEN
+    assert event_question("How many times did I move in 2025?") is EventForm.COUNT

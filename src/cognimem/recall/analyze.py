@@ -223,6 +223,11 @@ _ORDER_EVENTS = re.compile(
     re.IGNORECASE,
 )
 _COUNT_EVENTS = re.compile(r"\bhow\s+(?:many|often)\b|\bnumber\s+of\b", re.IGNORECASE)
+# "how many years ago ...", "how many days did it take ...": a duration, not a count
+_DURATION = re.compile(
+    r"\bhow\s+many\s+(?:seconds|minutes|hours|days|nights|weeks|months|years|decades)\b",
+    re.IGNORECASE,
+)
 # "as of May", "by 2024", "until June": the window is everything up to the time named
 _UP_TO = re.compile(
     r"\b(?:as\s+of|by|until|till|up\s+to|before)\s+(?:the\s+(?:end|start)\s+of\s+)?$",
@@ -241,7 +246,7 @@ def event_question(query: str) -> EventForm | None:
         return EventForm.BETWEEN
     if _ORDER_EVENTS.search(query):
         return EventForm.ORDER
-    if _COUNT_EVENTS.search(query):
+    if _COUNT_EVENTS.search(query) and not _DURATION.search(query):
         return EventForm.COUNT
     return None
 
