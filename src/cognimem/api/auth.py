@@ -98,6 +98,14 @@ class Principal:
             },
         )
 
+    def check_write_of(self, build: Callable[[], Scope]) -> None:
+        """``check_write`` of the scope ``build`` makes, built only for a key bound to a
+        user or an agent: an organisation key may write every level, so a request whose
+        scope or message is malformed is refused by the write's own checks, in their
+        order (the message's first)."""
+        if self.level is not KeyLevel.ORGANISATION:
+            self.check_write(build())
+
     def check_tenant_wide(self, what: str) -> None:
         """Refuse (``PermissionDenied``) a call that writes every level of the tenant
         (``what`` it does) unless the key is an ``organisation`` key."""

@@ -90,7 +90,7 @@ async def write(
     """Remember one message (202 with a job in async ingestion mode)."""
     message = body.model_dump(exclude={"scope", "profile"})
     scope = body.scope.for_tenant(caller.tenant_id)
-    caller.check_write(make_write_scope(scope))
+    caller.check_write_of(lambda: make_write_scope(scope))
     result = await mem.write_batch([message], scope=scope, profile=body.profile)
     return _written(request, result, response)
 
@@ -105,7 +105,7 @@ async def write_batch(
 ) -> WriteResult:
     """Remember many messages in one transaction."""
     scope = body.scope.for_tenant(caller.tenant_id)
-    caller.check_write(make_write_scope(scope))
+    caller.check_write_of(lambda: make_write_scope(scope))
     result = await mem.write_batch(body.messages, scope=scope, profile=body.profile)
     return _written(request, result, response)
 
@@ -224,7 +224,8 @@ async def turn(
     messages; returns the packet (read before anything of this turn was stored) and
     what was stored."""
     scope = body.scope.for_tenant(caller.tenant_id)
-    caller.check_write(make_read_scope(scope))  # the turn's messages are stored there
+    # the turn's messages are stored there
+    caller.check_write_of(lambda: make_read_scope(scope))
     done = await mem.turn(
         body.user,
         body.assistant,
@@ -298,7 +299,7 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     ``archive`` keeps them out of reads, ``silence`` keeps them but never recalls
     them. ``dry_run`` says what would be forgotten."""
     scope = body.scope.for_tenant(caller.tenant_id)
-    caller.check_write(make_read_scope(scope))
+    caller.check_write_of(lambda: make_read_scope(scope))
     return await mem.forget(
         ids=body.ids,
         query=body.query,
