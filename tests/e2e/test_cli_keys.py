@@ -102,7 +102,7 @@ def test_create_says_the_secret_is_shown_once_in_whole_lines_at_any_width(db_url
         created = cli("create", "--tenant", "acme", db_url=db_url, COLUMNS=columns)
         key_id = printed(created.stdout)["id"]
         assert created.stderr.splitlines() == [
-            f"created key {key_id} for tenant acme",
+            f"created key {key_id} for tenant acme (organisation level)",
             "the secret is shown only once:",
         ], columns
 
