@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import threading
 import time
@@ -12,7 +13,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
-from tests.services import free_port
+from tests.services import free_port as free_port  # re-exported for server subprocesses
 
 # httpx waits 5 s for an answer by default; on a busy 2-core machine (CI at load 15) one
 # request to a test server can take longer, and a test failed on ReadTimeout while it
@@ -48,19 +49,27 @@ def wait_healthy(base: str, exited: Callable[[], str | None], timeout: float = 6
 
 @contextmanager
 def serving(app: FastAPI) -> Iterator[str]:
-    """Run ``app`` until the block ends; yields its base URL."""
-    port = free_port()
+    """Run ``app`` until the block ends; yields its base URL.
+
+    The server listens on a socket bound here to a port the kernel picks, so no other
+    process (another pytest-xdist worker, another run on the machine) can take the port
+    between choosing and binding it.
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60  # a busy machine starts it late, not never
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("server did not start")
-        time.sleep(0.02)
     try:
+        deadline = time.monotonic() + 60  # a busy machine starts it late, not never
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("server did not start")
+            time.sleep(0.02)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=20)
+        sock.close()
