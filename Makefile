@@ -2,6 +2,10 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+# pytest-xdist processes for `make test`: three keep two cores busy while tests wait on
+# servers and subprocesses (measured in CONTRIBUTING.md); `make test TEST_WORKERS=0`
+# runs in one process
+TEST_WORKERS ?= 3
 
 .PHONY: install serve test lint typecheck unit bench clean services
 
@@ -35,10 +39,14 @@ services:
 	bash scripts/provision-services.sh
 	bash scripts/provision-browser.sh
 
+# Every worker imports the whole suite and many tests start cognimem subprocesses: let
+# them reuse compiled bytecode (and pytest's rewritten test modules) even where the shell
+# sets PYTHONDONTWRITEBYTECODE, or each process compiles them all again
 test: lint typecheck services
 	cd sdk/typescript && npm ci && npm run build
 	cd sdk/typescript && COGNIMEM_BIN=$(abspath $(BIN))/cognimem npm test
-	$(BIN)/pytest -q --cov --cov-report=term:skip-covered --durations=10
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_WORKERS) --dist worksteal \
+		--cov --cov-report=term:skip-covered --durations=10
 
 bench: install
 	$(BIN)/python benchmarks/locomo_dev.py

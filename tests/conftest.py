@@ -1,5 +1,10 @@
 """Shared fixtures: real SQLite files, a throwaway PostgreSQL cluster per session, and
-the deterministic hashing embedder."""
+the deterministic hashing embedder.
+
+Under pytest-xdist (`make test`) each worker is a process with a session of its own: its
+own PostgreSQL cluster and Redis server on ports the kernel picks, and its own temporary
+directories, so workers share no database, key, port or file.
+"""
 
 from __future__ import annotations
 
@@ -109,7 +114,7 @@ def require_postgres() -> None:
 def postgres_server(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[services.PostgresServer]:
-    """One cluster per session, with the contract database already migrated."""
+    """One cluster per session (per xdist worker), with the contract database migrated."""
     require_postgres()
     from cognimem.store.postgres import PostgresStore
 
@@ -130,7 +135,7 @@ def postgres_server(
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.RedisServer]:
-    """One Redis per session (tests keep apart by key prefix)."""
+    """One Redis per session (per xdist worker; its tests keep apart by key prefix)."""
     services.require("redis")
     server = services.start_redis(tmp_path_factory.mktemp("redis"))
     try:
