@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 # pytest-xdist processes for `make test`: three keep two cores busy while tests wait on
-# servers and subprocesses (measured in CONTRIBUTING.md); `make test TEST_WORKERS=0`
+# servers and subprocesses (chosen, not measured against 2 or auto); `make test TEST_WORKERS=0`
 # runs in one process
 TEST_WORKERS ?= 3
 
