@@ -37,6 +37,13 @@ from cognimem.store.sqlite.rows import decode_time, query
 _FACT_ROWS_CACHED = 256  # user scopes whose scored facts (and graphs) a process keeps
 
 
+def _scored_row(r: Sequence[Any]) -> tuple[Any, ...]:
+    """A fact's row as a read scores it (``id, category, scope_tags, text value
+    predicate, embedding``) from the columns ``id, category, scope_tags, text, value,
+    predicate, embedding``."""
+    return (r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6])
+
+
 def _current(cache: OrderedDict[Any, tuple[Any, Any]], key: Hashable, version: object) -> Any:
     """The value this process keeps under ``key`` if it was kept at ``version``; None
     when there is none or the scope changed since."""
@@ -247,7 +254,7 @@ class SQLiteKnowledge(SQLiteDatabase):
         found = await self._by_ids(
             "facts",
             "id, category, scope_tags, text, value, predicate, embedding",
-            lambda r: (r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6]),
+            _scored_row,
             tenant_id,
             ids,
         )
@@ -286,7 +293,7 @@ class SQLiteKnowledge(SQLiteDatabase):
             " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
             (tenant_id, namespace, user_id, *LIVE, limit),
         ).fetchall()
-        rows = records.fact_rows([(r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6]) for r in found])
+        rows = records.fact_rows([_scored_row(r) for r in found])
         _keep(self._fact_rows, self._fact_rows_lock, cache_key, (version, rows), _FACT_ROWS_CACHED)
         return rows
 
