@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cognimem.store.base import Candidate, ItemFilter
 from cognimem.store.postgres.rows import Params, filter_clause
+from cognimem.store.types import Candidate, ItemFilter
 
 
 def _counted(flt: ItemFilter) -> bool:

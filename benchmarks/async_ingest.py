@@ -15,7 +15,7 @@ Baseline beside it, in the same run: synchronous ingest of the same messages, in
 same ``write_batch`` calls, in-process (warmed onnx embedder, one warm-up write in
 another scope) into a fresh database.
 Every run gets a fresh PostgreSQL database and a fresh Redis db number on throwaway
-servers (``tests/services.py``); repetitions rotate the order of the three setups.
+servers (``tests/servers.py``); repetitions rotate the order of the three setups.
 
 Usage (from the repository root, PostgreSQL + pgvector and Redis installed):
 
@@ -48,11 +48,11 @@ from cognimem import Memory, Message, Scope
 from cognimem.config import IngestSettings, Settings
 from cognimem.providers.embeddings import CachedEmbedder
 from cognimem.queue import JobState
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.services import start_postgres, start_redis  # noqa: E402
+from tests.servers import start_postgres, start_redis  # noqa: E402
 
 SETUPS = ("sync", "async-1-worker", "async-2-workers")
 WORKERS = {"sync": 1, "async-1-worker": 1, "async-2-workers": 2}

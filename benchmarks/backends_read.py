@@ -50,11 +50,11 @@ from cognimem import Memory, Message, Scope
 from cognimem.ingest.funnel import index_text
 from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix, WrappingEmbedder
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.services import start_postgres  # noqa: E402
+from tests.servers import start_postgres  # noqa: E402
 
 STORES = ("sqlite", "postgres")
 
@@ -451,7 +451,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"`--vectors`) and written to both stores through `Memory.write_batch` with an "
         "embedder serving those rows under the onnx model id (texts it did not know, embedded "
         f"by onnx on the spot: {r['precomputed_misses']}). PostgreSQL: a throwaway "
-        "PostgreSQL 15 cluster from `tests/services.py` (fsync off, shared_buffers 64MB), "
+        "PostgreSQL 15 cluster from `tests/servers.py` (fsync off, shared_buffers 64MB), "
         "on the same machine. The vector step includes the query embedding (~5 ms); the "
         "steps run concurrently, so a read is roughly its slower step plus fetch, fusion and "
         "the access-count write.",

@@ -51,11 +51,11 @@ from cognimem.models.ids import content_hash, new_id
 from cognimem.models.knowledge import Entity, EntityType, Fact, FactCategory, Relation
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import PendingItem, PendingMessage, Store, open_store
-from cognimem.store.base import Knowledge, PendingFact
+from cognimem.store.types import Knowledge, PendingFact
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.services import start_postgres  # noqa: E402
+from tests.servers import start_postgres  # noqa: E402
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 USER = "bench"

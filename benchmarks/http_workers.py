@@ -11,7 +11,7 @@ is an 8-client p95 under 3x the 1-client p95 of the same server.
 
 The corpus is ``read_latency.py``'s (synthetic chat turns in one user scope, written
 through ``write_batch`` with the real embedder). PostgreSQL is a throwaway cluster from
-``tests/services.py``. Usage (repository root):
+``tests/servers.py``. Usage (repository root):
 
     python benchmarks/http_workers.py [--items 10000] [--workers 2] [--reads 240]
         [--rounds 2] [--backends sqlite,postgres] [--db PATH] [--out benchmarks/results]
@@ -41,7 +41,7 @@ from cognimem.providers.embeddings import CachedEmbedder
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.services import start_postgres  # noqa: E402
+from tests.servers import start_postgres  # noqa: E402
 
 CLIENTS = (1, 8, 32)
 

@@ -52,7 +52,7 @@ from cognimem import Memory, Settings
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.extract.schema import ExtractedFact, ExtractionInput
 from cognimem.providers.fakes import HashingEmbedder
-from cognimem.text.keys import SELF_SUBJECT, is_self, normalize_name, subject_slug
+from cognimem.text.names import SELF_SUBJECT, is_self, normalize_name, subject_slug
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from extraction_quality import describe_fact, values_match

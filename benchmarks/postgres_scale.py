@@ -7,7 +7,7 @@ Two steps, so the reads can be re-run on a quiet machine without rebuilding:
     python benchmarks/postgres_scale.py read --dir /work/bench/pgscale --items 1000000
 
 ``build`` keeps a PostgreSQL 15 + pgvector cluster in ``--dir`` (started by
-``tests/services.py``: fsync off, shared_buffers 64MB; ``server.json`` says where, and
+``tests/servers.py``: fsync off, shared_buffers 64MB; ``server.json`` says where, and
 each run starts it again and stops it at the end, the data stays). It writes ``--base``
 distinct turns of ``read_latency.py``'s generator (seed 20240521) through
 ``Memory.write_batch`` once, into database ``scale_base`` (vectors: the onnx MiniLM
@@ -50,11 +50,11 @@ from read_latency import SEED, USER, corpus, queries, stats, timed_read
 
 from cognimem import Memory, Scope
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.services import PostgresServer, keep_after_exit, start_postgres  # noqa: E402
+from tests.servers import PostgresServer, keep_after_exit, start_postgres  # noqa: E402
 
 AT = datetime(2100, 1, 1, tzinfo=UTC)
 BASE_DB = "scale_base"

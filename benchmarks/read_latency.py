@@ -50,7 +50,7 @@ from _machine import describe
 from cognimem import Memory, Message, Scope
 from cognimem.providers.embeddings import CachedEmbedder, Embedder, text_hash
 from cognimem.recall.analyze import query_terms
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 ROOT = Path(__file__).resolve().parent.parent
 USER = "bench-user"

@@ -20,7 +20,7 @@ from hypothesis import settings as hypothesis_settings
 
 from cognimem import Memory, Settings
 from cognimem.providers.fakes import HashingEmbedder
-from tests import services
+from tests import servers
 
 # property tests check correctness, not speed: a busy 2-core CI machine must not fail
 # them on hypothesis's per-example deadline. They draw the same examples on every run
@@ -100,7 +100,7 @@ def child_env(**settings: str) -> dict[str, str]:
 
 def require_postgres() -> None:
     """Skip (or, with COGNIMEM_REQUIRE_SERVICES=1, fail) when PostgreSQL cannot run here."""
-    services.require("postgres")
+    servers.require("postgres")
     try:
         import asyncpg  # noqa: F401
     except ImportError:
@@ -113,12 +113,12 @@ def require_postgres() -> None:
 @pytest.fixture(scope="session")
 def postgres_server(
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[services.PostgresServer]:
+) -> Iterator[servers.PostgresServer]:
     """One cluster per session (per xdist worker), with the contract database migrated."""
     require_postgres()
     from cognimem.store.postgres import PostgresStore
 
-    server = services.start_postgres(tmp_path_factory.mktemp("pg"))
+    server = servers.start_postgres(tmp_path_factory.mktemp("pg"))
     try:
         server.psql(f"CREATE DATABASE {CONTRACT_DB}")
 
@@ -134,10 +134,10 @@ def postgres_server(
 
 
 @pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.RedisServer]:
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[servers.RedisServer]:
     """One Redis per session (per xdist worker; its tests keep apart by key prefix)."""
-    services.require("redis")
-    server = services.start_redis(tmp_path_factory.mktemp("redis"))
+    servers.require("redis")
+    server = servers.start_redis(tmp_path_factory.mktemp("redis"))
     try:
         yield server
     finally:
@@ -145,7 +145,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.
 
 
 @pytest.fixture
-def postgres_dsn(postgres_server: services.PostgresServer) -> str:
+def postgres_dsn(postgres_server: servers.PostgresServer) -> str:
     """The contract database, emptied for this test (tens of ms; a fresh copy of a
     template database costs five times more)."""
     import asyncpg

@@ -16,7 +16,7 @@ from cognimem.models import Scope
 from cognimem.models.clock import Clock, utc_now
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobQueue, SqliteJobQueue
-from cognimem.services.lifecycle_jobs import Progress
+from cognimem.services.lifecycle.operations import Progress
 from cognimem.store import ItemFilter, open_store
 
 OP = "archive_stale"

@@ -18,7 +18,7 @@ from cognimem.errors import (
     Unauthenticated,
     UsageError,
 )
-from cognimem.memory import Memory
+from cognimem.memory import Memory, SyncMemory
 from cognimem.models import (
     ContextPacket,
     Event,
@@ -35,7 +35,6 @@ from cognimem.models import (
     WriteOutcome,
     WriteResult,
 )
-from cognimem.sync_memory import SyncMemory
 
 __version__ = "0.1.0"
 

@@ -1,4 +1,4 @@
-"""The blocking face shared by :class:`~cognimem.sync_memory.SyncMemory` (over ``Memory``)
+"""The blocking face shared by :class:`~cognimem.memory.SyncMemory` (over ``Memory``)
 and :class:`~cognimem.client.MemoryClient` (over ``AsyncMemoryClient``): the async
 object's calls run on a private event loop, so they cannot be made from inside one."""
 

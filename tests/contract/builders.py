@@ -31,7 +31,7 @@ from cognimem.models.procedures import (
     procedure_confidence,
 )
 from cognimem.store import ItemFilter, PendingMessage, Store
-from cognimem.store.base import (
+from cognimem.store.types import (
     FactQuery,
     KeyState,
     Knowledge,

@@ -1,5 +1,5 @@
 """The store contract suite runs against every backend: SQLite always, PostgreSQL when a
-server can run here (one throw-away cluster per session from ``tests/services.py``; each
+server can run here (one throw-away cluster per session from ``tests/servers.py``; each
 test starts from a freshly migrated, empty database)."""
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from cognimem.models.knowledge import (
     FactStatus,
 )
 from cognimem.store import ItemFilter, Store
-from cognimem.store.base import ConsolidationWrite, FactQuery, FactUpdate, Knowledge, PendingItem
 from cognimem.store.forgetting import Forgotten
+from cognimem.store.types import ConsolidationWrite, FactQuery, FactUpdate, Knowledge, PendingItem
 from tests.contract.builders import (
     ALICE,
     BOB,

@@ -11,7 +11,7 @@ from typing import TypeVar
 from cognimem.models import ItemStatus
 from cognimem.models.knowledge import FactCategory, FactStatus
 from cognimem.store import Store
-from cognimem.store.base import FactRows, FactUpdate, GraphEdge, Knowledge
+from cognimem.store.types import FactRows, FactUpdate, GraphEdge, Knowledge
 from tests.contract.builders import ALICE, WINDOW, entity, fact, new, put, relation
 from tests.contract.conftest import T0, message, twin
 

@@ -13,7 +13,7 @@ from cognimem.errors import StaleKnowledge
 from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.store import ItemFilter, PendingMessage, Store
-from cognimem.store.base import (
+from cognimem.store.types import (
     Knowledge,
     PendingJob,
     job_id_for,

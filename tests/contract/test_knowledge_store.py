@@ -21,7 +21,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import Store
-from cognimem.store.base import (
+from cognimem.store.types import (
     FactUpdate,
     GraphEdge,
     Knowledge,

@@ -17,7 +17,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.store import ItemFilter, PendingMessage, Store
-from cognimem.store.base import (
+from cognimem.store.types import (
     FactUpdate,
     KeyState,
     Knowledge,

@@ -9,7 +9,7 @@ import asyncio
 
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter, Store
-from cognimem.store.base import Candidate
+from cognimem.store.types import Candidate
 from tests.contract.builders import WINDOW, history
 from tests.contract.conftest import T0, message, twin, vec
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from cognimem.store import Store
-from cognimem.store.base import ScopeLease
+from cognimem.store.types import ScopeLease
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 LEASE = ScopeLease("t1", "default", "ada", "consolidate", "w1", "token-1", "job-1")

@@ -16,7 +16,7 @@ from cognimem.models import ItemKind, WriteOutcome
 from cognimem.store import ItemFilter, PendingMessage
 from cognimem.store.postgres import PostgresStore
 from cognimem.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
-from tests import services
+from tests import servers
 from tests.contract.builders import (
     ALICE,
     WINDOW,
@@ -40,7 +40,7 @@ async def _sql(dsn: str, sql: str, *args: object) -> list[Any]:
 
 
 @pytest.fixture
-async def blank_postgres_dsn(postgres_server: services.PostgresServer) -> AsyncIterator[str]:
+async def blank_postgres_dsn(postgres_server: servers.PostgresServer) -> AsyncIterator[str]:
     """An empty database (no migrations yet)."""
     name = f"blank_{uuid.uuid4().hex[:12]}"
     await _sql(postgres_server.admin_dsn(), f"CREATE DATABASE {name}")

@@ -1,6 +1,6 @@
 """The job queue contract: the SQLite outbox and Redis Streams behave the same.
 
-Redis runs as a throw-away ``redis-server`` per session (``tests/services.py``); each
+Redis runs as a throw-away ``redis-server`` per session (``tests/servers.py``); each
 test gets its own stream, group and key prefix, so tests never see each other's jobs.
 """
 
@@ -21,7 +21,7 @@ import pytest
 
 from cognimem.errors import Conflict, InvalidInput, NotFound, StoreUnavailable
 from cognimem.queue import JobQueue, JobState, SqliteJobQueue
-from tests import services
+from tests import servers
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 MakeQueue = Callable[..., Awaitable[JobQueue]]
@@ -51,7 +51,7 @@ def queue_spec(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str
     """(backend, where): the SQLite file or the Redis URL."""
     if request.param == "sqlite":
         return "sqlite", str(tmp_path / "queue.db")
-    server: services.RedisServer = request.getfixturevalue("redis_server")
+    server: servers.RedisServer = request.getfixturevalue("redis_server")
     return "redis", server.url
 
 
@@ -379,8 +379,8 @@ async def test_a_sigkilled_worker_job_is_redelivered(queue_spec: tuple[str, str]
 
 
 async def test_redis_down_is_store_unavailable_and_recovers(tmp_path: Path) -> None:
-    services.require("redis")
-    server = services.start_redis(tmp_path)
+    servers.require("redis")
+    server = servers.start_redis(tmp_path)
     try:
         queue = redis_queue(server.url)
         await queue.open()
@@ -411,7 +411,7 @@ async def test_unreachable_redis_is_store_unavailable_without_the_password() -> 
     pytest.importorskip("redis")
     from cognimem.queue.redis import RedisJobQueue
 
-    queue = RedisJobQueue(f"redis://:s3cret@127.0.0.1:{services.free_port()}/0")
+    queue = RedisJobQueue(f"redis://:s3cret@127.0.0.1:{servers.free_port()}/0")
     with pytest.raises(StoreUnavailable) as info:
         await queue.open()
     assert "s3cret" not in info.value.message

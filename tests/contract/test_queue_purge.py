@@ -12,7 +12,7 @@ import pytest
 
 from cognimem.errors import NotFound
 from cognimem.queue import JobQueue, JobState, SqliteJobQueue
-from tests import services
+from tests import servers
 
 
 def payload(user_id: str | None, *events: str) -> dict[str, Any]:
@@ -27,7 +27,7 @@ async def queue(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     else:
         from cognimem.queue.redis import RedisJobQueue
 
-        server: services.RedisServer = request.getfixturevalue("redis_server")
+        server: servers.RedisServer = request.getfixturevalue("redis_server")
         name = f"t{uuid.uuid4().hex[:12]}"
         q = RedisJobQueue(
             server.url,

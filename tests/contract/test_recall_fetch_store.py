@@ -9,7 +9,7 @@ from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import ConflictStatus, FactConflict, FactStatus
 from cognimem.store import Store
-from cognimem.store.base import Knowledge
+from cognimem.store.types import Knowledge
 from tests.contract.builders import (
     ALICE,
     BOB,

@@ -11,8 +11,8 @@ from pathlib import Path
 from cognimem import Memory, Scope
 from cognimem.models import ItemKind
 from cognimem.providers.fakes import HashingEmbedder
-from cognimem.store.base import ItemFilter
 from cognimem.store.sqlite.items import item_clause
+from cognimem.store.types import ItemFilter
 
 USER = "ana"
 RULE = "Never give medical dosage advice."

@@ -19,12 +19,12 @@ from cognimem.models.knowledge import (
     FactCategory,
 )
 from cognimem.store import ItemFilter
-from cognimem.store.base import (
-    Knowledge,
-)
 from cognimem.store.sqlite import SQLiteStore, migrations
 from cognimem.store.sqlite.connection import connect
 from cognimem.store.sqlite.migrations import MIGRATIONS
+from cognimem.store.types import (
+    Knowledge,
+)
 from tests.contract.builders import (
     ALICE,
     BOB,
@@ -238,8 +238,8 @@ async def test_sqlite_fact_rows_cache_sees_another_stores_writes(tmp_path: Path)
 async def test_sqlite_a_fact_lookup_by_key_reads_the_key_index(tmp_path: Path) -> None:
     # an OR of the keys' conditions made SQLite read every fact of the user through the
     # category index: 2.5 ms a lookup with 3,137 facts, on the read's critical path
-    from cognimem.store.base import FactQuery
     from cognimem.store.sqlite.knowledge import find_facts
+    from cognimem.store.types import FactQuery
 
     path = tmp_path / "facts.db"
     store = SQLiteStore(path)

@@ -12,7 +12,7 @@ from cognimem.models import Tier
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store import Store
-from cognimem.store.base import Access
+from cognimem.store.types import Access
 from tests.contract.builders import ALICE, BOB, WINDOW
 from tests.contract.conftest import T0, message
 

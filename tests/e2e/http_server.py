@@ -13,7 +13,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
-from tests.services import free_port as free_port  # re-exported for server subprocesses
+from tests.servers import free_port as free_port  # re-exported for server subprocesses
 
 # httpx waits 5 s for an answer by default; on a busy 2-core machine (CI at load 15) one
 # request to a test server can take longer, and a test failed on ReadTimeout while it

@@ -19,7 +19,7 @@ from cognimem.models import Scope
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobState, SqliteJobQueue
 from cognimem.store import ItemFilter, open_store
-from tests import services
+from tests import servers
 
 ROOT = Path(__file__).resolve().parents[2]
 SAID = "the spare key is under the third flowerpot"
@@ -72,7 +72,7 @@ def backend(request: pytest.FixtureRequest, db_url: str) -> tuple[str, str, str]
     if request.param == "sqlite":
         return db_url, "sqlite", name
     dsn = str(request.getfixturevalue("postgres_dsn"))
-    redis: services.RedisServer = request.getfixturevalue("redis_server")
+    redis: servers.RedisServer = request.getfixturevalue("redis_server")
     return dsn, redis.url, name
 
 

@@ -23,7 +23,7 @@ from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobState, SqliteJobQueue
 from cognimem.store import ItemFilter
 from cognimem.store.sqlite import SQLiteStore
-from tests import services
+from tests import servers
 from tests.doubles import new_api_key
 
 ASYNC = Settings.model_validate({"ingest": {"mode": "async"}})
@@ -156,8 +156,8 @@ def _redis_memory(db_url: str, url: str, on_unavailable: str) -> Memory:
 
 
 async def test_redis_queue_down_fails_loudly_or_ingests_now(db_url: str, tmp_path: Path) -> None:
-    services.require("redis")
-    server = services.start_redis(tmp_path / "redis")
+    servers.require("redis")
+    server = servers.start_redis(tmp_path / "redis")
     try:
         async with _redis_memory(db_url, server.url, "fail") as strict:
             queued = await strict.write("first via redis", user_id="u")

@@ -20,7 +20,7 @@ from cognimem.api import create_app
 from cognimem.api.auth import LocalRateLimiter, issue_key
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store.sqlite import SQLiteStore
-from tests import services
+from tests import servers
 from tests.e2e.http_server import free_port, serving
 
 ADMIN_KEY = "admin-key-for-the-tests-0123456789"
@@ -308,7 +308,7 @@ async def test_the_limit_refills_over_the_minute(db_url: str) -> None:
 
 
 @pytest.fixture
-def redis_url(redis_server: services.RedisServer) -> str:
+def redis_url(redis_server: servers.RedisServer) -> str:
     return redis_server.url
 
 

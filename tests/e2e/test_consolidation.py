@@ -19,7 +19,7 @@ from cognimem.models.knowledge import FactCategory
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.providers.llm.fakes import ScriptedLLM
 from cognimem.providers.tokens import count_tokens
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 T0 = datetime(2024, 5, 8, 13, 0, tzinfo=UTC)
 SESSION_ONE = [

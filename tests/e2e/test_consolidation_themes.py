@@ -1,7 +1,7 @@
 """Themes through ``Memory`` on both backends: a speaker's turns on one topic scattered
 over sessions become one summary of one whole sentence per turn, ranked among the
 memories (the only summaries that are), and the turns it states give way to the
-turns it does not (lifecycle/themes.py, recall/stated.py)."""
+turns it does not (lifecycle/themes.py, recall/conversation/stated.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from cognimem import Memory
 from cognimem.lifecycle.themes import sentences
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Message, Scope
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 T0 = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)
 # a day each, a week apart: the painting turns are scattered, one or two a session

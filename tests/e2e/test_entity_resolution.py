@@ -11,8 +11,8 @@ import pytest
 from cognimem.ingest.entities import EntityResolver, Mention
 from cognimem.models import Scope
 from cognimem.models.knowledge import EntityType
-from cognimem.store.base import Knowledge
 from cognimem.store.sqlite import SQLiteStore
+from cognimem.store.types import Knowledge
 
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
 ALICE = Scope(user_id="alice")

@@ -18,7 +18,7 @@ from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobQueue, SqliteJobQueue
 from cognimem.store import ItemFilter, open_store
 from cognimem.store.sqlite import SQLiteStore
-from tests import services
+from tests import servers
 from tests.erasure import leftovers
 
 ASYNC = Settings.model_validate({"ingest": {"mode": "async"}})
@@ -99,7 +99,7 @@ async def racing(
         from cognimem.queue.redis import RedisJobQueue
 
         store = open_store(str(request.getfixturevalue("postgres_dsn")))
-        redis: services.RedisServer = request.getfixturevalue("redis_server")
+        redis: servers.RedisServer = request.getfixturevalue("redis_server")
         name = f"race{uuid.uuid4().hex[:8]}"
         queue = RedisJobQueue(
             redis.url, stream=f"{name}:jobs", dead_letter_stream=f"{name}:dead",
@@ -174,8 +174,8 @@ async def test_on_postgres_an_erasure_waits_for_a_job_committing_and_removes_its
     deletes) its items; without that wait the items outlive their erased events."""
     import asyncpg
 
-    from cognimem.store.base import PendingMessage
     from cognimem.store.postgres import PostgresStore, rows
+    from cognimem.store.types import PendingMessage
     from tests.contract.conftest import message
 
     store = PostgresStore(postgres_dsn, max_size=4)

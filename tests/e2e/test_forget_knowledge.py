@@ -16,7 +16,7 @@ from cognimem import Memory
 from cognimem.api import create_app
 from cognimem.models import ItemKind, ItemStatus, Scope
 from cognimem.models.knowledge import FactStatus
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 from tests.doubles import new_api_key
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)

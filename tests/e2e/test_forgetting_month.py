@@ -15,7 +15,7 @@ import pytest
 from cognimem import Memory
 from cognimem.models import ItemKind, ItemStatus, Scope
 from cognimem.store import ItemFilter
-from tests import services
+from tests import servers
 from tests.lifecycle_ops import memory_for, new_name
 
 T0 = datetime(2024, 3, 4, 8, 0, tzinfo=UTC)
@@ -67,7 +67,7 @@ Backend = tuple[str, str | None, str]
 def backend(request: pytest.FixtureRequest, db_url: str) -> Backend:
     if request.param == "sqlite":
         return db_url, None, new_name()
-    redis: services.RedisServer = request.getfixturevalue("redis_server")
+    redis: servers.RedisServer = request.getfixturevalue("redis_server")
     return str(request.getfixturevalue("postgres_dsn")), redis.url, new_name()
 
 

@@ -33,7 +33,7 @@ from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import ItemFilter
 from cognimem.store.sqlite import SQLiteStore
 from cognimem.store.transfer import FORMAT_VERSION, embedded_text
-from tests import services
+from tests import servers
 from tests.erasure import leftovers, sqlite_leftovers
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -464,7 +464,7 @@ async def test_erasure_purges_queued_jobs_and_the_shared_file(db_url: str) -> No
 
 
 async def test_erasure_on_postgres_purges_redis_jobs_and_cached_vectors(
-    postgres_dsn: str, redis_server: services.RedisServer
+    postgres_dsn: str, redis_server: servers.RedisServer
 ) -> None:
     import redis.asyncio as aioredis
 

@@ -14,7 +14,7 @@ import pytest
 
 from cognimem.models import ItemStatus
 from cognimem.queue import JobState
-from tests import services
+from tests import servers
 from tests.lifecycle_ops import MARK, OP, memory_for, new_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ Backend = tuple[str, str | None, str]
 def backend(request: pytest.FixtureRequest, db_url: str) -> Backend:
     if request.param == "sqlite":
         return db_url, None, new_name()
-    redis: services.RedisServer = request.getfixturevalue("redis_server")
+    redis: servers.RedisServer = request.getfixturevalue("redis_server")
     return str(request.getfixturevalue("postgres_dsn")), redis.url, new_name()
 
 

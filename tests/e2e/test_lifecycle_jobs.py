@@ -22,8 +22,8 @@ from cognimem.client import AsyncMemoryClient
 from cognimem.metrics import Metrics
 from cognimem.models import ItemStatus
 from cognimem.queue import JobState
-from cognimem.services.lifecycle_jobs import LIFECYCLE_JOB
-from tests import services
+from cognimem.services.lifecycle.operations import LIFECYCLE_JOB
+from tests import servers
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import PATIENT, serving
 from tests.lifecycle_ops import MARK, OP, archive_stale, memory_for, new_name
@@ -36,7 +36,7 @@ def backend(request: pytest.FixtureRequest, db_url: str) -> Backend:
     """(database URL, Redis URL or None for the SQLite outbox, a name for Redis keys)."""
     if request.param == "sqlite":
         return db_url, None, new_name()
-    redis: services.RedisServer = request.getfixturevalue("redis_server")
+    redis: servers.RedisServer = request.getfixturevalue("redis_server")
     return str(request.getfixturevalue("postgres_dsn")), redis.url, new_name()
 
 

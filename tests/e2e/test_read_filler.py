@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from cognimem import Memory, Message
-from cognimem.recall.evidence import ONLY_ASKS, SMALL_TALK
+from cognimem.recall.conversation.evidence import ONLY_ASKS, SMALL_TALK
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 LATER = T0 + timedelta(days=2)

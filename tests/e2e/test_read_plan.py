@@ -16,7 +16,7 @@ from cognimem.providers.fakes import HashingEmbedder
 from cognimem.providers.llm import ScriptedLLM
 from cognimem.providers.llm.fakes import empty_extraction_reply
 from cognimem.providers.tokens import count_tokens
-from cognimem.store.base import Candidate, ItemFilter
+from cognimem.store.types import Candidate, ItemFilter
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)

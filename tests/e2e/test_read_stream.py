@@ -19,7 +19,7 @@ from cognimem.api import create_app
 from cognimem.models.packets import PacketSections
 from cognimem.providers.embeddings import EmbedKind
 from cognimem.providers.fakes import HashingEmbedder
-from cognimem.recall.retrieve import STREAMED_AFTER_MANDATES
+from cognimem.recall.reader import STREAMED_AFTER_MANDATES
 from tests.doubles import new_api_key
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)

@@ -30,9 +30,9 @@ from cognimem.models.knowledge import (
 )
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.providers.llm import FakeChatServer
-from cognimem.store.base import Knowledge, PendingFact, PendingMessage
 from cognimem.store.postgres import migrations as postgres_migrations
 from cognimem.store.sqlite import migrations as sqlite_migrations
+from cognimem.store.types import Knowledge, PendingFact, PendingMessage
 
 T0 = datetime(2024, 7, 1, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)

@@ -1,7 +1,7 @@
 """Speaker focus through ``Memory.read`` on both backends: a question about a person
 ranks what that person said above the other speaker's replies that name them, a
 question about two people brings both people's messages to the top, and the vector
-search embeds a question about one person without the name (``recall/topic.py``)."""
+search embeds a question about one person without the name (``recall/conversation/topic.py``)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import domain_shop, services
+from tests import domain_shop, servers
 from tests.conftest import run_in_thread
 from tests.domain_shop import Shop
 
@@ -16,7 +16,7 @@ DOMAIN_DB = "domain_shop"
 
 
 @pytest.fixture(scope="session")
-def domain_postgres(postgres_server: services.PostgresServer) -> str:
+def domain_postgres(postgres_server: servers.PostgresServer) -> str:
     """A second database in the test cluster, for the shop."""
     postgres_server.psql(f"CREATE DATABASE {DOMAIN_DB}")
     return postgres_server.admin_dsn(DOMAIN_DB)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import services
+from tests import servers
 from tests.conftest import child_env, require_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,7 @@ def test_make_test_runs_pytest_on_workers_and_prints_the_slowest_ten() -> None:
 @pytest.mark.slow
 def test_each_worker_has_its_own_postgres_redis_and_files(tmp_path: Path) -> None:
     require_postgres()
-    services.require("redis")
+    servers.require("redis")
     probe_dir = tmp_path / "probe"
     probe_dir.mkdir()
     (probe_dir / "test_probe.py").write_text(PROBE, encoding="utf-8")

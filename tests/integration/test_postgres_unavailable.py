@@ -14,7 +14,7 @@ from cognimem.errors import StoreUnavailable
 from cognimem.models import Scope, WriteOutcome
 from cognimem.store import ItemFilter
 from cognimem.store.postgres import PostgresStore
-from tests import services
+from tests import servers
 from tests.conftest import require_postgres
 from tests.contract.conftest import message, vec
 
@@ -23,9 +23,9 @@ WINDOW = 300.0
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[services.PostgresServer]:
+def server(tmp_path: Path) -> Iterator[servers.PostgresServer]:
     require_postgres()
-    pg = services.start_postgres(tmp_path)
+    pg = servers.start_postgres(tmp_path)
     try:
         yield pg
     finally:
@@ -33,7 +33,7 @@ def server(tmp_path: Path) -> Iterator[services.PostgresServer]:
 
 
 async def test_commit_while_the_server_is_down_then_recovers(
-    server: services.PostgresServer,
+    server: servers.PostgresServer,
 ) -> None:
     store = PostgresStore(server.dsn, min_size=2, max_size=4, connect_timeout=5)
     await store.open()
@@ -65,7 +65,7 @@ async def test_commit_while_the_server_is_down_then_recovers(
 
 
 async def test_a_server_killed_mid_session_is_unavailable_not_an_error(
-    server: services.PostgresServer,
+    server: servers.PostgresServer,
 ) -> None:
     store = PostgresStore(server.dsn, max_size=2, connect_timeout=5)
     await store.open()
@@ -83,7 +83,7 @@ async def test_a_server_killed_mid_session_is_unavailable_not_an_error(
 
 async def test_open_against_no_server_is_unavailable_and_hides_the_password() -> None:
     pytest.importorskip("asyncpg", reason="asyncpg not installed (the `postgres` extra)")
-    port = services.free_port()  # nothing listens there
+    port = servers.free_port()  # nothing listens there
     store = PostgresStore(f"postgresql://u:hunter2@127.0.0.1:{port}/db", connect_timeout=5)
     with pytest.raises(StoreUnavailable) as caught:
         await store.open()

@@ -22,7 +22,7 @@ import pytest
 from cognimem.errors import StoreUnavailable, UsageError
 from cognimem.providers import CachedEmbedder, text_hash
 from cognimem.providers.embeddings import FloatMatrix
-from tests import services
+from tests import servers
 from tests.doubles import CountingEmbedder, DictBackend
 
 pytest.importorskip("redis")
@@ -37,7 +37,7 @@ LOGGER = "cognimem.providers.redis_cache"
 
 
 @pytest.fixture
-def admin(redis_server: services.RedisServer) -> Iterator[redis.Redis]:
+def admin(redis_server: servers.RedisServer) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(redis_server.url)
     try:
         yield client
@@ -52,7 +52,7 @@ def prefix() -> str:
 
 @pytest.fixture
 async def caches(
-    redis_server: services.RedisServer, prefix: str
+    redis_server: servers.RedisServer, prefix: str
 ) -> AsyncIterator[list[RedisEmbeddingCache]]:
     """Caches a test opens on the session server, closed afterwards."""
     opened: list[RedisEmbeddingCache] = []
@@ -63,7 +63,7 @@ async def caches(
 
 @pytest.fixture
 def make_cache(
-    redis_server: services.RedisServer, prefix: str, caches: list[RedisEmbeddingCache]
+    redis_server: servers.RedisServer, prefix: str, caches: list[RedisEmbeddingCache]
 ) -> Any:
     def make(**kwargs: Any) -> RedisEmbeddingCache:
         kwargs.setdefault("behind", None)
@@ -242,8 +242,8 @@ def test_invalid_settings_are_usage_errors() -> None:
 async def test_redis_down_is_visible_or_bypassed_when_configured(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    services.require("redis")
-    server = services.start_redis(tmp_path)
+    servers.require("redis")
+    server = servers.start_redis(tmp_path)
     opened: list[RedisEmbeddingCache] = []
 
     def make(url: str = server.url, **kwargs: Any) -> RedisEmbeddingCache:

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests import services
+from tests import servers
 from tests.conftest import child_env, require_postgres, run_in_thread
 from tests.doubles import api_key_from_cli
 from tests.e2e.http_server import wait_healthy
@@ -112,7 +112,7 @@ def _processes() -> Iterator[list[Proc]]:
 
 
 def _serve(tmp_path: Path, env: dict[str, str], name: str) -> tuple[Proc, str]:
-    port = services.free_port()
+    port = servers.free_port()
     proc = Proc(
         [sys.executable, "-m", "cognimem", "serve", "--port", str(port)],
         env,
@@ -169,7 +169,7 @@ def _token() -> str:
 
 @pytest.mark.slow
 def test_two_apis_and_two_workers_share_postgres_and_redis(
-    postgres_dsn: str, redis_server: services.RedisServer, tmp_path: Path
+    postgres_dsn: str, redis_server: servers.RedisServer, tmp_path: Path
 ) -> None:
     import redis
 
@@ -393,7 +393,7 @@ asyncio.run(main())
 
 
 async def test_a_worker_killed_while_holding_a_job_loses_nothing(
-    postgres_dsn: str, redis_server: services.RedisServer, tmp_path: Path
+    postgres_dsn: str, redis_server: servers.RedisServer, tmp_path: Path
 ) -> None:
     from cognimem import Memory, Settings
     from cognimem.providers.fakes import HashingEmbedder
@@ -465,10 +465,10 @@ async def test_a_worker_killed_while_holding_a_job_loses_nothing(
 
 
 @pytest.fixture
-def own_postgres(tmp_path: Path) -> Iterator[services.PostgresServer]:
+def own_postgres(tmp_path: Path) -> Iterator[servers.PostgresServer]:
     """A cluster of this test's own: stopping it disturbs nobody else."""
     require_postgres()
-    pg = services.start_postgres(tmp_path / "pg")
+    pg = servers.start_postgres(tmp_path / "pg")
     try:
         yield pg
     finally:
@@ -477,7 +477,7 @@ def own_postgres(tmp_path: Path) -> Iterator[services.PostgresServer]:
 
 @pytest.mark.slow
 def test_postgres_stops_during_a_write_through_http(
-    own_postgres: services.PostgresServer, tmp_path: Path
+    own_postgres: servers.PostgresServer, tmp_path: Path
 ) -> None:
     dsn = own_postgres.dsn
     text = f"the boiler service is booked for friday {_token()}"
@@ -545,10 +545,10 @@ def test_postgres_stops_during_a_write_through_http(
 
 @pytest.mark.slow
 def test_redis_stops_under_async_mode_through_http(
-    postgres_dsn: str, redis_server: services.RedisServer, tmp_path: Path
+    postgres_dsn: str, redis_server: servers.RedisServer, tmp_path: Path
 ) -> None:
-    services.require("redis")
-    redis = services.start_redis(tmp_path / "redis")
+    servers.require("redis")
+    redis = servers.start_redis(tmp_path / "redis")
     try:
         common = {
             "COGNIMEM_DATABASE_URL": postgres_dsn,

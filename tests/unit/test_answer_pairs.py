@@ -1,11 +1,11 @@
-"""A reply is ranked up by the candidate question it answers (recall/pairs.py)."""
+"""A reply is ranked up by the candidate question it answers (recall/conversation/pairs.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from cognimem.models import MemoryItem, Scope
-from cognimem.recall.pairs import rank_answers
+from cognimem.recall.conversation.pairs import rank_answers
 from cognimem.recall.rerank import Ranked, tokens_of
 
 T0 = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)

@@ -32,4 +32,4 @@ def test_the_architecture_map_names_modules_that_exist() -> None:
 
 
 def test_a_module_that_moved_is_reported() -> None:
-    assert missing("`ingest/keys.py` and `text/keys.py`, `store/*/edits.py`") == ["ingest/keys.py"]
+    assert missing("`ingest/keys.py` and `text/names.py`, `store/*/edits.py`") == ["ingest/keys.py"]

@@ -1,4 +1,4 @@
-"""Stances read by the rule extractor (``read_choices``): what the speaker is against,
+"""Stances read by the rule extractor (``detect_choices``): what the speaker is against,
 chooses, does only, or keeps to under a condition becomes a constraint whose value is
 the whole object, with the stance as its polarity. Sentences written for these tests."""
 

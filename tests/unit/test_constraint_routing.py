@@ -10,7 +10,7 @@ import pytest
 from cognimem.models.knowledge import FactCategory
 from cognimem.recall.analyze import classify
 from cognimem.recall.constraints import QueryView, SectionConfig, pick_constraints
-from cognimem.store.base import FactRows
+from cognimem.store.types import FactRows
 
 CONFIG = SectionConfig()
 

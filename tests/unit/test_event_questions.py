@@ -21,7 +21,7 @@ from cognimem.recall.events import MAX_EVENT_ITEMS, EventPlan, event_terms
 from cognimem.recall.plan import StepKind, make_plan
 from cognimem.recall.presets import PRESETS
 from cognimem.recall.rerank import Ranked
-from cognimem.store.base import Candidate
+from cognimem.store.types import Candidate
 from cognimem.text.events import tells_of_event
 
 NOW = datetime(2025, 10, 1, 12, tzinfo=UTC)

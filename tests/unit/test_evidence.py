@@ -1,4 +1,4 @@
-"""Which ranked memories have evidence for the query (recall/evidence.py), and how a
+"""Which ranked memories have evidence for the query (recall/conversation/evidence.py), and how a
 packet with nothing relevant reads."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, PacketItem, Scope
 from cognimem.models.packets import PacketSections
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.evidence import NO_EVIDENCE, ONLY_ASKS, SMALL_TALK, EvidenceCheck
+from cognimem.recall.conversation.evidence import NO_EVIDENCE, ONLY_ASKS, SMALL_TALK, EvidenceCheck
 from cognimem.recall.rerank import Ranked
-from cognimem.store.base import Candidate
+from cognimem.store.types import Candidate
 
 T = datetime(2024, 5, 1, tzinfo=UTC)
 QUERY = "what is my cat called?"

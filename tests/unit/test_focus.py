@@ -1,11 +1,12 @@
-"""Speaker focus (recall/focus.py): whom a query is about, and how the ranking changes."""
+"""Speaker focus (recall/conversation/focus.py): whom a query is about, and how the
+ranking changes."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from cognimem.models import MemoryItem, Scope
-from cognimem.recall.focus import focus, focus_groups
+from cognimem.recall.conversation.focus import focus, focus_groups
 from cognimem.recall.rerank import Ranked, tokens_of
 
 AUTHORS = ("Melanie", "Caroline", "Jon", "Gina", "Mary Ann")

@@ -11,9 +11,9 @@ import pytest
 from cognimem.errors import UsageError
 from cognimem.models import ItemKind, ItemStatus, Scope
 from cognimem.store import lexical_index
-from cognimem.store.base import ItemFilter
 from cognimem.store.lexical_index import K1, B, ScopeTerms, batch_postings, search, tokens
 from cognimem.store.scope_columns import GONE, KIND_CODES, STATUS_CODES, Columns
+from cognimem.store.types import ItemFilter
 
 WORDS = [
     "apple",

@@ -10,8 +10,8 @@ import pytest
 from cognimem import Settings
 from cognimem.config import OperationSchedule
 from cognimem.models import Scope
-from cognimem.services.lifecycle_jobs import backoff_s, due_trigger, lifecycle_job_id
-from cognimem.store.base import DueScope
+from cognimem.services.lifecycle.operations import backoff_s, due_trigger, lifecycle_job_id
+from cognimem.store.types import DueScope
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 

@@ -12,7 +12,7 @@ from cognimem.recall.analyze import query_terms
 from cognimem.recall.assemble import assemble
 from cognimem.recall.fuse import fuse
 from cognimem.recall.presets import RecallConfig, get_preset
-from cognimem.store.base import Candidate
+from cognimem.store.types import Candidate
 
 T = datetime(2024, 5, 1, tzinfo=UTC)
 

@@ -16,7 +16,7 @@ from cognimem.models.knowledge import (
     FactCategory,
     FactStatus,
 )
-from cognimem.text.keys import fact_key, is_under, normalize_name, slug, subject_slug
+from cognimem.text.names import fact_key, is_under, normalize_name, slug, subject_slug
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -77,7 +77,7 @@ def test_keys_are_stable_distinct_and_readable() -> None:
 def test_keys_do_not_depend_on_the_process() -> None:
     """Python's hash() changes per process; keys must not."""
     code = (
-        "from cognimem.text.keys import fact_key;"
+        "from cognimem.text.names import fact_key;"
         "print(fact_key('user','preference','drink','Green tea',multi_valued=True))"
     )
     outputs = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cognimem.recall.analyze import classify, speaks_in_person
 from cognimem.recall.fuse import for_request, fuse
 from cognimem.recall.presets import PRESETS
-from cognimem.store.base import Candidate
+from cognimem.store.types import Candidate
 
 LISTS = {
     # "shared words": a strong lexical hit with a weak meaning; "meaning": the opposite

@@ -1,5 +1,5 @@
 """Constraints stated in conversational phrasing that no narrow detector reads: the whole
-sentence is kept as the constraint (read_stances), and small talk still yields none."""
+sentence is kept as the constraint (detect_stances), and small talk still yields none."""
 
 from __future__ import annotations
 

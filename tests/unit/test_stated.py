@@ -1,5 +1,5 @@
 """Consolidated sources give way only to a summary in the list that states them
-(recall/stated.py): nothing is dropped, only the order changes."""
+(recall/conversation/stated.py): nothing is dropped, only the order changes."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from cognimem.models import ItemKind, MemoryItem, Scope
 from cognimem.models.items import CONSOLIDATION_META
+from cognimem.recall.conversation.stated import give_way, is_theme
 from cognimem.recall.rerank import Ranked
-from cognimem.recall.stated import give_way, is_theme
 
 T0 = datetime(2023, 5, 8, tzinfo=UTC)
 

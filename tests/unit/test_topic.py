@@ -1,11 +1,11 @@
 """The vector search's query: a question about one named person without the name
-(``recall/topic.py``)."""
+(``recall/conversation/topic.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from cognimem.recall.topic import dense_query, subject_span
+from cognimem.recall.conversation.topic import dense_query, subject_span
 
 
 @pytest.mark.parametrize(

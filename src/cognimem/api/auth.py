@@ -54,7 +54,7 @@ from cognimem.models.admin import ApiKey, KeyLevel
 from cognimem.models.clock import Clock, to_utc, utc_now
 from cognimem.models.ids import new_id
 from cognimem.models.scope import Scope
-from cognimem.store.roles import KeyStore
+from cognimem.store.protocols import KeyStore
 
 log = logging.getLogger(__name__)
 

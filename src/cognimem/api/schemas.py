@@ -15,7 +15,7 @@ from cognimem.models.scope import ID_PATTERN
 from cognimem.models.wire import JSON_NUMBER, IsoTime
 from cognimem.recall import PRESETS
 from cognimem.recall.analyze import TIMEZONES
-from cognimem.recall.cross import missing_install
+from cognimem.recall.conversation.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides
 
 

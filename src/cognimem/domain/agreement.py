@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from cognimem.domain.source import DomainRow
 from cognimem.models.knowledge import Fact
-from cognimem.text.keys import normalize_name
+from cognimem.text.names import normalize_name
 
 
 @dataclass(frozen=True)

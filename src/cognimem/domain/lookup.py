@@ -13,8 +13,8 @@ from cognimem.domain.source import DomainRecord, DomainRef, DomainRow
 from cognimem.models import Scope
 from cognimem.models.knowledge import Alias, Fact
 from cognimem.models.packets import DomainFactEntry, DomainRelated, Overruled
-from cognimem.store.roles import KnowledgeStore
-from cognimem.text.keys import SELF_SUBJECT
+from cognimem.store.protocols import KnowledgeStore
+from cognimem.text.names import SELF_SUBJECT
 
 MAX_RECORDS = 5  # rows a read shows, the user's own first
 

@@ -23,7 +23,7 @@ from cognimem.domain.drivers import Driver, Rows, Statement, driver_for, quote
 from cognimem.domain.mapping import DomainMapping, EntityMapping, RelationMapping, Visibility
 from cognimem.domain.source import DomainRecord, DomainRef, DomainRow, Matches, RelatedRow
 from cognimem.errors import DomainMappingError, UsageError
-from cognimem.text.keys import normalize_name
+from cognimem.text.names import normalize_name
 
 
 class SqlDomainSource:

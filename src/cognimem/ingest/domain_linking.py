@@ -40,8 +40,8 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.roles import KnowledgeStore
-from cognimem.text.keys import SELF_SUBJECT, normalize_name
+from cognimem.store.protocols import KnowledgeStore
+from cognimem.text.names import SELF_SUBJECT, normalize_name
 
 log = logging.getLogger(__name__)
 

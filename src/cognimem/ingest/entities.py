@@ -22,8 +22,8 @@ from rapidfuzz import fuzz, process
 from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
-from cognimem.store.roles import KnowledgeStore
-from cognimem.text.keys import normalize_name
+from cognimem.store.protocols import KnowledgeStore
+from cognimem.text.names import normalize_name
 
 Method = Literal["alias", "first_name", "fuzzy", "new", "ambiguous"]
 

@@ -39,7 +39,8 @@ from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.profiles import IngestProfile, get_profile
 from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
-from cognimem.store.base import (
+from cognimem.store.protocols import Store
+from cognimem.store.types import (
     Knowledge,
     PendingItem,
     PendingJob,
@@ -47,7 +48,6 @@ from cognimem.store.base import (
     job_id_for,
     jobs_of,
 )
-from cognimem.store.roles import Store
 from cognimem.text.speech import asks
 from cognimem.text.validate import validate_messages
 

@@ -17,8 +17,8 @@ from datetime import datetime
 
 from cognimem.errors import NotFound
 from cognimem.queue.base import Job, JobQueue
-from cognimem.store.base import INGEST_JOB, PendingJob
-from cognimem.store.roles import JobStore
+from cognimem.store.protocols import JobStore
+from cognimem.store.types import INGEST_JOB, PendingJob
 
 log = logging.getLogger(__name__)
 

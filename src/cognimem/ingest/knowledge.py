@@ -28,10 +28,10 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import FactQuery, Knowledge, PendingFact
-from cognimem.store.roles import KnowledgeStore
+from cognimem.store.protocols import KnowledgeStore
+from cognimem.store.types import FactQuery, Knowledge, PendingFact
 from cognimem.text.areas import AREA_TAG
-from cognimem.text.keys import (
+from cognimem.text.names import (
     SELF_SUBJECT,
     fact_key,
     is_self,

@@ -45,7 +45,7 @@ from cognimem.models.knowledge import (
     FactStatus,
     HistoryEntry,
 )
-from cognimem.store.base import FactUpdate, KeyState
+from cognimem.store.types import FactUpdate, KeyState
 
 ASK_USER_MARGIN = 0.15  # confidences closer than this: the user decides
 

@@ -28,8 +28,8 @@ from cognimem.models import Scope
 from cognimem.models.fact_changes import LIVE, same_statement
 from cognimem.models.knowledge import Fact
 from cognimem.providers.embeddings import Embedder
-from cognimem.store.base import FactQuery
-from cognimem.store.roles import KnowledgeStore
+from cognimem.store.protocols import KnowledgeStore
+from cognimem.store.types import FactQuery
 from cognimem.text.stopwords import STOP_WORDS
 from cognimem.text.tokens import tokens
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from cognimem.ingest.entities import SELF_PROPERTY, Resolution, Resolved
 from cognimem.models import Event, Scope
 from cognimem.models.knowledge import Alias, AliasSource
-from cognimem.store.roles import KnowledgeStore
-from cognimem.text.keys import SELF_SUBJECT, normalize_name
+from cognimem.store.protocols import KnowledgeStore
+from cognimem.text.names import SELF_SUBJECT, normalize_name
 
 
 @dataclass

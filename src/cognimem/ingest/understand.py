@@ -34,8 +34,8 @@ from cognimem.ingest.timing import EMBEDDING, EXTRACTION, RECONCILIATION, StepTi
 from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
-from cognimem.store.base import ItemFilter, Knowledge, PendingItem, PendingMessage
-from cognimem.store.roles import ItemStore, ProcedureStore
+from cognimem.store.protocols import ItemStore, ProcedureStore
+from cognimem.store.types import ItemFilter, Knowledge, PendingItem, PendingMessage
 from cognimem.text.areas import AreaDescriptions
 
 log = logging.getLogger(__name__)

@@ -20,8 +20,7 @@ from typing import Any, TypeVar
 from cognimem.blocking import BlockingFacade
 from cognimem.client import AsyncMemoryClient, MemoryClient
 from cognimem.errors import UsageError
-from cognimem.memory import Memory
-from cognimem.sync_memory import SyncMemory
+from cognimem.memory import Memory, SyncMemory
 
 T = TypeVar("T")
 AsyncFacade = Memory | AsyncMemoryClient

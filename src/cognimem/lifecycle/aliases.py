@@ -25,7 +25,7 @@ from typing import Any
 
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, HistoryEntry
-from cognimem.store.base import Knowledge
+from cognimem.store.types import Knowledge
 
 ACTOR = "api"
 

@@ -31,7 +31,7 @@ from cognimem.models.knowledge import (
     FactConflict,
     HistoryEntry,
 )
-from cognimem.store.base import FactUpdate
+from cognimem.store.types import FactUpdate
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The fact lifecycle by passive decay (pure): which of a user's live facts change
-status, and the history each change writes. ``services/decay.py`` loads and commits.
+status, and the history each change writes. ``services/lifecycle/decay.py`` loads and commits.
 
 - a live fact whose effective confidence (``recall/decay.py``) is below
   ``AGING_BELOW`` becomes ``aging``; an aging fact above it again (its category's
@@ -23,7 +23,7 @@ from cognimem.models.fact_changes import LIVE, fact_history, invalidated, restat
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 from cognimem.models.lifecycle import FactStatusChange
 from cognimem.recall.decay import AGING_BELOW, effective_confidence
-from cognimem.store.base import FactUpdate
+from cognimem.store.types import FactUpdate
 
 ACTOR = "decay"
 

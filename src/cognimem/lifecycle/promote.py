@@ -1,5 +1,5 @@
 """Promotion by utility (pure): which of a user's used items move up a tier, which move
-down, and which are proposed as mandates. ``services/promotion.py`` loads and stores.
+down, and which are proposed as mandates. ``services/lifecycle/promotion.py`` loads and stores.
 
 An item's utility is ``recall/rerank.utility``: (cited + successes + 1) / (loaded +
 successes + failures + 2). Counters come from ``item_usage`` (``UsageStore``): a read

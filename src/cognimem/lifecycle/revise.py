@@ -61,8 +61,8 @@ from cognimem.models.fact_changes import (
 )
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 from cognimem.providers.llm.base import ChatMessage
-from cognimem.store.base import FactUpdate
-from cognimem.text.keys import SELF_SUBJECT, fact_key, is_self, subject_slug
+from cognimem.store.types import FactUpdate
+from cognimem.text.names import SELF_SUBJECT, fact_key, is_self, subject_slug
 
 ACTOR = "revision"
 

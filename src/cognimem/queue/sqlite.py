@@ -34,8 +34,8 @@ from cognimem.queue.base import (
     new_job_id,
     result_json,
 )
-from cognimem.store.base import INGEST_JOB, PendingJob
 from cognimem.store.sqlite.connection import Connections
+from cognimem.store.types import INGEST_JOB, PendingJob
 
 _POLL_S = 0.05
 

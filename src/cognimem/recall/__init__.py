@@ -1,6 +1,6 @@
 """The read path: analyze, retrieve, fuse, assemble."""
 
 from cognimem.recall.presets import PRESETS, RecallConfig, get_preset
-from cognimem.recall.retrieve import Reader
+from cognimem.recall.reader import Reader
 
 __all__ = ["PRESETS", "Reader", "RecallConfig", "get_preset"]

@@ -22,7 +22,7 @@ from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, RankInput
 from cognimem.recall.steps import StepOutput
 from cognimem.recall.temporal import belongs
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 _EMPTY = StepOutput()
 # the steps whose items fill a section of their own, by section name

@@ -24,7 +24,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.recall.analyze import classify, query_terms
 from cognimem.recall.profile import ProfileConfig
-from cognimem.store.base import FactRows
+from cognimem.store.types import FactRows
 from cognimem.text.areas import AreaCloseness, areas_of_tags, closest_areas, tags_under
 from cognimem.text.scope_tags import scope_tags
 

@@ -23,10 +23,10 @@ from typing import Any
 
 from cognimem.models import MemoryItem, PacketItem
 from cognimem.recall.analyze import EventForm, QueryAnalysis, query_terms
-from cognimem.recall.evidence import mentions
+from cognimem.recall.conversation.evidence import mentions
 from cognimem.recall.fact_time import without_times
 from cognimem.recall.rerank import Ranked
-from cognimem.store.base import Candidate
+from cognimem.store.types import Candidate
 from cognimem.text.events import tells_of_event
 from cognimem.text.tokens import words
 

@@ -41,7 +41,7 @@ def explanations(
     A returned item's ``reason`` says why it is there however low it scored: the
     section entry it stands behind, if any ("behind the Must follow entry
     user:policy:allergy:peanuts"), and its evidence for the query (``evidence``, from
-    ``recall/evidence.py``)."""
+    ``recall/conversation/evidence.py``)."""
     out: list[Explanation] = []
     returned = {p.id for p in chosen}
     behind = _behind(sections)

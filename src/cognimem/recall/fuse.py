@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from cognimem.recall.presets import RecallConfig
-from cognimem.store.base import Candidate
+from cognimem.store.types import Candidate
 
 
 def _normalised(candidates: Sequence[Candidate]) -> dict[str, float]:

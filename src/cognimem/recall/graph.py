@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from cognimem.recall.analyze import STOP_WORDS
-from cognimem.store.base import Candidate, GraphEdge
-from cognimem.text.keys import normalize_name
+from cognimem.store.types import Candidate, GraphEdge
+from cognimem.text.names import normalize_name
 
 MAX_WINDOW = 3  # words in the longest name looked up
 MAX_NAMES = 40

@@ -16,8 +16,8 @@ import numpy as np
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact
 from cognimem.models.packets import Explanation
-from cognimem.store.base import FactQuery, FactRows
-from cognimem.store.roles import Store
+from cognimem.store.protocols import Store
+from cognimem.store.types import FactQuery, FactRows
 
 
 def level_of(scope: Scope) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
 from cognimem.recall.analyze import STOP_WORDS, Intent, QueryAnalysis, asks_how
 from cognimem.recall.presets import RecallConfig
-from cognimem.text.keys import slug
+from cognimem.text.names import slug
 
 
 class StepKind(StrEnum):

@@ -45,7 +45,7 @@ class RerankWeights(BaseModel):
     # item is 0.5 there and the weight moves no item: frac@10 0.7775 at 0 and at 0.1,
     # every row of the rotation the same
     utility: Weight = 0.1
-    # a reply to a candidate question, by that question's score (recall/pairs.py). 0.1:
+    # a reply to a candidate question, by that question's score (recall/conversation/pairs.py). 0.1:
     # the smallest weight better on both folds' check conversations of the LoCoMo
     # rotation (frac@10 0.7179 → 0.7250 and 0.7508 → 0.7555), no category lower;
     # 0.3 gains more but costs temporal (benchmarks/results/tune_rerank.md)
@@ -112,23 +112,23 @@ class RecallConfig(BaseModel):
     mmr_lambda: Share = 1.0
     # a memory said by the person the query asks about scores this much more, and a
     # query about two people ("X and Y") ranks each one's memories in turn
-    # (recall/focus.py); 0 turns it off
+    # (recall/conversation/focus.py); 0 turns it off
     speaker_focus: Weight = 0.2
     # the vector search embeds a question about a named person without the name ("What
     # activities does Melanie partake in?" → "What activities does partake in?"): the
     # person's own messages rarely say it, the replies addressing them do, and the
-    # lexical search and the speaker focus carry who (recall/topic.py). Changes what the
-    # vector search reads, so it is the preset's, not a ranking override. LoCoMo dev
-    # five: frac@10 0.7775 → 0.7994, multi-hop 0.488 → 0.517, open-domain 0.360 → 0.462,
-    # better on both folds' tune and check conversations
+    # lexical search and the speaker focus carry who (recall/conversation/topic.py).
+    # Changes what the vector search reads, so it is the preset's, not a ranking
+    # override. LoCoMo dev five: frac@10 0.7775 → 0.7994, multi-hop 0.488 → 0.517,
+    # open-domain 0.360 → 0.462, better on both folds' tune and check conversations
     dense_without_subject: bool = True
     # ranked memories scoring below this share of the best one are dropped, not padded in
     episode_floor: Share = 0.0
     # a ranked memory that shares no content word or domain with the query, is not the
     # evidence of a fact or graph hit, and whose embedding is below this cosine of the
-    # query's has no evidence for it and is dropped (recall/evidence.py); -1 keeps every
-    # memory. Cosine of the default local embedder (MiniLM): LoCoMo dev conversations 26
-    # and 30 are flat from 0.2 to 0.3 (checked on 41-43, benchmarks/results/
+    # query's has no evidence for it and is dropped (recall/conversation/evidence.py);
+    # -1 keeps every memory. Cosine of the default local embedder (MiniLM): LoCoMo dev
+    # conversations 26 and 30 are flat from 0.2 to 0.3 (checked on 41-43, benchmarks/results/
     # locomo_dev.md); the lowest of those keeps the most cues on benchmarks/cue_trigger.py
     # (0.3 / 0.25 / 0.2 / 0.15: 0.33 / 0.44 / 0.53 / 0.66 of cues) while unrelated
     # questions still find nothing; re-check it for another model
@@ -136,7 +136,7 @@ class RecallConfig(BaseModel):
     # a message that only asks ("Any ideas for dinner tonight?") or makes small talk
     # ("Thanks, that's great!") has no evidence of its own: it never takes a statement's
     # place in the items, and a question counts through the reply that follows it
-    # (recall/evidence.py, text/speech.py). Off in the plain baselines
+    # (recall/conversation/evidence.py, text/speech.py). Off in the plain baselines
     drop_filler: bool = True
     # a local cross-encoder (providers/onnx_models.py, the ``bge`` extra) rereads the
     # query with each of the best ``cross_encoder_top`` ranked memories; its probability

@@ -34,7 +34,7 @@ and per read (:func:`choose`):
   ("I've got gout" for "pick a place for the guys' night") stayed below the floor.
 
 Only a decision-like, planning or recommendation request gets a profile
-(``recall/retrieve.py``); it fills the constraint sections after the constraint step's
+(``recall/reader.py``); it fills the constraint sections after the constraint step's
 best pick, up to ``max_entries`` entries in all (``recall/assemble.py``), never twice:
 a constraint the step picked shows as its entry (paraphrases once, with their
 provenance; a superseded stance as the newer one).

@@ -22,7 +22,7 @@ a superseded or invalidated fact's evidence) has its weighted score multiplied b
 ``NO_LONGER_TRUE_FACTOR`` and the signal ``no_longer_true`` = 1: it stays findable
 (the packet and explain say "no longer true (since ...)") but ranks below what holds.
 
-Then ``recall/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
+Then ``recall/conversation/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
 candidate question, by that question's score.
 """
 

@@ -30,6 +30,7 @@ from cognimem.recall.constraints import (
     pick_constraints,
     pick_other_facts,
 )
+from cognimem.recall.conversation.topic import split_subject
 from cognimem.recall.events import EVENT_DEPTH, event_terms
 from cognimem.recall.fact_time import FactTime, without_times
 from cognimem.recall.graph import expand
@@ -45,9 +46,8 @@ from cognimem.recall.plan import (
 )
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
-from cognimem.recall.topic import split_subject
-from cognimem.store.base import Candidate, FactQuery, FactRows, ItemFilter
-from cognimem.store.roles import Store
+from cognimem.store.protocols import Store
+from cognimem.store.types import Candidate, FactQuery, FactRows, ItemFilter
 
 MAX_FACTS_SCANNED = 500
 # a read with a time filter picks its facts from the user's newest this many, any status

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from cognimem.errors import StoreError
-from cognimem.store.base import Access
-from cognimem.store.roles import UsageStore
+from cognimem.store.protocols import UsageStore
+from cognimem.store.types import Access
 
 log = logging.getLogger(__name__)
 

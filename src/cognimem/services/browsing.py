@@ -24,7 +24,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.services.components import Components
-from cognimem.store.base import FactQuery
+from cognimem.store.types import FactQuery
 
 # how many facts a listing returns unless told otherwise
 DEFAULT_FACT_LIMIT = 1_000

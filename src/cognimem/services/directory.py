@@ -13,7 +13,7 @@ from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
 from cognimem.models.directory import ItemText, TenantOverview, UserOverview
 from cognimem.models.scope import Scope
 from cognimem.services.components import Components
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 from cognimem.text.validate import check_period
 
 # the most users one overview lists, and the most items one listing returns

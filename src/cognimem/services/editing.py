@@ -34,8 +34,8 @@ from cognimem.recall.analyze import query_terms
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
-from cognimem.store.base import ItemFilter, Knowledge
-from cognimem.text.keys import normalize_name
+from cognimem.store.types import ItemFilter, Knowledge
+from cognimem.text.names import normalize_name
 from cognimem.text.validate import check_period, check_text
 
 # an update is made again from the state a concurrent edit of the same memory left; each

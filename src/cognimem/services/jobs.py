@@ -13,9 +13,9 @@ from cognimem.ingest.jobs import requeue_stranded
 from cognimem.models.arguments import check_ids
 from cognimem.queue import Job, JobQueue
 from cognimem.services.components import Components
-from cognimem.services.lifecycle_jobs import LIFECYCLE_JOB, LifecycleJobService
+from cognimem.services.lifecycle.operations import LIFECYCLE_JOB, LifecycleJobService
 from cognimem.services.writing import WriteService
-from cognimem.store.base import INGEST_JOB
+from cognimem.store.types import INGEST_JOB
 
 log = logging.getLogger(__name__)
 

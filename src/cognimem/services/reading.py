@@ -18,13 +18,13 @@ from cognimem.recall.analyze import zone_of
 from cognimem.recall.citations import cited_items
 from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.recall.constraints import SectionConfig
-from cognimem.recall.cross import missing_install
+from cognimem.recall.conversation.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.recall.profile import ProfileConfig
-from cognimem.recall.retrieve import SectionSink
+from cognimem.recall.reader import SectionSink
 from cognimem.services.components import Components
-from cognimem.services.procedures import ProcedureService
-from cognimem.services.revision import RevisionService
+from cognimem.services.lifecycle.procedures import ProcedureService
+from cognimem.services.lifecycle.revision import RevisionService
 from cognimem.services.writing import WriteService
 from cognimem.text.validate import check_message, check_period, check_text, check_time
 

@@ -1,11 +1,10 @@
 """Storage backends behind one ``Store`` protocol, the composition of the roles in
-``store/roles.py``."""
+``store/protocols.py``."""
 
 from __future__ import annotations
 
 from cognimem.errors import UsageError
-from cognimem.store.base import Candidate, ItemFilter, PendingItem, PendingMessage
-from cognimem.store.roles import (
+from cognimem.store.protocols import (
     Database,
     EditStore,
     EmbeddingStore,
@@ -19,6 +18,7 @@ from cognimem.store.roles import (
     TransferStore,
     UsageStore,
 )
+from cognimem.store.types import Candidate, ItemFilter, PendingItem, PendingMessage
 
 
 def open_store(url: str) -> Store:

@@ -31,8 +31,8 @@ import numpy as np
 import Stemmer
 
 from cognimem.errors import UsageError
-from cognimem.store.base import ItemFilter
 from cognimem.store.scope_columns import GONE, Columns
+from cognimem.store.types import ItemFilter
 
 K1 = 1.2
 B = 0.75

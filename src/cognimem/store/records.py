@@ -33,7 +33,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store.base import (
+from cognimem.store.types import (
     Access,
     FactRowParts,
     FactRows,

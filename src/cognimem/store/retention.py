@@ -1,5 +1,5 @@
 """What the forgetting policy reads of a scope's items, and the decay it writes: the
-rows of ``RetentionStore`` (``store/roles.py``), shared by both backends.
+rows of ``RetentionStore`` (``store/protocols.py``), shared by both backends.
 
 A row carries what an item is scored by (``lifecycle/retention.py``) and how many live
 records depend on it, counted by the store in the same query:

@@ -16,7 +16,7 @@ import numpy as np
 
 from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.clock import to_micros
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 # small-integer codes make the kind/status masks numeric (object-array compares are slow)
 KIND_CODES = {kind.value: code for code, kind in enumerate(ItemKind)}

@@ -2,7 +2,7 @@
 
 The write gate scores a message that only acknowledges or greets low
 (``ingest/scoring.py``); the read path keeps a message that says nothing but a question
-or small talk out of a packet's items on its own words (``recall/evidence.py``): "Any
+or small talk out of a packet's items on its own words (``recall/conversation/evidence.py``): "Any
 ideas for dinner tonight?" tells nothing about the user's dinners, what answers it does.
 
 A message is *filler* when every sentence of it asks (ends in "?") or is phatic (each

@@ -33,7 +33,7 @@ from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.arguments import make_read_scope, make_write_scope
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.scope import ID_PATTERN
-from cognimem.recall.retrieve import SectionSink
+from cognimem.recall.reader import SectionSink
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from cognimem.models.admin import ErasureReport, ScopeStats, Session
 from cognimem.models.scope import ID_PATTERN, Scope
 from cognimem.providers.llm import ChatLLM, ChatMessage
 from cognimem.recall import PRESETS
-from cognimem.recall.cross import missing_install
+from cognimem.recall.conversation.cross import missing_install
 
 router = APIRouter(prefix="/v1", tags=["operations"])
 # liveness and readiness: no key, no error answers of their own

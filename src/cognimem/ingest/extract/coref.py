@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.patterns import MODS, NAME1, REL, icase
 from cognimem.text.gazetteer import Gender, first_name_gender
-from cognimem.text.keys import normalize_name
+from cognimem.text.names import normalize_name
 
 __all__ = ["Discourse", "Link", "may_refer"]
 

@@ -43,7 +43,7 @@ when multi-valued; see ``text.keys``):
   travel". A reasoned stance ("I avoid X because Y") is read beside its cause;
 - a constraint's predicate is its primary scope tag: for a goal the first tag
   mentioned; for a state, policy or value the first by a fixed priority
-  (``_TAG_PRIORITY`` in ``read_constraints``); for a causal statement ``health`` when
+  (``_TAG_PRIORITY`` in ``detect_constraints``); for a causal statement ``health`` when
   health is involved;
 - a graph edge is a fact that names its object (``object_entity``): "Sarah works at
   Acme" is the fact Sarah employer Acme and, through it, the edge Sarah -employer->
@@ -82,14 +82,14 @@ from cognimem.ingest.extract.clauses import (
     unify,
 )
 from cognimem.ingest.extract.coref import Discourse, Link, may_refer
+from cognimem.ingest.extract.detect_choices import ChoiceReader, is_subordinate, lead_condition
+from cognimem.ingest.extract.detect_constraints import ConstraintReader
+from cognimem.ingest.extract.detect_events import EventReader
+from cognimem.ingest.extract.detect_identity import IdentityReader
+from cognimem.ingest.extract.detect_preferences import PreferenceReader
+from cognimem.ingest.extract.detect_stances import StanceReader
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
-from cognimem.ingest.extract.read_choices import ChoiceReader, is_subordinate, lead_condition
-from cognimem.ingest.extract.read_constraints import ConstraintReader
-from cognimem.ingest.extract.read_events import EventReader
-from cognimem.ingest.extract.read_identity import IdentityReader
-from cognimem.ingest.extract.read_preferences import PreferenceReader
-from cognimem.ingest.extract.read_stances import StanceReader
 from cognimem.ingest.extract.schema import Extraction, ExtractionInput
 from cognimem.ingest.extract.third_person import as_first_person
 from cognimem.models.clock import to_utc

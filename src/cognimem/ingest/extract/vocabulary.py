@@ -7,7 +7,7 @@ as travel, are in :mod:`cognimem.text.scope_tags`).
 Each list is written as one comma-separated string (:func:`cognimem.text.tokens.words`)
 so that it reads like prose and diffs by the word. The lists lean towards precision: a
 word goes in only when it names its class in ordinary chat ("cold" is a health word for
-a state only after "have a", see ``read_constraints``), because a chat turn typed as a
+a state only after "have a", see ``detect_constraints``), because a chat turn typed as a
 constraint by mistake pollutes every later answer. How the lists are matched is in
 :mod:`.lexicon` and :mod:`.patterns`.
 """

@@ -19,7 +19,6 @@ from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageEr
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
-from cognimem.store.base import SCOPE_FACTS_KEPT, FactRows, GraphEdge, ScopeFacts
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
@@ -30,6 +29,7 @@ from cognimem.store.postgres.migrations import (
 )
 from cognimem.store.postgres.row_copies import RowCopies
 from cognimem.store.postgres.rows import Params
+from cognimem.store.types import SCOPE_FACTS_KEPT, FactRows, GraphEdge, ScopeFacts
 
 if TYPE_CHECKING:
     from asyncpg import Connection, Pool

@@ -21,12 +21,12 @@ from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import Alias, ConflictStatus, Entity, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
-from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.postgres import forgetting, knowledge_writes, usage
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.knowledge import get_conflict
 from cognimem.store.postgres.rows import decode_time, insert_items, vector_bytes
+from cognimem.store.types import ConsolidationWrite, FactUpdate, Knowledge
 
 if TYPE_CHECKING:
     from asyncpg import Connection

@@ -28,11 +28,11 @@ from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
 from cognimem.store import lexical_index, records
-from cognimem.store.base import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
 from cognimem.store.postgres import knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
+from cognimem.store.types import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
 
 if TYPE_CHECKING:
     from asyncpg import Connection

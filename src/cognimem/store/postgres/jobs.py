@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from cognimem.models.clock import to_utc
 from cognimem.store import records
-from cognimem.store.base import PendingJob
 from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.types import PendingJob
 
 if TYPE_CHECKING:
     from asyncpg import Connection, Record

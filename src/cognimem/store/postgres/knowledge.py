@@ -21,7 +21,6 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import FactQuery, FactRows, GraphEdge, ScopeFacts
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.knowledge_writes import LIVE
 from cognimem.store.postgres.row_copies import RowCopies
@@ -33,6 +32,7 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
+from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
 if TYPE_CHECKING:
     from asyncpg import Connection

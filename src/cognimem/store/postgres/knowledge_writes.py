@@ -27,7 +27,6 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.store import records
-from cognimem.store.base import Knowledge
 from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.rows import (
     by_column,
@@ -43,6 +42,7 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
+from cognimem.store.types import Knowledge
 
 if TYPE_CHECKING:
     from asyncpg import Connection

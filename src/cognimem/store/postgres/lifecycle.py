@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from cognimem.models.clock import to_utc
-from cognimem.store.base import DueScope, ScopeLease
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import user_key
+from cognimem.store.types import DueScope, ScopeLease
 
 _KEY = "tenant_id = $1 AND namespace = $2 AND user_key = $3 AND op = $4"
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from cognimem.models import MemoryItem
 from cognimem.models.clock import to_utc
 from cognimem.models.directory import ItemText, UserScope, ascii_lower
-from cognimem.store.base import ItemFilter
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import ITEM_SELECT
+from cognimem.store.types import ItemFilter
 
 # lower() follows the database's locale; translate() lowers ASCII letters only, as
 # SQLite's lower() does

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
-from cognimem.store.base import FactRows, GraphEdge
 from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
 from cognimem.store.postgres.items import items_by_ids
 from cognimem.store.postgres.knowledge import (
@@ -18,6 +17,7 @@ from cognimem.store.postgres.knowledge import (
     graph_edges,
 )
 from cognimem.store.records import FACT_COLUMNS
+from cognimem.store.types import FactRows, GraphEdge
 
 
 class PostgresRecallFetch(PostgresDatabase):

@@ -22,10 +22,10 @@ from cognimem.errors import Conflict, StaleKnowledge
 from cognimem.models import Event, MemoryItem, MessageResult, WriteOutcome
 from cognimem.models.clock import to_micros, to_utc
 from cognimem.store import records
-from cognimem.store.base import ItemFilter, PendingItem, PendingMessage
 from cognimem.store.postgres.locks import dedupe_tuple
 from cognimem.store.postgres.migrations import index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
+from cognimem.store.types import ItemFilter, PendingItem, PendingMessage
 
 if TYPE_CHECKING:
     from asyncpg import Connection

@@ -15,7 +15,6 @@ from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.models.clock import to_utc
 from cognimem.store import records, transfer
-from cognimem.store.base import Knowledge, PendingFact, PendingItem, PendingMessage
 from cognimem.store.postgres import knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.locks import advisory_key
@@ -30,6 +29,7 @@ from cognimem.store.records import (
     ITEMS_WITH_USAGE,
     SESSION_COLUMNS,
 )
+from cognimem.store.types import Knowledge, PendingFact, PendingItem, PendingMessage
 
 if TYPE_CHECKING:
     from asyncpg import Connection

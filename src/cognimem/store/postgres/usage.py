@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from cognimem.models import ItemStatus, MemoryItem, Tier
 from cognimem.models.clock import to_utc
-from cognimem.store.base import Access
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import (
@@ -20,6 +19,7 @@ from cognimem.store.records import (
     check_accesses,
     check_counters,
 )
+from cognimem.store.types import Access
 
 if TYPE_CHECKING:
     from asyncpg import Connection

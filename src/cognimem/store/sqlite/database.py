@@ -17,11 +17,11 @@ from cognimem.errors import UsageError
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
-from cognimem.store.base import FactRows, GraphEdge, PendingJob, ScopeFacts
 from cognimem.store.sqlite import lexical, vectors
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import migrate
 from cognimem.store.sqlite.rows import query
+from cognimem.store.types import FactRows, GraphEdge, PendingJob, ScopeFacts
 
 T = TypeVar("T")
 

@@ -19,11 +19,11 @@ from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import Alias, ConflictStatus, Entity, FactConflict, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
-from cognimem.store.base import ConsolidationWrite, FactUpdate, Knowledge
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes, usage
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge import get_conflict
+from cognimem.store.types import ConsolidationWrite, FactUpdate, Knowledge
 
 
 class SQLiteEdits(SQLiteDatabase):

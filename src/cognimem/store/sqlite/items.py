@@ -16,7 +16,10 @@ from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope,
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
 from cognimem.store import lexical_index, records
-from cognimem.store.base import (
+from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
+from cognimem.store.sqlite import knowledge_writes, rows, vectors
+from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.types import (
     Candidate,
     ItemFilter,
     Knowledge,
@@ -24,9 +27,6 @@ from cognimem.store.base import (
     PendingMessage,
     jobs_of,
 )
-from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
-from cognimem.store.sqlite import knowledge_writes, rows, vectors
-from cognimem.store.sqlite.database import SQLiteDatabase
 
 
 def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:

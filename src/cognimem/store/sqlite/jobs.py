@@ -15,9 +15,9 @@ from datetime import datetime
 
 from cognimem.models.clock import to_micros
 from cognimem.store import records
-from cognimem.store.base import PendingJob
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.rows import query
+from cognimem.store.types import PendingJob
 
 _CHUNK = 500  # ids per IN (...) list
 

@@ -22,7 +22,6 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.base import SCOPE_FACTS_KEPT, FactQuery, FactRows, GraphEdge, ScopeFacts
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
@@ -33,6 +32,7 @@ from cognimem.store.records import (
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge_writes import LIVE, fact_version
 from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.types import SCOPE_FACTS_KEPT, FactQuery, FactRows, GraphEdge, ScopeFacts
 
 _FACT_ROWS_CACHED = 256  # user scopes whose scored facts (and graphs) a process keeps
 

@@ -20,7 +20,6 @@ from cognimem.models.clock import to_micros
 from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import Alias, Entity, Fact, FactStatus, HistoryEntry
 from cognimem.store import records
-from cognimem.store.base import Knowledge
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     ENTITY_COLUMNS,
@@ -30,6 +29,7 @@ from cognimem.store.records import (
     user_key,
 )
 from cognimem.store.sqlite.rows import query
+from cognimem.store.types import Knowledge
 
 LIVE = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
 

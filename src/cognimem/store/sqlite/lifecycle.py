@@ -10,9 +10,9 @@ import sqlite3
 from datetime import datetime
 
 from cognimem.models.clock import from_micros, to_micros
-from cognimem.store.base import DueScope, ScopeLease
 from cognimem.store.records import user_key
 from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.types import DueScope, ScopeLease
 
 _KEY = "tenant_id = ? AND namespace = ? AND user_key = ? AND op = ?"
 

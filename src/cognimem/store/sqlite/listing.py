@@ -7,11 +7,11 @@ import sqlite3
 
 from cognimem.models import ItemKind, MemoryItem
 from cognimem.models.directory import ItemText, UserScope, ascii_lower
-from cognimem.store.base import ItemFilter
 from cognimem.store.records import ITEM_SELECT
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.items import item_clause
+from cognimem.store.types import ItemFilter
 
 # a listing of the rules' kinds reads few rows (a namespace holds few mandates and
 # guardrails, and ``items_kind`` seeks them): every read lists them first, on the calling

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
-from cognimem.store.base import FactRows, GraphEdge
 from cognimem.store.records import FACT_COLUMNS
 from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
@@ -18,6 +17,7 @@ from cognimem.store.sqlite.knowledge import (
     find_aliases,
     find_conflicts,
 )
+from cognimem.store.types import FactRows, GraphEdge
 
 
 class SQLiteRecallFetch(SQLiteKnowledge):

@@ -20,9 +20,9 @@ import numpy as np
 from cognimem.models import Event, ItemStatus, MemoryItem
 from cognimem.models.clock import from_micros, to_micros
 from cognimem.store import records
-from cognimem.store.base import PendingItem
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 from cognimem.store.sqlite import scopes
+from cognimem.store.types import PendingItem
 
 
 def decode_time(value: Any) -> datetime | None:

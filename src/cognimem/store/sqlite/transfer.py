@@ -16,7 +16,6 @@ import numpy as np
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.store import records, transfer
-from cognimem.store.base import Knowledge, PendingFact, PendingItem
 from cognimem.store.procedure_records import PROCEDURE_COLUMNS, procedure_values
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE, SESSION_COLUMNS
 from cognimem.store.sqlite import knowledge_writes, rows, scopes
@@ -24,6 +23,7 @@ from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.procedures import INSERT_PROCEDURE
 from cognimem.store.sqlite.rows import decode_time, encode_time, query
 from cognimem.store.sqlite.sessions import session_params
+from cognimem.store.types import Knowledge, PendingFact, PendingItem
 
 _CHUNK = 500  # ids per IN (...) list, far below SQLite's bound-parameter limit
 _EXPORT_PAGE = 500  # rows per read while exporting

@@ -10,7 +10,6 @@ from datetime import datetime
 
 from cognimem.models import ItemStatus, MemoryItem, Tier
 from cognimem.models.clock import to_micros
-from cognimem.store.base import Access
 from cognimem.store.records import (
     ITEM_SELECT,
     ITEMS_WITH_USAGE,
@@ -19,6 +18,7 @@ from cognimem.store.records import (
 )
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.types import Access
 
 
 def add_usage(

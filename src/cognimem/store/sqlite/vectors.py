@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from cognimem.blas import single_threaded
-from cognimem.store.base import ItemFilter
 from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
+from cognimem.store.types import ItemFilter
 
 
 @dataclass

@@ -18,9 +18,9 @@ evidence for the query when
 - the query asks about a period ("what did I do last week?") and the read kept to it:
   then the period is the evidence, and every memory of it may answer; or
 - it was said by the person whose name the vector search left out of the query
-  (``recall/topic.py``): the name gave their messages that closeness before (a message
+  (``recall/conversation/topic.py``): the name gave their messages that closeness before (a message
   is embedded with its author's name), and the dense query must not take it away; or
-- it replies to a question that has evidence for the query (``recall/pairs.py``).
+- it replies to a question that has evidence for the query (``recall/conversation/pairs.py``).
 
 A message that only asks or makes small talk (``text/speech.py``: "Any ideas for dinner
 tonight?", "Thanks, that's great!") has no evidence of its own whatever it shares with
@@ -49,8 +49,8 @@ from dataclasses import dataclass
 
 from cognimem.recall.analyze import query_terms, word_key
 from cognimem.recall.rerank import Ranked
-from cognimem.store.base import Candidate
-from cognimem.text.keys import normalize_name
+from cognimem.store.types import Candidate
+from cognimem.text.names import normalize_name
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.speech import filler
 

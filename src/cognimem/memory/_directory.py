@@ -1,4 +1,4 @@
-"""``Memory``'s calls for browsing across records (a mixin, so ``memory.py`` keeps to
+"""``Memory``'s calls for browsing across records (a mixin, so ``memory/_facade.py`` keeps to
 the write, read and record surface): a tenant's users with what each holds, and items
 listed by scope, kind, tier, status, time and text. The work is
 ``services.directory``'s."""

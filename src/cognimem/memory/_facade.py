@@ -14,9 +14,9 @@ from typing import Any, Self
 from cognimem.config import Settings
 from cognimem.domain.layer import Domains
 from cognimem.lifecycle.edits import Feedback, ForgetMode
-from cognimem.memory_directory import DirectoryCalls
-from cognimem.memory_lifecycle import LifecycleCalls
-from cognimem.memory_sessions import SessionCalls
+from cognimem.memory._directory import DirectoryCalls
+from cognimem.memory._lifecycle import LifecycleCalls
+from cognimem.memory._sessions import SessionCalls
 from cognimem.models import (
     ContextPacket,
     Event,
@@ -46,17 +46,17 @@ from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import JobQueue
 from cognimem.recall.overrides import RankingOverrides
-from cognimem.recall.retrieve import SectionSink
+from cognimem.recall.reader import SectionSink
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
-from cognimem.services.consolidation import ConsolidationService
-from cognimem.services.decay import DecayService
 from cognimem.services.directory import DirectoryService
 from cognimem.services.editing import EditService
-from cognimem.services.forgetting_policy import ForgettingPolicyService
 from cognimem.services.jobs import JobService
-from cognimem.services.lifecycle_jobs import LifecycleJobService, Operation
-from cognimem.services.promotion import PromotionService
+from cognimem.services.lifecycle.consolidation import ConsolidationService
+from cognimem.services.lifecycle.decay import DecayService
+from cognimem.services.lifecycle.forgetting_policy import ForgettingPolicyService
+from cognimem.services.lifecycle.operations import LifecycleJobService, Operation
+from cognimem.services.lifecycle.promotion import PromotionService
 from cognimem.services.reading import ReadService
 from cognimem.services.sessions import SessionService
 from cognimem.services.transfer import TransferService

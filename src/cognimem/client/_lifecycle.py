@@ -11,7 +11,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import TypeAdapter
 
-from cognimem.client_wire import ClientCalls, check_tenant, parse
+from cognimem.client._wire import ClientCalls, check_tenant, parse
 from cognimem.errors import InvalidInput
 from cognimem.models import MemoryItem
 from cognimem.models.arguments import ScopeLike

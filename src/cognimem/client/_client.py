@@ -29,10 +29,10 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from cognimem.blocking import BlockingFacade
-from cognimem.client_directory import DirectoryClientCalls
-from cognimem.client_knowledge import KnowledgeClientCalls
-from cognimem.client_lifecycle import LifecycleClientCalls
-from cognimem.client_wire import (
+from cognimem.client._directory import DirectoryClientCalls
+from cognimem.client._knowledge import KnowledgeClientCalls
+from cognimem.client._lifecycle import LifecycleClientCalls
+from cognimem.client._wire import (
     DEFAULT_TENANT,
     ClientError,
     TransportError,

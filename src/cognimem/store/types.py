@@ -1,6 +1,6 @@
 """What crosses the store's boundary: search filters and candidates, the batches the
 write path commits (messages, items, knowledge, jobs) and the compact rows a read
-scores facts in. The protocols that take and return them are in ``store/roles.py``.
+scores facts in. The protocols that take and return them are in ``store/protocols.py``.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ForgetDecision, ForgettingResult
 from cognimem.services.components import Components
-from cognimem.services.consolidation import META, ConsolidationService
+from cognimem.services.lifecycle.consolidation import META, ConsolidationService
 from cognimem.store.retention import Decay
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ The *focus* of a query is the authors among the ranked candidates whom it names:
   boosted, and the rankings are interleaved, so both people's evidence reaches the
   top of the packet.
 
-Pure: names are compared as :func:`~cognimem.text.keys.normalize_name` does.
+Pure: names are compared as :func:`~cognimem.text.names.normalize_name` does.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import replace
 
 from cognimem.recall.analyze import STOP_WORDS, asks_when
 from cognimem.recall.rerank import Ranked
-from cognimem.text.keys import normalize_name
+from cognimem.text.names import normalize_name
 from cognimem.text.speech import asks
 
 # what may stand between two names for them to be one coordinated subject

@@ -29,7 +29,10 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.models.procedures import Procedure
-from cognimem.store.base import (
+from cognimem.store.forgetting import Forgotten
+from cognimem.store.reembedding import ReembedStore
+from cognimem.store.retention import Decay, RetentionRow
+from cognimem.store.types import (
     Access,
     Candidate,
     ConsolidationWrite,
@@ -46,9 +49,6 @@ from cognimem.store.base import (
     ScopeFacts,
     ScopeLease,
 )
-from cognimem.store.forgetting import Forgotten
-from cognimem.store.reembedding import ReembedStore
-from cognimem.store.retention import Decay, RetentionRow
 
 
 class Database(Protocol):

@@ -39,8 +39,8 @@ from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
-from cognimem.services.summaries import Pending, same_summary, stage_summaries
-from cognimem.store.base import ConsolidationWrite, FactQuery, ItemFilter
+from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
+from cognimem.store.types import ConsolidationWrite, FactQuery, ItemFilter
 
 log = logging.getLogger(__name__)
 

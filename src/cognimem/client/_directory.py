@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from cognimem.client_wire import DEFAULT_TENANT, ClientCalls, check_tenant, parse, scope_body
+from cognimem.client._wire import DEFAULT_TENANT, ClientCalls, check_tenant, parse, scope_body
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Tier
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.directory import TenantOverview

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cognimem.blocking import BlockingFacade
-from cognimem.memory import Memory
+from cognimem.memory._facade import Memory
 from cognimem.models.admin import Session
 
 

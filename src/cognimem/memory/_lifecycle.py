@@ -1,9 +1,9 @@
-"""``Memory``'s lifecycle and job calls (a mixin, so ``memory.py`` keeps to the write,
+"""``Memory``'s lifecycle and job calls (a mixin, so ``memory/_facade.py`` keeps to the write,
 read and browse surface): consolidation and revision called directly, an operation run
 as a job or as a dry run, the job listing, the operation table, one scheduler tick, and
 the worker's calls (a job's state, one job, the stranded-job sweep, the worker loop).
 The work is the services' (``consolidation``, ``revision``, ``procedures``,
-``lifecycle_jobs``, ``jobs``). ``Memory.reembed`` moves a database to another embedding
+``lifecycle.operations``, ``jobs``). ``Memory.reembed`` moves a database to another embedding
 model (``reembedding``)."""
 
 from __future__ import annotations
@@ -31,20 +31,20 @@ from cognimem.models.procedures import Procedure
 from cognimem.providers.embeddings import Embedder
 from cognimem.queue import Job, JobState
 from cognimem.services.components import configured_embedder
-from cognimem.services.consolidation import ConsolidationService
-from cognimem.services.decay import DecayService
-from cognimem.services.forgetting_policy import ForgettingPolicyService
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
-from cognimem.services.lifecycle_jobs import (
+from cognimem.services.lifecycle.consolidation import ConsolidationService
+from cognimem.services.lifecycle.decay import DecayService
+from cognimem.services.lifecycle.forgetting_policy import ForgettingPolicyService
+from cognimem.services.lifecycle.operations import (
     LifecycleJobService,
     LifecycleObserver,
     Operation,
     Progress,
 )
-from cognimem.services.procedures import ProcedureService
-from cognimem.services.promotion import PromotionService
+from cognimem.services.lifecycle.procedures import ProcedureService
+from cognimem.services.lifecycle.promotion import PromotionService
+from cognimem.services.lifecycle.revision import RevisionService
 from cognimem.services.reembedding import reembed
-from cognimem.services.revision import RevisionService
 from cognimem.store import open_store
 
 

@@ -33,7 +33,7 @@ from cognimem.models.lifecycle import RevisionResult, TurnRevision
 from cognimem.providers.llm import structured
 from cognimem.recall import Reader, RecallConfig
 from cognimem.services.components import Components
-from cognimem.store.base import ItemFilter, Knowledge
+from cognimem.store.types import ItemFilter, Knowledge
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.providers.tokens import count_tokens
-from cognimem.store.base import ConsolidationWrite, PendingItem
+from cognimem.store.types import ConsolidationWrite, PendingItem
 
 ACTOR = "consolidation"
 

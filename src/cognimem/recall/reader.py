@@ -32,26 +32,26 @@ from cognimem.recall.collect import (
     shortlist,
 )
 from cognimem.recall.constraints import SectionConfig
-from cognimem.recall.cross import CrossEncoders
+from cognimem.recall.conversation.cross import CrossEncoders
+from cognimem.recall.conversation.evidence import EvidenceCheck
+from cognimem.recall.conversation.focus import focus
+from cognimem.recall.conversation.pairs import rank_answers
+from cognimem.recall.conversation.stated import give_way, is_theme
 from cognimem.recall.events import EventPlan
-from cognimem.recall.evidence import EvidenceCheck
 from cognimem.recall.explain import explanations
 from cognimem.recall.fact_time import fact_time, stale_since, told_by
-from cognimem.recall.focus import focus
 from cognimem.recall.fuse import for_request
 from cognimem.recall.graph import candidate_names
 from cognimem.recall.levels import override_explanations
-from cognimem.recall.pairs import rank_answers
 from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.profile import ProfileChoice
 from cognimem.recall.profile_read import explain_profile, profile_entries
 from cognimem.recall.rerank import Ranked, RankInput, mmr, rerank
-from cognimem.recall.stated import give_way, is_theme
 from cognimem.recall.steps import StepOutput, StepRun, execute, mandates, timed
 from cognimem.recall.temporal import dated_signal
-from cognimem.store.base import ItemFilter
-from cognimem.store.roles import Store
+from cognimem.store.protocols import Store
+from cognimem.store.types import ItemFilter
 from cognimem.text.areas import AreaDescriptions
 
 # a streamed read's sections as each is ready: (section name, its entries)

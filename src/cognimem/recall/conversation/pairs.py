@@ -10,7 +10,7 @@ pairing to the ranking, for the vector and graph evidence too: a candidate gets
 that one is a question (it ends with "?"), was said by someone else, in the same scope,
 at most ``ANSWER_GAP`` earlier. The reply remembers the question (``Ranked.answers``):
 a question that only asks is evidence for the query only through its reply
-(``recall/evidence.py``).
+(``recall/conversation/evidence.py``).
 """
 
 from __future__ import annotations

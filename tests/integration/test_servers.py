@@ -1,6 +1,6 @@
-"""The throw-away servers of tests/services.py: real PostgreSQL + pgvector, real Redis.
+"""The throw-away servers of tests/servers.py: real PostgreSQL + pgvector, real Redis.
 
-Skipped, with the reason, where a server cannot run (see `services.why_unavailable`);
+Skipped, with the reason, where a server cannot run (see `servers.why_unavailable`);
 `bash scripts/provision-services.sh` (as root) installs what they need.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import services
+from tests import servers
 
 asyncpg = pytest.importorskip(
     "asyncpg", reason="asyncpg not installed: install the `postgres` extra to test PostgreSQL"
@@ -25,9 +25,9 @@ redis_exceptions = pytest.importorskip("redis.exceptions")
 
 
 @pytest.fixture(scope="module")
-def pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.PostgresServer]:
-    services.require("postgres")
-    server = services.start_postgres(tmp_path_factory.mktemp("pg"))
+def pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[servers.PostgresServer]:
+    servers.require("postgres")
+    server = servers.start_postgres(tmp_path_factory.mktemp("pg"))
     try:
         yield server
     finally:
@@ -35,9 +35,9 @@ def pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.PostgresSe
 
 
 @pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.RedisServer]:
-    services.require("redis")
-    server = services.start_redis(tmp_path_factory.mktemp("redis"))
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[servers.RedisServer]:
+    servers.require("redis")
+    server = servers.start_redis(tmp_path_factory.mktemp("redis"))
     try:
         yield server
     finally:
@@ -47,7 +47,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.
 # ------------------------------------------------------------------------- PostgreSQL
 
 
-async def test_pgvector_hnsw_cosine_search(pg: services.PostgresServer) -> None:
+async def test_pgvector_hnsw_cosine_search(pg: servers.PostgresServer) -> None:
     assert pg.dsn == f"postgresql://postgres@127.0.0.1:{pg.port}/cognimem_test"
     conn = await asyncpg.connect(pg.dsn, timeout=10)
     try:
@@ -78,7 +78,7 @@ async def test_pgvector_hnsw_cosine_search(pg: services.PostgresServer) -> None:
         await conn.close()
 
 
-async def test_pg_trgm_similarity(pg: services.PostgresServer) -> None:
+async def test_pg_trgm_similarity(pg: servers.PostgresServer) -> None:
     conn = await asyncpg.connect(pg.dsn, timeout=10)
     try:
         await conn.execute("CREATE EXTENSION pg_trgm")
@@ -91,9 +91,9 @@ async def test_pg_trgm_similarity(pg: services.PostgresServer) -> None:
 
 async def test_postgres_stop_refuses_then_restart_keeps_data(tmp_path: Path) -> None:
     # Its own cluster, so stopping it cannot disturb the module's other tests.
-    services.require("postgres")
+    servers.require("postgres")
     t0 = time.monotonic()
-    server = services.start_postgres(tmp_path)
+    server = servers.start_postgres(tmp_path)
     print(
         f"\nthrow-away cluster ready in {time.monotonic() - t0:.2f} s "
         f"(pg_ctl start {server.startup_seconds:.2f} s)",
@@ -129,7 +129,7 @@ async def test_postgres_stop_refuses_then_restart_keeps_data(tmp_path: Path) -> 
 # ------------------------------------------------------------------------------ Redis
 
 
-async def test_redis_ping_set_get(redis_server: services.RedisServer) -> None:
+async def test_redis_ping_set_get(redis_server: servers.RedisServer) -> None:
     assert redis_server.url == f"redis://127.0.0.1:{redis_server.port}/0"
     client = redis_asyncio.from_url(redis_server.url)
     try:
@@ -141,8 +141,8 @@ async def test_redis_ping_set_get(redis_server: services.RedisServer) -> None:
 
 
 async def test_redis_stop_refuses_then_restart(tmp_path: Path) -> None:
-    services.require("redis")
-    server = services.start_redis(tmp_path)
+    servers.require("redis")
+    server = servers.start_redis(tmp_path)
     try:
         port = server.port
         server.stop()
@@ -168,7 +168,7 @@ async def test_redis_stop_refuses_then_restart(tmp_path: Path) -> None:
 
 
 def test_why_unavailable_reports_each_service() -> None:
-    reasons = services.why_unavailable()
+    reasons = servers.why_unavailable()
     assert set(reasons) == {"postgres", "redis"}
     for reason in reasons.values():
         assert reason is None or "provision-services" in reason or "root" in reason

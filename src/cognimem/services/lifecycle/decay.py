@@ -15,7 +15,7 @@ from cognimem.models.arguments import require_user
 from cognimem.models.fact_changes import LIVE
 from cognimem.models.lifecycle import DecayResult
 from cognimem.services.components import Components
-from cognimem.store.base import FactQuery, Knowledge
+from cognimem.store.types import FactQuery, Knowledge
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from pydantic import TypeAdapter
 
-from cognimem.client_wire import DEFAULT_TENANT, ClientCalls, check_tenant, parse, scope_body
+from cognimem.client._wire import DEFAULT_TENANT, ClientCalls, check_tenant, parse, scope_body
 from cognimem.errors import NotFound, UsageError
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.knowledge import (

@@ -1,4 +1,4 @@
-"""``Memory``'s session calls (a mixin, so ``memory.py`` keeps to the write, read and
+"""``Memory``'s session calls (a mixin, so ``memory/_facade.py`` keeps to the write, read and
 record surface): open, look up, list and close sessions. The work is
 ``services.sessions``'."""
 

@@ -3,7 +3,7 @@
 "What activities does Melanie partake in?" is answered by Melanie's own messages, which
 rarely say her name; the messages that do are the other speaker's ("Wow, Melanie, that's
 great!"). A sentence embedding of the whole question weighs the name heavily and pulls
-those. The speaker focus (``recall/focus.py``) already carries who is asked about, and
+those. The speaker focus (``recall/conversation/focus.py``) already carries who is asked about, and
 the lexical search keeps the name as a term, so the vector search embeds the topic
 alone: "What activities does partake in?". It costs nothing: the one query embedding
 is of this text instead of the whole question.
@@ -26,7 +26,7 @@ is what the question is about and stays. The question is embedded whole when:
 
 The write path embeds a message with its author's name, so the name also gave the
 subject's own messages their closeness to the query; the evidence check
-(``recall/evidence.py``) keeps that: a message said by the person left out counts as
+(``recall/conversation/evidence.py``) keeps that: a message said by the person left out counts as
 evidence, as the name's cosine made it before ("What has Caroline been up to lately?"
 still returns what Caroline told).
 
@@ -81,7 +81,8 @@ def dense_query(query: str, without_subject: bool = True) -> str:
 def split_subject(query: str, without_subject: bool = True) -> tuple[str, str | None]:
     """:func:`dense_query`'s text and the name it leaves out of ``query`` (None when it
     leaves none). That person's own messages keep the evidence the name gave them
-    (``recall/evidence.py``): the write path embeds a message with its author's name."""
+    (``recall/conversation/evidence.py``): the write path embeds a message with its
+    author's name."""
     if not without_subject or asks_when(query):
         return query, None
     span = subject_span(query)

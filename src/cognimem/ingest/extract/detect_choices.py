@@ -22,9 +22,9 @@ from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.detect_constraints import primary_tag
+from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.patterns import icase
-from cognimem.ingest.extract.read_constraints import primary_tag
-from cognimem.ingest.extract.read_preferences import PREFERENCE_TAGS
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.tokens import tokens, words

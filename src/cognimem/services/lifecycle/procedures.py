@@ -22,7 +22,7 @@ from cognimem.models.arguments import ScopeLike, make_read_scope
 from cognimem.models.lifecycle import ProcedureResult
 from cognimem.models.procedures import Procedure
 from cognimem.services.components import Components
-from cognimem.store.base import ItemFilter
+from cognimem.store.types import ItemFilter
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""What the SDK (``client.py``) puts on and takes off the wire: request bodies (messages,
+"""What the SDK (``client/_client.py``) puts on and takes off the wire: request bodies (messages,
 ranking overrides, scopes), responses parsed into models, and error responses rebuilt
 into the exceptions ``Memory`` raises."""
 

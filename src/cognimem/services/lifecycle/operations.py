@@ -41,7 +41,7 @@ from cognimem.models.lifecycle import LifecycleRun, OperationResult
 from cognimem.models.scope import Scope
 from cognimem.queue.base import Delivery, Job, JobQueue, JobState
 from cognimem.services.components import Components
-from cognimem.store.base import DueScope, ScopeLease
+from cognimem.store.types import DueScope, ScopeLease
 
 log = logging.getLogger(__name__)
 
