@@ -1,0 +1,8 @@
+"""PostgreSQL schema version 13: item novelty."""
+
+SQL = """
+-- the write gate's novelty of an item: 1 - its cosine similarity to the nearest item of
+-- its scope stored before it (ingest/scoring.py); the forgetting policy and the rerank's
+-- novelty signal read it. Items written before have none (NULL: not scored)
+ALTER TABLE items ADD COLUMN novelty double precision;
+"""
