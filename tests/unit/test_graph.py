@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import pytest
 
@@ -13,7 +12,7 @@ from cognimem.recall.graph import (
     expand,
     personalized_pagerank,
 )
-from cognimem.store.base import GraphEdge
+from cognimem.store.types import GraphEdge
 
 
 def edge(a: str, b: str, confidence: float = 1.0, *items: str) -> GraphEdge:
@@ -155,14 +154,13 @@ def test_candidate_names_do_not_span_clauses() -> None:
     assert not {"alice bob", "alice, bob"} & set(names)
 
 
-def test_candidate_names_edge_cases_and_speed() -> None:
+def test_candidate_names_edge_cases() -> None:
+    # their cost is the read's (benchmarks/read_cpu.py), not asserted here: a timed
+    # assert fails on a busy machine
     assert candidate_names("") == []
     assert candidate_names("what is it?") == []
     assert candidate_names("Where’s Zoë’s café?")[:2] == ["zoë", "zoë's"]
     long = " ".join(f"word{i}" for i in range(100))
     assert len(candidate_names(long)) == MAX_NAMES
-    query = "What did Caroline say about the research project she started with Melanie?"
-    start = time.perf_counter()
-    for _ in range(100):
-        candidate_names(query)
-    assert (time.perf_counter() - start) / 100 < 1e-3  # microseconds, with a wide margin
+    very_long = " ".join(f"Name{i}" for i in range(10_000))
+    assert len(candidate_names(very_long)) == MAX_NAMES

@@ -1,7 +1,8 @@
 """The package's layers, read from the import statements of the source (``ast``, nothing
 is imported): the read path does not borrow the write path's modules, ``cognimem.text``
 sits below both and imports nothing above it, the read service validates without the
-write path, and no module uses another module's private (underscore) names."""
+write path, no module uses another module's private (underscore) names, and a private
+module (``memory/_facade.py``) is imported only inside its own package."""
 
 from __future__ import annotations
 
@@ -155,6 +156,38 @@ def private_uses(name: str) -> Iterator[str]:
 def test_no_module_uses_another_modules_private_names() -> None:
     found = [f"{m}: {use}" for m in sorted(MODULES) for use in private_uses(m)]
     assert found == []
+
+
+def private_package(module: str) -> str | None:
+    """The package a private module (a name part with one leading underscore, as in
+    ``cognimem.memory._facade``) belongs to; None for a public module."""
+    parts = module.split(".")
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:i])
+    return None
+
+
+def test_private_modules_are_imported_only_inside_their_package() -> None:
+    found = []
+    for name in sorted(MODULES):
+        if not name.startswith("cognimem"):
+            continue  # tests may reach inside to test what a module does
+        for imported in imports_of(name):
+            target = imported.module
+            if imported.name is not None and f"{target}.{imported.name}" in MODULES:
+                target = f"{target}.{imported.name}"
+            owner = private_package(target)
+            if owner is not None and not (name == owner or name.startswith(owner + ".")):
+                found.append(f"{name}: line {imported.line} imports {target}")
+    assert found == []
+
+
+def test_a_private_module_is_recognised() -> None:
+    assert private_package("cognimem.memory._facade") == "cognimem.memory"
+    assert private_package("cognimem.client._wire") == "cognimem.client"
+    assert private_package("cognimem.memory") is None
+    assert private_package("cognimem.__main__") is None
 
 
 def test_the_framework_integrations_sit_on_top() -> None:
