@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,14 +45,29 @@ def source_files() -> dict[str, Path]:
 MODULES = source_files()
 
 
+@cache
+def syntax_tree(name: str) -> ast.Module:
+    """Module ``name``'s syntax tree, parsed once for every test of this file."""
+    return ast.parse(MODULES[name].read_text(encoding="utf-8"))
+
+
+@cache
+def import_list(name: str) -> tuple[Imported, ...]:
+    return tuple(_imports_of(name))
+
+
+def imports_of(name: str) -> tuple[Imported, ...]:
+    """Each import statement of module ``name``, anywhere in it (functions included),
+    relative imports made absolute."""
+    return import_list(name)
+
+
 def is_package(name: str) -> bool:
     return MODULES[name].name == "__init__.py"
 
 
-def imports_of(name: str) -> Iterator[Imported]:
-    """Each import statement of module ``name``, anywhere in it (functions included),
-    relative imports made absolute."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+def _imports_of(name: str) -> Iterator[Imported]:
+    tree = syntax_tree(name)
     package = name if is_package(name) else name.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -130,7 +146,7 @@ def test_the_read_service_validates_without_the_write_path() -> None:
 def private_uses(name: str) -> Iterator[str]:
     """``from other import _name``, and ``other._name`` where ``other`` is a module of
     this repository bound by an import."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = syntax_tree(name)
     modules: set[str] = set()  # local names that stand for a module
     for imported in imports_of(name):
         if imported.name is None:
