@@ -9,13 +9,15 @@ import threading
 import pytest
 
 from cognimem.errors import UsageError
-from cognimem.providers.onnx_models import (
+from cognimem.providers.onnx_batches import (
     MAX_BATCH_TOKENS,
     MAX_LENGTH_SPREAD,
-    MINILM,
-    LazySession,
     length_batches,
     spread,
+)
+from cognimem.providers.onnx_models import (
+    MINILM,
+    LazySession,
 )
 
 

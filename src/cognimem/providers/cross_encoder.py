@@ -16,14 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from cognimem.errors import UsageError
+from cognimem.providers.onnx_batches import batch_feeds, length_batches
 from cognimem.providers.onnx_models import (
     CROSS_ENCODERS,
     MS_MARCO_L12,
     LazySession,
     OnnxModel,
     Pinned,
-    batch_feeds,
-    length_batches,
     run_session,
 )
 

@@ -17,15 +17,14 @@ import numpy as np
 
 from cognimem.errors import UsageError
 from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
+from cognimem.providers.onnx_batches import batch_feeds, length_batches
 from cognimem.providers.onnx_models import (
     MINILM,
     VOCAB_SHA256,
     LazySession,
     OnnxModel,
     Pinned,
-    batch_feeds,
     build_tokenizer,
-    length_batches,
     run_session,
 )
 
@@ -50,7 +49,7 @@ class OnnxEmbedder:
     The model loads on first use (thread-safe), or ahead of it with :meth:`load` (a
     ``Memory`` does that when it opens). Inference runs in worker threads so the event
     loop stays responsive; texts run in batches of similar length (at most
-    ``batch_size`` rows, see :func:`~cognimem.providers.onnx_models.length_batches`) to
+    ``batch_size`` rows, see :func:`~cognimem.providers.onnx_batches.length_batches`) to
     keep padding small (one text a run for a model whose products run as int8, see
     :meth:`~cognimem.providers.onnx_models.OnnxModel.rows_per_run`), up to ``threads``
     batches at once, one core each (see

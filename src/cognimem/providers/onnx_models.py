@@ -34,7 +34,7 @@ import hashlib
 import importlib.util
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cognimem.errors import ProviderError, UsageError
+from cognimem.providers.onnx_batches import spread
 from cognimem.providers.onnx_int8 import int8_matmuls, integer_products, u8s8_exact
 
 R = TypeVar("R")
@@ -254,59 +255,6 @@ def build_tokenizer(max_tokens: int = MINILM.max_tokens) -> Any:
     return tokenizer
 
 
-MAX_LENGTH_SPREAD = 1.25
-"""A batch's longest text is at most this many times its shortest (in tokens)."""
-MAX_BATCH_TOKENS = 1024
-"""A batch's rows times its padded width, at most (one longer text still runs alone)."""
-
-
-def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """The indexes of ``lengths`` grouped into inference batches, shortest texts first.
-
-    Every row of a batch is padded to its longest, and on this model size the padding
-    costs as much as real tokens, so a batch holds texts of similar length only: at
-    most ``batch_size`` rows, a longest row at most ``MAX_LENGTH_SPREAD`` times the
-    shortest, and at most ``MAX_BATCH_TOKENS`` padded tokens (a 64-row batch of long
-    turns ran slower per text than 16-row ones). Measured on one LoCoMo conversation's
-    ingest (515 texts of 7-103 tokens): 3.4x faster than batches of 64 by length order;
-    a row's output does not depend on the rows beside it (masked attention).
-    """
-    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    batches: list[list[int]] = []
-    batch: list[int] = []
-    for i in order:
-        if batch and (
-            len(batch) >= batch_size
-            or lengths[i] > MAX_LENGTH_SPREAD * lengths[batch[0]]
-            or (len(batch) + 1) * lengths[i] > MAX_BATCH_TOKENS
-        ):
-            batches.append(batch)
-            batch = []
-        batch.append(i)
-    if batch:
-        batches.append(batch)
-    return batches
-
-
-def batch_feeds(
-    encodings: list[Any], input_names: frozenset[str]
-) -> dict[str, np.ndarray[Any, np.dtype[np.int64]]]:
-    """The padded ``input_ids``/``attention_mask`` (and ``token_type_ids`` when the graph
-    takes them) of a batch of tokenizer encodings."""
-    width = max(len(e.ids) for e in encodings)
-    ids = np.zeros((len(encodings), width), dtype=np.int64)
-    mask = np.zeros_like(ids)
-    types = np.zeros_like(ids)
-    for row, e in enumerate(encodings):
-        ids[row, : len(e.ids)] = e.ids
-        mask[row, : len(e.ids)] = 1
-        types[row, : len(e.ids)] = e.type_ids
-    feeds = {"input_ids": ids, "attention_mask": mask}
-    if "token_type_ids" in input_names:
-        feeds["token_type_ids"] = types
-    return feeds
-
-
 def run_session(model: OnnxModel, session: Any, feeds: dict[str, Any]) -> npt.NDArray[np.float32]:
     """``model.output`` for ``feeds``; onnxruntime's untyped failures become ProviderError."""
     try:
@@ -491,20 +439,6 @@ class LazySession:
             pool.shutdown(wait=False)
 
 
-def spread(batches: list[list[int]], threads: int) -> list[list[int]]:
-    """``batches``, with the largest split in halves until there are ``threads`` of them
-    or none has two rows left."""
-    batches = list(batches)
-    while batches and len(batches) < threads:
-        largest = max(range(len(batches)), key=lambda i: len(batches[i]))
-        rows = batches[largest]
-        if len(rows) < 2:
-            break
-        half = len(rows) // 2
-        batches[largest : largest + 1] = [rows[:half], rows[half:]]
-    return batches
-
-
 __all__ = [
     "BGE_SMALL",
     "CROSS_ENCODERS",
@@ -519,11 +453,8 @@ __all__ = [
     "Pinned",
     "Pooling",
     "Products",
-    "batch_feeds",
     "build_tokenizer",
-    "length_batches",
     "load_session",
     "run_session",
     "sha256_hex",
-    "spread",
 ]
