@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 __all__ = [
     "APPROXIMATE",
+    "DAY_ORDINALS",
     "MONTHS",
     "MONTH_ABBREVIATIONS",
     "MONTH_WORDS",
@@ -16,8 +17,10 @@ __all__ = [
     "SEASONS",
     "UNIT_WORDS",
     "WEEKDAYS",
+    "WEEKDAY_ABBREVIATIONS",
     "WEEKDAY_WORDS",
     "add_months",
+    "day_number",
     "day_window",
     "days_in_month",
     "month_name",
@@ -30,6 +33,7 @@ __all__ = [
     "season_range",
     "utc_at",
     "week_start",
+    "weekday_of",
 ]
 
 MONTHS: dict[str, int] = {
@@ -70,6 +74,18 @@ WEEKDAYS: dict[str, int] = {
     "saturday": 5,
     "sunday": 6,
 }
+# abbreviations read only beside a day number or after "last" / "next" ("sun", "sat" and
+# "wed" are words of their own)
+WEEKDAY_ABBREVIATIONS: dict[str, int] = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3}
+WEEKDAY_ABBREVIATIONS |= {"thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+_FIRST_NINE = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+# the days of a month as ordinal words ("the third of March", "March twenty-first")
+DAY_ORDINALS: dict[str, int] = {w: n for n, w in enumerate(_FIRST_NINE, 1)}
+_TEENS = "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth"
+DAY_ORDINALS |= {w: n for n, w in enumerate([*_TEENS.split(), "eighteenth", "nineteenth"], 10)}
+DAY_ORDINALS |= {"twentieth": 20}
+DAY_ORDINALS |= {f"twenty-{w}": 20 + n for n, w in enumerate(_FIRST_NINE, 1)}
+DAY_ORDINALS |= {"thirtieth": 30, "thirty-first": 31}
 SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 NUMBERS: dict[str, int] = {
     "a": 1,
@@ -146,6 +162,18 @@ def week_start(day: date) -> date:
 def day_window(day: date, granularity: str = "day") -> tuple[datetime, datetime, str, bool]:
     """``day`` as a resolved mention: its start, its end, ``granularity``, not approximate."""
     return utc_at(day), utc_at(day + timedelta(days=1)), granularity, False
+
+
+def weekday_of(word: str) -> int:
+    """The weekday (0 = Monday) a name or abbreviation says ("Thurs." is 3)."""
+    key = word.lower().rstrip(".")
+    return WEEKDAYS[key] if key in WEEKDAYS else WEEKDAY_ABBREVIATIONS[key]
+
+
+def day_number(word: str) -> int:
+    """The day of a month that digits or an ordinal word say ("21", "twenty-first")."""
+    key = "-".join(word.lower().split()).replace("--", "-")
+    return int(key) if key.isdigit() else DAY_ORDINALS[key]
 
 
 def month_name(word: str) -> int:

@@ -15,13 +15,16 @@ from typing import Literal
 
 from cognimem.text import holidays
 from cognimem.text.calendar import (
+    DAY_ORDINALS,
     MONTH_ABBREVIATIONS,
     MONTH_WORDS,
     MONTHS,
     SEASONS,
+    WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
     WEEKDAYS,
     add_months,
+    day_number,
     day_window,
     days_in_month,
     month_name,
@@ -29,10 +32,19 @@ from cognimem.text.calendar import (
     nth_weekday,
     season_range,
     utc_at,
+    weekday_of,
 )
 from cognimem.text.mention import Resolved, Rule
 
-__all__ = ["PATTERNS", "DateOrder", "alt", "numeric_patterns", "year_of_month"]
+__all__ = [
+    "PATTERNS",
+    "WEEKDAY_ANY",
+    "DateOrder",
+    "alt",
+    "is_word_not_weekday",
+    "numeric_patterns",
+    "year_of_month",
+]
 
 # how a numeric date "3/4/2024" is read: the US's month first or day first
 DateOrder = Literal["month_first", "day_first"]
@@ -48,6 +60,27 @@ MONTH_ANY = rf"(?:{alt([*MONTHS, *MONTH_ABBREVIATIONS])})\.?"
 WEEKDAY = rf"(?:{alt(WEEKDAYS)})"
 SEASON = rf"(?:{alt(SEASONS)})"
 DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
+# a day of the month in digits or as an ordinal word ("21st", "twenty-first")
+DAY = (
+    r"(\d{1,2}(?:st|nd|rd|th)?(?!\w)|(?:"
+    + alt(DAY_ORDINALS).replace("-", r"[\s-]")
+    + r")(?![\w-]))"
+)
+WEEKDAY_ANY = rf"(?:{alt([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS])})\.?"
+# abbreviations that are words of their own in lower case ("I sat 3rd", "the sun")
+_WORD_ABBREVIATIONS = frozenset({"sat", "sun", "wed"})
+
+
+def is_word_not_weekday(word: str) -> bool:
+    """Whether an abbreviation read as a weekday is a word of its own ("sat", "sun",
+    "wed" in lower case), not the day."""
+    return word.rstrip(".") in _WORD_ABBREVIATIONS
+
+
+def _day(word: str) -> int:
+    return day_number(word.rstrip("stndrh") if word[0].isdigit() else word)
+
+
 YEAR = r"((?:19|20)\d{2})"
 # the words before a year or a month that make a number or "May" a date
 _YEAR_WORDS = r"in|since|during|from|until|till|by|of|before|after|around|circa|early|late|mid"
@@ -92,15 +125,17 @@ def _the_verb_may(word: str) -> bool:
 
 
 def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    if not m.group(1)[0].isdigit() and " of " not in " ".join(m.group(0).lower().split()):
+        return None  # "the second may be ..." is no date; "the second of May" is
     year = int(m.group(3)) if m.group(3) else None
-    return _full_date(int(m.group(1)), month_name(m.group(2)), year, ref, future)
+    return _full_date(_day(m.group(1)), month_name(m.group(2)), year, ref, future)
 
 
 def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if _the_verb_may(m.group(1)):
         return None
     year = int(m.group(3)) if m.group(3) else None
-    return _full_date(int(m.group(2)), month_name(m.group(1)), year, ref, future)
+    return _full_date(_day(m.group(2)), month_name(m.group(1)), year, ref, future)
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
@@ -169,17 +204,22 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}
 _ORDINALS |= {"4th": 4, "last": -1}
+_MONTH_STEP = {"": 0, "this": 0, "last": -1, "next": 1}
 
 
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "the second week of November" (days 8-14; the last week: the month's last seven),
     "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
     October", "the last weekend of October" (its last Saturday and Sunday)."""
-    n, what, month = _ORDINALS[m.group(1).lower()], m.group(2).lower(), month_name(m.group(4))
-    if m.group(5):
-        year = int(m.group(5))
+    n, what, which = _ORDINALS[m.group(1).lower()], m.group(2).lower(), (m.group(3) or "").lower()
+    if m.group(4).lower() == "month":  # "the last Friday of the month", "of next month"
+        first = add_months(ref.date().replace(day=1), _MONTH_STEP[which])
+        year, month = first.year, first.month
+    elif m.group(5):
+        year, month = int(m.group(5)), month_name(m.group(4))
     else:
-        year = year_of_month((m.group(3) or "").lower(), month, ref, future)
+        month = month_name(m.group(4))
+        year = year_of_month(which, month, ref, future)
     days = days_in_month(year, month)
     if what == "day":
         return day_window(date(year, month, 1 if n == 1 else days)) if n in (1, -1) else None
@@ -196,25 +236,27 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "23rd to 26th Oct", "1-8 September": the first day to the end of the last."""
-    first = _full_date(
-        int(m.group(1)),
-        month_name(m.group(3)),
-        int(m.group(4)) if m.group(4) else None,
-        ref,
-        future,
-    )
+    return _days(m.group(1), m.group(2), m.group(3), m.group(4), ref, future)
+
+
+def _month_day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "May 3-7", "March 10 to 14, 2023": as "3-7 May"."""
+    if _the_verb_may(m.group(1)):
+        return None
+    return _days(m.group(2), m.group(3), m.group(1), m.group(4), ref, future)
+
+
+def _days(
+    first_day: str, last_day: str, month: str, year: str | None, ref: datetime, future: bool
+) -> Resolved:
+    first = _full_date(_day(first_day), month_name(month), int(year) if year else None, ref, future)
     if first is None:
         return None
     try:
-        last = first[0].replace(day=int(m.group(2)))
+        last = first[0].replace(day=_day(last_day))
     except ValueError:
         return None
     return (first[0], last + timedelta(days=1), "day", False) if last >= first[0] else None
-
-
-_WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3}
-_WEEKDAY_SHORT |= {"fri": 4, "sat": 5, "sun": 6}
-_WEEKDAY_ANY = rf"(?:{alt([*WEEKDAYS, *_WEEKDAY_SHORT])})\.?"
 
 
 def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -223,8 +265,7 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     weekday_s, month_s, day_s = (m.group(1), m.group(2), m.group(3))
     if weekday_s is None:
         month_s, day_s, weekday_s = m.group(4), m.group(5), m.group(6)
-    key = weekday_s.lower().rstrip(".")
-    weekday = WEEKDAYS.get(key, _WEEKDAY_SHORT.get(key))
+    weekday = weekday_of(weekday_s)
     month, day = month_name(month_s), int(day_s)
     fits = []
     for year in range(ref.year - 6, ref.year + 7):
@@ -294,9 +335,11 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
 
 
 def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "Tuesday the 19th": the nearest 19th (ahead or back, by the tense) that is a
-    Tuesday, within a year."""
-    weekday, day = WEEKDAYS[m.group(1).lower()], int(m.group(2))
+    """ "Tuesday the 19th", "Thu 15th": the nearest 19th (ahead or back, by the tense)
+    that is a Tuesday, within a year."""
+    if is_word_not_weekday(m.group(1)):
+        return None
+    weekday, day = weekday_of(m.group(1)), _day(m.group(2))
     this_month = date(ref.year, ref.month, 1)
     for months in range(0, 13) if future else range(0, -13, -1):
         first = add_months(this_month, months)
@@ -312,17 +355,73 @@ def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return None
 
 
+_QUARTERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
+_QUARTERS |= {"fourth": 4, "4th": 4, "last": 4}
+
+
+def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "Q3 2023", "the third quarter of 2022"; without a year the latest that has begun
+    (looking ahead: the earliest that has not ended)."""
+    n = int(m.group(1)) if m.group(1) else _QUARTERS[m.group(2).lower()]
+    year_s = m.group(3) or m.group(4)
+    years = [int(year_s)] if year_s else [ref.year - 1, ref.year, ref.year + 1]
+    firsts = [date(y, 3 * n - 2, 1) for y in years]
+    spans = [(utc_at(f), utc_at(add_months(f, 3))) for f in firsts]
+    if year_s:
+        start, end = spans[0]
+    elif future:
+        start, end = next(sp for sp in spans if sp[1] > ref)
+    else:
+        start, end = next(sp for sp in reversed(spans) if sp[0] <= ref)
+    return start, end, "quarter", False
+
+
+_DECADE_WORDS = {"twenties": 2, "thirties": 3, "forties": 4, "fifties": 5}
+_DECADE_WORDS |= {"sixties": 6, "seventies": 7, "eighties": 8, "nineties": 9}
+
+
+def _decade(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "the 1990s", "the 90s", "the nineties": that decade, the latest that has begun
+    when its century is not said."""
+    if m.group(1):
+        first = int(m.group(1))
+    else:
+        tens = int(m.group(2)) if m.group(2) else _DECADE_WORDS[m.group(3).lower()]
+        first = ref.year // 100 * 100 + 10 * tens
+        if first > ref.year:
+            first -= 100
+    return utc_at(date(first, 1, 1)), utc_at(date(first + 10, 1, 1)), "decade", False
+
+
+def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "from May to July", "between June and August 2023": the first month to the end
+    of the last (a year said is the last month's)."""
+    first, last = month_name(m.group(1)), month_name(m.group(2))
+    if m.group(3):
+        end_year = int(m.group(3))
+        start_year = end_year if first <= last else end_year - 1
+    else:
+        start_year = year_of_month("", first, ref, future)
+        end_year = start_year if first <= last else start_year + 1
+    return (
+        utc_at(date(start_year, first, 1)),
+        utc_at(add_months(date(end_year, last, 1), 1)),
+        "month",
+        False,
+    )
+
+
 _MONTHS = MONTH_WORDS
 PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", _iso_date),
     (
         _MONTHS,
-        rf"\b(?:on\s+)?(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{YEAR})?\b",
+        rf"\b(?:on\s+)?(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{YEAR})?\b",
         _day_month,
     ),
     (
         _MONTHS,
-        rf"\b(?:on\s+)?({MONTH_ANY})\s*(?:the\s+)?{DAYNUM}(?!\d)(?:,?\s+{YEAR})?\b",
+        rf"\b(?:on\s+)?({MONTH_ANY})\s*(?:the\s+)?{DAY}(?:,?\s+{YEAR})?\b",
         _month_day,
     ),
     (
@@ -337,29 +436,51 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (None, rf"\b({_YEAR_WORDS})[\s-]+{YEAR}\b", _year_only),
     (
+        frozenset({"quarter", "q"}),
+        rf"\b(?:q([1-4])|(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+quarter)"
+        rf"(?:\s+(?:of\s+)?{YEAR}|\s+(?:19|20)(\d\d)(?!\d))?\b",
+        _quarter,
+    ),
+    # "in my 20s", "in her thirties" are ages: two digits or a word need "the" or "'"
+    (None, r"\b(?:the\s+)?((?:19|20)\d0)'?s\b|(?:\bthe\s+'?|(?<!\w)')(\d)0'?s\b()", _decade),
+    (frozenset(_DECADE_WORDS), rf"\bthe\s+()()({alt(_DECADE_WORDS)})\b", _decade),
+    (
         _MONTHS,
+        rf"\b(?:from|between)\s+({MONTH})\s+(?:to|through|until|till|and)\s+({MONTH})"
+        rf"(?:,?\s+{YEAR})?\b",
+        _month_range,
+    ),
+    (
+        _MONTHS | {"month"},
         rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+"
-        rf"(week-?end|week|day|{WEEKDAY})\s+(?:of|in)\s+(?:(this|last|next)\s+)?({MONTH})"
+        rf"(week-?end|week|day|{WEEKDAY})\s+(?:of|in)\s+(?:the\s+)?(?:(this|last|next)\s+)?"
+        rf"({MONTH}|month)"
         rf"(?:,?\s+{YEAR})?\b",
         _nth_of_month,
     ),
     (None, rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?{YEAR}\b", _named_season),
     (
         _MONTHS,
-        rf"\b{DAYNUM}\s*(?:-|–|to|through|until|till)\s*{DAYNUM}(?:\s+of)?\s+({MONTH_ANY})"
+        rf"\b(?:the\s+)?{DAY}\s*(?:-|–|to|through|until|till)\s*(?:the\s+)?{DAY}(?:\s+of)?\s+"
+        rf"({MONTH_ANY})"
         rf"(?:,?\s+{YEAR})?\b",
         _day_range,
     ),
     (
         _MONTHS,
-        rf"\b(?:({_WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|({MONTH_ANY})\s*{DAYNUM},?\s+"
-        rf"({_WEEKDAY_ANY}))\b(?!,?\s+(?:19|20)\d\d)",
+        rf"\b({MONTH_ANY})\s*{DAY}\s*(?:-|–|to|through|until|till)\s*{DAY}(?:,?\s+{YEAR})?\b",
+        _month_day_range,
+    ),
+    (
+        _MONTHS,
+        rf"\b(?:({WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|({MONTH_ANY})\s*{DAYNUM},?\s+"
+        rf"({WEEKDAY_ANY}))\b(?!,?\s+(?:19|20)\d\d)",
         _dated_weekday,
     ),
     (None, r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", _day_of_month),
     (
-        WEEKDAY_WORDS,
-        rf"\b(?:on\s+)?({WEEKDAY}),?\s+(?:the\s+)?{DAYNUM}\b(?!\s*(?:of\s+)?{MONTH_ANY})",
+        WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
+        rf"\b(?:on\s+)?({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAY}(?!\s*(?:of\s+)?{MONTH_ANY})",
         _weekday_day,
     ),
     *holidays.PATTERNS,

@@ -90,7 +90,8 @@ _WEEK_STEP = {"this": 0, "next": 1, "following": 1, "last": -1, "previous": -1}
 
 
 def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "Wednesday of next week", "last week's Sunday": that day of that ISO week."""
+    """ "Wednesday of next week", "last week's Sunday", "next week Tuesday": that day
+    of that ISO week."""
     weekday = m.group(1) or m.group(4)
     step = _WEEK_STEP[(m.group(2) or m.group(3)).lower()]
     monday = week_start(ref.date()) + timedelta(weeks=step)
@@ -158,7 +159,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"week"}),
         rf"\b(?:({WEEKDAY})\s+(?:of\s+|from\s+)?(?:the\s+)?(this|next|last|previous|following)"
-        rf"\s+week|(this|next|last|previous)\s+week'?s\s+({WEEKDAY}))\b",
+        rf"\s+week|(this|next|last|previous)\s+week(?:'s)?\s+({WEEKDAY}))\b",
         _weekday_of_week,
     ),
     (UNIT_WORDS, rf"\b(?:the\s+)?next\s+({NUMBER})\s+({UNIT})\b", _next_span),

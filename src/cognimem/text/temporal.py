@@ -55,9 +55,11 @@ from cognimem.text.calendar import (
     PARTS_OF_DAY,
     SEASONS,
     UNIT_WORDS,
+    WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
     WEEKDAYS,
     add_months,
+    day_number,
     day_window,
     month_name,
     month_range,
@@ -68,8 +70,17 @@ from cognimem.text.calendar import (
     season_range,
     utc_at,
     week_start,
+    weekday_of,
 )
-from cognimem.text.dates import MONTH, SEASON, WEEKDAY, DateOrder
+from cognimem.text.dates import (
+    DAY,
+    MONTH,
+    SEASON,
+    WEEKDAY,
+    WEEKDAY_ANY,
+    DateOrder,
+    is_word_not_weekday,
+)
 from cognimem.text.holidays import HOLIDAY_WORDS
 from cognimem.text.mention import Handler, Resolved, Rule, TimeMention
 from cognimem.text.spans import NUMBER, UNIT
@@ -109,13 +120,29 @@ def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    which, unit = m.group(1).lower().split()[-1], m.group(2).lower().replace("-", "")
-    return _unit_window(ref.date(), unit, _STEP[which])
+    which, unit = " ".join(m.group(1).lower().split()), m.group(2).lower().replace("-", "")
+    if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
+        step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
+        return _unit_window(ref.date(), unit, step)
+    return _unit_window(ref.date(), unit, _STEP[which.split()[-1]])
 
 
-def _before_last(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``the week before last``: two units back."""
-    return _unit_window(ref.date(), m.group(1).lower().replace("-", ""), -2)
+def _two_away(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """``the week before last``: two units back; ``the weekend after next``: ahead."""
+    step = -2 if m.group(2).lower().startswith("before") else 2
+    return _unit_window(ref.date(), m.group(1).lower().replace("-", ""), step)
+
+
+def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """``the 5th of last month``, ``the first of next month``."""
+    raw = m.group(1).lower()
+    day = day_number(raw.rstrip("stndrh") if raw[0].isdigit() else raw)
+    which = m.group(2).lower()
+    first = add_months(ref.date().replace(day=1), 1 if which == "following" else _STEP[which])
+    try:
+        return day_window(first.replace(day=day))
+    except ValueError:
+        return None
 
 
 def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -167,7 +194,9 @@ def _unit_window(today: date, unit: str, step: int) -> tuple[datetime, datetime,
 
 
 def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    which, weekday = " ".join(m.group(1).lower().split()), WEEKDAYS[m.group(2).lower()]
+    if is_word_not_weekday(m.group(2)):  # "I last sat there"
+        return None
+    which, weekday = " ".join(m.group(1).lower().split()), weekday_of(m.group(2))
     today = ref.date()
     if which == "this coming":
         which = "next"
@@ -208,6 +237,39 @@ def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     n, approximate = number_of(m.group(1) or m.group(3))
     unit = m.group(2) or m.group(4)
     return (*_day_known_to(move(ref.date(), unit, n)[0], unit), approximate)
+
+
+# a half of each unit, in the smaller unit it is counted in
+_HALF = {"year": (6, "month"), "month": (15, "day"), "week": (84, "hour"), "day": (12, "hour")}
+
+
+def _halves(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "half a year ago" (six months), "a year and a half ago", "in two and a half
+    weeks": the day that many halves of the unit back or ahead, approximate."""
+    ahead, suffix = m.group(1) is not None, (m.group(6) or "").lower()
+    if ahead == bool(suffix) and not suffix.endswith("now"):  # "half a year": a length
+        return None
+    unit = (m.group(2) or m.group(4) or m.group(5)).lower().rstrip("s")
+    halves = 1 if m.group(2) else 2 * number_of(m.group(3))[0] + 1
+    size, smaller = _HALF[unit]
+    sign = 1 if ahead or suffix.endswith("now") else -1
+    if smaller == "hour":
+        day = ref.date() + timedelta(hours=sign * halves * size)
+    else:
+        day = move(ref.date(), smaller, sign * halves * size)[0]
+    return (*_day_known_to(day, unit), True)
+
+
+def _hours(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "in two hours", "an hour ago", "20 minutes from now": the day of that moment."""
+    n, approximate = number_of(m.group(1) or m.group(3))
+    unit = (m.group(2) or m.group(4)).lower()
+    sign = -1 if m.group(0).lower().endswith("ago") else 1
+    moment = ref + sign * timedelta(**{"hours" if unit.startswith("h") else "minutes": n})
+    return (
+        *day_window(moment.date(), "hour" if unit.startswith("h") else "minute")[:3],
+        approximate,
+    )
 
 
 def _day_known_to(day: date, unit: str) -> tuple[datetime, datetime, str]:
@@ -254,8 +316,8 @@ _PATTERNS: tuple[Rule, ...] = (
         _relative_day,
     ),
     (
-        WEEKDAY_WORDS,
-        rf"\b(last|this\s+coming|this|next)\s+({WEEKDAY})\b",
+        WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
+        rf"\b(last|this\s+coming|this|next)\s+({WEEKDAY_ANY})(?!\w)",
         _relative_weekday,
     ),
     (
@@ -265,11 +327,21 @@ _PATTERNS: tuple[Rule, ...] = (
     ),
     (
         UNIT_WORDS,
-        r"\b(this\s+past|last|previous|this|next)\s+"
-        r"(week-?end|week|month|quarter|year)\b",
+        r"\b(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|upcoming|"
+        r"last|previous|this|next)\s+(week-?end|week|month|quarter|year)\b",
         _relative_unit,
     ),
-    (UNIT_WORDS, r"\bthe\s+(week-?end|week|month|year)\s+before\s+last\b", _before_last),
+    (
+        UNIT_WORDS,
+        r"\bthe\s+(week-?end|week|month|year)\s+(before\s+last|after\s+next)\b",
+        _two_away,
+    ),
+    (
+        frozenset({"month"}),
+        rf"\b(?:on\s+)?the\s+{DAY}\s+of\s+(?:the\s+)?(last|this|next|previous|following)\s+"
+        r"month\b",
+        _day_of_relative_month,
+    ),
     (
         frozenset({"end", "beginning", "start", "middle"}),
         r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
@@ -286,6 +358,19 @@ _PATTERNS: tuple[Rule, ...] = (
         rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for)\s+the)\s+({SEASON})\b"
         r"(?!\s+of\b)",
         _relative_season,
+    ),
+    (
+        frozenset({"hour", "hours", "minute", "minutes", "mins"}),
+        rf"\b(?:in\s+({NUMBER})\s+(hours?|minutes?|mins)|({NUMBER})\s+(hours?|minutes?|mins)"
+        r"\s+(?:from\s+now|ago))\b",
+        _hours,
+    ),
+    (
+        frozenset({"half"}),
+        rf"\b(in\s+)?(?:half\s+an?\s+(year|month|week|day)|({NUMBER})\s+(?:and\s+a\s+half\s+"
+        rf"(years?|months?|weeks?|days?)|(years?|months?|weeks?|days?)\s+and\s+a\s+half))"
+        r"(\s+(?:ago|back|from\s+now))?\b",
+        _halves,
     ),
     (
         frozenset({"ago", "back"}),
@@ -307,8 +392,16 @@ _PATTERNS: tuple[Rule, ...] = (
     *spans.PATTERNS,
 )
 _RELATIVE: frozenset[Handler] = frozenset(
-    {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead}
-    | {_relative_season, _before_last, _part_of_unit, _past_span, *spans.RELATIVE}
+    {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead, _halves}
+    | {_hours}
+    | {
+        _relative_season,
+        _two_away,
+        _day_of_relative_month,
+        _part_of_unit,
+        _past_span,
+        *spans.RELATIVE,
+    }
 )
 _COMPILED = {
     order: tuple(
@@ -398,11 +491,14 @@ _TIME_WORDS = frozenset(
         *MONTHS,
         *MONTH_ABBREVIATIONS,
         *WEEKDAYS,
+        *WEEKDAY_ABBREVIATIONS,
         *SEASONS,
         *PARTS_OF_DAY,
         *HOLIDAY_WORDS,
         *UNIT_WORDS,
         *("today", "tonight", "yesterday", "tomorrow", "ago", "recently", "lately"),
+        # every word a pattern is gated on (a pattern with no word gate needs a digit)
+        *(word for needs, _, _ in _PATTERNS if needs is not None for word in needs),
     )
 )
 _LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following"})

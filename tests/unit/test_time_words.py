@@ -1,0 +1,108 @@
+"""The time expressions of issue 31's second parser round: ordinal day words, weekday
+abbreviations, days of a relative month, quarters, decades, month ranges, halves of a
+unit, hours and the weekends and weeks said around "coming" and "past". Each case is a
+sentence written for this test, resolved against a Saturday."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from cognimem.text.temporal import find_times
+
+# a Saturday, at noon
+REF = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+
+
+def span(text: str, reference: datetime = REF, *, future: bool = False) -> tuple[date, date]:
+    found = find_times(text, reference, prefer_future=future)
+    assert len(found) == 1, found
+    assert found[0].end is not None
+    return found[0].start.date(), found[0].end.date()
+
+
+def d(year: int, month: int, day: int) -> date:
+    return date(year, month, day)
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "start", "end"),
+    [
+        # ordinal words for the day of a month
+        ("We met on the third of March.", False, d(2024, 3, 3), d(2024, 3, 4)),
+        ("It was March third, I think.", False, d(2024, 3, 3), d(2024, 3, 4)),
+        ("Her party was on the twenty-first of February.", False, d(2024, 2, 21), d(2024, 2, 22)),
+        ("Her party was on the twenty first of February.", False, d(2024, 2, 21), d(2024, 2, 22)),
+        # weekday abbreviations beside a day number or after last / next
+        ("The match was on Thu 13th.", False, d(2024, 6, 13), d(2024, 6, 14)),
+        ("We went out on Sat the 8th.", False, d(2024, 6, 8), d(2024, 6, 9)),
+        ("I saw her last Fri.", False, d(2024, 6, 14), d(2024, 6, 15)),
+        ("Let's meet next tues.", True, d(2024, 6, 18), d(2024, 6, 19)),
+        # a day of a month counted from this one
+        ("Rent is due on the first of next month.", True, d(2024, 7, 1), d(2024, 7, 2)),
+        ("I paid it on the 5th of last month.", False, d(2024, 5, 5), d(2024, 5, 6)),
+        ("It came on the 20th of the previous month.", False, d(2024, 5, 20), d(2024, 5, 21)),
+        ("The book club is the last Friday of the month.", True, d(2024, 6, 28), d(2024, 6, 29)),
+        ("Start on the first Monday of next month.", True, d(2024, 7, 1), d(2024, 7, 2)),
+        # ranges of days and of months
+        ("We were in Rome May 3-7.", False, d(2024, 5, 3), d(2024, 5, 8)),
+        ("The fair ran March 10 to 14, 2023.", False, d(2023, 3, 10), d(2023, 3, 15)),
+        ("I was away from the 3rd to the 7th of May.", False, d(2024, 5, 3), d(2024, 5, 8)),
+        ("I worked there from May to July.", False, d(2024, 5, 1), d(2024, 8, 1)),
+        ("We rented it between June and August 2023.", False, d(2023, 6, 1), d(2023, 9, 1)),
+        ("The lake froze from November to February.", False, d(2023, 11, 1), d(2024, 3, 1)),
+        # quarters and decades
+        ("Sales dipped in Q3 2023.", False, d(2023, 7, 1), d(2023, 10, 1)),
+        ("Sales dipped in the third quarter.", False, d(2023, 7, 1), d(2023, 10, 1)),
+        ("We launch in the third quarter.", True, d(2024, 7, 1), d(2024, 10, 1)),
+        ("The first quarter of 2022 was slow.", False, d(2022, 1, 1), d(2022, 4, 1)),
+        ("I grew up in the 90s.", False, d(1990, 1, 1), d(2000, 1, 1)),
+        ("I grew up in the nineties.", False, d(1990, 1, 1), d(2000, 1, 1)),
+        ("That song is from the '80s.", False, d(1980, 1, 1), d(1990, 1, 1)),
+        ("That was the 1970s.", False, d(1970, 1, 1), d(1980, 1, 1)),
+        # halves of a unit
+        ("I quit half a year ago.", False, d(2023, 12, 15), d(2023, 12, 16)),
+        ("We moved a year and a half ago.", False, d(2022, 12, 15), d(2022, 12, 16)),
+        ("The exam is in two and a half weeks.", True, d(2024, 7, 2), d(2024, 7, 3)),
+        # weeks and weekends around "coming" and "past"
+        ("We are busy this coming weekend.", True, d(2024, 6, 22), d(2024, 6, 24)),
+        ("We are away the weekend after next.", True, d(2024, 6, 29), d(2024, 7, 1)),
+        ("It rained the past weekend.", False, d(2024, 6, 8), d(2024, 6, 10)),
+        ("I'm off the upcoming week.", True, d(2024, 6, 17), d(2024, 6, 24)),
+        ("Prices rise the coming month.", True, d(2024, 7, 1), d(2024, 8, 1)),
+        ("See you next week Wednesday.", True, d(2024, 6, 19), d(2024, 6, 20)),
+        ("I called last week Tuesday.", False, d(2024, 6, 4), d(2024, 6, 5)),
+    ],
+)
+def test_the_forms_resolve_to_their_interval(
+    text: str, future: bool, start: date, end: date
+) -> None:
+    assert span(text, future=future) == (start, end)
+
+
+def test_hours_and_minutes_date_the_day_they_reach() -> None:
+    late = datetime(2024, 6, 15, 23, 0, tzinfo=UTC)
+    early = datetime(2024, 6, 15, 0, 30, tzinfo=UTC)
+    assert span("I'll call you in 2 hours.", late, future=True) == (d(2024, 6, 16), d(2024, 6, 17))
+    assert span("She left two hours ago.", early) == (d(2024, 6, 14), d(2024, 6, 15))
+    assert span("Dinner is 30 minutes from now.", REF, future=True) == (
+        d(2024, 6, 15),
+        d(2024, 6, 16),
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The second may be harder.",  # "second may" is no date without "of"
+        "I sat 3rd in the race.",  # lower-case "sat", "sun", "wed" are words
+        "I last sat there in silence.",
+        "She is in her thirties.",  # ages, not decades
+        "I was in my 20s then.",
+        "It took half a year.",  # a length, dated nowhere
+        "I worked for two hours.",
+    ],
+)
+def test_words_that_only_look_like_times_are_left_alone(text: str) -> None:
+    assert find_times(text, REF) == []
