@@ -26,11 +26,11 @@ def at(month: int, day: int, hour: int = 0, year: int = 2023) -> datetime:
     return datetime(year, month, day, hour, tzinfo=UTC)
 
 
-def item(text: str, occurred_at: datetime = MAY_4) -> MemoryItem:
+def item(text: str, occurred_at: datetime = MAY_4, *, id: str = "mem_1") -> MemoryItem:
     """An item as the write path makes it: its event period from its own words."""
     start, end = event_period(text, occurred_at) or (None, None)
     return MemoryItem(
-        id="mem_1",
+        id=id,
         scope=ALICE,
         text=text,
         occurred_at=occurred_at,
@@ -133,10 +133,15 @@ def test_a_when_question_favours_items_that_name_a_time() -> None:
     # an event told with no time word is dated by when it was said: its words add no time
     assert item("I ran a charity race, it was great").event_start == MAY_4
     assert signal(item("I ran a charity race, it was great")) == 0.0
-    # ... but it is one of the events a counting question counts
-    counted = dated_signal(analyze("How many charity races did Alice run?", LATER))
-    assert counted(item("I ran a charity race, it was great")) == 1.0
-    assert counted(item("The charity race is a great cause")) == 0.0
+    # ... but it is one of the events a counting question counts (the events plan's)
+    ran = item("I ran a charity race, it was great")
+    counting = analyze("How many charity races did Alice run?", LATER)
+    counted = dated_signal(counting, {ran.id})
+    assert counted(ran) == 1.0
+    assert counted(item("The charity race is a great cause", id="mem_2")) == 0.0
+    # a memory of another kind that names a time is not lifted over the ranked answer
+    assert counted(item("Last weekend I baked a cake", id="mem_2")) == 0.0
+    assert dated_signal(counting)(ran) == 0.0
     assert signal(item("The charity race is a great cause")) == 0.0
     # a question that asks no time leaves the signal out
     what = analyze("What race did Alice run?", LATER)

@@ -40,8 +40,15 @@ ROSA = Scope(tenant_id="t1", user_id="rosa")
         ("How long was it between adopting Max and adopting Luna?", EventForm.BETWEEN),
         ("How many months passed between the two trips?", EventForm.BETWEEN),
         ("How long after meeting Sam did we get engaged?", EventForm.BETWEEN),
+        ("Which trip came first?", EventForm.ORDER),
         ("Where do I live?", None),
         ("When did I adopt Max?", None),
+        # asks when one event happened, not which of several came first
+        ("Which year did I first go camping?", None),
+        ("In which month did Ana first start running?", None),
+        # a time's "first" and "yes or no" order nothing
+        ("Was the first half of May 2024 a good month for us? Answer yes or no.", None),
+        ("Did I go hiking in the first week of June, yes or no?", None),
         ("How long ago did I move?", None),
         ("What is my favourite food?", None),
     ],
@@ -123,7 +130,10 @@ def test_the_events_of_the_kind_are_kept_past_the_limit_and_ordered_when_asked()
     assert ordered.describe(kind) == {"form": "order", "searched": 4, "events": 2}
     # the events in the order they happened, in the places they held; others stay
     chosen = [packet_item(i, 1.0, {}) for i in (items[1], items[0], items[2])]
-    assert [p.id for p in ordered.in_order(chosen, kind)] == ["m2", "m0", "m1"]
+    assert [p.id for p in ordered.in_order(chosen, kind, 3)] == ["m2", "m0", "m1"]
+    # ... ordered apart in the places the rank chose (the first ``limit``) and past
+    # them: the rank's first event does not leave its place for a later one
+    assert [p.id for p in ordered.in_order(chosen, kind, 1)] == ["m1", "m0", "m2"]
 
 
 def test_how_many_units_of_time_is_a_duration_not_a_count() -> None:

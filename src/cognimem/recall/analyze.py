@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from cognimem.errors import InvalidInput
 from cognimem.models.knowledge import FactCategory
 from cognimem.models.wire import FIRST_YEAR
+from cognimem.recall.fact_time import without_times
 from cognimem.text.mention import RECENT
 from cognimem.text.stopwords import STOP_WORDS as STOP_WORDS  # the read path's, too
 from cognimem.text.temporal import TimeMention, find_times
@@ -218,10 +219,15 @@ _BETWEEN_EVENTS = re.compile(
     re.IGNORECASE,
 )
 _ORDER_EVENTS = re.compile(
-    r"\b(?:first|earlier|sooner)\b.*\bor\b|\bwhich\b.*\b(?:first|earlier)\b|"
-    r"\bin\s+(?:what|which)\s+order\b|\bbefore\s+or\s+after\b",
+    r"\b(?:first|earlier|sooner)\b.*\bor\b|\bin\s+(?:what|which)\s+order\b|"
+    r"\bbefore\s+or\s+after\b",
     re.IGNORECASE,
 )
+# "which trip came first?" orders the events of a kind; "which year did I first ..."
+# asks when one happened (``asks_when``)
+_WHICH_FIRST = re.compile(r"\bwhich\b.*\b(?:first|earlier)\b", re.IGNORECASE)
+# "... answer yes or no": a choice of answers, not of events
+_YES_OR_NO = re.compile(r"\byes\s+or\s+no\b", re.IGNORECASE)
 _COUNT_EVENTS = re.compile(r"\bhow\s+(?:many|often)\b|\bnumber\s+of\b", re.IGNORECASE)
 # "how many years ago ...", "how many days did it take ...": a duration, not a count
 _DURATION = re.compile(
@@ -241,12 +247,18 @@ def event_question(query: str) -> EventForm | None:
     """Whether the query counts or orders events of one kind, and how: ``between``
     (how long between two), ``order`` (which came first) or ``count`` (how many);
     None for any other query. Such a read gathers every event of the kind in its
-    window (``recall/plan.py``: the events step)."""
-    if _BETWEEN_EVENTS.search(query):
+    window (``recall/plan.py``: the events step).
+
+    The form is read on the question without its time expressions and without "yes
+    or no": "the first half of September" orders nothing, "yes or no" offers no two
+    events. "Which … first" orders only when the question does not ask for a time
+    ("which year did I first …" asks when one event happened)."""
+    form = _YES_OR_NO.sub(" ", without_times(query))
+    if _BETWEEN_EVENTS.search(form):
         return EventForm.BETWEEN
-    if _ORDER_EVENTS.search(query):
+    if _ORDER_EVENTS.search(form) or (_WHICH_FIRST.search(form) and not asks_when(query)):
         return EventForm.ORDER
-    if _COUNT_EVENTS.search(query) and not _DURATION.search(query):
+    if _COUNT_EVENTS.search(form) and not _DURATION.search(form):
         return EventForm.COUNT
     return None
 

@@ -121,15 +121,20 @@ class EventPlan:
         tail = [r for r in ranked[limit:] if r.item.id in kind][: max(room, 0)]
         return head + tail
 
-    def in_order(self, chosen: Sequence[PacketItem], kind: set[str]) -> list[PacketItem]:
+    def in_order(
+        self, chosen: Sequence[PacketItem], kind: set[str], limit: int
+    ) -> list[PacketItem]:
         """The packet's items with its events of the kind in the order they happened,
-        each in a place one of them held by rank: the other items keep theirs, so what
-        the packet holds, and where, is the rank's."""
-        places = [n for n, p in enumerate(chosen) if p.id in kind]
-        events = sorted((chosen[n] for n in places), key=event_time)
+        each in a place one of them held by rank: the other items keep theirs, and the
+        first ``limit`` places (what the rank chose) and the places past them (the
+        plan's) are ordered apart, so no event the rank put in the first ``limit``
+        leaves them for a later one that happened before it."""
         out = list(chosen)
-        for n, p in zip(places, events, strict=True):
-            out[n] = p
+        for block in (range(min(limit, len(out))), range(limit, len(out))):
+            places = [n for n in block if out[n].id in kind]
+            events = sorted((out[n] for n in places), key=event_time)
+            for n, p in zip(places, events, strict=True):
+                out[n] = p
         return out
 
     def reason(self) -> str:

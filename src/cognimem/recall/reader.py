@@ -354,7 +354,7 @@ class Reader:
         )
         # -- rerank the items --------------------------------------------------------
         candidates = []
-        dating = dated_signal(run.analysis)
+        dating = dated_signal(run.analysis, kind)
         for item_id in wanted:
             item = by_id.get(item_id)
             if item is None or not admits(run.flt, item):
@@ -412,7 +412,7 @@ class Reader:
         )
         dropped.update(cut)
         if events is not None and events.orders:
-            chosen = events.in_order(chosen, kind)
+            chosen = events.in_order(chosen, kind, limit)
         packet = ContextPacket(
             query=run.analysis.query,
             items=chosen,

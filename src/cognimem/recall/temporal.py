@@ -12,7 +12,7 @@ the period the question names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from datetime import datetime
 
 from cognimem.models import MemoryItem
@@ -51,22 +51,28 @@ def told_when_said(item: MemoryItem) -> bool:
     return item.event_start == item.occurred_at and item.event_end == item.occurred_at + SAID
 
 
-def dated_signal(analysis: QueryAnalysis) -> Callable[[MemoryItem], float]:
+def dated_signal(
+    analysis: QueryAnalysis, kind: Set[str] = frozenset()
+) -> Callable[[MemoryItem], float]:
     """The ``dated`` signal for this query, in [0, 1]: for a query that names a period,
     how much of what the item tells of lies in it (``share_in``); for a "when" question,
     1.0 when the item tells of a time at all; else 0.0. It measures what an item's own
     words add to when it was said, which every memory carries: an item that tells of
-    the moment it was said and no more (``told_when_said``) gets none of it — except for a
-    question that counts or orders events (``analysis.events``), where every event of
-    the window counts, however it was dated."""
+    the moment it was said and no more (``told_when_said``) gets none of it — except an
+    event of the kind a counting or ordering question reads (``kind``: the ids the
+    events plan chose, ``recall/events.py``), however it was dated, and such a question
+    that names no period and asks no "when" favours those events alone. Other items
+    keep the signal they have for any other question: the plan's events must not lift
+    every dated memory above the ranked answer."""
     period = analysis.time_range
-    events = analysis.events is not None
 
     def told(item: MemoryItem) -> bool:
-        return item.event_start is not None and (events or not told_when_said(item))
+        return item.event_start is not None and (item.id in kind or not told_when_said(item))
 
     if period is not None:
         return lambda item: share_in(item, period) if told(item) else 0.0
-    if events or asks_when(analysis.query):
+    if asks_when(analysis.query):
         return lambda item: 1.0 if told(item) else 0.0
+    if kind:
+        return lambda item: 1.0 if item.id in kind else 0.0
     return lambda item: 0.0
