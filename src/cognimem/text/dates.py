@@ -37,10 +37,12 @@ from cognimem.text.calendar import (
 from cognimem.text.mention import Resolved, Rule
 
 __all__ = [
+    "DAY",
     "PATTERNS",
     "WEEKDAY_ANY",
     "DateOrder",
     "alt",
+    "day_of",
     "is_word_not_weekday",
     "numeric_patterns",
     "year_of_month",
@@ -77,7 +79,8 @@ def is_word_not_weekday(word: str) -> bool:
     return word.rstrip(".") in _WORD_ABBREVIATIONS
 
 
-def _day(word: str) -> int:
+def day_of(word: str) -> int:
+    """The day a :data:`DAY` group says ("21st", "twenty-first")."""
     return day_number(word.rstrip("stndrh") if word[0].isdigit() else word)
 
 
@@ -128,14 +131,14 @@ def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if not m.group(1)[0].isdigit() and " of " not in " ".join(m.group(0).lower().split()):
         return None  # "the second may be ..." is no date; "the second of May" is
     year = int(m.group(3)) if m.group(3) else None
-    return _full_date(_day(m.group(1)), month_name(m.group(2)), year, ref, future)
+    return _full_date(day_of(m.group(1)), month_name(m.group(2)), year, ref, future)
 
 
 def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if _the_verb_may(m.group(1)):
         return None
     year = int(m.group(3)) if m.group(3) else None
-    return _full_date(_day(m.group(2)), month_name(m.group(1)), year, ref, future)
+    return _full_date(day_of(m.group(2)), month_name(m.group(1)), year, ref, future)
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
@@ -249,11 +252,13 @@ def _month_day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _days(
     first_day: str, last_day: str, month: str, year: str | None, ref: datetime, future: bool
 ) -> Resolved:
-    first = _full_date(_day(first_day), month_name(month), int(year) if year else None, ref, future)
+    first = _full_date(
+        day_of(first_day), month_name(month), int(year) if year else None, ref, future
+    )
     if first is None:
         return None
     try:
-        last = first[0].replace(day=_day(last_day))
+        last = first[0].replace(day=day_of(last_day))
     except ValueError:
         return None
     return (first[0], last + timedelta(days=1), "day", False) if last >= first[0] else None
@@ -339,7 +344,7 @@ def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     that is a Tuesday, within a year."""
     if is_word_not_weekday(m.group(1)):
         return None
-    weekday, day = weekday_of(m.group(1)), _day(m.group(2))
+    weekday, day = weekday_of(m.group(1)), day_of(m.group(2))
     this_month = date(ref.year, ref.month, 1)
     for months in range(0, 13) if future else range(0, -13, -1):
         first = add_months(this_month, months)

@@ -27,7 +27,7 @@ from cognimem.text.calendar import (
     utc_at,
     week_start,
 )
-from cognimem.text.dates import MONTH, WEEKDAY, alt, year_of_month
+from cognimem.text.dates import DAY, MONTH, WEEKDAY, alt, day_of, year_of_month
 from cognimem.text.mention import RECENT, Handler, Resolved, Rule, TimeMention
 
 __all__ = [
@@ -112,11 +112,12 @@ def _next_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "the 20th of last month": that day of the previous (this, next) month."""
+    """ "the 20th of last month", "the first of next month": that day of the previous
+    (this, next) month."""
     step = {"previous": -1, "last": -1, "this": 0, "next": 1, "following": 1}[m.group(2).lower()]
     first = add_months(ref.date().replace(day=1), step)
     try:
-        return day_window(first.replace(day=int(m.group(1))))
+        return day_window(first.replace(day=day_of(m.group(1))))
     except ValueError:
         return None
 
@@ -135,7 +136,7 @@ def _rest_of(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"month"}),
-        r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:the\s+)?"
+        rf"\b(?:on\s+)?(?:the\s+)?{DAY}\s+of\s+(?:the\s+)?"
         r"(previous|last|this|next|following)\s+month\b",
         _day_of_relative_month,
     ),

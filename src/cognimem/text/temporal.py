@@ -59,7 +59,6 @@ from cognimem.text.calendar import (
     WEEKDAY_WORDS,
     WEEKDAYS,
     add_months,
-    day_number,
     day_window,
     month_name,
     month_range,
@@ -73,7 +72,6 @@ from cognimem.text.calendar import (
     weekday_of,
 )
 from cognimem.text.dates import (
-    DAY,
     MONTH,
     SEASON,
     WEEKDAY,
@@ -131,18 +129,6 @@ def _two_away(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """``the week before last``: two units back; ``the weekend after next``: ahead."""
     step = -2 if m.group(2).lower().startswith("before") else 2
     return _unit_window(ref.date(), m.group(1).lower().replace("-", ""), step)
-
-
-def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``the 5th of last month``, ``the first of next month``."""
-    raw = m.group(1).lower()
-    day = day_number(raw.rstrip("stndrh") if raw[0].isdigit() else raw)
-    which = m.group(2).lower()
-    first = add_months(ref.date().replace(day=1), 1 if which == "following" else _STEP[which])
-    try:
-        return day_window(first.replace(day=day))
-    except ValueError:
-        return None
 
 
 def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -337,12 +323,6 @@ _PATTERNS: tuple[Rule, ...] = (
         _two_away,
     ),
     (
-        frozenset({"month"}),
-        rf"\b(?:on\s+)?the\s+{DAY}\s+of\s+(?:the\s+)?(last|this|next|previous|following)\s+"
-        r"month\b",
-        _day_of_relative_month,
-    ),
-    (
         frozenset({"end", "beginning", "start", "middle"}),
         r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
         rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})\b",
@@ -393,15 +373,7 @@ _PATTERNS: tuple[Rule, ...] = (
 )
 _RELATIVE: frozenset[Handler] = frozenset(
     {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead, _halves}
-    | {_hours}
-    | {
-        _relative_season,
-        _two_away,
-        _day_of_relative_month,
-        _part_of_unit,
-        _past_span,
-        *spans.RELATIVE,
-    }
+    | {_hours, _relative_season, _two_away, _part_of_unit, _past_span, *spans.RELATIVE}
 )
 _COMPILED = {
     order: tuple(
