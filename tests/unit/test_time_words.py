@@ -1,6 +1,7 @@
 """The time expressions of issue 31's second parser round: ordinal day words, weekday
 abbreviations, days of a relative month, quarters, decades, month ranges, halves of a
-unit, hours and the weekends and weeks said around "coming" and "past". Each case is a
+unit, hours, parts of a relative unit ("early next month") and the weekends and weeks
+said around "coming" and "past". Each case is a
 sentence written for this test, resolved against a Saturday."""
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ def d(year: int, month: int, day: int) -> date:
         ("Prices rise the coming month.", True, d(2024, 7, 1), d(2024, 8, 1)),
         ("See you next week Wednesday.", True, d(2024, 6, 19), d(2024, 6, 20)),
         ("I called last week Tuesday.", False, d(2024, 6, 4), d(2024, 6, 5)),
+        # parts of a relative unit, and the day two away without "the"
+        ("We move early next month.", True, d(2024, 7, 1), d(2024, 7, 11)),
+        ("It opens late next year.", True, d(2025, 9, 1), d(2026, 1, 1)),
+        ("I'm free mid next week.", True, d(2024, 6, 19), d(2024, 6, 22)),
+        ("See you day after tomorrow.", True, d(2024, 6, 17), d(2024, 6, 18)),
+        ("I saw her day before yesterday.", False, d(2024, 6, 13), d(2024, 6, 14)),
     ],
 )
 def test_the_forms_resolve_to_their_interval(

@@ -12,22 +12,33 @@ and assembles them all. Conventions, chosen so that every expression has one rea
 - ``today`` / ``yesterday`` / ``tomorrow``: that whole day. Parts of a day: morning
   06-12h, afternoon 12-18h, evening and night 18-24h (``last night``: the day before's).
 - ``last`` / ``this`` / ``next`` (``this past``, ``previous``) + week, weekend, month,
-  year: the previous, current or following calendar unit.
-  ``the week before last``: two units back. ``the beginning / middle / end of`` a week,
+  year: the previous, current or following calendar unit; ``the coming`` /
+  ``upcoming`` one is the next (``this coming weekend``: this week's until Saturday),
+  ``the past weekend`` the last. ``the week before last`` / ``the weekend after
+  next``: two units back or ahead. ``the beginning / middle / end of`` a week,
   month or year: its first, middle or last part (:func:`.calendar.part_of`), approximate.
 - ``next Friday``: the first Friday strictly after the reference date; ``last Friday``
   the latest strictly before; ``this Friday`` the Friday of the reference's week. A bare
   ``Friday`` / ``on Friday``: the latest one before, or the first after when the caller
   says the sentence looks ahead (``prefer_future``); ``on Fridays`` (a habit) is ignored.
-  ``two Saturdays ago``, ``Friday after next``, ``Wednesday of next week``: as said.
+  ``two Saturdays ago``, ``Friday after next``, ``Wednesday of next week`` (``next week
+  Wednesday``): as said. Abbreviations (``Thu``, ``tues``) are read beside a day number
+  or after last / this / next; lower-case ``sat``, ``sun``, ``wed`` are words.
 - ``N days/weeks/months/years ago`` (``back``), ``in N units``, ``N units from now``
   (``from today``, ``hence``): the day N units back or ahead; ``a few`` / ``several``
   count as 3 and ``a couple (of)`` as 2, approximate, as are ``about`` / ``almost``.
+  ``half a year ago``, ``a year and a half ago``, ``in two and a half weeks``: that many
+  halves of the unit, approximate. ``in 2 hours``, ``an hour ago``: the day they reach.
 - ``the past/last N units``: from N units back to the end of the reference's day;
   ``the next N units``: from the next day (months, years: the next calendar one).
 - Dates without a year: the latest that has begun (looking ahead: the earliest that has
   not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate.
   Numeric dates (``3/4/2024``) are read only when the caller gives ``date_order``.
+  A day may be an ordinal word (``the third of March``; a word day before its month
+  needs ``of``). ``the 5th of last month``: that day of that month. ``May 3-7``, ``from
+  May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
+  quarter`` (no year: as a date without one); ``the 90s``, ``the nineties`` (``in my
+  20s`` is an age: a two-digit or word decade needs ``the`` or an apostrophe).
 - ``for N units``: a span, dated by :func:`.spans.durations`; ``since X``: from X up to
   the end of the day said; ``recently`` / ``lately``: the 30 days before the day said,
   approximate; ``the weekend``: the one under way or the last one (ahead: the coming).
@@ -93,11 +104,11 @@ _STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "next": 1}
 
 
 def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    words = " ".join(m.group(0).lower().split())
+    words = " ".join(m.group(0).lower().split()).removeprefix("the ")
     today = ref.date()
     offsets = {
-        "the day before yesterday": -2,
-        "the day after tomorrow": 2,
+        "day before yesterday": -2,
+        "day after tomorrow": 2,
         "yesterday": -1,
         "tomorrow": 1,
         "today": 0,
@@ -131,10 +142,15 @@ def _two_away(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return _unit_window(ref.date(), m.group(1).lower().replace("-", ""), step)
 
 
+_PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
+
+
 def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``the end of the year``, ``the beginning of next month``, ``the end of 2012``,
-    ``the beginning of January``: that part of the unit, approximately."""
+    ``the beginning of January``, ``early next month``, ``mid next week``: that part of
+    the unit, approximately."""
     part, which, unit = m.group(1).lower(), (m.group(2) or "").lower(), m.group(3).lower()
+    part = _PART_WORDS.get(part, part)
     if unit.isdigit():
         first, unit = date(int(unit), 1, 1), "year"
     elif unit in ("week", "month", "year"):
@@ -296,7 +312,7 @@ _PATTERNS: tuple[Rule, ...] = (
     *dates.PATTERNS,
     (
         frozenset({"today", "tonight", "yesterday", "tomorrow", *PARTS_OF_DAY}),
-        r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
+        r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|"
         r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
         r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
         _relative_day,
@@ -326,6 +342,11 @@ _PATTERNS: tuple[Rule, ...] = (
         frozenset({"end", "beginning", "start", "middle"}),
         r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
         rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})\b",
+        _part_of_unit,
+    ),
+    (
+        frozenset({"early", "mid", "late"}),
+        r"\b(early|mid|late)[\s-]+(this|last|next)\s+(week|month|year)\b",
         _part_of_unit,
     ),
     (
