@@ -55,40 +55,26 @@ date ("I'll be away for a week").
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from cognimem.models.clock import to_utc
-from cognimem.text import dates, spans
+from cognimem.text import dates, relative, spans
 from cognimem.text.calendar import (
     MONTH_ABBREVIATIONS,
-    MONTH_WORDS,
     MONTHS,
     PARTS_OF_DAY,
     SEASONS,
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
-    WEEKDAY_WORDS,
     WEEKDAYS,
-    add_months,
     day_window,
-    month_name,
-    month_range,
     move,
     number_of,
-    part_of,
-    season_containing,
-    season_range,
     utc_at,
-    week_start,
-    weekday_of,
 )
 from cognimem.text.dates import (
-    MONTH,
-    SEASON,
     WEEKDAY,
-    WEEKDAY_ANY,
     DateOrder,
-    is_word_not_weekday,
 )
 from cognimem.text.holidays import HOLIDAY_WORDS
 from cognimem.text.mention import Handler, Resolved, Rule, TimeMention
@@ -96,306 +82,8 @@ from cognimem.text.spans import NUMBER, UNIT
 
 __all__ = ["DateOrder", "TimeMention", "find_times"]
 
-# how far "last", "this" and "next" move a unit
-_STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "next": 1}
-
-
-# ----------------------------------------------------------------- handlers
-
-
-def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    words = " ".join(m.group(0).lower().split()).removeprefix("the ")
-    today = ref.date()
-    offsets = {
-        "day before yesterday": -2,
-        "day after tomorrow": 2,
-        "yesterday": -1,
-        "tomorrow": 1,
-        "today": 0,
-        "earlier today": 0,
-        "later today": 0,
-    }
-    if words in offsets:
-        return day_window(today + timedelta(days=offsets[words]))
-    if words == "tonight":
-        words = "this night"
-    elif words == "last night":
-        words = "yesterday night"
-    anchor, part = words.rsplit(" ", 1)
-    shift = {"this": 0, "yesterday": -1, "tomorrow": 1}[anchor]
-    first, last = PARTS_OF_DAY[part]
-    day = today + timedelta(days=shift)
-    return utc_at(day, first), utc_at(day, last), "part_of_day", False
-
-
-def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    which, unit = " ".join(m.group(1).lower().split()), m.group(2).lower().replace("-", "")
-    if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
-        step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
-        return _unit_window(ref.date(), unit, step)
-    return _unit_window(ref.date(), unit, _STEP[which.split()[-1]])
-
-
-def _two_away(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``the week before last``: two units back; ``the weekend after next``: ahead."""
-    step = -2 if m.group(2).lower().startswith("before") else 2
-    return _unit_window(ref.date(), m.group(1).lower().replace("-", ""), step)
-
-
-_PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
-
-
-def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """``the end of the year``, ``the beginning of next month``, ``the end of 2012``,
-    ``the beginning of January``, ``early next month``, ``mid next week``: that part of
-    the unit, approximately."""
-    part, which, unit = m.group(1).lower(), (m.group(2) or "").lower(), m.group(3).lower()
-    part = _PART_WORDS.get(part, part)
-    if unit.isdigit():
-        first, unit = date(int(unit), 1, 1), "year"
-    elif unit in ("week", "month", "year"):
-        step = 1 if which == "following" else _STEP[which or "this"]
-        first = _unit_window(ref.date(), unit, step)[0].date()
-    else:
-        month = month_name(unit)
-        first, unit = date(dates.year_of_month(which, month, ref, future), month, 1), "month"
-    start, end = part_of(unit, first, part)
-    return utc_at(start), utc_at(end), unit, True
-
-
-def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``the past two weeks``, ``the past week``: from that far back up to the end of the
-    reference's day."""
-    n, approximate = number_of(m.group(1)) if m.group(1) else (1, False)
-    return _back_to_today(ref, m.group(2), n, approximate)
-
-
-def _back_to_today(
-    ref: datetime, unit: str, n: int, approximate: bool
-) -> tuple[datetime, datetime, str, bool]:
-    today = ref.date()
-    start, _ = move(today, unit, -n)
-    end = today + timedelta(days=1)
-    return utc_at(start), utc_at(end), unit.lower().rstrip("s"), approximate
-
-
-def _unit_window(today: date, unit: str, step: int) -> tuple[datetime, datetime, str, bool]:
-    if unit == "week":
-        start = week_start(today) + timedelta(weeks=step)
-        return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
-    if unit == "weekend":
-        saturday = week_start(today) + timedelta(weeks=step, days=5)
-        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
-    if unit in ("month", "quarter"):
-        months = 1 if unit == "month" else 3
-        first = today.replace(day=1, month=today.month - (today.month - 1) % months)
-        first = add_months(first, step * months)
-        return utc_at(first), utc_at(add_months(first, months)), unit, False
-    year = today.year + step
-    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
-
-
-def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    if is_word_not_weekday(m.group(2)):  # "I last sat there"
-        return None
-    which, weekday = " ".join(m.group(1).lower().split()), weekday_of(m.group(2))
-    today = ref.date()
-    if which == "this coming":
-        which = "next"
-    if which == "this":
-        return day_window(week_start(today) + timedelta(days=weekday))
-    if which == "next":
-        ahead = (weekday - today.weekday() - 1) % 7 + 1
-        return day_window(today + timedelta(days=ahead))
-    back = (today.weekday() - weekday - 1) % 7 + 1
-    return day_window(today - timedelta(days=back))
-
-
-def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    weekday = WEEKDAYS[m.group(1).lower()]
-    today = ref.date()
-    if future:
-        return day_window(today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1))
-    return day_window(today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1))
-
-
-def _ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "two weeks ago": the day two weeks back ("about", "almost", "or so": approximate)."""
-    n, approximate = number_of(m.group(2))
-    approximate = approximate or m.group(1) is not None or m.group(4) is not None
-    return (*_day_known_to(move(ref.date(), m.group(3), -n)[0], m.group(3)), approximate)
-
-
-def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``in May last year``, ``May of next year``."""
-    if m.group(1) == "may":  # the verb
-        return None
-    start, end = month_range(ref.year + _STEP[m.group(2).lower()], month_name(m.group(1)))
-    return start, end, "month", False
-
-
-def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "in two weeks", "two weeks from now": the day two weeks ahead."""
-    n, approximate = number_of(m.group(1) or m.group(3))
-    unit = m.group(2) or m.group(4)
-    return (*_day_known_to(move(ref.date(), unit, n)[0], unit), approximate)
-
-
-# a half of each unit, in the smaller unit it is counted in
-_HALF = {"year": (6, "month"), "month": (15, "day"), "week": (84, "hour"), "day": (12, "hour")}
-
-
-def _halves(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "half a year ago" (six months), "a year and a half ago", "in two and a half
-    weeks": the day that many halves of the unit back or ahead, approximate."""
-    ahead, suffix = m.group(1) is not None, (m.group(6) or "").lower()
-    if ahead == bool(suffix) and not suffix.endswith("now"):  # "half a year": a length
-        return None
-    unit = (m.group(2) or m.group(4) or m.group(5)).lower().rstrip("s")
-    halves = 1 if m.group(2) else 2 * number_of(m.group(3))[0] + 1
-    size, smaller = _HALF[unit]
-    sign = 1 if ahead or suffix.endswith("now") else -1
-    if smaller == "hour":
-        day = ref.date() + timedelta(hours=sign * halves * size)
-    else:
-        day = move(ref.date(), smaller, sign * halves * size)[0]
-    return (*_day_known_to(day, unit), True)
-
-
-def _hours(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "in two hours", "an hour ago", "20 minutes from now": the day of that moment."""
-    n, approximate = number_of(m.group(1) or m.group(3))
-    unit = (m.group(2) or m.group(4)).lower()
-    sign = -1 if m.group(0).lower().endswith("ago") else 1
-    moment = ref + sign * timedelta(**{"hours" if unit.startswith("h") else "minutes": n})
-    return (
-        *day_window(moment.date(), "hour" if unit.startswith("h") else "minute")[:3],
-        approximate,
-    )
-
-
-def _day_known_to(day: date, unit: str) -> tuple[datetime, datetime, str]:
-    """``day``, with the granularity of the unit it was counted in (``precision``)."""
-    return utc_at(day), utc_at(day + timedelta(days=1)), unit.lower().rstrip("s")
-
-
-def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """``last summer``, ``this winter``, ``next spring``; ``the summer``: the latest that
-    has begun (looking ahead: the earliest that has not ended)."""
-    which, season = (m.group(1) or "").lower(), SEASONS[m.group(2).lower()]
-    today = ref.date()
-    current = season_containing(season, today)
-    if not which:
-        years = (today.year - 1, today.year, today.year + 1)
-        ranges = [season_range(season, y) for y in years]
-        if future:
-            return (*next(r for r in ranges if r[1] > utc_at(today)), "season", False)
-        return (*next(r for r in reversed(ranges) if r[0] <= utc_at(today)), "season", False)
-    if which == "last" or "past" in which:
-        for year in (today.year, today.year - 1, today.year - 2):
-            start, end = season_range(season, year)
-            if end <= utc_at(today):
-                return start, end, "season", False
-        return None
-    if which in ("this", "current"):
-        start, end = current or season_range(season, today.year)
-        return start, end, "season", False
-    for year in (today.year, today.year + 1):
-        start, end = season_range(season, year)
-        if start > utc_at(today) and (current is None or start >= current[1]):
-            return start, end, "season", False
-    return None
-
-
-_SEASONS = frozenset(SEASONS)
-_PATTERNS: tuple[Rule, ...] = (
-    *dates.PATTERNS,
-    (
-        frozenset({"today", "tonight", "yesterday", "tomorrow", *PARTS_OF_DAY}),
-        r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|"
-        r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
-        r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
-        _relative_day,
-    ),
-    (
-        WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
-        rf"\b(last|this\s+coming|this|next)\s+({WEEKDAY_ANY})(?!\w)",
-        _relative_weekday,
-    ),
-    (
-        WEEKDAY_WORDS,
-        rf"\b(?:on\s+)?({WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)",
-        _bare_weekday,
-    ),
-    (
-        UNIT_WORDS,
-        r"\b(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|upcoming|"
-        r"last|previous|this|next)\s+(week-?end|week|month|quarter|year)\b",
-        _relative_unit,
-    ),
-    (
-        UNIT_WORDS,
-        r"\bthe\s+(week-?end|week|month|year)\s+(before\s+last|after\s+next)\b",
-        _two_away,
-    ),
-    (
-        frozenset({"end", "beginning", "start", "middle"}),
-        r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
-        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})\b",
-        _part_of_unit,
-    ),
-    (
-        frozenset({"early", "mid", "late"}),
-        r"\b(early|mid|late)[\s-]+(this|last|next)\s+(week|month|year)\b",
-        _part_of_unit,
-    ),
-    (
-        UNIT_WORDS,
-        rf"\b(?:the\s+)?(?:(?:past|last|previous)\s+({NUMBER})|past)\s+({UNIT})\b(?!\s+of\b)",
-        _past_span,
-    ),
-    (
-        _SEASONS,
-        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for)\s+the)\s+({SEASON})\b"
-        r"(?!\s+of\b)",
-        _relative_season,
-    ),
-    (
-        frozenset({"hour", "hours", "minute", "minutes", "mins"}),
-        rf"\b(?:in\s+({NUMBER})\s+(hours?|minutes?|mins)|({NUMBER})\s+(hours?|minutes?|mins)"
-        r"\s+(?:from\s+now|ago))\b",
-        _hours,
-    ),
-    (
-        frozenset({"half"}),
-        rf"\b(in\s+)?(?:half\s+an?\s+(year|month|week|day)|({NUMBER})\s+(?:and\s+a\s+half\s+"
-        rf"(years?|months?|weeks?|days?)|(years?|months?|weeks?|days?)\s+and\s+a\s+half))"
-        r"(\s+(?:ago|back|from\s+now))?\b",
-        _halves,
-    ),
-    (
-        frozenset({"ago", "back"}),
-        rf"\b(?:(about|around|almost|nearly|over|roughly)\s+)?({NUMBER})\s+({UNIT})\s+"
-        r"(or\s+so\s+)?(?:ago|back)\b",
-        _ago,
-    ),
-    (
-        MONTH_WORDS,
-        rf"\b(?:in\s+)?({MONTH})\s+(?:of\s+)?(last|this|next)\s+year\b",
-        _month_of_relative_year,
-    ),
-    (
-        UNIT_WORDS,
-        rf"\b(?:in\s+({NUMBER})\s+({UNIT})|({NUMBER})\s+({UNIT})\s+"
-        r"(?:from\s+(?:now|today)|hence))\b",
-        _ahead,
-    ),
-    *spans.PATTERNS,
-)
-_RELATIVE: frozenset[Handler] = frozenset(
-    {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead, _halves}
-    | {_hours, _relative_season, _two_away, _part_of_unit, _past_span, *spans.RELATIVE}
-)
+_PATTERNS: tuple[Rule, ...] = (*dates.PATTERNS, *relative.PATTERNS, *spans.PATTERNS)
+_RELATIVE: frozenset[Handler] = relative.RELATIVE | spans.RELATIVE
 _COMPILED = {
     order: tuple(
         (needs, re.compile(pattern, re.IGNORECASE), handler)
