@@ -62,7 +62,7 @@ from cognimem.providers.tokens import count_tokens
 ROOT = Path(__file__).resolve().parent.parent
 STORE_CALLS = (
     "find_duplicates",
-    "previous_event",
+    "previous_events",
     "get_embeddings",
     "put_embeddings",
     "commit",

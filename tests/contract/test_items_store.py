@@ -4,7 +4,7 @@ dedupe, atomic batches), reading them, and searching them (lexical, vector, near
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -243,20 +243,25 @@ async def test_readers_never_see_half_a_batch(store: Store) -> None:
     assert all(n % batch == 0 for n in seen), sorted(seen)
 
 
-async def test_previous_event_is_the_latest_of_exactly_that_scope(
+async def test_previous_events_are_the_latest_of_exactly_that_scope(
     store: Store, later: Callable[[int], datetime]
 ) -> None:
-    assert await store.previous_event(ALICE, later(100)) is None
+    assert await store.previous_events(ALICE, later(100)) == []
     await store.commit([message("first", ALICE, at=T0)], WINDOW)
     await store.commit([message("second", ALICE, at=later(10))], WINDOW)
     await store.commit([message("third", ALICE, at=later(20))], WINDOW)
     other_session = Scope(tenant_id="t1", user_id="alice", session_id="s2")
     await store.commit([message("elsewhere", other_session, at=later(15))], WINDOW)
-    found = await store.previous_event(ALICE, later(15))
-    assert found is not None
-    assert found.content == "second"
-    assert (await store.previous_event(ALICE, later(999))).content == "third"  # type: ignore[union-attr]
-    assert await store.previous_event(ALICE, T0 - timedelta(seconds=1)) is None
+
+    async def contents(before: datetime, limit: int = 1, exclude: Sequence[str] = ()) -> list[str]:
+        found = await store.previous_events(ALICE, before, exclude=exclude, limit=limit)
+        return [e.content for e in found]
+
+    assert await contents(later(15)) == ["second"]
+    assert await contents(later(999)) == ["third"]
+    assert await contents(later(999), limit=5) == ["third", "second", "first"]
+    assert await contents(later(15), limit=2) == ["second", "first"]
+    assert await contents(T0 - timedelta(seconds=1), limit=5) == []
 
 
 async def test_add_items_attaches_to_stored_events_once(store: Store) -> None:

@@ -75,6 +75,9 @@ log = logging.getLogger(__name__)
 
 # how often a write reconciles again when a concurrent write changed the same fact key
 MAX_RECONCILE_ATTEMPTS = 4
+# how many stored events before a write its thread is read from: a period told this
+# many messages back still dates "two days later", as it would within one batch
+THREAD_LOOKBACK = 6
 
 
 def _in_order(
@@ -379,20 +382,27 @@ class WriteFunnel:
         own text, which measured better. The first message of a batch looks up the
         latest stored event of the scope; later ones use their predecessor in the batch.
         The period is what "two days later" in the first message counts from
-        (:func:`~cognimem.ingest.extract.clauses.event_period`).
+        (:func:`~cognimem.ingest.extract.clauses.event_period`), read from the last
+        ``THREAD_LOOKBACK`` stored events in order, so messages written one by one are
+        dated as the same messages written in one batch.
         """
         if len(skip) == len(events):
             return [""] * len(events), Thread()
         first = events[0]
-        previous = await self._store.previous_event(
-            first.scope, first.occurred_at, exclude=[e.id for e in events]
+        earlier = await self._store.previous_events(
+            first.scope, first.occurred_at, exclude=[e.id for e in events], limit=THREAD_LOOKBACK
         )
         thread = Thread()
-        if previous is not None:
-            told_of = event_period(
-                previous.content, previous.occurred_at, date_order=self._settings.date_order
+        for said in reversed(earlier):  # oldest first, as a batch of them would have run
+            told = event_period(
+                said.content,
+                said.occurred_at,
+                after=thread.after,
+                date_order=self._settings.date_order,
+                answers=thread.answers,
             )
-            thread = thread.said(previous.content, told_of)
+            thread = thread.said(said.content, told)
+        previous = earlier[0] if earlier else None
         limit = self._settings.context_chars
         if limit == 0:
             return [""] * len(events), thread

@@ -125,11 +125,11 @@ class ItemStore(Protocol):
         Returns the ids inserted.
         """
 
-    async def previous_event(
-        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
-    ) -> Event | None:
-        """The latest event of exactly this scope with ``occurred_at <= before``, other
-        than the ``exclude`` ids."""
+    async def previous_events(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = (), limit: int = 1
+    ) -> list[Event]:
+        """The latest ``limit`` events of exactly this scope with ``occurred_at <=
+        before``, other than the ``exclude`` ids, newest first."""
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]: ...
 

@@ -145,9 +145,9 @@ class PostgresItems(PostgresDatabase):
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
         return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
 
-    async def previous_event(
-        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
-    ) -> Event | None:
+    async def previous_events(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = (), limit: int = 1
+    ) -> list[Event]:
         params = rows.Params(scope.tenant_id, scope.namespace, to_utc(before), list(exclude))
         clauses = [
             "tenant_id = $1",
@@ -165,12 +165,12 @@ class PostgresItems(PostgresDatabase):
                 f"{column} IS NULL" if value is None else f"{column} = {params.add(value)}"
             )
         async with self._connection() as conn:
-            row = await conn.fetchrow(
+            found = await conn.fetch(
                 f"SELECT {EVENT_COLUMNS} FROM events WHERE {' AND '.join(clauses)}"
-                " ORDER BY occurred_at DESC, seq DESC LIMIT 1",
+                f" ORDER BY occurred_at DESC, seq DESC LIMIT {params.add(limit)}",
                 *params.values,
             )
-        return None if row is None else rows.event_from_row(row)
+        return [rows.event_from_row(row) for row in found]
 
     async def count_items(self, flt: ItemFilter) -> int:
         params = rows.Params()

@@ -207,22 +207,22 @@ class SQLiteItems(SQLiteDatabase):
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
         return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
 
-    async def previous_event(
-        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = ()
-    ) -> Event | None:
-        def q(conn: sqlite3.Connection) -> Event | None:
+    async def previous_events(
+        self, scope: Scope, before: datetime, *, exclude: Sequence[str] = (), limit: int = 1
+    ) -> list[Event]:
+        def q(conn: sqlite3.Connection) -> list[Event]:
             found = rows.query(
                 conn,
                 f"SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = ?"
                 " AND namespace = ? AND user_id IS ? AND agent_id IS ? AND session_id IS ?"
                 f" AND occurred_at <= ? AND id NOT IN ({', '.join('?' * len(exclude))})"
-                " ORDER BY occurred_at DESC, rowid DESC LIMIT 1",
+                " ORDER BY occurred_at DESC, rowid DESC LIMIT ?",
                 (
                     scope.tenant_id, scope.namespace, scope.user_id, scope.agent_id,
-                    scope.session_id, to_micros(before), *exclude,
+                    scope.session_id, to_micros(before), *exclude, limit,
                 ),
             )  # fmt: skip
-            return rows.event_from_row(found[0]) if found else None
+            return [rows.event_from_row(row) for row in found]
 
         return await self._db.read(q)
 
