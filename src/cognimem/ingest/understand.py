@@ -290,27 +290,34 @@ class Understander:
                 for new, old in close.items()
                 if old in texts and _same_numbers(texts[old], by_new[new].item.text)
             }
-        kept: list[tuple[MemoryItem, np.ndarray]] = []
+        # the items of this write kept so far, and their vectors as the rows of one
+        # matrix: each new item is compared with all of them in one product
+        kept: list[MemoryItem] = []
+        matrix = np.empty((len(items), queries.shape[1]), dtype=queries.dtype)
         for m in gated:
             keep: list[PendingItem] = []
             for p in m.items:
                 assert p.embedding is not None
                 target = stored.get(p.item.id)
                 similar = nearest[p.item.id]
-                for item, vector in kept:  # an earlier item of this same write
-                    cosine = float(np.dot(vector, p.embedding))
-                    similar = cosine if similar is None else max(similar, cosine)
-                    if (
-                        target is None
-                        and threshold is not None
-                        and cosine >= threshold
-                        and _same_numbers(item.text, p.item.text)
-                    ):
-                        target = item.id
+                if kept:  # the earlier items of this same write
+                    cosines = matrix[: len(kept)] @ p.embedding
+                    best = float(cosines.max())
+                    similar = best if similar is None else max(similar, best)
+                    if target is None and threshold is not None and best >= threshold:
+                        target = next(
+                            (
+                                kept[i].id
+                                for i in np.flatnonzero(cosines >= threshold)
+                                if _same_numbers(kept[i].text, p.item.text)
+                            ),
+                            None,
+                        )
                 if target is None:
                     p.item = p.item.model_copy(update={"novelty": novelty(similar)})
                     keep.append(p)
-                    kept.append((p.item, p.embedding))
+                    matrix[len(kept)] = p.embedding
+                    kept.append(p.item)
                 elif target not in m.merged_into:
                     m.merged_into.append(target)
                     merged.append(target)
