@@ -350,3 +350,23 @@ def test_counts_agree_with_their_nouns_and_lines_stay_whole(
     # a line longer than the terminal is not broken in two
     said = cli("remember", "My sister lives in Boston", "--user", "mia", db_url=db_url)
     assert re.fullmatch(r"stored: event evt_\w+, items mem_\w+", said.stdout.splitlines()[0])
+
+
+def test_an_import_with_a_bad_line_stores_nothing(db_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "turns.jsonl"
+    turns: list[dict[str, Any]] = [
+        {"content": f"Note {n}: the heron came back"} for n in range(300)
+    ]
+    turns[249]["content"] = "   "  # line 250
+    path.write_text("\n".join(json.dumps(t) for t in turns) + "\n", encoding="utf-8")
+    refused = cli("import", str(path), "-u", "ada", db_url=db_url, check=False)
+    assert refused.returncode == 1
+    assert "line 250: content is empty" in refused.stderr, refused.stderr
+    # no batch before the bad line was written: fixed, the file imports once, whole
+    assert _records(cli("export", "--user", "ada", db_url=db_url).stdout)[1:] == []
+    turns[249]["content"] = "Note 249: the heron came back"
+    path.write_text("\n".join(json.dumps(t) for t in turns) + "\n", encoding="utf-8")
+    assert (
+        "imported 300 messages (300 new)"
+        in cli("import", str(path), "-u", "ada", db_url=db_url).stdout
+    )

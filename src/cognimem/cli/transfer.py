@@ -32,6 +32,9 @@ from cognimem.cli.common import (
 )
 from cognimem.errors import InvalidInput
 from cognimem.memory import Memory
+from cognimem.models import Message
+from cognimem.models.arguments import make_message
+from cognimem.text.validate import check_message
 
 
 def export(
@@ -163,12 +166,16 @@ def _import_messages(
     async def go() -> int:
         stored = 0
         async with Memory.open(db) as mem:
-            groups: dict[tuple[str | None, ...], list[dict[str, Any]]] = {}
+            # every line is checked before the first write: a bad one refuses the whole
+            # file, so an import never stops halfway with part of it stored
+            groups: dict[tuple[str | None, ...], list[Message]] = {}
             for number, row in lines:
                 if not isinstance(row, dict):
                     raise InvalidInput(f"line {number}: expected an object", field=f"line {number}")
                 key = tuple(row.pop(f, None) for f in ("user_id", "agent_id", "session_id"))
-                groups.setdefault(key, []).append(row)
+                message = make_message(row, f"line {number}")
+                check_message(message, f"line {number}: ", mem.settings.ingest)
+                groups.setdefault(key, []).append(message)
             with row_progress("importing", total=len(lines)) as advance:
                 for (user_id, agent_id, session_id), rows in groups.items():
                     for start in range(0, len(rows), batch):
