@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -226,16 +226,21 @@ class PostgresItems(PostgresDatabase):
         return out
 
     async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
-        out: list[Candidate | None] = []
+        vectors = np.asarray(queries, dtype=np.float32)
+        if len(vectors) == 0:
+            return []
+        # one query for the whole batch: each vector's search a LATERAL subquery
         async with self._connection() as conn:
-            for vector in np.asarray(queries, dtype=np.float32):
-                found = await self._vector_query(conn, flt, vector.ravel(), 1, explain=False)
-                out.append(
-                    Candidate(item_id=found[0]["id"], score=float(found[0]["score"]))
-                    if found
-                    else None
-                )
-        return out
+            found = await self._search(
+                conn,
+                int(vectors.shape[1]),
+                1,
+                lambda dim: rows.nearest_sql(flt, vectors, indexed_dim=dim),
+            )
+        return [
+            None if r["id"] is None else Candidate(item_id=r["id"], score=float(r["score"]))
+            for r in found
+        ]
 
     async def explain_vector_search(self, flt: ItemFilter, vector: np.ndarray, limit: int) -> str:
         """The query plan ``vector_search`` gets (for operators and tests)."""
@@ -247,14 +252,27 @@ class PostgresItems(PostgresDatabase):
     async def _vector_query(
         self, conn: Connection, flt: ItemFilter, query: np.ndarray, limit: int, *, explain: bool
     ) -> list[Any]:
+        def build(dim: int | None) -> tuple[str, list[object]]:
+            sql, params = rows.vector_sql(flt, query, limit, indexed_dim=dim)
+            return ("EXPLAIN " + sql if explain else sql), params
+
+        return await self._search(conn, query.shape[0], limit, build)
+
+    async def _search(
+        self,
+        conn: Connection,
+        dim: int,
+        limit: int,
+        build: Callable[[int | None], tuple[str, list[object]]],
+    ) -> list[Any]:
+        """Run the vector search ``build`` makes for the HNSW index's dimension (None:
+        no index yet), tuned for the index when the query's ``dim`` is the index's."""
         if self._index_dim is None:  # another process may have written the first vector
             stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
             self._index_dim = None if stored is None else int(stored)
-        sql, params = rows.vector_sql(flt, query, limit, indexed_dim=self._index_dim)
-        if explain:
-            sql = "EXPLAIN " + sql
-        dim = self._index_dim
-        if dim is None or dim != query.shape[0] or index_type(dim) is None:
+        sql, params = build(self._index_dim)
+        indexed = self._index_dim
+        if indexed is None or indexed != dim or index_type(indexed) is None:
             return list(await conn.fetch(sql, *params))  # exact scan: no index to tune
         async with conn.transaction():
             # ef_search bounds how many neighbours one pass can return; the iterative

@@ -222,28 +222,55 @@ def vector_sql(
     ``TIE_SLACK`` rows more, so rows tied at the limit are not cut by where they lie on
     disk (which a copy of the same rows, an import, lays out otherwise).
     """
-    dim = int(vector.shape[0])
     params = Params(vector_bytes(vector))
+    hits = _hits_sql(flt, params, int(vector.shape[0]), "$1", limit, indexed_dim)
+    return (
+        f"WITH hits AS MATERIALIZED ({hits})\n{_BEST.format(limit=params.add(limit))}",
+        params.values,
+    )
+
+
+def nearest_sql(
+    flt: ItemFilter, vectors: np.ndarray, *, indexed_dim: int | None
+) -> tuple[str, list[object]]:
+    """Each of ``vectors``' nearest item (as ``vector_sql`` with limit 1), in one query:
+    rows ``(n, id, score)`` by the vector's 1-based position, ``id`` NULL where none."""
+    params = Params([vector_bytes(v) for v in vectors])
+    hits = _hits_sql(flt, params, int(vectors.shape[1]), "q.v", 1, indexed_dim)
+    # a subquery with a LIMIT is planned on its own, as the single search's CTE is
+    best = _BEST.replace("FROM hits", f"FROM ({hits}) hits").format(limit=1)
+    sql = f"""
+SELECT q.n, b.id, b.score
+FROM unnest($1::vector[]) WITH ORDINALITY AS q(v, n)
+LEFT JOIN LATERAL ({best}) b ON true
+ORDER BY q.n
+"""
+    return sql, params.values
+
+
+_BEST = "SELECT id, score FROM hits ORDER BY score DESC, seq LIMIT {limit}"
+
+
+def _hits_sql(
+    flt: ItemFilter, params: Params, dim: int, query: str, limit: int, indexed_dim: int | None
+) -> str:
+    """The ``limit + TIE_SLACK`` items nearest the vector ``query`` (an SQL expression)
+    by the index's distance, with their scores."""
     where = filter_clause(flt, params)
-    lim = params.add(limit)
     nearest = params.add(limit + TIE_SLACK)
     kind = index_type(dim) if indexed_dim == dim else None
     # order by the index's expression; score at full precision (halfvec is 16-bit)
     distance = (
-        f"(embedding::{kind}({dim})) <=> $1::vector::{kind}({dim})"
+        f"(embedding::{kind}({dim})) <=> {query}::vector::{kind}({dim})"
         if kind
-        else "embedding <=> $1::vector"
+        else f"embedding <=> {query}::vector"
     )
-    sql = f"""
-WITH hits AS MATERIALIZED (
-    SELECT id, seq, {distance} AS distance, (embedding <#> $1::vector) * -1 AS score
+    return f"""
+    SELECT id, seq, {distance} AS distance, (embedding <#> {query}::vector) * -1 AS score
     FROM items
     WHERE vector_dims(embedding) = {dim} AND {where}
     ORDER BY distance LIMIT {nearest}
-)
-SELECT id, score FROM hits ORDER BY score DESC, seq LIMIT {lim}
 """
-    return sql, params.values
 
 
 # -- the write path ---------------------------------------------------------------------
