@@ -1,0 +1,287 @@
+"""Bulk ingest with extraction on, against the raw embedder on the same texts.
+
+What it measures: ``--messages`` LoCoMo-like messages (the dev set's turns, one user per
+conversation, in order) written through ``Memory.write_batch`` in batches of
+``--batch`` (what ``cognimem import`` does) with the default ``chat`` profile (rule
+extraction of facts, constraints and entities, entity resolution, reconciliation,
+near-duplicate merging) and the default local embedder (onnx:minilm), into a fresh
+database and a fresh ``Memory`` each repetition, on SQLite and on PostgreSQL (a
+throwaway local server, ``tests/services.py``: fsync off).
+
+The baseline: a second warmed ``OnnxMiniLMEmbedder`` in the same process embedding,
+right after each ``write_batch``, exactly what that write asked its embedder to embed
+(the items' texts and the fact texts extraction found, in the same calls), so it is the
+raw embedder's throughput on the texts the ingest needs, timed beside it batch by batch
+(a change of load on this shared machine falls on both). The ratio is messages/s of
+the ingest over messages/s of the baseline on the same messages (= baseline seconds /
+ingest seconds), per repetition, median; goal ≥ 0.8 (issue 35). It also gives each
+side's process CPU (every thread; PostgreSQL's own CPU is not in it) and where the
+ingest's time went by write step (``WriteResult.steps``).
+
+Usage (from the repository root):
+
+    python benchmarks/ingest_ratio.py [PATH] [--messages 1000] [--batch 500]
+        [--repeats 3] [--backend sqlite --backend postgresql] [--out benchmarks/results]
+
+PATH defaults to ../shared/data/locomo/locomo10_dev.json (read, never copied).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from _machine import describe
+
+from cognimem import Memory, Message
+from cognimem.eval import locomo
+from cognimem.providers.embeddings import EmbedKind, FloatMatrix, WrappingEmbedder
+from cognimem.providers.onnx import OnnxMiniLMEmbedder
+from cognimem.providers.tokens import count_tokens
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.services import PostgresServer, start_postgres  # noqa: E402
+
+GOAL = 0.8
+
+
+class RecordingEmbedder(WrappingEmbedder):
+    """The onnx embedder, noting the texts of each call."""
+
+    def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
+        super().__init__(inner)
+        self.calls: list[list[str]] = []
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
+        self.calls.append(list(texts))
+        return await self.inner.embed(texts, kind)
+
+
+@dataclass
+class Pass:
+    seconds: float
+    cpu: float
+    calls: list[list[str]] = field(default_factory=list, repr=False)
+    steps_ms: dict[str, float] = field(default_factory=dict)
+    facts: int = 0
+
+
+def messages(path: Path, total: int) -> dict[str, list[Message]]:
+    """``total`` turns of the dev set as messages, by conversation (one user each)."""
+    out: dict[str, list[Message]] = {}
+    left = total
+    for conv in locomo.load(path):
+        turns = [t for session in conv.sessions for t in session if t.text.strip()][:left]
+        out[conv.sample_id] = [
+            Message(content=t.text, name=t.speaker, occurred_at=t.occurred_at, external_id=t.dia_id)
+            for t in turns
+        ]
+        left -= len(turns)
+        if left == 0:
+            return out
+    raise SystemExit(f"{path} holds {total - left} turns, fewer than --messages {total}")
+
+
+def warm(embedder: OnnxMiniLMEmbedder) -> OnnxMiniLMEmbedder:
+    embedder.embed_sync(["warming up the model before timing"])
+    return embedder
+
+
+async def ingest_pass(url: str, by_user: dict[str, list[Message]], batch: int) -> tuple[Pass, Pass]:
+    """The ingest, and beside each of its writes (right after it, so both see the same
+    load) a second warmed embedder on exactly the texts that write embedded."""
+    recording = RecordingEmbedder(warm(OnnxMiniLMEmbedder()))
+    raw = warm(OnnxMiniLMEmbedder())
+    ingest, baseline = Pass(0.0, 0.0), Pass(0.0, 0.0)
+    steps: dict[str, float] = defaultdict(float)
+    async with Memory.open(url, embedder=recording) as mem:
+        for user, said in by_user.items():
+            for i in range(0, len(said), batch):
+                done = len(recording.calls)
+                start, cpu = time.perf_counter(), time.process_time()
+                result = await mem.write_batch(said[i : i + batch], user_id=user)
+                ingest.seconds += time.perf_counter() - start
+                ingest.cpu += time.process_time() - cpu
+                for step in result.steps:
+                    steps[step.name] += step.latency_ms
+                start, cpu = time.perf_counter(), time.process_time()
+                for texts in recording.calls[done:]:
+                    if texts:
+                        await raw.embed(texts, "document")
+                baseline.seconds += time.perf_counter() - start
+                baseline.cpu += time.process_time() - cpu
+        for user in by_user:
+            ingest.facts += len(await mem.facts(user_id=user, include_history=True, limit=10_000))
+    await recording.aclose()
+    await raw.aclose()
+    ingest.calls = [c for c in recording.calls if c]
+    ingest.steps_ms = dict(steps)
+    return ingest, baseline
+
+
+async def run_backend(
+    backend: str,
+    by_user: dict[str, list[Message]],
+    batch: int,
+    repeats: int,
+    server: PostgresServer | None,
+    tmp: Path,
+) -> dict[str, Any]:
+    made = 0
+
+    def fresh() -> str:
+        nonlocal made
+        made += 1
+        if backend == "sqlite":
+            return f"sqlite:///{tmp}/ingest_{made}.db"
+        assert server is not None
+        server.psql(f"CREATE DATABASE ingest_{made}")
+        return server.admin_dsn(f"ingest_{made}")
+
+    count_tokens("warming up the tokenizer")
+    await ingest_pass(fresh(), {u: m[:batch] for u, m in list(by_user.items())[:1]}, batch)
+    ingests: list[Pass] = []
+    raws: list[Pass] = []
+    for rep in range(repeats):
+        ingest, raw = await ingest_pass(fresh(), by_user, batch)
+        ingests.append(ingest)
+        raws.append(raw)
+        print(
+            f"{backend} rep {rep}: ingest {ingest.seconds:.2f}s raw {raw.seconds:.2f}s "
+            f"load {os.getloadavg()[0]:.2f}",
+            file=sys.stderr,
+            flush=True,
+        )
+    texts = [sum(len(c) for c in p.calls) for p in ingests]
+    if any(p.calls != ingests[0].calls for p in ingests):
+        raise SystemExit("the ingest passes embedded different texts; the baseline is not paired")
+    n = sum(len(m) for m in by_user.values())
+    ratios = [r.seconds / i.seconds for i, r in zip(ingests, raws, strict=True)]
+    cpu_ratios = [r.cpu / i.cpu for i, r in zip(ingests, raws, strict=True)]
+    steps = {
+        k: statistics.median(p.steps_ms.get(k, 0.0) for p in ingests) / 1000
+        for k in ingests[0].steps_ms
+    }
+    return {
+        "backend": backend,
+        "messages": n,
+        "batch": batch,
+        "repeats": repeats,
+        "texts_embedded": texts,
+        "facts": [p.facts for p in ingests],
+        "ingest_seconds": [round(p.seconds, 3) for p in ingests],
+        "raw_seconds": [round(p.seconds, 3) for p in raws],
+        "ingest_cpu": [round(p.cpu, 3) for p in ingests],
+        "raw_cpu": [round(p.cpu, 3) for p in raws],
+        "ingest_messages_per_s": round(n / statistics.median(p.seconds for p in ingests), 1),
+        "raw_messages_per_s": round(n / statistics.median(p.seconds for p in raws), 1),
+        "ratio_paired": [round(r, 3) for r in ratios],
+        "ratio": round(statistics.median(ratios), 3),
+        "cpu_ratio": round(statistics.median(cpu_ratios), 3),
+        "steps_seconds": {k: round(v, 3) for k, v in steps.items()},
+    }
+
+
+def report(machine: dict[str, Any], command: str, rows: list[dict[str, Any]], end: Any) -> str:
+    lines = [
+        "# Bulk ingest against the raw embedder on the same texts (onnx:minilm, no LLM)",
+        "",
+        f"Command: `{command}`  ",
+        f"Machine: {machine['summary']}  ",
+        f"Load average (1/5/15 min) at start {machine['load_average_1_5_15']}, at end {end}",
+        "",
+        "Ingest: `Memory.write_batch` of the batch size below with the default `chat` "
+        "profile (rule extraction, entity resolution, reconciliation, near-duplicate "
+        "merging), a fresh database and `Memory` per repetition. Baseline: a second "
+        "warmed onnx embedder, right after each write, on exactly the texts that write "
+        "embedded (turns and fact texts), in the same calls. Ratio = baseline seconds / "
+        "ingest seconds (messages/s "
+        f"of the ingest over the embedder's), paired per repetition, median; goal ≥ {GOAL}.",
+        "",
+        "| backend | messages | batch | texts embedded | facts | ingest msg/s | raw embedder "
+        "msg/s | ratio (paired, median) | per repetition | CPU ratio | met |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['backend']} | {r['messages']} | {r['batch']} | {r['texts_embedded'][0]} | "
+            f"{r['facts'][0]} | {r['ingest_messages_per_s']} | {r['raw_messages_per_s']} | "
+            f"**{r['ratio']}** | {', '.join(map(str, r['ratio_paired']))} | {r['cpu_ratio']} | "
+            f"{'yes' if r['ratio'] >= GOAL else 'no'} |"
+        )
+    lines += [
+        "",
+        "CPU ratio: the baseline's process CPU over the ingest's (every thread of this "
+        "process; PostgreSQL's server CPU is not counted).",
+        "",
+        "| where the ingest's time went (median seconds, `WriteResult.steps`) | "
+        + " | ".join(r["backend"] for r in rows)
+        + " |",
+        "|---|" + "---|" * len(rows),
+    ]
+    for step in rows[0]["steps_seconds"]:
+        lines.append(
+            f"| {step} | " + " | ".join(str(r["steps_seconds"].get(step, "")) for r in rows) + " |"
+        )
+    lines.append(
+        "| total (ingest seconds, median) | "
+        + " | ".join(str(round(statistics.median(r["ingest_seconds"]), 3)) for r in rows)
+        + " |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "path", nargs="?", type=Path, default=ROOT.parent / "shared/data/locomo/locomo10_dev.json"
+    )
+    parser.add_argument("--messages", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--backend", action="append", choices=["sqlite", "postgresql"], default=None
+    )
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    backends = args.backend or ["sqlite", "postgresql"]
+    machine = describe()
+    by_user = messages(args.path, args.messages)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        server = start_postgres(Path(tmp) / "pg") if "postgresql" in backends else None
+        try:
+            for backend in backends:
+                rows.append(
+                    asyncio.run(
+                        run_backend(backend, by_user, args.batch, args.repeats, server, Path(tmp))
+                    )
+                )
+        finally:
+            if server is not None:
+                server.destroy()
+    end = [round(x, 2) for x in os.getloadavg()]
+    command = ("python benchmarks/ingest_ratio.py " + " ".join(sys.argv[1:])).strip()
+    text = report(machine, command, rows, end)
+    print(text)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        data = {"machine": machine, "command": command, "load_at_end": end, "rows": rows}
+        (args.out / "ingest_ratio.json").write_text(json.dumps(data, indent=2) + "\n")
+        (args.out / "ingest_ratio.md").write_text(text)
+
+
+if __name__ == "__main__":
+    main()
