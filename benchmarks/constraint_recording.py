@@ -61,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import ExtractedFact, ExtractionInput
+from cognimem.models.extraction import ExtractedFact, ExtractionInput
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.text.tokens import words
 

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import ExtractedFact, ExtractionInput
+from cognimem.models.extraction import ExtractedFact, ExtractionInput
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS_NOTE = """\

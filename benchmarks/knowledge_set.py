@@ -50,7 +50,7 @@ from typing import Any
 
 from cognimem import Memory, Settings
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import ExtractedFact, ExtractionInput
+from cognimem.models.extraction import ExtractedFact, ExtractionInput
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.text.names import SELF_SUBJECT, is_self, normalize_name, subject_slug
 

@@ -99,7 +99,7 @@ def _end_date(moment: datetime) -> date:
 
 
 def temporal_parser() -> Parser:
-    from cognimem.ingest.extract.clauses import event_period
+    from cognimem.text.events import event_period
     from cognimem.text.temporal import find_times
 
     def parse(row: dict[str, Any]) -> list[Found]:

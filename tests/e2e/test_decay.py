@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cognimem import Memory, Settings
+from cognimem.models.fact_decay import AGING_BELOW
 from cognimem.models.knowledge import Fact, FactStatus
 from cognimem.providers.fakes import HashingEmbedder
-from cognimem.recall.decay import AGING_BELOW
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)

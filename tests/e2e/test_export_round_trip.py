@@ -224,7 +224,7 @@ async def test_an_imported_export_answers_the_same_packets(
         assert summaries
         assert all(s["metadata"]["consolidation"]["claims"] for s in summaries)
         # in batches of 7 lines: a summary's claims state items an earlier batch stored
-        monkeypatch.setattr("cognimem.lifecycle.transfer.IMPORT_BATCH", 7)
+        monkeypatch.setattr("cognimem.services.transfer_streams.IMPORT_BATCH", 7)
         for target in (copy, across):
             counts = await target.import_records(exported, tenant_id="default")
             assert counts == counts_of(exported)

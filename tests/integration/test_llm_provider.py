@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from cognimem.config import LLMSettings
 from cognimem.errors import ProviderOutputError, ProviderUnavailable, UsageError
 from cognimem.ingest.extract.llm import ExtractionBatch, LLMExtractor
-from cognimem.ingest.extract.schema import ExtractionInput
+from cognimem.models.extraction import ExtractionInput
 from cognimem.providers.llm import (
     ChatLLM,
     ChatMessage,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cognimem.ingest.extract.schema import SCOPE_TAGS
+from cognimem.models.extraction import SCOPE_TAGS
 from cognimem.recall.analyze import STOP_WORDS, query_terms
 
 DATA_DIR = Path(__file__).parent.parent.parent / "benchmarks" / "data"

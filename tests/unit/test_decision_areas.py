@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cognimem.ingest.extract.schema import SCOPE_TAGS
 from cognimem.ingest.implications import constraint_areas
+from cognimem.models.extraction import SCOPE_TAGS
 from cognimem.recall.constraints import QueryView
 from cognimem.text.areas import (
     AREAS,

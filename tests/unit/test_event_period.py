@@ -9,13 +9,12 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
-from cognimem.ingest.extract.clauses import event_period
 from cognimem.models import MemoryItem, PacketItem, Scope
 from cognimem.models.items import ItemKind
 from cognimem.models.packets import markdown_line, period_text
 from cognimem.recall.analyze import analyze, asks_when, query_time_range
 from cognimem.recall.temporal import belongs, dated_signal, share_in, tells_of
-from cognimem.text.events import SAID
+from cognimem.text.events import SAID, event_period
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
 MAY_4 = datetime(2023, 5, 4, 10, 0, tzinfo=UTC)  # a Thursday

@@ -1,6 +1,7 @@
 """The package's layers, read from the import statements of the source (``ast``, nothing
 is imported): the read path does not borrow the write path's modules, ``cognimem.text``
-sits below both and imports nothing above it, the read service validates without the
+sits below both and imports nothing above it, the write path, the read path, the
+lifecycle and editing import nothing from one another, the read service validates without the
 write path, no module uses another module's private (underscore) names, and a private
 module (``memory/_facade.py``) is imported only inside its own package."""
 
@@ -125,6 +126,24 @@ def test_the_read_path_imports_nothing_from_the_write_path() -> None:
     chains = reachable(modules_under("cognimem.recall"))
     borrowed = [" -> ".join(c) for m, c in sorted(chains.items()) if under(m, "cognimem.ingest")]
     assert borrowed == []
+
+
+# the three paths over the store, side by side: each may import what lies below them
+# (text/, models/, store/, providers/), never one another
+SIDE_BY_SIDE = ("cognimem.ingest", "cognimem.recall", "cognimem.lifecycle", "cognimem.editing")
+
+
+def test_the_paths_import_nothing_from_one_another() -> None:
+    found = []
+    for path in SIDE_BY_SIDE:
+        chains = reachable(modules_under(path))
+        found += [
+            " -> ".join(c)
+            for m, c in sorted(chains.items())
+            if under(m, *SIDE_BY_SIDE) and not under(m, path)
+        ]
+    assert found == []
+    assert all(modules_under(path) for path in SIDE_BY_SIDE)
 
 
 def test_text_imports_nothing_above_it() -> None:

@@ -1,5 +1,5 @@
-"""The lifecycle's pure decisions: edits and feedback, what a forget touches, and a user
-settling a fact conflict."""
+"""The pure editing decisions (``cognimem.editing``): edits and feedback, what a
+forget touches, and a user settling a fact conflict."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from cognimem.editing import conflicts, edits
 from cognimem.errors import Conflict, InvalidInput
 from cognimem.ingest.funnel import index_text
-from cognimem.lifecycle import conflicts, edits
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.knowledge import (
     ConflictStatus,
@@ -20,6 +20,7 @@ from cognimem.models.knowledge import (
     FactConflict,
     FactStatus,
 )
+from cognimem.recall.conversation.evidence import mentions
 from cognimem.store import forgetting
 from cognimem.store.transfer import embedded_text
 
@@ -156,10 +157,10 @@ def test_a_fact_goes_with_its_last_live_source_and_keeps_the_others(status: Item
 
 
 def test_a_memory_mentions_a_query_by_its_own_words() -> None:
-    assert edits.mentions("the quarterly tax return is due", ["tax", "returns"])
-    assert edits.mentions("We adopted a kitten", ["kittens"])
-    assert not edits.mentions("we adopted a kitten named Miso", ["quarterly", "tax"])
-    assert not edits.mentions("anything at all", [])
+    assert mentions("the quarterly tax return is due", ["tax", "returns"])
+    assert mentions("We adopted a kitten", ["kittens"])
+    assert not mentions("we adopted a kitten named Miso", ["quarterly", "tax"])
+    assert not mentions("anything at all", [])
 
 
 def test_a_winner_supersedes_the_other_facts_as_reconciliation_would() -> None:

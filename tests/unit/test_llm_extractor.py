@@ -10,7 +10,7 @@ import pytest
 
 from cognimem.errors import ProviderOutputError, ProviderUnavailable
 from cognimem.ingest.extract.llm import ExtractionBatch, LLMExtractor, extraction_prompt
-from cognimem.ingest.extract.schema import ExtractionInput
+from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import FactCategory
 from cognimem.providers.llm.fakes import ScriptedLLM, empty_extraction_reply
 

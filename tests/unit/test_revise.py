@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import ExtractionInput
 from cognimem.lifecycle.revise import Reply, Verdict, judge, revise, statements
 from cognimem.models import Scope
+from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import Fact, FactCategory, FactStatus
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)

@@ -577,7 +577,7 @@ async def test_extract_reads_a_batch_in_order() -> None:
 def test_scope_tags_share_the_llm_extractors_vocabulary() -> None:
     from cognimem.ingest.extract.llm import SCOPE_TAGS as LLM_SCOPE_TAGS
 
-    assert SCOPE_TAGS is LLM_SCOPE_TAGS  # one definition, in extract.schema
+    assert SCOPE_TAGS is LLM_SCOPE_TAGS  # one definition, in models.extraction
     assert scope_tags("Recommend a restaurant for dinner") == ["food"]
 
 

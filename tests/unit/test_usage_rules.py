@@ -1,4 +1,4 @@
-"""The pure rules of passive decay (``recall/decay.py``), citation by an answer
+"""The pure rules of passive decay (``models/fact_decay.py``), citation by an answer
 (``recall/citations.py``) and promotion by utility (``lifecycle/promote.py``)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 
 from cognimem.lifecycle.promote import is_mandate_candidate, tier_move
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, PacketItem, Scope, Tier
+from cognimem.models.fact_decay import FACT_HALF_LIVES, effective_confidence, is_aging
 from cognimem.models.knowledge import Fact, FactCategory
 from cognimem.models.packets import FactEntry, PacketSections
 from cognimem.recall.citations import cited_items
-from cognimem.recall.decay import FACT_HALF_LIVES, effective_confidence, is_aging
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 SCOPE = Scope(tenant_id="t", user_id="u")

@@ -14,8 +14,6 @@ from cognimem.errors import InvalidInput, StaleKnowledge, StoreUnavailable
 from cognimem.ingest.chunking import chunk_text
 from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver
-from cognimem.ingest.extract.clauses import event_period
-from cognimem.ingest.extract.schema import Extractor
 from cognimem.ingest.gate import SECRET_MARK, find_secrets, mask_secrets, redact_pii
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder
@@ -33,6 +31,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.clock import Clock, to_utc
+from cognimem.models.extraction import Extractor
 from cognimem.models.ids import content_hash, new_id
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import HistoryEntry
@@ -48,6 +47,7 @@ from cognimem.store.types import (
     job_id_for,
     jobs_of,
 )
+from cognimem.text.events import event_period
 from cognimem.text.speech import asks
 from cognimem.text.validate import validate_messages
 
@@ -382,7 +382,7 @@ class WriteFunnel:
         own text, which measured better. The first message of a batch looks up the
         latest stored event of the scope; later ones use their predecessor in the batch.
         The period is what "two days later" in the first message counts from
-        (:func:`~cognimem.ingest.extract.clauses.event_period`), read from the last
+        (:func:`~cognimem.text.events.event_period`), read from the last
         ``THREAD_LOOKBACK`` stored events in order, so messages written one by one are
         dated as the same messages written in one batch.
         """

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.knowledge import fact_text
+from cognimem.models.extraction import ExtractedFact, Extraction
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.text.areas import Area, AreaCloseness, areas_of_tags, closest_areas
 from cognimem.text.scope_tags import scope_tags

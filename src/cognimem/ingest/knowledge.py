@@ -11,11 +11,11 @@ import numpy as np
 
 from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver, Mention, Resolved
-from cognimem.ingest.extract.schema import ExtractedFact, Extraction
 from cognimem.ingest.reconcile import NewFact, Outcome, reconcile
 from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
+from cognimem.models.extraction import ExtractedFact, Extraction
 from cognimem.models.fact_changes import LIVE
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (

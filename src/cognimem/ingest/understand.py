@@ -26,12 +26,12 @@ import numpy as np
 from cognimem.errors import ProviderError
 from cognimem.ingest.extract.coref import may_refer
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import Extraction, ExtractionInput, Extractor
 from cognimem.ingest.implications import tag_areas
 from cognimem.ingest.knowledge import Said, fact_text
 from cognimem.ingest.scoring import novelty, write_importance
 from cognimem.ingest.timing import EMBEDDING, EXTRACTION, RECONCILIATION, StepTimer
 from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
+from cognimem.models.extraction import Extraction, ExtractionInput, Extractor
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.protocols import ItemStore, ProcedureStore

@@ -1,6 +1,9 @@
-"""What happens to memories after they are written: edits and feedback, forgetting,
-conflict resolution by the user, sessions, erasure, export and import.
+"""What the lifecycle jobs decide, as pure functions the services of
+:mod:`cognimem.services.lifecycle` apply to the store: consolidation (``consolidate``,
+``gist_llm``, ``themes``, ``group_facts``), revision after a turn (``revise``), passive
+decay (``decay``), promotion by utility (``promote``), procedure detection
+(``procedures``) and the forgetting policy (``retention``).
 
-The decisions are pure functions here (``edits``, ``conflicts``); ``transfer`` streams
-exports and imports; the services of :mod:`cognimem.services` apply them to the store.
+A user's edits are :mod:`cognimem.editing`; export and import streams are
+``services/transfer_streams.py``.
 """

@@ -44,8 +44,8 @@ from enum import StrEnum
 
 import numpy as np
 
-from cognimem.ingest.extract.schema import ExtractedFact
 from cognimem.models import MemoryItem
+from cognimem.models.extraction import ExtractedFact
 from cognimem.models.items import THEME_GROUP
 from cognimem.models.knowledge import Fact
 

@@ -1,7 +1,7 @@
 """The fact lifecycle by passive decay (pure): which of a user's live facts change
 status, and the history each change writes. ``services/lifecycle/decay.py`` loads and commits.
 
-- a live fact whose effective confidence (``recall/decay.py``) is below
+- a live fact whose effective confidence (``models/fact_decay.py``) is below
   ``AGING_BELOW`` becomes ``aging``; an aging fact above it again (its category's
   half-life or its confidence changed) becomes ``active`` again. Reinforcement makes an
   aging fact active by itself (``models/fact_changes.reinforced``);
@@ -20,9 +20,9 @@ from datetime import datetime
 
 from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.fact_changes import LIVE, fact_history, invalidated, restatused
+from cognimem.models.fact_decay import AGING_BELOW, effective_confidence
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 from cognimem.models.lifecycle import FactStatusChange
-from cognimem.recall.decay import AGING_BELOW, effective_confidence
 from cognimem.store.types import FactUpdate
 
 ACTOR = "decay"

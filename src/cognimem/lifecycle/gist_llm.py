@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from cognimem.ingest.extract.schema import ExtractedFact
 from cognimem.lifecycle.consolidate import (
     Claim,
     ConsolidationPolicy,
@@ -49,6 +48,7 @@ from cognimem.lifecycle.consolidate import (
     profile_episodes,
 )
 from cognimem.models import MemoryItem
+from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import Fact
 from cognimem.providers.llm import structured
 from cognimem.providers.llm.base import ChatLLM, ChatMessage

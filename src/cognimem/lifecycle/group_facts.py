@@ -2,8 +2,8 @@
 answered in the next ("Where do you live now?" / "Berlin."). The write path reads each
 message alone, so the answer yields nothing; a consolidation pass, which sees the turns
 together, reads the answer in the question's words ("I live in Berlin.") with the write
-path's own rule extractor, so the facts come out in its categories, with its keys and,
-for a constraint, its type and scope tags.
+path's own rule extractor (passed in by the service), so the facts come out in its
+categories, with its keys and, for a constraint, its type and scope tags.
 
 Rules (pure; the service loads the turns and reconciles what comes out like a write):
 
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
 
-from cognimem.ingest.extract import ExtractedFact, ExtractionInput, RuleExtractor
 from cognimem.models import MemoryItem
+from cognimem.models.extraction import ExtractedFact, ExtractionInput, ReadsOne
 
 MAX_ANSWER_WORDS = 8
 
@@ -182,7 +182,7 @@ def read_pair(
     answer_item: MemoryItem,
     occurred_at: datetime,
     role: str,
-    extractor: RuleExtractor,
+    extractor: ReadsOne,
 ) -> Answered | None:
     """What the pair states together that the answer alone does not (None: nothing)."""
     question = question_of(question_item.text)

@@ -1,7 +1,7 @@
 """Promotion by utility (pure): which of a user's used items move up a tier, which move
 down, and which are proposed as mandates. ``services/lifecycle/promotion.py`` loads and stores.
 
-An item's utility is ``recall/rerank.utility``: (cited + successes + 1) / (loaded +
+An item's utility is ``models/items.utility``: (cited + successes + 1) / (loaded +
 successes + failures + 2). Counters come from ``item_usage`` (``UsageStore``): a read
 counts what it returned (``access_count``, ``last_accessed_at``); a ``turn`` with an
 answer counts its packet's memories as loaded and those the answer used as cited;
@@ -32,9 +32,9 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from cognimem.models import ItemKind, MemoryItem, Tier
+from cognimem.models.items import utility
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import MandateCandidate, TierChange
-from cognimem.recall.rerank import utility
 
 ACTOR = "promote"
 PROMOTE_MIN_USES = 3

@@ -50,7 +50,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cognimem.ingest.extract.schema import Extraction
+from cognimem.models.extraction import Extraction
 from cognimem.models.fact_changes import (
     LIVE,
     StaleItem,

@@ -13,7 +13,7 @@ from typing import Any, Self
 
 from cognimem.config import Settings
 from cognimem.domain.layer import Domains
-from cognimem.lifecycle.edits import Feedback, ForgetMode
+from cognimem.editing.edits import Feedback, ForgetMode
 from cognimem.memory._directory import DirectoryCalls
 from cognimem.memory._lifecycle import LifecycleCalls
 from cognimem.memory._sessions import SessionCalls

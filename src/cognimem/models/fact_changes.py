@@ -2,7 +2,7 @@
 value, invalidated as never true, and the history entry each change writes.
 
 Pure functions over ``Fact`` models, shared by the write path's reconciliation
-(``ingest/reconcile.py``), a user resolving a conflict (``lifecycle/conflicts.py``) and
+(``ingest/reconcile.py``), a user resolving a conflict (``editing/conflicts.py``) and
 revision after a turn (``lifecycle/revise.py``), so a fact is reinforced, superseded and
 recorded the same way whoever changes it. Every change raises the fact's ``revision``,
 the guard the store's fact updates check.
@@ -38,7 +38,7 @@ def same_statement(a: Fact, b: Fact) -> bool:
 def reinforced(old: Fact, new: Fact, said_at: datetime) -> Fact:
     """``old`` said again as ``new`` at ``said_at``: confidence toward the cap (by
     ``new``'s confidence), ``reinforcement_count`` + 1, ``last_validated_at`` (which
-    resets its passive decay, ``recall/decay.py``; an aging fact is active again), the
+    resets its passive decay, ``models/fact_decay.py``; an aging fact is active again), the
     evidence and scope tags of both."""
     gain = REINFORCE_RATE * new.confidence * (CONFIDENCE_CAP - old.confidence)
     confidence = min(CONFIDENCE_CAP, old.confidence + max(gain, 0.0))

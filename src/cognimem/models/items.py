@@ -69,7 +69,7 @@ class MemoryItem(BaseModel):
     recorded_at: datetime
     # when what it tells of happened: its time expressions resolved against occurred_at
     # ("made dinner last night", said on 4 May, tells of 3 May), ``[start, end)`` in UTC;
-    # both None when it names no time (ingest/extract/clauses.py: event_period)
+    # both None when it names no time (text/events.py: event_period)
     event_start: datetime | None = None
     event_end: datetime | None = None
     importance: float = 0.5
@@ -101,3 +101,13 @@ class MemoryItem(BaseModel):
         if start is not None and end is not None and start >= end:
             raise ValueError("event_start must be before event_end")
         return self
+
+
+def utility(item: MemoryItem) -> float:
+    """How often the item was useful when it was used: (cited + successes + 1) /
+    (loaded + successes + failures + 2), Laplace-smoothed, so 0.5 for an item never
+    used. The rerank (``recall/rerank.py``) and promotion (``lifecycle/promote.py``)
+    weigh the same number."""
+    tried = item.loaded_count + item.success_count + item.failure_count
+    useful = item.cited_count + item.success_count
+    return min((useful + 1) / (tried + 2), 1.0)

@@ -122,7 +122,7 @@ class FactEntry(BaseModel):
     scope_tags: list[str] = Field(default_factory=list)
     confidence: float  # as stored: when it was last validated
     # the stored confidence after passive decay, at the read's reference time
-    # (recall/decay.py); below 0.35 the fact needs validation
+    # (models/fact_decay.py); below 0.35 the fact needs validation
     effective_confidence: float | None = None
     score: float  # relevance to the query
     signals: dict[str, float] = Field(default_factory=dict)
@@ -208,7 +208,7 @@ class PacketSections(BaseModel):
     state, causal), the user's facts and preferences that bear on the query, summaries
     and procedures (caller-written tool notes; learnt request → action patterns whose
     trigger the query matches), open conflicts, facts needing validation (their
-    confidence decayed since they were last confirmed, ``recall/decay.py``), and the
+    confidence decayed since they were last confirmed, ``models/fact_decay.py``), and the
     domain database's current rows for the entities the query names (domain facts)."""
 
     mandates: list[PacketItem] = Field(default_factory=list)

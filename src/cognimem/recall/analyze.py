@@ -20,6 +20,8 @@ from cognimem.recall.fact_time import without_times
 from cognimem.text.mention import RECENT
 from cognimem.text.stopwords import STOP_WORDS as STOP_WORDS  # the read path's, too
 from cognimem.text.temporal import TimeMention, find_times
+from cognimem.text.tokens import query_terms as query_terms  # the read path's, too
+from cognimem.text.tokens import word_key as word_key
 
 
 class Intent(StrEnum):
@@ -45,30 +47,6 @@ class Classification:
     unsure: bool = False  # the rules found no clear signal (the LLM may be asked)
     source: str = "rules"  # "rules" | "llm"
     reasons: tuple[str, ...] = field(default_factory=tuple)
-
-
-_WORD = re.compile(r"[\w']+", re.UNICODE)
-
-
-def query_terms(query: str) -> list[str]:
-    """Lower-cased content words of ``query``, in order, without duplicates."""
-    seen: dict[str, None] = {}
-    for raw in _WORD.findall(query.lower()):
-        word = raw.strip("'")
-        if word.endswith("'s"):
-            word = word[:-2]
-        if len(word) < 2 and not word.isdigit():
-            continue
-        if word in STOP_WORDS or not word:
-            continue
-        seen.setdefault(word, None)
-    return list(seen)
-
-
-def word_key(word: str) -> str:
-    """A content word as words are compared across forms: its first five letters
-    ("researching" and "research" share ``resea``), a shorter word whole."""
-    return word[:5]
 
 
 _PAST = re.compile(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from cognimem.models import MemoryItem, PacketItem
+from cognimem.models.fact_decay import effective_confidence, is_aging
 from cognimem.models.knowledge import BINDING_CATEGORIES, FactCategory
 from cognimem.models.packets import (
     MARKDOWN_HEADER,
@@ -31,7 +32,6 @@ from cognimem.models.packets import (
     section_line,
 )
 from cognimem.recall.constraints import Scored, SectionConfig
-from cognimem.recall.decay import effective_confidence, is_aging
 from cognimem.recall.profile import ProfileChoice, ProfileEntry, Standing
 
 Counter = Callable[[str], int]
@@ -112,7 +112,7 @@ def standing_entry(
 
 def needs_validation(scored: Scored, now: datetime) -> bool:
     """A fact or constraint that is aging at the read's reference time (its effective
-    confidence decayed below ``recall/decay.AGING_BELOW``). A binding constraint
+    confidence decayed below ``models/fact_decay.AGING_BELOW``). A binding constraint
     ("must follow") never is: what the user said to respect is shown as a rule until
     they take it back."""
     f = scored.fact

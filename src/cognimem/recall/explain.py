@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from cognimem.models.fact_decay import effective_confidence
 from cognimem.models.knowledge import Fact
 from cognimem.models.packets import (
     SECTION_TITLES,
@@ -15,7 +16,6 @@ from cognimem.models.packets import (
     no_longer_true,
 )
 from cognimem.recall.constraints import Pick, Scored
-from cognimem.recall.decay import effective_confidence
 from cognimem.recall.rerank import Ranked
 
 # the sections whose entries are facts and constraints
@@ -37,7 +37,7 @@ def explanations(
     picked (``looked_up``: the facts the exact key lookup found), with its signals,
     score and outcome; a summary's or profile's with its claims (each sentence and the
     events it states). A fact's signals include its stored ``confidence`` and its
-    ``effective_confidence`` at ``now`` (the read's reference time, ``recall/decay.py``).
+    ``effective_confidence`` at ``now`` (the read's reference time, ``models/fact_decay.py``).
     A returned item's ``reason`` says why it is there however low it scored: the
     section entry it stands behind, if any ("behind the Must follow entry
     user:policy:allergy:peanuts"), and its evidence for the query (``evidence``, from

@@ -38,7 +38,7 @@ class RerankWeights(BaseModel):
     # 0: an item's confidence decays from when it was said, which on the LoCoMo rotation
     # is one more recency and costs at every weight tried (all five 0.7775 → 0.7759 /
     # 0.7726 / 0.7720 at 0.05 / 0.1 / 0.2, both folds' tune and check lower); a fact's
-    # decayed confidence acts in the sections instead (recall/decay.py)
+    # decayed confidence acts in the sections instead (models/fact_decay.py)
     confidence: Weight = 0.0
     # how often answers used an item when it was loaded (recall/citations.py, feedback);
     # 0.5 for an item no answer has weighed yet. LoCoMo's reads have no answers, so every

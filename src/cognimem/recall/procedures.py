@@ -1,41 +1,26 @@
 """Which learnt procedures a request matches (pure): the read's ``learned_procedures``
 step, and the trigger test procedure detection groups requests by.
 
-A trigger's features are the content words of the request (``analyze.query_terms``,
-each cut to its first five letters by ``analyze.word_key``, so "deploying" meets
-"deploy"). A query matches a procedure when it holds at least ``MIN_COVERAGE`` of the
-trigger's words and the two share at least ``MIN_DICE`` of their words (Dice): "deploy
-the staging build" matches "please deploy the staging build now", not "what did I
-deploy yesterday?" (one word of three).
+A trigger's features are the content words of the request (``models/procedures.py``:
+``trigger_terms``, so "deploying" meets "deploy"). A query matches a procedure when it
+holds at least ``MIN_COVERAGE`` of the trigger's words and the two share at least
+``MIN_DICE`` of their words (Dice): "deploy the staging build" matches "please deploy
+the staging build now", not "what did I deploy yesterday?" (one word of three).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cognimem.models.packets import Explanation, PacketSections, ProcedureEntry
-from cognimem.models.procedures import Procedure
-from cognimem.recall.analyze import query_terms, word_key
+from cognimem.models.procedures import Procedure, trigger_terms
 
 MIN_COVERAGE = 0.75  # share of the trigger's words the query must hold
 MIN_DICE = 0.5  # 2·shared / (query words + trigger words)
 MIN_CONFIDENCE = 0.5  # a procedure less sure than this is not offered
 MAX_MATCHES = 3
 STEP = "learned_procedures"
-
-
-def trigger_terms(text: str) -> list[str]:
-    """The features of a request: its content words' keys, in order, once each."""
-    return list(dict.fromkeys(word_key(w) for w in query_terms(text)))
-
-
-def similarity(a: Iterable[str], b: Iterable[str]) -> float:
-    """Jaccard similarity of two sets of trigger words (0 when either is empty)."""
-    x, y = set(a), set(b)
-    if not x or not y:
-        return 0.0
-    return len(x & y) / len(x | y)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ stores keep one copy of the rows while no fact changes, and the profile is kept 
 and per read (:func:`choose`):
 
 - **stale states decay**: an entry whose effective confidence at the read's reference
-  time (``recall/decay.py``: the half-life of its category since the latest of its
+  time (``models/fact_decay.py``: the half-life of its category since the latest of its
   statements was validated) fell below ``AGING_BELOW`` is left out — a binding one
   (value, policy) never decays out, as in the sections;
 - **what bears on the request**: every live entry is ranked by relevance to the
@@ -50,9 +50,9 @@ from functools import cached_property
 import numpy as np
 
 from cognimem.blas import single_threaded
+from cognimem.models.fact_decay import AGING_BELOW, FACT_HALF_LIVES, effective_confidence
 from cognimem.models.knowledge import BINDING_CATEGORIES, Fact
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.decay import AGING_BELOW, FACT_HALF_LIVES, effective_confidence
 
 __all__ = [
     "Profile",

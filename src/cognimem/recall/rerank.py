@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from cognimem.models import ItemKind, MemoryItem
+from cognimem.models.items import utility
 from cognimem.recall.presets import HalfLives, RecallConfig
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -100,15 +101,6 @@ def half_life(kind: ItemKind, lives: HalfLives) -> float:
         ItemKind.PROCEDURE_HINT: lives.procedure,
     }.get(kind, lives.episode)
     return days
-
-
-def utility(item: MemoryItem) -> float:
-    """How often the item was useful when it was used: (cited + successes + 1) /
-    (loaded + successes + failures + 2), Laplace-smoothed, so 0.5 for an item never
-    used. Promotion (``lifecycle/promote.py``) weighs the same number."""
-    tried = item.loaded_count + item.success_count + item.failure_count
-    useful = item.cited_count + item.success_count
-    return min((useful + 1) / (tried + 2), 1.0)
 
 
 def _decay(since: datetime, now: datetime, days: float) -> float:

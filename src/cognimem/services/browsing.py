@@ -8,8 +8,8 @@ from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
+from cognimem.editing.edits import in_scope
 from cognimem.errors import NotFound
-from cognimem.lifecycle.edits import in_scope
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ScopeStats
 from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, make_scope, validated

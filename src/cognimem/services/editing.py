@@ -2,8 +2,8 @@
 (retried from the state a concurrent edit left), deleting one memory, forgetting many
 (by ids, by query or by time range), a user settling a fact conflict, and a user
 undoing a name merge (an alias removed, or split into an entity of its own). The
-decisions are pure (``lifecycle.edits``, ``lifecycle.conflicts``,
-``lifecycle.aliases``); this service loads, checks and stores."""
+decisions are pure (``editing.edits``, ``editing.conflicts``,
+``editing.aliases``); this service loads, checks and stores."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from typing import Annotated, cast
 import numpy as np
 from pydantic import Field, TypeAdapter
 
+from cognimem.editing import aliases, conflicts, edits
+from cognimem.editing.edits import Feedback, ForgetMode
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
-from cognimem.lifecycle import aliases, conflicts, edits
-from cognimem.lifecycle.edits import Feedback, ForgetMode
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, validated
@@ -31,6 +31,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
+from cognimem.recall.conversation.evidence import mentions
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
@@ -215,7 +216,7 @@ class EditService:
         found = await parts.store.get_items(target.tenant_id, [p.id for p in packet.items])
         # the lexical index also holds the message said before each memory: a word of
         # that neighbour must not forget this one
-        return [i for i in found if i.id in close or edits.mentions(i.text, terms)]
+        return [i for i in found if i.id in close or mentions(i.text, terms)]
 
     async def resolve_conflict(
         self, conflict_id: str, *, winner_fact_id: str | None, note: str, tenant_id: str

@@ -7,11 +7,11 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
 from typing import Any
 
 from cognimem.errors import InvalidInput
-from cognimem.lifecycle import transfer
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
 from cognimem.providers.embeddings import erase_embeddings
+from cognimem.services import transfer_streams
 from cognimem.services.components import Components
 
 
@@ -49,7 +49,7 @@ class TransferService:
     async def _export(self, target: Scope, all_namespaces: bool) -> AsyncIterator[ExportRecord]:
         parts = self._parts
         await parts.access.flush()  # the export carries the reads counted so far
-        yield transfer.header(
+        yield transfer_streams.header(
             target,
             all_namespaces=all_namespaces,
             schema_version=await parts.store.schema_version(),
@@ -69,4 +69,6 @@ class TransferService:
         parts = self._parts
         parts.require_open()
         make_scope(tenant_id=tenant_id)
-        return await transfer.import_records(parts.store, parts.embedder, records, tenant_id)
+        return await transfer_streams.import_records(
+            parts.store, parts.embedder, records, tenant_id
+        )

@@ -1,8 +1,9 @@
 """Whether a sentence tells of an event: something that happened once to someone ("we
 adopted a puppy", "I moved to Denver", "Sam joined the club"), pure.
 
-An item that tells of an event and names no time is dated by when it was said, or by
-the time of the question it answers (``ingest/extract/clauses.py``: ``event_period``);
+An item is dated by the most specific time it names (:func:`event_period`, at write
+time and when an edit changes its text); one that tells of an event and names no time
+by when it was said, or by the time of the question it answers;
 a read that counts or orders events (``recall/analyze.py``: ``event_question``) gathers
 the items that tell of one.
 
@@ -16,12 +17,14 @@ negation ("I never moved", "we didn't buy"). A question tells of no event.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from cognimem.text.mention import TimeMention, precision
 from cognimem.text.sentences import split_sentences
 from cognimem.text.speech import asks
+from cognimem.text.temporal import DateOrder, find_times
 
-__all__ = ["EVENT_VERBS", "SAID", "tells_of_event"]
+__all__ = ["EVENT_VERBS", "LOOKS_AHEAD", "SAID", "event_period", "tells_of_event"]
 
 # the event period of an event told with no time word: the moment it was said
 SAID = timedelta(seconds=1)
@@ -40,6 +43,12 @@ _SUBJECT = r"(?:\b(?i:i|we|he|she|they)|\b[A-Z][a-z]+)"
 _BETWEEN = rf"(?:(?!{_NEGATION}\b)[\w']+\s+){{0,2}}?"
 _EVENT = re.compile(rf"{_SUBJECT}(?:'ve|'d)?\s+{_BETWEEN}(?i:(?:{'|'.join(EVENT_VERBS)})\b|{_GOT})")
 _NEGATED = re.compile(rf"\b(?i:{_NEGATION})\b|n't\b", re.IGNORECASE)
+# a sentence that looks ahead: its weekdays and months are the next ones
+LOOKS_AHEAD = re.compile(
+    r"\b(?:will|'ll|going to|gonna|plan|planning|hope to|want to|about to|can't wait|soon|"
+    r"upcoming|next)\b",
+    re.IGNORECASE,
+)
 
 
 def tells_of_event(text: str) -> bool:
@@ -53,3 +62,46 @@ def tells_of_event(text: str) -> bool:
         if m is not None and _NEGATED.search(m.group(0)) is None:
             return True
     return False
+
+
+def event_period(
+    text: str,
+    reference: datetime,
+    *,
+    after: tuple[datetime, datetime] | None = None,
+    date_order: DateOrder | None = None,
+    answers: tuple[datetime, datetime] | None = None,
+) -> tuple[datetime, datetime] | None:
+    """When what ``text`` tells of happened, as ``[start, end)`` (UTC): its most specific
+    time expression (the finest granularity, then the shortest period; the first of
+    equals: :func:`cognimem.text.mention.precision`), resolved against
+    ``reference`` (when it was said) and read forwards in a sentence that looks ahead
+    ("I'll see them on Friday"); ``None`` when it names no time. "My school event last
+    week ... since I started three years ago" tells of last week; "made dinner last
+    night", said on 4 May, tells of 3 May. ``after`` is the event the conversation told
+    of before ("two days later" counts from it; each sentence's event becomes the next
+    one's); ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`).
+
+    A text that names no time but tells of an event (:func:`cognimem.text.events.
+    tells_of_event`: "we adopted a puppy!") tells of ``answers`` — the period named by
+    the question it answers ("What did you do last weekend?") — or else of the moment it
+    was said (``SAID`` long: not its day, which depends on a time zone the write does
+    not know); any other text naming no time has no period (``None``)."""
+    best: TimeMention | None = None
+    for sentence in split_sentences(text):
+        ahead = LOOKS_AHEAD.search(sentence) is not None
+        mentions = find_times(
+            sentence, reference, prefer_future=ahead, after=after, date_order=date_order
+        )
+        for mention in mentions:
+            if best is None or precision(mention) < precision(best):
+                best = mention
+        if mentions:
+            after = (mentions[-1].start, mentions[-1].end)
+    if best is not None:
+        return best.start, best.end
+    if not tells_of_event(text):
+        return None
+    if answers is not None:
+        return answers
+    return reference, reference + SAID

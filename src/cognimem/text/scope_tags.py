@@ -5,7 +5,7 @@ shellfish" is food and allergy; so is "recommend a restaurant").
 :func:`scope_tags` maps text to tags in order of first mention; the write path tags
 extracted constraints with it and the read path tags queries and candidate turns with
 it. Its tags are those of the extraction schema's ``SCOPE_TAGS``
-(``ingest/extract/schema.py``).
+(``models/extraction.py``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
 """The words of a text as the lexicons see them, and phrase lookup over word lists.
 
 :func:`tokens` splits lower-cased text into words ("don't", "i'm", "k-pop" are one word
-each); :func:`words` reads a comma-separated word list written as prose; a
-:class:`PhraseIndex` finds the phrases of a list in a text with one dictionary probe per
-word, much cheaper than one regex alternation over hundreds of phrases.
+each); :func:`query_terms` keeps a query's content words (no function words) and
+:func:`word_key` is how such words are compared across forms; :func:`words` reads a
+comma-separated word list written as prose; a :class:`PhraseIndex` finds the phrases of
+a list in a text with one dictionary probe per word, much cheaper than one regex
+alternation over hundreds of phrases.
+
 """
 
 from __future__ import annotations
@@ -11,9 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["PhraseIndex", "tokens", "words"]
+from cognimem.text.stopwords import STOP_WORDS
+
+__all__ = ["PhraseIndex", "query_terms", "tokens", "word_key", "words"]
 
 _TOKEN = re.compile(r"[a-z0-9&]+(?:['.-][a-z0-9&]+)*")
+_WORD = re.compile(r"[\w']+", re.UNICODE)
 
 
 def words(text: str) -> tuple[str, ...]:
@@ -25,6 +31,27 @@ def tokens(text: str) -> list[str]:
     """Lower-case words as the phrase index and the triggers see them ("don't", "i'm",
     "k-pop" are one word each)."""
     return _TOKEN.findall(text.lower())
+
+
+def query_terms(query: str) -> list[str]:
+    """Lower-cased content words of ``query``, in order, without duplicates."""
+    seen: dict[str, None] = {}
+    for raw in _WORD.findall(query.lower()):
+        word = raw.strip("'")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if len(word) < 2 and not word.isdigit():
+            continue
+        if word in STOP_WORDS or not word:
+            continue
+        seen.setdefault(word, None)
+    return list(seen)
+
+
+def word_key(word: str) -> str:
+    """A content word as words are compared across forms: its first five letters
+    ("researching" and "research" share ``resea``), a shorter word whole."""
+    return word[:5]
 
 
 class PhraseIndex:

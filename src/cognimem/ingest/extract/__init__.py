@@ -6,7 +6,7 @@ time expressions both extractors resolve are in :mod:`cognimem.text.temporal`).
 """
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import (
+from cognimem.models.extraction import (
     SCOPE_TAGS,
     ExtractedEntity,
     ExtractedFact,

@@ -17,16 +17,14 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.patterns import INNER_STOP, icase
-from cognimem.text.events import SAID, tells_of_event
-from cognimem.text.mention import precision
-from cognimem.text.sentences import inner_stops, split_sentences
-from cognimem.text.temporal import DateOrder, TimeMention, find_times
+from cognimem.text.events import LOOKS_AHEAD
+from cognimem.text.sentences import inner_stops
+from cognimem.text.temporal import TimeMention, find_times
 from cognimem.text.tokens import tokens
 
 __all__ = [
     "Clause",
     "clause_parts",
-    "event_period",
     "is_statement",
     "prepare_clause",
     "shield_stops",
@@ -77,10 +75,6 @@ _USED_TO = icase(r"\b(I|we) used to\b")
 _NO_LONGER = icase(r"\b(I|we|I'm|we're) no longer\b")
 _ANYMORE = icase(r"\s*\b(?:anymore|any more|any longer)\b")
 _CHANGE = icase(r"\b(?:now|again|anymore|any more|no longer|these days|nowadays|started|stopped)\b")
-_FUTURE = icase(
-    r"\b(?:will|'ll|going to|gonna|plan|planning|hope to|want to|about to|can't wait|soon|"
-    r"upcoming|next)\b"
-)
 _CLAUSE_BREAK = icase(
     r"\s*(?:[;:]|\s-\s|—)\s*|(?<!^me)(?<!^I),?\s+(?:but|and|so|because|though|although|while|"
     r"whereas|plus|cause|cuz)\s+(?=(?:I|I'm|I'd|I'll|we|we're|my|our|please|don't|never|now)\b)|"
@@ -235,7 +229,8 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         return None
     change = _CHANGE.search(text) is not None
     # times are read as written ("8 p.m.", "7.30"); the positions are the same
-    times = find_times(unshield(text), reference, prefer_future=_FUTURE.search(text) is not None)
+    ahead = LOOKS_AHEAD.search(text) is not None
+    times = find_times(unshield(text), reference, prefer_future=ahead)
     base = _blank(text, times)
     past = bool(_USED_TO.search(base) or _NO_LONGER.search(base))
     rewritten = _USED_TO.sub(r"\1", _USED_TO_BE.sub(lambda m: _BE[m.group(1).lower()], base))
@@ -255,49 +250,6 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         change=change,
         words=_trigger_words(f"{said} {base} {rewritten}"),
     )
-
-
-def event_period(
-    text: str,
-    reference: datetime,
-    *,
-    after: tuple[datetime, datetime] | None = None,
-    date_order: DateOrder | None = None,
-    answers: tuple[datetime, datetime] | None = None,
-) -> tuple[datetime, datetime] | None:
-    """When what ``text`` tells of happened, as ``[start, end)`` (UTC): its most specific
-    time expression (the finest granularity, then the shortest period; the first of
-    equals: :func:`cognimem.text.mention.precision`), resolved against
-    ``reference`` (when it was said) and read forwards in a sentence that looks ahead
-    ("I'll see them on Friday"); ``None`` when it names no time. "My school event last
-    week ... since I started three years ago" tells of last week; "made dinner last
-    night", said on 4 May, tells of 3 May. ``after`` is the event the conversation told
-    of before ("two days later" counts from it; each sentence's event becomes the next
-    one's); ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`).
-
-    A text that names no time but tells of an event (:func:`cognimem.text.events.
-    tells_of_event`: "we adopted a puppy!") tells of ``answers`` — the period named by
-    the question it answers ("What did you do last weekend?") — or else of the moment it
-    was said (``SAID`` long: not its day, which depends on a time zone the write does
-    not know); any other text naming no time has no period (``None``)."""
-    best: TimeMention | None = None
-    for sentence in split_sentences(text):
-        ahead = _FUTURE.search(sentence) is not None
-        mentions = find_times(
-            sentence, reference, prefer_future=ahead, after=after, date_order=date_order
-        )
-        for mention in mentions:
-            if best is None or precision(mention) < precision(best):
-                best = mention
-        if mentions:
-            after = (mentions[-1].start, mentions[-1].end)
-    if best is not None:
-        return best.start, best.end
-    if not tells_of_event(text):
-        return None
-    if answers is not None:
-        return answers
-    return reference, reference + SAID
 
 
 def _blank(text: str, times: list[TimeMention]) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from cognimem.ingest.extract.clauses import Clause, unshield
-from cognimem.ingest.extract.schema import (
+from cognimem.models.extraction import (
     SCOPE_TAGS,
     ExtractedEntity,
     ExtractedFact,

@@ -23,10 +23,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, ConfigDict
-
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.patterns import MODS, NAME1, REL, icase
+from cognimem.models.extraction import Link
 from cognimem.text.gazetteer import Gender, first_name_gender
 from cognimem.text.names import normalize_name
 
@@ -57,17 +56,6 @@ _OBJECT = icase(r"(?<=\s)(?P<p>him|her)\b(?=\s*(?:[,.!?;]|$|\b(?:to|with|for|abo
 _HAS = icase(r"\b(?P<p>she|he)'s(?=\s+(?:been|got|gotten)\b)")
 _IS = icase(r"\b(?P<p>she|he)'s\b")
 _ROLE = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!\s*,?\s*{NAME1})(?!\s+(?:and|or)\s+I\b)")
-
-
-class Link(BaseModel):
-    """One reference resolved: what was said, who it is, and why."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    said: str  # "She", "his", "my sister"
-    name: str  # "Sarah Jones"
-    evidence: str  # "she: the latest woman named (as my sister)"
-    sentence: str = ""  # the sentence as said, before the rewrite
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.errors import UsageError
-from cognimem.ingest.extract.schema import SCOPE_TAGS, Extraction, ExtractionInput
+from cognimem.models.extraction import SCOPE_TAGS, Extraction, ExtractionInput
 from cognimem.providers.llm import structured
 from cognimem.providers.llm.base import ChatLLM, ChatMessage
 from cognimem.text.areas import AREAS

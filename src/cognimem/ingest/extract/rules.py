@@ -81,7 +81,7 @@ from cognimem.ingest.extract.clauses import (
     tidy,
     unify,
 )
-from cognimem.ingest.extract.coref import Discourse, Link, may_refer
+from cognimem.ingest.extract.coref import Discourse, may_refer
 from cognimem.ingest.extract.detect_choices import ChoiceReader, is_subordinate, lead_condition
 from cognimem.ingest.extract.detect_constraints import ConstraintReader
 from cognimem.ingest.extract.detect_events import EventReader
@@ -90,9 +90,9 @@ from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
-from cognimem.ingest.extract.schema import Extraction, ExtractionInput
 from cognimem.ingest.extract.third_person import as_first_person
 from cognimem.models.clock import to_utc
+from cognimem.models.extraction import Extraction, ExtractionInput, Link
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat

@@ -38,7 +38,7 @@ meaning cannot be judged and no memory is dropped for it.
 
 Constraints and facts reach the sections by their own relevance tests
 (``recall/constraints.py``), not by this one. ``forget(query=...)`` keeps to memories
-that :func:`mentions` the query too (``lifecycle/edits.py``).
+that :func:`mentions` the query too (``services/editing.py``).
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ import numpy as np
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
 from cognimem.ingest.entities import EntityResolver
 from cognimem.ingest.extract import RuleExtractor
-from cognimem.ingest.extract.schema import Extraction
 from cognimem.ingest.knowledge import Built, KnowledgeBuilder, Said, fact_text
 from cognimem.lifecycle import consolidate as rules
 from cognimem.lifecycle import group_facts, themes
@@ -35,6 +34,7 @@ from cognimem.lifecycle.consolidate import (
 )
 from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
+from cognimem.models.extraction import Extraction
 from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult

@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 
 from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import ExtractionInput
 from cognimem.lifecycle.revise import (
     ACTOR,
     REVISION_SCHEMA,
@@ -28,6 +27,7 @@ from cognimem.lifecycle.revise import (
     verdicts_of,
 )
 from cognimem.models import ContextPacket, Event, ItemStatus, Role, Scope, WriteResult
+from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import RevisionResult, TurnRevision
 from cognimem.providers.llm import structured

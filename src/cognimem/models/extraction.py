@@ -9,7 +9,6 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from cognimem.ingest.extract.coref import Link
 from cognimem.models.knowledge import EntityType, FactCategory
 from cognimem.text.areas import Area
 
@@ -44,6 +43,18 @@ SCOPE_TAGS: tuple[str, ...] = (
     "leisure",
     "values",
 )
+
+
+class Link(BaseModel):
+    """One reference the rule extractor resolved (``ingest/extract/coref.py``): what was
+    said, who it is, and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    said: str  # "She", "his", "my sister"
+    name: str  # "Sarah Jones"
+    evidence: str  # "she: the latest woman named (as my sister)"
+    sentence: str = ""  # the sentence as said, before the rewrite
 
 
 class ExtractedEntity(BaseModel):
@@ -144,3 +155,11 @@ class Extractor(Protocol):
     name: str
 
     async def extract(self, messages: list[ExtractionInput]) -> list[Extraction]: ...
+
+
+class ReadsOne(Protocol):
+    """Reads one message in process, at once: the rule extractor
+    (``ingest/extract/rules.py``: ``RuleExtractor``), which consolidation's question and
+    answer pairs are read with (``lifecycle/group_facts.py``)."""
+
+    def extract_one(self, message: ExtractionInput) -> Extraction: ...

@@ -1,4 +1,5 @@
-"""Export and import streams (JSON lines of :class:`ExportRecord`).
+"""Export and import streams (JSON lines of :class:`ExportRecord`) that
+``services/transfer.py`` (``Memory.export``, ``import_records``) runs.
 
 An export is a ``header`` line (format version, schema version, embedding model, what
 was exported) and then every stored row of the scope. An import reads any number of

@@ -9,14 +9,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, get_args
 
-from cognimem.ingest.extract.clauses import event_period
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.knowledge import HistoryEntry
-from cognimem.recall.conversation.evidence import (
-    mentions as mentions,  # the read path's own-words test
-)
 from cognimem.store.protocols import EditStore
+from cognimem.text.events import event_period
 from cognimem.text.temporal import DateOrder
 
 Feedback = Literal["correct", "incorrect", "outdated"]
