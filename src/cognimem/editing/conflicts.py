@@ -77,53 +77,70 @@ def resolve(
         )
     )
     if winner_fact_id is not None:
-        winner = by_id.get(winner_fact_id)
-        if winner_fact_id not in conflict.fact_ids or winner is None:
-            raise InvalidInput(
-                f"fact {winner_fact_id} is not part of conflict {conflict.id}",
-                field="winner_fact_id",
-            )
-        if winner.status not in LIVE:
-            raise InvalidInput(
-                f"fact {winner_fact_id} is {winner.status.value}, not live: it cannot win",
-                field="winner_fact_id",
-            )
-        evidence = set(winner.evidence_item_ids)
-        for fact_id in conflict.fact_ids:
-            loser = by_id.get(fact_id)
-            if loser is None or loser.id == winner.id or loser.status not in LIVE:
-                continue
-            since = winner.valid_from or now
-            ended = superseded(loser, winner.id, since, now)
-            out.fact_updates.append(FactUpdate(ended, loser.revision))
-            out.history.append(
-                fact_history(ended, "superseded", loser, now, None).model_copy(
-                    update={"actor": "api"}
-                )
-            )
-            if loser.is_constraint:
-                out.silence_items += [i for i in loser.evidence_item_ids if i not in evidence]
-            else:
-                marks, history = stale_evidence(
-                    loser, winner.id, since, "superseded", now, evidence
-                )
-                out.stale_items += marks
-                out.history += [h.model_copy(update={"actor": "api"}) for h in history]
-    out.history.append(
-        HistoryEntry.new(
-            tenant_id=conflict.scope.tenant_id,
-            target_type="conflict",
-            target_id=conflict.id,
-            action="resolved",
-            actor="api",
-            at=now,
-            before={"status": conflict.status.value, "winner_fact_id": conflict.winner_fact_id},
-            after={
-                "status": ConflictStatus.RESOLVED.value,
-                "winner_fact_id": winner_fact_id,
-                "strategy": out.conflict.strategy.value,
-                "note": out.conflict.note,
-            },
-        )
-    )
+        _supersede_losers(out, conflict, _winner(conflict, by_id, winner_fact_id), by_id, now)
+    out.history.append(_resolved_entry(conflict, out.conflict, now))
     return out
+
+
+def _winner(conflict: FactConflict, by_id: dict[str, Fact], winner_fact_id: str) -> Fact:
+    """The conflict's live fact ``winner_fact_id`` (``InvalidInput`` for any other)."""
+    winner = by_id.get(winner_fact_id)
+    if winner_fact_id not in conflict.fact_ids or winner is None:
+        raise InvalidInput(
+            f"fact {winner_fact_id} is not part of conflict {conflict.id}",
+            field="winner_fact_id",
+        )
+    if winner.status not in LIVE:
+        raise InvalidInput(
+            f"fact {winner_fact_id} is {winner.status.value}, not live: it cannot win",
+            field="winner_fact_id",
+        )
+    return winner
+
+
+def _supersede_losers(
+    out: Resolution,
+    conflict: FactConflict,
+    winner: Fact,
+    by_id: dict[str, Fact],
+    now: datetime,
+) -> None:
+    """Each other live fact of the conflict superseded by ``winner`` (into ``out``), with
+    its evidence silenced (a constraint) or marked no longer true where the winner does
+    not share it."""
+    evidence = set(winner.evidence_item_ids)
+    for fact_id in conflict.fact_ids:
+        loser = by_id.get(fact_id)
+        if loser is None or loser.id == winner.id or loser.status not in LIVE:
+            continue
+        since = winner.valid_from or now
+        ended = superseded(loser, winner.id, since, now)
+        out.fact_updates.append(FactUpdate(ended, loser.revision))
+        out.history.append(
+            fact_history(ended, "superseded", loser, now, None).model_copy(update={"actor": "api"})
+        )
+        if loser.is_constraint:
+            out.silence_items += [i for i in loser.evidence_item_ids if i not in evidence]
+        else:
+            marks, history = stale_evidence(loser, winner.id, since, "superseded", now, evidence)
+            out.stale_items += marks
+            out.history += [h.model_copy(update={"actor": "api"}) for h in history]
+
+
+def _resolved_entry(before: FactConflict, after: FactConflict, now: datetime) -> HistoryEntry:
+    """The conflict's own history entry: its status and winner before and after."""
+    return HistoryEntry.new(
+        tenant_id=before.scope.tenant_id,
+        target_type="conflict",
+        target_id=before.id,
+        action="resolved",
+        actor="api",
+        at=now,
+        before={"status": before.status.value, "winner_fact_id": before.winner_fact_id},
+        after={
+            "status": ConflictStatus.RESOLVED.value,
+            "winner_fact_id": after.winner_fact_id,
+            "strategy": after.strategy.value,
+            "note": after.note,
+        },
+    )

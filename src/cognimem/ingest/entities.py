@@ -92,6 +92,15 @@ class EntityResolver:
                 wanted[norm] = m
         if not wanted:
             return out
+        unresolved = await self._by_alias(scope, wanted, out)
+        if unresolved:
+            await self._by_likeness(scope, wanted, unresolved, out, now)
+        return out
+
+    async def _by_alias(self, scope: Scope, wanted: dict[str, Mention], out: Resolved) -> list[str]:
+        """The mentions an alias names exactly, into ``out`` (one entity: resolved, with
+        the canonical name of a link learned earlier; several: ambiguous); the names
+        no alias holds."""
         t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
         known = await self._store.find_aliases(t, ns, user, list(wanted))
         unresolved: list[str] = []
@@ -116,44 +125,53 @@ class EntityResolver:
             }
             for norm, entity_id in linked.items():
                 out.by_name[norm].canonical = names.get(entity_id)
-        if unresolved:
-            pool = await self._store.find_aliases(t, ns, user, None)
-            fuzzy_pool = [a for a in pool if len(a.alias) >= self._min_fuzzy]
-            unresolved.sort(key=lambda n: -len(n.split()))  # full names before first names
-            for norm in unresolved:
-                if len(norm.split()) == 1 and wanted[norm].type in _MAY_BE_PEOPLE:
-                    found = await self._first_name(scope, norm, pool, wanted, out)
-                    if found is not None:
-                        out.by_name[norm] = found
-                        assert found.entity_id is not None
-                        out.aliases.append(
-                            _alias(found.entity_id, norm, user, AliasSource.COREFERENCE, 0.8)
-                        )
-                        continue
-                found = self._fuzzy(norm, fuzzy_pool) if len(norm) >= self._min_fuzzy else None
+        return unresolved
+
+    async def _by_likeness(
+        self,
+        scope: Scope,
+        wanted: dict[str, Mention],
+        unresolved: list[str],
+        out: Resolved,
+        now: datetime,
+    ) -> None:
+        """The names no alias holds, into ``out``: a first name linked to the one full
+        name it starts, else a close spelling of a known alias, else a new entity."""
+        t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
+        pool = await self._store.find_aliases(t, ns, user, None)
+        fuzzy_pool = [a for a in pool if len(a.alias) >= self._min_fuzzy]
+        unresolved.sort(key=lambda n: -len(n.split()))  # full names before first names
+        for norm in unresolved:
+            if len(norm.split()) == 1 and wanted[norm].type in _MAY_BE_PEOPLE:
+                found = await self._first_name(scope, norm, pool, wanted, out)
                 if found is not None:
                     out.by_name[norm] = found
-                    if found.entity_id is not None:
-                        out.aliases.append(
-                            _alias(
-                                found.entity_id, norm, user, AliasSource.FUZZY, found.score / 100
-                            )
-                        )
+                    assert found.entity_id is not None
+                    out.aliases.append(
+                        _alias(found.entity_id, norm, user, AliasSource.COREFERENCE, 0.8)
+                    )
                     continue
-                mention = wanted[norm]
-                entity = Entity(
-                    id=new_id("ent"),
-                    tenant_id=t,
-                    namespace=ns,
-                    user_id=user,
-                    name=mention.name.strip(),
-                    type=mention.type,
-                    created_at=now,
-                )
-                out.new_entities.append(entity)
-                out.aliases.append(_alias(entity.id, norm, user, AliasSource.EXACT, 1.0))
-                out.by_name[norm] = Resolution(norm, "new", entity.id)
-        return out
+            found = self._fuzzy(norm, fuzzy_pool) if len(norm) >= self._min_fuzzy else None
+            if found is not None:
+                out.by_name[norm] = found
+                if found.entity_id is not None:
+                    out.aliases.append(
+                        _alias(found.entity_id, norm, user, AliasSource.FUZZY, found.score / 100)
+                    )
+                continue
+            mention = wanted[norm]
+            entity = Entity(
+                id=new_id("ent"),
+                tenant_id=t,
+                namespace=ns,
+                user_id=user,
+                name=mention.name.strip(),
+                type=mention.type,
+                created_at=now,
+            )
+            out.new_entities.append(entity)
+            out.aliases.append(_alias(entity.id, norm, user, AliasSource.EXACT, 1.0))
+            out.by_name[norm] = Resolution(norm, "new", entity.id)
 
     async def _first_name(
         self,

@@ -308,11 +308,7 @@ class WriteFunnel:
             if not events:
                 return Processed()
             with timer.step(GATE):
-                contexts, thread = await self._contexts(events, skip={})
-                gated = []
-                for e, c in zip(events, contexts, strict=True):
-                    pending, thread = self._gate(e.content, e, profile, c, thread)
-                    gated.append(pending)
+                gated = await self._gate_stored(events, profile)
             async with self._understander.understand(gated, profile, timer) as understood:
                 now = self._clock()
                 with timer.step(RECONCILIATION):
@@ -339,16 +335,28 @@ class WriteFunnel:
                 await erase_embeddings(self._store, self._embedder, hashes)
                 log.info("the events of an ingest job were erased while it ran; it stored nothing")
                 return Processed()
-            by_event: dict[str, list[str]] = {}
-            for m in understood.pending:
-                ids = [p.item.id for p in m.items if p.item.id in inserted] + m.merged_into
-                by_event[m.event.id] = ids
             return Processed(
-                items=by_event,
+                items={
+                    m.event.id: [p.item.id for p in m.items if p.item.id in inserted]
+                    + m.merged_into
+                    for m in understood.pending
+                },
                 knowledge=_merge_reports(understood.report, built.report),
                 degraded=understood.degraded + built.degraded,
             )
         raise AssertionError("unreachable")
+
+    async def _gate_stored(
+        self, events: Sequence[Event], profile: IngestProfile
+    ) -> list[PendingMessage]:
+        """Stored events (a worker's job) through the gate, in order, each continuing
+        the thread the one before it left."""
+        contexts, thread = await self._contexts(events, skip={})
+        gated = []
+        for e, c in zip(events, contexts, strict=True):
+            pending, thread = self._gate(e.content, e, profile, c, thread)
+            gated.append(pending)
+        return gated
 
     def _event(self, message: Message, scope: Scope, now: datetime) -> Event:
         raw = message.content
@@ -427,15 +435,9 @@ class WriteFunnel:
         after = thread.after
         told: Period | None = None
         for chunk in chunk_text(text, self._settings.chunk_tokens, self._count):
-            if self._settings.skip_secrets and (find_secrets(chunk) or SECRET_MARK in chunk):
-                result.skipped_chunks += 1
+            clean = self._clean(chunk, result)
+            if clean is None:
                 continue
-            clean = chunk
-            if self._settings.redact_pii:
-                redaction = redact_pii(chunk)
-                clean = redaction.text
-                for pii_kind, n in redaction.counts.items():
-                    result.redactions[pii_kind] = result.redactions.get(pii_kind, 0) + n
             period = event_period(
                 clean,
                 event.occurred_at,
@@ -445,39 +447,62 @@ class WriteFunnel:
             )
             if period is not None:
                 after = told = period
-            start, end = period or (None, None)
-            item = MemoryItem(
-                id=new_id("mem"),
-                scope=event.scope,
-                text=clean,
-                kind=profile.kind,
-                tier=profile.tier,
-                importance=profile.importance,
-                source_event_ids=[event.id],
-                external_ids=[event.external_id] if event.external_id else [],
-                author=event.name,
-                occurred_at=event.occurred_at,
-                recorded_at=event.recorded_at,
-                event_start=start,
-                event_end=end,
-                token_count=self._count(clean),
-                embedding_model=self._embedder.model_id,
-                metadata=event.metadata,
-            )
-            own = index_text(event.name, clean)
-            result.items.append(
-                PendingItem(
-                    item=item,
-                    embedding=None,
-                    embed_text=own,
-                    search_text=f"{context}\n{own}" if context else own,
-                )
-            )
+            result.items.append(self._pending_item(clean, event, profile, context, period))
         if result.skipped_chunks:
             log.info(
                 "skipped %d chunk(s) carrying secrets in event %s", result.skipped_chunks, event.id
             )
         return result, Thread(after).said(text, told)
+
+    def _clean(self, chunk: str, result: PendingMessage) -> str | None:
+        """``chunk`` as stored: None when it carries a secret (counted as skipped),
+        else with its PII redacted (counted by kind)."""
+        if self._settings.skip_secrets and (find_secrets(chunk) or SECRET_MARK in chunk):
+            result.skipped_chunks += 1
+            return None
+        if not self._settings.redact_pii:
+            return chunk
+        redaction = redact_pii(chunk)
+        for pii_kind, n in redaction.counts.items():
+            result.redactions[pii_kind] = result.redactions.get(pii_kind, 0) + n
+        return redaction.text
+
+    def _pending_item(
+        self,
+        clean: str,
+        event: Event,
+        profile: IngestProfile,
+        context: str,
+        period: Period | None,
+    ) -> PendingItem:
+        """The item of one clean chunk of ``event``, dated by ``period``, with the texts
+        it is embedded and indexed by (the index's with the message said before it)."""
+        start, end = period or (None, None)
+        item = MemoryItem(
+            id=new_id("mem"),
+            scope=event.scope,
+            text=clean,
+            kind=profile.kind,
+            tier=profile.tier,
+            importance=profile.importance,
+            source_event_ids=[event.id],
+            external_ids=[event.external_id] if event.external_id else [],
+            author=event.name,
+            occurred_at=event.occurred_at,
+            recorded_at=event.recorded_at,
+            event_start=start,
+            event_end=end,
+            token_count=self._count(clean),
+            embedding_model=self._embedder.model_id,
+            metadata=event.metadata,
+        )
+        own = index_text(event.name, clean)
+        return PendingItem(
+            item=item,
+            embedding=None,
+            embed_text=own,
+            search_text=f"{context}\n{own}" if context else own,
+        )
 
 
 @dataclass

@@ -21,10 +21,9 @@ reconcile again). For each new fact, in the order things were said:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from cognimem.models.fact_changes import (
     LIVE,
@@ -48,6 +47,9 @@ from cognimem.models.knowledge import (
 from cognimem.store.types import FactUpdate, KeyState
 
 ASK_USER_MARGIN = 0.15  # confidences closer than this: the user decides
+
+# records a fact's new state: (fact, action, its state before, the event that said it)
+Put = Callable[[Fact, str, Fact | None, str | None], None]
 
 
 @dataclass
@@ -78,25 +80,12 @@ def reconcile(
 ) -> Outcome:
     """Decide what each proposal does. ``current``: the stored facts under each
     proposal's key (live ones, plus past ones whose end is not known yet)."""
-    out = Outcome()
+    out = Outcome(read_set=_read_set(proposals, current))
     state: dict[str, dict[str, Fact]] = {}  # key -> fact id -> latest state
     original_revision: dict[str, int] = {}
     for key, facts in current.items():
         state[key] = {f.id: f for f in facts}
         original_revision.update({f.id: f.revision for f in facts})
-    for key in sorted({p.fact.key for p in proposals}):
-        f0 = next(p.fact for p in proposals if p.fact.key == key)
-        seen = frozenset((f.id, f.revision) for f in current.get(key, ()) if f.status in LIVE)
-        out.read_set.append(
-            KeyState(
-                f0.scope.tenant_id,
-                f0.scope.namespace,
-                f0.scope.user_id,
-                key,
-                seen,
-                agent_id=f0.scope.agent_id,
-            )
-        )
     created: dict[str, Fact] = {}
 
     def put(fact: Fact, action: str, before: Fact | None, event_id: str | None) -> None:
@@ -127,39 +116,80 @@ def reconcile(
         out.history.append(fact_history(new, "created", None, now, p.event_id))
         start = new.valid_from or p.said_at
         for old in live:
-            old_at = max(old.valid_from or old.last_validated_at, old.last_validated_at)
-            if p.said_at > old_at:
-                put(superseded(old, new.id, start, now), "superseded", old, p.event_id)
-                out.superseded.append(old.id)
-                evidence = set(new.evidence_item_ids)
-                if old.is_constraint:
-                    out.silence_items += [i for i in old.evidence_item_ids if i not in evidence]
-                else:
-                    _mark_stale(out, old, new.id, start, now, evidence, p.event_id)
-            elif p.said_at < old_at:
-                # said before what we know now: it is history, ended by the current fact
-                ended = superseded(new, old.id, old.valid_from or old_at, now)
+            ended = _against_live(p, old, start, out, put, now)
+            if ended is not None:
                 created[new.id] = ended
                 state[new.key][new.id] = ended
-            else:
-                _conflict(old, new, out, put, now, p.event_id)
-        for old in known:  # past facts that ended (or whose end was unknown) where this starts
-            if (
-                old.status not in LIVE
-                and old.id != new.id
-                and old.superseded_by is None
-                and (old.valid_to is None or old.valid_to == start)
-            ):
-                ended = old.model_copy(
-                    update={
-                        "valid_to": start,
-                        "superseded_by": new.id,
-                        "revision": old.revision + 1,
-                    }
-                )
-                put(ended, "ended", old, p.event_id)
+        _end_past(p, known, start, put)
     out.created = list(created.values())
     return out
+
+
+def _read_set(
+    proposals: Sequence[NewFact], current: Mapping[str, Sequence[Fact]]
+) -> list[KeyState]:
+    """The live facts (id and revision) under each proposal's key as they were read: the
+    commit checks they are still so."""
+    read_set = []
+    for key in sorted({p.fact.key for p in proposals}):
+        f0 = next(p.fact for p in proposals if p.fact.key == key)
+        seen = frozenset((f.id, f.revision) for f in current.get(key, ()) if f.status in LIVE)
+        read_set.append(
+            KeyState(
+                f0.scope.tenant_id,
+                f0.scope.namespace,
+                f0.scope.user_id,
+                key,
+                seen,
+                agent_id=f0.scope.agent_id,
+            )
+        )
+    return read_set
+
+
+def _against_live(
+    p: NewFact, old: Fact, start: datetime, out: Outcome, put: Put, now: datetime
+) -> Fact | None:
+    """A new current value against a live fact ``old`` of its key: ``old`` superseded
+    when it was said before, a conflict when at the same moment; when ``old`` was said
+    after it, the new fact as history ended by ``old`` (returned: its state to keep)."""
+    new = p.fact
+    old_at = max(old.valid_from or old.last_validated_at, old.last_validated_at)
+    if p.said_at > old_at:
+        put(superseded(old, new.id, start, now), "superseded", old, p.event_id)
+        out.superseded.append(old.id)
+        evidence = set(new.evidence_item_ids)
+        if old.is_constraint:
+            out.silence_items += [i for i in old.evidence_item_ids if i not in evidence]
+        else:
+            _mark_stale(out, old, new.id, start, now, evidence, p.event_id)
+    elif p.said_at < old_at:
+        # said before what we know now: it is history, ended by the current fact
+        return superseded(new, old.id, old.valid_from or old_at, now)
+    else:
+        _conflict(old, new, out, put, now, p.event_id)
+    return None
+
+
+def _end_past(p: NewFact, known: list[Fact], start: datetime, put: Put) -> None:
+    """Past facts of the key that ended (or whose end was unknown) where ``p`` starts:
+    ended at ``start``, superseded by it."""
+    new = p.fact
+    for old in known:
+        if (
+            old.status not in LIVE
+            and old.id != new.id
+            and old.superseded_by is None
+            and (old.valid_to is None or old.valid_to == start)
+        ):
+            ended = old.model_copy(
+                update={
+                    "valid_to": start,
+                    "superseded_by": new.id,
+                    "revision": old.revision + 1,
+                }
+            )
+            put(ended, "ended", old, p.event_id)
 
 
 def _mark_stale(
@@ -181,7 +211,7 @@ def _past(
     live: list[Fact],
     known: list[Fact],
     out: Outcome,
-    put: Any,
+    put: Put,
     created: dict[str, Fact],
     now: datetime,
 ) -> None:
@@ -233,7 +263,7 @@ def _conflict(
     old: Fact,
     new: Fact,
     out: Outcome,
-    put: Any,
+    put: Put,
     now: datetime,
     event_id: str | None,
 ) -> None:

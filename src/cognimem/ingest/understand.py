@@ -266,34 +266,12 @@ class Understander:
         items = [p for m in gated for p in m.items]
         if not items:
             return []
-        # one call for the whole write: each new item's nearest stored item
-        stored: dict[str, str] = {}  # new item id -> the stored item it repeats
-        flt = ItemFilter(scope=items[0].item.scope, kinds=(profile.kind,))
-        queries = np.vstack([p.embedding for p in items if p.embedding is not None])
-        hits = await self._store.nearest(flt, queries)
-        nearest = {
-            p.item.id: None if h is None else h.score for p, h in zip(items, hits, strict=True)
-        }
-        close = {
-            p.item.id: hit.item_id
-            for p, hit in zip(items, hits, strict=True)
-            if hit is not None and threshold is not None and hit.score >= threshold
-        }
-        if close:
-            found = await self._store.get_items(
-                items[0].item.scope.tenant_id, sorted(set(close.values()))
-            )
-            texts = {i.id: i.text for i in found}
-            by_new = {p.item.id: p for p in items}
-            stored = {
-                new: old
-                for new, old in close.items()
-                if old in texts and _same_numbers(texts[old], by_new[new].item.text)
-            }
+        nearest, stored = await self._stored_repeats(items, profile)
         # the items of this write kept so far, and their vectors as the rows of one
         # matrix: each new item is compared with all of them in one product
         kept: list[MemoryItem] = []
-        matrix = np.empty((len(items), queries.shape[1]), dtype=queries.dtype)
+        first = next(p.embedding for p in items if p.embedding is not None)
+        matrix = np.empty((len(items), first.shape[0]), dtype=first.dtype)
         for m in gated:
             keep: list[PendingItem] = []
             for p in m.items:
@@ -323,6 +301,38 @@ class Understander:
                     merged.append(target)
             m.items = keep
         return list(dict.fromkeys(merged))
+
+    async def _stored_repeats(
+        self, items: list[PendingItem], profile: IngestProfile
+    ) -> tuple[dict[str, float | None], dict[str, str]]:
+        """With one search for the whole write: each new item's closeness to its nearest
+        stored item of the same scope and kind (None: none), and the stored item each
+        one repeats (as close as the threshold, and the same numbers)."""
+        threshold = self._threshold
+        flt = ItemFilter(scope=items[0].item.scope, kinds=(profile.kind,))
+        queries = np.vstack([p.embedding for p in items if p.embedding is not None])
+        hits = await self._store.nearest(flt, queries)
+        nearest = {
+            p.item.id: None if h is None else h.score for p, h in zip(items, hits, strict=True)
+        }
+        close = {
+            p.item.id: hit.item_id
+            for p, hit in zip(items, hits, strict=True)
+            if hit is not None and threshold is not None and hit.score >= threshold
+        }
+        if not close:
+            return nearest, {}
+        found = await self._store.get_items(
+            items[0].item.scope.tenant_id, sorted(set(close.values()))
+        )
+        texts = {i.id: i.text for i in found}
+        by_new = {p.item.id: p for p in items}
+        stored = {
+            new: old
+            for new, old in close.items()
+            if old in texts and _same_numbers(texts[old], by_new[new].item.text)
+        }
+        return nearest, stored
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

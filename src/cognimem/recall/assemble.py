@@ -221,8 +221,37 @@ def assemble_sections(
     packer = _Packer(count_tokens, room)
     packer.fill("mandates", inputs.mandates, room)  # tier always: the whole packet
     cap = int(max_tokens * config.share_of_budget)  # every other section together
+    constraint_budget = min(int(max_tokens * config.constraint_share), cap)
+    spent = _fill_constraints(packer, inputs, room, constraint_budget, now)
+    profile_budget = min(config.profile.max_tokens, cap - spent)
+    spent += _fill_profile(
+        packer, inputs.profile.entries, profile_budget, config.profile.max_entries, now
+    )
+    # the domain's current rows: authoritative, ahead of what memory says
+    spent += packer.fill(
+        "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)
+    )
+    fact_budget = min(int(max_tokens * config.fact_share), cap - spent)
+    spent += _fill_facts(packer, inputs.facts, fact_budget, now)
+    # learnt procedures the query matched, then the hints, share the procedures' budget
+    procedure_budget = min(int(max_tokens * config.procedure_share), cap - spent)
+    learned = packer.fill("learned_procedures", inputs.learned_procedures, procedure_budget)
+    spent += learned
+    spent += packer.fill("procedures", inputs.procedures, procedure_budget - learned)
+    for name, entries, share in (
+        ("summaries", inputs.summaries, config.summary_share),
+        ("conflicts", inputs.conflicts, config.conflict_share),
+    ):
+        spent += packer.fill(name, entries, min(int(max_tokens * share), cap - spent))
+    return packer.sections, packer.used, packer.dropped
+
+
+def _fill_constraints(
+    packer: _Packer, inputs: SectionInputs, room: int, budget: int, now: datetime
+) -> int:
+    """The constraints into Must follow, Consider or Needs validation within ``budget``
+    (the first whenever it fits ``room``, the whole packet); the tokens they took."""
     spent = 0
-    constraint_budget = int(max_tokens * config.constraint_share)
     standing: set[str] = set()  # the profile entries shown, by their newest statement
     # on a decision the profile ranks the user's constraints (recall/profile.py): the
     # step's best pick goes first, the profile's entries after it
@@ -248,20 +277,16 @@ def assemble_sections(
             name = "consider"
         before = packer.used
         # the best relevant constraint goes in whenever it fits the packet at all
-        budget = room if i == 0 else min(constraint_budget, cap) - spent
-        packer.add(name, shown, budget)
+        packer.add(name, shown, room if i == 0 else budget - spent)
         spent += packer.used - before
-    profile_budget = min(config.profile.max_tokens, cap - spent)
-    spent += _fill_profile(
-        packer, inputs.profile.entries, profile_budget, config.profile.max_entries, now
-    )
-    # the domain's current rows: authoritative, ahead of what memory says
-    spent += packer.fill(
-        "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)
-    )
-    fact_budget = min(int(max_tokens * config.fact_share), cap - spent)
-    fact_spent = 0
-    for scored in inputs.facts:
+    return spent
+
+
+def _fill_facts(packer: _Packer, facts: Sequence[Scored], budget: int, now: datetime) -> int:
+    """The facts into Facts, Preferences or Needs validation within ``budget``; the
+    tokens they took."""
+    spent = 0
+    for scored in facts:
         if needs_validation(scored, now):
             name = "needs_validation"
         elif scored.fact.category is FactCategory.PREFERENCE:
@@ -269,20 +294,9 @@ def assemble_sections(
         else:
             name = "facts"
         before = packer.used
-        packer.add(name, entry(scored, now), fact_budget - fact_spent)
-        fact_spent += packer.used - before
-    spent += fact_spent
-    # learnt procedures the query matched, then the hints, share the procedures' budget
-    procedure_budget = min(int(max_tokens * config.procedure_share), cap - spent)
-    learned = packer.fill("learned_procedures", inputs.learned_procedures, procedure_budget)
-    spent += learned
-    spent += packer.fill("procedures", inputs.procedures, procedure_budget - learned)
-    for name, entries, share in (
-        ("summaries", inputs.summaries, config.summary_share),
-        ("conflicts", inputs.conflicts, config.conflict_share),
-    ):
-        spent += packer.fill(name, entries, min(int(max_tokens * share), cap - spent))
-    return packer.sections, packer.used, packer.dropped
+        packer.add(name, entry(scored, now), budget - spent)
+        spent += packer.used - before
+    return spent
 
 
 def assemble(

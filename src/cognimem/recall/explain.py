@@ -42,10 +42,33 @@ def explanations(
     section entry it stands behind, if any ("behind the Must follow entry
     user:policy:allergy:peanuts"), and its evidence for the query (``evidence``, from
     ``recall/conversation/evidence.py``)."""
-    out: list[Explanation] = []
     returned = {p.id for p in chosen}
-    behind = _behind(sections)
-    why = evidence or {}
+    out = _item_explanations(ranked, returned, dropped, _behind(sections), evidence or {})
+    out += [
+        Explanation(
+            id=s.id,
+            type="item",
+            steps=["summaries"],
+            signals=dict(s.signals),
+            score=s.score,
+            outcome="section:summaries",
+            claims=s.claims,
+        )
+        for s in sections.summaries
+    ]
+    out += _fact_explanations(picks, scored, sections, dropped, looked_up, now)
+    return out
+
+
+def _item_explanations(
+    ranked: Sequence[Ranked],
+    returned: set[str],
+    dropped: dict[str, str],
+    behind: dict[str, str],
+    why: dict[str, str],
+) -> list[Explanation]:
+    """Each ranked item's explanation: its signals (raw ones too), score and outcome."""
+    out = []
     for r in ranked:
         signals = dict(r.signals)
         signals.update({f"raw_{k}": round(v, 4) for k, v in r.raw.items()})
@@ -65,24 +88,26 @@ def explanations(
                 claims=claims_of(r.item) or None,
             )
         )
-    out += [
-        Explanation(
-            id=s.id,
-            type="item",
-            steps=["summaries"],
-            signals=dict(s.signals),
-            score=s.score,
-            outcome="section:summaries",
-            claims=s.claims,
-        )
-        for s in sections.summaries
-    ]
+    return out
+
+
+def _fact_explanations(
+    picks: Sequence[Pick],
+    scored: dict[str, Scored],
+    sections: PacketSections,
+    dropped: dict[str, str],
+    looked_up: Sequence[Fact],
+    now: datetime,
+) -> list[Explanation]:
+    """Each fact a step picked or the key lookup found: its signals (with its stored and
+    effective confidence), score, the section it went to or why it was dropped."""
     placed = {e.id: name for name in FACT_SECTIONS for e in getattr(sections, name)}
     step_of = {p.fact_id: ("constraints" if p.constraint else "facts") for p in picks}
     facts = {f.id: f for f in looked_up}
     facts.update({fact_id: s.fact for fact_id, s in scored.items()})
     for f in looked_up:
         step_of.setdefault(f.id, "fact_lookup")
+    out = []
     for fact_id, step in step_of.items():
         s = scored.get(fact_id)
         signals = dict(s.signals) if s else {"key": 1.0}
