@@ -366,8 +366,24 @@ def choose(
         pool = rounded[live]
         floor = max(floor, float(pool.mean() + config.stand_out * pool.std()))
     carried = candidates[rounded[candidates] >= floor]
+    out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
+    out.sort(key=lambda e: (-e.score, e.standing.fact.id))
+    return out
+
+
+def _carried_entries(
+    entries: Sequence[Standing],
+    c: _Columns,
+    carried: np.ndarray,
+    rounded: np.ndarray,
+    sem: np.ndarray,
+    shares_area: np.ndarray,
+    shares_tag: np.ndarray,
+    recency: np.ndarray,
+) -> list[ProfileEntry]:
+    """The entries at the ``carried`` positions, each with its score and signals."""
     # the signals as Python numbers in one conversion per column: converting them one
-    # numpy scalar at a time was most of this function's cost (~0.5 ms for 27 entries)
+    # numpy scalar at a time was most of choose's cost (~0.5 ms for 27 entries)
     columns = zip(
         carried.tolist(),
         rounded[carried].tolist(),
@@ -395,5 +411,4 @@ def choose(
             "supersedes": float(len(st.supersedes)),
         }
         out.append(ProfileEntry(st, scored, signals))
-    out.sort(key=lambda e: (-e.score, e.standing.fact.id))
     return out

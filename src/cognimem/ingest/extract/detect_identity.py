@@ -261,6 +261,13 @@ class IdentityReader(Collector):
         return vocab.RELATIONS[rel.lower()] if rel else None
 
     def _occupation(self, c: Clause) -> None:
+        self._job(c)
+        self._employer(c)
+        self._school(c)
+        self._others_work(c)
+
+    def _job(self, c: Clause) -> None:
+        """The speaker's job ("I work as a nurse", "I'm a teacher", "I retired")."""
         m: re.Match[str] | None
         for m in (*_WORK_AS.finditer(c.text), *_IM_A.finditer(c.text)):
             past = m.group("verb").strip().lower() in {"worked", "i was"}
@@ -280,6 +287,11 @@ class IdentityReader(Collector):
             self.add(c, Cat.OCCUPATION, "job", "teacher", confidence=0.7)
         if _RETIRED.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
+
+    def _employer(self, c: Clause) -> None:
+        """Where the speaker works or worked ("I work at Acme", "I quit my job at ...");
+        a person named there is a colleague, not an employer."""
+        m: re.Match[str] | None
         m = _WORK_AT.search(c.text) or _JOB_START.search(c.text) or _JOINING.search(c.text)
         org = phrases.name(m.group("v")) if m else None
         person = org is not None and is_person_name(org)  # "Dr. Lee", "Sarah"
@@ -317,6 +329,9 @@ class IdentityReader(Collector):
                 holds=not ended,
                 timing="end" if ended else "start",
             )
+
+    def _school(self, c: Clause) -> None:
+        """Where and what the speaker studies."""
         m = _STUDENT_AT.search(c.text)
         school = phrases.name(m.group("v") or m.group("w")) if m else None
         if school and ((m and m.group("v")) or vocab.STUDY_PLACE.search(school)):
@@ -327,6 +342,9 @@ class IdentityReader(Collector):
             school = phrases.name(m.group("school"))
             if school:
                 self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
+
+    def _others_work(self, c: Clause) -> None:
+        """Another person's employer and job ("my sister works at ...")."""
         for m in _THIRD_WORKS.finditer(c.text):
             who, org = self._third_party(m), phrases.name(m.group("v"))
             if who and org:
