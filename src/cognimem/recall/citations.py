@@ -4,7 +4,7 @@ signal weigh.
 
 An answer rarely quotes a memory, but it repeats what it relied on: the names, numbers
 and content words of the memory. A memory is **cited** when the answer holds at least
-:data:`MIN_SHARED` of the memory's content words (``recall/analyze.query_terms``: lower
+:data:`MIN_SHARED` of the memory's content words (``text/tokens.query_terms``: lower
 case, no function words; a word sharing its first five letters counts, "adopted" for
 "adopt") and they are at least :data:`MIN_SHARE` of the memory's content words. A memory
 with a single content word is cited when the answer holds it. Lexical only: no

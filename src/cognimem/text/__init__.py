@@ -1,8 +1,9 @@
 """Text both paths read the same way: below the write path (``ingest/``), the read path
-(``recall/``), the lifecycle and the services, and importing none of them.
+(``recall/``), the lifecycle, editing and the services, and importing none of them.
 
-- :mod:`.tokens`: the words of a text and phrase lookup over word lists;
-- :mod:`.keys`: name normalisation and the stable keys of facts;
+- :mod:`.tokens`: the words of a text, a query's content words, and phrase lookup over
+  word lists;
+- :mod:`.names`: name normalisation and the stable keys of facts;
 - :mod:`.scope_tags`: the scope-tag lexicon that puts constraints and queries in domains;
 - :mod:`.areas`: the decision areas (the broad scope tags, each with a description) a
   constraint bears on and a request is in;
@@ -11,6 +12,8 @@
   (durations, "since", "recently", weekends, counted weekdays, times told after an
   earlier event), on :mod:`.calendar` (names and UTC date arithmetic) and
   :mod:`.mention` (what a time expression resolves to);
+- :mod:`.events`: whether a sentence tells of an event, and the period a text tells of
+  (an item's event period);
 - :mod:`.validate`: caller text, times and metadata checked before anything is written
   or read.
 
