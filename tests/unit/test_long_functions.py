@@ -19,7 +19,7 @@ SPLIT = (
     "cognimem/store/forgetting.py",
     "cognimem/metrics.py",
     "cognimem/api/app.py",
-    "cognimem/cli/memory/_facade.py",
+    "cognimem/cli/memory.py",
     "cognimem/cli/server.py",
     "cognimem/store/postgres/transfer.py",
     "cognimem/store/sqlite/transfer.py",
