@@ -4,6 +4,8 @@ the organisation's — said so in explain. Through ``Memory`` on both backends."
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from cognimem import Memory
 from cognimem.models import ContextPacket
 
@@ -71,3 +73,43 @@ async def test_the_agents_fact_overrides_the_organisations_and_yields_to_the_use
     # neither shared level superseded the other when it was written
     assert {f.value for f in await memory.facts(all_users=True)} == {"blue", "red", "green"}
     assert blue in {f.id for f in await memory.facts(all_users=True)}
+
+
+def _said(text: str, day: int) -> dict[str, object]:
+    return {"content": text, "role": "user", "occurred_at": datetime(2025, 1, day, tzinfo=UTC)}
+
+
+async def test_a_timed_read_takes_the_shared_facts_valid_then(memory: Memory) -> None:
+    await memory.write(_said("My favorite color is blue.", 1), scope=ORG)
+    await memory.write(_said("My favorite color is purple.", 20), scope=ORG)
+    await memory.write(_said("I live in Lisbon.", 2), user_id="bob")
+    then, later = datetime(2025, 1, 10, tzinfo=UTC), datetime(2025, 1, 25, tzinfo=UTC)
+
+    assert _colours(await memory.read(QUERY, user_id="bob", as_of=then)) == ["blue"]
+    assert _colours(await memory.read(QUERY, user_id="bob", as_of=later)) == ["purple"]
+    # recorded time: what the memory knew (both were recorded as written, just now)
+    recorded = await memory.read(QUERY, user_id="bob", as_of_recorded=datetime.now(UTC))
+    assert _colours(recorded) == ["purple"]
+    # another tenant's timed read sees none of it
+    other = await memory.read(QUERY, user_id="bob", as_of=later, scope={"tenant_id": "globex"})
+    assert _colours(other) == []
+
+
+async def test_a_timed_read_keeps_the_precedence(memory: Memory) -> None:
+    await memory.write(_said("My favorite color is blue.", 1), scope=ORG)
+    await memory.write(_said("My favorite color is red.", 2), agent_id="helper")
+    await memory.write(_said("My favorite color is green.", 3), user_id="ada")
+    at = datetime(2025, 1, 10, tzinfo=UTC)
+
+    ada = await memory.read(QUERY, user_id="ada", agent_id="helper", as_of=at, explain=True)
+    assert _colours(ada) == ["green"]
+    green, red = await _fact_id(memory, "green"), await _fact_id(memory, "red")
+    explained = _explained(ada)
+    assert f"overrides the agent's {KEY} = 'red' ({red})" in str(explained[green][1])
+    assert explained[red][0] == f"dropped: overridden by the user's fact {green}"
+    bob = await memory.read(QUERY, user_id="bob", agent_id="helper", as_of=at)
+    assert _colours(bob) == ["red"]
+    assert _colours(await memory.read(QUERY, user_id="bob", as_of=at)) == ["blue"]
+    # before the organisation said it, a timed read has nothing
+    early = datetime(2024, 12, 1, tzinfo=UTC)
+    assert _colours(await memory.read(QUERY, user_id="bob", as_of=early)) == []

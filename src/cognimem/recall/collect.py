@@ -150,7 +150,8 @@ def packet_signals(r: Ranked) -> dict[str, float]:
     """The per-method raw scores (what a caller compares across reads) and the final
     signals that moved the rank."""
     out = dict(r.raw)
-    for name in ("graph", "fact", "entity", "dated", "speaker", "session", "no_longer_true"):
+    names = ("graph", "fact", "entity", "dated", "speaker", "session", "no_longer_true", "level")
+    for name in names:
         if r.signals.get(name):
             out[name] = r.signals[name]
     return out
@@ -162,10 +163,15 @@ def admits(flt: ItemFilter, item: MemoryItem) -> bool:
     s, i = flt.scope, item.scope
     if (i.tenant_id, i.namespace) != (s.tenant_id, s.namespace):
         return False
-    for name in ("user_id", "agent_id", "session_id"):
-        wanted = getattr(s, name)
-        if wanted is not None and getattr(i, name) != wanted:
+    _, shared = flt.own_and_shared()
+    if shared is not None and i.user_id is None:  # a shared level's: the organisation's
+        if i.agent_id not in (None, s.agent_id):  # or the read's agent's
             return False
+    else:
+        for name in ("user_id", "agent_id", "session_id"):
+            wanted = getattr(s, name)
+            if wanted is not None and getattr(i, name) != wanted:
+                return False
     if item.status not in flt.statuses:
         return False
     if flt.kinds is not None and item.kind not in flt.kinds:

@@ -76,6 +76,9 @@ def _item_explanations(
         reasons = [behind.get(r.item.id), why.get(r.item.id)] if outcome == "returned" else []
         if r.stale_since is not None:
             reasons.append(no_longer_true(r.stale_since))
+        if "level" in r.signals:  # a shared level's, ranked with the user's own
+            whose = "agent" if r.item.scope.agent_id is not None else "organisation"
+            reasons.append(f"the {whose}'s memory, ranked with the user's own (level signal)")
         out.append(
             Explanation(
                 id=r.item.id,

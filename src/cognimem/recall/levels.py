@@ -4,12 +4,14 @@ user's own over the agent's, the agent's over the organisation's. A fact overrid
 this way is not scored at all; ``explain`` says which fact overrode it.
 
 Facts belong to (tenant, namespace, user): the shared ones are those of no user, and
-among them an agent's carry its ``agent_id`` (another agent's are never read)."""
+among them an agent's carry its ``agent_id`` (another agent's are never read). A read
+with a time filter (``as_of``, ``as_of_recorded``, a period the question names) applies
+the same precedence to the facts the filter admits (``timed_shared``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -18,6 +20,8 @@ from cognimem.models.knowledge import Fact
 from cognimem.models.packets import Explanation
 from cognimem.store.protocols import Store
 from cognimem.store.types import FactQuery, FactRows
+
+MAX_TIMED_LOOKUP = 5_000  # the shared facts of the looked-up keys a timed read sees
 
 
 def level_of(scope: Scope) -> str:
@@ -70,14 +74,34 @@ async def shared_facts(store: Store, scope: Scope, own: FactRows, rows: FactRows
         mine = await store.find_facts(
             FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=tuple(by_key))
         )
-        for fact in mine:
-            if fact.key in by_key:
-                overrides.append(Override(fact, by_key.pop(fact.key)))
+        overrides += _overridden(by_key, mine)
     if not by_key and not overrides:
         return SharedFacts(own)
     kept = {f.id for f in by_key.values()}
     extra = await store.fact_rows_by_ids(scope.tenant_id, [i for i in rows.ids if i in kept])
-    return SharedFacts(_joined(own, extra), overrides)
+    return SharedFacts(joined(own, extra), overrides)
+
+
+def timed_shared(
+    scope: Scope, own: Sequence[Fact], shared: Sequence[Fact]
+) -> tuple[list[Fact], list[Override]]:
+    """A timed read's precedence (``recall/fact_time.py``), on facts the time filter
+    admitted already: of ``shared`` (facts of no user, newest first) those that reach
+    the read and that no closer level's admitted fact of the same key overrides —
+    ``own``, the user's, over the agent's over the organisation's, as a current read."""
+    by_key, overrides = _by_key(_closest_first([f for f in shared if _reaches(f, scope)]))
+    overrides += _overridden(by_key, own)
+    return list(by_key.values()), overrides
+
+
+def _overridden(by_key: dict[str, Fact], mine: Sequence[Fact]) -> list[Override]:
+    """Takes out of ``by_key`` each key one of the user's facts ``mine`` holds; the
+    overrides that says."""
+    out = []
+    for fact in mine:
+        if fact.key in by_key:
+            out.append(Override(fact, by_key.pop(fact.key)))
+    return out
 
 
 def _by_key(facts: Sequence[Fact]) -> tuple[dict[str, Fact], list[Override]]:
@@ -93,19 +117,27 @@ def _by_key(facts: Sequence[Fact]) -> tuple[dict[str, Fact], list[Override]]:
 
 
 async def shared_lookup(
-    store: Store, scope: Scope, keys: tuple[str, ...], own: list[Fact]
+    store: Store,
+    scope: Scope,
+    keys: tuple[str, ...],
+    own: list[Fact],
+    admits: Callable[[Fact], bool] | None = None,
 ) -> list[Fact]:
     """``own`` (the user's facts an exact key lookup found) with the shared facts of
-    those keys that reach the read and that no closer level holds."""
+    those keys that reach the read and that no closer level holds. With ``admits`` (a
+    timed read's filter), the shared facts of any status it admits."""
     if scope.user_id is None or not keys:
         return own
-    found = await store.find_facts(FactQuery(scope.tenant_id, scope.namespace, None, keys=keys))
+    query = FactQuery(scope.tenant_id, scope.namespace, None, keys=keys)
+    if admits is not None:
+        query = replace(query, statuses=None, limit=MAX_TIMED_LOOKUP)
+    found = [f for f in await store.find_facts(query) if admits is None or admits(f)]
     by_key, _ = _by_key(_closest_first([f for f in found if _reaches(f, scope)]))
     held = {f.key for f in own}
     return [*own, *(f for k, f in by_key.items() if k not in held)]
 
 
-def _joined(first: FactRows, second: FactRows) -> FactRows:
+def joined(first: FactRows, second: FactRows) -> FactRows:
     """The rows of both, ``first``'s first; one matrix when their embeddings agree in
     dimension (a zero row where a fact has none), else none."""
     out = FactRows(

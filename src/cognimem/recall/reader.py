@@ -42,7 +42,7 @@ from cognimem.recall.explain import explanations
 from cognimem.recall.fact_time import fact_time, stale_since, told_by
 from cognimem.recall.fuse import for_request
 from cognimem.recall.graph import candidate_names
-from cognimem.recall.levels import override_explanations
+from cognimem.recall.levels import level_of, override_explanations
 from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.profile import ProfileChoice
@@ -206,7 +206,17 @@ class Reader:
         # the LoCoMo dev five: frac@10 0.733 -> 0.72, tokens@10 327 -> 411), a theme's
         # short claims state several scattered turns for the tokens of one or two
         themes_only = kinds is None and config.sections
-        flt = ItemFilter(scope=scope, kinds=kinds, since=start, until=end, period=period)
+        # a user's read ranks the shared levels' items (the organisation's, the read's
+        # agent's) with the user's own; a read walled to one session reads it alone
+        shared = scope.user_id is not None and scope.session_id is None
+        flt = ItemFilter(
+            scope=scope,
+            kinds=kinds,
+            since=start,
+            until=end,
+            period=period,
+            with_organisation=shared,
+        )
         # a personal request's fusion weights, here so the run and explain use the same
         config = for_request(config, analysis.decision and speaks_in_person(analysis.query))
         plan = make_plan(analysis, config, domain=domain is not None)
@@ -365,6 +375,8 @@ class Reader:
             ri.item = item
             ri.dated = dating(item)
             ri.session = float(session is not None and item.scope.session_id == session)
+            if run.flt.with_organisation:  # whose memory it is, for the level signal
+                ri.level = level_of(item.scope)
             ri.stale_since = stale_since(item, run.fact_time)
             candidates.append(ri)
         entity_names = output(outputs, StepKind.GRAPH).entity_names

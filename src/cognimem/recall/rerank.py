@@ -22,6 +22,14 @@ a superseded or invalidated fact's evidence) has its weighted score multiplied b
 ``NO_LONGER_TRUE_FACTOR`` and the signal ``no_longer_true`` = 1: it stays findable
 (the packet and explain say "no longer true (since ...)") but ranks below what holds.
 
+A user's read ranks the shared levels' items with the user's own (``ItemFilter.
+with_organisation``): such an item has the signal ``level`` — 0.5 for the read's agent's
+(no user), 1 for the organisation's (no user, no agent) — and its weighted score is
+multiplied by ``1 - LEVEL_PENALTY * level`` (0.95, 0.9): on a tie, and a near tie, the
+user's own ranks first, then the agent's, then the organisation's; a shared item that
+answers the query better still outranks the user's. The user's own items carry no
+``level`` and keep their score.
+
 Then ``recall/conversation/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
 candidate question, by that question's score.
 """
@@ -57,6 +65,10 @@ SIGNALS = (
 # which matches the same question about as well
 NO_LONGER_TRUE_FACTOR = 0.25
 _STABLE = frozenset({ItemKind.CONSTRAINT, ItemKind.MANDATE, ItemKind.GUARDRAIL})
+# how far a shared level's item is from the user's own (the ``level`` signal), and the
+# share of its score each step away costs
+LEVEL_DISTANCE = {"agent": 0.5, "organisation": 1.0}
+LEVEL_PENALTY = 0.1
 
 
 @dataclass
@@ -69,6 +81,7 @@ class RankInput:
     fact: float = 0.0
     dated: float = 0.0
     session: float = 0.0  # 1.0: a memory of the session the read names
+    level: str = "user"  # whose memory: "user" (the read's own), "agent", "organisation"
     stale_since: datetime | None = None  # what it states no longer holds since then
     raw: dict[str, float] = field(default_factory=dict)  # per-method raw scores
     steps: tuple[str, ...] = ()
@@ -158,6 +171,10 @@ def rerank(
         if c.stale_since is not None:
             score *= NO_LONGER_TRUE_FACTOR
             rounded["no_longer_true"] = 1.0
+        distance = LEVEL_DISTANCE.get(c.level)
+        if distance is not None:  # a shared level's: the user's own first on a tie
+            score *= 1 - LEVEL_PENALTY * distance
+            rounded["level"] = distance
         out.append(
             Ranked(c.item, score, rounded, c.raw, c.steps, tokens, stale_since=c.stale_since)
         )

@@ -34,7 +34,14 @@ from cognimem.recall.conversation.topic import split_subject
 from cognimem.recall.events import EVENT_DEPTH, event_terms
 from cognimem.recall.fact_time import FactTime, without_times
 from cognimem.recall.graph import expand
-from cognimem.recall.levels import Override, level_of, shared_facts, shared_lookup
+from cognimem.recall.levels import (
+    Override,
+    joined,
+    level_of,
+    shared_facts,
+    shared_lookup,
+    timed_shared,
+)
 from cognimem.recall.plan import (
     ITEM_STEPS,
     PlannedStep,
@@ -203,10 +210,25 @@ class StepRun:
         known = await self.store.scope_facts(s.tenant_id, s.namespace, s.user_id, MAX_FACTS_TIMED)
         picked = [i for i, f in enumerate(known.facts) if at.admits(f)][:MAX_FACTS_SCANNED]
         rows = known.rows(picked)
+        if s.user_id is not None:  # and the shared levels' facts it admits, by precedence
+            rows = await self._timed_shared(at, rows, [known.facts[i] for i in picked])
         conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, s.user_id)
         if at.recorded is not None:
             conflicts = [c for c in conflicts if c.created_at <= at.recorded]
         return rows, conflicts
+
+    async def _timed_shared(self, at: FactTime, rows: FactRows, own: list[Fact]) -> FactRows:
+        """``rows`` (the user's facts ``at`` admits) followed by the shared facts it
+        admits that no closer level overrides (``recall/levels.py``: ``timed_shared``);
+        the overrides are kept for ``explain``."""
+        s = self.scope
+        shared = await self.store.scope_facts(s.tenant_id, s.namespace, None, MAX_FACTS_TIMED)
+        admitted = [i for i, f in enumerate(shared.facts) if at.admits(f)]
+        self.has_shared = bool(admitted)
+        kept, self.overrides = timed_shared(s, own, [shared.facts[i] for i in admitted])
+        ids = {f.id for f in kept}
+        picked = [i for i in admitted if shared.facts[i].id in ids][:MAX_FACTS_SCANNED]
+        return joined(rows, shared.rows(picked)) if picked else rows
 
     def _search_of(self, kind: StepKind) -> tuple[ItemFilter, int]:
         if kind is StepKind.VECTOR:
@@ -291,10 +313,11 @@ class StepRun:
                 facts = [f for f in await self.store.find_facts(timed) if at.admits(f)][:20]
             else:
                 facts = await self.store.find_facts(query)
-            if s.user_id is not None and self.fact_time is None:
+            if s.user_id is not None:
                 await asyncio.shield(self.fact_rows())  # says whether shared facts exist
                 if self.has_shared:
-                    facts = await shared_lookup(self.store, s, keys, facts)
+                    admits = None if self.fact_time is None else self.fact_time.admits
+                    facts = await shared_lookup(self.store, s, keys, facts, admits)
             found: dict[str, float] = {}
             for f in facts:
                 for item_id in f.evidence_item_ids:

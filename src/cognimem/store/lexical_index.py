@@ -166,7 +166,10 @@ class ScopeTerms:
 
     def view(self, flt: ItemFilter) -> FilterView:
         s = flt.scope
-        key = (flt.statuses, s.agent_id, s.session_id, flt.kinds, flt.since, flt.until, flt.period)
+        key = (
+            flt.statuses, s.agent_id, s.session_id, flt.kinds, flt.since, flt.until, flt.period,
+            flt.shared_only,
+        )  # fmt: skip
         found = self.views.get(key)
         if found is not None:
             return found

@@ -78,12 +78,15 @@ class Columns:
         )
 
     def allowed(self, flt: ItemFilter) -> np.ndarray:
-        """Boolean mask of the rows that pass ``flt`` (the scope's user is the entry's)."""
+        """Boolean mask of the rows that pass ``flt`` (the scope's user is the entry's; with
+        ``shared_only`` the entry holds the rows of no user)."""
         mask = _codes_in(self.status, [STATUS_CODES[s.value] for s in flt.statuses])
         scope = flt.scope
-        if scope.agent_id is not None:
+        if flt.shared_only:  # an entry of the rows of no user: the organisation's, the agent's
+            mask &= np.array([a is None or a == scope.agent_id for a in self.agent], dtype=bool)
+        elif scope.agent_id is not None:
             mask &= self.agent == scope.agent_id
-        if scope.session_id is not None:
+        if scope.session_id is not None and not flt.shared_only:
             mask &= self.session == scope.session_id
         if flt.kinds is not None:
             mask &= _codes_in(self.kind, [KIND_CODES[k.value] for k in flt.kinds])

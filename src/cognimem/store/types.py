@@ -6,7 +6,7 @@ scores facts in. The protocols that take and return them are in ``store/protocol
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -42,8 +42,28 @@ class ItemFilter:
     consolidated: bool | None = None  # None: either
     # the organisation's memories too (no user and no agent), beside the scope's own,
     # and with a user and an agent, the agent's (no user, that agent): honoured by the
-    # SQL listings (``list_items``, ``list_item_ids``), not the searches
+    # SQL listings (``list_items``, ``list_item_ids``) and, for a scope with a user, the
+    # searches (each searches the user's rows and the shared ones: ``own_and_shared``)
     with_organisation: bool = False
+    # only the shared levels a user's read reaches: the rows of no user, of no agent or
+    # of the scope's agent (any session); the scope's user and session are not matched
+    shared_only: bool = False
+
+    def own_and_shared(self) -> tuple[ItemFilter, ItemFilter | None]:
+        """This filter as two searches: the scope's own rows, and (with
+        ``with_organisation`` and a user) the shared levels' rows, else None."""
+        if not self.with_organisation or self.scope.user_id is None:
+            return self, None
+        own = replace(self, with_organisation=False)
+        return own, replace(own, shared_only=True)
+
+
+def best_of(found: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
+    """The ``limit`` best of several searches' (id, score) lists, best first; a tie keeps
+    the earlier list's row first (the user's own before the shared levels')."""
+    merged = [(score, n, i, item) for n, rows in enumerate(found) for i, (item, score) in enumerate(rows)]
+    merged.sort(key=lambda r: (-r[0], r[1], r[2]))
+    return [(item, score) for score, _, _, item in merged[:limit]]
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,14 @@ from cognimem.store.postgres import knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
-from cognimem.store.types import Candidate, ItemFilter, Knowledge, PendingItem, PendingMessage
+from cognimem.store.types import (
+    Candidate,
+    ItemFilter,
+    Knowledge,
+    PendingItem,
+    PendingMessage,
+    best_of,
+)
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -192,13 +199,19 @@ class PostgresItems(PostgresDatabase):
         s = flt.scope
         if limit <= 0 or not any(t.strip() for t in terms):
             return []
+        own, shared = flt.own_and_shared()
         async with self._connection() as conn:
-            index = await self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
-        if len(index.cols) > lexical.INLINE_ROWS:  # milliseconds of numpy: off the loop
-            found = await asyncio.to_thread(lexical_index.search, index, flt, terms, limit)
-        else:
-            found = lexical_index.search(index, flt, terms, limit)
-        return [Candidate(i, score) for i, score in found]
+            indexes = [(await self._terms.get(conn, s.tenant_id, s.namespace, s.user_id), own)]
+            if shared is not None:  # the shared levels' rows, from their own entry
+                entry = await self._terms.get(conn, s.tenant_id, s.namespace, None, shared=True)
+                indexes.append((entry, shared))
+        found = []
+        for index, one in indexes:
+            if len(index.cols) > lexical.INLINE_ROWS:  # milliseconds of numpy: off the loop
+                found.append(await asyncio.to_thread(lexical_index.search, index, one, terms, limit))
+            else:
+                found.append(lexical_index.search(index, one, terms, limit))
+        return [Candidate(i, score) for i, score in best_of(found, limit)]
 
     async def vector_search(
         self, flt: ItemFilter, vector: np.ndarray, limit: int

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from asyncpg import Connection
 
 ALL_USERS = "*"
+SHARED = "shared"  # the entry of the rows of no user (the organisation's, its agents')
 _MICROS = "trunc(extract(epoch FROM {})::float8 * 1000000)::bigint"  # = clock.to_micros
 _SELECT = (
     "SELECT change_seq, id, agent_id, session_id, kind, status, "
@@ -48,7 +49,9 @@ _RELOAD_SHARE = 0.25  # reload once this share of an entry's rows were replaced
 Key = tuple[str, str, str]
 
 
-def _key(tenant_id: str, namespace: str, user_id: str | None) -> Key:
+def _key(tenant_id: str, namespace: str, user_id: str | None, shared: bool = False) -> Key:
+    if shared:
+        return (tenant_id, namespace, SHARED)
     return (tenant_id, namespace, ALL_USERS if user_id is None else f"u:{user_id}")
 
 
@@ -69,7 +72,9 @@ async def _load(
     """The scope's rows changed after change number ``after`` (-1: every row; rows
     written before migration 17 have 0), in ``seq`` order, as of ``version``."""
     sql, params = _SELECT, [key[0], key[1], after]
-    if user_id is not None:
+    if key[2] == SHARED:
+        sql += " AND user_id IS NULL"
+    elif user_id is not None:
         sql += " AND user_id = $4"
         params.append(user_id)
     rows: list[Any] = await conn.fetch(sql + " ORDER BY seq", *params)
@@ -119,9 +124,16 @@ class LexicalCache:
         return _key(tenant_id, namespace, user_id) in self._entries
 
     async def get(
-        self, conn: Connection, tenant_id: str, namespace: str, user_id: str | None
+        self,
+        conn: Connection,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        shared: bool = False,
     ) -> ScopeTerms:
-        key = _key(tenant_id, namespace, user_id)
+        """The entry of a user's rows, all users' (None), or (``shared``) those of no user."""
+        key = _key(tenant_id, namespace, user_id, shared)
         cached = self._entries.get(key)
         if cached is not None and (cached.version, cached.mutations) == await _version(
             conn, tenant_id, namespace

@@ -173,9 +173,12 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
             ("agent_id", s.agent_id),
             ("session_id", s.session_id),
         )
-        if value is not None
+        if value is not None and not flt.shared_only
     ]
-    if flt.with_organisation and own:
+    if flt.shared_only:  # the organisation's rows, and the scope's agent's
+        agent = f" OR {p}agent_id = {params.add(s.agent_id)}" if s.agent_id is not None else ""
+        own.append(f"{p}user_id IS NULL AND ({p}agent_id IS NULL{agent})")
+    if flt.with_organisation and own and not flt.shared_only:
         shared = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
         if s.user_id is not None and s.agent_id is not None:  # and the agent's own
             shared = f"{p}user_id IS NULL AND ({p}agent_id IS NULL"

@@ -21,6 +21,7 @@ from cognimem.store.sqlite import knowledge_writes, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.types import (
     Candidate,
+    best_of,
     ItemFilter,
     Knowledge,
     PendingItem,
@@ -36,15 +37,19 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
     clauses = [f"{p}tenant_id = ?", f"{p}namespace = ?"]
     params: list[object] = [s.tenant_id, s.namespace]
     own = []
-    for column, value in (
-        ("user_id", s.user_id),
-        ("agent_id", s.agent_id),
-        ("session_id", s.session_id),
-    ):
-        if value is not None:
-            own.append(f"{p}{column} = ?")
-            params.append(value)
-    if flt.with_organisation and own:
+    if flt.shared_only:  # the organisation's rows, and the scope's agent's
+        own.append(f"{p}user_id IS NULL AND ({p}agent_id IS NULL OR {p}agent_id IS ?)")
+        params.append(s.agent_id)
+    else:
+        for column, value in (
+            ("user_id", s.user_id),
+            ("agent_id", s.agent_id),
+            ("session_id", s.session_id),
+        ):
+            if value is not None:
+                own.append(f"{p}{column} = ?")
+                params.append(value)
+    if flt.with_organisation and own and not flt.shared_only:
         shared = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
         if s.user_id is not None and s.agent_id is not None:  # and the agent's own
             shared = f"{p}user_id IS NULL AND ({p}agent_id IS NULL OR {p}agent_id = ?)"
@@ -255,6 +260,9 @@ class SQLiteItems(SQLiteDatabase):
         def q(conn: sqlite3.Connection) -> None:
             self._vectors.get(conn, scope.tenant_id, scope.namespace, scope.user_id)
             self._terms.get(conn, scope.tenant_id, scope.namespace, scope.user_id)
+            if scope.user_id is not None:  # the shared levels a user's read searches too
+                self._vectors.get(conn, scope.tenant_id, scope.namespace, None, shared=True)
+                self._terms.get(conn, scope.tenant_id, scope.namespace, None, shared=True)
 
         await self._db.read(q)
 
@@ -265,11 +273,15 @@ class SQLiteItems(SQLiteDatabase):
         if limit <= 0 or not any(t.strip() for t in terms):
             return []
 
+        own, shared = flt.own_and_shared()
+
         def q(conn: sqlite3.Connection) -> list[Candidate]:
             index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
-            return [
-                Candidate(i, score) for i, score in lexical_index.search(index, flt, terms, limit)
-            ]
+            found = [lexical_index.search(index, own, terms, limit)]
+            if shared is not None:
+                index = self._terms.get(conn, s.tenant_id, s.namespace, None, shared=True)
+                found.append(lexical_index.search(index, shared, terms, limit))
+            return [Candidate(i, score) for i, score in best_of(found, limit)]
 
         return await self._db.read(q, here=self._small(s))
 
@@ -279,11 +291,10 @@ class SQLiteItems(SQLiteDatabase):
         s = flt.scope
         query = np.asarray(vector, dtype=np.float32)
 
-        def q(conn: sqlite3.Connection) -> list[Candidate]:
-            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
-            return [Candidate(i, score) for i, score in vectors.search(matrix, flt, query, limit)]
+        def q(conn: sqlite3.Connection) -> list[list[Candidate]]:
+            return self._vector_searches(conn, [(flt, limit)], query)
 
-        return await self._db.read(q)
+        return (await self._db.read(q))[0]
 
     async def vector_searches(
         self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
@@ -294,11 +305,31 @@ class SQLiteItems(SQLiteDatabase):
         query = np.asarray(vector, dtype=np.float32)
 
         def q(conn: sqlite3.Connection) -> list[list[Candidate]]:
-            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
-            found = vectors.search_many(matrix, searches, query)
-            return [[Candidate(i, score) for i, score in one] for one in found]
+            return self._vector_searches(conn, searches, query)
 
         return await self._db.read(q, here=self._small(s))
+
+    def _vector_searches(
+        self,
+        conn: sqlite3.Connection,
+        searches: Sequence[tuple[ItemFilter, int]],
+        query: np.ndarray,
+    ) -> list[list[Candidate]]:
+        """The searches over the scope's matrix, each one asking for the shared levels
+        too (``ItemFilter.own_and_shared``) joined by the best of both."""
+        s = searches[0][0].scope
+        split = [(flt.own_and_shared(), limit) for flt, limit in searches]
+        matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
+        found = vectors.search_many(matrix, [(own, limit) for (own, _), limit in split], query)
+        wanted = [(shared, limit) for (_, shared), limit in split if shared is not None]
+        if wanted:
+            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, None, shared=True)
+            more = iter(vectors.search_many(matrix, wanted, query))
+            found = [
+                best_of([one, next(more)], limit) if shared is not None else one
+                for one, ((_, shared), limit) in zip(found, split, strict=True)
+            ]
+        return [[Candidate(i, score) for i, score in one] for one in found]
 
     def _small(self, scope: Scope) -> bool:
         """Whether a search of ``scope`` runs on the calling thread: its rows are loaded

@@ -20,6 +20,10 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 from cognimem.store.scope_columns import Columns as Columns  # vectors.py, lexical.py
 
 ALL_USERS = "*"
+# the entry of the rows of no user (the organisation's and its agents'), which a user's
+# read searches beside the user's own; it has no row in ``scope_versions`` of its own,
+# so it is dated by the namespace's ``*`` row (which every write bumps)
+SHARED = "shared"
 # the columns every loader selects first, in this order, before its own (the first of
 # which is at index OWN)
 ROW_COLUMNS = (
@@ -29,7 +33,9 @@ ROW_COLUMNS = (
 OWN = 9
 
 
-def user_key(user_id: str | None) -> str:
+def user_key(user_id: str | None, *, shared: bool = False) -> str:
+    if shared:
+        return SHARED
     return ALL_USERS if user_id is None else f"u:{user_id}"
 
 
@@ -46,11 +52,13 @@ class Entry(Protocol):
 
 @dataclass(frozen=True)
 class ScopeRef:
-    """The rows one cache entry holds: a user's in a namespace, or all users' (None)."""
+    """The rows one cache entry holds: a user's in a namespace, all users' (None), or
+    with ``shared`` those of no user."""
 
     tenant_id: str
     namespace: str
     user_id: str | None
+    shared: bool = False
 
     def rows(
         self, conn: sqlite3.Connection, select: str, after_rowid: int, extra: str = ""
@@ -58,7 +66,9 @@ class ScopeRef:
         """Rows of ``select`` (over ``items i``) in this scope after a rowid, in rowid order."""
         sql = f"{select} WHERE i.tenant_id = ? AND i.namespace = ? AND i.rowid > ?{extra}"
         params: list[object] = [self.tenant_id, self.namespace, after_rowid]
-        if self.user_id is not None:
+        if self.shared:
+            sql += " AND i.user_id IS NULL"
+        elif self.user_id is not None:
             sql += " AND i.user_id = ?"
             params.append(self.user_id)
         return conn.execute(sql + " ORDER BY i.rowid", params).fetchall()
@@ -139,11 +149,18 @@ class ScopeCache(Generic[E]):
         return None if entry is None else entry.rows
 
     def get(
-        self, conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None
+        self,
+        conn: sqlite3.Connection,
+        tenant_id: str,
+        namespace: str,
+        user_id: str | None,
+        *,
+        shared: bool = False,
     ) -> E:
-        ukey = user_key(user_id)
+        """The entry of a user's rows, all users' (None), or (``shared``) those of no user."""
+        ukey = user_key(user_id, shared=shared)
         key = (tenant_id, namespace, ukey)
-        ref = ScopeRef(tenant_id, namespace, user_id)
+        ref = ScopeRef(tenant_id, namespace, None if shared else user_id, shared)
         # read the version and the rows in one snapshot so they agree
         conn.execute("BEGIN")
         try:
