@@ -148,3 +148,63 @@ def test_the_cli_makes_a_user_key_that_cannot_write_the_organisation(db_url: str
             assert Api(c).write(key, {"user_id": "ada"}).status_code == 200
     finally:
         asyncio.run(memory.aclose())
+
+
+def _item(response: httpx.Response) -> str:
+    assert response.status_code == 200, response.text
+    (item_id,) = response.json()["messages"][0]["item_ids"]
+    return str(item_id)
+
+
+def test_a_call_on_one_id_reaches_only_what_the_key_may_write(api: Api) -> None:
+    org = api.key()
+    rule, helpers = _item(api.write(org, ORG)), _item(api.write(org, {"agent_id": "helper"}))
+    body = {"content": "My favorite color is blue.", "scope": ORG}
+    api.client.post("/v1/memory/write", json=body, headers=org).raise_for_status()
+    facts = {"scope": {"all_users": True}}
+    (fact,) = api.client.post("/v1/facts/query", json=facts, headers=org).json()
+    ada = api.key(level="user", user_id="ada")
+    own = _item(api.write(ada, {"user_id": "ada"}))
+
+    _denied(api.client.get(f"/v1/memory/get/{rule}", headers=ada), "scope.level", "user")
+    _denied(api.client.get(f"/v1/memory/get/{helpers}", headers=ada), "scope.user_id", "user")
+    for shared in (rule, helpers):
+        for change in ({"text": "Give dosage advice."}, {"feedback": "incorrect"}):
+            edit = api.client.post("/v1/memory/update", json={"id": shared, **change}, headers=ada)
+            assert edit.status_code == 403, edit.text
+        history = api.client.get(f"/v1/memory/history/{shared}", headers=ada)
+        assert history.status_code == 403, history.text
+    history = api.client.get(f"/v1/memory/history/{fact['id']}", headers=ada)
+    assert history.status_code == 403, history.text
+    assert "the organisation's memory" in history.json()["error"]["message"]
+    # nothing was changed: every user still reads the rule, word for word
+    assert api.mandates(org, "bob") == [RULE]
+    # the key's own user's memory it reaches by id
+    assert api.client.get(f"/v1/memory/get/{own}", headers=ada).status_code == 200
+    edit = api.client.post("/v1/memory/update", json={"id": own, "importance": 0.9}, headers=ada)
+    assert edit.status_code == 200, edit.text
+    # an agent key reaches its agent's memory, not the organisation's
+    helper = api.key(level="agent", agent_id="helper")
+    assert api.client.get(f"/v1/memory/get/{helpers}", headers=helper).status_code == 200
+    denied = api.client.get(f"/v1/memory/get/{rule}", headers=helper)
+    _denied(denied, "scope.level", "agent")
+
+
+def test_no_call_on_one_id_crosses_tenants(api: Api) -> None:
+    org = api.key()
+    rule = _item(api.write(org, ORG))
+    response = api.client.post(
+        "/v1/admin/keys",
+        json={"tenant_id": "globex"},
+        headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+    )
+    globex = {"Authorization": f"Bearer {response.json()['secret']}"}
+    globex_user = api.key(level="user", user_id="ada")  # acme's: a key of the same tenant
+    assert api.client.get(f"/v1/memory/get/{rule}", headers=globex).status_code == 404
+    assert api.client.get(f"/v1/memory/history/{rule}", headers=globex).status_code == 404
+    edit = api.client.post(
+        "/v1/memory/update", json={"id": rule, "importance": 0.1}, headers=globex
+    )
+    assert edit.status_code == 404, edit.text
+    assert api.client.get(f"/v1/memory/get/{rule}", headers=globex_user).status_code == 403
+    assert api.mandates(org, "bob") == [RULE]

@@ -79,6 +79,13 @@ class Principal:
         """Refuse (``PermissionDenied``) a write to ``target`` beyond this key's level:
         an ``agent`` key writes only memory of its agent, a ``user`` key only memory of
         its user; neither writes the organisation's."""
+        self.check_reach(target, "write")
+
+    def check_reach(self, target: Scope, verb: str) -> None:
+        """Refuse (``PermissionDenied``) a call that would ``verb`` (read, edit, ...)
+        memory stored in ``target`` beyond this key's level, as ``check_write``: a call
+        on one id reaches only what the key may write (the id's tenant is checked
+        before: another tenant's id is a 404)."""
         if self.level is KeyLevel.ORGANISATION:
             return
         bound, field = (
@@ -90,7 +97,7 @@ class Principal:
             return
         raise PermissionDenied(
             f"this API key writes at the {self.level.value} level ({field} {bound!r}): it"
-            f" cannot write {_level_of(target)}; use a key of that level",
+            f" cannot {verb} {_level_of(target)}; use a key of that level",
             details={
                 "field": f"scope.{field}" if target.user_id or target.agent_id else "scope.level",
                 "key_level": self.level.value,

@@ -61,7 +61,9 @@ class ItemFilter:
 def best_of(found: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
     """The ``limit`` best of several searches' (id, score) lists, best first; a tie keeps
     the earlier list's row first (the user's own before the shared levels')."""
-    merged = [(score, n, i, item) for n, rows in enumerate(found) for i, (item, score) in enumerate(rows)]
+    merged = [
+        (score, n, i, item) for n, rows in enumerate(found) for i, (item, score) in enumerate(rows)
+    ]
     merged.sort(key=lambda r: (-r[0], r[1], r[2]))
     return [(item, score) for score, _, _, item in merged[:limit]]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from cognimem.api.responses import documented
-from cognimem.api.routes.deps import Caller, Mem
+from cognimem.api.routes.deps import Caller, Mem, check_id_reach
 from cognimem.api.schemas import (
     AliasRemoveRequest,
     ConflictsQuery,
@@ -13,6 +13,7 @@ from cognimem.api.schemas import (
     ReadScopeRequest,
     ResolveRequest,
 )
+from cognimem.models.admin import KeyLevel
 from cognimem.models.knowledge import AliasRemoval, EntityWithAliases, Fact, FactConflict
 from cognimem.queue import Job
 
@@ -71,11 +72,15 @@ async def conflicts(body: ConflictsQuery, mem: Mem, caller: Caller) -> list[Fact
 @router.post(
     "/conflicts/{conflict_id}/resolve",
     response_model=FactConflict,
-    responses=documented(400, 404, 409),
+    responses=documented(400, 403, 404, 409),
 )
 async def resolve(conflict_id: str, body: ResolveRequest, mem: Mem, caller: Caller) -> FactConflict:
     """Close a conflict: with ``winner_fact_id`` the other facts are superseded by it;
     without, every fact of the conflict stays live."""
+    if caller.level is not KeyLevel.ORGANISATION:  # its facts' level decides
+        found = await mem.store.get_conflict(caller.tenant_id, conflict_id)
+        for fact_id in [] if found is None else found.fact_ids:
+            await check_id_reach(mem, caller, fact_id, "resolve")
     return await mem.resolve_conflict(
         conflict_id,
         winner_fact_id=body.winner_fact_id,

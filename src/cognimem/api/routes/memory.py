@@ -15,7 +15,7 @@ from fastapi.responses import PlainTextResponse, StreamingResponse
 from pydantic import ValidationError
 
 from cognimem.api.responses import documented
-from cognimem.api.routes.deps import Caller, Mem
+from cognimem.api.routes.deps import Caller, Mem, check_id_reach
 from cognimem.api.schemas import (
     ForgetRequest,
     ReadRequest,
@@ -245,7 +245,7 @@ async def turn(
     return done
 
 
-@router.get("/get/{item_id}", response_model=MemoryItem, responses=documented(404))
+@router.get("/get/{item_id}", response_model=MemoryItem, responses=documented(403, 404))
 async def get(
     item_id: str,
     mem: Mem,
@@ -261,15 +261,20 @@ async def get(
         user_id=user_id, agent_id=agent_id, session_id=session_id, namespace=namespace
     )
     # a malformed or empty id is a 422, as in a body's scope
-    return await mem.get(
+    item = await mem.get(
         item_id, tenant_id=caller.tenant_id, scope=fields.for_tenant(caller.tenant_id)
     )
+    caller.check_reach(item.scope, "read")
+    return item
 
 
-@router.get("/history/{target_id}", response_model=list[HistoryEntry], responses=documented(404))
+@router.get(
+    "/history/{target_id}", response_model=list[HistoryEntry], responses=documented(403, 404)
+)
 async def history(target_id: str, mem: Mem, caller: Caller) -> list[HistoryEntry]:
     """Every recorded change to a memory item or a fact, oldest first (an empty list for
     one never changed; 404 when the caller's tenant has no such item or fact)."""
+    await check_id_reach(mem, caller, target_id, "read")
     found = await mem.history(target_id, tenant_id=caller.tenant_id)
     if not found:
         tenant, ids = caller.tenant_id, [target_id]
@@ -278,11 +283,12 @@ async def history(target_id: str, mem: Mem, caller: Caller) -> list[HistoryEntry
     return found
 
 
-@router.post("/update", response_model=MemoryItem, responses=documented(400, 404, 502))
+@router.post("/update", response_model=MemoryItem, responses=documented(400, 403, 404, 502))
 async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
     """Edit a memory's text (re-embedded, re-indexed), importance or tier, or give
     feedback: ``correct`` reinforces it, ``incorrect`` silences it, ``outdated``
     archives it. Every change is in its history."""
+    await check_id_reach(mem, caller, body.id, "edit")
     return await mem.update(
         body.id,
         text=body.text,

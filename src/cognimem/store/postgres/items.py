@@ -208,7 +208,9 @@ class PostgresItems(PostgresDatabase):
         found = []
         for index, one in indexes:
             if len(index.cols) > lexical.INLINE_ROWS:  # milliseconds of numpy: off the loop
-                found.append(await asyncio.to_thread(lexical_index.search, index, one, terms, limit))
+                found.append(
+                    await asyncio.to_thread(lexical_index.search, index, one, terms, limit)
+                )
             else:
                 found.append(lexical_index.search(index, one, terms, limit))
         return [Candidate(i, score) for i, score in best_of(found, limit)]
