@@ -21,11 +21,11 @@ from cognimem.store.sqlite import knowledge_writes, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.types import (
     Candidate,
-    best_of,
     ItemFilter,
     Knowledge,
     PendingItem,
     PendingMessage,
+    best_of,
     jobs_of,
 )
 
@@ -288,7 +288,6 @@ class SQLiteItems(SQLiteDatabase):
     async def vector_search(
         self, flt: ItemFilter, vector: np.ndarray, limit: int
     ) -> list[Candidate]:
-        s = flt.scope
         query = np.asarray(vector, dtype=np.float32)
 
         def q(conn: sqlite3.Connection) -> list[list[Candidate]]:
