@@ -90,3 +90,36 @@ def test_the_cli_writes_and_reads_with_an_agent(db_url: str) -> None:
         in cognimem("recall", "deploy?", "--user", "ada", "--agent", "ops", db_url=db_url).stdout
     )
     assert rule not in cognimem("recall", "deploy?", "--user", "ada", db_url=db_url).stdout
+
+
+async def test_erasing_a_user_scrubs_them_from_the_agents_procedures(memory: Memory) -> None:
+    asked = set(await agent(memory, user="ada", agent_id="ops"))
+    await agent(memory, user="bob", agent_id="ops")
+    await memory.detect_procedures(agent_id="ops", all_users=True)
+    (before,) = await memory.procedures(agent_id="ops", all_users=True)
+    sources = await memory.get_events(before.source_event_ids)
+    adas = asked | {e.id for e in sources if e.scope.user_id == "ada"}
+    assert asked <= set(before.request_event_ids)
+    assert adas - asked  # and the tool calls of ada's turns
+
+    await memory.erase_user("ada")
+
+    (after,) = await memory.procedures(agent_id="ops", all_users=True)
+    assert after.id == before.id  # bob's turns taught it too: it stays, without ada
+    assert not adas & {*after.request_event_ids, *after.source_event_ids}
+    assert after.request_event_ids  # bob's requests
+    assert await _procedures_in_read(memory, user_id="cy", agent_id="ops") == [after.id]
+
+
+async def test_an_agents_procedure_learnt_from_one_user_goes_with_them(memory: Memory) -> None:
+    await agent(memory, user="ada", agent_id="ops")
+    await memory.write("Always sign off as the Ops bot.", agent_id="ops", profile="mandate")
+    await memory.detect_procedures(agent_id="ops", all_users=True)
+    assert len(await memory.procedures(agent_id="ops", all_users=True)) == 1
+
+    await memory.erase_user("ada")
+
+    assert await memory.procedures(agent_id="ops", all_users=True) == []
+    # the agent's own memory is a shared level: erasing a user never touches it
+    packet = await memory.read("how do I deploy?", user_id="cy", agent_id="ops")
+    assert [m.text for m in packet.sections.mandates] == ["Always sign off as the Ops bot."]

@@ -14,8 +14,17 @@ are left out, is :data:`TABLES`.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -163,6 +172,52 @@ def erased_hashes(
         out.add(content_hash(embedded_text(author, text)))
     out.update(content_hash(t) for t in texts)
     return sorted(out)
+
+
+ProcedureRow = tuple[str, str, str, str]  # id, trigger, request ids, source ids (JSON)
+
+
+def touched_procedures(
+    rows: Iterable[ProcedureRow], erased: Collection[str]
+) -> tuple[list[ProcedureRow], set[str]]:
+    """Of the shared (agent) procedures ``rows``, those the erased events helped learn,
+    and the ids of all their request events (whose words ``scrub_procedures`` needs)."""
+    touched: list[ProcedureRow] = []
+    requests: set[str] = set()
+    for row in rows:
+        asked, sources = json.loads(row[2]), json.loads(row[3])
+        if any(e in erased for e in (*asked, *sources)):
+            touched.append(row)
+            requests.update(asked)
+    return touched, requests
+
+
+def scrub_procedures(
+    touched: Iterable[ProcedureRow], erased: Collection[str], said: Mapping[str, str]
+) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """What erasing a user does to the agents' procedures its events helped learn
+    (``touched_procedures``; ``said``: request event id -> content): the ids to delete —
+    no other user's request is left, or the trigger is the erased user's words and no
+    other request says them — and, for the others, (id, request ids, source ids as
+    JSON) with the erased ids taken out."""
+
+    def says(event_id: str, trigger: str) -> bool:
+        text = " ".join(said.get(event_id, "").split())
+        cut = trigger.removesuffix("…")
+        return text == trigger or (cut != trigger and text.startswith(cut))
+
+    deleted: list[str] = []
+    kept: list[tuple[str, str, str]] = []
+    for procedure_id, trigger, requests_json, sources_json in touched:
+        requests, sources = json.loads(requests_json), json.loads(sources_json)
+        left = [e for e in requests if e not in erased]
+        theirs = any(says(e, trigger) for e in requests if e in erased)
+        if not left or (theirs and not any(says(e, trigger) for e in left)):
+            deleted.append(procedure_id)
+        else:
+            rest = [e for e in sources if e not in erased]
+            kept.append((procedure_id, json.dumps(left), json.dumps(rest)))
+    return deleted, kept
 
 
 @dataclass

@@ -108,8 +108,47 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
         (r["text"] for r in facts),
         (r["content_hash"] for r in events),
     )
+    await _scrub_procedures(conn, tenant_id, user_id)
     removed = await _delete_rows(conn, tenant_id, user_id, ids)
     return ErasureReport(removed=removed, content_hashes=hashes)
+
+
+async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> None:
+    """The agents' procedures the user's turns helped learn lose the user's event ids
+    (or go: ``store/transfer.py``: ``scrub_procedures``)."""
+    erased = {
+        r[0]
+        for r in await conn.fetch(
+            "SELECT id FROM events WHERE tenant_id = $1 AND user_id = $2", tenant_id, user_id
+        )
+    }
+    if not erased:
+        return
+    shared = await conn.fetch(
+        "SELECT id, trigger_text, request_event_ids::text, source_event_ids::text"
+        " FROM procedures WHERE tenant_id = $1 AND user_id IS NULL FOR UPDATE",
+        tenant_id,
+    )
+    touched, requests = transfer.touched_procedures([tuple(r) for r in shared], erased)
+    if not touched:
+        return
+    said = {
+        r[0]: r[1]
+        for r in await conn.fetch(
+            "SELECT id, content FROM events WHERE tenant_id = $1 AND id = ANY($2::text[])",
+            tenant_id,
+            sorted(requests),
+        )
+    }
+    deleted, kept = transfer.scrub_procedures(touched, erased, said)
+    if deleted:
+        await conn.execute("DELETE FROM procedures WHERE id = ANY($1::text[])", deleted)
+    if kept:
+        await conn.executemany(
+            "UPDATE procedures SET request_event_ids = $2::jsonb, source_event_ids = $3::jsonb,"
+            " revision = revision + 1 WHERE id = $1",
+            kept,
+        )
 
 
 async def _delete_rows(

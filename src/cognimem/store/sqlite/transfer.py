@@ -100,6 +100,7 @@ def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> Erasur
         (tenant_id, ukey),
     ).fetchall()
 
+    _scrub_procedures(conn, tenant_id, user_id)
     removed = _delete_rows(conn, tenant_id, user_id)
     # the namespace-wide matrix held the user's rows: a mutation for it, and the user's
     # own version rows go (a later write starts them above anything cached)
@@ -122,6 +123,40 @@ def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> Erasur
     if removed.get("items"):
         conn.execute("INSERT INTO items_fts (items_fts) VALUES ('optimize')")
     return ErasureReport(removed=removed, content_hashes=hashes)
+
+
+def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> None:
+    """The agents' procedures the user's turns helped learn lose the user's event ids
+    (or go: ``store/transfer.py``: ``scrub_procedures``)."""
+    erased = {
+        r[0]
+        for r in conn.execute(
+            "SELECT id FROM events WHERE tenant_id = ? AND user_id = ?", (tenant_id, user_id)
+        )
+    }
+    if not erased:
+        return
+    shared = conn.execute(
+        "SELECT id, trigger_text, request_event_ids, source_event_ids FROM procedures"
+        " WHERE tenant_id = ? AND user_id IS NULL",
+        (tenant_id,),
+    ).fetchall()
+    touched, requests = transfer.touched_procedures(shared, erased)
+    if not touched:
+        return
+    asked = sorted(requests)
+    said = dict(
+        conn.execute(
+            f"SELECT id, content FROM events WHERE id IN ({', '.join('?' * len(asked))})", asked
+        ).fetchall()
+    )
+    deleted, kept = transfer.scrub_procedures(touched, erased, said)
+    conn.executemany("DELETE FROM procedures WHERE id = ?", [(i,) for i in deleted])
+    conn.executemany(
+        "UPDATE procedures SET request_event_ids = ?, source_event_ids = ?,"
+        " revision = revision + 1 WHERE id = ?",
+        [(asks, sources, i) for i, asks, sources in kept],
+    )
 
 
 def _delete_rows(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> dict[str, int]:
