@@ -168,3 +168,40 @@ async def test_events_and_relations_are_what_items_and_entities_point_to(
         bad = await acme.post(path, json=body)
         assert bad.status_code == 422, (path, bad.text)
         assert bad.json()["error"]["details"]["field"] == field, (path, bad.text)
+
+
+async def test_the_shared_levels_are_listed_and_browsed_per_tenant(
+    clients: tuple[httpx.AsyncClient, httpx.AsyncClient],
+) -> None:
+    acme, globex = clients
+    org = {"level": "organisation"}
+    for scope, text in (
+        (org, "Never give medical dosage advice."),
+        ({"agent_id": "helper"}, "Sign off as the Helper bot."),
+        ({"agent_id": "sales"}, "Mention the spring offer."),
+        ({"user_id": "ada"}, "I live in Porto."),
+    ):
+        await ok(acme.post("/v1/memory/write", json={"content": text, "scope": scope}))
+    await ok(globex.post("/v1/memory/write", json={"content": "Globex rule.", "scope": org}))
+
+    overview = await ok(acme.post("/v1/users/query", json={}))
+    assert [(u["user_id"]) for u in overview["users"]] == ["ada"]
+    levels = {(lv["level"], lv["agent_id"]): lv["events"] for lv in overview["levels"]}
+    assert levels == {("organisation", None): 1, ("agent", "helper"): 1, ("agent", "sales"): 1}
+    theirs = await ok(globex.post("/v1/users/query", json={}))
+    assert [(lv["level"], lv["agent_id"]) for lv in theirs["levels"]] == [("organisation", None)]
+
+    async def texts(scope: dict[str, Any]) -> set[str]:
+        body = {"scope": scope, "shared": True}
+        return {i["text"] for i in await ok(acme.post("/v1/memory/query", json=body))}
+
+    # the shared levels a scope's reads reach: the organisation's, and the agent's
+    assert await texts({"user_id": "ada"}) == {"Never give medical dosage advice."}
+    assert await texts({"user_id": "ada", "agent_id": "helper"}) == {
+        "Never give medical dosage advice.",
+        "Sign off as the Helper bot.",
+    }
+    assert await texts({"all_users": True, "agent_id": "sales"}) == {
+        "Never give medical dosage advice.",
+        "Mention the spring offer.",
+    }

@@ -464,3 +464,41 @@ def test_undo_a_wrong_name_merge_from_the_entity_page(
     [jones] = [e["entity"]["id"] for e in found if e["entity"]["name"] == "Sarah Jones"]
     history = api(server.base, key, "GET", f"/v1/memory/history/{jones}")
     assert [h["action"] for h in history][-2:] == ["alias_removed", "alias_removed"]
+
+
+def test_the_shared_levels_are_listed_and_an_agents_memory_shown_beside_a_users(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    server, key = world
+    rule, sign_off = "Never share a customer's address.", "Sign off as the Helper bot."
+    api(server.base, key, "POST", "/v1/memory/write",
+        {"content": rule, "profile": "mandate", "scope": {"level": "organisation"}})  # fmt: skip
+    api(server.base, key, "POST", "/v1/memory/write",
+        {"content": sign_off, "profile": "mandate", "scope": {"agent_id": "helper"}})  # fmt: skip
+    page.sign_in(key)
+    page.heading("Users of tenant acme")
+    levels = page.css("#levels")
+    page.text_of("#levels tbody tr", "organisation")
+    helper = page.text_of("#levels tbody tr", "agent helper")
+    assert "organisation" in levels.text
+
+    # ada's memories, with the shared levels her reads reach beside them
+    page.go("#/users")
+    page.text_of("main table tbody tr", "ada").find_element("css selector", "button").click()
+    page.heading("Memories")
+    page.text_of("#shared-memories tbody tr", rule)
+    assert sign_off not in page.css("#shared-memories").text  # a read with no agent
+    page.text_of("#shared-memories a", "agent helper").click()
+    page.text_of("#shared-memories h2", "with agent helper")
+    row = page.text_of("#shared-memories tbody tr", sign_off)
+    assert "agent helper" in row.text
+    assert "risotto" in page.main_text()  # ada's own, beside them
+
+    # the agent's level on its own page
+    page.go("#/users")
+    helper = page.text_of("#levels tbody tr", "agent helper")
+    helper.find_element("css selector", "button").click()
+    page.heading("Memories")
+    page.text_of("main table tbody tr", sign_off)
+    assert "risotto" not in page.main_text()  # no user's memory
+    assert page.css("#user-select").get_attribute("value").endswith("@agent:helper")

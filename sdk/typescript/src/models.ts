@@ -325,6 +325,7 @@ export interface ItemsQuery {
   contains?: string | null;
   external_id?: string | null;
   limit?: number;
+  shared?: boolean;
 }
 
 export interface Job {
@@ -371,6 +372,14 @@ export interface KnowledgeReport {
   items_silenced: string[];
   extractor: "rules" | "llm" | "none";
   llm_ran: boolean;
+}
+
+export interface LevelScope {
+  level: "organisation" | "agent";
+  namespace: string;
+  agent_id: string | null;
+  events: number;
+  last_event_at: string;
 }
 
 export interface LifecycleRequest {
@@ -685,6 +694,7 @@ export interface StepReport {
 export interface TenantOverview {
   tenant_id: string;
   users: UserOverview[];
+  levels: LevelScope[];
 }
 
 export type Tier = "always" | "high" | "medium" | "low" | "never";

@@ -42,6 +42,7 @@ class DirectoryClientCalls(ClientCalls):
         contains: str | None = None,
         external_id: str | None = None,
         limit: int = 100,
+        shared: bool = False,
     ) -> list[MemoryItem]:
         """The user's items newest first, filtered (see :meth:`Memory.list_items`)."""
         options: dict[str, Any] = {
@@ -52,6 +53,7 @@ class DirectoryClientCalls(ClientCalls):
             "until": until,
             "contains": contains,
             "external_id": external_id,
+            "shared": shared or None,
         }
         body = {
             "scope": scope_body(scope, all_users=all_users, user_id=user_id),

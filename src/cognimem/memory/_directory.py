@@ -37,13 +37,17 @@ class DirectoryCalls:
         contains: str | None = None,
         external_id: str | None = None,
         limit: int = 100,
+        shared: bool = False,
     ) -> list[MemoryItem]:
         """The user's items (every user's with ``all_users``), newest first by
         ``occurred_at``, of any status unless ``statuses`` says, filtered by ``kinds``,
         ``tiers``, ``since``/``until`` (on ``occurred_at``, inclusive) and ``contains``
         (a piece of the text; ASCII letters match without regard to case) and
         ``external_id`` (the id a write gave its message, exactly). Unlike
-        ``read``, nothing is ranked and nothing is recorded as used."""
+        ``read``, nothing is ranked and nothing is recorded as used. With ``shared``,
+        instead of the scope's own, the shared levels' items its reads reach: the
+        organisation's (no user, no agent) and, with an ``agent_id``, that agent's (no
+        user)."""
         return await self._directory.list_items(
             scope=scope,
             user_id=user_id,
@@ -56,4 +60,5 @@ class DirectoryCalls:
             contains=contains,
             external_id=external_id,
             limit=limit,
+            shared=shared,
         )

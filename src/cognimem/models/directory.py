@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.models.admin import ScopeStats
 from cognimem.models.items import Tier
@@ -20,6 +21,19 @@ class UserScope(BaseModel):
 
     namespace: str
     user_id: str
+    events: int
+    last_event_at: datetime
+
+
+class LevelScope(BaseModel):
+    """A shared level of a tenant in one namespace — the organisation's memory (no
+    agent) or an agent's (``agent_id``), both of no user — as its raw events show it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: Literal["organisation", "agent"]
+    namespace: str
+    agent_id: str | None = None
     events: int
     last_event_at: datetime
 
@@ -39,6 +53,8 @@ class TenantOverview(BaseModel):
 
     tenant_id: str
     users: list[UserOverview]
+    # the shared levels (the organisation's, each agent's), most recently written first
+    levels: list[LevelScope] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,8 @@ class DirectoryService:
                     stats=await store.scope_stats(scope),
                 )
             )
-        return TenantOverview(tenant_id=tenant_id, users=users)
+        levels = await store.list_levels(tenant_id, limit)
+        return TenantOverview(tenant_id=tenant_id, users=users, levels=levels)
 
     async def list_items(
         self,
@@ -76,6 +77,7 @@ class DirectoryService:
         contains: str | None,
         external_id: str | None,
         limit: int,
+        shared: bool = False,
     ) -> list[MemoryItem]:
         self._parts.require_open()
         target = make_read_scope(scope, all_users=all_users, user_id=user_id)
@@ -94,6 +96,7 @@ class DirectoryService:
             statuses=_parse(statuses, ItemStatus, "statuses") or tuple(ItemStatus),
             since=since,
             until=until,
+            shared_only=shared,
         )
         text = ItemText(
             tiers=_parse(tiers, Tier, "tiers"), contains=contains, external_id=external_id

@@ -18,7 +18,7 @@ import numpy as np
 
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import ApiKey, ErasureReport, ExportRecord, ScopeStats, Session
-from cognimem.models.directory import ItemText, UserScope
+from cognimem.models.directory import ItemText, LevelScope, UserScope
 from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import (
     Alias,
@@ -573,6 +573,11 @@ class ListingStore(Protocol):
     async def list_users(self, tenant_id: str, limit: int) -> list[UserScope]:
         """The (namespace, user) pairs of the tenant's raw events, with their event
         counts, the most recently recorded first, at most ``limit``."""
+
+    async def list_levels(self, tenant_id: str, limit: int) -> list[LevelScope]:
+        """The shared levels of the tenant's raw events of no user — (namespace, agent
+        or none) — with their event counts, the most recently recorded first, at most
+        ``limit``."""
 
     async def list_items(self, flt: ItemFilter, text: ItemText, limit: int) -> list[MemoryItem]:
         """The items ``flt`` admits that also have one of ``text.tiers`` and contain

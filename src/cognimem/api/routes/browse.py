@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
@@ -48,6 +48,9 @@ class ItemsQuery(ReadScopeRequest):
     # the caller-supplied id of the message an item came from (``write``'s ``external_id``)
     external_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
     limit: Annotated[int, Field(ge=1, le=MAX_ITEMS), JSON_NUMBER] = 100
+    # instead of the scope's own, the shared levels' items its reads reach (the
+    # organisation's, and with ``scope.agent_id`` that agent's)
+    shared: StrictBool = False
 
 
 class EventsQuery(BaseModel):
@@ -87,6 +90,7 @@ async def list_items(body: ItemsQuery, mem: Mem, caller: Caller) -> list[MemoryI
         contains=body.contains,
         external_id=body.external_id,
         limit=body.limit,
+        shared=body.shared,
     )
 
 

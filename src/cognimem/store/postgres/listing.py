@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from cognimem.models import MemoryItem
 from cognimem.models.clock import to_utc
-from cognimem.models.directory import ItemText, UserScope, ascii_lower
+from cognimem.models.directory import ItemText, LevelScope, UserScope, ascii_lower
+from cognimem.store.types import ItemFilter
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import ITEM_SELECT
@@ -32,6 +33,27 @@ class PostgresListing(PostgresDatabase):
             UserScope(
                 namespace=r["namespace"],
                 user_id=r["user_id"],
+                events=int(r["n"]),
+                last_event_at=to_utc(r["last"]),
+            )
+            for r in found
+        ]
+
+    async def list_levels(self, tenant_id: str, limit: int) -> list[LevelScope]:
+        async with self._connection() as conn:
+            found = await conn.fetch(
+                "SELECT namespace, agent_id, count(*) AS n, max(recorded_at) AS last"
+                " FROM events WHERE tenant_id = $1 AND user_id IS NULL"
+                " GROUP BY namespace, agent_id"
+                " ORDER BY max(recorded_at) DESC, namespace, agent_id LIMIT $2",
+                tenant_id,
+                limit,
+            )
+        return [
+            LevelScope(
+                level="organisation" if r["agent_id"] is None else "agent",
+                namespace=r["namespace"],
+                agent_id=r["agent_id"],
                 events=int(r["n"]),
                 last_event_at=to_utc(r["last"]),
             )

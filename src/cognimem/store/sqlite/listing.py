@@ -6,7 +6,8 @@ from __future__ import annotations
 import sqlite3
 
 from cognimem.models import ItemKind, MemoryItem
-from cognimem.models.directory import ItemText, UserScope, ascii_lower
+from cognimem.models.directory import ItemText, LevelScope, UserScope, ascii_lower
+from cognimem.store.types import ItemFilter
 from cognimem.store.records import ITEM_SELECT
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
@@ -48,6 +49,27 @@ class SQLiteListing(SQLiteDatabase):
                     last_event_at=rows.decode_time(last),
                 )
                 for ns, user, n, last in found
+            ]
+
+        return await self._db.read(q)
+
+    async def list_levels(self, tenant_id: str, limit: int) -> list[LevelScope]:
+        def q(conn: sqlite3.Connection) -> list[LevelScope]:
+            found = conn.execute(
+                "SELECT namespace, agent_id, count(*), max(recorded_at) FROM events"
+                " WHERE tenant_id = ? AND user_id IS NULL GROUP BY namespace, agent_id"
+                " ORDER BY max(recorded_at) DESC, namespace, agent_id LIMIT ?",
+                (tenant_id, limit),
+            ).fetchall()
+            return [
+                LevelScope(
+                    level="organisation" if agent is None else "agent",
+                    namespace=ns,
+                    agent_id=agent,
+                    events=int(n),
+                    last_event_at=rows.decode_time(last),
+                )
+                for ns, agent, n, last in found
             ]
 
         return await self._db.read(q)

@@ -9,7 +9,7 @@ import * as item from "./pages/item.js";
 import * as memories from "./pages/memories.js";
 import * as recall from "./pages/recall.js";
 import * as users from "./pages/users.js";
-import { choice, choiceOf, choose, forget, scopeLabel, session } from "./state.js";
+import { choice, choiceOf, choose, forget, levelChoice, scopeLabel, session } from "./state.js";
 
 const PAGES = { users, recall, memories, memory: item, facts, entities };
 const SHORTCUTS = { 1: "users", 2: "recall", 3: "memories", 4: "facts", 5: "entities" };
@@ -35,7 +35,11 @@ async function signIn(key) {
   keepKey(key);
   session.tenant = overview.tenant_id;
   session.users = overview.users;
-  const known = new Set(overview.users.map((u) => choiceOf(u.namespace, u.user_id)));
+  session.levels = overview.levels || [];
+  const known = new Set([
+    ...overview.users.map((u) => choiceOf(u.namespace, u.user_id)),
+    ...session.levels.map(levelChoice),
+  ]);
   if (!choice() || (!known.has(choice()) && !choice().endsWith("\u0000*"))) {
     const first = overview.users[0];
     choose(first ? choiceOf(first.namespace, first.user_id) : choiceOf("default", null));
@@ -54,6 +58,11 @@ function showSession() {
     }),
     ...namespaces.map((ns) => h("option", { value: choiceOf(ns, null) },
       ns === "default" ? "every user" : `every user (${ns})`)),
+    ...session.levels.map((l) => {
+      const label = l.level === "agent" ? `agent ${l.agent_id}` : "the organisation";
+      return h("option", { value: levelChoice(l) },
+        l.namespace === "default" ? label : `${label} (${l.namespace})`);
+    }),
   ];
   select.replaceChildren(...options);
   select.value = choice();

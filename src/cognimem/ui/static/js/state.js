@@ -1,11 +1,13 @@
 // Who is signed in and whose memories the pages show: the tenant (from the key), the
-// users of the tenant, and the chosen user scope (a user in a namespace, or every user).
+// users of the tenant, and the chosen user scope (a user in a namespace, or every user),
+// or a shared level (the organisation's memory, an agent's).
 
 const CHOICE = "cognimem.user";
 
 export const session = {
   tenant: null,
   users: [],
+  levels: [],
 };
 
 // "ns\u0000user" for a user, "ns\u0000*" for every user of a namespace
@@ -21,20 +23,43 @@ export function forget() {
   sessionStorage.removeItem(CHOICE);
   session.tenant = null;
   session.users = [];
+  session.levels = [];
 }
 
 export function choiceOf(namespace, userId) {
   return `${namespace}\u0000${userId ?? "*"}`;
 }
 
-// the request scope of the chosen user: {namespace, user_id} or {namespace, all_users}
+// "ns\u0000@organisation" or "ns\u0000@agent:<id>" for a shared level (user ids never
+// start with "@")
+export function levelChoice(level) {
+  const which = level.level === "agent" ? `agent:${level.agent_id}` : "organisation";
+  return `${level.namespace}\u0000@${which}`;
+}
+
+function chosen() {
+  return (choice() || choiceOf("default", null)).split("\u0000");
+}
+
+// whether the choice is a shared level: its pages list that level's items
+export function sharedLevel() {
+  return chosen()[1].startsWith("@");
+}
+
+// the request scope of the choice: {namespace, user_id}, {namespace, all_users}, and for
+// a shared level {namespace, all_users, agent_id?} (listed with "shared": true)
 export function scope() {
-  const [namespace, user] = (choice() || choiceOf("default", null)).split("\u0000");
-  return user === "*" ? { namespace, all_users: true } : { namespace, user_id: user };
+  const [namespace, user] = chosen();
+  if (user.startsWith("@agent:")) return { namespace, all_users: true, agent_id: user.slice(7) };
+  if (user === "*" || user === "@organisation") return { namespace, all_users: true };
+  return { namespace, user_id: user };
 }
 
 export function scopeLabel() {
+  const [, user] = chosen();
   const s = scope();
-  const who = s.all_users ? "every user" : s.user_id;
+  let who = s.all_users ? "every user" : s.user_id;
+  if (user === "@organisation") who = "the organisation";
+  if (user.startsWith("@agent:")) who = `agent ${s.agent_id}`;
   return s.namespace === "default" ? who : `${who} (namespace ${s.namespace})`;
 }

@@ -1,8 +1,10 @@
-// Memories: search and filter the user's items by text, kind, tier, status and time.
+// Memories: search and filter the user's items by text, kind, tier, status and time; a
+// user's page lists beside them the shared levels' items the user's reads reach (the
+// organisation's, and an agent's when one is picked), and a shared level's page its own.
 
 import { enums, post } from "../api.js";
 import { badge, h, num, table, when } from "../dom.js";
-import { scope } from "../state.js";
+import { scope, session, sharedLevel } from "../state.js";
 
 function choices(name, label, values, selected) {
   return h("label", {}, label, h("select", { name },
@@ -13,6 +15,7 @@ function choices(name, label, values, selected) {
 // the filters of the page's address as a POST /v1/memory/query body
 export function queryOf(params) {
   const body = { scope: scope(), limit: Number(params.get("limit")) || 100 };
+  if (sharedLevel()) body.shared = true;
   if (params.get("contains")) body.contains = params.get("contains");
   for (const [param, field] of [["kind", "kinds"], ["tier", "tiers"], ["status", "statuses"]]) {
     if (params.get(param)) body[field] = [params.get(param)];
@@ -22,10 +25,48 @@ export function queryOf(params) {
   return body;
 }
 
+// whose memory an item is: a user's, an agent's or the organisation's
+function levelOf(item) {
+  if (item.scope.user_id) return `user ${item.scope.user_id}`;
+  return item.scope.agent_id ? `agent ${item.scope.agent_id}` : "organisation";
+}
+
+function itemsTable(items) {
+  return table([
+    { title: "When", cell: (it) => when(it.occurred_at) },
+    { title: "Memory", cell: (it) => h("a", { href: `#/memory/${encodeURIComponent(it.id)}` }, it.text) },
+    { title: "Kind", cell: (it) => it.kind },
+    { title: "Tier", cell: (it) => it.tier },
+    { title: "Status", cell: (it) => badge(it.status) },
+    { title: "Importance", num: true, cell: (it) => num(it.importance) },
+    { title: "Level", cell: levelOf },
+  ], items, { empty: "No memory matches." });
+}
+
+// the shared levels' items a user's reads reach, with the agent picked in ?agent=
+async function sharedBeside(ctx, body) {
+  const agent = ctx.params.get("agent");
+  const reach = { ...body, shared: true, scope: { ...body.scope } };
+  if (agent) reach.scope.agent_id = agent;
+  const reached = await post("/v1/memory/query", reach);
+  const agents = session.levels.filter(
+    (l) => l.level === "agent" && l.namespace === body.scope.namespace);
+  return h("section", { id: "shared-memories" },
+    h("h2", {}, agent ? `Shared with ${ctx.who}'s reads with agent ${agent}`
+      : `Shared with ${ctx.who}'s reads`),
+    h("p", { class: "muted" }, "The organisation's memory, and an agent's in a read made with it: ",
+      h("a", { href: "#/memories" }, "no agent"),
+      ...agents.map((a) => [" · ", h("a", { href: `#/memories?agent=${encodeURIComponent(a.agent_id)}` },
+        `agent ${a.agent_id}`)])),
+    itemsTable(reached));
+}
+
 export async function render(ctx) {
   const { kinds, tiers, statuses } = await enums();
   const p = ctx.params;
-  const items = await post("/v1/memory/query", queryOf(p));
+  const body = queryOf(p);
+  const items = await post("/v1/memory/query", body);
+  const beside = body.scope.user_id ? await sharedBeside(ctx, body) : null;
   const form = h("form", {
     class: "filters card",
     role: "search",
@@ -47,16 +88,11 @@ export async function render(ctx) {
   h("a", { href: "#/memories" }, "Clear"));
   return h("div", {},
     h("h1", {}, "Memories"),
-    h("p", { class: "muted" }, `${ctx.who}'s memories, newest first (every status unless one is chosen).`),
+    h("p", { class: "muted" }, sharedLevel()
+      ? `${ctx.who}'s memory, with the organisation's every read of it carries, newest first.`
+      : `${ctx.who}'s memories, newest first (every status unless one is chosen).`),
     form,
     h("p", { class: "muted", id: "memory-count" }, `${items.length} shown`),
-    table([
-      { title: "When", cell: (it) => when(it.occurred_at) },
-      { title: "Memory", cell: (it) => h("a", { href: `#/memory/${encodeURIComponent(it.id)}` }, it.text) },
-      { title: "Kind", cell: (it) => it.kind },
-      { title: "Tier", cell: (it) => it.tier },
-      { title: "Status", cell: (it) => badge(it.status) },
-      { title: "Importance", num: true, cell: (it) => num(it.importance) },
-      { title: "User", cell: (it) => it.scope.user_id || "–" },
-    ], items, { empty: "No memory matches." }));
+    itemsTable(items),
+    beside);
 }

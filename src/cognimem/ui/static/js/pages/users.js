@@ -2,7 +2,7 @@
 
 import { get, post } from "../api.js";
 import { ago, badge, h, table, when } from "../dom.js";
-import { choiceOf, choose, session } from "../state.js";
+import { choiceOf, choose, levelChoice, session } from "../state.js";
 
 const live = (byStatus) => (byStatus?.active || 0) + (byStatus?.aging || 0);
 
@@ -27,6 +27,7 @@ export async function render(ctx) {
     get("/v1/jobs?kind=lifecycle&limit=1000"),
   ]);
   session.users = overview.users;
+  session.levels = overview.levels || [];
   const pick = (user) => h("button", {
     type: "button",
     class: "secondary",
@@ -49,6 +50,26 @@ export async function render(ctx) {
     { title: "", cell: pick },
   ], overview.users, { empty: "No user has written anything to this tenant yet." });
 
+  const open = (level) => h("button", {
+    type: "button",
+    class: "secondary",
+    "aria-label": `Show ${level.level === "agent" ? `agent ${level.agent_id}` : "the organisation"}'s memory`,
+    onclick: () => {
+      choose(levelChoice(level));
+      document.getElementById("user-select").value = levelChoice(level);
+      location.hash = "#/memories";
+    },
+  }, "Open");
+  const levels = table([
+    { title: "Level", cell: (l) => h("b", {}, l.level === "agent" ? `agent ${l.agent_id}` : "organisation") },
+    { title: "Namespace", cell: (l) => l.namespace },
+    { title: "Events", num: true, cell: (l) => l.events },
+    { title: "Last activity", cell: (l) => h("span", { title: when(l.last_event_at) }, ago(l.last_event_at)) },
+    { title: "", cell: open },
+  ], session.levels, {
+    empty: "Nothing written at a shared level yet (scope.level organisation, or an agent_id with no user).",
+  });
+
   const runs = table([
     { title: "Operation", cell: (j) => h("b", {}, j.payload?.op || "?") },
     { title: "User", cell: (j) => j.payload?.user_id || "–" },
@@ -67,6 +88,9 @@ export async function render(ctx) {
     h("p", { class: "muted" }, "Each user scope its raw events name, most recently active first. ",
       "Memories count active items; facts count live ones (active and aging)."),
     users,
+    h("h2", {}, "Shared levels: the organisation's memory and each agent's"),
+    h("p", { class: "muted" }, "Every user's read carries the organisation's memory, and an agent's in a read made with that agent."),
+    h("div", { id: "levels" }, levels),
     h("h2", {}, "Lifecycle jobs: last run of each operation per user"),
     runs);
 }
