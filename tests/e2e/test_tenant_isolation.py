@@ -1,7 +1,10 @@
 """Tenant and user isolation, as a property over real HTTP: random tenants and users write
-random memories, each carrying marker words of its owner; then every read-like endpoint
-is called with every tenant's key and every user scope. No answer may contain a marker of
-another tenant, and an answer for a user scope none of another user."""
+random memories, each carrying marker words of its owner, and each tenant writes one at
+its organisation's level and one at an agent's; then every read-like endpoint is called
+with every tenant's key and every user scope (and a read made with the agent, a timed
+read, the shared levels' listing). No answer may contain a marker of another tenant —
+its users', its organisation's or its agents' — and an answer for a user scope none of
+another user (the shared levels of its own tenant it may)."""
 
 from __future__ import annotations
 
@@ -31,10 +34,14 @@ TEMPLATES = (
 _run = count()
 
 
+# the owners of a tenant's shared levels (not user ids: those never start with "@")
+SHARED_LEVELS = {"@organisation": {"level": "organisation"}, "@agent": {"agent_id": "helper"}}
+
+
 @dataclass
 class Owner:
     tenant: str
-    user: str
+    user: str  # a user id, or one of SHARED_LEVELS
     markers: set[str] = field(default_factory=set)
     item_ids: list[str] = field(default_factory=list)
 
@@ -83,8 +90,10 @@ def test_no_answer_crosses_a_tenant_or_a_user(
     for t, users in enumerate(shape):
         tenant = f"t{run}x{t}"
         keys[tenant] = issue_api_key(url, tenant)
-        for u, memories in enumerate(users):
-            owner = Owner(tenant, f"u{u}")  # the same user ids recur in every tenant
+        for u, memories in enumerate([*users, [0], [1]]):
+            # the same user ids recur in every tenant; the last two: the shared levels
+            shared = list(SHARED_LEVELS)[u - len(users)] if u >= len(users) else None
+            owner = Owner(tenant, shared or f"u{u}")
             with httpx.Client(base_url=base, headers=_auth(keys[tenant]), timeout=PATIENT) as api:
                 for i, template in enumerate(memories):
                     # letters only (digits could look like PII to the redactor); unique
@@ -92,22 +101,23 @@ def test_no_answer_crosses_a_tenant_or_a_user(
                     marker = f"q{seed}" + "x".join(_letters(n) for n in (run, t, u, i))
                     owner.markers.add(marker)
                     text = TEMPLATES[template].format(m=marker, M=marker.capitalize())
-                    answer = api.post(
-                        "/v1/memory/write", json={"content": text, "scope": {"user_id": owner.user}}
-                    )
+                    where = SHARED_LEVELS.get(owner.user, {"user_id": owner.user})
+                    answer = api.post("/v1/memory/write", json={"content": text, "scope": where})
                     assert answer.status_code == 200, answer.text
                     owner.item_ids += answer.json()["messages"][0]["item_ids"]
             owners.append(owner)
 
     every_id = [i for o in owners for i in o.item_ids]
+    users = sorted({o.user for o in owners if o.user not in SHARED_LEVELS})
     for tenant, key in keys.items():
         mine = [o for o in owners if o.tenant == tenant]
         foreign_tenants = {m for o in owners if o.tenant != tenant for m in o.markers}
         with httpx.Client(base_url=base, headers=_auth(key), timeout=PATIENT) as api:
-            for scope_user in [None, *sorted({o.user for o in owners})]:
+            for scope_user in [None, *users]:
                 foreign = set(foreign_tenants)
-                if scope_user is not None:
-                    foreign |= {m for o in mine if o.user != scope_user for m in o.markers}
+                if scope_user is not None:  # another user's; its tenant's shared levels not
+                    others = [o for o in mine if o.user not in (scope_user, *SHARED_LEVELS)]
+                    foreign |= {m for o in others for m in o.markers}
                 for answer, query in _read_like(api, scope_user, owners):
                     assert answer.status_code == 200, answer.text
                     # a packet repeats its query, which may name anyone's marker
@@ -122,7 +132,7 @@ def test_no_answer_crosses_a_tenant_or_a_user(
                         assert not _leaks(answer.text, foreign_tenants)
                     else:
                         assert answer.status_code == 200, answer.text
-                for scope_user in {o.user for o in owners}:
+                for scope_user in users:
                     answer = api.get(f"/v1/memory/get/{item_id}", params={"user_id": scope_user})
                     same = owner.tenant == tenant and owner.user == scope_user
                     assert answer.status_code == (200 if same else 404), answer.text
@@ -142,6 +152,10 @@ def _read_like(
     queries = ["what do I like to eat?", *markers[:3]]
     for query in queries:
         yield api.post("/v1/memory/read", json={"query": query, "scope": scope, "limit": 50}), query
+        with_agent = {"query": query, "scope": {**scope, "agent_id": "helper"}, "limit": 50}
+        yield api.post("/v1/memory/read", json=with_agent), query
+        timed = {"query": query, "scope": scope, "as_of": "2100-01-01T00:00:00Z", "limit": 50}
+        yield api.post("/v1/memory/read", json=timed), query
         markdown = {"query": query, "scope": scope, "format": "markdown"}
         yield api.post("/v1/memory/read", json=markdown), query
         dry_run = {"query": query, "scope": scope, "dry_run": True}
@@ -159,5 +173,7 @@ def _read_like(
         ("/v1/sessions/query", {"scope": scope}),
         ("/v1/stats", {"scope": scope}),
         ("/v1/memory/export", {"scope": scope}),
+        ("/v1/memory/query", {"scope": {**scope, "agent_id": "helper"}, "shared": True}),
+        ("/v1/users/query", {}),
     ):
         yield api.post(path, json=body), first
