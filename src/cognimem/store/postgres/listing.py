@@ -7,7 +7,6 @@ from __future__ import annotations
 from cognimem.models import MemoryItem
 from cognimem.models.clock import to_utc
 from cognimem.models.directory import ItemText, LevelScope, UserScope, ascii_lower
-from cognimem.store.types import ItemFilter
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import ITEM_SELECT

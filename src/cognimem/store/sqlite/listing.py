@@ -7,7 +7,6 @@ import sqlite3
 
 from cognimem.models import ItemKind, MemoryItem
 from cognimem.models.directory import ItemText, LevelScope, UserScope, ascii_lower
-from cognimem.store.types import ItemFilter
 from cognimem.store.records import ITEM_SELECT
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
