@@ -244,6 +244,13 @@ class ReadRequest(ReadOptions):
     format: str = Field(default="json", pattern="^(json|markdown)$")
     explain: StrictBool = False  # per candidate: each signal, the final score, the step
 
+    def read_keywords(self, tenant_id: str) -> dict[str, Any]:
+        """The body as ``Memory.read``'s keywords (every field but ``query`` and
+        ``format`` is one, by the same name), its scope in the key's tenant."""
+        keywords = {k: v for k, v in self if k not in ("query", "format")}
+        keywords["scope"] = self.scope.for_tenant(tenant_id)
+        return keywords
+
 
 class ScopeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")

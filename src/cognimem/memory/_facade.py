@@ -29,7 +29,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats
-from cognimem.models.arguments import ScopeLike
+from cognimem.models.arguments import ScopeLike, make_read_scope
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     Alias,
@@ -42,11 +42,12 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.models.profiles import DEFAULT_PROFILE, IngestProfile
+from cognimem.models.requests import ReadArgs, TurnArgs
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import JobQueue
 from cognimem.recall.overrides import RankingOverrides
-from cognimem.recall.reader import SectionSink
+from cognimem.recall.packing import SectionSink
 from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.directory import DirectoryService
@@ -269,36 +270,26 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         as_of_recorded: datetime | None = None,
     ) -> ContextPacket:
         """The memories that matter for ``query``, best first, inside ``max_tokens``,
-        with the relevant constraints and facts in the packet's sections. A query that
-        names a period ("last week") reads that period, resolved against
-        ``reference_time`` (default now) in the user's ``timezone`` (IANA name; UTC).
-        ``ranking`` changes how the preset ranks (fusion, rerank weights, half-lives,
-        MMR, floors: ``RankingOverrides``), over the settings' ``recall.ranking``.
-        ``explain=True`` adds, per returned and dropped candidate, each signal's value,
-        the final score and the step that found it, and the effective config
-        (``recall_config``). The read is one user's (``user_id``), or every user's of the
-        tenant with ``all_users=True``; neither is ``InvalidInput``. A ``session_id``
-        is context, not a wall: the read still reads the user's other sessions and ranks
-        that session's memories up (the ``session`` signal); ``session_only=True`` reads
-        that session alone. ``on_section(name, entries)`` is awaited with each section
-        as soon as it is final — the mandates before any search runs, then the
-        constraints, facts and the rest — before the items are ranked (a streamed
-        read: ``POST /v1/memory/read/stream``).
+        with the relevant constraints and facts in sections. A query naming a period
+        ("last week") reads it, at ``reference_time`` (default now) in the user's
+        ``timezone`` (IANA; UTC). ``ranking``: ``RankingOverrides`` over the preset and
+        ``recall.ranking``. ``explain=True`` adds each candidate's signals, score and
+        step, and the effective config. One user's read (``user_id``) or the tenant's
+        (``all_users``); neither is ``InvalidInput``. A ``session_id`` ranks that
+        session up, reading the user's others too (``session_only=True``: it alone).
+        ``on_section(name, entries)`` is awaited with each section once final.
 
-        Time (bi-temporal): ``as_of`` reads the facts valid at that time (superseded
-        ones included) and the items that tell of it or earlier; a question that names a
-        period ("where did I live in March 2025?") reads the facts valid in it.
-        ``as_of_recorded`` reads what the memory knew at that time, for audit: facts
-        recorded by then, with every later supersession or correction ignored, and items
-        said by then. Both must carry a UTC offset (``InvalidInput``); the packet's
-        ``meta["time_filter"]`` says which filter applied."""
-        return await self._reading.read(
-            query,
-            scope=scope,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            all_users=all_users,
+        Time (bi-temporal): ``as_of`` reads the facts valid then (superseded ones too)
+        and the items that tell of it or earlier, as a question naming a period does.
+        ``as_of_recorded`` reads what the memory knew then, for audit: facts recorded by
+        then, later supersessions ignored, items said by then. Both need a UTC offset
+        (``InvalidInput``); ``meta["time_filter"]`` says which filter applied."""
+        target = make_read_scope(
+            scope, all_users=all_users, user_id=user_id, agent_id=agent_id, session_id=session_id
+        )
+        args = ReadArgs(
+            query=query,
+            scope=target,
             limit=limit,
             max_tokens=max_tokens,
             preset=preset,
@@ -310,10 +301,10 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
             timezone=timezone,
             explain=explain,
             session_only=session_only,
-            on_section=on_section,
             as_of=as_of,
             as_of_recorded=as_of_recorded,
         )
+        return await self._reading.read(args, on_section)
 
     async def turn(
         self,
@@ -339,14 +330,13 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         or ``all_users=True``) and stores both messages under the scope's user (none
         with ``all_users``). Its read treats ``session_id`` as :meth:`read` does
         (``session_only=True``: that session alone)."""
-        return await self._reading.turn(
-            user_message,
-            assistant_message,
-            scope=scope,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            all_users=all_users,
+        target = make_read_scope(
+            scope, all_users=all_users, user_id=user_id, agent_id=agent_id, session_id=session_id
+        )
+        args = TurnArgs(
+            user_message=user_message,
+            assistant_message=assistant_message,
+            scope=target,
             limit=limit,
             max_tokens=max_tokens,
             preset=preset,
@@ -355,6 +345,7 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
             profile=profile,
             session_only=session_only,
         )
+        return await self._reading.turn(args)
 
     # -- lookups and listings: services.browsing ---------------------------------------
     async def get(

@@ -29,6 +29,7 @@ from cognimem.models.knowledge import (
     EntityWithAliases,
     FactConflict,
 )
+from cognimem.models.requests import ReadArgs
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.conversation.evidence import mentions
@@ -203,7 +204,7 @@ class EditService:
             update={"episode_floor": max(config.episode_floor, FORGET_FLOOR)}
         )
         packet = await self._reading.reader.read(
-            query,
+            ReadArgs(query=query, scope=target),
             target,
             config=config,
             limit=min(limit, 200),

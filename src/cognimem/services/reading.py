@@ -4,14 +4,12 @@ against the user's message (``turn``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import Mapping
 
 from cognimem.errors import InvalidInput, UsageError
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, Turn
-from cognimem.models.arguments import ORGANISATION, ScopeLike, make_message, make_read_scope
-from cognimem.models.profiles import IngestProfile
+from cognimem.models.arguments import ORGANISATION, ScopeLike, make_message
+from cognimem.models.requests import MessageLike, ReadArgs, ReadOptions, TurnArgs
 from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
@@ -20,8 +18,8 @@ from cognimem.recall.classify import LLMQueryClassifier
 from cognimem.recall.constraints import SectionConfig
 from cognimem.recall.conversation.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
+from cognimem.recall.packing import SectionSink
 from cognimem.recall.profile import ProfileConfig
-from cognimem.recall.reader import SectionSink
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.procedures import ProcedureService
 from cognimem.services.lifecycle.revision import RevisionService
@@ -38,6 +36,20 @@ def loaded_ids(packet: ContextPacket) -> list[str]:
     return list(
         dict.fromkeys(i.id for i in (*packet.items, *s.mandates, *s.summaries, *s.procedures))
     )
+
+
+def turn_messages(user: MessageLike, assistant: MessageLike | None) -> list[Message]:
+    """A turn's messages made: the user's, then the assistant's when given (a reply given
+    as text, or as a mapping without a role, is the assistant's)."""
+    messages = [make_message(user, "user")]
+    if assistant is not None:
+        reply = make_message(assistant, "assistant")
+        if isinstance(assistant, str) or (
+            isinstance(assistant, Mapping) and "role" not in assistant
+        ):
+            reply = reply.model_copy(update={"role": Role.ASSISTANT})
+        messages.append(reply)
+    return messages
 
 
 def session_context(target: Scope, session_only: bool) -> tuple[Scope, str | None]:
@@ -113,138 +125,59 @@ class ReadService:
             )
         return apply_ranking(config, r.ranking, ranking)
 
-    async def read(
-        self,
-        query: str,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        agent_id: str | None,
-        session_id: str | None,
-        all_users: bool,
-        limit: int | None,
-        max_tokens: int | None,
-        preset: str | None,
-        ranking: RankingOverrides | Mapping[str, Any] | None,
-        kinds: Sequence[ItemKind | str] | None,
-        since: datetime | None,
-        until: datetime | None,
-        reference_time: datetime | None,
-        timezone: str | None,
-        explain: bool,
-        session_only: bool = False,
-        on_section: SectionSink | None = None,
-        as_of: datetime | None = None,
-        as_of_recorded: datetime | None = None,
-    ) -> ContextPacket:
+    async def read(self, args: ReadArgs, on_section: SectionSink | None = None) -> ContextPacket:
         parts = self._parts
         parts.require_open()
-        check_text(query, "query", parts.settings.ingest.max_content_chars)
-        target = make_read_scope(
-            scope,
-            all_users=all_users,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
+        check_text(args.query, "query", parts.settings.ingest.max_content_chars)
+        searched, session = session_context(args.scope, args.session_only)
+        limit, max_tokens = self._budget(args)
+        check_period(args.since, args.until)
+        check_time(args.reference_time, "reference_time")
+        check_time(args.as_of, "as_of")
+        check_time(args.as_of_recorded, "as_of_recorded")
+        try:
+            kinds = None if args.kinds is None else tuple(ItemKind(k) for k in args.kinds)
+        except ValueError as exc:
+            raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
+        zone_of(args.timezone)  # an unknown zone is an InvalidInput naming the field
+        config = self.recall_config(args.preset, make_ranking(args.ranking))
+        now = parts.clock()
+        packet = await self.reader.read(
+            args,
+            searched,
+            config=config,
+            limit=limit,
+            max_tokens=max_tokens,
+            reference_time=args.reference_time or now,
+            kinds=kinds,
+            session=session,
+            on_section=on_section,
         )
-        searched, session = session_context(target, session_only)
-        r = parts.settings.recall
-        limit = r.default_limit if limit is None else limit
-        max_tokens = r.default_max_tokens if max_tokens is None else max_tokens
+        parts.access.add(args.scope.tenant_id, loaded_ids(packet), now)
+        return packet
+
+    def _budget(self, args: ReadOptions) -> tuple[int, int]:
+        """The read's ``limit`` and ``max_tokens``, the settings' where it names none;
+        out of bounds is ``InvalidInput``."""
+        r = self._parts.settings.recall
+        limit = r.default_limit if args.limit is None else args.limit
+        max_tokens = r.default_max_tokens if args.max_tokens is None else args.max_tokens
         if not 1 <= limit <= 200:
             raise InvalidInput("limit must be between 1 and 200", field="limit")
         if not 1 <= max_tokens <= MAX_READ_TOKENS:
             raise InvalidInput(
                 f"max_tokens must be between 1 and {MAX_READ_TOKENS}", field="max_tokens"
             )
-        check_period(since, until)
-        check_time(reference_time, "reference_time")
-        check_time(as_of, "as_of")
-        check_time(as_of_recorded, "as_of_recorded")
-        try:
-            kind_filter = None if kinds is None else tuple(ItemKind(k) for k in kinds)
-        except ValueError as exc:
-            raise InvalidInput(f"kinds: {exc}", field="kinds") from exc
-        zone_of(timezone)  # an unknown zone is an InvalidInput naming the field
-        config = self.recall_config(preset, make_ranking(ranking))
-        now = parts.clock()
-        packet = await self.reader.read(
-            query,
-            searched,
-            config=config,
-            limit=limit,
-            max_tokens=max_tokens,
-            reference_time=reference_time or now,
-            kinds=kind_filter,
-            since=since,
-            until=until,
-            timezone=timezone,
-            explain=explain,
-            session=session,
-            on_section=on_section,
-            as_of=as_of,
-            as_of_recorded=as_of_recorded,
-        )
-        parts.access.add(target.tenant_id, loaded_ids(packet), now)
-        return packet
+        return limit, max_tokens
 
-    async def turn(
-        self,
-        user_message: str | Message | Mapping[str, Any],
-        assistant_message: str | Message | Mapping[str, Any] | None,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        agent_id: str | None,
-        session_id: str | None,
-        all_users: bool,
-        limit: int | None,
-        max_tokens: int | None,
-        preset: str | None,
-        ranking: RankingOverrides | Mapping[str, Any] | None,
-        timezone: str | None,
-        profile: str | IngestProfile,
-        session_only: bool = False,
-    ) -> Turn:
+    async def turn(self, args: TurnArgs) -> Turn:
         parts = self._parts
         parts.require_open()
-        user = make_message(user_message, "user")
-        messages = [user]
-        if assistant_message is not None:
-            assistant = make_message(assistant_message, "assistant")
-            if isinstance(assistant_message, str) or (
-                isinstance(assistant_message, Mapping) and "role" not in assistant_message
-            ):
-                assistant = assistant.model_copy(update={"role": Role.ASSISTANT})
-            messages.append(assistant)
+        messages = turn_messages(args.user_message, args.assistant_message)
         for field, m in zip(("user", "assistant"), messages, strict=False):
             check_message(m, f"{field}.", parts.settings.ingest)
-        target = make_read_scope(
-            scope,
-            all_users=all_users,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-        )
-        packet = await self.read(
-            user.content,
-            scope=target,
-            user_id=None,
-            agent_id=None,
-            session_id=None,
-            all_users=target.user_id is None,
-            limit=limit,
-            max_tokens=max_tokens,
-            preset=preset,
-            ranking=ranking,
-            kinds=None,
-            since=None,
-            until=None,
-            reference_time=user.occurred_at,
-            timezone=timezone,
-            explain=False,
-            session_only=session_only,
-        )
+        user, target = messages[0], args.scope
+        packet = await self.read(args.read_args(user.content, user.occurred_at))
         # a tenant-wide turn (all_users, said explicitly) stores at the organisation level
         owner: ScopeLike = target
         if target.user_id is None and target.agent_id is None:
@@ -255,12 +188,12 @@ class ReadService:
             user_id=None,
             agent_id=None,
             session_id=None,
-            profile=profile,
+            profile=args.profile,
         )
         revision = await self.revision.after_turn(packet, stored, target)
         reinforced = await self.procedures.after_turn(packet, stored, target)
         cited: list[str] = []
-        if assistant_message is not None:
+        if len(messages) > 1:
             # an answer shows what the packet was used for: its memories count as loaded
             # (tried) and those the answer used as cited; a read alone counts neither
             cited = cited_items(messages[1].content, packet)

@@ -33,7 +33,7 @@ from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.arguments import make_read_scope, make_write_scope
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.scope import ID_PATTERN
-from cognimem.recall.reader import SectionSink
+from cognimem.recall.packing import SectionSink
 
 log = logging.getLogger(__name__)
 
@@ -117,24 +117,7 @@ async def _read(
     the embedder's and the database readers' too, and any other request's that ran
     at the same time)."""
     started = time.process_time()
-    packet = await mem.read(
-        body.query,
-        scope=body.scope.for_tenant(tenant_id),
-        limit=body.limit,
-        max_tokens=body.max_tokens,
-        preset=body.preset,
-        ranking=body.ranking,
-        kinds=body.kinds,
-        since=body.since,
-        until=body.until,
-        reference_time=body.reference_time,
-        timezone=body.timezone,
-        explain=body.explain,
-        session_only=body.session_only,
-        on_section=on_section,
-        as_of=body.as_of,
-        as_of_recorded=body.as_of_recorded,
-    )
+    packet = await mem.read(body.query, on_section=on_section, **body.read_keywords(tenant_id))
     return packet, time.process_time() - started
 
 

@@ -30,6 +30,7 @@ from cognimem.models import ContextPacket, Event, ItemStatus, Role, Scope, Write
 from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import RevisionResult, TurnRevision
+from cognimem.models.requests import ReadArgs
 from cognimem.providers.llm import structured
 from cognimem.recall import Reader, RecallConfig
 from cognimem.services.components import Components
@@ -143,17 +144,12 @@ class RevisionService:
         read: list[tuple[Event, list[str]]] = []
         for i, event in enumerate(turns):
             packet = await self._reader.read(
-                event.content,
+                ReadArgs(query=event.content, scope=scope),
                 scope,
                 config=config,
                 limit=settings.default_limit,
                 max_tokens=settings.default_max_tokens,
                 reference_time=event.occurred_at,
-                kinds=None,
-                since=None,
-                until=None,
-                timezone=None,
-                explain=False,
             )
             read.append((event, list(dict.fromkeys(e.id for e in packet.sections.entries()))))
             if progress is not None:

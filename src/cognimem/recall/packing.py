@@ -1,0 +1,264 @@
+"""What the reader (``recall/reader.py``) builds a packet from, step by step: the plan
+run (``execute_plan``, ``StepsRun``), the read's settled options (``Asked``), the items
+and facts loaded (``Loaded``), the sections filled (``Filled``); and the pure steps
+between: the packet's ``meta`` (``describe``), the read's filters (``read_filter``),
+what of the ranked items the packet keeps (``keep``) and its explanations
+(``explain_packet``)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from cognimem.models import ContextPacket, ItemKind, MemoryItem, PacketItem, Scope, StepReport
+from cognimem.models.clock import to_utc
+from cognimem.models.knowledge import Fact
+from cognimem.models.packets import PacketSections
+from cognimem.models.requests import ReadArgs
+from cognimem.recall import procedures as learnt
+from cognimem.recall.analyze import QueryAnalysis
+from cognimem.recall.assemble import SectionInputs
+from cognimem.recall.collect import FactPicks, output
+from cognimem.recall.constraints import Scored
+from cognimem.recall.conversation.evidence import EvidenceCheck
+from cognimem.recall.conversation.stated import give_way
+from cognimem.recall.events import EventPlan
+from cognimem.recall.explain import explanations
+from cognimem.recall.fact_time import FactTime, fact_time, told_by
+from cognimem.recall.levels import override_explanations
+from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
+from cognimem.recall.profile_read import explain_profile
+from cognimem.recall.rerank import Ranked, RankInput, mmr
+from cognimem.recall.steps import StepOutput, StepRun, execute
+from cognimem.store.types import ItemFilter
+
+# a streamed read's sections as each is ready: (section name, its entries)
+SectionSink = Callable[[str, list[Any]], Awaitable[None]]
+
+
+@dataclass
+class StepsRun:
+    """A read's steps run: their outputs and reports, what failed, and the packet's
+    ``meta`` so far."""
+
+    run: StepRun
+    outputs: dict[StepKind, StepOutput]
+    reports: list[StepReport]
+    meta: dict[str, Any]
+    degraded: list[str] = field(default_factory=list)
+
+    def settle(
+        self,
+        early: tuple[StepOutput | None, StepReport] | None,
+        classify_report: StepReport | None,
+    ) -> None:
+        """Add the steps run before the plan (the streamed mandates, the classifier) and
+        list the steps that failed or timed out."""
+        if early is not None:
+            found, report = early
+            self.reports.insert(0, report)
+            if found is not None:
+                self.outputs[StepKind.MANDATES] = found
+        if classify_report is not None:
+            self.reports.insert(0, classify_report)
+        self.degraded = [
+            f"{r.name}: {'timed out' if r.timed_out else r.error}"
+            for r in self.reports
+            if r.timed_out or r.error
+        ]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the packet is built to: the read's settled budget and options."""
+
+    limit: int
+    max_tokens: int
+    now: datetime
+    explain: bool
+    themes_only: bool
+    session: str | None
+    on_section: SectionSink | None
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The items and facts loaded for the rerank and the sections."""
+
+    inputs: dict[str, RankInput]
+    wanted: list[str]
+    by_id: dict[str, MemoryItem]
+    facts: dict[str, Fact]
+    fact_picks: FactPicks
+    events: EventPlan | None
+    kind: set[str]  # the events of the kind a question counts or orders
+
+
+@dataclass(frozen=True)
+class Filled:
+    """The packet's sections, what they reserve of the budget, show already and
+    dropped."""
+
+    inputs: SectionInputs
+    scored_of: dict[str, Scored]
+    sections: PacketSections
+    reserved: int
+    dropped: dict[str, str]
+    shown: frozenset[str]
+
+
+def describe(analysis: QueryAnalysis, session: str | None) -> dict[str, Any]:
+    """The packet's ``meta`` for the query's analysis and the session it ranks up."""
+    meta: dict[str, Any] = {
+        "intent": analysis.intent.value,
+        "intent_source": analysis.classification.source,
+        "dimensions": [c.value for c in analysis.classification.categories],
+        "decision": analysis.decision,
+    }
+    if session is not None:
+        meta["session"] = session
+    period = analysis.time_range
+    if period is not None:
+        meta["time_range"] = [period[0].isoformat(), period[1].isoformat()]
+    return meta
+
+
+def read_filter(
+    args: ReadArgs,
+    scope: Scope,
+    kinds: tuple[ItemKind, ...] | None,
+    analysis: QueryAnalysis,
+    now: datetime,
+    meta: dict[str, Any],
+) -> tuple[FactTime | None, ItemFilter]:
+    """The read's time filter of facts (``meta["time_filter"]`` says which) and its
+    filter of items: the kinds, ``since`` to ``until`` (never past ``now`` or
+    ``as_of_recorded``), and the period the question names or ``as_of`` tells of."""
+    end = now if args.until is None else min(to_utc(args.until), now)
+    if args.as_of_recorded is not None:
+        end = min(end, to_utc(args.as_of_recorded))
+    start = None if args.since is None else to_utc(args.since)
+    period = analysis.time_range
+    facts_at = fact_time(
+        None if args.as_of is None else to_utc(args.as_of),
+        None if args.as_of_recorded is None else to_utc(args.as_of_recorded),
+        period,
+    )
+    if period is None and args.as_of is not None:
+        period = told_by(to_utc(args.as_of))
+    if facts_at is not None:
+        meta["time_filter"] = facts_at.describe()
+    # a user's read ranks the shared levels' items (the organisation's, the read's
+    # agent's) with the user's own; a read walled to one session reads it alone
+    shared = scope.user_id is not None and scope.session_id is None
+    return facts_at, ItemFilter(
+        scope=scope, kinds=kinds, since=start, until=end, period=period, with_organisation=shared
+    )
+
+
+def keep(
+    steps: StepsRun, loaded: Loaded, ranked: list[Ranked], dropped: dict[str, str], limit: int
+) -> tuple[list[Ranked], int, dict[str, str]]:
+    """The ranked items with evidence for the question, diversified, above the
+    relevance floor (every event of the kind past the limit); the room they have and
+    why each is evidence. What is left out goes in ``dropped``."""
+    run, config = steps.run, steps.run.config
+    vector = steps.outputs.get(StepKind.VECTOR)
+    check = EvidenceCheck.of(
+        run.analysis.query,
+        run.analysis.terms,
+        None if vector is None else vector.candidates,
+        config.min_similarity,
+        period=run.analysis.time_range is not None,
+        author=run.left_out,
+        drop_filler=config.drop_filler,
+    )
+    supported, unsupported = check.split(ranked)
+    dropped.update((r.item.id, why) for r, why in unsupported)
+    steps.meta["no_evidence"] = len(unsupported)
+    evidence = {r.item.id: why for r, why in supported}
+    ordered = mmr([r for r, _ in supported], config.mmr_lambda, len(supported))
+    floor = config.episode_floor * (ordered[0].score if ordered else 0.0)
+    # a turn a summary above it states gives way to what the packet does not say yet
+    kept = give_way([r for r in ordered if r.score >= floor])
+    for r in ordered:
+        if r.score < floor:
+            dropped[r.item.id] = "dropped: below the relevance floor"
+    room = limit
+    events, kind = loaded.events, loaded.kind
+    if events is not None:  # every event of the kind, past the limit
+        kept = events.keep(kept, limit, kind)
+        room = len(kept)
+        for r in kept:
+            if r.item.id in kind:
+                evidence[r.item.id] = "; ".join(
+                    x for x in (evidence.get(r.item.id), events.reason()) if x
+                )
+    return kept, room, evidence
+
+
+def explain_packet(
+    packet: ContextPacket,
+    steps: StepsRun,
+    loaded: Loaded,
+    filled: Filled,
+    ranked: list[Ranked],
+    chosen: list[PacketItem],
+    evidence: dict[str, str],
+) -> None:
+    """Add to ``packet`` why each candidate went in or not, and the effective config."""
+    run, outputs, sections, dropped = steps.run, steps.outputs, filled.sections, filled.dropped
+    lookups = output(outputs, StepKind.FACT_LOOKUP).facts
+    matched = output(outputs, StepKind.LEARNED_PROCEDURES).procedures
+    picks = loaded.fact_picks.picks
+    packet.explain = explanations(
+        ranked,
+        picks,
+        filled.scored_of,
+        sections,
+        chosen,
+        dropped,
+        lookups,
+        packet.reference_time,
+        evidence,
+    ) + learnt.explain(matched, sections, dropped)
+    packet.explain += explain_profile(
+        filled.inputs.profile, sections, dropped, {p.fact_id for p in picks}
+    )
+    if run.fact_time is not None:  # every fact it saw passed the time filter
+        why = run.fact_time.reason()
+        packet.explain = [
+            e.model_copy(update={"reason": why}) if e.type == "fact" else e for e in packet.explain
+        ]
+    packet.explain = override_explanations(run.overrides, packet.explain)
+    packet.recall_config = run.config.model_dump(mode="json")
+
+
+def without_step(plan: RetrievalPlan, kind: StepKind) -> RetrievalPlan:
+    """``plan`` without its ``kind`` step (a group left empty is dropped)."""
+    groups = (
+        StepGroup(tuple(s for s in g.steps if s.kind is not kind), g.skip_if_found)
+        for g in plan.groups
+    )
+    return RetrievalPlan(tuple(g for g in groups if g.steps), plan.budget_s)
+
+
+async def execute_plan(
+    run: StepRun, meta: dict[str, Any], started: float, *, mandates_ran: bool
+) -> StepsRun:
+    """The read's plan (in ``meta``) run against ``run``, within the budget that
+    ``started`` (``time.perf_counter``) began; without the mandates step when a
+    streamed read ran it already."""
+    plan = make_plan(run.analysis, run.config, domain=run.domain is not None)
+    meta["plan"] = plan.describe()
+    if mandates_ran:
+        plan = without_step(plan, StepKind.MANDATES)
+    if run.dense_query != run.analysis.query:
+        meta["dense_query"] = run.dense_query
+    try:
+        outputs, reports = await execute(plan, run, started)
+    finally:
+        run.close()
+    return StepsRun(run, outputs, reports, meta)
