@@ -29,7 +29,7 @@ from cognimem.models import (
     WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats
-from cognimem.models.arguments import ScopeLike, make_read_scope
+from cognimem.models.arguments import ScopeLike
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     Alias,
@@ -284,9 +284,7 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         ``as_of_recorded`` reads what the memory knew then, for audit: facts recorded by
         then, later supersessions ignored, items said by then. Both need a UTC offset
         (``InvalidInput``); ``meta["time_filter"]`` says which filter applied."""
-        target = make_read_scope(
-            scope, all_users=all_users, user_id=user_id, agent_id=agent_id, session_id=session_id
-        )
+        target = self._reading.read_scope(query, scope, all_users, user_id, agent_id, session_id)
         args = ReadArgs(
             query=query,
             scope=target,
@@ -330,8 +328,14 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
         or ``all_users=True``) and stores both messages under the scope's user (none
         with ``all_users``). Its read treats ``session_id`` as :meth:`read` does
         (``session_only=True``: that session alone)."""
-        target = make_read_scope(
-            scope, all_users=all_users, user_id=user_id, agent_id=agent_id, session_id=session_id
+        target = self._reading.turn_scope(
+            user_message,
+            assistant_message,
+            scope,
+            all_users=all_users,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
         )
         args = TurnArgs(
             user_message=user_message,

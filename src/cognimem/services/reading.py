@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from cognimem.errors import InvalidInput, UsageError
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, Turn
-from cognimem.models.arguments import ORGANISATION, ScopeLike, make_message
+from cognimem.models.arguments import ORGANISATION, ScopeLike, make_message, make_read_scope
 from cognimem.models.requests import MessageLike, ReadArgs, ReadOptions, TurnArgs
 from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.recall import Reader, RecallConfig, get_preset
@@ -125,6 +125,46 @@ class ReadService:
             )
         return apply_ranking(config, r.ranking, ranking)
 
+    def read_scope(
+        self,
+        query: str,
+        scope: ScopeLike,
+        all_users: bool,
+        user_id: str | None,
+        agent_id: str | None,
+        session_id: str | None,
+    ) -> Scope:
+        """A read's scope, made once by the face that builds its ``ReadArgs``, after the
+        checks that come first (an open memory, the query), so a read with a bad query
+        and a bad scope is refused for its query."""
+        self._parts.require_open()
+        check_text(query, "query", self._parts.settings.ingest.max_content_chars)
+        return make_read_scope(
+            scope, all_users=all_users, user_id=user_id, agent_id=agent_id, session_id=session_id
+        )
+
+    def turn_scope(
+        self,
+        user_message: MessageLike,
+        assistant_message: MessageLike | None,
+        scope: ScopeLike,
+        *,
+        all_users: bool,
+        **fields: str | None,
+    ) -> Scope:
+        """A turn's scope, made once as ``read_scope`` makes a read's, after its
+        messages are checked."""
+        self._parts.require_open()
+        self._messages(user_message, assistant_message)
+        return make_read_scope(scope, all_users=all_users, **fields)
+
+    def _messages(self, user: MessageLike, assistant: MessageLike | None) -> list[Message]:
+        """A turn's messages, made and checked (``InvalidInput`` naming the field)."""
+        messages = turn_messages(user, assistant)
+        for field, m in zip(("user", "assistant"), messages, strict=False):
+            check_message(m, f"{field}.", self._parts.settings.ingest)
+        return messages
+
     async def read(self, args: ReadArgs, on_section: SectionSink | None = None) -> ContextPacket:
         parts = self._parts
         parts.require_open()
@@ -173,9 +213,7 @@ class ReadService:
     async def turn(self, args: TurnArgs) -> Turn:
         parts = self._parts
         parts.require_open()
-        messages = turn_messages(args.user_message, args.assistant_message)
-        for field, m in zip(("user", "assistant"), messages, strict=False):
-            check_message(m, f"{field}.", parts.settings.ingest)
+        messages = self._messages(args.user_message, args.assistant_message)
         user, target = messages[0], args.scope
         packet = await self.read(args.read_args(user.content, user.occurred_at))
         # a tenant-wide turn (all_users, said explicitly) stores at the organisation level
