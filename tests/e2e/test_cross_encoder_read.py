@@ -8,7 +8,7 @@ import pytest
 from cognimem import Memory, Settings
 from cognimem.providers import CrossEncoder, HashingEmbedder, OnnxCrossEncoder
 from cognimem.providers.cross_encoder import build_cross_encoder
-from cognimem.recall import cross
+from cognimem.recall.conversation import cross
 from cognimem.recall.presets import PRESETS, RecallConfig
 
 pytestmark = pytest.mark.onnx
