@@ -92,3 +92,27 @@ async def test_explain_says_why_each_returned_item_is_there(memory: Memory) -> N
     assert allergy.startswith("behind the Must follow entry user:policy:allergy:peanuts")
     assert "shares the word 'thai'" in (reasons["I love spicy Thai curries."] or "")
     assert all(reasons.values())
+
+
+async def test_chat_that_only_touches_the_requests_domain_is_not_returned(
+    memory: Memory,
+) -> None:
+    """The seeds' dilution: a constraint among chatty lines. Coffee and tea are food, as
+    a dinner recipe is, but a shared scope tag says nothing about the request: only the
+    constraint (in its section, and the memory it was drawn from) comes back."""
+    await memory.write("We keep halal at home.", user_id="u", occurred_at=T0)
+    for text in (
+        "Morning! The coffee machine is finally working again.",
+        "I spilled tea on my notebook, the pages are all wavy.",
+    ):
+        await memory.write(text, user_id="u", occurred_at=T0 + timedelta(hours=1))
+    packet = await memory.read(
+        "Give me a recipe for the family dinner.", user_id="u", reference_time=LATER, explain=True
+    )
+    assert [e.text for e in packet.sections.must_follow] == ["We keep halal at home."]
+    assert [i.text for i in packet.items] == ["We keep halal at home."]
+    assert packet.explain is not None
+    [why] = [e.reason for e in packet.explain if e.outcome == "returned"]
+    assert why is not None
+    assert why.startswith("behind the Must follow entry")
+    assert why.endswith("the evidence of an entry the packet's sections show")

@@ -7,7 +7,7 @@ what of the ranked items the packet keeps (``keep``) and its explanations
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -159,11 +159,17 @@ def read_filter(
 
 
 def keep(
-    steps: StepsRun, loaded: Loaded, ranked: list[Ranked], dropped: dict[str, str], limit: int
+    steps: StepsRun,
+    loaded: Loaded,
+    ranked: list[Ranked],
+    dropped: dict[str, str],
+    limit: int,
+    behind: Sequence[str],
 ) -> tuple[list[Ranked], int, dict[str, str]]:
     """The ranked items with evidence for the question, diversified, above the
     relevance floor (every event of the kind past the limit); the room they have and
-    why each is evidence. What is left out goes in ``dropped``."""
+    why each is evidence. ``behind``: the items the sections' entries were drawn from
+    (evidence through the entry). What is left out goes in ``dropped``."""
     run, config = steps.run, steps.run.config
     vector = steps.outputs.get(StepKind.VECTOR)
     check = EvidenceCheck.of(
@@ -174,6 +180,7 @@ def keep(
         period=run.analysis.time_range is not None,
         author=run.left_out,
         drop_filler=config.drop_filler,
+        behind=behind,
     )
     supported, unsupported = check.split(ranked)
     dropped.update((r.item.id, why) for r, why in unsupported)

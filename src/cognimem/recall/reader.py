@@ -241,7 +241,8 @@ class Reader:
         loaded = await self._load(steps, asked.limit)
         filled = await self._fill_sections(steps, loaded, asked)
         ranked = await self._rank(steps, loaded, asked)
-        kept, room, evidence = keep(steps, loaded, ranked, filled.dropped, asked.limit)
+        behind = [i for e in filled.sections.entries() for i in e.item_ids]
+        kept, room, evidence = keep(steps, loaded, ranked, filled.dropped, asked.limit, behind)
         rows = [(r.item, r.score, packet_signals(r)) for r in kept]
         stale = {r.item.id: r.stale_since for r in kept if r.stale_since is not None}
         sections = filled.sections

@@ -20,6 +20,6 @@ _STOP_WORDS_TEXT = """
     wasn't we we'd we'll we're we've were weren't what what's when when's where where's
     which while who who's whom why why's with won't would wouldn't you you'd you'll
     you're you've your yours yourself yourselves also just will would like likely s t d
-    ll re ve m
+    ll re ve m us every
 """
 STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())

@@ -9,12 +9,9 @@ evidence for the query when
 - its own text shares a content word with the query (:func:`mentions`: a word sharing
   its first five letters counts, "researching" for "research"; the author's name alone
   does not count);
-- it touches a domain the query touches (scope tags, the vocabulary constraints and
-  queries already meet on: "I'm allergic to shellfish" and "recommend a restaurant" are
-  both food);
 - its embedding is within ``RecallConfig.min_similarity`` cosine of the query's;
-- it is the evidence of a fact the exact key lookup found, or the graph reached it from
-  an entity the query names; or
+- it is the evidence of a fact the exact key lookup found, or of a constraint or fact
+  the packet's sections show, or the graph reached it from an entity the query names; or
 - the query asks about a period ("what did I do last week?") and the read kept to it:
   then the period is the evidence, and every memory of it may answer; or
 - it was said by the person whose name the vector search left out of the query
@@ -36,8 +33,13 @@ upper bound, so nothing is dropped on a guess. When the read has no vector list 
 ``lexical`` preset, ``fast`` skipping it, or the step failed, which ``degraded`` says),
 meaning cannot be judged and no memory is dropped for it.
 
-Constraints and facts reach the sections by their own relevance tests
-(``recall/constraints.py``), not by this one. ``forget(query=...)`` keeps to memories
+Touching a domain of the query (a shared scope tag) is not evidence for a memory: the
+tags are broad ("Morning! The coffee machine is working again." is food, "We played
+board games until midnight" is schedule), and on ``benchmarks/dilution.py`` they kept
+most of the chatty lines a request drew. Constraints and facts reach the sections by
+their own relevance tests (``recall/constraints.py``: there a shared tag does count, as
+"I'm allergic to shellfish" and "recommend a restaurant" are both food), and the memory
+a shown constraint was drawn from stays with it. ``forget(query=...)`` keeps to memories
 that :func:`mentions` the query too (``services/editing.py``).
 """
 
@@ -51,7 +53,6 @@ from cognimem.recall.analyze import query_terms, word_key
 from cognimem.recall.rerank import Ranked
 from cognimem.store.types import Candidate
 from cognimem.text.names import normalize_name
-from cognimem.text.scope_tags import scope_tags
 from cognimem.text.speech import filler
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
@@ -84,7 +85,6 @@ class EvidenceCheck:
     """What a read knows about the query to judge each ranked memory."""
 
     terms: tuple[str, ...]  # the query's content words
-    domains: frozenset[str]  # the query's scope tags
     floor: float  # ``RecallConfig.min_similarity``
     # cosine assumed for a memory the vector search did not return; None: the read has
     # no vector list, so meaning is not judged
@@ -94,6 +94,8 @@ class EvidenceCheck:
     # questions and small talk have no evidence of their own (``RecallConfig.drop_filler``
     # and the query does not ask what was asked)
     drop_filler: bool = False
+    # the memories the packet's constraint and fact entries were drawn from
+    behind: frozenset[str] = frozenset()
 
     @classmethod
     def of(
@@ -106,17 +108,18 @@ class EvidenceCheck:
         period: bool = False,
         author: str | None = None,
         drop_filler: bool = False,
+        behind: Iterable[str] = (),
     ) -> EvidenceCheck:
         """``terms``: the query's content words; ``vector``: the vector step's list
         (None when the step did not run or failed); ``author``: the name the vector
         search left out of the query (``topic.split_subject``); ``drop_filler``: keep
         questions and small talk out on their own words (unless the query asks what
-        was asked)."""
+        was asked); ``behind``: the items the packet's section entries were drawn
+        from."""
         beyond = None if vector is None else min((c.score for c in vector), default=-1.0)
-        domains = frozenset(scope_tags(query.replace("-", " ")))
         said_by = normalize_name(author) if author else None
         filler_out = drop_filler and _ABOUT_ASKING.search(query) is None
-        return cls(tuple(terms), domains, floor, beyond, period, said_by, filler_out)
+        return cls(tuple(terms), floor, beyond, period, said_by, filler_out, frozenset(behind))
 
     def evidence(self, r: Ranked) -> str | None:
         """Why ``r`` bears on the query on its own (a short reason, for explain), or
@@ -128,6 +131,8 @@ class EvidenceCheck:
             return "meaning not judged: the read has no vector list"
         if r.signals.get("fact"):
             return "the evidence of a fact the key lookup found"
+        if r.item.id in self.behind:
+            return "the evidence of an entry the packet's sections show"
         if r.signals.get("graph"):
             return "reached through the graph from an entity the query names"
         if self.author and r.item.author and normalize_name(r.item.author) == self.author:
@@ -138,9 +143,6 @@ class EvidenceCheck:
         cosine = r.raw.get("vector", self.beyond)
         if cosine >= self.floor:
             return f"close in meaning (cosine {cosine:.2f}, floor {self.floor:.2f})"
-        shared = sorted(self.domains.intersection(scope_tags(r.item.text)))
-        if shared:
-            return f"touches the query's domain ({', '.join(shared)})"
         return None
 
     def holds(self, r: Ranked) -> bool:
