@@ -159,3 +159,28 @@ async def test_a_few_unrelated_constraints_stay_out_of_an_unrelated_decision(
     assert profile_step(phone) is not None  # a decision: the profile step ran
     assert constraint_texts(phone) == []
     assert len(constraint_texts(tablet)) <= 1  # three before
+
+
+@pytest.mark.onnx
+async def test_a_request_for_several_things_reaches_each_parts_constraints(
+    memory_url: str,
+) -> None:
+    """Scored as one text, "a dinner and a flight" sat nearest the flight rule, and the
+    profile's crowding correction ranked the two food constraints (near each other)
+    below it: the packet showed the flight rule alone. Each part is ranked on its own."""
+    rules = ["I'm allergic to peanuts.", "I'm vegetarian.", "I never fly on Sundays."]
+    settings = Settings(embedding={"model": "onnx:minilm"})
+    async with Memory.open(memory_url, settings=settings) as mem:
+        for i, text in enumerate(rules):
+            await mem.write(text, user_id="u", occurred_at=T0 + i * DAY)
+        at = T0 + 9 * DAY
+        both = await mem.read(
+            "Can you book me a dinner and a flight?", user_id="u", reference_time=at, explain=True
+        )
+        one = await mem.read("Can you book me a flight?", user_id="u", reference_time=at)
+    assert sorted(constraint_texts(both)) == sorted(rules)
+    assert both.explain is not None
+    outcomes = {e.outcome for e in both.explain if e.type == "fact"}
+    assert outcomes == {"section:must_follow"}  # none held back for ranking below the rule
+    # a request for one thing is not split: its food constraints stay out
+    assert constraint_texts(one) == ["I never fly on Sundays."]

@@ -42,8 +42,9 @@ provenance; a superseded stance as the newer one).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 
@@ -62,6 +63,7 @@ __all__ = [
     "Standing",
     "choose",
     "consolidate",
+    "part_config",
 ]
 
 # a value opening with one of these is a stance against what follows ("no pork")
@@ -321,6 +323,17 @@ def _crowding(cosine: np.ndarray, k: int) -> list[float]:
     np.fill_diagonal(others, -np.inf)
     nearest = -np.sort(-others, axis=1)[:, : min(k, n - 1)]
     return [round(float(v), 4) for v in nearest.mean(axis=1)]
+
+
+def part_config(config: ProfileConfig) -> ProfileConfig:
+    """How one part of a request that asks for several things (``recall/parts.py``)
+    ranks the profile: only the entries that share a scope tag with the part, by
+    closeness, area, importance, recency and kind, those within ``within`` of the
+    part's best. The crowding correction and the stand-out floor are off: the entries
+    that share a part's tags are one topic's cluster, whose members crowd each other —
+    among "I'm vegetarian", "I'm allergic to peanuts" and "I never fly on Sundays" the
+    correction put the lone travel rule first even for "book me a dinner"."""
+    return replace(config, crowding_weight=0.0, stand_out=None, evidence_floor=math.inf)
 
 
 def choose(

@@ -1,19 +1,30 @@
 """The read's standing-profile step: the user's live constraints consolidated once per
 version of their fact rows (``recall/profile.py``), and the entries that bear on this
-request, with what explain says of them."""
+request — on the whole of it and, for a request that asks for several things, on each
+of its parts (``recall/parts.py``) — with what explain says of them."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
 from datetime import datetime
+from itertools import zip_longest
 
 import numpy as np
 
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.packets import Explanation, PacketSections
 from cognimem.recall.constraints import cosines
-from cognimem.recall.profile import Profile, ProfileChoice, Standing, choose, consolidate
+from cognimem.recall.parts import request_parts
+from cognimem.recall.profile import (
+    Profile,
+    ProfileChoice,
+    ProfileEntry,
+    Standing,
+    choose,
+    consolidate,
+    part_config,
+)
 from cognimem.recall.steps import StepRun
 
 __all__ = ["explain_profile", "profile_entries"]
@@ -48,12 +59,36 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
     if not profile.entries:
         return ProfileChoice()
     rows, _ = await asyncio.shield(run.fact_rows())
-    view = await run.view()
-    semantic = cosines(view, rows)
-    chosen = choose(
-        profile, semantic, rows.tagged(view.area_tags), rows.tagged(view.domains), at, config
-    )
-    return ProfileChoice(chosen, by_fact)
+    views = [(await run.view(), config)]
+    parts = request_parts(run.analysis.query)
+    if parts:  # each part of "a dinner and a flight" reaches its own constraints
+        views += [(v, part_config(config)) for v in await run.part_views(parts)]
+    choices = [
+        choose(
+            profile,
+            cosines(view, rows),
+            rows.tagged(view.area_tags),
+            rows.tagged(view.domains),
+            at,
+            ranking,
+        )
+        for view, ranking in views
+    ]
+    return ProfileChoice(_in_turn(choices), by_fact)
+
+
+def _in_turn(choices: list[list[ProfileEntry]]) -> list[ProfileEntry]:
+    """The entries chosen for the whole request and for each of its parts, taken in
+    turn (each one's best, then each one's second ...), each entry once: a part's best
+    constraint is not pushed out of the sections' few places by another part's."""
+    seen: set[str] = set()
+    out: list[ProfileEntry] = []
+    for rank in zip_longest(*choices):
+        for e in rank:
+            if e is not None and e.standing.fact.id not in seen:
+                seen.add(e.standing.fact.id)
+                out.append(e)
+    return out
 
 
 def explain_profile(

@@ -6,10 +6,9 @@ budget."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
@@ -269,15 +268,40 @@ class StepRun:
         """What constraint and fact scoring need of the query, built once per read."""
         if self._view is None:
             vector = await self.vector_or_none()
-            descriptions = None
-            if vector is not None and self._area_vectors is not None:
-                with contextlib.suppress(ProviderError):  # the lexicon's areas still count
-                    descriptions = await self._area_vectors()
             query = self.analysis.query
             if self.fact_time is not None and self.fact_time.source == "question":
                 query = without_times(query)  # the filter holds the period it names
-            self._view = QueryView.of(query, vector, self.analysis.decision, descriptions)
+            self._view = await self._view_of(query, vector)
         return self._view
+
+    async def part_views(self, parts: Sequence[str]) -> list[QueryView]:
+        """The view of each part of a request that asks for several things
+        (``recall/parts.py``), each embedded on its own; a part whose embedding failed
+        is judged by its words and tags alone."""
+
+        async def embedded(text: str) -> np.ndarray | None:
+            try:
+                return await self._embed_query(text)
+            except ProviderError:
+                return None
+
+        vectors = await asyncio.gather(*(embedded(p) for p in parts))
+        return [await self._view_of(p, v) for p, v in zip(parts, vectors, strict=True)]
+
+    async def area_descriptions(self) -> np.ndarray | None:
+        """The decision areas' descriptions embedded (``text/areas.py``); None when the
+        read has no embedder for them or embedding them failed."""
+        if self._area_vectors is None:
+            return None
+        try:
+            return await self._area_vectors()
+        except ProviderError:
+            return None
+
+    async def _view_of(self, text: str, vector: np.ndarray | None) -> QueryView:
+        # without the descriptions the lexicon's areas still count
+        descriptions = None if vector is None else await self.area_descriptions()
+        return QueryView.of(text, vector, self.analysis.decision, descriptions)
 
     # -- the steps -------------------------------------------------------------------
     async def run(self, step: PlannedStep) -> StepOutput:
