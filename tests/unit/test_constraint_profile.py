@@ -11,7 +11,7 @@ import numpy as np
 
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
-from cognimem.recall.profile import ProfileConfig, choose, consolidate
+from cognimem.recall.profile import ProfileConfig, choose, consolidate, part_config
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -135,3 +135,31 @@ def test_among_a_few_constraints_only_those_above_their_mean_are_carried() -> No
     # one rule alone is its own mean: a scope of one still carries it
     alone = consolidate(rules[:1], [0], np.eye(1, dtype=np.float32), CONFIG)
     assert len(choose(alone, semantic[:1], none[:1], none[:1], T0, CONFIG)) == 1
+
+
+def test_an_entry_more_than_within_below_the_best_stays_out() -> None:
+    # twenty rules of one user, none near another: the mean of their scores is far
+    # below the best, so ``within`` alone decides; 0.35 below the best is the edge
+    rules = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(20)]
+    profile = consolidate(rules, list(range(20)), np.eye(20, dtype=np.float32), CONFIG)
+    semantic = np.zeros(20)
+    semantic[:3] = [0.5, 0.17, 0.13]  # 0.33 and 0.37 below the best
+    none = np.zeros(20, dtype=bool)
+    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0", "f1"]
+
+
+def test_a_part_of_a_request_ranks_only_the_entries_of_its_tags_without_crowding() -> None:
+    # two food rules near each other, a travel rule alone: for the dinner part of "a
+    # dinner and a flight" the crowding correction would put the travel rule first
+    food = [fact(i, f"food rule {i}", said=T0) for i in range(2)]
+    travel = fact(2, "no flights on Sundays", predicate="travel", said=T0)
+    matrix = np.vstack([unit(1, 0.9, 0), unit(1, 0, 0), unit(0, 0, 1)])
+    profile = consolidate([*food, travel], [0, 1, 2], matrix, CONFIG)
+    semantic = np.array([0.3, 0.1, 0.18])
+    none = np.zeros(3, dtype=bool)
+    dinner = np.array([True, True, False])
+    whole = choose(profile, semantic, none, dinner, T0, CONFIG)
+    assert whole[0].standing.fact.id == "f2"
+    part = choose(profile, semantic, none, dinner, T0, part_config(CONFIG))
+    assert [e.standing.fact.id for e in part] == ["f0", "f1"]
