@@ -87,18 +87,31 @@ _QUESTION = icase(
     r"could|would|will|should|have|has|about|long|often|much|many|come))\b)"
 )
 _HYPOTHETICAL = icase(
-    r"^(?:if|imagine|suppose|supposing|what if|unless|hypothetically)\b|"
+    r"^(?:if|imagine|suppose|supposing|what if|unless|hypothetically|theoretically|"
+    r"let's say|let us say|say|pretend|assume|assuming|in theory|in my dreams|in another "
+    r"life|for (?:argument's sake|the sake of argument)|(?:I\s+|I'm\s+)?wonder(?:ing)? "
+    r"(?:if|whether))\b|\bI (?:used to think|thought|assumed|had assumed) (?:that )?I\b|"
     r"\bif (?:I|we) (?:were|was|had|could|would|lived|moved)\b|\b(?:I|we) wish\b|"
     r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b| (?:much |far )?(?:rather|prefer|sooner)\b|"
     r" (?:always )?(?:choose|pick|adopt|go for)\b)"
 )
+# what someone else says, thinks or suspects about the speaker or a third person: the
+# reporter's word, not a fact ("My mom thinks I should ...", "People say I snore")
 _REPORTED = icase(
-    r"\b(?P<who>he|she|they|(?-i:[A-Z][a-z]+)|my \w+) (?:said|says|told me|tells me|thinks|"
-    r"thought|mentioned|claims|claimed|asked)\b"
+    r"\b(?P<who>he|she|they|people|everyone|everybody|someone|somebody|(?-i:[A-Z][a-z]+)|"
+    r"my [\w-]+) (?:(?:always|keeps?|kept|still|also) )?(?:say|said|says|saying|told me|"
+    r"tells me|telling me|think|thinks|thought|mentioned|claim|claims|claimed|asked|believe|"
+    r"believes|believed|reckon|reckons|reckoned|insist|insists|insisted|swear|swears|swore|"
+    r"suspect|suspects|suspected|assume|assumes|assumed|guesses|guessed|joke|jokes|joked|"
+    r"joking|(?:is|was|are|were) (?:convinced|sure))\b"
 )
 _MEDICAL_REPORTER = frozenset({"my doctor", "my dentist", "my allergist", "my therapist"})
-# hearsay: what the speaker was told, not what they know ("Apparently I'm allergic ...")
-_HEARSAY = icase(r"^(?:apparently|supposedly|allegedly|reportedly)\b")
+# hearsay: what the speaker was told, not what they know ("Apparently I'm allergic ...",
+# "Rumor has it ...", "According to my wife ...", "I heard that ...")
+_HEARSAY = icase(
+    r"^(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|word is|legend has it|"
+    r"according to\b|(?:I|we)(?:'ve| have)? (?:heard|read) (?:that|somewhere|it said))\b"
+)
 # a denial of the past: what the speaker never did or was, or never said ("No, I never
 # lived in Seattle", "I was never a teacher"). It corrects a memory (lifecycle/revise.py
 # invalidates the fact it names) and states nothing to keep. A habit in the present ("I

@@ -55,6 +55,9 @@ class Collector:
         self.fact_time: datetime | None = None
         self._seen: set[tuple[str, str, str, str, bool, bool]] = set()
         self.unnamed: str | None = None  # the last pet or relative mentioned without a name
+        # the sentence being read says something figurative ("allergic to Mondays"):
+        # nothing else is read from it
+        self.figurative = False
 
     # ---------------------------------------------------------------- output
 

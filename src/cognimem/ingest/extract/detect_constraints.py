@@ -244,6 +244,17 @@ def _is_food(item: str) -> bool:
     )
 
 
+# what an allergy can be to: a food, a drug, an animal, or a substance no life area names
+# (pollen, latex); a time, a chore or a place of work is a joke ("allergic to Mondays",
+# "allergic to exercise")
+_BODILY_TAGS = frozenset({"food", "diet", "health", "medical", "allergy", "pets"})
+
+
+def _figurative_allergen(item: str) -> bool:
+    tags = set(scope_tags(item.lower()))
+    return bool(tags) and tags.isdisjoint(_BODILY_TAGS)
+
+
 def _allergy_tags(item: str) -> list[str]:
     low = item.lower()
     singular = TRAILING_S.sub("", low)
@@ -296,6 +307,9 @@ class ConstraintReader(Collector):
                     if item.lower() in _NOT_ALLERGENS or phrases.refers(item) or len(item) > 40:
                         continue
                     if _ADVERB_LY.fullmatch(item.lower()):
+                        continue
+                    if _figurative_allergen(item):
+                        self.figurative = found = True  # a joke: nothing else is read
                         continue
                     self.add(
                         c,

@@ -1,10 +1,13 @@
 """The rule extractor: facts from chat messages with patterns only, no LLM.
 
 How a message is read. It is split into sentences; a question, a hypothetical ("if I
-were vegetarian", "I wish ..."), reported speech ("she said ...") or hearsay
-("apparently ..."), a denial of the past ("No, I never lived in Seattle": revision
-invalidates the fact it names) or a joke taken back ("just kidding") yields no fact, and
-a sentence that laughs at itself ("lol") yields no constraint. A
+were vegetarian", "I wish ...", "let's say ...", "I wonder if ..."), reported speech or
+belief ("she said ...", "people say ...", "my mom believes ...") or hearsay
+("apparently ...", "rumor has it ...", "I heard that ..."), a denial of the past ("No, I
+never lived in Seattle": revision invalidates the fact it names), a belief taken back
+("I used to think I was ...") or a joke taken back ("just kidding") yields no fact; so
+does an "allergy" to a time, a chore or work ("allergic to Mondays"), and a sentence
+that laughs at itself ("lol") yields no constraint. A
 sentence is first read whole for a causal statement ("coffee gives me migraines"), then
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
 "I think", "really" dropped, "used to" / "no longer" / "anymore" turned into flags), its
@@ -239,6 +242,7 @@ class _Reader(
 
     def _statement(self, text: str, evidence: str) -> None:
         self.condition = lead_condition(text)
+        self.figurative = False
         if self._causal(text, evidence):
             self._choices(text, evidence)  # "I avoid X because Y": the stance too
             return
@@ -251,6 +255,8 @@ class _Reader(
             if clause.times and self.first_time is None:
                 self.first_time = clause.times[0].start
             self._clause(clause)
+        if self.figurative:
+            return
         if not any(f.category in CONSTRAINT_CATEGORIES for f in self.facts[before:]):
             self._stance(text, evidence, read=len(self.facts) > before)
 
