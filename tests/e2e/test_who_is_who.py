@@ -82,8 +82,38 @@ async def test_two_full_names_leave_a_first_name_alone(memory: Memory) -> None:
     await say(memory, "My sister Sarah Jones is a nurse.", "My friend Sarah Lee is a chef.")
     await say(memory, "Sarah lives in Boston.")
     known = await entities(memory)
-    assert "Sarah" in known  # two candidates: not linked to either
-    assert all(("sarah", "coreference") not in known[n][1] for n in ("Sarah Jones", "Sarah Lee"))
+    # "Sarah" names both, so alone it is ambiguous: linked to neither, no guess
+    assert {"Sarah Jones", "Sarah Lee"} <= known.keys()
+    [city] = [f for f in await memory.facts(user_id=U) if f.predicate == "city"]
+    assert city.subject_entity_id not in {known["Sarah Jones"][0].id, known["Sarah Lee"][0].id}
+    assert not city.key.startswith(("sarah_jones", "sarah_lee"))
+
+
+async def test_a_full_name_keeps_its_first_name_and_its_short_form(memory: Memory) -> None:
+    await say(memory, "My partner is Christopher Lee.", "Chris works for IBM.")
+    known = await entities(memory)
+    assert "Chris" not in known
+    chris, aliases = known["Christopher Lee"]
+    assert {("christopher", "coreference"), ("chris", "coreference")} <= aliases
+    employer = next(f for f in await memory.facts(user_id=U) if f.predicate == "employer")
+    assert (employer.key, employer.subject_entity_id) == ("christopher_lee:occupation:employer",
+                                                          chris.id)  # fmt: skip
+
+
+async def test_what_others_call_someone_is_an_alias_not_a_fact(memory: Memory) -> None:
+    await say(
+        memory,
+        "My brother William lives in Perth.",
+        "Everyone calls him Billy.",
+        "My aunt Margaret Hale is a pilot.",
+        "Her nickname is Peggy.",
+    )
+    known = await entities(memory)
+    assert ("billy", "user_stated") in known["William"][1]
+    assert {("peggy", "user_stated"), ("margaret", "coreference")} <= known["Margaret Hale"][1]
+    assert "Billy" not in known
+    assert "Peggy" not in known
+    assert not [f for f in await memory.facts(user_id=U) if f.predicate == "nickname"]
 
 
 async def test_a_nickname_is_an_alias_not_a_new_person(memory: Memory) -> None:

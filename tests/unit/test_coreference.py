@@ -102,3 +102,43 @@ def test_what_a_person_says_or_wants_is_not_a_fact_about_them() -> None:
         assert not [f for f in _facts(*context, said) if f[0] == "Priya"], said
     # a stranger's name alone is no evidence of a person
     assert _facts("Vega is vegan.") == []
+
+
+def _read(*turns: str) -> tuple[list[tuple[str, str, str, str]], dict[str, list[str]]]:
+    from datetime import UTC, datetime
+
+    from cognimem.ingest.extract.rules import RuleExtractor
+    from cognimem.ingest.extract.schema import ExtractionInput
+
+    at = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+    said = ExtractionInput(text=turns[-1], occurred_at=at, context=turns[:-1])
+    x = RuleExtractor().extract_one(said)
+    facts = [(f.subject, f.category.value, f.predicate, f.value) for f in x.facts]
+    return facts, {e.name: e.aliases for e in x.entities}
+
+
+def test_what_others_call_a_person_is_an_alias_of_them_not_a_fact() -> None:
+    cases = [
+        (("My cousin Robert Hale is a pilot.", "He goes by Rob."), "Robert Hale", "Rob"),
+        (("My brother William lives in Perth.", "Everyone calls him Billy."), "William", "Billy"),
+        (("My aunt Margaret lives in Cork.", "Her friends call her Peggy."), "Margaret", "Peggy"),
+        (("My sister Victoria is a dentist.", "Her nickname is Vicky."), "Victoria", "Vicky"),
+        (("My friend Alexander Grant is kind.", "Alex is short for Alexander."), "Alexander",
+         "Alex"),
+    ]  # fmt: skip
+    for turns, who, nickname in cases:
+        facts, aliases = _read(*turns)
+        assert facts == [], turns
+        assert aliases.get(who) == [nickname], turns
+    # the speaker's own nickname is a fact about them
+    facts, _ = _read("Call me Al, everyone does.")
+    assert facts == [("user", "identity", "nickname", "Al")]
+    # "called him" on the phone names nobody
+    facts, aliases = _read("I met Tom at the gym.", "I called him Bob yesterday.")
+    assert all(not names for names in aliases.values())
+
+
+def test_my_partner_is_a_full_name() -> None:
+    facts, _ = _read("My partner is Christopher Lee, no, not the actor.")
+    assert facts == [("user", "relationship", "partner", "Christopher Lee")]
+    assert _read("My wife is Japanese.")[0] == []

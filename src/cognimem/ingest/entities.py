@@ -3,9 +3,12 @@
 
 Confident resolutions learn the name as an alias; an ambiguous mention (two entities
 match about equally well) is reported with its candidates and left unlinked — never
-guessed. A lone first name ("Sarah") is the person of that first name already known in
-the scope, or named in full in the same write ("Sarah Jones"), when exactly one fits;
-the link is learned as a ``coreference`` alias (an alias edit undoes it). Pronouns are
+guessed. A lone first name ("Sarah"), or a short form of one ("Chris"), is the person of
+that first name already known in the scope, or named in full in the same write ("Sarah
+Jones"), when exactly one fits; the link is learned as a ``coreference`` alias (an alias
+edit undoes it). A person named in full keeps their first name as such an alias at
+once, unless another name in the scope is or starts with it; a second full name of a
+first name kept so gets it too, which leaves it ambiguous alone. Pronouns are
 resolved before this (``ingest/extract/coref.py`` on the rule path, the LLM's prompt
 on the LLM path), so the names arriving here are names.
 """
@@ -56,6 +59,9 @@ class Resolved:
     by_name: dict[str, Resolution] = field(default_factory=dict)
     new_entities: list[Entity] = field(default_factory=list)
     aliases: list[Alias] = field(default_factory=list)
+    # first names kept for a person named in full ("sarah" for Sarah Jones), each with
+    # that full name: a link, reviewed and undone like one
+    first_names: list[tuple[Alias, str]] = field(default_factory=list)
 
     def entity_id(self, name: str) -> str | None:
         found = self.by_name.get(normalize_name(name))
@@ -172,6 +178,11 @@ class EntityResolver:
             out.new_entities.append(entity)
             out.aliases.append(_alias(entity.id, norm, user, AliasSource.EXACT, 1.0))
             out.by_name[norm] = Resolution(norm, "new", entity.id)
+            first = _first_name_alias(norm, mention, pool, wanted, out)
+            if first is not None:
+                kept = _alias(entity.id, first, user, AliasSource.COREFERENCE, 0.8)
+                out.aliases.append(kept)
+                out.first_names.append((kept, entity.name))
 
     async def _first_name(
         self,
@@ -186,18 +197,16 @@ class EntityResolver:
         several fit."""
         full: dict[str, str] = {}  # entity id -> full name
         for other, mention in wanted.items():
-            words = other.split()
             done = out.by_name.get(other)
             if (
-                len(words) > 1
-                and words[0] == norm
+                _names_first(other, norm)
                 and done
                 and done.entity_id
                 and mention.type is EntityType.PERSON
             ):
                 full[done.entity_id] = mention.name.strip()
-        stored = {a.entity_id for a in pool if len(a.alias.split()) > 1
-                  and a.alias.split()[0] == norm and a.entity_id not in full}  # fmt: skip
+        stored = {a.entity_id for a in pool if _names_first(a.alias, norm)
+                  and a.entity_id not in full}  # fmt: skip
         if stored:
             for e in await self._store.get_entities(scope.tenant_id, sorted(stored)):
                 if e.type is EntityType.PERSON:
@@ -227,6 +236,38 @@ class EntityResolver:
         return Resolution(norm, "fuzzy", top_alias.entity_id, score=top)
 
 
+def _names_first(full: str, short: str) -> bool:
+    """Whether the normalised name ``short`` is the first name of the normalised
+    ``full`` ("sarah" of "sarah jones"), or a short form of it ("chris" of "christopher
+    lee", "will" of "william"): the first name's opening, three letters at least."""
+    first, *rest = full.split() or [""]
+    if first == short:
+        return bool(rest)
+    return len(short) >= _SHORT_FORM and first.startswith(short)
+
+
+def _first_name_alias(
+    norm: str, mention: Mention, pool: Sequence[Alias], wanted: dict[str, Mention], out: Resolved
+) -> str | None:
+    """The first name of a new person named in full ("sarah" for "Sarah Jones"), to keep
+    as an alias, when no other name in the scope or the write is or starts with it."""
+    words = norm.split()
+    if mention.type is not EntityType.PERSON or len(words) < 2 or len(words[0]) < 2:
+        return None
+    first = words[0]
+    if first in wanted:
+        return None  # linked by ``_first_name`` when it fits one person
+    learned = [a for a in (*pool, *out.aliases) if a.alias == first]
+    if learned and all(a.source is AliasSource.COREFERENCE for a in learned):
+        return first  # a second person of that first name: it names neither alone now
+    if learned or any(_names_first(a.alias, first) for a in pool):
+        return None
+    taken = (o for o in wanted if o != norm and o in out.by_name and o.split()[0] == first)
+    return None if any(taken) else first
+
+
+# a short form of a first name is its opening this long at least ("Chris", "Will")
+_SHORT_FORM = 3
 # aliases that link another name to an entity: facts about them are keyed by its name
 _LINKS = frozenset({AliasSource.COREFERENCE, AliasSource.USER_STATED})
 _MAY_BE_PEOPLE = frozenset({EntityType.PERSON, EntityType.OTHER})

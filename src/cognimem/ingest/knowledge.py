@@ -108,7 +108,7 @@ class KnowledgeBuilder:
         if self._restatements is not None:
             proposals = await self._restatements.renew(scope, proposals, current, vectors)
         outcome = reconcile(proposals, current, now)
-        learned = _nicknames(proposals, resolved, scope)
+        learned = _nicknames(proposals, said, resolved, scope)
         resolved.aliases += learned
         relations = self._relations(outcome.created, resolved, said, now)
         if self._domain is not None:  # the ontology's edges, the domain's conflicts
@@ -324,18 +324,30 @@ def _mentions(said: Sequence[Said]) -> list[Mention]:
     return out
 
 
-def _nicknames(proposals: Sequence[NewFact], resolved: Resolved, scope: Scope) -> list[Alias]:
+def _nicknames(
+    proposals: Sequence[NewFact], said: Sequence[Said], resolved: Resolved, scope: Scope
+) -> list[Alias]:
     """A nickname ("She goes by Sally", "call me Sam") is another name of the person it
-    is about: an alias the user stated, never an entity of its own."""
+    is about: an alias the user stated, never an entity of its own. The rule path gives a
+    third party's as an alias of their entity, the LLM (and "call me") as a fact."""
+    named = [
+        (p.fact.subject_entity_id, p.fact.value)
+        for p in proposals
+        if p.fact.category is FactCategory.IDENTITY and p.fact.predicate == "nickname" and p.holds
+    ]
+    named += [
+        (resolved.entity_id(e.name), alias)
+        for s in said
+        for e in s.extraction.entities
+        for alias in e.aliases
+    ]
     out: list[Alias] = []
-    for p in proposals:
-        f = p.fact
-        alias = normalize_name(f.value)
-        nickname = f.category is FactCategory.IDENTITY and f.predicate == "nickname"
-        known = resolved.entity_id(f.value) is not None  # a name of someone else already
-        if nickname and p.holds and f.subject_entity_id and alias and not known:
+    for entity_id, name in named:
+        alias = normalize_name(name)
+        known = resolved.entity_id(name) is not None  # a name of someone else already
+        if entity_id and alias and not known and all(a.alias != alias for a in out):
             out.append(
-                Alias(entity_id=f.subject_entity_id, alias=alias, user_id=scope.user_id,
+                Alias(entity_id=entity_id, alias=alias, user_id=scope.user_id,
                       source=AliasSource.USER_STATED, confidence=0.9)
             )  # fmt: skip
     return out
@@ -349,11 +361,15 @@ def _alias_history(
     if not said:
         return []
     event = said[0].event
-    links = [
-        (r.entity_id, r.mention, AliasSource.COREFERENCE.value, r.canonical)
-        for r in resolved.by_name.values()
-        if r.method == "first_name" and r.entity_id
-    ] + [(a.entity_id, a.alias, a.source.value, None) for a in learned]
+    links = (
+        [
+            (r.entity_id, r.mention, AliasSource.COREFERENCE.value, r.canonical)
+            for r in resolved.by_name.values()
+            if r.method == "first_name" and r.entity_id
+        ]
+        + [(a.entity_id, a.alias, a.source.value, full) for a, full in resolved.first_names]
+        + [(a.entity_id, a.alias, a.source.value, None) for a in learned]
+    )
     return [
         HistoryEntry.new(
             tenant_id=event.scope.tenant_id,

@@ -64,6 +64,10 @@ class ExtractedEntity(BaseModel):
 
     name: str = Field(min_length=1, max_length=200)
     type: EntityType = EntityType.OTHER
+    # other names the message gives it ("Sarah goes by Sally", "everyone calls him
+    # Will"): learned as aliases the user stated (the rule path; the LLM states a
+    # nickname as a fact)
+    aliases: SkipJsonSchema[list[str]] = Field(default_factory=list)
 
 
 class ExtractedFact(BaseModel):

@@ -61,14 +61,20 @@ class Collector:
 
     # ---------------------------------------------------------------- output
 
-    def entity(self, name: str | None, kind: EntityType) -> None:
+    def entity(self, name: str | None, kind: EntityType, *, alias: str | None = None) -> None:
+        """``name`` is mentioned as a ``kind`` (and called ``alias`` too)."""
         if not name:
             return
         name = unshield(name)
         key = name.casefold()
         known = self.entities.get(key)
+        aliases = [] if known is None else known.aliases
+        if alias and alias.casefold() not in {a.casefold() for a in aliases}:
+            aliases = [*aliases, alias]
         if known is None or (known.type is EntityType.OTHER and kind is not EntityType.OTHER):
-            self.entities[key] = ExtractedEntity(name=name, type=kind)
+            self.entities[key] = ExtractedEntity(name=name, type=kind, aliases=aliases)
+        elif aliases is not known.aliases:
+            self.entities[key] = known.model_copy(update={"aliases": aliases})
 
     def add(
         self,

@@ -49,8 +49,12 @@ _SUBJECT = icase(r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\
                  r"(?P<p>she|he)\b(?!')")  # fmt: skip
 _POSSESSIVE = icase(r"\b(?P<p>his|her)\s+(?=[a-z])(?!(?:to|with|for|at|in|on|about|and|"
                     r"a|an|the|that|this|some|up|out|off|back|again|too|so)\b)")  # fmt: skip
+# "him", "her" as an object: before the clause ends or a preposition, or before the
+# name they are called ("everyone calls him Will")
 _OBJECT = icase(r"(?<=\s)(?P<p>him|her)\b(?=\s*(?:[,.!?;]|$|\b(?:to|with|for|about|at|"
-                r"and|yesterday|today|tonight|again|too|back|up)\b))")  # fmt: skip
+                r"and|yesterday|today|tonight|again|too|back|up)\b))|"
+                r"(?:(?<=\bcall )|(?<=\bcalls ))(?P<q>him|her)\b"
+                r"(?=\s+(?-i:[A-Z][a-z]))")  # fmt: skip
 # "she's" spelled out, so that it reads as the person's name and a verb ("Nia is a
 # cellist", "Linda has been sick"), not as a possessive ("Nia's")
 _HAS = icase(r"\b(?P<p>she|he)'s(?=\s+(?:been|got|gotten)\b)")
@@ -126,7 +130,7 @@ class Discourse:
 
         def by_pronoun(possessive: bool) -> Callable[[re.Match[str]], str]:
             def sub(m: re.Match[str]) -> str:
-                said = m.group("p")
+                said = m.group("p") or m.group("q")
                 person = self._antecedent(_PRONOUN_GENDER[said.lower()])
                 if person is None:
                     return m.group(0)

@@ -64,6 +64,18 @@ _THIRD_NICKNAME = icase(
     rf"also goes by|is called|is known as|known as|also known as|aka|a\.k\.a\.)\s+"
     rf"(?P<v>{NAME1})"
 )
+# "everyone calls Sarah Sally" ("calls her" read as her name first, ``coref.py``)
+_CALLED_BY_OTHERS = icase(
+    rf"\b(?:everyone|everybody|people|we|they|friends|(?:all\s+)?(?:his|her|their|our|my)\s+"
+    rf"(?:friends|family|kids|colleagues|coworkers|teammates|students|patients|parents))\s+"
+    rf"(?:all\s+)?(?:just\s+)?(?:call|calls|called)\s+(?P<who>{NAME})\s+(?P<v>{NAME1})"
+    rf"(?=\s*(?:[,.!;]|$|for short\b))"
+)
+# "Niko is Nikolai's nickname", "Nikolai's nickname is Niko", "Alex is short for Alexander"
+_NICKNAME_OF = icase(
+    rf"^(?P<v>{NAME1})\s+is\s+(?:(?P<who>{NAME})'s\s+(?:nick)?name|short\s+for\s+"
+    rf"(?P<full>{NAME}))\b|^(?P<own>{NAME})'s\s+nickname\s+is\s+(?P<nick>{NAME1})\b"
+)
 _AGE = icase(
     r"\bI(?:'m| just turned| turned)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?) old|\s*y/?o\b)?"
     r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))"
@@ -149,6 +161,10 @@ _NAMED = icase(
     rf"called)\s+(?P<v>{NAME1})"
 )
 _IS_MY_REL = icase(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
+# "my partner is Christopher Lee" (not "my wife is Japanese": ``_NOT_A_NAME_AFTER_IM``)
+_MY_REL_IS = icase(
+    rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})\s+is\s+(?P<v>{NAME})(?=\s*(?:[,.!;]|$|\band\b))"
+)
 _HAVE_REL = icase(
     rf"\b(?:I|we)\s+(?:have|got)\s+(?P<v>{NUMBER}\s+{MODS}(?P<rel>{REL}|{PET}|kids|"
     rf"children|sisters|brothers|sons|daughters|dogs|cats))\b(?!\s+(?:named|called|who))"
@@ -173,17 +189,31 @@ _THIRD_JOB = icase(rf"{_THIRD}is\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:{JOB
 class IdentityReader(Collector):
     """Reads identity, location, occupation and relationship facts."""
 
+    def _nicknames(self, c: Clause) -> None:
+        """Another name of a third party ("Sarah goes by Sally") is an alias of their
+        entity, not a fact: the speaker's own nickname ("call me Sam") is one."""
+        found = [(m.group("who"), m.group("v")) for m in _THIRD_NICKNAME.finditer(c.text)]
+        found += [(m.group("who"), m.group("v")) for m in _CALLED_BY_OTHERS.finditer(c.text)]
+        m = _NICKNAME_OF.search(c.text)
+        if m:
+            found.append(
+                (m.group("who") or m.group("full"), m.group("v"))
+                if m.group("v")
+                else (m.group("own"), m.group("nick"))
+            )
+        for who_said, nick_said in found:
+            who, nickname = phrases.name(who_said), phrases.name(nick_said)
+            if who and nickname and who.lower() not in {"i", "we", "me"} and nickname != who:
+                kind = ET.PERSON if is_person_name(who) else ET.OTHER
+                self.entity(who, kind, alias=nickname)
+
     def _identity(self, c: Clause) -> None:
         for pattern, predicate in ((_MY_NAME, "name"), (_NICKNAME, "nickname")):
             m = pattern.search(c.text)
             name = phrases.name(m.group("v") or m.groupdict().get("w")) if m else None
             if name and name.lower() not in vocab.NATIONALITIES:
                 self.add(c, Cat.IDENTITY, predicate, name, multi=False)
-        for m in _THIRD_NICKNAME.finditer(c.text):
-            who, nickname = phrases.name(m.group("who")), phrases.name(m.group("v"))
-            if who and nickname and who.lower() not in {"i", "we"}:
-                self.entity(who, ET.PERSON if is_person_name(who) else ET.OTHER)
-                self.add(c, Cat.IDENTITY, "nickname", nickname, multi=False, subject=who)
+        self._nicknames(c)
         m = _IM_NAME.match(c.text)
         if m and not _MY_NAME.search(c.text):
             name = phrases.name(m.group("v"))
@@ -364,12 +394,12 @@ class IdentityReader(Collector):
 
     def _relationship(self, c: Clause) -> None:
         m: re.Match[str] | None
-        for pattern in (_MY_REL_NAME, _NAMED, _IS_MY_REL, _MARRIED, _REL_NAME_IS):
+        for pattern in (_MY_REL_NAME, _NAMED, _IS_MY_REL, _MARRIED, _REL_NAME_IS, _MY_REL_IS):
             for m in pattern.finditer(c.text):
                 word = (m.groupdict().get("rel") or "partner").lower()
                 for part in phrases.LIST_SPLIT.split(m.group("v")):
                     name = phrases.name(part)
-                    if name:
+                    if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
                         self._relative(c, word, name, named=True, text=m.group(0))
         m = _PRONOUN_NAME.search(c.text)
         if m and self.unnamed and phrases.name(m.group("v")):
