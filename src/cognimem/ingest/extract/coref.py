@@ -13,7 +13,8 @@ evidence (kept on the facts read from the sentence).
   or two matching people named in that same sentence, leave it unresolved (no guess);
 - "they"/"them"/"their" is left alone: a group or an unknown person, never guessed;
 - "my sister", "my boss" (with no name after them) is the one person that role was
-  given to in the window;
+  given to in the window; a relative of someone else ("Jamal and his wife Nia") tells
+  her pronoun (and "his" his), never who "my wife" is;
 - the speaker ("I", the message's author) is never a third person's antecedent.
 """
 
@@ -101,14 +102,27 @@ class Discourse:
         """Whether the conversation named ``name`` as a person."""
         return normalize_name(name) in self._people
 
-    def note(self, name: str, *, position: int = 0, role: str | None = None) -> None:
-        """``name`` was said in the current sentence (as ``role``: "sister", "boss")."""
+    def note(
+        self,
+        name: str,
+        *,
+        position: int = 0,
+        role: str | None = None,
+        mine: bool = True,
+        pronoun: str | None = None,
+    ) -> None:
+        """``name`` was said in the current sentence (as ``role``: "sister", "boss"; the
+        speaker's own unless not ``mine``: "Jamal and his wife Nia" tells her pronoun,
+        not who "my wife" is; ``pronoun``: "his" said of them)."""
         key = normalize_name(name)
         if not key or key in self._speakers or key == "user":
             return
         person = self._people.pop(key, None) or _Person(name, _gender_of(name))
+        if pronoun:
+            person.gender = _PRONOUN_GENDER.get(pronoun.lower(), person.gender)
         if role:
-            person.roles.append(role)
+            if mine:
+                person.roles.append(role)
             person.gender = _role_gender(role) or person.gender  # the words said win
         person.sentence, person.position = self._sentence, position
         self._people[key] = person  # re-inserted: the most recent is last

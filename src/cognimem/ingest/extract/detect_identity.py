@@ -92,7 +92,8 @@ _LIVE = icase(
 )
 _LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
 _MOVED = icase(
-    rf"\b(?:I|we)\s+(?:have\s+)?(?:moved|relocated)(?:\s+back|\s+away)?\s+(?:from\s+"
+    rf"\b(?:I|we)(?:\s+have|'m|'re|\s+am|\s+are)?\s+(?:moved|relocated|moving|relocating)"
+    rf"(?:\s+back|\s+away)?\s+(?:from\s+"
     rf"(?P<old>{PLACE})\s+)?to\s+(?P<v>{PLACE})"
 )
 _MOVED_FROM = icase(rf"\b(?:I|we)\s+(?:moved|moved away|left)\s+from\s+(?P<v>{PLACE})")
@@ -114,7 +115,15 @@ _TEACH = icase(r"\bI\s+teach\b(?!\s+(?:myself|me)\b)")
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
 _WORK_AT = icase(
     rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|work "
-    rf"full-time|work part-time)\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
+    rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b))"
+    rf"\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
+)
+# "I got promoted to head nurse": the new job
+_PROMOTED_TO = icase(
+    rf"(?:\b(?:I|we)|^(?P<who>{NAME}))\s+(?:just\s+)?(?:got|was|were|has been|have been|'ve been)"
+    r"\s+(?:just\s+)?promoted\s+"
+    r"to\s+(?:an?\s+|the\s+)?(?P<v>[a-z][a-z -]{1,40}?)(?=\s*(?:[,.!;]|$|\b(?:at|in|on|"
+    r"last|this|after|and)\b))"
 )
 _WORK_AT_PLACE = icase(
     rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|quit my "
@@ -168,6 +177,10 @@ _MY_REL_IS = icase(
 _HAVE_REL = icase(
     rf"\b(?:I|we)\s+(?:have|got)\s+(?P<v>{NUMBER}\s+{MODS}(?P<rel>{REL}|{PET}|kids|"
     rf"children|sisters|brothers|sons|daughters|dogs|cats))\b(?!\s+(?:named|called|who))"
+)
+# "my friend Jamal and his wife Nia": the second is the first one's relative
+_AND_THEIR_REL = icase(
+    rf"\b(?P<who>{NAME1})\s+and\s+(?:his|her)\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME1})\b"
 )
 _PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME1})")
 _MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
@@ -315,6 +328,12 @@ class IdentityReader(Collector):
                 )
         if _TEACH.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "teacher", confidence=0.7)
+        m = _PROMOTED_TO.search(c.text)
+        if m and phrases.clean(m.group("v")):
+            named = phrases.name(m.group("who") or "") or "user"
+            holder = "user" if named.lower() in {"i", "we"} else named
+            job = phrases.clean(m.group("v"))
+            self.add(c, Cat.OCCUPATION, "job", job, timing="start", subject=holder)
         if _RETIRED.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
 
@@ -401,6 +420,10 @@ class IdentityReader(Collector):
                     name = phrases.name(part)
                     if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
                         self._relative(c, word, name, named=True, text=m.group(0))
+        for m in _AND_THEIR_REL.finditer(c.text):
+            who, name = phrases.name(m.group("who")), phrases.name(m.group("v"))
+            if who and name and who.lower() not in {"i", "me"}:
+                self._relative(c, m.group("rel").lower(), name, named=True, text="", subject=who)
         m = _PRONOUN_NAME.search(c.text)
         if m and self.unnamed and phrases.name(m.group("v")):
             self._relative(c, self.unnamed, phrases.name(m.group("v")) or "", named=True, text="")
@@ -408,7 +431,9 @@ class IdentityReader(Collector):
             value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"
             self._relative(c, m.group("rel").lower(), value, named=False, text=m.group(0))
 
-    def _relative(self, c: Clause, word: str, value: str, *, named: bool, text: str) -> None:
+    def _relative(
+        self, c: Clause, word: str, value: str, *, named: bool, text: str, subject: str = "user"
+    ) -> None:
         if not named:
             self.unnamed = word
         word = _PLURAL_RELATIONS.get(word, word)
@@ -429,6 +454,7 @@ class IdentityReader(Collector):
             obj=value if named else None,
             obj_type=ET.PET if pet else ET.PERSON,
             timing="start" if _ADOPTED.search(c.text) else None,
+            subject=subject,
         )
 
     def _appositive(self, text: str, evidence: str) -> None:

@@ -87,7 +87,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "location": frozenset(
         words(
             """live, lives, lived, living, reside, resides, based, staying, settled, moved,
-            relocated, left, from, grew, born, raised, come"""
+            relocated, moving, relocating, left, from, grew, born, raised, come"""
         )
     ),
     "occupation": _head_words(JOBS)
@@ -95,7 +95,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
         words(
             """work, works, worked, working, job, retired, student, study, studying, studies,
             majoring, teach, taught, quit, left, laid, fired, attend, phd, degree, masters,
-            master's, doctorate, bachelor's, joining, starting"""
+            master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
+            code, consult, freelance, play"""
         )
     ),
     "relationship": frozenset(

@@ -72,6 +72,8 @@ lists of :mod:`.vocabulary` and :mod:`.lexicon`. This module reads a message in 
 
 from __future__ import annotations
 
+import re
+
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import (
@@ -128,7 +130,8 @@ _PERSON_MENTION = icase(
     rf"wow|oh|yay|aw+)[,!\s]+(?P<v>{NAME1})\b|,\s*(?P<w>{NAME1})\s*[!.?]*$|"
     rf"\b(?:with|met|saw|told|asked|texted|called|hugged|thanked|and|(?:talked|spoke|"
     rf"talking|speaking)\s+(?:to|with))\s+(?P<x>(?:{TITLE}\s+)?{NAME})\b|"
-    rf"^(?P<y>{NAME1})\s+and\s+(?:I|me)\b"
+    rf"^(?P<y>{NAME1})\s+and\s+(?:I|me)\b|"
+    rf"^(?P<z>{NAME1})\s+from\s+(?:the\s+|my\s+|our\s+)?(?-i:[a-z])"  # "Sarah from accounting"
 )
 _PLACE_MENTION = icase(
     rf"(?:\b(?P<motion>went|go|going|moved|moving|flew|flying|drove|driving|traveled|"
@@ -199,9 +202,14 @@ class _Reader(
     def _note_people(self, discourse: Discourse, said: str, facts: int, mentions: int) -> None:
         """Tell ``discourse`` who this sentence named, and as whom ("my sister")."""
         for f in self.facts[facts:]:
+            if f.subject != "user" and f.category is Cat.RELATIONSHIP:
+                # "Jamal and his wife Nia": "his" tells Jamal's pronoun
+                m = re.search(rf"\b{re.escape(f.subject)}\s+and\s+(his|her)\b", said, re.I)
+                if m:
+                    discourse.note(f.subject, position=m.start(), pronoun=m.group(1))
             if f.category is Cat.RELATIONSHIP and f.object_type is ET.PERSON and f.object_entity:
                 discourse.note(f.object_entity, position=said.find(f.object_entity),
-                               role=f.predicate)  # fmt: skip
+                               role=f.predicate, mine=f.subject == "user")  # fmt: skip
             elif f.subject != "user" and f.subject[:1].isupper():
                 discourse.note(f.subject, position=said.find(f.subject))
         for name, kind in self.mentioned[mentions:]:
@@ -211,7 +219,9 @@ class _Reader(
     def _mentions(self, sentence: str) -> None:
         sentence = shield_stops(sentence)
         for m in _PERSON_MENTION.finditer(sentence):
-            name = phrases.name(m.group("v") or m.group("w") or m.group("x") or m.group("y"))
+            name = phrases.name(
+                m.group("v") or m.group("w") or m.group("x") or m.group("y") or m.group("z")
+            )
             if name and name.lower() not in vocab.NATIONALITIES:
                 kind = kind_of(name)  # "met Sarah", but "with Acme Corp", "and London"
                 self.mentioned.append((name, ET.PERSON if kind is ET.OTHER else kind))

@@ -1,0 +1,58 @@
+"""Statements the rules missed (issue 32, tuned on the knowledge set's tune half; the
+sentences here are new): a promotion's new job, working "for" an employer with another
+verb, a move about to happen, a person named by where they are from, a third party's
+relative, and tiredness as a health state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.ingest.extract.schema import ExtractionInput
+
+
+def facts(*turns: str) -> list[tuple[str, str, str, str]]:
+    """What the last turn states, the earlier turns as its conversation window."""
+    message = ExtractionInput(
+        text=turns[-1], occurred_at=datetime(2025, 2, 3, tzinfo=UTC), context=turns[:-1]
+    )
+    return [(f.subject, f.category.value, f.predicate, f.value)
+            for f in RuleExtractor().extract_one(message).facts]  # fmt: skip
+
+
+def test_a_promotion_names_the_new_job() -> None:
+    assert ("user", "occupation", "job", "senior editor") in facts(
+        "I was promoted to senior editor last month."
+    )
+    assert ("Dev Patel", "occupation", "job", "charge nurse") in facts(
+        "My brother Dev Patel is a nurse.", "He just got promoted to charge nurse."
+    )
+
+
+def test_working_for_an_employer_with_another_verb() -> None:
+    assert facts("I drive for Lyft.") == [("user", "occupation", "employer", "Lyft")]
+    assert ("Omar", "occupation", "employer", "Emirates") in facts(
+        "My husband Omar is a pilot.", "He flies for Emirates."
+    )
+    assert facts("I write for fun.") == []
+
+
+def test_a_move_about_to_happen_names_the_city() -> None:
+    assert ("user", "location", "city", "Calgary") in facts("We're moving to Calgary.")
+    assert ("Priya", "location", "city", "Leeds") in facts(
+        "Priya from marketing is leaving.", "She's moving to Leeds."
+    )
+
+
+def test_a_friend_s_wife_is_his_and_her_pronoun_is_known() -> None:
+    said = "My friend Tariq and his wife Leila are staying with us."
+    assert ("Tariq", "relationship", "wife", "Leila") in facts(said)
+    assert ("user", "relationship", "wife", "Leila") not in facts(said)
+    assert ("Leila", "occupation", "job", "dentist") in facts(said, "She's a dentist.")
+    # "my wife" is not the friend's wife
+    assert not [f for f in facts(said, "My wife is a dentist.") if f[0] == "Leila"]
+
+
+def test_tiredness_is_a_health_state() -> None:
+    [(subject, category, predicate, _)] = facts("I'm exhausted all the time lately.")
+    assert (subject, category, predicate) == ("user", "state", "health")
