@@ -28,6 +28,11 @@ Two levels, each where the behaviour lives:
   written from the pronoun's turn has the antecedent as subject (right), another
   third party (wrong), or neither (unresolved). Renewal: the first turn's fact counts
   the second turn as evidence when the pair restates, and does not when it does not.
+- **pronouns resolved (rules)**: the same pronoun labels, read at the rules' rewrite
+  (``Discourse.resolve`` while the turn is read with its window): right when the
+  pronoun is rewritten as the antecedent (or one of its names), wrong when as someone
+  else, whether or not a fact is read from the turn ("She goes by Kate" writes an
+  alias and no fact, so the store-level link above cannot see it).
 
 Usage (from the repository root):
 
@@ -49,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from cognimem import Memory, Settings
+from cognimem.ingest.extract.coref import Link
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import ExtractedFact, ExtractionInput
 from cognimem.providers.fakes import HashingEmbedder
@@ -203,6 +209,50 @@ def score_facts(passages: Sequence[Passage], extractor: RuleExtractor | None = N
     return out
 
 
+@dataclass
+class LinkScore:
+    """Pronouns as the rules resolve them, whether or not a fact is read from the turn
+    ("She goes by Kate" writes an alias, no fact)."""
+
+    links: int = 0
+    right: int = 0
+    wrong: int = 0
+
+
+def score_links(passages: Sequence[Passage], extractor: RuleExtractor | None = None) -> LinkScore:
+    extractor = extractor or RuleExtractor()
+    out = LinkScore()
+    for p in passages:
+        for link in p.coref:
+            message = ExtractionInput(
+                text=p.turns[link["turn"]],
+                occurred_at=said_at(link["turn"]),
+                context=tuple(p.turns[: link["turn"]]),
+            )
+            discourse = extractor.discourse([message])
+            resolved: list[Link] = []
+            resolve = discourse.resolve
+
+            def recording(sentence: str, resolve: Any = resolve, seen: Any = resolved) -> Any:
+                said, links = resolve(sentence)
+                seen.extend(links)
+                return said, links
+
+            discourse.resolve = recording  # type: ignore[method-assign]
+            extractor.extract_one(message, discourse)
+            names = [
+                normalize_name(x.name)
+                for x in resolved
+                if x.said.lower() == link["mention"].lower()
+            ]
+            out.links += 1
+            if any(n in p.names_of(link["antecedent"]) for n in names):
+                out.right += 1
+            elif names:
+                out.wrong += 1
+    return out
+
+
 # ------------------------------------------------------- entities and the store
 
 
@@ -298,22 +348,24 @@ def _ratio(part: int, whole: int) -> str:
     return f"{part / whole:.3f} ({part}/{whole})" if whole else "n/a"
 
 
-def report(results: dict[str, tuple[FactScore, StoreScore]], header: str) -> str:
+def report(results: dict[str, tuple[FactScore, StoreScore, LinkScore]], header: str) -> str:
     lines = [header, ""]
     lines += [
         "| half | fact P | fact R | fact F1 | false facts / 100 nothing turns | entity type "
-        "accuracy | alias accuracy | pronoun links right | wrong links | renewal accuracy |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "accuracy | alias accuracy | pronoun links right | wrong links | renewal accuracy | "
+        "pronouns resolved right (rules) | resolved wrong |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, (f, s) in results.items():
+    for name, (f, s, k) in results.items():
         lines.append(
             f"| {name} | {f.precision:.3f} | {f.recall:.3f} | {f.f1:.3f} | "
             f"{f.false_per_100:.1f} ({f.nothing_facts} in {f.nothing_turns}) | "
             f"{_ratio(s.entities_typed, s.entities)} | {_ratio(s.aliases_right, s.aliases)} | "
             f"{_ratio(s.links_right, s.links)} | {_ratio(s.links_wrong, s.links)} | "
-            f"{_ratio(s.renewals_right, s.renewals)} |"
+            f"{_ratio(s.renewals_right, s.renewals)} | {_ratio(k.right, k.links)} | "
+            f"{_ratio(k.wrong, k.links)} |"
         )
-    for name, (f, s) in results.items():
+    for name, (f, s, _) in results.items():
         lines += ["", f"## {name} half", "", "False facts on turns that must produce nothing:", ""]
         for reason, c in sorted(f.nothing_by_reason.items()):
             lines.append(f"- {reason}: {c['facts']} facts in {c['turns']} turns")
@@ -348,7 +400,11 @@ def main(argv: list[str] | None = None) -> None:
     results = {}
     for name in args.split or SPLITS:
         part = [p for p in passages if p.split == name]
-        results[name] = (score_facts(part), asyncio.run(score_store(part, args.embedder)))
+        results[name] = (
+            score_facts(part),
+            asyncio.run(score_store(part, args.embedder)),
+            score_links(part),
+        )
     counts = Counter((p.split, p.kind) for p in passages)
     header = "\n".join(
         [

@@ -56,3 +56,12 @@ def test_a_friend_s_wife_is_his_and_her_pronoun_is_known() -> None:
 def test_tiredness_is_a_health_state() -> None:
     [(subject, category, predicate, _)] = facts("I'm exhausted all the time lately.")
     assert (subject, category, predicate) == ("user", "state", "health")
+
+
+def test_an_activity_done_often_and_a_workplace_run() -> None:
+    assert facts("I cycle most weekends.") == [("user", "preference", "activity", "cycle")]
+    assert ("Mina", "preference", "activity", "swim") in facts(
+        "My wife Mina is a teacher.", "She swims every morning."
+    )
+    assert facts("I work every day.") == []
+    assert ("user", "occupation", "job", "run a bakery") in facts("I run a small bakery.")

@@ -118,6 +118,11 @@ _WORK_AT = icase(
     rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b))"
     rf"\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
 )
+# "I run a bakery": running a workplace is the job
+_RUN_A = icase(
+    rf"\bI\s+(?P<verb>run|manage)\s+(?:a|an|my own|our own|the)\s+(?:(?:small|little|local|"
+    rf"family|busy|tiny|new)\s+)?(?P<v>{alternation(vocab.WORKPLACES)})\b"
+)
 # "I got promoted to head nurse": the new job
 _PROMOTED_TO = icase(
     rf"(?:\b(?:I|we)|^(?P<who>{NAME}))\s+(?:just\s+)?(?:got|was|were|has been|have been|'ve been)"
@@ -328,6 +333,10 @@ class IdentityReader(Collector):
                 )
         if _TEACH.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "teacher", confidence=0.7)
+        m = _RUN_A.search(c.text)
+        if m:
+            job = f"{m.group('verb').lower()} a {m.group('v').lower()}"
+            self.add(c, Cat.OCCUPATION, "job", job, confidence=0.75)
         m = _PROMOTED_TO.search(c.text)
         if m and phrases.clean(m.group("v")):
             named = phrases.name(m.group("who") or "") or "user"

@@ -69,6 +69,12 @@ _IDIOM = icase(
     r"weakness|guilty pleasure|go-to|happy place|cup of tea|vibe|kryptonite)\b"
 )
 _HABIT = icase(r"\bI have been\s+(?P<v>[a-z]+ing)\b(?=[^.;!?]*\bsince\b)")
+# an activity done often: "I swim every morning", "I hike most weekends"
+_OFTEN = icase(
+    r"\bI\s+(?:usually\s+|also\s+|still\s+|try to\s+)?(?P<v>[a-z]+)\s+(?:(?:every|most|each)\s+"
+    r"(?:other\s+)?(?:day|morning|evening|night|week|weekend)s?|daily|regularly|(?:twice|three "
+    r"times|four times|a few times)\s+a\s+week)\b"
+)
 _NATIONALITY = icase(rf"^(?P<n>{alternation(vocab.NATIONALITIES)})\s+(?P<head>\w+)$")
 _NATIONAL_HEADS = {
     "food": "cuisine",
@@ -189,6 +195,10 @@ class PreferenceReader(Collector):
         habit = lx.DOMAIN_WORDS.get(m.group("v").lower(), "") if m else ""
         if m and habit in {"hobby", "activity", "sport"}:
             self.add(c, Cat.PREFERENCE, habit, m.group("v").lower(), confidence=0.6, timing="start")
+        m = _OFTEN.search(c.timed)  # "I swim every morning": the activity, as said
+        habit = lx.DOMAIN_WORDS.get(_gerund(m.group("v")), "") if m else ""
+        if m and habit in {"hobby", "activity", "sport"}:
+            self.add(c, Cat.PREFERENCE, habit, m.group("v").lower(), confidence=0.6)
 
     def _liked(self, c: Clause, rest: str, *, polarity: bool) -> None:
         rest = rest.strip()

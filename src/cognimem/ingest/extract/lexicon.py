@@ -96,7 +96,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             """work, works, worked, working, job, retired, student, study, studying, studies,
             majoring, teach, taught, quit, left, laid, fired, attend, phd, degree, masters,
             master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
-            code, consult, freelance, play"""
+            code, consult, freelance, play, run, manage"""
         )
     ),
     "relationship": frozenset(
@@ -160,7 +160,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
             """love, like, likes, enjoy, adore, prefer, hate, dislike, detest, loathe, stand,
             care, fan, into, obsessed, crazy, sucker, hooked, big, enough, person, lover,
             addict, nerd, junkie, jam, thing, weakness, pleasure, go-to, place, cup, vibe,
-            kryptonite, favorite, favourite, fave, fav, liked, loved, enjoyed, been"""
+            kryptonite, favorite, favourite, fave, fav, liked, loved, enjoyed, been, every,
+            most, each, daily, regularly, week"""
         )
     ),
 }
