@@ -65,3 +65,28 @@ def test_an_activity_done_often_and_a_workplace_run() -> None:
     )
     assert facts("I work every day.") == []
     assert ("user", "occupation", "job", "run a bakery") in facts("I run a small bakery.")
+
+
+def test_a_place_whose_name_opens_with_a_common_word() -> None:
+    assert facts("We moved to New Orleans in 2019.") == [
+        ("user", "location", "city", "New Orleans")
+    ]
+    assert ("user", "location", "city", "Berlin") in facts("I've been in Berlin since 2019.")
+    assert facts("I've been in London for a conference.") == []
+
+
+def test_pets_named_after_a_comma_or_by_is_called() -> None:
+    assert facts("We have three cats, Miso, Tofu and Udon.") == [
+        ("user", "relationship", "pet", "Miso"),
+        ("user", "relationship", "pet", "Tofu"),
+        ("user", "relationship", "pet", "Udon"),
+    ]
+    assert facts("My dog is called Captain Biscuit.") == [
+        ("user", "relationship", "pet", "Captain Biscuit")
+    ]
+
+
+def test_a_body_part_that_hurts() -> None:
+    assert facts("My feet hurt after the run.")[0][1:3] == ("state", "health")
+    assert facts("Climbing stairs still hurts my knee.")[0][1:3] == ("state", "health")
+    assert facts("He hurts my feelings.") == []

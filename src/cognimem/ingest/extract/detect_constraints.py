@@ -207,7 +207,9 @@ _STATE_MORE = icase(
     r"(?:knee|back|ankle|wrist|shoulder|neck|hip|foot|feet|leg|arm|hand|stomach|head|tooth|"
     r"eyes?)(?:\s+still)?(?:\s*(?:'s been|has been|is|keeps|have been|are))?(?:\s+still)?\s+"
     r"(?:acting up|killing me|hurting|"
-    r"hurts|sore|swollen|bothering me|aching|aches|injured|broken|flaring up|in pain))"
+    r"hurts|hurt|sore|swollen|bothering me|aching|aches|injured|broken|flaring up|in pain))|"
+    r"^(?:[a-z]+ing(?:\s+[a-z]+){0,2}?\s+)?(?:still\s+)?(?P<hurts>(?:hurts|kills)\s+my\s+(?:knee|back|ankle|wrist|"
+    r"shoulder|neck|hip|feet|leg|arm|hand|stomach|head|eyes))\b"
 )
 _CAUSE_FIRST = icase(
     r"^(?:because of|due to|since|ever since|after|thanks to)\s+(?P<cause>[^,]+?),?\s+"
@@ -485,7 +487,7 @@ class ConstraintReader(Collector):
                 if m.group("work")
                 else ["family", "health"]
             )
-        value = phrases.clean(m.group("v") or m.group("body"))
+        value = phrases.clean(m.group("v") or m.group("body") or m.group("hurts"))
         tags = [*scope_tags(value)]
         if not tags or base[0] != "health":
             tags = [*base, *tags]

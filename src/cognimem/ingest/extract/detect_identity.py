@@ -90,6 +90,11 @@ _LIVE = icase(
     rf"living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)\s+in\s+"
     rf"(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
 )
+# "I've been in Dublin for ten years": living there, by how long
+_BEEN_IN = icase(
+    rf"\b(?:I|we)(?:'ve|\s+have)\s+been\s+in\s+(?P<v>{PLACE})\s+(?:for|since)\s+(?:(?:about|"
+    rf"almost|nearly|over|the past|the last)\s+)?(?:\w+\s+)?(?:years?|decades?|(?:19|20)\d\d)\b"
+)
 _LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
 _MOVED = icase(
     rf"\b(?:I|we)(?:\s+have|'m|'re|\s+am|\s+are)?\s+(?:moved|relocated|moving|relocating)"
@@ -172,7 +177,13 @@ _PARENT_OF = icase(
 )
 _NAMED = icase(
     rf"\b(?:an?|my|our|one|two)\s+{MODS}(?:[a-z]+\s+)?(?P<rel>{REL}|{PET})\s+(?:named|"
-    rf"called)\s+(?P<v>{NAME1})"
+    rf"called)\s+(?P<v>{NAME1})|"
+    rf"\b(?:my|our)\s+{MODS}(?P<pet>{PET})\s+is\s+(?:named|called)\s+(?P<w>{NAME})"
+)
+# "I have two dogs, Rufus and Bean": the animals named after the comma
+_HAVE_NAMED_PETS = icase(
+    rf"\b(?:I|we)\s+(?:have|got)\s+{NUMBER}\s+(?:[a-z]+\s+)?(?P<rel>{PET}|dogs|cats)\s*"
+    rf"(?:,|:|—|-)\s*(?P<v>{NAME1}(?:\s*(?:,|and|&)\s*{NAME1})*)\b"
 )
 _IS_MY_REL = icase(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
 # "my partner is Christopher Lee" (not "my wife is Japanese": ``_NOT_A_NAME_AFTER_IM``)
@@ -280,6 +291,8 @@ class IdentityReader(Collector):
             verb = m.group("verb").strip().lower()
             past = verb == "lived"
             self._place(c, m.group("v"), holds=not past, timing="end" if past else None)
+        elif (m := _BEEN_IN.search(c.timed)) is not None:
+            self._place(c, m.group("v"), holds=True, timing=None)
         m = _LIVE_NOT.search(c.base)
         if m and c.anymore:
             self._place(c, m.group("v"), holds=False, timing=None)
@@ -422,10 +435,15 @@ class IdentityReader(Collector):
 
     def _relationship(self, c: Clause) -> None:
         m: re.Match[str] | None
-        for pattern in (_MY_REL_NAME, _NAMED, _IS_MY_REL, _MARRIED, _REL_NAME_IS, _MY_REL_IS):
+        patterns = (_MY_REL_NAME, _NAMED, _IS_MY_REL, _MARRIED, _REL_NAME_IS, _MY_REL_IS,
+                    _HAVE_NAMED_PETS)  # fmt: skip
+        named_pets = False
+        for pattern in patterns:
             for m in pattern.finditer(c.text):
-                word = (m.groupdict().get("rel") or "partner").lower()
-                for part in phrases.LIST_SPLIT.split(m.group("v")):
+                groups = m.groupdict()
+                word = (groups.get("rel") or groups.get("pet") or "partner").lower()
+                named_pets = named_pets or pattern is _HAVE_NAMED_PETS
+                for part in phrases.LIST_SPLIT.split(groups.get("v") or groups.get("w") or ""):
                     name = phrases.name(part)
                     if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
                         self._relative(c, word, name, named=True, text=m.group(0))
@@ -436,7 +454,8 @@ class IdentityReader(Collector):
         m = _PRONOUN_NAME.search(c.text)
         if m and self.unnamed and phrases.name(m.group("v")):
             self._relative(c, self.unnamed, phrases.name(m.group("v")) or "", named=True, text="")
-        for m in (*_HAVE_REL.finditer(c.text), *_PARENT_OF.finditer(c.text)):
+        unnamed = () if named_pets else _HAVE_REL.finditer(c.text)  # named: each by name
+        for m in (*unnamed, *_PARENT_OF.finditer(c.text)):
             value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"
             self._relative(c, m.group("rel").lower(), value, named=False, text=m.group(0))
 

@@ -87,7 +87,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "location": frozenset(
         words(
             """live, lives, lived, living, reside, resides, based, staying, settled, moved,
-            relocated, moving, relocating, left, from, grew, born, raised, come"""
+            relocated, moving, relocating, left, from, grew, born, raised, come, been"""
         )
     ),
     "occupation": _head_words(JOBS)

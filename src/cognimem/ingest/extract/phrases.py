@@ -75,6 +75,11 @@ def bare(text: str) -> str:
     return clean(DET.sub("", OBJ_STOP.sub("", text.strip())))
 
 
+# common words that open a name when a capitalised word follows ("New York", "Great
+# Britain", "Old Trafford"); alone, or before a comma, they are not names
+_NAME_OPENERS = frozenset({"new", "great", "old"})
+
+
 def name(text: str | None) -> str | None:
     """A proper name as captured, without trailing possessive or common words; ``None``
     when it is not a name after all."""
@@ -83,7 +88,10 @@ def name(text: str | None) -> str | None:
     tokens = _POSSESSIVE_S.sub("", text.strip(" ,.'")).split()
     while tokens and tokens[-1].lower().strip(",") in vocab.NOT_NAMES:
         tokens.pop()
-    if not tokens or tokens[0].lower() in vocab.NOT_NAMES:
+    if not tokens:
+        return None
+    opens_name = len(tokens) > 1 and tokens[0].lower() in _NAME_OPENERS and tokens[1][:1].isupper()
+    if tokens[0].lower() in vocab.NOT_NAMES and not opens_name:
         return None
     return " ".join(tokens).strip(",")
 
