@@ -108,7 +108,7 @@ def _read(*turns: str) -> tuple[list[tuple[str, str, str, str]], dict[str, list[
     from datetime import UTC, datetime
 
     from cognimem.ingest.extract.rules import RuleExtractor
-    from cognimem.ingest.extract.schema import ExtractionInput
+    from cognimem.models.extraction import ExtractionInput
 
     at = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
     said = ExtractionInput(text=turns[-1], occurred_at=at, context=turns[:-1])

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import ExtractionInput
+from cognimem.models.extraction import ExtractionInput
 
 
 def facts(*turns: str) -> list[str]:

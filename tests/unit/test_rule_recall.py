@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.schema import ExtractionInput
+from cognimem.models.extraction import ExtractionInput
 
 
 def facts(*turns: str) -> list[tuple[str, str, str, str]]:
