@@ -43,6 +43,7 @@ from cognimem.client._wire import (
     ranking_body,
     scope_body,
 )
+from cognimem.client._writes import WriteClientCalls
 from cognimem.errors import (
     NotFound,
     UsageError,
@@ -52,10 +53,8 @@ from cognimem.models import (
     ItemKind,
     MemoryItem,
     Message,
-    Role,
     Tier,
     Turn,
-    WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
 from cognimem.models.arguments import ScopeLike
@@ -78,7 +77,9 @@ _SESSIONS = TypeAdapter(list[Session])
 _COUNTS = TypeAdapter(dict[str, int])
 
 
-class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryClientCalls):
+class AsyncMemoryClient(
+    WriteClientCalls, KnowledgeClientCalls, LifecycleClientCalls, DirectoryClientCalls
+):
     """``Memory``'s operations over HTTP::
 
         async with AsyncMemoryClient("http://127.0.0.1:8420", api_key="...") as mem:
@@ -128,58 +129,6 @@ class AsyncMemoryClient(KnowledgeClientCalls, LifecycleClientCalls, DirectoryCli
         tb: TracebackType | None,
     ) -> None:
         await self.aclose()
-
-    # -- writes ----------------------------------------------------------------------
-    async def write(
-        self,
-        content: str | Message | Mapping[str, Any],
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        role: Role | str | None = None,
-        name: str | None = None,
-        occurred_at: datetime | None = None,
-        idempotency_key: str | None = None,
-        external_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        profile: str = DEFAULT_PROFILE,
-    ) -> WriteResult:
-        """Remember one message (see :meth:`Memory.write`). In async ingestion mode the
-        result carries the ``job_id`` to poll with :meth:`get_job`. Pass an
-        ``idempotency_key`` to make a retried write safe."""
-        overrides = {
-            "role": role,
-            "name": name,
-            "occurred_at": occurred_at,
-            "idempotency_key": idempotency_key,
-            "external_id": external_id,
-            "metadata": dict(metadata) if metadata is not None else None,
-        }
-        body = message_body(content)
-        body.update({k: v for k, v in overrides.items() if v is not None})
-        body["scope"] = scope_body(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
-        body["profile"] = profile
-        return await self._call_model(WriteResult, "POST", "/v1/memory/write", body)
-
-    async def write_batch(
-        self,
-        messages: Sequence[Message | Mapping[str, Any] | str],
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        profile: str = DEFAULT_PROFILE,
-    ) -> WriteResult:
-        """Remember many messages in one request (see :meth:`Memory.write_batch`)."""
-        body = {
-            "messages": [message_body(m) for m in messages],
-            "scope": scope_body(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
-            "profile": profile,
-        }
-        return await self._call_model(WriteResult, "POST", "/v1/memory/write_batch", body)
 
     # -- reads -----------------------------------------------------------------------
     async def read(
