@@ -15,31 +15,25 @@ from cognimem.config import Settings
 from cognimem.domain.layer import Domains
 from cognimem.editing.edits import Feedback, ForgetMode
 from cognimem.memory._directory import DirectoryCalls
+from cognimem.memory._knowledge import KnowledgeCalls
 from cognimem.memory._lifecycle import LifecycleCalls
 from cognimem.memory._sessions import SessionCalls
+from cognimem.memory._writes import WriteCalls
 from cognimem.models import (
     ContextPacket,
     Event,
     ItemKind,
     MemoryItem,
     Message,
-    Role,
     Tier,
     Turn,
-    WriteResult,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
-    Alias,
-    AliasRemoval,
-    Entity,
-    Fact,
-    FactCategory,
     FactConflict,
     HistoryEntry,
-    Relation,
 )
 from cognimem.models.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.models.requests import ReadArgs, TurnArgs
@@ -48,7 +42,7 @@ from cognimem.providers.llm import ChatLLM
 from cognimem.queue import JobQueue
 from cognimem.recall.overrides import RankingOverrides
 from cognimem.recall.packing import SectionSink
-from cognimem.services.browsing import DEFAULT_FACT_LIMIT, BrowseService
+from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components, open_parts
 from cognimem.services.directory import DirectoryService
 from cognimem.services.editing import EditService
@@ -65,7 +59,7 @@ from cognimem.services.writing import WriteService
 from cognimem.store import Store
 
 
-class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
+class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, SessionCalls):
     """cognimem's engine. Open it with :meth:`open` and use it as an async context manager::
 
     async with Memory.open("sqlite:///memory.db") as mem:
@@ -188,62 +182,6 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
     ) -> None:
         await self.aclose()
 
-    # -- writes: services.writing ------------------------------------------------------
-    async def write(
-        self,
-        content: str | Message | Mapping[str, Any],
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        role: Role | str | None = None,
-        name: str | None = None,
-        occurred_at: datetime | None = None,
-        idempotency_key: str | None = None,
-        external_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        profile: str | IngestProfile = DEFAULT_PROFILE,
-    ) -> WriteResult:
-        """Remember one message. Returns its event and item ids (the originals on a retry)
-        and what it changed in the knowledge layers (facts, entities, conflicts)."""
-        return await self._writing.write(
-            content,
-            scope=scope,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            role=role,
-            name=name,
-            occurred_at=occurred_at,
-            idempotency_key=idempotency_key,
-            external_id=external_id,
-            metadata=metadata,
-            profile=profile,
-        )
-
-    async def write_batch(
-        self,
-        messages: Sequence[Message | Mapping[str, Any] | str],
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        profile: str | IngestProfile = DEFAULT_PROFILE,
-    ) -> WriteResult:
-        """Remember many messages with one extraction call, one embedding batch and one
-        transaction. ``profile`` (chat, document, mandate, guardrail, tool_discovery,
-        tool_gotcha, learning) sets the item kind, tier, dedupe window and extraction."""
-        return await self._writing.write_batch(
-            messages,
-            scope=scope,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            profile=profile,
-        )
-
     # -- reads: services.reading -------------------------------------------------------
     async def read(
         self,
@@ -365,96 +303,6 @@ class Memory(LifecycleCalls, DirectoryCalls, SessionCalls):
     ) -> list[Event]:
         """The raw events of these ids that exist."""
         return await self._browsing.get_events(event_ids, tenant_id=tenant_id)
-
-    async def facts(
-        self,
-        *,
-        key: str | Sequence[str] | None = None,
-        categories: Sequence[FactCategory | str] | None = None,
-        include_history: bool = False,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-        limit: int = DEFAULT_FACT_LIMIT,
-    ) -> list[Fact]:
-        """The user's facts, newest first: live ones (active, aging), or every version
-        with ``include_history``. ``key`` matches exactly or as a prefix of multi-valued
-        keys: ``user:preference:cuisine`` finds ``user:preference:cuisine:italian``.
-        ``all_users=True`` lists every user's facts of the tenant, and those of no user."""
-        return await self._browsing.facts(
-            key=key,
-            categories=categories,
-            include_history=include_history,
-            scope=scope,
-            user_id=user_id,
-            all_users=all_users,
-            limit=limit,
-        )
-
-    async def get_fact(
-        self,
-        key: str,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-    ) -> Fact:
-        """The live fact under exactly ``key`` (the most recent if a conflict left two)."""
-        return await self._browsing.get_fact(key, scope=scope, user_id=user_id, all_users=all_users)
-
-    async def entities(
-        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
-    ) -> list[tuple[Entity, list[Alias]]]:
-        """The entities visible to the user (every user's with ``all_users=True``), each
-        with its aliases."""
-        return await self._browsing.entities(scope=scope, user_id=user_id, all_users=all_users)
-
-    async def remove_alias(
-        self,
-        entity_id: str,
-        alias: str,
-        *,
-        split: bool = False,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-    ) -> AliasRemoval:
-        """Undo a name merge: take ``alias`` off the entity ``entity_id`` (the rows the
-        user's words use; the namespace's shared ones with ``all_users=True``), with an
-        ``alias_removed`` history entry keeping what they were. With ``split`` the name
-        becomes an entity of its own, so later mentions of it resolve there instead of
-        linking back. ``NotFound`` for an entity or alias the scope does not hold;
-        ``InvalidInput`` for the entity's own name."""
-        return await self._editing.remove_alias(
-            entity_id, alias, split=split, scope=scope, user_id=user_id, all_users=all_users
-        )
-
-    async def relations(
-        self,
-        entity_ids: Sequence[str],
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-    ) -> list[Relation]:
-        """The active graph edges touching any of ``entity_ids`` (the user's and those of
-        no user; every user's with ``all_users=True``)."""
-        return await self._browsing.relations(
-            entity_ids, scope=scope, user_id=user_id, all_users=all_users
-        )
-
-    async def conflicts(
-        self,
-        *,
-        open_only: bool = True,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-    ) -> list[FactConflict]:
-        """Contradictions between the user's facts (every user's with ``all_users``)."""
-        return await self._browsing.conflicts(
-            open_only=open_only, scope=scope, user_id=user_id, all_users=all_users
-        )
 
     async def history(self, target_id: str, *, tenant_id: str = "default") -> list[HistoryEntry]:
         """Every recorded change to an item or a fact, oldest first."""

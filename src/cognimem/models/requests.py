@@ -1,11 +1,18 @@
-"""A read's and a turn's arguments as one typed, frozen object each (``ReadArgs``,
-``TurnArgs``). Each face builds one where it parses its caller's input — the keywords
-of ``Memory.read`` / ``Memory.turn``, the HTTP body (through those keywords), the MCP
-tools and the CLI — with the scope already made (``make_read_scope``), and the object
-travels whole: ``services/reading.py`` checks and settles it, ``recall/reader.py``
-reads it. A new read argument is a field here, its edge, and the code that uses it.
+"""A read's, a turn's and a write's arguments as one typed, frozen object each
+(``ReadArgs``, ``TurnArgs``, ``WriteArgs``). A read's and a turn's face builds one where
+it parses its caller's input — the keywords of ``Memory.read`` / ``Memory.turn``, the
+HTTP body (through those keywords), the MCP tools and the CLI — with the scope already
+made (``make_read_scope``), and the object travels whole: ``services/reading.py``
+checks and settles it, ``recall/reader.py`` reads it. A new read argument is a field
+here, its edge, and the code that uses it.
 
-Values are as the caller gave them (a ranking as a mapping, kinds as strings, times
+A write's object is built in ``Memory.write`` / ``write_batch`` (and a turn's store)
+from messages already made and checked, with its scope made by ``make_write_scope``
+(``services/writing.py``'s ``prepare``); ``WriteService.write`` takes it whole. A new
+write argument is a field of ``WriteArgs`` (or of ``MessageOptions`` when it sets one
+message of ``Memory.write``), its edges, and the code that uses it.
+
+Read values are as the caller gave them (a ranking as a mapping, kinds as strings, times
 with their offsets): the read service checks them, so every face answers the same."""
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from cognimem.models.events import Message
+from cognimem.models.arguments import make_message
+from cognimem.models.events import Message, Role
 from cognimem.models.items import ItemKind
 from cognimem.models.profiles import DEFAULT_PROFILE, IngestProfile
 from cognimem.models.ranking import RankingOverrides
@@ -67,3 +75,38 @@ class TurnArgs(ReadOptions):
         """The turn's read: its shared options, for ``query`` at ``reference_time``."""
         shared = {f.name: getattr(self, f.name) for f in fields(ReadOptions)}
         return ReadArgs(query=query, reference_time=reference_time, **shared)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MessageOptions:
+    """What ``Memory.write`` sets on its one message over the content's own (None: the
+    content's, or the message's default)."""
+
+    role: Role | str | None = None
+    name: str | None = None
+    occurred_at: datetime | None = None
+    idempotency_key: str | None = None
+    external_id: str | None = None
+    metadata: Mapping[str, Any] | None = None
+
+    def apply(self, content: MessageLike) -> Message:
+        """``content`` made a message, with each option given set on it."""
+        message = make_message(content)
+        given = {f.name: getattr(self, f.name) for f in fields(self)}
+        updates = {k: v for k, v in given.items() if v is not None}
+        if self.metadata is not None:
+            updates["metadata"] = dict(self.metadata)
+        if updates:
+            message = make_message({**message.model_dump(), **updates})
+        return message
+
+
+@dataclass(frozen=True, kw_only=True)
+class WriteArgs:
+    """One write (``Memory.write`` / ``write_batch``): its messages, made and checked,
+    whose memories they become (``scope``, made by ``make_write_scope``) and how they are
+    stored (``profile``)."""
+
+    messages: Sequence[Message]
+    scope: Scope
+    profile: str | IngestProfile = DEFAULT_PROFILE

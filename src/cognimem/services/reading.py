@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from cognimem.errors import InvalidInput, UsageError
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, Turn
 from cognimem.models.arguments import ORGANISATION, ScopeLike, make_message, make_read_scope
-from cognimem.models.requests import MessageLike, ReadArgs, ReadOptions, TurnArgs
+from cognimem.models.requests import MessageLike, ReadArgs, ReadOptions, TurnArgs, WriteArgs
 from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.recall import Reader, RecallConfig, get_preset
 from cognimem.recall.analyze import zone_of
@@ -220,13 +220,9 @@ class ReadService:
         owner: ScopeLike = target
         if target.user_id is None and target.agent_id is None:
             owner = {**target.model_dump(), "level": ORGANISATION}
-        stored = await self._writing.write_batch(
-            messages,
-            scope=owner,
-            user_id=None,
-            agent_id=None,
-            session_id=None,
-            profile=args.profile,
+        made, scope = self._writing.prepare(messages, owner)
+        stored = await self._writing.write(
+            WriteArgs(messages=made, scope=scope, profile=args.profile)
         )
         revision = await self.revision.after_turn(packet, stored, target)
         reinforced = await self.procedures.after_turn(packet, stored, target)
