@@ -17,7 +17,8 @@ from fastapi import FastAPI
 
 from cognimem import Memory, Settings
 from cognimem.api import create_app
-from cognimem.api.auth import LocalRateLimiter, issue_key
+from cognimem.api.auth import issue_key
+from cognimem.api.rate_limits import LocalRateLimiter
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store.sqlite import SQLiteStore
 from tests import servers

@@ -174,7 +174,7 @@ async def test_on_postgres_an_erasure_waits_for_a_job_committing_and_removes_its
     deletes) its items; without that wait the items outlive their erased events."""
     import asyncpg
 
-    from cognimem.store.postgres import PostgresStore, rows
+    from cognimem.store.postgres import PostgresStore, item_writes
     from cognimem.store.types import PendingMessage
     from tests.contract.conftest import message
 
@@ -191,14 +191,14 @@ async def test_on_postgres_an_erasure_waits_for_a_job_committing_and_removes_its
 
         inside = asyncio.Event()
         go_on = asyncio.Event()
-        insert_items = rows.insert_items
+        insert_items = item_writes.insert_items
 
         async def insert_after_a_pause(*args: Any) -> None:
             inside.set()  # the worker holds its events FOR SHARE, in its transaction
             await go_on.wait()
             await insert_items(*args)
 
-        monkeypatch.setattr(rows, "insert_items", insert_after_a_pause)
+        monkeypatch.setattr(item_writes, "insert_items", insert_after_a_pause)
         worker = asyncio.create_task(store.add_items(said.items))
         await asyncio.wait_for(inside.wait(), WAIT_S)
         erasure = asyncio.create_task(store.erase_user("t1", "zed"))

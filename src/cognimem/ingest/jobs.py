@@ -17,7 +17,7 @@ from datetime import datetime
 
 from cognimem.errors import NotFound
 from cognimem.queue.base import Job, JobQueue
-from cognimem.store.protocols import JobStore
+from cognimem.store.admin_protocols import JobStore
 from cognimem.store.types import INGEST_JOB, PendingJob
 
 log = logging.getLogger(__name__)

@@ -33,7 +33,8 @@ from cognimem.models.admin import ExportRecord
 from cognimem.models.packets import claims_of
 from cognimem.models.text import check_storable
 from cognimem.providers.embeddings import Embedder
-from cognimem.store.protocols import ItemStore, TransferStore
+from cognimem.store.admin_protocols import TransferStore
+from cognimem.store.protocols import ItemStore
 from cognimem.store.transfer import (
     FORMAT_VERSION,
     READABLE_FORMATS,

@@ -1,21 +1,23 @@
 """Storage backends behind one ``Store`` protocol, the composition of the roles in
-``store/protocols.py``."""
+``store/protocols.py`` and ``store/admin_protocols.py``."""
 
 from __future__ import annotations
 
 from cognimem.errors import UsageError
+from cognimem.store.admin_protocols import (
+    EmbeddingStore,
+    JobStore,
+    KeyStore,
+    RetentionStore,
+    SessionStore,
+    TransferStore,
+)
 from cognimem.store.protocols import (
     Database,
     EditStore,
-    EmbeddingStore,
     ItemStore,
-    JobStore,
-    KeyStore,
     KnowledgeStore,
-    RetentionStore,
-    SessionStore,
     Store,
-    TransferStore,
     UsageStore,
 )
 from cognimem.store.types import Candidate, ItemFilter, PendingItem, PendingMessage

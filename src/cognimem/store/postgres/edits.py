@@ -24,8 +24,9 @@ from cognimem.store import records
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.postgres import forgetting, knowledge_writes, usage
 from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.item_writes import insert_items
 from cognimem.store.postgres.knowledge import get_conflict
-from cognimem.store.postgres.rows import decode_time, insert_items, vector_bytes
+from cognimem.store.postgres.rows import decode_time, vector_bytes
 from cognimem.store.types import ConsolidationWrite, FactUpdate, Knowledge
 
 if TYPE_CHECKING:

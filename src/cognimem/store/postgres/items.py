@@ -2,7 +2,7 @@
 ``store/sqlite/items.py``.
 
 - every write is one transaction; batches are one ``INSERT ... SELECT FROM unnest(...)``
-  per table (the SQL is in ``rows.py``);
+  per table (the SQL is in ``rows.py``, the write path in ``item_writes.py``);
 - two processes committing the same message at once are serialised by transaction-level
   advisory locks keyed on the idempotency key (or on scope + role + name + content hash
   for dedupe), so the loser sees the winner's rows and answers ``DUPLICATE``; the unique
@@ -28,7 +28,7 @@ from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
 from cognimem.store import lexical_index, records
-from cognimem.store.postgres import knowledge_writes, lexical, locks, rows
+from cognimem.store.postgres import item_writes, knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
@@ -60,10 +60,10 @@ class PostgresItems(PostgresDatabase):
         if not messages:
             return {}
         async with self._connection() as conn:
-            found = await rows.find_originals(conn, messages, dedupe_window_s)
+            found = await item_writes.find_originals(conn, messages, dedupe_window_s)
         for index, original in found.items():
-            rows.check_key(messages[index], original)
-        return {index: rows.duplicate(original) for index, original in found.items()}
+            item_writes.check_key(messages[index], original)
+        return {index: item_writes.duplicate(original) for index, original in found.items()}
 
     async def commit(
         self,
@@ -93,7 +93,7 @@ class PostgresItems(PostgresDatabase):
                     raise records.closed_session(session_id)
             if knowledge is not None:
                 await knowledge_writes.check_read_set(conn, knowledge)
-            results = await rows.commit_batch(conn, messages, dedupe_window_s, strict=strict)
+            results = await item_writes.commit_batch(conn, messages, dedupe_window_s, strict=strict)
             if knowledge is not None:
                 await self._apply(conn, knowledge)
             return results
@@ -119,7 +119,7 @@ class PostgresItems(PostgresDatabase):
                 conn,
                 [locks.event_lock(e) for e in events] + knowledge_writes.read_set_locks(knowledge),
             )
-            inserted = await rows.attach_items(conn, items, merges, event_ids)
+            inserted = await item_writes.attach_items(conn, items, merges, event_ids)
             if inserted is None:
                 return []  # this job (or part of it) was applied already
             if knowledge is not None:

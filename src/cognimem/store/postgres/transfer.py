@@ -15,7 +15,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.models.clock import to_utc
 from cognimem.store import records, transfer
-from cognimem.store.postgres import knowledge_writes, rows
+from cognimem.store.postgres import item_writes, knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.procedures import INSERT_PROCEDURE
@@ -92,7 +92,7 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
     mine = "tenant_id = $1 AND user_id = $2"
     who = (tenant_id, user_id)
     # first, before anything is read: a worker attaching items to these events holds
-    # them FOR SHARE (rows.attach_items), so this waits for its commit and the reads
+    # them FOR SHARE (item_writes.attach_items), so this waits for its commit and the reads
     # below see its items; a worker that comes later waits here and finds no events
     events_locked = await conn.fetch(
         f"SELECT id FROM events WHERE {mine} ORDER BY id FOR UPDATE", *who
@@ -368,7 +368,7 @@ async def import_batch(
             )
             for i in items
         ]
-        await rows.insert_items(conn, pending)
+        await item_writes.insert_items(conn, pending)
         counts["items"] = len(pending)
     await _import_knowledge(conn, batch, embeddings, counts)
     if batch.aliases:

@@ -1,0 +1,316 @@
+"""The write path of ``PostgresStore``'s items, run inside the caller's transaction: a
+commit's dedupe, which reproduces SQLiteStore's message-by-message semantics on top of
+one lookup for the whole batch, its inserts (one per table, ``rows.py``), merges into
+stored items, and the items an async job attaches to events already stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from cognimem.errors import Conflict, StaleKnowledge
+from cognimem.models import Event, MessageResult, WriteOutcome
+from cognimem.models.clock import to_micros, to_utc
+from cognimem.store.postgres.locks import dedupe_tuple
+from cognimem.store.postgres.rows import (
+    INSERT_EVENTS,
+    INSERT_ITEM_EVENTS,
+    INSERT_ITEMS,
+    by_column,
+    decode_time,
+    event_columns,
+    event_from_row,
+    item_columns,
+)
+from cognimem.store.records import EVENT_COLUMNS, USAGE_COUNTERS
+from cognimem.store.types import PendingItem, PendingMessage
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+_FIND_ORIGINALS = """
+SELECT m.ord, e.id, e.content_hash, coalesce(x.item_ids, '{}') AS item_ids
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+            $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[])
+     WITH ORDINALITY AS m(tenant_id, idem, namespace, user_id, agent_id, session_id,
+                          role, name, content_hash, lo, hi, ord)
+CROSS JOIN LATERAL (
+    SELECT k.id, k.content_hash FROM events k
+    WHERE m.idem IS NOT NULL AND k.tenant_id = m.tenant_id AND k.idempotency_key = m.idem
+    UNION ALL
+    (SELECT d.id, d.content_hash FROM events d
+     WHERE m.idem IS NULL AND d.tenant_id = m.tenant_id AND d.content_hash = m.content_hash
+       AND d.occurred_at BETWEEN m.lo AND m.hi AND d.namespace = m.namespace
+       AND d.user_id IS NOT DISTINCT FROM m.user_id
+       AND d.agent_id IS NOT DISTINCT FROM m.agent_id
+       AND d.session_id IS NOT DISTINCT FROM m.session_id
+       AND d.role = m.role AND d.name IS NOT DISTINCT FROM m.name
+       AND d.idempotency_key IS NULL
+     ORDER BY d.seq LIMIT 1)
+) e
+CROSS JOIN LATERAL (
+    SELECT array_agg(ie.item_id ORDER BY i.seq) AS item_ids
+    FROM item_events ie JOIN items i ON i.id = ie.item_id WHERE ie.event_id = e.id
+) x
+"""
+
+
+@dataclass(frozen=True)
+class Original:
+    """A stored event a new message duplicates, with the items linked to it."""
+
+    event_id: str
+    content_hash: str
+    item_ids: list[str]
+
+
+def check_key(event: Event, original: Original) -> None:
+    if event.idempotency_key is not None and original.content_hash != event.content_hash:
+        raise Conflict(
+            f"idempotency key {event.idempotency_key!r} was already used for other content",
+            details={"idempotency_key": event.idempotency_key, "event_id": original.event_id},
+        )
+
+
+def duplicate(original: Original) -> MessageResult:
+    return MessageResult(
+        event_id=original.event_id,
+        item_ids=list(original.item_ids),
+        outcome=WriteOutcome.DUPLICATE,
+    )
+
+
+async def find_originals(
+    conn: Connection, events: Sequence[Event], dedupe_window_s: float
+) -> dict[int, Original]:
+    """Each event's stored original (by idempotency key, else within the dedupe window)."""
+    window = timedelta(microseconds=int(dedupe_window_s * 1_000_000))
+    columns: list[list[Any]] = [[] for _ in range(11)]
+    for e in events:
+        s, at = e.scope, to_utc(e.occurred_at)
+        values = (
+            s.tenant_id, e.idempotency_key, s.namespace, s.user_id, s.agent_id, s.session_id,
+            e.role.value, e.name, e.content_hash, at - window, at + window,
+        )  # fmt: skip
+        for column, value in zip(columns, values, strict=True):
+            column.append(value)
+    found = await conn.fetch(_FIND_ORIGINALS, *columns)
+    return {
+        int(r["ord"]) - 1: Original(r["id"], r["content_hash"], list(r["item_ids"])) for r in found
+    }
+
+
+async def commit_batch(
+    conn: Connection,
+    messages: Sequence[PendingMessage],
+    dedupe_window_s: float,
+    *,
+    strict: bool = False,
+) -> list[MessageResult]:
+    """The body of ``commit``, inside its transaction with every ``message_lock`` held:
+    SQLite's sequential semantics (each message checked against the database and the
+    batch before it), then one insert per table.
+
+    ``strict``: a message that turns out to be a duplicate raises ``StaleKnowledge``
+    (knowledge derived from it assumed it was new)."""
+    stored = await find_originals(conn, [m.event for m in messages], dedupe_window_s)
+    batch = _BatchSort(messages, stored, int(dedupe_window_s * 1_000_000), strict=strict)
+    results = batch.results
+    if batch.fresh:
+        await conn.execute(INSERT_EVENTS, *event_columns([m for _, m in batch.fresh]))
+    await insert_items(conn, [p for _, m in batch.fresh for p in m.items])
+    for index, pending in batch.fresh:
+        item_ids = [p.item.id for p in pending.items]
+        item_ids += await merge_into(conn, pending.event, pending.merged_into)
+        outcome = (
+            WriteOutcome.STORED
+            if item_ids or not pending.skipped_chunks
+            else WriteOutcome.SKIPPED_SECRET
+        )
+        results[index] = MessageResult(
+            event_id=pending.event.id,
+            item_ids=item_ids,
+            outcome=outcome,
+            skipped_chunks=pending.skipped_chunks,
+            redactions=pending.redactions,
+        )
+    if batch.repeats:
+        # what the database answers: every item linked to the earlier event, in order
+        linked = await linked_items(conn, [e.id for e in batch.repeats.values()])
+        for index, earlier in batch.repeats.items():
+            results[index] = duplicate(
+                Original(earlier.id, earlier.content_hash, linked.get(earlier.id, []))
+            )
+    return [r for r in results if r is not None]
+
+
+class _BatchSort:
+    """A batch's messages sorted, in order, into the fresh ones (to write), repeats of
+    one earlier in the batch and duplicates of a stored one (their results known)."""
+
+    def __init__(
+        self,
+        messages: Sequence[PendingMessage],
+        stored: dict[int, Original],
+        window: int,
+        *,
+        strict: bool,
+    ) -> None:
+        self.window = window
+        self.keyed: dict[tuple[str, str], Event] = {}  # written earlier in this batch
+        self.unkeyed: dict[tuple[object, ...], list[Event]] = {}
+        self.fresh: list[tuple[int, PendingMessage]] = []
+        self.repeats: dict[int, Event] = {}  # index -> the event earlier in the batch it repeats
+        self.results: list[MessageResult | None] = []
+        for index, pending in enumerate(messages):
+            self._sort(index, pending, stored.get(index), strict=strict)
+
+    def _earlier_in_batch(self, event: Event) -> Event | None:
+        if event.idempotency_key is not None:
+            return self.keyed.get((event.scope.tenant_id, event.idempotency_key))
+        at = to_micros(event.occurred_at)
+        same = self.unkeyed.get(dedupe_tuple(event), [])
+        return next((e for e in same if abs(to_micros(e.occurred_at) - at) <= self.window), None)
+
+    def _sort(
+        self, index: int, pending: PendingMessage, original: Original | None, *, strict: bool
+    ) -> None:
+        event = pending.event
+        earlier = self._earlier_in_batch(event) if original is None else None
+        if earlier is not None:
+            original = Original(earlier.id, earlier.content_hash, [])
+        if original is not None:
+            check_key(event, original)
+            if strict:
+                raise StaleKnowledge(f"event {event.id} became a duplicate")
+            if earlier is not None:
+                self.repeats[index] = earlier  # its ids are known once the batch is written
+                self.results.append(None)
+            else:
+                self.results.append(duplicate(original))
+            return
+        self.fresh.append((index, pending))
+        self.results.append(None)
+        if event.idempotency_key is not None:
+            self.keyed[(event.scope.tenant_id, event.idempotency_key)] = event
+        else:
+            self.unkeyed.setdefault(dedupe_tuple(event), []).append(event)
+
+
+async def linked_items(conn: Connection, event_ids: Sequence[str]) -> dict[str, list[str]]:
+    """The items each event is part of the provenance of, oldest first."""
+    found = await conn.fetch(
+        "SELECT ie.event_id, array_agg(ie.item_id ORDER BY i.seq) AS item_ids"
+        " FROM item_events ie JOIN items i ON i.id = ie.item_id"
+        " WHERE ie.event_id = ANY($1::text[]) GROUP BY ie.event_id",
+        list(set(event_ids)),
+    )
+    return {r["event_id"]: list(r["item_ids"]) for r in found}
+
+
+async def insert_items(conn: Connection, items: Sequence[PendingItem]) -> None:
+    """Items and their provenance links, one statement per table."""
+    if not items:
+        return
+    await conn.execute(INSERT_ITEMS, *item_columns(items))
+    links = [(p.item.id, e) for p in items for e in p.item.source_event_ids]
+    if links:
+        await conn.execute(INSERT_ITEM_EVENTS, [item for item, _ in links], [e for _, e in links])
+    used = [
+        p.item
+        for p in items
+        if any(getattr(p.item, c) for c in USAGE_COUNTERS) or p.item.last_accessed_at
+    ]
+    if used:  # the counters items arrive with (an import's)
+        await conn.execute(
+            "INSERT INTO item_usage (item_id, tenant_id, access_count, loaded_count,"
+            " cited_count, success_count, failure_count, last_accessed_at)"
+            " SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::int4[], $5::int4[],"
+            " $6::int4[], $7::int4[], $8::timestamptz[]) ON CONFLICT DO NOTHING",
+            *by_column(
+                [
+                    (
+                        i.id, i.scope.tenant_id, i.access_count, i.loaded_count, i.cited_count,
+                        i.success_count, i.failure_count, decode_time(i.last_accessed_at),
+                    )
+                    for i in used
+                ],
+                8,
+            ),
+        )  # fmt: skip
+
+
+# the appends are computed from the row the UPDATE locks, so two merges into one item
+# at once both land (a read-modify-write from Python would lose one)
+_MERGE = """
+WITH merged AS (
+    UPDATE items SET
+        source_event_ids = CASE WHEN source_event_ids ? $2::text THEN source_event_ids
+                                ELSE source_event_ids || jsonb_build_array($2::text) END,
+        external_ids = CASE WHEN $3::text IS NULL OR external_ids ? $3::text THEN external_ids
+                            ELSE external_ids || jsonb_build_array($3::text) END
+    WHERE id = $1 RETURNING id
+)
+INSERT INTO item_events (item_id, event_id) SELECT id, $2 FROM merged ON CONFLICT DO NOTHING
+"""
+
+
+async def merge_into(conn: Connection, event: Event, targets: Sequence[str]) -> list[str]:
+    """Add ``event`` (and its external id) to the provenance of existing items; returns
+    the targets that exist, in the order given."""
+    if not targets:
+        return []
+    # KEY SHARE: no one deletes them before we commit, yet updates are not blocked
+    existing = {
+        r["id"]
+        for r in await conn.fetch(
+            "SELECT id FROM items WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE",
+            list(set(targets)),
+        )
+    }
+    found = [t for t in targets if t in existing]
+    if found:
+        await conn.executemany(_MERGE, [(t, event.id, event.external_id) for t in found])
+    return found
+
+
+async def attach_items(
+    conn: Connection,
+    items: Sequence[PendingItem],
+    merges: Mapping[str, Sequence[str]],
+    event_ids: Sequence[str] = (),
+) -> list[str] | None:
+    """The items part of ``add_items``, inside its transaction with every ``event_lock``
+    held. ``None`` (nothing written) when any of the events was processed already;
+    otherwise the items and merges are written and every event (``event_ids`` too) is
+    marked processed. Also ``None`` when any of the events no longer exists (erased since
+    it was queued): the events are locked ``FOR SHARE`` here, as an erasure locks its
+    events ``FOR UPDATE`` before it reads anything, so one of the two waits for the other
+    and an erasure never misses items committed meanwhile."""
+    events = sorted(
+        {e for p in items for e in p.item.source_event_ids} | set(merges) | set(event_ids)
+    )
+    if events:
+        found = await conn.fetch(
+            "SELECT processed FROM events WHERE id = ANY($1::text[]) FOR SHARE", events
+        )
+        stored, done = len(found), sum(1 for r in found if r["processed"])
+        if done or stored < len(events):
+            # applied already, or the events were erased meanwhile: deriving items from
+            # them would bring them back
+            return None
+    await insert_items(conn, items)
+    if merges:
+        found = await conn.fetch(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ANY($1::text[])", list(merges)
+        )
+        by_id = {r["id"]: event_from_row(r) for r in found}
+        for event_id, targets in merges.items():
+            if event_id in by_id:  # an event deleted meanwhile has nothing to merge
+                await merge_into(conn, by_id[event_id], targets)
+    if events:
+        await conn.execute("UPDATE events SET processed = true WHERE id = ANY($1::text[])", events)
+    return [p.item.id for p in items]
