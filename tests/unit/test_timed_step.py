@@ -1,4 +1,4 @@
-"""``recall.steps.timed``: a step whose shared store task was cancelled elsewhere fails
+"""``recall.step_groups.timed``: a step whose shared store task was cancelled elsewhere fails
 alone and says so; a cancellation of the read itself still stops the read."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from cognimem.recall.steps import timed
+from cognimem.recall.step_groups import timed
 
 
 async def test_a_step_whose_shared_task_was_cancelled_is_reported_not_raised() -> None:

@@ -18,6 +18,7 @@ from cognimem.ingest.gate import SECRET_MARK, find_secrets, mask_secrets, redact
 from cognimem.ingest.jobs import enqueue
 from cognimem.ingest.knowledge import KnowledgeBuilder
 from cognimem.ingest.restatement import Restatements
+from cognimem.ingest.thread import Period, Thread, contexts
 from cognimem.ingest.timing import GATE, RECONCILIATION, STORE, StepTimer
 from cognimem.ingest.understand import Understander, Understood
 from cognimem.models import (
@@ -48,36 +49,13 @@ from cognimem.store.types import (
     jobs_of,
 )
 from cognimem.text.events import event_period
-from cognimem.text.speech import asks
 from cognimem.text.validate import validate_messages
-
-# a UTC interval [start, end): the period an event told of
-Period = tuple[datetime, datetime]
-
-
-@dataclass(frozen=True)
-class Thread:
-    """Where a conversation stands for the times of its next message: the event the
-    messages before told of last ("two days later" counts from it), and the period
-    the previous message asked about when it asked ("What did you do last weekend?":
-    "We adopted a puppy!" tells of that weekend)."""
-
-    after: Period | None = None
-    answers: Period | None = None
-
-    def said(self, text: str, told: Period | None) -> Thread:
-        """The thread after a message ``text`` that told of ``told``."""
-        return Thread(after=told or self.after, answers=told if asks(text) else None)
-
 
 log = logging.getLogger(__name__)
 
 
 # how often a write reconciles again when a concurrent write changed the same fact key
 MAX_RECONCILE_ATTEMPTS = 4
-# how many stored events before a write its thread is read from: a period told this
-# many messages back still dates "two days later", as it would within one batch
-THREAD_LOOKBACK = 6
 
 
 def _in_order(
@@ -380,43 +358,13 @@ class WriteFunnel:
     async def _contexts(
         self, events: Sequence[Event], skip: Mapping[int, object]
     ) -> tuple[list[str], Thread]:
-        """For each event, the message said just before it in the same scope; and the
-        thread the first event continues (the period of the event that message told
-        of, and whether it asked).
-
-        The lexical index of an item includes that previous message, so an answer is
-        found by the words of the question it answers (measured on the LoCoMo dev set:
-        frac@10 0.657 → 0.727, benchmarks/tune_fusion.py). Embeddings stay on the item's
-        own text, which measured better. The first message of a batch looks up the
-        latest stored event of the scope; later ones use their predecessor in the batch.
-        The period is what "two days later" in the first message counts from
-        (:func:`~cognimem.text.events.event_period`), read from the last
-        ``THREAD_LOOKBACK`` stored events in order, so messages written one by one are
-        dated as the same messages written in one batch.
-        """
+        """For each event, the message said just before it in the same scope, and the
+        thread the first event continues (:func:`~cognimem.ingest.thread.contexts`)."""
         if len(skip) == len(events):
             return [""] * len(events), Thread()
-        first = events[0]
-        earlier = await self._store.previous_events(
-            first.scope, first.occurred_at, exclude=[e.id for e in events], limit=THREAD_LOOKBACK
+        return await contexts(
+            self._store, events, self._settings.date_order, self._settings.context_chars
         )
-        thread = Thread()
-        for said in reversed(earlier):  # oldest first, as a batch of them would have run
-            told = event_period(
-                said.content,
-                said.occurred_at,
-                after=thread.after,
-                date_order=self._settings.date_order,
-                answers=thread.answers,
-            )
-            thread = thread.said(said.content, told)
-        previous = earlier[0] if earlier else None
-        limit = self._settings.context_chars
-        if limit == 0:
-            return [""] * len(events), thread
-        texts = [index_text(previous.name, previous.content) if previous else ""]
-        texts += [index_text(e.name, e.content) for e in events[:-1]]
-        return [text[-limit:] for text in texts], thread
 
     def _gate(
         self,

@@ -31,7 +31,8 @@ from cognimem.recall.levels import override_explanations
 from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
 from cognimem.recall.profile_read import explain_profile
 from cognimem.recall.rerank import Ranked, RankInput, mmr
-from cognimem.recall.steps import StepOutput, StepRun, execute
+from cognimem.recall.step_groups import execute
+from cognimem.recall.steps import StepOutput, StepRun
 from cognimem.store.types import ItemFilter
 
 # a streamed read's sections as each is ready: (section name, its entries)

@@ -56,7 +56,8 @@ from cognimem.recall.presets import RecallConfig
 from cognimem.recall.profile import ProfileChoice
 from cognimem.recall.profile_read import profile_entries
 from cognimem.recall.rerank import Ranked, RankInput, rerank
-from cognimem.recall.steps import StepOutput, StepRun, mandates, timed
+from cognimem.recall.step_groups import timed
+from cognimem.recall.steps import StepOutput, StepRun, mandates
 from cognimem.recall.temporal import dated_signal
 from cognimem.store.protocols import Store
 from cognimem.text.areas import AreaDescriptions
