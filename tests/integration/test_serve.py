@@ -115,7 +115,9 @@ def _cli(env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
 
 
 def test_the_readme_tour_then_the_cli_reaches_the_tours_data(tmp_path: Path) -> None:
-    env = _env(COGNIMEM_DATABASE_URL=f"sqlite:///{tmp_path / 'tour.db'}")
+    # the embedded default, as a reader of the README runs it: which constraints a
+    # request carries is decided by closeness in meaning, which the hashing fake has not
+    env = child_env(COGNIMEM_DATABASE_URL=f"sqlite:///{tmp_path / 'tour.db'}")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = _serve(env, "--port", str(port))
