@@ -16,8 +16,9 @@ from cognimem.lifecycle.procedures import (
 )
 from cognimem.models import Event, ItemKind, MemoryItem, Role, Scope
 from cognimem.models.ids import content_hash, new_id
-from cognimem.models.procedures import ActionKind, procedure_confidence, trigger_terms
+from cognimem.models.procedures import ActionKind, procedure_confidence
 from cognimem.recall.procedures import match
+from cognimem.text.tokens import trigger_terms
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 ADA = Scope(user_id="ada")

@@ -10,7 +10,7 @@ tool-discovery writes become procedures (``models/procedures.py``); no LLM.
    "When X: Y", "If asked to X, Y" or "X -> Y" is an observation of request X with the
    instruction Y.
 2. **Groups.** In time order, an observation joins the first group whose first request
-   shares at least ``trigger_similarity`` of its words (Jaccard, ``models/procedures``)
+   shares at least ``trigger_similarity`` of its words (Jaccard, ``text/tokens``)
    and whose action is the same: the same tools in the same order, texts sharing at
    least ``action_similarity`` of their words, an instruction that names every tool of a
    tool action.
@@ -39,9 +39,8 @@ from cognimem.models.procedures import (
     ProcedureAction,
     ToolCall,
     procedure_confidence,
-    similarity,
-    trigger_terms,
 )
+from cognimem.text.tokens import similarity, trigger_terms
 
 MAX_ACTION_CHARS = 300
 

@@ -9,8 +9,8 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
+from cognimem.models.areas import Area
 from cognimem.models.knowledge import EntityType, FactCategory
-from cognimem.text.areas import Area
 
 # the scope tags a fact may carry, shared by both extractors; any other tag is dropped.
 # The decision areas (``text/areas.py``) are among them: the broad tags the finer ones

@@ -11,7 +11,6 @@ learnt from, one request per observation.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -19,7 +18,6 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from cognimem.models.scope import Scope
-from cognimem.text.tokens import query_terms, word_key
 
 # an argument whose value differed between observations of the same procedure
 VARIES = "<varies>"
@@ -95,19 +93,3 @@ def procedure_confidence(observed: int, triggered: int) -> float:
         return 0.0
     share = observed / max(triggered, observed)
     return round(observed / (observed + 1) * share, 4)
-
-
-def trigger_terms(text: str) -> list[str]:
-    """The features of a request: its content words' keys (``text/tokens.py``:
-    ``query_terms``, each cut by ``word_key``), in order, once each. The read matches
-    procedures by them (``recall/procedures.py``), detection groups requests by them
-    (``lifecycle/procedures.py``)."""
-    return list(dict.fromkeys(word_key(w) for w in query_terms(text)))
-
-
-def similarity(a: Iterable[str], b: Iterable[str]) -> float:
-    """Jaccard similarity of two sets of trigger words (0 when either is empty)."""
-    x, y = set(a), set(b)
-    if not x or not y:
-        return 0.0
-    return len(x & y) / len(x | y)

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cognimem.models.packets import Explanation, PacketSections, ProcedureEntry
-from cognimem.models.procedures import Procedure, trigger_terms
+from cognimem.models.procedures import Procedure
+from cognimem.text.tokens import trigger_terms
 
 MIN_COVERAGE = 0.75  # share of the trigger's words the query must hold
 MIN_DICE = 0.5  # 2·shared / (query words + trigger words)

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
+
+from cognimem.models.areas import Area
 
 __all__ = [
     "AREAS",
@@ -42,24 +43,6 @@ __all__ = [
 # from the lexicon's own tags, so a guess of the embedder or of the turns around a
 # constraint is the weaker signal of a shared area, never a scope tag's match
 AREA_TAG = "area:"
-
-
-class Area(StrEnum):
-    """The decision areas by name (each a scope tag of ``SCOPE_TAGS``)."""
-
-    FINANCE = "finance"
-    FOOD = "food"
-    HEALTH = "health"
-    SCHEDULE = "schedule"
-    TRAVEL = "travel"
-    FAMILY = "family"
-    WORK = "work"
-    HOME = "home"
-    LEISURE = "leisure"
-    EDUCATION = "education"
-    SHOPPING = "shopping"
-    TECHNOLOGY = "technology"
-    VALUES = "values"
 
 
 @dataclass(frozen=True)

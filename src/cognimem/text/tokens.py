@@ -83,3 +83,19 @@ class PhraseIndex:
             else:
                 i += 1
         return found
+
+
+def trigger_terms(text: str) -> list[str]:
+    """The features of a request: its content words' keys (``query_terms``,
+    each cut by ``word_key``), in order, once each. The read matches
+    procedures by them (``recall/procedures.py``), detection groups requests by them
+    (``lifecycle/procedures.py``)."""
+    return list(dict.fromkeys(word_key(w) for w in query_terms(text)))
+
+
+def similarity(a: Iterable[str], b: Iterable[str]) -> float:
+    """Jaccard similarity of two sets of trigger words (0 when either is empty)."""
+    x, y = set(a), set(b)
+    if not x or not y:
+        return 0.0
+    return len(x & y) / len(x | y)
