@@ -53,21 +53,17 @@ def syntax_tree(name: str) -> ast.Module:
 
 
 @cache
-def import_list(name: str) -> tuple[Imported, ...]:
-    return tuple(_imports_of(name))
-
-
 def imports_of(name: str) -> tuple[Imported, ...]:
     """Each import statement of module ``name``, anywhere in it (functions included),
-    relative imports made absolute."""
-    return import_list(name)
+    relative imports made absolute; read once for every test of this file."""
+    return tuple(_each_import(name))
 
 
 def is_package(name: str) -> bool:
     return MODULES[name].name == "__init__.py"
 
 
-def _imports_of(name: str) -> Iterator[Imported]:
+def _each_import(name: str) -> Iterator[Imported]:
     tree = syntax_tree(name)
     package = name if is_package(name) else name.rpartition(".")[0]
     for node in ast.walk(tree):
