@@ -108,6 +108,30 @@ async def timed(call: Callable[[], Awaitable[None]]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+Call = Callable[[], Awaitable[None]]
+
+
+def read_calls(client: httpx.AsyncClient, mem: Memory, fresh: FreshQueries) -> tuple[Call, Call]:
+    """The same read over HTTP and in-process, each on a fresh query; a failed or
+    degraded read stops the benchmark."""
+
+    async def over_http() -> None:
+        body = {"query": await fresh.next(), "scope": {"user_id": USER}, "limit": 10}
+        body["reference_time"] = AT.isoformat()
+        response = await client.post("/v1/memory/read", json=body)
+        if response.status_code != 200:
+            raise RuntimeError(f"HTTP {response.status_code}: {response.text}")
+        if response.json()["degraded"]:
+            raise RuntimeError(f"degraded read: {response.json()['degraded']}")
+
+    async def in_process() -> None:
+        packet = await mem.read(await fresh.next(), user_id=USER, limit=10, reference_time=AT)
+        if packet.degraded:
+            raise RuntimeError(f"degraded read: {packet.degraded}")
+
+    return over_http, in_process
+
+
 async def run(args: argparse.Namespace, db: Path, log: Path) -> list[Phase]:
     async with Memory.open(f"sqlite:///{db}") as mem:
         assert isinstance(mem.embedder, CachedEmbedder)
@@ -126,22 +150,7 @@ async def run(args: argparse.Namespace, db: Path, log: Path) -> list[Phase]:
             async with httpx.AsyncClient(
                 base_url=base, headers=headers, timeout=60, limits=limits
             ) as client:
-
-                async def over_http() -> None:
-                    body = {"query": await fresh.next(), "scope": {"user_id": USER}, "limit": 10}
-                    body["reference_time"] = AT.isoformat()
-                    response = await client.post("/v1/memory/read", json=body)
-                    if response.status_code != 200:
-                        raise RuntimeError(f"HTTP {response.status_code}: {response.text}")
-                    if response.json()["degraded"]:
-                        raise RuntimeError(f"degraded read: {response.json()['degraded']}")
-
-                async def in_process() -> None:
-                    query = await fresh.next()
-                    packet = await mem.read(query, user_id=USER, limit=10, reference_time=AT)
-                    if packet.degraded:
-                        raise RuntimeError(f"degraded read: {packet.degraded}")
-
+                over_http, in_process = read_calls(client, mem, fresh)
                 for _ in range(args.warmup):
                     await over_http()
                     await in_process()

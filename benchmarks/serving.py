@@ -38,9 +38,9 @@ from typing import Any
 
 import httpx
 from _machine import describe
-from http_read_latency import AT, concurrently, free_port, wait_ready
+from http_read_latency import concurrently, free_port, read_calls, wait_ready
 from http_workers import busy_seconds, start_server
-from read_latency import SEED, USER, FreshQueries, corpus, grow
+from read_latency import SEED, FreshQueries, corpus, grow
 
 from cognimem import Memory
 from cognimem.api.auth import issue_key
@@ -114,18 +114,7 @@ async def measure(
         async with httpx.AsyncClient(
             base_url=base, headers=headers, timeout=120, limits=limits
         ) as client:
-
-            async def over_http() -> None:
-                body = {"query": await fresh.next(), "scope": {"user_id": USER}, "limit": 10}
-                body["reference_time"] = AT.isoformat()
-                response = await client.post("/v1/memory/read", json=body)
-                if response.status_code != 200:
-                    raise RuntimeError(f"HTTP {response.status_code}: {response.text}")
-
-            async def in_process() -> None:
-                query = await fresh.next()
-                await mem.read(query, user_id=USER, limit=10, reference_time=AT)
-
+            over_http, in_process = read_calls(client, mem, fresh)
             await concurrently(2 * workers, args.warmup * workers, over_http, [])
             for _ in range(args.warmup):
                 await in_process()
