@@ -135,10 +135,21 @@ def test_a_bare_weekday_looks_back_unless_the_caller_looks_ahead() -> None:
         ("two weeks from today", date(2024, 6, 29), date(2024, 6, 30), "week", False),
         ("a week hence", date(2024, 6, 22), date(2024, 6, 23), "week", False),
         # spans up to now, two units back, parts of a unit (REF is Saturday 15 June 2024)
-        ("over the past two weeks", date(2024, 6, 1), date(2024, 6, 16), "week", False),
+        # "the last N units": the whole units before the reference's (its ISO week here)
+        ("over the past two weeks", date(2024, 5, 27), date(2024, 6, 10), "week", False),
         ("for the past year", date(2023, 6, 15), date(2024, 6, 16), "year", False),
         ("the past week", date(2024, 6, 8), date(2024, 6, 16), "week", False),
-        ("in the last 3 months", date(2024, 3, 15), date(2024, 6, 16), "month", False),
+        ("in the last 3 months", date(2024, 3, 1), date(2024, 6, 1), "month", False),
+        ("past 2 days", date(2024, 6, 13), date(2024, 6, 15), "day", False),
+        ("the last two years", date(2022, 1, 1), date(2024, 1, 1), "year", False),
+        # ... but up to the day said in a clause in the perfect
+        (
+            "I've been ill for the past two weeks",
+            date(2024, 6, 1),
+            date(2024, 6, 16),
+            "week",
+            False,
+        ),
         ("the week before last", date(2024, 5, 27), date(2024, 6, 3), "week", False),
         ("the weekend before last", date(2024, 6, 1), date(2024, 6, 3), "weekend", False),
         # parts of a unit: a week's first / last three days, a month's thirds, a year's
@@ -309,7 +320,7 @@ def test_every_result_is_timezone_aware_utc() -> None:
     ("text", "start", "end", "anchor"),
     [
         ("the week before 16 November 2023", date(2023, 11, 9), date(2023, 11, 16), 16),
-        ("two weeks before August 11, 2023", date(2023, 7, 28), date(2023, 8, 4), 11),
+        ("two weeks before August 11, 2023", date(2023, 7, 28), date(2023, 7, 29), 11),
         ("the day after 3 May 2023", date(2023, 5, 4), date(2023, 5, 5), 3),
         # 25 October 2022 is a Tuesday; 3 June 2022 a Friday; 10 April 2023 a Monday
         ("the Sunday before October 25, 2022", date(2022, 10, 23), date(2022, 10, 24), 25),
@@ -350,7 +361,9 @@ def test_a_day_of_the_month_alone() -> None:
         ("the first week of May", date(2024, 5, 1), date(2024, 5, 8)),
         ("the second week of November", date(2023, 11, 8), date(2023, 11, 15)),
         ("the third week of March 2022", date(2022, 3, 15), date(2022, 3, 22)),
-        ("the last week of February 2024", date(2024, 2, 23), date(2024, 3, 1)),
+        # the last ISO week that ends in the month
+        ("the last week of February 2024", date(2024, 2, 19), date(2024, 2, 26)),
+        ("the last week of March 2024", date(2024, 3, 25), date(2024, 4, 1)),
         ("the fourth week of next January", date(2025, 1, 22), date(2025, 1, 29)),
     ],
 )

@@ -117,7 +117,7 @@ MONTH_WORDS = frozenset([*MONTHS, *MONTH_ABBREVIATIONS])
 WEEKDAY_WORDS = frozenset(WEEKDAYS)
 UNIT_WORDS = frozenset(
     {"day", "days", "week", "weeks", "weekend", "weekends", "fortnight", "fortnights"}
-    | {"month", "months", "quarter", "year", "years"}
+    | {"month", "months", "quarter", "year", "years", "decade", "decades"}
 )
 APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {
@@ -216,9 +216,9 @@ def move(day: date, unit: str, n: int) -> tuple[date, date]:
         weeks = 2 if unit == "fortnight" else 1
         moved = day + timedelta(weeks=weeks * n)
         return moved, moved + timedelta(weeks=weeks)
-    months = n if unit == "month" else 12 * n
-    moved = add_months(day, months)
-    return moved, add_months(moved, 1 if unit == "month" else 12)
+    size = {"month": 1, "year": 12, "decade": 120}[unit]
+    moved = add_months(day, size * n)
+    return moved, add_months(moved, size)
 
 
 def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
-from functools import partial
 from typing import Literal
 
 from cognimem.text import holidays
@@ -30,6 +29,7 @@ from cognimem.text.calendar import (
     month_name,
     month_range,
     nth_weekday,
+    part_of,
     season_range,
     utc_at,
     weekday_of,
@@ -38,13 +38,15 @@ from cognimem.text.mention import Resolved, Rule
 
 __all__ = [
     "DAY",
+    "MONTH",
     "PATTERNS",
     "WEEKDAY_ANY",
+    "YEAR",
     "DateOrder",
     "alt",
     "day_of",
+    "full_date",
     "is_word_not_weekday",
-    "numeric_patterns",
     "year_of_month",
 ]
 
@@ -92,7 +94,7 @@ _FUZZY = frozenset({"around", "circa", "early", "late", "mid"})
 
 def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
     try:
-        return day_window(date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+        return day_window(date(int(m.group(1)), int(m.group(3)), int(m.group(4))))
     except ValueError:
         return None
 
@@ -111,7 +113,7 @@ def _pick_year_for(month: int, day: int, ref: datetime, future: bool) -> date | 
     return next((c for c in reversed(candidates) if utc_at(c) <= ref), None)
 
 
-def _full_date(day: int, month: int, year: int | None, ref: datetime, future: bool) -> Resolved:
+def full_date(day: int, month: int, year: int | None, ref: datetime, future: bool) -> Resolved:
     if year is None:
         found = _pick_year_for(month, day, ref, future)
         return None if found is None else day_window(found)
@@ -131,14 +133,14 @@ def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if not m.group(1)[0].isdigit() and " of " not in " ".join(m.group(0).lower().split()):
         return None  # "the second may be ..." is no date; "the second of May" is
     year = int(m.group(3)) if m.group(3) else None
-    return _full_date(day_of(m.group(1)), month_name(m.group(2)), year, ref, future)
+    return full_date(day_of(m.group(1)), month_name(m.group(2)), year, ref, future)
 
 
 def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if _the_verb_may(m.group(1)):
         return None
     year = int(m.group(3)) if m.group(3) else None
-    return _full_date(day_of(m.group(2)), month_name(m.group(1)), year, ref, future)
+    return full_date(day_of(m.group(2)), month_name(m.group(1)), year, ref, future)
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
@@ -163,6 +165,7 @@ def year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
 
 
 _THIRDS = {"early": (1, 11), "mid": (11, 21), "late": (21, 32)}
+_YEAR_PARTS = {"early": "beginning", "mid": "middle", "late": "end"}
 
 
 def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -184,15 +187,20 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
-    year = int(m.group(2))
-    approximate = m.group(1).lower() in _FUZZY
-    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", approximate
+    """ "in 2019"; "early / mid / late 2019": its first quarter, May-August or
+    September-December (:func:`.calendar.part_of`), approximate."""
+    year, word = int(m.group(2)), m.group(1).lower()
+    if word in _THIRDS:
+        start, end = part_of("year", date(year, 1, 1), _YEAR_PARTS[word])
+        return utc_at(start), utc_at(end), "year", True
+    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", word in _FUZZY
 
 
 def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "on the 15th": the latest 15th that has begun by ``ref`` (looking ahead: the
-    earliest that has not ended)."""
-    day = int(m.group(1))
+    """ "on the 15th" ("from / until the 15th" before a range word or the end, "the
+    15th" as the whole text): the latest 15th that has begun by ``ref`` (looking ahead:
+    the earliest that has not ended)."""
+    day = int(m.group(1) or m.group(2) or m.group(3))
     this_month = date(ref.year, ref.month, 1)
     for months in (0, 1, 2) if future else (0, -1, -2):
         first = add_months(this_month, months)
@@ -211,7 +219,8 @@ _MONTH_STEP = {"": 0, "this": 0, "last": -1, "next": 1}
 
 
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "the second week of November" (days 8-14; the last week: the month's last seven),
+    """ "the second week of November" (days 8-14; the last week: the last ISO week that
+    ends in the month),
     "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
     October", "the last weekend of October" (its last Saturday and Sunday)."""
     n, what, which = _ORDINALS[m.group(1).lower()], m.group(2).lower(), (m.group(3) or "").lower()
@@ -233,7 +242,11 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         if n == -1 and saturday.day == days:  # its Sunday is in the next month
             saturday -= timedelta(weeks=1)
         return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
-    start = date(year, month, 1 + 7 * (n - 1) if n > 0 else days - 6)
+    if n > 0:
+        start = date(year, month, 1 + 7 * (n - 1))
+    else:  # the last Monday-to-Sunday week that ends in the month
+        last = date(year, month, days)
+        start = last - timedelta(days=last.weekday() + (0 if last.weekday() == 6 else 7))
     return utc_at(start), utc_at(start + timedelta(days=7)), "week", False
 
 
@@ -252,7 +265,7 @@ def _month_day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _days(
     first_day: str, last_day: str, month: str, year: str | None, ref: datetime, future: bool
 ) -> Resolved:
-    first = _full_date(
+    first = full_date(
         day_of(first_day), month_name(month), int(year) if year else None, ref, future
     )
     if first is None:
@@ -265,10 +278,12 @@ def _days(
 
 
 def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "Sunday, Feb 10", "Jul 18, Fri": the year (six back to six ahead) whose date
-    falls on that weekday, the nearest; the date alone when none does."""
+    """ "Sunday, Feb 10", "Jul 18, Fri", "Friday 21st June": the year (six back to six
+    ahead) whose date falls on that weekday, the nearest; the date alone when none does."""
     weekday_s, month_s, day_s = (m.group(1), m.group(2), m.group(3))
-    if weekday_s is None:
+    if weekday_s is None and m.group(4) is None:  # "Friday 21st June"
+        weekday_s, day_s, month_s = m.group(7), m.group(8), m.group(9)
+    elif weekday_s is None:
         month_s, day_s, weekday_s = m.group(4), m.group(5), m.group(6)
     weekday = weekday_of(weekday_s)
     month, day = month_name(month_s), int(day_s)
@@ -281,62 +296,13 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         if found.weekday() == weekday:
             fits.append(found)
     if not fits:
-        return _full_date(day, month, None, ref, future)
+        return full_date(day, month, None, ref, future)
     return day_window(min(fits, key=lambda d: abs(utc_at(d) - ref)))
 
 
 def _named_season(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
     start, end = season_range(SEASONS[m.group(1).lower()], int(m.group(2)))
     return start, end, "season", False
-
-
-def _year_of(digits: str, ref: datetime) -> int:
-    """A year written with two digits is the latest that is not ten years ahead."""
-    if len(digits) == 4:
-        return int(digits)
-    year = ref.year // 100 * 100 + int(digits)
-    return year - 100 if year > ref.year + 10 else year
-
-
-def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    first, second = int(m.group(1)), int(m.group(2))
-    month, day = (first, second) if order == "month_first" else (second, first)
-    if not 1 <= month <= 12:
-        return None
-    year = _year_of(m.group(3), ref) if m.group(3) else None
-    return _full_date(day, month, year, ref, future)
-
-
-def _numeric_month(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
-    month = int(m.group(1))
-    if not 1 <= month <= 12:
-        return None
-    start, end = month_range(int(m.group(2)), month)
-    return start, end, "month", False
-
-
-# what follows a number pair that is not a date ("3/4 of", "1/2 cup", "9/10 stars")
-_NOT_A_DATE = (
-    r"(?![/\d])(?!\s*(?:of|cups?|teaspoons?|tablespoons?|tsp|tbsp|inch(?:es)?|miles?|"
-    r"lbs?|kg|oz|stars?|points?)\b)"
-)
-
-
-def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
-    """The numeric dates read in ``order``: ``3/4/2024``, ``3/4/24``, and without a
-    year only after a preposition or alone ("on 3/4"; "rated it 9/10" is no date);
-    ``2/2013`` is a month whatever the order."""
-    read = partial(_numeric_date, order)
-    return (
-        (None, rf"(?<![\w/.])(\d{{1,2}})/(\d{{1,2}})/(\d{{4}}|\d{{2}}){_NOT_A_DATE}", read),
-        (
-            None,
-            r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^)"
-            rf"(\d{{1,2}})/(\d{{1,2}})(){_NOT_A_DATE}",
-            read,
-        ),
-        (None, rf"(?<![\w/.])(\d{{1,2}})/((?:19|20)\d{{2}}){_NOT_A_DATE}", _numeric_month),
-    )
 
 
 def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -360,44 +326,6 @@ def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return None
 
 
-_QUARTERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
-_QUARTERS |= {"fourth": 4, "4th": 4, "last": 4}
-
-
-def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "Q3 2023", "the third quarter of 2022"; without a year the latest that has begun
-    (looking ahead: the earliest that has not ended)."""
-    n = int(m.group(1)) if m.group(1) else _QUARTERS[m.group(2).lower()]
-    year_s = m.group(3) or m.group(4)
-    years = [int(year_s)] if year_s else [ref.year - 1, ref.year, ref.year + 1]
-    firsts = [date(y, 3 * n - 2, 1) for y in years]
-    spans = [(utc_at(f), utc_at(add_months(f, 3))) for f in firsts]
-    if year_s:
-        start, end = spans[0]
-    elif future:
-        start, end = next(sp for sp in spans if sp[1] > ref)
-    else:
-        start, end = next(sp for sp in reversed(spans) if sp[0] <= ref)
-    return start, end, "quarter", False
-
-
-_DECADE_WORDS = {"twenties": 2, "thirties": 3, "forties": 4, "fifties": 5}
-_DECADE_WORDS |= {"sixties": 6, "seventies": 7, "eighties": 8, "nineties": 9}
-
-
-def _decade(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "the 1990s", "the 90s", "the nineties": that decade, the latest that has begun
-    when its century is not said."""
-    if m.group(1):
-        first = int(m.group(1))
-    else:
-        tens = int(m.group(2)) if m.group(2) else _DECADE_WORDS[m.group(3).lower()]
-        first = ref.year // 100 * 100 + 10 * tens
-        if first > ref.year:
-            first -= 100
-    return utc_at(date(first, 1, 1)), utc_at(date(first + 10, 1, 1)), "decade", False
-
-
 def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "from May to July", "between June and August 2023": the first month to the end
     of the last (a year said is the last month's)."""
@@ -418,7 +346,7 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 _MONTHS = MONTH_WORDS
 PATTERNS: tuple[Rule, ...] = (
-    (None, r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", _iso_date),
+    (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (
         _MONTHS,
         rf"\b(?:on\s+)?(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{YEAR})?\b",
@@ -436,22 +364,14 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(in|during|since|by|until|till|this|last|next|early|late|mid)[\s-]+({MONTH})\b",
+        rf"\b(in|during|since|by|until|till|this|last|next|early|late|mid)[\s-]+({MONTH})\b"
+        rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(DAY_ORDINALS)})\b))",
         _month_only,
     ),
     (None, rf"\b({_YEAR_WORDS})[\s-]+{YEAR}\b", _year_only),
     (
-        frozenset({"quarter", "q"}),
-        rf"\b(?:q([1-4])|(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+quarter)"
-        rf"(?:\s+(?:of\s+)?{YEAR}|\s+(?:19|20)(\d\d)(?!\d))?\b",
-        _quarter,
-    ),
-    # "in my 20s", "in her thirties" are ages: two digits or a word need "the" or "'"
-    (None, r"\b(?:the\s+)?((?:19|20)\d0)'?s\b|(?:\bthe\s+'?|(?<!\w)')(\d)0'?s\b()", _decade),
-    (frozenset(_DECADE_WORDS), rf"\bthe\s+()()({alt(_DECADE_WORDS)})\b", _decade),
-    (
         _MONTHS,
-        rf"\b(?:from|between)\s+({MONTH})\s+(?:to|through|until|till|and)\s+({MONTH})"
+        rf"\b(?:from|between)\s+({MONTH_ANY})\s*(?:to|through|until|till|and|-|–)\s*({MONTH_ANY})"
         rf"(?:,?\s+{YEAR})?\b",
         _month_range,
     ),
@@ -479,10 +399,19 @@ PATTERNS: tuple[Rule, ...] = (
     (
         _MONTHS,
         rf"\b(?:({WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|({MONTH_ANY})\s*{DAYNUM},?\s+"
-        rf"({WEEKDAY_ANY}))\b(?!,?\s+(?:19|20)\d\d)",
+        rf"({WEEKDAY_ANY})|({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MONTH_ANY}))\b"
+        r"(?!,?\s+(?:19|20)\d\d)",
         _dated_weekday,
     ),
-    (None, r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", _day_of_month),
+    (
+        None,
+        r"(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|(?:(?<=\bfrom\s)|(?<=\bby\s)|"
+        r"(?<=\bsince\s)|(?<=\bto\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bthrough\s))the\s+"
+        r"(\d{1,2})(?:st|nd|rd|th)(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
+        r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)"
+        r"\s*[.!?]?\s*$",
+        _day_of_month,
+    ),
     (
         WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
         rf"\b(?:on\s+)?({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAY}(?!\s*(?:of\s+)?{MONTH_ANY})",

@@ -16,24 +16,34 @@ the public holidays of the US and UK that English chat names most; each is one d
   September), Thanksgiving (fourth Thursday of November), Black Friday and Cyber Monday
   (the Friday and Monday after it).
 
+Holidays of lunar and lunisolar calendars are read from a fixed table of their dates,
+1990-2050 (``data/lunar_holidays.tsv``, generated from the calendar tables of the
+``holidays`` package by ``scripts/lunar_holidays.py``): Passover (the eight days from 15
+Nisan), Hanukkah (eight days from 25 Kislev), Rosh Hashanah (two days), Yom Kippur,
+Ramadan (its first day up to Eid al-Fitr), Eid al-Fitr, Eid al-Adha, Diwali and the
+Lunar (Chinese) New Year. A date of the Islamic calendar may differ by a day from the one
+a country observes (it depends on the moon being seen); outside 1990-2050 these names
+resolve to nothing.
+
 A holiday is read as a time after a preposition ("at Easter", "since Christmas 2019"),
 with ``last`` / ``this`` / ``next`` or a year, or alone; "I love Christmas" names no time.
-Holidays of lunar calendars (Ramadan, Diwali, Hanukkah, Passover, Lunar New Year) and
-regional ones not listed are not resolved. A holiday without a year is read like a date
-without one: the latest that has begun, or looking ahead the earliest that has not ended;
-``last`` / ``next`` Easter is the one before / after the reference's day.
+Regional holidays not listed are not resolved. A holiday without a year is read like a
+date without one: the latest that has begun, or looking ahead the earliest that has not
+ended; ``last`` / ``next`` Easter is the one before / after the reference's day.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from pathlib import Path
 
-from cognimem.text.calendar import day_window, nth_weekday, utc_at
+from cognimem.text.calendar import nth_weekday, utc_at
 from cognimem.text.mention import Resolved, Rule
 
-__all__ = ["HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date"]
+__all__ = ["HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date", "holiday_days"]
 
 
 def easter(year: int) -> date:
@@ -49,21 +59,43 @@ def easter(year: int) -> date:
     return date(year, month, day + 1)
 
 
-def _fixed(month: int, day: int) -> Callable[[int], date]:
-    return lambda year: date(year, month, day)
+# a holiday's rule: the days it starts on in a year, each with how many days it lasts
+Occurrences = Callable[[int], list[tuple[date, int]]]
 
 
-def _from_easter(days: int) -> Callable[[int], date]:
-    return lambda year: easter(year) + timedelta(days=days)
+def _fixed(month: int, day: int) -> Occurrences:
+    return lambda year: [(date(year, month, day), 1)]
 
 
-def _counted(month: int, weekday: int, n: int, shift: int = 0) -> Callable[[int], date]:
-    return lambda year: nth_weekday(year, month, weekday, n) + timedelta(days=shift)
+def _from_easter(days: int) -> Occurrences:
+    return lambda year: [(easter(year) + timedelta(days=days), 1)]
+
+
+def _counted(month: int, weekday: int, n: int, shift: int = 0) -> Occurrences:
+    return lambda year: [(nth_weekday(year, month, weekday, n) + timedelta(days=shift), 1)]
+
+
+def _lunar_table() -> dict[str, list[tuple[date, int]]]:
+    path = Path(__file__).with_name("data") / "lunar_holidays.tsv"
+    table: dict[str, list[tuple[date, int]]] = defaultdict(list)
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            key, first, days = line.split("\t")
+            table[key].append((date.fromisoformat(first), int(days)))
+    return dict(table)
+
+
+_LUNAR = _lunar_table()
+
+
+def _lunar(key: str) -> Callable[[int], list[tuple[date, int]]]:
+    return lambda year: [(d, n) for d, n in _LUNAR[key] if d.year == year]
 
 
 _S = r"(?:'?s|s'|)"  # "valentine's", "valentines", "valentine", "presidents'"
 # (the names, as a pattern; the rule that dates the holiday in a year)
-HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
+HOLIDAYS: tuple[tuple[str, Occurrences], ...] = (
+    (r"(?:lunar|chinese)\s+new\s+year", _lunar("lunar new year")),
     (rf"new\s+year{_S}\s+eve", _fixed(12, 31)),
     (rf"new\s+year{_S}(?:\s+day)?", _fixed(1, 1)),
     (rf"(?:st\.?\s+|saint\s+)?valentine{_S}(?:\s+day)?", _fixed(2, 14)),
@@ -91,6 +123,14 @@ HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
     (r"thanksgiving(?:\s+day)?", _counted(11, 3, 4)),
     (r"black\s+friday", _counted(11, 3, 4, 1)),
     (r"cyber\s+monday", _counted(11, 3, 4, 4)),
+    (r"passover|pesach", _lunar("passover")),
+    (r"c?hann?ukk?ah?|chanukkah", _lunar("hanukkah")),
+    (r"rosh\s+hashan?ah?", _lunar("rosh hashanah")),
+    (r"yom\s+kippur", _lunar("yom kippur")),
+    (r"rama[dz]h?an", _lunar("ramadan")),
+    (r"eid(?:\s+al|\s+ul)?[\s-]+fitr", _lunar("eid al-fitr")),
+    (r"eid(?:\s+al|\s+ul)?[\s-]+adha", _lunar("eid al-adha")),
+    (r"diwali|deepavali", _lunar("diwali")),
 )
 _RULES = tuple((re.compile(rf"(?:{names})$", re.IGNORECASE), rule) for names, rule in HOLIDAYS)
 _NAMES = "|".join(names for names, _ in HOLIDAYS)
@@ -98,18 +138,27 @@ _NAMES = "|".join(names for names, _ in HOLIDAYS)
 HOLIDAY_WORDS = frozenset(
     {"day", "eve", "night", "year", "years", "christmas", "xmas", "easter", "halloween"}
     | {"thanksgiving", "pentecost", "fawkes", "valentine", "valentines", "monday"}
-    | {"wednesday", "friday", "sunday", "july"}
+    | {"wednesday", "friday", "sunday", "july", "passover", "pesach", "hanukkah", "hanukah"}
+    | {"chanukah", "chanukkah", "hannukah", "kippur", "hashanah", "ramadan", "ramadhan"}
+    | {"ramzan", "eid", "diwali", "deepavali"}
 )
 
 
-def holiday_date(name: str, year: int) -> date | None:
-    """The day the holiday ``name`` (as written, e.g. "St Paddy's Day") falls on in
-    ``year``; ``None`` when the table does not know the name."""
+def holiday_days(name: str, year: int) -> list[tuple[date, date]]:
+    """The periods ``[first day, end)`` the holiday ``name`` (as written, e.g. "St
+    Paddy's Day", "hanukah") starts in ``year``; empty when the table does not know the
+    name or the year."""
     key = " ".join(name.split())
     for pattern, rule in _RULES:
         if pattern.match(key):
-            return rule(year)
-    return None
+            return [(first, first + timedelta(days=n)) for first, n in rule(year)]
+    return []
+
+
+def holiday_date(name: str, year: int) -> date | None:
+    """The first day of the holiday ``name`` in ``year``; ``None`` when it is unknown."""
+    days = holiday_days(name, year)
+    return days[0][0] if days else None
 
 
 # a holiday is a time after a preposition ("at Easter"), with last/this/next or a year, or
@@ -127,29 +176,35 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     named_as_time = which or m.group(3) or m.group(4) or alone
     if not named_as_time and not _TIME_BEFORE.search(m.string, 0, m.start()):
         return None
-    if m.group(3):
-        day = holiday_date(name, int(m.group(3)))
-    elif m.group(4):
-        day = holiday_date(name, ref.year + {"last": -1, "this": 0, "next": 1}[m.group(4).lower()])
+    if m.group(3) or m.group(4):
+        step = {"last": -1, "this": 0, "next": 1}
+        year = int(m.group(3)) if m.group(3) else ref.year + step[m.group(4).lower()]
+        found = holiday_days(name, year)[:1]
     else:
         today = ref.date()
-        days = [d for y in (ref.year - 1, ref.year, ref.year + 1) if (d := holiday_date(name, y))]
+        days = [p for y in (ref.year - 1, ref.year, ref.year + 1) for p in holiday_days(name, y)]
         if which == "last":
-            day = max(d for d in days if d < today)
+            found = [p for p in days if p[0] < today][-1:]
         elif which == "next":
-            day = min(d for d in days if d > today)
+            found = [p for p in days if p[0] > today][:1]
         elif future or which == "this":
-            day = min(d for d in days if utc_at(d + timedelta(days=1)) > ref)
+            found = [p for p in days if utc_at(p[1]) > ref][:1]
         else:
-            day = max(d for d in days if utc_at(d) <= ref)
-    return None if day is None else day_window(day)
+            found = [p for p in days if utc_at(p[0]) <= ref][-1:]
+    if not found:
+        return None
+    first, end = found[0]
+    granularity = (
+        "day" if (end - first).days == 1 else "week" if (end - first).days < 10 else "month"
+    )
+    return utc_at(first), utc_at(end), granularity, False
 
 
 PATTERNS: tuple[Rule, ...] = (
     (
         HOLIDAY_WORDS,
         rf"\b(?:(last|this|next)\s+)?({_NAMES})(?:,?\s+(?:of\s+)?((?:19|20)\d{{2}})|"
-        rf"\s+of\s+(last|this|next)\s+year)?\b",
+        rf"(?:\s+of)?\s+(last|this|next)\s+year)?\b",
         _holiday,
     ),
 )

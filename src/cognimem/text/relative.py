@@ -21,7 +21,6 @@ from cognimem.text.calendar import (
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
-    WEEKDAYS,
     add_months,
     day_window,
     month_name,
@@ -43,7 +42,7 @@ from cognimem.text.dates import (
     is_word_not_weekday,
 )
 from cognimem.text.mention import Handler, Resolved, Rule
-from cognimem.text.spans import NUMBER, UNIT
+from cognimem.text.spans import NUMBER, UNIT, runs_up_to_now
 
 # how far "last", "this" and "next" move a unit
 _STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "next": 1}
@@ -57,11 +56,14 @@ def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     today = ref.date()
     offsets = {
         "day before yesterday": -2,
+        "night before last": -2,
         "day after tomorrow": 2,
         "yesterday": -1,
         "tomorrow": 1,
         "today": 0,
         "earlier today": 0,
+        "right now": 0,
+        "now": 0,
         "later today": 0,
     }
     if words in offsets:
@@ -107,16 +109,25 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         first = _unit_window(ref.date(), unit, step)[0].date()
     else:
         month = month_name(unit)
-        first, unit = date(dates.year_of_month(which, month, ref, future), month, 1), "month"
+        year = int(m.group(4)) if m.lastindex and m.lastindex >= 4 and m.group(4) else None
+        year = year or dates.year_of_month(which, month, ref, future)
+        first, unit = date(year, month, 1), "month"
     start, end = part_of(unit, first, part)
     return utc_at(start), utc_at(end), unit, True
 
 
 def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``the past two weeks``, ``the past week``: from that far back up to the end of the
-    reference's day."""
+    """``the last two weeks``, ``past 3 days``: the whole units before the reference's
+    (days before its day, ISO weeks before its week, ...); ``the past week`` (no count)
+    or in a clause in the perfect ("I've been ill for the past two weeks"): from that
+    far back up to the end of the reference's day."""
     n, approximate = number_of(m.group(1)) if m.group(1) else (1, False)
-    return _back_to_today(ref, m.group(2), n, approximate)
+    if not m.group(1) or runs_up_to_now(m.string, m.start()):
+        return _back_to_today(ref, m.group(2), n, approximate)
+    unit = m.group(2).lower().rstrip("s")
+    end = _unit_window(ref.date(), unit, 0)[0] if unit != "day" else utc_at(ref.date())
+    start, _ = move(end.date(), unit, -n)
+    return utc_at(start), end, unit, approximate
 
 
 def _back_to_today(
@@ -129,6 +140,9 @@ def _back_to_today(
 
 
 def _unit_window(today: date, unit: str, step: int) -> tuple[datetime, datetime, str, bool]:
+    if unit == "decade":
+        first = date(today.year // 10 * 10 + 10 * step, 1, 1)
+        return utc_at(first), utc_at(first.replace(year=first.year + 10)), "decade", False
     if unit == "week":
         start = week_start(today) + timedelta(weeks=step)
         return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
@@ -161,7 +175,8 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
 
 
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    weekday = WEEKDAYS[m.group(1).lower()]
+    """ "on Friday", or a weekday's abbreviation that is the whole text ("sun")."""
+    weekday = weekday_of(m.group(1) or m.group(2))
     today = ref.date()
     if future:
         return day_window(today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1))
@@ -172,7 +187,8 @@ def _ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "two weeks ago": the day two weeks back ("about", "almost", "or so": approximate)."""
     n, approximate = number_of(m.group(2))
     approximate = approximate or m.group(1) is not None or m.group(4) is not None
-    return (*_day_known_to(move(ref.date(), m.group(3), -n)[0], m.group(3)), approximate)
+    unit = "day" if m.group(3).lower().startswith("night") else m.group(3)
+    return (*_day_known_to(move(ref.date(), unit, -n)[0], unit), approximate)
 
 
 def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -184,10 +200,20 @@ def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> R
 
 
 def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "in two weeks", "two weeks from now": the day two weeks ahead."""
+    """ "in two weeks", "two weeks from now": the day two weeks ahead; "(I haven't
+    smoked) in three years", in a clause in the perfect: the span up to the day said."""
     n, approximate = number_of(m.group(1) or m.group(3))
-    unit = m.group(2) or m.group(4)
+    unit, approximate = m.group(2) or m.group(4), approximate or " about " in m.group(0)
+    if m.group(1) and runs_up_to_now(m.string, m.start()):
+        return _back_to_today(ref, unit, n, approximate)
     return (*_day_known_to(move(ref.date(), unit, n)[0], unit), approximate)
+
+
+def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "it's been two years since (I quit)": the day that far back."""
+    n, approximate = number_of(m.group(2))
+    approximate = approximate or m.group(1) is not None
+    return (*_day_known_to(move(ref.date(), m.group(3), -n)[0], m.group(3)), approximate)
 
 
 # a half of each unit, in the smaller unit it is counted in
@@ -256,11 +282,59 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return None
 
 
+def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "earlier this week": from the week's start up to the end of the day said;
+    "later this month", "later in the year": from the next day to the month's end;
+    approximate."""
+    first, end, unit, _ = _unit_window(ref.date(), m.group(2).lower(), 0)
+    tomorrow = utc_at(ref.date() + timedelta(days=1))
+    if m.group(1).lower() == "earlier":
+        return first, tomorrow, unit, True
+    return (tomorrow, end, unit, True) if tomorrow < end else None
+
+
+def _this_time(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "this time last year", "around this time next month": the day one unit back or
+    ahead, approximate."""
+    step = -1 if m.group(1).lower() == "last" else 1
+    return (*_day_known_to(move(ref.date(), m.group(2), step)[0], m.group(2)), True)
+
+
+def _within(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "within two weeks": from the day said up to that many units ahead; "in the
+    coming days / weeks / months": the next few (three) units, approximate."""
+    n, approximate = number_of(m.group(1)) if m.group(1) else (3, True)
+    unit, today = m.group(2) or m.group(3), ref.date()
+    return utc_at(today), utc_at(move(today, unit, n)[0]), unit.lower().rstrip("s"), approximate
+
+
 _SEASONS = frozenset(SEASONS)
 PATTERNS: tuple[Rule, ...] = (
     (
-        frozenset({"today", "tonight", "yesterday", "tomorrow", *PARTS_OF_DAY}),
+        frozenset({"since"}),
+        rf"\b(?:it'?s|it\s+has|it\s+had|it'd)\s+been\s+(?:(about|almost|nearly|over)\s+)?"
+        rf"({NUMBER})\s+({UNIT})\s+since\b",
+        _been_since,
+    ),
+    (
+        frozenset({"earlier", "later"}),
+        r"\b(earlier|later)\s+(?:this|in\s+the)\s+(week|month|year)\b",
+        _earlier_later,
+    ),
+    (
+        frozenset({"time"}),
+        r"\bthis\s+time\s+(last|next)\s+(week|month|year)\b",
+        _this_time,
+    ),
+    (
+        frozenset({"within", "coming"}),
+        rf"\bwithin\s+({NUMBER})\s+({UNIT})\b|\bthe\s+coming\s+(days|weeks|months)\b",
+        _within,
+    ),
+    (
+        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", *PARTS_OF_DAY}),
         r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|"
+        r"(?:the\s+)?night\s+before\s+last|(?<!\w)right\s+now|^\s*now(?=\s*[.!?]?\s*$)|"
         r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
         r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
         _relative_day,
@@ -271,14 +345,15 @@ PATTERNS: tuple[Rule, ...] = (
         _relative_weekday,
     ),
     (
-        WEEKDAY_WORDS,
-        rf"\b(?:on\s+)?({WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)",
+        WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
+        rf"\b(?:on\s+)?({WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)|"
+        rf"^\s*(?:on\s+)?({WEEKDAY_ANY})\s*[.!?]?\s*$",
         _bare_weekday,
     ),
     (
         UNIT_WORDS,
         r"\b(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|upcoming|"
-        r"last|previous|this|next)\s+(week-?end|week|month|quarter|year)\b",
+        r"last|previous|this|next)\s+(week-?end|week|month|quarter|year|decade)\b",
         _relative_unit,
     ),
     (
@@ -289,7 +364,8 @@ PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"end", "beginning", "start", "middle"}),
         r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
-        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})\b",
+        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})"
+        r"(?:,?\s+(?:of\s+)?((?:19|20)\d{2}))?\b",
         _part_of_unit,
     ),
     (
@@ -304,7 +380,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _SEASONS,
-        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for)\s+the)\s+({SEASON})\b"
+        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since)\s+the)\s+({SEASON})\b"
         r"(?!\s+of\b)",
         _relative_season,
     ),
@@ -323,7 +399,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         frozenset({"ago", "back"}),
-        rf"\b(?:(about|around|almost|nearly|over|roughly)\s+)?({NUMBER})\s+({UNIT})\s+"
+        rf"\b(?:(about|around|almost|nearly|over|roughly)\s+)?({NUMBER})\s+({UNIT}|nights?)\s+"
         r"(or\s+so\s+)?(?:ago|back)\b",
         _ago,
     ),
@@ -334,12 +410,24 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         UNIT_WORDS,
-        rf"\b(?:in\s+({NUMBER})\s+({UNIT})|({NUMBER})\s+({UNIT})\s+"
+        rf"\b(?:in\s+(?:(?:about|around|roughly)\s+)?({NUMBER})\s+({UNIT})|({NUMBER})\s+({UNIT})\s+"
         r"(?:from\s+(?:now|today)|hence))\b",
         _ahead,
     ),
 )
 RELATIVE: frozenset[Handler] = frozenset(
-    {_relative_day, _relative_unit, _relative_weekday, _bare_weekday, _ago, _ahead, _halves}
+    {
+        _earlier_later,
+        _this_time,
+        _within,
+        _been_since,
+        _relative_day,
+        _relative_unit,
+        _relative_weekday,
+        _bare_weekday,
+        _ago,
+        _ahead,
+        _halves,
+    }
     | {_hours, _relative_season, _two_away, _part_of_unit, _past_span}
 )

@@ -29,36 +29,58 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   count as 3 and ``a couple (of)`` as 2, approximate, as are ``about`` / ``almost``.
   ``half a year ago``, ``a year and a half ago``, ``in two and a half weeks``: that many
   halves of the unit, approximate. ``in 2 hours``, ``an hour ago``: the day they reach.
-- ``the past/last N units``: from N units back to the end of the reference's day;
-  ``the next N units``: from the next day (months, years: the next calendar one).
+- ``the past/last N units``: the N whole units before the reference's (days before
+  its day, ISO weeks before its week, calendar months, years); in a clause in the
+  perfect ("I've been ill for the past two weeks") and without a count ("the past
+  week"): from that far back to the end of the reference's day. ``the next N units``:
+  from the next day (months, years: the next calendar one); ``within N units``: from
+  the day said; ``the coming days / weeks``: three of them, approximate. ``earlier
+  this week``: from its start to the end of the day said; ``later this month``: from
+  the next day to its end; ``this time last year``: the day a year back; all
+  approximate.
 - Dates without a year: the latest that has begun (looking ahead: the earliest that has
   not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate.
-  Numeric dates (``3/4/2024``) are read only when the caller gives ``date_order``.
+  Numeric dates (``3/4/2024``, ``3.4.2024``; :mod:`.numeric`) are read only when the
+  caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
+  (``the 3rd``) or a weekday abbreviation that is the whole text is read as one.
   A day may be an ordinal word (``the third of March``; a word day before its month
   needs ``of``). ``the 5th of last month``: that day of that month. ``May 3-7``, ``from
   May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
   quarter`` (no year: as a date without one); ``the 90s``, ``the nineties`` (``in my
-  20s`` is an age: a two-digit or word decade needs ``the`` or an apostrophe).
+  20s`` is an age: a two-digit or word decade needs ``the`` or an apostrophe);
+  ``the early / mid / late 90s``: its first, middle or last four years; ``early /
+  mid / late 2019``: its first quarter, May-August, September-December; ``from 2015
+  until 2018``, ``2010-2014``: the first year to the end of the last. Holidays of
+  lunar calendars come from a table of their dates (:mod:`.holidays`).
 - ``for N units``: a span, dated by :func:`.spans.durations`; ``since X``: from X up to
   the end of the day said; ``recently`` / ``lately``: the 30 days before the day said,
   approximate; ``the weekend``: the one under way or the last one (ahead: the coming).
-- ``the week/day before`` or ``after`` a date, ``N units before/after/from`` it, ``the
-  Friday before`` it: counted from that date, kept as the mention's ``anchor``.
-  ``two days later``, ``a week after that``, ``the next day``: counted from the time
-  told just before in the text, else from ``after`` (the event the conversation told
-  of last); ``relative`` marks the mentions counted from the reference.
+- ``the week/day before`` or ``after`` a date, ``the Friday before`` it: counted from
+  that date; ``N units before/after/from`` it: the day that far (a date without a year
+  is the one that puts that day on the side the tense says: "a year after Christmas",
+  said in February looking ahead, counts from the last Christmas); kept as the
+  mention's ``anchor``. ``two days later``, ``a week after that``, ``three days after
+  the move``, ``the next day``, ``the day before``, ``that evening``, ``the same
+  week``, ``the following Tuesday``, ``that Saturday`` (the first on or after it),
+  ``since then``: counted from the time told just before in the text, else from
+  ``after`` (the event the conversation told of last); ``relative`` marks the
+  mentions counted from the reference. ``it's been two years since``: the day two
+  years back; ``I haven't smoked in three years`` (the perfect): the span up to the
+  day said. Times in a habit ("every year in June", "on the 1st of each month",
+  "weekly on Tuesday") are no date.
 
-Not resolved: clock times, ``the other day``, lunar holidays, durations ahead with no
-date ("I'll be away for a week").
+Not resolved: clock times, ``the other day``, durations ahead with no date ("I'll be
+away for a week").
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from cognimem.models.clock import to_utc
-from cognimem.text import dates, relative, spans
+from cognimem.text import dates, numeric, periods, relative, spans
 from cognimem.text.calendar import (
     MONTH_ABBREVIATIONS,
     MONTHS,
@@ -66,6 +88,7 @@ from cognimem.text.calendar import (
     SEASONS,
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
+    WEEKDAY_WORDS,
     WEEKDAYS,
     day_window,
     move,
@@ -82,14 +105,19 @@ from cognimem.text.spans import NUMBER, UNIT
 
 __all__ = ["DateOrder", "TimeMention", "find_times"]
 
-_PATTERNS: tuple[Rule, ...] = (*dates.PATTERNS, *relative.PATTERNS, *spans.PATTERNS)
+_PATTERNS: tuple[Rule, ...] = (
+    *dates.PATTERNS,
+    *periods.PATTERNS,
+    *relative.PATTERNS,
+    *spans.PATTERNS,
+)
 _RELATIVE: frozenset[Handler] = relative.RELATIVE | spans.RELATIVE
 _COMPILED = {
     order: tuple(
         (needs, re.compile(pattern, re.IGNORECASE), handler)
         for needs, pattern, handler in (
             *_PATTERNS,
-            *(dates.numeric_patterns(order) if order else ()),
+            *(numeric.numeric_patterns(order) if order else ()),
         )
     )
     for order in (None, "month_first", "day_first")
@@ -107,12 +135,10 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     """The period ``m`` ("the week before", "two days after") names from ``anchor``."""
     before = m.group(5).lower() not in ("after", "from")
     first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
-    if m.group(1):
+    if m.group(1):  # "a week from Friday", "three days after Easter": the day
         n, approximate = number_of(m.group(1))
-        if m.group(5).lower() == "from":  # "a week from Friday": the day
-            return (*day_window(move(first, m.group(2), n)[0])[:3], approximate)
-        start, end = move(first if before else last, m.group(2), -n if before else n)
-        return utc_at(start), utc_at(end), m.group(2).lower().rstrip("s"), approximate
+        day = move(first if before else last, m.group(2), -n if before else n)[0]
+        return (*day_window(day)[:3], approximate)
     if m.group(4):
         weekday = WEEKDAYS[m.group(4).lower()]
         if before:
@@ -134,7 +160,27 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     return utc_at(last + timedelta(days=1)), utc_at(end), unit, False
 
 
-def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
+def _counted_year(
+    m: re.Match[str], mention: TimeMention, ref: datetime, future: bool
+) -> TimeMention:
+    """``mention`` (a date a count starts from) read again so that the count, not the
+    date, falls on the side of ``ref`` the tense says: "a year after Christmas", said
+    in February looking ahead, is the coming Christmas, counted from the last one."""
+    if mention.relative:
+        return mention
+    n = number_of(m.group(1))[0] if m.group(1) else 1
+    unit = m.group(2) or m.group(3) or "day"
+    sign = 1 if m.group(5).lower() in ("after", "from") else -1
+    moved = utc_at(move(ref.date(), "week" if unit == "weekend" else unit, -sign * n)[0])
+    again = find_times(mention.text, moved + (ref - utc_at(ref.date())), prefer_future=future)
+    if len(again) != 1 or again[0].span != (0, len(mention.text)):
+        return mention
+    return replace(mention, start=again[0].start, end=again[0].end)
+
+
+def _count_from_dates(
+    text: str, kept: list[TimeMention], ref: datetime, future: bool
+) -> list[TimeMention]:
     """Each date that a "the week before" / "two days after" counts from, replaced by
     the period counted from it (with the date as its ``anchor``)."""
     out: list[TimeMention] = []
@@ -144,6 +190,8 @@ def _count_from_dates(text: str, kept: list[TimeMention]) -> list[TimeMention]:
         m = _BEFORE_AFTER.search(text, lo, mention.span[0])
         if m is not None and mention.relative and m.group(5).lower() != "from":
             m = None  # "a week from Friday" counts from a relative day, "before" does not
+        if m is not None and not m.group(4):
+            mention = _counted_year(m, mention, ref, future)
         resolved = None if m is None else _counted_from(m, mention)
         if m is None or resolved is None:
             out.append(mention)
@@ -182,7 +230,8 @@ _TIME_WORDS = frozenset(
         *(word for needs, _, _ in _PATTERNS if needs is not None for word in needs),
     )
 )
-_LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following"})
+_LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following", "that"})
+_LATER_WORDS |= {"earlier", "before", "prior", "previous", "preceding", "same", "since"}
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 
@@ -234,11 +283,15 @@ def find_times(
         if kept and mention.span[0] < kept[-1].span[1]:
             continue
         kept.append(mention)
-    kept = [spans.open_since(text, k, ref) for k in _count_from_dates(text, kept)]
+    kept = [
+        spans.open_since(text, k, ref) for k in _count_from_dates(text, kept, ref, prefer_future)
+    ]
     kept = spans.join_ranges(text, kept)
-    if "every" in words or "each" in words:
+    if not spans.HABIT_WORDS.isdisjoint(words):
         kept = spans.habits(text, kept)
-    if not _LATER_WORDS.isdisjoint(words):
+    # "the Sunday", "that Saturday": a weekday counted from an event told before
+    told_weekday = (after is not None or len(kept) > 1) and not WEEKDAY_WORDS.isdisjoint(words)
+    if told_weekday or not _LATER_WORDS.isdisjoint(words):
         kept = spans.told_after(text, ref, after, kept)
     if "for" not in words:
         return kept

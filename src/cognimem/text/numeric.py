@@ -1,0 +1,80 @@
+"""Numeric dates ("3/4/2024", "12.06.2024", "on 3/4"), read in a chosen order: the
+US's month first (``month_first``) or day first as most of the world writes them
+(``day_first``). Where a memory is written is not in its text, so the order is a
+setting (``date_order``, :func:`cognimem.text.temporal.find_times`); with none, numeric
+dates other than ``2024-06-12`` / ``2024/06/12`` (year first, read everywhere alike) are
+left alone."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import partial
+
+from cognimem.text.calendar import month_range
+from cognimem.text.dates import DateOrder, full_date
+from cognimem.text.mention import Resolved, Rule
+
+__all__ = ["numeric_patterns"]
+
+
+def _year_of(digits: str, ref: datetime) -> int:
+    """A year written with two digits is the latest that is not ten years ahead."""
+    if len(digits) == 4:
+        return int(digits)
+    year = ref.year // 100 * 100 + int(digits)
+    return year - 100 if year > ref.year + 10 else year
+
+
+def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    first, second = int(m.group(1)), int(m.group(2))
+    month, day = (first, second) if order == "month_first" else (second, first)
+    if not 1 <= month <= 12:
+        return None
+    year = _year_of(m.group(3), ref) if m.group(3) else None
+    return full_date(day, month, year, ref, future)
+
+
+def _dotted(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "12.06.2024", "12-06-2024": as "12/06/2024"."""
+    first, second = int(m.group(1)), int(m.group(3))
+    month, day = (first, second) if order == "month_first" else (second, first)
+    return full_date(day, month, int(m.group(4)), ref, future) if 1 <= month <= 12 else None
+
+
+def _numeric_month(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    month = int(m.group(1))
+    if not 1 <= month <= 12:
+        return None
+    start, end = month_range(int(m.group(2)), month)
+    return start, end, "month", False
+
+
+# what follows a number pair that is not a date ("3/4 of", "1/2 cup", "9/10 stars")
+_NOT_A_DATE = (
+    r"(?![/\d])(?!\s*(?:of|cups?|teaspoons?|tablespoons?|tsp|tbsp|inch(?:es)?|miles?|"
+    r"lbs?|kg|oz|stars?|points?)\b)"
+)
+
+
+def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
+    """The numeric dates read in ``order``: ``3/4/2024``, ``3/4/24``, ``3.4.2024``,
+    ``3-4-2024`` (one separator throughout), and without a year only after a
+    preposition or alone ("on 3/4"; "rated it 9/10" is no date); ``2/2013`` is a month
+    whatever the order."""
+    read = partial(_numeric_date, order)
+    return (
+        (None, rf"(?<![\w/.])(\d{{1,2}})/(\d{{1,2}})/(\d{{4}}|\d{{2}}){_NOT_A_DATE}", read),
+        (
+            None,
+            r"(?<![\w/.-])(\d{1,2})([.-])(\d{1,2})\2((?:19|20)\d{2})(?![\w.-]*\d)",
+            partial(_dotted, order),
+        ),
+        (
+            None,
+            r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^)"
+            rf"(\d{{1,2}})/(\d{{1,2}})(){_NOT_A_DATE}",
+            read,
+        ),
+        (None, rf"(?<![\w/.])(\d{{1,2}})/((?:19|20)\d{{2}}){_NOT_A_DATE}", _numeric_month),
+    )

@@ -1,0 +1,103 @@
+"""Periods longer than a month named in text: quarters ("Q3 2023", "the third
+quarter"), decades and their parts ("the 90s", "the late nineties"), spans of years
+("from 2015 until 2018", "2010-2014"), and a month or a year that is the whole text
+("February.", "2014"). The conventions are listed in :mod:`.temporal`, which assembles
+these patterns with the others."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from cognimem.text.calendar import MONTH_WORDS, add_months, month_name, month_range, utc_at
+from cognimem.text.dates import MONTH, YEAR, alt, year_of_month
+from cognimem.text.mention import Resolved, Rule
+
+__all__ = ["PATTERNS"]
+
+
+_QUARTERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
+_QUARTERS |= {"fourth": 4, "4th": 4, "last": 4}
+
+
+def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "Q3 2023", "the third quarter of 2022"; without a year the latest that has begun
+    (looking ahead: the earliest that has not ended)."""
+    n = int(m.group(1)) if m.group(1) else _QUARTERS[m.group(2).lower()]
+    year_s = m.group(3) or m.group(4)
+    years = [int(year_s)] if year_s else [ref.year - 1, ref.year, ref.year + 1]
+    firsts = [date(y, 3 * n - 2, 1) for y in years]
+    spans = [(utc_at(f), utc_at(add_months(f, 3))) for f in firsts]
+    if year_s:
+        start, end = spans[0]
+    elif future:
+        start, end = next(sp for sp in spans if sp[1] > ref)
+    else:
+        start, end = next(sp for sp in reversed(spans) if sp[0] <= ref)
+    return start, end, "quarter", False
+
+
+_DECADE_WORDS = {"twenties": 2, "thirties": 3, "forties": 4, "fifties": 5}
+_DECADE_WORDS |= {"sixties": 6, "seventies": 7, "eighties": 8, "nineties": 9}
+
+
+# the years of a decade its early, mid and late part name, approximately
+_DECADE_PARTS = {"early": (0, 4), "mid": (3, 7), "late": (6, 10)}
+
+
+def _decade(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "the 1990s", "the 90s", "the nineties": that decade, the latest that has begun
+    when its century is not said; "the early / mid / late 90s": its first four, middle
+    four or last four years, approximate."""
+    if m.group(2):
+        first = int(m.group(2))
+    else:
+        tens = int(m.group(3)) if m.group(3) else _DECADE_WORDS[m.group(4).lower()]
+        first = ref.year // 100 * 100 + 10 * tens
+        if first > ref.year:
+            first -= 100
+    lo, hi = _DECADE_PARTS.get((m.group(1) or "").lower(), (0, 10))
+    start, end = utc_at(date(first + lo, 1, 1)), utc_at(date(first + hi, 1, 1))
+    return start, end, "decade", m.group(1) is not None
+
+
+def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    """ "from 2010 to 2014", "2010-2014": the first year to the end of the last."""
+    first, last = int(m.group(1)), int(m.group(2))
+    if last < first or (not m.group(0)[0].isalpha() and " and " in m.group(0)):
+        return None  # "between 2010 and 2014" needs its "between"
+    return utc_at(date(first, 1, 1)), utc_at(date(last + 1, 1, 1)), "year", False
+
+
+def _alone(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """A month or a year that is the whole text ("February.", "2014"), as after "in"."""
+    if m.group(2):
+        year = int(m.group(2))
+        return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
+    month = month_name(m.group(1))
+    return (*month_range(year_of_month("", month, ref, future), month), "month", False)
+
+
+PATTERNS: tuple[Rule, ...] = (
+    (
+        frozenset({"quarter", "q"}),
+        rf"\b(?:q([1-4])|(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+quarter)"
+        rf"(?:\s+(?:of\s+)?{YEAR}|\s+(?:19|20)(\d\d)(?!\d))?\b",
+        _quarter,
+    ),
+    # "in my 20s", "in her thirties" are ages: two digits or a word need "the" or "'"
+    (None, r"\b(?:the\s+)?(?:(early|mid|late)[\s-]+)?((?:19|20)\d0)'?s\b()()", _decade),
+    (None, r"(?:\bthe\s+(?:(early|mid|late)[\s-]+)?'?|(?<!\w)')()(\d)0'?s\b()", _decade),
+    (
+        frozenset(_DECADE_WORDS),
+        rf"\bthe\s+(?:(early|mid|late)[\s-]+)?()()({alt(_DECADE_WORDS)})\b",
+        _decade,
+    ),
+    (
+        None,
+        rf"\b(?:(?:from|between)\s+)?{YEAR}\s*(?:-|–|to|through|until|till|and)\s*{YEAR}\b",
+        _year_range,
+    ),
+    (None, rf"^\s*(?:in\s+)?(?:the\s+year\s+)?(){YEAR}\s*[.!?]?\s*$", _alone),
+    (MONTH_WORDS, rf"^\s*(?:in\s+)?({MONTH})()\s*[.!?]?\s*$", _alone),
+)
