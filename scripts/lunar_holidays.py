@@ -1,11 +1,12 @@
 """Write ``src/cognimem/text/data/lunar_holidays.tsv``: the dates of the holidays of lunar
-and lunisolar calendars that :mod:`cognimem.text.holidays` reads, 1990-2050.
+and lunisolar calendars that :mod:`cognimem.text.holidays` reads, 1990-2050 (a year the
+package's tables do not cover is left out).
 
 The dates come from the calendar tables of the ``holidays`` package (0.108, MIT licence,
 https://github.com/vacanza/holidays), which is not a dependency of cognimem: run this
 once with it installed, and commit the file. Each row: the holiday's key, its first
 day, and how many days it lasts (Ramadan: up to Eid al-Fitr; Passover and Hanukkah:
-eight days from the first, as kept outside Israel)."""
+eight days from the first, as kept outside Israel; Sukkot: seven)."""
 
 from __future__ import annotations
 
@@ -44,9 +45,23 @@ def rows() -> list[tuple[str, date, int]]:
                 out.append(("ramadan", first, (end - first).days))
         out += [("eid al-fitr", d, 1) for d, _ in islamic.eid_al_fitr_dates(year) if d.year == year]
         out += [("eid al-adha", d, 1) for d, _ in islamic.eid_al_adha_dates(year) if d.year == year]
-        diwali, _ = hindu.diwali_date(year)
-        if diwali is not None:
-            out.append(("diwali", diwali, 1))
+        out.append(("purim", hebrew.purim_date(year), 1))
+        out.append(("shavuot", hebrew.shavuot_date(year), 2))
+        out.append(("sukkot", hebrew.sukkot_date(year), 7))
+        for key, dates in (
+            ("islamic new year", islamic.hijri_new_year_dates(year)),
+            ("mawlid", islamic.mawlid_dates(year)),
+        ):
+            out += [(key, d, 1) for d, _ in dates if d.year == year]
+        for key, rule in (
+            ("diwali", hindu.diwali_date),
+            ("holi", hindu.holi_date),
+            ("dussehra", hindu.dussehra_date),
+            ("vesak", hindu.buddha_purnima_date),
+        ):
+            day, _ = rule(year)
+            if day is not None:
+                out.append((key, day, 1))
         out.append(("lunar new year", chinese.lunar_new_year_date(year)[0], 1))
     return sorted(set(out), key=lambda r: (r[1], r[0]))
 

@@ -266,3 +266,36 @@ def test_a_weekday_with_no_event_before_is_counted_from_the_day_said() -> None:
         date(2022, 10, 16),
         date(2022, 10, 17),
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("memorial day weekend", date(2025, 5, 24), date(2025, 5, 27)),
+        ("over Thanksgiving weekend", date(2024, 11, 28), date(2024, 12, 2)),
+        ("Easter weekend", date(2025, 4, 19), date(2025, 4, 21)),
+        ("at Christmas weekend", date(2024, 12, 21), date(2024, 12, 23)),
+        ("since Lent", date(2025, 3, 5), date(2025, 4, 20)),
+        ("on Mardi Gras", date(2025, 3, 4), date(2025, 3, 5)),
+        ("Columbus Day", date(2024, 10, 14), date(2024, 10, 15)),
+        ("for Juneteenth", date(2024, 6, 19), date(2024, 6, 20)),
+        ("at Holi 2020", date(2020, 3, 10), date(2020, 3, 11)),
+        ("during Sukkot 2023", date(2023, 9, 30), date(2023, 10, 7)),
+        ("this past Monday", date(2024, 6, 10), date(2024, 6, 11)),
+        ("the upcoming Friday", date(2024, 6, 14), date(2024, 6, 15)),
+        ("coming weekend", date(2024, 6, 15), date(2024, 6, 17)),
+        ("weekend after next", date(2024, 6, 29), date(2024, 7, 1)),
+        ("the upcoming 3 days", date(2024, 6, 13), date(2024, 6, 16)),
+        ("2 days after tomorrow", date(2024, 6, 15), date(2024, 6, 16)),
+        ("the 15th next month", date(2024, 7, 15), date(2024, 7, 16)),
+        ("same time next week", date(2024, 6, 19), date(2024, 6, 20)),
+        ("midweek", date(2024, 6, 12), date(2024, 6, 15)),
+    ],
+)
+def test_holiday_weekends_and_counted_days_ahead(text: str, start: date, end: date) -> None:
+    assert days(one(text, prefer_future=True)) == (start, end)
+
+
+def test_lent_the_verb_and_past_the_preposition_are_no_time() -> None:
+    assert find_times("I had lent him money for years", WED) == []
+    assert find_times("I walked past Monday's market.", WED) == []

@@ -2,28 +2,40 @@
 from a fixed table of names and the rule that dates each one.
 
 The table (:data:`HOLIDAYS`) holds the holidays of the Western (Gregorian) calendar and
-the public holidays of the US and UK that English chat names most; each is one day:
+the public holidays of the US, UK and Canada that English chat names most; each is one
+day unless said:
 
-- fixed dates: New Year's Day (1 Jan), Valentine's Day (14 Feb), St Patrick's Day
-  (17 Mar), April Fools' Day (1 Apr), Independence Day / the Fourth of July (4 Jul),
-  Halloween (31 Oct), Bonfire Night / Guy Fawkes Night (5 Nov), Veterans Day (11 Nov),
-  Christmas Eve, Christmas (Day), Boxing Day (24-26 Dec), New Year's Eve (31 Dec);
-- Easter Sunday (the Gregorian computus) and the days counted from it: Ash Wednesday
-  (-46), Palm Sunday (-7), Good Friday (-2), Easter Monday (+1), Pentecost (+49);
-- US counted weekdays: Martin Luther King Day (third Monday of January), Presidents' Day
-  (third Monday of February), Mother's Day (second Sunday of May), Memorial Day (last
-  Monday of May), Father's Day (third Sunday of June), Labor Day (first Monday of
-  September), Thanksgiving (fourth Thursday of November), Black Friday and Cyber Monday
-  (the Friday and Monday after it).
+- fixed dates: New Year's Day (1 Jan), Epiphany (6 Jan), Groundhog Day (2 Feb),
+  Valentine's Day (14 Feb), St David's Day (1 Mar), St Patrick's Day (17 Mar), April
+  Fools' Day (1 Apr), Earth Day (22 Apr), St George's Day (23 Apr), Cinco de Mayo (5
+  May), Juneteenth (19 Jun), Canada Day (1 Jul), Independence Day / the Fourth of July
+  (4 Jul), Bastille Day (14 Jul), Halloween (31 Oct), All Saints' (1 Nov), All Souls' /
+  Día de Muertos (2 Nov), Bonfire Night / Guy Fawkes Night (5 Nov), Veterans /
+  Remembrance / Armistice Day (11 Nov), St Andrew's Day (30 Nov), Christmas Eve,
+  Christmas (Day), Boxing Day (24-26 Dec), New Year's Eve (31 Dec);
+- Easter Sunday (the Gregorian computus) and the days counted from it: Shrove Tuesday /
+  Mardi Gras (-47), Ash Wednesday (-46), Lent (the 46 days from Ash Wednesday to Easter),
+  Palm Sunday (-7), Maundy Thursday (-3), Good Friday (-2), Holy Saturday (-1), Easter
+  Monday (+1), Ascension (+39), Pentecost (+49), Whit Monday (+50), Trinity Sunday
+  (+56), Corpus Christi (+60);
+- counted weekdays: Martin Luther King Day (third Monday of January), Presidents' Day
+  (third Monday of February), Mother's Day (second Sunday of May, as in the US),
+  Memorial Day (last Monday of May), Father's Day (third Sunday of June), Labor Day
+  (first Monday of September), Columbus / Indigenous Peoples' Day (second Monday of
+  October), Remembrance Sunday (second Sunday of November), Thanksgiving (fourth
+  Thursday of November, as in the US), Black Friday and Cyber Monday (the Friday and
+  Monday after it).
 
 Holidays of lunar and lunisolar calendars are read from a fixed table of their dates,
 1990-2050 (``data/lunar_holidays.tsv``, generated from the calendar tables of the
 ``holidays`` package by ``scripts/lunar_holidays.py``): Passover (the eight days from 15
-Nisan), Hanukkah (eight days from 25 Kislev), Rosh Hashanah (two days), Yom Kippur,
-Ramadan (its first day up to Eid al-Fitr), Eid al-Fitr, Eid al-Adha, Diwali and the
-Lunar (Chinese) New Year. A date of the Islamic calendar may differ by a day from the one
-a country observes (it depends on the moon being seen); outside 1990-2050 these names
-resolve to nothing.
+Nisan), Purim, Shavuot (two days), Rosh Hashanah (two days), Yom Kippur, Sukkot (seven
+days), Hanukkah (eight days from 25 Kislev), Ramadan (its first day up to Eid al-Fitr),
+Eid al-Fitr, Eid al-Adha, the Islamic New Year, Mawlid, the Lunar (Chinese) New Year,
+Diwali, and (2001-2035, the years the package's table holds) Holi, Dussehra and Vesak.
+A date of the Islamic calendar may differ by a day from the one a country observes (it
+depends on the moon being seen); outside the table's years these names resolve to
+nothing.
 
 A holiday is read as a time after a preposition ("at Easter", "since Christmas 2019"),
 with ``last`` / ``this`` / ``next`` or a year, or alone; "I love Christmas" names no time.
@@ -131,6 +143,38 @@ HOLIDAYS: tuple[tuple[str, Occurrences], ...] = (
     (r"eid(?:\s+al|\s+ul)?[\s-]+fitr", _lunar("eid al-fitr")),
     (r"eid(?:\s+al|\s+ul)?[\s-]+adha", _lunar("eid al-adha")),
     (r"diwali|deepavali", _lunar("diwali")),
+    (r"purim", _lunar("purim")),
+    (r"shavuot|shavuos", _lunar("shavuot")),
+    (r"sukkot|sukkos|succoth", _lunar("sukkot")),
+    (r"islamic\s+new\s+year|hijri\s+new\s+year|muharram", _lunar("islamic new year")),
+    (r"mawlid|milad(?:\s+un)?[\s-]+nabi", _lunar("mawlid")),
+    (r"holi", _lunar("holi")),
+    (r"dussehra|dasara|vijayadashami", _lunar("dussehra")),
+    (r"vesak|wesak|buddha\s+purnima|buddha\s+day", _lunar("vesak")),
+    (r"epiphany|three\s+kings(?:'?\s+day)?", _fixed(1, 6)),
+    (r"groundhog\s+day", _fixed(2, 2)),
+    (rf"(?:st\.?\s+|saint\s+)david{_S}\s+day", _fixed(3, 1)),
+    (rf"(?:st\.?\s+|saint\s+)george{_S}\s+day", _fixed(4, 23)),
+    (r"earth\s+day", _fixed(4, 22)),
+    (r"cinco\s+de\s+mayo", _fixed(5, 5)),
+    (r"juneteenth", _fixed(6, 19)),
+    (r"canada\s+day", _fixed(7, 1)),
+    (r"bastille\s+day", _fixed(7, 14)),
+    (r"all\s+saints(?:'|'s)?\s+day", _fixed(11, 1)),
+    (r"all\s+souls(?:'|'s)?\s+day|d[ií]a\s+de\s+(?:los\s+)?muertos", _fixed(11, 2)),
+    (r"remembrance\s+day|armistice\s+day", _fixed(11, 11)),
+    (rf"(?:st\.?\s+|saint\s+)andrew{_S}\s+day", _fixed(11, 30)),
+    (r"remembrance\s+sunday", _counted(11, 6, 2)),
+    (r"columbus\s+day|indigenous\s+peoples?(?:'|'s)?\s+day", _counted(10, 0, 2)),
+    (r"shrove\s+tuesday|pancake\s+day|mardi\s+gras", _from_easter(-47)),
+    (r"maundy\s+thursday|holy\s+thursday", _from_easter(-3)),
+    (r"holy\s+saturday", _from_easter(-1)),
+    (r"ascension(?:\s+day|\s+thursday)?", _from_easter(39)),
+    (r"whit\s+monday|pentecost\s+monday", _from_easter(50)),
+    (r"trinity\s+sunday", _from_easter(56)),
+    (r"corpus\s+christi", _from_easter(60)),
+    # "Lent" with its capital: "I lent him money" is the verb
+    (r"(?-i:Lent)", lambda year: [(easter(year) - timedelta(days=46), 46)]),
 )
 _RULES = tuple((re.compile(rf"(?:{names})$", re.IGNORECASE), rule) for names, rule in HOLIDAYS)
 _NAMES = "|".join(names for names, _ in HOLIDAYS)
@@ -140,7 +184,10 @@ HOLIDAY_WORDS = frozenset(
     | {"thanksgiving", "pentecost", "fawkes", "valentine", "valentines", "monday"}
     | {"wednesday", "friday", "sunday", "july", "passover", "pesach", "hanukkah", "hanukah"}
     | {"chanukah", "chanukkah", "hannukah", "kippur", "hashanah", "ramadan", "ramadhan"}
-    | {"ramzan", "eid", "diwali", "deepavali"}
+    | {"ramzan", "eid", "diwali", "deepavali", "purim", "shavuot", "shavuos", "sukkot"}
+    | {"sukkos", "succoth", "muharram", "mawlid", "milad", "holi", "dussehra", "dasara"}
+    | {"vijayadashami", "vesak", "wesak", "buddha", "epiphany", "kings", "groundhog"}
+    | {"juneteenth", "cinco", "lent", "ascension", "corpus", "gras", "thursday", "saturday"}
 )
 
 
@@ -173,7 +220,7 @@ _TIME_BEFORE = re.compile(
 def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     which, name = (m.group(1) or "").lower(), m.group(2)
     alone = not m.string[: m.start()].strip() and not m.string[m.end() :].strip(" .!?")
-    named_as_time = which or m.group(3) or m.group(4) or alone
+    named_as_time = which or m.group(3) or m.group(4) or m.group(6) or alone
     if not named_as_time and not _TIME_BEFORE.search(m.string, 0, m.start()):
         return None
     if m.group(3) or m.group(4):
@@ -194,17 +241,34 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if not found:
         return None
     first, end = found[0]
+    if m.group(6):
+        return _weekend_of(first)
     granularity = (
         "day" if (end - first).days == 1 else "week" if (end - first).days < 10 else "month"
     )
     return utc_at(first), utc_at(end), granularity, False
 
 
+def _weekend_of(day: date) -> Resolved:
+    """ "Memorial Day weekend", "Thanksgiving weekend": the Saturday and Sunday nearest
+    the holiday, with the holiday itself when it falls on a Thursday, a Friday or a
+    Monday (a long weekend)."""
+    weekday = day.weekday()
+    if weekday in (3, 4):
+        first, end = day, day + timedelta(days=7 - weekday)
+    elif weekday == 0:
+        first, end = day - timedelta(days=2), day + timedelta(days=1)
+    else:  # on a weekend: that one; a Tuesday or a Wednesday: the one before
+        saturday = day - timedelta(days=weekday - 5 if weekday >= 5 else weekday + 2)
+        first, end = saturday, saturday + timedelta(days=2)
+    return utc_at(first), utc_at(end), "weekend", False
+
+
 PATTERNS: tuple[Rule, ...] = (
     (
         HOLIDAY_WORDS,
         rf"\b(?:(last|this|next)\s+)?({_NAMES})(?:,?\s+(?:of\s+)?((?:19|20)\d{{2}})|"
-        rf"(?:\s+of)?\s+(last|this|next)\s+year)?\b",
+        rf"(?:\s+of)?\s+(last|this|next)\s+year|\s+(long\s+)?(week-?end))?\b",
         _holiday,
     ),
 )

@@ -101,7 +101,7 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     ``the beginning of January``, ``early next month``, ``mid next week``: that part of
     the unit, approximately."""
     part, which, unit = m.group(1).lower(), (m.group(2) or "").lower(), m.group(3).lower()
-    part = _PART_WORDS.get(part, part)
+    part = _PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
     if unit.isdigit():
         first, unit = date(int(unit), 1, 1), "year"
     elif unit in ("week", "month", "year"):
@@ -163,7 +163,7 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
         return None
     which, weekday = " ".join(m.group(1).lower().split()), weekday_of(m.group(2))
     today = ref.date()
-    if which == "this coming":
+    if which.endswith("coming"):  # "this coming / the upcoming Friday"
         which = "next"
     if which == "this":
         return day_window(week_start(today) + timedelta(days=weekday))
@@ -294,8 +294,8 @@ def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 def _this_time(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "this time last year", "around this time next month": the day one unit back or
-    ahead, approximate."""
+    """ "this time last year", "around this time next month", "same time next week":
+    the day one unit back or ahead, approximate."""
     step = -1 if m.group(1).lower() == "last" else 1
     return (*_day_known_to(move(ref.date(), m.group(2), step)[0], m.group(2)), True)
 
@@ -323,7 +323,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         frozenset({"time"}),
-        r"\bthis\s+time\s+(last|next)\s+(week|month|year)\b",
+        r"\b(?:this|the\s+same|same)\s+time\s+(last|next)\s+(week|month|year)\b",
         _this_time,
     ),
     (
@@ -341,7 +341,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
-        rf"\b(last|this\s+coming|this|next)\s+({WEEKDAY_ANY})(?!\w)",
+        rf"\b(last|this\s+past|previous|this\s+coming|(?:the\s+)?(?:up)?coming|this|next)\s+"
+        rf"({WEEKDAY_ANY})(?!\w)",
         _relative_weekday,
     ),
     (
@@ -352,13 +353,13 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         UNIT_WORDS,
-        r"\b(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|upcoming|"
+        r"\b(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|(?:up)?coming|"
         r"last|previous|this|next)\s+(week-?end|week|month|quarter|year|decade)\b",
         _relative_unit,
     ),
     (
         UNIT_WORDS,
-        r"\bthe\s+(week-?end|week|month|year)\s+(before\s+last|after\s+next)\b",
+        r"\b(?:the\s+)?(week-?end|week|month|year)\s+(before\s+last|after\s+next)\b",
         _two_away,
     ),
     (
@@ -366,6 +367,11 @@ PATTERNS: tuple[Rule, ...] = (
         r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
         rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})"
         r"(?:,?\s+(?:of\s+)?((?:19|20)\d{2}))?\b",
+        _part_of_unit,
+    ),
+    (
+        frozenset({"midweek", "mid"}),
+        r"\b()()mid-?(week)\b",
         _part_of_unit,
     ),
     (

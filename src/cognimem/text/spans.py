@@ -105,7 +105,8 @@ def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
 
 
 def _next_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "the next six weeks", "next few days": from the day after the reference (months
+    """ "the next six weeks", "next few days", "the coming 3 days": from the day after
+    the reference (months
     and years: from the next calendar one)."""
     n, approximate = number_of(m.group(1))
     unit, today = m.group(2).lower().rstrip("s"), ref.date()
@@ -142,7 +143,7 @@ def _rest_of(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"month"}),
-        rf"\b(?:on\s+)?(?:the\s+)?{DAY}\s+of\s+(?:the\s+)?"
+        rf"\b(?:on\s+)?(?:the\s+)?{DAY}\s+(?:of\s+)?(?:the\s+)?"
         r"(previous|last|this|next|following)\s+month\b",
         _day_of_relative_month,
     ),
@@ -173,7 +174,11 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\s+week|(this|next|last|previous)\s+week(?:'s)?\s+({WEEKDAY}))\b",
         _weekday_of_week,
     ),
-    (UNIT_WORDS, rf"\b(?:the\s+)?next\s+({NUMBER})\s+({UNIT})\b", _next_span),
+    (
+        UNIT_WORDS,
+        rf"\b(?:the\s+)?(?:next|upcoming|coming|following)\s+({NUMBER})\s+({UNIT})\b",
+        _next_span,
+    ),
 )
 RELATIVE: frozenset[Handler] = frozenset(handler for _, _, handler in PATTERNS)
 

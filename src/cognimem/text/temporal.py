@@ -188,8 +188,8 @@ def _count_from_dates(
         # "last weekend before 10 April": the count may start with a relative mention
         lo = out[-1].span[0 if out[-1].relative else 1] if out else 0
         m = _BEFORE_AFTER.search(text, lo, mention.span[0])
-        if m is not None and mention.relative and m.group(5).lower() != "from":
-            m = None  # "a week from Friday" counts from a relative day, "before" does not
+        if m is not None and mention.relative and mention.granularity != "day":
+            m = None  # "two days after tomorrow", "a week from Friday": from a relative day
         if m is not None and not m.group(4):
             mention = _counted_year(m, mention, ref, future)
         resolved = None if m is None else _counted_from(m, mention)
