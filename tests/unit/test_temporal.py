@@ -358,13 +358,14 @@ def test_a_day_of_the_month_alone() -> None:
 @pytest.mark.parametrize(
     ("text", "start", "end"),
     [
-        ("the first week of May", date(2024, 5, 1), date(2024, 5, 8)),
-        ("the second week of November", date(2023, 11, 8), date(2023, 11, 15)),
-        ("the third week of March 2022", date(2022, 3, 15), date(2022, 3, 22)),
+        # ISO weeks, counted from the one the month's first day is in
+        ("the first week of May", date(2024, 4, 29), date(2024, 5, 6)),
+        ("the second week of November", date(2023, 11, 6), date(2023, 11, 13)),
+        ("the third week of March 2022", date(2022, 3, 14), date(2022, 3, 21)),
         # the last ISO week that ends in the month
         ("the last week of February 2024", date(2024, 2, 19), date(2024, 2, 26)),
         ("the last week of March 2024", date(2024, 3, 25), date(2024, 4, 1)),
-        ("the fourth week of next January", date(2025, 1, 22), date(2025, 1, 29)),
+        ("the fourth week of next January", date(2025, 1, 20), date(2025, 1, 27)),
     ],
 )
 def test_a_week_of_a_month(text: str, start: date, end: date) -> None:

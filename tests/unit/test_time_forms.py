@@ -299,3 +299,38 @@ def test_holiday_weekends_and_counted_days_ahead(text: str, start: date, end: da
 def test_lent_the_verb_and_past_the_preposition_are_no_time() -> None:
     assert find_times("I had lent him money for years", WED) == []
     assert find_times("I walked past Monday's market.", WED) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("a week on Friday", date(2024, 6, 21), date(2024, 6, 22)),
+        ("Friday week", date(2024, 6, 21), date(2024, 6, 22)),
+        ("a week today", date(2024, 6, 19), date(2024, 6, 20)),
+        ("tomorrow week", date(2024, 6, 20), date(2024, 6, 21)),
+        ("a fortnight on Saturday", date(2024, 6, 29), date(2024, 6, 30)),
+        ("the August bank holiday", date(2024, 8, 26), date(2024, 8, 27)),
+        ("on Mothering Sunday", date(2025, 3, 30), date(2025, 3, 31)),
+        ("the ides of March", date(2025, 3, 15), date(2025, 3, 16)),
+        ("throughout 2019", date(2019, 1, 1), date(2020, 1, 1)),
+        ("I was off all week.", date(2024, 6, 10), date(2024, 6, 17)),
+        ("throughout the summer", date(2024, 6, 1), date(2024, 9, 1)),
+        ("the back end of the year", date(2024, 9, 1), date(2025, 1, 1)),
+    ],
+)
+def test_british_counts_and_holidays(text: str, start: date, end: date) -> None:
+    assert days(one(text, prefer_future=True)) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "day"),
+    [
+        ("31/10/1974", "month_first", date(1974, 10, 31)),
+        ("10/31/1974", "day_first", date(1974, 10, 31)),
+        ("31.10.1974", "month_first", date(1974, 10, 31)),
+    ],
+)
+def test_a_numeric_date_no_month_can_start_is_read_the_other_way(
+    text: str, order: str, day: date
+) -> None:
+    assert days(one(text, date_order=order))[0] == day

@@ -88,7 +88,10 @@ def day_of(word: str) -> int:
 
 YEAR = r"((?:19|20)\d{2})"
 # the words before a year or a month that make a number or "May" a date
-_YEAR_WORDS = r"in|since|during|from|until|till|by|of|before|after|around|circa|early|late|mid"
+_YEAR_WORDS = (
+    r"in|since|during|from|until|till|by|of|before|after|around|circa|early|late|mid|"
+    r"throughout|through"
+)
 _FUZZY = frozenset({"around", "circa", "early", "late", "mid"})
 
 
@@ -219,8 +222,8 @@ _MONTH_STEP = {"": 0, "this": 0, "last": -1, "next": 1}
 
 
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "the second week of November" (days 8-14; the last week: the last ISO week that
-    ends in the month),
+    """ "the second week of November" (the ISO week after the one its 1st is in; the
+    last week: the last ISO week that ends in the month),
     "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
     October", "the last weekend of October" (its last Saturday and Sunday)."""
     n, what, which = _ORDINALS[m.group(1).lower()], m.group(2).lower(), (m.group(3) or "").lower()
@@ -242,8 +245,9 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         if n == -1 and saturday.day == days:  # its Sunday is in the next month
             saturday -= timedelta(weeks=1)
         return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
-    if n > 0:
-        start = date(year, month, 1 + 7 * (n - 1))
+    if n > 0:  # ISO weeks, counted from the one the month's first day is in
+        first = date(year, month, 1)
+        start = first - timedelta(days=first.weekday()) + timedelta(weeks=n - 1)
     else:  # the last Monday-to-Sunday week that ends in the month
         last = date(year, month, days)
         start = last - timedelta(days=last.weekday() + (0 if last.weekday() == 6 else 7))
@@ -364,7 +368,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(in|during|since|by|until|till|this|last|next|early|late|mid)[\s-]+({MONTH})\b"
+        rf"\b(in|during|since|by|until|till|throughout|this|last|next|early|late|mid)[\s-]+({MONTH})\b"
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(DAY_ORDINALS)})\b))",
         _month_only,
     ),

@@ -18,6 +18,9 @@ day unless said:
   Palm Sunday (-7), Maundy Thursday (-3), Good Friday (-2), Holy Saturday (-1), Easter
   Monday (+1), Ascension (+39), Pentecost (+49), Whit Monday (+50), Trinity Sunday
   (+56), Corpus Christi (+60);
+- the Ides of March (15 Mar); UK: Burns Night (25 Jan), Hogmanay (31 Dec), Mothering
+  Sunday (Easter - 21), the early May bank holiday (first Monday of May), the spring
+  bank holiday (last Monday of May), the August bank holiday (last Monday of August);
 - counted weekdays: Martin Luther King Day (third Monday of January), Presidents' Day
   (third Monday of February), Mother's Day (second Sunday of May, as in the US),
   Memorial Day (last Monday of May), Father's Day (third Sunday of June), Labor Day
@@ -152,6 +155,13 @@ HOLIDAYS: tuple[tuple[str, Occurrences], ...] = (
     (r"dussehra|dasara|vijayadashami", _lunar("dussehra")),
     (r"vesak|wesak|buddha\s+purnima|buddha\s+day", _lunar("vesak")),
     (r"epiphany|three\s+kings(?:'?\s+day)?", _fixed(1, 6)),
+    (r"burns\s+night", _fixed(1, 25)),
+    (r"(?:the\s+)?ides\s+of\s+march", _fixed(3, 15)),
+    (r"hogmanay", _fixed(12, 31)),
+    (r"mothering\s+sunday", _from_easter(-21)),
+    (r"(?:the\s+)?early\s+may\s+bank\s+holiday|may\s+day\s+bank\s+holiday", _counted(5, 0, 1)),
+    (r"(?:the\s+)?(?:spring|late\s+may)\s+bank\s+holiday", _counted(5, 0, -1)),
+    (r"(?:the\s+)?(?:august|summer)\s+bank\s+holiday", _counted(8, 0, -1)),
     (r"groundhog\s+day", _fixed(2, 2)),
     (rf"(?:st\.?\s+|saint\s+)david{_S}\s+day", _fixed(3, 1)),
     (rf"(?:st\.?\s+|saint\s+)george{_S}\s+day", _fixed(4, 23)),
@@ -188,6 +198,7 @@ HOLIDAY_WORDS = frozenset(
     | {"sukkos", "succoth", "muharram", "mawlid", "milad", "holi", "dussehra", "dasara"}
     | {"vijayadashami", "vesak", "wesak", "buddha", "epiphany", "kings", "groundhog"}
     | {"juneteenth", "cinco", "lent", "ascension", "corpus", "gras", "thursday", "saturday"}
+    | {"burns", "hogmanay", "holiday", "ides"}
 )
 
 

@@ -1,7 +1,9 @@
 """Numeric dates ("3/4/2024", "12.06.2024", "on 3/4"), read in a chosen order: the
 US's month first (``month_first``) or day first as most of the world writes them
 (``day_first``). Where a memory is written is not in its text, so the order is a
-setting (``date_order``, :func:`cognimem.text.temporal.find_times`); with none, numeric
+setting (``date_order``, :func:`cognimem.text.temporal.find_times`), and a date whose
+first number cannot be a month in that order ("31/10/1974" month first) is read the
+other way; with none, numeric
 dates other than ``2024-06-12`` / ``2024/06/12`` (year first, read everywhere alike) are
 left alone."""
 
@@ -26,9 +28,17 @@ def _year_of(digits: str, ref: datetime) -> int:
     return year - 100 if year > ref.year + 10 else year
 
 
-def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    first, second = int(m.group(1)), int(m.group(2))
+def _month_day(order: DateOrder, first: int, second: int) -> tuple[int, int]:
+    """The month and day ``first/second`` say in ``order``; when that month cannot be
+    one ("31/10" month first) but the other reading can, the other."""
     month, day = (first, second) if order == "month_first" else (second, first)
+    if month > 12 and day <= 12:
+        month, day = day, month
+    return month, day
+
+
+def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    month, day = _month_day(order, int(m.group(1)), int(m.group(2)))
     if not 1 <= month <= 12:
         return None
     year = _year_of(m.group(3), ref) if m.group(3) else None
@@ -37,8 +47,7 @@ def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: boo
 
 def _dotted(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "12.06.2024", "12-06-2024": as "12/06/2024"."""
-    first, second = int(m.group(1)), int(m.group(3))
-    month, day = (first, second) if order == "month_first" else (second, first)
+    month, day = _month_day(order, int(m.group(1)), int(m.group(3)))
     return full_date(day, month, int(m.group(4)), ref, future) if 1 <= month <= 12 else None
 
 

@@ -45,7 +45,7 @@ from cognimem.text.mention import Handler, Resolved, Rule
 from cognimem.text.spans import NUMBER, UNIT, runs_up_to_now
 
 # how far "last", "this" and "next" move a unit
-_STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "next": 1}
+_STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "all": 0, "next": 1}
 
 
 # ----------------------------------------------------------------- handlers
@@ -308,8 +308,27 @@ def _within(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return utc_at(today), utc_at(move(today, unit, n)[0]), unit.lower().rstrip("s"), approximate
 
 
+def _week_on(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "a week on Friday", "Friday week", "a fortnight tomorrow", "a week today": that
+    many weeks after the day named (a weekday: the next one)."""
+    n = number_of(m.group(1))[0] if m.group(1) else 1
+    unit, day = (m.group(2) or m.group(5)).lower(), (m.group(3) or m.group(4)).lower()
+    today = ref.date()
+    if day in ("today", "tomorrow"):
+        first = today + timedelta(days=1 if day == "tomorrow" else 0)
+    else:
+        first = today + timedelta(days=(weekday_of(day) - today.weekday() - 1) % 7 + 1)
+    return day_window(first + timedelta(weeks=n * (2 if unit == "fortnight" else 1)))
+
+
 _SEASONS = frozenset(SEASONS)
 PATTERNS: tuple[Rule, ...] = (
+    (
+        frozenset({"week", "weeks", "fortnight", "fortnights"}),
+        rf"\b(?:({NUMBER})\s+(week|fortnight)s?\s+(?:on\s+)?(today|tomorrow|{WEEKDAY})|"
+        rf"({WEEKDAY}|tomorrow)\s+(week|fortnight))\b(?!\s*(?:'s|of|after|before|from)\b)",
+        _week_on,
+    ),
     (
         frozenset({"since"}),
         rf"\b(?:it'?s|it\s+has|it\s+had|it'd)\s+been\s+(?:(about|almost|nearly|over)\s+)?"
@@ -354,7 +373,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         UNIT_WORDS,
         r"\b(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|(?:up)?coming|"
-        r"last|previous|this|next)\s+(week-?end|week|month|quarter|year|decade)\b",
+        r"last|previous|this|next|all)\s+(week-?end|week|month|quarter|year|decade)\b",
         _relative_unit,
     ),
     (
@@ -364,7 +383,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         frozenset({"end", "beginning", "start", "middle"}),
-        r"\b(?:at\s+)?(?:the\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
+        r"\b(?:at\s+)?(?:the\s+)?(?:back\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
         rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})"
         r"(?:,?\s+(?:of\s+)?((?:19|20)\d{2}))?\b",
         _part_of_unit,
@@ -386,7 +405,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _SEASONS,
-        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since)\s+the)\s+({SEASON})\b"
+        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)\s+the|"
+        rf"all(?:\s+(?:of\s+)?the)?)\s+({SEASON})\b"
         r"(?!\s+of\b)",
         _relative_season,
     ),
