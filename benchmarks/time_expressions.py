@@ -43,7 +43,7 @@ error naming it.
 Usage (from the repository root):
 
     PYTHONPATH=src python benchmarks/time_expressions.py [--parsers temporal,dateparser]
-        [--out benchmarks/results] [--misses tune]
+        [--out benchmarks/results] [--misses tune] [--before OLD.json]
 """
 
 from __future__ import annotations
@@ -389,6 +389,27 @@ def render(results: dict[str, Any], machine: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_before(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """``temporal`` per split and kind: an earlier run (``before``, with its commit) →
+    this one, exact / start / coverage."""
+    was, now = before["parsers"]["temporal"], after["parsers"]["temporal"]
+    commit = str(before["machine"]["source"].get("commit", "?"))[:7]
+    lines = [f"## temporal: before (commit {commit}) → after", ""]
+    for split in SPLITS:
+        lines += [f"### {split}", "", "| kind | n | before | after |", "|---|---|---|---|"]
+        for kind in (*KINDS, "all"):
+            cells = []
+            for run in (was, now):
+                s = run["summary"][split][kind]
+                cells.append(f"{_fmt(s['exact'])} / {_fmt(s['start'])} / {_fmt(s['coverage'])}")
+            n = now["summary"][split][kind]["n"]
+            lines.append(f"| {kind} | {n} | " + " | ".join(cells) + " |")
+        lines.append("")
+    speed = f"{was['speed']['mean_us']} → {now['speed']['mean_us']}"
+    lines += [f"Mean µs per sentence, temporal: {speed} (different runs and loads).", ""]
+    return "\n".join(lines)
+
+
 def misses(rows: Sequence[dict[str, Any]], found: Sequence[list[Found]], split: str) -> list[str]:
     out = []
     for row, f in zip(rows, found, strict=True):
@@ -408,6 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--parsers", default="temporal", help="comma-separated: " + ",".join(PARSERS))
     ap.add_argument("--out", type=Path, help="directory for time_expressions.{json,md}")
     ap.add_argument("--misses", choices=SPLITS, help="list the misses of one split per parser")
+    ap.add_argument(
+        "--before", type=Path, help="an earlier time_expressions.json: add a before/after table"
+    )
     args = ap.parse_args(argv)
     names = [n.strip() for n in args.parsers.split(",") if n.strip()]
     unknown = [n for n in names if n not in PARSERS]
@@ -438,6 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n## {name}: misses on {args.misses}")
             print("\n".join(misses(rows, found, args.misses)))
     report = render(results, machine)
+    if args.before:
+        report += render_before(json.loads(args.before.read_text()), results)
     print(report)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)

@@ -334,3 +334,13 @@ def test_a_numeric_date_no_month_can_start_is_read_the_other_way(
     text: str, order: str, day: date
 ) -> None:
     assert days(one(text, date_order=order))[0] == day
+
+
+def test_a_month_a_comma_and_its_year_and_this_past_month() -> None:
+    assert days(one("We met in March, 2015.")) == (date(2015, 3, 1), date(2015, 4, 1))
+    assert days(one("this past March")) == (date(2024, 3, 1), date(2024, 4, 1))
+
+
+def test_a_numeric_date_after_a_weekday() -> None:
+    found = find_times("Friday 3/4 works", WED, date_order="month_first")
+    assert [(m.text, days(m)[0]) for m in found][-1] == ("3/4", date(2024, 3, 4))

@@ -174,7 +174,7 @@ _YEAR_PARTS = {"early": "beginning", "mid": "middle", "late": "end"}
 def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``in May``, ``last May``; ``early`` / ``mid`` / ``late May``: days 1-10, 11-20,
     21 to the end, approximate."""
-    word, month = m.group(1).lower(), month_name(m.group(2))
+    word, month = m.group(1).lower().replace("this past", "last"), month_name(m.group(2))
     year = year_of_month(word, month, ref, future)
     start, end = month_range(year, month)
     if word in _THIRDS:
@@ -363,12 +363,13 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY})\s+(?:of\s+)?{YEAR}\b",
+        rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY}),?\s+(?:of\s+)?{YEAR}\b",
         _month_year,
     ),
     (
         _MONTHS,
-        rf"\b(in|during|since|by|until|till|throughout|this|last|next|early|late|mid)[\s-]+({MONTH})\b"
+        rf"\b(in|during|since|by|until|till|throughout|this\s+past|this|last|next|early|late|mid)"
+        rf"[\s-]+({MONTH})\b"
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(DAY_ORDINALS)})\b))",
         _month_only,
     ),
@@ -418,7 +419,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
-        rf"\b(?:on\s+)?({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAY}(?!\s*(?:of\s+)?{MONTH_ANY})",
+        rf"\b(?:on\s+)?({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAY}(?![/.]\d)(?!\s*(?:of\s+)?{MONTH_ANY})",
         _weekday_day,
     ),
     *holidays.PATTERNS,

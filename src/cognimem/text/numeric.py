@@ -81,7 +81,8 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
         ),
         (
             None,
-            r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^)"
+            r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^|"
+            r"(?<=day\s)|(?<=day,\s))"
             rf"(\d{{1,2}})/(\d{{1,2}})(){_NOT_A_DATE}",
             read,
         ),
