@@ -344,3 +344,25 @@ def test_a_month_a_comma_and_its_year_and_this_past_month() -> None:
 def test_a_numeric_date_after_a_weekday() -> None:
     found = find_times("Friday 3/4 works", WED, date_order="month_first")
     assert [(m.text, days(m)[0]) for m in found][-1] == ("3/4", date(2024, 3, 4))
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("March after next", date(2026, 3, 1), date(2026, 4, 1)),
+        ("the rest of the month", date(2024, 6, 12), date(2024, 7, 1)),
+        ("this decade", date(2020, 1, 1), date(2030, 1, 1)),
+        ("a decade ago", date(2014, 6, 12), date(2014, 6, 13)),
+        ("Jul 18, Fri", date(2025, 7, 18), date(2025, 7, 19)),
+        ("the Friday after 3 May 2023", date(2023, 5, 5), date(2023, 5, 6)),
+    ],
+)
+def test_patterns_the_set_reads_that_no_sentence_test_held(
+    text: str, start: date, end: date
+) -> None:
+    assert days(one(text, prefer_future=True)) == (start, end)
+
+
+def test_the_weekend_before_an_event_on_a_weekend_is_the_one_before_it() -> None:
+    found = one("The weekend before we shopped.", datetime(2022, 10, 17, tzinfo=UTC), after=SAT)
+    assert days(found) == (date(2022, 9, 24), date(2022, 9, 26))
