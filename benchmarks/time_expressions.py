@@ -463,7 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(misses(rows, found, args.misses)))
     report = render(results, machine)
     if args.before:
-        report += render_before(json.loads(args.before.read_text()), results)
+        report += "\n" + render_before(json.loads(args.before.read_text()), results)
     print(report)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
