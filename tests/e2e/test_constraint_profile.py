@@ -184,3 +184,30 @@ async def test_a_request_for_several_things_reaches_each_parts_constraints(
     assert outcomes == {"section:must_follow"}  # none held back for ranking below the rule
     # a request for one thing is not split: its food constraints stay out
     assert constraint_texts(one) == ["I never fly on Sundays."]
+
+
+@pytest.mark.onnx
+async def test_two_close_constraints_that_both_bear_on_a_decision_both_show(
+    memory_url: str,
+) -> None:
+    """The README's tour: "I'm vegetarian." and "I am allergic to shellfish." sit close to
+    each other, and both bear on dinner. With two constraints the mean of their scores
+    kept only the closer one; an entry that shares the request's scope tag and decision
+    area is carried within the margin without having to stand out."""
+    lines = [
+        "I adopted a tabby kitten called Noodle.",
+        "I am allergic to shellfish.",
+        "We are moving to Lisbon in June.",
+        "I'm vegetarian.",
+    ]
+    settings = Settings(embedding={"model": "onnx:minilm"})
+    async with Memory.open(memory_url, settings=settings) as mem:
+        for i, text in enumerate(lines):
+            await mem.write(text, user_id="ada", name="Ada", occurred_at=T0 + i * DAY)
+        at = T0 + 9 * DAY
+        dinner = await mem.read("Any ideas for dinner tonight?", user_id="ada", reference_time=at)
+        phone = await mem.read(
+            "Which phone plan should I choose?", user_id="ada", reference_time=at
+        )
+    assert sorted(constraint_texts(dinner)) == ["I am allergic to shellfish.", "I'm vegetarian."]
+    assert constraint_texts(phone) == []  # nothing of the food rules for an unrelated choice

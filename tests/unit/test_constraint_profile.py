@@ -163,3 +163,22 @@ def test_a_part_of_a_request_ranks_only_the_entries_of_its_tags_without_crowding
     assert whole[0].standing.fact.id == "f2"
     part = choose(profile, semantic, none, dinner, T0, part_config(CONFIG))
     assert [e.standing.fact.id for e in part] == ["f0", "f1"]
+
+
+def test_entries_of_the_requests_topic_and_area_need_not_stand_out() -> None:
+    # two food rules near each other, both in the request's scope tag and decision area,
+    # and an unrelated one: the mean of the scores kept only the closer food rule; an
+    # entry the lexicon puts in the request's topic and area is carried within `within`
+    food = [fact(0, "vegetarian", said=T0), fact(1, "shellfish", said=T0)]
+    other = fact(2, "no flights on Sundays", predicate="travel", said=T0)
+    matrix = np.vstack([unit(1, 1, 0), unit(1, 0, 0), unit(0, 0, 1)])
+    profile = consolidate([*food, other], [0, 1, 2], matrix, CONFIG)
+    semantic = np.array([0.6, 0.45, 0.0])
+    topic = np.array([True, True, False])
+    chosen = choose(profile, semantic, topic, topic, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0", "f1"]
+    strict = choose(profile, semantic, topic, topic, T0, replace(CONFIG, topic_exempt=False))
+    assert [e.standing.fact.id for e in strict] == ["f0"]
+    # a shared area alone (the embedder's guess) is not enough: it must stand out
+    area_only = choose(profile, semantic, topic, ~topic & topic, T0, CONFIG)
+    assert [e.standing.fact.id for e in area_only] == ["f0"]

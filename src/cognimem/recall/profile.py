@@ -25,13 +25,17 @@ and per read (:func:`choose`):
   kind (binding first) — and those within ``within`` of the best and at least
   ``stand_out`` standard deviations above the mean score of the user's live entries are
   carried, best first, while they fit ``max_tokens``; an entry needs a shared scope tag
-  or ``evidence_floor`` closeness to be ranked at all. The mean is what keeps a small
-  scope's profile short: among seven constraints every score is within ``within`` of
-  the best. The crowding term is the hubness correction of
-  nearest-neighbour retrieval: a constraint that is near all of the user's others
-  ("I want to save money") is near every request too, and an absolute closeness floor
-  let it into every packet while the one constraint that stands out for this request
-  ("I've got gout" for "pick a place for the guys' night") stayed below the floor.
+  or ``evidence_floor`` closeness to be ranked at all, and one that shares both a scope
+  tag and a decision area with the request need not stand out (``topic_exempt``: two
+  close constraints that both bear on it, "I'm vegetarian" and "I am allergic to
+  shellfish" for "any ideas for dinner tonight?", are both carried; the mean of the
+  two kept one). The mean is what keeps a small scope's profile short: among seven
+  constraints every score is within ``within`` of the best. The crowding term is the
+  hubness correction of nearest-neighbour retrieval: a constraint that is near all of
+  the user's others ("I want to save money") is near every request too, and an
+  absolute closeness floor let it into every packet while the one constraint that
+  stands out for this request ("I've got gout" for "pick a place for the guys'
+  night") stayed below the floor.
 
 Only a decision-like, planning or recommendation request gets a profile
 (``recall/reader.py``); it fills the constraint sections after the constraint step's
@@ -103,6 +107,13 @@ class ProfileConfig:
     # 0.898 / 0.882 / 0.858 / 0.784 of the time (0.911 without) with 0.91 / 0.75 /
     # 0.58 / 0.30 other entries (1.21 without); None: no such floor
     stand_out: float | None = 0.0
+    # an entry that shares a scope tag and a decision area with the request is carried
+    # within `within` without having to stand out: the floor judges entries whose only
+    # evidence is closeness in meaning, and with two close constraints that both bear on
+    # a request ("I'm vegetarian", "I am allergic to shellfish" for "any ideas for
+    # dinner tonight?") the mean of the two kept only one. On the tune half of
+    # benchmarks/cue_trigger_long.py it changed nothing (docs/constraints.md)
+    topic_exempt: bool = True
     # the hubness correction: the score loses this times the mean cosine of the entry's
     # crowding_k nearest entries of the same user. On the tune half of
     # benchmarks/cue_trigger_long.py, read: 2.0 -> 2.5 moved the cue in the packet
@@ -378,11 +389,15 @@ def choose(
     if not len(candidates):
         return []
     rounded = np.round(score, 4)
-    floor = float(rounded[candidates].max() - config.within)
+    margin = float(rounded[candidates].max() - config.within)
+    floor = margin
     if config.stand_out is not None:  # stand out of the user's live constraints
         pool = rounded[live]
         floor = max(floor, float(pool.mean() + config.stand_out * pool.std()))
     carried = candidates[rounded[candidates] >= floor]
+    if config.topic_exempt:  # the lexicon's topic and area are evidence of their own
+        on_topic = candidates[shares_tag[candidates] & shares_area[candidates]]
+        carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
     out.sort(key=lambda e: (-e.score, e.standing.fact.id))
     return out
