@@ -10,7 +10,13 @@ phrase, a goal verb, a present condition, a cause and its effect on the speaker 
 keeps the whole sentence as the constraint's value, so that its meaning (the read path
 compares embeddings) and its scope tags, when it has any, route later requests to it.
 Nothing here names a topic: the markers are English function words and the verbs that
-state rules, values, goals, conditions and causes.
+state rules, values, goals, conditions and causes — among them a rule the speaker set
+("I made myself a rule", "I keep X to myself", a daily habit kept for a reason), a
+value said as what should be ("for me X should ..."), a goal whose subject was said
+once ("..., and want to keep it that way"), a state of the body or the home ("I'm
+deaf", "we just split up", "the doctor put me on X", "my X's been out", "our X
+flooded", "she lives with us", a lack for now) and a cause without "because" ("X keeps
+me sane", "doing X stopped the Y", "..., so I do X now", "my dog gets anxious when").
 """
 
 from __future__ import annotations
@@ -38,6 +44,13 @@ _RULE = icase(
     r"\b(?:I|we)\s+(?:(?:just|really|absolutely|strictly|simply)\s+)?(?:never|refuse to|"
     r"always|only|avoid|stay away from|steer clear of|stick to|no longer)\b|"
     r"\b(?:my|our)\s+(?:\w+\s+){0,2}rule\b|\brule (?:in|for|at) (?:our|my|this)\b|"
+    r"\b(?:I|we)(?:'ve)?\s+(?:made|make|have|set|got)\s+(?:(?:myself|ourselves|it)\s+)?an?\s+"
+    r"(?:\w+\s+)?rule\b(?!\s+of\s+thumb)|\b(?:I|we)\s+keep\s+(?:[\w'-]+\s+){1,4}(?:private|secret|quiet|"
+    r"separate|to (?:myself|ourselves))\b|"
+    # a habit kept for a reason: "I'm in bed by ten every night because ..."
+    r"^(?:I|we)(?:'m|'re|\s+(?!went\b|was\b|were\b|did\b|had\b|used\b)[a-z]+)\b[^.;]*"
+    r"\bevery\s+(?:single\s+)?(?:day|morning|evening|night|week|weekday|weekend)\b[^.;]*"
+    r"\b(?:because|since)\b|"
     r"\bno exceptions\b|\bnon-negotiable\b|,\s*(?:period|ever|at all|no matter what)\s*[.!]?$|"
     r"\b(?:I|we)\s+(?:don't|won't|can't)\s+(?:\w+\s+){0,4}(?:ever|anymore|at all)\b"
 )
@@ -49,6 +62,7 @@ _VALUE = icase(
     r"believe)\b|\bbugs me\b|\bin my book\b|\bhow I feel\b|"
     r"\bwhat I (?:look for|want most|care about|value)\b|\bcomes? first\b|"
     r"\b(?:my|our) (?:top |number one |first )?priority\b|\bnot who I am\b|"
+    r"^(?:for|to)\s+(?:me|us)\b,?\s+(?:\w+\s+){1,4}(?:should|must)\b|"
     r"\bmakes? all the difference\b|\bat the (?:center|centre|heart) of (?:my|our)\b|"
     r"\b(?:over|more than) (?:any|anything|a|an|the)\b.*\bto me\b"
 )
@@ -57,35 +71,63 @@ _GOAL = icase(
     r"hoping|planning|determined|building|saving|putting|training|studying|prepping|preparing|"
     r"learning|rehabbing|doing a|going for)\b|\b(?:I|we)\s+(?:really\s+)?(?:want|hope|plan|"
     r"intend|aim)\s+(?:to|the|my|our|a)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|"
-    r"dream|resolution)\b|\b(?:I|we)(?:'d|\s+would) love to\b"
+    r"dream|resolution)\b|\b(?:I|we)(?:'d|\s+would) love to\b|"
+    r"^(?:I|we)\b[^,;]*\band\s+(?:really\s+)?(?:want|hope|plan|intend|mean)\s+to\b"
 )
 _STATE = icase(
     r"\b(?:right now|at the moment|these days|currently|for now|for the next|lately|"
     r"this (?:month|week|quarter|semester)|since (?:last|the)|anymore|barely|"
     r"in the middle of|(?:weeks?|months?) (?:old|ago))\b|"
-    r"\b(?:I'm|we're)\s+(?:(?:completely|really|so|totally|terribly|super|still)\s+)?"
+    r"\b(?:I'm|we're|I've been|we've been)\s+(?:(?:completely|really|so|totally|terribly|"
+    r"super|still|partially|legally)\s+)?"
     r"(?:[a-z]+ic|terrified|scared|afraid|allergic|intolerant|pregnant|expecting|nursing|"
     r"breastfeeding|fasting|grieving|exhausted|burned out|burnt out|broke|injured|"
-    r"recovering|on call|on probation|going through|in debt)\b|"
+    r"recovering|on call|on probation|going through|in debt|[a-z]*blind|deaf|disabled|"
+    r"hard of hearing)\b|"
+    # a change of life just made: a breakup, a loss
+    r"\b(?:I|we)\s+(?:just|recently)\s+(?:broke up|split up|separated|got divorced|lost (?:my|"
+    r"our))\b|\bput (?:me|us) on\b|"
+    # someone who now shares the speaker's home
+    r"\b(?:lives|is living|has been living|is staying|moved in)\s+with\s+(?:me|us)\b|"
     r"\b(?:I|we)\s+(?:have|have got)\s+(?:got\s+)?(?:an?\s+)?(?:newborn|baby|[a-z]+itis|"
     r"gout|flu|fever|cold|infection|condition|disorder|disease)\b|"
-    r"\b(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:got|is|was|has been)\s+(?:\w+\s+)?(?:stolen|"
-    r"suspended|expired|cancel(?:l)?ed|broken|dead|flooded|out|in the shop|in the hospital)\b"
+    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}[\w-]+(?:'s\s+been|'s|\s+(?:got|is|was|has been))\s+"
+    r"(?:\w+\s+)?(?:stolen|suspended|expired|cancel(?:l)?ed|broken|dead|flooded|out|in the "
+    r"shop|in the hospital)\b|\b(?:my|our)\s+(?:[\w-]+\s+){1,2}?(?:flooded|broke down|died|"
+    r"burst|caught fire)\b"
 )
 # "X stopped my ...", "Y made our ...": an effect on the speaker needs no connective
 _EFFECT_ON_ME = icase(
     r"\b(?:made|makes|gave|gives|helped|helps|stopped|stops|fixed|cured|cut|cleared|kills|"
     r"killed|wrecked|lowered|doubled|calmed|lifted|saved|ruined|improved|got)\s+"
-    r"(?:me|my|us|our)\b|\bis (?:how|why) (?:I|we)\b|\bthe only reason (?:I|we)\b"
+    r"(?:me|my|us|our)\b|\bis (?:how|why) (?:I|we)\b|\bthe only reason (?:I|we)\b|"
+    # "Traditions keep us close" (not "keep me posted")
+    r"^\w+(?:\s+\w+)?\s+(?:keeps?|kept)\s+(?:me|us)\s+(?!posted|updated|informed|waiting|"
+    r"company|in the loop)\w+|"
+    # the speaker's own doing and what it changed: "Taking X with Y stopped the Z"
+    r"^[a-z]+ing\s+(?:my|our|me|us)\b[^,;]{0,60}?\b(?:stopped|fixed|cured|helped|cleared|"
+    r"eased|calmed|improved|ruined|triggered|lowered)\b|"
+    # a behaviour changed by what happened: "..., so I keep it to one now"
+    r"\s(?:so\s+now\s+(?:I|we)\b|so\s+(?:I|we)\s+(?:\w+\s+){1,6}?now\b)|"
+    # what sets off a condition in one the speaker looks after: "my dog gets anxious when"
+    r"\b(?:my|our)\s+(?:\w+\s+){0,2}(?:gets?|becomes?|is|are)\s+(?:really\s+|very\s+|so\s+)?"
+    r"(?:[a-z]+ous|[a-z]+ed|sick|upset|ill|restless|aggressive)\s+(?:when(?:ever)?|if)\b"
 )
 # "it makes me happy", "your help gave me strength": a reaction to something said, whose
 # cause is a pronoun, is not a cause the speaker will act on
 _REACTION = icase(r"^(?:it|that|this|which|you|your|their|his|her|its)\b")
 # small talk that reads like a stance: "I'd love to hear more", "I can't believe it"
 _SMALL_TALK = icase(
-    r"\b(?:love to|like to|want to|trying to)\s+(?:hear|see|know|chat|talk|meet|catch up|"
-    r"figure out|decide|remember|understand|think|say)\b|\bcan't (?:believe|wait)\b|"
+    r"\b(?:love to|like to|want to|trying to)\s+(?:hear|see|know|chat|talk|catch up|figure "
+    r"out|decide|remember|understand|think|say|meet (?:you|up|your|with you))\b|"
+    r"\bcan't (?:believe|wait)\b|"
     r"\b(?:I'll|let me) (?:think|know|get back)\b|\bthank|\bfan of\b"
+)
+# "we don't have a car at the moment": a lack for now binds later answers, even when
+# the detectors read what is lacked (a possession) from it
+_LACK_FOR_NOW = icase(
+    r"\b(?:don't|do not|can't|cannot|no longer)\s+(?:have|use|get|access)\b.*\b(?:right now|"
+    r"at the moment|for now|currently|these days|this (?:week|month))\b"
 )
 _CAUSE = icase(
     r"\b(?:so|because|since|ever since|after|once|that's why|is how|is why|the only "
@@ -110,7 +152,9 @@ class StanceReader(Collector):
         if _FIRST_PERSON.search(text) is None or len(text) > 240:
             return False
         category = self._kind(text)
-        if category is None or (read and category is not Cat.CAUSAL):
+        if category is None:
+            return False
+        if read and category is not Cat.CAUSAL and not _LACK_FOR_NOW.search(text):
             return False
         clause = prepare_clause(text, evidence, self.ref)
         if clause is None:
