@@ -6,8 +6,9 @@ made with no agent; nothing of one tenant's agents reaches another tenant. Throu
 from __future__ import annotations
 
 from cognimem import Memory
+from cognimem.text.tokens import trigger_terms, word_key
 from tests.e2e.cli_runner import cognimem
-from tests.e2e.test_procedures import agent
+from tests.e2e.test_procedures import DAY, T0, agent, deploy_call
 
 ASK = "please deploy the staging build"
 
@@ -123,3 +124,45 @@ async def test_an_agents_procedure_learnt_from_one_user_goes_with_them(memory: M
     # the agent's own memory is a shared level: erasing a user never touches it
     packet = await memory.read("how do I deploy?", user_id="cy", agent_id="ops")
     assert [m.text for m in packet.sections.mandates] == ["Always sign off as the Ops bot."]
+
+
+LONG_ASK = (
+    "Please deploy the staging build with the release notes, migrate the database schema,"
+    " warm the caches, restart the workers, check the health endpoints, notify the"
+    " operators channel, rotate the logs, verify the metrics dashboard, confirm the"
+    " feature flags, record the change ticket in the tracker and archive the previous"
+    " artifacts carefully"
+)
+
+
+async def _long_turn(memory: Memory, user: str, tail: str, day: int) -> None:
+    at = T0 + day * DAY
+    await memory.turn(
+        {"content": f"{LONG_ASK} {tail}", "occurred_at": at},
+        {"content": "Deploying to staging.", "occurred_at": at,
+         "metadata": {"tool_calls": [deploy_call(40 + day)]}},
+        user_id=user, agent_id="ops", session_id=f"{user}{day}",
+    )  # fmt: skip
+
+
+async def test_erasing_a_user_takes_their_words_out_of_a_kept_procedures_trigger(
+    memory: Memory,
+) -> None:
+    # ada asked first and most, so the trigger's features hold her client's name; bob's
+    # request says the same (cut) trigger, so the procedure stays when ada is erased
+    for day in range(3):
+        await _long_turn(memory, "ada", "for client Zyxcorp.", day)
+    await _long_turn(memory, "bob", "for the platform team.", 3)
+    await memory.detect_procedures(agent_id="ops", all_users=True)
+    (before,) = await memory.procedures(agent_id="ops", all_users=True)
+    assert word_key("zyxcorp") in before.trigger_terms
+
+    await memory.erase_user("ada")
+
+    (after,) = await memory.procedures(agent_id="ops", all_users=True)
+    assert after.id == before.id
+    assert word_key("zyxcorp") not in after.trigger_terms
+    assert after.trigger_terms == trigger_terms(f"{LONG_ASK} for the platform team.")
+    # the procedure still helps the agent's users, on bob's words
+    packet = await memory.read(f"{LONG_ASK} now", user_id="cy", agent_id="ops")
+    assert [p.id for p in packet.sections.learned_procedures] == [after.id]

@@ -317,10 +317,11 @@ async def test_reads_return_summaries_in_their_section(memory: Memory) -> None:
     assert sum(count_tokens(s.text) for s in packet.sections.summaries) <= 200
 
 
-async def test_consolidation_needs_a_user(memory: Memory) -> None:
+async def test_consolidation_needs_a_user_or_a_level(memory: Memory) -> None:
+    # no user and no agent is not the organisation: that level is said explicitly
     with pytest.raises(InvalidInput) as caught:
         await memory.consolidate()
-    assert caught.value.field == "user_id"
+    assert caught.value.field == "scope.level"
 
 
 async def test_facts_the_llm_reads_from_a_group_keep_their_category_and_tags(

@@ -502,3 +502,41 @@ def test_the_shared_levels_are_listed_and_an_agents_memory_shown_beside_a_users(
     page.text_of("main table tbody tr", sign_off)
     assert "risotto" not in page.main_text()  # no user's memory
     assert page.css("#user-select").get_attribute("value").endswith("@agent:helper")
+
+
+def _open_level(page: Page, label: str) -> None:
+    page.go("#/users")
+    page.text_of("#levels tbody tr", label).find_element("css selector", "button").click()
+    page.heading("Memories")
+
+
+def test_the_facts_and_entities_pages_filter_by_level(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    server, key = world
+    api(server.base, key, "POST", "/v1/memory/write",
+        {"content": "My favorite color is teal. My sister Ana lives in Lyon.",
+         "scope": {"agent_id": "desk"}})  # fmt: skip
+    api(server.base, key, "POST", "/v1/memory/write",
+        {"content": "My favorite color is amber.", "scope": {"level": "organisation"}})  # fmt: skip
+    page.sign_in(key)
+    page.heading("Users of tenant acme")
+
+    # the agent's own level: its facts and the entities of no user, no user's
+    _open_level(page, "agent desk")
+    page.go("#/facts")
+    page.text_of(".fact-key", "teal")
+    facts = page.main_text()
+    assert "amber" not in facts  # the organisation's level
+    assert "Lisbon" not in facts  # ada's, though ada has turns with no agent
+    page.go("#/entities")
+    page.text_of("#entity-list li", "Ana")
+    assert "Sarah" not in page.main_text()  # ada's sister: ada's entity
+
+    # the organisation's level: its facts alone
+    _open_level(page, "organisation")
+    page.go("#/facts")
+    page.text_of(".fact-key", "amber")
+    facts = page.main_text()
+    assert "teal" not in facts
+    assert "Lisbon" not in facts

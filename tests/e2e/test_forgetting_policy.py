@@ -205,10 +205,11 @@ async def test_the_default_policy_forgets_small_talk_and_keeps_what_is_used(mem:
     assert plan[ids["chatter"]].score < plan[used].score
 
 
-async def test_a_scope_without_a_user_is_refused(mem: Memory) -> None:
+async def test_a_scope_without_a_user_or_a_level_is_refused(mem: Memory) -> None:
+    # no user and no agent is not the organisation's level: that is said explicitly
     with pytest.raises(InvalidInput) as caught:
         await mem.forget_by_policy()
-    assert caught.value.field == "scope.user_id"
+    assert caught.value.field == "scope.level"
 
 
 async def test_dependency_counts_from_the_store_match_the_truth(mem: Memory) -> None:

@@ -7,6 +7,7 @@ backends, and keys made with the CLI."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -208,3 +209,81 @@ def test_no_call_on_one_id_crosses_tenants(api: Api) -> None:
     assert edit.status_code == 404, edit.text
     assert api.client.get(f"/v1/memory/get/{rule}", headers=globex_user).status_code == 403
     assert api.mandates(org, "bob") == [RULE]
+
+
+def _export(api: Api, key: dict[str, str], scope: dict[str, Any]) -> httpx.Response:
+    return api.client.post("/v1/memory/export", json={"scope": scope}, headers=key)
+
+
+def test_the_lifecycle_export_and_forget_run_on_a_level_the_key_may_write(api: Api) -> None:
+    org = api.key()
+    api.write(org, ORG).raise_for_status()
+    office = {"content": "We moved the office to Leeds in March.", "profile": "chat"}
+    api.write(org, ORG, **office).raise_for_status()
+    api.write(org, {"agent_id": "helper"}, content="Always sign off as the Helper bot.")
+    api.write(org, {"user_id": "ada"}, content="I prefer tea over coffee.").raise_for_status()
+    ada = api.key(level="user", user_id="ada")
+    helper = api.key(level="agent", agent_id="helper")
+    dry = {"dry_run": True}
+
+    # a user key runs nothing on the organisation's or an agent's level
+    lifecycle = "/v1/lifecycle/consolidate"
+    for scope, field in ((ORG, "scope.level"), ({"agent_id": "helper"}, "scope.user_id")):
+        run = api.client.post(lifecycle, json={"scope": scope, **dry}, headers=ada)
+        _denied(run, field, "user")
+        _denied(_export(api, ada, scope), field, "user")
+        forget = {"scope": scope, "since": "2000-01-01T00:00:00+00:00", "dry_run": True}
+        _denied(api.client.post("/v1/memory/forget", json=forget, headers=ada), field, "user")
+    _denied(api.client.post(lifecycle, json={"scope": ORG, **dry}, headers=helper),
+            "scope.level", "agent")  # fmt: skip
+
+    # the organisation key runs it on the organisation's level alone
+    run = api.client.post(lifecycle, json={"scope": ORG, **dry}, headers=org)
+    assert run.status_code == 200, run.text
+    assert run.json()["result"]["episodes"] == 1
+    assert run.json()["scope"]["user_id"] is None
+    assert run.json()["scope"]["agent_id"] is None
+    # the agent key on its agent's level
+    run = api.client.post(
+        "/v1/lifecycle/decay", json={"scope": {"agent_id": "helper"}, **dry}, headers=helper
+    )
+    assert run.status_code == 200, run.text
+    exported = _export(api, helper, {"agent_id": "helper"})
+    assert exported.status_code == 200, exported.text
+    lines = [json.loads(x) for x in exported.text.splitlines()]
+    items = [x["data"]["text"] for x in lines if x["type"] == "item"]
+    assert items == ["Always sign off as the Helper bot."]
+    # no user, no agent and no level names no level: 422, never every user
+    run = api.client.post(lifecycle, json={"scope": {}, **dry}, headers=org)
+    assert run.status_code == 422, run.text
+    assert run.json()["error"]["details"]["field"] == "scope.level"
+
+
+def test_the_knowledge_listings_filter_by_level_over_http(api: Api) -> None:
+    org = api.key()
+    said = (
+        ({"agent_id": "desk"}, "My favorite color is teal. My sister Ana lives in Lyon."),
+        (ORG, "My favorite color is amber."),
+        ({"user_id": "ada"}, "My favorite color is red. My friend Zoe lives in Rome."),
+        ({"user_id": "ada", "agent_id": "desk"}, "My favorite color is green."),
+    )
+    for scope, content in said:
+        api.write(org, scope, content=content, profile="chat").raise_for_status()
+
+    def listed(path: str, scope: dict[str, Any], field: str) -> set[str]:
+        response = api.client.post(path, json={"scope": scope}, headers=org)
+        assert response.status_code == 200, response.text
+        return {row[field] if field in row else row["entity"]["name"] for row in response.json()}
+
+    colours = {"teal", "amber", "red", "green"}
+    assert listed("/v1/facts/query", {"agent_id": "desk"}, "value") & colours == {"teal"}
+    assert listed("/v1/facts/query", ORG, "value") & colours == {"amber"}
+    # ada's turn with the desk agent is ada's (green superseded her red), not the agent's
+    assert listed("/v1/facts/query", {"all_users": True}, "value") & colours == {
+        "teal",
+        "amber",
+        "green",
+    }
+    entities = listed("/v1/entities/query", {"agent_id": "desk"}, "name")
+    assert "Ana" in entities
+    assert not entities & {"Zoe", "Rome"}  # ada's

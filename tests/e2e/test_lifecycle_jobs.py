@@ -107,7 +107,7 @@ async def test_admin_calls_over_http_dry_run_then_job_then_listing(
             }  # fmt: skip
             nobody = await http.post(f"{base}/v1/lifecycle/{OP}", json={"scope": {}}, headers=auth)
             assert nobody.status_code == 422
-            assert nobody.json()["error"]["details"]["field"] == "scope.user_id"
+            assert nobody.json()["error"]["details"]["field"] == "scope.level"
             wrong_state = await http.get(f"{base}/v1/jobs", params={"state": "lost"}, headers=auth)
             assert wrong_state.status_code == 422
 
@@ -231,9 +231,9 @@ async def test_bad_calls_are_invalid_input(worker: Memory) -> None:
         await worker.run_lifecycle("nope", user_id="ada")
     assert (unknown.value.kind, unknown.value.id) == ("lifecycle operation", "nope")
     assert f"registered: {OP}" in unknown.value.message
-    with pytest.raises(InvalidInput) as no_user:
+    with pytest.raises(InvalidInput) as no_user:  # not the organisation's level
         await worker.run_lifecycle(OP)
-    assert no_user.value.field == "scope.user_id"
+    assert no_user.value.field == "scope.level"
     with pytest.raises(InvalidInput) as session:
         await worker.run_lifecycle(OP, scope={"user_id": "ada", "session_id": "s"})
     assert session.value.field == "scope.session_id"

@@ -46,6 +46,10 @@ READS: dict[str, Call] = {
 }
 
 
+# the calls that also take one shared level alone (an agent's with no user)
+LEVEL_CALLS = {"forget", "forget_ids", "export", "facts", "get_fact", "entities", "conflicts"}
+
+
 async def three_writers(memory: Any) -> None:
     await memory.write(ALICE, user_id="alice")
     await memory.write(BOB, user_id="bob")
@@ -87,7 +91,11 @@ async def test_a_read_without_a_user_is_refused_and_changes_nothing(
 ) -> None:
     await three_writers(memory)
     before = await memory.stats(all_users=True)
-    for kwargs in ({}, {"scope": {"agent_id": "helper"}}, {"scope": {"session_id": "s1"}}):
+    # a forget, an export or a knowledge listing with an agent and no user is the
+    # agent's own level
+    # (test_level_lifecycle.py); the other calls read a user's memories through an agent
+    agent_alone = [] if name in LEVEL_CALLS else [{"scope": {"agent_id": "helper"}}]
+    for kwargs in ({}, *agent_alone, {"scope": {"session_id": "s1"}}):
         with pytest.raises(InvalidInput, match="all_users=true") as err:
             await READS[name](memory, kwargs)
         assert err.value.field == "scope.user_id"
@@ -187,6 +195,15 @@ HTTP_READS = [
 ]
 
 
+LEVEL_PATHS = {
+    "/v1/memory/forget",
+    "/v1/memory/export",
+    "/v1/facts/query",
+    "/v1/entities/query",
+    "/v1/conflicts/query",
+}
+
+
 def http_stats(api: httpx.Client) -> dict[str, Any]:
     answer = api.post("/v1/stats", json={"scope": {"all_users": True}})
     assert answer.status_code == 200, answer.text
@@ -201,9 +218,12 @@ def test_http_refuses_an_empty_id_and_an_implicit_tenant_wide_call(api: httpx.Cl
         assert written.status_code == 200, written.text
     before = http_stats(api)
     for path, body in HTTP_READS:
+        # a forget, an export or a knowledge listing with an agent alone is that
+        # agent's level (200)
+        agent_alone = () if path in LEVEL_PATHS else (({"agent_id": "helper"}, "scope.user_id"),)
         for scope, field in (
             ({}, "scope.user_id"),
-            ({"agent_id": "helper"}, "scope.user_id"),
+            *agent_alone,
             ({"user_id": ""}, "scope.user_id"),
             ({"user_id": "alice", "session_id": " "}, "scope.session_id"),
             ({"user_id": "alice", "all_users": True}, "scope.all_users"),

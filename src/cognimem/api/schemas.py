@@ -138,6 +138,59 @@ class ReadScope(ScopeFields):
     )
 
 
+class LevelReadScope(ReadScope):
+    """The scope of a forget or an export: ``user_id``, ``all_users: true``, or one
+    shared level alone — ``agent_id`` with no user (the agent's memories), or ``level:
+    "organisation"`` (the organisation's: no user, no agent)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "oneOf": [
+                {
+                    "required": ["user_id"],
+                    "properties": {
+                        "user_id": {"type": "string"},
+                        "all_users": {"const": False},
+                        "level": {"type": "null"},
+                    },
+                },
+                {
+                    "required": ["all_users"],
+                    "properties": {
+                        "all_users": {"const": True},
+                        "user_id": {"type": "null"},
+                        "level": {"type": "null"},
+                    },
+                },
+                {
+                    "required": ["agent_id"],
+                    "properties": {
+                        "agent_id": {"type": "string"},
+                        "user_id": {"type": "null"},
+                        "all_users": {"const": False},
+                        "level": {"type": "null"},
+                    },
+                },
+                {
+                    "required": ["level"],
+                    "properties": {
+                        "level": {"const": "organisation"},
+                        "user_id": {"type": "null"},
+                        "agent_id": {"type": "null"},
+                        "all_users": {"const": False},
+                    },
+                },
+            ]
+        },
+    )
+
+    level: Literal["organisation"] | None = Field(
+        default=None,
+        description="organisation: the organisation's memory alone (no user, no agent).",
+    )
+
+
 def _needs_scope(extra: dict[str, Any] | None = None) -> Callable[[dict[str, Any]], None]:
     """JSON Schema of a request with a ``ReadScope`` or a ``WriteScope``: ``scope`` is
     required (a request without one names no user or level, which ``Memory`` refuses),
@@ -174,7 +227,7 @@ class WriteBatchRequest(BaseModel):
 class FactsQuery(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
-    scope: ReadScope = Field(default_factory=ReadScope)
+    scope: LevelReadScope = Field(default_factory=LevelReadScope)
     key: str | None = None
     categories: list[FactCategory] | None = None
     include_history: StrictBool = False
@@ -289,6 +342,15 @@ class ReadScopeRequest(BaseModel):
     scope: ReadScope = Field(default_factory=ReadScope)
 
 
+class LevelScopeRequest(BaseModel):
+    """A body that is only a scope that may name one shared level alone (export,
+    entities, relations): a user's, every user's, an agent's or the organisation's."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
+
+    scope: LevelReadScope = Field(default_factory=LevelReadScope)
+
+
 class UpdateRequest(BaseModel):
     """Edit one memory, or tell cognimem what it got right or wrong (at least one of
     text, importance, tier and feedback)."""
@@ -331,7 +393,7 @@ class ForgetRequest(BaseModel):
         ),
     )
 
-    scope: ReadScope = Field(default_factory=ReadScope)
+    scope: LevelReadScope = Field(default_factory=LevelReadScope)
     ids: list[str] | None = Field(default=None, max_length=1_000)
     query: Annotated[str, Field(json_schema_extra={"pattern": NOT_BLANK})] | None = None
     since: IsoTime | None = None
@@ -379,7 +441,7 @@ class TurnRequest(ReadOptions):
 class ConflictsQuery(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
-    scope: ReadScope = Field(default_factory=ReadScope)
+    scope: LevelReadScope = Field(default_factory=LevelReadScope)
     open_only: StrictBool = True
 
 
@@ -419,12 +481,14 @@ class SessionsQuery(BaseModel):
 
 
 class LifecycleRequest(BaseModel):
-    """Run a lifecycle operation on one user's memories (``scope.user_id`` required):
-    queue it as a job, or with ``dry_run`` say what it would change, changing nothing."""
+    """Run a lifecycle operation on one level's memories: a user's (``scope.user_id``),
+    an agent's (``scope.agent_id`` and no user) or the organisation's (``scope.level:
+    "organisation"``); queue it as a job, or with ``dry_run`` say what it would change,
+    changing nothing."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
-    scope: ScopeFields = Field(default_factory=ScopeFields)
+    scope: WriteScope = Field(default_factory=WriteScope)
     dry_run: StrictBool = False
     # the same operation, scope and key give the same job (a retried call queues once)
     key: str | None = Field(default=None, pattern=ID_PATTERN)

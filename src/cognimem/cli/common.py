@@ -101,6 +101,34 @@ def user_scope(user: str | None, all_users: bool, command: str) -> dict[str, obj
     return {"all_users": True} if all_users else {"user_id": user}
 
 
+OrganisationOption = Annotated[
+    bool,
+    typer.Option(
+        "--organisation", help="The organisation's level alone (no --user, --agent or --all-users)."
+    ),
+]
+
+
+def reach_scope(
+    user: str | None, all_users: bool, agent: str | None, organisation: bool, command: str
+) -> dict[str, object]:
+    """The scope fields of a command that removes or exports one level's memories: a
+    user's (``--user``, with ``--agent`` their turns with it), every user's
+    (``--all-users``), an agent's own (``--agent`` alone), or the organisation's — said
+    with the ``--organisation`` flag, never by leaving the others out."""
+    if organisation:
+        if user is not None or agent is not None or all_users:
+            raise InvalidInput(
+                f"{command}: --organisation is the organisation's level alone: leave out"
+                " --user, --agent and --all-users",
+                field="organisation",
+            )
+        return {"level": "organisation"}
+    if agent is not None and user is None and not all_users:
+        return {"agent_id": agent}
+    return {"agent_id": agent, **user_scope(user, all_users, command)}
+
+
 def timestamp(value: str | None, option: str) -> datetime | None:
     """An ISO 8601 option value with its UTC offset (``2024-06-01T00:00:00+00:00``)."""
     if value is None:

@@ -13,11 +13,13 @@ from cognimem.cli.common import (
     AllUsersOption,
     DbOption,
     JsonOption,
+    OrganisationOption,
     TenantOption,
     UserOption,
     counted,
     out,
     print_json,
+    reach_scope,
     run,
     timestamp,
     user_scope,
@@ -226,14 +228,15 @@ def forget(
     user: UserOption = None,
     all_users: AllUsersOption = False,
     agent: AgentOption = None,
+    organisation: OrganisationOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Forget a user's memories (or with --all-users any user's of the tenant) by --id,
-    by --query or by time (--since / --until)."""
+    """Forget a user's memories (any user's with --all-users; an agent's own with --agent
+    alone; the organisation's with --organisation) by --id, --query or --since/--until."""
 
     async def go() -> tuple[ForgetResult, list[MemoryItem]]:
-        scope = {"tenant_id": tenant, "agent_id": agent, **user_scope(user, all_users, "forget")}
+        scope = {"tenant_id": tenant, **reach_scope(user, all_users, agent, organisation, "forget")}
         async with Memory.open(db) as mem:
             result = await mem.forget(
                 ids=ids,

@@ -20,15 +20,16 @@ import typer
 from cognimem.cli.common import (
     AllUsersOption,
     DbOption,
+    OrganisationOption,
     TenantOption,
     UserOption,
     counted,
     err,
     failed,
     out,
+    reach_scope,
     row_progress,
     run,
-    user_scope,
 )
 from cognimem.errors import InvalidInput
 from cognimem.memory import Memory
@@ -44,15 +45,21 @@ def export(
     ] = None,
     user: UserOption = None,
     all_users: AllUsersOption = False,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="The agent's own level alone (no --user).")
+    ] = None,
+    organisation: OrganisationOption = False,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Export a user's memories (or with --all-users every user's of the tenant) as JSON
+    """Export a user's memories (or with --all-users every user's of the tenant; an
+    agent's own level with --agent; the organisation's with --organisation) as JSON
     lines (a header line first), as the HTTP API's export does; `cognimem import` takes
     them back."""
 
     async def go() -> int:
-        scope = {"tenant_id": tenant, **user_scope(user, all_users, "export")}
+        whose = reach_scope(user, all_users, agent, organisation, "export")
+        scope = {"tenant_id": tenant, **whose}
         async with Memory.open(db) as mem:
             with _output(out_path) as sink, row_progress("exporting") as advance:
                 rows = 0

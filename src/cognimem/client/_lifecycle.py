@@ -36,12 +36,16 @@ class LifecycleClientCalls(ClientCalls):
         namespace: str | None = None,
         dry_run: bool = False,
         key: str | None = None,
+        agent_id: str | None = None,
     ) -> LifecycleRun:
-        """Queue lifecycle operation ``op`` on one user's memories (``job``), or with
-        ``dry_run`` get what it would change (``result``, ``summary``); see
-        :meth:`Memory.run_lifecycle`. Progress is the job's (:meth:`get_job`)."""
+        """Queue lifecycle operation ``op`` on one level's memories (``job``): a user's,
+        an agent's (``agent_id`` alone) or the organisation's (``scope={"level":
+        "organisation"}``); or with ``dry_run`` get what it would change (``result``,
+        ``summary``); see :meth:`Memory.run_lifecycle`. Progress is the job's
+        (:meth:`get_job`)."""
+        fields = {"user_id": user_id, "agent_id": agent_id, "namespace": namespace}
         body: dict[str, Any] = {
-            "scope": self._scope_body(scope, user_id=user_id, namespace=namespace),
+            "scope": self._scope_body(scope, **fields),
             "dry_run": dry_run,
         }
         if key is not None:

@@ -134,11 +134,15 @@ async def forget(
     )
 
 
-def in_scope(item: MemoryItem, scope: Scope) -> bool:
+def in_scope(item: MemoryItem, scope: Scope, *, level_only: bool = False) -> bool:
     """Whether ``item`` lies inside ``scope`` (its tenant and namespace; its user, agent
-    and session when the scope names them)."""
+    and session when the scope names them). With ``level_only`` and no user in the
+    scope, the item must be of that one shared level: no user, and exactly the scope's
+    agent (none: the organisation's)."""
     s = item.scope
     if (s.tenant_id, s.namespace) != (scope.tenant_id, scope.namespace):
+        return False
+    if level_only and scope.user_id is None and (s.user_id, s.agent_id) != (None, scope.agent_id):
         return False
     return all(
         wanted is None or wanted == getattr(s, name)

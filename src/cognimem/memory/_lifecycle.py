@@ -16,7 +16,13 @@ from cognimem.config import Settings
 from cognimem.errors import UsageError
 from cognimem.models import MemoryItem
 from cognimem.models.admin import ReembedResult
-from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
+from cognimem.models.arguments import (
+    ScopeLike,
+    make_level_scope,
+    make_read_scope,
+    make_scope,
+    make_write_scope,
+)
 from cognimem.models.lifecycle import (
     ConsolidationResult,
     DecayResult,
@@ -77,9 +83,11 @@ class LifecycleCalls:
         ``degraded``). Running it again changes nothing unless something new came in; a
         group whose summary changes replaces it (the old one archived, in history).
         ``dry_run`` returns what would change and writes nothing; ``progress`` receives
-        the fraction done. Needs ``user_id``."""
+        the fraction done. Needs ``user_id``, or one shared level: ``agent_id`` alone
+        (the agent's memories), or ``scope={"level": "organisation"}`` (the
+        organisation's); a shared level's run reads and writes that level alone."""
         return await self._consolidation.consolidate(
-            make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
+            make_write_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
             dry_run=dry_run,
             progress=progress,
         )
@@ -161,6 +169,7 @@ class LifecycleCalls:
         *,
         user_id: str | None = None,
         namespace: str | None = None,
+        agent_id: str | None = None,
         dry_run: bool = False,
         progress: Callable[[float], None] | None = None,
     ) -> DecayResult:
@@ -170,8 +179,10 @@ class LifecycleCalls:
         again ``active``, and one whose every evidence item was marked incorrect
         ``invalidated``. Reads compute the decay at their own reference time whether
         this ran or not. ``dry_run`` returns exactly the changes it would make (each
-        with its effective confidence and reason) and writes nothing."""
-        target = make_scope(scope, user_id=user_id, namespace=namespace)
+        with its effective confidence and reason) and writes nothing. One shared level's
+        facts alone with ``agent_id`` and no user, or ``scope={"level":
+        "organisation"}``."""
+        target = make_level_scope(scope, user_id=user_id, agent_id=agent_id, namespace=namespace)
         return await self._decay.decay(target, dry_run=dry_run, progress=progress)
 
     async def promote(
@@ -218,6 +229,7 @@ class LifecycleCalls:
         scope: ScopeLike = None,
         user_id: str | None = None,
         namespace: str | None = None,
+        agent_id: str | None = None,
         dry_run: bool = False,
         progress: Callable[[float], None] | None = None,
     ) -> ForgettingResult:
@@ -228,8 +240,10 @@ class LifecycleCalls:
         mandates, active constraints and items with live dependents are always kept.
         ``dry_run`` returns the plan (each item's score, action and reason) and changes
         nothing. The scheduled lifecycle operation ``forget_policy`` runs this;
-        :meth:`forget` (by ids, query or time range) is the user's own call."""
-        target = make_read_scope(scope, user_id=user_id, namespace=namespace)
+        :meth:`forget` (by ids, query or time range) is the user's own call. One shared
+        level's memories alone with ``agent_id`` and no user, or ``scope={"level":
+        "organisation"}``: never a user's."""
+        target = make_level_scope(scope, user_id=user_id, agent_id=agent_id, namespace=namespace)
         return await self._forgetting.run(target, dry_run=dry_run, progress=progress)
 
     # -- the embedding model: services.reembedding --------------------------------------
@@ -295,14 +309,17 @@ class LifecycleCalls:
         dry_run: bool = False,
         key: str | None = None,
         progress: Progress | None = None,
+        agent_id: str | None = None,
     ) -> LifecycleRun:
         """Run lifecycle operation ``op`` (``consolidate``, ``revise``, ...) on one user's
         memories. A dry run runs it here and now, changes nothing and returns what it
         would change (``result``, ``summary``; ``progress`` gets the share done). Else a
         durable job is queued and returned (``job``) for a worker (``cognimem worker``)
         to run; ``key`` makes the call idempotent: the same op, scope and key give the
-        same job. An unknown op is ``NotFound``; a scope with an agent or
-        a session, or without a user, is ``InvalidInput``."""
+        same job. One shared level: ``agent_id`` with no user (the agent's memories), or
+        ``scope={"level": "organisation"}`` (the organisation's). An unknown op is
+        ``NotFound``; a scope with a session, a user with an agent, or no user, agent or
+        level is ``InvalidInput``."""
         return await self._lifecycle.run_lifecycle(
             op,
             scope=scope,
@@ -311,6 +328,7 @@ class LifecycleCalls:
             dry_run=dry_run,
             key=key,
             progress=progress,
+            agent_id=agent_id,
         )
 
     async def list_jobs(

@@ -76,7 +76,7 @@ def make_write_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
     for name in ("user_id", "agent_id", "session_id"):
         if getattr(target, name) is not None:
             raise InvalidInput(
-                f"an organisation write belongs to no user, agent or session: leave out"
+                f"the organisation's level belongs to no user, agent or session: leave out"
                 f" scope.{name}",
                 field=f"scope.{name}",
             )
@@ -157,3 +157,55 @@ def require_user(scope: Scope, op: str) -> str:
                 field=f"scope.{name}",
             )
     return scope.user_id
+
+
+def make_level_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
+    """The scope of a call on one level's memories as a whole (consolidate, decay, the
+    forgetting policy, a lifecycle job): a user's (``user_id``), an agent's
+    (``agent_id`` and no user), or the organisation's only when it says so with
+    ``scope["level"] = "organisation"``, as a write does — a user id left unset never
+    runs on the organisation's memory. A session is not a level (``InvalidInput``)."""
+    target = make_write_scope(scope, **fields)
+    if target.session_id is not None:
+        raise InvalidInput(
+            "a lifecycle call works on a whole level: leave out scope.session_id",
+            field="scope.session_id",
+        )
+    return target
+
+
+def require_level(scope: Scope, op: str) -> None:
+    """Refuse (``InvalidInput``) a scope ``op`` cannot run on as one level: one with a
+    session, or a user's with an agent too (a user's memories are all their agents')."""
+    if scope.session_id is not None:
+        raise InvalidInput(
+            f"{op} works on all of a level's memories: leave out scope.session_id",
+            field="scope.session_id",
+        )
+    if scope.user_id is not None and scope.agent_id is not None:
+        raise InvalidInput(
+            f"{op} works on all of a user's memories: leave out scope.agent_id (an agent's"
+            " own level is scope.agent_id with no user)",
+            field="scope.agent_id",
+        )
+
+
+def make_reach_scope(
+    scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
+) -> tuple[Scope, bool]:
+    """The scope of a call that forgets or exports stored memories, and whether it is
+    one shared level alone: a user's (``make_read_scope``), every user's
+    (``all_users``), or — ``True`` — an agent's (``agent_id`` and no user) or the
+    organisation's (``scope["level"] = "organisation"``), never a user's memories."""
+    given: dict[str, Any] = {}
+    if isinstance(scope, Scope):
+        given = scope.model_dump()
+    elif scope is not None:
+        given = dict(scope)
+    given.update({k: v for k, v in fields.items() if v is not None})
+    widened = all_users or given.get("all_users") is True
+    if "level" in given or (
+        not widened and given.get("user_id") is None and given.get("agent_id") is not None
+    ):
+        return make_level_scope(given), True
+    return make_read_scope(scope, all_users=all_users, **fields), False

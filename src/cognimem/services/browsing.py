@@ -12,7 +12,14 @@ from cognimem.editing.edits import in_scope
 from cognimem.errors import NotFound
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ScopeStats
-from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, make_scope, validated
+from cognimem.models.arguments import (
+    ScopeLike,
+    check_ids,
+    make_reach_scope,
+    make_read_scope,
+    make_scope,
+    validated,
+)
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -66,7 +73,7 @@ class BrowseService:
         limit: int,
     ) -> list[Fact]:
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
         keys = (key,) if isinstance(key, str) else (None if key is None else tuple(key))
         check_ids(key=key if key is None or isinstance(key, str) else list(key))
         cats = None if categories is None else validated(_CATEGORIES, categories, "categories")
@@ -76,11 +83,13 @@ class BrowseService:
                 target.tenant_id,
                 target.namespace,
                 target.user_id,
-                all_users=target.user_id is None,
+                all_users=target.user_id is None and not level,
                 keys=keys,
                 statuses=None if include_history else (FactStatus.ACTIVE, FactStatus.AGING),
                 categories=cats,
                 limit=limit,
+                agent_id=target.agent_id,
+                level_only=level,
             )
         )
 
@@ -105,13 +114,13 @@ class BrowseService:
         self, *, scope: ScopeLike, user_id: str | None, all_users: bool
     ) -> list[tuple[Entity, list[Alias]]]:
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
         aliases = await self._parts.store.find_aliases(
             target.tenant_id,
             target.namespace,
             target.user_id,
             None,
-            all_users=target.user_id is None,
+            all_users=target.user_id is None and not level,
         )
         by_entity: dict[str, list[Alias]] = {}
         for a in aliases:
@@ -128,26 +137,26 @@ class BrowseService:
         all_users: bool,
     ) -> list[Relation]:
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
         return await self._parts.store.find_relations(
             target.tenant_id,
             target.namespace,
             target.user_id,
             list(entity_ids),
-            all_users=target.user_id is None,
+            all_users=target.user_id is None and not level,
         )
 
     async def conflicts(
         self, *, open_only: bool, scope: ScopeLike, user_id: str | None, all_users: bool
     ) -> list[FactConflict]:
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
         return await self._parts.store.find_conflicts(
             target.tenant_id,
             target.namespace,
             target.user_id,
             open_only=open_only,
-            all_users=target.user_id is None,
+            all_users=target.user_id is None and not level,
         )
 
     async def history(self, target_id: str, *, tenant_id: str) -> list[HistoryEntry]:

@@ -20,7 +20,13 @@ from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
-from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope, validated
+from cognimem.models.arguments import (
+    ScopeLike,
+    check_ids,
+    make_reach_scope,
+    make_read_scope,
+    validated,
+)
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import (
     Alias,
@@ -167,7 +173,7 @@ class EditService:
         forget_mode = cast(edits.ForgetMode, mode)
         if not 1 <= limit <= 10_000:
             raise InvalidInput("limit must be between 1 and 10000", field="limit")
-        target = make_read_scope(
+        target, level = make_reach_scope(
             scope,
             all_users=all_users,
             user_id=user_id,
@@ -179,22 +185,39 @@ class EditService:
             check_ids(ids=list(ids))
             wanted = list(dict.fromkeys(ids))[:limit]
             stored = await parts.store.get_items(tenant, wanted)
-            found = [i for i in stored if edits.in_scope(i, target)]
+            found = [i for i in stored if edits.in_scope(i, target, level_only=level)]
         elif query is not None:
             found = await self._forget_by_query(query, target, limit)
+            # a shared level's forget reads the tenant's memories and keeps its own alone
+            found = [i for i in found if edits.in_scope(i, target, level_only=level)]
         else:
-            check_period(since, until)
-            keep = edits.FORGET_STATUS[forget_mode]
-            statuses = tuple(
-                s for s in (ItemStatus.ACTIVE, ItemStatus.SILENT, ItemStatus.ARCHIVED)
-                if s is not keep
-            )  # fmt: skip
-            flt = ItemFilter(scope=target, statuses=statuses, since=since, until=until)
-            found = await parts.store.get_items(tenant, await parts.store.list_item_ids(flt, limit))
+            found = await self._forget_by_time(target, level, since, until, forget_mode, limit)
         affected = edits.forgettable(found, forget_mode)
         return await edits.forget(
             parts.store, tenant, affected, forget_mode, now=parts.clock(), dry_run=dry_run
         )
+
+    async def _forget_by_time(
+        self,
+        target: Scope,
+        level: bool,
+        since: datetime | None,
+        until: datetime | None,
+        mode: edits.ForgetMode,
+        limit: int,
+    ) -> list[MemoryItem]:
+        """The newest ``limit`` items of ``target`` (one shared level's alone with
+        ``level``) that happened between ``since`` and ``until`` and ``mode`` changes."""
+        check_period(since, until)
+        keep = edits.FORGET_STATUS[mode]
+        statuses = tuple(
+            s for s in (ItemStatus.ACTIVE, ItemStatus.SILENT, ItemStatus.ARCHIVED) if s is not keep
+        )
+        flt = ItemFilter(
+            scope=target, statuses=statuses, since=since, until=until, level_only=level
+        )
+        store = self._parts.store
+        return await store.get_items(target.tenant_id, await store.list_item_ids(flt, limit))
 
     async def _forget_by_query(self, query: str, target: Scope, limit: int) -> list[MemoryItem]:
         parts = self._parts

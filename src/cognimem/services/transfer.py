@@ -9,7 +9,7 @@ from typing import Any
 from cognimem.errors import InvalidInput
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord
-from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
+from cognimem.models.arguments import ScopeLike, make_reach_scope, make_scope
 from cognimem.providers.embeddings import erase_embeddings
 from cognimem.services import transfer_streams
 from cognimem.services.components import Components
@@ -43,10 +43,12 @@ class TransferService:
     ) -> AsyncIterator[ExportRecord]:
         """Checked when called; the records stream as they are iterated."""
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
-        return self._export(target, all_namespaces)
+        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
+        return self._export(target, all_namespaces, level)
 
-    async def _export(self, target: Scope, all_namespaces: bool) -> AsyncIterator[ExportRecord]:
+    async def _export(
+        self, target: Scope, all_namespaces: bool, level: bool
+    ) -> AsyncIterator[ExportRecord]:
         parts = self._parts
         await parts.access.flush()  # the export carries the reads counted so far
         yield transfer_streams.header(
@@ -56,7 +58,10 @@ class TransferService:
             embedding_model=parts.embedder.model_id,
             now=parts.clock(),
         )
-        async for record in parts.store.export_records(target, all_namespaces=all_namespaces):
+        records = parts.store.export_records(
+            target, all_namespaces=all_namespaces, level_only=level
+        )
+        async for record in records:
             yield record
 
     async def import_records(

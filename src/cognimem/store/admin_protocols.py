@@ -26,11 +26,13 @@ class TransferStore(Protocol):
     """Moving a tenant's rows out and in, and erasing a user."""
 
     def export_records(
-        self, scope: Scope, *, all_namespaces: bool = False
+        self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
     ) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope (its tenant and namespace, or every namespace
         with ``all_namespaces``; the user's rows when ``scope.user_id`` is set, agent and
-        session are ignored), without the header line, streamed in pages: sessions,
+        session are ignored; with ``level_only`` and no user, one shared level's rows:
+        no user and exactly ``scope.agent_id``, entities and aliases of no user),
+        without the header line, streamed in pages: sessions,
         events, items, entities, aliases, facts, relations, conflicts, history,
         procedures. Aliases
         of a user are theirs and the shared aliases of their entities; history is that
@@ -172,11 +174,13 @@ class RetentionStore(Protocol):
     """What the forgetting policy reads and writes (``store/retention.py``)."""
 
     async def retention_rows(
-        self, tenant_id: str, namespace: str, user_id: str
+        self, tenant_id: str, namespace: str, user_id: str | None, *, agent_id: str | None = None
     ) -> list[RetentionRow]:
         """Every item of the user (every agent and session) that is active, silent or
         archived, with its live dependents counted (facts, constraints, relations,
-        summaries), in ONE query; in no particular order."""
+        summaries), in ONE query; in no particular order. With no user: one shared
+        level's, those of no user and exactly ``agent_id`` (``None``: the
+        organisation's), never every user's."""
 
     async def decay_items(
         self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]

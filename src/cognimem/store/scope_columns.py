@@ -84,6 +84,8 @@ class Columns:
         scope = flt.scope
         if flt.shared_only:  # an entry of the rows of no user: the organisation's, the agent's
             mask &= np.array([a is None or a == scope.agent_id for a in self.agent], dtype=bool)
+        elif flt.level_only and scope.user_id is None:  # an entry of the rows of no user
+            mask &= np.array([a == scope.agent_id for a in self.agent], dtype=bool)
         elif scope.agent_id is not None:
             mask &= self.agent == scope.agent_id
         if scope.session_id is not None and not flt.shared_only:

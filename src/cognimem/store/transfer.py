@@ -40,6 +40,7 @@ from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, History
 from cognimem.models.procedures import Procedure
 from cognimem.store import procedure_records, records
 from cognimem.store.records import Row, TimeDecoder
+from cognimem.text.tokens import trigger_terms
 
 # 2: procedures are exported (records of type ``procedure``); a format 1 export, which
 # has none, imports as it always did
@@ -194,7 +195,7 @@ def touched_procedures(
 
 def scrub_procedures(
     touched: Iterable[ProcedureRow], erased: Collection[str], said: Mapping[str, str]
-) -> tuple[list[str], list[tuple[str, str, str]]]:
+) -> tuple[list[str], list[tuple[str, str, str, str]]]:
     """What erasing a user does to the agents' procedures its events helped learn
     (``touched_procedures``; ``said``: request event id -> content): the ids to delete —
     no other user's request is left, or the trigger is the erased user's words and no
@@ -207,17 +208,33 @@ def scrub_procedures(
         return text == trigger or (cut != trigger and text.startswith(cut))
 
     deleted: list[str] = []
-    kept: list[tuple[str, str, str]] = []
+    kept: list[tuple[str, str, str, str]] = []
     for procedure_id, trigger, requests_json, sources_json in touched:
         requests, sources = json.loads(requests_json), json.loads(sources_json)
         left = [e for e in requests if e not in erased]
         theirs = any(says(e, trigger) for e in requests if e in erased)
-        if not left or (theirs and not any(says(e, trigger) for e in left)):
+        terms = remaining_terms([said.get(e, "") for e in left])
+        if not left or not terms or (theirs and not any(says(e, trigger) for e in left)):
             deleted.append(procedure_id)
         else:
             rest = [e for e in sources if e not in erased]
-            kept.append((procedure_id, json.dumps(left), json.dumps(rest)))
+            kept.append((procedure_id, json.dumps(left), json.dumps(rest), json.dumps(terms)))
     return deleted, kept
+
+
+def remaining_terms(requests: Sequence[str]) -> list[str]:
+    """A kept procedure's trigger terms made again from the requests left (in their
+    order): the words at least half of them hold, in the first's order (as detection
+    makes them, ``lifecycle/procedures.py``), so no erased user's word stays in them."""
+    said = [t for t in (trigger_terms(r) for r in requests) if t]
+    if not said:
+        return []
+    counts: dict[str, int] = {}
+    for terms in said:
+        for t in set(terms):
+            counts[t] = counts.get(t, 0) + 1
+    common = [t for t in said[0] if 2 * counts[t] >= len(said)]
+    return common or said[0]
 
 
 @dataclass

@@ -48,6 +48,10 @@ class ItemFilter:
     # only the shared levels a user's read reaches: the rows of no user, of no agent or
     # of the scope's agent (any session); the scope's user and session are not matched
     shared_only: bool = False
+    # one level's rows alone, for the lifecycle and erasure of a shared level: with no
+    # user in the scope, the rows of no user and exactly the scope's agent (no agent: the
+    # organisation's), never every user's (``user_id=None`` alone means every user)
+    level_only: bool = False
 
     def own_and_shared(self) -> tuple[ItemFilter, ItemFilter | None]:
         """This filter as two searches: the scope's own rows, and (with
@@ -398,7 +402,9 @@ class FactQuery:
     agent and session are provenance, not filters. ``keys`` match exactly or as a prefix
     of multi-valued keys (``user:preference:cuisine`` finds ``...:cuisine:italian``).
     ``all_users`` lists every user's facts and those of no user (``user_id`` is then
-    ignored); without it ``user_id=None`` means the facts of no user."""
+    ignored); without it ``user_id=None`` means the facts of no user, and with
+    ``level_only`` those of no user and exactly ``agent_id`` (``None``: the
+    organisation's), one level's facts."""
 
     tenant_id: str
     namespace: str
@@ -408,6 +414,26 @@ class FactQuery:
     statuses: tuple[FactStatus, ...] | None = (FactStatus.ACTIVE, FactStatus.AGING)
     categories: tuple[FactCategory, ...] | None = None
     limit: int = 1_000
+    agent_id: str | None = None
+    level_only: bool = False
+
+
+def level_filter(scope: Scope, **fields: Any) -> ItemFilter:
+    """An ``ItemFilter`` of one level's items: a user's (any agent, as a user's
+    lifecycle has always run), or with no user the agent's or the organisation's alone."""
+    return ItemFilter(scope=scope, level_only=scope.user_id is None, **fields)
+
+
+def level_facts(scope: Scope, **fields: Any) -> FactQuery:
+    """A ``FactQuery`` of one level's facts, as :func:`level_filter`."""
+    return FactQuery(
+        scope.tenant_id,
+        scope.namespace,
+        scope.user_id,
+        agent_id=scope.agent_id,
+        level_only=scope.user_id is None,
+        **fields,
+    )
 
 
 @dataclass(frozen=True)

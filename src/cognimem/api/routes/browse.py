@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
-from cognimem.api.schemas import ReadScopeRequest
+from cognimem.api.schemas import LevelScopeRequest, ReadScopeRequest
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Tier
 from cognimem.models.directory import TenantOverview
 from cognimem.models.events import NOT_BLANK
@@ -61,7 +61,7 @@ class EventsQuery(BaseModel):
     )
 
 
-class RelationsQuery(ReadScopeRequest):
+class RelationsQuery(LevelScopeRequest):
     entity_ids: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(
         min_length=1, max_length=MAX_IDS
     )

@@ -10,7 +10,7 @@ from cognimem.api.schemas import (
     AliasRemoveRequest,
     ConflictsQuery,
     FactsQuery,
-    ReadScopeRequest,
+    LevelScopeRequest,
     ResolveRequest,
 )
 from cognimem.models.admin import KeyLevel
@@ -23,7 +23,9 @@ router = APIRouter(prefix="/v1", tags=["knowledge"])
 @router.post("/facts/query", response_model=list[Fact], responses=documented(400))
 async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
     """The user's facts, newest first (live ones, or every version with
-    ``include_history``); ``key`` matches exactly or as a prefix of multi-valued keys."""
+    ``include_history``); ``key`` matches exactly or as a prefix of multi-valued keys.
+    With one shared level alone (``scope.agent_id`` and no user, or ``scope.level:
+    "organisation"``), that level's facts alone."""
     return await mem.facts(
         key=body.key,
         categories=body.categories,
@@ -34,8 +36,9 @@ async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
 
 
 @router.post("/entities/query", response_model=list[EntityWithAliases], responses=documented(400))
-async def entities(body: ReadScopeRequest, mem: Mem, caller: Caller) -> list[EntityWithAliases]:
-    """The entities the user's memories mention, each with its aliases."""
+async def entities(body: LevelScopeRequest, mem: Mem, caller: Caller) -> list[EntityWithAliases]:
+    """The entities the user's memories mention, each with its aliases (with one shared
+    level alone, the entities of no user)."""
     found = await mem.entities(scope=body.scope.for_tenant(caller.tenant_id))
     return [EntityWithAliases(entity=e, aliases=a) for e, a in found]
 

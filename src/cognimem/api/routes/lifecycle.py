@@ -11,6 +11,7 @@ from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import LifecycleRequest, UserScopeRequest
 from cognimem.models import MemoryItem
+from cognimem.models.arguments import make_level_scope
 from cognimem.models.lifecycle import LifecycleRun, MandateCandidate
 from cognimem.models.procedures import Procedure
 from cognimem.models.scope import ID_PATTERN
@@ -23,7 +24,7 @@ router = APIRouter(prefix="/v1", tags=["lifecycle"])
     "/lifecycle/{op}",
     response_model=LifecycleRun,
     status_code=202,
-    responses={200: {"description": "a dry run: what would change"}, **documented(400, 404)},
+    responses={200: {"description": "a dry run: what would change"}, **documented(400, 403, 404)},
 )
 async def run_lifecycle(
     op: Annotated[str, Path(pattern=ID_PATTERN)],
@@ -32,13 +33,15 @@ async def run_lifecycle(
     caller: Caller,
     response: Response,
 ) -> LifecycleRun:
-    """Queue lifecycle operation ``op`` (``consolidate``, ``revise``, ...) on one user's
-    memories: 202 with the job (``Location: /v1/jobs/{id}``). With ``dry_run``: 200 with
-    what it would change (``result``, ``summary``), changing nothing. An unknown ``op``
-    is 422."""
-    run = await mem.run_lifecycle(
-        op, scope=body.scope.for_tenant(caller.tenant_id), dry_run=body.dry_run, key=body.key
-    )
+    """Queue lifecycle operation ``op`` (``consolidate``, ``revise``, ...) on one level's
+    memories — a user's, an agent's (``scope.agent_id`` alone) or the organisation's
+    (``scope.level: "organisation"``): 202 with the job (``Location: /v1/jobs/{id}``).
+    With ``dry_run``: 200 with what it would change (``result``, ``summary``), changing
+    nothing. A key runs it only on a level it may write (403). An unknown ``op`` is
+    404."""
+    scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write_of(lambda: make_level_scope(scope))
+    run = await mem.run_lifecycle(op, scope=scope, dry_run=body.dry_run, key=body.key)
     if run.job is None:
         response.status_code = 200
     else:

@@ -18,8 +18,8 @@ from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem, check_id_reach
 from cognimem.api.schemas import (
     ForgetRequest,
+    LevelScopeRequest,
     ReadRequest,
-    ReadScopeRequest,
     ScopeFields,
     TurnRequest,
     UpdateRequest,
@@ -30,7 +30,7 @@ from cognimem.errors import CognimemError, InvalidInput, NotFound
 from cognimem.memory import Memory
 from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
-from cognimem.models.arguments import make_read_scope, make_write_scope
+from cognimem.models.arguments import make_reach_scope, make_read_scope, make_write_scope
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.scope import ID_PATTERN
 from cognimem.recall.packing import SectionSink
@@ -288,7 +288,7 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     ``archive`` keeps them out of reads, ``silence`` keeps them but never recalls
     them. ``dry_run`` says what would be forgotten."""
     scope = body.scope.for_tenant(caller.tenant_id)
-    caller.check_write_of(lambda: make_read_scope(scope))
+    caller.check_write_of(lambda: make_reach_scope(scope)[0])
     return await mem.forget(
         ids=body.ids,
         query=body.query,
@@ -310,13 +310,17 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
             " rows that could not be written out",
             "content": {NDJSON: {"schema": {"type": "string"}}},
         },
-        **documented(400),
+        **documented(400, 403),
     },
 )
-async def export(body: ReadScopeRequest, mem: Mem, caller: Caller) -> StreamingResponse:
+async def export(body: LevelScopeRequest, mem: Mem, caller: Caller) -> StreamingResponse:
     """Everything stored in the scope as JSON lines (a header line first), streamed;
-    ``POST /v1/memory/import`` takes the same lines back."""
-    records = mem.export(scope=body.scope.for_tenant(caller.tenant_id))
+    ``POST /v1/memory/import`` takes the same lines back. One shared level alone with
+    ``scope.agent_id`` and no user, or ``scope.level: "organisation"``. A key exports
+    only a level it may write (403)."""
+    scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write_of(lambda: make_reach_scope(scope)[0])
+    records = mem.export(scope=scope)
 
     async def lines() -> AsyncIterator[str]:
         last: ExportRecord | None = None

@@ -40,7 +40,7 @@ from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
-from cognimem.store.types import ConsolidationWrite, FactQuery, ItemFilter
+from cognimem.store.types import ConsolidationWrite, level_facts, level_filter
 
 log = logging.getLogger(__name__)
 
@@ -98,8 +98,11 @@ class ConsolidationService:
         only: Sequence[MemoryItem] | None,
     ) -> ConsolidationResult:
         self._parts.require_open()
-        if scope.user_id is None:
-            raise InvalidInput("consolidation needs a user_id", field="user_id")
+        if scope.user_id is None and scope.session_id is not None:
+            raise InvalidInput(
+                "a shared level's consolidation takes no session: leave out scope.session_id",
+                field="scope.session_id",
+            )
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
                 return await self._pass(scope, dry_run, progress, only)
@@ -165,9 +168,7 @@ class ConsolidationService:
         pool_by_id = {m.id: m for m in [*new, *continued]}
         pool = list(pool_by_id.values())
         vectors = await self._vectors(pool)
-        facts = await store.find_facts(
-            FactQuery(scope.tenant_id, scope.namespace, scope.user_id, limit=MAX_FACTS)
-        )
+        facts = await store.find_facts(level_facts(scope, limit=MAX_FACTS))
         constraints = rules.constraint_tags(facts)
         windows = [self._keep_key(g, existing) for g in rules.windows(pool, policy)]
         window_of = {m.id: g.key for g in windows for m in g.members}
@@ -200,7 +201,7 @@ class ConsolidationService:
             return [e for e in only if e.kind is ItemKind.EPISODE and not e.consolidated]
         store = self._parts.store
         ids = await store.list_item_ids(
-            ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,), consolidated=False),
+            level_filter(scope, kinds=(ItemKind.EPISODE,), consolidated=False),
             MAX_EPISODES,
         )
         return await store.get_items(scope.tenant_id, ids)
@@ -209,7 +210,7 @@ class ConsolidationService:
         """The scope's consolidation summaries by their group's key."""
         store = self._parts.store
         ids = await store.list_item_ids(
-            ItemFilter(scope=scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES
+            level_filter(scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES
         )
         return {
             s.key: s
@@ -269,7 +270,7 @@ class ConsolidationService:
         extended with the episodes it lacked."""
         store = self._parts.store
         ids = await store.list_item_ids(
-            ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,)), MAX_EPISODES
+            level_filter(scope, kinds=(ItemKind.EPISODE,)), MAX_EPISODES
         )
         known = {m.id: m for m in new}
         episodes = [
@@ -301,7 +302,7 @@ class ConsolidationService:
         for a in aliases:
             if a.entity_id in linked:
                 names_of.setdefault(a.entity_id, set()).add(a.alias)
-        episodes_only = ItemFilter(scope=scope, kinds=(ItemKind.EPISODE,))
+        episodes_only = level_filter(scope, kinds=(ItemKind.EPISODE,))
         for entity, names in sorted(names_of.items()):
             found = await store.lexical_search(
                 episodes_only, sorted(names), policy.max_profile_mentions

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from cognimem.errors import StaleKnowledge
 from cognimem.lifecycle.decay import plan_decay
 from cognimem.models import MemoryItem, Scope
-from cognimem.models.arguments import require_user
+from cognimem.models.arguments import require_level
 from cognimem.models.fact_changes import LIVE
 from cognimem.models.lifecycle import DecayResult
 from cognimem.services.components import Components
-from cognimem.store.types import FactQuery, Knowledge
+from cognimem.store.types import Knowledge, level_facts
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +35,11 @@ class DecayService:
     ) -> DecayResult:
         parts = self._parts
         parts.require_open()
-        user_id = require_user(scope, "decay")
+        require_level(scope, "decay")
         store = parts.store
-        query = FactQuery(scope.tenant_id, scope.namespace, user_id, statuses=LIVE, limit=MAX_FACTS)
+        # a user's facts whatever the agent (a user's decay always ran so), else one
+        # shared level's alone: the agent's or the organisation's
+        query = level_facts(scope, statuses=LIVE, limit=MAX_FACTS)
         for attempt in range(MAX_DECAY_ATTEMPTS):
             facts = await store.find_facts(query)
             wanted = list(dict.fromkeys(i for f in facts for i in f.evidence_item_ids))

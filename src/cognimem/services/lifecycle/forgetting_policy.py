@@ -22,10 +22,10 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from cognimem.errors import InvalidInput
 from cognimem.lifecycle import retention
 from cognimem.lifecycle.retention import Decision, ForgetAction
 from cognimem.models import ItemStatus, Scope
+from cognimem.models.arguments import require_level
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ForgetDecision, ForgettingResult
 from cognimem.services.components import Components
@@ -58,15 +58,13 @@ class ForgettingPolicyService:
     ) -> ForgettingResult:
         parts = self._parts
         parts.require_open()
-        if scope.user_id is None:
-            raise InvalidInput(
-                "the forgetting policy runs on one user's memories: scope.user_id is required",
-                field="scope.user_id",
-            )
+        require_level(scope, "the forgetting policy")
         policy = parts.settings.lifecycle.forgetting
         now = parts.clock()
         await parts.access.flush()  # the reads counted so far weigh in
-        rows = await parts.store.retention_rows(scope.tenant_id, scope.namespace, scope.user_id)
+        rows = await parts.store.retention_rows(
+            scope.tenant_id, scope.namespace, scope.user_id, agent_id=scope.agent_id
+        )
         decisions = retention.plan(rows, policy, now)
         result = ForgettingResult(
             dry_run=dry_run,

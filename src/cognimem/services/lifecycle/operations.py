@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from cognimem.config import OperationSchedule
 from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
-from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.arguments import ScopeLike, check_ids, make_level_scope, require_level
 from cognimem.models.ids import new_id
 from cognimem.models.lifecycle import LifecycleRun, OperationResult
 from cognimem.models.scope import Scope
@@ -65,9 +65,18 @@ class LeaseLost(RuntimeError):
     the job now, so this one stops."""
 
 
+def level_key(scope: Scope) -> str:
+    """Whose memories a lifecycle run holds, as its lease and job name them: the user's
+    id, or (characters no id has) ``#agent/<id>`` or ``#organisation`` for a shared
+    level, so no user's run and a level's ever share a lease."""
+    if scope.user_id is not None:
+        return scope.user_id
+    return "#organisation" if scope.agent_id is None else f"#agent/{scope.agent_id}"
+
+
 def lifecycle_job_id(op: str, scope: Scope, key: str) -> str:
     """The job of ``op`` on ``scope`` for trigger ``key``: the same inputs, the same id."""
-    parts = (scope.tenant_id, scope.namespace, scope.user_id or "", op, key)
+    parts = (scope.tenant_id, scope.namespace, level_key(scope), op, key)
     digest = hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:32]
     return f"job_lc_{digest}"
 
@@ -157,20 +166,13 @@ class LifecycleJobService:
         return self._parts.queue
 
     @staticmethod
-    def _scope(scope: ScopeLike, user_id: str | None, namespace: str | None) -> Scope:
-        """A lifecycle operation's scope: one user's memories in one namespace."""
-        target = make_read_scope(scope, user_id=user_id, namespace=namespace)
-        if target.user_id is None:
-            raise InvalidInput(
-                "lifecycle operations run on one user's memories: scope.user_id is required",
-                field="scope.user_id",
-            )
-        for name in ("agent_id", "session_id"):
-            if getattr(target, name) is not None:
-                raise InvalidInput(
-                    f"lifecycle operations run on a user's memories: scope.{name} does not apply",
-                    field=f"scope.{name}",
-                )
+    def _scope(
+        scope: ScopeLike, user_id: str | None, agent_id: str | None, namespace: str | None
+    ) -> Scope:
+        """A lifecycle operation's scope: one level's memories in one namespace — a
+        user's, an agent's (no user), or the organisation's (said as ``level``)."""
+        target = make_level_scope(scope, user_id=user_id, agent_id=agent_id, namespace=namespace)
+        require_level(target, "a lifecycle operation")
         return target
 
     async def run_lifecycle(
@@ -183,10 +185,11 @@ class LifecycleJobService:
         dry_run: bool,
         key: str | None,
         progress: Progress | None,
+        agent_id: str | None = None,
     ) -> LifecycleRun:
         self._parts.require_open()
         operation = self._operation(op)
-        target = self._scope(scope, user_id, namespace)
+        target = self._scope(scope, user_id, agent_id, namespace)
         if dry_run:
             began = time.perf_counter()
             try:
@@ -218,6 +221,9 @@ class LifecycleJobService:
             "namespace": scope.namespace,
             "trigger": trigger,
         }
+        if scope.user_id is None:  # a shared level: the agent's, or the organisation's
+            payload["agent_id"] = scope.agent_id
+            payload["level"] = "agent" if scope.agent_id is not None else "organisation"
         return await self._queue().enqueue(
             LIFECYCLE_JOB, scope.tenant_id, payload, job_id=lifecycle_job_id(op, scope, key)
         )
@@ -252,7 +258,7 @@ class LifecycleJobService:
         op, scope = self._parse(job)
         operation = self._operation(op)
         lease = ScopeLease(
-            scope.tenant_id, scope.namespace, scope.user_id or "", op, worker,
+            scope.tenant_id, scope.namespace, level_key(scope), op, worker,
             delivery.delivery_id, job.id,
         )  # fmt: skip
         started = parts.clock()
@@ -338,9 +344,14 @@ class LifecycleJobService:
         op = payload.get("op")
         if not isinstance(op, str) or not op:
             raise InvalidInput("a lifecycle job names its operation", field="payload.op")
-        scope = make_read_scope(
-            {"tenant_id": job.tenant_id, "namespace": payload.get("namespace") or "default"},
-            user_id=payload.get("user_id"),
+        where: dict[str, Any] = {
+            "tenant_id": job.tenant_id,
+            "namespace": payload.get("namespace") or "default",
+        }
+        if payload.get("level") == "organisation":
+            where["level"] = "organisation"
+        scope = make_level_scope(
+            where, user_id=payload.get("user_id"), agent_id=payload.get("agent_id")
         )
         return op, scope
 

@@ -201,7 +201,10 @@ class PostgresItems(PostgresDatabase):
             return []
         own, shared = flt.own_and_shared()
         async with self._connection() as conn:
-            indexes = [(await self._terms.get(conn, s.tenant_id, s.namespace, s.user_id), own)]
+            # one shared level's rows are in the entry of the rows of no user
+            level = flt.level_only and s.user_id is None
+            entry = await self._terms.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
+            indexes = [(entry, own)]
             if shared is not None:  # the shared levels' rows, from their own entry
                 entry = await self._terms.get(conn, s.tenant_id, s.namespace, None, shared=True)
                 indexes.append((entry, shared))

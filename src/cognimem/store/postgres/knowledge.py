@@ -56,6 +56,8 @@ async def find_facts(conn: Connection, q: FactQuery) -> list[Fact]:
     clauses = ["tenant_id = $1", "namespace = $2"]
     if not q.all_users:
         clauses.append(_equals("user_id", q.user_id, params))
+        if q.level_only and q.user_id is None:  # one shared level: the agent's, or none
+            clauses.append(_equals("agent_id", q.agent_id, params))
     if q.keys is not None:
         if not q.keys:
             return []

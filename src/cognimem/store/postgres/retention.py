@@ -60,17 +60,25 @@ LEFT JOIN item_usage u ON u.item_id = i.id  -- the counters (migration 14)
 WHERE i.tenant_id = $1 AND i.namespace = $2 AND i.user_id = $3
     AND i.status = ANY($8::text[])
 """
+# one shared level's rows (no user; the agent's, or the organisation's: agent NULL)
+LEVEL_ROWS = ROWS
+for _alias in ("f", "s", "i"):
+    LEVEL_ROWS = LEVEL_ROWS.replace(
+        f"{_alias}.user_id = $3",
+        f"{_alias}.user_id IS NULL AND {_alias}.agent_id IS NOT DISTINCT FROM $3::text",
+    )
 
 
 class PostgresRetention(PostgresDatabase):
     """``RetentionStore`` on PostgreSQL."""
 
     async def retention_rows(
-        self, tenant_id: str, namespace: str, user_id: str
+        self, tenant_id: str, namespace: str, user_id: str | None, *, agent_id: str | None = None
     ) -> list[RetentionRow]:
+        sql, owner = (ROWS, user_id) if user_id is not None else (LEVEL_ROWS, agent_id)
         async with self._connection() as conn:
             found = await conn.fetch(
-                ROWS, tenant_id, namespace, user_id, list(LIVE_FACT_STATUSES),
+                sql, tenant_id, namespace, owner, list(LIVE_FACT_STATUSES),
                 list(CONSTRAINT_VALUES), ItemKind.SUMMARY.value,
                 list(CITING_SUMMARY_STATUSES), list(RETAINED_STATUSES),
             )  # fmt: skip

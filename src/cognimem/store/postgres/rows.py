@@ -168,6 +168,9 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
         )
         if value is not None and not flt.shared_only
     ]
+    if flt.level_only and s.user_id is None and not flt.shared_only:  # one shared level
+        agent = "IS NULL" if s.agent_id is None else f"= {params.add(s.agent_id)}"
+        own.append(f"{p}user_id IS NULL AND {p}agent_id {agent}")
     if flt.shared_only:  # the organisation's rows, and the scope's agent's
         agent = f" OR {p}agent_id = {params.add(s.agent_id)}" if s.agent_id is not None else ""
         own.append(f"{p}user_id IS NULL AND ({p}agent_id IS NULL{agent})")

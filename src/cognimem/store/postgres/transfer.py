@@ -56,12 +56,14 @@ class PostgresTransfer(PostgresDatabase):
             self._graphs.drop_tenant(tenant_id)
 
     def export_records(
-        self, scope: Scope, *, all_namespaces: bool = False
+        self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
     ) -> AsyncIterator[ExportRecord]:
         async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
             # a connection per page: a consumer that stops early holds none
             async with self._connection() as conn:
-                return await export_page(conn, kind, scope, all_namespaces, after, _EXPORT_PAGE)
+                return await export_page(
+                    conn, kind, scope, all_namespaces, after, _EXPORT_PAGE, level_only=level_only
+                )
 
         return transfer.export_stream(page)
 
@@ -146,7 +148,7 @@ async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> N
     if kept:
         await conn.executemany(
             "UPDATE procedures SET request_event_ids = $2::jsonb, source_event_ids = $3::jsonb,"
-            " revision = revision + 1 WHERE id = $1",
+            " trigger_terms = $4::jsonb, revision = revision + 1 WHERE id = $1",
             kept,
         )
 
@@ -237,21 +239,30 @@ async def export_page(
     all_namespaces: bool,
     after: transfer.Cursor | None,
     limit: int,
+    *,
+    level_only: bool = False,
 ) -> transfer.Page:
     """One page of one record type, after the cursor; the cursor of the next page (None:
-    this was the last)."""
+    this was the last). ``level_only``: one shared level's rows (no user; the scope's
+    agent, or none), entities of no user."""
     params = Params()
+    level = level_only and scope.user_id is None
 
-    def owned() -> str:
+    def owned(agent: bool = True) -> str:
         clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
         if not all_namespaces:
             clauses.append(f"namespace = {params.add(scope.namespace)}")
         if scope.user_id is not None:
             clauses.append(f"user_id = {params.add(scope.user_id)}")
+        elif level:
+            clauses.append("user_id IS NULL")
+            if agent:  # entities belong to a user or to none: no agent column
+                who = "IS NULL" if scope.agent_id is None else f"= {params.add(scope.agent_id)}"
+                clauses.append(f"agent_id {who}")
         return " AND ".join(clauses)
 
     if kind == "alias":
-        return await _alias_page(conn, scope, all_namespaces, owned, params, after, limit)
+        return await _alias_page(conn, scope, all_namespaces, owned, params, after, limit, level)
     if kind == "procedure":  # no seq column: paged by id
         found = await conn.fetch(
             f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE {owned()}"
@@ -261,7 +272,7 @@ async def export_page(
         )
         out = [transfer.row_record(kind, r, decode_time) for r in found]
         return out, ((found[-1]["id"],) if len(found) == limit else None)
-    if kind == "history" and not (scope.user_id is None and all_namespaces):
+    if kind == "history" and not (scope.user_id is None and all_namespaces and not level):
         where = " OR ".join(
             f"target_id IN (SELECT id FROM {t} WHERE {owned()})"
             for t in ("items", "facts", "conflicts")
@@ -270,7 +281,7 @@ async def export_page(
     elif kind == "history":
         where = f"tenant_id = {params.add(scope.tenant_id)}"
     else:
-        where = owned()
+        where = owned(agent=kind != "entity")
     table, columns = _TABLES[kind]
     start = 0 if after is None else int(after[0])
     found = await conn.fetch(
@@ -290,6 +301,7 @@ async def _alias_page(
     params: Params,
     after: transfer.Cursor | None,
     limit: int,
+    level_only: bool = False,
 ) -> transfer.Page:
     """The user's aliases and the shared aliases of the user's entities (every alias of
     the namespace without a user)."""
@@ -301,6 +313,8 @@ async def _alias_page(
         clauses.append(
             f"(user_key = {key} OR entity_id IN (SELECT id FROM entities WHERE {owned()}))"
         )
+    elif level_only:  # a shared level: the aliases of no user
+        clauses.append(f"user_key = {params.add(records.user_key(None))}")
     keys = [params.add(v) for v in (after or ("", "", "", ""))]
     found = await conn.fetch(
         f"SELECT namespace, {records.ALIAS_COLUMNS} FROM aliases WHERE {' AND '.join(clauses)}"

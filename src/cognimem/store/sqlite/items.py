@@ -49,6 +49,9 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
             if value is not None:
                 own.append(f"{p}{column} = ?")
                 params.append(value)
+        if flt.level_only and s.user_id is None:  # one shared level, never every user
+            own.append(f"{p}user_id IS NULL AND {p}agent_id IS ?")
+            params.append(s.agent_id)
     if flt.with_organisation and own and not flt.shared_only:
         shared = f"{p}user_id IS NULL AND {p}agent_id IS NULL"
         if s.user_id is not None and s.agent_id is not None:  # and the agent's own
@@ -276,7 +279,9 @@ class SQLiteItems(SQLiteDatabase):
         own, shared = flt.own_and_shared()
 
         def q(conn: sqlite3.Connection) -> list[Candidate]:
-            index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id)
+            # one shared level's rows are in the entry of the rows of no user
+            level = flt.level_only and s.user_id is None
+            index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
             found = [lexical_index.search(index, own, terms, limit)]
             if shared is not None:
                 index = self._terms.get(conn, s.tenant_id, s.namespace, None, shared=True)

@@ -81,6 +81,9 @@ def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
     if not q.all_users:
         clauses.append("user_id IS ?")
         params.append(q.user_id)
+        if q.level_only and q.user_id is None:  # one shared level: the agent's, or none
+            clauses.append("agent_id IS ?")
+            params.append(q.agent_id)
     if q.keys is not None:
         if not q.keys:
             return []

@@ -30,6 +30,8 @@ from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.rows import decode_time
 
 _SCOPE = "tenant_id = ? AND namespace = ? AND user_id = ?"
+# one shared level's rows (no user; the agent's, or the organisation's: agent NULL)
+_LEVEL = "tenant_id = ? AND namespace = ? AND user_id IS NULL AND agent_id IS ?"
 
 ROWS = f"""
 WITH cites AS (
@@ -64,15 +66,17 @@ FROM items i LEFT JOIN deps d ON d.item_id = i.id
     LEFT JOIN item_usage u ON u.item_id = i.id  -- the counters (migration 14)
 WHERE i.{_SCOPE} AND i.status IN ({", ".join("?" * len(RETAINED_STATUSES))})
 """
+LEVEL_ROWS = ROWS.replace(_SCOPE, _LEVEL)
 
 
 class SQLiteRetention(SQLiteDatabase):
     """``RetentionStore`` on SQLite."""
 
     async def retention_rows(
-        self, tenant_id: str, namespace: str, user_id: str
+        self, tenant_id: str, namespace: str, user_id: str | None, *, agent_id: str | None = None
     ) -> list[RetentionRow]:
-        scope = (tenant_id, namespace, user_id)
+        scope = (tenant_id, namespace, user_id if user_id is not None else agent_id)
+        sql = ROWS if user_id is not None else LEVEL_ROWS
         params = (
             *CONSTRAINT_VALUES, *scope, *LIVE_FACT_STATUSES,
             *scope, *CITING_SUMMARY_STATUSES,
@@ -82,7 +86,7 @@ class SQLiteRetention(SQLiteDatabase):
         def read(conn: sqlite3.Connection) -> list[RetentionRow]:
             return [
                 retention_row(r, _time(r[7]), _time(r[8]), decode_time(r[9]))
-                for r in conn.execute(ROWS, params)
+                for r in conn.execute(sql, params)
             ]
 
         return await self._db.read(read)

@@ -45,7 +45,7 @@ class SQLiteTransfer(SQLiteDatabase):
         return report
 
     def export_records(
-        self, scope: Scope, *, all_namespaces: bool = False
+        self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
     ) -> AsyncIterator[ExportRecord]:
         async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
             return await self._db.read(
@@ -56,6 +56,7 @@ class SQLiteTransfer(SQLiteDatabase):
                     all_namespaces=all_namespaces,
                     after=after,
                     limit=_EXPORT_PAGE,
+                    level_only=level_only,
                 )
             )
 
@@ -154,8 +155,8 @@ def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) ->
     conn.executemany("DELETE FROM procedures WHERE id = ?", [(i,) for i in deleted])
     conn.executemany(
         "UPDATE procedures SET request_event_ids = ?, source_event_ids = ?,"
-        " revision = revision + 1 WHERE id = ?",
-        [(asks, sources, i) for i, asks, sources in kept],
+        " trigger_terms = ?, revision = revision + 1 WHERE id = ?",
+        [(asks, sources, terms, i) for i, asks, sources, terms in kept],
     )
 
 
@@ -224,12 +225,15 @@ def export_page(
     all_namespaces: bool,
     after: transfer.Cursor | None,
     limit: int,
+    level_only: bool = False,
 ) -> transfer.Page:
     """One page of one record type, after the cursor; the cursor of the next page (None:
-    this was the last)."""
+    this was the last). ``level_only``: one shared level's rows (no user; the scope's
+    agent, or none), entities of no user."""
     namespace = None if all_namespaces else scope.namespace
+    level = level_only and scope.user_id is None
 
-    def owned(prefix: str = "", user: bool = True) -> tuple[str, list[object]]:
+    def owned(prefix: str = "", user: bool = True, agent: bool = True) -> tuple[str, list[object]]:
         clauses = [f"{prefix}tenant_id = ?"]
         params: list[object] = [scope.tenant_id]
         if namespace is not None:
@@ -238,16 +242,21 @@ def export_page(
         if user and scope.user_id is not None:
             clauses.append(f"{prefix}user_id = ?")
             params.append(scope.user_id)
+        elif user and level:
+            clauses.append(f"{prefix}user_id IS NULL")
+            if agent:  # entities belong to a user or to none: no agent column
+                clauses.append(f"{prefix}agent_id IS ?")
+                params.append(scope.agent_id)
         return " AND ".join(clauses), params
 
-    where, params = owned()
+    where, params = owned(agent=kind != "entity")
     if kind == "alias":
-        return _alias_page(conn, scope, namespace, owned, after, limit)
+        return _alias_page(conn, scope, namespace, owned, after, limit, level)
     if kind == "session":
         return _session_page(conn, where, params, after, limit)
     start = 0 if after is None else int(after[0])
     if kind == "history":
-        if scope.user_id is None and namespace is None:
+        if scope.user_id is None and namespace is None and not level:
             where = "tenant_id = ?"
         else:
             targets = " OR ".join(
@@ -318,17 +327,21 @@ def _alias_page(
     owned: Any,
     after: transfer.Cursor | None,
     limit: int,
+    level: bool = False,
 ) -> transfer.Page:
     """The user's aliases and the shared aliases of the user's entities (every alias of
-    the namespace without a user)."""
+    the namespace without a user; with ``level``, those of no user alone)."""
     clauses, params = ["tenant_id = ?"], [scope.tenant_id]
     if namespace is not None:
         clauses.append("namespace = ?")
         params.append(namespace)
     if scope.user_id is not None:
-        entities, entity_params = owned()
+        entities, entity_params = owned(agent=False)
         clauses.append(f"(user_key = ? OR entity_id IN (SELECT id FROM entities WHERE {entities}))")
         params += [records.user_key(scope.user_id), *entity_params]
+    elif level:
+        clauses.append("user_key = ?")
+        params.append(records.user_key(None))
     keys = list(after or ("", "", "", ""))
     found = query(
         conn,

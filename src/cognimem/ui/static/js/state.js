@@ -55,6 +55,16 @@ export function scope() {
   return { namespace, user_id: user };
 }
 
+// the scope of one level alone, for the pages that filter by level (facts, entities):
+// the organisation's {namespace, level}, an agent's {namespace, agent_id} (no user: the
+// agent's own memory, not its users'), else the user's (or every user's) scope
+export function levelScope() {
+  const [namespace, user] = chosen();
+  if (user === "@organisation") return { namespace, level: "organisation" };
+  if (user.startsWith("@agent:")) return { namespace, agent_id: user.slice(7) };
+  return scope();
+}
+
 export function scopeLabel() {
   const [, user] = chosen();
   const s = scope();

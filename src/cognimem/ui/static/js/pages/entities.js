@@ -4,7 +4,7 @@
 
 import { post } from "../api.js";
 import { h, num, svg, table } from "../dom.js";
-import { scope } from "../state.js";
+import { levelScope, scope } from "../state.js";
 
 const WIDTH = 900;
 const HEIGHT = 520;
@@ -135,7 +135,7 @@ function undoButtons(ctx, entity, alias) {
 }
 
 export async function render(ctx) {
-  const found = await post("/v1/entities/query", { scope: scope() });
+  const found = await post("/v1/entities/query", { scope: levelScope() });
   const names = new Map(found.map(({ entity }) => [entity.id, entity.name]));
   const filter = h("input", { type: "search", id: "entity-filter", placeholder: "filter by name or alias",
     "aria-label": "Filter entities" });
@@ -154,11 +154,11 @@ export async function render(ctx) {
   if (ctx.id && !chosen) page.append(h("div", { class: "error", role: "alert" }, `No entity ${ctx.id} here.`));
   if (chosen) {
     const { entity, aliases } = chosen;
-    const near = await post("/v1/relations/query", { scope: scope(), entity_ids: [entity.id] });
+    const near = await post("/v1/relations/query", { scope: levelScope(), entity_ids: [entity.id] });
     const neighbours = [...new Set(near.flatMap((e) => [e.source_entity_id, e.target_entity_id]))]
       .filter((id) => id !== entity.id).slice(0, MAX_NODES);
     const far = neighbours.length
-      ? await post("/v1/relations/query", { scope: scope(), entity_ids: neighbours })
+      ? await post("/v1/relations/query", { scope: levelScope(), entity_ids: neighbours })
       : [];
     const edges = [...new Map([...near, ...far].map((e) => [e.id, e])).values()];
     page.replaceChildren(

@@ -4,7 +4,7 @@
 
 import { enums, get, post } from "../api.js";
 import { ago, badge, bar, h, num, table, when } from "../dom.js";
-import { scope } from "../state.js";
+import { levelScope } from "../state.js";
 
 function byKey(facts) {
   const keys = new Map();
@@ -89,8 +89,8 @@ export async function render(ctx) {
   const { categories } = await enums();
   const chosen = ctx.params.get("category") || "";
   const [facts, conflicts] = await Promise.all([
-    post("/v1/facts/query", { scope: scope(), include_history: true, limit: 10000 }),
-    post("/v1/conflicts/query", { scope: scope(), open_only: true }),
+    post("/v1/facts/query", { scope: levelScope(), include_history: true, limit: 10000 }),
+    post("/v1/conflicts/query", { scope: levelScope(), open_only: true }),
   ]);
   const byId = new Map(facts.map((f) => [f.id, f]));
   const counts = new Map();
