@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from cognimem import Memory, Settings
+from cognimem import Memory, MemoryClient, PermissionDenied, Settings
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.e2e.cli_runner import cognimem
@@ -248,6 +248,13 @@ def test_the_lifecycle_export_and_forget_run_on_a_level_the_key_may_write(api: A
         "/v1/lifecycle/decay", json={"scope": {"agent_id": "helper"}, **dry}, headers=helper
     )
     assert run.status_code == 200, run.text
+    # the blocking SDK over the same server, with the agent's key
+    secret = helper["Authorization"].removeprefix("Bearer ")
+    with MemoryClient(str(api.client.base_url), api_key=secret) as sdk:
+        decayed = sdk.run_lifecycle("decay", agent_id="helper", dry_run=True)
+        assert (decayed.scope.user_id, decayed.scope.agent_id) == (None, "helper")
+        with pytest.raises(PermissionDenied):
+            sdk.run_lifecycle("decay", scope=ORG, dry_run=True)
     exported = _export(api, helper, {"agent_id": "helper"})
     assert exported.status_code == 200, exported.text
     lines = [json.loads(x) for x in exported.text.splitlines()]

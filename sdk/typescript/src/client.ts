@@ -346,12 +346,14 @@ export class MemoryClient {
   }
 
   // -- lifecycle, jobs, procedures, mandates -----------------------------------------
-  /** Queue lifecycle operation `op` on one user's memories (`job`), or with `dry_run`
-   * get what it would change (`result`, `summary`). Progress is the job's (`getJob`). */
+  /** Queue lifecycle operation `op` on one level's memories (`job`): a user's, an
+   * agent's (`agent_id` alone) or the organisation's (`scope: { level: "organisation" }`);
+   * or with `dry_run` get what it would change (`result`, `summary`). Progress is the
+   * job's (`getJob`). */
   async runLifecycle(op: string, options: LifecycleOptions = {}): Promise<LifecycleRun> {
-    const { scope, user_id, namespace, dry_run, key } = options;
+    const { scope, user_id, agent_id, namespace, dry_run, key } = options;
     return this.post(route`/v1/lifecycle/${op}`, {
-      scope: scopeBody(scope, { user_id, namespace }),
+      scope: scopeBody(scope, { user_id, agent_id, namespace }),
       dry_run: dry_run ?? false,
       ...defined({ key }),
     });

@@ -49,7 +49,7 @@ export type ConflictStatus = "open" | "resolved";
 export type ConflictStrategy = "trust_recent" | "trust_domain" | "ask_user" | "both_valid";
 
 export interface ConflictsQuery {
-  scope: ReadScope;
+  scope: LevelReadScope;
   open_only?: boolean;
 }
 
@@ -240,7 +240,7 @@ export interface FactEntry {
 export type FactStatus = "active" | "aging" | "superseded" | "invalidated";
 
 export interface FactsQuery {
-  scope: ReadScope;
+  scope: LevelReadScope;
   key?: string | null;
   categories?: FactCategory[] | null;
   include_history?: boolean;
@@ -248,7 +248,7 @@ export interface FactsQuery {
 }
 
 export interface ForgetRequest {
-  scope: ReadScope;
+  scope: LevelReadScope;
   ids?: string[] | null;
   query?: string | null;
   since?: string | null;
@@ -374,6 +374,16 @@ export interface KnowledgeReport {
   llm_ran: boolean;
 }
 
+export interface LevelReadScope {
+  tenant_id?: string | null;
+  user_id?: string | null;
+  agent_id?: string | null;
+  session_id?: string | null;
+  namespace?: string;
+  all_users?: boolean;
+  level?: "organisation" | null;
+}
+
 export interface LevelScope {
   level: "organisation" | "agent";
   namespace: string;
@@ -382,8 +392,12 @@ export interface LevelScope {
   last_event_at: string;
 }
 
+export interface LevelScopeRequest {
+  scope: LevelReadScope;
+}
+
 export interface LifecycleRequest {
-  scope?: ScopeFields;
+  scope: WriteScope;
   dry_run?: boolean;
   key?: string | null;
 }
@@ -600,7 +614,7 @@ export interface Relation {
 }
 
 export interface RelationsQuery {
-  scope: ReadScope;
+  scope: LevelReadScope;
   entity_ids: string[];
 }
 

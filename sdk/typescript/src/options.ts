@@ -17,6 +17,7 @@ import type {
   Tier,
   UpdateRequest,
   WriteRequest,
+  WriteScope,
 } from "./models.js";
 
 /** A point in time: a `Date`, or an ISO 8601 string with its offset. */
@@ -170,8 +171,11 @@ export interface UsersOptions {
 }
 
 export interface LifecycleOptions {
-  scope?: ScopeFields;
+  /** One level: a user's, an agent's (`agent_id` alone) or `{ level: "organisation" }`. */
+  scope?: WriteScope;
   user_id?: string;
+  /** The agent's own level when no user is given. */
+  agent_id?: string;
   namespace?: string;
   /** What the operation would change (`result`, `summary`), without a job. */
   dry_run?: boolean;
