@@ -37,6 +37,7 @@ from cognimem.models.ids import content_hash, new_id
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.profiles import IngestProfile, get_profile
+from cognimem.models.requests import WriteArgs
 from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
 from cognimem.store.protocols import Store
@@ -99,15 +100,11 @@ class WriteFunnel:
             Restatements(store, embedder),
         )
 
-    async def write(
-        self,
-        messages: Sequence[Message],
-        scope: Scope,
-        *,
-        profile: str | IngestProfile | None = None,
-    ) -> WriteResult:
+    async def write(self, args: WriteArgs) -> WriteResult:
+        """One write (``models/requests.py``), its messages made and its scope made."""
+        messages, scope = args.messages, args.scope
         validate_messages(messages, self._settings)
-        chosen = get_profile(profile)
+        chosen = get_profile(args.profile)
         timer = StepTimer()
         for attempt in range(MAX_RECONCILE_ATTEMPTS):
             now = self._clock()

@@ -37,7 +37,7 @@ class WriteService:
         )
 
     def prepare(
-        self, messages: Sequence[MessageLike], scope: ScopeLike, **fields: str | None
+        self, messages: Sequence[MessageLike], scope: ScopeLike = None, **fields: str | None
     ) -> tuple[tuple[Message, ...], Scope]:
         """A write's messages, made and checked, and its scope (``make_write_scope``),
         for its ``WriteArgs``: a message's own problem is named before a missing level."""
@@ -48,7 +48,7 @@ class WriteService:
 
     async def write(self, args: WriteArgs) -> WriteResult:
         await self._sessions.check_open(args.scope)
-        return await self._funnel.write(list(args.messages), args.scope, profile=args.profile)
+        return await self._funnel.write(args)
 
     async def ingest_job(self, tenant_id: str, payload: Mapping[str, Any]) -> Processed:
         """Run a queued write's events through the funnel (idempotent: events already
