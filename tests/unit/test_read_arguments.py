@@ -5,11 +5,8 @@ it — or the face says here that it leaves it out."""
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from dataclasses import fields
 from datetime import UTC, datetime
-from typing import Any
 
 from cognimem.api.schemas import ReadRequest, TurnRequest
 from cognimem.cli.memory import recall
@@ -18,7 +15,14 @@ from cognimem.config import Settings
 from cognimem.mcp import build_server
 from cognimem.memory import Memory
 from cognimem.models import Scope
-from cognimem.models.requests import ReadArgs, ReadOptions, TurnArgs
+from cognimem.models.requests import (
+    ReadArgs,
+    ReadKeywords,
+    ReadOptions,
+    TurnArgs,
+    TurnKeywords,
+)
+from tests.unit.signatures import keywords, names, typed_keys, unpacked
 
 # the keywords a Python face takes for the object's ``scope`` (make_read_scope's)
 SCOPE_KEYWORDS = {"scope", "user_id", "agent_id", "session_id", "all_users"}
@@ -29,12 +33,26 @@ CLI_LEAVES_OUT = {"kinds", "since", "until", "reference_time", "timezone"}
 CLI_NAMES = {"ranking": "rank", "session_id": "session", "user_id": "user", "agent_id": "agent"}
 
 
-def names(of: type[Any]) -> set[str]:
-    return {f.name for f in fields(of)}
+def test_the_read_keywords_are_the_read_s_fields_and_its_scope() -> None:
+    # written twice in models/requests.py (the TypedDict the faces unpack, the object)
+    assert typed_keys(ReadKeywords) == names(ReadArgs) - {"query", "scope"} | SCOPE_KEYWORDS
+    assert (
+        typed_keys(TurnKeywords)
+        == names(TurnArgs)
+        - {
+            "user_message",
+            "assistant_message",
+            "scope",
+        }
+        | SCOPE_KEYWORDS
+    )
 
 
-def keywords(method: Callable[..., Any]) -> set[str]:
-    return set(inspect.signature(method).parameters) - {"self"}
+def test_memory_and_the_sdk_unpack_the_same_keywords() -> None:
+    for method in ("read", "turn"):
+        assert unpacked(getattr(Memory, method)) is unpacked(getattr(AsyncMemoryClient, method))
+    assert unpacked(Memory.read) is ReadKeywords
+    assert unpacked(Memory.turn) is TurnKeywords
 
 
 def test_memory_read_takes_each_field_of_the_read_and_its_scope() -> None:

@@ -6,11 +6,7 @@ face says here that it leaves it out."""
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
-from dataclasses import fields
 from datetime import UTC, datetime
-from typing import Any
 
 from cognimem.api.schemas import WriteBatchRequest, WriteRequest
 from cognimem.cli.memory import remember
@@ -19,7 +15,13 @@ from cognimem.config import Settings
 from cognimem.mcp import build_server
 from cognimem.memory import Memory
 from cognimem.models import Message, Role
-from cognimem.models.requests import MessageOptions, WriteArgs
+from cognimem.models.requests import (
+    MessageOptions,
+    WriteArgs,
+    WriteBatchKeywords,
+    WriteKeywords,
+)
+from tests.unit.signatures import keywords, names, typed_keys, unpacked
 
 # the keywords a Python face takes for the object's ``scope`` (make_write_scope's)
 SCOPE_KEYWORDS = {"scope", "user_id", "agent_id", "session_id"}
@@ -31,14 +33,6 @@ CLI_LEAVES_OUT = {"role", "occurred_at", "idempotency_key", "external_id", "meta
 CLI_NAMES = {"content": "text", "user_id": "user", "agent_id": "agent"}
 
 
-def names(of: type[Any]) -> set[str]:
-    return {f.name for f in fields(of)}
-
-
-def keywords(method: Callable[..., Any]) -> set[str]:
-    return set(inspect.signature(method).parameters) - {"self"}
-
-
 def one_write() -> set[str]:
     """What a write of one message takes besides its scope: the message, its options
     and the write's own fields."""
@@ -47,6 +41,19 @@ def one_write() -> set[str]:
 
 def test_the_options_of_one_message_are_the_message_s_fields() -> None:
     assert names(MessageOptions) | {"content"} == set(Message.model_fields)
+
+
+def test_the_write_keywords_are_the_write_s_fields_and_its_scope() -> None:
+    # written twice in models/requests.py (the TypedDicts the faces unpack, the objects)
+    batch = names(WriteArgs) - {"messages", "scope"} | SCOPE_KEYWORDS
+    assert typed_keys(WriteBatchKeywords) == batch
+    assert typed_keys(WriteKeywords) == names(MessageOptions) | batch
+
+
+def test_memory_and_the_sdk_unpack_the_same_keywords() -> None:
+    assert unpacked(Memory.write) is unpacked(AsyncMemoryClient.write) is WriteKeywords
+    assert unpacked(Memory.write_batch) is unpacked(AsyncMemoryClient.write_batch)
+    assert unpacked(Memory.write_batch) is WriteBatchKeywords
 
 
 def test_memory_write_takes_one_message_its_options_the_write_and_its_scope() -> None:

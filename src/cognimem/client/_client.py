@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import AsyncIterator, Iterable, Mapping
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, Unpack
 from urllib.parse import quote
 
 import httpx
@@ -39,8 +38,8 @@ from cognimem.client._wire import (
     check_tenant,
     error_from,
     message_body,
+    options_body,
     parse,
-    ranking_body,
     scope_body,
 )
 from cognimem.client._writes import WriteClientCalls
@@ -50,21 +49,25 @@ from cognimem.errors import (
 )
 from cognimem.models import (
     ContextPacket,
-    ItemKind,
     MemoryItem,
-    Message,
     Tier,
     Turn,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
 from cognimem.models.arguments import ScopeLike
+from cognimem.models.browse_requests import ForgetKeywords, SessionKeywords, SessionListKeywords
 from cognimem.models.knowledge import (
     HistoryEntry,
 )
-from cognimem.models.profiles import DEFAULT_PROFILE
+from cognimem.models.requests import (
+    MessageLike,
+    ReadKeywords,
+    ReadScopeKeywords,
+    TurnKeywords,
+    UserScopeKeywords,
+)
 from cognimem.providers.http import retry_after_seconds
 from cognimem.queue import Job
-from cognimem.recall.overrides import RankingOverrides
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -131,58 +134,11 @@ class AsyncMemoryClient(
         await self.aclose()
 
     # -- reads -----------------------------------------------------------------------
-    async def read(
-        self,
-        query: str,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        all_users: bool = False,
-        limit: int | None = None,
-        max_tokens: int | None = None,
-        preset: str | None = None,
-        ranking: RankingOverrides | Mapping[str, Any] | None = None,
-        kinds: Sequence[ItemKind | str] | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        reference_time: datetime | None = None,
-        timezone: str | None = None,
-        explain: bool = False,
-        session_only: bool = False,
-        as_of: datetime | None = None,
-        as_of_recorded: datetime | None = None,
-    ) -> ContextPacket:
+    async def read(self, query: str, **options: Unpack[ReadKeywords]) -> ContextPacket:
         """The memories that matter for ``query`` as a ``ContextPacket`` (see
         :meth:`Memory.read`, also for ``as_of`` and ``as_of_recorded``); call
         ``.to_markdown()`` on it for the prompt text."""
-        options = {
-            "limit": limit,
-            "max_tokens": max_tokens,
-            "preset": preset,
-            "ranking": ranking_body(ranking),
-            "kinds": None if kinds is None else list(kinds),
-            "since": since,
-            "until": until,
-            "reference_time": reference_time,
-            "timezone": timezone,
-            "session_only": session_only or None,
-            "as_of": as_of,
-            "as_of_recorded": as_of_recorded,
-        }
-        body: dict[str, Any] = {
-            "query": query,
-            "scope": scope_body(
-                scope,
-                all_users=all_users,
-                user_id=user_id,
-                agent_id=agent_id,
-                session_id=session_id,
-            ),
-            "explain": explain,
-            **{k: v for k, v in options.items() if v is not None},
-        }
+        body = {"query": query, **options_body(options)}
         return await self._call_model(ContextPacket, "POST", "/v1/memory/read", body)
 
     # -- one memory --------------------------------------------------------------------
@@ -231,116 +187,32 @@ class AsyncMemoryClient(
         await self.get(item_id)
         await self.forget(ids=[item_id], all_users=True)  # by id: whoever's it is
 
-    async def forget(
-        self,
-        *,
-        ids: Sequence[str] | None = None,
-        query: str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        mode: str = "delete",
-        dry_run: bool = False,
-        limit: int = 100,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        all_users: bool = False,
-    ) -> ForgetResult:
+    async def forget(self, **options: Unpack[ForgetKeywords]) -> ForgetResult:
         """Forget memories by ids, query or time range (see :meth:`Memory.forget`)."""
-        selectors = {
-            "ids": None if ids is None else list(ids),
-            "query": query,
-            "since": since,
-            "until": until,
-        }
-        body = {
-            "scope": scope_body(
-                scope,
-                all_users=all_users,
-                user_id=user_id,
-                agent_id=agent_id,
-                session_id=session_id,
-            ),
-            "mode": mode,
-            "dry_run": dry_run,
-            "limit": limit,
-            **{k: v for k, v in selectors.items() if v is not None},
-        }
-        return await self._call_model(ForgetResult, "POST", "/v1/memory/forget", body)
+        return await self._call_model(
+            ForgetResult, "POST", "/v1/memory/forget", options_body(options)
+        )
 
     async def turn(
         self,
-        user_message: str | Message | Mapping[str, Any],
-        assistant_message: str | Message | Mapping[str, Any] | None = None,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        all_users: bool = False,
-        limit: int | None = None,
-        max_tokens: int | None = None,
-        preset: str | None = None,
-        ranking: RankingOverrides | Mapping[str, Any] | None = None,
-        timezone: str | None = None,
-        profile: str = DEFAULT_PROFILE,
-        session_only: bool = False,
+        user_message: MessageLike,
+        assistant_message: MessageLike | None = None,
+        **options: Unpack[TurnKeywords],
     ) -> Turn:
         """One conversational turn (see :meth:`Memory.turn`)."""
-        options = {
-            "limit": limit,
-            "max_tokens": max_tokens,
-            "preset": preset,
-            "ranking": ranking_body(ranking),
-            "timezone": timezone,
-            "session_only": session_only or None,
-        }
-        body: dict[str, Any] = {
-            "user": {"role": "user", **message_body(user_message)},
-            "scope": scope_body(
-                scope,
-                all_users=all_users,
-                user_id=user_id,
-                agent_id=agent_id,
-                session_id=session_id,
-            ),
-            "profile": profile,
-            **{k: v for k, v in options.items() if v is not None},
-        }
+        body = {"user": {"role": "user", **message_body(user_message)}, **options_body(options)}
         if assistant_message is not None:
             body["assistant"] = {"role": "assistant", **message_body(assistant_message)}
         return await self._call_model(Turn, "POST", "/v1/memory/turn", body)
 
     # -- sessions, statistics, erasure, export -------------------------------------------
-    async def create_session(
-        self,
-        session_id: str,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-    ) -> Session:
-        body = {
-            "session_id": session_id,
-            "scope": scope_body(scope, user_id=user_id, agent_id=agent_id),
-            "metadata": dict(metadata or {}),
-        }
+    async def create_session(self, session_id: str, **options: Unpack[SessionKeywords]) -> Session:
+        body = {"session_id": session_id, **options_body(options)}
+        body.setdefault("metadata", {})
         return await self._call_model(Session, "POST", "/v1/sessions", body)
 
-    async def list_sessions(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        all_users: bool = False,
-        limit: int = 100,
-    ) -> list[Session]:
-        scoped = scope_body(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
-        body = {"scope": scoped, "limit": limit}
-        response = await self._call("POST", "/v1/sessions/query", body)
+    async def list_sessions(self, **options: Unpack[SessionListKeywords]) -> list[Session]:
+        response = await self._call("POST", "/v1/sessions/query", options_body(options))
         return parse(response, _SESSIONS.validate_python)
 
     async def close_session(
@@ -351,11 +223,8 @@ class AsyncMemoryClient(
         body = {"scope": scope_body(scope, user_id=user_id)}
         return await self._call_model(Session, "POST", path, body)
 
-    async def stats(
-        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
-    ) -> ScopeStats:
-        body = {"scope": scope_body(scope, all_users=all_users, user_id=user_id)}
-        return await self._call_model(ScopeStats, "POST", "/v1/stats", body)
+    async def stats(self, **options: Unpack[ReadScopeKeywords]) -> ScopeStats:
+        return await self._call_model(ScopeStats, "POST", "/v1/stats", options_body(options))
 
     async def erase_user(self, user_id: str, *, tenant_id: str = DEFAULT_TENANT) -> ErasureReport:
         """Erase everything derived from the user (see :meth:`Memory.erase_user`)."""
@@ -363,13 +232,9 @@ class AsyncMemoryClient(
         path = f"/v1/users/{quote(user_id, safe='')}"
         return await self._call_model(ErasureReport, "DELETE", path)
 
-    async def export(
-        self, *, scope: ScopeLike = None, user_id: str | None = None, all_users: bool = False
-    ) -> AsyncIterator[ExportRecord]:
+    async def export(self, **options: Unpack[UserScopeKeywords]) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope, streamed (a header record first)."""
-        body = to_jsonable_python(
-            {"scope": scope_body(scope, all_users=all_users, user_id=user_id)}
-        )
+        body = to_jsonable_python(options_body(options))
         async with self._http.stream("POST", "/v1/memory/export", json=body) as response:
             if not response.is_success:
                 await response.aread()

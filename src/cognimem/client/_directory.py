@@ -5,14 +5,13 @@ listed by scope and field, and raw events by id, as ``Memory.users``,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
-from typing import Any
+from typing import Unpack
 
 from pydantic import TypeAdapter
 
-from cognimem.client._wire import DEFAULT_TENANT, ClientCalls, check_tenant, parse, scope_body
-from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Tier
-from cognimem.models.arguments import ScopeLike
+from cognimem.client._wire import DEFAULT_TENANT, ClientCalls, check_tenant, options_body, parse
+from cognimem.models import Event, MemoryItem
+from cognimem.models.browse_requests import ItemListKeywords
 from cognimem.models.directory import TenantOverview
 
 _ITEMS = TypeAdapter(list[MemoryItem])
@@ -28,39 +27,9 @@ class DirectoryClientCalls(ClientCalls):
         check_tenant(tenant_id)
         return await self._call_model(TenantOverview, "POST", "/v1/users/query", {"limit": limit})
 
-    async def list_items(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-        kinds: Sequence[ItemKind | str] | None = None,
-        tiers: Sequence[Tier | str] | None = None,
-        statuses: Sequence[ItemStatus | str] | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        contains: str | None = None,
-        external_id: str | None = None,
-        limit: int = 100,
-        shared: bool = False,
-    ) -> list[MemoryItem]:
+    async def list_items(self, **options: Unpack[ItemListKeywords]) -> list[MemoryItem]:
         """The user's items newest first, filtered (see :meth:`Memory.list_items`)."""
-        options: dict[str, Any] = {
-            "kinds": None if kinds is None else list(kinds),
-            "tiers": None if tiers is None else list(tiers),
-            "statuses": None if statuses is None else list(statuses),
-            "since": since,
-            "until": until,
-            "contains": contains,
-            "external_id": external_id,
-            "shared": shared or None,
-        }
-        body = {
-            "scope": scope_body(scope, all_users=all_users, user_id=user_id),
-            "limit": limit,
-            **{k: v for k, v in options.items() if v is not None},
-        }
-        response = await self._call("POST", "/v1/memory/query", body)
+        response = await self._call("POST", "/v1/memory/query", options_body(options))
         return parse(response, _ITEMS.validate_python)
 
     async def get_events(

@@ -22,6 +22,7 @@ from cognimem.errors import (
 )
 from cognimem.models import Message, Scope
 from cognimem.models.arguments import ScopeLike
+from cognimem.models.requests import split_scope
 from cognimem.providers.http import retry_after_seconds
 from cognimem.recall.overrides import RankingOverrides
 
@@ -89,6 +90,23 @@ def scope_body(
         data["all_users"] = True
     check_tenant(str(data.pop("tenant_id", DEFAULT_TENANT)))
     return data
+
+
+def options_body(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A request body from a call's keywords (one of ``models/requests.py``'s
+    ``TypedDict``s, whose names are the body's): the scope keywords as its ``scope``, every
+    other keyword given as a field of its own (None left out, for the server's default;
+    a ``RankingOverrides`` as the changes it makes)."""
+    where, rest = split_scope(options)
+    body: dict[str, Any] = {"scope": scope_body(**where)}
+    for name, value in rest.items():
+        if name == "ranking":
+            value = ranking_body(value)
+        elif isinstance(value, Mapping):
+            value = dict(value)
+        if value is not None:
+            body[name] = value
+    return body
 
 
 def check_tenant(tenant_id: str) -> None:

@@ -5,11 +5,10 @@ listed by scope, kind, tier, status, time and text. The work is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+from typing import Unpack
 
-from cognimem.models import ItemKind, ItemStatus, MemoryItem, Tier
-from cognimem.models.arguments import ScopeLike
+from cognimem.models import MemoryItem
+from cognimem.models.browse_requests import ItemListKeywords
 from cognimem.models.directory import TenantOverview
 from cognimem.services.directory import DirectoryService
 
@@ -23,22 +22,7 @@ class DirectoryCalls:
         by status and kind, facts, entities, relations, open conflicts, sessions)."""
         return await self._directory.tenant(tenant_id=tenant_id, limit=limit)
 
-    async def list_items(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-        kinds: Sequence[ItemKind | str] | None = None,
-        tiers: Sequence[Tier | str] | None = None,
-        statuses: Sequence[ItemStatus | str] | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        contains: str | None = None,
-        external_id: str | None = None,
-        limit: int = 100,
-        shared: bool = False,
-    ) -> list[MemoryItem]:
+    async def list_items(self, **options: Unpack[ItemListKeywords]) -> list[MemoryItem]:
         """The user's items (every user's with ``all_users``), newest first by
         ``occurred_at``, of any status unless ``statuses`` says, filtered by ``kinds``,
         ``tiers``, ``since``/``until`` (on ``occurred_at``, inclusive) and ``contains``
@@ -48,17 +32,4 @@ class DirectoryCalls:
         instead of the scope's own, the shared levels' items its reads reach: the
         organisation's (no user, no agent) and, with an ``agent_id``, that agent's (no
         user)."""
-        return await self._directory.list_items(
-            scope=scope,
-            user_id=user_id,
-            all_users=all_users,
-            kinds=kinds,
-            tiers=tiers,
-            statuses=statuses,
-            since=since,
-            until=until,
-            contains=contains,
-            external_id=external_id,
-            limit=limit,
-            shared=shared,
-        )
+        return await self._directory.list_items(options)

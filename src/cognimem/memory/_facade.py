@@ -7,13 +7,12 @@ share, and holds the public signatures and their documentation."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
-from datetime import datetime
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 from cognimem.config import Settings
 from cognimem.domain.layer import Domains
-from cognimem.editing.edits import Feedback, ForgetMode
+from cognimem.editing.edits import Feedback
 from cognimem.memory._directory import DirectoryCalls
 from cognimem.memory._knowledge import KnowledgeCalls
 from cognimem.memory._lifecycle import LifecycleCalls
@@ -22,25 +21,30 @@ from cognimem.memory._writes import WriteCalls
 from cognimem.models import (
     ContextPacket,
     Event,
-    ItemKind,
     MemoryItem,
-    Message,
     Tier,
     Turn,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats
 from cognimem.models.arguments import ScopeLike
+from cognimem.models.browse_requests import ExportKeywords, ForgetKeywords
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     FactConflict,
     HistoryEntry,
 )
-from cognimem.models.profiles import DEFAULT_PROFILE, IngestProfile
-from cognimem.models.requests import ReadArgs, TurnArgs
+from cognimem.models.requests import (
+    MessageLike,
+    ReadArgs,
+    ReadKeywords,
+    ReadScopeKeywords,
+    TurnArgs,
+    TurnKeywords,
+    split_scope,
+)
 from cognimem.providers.embeddings import Embedder
 from cognimem.providers.llm import ChatLLM
 from cognimem.queue import JobQueue
-from cognimem.recall.overrides import RankingOverrides
 from cognimem.recall.packing import SectionSink
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components, open_parts
@@ -187,25 +191,8 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         self,
         query: str,
         *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        all_users: bool = False,
-        limit: int | None = None,
-        max_tokens: int | None = None,
-        preset: str | None = None,
-        ranking: RankingOverrides | Mapping[str, Any] | None = None,
-        kinds: Sequence[ItemKind | str] | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        reference_time: datetime | None = None,
-        timezone: str | None = None,
-        explain: bool = False,
-        session_only: bool = False,
         on_section: SectionSink | None = None,
-        as_of: datetime | None = None,
-        as_of_recorded: datetime | None = None,
+        **options: Unpack[ReadKeywords],
     ) -> ContextPacket:
         """The memories that matter for ``query``, best first, inside ``max_tokens``,
         with the relevant constraints and facts in sections. A query naming a period
@@ -222,43 +209,15 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         ``as_of_recorded`` reads what the memory knew then, for audit: facts recorded by
         then, later supersessions ignored, items said by then. Both need a UTC offset
         (``InvalidInput``); ``meta["time_filter"]`` says which filter applied."""
-        target = self._reading.read_scope(query, scope, all_users, user_id, agent_id, session_id)
-        args = ReadArgs(
-            query=query,
-            scope=target,
-            limit=limit,
-            max_tokens=max_tokens,
-            preset=preset,
-            ranking=ranking,
-            kinds=kinds,
-            since=since,
-            until=until,
-            reference_time=reference_time,
-            timezone=timezone,
-            explain=explain,
-            session_only=session_only,
-            as_of=as_of,
-            as_of_recorded=as_of_recorded,
-        )
-        return await self._reading.read(args, on_section)
+        where, rest = split_scope(options)
+        target = self._reading.read_scope(query, **where)
+        return await self._reading.read(ReadArgs(query=query, scope=target, **rest), on_section)
 
     async def turn(
         self,
-        user_message: str | Message | Mapping[str, Any],
-        assistant_message: str | Message | Mapping[str, Any] | None = None,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        all_users: bool = False,
-        limit: int | None = None,
-        max_tokens: int | None = None,
-        preset: str | None = None,
-        ranking: RankingOverrides | Mapping[str, Any] | None = None,
-        timezone: str | None = None,
-        profile: str | IngestProfile = DEFAULT_PROFILE,
-        session_only: bool = False,
+        user_message: MessageLike,
+        assistant_message: MessageLike | None = None,
+        **options: Unpack[TurnKeywords],
     ) -> Turn:
         """One conversational turn: the packet for the user's message (read before the
         turn is stored, at the message's time), then both messages remembered. Both are
@@ -266,26 +225,10 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         or ``all_users=True``) and stores both messages under the scope's user (none
         with ``all_users``). Its read treats ``session_id`` as :meth:`read` does
         (``session_only=True``: that session alone)."""
-        target = self._reading.turn_scope(
-            user_message,
-            assistant_message,
-            scope,
-            all_users=all_users,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-        )
+        where, rest = split_scope(options)
+        target = self._reading.turn_scope(user_message, assistant_message, **where)
         args = TurnArgs(
-            user_message=user_message,
-            assistant_message=assistant_message,
-            scope=target,
-            limit=limit,
-            max_tokens=max_tokens,
-            preset=preset,
-            ranking=ranking,
-            timezone=timezone,
-            profile=profile,
-            session_only=session_only,
+            user_message=user_message, assistant_message=assistant_message, scope=target, **rest
         )
         return await self._reading.turn(args)
 
@@ -308,25 +251,11 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         """Every recorded change to an item or a fact, oldest first."""
         return await self._browsing.history(target_id, tenant_id=tenant_id)
 
-    async def stats(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        all_users: bool = False,
-    ) -> ScopeStats:
+    async def stats(self, **options: Unpack[ReadScopeKeywords]) -> ScopeStats:
         """What the scope holds: events, items by status and kind, facts by status,
         entities, active relations, open conflicts, sessions by status. One user's, or
         every user's of the tenant with ``all_users=True``."""
-        return await self._browsing.stats(
-            scope=scope,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            all_users=all_users,
-        )
+        return await self._browsing.stats(options)
 
     # -- edits, forgetting, conflicts: services.editing --------------------------------
     async def update(
@@ -361,22 +290,7 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         and summaries derived from it alone, as ``forget`` does."""
         await self._editing.delete(item_id, tenant_id=tenant_id)
 
-    async def forget(
-        self,
-        *,
-        ids: Sequence[str] | None = None,
-        query: str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        mode: ForgetMode | str = "delete",
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        all_users: bool = False,
-        dry_run: bool = False,
-        limit: int = 100,
-    ) -> ForgetResult:
+    async def forget(self, **options: Unpack[ForgetKeywords]) -> ForgetResult:
         """Forget memories of the scope chosen by ``ids``, by ``query`` or by a time range
         (``since``/``until`` on when they happened) — exactly one of the three.
 
@@ -390,20 +304,7 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         for a time range); ``dry_run`` only says which. Each memory forgotten gets a
         history entry; a forget that matches nothing returns an empty list. Like a read,
         it needs ``user_id``, or ``all_users=True`` to forget across every user."""
-        return await self._editing.forget(
-            ids=ids,
-            query=query,
-            since=since,
-            until=until,
-            mode=mode,
-            scope=scope,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            all_users=all_users,
-            dry_run=dry_run,
-            limit=limit,
-        )
+        return await self._editing.forget(options)
 
     async def resolve_conflict(
         self,
@@ -432,22 +333,13 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         ``embeddings`` included."""
         return await self._transfer.erase_user(user_id, tenant_id=tenant_id)
 
-    def export(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        all_users: bool = False,
-        all_namespaces: bool = False,
-    ) -> AsyncIterator[ExportRecord]:
+    def export(self, **options: Unpack[ExportKeywords]) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope as export records, streamed: a ``header`` first
         (format version, schema version, embedding model), then sessions, events, items,
         entities, aliases, facts, relations, conflicts, history and procedures. The user's
         rows, or with ``all_users=True`` every row of the namespace (every namespace with
         ``all_namespaces``). ``import_records`` takes the same records back."""
-        return self._transfer.export(
-            scope=scope, user_id=user_id, all_users=all_users, all_namespaces=all_namespaces
-        )
+        return self._transfer.export(options)
 
     async def import_records(
         self,

@@ -6,13 +6,16 @@ the read and record surface): ``write`` and ``write_batch`` each build one
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
-from cognimem.models import Message, Role, WriteResult
-from cognimem.models.arguments import ScopeLike
-from cognimem.models.profiles import DEFAULT_PROFILE, IngestProfile
-from cognimem.models.requests import MessageOptions, WriteArgs
+from cognimem.models import Message, WriteResult
+from cognimem.models.requests import (
+    MessageOptions,
+    WriteArgs,
+    WriteBatchKeywords,
+    WriteKeywords,
+    split_scope,
+)
 from cognimem.services.writing import WriteService
 
 
@@ -20,54 +23,26 @@ class WriteCalls:
     _writing: WriteService
 
     async def write(
-        self,
-        content: str | Message | Mapping[str, Any],
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        role: Role | str | None = None,
-        name: str | None = None,
-        occurred_at: datetime | None = None,
-        idempotency_key: str | None = None,
-        external_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        profile: str | IngestProfile = DEFAULT_PROFILE,
+        self, content: str | Message | Mapping[str, Any], **options: Unpack[WriteKeywords]
     ) -> WriteResult:
         """Remember one message. Returns its event and item ids (the originals on a retry)
-        and what it changed in the knowledge layers (facts, entities, conflicts)."""
-        options = MessageOptions(
-            role=role,
-            name=name,
-            occurred_at=occurred_at,
-            idempotency_key=idempotency_key,
-            external_id=external_id,
-            metadata=metadata,
-        )
-        return await self.write_batch(
-            [options.apply(content)],
-            scope=scope,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            profile=profile,
-        )
+        and what it changed in the knowledge layers (facts, entities, conflicts). Its
+        keywords: the message's own options (``role``, ``name``, ``occurred_at``,
+        ``idempotency_key``, ``external_id``, ``metadata``, over the content's) and
+        :meth:`write_batch`'s."""
+        message, batch = MessageOptions.split(options)
+        return await self.write_batch([message.apply(content)], **batch)
 
     async def write_batch(
         self,
         messages: Sequence[Message | Mapping[str, Any] | str],
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        profile: str | IngestProfile = DEFAULT_PROFILE,
+        **options: Unpack[WriteBatchKeywords],
     ) -> WriteResult:
         """Remember many messages with one extraction call, one embedding batch and one
-        transaction. ``profile`` (chat, document, mandate, guardrail, tool_discovery,
-        tool_gotcha, learning) sets the item kind, tier, dedupe window and extraction."""
-        made, target = self._writing.prepare(
-            messages, scope, user_id=user_id, agent_id=agent_id, session_id=session_id
-        )
-        return await self._writing.write(WriteArgs(messages=made, scope=target, profile=profile))
+        transaction, as the memory of ``user_id`` (or ``agent_id``; ``scope``, and
+        ``session_id``). ``profile`` (chat, document, mandate, guardrail,
+        tool_discovery, tool_gotcha, learning) sets the item kind, tier, dedupe window
+        and extraction."""
+        where, rest = split_scope(options)
+        made, target = self._writing.prepare(messages, **where)
+        return await self._writing.write(WriteArgs(messages=made, scope=target, **rest))

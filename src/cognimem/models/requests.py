@@ -13,16 +13,23 @@ write argument is a field of ``WriteArgs`` (or of ``MessageOptions`` when it set
 message of ``Memory.write``), its edges, and the code that uses it.
 
 Read values are as the caller gave them (a ranking as a mapping, kinds as strings, times
-with their offsets): the read service checks them, so every face answers the same."""
+with their offsets): the read service checks them, so every face answers the same.
+
+The keyword list of each call is written once more, as a ``TypedDict`` beside its object
+(``ReadKeywords``, ``TurnKeywords``, ``WriteKeywords``, ``WriteBatchKeywords``): the
+object's fields but ``scope``, plus the keywords its scope is made from. ``Memory`` and
+the SDK both take ``**options: Unpack[...]`` of it, so their signatures are that one list
+and type-check; ``tests/unit/test_read_arguments.py`` and ``test_write_arguments.py``
+fail when a ``TypedDict`` and its object drift apart."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
-from cognimem.models.arguments import make_message
+from cognimem.models.arguments import ScopeLike, make_message, make_read_scope
 from cognimem.models.events import Message, Role
 from cognimem.models.items import ItemKind
 from cognimem.models.profiles import DEFAULT_PROFILE, IngestProfile
@@ -31,6 +38,53 @@ from cognimem.models.scope import Scope
 
 Ranking = RankingOverrides | Mapping[str, Any] | None
 MessageLike = str | Message | Mapping[str, Any]
+A = TypeVar("A")
+
+# the keywords a call's scope is made from (``make_scope`` and its kin)
+SCOPE_KEYWORDS = frozenset({"scope", "user_id", "agent_id", "session_id", "all_users", "namespace"})
+
+
+class UserScopeKeywords(TypedDict, total=False):
+    """Whose memories a call that reads reaches: one user's, or every user's of the
+    tenant with ``all_users`` (``make_read_scope``)."""
+
+    scope: ScopeLike
+    user_id: str | None
+    all_users: bool
+
+
+class ReadScopeKeywords(UserScopeKeywords, total=False):
+    """A read's scope keywords: a user's (or every user's), an agent's, a session's."""
+
+    agent_id: str | None
+    session_id: str | None
+
+
+class WriteScopeKeywords(TypedDict, total=False):
+    """Whose memory a write makes (``make_write_scope``)."""
+
+    scope: ScopeLike
+    user_id: str | None
+    agent_id: str | None
+    session_id: str | None
+
+
+def split_scope(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A caller's keywords cut in two: those its scope is made from, and the rest."""
+    where = {k: v for k, v in options.items() if k in SCOPE_KEYWORDS}
+    return where, {k: v for k, v in options.items() if k not in SCOPE_KEYWORDS}
+
+
+def made(
+    cls: Callable[..., A],
+    options: Mapping[str, Any],
+    make: Callable[..., Scope] = make_read_scope,
+    **given: Any,
+) -> A:
+    """The argument object ``cls`` of a call from its caller's keywords: the scope made
+    once from its keywords by ``make``, every other keyword a field, ``given`` beside."""
+    where, rest = split_scope(options)
+    return cls(scope=make(**where), **rest, **given)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,6 +131,35 @@ class TurnArgs(ReadOptions):
         return ReadArgs(query=query, reference_time=reference_time, **shared)
 
 
+class SharedReadKeywords(ReadScopeKeywords, total=False):
+    """``ReadOptions``' fields as keywords, with its scope's."""
+
+    limit: int | None
+    max_tokens: int | None
+    preset: str | None
+    ranking: Ranking
+    timezone: str | None
+    session_only: bool
+
+
+class ReadKeywords(SharedReadKeywords, total=False):
+    """``Memory.read``'s keywords: ``ReadArgs``' fields but ``query`` and ``scope``."""
+
+    kinds: Sequence[ItemKind | str] | None
+    since: datetime | None
+    until: datetime | None
+    reference_time: datetime | None
+    explain: bool
+    as_of: datetime | None
+    as_of_recorded: datetime | None
+
+
+class TurnKeywords(SharedReadKeywords, total=False):
+    """``Memory.turn``'s keywords: ``TurnArgs``' fields but its messages and scope."""
+
+    profile: str | IngestProfile
+
+
 @dataclass(frozen=True, kw_only=True)
 class MessageOptions:
     """What ``Memory.write`` sets on its one message over the content's own (None: the
@@ -88,6 +171,14 @@ class MessageOptions:
     idempotency_key: str | None = None
     external_id: str | None = None
     metadata: Mapping[str, Any] | None = None
+
+    @classmethod
+    def split(cls, options: Mapping[str, Any]) -> tuple[MessageOptions, dict[str, Any]]:
+        """``Memory.write``'s keywords cut in two: its message's options, and the rest
+        (``write_batch``'s)."""
+        own = {f.name for f in fields(cls)}
+        given = {k: v for k, v in options.items() if k in own}
+        return cls(**given), {k: v for k, v in options.items() if k not in own}
 
     def apply(self, content: MessageLike) -> Message:
         """``content`` made a message, with each option given set on it."""
@@ -110,3 +201,22 @@ class WriteArgs:
     messages: Sequence[Message]
     scope: Scope
     profile: str | IngestProfile = DEFAULT_PROFILE
+
+
+class WriteBatchKeywords(WriteScopeKeywords, total=False):
+    """``Memory.write_batch``'s keywords: ``WriteArgs``' fields but its messages and
+    scope."""
+
+    profile: str | IngestProfile
+
+
+class WriteKeywords(WriteBatchKeywords, total=False):
+    """``Memory.write``'s keywords: its one message's options (``MessageOptions``) and
+    ``write_batch``'s."""
+
+    role: Role | str | None
+    name: str | None
+    occurred_at: datetime | None
+    idempotency_key: str | None
+    external_id: str | None
+    metadata: Mapping[str, Any] | None

@@ -3,8 +3,8 @@ conflicts, the history of a record, and what a scope holds."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter
 
@@ -30,11 +30,16 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.knowledge_requests import (
+    ConflictsArgs,
+    ConflictsKeywords,
+    FactsArgs,
+    FactsKeywords,
+)
+from cognimem.models.requests import ReadScopeKeywords, UserScopeKeywords, split_scope
 from cognimem.services.components import Components
 from cognimem.store.types import FactQuery
 
-# how many facts a listing returns unless told otherwise
-DEFAULT_FACT_LIMIT = 1_000
 # a listing's arguments, checked as the HTTP API checks them (the same messages)
 _CATEGORIES = TypeAdapter(tuple[FactCategory, ...])
 _FACT_LIMIT = TypeAdapter(Annotated[int, Field(ge=1, le=10_000)])
@@ -61,23 +66,23 @@ class BrowseService:
         check_ids(event_ids=list(event_ids))
         return await self._parts.store.get_events(tenant_id, list(event_ids))
 
-    async def facts(
-        self,
-        *,
-        key: str | Sequence[str] | None,
-        categories: Sequence[FactCategory | str] | None,
-        include_history: bool,
-        scope: ScopeLike,
-        user_id: str | None,
-        all_users: bool,
-        limit: int,
-    ) -> list[Fact]:
+    async def facts(self, options: FactsKeywords) -> list[Fact]:
         self._parts.require_open()
-        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
+        return await self._facts(options)
+
+    async def _facts(self, options: Mapping[str, Any], **given: Any) -> list[Fact]:
+        where, rest = split_scope(options)
+        target, level = make_reach_scope(**where)
+        args = FactsArgs(scope=target, **rest, **given)
+        key = args.key
         keys = (key,) if isinstance(key, str) else (None if key is None else tuple(key))
         check_ids(key=key if key is None or isinstance(key, str) else list(key))
-        cats = None if categories is None else validated(_CATEGORIES, categories, "categories")
-        limit = validated(_FACT_LIMIT, limit, "limit")
+        cats = (
+            None
+            if args.categories is None
+            else validated(_CATEGORIES, args.categories, "categories")
+        )
+        limit = validated(_FACT_LIMIT, args.limit, "limit")
         return await self._parts.store.find_facts(
             FactQuery(
                 target.tenant_id,
@@ -85,7 +90,7 @@ class BrowseService:
                 target.user_id,
                 all_users=target.user_id is None and not level,
                 keys=keys,
-                statuses=None if include_history else (FactStatus.ACTIVE, FactStatus.AGING),
+                statuses=None if args.include_history else (FactStatus.ACTIVE, FactStatus.AGING),
                 categories=cats,
                 limit=limit,
                 agent_id=target.agent_id,
@@ -93,28 +98,17 @@ class BrowseService:
             )
         )
 
-    async def get_fact(
-        self, key: str, *, scope: ScopeLike, user_id: str | None, all_users: bool
-    ) -> Fact:
-        listed = await self.facts(
-            key=key,
-            categories=None,
-            include_history=False,
-            scope=scope,
-            user_id=user_id,
-            all_users=all_users,
-            limit=DEFAULT_FACT_LIMIT,
-        )
+    async def get_fact(self, key: str, options: UserScopeKeywords) -> Fact:
+        self._parts.require_open()
+        listed = await self._facts(options, key=key)
         found = [f for f in listed if f.key == key]
         if not found:
             raise NotFound("fact", key)
         return found[0]
 
-    async def entities(
-        self, *, scope: ScopeLike, user_id: str | None, all_users: bool
-    ) -> list[tuple[Entity, list[Alias]]]:
+    async def entities(self, options: UserScopeKeywords) -> list[tuple[Entity, list[Alias]]]:
         self._parts.require_open()
-        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
+        target, level = make_reach_scope(**options)
         aliases = await self._parts.store.find_aliases(
             target.tenant_id,
             target.namespace,
@@ -129,15 +123,10 @@ class BrowseService:
         return [(e, by_entity[e.id]) for e in found]
 
     async def relations(
-        self,
-        entity_ids: Sequence[str],
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        all_users: bool,
+        self, entity_ids: Sequence[str], options: UserScopeKeywords
     ) -> list[Relation]:
         self._parts.require_open()
-        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
+        target, level = make_reach_scope(**options)
         return await self._parts.store.find_relations(
             target.tenant_id,
             target.namespace,
@@ -146,16 +135,16 @@ class BrowseService:
             all_users=target.user_id is None and not level,
         )
 
-    async def conflicts(
-        self, *, open_only: bool, scope: ScopeLike, user_id: str | None, all_users: bool
-    ) -> list[FactConflict]:
+    async def conflicts(self, options: ConflictsKeywords) -> list[FactConflict]:
         self._parts.require_open()
-        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
+        where, rest = split_scope(options)
+        target, level = make_reach_scope(**where)
+        args = ConflictsArgs(scope=target, **rest)
         return await self._parts.store.find_conflicts(
             target.tenant_id,
             target.namespace,
             target.user_id,
-            open_only=open_only,
+            open_only=args.open_only,
             all_users=target.user_id is None and not level,
         )
 
@@ -164,21 +153,6 @@ class BrowseService:
         check_ids(target_id=target_id)
         return await self._parts.store.get_history(tenant_id, target_id)
 
-    async def stats(
-        self,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        agent_id: str | None,
-        session_id: str | None,
-        all_users: bool,
-    ) -> ScopeStats:
+    async def stats(self, options: ReadScopeKeywords) -> ScopeStats:
         self._parts.require_open()
-        target = make_read_scope(
-            scope,
-            all_users=all_users,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-        )
-        return await self._parts.store.scope_stats(target)
+        return await self._parts.store.scope_stats(make_read_scope(**options))

@@ -4,13 +4,14 @@ what each holds, and items listed by every field one filters on."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import TypeVar
 
 from cognimem.errors import InvalidInput
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Tier
-from cognimem.models.arguments import ScopeLike, check_ids, make_read_scope
+from cognimem.models.arguments import check_ids
+from cognimem.models.browse_requests import ItemListArgs, ItemListKeywords
 from cognimem.models.directory import ItemText, TenantOverview, UserOverview
+from cognimem.models.requests import made
 from cognimem.models.scope import Scope
 from cognimem.services.components import Components
 from cognimem.store.types import ItemFilter
@@ -63,25 +64,12 @@ class DirectoryService:
         levels = await store.list_levels(tenant_id, limit)
         return TenantOverview(tenant_id=tenant_id, users=users, levels=levels)
 
-    async def list_items(
-        self,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        all_users: bool,
-        kinds: Sequence[ItemKind | str] | None,
-        tiers: Sequence[Tier | str] | None,
-        statuses: Sequence[ItemStatus | str] | None,
-        since: datetime | None,
-        until: datetime | None,
-        contains: str | None,
-        external_id: str | None,
-        limit: int,
-        shared: bool = False,
-    ) -> list[MemoryItem]:
+    async def list_items(self, options: ItemListKeywords) -> list[MemoryItem]:
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
-        check_ids(contains=contains, external_id=external_id)
+        args = made(ItemListArgs, options)
+        target, contains, limit = args.scope, args.contains, args.limit
+        since, until = args.since, args.until
+        check_ids(contains=contains, external_id=args.external_id)
         if contains is not None and not contains.strip():
             # the schema's pattern: a filter of nothing is a mistake, not "no filter"
             raise InvalidInput(
@@ -92,14 +80,14 @@ class DirectoryService:
         check_period(since, until)
         flt = ItemFilter(
             target,
-            kinds=_parse(kinds, ItemKind, "kinds"),
-            statuses=_parse(statuses, ItemStatus, "statuses") or tuple(ItemStatus),
+            kinds=_parse(args.kinds, ItemKind, "kinds"),
+            statuses=_parse(args.statuses, ItemStatus, "statuses") or tuple(ItemStatus),
             since=since,
             until=until,
-            shared_only=shared,
+            shared_only=args.shared,
         )
         text = ItemText(
-            tiers=_parse(tiers, Tier, "tiers"), contains=contains, external_id=external_id
+            tiers=_parse(args.tiers, Tier, "tiers"), contains=contains, external_id=args.external_id
         )
         await self._parts.access.flush()  # the counters include the reads so far
         return await self._parts.store.list_items(flt, text, limit)

@@ -7,7 +7,6 @@ decisions are pure (``editing.edits``, ``editing.conflicts``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, cast
 
@@ -15,18 +14,13 @@ import numpy as np
 from pydantic import Field, TypeAdapter
 
 from cognimem.editing import aliases, conflicts, edits
-from cognimem.editing.edits import Feedback, ForgetMode
+from cognimem.editing.edits import Feedback
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
-from cognimem.models.arguments import (
-    ScopeLike,
-    check_ids,
-    make_reach_scope,
-    make_read_scope,
-    validated,
-)
+from cognimem.models.arguments import check_ids, make_reach_scope, validated
+from cognimem.models.browse_requests import ForgetKeywords, ForgetOptions
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import (
     Alias,
@@ -35,7 +29,8 @@ from cognimem.models.knowledge import (
     EntityWithAliases,
     FactConflict,
 )
-from cognimem.models.requests import ReadArgs
+from cognimem.models.knowledge_requests import AliasRemovalArgs, AliasRemovalKeywords
+from cognimem.models.requests import ReadArgs, made, split_scope
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.conversation.evidence import mentions
@@ -144,24 +139,13 @@ class EditService:
             raise InvalidInput("text holds a secret (a key, token or password)", field="text")
         return redact_pii(text).text if ingest.redact_pii else text
 
-    async def forget(
-        self,
-        *,
-        ids: Sequence[str] | None,
-        query: str | None,
-        since: datetime | None,
-        until: datetime | None,
-        mode: ForgetMode | str,
-        scope: ScopeLike,
-        user_id: str | None,
-        agent_id: str | None,
-        session_id: str | None,
-        all_users: bool,
-        dry_run: bool,
-        limit: int,
-    ) -> ForgetResult:
+    async def forget(self, options: ForgetKeywords) -> ForgetResult:
         parts = self._parts
         parts.require_open()
+        where, rest = split_scope(options)
+        asked = ForgetOptions(**rest)
+        ids, query, since, until = asked.ids, asked.query, asked.since, asked.until
+        mode, dry_run, limit = asked.mode, asked.dry_run, asked.limit
         chosen = sum([ids is not None, query is not None, since is not None or until is not None])
         if chosen != 1:
             raise InvalidInput(
@@ -173,13 +157,7 @@ class EditService:
         forget_mode = cast(edits.ForgetMode, mode)
         if not 1 <= limit <= 10_000:
             raise InvalidInput("limit must be between 1 and 10000", field="limit")
-        target, level = make_reach_scope(
-            scope,
-            all_users=all_users,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-        )
+        target, level = make_reach_scope(**where)
         tenant = target.tenant_id
         if ids is not None:
             check_ids(ids=list(ids))
@@ -267,19 +245,13 @@ class EditService:
         return resolution.conflict
 
     async def remove_alias(
-        self,
-        entity_id: str,
-        alias: str,
-        *,
-        split: bool,
-        scope: ScopeLike,
-        user_id: str | None,
-        all_users: bool,
+        self, entity_id: str, alias: str, options: AliasRemovalKeywords
     ) -> AliasRemoval:
         parts = self._parts
         parts.require_open()
         check_ids(entity_id=entity_id, alias=alias)
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id)
+        args = made(AliasRemovalArgs, options, entity_id=entity_id, alias=alias)
+        target, split = args.scope, args.split
         name = normalize_name(alias)
         if not name:
             raise InvalidInput("alias names nothing once normalised", field="alias")

@@ -126,30 +126,22 @@ class ReadService:
         return apply_ranking(config, r.ranking, ranking)
 
     def read_scope(
-        self,
-        query: str,
-        scope: ScopeLike,
-        all_users: bool,
-        user_id: str | None,
-        agent_id: str | None,
-        session_id: str | None,
+        self, query: str, scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
     ) -> Scope:
         """A read's scope, made once by the face that builds its ``ReadArgs``, after the
         checks that come first (an open memory, the query), so a read with a bad query
         and a bad scope is refused for its query."""
         self._parts.require_open()
         check_text(query, "query", self._parts.settings.ingest.max_content_chars)
-        return make_read_scope(
-            scope, all_users=all_users, user_id=user_id, agent_id=agent_id, session_id=session_id
-        )
+        return make_read_scope(scope, all_users=all_users, **fields)
 
     def turn_scope(
         self,
         user_message: MessageLike,
         assistant_message: MessageLike | None,
-        scope: ScopeLike,
+        scope: ScopeLike = None,
         *,
-        all_users: bool,
+        all_users: bool = False,
         **fields: str | None,
     ) -> Scope:
         """A turn's scope, made once as ``read_scope`` makes a read's, after its

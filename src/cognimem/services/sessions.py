@@ -3,13 +3,12 @@ write to a closed one."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from cognimem.errors import Conflict, InvalidInput, NotFound
 from cognimem.models import Scope
 from cognimem.models.admin import Session, SessionStatus
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
+from cognimem.models.browse_requests import SessionKeywords, SessionListKeywords
+from cognimem.models.requests import split_scope
 from cognimem.services.components import Components
 from cognimem.store import records
 from cognimem.text.validate import check_metadata
@@ -21,18 +20,12 @@ class SessionService:
     def __init__(self, parts: Components) -> None:
         self._parts = parts
 
-    async def create_session(
-        self,
-        session_id: str,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        agent_id: str | None,
-        metadata: Mapping[str, Any] | None,
-    ) -> Session:
+    async def create_session(self, session_id: str, options: SessionKeywords) -> Session:
         parts = self._parts
         parts.require_open()
-        target = make_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
+        where, rest = split_scope(options)
+        target = make_scope(**where, session_id=session_id)
+        metadata = rest.get("metadata")
         if target.session_id is None:
             raise InvalidInput("session_id is empty", field="session_id")
         existing = await parts.store.get_session(target.tenant_id, target.namespace, session_id)
@@ -55,20 +48,13 @@ class SessionService:
             raise NotFound("session", session_id)
         return found
 
-    async def list_sessions(
-        self,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        agent_id: str | None,
-        all_users: bool,
-        limit: int,
-    ) -> list[Session]:
+    async def list_sessions(self, options: SessionListKeywords) -> list[Session]:
         self._parts.require_open()
+        where, rest = split_scope(options)
+        limit = rest.get("limit", 100)
         if not 1 <= limit <= 10_000:
             raise InvalidInput("limit must be between 1 and 10000", field="limit")
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
-        return await self._parts.store.list_sessions(target, limit)
+        return await self._parts.store.list_sessions(make_read_scope(**where), limit)
 
     async def close_session(self, session_id: str, *, scope: ScopeLike) -> Session:
         found = await self.get_session(session_id, scope=scope)

@@ -9,7 +9,9 @@ from typing import Any
 from cognimem.errors import InvalidInput
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord
-from cognimem.models.arguments import ScopeLike, make_reach_scope, make_scope
+from cognimem.models.arguments import make_reach_scope, make_scope
+from cognimem.models.browse_requests import ExportKeywords
+from cognimem.models.requests import split_scope
 from cognimem.providers.embeddings import erase_embeddings
 from cognimem.services import transfer_streams
 from cognimem.services.components import Components
@@ -38,13 +40,12 @@ class TransferService:
         await parts.store.flush_deleted()
         return report.model_copy(update={"removed": removed})
 
-    def export(
-        self, *, scope: ScopeLike, user_id: str | None, all_users: bool, all_namespaces: bool
-    ) -> AsyncIterator[ExportRecord]:
+    def export(self, options: ExportKeywords) -> AsyncIterator[ExportRecord]:
         """Checked when called; the records stream as they are iterated."""
         self._parts.require_open()
-        target, level = make_reach_scope(scope, all_users=all_users, user_id=user_id)
-        return self._export(target, all_namespaces, level)
+        where, rest = split_scope(options)
+        target, level = make_reach_scope(**where)
+        return self._export(target, rest.get("all_namespaces", False), level)
 
     async def _export(
         self, target: Scope, all_namespaces: bool, level: bool
