@@ -20,11 +20,11 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Iterable, Mapping
 from types import TracebackType
-from typing import Any, Self, TypeVar, Unpack
+from typing import Any, Self, Unpack
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from cognimem.blocking import BlockingFacade
@@ -34,6 +34,7 @@ from cognimem.client._lifecycle import LifecycleClientCalls
 from cognimem.client._wire import (
     DEFAULT_TENANT,
     ClientError,
+    M,
     TransportError,
     check_tenant,
     error_from,
@@ -68,9 +69,6 @@ from cognimem.models.requests import (
 )
 from cognimem.providers.http import retry_after_seconds
 from cognimem.queue import Job
-
-T = TypeVar("T")
-M = TypeVar("M", bound=BaseModel)
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8420"
 RETRY_STATUSES = frozenset({429, 503})

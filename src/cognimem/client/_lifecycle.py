@@ -5,19 +5,25 @@ promotion proposes, as ``Memory.run_lifecycle``, ``list_jobs``, ``procedures``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 from urllib.parse import quote
 
 import httpx
 from pydantic import TypeAdapter
 
-from cognimem.client._wire import ClientCalls, check_tenant, parse
+from cognimem.client._wire import ClientCalls, check_tenant, options_body, parse
 from cognimem.errors import InvalidInput
 from cognimem.models import MemoryItem
 from cognimem.models.arguments import ScopeLike
 from cognimem.models.lifecycle import LifecycleRun, MandateCandidate
+from cognimem.models.lifecycle_requests import (
+    JobListArgs,
+    JobListKeywords,
+    LifecycleJobKeywords,
+    MandateKeywords,
+)
 from cognimem.models.procedures import Procedure
-from cognimem.queue import Job, JobState
+from cognimem.queue import Job
 
 _JOBS = TypeAdapter(list[Job])
 _PROCEDURES = TypeAdapter(list[Procedure])
@@ -27,41 +33,20 @@ _CANDIDATES = TypeAdapter(list[MandateCandidate])
 class LifecycleClientCalls(ClientCalls):
     """Lifecycle operations and jobs."""
 
-    async def run_lifecycle(
-        self,
-        op: str,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        namespace: str | None = None,
-        dry_run: bool = False,
-        key: str | None = None,
-        agent_id: str | None = None,
-    ) -> LifecycleRun:
+    async def run_lifecycle(self, op: str, **options: Unpack[LifecycleJobKeywords]) -> LifecycleRun:
         """Queue lifecycle operation ``op`` on one level's memories (``job``): a user's,
         an agent's (``agent_id`` alone) or the organisation's (``scope={"level":
         "organisation"}``); or with ``dry_run`` get what it would change (``result``,
         ``summary``); see :meth:`Memory.run_lifecycle`. Progress is the job's
         (:meth:`get_job`)."""
-        fields = {"user_id": user_id, "agent_id": agent_id, "namespace": namespace}
-        body: dict[str, Any] = {
-            "scope": self._scope_body(scope, **fields),
-            "dry_run": dry_run,
-        }
-        if key is not None:
-            body["key"] = key
         path = f"/v1/lifecycle/{quote(op, safe='')}"
-        return await self._call_model(LifecycleRun, "POST", path, body)
+        return await self._call_model(LifecycleRun, "POST", path, options_body(options))
 
     async def mandate_candidates(
-        self,
-        scope: ScopeLike = None,
-        *,
-        user_id: str | None = None,
-        namespace: str | None = None,
+        self, scope: ScopeLike = None, **options: Unpack[MandateKeywords]
     ) -> list[MandateCandidate]:
         """The user's memories proposed as mandates; see :meth:`Memory.mandate_candidates`."""
-        body = {"scope": self._scope_body(scope, user_id=user_id, namespace=namespace)}
+        body = {"scope": self._scope_body(scope, **options)}
         response = await self._call("POST", "/v1/mandate-candidates/query", body)
         return parse(response, _CANDIDATES.validate_python)
 
@@ -71,21 +56,15 @@ class LifecycleClientCalls(ClientCalls):
         path = f"/v1/mandate-candidates/{quote(item_id, safe='')}/accept"
         return await self._call_model(MemoryItem, "POST", path)
 
-    async def list_jobs(
-        self,
-        *,
-        tenant_id: str = "default",
-        kind: str | None = None,
-        state: JobState | str | None = None,
-        limit: int = 100,
-    ) -> list[Job]:
+    async def list_jobs(self, **options: Unpack[JobListKeywords]) -> list[Job]:
         """The tenant's jobs, newest first, with state, progress and result summary."""
-        check_tenant(tenant_id)
-        params = {"limit": str(limit)}
-        if kind is not None:
-            params["kind"] = kind
-        if state is not None:
-            params["state"] = str(state)  # checked by the server (422), as Memory checks it
+        asked = JobListArgs(**options)
+        check_tenant(asked.tenant_id)
+        params = {"limit": str(asked.limit)}
+        if asked.kind is not None:
+            params["kind"] = asked.kind
+        if asked.state is not None:
+            params["state"] = str(asked.state)  # checked by the server (422), as Memory does
         response = await self._call("GET", f"/v1/jobs?{httpx.QueryParams(params)}")
         return parse(response, _JOBS.validate_python)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import datetime
+from typing import Unpack
 
 from cognimem.config import Settings
 from cognimem.errors import UsageError
@@ -33,9 +33,24 @@ from cognimem.models.lifecycle import (
     PromotionResult,
     RevisionResult,
 )
+from cognimem.models.lifecycle_requests import (
+    ConsolidateKeywords,
+    JobListArgs,
+    JobListKeywords,
+    LevelRunKeywords,
+    MandateKeywords,
+    PolicyRunKeywords,
+    ProcedureListKeywords,
+    ProcedureRunKeywords,
+    ReviseKeywords,
+    ReviseOptions,
+    RunLifecycleKeywords,
+    UserRunKeywords,
+    run_of,
+)
 from cognimem.models.procedures import Procedure
 from cognimem.providers.embeddings import Embedder
-from cognimem.queue import Job, JobState
+from cognimem.queue import Job
 from cognimem.services.components import configured_embedder
 from cognimem.services.jobs import SWEEP_LIMIT, JobService
 from cognimem.services.lifecycle.consolidation import ConsolidationService
@@ -45,7 +60,6 @@ from cognimem.services.lifecycle.operations import (
     LifecycleJobService,
     LifecycleObserver,
     Operation,
-    Progress,
 )
 from cognimem.services.lifecycle.procedures import ProcedureService
 from cognimem.services.lifecycle.promotion import PromotionService
@@ -66,14 +80,7 @@ class LifecycleCalls:
 
     # -- lifecycle: services.consolidation ---------------------------------------------
     async def consolidate(
-        self,
-        scope: ScopeLike = None,
-        *,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        dry_run: bool = False,
-        progress: Callable[[float], None] | None = None,
+        self, scope: ScopeLike = None, **options: Unpack[ConsolidateKeywords]
     ) -> ConsolidationResult:
         """Consolidate one user's unconsolidated episodes into summaries (a gist per
         session window and per recurring topic) and the user's facts into profiles (one
@@ -86,25 +93,11 @@ class LifecycleCalls:
         the fraction done. Needs ``user_id``, or one shared level: ``agent_id`` alone
         (the agent's memories), or ``scope={"level": "organisation"}`` (the
         organisation's); a shared level's run reads and writes that level alone."""
-        return await self._consolidation.consolidate(
-            make_write_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id),
-            dry_run=dry_run,
-            progress=progress,
-        )
+        target, run = run_of(make_write_scope, scope, options)
+        return await self._consolidation.consolidate(target, **run.keywords())
 
     # -- lifecycle: services.revision ---------------------------------------------------
-    async def revise(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        since: datetime | None = None,
-        dry_run: bool = False,
-        use_llm: bool = True,
-        progress: Callable[[float], None] | None = None,
-    ) -> RevisionResult:
+    async def revise(self, **options: Unpack[ReviseKeywords]) -> RevisionResult:
         """Revision over one user's recent turns: each user message said since ``since``
         (default: the last day) is read for again at its time, and the facts the read
         retrieves are checked against it — an affirmation reinforces a fact, a
@@ -112,22 +105,12 @@ class LifecycleCalls:
         its own message. With ``use_llm`` and an LLM configured, it is asked about the
         facts the rules find nothing about (a failure is reported in ``degraded``). With
         ``dry_run`` nothing changes and the result says what would."""
-        target = make_read_scope(scope, user_id=user_id, agent_id=agent_id, session_id=session_id)
-        return await self._revision.revise(
-            target, dry_run=dry_run, progress=progress, since=since, use_llm=use_llm
-        )
+        target, run = run_of(make_read_scope, None, options, ReviseOptions)
+        return await self._revision.revise(target, **run.keywords())
 
     # -- lifecycle: services.procedures -------------------------------------------------
     async def detect_procedures(
-        self,
-        scope: ScopeLike = None,
-        *,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        all_users: bool = False,
-        namespace: str | None = None,
-        dry_run: bool = False,
-        progress: Callable[[float], None] | None = None,
+        self, scope: ScopeLike = None, **options: Unpack[ProcedureRunKeywords]
     ) -> ProcedureResult:
         """Learn one user's procedures: requests met again and again with the same
         action (the same tool calls, from an assistant message's
@@ -140,38 +123,19 @@ class LifecycleCalls:
         ``agent_id`` the procedures are the agent's, learnt from its turns with the user
         (or with every user: ``all_users=True``), and every user's read made with that
         agent matches them."""
-        target = make_read_scope(
-            scope, user_id=user_id, agent_id=agent_id, all_users=all_users, namespace=namespace
-        )
-        return await self._procedures.detect(target, dry_run=dry_run, progress=progress)
+        target, run = run_of(make_read_scope, scope, options)
+        return await self._procedures.detect(target, **run.keywords())
 
-    async def procedures(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        all_users: bool = False,
-        limit: int = 100,
-    ) -> list[Procedure]:
+    async def procedures(self, **options: Unpack[ProcedureListKeywords]) -> list[Procedure]:
         """The user's learnt procedures (every user's with ``all_users=True``; an
         agent's with ``agent_id`` and ``all_users=True``), most confident first, each
         with its trigger, action, observed count, confidence and the events it was
         learnt from."""
-        return await self._procedures.list_procedures(
-            scope=scope, user_id=user_id, agent_id=agent_id, all_users=all_users, limit=limit
-        )
+        return await self._procedures.list_procedures(options)
 
     # -- lifecycle: services.decay, services.promotion ---------------------------------
     async def decay(
-        self,
-        scope: ScopeLike = None,
-        *,
-        user_id: str | None = None,
-        namespace: str | None = None,
-        agent_id: str | None = None,
-        dry_run: bool = False,
-        progress: Callable[[float], None] | None = None,
+        self, scope: ScopeLike = None, **options: Unpack[LevelRunKeywords]
     ) -> DecayResult:
         """Passive decay of one user's live facts, recorded as their status
         (``docs/lifecycle.md``): a fact whose confidence decayed below 0.35 since it was
@@ -182,38 +146,27 @@ class LifecycleCalls:
         with its effective confidence and reason) and writes nothing. One shared level's
         facts alone with ``agent_id`` and no user, or ``scope={"level":
         "organisation"}``."""
-        target = make_level_scope(scope, user_id=user_id, agent_id=agent_id, namespace=namespace)
-        return await self._decay.decay(target, dry_run=dry_run, progress=progress)
+        target, run = run_of(make_level_scope, scope, options)
+        return await self._decay.decay(target, **run.keywords())
 
     async def promote(
-        self,
-        scope: ScopeLike = None,
-        *,
-        user_id: str | None = None,
-        namespace: str | None = None,
-        dry_run: bool = False,
-        progress: Callable[[float], None] | None = None,
+        self, scope: ScopeLike = None, **options: Unpack[UserRunKeywords]
     ) -> PromotionResult:
         """Promotion by utility over one user's used items (``docs/lifecycle.md``):
         items used often (cited by answers, marked correct) move up a tier, items loaded
         often and never used, or high ones unused for 90 days, move down; mandate
         candidates are listed in the result, never applied. ``dry_run`` returns the
         changes it would make and writes nothing."""
-        target = make_scope(scope, user_id=user_id, namespace=namespace)
-        return await self._promotion.promote(target, dry_run=dry_run, progress=progress)
+        target, run = run_of(make_scope, scope, options)
+        return await self._promotion.promote(target, **run.keywords())
 
     async def mandate_candidates(
-        self,
-        scope: ScopeLike = None,
-        *,
-        user_id: str | None = None,
-        namespace: str | None = None,
+        self, scope: ScopeLike = None, **options: Unpack[MandateKeywords]
     ) -> list[MandateCandidate]:
         """The user's memories proposed as mandates: tier ``high``, used (cited or
         marked correct) at least 10 times, never marked incorrect. Nothing is applied:
         an admin accepts one with :meth:`accept_mandate`."""
-        target = make_scope(scope, user_id=user_id, namespace=namespace)
-        return await self._promotion.mandate_candidates(target)
+        return await self._promotion.mandate_candidates(make_scope(scope, **options))
 
     async def accept_mandate(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
         """Accept a mandate candidate: the memory becomes a mandate (kind ``mandate``,
@@ -223,16 +176,7 @@ class LifecycleCalls:
         return await self._promotion.accept_mandate(item_id, tenant_id=tenant_id)
 
     # -- lifecycle: services.forgetting_policy ----------------------------------------
-    async def forget_by_policy(
-        self,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        namespace: str | None = None,
-        agent_id: str | None = None,
-        dry_run: bool = False,
-        progress: Callable[[float], None] | None = None,
-    ) -> ForgettingResult:
+    async def forget_by_policy(self, **options: Unpack[PolicyRunKeywords]) -> ForgettingResult:
         """Apply the forgetting policy (``settings.lifecycle.forgetting``) to one user's
         memories: every item is scored (importance, recency by kind, access, confidence,
         kind, novelty, live dependents counted by the store) and kept, decayed,
@@ -243,8 +187,8 @@ class LifecycleCalls:
         :meth:`forget` (by ids, query or time range) is the user's own call. One shared
         level's memories alone with ``agent_id`` and no user, or ``scope={"level":
         "organisation"}``: never a user's."""
-        target = make_level_scope(scope, user_id=user_id, agent_id=agent_id, namespace=namespace)
-        return await self._forgetting.run(target, dry_run=dry_run, progress=progress)
+        target, run = run_of(make_level_scope, None, options)
+        return await self._forgetting.run(target, **run.keywords())
 
     # -- the embedding model: services.reembedding --------------------------------------
     @classmethod
@@ -299,18 +243,7 @@ class LifecycleCalls:
         failed. ``Metrics`` observes the app's Memory so."""
         self._lifecycle.observe(observer)
 
-    async def run_lifecycle(
-        self,
-        op: str,
-        *,
-        scope: ScopeLike = None,
-        user_id: str | None = None,
-        namespace: str | None = None,
-        dry_run: bool = False,
-        key: str | None = None,
-        progress: Progress | None = None,
-        agent_id: str | None = None,
-    ) -> LifecycleRun:
+    async def run_lifecycle(self, op: str, **options: Unpack[RunLifecycleKeywords]) -> LifecycleRun:
         """Run lifecycle operation ``op`` (``consolidate``, ``revise``, ...) on one user's
         memories. A dry run runs it here and now, changes nothing and returns what it
         would change (``result``, ``summary``; ``progress`` gets the share done). Else a
@@ -320,31 +253,13 @@ class LifecycleCalls:
         ``scope={"level": "organisation"}`` (the organisation's). An unknown op is
         ``NotFound``; a scope with a session, a user with an agent, or no user, agent or
         level is ``InvalidInput``."""
-        return await self._lifecycle.run_lifecycle(
-            op,
-            scope=scope,
-            user_id=user_id,
-            namespace=namespace,
-            dry_run=dry_run,
-            key=key,
-            progress=progress,
-            agent_id=agent_id,
-        )
+        return await self._lifecycle.run_lifecycle(op, options)
 
-    async def list_jobs(
-        self,
-        *,
-        tenant_id: str = "default",
-        kind: str | None = None,
-        state: JobState | str | None = None,
-        limit: int = 100,
-    ) -> list[Job]:
+    async def list_jobs(self, **options: Unpack[JobListKeywords]) -> list[Job]:
         """The tenant's jobs, newest first (ingest and lifecycle; one ``kind`` and
         ``state`` when given), each with its state, attempts, progress and result
         summary. Empty when no job queue is configured."""
-        return await self._lifecycle.list_jobs(
-            tenant_id=tenant_id, kind=kind, state=state, limit=limit
-        )
+        return await self._lifecycle.list_jobs(JobListArgs(**options))
 
     async def schedule_lifecycle(self) -> list[Job]:
         """One scheduler tick (a worker runs one every ``lifecycle.tick_s``): queue each

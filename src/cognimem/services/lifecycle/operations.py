@@ -38,6 +38,7 @@ from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
 from cognimem.models.arguments import ScopeLike, check_ids, make_level_scope, require_level
 from cognimem.models.ids import new_id
 from cognimem.models.lifecycle import LifecycleRun, OperationResult
+from cognimem.models.lifecycle_requests import JobListArgs, RunLifecycleKeywords
 from cognimem.models.scope import Scope
 from cognimem.queue.base import Delivery, Job, JobQueue, JobState
 from cognimem.services.components import Components
@@ -175,21 +176,17 @@ class LifecycleJobService:
         require_level(target, "a lifecycle operation")
         return target
 
-    async def run_lifecycle(
-        self,
-        op: str,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        namespace: str | None,
-        dry_run: bool,
-        key: str | None,
-        progress: Progress | None,
-        agent_id: str | None = None,
-    ) -> LifecycleRun:
+    async def run_lifecycle(self, op: str, options: RunLifecycleKeywords) -> LifecycleRun:
         self._parts.require_open()
         operation = self._operation(op)
-        target = self._scope(scope, user_id, agent_id, namespace)
+        target = self._scope(
+            options.get("scope"),
+            options.get("user_id"),
+            options.get("agent_id"),
+            options.get("namespace"),
+        )
+        dry_run, key = options.get("dry_run", False), options.get("key")
+        progress = options.get("progress")
         if dry_run:
             began = time.perf_counter()
             try:
@@ -228,15 +225,9 @@ class LifecycleJobService:
             LIFECYCLE_JOB, scope.tenant_id, payload, job_id=lifecycle_job_id(op, scope, key)
         )
 
-    async def list_jobs(
-        self,
-        *,
-        tenant_id: str,
-        kind: str | None,
-        state: JobState | str | None,
-        limit: int,
-    ) -> list[Job]:
+    async def list_jobs(self, args: JobListArgs) -> list[Job]:
         self._parts.require_open()
+        tenant_id, kind, state, limit = args.tenant_id, args.kind, args.state, args.limit
         check_ids(kind=kind)
         try:
             wanted = None if state is None else JobState(state)

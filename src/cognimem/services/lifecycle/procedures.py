@@ -18,9 +18,11 @@ from cognimem.lifecycle.procedures import (
     turn_observations,
 )
 from cognimem.models import ContextPacket, ItemKind, Scope, WriteResult
-from cognimem.models.arguments import ScopeLike, make_read_scope
+from cognimem.models.arguments import make_read_scope
 from cognimem.models.lifecycle import ProcedureResult
+from cognimem.models.lifecycle_requests import ProcedureListKeywords
 from cognimem.models.procedures import Procedure
+from cognimem.models.requests import split_scope
 from cognimem.services.components import Components
 from cognimem.store.types import ItemFilter
 
@@ -153,17 +155,11 @@ class ProcedureService:
                 )
             break
 
-    async def list_procedures(
-        self,
-        *,
-        scope: ScopeLike,
-        user_id: str | None,
-        agent_id: str | None = None,
-        all_users: bool,
-        limit: int,
-    ) -> list[Procedure]:
+    async def list_procedures(self, options: ProcedureListKeywords) -> list[Procedure]:
         self._parts.require_open()
-        target = make_read_scope(scope, all_users=all_users, user_id=user_id, agent_id=agent_id)
+        where, rest = split_scope(options)
+        target = make_read_scope(**where)
+        limit = rest.get("limit", 100)
         if not 1 <= limit <= MAX_LIST:
             raise InvalidInput(f"limit must be between 1 and {MAX_LIST}", field="limit")
         return await self._parts.store.list_procedures(
