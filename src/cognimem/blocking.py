@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Self, TypeVar, cast
+from typing import Any, Self, TypeVar, Unpack, cast
 
 from cognimem.models import ContextPacket, Event, MemoryItem, Message, Turn, WriteResult
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
+from cognimem.models.browse_requests import (
+    ForgetKeywords,
+    ItemListKeywords,
+    SessionKeywords,
+    SessionListKeywords,
+)
 from cognimem.models.directory import TenantOverview
 from cognimem.models.knowledge import (
     Alias,
@@ -19,7 +25,22 @@ from cognimem.models.knowledge import (
     FactConflict,
     HistoryEntry,
 )
+from cognimem.models.knowledge_requests import (
+    AliasRemovalKeywords,
+    ConflictsKeywords,
+    FactsKeywords,
+)
 from cognimem.models.lifecycle import LifecycleRun
+from cognimem.models.lifecycle_requests import JobListKeywords
+from cognimem.models.requests import (
+    MessageLike,
+    ReadKeywords,
+    ReadScopeKeywords,
+    TurnKeywords,
+    UserScopeKeywords,
+    WriteBatchKeywords,
+    WriteKeywords,
+)
 from cognimem.queue import Job
 
 T = TypeVar("T")
@@ -28,7 +49,8 @@ T = TypeVar("T")
 class BlockingFacade:
     """Every method the async facade shares with ``Memory`` (same arguments, same
     results; ``export`` a lazy iterator), plus ``close`` and the context-manager
-    protocol."""
+    protocol. A call's keywords are the ``TypedDict`` both async faces unpack
+    (``models/requests.py`` and its kin), so a blocking call type-checks as theirs."""
 
     def __init__(self, target: Any) -> None:
         # a loop of its own that is not the thread's current loop: a framework that runs
@@ -46,18 +68,22 @@ class BlockingFacade:
         also serves a blocking caller (``cognimem.integrations``)."""
         return self._run(fn(self._target))
 
-    def write(self, content: str | Message | Mapping[str, Any], **kwargs: Any) -> WriteResult:
+    def write(
+        self, content: str | Message | Mapping[str, Any], **kwargs: Unpack[WriteKeywords]
+    ) -> WriteResult:
         return cast(WriteResult, self._run(self._target.write(content, **kwargs)))
 
     def write_batch(
-        self, messages: Sequence[Message | Mapping[str, Any] | str], **kwargs: Any
+        self,
+        messages: Sequence[Message | Mapping[str, Any] | str],
+        **kwargs: Unpack[WriteBatchKeywords],
     ) -> WriteResult:
         return cast(WriteResult, self._run(self._target.write_batch(messages, **kwargs)))
 
-    def read(self, query: str, **kwargs: Any) -> ContextPacket:
+    def read(self, query: str, **kwargs: Unpack[ReadKeywords]) -> ContextPacket:
         return cast(ContextPacket, self._run(self._target.read(query, **kwargs)))
 
-    def list_items(self, **kwargs: Any) -> list[MemoryItem]:
+    def list_items(self, **kwargs: Unpack[ItemListKeywords]) -> list[MemoryItem]:
         return cast(list[MemoryItem], self._run(self._target.list_items(**kwargs)))
 
     def users(self, **kwargs: Any) -> TenantOverview:
@@ -66,13 +92,18 @@ class BlockingFacade:
     def get_events(self, event_ids: Sequence[str], **kwargs: Any) -> list[Event]:
         return cast(list[Event], self._run(self._target.get_events(event_ids, **kwargs)))
 
-    def facts(self, **kwargs: Any) -> list[Fact]:
+    def facts(self, **kwargs: Unpack[FactsKeywords]) -> list[Fact]:
         return cast(list[Fact], self._run(self._target.facts(**kwargs)))
 
-    def get_fact(self, key: str, **kwargs: Any) -> Fact:
+    def get_fact(self, key: str, **kwargs: Unpack[UserScopeKeywords]) -> Fact:
         return cast(Fact, self._run(self._target.get_fact(key, **kwargs)))
 
-    def turn(self, user_message: Any, assistant_message: Any = None, **kwargs: Any) -> Turn:
+    def turn(
+        self,
+        user_message: MessageLike,
+        assistant_message: MessageLike | None = None,
+        **kwargs: Unpack[TurnKeywords],
+    ) -> Turn:
         return cast(Turn, self._run(self._target.turn(user_message, assistant_message, **kwargs)))
 
     def get(self, item_id: str, **kwargs: Any) -> MemoryItem:
@@ -87,31 +118,33 @@ class BlockingFacade:
     def update(self, item_id: str, **kwargs: Any) -> MemoryItem:
         return cast(MemoryItem, self._run(self._target.update(item_id, **kwargs)))
 
-    def forget(self, **kwargs: Any) -> ForgetResult:
+    def forget(self, **kwargs: Unpack[ForgetKeywords]) -> ForgetResult:
         return cast(ForgetResult, self._run(self._target.forget(**kwargs)))
 
-    def entities(self, **kwargs: Any) -> list[tuple[Entity, list[Alias]]]:
+    def entities(self, **kwargs: Unpack[UserScopeKeywords]) -> list[tuple[Entity, list[Alias]]]:
         return cast(list[tuple[Entity, list[Alias]]], self._run(self._target.entities(**kwargs)))
 
-    def remove_alias(self, entity_id: str, alias: str, **kwargs: Any) -> AliasRemoval:
+    def remove_alias(
+        self, entity_id: str, alias: str, **kwargs: Unpack[AliasRemovalKeywords]
+    ) -> AliasRemoval:
         return cast(AliasRemoval, self._run(self._target.remove_alias(entity_id, alias, **kwargs)))
 
-    def conflicts(self, **kwargs: Any) -> list[FactConflict]:
+    def conflicts(self, **kwargs: Unpack[ConflictsKeywords]) -> list[FactConflict]:
         return cast(list[FactConflict], self._run(self._target.conflicts(**kwargs)))
 
     def resolve_conflict(self, conflict_id: str, **kwargs: Any) -> FactConflict:
         return cast(FactConflict, self._run(self._target.resolve_conflict(conflict_id, **kwargs)))
 
-    def create_session(self, session_id: str, **kwargs: Any) -> Session:
+    def create_session(self, session_id: str, **kwargs: Unpack[SessionKeywords]) -> Session:
         return cast(Session, self._run(self._target.create_session(session_id, **kwargs)))
 
-    def list_sessions(self, **kwargs: Any) -> list[Session]:
+    def list_sessions(self, **kwargs: Unpack[SessionListKeywords]) -> list[Session]:
         return cast(list[Session], self._run(self._target.list_sessions(**kwargs)))
 
     def close_session(self, session_id: str, **kwargs: Any) -> Session:
         return cast(Session, self._run(self._target.close_session(session_id, **kwargs)))
 
-    def stats(self, **kwargs: Any) -> ScopeStats:
+    def stats(self, **kwargs: Unpack[ReadScopeKeywords]) -> ScopeStats:
         return cast(ScopeStats, self._run(self._target.stats(**kwargs)))
 
     def erase_user(self, user_id: str, **kwargs: Any) -> ErasureReport:
@@ -123,7 +156,7 @@ class BlockingFacade:
     def run_lifecycle(self, op: str, **kwargs: Any) -> LifecycleRun:
         return cast(LifecycleRun, self._run(self._target.run_lifecycle(op, **kwargs)))
 
-    def list_jobs(self, **kwargs: Any) -> list[Job]:
+    def list_jobs(self, **kwargs: Unpack[JobListKeywords]) -> list[Job]:
         return cast(list[Job], self._run(self._target.list_jobs(**kwargs)))
 
     def export(self, **kwargs: Any) -> Iterator[ExportRecord]:

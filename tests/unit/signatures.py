@@ -6,15 +6,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, get_args, get_type_hints
+from typing import Any, Unpack, get_args, get_origin, get_type_hints
 
 
 def unpacked(method: Callable[..., Any]) -> Any:
-    """The ``TypedDict`` of ``method``'s ``**options: Unpack[...]`` (None without one)."""
+    """The ``TypedDict`` of ``method``'s ``**options: Unpack[...]`` (None without one,
+    or for a ``**kwargs: Any``)."""
     for name, p in inspect.signature(method).parameters.items():
         if p.kind is inspect.Parameter.VAR_KEYWORD:
-            (typed,) = get_args(get_type_hints(method)[name])
-            return typed
+            hint = get_type_hints(method)[name]
+            return get_args(hint)[0] if get_origin(hint) is Unpack else None
     return None
 
 

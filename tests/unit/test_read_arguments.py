@@ -9,6 +9,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 
 from cognimem.api.schemas import ReadRequest, TurnRequest
+from cognimem.blocking import BlockingFacade
 from cognimem.cli.memory import recall
 from cognimem.client import AsyncMemoryClient
 from cognimem.config import Settings
@@ -148,3 +149,17 @@ def test_a_turn_reads_with_each_option_it_shares_with_a_read() -> None:
     shared = {f.name for f in fields(ReadOptions)}
     assert {n: getattr(read, n) for n in shared} == {n: getattr(turn, n) for n in shared}
     assert (read.query, read.reference_time, read.kinds, read.explain) == ("hi", at, None, False)
+
+
+def test_the_blocking_faces_unpack_what_the_sdk_unpacks() -> None:
+    # SyncMemory and MemoryClient share BlockingFacade's methods
+    typed = {
+        name: unpacked(method)
+        for name, method in vars(BlockingFacade).items()
+        if callable(method) and not name.startswith("_")
+    }
+    shared = {name: t for name, t in typed.items() if t is not None}
+
+    assert {"read", "turn", "write", "facts", "forget", "list_jobs"} <= set(shared)
+    for name, t in shared.items():
+        assert t is unpacked(getattr(AsyncMemoryClient, name)), name
