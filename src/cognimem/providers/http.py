@@ -18,13 +18,25 @@ import asyncio
 import math
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import httpx
 
 from cognimem.errors import ProviderOutputError, ProviderUnavailable, UsageError
 
 _MAX_RETRY_AFTER_S = 30.0
+
+
+class Connection(TypedDict, total=False):
+    """How a ``RetryingJsonClient`` reaches its endpoint (its keywords, which each
+    client passes on whole): the key, the timeout, the retries and their backoff, and a
+    transport that replaces the network (tests pass an ``httpx.MockTransport``)."""
+
+    api_key: str | None
+    timeout_s: float
+    max_retries: int
+    backoff_s: float
+    transport: httpx.AsyncBaseTransport | None
 
 
 class RetryingJsonClient:
@@ -52,11 +64,11 @@ class RetryingJsonClient:
         model: str,
         base_url: str,
         *,
-        api_key: str | None,
-        timeout_s: float,
-        max_retries: int,
-        backoff_s: float,
-        transport: httpx.AsyncBaseTransport | None,
+        api_key: str | None = None,
+        timeout_s: float = 30.0,
+        max_retries: int = 2,
+        backoff_s: float = 0.5,
+        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if not model:
             raise UsageError(f"{type(self).__name__} needs a model name, e.g. 'openai:<model>'")

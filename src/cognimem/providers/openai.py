@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
-import httpx
 import numpy as np
 
 from cognimem.errors import UsageError
 from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
-from cognimem.providers.http import RetryingJsonClient, snippet
+from cognimem.providers.http import Connection, RetryingJsonClient, snippet
 
 _PROVIDER = "openai"
 _PROBE_TEXT = "dimension probe"
@@ -41,22 +40,10 @@ class OpenAICompatibleEmbedder(RetryingJsonClient):
         model: str,
         base_url: str,
         *,
-        api_key: str | None = None,
-        timeout_s: float = 30.0,
-        max_retries: int = 2,
         batch_size: int = 64,
-        backoff_s: float = 0.5,
-        transport: httpx.AsyncBaseTransport | None = None,
+        **connection: Unpack[Connection],
     ) -> None:
-        super().__init__(
-            model,
-            base_url,
-            api_key=api_key,
-            timeout_s=timeout_s,
-            max_retries=max_retries,
-            backoff_s=backoff_s,
-            transport=transport,
-        )
+        super().__init__(model, base_url, **connection)
         if batch_size < 1:
             raise UsageError(f"OpenAICompatibleEmbedder needs batch_size >= 1, got {batch_size}")
         self.batch_size = batch_size

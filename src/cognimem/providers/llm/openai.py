@@ -10,12 +10,10 @@ was cut off at ``max_output_tokens``: :class:`~cognimem.errors.ProviderOutputErr
 from __future__ import annotations
 
 import re
-from typing import Any
-
-import httpx
+from typing import Any, Unpack
 
 from cognimem.errors import UsageError
-from cognimem.providers.http import RetryingJsonClient, snippet
+from cognimem.providers.http import Connection, RetryingJsonClient, snippet
 from cognimem.providers.llm.base import ChatMessage
 
 PROVIDER = "openai-chat"
@@ -41,23 +39,11 @@ class OpenAICompatibleChat(RetryingJsonClient):
         model: str,
         base_url: str,
         *,
-        api_key: str | None = None,
-        timeout_s: float = 30.0,
-        max_retries: int = 2,
         temperature: float = 0.0,
         max_output_tokens: int = 2_000,
-        backoff_s: float = 0.5,
-        transport: httpx.AsyncBaseTransport | None = None,
+        **connection: Unpack[Connection],
     ) -> None:
-        super().__init__(
-            model,
-            base_url,
-            api_key=api_key,
-            timeout_s=timeout_s,
-            max_retries=max_retries,
-            backoff_s=backoff_s,
-            transport=transport,
-        )
+        super().__init__(model, base_url, **connection)
         if max_output_tokens < 1:
             raise UsageError(
                 f"OpenAICompatibleChat needs max_output_tokens >= 1, got {max_output_tokens}"
