@@ -136,7 +136,7 @@ class AsyncMemoryClient(
         """The memories that matter for ``query`` as a ``ContextPacket`` (see
         :meth:`Memory.read`, also for ``as_of`` and ``as_of_recorded``); call
         ``.to_markdown()`` on it for the prompt text."""
-        body = {"query": query, **options_body(options)}
+        body = {"query": query, **options_body(options, ReadKeywords)}
         return await self._call_model(ContextPacket, "POST", "/v1/memory/read", body)
 
     # -- one memory --------------------------------------------------------------------
@@ -188,7 +188,7 @@ class AsyncMemoryClient(
     async def forget(self, **options: Unpack[ForgetKeywords]) -> ForgetResult:
         """Forget memories by ids, query or time range (see :meth:`Memory.forget`)."""
         return await self._call_model(
-            ForgetResult, "POST", "/v1/memory/forget", options_body(options)
+            ForgetResult, "POST", "/v1/memory/forget", options_body(options, ForgetKeywords)
         )
 
     async def turn(
@@ -198,19 +198,24 @@ class AsyncMemoryClient(
         **options: Unpack[TurnKeywords],
     ) -> Turn:
         """One conversational turn (see :meth:`Memory.turn`)."""
-        body = {"user": {"role": "user", **message_body(user_message)}, **options_body(options)}
+        body = {
+            "user": {"role": "user", **message_body(user_message)},
+            **options_body(options, TurnKeywords),
+        }
         if assistant_message is not None:
             body["assistant"] = {"role": "assistant", **message_body(assistant_message)}
         return await self._call_model(Turn, "POST", "/v1/memory/turn", body)
 
     # -- sessions, statistics, erasure, export -------------------------------------------
     async def create_session(self, session_id: str, **options: Unpack[SessionKeywords]) -> Session:
-        body = {"session_id": session_id, **options_body(options)}
+        body = {"session_id": session_id, **options_body(options, SessionKeywords)}
         body.setdefault("metadata", {})
         return await self._call_model(Session, "POST", "/v1/sessions", body)
 
     async def list_sessions(self, **options: Unpack[SessionListKeywords]) -> list[Session]:
-        response = await self._call("POST", "/v1/sessions/query", options_body(options))
+        response = await self._call(
+            "POST", "/v1/sessions/query", options_body(options, SessionListKeywords)
+        )
         return parse(response, _SESSIONS.validate_python)
 
     async def close_session(
@@ -222,7 +227,9 @@ class AsyncMemoryClient(
         return await self._call_model(Session, "POST", path, body)
 
     async def stats(self, **options: Unpack[ReadScopeKeywords]) -> ScopeStats:
-        return await self._call_model(ScopeStats, "POST", "/v1/stats", options_body(options))
+        return await self._call_model(
+            ScopeStats, "POST", "/v1/stats", options_body(options, ReadScopeKeywords)
+        )
 
     async def erase_user(self, user_id: str, *, tenant_id: str = DEFAULT_TENANT) -> ErasureReport:
         """Erase everything derived from the user (see :meth:`Memory.erase_user`)."""
@@ -232,7 +239,7 @@ class AsyncMemoryClient(
 
     async def export(self, **options: Unpack[UserScopeKeywords]) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope, streamed (a header record first)."""
-        body = to_jsonable_python(options_body(options))
+        body = to_jsonable_python(options_body(options, UserScopeKeywords))
         async with self._http.stream("POST", "/v1/memory/export", json=body) as response:
             if not response.is_success:
                 await response.aread()

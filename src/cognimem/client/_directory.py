@@ -29,7 +29,9 @@ class DirectoryClientCalls(ClientCalls):
 
     async def list_items(self, **options: Unpack[ItemListKeywords]) -> list[MemoryItem]:
         """The user's items newest first, filtered (see :meth:`Memory.list_items`)."""
-        response = await self._call("POST", "/v1/memory/query", options_body(options))
+        response = await self._call(
+            "POST", "/v1/memory/query", options_body(options, ItemListKeywords)
+        )
         return parse(response, _ITEMS.validate_python)
 
     async def get_events(

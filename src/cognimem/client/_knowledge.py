@@ -45,7 +45,7 @@ class KnowledgeClientCalls(ClientCalls):
                     "the HTTP API queries one fact key at a time: call facts() once per key"
                 )
             options["key"] = keys[0] if keys else None
-        response = await self._call("POST", "/v1/facts/query", options_body(options))
+        response = await self._call("POST", "/v1/facts/query", options_body(options, FactsKeywords))
         return parse(response, _FACTS.validate_python)
 
     async def get_fact(self, key: str, **options: Unpack[UserScopeKeywords]) -> Fact:
@@ -60,20 +60,24 @@ class KnowledgeClientCalls(ClientCalls):
         self, **options: Unpack[UserScopeKeywords]
     ) -> list[tuple[Entity, list[Alias]]]:
         """The entities visible to the user, each with its aliases."""
-        response = await self._call("POST", "/v1/entities/query", options_body(options))
+        response = await self._call(
+            "POST", "/v1/entities/query", options_body(options, UserScopeKeywords)
+        )
         return [(e.entity, e.aliases) for e in parse(response, _ENTITIES.validate_python)]
 
     async def remove_alias(
         self, entity_id: str, alias: str, **options: Unpack[AliasRemovalKeywords]
     ) -> AliasRemoval:
         """Undo a name merge (see :meth:`Memory.remove_alias`)."""
-        body = {"alias": alias, **options_body(options)}
+        body = {"alias": alias, **options_body(options, AliasRemovalKeywords)}
         path = f"/v1/entities/{quote(entity_id, safe='')}/aliases/remove"
         return await self._call_model(AliasRemoval, "POST", path, body)
 
     async def conflicts(self, **options: Unpack[ConflictsKeywords]) -> list[FactConflict]:
         """Contradictions between the user's facts."""
-        response = await self._call("POST", "/v1/conflicts/query", options_body(options))
+        response = await self._call(
+            "POST", "/v1/conflicts/query", options_body(options, ConflictsKeywords)
+        )
         return parse(response, _CONFLICTS.validate_python)
 
     async def resolve_conflict(

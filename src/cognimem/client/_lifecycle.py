@@ -40,7 +40,9 @@ class LifecycleClientCalls(ClientCalls):
         ``summary``); see :meth:`Memory.run_lifecycle`. Progress is the job's
         (:meth:`get_job`)."""
         path = f"/v1/lifecycle/{quote(op, safe='')}"
-        return await self._call_model(LifecycleRun, "POST", path, options_body(options))
+        return await self._call_model(
+            LifecycleRun, "POST", path, options_body(options, LifecycleJobKeywords)
+        )
 
     async def mandate_candidates(
         self, scope: ScopeLike = None, **options: Unpack[MandateKeywords]

@@ -22,7 +22,7 @@ from cognimem.errors import (
 )
 from cognimem.models import Message, Scope
 from cognimem.models.arguments import ScopeLike
-from cognimem.models.requests import split_scope
+from cognimem.models.requests import check_keywords, split_scope
 from cognimem.providers.http import retry_after_seconds
 from cognimem.recall.overrides import RankingOverrides
 
@@ -92,11 +92,13 @@ def scope_body(
     return data
 
 
-def options_body(options: Mapping[str, Any]) -> dict[str, Any]:
+def options_body(options: Mapping[str, Any], typed: Any) -> dict[str, Any]:
     """A request body from a call's keywords (one of ``models/requests.py``'s
     ``TypedDict``s, whose names are the body's): the scope keywords as its ``scope``, every
     other keyword given as a field of its own (None left out, for the server's default;
-    a ``RankingOverrides`` as the changes it makes)."""
+    a ``RankingOverrides`` as the changes it makes). A keyword ``typed`` does not name
+    is a ``TypeError``, as Python raises for a signature's."""
+    check_keywords(options, typed)
     where, rest = split_scope(options)
     body: dict[str, Any] = {"scope": scope_body(**where)}
     for name, value in rest.items():

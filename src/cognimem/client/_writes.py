@@ -18,7 +18,7 @@ class WriteClientCalls(ClientCalls):
         """Remember one message (see :meth:`Memory.write`). In async ingestion mode the
         result carries the ``job_id`` to poll with :meth:`get_job`. Pass an
         ``idempotency_key`` to make a retried write safe."""
-        body = {**message_body(content), **options_body(options)}
+        body = {**message_body(content), **options_body(options, WriteKeywords)}
         return await self._call_model(WriteResult, "POST", "/v1/memory/write", body)
 
     async def write_batch(
@@ -27,5 +27,8 @@ class WriteClientCalls(ClientCalls):
         **options: Unpack[WriteBatchKeywords],
     ) -> WriteResult:
         """Remember many messages in one request (see :meth:`Memory.write_batch`)."""
-        body = {"messages": [message_body(m) for m in messages], **options_body(options)}
+        body = {
+            "messages": [message_body(m) for m in messages],
+            **options_body(options, WriteBatchKeywords),
+        }
         return await self._call_model(WriteResult, "POST", "/v1/memory/write_batch", body)

@@ -75,6 +75,15 @@ def split_scope(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, A
     return where, {k: v for k, v in options.items() if k not in SCOPE_KEYWORDS}
 
 
+def check_keywords(options: Mapping[str, Any], typed: Any) -> None:
+    """A ``TypeError``, as Python raises for a signature's, for a keyword that is not a
+    key of the ``TypedDict`` ``typed`` (a call whose keywords travel as a mapping)."""
+    known = typed.__required_keys__ | typed.__optional_keys__
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise TypeError(f"got an unexpected keyword argument {unknown[0]!r}")
+
+
 def made(
     cls: Callable[..., A],
     options: Mapping[str, Any],

@@ -8,7 +8,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import Session, SessionStatus
 from cognimem.models.arguments import ScopeLike, make_read_scope, make_scope
 from cognimem.models.browse_requests import SessionKeywords, SessionListKeywords
-from cognimem.models.requests import split_scope
+from cognimem.models.requests import check_keywords, split_scope
 from cognimem.services.components import Components
 from cognimem.store import records
 from cognimem.text.validate import check_metadata
@@ -23,6 +23,7 @@ class SessionService:
     async def create_session(self, session_id: str, options: SessionKeywords) -> Session:
         parts = self._parts
         parts.require_open()
+        check_keywords(options, SessionKeywords)
         where, rest = split_scope(options)
         target = make_scope(**where, session_id=session_id)
         metadata = rest.get("metadata")
@@ -50,6 +51,7 @@ class SessionService:
 
     async def list_sessions(self, options: SessionListKeywords) -> list[Session]:
         self._parts.require_open()
+        check_keywords(options, SessionListKeywords)
         where, rest = split_scope(options)
         limit = rest.get("limit", 100)
         if not 1 <= limit <= 10_000:

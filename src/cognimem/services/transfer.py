@@ -11,7 +11,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord
 from cognimem.models.arguments import make_reach_scope, make_scope
 from cognimem.models.browse_requests import ExportKeywords
-from cognimem.models.requests import split_scope
+from cognimem.models.requests import check_keywords, split_scope
 from cognimem.providers.embeddings import erase_embeddings
 from cognimem.services import transfer_streams
 from cognimem.services.components import Components
@@ -43,6 +43,7 @@ class TransferService:
     def export(self, options: ExportKeywords) -> AsyncIterator[ExportRecord]:
         """Checked when called; the records stream as they are iterated."""
         self._parts.require_open()
+        check_keywords(options, ExportKeywords)
         where, rest = split_scope(options)
         target, level = make_reach_scope(**where)
         return self._export(target, rest.get("all_namespaces", False), level)

@@ -39,6 +39,7 @@ from cognimem.models.arguments import ScopeLike, check_ids, make_level_scope, re
 from cognimem.models.ids import new_id
 from cognimem.models.lifecycle import LifecycleRun, OperationResult
 from cognimem.models.lifecycle_requests import JobListArgs, RunLifecycleKeywords
+from cognimem.models.requests import check_keywords
 from cognimem.models.scope import Scope
 from cognimem.queue.base import Delivery, Job, JobQueue, JobState
 from cognimem.services.components import Components
@@ -178,6 +179,7 @@ class LifecycleJobService:
 
     async def run_lifecycle(self, op: str, options: RunLifecycleKeywords) -> LifecycleRun:
         self._parts.require_open()
+        check_keywords(options, RunLifecycleKeywords)
         operation = self._operation(op)
         target = self._scope(
             options.get("scope"),

@@ -22,7 +22,7 @@ from cognimem.models.arguments import make_read_scope
 from cognimem.models.lifecycle import ProcedureResult
 from cognimem.models.lifecycle_requests import ProcedureListKeywords
 from cognimem.models.procedures import Procedure
-from cognimem.models.requests import split_scope
+from cognimem.models.requests import check_keywords, split_scope
 from cognimem.services.components import Components
 from cognimem.store.types import ItemFilter
 
@@ -157,6 +157,7 @@ class ProcedureService:
 
     async def list_procedures(self, options: ProcedureListKeywords) -> list[Procedure]:
         self._parts.require_open()
+        check_keywords(options, ProcedureListKeywords)
         where, rest = split_scope(options)
         target = make_read_scope(**where)
         limit = rest.get("limit", 100)
