@@ -14,6 +14,7 @@ from cognimem.models.lifecycle_requests import (
     ConsolidateKeywords,
     JobListArgs,
     JobListKeywords,
+    LevelRunKeywords,
     LifecycleJobKeywords,
     MandateKeywords,
     PolicyRunKeywords,
@@ -40,7 +41,7 @@ MEMORY = {
     "revise": ReviseKeywords,
     "detect_procedures": ProcedureRunKeywords,
     "procedures": ProcedureListKeywords,
-    "decay": UserRunKeywords,
+    "decay": LevelRunKeywords,
     "promote": UserRunKeywords,
     "mandate_candidates": MandateKeywords,
     "forget_by_policy": PolicyRunKeywords,
@@ -84,6 +85,7 @@ def test_the_sdk_takes_memory_s_keywords_but_a_dry_run_s_progress() -> None:
     # the HTTP body: the scope's keywords as its scope
     assert set(LifecycleRequest.model_fields) == typed_keys(LifecycleJobKeywords) - {
         "user_id",
+        "agent_id",
         "namespace",
     }
 
