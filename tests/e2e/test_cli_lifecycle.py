@@ -22,16 +22,17 @@ ROOT = Path(__file__).resolve().parents[2]
 # the real CLI, with the test operation registered on the Memory it opens
 WITH_OP = """
 import sys
-from cognimem import Memory
-from cognimem.cli import lifecycle, main
+import cognimem.memory
+from cognimem.cli import main
 from tests.lifecycle_ops import OP, archive_stale
 
-class WithOp(Memory):
+class WithOp(cognimem.memory.Memory):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.register_lifecycle_operation(OP, archive_stale(self))
 
-lifecycle.Memory = WithOp
+# the command imports Memory when it runs: it finds this one
+cognimem.memory.Memory = WithOp
 sys.argv = ["cognimem", *sys.argv[1:]]
 main()
 """

@@ -12,7 +12,6 @@ import typer
 
 from cognimem.cli.common import failed, out, progress_bar, run
 from cognimem.errors import CognimemError
-from cognimem.memory import Memory
 
 
 def eval_locomo(
@@ -38,6 +37,7 @@ def eval_locomo(
     """Evidence recall on LoCoMo, categories 1–4 (protocol: docs/benchmarks.md). PATH is
     locomo10.json from https://github.com/snap-research/locomo (CC BY-NC 4.0)."""
     from cognimem.eval import locomo
+    from cognimem.memory import Memory
 
     conversations = locomo.load(path)
     if dev:

@@ -8,17 +8,19 @@ import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cognimem.config import Settings
 from cognimem.errors import CognimemError, InvalidInput
-from cognimem.store import Store, open_store
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from cognimem.store import Store
 
 T = TypeVar("T")
 
@@ -80,6 +82,8 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 
 def print_json(answer: BaseModel | Sequence[BaseModel]) -> None:
     """The answer on stdout as the HTTP API's JSON, indented."""
+    from pydantic import BaseModel
+
     if isinstance(answer, BaseModel):
         text = answer.model_dump_json(indent=2)
     else:
@@ -184,6 +188,9 @@ def progress_bar(*, disable: bool = False) -> Progress:
 async def opened_store(db: str | None) -> AsyncIterator[Store]:
     """The configured store alone (no embedder, no queue): key management and
     migrations need no more."""
+    from cognimem.config import Settings
+    from cognimem.store import open_store
+
     store = open_store(db or Settings().database_url)
     await store.open()
     try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,8 +18,9 @@ from cognimem.cli.common import (
     run,
 )
 from cognimem.errors import InvalidInput
-from cognimem.memory import Memory
-from cognimem.models.admin import ErasureReport
+
+if TYPE_CHECKING:
+    from cognimem.models.admin import ErasureReport
 
 
 def erase(
@@ -39,6 +40,8 @@ def erase(
         _confirm(user, tenant)
 
     async def go() -> ErasureReport:
+        from cognimem.memory import Memory
+
         async with Memory.open(db) as mem:
             return await mem.erase_user(user, tenant_id=tenant)
 

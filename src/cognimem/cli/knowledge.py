@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,9 +20,10 @@ from cognimem.cli.common import (
     user_scope,
 )
 from cognimem.errors import InvalidInput, NotFound
-from cognimem.memory import Memory
-from cognimem.models.admin import ScopeStats
-from cognimem.models.knowledge import Fact, FactConflict
+
+if TYPE_CHECKING:
+    from cognimem.models.admin import ScopeStats
+    from cognimem.models.knowledge import Fact, FactConflict
 
 
 def facts(
@@ -49,6 +50,8 @@ def facts(
 
     async def go() -> list[Fact]:
         scope = {"tenant_id": tenant, **user_scope(user, all_users, "facts")}
+        from cognimem.memory import Memory
+
         async with Memory.open(db) as mem:
             return await mem.facts(
                 key=key,
@@ -105,6 +108,8 @@ def conflicts(
         if note:
             raise InvalidInput("--note goes with --resolve or --keep-both", field="note")
         scope = {"tenant_id": tenant, **user_scope(user, all_users, "conflicts")}
+        from cognimem.memory import Memory
+
         async with Memory.open(db) as mem:
             found = await mem.conflicts(open_only=not include_resolved, scope=scope)
             return [(c, await mem.store.get_facts(tenant, c.fact_ids)) for c in found]
@@ -133,6 +138,8 @@ def _settle(
     async def go() -> tuple[FactConflict, Fact | None]:
         key, value = _settling(resolve, keep_both)
         scope = {"tenant_id": tenant, **user_scope(user, all_users, "conflicts")}
+        from cognimem.memory import Memory
+
         async with Memory.open(db) as mem:
             conflict = _only_open(key, await mem.conflicts(scope=scope))
             between = await mem.store.get_facts(tenant, conflict.fact_ids)
@@ -210,6 +217,8 @@ def stats(
 
     async def go() -> ScopeStats:
         scope = {"tenant_id": tenant, **user_scope(user, all_users, "stats")}
+        from cognimem.memory import Memory
+
         async with Memory.open(db) as mem:
             return await mem.stats(scope=scope)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,9 +19,9 @@ from cognimem.cli.common import (
     progress_bar,
     run,
 )
-from cognimem.memory import Memory
-from cognimem.models.lifecycle import LifecycleRun
-from cognimem.queue import JobState
+
+if TYPE_CHECKING:
+    from cognimem.models.lifecycle import LifecycleRun
 
 # how long one wait for a job blocks before the bar is redrawn
 POLL_S = 0.2
@@ -64,6 +64,8 @@ def lifecycle(
     """Run a lifecycle operation on one level's memories — a user's (--user), an agent's
     (--agent alone) or the organisation's (--organisation): queue it as a job and wait
     for it (or with --dry-run, run it here and print what it would change)."""
+    from cognimem.queue import JobState
+
     scope: dict[str, str | None] = {"tenant_id": tenant, "namespace": namespace}
     scope.update({"user_id": user, "agent_id": agent})
     if organisation:
@@ -80,6 +82,9 @@ async def _run_op(
     db: str | None,
 ) -> LifecycleRun:  # fmt: skip
     """The dry run, or the job queued and (with ``wait``) run here until it ends."""
+    from cognimem.memory import Memory
+    from cognimem.queue import JobState
+
     worker = f"cli:{socket.gethostname()}:{os.getpid()}"
     whose = scope["user_id"] or scope["agent_id"] or "organisation"
     fields = {k: v for k, v in scope.items() if v is not None}

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,11 +24,10 @@ from cognimem.cli.common import (
     timestamp,
     user_scope,
 )
-from cognimem.memory import Memory
-from cognimem.models import MemoryItem
-from cognimem.models.admin import ForgetResult
-from cognimem.models.arguments import ORGANISATION
-from cognimem.recall.overrides import assignments
+
+if TYPE_CHECKING:
+    from cognimem.models import MemoryItem
+    from cognimem.models.admin import ForgetResult
 
 # how a read ranks: the preset, and fields of it changed for this read
 PresetOption = Annotated[
@@ -82,6 +81,8 @@ def remember(
 ) -> None:
     """Write one message (and print the facts it created or changed): a user's
     (--user), an agent's (--agent alone), or the organisation's (--organisation)."""
+    from cognimem.memory import Memory
+    from cognimem.models.arguments import ORGANISATION
 
     async def go() -> None:
         async with Memory.open(db) as mem:
@@ -134,6 +135,8 @@ def recall(
 ) -> None:
     """Read the memories that matter for a query: one user's (--user), or every user's
     of the tenant (--all-users); as of a time (--as-of, --as-of-recorded)."""
+    from cognimem.memory import Memory
+    from cognimem.recall.overrides import assignments
 
     async def go() -> None:
         scope = {"tenant_id": tenant, "agent_id": agent, **user_scope(user, all_users, "recall")}
@@ -181,6 +184,7 @@ def update(
 ) -> None:
     """Edit a memory's text, tier or importance, or say what it got right or wrong
     (--feedback); every change is in its history."""
+    from cognimem.memory import Memory
 
     async def go() -> MemoryItem:
         async with Memory.open(db) as mem:
@@ -234,6 +238,7 @@ def forget(
 ) -> None:
     """Forget a user's memories (any user's with --all-users; an agent's own with --agent
     alone; the organisation's with --organisation) by --id, --query or --since/--until."""
+    from cognimem.memory import Memory
 
     async def go() -> tuple[ForgetResult, list[MemoryItem]]:
         scope = {"tenant_id": tenant, **reach_scope(user, all_users, agent, organisation, "forget")}

@@ -4,13 +4,14 @@ a progress bar on stderr and the outcome as JSON on stdout."""
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cognimem.cli.common import DbOption, progress_bar, run
-from cognimem.memory import Memory
-from cognimem.models.admin import ReembedResult
+
+if TYPE_CHECKING:
+    from cognimem.models.admin import ReembedResult
 
 
 def reembed(
@@ -29,6 +30,8 @@ def reembed(
     left. Afterwards start every process with the new model."""
 
     async def go() -> ReembedResult:
+        from cognimem.memory import Memory
+
         bar = progress_bar()
         task = bar.add_task(f"reembed {model or 'with the configured model'}", total=None)
         bar.start()

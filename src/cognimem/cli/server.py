@@ -22,14 +22,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cognimem.cli.common import DbOption, err, failed
-from cognimem.config import Settings, redact_url
 from cognimem.errors import CognimemError, UsageError
-from cognimem.logs import configure_logging
-from cognimem.memory import Memory
-from cognimem.store.sqlite.database import path_from_url
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from cognimem.config import Settings
+    from cognimem.memory import Memory
 
 
 def serve(
@@ -56,6 +55,10 @@ def serve(
             "the server needs the 'server' extra: pip install 'cognimem[server]'", markup=False
         )
         raise typer.Exit(1) from exc
+    from cognimem.config import Settings, redact_url
+    from cognimem.memory import Memory
+    from cognimem.store.sqlite.database import path_from_url
+
     settings = Settings()
     url = db or settings.database_url
     host = host or settings.server.host
@@ -82,6 +85,7 @@ def _serve_one(
     import uvicorn
 
     from cognimem.api import create_app
+    from cognimem.logs import configure_logging
 
     class AnnouncingServer(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -115,6 +119,8 @@ def _serve_workers(
     """Serve ``sock`` from ``workers`` processes, each with its own app and Memory."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
+
+    from cognimem.logs import configure_logging
 
     settings = memory.settings
     try:
@@ -152,6 +158,9 @@ async def _migrate(memory: Memory) -> None:
 def worker_app() -> FastAPI:
     """The app one ``serve --workers`` process serves (settings from the environment)."""
     from cognimem.api import create_app
+    from cognimem.config import Settings
+    from cognimem.logs import configure_logging
+    from cognimem.memory import Memory
 
     settings = Settings()
     configure_logging(settings.log.format, settings.log.level)
@@ -202,6 +211,8 @@ def mcp(db: DbOption = None) -> None:
         # no markup: rich would take "[mcp]" for a style tag and drop it
         err.print("the MCP server needs the 'mcp' extra: pip install 'cognimem[mcp]'", markup=False)
         raise typer.Exit(1) from exc
+    from cognimem.config import Settings
+
     try:
         build_server(Settings(), url=db).run("stdio")
     except* CognimemError as group:

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import IO, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -32,10 +32,9 @@ from cognimem.cli.common import (
     run,
 )
 from cognimem.errors import InvalidInput
-from cognimem.memory import Memory
-from cognimem.models import Message
-from cognimem.models.arguments import make_message
-from cognimem.text.validate import check_message
+
+if TYPE_CHECKING:
+    from cognimem.models import Message
 
 
 def export(
@@ -58,6 +57,8 @@ def export(
     them back."""
 
     async def go() -> int:
+        from cognimem.memory import Memory
+
         whose = reach_scope(user, all_users, agent, organisation, "export")
         scope = {"tenant_id": tenant, **whose}
         async with Memory.open(db) as mem:
@@ -147,6 +148,8 @@ def _is_export_record(row: Any) -> bool:
 
 def _import_export(lines: list[tuple[int, Any]], tenant: str, db: str | None) -> None:
     async def go() -> dict[str, int]:
+        from cognimem.memory import Memory
+
         async with Memory.open(db) as mem:
             with row_progress("importing", total=len(lines)) as advance:
                 return await mem.import_records(_counted(lines, advance), tenant_id=tenant)
@@ -171,6 +174,10 @@ def _import_messages(
     lines: list[tuple[int, Any]], user: str | None, batch: int, tenant: str, db: str | None
 ) -> None:
     async def go() -> int:
+        from cognimem.memory import Memory
+        from cognimem.models.arguments import make_message
+        from cognimem.text.validate import check_message
+
         stored = 0
         async with Memory.open(db) as mem:
             # every line is checked before the first write: a bad one refuses the whole

@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from cognimem.cli.common import DbOption, run
-from cognimem.memory import Memory
 
 
 def worker(
@@ -20,6 +19,8 @@ def worker(
     queue lifecycle jobs by their schedules (COGNIMEM_LIFECYCLE__...)."""
     import os
     import socket
+
+    from cognimem.memory import Memory
 
     worker_name = name or f"{socket.gethostname()}:{os.getpid()}"
 
