@@ -8,6 +8,7 @@ import pty
 import re
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -35,6 +36,47 @@ def cognimem(
         capture_output=True,
         text=True,
         timeout=120,
+    )
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def cognimem_here(
+    *args: str, db_url: str, check: bool = True, **settings: str
+) -> subprocess.CompletedProcess[str]:
+    """``cognimem ARGS`` as ``cognimem`` would run it, but inside this process: the real
+    Typer app, on ``db_url`` with the hashing embedder, in the environment ``cognimem``
+    gets (no developer COGNIMEM_* setting), stdin empty; its exit code and what it wrote
+    on stdout and stderr. A command's output is the same as from a subprocess, without
+    the start (a process imports the library again: 1.5 s of CPU each). The entry point
+    itself, terminal drawing and environment settings keep their subprocess tests
+    (``cognimem``); an unexpected exception is raised here rather than printed.
+    ``settings`` are more COGNIMEM_* variables."""
+    from typer.testing import CliRunner, Result
+
+    from cognimem.cli import app
+
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("COGNIMEM_")}
+    assert all(k.startswith("COGNIMEM_") for k in settings), settings
+    chosen = {**_env(db_url, {}), **settings}
+    env.update({k: v for k, v in chosen.items() if k.startswith("COGNIMEM_")})
+    outcome: list[Result | BaseException] = []
+
+    def invoke() -> None:  # a thread of its own: the command runs its own event loop
+        try:
+            outcome.append(CliRunner().invoke(app, list(args), env=env, catch_exceptions=False))
+        except BaseException as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=invoke)
+    thread.start()
+    thread.join()
+    done = outcome[0]
+    if isinstance(done, BaseException):
+        raise done
+    result = subprocess.CompletedProcess(
+        ["cognimem", *args], done.exit_code, done.stdout, done.stderr
     )
     if check:
         assert result.returncode == 0, result.stderr

@@ -1,4 +1,6 @@
-"""The command line, run as a real subprocess against a real SQLite file."""
+"""The command line against a real SQLite file: the real Typer app in this process, and
+as a real ``cognimem`` subprocess in the entry point's own tests (and wherever the
+terminal or the environment is what is tested)."""
 
 from __future__ import annotations
 
@@ -11,27 +13,42 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.cli_runner import cognimem
+from tests.e2e.cli_runner import cognimem, cognimem_here
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "mini_locomo.json"
 
 
 def cli(
-    *args: str, db_url: str, check: bool = True, terminal: bool = False
+    *args: str, db_url: str, check: bool = True, terminal: bool = False, process: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """``cognimem ARGS``; with ``terminal``, rich draws as on a terminal (progress bars)."""
-    drawn = {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"} if terminal else {}
-    return cognimem(*args, db_url=db_url, check=check, **drawn)
+    """``cognimem ARGS`` in this process; in a ``cognimem`` process of its own with
+    ``process`` (the entry point's own tests) or ``terminal`` (rich draws as on a
+    terminal: progress bars)."""
+    if terminal:
+        drawn = {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"}
+        return cognimem(*args, db_url=db_url, check=check, **drawn)
+    if process:
+        return cognimem(*args, db_url=db_url, check=check)
+    return cognimem_here(*args, db_url=db_url, check=check)
 
 
 def test_remember_then_recall(db_url: str) -> None:
-    out = cli("remember", "I keep my passport in the red folder", "--user", "u1", db_url=db_url)
+    out = cli(
+        "remember",
+        "I keep my passport in the red folder",
+        "--user",
+        "u1",
+        db_url=db_url,
+        process=True,
+    )
     assert out.stdout.startswith("stored: event evt_")
     packet = json.loads(
-        cli("recall", "where is my passport", "--user", "u1", "--json", db_url=db_url).stdout
+        cli(
+            "recall", "where is my passport", "--user", "u1", "--json", db_url=db_url, process=True
+        ).stdout
     )
     assert [i["text"] for i in packet["items"]] == ["I keep my passport in the red folder"]
-    markdown = cli("recall", "passport", "--user", "u2", db_url=db_url).stdout
+    markdown = cli("recall", "passport", "--user", "u2", db_url=db_url, process=True).stdout
     assert "No relevant memories" in markdown
 
 
@@ -95,19 +112,21 @@ def test_import_jsonl_is_idempotent(db_url: str, tmp_path: Path) -> None:
 
 
 def test_errors_exit_non_zero_with_a_message(db_url: str, tmp_path: Path) -> None:
-    bad = cli("remember", "   ", "--user", "u", db_url=db_url, check=False)
+    bad = cli("remember", "   ", "--user", "u", db_url=db_url, process=True, check=False)
     assert bad.returncode == 1
     assert "InvalidInput" in bad.stderr
     path = tmp_path / "broken.jsonl"
     path.write_text('{"content": "ok"}\n{oops\n', encoding="utf-8")
-    broken = cli("import", str(path), db_url=db_url, check=False)
+    broken = cli("import", str(path), db_url=db_url, process=True, check=False)
     assert broken.returncode == 1
     assert "broken.jsonl:2" in broken.stderr
 
 
 def test_eval_locomo_writes_the_documented_json(db_url: str, tmp_path: Path) -> None:
     out_path = tmp_path / "result.json"
-    out = cli("eval", "locomo", str(FIXTURE), "--json", str(out_path), db_url=db_url).stdout
+    out = cli(
+        "eval", "locomo", str(FIXTURE), "--json", str(out_path), db_url=db_url, process=True
+    ).stdout
     assert "overall 1-4" in out
     assert "5 adversarial" in out
     result = json.loads(out_path.read_text())
@@ -261,7 +280,7 @@ def test_forget_dry_run_then_forget(db_url: str) -> None:
     recalled = cli("recall", "Elm Street", *args, "--json", db_url=db_url)
     assert "My old address was 4 Elm Street" in recalled.stdout  # a dry run changes nothing
 
-    done = cli("forget", "--id", item_id, "--mode", "archive", *args, db_url=db_url)
+    done = cli("forget", "--id", item_id, "--mode", "archive", *args, db_url=db_url, process=True)
     assert done.stdout.startswith(f"archived 1 memory\n  {item_id}\n")
     after = json.loads(cli("recall", "Elm Street", *args, "--json", db_url=db_url).stdout)
     assert "Elm Street" not in json.dumps(after["items"])
@@ -286,13 +305,13 @@ def test_migrate_brings_a_new_database_to_the_latest_schema(tmp_path: Path) -> N
     from cognimem.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "fresh.db"
-    done = cli("migrate", db_url=f"sqlite:///{path}")
+    done = cli("migrate", db_url=f"sqlite:///{path}", process=True)
     latest = max(version for version, _, _ in MIGRATIONS)
     assert done.stdout == f"database schema at version {latest}\n"
     with sqlite3.connect(path) as conn:
         applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
     assert applied == {version for version, _, _ in MIGRATIONS}
-    again = cli("migrate", db_url=f"sqlite:///{path}")
+    again = cli("migrate", db_url=f"sqlite:///{path}", process=True)
     assert again.stdout == done.stdout
 
 
@@ -344,11 +363,16 @@ def test_counts_agree_with_their_nouns_and_lines_stay_whole(
     monkeypatch.setenv("COLUMNS", "60")
     path = tmp_path / "one.jsonl"
     path.write_text('{"content": "I like green tea", "user_id": "mia"}\n', encoding="utf-8")
-    assert cli("import", str(path), db_url=db_url).stdout == "imported 1 message (1 new)\n"
-    nobody = cli("export", "--user", "nobody", db_url=db_url)
+    assert (
+        cli("import", str(path), db_url=db_url, process=True).stdout
+        == "imported 1 message (1 new)\n"
+    )
+    nobody = cli("export", "--user", "nobody", db_url=db_url, process=True)
     assert "exported 1 record to standard output" in nobody.stderr
     # a line longer than the terminal is not broken in two
-    said = cli("remember", "My sister lives in Boston", "--user", "mia", db_url=db_url)
+    said = cli(
+        "remember", "My sister lives in Boston", "--user", "mia", db_url=db_url, process=True
+    )
     assert re.fullmatch(r"stored: event evt_\w+, items mem_\w+", said.stdout.splitlines()[0])
 
 

@@ -1,5 +1,6 @@
 """``cognimem keys``: create, list and revoke API keys from the command line, as a real
-subprocess on a real SQLite file; the key it prints opens the HTTP API."""
+subprocess (and, past each command's first start, in this process) on a real SQLite
+file; the key it prints opens the HTTP API."""
 
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ from cognimem.models.admin import ApiKey
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store.sqlite import SQLiteStore
 from cognimem.store.sqlite.database import path_from_url
-from tests.e2e.cli_runner import cognimem
+from tests.e2e.cli_runner import cognimem, cognimem_here
 
 
 def cli(
-    *args: str, db_url: str, check: bool = True, **settings: str
+    *args: str, db_url: str, check: bool = True, here: bool = False, **settings: str
 ) -> subprocess.CompletedProcess[str]:
+    """``cognimem keys ARGS`` in a process of its own, or with ``here`` in this one."""
+    if here:
+        return cognimem_here("keys", *args, db_url=db_url, check=check, **settings)
     return cognimem("keys", *args, db_url=db_url, check=check, **settings)
 
 
@@ -36,13 +40,13 @@ def test_create_list_revoke(db_url: str) -> None:
             "--rate-limit", "120", db_url=db_url,
         ).stdout
     )  # fmt: skip
-    other = printed(cli("create", "--tenant", "globex", db_url=db_url).stdout)
+    other = printed(cli("create", "--tenant", "globex", db_url=db_url, here=True).stdout)
     key_id, secret = created["id"], created["secret"]
     assert key_id.startswith("key_")
     assert secret.startswith("cm_")
 
     acme = cli("list", "--tenant", "acme", db_url=db_url).stdout.splitlines()
-    everyone = cli("list", db_url=db_url).stdout
+    everyone = cli("list", db_url=db_url, here=True).stdout
 
     assert len(acme) == 1
     assert acme[0].startswith(f"{key_id}\tacme\t{secret[:10]}")
@@ -54,7 +58,7 @@ def test_create_list_revoke(db_url: str) -> None:
 
     revoked = cli("revoke", key_id, db_url=db_url)
     assert f"revoked {key_id}" in revoked.stdout
-    assert "revoked" in cli("list", "--tenant", "acme", db_url=db_url).stdout
+    assert "revoked" in cli("list", "--tenant", "acme", db_url=db_url, here=True).stdout
 
     async def stored() -> tuple[ApiKey | None, ApiKey | None]:
         store = SQLiteStore(path_from_url(db_url))
@@ -108,14 +112,16 @@ def test_create_says_the_secret_is_shown_once_in_whole_lines_at_any_width(db_url
 
 
 def test_errors_are_messages_and_exit_codes(db_url: str) -> None:
-    bad_tenant = cli("create", "--tenant", "no spaces please", db_url=db_url, check=False)
-    missing = cli("revoke", "key_missing", db_url=db_url, check=False)
+    bad_tenant = cli(
+        "create", "--tenant", "no spaces please", db_url=db_url, check=False, here=True
+    )
+    missing = cli("revoke", "key_missing", db_url=db_url, check=False, here=True)
 
     assert bad_tenant.returncode == 1
     assert "tenant_id" in bad_tenant.stderr
     assert missing.returncode == 1
     assert "not found" in missing.stderr
-    assert cli("list", db_url=db_url).stdout == ""
+    assert cli("list", db_url=db_url, here=True).stdout == ""
 
 
 def test_every_keys_command_has_help(db_url: str) -> None:

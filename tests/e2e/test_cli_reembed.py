@@ -1,5 +1,6 @@
 """``cognimem reembed``, run as a real subprocess on each backend: the database moves to
-the new model (with a progress bar), and the commands follow the model it records."""
+the new model (with a progress bar), and the commands (run in this process) follow the
+model it records."""
 
 from __future__ import annotations
 
@@ -9,16 +10,19 @@ import subprocess
 import sys
 
 from tests.conftest import child_env
+from tests.e2e.cli_runner import cognimem_here
 from tests.e2e.test_reembed import KEY, seed
 
 
 def cli(
     *args: str, db_url: str, model: str, terminal: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """``cognimem ARGS``; with ``terminal``, rich draws as on a terminal (progress bars)."""
+    """``cognimem ARGS`` in this process; with ``terminal``, in a process of its own on
+    which rich draws as on a terminal (progress bars)."""
+    if not terminal:
+        return cognimem_here(*args, db_url=db_url, check=False, COGNIMEM_EMBEDDING__MODEL=model)
     env = child_env(COGNIMEM_DATABASE_URL=db_url, COGNIMEM_EMBEDDING__MODEL=model)
-    if terminal:
-        env |= {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"}
+    env |= {"TTY_COMPATIBLE": "1", "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "cognimem", *args],
         env=env,

@@ -1,6 +1,7 @@
-"""``cognimem update`` and ``cognimem erase``: the real command line as a subprocess on
-SQLite and on PostgreSQL; bad input fails as the HTTP API fails (same type, same
-message), and an erasure is asked for on a terminal and refused without one."""
+"""``cognimem update`` and ``cognimem erase``: the real command line (each test's first
+call as a subprocess, the others in this process) on SQLite and on PostgreSQL; bad input
+fails as the HTTP API fails (same type, same message), and an erasure is asked for on a
+terminal and refused without one."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from cognimem.models.admin import ScopeStats
 from cognimem.providers.fakes import HashingEmbedder
 from tests.conftest import run_in_thread
 from tests.doubles import issue_api_key
-from tests.e2e.cli_runner import cognimem, cognimem_answering, failure, seed
+from tests.e2e.cli_runner import cognimem, cognimem_answering, cognimem_here, failure, seed
 from tests.e2e.http_server import PATIENT, serving
 
 
@@ -56,7 +57,7 @@ def test_update_edits_a_memory_as_the_api_does(memory_url: str) -> None:
         cognimem("update", allergy, "--tier", "high", "--json", db_url=memory_url).stdout
     )
     assert (tiered["id"], tiered["tier"], tiered["status"]) == (allergy, "high", "active")
-    edited = cognimem(
+    edited = cognimem_here(
         "update", allergy, "--text", "I'm allergic to peanuts and cashews.", "--importance", "0.9",
         db_url=memory_url,
     ).stdout.splitlines()  # fmt: skip
@@ -68,14 +69,16 @@ def test_update_edits_a_memory_as_the_api_does(memory_url: str) -> None:
         "text: I'm allergic to peanuts and cashews.",
     ]
     archived = json.loads(
-        cognimem("update", allergy, "--feedback", "outdated", "--json", db_url=memory_url).stdout
+        cognimem_here(
+            "update", allergy, "--feedback", "outdated", "--json", db_url=memory_url
+        ).stdout
     )
     assert archived["status"] == "archived"
     assert len(history(memory_url, allergy)) >= 3  # every change is in the history
     # another tenant has no such memory
     kind, message = failure(
-        cognimem("update", allergy, "--tier", "low", "--tenant", "acme", db_url=memory_url,
-                 check=False)
+        cognimem_here("update", allergy, "--tier", "low", "--tenant", "acme", db_url=memory_url,
+                      check=False)
     )  # fmt: skip
     assert (kind, message) == ("NotFound", f"memory {allergy!r} not found")
 
@@ -102,7 +105,7 @@ def test_bad_input_fails_with_the_apis_error(memory_url: str, api: httpx.Client)
         answer = api.post(path, json=body)
         assert answer.status_code in (404, 422), (args, answer.text)
         error = answer.json()["error"]
-        cli_error = failure(cognimem(*args, db_url=memory_url, check=False))
+        cli_error = failure(cognimem_here(*args, db_url=memory_url, check=False))
         assert cli_error == (error["type"], error["message"]), args
 
 
@@ -137,14 +140,14 @@ def test_erase_with_yes_in_a_tenant(memory_url: str) -> None:
     assert elsewhere.stdout == "erased user bob of tenant acme: nothing was stored of them\n"
     assert stats(memory_url, "bob").events == 1
     report = json.loads(
-        cognimem("erase", "--user", "bob", "--yes", "--json", db_url=memory_url).stdout
+        cognimem_here("erase", "--user", "bob", "--yes", "--json", db_url=memory_url).stdout
     )
     assert report["removed"]["events"] == 1
     assert report["content_hashes"]
     assert stats(memory_url, "bob") == ScopeStats()
     assert stats(memory_url, "ada").events == 3
     kind, message = failure(
-        cognimem("erase", "--user", "no one", "--yes", db_url=memory_url, check=False)
+        cognimem_here("erase", "--user", "no one", "--yes", db_url=memory_url, check=False)
     )
     assert kind == "InvalidInput"
     assert "user_id" in message
