@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cognimem import Memory
 from cognimem.text.tokens import trigger_terms, word_key
-from tests.e2e.cli_runner import cognimem
+from tests.e2e.cli_runner import cognimem, cognimem_here
 from tests.e2e.test_procedures import DAY, T0, agent, deploy_call
 
 ASK = "please deploy the staging build"
@@ -88,9 +88,11 @@ def test_the_cli_writes_and_reads_with_an_agent(db_url: str) -> None:
     cognimem("remember", rule, "--agent", "ops", "--profile", "mandate", db_url=db_url)
     assert (
         rule
-        in cognimem("recall", "deploy?", "--user", "ada", "--agent", "ops", db_url=db_url).stdout
+        in cognimem_here(
+            "recall", "deploy?", "--user", "ada", "--agent", "ops", db_url=db_url
+        ).stdout
     )
-    assert rule not in cognimem("recall", "deploy?", "--user", "ada", db_url=db_url).stdout
+    assert rule not in cognimem_here("recall", "deploy?", "--user", "ada", db_url=db_url).stdout
 
 
 async def test_erasing_a_user_scrubs_them_from_the_agents_procedures(memory: Memory) -> None:

@@ -18,7 +18,7 @@ from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.conftest import run_in_thread
 from tests.doubles import issue_api_key, new_api_key
-from tests.e2e.cli_runner import ERROR_LINE, cognimem
+from tests.e2e.cli_runner import ERROR_LINE, cognimem, cognimem_here
 from tests.e2e.http_server import serving
 from tests.integration.test_mcp import call, serve
 
@@ -130,11 +130,11 @@ def test_cli_recall_as_of(db_url: str) -> None:
     args = ("recall", "Where do I live?", "--user", USER, "--json")
     then = json.loads(cognimem(*args, "--as-of", MARCH, db_url=db_url).stdout)
     assert cities(then) == {"Seattle"}
-    now = json.loads(cognimem(*args, db_url=db_url).stdout)
+    now = json.loads(cognimem_here(*args, db_url=db_url).stdout)
     assert cities(now) == {"Portland"}
-    known = json.loads(cognimem(*args, "--as-of-recorded", LONG_AGO, db_url=db_url).stdout)
+    known = json.loads(cognimem_here(*args, "--as-of-recorded", LONG_AGO, db_url=db_url).stdout)
     assert cities(known) == set()
-    markdown = cognimem(
+    markdown = cognimem_here(
         "recall", "Where do I live?", "--user", USER, "--as-of", MARCH, db_url=db_url
     )
     assert "Seattle" in markdown.stdout

@@ -17,7 +17,7 @@ import pytest
 from cognimem import Memory, MemoryClient, PermissionDenied, Settings
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
-from tests.e2e.cli_runner import cognimem
+from tests.e2e.cli_runner import cognimem, cognimem_here
 from tests.e2e.http_server import serving
 
 ADMIN_KEY = "admin-key-for-the-level-tests-0123456789"
@@ -133,9 +133,9 @@ def test_the_cli_makes_a_user_key_that_cannot_write_the_organisation(db_url: str
         "keys", "create", "--tenant", "acme", "--level", "user", "--user", "ada", db_url=db_url
     )
     secret = done.stdout.split("secret: ")[1].strip()
-    listed = cognimem("keys", "list", db_url=db_url).stdout
+    listed = cognimem_here("keys", "list", db_url=db_url).stdout
     assert "writes user ada" in listed
-    refused = cognimem(
+    refused = cognimem_here(
         "keys", "create", "--tenant", "acme", "--level", "user", db_url=db_url, check=False
     )
     assert refused.returncode != 0

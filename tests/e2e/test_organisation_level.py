@@ -14,7 +14,7 @@ from cognimem import InvalidInput, Memory, Settings
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import new_api_key
-from tests.e2e.cli_runner import cognimem
+from tests.e2e.cli_runner import cognimem, cognimem_here
 
 ORG = {"level": "organisation"}
 RULE = "Never give medical dosage advice."
@@ -110,6 +110,6 @@ async def test_the_cli_writes_the_organisations_memory(db_url: str) -> None:
     refused = cognimem("remember", RULE, "--profile", "mandate", db_url=db_url, check=False)
     assert refused.returncode != 0
     assert "scope.level" in refused.stderr
-    cognimem("remember", RULE, "--profile", "mandate", "--organisation", db_url=db_url)
-    out = cognimem("recall", "dosage?", "--user", "ada", db_url=db_url).stdout
+    cognimem_here("remember", RULE, "--profile", "mandate", "--organisation", db_url=db_url)
+    out = cognimem_here("recall", "dosage?", "--user", "ada", db_url=db_url).stdout
     assert RULE in out

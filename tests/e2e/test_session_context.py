@@ -18,7 +18,7 @@ from cognimem import AsyncMemoryClient, InvalidInput, Memory, Settings
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import new_api_key
-from tests.e2e.cli_runner import cognimem
+from tests.e2e.cli_runner import cognimem, cognimem_here
 from tests.integration.test_mcp import call, serve
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
@@ -105,7 +105,7 @@ async def test_the_cli_reads_across_sessions_unless_told(db_url: str) -> None:
     args = ("recall", "green tea", "--user", "ada", "--session", "s2", "--json")
     across = json.loads(cognimem(*args, db_url=db_url).stdout)
     assert [i["text"] for i in across["items"]][:2] == [EVENING, MORNING]
-    walled = json.loads(cognimem(*args, "--session-only", db_url=db_url).stdout)
+    walled = json.loads(cognimem_here(*args, "--session-only", db_url=db_url).stdout)
     assert [i["text"] for i in walled["items"]] == [EVENING]
 
 
