@@ -65,3 +65,13 @@ async def test_a_close_statement_about_another_thing_stands_on_its_own(
     facts = await local.facts(key=key, user_id="u")
     assert len(facts) == 2, [(f.key, f.value) for f in facts]
     assert all(f.reinforcement_count == 1 for f in facts)
+
+
+async def test_a_restatement_said_the_other_way_round_renews_the_fact(local: Memory) -> None:
+    await local.write(Message(content="My wrist hurts when I type.", occurred_at=T0), user_id="u")
+    later = T0 + timedelta(days=3)
+    await local.write(
+        Message(content="Typing still hurts my wrist.", occurred_at=later), user_id="u"
+    )
+    [wrist] = await local.facts(key="user:state:health", user_id="u")
+    assert wrist.reinforcement_count == 2

@@ -148,3 +148,21 @@ async def test_types_by_evidence(memory: Memory) -> None:
     assert not any(k.startswith("user:occupation:employer") and "sarah" in k for k in keys)
     employer = [f for f in await memory.facts(user_id=U) if f.predicate == "employer"]
     assert {f.value for f in employer} == {"Google"}
+
+
+async def test_the_user_s_own_name_is_theirs_and_a_first_name_a_person(memory: Memory) -> None:
+    """ "I'm Tobias" names the user's entity (an alias), not a new person beside them; a
+    name led by a first name of the census list is a person wherever it stands."""
+    await say(memory, "Hi, I'm Tobias.", "I lent my bike to Rosalind yesterday.")
+    known = await entities(memory)
+    assert "Tobias" not in known
+    [mine] = [aliases for e, aliases in known.values() if ("tobias", "user_stated") in aliases]
+    assert mine
+    assert known["Rosalind"][0].type is EntityType.PERSON
+
+
+async def test_a_workplace_named_after_someone_is_the_workplace(memory: Memory) -> None:
+    await say(memory, "I work at Jack Henry.", "My wife works for Dr. Amara Osei.")
+    known = {name: e.type for name, (e, _) in (await entities(memory)).items()}
+    assert known["Jack Henry"] is EntityType.ORGANIZATION
+    assert known["Dr. Amara Osei"] is EntityType.PERSON

@@ -4,8 +4,9 @@ evidence (``ingest/extract/kinds.py``), as pure functions."""
 from __future__ import annotations
 
 from cognimem.ingest.extract.coref import Discourse
-from cognimem.ingest.extract.kinds import kind_of
+from cognimem.ingest.extract.kinds import kind_of, works_for_person
 from cognimem.models.knowledge import EntityType
+from cognimem.text.gazetteer import first_name_gender, is_first_name
 
 
 def test_she_and_his_go_to_the_latest_matching_person() -> None:
@@ -142,3 +143,19 @@ def test_my_partner_is_a_full_name() -> None:
     facts, _ = _read("My partner is Christopher Lee, no, not the actor.")
     assert facts == [("user", "relationship", "partner", "Christopher Lee")]
     assert _read("My wife is Japanese.")[0] == []
+
+
+def test_a_census_first_name_tells_the_pronoun_and_a_name_given_to_anyone_none() -> None:
+    d = Discourse()
+    d.note("Bernadette")  # not in the hand-written list: the census list's
+    d.next_sentence()
+    assert d.resolve("She left.")[0] == "Bernadette left."
+    assert is_first_name("Alex")
+    assert first_name_gender("Alex") is None  # given to anyone: the hand-written list says
+
+
+def test_one_works_at_a_workplace_and_for_a_person() -> None:
+    assert not works_for_person("Jack Henry", "I work at ")
+    assert kind_of("Jack Henry", "workplace") is EntityType.ORGANIZATION
+    assert works_for_person("Sarah", "I work for ")
+    assert works_for_person("Dr. Lee", "I work at ")

@@ -90,3 +90,27 @@ def test_a_body_part_that_hurts() -> None:
     assert facts("My feet hurt after the run.")[0][1:3] == ("state", "health")
     assert facts("Climbing stairs still hurts my knee.")[0][1:3] == ("state", "health")
     assert facts("He hurts my feelings.") == []
+
+
+def test_a_pastime_played_or_a_drink_drunk_as_a_habit() -> None:
+    assert facts("I play poker on Fridays.") == [("user", "preference", "hobby", "poker")]
+    assert facts("I do a lot of hiking.") == [("user", "preference", "activity", "hiking")]
+    assert facts("I drink a lot of green tea.") == [("user", "preference", "drink", "green tea")]
+    assert not [f for f in facts("I don't drink green tea.") if f[1] == "preference"]
+    assert facts("I play it by ear.") == []
+
+
+def test_a_birthday_told_in_words() -> None:
+    assert ("Oskar", "identity", "age", "seven") in facts("My nephew Oskar just turned seven.")
+    assert facts("The road turned two corners later.") == []
+
+
+def test_joining_is_a_job_when_the_window_talked_of_work() -> None:
+    assert ("Ruth Okafor", "occupation", "employer", "Contoso") in facts(
+        "My mentor Ruth Okafor is leaving her job.", "She's joining Contoso in April."
+    )
+    assert not [
+        f
+        for f in facts("My friend Aditi loves board games.", "She's joining Toastmasters in March.")
+        if f[2] == "employer"
+    ]

@@ -327,13 +327,14 @@ def _mentions(said: Sequence[Said]) -> list[Mention]:
 def _nicknames(
     proposals: Sequence[NewFact], said: Sequence[Said], resolved: Resolved, scope: Scope
 ) -> list[Alias]:
-    """A nickname ("She goes by Sally", "call me Sam") is another name of the person it
-    is about: an alias the user stated, never an entity of its own. The rule path gives a
+    """A nickname ("She goes by Sally", "call me Sam") and the user's own name ("I'm
+    Marta") are names of the person they are about: aliases the user stated, never an
+    entity of their own. The rule path gives a
     third party's as an alias of their entity, the LLM (and "call me") as a fact."""
     named = [
         (p.fact.subject_entity_id, p.fact.value)
         for p in proposals
-        if p.fact.category is FactCategory.IDENTITY and p.fact.predicate == "nickname" and p.holds
+        if p.fact.category is FactCategory.IDENTITY and p.holds and _another_name(p.fact)
     ]
     named += [
         (resolved.entity_id(e.name), alias)
@@ -351,6 +352,11 @@ def _nicknames(
                       source=AliasSource.USER_STATED, confidence=0.9)
             )  # fmt: skip
     return out
+
+
+def _another_name(fact: Fact) -> bool:
+    """A nickname, or the user's own name: another name of the entity it is about."""
+    return fact.predicate == "nickname" or (fact.predicate == "name" and is_self(fact.subject))
 
 
 def _alias_history(

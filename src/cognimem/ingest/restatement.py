@@ -52,6 +52,20 @@ def about(value: str) -> str | None:
     return None
 
 
+def same_topic(a: str, b: str) -> bool:
+    """Whether two values are about the same thing: what each is about is a word of the
+    other ("hip hurts when I walk" and "hurts my hip": "hip" and "hurts" are in both),
+    not a word they merely share ("back hurts", "knee hurts": not the same)."""
+    first, second = about(a), about(b)
+    if first is None or second is None:
+        return False
+    return first == second or (first in _words(b) and second in _words(a))
+
+
+def _words(value: str) -> set[str]:
+    return {w.removesuffix("'s") for w in tokens(value)}
+
+
 def family(key: str) -> str | None:
     """The key without its value part, for a multi-valued key; ``None`` otherwise."""
     parts = key.split(":")
@@ -117,7 +131,7 @@ class Restatements:
             if f.key != new.key
             and family(f.key) == family(new.key)
             and f.polarity == new.polarity
-            and about(f.value) == about(new.value)
+            and same_topic(f.value, new.value)
         ]
         scored = [(_cosine(known[new.text], known[f.text]), f) for f in same_family]
         scored = [(score, f) for score, f in scored if score >= self._floor]

@@ -17,7 +17,14 @@ from typing import Literal
 
 from cognimem.text.scope_tags import COUNTRIES
 
-__all__ = ["Gender", "first_name_gender", "is_event_name", "is_known_place", "is_org_name"]
+__all__ = [
+    "Gender",
+    "first_name_gender",
+    "is_event_name",
+    "is_first_name",
+    "is_known_place",
+    "is_org_name",
+]
 
 Gender = Literal["f", "m"]
 
@@ -52,11 +59,13 @@ def _cities() -> frozenset[str]:
 
 
 @cache
-def _first_names() -> dict[str, Gender]:
-    out: dict[str, Gender] = {}
-    for line in _lines("first_names.tsv"):
+def _first_names() -> dict[str, Gender | None]:
+    out: dict[str, Gender | None] = {}
+    # the census list first, so the hand-written list (names given to anyone left out)
+    # overrides it
+    for line in _lines("census_first_names.tsv") + _lines("first_names.tsv"):
         name, gender = line.split("\t")
-        out[name] = "f" if gender == "f" else "m"
+        out[name] = "f" if gender == "f" else "m" if gender == "m" else None
     return out
 
 
@@ -79,5 +88,13 @@ def is_event_name(name: str) -> bool:
 def first_name_gender(name: str) -> Gender | None:
     """The pronoun a bearer of the name's first word most often uses ("f": she, "m":
     he), or ``None`` for a name the list does not hold or gives to anyone."""
-    first = name.strip().split()[0] if name.strip() else ""
-    return _first_names().get(_fold(first))
+    return _first_names().get(_first_word(name))
+
+
+def is_first_name(name: str) -> bool:
+    """Whether the name's first word is a first name the lists hold, whoever bears it."""
+    return _first_word(name) in _first_names()
+
+
+def _first_word(name: str) -> str:
+    return _fold(name.strip().split()[0]) if name.strip() else ""

@@ -58,6 +58,8 @@ class Collector:
         # the sentence being read says something figurative ("allergic to Mondays"):
         # nothing else is read from it
         self.figurative = False
+        # the conversation window talked of a job (``Discourse.about_work``)
+        self.work_window = False
 
     # ---------------------------------------------------------------- output
 

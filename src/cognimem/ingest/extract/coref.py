@@ -90,6 +90,9 @@ class Discourse:
         self._people: dict[str, _Person] = {}
         self._speakers = {normalize_name(s) for s in speakers if s}
         self._sentence = 0
+        # the window talked of someone's job ("Karen is leaving the company"): "she's
+        # joining Fabrikam" then names an employer
+        self.about_work = False
 
     def next_sentence(self) -> None:
         self._sentence += 1

@@ -13,8 +13,7 @@ from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
-from cognimem.ingest.extract.kinds import is_person_name, kind_of
-from cognimem.ingest.extract.lexicon import alternation
+from cognimem.ingest.extract.kinds import is_person_name, kind_of, works_for_person
 from cognimem.ingest.extract.patterns import (
     JOB,
     MODS,
@@ -26,6 +25,15 @@ from cognimem.ingest.extract.patterns import (
     PLACE,
     REL,
     icase,
+)
+from cognimem.ingest.extract.work_phrases import (
+    JOB_START,
+    JOINING,
+    JOINING_FOR_WORK,
+    PROMOTED_TO,
+    RUN_A,
+    WORK_AT,
+    WORK_AT_PLACE,
 )
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -78,6 +86,11 @@ _NICKNAME_OF = icase(
 )
 _AGE = icase(
     r"\bI(?:'m| just turned| turned)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?) old|\s*y/?o\b)?"
+    r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))|"
+    # a birthday told in words: "I just turned ten" ("I'm ten" could be anything)
+    r"\bI(?: just)? turned\s+(?P<w>one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety)(?:\s+(?:years?|yrs?) old)?"
     r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))"
 )
 _PRONOUNS = icase(
@@ -118,47 +131,6 @@ _IM_A = icase(
 )
 _TEACH = icase(r"\bI\s+teach\b(?!\s+(?:myself|me)\b)")
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
-_WORK_AT = icase(
-    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|work "
-    rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b))"
-    rf"\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
-)
-# "I run a bakery": running a workplace is the job
-_RUN_A = icase(
-    rf"\bI\s+(?P<verb>run|manage)\s+(?:a|an|my own|our own|the)\s+(?:(?:small|little|local|"
-    rf"family|busy|tiny|new)\s+)?(?P<v>{alternation(vocab.WORKPLACES)})\b"
-)
-# "I got promoted to head nurse": the new job
-_PROMOTED_TO = icase(
-    rf"(?:\b(?:I|we)|^(?P<who>{NAME}))\s+(?:just\s+)?(?:got|was|were|has been|have been|'ve been)"
-    r"\s+(?:just\s+)?promoted\s+"
-    r"to\s+(?:an?\s+|the\s+)?(?P<v>[a-z][a-z -]{1,40}?)(?=\s*(?:[,.!;]|$|\b(?:at|in|on|"
-    r"last|this|after|and)\b))"
-)
-_WORK_AT_PLACE = icase(
-    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|quit my "
-    rf"job|left my job|lost my job|got a job|started a (?:new )?job|started working|quit|"
-    rf"teach|taught)(?:\s+[a-z]+\s+grade)?"
-    rf"\s+(?:at|for|in)\s+(?:an?|the)\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:"
-    rf"{alternation(vocab.WORKPLACES)}))\b"
-)
-_JOB_START = icase(
-    rf"\b(?:I|we)\s+(?P<verb>got a (?:new )?job|started a (?:new )?job|started (?:a new )?"
-    rf"(?:working|work)|landed a (?:new )?job|accepted a (?:new )?job|quit my job|left my "
-    rf"job|quit|got laid off from|was laid off from|got fired from|was fired from)\s+"
-    rf"(?:(?:my\s+job\s+)?(?:at|with)\s+)?(?P<v>{ORG})"
-)
-# a job about to start: "I'm joining Acme in May", "I'm starting at Acme"
-_JOINING = icase(
-    rf"\b(?:I'm|I am|we're|I'll be|I will be)\s+(?P<verb>joining|starting(?=\s+at\b))\s+"
-    rf"(?:at\s+)?(?P<v>{ORG})"
-)
-# "joining" names an employer only when the sentence says it is work: "I'm joining
-# Fabrikam as an engineer", "joining Acme's data team"; a club, gym or group is joined too
-_JOINING_FOR_WORK = icase(
-    rf"\b(?:work|working|job|role|position|team|staff|hired|offer|employer|as\s+(?:an?\s+|"
-    rf"their\s+|the\s+)?(?:[a-z-]+\s+)?(?:{JOB}))\b"
-)
 _STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
 _STUDIES = icase(
     rf"\bI(?:'m| am)?\s+(?:studying|majoring in|study|doing (?:a|my) (?:degree|masters|"
@@ -249,8 +221,8 @@ class IdentityReader(Collector):
             if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
                 self.add(c, Cat.IDENTITY, "name", name, multi=False, confidence=0.75)
         m = _AGE.search(c.text)
-        if m and 1 <= int(m.group("v")) <= 120:
-            self.add(c, Cat.IDENTITY, "age", m.group("v"), multi=False)
+        if m and (m.group("w") or 1 <= int(m.group("v")) <= 120):
+            self.add(c, Cat.IDENTITY, "age", m.group("w") or m.group("v"), multi=False)
         m = _PRONOUNS.search(c.text)
         if m:
             self.add(c, Cat.IDENTITY, "pronouns", m.group("v").lower(), multi=False)
@@ -346,11 +318,11 @@ class IdentityReader(Collector):
                 )
         if _TEACH.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "teacher", confidence=0.7)
-        m = _RUN_A.search(c.text)
+        m = RUN_A.search(c.text)
         if m:
             job = f"{m.group('verb').lower()} a {m.group('v').lower()}"
             self.add(c, Cat.OCCUPATION, "job", job, confidence=0.75)
-        m = _PROMOTED_TO.search(c.text)
+        m = PROMOTED_TO.search(c.text)
         if m and phrases.clean(m.group("v")):
             named = phrases.name(m.group("who") or "") or "user"
             holder = "user" if named.lower() in {"i", "we"} else named
@@ -363,12 +335,14 @@ class IdentityReader(Collector):
         """Where the speaker works or worked ("I work at Acme", "I quit my job at ...");
         a person named there is a colleague, not an employer."""
         m: re.Match[str] | None
-        m = _WORK_AT.search(c.text) or _JOB_START.search(c.text) or _JOINING.search(c.text)
+        m = WORK_AT.search(c.text) or JOB_START.search(c.text) or JOINING.search(c.text)
         org = phrases.name(m.group("v")) if m else None
-        person = org is not None and is_person_name(org)  # "Dr. Lee", "Sarah"
+        # "Dr. Lee", "for Sarah"; but "at Morgan Stanley"
+        person = m is not None and org is not None and works_for_person(org, c.text[: m.start("v")])
         verb = m.group("verb").lower() if m else ""
         joining = verb in {"joining", "starting"}
-        if not person and verb == "joining" and not _JOINING_FOR_WORK.search(c.text):
+        for_work = JOINING_FOR_WORK.search(c.text) is not None or self.work_window
+        if not person and verb == "joining" and not for_work:
             m = org = None  # "I'm joining a club": joined, but not as its employee
         if m and org and person and (m.groupdict().get("prep") or "").lower() == "with":
             self.entity(org, ET.PERSON)  # "I work with Sarah": a colleague, no employer
@@ -386,10 +360,10 @@ class IdentityReader(Collector):
                 org,
                 holds=not ended,
                 obj=org,
-                obj_type=ET.PERSON if person else kind_of(org, "work"),
+                obj_type=ET.PERSON if person else kind_of(org, "workplace"),
                 timing="end" if ended else "start",
             )
-        elif (m := _WORK_AT_PLACE.search(c.text)) is not None:
+        elif (m := WORK_AT_PLACE.search(c.text)) is not None:
             verb = m.group("verb").lower()
             ended = verb in {"worked", "quit my job", "left my job", "lost my job", "quit"}
             self.add(
@@ -426,7 +400,9 @@ class IdentityReader(Collector):
                     org,
                     subject=who,
                     obj=org,
-                    obj_type=ET.PERSON if is_person_name(org) else kind_of(org, "work"),
+                    obj_type=ET.PERSON
+                    if works_for_person(org, c.text[: m.start("v")])
+                    else kind_of(org, "workplace"),
                 )
         for m in _THIRD_JOB.finditer(c.text):
             who = self._third_party(m)

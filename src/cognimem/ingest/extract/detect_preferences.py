@@ -75,6 +75,15 @@ _OFTEN = icase(
     r"(?:other\s+)?(?:day|morning|evening|night|week|weekend)s?|daily|regularly|(?:twice|three "
     r"times|four times|a few times)\s+a\s+week)\b"
 )
+# a pastime or a drink had as a habit: "I play chess", "I do pottery", "I drink a lot
+# of tea"; the object's domain word decides what it is
+_PLAY_OR_DRINK = icase(
+    r"\bI\s+(?:usually\s+|also\s+|still\s+|often\s+|regularly\s+)?(?P<verb>play|do|"
+    r"practi[cs]e|drink)\s+(?:(?:way\s+)?(?:too\s+much|a\s+lot\s+of|lots\s+of|so\s+much)\s+)?"
+    r"(?P<v>[a-z][a-z' -]*?)(?=\s+(?:every|most|each|on|at|with|in|after|before|daily|"
+    r"regularly|twice|almost|whenever|when|probably|like)\b|\s*[,.!;]|\s*$)"
+)
+_PASTIMES = {"sport": "sport", "activity": "activity", "hobby": "hobby", "game": "hobby"}
 _NATIONALITY = icase(rf"^(?P<n>{alternation(vocab.NATIONALITIES)})\s+(?P<head>\w+)$")
 _NATIONAL_HEADS = {
     "food": "cuisine",
@@ -199,6 +208,21 @@ class PreferenceReader(Collector):
         habit = lx.DOMAIN_WORDS.get(_gerund(m.group("v")), "") if m else ""
         if m and habit in {"hobby", "activity", "sport"}:
             self.add(c, Cat.PREFERENCE, habit, m.group("v").lower(), confidence=0.6)
+        self._pastime(c)
+
+    def _pastime(self, c: Clause) -> None:
+        """A pastime played or done, or a drink drunk, as a habit ("I play chess most
+        evenings", "I drink way too much coffee"); "I don't ..." is not read here."""
+        m = _PLAY_OR_DRINK.search(c.text)
+        if m is None:
+            return
+        value = phrases.bare(m.group("v"))
+        domain = lx.domain_of(value) if value else None
+        drink = m.group("verb").lower() == "drink"
+        kind = ("drink" if domain == "drink" else None) if drink else _PASTIMES.get(domain or "")
+        if value and kind and all(f.value != value for f in self.facts):
+            tags = PREFERENCE_TAGS.get(kind, ())
+            self.add(c, Cat.PREFERENCE, kind, value, confidence=0.6, tags=tags)
 
     def _liked(self, c: Clause, rest: str, *, polarity: bool) -> None:
         rest = rest.strip()

@@ -15,17 +15,18 @@ from typing import Literal
 from cognimem.ingest.extract.patterns import TITLE
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.text.gazetteer import (
-    first_name_gender,
     is_event_name,
+    is_first_name,
     is_known_place,
     is_org_name,
 )
 
-__all__ = ["Cue", "is_person_name", "kind_of"]
+__all__ = ["Cue", "is_person_name", "kind_of", "works_for_person"]
 
 # the words around a name: after a place preposition, a verb of going, "works at/for",
-# "works with", a verb of buying or using, or none
-Cue = Literal["place", "motion", "work", "with", "product", "none"]
+# where one works that is no person ("works at Morgan Stanley"), "works with", a verb of
+# buying or using, or none
+Cue = Literal["place", "motion", "work", "workplace", "with", "product", "none"]
 _TITLED = re.compile(rf"^{TITLE}\s")
 
 
@@ -33,7 +34,17 @@ def is_person_name(name: str) -> bool:
     """A title before it, or one or two words led by a known first name."""
     if _TITLED.match(name):
         return True
-    return len(name.split()) <= 2 and first_name_gender(name) is not None
+    return len(name.split()) <= 2 and is_first_name(name)
+
+
+def works_for_person(name: str, said: str) -> bool:
+    """Whether the one someone works at, for or with (``said``: the words up to the
+    name) is a person: a title, or a first name after "for" or "with"; one works *at* a
+    workplace ("at Morgan Stanley"), whoever it is named after."""
+    if _TITLED.match(name):
+        return True
+    at = re.search(r"\bat\s+(?:the\s+)?$", said, re.IGNORECASE) is not None
+    return not at and is_person_name(name)
 
 
 def kind_of(name: str, cue: Cue = "none") -> ET:
@@ -47,11 +58,11 @@ def kind_of(name: str, cue: Cue = "none") -> ET:
     place, person = is_known_place(name), is_person_name(name)
     if place and (cue in ("place", "motion") or not person):  # "in Charlotte"
         return ET.PLACE
-    if person:
+    if person and cue != "workplace":  # a workplace named after someone is the workplace
         return ET.PERSON
     if cue == "motion":
         return ET.PLACE
-    if cue == "work":
+    if cue in ("work", "workplace"):
         return ET.ORGANIZATION
     if cue == "product":  # "product" is left to the domain layer's own types (docs/domain.md)
         return ET.THING

@@ -161,7 +161,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             care, fan, into, obsessed, crazy, sucker, hooked, big, enough, person, lover,
             addict, nerd, junkie, jam, thing, weakness, pleasure, go-to, place, cup, vibe,
             kryptonite, favorite, favourite, fave, fav, liked, loved, enjoyed, been, every,
-            most, each, daily, regularly, week"""
+            most, each, daily, regularly, week, play, do, practice, practise, drink"""
         )
     ),
 }

@@ -96,6 +96,7 @@ from cognimem.ingest.extract.detect_stances import StanceReader
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
 from cognimem.ingest.extract.third_person import as_first_person
+from cognimem.ingest.extract.work_phrases import talks_of_work
 from cognimem.models.clock import to_utc
 from cognimem.models.extraction import Extraction, ExtractionInput, Link
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
@@ -138,6 +139,10 @@ _PLACE_MENTION = icase(
     rf"travelled|traveling|travelling|trip|back|headed|heading|been)\s+to|\bin|\bfrom|"
     rf"\bnear|\baround|\bat)\s+(?:the\s+)?(?P<v>{PLACE})"
 )
+# any capitalised name past a sentence's first word: a person when its first word is a
+# first name the shipped lists hold ("lunch with my old roommate Priya") and nothing
+# else typed it
+_NAME_INSIDE = re.compile(rf"(?<=[\w,;:]\s)(?P<v>{NAME})")
 # a product by the words before it: "bought a Kindle", "my new Pixel", "I use Notion"
 _PRODUCT_MENTION = icase(
     rf"\b(?:(?:bought|ordered|got|getting|buying|love|returned)\s+(?:a|an|the|my)\s+"
@@ -153,7 +158,9 @@ class _Reader(
     detector in the order of the module docstring."""
 
     def read(self, text: str, discourse: Discourse) -> None:
+        self.work_window = discourse.about_work
         for sentence in split_sentences(unify(text)):
+            discourse.about_work |= talks_of_work(sentence)
             said, links = discourse.resolve(sentence)
             facts, mentions = len(self.facts), len(self.mentioned)
             self._mentions(said)
@@ -164,8 +171,13 @@ class _Reader(
             self._about_person(said, discourse, facts)
             discourse.next_sentence()
         self._close_old_values()
-        for name, kind in self.mentioned:  # a fact's typing of a name wins
-            self.entity(name, kind)
+        # a fact's typing of a name wins; another name of someone (a nickname, the
+        # user's own name) is an alias, not an entity of its own
+        other_names = {a.casefold() for e in self.entities.values() for a in e.aliases}
+        other_names |= {f.value.casefold() for f in self.facts if f.category is Cat.IDENTITY}
+        for name, kind in self.mentioned:
+            if name.casefold() not in other_names:
+                self.entity(name, kind)
 
     def _about_person(self, said: str, discourse: Discourse, since: int) -> None:
         """A plain statement about a person the conversation named, that the detectors
@@ -217,7 +229,7 @@ class _Reader(
                 discourse.note(name, position=said.find(name))
 
     def _mentions(self, sentence: str) -> None:
-        sentence = shield_stops(sentence)
+        sentence, mentions = shield_stops(sentence), len(self.mentioned)
         for m in _PERSON_MENTION.finditer(sentence):
             name = phrases.name(
                 m.group("v") or m.group("w") or m.group("x") or m.group("y") or m.group("z")
@@ -235,6 +247,16 @@ class _Reader(
             product = phrases.name(m.group("v"))
             if product and product.lower() not in vocab.NATIONALITIES:
                 self.mentioned.append((product, kind_of(product, "product")))
+        self._first_names(sentence, len(self.mentioned) - mentions)
+
+    def _first_names(self, sentence: str, typed: int) -> None:
+        """People named with nothing else around them to tell what they are: a name led
+        by a known first name that no other evidence typed."""
+        seen = {n.split()[0] for n, _ in self.mentioned[len(self.mentioned) - typed :]}
+        for m in _NAME_INSIDE.finditer(sentence):
+            name = phrases.name(m.group("v"))
+            if name and name.split()[0] not in seen and kind_of(name) is ET.PERSON:
+                self.mentioned.append((name, ET.PERSON))
 
     def _sentence(self, sentence: str, evidence: str | None = None) -> None:
         evidence = evidence or sentence.strip()

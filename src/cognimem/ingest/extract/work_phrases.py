@@ -1,0 +1,73 @@
+"""How chat says where someone works: "I work at Acme", "I run a bakery", "I got
+promoted to head nurse", "I'm joining Fabrikam in May" (and when "joining" is work),
+read by :class:`~cognimem.ingest.extract.detect_identity.IdentityReader`."""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.lexicon import alternation
+from cognimem.ingest.extract.patterns import JOB, NAME, ORG, icase
+
+__all__ = [
+    "JOB_START",
+    "JOINING",
+    "JOINING_FOR_WORK",
+    "PROMOTED_TO",
+    "RUN_A",
+    "WORK_AT",
+    "WORK_AT_PLACE",
+    "WORK_TALK",
+    "talks_of_work",
+]
+
+WORK_AT = icase(
+    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|work "
+    rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b))"
+    rf"\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
+)
+# "I run a bakery": running a workplace is the job
+RUN_A = icase(
+    rf"\bI\s+(?P<verb>run|manage)\s+(?:a|an|my own|our own|the)\s+(?:(?:small|little|local|"
+    rf"family|busy|tiny|new)\s+)?(?P<v>{alternation(vocab.WORKPLACES)})\b"
+)
+# "I got promoted to head nurse": the new job
+PROMOTED_TO = icase(
+    rf"(?:\b(?:I|we)|^(?P<who>{NAME}))\s+(?:just\s+)?(?:got|was|were|has been|have been|'ve been)"
+    r"\s+(?:just\s+)?promoted\s+"
+    r"to\s+(?:an?\s+|the\s+)?(?P<v>[a-z][a-z -]{1,40}?)(?=\s*(?:[,.!;]|$|\b(?:at|in|on|"
+    r"last|this|after|and)\b))"
+)
+WORK_AT_PLACE = icase(
+    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|quit my "
+    rf"job|left my job|lost my job|got a job|started a (?:new )?job|started working|quit|"
+    rf"teach|taught)(?:\s+[a-z]+\s+grade)?"
+    rf"\s+(?:at|for|in)\s+(?:an?|the)\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:"
+    rf"{alternation(vocab.WORKPLACES)}))\b"
+)
+JOB_START = icase(
+    rf"\b(?:I|we)\s+(?P<verb>got a (?:new )?job|started a (?:new )?job|started (?:a new )?"
+    rf"(?:working|work)|landed a (?:new )?job|accepted a (?:new )?job|quit my job|left my "
+    rf"job|quit|got laid off from|was laid off from|got fired from|was fired from)\s+"
+    rf"(?:(?:my\s+job\s+)?(?:at|with)\s+)?(?P<v>{ORG})"
+)
+# a job about to start: "I'm joining Acme in May", "I'm starting at Acme"
+JOINING = icase(
+    rf"\b(?:I'm|I am|we're|I'll be|I will be)\s+(?P<verb>joining|starting(?=\s+at\b))\s+"
+    rf"(?:at\s+)?(?P<v>{ORG})"
+)
+# "joining" names an employer only when the sentence says it is work: "I'm joining
+# Fabrikam as an engineer", "joining Acme's data team"; a club, gym or group is joined too
+JOINING_FOR_WORK = icase(
+    rf"\b(?:work|working|job|role|position|team|staff|hired|offer|employer|as\s+(?:an?\s+|"
+    rf"their\s+|the\s+)?(?:[a-z-]+\s+)?(?:{JOB}))\b"
+)
+# a window that talks of a job: "joining <Org>" in a later turn is work
+WORK_TALK = icase(
+    r"\b(?:company|job|jobs|employer|position|role|hired|resign(?:s|ed|ing)?|laid off|"
+    r"career|offer|work)\b"
+)
+
+
+def talks_of_work(sentence: str) -> bool:
+    """Whether ``sentence`` talks of a job ("She's leaving the company")."""
+    return WORK_TALK.search(sentence) is not None

@@ -1,0 +1,17 @@
+"""What a restatement must share with the fact it renews (``ingest/restatement.py``):
+what each value is about is a word of the other."""
+
+from __future__ import annotations
+
+from cognimem.ingest.restatement import same_topic
+
+
+def test_a_value_said_the_other_way_round_is_about_the_same_thing() -> None:
+    assert same_topic("wrist hurts when I type", "hurts my wrist")
+    assert same_topic("knee hurts", "knee's been killing me")
+
+
+def test_a_shared_word_is_not_the_same_thing() -> None:
+    assert not same_topic("back hurts", "knee hurts")
+    assert not same_topic("hurts my back", "knee hurts")
+    assert not same_topic("no shellfish", "no pork")
