@@ -114,3 +114,17 @@ def test_joining_is_a_job_when_the_window_talked_of_work() -> None:
         for f in facts("My friend Aditi loves board games.", "She's joining Toastmasters in March.")
         if f[2] == "employer"
     ]
+
+
+def test_someone_met_by_what_they_are_called_and_kin_visited_somewhere() -> None:
+    assert ("user", "event", "met", "Tomasz") in facts("I met a guy named Tomasz at the gym.")
+    assert ("user", "event", "visited", "aunt") in facts("I visited my aunt in Porto.")
+
+
+def test_an_action_is_no_allergen_and_a_denied_move_no_rule() -> None:
+    assert facts("I'm allergic to waking up early.") == []
+    assert facts("I'm allergic to penicillin.") == [("user", "policy", "allergy", "penicillin")]
+    assert facts("We never actually moved to Denver.") == []
+    assert ("user", "policy", "food", "I never really eat pork") in facts(
+        "I never really eat pork."
+    )

@@ -118,7 +118,8 @@ _HEARSAY = icase(
 # never eat pork") is a rule and stays one; so is an experience in the perfect ("I've
 # never liked olives") unless the sentence says a memory is wrong
 _NEVER_DID = (
-    r"never (?:\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
+    r"never (?:(?:actually|really|even|ever|once|officially)\s+)?"
+    r"(?:\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
     r"drove|wrote|told|saw|thought|owned)\b"
 )
 _DENIAL = icase(

@@ -252,9 +252,9 @@ def _is_food(item: str) -> bool:
 _BODILY_TAGS = frozenset({"food", "diet", "health", "medical", "allergy", "pets"})
 
 
-def _figurative_allergen(item: str) -> bool:
+def _figurative_allergen(item: str) -> bool:  # or an action ("to waking up early")
     tags = set(scope_tags(item.lower()))
-    return bool(tags) and tags.isdisjoint(_BODILY_TAGS)
+    return (bool(tags) and tags.isdisjoint(_BODILY_TAGS)) or phrases.is_action(item)
 
 
 def _allergy_tags(item: str) -> list[str]:

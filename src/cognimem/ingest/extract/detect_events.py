@@ -23,6 +23,7 @@ _LEADING_PLACE = icase(rf"(?:the\s+)?({PLACE})")
 _GERUND_START = icase(r"([a-z]+ing)\b")
 _CALLED = icase(rf"\b(?:named|called)\s+({NAME1})")
 _CALLED_TAIL = icase(r"\s+(?:named|called)\b.*")
+_WHERE_TAIL = icase(rf"\s+(?:in|at|near|outside)\s+(?:the\s+)?{PLACE}$")
 _KIND = icase(rf"\b({PET}|{REL})\b")
 _EVENT_DET = icase(r"^(?:an?|the|my|our)\s+(?:\w+'s\s+)?")
 _EVENT_LEAD = icase(r"^(?:\w+'s\s+|first\s+place\s+in\s+)")
@@ -107,7 +108,8 @@ class EventReader(Collector):
         rest = rest.split(",")[0].strip()
         named = _LEADING_PLACE.match(rest)
         if predicate == "met":
-            name = phrases.name(named.group(1)) if named else None
+            said = named or _CALLED.search(rest)  # "a woman called Lucia"
+            name = phrases.name(said.group(1)) if said else None
             whom = _MET_WHOM.match(rest)
             if name:
                 self.add(c, Cat.EVENT, "met", name, obj=name, obj_type=ET.PERSON, timing="start")
@@ -145,9 +147,10 @@ class EventReader(Collector):
         what = _EVENT_LEAD.sub("", what)
         if not what or phrases.refers(what) or len(what.split()) > 5:
             return
-        kin = TRAILING_S.sub("", what.lower()) in vocab.RELATIONS or what.lower() in vocab.RELATIONS
+        who = _WHERE_TAIL.sub("", what)  # "my parents in Leeds": the parents
+        kin = TRAILING_S.sub("", who.lower()) in vocab.RELATIONS or who.lower() in vocab.RELATIONS
         if kin and predicate == "visited" and _MY.match(rest):
-            self.add(c, Cat.EVENT, "visited", what, timing="start")
+            self.add(c, Cat.EVENT, "visited", who, timing="start")
             return
         if (
             predicate == "graduated"

@@ -19,6 +19,7 @@ __all__ = [
     "OBJ_STOP",
     "bare",
     "clean",
+    "is_action",
     "items",
     "name",
     "points",
@@ -101,3 +102,17 @@ def items(text: str) -> list[str]:
     like a new clause ("so who knows ...") is not a member."""
     parts = (bare(p) for p in LIST_SPLIT.split(text))
     return [p for p in parts if p and not NOT_AN_ITEM.match(p)]
+
+
+# an action, not a thing: a gerund alone or before a particle or an object word
+# ("waking up early", "doing the dishes"; but "cleaning products" is a thing)
+_AN_ACTION = re.compile(
+    r"^[a-z]+ing(?:$|\s+(?:up|out|down|off|on|in|over|around|the|a|an|my|your|our|their|it|"
+    r"them|people|before|after|early|late)\b)",
+    re.IGNORECASE,
+)
+
+
+def is_action(text: str) -> bool:
+    """Whether ``text`` names something done ("waking up early"), not a thing."""
+    return _AN_ACTION.match(text.strip()) is not None

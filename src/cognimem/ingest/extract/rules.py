@@ -4,9 +4,10 @@ How a message is read. It is split into sentences; a question, a hypothetical ("
 were vegetarian", "I wish ...", "let's say ...", "I wonder if ..."), reported speech or
 belief ("she said ...", "people say ...", "my mom believes ...") or hearsay
 ("apparently ...", "rumor has it ...", "I heard that ..."), a denial of the past ("No, I
-never lived in Seattle": revision invalidates the fact it names), a belief taken back
-("I used to think I was ...") or a joke taken back ("just kidding") yields no fact; so
-does an "allergy" to a time, a chore or work ("allergic to Mondays"), and a sentence
+never lived in Seattle", "we never actually moved": revision invalidates the fact it
+names), a belief taken back ("I used to think I was ...") or a joke taken back ("just
+kidding") yields no fact; so does an "allergy" to a time, a chore, work or an action
+("allergic to Mondays", "to waking up early"), and a sentence
 that laughs at itself ("lol") yields no constraint. A
 sentence is first read whole for a causal statement ("coffee gives me migraines"), then
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
