@@ -146,8 +146,10 @@ async def test_types_by_evidence(memory: Memory) -> None:
     assert known.get("Nandos", EntityType.OTHER) is not EntityType.PLACE  # position alone
     keys = {f.key for f in await memory.facts(user_id=U)}
     assert not any(k.startswith("user:occupation:employer") and "sarah" in k for k in keys)
-    employer = [f for f in await memory.facts(user_id=U) if f.predicate == "employer"]
-    assert {f.value for f in employer} == {"Google"}
+    employer = {
+        (f.subject, f.value) for f in await memory.facts(user_id=U) if f.predicate == "employer"
+    }
+    assert employer == {("user", "Google"), ("brother", "Acme Corp")}  # an unnamed brother's
 
 
 async def test_the_user_s_own_name_is_theirs_and_a_first_name_a_person(memory: Memory) -> None:

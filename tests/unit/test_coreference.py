@@ -142,7 +142,8 @@ def test_what_others_call_a_person_is_an_alias_of_them_not_a_fact() -> None:
 def test_my_partner_is_a_full_name() -> None:
     facts, _ = _read("My partner is Christopher Lee, no, not the actor.")
     assert facts == [("user", "relationship", "partner", "Christopher Lee")]
-    assert _read("My wife is Japanese.")[0] == []
+    # a nationality is no name: an unnamed wife (labelling guide: by the relation word)
+    assert _read("My wife is Japanese.")[0] == [("user", "relationship", "wife", "wife")]
 
 
 def test_a_census_first_name_tells_the_pronoun_and_a_name_given_to_anyone_none() -> None:

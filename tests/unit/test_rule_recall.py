@@ -128,3 +128,17 @@ def test_an_action_is_no_allergen_and_a_denied_move_no_rule() -> None:
     assert ("user", "policy", "food", "I never really eat pork") in facts(
         "I never really eat pork."
     )
+
+
+def test_an_unnamed_relative_is_a_relationship_and_the_subject_of_their_facts() -> None:
+    assert ("brother", "location", "city", "Oslo") in facts("My brother lives in Oslo.")
+    assert ("user", "relationship", "husband", "husband") in facts("My husband is Italian.")
+    assert ("father", "occupation", "employer", "Siemens") in facts("My dad works at Siemens.")
+    # where a relative is says nothing of them as a relative
+    assert ("user", "relationship", "mother", "mom") not in facts("My mom is in the hospital.")
+
+
+def test_a_visitor_lives_where_they_visit_from() -> None:
+    assert ("Ines", "location", "city", "Lisbon") in facts(
+        "My cousin Ines is visiting from Lisbon."
+    )

@@ -106,7 +106,9 @@ _LIVE = icase(
 # "I've been in Dublin for ten years": living there, by how long
 _BEEN_IN = icase(
     rf"\b(?:I|we)(?:'ve|\s+have)\s+been\s+in\s+(?P<v>{PLACE})\s+(?:for|since)\s+(?:(?:about|"
-    rf"almost|nearly|over|the past|the last)\s+)?(?:\w+\s+)?(?:years?|decades?|(?:19|20)\d\d)\b"
+    rf"almost|nearly|over|the past|the last)\s+)?(?:\w+\s+)?(?:years?|decades?|(?:19|20)\d\d)\b|"
+    # "I'm visiting from Tokyo", "we're in town from Lyon": where the visitor lives
+    rf"\b(?:I'm|I am|we're|we are)\s+(?:visiting|in town|over)\s+from\s+(?P<w>{PLACE})"
 )
 _LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
 _MOVED = icase(
@@ -174,8 +176,11 @@ _PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME
 _MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
 _THIRD = (
     rf"(?:^|\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+|\bour\s+{MODS}(?P<rel2>{REL})\s*,?\s+)"
-    rf"(?P<who>{NAME})?\s*,?\s+"
+    rf"(?:(?P<who>{NAME})\s*,?\s+)?"  # unnamed: "my brother lives in Oslo"
 )
+# a relative described, unnamed: "My wife is Japanese", "My sister is a nurse" (not
+# where they are: "My mom is in the hospital")
+_MY_REL_SAYS = icase(rf"^my\s+{MODS}(?P<rel>{REL})\s+(?:is|was)\s+(?:an?\s+[a-z]|(?-i:[A-Z])[a-z])")
 _THIRD_LIVES = icase(
     rf"{_THIRD}(?:lives|is living|now lives|currently lives|has lived|resides|moved|has "
     rf"moved|just moved|relocated)\s+(?:in|to)\s+(?P<v>{PLACE})"
@@ -264,7 +269,7 @@ class IdentityReader(Collector):
             past = verb == "lived"
             self._place(c, m.group("v"), holds=not past, timing="end" if past else None)
         elif (m := _BEEN_IN.search(c.timed)) is not None:
-            self._place(c, m.group("v"), holds=True, timing=None)
+            self._place(c, m.group("v") or m.group("w"), holds=True, timing=None)
         m = _LIVE_NOT.search(c.base)
         if m and c.anymore:
             self._place(c, m.group("v"), holds=False, timing=None)
@@ -430,10 +435,18 @@ class IdentityReader(Collector):
         m = _PRONOUN_NAME.search(c.text)
         if m and self.unnamed and phrases.name(m.group("v")):
             self._relative(c, self.unnamed, phrases.name(m.group("v")) or "", named=True, text="")
+        m = _MY_REL_SAYS.match(c.text)  # "My wife is Japanese": a wife, unnamed
+        if m and not self.facts_about_relation(m.group("rel")):
+            self._relative(c, m.group("rel").lower(), m.group("rel").lower(), named=False, text="")
         unnamed = () if named_pets else _HAVE_REL.finditer(c.text)  # named: each by name
         for m in (*unnamed, *_PARENT_OF.finditer(c.text)):
             value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"
             self._relative(c, m.group("rel").lower(), value, named=False, text=m.group(0))
+
+    def facts_about_relation(self, word: str) -> bool:
+        """Whether a relationship fact of the speaker's already names this relation."""
+        rel = vocab.RELATIONS.get(word.lower(), word.lower())
+        return any(f.category is Cat.RELATIONSHIP and f.predicate == rel for f in self.facts)
 
     def _relative(
         self, c: Clause, word: str, value: str, *, named: bool, text: str, subject: str = "user"
