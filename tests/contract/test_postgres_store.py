@@ -116,6 +116,49 @@ async def test_postgres_failed_transaction_writes_nothing(pg: PostgresStore) -> 
     assert await pg.get_meta("pg_vector_index_dim") is None
 
 
+async def test_postgres_a_released_connection_gets_no_reset_query(postgres_dsn: str) -> None:
+    """The store keeps no session state on a pooled connection, so it goes back to the
+    pool without asyncpg's reset query: a store call is one round trip, not two. The
+    server's last statement on the pool's one connection is the call's own."""
+    store = PostgresStore(postgres_dsn, min_size=1, max_size=1)
+    await store.open()
+    try:
+        await store.get_meta("schema_version")
+        await asyncio.sleep(0)  # the release runs its reset, if any, before this returns
+        found = await _sql(
+            postgres_dsn,
+            "SELECT query FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+        )
+    finally:
+        await store.close()
+    assert [r["query"] for r in found] == ["SELECT value FROM meta WHERE key = $1"]
+
+
+async def test_postgres_a_failed_transaction_leaves_its_connection_clean(
+    postgres_dsn: str,
+) -> None:
+    """Without the reset query, asyncpg still rolls back what a failure left open: the
+    next call on the pool's one connection sees no transaction and no local setting."""
+    store = PostgresStore(postgres_dsn, min_size=1, max_size=1)
+
+    async def fail_inside_a_transaction() -> None:
+        async with store._connection() as conn:
+            await conn.execute("BEGIN")
+            await conn.execute("SET LOCAL statement_timeout = 1234")
+            await conn.execute("SELECT 1/0")
+
+    await store.open()
+    try:
+        with pytest.raises(StoreError):
+            await fail_inside_a_transaction()
+        async with store._connection() as conn:
+            assert not conn.is_in_transaction()
+            assert await conn.fetchval("SHOW statement_timeout") == "0"
+    finally:
+        await store.close()
+
+
 async def test_postgres_racing_commits_of_one_message_store_it_once(postgres_dsn: str) -> None:
     a, b = PostgresStore(postgres_dsn), PostgresStore(postgres_dsn)
     await asyncio.gather(a.open(), b.open())

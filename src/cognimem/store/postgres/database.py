@@ -170,6 +170,7 @@ class PostgresDatabase:
                 max_size=self.max_size,
                 timeout=self.connect_timeout,
                 init=self._init_connection,
+                reset=_keep_session,
             )
         except Exception as exc:
             raise translate(exc, self._where) from exc
@@ -291,6 +292,16 @@ class PostgresDatabase:
             return []
         async with self._connection() as conn:
             return await rows_by_ids(conn, table, columns, convert, tenant_id, ids)
+
+
+async def _keep_session(conn: Connection) -> None:
+    """A pooled connection's reset on release: nothing beyond asyncpg's own (it rolls
+    back a transaction left open and drops listeners). The store keeps no session state
+    on a pooled connection — its settings are ``SET LOCAL``, its advisory locks
+    ``pg_advisory_xact_lock``, it opens no cursor outside a transaction and listens to
+    nothing — so the default reset query (``pg_advisory_unlock_all(); CLOSE ALL;
+    UNLISTEN *; RESET ALL``) would be one round trip per store call for nothing: a
+    batch write makes about a dozen store calls, a read several."""
 
 
 async def rows_by_ids(
