@@ -141,7 +141,8 @@ class ReadScope(ScopeFields):
 class LevelReadScope(ReadScope):
     """The scope of a forget or an export: ``user_id``, ``all_users: true``, or one
     shared level alone — ``agent_id`` with no user (the agent's memories), or ``level:
-    "organisation"`` (the organisation's: no user, no agent)."""
+    "organisation"`` (the organisation's: no user, no agent); a level is whole, so it
+    takes no ``session_id``."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -170,6 +171,7 @@ class LevelReadScope(ReadScope):
                         "user_id": {"type": "null"},
                         "all_users": {"const": False},
                         "level": {"type": "null"},
+                        "session_id": {"type": "null"},
                     },
                 },
                 {
@@ -179,6 +181,7 @@ class LevelReadScope(ReadScope):
                         "user_id": {"type": "null"},
                         "agent_id": {"type": "null"},
                         "all_users": {"const": False},
+                        "session_id": {"type": "null"},
                     },
                 },
             ]
