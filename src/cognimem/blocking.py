@@ -150,6 +150,9 @@ class BlockingFacade:
     def erase_user(self, user_id: str, **kwargs: Any) -> ErasureReport:
         return cast(ErasureReport, self._run(self._target.erase_user(user_id, **kwargs)))
 
+    def erase_level(self, **kwargs: Any) -> ErasureReport:
+        return cast(ErasureReport, self._run(self._target.erase_level(**kwargs)))
+
     def get_job(self, job_id: str, **kwargs: Any) -> Job:
         return cast(Job, self._run(self._target.get_job(job_id, **kwargs)))
 

@@ -1,4 +1,5 @@
-"""``cognimem erase --user U``: erase a user from a tenant, after a confirmation."""
+"""``cognimem erase --user U`` (or ``--agent A``, ``--organisation``): erase a user or
+a shared level from a tenant, after a confirmation."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import typer
 from cognimem.cli.common import (
     DbOption,
     JsonOption,
+    OrganisationOption,
     TenantOption,
     err,
     failed,
@@ -24,7 +26,11 @@ if TYPE_CHECKING:
 
 
 def erase(
-    user: Annotated[str, typer.Option("--user", "-u", help="The user to erase.")],
+    user: Annotated[str | None, typer.Option("--user", "-u", help="The user to erase.")] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="The agent whose own level to erase (no --user).")
+    ] = None,
+    organisation: OrganisationOption = False,
     yes: Annotated[
         bool, typer.Option("--yes", "-y", help="Erase without asking (needed with no terminal).")
     ] = False,
@@ -34,16 +40,21 @@ def erase(
 ) -> None:
     """Erase everything stored of a user of the tenant, in every namespace (events,
     memories, facts, entities, relations, conflicts, history, sessions, queued jobs,
-    cached embeddings), and say what was erased. It cannot be undone: it asks first,
-    unless --yes."""
+    cached embeddings), and say what was erased. With --agent alone, the agent's own
+    level instead (its memories and procedures, no user's); with --organisation, the
+    organisation's level. It cannot be undone: it asks first, unless --yes."""
+    whose, named = _whose(user, agent, organisation)
     if not yes:
-        _confirm(user, tenant)
+        _confirm(named, tenant)
 
     async def go() -> ErasureReport:
         from cognimem.memory import Memory
 
         async with Memory.open(db) as mem:
-            return await mem.erase_user(user, tenant_id=tenant)
+            if user is not None:
+                return await mem.erase_user(user, tenant_id=tenant)
+            level = {"level": "organisation"} if organisation else {"agent_id": agent}
+            return await mem.erase_level(scope={"tenant_id": tenant, **level})
 
     report = run(go)
     if as_json:
@@ -51,24 +62,43 @@ def erase(
         return
     removed = ", ".join(f"{table} {n}" for table, n in report.removed.items() if n)
     out.print(
-        f"erased user {user} of tenant {tenant}: {removed or 'nothing was stored of them'}",
+        f"erased {whose} of tenant {tenant}: {removed or 'nothing was stored of them'}",
         markup=False,
     )
 
 
-def _confirm(user: str, tenant: str) -> None:
+def _whose(user: str | None, agent: str | None, organisation: bool) -> tuple[str, str]:
+    """What the command erases, in words (plain, and with the id quoted): exactly one
+    of --user, --agent and --organisation (a user's turns with one agent are not a
+    level of their own)."""
+    if sum((user is not None, agent is not None, organisation)) != 1:
+        raise failed(
+            InvalidInput(
+                "erase: name exactly one of --user, --agent (the agent's own level) and"
+                " --organisation",
+                field="user",
+            )
+        )
+    if user is not None:
+        return f"user {user}", f"user {user!r}"
+    if agent is not None:
+        return f"the level of agent {agent}", f"the level of agent {agent!r}"
+    return "the organisation's level", "the organisation's level"
+
+
+def _confirm(named: str, tenant: str) -> None:
     """Ask on the terminal; with none (a script, a pipe) refuse: only --yes erases."""
     if not sys.stdin.isatty():
         raise failed(
             InvalidInput(
-                f"erase deletes everything of user {user!r} of tenant {tenant!r} for good: "
+                f"erase deletes everything of {named} of tenant {tenant!r} for good: "
                 "pass --yes to erase without a terminal to confirm on",
                 field="yes",
             )
         )
     # asked on stderr and read by hand: stdout carries only the answer (e.g. --json)
     err.print(
-        f"Erase everything of user {user!r} of tenant {tenant!r}? It cannot be undone [y/N]: ",
+        f"Erase everything of {named} of tenant {tenant!r}? It cannot be undone [y/N]: ",
         end="",
         markup=False,
     )

@@ -237,6 +237,15 @@ class AsyncMemoryClient(
         path = f"/v1/users/{quote(user_id, safe='')}"
         return await self._call_model(ErasureReport, "DELETE", path)
 
+    async def erase_level(
+        self, *, scope: ScopeLike = None, agent_id: str | None = None
+    ) -> ErasureReport:
+        """Erase one shared level: an agent's (``agent_id`` alone) or the
+        organisation's (``scope={"level": "organisation"}``); see
+        :meth:`Memory.erase_level`."""
+        body = {"scope": self._scope_body(scope, agent_id=agent_id)}
+        return await self._call_model(ErasureReport, "POST", "/v1/levels/erase", body)
+
     async def export(self, **options: Unpack[UserScopeKeywords]) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope, streamed (a header record first)."""
         body = to_jsonable_python(options_body(options, UserScopeKeywords))

@@ -333,6 +333,17 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         ``embeddings`` included."""
         return await self._transfer.erase_user(user_id, tenant_id=tenant_id)
 
+    async def erase_level(
+        self, *, scope: ScopeLike = None, agent_id: str | None = None
+    ) -> ErasureReport:
+        """Erase one shared level of the tenant, in every namespace: an agent's
+        (``agent_id`` with no user) or the organisation's (``scope={"level":
+        "organisation"}``) — its events, items, facts, relations, conflicts, history,
+        sessions, procedures, the entities only it named, and the cached embeddings of
+        its texts, in one transaction; no user's memory and no other level changes. A
+        user or a session in the scope is ``InvalidInput`` (a user: ``erase_user``)."""
+        return await self._transfer.erase_level(scope, agent_id=agent_id)
+
     def export(self, **options: Unpack[ExportKeywords]) -> AsyncIterator[ExportRecord]:
         """Every stored row of the scope as export records, streamed: a ``header`` first
         (format version, schema version, embedding model), then sessions, events, items,

@@ -9,7 +9,7 @@ from typing import Any
 from cognimem.errors import InvalidInput
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord
-from cognimem.models.arguments import make_reach_scope, make_scope
+from cognimem.models.arguments import ScopeLike, make_level_scope, make_reach_scope, make_scope
 from cognimem.models.browse_requests import ExportKeywords
 from cognimem.models.requests import check_keywords, split_scope
 from cognimem.providers.embeddings import erase_embeddings
@@ -18,7 +18,8 @@ from cognimem.services.components import Components
 
 
 class TransferService:
-    """``Memory.export``, ``import_records`` and ``erase_user`` (documented there)."""
+    """``Memory.export``, ``import_records``, ``erase_user`` and ``erase_level``
+    (documented there)."""
 
     def __init__(self, parts: Components) -> None:
         self._parts = parts
@@ -36,6 +37,23 @@ class TransferService:
         )
         removed = {**report.removed, "jobs": purged}
         hashes = report.content_hashes
+        removed["embeddings"] = await erase_embeddings(parts.store, parts.embedder, hashes)
+        await parts.store.flush_deleted()
+        return report.model_copy(update={"removed": removed})
+
+    async def erase_level(self, scope: ScopeLike, *, agent_id: str | None) -> ErasureReport:
+        parts = self._parts
+        parts.require_open()
+        target = make_level_scope(scope, agent_id=agent_id)
+        if target.user_id is not None:
+            raise InvalidInput(
+                "erase_level erases a shared level (an agent's or the organisation's): leave"
+                " out scope.user_id, or erase the user with erase_user",
+                field="scope.user_id",
+            )
+        report = await parts.store.erase_level(target.tenant_id, target.agent_id)
+        hashes = report.content_hashes
+        removed = {**report.removed}
         removed["embeddings"] = await erase_embeddings(parts.store, parts.embedder, hashes)
         await parts.store.flush_deleted()
         return report.model_copy(update={"removed": removed})

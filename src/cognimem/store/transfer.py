@@ -430,3 +430,10 @@ def _walk(value: Any, key: str | None, visit: Callable[[str], str]) -> Any:
     if isinstance(value, dict):
         return {k: _walk(v, k, visit) for k, v in value.items()}
     return value
+
+
+def level_holder(agent_id: str | None) -> str:
+    """The ``user_id`` a shared level's lifecycle runs are recorded under (as
+    ``services/lifecycle/operations.py``: ``level_key`` names them): ``#agent/<id>`` or
+    ``#organisation``, characters no user id has."""
+    return "#organisation" if agent_id is None else f"#agent/{agent_id}"

@@ -1,4 +1,4 @@
-"""Sessions, statistics, erasure of a user, liveness and readiness."""
+"""Sessions, statistics, erasure of a user or a shared level, liveness and readiness."""
 
 from __future__ import annotations
 
@@ -7,13 +7,20 @@ import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from starlette.datastructures import State
 
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
-from cognimem.api.schemas import ReadScopeRequest, ScopeRequest, SessionCreate, SessionsQuery
+from cognimem.api.schemas import (
+    ReadScopeRequest,
+    ScopeRequest,
+    SessionCreate,
+    SessionsQuery,
+    WriteScope,
+)
 from cognimem.models.admin import ErasureReport, ScopeStats, Session
+from cognimem.models.arguments import make_level_scope
 from cognimem.models.scope import ID_PATTERN, Scope
 from cognimem.providers.llm import ChatLLM, ChatMessage
 from cognimem.recall import PRESETS
@@ -67,6 +74,59 @@ async def erase_user(user_id: PathId, mem: Mem, caller: Caller) -> ErasureReport
     conflicts, history, sessions, cached embeddings and queued jobs."""
     caller.check_write(Scope(tenant_id=caller.tenant_id, user_id=user_id))
     return await mem.erase_user(user_id, tenant_id=caller.tenant_id)
+
+
+class ErasedLevel(WriteScope):
+    """A shared level alone: ``agent_id`` with no user or session, or ``level:
+    "organisation"`` with none of them."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "oneOf": [
+                {
+                    "required": ["agent_id"],
+                    "properties": {
+                        "agent_id": {"type": "string"},
+                        "user_id": {"type": "null"},
+                        "session_id": {"type": "null"},
+                        "level": {"type": "null"},
+                    },
+                },
+                {
+                    "required": ["level"],
+                    "properties": {
+                        "level": {"const": "organisation"},
+                        "user_id": {"type": "null"},
+                        "agent_id": {"type": "null"},
+                        "session_id": {"type": "null"},
+                    },
+                },
+            ]
+        },
+    )
+
+
+class LevelEraseRequest(BaseModel):
+    """The shared level to erase: ``scope.agent_id`` with no user (the agent's), or
+    ``scope.level: "organisation"``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scope: ErasedLevel
+
+
+@router.post("/levels/erase", response_model=ErasureReport, responses=documented(400, 403))
+async def erase_level(body: LevelEraseRequest, mem: Mem, caller: Caller) -> ErasureReport:
+    """Erase one shared level of the caller's tenant, in every namespace: an agent's
+    (``scope.agent_id`` and no user) or the organisation's (``scope.level:
+    "organisation"``) — its events, items, facts, relations, conflicts, history,
+    sessions, procedures, the entities only it named and their cached embeddings. No
+    user's memory changes. A key erases only a level it may write (403); a scope with
+    a user or a session is a 422."""
+    scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write_of(lambda: make_level_scope(scope))
+    return await mem.erase_level(scope=scope)
 
 
 class Health(BaseModel):

@@ -17,6 +17,7 @@ from cognimem.models.clock import to_utc
 from cognimem.store import records, transfer
 from cognimem.store.postgres import item_writes, knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
+from cognimem.store.postgres.level_erasure import erase_level
 from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.procedures import INSERT_PROCEDURE
 from cognimem.store.postgres.rows import Params, decode_time
@@ -50,10 +51,22 @@ class PostgresTransfer(PostgresDatabase):
         try:
             return await self._write(body, None)
         finally:
-            self._terms.drop_tenant(tenant_id)
-            self._fact_rows.drop_tenant(tenant_id)
-            self._scope_facts.drop_tenant(tenant_id)
-            self._graphs.drop_tenant(tenant_id)
+            self._drop_cached(tenant_id)
+
+    async def erase_level(self, tenant_id: str, agent_id: str | None) -> ErasureReport:
+        async def body(conn: Connection) -> ErasureReport:
+            return await erase_level(conn, tenant_id, agent_id)
+
+        try:
+            return await self._write(body, None)
+        finally:
+            self._drop_cached(tenant_id)
+
+    def _drop_cached(self, tenant_id: str) -> None:
+        self._terms.drop_tenant(tenant_id)
+        self._fact_rows.drop_tenant(tenant_id)
+        self._scope_facts.drop_tenant(tenant_id)
+        self._graphs.drop_tenant(tenant_id)
 
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False

@@ -20,6 +20,7 @@ from cognimem.store.procedure_records import PROCEDURE_COLUMNS, procedure_values
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE, SESSION_COLUMNS
 from cognimem.store.sqlite import knowledge_writes, rows, scopes
 from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.level_erasure import erase_level
 from cognimem.store.sqlite.procedures import INSERT_PROCEDURE
 from cognimem.store.sqlite.rows import decode_time, encode_time, query
 from cognimem.store.sqlite.sessions import session_params
@@ -34,6 +35,15 @@ class SQLiteTransfer(SQLiteDatabase):
 
     async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
         report = await self._db.write(lambda conn: erase_user(conn, tenant_id, user_id))
+        self._drop_cached(tenant_id)
+        return report
+
+    async def erase_level(self, tenant_id: str, agent_id: str | None) -> ErasureReport:
+        report = await self._db.write(lambda conn: erase_level(conn, tenant_id, agent_id))
+        self._drop_cached(tenant_id)
+        return report
+
+    def _drop_cached(self, tenant_id: str) -> None:
         # the rows are gone and the versions moved on; copies in this process's memory go too
         self._vectors.drop_tenant(tenant_id)
         self._terms.drop_tenant(tenant_id)
@@ -42,7 +52,6 @@ class SQLiteTransfer(SQLiteDatabase):
                 del self._fact_rows[key]
             for key in [k for k in self._scope_facts if k[0] == tenant_id]:
                 del self._scope_facts[key]
-        return report
 
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
