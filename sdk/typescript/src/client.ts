@@ -35,6 +35,7 @@ import type {
   ConflictsOptions,
   CreateSessionOptions,
   DetectProceduresOptions,
+  EraseLevelOptions,
   FactsOptions,
   ForgetOptions,
   GetOptions,
@@ -213,6 +214,12 @@ export class MemoryClient {
   /** Erase everything derived from the user. */
   async eraseUser(userId: string): Promise<ErasureReport> {
     return this.http.json({ method: "DELETE", path: route`/v1/users/${userId}` });
+  }
+
+  /** Erase one shared level: an agent's (`agent_id` alone) or the organisation's
+   * (`scope: { level: "organisation" }`); no user's memory changes. */
+  async eraseLevel(options: EraseLevelOptions = {}): Promise<ErasureReport> {
+    return this.post("/v1/levels/erase", { scope: scopeBody(options.scope, { agent_id: options.agent_id }) });
   }
 
   /** Every stored row of the scope, streamed (a header record first). */

@@ -122,6 +122,16 @@ export interface EntityWithAliases {
   aliases: Alias[];
 }
 
+export interface ErasedLevel {
+  tenant_id?: string | null;
+  user_id?: string | null;
+  agent_id?: string | null;
+  session_id?: string | null;
+  namespace?: string;
+  all_users?: false;
+  level?: "organisation" | null;
+}
+
 export interface ErasureReport {
   removed: Record<string, number>;
   content_hashes: string[];
@@ -372,6 +382,10 @@ export interface KnowledgeReport {
   items_silenced: string[];
   extractor: "rules" | "llm" | "none";
   llm_ran: boolean;
+}
+
+export interface LevelEraseRequest {
+  scope: ErasedLevel;
 }
 
 export interface LevelReadScope {

@@ -170,6 +170,12 @@ export interface UsersOptions {
   limit?: number;
 }
 
+/** One shared level to erase: an agent's (`agent_id` alone) or `{ level: "organisation" }`. */
+export interface EraseLevelOptions {
+  scope?: WriteScope;
+  agent_id?: string;
+}
+
 export interface LifecycleOptions {
   /** One level: a user's, an agent's (`agent_id` alone) or `{ level: "organisation" }`. */
   scope?: WriteScope;

@@ -206,6 +206,16 @@ describe("sessions, stats, users, export, erasure", () => {
   });
 });
 
+describe("shared levels", () => {
+  test("erasing an agent's level leaves the user's memories", async () => {
+    await mem.write("Always greet the customer by name.", { scope: { agent_id: "greeter" }, profile: "mandate" });
+    await mem.write("I keep bees on my balcony", { user_id: "kim" });
+    const report = await mem.eraseLevel({ agent_id: "greeter" });
+    assert.ok(report.removed.items >= 1, JSON.stringify(report));
+    assert.equal((await mem.listItems({ user_id: "kim" })).length, 1);
+  });
+});
+
 describe("lifecycle, jobs, procedures, mandates", () => {
   test("a lifecycle run: dry run, then a job to poll and list", async () => {
     await mem.write("I jog every morning before work", { user_id: "jan" });
