@@ -5,6 +5,8 @@ made with no agent; nothing of one tenant's agents reaches another tenant. Throu
 
 from __future__ import annotations
 
+from typing import Any
+
 from cognimem import Memory
 from cognimem.text.tokens import trigger_terms, word_key
 from tests.e2e.cli_runner import cognimem, cognimem_here
@@ -81,6 +83,63 @@ async def test_an_agents_mandates_reach_every_user_of_that_agent(memory: Memory)
     ]
     globex = await mandates(user_id="ada", agent_id="ops", tenant_id="globex")
     assert globex == []
+
+
+async def test_a_users_own_mandate_of_no_agent_reaches_her_read_with_an_agent(
+    memory: Memory,
+) -> None:
+    # what ada said to no particular agent is hers: a read made with an agent is its
+    # context, not a filter that hides it
+    await memory.write("Answer me in British English.", user_id="ada", profile="mandate")
+    await memory.write("Quote prices in euros.", agent_id="sales", profile="mandate")
+    await memory.write("Always sign off as the Ops bot.", agent_id="ops", profile="mandate")
+    await memory.write("Call me Bobby.", user_id="bob", profile="mandate")
+    await memory.write("Page me on call.", user_id="ada", agent_id="ops", profile="mandate")
+    await memory.write(
+        "Keep it short.", user_id="ada", agent_id="sales", session_id="s1", profile="mandate"
+    )
+
+    async def mandates(**options: Any) -> list[str]:
+        packet = await memory.read("what should I buy?", **options)
+        return [m.text for m in packet.sections.mandates]
+
+    # the agent's first, then the user's own (of the read's agent and of none)
+    assert await mandates(user_id="ada", agent_id="sales") == [
+        "Quote prices in euros.",
+        "Keep it short.",
+        "Answer me in British English.",
+    ]
+    # a read with no agent reads all of hers, as before
+    assert await mandates(user_id="ada") == [
+        "Keep it short.",
+        "Page me on call.",
+        "Answer me in British English.",
+    ]
+    # another agent's level, and what ada said to another agent, never reach
+    assert await mandates(user_id="ada", agent_id="ops") == [
+        "Always sign off as the Ops bot.",
+        "Page me on call.",
+        "Answer me in British English.",
+    ]
+    # another user's never do
+    assert await mandates(user_id="bob", agent_id="sales") == [
+        "Quote prices in euros.",
+        "Call me Bobby.",
+    ]
+    # a read walled to one session reads that session's alone, as before
+    walled = await mandates(user_id="ada", agent_id="sales", session_id="s1", session_only=True)
+    assert walled == ["Quote prices in euros.", "Keep it short."]
+
+
+async def test_a_users_own_constraint_of_no_agent_reaches_her_read_with_an_agent(
+    memory: Memory,
+) -> None:
+    await memory.write("I'm deathly allergic to peanuts.", user_id="ada")
+    await memory.write("I'm deathly allergic to shellfish.", user_id="bob")
+    packet = await memory.read(
+        "Can you recommend a Thai restaurant for tonight?", user_id="ada", agent_id="sales"
+    )
+    assert [r.key for r in packet.sections.must_follow] == ["user:policy:allergy:peanuts"]
 
 
 def test_the_cli_writes_and_reads_with_an_agent(db_url: str) -> None:

@@ -65,11 +65,19 @@ EMBEDDING_STEPS = VECTOR_STEPS | {StepKind.CONSTRAINTS, StepKind.FACTS}
 async def mandates(store: Store, scope: Scope) -> StepOutput:
     """The mandates step: tier always, so every one of the organisation's (no user, no
     agent: the rules a company writes once), then of the read's agent (no user: the
-    rules of one agent, for every user of it) and then of the scope's own (each newest
-    first, at most ``MAX_SECTION_ITEMS`` of each) goes to the section's budget — one
-    listing, neither the query's embedding nor a vector search, so a streamed read
-    sends them first. They hold whatever the period the read asks about."""
-    flt = ItemFilter(scope=scope, kinds=_STABLE_KINDS, with_organisation=True)
+    rules of one agent, for every user of it) and then of the scope's own, the user's
+    of the read's agent and of none (each newest first, at most ``MAX_SECTION_ITEMS``
+    of each) goes to the section's budget — one listing, neither the query's embedding
+    nor a vector search, so a streamed read sends them first. They hold whatever the
+    period the read asks about."""
+    # the user's own of no agent too (what the user said to no particular agent), but
+    # not in a read walled to one session, which reads that session's alone
+    flt = ItemFilter(
+        scope=scope,
+        kinds=_STABLE_KINDS,
+        with_organisation=True,
+        own_of_no_agent=scope.session_id is None,
+    )
     listed = await store.list_items(flt, ItemText(), 3 * MAX_SECTION_ITEMS)
     by_level: dict[str, list[MemoryItem]] = {"organisation": [], "agent": [], "user": []}
     for item in listed:

@@ -48,6 +48,10 @@ class ItemFilter:
     # only the shared levels a user's read reaches: the rows of no user, of no agent or
     # of the scope's agent (any session); the scope's user and session are not matched
     shared_only: bool = False
+    # with a user and an agent, the user's rows of no agent beside those of the agent
+    # (what the user said to no particular agent is the user's own): honoured by the
+    # SQL listings (the mandates step), not the searches
+    own_of_no_agent: bool = False
     # one level's rows alone, for the lifecycle and erasure of a shared level: with no
     # user in the scope, the rows of no user and exactly the scope's agent (no agent: the
     # organisation's), never every user's (``user_id=None`` alone means every user)

@@ -153,21 +153,32 @@ class Params:
         return f"${len(self.values)}"
 
 
+def _own_scope(flt: ItemFilter, params: Params, p: str) -> list[str]:
+    """The conditions on the scope's own ids (user, agent, session): each given one
+    matched; with ``own_of_no_agent`` and a user, the user's rows of no agent too."""
+    s = flt.scope
+    out = []
+    for column, value in (
+        ("user_id", s.user_id),
+        ("agent_id", s.agent_id),
+        ("session_id", s.session_id),
+    ):
+        if value is None:
+            continue
+        cond = f"{p}{column} = {params.add(value)}"
+        if column == "agent_id" and flt.own_of_no_agent and s.user_id is not None:
+            cond = f"({cond} OR {p}agent_id IS NULL)"
+        out.append(cond)
+    return out
+
+
 def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
     """Every scope, status, kind and time condition of ``flt``, for a WHERE clause."""
     p = f"{alias}." if alias else ""
     s = flt.scope
     clauses = [f"{p}tenant_id = {params.add(s.tenant_id)}"]
     clauses.append(f"{p}namespace = {params.add(s.namespace)}")
-    own = [
-        f"{p}{column} = {params.add(value)}"
-        for column, value in (
-            ("user_id", s.user_id),
-            ("agent_id", s.agent_id),
-            ("session_id", s.session_id),
-        )
-        if value is not None and not flt.shared_only
-    ]
+    own = [] if flt.shared_only else _own_scope(flt, params, p)
     if flt.level_only and s.user_id is None and not flt.shared_only:  # one shared level
         agent = "IS NULL" if s.agent_id is None else f"= {params.add(s.agent_id)}"
         own.append(f"{p}user_id IS NULL AND {p}agent_id {agent}")

@@ -46,9 +46,13 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
             ("agent_id", s.agent_id),
             ("session_id", s.session_id),
         ):
-            if value is not None:
+            if value is None:
+                continue
+            if column == "agent_id" and flt.own_of_no_agent and s.user_id is not None:
+                own.append(f"({p}agent_id = ? OR {p}agent_id IS NULL)")
+            else:
                 own.append(f"{p}{column} = ?")
-                params.append(value)
+            params.append(value)
         if flt.level_only and s.user_id is None:  # one shared level, never every user
             own.append(f"{p}user_id IS NULL AND {p}agent_id IS ?")
             params.append(s.agent_id)
