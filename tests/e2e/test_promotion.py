@@ -152,11 +152,15 @@ async def test_mandate_candidates_are_proposed_and_applied_only_when_accepted(
     assert await mem.mandate_candidates(user_id="u") == []
 
 
-async def test_lifecycle_calls_need_one_user(mem: Memory) -> None:
-    for call in (mem.decay, mem.promote):
-        with pytest.raises(InvalidInput) as no_user:
-            await call()
-        assert no_user.value.field == "scope.user_id"
+async def test_lifecycle_calls_need_whose_memory_they_run_on(mem: Memory) -> None:
+    # promotion runs on one user's memories; decay on one level's (a user, an agent
+    # alone, or the organisation said as scope.level), never on "nobody given"
+    with pytest.raises(InvalidInput) as no_user:
+        await mem.promote()
+    assert no_user.value.field == "scope.user_id"
+    with pytest.raises(InvalidInput) as no_level:
+        await mem.decay()
+    assert no_level.value.field == "scope.level"
     with pytest.raises(InvalidInput) as with_agent:
         await mem.mandate_candidates({"user_id": "u", "agent_id": "a"})
     assert with_agent.value.field == "scope.agent_id"
