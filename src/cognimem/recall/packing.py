@@ -7,7 +7,7 @@ what of the ranked items the packet keeps (``keep``) and its explanations
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -15,7 +15,7 @@ from typing import Any
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, PacketItem, Scope, StepReport
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import Fact
-from cognimem.models.packets import PacketSections
+from cognimem.models.packets import FactEntry, PacketSections
 from cognimem.models.requests import ReadArgs
 from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
@@ -108,6 +108,26 @@ class Filled:
     reserved: int
     dropped: dict[str, str]
     shown: frozenset[str]
+
+
+def shown_evidence(entries: Sequence[FactEntry], by_id: Mapping[str, MemoryItem]) -> set[str]:
+    """The evidence items the section entries already show: those that hold the
+    sentence the entry renders. A fact renewed in other words ("… in the morning",
+    then "… in the evening") shows one sentence; an item holding another keeps its own
+    line among the memories, or what it says would leave the rendered packet. An item
+    not loaded is not rendered either way."""
+    shown: set[str] = set()
+    for entry in entries:
+        said = _plain(entry.text)
+        for item_id in entry.item_ids:
+            item = by_id.get(item_id)
+            if item is None or said in _plain(item.text):
+                shown.add(item_id)
+    return shown
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def describe(analysis: QueryAnalysis, session: str | None) -> dict[str, Any]:

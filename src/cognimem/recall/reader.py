@@ -50,6 +50,7 @@ from cognimem.recall.packing import (
     explain_packet,
     keep,
     read_filter,
+    shown_evidence,
 )
 from cognimem.recall.plan import StepKind
 from cognimem.recall.presets import RecallConfig
@@ -331,7 +332,7 @@ class Reader:
         shown = frozenset(
             [
                 *(e.id for _, name in SECTION_STEPS for e in getattr(sections, name)),
-                *(i for e in sections.entries() for i in e.item_ids),
+                *shown_evidence(sections.entries(), loaded.by_id),
             ]
         )
         return Filled(inputs, scored_of, sections, reserved, dropped, shown)
