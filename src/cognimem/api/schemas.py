@@ -138,6 +138,23 @@ class ReadScope(ScopeFields):
     )
 
 
+def _level(named: str, value: dict[str, Any], *absent: str) -> dict[str, Any]:
+    """JSON Schema of a scope that names one shared level alone and whole: ``named``
+    holds ``value`` and each of ``absent`` is null."""
+    properties = {named: value} | {field: {"type": "null"} for field in absent}
+    return {"required": [named], "properties": properties}
+
+
+# an agent's level, and the organisation's (no user, no session: a level is read whole)
+AGENT_LEVEL = _level("agent_id", {"type": "string"}, "user_id", "session_id", "level")
+ORGANISATION_LEVEL = _level("level", {"const": "organisation"}, "user_id", "agent_id", "session_id")
+
+
+def _not_every_user(level: dict[str, Any]) -> dict[str, Any]:
+    """A level's schema where ``all_users`` may also be given, and must be false."""
+    return {**level, "properties": {**level["properties"], "all_users": {"const": False}}}
+
+
 class LevelReadScope(ReadScope):
     """The scope of a forget or an export: ``user_id``, ``all_users: true``, or one
     shared level alone — ``agent_id`` with no user (the agent's memories), or ``level:
@@ -164,26 +181,8 @@ class LevelReadScope(ReadScope):
                         "level": {"type": "null"},
                     },
                 },
-                {
-                    "required": ["agent_id"],
-                    "properties": {
-                        "agent_id": {"type": "string"},
-                        "user_id": {"type": "null"},
-                        "all_users": {"const": False},
-                        "level": {"type": "null"},
-                        "session_id": {"type": "null"},
-                    },
-                },
-                {
-                    "required": ["level"],
-                    "properties": {
-                        "level": {"const": "organisation"},
-                        "user_id": {"type": "null"},
-                        "agent_id": {"type": "null"},
-                        "all_users": {"const": False},
-                        "session_id": {"type": "null"},
-                    },
-                },
+                _not_every_user(AGENT_LEVEL),
+                _not_every_user(ORGANISATION_LEVEL),
             ]
         },
     )

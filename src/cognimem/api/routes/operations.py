@@ -13,6 +13,8 @@ from starlette.datastructures import State
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem
 from cognimem.api.schemas import (
+    AGENT_LEVEL,
+    ORGANISATION_LEVEL,
     ReadScopeRequest,
     ScopeRequest,
     SessionCreate,
@@ -82,28 +84,7 @@ class ErasedLevel(WriteScope):
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={
-            "oneOf": [
-                {
-                    "required": ["agent_id"],
-                    "properties": {
-                        "agent_id": {"type": "string"},
-                        "user_id": {"type": "null"},
-                        "session_id": {"type": "null"},
-                        "level": {"type": "null"},
-                    },
-                },
-                {
-                    "required": ["level"],
-                    "properties": {
-                        "level": {"const": "organisation"},
-                        "user_id": {"type": "null"},
-                        "agent_id": {"type": "null"},
-                        "session_id": {"type": "null"},
-                    },
-                },
-            ]
-        },
+        json_schema_extra={"oneOf": [AGENT_LEVEL, ORGANISATION_LEVEL]},
     )
 
 
