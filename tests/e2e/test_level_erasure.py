@@ -206,10 +206,15 @@ def test_keys_erase_only_a_level_they_may_write(server: tuple[str, httpx.Client]
             packet = sdk.read("how should I answer?", scope=scope)
             return [m.text for m in packet.sections.mandates]
 
-        # the other agent's level and the user's memory stay
-        assert mandates(user_id="ada", agent_id="sales") == ["Always sign off as the Sales bot."]
-        assert mandates(user_id="ada", agent_id="helper") == []
-        assert mandates(user_id="ada") == ["Answer me in British English."]
+        # the other agent's level and the user's own mandate stay (hers, of no agent, is
+        # in each of her reads whatever agent it names)
+        own = "Answer me in British English."
+        assert sorted(mandates(user_id="ada", agent_id="sales")) == [
+            "Always sign off as the Sales bot.",
+            own,
+        ]
+        assert mandates(user_id="ada", agent_id="helper") == [own]
+        assert mandates(user_id="ada") == [own]
 
 
 def test_the_cli_erases_a_shared_level(db_url: str) -> None:
