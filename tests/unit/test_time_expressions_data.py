@@ -11,12 +11,29 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).parent.parent.parent / "benchmarks" / "data" / "time_expressions.jsonl"
+ADDED = DATA.with_name("time_expressions_added.jsonl")
 KINDS = {"absolute", "relative", "duration", "recurring", "vague", "event"}
 SOURCES = {"duckling", "own"}  # the licence of each is in time_expressions.md
 
 
 def rows() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
+    return [
+        json.loads(line)
+        for path in (DATA, ADDED)
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line
+    ]
+
+
+def test_rows_added_later_are_all_tune_rows_of_their_own_documents() -> None:
+    added = [json.loads(line) for line in ADDED.read_text(encoding="utf-8").splitlines() if line]
+    frozen = {
+        json.loads(line)["document"]
+        for line in DATA.read_text(encoding="utf-8").splitlines()
+        if line
+    }
+    assert added
+    assert all(r["split"] == "tune" and r["document"] not in frozen for r in added)
 
 
 def test_the_set_is_large_enough_and_every_kind_is_in_both_halves() -> None:
