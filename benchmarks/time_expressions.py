@@ -103,19 +103,23 @@ def _end_date(moment: datetime) -> date:
 
 
 def temporal_parser() -> Parser:
-    from cognimem.text.events import event_period
+    from cognimem.text.events import ends_a_span, event_period
     from cognimem.text.temporal import find_times
 
     def parse(row: dict[str, Any]) -> list[Found]:
-        # as at ingest: the earlier turns' event, each turn dated from the one before
-        after = None
+        # as at ingest: the earlier turns' event, each turn dated from the one before,
+        # and whether the turn that told it ended a span
+        after, ended = None, False
         for turn in (row["context"] or "").split(". "):
-            after = event_period(turn, _anchor(row), after=after) or after
+            told = event_period(turn, _anchor(row), after=after, ended=ended)
+            if told is not None:
+                after, ended = told, ends_a_span(turn)
         mentions = find_times(
             row["sentence"],
             _anchor(row),
             prefer_future=row["tense"] == "future",
             after=after,
+            ended=ended,
             date_order="month_first" if row.get("locale") == "US" else "day_first",
         )
         return [

@@ -111,3 +111,26 @@ async def test_numeric_dates_are_read_in_the_configured_order(memory_url: str) -
                 datetime(2022, 5 if order == "month_first" else 6, day, tzinfo=UTC),
                 datetime(2022, 5 if order == "month_first" else 6, day + 1, tzinfo=UTC),
             )
+
+
+async def test_a_span_told_after_an_event_that_ended_it_ends_there(memory: Memory) -> None:
+    ten_days = (datetime(2022, 9, 29, tzinfo=UTC), datetime(2022, 10, 9, tzinfo=UTC))
+    # one message at a time: the thread read back from the store carries the ending
+    await memory.write("I got back from Lisbon on the 9th.", user_id="u", occurred_at=OCT_17)
+    stay = await memory.write("We were there for ten days.", user_id="u", occurred_at=OCT_17)
+    assert await _period(memory, stay.item_ids[0]) == ten_days
+    # in one batch; after an event that starts it, the span runs from it
+    batch = await memory.write_batch(
+        [
+            {"content": "I got back from Lisbon on the 9th.", "occurred_at": OCT_17},
+            {"content": "We were there for ten days.", "occurred_at": OCT_17},
+            {"content": "My sister arrived on the 9th.", "occurred_at": OCT_17},
+            {"content": "She was here for ten days.", "occurred_at": OCT_17},
+        ],
+        user_id="v",
+    )
+    assert await _period(memory, batch.item_ids[1]) == ten_days
+    assert await _period(memory, batch.item_ids[3]) == (
+        datetime(2022, 10, 9, tzinfo=UTC),
+        datetime(2022, 10, 19, tzinfo=UTC),
+    )

@@ -3,10 +3,11 @@ earlier event, in conversational sentences written for these tests."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from cognimem.text.events import ends_a_span
 from cognimem.text.holidays import easter, holiday_date
 from cognimem.text.temporal import TimeMention, find_times
 
@@ -278,3 +279,81 @@ def test_later_with_no_event_before_names_no_date() -> None:
     assert find_times("Two days later the boiler broke.", MON) == []
     # "the following week" with nothing before counts from when it was said
     assert days(one("the following week")) == (date(2024, 6, 24), date(2024, 7, 1))
+
+
+# -- spans an event ended, and times counted only from another event --------------------
+
+SUNDAY = (at(2024, 6, 16), at(2024, 6, 17))
+
+
+def test_a_span_told_after_an_event_that_ended_it_ends_there() -> None:
+    stay = one("We were there for ten days.", MON, after=SUNDAY, ended=True)
+    assert days(stay) == (date(2024, 6, 6), date(2024, 6, 16))
+    started = one("We were there for ten days.", MON, after=SUNDAY)
+    assert days(started) == (date(2024, 6, 16), date(2024, 6, 26))
+
+
+def test_a_span_in_the_past_perfect_ends_at_the_event_told_before() -> None:
+    lived = one("We'd lived there for seven years.", MON, after=SUNDAY)
+    assert days(lived) == (date(2017, 6, 16), date(2024, 6, 16))
+    been = one("She had been in there for two weeks.", MON, after=SUNDAY)
+    assert days(been) == (date(2024, 6, 2), date(2024, 6, 16))
+    # "now" still runs up to the day said
+    now = one("I had it for three years now.", MON, after=SUNDAY)
+    assert days(now) == (date(2021, 6, 17), date(2024, 6, 17))
+
+
+def test_what_took_or_was_spent_counts_from_the_event_told_before() -> None:
+    took = one("It took me three years.", MON, after=SUNDAY)
+    assert days(took) == (date(2021, 6, 16), date(2024, 6, 16))
+    spent = one("We spent two weeks there.", MON, after=SUNDAY)
+    assert days(spent) == (date(2024, 6, 16), date(2024, 6, 30))
+    assert find_times("It took me three years.", MON) == []
+
+
+def test_after_a_span_ends_at_the_date_of_its_clause() -> None:
+    text = "I finished the course last week after six months."
+    [course] = [m for m in find_times(text, MON) if m.text.startswith("after")]
+    assert days(course) == (date(2023, 12, 10), date(2024, 6, 10))
+    # another clause: "after two weeks" ends at no date of it
+    found = find_times("We moved in on 1 May and after two weeks the boiler broke.", MON)
+    assert [m.text for m in found if "weeks" in m.text] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("We left for the honeymoon two days after the wedding.", date(2024, 5, 19), None),
+        ("Three weeks into the job, my manager quit.", date(2024, 6, 7), None),
+        ("Shortly after the engagement we told our parents.", date(2024, 5, 18), date(2024, 5, 25)),
+        ("On the third day of the trip I lost my passport.", date(2024, 5, 19), None),
+    ],
+)
+def test_a_time_counted_only_from_an_event_told_before(
+    text: str, start: date, end: date | None
+) -> None:
+    told = (at(2024, 5, 17), at(2024, 5, 18))
+    assert days(one(text, MON, after=told)) == (start, end or start + timedelta(days=1))
+    assert find_times(text, MON) == []
+
+
+def test_a_count_from_an_event_known_to_a_month_is_known_to_a_month() -> None:
+    august = (at(2022, 8, 1), at(2022, 9, 1))
+    later = one("Six months after the move I found a job there.", MON, after=august)
+    assert (days(later), later.granularity) == ((date(2023, 2, 1), date(2023, 3, 1)), "month")
+    day = one("Six months after the move I found a job there.", MON, after=SUNDAY)
+    assert days(day) == (date(2024, 12, 16), date(2024, 12, 17))
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("We got back from Lisbon yesterday.", True),
+        ("Tom retired in June.", True),
+        ("I finished the course last week.", True),
+        ("We left for Crete on Saturday.", False),
+        ("I started the new job on Monday.", False),
+    ],
+)
+def test_an_event_that_ends_a_span(text: str, ends: bool) -> None:
+    assert ends_a_span(text) is ends

@@ -49,7 +49,7 @@ from cognimem.store.types import (
     job_id_for,
     jobs_of,
 )
-from cognimem.text.events import event_period
+from cognimem.text.events import ends_a_span, event_period
 from cognimem.text.validate import validate_messages
 
 log = logging.getLogger(__name__)
@@ -377,7 +377,7 @@ class WriteFunnel:
         ``thread.answers``, the period of the question it answers, else by when it was
         said); and the thread the next message continues."""
         result = PendingMessage(event=event)
-        after = thread.after
+        after, ended = thread.after, thread.ended
         told: Period | None = None
         for chunk in chunk_text(text, self._settings.chunk_tokens, self._count):
             clean = self._clean(chunk, result)
@@ -389,15 +389,17 @@ class WriteFunnel:
                 after=after,
                 date_order=self._settings.date_order,
                 answers=thread.answers,
+                ended=ended,
             )
             if period is not None:
                 after = told = period
+                ended = ends_a_span(clean)
             result.items.append(self._pending_item(clean, event, profile, context, period))
         if result.skipped_chunks:
             log.info(
                 "skipped %d chunk(s) carrying secrets in event %s", result.skipped_chunks, event.id
             )
-        return result, Thread(after).said(text, told)
+        return result, Thread(after, ended=ended).said(text, told)
 
     def _clean(self, chunk: str, result: PendingMessage) -> str | None:
         """``chunk`` as stored: None when it carries a secret (counted as skipped),

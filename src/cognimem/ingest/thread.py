@@ -12,7 +12,7 @@ from cognimem.models import Event
 from cognimem.models.items import index_text
 from cognimem.store.protocols import Store
 from cognimem.text.dates import DateOrder
-from cognimem.text.events import event_period
+from cognimem.text.events import ends_a_span, event_period
 from cognimem.text.speech import asks
 
 # a UTC interval [start, end): the period an event told of
@@ -24,14 +24,17 @@ class Thread:
     """Where a conversation stands for the times of its next message: the event the
     messages before told of last ("two days later" counts from it), and the period
     the previous message asked about when it asked ("What did you do last weekend?":
-    "We adopted a puppy!" tells of that weekend)."""
+    "We adopted a puppy!" tells of that weekend), and whether the event told of last
+    ended a span ("I got back yesterday": "we were there for ten days" ends there)."""
 
     after: Period | None = None
     answers: Period | None = None
+    ended: bool = False
 
     def said(self, text: str, told: Period | None) -> Thread:
         """The thread after a message ``text`` that told of ``told``."""
-        return Thread(after=told or self.after, answers=told if asks(text) else None)
+        ended = ends_a_span(text) if told else self.ended
+        return Thread(after=told or self.after, answers=told if asks(text) else None, ended=ended)
 
 
 # how many stored events before a write its thread is read from: a period told this
@@ -68,6 +71,7 @@ async def contexts(
             after=thread.after,
             date_order=date_order,
             answers=thread.answers,
+            ended=thread.ended,
         )
         thread = thread.said(said.content, told)
     previous = earlier[0] if earlier else None

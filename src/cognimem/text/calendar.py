@@ -4,6 +4,7 @@ months, weekdays, seasons, parts of a day and small numbers, and date arithmetic
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
 
 __all__ = [
@@ -219,6 +220,47 @@ def move(day: date, unit: str, n: int) -> tuple[date, date]:
     size = {"month": 1, "year": 12, "decade": 120}[unit]
     moved = add_months(day, size * n)
     return moved, add_months(moved, size)
+
+
+def weekday_after(day: date, weekday: int) -> date:
+    """The first ``weekday`` (0 = Monday) strictly after ``day``."""
+    return day + timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
+
+
+def weekday_before(day: date, weekday: int) -> date:
+    """The last ``weekday`` (0 = Monday) strictly before ``day``."""
+    return day - timedelta(days=(day.weekday() - weekday - 1) % 7 + 1)
+
+
+def unit_window(day: date, unit: str, step: int) -> tuple[datetime, datetime, str, bool]:
+    """The calendar ``unit`` (decade, ISO week, weekend, month, quarter, year) ``step``
+    units from the one ``day`` falls in (a weekend: that of ``day``'s week)."""
+    if unit == "decade":
+        first = date(day.year // 10 * 10 + 10 * step, 1, 1)
+        return utc_at(first), utc_at(first.replace(year=first.year + 10)), "decade", False
+    if unit == "week":
+        start = week_start(day) + timedelta(weeks=step)
+        return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
+    if unit == "weekend":
+        saturday = week_start(day) + timedelta(weeks=step, days=5)
+        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
+    if unit in ("month", "quarter"):
+        months = 1 if unit == "month" else 3
+        first = day.replace(day=1, month=day.month - (day.month - 1) % months)
+        first = add_months(first, step * months)
+        return utc_at(first), utc_at(add_months(first, months)), unit, False
+    year = day.year + step
+    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
+
+
+def pick(
+    windows: Iterable[tuple[datetime, datetime]], ref: datetime, future: bool
+) -> tuple[datetime, datetime] | None:
+    """Of ``windows`` (in time order), the latest that has begun by ``ref`` or, looking
+    ahead (``future``), the earliest that has not ended; ``None`` when none has."""
+    if future:
+        return next((w for w in windows if w[1] > ref), None)
+    return next((w for w in reversed(list(windows)) if w[0] <= ref), None)
 
 
 def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:

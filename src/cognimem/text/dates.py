@@ -30,6 +30,7 @@ from cognimem.text.calendar import (
     month_range,
     nth_weekday,
     part_of,
+    pick,
     season_range,
     utc_at,
     weekday_of,
@@ -102,28 +103,24 @@ def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
         return None
 
 
-def _pick_year_for(month: int, day: int, ref: datetime, future: bool) -> date | None:
-    """The latest such date whose start is not after ``ref`` or, looking ahead, the
-    earliest one that has not ended (``None`` for a 29 February with no leap year near)."""
-    candidates: list[date] = []
-    for year in (ref.year - 1, ref.year, ref.year + 1):
-        try:
-            candidates.append(date(year, month, day))
-        except ValueError:
-            continue
-    if future:
-        return next((c for c in candidates if utc_at(c + timedelta(days=1)) > ref), None)
-    return next((c for c in reversed(candidates) if utc_at(c) <= ref), None)
-
-
 def full_date(day: int, month: int, year: int | None, ref: datetime, future: bool) -> Resolved:
-    if year is None:
-        found = _pick_year_for(month, day, ref, future)
-        return None if found is None else day_window(found)
-    try:
-        return day_window(date(year, month, day))
-    except ValueError:
-        return None
+    """The date; without a year, the latest that has begun by ``ref`` (looking ahead:
+    the earliest that has not ended); ``None`` when there is no such date."""
+    years = (ref.year - 1, ref.year, ref.year + 1) if year is None else (year,)
+    return _pick_day([date(y, month, 1) for y in years], day, ref, future)
+
+
+def _pick_day(
+    firsts: list[date], day: int, ref: datetime, future: bool, weekday: int | None = None
+) -> Resolved:
+    """Of day ``day`` of the months starting on ``firsts`` (in time order; one: that
+    one's), the one :func:`.calendar.pick` picks, on ``weekday`` when one is said."""
+    days = [f.replace(day=day) for f in firsts if day <= days_in_month(f.year, f.month)]
+    days = [d for d in days if weekday is None or d.weekday() == weekday]
+    if len(firsts) == 1:
+        return day_window(days[0]) if days else None
+    found = pick([day_window(d)[:2] for d in days], ref, future)
+    return None if found is None else (*found, "day", False)
 
 
 def _the_verb_may(word: str) -> bool:
@@ -203,17 +200,9 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "on the 15th" ("from / until the 15th" before a range word or the end, "the
     15th" as the whole text): the latest 15th that has begun by ``ref`` (looking ahead:
     the earliest that has not ended)."""
-    day = int(m.group(1) or m.group(2) or m.group(3))
     this_month = date(ref.year, ref.month, 1)
-    for months in (0, 1, 2) if future else (0, -1, -2):
-        first = add_months(this_month, months)
-        if day > days_in_month(first.year, first.month):
-            continue
-        found = first.replace(day=day)
-        begun, ended = utc_at(found) <= ref, utc_at(found + timedelta(days=1)) <= ref
-        if (future and not ended) or (not future and begun):
-            return day_window(found)
-    return None
+    firsts = [add_months(this_month, months) for months in range(-2, 3)]
+    return _pick_day(firsts, int(m.group(1) or m.group(2) or m.group(3)), ref, future)
 
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}
@@ -314,20 +303,9 @@ def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     that is a Tuesday, within a year."""
     if is_word_not_weekday(m.group(1)):
         return None
-    weekday, day = weekday_of(m.group(1)), day_of(m.group(2))
     this_month = date(ref.year, ref.month, 1)
-    for months in range(0, 13) if future else range(0, -13, -1):
-        first = add_months(this_month, months)
-        if day > days_in_month(first.year, first.month):
-            continue
-        found = first.replace(day=day)
-        if found.weekday() != weekday:
-            continue
-        if (future and utc_at(found + timedelta(days=1)) > ref) or (
-            not future and utc_at(found) <= ref
-        ):
-            return day_window(found)
-    return None
+    firsts = [add_months(this_month, months) for months in range(-12, 13)]
+    return _pick_day(firsts, day_of(m.group(2)), ref, future, weekday_of(m.group(1)))
 
 
 def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:

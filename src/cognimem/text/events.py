@@ -24,7 +24,7 @@ from cognimem.text.sentences import split_sentences
 from cognimem.text.speech import asks
 from cognimem.text.temporal import DateOrder, find_times
 
-__all__ = ["EVENT_VERBS", "LOOKS_AHEAD", "SAID", "event_period", "tells_of_event"]
+__all__ = ["EVENT_VERBS", "LOOKS_AHEAD", "SAID", "ends_a_span", "event_period", "tells_of_event"]
 
 # the event period of an event told with no time word: the moment it was said
 SAID = timedelta(seconds=1)
@@ -51,6 +51,23 @@ LOOKS_AHEAD = re.compile(
 )
 
 
+# an event that ends a stay or an activity: a span told after it ends at it ("I got back
+# yesterday" … "we were there for ten days")
+_ENDS = re.compile(
+    r"\b(?:(?:got|came|flew|drove)\s+(?:back|home)|returned|finished|completed|graduated|"
+    r"retired|quit|left(?!\s+for\b)|moved\s+out|ended|stopped|gave\s+up|wrapped\s+up|"
+    r"broke\s+up|was\s+discharged)\b",
+    re.IGNORECASE,
+)
+
+
+def ends_a_span(text: str) -> bool:
+    """Whether ``text`` tells of an event that ends a stay or an activity ("we got back
+    on Sunday", "I finished the course", "Tom retired in June"): a span told after it
+    ("we were there for ten days") ends at it rather than starting there."""
+    return _ENDS.search(text) is not None
+
+
 def tells_of_event(text: str) -> bool:
     """Whether a sentence of ``text`` that asks nothing tells of an event ("Big news, we
     adopted a puppy!"); "I'd love to travel", "Did you move?" and "I never moved" tell
@@ -71,6 +88,7 @@ def event_period(
     after: tuple[datetime, datetime] | None = None,
     date_order: DateOrder | None = None,
     answers: tuple[datetime, datetime] | None = None,
+    ended: bool = False,
 ) -> tuple[datetime, datetime] | None:
     """When what ``text`` tells of happened, as ``[start, end)`` (UTC): its most specific
     time expression (the finest granularity, then the shortest period; the first of
@@ -80,7 +98,8 @@ def event_period(
     week ... since I started three years ago" tells of last week; "made dinner last
     night", said on 4 May, tells of 3 May. ``after`` is the event the conversation told
     of before ("two days later" counts from it; each sentence's event becomes the next
-    one's); ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`).
+    one's) and ``ended`` whether that event ended a span (:func:`ends_a_span`);
+    ``date_order`` reads numeric dates (:func:`cognimem.text.temporal.find_times`).
 
     A text that names no time but tells of an event (:func:`cognimem.text.events.
     tells_of_event`: "we adopted a puppy!") tells of ``answers`` — the period named by
@@ -91,13 +110,18 @@ def event_period(
     for sentence in split_sentences(text):
         ahead = LOOKS_AHEAD.search(sentence) is not None
         mentions = find_times(
-            sentence, reference, prefer_future=ahead, after=after, date_order=date_order
+            sentence,
+            reference,
+            prefer_future=ahead,
+            after=after,
+            date_order=date_order,
+            ended=ended,
         )
         for mention in mentions:
             if best is None or precision(mention) < precision(best):
                 best = mention
         if mentions:
-            after = (mentions[-1].start, mentions[-1].end)
+            after, ended = (mentions[-1].start, mentions[-1].end), ends_a_span(sentence)
     if best is not None:
         return best.start, best.end
     if not tells_of_event(text):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from cognimem.text.calendar import MONTH_WORDS, add_months, month_name, month_range, utc_at
+from cognimem.text.calendar import MONTH_WORDS, add_months, month_name, month_range, pick, utc_at
 from cognimem.text.dates import MONTH, YEAR, alt, year_of_month
 from cognimem.text.mention import Resolved, Rule
 
@@ -28,13 +28,8 @@ def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     years = [int(year_s)] if year_s else [ref.year - 1, ref.year, ref.year + 1]
     firsts = [date(y, 3 * n - 2, 1) for y in years]
     spans = [(utc_at(f), utc_at(add_months(f, 3))) for f in firsts]
-    if year_s:
-        start, end = spans[0]
-    elif future:
-        start, end = next(sp for sp in spans if sp[1] > ref)
-    else:
-        start, end = next(sp for sp in reversed(spans) if sp[0] <= ref)
-    return start, end, "quarter", False
+    found = spans[0] if year_s else pick(spans, ref, future)
+    return None if found is None else (*found, "quarter", False)
 
 
 _DECADE_WORDS = {"twenties": 2, "thirties": 3, "forties": 4, "fifties": 5}

@@ -21,17 +21,20 @@ from cognimem.text.calendar import (
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
-    add_months,
     day_window,
     month_name,
     month_range,
     move,
     number_of,
     part_of,
+    pick,
     season_containing,
     season_range,
+    unit_window,
     utc_at,
     week_start,
+    weekday_after,
+    weekday_before,
     weekday_of,
 )
 from cognimem.text.dates import (
@@ -42,7 +45,8 @@ from cognimem.text.dates import (
     is_word_not_weekday,
 )
 from cognimem.text.mention import Handler, Resolved, Rule
-from cognimem.text.spans import NUMBER, UNIT, runs_up_to_now
+from cognimem.text.spans import NUMBER, UNIT
+from cognimem.text.told import runs_up_to_now
 
 # how far "last", "this" and "next" move a unit
 _STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "all": 0, "next": 1}
@@ -83,14 +87,14 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     which, unit = " ".join(m.group(1).lower().split()), m.group(2).lower().replace("-", "")
     if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
         step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
-        return _unit_window(ref.date(), unit, step)
-    return _unit_window(ref.date(), unit, _STEP[which.split()[-1]])
+        return unit_window(ref.date(), unit, step)
+    return unit_window(ref.date(), unit, _STEP[which.split()[-1]])
 
 
 def _two_away(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """``the week before last``: two units back; ``the weekend after next``: ahead."""
     step = -2 if m.group(2).lower().startswith("before") else 2
-    return _unit_window(ref.date(), m.group(1).lower().replace("-", ""), step)
+    return unit_window(ref.date(), m.group(1).lower().replace("-", ""), step)
 
 
 _PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
@@ -106,7 +110,7 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         first, unit = date(int(unit), 1, 1), "year"
     elif unit in ("week", "month", "year"):
         step = 1 if which == "following" else _STEP[which or "this"]
-        first = _unit_window(ref.date(), unit, step)[0].date()
+        first = unit_window(ref.date(), unit, step)[0].date()
     else:
         month = month_name(unit)
         year = int(m.group(4)) if m.lastindex and m.lastindex >= 4 and m.group(4) else None
@@ -125,7 +129,7 @@ def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if not m.group(1) or runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, m.group(2), n, approximate)
     unit = m.group(2).lower().rstrip("s")
-    end = _unit_window(ref.date(), unit, 0)[0] if unit != "day" else utc_at(ref.date())
+    end = unit_window(ref.date(), unit, 0)[0] if unit != "day" else utc_at(ref.date())
     start, _ = move(end.date(), unit, -n)
     return utc_at(start), end, unit, approximate
 
@@ -139,25 +143,6 @@ def _back_to_today(
     return utc_at(start), utc_at(end), unit.lower().rstrip("s"), approximate
 
 
-def _unit_window(today: date, unit: str, step: int) -> tuple[datetime, datetime, str, bool]:
-    if unit == "decade":
-        first = date(today.year // 10 * 10 + 10 * step, 1, 1)
-        return utc_at(first), utc_at(first.replace(year=first.year + 10)), "decade", False
-    if unit == "week":
-        start = week_start(today) + timedelta(weeks=step)
-        return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
-    if unit == "weekend":
-        saturday = week_start(today) + timedelta(weeks=step, days=5)
-        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
-    if unit in ("month", "quarter"):
-        months = 1 if unit == "month" else 3
-        first = today.replace(day=1, month=today.month - (today.month - 1) % months)
-        first = add_months(first, step * months)
-        return utc_at(first), utc_at(add_months(first, months)), unit, False
-    year = today.year + step
-    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
-
-
 def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if is_word_not_weekday(m.group(2)):  # "I last sat there"
         return None
@@ -168,19 +153,14 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
     if which == "this":
         return day_window(week_start(today) + timedelta(days=weekday))
     if which == "next":
-        ahead = (weekday - today.weekday() - 1) % 7 + 1
-        return day_window(today + timedelta(days=ahead))
-    back = (today.weekday() - weekday - 1) % 7 + 1
-    return day_window(today - timedelta(days=back))
+        return day_window(weekday_after(today, weekday))
+    return day_window(weekday_before(today, weekday))
 
 
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "on Friday", or a weekday's abbreviation that is the whole text ("sun")."""
     weekday = weekday_of(m.group(1) or m.group(2))
-    today = ref.date()
-    if future:
-        return day_window(today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1))
-    return day_window(today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1))
+    return day_window((weekday_after if future else weekday_before)(ref.date(), weekday))
 
 
 def _ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -261,11 +241,9 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     today = ref.date()
     current = season_containing(season, today)
     if not which:
-        years = (today.year - 1, today.year, today.year + 1)
-        ranges = [season_range(season, y) for y in years]
-        if future:
-            return (*next(r for r in ranges if r[1] > utc_at(today)), "season", False)
-        return (*next(r for r in reversed(ranges) if r[0] <= utc_at(today)), "season", False)
+        ranges = [season_range(season, y) for y in (today.year - 1, today.year, today.year + 1)]
+        found = pick(ranges, utc_at(today), future)
+        return None if found is None else (*found, "season", False)
     if which == "last" or "past" in which:
         for year in (today.year, today.year - 1, today.year - 2):
             start, end = season_range(season, year)
@@ -286,7 +264,7 @@ def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "earlier this week": from the week's start up to the end of the day said;
     "later this month", "later in the year": from the next day to the month's end;
     approximate."""
-    first, end, unit, _ = _unit_window(ref.date(), m.group(2).lower(), 0)
+    first, end, unit, _ = unit_window(ref.date(), m.group(2).lower(), 0)
     tomorrow = utc_at(ref.date() + timedelta(days=1))
     if m.group(1).lower() == "earlier":
         return first, tomorrow, unit, True
@@ -317,7 +295,7 @@ def _week_on(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if day in ("today", "tomorrow"):
         first = today + timedelta(days=1 if day == "tomorrow" else 0)
     else:
-        first = today + timedelta(days=(weekday_of(day) - today.weekday() - 1) % 7 + 1)
+        first = weekday_after(today, weekday_of(day))
     return day_window(first + timedelta(weeks=n * (2 if unit == "fortnight" else 1)))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from cognimem.text.calendar import (
     MONTH_WORDS,
@@ -24,8 +24,11 @@ from cognimem.text.calendar import (
     month_range,
     move,
     number_of,
+    unit_window,
     utc_at,
     week_start,
+    weekday_after,
+    weekday_before,
 )
 from cognimem.text.dates import DAY, MONTH, WEEKDAY, alt, day_of, year_of_month
 from cognimem.text.mention import RECENT, Handler, Resolved, Rule, TimeMention
@@ -34,12 +37,9 @@ __all__ = [
     "HABIT_WORDS",
     "PATTERNS",
     "RECENT_DAYS",
-    "durations",
     "habits",
     "join_ranges",
     "open_since",
-    "runs_up_to_now",
-    "told_after",
 ]
 
 NUMBER = r"(?:\d{1,3}|" + alt(NUMBERS).replace(" ", r"\s+") + ")"
@@ -73,11 +73,9 @@ def _weekdays_ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     the third Friday after the day said."""
     n, approximate = number_of(m.group(1))
     today, weekday = ref.date(), WEEKDAYS[m.group(2).lower()]
-    if m.group(3).lower() in ("ago", "back"):
-        last = today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
-        return (*day_window(last - timedelta(weeks=n - 1))[:3], approximate)
-    first = today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
-    return (*day_window(first + timedelta(weeks=n - 1))[:3], approximate)
+    back = m.group(3).lower() in ("ago", "back")
+    first = (weekday_before if back else weekday_after)(today, weekday)
+    return (*day_window(first + timedelta(weeks=(1 - n) if back else n - 1))[:3], approximate)
 
 
 def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -85,8 +83,7 @@ def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     next March."""
     word, today = m.group(1).lower(), ref.date()
     if word in WEEKDAYS:
-        ahead = (WEEKDAYS[word] - today.weekday() - 1) % 7 + 1
-        return day_window(today + timedelta(days=ahead + 7))
+        return day_window(weekday_after(today, WEEKDAYS[word]) + timedelta(weeks=1))
     month = month_name(word)
     start, end = month_range(year_of_month("next", month, ref, True) + 1, month)
     return start, end, "month", False
@@ -111,8 +108,7 @@ def _next_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     n, approximate = number_of(m.group(1))
     unit, today = m.group(2).lower().rstrip("s"), ref.date()
     if unit in ("month", "year"):
-        first = today.replace(day=1) if unit == "month" else today.replace(month=1, day=1)
-        start = move(first, unit, 1)[0]
+        start = unit_window(today, unit, 1)[0].date()
         return utc_at(start), utc_at(move(start, unit, n)[0]), unit, approximate
     start = today + timedelta(days=1)
     return utc_at(start), utc_at(move(start, unit, n)[0]), unit, approximate
@@ -132,12 +128,7 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
 def _rest_of(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the rest of the week": from the day said to the end of its week (month, year)."""
     unit, today = m.group(1).lower(), ref.date()
-    if unit == "week":
-        end = week_start(today) + timedelta(weeks=1)
-    else:
-        base = today.replace(day=1) if unit == "month" else today.replace(month=1, day=1)
-        end = move(base, unit, 1)[0]
-    return utc_at(today), utc_at(end), unit, False
+    return utc_at(today), unit_window(today, unit, 0)[1], unit, False
 
 
 PATTERNS: tuple[Rule, ...] = (
@@ -183,100 +174,6 @@ PATTERNS: tuple[Rule, ...] = (
 RELATIVE: frozenset[Handler] = frozenset(handler for _, _, handler in PATTERNS)
 
 
-# ----------------------------------------------------------------- durations
-
-_DURATION = re.compile(
-    r"\bfor\s+(?:(about|around|roughly|almost|nearly|over|more\s+than|less\s+than|"
-    r"(?:just|a\s+little|a\s+bit)\s+(?:over|under|more\s+than|less\s+than)|close\s+to|"
-    rf"at\s+least)\s+)?(?:({NUMBER})\s+({UNIT})(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))"
-    r"(?:\s+(now|before\s+that|after\s+that))?\b",
-    re.IGNORECASE,
-)
-# the clause before a duration says it runs up to now: "I've had", "has been", "been"
-_PERFECT = re.compile(r"\b(?:ha(?:ve|s)(?:n'?t)?|'ve|been)\b", re.IGNORECASE)
-_CLAUSE_START = re.compile(r"[.;!?]|,\s*(?:but|and|so)\b", re.IGNORECASE)
-# a date a duration runs from: "for 10 days from 18th Dec", "18th Dec for 10 days"
-_RUNS_FROM = re.compile(r"^\s*,?\s*(?:from\s+|starting\s+)?$", re.IGNORECASE)
-
-
-def durations(
-    text: str,
-    ref: datetime,
-    future: bool,
-    after: tuple[datetime, datetime] | None,
-    kept: list[TimeMention],
-) -> list[TimeMention]:
-    """The spans "for N units" dates in ``text``: from a date beside it ("for 10 days
-    from 18 Dec": through ten days after it), up to the day said when the clause is in
-    the perfect ("we've lived here for twelve years") or looks back without an event told
-    before, ending at the event told before when "before that" follows, starting at it
-    otherwise ("he was in hospital for four days" after "he had a fall on 5 November").
-    A duration ahead with no date ("I'll be away for a week") names no period."""
-    out: list[TimeMention] = []
-    for m in _DURATION.finditer(text):
-        if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
-            continue
-        n, approximate = number_of(m.group(2) or "1")
-        approximate = approximate or m.group(1) is not None
-        unit, tail = (m.group(3) or m.group(6)).lower().rstrip("s"), (m.group(7) or "").lower()
-        if m.group(4) or m.group(5):  # "a year and a half", "half a year": in months, days
-            n, unit = _in_halves(n, unit, 0 if m.group(5) else 1)
-        span, start = (m.start(), m.end()), None
-        beside = _date_beside(text, m, kept)
-        if beside is not None:
-            span = (min(span[0], beside.span[0]), max(span[1], beside.span[1]))
-            start, end = beside.start, utc_at(move(beside.end.date(), unit, n)[0])
-        elif runs_up_to_now(text, m.start()) or tail == "now" or (after is None and not future):
-            end = utc_at(ref.date())
-            start = utc_at(move(ref.date(), unit, -n)[0])
-        elif after is not None and tail == "before that":
-            end = after[0]
-            start = utc_at(move(end.date(), unit, -n)[0])
-        elif after is not None:
-            start = after[0]
-            end = utc_at(move(start.date(), unit, n)[0])
-        if start is None:
-            continue
-        out.append(
-            TimeMention(
-                text=text[span[0] : span[1]],
-                start=start,
-                end=end,
-                granularity=unit,
-                span=span,
-                approximate=approximate,
-                anchor=None if beside is None else (beside.start, beside.end),
-            )
-        )
-    return out
-
-
-def _in_halves(n: int, unit: str, whole: int) -> tuple[int, str]:
-    """``n`` units and a half (``whole`` 1) or half a unit (``whole`` 0), counted in
-    the next smaller unit."""
-    per = {"decade": (120, "month"), "year": (12, "month"), "month": (30, "day")}
-    per |= {"fortnight": (14, "day"), "week": (7, "day"), "day": (1, "day")}
-    size, smaller = per[unit]
-    return (whole * n * size + size // 2) or 1, smaller
-
-
-def runs_up_to_now(text: str, at: int) -> bool:
-    """Whether the clause before ``at`` is in the perfect ("I've had", "has been"): a
-    span told there runs up to the moment said."""
-    return _PERFECT.search(_CLAUSE_START.split(text[:at])[-1]) is not None
-
-
-def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMention | None:
-    for k in kept:
-        if k.relative:
-            continue
-        if k.span[1] <= m.start() and _RUNS_FROM.match(text[k.span[1] : m.start()]):
-            return k
-        if k.span[0] >= m.end() and _RUNS_FROM.match(text[m.end() : k.span[0]]):
-            return k
-    return None
-
-
 def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
     """``mention`` after "since" runs on up to the end of the day said ("since 2019",
     said in June 2024: 2019-01-01 up to that day's end); a start after that day stays."""
@@ -287,116 +184,6 @@ def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
     if mention.start >= day_end:
         return mention
     return replace(mention, end=max(mention.end, day_end))
-
-
-# ----------------------------------------------------------------- told after an event
-
-_PART_UNITS = r"day|morning|afternoon|evening|night|week-?end|week|month|year"
-_LATER = re.compile(
-    rf"\b(?:(?P<n>{NUMBER})\s+(?P<n_unit>{UNIT})\s+(?P<n_word>later|after(?:\s+that)?|afterwards|"
-    r"earlier|before(?:\s+that)?|prior)|the\s+(?P<word>next|following|previous|preceding)\s+"
-    rf"(?P<unit>{_PART_UNITS})|(?:the\s+)?(?P<unit_b>day|night|week-?end|week|month|year)\s+"
-    r"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same)"
-    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_PART_UNITS})|(?P<since>since\s+then)|(?:the\s+"
-    rf"(?P<day_word>following|next)\s+|that\s+|on\s+the\s+|the\s+)(?P<weekday>{WEEKDAY})"
-    r"(?:\s+(?P<day_after>after|before)(?:\s+that)?)?)\b",
-    re.IGNORECASE,
-)
-_FOR_BEFORE = re.compile(r"\bfor\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
-# how far each word moves from the event told before
-_LATER_STEP = {"next": 1, "following": 1, "after": 1, "previous": -1, "preceding": -1}
-_LATER_STEP |= {"before": -1, "that": 0, "the same": 0}
-
-
-def told_after(
-    text: str, ref: datetime, after: tuple[datetime, datetime] | None, kept: list[TimeMention]
-) -> list[TimeMention]:
-    """``kept`` with the times told from an earlier event added: "two days later", "a
-    week after that", "three days after the move", "the next day", "the following
-    week", "the day before", "that evening", "the following Tuesday", "since then".
-    Each counts from the time told just before it in ``text``, else from ``after`` (the
-    event the previous turns told of); "the next/following day/week" with neither
-    counts from the reference, and the others with neither name no date."""
-    out: list[TimeMention] = []
-    rest = list(kept)
-    for m in _LATER.finditer(text):
-        inside = [k for k in kept if k.span[0] < m.end() and m.start() < k.span[1]]
-        if inside and not (m.group("weekday") and all(_within(k, m) for k in inside)):
-            continue  # "the next Tuesday" replaces "next Tuesday"; dates stay
-        if m.group("n") and _FOR_BEFORE.search(text, 0, m.start()):
-            continue  # "for twenty years before that": a duration (:func:`durations`)
-        while rest and rest[0].span[1] <= m.start():
-            out.append(rest.pop(0))
-        anchor = (out[-1].start, out[-1].end) if out else after
-        ahead = m.group("word") in ("next", "following") if m.group("word") else False
-        if anchor is None and not (ahead or (m.group("unit_b") or "").lower() == "day"):
-            continue  # "two days later", "that day", "the Sunday": from no event
-        if anchor is None and m.group("word_b") and m.group("word_b").lower() == "before":
-            continue
-        resolved = _from_event(m, (anchor or (ref, ref))[0].date(), ref)
-        rest = [k for k in rest if k not in inside]
-        start, end, granularity, approximate = resolved
-        out.append(
-            TimeMention(
-                text=m.group(0),
-                start=start,
-                end=end,
-                granularity=granularity,
-                span=(m.start(), m.end()),
-                approximate=approximate,
-                relative=anchor is None,
-                anchor=anchor,
-            )
-        )
-    return sorted(out + rest, key=lambda k: k.span)
-
-
-def _within(k: TimeMention, m: re.Match[str]) -> bool:
-    """Whether ``k`` is a weekday counted from the reference inside ``m``."""
-    return k.relative and k.granularity == "day" and m.start() <= k.span[0] and k.span[1] <= m.end()
-
-
-def _from_event(
-    m: re.Match[str], first: date, ref: datetime
-) -> tuple[datetime, datetime, str, bool]:
-    """The period a :data:`_LATER` match names, counted from the day ``first``."""
-    if m.group("n"):
-        n, approximate = number_of(m.group("n"))
-        n = n if m.group("n_word").lower().startswith(("later", "after")) else -n
-        return (*day_window(move(first, m.group("n_unit"), n)[0])[:3], approximate)
-    if m.group("since"):
-        return utc_at(first), utc_at(ref.date() + timedelta(days=1)), "day", False
-    if m.group("weekday"):
-        weekday = WEEKDAYS[m.group("weekday").lower()]
-        word = (m.group("day_word") or m.group("day_after") or "").lower()
-        if word == "before":
-            return day_window(first - timedelta(days=(first.weekday() - weekday - 1) % 7 + 1))
-        ahead = (weekday - first.weekday()) % 7 or (7 if word else 0)
-        return day_window(first + timedelta(days=ahead))
-    word = m.group("word") or m.group("word_b") or m.group("that")
-    unit = m.group("unit") or m.group("unit_b") or m.group("unit_c")
-    step = _LATER_STEP[" ".join(word.lower().split())]
-    return (*_unit_after(first, unit.lower().replace("-", ""), step), False)
-
-
-def _unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, str]:
-    """The ``unit`` ``step`` units from the one ``first`` falls in (a day for a part of
-    one; a weekend: the next, the last, or the one of ``first``'s week)."""
-    if unit == "week":
-        monday = week_start(first) + timedelta(weeks=step)
-        return utc_at(monday), utc_at(monday + timedelta(weeks=1)), "week"
-    if unit == "weekend":
-        saturday = week_start(first) + timedelta(days=5)
-        if step and (saturday > first) == (step > 0):
-            saturday += timedelta(weeks=step if step < 0 else 0)
-        elif step:
-            saturday += timedelta(weeks=step)
-        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend"
-    if unit in ("month", "year"):
-        base = first.replace(day=1) if unit == "month" else first.replace(month=1, day=1)
-        start = move(base, unit, step)[0]
-        return utc_at(start), utc_at(move(start, unit, 1)[0]), unit
-    return day_window(first + timedelta(days=step))[:3]
 
 
 _HABIT = re.compile(

@@ -52,7 +52,11 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   mid / late 2019``: its first quarter, May-August, September-December; ``from 2015
   until 2018``, ``2010-2014``: the first year to the end of the last. Holidays of
   lunar calendars come from a table of their dates (:mod:`.holidays`).
-- ``for N units``: a span, dated by :func:`.spans.durations`; ``since X``: from X up to
+- ``for N units``: a span, dated by :func:`.told.durations` (after an event told before:
+  from it, or up to it when that event ended the span — "I got back yesterday" … "we
+  were there for ten days" — or the clause is in the past perfect; ``it took me three
+  years``: up to it; ``I finished it last week after six months``: up to the date of
+  its clause); ``since X``: from X up to
   the end of the day said; ``recently`` / ``lately``: the 30 days before the day said,
   approximate; ``the weekend``: the one under way or the last one (ahead: the coming).
 - ``the week/day before`` or ``after`` a date, ``the Friday before`` it: counted from
@@ -62,9 +66,12 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   mention's ``anchor``. ``two days later``, ``a week after that``, ``three days after
   the move``, ``the next day``, ``the day before``, ``that evening``, ``the same
   week``, ``the following Tuesday``, ``that Saturday`` (the first on or after it),
-  ``since then``: counted from the time told just before in the text, else from
-  ``after`` (the event the conversation told of last); ``relative`` marks the
-  mentions counted from the reference. ``it's been two years since``: the day two
+  ``since then``, ``three weeks into the job``, ``shortly after the wedding`` (the week
+  after it, approximate), ``the third day of the trip``: counted from the time told
+  just before in the text, else from ``after`` (the event the conversation told of
+  last); ``N units later`` from a time known only to a month or a year ("six months
+  after the move", in August 2022) is known to one too (February 2023); ``relative``
+  marks the mentions counted from the reference. ``it's been two years since``: the day two
   years back; ``I haven't smoked in three years`` (the perfect): the span up to the
   day said. Times in a habit ("every year in June", "on the 1st of each month",
   "weekly on Tuesday") are no date.
@@ -80,7 +87,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from cognimem.models.clock import to_utc
-from cognimem.text import dates, numeric, periods, relative, spans
+from cognimem.text import dates, numeric, periods, relative, spans, told
 from cognimem.text.calendar import (
     MONTH_ABBREVIATIONS,
     MONTHS,
@@ -94,6 +101,8 @@ from cognimem.text.calendar import (
     move,
     number_of,
     utc_at,
+    weekday_after,
+    weekday_before,
 )
 from cognimem.text.dates import (
     WEEKDAY,
@@ -141,9 +150,9 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
         return (*day_window(day)[:3], approximate)
     if m.group(4):
         weekday = WEEKDAYS[m.group(4).lower()]
-        if before:
-            return day_window(first - timedelta(days=(first.weekday() - weekday - 1) % 7 + 1))
-        return day_window(last + timedelta(days=(weekday - last.weekday() - 1) % 7 + 1))
+        return day_window(
+            weekday_before(first, weekday) if before else weekday_after(last, weekday)
+        )
     unit = m.group(3).lower()
     if unit == "weekend":
         if before:  # the Saturday and Sunday that end by the anchor's first day
@@ -151,7 +160,7 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
             if saturday + timedelta(days=2) > first:
                 saturday -= timedelta(weeks=1)
         else:
-            saturday = last + timedelta(days=(5 - last.weekday() - 1) % 7 + 1)
+            saturday = weekday_after(last, 5)
         return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
     if before:
         start, _ = move(first, unit, -1)
@@ -226,12 +235,16 @@ _TIME_WORDS = frozenset(
         *HOLIDAY_WORDS,
         *UNIT_WORDS,
         *("today", "tonight", "yesterday", "tomorrow", "ago", "recently", "lately"),
+        *("shortly", "soon"),
         # every word a pattern is gated on (a pattern with no word gate needs a digit)
         *(word for needs, _, _ in _PATTERNS if needs is not None for word in needs),
     )
 )
 _LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following", "that"})
 _LATER_WORDS |= {"earlier", "before", "prior", "previous", "preceding", "same", "since"}
+_LATER_WORDS |= {"into", "shortly", "soon", "first", "second", "third", "fourth", "fifth"}
+_LATER_WORDS |= {"sixth", "seventh"}
+_SPAN_WORDS = frozenset({"for", "took", "spent", "after"})
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 
@@ -243,6 +256,7 @@ def find_times(
     prefer_future: bool = False,
     after: tuple[datetime, datetime] | None = None,
     date_order: DateOrder | None = None,
+    ended: bool = False,
 ) -> list[TimeMention]:
     """Every time expression in ``text``, in order, resolved against ``reference``.
 
@@ -250,20 +264,48 @@ def find_times(
     2023" wins over "May 2023"). ``prefer_future`` resolves the year-less and bare-weekday
     forms forwards instead of backwards (the caller knows the tense). ``after`` is the
     period of the event the conversation told of just before ("two days later" counts
-    from it). ``date_order`` reads numeric dates ("3/4/2024"), which are otherwise left
-    alone (they read differently in the US and elsewhere).
+    from it); ``ended``: that event ended a span told after it ("I got back yesterday"
+    … "we were there for ten days": the ten days up to it). ``date_order`` reads
+    numeric dates ("3/4/2024"), which are otherwise left alone (they read differently
+    in the US and elsewhere).
     """
     words = frozenset(_WORD.findall(text.lower()))
     digit = _DIGIT.search(text) is not None
     if not digit and _TIME_WORDS.isdisjoint(words):
         return []
     ref = to_utc(reference)
+    kept = _read(text, words, digit, ref, prefer_future, date_order)
+    kept = [
+        spans.open_since(text, k, ref) for k in _count_from_dates(text, kept, ref, prefer_future)
+    ]
+    kept = spans.join_ranges(text, kept)
+    if not spans.HABIT_WORDS.isdisjoint(words):
+        kept = spans.habits(text, kept)
+    # "the Sunday", "that Saturday": a weekday counted from an event told before
+    told_weekday = (after is not None or len(kept) > 1) and not WEEKDAY_WORDS.isdisjoint(words)
+    if told_weekday or not _LATER_WORDS.isdisjoint(words):
+        kept = told.told_after(text, ref, after, kept)
+    if _SPAN_WORDS.isdisjoint(words):
+        return kept
+    return _merge(kept, told.durations(text, ref, prefer_future, after, kept, ended))
+
+
+def _read(
+    text: str,
+    words: frozenset[str],
+    digit: bool,
+    ref: datetime,
+    future: bool,
+    date_order: DateOrder | None,
+) -> list[TimeMention]:
+    """What the patterns read in ``text``; of overlapping readings the one that starts
+    first, then the longest."""
     found: list[tuple[int, int, TimeMention]] = []
     for needs, pattern, handler in _COMPILED[date_order]:
         if not digit if needs is None else needs.isdisjoint(words):
             continue
         for m in pattern.finditer(text):
-            resolved = handler(m, ref, prefer_future)
+            resolved = handler(m, ref, future)
             if resolved is None:
                 continue
             start, end, granularity, approximate = resolved
@@ -283,19 +325,7 @@ def find_times(
         if kept and mention.span[0] < kept[-1].span[1]:
             continue
         kept.append(mention)
-    kept = [
-        spans.open_since(text, k, ref) for k in _count_from_dates(text, kept, ref, prefer_future)
-    ]
-    kept = spans.join_ranges(text, kept)
-    if not spans.HABIT_WORDS.isdisjoint(words):
-        kept = spans.habits(text, kept)
-    # "the Sunday", "that Saturday": a weekday counted from an event told before
-    told_weekday = (after is not None or len(kept) > 1) and not WEEKDAY_WORDS.isdisjoint(words)
-    if told_weekday or not _LATER_WORDS.isdisjoint(words):
-        kept = spans.told_after(text, ref, after, kept)
-    if "for" not in words:
-        return kept
-    return _merge(kept, spans.durations(text, ref, prefer_future, after, kept))
+    return kept
 
 
 def _merge(kept: list[TimeMention], spans_: list[TimeMention]) -> list[TimeMention]:

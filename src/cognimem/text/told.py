@@ -1,0 +1,299 @@
+"""Spans and times told from another event: durations ("I've had them for three years",
+"we were there for ten days" after "I got back yesterday", "it took me three years",
+"I finished the course last week after six months") and times counted from an event
+told before ("two days later", "the next day", "a week after that", "three weeks into
+the job", "shortly after the wedding", "the third day of the trip"). The conventions are
+listed in :mod:`.temporal`, which runs these passes after its patterns.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+from cognimem.text.calendar import (
+    WEEKDAYS,
+    day_window,
+    move,
+    number_of,
+    unit_window,
+    utc_at,
+    week_start,
+    weekday_before,
+)
+from cognimem.text.dates import WEEKDAY, alt
+from cognimem.text.mention import TimeMention
+from cognimem.text.spans import NUMBER, UNIT
+
+__all__ = ["durations", "runs_up_to_now", "told_after"]
+
+# ----------------------------------------------------------------- durations
+
+_DURATION = re.compile(
+    r"\b(for|took(?:\s+(?:me|us|him|her|them|you))?|spent|after)\s+(?:(about|around|roughly|"
+    r"almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|a\s+bit)\s+(?:over|under|"
+    rf"more\s+than|less\s+than)|close\s+to|at\s+least)\s+)?(?:({NUMBER})\s+({UNIT})"
+    rf"(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))(?:\s+(now|before\s+that|after\s+that))?\b",
+    re.IGNORECASE,
+)
+# the clause before a duration says it runs up to now: "I've had", "has been", "been"
+_PERFECT = re.compile(r"\b(?:ha(?:ve|s)(?:n'?t)?|'ve|been)\b", re.IGNORECASE)
+# ... or up to the event told before: "we had lived", "we'd been"
+_PAST_PERFECT = re.compile(r"\bhad\b|'d\s+(?:been|\w+ed)\b", re.IGNORECASE)
+# between a date and "after N units" in one clause: "finished it last week after a year"
+_CLAUSE_BREAK = re.compile(r"[.;!?]|\b(?:and|but|then|so)\b", re.IGNORECASE)
+_CLAUSE_START = re.compile(r"[.;!?]|,\s*(?:but|and|so)\b", re.IGNORECASE)
+# a date a duration runs from: "for 10 days from 18th Dec", "18th Dec for 10 days"
+_RUNS_FROM = re.compile(r"^\s*,?\s*(?:from\s+|starting\s+)?$", re.IGNORECASE)
+
+
+def durations(
+    text: str,
+    ref: datetime,
+    future: bool,
+    after: tuple[datetime, datetime] | None,
+    kept: list[TimeMention],
+    ended: bool = False,
+) -> list[TimeMention]:
+    """The spans "for N units" dates in ``text``: from a date beside it ("for 10 days
+    from 18 Dec": through ten days after it), up to the day said when the clause is in
+    the perfect ("we've lived here for twelve years") or looks back without an event told
+    before; else from the event told before (``after``): ending at it when "before that"
+    follows, the clause is in the past perfect ("we had lived there for seven years")
+    or that event ended the span (``ended``: "I got back yesterday" … "we were there
+    for ten days"), starting at it otherwise ("he was in hospital for four days" after
+    "he had a fall on 5 November"). "It took me three years", "we spent two weeks
+    there" are read the same way, only after an event (ending at it for "took");
+    "after six months" ends at a date of its clause ("I finished the course last week
+    after six months"). A duration ahead with no date ("I'll be away for a week") names
+    no period."""
+    out: list[TimeMention] = []
+    for m in _DURATION.finditer(text):
+        if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
+            continue
+        word, (n, approximate) = m.group(1).lower()[:3], number_of(m.group(3) or "1")
+        approximate = approximate or m.group(2) is not None
+        unit = (m.group(4) or m.group(7)).lower().rstrip("s")
+        if m.group(5) or m.group(6):  # "a year and a half", "half a year": in months, days
+            n, unit = _in_halves(n, unit, 0 if m.group(6) else 1)
+        beside = _date_beside(text, m, kept) if word == "for" else None
+        span = (m.start(), m.end())
+        if word == "aft":  # "after six months", ending at a date of its clause
+            beside = _date_ending(text, m, kept)
+            period = None if beside is None else _back(beside.start, unit, n)
+        elif beside is not None:
+            span = (min(span[0], beside.span[0]), max(span[1], beside.span[1]))
+            period = beside.start, utc_at(move(beside.end.date(), unit, n)[0])
+        else:
+            period = _up_to_or_from(text, m, (unit, n), ref, future, after, ended)
+        if period is None:
+            continue
+        out.append(
+            TimeMention(
+                text=text[span[0] : span[1]],
+                start=period[0],
+                end=period[1],
+                granularity=unit,
+                span=span,
+                approximate=approximate,
+                anchor=None if beside is None else (beside.start, beside.end),
+            )
+        )
+    return out
+
+
+def _back(end: datetime, unit: str, n: int) -> tuple[datetime, datetime]:
+    """The ``n`` ``unit`` up to ``end``."""
+    return utc_at(move(end.date(), unit, -n)[0]), end
+
+
+def _up_to_or_from(
+    text: str,
+    m: re.Match[str],
+    length: tuple[str, int],
+    ref: datetime,
+    future: bool,
+    after: tuple[datetime, datetime] | None,
+    ended: bool,
+) -> tuple[datetime, datetime] | None:
+    """A duration with no date beside it: up to the day said, or up to or from the
+    event told before (:func:`durations`)."""
+    word, tail = m.group(1).lower()[:3], (m.group(8) or "").lower()
+    clause = _CLAUSE_START.split(text[: m.start()])[-1]
+    past_perfect = after is not None and _PAST_PERFECT.search(clause) is not None
+    up_to_now = runs_up_to_now(text, m.start()) or (word == "for" and after is None and not future)
+    if tail == "now" or (up_to_now and not past_perfect):
+        return _back(utc_at(ref.date()), *length)
+    if after is None:
+        return None
+    if tail == "before that" or ended or past_perfect or word == "too":
+        return _back(after[0], *length)
+    return after[0], utc_at(move(after[0].date(), length[0], length[1])[0])
+
+
+def _in_halves(n: int, unit: str, whole: int) -> tuple[int, str]:
+    """``n`` units and a half (``whole`` 1) or half a unit (``whole`` 0), counted in
+    the next smaller unit."""
+    per = {"decade": (120, "month"), "year": (12, "month"), "month": (30, "day")}
+    per |= {"fortnight": (14, "day"), "week": (7, "day"), "day": (1, "day")}
+    size, smaller = per[unit]
+    return (whole * n * size + size // 2) or 1, smaller
+
+
+def runs_up_to_now(text: str, at: int) -> bool:
+    """Whether the clause before ``at`` is in the perfect ("I've had", "has been"): a
+    span told there runs up to the moment said."""
+    return _PERFECT.search(_CLAUSE_START.split(text[:at])[-1]) is not None
+
+
+def _date_ending(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMention | None:
+    """The date in the clause of "after N units" ("last week after six months")."""
+    for k in kept:
+        between = (
+            text[k.span[1] : m.start()] if k.span[1] <= m.start() else text[m.end() : k.span[0]]
+        )
+        if (k.span[1] <= m.start() or k.span[0] >= m.end()) and not _CLAUSE_BREAK.search(between):
+            return k
+    return None
+
+
+def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMention | None:
+    for k in kept:
+        if k.relative:
+            continue
+        if k.span[1] <= m.start() and _RUNS_FROM.match(text[k.span[1] : m.start()]):
+            return k
+        if k.span[0] >= m.end() and _RUNS_FROM.match(text[m.end() : k.span[0]]):
+            return k
+    return None
+
+
+# ----------------------------------------------------------------- told after an event
+
+# "the third day of the trip": the stays and courses a day is counted in
+_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_STAYS = "trip holiday vacation visit stay course job tour camp honeymoon festival cruise"
+_PART_UNITS = r"day|morning|afternoon|evening|night|week-?end|week|month|year"
+_LATER = re.compile(
+    rf"\b(?:(?P<n>{NUMBER})\s+(?P<n_unit>{UNIT})\s+(?P<n_word>later|after(?:\s+that)?|afterwards|"
+    r"into|earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
+    rf"(?P<nth>{alt(_NTH)})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
+    rf"(?:{_STAYS.replace(' ', '|')})|the\s+(?P<word>next|following|previous|preceding)\s+"
+    rf"(?P<unit>{_PART_UNITS})|(?:the\s+)?(?P<unit_b>day|night|week-?end|week|month|year)\s+"
+    r"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same)"
+    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_PART_UNITS})|(?P<since>since\s+then)|(?:the\s+"
+    rf"(?P<day_word>following|next)\s+|that\s+|on\s+the\s+|the\s+)(?P<weekday>{WEEKDAY})"
+    r"(?:\s+(?P<day_after>after|before)(?:\s+that)?)?)\b",
+    re.IGNORECASE,
+)
+# how far each word moves from the event told before
+_LATER_STEP = {"next": 1, "following": 1, "after": 1, "previous": -1, "preceding": -1}
+_LATER_STEP |= {"before": -1, "that": 0, "the same": 0}
+
+
+def told_after(
+    text: str, ref: datetime, after: tuple[datetime, datetime] | None, kept: list[TimeMention]
+) -> list[TimeMention]:
+    """``kept`` with the times told from an earlier event added: "two days later", "a
+    week after that", "three days after the move", "the next day", "the following
+    week", "the day before", "that evening", "the following Tuesday", "since then".
+    Each counts from the time told just before it in ``text``, else from ``after`` (the
+    event the previous turns told of); "the next/following day/week" with neither
+    counts from the reference, and the others with neither name no date."""
+    out: list[TimeMention] = []
+    rest = list(kept)
+    for m in _LATER.finditer(text):
+        inside = [k for k in kept if k.span[0] < m.end() and m.start() < k.span[1]]
+        if inside and not (m.group("weekday") and all(_within(k, m) for k in inside)):
+            continue  # "the next Tuesday" replaces "next Tuesday"; dates stay
+        if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text)):
+            continue  # "for twenty years before that": a duration (:func:`durations`)
+        while rest and rest[0].span[1] <= m.start():
+            out.append(rest.pop(0))
+        anchor = (out[-1].start, out[-1].end) if out else after
+        ahead = m.group("word") in ("next", "following") if m.group("word") else False
+        if anchor is None and not (ahead or (m.group("unit_b") or "").lower() == "day"):
+            continue  # "two days later", "that day", "the Sunday": from no event
+        if anchor is None and m.group("word_b") and m.group("word_b").lower() == "before":
+            continue
+        resolved = _from_event(m, anchor or (ref, ref), ref)
+        rest = [k for k in rest if k not in inside]
+        start, end, granularity, approximate = resolved
+        out.append(
+            TimeMention(
+                text=m.group(0),
+                start=start,
+                end=end,
+                granularity=granularity,
+                span=(m.start(), m.end()),
+                approximate=approximate,
+                relative=anchor is None,
+                anchor=anchor,
+            )
+        )
+    return sorted(out + rest, key=lambda k: k.span)
+
+
+def _overlaps(a: re.Match[str], b: re.Match[str]) -> bool:
+    return a.start() < b.end() and b.start() < a.end()
+
+
+def _within(k: TimeMention, m: re.Match[str]) -> bool:
+    """Whether ``k`` is a weekday counted from the reference inside ``m``."""
+    return k.relative and k.granularity == "day" and m.start() <= k.span[0] and k.span[1] <= m.end()
+
+
+def _from_event(
+    m: re.Match[str], anchor: tuple[datetime, datetime], ref: datetime
+) -> tuple[datetime, datetime, str, bool]:
+    """The period a :data:`_LATER` match names, counted from ``anchor``: from its first
+    day; "N units later" from an anchor no longer than a unit ("six months after the
+    move", moved in August 2022): the anchor moved by N units (February 2023)."""
+    first, last = anchor[0].date(), (anchor[1] - timedelta(microseconds=1)).date()
+    if m.group("n"):
+        n, approximate = number_of(m.group("n"))
+        n = n if m.group("n_word").lower().startswith(("later", "after", "into")) else -n
+        unit = m.group("n_unit").lower().rstrip("s")
+        if first < last and utc_at(move(first, unit, 1)[0]) >= anchor[1]:
+            moved = (
+                utc_at(move(first, unit, n)[0]),
+                utc_at(move(last, unit, n)[0] + timedelta(days=1)),
+            )
+            return (*moved, unit, approximate)
+        return (*day_window(move(first, unit, n)[0])[:3], approximate)
+    if m.group("soon"):  # "shortly after": the week after it, approximate
+        return utc_at(last + timedelta(days=1)), utc_at(last + timedelta(days=8)), "day", True
+    if m.group("nth"):
+        k, unit = _NTH[m.group("nth").lower()] - 1, m.group("nth_unit").lower()
+        if unit == "week":
+            start = first + timedelta(weeks=k)
+            return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
+        return day_window(first + timedelta(days=k))
+    if m.group("since"):
+        return utc_at(first), utc_at(ref.date() + timedelta(days=1)), "day", False
+    if m.group("weekday"):
+        weekday = WEEKDAYS[m.group("weekday").lower()]
+        word = (m.group("day_word") or m.group("day_after") or "").lower()
+        if word == "before":
+            return day_window(weekday_before(first, weekday))
+        ahead = (weekday - first.weekday()) % 7 or (7 if word else 0)
+        return day_window(first + timedelta(days=ahead))
+    word = m.group("word") or m.group("word_b") or m.group("that")
+    unit = m.group("unit") or m.group("unit_b") or m.group("unit_c")
+    step = _LATER_STEP[" ".join(word.lower().split())]
+    return (*_unit_after(first, unit.lower().replace("-", ""), step), False)
+
+
+def _unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, str]:
+    """The ``unit`` ``step`` units from the one ``first`` falls in (a day for a part of
+    one; a weekend: the next, the last, or the one of ``first``'s week)."""
+    if unit == "weekend":
+        saturday = week_start(first) + timedelta(days=5)
+        if step and (saturday > first) == (step > 0):
+            saturday += timedelta(weeks=step if step < 0 else 0)
+        elif step:
+            saturday += timedelta(weeks=step)
+        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend"
+    if unit in ("week", "month", "year"):
+        return unit_window(first, unit, step)[:3]
+    return day_window(first + timedelta(days=step))[:3]
