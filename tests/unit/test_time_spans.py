@@ -309,6 +309,10 @@ def test_what_took_or_was_spent_counts_from_the_event_told_before() -> None:
     spent = one("We spent two weeks there.", MON, after=SUNDAY)
     assert days(spent) == (date(2024, 6, 16), date(2024, 6, 30))
     assert find_times("It took me three years.", MON) == []
+    # a thing taken is no span; a date of the clause dates what was spent there
+    assert find_times("I took 3 days off.", MON, after=SUNDAY) == []
+    [week] = find_times("We spent 3 days in bed last week.", MON, after=SUNDAY)
+    assert week.text == "last week"
 
 
 def test_after_a_span_ends_at_the_date_of_its_clause() -> None:

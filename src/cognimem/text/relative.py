@@ -50,6 +50,7 @@ from cognimem.text.told import runs_up_to_now
 
 # how far "last", "this" and "next" move a unit
 _STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "all": 0, "next": 1}
+_STEP |= {"before last": -2, "after next": 2}
 
 
 # ----------------------------------------------------------------- handlers
@@ -84,17 +85,14 @@ def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    which, unit = " ".join(m.group(1).lower().split()), m.group(2).lower().replace("-", "")
+    """``last week``, ``this coming weekend``; ``the week before last``: two units back,
+    ``the weekend after next``: two ahead."""
+    which = " ".join((m.group(1) or m.group(4)).lower().split())
+    unit = (m.group(2) or m.group(3)).lower().replace("-", "")
     if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
         step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
         return unit_window(ref.date(), unit, step)
-    return unit_window(ref.date(), unit, _STEP[which.split()[-1]])
-
-
-def _two_away(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``the week before last``: two units back; ``the weekend after next``: ahead."""
-    step = -2 if m.group(2).lower().startswith("before") else 2
-    return unit_window(ref.date(), m.group(1).lower().replace("-", ""), step)
+    return unit_window(ref.date(), unit, _STEP.get(which) or _STEP[which.split()[-1]])
 
 
 _PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
@@ -350,14 +348,10 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         UNIT_WORDS,
-        r"\b(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|(?:up)?coming|"
-        r"last|previous|this|next|all)\s+(week-?end|week|month|quarter|year|decade)\b",
+        r"\b(?:(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|(?:up)?"
+        r"coming|last|previous|this|next|all)\s+(week-?end|week|month|quarter|year|decade)|"
+        r"(?:the\s+)?(week-?end|week|month|year)\s+(before\s+last|after\s+next))\b",
         _relative_unit,
-    ),
-    (
-        UNIT_WORDS,
-        r"\b(?:the\s+)?(week-?end|week|month|year)\s+(before\s+last|after\s+next)\b",
-        _two_away,
     ),
     (
         frozenset({"end", "beginning", "start", "middle"}),
@@ -419,19 +413,6 @@ PATTERNS: tuple[Rule, ...] = (
         _ahead,
     ),
 )
-RELATIVE: frozenset[Handler] = frozenset(
-    {
-        _earlier_later,
-        _this_time,
-        _within,
-        _been_since,
-        _relative_day,
-        _relative_unit,
-        _relative_weekday,
-        _bare_weekday,
-        _ago,
-        _ahead,
-        _halves,
-    }
-    | {_hours, _relative_season, _two_away, _part_of_unit, _past_span}
-)
+# all but "a week on Friday" and "May of last year" are counted from the reference
+RELATIVE: frozenset[Handler] = frozenset(h for _, _, h in PATTERNS) - {_week_on}
+RELATIVE -= {_month_of_relative_year}

@@ -242,8 +242,9 @@ _TIME_WORDS = frozenset(
 )
 _LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following", "that"})
 _LATER_WORDS |= {"earlier", "before", "prior", "previous", "preceding", "same", "since"}
-_LATER_WORDS |= {"into", "shortly", "soon", "first", "second", "third", "fourth", "fifth"}
-_LATER_WORDS |= {"sixth", "seventh"}
+# "three weeks into the job", "the third day of the trip": with a unit only
+_INTO_WORDS = frozenset({"into", "first", "second", "third", "fourth", "fifth", "sixth"})
+_INTO_WORDS |= {"seventh"}
 _SPAN_WORDS = frozenset({"for", "took", "spent", "after"})
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
@@ -283,7 +284,8 @@ def find_times(
         kept = spans.habits(text, kept)
     # "the Sunday", "that Saturday": a weekday counted from an event told before
     told_weekday = (after is not None or len(kept) > 1) and not WEEKDAY_WORDS.isdisjoint(words)
-    if told_weekday or not _LATER_WORDS.isdisjoint(words):
+    into = not _INTO_WORDS.isdisjoint(words) and not UNIT_WORDS.isdisjoint(words)
+    if told_weekday or into or not _LATER_WORDS.isdisjoint(words):
         kept = told.told_after(text, ref, after, kept)
     if _SPAN_WORDS.isdisjoint(words):
         return kept

@@ -30,7 +30,7 @@ __all__ = ["durations", "runs_up_to_now", "told_after"]
 # ----------------------------------------------------------------- durations
 
 _DURATION = re.compile(
-    r"\b(for|took(?:\s+(?:me|us|him|her|them|you))?|spent|after)\s+(?:(about|around|roughly|"
+    r"\b(for|(?:it\s+)?took(?:\s+(?:me|us|him|her|them|you))?|spent|after)\s+(?:(about|around|roughly|"
     r"almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|a\s+bit)\s+(?:over|under|"
     rf"more\s+than|less\s+than)|close\s+to|at\s+least)\s+)?(?:({NUMBER})\s+({UNIT})"
     rf"(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))(?:\s+(now|before\s+that|after\s+that))?\b",
@@ -71,7 +71,10 @@ def durations(
     for m in _DURATION.finditer(text):
         if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
             continue
-        word, (n, approximate) = m.group(1).lower()[:3], number_of(m.group(3) or "1")
+        word, (n, approximate) = _word(m), number_of(m.group(3) or "1")
+        bare = m.group(1).lower() == "took"
+        if word in ("too", "spe") and (bare or _date_ending(text, m, kept) is not None):
+            continue  # "I took 3 days off", "we spent a week there last May": no span
         approximate = approximate or m.group(2) is not None
         unit = (m.group(4) or m.group(7)).lower().rstrip("s")
         if m.group(5) or m.group(6):  # "a year and a half", "half a year": in months, days
@@ -102,6 +105,12 @@ def durations(
     return out
 
 
+def _word(m: re.Match[str]) -> str:
+    """What introduces a :data:`_DURATION`: "for", "too" (took), "spe" (spent), "aft"."""
+    said = m.group(1).lower()
+    return "too" if "took" in said else said[:3]
+
+
 def _back(end: datetime, unit: str, n: int) -> tuple[datetime, datetime]:
     """The ``n`` ``unit`` up to ``end``."""
     return utc_at(move(end.date(), unit, -n)[0]), end
@@ -118,7 +127,7 @@ def _up_to_or_from(
 ) -> tuple[datetime, datetime] | None:
     """A duration with no date beside it: up to the day said, or up to or from the
     event told before (:func:`durations`)."""
-    word, tail = m.group(1).lower()[:3], (m.group(8) or "").lower()
+    word, tail = _word(m), (m.group(8) or "").lower()
     clause = _CLAUSE_START.split(text[: m.start()])[-1]
     past_perfect = after is not None and _PAST_PERFECT.search(clause) is not None
     up_to_now = runs_up_to_now(text, m.start()) or (word == "for" and after is None and not future)
