@@ -244,15 +244,13 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "23rd to 26th Oct", "1-8 September": the first day to the end of the last."""
-    return _days(m.group(1), m.group(2), m.group(3), m.group(4), ref, future)
-
-
-def _month_day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "May 3-7", "March 10 to 14, 2023": as "3-7 May"."""
-    if _the_verb_may(m.group(1)):
+    """ "23rd to 26th Oct", "1-8 September", "May 3-7", "March 10 to 14, 2023": the
+    first day to the end of the last."""
+    if not m.group(5):
+        return _days(m.group(1), m.group(2), m.group(3), m.group(4), ref, future)
+    if _the_verb_may(m.group(5)):
         return None
-    return _days(m.group(2), m.group(3), m.group(1), m.group(4), ref, future)
+    return _days(m.group(6), m.group(7), m.group(5), m.group(8), ref, future)
 
 
 def _days(
@@ -327,6 +325,7 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 _MONTHS = MONTH_WORDS
+_TO = r"\s*(?:-|–|to|through|until|till)\s*"
 PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (
@@ -369,15 +368,9 @@ PATTERNS: tuple[Rule, ...] = (
     (None, rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?{YEAR}\b", _named_season),
     (
         _MONTHS,
-        rf"\b(?:the\s+)?{DAY}\s*(?:-|–|to|through|until|till)\s*(?:the\s+)?{DAY}(?:\s+of)?\s+"
-        rf"({MONTH_ANY})"
-        rf"(?:,?\s+{YEAR})?\b",
+        rf"\b(?:(?:the\s+)?{DAY}{_TO}(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{YEAR})?|"
+        rf"({MONTH_ANY})\s*{DAY}{_TO}{DAY}(?:,?\s+{YEAR})?)\b",
         _day_range,
-    ),
-    (
-        _MONTHS,
-        rf"\b({MONTH_ANY})\s*{DAY}\s*(?:-|–|to|through|until|till)\s*{DAY}(?:,?\s+{YEAR})?\b",
-        _month_day_range,
     ),
     (
         _MONTHS,

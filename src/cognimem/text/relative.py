@@ -102,7 +102,7 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``the end of the year``, ``the beginning of next month``, ``the end of 2012``,
     ``the beginning of January``, ``early next month``, ``mid next week``: that part of
     the unit, approximately."""
-    part, which, unit = m.group(1).lower(), (m.group(2) or "").lower(), m.group(3).lower()
+    part, which, unit = (m.group(1) or "").lower(), (m.group(2) or "").lower(), m.group(3).lower()
     part = _PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
     if unit.isdigit():
         first, unit = date(int(unit), 1, 1), "year"
@@ -361,13 +361,8 @@ PATTERNS: tuple[Rule, ...] = (
         _part_of_unit,
     ),
     (
-        frozenset({"midweek", "mid"}),
-        r"\b()()mid-?(week)\b",
-        _part_of_unit,
-    ),
-    (
-        frozenset({"early", "mid", "late"}),
-        r"\b(early|mid|late)[\s-]+(this|last|next)\s+(week|month|year)\b",
+        frozenset({"early", "mid", "late", "midweek"}),
+        r"\b(?:(early|mid|late)[\s-]+(this|last|next)\s+|mid-?(?=week))(week|month|year)\b",
         _part_of_unit,
     ),
     (

@@ -156,7 +156,7 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     unit = m.group(3).lower()
     if unit == "weekend":
         if before:  # the Saturday and Sunday that end by the anchor's first day
-            saturday = first - timedelta(days=(first.weekday() - 5) % 7 or 7)
+            saturday = weekday_before(first, 5)
             if saturday + timedelta(days=2) > first:
                 saturday -= timedelta(weeks=1)
         else:
