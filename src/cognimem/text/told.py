@@ -205,8 +205,9 @@ def told_after(
 ) -> list[TimeMention]:
     """``kept`` with the times told from an earlier event added: "two days later", "a
     week after that", "three days after the move", "the next day", "the following
-    week", "the day before", "that evening", "the following Tuesday", "since then".
-    Each counts from the time told just before it in ``text``, else from ``after`` (the
+    week", "the day before", "that evening", "the following Tuesday", "since then",
+    "three weeks into the job", "shortly after the wedding", "the third day of the
+    trip". Each counts from the time told just before it in ``text``, else from ``after`` (the
     event the previous turns told of); "the next/following day/week" with neither
     counts from the reference, and the others with neither name no date."""
     out: list[TimeMention] = []
