@@ -13,7 +13,11 @@ Usage (from the repository root; py-spy must be installed: ``pip install py-spy`
 it needs ptrace, which root has):
 
     python benchmarks/read_profile.py [--sizes 10000 100000] [--reads 300]
-        [--rate 250] [--db PATH] [--out benchmarks/results]
+        [--rate 250] [--db PATH] [--python-only] [--raw DIR] [--out benchmarks/results]
+
+py-spy counts a thread that waits for a core (on a loaded machine, often just after a
+system call) as busy in its frame, so its shares follow time on the run queue as well as
+CPU; ``read_steps.py`` measures each step's CPU with thread CPU clocks instead.
 
 The child warms up (20 reads) before py-spy attaches, so model loading and the first
 reads' caches are not counted.
@@ -25,6 +29,7 @@ import argparse
 import asyncio
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,23 +49,41 @@ ROOT = Path(__file__).resolve().parent.parent
 WARMUP = 20
 REFERENCE = datetime(2100, 1, 1, tzinfo=UTC)
 
-# (bucket, pattern over one frame "function (file:line)"), searched from the deepest
-# frame up: the first frame that matches any pattern decides the sample's bucket
+# (step, pattern over one frame "function (file:line)"), searched from the deepest frame
+# up: the first frame that matches any pattern decides the sample's step. Libraries a
+# step calls (numpy, pydantic, the sqlite3 module, the tokenizer of ``text/``) match
+# nothing, so their samples go to the cognimem frame that called them.
 BUCKETS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern))
     for name, pattern in (
-        ("query embedding (onnx + tokenizer)", r"onnxruntime|tokenizers|embed_sync|onnx\.py"),
-        ("SQLite (queries, row decoding)", r"sqlite3|store/sqlite/"),
-        ("lexical index (BM25)", r"lexical_index|lexical\.py"),
-        ("vector scan (numpy)", r"vectors\.py|vector_index|numpy|blas"),
-        ("classify and plan", r"recall/(classify|plan|analyze|focus|topic)\.py"),
-        ("retrieval steps and fusion", r"recall/(steps|collect|fuse|graph|cross|pairs)\.py"),
-        ("constraints and profile", r"recall/(constraints|profile|profile_read)\.py|areas\.py"),
-        ("time handling", r"temporal\.py|calendar\.py"),
-        ("ranking signals and decay", r"recall/(decay|overrides|evidence|stated|rerank)\.py"),
-        ("packet assembly and explain", r"recall/(assemble|explain|citations)\.py|pydantic"),
-        ("read service and access write", r"services/reading\.py|recall/retrieve\.py"),
-        ("event loop and threads", r"asyncio|threading|concurrent|selectors"),
+        (
+            "query embedding (onnx, tokenizer)",
+            r"onnxruntime|tokenizers|embed_sync|providers/(onnx|embeddings|embed_batcher)\.py",
+        ),
+        ("vector scan (numpy)", r"store/sqlite/vectors\.py|blas\.py"),
+        ("lexical search (BM25)", r"lexical_index\.py|store/sqlite/lexical\.py"),
+        ("scope cache check (SQL)", r"store/sqlite/scopes\.py"),
+        ("fetch and decode rows (SQL, records)", r"store/sqlite/|store/records\.py"),
+        ("access-count write", r"services/access\.py|record_accesses"),
+        ("explain", r"recall/explain\.py|explain_packet|explain_profile|override_explanations"),
+        ("analyze and plan", r"recall/(analyze|classify|plan|parts)\.py"),
+        ("facts and constraints", r"recall/(constraints|profile|profile_read|procedures)\.py"),
+        (
+            "fusion and rerank",
+            r"recall/(fuse|collect|rerank|graph|steps|step_groups|overrides|levels"
+            r"|fact_time|temporal|events)\.py|recall/conversation/(focus|pairs|topic)\.py",
+        ),
+        (
+            "assembly and packing",
+            r"recall/(assemble|packing|citations)\.py|recall/conversation/(evidence|stated)\.py"
+            r"|providers/tokens\.py",
+        ),
+        ("read service and reader", r"services/reading\.py|recall/reader\.py|memory/"),
+        ("metrics and logging", r"logging|prometheus|structlog|metrics"),
+        (
+            "thread hops and event loop",
+            r"asyncio|concurrent/futures|threading\.py|selectors|queue\.py",
+        ),
     )
 )
 OTHER = "other"
@@ -69,6 +92,9 @@ OTHER = "other"
 IDLE = re.compile(
     r"(epoll_wait|pthread_cond_(timed)?wait|sem_(timed)?wait|PyThread_acquire_lock_timed"
     r"|futex|__poll|nanosleep|select_epoll_poll_impl)[^;]*(;0x[0-9a-f]+[^;]*)*$"
+    # Python frames only: a pool thread waiting for work, the event loop waiting in epoll
+    r"|(_worker \(concurrent/futures/thread\.py|EpollSelector\.select \(selectors\.py)"
+    r":\d+\)$"
 )
 
 
@@ -121,7 +147,7 @@ async def build(db: Path, size: int) -> int:
         return await grow(mem, stream, size, 500)
 
 
-def profile(db: Path, reads: int, rate: int, raw: Path) -> float:
+def profile(db: Path, reads: int, rate: int, raw: Path, native: bool = True) -> float:
     """Sample the child's reads into ``raw``; the child's CPU milliseconds per read (its
     process time over the sampled reads, every thread)."""
     here = Path(__file__).resolve()
@@ -143,7 +169,7 @@ def profile(db: Path, reads: int, rate: int, raw: Path) -> float:
             str(proc.pid),
             "--rate",
             str(rate),
-            "--native",
+            *(["--native"] if native else []),
             "--threads",
             "--format",
             "raw",
@@ -197,6 +223,12 @@ def main() -> None:
     p.add_argument("--rate", type=int, default=250)
     p.add_argument("--db", type=Path)
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    p.add_argument(
+        "--python-only",
+        action="store_true",
+        help="sample Python frames only (native code counts in the Python frame calling it)",
+    )
+    p.add_argument("--raw", type=Path, help="keep py-spy's collapsed stacks in this folder")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
@@ -208,8 +240,11 @@ def main() -> None:
         for size in args.sizes:
             items = asyncio.run(build(db, size))
             raw = Path(tmp) / f"profile-{size}.txt"
-            cpu_ms = profile(db, args.reads, args.rate, raw)
+            cpu_ms = profile(db, args.reads, args.rate, raw, not args.python_only)
             rows = table(aggregate(raw), cpu_ms)
+            if args.raw:
+                args.raw.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(raw, args.raw / raw.name)
             results.append({"items": items, "reads": args.reads, "cpu_ms": cpu_ms, "rows": rows})
             print(render(items, cpu_ms, rows), flush=True)
     command = "python benchmarks/read_profile.py " + " ".join(sys.argv[1:])
