@@ -9,6 +9,7 @@ itself pins) and runs on tiktoken's fast Rust core. Special-token text such as
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import threading
@@ -80,6 +81,19 @@ def encode(text: str) -> list[int]:
 
 def count_tokens(text: str) -> int:
     """Number of ``cl100k_base`` tokens in ``text``."""
+    if len(text) > _COUNTED_CHARS:
+        return len(encode(text))
+    return _count_short(text)
+
+
+# a packet's lines (the header, a memory's line, a section's entry) come back read after
+# read: their counts are kept, for texts short enough that the cache stays small
+# (at most ``maxsize`` x ``_COUNTED_CHARS`` characters)
+_COUNTED_CHARS = 1_000
+
+
+@functools.lru_cache(maxsize=4_096)
+def _count_short(text: str) -> int:
     return len(encode(text))
 
 

@@ -163,8 +163,9 @@ def admits(flt: ItemFilter, item: MemoryItem) -> bool:
     s, i = flt.scope, item.scope
     if (i.tenant_id, i.namespace) != (s.tenant_id, s.namespace):
         return False
-    _, shared = flt.own_and_shared()
-    if shared is not None and i.user_id is None:  # a shared level's: the organisation's
+    # the test ``own_and_shared`` makes, without building the two filters (per item)
+    shared = flt.with_organisation and s.user_id is not None
+    if shared and i.user_id is None:  # a shared level's: the organisation's
         if i.agent_id not in (None, s.agent_id):  # or the read's agent's
             return False
     else:

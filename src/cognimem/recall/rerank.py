@@ -46,7 +46,8 @@ from cognimem.models import ItemKind, MemoryItem
 from cognimem.models.items import utility
 from cognimem.recall.presets import HalfLives, RecallConfig
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+# the runs of word characters longer than two (a run is matched whole or not at all)
+_LONG_WORD = re.compile(r"\w{3,}", re.UNICODE)
 SIGNALS = (
     "relevance",
     "graph",
@@ -100,7 +101,8 @@ class Ranked:
 
 
 def tokens_of(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2)
+    """The words of ``text`` longer than two characters, lower-cased."""
+    return frozenset(_LONG_WORD.findall(text.lower()))
 
 
 def half_life(kind: ItemKind, lives: HalfLives) -> float:

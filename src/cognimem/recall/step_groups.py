@@ -75,7 +75,9 @@ async def timed(
     timed_out = False
     error: str | None = None
     try:
-        found = await asyncio.wait_for(step(), timeout=timeout_s)
+        # a deadline on the calling task: no task of its own per step (wait_for's)
+        async with asyncio.timeout(timeout_s):
+            found = await step()
     except TimeoutError:
         timed_out = True
         log.warning("retrieval step %s timed out after %.3fs", name, timeout_s)

@@ -160,6 +160,14 @@ class ScopeCache(Generic[E]):
         """The entry of a user's rows, all users' (None), or (``shared``) those of no user."""
         ukey = user_key(user_id, shared=shared)
         key = (tenant_id, namespace, ukey)
+        with self._lock:
+            cached = self._entries.get(key)
+        if cached is not None and (cached.version, cached.mutations) == read_version(
+            conn, tenant_id, namespace, ukey
+        ):
+            # current (a read of an unchanged scope): one statement and no rows to read,
+            # so no transaction to read them in the version's snapshot
+            return self._keep(key, cached)
         ref = ScopeRef(tenant_id, namespace, None if shared else user_id, shared)
         # read the version and the rows in one snapshot so they agree
         conn.execute("BEGIN")
@@ -175,9 +183,13 @@ class ScopeCache(Generic[E]):
                 fresh = self._load(conn, ref, 0, version)
         finally:
             conn.execute("COMMIT")
+        return self._keep(key, fresh)
+
+    def _keep(self, key: tuple[str, str, str], entry: E) -> E:
+        """``entry`` cached as the scope's, the most recently used."""
         with self._lock:
-            self._entries[key] = fresh
+            self._entries[key] = entry
             self._entries.move_to_end(key)
             while len(self._entries) > self._max:
                 self._entries.popitem(last=False)
-        return fresh
+        return entry
