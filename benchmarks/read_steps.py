@@ -152,7 +152,7 @@ def install(charges: Charges) -> None:
         owner: Any = importlib.import_module(module)
         if cls:
             owner = getattr(owner, cls)
-        raw = owner.__dict__[name]
+        raw = owner.__dict__[name] if name in owner.__dict__ else getattr(owner, name)
         if DETAIL and name == "_call":  # each store call by the function it runs
             setattr(owner, name, _by_function(charges, raw))
         elif isinstance(raw, classmethod):
