@@ -227,3 +227,57 @@ async def test_erasing_a_user_takes_their_words_out_of_a_kept_procedures_trigger
     # the procedure still helps the agent's users, on bob's words
     packet = await memory.read(f"{LONG_ASK} now", user_id="cy", agent_id="ops")
     assert [p.id for p in packet.sections.learned_procedures] == [after.id]
+
+
+async def _recalled(memory: Memory, query: str, **options: Any) -> list[str]:
+    packet = await memory.read(query, **options)
+    return [i.text for i in packet.items]
+
+
+async def test_a_users_own_memories_of_no_agent_are_ranked_in_her_read_with_an_agent(
+    memory: Memory,
+) -> None:
+    # the user's own long-term memory: what she said to no particular agent is hers in
+    # a read made with any agent; what she said to another agent is that app's private
+    # conversation, and another user's is never hers
+    await memory.write("My sister Clara sings in the Lisbon choir.", user_id="ada")
+    await memory.write("My brother Tom sings in the Oslo choir.", user_id="ada", agent_id="support")
+    await memory.write("My cousin Rita sings in the Porto choir.", user_id="bob")
+    await memory.write("My aunt Mia sings in the Rome choir.", user_id="bob", agent_id="sales")
+    ask = "Who in my family sings in a choir?"
+
+    for preset in ("balanced", "lexical", "vector"):  # each search reaches them
+        found = await _recalled(memory, ask, user_id="ada", agent_id="sales", preset=preset)
+        assert "My sister Clara sings in the Lisbon choir." in found, preset
+        assert not any(("Tom" in t) or ("Rita" in t) or ("Mia" in t) for t in found), preset
+    # a read with the other agent reads hers of that agent and of none
+    support = await _recalled(memory, ask, user_id="ada", agent_id="support")
+    assert {t for t in support if "choir" in t} == {
+        "My sister Clara sings in the Lisbon choir.",
+        "My brother Tom sings in the Oslo choir.",
+    }
+    # a read walled to one session reads that session's alone, as before
+    walled = await _recalled(
+        memory, ask, user_id="ada", agent_id="sales", session_id="s1", session_only=True
+    )
+    assert walled == []
+
+
+async def test_a_users_own_fact_of_no_agent_wins_over_the_agents_and_is_ranked(
+    memory: Memory,
+) -> None:
+    await memory.write("My favorite color is red.", agent_id="sales")
+    await memory.write("My favorite color is green.", user_id="ada")
+    facts = {f.value: f.id for f in await memory.facts(all_users=True)}
+
+    packet = await memory.read(
+        "what is my favorite color?", user_id="ada", agent_id="sales", explain=True
+    )
+
+    colours = [e.value for e in packet.sections.entries() if e.key.endswith("favorite_color")]
+    assert colours == ["green"]
+    explained = {e.id: e.outcome for e in packet.explain or [] if e.type == "fact"}
+    assert explained[facts["red"]] == f"dropped: overridden by the user's fact {facts['green']}"
+    # what she said is one of the read's memories too, ranked above the agent's
+    texts = [i.text for i in packet.items]
+    assert texts.index("My favorite color is green.") < texts.index("My favorite color is red.")

@@ -172,7 +172,10 @@ def admits(flt: ItemFilter, item: MemoryItem) -> bool:
         for name in ("user_id", "agent_id", "session_id"):
             wanted = getattr(s, name)
             if wanted is not None and getattr(i, name) != wanted:
-                return False
+                # the user's own of no agent, in a read that reaches them
+                mine = name == "agent_id" and flt.own_of_no_agent and i.agent_id is None
+                if not (mine and s.user_id is not None):
+                    return False
     if item.status not in flt.statuses:
         return False
     if flt.kinds is not None and item.kind not in flt.kinds:

@@ -33,7 +33,7 @@ from cognimem.recall.profile_read import explain_profile
 from cognimem.recall.rerank import Ranked, RankInput, mmr
 from cognimem.recall.step_groups import execute
 from cognimem.recall.steps import StepOutput, StepRun
-from cognimem.store.types import ItemFilter
+from cognimem.store.types import ItemFilter, read_reach
 
 # a streamed read's sections as each is ready: (section name, its entries)
 SectionSink = Callable[[str, list[Any]], Awaitable[None]]
@@ -173,10 +173,7 @@ def read_filter(
         meta["time_filter"] = facts_at.describe()
     # a user's read ranks the shared levels' items (the organisation's, the read's
     # agent's) with the user's own; a read walled to one session reads it alone
-    shared = scope.user_id is not None and scope.session_id is None
-    return facts_at, ItemFilter(
-        scope=scope, kinds=kinds, since=start, until=end, period=period, with_organisation=shared
-    )
+    return facts_at, read_reach(scope, kinds=kinds, since=start, until=end, period=period)
 
 
 def keep(

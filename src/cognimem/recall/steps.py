@@ -48,7 +48,7 @@ from cognimem.recall.plan import (
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
 from cognimem.store.protocols import Store
-from cognimem.store.types import Candidate, FactQuery, FactRows, ItemFilter
+from cognimem.store.types import Candidate, FactQuery, FactRows, ItemFilter, read_reach
 
 MAX_FACTS_SCANNED = 500
 # a read with a time filter picks its facts from the user's newest this many, any status
@@ -72,12 +72,7 @@ async def mandates(store: Store, scope: Scope) -> StepOutput:
     period the read asks about."""
     # the user's own of no agent too (what the user said to no particular agent), but
     # not in a read walled to one session, which reads that session's alone
-    flt = ItemFilter(
-        scope=scope,
-        kinds=_STABLE_KINDS,
-        with_organisation=True,
-        own_of_no_agent=scope.session_id is None,
-    )
+    flt = read_reach(scope, mandates=True, kinds=_STABLE_KINDS)
     listed = await store.list_items(flt, ItemText(), 3 * MAX_SECTION_ITEMS)
     by_level: dict[str, list[MemoryItem]] = {"organisation": [], "agent": [], "user": []}
     for item in listed:

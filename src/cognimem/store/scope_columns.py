@@ -87,7 +87,10 @@ class Columns:
         elif flt.level_only and scope.user_id is None:  # an entry of the rows of no user
             mask &= np.array([a == scope.agent_id for a in self.agent], dtype=bool)
         elif scope.agent_id is not None:
-            mask &= self.agent == scope.agent_id
+            agent = self.agent == scope.agent_id
+            if flt.own_of_no_agent and scope.user_id is not None:  # and the user's of none
+                agent |= np.array([a is None for a in self.agent], dtype=bool)
+            mask &= agent
         if scope.session_id is not None and not flt.shared_only:
             mask &= self.session == scope.session_id
         if flt.kinds is not None:

@@ -50,7 +50,7 @@ class ItemFilter:
     shared_only: bool = False
     # with a user and an agent, the user's rows of no agent beside those of the agent
     # (what the user said to no particular agent is the user's own): honoured by the
-    # SQL listings (the mandates step), not the searches
+    # SQL listings and the searches (``read_reach`` sets it for a user's read)
     own_of_no_agent: bool = False
     # one level's rows alone, for the lifecycle and erasure of a shared level: with no
     # user in the scope, the rows of no user and exactly the scope's agent (no agent: the
@@ -426,6 +426,25 @@ def level_filter(scope: Scope, **fields: Any) -> ItemFilter:
     """An ``ItemFilter`` of one level's items: a user's (any agent, as a user's
     lifecycle has always run), or with no user the agent's or the organisation's alone."""
     return ItemFilter(scope=scope, level_only=scope.user_id is None, **fields)
+
+
+def read_reach(
+    scope: Scope, *, level: bool = False, mandates: bool = False, **fields: Any
+) -> ItemFilter:
+    """The items a read reaches, its scope rule written once (``fields``: kinds, times).
+
+    One shared level alone (``level``): that level's rows (:func:`level_filter`). A
+    user's read not walled to one session: the user's own rows — of the read's agent
+    and of no agent (what she said to no particular agent is hers; what she said to
+    another agent is not this one's) — and the shared levels' (the organisation's, the
+    read's agent's). A read walled to one session (``session_only``), or one of every
+    user: the scope's rows alone, and for its ``mandates`` the shared levels' too."""
+    if level:
+        return level_filter(scope, **fields)
+    mine = scope.user_id is not None and scope.session_id is None
+    return ItemFilter(
+        scope=scope, with_organisation=mine or mandates, own_of_no_agent=mine, **fields
+    )
 
 
 def level_facts(scope: Scope, **fields: Any) -> FactQuery:
