@@ -36,6 +36,9 @@ async def test_an_agents_procedure_helps_every_user_of_that_agent(memory: Memory
     assert await _procedures_in_read(memory, user_id="ada", agent_id="ops") == [p.id]
     assert await _procedures_in_read(memory, user_id="bob", agent_id="sales") == []
     assert await _procedures_in_read(memory, user_id="bob") == []
+    # a read of the agent's level alone has it; the organisation's level does not
+    assert await _procedures_in_read(memory, agent_id="ops") == [p.id]
+    assert await _procedures_in_read(memory, level="organisation") == []
     # another tenant's user of an agent of the same name never sees it
     assert (
         await _procedures_in_read(memory, user_id="bob", agent_id="ops", tenant_id="globex") == []

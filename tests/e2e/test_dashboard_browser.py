@@ -519,11 +519,24 @@ def test_the_facts_and_entities_pages_filter_by_level(
          "scope": {"agent_id": "desk"}})  # fmt: skip
     api(server.base, key, "POST", "/v1/memory/write",
         {"content": "My favorite color is amber.", "scope": {"level": "organisation"}})  # fmt: skip
+    api(server.base, key, "POST", "/v1/memory/write",
+        {"content": "The help desk opens at nine.", "scope": {"agent_id": "desk"}})  # fmt: skip
+    api(server.base, key, "POST", "/v1/memory/write",
+        {"content": "My help desk visit opens at noon.",
+         "scope": {"user_id": "ada", "agent_id": "desk"}})  # fmt: skip
     page.sign_in(key)
     page.heading("Users of tenant acme")
 
     # the agent's own level: its facts and the entities of no user, no user's
     _open_level(page, "agent desk")
+    # its recall reads the agent's memory alone, not its users' (ada's with the agent)
+    page.go("#/recall")
+    page.heading("Recall playground")
+    page.css("#recall-query").send_keys("when does the help desk open?")
+    page.text_of("button", "Recall").click()
+    markdown = page.css("#markdown").text
+    assert "The help desk opens at nine." in markdown
+    assert "noon" not in markdown
     page.go("#/facts")
     page.text_of(".fact-key", "teal")
     facts = page.main_text()

@@ -294,3 +294,30 @@ def test_the_knowledge_listings_filter_by_level_over_http(api: Api) -> None:
     entities = listed("/v1/entities/query", {"agent_id": "desk"}, "name")
     assert "Ana" in entities
     assert not entities & {"Zoe", "Rome"}  # ada's
+
+
+def test_a_read_of_one_level_over_http_is_not_narrowed_by_the_key(api: Api) -> None:
+    org = api.key()
+    said = (
+        ({"agent_id": "desk"}, "The desk agent's refund desk opens at nine."),
+        (ORG, "The organisation's refund desk opens at eight."),
+        ({"user_id": "ada", "agent_id": "desk"}, "Ada's refund desk visit is at noon."),
+    )
+    for scope, content in said:
+        api.write(org, scope, content=content, profile="chat").raise_for_status()
+
+    def read(key: dict[str, str], scope: dict[str, Any]) -> list[str]:
+        body = {"query": "when does the refund desk open?", "scope": scope}
+        response = api.client.post("/v1/memory/read", json=body, headers=key)
+        assert response.status_code == 200, response.text
+        return [i["text"] for i in response.json()["items"]]
+
+    # reads are not narrowed by a key's level (docs/auth.md): what one level holds is
+    # in its users' reads already, so a user key reads a level as an organisation key
+    for key in (org, api.key(level="user", user_id="ada"), api.key(level="agent", agent_id="x")):
+        assert read(key, {"agent_id": "desk"}) == ["The desk agent's refund desk opens at nine."]
+        assert read(key, ORG) == ["The organisation's refund desk opens at eight."]
+    # a level is read whole: no session, and the organisation names no agent
+    for scope in ({"agent_id": "desk", "session_id": "s1"}, {**ORG, "agent_id": "desk"}):
+        body = {"query": "refund desk?", "scope": scope}
+        assert api.client.post("/v1/memory/read", json=body, headers=org).status_code == 422

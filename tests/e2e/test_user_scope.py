@@ -47,7 +47,16 @@ READS: dict[str, Call] = {
 
 
 # the calls that also take one shared level alone (an agent's with no user)
-LEVEL_CALLS = {"forget", "forget_ids", "export", "facts", "get_fact", "entities", "conflicts"}
+LEVEL_CALLS = {
+    "read",  # a read of the agent's level alone (test_level_read.py)
+    "forget",
+    "forget_ids",
+    "export",
+    "facts",
+    "get_fact",
+    "entities",
+    "conflicts",
+}
 
 
 async def three_writers(memory: Any) -> None:
@@ -196,6 +205,8 @@ HTTP_READS = [
 
 
 LEVEL_PATHS = {
+    "/v1/memory/read",
+    "/v1/memory/read/stream",
     "/v1/memory/forget",
     "/v1/memory/export",
     "/v1/facts/query",

@@ -585,7 +585,7 @@ export interface ReadRequest {
   ranking?: RankingOverrides | null;
   session_only?: boolean;
   query: string;
-  scope: ReadScope;
+  scope: LevelReadScope;
   kinds?: ItemKind[] | null;
   since?: string | null;
   until?: string | null;

@@ -10,6 +10,7 @@ import type {
   ItemKind,
   ItemStatus,
   JobState,
+  LevelReadScope,
   RankingOverrides,
   ReadRequest,
   Role,
@@ -74,7 +75,13 @@ export interface RankOptions {
   timezone?: string;
 }
 
-export interface ReadOptions extends ReadScoped, RankOptions {
+/**
+ * A read: one user's, every user's (`all_users`), or one shared level's alone — an
+ * agent's (`agent_id` with no user) or the organisation's (`scope: { level:
+ * "organisation" }`), no user's memories.
+ */
+export interface ReadOptions extends Omit<ReadScoped, "scope">, RankOptions {
+  scope?: LevelReadScope;
   kinds?: ItemKind[];
   since?: When;
   until?: When;

@@ -5,7 +5,7 @@
  */
 
 import { UsageError } from "./errors.js";
-import type { Message, ScopeFields } from "./models.js";
+import type { LevelReadScope, Message, ScopeFields } from "./models.js";
 
 export const DEFAULT_TENANT = "default";
 
@@ -31,7 +31,7 @@ export function messageBody(value: MessageInput): Message {
  * a scope naming another tenant than `default` is a `UsageError`, before any request.
  */
 export function scopeBody(
-  scope: ScopeFields | undefined,
+  scope: ScopeFields | LevelReadScope | undefined,
   ids: ScopeIds = {},
   allUsers = false,
 ): Record<string, unknown> {

@@ -68,6 +68,18 @@ describe("writes and reads", () => {
     assert.match(markdown, /rescue greyhound called Pepper/);
   });
 
+  test("a read of one shared level reads that level alone", async () => {
+    await mem.write("The kennel desk opens at nine", { agent_id: "kennel" });
+    await mem.write("The shelter desk opens at eight", { scope: { level: "organisation" } });
+    await mem.write("My kennel desk visit is at noon", { user_id: "carol", agent_id: "kennel" });
+    const ask = "when does the desk open?";
+
+    const agent = await mem.read(ask, { agent_id: "kennel" });
+    assert.deepEqual(agent.items.map((i) => i.text), ["The kennel desk opens at nine"]);
+    const org = await mem.read(ask, { scope: { level: "organisation" } });
+    assert.deepEqual(org.items.map((i) => i.text), ["The shelter desk opens at eight"]);
+  });
+
   test("a batch, listed, fetched by id, with its raw events", async () => {
     const batch = await mem.writeBatch(
       ["I live in Leeds", { content: "My cat is Biscuit", external_id: "msg-7", name: "Sam" }],

@@ -156,7 +156,7 @@ def _not_every_user(level: dict[str, Any]) -> dict[str, Any]:
 
 
 class LevelReadScope(ReadScope):
-    """The scope of a forget or an export: ``user_id``, ``all_users: true``, or one
+    """The scope of a read, a forget or an export: ``user_id``, ``all_users: true``, or one
     shared level alone — ``agent_id`` with no user (the agent's memories), or ``level:
     "organisation"`` (the organisation's: no user, no agent); a level is whole, so it
     takes no ``session_id``."""
@@ -286,7 +286,9 @@ class ReadRequest(ReadOptions):
     )
 
     query: str = Field(json_schema_extra={"pattern": NOT_BLANK})
-    scope: ReadScope = Field(default_factory=ReadScope)
+    # a user's read, every user's, or one shared level's alone (an agent's, the
+    # organisation's: what the dashboard's Recall page reads at a level)
+    scope: LevelReadScope = Field(default_factory=LevelReadScope)
     kinds: list[ItemKind] | None = None
     # times with a UTC offset
     since: IsoTime | None = None

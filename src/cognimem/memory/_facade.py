@@ -199,8 +199,10 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         ("last week") reads it, at ``reference_time`` (default now) in the user's
         ``timezone`` (IANA; UTC). ``ranking``: ``RankingOverrides`` over the preset and
         ``recall.ranking``. ``explain=True`` adds each candidate's signals, score and
-        step, and the effective config. One user's read (``user_id``) or the tenant's
-        (``all_users``); neither is ``InvalidInput``. A ``session_id`` ranks that
+        step, and the effective config. One user's read (``user_id``), the tenant's
+        (``all_users``), or one shared level's alone — an agent's (``agent_id`` with
+        no user) or the organisation's (``scope={"level": "organisation"}``), no
+        user's memories; none of them is ``InvalidInput``. A ``session_id`` ranks that
         session up, reading the user's others too (``session_only=True``: it alone).
         ``on_section(name, entries)`` is awaited with each section once final.
 
@@ -210,8 +212,9 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         then, later supersessions ignored, items said by then. Both need a UTC offset
         (``InvalidInput``); ``meta["time_filter"]`` says which filter applied."""
         where, rest = split_scope(options)
-        target = self._reading.read_scope(query, **where)
-        return await self._reading.read(ReadArgs(query=query, scope=target, **rest), on_section)
+        target, level = self._reading.read_scope(query, **where)
+        args = ReadArgs(query=query, scope=target, **rest)
+        return await self._reading.read(args, on_section, level=level)
 
     async def turn(
         self,

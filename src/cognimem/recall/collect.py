@@ -165,7 +165,10 @@ def admits(flt: ItemFilter, item: MemoryItem) -> bool:
         return False
     # the test ``own_and_shared`` makes, without building the two filters (per item)
     shared = flt.with_organisation and s.user_id is not None
-    if shared and i.user_id is None:  # a shared level's: the organisation's
+    if flt.level_only and s.user_id is None:  # one shared level alone
+        if (i.user_id, i.agent_id) != (None, s.agent_id):
+            return False
+    elif shared and i.user_id is None:  # a shared level's: the organisation's
         if i.agent_id not in (None, s.agent_id):  # or the read's agent's
             return False
     else:

@@ -153,10 +153,12 @@ def read_filter(
     analysis: QueryAnalysis,
     now: datetime,
     meta: dict[str, Any],
+    level: bool = False,
 ) -> tuple[FactTime | None, ItemFilter]:
     """The read's time filter of facts (``meta["time_filter"]`` says which) and its
     filter of items: the kinds, ``since`` to ``until`` (never past ``now`` or
-    ``as_of_recorded``), and the period the question names or ``as_of`` tells of."""
+    ``as_of_recorded``), and the period the question names or ``as_of`` tells of;
+    ``level``: of one shared level alone (``store/types.py``: ``read_reach``)."""
     end = now if args.until is None else min(to_utc(args.until), now)
     if args.as_of_recorded is not None:
         end = min(end, to_utc(args.as_of_recorded))
@@ -173,7 +175,9 @@ def read_filter(
         meta["time_filter"] = facts_at.describe()
     # a user's read ranks the shared levels' items (the organisation's, the read's
     # agent's) with the user's own; a read walled to one session reads it alone
-    return facts_at, read_reach(scope, kinds=kinds, since=start, until=end, period=period)
+    return facts_at, read_reach(
+        scope, level=level, kinds=kinds, since=start, until=end, period=period
+    )
 
 
 def keep(

@@ -139,17 +139,18 @@ class Reader:
         kinds: tuple[ItemKind, ...] | None = None,
         session: str | None = None,
         on_section: SectionSink | None = None,
+        level: bool = False,
     ) -> ContextPacket:
-        """The packet for ``args.query`` in ``scope`` with the budget, time and kinds
-        the caller settled (the rest of ``args`` as given); ``session`` (of the scope's
-        user, which ``scope`` does not wall the read to) ranks that session's memories
-        up. ``on_section`` is sent each section once final: the mandates before any
-        search runs, the others once the steps are in (``STREAMED_AFTER_MANDATES``),
-        before the items are ranked. ``args.as_of``, ``args.as_of_recorded`` and a
-        question naming a period select facts and items by time (``read_filter``)."""
+        """The packet for ``args.query`` in ``scope`` (``level``: one shared level
+        alone) with the budget, time and kinds settled (the rest of ``args`` as given);
+        ``session`` (of the scope's user; ``scope`` does not wall the read to it) ranks
+        that session's memories up. ``on_section`` gets each section once final: the
+        mandates before any search, the others before the items are ranked
+        (``STREAMED_AFTER_MANDATES``). Times select facts and items: ``read_filter``."""
         # a scope's first read loads its search caches (1.7 s at 100k items on SQLite):
         # before the clock of the steps' timeouts and the plan's budget starts
-        await self.store.load_scope(scope)
+        if not level:  # a level's rows are in the entry of the rows of no user
+            await self.store.load_scope(scope)
         started = time.perf_counter()
         now = to_utc(reference_time)
         domain = self._domain(scope.tenant_id)
@@ -157,11 +158,11 @@ class Reader:
         early: tuple[StepOutput | None, StepReport] | None = None
         if on_section is not None:  # before the classifier: it may ask an LLM
             early = await self._stream_mandates(
-                scope, analysis, config, max_tokens, now, on_section
+                scope, analysis, config, max_tokens, now, on_section, level
             )
         analysis, classify_report = await self._classify(analysis, config)
         meta = describe(analysis, session)
-        facts_at, flt = read_filter(args, scope, kinds, analysis, now, meta)
+        facts_at, flt = read_filter(args, scope, kinds, analysis, now, meta, level)
         # a personal request's fusion weights, here so the run and explain use the same
         config = for_request(config, analysis.decision and speaks_in_person(analysis.query))
         run = StepRun(
@@ -212,12 +213,15 @@ class Reader:
         max_tokens: int,
         now: datetime,
         on_section: SectionSink,
+        level: bool,
     ) -> tuple[StepOutput | None, StepReport]:
         """The mandates step run ahead of the plan, and its section sent as the packet
         will have it (mandates are filled first, from the whole budget). Returns the
         step's output and report for the read to keep."""
         found, report = await timed(
-            StepKind.MANDATES.value, lambda: mandates(self.store, scope), config.step_timeout_s
+            StepKind.MANDATES.value,
+            lambda: mandates(self.store, scope, level),
+            config.step_timeout_s,
         )
         report.results = found.count if found is not None else 0
         entries = []

@@ -48,7 +48,14 @@ from cognimem.recall.plan import (
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
 from cognimem.store.protocols import Store
-from cognimem.store.types import Candidate, FactQuery, FactRows, ItemFilter, read_reach
+from cognimem.store.types import (
+    Candidate,
+    FactQuery,
+    FactRows,
+    ItemFilter,
+    level_facts,
+    read_reach,
+)
 
 MAX_FACTS_SCANNED = 500
 # a read with a time filter picks its facts from the user's newest this many, any status
@@ -62,17 +69,17 @@ VECTOR_STEPS = frozenset({StepKind.VECTOR, StepKind.SUMMARIES, StepKind.PROCEDUR
 EMBEDDING_STEPS = VECTOR_STEPS | {StepKind.CONSTRAINTS, StepKind.FACTS}
 
 
-async def mandates(store: Store, scope: Scope) -> StepOutput:
+async def mandates(store: Store, scope: Scope, level: bool = False) -> StepOutput:
     """The mandates step: tier always, so every one of the organisation's (no user, no
     agent: the rules a company writes once), then of the read's agent (no user: the
     rules of one agent, for every user of it) and then of the scope's own, the user's
     of the read's agent and of none (each newest first, at most ``MAX_SECTION_ITEMS``
     of each) goes to the section's budget — one listing, neither the query's embedding
     nor a vector search, so a streamed read sends them first. They hold whatever the
-    period the read asks about."""
+    period the read asks about. A ``level`` read lists that shared level's alone."""
     # the user's own of no agent too (what the user said to no particular agent), but
     # not in a read walled to one session, which reads that session's alone
-    flt = read_reach(scope, mandates=True, kinds=_STABLE_KINDS)
+    flt = read_reach(scope, level=level, mandates=True, kinds=_STABLE_KINDS)
     listed = await store.list_items(flt, ItemText(), 3 * MAX_SECTION_ITEMS)
     by_level: dict[str, list[MemoryItem]] = {"organisation": [], "agent": [], "user": []}
     for item in listed:
@@ -134,6 +141,7 @@ class StepRun:
         self.analysis = analysis
         self.scope = scope
         self.flt = flt
+        self.level = flt.level_only  # one shared level's read: its facts alone too
         self.config = config
         self.depth = depth
         # what the vector search embeds: a question about a person without the name
@@ -172,6 +180,8 @@ class StepRun:
             s = self.scope
             if self.fact_time is not None:
                 self._rows = asyncio.ensure_future(self._timed_fact_rows(self.fact_time))
+            elif self.level:
+                self._rows = asyncio.ensure_future(self._level_fact_rows())
             elif s.user_id is None:  # all_users: the rows of no user are its own
                 self._rows = asyncio.ensure_future(
                     self.store.fact_rows_and_conflicts(
@@ -195,6 +205,22 @@ class StepRun:
         self.overrides = shared.overrides
         return shared.rows, conflicts
 
+    async def _level_fact_rows(self) -> tuple[FactRows, list[FactConflict]]:
+        """One shared level's live fact rows alone (no user, the scope's agent or none)
+        and the open conflicts among them."""
+        s = self.scope
+        facts = await self.store.find_facts(level_facts(s, limit=MAX_FACTS_SCANNED))
+        ids = [f.id for f in facts]
+        conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, None)
+        rows = await self.store.fact_rows_by_ids(s.tenant_id, ids)
+        return rows, [c for c in conflicts if set(ids).intersection(c.fact_ids)]
+
+    def _in_reach(self, of: Scope) -> bool:
+        """Whether a fact (or procedure) stored in ``of``, of the scope's user (of no
+        user: every level's), is one this read reaches: in a level's read, that
+        level's alone."""
+        return not self.level or of.agent_id == self.scope.agent_id
+
     async def _timed_fact_rows(self, at: FactTime) -> tuple[FactRows, list[FactConflict]]:
         """The user's facts the time filter admits (of any status: a fact superseded
         since held then), newest first, and the open conflicts (those recorded by the
@@ -202,7 +228,8 @@ class StepRun:
         s = self.scope
         # decoded once per scope while no fact changes (a repeated read decodes nothing)
         known = await self.store.scope_facts(s.tenant_id, s.namespace, s.user_id, MAX_FACTS_TIMED)
-        picked = [i for i, f in enumerate(known.facts) if at.admits(f)][:MAX_FACTS_SCANNED]
+        picked = [i for i, f in enumerate(known.facts) if at.admits(f) and self._in_reach(f.scope)]
+        picked = picked[:MAX_FACTS_SCANNED]
         rows = known.rows(picked)
         if s.user_id is not None:  # and the shared levels' facts it admits, by precedence
             rows = await self._timed_shared(at, rows, [known.facts[i] for i in picked])
@@ -307,7 +334,7 @@ class StepRun:
         if kind in VECTOR_STEPS:
             return await self.vector_step(kind)
         if kind is StepKind.MANDATES:
-            return await mandates(self.store, self.scope)
+            return await mandates(self.store, self.scope, self.level)
         if kind is StepKind.CONSTRAINTS:
             rows, _ = await asyncio.shield(self.fact_rows())
             if not rows.ids:
@@ -326,6 +353,8 @@ class StepRun:
             s = self.scope
             keys = await self._with_user_keys(step.keys)
             query = FactQuery(s.tenant_id, s.namespace, s.user_id, keys=keys, limit=20)
+            if self.level:
+                query = level_facts(s, keys=keys, limit=20)
             if self.fact_time is not None:  # any status, then the ones it admits
                 timed = replace(query, statuses=None, limit=MAX_FACTS_TIMED)
                 at = self.fact_time
@@ -345,20 +374,31 @@ class StepRun:
         if kind is StepKind.GRAPH:
             return await self._graph()
         if kind is StepKind.LEARNED_PROCEDURES:
-            s = self.scope
-            stored = await self.store.list_procedures(
-                s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES
-            )
-            if s.user_id is not None and s.agent_id is not None:  # and the agent's
-                stored += await self.store.list_procedures(
-                    s.tenant_id, s.namespace, None, MAX_PROCEDURES, agent_id=s.agent_id
-                )
-            return StepOutput(procedures=learnt.match(self.analysis.query, stored))
+            return await self._procedures()
         if kind is StepKind.DOMAIN:
             return await self._domain()
         if kind is StepKind.EVENTS:
             return await self._events()
         raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
+
+    async def _procedures(self) -> StepOutput:
+        """The learned-procedures step: the user's procedures and the read's agent's
+        (a level's read: that level's alone) matched against the query."""
+        s = self.scope
+        if self.level:  # no user and the level's agent (or none)
+            stored = await self.store.list_procedures(
+                s.tenant_id, s.namespace, None, MAX_PROCEDURES, agent_id=s.agent_id
+            )
+            stored = [p for p in stored if p.scope.user_id is None and self._in_reach(p.scope)]
+            return StepOutput(procedures=learnt.match(self.analysis.query, stored))
+        stored = await self.store.list_procedures(
+            s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES
+        )
+        if s.user_id is not None and s.agent_id is not None:  # and the agent's
+            stored += await self.store.list_procedures(
+                s.tenant_id, s.namespace, None, MAX_PROCEDURES, agent_id=s.agent_id
+            )
+        return StepOutput(procedures=learnt.match(self.analysis.query, stored))
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
         """``keys``, plus the user's own for a subject named by a name the user speaks

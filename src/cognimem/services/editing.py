@@ -165,8 +165,7 @@ class EditService:
             stored = await parts.store.get_items(tenant, wanted)
             found = [i for i in stored if edits.in_scope(i, target, level_only=level)]
         elif query is not None:
-            found = await self._forget_by_query(query, target, limit)
-            # a shared level's forget reads the tenant's memories and keeps its own alone
+            found = await self._forget_by_query(query, target, limit, level)
             found = [i for i in found if edits.in_scope(i, target, level_only=level)]
         else:
             found = await self._forget_by_time(target, level, since, until, forget_mode, limit)
@@ -197,7 +196,9 @@ class EditService:
         store = self._parts.store
         return await store.get_items(target.tenant_id, await store.list_item_ids(flt, limit))
 
-    async def _forget_by_query(self, query: str, target: Scope, limit: int) -> list[MemoryItem]:
+    async def _forget_by_query(
+        self, query: str, target: Scope, limit: int, level: bool
+    ) -> list[MemoryItem]:
         parts = self._parts
         check_text(query, "query", parts.settings.ingest.max_content_chars)
         config = self._reading.recall_config()
@@ -211,6 +212,7 @@ class EditService:
             limit=min(limit, 200),
             max_tokens=MAX_READ_TOKENS,
             reference_time=parts.clock(),
+            level=level,  # a shared level's forget reads that level alone
         )
         terms = query_terms(query)
         floor = FORGET_MIN_SIMILARITY

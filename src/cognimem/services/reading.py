@@ -8,7 +8,13 @@ from collections.abc import Mapping
 
 from cognimem.errors import InvalidInput, UsageError
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, Turn
-from cognimem.models.arguments import ORGANISATION, ScopeLike, make_message, make_read_scope
+from cognimem.models.arguments import (
+    ORGANISATION,
+    ScopeLike,
+    make_message,
+    make_reach_scope,
+    make_read_scope,
+)
 from cognimem.models.requests import MessageLike, ReadArgs, ReadOptions, TurnArgs, WriteArgs
 from cognimem.providers.embed_batcher import QueryBatcher
 from cognimem.recall import Reader, RecallConfig, get_preset
@@ -127,13 +133,14 @@ class ReadService:
 
     def read_scope(
         self, query: str, scope: ScopeLike = None, *, all_users: bool = False, **fields: str | None
-    ) -> Scope:
+    ) -> tuple[Scope, bool]:
         """A read's scope, made once by the face that builds its ``ReadArgs``, after the
         checks that come first (an open memory, the query), so a read with a bad query
-        and a bad scope is refused for its query."""
+        and a bad scope is refused for its query; and whether it is one shared level
+        alone (an agent's, the organisation's: ``make_reach_scope``)."""
         self._parts.require_open()
         check_text(query, "query", self._parts.settings.ingest.max_content_chars)
-        return make_read_scope(scope, all_users=all_users, **fields)
+        return make_reach_scope(scope, all_users=all_users, **fields)
 
     def turn_scope(
         self,
@@ -157,7 +164,10 @@ class ReadService:
             check_message(m, f"{field}.", self._parts.settings.ingest)
         return messages
 
-    async def read(self, args: ReadArgs, on_section: SectionSink | None = None) -> ContextPacket:
+    async def read(
+        self, args: ReadArgs, on_section: SectionSink | None = None, *, level: bool = False
+    ) -> ContextPacket:
+        """``args`` read; ``level``: its scope (no user) is one shared level, read alone."""
         parts = self._parts
         parts.require_open()
         check_text(args.query, "query", parts.settings.ingest.max_content_chars)
@@ -184,6 +194,7 @@ class ReadService:
             kinds=kinds,
             session=session,
             on_section=on_section,
+            level=level,
         )
         parts.access.add(args.scope.tenant_id, loaded_ids(packet), now)
         return packet

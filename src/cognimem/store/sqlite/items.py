@@ -325,9 +325,12 @@ class SQLiteItems(SQLiteDatabase):
     ) -> list[list[Candidate]]:
         """The searches over the scope's matrix, each one asking for the shared levels
         too (``ItemFilter.own_and_shared``) joined by the best of both."""
-        s = searches[0][0].scope
+        first = searches[0][0]
+        s = first.scope
         split = [(flt.own_and_shared(), limit) for flt, limit in searches]
-        matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
+        # one shared level's rows are in the entry of the rows of no user
+        level = first.level_only and s.user_id is None
+        matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
         found = vectors.search_many(matrix, [(own, limit) for (own, _), limit in split], query)
         wanted = [(shared, limit) for (_, shared), limit in split if shared is not None]
         if wanted:

@@ -55,7 +55,7 @@ export function scope() {
   return { namespace, user_id: user };
 }
 
-// the scope of one level alone, for the pages that filter by level (facts, entities):
+// the scope of one level alone, for the pages that read by level (facts, entities, recall):
 // the organisation's {namespace, level}, an agent's {namespace, agent_id} (no user: the
 // agent's own memory, not its users'), else the user's (or every user's) scope
 export function levelScope() {

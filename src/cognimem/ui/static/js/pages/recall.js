@@ -3,7 +3,7 @@
 
 import { enums, post } from "../api.js";
 import { count, h, num, signals, table } from "../dom.js";
-import { scope } from "../state.js";
+import { levelScope } from "../state.js";
 
 const SECTIONS = [
   ["mandates", "Always"], ["must_follow", "Must follow"], ["consider", "Consider"],
@@ -96,7 +96,7 @@ export async function render(ctx) {
     class: "filters card",
     onsubmit: async (event) => {
       event.preventDefault();
-      const body = { query: query.value, scope: scope(), limit: Number(limit.value) || 10 };
+      const body = { query: query.value, scope: levelScope(), limit: Number(limit.value) || 10 };
       if (preset.value) body.preset = preset.value;
       if (maxTokens.value) body.max_tokens = Number(maxTokens.value);
       out.replaceChildren(h("p", { class: "muted" }, "Reading…"));

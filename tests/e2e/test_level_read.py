@@ -1,0 +1,86 @@
+"""A read of one shared level alone — an agent's (``agent_id`` with no user) or the
+organisation's (``scope={"level": "organisation"}``): that level's memories, facts and
+mandates, never a user's nor another level's (what the dashboard's Recall page shows at
+a level). Through ``Memory`` on both backends, and over HTTP with keys of each level."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from cognimem import Memory
+from cognimem.errors import InvalidInput
+from cognimem.models import ContextPacket
+
+ORG = {"level": "organisation"}
+ASK = "When does the refund desk open?"
+COLOUR = "what is my favorite color?"
+
+
+async def _world(memory: Memory) -> None:
+    await memory.write("The organisation refund desk opens at eight.", scope=ORG)
+    await memory.write("The sales refund desk opens at nine.", agent_id="sales")
+    await memory.write("The support refund desk opens at ten.", agent_id="support")
+    await memory.write("My refund desk visit opens at noon.", user_id="ada", agent_id="sales")
+    await memory.write("My own refund desk opens at one.", user_id="ada")
+    await memory.write("Never promise a refund by phone.", agent_id="sales", profile="mandate")
+    await memory.write("Never share prices.", scope=ORG, profile="mandate")
+    await memory.write("Never call me after six.", user_id="ada", profile="mandate")
+
+
+def _desks(packet: ContextPacket) -> list[str]:
+    return sorted(i.text for i in packet.items if "refund desk" in i.text)
+
+
+async def test_a_level_read_reads_that_level_alone(memory: Memory) -> None:
+    await _world(memory)
+
+    for preset in ("balanced", "lexical", "vector"):
+        sales = await memory.read(ASK, agent_id="sales", preset=preset)
+        assert _desks(sales) == ["The sales refund desk opens at nine."], preset
+        org = await memory.read(ASK, scope=ORG, preset=preset)
+        assert _desks(org) == ["The organisation refund desk opens at eight."], preset
+    sales = await memory.read(ASK, agent_id="sales")
+    assert [m.text for m in sales.sections.mandates] == ["Never promise a refund by phone."]
+    org = await memory.read(ASK, scope=ORG)
+    assert [m.text for m in org.sections.mandates] == ["Never share prices."]
+    # every user's read made with the agent is still every user's (and not a level)
+    every = await memory.read(ASK, agent_id="sales", all_users=True)
+    assert "My refund desk visit opens at noon." in _desks(every)
+    # another tenant's level of the same agent is not this one's
+    assert _desks(await memory.read(ASK, scope={"tenant_id": "globex", "agent_id": "sales"})) == []
+
+
+def _colours(packet: ContextPacket) -> list[str]:
+    return [e.value for e in packet.sections.entries() if e.key.endswith("favorite_color")]
+
+
+def _said(text: str) -> dict[str, Any]:
+    return {"content": text, "role": "user", "occurred_at": datetime(2025, 1, 2, tzinfo=UTC)}
+
+
+async def test_a_level_read_takes_that_levels_facts_alone(memory: Memory) -> None:
+    await memory.write(_said("My favorite color is blue."), scope=ORG)
+    await memory.write(_said("My favorite color is red."), agent_id="sales")
+    await memory.write(_said("My favorite color is green."), user_id="ada", agent_id="sales")
+    await memory.write(_said("My favorite color is pink."), agent_id="support")
+
+    assert _colours(await memory.read(COLOUR, agent_id="sales")) == ["red"]
+    assert _colours(await memory.read(COLOUR, scope=ORG)) == ["blue"]
+    # a timed read picks that level's facts valid then
+    then = datetime(2025, 2, 1, tzinfo=UTC)
+    assert _colours(await memory.read(COLOUR, agent_id="sales", as_of=then)) == ["red"]
+    assert _colours(await memory.read(COLOUR, scope=ORG, as_of=then)) == ["blue"]
+
+
+async def test_a_level_is_read_whole(memory: Memory) -> None:
+    # a level has no session, and the organisation has no agent: as a lifecycle call
+    for scope, field in (
+        ({"agent_id": "sales", "session_id": "s1"}, "scope.session_id"),
+        ({**ORG, "agent_id": "sales"}, "scope.agent_id"),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            await memory.read(ASK, scope=scope)
+        assert refused.value.details["field"] == field
