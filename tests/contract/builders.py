@@ -216,14 +216,17 @@ async def seed(store: Store, scope: Scope, word: str) -> dict[str, Any]:
         facts=new(old, rival),
         relations=[relation(e1, e2, scope, fact_id=old.id)],
         conflicts=[cfl],
-        history=[history(a.item_ids[0], tenant_id=scope.tenant_id), history(old.id)],
+        history=[
+            history(a.item_ids[0], tenant_id=scope.tenant_id),
+            history(old.id, tenant_id=scope.tenant_id),
+        ],
     )
     await store.put_session(session(f"{word}-session", scope))
     await store.put_embeddings(EMBEDDER.model_id, {content_hash(said): vec(said)})
     call = ToolCall(name="water", arguments={"plant": word})
     learnt = Procedure(
         id=new_id("prc"),
-        scope=Scope(tenant_id=scope.tenant_id, namespace=scope.namespace, user_id=scope.user_id),
+        scope=scope.model_copy(update={"session_id": None}),
         trigger=f"water the {word}",
         trigger_terms=["water", word[:5]],
         action=ProcedureAction(kind=ActionKind.TOOL, tools=[call]),
