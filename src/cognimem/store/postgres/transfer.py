@@ -1,8 +1,9 @@
 """Export, import and erasure in PostgreSQL: the ``TransferStore`` role, with the
 semantics of ``store/sqlite/transfer.py``. The order an export streams its rows in and
 how a row becomes a record are shared (``store/transfer.py``); the queries are
-PostgreSQL's. An erasure's dead tuples stay on disk until PostgreSQL vacuums the tables
-(autovacuum, or ``VACUUM`` to be sure)."""
+PostgreSQL's, an erasure's in ``store/postgres/erasure.py``. An erasure's dead tuples
+stay on disk until PostgreSQL vacuums the tables (autovacuum, or ``VACUUM`` to be
+sure)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from cognimem.models.clock import to_utc
 from cognimem.store import records, transfer
 from cognimem.store.postgres import item_writes, knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
-from cognimem.store.postgres.level_erasure import erase_level
+from cognimem.store.postgres.erasure import erase_level, erase_user
 from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.procedures import INSERT_PROCEDURE
 from cognimem.store.postgres.rows import Params, decode_time
@@ -97,135 +98,6 @@ class PostgresTransfer(PostgresDatabase):
 
     async def flush_deleted(self) -> None:
         return None  # dead tuples go when PostgreSQL vacuums (docs/lifecycle.md)
-
-
-# -- erasure ---------------------------------------------------------------------------
-async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureReport:
-    """Delete every row of the user (see ``Store.erase_user``). Dead tuples stay on disk
-    until PostgreSQL vacuums the tables (autovacuum, or ``VACUUM`` to be sure). Runs in
-    READ COMMITTED: each statement after the lock sees what committed before it."""
-    mine = "tenant_id = $1 AND user_id = $2"
-    who = (tenant_id, user_id)
-    # first, before anything is read: a worker attaching items to these events holds
-    # them FOR SHARE (item_writes.attach_items), so this waits for its commit and the reads
-    # below see its items; a worker that comes later waits here and finds no events
-    events_locked = await conn.fetch(
-        f"SELECT id FROM events WHERE {mine} ORDER BY id FOR UPDATE", *who
-    )
-    ids: dict[str, list[str]] = {"events": [r[0] for r in events_locked]}
-    for table in ("items", "facts", "conflicts", "entities"):
-        ids[table] = [r[0] for r in await conn.fetch(f"SELECT id FROM {table} WHERE {mine}", *who)]
-    items = await conn.fetch(f"SELECT author, text FROM items WHERE {mine}", *who)
-    facts = await conn.fetch(f"SELECT text FROM facts WHERE {mine}", *who)
-    events = await conn.fetch(f"SELECT content_hash FROM events WHERE {mine}", *who)
-    hashes = transfer.erased_hashes(
-        ((r["author"], r["text"]) for r in items),
-        (r["text"] for r in facts),
-        (r["content_hash"] for r in events),
-    )
-    await _scrub_procedures(conn, tenant_id, user_id)
-    removed = await _delete_rows(conn, tenant_id, user_id, ids)
-    return ErasureReport(removed=removed, content_hashes=hashes)
-
-
-async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> None:
-    """The agents' procedures the user's turns helped learn lose the user's event ids
-    (or go: ``store/transfer.py``: ``scrub_procedures``)."""
-    erased = {
-        r[0]
-        for r in await conn.fetch(
-            "SELECT id FROM events WHERE tenant_id = $1 AND user_id = $2", tenant_id, user_id
-        )
-    }
-    if not erased:
-        return
-    shared = await conn.fetch(
-        "SELECT id, trigger_text, request_event_ids::text, source_event_ids::text"
-        " FROM procedures WHERE tenant_id = $1 AND user_id IS NULL FOR UPDATE",
-        tenant_id,
-    )
-    touched, requests = transfer.touched_procedures([tuple(r) for r in shared], erased)
-    if not touched:
-        return
-    said = {
-        r[0]: r[1]
-        for r in await conn.fetch(
-            "SELECT id, content FROM events WHERE tenant_id = $1 AND id = ANY($2::text[])",
-            tenant_id,
-            sorted(requests),
-        )
-    }
-    deleted, kept = transfer.scrub_procedures(touched, erased, said)
-    if deleted:
-        await conn.execute("DELETE FROM procedures WHERE id = ANY($1::text[])", deleted)
-    if kept:
-        await conn.executemany(
-            "UPDATE procedures SET request_event_ids = $2::jsonb, source_event_ids = $3::jsonb,"
-            " trigger_terms = $4::jsonb, revision = revision + 1 WHERE id = $1",
-            kept,
-        )
-
-
-async def _delete_rows(
-    conn: Connection, tenant_id: str, user_id: str, ids: Mapping[str, list[str]]
-) -> dict[str, int]:
-    """Delete the user's rows (``ids``: theirs, by table) and what points at them; how
-    many went from each table."""
-    mine = "tenant_id = $1 AND user_id = $2"
-    who = (tenant_id, user_id)
-    removed: dict[str, int] = {}
-
-    async def delete(name: str, sql: str, *args: object) -> None:
-        count = await conn.fetchval(
-            f"WITH gone AS ({sql} RETURNING 1) SELECT count(*) FROM gone", *args
-        )
-        removed[name] = int(count)
-
-    targets = ids["items"] + ids["facts"] + ids["conflicts"]
-    await delete(
-        "history",
-        "DELETE FROM history WHERE tenant_id = $1"
-        " AND (target_id = ANY($2::text[]) OR event_id = ANY($3::text[]))",
-        tenant_id,
-        targets,
-        ids["events"],
-    )
-    await delete(
-        "item_events",
-        "DELETE FROM item_events WHERE item_id = ANY($1::text[]) OR event_id = ANY($2::text[])",
-        ids["items"],
-        ids["events"],
-    )
-    await delete(
-        "aliases",
-        "DELETE FROM aliases WHERE tenant_id = $1"
-        " AND (user_key = $2 OR entity_id = ANY($3::text[]))",
-        tenant_id,
-        records.user_key(user_id),
-        ids["entities"],
-    )
-    await delete(
-        "relations",
-        "DELETE FROM relations WHERE tenant_id = $1 AND (user_id = $2"
-        " OR source_entity_id = ANY($3::text[]) OR target_entity_id = ANY($3::text[])"
-        " OR fact_id = ANY($4::text[]))",
-        tenant_id,
-        user_id,
-        ids["entities"],
-        ids["facts"],
-    )
-    for table in (
-        "items",
-        "events",
-        "facts",
-        "conflicts",
-        "entities",
-        "sessions",
-        "lifecycle_runs",
-        "procedures",
-    ):
-        await delete(table, f"DELETE FROM {table} WHERE {mine}", *who)
-    return removed
 
 
 # -- export ----------------------------------------------------------------------------

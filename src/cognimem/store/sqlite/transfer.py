@@ -1,8 +1,9 @@
 """Export, import and erasure in SQLite: the ``TransferStore`` role. The order an
 export streams its rows in and how a row becomes a record are shared with PostgreSQL
-(``store/transfer.py``); the queries are SQLite's. Every connection has
-``secure_delete`` on, so what an erasure deletes is zeroed in the file, and
-``flush_deleted`` copies the WAL into the main file and truncates it."""
+(``store/transfer.py``); the queries are SQLite's, an erasure's in
+``store/sqlite/erasure.py``. Every connection has ``secure_delete`` on, so what an
+erasure deletes is zeroed in the file, and ``flush_deleted`` copies the WAL into the
+main file and truncates it."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.store import records, transfer
 from cognimem.store.procedure_records import PROCEDURE_COLUMNS, procedure_values
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE, SESSION_COLUMNS
-from cognimem.store.sqlite import knowledge_writes, rows, scopes
+from cognimem.store.sqlite import knowledge_writes, rows
 from cognimem.store.sqlite.database import SQLiteDatabase
-from cognimem.store.sqlite.level_erasure import erase_level
+from cognimem.store.sqlite.erasure import erase_level, erase_user
 from cognimem.store.sqlite.procedures import INSERT_PROCEDURE
 from cognimem.store.sqlite.rows import decode_time, encode_time, query
 from cognimem.store.sqlite.sessions import session_params
@@ -82,148 +83,6 @@ class SQLiteTransfer(SQLiteDatabase):
 
     async def flush_deleted(self) -> None:
         await self._db.truncate_wal()
-
-
-# -- erasure ---------------------------------------------------------------------------
-def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> ErasureReport:
-    """Delete every row of the user (see ``Store.erase_user``; every connection has
-    ``secure_delete`` on, so freed space is zeroed), and merge the FTS index so no
-    segment keeps the erased words."""
-    mine = "tenant_id = ? AND user_id = ?"
-    who = (tenant_id, user_id)
-    ukey = records.user_key(user_id)
-    items = conn.execute(f"SELECT author, text FROM items WHERE {mine}", who).fetchall()
-    facts = [r[0] for r in conn.execute(f"SELECT text FROM facts WHERE {mine}", who)]
-    events = [r[0] for r in conn.execute(f"SELECT content_hash FROM events WHERE {mine}", who)]
-    hashes = transfer.erased_hashes(((a, t) for a, t in items), facts, events)
-    item_scopes = {
-        r[0] for r in conn.execute(f"SELECT DISTINCT namespace FROM items WHERE {mine}", who)
-    } | {
-        r[0]
-        for r in conn.execute(
-            "SELECT namespace FROM scope_versions WHERE tenant_id = ? AND user_key = ?",
-            (tenant_id, scopes.user_key(user_id)),
-        )
-    }
-    fact_scopes = conn.execute(
-        "SELECT namespace, version FROM fact_versions WHERE tenant_id = ? AND user_key = ?",
-        (tenant_id, ukey),
-    ).fetchall()
-
-    _scrub_procedures(conn, tenant_id, user_id)
-    removed = _delete_rows(conn, tenant_id, user_id)
-    # the namespace-wide matrix held the user's rows: a mutation for it, and the user's
-    # own version rows go (a later write starts them above anything cached)
-    for namespace in sorted(item_scopes):
-        scopes.bump_version(conn, tenant_id, namespace, None, mutation=True)
-    conn.execute(
-        "DELETE FROM scope_versions WHERE tenant_id = ? AND user_key = ?",
-        (tenant_id, scopes.user_key(user_id)),
-    )
-    for namespace, version in fact_scopes:
-        conn.execute(
-            "INSERT INTO fact_versions (tenant_id, namespace, user_key, version)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (tenant_id, namespace, user_key) DO UPDATE SET"
-            " version = max(version, excluded.version)",
-            (tenant_id, namespace, knowledge_writes.VERSION_FLOOR, int(version)),
-        )
-    conn.execute(
-        "DELETE FROM fact_versions WHERE tenant_id = ? AND user_key = ?", (tenant_id, ukey)
-    )
-    if removed.get("items"):
-        conn.execute("INSERT INTO items_fts (items_fts) VALUES ('optimize')")
-    return ErasureReport(removed=removed, content_hashes=hashes)
-
-
-def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> None:
-    """The agents' procedures the user's turns helped learn lose the user's event ids
-    (or go: ``store/transfer.py``: ``scrub_procedures``)."""
-    erased = {
-        r[0]
-        for r in conn.execute(
-            "SELECT id FROM events WHERE tenant_id = ? AND user_id = ?", (tenant_id, user_id)
-        )
-    }
-    if not erased:
-        return
-    shared = conn.execute(
-        "SELECT id, trigger_text, request_event_ids, source_event_ids FROM procedures"
-        " WHERE tenant_id = ? AND user_id IS NULL",
-        (tenant_id,),
-    ).fetchall()
-    touched, requests = transfer.touched_procedures(shared, erased)
-    if not touched:
-        return
-    asked = sorted(requests)
-    said = dict(
-        conn.execute(
-            f"SELECT id, content FROM events WHERE id IN ({', '.join('?' * len(asked))})", asked
-        ).fetchall()
-    )
-    deleted, kept = transfer.scrub_procedures(touched, erased, said)
-    conn.executemany("DELETE FROM procedures WHERE id = ?", [(i,) for i in deleted])
-    conn.executemany(
-        "UPDATE procedures SET request_event_ids = ?, source_event_ids = ?,"
-        " trigger_terms = ?, revision = revision + 1 WHERE id = ?",
-        [(asks, sources, terms, i) for i, asks, sources, terms in kept],
-    )
-
-
-def _delete_rows(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> dict[str, int]:
-    who = (tenant_id, user_id)
-    sub = {
-        table: f"SELECT id FROM {table} WHERE tenant_id = ? AND user_id = ?"
-        for table in ("items", "events", "facts", "conflicts", "entities")
-    }
-    removed: dict[str, int] = {}
-
-    def delete(name: str, sql: str, params: Sequence[object]) -> None:
-        removed[name] = removed.get(name, 0) + conn.execute(sql, params).rowcount
-
-    # what points at the user's rows first, while the subqueries still find them
-    delete(
-        "history",
-        "DELETE FROM history WHERE tenant_id = ? AND (target_id IN"
-        f" ({sub['items']}) OR target_id IN ({sub['facts']}) OR target_id IN"
-        f" ({sub['conflicts']}) OR event_id IN ({sub['events']}))",
-        (tenant_id, *who, *who, *who, *who),
-    )
-    conn.execute(
-        "DELETE FROM items_fts WHERE rowid IN (SELECT rowid FROM items WHERE"
-        " tenant_id = ? AND user_id = ?)",
-        who,
-    )
-    delete(
-        "item_events",
-        f"DELETE FROM item_events WHERE item_id IN ({sub['items']})"
-        f" OR event_id IN ({sub['events']})",
-        (*who, *who),
-    )
-    delete(
-        "aliases",
-        f"DELETE FROM aliases WHERE tenant_id = ? AND (user_key = ?"
-        f" OR entity_id IN ({sub['entities']}))",
-        (tenant_id, records.user_key(user_id), *who),
-    )
-    delete(
-        "relations",
-        "DELETE FROM relations WHERE tenant_id = ? AND (user_id = ?"
-        f" OR source_entity_id IN ({sub['entities']}) OR target_entity_id IN"
-        f" ({sub['entities']}) OR fact_id IN ({sub['facts']}))",
-        (*who, *who, *who, *who),
-    )
-    for table in (
-        "items",
-        "events",
-        "facts",
-        "conflicts",
-        "entities",
-        "sessions",
-        "lifecycle_runs",
-        "procedures",
-    ):
-        delete(table, f"DELETE FROM {table} WHERE tenant_id = ? AND user_id = ?", who)
-    return removed
 
 
 # -- export ----------------------------------------------------------------------------
