@@ -8,7 +8,7 @@ from typing import Any
 
 from cognimem.models import Scope
 from cognimem.models.procedures import Procedure, ProcedureAction
-from cognimem.store.records import Row, TimeDecoder
+from cognimem.store.records import Row, TimeDecoder, scope_of
 
 PROCEDURE_COLUMNS = (
     "id, tenant_id, namespace, user_id, trigger_text, trigger_terms, action, observed_count,"
@@ -16,6 +16,17 @@ PROCEDURE_COLUMNS = (
     " last_seen_at, created_at, updated_at, revision, agent_id"
 )
 PROCEDURE_WIDTH = 18
+
+
+def conversation_owner(scope: Scope, *, by_agent: bool) -> Scope:
+    """Whose events ``ProcedureStore.conversation_events`` reads: the scope's user in
+    every session, and its agent alone with ``by_agent``."""
+    return Scope(
+        tenant_id=scope.tenant_id,
+        namespace=scope.namespace,
+        user_id=scope.user_id,
+        agent_id=scope.agent_id if by_agent else None,
+    )
 
 
 def procedure_from_row(row: Row, time: TimeDecoder) -> Procedure:
@@ -26,12 +37,7 @@ def procedure_from_row(row: Row, time: TimeDecoder) -> Procedure:
 
     return Procedure(
         id=row["id"],
-        scope=Scope(
-            tenant_id=row["tenant_id"],
-            namespace=row["namespace"],
-            user_id=row["user_id"],
-            agent_id=row["agent_id"],
-        ),
+        scope=scope_of(row, None),
         trigger=row["trigger_text"],
         trigger_terms=json.loads(row["trigger_terms"]),
         action=ProcedureAction.model_validate_json(row["action"]),

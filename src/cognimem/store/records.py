@@ -200,13 +200,15 @@ def user_key(user_id: str | None) -> str:
     return "" if user_id is None else f"u:{user_id}"
 
 
-def scope_of(row: Row) -> Scope:
+def scope_of(row: Row, session: str | None = "session_id") -> Scope:
+    """The scope a row's columns name (``session``: the column that holds its session's
+    id, ``None`` for a table without one)."""
     return Scope(
         tenant_id=row["tenant_id"],
         namespace=row["namespace"],
         user_id=row["user_id"],
         agent_id=row["agent_id"],
-        session_id=row["session_id"],
+        session_id=None if session is None else row[session],
     )
 
 
@@ -313,13 +315,7 @@ def fact_from_row(row: Row, time: TimeDecoder) -> Fact:
 def session_from_row(row: Row, time: TimeDecoder) -> Session:
     return Session(
         id=row["id"],
-        scope=Scope(
-            tenant_id=row["tenant_id"],
-            namespace=row["namespace"],
-            user_id=row["user_id"],
-            agent_id=row["agent_id"],
-            session_id=row["id"],
-        ),
+        scope=scope_of(row, "id"),
         status=SessionStatus(row["status"]),
         created_at=_required(time, row["created_at"]),
         closed_at=time(row["closed_at"]),

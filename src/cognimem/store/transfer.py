@@ -128,6 +128,19 @@ def record(kind: RecordType, model: BaseModel, **extra: Any) -> ExportRecord:
     return ExportRecord(type=kind, data=data)
 
 
+# how a row of each plain kind becomes its model (the kinds whose rows hold more are
+# written out in ``row_record``)
+_DECODERS: dict[str, Callable[[Row, TimeDecoder], BaseModel]] = {
+    "fact": records.fact_from_row,
+    "entity": records.entity_from_row,
+    "relation": records.relation_from_row,
+    "conflict": records.conflict_from_row,
+    "session": records.session_from_row,
+    "history": records.history_from_row,
+    "procedure": procedure_records.procedure_from_row,
+}
+
+
 def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
     """A stored row of ``kind`` as its export record, with what the row holds beyond
     the model: an event's ``processed``, an item's ``search_text``, an alias's
@@ -140,20 +153,9 @@ def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
         return record(kind, item, search_text=row["search_text"] or "")
     if kind == "alias":
         return record(kind, records.alias_from_row(row), namespace=row["namespace"])
-    if kind == "fact":
-        return record(kind, records.fact_from_row(row, time))
-    if kind == "entity":
-        return record(kind, records.entity_from_row(row, time))
-    if kind == "relation":
-        return record(kind, records.relation_from_row(row, time))
-    if kind == "conflict":
-        return record(kind, records.conflict_from_row(row, time))
-    if kind == "session":
-        return record(kind, records.session_from_row(row, time))
-    if kind == "history":
-        return record(kind, records.history_from_row(row, time))
-    if kind == "procedure":
-        return record(kind, procedure_records.procedure_from_row(row, time))
+    decode = _DECODERS.get(kind)
+    if decode is not None:
+        return record(kind, decode(row, time))
     raise ValueError(f"no stored rows of type {kind!r}")
 
 

@@ -6,8 +6,8 @@ entities, aliases, relations, conflicts, history), with the semantics of
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -36,6 +36,8 @@ from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
 if TYPE_CHECKING:
     from asyncpg import Connection
+
+T = TypeVar("T")
 
 
 def fact_from_row(row: Mapping[str, Any]) -> Fact:
@@ -235,23 +237,15 @@ async def fact_rows(
 ) -> FactRows:
     """The user's live facts, newest first: what the read's fact steps score; this
     process's copy while it is current (see ``RowCopies``)."""
-    params = Params(tenant_id, namespace)
-    user = _equals("user_id", user_id, params)  # so facts_user serves the scan
-    live = params.add(list(LIVE))
-    cap = params.add(limit)
 
     def rows(found: list[Any]) -> FactRows:
         return records.fact_rows([_fact_row(r) for r in found])
 
-    return await copies.current(
+    return await _user_facts(
         conn,
         (tenant_id, namespace, user_id, limit),
-        source=(
-            f"FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}"
-            f" AND status = ANY({live}::text[]) ORDER BY recorded_at DESC, seq DESC LIMIT {cap}"
-        ),
-        args=params.values,
-        version="id || '@' || xmin::text",
+        copies,
+        live_only=True,
         # the vectors come through the binary codec (rows.decode_vector): cast to real[]
         # they cost 7.6 ms of Python and 10 ms in all for 500 facts, 1.3 and 2.5 this way
         columns="id, category, scope_tags, text, value, predicate, embedding AS vector",
@@ -269,8 +263,6 @@ async def scope_facts(
 ) -> ScopeFacts:
     """The user's facts of any status, newest first, decoded; this process's copy while
     it is current (see ``RowCopies``)."""
-    params = Params(tenant_id, namespace)
-    user = _equals("user_id", user_id, params)
 
     def decode(found: list[Any]) -> ScopeFacts:
         return ScopeFacts(
@@ -278,17 +270,43 @@ async def scope_facts(
             parts=[records.fact_row_parts(_fact_row(r)) for r in found],
         )
 
-    return await copies.current(
+    return await _user_facts(
         conn,
         (tenant_id, namespace, user_id, limit),
+        copies,
+        live_only=False,
+        columns=f"{records.FACT_COLUMNS}, embedding AS vector",
+        build=decode,
+    )
+
+
+async def _user_facts(
+    conn: Connection,
+    key: tuple[str, str, str | None, int],
+    copies: RowCopies[T],
+    *,
+    live_only: bool,
+    columns: str,
+    build: Callable[[list[Any]], T],
+) -> T:
+    """``build`` over the ``columns`` of the user's facts (``key``: tenant, namespace,
+    user, limit), live ones alone with ``live_only``, newest first; this process's copy
+    while it is current."""
+    tenant_id, namespace, user_id, limit = key
+    params = Params(tenant_id, namespace)
+    user = _equals("user_id", user_id, params)  # so facts_user serves the scan
+    live = f" AND status = ANY({params.add(list(LIVE))}::text[])" if live_only else ""
+    return await copies.current(
+        conn,
+        key,
         source=(
-            f"FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}"
+            f"FROM facts WHERE tenant_id = $1 AND namespace = $2 AND {user}{live}"
             f" ORDER BY recorded_at DESC, seq DESC LIMIT {params.add(limit)}"
         ),
         args=params.values,
         version="id || '@' || xmin::text",
-        columns=f"{records.FACT_COLUMNS}, embedding AS vector",
-        build=decode,
+        columns=columns,
+        build=build,
     )
 
 

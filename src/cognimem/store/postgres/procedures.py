@@ -13,6 +13,7 @@ from cognimem.store.postgres.rows import Params, decode_time, event_from_row
 from cognimem.store.procedure_records import (
     PROCEDURE_COLUMNS,
     PROCEDURE_WIDTH,
+    conversation_owner,
     procedure_from_row,
     procedure_values,
 )
@@ -34,12 +35,7 @@ class PostgresProcedures(PostgresDatabase):
     async def conversation_events(
         self, scope: Scope, limit: int, *, by_agent: bool = False
     ) -> list[Event]:
-        owner = Scope(
-            tenant_id=scope.tenant_id,
-            namespace=scope.namespace,
-            user_id=scope.user_id,
-            agent_id=scope.agent_id if by_agent else None,
-        )
+        owner = conversation_owner(scope, by_agent=by_agent)
         params = Params()
         where = scope_where(owner, params)
         async with self._connection() as conn:

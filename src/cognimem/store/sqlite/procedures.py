@@ -11,6 +11,7 @@ from cognimem.models.procedures import Procedure
 from cognimem.store.procedure_records import (
     PROCEDURE_COLUMNS,
     PROCEDURE_WIDTH,
+    conversation_owner,
     procedure_from_row,
     procedure_values,
 )
@@ -35,12 +36,7 @@ class SQLiteProcedures(SQLiteDatabase):
     async def conversation_events(
         self, scope: Scope, limit: int, *, by_agent: bool = False
     ) -> list[Event]:
-        owner = Scope(
-            tenant_id=scope.tenant_id,
-            namespace=scope.namespace,
-            user_id=scope.user_id,
-            agent_id=scope.agent_id if by_agent else None,
-        )
+        owner = conversation_owner(scope, by_agent=by_agent)
         where, params = scope_where(owner)
 
         def q(conn: sqlite3.Connection) -> list[Event]:
