@@ -6,7 +6,6 @@ in id order, so two reads counting the same items at once cannot deadlock."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from cognimem.models import ItemStatus, MemoryItem, Tier
@@ -16,10 +15,10 @@ from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import (
     ITEM_SELECT,
     ITEMS_WITH_USAGE,
-    check_accesses,
     check_counters,
 )
 from cognimem.store.types import Access
+from cognimem.store.usage import UsageCounting
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -68,25 +67,18 @@ async def add_accesses(conn: Connection, accesses: Sequence[Access]) -> None:
     )
 
 
-class PostgresUsage(PostgresDatabase):
+class PostgresUsage(PostgresDatabase, UsageCounting):
     """``UsageStore`` on PostgreSQL."""
 
-    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        await self.record_accesses([Access(tenant_id, i, 1, at) for i in dict.fromkeys(ids)])
+    async def _add_accesses(self, accesses: Sequence[Access]) -> None:
+        async with self._connection() as conn:
+            await add_accesses(conn, accesses)
 
-    async def record_accesses(self, accesses: Sequence[Access]) -> None:
-        check_accesses(accesses)
-        if accesses:
-            async with self._connection() as conn:
-                await add_accesses(conn, accesses)
-
-    async def record_usage(
+    async def _add_usage(
         self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
     ) -> None:
-        check_counters(counts)
-        if ids and counts:
-            async with self._connection() as conn:
-                await add_usage(conn, tenant_id, ids, counts)
+        async with self._connection() as conn:
+            await add_usage(conn, tenant_id, ids, counts)
 
     async def usage_candidates(
         self, tenant_id: str, namespace: str, user_id: str, limit: int

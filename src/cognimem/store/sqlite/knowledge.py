@@ -9,8 +9,8 @@ import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 from cognimem.models.knowledge import (
     Alias,
@@ -34,6 +34,7 @@ from cognimem.store.sqlite.knowledge_writes import LIVE, fact_version
 from cognimem.store.sqlite.rows import decode_time, query
 from cognimem.store.types import SCOPE_FACTS_KEPT, FactQuery, FactRows, GraphEdge, ScopeFacts
 
+T = TypeVar("T")
 _FACT_ROWS_CACHED = 256  # user scopes whose scored facts (and graphs) a process keeps
 
 
@@ -280,25 +281,21 @@ class SQLiteKnowledge(SQLiteDatabase):
     ) -> FactRows:
         """``fact_rows`` on a reader connection: this process's copy while the scope's
         fact version says it is current."""
-        user = user_key(user_id)
-        cache_key = (tenant_id, namespace, user, limit)
-        # one primary-key read tells whether this process's copy is current
-        version = fact_version(conn, tenant_id, namespace, user)
-        kept: FactRows | None = _current(self._fact_rows, cache_key, version)
-        if kept is not None:
-            return kept
-        found = conn.execute(
-            # the newest rows are chosen without touching the embedding blobs, which
-            # would otherwise be carried through the sort (10 ms -> 3 ms at 1.6k facts)
-            "SELECT id, category, scope_tags, text, value, predicate, embedding FROM facts"
-            " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
-            " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
-            " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
-            (tenant_id, namespace, user_id, *LIVE, limit),
-        ).fetchall()
-        rows = records.fact_rows([_scored_row(r) for r in found])
-        _keep(self._fact_rows, self._fact_rows_lock, cache_key, (version, rows), _FACT_ROWS_CACHED)
-        return rows
+
+        def load() -> FactRows:
+            found = conn.execute(
+                # the newest rows are chosen without touching the embedding blobs, which
+                # would otherwise be carried through the sort (10 ms -> 3 ms at 1.6k facts)
+                "SELECT id, category, scope_tags, text, value, predicate, embedding FROM facts"
+                " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
+                " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
+                " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
+                (tenant_id, namespace, user_id, *LIVE, limit),
+            ).fetchall()
+            return records.fact_rows([_scored_row(r) for r in found])
+
+        key = (tenant_id, namespace, user_id, limit)
+        return self._versioned(conn, self._fact_rows, key, _FACT_ROWS_CACHED, load)
 
     async def scope_facts(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -317,37 +314,55 @@ class SQLiteKnowledge(SQLiteDatabase):
     ) -> ScopeFacts:
         """``scope_facts`` on a reader connection: this process's copy while the scope's
         fact version says it is current (as ``fact_rows_in``)."""
+
+        def load() -> ScopeFacts:
+            found = query(
+                conn,
+                f"SELECT {FACT_COLUMNS}, embedding FROM facts WHERE tenant_id = ? AND namespace = ?"
+                " AND user_id IS ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
+                (tenant_id, namespace, user_id, limit),
+            )
+            return ScopeFacts(
+                facts=[fact_from_row(r) for r in found],
+                parts=[
+                    records.fact_row_parts(
+                        (
+                            r["id"],
+                            r["category"],
+                            r["scope_tags"],
+                            f"{r['text']} {r['value']} {r['predicate']}",
+                            r["embedding"],
+                        )
+                    )
+                    for r in found
+                ],
+            )
+
+        key = (tenant_id, namespace, user_id, limit)
+        return self._versioned(conn, self._scope_facts, key, SCOPE_FACTS_KEPT, load)
+
+    def _versioned(
+        self,
+        conn: sqlite3.Connection,
+        cache: OrderedDict[Any, tuple[Any, Any]],
+        scope: tuple[str, str, str | None, int],
+        cap: int,
+        load: Callable[[], T],
+    ) -> T:
+        """What ``load`` reads for ``scope`` (tenant, namespace, user, limit): the copy
+        this process keeps in ``cache`` while the scope's fact version is the one it was
+        read at, else read afresh and kept."""
+        tenant_id, namespace, user_id, limit = scope
         user = user_key(user_id)
-        cache_key = (tenant_id, namespace, user, limit)
+        key = (tenant_id, namespace, user, limit)
+        # one primary-key read tells whether this process's copy is current
         version = fact_version(conn, tenant_id, namespace, user)
-        kept: ScopeFacts | None = _current(self._scope_facts, cache_key, version)
+        kept: T | None = _current(cache, key, version)
         if kept is not None:
             return kept
-        found = query(
-            conn,
-            f"SELECT {FACT_COLUMNS}, embedding FROM facts WHERE tenant_id = ? AND namespace = ?"
-            " AND user_id IS ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
-            (tenant_id, namespace, user_id, limit),
-        )
-        decoded = ScopeFacts(
-            facts=[fact_from_row(r) for r in found],
-            parts=[
-                records.fact_row_parts(
-                    (
-                        r["id"],
-                        r["category"],
-                        r["scope_tags"],
-                        f"{r['text']} {r['value']} {r['predicate']}",
-                        r["embedding"],
-                    )
-                )
-                for r in found
-            ],
-        )
-        _keep(
-            self._scope_facts, self._fact_rows_lock, cache_key, (version, decoded), SCOPE_FACTS_KEPT
-        )
-        return decoded
+        value = load()
+        _keep(cache, self._fact_rows_lock, key, (version, value), cap)
+        return value
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 
 from cognimem.models import ItemStatus, MemoryItem, Tier
 from cognimem.models.clock import to_micros
 from cognimem.store.records import (
     ITEM_SELECT,
     ITEMS_WITH_USAGE,
-    check_accesses,
     check_counters,
 )
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.types import Access
+from cognimem.store.usage import UsageCounting
 
 
 def add_usage(
@@ -57,23 +56,16 @@ def add_accesses(conn: sqlite3.Connection, accesses: Sequence[Access]) -> None:
     )
 
 
-class SQLiteUsage(SQLiteDatabase):
+class SQLiteUsage(SQLiteDatabase, UsageCounting):
     """``UsageStore`` on SQLite."""
 
-    async def record_access(self, tenant_id: str, ids: Sequence[str], at: datetime) -> None:
-        await self.record_accesses([Access(tenant_id, i, 1, at) for i in dict.fromkeys(ids)])
+    async def _add_accesses(self, accesses: Sequence[Access]) -> None:
+        await self._db.write(lambda conn: add_accesses(conn, accesses))
 
-    async def record_accesses(self, accesses: Sequence[Access]) -> None:
-        check_accesses(accesses)
-        if accesses:
-            await self._db.write(lambda conn: add_accesses(conn, accesses))
-
-    async def record_usage(
+    async def _add_usage(
         self, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
     ) -> None:
-        check_counters(counts)
-        if ids and counts:
-            await self._db.write(lambda conn: add_usage(conn, tenant_id, ids, counts))
+        await self._db.write(lambda conn: add_usage(conn, tenant_id, ids, counts))
 
     async def usage_candidates(
         self, tenant_id: str, namespace: str, user_id: str, limit: int
