@@ -4,60 +4,48 @@ SQLite: ASCII letters without regard to case, every other character exactly."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from cognimem.models import MemoryItem
 from cognimem.models.clock import to_utc
 from cognimem.models.directory import ItemText, LevelScope, UserScope, ascii_lower
+from cognimem.store import listing
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import ITEM_SELECT
 from cognimem.store.types import ItemFilter
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
 
 # lower() follows the database's locale; translate() lowers ASCII letters only, as
 # SQLite's lower() does
 _LOWER_TEXT = "translate(text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
 
+async def _owners(conn: Connection, tenant_id: str, kind: listing.Owner, limit: int) -> list[Any]:
+    """The tenant's owners of ``kind`` (``listing.OWNERS``) with their events' count and
+    newest recording, newest first."""
+    column, owned = listing.OWNERS[kind]
+    found = await conn.fetch(
+        f"SELECT namespace, {column}, count(*) AS n, max(recorded_at) AS last"
+        f" FROM events WHERE tenant_id = $1 AND {owned}"
+        f" GROUP BY namespace, {column}"
+        f" ORDER BY max(recorded_at) DESC, namespace, {column} LIMIT $2",
+        tenant_id,
+        limit,
+    )
+    return list(found)
+
+
 class PostgresListing(PostgresDatabase):
     async def list_users(self, tenant_id: str, limit: int) -> list[UserScope]:
         async with self._connection() as conn:
-            found = await conn.fetch(
-                "SELECT namespace, user_id, count(*) AS n, max(recorded_at) AS last"
-                " FROM events WHERE tenant_id = $1 AND user_id IS NOT NULL"
-                " GROUP BY namespace, user_id"
-                " ORDER BY max(recorded_at) DESC, namespace, user_id LIMIT $2",
-                tenant_id,
-                limit,
-            )
-        return [
-            UserScope(
-                namespace=r["namespace"],
-                user_id=r["user_id"],
-                events=int(r["n"]),
-                last_event_at=to_utc(r["last"]),
-            )
-            for r in found
-        ]
+            return listing.user_scopes(await _owners(conn, tenant_id, "user", limit), to_utc)
 
     async def list_levels(self, tenant_id: str, limit: int) -> list[LevelScope]:
         async with self._connection() as conn:
-            found = await conn.fetch(
-                "SELECT namespace, agent_id, count(*) AS n, max(recorded_at) AS last"
-                " FROM events WHERE tenant_id = $1 AND user_id IS NULL"
-                " GROUP BY namespace, agent_id"
-                " ORDER BY max(recorded_at) DESC, namespace, agent_id LIMIT $2",
-                tenant_id,
-                limit,
-            )
-        return [
-            LevelScope(
-                level="organisation" if r["agent_id"] is None else "agent",
-                namespace=r["namespace"],
-                agent_id=r["agent_id"],
-                events=int(r["n"]),
-                last_event_at=to_utc(r["last"]),
-            )
-            for r in found
-        ]
+            return listing.level_scopes(await _owners(conn, tenant_id, "level", limit), to_utc)
 
     async def list_items(self, flt: ItemFilter, text: ItemText, limit: int) -> list[MemoryItem]:
         params = rows.Params()

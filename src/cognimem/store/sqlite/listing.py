@@ -4,9 +4,11 @@ by scope, status, kind, time, tier and a piece of their text."""
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from cognimem.models import ItemKind, MemoryItem
 from cognimem.models.directory import ItemText, LevelScope, UserScope, ascii_lower
+from cognimem.store import listing
 from cognimem.store.records import ITEM_SELECT
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
@@ -31,47 +33,26 @@ def _seeks_few(flt: ItemFilter, text: ItemText, limit: int) -> bool:
     )
 
 
+def _owners(conn: sqlite3.Connection, tenant_id: str, kind: listing.Owner, limit: int) -> list[Any]:
+    """The tenant's owners of ``kind`` (``listing.OWNERS``) with their events' count and
+    newest recording, newest first."""
+    column, owned = listing.OWNERS[kind]
+    return conn.execute(
+        f"SELECT namespace, {column}, count(*), max(recorded_at) FROM events"
+        f" WHERE tenant_id = ? AND {owned} GROUP BY namespace, {column}"
+        f" ORDER BY max(recorded_at) DESC, namespace, {column} LIMIT ?",
+        (tenant_id, limit),
+    ).fetchall()
+
+
 class SQLiteListing(SQLiteDatabase):
     async def list_users(self, tenant_id: str, limit: int) -> list[UserScope]:
-        def q(conn: sqlite3.Connection) -> list[UserScope]:
-            found = conn.execute(
-                "SELECT namespace, user_id, count(*), max(recorded_at) FROM events"
-                " WHERE tenant_id = ? AND user_id IS NOT NULL GROUP BY namespace, user_id"
-                " ORDER BY max(recorded_at) DESC, namespace, user_id LIMIT ?",
-                (tenant_id, limit),
-            ).fetchall()
-            return [
-                UserScope(
-                    namespace=ns,
-                    user_id=user,
-                    events=int(n),
-                    last_event_at=rows.decode_time(last),
-                )
-                for ns, user, n, last in found
-            ]
-
-        return await self._db.read(q)
+        found = await self._db.read(lambda conn: _owners(conn, tenant_id, "user", limit))
+        return listing.user_scopes(found, rows.decode_time)
 
     async def list_levels(self, tenant_id: str, limit: int) -> list[LevelScope]:
-        def q(conn: sqlite3.Connection) -> list[LevelScope]:
-            found = conn.execute(
-                "SELECT namespace, agent_id, count(*), max(recorded_at) FROM events"
-                " WHERE tenant_id = ? AND user_id IS NULL GROUP BY namespace, agent_id"
-                " ORDER BY max(recorded_at) DESC, namespace, agent_id LIMIT ?",
-                (tenant_id, limit),
-            ).fetchall()
-            return [
-                LevelScope(
-                    level="organisation" if agent is None else "agent",
-                    namespace=ns,
-                    agent_id=agent,
-                    events=int(n),
-                    last_event_at=rows.decode_time(last),
-                )
-                for ns, agent, n, last in found
-            ]
-
-        return await self._db.read(q)
+        found = await self._db.read(lambda conn: _owners(conn, tenant_id, "level", limit))
+        return listing.level_scopes(found, rows.decode_time)
 
     async def list_items(self, flt: ItemFilter, text: ItemText, limit: int) -> list[MemoryItem]:
         where, params = item_clause(flt)
