@@ -12,21 +12,19 @@ the ``UPDATE`` match nothing and the write fail as ``StaleKnowledge``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cognimem.errors import NotFound, StaleKnowledge
-from cognimem.models import Scope
-from cognimem.models.clock import to_utc
 from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import (
     Alias,
     Entity,
-    Fact,
     FactStatus,
     HistoryEntry,
 )
 from cognimem.store import records
+from cognimem.store import row_values as kv
 from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.rows import (
     by_column,
@@ -71,18 +69,19 @@ _FACT_TYPES = [
     "vector",  # embedding
 ]
 # what a reconciliation may change; identity (key, subject, scope ...) never changes
-_FACT_MUTABLE = [
-    ("text", "text"), ("scope_tags", "jsonb"), ("confidence", "float8"),
-    ("confidence_factors", "jsonb"), ("reinforcement_count", "int4"),
-    ("last_validated_at", "timestamptz"), ("status", "text"), ("superseded_by", "text"),
-    ("valid_from", "timestamptz"), ("valid_to", "timestamptz"), ("evidence_item_ids", "jsonb"),
-    ("evidence_event_ids", "jsonb"), ("importance", "float8"), ("revision", "int4"),
-    ("polarity", "bool"), ("value", "text"), ("recorded_to", "timestamptz"),
-]  # fmt: skip
+# the types of the columns an update rewrites, for the casts of its parameters
+_MUTABLE_TYPES = {
+    "text": "text", "scope_tags": "jsonb", "confidence": "float8",
+    "confidence_factors": "jsonb", "reinforcement_count": "int4",
+    "last_validated_at": "timestamptz", "status": "text", "superseded_by": "text",
+    "valid_from": "timestamptz", "valid_to": "timestamptz", "evidence_item_ids": "jsonb",
+    "evidence_event_ids": "jsonb", "importance": "float8", "revision": "int4",
+    "polarity": "bool", "value": "text", "recorded_to": "timestamptz",
+}  # fmt: skip
 _UPDATE_FACT = (
     "UPDATE facts SET "
-    + ", ".join(f"{c} = ${n}::{t}" for n, (c, t) in enumerate(_FACT_MUTABLE, start=1))
-    + f" WHERE id = ${len(_FACT_MUTABLE) + 1} AND revision = ${len(_FACT_MUTABLE) + 2}"
+    + ", ".join(f"{c} = ${n}::{_MUTABLE_TYPES[c]}" for n, c in enumerate(kv.FACT_MUTABLE, 1))
+    + f" WHERE id = ${len(kv.FACT_MUTABLE) + 1} AND revision = ${len(kv.FACT_MUTABLE) + 2}"
     " RETURNING status"
 )
 
@@ -108,34 +107,6 @@ JOIN facts f ON f.tenant_id = s.tenant_id AND f.namespace = s.namespace AND f.ke
      AND f.user_id IS NOT DISTINCT FROM s.user_id AND f.status = ANY($5::text[])
      AND (f.user_id IS NOT NULL OR f.agent_id IS NOT DISTINCT FROM s.agent_id)
 """
-
-
-def _scope_values(s: Scope) -> tuple[str, str, str | None, str | None, str | None]:
-    return (s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id)
-
-
-# -- conversions -----------------------------------------------------------------------
-def _mutable_values(f: Fact) -> list[Any]:
-    values = {
-        "text": f.text,
-        "scope_tags": json.dumps(f.scope_tags),
-        "confidence": f.confidence,
-        "confidence_factors": json.dumps(f.confidence_factors),
-        "reinforcement_count": f.reinforcement_count,
-        "last_validated_at": to_utc(f.last_validated_at),
-        "status": f.status.value,
-        "superseded_by": f.superseded_by,
-        "valid_from": decode_time(f.valid_from),
-        "valid_to": decode_time(f.valid_to),
-        "evidence_item_ids": json.dumps(f.evidence_item_ids),
-        "evidence_event_ids": json.dumps(f.evidence_event_ids),
-        "importance": f.importance,
-        "revision": f.revision,
-        "polarity": f.polarity,
-        "value": f.value,
-        "recorded_to": decode_time(f.recorded_to),
-    }
-    return [values[c] for c, _ in _FACT_MUTABLE]
 
 
 # -- the read set ----------------------------------------------------------------------
@@ -222,50 +193,24 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
 
 
 async def _insert_entities(conn: Connection, knowledge: Knowledge) -> None:
-    if not knowledge.entities:
-        return
-    await conn.execute(
-        f"INSERT INTO entities ({ENTITY_COLUMNS})"
-        f" SELECT * FROM unnest({unnest_args(_ENTITY_TYPES)})",
-        *by_column(
-            [
-                (
-                    e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value,
-                    e.external_ref, json.dumps(e.properties), to_utc(e.created_at),
-                )
-                for e in knowledge.entities
-            ],
-            len(_ENTITY_TYPES),
-        ),
-    )  # fmt: skip
+    await _insert(
+        conn,
+        "entities",
+        ENTITY_COLUMNS,
+        _ENTITY_TYPES,
+        [kv.entity_values(e, decode_time) for e in knowledge.entities],
+    )
 
 
 async def _insert_facts(conn: Connection, knowledge: Knowledge) -> None:
-    if not knowledge.facts:
-        return
-    rows = []
-    for p in knowledge.facts:
-        f = p.fact
-        embedding = None if p.embedding is None else vector_bytes(p.embedding)
-        rows.append(
-            (
-                f.id, *_scope_values(f.scope), f.key, f.subject, f.subject_entity_id,
-                f.predicate, f.category.value, f.value, f.polarity, f.object_entity_id,
-                f.text, json.dumps(f.scope_tags), f.confidence,
-                json.dumps(f.confidence_factors), f.reinforcement_count,
-                to_utc(f.last_validated_at), f.status.value, f.superseded_by,
-                decode_time(f.valid_from), decode_time(f.valid_to), to_utc(f.recorded_at),
-                json.dumps(f.evidence_item_ids), json.dumps(f.evidence_event_ids),
-                f.importance, f.revision, f.embedding_model, json.dumps(f.provenance),
-                decode_time(f.recorded_to),
-                embedding,
-            )
-        )  # fmt: skip
-    await conn.execute(
-        f"INSERT INTO facts ({FACT_COLUMNS}, embedding)"
-        f" SELECT * FROM unnest({unnest_args(_FACT_TYPES)})",
-        *by_column(rows, len(_FACT_TYPES)),
-    )
+    rows = [
+        (
+            *kv.fact_row(p.fact, decode_time),
+            None if p.embedding is None else vector_bytes(p.embedding),
+        )
+        for p in knowledge.facts
+    ]
+    await _insert(conn, "facts", f"{FACT_COLUMNS}, embedding", _FACT_TYPES, rows)
 
 
 async def _update_facts(conn: Connection, knowledge: Knowledge) -> None:
@@ -274,7 +219,10 @@ async def _update_facts(conn: Connection, knowledge: Knowledge) -> None:
     # one by one, in order: a fact may be updated twice in one write (revision n, n + 1)
     for update in knowledge.fact_updates:
         status = await conn.fetchval(
-            _UPDATE_FACT, *_mutable_values(update.fact), update.fact.id, update.expected_revision
+            _UPDATE_FACT,
+            *kv.fact_mutable(update.fact, decode_time),
+            update.fact.id,
+            update.expected_revision,
         )
         if status is None:
             raise StaleKnowledge(
@@ -288,67 +236,48 @@ async def _update_facts(conn: Connection, knowledge: Knowledge) -> None:
 
 
 async def _insert_relations(conn: Connection, knowledge: Knowledge) -> None:
-    if not knowledge.relations:
-        return
-    await conn.execute(
-        f"INSERT INTO relations ({RELATION_COLUMNS})"
-        f" SELECT * FROM unnest({unnest_args(_RELATION_TYPES)})",
-        *by_column(
-            [
-                (
-                    r.id, *_scope_values(r.scope), r.source_entity_id, r.relation,
-                    r.target_entity_id, r.fact_id, r.confidence, r.active,
-                    to_utc(r.created_at),
-                )
-                for r in knowledge.relations
-            ],
-            len(_RELATION_TYPES),
-        ),
-    )  # fmt: skip
+    await _insert(
+        conn,
+        "relations",
+        RELATION_COLUMNS,
+        _RELATION_TYPES,
+        [kv.relation_values(r, decode_time) for r in knowledge.relations],
+    )
 
 
 async def _insert_conflicts(conn: Connection, knowledge: Knowledge) -> None:
-    if not knowledge.conflicts:
-        return
-    await conn.execute(
-        f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
-        f" SELECT * FROM unnest({unnest_args(_CONFLICT_TYPES)})",
-        *by_column(
-            [
-                (
-                    c.id, *_scope_values(c.scope), c.key, json.dumps(c.fact_ids),
-                    c.strategy.value, c.status.value, c.winner_fact_id,
-                    to_utc(c.created_at), decode_time(c.resolved_at), c.note,
-                )
-                for c in knowledge.conflicts
-            ],
-            len(_CONFLICT_TYPES),
-        ),
-    )  # fmt: skip
+    await _insert(
+        conn,
+        "conflicts",
+        CONFLICT_COLUMNS,
+        _CONFLICT_TYPES,
+        [kv.conflict_values(c, decode_time) for c in knowledge.conflicts],
+    )
+
+
+async def _insert(
+    conn: Connection,
+    table: str,
+    columns: str,
+    types: Sequence[str],
+    rows: Sequence[tuple[Any, ...]],
+) -> None:
+    """Insert ``rows`` (values of ``columns``, of ``types``) in one statement."""
+    if rows:
+        await conn.execute(
+            f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({unnest_args(types)})",
+            *by_column(rows, len(types)),
+        )
 
 
 async def insert_history(conn: Connection, entries: Sequence[HistoryEntry]) -> None:
-    if not entries:
-        return
-    await conn.execute(
-        f"INSERT INTO history ({HISTORY_COLUMNS})"
-        f" SELECT * FROM unnest({unnest_args(_HISTORY_TYPES)})",
-        *by_column(
-            [
-                (
-                    h.id, h.tenant_id, h.target_type, h.target_id, h.action, h.actor,
-                    to_utc(h.at), _json_or_none(h.before), _json_or_none(h.after), h.event_id,
-                )
-                for h in entries
-            ],
-            len(_HISTORY_TYPES),
-        ),
-    )  # fmt: skip
-
-
-def _json_or_none(value: Mapping[str, Any] | None) -> str | None:
-    # default=str: history snapshots may hold datetimes; SQLite stores them the same way
-    return None if value is None else json.dumps(value, default=str)
+    await _insert(
+        conn,
+        "history",
+        HISTORY_COLUMNS,
+        _HISTORY_TYPES,
+        [kv.history_values(h, decode_time) for h in entries],
+    )
 
 
 async def _upsert_aliases(conn: Connection, knowledge: Knowledge) -> None:

@@ -8,7 +8,6 @@ runs these inserts (its dedupe, merges and async items) is ``item_writes.py``.
 
 from __future__ import annotations
 
-import json
 import struct
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -18,7 +17,7 @@ import numpy as np
 
 from cognimem.models import Event, MemoryItem
 from cognimem.models.clock import to_utc
-from cognimem.store import records
+from cognimem.store import records, row_values
 from cognimem.store.postgres.migrations import index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
 from cognimem.store.types import ItemFilter, PendingItem, PendingMessage
@@ -105,39 +104,23 @@ def by_column(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
 
 def event_columns(messages: Sequence[PendingMessage]) -> list[list[Any]]:
     """``INSERT_EVENTS`` arguments: one list per column."""
-    rows = []
-    for m in messages:
-        e, s = m.event, m.event.scope
-        rows.append(
-            (
-                e.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, e.role.value,
-                e.name, e.content, e.content_hash, e.idempotency_key, e.external_id,
-                to_utc(e.occurred_at), to_utc(e.recorded_at), json.dumps(e.metadata), m.processed,
-                m.job_id, m.profile,
-            )
-        )  # fmt: skip
+    rows = [
+        (*row_values.event_values(m.event, decode_time), m.processed, m.job_id, m.profile)
+        for m in messages
+    ]
     return by_column(rows, len(_EVENT_TYPES) + 3)
 
 
 def item_columns(pending: Sequence[PendingItem]) -> list[list[Any]]:
     """``INSERT_ITEMS`` arguments: one list per column."""
-    rows = []
-    for p in pending:
-        i, s = p.item, p.item.scope
-        last = None if i.last_accessed_at is None else to_utc(i.last_accessed_at)
-        rows.append(
-            (
-                i.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, i.text,
-                i.kind.value, i.key, json.dumps(i.entities), json.dumps(i.source_event_ids),
-                json.dumps(i.external_ids), i.author, to_utc(i.occurred_at),
-                to_utc(i.recorded_at), i.importance, i.confidence, i.tier.value, i.status.value,
-                i.token_count, i.access_count, last, i.loaded_count, i.cited_count,
-                i.success_count, i.failure_count, i.consolidated, i.supersedes, i.superseded_by,
-                i.embedding_model, json.dumps(i.metadata), decode_time(i.event_start),
-                decode_time(i.event_end), i.novelty,
-                None if p.embedding is None else vector_bytes(p.embedding), p.search_text,
-            )
-        )  # fmt: skip
+    rows = [
+        (
+            *row_values.item_values(p.item, decode_time),
+            None if p.embedding is None else vector_bytes(p.embedding),
+            p.search_text,
+        )
+        for p in pending
+    ]
     return by_column(rows, len(_ITEM_TYPES) + 2)
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cognimem.models import Scope
 from cognimem.models.admin import Session
-from cognimem.models.clock import to_utc
-from cognimem.store import records
+from cognimem.store import records, row_values
 from cognimem.store.postgres.database import PostgresDatabase, scope_where
 from cognimem.store.postgres.rows import Params, decode_time
 from cognimem.store.records import SESSION_COLUMNS
@@ -23,10 +21,7 @@ def session_from_row(row: Mapping[str, Any]) -> Session:
 
 
 def session_values(s: Session) -> tuple[Any, ...]:
-    return (
-        s.scope.tenant_id, s.scope.namespace, s.id, s.scope.user_id, s.scope.agent_id,
-        s.status.value, to_utc(s.created_at), decode_time(s.closed_at), json.dumps(s.metadata),
-    )  # fmt: skip
+    return row_values.session_values(s, decode_time)
 
 
 async def put_session(conn: Connection, session: Session) -> None:

@@ -11,15 +11,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from cognimem.errors import NotFound, StaleKnowledge
-from cognimem.models.clock import to_micros
 from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
-from cognimem.models.knowledge import Alias, Entity, Fact, FactStatus, HistoryEntry
+from cognimem.models.knowledge import Alias, Entity, FactStatus, HistoryEntry
 from cognimem.store import records
+from cognimem.store import row_values as kv
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     ENTITY_COLUMNS,
@@ -28,43 +27,14 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
-from cognimem.store.sqlite.rows import query
+from cognimem.store.sqlite.rows import encode_time, query
 from cognimem.store.types import Knowledge
 
 LIVE = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
-
-_FACT_MUTABLE = (
-    "text", "scope_tags", "confidence", "confidence_factors", "reinforcement_count",
-    "last_validated_at", "status", "superseded_by", "valid_from", "valid_to",
-    "evidence_item_ids", "evidence_event_ids", "importance", "revision", "polarity", "value",
-    "recorded_to",
-)  # fmt: skip
-
-
-def _micros(value: Any) -> int | None:
-    return None if value is None else to_micros(value)
-
-
-def _fact_values(f: Fact) -> dict[str, Any]:
-    return {
-        "text": f.text,
-        "scope_tags": json.dumps(f.scope_tags),
-        "confidence": f.confidence,
-        "confidence_factors": json.dumps(f.confidence_factors),
-        "reinforcement_count": f.reinforcement_count,
-        "last_validated_at": to_micros(f.last_validated_at),
-        "status": f.status.value,
-        "superseded_by": f.superseded_by,
-        "valid_from": _micros(f.valid_from),
-        "valid_to": _micros(f.valid_to),
-        "evidence_item_ids": json.dumps(f.evidence_item_ids),
-        "evidence_event_ids": json.dumps(f.evidence_event_ids),
-        "importance": f.importance,
-        "revision": f.revision,
-        "polarity": int(f.polarity),
-        "value": f.value,
-        "recorded_to": _micros(f.recorded_to),
-    }
+_UPDATE_FACT = (
+    f"UPDATE facts SET {', '.join(f'{c} = ?' for c in kv.FACT_MUTABLE)}"
+    " WHERE id = ? AND revision = ?"
+)
 
 
 def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
@@ -145,46 +115,28 @@ def _bump_fact_versions(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
 
 
 def _insert_entities(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
-    for e in knowledge.entities:
-        conn.execute(
-            f"INSERT INTO entities ({ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                e.id, e.tenant_id, e.namespace, e.user_id, e.name, e.type.value, e.external_ref,
-                json.dumps(e.properties), to_micros(e.created_at),
-            ),
-        )  # fmt: skip
+    conn.executemany(
+        f"INSERT INTO entities ({ENTITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [kv.entity_values(e, encode_time) for e in knowledge.entities],
+    )
 
 
 def _insert_facts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     for p in knowledge.facts:
-        f, s = p.fact, p.fact.scope
         blob = None if p.embedding is None else np.asarray(p.embedding, np.float32).tobytes()
-        values = _fact_values(f)
         conn.execute(
             f"INSERT INTO facts ({FACT_COLUMNS}, embedding) VALUES ({', '.join('?' * 33)})",
-            (
-                f.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, f.key,
-                f.subject, f.subject_entity_id, f.predicate, f.category.value, values["value"],
-                values["polarity"], f.object_entity_id, f.text, values["scope_tags"],
-                f.confidence, values["confidence_factors"], f.reinforcement_count,
-                values["last_validated_at"], values["status"], f.superseded_by,
-                values["valid_from"], values["valid_to"], to_micros(f.recorded_at),
-                values["evidence_item_ids"], values["evidence_event_ids"], f.importance,
-                f.revision, f.embedding_model, json.dumps(f.provenance),
-                values["recorded_to"], blob,
-            ),
-        )  # fmt: skip
+            (*kv.fact_row(p.fact, encode_time), blob),
+        )
 
 
 def _update_facts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     """Each update guarded by the revision the reconciler saw (``StaleKnowledge`` when
     it changed meanwhile); a fact no longer live takes its graph edges with it."""
     for update in knowledge.fact_updates:
-        values = _fact_values(update.fact)
-        sets = ", ".join(f"{c} = ?" for c in _FACT_MUTABLE)
         cur = conn.execute(
-            f"UPDATE facts SET {sets} WHERE id = ? AND revision = ?",
-            (*(values[c] for c in _FACT_MUTABLE), update.fact.id, update.expected_revision),
+            _UPDATE_FACT,
+            (*kv.fact_mutable(update.fact, encode_time), update.fact.id, update.expected_revision),
         )
         if cur.rowcount != 1:
             raise StaleKnowledge(
@@ -195,31 +147,17 @@ def _update_facts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
 
 
 def _insert_relations(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
-    for r in knowledge.relations:
-        s = r.scope
-        conn.execute(
-            f"INSERT INTO relations ({RELATION_COLUMNS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                r.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id,
-                r.source_entity_id, r.relation, r.target_entity_id, r.fact_id, r.confidence,
-                int(r.active), to_micros(r.created_at),
-            ),
-        )  # fmt: skip
+    conn.executemany(
+        f"INSERT INTO relations ({RELATION_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+        [kv.relation_values(r, encode_time) for r in knowledge.relations],
+    )
 
 
 def _insert_conflicts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
-    for c in knowledge.conflicts:
-        s = c.scope
-        conn.execute(
-            f"INSERT INTO conflicts ({CONFLICT_COLUMNS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                c.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, c.key,
-                json.dumps(c.fact_ids), c.strategy.value, c.status.value, c.winner_fact_id,
-                to_micros(c.created_at), _micros(c.resolved_at), c.note,
-            ),
-        )  # fmt: skip
+    conn.executemany(
+        f"INSERT INTO conflicts ({CONFLICT_COLUMNS}) VALUES ({', '.join('?' * 14)})",
+        [kv.conflict_values(c, encode_time) for c in knowledge.conflicts],
+    )
 
 
 def delete_aliases(
@@ -260,15 +198,8 @@ def mark_stale(conn: sqlite3.Connection, marks: Sequence[StaleItem]) -> None:
 def insert_history(conn: sqlite3.Connection, entries: Sequence[HistoryEntry]) -> None:
     conn.executemany(
         f"INSERT INTO history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                h.id, h.tenant_id, h.target_type, h.target_id, h.action, h.actor,
-                to_micros(h.at), None if h.before is None else json.dumps(h.before, default=str),
-                None if h.after is None else json.dumps(h.after, default=str), h.event_id,
-            )
-            for h in entries
-        ],
-    )  # fmt: skip
+        [kv.history_values(h, encode_time) for h in entries],
+    )
 
 
 def _upsert_aliases(conn: sqlite3.Connection, knowledge: Knowledge) -> None:

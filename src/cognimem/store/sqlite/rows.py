@@ -19,7 +19,7 @@ import numpy as np
 
 from cognimem.models import Event, ItemStatus, MemoryItem
 from cognimem.models.clock import from_micros, to_micros
-from cognimem.store import records
+from cognimem.store import records, row_values
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 from cognimem.store.sqlite import scopes
 from cognimem.store.types import PendingItem
@@ -55,31 +55,14 @@ def event_from_row(row: sqlite3.Row) -> Event:
 
 
 def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
-    s = item.scope
-    return (
-        item.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, item.text,
-        item.kind.value, item.key, json.dumps(item.entities), json.dumps(item.source_event_ids),
-        json.dumps(item.external_ids), item.author, to_micros(item.occurred_at),
-        to_micros(item.recorded_at), item.importance, item.confidence, item.tier.value,
-        item.status.value, item.token_count, item.access_count,
-        None if item.last_accessed_at is None else to_micros(item.last_accessed_at),
-        item.loaded_count, item.cited_count, item.success_count, item.failure_count,
-        int(item.consolidated), item.supersedes, item.superseded_by, item.embedding_model,
-        json.dumps(item.metadata), encode_time(item.event_start), encode_time(item.event_end),
-        item.novelty, embedding,
-    )  # fmt: skip
+    return (*row_values.item_values(item, encode_time), embedding)
 
 
 INSERT_ITEM = f"INSERT INTO items ({ITEM_COLUMNS}, embedding) VALUES ({', '.join('?' * 35)})"
 
 
 def event_params(event: Event) -> tuple[Any, ...]:
-    s = event.scope
-    return (
-        event.id, s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, event.role.value,
-        event.name, event.content, event.content_hash, event.idempotency_key, event.external_id,
-        to_micros(event.occurred_at), to_micros(event.recorded_at), json.dumps(event.metadata),
-    )  # fmt: skip
+    return row_values.event_values(event, encode_time)
 
 
 INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join('?' * 15)})"

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
 from cognimem.models import Scope
 from cognimem.models.admin import Session
-from cognimem.models.clock import to_micros
-from cognimem.store import records
+from cognimem.store import records, row_values
 from cognimem.store.records import SESSION_COLUMNS
 from cognimem.store.sqlite.database import SQLiteDatabase, scope_where
-from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.sqlite.rows import decode_time, encode_time, query
 
 
 def session_from_row(row: sqlite3.Row) -> Session:
@@ -21,11 +19,7 @@ def session_from_row(row: sqlite3.Row) -> Session:
 
 def session_params(s: Session) -> tuple[Any, ...]:
     """The values of ``SESSION_COLUMNS``."""
-    return (
-        s.scope.tenant_id, s.scope.namespace, s.id, s.scope.user_id, s.scope.agent_id,
-        s.status.value, to_micros(s.created_at),
-        None if s.closed_at is None else to_micros(s.closed_at), json.dumps(s.metadata),
-    )  # fmt: skip
+    return row_values.session_values(s, encode_time)
 
 
 class SQLiteSessions(SQLiteDatabase):
