@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from cognimem.models import Event, MemoryItem, Scope
-from cognimem.models.admin import Session
+from cognimem.models.admin import ApiKey, Session
 from cognimem.models.knowledge import Entity, Fact, FactConflict, HistoryEntry, Relation
 from cognimem.store.records import FACT_COLUMNS
 
@@ -52,6 +52,15 @@ def item_values(i: MemoryItem, time: TimeEncoder) -> tuple[Any, ...]:
         i.loaded_count, i.cited_count, i.success_count, i.failure_count, i.consolidated,
         i.supersedes, i.superseded_by, i.embedding_model, json.dumps(i.metadata),
         time(i.event_start), time(i.event_end), i.novelty,
+    )  # fmt: skip
+
+
+def api_key_values(k: ApiKey, time: TimeEncoder) -> tuple[Any, ...]:
+    """The values of ``API_KEY_COLUMNS``."""
+    return (
+        k.id, k.tenant_id, k.name, k.key_hash, k.prefix, time(k.created_at),
+        time(k.expires_at), time(k.revoked_at), k.rate_limit_per_minute, k.level.value,
+        k.user_id, k.agent_id,
     )  # fmt: skip
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from cognimem.errors import Conflict, NotFound
 from cognimem.models.admin import ApiKey
 from cognimem.models.clock import to_utc
-from cognimem.store import records
+from cognimem.store import records, row_values
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.rows import decode_time
 from cognimem.store.records import API_KEY_COLUMNS as _COLUMNS
@@ -28,18 +28,7 @@ async def put(conn: Connection, key: ApiKey) -> None:
         await conn.execute(
             f"INSERT INTO api_keys ({_COLUMNS})"
             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-            key.id,
-            key.tenant_id,
-            key.name,
-            key.key_hash,
-            key.prefix,
-            to_utc(key.created_at),
-            None if key.expires_at is None else to_utc(key.expires_at),
-            None if key.revoked_at is None else to_utc(key.revoked_at),
-            key.rate_limit_per_minute,
-            key.level.value,
-            key.user_id,
-            key.agent_id,
+            *row_values.api_key_values(key, decode_time),
         )
     except Exception as exc:
         if getattr(exc, "sqlstate", None) == _UNIQUE_VIOLATION:

@@ -9,10 +9,10 @@ from datetime import datetime
 from cognimem.errors import Conflict, NotFound
 from cognimem.models.admin import ApiKey
 from cognimem.models.clock import to_micros
-from cognimem.store import records
+from cognimem.store import records, row_values
 from cognimem.store.records import API_KEY_COLUMNS as _COLUMNS
 from cognimem.store.sqlite.database import SQLiteDatabase
-from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.sqlite.rows import decode_time, encode_time, query
 
 
 def _key(row: sqlite3.Row) -> ApiKey:
@@ -23,14 +23,8 @@ def put(conn: sqlite3.Connection, key: ApiKey) -> None:
     try:
         conn.execute(
             f"INSERT INTO api_keys ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                key.id, key.tenant_id, key.name, key.key_hash, key.prefix,
-                to_micros(key.created_at),
-                None if key.expires_at is None else to_micros(key.expires_at),
-                None if key.revoked_at is None else to_micros(key.revoked_at),
-                key.rate_limit_per_minute, key.level.value, key.user_id, key.agent_id,
-            ),
-        )  # fmt: skip
+            row_values.api_key_values(key, encode_time),
+        )
     except sqlite3.IntegrityError as exc:
         raise Conflict(f"an API key with this id or secret already exists: {key.id}") from exc
 
