@@ -11,7 +11,7 @@ import pytest
 from cognimem.models import Scope
 from cognimem.models.ids import content_hash
 from cognimem.store import Store
-from cognimem.store.transfer import level_holder
+from cognimem.store.erasure import level_holder
 from cognimem.store.types import ScopeLease
 from tests.contract.builders import seed
 from tests.erasure import leftovers

@@ -1,7 +1,8 @@
-"""What both backends share for export, import and erasure: the order an export
-streams its rows in and its paging (:func:`export_stream`), stored rows as
+"""What both backends share for export and import: the order an export streams its
+rows in and its paging (:func:`export_stream`), stored rows as
 :class:`~cognimem.models.admin.ExportRecord` lines (:func:`row_record`) and back
-(:func:`parse`), and the content hashes of erased texts.
+(:func:`parse`), and which of an import's rows are new (:class:`ImportBatch`). What
+erasure shares is in ``store/erasure.py``.
 
 A record's ``data`` is the domain model's JSON, plus what the model does not carry but
 the row does: an event's ``processed`` flag, an item's ``search_text`` (the lexical
@@ -14,7 +15,6 @@ are left out, is :data:`TABLES`.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import (
     AsyncIterator,
@@ -26,7 +26,7 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,13 +34,12 @@ from cognimem.errors import InvalidInput
 from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ExportRecord, RecordType, Session
 from cognimem.models.fact_changes import NO_LONGER_TRUE
-from cognimem.models.ids import content_hash
 from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
 from cognimem.models.procedures import Procedure
 from cognimem.store import procedure_records, records
 from cognimem.store.records import Row, TimeDecoder
-from cognimem.text.tokens import trigger_terms
+from cognimem.store.types import Knowledge, PendingFact
 
 # 2: procedures are exported (records of type ``procedure``); a format 1 export, which
 # has none, imports as it always did
@@ -101,6 +100,14 @@ EXPORT_ORDER: tuple[RecordType, ...] = (
 )  # fmt: skip
 
 M = TypeVar("M", bound=BaseModel)
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+H = TypeVar("H", bound=_Identified)
 
 # where the next page of one record type starts (a backend's keyset); None: no more pages
 Cursor = tuple[Any, ...]
@@ -164,81 +171,6 @@ embedded_text = index_text
 said (one function, ``models.items.index_text``, for the write path and the store)."""
 
 
-def erased_hashes(
-    items: Iterable[tuple[str | None, str]], texts: Iterable[str], hashes: Iterable[str]
-) -> list[str]:
-    """Embedding-cache keys of erased content: each item's text alone and as embedded
-    (with its author), other texts (facts), and hashes known already (events')."""
-    out = set(hashes)
-    for author, text in items:
-        out.add(content_hash(text))
-        out.add(content_hash(embedded_text(author, text)))
-    out.update(content_hash(t) for t in texts)
-    return sorted(out)
-
-
-ProcedureRow = tuple[str, str, str, str]  # id, trigger, request ids, source ids (JSON)
-
-
-def touched_procedures(
-    rows: Iterable[ProcedureRow], erased: Collection[str]
-) -> tuple[list[ProcedureRow], set[str]]:
-    """Of the shared (agent) procedures ``rows``, those the erased events helped learn,
-    and the ids of all their request events (whose words ``scrub_procedures`` needs)."""
-    touched: list[ProcedureRow] = []
-    requests: set[str] = set()
-    for row in rows:
-        asked, sources = json.loads(row[2]), json.loads(row[3])
-        if any(e in erased for e in (*asked, *sources)):
-            touched.append(row)
-            requests.update(asked)
-    return touched, requests
-
-
-def scrub_procedures(
-    touched: Iterable[ProcedureRow], erased: Collection[str], said: Mapping[str, str]
-) -> tuple[list[str], list[tuple[str, str, str, str]]]:
-    """What erasing a user does to the agents' procedures its events helped learn
-    (``touched_procedures``; ``said``: request event id -> content): the ids to delete —
-    no other user's request is left, or the trigger is the erased user's words and no
-    other request says them — and, for the others, (id, request ids, source ids as
-    JSON) with the erased ids taken out."""
-
-    def says(event_id: str, trigger: str) -> bool:
-        text = " ".join(said.get(event_id, "").split())
-        cut = trigger.removesuffix("…")
-        return text == trigger or (cut != trigger and text.startswith(cut))
-
-    deleted: list[str] = []
-    kept: list[tuple[str, str, str, str]] = []
-    for procedure_id, trigger, requests_json, sources_json in touched:
-        requests, sources = json.loads(requests_json), json.loads(sources_json)
-        left = [e for e in requests if e not in erased]
-        theirs = any(says(e, trigger) for e in requests if e in erased)
-        terms = remaining_terms([said.get(e, "") for e in left])
-        if not left or not terms or (theirs and not any(says(e, trigger) for e in left)):
-            deleted.append(procedure_id)
-        else:
-            rest = [e for e in sources if e not in erased]
-            kept.append((procedure_id, json.dumps(left), json.dumps(rest), json.dumps(terms)))
-    return deleted, kept
-
-
-def remaining_terms(requests: Sequence[str]) -> list[str]:
-    """A kept procedure's trigger terms made again from the requests left (in their
-    order): the words at least half of them hold, in the first's order (as detection
-    makes them, ``lifecycle/procedures.py``), so no erased user's word stays in them."""
-    said = [t for t in (trigger_terms(r) for r in requests) if t]
-    if not said:
-        return []
-    counts: dict[str, int] = {}
-    for terms in said:
-        for t in set(terms):
-            counts[t] = counts.get(t, 0) + 1
-    common = [t for t in said[0] if 2 * counts[t] >= len(said)]
-    return common or said[0]
-
-
 @dataclass
 class ImportBatch:
     """Records parsed into models, their tenant replaced."""
@@ -253,6 +185,54 @@ class ImportBatch:
     history: list[HistoryEntry] = field(default_factory=list)
     sessions: list[Session] = field(default_factory=list)
     procedures: list[Procedure] = field(default_factory=list)
+
+    def knowledge_ids(self) -> dict[str, list[str]]:
+        """The ids of the batch's knowledge rows by table, each once: what an import
+        asks the store which of it holds."""
+        return {
+            "entities": ids_of(self.entities),
+            "facts": ids_of(self.facts),
+            "relations": ids_of(self.relations),
+            "conflicts": ids_of(self.conflicts),
+            "history": ids_of(self.history),
+        }
+
+    def new_knowledge(
+        self, stored: Mapping[str, Collection[str]], embeddings: Mapping[str, Any]
+    ) -> Knowledge:
+        """The batch's knowledge rows (one per id) whose id is not in ``stored`` (ids by
+        table), facts with their vectors from ``embeddings``."""
+        return Knowledge(
+            entities=unstored(self.entities, stored["entities"]),
+            facts=[
+                PendingFact(fact=f, embedding=embeddings.get(f.id), embed_text=f.text)
+                for f in unstored(self.facts, stored["facts"])
+            ],
+            relations=unstored(self.relations, stored["relations"]),
+            conflicts=unstored(self.conflicts, stored["conflicts"]),
+            history=unstored(self.history, stored["history"]),
+        )
+
+
+def ids_of(models: Iterable[Any]) -> list[str]:
+    """The ids of ``models``, each once, in their order."""
+    return list(dict.fromkeys(m.id for m in models))
+
+
+def unstored(models: Iterable[H], stored: Collection[str]) -> list[H]:
+    """``models`` one per id (the last of an id), those whose id is not ``stored``."""
+    return [m for m in {m.id: m for m in models}.values() if m.id not in stored]
+
+
+def knowledge_counts(knowledge: Knowledge) -> dict[str, int]:
+    """How many rows of each table an import wrote of ``knowledge``."""
+    return {
+        "entities": len(knowledge.entities),
+        "facts": len(knowledge.facts),
+        "relations": len(knowledge.relations),
+        "conflicts": len(knowledge.conflicts),
+        "history": len(knowledge.history),
+    }
 
 
 def _parse(kind: type[M], data: dict[str, Any], tenant_id: str) -> M:
@@ -432,10 +412,3 @@ def _walk(value: Any, key: str | None, visit: Callable[[str], str]) -> Any:
     if isinstance(value, dict):
         return {k: _walk(v, k, visit) for k, v in value.items()}
     return value
-
-
-def level_holder(agent_id: str | None) -> str:
-    """The ``user_id`` a shared level's lifecycle runs are recorded under (as
-    ``services/lifecycle/operations.py``: ``level_key`` names them): ``#agent/<id>`` or
-    ``#organisation``, characters no user id has."""
-    return "#organisation" if agent_id is None else f"#agent/{agent_id}"

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from cognimem.models.admin import ErasureReport
-from cognimem.store import records, transfer
+from cognimem.store import records
+from cognimem.store.erasure import erased_hashes, level_holder, scrub_procedures, touched_procedures
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 USER = "tenant_id = $1 AND user_id = $2"
 LEVEL = "tenant_id = $1 AND user_id IS NULL AND agent_id IS NOT DISTINCT FROM $2"
 # the tables whose rows carry their owner (a user's also own entities, and lifecycle
-# runs under their id; a level's runs are held under ``transfer.level_holder``)
+# runs under their id; a level's runs are held under ``level_holder``)
 _USER_TABLES = ("items", "events", "facts", "conflicts", "entities", "sessions",
                 "lifecycle_runs", "procedures")  # fmt: skip
 _LEVEL_TABLES = ("items", "events", "facts", "conflicts", "sessions", "procedures")
@@ -55,7 +56,7 @@ async def erase_level(conn: Connection, tenant_id: str, agent_id: str | None) ->
         conn,
         "DELETE FROM lifecycle_runs WHERE tenant_id = $1 AND user_id = $2",
         tenant_id,
-        transfer.level_holder(agent_id),
+        level_holder(agent_id),
     )
     await _delete_entities(conn, tenant_id, [r[0] for r in named if r[0] is not None], removed)
     return ErasureReport(removed=removed, content_hashes=hashes)
@@ -76,7 +77,7 @@ async def _lock_owned(
     items = await conn.fetch(f"SELECT author, text FROM items WHERE {owner}", *who)
     facts = await conn.fetch(f"SELECT text FROM facts WHERE {owner}", *who)
     events = await conn.fetch(f"SELECT content_hash FROM events WHERE {owner}", *who)
-    hashes = transfer.erased_hashes(
+    hashes = erased_hashes(
         ((r["author"], r["text"]) for r in items),
         (r["text"] for r in facts),
         (r["content_hash"] for r in events),
@@ -147,7 +148,7 @@ async def _delete_owned(
 
 async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> None:
     """The agents' procedures the user's turns helped learn lose the user's event ids
-    (or go: ``store/transfer.py``: ``scrub_procedures``)."""
+    (or go: ``store/erasure.py``: ``scrub_procedures``)."""
     erased = {
         r[0]
         for r in await conn.fetch(
@@ -161,7 +162,7 @@ async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> N
         " FROM procedures WHERE tenant_id = $1 AND user_id IS NULL FOR UPDATE",
         tenant_id,
     )
-    touched, requests = transfer.touched_procedures([tuple(r) for r in shared], erased)
+    touched, requests = touched_procedures([tuple(r) for r in shared], erased)
     if not touched:
         return
     said = {
@@ -172,7 +173,7 @@ async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> N
             sorted(requests),
         )
     }
-    deleted, kept = transfer.scrub_procedures(touched, erased, said)
+    deleted, kept = scrub_procedures(touched, erased, said)
     if deleted:
         await conn.execute("DELETE FROM procedures WHERE id = ANY($1::text[])", deleted)
     if kept:

@@ -31,7 +31,7 @@ from cognimem.store.records import (
     ITEMS_WITH_USAGE,
     SESSION_COLUMNS,
 )
-from cognimem.store.types import Knowledge, PendingFact, PendingItem, PendingMessage
+from cognimem.store.types import PendingItem, PendingMessage
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -236,9 +236,7 @@ async def _existing(conn: Connection, table: str, ids: Sequence[str]) -> set[str
 
 async def _new(conn: Connection, table: str, models: Sequence[Any]) -> list[Any]:
     """The models (one per id) whose id is not stored yet."""
-    unique = list({m.id: m for m in models}.values())
-    known = await _existing(conn, table, [m.id for m in unique])
-    return [m for m in unique if m.id not in known]
+    return transfer.unstored(models, await _existing(conn, table, transfer.ids_of(models)))
 
 
 async def _count(conn: Connection, sql: str, *args: object) -> int:
@@ -298,23 +296,11 @@ async def _import_knowledge(
 ) -> None:
     """Write the batch's entities, facts, relations, conflicts and history not stored
     yet, and count them into ``counts``."""
-    knowledge = Knowledge(
-        entities=await _new(conn, "entities", batch.entities),
-        facts=[
-            PendingFact(fact=f, embedding=embeddings.get(f.id), embed_text=f.text)
-            for f in await _new(conn, "facts", batch.facts)
-        ],
-        relations=await _new(conn, "relations", batch.relations),
-        conflicts=await _new(conn, "conflicts", batch.conflicts),
-        history=await _new(conn, "history", batch.history),
-    )
+    ids = batch.knowledge_ids()
+    stored = {table: await _existing(conn, table, of) for table, of in ids.items()}
+    knowledge = batch.new_knowledge(stored, embeddings)
     await knowledge_writes.apply(conn, knowledge)
-    for name, added in (
-        ("entities", knowledge.entities), ("facts", knowledge.facts),
-        ("relations", knowledge.relations), ("conflicts", knowledge.conflicts),
-        ("history", knowledge.history),
-    ):  # fmt: skip
-        counts[name] = len(added)
+    counts.update(transfer.knowledge_counts(knowledge))
 
 
 async def _import_aliases(conn: Connection, batch: transfer.ImportBatch) -> int:

@@ -12,14 +12,15 @@ import sqlite3
 from collections.abc import Sequence
 
 from cognimem.models.admin import ErasureReport
-from cognimem.store import records, transfer
+from cognimem.store import records
+from cognimem.store.erasure import erased_hashes, level_holder, scrub_procedures, touched_procedures
 from cognimem.store.sqlite import knowledge_writes, scopes
 
 USER = "tenant_id = ? AND user_id = ?"
 LEVEL = "tenant_id = ? AND user_id IS NULL AND agent_id IS ?"
 _IDS = "(SELECT value FROM json_each(?))"  # a JSON list of ids as a subquery
 # the tables whose rows carry their owner (a user's also own entities, and lifecycle
-# runs under their id; a level's runs are held under ``transfer.level_holder``)
+# runs under their id; a level's runs are held under ``level_holder``)
 _USER_TABLES = ("items", "events", "facts", "conflicts", "entities", "sessions",
                 "lifecycle_runs", "procedures")  # fmt: skip
 _LEVEL_TABLES = ("items", "events", "facts", "conflicts", "sessions", "procedures")
@@ -85,7 +86,7 @@ def erase_level(conn: sqlite3.Connection, tenant_id: str, agent_id: str | None) 
     removed = _delete_owned(conn, LEVEL, who, _LEVEL_TABLES)
     removed["lifecycle_runs"] = conn.execute(
         "DELETE FROM lifecycle_runs WHERE tenant_id = ? AND user_id = ?",
-        (tenant_id, transfer.level_holder(agent_id)),
+        (tenant_id, level_holder(agent_id)),
     ).rowcount
     _delete_entities(conn, tenant_id, named, removed)
     for namespace in sorted(namespaces):
@@ -102,7 +103,7 @@ def _erased_hashes(conn: sqlite3.Connection, owner: str, who: Sequence[object]) 
     items = conn.execute(f"SELECT author, text FROM items WHERE {owner}", who).fetchall()
     facts = [r[0] for r in conn.execute(f"SELECT text FROM facts WHERE {owner}", who)]
     events = [r[0] for r in conn.execute(f"SELECT content_hash FROM events WHERE {owner}", who)]
-    return transfer.erased_hashes(((a, t) for a, t in items), facts, events)
+    return erased_hashes(((a, t) for a, t in items), facts, events)
 
 
 def _merge_index(conn: sqlite3.Connection, removed: dict[str, int]) -> None:
@@ -173,7 +174,7 @@ def _delete_owned(
 
 def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> None:
     """The agents' procedures the user's turns helped learn lose the user's event ids
-    (or go: ``store/transfer.py``: ``scrub_procedures``)."""
+    (or go: ``store/erasure.py``: ``scrub_procedures``)."""
     erased = {
         r[0]
         for r in conn.execute(
@@ -187,7 +188,7 @@ def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) ->
         " WHERE tenant_id = ? AND user_id IS NULL",
         (tenant_id,),
     ).fetchall()
-    touched, requests = transfer.touched_procedures(shared, erased)
+    touched, requests = touched_procedures(shared, erased)
     if not touched:
         return
     asked = sorted(requests)
@@ -196,7 +197,7 @@ def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) ->
             f"SELECT id, content FROM events WHERE id IN ({', '.join('?' * len(asked))})", asked
         ).fetchall()
     )
-    deleted, kept = transfer.scrub_procedures(touched, erased, said)
+    deleted, kept = scrub_procedures(touched, erased, said)
     conn.executemany("DELETE FROM procedures WHERE id = ?", [(i,) for i in deleted])
     conn.executemany(
         "UPDATE procedures SET request_event_ids = ?, source_event_ids = ?,"

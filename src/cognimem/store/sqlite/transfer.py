@@ -25,7 +25,7 @@ from cognimem.store.sqlite.erasure import erase_level, erase_user
 from cognimem.store.sqlite.procedures import INSERT_PROCEDURE
 from cognimem.store.sqlite.rows import decode_time, encode_time, query
 from cognimem.store.sqlite.sessions import session_params
-from cognimem.store.types import Knowledge, PendingFact, PendingItem
+from cognimem.store.types import PendingItem
 
 _CHUNK = 500  # ids per IN (...) list, far below SQLite's bound-parameter limit
 _EXPORT_PAGE = 500  # rows per read while exporting
@@ -295,9 +295,7 @@ def import_batch(
 
 def _new(conn: sqlite3.Connection, table: str, models: Sequence[Any]) -> list[Any]:
     """The models (one per id) whose id is not stored yet."""
-    unique = list({m.id: m for m in models}.values())
-    known = _existing(conn, table, [m.id for m in unique])
-    return [m for m in unique if m.id not in known]
+    return transfer.unstored(models, _existing(conn, table, transfer.ids_of(models)))
 
 
 def _import_knowledge(
@@ -308,22 +306,11 @@ def _import_knowledge(
 ) -> None:
     """Write the batch's entities, facts, relations, conflicts and history not stored
     yet, and count them into ``counts``."""
-    knowledge = Knowledge(
-        entities=_new(conn, "entities", batch.entities),
-        facts=[
-            PendingFact(fact=f, embedding=embeddings.get(f.id), embed_text=f.text)
-            for f in _new(conn, "facts", batch.facts)
-        ],
-        relations=_new(conn, "relations", batch.relations),
-        conflicts=_new(conn, "conflicts", batch.conflicts),
-        history=_new(conn, "history", batch.history),
-    )
+    ids = batch.knowledge_ids()
+    stored = {table: _existing(conn, table, of) for table, of in ids.items()}
+    knowledge = batch.new_knowledge(stored, embeddings)
     knowledge_writes.apply(conn, knowledge)
-    counts["entities"] = len(knowledge.entities)
-    counts["facts"] = len(knowledge.facts)
-    counts["relations"] = len(knowledge.relations)
-    counts["conflicts"] = len(knowledge.conflicts)
-    counts["history"] = len(knowledge.history)
+    counts.update(transfer.knowledge_counts(knowledge))
 
 
 def _import_aliases(conn: sqlite3.Connection, batch: transfer.ImportBatch) -> int:
