@@ -33,6 +33,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.results import MessageResult, WriteOutcome
 from cognimem.store.types import (
     Access,
     FactRowParts,
@@ -154,6 +155,19 @@ def usage_increments(item: MemoryItem, expected: MemoryItem) -> dict[str, int]:
 
 def closed_session(session_id: str) -> Conflict:
     return Conflict(f"session {session_id} is closed", details={"session": session_id})
+
+
+def stored_result(message: PendingMessage, item_ids: list[str]) -> MessageResult:
+    """What a commit answers for ``message`` once stored: the items it wrote or merged
+    into; ``skipped_secret`` when it wrote none because every chunk held a secret."""
+    skipped = not item_ids and bool(message.skipped_chunks)
+    return MessageResult(
+        event_id=message.event.id,
+        item_ids=item_ids,
+        outcome=WriteOutcome.SKIPPED_SECRET if skipped else WriteOutcome.STORED,
+        skipped_chunks=message.skipped_chunks,
+        redactions=message.redactions,
+    )
 
 
 def named_sessions(messages: Iterable[PendingMessage]) -> list[tuple[str, str, str]]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from cognimem.errors import Conflict, StaleKnowledge
 from cognimem.models import Event, MessageResult, WriteOutcome
 from cognimem.models.clock import to_micros, to_utc
+from cognimem.store import records
 from cognimem.store.postgres.locks import dedupe_tuple
 from cognimem.store.postgres.rows import (
     INSERT_EVENTS,
@@ -125,18 +126,7 @@ async def commit_batch(
     for index, pending in batch.fresh:
         item_ids = [p.item.id for p in pending.items]
         item_ids += await merge_into(conn, pending.event, pending.merged_into)
-        outcome = (
-            WriteOutcome.STORED
-            if item_ids or not pending.skipped_chunks
-            else WriteOutcome.SKIPPED_SECRET
-        )
-        results[index] = MessageResult(
-            event_id=pending.event.id,
-            item_ids=item_ids,
-            outcome=outcome,
-            skipped_chunks=pending.skipped_chunks,
-            redactions=pending.redactions,
-        )
+        results[index] = records.stored_result(pending, item_ids)
     if batch.repeats:
         # what the database answers: every item linked to the earlier event, in order
         linked = await linked_items(conn, [e.id for e in batch.repeats.values()])

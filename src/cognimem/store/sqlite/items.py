@@ -149,20 +149,7 @@ class SQLiteItems(SQLiteDatabase):
                 stored.append(message)
                 item_ids = rows.insert_items(conn, message.items)
                 item_ids += rows.merge(conn, event, message.merged_into)
-                outcome = (
-                    WriteOutcome.STORED
-                    if item_ids or not message.skipped_chunks
-                    else (WriteOutcome.SKIPPED_SECRET)
-                )
-                results.append(
-                    MessageResult(
-                        event_id=event.id,
-                        item_ids=item_ids,
-                        outcome=outcome,
-                        skipped_chunks=message.skipped_chunks,
-                        redactions=message.redactions,
-                    )
-                )
+                results.append(records.stored_result(message, item_ids))
             if knowledge is not None:
                 _apply(conn, knowledge)
             if self._outbox is not None:
