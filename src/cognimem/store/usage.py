@@ -1,6 +1,7 @@
 """What both backends' ``UsageStore`` share: the checks and the fan-out of the counting
 calls, written once over the two writes each backend makes in its own SQL
-(``_add_accesses``, ``_add_usage``)."""
+(``_add_accesses``, ``_add_usage``), and the column and ``SET`` lists of a counters
+upsert (``counter_upsert``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,19 @@ from datetime import datetime
 
 from cognimem.store.records import check_accesses, check_counters
 from cognimem.store.types import Access
+
+
+def counter_upsert(ids: Sequence[str], counts: Mapping[str, int]) -> tuple[str, str] | None:
+    """What an upsert of ``counts`` (counter name → increment) into ``item_usage``
+    names: its column list (``item_id, tenant_id``, the counters, in ``counts``' order)
+    and its ``SET`` list adding each increment to the stored count; None when there is
+    nothing to add. A name that is not a counter is a ``ValueError``."""
+    if not ids or not counts:
+        return None
+    check_counters(counts)
+    columns = ", ".join(["item_id", "tenant_id", *counts])
+    sets = ", ".join(f"{n} = item_usage.{n} + excluded.{n}" for n in counts)
+    return columns, sets
 
 
 class UsageCounting(ABC):

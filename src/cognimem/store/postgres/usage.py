@@ -15,10 +15,9 @@ from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import (
     ITEM_SELECT,
     ITEMS_WITH_USAGE,
-    check_counters,
 )
 from cognimem.store.types import Access
-from cognimem.store.usage import UsageCounting
+from cognimem.store.usage import UsageCounting, counter_upsert
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -29,18 +28,16 @@ async def add_usage(
 ) -> None:
     """Add ``counts`` (counter name → increment) to each of the tenant's items ``ids``
     (ids of other tenants, or of no item, are left out)."""
-    if not ids or not counts:
+    upsert = counter_upsert(ids, counts)
+    if upsert is None:
         return
-    check_counters(counts)
-    names = list(counts)
-    columns = ", ".join(["item_id", "tenant_id", *names])
-    values = ", ".join(f"${n}::int4" for n in range(3, 3 + len(names)))
-    sets = [f"{n} = item_usage.{n} + excluded.{n}" for n in names]
+    columns, sets = upsert
+    values = ", ".join(f"${n}::int4" for n in range(3, 3 + len(counts)))
     await conn.execute(
         f"INSERT INTO item_usage ({columns})"
         f" SELECT id, tenant_id, {values}"
         " FROM items WHERE tenant_id = $1 AND id = ANY($2::text[]) ORDER BY id"
-        f" ON CONFLICT (item_id) DO UPDATE SET {', '.join(sets)}",
+        f" ON CONFLICT (item_id) DO UPDATE SET {sets}",
         tenant_id,
         sorted(set(ids)),
         *counts.values(),

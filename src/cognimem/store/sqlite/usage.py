@@ -12,12 +12,11 @@ from cognimem.models.clock import to_micros
 from cognimem.store.records import (
     ITEM_SELECT,
     ITEMS_WITH_USAGE,
-    check_counters,
 )
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.types import Access
-from cognimem.store.usage import UsageCounting
+from cognimem.store.usage import UsageCounting, counter_upsert
 
 
 def add_usage(
@@ -25,18 +24,16 @@ def add_usage(
 ) -> None:
     """Add ``counts`` (counter name → increment) to each of the tenant's items ``ids``
     (ids of other tenants, or of no item, are left out)."""
-    if not ids or not counts:
+    upsert = counter_upsert(ids, counts)
+    if upsert is None:
         return
-    check_counters(counts)
-    names = list(counts)
-    columns = ", ".join(["item_id", "tenant_id", *names])
-    sets = [f"{n} = item_usage.{n} + excluded.{n}" for n in names]
+    columns, sets = upsert
     marks = ", ".join("?" * len(ids))
     conn.execute(
         f"INSERT INTO item_usage ({columns})"
-        f" SELECT id, tenant_id, {', '.join(['?'] * len(names))}"
+        f" SELECT id, tenant_id, {', '.join(['?'] * len(counts))}"
         f" FROM items WHERE +tenant_id = ? AND id IN ({marks})"
-        f" ON CONFLICT (item_id) DO UPDATE SET {', '.join(sets)}",
+        f" ON CONFLICT (item_id) DO UPDATE SET {sets}",
         (*counts.values(), tenant_id, *ids),
     )
 
