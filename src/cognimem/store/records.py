@@ -226,6 +226,24 @@ def scope_of(row: Row, session: str | None = "session_id") -> Scope:
     )
 
 
+def scope_filter(
+    scope: Scope, *, agent: bool = True, session_column: str | None = "session_id"
+) -> list[tuple[str, object]]:
+    """The columns and values a filter on ``scope`` names: tenant and namespace always;
+    user, agent (with ``agent``) and session (in ``session_column``; None: the table has
+    none) when the scope sets them."""
+    wanted: list[tuple[str, object]] = [
+        ("tenant_id", scope.tenant_id),
+        ("namespace", scope.namespace),
+        ("user_id", scope.user_id),
+    ]
+    if agent:
+        wanted.append(("agent_id", scope.agent_id))
+    if session_column is not None:
+        wanted.append((session_column, scope.session_id))
+    return [(column, value) for column, value in wanted if value is not None]
+
+
 def _json_list(text: str) -> list[Any]:
     """A JSON array column; the empty one (most rows' entities and ids) without a parse."""
     return [] if text == "[]" else json.loads(text)

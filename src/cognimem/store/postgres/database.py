@@ -19,6 +19,7 @@ from cognimem.errors import CognimemError, StoreError, StoreUnavailable, UsageEr
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
+from cognimem.store import records
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
@@ -329,15 +330,8 @@ def scope_where(
 ) -> str:
     """tenant and namespace always; user, agent and session when the scope sets them
     (and the table has the column)."""
-    clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
-    clauses.append(f"namespace = {params.add(scope.namespace)}")
-    wanted = [("user_id", scope.user_id)]
-    if agent:
-        wanted.append(("agent_id", scope.agent_id))
-    if session_column is not None:
-        wanted.append((session_column, scope.session_id))
-    clauses += [f"{column} = {params.add(value)}" for column, value in wanted if value is not None]
-    return " AND ".join(clauses)
+    named = records.scope_filter(scope, agent=agent, session_column=session_column)
+    return " AND ".join(f"{c} = {params.add(v)}" for c, v in named)
 
 
 async def _grouped(conn: Connection, sql: str, params: Params) -> dict[str, int]:

@@ -17,6 +17,7 @@ from cognimem.errors import UsageError
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
+from cognimem.store import records
 from cognimem.store.sqlite import lexical, vectors
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import migrate
@@ -176,18 +177,8 @@ def scope_where(
 ) -> tuple[str, list[object]]:
     """tenant and namespace always; user, agent and session when the scope sets them
     (and the table has the column)."""
-    clauses = [f"{prefix}tenant_id = ?", f"{prefix}namespace = ?"]
-    params: list[object] = [scope.tenant_id, scope.namespace]
-    wanted = [("user_id", scope.user_id)]
-    if agent:
-        wanted.append(("agent_id", scope.agent_id))
-    if session_column is not None:
-        wanted.append((session_column, scope.session_id))
-    for column, value in wanted:
-        if value is not None:
-            clauses.append(f"{prefix}{column} = ?")
-            params.append(value)
-    return " AND ".join(clauses), params
+    named = records.scope_filter(scope, agent=agent, session_column=session_column)
+    return " AND ".join(f"{prefix}{c} = ?" for c, _ in named), [v for _, v in named]
 
 
 def _grouped(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> dict[str, int]:
