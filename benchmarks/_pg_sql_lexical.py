@@ -1,7 +1,9 @@
 """PostgreSQL's lexical search as it was before migration 17: one SQL query over the
 ``search_tsv`` column (``to_tsvector('simple')``: no stemming), BM25 statistics from
-``item_search_stats``. Kept only as the baseline ``postgres_scale.py`` and
-``backends_read.py`` measure the in-process index against; the store no longer uses it.
+``item_search_stats``. Kept only as the baseline ``postgres_scale.py`` measures the
+in-process index against; the store no longer uses it, and migration 23 dropped the
+column, its GIN index and the statistics: :func:`restore` puts them back in a benchmark's
+database (migration 1's columns and index, migration 16's table and triggers).
 """
 
 from __future__ import annotations
@@ -9,8 +11,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cognimem.store.postgres.migrations import v16_item_search_stats
 from cognimem.store.postgres.rows import Params, filter_clause
 from cognimem.store.types import Candidate, ItemFilter
+
+# migration 1's search columns and index, as migration 23 found them
+_COLUMNS = """
+CREATE FUNCTION cognimem_token_count(text) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT coalesce(sum(cardinality(positions)), 0)::integer
+          FROM unnest(to_tsvector('simple'::regconfig, $1)) $$;
+ALTER TABLE items
+    ADD COLUMN search_tsv tsvector
+        GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, search_text)) STORED,
+    ADD COLUMN search_len integer GENERATED ALWAYS AS (cognimem_token_count(search_text)) STORED;
+CREATE INDEX items_search ON items USING gin (search_tsv);
+"""
+
+
+async def restore(conn: Any) -> None:
+    """Put back, in the database of ``conn``, what the SQL search reads (once)."""
+    found = await conn.fetchval(
+        "SELECT 1 FROM information_schema.columns"
+        " WHERE table_name = 'items' AND column_name = 'search_tsv'"
+    )
+    if not found:
+        async with conn.transaction():
+            await conn.execute(_COLUMNS + v16_item_search_stats.SQL)
 
 
 def _counted(flt: ItemFilter) -> bool:

@@ -260,7 +260,8 @@ async def explain(dsn: str, texts: Sequence[str], depth: int) -> dict[str, Any]:
         shares = []
         for text in texts:
             n = await conn.fetchval(
-                "SELECT count(*) FROM items WHERE user_id = $2 AND search_tsv @@"
+                "SELECT count(*) FROM items WHERE user_id = $2"
+                " AND to_tsvector('simple', search_text) @@"
                 " replace(strip(to_tsvector('simple', $1))::text, $3, $4)::tsquery",
                 " ".join(query_terms(text)),
                 USER,

@@ -24,11 +24,6 @@ Usage (from the repository root):
         [--repeats 3] [--backend sqlite --backend postgresql] [--out benchmarks/results]
 
 PATH defaults to ../shared/data/locomo/locomo10_dev.json (read, never copied).
-
-``--pg-without-unused-search`` drops, in each fresh PostgreSQL database after its
-migrations, what no read has used since migration 17 (the ``search_tsv`` and
-``search_len`` generated columns, the GIN index and the ``item_search_stats`` triggers,
-``store/postgres/search_stats.py``): what a migration dropping them would save a write.
 """
 
 from __future__ import annotations
@@ -60,15 +55,6 @@ sys.path.insert(0, str(ROOT))
 from tests.servers import PostgresServer, start_postgres  # noqa: E402
 
 GOAL = 0.8
-# what no read uses since migration 17 (store/postgres/search_stats.py)
-UNUSED_SEARCH = """
-DROP TRIGGER items_search_stats_insert ON items;
-DROP TRIGGER items_search_stats_delete ON items;
-DROP TRIGGER items_search_stats_update ON items;
-DROP TRIGGER items_search_stats_truncate ON items;
-DROP INDEX items_search;
-ALTER TABLE items DROP COLUMN search_tsv, DROP COLUMN search_len;
-"""
 
 
 class RecordingEmbedder(WrappingEmbedder):
@@ -168,11 +154,6 @@ async def ingest_pass(
     return ingest, baseline
 
 
-async def migrate(url: str) -> None:
-    async with Memory.open(url):
-        pass
-
-
 async def run_backend(
     backend: str,
     by_user: dict[str, list[Message]],
@@ -180,7 +161,6 @@ async def run_backend(
     repeats: int,
     server: PostgresServer | None,
     tmp: Path,
-    drop_unused: bool = False,
 ) -> dict[str, Any]:
     made = 0
     postmaster = None
@@ -194,11 +174,7 @@ async def run_backend(
             return f"sqlite:///{tmp}/ingest_{made}.db"
         assert server is not None
         server.psql(f"CREATE DATABASE ingest_{made}")
-        url = server.admin_dsn(f"ingest_{made}")
-        if drop_unused:
-            await migrate(url)
-            server.psql(UNUSED_SEARCH, database=f"ingest_{made}")
-        return url
+        return server.admin_dsn(f"ingest_{made}")
 
     count_tokens("warming up the tokenizer")
     await ingest_pass(await fresh(), {u: m[:batch] for u, m in list(by_user.items())[:1]}, batch)
@@ -317,7 +293,6 @@ def main() -> None:
         "--backend", action="append", choices=["sqlite", "postgresql"], default=None
     )
     parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--pg-without-unused-search", action="store_true")
     args = parser.parse_args()
     backends = args.backend or ["sqlite", "postgresql"]
     machine = describe()
@@ -336,7 +311,6 @@ def main() -> None:
                             args.repeats,
                             server,
                             Path(tmp),
-                            args.pg_without_unused_search,
                         )
                     )
                 )

@@ -22,10 +22,11 @@ this machine in minutes instead of hours through the funnel: it says so in the r
 ``read`` opens two ``Memory`` objects on the size's database: the store as it is (its
 lexical index loaded by ``load_scope`` before the clock, load time and the process's
 RSS growth reported) and one whose ``lexical_search`` is the SQL search main had
-(``_pg_sql_lexical.py``). Each iteration reads one fresh question on each, alternating
-which goes first (each its own question, so neither finds the other's query embedding
-in the shared cache). In-process ``Memory.read``, limit 10, preset balanced, onnx
-embedder; milliseconds.
+(``_pg_sql_lexical.py``; the search columns and statistics migration 23 dropped are
+added back to the size's database first, a table rewrite). Each iteration reads one
+fresh question on each, alternating which goes first (each its own question, so neither
+finds the other's query embedding in the shared cache). In-process ``Memory.read``,
+limit 10, preset balanced, onnx embedder; milliseconds.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from typing import Any
 
 import numpy as np
 from _machine import describe
-from _pg_sql_lexical import sql_lexical_search
+from _pg_sql_lexical import restore, sql_lexical_search
 from backends_read import PrecomputedEmbedder, embed_corpus
 from read_latency import SEED, USER, corpus, queries, stats, timed_read
 
@@ -254,6 +255,8 @@ async def read(args: argparse.Namespace) -> dict[str, Any]:
         dsn = database(server, f"scale_{args.items}")
         items = await count(dsn)
         async with Memory.open(dsn) as new, Memory.open(dsn) as old:
+            async with old.store._connection() as conn:  # what the SQL search reads
+                await restore(conn)
             # the old way: the SQL search main had, on a store that is otherwise the same
             old.store.lexical_search = functools.partial(sql_lexical_search, old.store)  # type: ignore[method-assign]
             scope = Scope(user_id=USER)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
 import pytest
 
 from cognimem.errors import SchemaMismatch, StoreError, UsageError
-from cognimem.models import ItemKind, WriteOutcome
+from cognimem.models import ItemKind, ItemStatus, WriteOutcome
 from cognimem.store import ItemFilter, PendingMessage
 from cognimem.store.postgres import PostgresStore
 from cognimem.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
@@ -90,6 +91,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (19, "fact_times"),
         (21, "api_key_levels"),
         (22, "procedure_agents"),
+        (23, "drop_sql_search"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}
@@ -440,3 +442,73 @@ async def test_migration_14_moves_the_items_counters_into_item_usage(
         used.item_ids[0],
     )
     await counters_carried_into_item_usage(PostgresStore(blank_postgres_dsn), used, unused)
+
+
+LINES = [
+    "the garden needs water every morning",
+    "Alice planted tomatoes in the garden",
+    "the bakery on Elm street sells rye bread",
+    "a morning run along the river",
+    "tomatoes and basil for the pasta sauce",
+]
+
+
+async def _reads(store: PostgresStore) -> list[Any]:
+    flt = ItemFilter(scope=ALICE)
+    found: list[Any] = [await store.count_items(flt)]
+    for terms in (["garden"], ["tomatoes", "morning"], ["bread", "river", "sauce"]):
+        hits = await store.lexical_search(flt, terms, 10)
+        found.append([(c.item_id, round(c.score, 9)) for c in hits])
+    hits = await store.vector_search(flt, vec(LINES[1]), 3)
+    found.append([(c.item_id, round(c.score, 6)) for c in hits])
+    return found
+
+
+async def test_migration_23_drops_the_sql_search_and_reads_alike(
+    blank_postgres_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database at version 22 with rows: migration 23 drops the SQL search's columns,
+    GIN index and statistics, every read finds and ranks what it did, and writes,
+    forgetting and erasure still work without the triggers."""
+    from cognimem.store.postgres import migrations
+
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", [g for g in migrations.MIGRATIONS if g[0] <= 22])
+        old = PostgresStore(blank_postgres_dsn, min_size=0)
+        await old.open()
+        try:
+            assert await old.schema_version() == 22
+            written = await old.commit(
+                [message(t, ALICE, at=T0 + timedelta(minutes=i)) for i, t in enumerate(LINES)],
+                WINDOW,
+            )
+            await old.forget_items("t1", written[3].item_ids, ItemStatus.SILENT, now=T0)
+            before = await _reads(old)
+        finally:
+            await old.close()
+    upgraded = PostgresStore(blank_postgres_dsn, min_size=0)
+    await upgraded.open()
+    try:
+        assert await upgraded.schema_version() == 23
+        assert await _reads(upgraded) == before
+        [new] = await upgraded.commit([message("water the garden at noon", ALICE)], WINDOW)
+        garden = await upgraded.lexical_search(ItemFilter(scope=ALICE), ["garden"], 10)
+        assert new.item_ids[0] in {c.item_id for c in garden}
+        await upgraded.forget_items("t1", new.item_ids, ItemStatus.DELETED, now=T0)
+        await upgraded.erase_user("t1", "alice")
+        assert await upgraded.count_items(ItemFilter(scope=ALICE)) == 0
+    finally:
+        await upgraded.close()
+    columns = await _sql(
+        blank_postgres_dsn,
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'items'"
+        " AND column_name LIKE 'search%'",
+    )
+    assert {r[0] for r in columns} == {"search_text"}
+    left = await _sql(
+        blank_postgres_dsn,
+        "SELECT to_regclass('item_search_stats'), to_regclass('items_search'),"
+        " (SELECT count(*) FROM pg_proc WHERE proname LIKE 'cognimem_search_stats%'"
+        " OR proname = 'cognimem_token_count')",
+    )
+    assert tuple(left[0]) == (None, None, 0)

@@ -70,7 +70,6 @@ TABLES: dict[str, str] = {
     "scope_versions": "left out: this database's cache version counters",
     "fact_versions": "left out: this database's cache version counters",
     "item_removals": "left out: this database's cache version counters",
-    "item_search_stats": "left out: lexical statistics, kept from the items by triggers",
     "lifecycle_runs": "left out: leases and last runs of lifecycle operations; each is"
     " idempotent, so a copy's first run finds what is left to do",
     "queue_jobs": "left out: jobs of this deployment; an unprocessed event is exported",

@@ -14,9 +14,8 @@ memory (``lexical.py``) and bring it up to date with one cheap query.
   namespace per statement); ``TRUNCATE items`` counts one everywhere. A reader seeing a
   new count loads the namespace's entries again.
 
-Writers of one namespace take turns from their first item change to their commit (the
-BM25 statistics triggers of migration 16 already made writers of one user scope take
-turns). Rows written before this migration have change number 0.
+Writers of one namespace take turns from their first item change to their commit.
+Rows written before this migration have change number 0.
 """
 
 from __future__ import annotations
