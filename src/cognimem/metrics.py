@@ -77,6 +77,35 @@ class _EmbeddingCacheCollector(Collector):
         )
 
 
+class _ScopeCacheCollector(Collector):
+    """Bytes held and evictions of the store's in-process copies of scopes, read at
+    scrape time (``store/cache_budget.py``)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+
+    def collect(self) -> Iterable[Metric]:
+        budget = getattr(self._memory.store, "cache_budget", None)
+        if budget is None:
+            return
+        yield GaugeMetricFamily(
+            "cognimem_scope_cache_bytes",
+            "Estimated bytes of the scopes' vector matrices and lexical postings held in"
+            " this process.",
+            value=budget.held_bytes,
+        )
+        yield GaugeMetricFamily(
+            "cognimem_scope_cache_max_bytes",
+            "The cap on them (COGNIMEM_CACHE_MAX_MB).",
+            value=math.inf if budget.max_bytes is None else budget.max_bytes,
+        )
+        yield CounterMetricFamily(
+            "cognimem_scope_cache_evictions",
+            "Scope copies dropped (or not kept) to stay within the cap or a count.",
+            value=budget.evictions,
+        )
+
+
 class Metrics:
     """The app's instruments and its registry."""
 
@@ -97,6 +126,7 @@ class Metrics:
             )
         if memory is not None:
             self.registry.register(_EmbeddingCacheCollector(memory))
+            self.registry.register(_ScopeCacheCollector(memory))
             memory.observe_lifecycle(self.observe_lifecycle)
 
     def _add_latency_instruments(self, r: CollectorRegistry) -> None:

@@ -132,7 +132,9 @@ def open_parts(
     configured one. Nothing is connected yet."""
     if llm is None:
         llm = build_llm(settings.llm)
-    store = open_store(url or settings.database_url)
+    store = open_store(
+        url or settings.database_url, cache_max_bytes=int(settings.cache_max_mb * (1 << 20))
+    )
     if embedder is None:
         embedder = configured_embedder(settings.embedding)
     backend: EmbeddingCacheBackend = store

@@ -12,6 +12,7 @@ from cognimem.store.admin_protocols import (
     SessionStore,
     TransferStore,
 )
+from cognimem.store.cache_budget import DEFAULT_MAX_MB
 from cognimem.store.protocols import (
     Database,
     EditStore,
@@ -23,17 +24,18 @@ from cognimem.store.protocols import (
 from cognimem.store.types import Candidate, ItemFilter, PendingItem, PendingMessage
 
 
-def open_store(url: str) -> Store:
-    """Pick a backend from a database URL: ``sqlite:///path`` or ``postgresql://...``."""
+def open_store(url: str, *, cache_max_bytes: int | None = DEFAULT_MAX_MB << 20) -> Store:
+    """Pick a backend from a database URL: ``sqlite:///path`` or ``postgresql://...``;
+    ``cache_max_bytes`` caps its in-process copies of scopes (``cache_budget.py``)."""
     if url.startswith("sqlite:") or "://" not in url:
         from cognimem.store.sqlite import SQLiteStore
 
-        return SQLiteStore.from_url(url)
+        return SQLiteStore.from_url(url, cache_max_bytes=cache_max_bytes)
     scheme = url.split("://", 1)[0]
     if scheme.split("+", 1)[0] in ("postgresql", "postgres"):
         from cognimem.store.postgres import PostgresStore  # asyncpg is imported on open
 
-        return PostgresStore.from_url(url)
+        return PostgresStore.from_url(url, cache_max_bytes=cache_max_bytes)
     raise UsageError(
         f"unsupported database URL scheme {scheme!r}: use sqlite:///path/to/file.db "
         "or postgresql://user@host/db"

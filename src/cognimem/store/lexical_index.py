@@ -31,6 +31,7 @@ import numpy as np
 import Stemmer
 
 from cognimem.errors import UsageError
+from cognimem.store.cache_budget import array_bytes
 from cognimem.store.scope_columns import GONE, Columns
 from cognimem.store.types import ItemFilter
 
@@ -102,6 +103,9 @@ class FilterView:
 
 
 _VIEWS_MAX = 4  # filters remembered per entry (a norm array is 8 bytes a row)
+# a posting's objects beyond its arrays' data: the term, two array headers, the tuple,
+# its dict slot and its ``peaks`` entry (sys.getsizeof, CPython 3.11: ~430 bytes)
+_TERM_BYTES = 450
 _VIEWS_LOCK = threading.Lock()
 
 
@@ -121,6 +125,20 @@ class ScopeTerms:
     @property
     def rows(self) -> int:
         return len(self.cols)
+
+    @property
+    def nbytes(self) -> int:
+        """Estimated bytes held: the arrays, each posting's objects, and room for the
+        filter views a search adds later (``_VIEWS_MAX`` of 9 bytes a row)."""
+        postings = sum(int(a.nbytes) + int(c.nbytes) for a, c in self.postings.values())
+        return (
+            self.cols.nbytes
+            + int(self.lengths.nbytes)
+            + array_bytes(self.order)
+            + postings
+            + len(self.postings) * _TERM_BYTES
+            + _VIEWS_MAX * 9 * len(self.cols)
+        )
 
     def append(self, other: ScopeTerms) -> ScopeTerms:
         if len(other.cols) == 0:

@@ -9,13 +9,14 @@ columns their filters name, as numpy arrays, and :meth:`Columns.allowed` applies
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.clock import to_micros
+from cognimem.store.cache_budget import array_bytes
 from cognimem.store.types import ItemFilter
 
 # small-integer codes make the kind/status masks numeric (object-array compares are slow)
@@ -64,6 +65,11 @@ class Columns:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    @property
+    def nbytes(self) -> int:
+        """Estimated bytes held (the arrays and the id and name strings they point to)."""
+        return sum(array_bytes(getattr(self, f.name)) for f in fields(self))
 
     def append(self, other: Columns) -> Columns:
         return Columns(

@@ -20,6 +20,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
 from cognimem.store import records
+from cognimem.store.cache_budget import DEFAULT_MAX_MB, CacheBudget
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
@@ -93,6 +94,7 @@ class PostgresDatabase:
         hnsw_m: int = 16,
         hnsw_ef_construction: int = 64,
         connect_timeout: float = 10.0,
+        cache_max_bytes: int | None = DEFAULT_MAX_MB << 20,
     ) -> None:
         _asyncpg()
         if not 0 <= min_size <= max_size or max_size < 1:
@@ -116,14 +118,16 @@ class PostgresDatabase:
         self._closed = False
         self._vector_schema = "public"
         self._index_dim: int | None = None  # the HNSW index's dimension, once there is one
-        self._terms = LexicalCache()  # per-scope lexical indexes (lexical.py)
+        # in-process copies of scopes, capped in bytes together (cache_budget.py)
+        self.cache_budget = CacheBudget(cache_max_bytes)
+        self._terms = LexicalCache(self.cache_budget)  # per-scope lexical indexes (lexical.py)
         # copies of what reads decode at a cost, kept while current (row_copies.py)
         self._fact_rows: RowCopies[FactRows] = RowCopies()
         self._scope_facts: RowCopies[ScopeFacts] = RowCopies(SCOPE_FACTS_KEPT)
         self._graphs: RowCopies[list[GraphEdge]] = RowCopies()
 
     @classmethod
-    def from_url(cls, url: str) -> Self:
+    def from_url(cls, url: str, *, cache_max_bytes: int | None = DEFAULT_MAX_MB << 20) -> Self:
         """``postgresql://user:pass@host:port/db?max_size=20`` (also ``postgres://``).
 
         ``min_size``, ``max_size``, ``hnsw_m`` and ``hnsw_ef_construction`` may be given
@@ -144,7 +148,7 @@ class PostgresDatabase:
             else:
                 rest.append((name, value))
         dsn = urlunsplit(("postgresql", parts.netloc, parts.path, urlencode(rest), ""))
-        return cls(dsn, **options)
+        return cls(dsn, cache_max_bytes=cache_max_bytes, **options)
 
     async def open(self) -> None:
         """Connect, run pending migrations and start the pool."""

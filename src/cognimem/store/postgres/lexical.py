@@ -22,11 +22,11 @@ row first (by ``items.seq``), as the SQL search did, wherever catch-up put the r
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cognimem.store.cache_budget import BudgetSection, CacheBudget
 from cognimem.store.lexical_index import ScopeTerms, batch_postings
 from cognimem.store.scope_columns import Columns
 
@@ -103,11 +103,12 @@ def _caught_up(cached: ScopeTerms, new: ScopeTerms) -> ScopeTerms:
 
 
 class LexicalCache:
-    """Bounded LRU of per-scope lexical entries, shared by a store's connections."""
+    """Per-scope lexical entries in a section of the store's :class:`CacheBudget` (least
+    recently used evicted beyond its byte cap or 32 entries), shared by a store's
+    connections."""
 
-    def __init__(self, max_scopes: int = 32) -> None:
-        self._max = max_scopes
-        self._entries: OrderedDict[Key, ScopeTerms] = OrderedDict()
+    def __init__(self, budget: CacheBudget, max_scopes: int = 32) -> None:
+        self._entries: BudgetSection[ScopeTerms] = budget.section("postgres_lexical", max_scopes)
         self._loading: dict[Key, asyncio.Lock] = {}
 
     def clear(self) -> None:
@@ -116,9 +117,9 @@ class LexicalCache:
 
     def drop_tenant(self, tenant_id: str) -> None:
         """Forget every entry of a tenant (after an erasure: none may linger in memory)."""
-        for key in [k for k in self._entries if k[0] == tenant_id]:
-            del self._entries[key]
-            self._loading.pop(key, None)
+        self._entries.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
+        for key in [k for k in self._loading if k[0] == tenant_id]:
+            del self._loading[key]
 
     def holds(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
         return _key(tenant_id, namespace, user_id) in self._entries
@@ -156,9 +157,10 @@ class LexicalCache:
                     fresh = _caught_up(cached, new)
                 else:
                     fresh = await _load(conn, key, user_id, -1, version)
-            self._entries[key] = fresh
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                gone, _ = self._entries.popitem(last=False)
-                self._loading.pop(gone, None)  # at worst two later loads of it overlap
+            # larger than the whole cap: not kept, this search still uses it
+            self._entries.put(key, fresh, fresh.nbytes)
+        # the locks of scopes no longer held and not loading go (at worst two later
+        # loads of one overlap), so they stay as few as the entries
+        for k in [k for k, v in self._loading.items() if not v.locked() and k not in self._entries]:
+            del self._loading[k]
         return fresh

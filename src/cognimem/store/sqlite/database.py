@@ -18,6 +18,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
 from cognimem.store import records
+from cognimem.store.cache_budget import DEFAULT_MAX_MB, CacheBudget
 from cognimem.store.sqlite import lexical, vectors
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import migrate
@@ -51,11 +52,19 @@ class Outbox(Protocol):
 class SQLiteDatabase:
     """One SQLite file. Safe for several processes sharing the file."""
 
-    def __init__(self, path: Path | str, *, readers: int = 2) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        readers: int = 2,
+        cache_max_bytes: int | None = DEFAULT_MAX_MB << 20,
+    ) -> None:
         self.path = Path(path)
         self._db = Connections(self.path, readers=readers)
-        self._vectors = vectors.cache()
-        self._terms = lexical.cache()
+        # in-process copies of scopes, capped in bytes together (cache_budget.py)
+        self.cache_budget = CacheBudget(cache_max_bytes)
+        self._vectors = vectors.cache(self.cache_budget)
+        self._terms = lexical.cache(self.cache_budget)
         # per user scope: (fact version, the live facts as a read scores them)
         self._fact_rows: OrderedDict[tuple[str, str, str, int], tuple[int, FactRows]] = (
             OrderedDict()
@@ -72,8 +81,8 @@ class SQLiteDatabase:
         self._outbox: Outbox | None = None
 
     @classmethod
-    def from_url(cls, url: str) -> Self:
-        return cls(path_from_url(url))
+    def from_url(cls, url: str, *, cache_max_bytes: int | None = DEFAULT_MAX_MB << 20) -> Self:
+        return cls(path_from_url(url), cache_max_bytes=cache_max_bytes)
 
     def hold_outbox(self, outbox: Outbox) -> None:
         """Queue the jobs of unprocessed events in the transaction that commits them

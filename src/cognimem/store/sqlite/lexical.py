@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from cognimem.store.cache_budget import CacheBudget
 from cognimem.store.lexical_index import ScopeTerms, batch_postings
 from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 
@@ -34,5 +35,5 @@ def load(
     )
 
 
-def cache(max_scopes: int = 32) -> ScopeCache[ScopeTerms]:
-    return ScopeCache(load, max_scopes)
+def cache(budget: CacheBudget, max_scopes: int = 32) -> ScopeCache[ScopeTerms]:
+    return ScopeCache(load, budget.section("sqlite_lexical", max_scopes))

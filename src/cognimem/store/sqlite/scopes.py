@@ -11,12 +11,11 @@ check is one primary-key lookup, so several processes sharing the file stay corr
 from __future__ import annotations
 
 import sqlite3
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
+from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.scope_columns import Columns as Columns  # vectors.py, lexical.py
 
 ALL_USERS = "*"
@@ -46,6 +45,9 @@ class Entry(Protocol):
 
     @property
     def rows(self) -> int: ...
+
+    @property
+    def nbytes(self) -> int: ...
 
     def append(self, other: Self) -> Self: ...
 
@@ -118,34 +120,29 @@ def bump_version(
 
 
 class ScopeCache(Generic[E]):
-    """Bounded LRU of per-scope entries, safe to share between reader threads."""
+    """Per-scope entries in a section of the store's :class:`CacheBudget` (least
+    recently used evicted beyond its byte cap or the section's count), safe to share
+    between reader threads."""
 
-    def __init__(self, load: Loader[E], max_scopes: int = 32) -> None:
+    def __init__(self, load: Loader[E], entries: BudgetSection[E]) -> None:
         self._load = load
-        self._max = max_scopes
-        self._entries: OrderedDict[tuple[str, str, str], E] = OrderedDict()
-        self._lock = threading.Lock()
+        self._entries = entries
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+        self._entries.clear()
 
     def drop_tenant(self, tenant_id: str) -> None:
         """Forget every entry of a tenant (after an erasure: none may linger in memory)."""
-        with self._lock:
-            for key in [k for k in self._entries if k[0] == tenant_id]:
-                del self._entries[key]
+        self._entries.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
 
     def holds(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
         """Whether an entry of the scope is cached (of any version: ``get`` checks it)."""
-        with self._lock:
-            return (tenant_id, namespace, user_key(user_id)) in self._entries
+        return (tenant_id, namespace, user_key(user_id)) in self._entries
 
     def loaded_rows(self, tenant_id: str, namespace: str, user_id: str | None) -> int | None:
         """How many rows the scope's cached entry holds (of any version); None when none
         is cached."""
-        with self._lock:
-            entry = self._entries.get((tenant_id, namespace, user_key(user_id)))
+        entry = self._entries.get((tenant_id, namespace, user_key(user_id)))
         return None if entry is None else entry.rows
 
     def get(
@@ -160,36 +157,27 @@ class ScopeCache(Generic[E]):
         """The entry of a user's rows, all users' (None), or (``shared``) those of no user."""
         ukey = user_key(user_id, shared=shared)
         key = (tenant_id, namespace, ukey)
-        with self._lock:
-            cached = self._entries.get(key)
+        cached = self._entries.get(key)  # now the most recently used
         if cached is not None and (cached.version, cached.mutations) == read_version(
             conn, tenant_id, namespace, ukey
         ):
             # current (a read of an unchanged scope): one statement and no rows to read,
             # so no transaction to read them in the version's snapshot
-            return self._keep(key, cached)
+            return cached
         ref = ScopeRef(tenant_id, namespace, None if shared else user_id, shared)
         # read the version and the rows in one snapshot so they agree
         conn.execute("BEGIN")
         try:
             version = read_version(conn, tenant_id, namespace, ukey)
-            with self._lock:
-                cached = self._entries.get(key)
+            cached = self._entries.get(key)
             if cached is not None and (cached.version, cached.mutations) == version:
-                fresh = cached
-            elif cached is not None and cached.mutations == version[1]:
+                return cached
+            if cached is not None and cached.mutations == version[1]:
                 fresh = cached.append(self._load(conn, ref, cached.max_rowid, version))
             else:
                 fresh = self._load(conn, ref, 0, version)
         finally:
             conn.execute("COMMIT")
-        return self._keep(key, fresh)
-
-    def _keep(self, key: tuple[str, str, str], entry: E) -> E:
-        """``entry`` cached as the scope's, the most recently used."""
-        with self._lock:
-            self._entries[key] = entry
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
-        return entry
+        # larger than the whole cap: not kept, this read still searches it
+        self._entries.put(key, fresh, fresh.nbytes)
+        return fresh

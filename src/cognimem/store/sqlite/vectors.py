@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from cognimem.blas import single_threaded
+from cognimem.store.cache_budget import CacheBudget
 from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 from cognimem.store.types import ItemFilter
 
@@ -28,6 +29,10 @@ class ScopeMatrix:
     @property
     def rows(self) -> int:
         return len(self.cols)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.matrix.nbytes) + self.cols.nbytes
 
     def append(self, other: ScopeMatrix) -> ScopeMatrix:
         if len(other.cols) == 0:
@@ -66,8 +71,8 @@ def load(
     )
 
 
-def cache(max_scopes: int = 32) -> ScopeCache[ScopeMatrix]:
-    return ScopeCache(load, max_scopes)
+def cache(budget: CacheBudget, max_scopes: int = 32) -> ScopeCache[ScopeMatrix]:
+    return ScopeCache(load, budget.section("sqlite_vectors", max_scopes))
 
 
 def _rows(m: ScopeMatrix, flt: ItemFilter, dim: int) -> np.ndarray | None:

@@ -1,0 +1,153 @@
+"""One byte cap over the per-scope copies a store keeps in process.
+
+A read searches copies of a scope's rows held in the process: SQLite's vector matrix
+(``sqlite/vectors.py``) and lexical postings (``sqlite/lexical.py``), PostgreSQL's
+lexical postings (``postgres/lexical.py``). They grow with the scope (~5 KiB an item on
+SQLite), so a count of scopes does not bound them: one 1M-item scope is gigabytes.
+A :class:`CacheBudget` holds every such entry of one store, each with its size in bytes
+(an estimate from its arrays; :func:`array_bytes`), in one least-recently-used order
+across the sections: putting an entry evicts the least recently used ones, of any
+section, until the total is within ``max_bytes`` (``COGNIMEM_CACHE_MAX_MB``). An
+entry larger than the whole cap is not kept at all: the read that loaded it still uses
+it, and the next read of that scope loads it again (correct, slower). Each section also
+keeps at most its own number of entries, as before.
+
+Every method takes one lock, held only for dictionary work (never while loading), so
+reader threads and the event loop share a budget safely; a value taken out stays valid
+for whoever holds it (entries are never changed in place, only replaced).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from typing import Generic, TypeVar
+
+import numpy as np
+
+V = TypeVar("V")
+
+DEFAULT_MAX_MB = 1024
+_SAMPLE = 64  # object-array elements measured at each end to estimate the rest
+
+
+def array_bytes(a: np.ndarray | None) -> int:
+    """Bytes an array holds: its buffer, and for an object array an estimate of its
+    elements (the mean size of a few at each end, times its length)."""
+    if a is None:
+        return 0
+    size = int(a.nbytes)
+    if a.dtype == object and a.size:
+        flat = a.reshape(-1)
+        sample = [*flat[:_SAMPLE], *flat[-_SAMPLE:]] if flat.size > 2 * _SAMPLE else list(flat)
+        held = [sys.getsizeof(x) for x in sample if x is not None]
+        if held:
+            size += int(sum(held) / len(sample) * flat.size)
+    return size
+
+
+class CacheBudget:
+    """The entries of one store's in-process copies, capped in bytes (None: no cap)."""
+
+    def __init__(self, max_bytes: int | None = DEFAULT_MAX_MB * 1024 * 1024) -> None:
+        if max_bytes is not None and max_bytes < 0:
+            raise ValueError("max_bytes must be >= 0 (None: no cap)")
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        # (section, key) -> (value, bytes), least recently used first
+        self._entries: OrderedDict[tuple[str, Hashable], tuple[object, int]] = OrderedDict()
+        self._held = 0
+        self._evictions = 0
+
+    @property
+    def held_bytes(self) -> int:
+        """The estimated bytes of the entries held now."""
+        with self._lock:  # never the moment within a put before its evictions
+            return self._held
+
+    @property
+    def evictions(self) -> int:
+        """Entries dropped, or not kept, to stay within the cap or a section's count."""
+        return self._evictions
+
+    def section(self, name: str, max_entries: int) -> BudgetSection[V]:
+        """A view of the entries named ``name``, at most ``max_entries`` of them."""
+        return BudgetSection(self, name, max_entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._held = 0
+
+    def _drop(self, full: tuple[str, Hashable]) -> None:
+        _, size = self._entries.pop(full)
+        self._held -= size
+
+    def _put(self, full: tuple[str, Hashable], value: object, size: int, count: int) -> bool:
+        with self._lock:
+            if full in self._entries:
+                self._drop(full)
+            if self.max_bytes is not None and size > self.max_bytes:
+                self._evictions += 1
+                return False
+            self._entries[full] = (value, size)
+            self._held += size
+            mine = [k for k in self._entries if k[0] == full[0]]
+            for old in mine[: max(0, len(mine) - count)]:
+                self._drop(old)
+                self._evictions += 1
+            while self.max_bytes is not None and self._held > self.max_bytes:
+                self._drop(next(iter(self._entries)))  # never the one just put: it fits
+                self._evictions += 1
+            return True
+
+
+class BudgetSection(Generic[V]):
+    """One kind of entry in a :class:`CacheBudget` (a vector matrix, a lexical index)."""
+
+    def __init__(self, budget: CacheBudget, name: str, max_entries: int) -> None:
+        self._budget = budget
+        self._name = name
+        self._max = max_entries
+
+    def get(self, key: Hashable) -> V | None:
+        """The entry of ``key``, now the most recently used; None when none is held."""
+        b = self._budget
+        full = (self._name, key)
+        with b._lock:
+            found = b._entries.get(full)
+            if found is None:
+                return None
+            b._entries.move_to_end(full)
+            return found[0]  # type: ignore[return-value]
+
+    def put(self, key: Hashable, value: V, size: int) -> bool:
+        """Hold ``value`` (``size`` bytes) under ``key``, evicting what the cap and the
+        section's count require; False when it alone is larger than the cap (not kept)."""
+        return self._budget._put((self._name, key), value, size, self._max)
+
+    def pop(self, key: Hashable) -> None:
+        with self._budget._lock:
+            if (self._name, key) in self._budget._entries:
+                self._budget._drop((self._name, key))
+
+    def drop_where(self, predicate: Callable[[Hashable], bool]) -> None:
+        """Forget every entry whose key ``predicate`` accepts."""
+        b = self._budget
+        with b._lock:
+            for full in [k for k in b._entries if k[0] == self._name and predicate(k[1])]:
+                b._drop(full)
+
+    def clear(self) -> None:
+        self.drop_where(lambda _: True)
+
+    def __contains__(self, key: Hashable) -> bool:
+        with self._budget._lock:
+            return (self._name, key) in self._budget._entries
+
+    def keys(self) -> Iterator[Hashable]:
+        with self._budget._lock:
+            found = [k[1] for k in self._budget._entries if k[0] == self._name]
+        return iter(found)

@@ -1,0 +1,91 @@
+"""The byte cap over a store's in-process copies of scopes (store/cache_budget.py):
+least recently used first across sections, an entry larger than the cap not kept, a
+section's own count, and a total that stays within the cap under concurrent use."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from cognimem.store.cache_budget import CacheBudget, array_bytes
+
+
+def test_least_recently_used_goes_first_across_sections() -> None:
+    budget = CacheBudget(300)
+    vectors = budget.section("vectors", 10)
+    terms = budget.section("terms", 10)
+    vectors.put("a", "A", 100)
+    terms.put("a", "a", 100)
+    vectors.put("b", "B", 100)
+    assert vectors.get("a") == "A"  # now the most recently used: terms' "a" is the oldest
+    terms.put("b", "b", 100)
+    assert "a" not in terms
+    assert (vectors.get("a"), vectors.get("b"), terms.get("b")) == ("A", "B", "b")
+    assert (budget.held_bytes, budget.evictions) == (300, 1)
+
+
+def test_an_entry_larger_than_the_cap_is_not_kept_and_replacing_resizes() -> None:
+    budget = CacheBudget(100)
+    section = budget.section("s", 10)
+    assert section.put("small", 1, 60)
+    assert not section.put("huge", 2, 101)
+    assert "huge" not in section
+    assert section.get("small") == 1
+    section.put("small", 3, 90)  # a newer copy of the same scope replaces the old one
+    assert (section.get("small"), budget.held_bytes) == (3, 90)
+    section.pop("small")
+    assert budget.held_bytes == 0
+
+
+def test_a_section_keeps_its_own_count_and_drops_by_key() -> None:
+    budget = CacheBudget(None)  # no byte cap
+    section = budget.section("s", 2)
+    for name in "abc":
+        section.put(("t1", name), name, 10)
+    assert sorted(section.keys()) == [("t1", "b"), ("t1", "c")]
+    budget.section("other", 5).put(("t1", "x"), "x", 10)
+    section.drop_where(lambda key: key[0] == "t1")  # type: ignore[index]
+    assert list(section.keys()) == []
+    assert budget.held_bytes == 10
+
+
+def test_object_arrays_count_the_strings_they_hold() -> None:
+    ids = np.array([f"mem_{i:028x}" for i in range(1000)], dtype=object)
+    assert array_bytes(ids) >= ids.nbytes + 1000 * 60
+    assert array_bytes(np.zeros(10, dtype=np.float32)) == 40
+    assert array_bytes(None) == 0
+
+
+def test_concurrent_puts_and_gets_stay_within_the_cap() -> None:
+    budget = CacheBudget(5_000)
+    sections = [budget.section(f"s{i}", 32) for i in range(3)]
+    over: list[int] = []
+
+    def work(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        for _ in range(2_000):
+            section = sections[int(rng.integers(3))]
+            key = int(rng.integers(50))
+            if rng.random() < 0.5:
+                section.put(key, key, int(rng.integers(1, 1_500)))
+            else:
+                value = section.get(key)
+                assert value is None or value == key
+            if budget.held_bytes > 5_000:
+                over.append(budget.held_bytes)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert over == []
+    held = sum(size for _, size in budget._entries.values())
+    assert budget.held_bytes == held <= 5_000
+
+
+def test_a_negative_cap_is_refused() -> None:
+    with pytest.raises(ValueError, match="max_bytes"):
+        CacheBudget(-1)
