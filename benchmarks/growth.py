@@ -15,6 +15,8 @@ each size, in a fresh child process (so its resident memory is a reader's alone)
   (its CPU: what the read spends beyond it is "CPU per read minus the embedding");
 - the process's resident memory (VmRSS) before the first read and after the last, and
   its peak (VmHWM);
+- the bytes the store's scope copies held after the reads, their cap
+  (``COGNIMEM_CACHE_MAX_MB``, passed on to the child) and its evictions;
 - the database's size on disk (SQLite: the file and its WAL; PostgreSQL:
   ``pg_database_size``).
 
@@ -156,7 +158,14 @@ async def read_child(url: str, texts: list[str], reads: int, warmup: int) -> dic
                     await cached.inner.embed([text], "query")
                     embed_cpu.append((time.process_time() - cpu) * 1000)
         after = rss_kib()
+        budget = mem.store.cache_budget  # type: ignore[attr-defined]
+        cache = {
+            "max_mib": None if budget.max_bytes is None else budget.max_bytes / 2**20,
+            "held_mib": round(budget.held_bytes / 2**20, 1),
+            "evictions": budget.evictions,
+        }
     return {
+        "cache": cache,
         "first_read": first,
         "read_wall_ms": wall,
         "read_cpu_ms": read_cpu,
@@ -231,6 +240,8 @@ def row(backend: str, size: int, built: dict[str, Any], read: dict[str, Any], di
             "peak": round(read["rss_peak_kib"] / 1024, 1),
         },
         "disk_mib": round(disk / 1024**2, 1),
+        # the scope copies' cap (COGNIMEM_CACHE_MAX_MB), what they held after the reads
+        "scope_cache": read["cache"],
         "load_after": [round(x, 2) for x in os.getloadavg()],
     }
 
