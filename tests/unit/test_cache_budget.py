@@ -5,10 +5,14 @@ section's own count, and a total that stays within the cap under concurrent use.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from cognimem.config import Settings
+from cognimem.providers.fakes import HashingEmbedder
+from cognimem.services.components import open_parts
 from cognimem.store.cache_budget import CacheBudget, array_bytes
 
 
@@ -89,3 +93,12 @@ def test_concurrent_puts_and_gets_stay_within_the_cap() -> None:
 def test_a_negative_cap_is_refused() -> None:
     with pytest.raises(ValueError, match="max_bytes"):
         CacheBudget(-1)
+
+
+def test_the_setting_caps_the_configured_store(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("COGNIMEM_CACHE_MAX_MB", "8")
+    url = f"sqlite:///{tmp_path / 'never_opened.db'}"
+    store, _, _, _ = open_parts(url, Settings(), embedder=HashingEmbedder(), llm=None)
+    assert store.cache_budget.max_bytes == 8 * 2**20  # type: ignore[attr-defined]
