@@ -426,7 +426,7 @@ class Settings(BaseSettings):
     domain_mapping: Path | None = None
     # MiB a store's in-process copies of scopes (vector matrices, lexical postings) may
     # hold together, least recently used evicted beyond it (store/cache_budget.py)
-    cache_max_mb: float = Field(default=1024, ge=0)
+    cache_max_mb: float = Field(default=4096, ge=0)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)

@@ -157,9 +157,9 @@ def test_requests_reads_and_writes_show_up(client: httpx.Client) -> None:
     assert value(samples, "cognimem_ingest_messages_total", outcome="duplicate") == 1
     assert value(samples, "cognimem_embedding_cache_misses_total") >= 1
     assert "cognimem_embedding_cache_hit_ratio" in samples
-    # the read's scope is held in process, within the default cap (1 GiB)
+    # the read's scope is held in process, within the default cap (4 GiB)
     assert value(samples, "cognimem_scope_cache_bytes") > 0
-    assert value(samples, "cognimem_scope_cache_max_bytes") == 1024 * 2**20
+    assert value(samples, "cognimem_scope_cache_max_bytes") == 4096 * 2**20
     assert value(samples, "cognimem_scope_cache_evictions_total") == 0
 
 

@@ -30,11 +30,17 @@ def test_least_recently_used_goes_first_across_sections() -> None:
     assert (budget.held_bytes, budget.evictions) == (300, 1)
 
 
-def test_an_entry_larger_than_the_cap_is_not_kept_and_replacing_resizes() -> None:
+def test_an_entry_larger_than_the_cap_is_not_kept_and_replacing_resizes(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     budget = CacheBudget(100)
     section = budget.section("s", 10)
     assert section.put("small", 1, 60)
     assert not section.put("huge", 2, 101)
+    assert not section.put("huge", 2, 101)
+    warned = [r for r in caplog.records if "COGNIMEM_CACHE_MAX_MB" in r.getMessage()]
+    assert len(warned) == 1  # once per scope, not once per read
+    assert "'huge'" in warned[0].getMessage()
     assert "huge" not in section
     assert section.get("small") == 1
     section.put("small", 3, 90)  # a newer copy of the same scope replaces the old one

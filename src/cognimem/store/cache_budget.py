@@ -2,14 +2,15 @@
 
 A read searches copies of a scope's rows held in the process: SQLite's vector matrix
 (``sqlite/vectors.py``) and lexical postings (``sqlite/lexical.py``), PostgreSQL's
-lexical postings (``postgres/lexical.py``). They grow with the scope (~5 KiB an item on
-SQLite), so a count of scopes does not bound them: one 1M-item scope is gigabytes.
+lexical postings (``postgres/lexical.py``). They grow with the scope (~2.4 KiB an item
+on SQLite), so a count of scopes does not bound them: one 1M-item scope is gigabytes.
 A :class:`CacheBudget` holds every such entry of one store, each with its size in bytes
 (an estimate from its arrays; :func:`array_bytes`), in one least-recently-used order
 across the sections: putting an entry evicts the least recently used ones, of any
 section, until the total is within ``max_bytes`` (``COGNIMEM_CACHE_MAX_MB``). An
 entry larger than the whole cap is not kept at all: the read that loaded it still uses
-it, and the next read of that scope loads it again (correct, slower). Each section also
+it, and the next read of that scope loads it again (correct, slower; a WARNING names the
+scope once, and ``cognimem_scope_cache_evictions_total`` counts every time). Each section also
 keeps at most its own number of entries, as before.
 
 Every method takes one lock, held only for dictionary work (never while loading), so
@@ -19,6 +20,7 @@ for whoever holds it (entries are never changed in place, only replaced).
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 from collections import OrderedDict
@@ -29,8 +31,13 @@ import numpy as np
 
 V = TypeVar("V")
 
-DEFAULT_MAX_MB = 1024
+# room for one 1M-item SQLite scope (~2.4 KiB an item: ~2.3 GiB) and then some; a
+# 1M-item PostgreSQL scope's postings are ~0.7 GiB
+DEFAULT_MAX_MB = 4096
 _SAMPLE = 64  # object-array elements measured at each end to estimate the rest
+_WARNED_MAX = 1_000  # scopes remembered as warned of (then warned of again)
+
+log = logging.getLogger(__name__)
 
 
 def array_bytes(a: np.ndarray | None) -> int:
@@ -51,7 +58,7 @@ def array_bytes(a: np.ndarray | None) -> int:
 class CacheBudget:
     """The entries of one store's in-process copies, capped in bytes (None: no cap)."""
 
-    def __init__(self, max_bytes: int | None = DEFAULT_MAX_MB * 1024 * 1024) -> None:
+    def __init__(self, max_bytes: int | None = DEFAULT_MAX_MB << 20) -> None:
         if max_bytes is not None and max_bytes < 0:
             raise ValueError("max_bytes must be >= 0 (None: no cap)")
         self.max_bytes = max_bytes
@@ -60,6 +67,7 @@ class CacheBudget:
         self._entries: OrderedDict[tuple[str, Hashable], tuple[object, int]] = OrderedDict()
         self._held = 0
         self._evictions = 0
+        self._too_large: set[tuple[str, Hashable]] = set()  # warned of once each
 
     @property
     def held_bytes(self) -> int:
@@ -91,6 +99,19 @@ class CacheBudget:
                 self._drop(full)
             if self.max_bytes is not None and size > self.max_bytes:
                 self._evictions += 1
+                if full not in self._too_large:  # once per scope: every read of it loads it
+                    if len(self._too_large) >= _WARNED_MAX:
+                        self._too_large.clear()
+                    self._too_large.add(full)
+                    log.warning(
+                        "a %s copy of %r holds %.1f MiB, more than the whole cap"
+                        " (COGNIMEM_CACHE_MAX_MB = %.1f): it is not kept, so every read of"
+                        " that scope loads it again; raise the cap",
+                        full[0],
+                        full[1],
+                        size / 2**20,
+                        self.max_bytes / 2**20,
+                    )
                 return False
             self._entries[full] = (value, size)
             self._held += size
