@@ -1,7 +1,8 @@
 """A lifecycle operation defined for the tests (the framework's own tests run before the
-real operations merge): ``archive_stale`` archives the scope's active memories whose text
-says "(stale)", through ``Memory.forget``, reporting progress; its dry run lists them and
-changes nothing. ``memory_for`` opens a Memory on a test backend with it registered."""
+real operations merge): ``archive_stale`` archives the level's active memories (a
+user's, or a shared level's own rows) whose text says "(stale)", through
+``Memory.forget``, reporting progress; its dry run lists them and changes nothing.
+``memory_for`` opens a Memory on a test backend with it registered."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def archive_stale(
     async def run(
         scope: Scope, *, dry_run: bool, progress: Progress | None = None
     ) -> ArchiveResult:
-        ids = await mem.store.list_item_ids(ItemFilter(scope=scope), 10_000)
+        shared = scope.user_id is None  # a shared level: its own rows alone
+        ids = await mem.store.list_item_ids(ItemFilter(scope=scope, level_only=shared), 10_000)
         stale = sorted(
             i.id for i in await mem.store.get_items(scope.tenant_id, ids) if MARK in i.text
         )
@@ -52,12 +54,20 @@ def archive_stale(
         if before_change is not None and not dry_run:
             await before_change()
         if stale:
-            await mem.forget(ids=stale, mode="archive", scope=scope, dry_run=dry_run)
+            await mem.forget(ids=stale, mode="archive", scope=said(scope), dry_run=dry_run)
         if progress is not None:
             progress(1.0)
         return ArchiveResult(dry_run=dry_run, item_ids=stale)
 
     return run
+
+
+def said(scope: Scope) -> Scope | dict[str, Any]:
+    """``scope`` as a call names it: the organisation's level is said out loud."""
+    if scope.user_id is None and scope.agent_id is None:
+        return {"tenant_id": scope.tenant_id, "namespace": scope.namespace,
+                "level": "organisation"}  # fmt: skip
+    return scope
 
 
 def queue_for(database: str, redis_url: str | None, name: str, **kwargs: Any) -> JobQueue:

@@ -109,14 +109,17 @@ class IngestSettings(BaseModel):
 
 
 class OperationSchedule(BaseModel):
-    """When ``cognimem worker`` queues one lifecycle operation for a user's memories:
+    """When ``cognimem worker`` queues one lifecycle operation for a level's memories:
     every ``interval_s`` when anything is new since its last run, as soon as
-    ``after_episodes`` new episodes arrived, and when a session of the user closed
-    (``on_session_close``). Unset (or false): that trigger is off."""
+    ``after_episodes`` new episodes arrived (a shared level: new memories of any kind
+    but summaries), and when a session of the level closed (``on_session_close``).
+    Unset (or false): that trigger is off. ``shared_levels``: the shared levels (each
+    agent's own memory and the organisation's) are scheduled beside the users."""
 
     interval_s: float | None = Field(default=None, gt=0)
     after_episodes: int | None = Field(default=None, ge=1)
     on_session_close: bool = False
+    shared_levels: bool = True
 
 
 class ConsolidateSchedule(OperationSchedule):
@@ -128,6 +131,8 @@ class ConsolidateSchedule(OperationSchedule):
 class ReviseSchedule(OperationSchedule):
     interval_s: float | None = Field(default=3_600.0, gt=0)
     after_episodes: int | None = Field(default=20, ge=1)
+    # revise works on one user's facts only: a shared level is refused
+    shared_levels: Literal[False] = False
 
 
 class DecaySchedule(OperationSchedule):
@@ -136,6 +141,8 @@ class DecaySchedule(OperationSchedule):
 
 class PromoteSchedule(OperationSchedule):
     interval_s: float | None = Field(default=86_400.0, gt=0)
+    # promote works on one user's items only: a shared level is refused
+    shared_levels: Literal[False] = False
 
 
 class ForgetPolicySchedule(OperationSchedule):

@@ -155,9 +155,12 @@ class LifecycleStore(Protocol):
         """Let the scope go (only if ``lease`` still holds it); ``done_from``: the run
         completed, and what was recorded from then on is new to the next run."""
 
-    async def lifecycle_due(self, op: str, *, limit: int) -> list[DueScope]:
-        """User scopes, in every tenant, with active episodes recorded or sessions
-        closed since the last completed run of ``op`` began; most new episodes first."""
+    async def lifecycle_due(self, op: str, *, limit: int, levels: bool = True) -> list[DueScope]:
+        """Levels, in every tenant and namespace, with memories recorded or sessions
+        closed since the last completed run of ``op`` began, most new first: users
+        (active episodes) and, with ``levels``, the shared levels — each agent's own and
+        the organisation's (active items of every kind but summaries) —
+        (``store/lifecycle_due.py``)."""
 
 
 class ListingStore(Protocol):

@@ -172,17 +172,30 @@ class ScopeLease:
 
 @dataclass(frozen=True)
 class DueScope:
-    """A user's memories as the lifecycle scheduler sees them for one operation: the
-    episodes recorded (and when the first of them was) and the sessions closed since the
-    last completed run began (``done_from``; None: never run)."""
+    """One level's memories as the lifecycle scheduler sees them for one operation: a
+    user's (``user_id``), or a shared level's (no user; ``agent_id`` an agent's, None the
+    organisation's). What was recorded since the last completed run began
+    (``done_from``; None: never run) — a user's episodes, a shared level's items of
+    every kind but summaries (``new_episodes``; and when the first of them was) — and
+    the sessions of the level closed since then."""
 
     tenant_id: str
     namespace: str
-    user_id: str
+    user_id: str | None
     new_episodes: int
     closed_sessions: int
     done_from: datetime | None
     first_new: datetime | None
+    agent_id: str | None = None
+
+    def scope(self) -> Scope:
+        """The level as the scope a lifecycle run takes (a user's carries no agent)."""
+        return Scope(
+            tenant_id=self.tenant_id,
+            namespace=self.namespace,
+            user_id=self.user_id,
+            agent_id=None if self.user_id is not None else self.agent_id,
+        )
 
 
 def jobs_of(stored: Sequence[PendingMessage]) -> list[PendingJob]:

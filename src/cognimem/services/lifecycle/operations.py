@@ -3,8 +3,9 @@
 scheduler a worker runs on every tick.
 
 A lifecycle job is a queue job of kind ``lifecycle`` whose payload names the operation,
-the user scope and what triggered it; its id is derived from the operation, the scope
-and a trigger key, so queuing the same trigger twice gives one job. A run first takes the
+the level (a user, or ``level`` and ``agent_id`` for a shared one) and what triggered
+it; its id is derived from the operation, the level and a trigger key, so queuing the
+same trigger twice gives one job. A run first takes the
 scope's lease for that operation in the store (``LifecycleStore``): at most one run of an
 operation holds a scope at a time, whichever job it came from. While it runs, a heartbeat
 extends both the queue's delivery lease and the scope lease and records progress; a
@@ -351,7 +352,9 @@ class LifecycleJobService:
     # -- the scheduler ---------------------------------------------------------------
     async def schedule(self) -> list[Job]:
         """One scheduler tick: queue every registered operation with a schedule on the
-        scopes due by it; returns the jobs queued (or found queued already)."""
+        levels due by it — users, and (``shared_levels``) each agent's own level and the
+        organisation's, per tenant and namespace; returns the jobs queued (or found
+        queued already)."""
         parts = self._parts
         settings = parts.settings.lifecycle
         queued: list[Job] = []
@@ -359,10 +362,14 @@ class LifecycleJobService:
             if op not in self._operations:
                 continue
             now = parts.clock()
-            for due in await parts.store.lifecycle_due(op, limit=settings.scan_limit):
+            found = await parts.store.lifecycle_due(
+                op, limit=settings.scan_limit, levels=schedule.shared_levels
+            )
+            for due in found:
                 trigger = due_trigger(due, schedule, now)
                 if trigger is None:
                     continue
-                scope = Scope(tenant_id=due.tenant_id, namespace=due.namespace, user_id=due.user_id)
-                queued.append(await self.enqueue(op, scope, trigger=trigger.name, key=trigger.key))
+                queued.append(
+                    await self.enqueue(op, due.scope(), trigger=trigger.name, key=trigger.key)
+                )
         return queued

@@ -1,7 +1,9 @@
 """Lifecycle leases and the scheduler's view in PostgreSQL: the ``LifecycleStore`` role.
 
-One row per (user scope, operation) in ``lifecycle_runs``: the lease of the run holding
-it (token and deadline) and when the last completed run began (``done_from``).
+One row per (level, operation) in ``lifecycle_runs`` — a user's, or a shared level's
+under ``#agent/<id>`` or ``#organisation`` — : the lease of the run holding it (token and
+deadline) and when the last completed run began (``done_from``). The scheduler's query
+is ``store/lifecycle_due.py``.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from cognimem.models.clock import to_utc
+from cognimem.store.lifecycle_due import due_sql
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import user_key
 from cognimem.store.types import DueScope, ScopeLease
@@ -69,37 +72,11 @@ class PostgresLifecycle(PostgresDatabase):
                 lease.token,
             )
 
-    async def lifecycle_due(self, op: str, *, limit: int) -> list[DueScope]:
+    async def lifecycle_due(self, op: str, *, limit: int, levels: bool = True) -> list[DueScope]:
+        sql = due_sql(lambda n: f"${n}", levels=levels)
         async with self._connection() as conn:
-            rows = await conn.fetch(
-                "WITH new_items AS (SELECT i.tenant_id, i.namespace, i.user_id,"
-                "  count(*) AS n, min(i.recorded_at) AS first FROM items i"
-                "  LEFT JOIN lifecycle_runs r"
-                "  ON r.tenant_id = i.tenant_id AND r.namespace = i.namespace"
-                "  AND r.user_key = 'u:' || i.user_id AND r.op = $1"
-                "  WHERE i.user_id IS NOT NULL AND i.kind = 'episode' AND i.status = 'active'"
-                "  AND (r.done_from IS NULL OR i.recorded_at > r.done_from)"
-                "  GROUP BY i.tenant_id, i.namespace, i.user_id),"
-                " closed AS (SELECT s.tenant_id, s.namespace, s.user_id, count(*) AS n"
-                "  FROM sessions s LEFT JOIN lifecycle_runs r"
-                "  ON r.tenant_id = s.tenant_id AND r.namespace = s.namespace"
-                "  AND r.user_key = 'u:' || s.user_id AND r.op = $1"
-                "  WHERE s.user_id IS NOT NULL AND s.status = 'closed'"
-                "  AND (r.done_from IS NULL OR s.closed_at > r.done_from)"
-                "  GROUP BY s.tenant_id, s.namespace, s.user_id),"
-                " scopes AS (SELECT tenant_id, namespace, user_id FROM new_items"
-                "  UNION SELECT tenant_id, namespace, user_id FROM closed)"
-                " SELECT s.tenant_id, s.namespace, s.user_id, coalesce(i.n, 0) AS n,"
-                "  coalesce(c.n, 0) AS c, r.done_from, i.first FROM scopes s"
-                " LEFT JOIN new_items i ON i.tenant_id = s.tenant_id"
-                "  AND i.namespace = s.namespace AND i.user_id = s.user_id"
-                " LEFT JOIN closed c ON c.tenant_id = s.tenant_id"
-                "  AND c.namespace = s.namespace AND c.user_id = s.user_id"
-                " LEFT JOIN lifecycle_runs r ON r.tenant_id = s.tenant_id"
-                "  AND r.namespace = s.namespace AND r.user_key = 'u:' || s.user_id"
-                "  AND r.op = $1"
-                " ORDER BY 4 DESC, 1, 2, 3 LIMIT $2",
-                op,
-                limit,
-            )
-        return [DueScope(r[0], r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
+            rows = await conn.fetch(sql, op, limit)
+        return [
+            DueScope(r[0], r[1], r[2], int(r[4]), int(r[5]), r[6], r[7], agent_id=r[3])
+            for r in rows
+        ]
