@@ -50,3 +50,29 @@ async def test_release_frees_the_scope_and_records_a_completed_run(store: Store)
     assert await store.take_lease(other, now=T0, until=T0 + timedelta(seconds=60)) is None
     await store.release_lease(other, done_from=None, job_id="job-2")  # failed: not done
     assert await store.take_lease(LEASE, now=T0, until=T0 + timedelta(seconds=60)) is None
+
+
+async def test_an_erased_levels_leases_and_last_runs_are_dropped(store: Store) -> None:
+    until = T0 + timedelta(seconds=60)
+    agent = replace(LEASE, user_id="#agent/ops", token="token-a", job_id="job-a")
+    others = [
+        replace(LEASE, op="decay", namespace="other", token="token-2", job_id="job-2"),
+        replace(LEASE, user_id="bob", token="token-b", job_id="job-b"),
+        replace(LEASE, tenant_id="t2", token="token-t", job_id="job-t"),
+        agent,
+    ]
+    for lease in (LEASE, *others):
+        assert await store.take_lease(lease, now=T0, until=until) is None
+    await store.release_lease(others[0], done_from=T0, job_id="job-2")
+
+    await store.drop_lease(replace(LEASE, token="not-its-token"))  # not the holder: nothing
+    assert await store.renew_lease(LEASE, until=until) is True
+    await store.drop_lease(LEASE)
+    assert await store.renew_lease(LEASE, until=until) is False
+    # every operation and namespace of the user's level, and no one else's
+    assert await store.drop_runs("t1", "ada") == 1  # the released decay row in "other"
+    assert await store.drop_runs("t1", "ada") == 0
+    for lease in others[1:]:
+        assert await store.renew_lease(lease, until=until) is True
+    assert await store.drop_runs("t1", "#agent/ops") == 1
+    assert await store.renew_lease(agent, until=until) is False

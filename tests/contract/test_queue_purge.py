@@ -81,3 +81,48 @@ async def test_purge_removes_the_users_jobs_in_every_state(queue: JobQueue) -> N
     assert claimed == {bobs.id, other_tenant.id, shared.id}
     assert await queue.depth() == 0
     assert await queue.purge_user("t1", "zoe") == 0
+
+
+def level(agent_id: str | None, op: str | None = None) -> dict[str, Any]:
+    """A shared level's job: an ingest job's payload, or a lifecycle job's with ``op``."""
+    body: dict[str, Any] = {"user_id": None, "namespace": "n", "agent_id": agent_id,
+                            "level": "organisation" if agent_id is None else "agent"}  # fmt: skip
+    return {**body, "op": op} if op else {**body, "event_ids": ["e"], "profile": "chat"}
+
+
+async def test_purge_level_removes_one_shared_levels_jobs_in_every_state(queue: JobQueue) -> None:
+    done = await queue.enqueue("ingest", "t1", level("ops"))
+    delivery = await queue.claim("w1")
+    assert delivery is not None
+    await queue.ack(delivery)
+    running = await queue.enqueue("lifecycle", "t1", level("ops", "consolidate"))
+    held = await queue.claim("w1")
+    assert held is not None
+    assert held.job.id == running.id
+    queued = await queue.enqueue("lifecycle", "t1", {**level("ops", "decay"), "namespace": "m"})
+    stay = {
+        "another agent": await queue.enqueue("ingest", "t1", level("sales")),
+        "the organisation": await queue.enqueue("lifecycle", "t1", level(None, "decay")),
+        "a user of the agent": await queue.enqueue(
+            "ingest", "t1", {**payload("zoe", "e9"), "agent_id": "ops"}
+        ),
+        "another tenant": await queue.enqueue("ingest", "t2", level("ops")),
+        # no level said: never taken for the organisation's
+        "an older job": await queue.enqueue("ingest", "t1", payload(None, "e8")),
+    }
+
+    assert await queue.purge_level("t1", "ops") == 3
+    for job in (done, running, queued):
+        with pytest.raises(NotFound):
+            await queue.get("t1", job.id)
+    await queue.ack(held)  # the worker that held a purged job acknowledges nothing
+    with pytest.raises(NotFound):
+        await queue.get("t1", running.id)
+    for job in stay.values():
+        assert (await queue.get(job.tenant_id, job.id)).state is JobState.QUEUED
+
+    assert await queue.purge_level("t1", None) == 1  # the organisation's alone
+    with pytest.raises(NotFound):
+        await queue.get("t1", stay["the organisation"].id)
+    assert await queue.purge_level("t1", "ops") == 0
+    assert (await queue.get("t1", stay["an older job"].id)).state is JobState.QUEUED

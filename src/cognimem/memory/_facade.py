@@ -342,9 +342,11 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         """Erase one shared level of the tenant, in every namespace: an agent's
         (``agent_id`` with no user) or the organisation's (``scope={"level":
         "organisation"}``) — its events, items, facts, relations, conflicts, history,
-        sessions, procedures, the entities only it named, and the cached embeddings of
-        its texts, in one transaction; no user's memory and no other level changes. A
-        user or a session in the scope is ``InvalidInput`` (a user: ``erase_user``)."""
+        sessions, procedures and lifecycle runs, the entities only it named, in one
+        transaction; then its jobs (ingest and lifecycle, in any state: ``removed["jobs"]``)
+        and the cached embeddings of its texts. No user's memory and no other level
+        changes. A user or a session in the scope is ``InvalidInput`` (a user:
+        ``erase_user``)."""
         return await self._transfer.erase_level(scope, agent_id=agent_id)
 
     def export(self, **options: Unpack[ExportKeywords]) -> AsyncIterator[ExportRecord]:

@@ -30,6 +30,7 @@ from cognimem.queue.base import (
     check_progress,
     expired_lease_error,
     new_job_id,
+    of_level,
     result_json,
 )
 
@@ -327,7 +328,13 @@ class RedisJobQueue:
         """Scans the job hashes (an erasure is rare; jobs expire after ``job_ttl_s``) and
         deletes those whose payload names the user. A job's id stays in the dead-letter
         stream, where ``dead_letters`` skips ids whose job is gone."""
+        return await self._purge(tenant_id, lambda p: p.get("user_id") == user_id)
 
+    async def purge_level(self, tenant_id: str, agent_id: str | None) -> int:
+        """As ``purge_user``, for the jobs of one shared level."""
+        return await self._purge(tenant_id, lambda p: of_level(p, agent_id))
+
+    async def _purge(self, tenant_id: str, owned: Callable[[dict[str, Any]], bool]) -> int:
         async def purge() -> int:
             removed = 0
             async for key in self._redis.scan_iter(match=f"{self.key_prefix}*", count=500):
@@ -335,10 +342,10 @@ class RedisJobQueue:
                 if tenant != tenant_id or payload is None:
                     continue
                 try:
-                    owner = json.loads(payload).get("user_id")
-                except (ValueError, AttributeError):
+                    body = json.loads(payload)
+                except ValueError:
                     continue
-                if owner == user_id:
+                if isinstance(body, dict) and owned(body):
                     keys = [key, self.stream, self._delayed, self._tenant_index(tenant)]
                     removed += int(await self._purge_script(keys=keys, args=[self.group, tenant]))
             return removed

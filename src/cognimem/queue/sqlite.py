@@ -32,6 +32,7 @@ from cognimem.queue.base import (
     check_progress,
     expired_lease_error,
     new_job_id,
+    of_level,
     result_json,
 )
 from cognimem.store.sqlite.connection import Connections
@@ -343,6 +344,23 @@ class SqliteJobQueue:
                 (tenant_id, user_id),
             )
             return int(cur.rowcount)
+
+        return await self._conns.write(tx)
+
+    async def purge_level(self, tenant_id: str, agent_id: str | None) -> int:
+        def tx(conn: sqlite3.Connection) -> int:
+            rows = conn.execute(
+                "SELECT id, payload FROM queue_jobs WHERE tenant_id = ?"
+                " AND json_extract(payload, '$.level') IS NOT NULL",
+                (tenant_id,),
+            ).fetchall()
+            gone = [jid for jid, body in rows if of_level(json.loads(body), agent_id)]
+            for start in range(0, len(gone), 500):
+                part = gone[start : start + 500]
+                conn.execute(
+                    f"DELETE FROM queue_jobs WHERE id IN ({', '.join('?' * len(part))})", part
+                )
+            return len(gone)
 
         return await self._conns.write(tx)
 

@@ -1,5 +1,6 @@
 """Moving a user's memories out, in and away: export streams, imports, and the erasure
-of a user across the store, the job queue and every embedding cache."""
+of a user or a shared level across the store, the job queue and every embedding
+cache."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from cognimem.models.requests import check_keywords, split_scope
 from cognimem.providers.embeddings import erase_embeddings
 from cognimem.services import transfer_streams
 from cognimem.services.components import Components
+from cognimem.services.lifecycle.operations import level_key
 
 
 class TransferService:
@@ -35,6 +37,7 @@ class TransferService:
         purged = (
             0 if parts.queue is None else await parts.queue.purge_user(tenant_id, target.user_id)
         )
+        await self._drop_runs(target)
         removed = {**report.removed, "jobs": purged}
         hashes = report.content_hashes
         removed["embeddings"] = await erase_embeddings(parts.store, parts.embedder, hashes)
@@ -52,11 +55,26 @@ class TransferService:
                 field="scope.user_id",
             )
         report = await parts.store.erase_level(target.tenant_id, target.agent_id)
+        # after the events and the leases are gone, as for a user: the level's queued
+        # ingest and lifecycle jobs go, and a sweep finds none of its events to requeue
+        purged = (
+            0
+            if parts.queue is None
+            else await parts.queue.purge_level(target.tenant_id, target.agent_id)
+        )
+        await self._drop_runs(target)
         hashes = report.content_hashes
-        removed = {**report.removed}
+        removed = {**report.removed, "jobs": purged}
         removed["embeddings"] = await erase_embeddings(parts.store, parts.embedder, hashes)
         await parts.store.flush_deleted()
         return report.model_copy(update={"removed": removed})
+
+    async def _drop_runs(self, target: Scope) -> None:
+        """After the purge, the level's lifecycle leases and last runs once more: a run
+        whose job was claimed before the purge may have taken its lease after the
+        store's erasure removed them (it drops its own when it finds its job purged;
+        one that finished before the purge cannot)."""
+        await self._parts.store.drop_runs(target.tenant_id, level_key(target))
 
     def export(self, options: ExportKeywords) -> AsyncIterator[ExportRecord]:
         """Checked when called; the records stream as they are iterated."""

@@ -155,6 +155,15 @@ class LifecycleStore(Protocol):
         """Let the scope go (only if ``lease`` still holds it); ``done_from``: the run
         completed, and what was recorded from then on is new to the next run."""
 
+    async def drop_lease(self, lease: ScopeLease) -> None:
+        """Remove the scope's row if ``lease`` still holds it: a run whose job an erasure
+        purged leaves no lease or schedule state of the erased level behind."""
+
+    async def drop_runs(self, tenant_id: str, holder: str) -> int:
+        """Remove every row (each operation, every namespace) of one level of the
+        tenant — ``holder`` as a lease names it: a user's id, ``#agent/<id>`` or
+        ``#organisation`` — after an erasure; how many."""
+
     async def lifecycle_due(self, op: str, *, limit: int, levels: bool = True) -> list[DueScope]:
         """Levels, in every tenant and namespace, with memories recorded or sessions
         closed since the last completed run of ``op`` began, most new first: users

@@ -182,7 +182,7 @@ def named_sessions(messages: Iterable[PendingMessage]) -> list[tuple[str, str, s
 
 
 # an unprocessed event as ``pending_jobs`` reads it, in commit order
-PENDING_COLUMNS = "job_id, id, tenant_id, namespace, user_id, profile"
+PENDING_COLUMNS = "job_id, id, tenant_id, namespace, user_id, agent_id, profile"
 
 
 def pending_jobs(seeds: Iterable[Row], members: Iterable[Row]) -> list[PendingJob]:
@@ -205,6 +205,7 @@ def pending_jobs(seeds: Iterable[Row], members: Iterable[Row]) -> list[PendingJo
                 user_id=row["user_id"],
                 profile=row["profile"],
                 event_ids=tuple(events[key]) if key in events else (row["id"],),
+                agent_id=row["agent_id"],
             )
     return list(jobs.values())
 

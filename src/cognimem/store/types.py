@@ -144,16 +144,23 @@ class PendingJob:
     user_id: str | None
     profile: str | None
     event_ids: tuple[str, ...]
+    agent_id: str | None = None
 
     def payload(self) -> dict[str, Any]:
-        """The job's payload (``WriteFunnel.process`` reads it); it names the user and
-        namespace so an erasure can purge the job (``JobQueue.purge_user``)."""
-        return {
+        """The job's payload (``WriteFunnel.process`` reads it); it names the user (or,
+        with no user, the shared level as a lifecycle job does: ``level`` and
+        ``agent_id``) and the namespace, so an erasure can purge the job
+        (``JobQueue.purge_user``, ``purge_level``)."""
+        body: dict[str, Any] = {
             "event_ids": list(self.event_ids),
             "profile": self.profile,
             "user_id": self.user_id,
             "namespace": self.namespace,
         }
+        if self.user_id is None:
+            body["level"] = "organisation" if self.agent_id is None else "agent"
+            body["agent_id"] = self.agent_id
+        return body
 
 
 @dataclass(frozen=True)
@@ -212,6 +219,7 @@ def jobs_of(stored: Sequence[PendingMessage]) -> list[PendingJob]:
             user_id=ms[0].event.scope.user_id,
             profile=ms[0].profile,
             event_ids=tuple(m.event.id for m in ms),
+            agent_id=ms[0].event.scope.agent_id,
         )
         for job_id, ms in grouped.items()
     ]

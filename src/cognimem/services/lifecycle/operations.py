@@ -256,15 +256,8 @@ class LifecycleJobService:
             delivery.delivery_id, job.id,
         )  # fmt: skip
         started = parts.clock()
-        lease_for = timedelta(seconds=settings.lease_s)
         delay = backoff_s(job.attempts, settings.retry_base_s, settings.retry_max_s)
-        running = await parts.store.take_lease(lease, now=started, until=started + lease_for)
-        if running is not None:
-            # the run in progress covers the scope as of its start; what comes later is
-            # new to the next run, which the scheduler queues
-            log.info("%s on %s is running as job %s: job %s skipped", op, scope.label(),
-                     running, job.id)  # fmt: skip
-            await queue.ack(delivery, result={"skipped": "running", "running_job": running})
+        if not await self._hold(delivery, lease, scope, started):
             return
         reported: list[float] = []  # the latest share done the operation reported
 
@@ -289,6 +282,14 @@ class LifecycleJobService:
             beats.cancel()
             with contextlib.suppress(asyncio.CancelledError, LeaseLost):
                 await beats
+        if await self._purged(job):
+            # its level was erased while it ran: what it read is gone (and what it would
+            # store of it refused: a summary of erased episodes), its result is discarded
+            # and its lease goes, so no row of the level is left behind
+            log.info("lifecycle job %s was purged by an erasure while it ran", job.id)
+            self._observed(op, began, None if why is not None else touched)
+            await parts.store.drop_lease(lease)
+            return
         if why is not None:
             log.warning("lifecycle job %s (%s on %s) failed: %s", job.id, op, scope.label(), why)
             self._observed(op, began, None)
@@ -298,6 +299,39 @@ class LifecycleJobService:
         self._observed(op, began, touched)
         await parts.store.release_lease(lease, done_from=started, job_id=job.id)
         await queue.ack(delivery, result=result.summary())
+
+    async def _hold(
+        self, delivery: Delivery, lease: ScopeLease, scope: Scope, now: datetime
+    ) -> bool:
+        """Take the scope's lease for the job; False when it must not run: another job
+        holds the scope (this one is acknowledged, skipped), or an erasure purged it."""
+        parts, job = self._parts, delivery.job
+        until = now + timedelta(seconds=parts.settings.lifecycle.lease_s)
+        running = await parts.store.take_lease(lease, now=now, until=until)
+        if running is not None:
+            # the run in progress covers the scope as of its start; what comes later is
+            # new to the next run, which the scheduler queues
+            log.info("%s on %s is running as job %s: job %s skipped", lease.op, scope.label(),
+                     running, job.id)  # fmt: skip
+            result: dict[str, int | str] = {"skipped": "running", "running_job": running}
+            await self._queue().ack(delivery, result=result)
+            return False
+        if await self._purged(job):
+            # an erasure purged the job after it was claimed: it does not run, and the
+            # lease it just took (the erasure may have removed the level's already) goes
+            log.info("lifecycle job %s was purged by an erasure: not run", job.id)
+            await parts.store.drop_lease(lease)
+            return False
+        return True
+
+    async def _purged(self, job: Job) -> bool:
+        """Whether an erasure removed ``job`` from the queue (``JobQueue.purge_user``,
+        ``purge_level``): its level's memories are gone."""
+        try:
+            await self._queue().get(job.tenant_id, job.id)
+        except NotFound:
+            return True
+        return False
 
     async def _beat(
         self,

@@ -33,6 +33,29 @@ if TYPE_CHECKING:
     from asyncpg import Connection
 
 
+async def _check_episodes(conn: Connection, write: ConsolidationWrite) -> None:
+    """Refuse a pass whose episodes are not all there any more (deleted, or erased with
+    their user or level while it ran): its summaries would state them again. Their
+    events are held FOR SHARE first: an erasure locks its events FOR UPDATE before it
+    reads what to delete, so it either waits for this commit (and deletes the summary
+    too) or has committed already (and the episodes are found gone)."""
+    wanted = sorted(set(write.consolidated))
+    if not wanted:
+        return
+    await conn.execute(
+        "SELECT 1 FROM events WHERE id IN (SELECT event_id FROM item_events"
+        " WHERE item_id = ANY($1::text[])) FOR SHARE",
+        wanted,
+    )
+    live = await conn.fetchval(
+        "SELECT count(*) FROM items WHERE tenant_id = $1 AND id = ANY($2::text[])",
+        write.tenant_id,
+        wanted,
+    )
+    if int(live) != len(wanted):
+        raise StaleKnowledge("an episode being consolidated was removed meanwhile")
+
+
 class PostgresEdits(PostgresDatabase):
     """``EditStore`` on PostgreSQL."""
 
@@ -62,6 +85,7 @@ class PostgresEdits(PostgresDatabase):
                 )
                 if int(live) != len(write.replaced):
                     raise StaleKnowledge("a summary being replaced changed meanwhile")
+            await _check_episodes(conn, write)
             if write.knowledge is not None:
                 await knowledge_writes.check_read_set(conn, write.knowledge)
             await insert_items(conn, write.summaries)

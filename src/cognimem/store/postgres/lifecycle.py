@@ -72,6 +72,23 @@ class PostgresLifecycle(PostgresDatabase):
                 lease.token,
             )
 
+    async def drop_lease(self, lease: ScopeLease) -> None:
+        async with self._connection() as conn:
+            await conn.execute(
+                f"DELETE FROM lifecycle_runs WHERE {_KEY} AND lease_token = $5",
+                *_key(lease),
+                lease.token,
+            )
+
+    async def drop_runs(self, tenant_id: str, holder: str) -> int:
+        async with self._connection() as conn:
+            done = await conn.execute(
+                "DELETE FROM lifecycle_runs WHERE tenant_id = $1 AND user_key = $2",
+                tenant_id,
+                user_key(holder),
+            )
+        return int(str(done).rsplit(" ", 1)[-1])
+
     async def lifecycle_due(self, op: str, *, limit: int, levels: bool = True) -> list[DueScope]:
         sql = due_sql(lambda n: f"${n}", levels=levels)
         async with self._connection() as conn:

@@ -26,6 +26,23 @@ from cognimem.store.sqlite.knowledge import get_conflict
 from cognimem.store.types import ConsolidationWrite, FactUpdate, Knowledge
 
 
+def _check_episodes(conn: sqlite3.Connection, write: ConsolidationWrite) -> None:
+    """Refuse a pass whose episodes are not all there any more (deleted, or erased with
+    their user or level while it ran): its summaries would state them again."""
+    wanted = sorted(set(write.consolidated))
+    live = 0
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        (n,) = conn.execute(
+            f"SELECT count(*) FROM items WHERE tenant_id = ? AND id IN"
+            f" ({', '.join('?' * len(part))})",
+            (write.tenant_id, *part),
+        ).fetchone()
+        live += int(n)
+    if live != len(wanted):
+        raise StaleKnowledge("an episode being consolidated was removed meanwhile")
+
+
 class SQLiteEdits(SQLiteDatabase):
     """``EditStore`` on SQLite."""
 
@@ -78,6 +95,7 @@ class SQLiteEdits(SQLiteDatabase):
                 ).fetchone()
                 if found is None or found[0] != ItemStatus.ACTIVE.value:
                     raise StaleKnowledge(f"summary {old_id} changed meanwhile")
+            _check_episodes(conn, write)
             if write.knowledge is not None:
                 knowledge_writes.check_read_set(conn, write.knowledge)
             rows.insert_items(conn, write.summaries)

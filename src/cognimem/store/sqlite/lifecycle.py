@@ -77,6 +77,24 @@ class SQLiteLifecycle(SQLiteDatabase):
             )
         )
 
+    async def drop_lease(self, lease: ScopeLease) -> None:
+        await self._db.write(
+            lambda conn: conn.execute(
+                f"DELETE FROM lifecycle_runs WHERE {_KEY} AND lease_token = ?",
+                (*_key(lease), lease.token),
+            )
+        )
+
+    async def drop_runs(self, tenant_id: str, holder: str) -> int:
+        def tx(conn: sqlite3.Connection) -> int:
+            cur = conn.execute(
+                "DELETE FROM lifecycle_runs WHERE tenant_id = ? AND user_key = ?",
+                (tenant_id, user_key(holder)),
+            )
+            return int(cur.rowcount)
+
+        return await self._db.write(tx)
+
     async def lifecycle_due(self, op: str, *, limit: int, levels: bool = True) -> list[DueScope]:
         sql = due_sql(lambda n: f"?{n}", levels=levels)
 
