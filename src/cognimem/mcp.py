@@ -6,7 +6,10 @@ imports this module, so ``import cognimem`` works without it.
 The tenant is fixed: ``COGNIMEM_MCP__TENANT_ID`` over stdio, the API key's on the HTTP
 mount; no tool takes a tenant. Every tool takes a ``user_id`` (whose memories), which
 defaults to ``COGNIMEM_MCP__USER_ID``; with neither, the call is refused, never run for
-every user of the tenant.
+every user of the tenant; and an ``agent_id`` (the calling agent: its level is read
+beside the user's, and writes are the user's with it), which defaults to
+``COGNIMEM_MCP__AGENT_ID``. The lifecycle, erasure and shared-level writes are not
+tools: they are on the HTTP API, the SDK and the CLI only (``docs/mcp.md``).
 Errors cognimem raises become MCP tool errors (``isError``) that carry the message.
 """
 
