@@ -24,8 +24,13 @@ T0 = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
 ADA = Scope(tenant_id="t1", user_id="ada")
 
 
-def procedure(scope: Scope, trigger: str, count: int, *, at: datetime = T0) -> Procedure:
-    requests = [new_id("evt") for _ in range(count)]
+def procedure(
+    scope: Scope, trigger: str, count: int, *, at: datetime = T0, events: list[str] | None = None
+) -> Procedure:
+    """A procedure learnt from ``count`` requests and an answer: ``events`` (stored
+    already), else ids no event has (a procedure that cannot be stored new)."""
+    events = events or [new_id("evt") for _ in range(count + 1)]
+    requests, answer = events[:-1], events[-1]
     return Procedure(
         id=new_id("prc"),
         scope=scope,
@@ -38,12 +43,20 @@ def procedure(scope: Scope, trigger: str, count: int, *, at: datetime = T0) -> P
         trigger_count=count,
         confidence=procedure_confidence(count, count),
         request_event_ids=requests,
-        source_event_ids=[*requests, "evt_answer"],
+        source_event_ids=[*requests, answer],
         first_seen_at=at,
         last_seen_at=at + timedelta(days=1),
         created_at=at,
         updated_at=at,
     )
+
+
+async def learnt(store: Store, scope: Scope, trigger: str, count: int) -> Procedure:
+    """A procedure learnt from ``count`` requests and an answer stored in ``store``."""
+    said = [event(scope, Role.USER, f"{trigger} please ({n})", T0) for n in range(count)]
+    said.append(event(scope, Role.ASSISTANT, f"done: {trigger}", T0))
+    await store.commit(said, 0.0)
+    return procedure(scope, trigger, count, events=[m.event.id for m in said])
 
 
 def event(scope: Scope, role: Role, text: str, at: datetime) -> PendingMessage:
@@ -65,10 +78,10 @@ def event(scope: Scope, role: Role, text: str, at: datetime) -> PendingMessage:
 
 
 async def test_procedures_are_stored_listed_and_kept_within_their_scope(store: Store) -> None:
-    weak = procedure(ADA, "deplo stagi build", 2)
-    strong = procedure(ADA, "run tests", 5)
-    bob = procedure(Scope(tenant_id="t1", user_id="bob"), "deplo stagi build", 3)
-    other_tenant = procedure(Scope(tenant_id="t2", user_id="ada"), "deplo stagi build", 3)
+    weak = await learnt(store, ADA, "deplo stagi build", 2)
+    strong = await learnt(store, ADA, "run tests", 5)
+    bob = await learnt(store, Scope(tenant_id="t1", user_id="bob"), "deplo stagi build", 3)
+    other_tenant = await learnt(store, Scope(tenant_id="t2", user_id="ada"), "deplo stagi build", 3)
     await store.save_procedures([weak, strong, bob, other_tenant], [])
 
     listed = await store.list_procedures("t1", "default", "ada", 10)
@@ -83,7 +96,7 @@ async def test_procedures_are_stored_listed_and_kept_within_their_scope(store: S
 
 
 async def test_an_update_needs_the_revision_it_was_read_at(store: Store) -> None:
-    p = procedure(ADA, "deplo stagi build", 2)
+    p = await learnt(store, ADA, "deplo stagi build", 2)
     await store.save_procedures([p], [])
     grown = p.model_copy(
         update={"observed_count": 3, "trigger_count": 3, "confidence": 0.75,
@@ -95,7 +108,7 @@ async def test_an_update_needs_the_revision_it_was_read_at(store: Store) -> None
     assert stored.request_event_ids[-1] == "evt_3"
 
     # read at revision 0, changed since: nothing of the call is written
-    newcomer = procedure(ADA, "run tests", 2)
+    newcomer = await learnt(store, ADA, "run tests", 2)
     with pytest.raises(StaleKnowledge):
         await store.save_procedures(
             [newcomer], [(grown.model_copy(update={"observed_count": 9}), 0)]
@@ -125,11 +138,24 @@ async def test_conversation_events_are_the_users_newest_oldest_first(store: Stor
 
 
 async def test_erasing_a_user_removes_their_procedures(store: Store) -> None:
-    mine = procedure(ADA, "deplo stagi build", 2)
-    bobs = procedure(Scope(tenant_id="t1", user_id="bob"), "deplo stagi build", 2)
+    mine = await learnt(store, ADA, "deplo stagi build", 2)
+    bobs = await learnt(store, Scope(tenant_id="t1", user_id="bob"), "deplo stagi build", 2)
     await store.save_procedures([mine, bobs], [])
     report = await store.erase_user("t1", "ada")
     assert report.removed["procedures"] == 1
     assert await store.list_procedures("t1", "default", None, 10) == [
         (await store.get_procedures("t1", [bobs.id]))[0]
     ]
+
+
+async def test_a_new_procedure_needs_the_events_it_was_learnt_from(store: Store) -> None:
+    # erased with their user or level while a run decided: nothing of the call is written
+    with pytest.raises(StaleKnowledge):
+        await store.save_procedures([procedure(ADA, "deplo stagi build", 2)], [])
+    kept = await learnt(store, ADA, "run tests", 2)
+    gone = kept.model_copy(update={"id": new_id("prc"), "source_event_ids": ["evt_gone"]})
+    with pytest.raises(StaleKnowledge):
+        await store.save_procedures([kept, gone], [])
+    assert await store.list_procedures("t1", "default", "ada", 10) == []
+    await store.save_procedures([kept], [])
+    assert [p.id for p in await store.list_procedures("t1", "default", "ada", 10)] == [kept.id]

@@ -30,7 +30,7 @@ from tests.contract.builders import (
     seed,
 )
 from tests.contract.conftest import T0, message, vec
-from tests.contract.test_procedures_store import procedure
+from tests.contract.test_procedures_store import learnt
 from tests.erasure import leftovers, table_names
 
 
@@ -209,7 +209,7 @@ async def test_export_pages_through_many_rows(
     e = entity("kim")
     await put(store, entities=[e], aliases=[alias(e, f"kim{n}", "alice") for n in range(7)])
     owner = Scope(tenant_id="t1", user_id="alice")
-    await store.save_procedures([procedure(owner, f"step {n}", 1) for n in range(7)], [])
+    await store.save_procedures([await learnt(store, owner, f"step {n}", 1) for n in range(7)], [])
     records = await export(store, ALICE)
     assert sum(r.type == "item" for r in records) == 8
     assert sum(r.type == "alias" for r in records) == 7

@@ -17,6 +17,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.queue import JobState
 from cognimem.store.types import ItemFilter
 from tests import servers
+from tests.e2e.test_procedures import agent
 from tests.erasure import leftovers
 from tests.lifecycle_ops import OP, archive_stale, memory_for, new_name
 
@@ -145,3 +146,26 @@ async def test_a_run_during_the_erasure_stores_nothing_of_it(backend: Backend, w
             await mem.get_job(job.id)
         # no summary came back, no lease or last run was recorded
         assert await leftovers(mem.store, holder, ["Lisbon", "Tagus"]) == {}
+
+
+async def test_an_agents_procedures_run_keeps_nothing_of_a_user_erased_meanwhile(
+    backend: Backend,
+) -> None:
+    async with memory_for(*backend) as mem:
+        await agent(mem, user="ada", agent_id="ops")  # ada taught the agent to deploy
+        job = (await mem.run_lifecycle("procedures", agent_id="ops")).job
+        assert job is not None
+        # the run has read ada's turns and learnt the procedure, and is about to store it
+        mem.store.save_procedures, reached, go_on = _pause(mem.store.save_procedures)  # type: ignore[method-assign]
+        worker = asyncio.create_task(mem.process_next_job("w"))
+        await asyncio.wait_for(reached.wait(), REACH_S)
+
+        await mem.erase_user("ada")  # the agent's job is not ada's: it stays
+        go_on.set()
+        done = await asyncio.wait_for(worker, REACH_S)
+
+        assert await mem.procedures(agent_id="ops", all_users=True) == []
+        assert done is not None
+        assert done.state is JobState.QUEUED  # sent back: the next run learns without ada
+        assert "StaleKnowledge" in (done.error or "")
+        assert await leftovers(mem.store, "ada", ["staging"]) == {}

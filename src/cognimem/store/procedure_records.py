@@ -4,6 +4,7 @@ each backend's: see ``records.TimeDecoder``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from cognimem.models import Scope
@@ -63,3 +64,12 @@ def procedure_values(p: Procedure, time: Any, revision: int) -> tuple[Any, ...]:
         json.dumps(p.request_event_ids), json.dumps(p.source_event_ids), time(p.first_seen_at),
         time(p.last_seen_at), time(p.created_at), time(p.updated_at), revision, s.agent_id,
     )  # fmt: skip
+
+
+def source_events(procedures: Sequence[Procedure]) -> dict[str, list[str]]:
+    """Every event the procedures were learnt from (requests and sources), per tenant,
+    sorted: what must still exist when they are stored."""
+    found: dict[str, set[str]] = {}
+    for p in procedures:
+        found.setdefault(p.scope.tenant_id, set()).update(p.request_event_ids, p.source_event_ids)
+    return {tenant: sorted(ids) for tenant, ids in found.items()}

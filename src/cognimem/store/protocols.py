@@ -444,8 +444,10 @@ class ProcedureStore(Protocol):
         """Insert ``created`` and store each of ``updated`` (a procedure and the revision
         it was read at; stored with that revision + 1), in one transaction. When an
         updated procedure's stored revision is no longer the one given (another run
-        changed it first) or it is gone, nothing is written and ``StaleKnowledge`` is
-        raised: read again and decide again."""
+        changed it first) or it is gone, or when an event a created procedure was
+        learnt from no longer exists (erased with its user or level while the run
+        decided), nothing is written and ``StaleKnowledge`` is raised: read again and
+        decide again."""
 
 
 class Store(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cognimem.errors import StaleKnowledge
 from cognimem.models import Event, Scope
@@ -16,8 +17,12 @@ from cognimem.store.procedure_records import (
     conversation_owner,
     procedure_from_row,
     procedure_values,
+    source_events,
 )
 from cognimem.store.records import EVENT_COLUMNS
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
 
 _PLACES = ", ".join(f"${i}" for i in range(1, PROCEDURE_WIDTH + 1))
 INSERT_PROCEDURE = f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({_PLACES})"
@@ -27,6 +32,21 @@ _UPDATE = (
     " source_event_ids = $8, first_seen_at = $9, last_seen_at = $10, updated_at = $11,"
     " revision = $12 WHERE tenant_id = $13 AND id = $14 AND revision = $15"
 )
+
+
+async def _check_sources(conn: Connection, created: Sequence[Procedure]) -> None:
+    """Refuse new procedures learnt from an event that is gone (erased with its user or
+    level while the run decided). The events are held FOR SHARE first: an erasure locks
+    its events FOR UPDATE before it reads what to delete or scrub, so it either waits
+    for this commit (and then deletes or scrubs these procedures) or is done already."""
+    for tenant_id, wanted in source_events(created).items():
+        live = await conn.fetch(
+            "SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR SHARE",
+            tenant_id,
+            wanted,
+        )
+        if len(live) != len(wanted):
+            raise StaleKnowledge("an event a new procedure was learnt from was removed")
 
 
 class PostgresProcedures(PostgresDatabase):
@@ -98,6 +118,7 @@ class PostgresProcedures(PostgresDatabase):
                 if not str(done).endswith(" 1"):
                     raise StaleKnowledge(f"procedure {p.id} changed since it was read")
             if created:
+                await _check_sources(conn, created)
                 await conn.executemany(
                     INSERT_PROCEDURE, [procedure_values(p, to_utc, 0) for p in created]
                 )

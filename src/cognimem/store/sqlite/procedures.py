@@ -14,6 +14,7 @@ from cognimem.store.procedure_records import (
     conversation_owner,
     procedure_from_row,
     procedure_values,
+    source_events,
 )
 from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.sqlite.database import SQLiteDatabase, scope_where
@@ -28,6 +29,23 @@ _UPDATE = (
     " first_seen_at = ?, last_seen_at = ?, updated_at = ?, revision = ?"
     " WHERE tenant_id = ? AND id = ? AND revision = ?"
 )
+
+
+def _check_sources(conn: sqlite3.Connection, created: Sequence[Procedure]) -> None:
+    """Refuse new procedures learnt from an event that is gone (erased with its user or
+    level while the run decided): they would name it, and state what it said."""
+    for tenant_id, wanted in source_events(created).items():
+        live = 0
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            (n,) = conn.execute(
+                f"SELECT count(*) FROM events WHERE tenant_id = ? AND id IN"
+                f" ({', '.join('?' * len(part))})",
+                (tenant_id, *part),
+            ).fetchone()
+            live += int(n)
+        if live != len(wanted):
+            raise StaleKnowledge("an event a new procedure was learnt from was removed")
 
 
 class SQLiteProcedures(SQLiteDatabase):
@@ -108,6 +126,7 @@ class SQLiteProcedures(SQLiteDatabase):
                 )  # fmt: skip
                 if cur.rowcount != 1:
                     raise StaleKnowledge(f"procedure {p.id} changed since it was read")
+            _check_sources(conn, created)
             for p in created:
                 conn.execute(INSERT_PROCEDURE, procedure_values(p, encode_time, 0))
 
