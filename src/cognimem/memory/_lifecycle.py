@@ -263,8 +263,9 @@ class LifecycleCalls:
 
     async def schedule_lifecycle(self) -> list[Job]:
         """One scheduler tick (a worker runs one every ``lifecycle.tick_s``): queue each
-        scheduled operation on the user scopes due by ``settings.lifecycle``; returns
-        the jobs queued (or found queued already)."""
+        scheduled operation on the levels due by ``settings.lifecycle`` — users, and
+        each agent's own level and the organisation's (``shared_levels``); returns the
+        jobs queued (or found queued already)."""
         return await self._lifecycle.schedule()
 
     # -- async ingestion: services.jobs ------------------------------------------------

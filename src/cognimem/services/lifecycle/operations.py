@@ -56,7 +56,7 @@ LifecycleObserver = Callable[[str, float, int | None], None]
 
 
 class Operation(Protocol):
-    """A lifecycle operation: a service method run on one user's memories."""
+    """A lifecycle operation: a service method run on one level's memories."""
 
     def __call__(
         self, scope: Scope, *, dry_run: bool, progress: Progress | None = None
