@@ -164,3 +164,18 @@ async def test_the_built_in_schedules_run_on_a_shared_level(backend: Backend) ->
         summaries = {(i.scope.user_id, i.scope.agent_id) for i in items if i.id not in before}
         assert (None, "ops") in summaries
         assert all(agent is None for user, agent in summaries if user == "ada")
+
+
+async def test_a_shared_levels_closed_session_triggers_its_run(backend: Backend) -> None:
+    off = {op: OFF for op in ("consolidate", "revise", "decay", "promote", "forget_policy")}
+    settings = {"lifecycle": {"operations": {OP: {"on_session_close": True}, **off}}}
+    async with memory_for(*backend, settings=settings, clock=lambda: T0) as mem:
+        await mem.create_session("s1", agent_id="ops")
+        await mem.write("The deploy window is on Tuesdays.", agent_id="ops", session_id="s1")
+        assert await mem.schedule_lifecycle() == []  # nothing closed yet
+        await mem.close_session("s1")
+
+        [job] = await mem.schedule_lifecycle()
+
+        assert _level(job) == ("default", None, "agent", "ops")
+        assert job.payload["trigger"] == "session_closed"
