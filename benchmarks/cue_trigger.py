@@ -17,7 +17,8 @@ LLM, default settings (rule extraction on the write path; ``limit`` 10):
    family* (``FAMILIES``: food/diet/allergy, health/medical/fitness,
    finance/budget/shopping, work/schedule; every other domain is its own family) with
    any domain of this pair, six drawn without replacement by
-   ``random.Random(f"{seed}:{pair id}")`` from the candidates sorted by id.
+   ``random.Random(f"{seed}:{pair id}")`` from the candidates sorted by id (from both
+   halves of the split).
 3. The trigger is read with ``reference_time=REFERENCE``, ``max_tokens=1000``, three
    ways: the default preset (``preset=None``), plain vector, plain BM25.
 
@@ -26,9 +27,10 @@ packet item, or of a section entry (``packet.sections.entries()``, read defensiv
 sections may not be populated by the read path). Reported per approach: recall overall
 and per type, where the hit came from, the cue's rank among the items (MRR, hit@1,
 hit@3), and crowding — how many of the 6 distractor constraints the packet carried, in
-its sections and in its items. Beside them, what a packet of the same size drawn at
-random from the scope's items would score, and how many cues the write path stored as a
-constraint fact (sections can only surface what was extracted).
+its sections and in its items — overall and per half of the fixed tune/check split
+(``split``: by pair, alternating within each type). Beside them, what a packet of the
+same size drawn at random from the scope's items would score, and how many cues the
+write path stored as a constraint fact (sections can only surface what was extracted).
 
 Usage (from the repository root):
 
@@ -66,6 +68,7 @@ CUE_AGE = timedelta(days=30)
 HISTORY = timedelta(days=60)
 DISTRACTORS = 6
 MAX_TOKENS = 1000
+SPLITS = ("tune", "check")
 APPROACHES: dict[str, str | None] = {"default": None, "vector": "vector", "lexical": "lexical"}
 # domains close enough that one's constraint may bear on the other's request
 FAMILIES = {
@@ -391,6 +394,7 @@ def main() -> None:
     started = time.perf_counter()
     done = asyncio.run(run(pairs, args.seed))
     extracted = done.extracted
+    split_of = {p.id: p.split for p in pairs}
     by_type = {
         t: {
             "pairs": sum(p.type == t for p in pairs),
@@ -418,6 +422,19 @@ def main() -> None:
             "llm": None,
         },
         "approaches": {name: summarise(outs) for name, outs in done.outcomes.items()},
+        # the fixed halves by pair (stratified by type): tune on one, report the other
+        "by_split": {
+            half: {
+                name: summarise([o for o in outs if split_of[o.pair_id] == half])
+                for name, outs in done.outcomes.items()
+            }
+            | {
+                "cue_extracted_as_constraint": sum(
+                    bool(extracted[p.id]) for p in pairs if p.split == half
+                )
+            }
+            for half in SPLITS
+        },
         "cue_extraction": {
             "cue_extracted_as_constraint": sum(bool(v) for v in extracted.values()),
             # sections can only hold what was extracted: how much of it they surfaced
@@ -454,6 +471,20 @@ def main() -> None:
         "entry.",
         "",
         *render(result),
+        "",
+        "By half (the split is fixed by pair, stratified by type; distractors are drawn "
+        "from both halves as before):",
+        "",
+        "| half | pairs | recall | distractors in sections | in items | cues stored as "
+        "a constraint |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {half} | {sum(p.split == half for p in pairs)} | "
+            f"{b['default']['recall']:.3f} | {b['default']['mean_distractors_in_sections']:.2f}"
+            f" | {b['default']['mean_distractors_in_items']:.2f} | "
+            f"{b['cue_extracted_as_constraint']} |"
+            for half, b in result["by_split"].items()
+        ),
         "",
         f"Default preset: cue found via items {default['via_items']:.3f}, via sections "
         f"{default['via_sections']:.3f} ({default['via_sections_by_name']}; only there: "

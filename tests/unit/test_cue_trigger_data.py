@@ -2,7 +2,7 @@
 type, and no content word shared by a cue and its trigger, so only a read that
 understands the request can find the constraint. Two files: the short-scope set
 (benchmarks/data/cue_trigger.jsonl) and the long-conversation set
-(benchmarks/data/cue_trigger_long.jsonl, with a fixed tune/check split)."""
+(benchmarks/data/cue_trigger_long.jsonl), each with a fixed tune/check split by pair."""
 
 from __future__ import annotations
 
@@ -56,7 +56,8 @@ BOTH_IDS = [f"short:{p['id']}" for p in PAIRS] + [f"long:{p['id']}" for p in LON
 def test_the_file_parses_into_enough_well_formed_pairs() -> None:
     assert len(PAIRS) >= 60
     for pair in PAIRS:
-        assert set(pair) == FIELDS, pair.get("id")
+        assert set(pair) == FIELDS | {"split"}, pair.get("id")
+        assert pair["split"] in ("tune", "check"), pair["id"]
         assert pair["type"] in TYPES, pair["id"]
         assert pair["domains"], pair["id"]
         assert set(pair["domains"]) <= set(SCOPE_TAGS), pair["id"]
@@ -67,6 +68,13 @@ def test_the_file_parses_into_enough_well_formed_pairs() -> None:
 def test_every_constraint_type_has_at_least_ten_pairs() -> None:
     counts = Counter(p["type"] for p in PAIRS)
     assert all(counts[t] >= 10 for t in TYPES), counts
+
+
+def test_the_short_set_splits_every_type_in_halves_by_pair() -> None:
+    for t in TYPES:
+        of_type = [p for p in PAIRS if p["type"] == t]
+        tune = sum(p["split"] == "tune" for p in of_type)
+        assert abs(2 * tune - len(of_type)) <= 1, t  # the halves differ by one at most
 
 
 def test_the_pairs_spread_over_many_domains() -> None:
