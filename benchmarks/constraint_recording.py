@@ -285,13 +285,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--list-check", action="store_true", help="also list the check half's failures"
     )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DATA,
+        help="another set of the same form (house_rules.jsonl: rules said with no first "
+        "person); its results are named after it",
+    )
     args = parser.parse_args(argv)
+    data = args.data.resolve()
+    name = "constraint_recording" if data == DATA else f"constraint_recording_{data.stem}"
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _machine import describe as describe_machine
 
     machine = describe_machine()
-    rows = load()
+    rows = load(data)
     extractor = RuleExtractor()
     tallies = {s: score([r for r in rows if r.split == s], extractor) for s in SPLITS}
     tallies["all"] = score(rows, extractor)
@@ -300,13 +309,15 @@ def main(argv: list[str] | None = None) -> None:
         "# Constraint statements recorded by the rule extractor",
         "",
         "Command: `PYTHONPATH=src python benchmarks/constraint_recording.py"
-        + (" --list-check`" if args.list_check else "`")
+        + (" --list-check" if args.list_check else "")
+        + ("" if data == DATA else f" --data {data.relative_to(ROOT)}")
+        + "`"
         + "  ",
         f"Machine: {machine['summary']}  ",
         f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
         "differ from the commit",
         "",
-        f"`{DATA.relative_to(ROOT)}`: {sum(r.constraint for r in rows)} statements and "
+        f"`{data.relative_to(ROOT)}`: {sum(r.constraint for r in rows)} statements and "
         f"{sum(not r.constraint for r in rows)} no-constraint sentences over "
         f"{len({r.topic for r in rows})} topics, written by hand before the extractor was "
         "changed for them. Tune topics: "
@@ -318,13 +329,13 @@ def main(argv: list[str] | None = None) -> None:
     text = report(tallies, header, list_check=args.list_check)
     result = {
         "machine": machine,
-        "data": str(DATA.relative_to(ROOT)),
+        "data": str(data.relative_to(ROOT)),
         "topics": topics,
         "splits": {name: t.as_dict() for name, t in tallies.items()},
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "constraint_recording.json").write_text(json.dumps(result, indent=2) + "\n")
-    (args.out / "constraint_recording.md").write_text(text, encoding="utf-8")
+    (args.out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (args.out / f"{name}.md").write_text(text, encoding="utf-8")
     print(text, end="")
 
 
