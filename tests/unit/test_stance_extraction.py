@@ -89,3 +89,71 @@ def test_more_ways_of_stating_a_constraint(text: str, category: FactCategory) ->
 )
 def test_near_misses_stay_no_constraint(text: str) -> None:
     assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # a value said as what is central to the speaker, or what bothers them
+        ("Music is central to my life.", FactCategory.VALUE),
+        ("Loud chewing really annoys me.", FactCategory.VALUE),
+        # a body still mending, a thing old or frail, a term running out
+        ("My shoulder is still mending after the op.", FactCategory.STATE),
+        ("Our car is a very old hatchback.", FactCategory.STATE),
+        ("My visa expires next spring.", FactCategory.STATE),
+        # what sets off one the speaker looks after; a duty that follows from a state
+        ("Our puppy gets scared by thunder.", FactCategory.CAUSAL),
+        ("Since we're on one income, we have to keep groceries cheap.", FactCategory.CAUSAL),
+        # a practice kept so many times a day, a rule the speaker is held to
+        ("I meditate twice a day.", FactCategory.POLICY),
+    ],
+)
+def test_further_grammar_of_a_constraint(text: str, category: FactCategory) -> None:
+    assert (category, text.rstrip(".")) in constraints(text)
+
+
+def house_rules(text: str) -> list[tuple[str, bool]]:
+    facts = RuleExtractor().extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    return [(f.value, f.polarity) for f in facts if f.category is FactCategory.POLICY]
+
+
+@pytest.mark.parametrize(
+    ("text", "polarity"),
+    [
+        # a prohibition as a slogan keeps its "no" in the value
+        ("No dogs in the kitchen.", True),
+        ("No music after eleven on weeknights.", True),
+        # ... a prohibition said otherwise is against what it names
+        ("Nothing loud after eleven.", False),
+        ("Nobody eats upstairs.", False),
+        ("The kids aren't allowed soda on school nights.", False),
+        # what is kept where or when
+        ("Bikes off the lawn at night.", True),
+        ("Chores first, then screens.", True),
+        ("The bird stays in its cage at night.", True),
+        ("Coats only in the hall closet.", True),
+    ],
+)
+def test_a_house_rule_said_with_no_person_is_a_policy(text: str, polarity: bool) -> None:
+    assert house_rules(text) == [(text.rstrip("."), polarity)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # instructions to the assistant and recipes' steps
+        "Turn the porch light off for me.",
+        "Add the garlic and stir for a minute.",
+        "Simmer the beans on low heat until soft.",
+        # quoted signs, notices
+        'A sign by the pool said "No diving".',
+        "The notice on the door says no entry after six.",
+        # interjections, news and reports
+        "No worries, we can sort it out later.",
+        "No rain at all this week.",
+        "No one called while you were out.",
+        "No parking on our street tomorrow because of the market.",
+    ],
+)
+def test_near_misses_of_a_house_rule_stay_no_constraint(text: str) -> None:
+    assert constraints(text) == []

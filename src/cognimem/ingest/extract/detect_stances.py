@@ -16,7 +16,15 @@ value said as what should be ("for me X should ..."), a goal whose subject was s
 once ("..., and want to keep it that way"), a state of the body or the home ("I'm
 deaf", "we just split up", "the doctor put me on X", "my X's been out", "our X
 flooded", "she lives with us", a lack for now) and a cause without "because" ("X keeps
-me sane", "doing X stopped the Y", "..., so I do X now", "my dog gets anxious when").
+me sane", "doing X stopped the Y", "..., so I do X now", "my dog gets anxious when",
+"since I'm X, I have to ...").
+
+A rule of the speaker's own home is often said with no person at all ("No shoes in the
+house.", "Shoes off at the door.", "Lights out by nine on school nights."): a verbless
+prohibition, a thing and its particle, a thing kept somewhere, "X only after Y", "X
+first, then Y" — read only with some sign that it is a standing rule (a time that
+recurs, a place in the home, a place adverb, "always"), never from a quote, a sign or
+a notice, and never from an interjection ("No worries", "No idea where ...").
 """
 
 from __future__ import annotations
@@ -52,7 +60,13 @@ _RULE = icase(
     r"\bevery\s+(?:single\s+)?(?:day|morning|evening|night|week|weekday|weekend)\b[^.;]*"
     r"\b(?:because|since)\b|"
     r"\bno exceptions\b|\bnon-negotiable\b|,\s*(?:period|ever|at all|no matter what)\s*[.!]?$|"
-    r"\b(?:I|we)\s+(?:don't|won't|can't)\s+(?:\w+\s+){0,4}(?:ever|anymore|at all)\b"
+    r"\b(?:I|we)\s+(?:don't|won't|can't)\s+(?:\w+\s+){0,4}(?:ever|anymore|at all)\b|"
+    # a rule the speaker is held to ("the landlord won't allow ..." is someone else's)
+    r"\b(?:I'm|we're|I am|we are)\s+not\s+(?:allowed|permitted)\b|"
+    # a practice kept so many times a day: "I pray five times a day"
+    r"^(?:I|we)\s+(?!(?:went|was|were|did|had|used|got|came|saw|took|made|ate|ran)\b|[a-z]+ed\b)"
+    r"[a-z]+\s+(?:[\w'-]+\s+){0,3}(?:once|twice|\w+\s+times)\s+(?:a|an|per|every)\s+(?:day|"
+    r"week|night|morning)\b"
 )
 _VALUE = icase(
     r"\bmatters?\s+(?:\w+\s+){0,3}to\s+(?:me|us)\b|\b(?:important|everything|a big (?:thing|"
@@ -64,6 +78,10 @@ _VALUE = icase(
     r"\b(?:my|our) (?:top |number one |first )?priority\b|\bnot who I am\b|"
     r"^(?:for|to)\s+(?:me|us)\b,?\s+(?:\w+\s+){1,4}(?:should|must)\b|"
     r"\bmakes? all the difference\b|\bat the (?:center|centre|heart) of (?:my|our)\b|"
+    r"\b(?:central|essential|fundamental|vital)\s+to\s+(?:my|our)\s+(?:life|lives|identity|"
+    r"well-?being|sanity|happiness)\b|\b(?:central|essential|fundamental|vital)\s+to\s+who\s+"
+    r"(?:I|we)\s+(?:am|are)\b|\b(?:a\s+)?(?:big|huge|central|core)\s+part\s+of\s+(?:my|our)\s+"
+    r"(?:life|lives|identity|routine)\b|"
     r"\b(?:over|more than) (?:any|anything|a|an|the)\b.*\bto me\b"
 )
 _GOAL = icase(
@@ -94,7 +112,17 @@ _STATE = icase(
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}[\w-]+(?:'s\s+been|'s|\s+(?:got|is|was|has been))\s+"
     r"(?:\w+\s+)?(?:stolen|suspended|expired|cancel(?:l)?ed|broken|dead|flooded|out|in the "
     r"shop|in the hospital)\b|\b(?:my|our)\s+(?:[\w-]+\s+){1,2}?(?:flooded|broke down|died|"
-    r"burst|caught fire)\b"
+    r"burst|caught fire)\b|"
+    # a part of the body still mending: "my knee is still healing", "my back's acting up"
+    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|'re|\s+(?:is|are))\s+(?:still\s+)?"
+    r"(?:healing|recovering|mending|sore|swollen|sprained|inflamed|acting up|playing up)\b|"
+    # what is old or frail limits what it can take: "my laptop is an old Mac"
+    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|'re|\s+(?:is|are))\s+(?:an?\s+)?"
+    r"(?:(?:really|very|quite|pretty|so)\s+)?(?:old|elderly|ancient|outdated|fragile|frail)\b"
+    r"(?!\s+enough)|"
+    # a term that runs out: "my passport expires in two months", "our lease ends in May"
+    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:expires?|runs? out|lapses?|ends?|is due|"
+    r"are due)\s+(?:in|on|next|this|soon|by|before|at the end)\b"
 )
 # "X stopped my ...", "Y made our ...": an effect on the speaker needs no connective
 _EFFECT_ON_ME = icase(
@@ -111,11 +139,22 @@ _EFFECT_ON_ME = icase(
     r"\s(?:so\s+now\s+(?:I|we)\b|so\s+(?:I|we)\s+(?:\w+\s+){1,6}?now\b)|"
     # what sets off a condition in one the speaker looks after: "my dog gets anxious when"
     r"\b(?:my|our)\s+(?:\w+\s+){0,2}(?:gets?|becomes?|is|are)\s+(?:really\s+|very\s+|so\s+)?"
-    r"(?:[a-z]+ous|[a-z]+ed|sick|upset|ill|restless|aggressive)\s+(?:when(?:ever)?|if)\b"
+    r"(?:[a-z]+ous|[a-z]+ed|sick|upset|ill|restless|aggressive)\s+(?:when(?:ever)?|if)\b|"
+    # ... or by what sets it off: "my cat gets stressed by loud noises"
+    r"\b(?:my|our)\s+(?:\w+\s+){0,5}?(?:gets?|becomes?)\s+(?:really\s+|very\s+|so\s+|easily\s+)?"
+    r"(?:[a-z]+ous|[a-z]+ed|sick|upset|restless|aggressive)\s+(?:by|around|during|at|in)\b|"
+    # a duty that follows from how things stand: "Since I'm self-employed, I have to ..."
+    r"^(?:because|since|as)\b[^,;]{3,80},\s*(?:I|we)\s+(?:(?:now|still|always)\s+)?(?:have to|"
+    r"must|need to|can't|cannot|can only)\b"
 )
 # "it makes me happy", "your help gave me strength": a reaction to something said, whose
 # cause is a pronoun, is not a cause the speaker will act on
 _REACTION = icase(r"^(?:it|that|this|which|you|your|their|his|her|its)\b")
+# a standing dislike said as what it does to the speaker: "Plastic waste really bothers me"
+_BOTHERS_ME = icase(
+    r"\b(?:really\s+|truly\s+|deeply\s+|always\s+)?(?:bothers|annoys|upsets|irritates|"
+    r"offends|frustrates|disgusts)\s+(?:me|us)\b"
+)
 # small talk that reads like a stance: "I'd love to hear more", "I can't believe it"
 _SMALL_TALK = icase(
     r"\b(?:love to|like to|want to|trying to)\s+(?:hear|see|know|chat|talk|catch up|figure "
@@ -141,6 +180,82 @@ _EFFECT = icase(
 )
 
 
+# ---- a rule of the home said with no person ("No shoes in the house.")
+# the main clause (before a subordinate one) has a finite verb: a report, not a slogan
+_FINITE = icase(
+    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|can|could|shall|"
+    r"should|may|might|must|went|came|got|took|made|saw|left|ran|ate|said|found|gave|felt|"
+    r"kept|knew|thought)\b|\w'(?:re|ll|d|ve)\b"
+)
+_SUBORDINATE = icase(
+    r"\b(?:until|till|unless|when|whenever|while|because|once|if|so|before|after)\b"
+)
+# a time that recurs or a place: what makes a slogan a standing rule ("No school
+# tomorrow" is news)
+_NUMBER = (
+    r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve|noon|midnight)"
+)
+_STANDING = icase(
+    rf"\b(?:after|before|past|until|till|by)\s+(?:{_NUMBER}|dark|sunset|sundown|dinner|"
+    r"lunch|breakfast|meals?|bed|bedtime|school|work)\b|"
+    r"\bon\s+(?:weeknights|weekdays|weekends|school nights|work nights|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|"
+    r"\b(?:at|during|over|before|after)\s+(?:the\s+)?(?:night|meals?|mealtimes?|dinner|lunch|"
+    r"breakfast)\b|\b(?:until|before|unless)\s+(?:[\w'-]+\s+){1,3}(?:is|are|'s)\s+(?:done|"
+    r"finished|over)\b|\b(?:indoors|inside|outdoors|upstairs|downstairs|here)\b|"
+    r"\b(?:in|at|on|into|inside|past|from|off|near|around)\s+(?:the|this|that)\b"
+)
+# news, a report, a quote or a sign: not a rule of the speaker's
+_NOT_HOUSE_RULE = icase(
+    r"[\"“”]|\b(?:sign|signs|notice|poster|label|sticker|says|said|reads|printed|written)\b|"
+    r"\b(?:today|tonight|tomorrow|yesterday|yet|as usual|anymore|again|this (?:morning|"
+    r"afternoon|evening|week|weekend|month|year)|you|your)\b|"
+    r"^(?:no|nothing)\s+(?:worries|way|problem|problems|idea|clue|luck|thanks|doubt|kidding|"
+    r"wonder|matter|chance|rush|offen[cs]e|pressure|biggie|joke|comment|big deal|surprise|"
+    r"need|one|body)\b"
+)
+# a prohibition as a slogan: "No shoes in the house", "Nothing sugary after eight"
+_NO_SLOGAN = icase(r"^(?P<no>no|nothing)\s+\S")
+# "Dogs aren't allowed upstairs", "Nobody smokes indoors here"
+_NOT_ALLOWED = icase(
+    r"^(?!no\b)[^,;]*\b(?:isn't|aren't|is not|are not)\s+(?:allowed|permitted)\b|"
+    r"^(?:nobody|no one)\s+(?!(?:was|were|did|had|has|came|went|knew|saw|said|got|called|"
+    r"showed|turned)\b)[a-z]+s\b|"
+    r"\b(?:get|gets)\s+no\s+[\w-]+\s+(?:until|before|after|unless|on|at|during)\b"
+)
+# what is kept where or when: "Shoes off at the door", "Dessert only after vegetables",
+# "Homework first, then play", "The cat stays indoors at night", "..., always"
+_KEPT = icase(
+    r"^(?!\w+(?:ss|us|is)\b)[a-z]+s\s+(?:off|out|away|on|down)\s+(?:[\w'-]+\s+){0,3}?(?:at|by|"
+    r"before|after|during|until|in|on)\b|"
+    r"^[a-z]+(?:\s+[a-z]+)?\s+only\s+(?:after|before|on|at|in|with|once)\b|"
+    r"^[a-z]+(?:\s+[a-z]+)?\s+first,?\s+(?:and\s+)?then\b|"
+    r"^(?:the\s+)?[a-z]+\s+stays?\s+(?:off|out|in|indoors|inside|outside|away|home|upstairs|"
+    r"downstairs)\b|,\s*(?:always|every (?:time|day|night)|no exceptions)\s*[.!]?$|"
+    r",\s*never\s+(?:on|in|at|after|before|during)\b"
+)
+
+
+def house_rule(text: str) -> bool | None:
+    """The polarity of a rule of the speaker's home said with no person, as its whole
+    sentence is kept ("No shoes in the house" is true: the value says "no"; "Dogs
+    aren't allowed upstairs" is false), or None when ``text`` states none."""
+    if _NOT_HOUSE_RULE.search(text):
+        return None
+    main = _SUBORDINATE.split(text, maxsplit=1)[0]
+    if _NOT_ALLOWED.search(text) and _STANDING.search(text):
+        return False
+    if _FINITE.search(main):
+        return None
+    slogan = _NO_SLOGAN.search(text)
+    if slogan and _STANDING.search(text):
+        return slogan.group("no").lower() == "no"  # "nothing ..." is said against
+    if _KEPT.search(text):
+        return True
+    return None
+
+
 class StanceReader(Collector):
     """Reads a constraint's grammar from a whole first-person sentence."""
 
@@ -149,11 +264,11 @@ class StanceReader(Collector):
         did not read; the whole sentence is its value. When the detectors ``read``
         other facts from it, only a cause and its effect is added ("Joining the club is
         how I met my friends" is an event and a cause)."""
-        if _FIRST_PERSON.search(text) is None or len(text) > 240:
+        if len(text) > 240:
             return False
-        category = self._kind(text)
+        category = self._kind(text) if _FIRST_PERSON.search(text) else None
         if category is None:
-            return False
+            return self._house_rule(text, evidence)
         if read and category is not Cat.CAUSAL and not _LACK_FOR_NOW.search(text):
             return False
         clause = prepare_clause(text, evidence, self.ref)
@@ -162,6 +277,20 @@ class StanceReader(Collector):
         tags = scope_tags(text.replace("-", " "))
         predicate = tags[0] if tags else "general"
         self.add(clause, category, predicate, text, tags=tags, confidence=0.6, timing="window")
+        return True
+
+    def _house_rule(self, text: str, evidence: str) -> bool:
+        """A rule of the home said with no person, kept as the whole sentence with its
+        polarity (a prohibition is against what it names)."""
+        polarity = house_rule(text)
+        clause = None if polarity is None else prepare_clause(text, evidence, self.ref)
+        if polarity is None or clause is None:
+            return False
+        tags = scope_tags(text.replace("-", " "))
+        predicate = tags[0] if tags else "home"
+        value = text.rstrip(" .!")
+        self.add(clause, Cat.POLICY, predicate, value, polarity=polarity, tags=tags,
+                 confidence=0.6, timing="window")  # fmt: skip
         return True
 
     @staticmethod
@@ -177,7 +306,7 @@ class StanceReader(Collector):
             return Cat.CAUSAL
         if _RULE.search(text) and not _NOT_A_RULE.search(text):
             return Cat.POLICY
-        if _VALUE.search(text):
+        if _VALUE.search(text) or (_REACTION.search(text) is None and _BOTHERS_ME.search(text)):
             return Cat.VALUE
         if _GOAL.search(text):
             return Cat.GOAL
