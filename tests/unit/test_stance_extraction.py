@@ -132,6 +132,7 @@ def house_rules(text: str) -> list[tuple[str, bool]]:
         ("Chores first, then screens.", True),
         ("The bird stays in its cage at night.", True),
         ("Coats only in the hall closet.", True),
+        ("Keys go on the hook by the door, for everyone.", True),
     ],
 )
 def test_a_house_rule_said_with_no_person_is_a_policy(text: str, polarity: bool) -> None:

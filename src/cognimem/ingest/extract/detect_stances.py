@@ -225,14 +225,16 @@ _NOT_ALLOWED = icase(
     r"\b(?:get|gets)\s+no\s+[\w-]+\s+(?:until|before|after|unless|on|at|during)\b"
 )
 # what is kept where or when: "Shoes off at the door", "Dessert only after vegetables",
-# "Homework first, then play", "The cat stays indoors at night", "..., always"
+# "Homework first, then play", "The cat stays indoors at night", "..., always",
+# "..., for everyone"
 _KEPT = icase(
     r"^(?!\w+(?:ss|us|is)\b)[a-z]+s\s+(?:off|out|away|on|down)\s+(?:[\w'-]+\s+){0,3}?(?:at|by|"
     r"before|after|during|until|in|on)\b|"
     r"^[a-z]+(?:\s+[a-z]+)?\s+only\s+(?:after|before|on|at|in|with|once)\b|"
     r"^[a-z]+(?:\s+[a-z]+)?\s+first,?\s+(?:and\s+)?then\b|"
     r"^(?:the\s+)?[a-z]+\s+stays?\s+(?:off|out|in|indoors|inside|outside|away|home|upstairs|"
-    r"downstairs)\b|,\s*(?:always|every (?:time|day|night)|no exceptions)\s*[.!]?$|"
+    r"downstairs)\b|"
+    r",\s*(?:always|every (?:time|day|night)|no exceptions|for everyone|for all)\s*[.!]?$|"
     r",\s*never\s+(?:on|in|at|after|before|during)\b"
 )
 
