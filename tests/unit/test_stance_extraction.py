@@ -106,6 +106,13 @@ def test_near_misses_stay_no_constraint(text: str) -> None:
         ("Since we're on one income, we have to keep groceries cheap.", FactCategory.CAUSAL),
         # a practice kept so many times a day, a rule the speaker is held to
         ("I meditate twice a day.", FactCategory.POLICY),
+        # a present state and how long it lasts, a burden still carried, a limit
+        ("I'm on early shifts for the next three weeks.", FactCategory.STATE),
+        ("We're living out of boxes till the builders finish.", FactCategory.STATE),
+        ("We're still paying back the car loan.", FactCategory.STATE),
+        ("I'm hobbling around with a sprained wrist.", FactCategory.STATE),
+        ("Our budget took a huge hit after the vet bills.", FactCategory.STATE),
+        ("The clinic has me on a strict low-salt plan.", FactCategory.STATE),
     ],
 )
 def test_further_grammar_of_a_constraint(text: str, category: FactCategory) -> None:
@@ -154,6 +161,10 @@ def test_a_house_rule_said_with_no_person_is_a_policy(text: str, polarity: bool)
         "No rain at all this week.",
         "No one called while you were out.",
         "No parking on our street tomorrow because of the market.",
+        # a past state, someone else's, small talk
+        "I was on early shifts for the rest of that year.",
+        "My cousin is still paying off her student loans.",
+        "I'm out of ideas, honestly.",
     ],
 )
 def test_near_misses_of_a_house_rule_stay_no_constraint(text: str) -> None:

@@ -120,6 +120,23 @@ _STATE = icase(
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|'re|\s+(?:is|are))\s+(?:an?\s+)?"
     r"(?:(?:really|very|quite|pretty|so)\s+)?(?:old|elderly|ancient|outdated|fragile|frail)\b"
     r"(?!\s+enough)|"
+    # a present state and how long it lasts: "I'm on nights for the rest of the month",
+    # "I've got a cast on for another month", "I'm covering for them till August"
+    r"\b(?:I'm|we're|I am|we are|I've got|we've got|I have|we have)\b[^.;]*?\bfor\s+(?:another|"
+    r"the next|the rest of(?:\s+the)?|a few more|\w+\s+more)\s+(?:\w+\s+)?(?:days?|weeks?|months?|"
+    r"years?|term|semester|season)\b|\b(?:I'm|we're|I am|we are)\b[^.;]*?\bfor the (?:year|"
+    r"month|week|season|summer|winter|term)\b|\b(?:I'm|we're|I am|we are)\s+(?:[\w'-]+\s+){1,5}?"
+    r"(?:until|till)\s+\w|"
+    # a burden still carried, a body part that limits: "we're still paying off the
+    # wedding", "off my feet with a bad ankle", "down to my last hundred"
+    r"\b(?:I'm|we're|I am|we are)\s+still\s+(?:paying (?:off|back)|recovering from|getting over|"
+    r"dealing with|sorting out|catching up on)\b|\bwith\s+(?:a|an|my|our)\s+(?:bad|sore|broken|"
+    r"twisted|sprained|pulled|torn|stiff|injured|dodgy|weak)\s+[a-z]+\b|"
+    r"\bdown to (?:my|our) last\b|"
+    # what hit the speaker's means, what someone keeps them on, what they ran out of
+    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}(?:took|has taken|have taken)\s+an?\s+(?:\w+\s+)?hit\b|"
+    r"\b(?:has|have|keeps?)\s+(?:me|us)\s+on\b|\b(?:I'm|we're|I am|we are)\s+(?:all\s+)?out of\s+"
+    r"(?!here\b|luck\b|breath\b|curiosity\b|ideas\b|my mind\b|the (?:woods|loop)\b)\w|"
     # a term that runs out: "my passport expires in two months", "our lease ends in May"
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:expires?|runs? out|lapses?|ends?|is due|"
     r"are due)\s+(?:in|on|next|this|soon|by|before|at the end)\b"
