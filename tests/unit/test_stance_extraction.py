@@ -165,6 +165,7 @@ def test_a_house_rule_said_with_no_person_is_a_policy(text: str, polarity: bool)
         "I was on early shifts for the rest of that year.",
         "My cousin is still paying off her student loans.",
         "I'm out of ideas, honestly.",
+        "My coach has me on my toes.",
     ],
 )
 def test_near_misses_of_a_house_rule_stay_no_constraint(text: str) -> None:

@@ -133,9 +133,10 @@ _STATE = icase(
     r"dealing with|sorting out|catching up on)\b|\bwith\s+(?:a|an|my|our)\s+(?:bad|sore|broken|"
     r"twisted|sprained|pulled|torn|stiff|injured|dodgy|weak)\s+[a-z]+\b|"
     r"\bdown to (?:my|our) last\b|"
-    # what hit the speaker's means, what someone keeps them on, what they ran out of
+    # what hit the speaker's means, what someone has them on, what they ran out of
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}(?:took|has taken|have taken)\s+an?\s+(?:\w+\s+)?hit\b|"
-    r"\b(?:has|have|keeps?)\s+(?:me|us)\s+on\b|\b(?:I'm|we're|I am|we are)\s+(?:all\s+)?out of\s+"
+    r"\b(?:has|have|had)\s+(?:me|us)\s+on\s+(?:an?|the)\b|"
+    r"\b(?:I'm|we're|I am|we are)\s+(?:all\s+)?out of\s+"
     r"(?!here\b|luck\b|breath\b|curiosity\b|ideas\b|my mind\b|the (?:woods|loop)\b)\w|"
     # a term that runs out: "my passport expires in two months", "our lease ends in May"
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:expires?|runs? out|lapses?|ends?|is due|"
