@@ -134,3 +134,19 @@ async def test_a_span_told_after_an_event_that_ended_it_ends_there(memory: Memor
         datetime(2022, 10, 9, tzinfo=UTC),
         datetime(2022, 10, 19, tzinfo=UTC),
     )
+
+
+async def test_a_turn_whose_time_reads_empty_is_stored_with_its_batch(memory: Memory) -> None:
+    # "since then", said before the June the previous turn told of, names no time; it
+    # once failed the whole batch with an inverted period
+    said = datetime(2024, 5, 9, 23, 28, tzinfo=UTC)
+    batch = await memory.write_batch(
+        [
+            {"content": "We fly to Lisbon in June 2024.", "occurred_at": said},
+            {"content": "Lots has been going on since then!", "occurred_at": said},
+            {"content": "I adopted a kitten last week.", "occurred_at": said},
+        ],
+        user_id="u",
+    )
+    assert len(batch.item_ids) == 3
+    assert await _period(memory, batch.item_ids[1]) == (None, None)

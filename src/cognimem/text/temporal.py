@@ -268,8 +268,22 @@ def find_times(
     from it); ``ended``: that event ended a span told after it ("I got back yesterday"
     … "we were there for ten days": the ten days up to it). ``date_order`` reads
     numeric dates ("3/4/2024"), which are otherwise left alone (they read differently
-    in the US and elsewhere).
+    in the US and elsewhere). A reading that comes out empty names no time: "since then"
+    said before the time the previous turn told of ([June, 10 May)) is left out.
     """
+    found = _find(text, reference, prefer_future, after, date_order, ended)
+    return [m for m in found if m.start < m.end]
+
+
+def _find(
+    text: str,
+    reference: datetime,
+    prefer_future: bool,
+    after: tuple[datetime, datetime] | None,
+    date_order: DateOrder | None,
+    ended: bool,
+) -> list[TimeMention]:
+    """:func:`find_times` before empty readings are left out."""
     words = frozenset(_WORD.findall(text.lower()))
     digit = _DIGIT.search(text) is not None
     if not digit and _TIME_WORDS.isdisjoint(words):
