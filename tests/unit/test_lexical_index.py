@@ -166,3 +166,16 @@ def test_a_filters_kind_and_status_sets_pass_the_rows_np_isin_passes() -> None:
         expected &= np.isin(cols.kind, [KIND_CODES[k.value] for k in want_kinds])
         assert np.array_equal(cols.allowed(flt), expected)
         assert not cols.allowed(flt)[::7].any()
+
+
+def test_a_filter_view_is_cached_apart_for_each_reach_of_the_agent() -> None:
+    # one entry of a user's rows: of agent "sales", of no agent, of agent "support"
+    entry = _entry(["apple one", "apple two", "apple three"], ["sales", None, "support"],
+                   ["episode"] * 3, ["active"] * 3)  # fmt: skip
+    scope = Scope(tenant_id="t", user_id="ada", agent_id="sales")
+    walled = ItemFilter(scope=scope)
+    own = ItemFilter(scope=scope, own_of_no_agent=True)
+    assert [i for i, _ in search(entry, walled, ["apple"], 10)] == ["id00000"]
+    # the view the first search cached must not answer for the wider reach
+    assert sorted(i for i, _ in search(entry, own, ["apple"], 10)) == ["id00000", "id00001"]
+    assert [i for i, _ in search(entry, walled, ["apple"], 10)] == ["id00000"]

@@ -184,9 +184,10 @@ class ScopeTerms:
 
     def view(self, flt: ItemFilter) -> FilterView:
         s = flt.scope
+        # every field :meth:`Columns.allowed` reads (the entry is one user's, or no user's)
         key = (
-            flt.statuses, s.agent_id, s.session_id, flt.kinds, flt.since, flt.until, flt.period,
-            flt.shared_only,
+            flt.statuses, s.user_id is None, s.agent_id, s.session_id, flt.kinds, flt.since,
+            flt.until, flt.period, flt.shared_only, flt.level_only, flt.own_of_no_agent,
         )  # fmt: skip
         found = self.views.get(key)
         if found is not None:
