@@ -24,9 +24,9 @@ def test_the_deepest_known_frame_decides_the_bucket(read_profile: ModuleType) ->
         "assemble (cognimem/recall/assemble.py:40);embed_sync (cognimem/providers/onnx.py:70);"
         "0x7f00 (libonnxruntime.so)"
     )
-    assert read_profile.bucket_of(stack) == "query embedding (onnx + tokenizer)"
+    assert read_profile.bucket_of(stack) == "query embedding (onnx, tokenizer)"
     shallower = "Runner.run (asyncio/runners.py:118);assemble (cognimem/recall/assemble.py:40)"
-    assert read_profile.bucket_of(shallower) == "packet assembly and explain"
+    assert read_profile.bucket_of(shallower) == "assembly and packing"
     assert read_profile.bucket_of("main (x.py:1);mystery (y.py:2)") == read_profile.OTHER
 
 
@@ -42,8 +42,8 @@ def test_waiting_threads_are_left_out(read_profile: ModuleType, tmp_path: Path) 
     )
     counts = read_profile.aggregate(raw)
     assert dict(counts) == {
-        "SQLite (queries, row decoding)": 7,
-        "retrieval steps and fusion": 3,
+        "fetch and decode rows (SQL, records)": 7,
+        "fusion and rerank": 3,
     }
     rows = read_profile.table(counts, cpu_ms=10.0)
     assert [r["ms_per_read"] for r in rows] == [7.0, 3.0]
