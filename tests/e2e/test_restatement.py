@@ -75,3 +75,25 @@ async def test_a_restatement_said_the_other_way_round_renews_the_fact(local: Mem
     )
     [wrist] = await local.facts(key="user:state:health", user_id="u")
     assert wrist.reinforcement_count == 2
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("My ankle is swollen.", "The swelling in my ankle hasn't gone down."),
+        ("I have a cough.", "This cough just won't go away."),
+        ("I'm exhausted.", "I'm so tired all the time lately."),
+    ],
+)
+async def test_a_condition_said_again_by_how_it_lasts_renews_the_fact(
+    local: Memory, first: str, second: str
+) -> None:
+    """The second wording names the condition by what it does ("won't go away"), by
+    another word for it ("tired") or by the body part alone: the same state, renewed."""
+    await local.write(Message(content=first, occurred_at=T0), user_id="u")
+    later = T0 + timedelta(days=2)
+    await local.write(Message(content=second, occurred_at=later), user_id="u")
+    facts = await local.facts(key="user:state:health", user_id="u")
+    assert len(facts) == 1, [(f.key, f.value) for f in facts]
+    assert facts[0].reinforcement_count == 2
+    assert facts[0].last_validated_at == later

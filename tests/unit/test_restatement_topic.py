@@ -15,3 +15,15 @@ def test_a_shared_word_is_not_the_same_thing() -> None:
     assert not same_topic("back hurts", "knee hurts")
     assert not same_topic("hurts my back", "knee hurts")
     assert not same_topic("no shellfish", "no pork")
+
+
+def test_the_same_body_part_or_condition_in_other_words_is_the_same_thing() -> None:
+    assert same_topic("ankle is swollen", "swelling in my ankle")
+    assert same_topic("sore throat", "throat is killing me")
+    assert same_topic("exhausted", "tired")
+
+
+def test_another_body_part_or_condition_is_not_the_same_thing() -> None:
+    assert not same_topic("back pain", "knee pain")
+    assert not same_topic("cold", "headache")
+    assert not same_topic("exhausted", "fever")

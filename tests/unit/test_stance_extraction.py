@@ -24,7 +24,7 @@ def constraints(text: str) -> list[tuple[FactCategory, str]]:
         ("My rule is simple: phones stay in the hallway at dinner.", FactCategory.POLICY),
         ("Being near the sea matters more to me than a big garden.", FactCategory.VALUE),
         ("We're putting money aside for a bigger flat.", FactCategory.GOAL),
-        ("I'm exhausted these days, the new shifts are brutal.", FactCategory.STATE),
+        ("I'm running on fumes these days, the new shifts are brutal.", FactCategory.STATE),
         ("Cycling to the office cured my back trouble.", FactCategory.CAUSAL),
     ],
 )

@@ -13,7 +13,9 @@ fact with the new message as evidence. Below the floor the new fact stands on it
 ("My back hurts too" beside "My knee hurts"). Closeness alone is not enough: "I never
 eat shellfish" is 0.66 alike to "I never eat pork" and "My back hurts" 0.67 to "My knee
 hurts" with the default local model, so a restatement must also be about the same thing
-— the first content word of the two values (:func:`about`: "knee", "pork") is the same.
+— the first content word of the two values (:func:`about`: "knee", "pork") is the same,
+or, for a condition of the body, the same body part or the same condition in other words
+(:func:`same_topic`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from cognimem.ingest.extract.vocabulary import BODY_PARTS, CONDITIONS, SAME_CONDITION
 from cognimem.ingest.reconcile import NewFact
 from cognimem.models import Scope
 from cognimem.models.fact_changes import LIVE, same_statement
@@ -41,6 +44,9 @@ _MULTI_VALUED_PARTS = 4  # subject:category:predicate:value
 # words that open a value without saying what it is about ("my knee", "no pork"): the
 # function words, and "never", which a query keeps as a term
 _OPENERS = STOP_WORDS | {"never"}
+# a body part, and a condition named in one word ("cold", "tired"), in any of its words
+_BODY = frozenset(w for part in BODY_PARTS for w in tokens(part))
+_CONDITION = frozenset(c for c in CONDITIONS if " " not in c) | frozenset(SAME_CONDITION)
 
 
 def about(value: str) -> str | None:
@@ -55,11 +61,24 @@ def about(value: str) -> str | None:
 def same_topic(a: str, b: str) -> bool:
     """Whether two values are about the same thing: what each is about is a word of the
     other ("hip hurts when I walk" and "hurts my hip": "hip" and "hurts" are in both),
-    not a word they merely share ("back hurts", "knee hurts": not the same)."""
+    not a word they merely share ("back hurts", "knee hurts": not the same); or, for a
+    condition of the body, the same body part ("swelling in my ankle", "ankle is
+    swollen"; "sore throat", "throat is killing me") or, with none named, the same
+    condition in any of its words ("exhausted", "tired")."""
     first, second = about(a), about(b)
     if first is None or second is None:
         return False
-    return first == second or (first in _words(b) and second in _words(a))
+    if first == second or (first in _words(b) and second in _words(a)):
+        return True
+    words_a, words_b = _words(a), _words(b)
+    body_a, body_b = words_a & _BODY, words_b & _BODY
+    if body_a or body_b:
+        return bool(body_a & body_b)
+    return bool(_conditions(words_a) & _conditions(words_b))
+
+
+def _conditions(words: set[str]) -> set[str]:
+    return {SAME_CONDITION.get(w, w) for w in words if w in _CONDITION}
 
 
 def _words(value: str) -> set[str]:

@@ -16,7 +16,9 @@ import re
 from collections.abc import Iterable
 
 from cognimem.ingest.extract.vocabulary import (
+    BODY_PARTS,
     COLORS,
+    CONDITIONS,
     DIET_LABELS,
     JOBS,
     PETS,
@@ -140,6 +142,16 @@ TRIGGERS: dict[str, frozenset[str]] = {
             shoulder, neck, hip, foot, feet, leg, arm, hand, stomach, head, tooth, eye, eyes,
             mom, dad, mother, father, wife, husband, partner, son, daughter, kid, child,
             sister, brother, grandma, grandpa, grandmother, grandfather, i'm, we're"""
+        )
+    ),
+    "health": frozenset(t for w in (*CONDITIONS, *BODY_PARTS) for t in tokens(w))
+    | frozenset(
+        words(
+            """sick, ill, nauseous, queasy, dizzy, lightheaded, light-headed, congested,
+            achy, feverish, run, weather, exhausted, worn, fatigued, drained,
+            sleep-deprived, sore, coughing, sneezing, wheezing, throwing, vomiting,
+            limping, sleeping, breathing, swallowing, sleep, feeling, awful, terrible,
+            crappy, lousy, rough, horrible, miserable"""
         )
     ),
     "choice": frozenset(

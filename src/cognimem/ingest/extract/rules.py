@@ -15,8 +15,9 @@ split into clauses. Each clause is cleaned (contractions spelled one way, "actua
 time expressions are resolved against the message's ``occurred_at``
 (:mod:`~cognimem.text.temporal`) and blanked out, and the detectors read it,
 most binding first: allergy, diet, policy (each ends the clause), then identity,
-location, occupation, relationship, possession, event, then a stance, goal, value or
-state (one of them ends the clause), then preference. A clause that opens with its
+location, occupation, relationship, possession, event, then a condition of the body
+said by how it lasts (:mod:`.detect_health`: "this cough won't go away"), a stance,
+goal, value or state (one of them ends the clause), then preference. A clause that opens with its
 condition ("When I travel I ...") is read as the condition and what follows it; the
 condition states no constraint of its own and ends the value of the stance it frames.
 A detector runs only when the clause holds one of its trigger words
@@ -91,6 +92,7 @@ from cognimem.ingest.extract.coref import Discourse, may_refer
 from cognimem.ingest.extract.detect_choices import ChoiceReader, is_subordinate, lead_condition
 from cognimem.ingest.extract.detect_constraints import ConstraintReader
 from cognimem.ingest.extract.detect_events import EventReader
+from cognimem.ingest.extract.detect_health import HealthReader
 from cognimem.ingest.extract.detect_identity import IdentityReader
 from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
@@ -153,7 +155,13 @@ _PRODUCT_MENTION = icase(
 
 
 class _Reader(
-    ConstraintReader, ChoiceReader, StanceReader, IdentityReader, EventReader, PreferenceReader
+    ConstraintReader,
+    HealthReader,
+    ChoiceReader,
+    StanceReader,
+    IdentityReader,
+    EventReader,
+    PreferenceReader,
 ):
     """Reads one message: its sentences, then each sentence's clauses, detector by
     detector in the order of the module docstring."""
@@ -348,6 +356,8 @@ class _Reader(
         if is_subordinate(c.said):
             self._conditioned(c)
             return
+        if c.may("health") and self._health(c):
+            return  # "I can't shake this cold" is a state, not a refusal
         if self._may_choose(c) and self._choice(c):
             return
         for name, exclusive in (

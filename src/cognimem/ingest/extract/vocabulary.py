@@ -355,6 +355,44 @@ DRUG_ALLERGENS = frozenset(
         codeine, morphine, latex, anesthesia, contrast dye, nsaids"""
     )
 )
+# an illness or a symptom the speaker can have ("this cold won't go away")
+CONDITIONS = words(
+    """cold, flu, fever, cough, headache, headaches, migraine, migraines, sore throat,
+    stomach bug, infection, ear infection, sinus infection, rash, hives, allergies,
+    back pain, pain, ache, aches, toothache, earache, stomachache, stomach ache, nausea,
+    insomnia, congestion, bronchitis, pneumonia, covid, asthma, acne, eczema, swelling,
+    bruise, blister, sprain, injury, cramps, heartburn, reflux, hangover, jet lag,
+    anxiety, depression, burnout, fatigue, exhaustion, tinnitus, vertigo, sunburn,
+    sciatica, arthritis, tendonitis, shin splints, plantar fasciitis, gout, sinusitis,
+    strep, strep throat, chest infection, runny nose, stuffy nose, back spasms,
+    spasms, flare-up, flare up, morning sickness, food poisoning, concussion, cold sore"""
+)
+# a part of the body that can hurt ("my knee still hurts")
+BODY_PARTS = words(
+    """knee, knees, back, ankle, ankles, wrist, wrists, shoulder, shoulders, neck, hip,
+    hips, foot, feet, leg, legs, arm, arms, hand, hands, stomach, tummy, head, tooth,
+    teeth, eye, eyes, ear, ears, throat, jaw, elbow, elbows, toe, toes, finger, fingers,
+    thumb, chest, skin, nose, sinuses, joints, muscles, hamstring, calf, calves, shin,
+    shins, heel, heels, spine, gut, lungs, gums"""
+)
+# words that name one condition in other words: a restatement may say either
+# ("I'm exhausted", "I'm so tired lately"), so each is read as the first of its group
+SAME_CONDITION: dict[str, str] = {
+    w: group[0]
+    for group in (
+        words("""tired, exhausted, exhaustion, fatigue, fatigued, drained, worn, wiped,
+            knackered, weary"""),
+        words("nauseous, nausea, queasy, nauseated"),
+        words("insomnia, sleep, sleeping, sleepless"),
+        words("stressed, stress, stressful, overwhelmed, swamped"),
+        words("swollen, swelling"),
+        words("coughing, cough"),
+        words("headache, headaches"),
+        words("migraine, migraines"),
+        words("allergies, allergy"),
+    )
+    for w in group
+}
 # words that make a health, money or stress condition: a causal statement needs one
 CONDITION_WORDS = frozenset(
     words(

@@ -1,0 +1,139 @@
+"""A condition of the speaker's body said as what it does or how long it lasts, not as
+"I have X": "This migraine just won't go away", "Still fighting this cold", "My back
+has been bad for weeks", "The swelling in my ankle hasn't gone down", "My eyes are
+itchy", "I keep getting headaches", "I can't shake this cough".
+
+The reading is by grammar over two closed word lists, an illness or symptom noun
+(:data:`~.vocabulary.CONDITIONS`) and a body part (:data:`~.vocabulary.BODY_PARTS`):
+a condition that persists, worsens or comes back; "still" with a verb of being ill or
+getting better; a body part with a symptom word. It runs before the stances
+(:mod:`.detect_choices`), so that "I can't shake this cold" is a state, not something
+the speaker refuses, and a state it reads ends the clause. A negated state ("my back
+doesn't hurt anymore", "my cold is gone") and someone else's body ("my mom's back")
+read nothing: every pattern starts at the speaker's own condition and none of its
+verbs says that it ended.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.lexicon import alternation
+from cognimem.ingest.extract.patterns import icase
+from cognimem.models.knowledge import FactCategory as Cat
+
+__all__ = ["HealthReader"]
+
+_COND = rf"(?:{alternation(vocab.CONDITIONS)})"
+_BODY = rf"(?:(?:lower|upper|left|right|bad)\s+)?(?:{alternation(vocab.BODY_PARTS)})"
+_DEGREE = (
+    r"(?:(?:still|really|so|super|very|pretty|a bit|a little|kind of|kinda|incredibly|"
+    r"badly|totally|all|constantly|always|just|getting|even)\s+)*"
+)
+_LASTS = (
+    r"(?:\s+(?:just\s+|still\s+|really\s+)*(?:won't|will not|doesn't|does not|isn't|is not|"
+    r"hasn't|has not|haven't|have not|aren't|are not)\s+(?:\w+\s+)?(?:go(?:ne|ing)? away|"
+    r"let(?:ting)? up|quit|stop(?:ped)?|budge|clear(?:ed|ing)? up|go(?:ne|ing)? down|"
+    r"ease(?:d)? up|die(?:d)? down|improv(?:e|ed|ing)|get(?:ting)? better|got better|"
+    r"heal(?:ed|ing)?|leave me alone|gotten better|broken|broke)|"
+    r"(?:'s|\s+is|\s+are|'re|\s+has been|\s+have been|'s been|\s+keeps?)\s+"
+    + _DEGREE
+    + r"(?:hanging on|lingering|dragging on|"
+    r"getting worse|worse|back|coming back|killing me|acting up|flaring up|bad|terrible|"
+    r"awful|brutal|unbearable|driving me (?:crazy|nuts)|knocking me out|relentless|"
+    r"there|here|not better|no better))\b"
+)
+_SYMPTOM = (
+    r"(?:itchy|sore|stiff|swollen|numb|tingling|tingly|puffy|red|irritated|inflamed|"
+    r"bruised|tender|throbbing|burning|aching|achy|cramping|scratchy|raw|watery|blocked|"
+    r"stuffed up|stuffy|congested|upset|bloated|queasy|bad|worse|killing me|acting up|"
+    r"bothering me|flaring up|hurting|in pain|out|messed up|wrecked|locked up|hurts?|aches?|"
+    r"giving me trouble|throbs?|itch(?:es|ing)?|(?:won't|doesn't|will not|does not) stop "
+    r"(?:hurting|aching|itching|throbbing)|(?:hasn't|has not|haven't|have not) (?:healed|"
+    r"gone down|stopped (?:hurting|aching|itching)))\b"
+)
+_BE = r"(?:'s|\s+is|\s+are|'re|\s+has been|\s+have been|'s been|\s+feels?|\s+keeps?|\s+felt)"
+_HEALTH = icase(
+    # "this migraine just won't go away", "my allergies are acting up"
+    rf"(?:^|,\s*)(?:this|my|the|that|these|those)\s+(?:\w+\s+)?(?P<cond>{_COND})(?P<lasts>"
+    rf"{_LASTS})|"
+    # "the swelling in my ankle hasn't gone down", "my eyes are itchy", "my knees ache"
+    rf"(?:^|,\s*)(?:the\s+(?P<sym>swelling|pain|ache|aching|soreness|stiffness|itching|"
+    rf"burning|numbness|tingling|bruising|rash|redness|cramp|cramping|inflammation)\s+"
+    rf"(?:in|on|around)\s+)?my\s+(?P<body>{_BODY})(?P<be>{_BE})?\s+{_DEGREE}"
+    rf"(?P<how>{_SYMPTOM}|(?:won't|will not|doesn't|does not|isn't|is not|hasn't|has not)\s+"
+    rf"(?:\w+\s+)?(?:go(?:ne|ing)? away|go(?:ne|ing)? down|heal(?:ed|ing)?|improv(?:e|ed|"
+    rf"ing)|get(?:ting)? better|gotten better|clear(?:ed|ing)? up))|"
+    # "still fighting this cold", "I can't shake this cough", "I keep getting headaches"
+    rf"(?:^|\b(?:I|I'm|I've been|I have been|I am)\s+)(?:still\s+)?(?P<verb>(?:fighting|"
+    rf"battling|nursing|dealing with|struggling with|recovering from|getting over|"
+    rf"fighting off|sick with|down with|suffering from|(?:can't|cannot|can not)\s+(?:seem to\s+)?"
+    rf"(?:shake|get rid of|kick|beat)|(?:keep|kept)\s+getting|getting))\s+(?:this|that|"
+    rf"the|my|a|an|these|those|some)?\s*(?:\w+\s+)?(?P<thing>{_COND})\b|"
+    # "I have a toothache", "I've got a sore back" ("a cold brew" is no condition)
+    rf"\b(?:I|we)\s+(?:have|got)\s+(?:an?\s+|the\s+|some\s+|this\s+)?(?:(?:bad|terrible|"
+    rf"awful|nasty|mild|slight|killer|chronic|severe|little|bit of a|touch of|pounding|"
+    rf"splitting|really bad|horrible)\s+)*(?:(?P<has>{_COND})|(?P<sore>(?:sore|stiff|bad|"
+    rf"swollen|sprained|twisted|pulled|broken|bruised|injured|pinched)\s+{_BODY}))"
+    rf"(?=\s*(?:[,.;!?]|$|(?:too|again|today|now|lately|still|since|for|from|and|but|so|"
+    rf"that|this|all|right now|at the moment|coming on|in my|on my)\b))"
+)
+# "I've been sick all week", "I'm still nauseous", "I can't sleep lately"
+_FEELING = icase(
+    r"^(?:I'm\s+|I've been\s+|I have been\s+|I am\s+|I keep\s+|I\s+|(?=still\b))"
+    r"(?:feeling\s+|feel\s+|getting\s+)?"
+    + _DEGREE
+    + r"(?P<v>sick(?!\s+(?:of|and tired))|ill|nauseous|queasy|dizzy|lightheaded|"
+    r"light-headed|congested|achy|feverish|run down|under the weather|exhausted|"
+    r"worn out|fatigued|drained|sleep-deprived|sore(?!\s+(?:at|about|loser))|"
+    r"coughing|sneezing|wheezing|throwing up|vomiting|limping|"
+    r"having (?:trouble|a hard time|problems) (?:sleeping|breathing|swallowing)|"
+    r"can't sleep|can't stop coughing|not sleeping well|not feeling (?:great|well|good|"
+    r"better|100%|so good|so great|myself)|(?:awful|terrible|crappy|lousy|rough|horrible|"
+    r"miserable|like crap|like death|like garbage)(?!\s+(?:about|for|that|when|because|"
+    r"if|to)\b))\b"
+)
+# "I can't sleep if I eat late": a cause and its effect (read by the stances), not a
+# state that holds now
+_CONDITIONAL = icase(r"\b(?:if|when|whenever|every time|unless|after I|once I)\b")
+_NOT_NOW = icase(
+    r"\b(?:anymore|any more|any longer|(?:is|are|'s|'re|finally|now|all)\s+(?:gone|over)|"
+    r"over it|better now|recovered)\b"
+)
+
+
+class HealthReader(Collector):
+    """Reads a condition of the speaker's body said by what it does or how long."""
+
+    def _health(self, c: Clause) -> bool:
+        if c.past or c.anymore or _NOT_NOW.search(c.text) or _CONDITIONAL.search(c.text):
+            return False
+        m = _HEALTH.search(c.text)
+        if m is not None:
+            value = self._health_value(m)
+        else:
+            m = _FEELING.search(c.text)
+            if m is None:
+                return False
+            value = m.group("v")
+        self.add(c, Cat.STATE, "health", value.lower(), tags=["health"], timing="window")
+        return True
+
+    @staticmethod
+    def _health_value(m: re.Match[str]) -> str:
+        """The condition, or the body part with what is wrong with it, as said
+        ("migraine", "swelling in my ankle", "eyes are itchy")."""
+        if m.group("cond"):
+            return m.group("cond")
+        if m.group("thing") or m.group("has") or m.group("sore"):
+            return str(m.group("thing") or m.group("has") or m.group("sore"))
+        body = m.group("body")
+        if m.group("sym"):
+            return f"{m.group('sym')} in my {body}"
+        be = (m.group("be") or "").strip()
+        return f"{body}{'' if be.startswith(chr(39)) else ' '}{be} {m.group('how')}".replace(
+            "  ", " "
+        )
