@@ -17,12 +17,14 @@ verbs says that it ended.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import icase
+from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import FactCategory as Cat
 
 __all__ = ["HealthReader"]
@@ -90,8 +92,10 @@ _FEELING = icase(
     r"light-headed|congested|achy|feverish|run down|under the weather|exhausted|"
     r"worn out|fatigued|drained|sleep-deprived|sore(?!\s+(?:at|about|loser))|"
     r"coughing|sneezing|wheezing|throwing up|vomiting|limping|"
-    r"having (?:trouble|a hard time|problems) (?:sleeping|breathing|swallowing)|"
-    r"can't sleep|can't stop coughing|not sleeping well|not feeling (?:great|well|good|"
+    # "I can't sleep in a hot bedroom" is a stance, "I can't sleep lately" a state
+    r"(?:having (?:trouble|a hard time|problems) (?:sleeping|breathing|swallowing)|"
+    r"can't sleep|can't stop coughing|not sleeping well)(?=\s*(?:[,.;!?]|$|(?:lately|"
+    r"again|at all|at night|well|much|these days|now)\b))|not feeling (?:great|well|good|"
     r"better|100%|so good|so great|myself)|(?:awful|terrible|crappy|lousy|rough|horrible|"
     r"miserable|like crap|like death|like garbage)(?!\s+(?:about|for|that|when|because|"
     r"if|to)\b))\b"
@@ -108,6 +112,10 @@ _NOT_NOW = icase(
 class HealthReader(Collector):
     """Reads a condition of the speaker's body said by what it does or how long."""
 
+    def __init__(self, reference: datetime) -> None:
+        super().__init__(reference)
+        self.health_read: list[ExtractedFact] = []  # no stance: the stances still run
+
     def _health(self, c: Clause) -> bool:
         if c.past or c.anymore or _NOT_NOW.search(c.text) or _CONDITIONAL.search(c.text):
             return False
@@ -119,7 +127,9 @@ class HealthReader(Collector):
             if m is None:
                 return False
             value = m.group("v")
+        before = len(self.facts)
         self.add(c, Cat.STATE, "health", value.lower(), tags=["health"], timing="window")
+        self.health_read += self.facts[before:]
         return True
 
     @staticmethod

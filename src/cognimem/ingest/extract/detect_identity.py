@@ -131,7 +131,16 @@ _IM_A = icase(
     rf"\b(?P<verb>I'm|I was|I have been)\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
     rf"\b(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
 )
-_TEACH = icase(r"\bI\s+teach\b(?!\s+(?:myself|me)\b)")
+# "I teach yoga" is a yoga teacher; "I teach at a school", "I teach kids" a teacher
+_NOT_SUBJECT = (
+    r"(?:at|in|on|for|to|part|full|online|kids|children|students|adults|classes|class|"
+    r"people|them|it|that|this|there|a|an|the|some|my|our|every|twice|most|with|from|and|"
+    r"but|now|part-time|full-time|privately|remotely|myself|me)\b"
+)
+_TEACH = icase(
+    rf"\bI\s+teach\b(?!\s+(?:myself|me)\b)(?:\s+(?P<v>(?!{_NOT_SUBJECT})(?-i:[a-zA-Z][a-z]+)"
+    rf"(?:\s+(?!{_NOT_SUBJECT})(?-i:[a-z]+)){{0,2}})(?=\s*(?:[,.;!?]|$|\b{_NOT_SUBJECT})))?"
+)
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
 _STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
 _STUDIES = icase(
@@ -321,8 +330,10 @@ class IdentityReader(Collector):
                     obj=org,
                     obj_type=ET.ORGANIZATION,
                 )
-        if _TEACH.search(c.text):
-            self.add(c, Cat.OCCUPATION, "job", "teacher", confidence=0.7)
+        m = _TEACH.search(c.text)
+        if m:
+            subject = f"{m.group('v')} " if m.group("v") else ""
+            self.add(c, Cat.OCCUPATION, "job", f"{subject}teacher", confidence=0.7)
         m = RUN_A.search(c.text)
         if m:
             job = f"{m.group('verb').lower()} a {m.group('v').lower()}"

@@ -43,6 +43,14 @@ _BOUGHT_BRAND = icase(
     r"our)\s+(?:(?:new|used|old|little|vintage|beat-up|first|red|blue|black|white|silver|"
     r"gray|grey)\s+)*(?P<v>(?-i:[A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?))"
 )
+# whatever is owned, said with "own" and an indefinite object ("I own a small bakery",
+# "we own two rental flats"); "own up to", "own my decisions" are no possession
+_OWN_ANY = icase(
+    r"\b(?:I|we)\s+(?:also\s+|still\s+|now\s+|even\s+)?own\s+(?:an?|two|three|four|a couple "
+    r"of|several|a few)\s+(?!(?:lot|bunch|ton|few|couple|piece|share|stake)\b)"
+    r"(?P<v>(?-i:[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?))(?=\s+(?:in|on|at|near|"
+    r"with|that|which|and|but|downtown|outside|up|back|together|now|too)\b|\s*[,.;!?]|\s*$)"
+)
 _FAVORITE = icase(
     r"\bmy\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
     r"(?:is|are|has to be|would be|'s)\s+(?P<v>[^.,;!?]+)|^(?P<v2>[^,;!?]+?)\s+(?:is|are)\s+"
@@ -152,6 +160,10 @@ class PreferenceReader(Collector):
                 holds=not gone,
                 timing="end" if gone else "start" if bought else None,
             )
+        m = _OWN_ANY.search(c.text)
+        owned = phrases.bare(m.group("v")) if m else ""
+        if owned and not phrases.refers(owned) and not self._owned(owned):
+            self.add(c, Cat.POSSESSION, "owns", owned)
         m = _BOUGHT_BRAND.search(c.text)
         brand = phrases.name(m.group("v")) if m else None
         if m and brand:
@@ -165,6 +177,13 @@ class PreferenceReader(Collector):
                 obj_type=ET.THING,
                 timing="start" if bought else None,
             )
+
+    def _owned(self, thing: str) -> bool:
+        """Whether a possession read from this message already names ``thing``."""
+        return any(
+            f.category is Cat.POSSESSION and thing.casefold().endswith(f.value.casefold())
+            for f in self.facts
+        )
 
     def _preference(self, c: Clause) -> None:
         m = _FAVORITE.search(c.text)

@@ -193,7 +193,10 @@ class _Reader(
         found nothing in about them ("Linda has pneumonia"), read as that person's own
         ("I have pneumonia"): what it states is about them (``third_person.py``)."""
         about = as_first_person(said)
-        if about is None or not discourse.is_person(about.name):
+        # named before as a person, or by a first name the shipped lists hold
+        if about is None or not (
+            discourse.is_person(about.name) or kind_of(about.name) is ET.PERSON
+        ):
             return
         if any(f.subject == about.name for f in self.facts[since:]):
             return
@@ -298,8 +301,17 @@ class _Reader(
             self._clause(clause)
         if self.figurative:
             return
-        if not any(f.category in CONSTRAINT_CATEGORIES for f in self.facts[before:]):
-            self._stance(text, evidence, read=len(self.facts) > before)
+        read = self.facts[before:]
+        health = [f for f in read if any(f is h for h in self.health_read)]
+        if not any(f.category in CONSTRAINT_CATEGORIES for f in read if f not in health):
+            # a condition of the body is no stance: "I keep a heating pad at my desk
+            # because my back is bad" is still read whole, beside "back is bad"
+            stanced = len(self.facts)
+            self._stance(text, evidence, read=len(read) > len(health))
+            if health:
+                self.facts[stanced:] = [
+                    f for f in self.facts[stanced:] if f.category is not Cat.STATE
+                ]
 
     def _conditioned(self, c: Clause) -> None:
         """A clause that opens with its condition ("When I eat out I go for ..."): the

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from cognimem.text.gazetteer import known_occupations
 from cognimem.text.tokens import words
 
 # ------------------------------------------------------------------- people and pets
@@ -147,8 +148,9 @@ NATIONALITIES = frozenset(
 )
 # ------------------------------------------------------------------- occupation
 
-JOBS = words(
-    """engineer, software engineer, developer, programmer, nurse, teacher, doctor,
+JOBS = (
+    words(
+        """engineer, software engineer, developer, programmer, nurse, teacher, doctor,
     physician, surgeon, lawyer, attorney, paralegal, accountant, designer, artist, writer,
     author, student, chef, cook, baker, barista, bartender, waiter, waitress, server,
     manager, consultant, scientist, researcher, professor, lecturer, pharmacist, dentist,
@@ -156,7 +158,7 @@ JOBS = words(
     plumber, carpenter, mechanic, firefighter, police officer, cop, pilot,
     flight attendant, photographer, musician, singer, dancer, actor, actress, analyst,
     data scientist, marketer, salesperson, sales rep, realtor, real estate agent,
-    librarian, veterinarian, vet tech, paramedic, soldier, journalist, editor,
+    librarian, veterinarian, vet, vet tech, paramedic, soldier, journalist, editor,
     entrepreneur, freelancer, intern, cashier, receptionist, secretary, farmer, tutor,
     coach, personal trainer, nanny, caregiver, midwife, technician, administrator,
     consultant, banker, economist, translator, interpreter, illustrator, animator,
@@ -168,7 +170,9 @@ JOBS = words(
     sous chef, hairdresser, hairstylist, barber, tattoo artist, potter, sculptor,
     painter, game developer, data analyst, dietitian, nutritionist, optometrist,
     surgeon, chiropractor, physiotherapist, physical therapist, optician"""
-)
+    )
+    + known_occupations()
+)  # a published list beside ours (``text/data/NOTICE``)
 # lower-case workplaces that stand for an employer ("I work at a hospital")
 WORKPLACES = words(
     """hospital, bank, school, startup, start-up, nonprofit, non-profit, company, firm,
