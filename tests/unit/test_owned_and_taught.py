@@ -86,3 +86,7 @@ def test_a_condition_beside_a_stance_keeps_the_stance() -> None:
     facts = read("I always take the elevator because my knees are bad.")
     categories = {f[1].split("/")[0] for f in facts}
     assert categories == {FactCategory.POLICY.value, FactCategory.STATE.value}
+
+
+def test_never_having_owned_something_is_no_possession() -> None:
+    assert not [f for f in read("I've never owned a car.") if f[1] == "possession/owns"]

@@ -35,7 +35,8 @@ _NEGATIVE_VERBS = frozenset({"hate", "dislike", "detest", "loathe", "have hated"
 _OWN = icase(
     rf"\b(?:I|we)\s+(?P<verb>have|own|bought|got|purchased|picked up|leased|don't have|"
     rf"don't own|sold|gave away|got rid of)\s+(?:an?|my|our|the|one|two|myself an?|a new|"
-    rf"my first|our first|a brand new|a used|a second)?\s*(?P<v>(?:[\w-]+\s+){{0,3}}?(?:"
+    rf"my first|our first|a brand new|a used|a second)?\s*(?!never\b|not\b|no\b|ever\b)"
+    rf"(?P<v>(?:[\w-]+\s+){{0,3}}?(?:"
     rf"{alternation(vocab.OWNABLES)}))\b"
 )
 _BOUGHT_BRAND = icase(
