@@ -90,3 +90,26 @@ def test_a_condition_beside_a_stance_keeps_the_stance() -> None:
 
 def test_never_having_owned_something_is_no_possession() -> None:
     assert not [f for f in read("I've never owned a car.") if f[1] == "possession/owns"]
+
+
+@pytest.mark.parametrize(
+    ("text", "job", "employer"),
+    [
+        ("I'm the head of design at Canva.", "head of design", "Canva"),
+        ("I'm working at Target this summer.", None, "Target"),
+        ("I freelance as a graphic designer.", "graphic designer", None),
+        ("I'm a pianist.", "pianist", None),
+    ],
+)
+def test_a_job_said_in_other_grammar_is_a_job(
+    text: str, job: str | None, employer: str | None
+) -> None:
+    facts = read(text)
+    if job:
+        assert ("user", "occupation/job", job, True) in facts
+    if employer:
+        assert ("user", "occupation/employer", employer, True) in facts
+
+
+def test_the_oldest_of_three_is_no_job() -> None:
+    assert not [f for f in read("I'm the worst cook of the family.") if f[1] == "occupation/job"]

@@ -27,11 +27,13 @@ from cognimem.ingest.extract.patterns import (
     icase,
 )
 from cognimem.ingest.extract.work_phrases import (
+    IM_THE,
     JOB_START,
     JOINING,
     JOINING_FOR_WORK,
     PROMOTED_TO,
     RUN_A,
+    TEACH,
     WORK_AT,
     WORK_AT_PLACE,
 )
@@ -123,23 +125,14 @@ _HOMETOWN = icase(
     rf"\s+(?:(?:a|an|the)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
 )
 _WORK_AS = icase(
-    rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working)"
+    rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working|"
+    rf"\s+freelance|'m freelancing|\s+moonlight)"
     rf"\s+as\s+(?:an?\s+)?(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))\b(?:\s+(?:at|for)\s+"
     rf"(?P<org>{ORG}))?"
 )
 _IM_A = icase(
     rf"\b(?P<verb>I'm|I was|I have been)\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
     rf"\b(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
-)
-# "I teach yoga" is a yoga teacher; "I teach at a school", "I teach kids" a teacher
-_NOT_SUBJECT = (
-    r"(?:at|in|on|for|to|part|full|online|kids|children|students|adults|classes|class|"
-    r"people|them|it|that|this|there|a|an|the|some|my|our|every|twice|most|with|from|and|"
-    r"but|now|part-time|full-time|privately|remotely|myself|me)\b"
-)
-_TEACH = icase(
-    rf"\bI\s+teach\b(?!\s+(?:myself|me)\b)(?:\s+(?P<v>(?!{_NOT_SUBJECT})(?-i:[a-zA-Z][a-z]+)"
-    rf"(?:\s+(?!{_NOT_SUBJECT})(?-i:[a-z]+)){{0,2}})(?=\s*(?:[,.;!?]|$|\b{_NOT_SUBJECT})))?"
 )
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
 _STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
@@ -316,7 +309,7 @@ class IdentityReader(Collector):
     def _job(self, c: Clause) -> None:
         """The speaker's job ("I work as a nurse", "I'm a teacher", "I retired")."""
         m: re.Match[str] | None
-        for m in (*_WORK_AS.finditer(c.text), *_IM_A.finditer(c.text)):
+        for m in (*_WORK_AS.finditer(c.text), *_IM_A.finditer(c.text), *IM_THE.finditer(c.text)):
             past = m.group("verb").strip().lower() in {"worked", "i was"}
             self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), holds=not past)
             org = phrases.name(m.group("org"))
@@ -330,7 +323,7 @@ class IdentityReader(Collector):
                     obj=org,
                     obj_type=ET.ORGANIZATION,
                 )
-        m = _TEACH.search(c.text)
+        m = TEACH.search(c.text)
         if m:
             subject = f"{m.group('v')} " if m.group("v") else ""
             self.add(c, Cat.OCCUPATION, "job", f"{subject}teacher", confidence=0.7)

@@ -98,7 +98,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
             """work, works, worked, working, job, retired, student, study, studying, studies,
             majoring, teach, taught, quit, left, laid, fired, attend, phd, degree, masters,
             master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
-            code, consult, freelance, play, run, manage"""
+            code, consult, freelance, freelancing, moonlight, play, run, manage, head,
+            director, vp, president, chief"""
         )
     ),
     "relationship": frozenset(

@@ -169,7 +169,20 @@ JOBS = (
     graduate student, phd student, grad student, med student, law student, resident,
     sous chef, hairdresser, hairstylist, barber, tattoo artist, potter, sculptor,
     painter, game developer, data analyst, dietitian, nutritionist, optometrist,
-    surgeon, chiropractor, physiotherapist, physical therapist, optician"""
+    surgeon, chiropractor, physiotherapist, physical therapist, optician, cellist,
+    violinist, pianist, guitarist, drummer, bassist, saxophonist, trumpeter, flautist,
+    flutist, conductor, composer, choreographer, sommelier, florist, jeweler, jeweller,
+    tailor, seamstress, locksmith, butcher, fisherman, park ranger, lifeguard, zookeeper,
+    dog walker, dog groomer, mortician, undertaker, stylist, esthetician, anesthesiologist,
+    radiologist, dermatologist, pediatrician, cardiologist, obstetrician, gynecologist,
+    neurologist, orthodontist, dental hygienist, doula, sonographer, phlebotomist, emt,
+    landscaper, roofer, bricklayer, handyman, crane operator, machinist, courier,
+    chauffeur, flight instructor, detective, sheriff, security guard, bouncer, prosecutor,
+    public defender, notary, bookkeeper, auditor, underwriter, loan officer,
+    financial advisor, stockbroker, sales associate, caterer, housekeeper, babysitter,
+    au pair, teaching assistant, youtuber, influencer, podcaster, news anchor, reporter,
+    columnist, screenwriter, novelist, playwright, sysadmin, rancher, winemaker,
+    missionary, chaplain, minister, caseworker, case worker, astronaut"""
     )
     + known_occupations()
 )  # a published list beside ours (``text/data/NOTICE``)

@@ -9,11 +9,13 @@ from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import JOB, NAME, ORG, icase
 
 __all__ = [
+    "IM_THE",
     "JOB_START",
     "JOINING",
     "JOINING_FOR_WORK",
     "PROMOTED_TO",
     "RUN_A",
+    "TEACH",
     "WORK_AT",
     "WORK_AT_PLACE",
     "WORK_TALK",
@@ -21,9 +23,24 @@ __all__ = [
 ]
 
 WORK_AT = icase(
-    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|work "
+    rf"\b(?:I|we)\s*(?P<verb>work|worked|have worked|have been working|'m working|'re working|work "
     rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b))"
     rf"\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
+)
+# "I'm the head of design at Canva", "I'm the CTO of a small startup"
+IM_THE = icase(
+    rf"\b(?P<verb>I'm|I was)\s+the\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:{JOB})|(?:head|director|vp|"
+    rf"vice president|chief)\s+of\s+[a-z]+)\s+(?:at|of|for)\s+(?:(?P<org>{ORG})|(?:an?|our|my)\s+)"
+)
+# "I teach yoga" is a yoga teacher; "I teach at a school", "I teach kids" a teacher
+_NOT_SUBJECT = (
+    r"(?:at|in|on|for|to|part|full|online|kids|children|students|adults|classes|class|"
+    r"people|them|it|that|this|there|a|an|the|some|my|our|every|twice|most|with|from|and|"
+    r"but|now|part-time|full-time|privately|remotely|myself|me)\b"
+)
+TEACH = icase(
+    rf"\bI\s+teach\b(?!\s+(?:myself|me)\b)(?:\s+(?P<v>(?!{_NOT_SUBJECT})(?-i:[a-zA-Z][a-z]+)"
+    rf"(?:\s+(?!{_NOT_SUBJECT})(?-i:[a-z]+)){{0,2}})(?=\s*(?:[,.;!?]|$|\b{_NOT_SUBJECT})))?"
 )
 # "I run a bakery": running a workplace is the job
 RUN_A = icase(
@@ -38,7 +55,7 @@ PROMOTED_TO = icase(
     r"last|this|after|and)\b))"
 )
 WORK_AT_PLACE = icase(
-    rf"\b(?:I|we)\s+(?P<verb>work|worked|have worked|have been working|'m working|quit my "
+    rf"\b(?:I|we)\s*(?P<verb>work|worked|have worked|have been working|'m working|quit my "
     rf"job|left my job|lost my job|got a job|started a (?:new )?job|started working|quit|"
     rf"teach|taught)(?:\s+[a-z]+\s+grade)?"
     rf"\s+(?:at|for|in)\s+(?:an?|the)\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:"
