@@ -43,6 +43,11 @@ def health(text: str) -> list[str]:
         ("I'm so dizzy today.", "dizzy"),
         ("Still congested.", "congested"),
         ("I'm not feeling well.", "not feeling well"),
+        ("Knee still hurts.", "knee hurts"),
+        ("Still have this cough.", "cough"),
+        ("This back pain is getting old.", "back pain"),
+        ("The rash is spreading.", "rash"),
+        ("My throat still feels raw.", "throat still feels raw"),
     ],
 )
 def test_a_condition_said_by_how_it_lasts_is_a_health_state(text: str, value: str) -> None:
@@ -63,6 +68,8 @@ def test_a_condition_said_by_how_it_lasts_is_a_health_state(text: str, value: st
         "I have a bug in my code.",
         "I feel terrible about what I said.",
         "I don't have a fever.",
+        "Back home, it's raining.",
+        "Head's up, the meeting moved.",
     ],
 )
 def test_no_condition_of_the_speaker_no_health_state(text: str) -> None:

@@ -382,7 +382,8 @@ CONDITIONS = words(
     anxiety, depression, burnout, fatigue, exhaustion, tinnitus, vertigo, sunburn,
     sciatica, arthritis, tendonitis, shin splints, plantar fasciitis, gout, sinusitis,
     strep, strep throat, chest infection, runny nose, stuffy nose, back spasms,
-    spasms, flare-up, flare up, morning sickness, food poisoning, concussion, cold sore"""
+    spasms, flare-up, flare up, morning sickness, food poisoning, concussion, cold sore,
+    sniffles, the sniffles"""
 )
 # a part of the body that can hurt ("my knee still hurts")
 BODY_PARTS = words(
