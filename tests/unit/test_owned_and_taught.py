@@ -1,6 +1,6 @@
-"""What is owned said with "own" and any object, a job said as what one teaches, a job
-title from the published list, and a plain statement about someone named by a known
-first name read as theirs. Sentences written for these tests."""
+"""What is owned said with "own" and any object, a job said as what one teaches or in
+other grammar, job words of ordinary chat, and a plain statement about someone named by
+a known first name read as theirs. Sentences written for these tests."""
 
 from __future__ import annotations
 
@@ -66,12 +66,12 @@ def test_what_one_teaches_names_the_job(text: str, job: str) -> None:
 @pytest.mark.parametrize(
     ("text", "job"),
     [
-        ("I'm a statistician at the census bureau.", "statistician"),
-        ("I'm an air traffic controller.", "air traffic controller"),
+        ("I'm a dermatologist at a small clinic.", "dermatologist"),
+        ("I'm a news anchor.", "news anchor"),
         ("I'm a vet.", "vet"),
     ],
 )
-def test_a_job_title_from_the_published_list_is_a_job(text: str, job: str) -> None:
+def test_a_job_word_of_ordinary_chat_is_a_job(text: str, job: str) -> None:
     assert ("user", "occupation/job", job, True) in read(text)
 
 

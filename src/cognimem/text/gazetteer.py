@@ -1,7 +1,7 @@
 """What a name is, from evidence in the name itself: a known place (countries and the
 cities of at least 500,000 people), an organisation by its suffix ("Acme Corp",
 "Mercy Hospital"), an event by its head word ("the Boston Marathon"), and the pronoun
-a first name's bearer most often uses; and the job titles of a published list.
+a first name's bearer most often uses.
 
 The lists ship with the package (``text/data``, their licences and provenance in
 ``text/data/NOTICE``) and are read once, on first use; nothing is fetched.
@@ -24,7 +24,6 @@ __all__ = [
     "is_first_name",
     "is_known_place",
     "is_org_name",
-    "known_occupations",
 ]
 
 Gender = Literal["f", "m"]
@@ -52,12 +51,6 @@ def _fold(text: str) -> str:
 def _lines(name: str) -> list[str]:
     text = resources.files("cognimem.text").joinpath("data", name).read_text("utf-8")
     return [line for line in text.splitlines() if line and not line.startswith("#")]
-
-
-def known_occupations() -> tuple[str, ...]:
-    """Job titles from a published list ("actuary", "air traffic controller"), lower
-    case: the package's ``occupations.txt`` (provenance in ``text/data/NOTICE``)."""
-    return tuple(_lines("occupations.txt"))
 
 
 @cache

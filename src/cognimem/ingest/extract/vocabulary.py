@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 
-from cognimem.text.gazetteer import known_occupations
 from cognimem.text.tokens import words
 
 # ------------------------------------------------------------------- people and pets
@@ -148,9 +147,8 @@ NATIONALITIES = frozenset(
 )
 # ------------------------------------------------------------------- occupation
 
-JOBS = (
-    words(
-        """engineer, software engineer, developer, programmer, nurse, teacher, doctor,
+JOBS = words(
+    """engineer, software engineer, developer, programmer, nurse, teacher, doctor,
     physician, surgeon, lawyer, attorney, paralegal, accountant, designer, artist, writer,
     author, student, chef, cook, baker, barista, bartender, waiter, waitress, server,
     manager, consultant, scientist, researcher, professor, lecturer, pharmacist, dentist,
@@ -183,9 +181,7 @@ JOBS = (
     au pair, teaching assistant, youtuber, influencer, podcaster, news anchor, reporter,
     columnist, screenwriter, novelist, playwright, sysadmin, rancher, winemaker,
     missionary, chaplain, minister, caseworker, case worker, astronaut"""
-    )
-    + known_occupations()
-)  # a published list beside ours (``text/data/NOTICE``)
+)
 # lower-case workplaces that stand for an employer ("I work at a hospital")
 WORKPLACES = words(
     """hospital, bank, school, startup, start-up, nonprofit, non-profit, company, firm,
