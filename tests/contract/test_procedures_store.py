@@ -95,6 +95,25 @@ async def test_procedures_are_stored_listed_and_kept_within_their_scope(store: S
     assert [p.id for p in got] == [bob.id, weak.id]
 
 
+async def test_a_shared_levels_procedures_are_listed_by_that_level_alone(store: Store) -> None:
+    users = [await learnt(store, ADA, f"chore {n}", 5) for n in range(3)]
+    org = await learnt(store, Scope(tenant_id="t1"), "deplo stagi build", 2)
+    ops = await learnt(store, Scope(tenant_id="t1", agent_id="ops"), "deplo stagi build", 2)
+    ops_ada = await learnt(store, Scope(tenant_id="t1", user_id="ada", agent_id="ops"), "x", 5)
+    await store.save_procedures([*users, org, ops, ops_ada], [])
+
+    def ids(listed: list[Procedure]) -> list[str]:
+        return [p.id for p in listed]
+
+    # the limit counts the level's rows alone (the users' are more confident)
+    assert ids(await store.list_procedures("t1", "default", None, 1, levels=[None])) == [org.id]
+    assert ids(await store.list_procedures("t1", "default", None, 1, levels=["ops"])) == [ops.id]
+    both = await store.list_procedures("t1", "default", None, 5, levels=["ops", None])
+    assert sorted(ids(both)) == sorted([org.id, ops.id])
+    assert await store.list_procedures("t1", "default", None, 5, levels=["sales"]) == []
+    assert await store.list_procedures("t2", "default", None, 5, levels=[None]) == []
+
+
 async def test_an_update_needs_the_revision_it_was_read_at(store: Store) -> None:
     p = await learnt(store, ADA, "deplo stagi build", 2)
     await store.save_procedures([p], [])

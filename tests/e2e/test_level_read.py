@@ -12,7 +12,9 @@ import pytest
 
 from cognimem import Memory
 from cognimem.errors import InvalidInput
-from cognimem.models import ContextPacket
+from cognimem.models import ContextPacket, Scope
+from cognimem.text.tokens import trigger_terms
+from tests.contract.test_procedures_store import learnt
 
 ORG = {"level": "organisation"}
 ASK = "When does the refund desk open?"
@@ -84,3 +86,29 @@ async def test_a_level_is_read_whole(memory: Memory) -> None:
         with pytest.raises(InvalidInput) as refused:
             await memory.read(ASK, scope=scope)
         assert refused.value.details["field"] == field
+
+
+async def test_a_levels_procedures_are_not_crowded_out_by_users(memory: Memory) -> None:
+    # more user procedures than a read lists (MAX_PROCEDURES), each more confident than
+    # the shared levels' own: the limit counts a level's procedures alone
+    bob = Scope(tenant_id="default", user_id="bob")
+    many = [await learnt(memory.store, bob, f"unrelated chore {n}", 6) for n in range(205)]
+    asked = " ".join(trigger_terms(ASK))
+    org = await learnt(memory.store, Scope(tenant_id="default"), asked, 3)
+    agent = Scope(tenant_id="default", agent_id="sales")
+    sales = await learnt(memory.store, agent, " ".join(trigger_terms(ASK)[:2]), 3)
+    await memory.store.save_procedures([*many, org, sales], [])
+    assert min(p.confidence for p in many) > org.confidence
+
+    def shown(packet: ContextPacket) -> list[str]:
+        return sorted(e.id for e in packet.sections.learned_procedures)
+
+    assert shown(await memory.read(ASK, scope=ORG)) == [org.id]
+    assert shown(await memory.read(ASK, agent_id="sales")) == [sales.id]
+    # a user's read has the organisation's, and with an agent the agent's too
+    assert shown(await memory.read(ASK, user_id="ada")) == [org.id]
+    assert shown(await memory.read(ASK, user_id="ada", agent_id="sales")) == sorted(
+        [org.id, sales.id]
+    )
+    assert shown(await memory.read(ASK, user_id="ada", agent_id="support")) == [org.id]
+    assert shown(await memory.read(ASK, scope={"tenant_id": "globex", "user_id": "ada"})) == []

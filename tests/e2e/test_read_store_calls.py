@@ -90,9 +90,11 @@ async def test_a_read_starts_embedding_the_query_before_its_steps_ask_the_store(
         for name in STEP_CALLS:
             method = getattr(mem.store, name)
 
-            async def noted(*args: Any, _name: str = name, _method: Any = method) -> Any:
+            async def noted(
+                *args: Any, _name: str = name, _method: Any = method, **kwargs: Any
+            ) -> Any:
                 order.append(_name)
-                return await _method(*args)
+                return await _method(*args, **kwargs)
 
             setattr(mem.store, name, noted)
         packet = await mem.read("what is Ann allergic to?", user_id="u")

@@ -382,22 +382,28 @@ class StepRun:
         raise AssertionError(f"no runner for step {kind}")  # pragma: no cover
 
     async def _procedures(self) -> StepOutput:
-        """The learned-procedures step: the user's procedures and the read's agent's
-        (a level's read: that level's alone) matched against the query."""
+        """The learned-procedures step: the user's procedures, the read's agent's and
+        the organisation's (a level's read: that level's alone) matched against the
+        query. Each level is its own store query, so another level's many procedures
+        never crowd a level's out of the limit."""
         s = self.scope
         if self.level:  # no user and the level's agent (or none)
-            stored = await self.store.list_procedures(
-                s.tenant_id, s.namespace, None, MAX_PROCEDURES, agent_id=s.agent_id
+            levels: list[str | None] = [s.agent_id]
+        elif s.user_id is None:  # all_users: every user's
+            levels = []
+        else:  # and the shared levels': the agent's, the organisation's
+            levels = [None] if s.agent_id is None else [s.agent_id, None]
+        lists = [
+            self.store.list_procedures(
+                s.tenant_id, s.namespace, None, MAX_PROCEDURES, levels=(level,)
             )
-            stored = [p for p in stored if p.scope.user_id is None and self._in_reach(p.scope)]
-            return StepOutput(procedures=learnt.match(self.analysis.query, stored))
-        stored = await self.store.list_procedures(
-            s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES
-        )
-        if s.user_id is not None and s.agent_id is not None:  # and the agent's
-            stored += await self.store.list_procedures(
-                s.tenant_id, s.namespace, None, MAX_PROCEDURES, agent_id=s.agent_id
+            for level in levels
+        ]
+        if not self.level:
+            lists.insert(
+                0, self.store.list_procedures(s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES)
             )
+        stored = [p for listed in await asyncio.gather(*lists) for p in listed]
         return StepOutput(procedures=learnt.match(self.analysis.query, stored))
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:

@@ -430,10 +430,14 @@ class ProcedureStore(Protocol):
         limit: int,
         *,
         agent_id: str | None = None,
+        levels: Sequence[str | None] = (),
     ) -> list[Procedure]:
         """The user's procedures (every user's of the namespace for ``None``), most
         confident first (then most observed, then id), at most ``limit``. With
-        ``agent_id`` (and no user): the agent's procedures, those of no user."""
+        ``agent_id`` (and no user): the agent's procedures, those of no user. With
+        ``levels`` (``user_id`` and ``agent_id`` are then not read): those shared levels'
+        alone, the procedures of no user whose agent is one of them (``None``: the
+        organisation's, of no agent); the limit counts only those."""
 
     async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
         """Procedures by id within a tenant, in the order asked; missing ids left out."""

@@ -74,10 +74,16 @@ class PostgresProcedures(PostgresDatabase):
         limit: int,
         *,
         agent_id: str | None = None,
+        levels: Sequence[str | None] = (),
     ) -> list[Procedure]:
         params = Params(tenant_id, namespace)
         who = ""
-        if user_id is not None:
+        if levels:
+            agents = [a for a in levels if a is not None]
+            either = [f"agent_id = ANY({params.add(agents)}::text[])"] if agents else []
+            either += ["agent_id IS NULL"] if None in levels else []
+            who = f" AND user_id IS NULL AND ({' OR '.join(either)})"
+        elif user_id is not None:
             who = f" AND user_id = {params.add(user_id)}"
         elif agent_id is not None:
             who = f" AND user_id IS NULL AND agent_id = {params.add(agent_id)}"

@@ -76,10 +76,16 @@ class SQLiteProcedures(SQLiteDatabase):
         limit: int,
         *,
         agent_id: str | None = None,
+        levels: Sequence[str | None] = (),
     ) -> list[Procedure]:
         params: list[object] = [tenant_id, namespace]
         who = ""
-        if user_id is not None:
+        if levels:
+            agents = [a for a in levels if a is not None]
+            either = [f"agent_id IN ({', '.join('?' * len(agents))})"] if agents else []
+            either += ["agent_id IS NULL"] if None in levels else []
+            who, params = f" AND user_id IS NULL AND ({' OR '.join(either)})", [*params, *agents]
+        elif user_id is not None:
             who, params = " AND user_id = ?", [*params, user_id]
         elif agent_id is not None:
             who, params = " AND user_id IS NULL AND agent_id = ?", [*params, agent_id]
