@@ -8,7 +8,9 @@ mount; no tool takes a tenant. Every tool takes a ``user_id`` (whose memories), 
 defaults to ``COGNIMEM_MCP__USER_ID``; with neither, the call is refused, never run for
 every user of the tenant; and an ``agent_id`` (the calling agent: its level is read
 beside the user's, and writes are the user's with it), which defaults to
-``COGNIMEM_MCP__AGENT_ID``. The lifecycle, erasure and shared-level writes are not
+``COGNIMEM_MCP__AGENT_ID``. ``recall`` alone also reads one shared level (the
+agent's own or the organisation's), said with its ``level`` argument, never by leaving
+the user out. The lifecycle, erasure and shared-level writes are not
 tools: they are on the HTTP API, the SDK and the CLI only (``docs/mcp.md``).
 Errors cognimem raises become MCP tool errors (``isError``) that carry the message.
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
@@ -55,6 +57,15 @@ AgentId = Annotated[
         description="The agent making the call: its mandates and procedures are in the "
         "user's reads, and what is written is the user's with that agent. Default: the "
         "agent the server is configured for (COGNIMEM_MCP__AGENT_ID), else none."
+    ),
+]
+# recall's level argument: one shared level's memories alone, said explicitly
+Level = Annotated[
+    Literal["agent", "organisation"] | None,
+    Field(
+        description="Read one shared level alone instead of a user's memories: 'agent' "
+        "(the call's agent's own level: agent_id, or the server's agent) or "
+        "'organisation'. Not with user_id or session_id. Default: the user's read."
     ),
 ]
 # the read options of recall and get_context
@@ -203,14 +214,20 @@ def _add_recall(server: FastMCP[Any], resolve: Resolve) -> None:
         session_only: SessionOnly = False,
         as_of: AsOf = None,
         as_of_recorded: AsOfRecorded = None,
+        level: Level = None,
         *,
         ctx: Ctx,
     ) -> str:
         """The memories that matter for a query, as markdown: constraints to follow and
-        known facts first, then the ranked memories; as of a time when asked."""
+        known facts first, then the ranked memories; as of a time when asked. With
+        ``level``, one shared level's memories alone (the agent's or the organisation's)."""
         memory, server_scope = resolve(ctx)
         with _tool_errors():
-            scope = _for_user(server_scope, user_id, agent_id)
+            scope: Scope | dict[str, str | None]
+            if level is None:
+                scope = _for_user(server_scope, user_id, agent_id)
+            else:
+                scope = _level_scope(server_scope, level, user_id, agent_id)
             packet = await memory.read(
                 query,
                 scope=scope,
@@ -310,6 +327,33 @@ def _for_user(server_scope: Scope, user_id: str | None, agent_id: str | None) ->
             field="user_id",
         )
     return scope
+
+
+def _level_scope(
+    server_scope: Scope, level: str, user_id: str | None, agent_id: str | None
+) -> dict[str, str | None]:
+    """The scope of a read of one shared level: the call's agent's own (its
+    ``agent_id``, else the server's agent) or the organisation's (no agent). A user
+    named with it is refused: a level's read is no user's."""
+    if user_id is not None:
+        raise InvalidInput("level reads one shared level alone: leave out user_id", field="user_id")
+    where: dict[str, str | None] = {
+        "tenant_id": server_scope.tenant_id,
+        "namespace": server_scope.namespace,
+    }
+    if level == "organisation":
+        if agent_id is not None:
+            raise InvalidInput(
+                "the organisation's level has no agent: leave out agent_id", field="agent_id"
+            )
+        return {**where, "level": "organisation"}
+    agent = agent_id or server_scope.agent_id
+    if agent is None:
+        raise InvalidInput(
+            "level 'agent' needs agent_id (or COGNIMEM_MCP__AGENT_ID on the server)",
+            field="agent_id",
+        )
+    return {**where, "agent_id": agent}
 
 
 def _scope_of(settings: Settings) -> Scope:

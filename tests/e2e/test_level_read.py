@@ -5,6 +5,8 @@ a level). Through ``Memory`` on both backends, and over HTTP with keys of each l
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +17,7 @@ from cognimem.errors import InvalidInput
 from cognimem.models import ContextPacket, Scope
 from cognimem.text.tokens import trigger_terms
 from tests.contract.test_procedures_store import learnt
+from tests.e2e.cli_runner import cognimem_here
 
 ORG = {"level": "organisation"}
 ASK = "When does the refund desk open?"
@@ -112,3 +115,33 @@ async def test_a_levels_procedures_are_not_crowded_out_by_users(memory: Memory) 
     )
     assert shown(await memory.read(ASK, user_id="ada", agent_id="support")) == [org.id]
     assert shown(await memory.read(ASK, scope={"tenant_id": "globex", "user_id": "ada"})) == []
+
+
+async def test_the_cli_reads_one_level_alone(memory: Memory, memory_url: str) -> None:
+    await _world(memory)
+
+    async def recall(*args: str) -> subprocess.CompletedProcess[str]:
+        return await asyncio.to_thread(cognimem_here, "recall", ASK, *args, db_url=memory_url,
+                                       check=False)  # fmt: skip
+
+    sales = (await recall("--agent", "sales")).stdout
+    assert "The sales refund desk opens at nine." in sales
+    assert "Never promise a refund by phone." in sales
+    for other in ("organisation refund desk", "visit", "My own", "Never share prices."):
+        assert other not in sales
+    org = (await recall("--organisation")).stdout
+    assert "The organisation refund desk opens at eight." in org
+    assert "Never share prices." in org
+    for other in ("sales refund desk", "visit", "My own", "Never promise"):
+        assert other not in org
+    # a user's read with the agent is still hers with the shared levels'
+    ada = (await recall("--user", "ada", "--agent", "sales")).stdout
+    assert "visit" in ada
+    assert "Never share prices." in ada
+    # the organisation's level is said alone, and a level is read whole
+    both = await recall("--organisation", "--user", "ada")
+    assert both.returncode == 1
+    assert "--organisation" in both.stderr
+    session = await recall("--agent", "sales", "--session", "s1")
+    assert session.returncode == 1
+    assert "session_id" in session.stderr

@@ -8,10 +8,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mcp.types import CallToolResult, TextContent
+
 from cognimem import Memory, Settings
 from tests.integration.test_mcp import call, serve
 
 SIGN_OFF = "Always sign off as the Ops bot."
+
+
+def _text(result: CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if isinstance(c, TextContent))
 
 
 def _settings(db_url: str) -> Settings:
@@ -78,3 +84,35 @@ async def test_forget_stays_inside_the_calls_agent(db_url: str, tmp_path: Path) 
         own = await call(session, "forget", item_ids=[item], agent_id="ops")
     assert other == f"forgot 0 memories; not found: {item}"  # not the sales agent's
     assert own == "forgot 1 memory"
+
+
+async def test_recall_reads_one_shared_level_alone_when_asked(db_url: str, tmp_path: Path) -> None:
+    await _agent_mandate(db_url)
+    async with Memory.open(settings=_settings(db_url)) as mem:
+        await mem.write("Never share prices.", scope={"level": "organisation"}, profile="mandate")
+        await mem.write("Ada signs off as the Ops intern.", user_id="ada", agent_id="ops")
+    ask = "how should I sign off?"
+    async with serve(db_url, tmp_path) as session:  # configured for user "ada"
+        ops = await call(session, "recall", query=ask, level="agent", agent_id="ops")
+        org = await call(session, "recall", query=ask, level="organisation")
+        mixed = await session.call_tool(
+            "recall", {"query": ask, "level": "agent", "agent_id": "ops", "user_id": "bob"}
+        )
+        nobody = await session.call_tool("recall", {"query": ask, "level": "agent"})
+        session_level = await session.call_tool(
+            "recall", {"query": ask, "level": "organisation", "session_id": "s1"}
+        )
+    # the agent's level alone: its mandate, not the organisation's, not ada's memory
+    assert SIGN_OFF in ops
+    assert "Never share prices." not in ops
+    assert "Ops intern" not in ops
+    assert "Never share prices." in org
+    assert SIGN_OFF not in org
+    assert "Ops intern" not in org
+    # a level's read names no user, and an agent's level needs an agent
+    assert mixed.isError
+    assert "user_id" in _text(mixed)
+    assert nobody.isError
+    assert "agent_id" in _text(nobody)
+    assert session_level.isError  # a level is read whole
+    assert "session_id" in _text(session_level)

@@ -22,7 +22,6 @@ from cognimem.cli.common import (
     reach_scope,
     run,
     timestamp,
-    user_scope,
 )
 
 if TYPE_CHECKING:
@@ -112,6 +111,7 @@ def recall(
     user: UserOption = None,
     all_users: AllUsersOption = False,
     agent: AgentOption = None,
+    organisation: OrganisationOption = False,
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
     preset: PresetOption = None,
@@ -133,13 +133,16 @@ def recall(
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
-    """Read the memories that matter for a query: one user's (--user), or every user's
-    of the tenant (--all-users); as of a time (--as-of, --as-of-recorded)."""
+    """Read the memories that matter for a query: one user's (--user, with the shared
+    levels'), every user's of the tenant (--all-users), or one shared level's alone —
+    an agent's (--agent with no --user) or the organisation's (--organisation); as of
+    a time (--as-of, --as-of-recorded)."""
     from cognimem.memory import Memory
     from cognimem.recall.overrides import assignments
 
     async def go() -> None:
-        scope = {"tenant_id": tenant, "agent_id": agent, **user_scope(user, all_users, "recall")}
+        whose = reach_scope(user, all_users, agent, organisation, "recall")
+        scope = {"tenant_id": tenant, **whose}
         ranking = assignments(rank or [], "rank")
         valid_at = timestamp(as_of, "as-of")
         recorded_at = timestamp(as_of_recorded, "as-of-recorded")
