@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from cognimem.errors import SchemaMismatch, StoreError, UsageError
-from cognimem.models import ItemKind, ItemStatus, WriteOutcome
+from cognimem.models import ItemKind, ItemStatus, Scope, WriteOutcome
 from cognimem.store import ItemFilter, PendingMessage
 from cognimem.store.postgres import PostgresStore
 from cognimem.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
@@ -92,6 +92,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (21, "api_key_levels"),
         (22, "procedure_agents"),
         (23, "drop_sql_search"),
+        (25, "items_shared_level"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}
@@ -489,7 +490,7 @@ async def test_migration_23_drops_the_sql_search_and_reads_alike(
     upgraded = PostgresStore(blank_postgres_dsn, min_size=0)
     await upgraded.open()
     try:
-        assert await upgraded.schema_version() == 23
+        assert await upgraded.schema_version() == max(v for v, _, _ in migrations.MIGRATIONS)
         assert await _reads(upgraded) == before
         [new] = await upgraded.commit([message("water the garden at noon", ALICE)], WINDOW)
         garden = await upgraded.lexical_search(ItemFilter(scope=ALICE), ["garden"], 10)
@@ -512,3 +513,39 @@ async def test_migration_23_drops_the_sql_search_and_reads_alike(
         " OR proname = 'cognimem_token_count')",
     )
     assert tuple(left[0]) == (None, None, 0)
+
+
+async def test_migration_25_indexes_the_live_rows_of_no_user_for_the_scheduler(
+    blank_postgres_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database before version 25 with a user's and two shared levels' rows: the
+    upgrade adds the partial index the scheduler's shared-level branch can read
+    through, and the scopes it finds due stay the same."""
+    from cognimem.store.postgres import migrations
+
+    org, ops = Scope(tenant_id="t1"), Scope(tenant_id="t1", agent_id="ops")
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", [g for g in migrations.MIGRATIONS if g[0] < 25])
+        old = PostgresStore(blank_postgres_dsn, min_size=0)
+        await old.open()
+        try:
+            said = [message("Never share prices.", org), message("Sign off as Ops.", ops)]
+            await old.commit([*said, message("I deploy on Fridays.", ALICE)], WINDOW)
+            before = await old.lifecycle_due("consolidate", limit=10)
+        finally:
+            await old.close()
+    upgraded = PostgresStore(blank_postgres_dsn, min_size=0)
+    await upgraded.open()
+    try:
+        assert await upgraded.schema_version() == max(v for v, _, _ in migrations.MIGRATIONS)
+        assert await upgraded.lifecycle_due("consolidate", limit=10) == before
+    finally:
+        await upgraded.close()
+    assert {(d.user_id, d.agent_id) for d in before} == {("alice", None), (None, None),
+                                                         (None, "ops")}  # fmt: skip
+    (index,) = await _sql(
+        blank_postgres_dsn,
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'items_shared_level'",
+    )
+    assert "(tenant_id, namespace, agent_id, recorded_at)" in index[0]
+    assert "user_id IS NULL" in index[0]

@@ -13,12 +13,13 @@ from cognimem.errors import (
     SchemaMismatch,
     StoreError,
 )
-from cognimem.models import ItemStatus
+from cognimem.models import ItemStatus, Scope
 from cognimem.models.clock import to_micros
 from cognimem.models.knowledge import (
     FactCategory,
 )
 from cognimem.store import ItemFilter
+from cognimem.store.lifecycle_due import due_sql
 from cognimem.store.sqlite import SQLiteStore, migrations
 from cognimem.store.sqlite.connection import connect
 from cognimem.store.sqlite.migrations import MIGRATIONS
@@ -69,6 +70,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (20, "items_kind"),
         (21, "api_key_levels"),
         (22, "procedure_agents"),
+        (25, "items_shared_level"),
     ]
 
 
@@ -336,3 +338,37 @@ async def test_sqlite_a_search_runs_here_only_once_its_scope_is_loaded_and_small
         assert [t == here for t in threads] == [False, True, True, False]
     finally:
         await store.close()
+
+
+async def test_migration_25_indexes_the_live_rows_of_no_user_for_the_scheduler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database before version 25 with a user's and two shared levels' rows: the
+    upgrade adds the partial index the scheduler's shared-level branch reads through,
+    and the scopes it finds due stay the same."""
+    path = tmp_path / "m.db"
+    org, ops = Scope(tenant_id="t1"), Scope(tenant_id="t1", agent_id="ops")
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", [g for g in MIGRATIONS if g[0] < 25])
+        old = SQLiteStore(path)
+        await old.open()
+        try:
+            said = [message("Never share prices.", org), message("Sign off as Ops.", ops)]
+            await old.commit([*said, message("I deploy on Fridays.", ALICE)], WINDOW)
+            before = await old.lifecycle_due("consolidate", limit=10)
+        finally:
+            await old.close()
+    upgraded = SQLiteStore(path)
+    await upgraded.open()
+    try:
+        assert await upgraded.schema_version() == max(v for v, _, _ in MIGRATIONS)
+        assert await upgraded.lifecycle_due("consolidate", limit=10) == before
+    finally:
+        await upgraded.close()
+    assert {(d.user_id, d.agent_id) for d in before} == {("alice", None), (None, None),
+                                                         (None, "ops")}  # fmt: skip
+    with sqlite3.connect(path) as conn:
+        plan = conn.execute(
+            "EXPLAIN QUERY PLAN " + due_sql(lambda n: f"?{n}", levels=True), ("consolidate", 10)
+        ).fetchall()
+    assert any("items_shared_level" in row[3] for row in plan)
