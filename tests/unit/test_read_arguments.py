@@ -97,10 +97,12 @@ async def test_the_mcp_recall_tool_takes_every_read_option_it_does_not_leave_out
     tools = {t.name: t for t in await build_server(Settings()).list_tools()}
     taken = set(tools["recall"].inputSchema["properties"])
 
+    # ``level`` is the tool's form of a shared level's scope (``scope`` in Python)
     assert taken == names(ReadArgs) - {"scope"} - MCP_LEAVES_OUT | {
         "user_id",
         "agent_id",
         "session_id",
+        "level",
     }
 
 
@@ -114,7 +116,8 @@ def test_the_cli_recall_takes_every_read_option_it_does_not_leave_out() -> None:
     command = {CLI_NAMES.get(n, n) for n in wanted}
 
     assert command <= keywords(recall)
-    assert keywords(recall) - command == {"as_json", "tenant", "db"}  # the CLI's own
+    # the CLI's own; ``--organisation`` is its form of the organisation level's scope
+    assert keywords(recall) - command == {"as_json", "tenant", "db", "organisation"}
 
 
 def test_memory_and_the_sdk_turn_take_each_field_of_the_turn_and_its_scope() -> None:
