@@ -135,7 +135,10 @@ _PERFECT_DENIAL = icase(rf"\b(?:I|we)(?: have| had|'ve|'d) {_NEVER_DID}")
 _JOKE = icase(r"\b(?:just kidding|kidding|joking|jk)\b")
 # laughter: the sentence may be a joke; a constraint read from it would steer every
 # later answer, so laughter keeps the lasting facts and drops the constraints
-_LAUGHTER = icase(r"\b(?:lol|lmao|rofl|haha(?:ha)*|hehe)\b")
+_LAUGHTER = icase(
+    r"\b(?:lol(?:ol)*|lmf?ao|rofl|a?ha(?:ha)+h?|ha|hehe+|xd)\b|[\U0001F602\U0001F923\U0001F606"
+    r"\U0001F605\U0001F61C\U0001F61D]|(?<!\w):[pP](?!\w)"
+)
 _BE = {"i": "I'm", "we": "we're"}
 
 

@@ -53,7 +53,7 @@ _NOT_STANCE_VERBS = (
     "doubt|mean|recognize|recognise|blame|miss|worry|need|have|hear|deserve|wanna|usually|"
     "even|really|own|live|wait|decide|tell|say|help|imagine|figure|find|thank|seem|stop|"
     "afford to miss|speak for|complain|lie|guess|want to|wish|trust you|judge|follow|"
-    "recommend it|disagree|regret|buy it|be|ever|always|quite"
+    "recommend it|disagree|regret|buy it|be|ever|always|quite|work (?:at|for|in|as)"
 )
 # what "only" cannot qualify as a choice: "I only just got home", "I only had a minute"
 _AUX_OR_MIND = (
@@ -76,7 +76,8 @@ _AGAINST = icase(
     rf"{_BE}\s+{_ADV}(?P<b>not\s+{_ADV}(?:an?\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     rf"into|interested\s+in|keen\s+on|big\s+on|fond\s+of)|"
     rf"not(?=\s+(?!(?:going|saying|kidding|joking|feeling|trying|looking|asking|telling|"
-    rf"talking|complaining|getting any)\b)[a-z]+ing\b)|done\s+with|staying\s+away\s+from|"
+    rf"talking|complaining|getting any|working (?:at|for|in|as)|living)\b)[a-z]+ing\b)|"
+    rf"done\s+with|staying\s+away\s+from|"
     rf"steering\s+clear\s+of|avoiding|cutting\s+out|skipping)|"
     rf"(?:our|my)\s+(?:family|household)\s+(?:isn't|doesn't)\s+(?:really\s+)?"
     rf"(?P<f>into|do|like|enjoy))\s+(?P<rest>.+)"

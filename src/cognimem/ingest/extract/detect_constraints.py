@@ -20,6 +20,7 @@ from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import (
+    HEAD_END,
     TRAILING_S,
     TRAINING_TO_BECOME,
     icase,
@@ -121,8 +122,9 @@ _IMPERATIVE = icase(
     rf"always|make sure (?:to|you)|avoid|stop)\s+(?:ever\s+)?(?:{_POLICY_VERBS})\b[^.;!?]*)"
 )
 _I_NEVER = icase(
-    r"\b(?:I|we)\s+(?P<rule>(?:never|don't|won't)\s+(?:work|answer|take calls|check|do|"
-    r"share|post|travel|fly|drive|book|schedule|accept)\b[^.;!?]*)"
+    # "I don't work for X" denies a job, "I don't work for free" is a rule
+    r"\b(?:I|we)\s+(?P<rule>(?:never|don't|won't)\s+(?:work(?!\s+(?:at|as)\b|\s+for\s+(?!free\b))|"
+    r"answer|take calls|check|do|share|post|travel|fly|drive|book|schedule|accept)\b[^.;!?]*)"
 )
 _QUALIFIER = icase(
     r"\s(?:on|during|before|after|at|in)\s+(?:\w+days|weekends|weekdays|lent|ramadan|passover|"
@@ -176,7 +178,7 @@ _STATE_DID = icase(
     r"back surgery|procedure|stroke|heart attack|concussion|miscarriage)[^,;]*|(?:was|got) "
     r"(?:just |recently )?diagnosed with [^,;]+|caught (?:a|the|covid)[^,;]*|tested positive "
     r"for [^,;]+|lost my job|got laid off|got fired|was laid off|was fired|got let go|"
-    r"(?:have|had|got|have had|have got) (?:an? |the )?(?:(?:terrible|bad|nasty|awful|"
+    rf"(?:have|had|got|have had|have got) (?:an? |the )?(?:(?:terrible|bad|nasty|awful|"
     r"horrible|mild|slight|really bad|chronic|severe|major|killer|pounding|splitting|"
     r"bit of a|touch of the|bad case of the|bad case of)\s+)*(?:cold|flu|fever|covid|migraines?|"
     r"headache|stomach bug|sore throat|cough|back pain|chronic pain|concussion|infection|"
@@ -184,7 +186,7 @@ _STATE_DID = icase(
     r"diabetes|asthma|arthritis|anxiety|depression|adhd|insomnia|high blood pressure|bad back|"
     r"bad knee|injury|kidney stones?|food poisoning|morning sickness|ptsd|cancer|long covid|"
     r"heart condition|broken (?:leg|arm|wrist|ankle|foot|hand|finger|toe|rib|nose)|sprained "
-    r"(?:ankle|wrist)|torn (?:acl|meniscus|ligament|muscle))\b[^,;]*)"
+    rf"(?:ankle|wrist)|torn (?:acl|meniscus|ligament|muscle)){HEAD_END}[^,;]*)"
 )
 _STATE_SUBJECT = icase(
     r"^(?P<v>(?P<money>money|cash|finances|my budget)(?:'s|\s+is|\s+has been|\s+are|"

@@ -19,6 +19,12 @@ flooded", "she lives with us", a lack for now) and a cause without "because" ("X
 me sane", "doing X stopped the Y", "..., so I do X now", "my dog gets anxious when",
 "since I'm X, I have to ...").
 
+Not read: a state denied or ended ("I'm not on call this week", "my back doesn't hurt
+anymore"), a thing not done ("I didn't call my mom this week"), a state said by
+hyperbole ("I'm practically living at the office", "so old it runs on steam") or as a
+thing the speaker is plus a time word ("I'm a professional procrastinator these days"),
+and a denied state or job as a rule ("I don't live there anymore").
+
 A rule of the speaker's own home is often said with no person at all ("No shoes in the
 house.", "Shoes off at the door.", "Lights out by nine on school nights."): a verbless
 prohibition, a thing and its particle, a thing kept somewhere, "X only after Y", "X
@@ -31,18 +37,32 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.clauses import prepare_clause
 from cognimem.ingest.extract.collector import Collector
-from cognimem.ingest.extract.patterns import TRAINING_TO_BECOME, icase, names_occupation
+from cognimem.ingest.extract.patterns import (
+    HEAD_END,
+    TRAINING_TO_BECOME,
+    icase,
+    names_occupation,
+)
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 
 __all__ = ["StanceReader"]
 
+# a condition had, as the last word of its noun phrase ("a cold", not "a cold brew")
+_CONDITION = (
+    rf"(?:newborn|baby|[a-z]+itis|gout|flu|fever|cold|infection|condition|disorder|disease)"
+    rf"{HEAD_END}"
+)
 _FIRST_PERSON = icase(r"\b(?:I|I'm|I'd|I'll|me|my|we|we're|our|us)\b")
 # "I never thought ...", "I don't know": narration and filler, not rules
 _NOT_A_RULE = icase(
     r"\b(?:never|don't|didn't)\s+(?:thought|think|knew|know|expected|expect|imagined|"
     r"realized|realised|been|had|got|felt|saw|believed|forget|forgot|mind|remember|"
-    r"want to miss|regret|understand|get it|care)\b"
+    r"want to miss|regret|understand|get it|care)\b|"
+    # a state denied or ended is no rule of conduct: "I don't live there anymore", "I don't
+    # work for X", "I don't have a cold anymore"
+    r"\b(?:never|don't|doesn't|didn't|no longer)\s+(?:live|hurt|ache|work\s+(?:at|for|in|as)|"
+    rf"have\s+(?:an?\s+)?{_CONDITION})\b"
 )
 # "I don't have the receipt anymore": a thing at hand that is gone, no rule or state
 _GONE_AT_HAND = icase(
@@ -85,17 +105,30 @@ _VALUE = icase(
     r"\b(?:over|more than) (?:any|anything|a|an|the)\b.*\bto me\b"
 )
 _GOAL = icase(
-    r"\b(?:I'm|we're)\s+(?:(?:really|currently|still|also|now)\s+)?(?:trying|working|aiming|"
+    r"\b(?:I'm|we're)\s+(?:(?:really|currently|still|also|now)\s+)?(?:trying|aiming|"
+    # working beside someone or somewhere is no goal, unless it is toward one: "I'm
+    # working with Sam on the report", but "I'm working with a coach to get faster"
+    r"working(?!\s+(?:with|alongside|at|for|from|as|in|under)\b(?![^.;]*\bto(?:wards?)?\s))|"
     r"hoping|planning|determined|building|saving|putting|training|studying|prepping|preparing|"
     r"learning|rehabbing|doing a|going for)\b|\b(?:I|we)\s+(?:really\s+)?(?:want|hope|plan|"
     r"intend|aim)\s+(?:to|the|my|our|a)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|"
     r"dream|resolution)\b|\b(?:I|we)(?:'d|\s+would) love to\b|"
     r"^(?:I|we)\b[^,;]*\band\s+(?:really\s+)?(?:want|hope|plan|intend|mean)\s+to\b"
 )
-_STATE = icase(
+# a state said by when it holds: "I'm on nights right now", "money is tight these days"
+_STATE_NOW = icase(
     r"\b(?:right now|at the moment|these days|currently|for now|for the next|lately|"
     r"this (?:month|week|quarter|semester)|since (?:last|the)|anymore|barely|"
-    r"in the middle of|(?:weeks?|months?) (?:old|ago))\b|"
+    r"in the middle of|(?:weeks?|months?) (?:old|ago))\b"
+)
+# ... but not a thing the speaker is said to be, a metaphor as often as not: "I'm a
+# professional procrastinator these days", "my desk is my second home right now"
+_NOUN_PREDICATE = icase(
+    r"^(?:I'm|I am|we're|we are|(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|\s+is|\s+are))\s+"
+    r"(?:(?:currently|now|still|pretty much|kind of|sort of|officially|basically)\s+)?"
+    r"(?:an?|the|my|our)\s+(?!(?:only|sole|main|primary)\b)"
+)
+_STATE = icase(
     r"\b(?:I'm|we're|I've been|we've been)\s+(?:(?:completely|really|so|totally|terribly|"
     r"super|still|partially|legally)\s+)?"
     r"(?:[a-z]+ic|terrified|scared|afraid|allergic|intolerant|pregnant|expecting|nursing|"
@@ -107,8 +140,7 @@ _STATE = icase(
     r"our))\b|\bput (?:me|us) on\b|"
     # someone who now shares the speaker's home
     r"\b(?:lives|is living|has been living|is staying|moved in)\s+with\s+(?:me|us)\b|"
-    r"\b(?:I|we)\s+(?:have|have got)\s+(?:got\s+)?(?:an?\s+)?(?:newborn|baby|[a-z]+itis|"
-    r"gout|flu|fever|cold|infection|condition|disorder|disease)\b|"
+    rf"\b(?:I|we)\s+(?:have|have got)\s+(?:got\s+)?(?:an?\s+)?{_CONDITION}|"
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}[\w-]+(?:'s\s+been|'s|\s+(?:got|is|was|has been))\s+"
     r"(?:\w+\s+)?(?:stolen|suspended|expired|cancel(?:l)?ed|broken|dead|flooded|out|in the "
     r"shop|in the hospital)\b|\b(?:my|our)\s+(?:[\w-]+\s+){1,2}?(?:flooded|broke down|died|"
@@ -141,6 +173,27 @@ _STATE = icase(
     # a term that runs out: "my passport expires in two months", "our lease ends in May"
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:expires?|runs? out|lapses?|ends?|is due|"
     r"are due)\s+(?:in|on|next|this|soon|by|before|at the end)\b"
+)
+# a state denied or ended, or a thing not done, is no state: "I'm not on call this week",
+# "I didn't call my mom this week", "my back doesn't hurt anymore" (a lack for now is one:
+# "we don't have a car at the moment")
+_DENIED_STATE = icase(
+    r"\b(?:I'm|we're|I am|we are)\s+(?:(?:just|really|actually|definitely)\s+)?(?:not|no longer)"
+    r"\s+(?!(?:allowed|permitted|able|going|supposed)\b|[a-z]+ing\b)|"
+    # (not "I haven't been able to sleep lately", "I haven't had a day off since May")
+    r"\b(?:I|we)\s+(?:didn't|did not|haven't|have not|hadn't|had not)\s+(?!been\b|had\b)|"
+    r"\b(?:don't|doesn't|do not|does not|isn't|aren't|is not|are not|'s not|'re not|'m not|"
+    r"am not)\b[^.;]*\b(?:anymore|any more)\b|\bno longer\b|"
+    r"\b(?:don't|doesn't|do not|does not)\s+(?:really\s+)?(?:hurt|ache|bother)\b"
+)
+# a state said by hyperbole is a way of talking, not a state to act on: "I'm basically
+# living at the office these days", "I'm literally dying right now"
+# "my laptop is so old it runs on steam", "my suitcase has seen more than I have"
+_HYPERBOLE = icase(
+    r"\b(?:basically|practically|literally|virtually)\b|\bat this point\b|"
+    r"\bso\s+[a-z]+\s+(?:that\s+)?(?:I|it|we|my|you|they|he|she)\s+(?:could|would|can|can't|"
+    r"might|runs?|needs?|has|have|had|was|is)\b|"
+    r"\b(?:[a-z]{2,}er|more(?:\s+[\w'-]+){0,5}?)\s+than\s+(?:me|I|us|we)\b"
 )
 # "X stopped my ...", "Y made our ...": an effect on the speaker needs no connective
 _EFFECT_ON_ME = icase(
@@ -330,6 +383,11 @@ class StanceReader(Collector):
             return Cat.VALUE
         if _GOAL.search(text):
             return Cat.GOAL
-        if _STATE.search(text):
+        now = _STATE_NOW.search(text) and _NOUN_PREDICATE.search(text) is None
+        if (
+            (now or _STATE.search(text))
+            and _HYPERBOLE.search(text) is None
+            and (_DENIED_STATE.search(text) is None or _LACK_FOR_NOW.search(text))
+        ):
             return Cat.STATE
         return None

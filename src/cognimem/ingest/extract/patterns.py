@@ -73,6 +73,12 @@ def names_occupation(text: str) -> bool:
     return _A_JOB.search(text) is not None
 
 
+# the end of a noun phrase: no further noun follows its head ("a cold", "a cold right now",
+# but not "a cold brew"); a function word, a time word or punctuation may
+HEAD_END = (
+    r"(?![\w-]|\s+(?!(?:and|but|so|or|right|at|for|since|this|that|now|again|today|too|"
+    r"from|after|which|lately|these|all|anymore|still|on|in|with)\b)[a-z])"
+)
 # how many children or pets: "two kids"
 NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
 # a plural's s, dropped to look the singular up in a word list
