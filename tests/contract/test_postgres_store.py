@@ -549,3 +549,27 @@ async def test_migration_25_indexes_the_live_rows_of_no_user_for_the_scheduler(
     )
     assert "(tenant_id, namespace, agent_id, recorded_at)" in index[0]
     assert "user_id IS NULL" in index[0]
+
+
+async def test_postgres_bulk_commits_keep_the_planner_statistics(blank_postgres_dsn: str) -> None:
+    """A fresh database's tables get statistics once bulk commits outgrow them, so the
+    write path's lookups are not planned for one-row tables (planner_stats.py)."""
+    from cognimem.store.postgres.planner_stats import MIN_ROWS
+
+    def notes(n: int, start: int) -> list[PendingMessage]:
+        return [message(f"note {i} about topic {i % 37}", ALICE) for i in range(start, start + n)]
+
+    sql = "SELECT relname, reltuples FROM pg_class WHERE relname IN ('items', 'events')"
+    s = PostgresStore(blank_postgres_dsn, max_size=2)
+    await s.open()
+    try:
+        few = MIN_ROWS // 4  # a message and its item: 2 rows each, below MIN_ROWS
+        await s.commit(notes(few, 0), WINDOW)
+        stats = {r["relname"]: r["reltuples"] for r in await _sql(blank_postgres_dsn, sql)}
+        assert stats["events"] < 0, stats  # never analysed
+        await s.commit(notes(MIN_ROWS // 2, few), WINDOW)
+        stats = {r["relname"]: r["reltuples"] for r in await _sql(blank_postgres_dsn, sql)}
+        total = few + MIN_ROWS // 2
+        assert stats == {"items": total, "events": total}
+    finally:
+        await s.close()

@@ -29,6 +29,7 @@ from cognimem.store.postgres.migrations import (
     migrate,
     vector_index_sql,
 )
+from cognimem.store.postgres.planner_stats import PlannerStats
 from cognimem.store.postgres.row_copies import RowCopies
 from cognimem.store.postgres.rows import Params
 from cognimem.store.types import SCOPE_FACTS_KEPT, FactRows, GraphEdge, ScopeFacts
@@ -118,6 +119,7 @@ class PostgresDatabase:
         self._closed = False
         self._vector_schema = "public"
         self._index_dim: int | None = None  # the HNSW index's dimension, once there is one
+        self._planner_stats = PlannerStats()  # ANALYZE as bulk writes grow the tables
         # in-process copies of scopes, capped in bytes together (cache_budget.py)
         self.cache_budget = CacheBudget(cache_max_bytes)
         self._terms = LexicalCache(self.cache_budget)  # per-scope lexical indexes (lexical.py)

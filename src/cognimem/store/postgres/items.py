@@ -98,7 +98,11 @@ class PostgresItems(PostgresDatabase):
                 await self._apply(conn, knowledge)
             return results
 
-        return await self._write(body, _dimension(p for m in messages for p in m.items))
+        results = await self._write(body, _dimension(p for m in messages for p in m.items))
+        if self._planner_stats.wrote(sum(1 + len(m.items) for m in messages)):
+            async with self._connection() as conn:
+                await self._planner_stats.analyze(conn)
+        return results
 
     async def add_items(
         self,
