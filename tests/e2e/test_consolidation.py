@@ -509,17 +509,21 @@ async def profile_of(memory: Memory, name: str) -> MemoryItem:
 
 
 async def test_a_profile_states_the_episodes_that_mention_its_entity(memory: Memory) -> None:
-    for i, (name, text) in enumerate(ANNA):  # a day apart: a window each
+    called = ("Sam", "Anna called me, she sounded tired.")
+    for i, (name, text) in enumerate([*ANNA, called]):  # a day apart: a window each
         await write_session(memory, [(name, text)], T0 + timedelta(days=i))
     await memory.consolidate(user_id="u")
     anna = await profile_of(memory, "Anna")
     text = anna.text
     assert text.startswith("What is known about Anna:")
-    # her fact, then the turns that mention her, dated and with the speaker, in time order
+    # her facts (the job said of her is one), then the turns that mention her, dated and
+    # with the speaker, in time order
     assert "My sister Anna lives in Porto (as of 8 May 2024)." in text
-    assert "On 9 May 2024, Sam said: Anna works as a teacher." in text
+    assert "Anna works as a teacher (as of 9 May 2024)." in text
     assert "On 10 May 2024, Sam said: I had lunch with Anna yesterday" in text
-    assert text.index("9 May 2024, Sam") < text.index("10 May 2024, Sam")
+    assert "On 12 May 2024, Sam said: Anna called me" in text
+    assert text.index("10 May 2024, Sam") < text.index("12 May 2024, Sam")
+    # the bike turn's search text carries the lunch turn before it: not a mention
     assert "bike" not in text
     await assert_claims_state_their_events(memory, anna)
 

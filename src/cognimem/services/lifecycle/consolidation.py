@@ -40,6 +40,7 @@ from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
+from cognimem.store.lexical_index import tokens
 from cognimem.store.types import ConsolidationWrite, level_facts, level_filter
 
 log = logging.getLogger(__name__)
@@ -287,7 +288,9 @@ class ConsolidationService:
         entities' names. Mentions come from the graph's links (the evidence of every live
         fact the entity is the subject or the object of) and from the lexical index,
         searched under the entity's names in the alias table (those it was said under),
-        at most ``max_profile_mentions`` of them."""
+        at most ``max_profile_mentions`` of them, kept when the episode's own words say a
+        name (an episode's search text carries the turn before it, which is not a
+        mention)."""
         store, policy = self._parts.store, self.policy
         tenant = scope.tenant_id
         linked: dict[str, dict[str, None]] = {}
@@ -303,17 +306,21 @@ class ConsolidationService:
             if a.entity_id in linked:
                 names_of.setdefault(a.entity_id, set()).add(a.alias)
         episodes_only = level_filter(scope, kinds=(ItemKind.EPISODE,))
+        searched: dict[str, list[str]] = {}
         for entity, names in sorted(names_of.items()):
             found = await store.lexical_search(
                 episodes_only, sorted(names), policy.max_profile_mentions
             )
-            linked[entity].update(dict.fromkeys(c.item_id for c in found))
-        wanted = sorted({i for ids in linked.values() for i in ids})
+            searched[entity] = [c.item_id for c in found]
+        wanted = sorted({i for ids in [*linked.values(), *searched.values()] for i in ids})
         by_id = {
             m.id: m
             for m in await store.get_items(tenant, wanted)
             if m.kind is ItemKind.EPISODE and m.status is ItemStatus.ACTIVE
         }
+        for entity, ids in searched.items():  # found by a name its own words say
+            named = names_said(names_of[entity])
+            linked[entity].update(dict.fromkeys(i for i in ids if named(by_id.get(i))))
         mentions = {e: [by_id[i] for i in ids if i in by_id] for e, ids in linked.items()}
         entities = await store.get_entities(tenant, sorted(linked))
         return mentions, {e.id: e.name for e in entities}
@@ -440,3 +447,20 @@ class ConsolidationService:
                 log.warning("consolidation: LLM gist of %s failed: %s", group.key, exc.message)
                 result.degraded.append(f"{group.key}: {exc.message}")
         return rules.extractive_gist(group, vectors, constraints, self.policy)
+
+
+def names_said(names: Iterable[str]) -> Callable[[MemoryItem | None], bool]:
+    """Whether an episode's own text says one of ``names`` (each as its index terms, in
+    order: "Anna Jones" needs both words)."""
+    wanted = [tokens(n) for n in names]
+
+    def said(item: MemoryItem | None) -> bool:
+        if item is None:
+            return False
+        words = tokens(item.text)
+        return any(
+            w and any(words[i : i + len(w)] == w for i in range(len(words) - len(w) + 1))
+            for w in wanted
+        )
+
+    return said
