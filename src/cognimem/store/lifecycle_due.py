@@ -19,6 +19,7 @@ both, sessions of the level closed since then.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 # the lifecycle_runs key of a shared level's row aliased ``x`` (see the docstring)
 _LEVEL_KEY = (
@@ -33,43 +34,56 @@ def _runs(x: str, key: str, op: str) -> str:
     )
 
 
-def _user_branch(op: str) -> tuple[str, str]:
-    key = "'u:' || {x}.user_id"
-    items = (
-        "SELECT i.tenant_id, i.namespace, i.user_id, NULL AS agent_id,"
-        f" {key.format(x='i')} AS who, count(*) AS n, min(i.recorded_at) AS first FROM items i"
-        + _runs("i", key.format(x="i"), op)
-        + " WHERE i.user_id IS NOT NULL AND i.kind = 'episode' AND i.status = 'active'"
-        " AND (r.done_from IS NULL OR i.recorded_at > r.done_from)"
-        " GROUP BY i.tenant_id, i.namespace, i.user_id"
-    )
-    closed = (
-        "SELECT s.tenant_id, s.namespace, s.user_id, NULL AS agent_id,"
-        f" {key.format(x='s')} AS who, count(*) AS n FROM sessions s"
-        + _runs("s", key.format(x="s"), op)
-        + " WHERE s.user_id IS NOT NULL AND s.status = 'closed'"
-        " AND (r.done_from IS NULL OR s.closed_at > r.done_from)"
-        " GROUP BY s.tenant_id, s.namespace, s.user_id"
-    )
-    return items, closed
+@dataclass(frozen=True)
+class _Whose:
+    """One kind of level, as SQL over a row aliased ``{x}``."""
+
+    key: str  # its ``lifecycle_runs.user_key``
+    owner: str  # its user and agent columns
+    rows: str  # the rows that belong to such a level
+    counted: str  # which of its items are new memories
+    group: str  # the column that tells two such levels apart
 
 
-def _level_branch(op: str) -> tuple[str, str]:
+_USERS = _Whose(
+    key="'u:' || {x}.user_id",
+    owner="{x}.user_id AS user_id, NULL AS agent_id",
+    rows="{x}.user_id IS NOT NULL",
+    counted="i.kind = 'episode'",
+    group="{x}.user_id",
+)
+_SHARED = _Whose(
+    key=_LEVEL_KEY,
+    owner="NULL AS user_id, {x}.agent_id AS agent_id",
+    rows="{x}.user_id IS NULL",
+    counted="i.kind <> 'summary'",
+    group="{x}.agent_id",
+)
+
+
+def _branch(op: str, whose: _Whose) -> tuple[str, str]:
+    """What is new at each level of one kind: its items, and its closed sessions."""
+
+    def head(x: str) -> str:
+        key = whose.key.format(x=x)
+        return f"SELECT {x}.tenant_id, {x}.namespace, {whose.owner.format(x=x)}, {key} AS who"
+
+    def tail(x: str) -> str:
+        return f" GROUP BY {x}.tenant_id, {x}.namespace, {whose.group.format(x=x)}"
+
     items = (
-        "SELECT i.tenant_id, i.namespace, NULL, i.agent_id,"
-        f" {_LEVEL_KEY.format(x='i')}, count(*), min(i.recorded_at) FROM items i"
-        + _runs("i", _LEVEL_KEY.format(x="i"), op)
-        + " WHERE i.user_id IS NULL AND i.kind <> 'summary' AND i.status = 'active'"
-        " AND (r.done_from IS NULL OR i.recorded_at > r.done_from)"
-        " GROUP BY i.tenant_id, i.namespace, i.agent_id"
+        head("i")
+        + ", count(*) AS n, min(i.recorded_at) AS first FROM items i"
+        + _runs("i", whose.key.format(x="i"), op)
+        + f" WHERE {whose.rows.format(x='i')} AND {whose.counted} AND i.status = 'active'"
+        " AND (r.done_from IS NULL OR i.recorded_at > r.done_from)" + tail("i")
     )
     closed = (
-        "SELECT s.tenant_id, s.namespace, NULL, s.agent_id,"
-        f" {_LEVEL_KEY.format(x='s')}, count(*) FROM sessions s"
-        + _runs("s", _LEVEL_KEY.format(x="s"), op)
-        + " WHERE s.user_id IS NULL AND s.status = 'closed'"
-        " AND (r.done_from IS NULL OR s.closed_at > r.done_from)"
-        " GROUP BY s.tenant_id, s.namespace, s.agent_id"
+        head("s")
+        + ", count(*) AS n FROM sessions s"
+        + _runs("s", whose.key.format(x="s"), op)
+        + f" WHERE {whose.rows.format(x='s')} AND s.status = 'closed'"
+        " AND (r.done_from IS NULL OR s.closed_at > r.done_from)" + tail("s")
     )
     return items, closed
 
@@ -81,9 +95,9 @@ def due_sql(param: Callable[[int], str], *, levels: bool) -> str:
     and for the organisation), new items, closed sessions, ``done_from``, the first new
     item's ``recorded_at``; most new items first."""
     op = param(1)
-    items, closed = _user_branch(op)
+    items, closed = _branch(op, _USERS)
     if levels:
-        level_items, level_closed = _level_branch(op)
+        level_items, level_closed = _branch(op, _SHARED)
         items += " UNION ALL " + level_items
         closed += " UNION ALL " + level_closed
     return (
