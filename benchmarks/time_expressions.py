@@ -15,7 +15,9 @@ years", "since 2019", "the past two weeks"), ``recurring`` (a habit: "every Mond
 ``vague`` ("recently", "early March", "the end of the month") and ``event`` (relative
 to another event told in an earlier turn, given as ``context``: ``temporal`` reads it
 as ingest does, dating each earlier turn's event and counting from the last; the
-libraries read the sentence alone).
+libraries read the sentence alone). A sentence in which ``temporal`` finds no time but
+which tells of an event ("we adopted a puppy!") is dated as ingest dates it: by the
+time the question before it asked about, else by the day it was said.
 
 Scoring, per expression. A parser reads the sentence alone at the anchor; of the times
 it finds, the one whose span overlaps the expression's span most is taken:
@@ -103,29 +105,48 @@ def _end_date(moment: datetime) -> date:
 
 
 def temporal_parser() -> Parser:
-    from cognimem.text.events import ends_a_span, event_period
+    from cognimem.ingest.thread import Thread
+    from cognimem.text.events import event_period
     from cognimem.text.temporal import find_times
 
     def parse(row: dict[str, Any]) -> list[Found]:
-        # as at ingest: the earlier turns' event, each turn dated from the one before,
-        # and whether the turn that told it ended a span
-        after, ended = None, False
+        # as at ingest: the earlier turns' thread (the event told last, each turn dated
+        # from the one before; whether it ended a span; the time a question asked about)
+        anchor, thread = _anchor(row), Thread()
         for turn in (row["context"] or "").split(". "):
-            told = event_period(turn, _anchor(row), after=after, ended=ended)
-            if told is not None:
-                after, ended = told, ends_a_span(turn)
+            told = event_period(
+                turn, anchor, after=thread.after, answers=thread.answers, ended=thread.ended
+            )
+            thread = thread.said(turn, told)
+        order = "month_first" if row.get("locale") == "US" else "day_first"
         mentions = find_times(
             row["sentence"],
-            _anchor(row),
+            anchor,
             prefer_future=row["tense"] == "future",
-            after=after,
-            ended=ended,
-            date_order="month_first" if row.get("locale") == "US" else "day_first",
+            after=thread.after,
+            ended=thread.ended,
+            date_order=order,
         )
-        return [
+        found = [
             Found(m.span, m.start.astimezone(UTC).date(), _end_date(m.end.astimezone(UTC)))
             for m in mentions
         ]
+        if found:
+            return found
+        # a sentence that names no time but tells of an event is dated as ingest dates
+        # it: by the question it answers, or by when it was said
+        period = event_period(
+            row["sentence"],
+            anchor,
+            after=thread.after,
+            date_order=order,
+            answers=thread.answers,
+            ended=thread.ended,
+        )
+        if period is None:
+            return []
+        start, end = (moment.astimezone(UTC) for moment in period)
+        return [Found((0, len(row["sentence"])), start.date(), _end_date(end))]
 
     return parse
 
