@@ -91,6 +91,10 @@ def test_only_an_event_question_gets_the_events_step() -> None:
 def test_event_words() -> None:
     assert tells_of_event("Big news, we adopted a puppy!")
     assert tells_of_event("Sam joined the club.")
+    assert tells_of_event("Big news: we had a baby girl!")
+    assert tells_of_event("I passed my driving test!")
+    assert tells_of_event("My son broke his arm at football practice.")
+    assert not tells_of_event("We had a lovely chat.")
     assert not tells_of_event("We never moved.")
     assert not tells_of_event("Did you move?")
     assert not tells_of_event("Pets are great company.")

@@ -88,7 +88,15 @@ def test_the_next_few_units_start_tomorrow() -> None:
 # -- vague windows ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["Recently I've been cooking more.", "I've been tired lately."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Recently I've been cooking more.",
+        "I've been tired lately.",
+        "Not long ago we bought a tent.",
+        "I hurt my knee not too long ago.",
+    ],
+)
 def test_recently_is_the_month_before_the_day_said(text: str) -> None:
     mention = one(text)
     assert days(mention) == (date(2024, 5, 18), date(2024, 6, 17))
@@ -159,6 +167,16 @@ def test_a_holiday_in_a_sentence_takes_the_year_by_the_tense() -> None:
     assert find_times("I love Christmas and Easter eggs.", MON) == []
 
 
+def test_a_holiday_hosted_or_named_by_its_occasion_is_a_time() -> None:
+    hosted = one("We're hosting Thanksgiving at our place.", prefer_future=True)
+    assert days(hosted) == (date(2024, 11, 28), date(2024, 11, 29))
+    party = one("We went to a New Year's Eve party at Sam's.", at(2025, 1, 5))
+    assert days(party) == (date(2024, 12, 31), date(2025, 1, 1))
+    assert days(one("Our Christmas dinner was lovely."))[0] == date(2023, 12, 25)
+    # a holiday before another noun names no time
+    assert find_times("She loves Christmas films.", MON) == []
+
+
 # -- numeric dates --------------------------------------------------------------------
 
 
@@ -196,6 +214,8 @@ def test_numeric_dates_need_an_order_and_a_date_shape() -> None:
         # said on a Sunday: the weekend under way
         ("The weekend has been lovely.", at(2024, 6, 16), False, date(2024, 6, 15)),
         ("this week-end", MON, False, date(2024, 6, 22)),
+        ("How was your weekend?", MON, False, date(2024, 6, 15)),
+        ("Our weekend was so relaxing.", MON, False, date(2024, 6, 15)),
     ],
 )
 def test_the_weekend(text: str, reference: datetime, future: bool, saturday: date) -> None:

@@ -34,10 +34,13 @@ EVENT_VERBS: tuple[str, ...] = (
     "sold", "won", "lost", "joined", "quit", "graduated", "married", "retired", "visited",
     "travelled", "traveled", "flew", "went", "took", "ran", "rode", "hosted", "attended",
     "signed", "opened", "launched", "published", "planted", "returned", "celebrated",
-    "rescued", "hired", "left",
+    "rescued", "hired", "left", "passed", "failed", "broke", "threw", "closed", "welcomed",
+    "proposed", "crashed",
 )  # fmt: skip
 # "got" only where it makes a change of state: "we got engaged", "I got a new job"
 _GOT = r"got\s+(?:married|engaged|divorced|promoted|hired|a|an|our|my)\b"
+# "had" only for what happens once: "we had a baby", "she had surgery"
+_GOT += r"|had\s+(?:a\s+|her\s+|his\s+|my\s+)?(?:baby|twins|surgery|operation|accident)\b"
 _NEGATION = r"(?:not|never|n't|no)"
 _SUBJECT = r"(?:\b(?i:i|we|he|she|they)|\b[A-Z][a-z]+)"
 _BETWEEN = rf"(?:(?!{_NEGATION}\b)[\w']+\s+){{0,2}}?"

@@ -40,8 +40,10 @@ A date of the Islamic calendar may differ by a day from the one a country observ
 depends on the moon being seen); outside the table's years these names resolve to
 nothing.
 
-A holiday is read as a time after a preposition ("at Easter", "since Christmas 2019"),
-with ``last`` / ``this`` / ``next`` or a year, or alone; "I love Christmas" names no time.
+A holiday is read as a time after a preposition or a verb of hosting ("at Easter",
+"since Christmas 2019", "we're hosting Thanksgiving"), before an occasion held on it
+("a New Year's Eve party", "Thanksgiving dinner"), with ``last`` / ``this`` / ``next``
+or a year, or alone; "I love Christmas" names no time.
 Regional holidays not listed are not resolved. A holiday without a year is read like a
 date without one: the latest that has begun, or looking ahead the earliest that has not
 ended; ``last`` / ``next`` Easter is the one before / after the reference's day.
@@ -223,7 +225,13 @@ def holiday_date(name: str, year: int) -> date | None:
 # alone; "I love Christmas" names a thing, not a time
 _TIME_BEFORE = re.compile(
     r"\b(?:at|on|for|over|during|since|until|till|before|after|by|around|from|of|about|"
-    r"through|in|until|spent|celebrated)\s+(?:the\s+)?$",
+    r"through|in|until|spent|celebrated|hosting|hosted|host)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+# ... or names an occasion held on it: "a New Year's Eve party", "our Christmas dinner"
+_OCCASION_AFTER = re.compile(
+    r"\s+(?:party|parties|dinner|lunch|brunch|parade|celebrations?|service|market|fair|"
+    r"concert|feast|fireworks|get-together)\b",
     re.IGNORECASE,
 )
 
@@ -232,7 +240,11 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     which, name = (m.group(1) or "").lower(), m.group(2)
     alone = not m.string[: m.start()].strip() and not m.string[m.end() :].strip(" .!?")
     named_as_time = which or m.group(3) or m.group(4) or m.group(6) or alone
-    if not named_as_time and not _TIME_BEFORE.search(m.string, 0, m.start()):
+    if not (
+        named_as_time
+        or _TIME_BEFORE.search(m.string, 0, m.start())
+        or _OCCASION_AFTER.match(m.string, m.end())
+    ):
         return None
     if m.group(3) or m.group(4):
         step = {"last": -1, "this": 0, "next": 1}

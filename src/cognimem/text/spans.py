@@ -140,13 +140,14 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),
     (
-        frozenset({"recently", "lately", "late"}),
-        r"\b(?:recently|lately|of\s+late(?=\s*(?:[.,;!?]|$)))\b",
+        frozenset({"recently", "lately", "late", "long"}),
+        r"\b(?:recently|lately|of\s+late(?=\s*(?:[.,;!?]|$))|not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
         _recently,
     ),
     (
         frozenset({"weekend", "week"}),
-        r"\b(?:(?:on|over|at|during|for)\s+)?the\s+week-?end\b(?!\s+(?:before|after|of)\b)",
+        r"\b(?:(?:on|over|at|during|for)\s+)?(?:the|my|your|our|his|her|their)\s+week-?end\b"
+        r"(?!\s+(?:before|after|of)\b)",
         _the_weekend,
     ),
     (

@@ -57,8 +57,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   were there for ten days" — or the clause is in the past perfect; ``it took me three
   years``: up to it; ``I finished it last week after six months``: up to the date of
   its clause); ``since X``: from X up to
-  the end of the day said; ``recently`` / ``lately``: the 30 days before the day said,
-  approximate; ``the weekend``: the one under way or the last one (ahead: the coming).
+  the end of the day said; ``recently`` / ``lately`` / ``not long ago``: the 30 days before the
+  day said, approximate; ``the weekend`` (``your weekend``): the one under way or the
+  last one (ahead: the coming).
 - ``the week/day before`` or ``after`` a date, ``the Friday before`` it: counted from
   that date; ``N units before/after/from`` it: the day that far (a date without a year
   is the one that puts that day on the side the tense says: "a year after Christmas",
