@@ -295,8 +295,17 @@ def test_times_told_after_the_event_of_an_earlier_turn() -> None:
     )
 
 
+def test_a_count_said_loosely_is_approximate() -> None:
+    told = (at(2024, 4, 3), at(2024, 4, 4))
+    walked = one("A day or two after the surgery I was walking again.", MON, after=told)
+    assert days(walked) == (date(2024, 4, 4), date(2024, 4, 5))
+    assert walked.approximate
+    assert days(one("A week or so later it healed.", MON, after=told))[0] == date(2024, 4, 10)
+
+
 def test_later_with_no_event_before_names_no_date() -> None:
     assert find_times("Two days later the boiler broke.", MON) == []
+    assert find_times("I still remember the day we met.", MON) == []
     # "the following week" with nothing before counts from when it was said
     assert days(one("the following week")) == (date(2024, 6, 24), date(2024, 7, 1))
 
@@ -351,6 +360,10 @@ def test_after_a_span_ends_at_the_date_of_its_clause() -> None:
         ("Three weeks into the job, my manager quit.", date(2024, 6, 7), None),
         ("Shortly after the engagement we told our parents.", date(2024, 5, 18), date(2024, 5, 25)),
         ("On the third day of the trip I lost my passport.", date(2024, 5, 19), None),
+        ("The morning after the wedding we had brunch.", date(2024, 5, 18), None),
+        ("The night we arrived we went out for dinner.", date(2024, 5, 17), None),
+        # a Friday's week: its last three days
+        ("By the end of that week the kitchen was done.", date(2024, 5, 17), date(2024, 5, 20)),
     ],
 )
 def test_a_time_counted_only_from_an_event_told_before(

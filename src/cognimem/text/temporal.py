@@ -68,7 +68,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   the move``, ``the next day``, ``the day before``, ``that evening``, ``the same
   week``, ``the following Tuesday``, ``that Saturday`` (the first on or after it),
   ``since then``, ``three weeks into the job``, ``shortly after the wedding`` (the week
-  after it, approximate), ``the third day of the trip``: counted from the time told
+  after it, approximate), ``the third day of the trip``, ``the morning after``, ``the
+  night we arrived`` (the event's), ``a day or two later`` (approximate), ``the end of
+  that week`` (its last part): counted from the time told
   just before in the text, else from ``after`` (the event the conversation told of
   last); ``N units later`` from a time known only to a month or a year ("six months
   after the move", in August 2022) is known to one too (February 2023); ``relative``
@@ -246,6 +248,7 @@ _LATER_WORDS |= {"earlier", "before", "prior", "previous", "preceding", "same", 
 # "three weeks into the job", "the third day of the trip": with a unit only
 _INTO_WORDS = frozenset({"into", "first", "second", "third", "fourth", "fifth", "sixth"})
 _INTO_WORDS |= {"seventh"}
+_WHEN_WORDS = frozenset({"day", "night", "morning", "afternoon", "evening", "week", "weekend"})
 _SPAN_WORDS = frozenset({"for", "took", "spent", "after"})
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
@@ -300,7 +303,9 @@ def _find(
     # "the Sunday", "that Saturday": a weekday counted from an event told before
     told_weekday = (after is not None or len(kept) > 1) and not WEEKDAY_WORDS.isdisjoint(words)
     into = not _INTO_WORDS.isdisjoint(words) and not UNIT_WORDS.isdisjoint(words)
-    if told_weekday or into or not _LATER_WORDS.isdisjoint(words):
+    # "the night we arrived": a unit of the event told before
+    when_told = (after is not None or bool(kept)) and not _WHEN_WORDS.isdisjoint(words)
+    if told_weekday or into or when_told or not _LATER_WORDS.isdisjoint(words):
         kept = told.told_after(text, ref, after, kept)
     if _SPAN_WORDS.isdisjoint(words):
         return kept

@@ -16,6 +16,7 @@ from cognimem.text.calendar import (
     day_window,
     move,
     number_of,
+    part_of,
     unit_window,
     utc_at,
     week_start,
@@ -183,13 +184,17 @@ def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMe
 _NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
 _STAYS = "trip holiday vacation visit stay course job tour camp honeymoon festival cruise"
 _PART_UNITS = r"day|morning|afternoon|evening|night|week-?end|week|month|year"
+# "the night we arrived", "the week they were here": the time of the event told before
+_WHEN_TOLD = rf"the(?=\s+(?:{_PART_UNITS})\s+(?:i|we|he|she|they)\s)"
 _LATER = re.compile(
-    rf"\b(?:(?P<n>{NUMBER})\s+(?P<n_unit>{UNIT})\s+(?P<n_word>later|after(?:\s+that)?|afterwards|"
+    rf"\b(?:(?P<n>{NUMBER})\s+(?P<n_unit>{UNIT})(?P<or>\s+or\s+(?:two|three|so))?\s+"
+    r"(?P<n_word>later|after(?:\s+that)?|afterwards|"
     r"into|earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
     rf"(?P<nth>{alt(_NTH)})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
     rf"(?:{_STAYS.replace(' ', '|')})|the\s+(?P<word>next|following|previous|preceding)\s+"
-    rf"(?P<unit>{_PART_UNITS})|(?:the\s+)?(?P<unit_b>day|night|week-?end|week|month|year)\s+"
-    r"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same)"
+    rf"(?P<unit>{_PART_UNITS})|(?:the\s+)?(?P<unit_b>{_PART_UNITS})\s+"
+    rf"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same|"
+    rf"{_WHEN_TOLD})"
     rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_PART_UNITS})|(?P<since>since\s+then)|(?:the\s+"
     rf"(?P<day_word>following|next)\s+|that\s+|on\s+the\s+|the\s+)(?P<weekday>{WEEKDAY})"
     r"(?:\s+(?P<day_after>after|before)(?:\s+that)?)?)\b",
@@ -197,7 +202,9 @@ _LATER = re.compile(
 )
 # how far each word moves from the event told before
 _LATER_STEP = {"next": 1, "following": 1, "after": 1, "previous": -1, "preceding": -1}
-_LATER_STEP |= {"before": -1, "that": 0, "the same": 0}
+_LATER_STEP |= {"before": -1, "that": 0, "the same": 0, "the": 0}
+# "the end of that week": a part of the unit told (:func:`.calendar.part_of`)
+_PART_OF = re.compile(r"\b(?:the\s+)?(beginning|start|middle|end)\s+of\s+$", re.IGNORECASE)
 
 
 def told_after(
@@ -207,9 +214,11 @@ def told_after(
     week after that", "three days after the move", "the next day", "the following
     week", "the day before", "that evening", "the following Tuesday", "since then",
     "three weeks into the job", "shortly after the wedding", "the third day of the
-    trip". Each counts from the time told just before it in ``text``, else from ``after`` (the
-    event the previous turns told of); "the next/following day/week" with neither
-    counts from the reference, and the others with neither name no date."""
+    trip", "the night we arrived", "a day or two after" (approximate), "the end of that
+    week" (its last part). Each counts from the time told just before it in ``text``,
+    else from ``after`` (the event the previous turns told of); "the next/following
+    day/week" with neither counts from the reference, and the others with neither name
+    no date."""
     out: list[TimeMention] = []
     rest = list(kept)
     for m in _LATER.finditer(text):
@@ -226,16 +235,19 @@ def told_after(
             continue  # "two days later", "that day", "the Sunday": from no event
         if anchor is None and m.group("word_b") and m.group("word_b").lower() == "before":
             continue
-        resolved = _from_event(m, anchor or (ref, ref), ref)
+        start, end, granularity, approximate = _from_event(m, anchor or (ref, ref), ref)
         rest = [k for k in rest if k not in inside]
-        start, end, granularity, approximate = resolved
+        lo, part = m.start(), _PART_OF.search(text, 0, m.start())
+        if part is not None and granularity in ("week", "month", "year"):
+            first, last = part_of(granularity, start.date(), part.group(1).lower())
+            lo, start, end, approximate = part.start(), utc_at(first), utc_at(last), True
         out.append(
             TimeMention(
-                text=m.group(0),
+                text=text[lo : m.end()],
                 start=start,
                 end=end,
                 granularity=granularity,
-                span=(m.start(), m.end()),
+                span=(lo, m.end()),
                 approximate=approximate,
                 relative=anchor is None,
                 anchor=anchor,
@@ -262,6 +274,7 @@ def _from_event(
     first, last = anchor[0].date(), (anchor[1] - timedelta(microseconds=1)).date()
     if m.group("n"):
         n, approximate = number_of(m.group("n"))
+        approximate = approximate or m.group("or") is not None  # "a day or two later"
         n = n if m.group("n_word").lower().startswith(("later", "after", "into")) else -n
         unit = m.group("n_unit").lower().rstrip("s")
         if first < last and utc_at(move(first, unit, 1)[0]) >= anchor[1]:
