@@ -95,6 +95,9 @@ def test_event_words() -> None:
     assert tells_of_event("I passed my driving test!")
     assert tells_of_event("My son broke his arm at football practice.")
     assert not tells_of_event("We had a lovely chat.")
+    # a habit is no event of one time
+    assert not tells_of_event("Every summer we went to my grandparents' farm.")
+    assert not tells_of_event("On Sundays we always went to church.")
     assert not tells_of_event("We never moved.")
     assert not tells_of_event("Did you move?")
     assert not tells_of_event("Pets are great company.")

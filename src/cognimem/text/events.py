@@ -11,7 +11,8 @@ The verbs are a short, generic list of past forms of change-of-state and one-off
 activity verbs (no lexicon with verb classes is installed: WordNet's data is not
 shipped with nltk), each after a subject — a pronoun or a capitalised name — with at
 most two words between ("we finally adopted", "I have just moved"), none of them a
-negation ("I never moved", "we didn't buy"). A question tells of no event.
+negation ("I never moved", "we didn't buy"). A question tells of no event, nor does a
+habit ("every summer we went to the farm", "on Sundays we always went to church").
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from datetime import datetime, timedelta
 
 from cognimem.text.mention import TimeMention, precision
 from cognimem.text.sentences import split_sentences
+from cognimem.text.spans import tells_a_habit
 from cognimem.text.speech import asks
 from cognimem.text.temporal import DateOrder, find_times
 
@@ -73,10 +75,10 @@ def ends_a_span(text: str) -> bool:
 
 def tells_of_event(text: str) -> bool:
     """Whether a sentence of ``text`` that asks nothing tells of an event ("Big news, we
-    adopted a puppy!"); "I'd love to travel", "Did you move?" and "I never moved" tell
-    of none."""
+    adopted a puppy!"); "I'd love to travel", "Did you move?", "I never moved" and a
+    habit ("every summer we went to the farm") tell of none."""
     for sentence in split_sentences(text):
-        if asks(sentence):
+        if asks(sentence) or tells_a_habit(sentence):
             continue
         m = _EVENT.search(sentence)
         if m is not None and _NEGATED.search(m.group(0)) is None:

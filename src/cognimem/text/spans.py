@@ -40,6 +40,7 @@ __all__ = [
     "habits",
     "join_ranges",
     "open_since",
+    "tells_a_habit",
 ]
 
 NUMBER = r"(?:\d{1,3}|" + alt(NUMBERS).replace(" ", r"\s+") + ")"
@@ -194,6 +195,16 @@ _HABIT = re.compile(
     r"fall|winter)|weekly|daily|monthly|yearly|annually|nightly)\b",
     re.IGNORECASE,
 )
+# "on Sundays", "we always / usually / used to": a habit too, told with no time to date
+_HABIT_TOLD = re.compile(rf"\bon\s+{WEEKDAY}s\b|\b(?:always|usually|used\s+to)\b", re.IGNORECASE)
+
+
+def tells_a_habit(text: str) -> bool:
+    """Whether ``text`` tells of a habit ("every summer we went to the farm", "on
+    Sundays we always went to church"), which is no event of one time."""
+    return _HABIT.search(text) is not None or _HABIT_TOLD.search(text) is not None
+
+
 # a date just after a habit ("every year in June", "weekly on Tuesday") or just before
 # "of every month" ("on the 1st of each month") is a habit's too
 _AFTER_HABIT = re.compile(r"\s*(?:in|on|at|during)?\s*$", re.IGNORECASE)
