@@ -78,10 +78,10 @@ def tells_of_event(text: str) -> bool:
     adopted a puppy!"); "I'd love to travel", "Did you move?", "I never moved" and a
     habit ("every summer we went to the farm") tell of none."""
     for sentence in split_sentences(text):
-        if asks(sentence) or tells_a_habit(sentence):
+        if asks(sentence):
             continue
         m = _EVENT.search(sentence)
-        if m is not None and _NEGATED.search(m.group(0)) is None:
+        if m is not None and _NEGATED.search(m.group(0)) is None and not tells_a_habit(sentence):
             return True
     return False
 
