@@ -28,6 +28,22 @@ class TimeMention:
     # "the week before 16 November", "two days later": the period it counts from
     anchor: tuple[datetime, datetime] | None = None
 
+    @classmethod
+    def at(
+        cls,
+        text: str,
+        span: tuple[int, int],
+        resolved: tuple[datetime, datetime, str, bool],
+        *,
+        relative: bool,
+        anchor: tuple[datetime, datetime] | None = None,
+    ) -> TimeMention:
+        """The words ``text[span]``, naming the interval a resolver returned."""
+        start, end, granularity, approximate = resolved
+        return cls(
+            text[span[0] : span[1]], start, end, granularity, span, approximate, relative, anchor
+        )
+
 
 # the granularity of "recently" / "lately": a vague window, not a period a read asks for
 RECENT = "recent"

@@ -210,19 +210,9 @@ def _count_from_dates(
             continue
         if out and m.start() < out[-1].span[1]:
             out.pop()
-        start, end, granularity, approximate = resolved
-        out.append(
-            TimeMention(
-                text=text[m.start() : mention.span[1]],
-                start=start,
-                end=end,
-                granularity=granularity,
-                span=(m.start(), mention.span[1]),
-                approximate=approximate,
-                relative=mention.relative,
-                anchor=(mention.start, mention.end),
-            )
-        )
+        span = (m.start(), mention.span[1])
+        anchor = (mention.start, mention.end)
+        out.append(TimeMention.at(text, span, resolved, relative=mention.relative, anchor=anchor))
     return out
 
 
@@ -330,16 +320,7 @@ def _read(
             resolved = handler(m, ref, future)
             if resolved is None:
                 continue
-            start, end, granularity, approximate = resolved
-            mention = TimeMention(
-                text=m.group(0),
-                start=start,
-                end=end,
-                granularity=granularity,
-                span=(m.start(), m.end()),
-                approximate=approximate,
-                relative=handler in _RELATIVE,
-            )
+            mention = TimeMention.at(text, m.span(), resolved, relative=handler in _RELATIVE)
             found.append((m.start(), -(m.end() - m.start()), mention))
     found.sort(key=lambda item: (item[0], item[1]))
     kept: list[TimeMention] = []

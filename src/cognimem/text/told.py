@@ -241,17 +241,9 @@ def told_after(
         if part is not None and granularity in ("week", "month", "year"):
             first, last = part_of(granularity, start.date(), part.group(1).lower())
             lo, start, end, approximate = part.start(), utc_at(first), utc_at(last), True
+        resolved = (start, end, granularity, approximate)
         out.append(
-            TimeMention(
-                text=text[lo : m.end()],
-                start=start,
-                end=end,
-                granularity=granularity,
-                span=(lo, m.end()),
-                approximate=approximate,
-                relative=anchor is None,
-                anchor=anchor,
-            )
+            TimeMention.at(text, (lo, m.end()), resolved, relative=anchor is None, anchor=anchor)
         )
     return sorted(out + rest, key=lambda k: k.span)
 
