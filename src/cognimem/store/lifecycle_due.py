@@ -64,27 +64,27 @@ _SHARED = _Whose(
 def _branch(op: str, whose: _Whose) -> tuple[str, str]:
     """What is new at each level of one kind: its items, and its closed sessions."""
 
-    def head(x: str) -> str:
+    def new_rows(table: str, x: str, counts: str, where: str, since: str) -> str:
+        """``counts`` over the rows of ``table`` aliased ``x`` that match ``where`` and
+        came (by their column ``since``) after the level's last run began."""
         key = whose.key.format(x=x)
-        return f"SELECT {x}.tenant_id, {x}.namespace, {whose.owner.format(x=x)}, {key} AS who"
+        return (
+            f"SELECT {x}.tenant_id, {x}.namespace, {whose.owner.format(x=x)}, {key} AS who"
+            f", {counts} FROM {table} {x}"
+            + _runs(x, key, op)
+            + f" WHERE {whose.rows.format(x=x)} AND {where}"
+            f" AND (r.done_from IS NULL OR {x}.{since} > r.done_from)"
+            f" GROUP BY {x}.tenant_id, {x}.namespace, {whose.group.format(x=x)}"
+        )
 
-    def tail(x: str) -> str:
-        return f" GROUP BY {x}.tenant_id, {x}.namespace, {whose.group.format(x=x)}"
-
-    items = (
-        head("i")
-        + ", count(*) AS n, min(i.recorded_at) AS first FROM items i"
-        + _runs("i", whose.key.format(x="i"), op)
-        + f" WHERE {whose.rows.format(x='i')} AND {whose.counted} AND i.status = 'active'"
-        " AND (r.done_from IS NULL OR i.recorded_at > r.done_from)" + tail("i")
+    items = new_rows(
+        "items",
+        "i",
+        "count(*) AS n, min(i.recorded_at) AS first",
+        f"{whose.counted} AND i.status = 'active'",
+        "recorded_at",
     )
-    closed = (
-        head("s")
-        + ", count(*) AS n FROM sessions s"
-        + _runs("s", whose.key.format(x="s"), op)
-        + f" WHERE {whose.rows.format(x='s')} AND s.status = 'closed'"
-        " AND (r.done_from IS NULL OR s.closed_at > r.done_from)" + tail("s")
-    )
+    closed = new_rows("sessions", "s", "count(*) AS n", "s.status = 'closed'", "closed_at")
     return items, closed
 
 

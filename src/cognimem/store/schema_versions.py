@@ -11,7 +11,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+from cognimem.errors import SchemaMismatch
 
 _VERSION_FILE = re.compile(r"v(\d+)_([a-z0-9_]+)")
 
@@ -35,3 +37,19 @@ def load_versions(package: str, path: Iterable[str]) -> list[tuple[int, str, str
             raise RuntimeError(f"{package}.{module.name} has no SQL text")
         found[version] = (version, name, sql)
     return [found[v] for v in sorted(found)]
+
+
+def pending(
+    migrations: Sequence[tuple[int, str, str]], applied: set[int]
+) -> list[tuple[int, str, str]]:
+    """The ``migrations`` a database that has the versions ``applied`` lacks, in version
+    order whatever the list's: a number may be skipped (one backend's alone) and two
+    branches may append theirs in either order. A version applied that this cognimem
+    does not know is a ``SchemaMismatch``: the database is newer than the code."""
+    unknown = applied - {version for version, _, _ in migrations}
+    if unknown:
+        raise SchemaMismatch(
+            f"the database has schema versions {sorted(unknown)} that this cognimem "
+            "does not know; upgrade cognimem"
+        )
+    return [m for m in sorted(migrations) if m[0] not in applied]

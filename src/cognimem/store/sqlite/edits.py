@@ -30,16 +30,7 @@ def _check_episodes(conn: sqlite3.Connection, write: ConsolidationWrite) -> None
     """Refuse a pass whose episodes are not all there any more (deleted, or erased with
     their user or level while it ran): its summaries would state them again."""
     wanted = sorted(set(write.consolidated))
-    live = 0
-    for start in range(0, len(wanted), 500):
-        part = wanted[start : start + 500]
-        (n,) = conn.execute(
-            f"SELECT count(*) FROM items WHERE tenant_id = ? AND id IN"
-            f" ({', '.join('?' * len(part))})",
-            (write.tenant_id, *part),
-        ).fetchone()
-        live += int(n)
-    if live != len(wanted):
+    if rows.count_present(conn, "items", write.tenant_id, wanted) != len(wanted):
         raise StaleKnowledge("an episode being consolidated was removed meanwhile")
 
 

@@ -18,7 +18,13 @@ from cognimem.store.procedure_records import (
 )
 from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.sqlite.database import SQLiteDatabase, scope_where
-from cognimem.store.sqlite.rows import decode_time, encode_time, event_from_row, query
+from cognimem.store.sqlite.rows import (
+    count_present,
+    decode_time,
+    encode_time,
+    event_from_row,
+    query,
+)
 
 INSERT_PROCEDURE = (
     f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({', '.join('?' * PROCEDURE_WIDTH)})"
@@ -35,16 +41,7 @@ def _check_sources(conn: sqlite3.Connection, created: Sequence[Procedure]) -> No
     """Refuse new procedures learnt from an event that is gone (erased with its user or
     level while the run decided): they would name it, and state what it said."""
     for tenant_id, wanted in source_events(created).items():
-        live = 0
-        for start in range(0, len(wanted), 500):
-            part = wanted[start : start + 500]
-            (n,) = conn.execute(
-                f"SELECT count(*) FROM events WHERE tenant_id = ? AND id IN"
-                f" ({', '.join('?' * len(part))})",
-                (tenant_id, *part),
-            ).fetchone()
-            live += int(n)
-        if live != len(wanted):
+        if count_present(conn, "events", tenant_id, wanted) != len(wanted):
             raise StaleKnowledge("an event a new procedure was learnt from was removed")
 
 

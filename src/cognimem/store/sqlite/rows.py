@@ -166,6 +166,21 @@ def set_status(conn: sqlite3.Connection, ids: Sequence[str], status: ItemStatus)
     return changed
 
 
+def count_present(conn: sqlite3.Connection, table: str, tenant_id: str, ids: Sequence[str]) -> int:
+    """How many of the tenant's rows ``ids`` (distinct) are in ``table``, asked 500 at a
+    time to stay under SQLite's parameter limit."""
+    present = 0
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        (n,) = conn.execute(
+            f"SELECT count(*) FROM {table} WHERE tenant_id = ? AND id IN"
+            f" ({', '.join('?' * len(part))})",
+            (tenant_id, *part),
+        ).fetchone()
+        present += int(n)
+    return present
+
+
 def delete_items(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> int:
     """Remove the tenant's items ``ids`` with their index entries and provenance links;
     returns how many existed."""

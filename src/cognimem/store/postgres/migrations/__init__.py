@@ -18,8 +18,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from cognimem.errors import SchemaMismatch
-from cognimem.store.schema_versions import load_versions
+from cognimem.store.schema_versions import load_versions, pending
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -81,17 +80,7 @@ async def migrate(conn: Connection) -> int:
         " version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)"
     )
     applied = {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_migrations")}
-    known = {version for version, _, _ in MIGRATIONS}
-    if applied - known:
-        raise SchemaMismatch(
-            f"the database has schema versions {sorted(applied - known)} that this "
-            "cognimem does not know; upgrade cognimem"
-        )
-    # in version order, whatever the list's: a number may be skipped (one backend's
-    # alone) and two branches may append theirs in either order
-    for version, name, sql in sorted(MIGRATIONS):
-        if version in applied:
-            continue
+    for version, name, sql in pending(MIGRATIONS, applied):
         async with conn.transaction():
             await conn.execute(sql)
             await conn.execute(
@@ -101,4 +90,4 @@ async def migrate(conn: Connection) -> int:
                 datetime.now(UTC),
             )
     await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
-    return max(known | applied)
+    return max({version for version, _, _ in MIGRATIONS} | applied)

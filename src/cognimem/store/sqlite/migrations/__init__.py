@@ -11,8 +11,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
-from cognimem.errors import SchemaMismatch
-from cognimem.store.schema_versions import load_versions
+from cognimem.store.schema_versions import load_versions, pending
 
 # every version module of this package (vNN_<name>.py), in version order
 MIGRATIONS: list[tuple[int, str, str]] = load_versions(__name__, __path__)
@@ -25,17 +24,7 @@ def migrate(conn: sqlite3.Connection) -> None:
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
     applied = {int(r[0]) for r in conn.execute("SELECT version FROM schema_migrations")}
-    known = {version for version, _, _ in MIGRATIONS}
-    if applied - known:
-        raise SchemaMismatch(
-            f"the database has schema versions {sorted(applied - known)} that this cognimem "
-            "does not know; upgrade cognimem"
-        )
-    # in version order, whatever the list's: a number may be skipped (one backend's
-    # alone) and two branches may append theirs in either order
-    for version, name, sql in sorted(MIGRATIONS):
-        if version in applied:
-            continue
+    for version, name, sql in pending(MIGRATIONS, applied):
         # executescript commits implicitly, so run the statements one by one in our tx
         conn.execute("BEGIN IMMEDIATE")
         try:
