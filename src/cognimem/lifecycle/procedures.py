@@ -340,14 +340,27 @@ def _reinforced(
     triggered = max(found.trigger_count + new, g.triggered, len(requests))
     if sources == found.source_event_ids and triggered == found.trigger_count:
         return None
-    return found.model_copy(
+    return _observed(found, requests, triggered, sources, last, now)
+
+
+def _observed(
+    procedure: Procedure,
+    requests: list[str],
+    triggered: int,
+    sources: list[str],
+    last: datetime,
+    now: datetime,
+) -> Procedure:
+    """``procedure`` observed for the ``requests`` (``triggered`` of them by its
+    trigger), learnt from the events ``sources``, the latest seen at ``last``."""
+    return procedure.model_copy(
         update={
             "observed_count": len(requests),
             "trigger_count": triggered,
             "confidence": procedure_confidence(len(requests), triggered),
             "request_event_ids": requests,
             "source_event_ids": sources,
-            "last_seen_at": max(found.last_seen_at, last),
+            "last_seen_at": max(procedure.last_seen_at, last),
             "updated_at": now,
         }
     )
@@ -375,12 +388,7 @@ def _created(
     triggered = max(g.triggered, count)
     return Procedure(
         id=new_id("prc"),
-        scope=Scope(
-            tenant_id=scope.tenant_id,
-            namespace=scope.namespace,
-            user_id=scope.user_id,
-            agent_id=scope.agent_id,
-        ),
+        scope=scope.model_copy(update={"session_id": None}),
         trigger=_clip(g.seed.request),  # a long request is shown cut
         trigger_terms=_features(g),
         action=action,
@@ -407,16 +415,5 @@ def reinforce(
         return None
     requests = [*procedure.request_event_ids, observation.request_event_id]
     triggered = procedure.trigger_count + 1
-    return procedure.model_copy(
-        update={
-            "observed_count": len(requests),
-            "trigger_count": triggered,
-            "confidence": procedure_confidence(len(requests), triggered),
-            "request_event_ids": requests,
-            "source_event_ids": list(
-                dict.fromkeys([*procedure.source_event_ids, *observation.event_ids])
-            ),
-            "last_seen_at": max(procedure.last_seen_at, observation.at),
-            "updated_at": now,
-        }
-    )
+    sources = list(dict.fromkeys([*procedure.source_event_ids, *observation.event_ids]))
+    return _observed(procedure, requests, triggered, sources, observation.at, now)

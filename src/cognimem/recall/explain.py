@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from cognimem.models.fact_decay import effective_confidence
@@ -119,9 +119,6 @@ def _fact_explanations(
             signals["confidence"] = round(fact.confidence, 4)
             signals["effective_confidence"] = round(effective_confidence(fact, now), 4)
         score = s.score if s else 1.0
-        outcome = (
-            f"section:{placed[fact_id]}" if fact_id in placed else dropped.get(fact_id, "dropped")
-        )
         out.append(
             Explanation(
                 id=fact_id,
@@ -129,11 +126,19 @@ def _fact_explanations(
                 steps=[step],
                 signals=signals,
                 score=score,
-                outcome=outcome,
+                outcome=placement(fact_id, placed, dropped),
                 reason=None if fact is None else coreference_reason(fact),
             )
         )
     return out
+
+
+def placement(record_id: str, placed: Mapping[str, str], dropped: Mapping[str, str]) -> str:
+    """A record's outcome in a packet: ``section:<name>`` where it was ``placed``, else
+    why it was ``dropped``."""
+    if record_id in placed:
+        return f"section:{placed[record_id]}"
+    return dropped.get(record_id, "dropped")
 
 
 def coreference_reason(fact: Fact) -> str | None:

@@ -15,6 +15,7 @@ import numpy as np
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.packets import Explanation, PacketSections
 from cognimem.recall.constraints import cosines
+from cognimem.recall.explain import placement
 from cognimem.recall.parts import request_parts
 from cognimem.recall.profile import (
     Profile,
@@ -105,9 +106,6 @@ def explain_profile(
         if any(f.id in picked for f in e.standing.statements):
             continue
         fact_id = e.standing.fact.id
-        outcome = (
-            f"section:{placed[fact_id]}" if fact_id in placed else dropped.get(fact_id, "dropped")
-        )
         out.append(
             Explanation(
                 id=fact_id,
@@ -115,7 +113,7 @@ def explain_profile(
                 steps=["profile"],
                 signals=dict(e.signals),
                 score=e.score,
-                outcome=outcome,
+                outcome=placement(fact_id, placed, dropped),
                 reason=e.reason(),
             )
         )

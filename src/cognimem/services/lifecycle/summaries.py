@@ -108,15 +108,10 @@ def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: 
     profile = group.kind is rules.GroupKind.PROFILE
     if profile and group.entity_id:
         entities = [group.entity_id]
+    session_id = group.members[0].scope.session_id if group.kind in _SESSIONED else None
     return MemoryItem(
         id=new_id("mem"),
-        scope=Scope(
-            tenant_id=scope.tenant_id,
-            namespace=scope.namespace,
-            user_id=scope.user_id,
-            agent_id=scope.agent_id,
-            session_id=group.members[0].scope.session_id if group.kind in _SESSIONED else None,
-        ),
+        scope=scope.model_copy(update={"session_id": session_id}),
         text=text,
         kind=ItemKind.SUMMARY,
         key=group.key,
