@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Iterable, Mapping
-from types import TracebackType
 from typing import Any, Self, Unpack
 from urllib.parse import quote
 
@@ -123,12 +122,7 @@ class AsyncMemoryClient(
     async def __aenter__(self) -> Self:
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
     # -- reads -----------------------------------------------------------------------

@@ -7,7 +7,6 @@ share, and holds the public signatures and their documentation."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
-from types import TracebackType
 from typing import Any, Self, Unpack
 
 from cognimem.config import Settings
@@ -178,12 +177,7 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         await self.start()
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
     # -- reads: services.reading -------------------------------------------------------

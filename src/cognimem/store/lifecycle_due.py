@@ -1,5 +1,9 @@
 """The lifecycle scheduler's view of what is new, per level, as one SQL text both
-backends run (``store/{sqlite,postgres}/lifecycle.py``: ``lifecycle_due``).
+backends run (``store/{sqlite,postgres}/lifecycle.py``: ``lifecycle_due``), and the key
+of a level's row in ``lifecycle_runs``.
+
+``lifecycle_runs`` has one row per (level, operation): the lease of the run holding it
+(token and deadline) and when the last completed run began (``done_from``).
 
 A level is a user's memories (every agent's turns with the user), or with
 ``levels`` a shared level's: an agent's own (no user, that agent) or the
@@ -20,6 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from cognimem.store.records import user_key
+from cognimem.store.types import ScopeLease
+
+
+def lease_key(lease: ScopeLease) -> tuple[str, str, str, str]:
+    """The ``lifecycle_runs`` key of the row a lease holds: tenant, namespace,
+    ``user_key`` and operation."""
+    return (lease.tenant_id, lease.namespace, user_key(lease.user_id), lease.op)
+
 
 # the lifecycle_runs key of a shared level's row aliased ``x`` (see the docstring)
 _LEVEL_KEY = (

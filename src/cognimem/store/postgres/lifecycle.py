@@ -1,26 +1,18 @@
-"""Lifecycle leases and the scheduler's view in PostgreSQL: the ``LifecycleStore`` role.
-
-One row per (level, operation) in ``lifecycle_runs`` — a user's, or a shared level's
-under ``#agent/<id>`` or ``#organisation`` — : the lease of the run holding it (token and
-deadline) and when the last completed run began (``done_from``). The scheduler's query
-is ``store/lifecycle_due.py``.
-"""
+"""Lifecycle leases and the scheduler's view in PostgreSQL: the ``LifecycleStore`` role,
+over ``lifecycle_runs`` (one row per level and operation) and the scheduler's query, both
+described in ``store/lifecycle_due.py``."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 from cognimem.models.clock import to_utc
-from cognimem.store.lifecycle_due import due_sql
+from cognimem.store.lifecycle_due import due_sql, lease_key
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import user_key
 from cognimem.store.types import DueScope, ScopeLease
 
 _KEY = "tenant_id = $1 AND namespace = $2 AND user_key = $3 AND op = $4"
-
-
-def _key(lease: ScopeLease) -> tuple[str, str, str, str]:
-    return (lease.tenant_id, lease.namespace, user_key(lease.user_id), lease.op)
 
 
 class PostgresLifecycle(PostgresDatabase):
@@ -38,13 +30,13 @@ class PostgresLifecycle(PostgresDatabase):
                 " WHERE lifecycle_runs.lease_token IS NULL OR lifecycle_runs.lease_until < $10"
                 " OR lifecycle_runs.job_id = excluded.job_id"
                 " RETURNING lease_token",
-                *_key(lease), lease.user_id, lease.job_id, lease.holder, lease.token,
+                *lease_key(lease), lease.user_id, lease.job_id, lease.holder, lease.token,
                 to_utc(until), to_utc(now),
             )  # fmt: skip
             if token is not None:
                 return None
             holder = await conn.fetchval(
-                f"SELECT job_id FROM lifecycle_runs WHERE {_KEY}", *_key(lease)
+                f"SELECT job_id FROM lifecycle_runs WHERE {_KEY}", *lease_key(lease)
             )
         return str(holder)
 
@@ -52,7 +44,7 @@ class PostgresLifecycle(PostgresDatabase):
         async with self._connection() as conn:
             done = await conn.execute(
                 f"UPDATE lifecycle_runs SET lease_until = $5 WHERE {_KEY} AND lease_token = $6",
-                *_key(lease),
+                *lease_key(lease),
                 to_utc(until),
                 lease.token,
             )
@@ -66,7 +58,7 @@ class PostgresLifecycle(PostgresDatabase):
                 "UPDATE lifecycle_runs SET holder = NULL, lease_token = NULL,"
                 " lease_until = NULL, done_from = coalesce($5, done_from),"
                 f" last_job_id = coalesce($6, last_job_id) WHERE {_KEY} AND lease_token = $7",
-                *_key(lease),
+                *lease_key(lease),
                 None if done_from is None else to_utc(done_from),
                 job_id if done_from is not None else None,
                 lease.token,
@@ -76,7 +68,7 @@ class PostgresLifecycle(PostgresDatabase):
         async with self._connection() as conn:
             await conn.execute(
                 f"DELETE FROM lifecycle_runs WHERE {_KEY} AND lease_token = $5",
-                *_key(lease),
+                *lease_key(lease),
                 lease.token,
             )
 

@@ -1,10 +1,6 @@
-"""Lifecycle leases and the scheduler's view in SQLite: the ``LifecycleStore`` role.
-
-One row per (level, operation) in ``lifecycle_runs`` — a user's, or a shared level's
-under ``#agent/<id>`` or ``#organisation`` — : the lease of the run holding it (token and
-deadline) and when the last completed run began (``done_from``). The scheduler's query
-is ``store/lifecycle_due.py``.
-"""
+"""Lifecycle leases and the scheduler's view in SQLite: the ``LifecycleStore`` role,
+over ``lifecycle_runs`` (one row per level and operation) and the scheduler's query, both
+described in ``store/lifecycle_due.py``."""
 
 from __future__ import annotations
 
@@ -12,16 +8,12 @@ import sqlite3
 from datetime import datetime
 
 from cognimem.models.clock import from_micros, to_micros
-from cognimem.store.lifecycle_due import due_sql
+from cognimem.store.lifecycle_due import due_sql, lease_key
 from cognimem.store.records import user_key
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.types import DueScope, ScopeLease
 
 _KEY = "tenant_id = ? AND namespace = ? AND user_key = ? AND op = ?"
-
-
-def _key(lease: ScopeLease) -> tuple[str, str, str, str]:
-    return (lease.tenant_id, lease.namespace, user_key(lease.user_id), lease.op)
 
 
 def _time(micros: int | None) -> datetime | None:
@@ -42,13 +34,13 @@ class SQLiteLifecycle(SQLiteDatabase):
                 " WHERE lifecycle_runs.lease_token IS NULL OR lifecycle_runs.lease_until < ?"
                 " OR lifecycle_runs.job_id = excluded.job_id"
                 " RETURNING lease_token",
-                (*_key(lease)[:3], lease.user_id, lease.op, lease.job_id, lease.holder,
+                (*lease_key(lease)[:3], lease.user_id, lease.op, lease.job_id, lease.holder,
                  lease.token, to_micros(until), to_micros(now)),
             ).fetchone()  # fmt: skip
             if row is not None:
                 return None
             holder = conn.execute(
-                f"SELECT job_id FROM lifecycle_runs WHERE {_KEY}", _key(lease)
+                f"SELECT job_id FROM lifecycle_runs WHERE {_KEY}", lease_key(lease)
             ).fetchone()
             return str(holder[0])
 
@@ -58,7 +50,7 @@ class SQLiteLifecycle(SQLiteDatabase):
         def tx(conn: sqlite3.Connection) -> bool:
             cur = conn.execute(
                 f"UPDATE lifecycle_runs SET lease_until = ? WHERE {_KEY} AND lease_token = ?",
-                (to_micros(until), *_key(lease), lease.token),
+                (to_micros(until), *lease_key(lease), lease.token),
             )
             return cur.rowcount == 1
 
@@ -73,7 +65,7 @@ class SQLiteLifecycle(SQLiteDatabase):
                 "UPDATE lifecycle_runs SET holder = NULL, lease_token = NULL,"
                 " lease_until = NULL, done_from = coalesce(?, done_from),"
                 f" last_job_id = coalesce(?, last_job_id) WHERE {_KEY} AND lease_token = ?",
-                (done, job_id if done is not None else None, *_key(lease), lease.token),
+                (done, job_id if done is not None else None, *lease_key(lease), lease.token),
             )
         )
 
@@ -81,7 +73,7 @@ class SQLiteLifecycle(SQLiteDatabase):
         await self._db.write(
             lambda conn: conn.execute(
                 f"DELETE FROM lifecycle_runs WHERE {_KEY} AND lease_token = ?",
-                (*_key(lease), lease.token),
+                (*lease_key(lease), lease.token),
             )
         )
 
