@@ -15,6 +15,7 @@ from cognimem.models.browse_requests import (
     ItemListKeywords,
     SessionKeywords,
     SessionListKeywords,
+    UpdateKeywords,
 )
 from cognimem.models.directory import TenantOverview
 from cognimem.models.knowledge import (
@@ -115,7 +116,7 @@ class BlockingFacade:
     def delete(self, item_id: str, **kwargs: Any) -> None:
         self._run(self._target.delete(item_id, **kwargs))
 
-    def update(self, item_id: str, **kwargs: Any) -> MemoryItem:
+    def update(self, item_id: str, **kwargs: Unpack[UpdateKeywords]) -> MemoryItem:
         return cast(MemoryItem, self._run(self._target.update(item_id, **kwargs)))
 
     def forget(self, **kwargs: Unpack[ForgetKeywords]) -> ForgetResult:

@@ -50,12 +50,17 @@ from cognimem.errors import (
 from cognimem.models import (
     ContextPacket,
     MemoryItem,
-    Tier,
     Turn,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats, Session
 from cognimem.models.arguments import ScopeLike
-from cognimem.models.browse_requests import ForgetKeywords, SessionKeywords, SessionListKeywords
+from cognimem.models.browse_requests import (
+    ForgetKeywords,
+    SessionKeywords,
+    SessionListKeywords,
+    UpdateArgs,
+    UpdateKeywords,
+)
 from cognimem.models.knowledge import (
     HistoryEntry,
 )
@@ -157,20 +162,11 @@ class AsyncMemoryClient(
             return []  # as Memory.history answers for an id it does not know
         return parse(response, _HISTORY.validate_python)
 
-    async def update(
-        self,
-        item_id: str,
-        *,
-        text: str | None = None,
-        importance: float | None = None,
-        tier: Tier | str | None = None,
-        feedback: str | None = None,
-        tenant_id: str = DEFAULT_TENANT,
-    ) -> MemoryItem:
+    async def update(self, item_id: str, **options: Unpack[UpdateKeywords]) -> MemoryItem:
         """Edit a memory or give feedback on it (see :meth:`Memory.update`)."""
-        check_tenant(tenant_id)
-        changes = {"text": text, "importance": importance, "tier": tier, "feedback": feedback}
-        body = {"id": item_id, **{k: v for k, v in changes.items() if v is not None}}
+        check_tenant(UpdateArgs(**options).tenant_id)
+        changes = {k: v for k, v in options.items() if k != "tenant_id" and v is not None}
+        body = {"id": item_id, **changes}
         return await self._call_model(MemoryItem, "POST", "/v1/memory/update", body)
 
     async def delete(self, item_id: str, *, tenant_id: str = DEFAULT_TENANT) -> None:

@@ -11,7 +11,6 @@ from typing import Any, Self, Unpack
 
 from cognimem.config import Settings
 from cognimem.domain.layer import Domains
-from cognimem.editing.edits import Feedback
 from cognimem.memory._directory import DirectoryCalls
 from cognimem.memory._knowledge import KnowledgeCalls
 from cognimem.memory._lifecycle import LifecycleCalls
@@ -21,12 +20,16 @@ from cognimem.models import (
     ContextPacket,
     Event,
     MemoryItem,
-    Tier,
     Turn,
 )
 from cognimem.models.admin import ErasureReport, ExportRecord, ForgetResult, ScopeStats
 from cognimem.models.arguments import ScopeLike
-from cognimem.models.browse_requests import ExportKeywords, ForgetKeywords
+from cognimem.models.browse_requests import (
+    ExportKeywords,
+    ForgetKeywords,
+    UpdateArgs,
+    UpdateKeywords,
+)
 from cognimem.models.clock import Clock, utc_now
 from cognimem.models.knowledge import (
     FactConflict,
@@ -255,16 +258,7 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         return await self._browsing.stats(options)
 
     # -- edits, forgetting, conflicts: services.editing --------------------------------
-    async def update(
-        self,
-        item_id: str,
-        *,
-        text: str | None = None,
-        importance: float | None = None,
-        tier: Tier | str | None = None,
-        feedback: Feedback | str | None = None,
-        tenant_id: str = "default",
-    ) -> MemoryItem:
+    async def update(self, item_id: str, **options: Unpack[UpdateKeywords]) -> MemoryItem:
         """Edit one memory, or say what it got right or wrong; returns its new state.
 
         ``text`` is checked like a write (and its PII redacted as configured), then
@@ -273,14 +267,7 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         ``incorrect`` counts a failure and silences the memory (kept, never recalled),
         ``outdated`` archives it. Each call that changes something appends one history
         entry (actor ``api``) with the changed fields before and after."""
-        return await self._editing.update(
-            item_id,
-            text=text,
-            importance=importance,
-            tier=tier,
-            feedback=feedback,
-            tenant_id=tenant_id,
-        )
+        return await self._editing.update(item_id, UpdateArgs(**options))
 
     async def delete(self, item_id: str, *, tenant_id: str = "default") -> None:
         """Delete one memory item (its raw events stay in L1), with the facts, graph edges

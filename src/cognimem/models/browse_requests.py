@@ -1,6 +1,6 @@
-"""The arguments of ``Memory``'s listings and edits by scope (``list_items``, ``stats``,
-``forget``, ``export``, ``list_sessions``), and the SDK's calls of those names, as
-``models/requests.py`` keeps a read's: each call's keywords written once as a
+"""The arguments of ``Memory``'s listings and edits (``list_items``, ``stats``,
+``forget``, ``update``, ``export``, ``list_sessions``), and the SDK's calls of those
+names, as ``models/requests.py`` keeps a read's: each call's keywords written once as a
 ``TypedDict`` that ``Memory`` and the SDK both unpack, and the frozen object the service
 reads, built once from them. ``tests/unit/test_browse_arguments.py`` keeps the two, the
 faces and the HTTP bodies in step."""
@@ -72,6 +72,28 @@ class ForgetOptions:
     mode: str = "delete"  # ForgetMode; checked by the service
     dry_run: bool = False
     limit: int = 100
+
+
+class UpdateKeywords(TypedDict, total=False):
+    """``Memory.update``'s keywords (after the memory's id): ``UpdateArgs``' fields."""
+
+    text: str | None
+    importance: float | None
+    tier: Tier | str | None
+    feedback: str | None
+    tenant_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class UpdateArgs:
+    """One memory's edit (``Memory.update`` documents each field): at least one of
+    text, importance, tier and feedback (``correct``, ``incorrect`` or ``outdated``)."""
+
+    text: str | None = None
+    importance: float | None = None
+    tier: Tier | str | None = None
+    feedback: str | None = None
+    tenant_id: str = "default"
 
 
 class SessionKeywords(TypedDict, total=False):

@@ -20,7 +20,7 @@ from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.arguments import check_ids, make_reach_scope, validated
-from cognimem.models.browse_requests import ForgetKeywords, ForgetOptions
+from cognimem.models.browse_requests import ForgetKeywords, ForgetOptions, UpdateArgs
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import (
     Alias,
@@ -70,24 +70,17 @@ class EditService:
             parts.store, tenant_id, [found], "delete", now=parts.clock(), dry_run=False
         )
 
-    async def update(
-        self,
-        item_id: str,
-        *,
-        text: str | None,
-        importance: float | None,
-        tier: Tier | str | None,
-        feedback: Feedback | str | None,
-        tenant_id: str,
-    ) -> MemoryItem:
+    async def update(self, item_id: str, asked: UpdateArgs) -> MemoryItem:
         parts = self._parts
         parts.require_open()
         check_ids(item_id=item_id)
-        if text is None and importance is None and tier is None and feedback is None:
+        text, tenant_id = asked.text, asked.tenant_id
+        changes = (text, asked.importance, asked.tier, asked.feedback)
+        if all(change is None for change in changes):
             raise InvalidInput("nothing to update: give text, importance, tier or feedback")
-        importance = validated(_IMPORTANCE, importance, "importance")
-        chosen_tier = validated(_TIER, tier, "tier")
-        chosen_feedback = validated(_FEEDBACK, feedback, "feedback")
+        importance = validated(_IMPORTANCE, asked.importance, "importance")
+        chosen_tier = validated(_TIER, asked.tier, "tier")
+        chosen_feedback = validated(_FEEDBACK, asked.feedback, "feedback")
         clean = None if text is None else self._clean_text(text)
         edit = edits.Edit(
             text=clean,
