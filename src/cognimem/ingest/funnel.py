@@ -68,6 +68,22 @@ def _in_order(
     return [known[i] if i in known else next(rest) for i in range(total)]
 
 
+@dataclass(frozen=True)
+class _Batch:
+    """One write's messages past the dedupe: their events, the results of those an
+    earlier write stored (by index), the write's profile and the timer of its steps."""
+
+    messages: Sequence[Message]
+    events: Sequence[Event]
+    known: Mapping[int, MessageResult]
+    profile: IngestProfile
+    timer: StepTimer
+
+    def fresh(self) -> list[Event]:
+        """The events no earlier write stored."""
+        return [e for i, e in enumerate(self.events) if i not in self.known]
+
+
 class WriteFunnel:
     """validate → dedupe → chunk → gate → extract → embed (one batch) → resolve entities
     → reconcile → commit (one transaction)."""
@@ -111,11 +127,12 @@ class WriteFunnel:
             with timer.step(GATE):
                 events = [self._event(m, scope, now) for m in messages]
                 known = await self._store.find_duplicates(events, self._window(chosen))
+            batch = _Batch(messages, events, known, chosen, timer)
             try:
                 if self._queue is not None and self._settings.mode == "async":
-                    result = await self._write_async(messages, events, known, chosen, timer)
+                    result = await self._write_async(batch)
                 else:
-                    result = await self._write_sync(messages, events, known, chosen, timer)
+                    result = await self._write_sync(batch)
                 result.steps = timer.reports()
                 return result
             except StaleKnowledge:
@@ -129,15 +146,9 @@ class WriteFunnel:
             return self._settings.dedupe_window_s
         return profile.dedupe_window_s
 
-    async def _write_sync(
-        self,
-        messages: Sequence[Message],
-        events: Sequence[Event],
-        known: Mapping[int, MessageResult],
-        profile: IngestProfile,
-        timer: StepTimer,
-    ) -> WriteResult:
-        fresh = [e for i, e in enumerate(events) if i not in known]
+    async def _write_sync(self, batch: _Batch) -> WriteResult:
+        messages, events, known = batch.messages, batch.events, batch.known
+        profile, timer, fresh = batch.profile, batch.timer, batch.fresh()
         with timer.step(GATE):
             contexts, thread = await self._contexts(events, skip=known)
             # the raw text (not the stored, already redacted one), so redactions count
@@ -173,19 +184,13 @@ class WriteFunnel:
             degraded=understood.degraded,
         )
 
-    async def _write_async(
-        self,
-        messages: Sequence[Message],
-        events: Sequence[Event],
-        known: Mapping[int, MessageResult],
-        profile: IngestProfile,
-        timer: StepTimer,
-    ) -> WriteResult:
+    async def _write_async(self, batch: _Batch) -> WriteResult:
         """Commit the raw events (each naming its job), queue the job for the rest of
         the funnel. A retry of a write whose events are not processed yet answers with
         their job (queued again if it was lost)."""
         assert self._queue is not None
-        fresh = [e for i, e in enumerate(events) if i not in known]
+        events, known, profile, timer = batch.events, batch.known, batch.profile, batch.timer
+        fresh = batch.fresh()
         results = [known[i] for i in range(len(events))] if not fresh else []
         jobs: list[PendingJob] = []
         stored: set[str] = set()
@@ -196,7 +201,7 @@ class WriteFunnel:
                 if self._settings.on_queue_unavailable == "fail":
                     raise
                 log.warning("job queue unavailable, ingesting synchronously: %s", exc.message)
-                result = await self._write_sync(messages, events, known, profile, timer)
+                result = await self._write_sync(batch)
                 result.degraded.append(f"queue unavailable, ingested synchronously: {exc.message}")
                 return result
             job_id = job_id_for(fresh[0].id)
