@@ -378,6 +378,55 @@ def test_two_relations_between_one_pair_are_drawn_apart_with_readable_labels(
     assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, (city["box"], hometown["box"])
 
 
+# holds the dashboard's next users/query answer until `window.releaseUsers()`; its body is
+# read whole before the page gets it, and `window.usersAnswered` says when it was given
+_HOLD_USERS = """
+const real = window.fetch;
+let release;
+const held = new Promise((resolve) => { release = resolve; });
+window.releaseUsers = () => release();
+window.usersAnswered = false;
+window.fetch = async (path, options) => {
+  if (!String(path).includes("/v1/users/query")) return real(path, options);
+  window.fetch = real;
+  const answer = await real(path, options);
+  await answer.clone().text();
+  await held;
+  window.usersAnswered = true;
+  return answer;
+};
+"""
+
+# after the held answer was given, many turns of the page's event loop: every step the
+# page takes with an answer already read runs in them (no clock involved)
+_SETTLE = """
+const done = arguments[arguments.length - 1];
+let turns = 0;
+const turn = () => (window.usersAnswered && ++turns > 50 ? done(true) : setTimeout(turn, 0));
+turn();
+"""
+
+
+def test_a_page_that_answers_late_never_draws_over_the_page_opened_after_it(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    _, key = world
+    page.sign_in(key)
+    page.heading("Users")
+    page.driver.execute_script(_HOLD_USERS)
+    # choosing a user draws the Users page again, whose answer is held; the Entities page
+    # is opened at once and drawn first
+    Select(page.css("#user-select")).select_by_visible_text("ben")
+    page.go("#/entities")
+    page.text_of("#entity-list a", "Porto")
+    page.driver.execute_script("window.releaseUsers()")
+    assert page.driver.execute_async_script(_SETTLE) is True
+    assert not page.css("main h1").text.startswith("Users of tenant"), page.main_text()
+    assert page.text_of("#entity-list a", "Porto")
+
+
 def test_the_recall_playground_shows_the_packet_steps_and_signals(
     page: Page, world: tuple[Server, str]
 ) -> None:

@@ -126,7 +126,12 @@ function signInMessage(exc) {
   return `Sign-in failed: ${exc.message || exc}`;
 }
 
+// the number of the latest render: a page whose data arrives after a newer render began
+// (a user chosen, then another page opened at once) is dropped, never drawn over it
+let rendering = 0;
+
 async function render() {
+  const mine = ++rendering;
   const [path, params] = route();
   const [page = "users", ...rest] = path.split("/");
   const module = PAGES[page] || users;
@@ -148,8 +153,10 @@ async function render() {
   };
   try {
     const content = await module.render(ctx);
+    if (mine !== rendering) return;
     clear(main).append(content);
   } catch (exc) {
+    if (mine !== rendering) return;
     if (exc instanceof ApiError && exc.status === 401) {
       signOut(signInMessage(exc));
       return;
