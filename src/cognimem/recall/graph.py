@@ -119,12 +119,17 @@ class _Walk:
         weight = np.concatenate([self.confidence, self.confidence])
         degree = np.bincount(tail, weights=weight, minlength=n)
         dangling = degree == 0
+        # most graphs have no entity without edges (only a seed absent from the graph
+        # has none): then the returned mass is 0 and adding it changes nothing
+        returns = bool(dangling.any())
         share = np.divide(weight, degree[tail], out=np.zeros_like(weight), where=weight > 0)
+        restart = (1.0 - damping) * teleport
         rank = teleport
         for _ in range(iterations):
             spread = np.bincount(head, weights=rank[tail] * share, minlength=n)
-            spread += rank[dangling].sum() * teleport
-            step = damping * spread + (1.0 - damping) * teleport
+            if returns:
+                spread += rank[dangling].sum() * teleport
+            step = damping * spread + restart
             converged = float(np.abs(step - rank).sum()) < tolerance
             rank = step
             if converged:

@@ -31,7 +31,7 @@ from cognimem.store.records import (
 )
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge_writes import LIVE, fact_version
-from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.sqlite.rows import by_name, decode_time, query
 from cognimem.store.types import SCOPE_FACTS_KEPT, FactQuery, FactRows, GraphEdge, ScopeFacts
 
 T = TypeVar("T")
@@ -69,7 +69,7 @@ def _keep(
 
 
 def fact_from_row(row: sqlite3.Row) -> Fact:
-    return records.fact_from_row(row, decode_time)
+    return records.fact_from_row(by_name(row), decode_time)
 
 
 def entity_from_row(row: sqlite3.Row) -> Entity:
