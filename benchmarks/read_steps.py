@@ -17,8 +17,12 @@ The wrappers cost two clock reads per call (a few dozen calls a read).
 
 Usage (from the repository root; the database is built by ``read_latency.py --db``):
 
-    python benchmarks/read_steps.py --db PATH [--reads 300] [--warmup 30]
+    python benchmarks/read_steps.py --db PATH [--reads 300] [--warmup 30] [--split]
         [--out FILE.json]
+
+``--split`` wraps more functions (``SPLIT_STEPS``): each function of the fusion,
+assembly and fact groups gets a row, and the loop thread's unwrapped rest is split into
+the asyncio machinery and the async functions' own lines.
 """
 
 from __future__ import annotations
@@ -82,6 +86,30 @@ STEPS: tuple[tuple[str, str, str], ...] = (
     ("thread hops (submitting)", "asyncio.base_events:BaseEventLoop", "run_in_executor"),
     ("metrics and logging", "logging:Logger", "_log"),
 )
+# ``--split``: the groups above by function, and the loop thread's rest by what runs in
+# it (the asyncio machinery apart; "coroutine bodies" is what the reader's, the steps'
+# and the store's async functions run on their own lines, pydantic models built there)
+SPLIT_GROUPS = ("fusion and rerank", "assembly and packing", "facts and constraints")
+SPLIT_STEPS: tuple[tuple[str, str, str], ...] = (
+    ("rerank: signals", "cognimem.recall.rerank", "signals_of"),
+    ("rerank: word sets", "cognimem.recall.rerank", "tokens_of"),
+    ("keep: evidence check", "cognimem.recall.conversation.evidence:EvidenceCheck", "split"),
+    ("keep: diversity (mmr)", "cognimem.recall.packing", "mmr"),
+    ("assemble: packet items", "cognimem.recall.assemble", "packet_item"),
+    ("assemble: markdown lines", "cognimem.recall.assemble", "markdown_line"),
+    ("asyncio: gather", "asyncio", "gather"),
+    ("asyncio: create_task", "asyncio.base_events:BaseEventLoop", "create_task"),
+    ("asyncio: timers (step timeouts)", "asyncio.base_events:BaseEventLoop", "call_at"),
+    ("asyncio: loop iteration", "asyncio.base_events:BaseEventLoop", "_run_once"),
+    ("coroutine bodies (async functions' own lines)", "asyncio.events:Handle", "_run"),
+    ("step reports (models)", "cognimem.recall.step_groups", "StepReport"),
+    ("packet (model)", "cognimem.recall.reader", "ContextPacket"),
+    ("packet signals", "cognimem.recall.reader", "packet_signals"),
+    ("rank loop: dating, staleness, themes", "cognimem.recall.reader", "dated_signal"),
+    ("rank loop: dating, staleness, themes", "cognimem.recall.reader", "stale_since"),
+    ("rank loop: dating, staleness, themes", "cognimem.recall.reader", "is_theme"),
+    ("names in the query", "cognimem.recall.reader", "candidate_names"),
+)
 
 
 class Charges:
@@ -144,10 +172,12 @@ class Charges:
             self.by_thread.clear()
 
 
-def install(charges: Charges) -> None:
+def install(charges: Charges, split: bool = False) -> None:
     import importlib
 
-    for step, where, name in STEPS:
+    for step, where, name in (*STEPS, *SPLIT_STEPS) if split else STEPS:
+        if split and step in SPLIT_GROUPS:
+            step = f"{step}: {name}"
         module, _, cls = where.partition(":")
         owner: Any = importlib.import_module(module)
         if cls:
@@ -189,14 +219,14 @@ def thread_cpu() -> dict[int, float]:
     return out
 
 
-async def measure(db: Path, reads: int, warmup: int) -> dict[str, Any]:
+async def measure(db: Path, reads: int, warmup: int, split: bool = False) -> dict[str, Any]:
     from read_latency import SEED, USER, FreshQueries
 
     from cognimem import Memory
     from cognimem.providers.embeddings import CachedEmbedder
 
     charges = Charges()
-    install(charges)
+    install(charges, split)
     gc.callbacks.append(charges.collector)
     async with Memory.open(f"sqlite:///{db}") as mem:
         cached = mem.embedder
@@ -268,10 +298,11 @@ def main() -> None:
     p.add_argument("--reads", type=int, default=300)
     p.add_argument("--warmup", type=int, default=30)
     p.add_argument("--out", type=Path)
+    p.add_argument("--split", action="store_true", help="the steps by function (SPLIT_STEPS)")
     args = p.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     load_start = [round(x, 2) for x in os.getloadavg()]
-    raw = asyncio.run(measure(args.db, args.reads, args.warmup))
+    raw = asyncio.run(measure(args.db, args.reads, args.warmup, args.split))
     doc = {
         "command": "python benchmarks/read_steps.py " + " ".join(sys.argv[1:]),
         "load_average_start": load_start,

@@ -291,7 +291,7 @@ def search(
         near = np.flatnonzero(scores >= kth)  # with every row tied with it
         idx, scores = idx[near], scores[near]
     top = np.lexsort((idx if m.order is None else m.order[idx], -scores))[:limit]
-    return [(str(m.cols.ids[idx[i]]), float(scores[i])) for i in top]
+    return list(zip(m.cols.ids[idx[top]].tolist(), scores[top].tolist(), strict=True))
 
 
 def _held_terms(

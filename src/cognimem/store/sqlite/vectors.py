@@ -123,7 +123,8 @@ def _search_many(
         k = min(limit, idx.size)
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
-        out.append([(str(m.cols.ids[idx[i]]), float(scores[i])) for i in top])
+        # the ids and scores of the top rows read out in one go each (not per row)
+        out.append(list(zip(m.cols.ids[idx[top]].tolist(), scores[top].tolist(), strict=True)))
     return out
 
 
