@@ -69,6 +69,9 @@ class ItemFilter:
 def best_of(found: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
     """The ``limit`` best of several searches' (id, score) lists, best first; a tie keeps
     the earlier list's row first (the user's own before the shared levels')."""
+    nonempty = [rows for rows in found if rows]
+    if len(nonempty) <= 1:  # one search found rows (a scope with no shared levels' rows)
+        return list(nonempty[0][:limit]) if nonempty else []
     merged = [
         (score, n, i, item) for n, rows in enumerate(found) for i, (item, score) in enumerate(rows)
     ]
