@@ -217,6 +217,20 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         t0 = time.monotonic()
         phases: dict[str, float] = {}
 
+        async def _get_job(client: httpx.AsyncClient, url: str) -> httpx.Response:
+            """A job's state. A GET reads and changes nothing, so one whose connection
+            dropped is asked again, as any client polling a job does — while both APIs
+            are alive (a dead API fails the test with its output)."""
+            for attempt in range(3):
+                try:
+                    return await client.get(url)
+                except httpx.TransportError:
+                    for p in (api1, api2):
+                        assert p.alive(), p.output()[-3000:]
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+
         async def scenario() -> None:
             limits = httpx.Limits(max_connections=60, max_keepalive_connections=60)
             async with httpx.AsyncClient(timeout=120, limits=limits, headers=auth) as client:
@@ -279,7 +293,7 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
 
                     async def state(i: int, job_id: str) -> tuple[int, str]:
                         async with gate:
-                            r = await client.get(f"{bases[i % 2]}/v1/jobs/{job_id}")
+                            r = await _get_job(client, f"{bases[i % 2]}/v1/jobs/{job_id}")
                         assert r.status_code == 200, r.text
                         job = r.json()
                         assert job["state"] != "failed", job
