@@ -32,7 +32,14 @@ Two levels, each where the behaviour lives:
   (``Discourse.resolve`` while the turn is read with its window): right when the
   pronoun is rewritten as the antecedent (or one of its names), wrong when as someone
   else, whether or not a fact is read from the turn ("She goes by Kate" writes an
-  alias and no fact, so the store-level link above cannot see it).
+  alias and no fact, so the store-level link above cannot see it). A store-level link
+  that is not right is counted by why: the turn has no labelled fact about the
+  antecedent (an alias, a remark), the rules read no fact about the antecedent from
+  the turn, or they read one and the store kept none from that turn.
+
+Item-level output (missed and unlabelled facts, store notes naming passages) is
+printed for the tune half only; the check half gets its aggregates and per-reason
+counts, so nobody tuning the rules reads a check item by running the harness.
 
 Usage (from the repository root):
 
@@ -288,6 +295,12 @@ class StoreScore:
     renewals: int = 0
     renewals_right: int = 0
     notes: list[str] = field(default_factory=list)
+    # why each note was written, counted: all a check half reports of its notes
+    reasons: Counter[str] = field(default_factory=Counter)
+
+    def note(self, reason: str, text: str) -> None:
+        self.reasons[reason] += 1
+        self.notes.append(text)
 
 
 async def score_store(passages: Sequence[Passage], embedder: str = "local") -> StoreScore:
@@ -320,13 +333,14 @@ async def _passage(memory: Memory, p: Passage, out: StoreScore) -> None:
         names = [normalize_name(n) for n in (gold["name"], *gold["aliases"])]
         found = next((by_name[n][0] for n in names if n in by_name), None)
         if found is None:
-            out.notes.append(f"{p.id}: entity {gold['name']!r} not stored")
+            out.note("entity not stored", f"{p.id}: entity {gold['name']!r} not stored")
             continue
         out.entities_found += 1
         if found[0].type.value == gold["type"]:
             out.entities_typed += 1
         else:
-            out.notes.append(f"{p.id}: {gold['name']!r} typed {found[0].type.value}")
+            typed = found[0].type.value
+            out.note(f"{gold['type']} typed {typed}", f"{p.id}: {gold['name']!r} typed {typed}")
         canonical = by_name.get(normalize_name(gold["name"]), [])
         for alias in gold["aliases"]:
             out.aliases += 1
@@ -335,20 +349,11 @@ async def _passage(memory: Memory, p: Passage, out: StoreScore) -> None:
             right = bool(canonical) and holders == {canonical[0][0].id}
             out.aliases_right += right
             if not right:
-                out.notes.append(f"{p.id}: alias {alias!r} of {gold['name']!r} not linked")
+                out.note(
+                    "alias not linked", f"{p.id}: alias {alias!r} of {gold['name']!r} not linked"
+                )
     for link in p.coref:
-        out.links += 1
-        event = events[link["turn"]]
-        subjects = {f.subject for f in facts if event in f.evidence_event_ids}
-        target = subject_slug(link["antecedent"])
-        others = subjects - {target, SELF_SUBJECT}
-        if target in subjects:
-            out.links_right += 1
-        elif others:
-            out.links_wrong += 1
-            out.notes.append(f"{p.id}: {link['mention']!r} linked to {sorted(others)}")
-        else:
-            out.notes.append(f"{p.id}: {link['mention']!r} unresolved")
+        _link(p, link, events, facts, out)
     if p.restates is not None:
         out.renewals += 1
         first = [f for f in facts if events[0] in f.evidence_event_ids]
@@ -357,7 +362,39 @@ async def _passage(memory: Memory, p: Passage, out: StoreScore) -> None:
             out.renewals_right += 1
         else:
             said = "renewed" if renewed else "not renewed"
-            out.notes.append(f"{p.id}: {p.turns[0]!r} {said} by {p.turns[1]!r}")
+            why = "restatement not renewed" if p.restates else "other fact renewed the first"
+            out.note(why, f"{p.id}: {p.turns[0]!r} {said} by {p.turns[1]!r}")
+
+
+def _link(
+    p: Passage, link: dict[str, Any], events: list[str], facts: Sequence[Any], out: StoreScore
+) -> None:
+    out.links += 1
+    turn = link["turn"]
+    subjects = {f.subject for f in facts if events[turn] in f.evidence_event_ids}
+    target = subject_slug(link["antecedent"])
+    others = subjects - {target, SELF_SUBJECT}
+    mention = link["mention"]
+    if target in subjects:
+        out.links_right += 1
+        return
+    if others:
+        out.links_wrong += 1
+        out.note("pronoun linked to another", f"{p.id}: {mention!r} linked to {sorted(others)}")
+        return
+    names = p.names_of(link["antecedent"])
+    if not any(g["turn"] == turn and normalize_name(g["subject"]) in names for g in p.facts):
+        why = "pronoun unresolved: the turn has no labelled fact about the antecedent"
+    else:
+        message = ExtractionInput(
+            text=p.turns[turn], occurred_at=said_at(turn), context=tuple(p.turns[:turn])
+        )
+        read = RuleExtractor().extract_one(message).facts
+        if any(not is_self(f.subject) and normalize_name(f.subject) in names for f in read):
+            why = "pronoun unresolved: the rules read a fact about the antecedent, none stored"
+        else:
+            why = "pronoun unresolved: the rules read no fact about the antecedent"
+    out.note(why, f"{p.id}: {mention!r} unresolved")
 
 
 # ---------------------------------------------------------------------- report
@@ -367,7 +404,20 @@ def _ratio(part: int, whole: int) -> str:
     return f"{part / whole:.3f} ({part}/{whole})" if whole else "n/a"
 
 
-def report(results: dict[str, tuple[FactScore, StoreScore, LinkScore]], header: str) -> str:
+def kept_notes(path: Path) -> str:
+    """The hand-written sections of a results file (its before/after tables and notes,
+    between the summary table and the first half's details), kept when it is rewritten."""
+    if not path.exists():
+        return ""
+    text = path.read_text(encoding="utf-8")
+    head = text.split("\n## tune half\n", 1)[0].split("\n## check half\n", 1)[0]
+    start = head.find("\n## ")
+    return head[start + 1 :].rstrip() + "\n" if start >= 0 else ""
+
+
+def report(
+    results: dict[str, tuple[FactScore, StoreScore, LinkScore]], header: str, notes: str = ""
+) -> str:
     lines = [header, ""]
     lines += [
         "| half | fact P | fact R | fact F1 | false facts / 100 nothing turns | entity type "
@@ -384,29 +434,43 @@ def report(results: dict[str, tuple[FactScore, StoreScore, LinkScore]], header: 
             f"{_ratio(s.renewals_right, s.renewals)} | {_ratio(k.right, k.links)} | "
             f"{_ratio(k.wrong, k.links)} |"
         )
+    if notes:
+        lines += ["", notes.rstrip()]
     for name, (f, s, _) in results.items():
-        lines += ["", f"## {name} half", "", "False facts on turns that must produce nothing:", ""]
-        for reason, c in sorted(f.nothing_by_reason.items()):
-            lines.append(f"- {reason}: {c['facts']} facts in {c['turns']} turns")
-        lines += [
-            "",
-            "| relation | labelled | predicted | matched | P | R |",
-            "|---|---|---|---|---|---|",
-        ]
-        for rel in sorted(f.by_relation):
-            c = f.by_relation[rel]
-            p = c["matched"] / c["predicted"] if c["predicted"] else float("nan")
-            r = c["matched"] / c["gold"] if c["gold"] else float("nan")
-            lines.append(
-                f"| {rel} | {c['gold']} | {c['predicted']} | {c['matched']} | {p:.2f} | {r:.2f} |"
-            )
-        lines += ["", f"Missed labelled facts ({len(f.misses)}):"]
-        lines += [f"  - {m}" for m in f.misses] or ["  (none)"]
-        lines += ["", f"Predicted facts with no label ({len(f.unlabelled)}):"]
-        lines += [f"  - {m}" for m in f.unlabelled] or ["  (none)"]
-        lines += ["", f"Store-level notes ({len(s.notes)}):"]
-        lines += [f"  - {m}" for m in s.notes] or ["  (none)"]
+        lines += _half(name, f, s)
     return "\n".join(lines) + "\n"
+
+
+def _half(name: str, f: FactScore, s: StoreScore) -> list[str]:
+    """One half's details: the tune half item by item, the check half in counts only."""
+    lines = ["", f"## {name} half", "", "False facts on turns that must produce nothing:", ""]
+    for reason, c in sorted(f.nothing_by_reason.items()):
+        lines.append(f"- {reason}: {c['facts']} facts in {c['turns']} turns")
+    lines += [
+        "",
+        "| relation | labelled | predicted | matched | P | R |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rel in sorted(f.by_relation):
+        c = f.by_relation[rel]
+        p = c["matched"] / c["predicted"] if c["predicted"] else float("nan")
+        r = c["matched"] / c["gold"] if c["gold"] else float("nan")
+        lines.append(
+            f"| {rel} | {c['gold']} | {c['predicted']} | {c['matched']} | {p:.2f} | {r:.2f} |"
+        )
+    items = name == "tune"
+    lines += ["", f"Missed labelled facts ({len(f.misses)}){':' if items else '.'}"]
+    if items:
+        lines += [f"  - {m}" for m in f.misses] or ["  (none)"]
+    lines += ["", f"Predicted facts with no label ({len(f.unlabelled)}){':' if items else '.'}"]
+    if items:
+        lines += [f"  - {m}" for m in f.unlabelled] or ["  (none)"]
+    lines += ["", f"Store-level notes ({len(s.notes)}), by reason:", ""]
+    lines += [f"- {why}: {n}" for why, n in sorted(s.reasons.items())] or ["- (none)"]
+    if items and s.notes:
+        lines += ["", "Store-level notes:"]
+        lines += [f"  - {m}" for m in s.notes]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -435,7 +499,7 @@ def main(argv: list[str] | None = None) -> None:
             + ", ".join(f"{k} {s}: {n}" for (s, k), n in sorted(counts.items())),
         ]
     )
-    text = report(results, header)
+    text = report(results, header, kept_notes(args.out))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(text, end="")
