@@ -1,0 +1,145 @@
+"""Sentences that must state nothing, beside real statements of the same grammar, read
+by the rule extractor: ``benchmarks/data/nothing_probes.jsonl`` (issue 32, item 5 and the
+goal of no fact from a "nothing" sentence).
+
+Each row is one user sentence of chat with an assistant, of a ``family`` (a metaphor
+with no laughter, an "-ic" adjective, a joke's age, hyperbole, a joke title, a negation,
+reported speech, a hypothetical) and a ``kind``: ``nothing`` (no fact may be read) or
+``fact`` (a real statement in the same words that must still give its labelled fact;
+``predicate`` null means any). Rows alternate ``tune`` / ``check`` within each family
+and kind; the set was written and committed before the extractor changed for it.
+
+Reported per half and family: false facts on "nothing" sentences (and how many
+sentences gave any), and the labelled facts of the real statements that were read. The
+tune half is printed item by item; the check half in counts only.
+
+Usage (from the repository root):
+
+    PYTHONPATH=src python benchmarks/nothing_probes.py [--out benchmarks/results/nothing_probes.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.models.extraction import ExtractedFact, ExtractionInput
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from extraction_quality import describe_fact, values_match
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data" / "nothing_probes.jsonl"
+SAID = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+SPLITS = ("tune", "check")
+
+
+@dataclass
+class Half:
+    counts: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    items: list[str] = field(default_factory=list)
+
+    def total(self, key: str) -> int:
+        return sum(c[key] for c in self.counts.values())
+
+
+def load(path: Path = DATA) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def matches(gold: dict[str, Any], fact: ExtractedFact) -> bool:
+    return (
+        gold["category"] == fact.category.value
+        and gold["predicate"] in (None, fact.predicate)
+        and values_match(gold["value"], fact.value)
+    )
+
+
+def score(rows: list[dict[str, Any]], extractor: RuleExtractor | None = None) -> Half:
+    extractor = extractor or RuleExtractor()
+    out = Half()
+    for row in rows:
+        facts = extractor.extract_one(ExtractionInput(text=row["text"], occurred_at=SAID)).facts
+        c = out.counts[row["family"]]
+        read = "; ".join(describe_fact(f) for f in facts) or "nothing"
+        if row["kind"] == "nothing":
+            c["nothing"] += 1
+            c["false facts"] += len(facts)
+            c["sentences with a fact"] += bool(facts)
+            if facts:
+                out.items.append(f"{row['id']} must give nothing: {row['text']!r} -> {read}")
+            continue
+        c["real"] += 1
+        for gold in row["facts"]:
+            c["labelled"] += 1
+            hit = any(matches(gold, f) for f in facts)
+            c["read"] += hit
+            if not hit:
+                out.items.append(f"{row['id']} missed: {row['text']!r} -> {read}")
+    return out
+
+
+def report(halves: dict[str, Half], header: str) -> str:
+    lines = [
+        header,
+        "",
+        "| half | nothing sentences | false facts | sentences with a fact | real statements | "
+        "labelled facts read |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, h in halves.items():
+        lines.append(
+            f"| {name} | {h.total('nothing')} | {h.total('false facts')} | "
+            f"{h.total('sentences with a fact')} | {h.total('real')} | "
+            f"{h.total('read')}/{h.total('labelled')} |"
+        )
+    for name, h in halves.items():
+        lines += [
+            "",
+            f"## {name} half",
+            "",
+            "| family | nothing | false facts | real | read |",
+            "|---|---|---|---|---|",
+        ]
+        for family in sorted(h.counts):
+            c = h.counts[family]
+            lines.append(
+                f"| {family} | {c['nothing']} | {c['false facts']} | {c['real']} | "
+                f"{c['read']}/{c['labelled']} |"
+            )
+        if name == "tune":
+            lines += ["", "Items:"]
+            lines += [f"  - {m}" for m in h.items] or ["  (none)"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/nothing_probes.md")
+    parser.add_argument("--split", choices=SPLITS, action="append")
+    args = parser.parse_args(argv)
+    rows = load()
+    halves = {name: score([r for r in rows if r["split"] == name]) for name in args.split or SPLITS}
+    header = "\n".join(
+        [
+            "# Nothing probes: sentences that state nothing, beside real ones (rules, no LLM)",
+            "",
+            "Command: `PYTHONPATH=src python benchmarks/nothing_probes.py`",
+            f"Set: {len(rows)} sentences ({DATA.relative_to(ROOT)})",
+        ]
+    )
+    text = report(halves, header)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
