@@ -109,7 +109,8 @@ _MEDICAL_REPORTER = frozenset({"my doctor", "my dentist", "my allergist", "my th
 # hearsay: what the speaker was told, not what they know ("Apparently I'm allergic ...",
 # "Rumor has it ...", "According to my wife ...", "I heard that ...")
 _HEARSAY = icase(
-    r"^(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|word is|legend has it|"
+    r"^(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|(?:the )?word is|legend has it|"
+    r"(?:the )?word on the street is|(?:the )?rumou?r (?:is|says)|(?:the )?gossip is|"
     r"according to\b|(?:I|we)(?:'ve| have)? (?:heard|read) (?:that|somewhere|it said))\b"
 )
 # a denial of the past: what the speaker never did or was, or never said ("No, I never

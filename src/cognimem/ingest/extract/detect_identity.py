@@ -95,6 +95,12 @@ _AGE = icase(
     r"forty|fifty|sixty|seventy|eighty|ninety)(?:\s+(?:years?|yrs?) old)?"
     r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))"
 )
+# an age said as a joke is no age: "I'm 100 years old at heart", "35 going on 80",
+# "I'm 29 forever", "12 years old inside", "Mentally I'm still 22"
+_AGE_FIGURE = icase(
+    r"\b(?:at heart|(?:on the )?inside|in spirit|deep down|going on|forever|mentally|"
+    r"emotionally|in (?:[a-z]+ )?[a-z]+ years|some days|when it comes to)\b"
+)
 _PRONOUNS = icase(
     r"\b(?:my pronouns are|I use|I go by)\s+(?P<v>(?:she|he|they|xe|ze|it)/(?:her|him|"
     r"them|hers|his|theirs|xem|zir|its|she|he|they))\b"
@@ -228,7 +234,11 @@ class IdentityReader(Collector):
             if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
                 self.add(c, Cat.IDENTITY, "name", name, multi=False, confidence=0.75)
         m = _AGE.search(c.text)
-        if m and (m.group("w") or 1 <= int(m.group("v")) <= 120):
+        if (
+            m
+            and (m.group("w") or 1 <= int(m.group("v")) <= 120)
+            and not _AGE_FIGURE.search(c.evidence)
+        ):
             self.add(c, Cat.IDENTITY, "age", m.group("w") or m.group("v"), multi=False)
         m = _PRONOUNS.search(c.text)
         if m:

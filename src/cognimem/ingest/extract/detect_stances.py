@@ -21,9 +21,12 @@ me sane", "doing X stopped the Y", "..., so I do X now", "my dog gets anxious wh
 
 Not read: a state denied or ended ("I'm not on call this week", "my back doesn't hurt
 anymore"), a thing not done ("I didn't call my mom this week"), a state said by
-hyperbole ("I'm practically living at the office", "so old it runs on steam") or as a
-thing the speaker is plus a time word ("I'm a professional procrastinator these days"),
-and a denied state or job as a rule ("I don't live there anymore").
+hyperbole ("I'm practically living at the office", "so old it runs on steam", "drowning
+in paperwork") or as a thing the speaker is plus a time word ("I'm a professional
+procrastinator these days"), a denied state or job as a rule ("I don't live there
+anymore"), an "-ic" word that is no condition ("I'm so dramatic": the conditions are a
+closed class, "diabetic", "asthmatic", "-phobic" ...) and a fear of a thing of one's own
+("terrified of my inbox", not "afraid of heights").
 
 A rule of the speaker's own home is often said with no person at all ("No shoes in the
 house.", "Shoes off at the door.", "Lights out by nine on school nights."): a verbless
@@ -121,17 +124,38 @@ _STATE_NOW = icase(
     r"this (?:month|week|quarter|semester)|since (?:last|the)|anymore|barely|"
     r"in the middle of|(?:weeks?|months?) (?:old|ago))\b"
 )
-# ... but not a thing the speaker is said to be, a metaphor as often as not: "I'm a
+# ... but not a mood of the moment, which binds no later answer ("I'm so excited right
+# now", "bored these days"), unlike a condition ("stressed", "broke", "sick")
+_MOOD_NOW = icase(
+    r"^(?:I'm|we're|I am|we are)\s+(?:(?:so|really|super|pretty|kind of|a bit|just|very)\s+)*"
+    r"(?:happy|excited|thrilled|ecstatic|frantic|bored|giddy|pumped|hyped|psyched|grumpy|"
+    r"cranky|curious|nostalgic|jealous|proud)\b"
+)
+# ... nor a thing the speaker is said to be, a metaphor as often as not: "I'm a
 # professional procrastinator these days", "my desk is my second home right now"
 _NOUN_PREDICATE = icase(
     r"^(?:I'm|I am|we're|we are|(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|\s+is|\s+are))\s+"
     r"(?:(?:currently|now|still|pretty much|kind of|sort of|officially|basically)\s+)?"
     r"(?:an?|the|my|our)\s+(?!(?:only|sole|main|primary)\b)"
 )
+# a condition of the body or mind said as an adjective: a closed class, since most "-ic"
+# words are moods, praise or blame ("I'm fantastic", "so dramatic", "pathetic at chess")
+_CONDITION_ADJECTIVE = (
+    r"(?:(?:pre-?)?diabetic|asthmatic|epileptic|dyslexic|dyspraxic|an(?:a)?emic|autistic|"
+    r"arthritic|hypo(?:glyc)?(?:a)?emic|hyperglyc(?:a)?emic|narcoleptic|schizophrenic|"
+    r"(?:para|quadri|tetra|hemi)plegic|anorexic|bulimic|[a-z]+phobic)"
+)
+# a fear of a kind of thing ("scared of heights", "afraid to fly"); one of a thing of
+# the speaker's ("terrified of my inbox") is a figure of speech, "I'm afraid I ..." a
+# politeness
+_FEAR = (
+    r"(?:terrified|scared|afraid)(?=\s+(?:of|to)\s+(?!(?:my|our|your|his|her|their|this|"
+    r"that|these|those)\b))"
+)
 _STATE = icase(
     r"\b(?:I'm|we're|I've been|we've been)\s+(?:(?:completely|really|so|totally|terribly|"
     r"super|still|partially|legally)\s+)?"
-    r"(?:[a-z]+ic|terrified|scared|afraid|allergic|intolerant|pregnant|expecting|nursing|"
+    rf"(?:{_CONDITION_ADJECTIVE}|{_FEAR}|allergic|intolerant|pregnant|expecting|nursing|"
     r"breastfeeding|fasting|grieving|exhausted|burned out|burnt out|broke|injured|"
     r"recovering|on call|on probation|going through|in debt|[a-z]*blind|deaf|disabled|"
     r"hard of hearing)\b|"
@@ -191,6 +215,10 @@ _DENIED_STATE = icase(
 # "my laptop is so old it runs on steam", "my suitcase has seen more than I have"
 _HYPERBOLE = icase(
     r"\b(?:basically|practically|literally|virtually)\b|\bat this point\b|"
+    # buried in work, not in debt: "I'm drowning in paperwork this week"
+    r"\b(?:drowning|swimming|buried|snowed under|neck-deep|knee-deep|up to my (?:neck|ears|"
+    r"eyeballs))\s+(?:in|under|with)\s+(?!(?:\w+\s+)?(?:debt|bills|loans)\b)|"
+    r"\beating (?:me|us) alive\b|"
     r"\bso\s+[a-z]+\s+(?:that\s+)?(?:I|it|we|my|you|they|he|she)\s+(?:could|would|can|can't|"
     r"might|runs?|needs?|has|have|had|was|is)\b|"
     r"\b(?:[a-z]{2,}er|more(?:\s+[\w'-]+){0,5}?)\s+than\s+(?:me|I|us|we)\b"
@@ -383,7 +411,11 @@ class StanceReader(Collector):
             return Cat.VALUE
         if _GOAL.search(text):
             return Cat.GOAL
-        now = _STATE_NOW.search(text) and _NOUN_PREDICATE.search(text) is None
+        now = (
+            _STATE_NOW.search(text)
+            and _NOUN_PREDICATE.search(text) is None
+            and _MOOD_NOW.search(text) is None
+        )
         if (
             (now or _STATE.search(text))
             and _HYPERBOLE.search(text) is None
