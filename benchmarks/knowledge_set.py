@@ -297,6 +297,8 @@ class StoreScore:
     notes: list[str] = field(default_factory=list)
     # why each note was written, counted: all a check half reports of its notes
     reasons: Counter[str] = field(default_factory=Counter)
+    # each restatement pair's outcome by passage id: "right" or why not
+    renewal_outcomes: dict[str, str] = field(default_factory=dict)
 
     def note(self, reason: str, text: str) -> None:
         self.reasons[reason] += 1
@@ -355,15 +357,35 @@ async def _passage(memory: Memory, p: Passage, out: StoreScore) -> None:
     for link in p.coref:
         _link(p, link, events, facts, out)
     if p.restates is not None:
-        out.renewals += 1
-        first = [f for f in facts if events[0] in f.evidence_event_ids]
-        renewed = any(events[1] in f.evidence_event_ids for f in first)
-        if renewed == p.restates:
-            out.renewals_right += 1
-        else:
-            said = "renewed" if renewed else "not renewed"
-            why = "restatement not renewed" if p.restates else "other fact renewed the first"
-            out.note(why, f"{p.id}: {p.turns[0]!r} {said} by {p.turns[1]!r}")
+        _renewal(p, events, facts, out)
+
+
+def _key_family(key: str) -> str:
+    return ":".join(key.split(":")[:3])  # subject:category:predicate
+
+
+def _renewal(p: Passage, events: list[str], facts: Sequence[Any], out: StoreScore) -> None:
+    out.renewals += 1
+    first = [f for f in facts if events[0] in f.evidence_event_ids]
+    renewed = any(events[1] in f.evidence_event_ids for f in first)
+    if renewed == p.restates:
+        out.renewals_right += 1
+        out.renewal_outcomes[p.id] = "right"
+        return
+    second = [f for f in facts if events[1] in f.evidence_event_ids]
+    if renewed:
+        why = "other fact renewed the first"
+    elif not first:
+        why = "restatement not renewed: the first turn wrote no fact"
+    elif not second:
+        why = "restatement not renewed: the second turn wrote no fact"
+    elif {_key_family(f.key) for f in first} & {_key_family(f.key) for f in second}:
+        why = "restatement not renewed: same key family"
+    else:
+        why = "restatement not renewed: another key family"
+    out.renewal_outcomes[p.id] = why
+    said = "renewed" if renewed else "not renewed"
+    out.note(why, f"{p.id}: {p.turns[0]!r} {said} by {p.turns[1]!r}")
 
 
 def _link(
