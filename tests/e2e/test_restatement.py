@@ -97,3 +97,21 @@ async def test_a_condition_said_again_by_how_it_lasts_renews_the_fact(
     assert len(facts) == 1, [(f.key, f.value) for f in facts]
     assert facts[0].reinforcement_count == 2
     assert facts[0].last_validated_at == later
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "key"),
+    [
+        ("I'm exhausted.", "Still feeling drained.", "user:state:health"),
+        ("I'm stressed at work.", "Work has been insane lately.", "user:state:work"),
+    ],
+)
+async def test_a_loose_restatement_of_the_same_condition_renews_the_fact(
+    local: Memory, first: str, second: str, key: str
+) -> None:
+    """The local model puts each pair under the former floor (0.49, 0.44): the same
+    condition in other words, with its subject left out or said of work."""
+    await local.write(Message(content=first, occurred_at=T0), user_id="u")
+    await local.write(Message(content=second, occurred_at=T0 + timedelta(days=1)), user_id="u")
+    [fact] = await local.facts(key=key, user_id="u")
+    assert fact.reinforcement_count == 2

@@ -27,3 +27,13 @@ def test_another_body_part_or_condition_is_not_the_same_thing() -> None:
     assert not same_topic("back pain", "knee pain")
     assert not same_topic("cold", "headache")
     assert not same_topic("exhausted", "fever")
+
+
+def test_a_word_in_another_of_its_forms_is_the_same_thing() -> None:
+    assert same_topic("worried about money", "money worries")
+    assert same_topic("bloated", "bloating after meals")
+
+
+def test_a_workload_in_other_words_is_the_same_condition() -> None:
+    assert same_topic("slammed at work", "work is hectic")
+    assert not same_topic("slammed at work", "fever")

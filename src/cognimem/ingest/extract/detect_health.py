@@ -65,7 +65,8 @@ _HEALTH = icase(
     rf"{_LASTS})|"
     # "the swelling in my ankle hasn't gone down", "my eyes are itchy", "my knees ache"
     rf"(?:^|,\s*)(?:the\s+(?P<sym>swelling|pain|ache|aching|soreness|stiffness|itching|"
-    rf"burning|numbness|tingling|bruising|rash|redness|cramp|cramping|inflammation)\s+"
+    rf"burning|numbness|tingling|bruising|rash|redness|cramp|cramping|inflammation|sprain|"
+    rf"strain|bruise|blister|injury)\s+"
     rf"(?:in|on|around)\s+)?(?:my\s+|(?<![\w,]\s)(?<!,)(?=\w+(?:'s|\s+still|\s+hurts?\b)))"
     rf"(?P<body>{_BODY})(?P<be>(?:\s+still)?{_BE})?\s+{_DEGREE}"
     rf"(?P<how>{_SYMPTOM}|(?:won't|will not|doesn't|does not|isn't|is not|hasn't|has not)\s+"
@@ -88,8 +89,9 @@ _HEALTH = icase(
 )
 # "I've been sick all week", "I'm still nauseous", "I can't sleep lately"
 _FEELING = icase(
+    # ("Still feeling queasy": the subject left out)
     r"^(?:I'm\s+|I've been\s+|I have been\s+|I am\s+|I keep\s+|I\s+|(?=still\b))"
-    r"(?:feeling\s+|feel\s+|getting\s+)?"
+    r"(?:still\s+)?(?:feeling\s+|feel\s+|getting\s+)?"
     + _DEGREE
     + r"(?P<v>sick(?!\s+(?:of|and tired))|ill|nauseous|queasy|dizzy|lightheaded|"
     r"light-headed|congested|achy|feverish|run down|under the weather|exhausted|"

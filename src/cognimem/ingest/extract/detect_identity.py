@@ -26,6 +26,15 @@ from cognimem.ingest.extract.patterns import (
     REL,
     icase,
 )
+from cognimem.ingest.extract.place_phrases import (
+    BEEN_IN,
+    HOME,
+    HOMETOWN,
+    LIVE,
+    LIVE_NOT,
+    MOVED,
+    MOVED_FROM,
+)
 from cognimem.ingest.extract.work_phrases import (
     IM_THE,
     JOB_START,
@@ -106,30 +115,6 @@ _PRONOUNS = icase(
     r"them|hers|his|theirs|xem|zir|its|she|he|they))\b"
 )
 _BIRTH_YEAR = icase(r"\bI was born in (?P<v>(?:19|20)\d{2})\b")
-_LIVE = icase(
-    rf"\b(?:I|we)(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been living|'m "
-    rf"living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)\s+in\s+"
-    rf"(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
-)
-# "I've been in Dublin for ten years": living there, by how long
-_BEEN_IN = icase(
-    rf"\b(?:I|we)(?:'ve|\s+have)\s+been\s+in\s+(?P<v>{PLACE})\s+(?:for|since)\s+(?:(?:about|"
-    rf"almost|nearly|over|the past|the last)\s+)?(?:\w+\s+)?(?:years?|decades?|(?:19|20)\d\d)\b|"
-    # "I'm visiting from Tokyo", "we're in town from Lyon": where the visitor lives
-    rf"\b(?:I'm|I am|we're|we are)\s+(?:visiting|in town|over)\s+from\s+(?P<w>{PLACE})"
-)
-_LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
-_MOVED = icase(
-    rf"\b(?:I|we)(?:\s+have|'m|'re|\s+am|\s+are)?\s+(?:moved|relocated|moving|relocating)"
-    rf"(?:\s+back|\s+away)?\s+(?:from\s+"
-    rf"(?P<old>{PLACE})\s+)?to\s+(?P<v>{PLACE})"
-)
-_MOVED_FROM = icase(rf"\b(?:I|we)\s+(?:moved|moved away|left)\s+from\s+(?P<v>{PLACE})")
-_HOMETOWN = icase(
-    rf"(?:\b(?:I'm|we're)\s+(?:originally\s+)?from|\bI\s+(?:originally\s+)?come\s+from|"
-    rf"\b(?:I|we)\s+grew\s+up\s+in|\bI was born in|born and raised in|\bI was raised in)"
-    rf"\s+(?:(?:a|an|the)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
-)
 _WORK_AS = icase(
     rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working|"
     rf"\s+freelance|'m freelancing|\s+moonlight)"
@@ -275,25 +260,27 @@ class IdentityReader(Collector):
         )
 
     def _location(self, c: Clause) -> None:
-        m = _LIVE.search(c.text)
+        m = LIVE.search(c.text)
         if m:
             verb = m.group("verb").strip().lower()
             past = verb == "lived"
             self._place(c, m.group("v"), holds=not past, timing="end" if past else None)
-        elif (m := _BEEN_IN.search(c.timed)) is not None:
+        elif (m := BEEN_IN.search(c.timed)) is not None:
             self._place(c, m.group("v") or m.group("w"), holds=True, timing=None)
-        m = _LIVE_NOT.search(c.base)
+        elif (m := HOME.search(c.text)) is not None and not c.past:
+            self._place(c, m.group("v") or m.group("w") or m.group("x"), holds=True, timing=None)
+        m = LIVE_NOT.search(c.base)
         if m and c.anymore:
             self._place(c, m.group("v"), holds=False, timing=None)
-        m = _MOVED.search(c.text)
+        m = MOVED.search(c.text)
         if m:
             if m.group("old"):
                 self._place(c, m.group("old"), holds=False, timing=None)
             self._place(c, m.group("v"), holds=True, timing="start")
-        m = _MOVED_FROM.search(c.text)
-        if m and not (_MOVED.search(c.text)):
+        m = MOVED_FROM.search(c.text)
+        if m and not (MOVED.search(c.text)):
             self._place(c, m.group("v"), holds=False, timing="end")
-        m = _HOMETOWN.search(c.text)
+        m = HOMETOWN.search(c.text)
         if m:
             self._place(c, m.group("v"), holds=True, timing=None, predicate="hometown")
         for m in _THIRD_LIVES.finditer(c.text):

@@ -89,7 +89,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "location": frozenset(
         words(
             """live, lives, lived, living, reside, resides, based, staying, settled, moved,
-            relocated, moving, relocating, left, from, grew, born, raised, come, been"""
+            relocated, moving, relocating, left, from, grew, born, raised, come, been,
+            home"""
         )
     ),
     "occupation": _head_words(JOBS)

@@ -1,0 +1,41 @@
+"""How chat says where someone lives or comes from: "I live in Denver", "I've been in
+Dublin for ten years", "Denver has been home for years", "we moved to Lyon", "I grew up
+in Ohio", read by :class:`~cognimem.ingest.extract.detect_identity.IdentityReader`."""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract.patterns import PLACE, icase
+
+__all__ = ["BEEN_IN", "HOME", "HOMETOWN", "LIVE", "LIVE_NOT", "MOVED", "MOVED_FROM"]
+
+LIVE = icase(
+    rf"\b(?:I|we)(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been living|'m "
+    rf"living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)\s+in\s+"
+    rf"(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
+)
+# "I've been in Dublin for ten years": living there, by how long
+BEEN_IN = icase(
+    rf"\b(?:I|we)(?:'ve|\s+have)\s+been\s+in\s+(?P<v>{PLACE})\s+(?:for|since)\s+(?:(?:about|"
+    rf"almost|nearly|over|the past|the last)\s+)?(?:\w+\s+)?(?:years?|decades?|(?:19|20)\d\d)\b|"
+    # "I'm visiting from Tokyo", "we're in town from Lyon": where the visitor lives
+    rf"\b(?:I'm|I am|we're|we are)\s+(?:visiting|in town|over)\s+from\s+(?P<w>{PLACE})"
+)
+# home said as the place: "Denver has been home for years", "our home is in Glasgow",
+# "I call Lisbon home"
+HOME = icase(
+    rf"^(?P<v>{PLACE})\s+(?:is|has been|'s been|'s)\s+(?:(?:my|our)\s+)?home\b(?!\s+to\b)|"
+    rf"^(?:my|our)\s+home\s+is\s+(?:in\s+)?(?P<w>{PLACE})|"
+    rf"\b(?:I|we)\s+(?:now\s+)?call\s+(?P<x>{PLACE})\s+home\b"
+)
+LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
+MOVED = icase(
+    rf"\b(?:I|we)(?:\s+have|'m|'re|\s+am|\s+are)?\s+(?:moved|relocated|moving|relocating)"
+    rf"(?:\s+back|\s+away)?\s+(?:from\s+"
+    rf"(?P<old>{PLACE})\s+)?to\s+(?P<v>{PLACE})"
+)
+MOVED_FROM = icase(rf"\b(?:I|we)\s+(?:moved|moved away|left)\s+from\s+(?P<v>{PLACE})")
+HOMETOWN = icase(
+    rf"(?:\b(?:I'm|we're)\s+(?:originally\s+)?from|\bI\s+(?:originally\s+)?come\s+from|"
+    rf"\b(?:I|we)\s+grew\s+up\s+in|\bI was born in|born and raised in|\bI was raised in)"
+    rf"\s+(?:(?:a|an|the)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
+)
