@@ -1,0 +1,129 @@
+"""Facts said of someone by a pronoun, on ``benchmarks/data/pronoun_probes.jsonl``
+(issue 32, item 2: a resolved pronoun's fact reaches the store).
+
+Each row is two user turns: the first names a person ("My brother Tom is moving to
+Seattle."), the second says something about them by a pronoun ("He got a job at
+Boeing."), labelled with that fact (its ``predicate`` null means any) in one of twelve
+families (job, employer, home, age, allergy, diet, relationship, pet, goal, health,
+preference, singular "they"). Reported per half and family:
+
+- **rules**: the rule extractor reads the second turn, with the first as its window,
+  into the labelled fact with the person as subject;
+- **store**: the pair written through ``Memory.write`` (as ``knowledge_set.py`` does)
+  leaves a fact from the second turn whose subject is the person; one that is not is
+  counted by why.
+
+The set was written and committed before the extractor changed for it; rows alternate
+tune / check within each family. The tune half is printed item by item; the check half
+in counts only.
+
+Usage (from the repository root):
+
+    PYTHONPATH=src python benchmarks/pronoun_probes.py [--out benchmarks/results/pronoun_probes.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.models.extraction import ExtractionInput
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from extraction_quality import describe_fact, values_match
+from knowledge_set import Passage, StoreScore, said_at, same_subject, score_store
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data" / "pronoun_probes.jsonl"
+SPLITS = ("tune", "check")
+
+
+def load(path: Path = DATA) -> list[Passage]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [
+        Passage(
+            r["id"],
+            r["split"],
+            r["family"],
+            tuple(r["turns"]),
+            tuple(r["facts"]),
+            coref=tuple(r["coref"]),
+        )
+        for r in rows
+    ]
+
+
+def rules_read(p: Passage, extractor: RuleExtractor) -> tuple[bool, str]:
+    """Whether the rules read the labelled fact of the second turn, and what they read."""
+    [gold] = p.facts
+    message = ExtractionInput(text=p.turns[1], occurred_at=said_at(1), context=p.turns[:1])
+    facts = extractor.extract_one(message).facts
+    hit = any(
+        same_subject(p, gold, f)
+        and gold["category"] == f.category.value
+        and gold["predicate"] in (None, f.predicate)
+        and values_match(gold["value"], f.value)
+        for f in facts
+    )
+    return hit, "; ".join(f"{f.subject}: {describe_fact(f)}" for f in facts) or "nothing"
+
+
+def report(halves: dict[str, tuple[list[Passage], StoreScore, dict[str, str]]], header: str) -> str:
+    lines = [header, "", "| half | pairs | rules read the fact | store links right |"]
+    lines.append("|---|---|---|---|")
+    for name, (pairs, store, missed) in halves.items():
+        lines.append(
+            f"| {name} | {len(pairs)} | {len(pairs) - len(missed)}/{len(pairs)} | "
+            f"{store.links_right}/{store.links} (wrong {store.links_wrong}) |"
+        )
+    for name, (pairs, store, missed) in halves.items():
+        by_family: dict[str, Counter[str]] = defaultdict(Counter)
+        for p in pairs:
+            by_family[p.kind]["pairs"] += 1
+            by_family[p.kind]["read"] += p.id not in missed
+        lines += ["", f"## {name} half", "", "| family | rules read the fact |", "|---|---|"]
+        lines += [f"| {f} | {c['read']}/{c['pairs']} |" for f, c in sorted(by_family.items())]
+        lines += ["", "Store links not right, by reason:", ""]
+        lines += [f"- {why}: {n}" for why, n in sorted(store.reasons.items())] or ["- (none)"]
+        if name == "tune":
+            lines += ["", "Rules missed:"]
+            lines += [f"  - {m}" for m in missed.values()] or ["  (none)"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/pronoun_probes.md")
+    parser.add_argument("--split", choices=SPLITS, action="append")
+    args = parser.parse_args(argv)
+    pairs, extractor = load(), RuleExtractor()
+    halves = {}
+    for name in args.split or SPLITS:
+        part = [p for p in pairs if p.split == name]
+        missed = {}
+        for p in part:
+            hit, read = rules_read(p, extractor)
+            if not hit:
+                missed[p.id] = f"{p.id} {p.turns[1]!r} ({p.facts[0]['subject']}) -> {read}"
+        halves[name] = (part, asyncio.run(score_store(part)), missed)
+    header = "\n".join(
+        [
+            "# Pronoun probes: facts said of someone by a pronoun (rules and store, no LLM)",
+            "",
+            "Command: `PYTHONPATH=src python benchmarks/pronoun_probes.py`",
+            f"Set: {len(pairs)} pairs ({DATA.relative_to(ROOT)})",
+        ]
+    )
+    text = report(halves, header)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
