@@ -68,6 +68,23 @@ async def test_a_pronoun_does_not_reach_into_another_conversation(memory: Memory
     assert not any("got_promoted" in f.key for f in await memory.facts(user_id=U))
 
 
+async def test_her_relative_and_his_career_reach_the_store_as_theirs(memory: Memory) -> None:
+    await say(
+        memory,
+        "My friend Paula is on leave.",
+        "Her daughter was born in May.",
+        "My nephew Felix loves trains.",
+        "He wants to become a mechanic.",
+    )
+    facts = {f.key: f for f in await memory.facts(user_id=U)}
+    daughter = facts["paula:relationship:daughter:daughter"]
+    [link] = daughter.provenance["coreference"]
+    assert (link["said"], link["name"]) == ("Her", "Paula")
+    career = next(f for k, f in facts.items() if k.startswith("felix:goal:work"))
+    assert career.value == "become a mechanic"
+    assert career.provenance["coreference"][0]["name"] == "Felix"
+
+
 async def test_a_first_name_is_the_full_name_already_known(memory: Memory) -> None:
     await say(memory, "My sister Sarah Jones is a nurse.", "Sarah lives in Boston.")
     known = await entities(memory)

@@ -11,6 +11,7 @@ import re
 
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.age_phrases import AGE, AGE_FIGURE, BIRTH_YEAR, PRONOUNS
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import is_person_name, kind_of, works_for_person
@@ -95,26 +96,6 @@ _NICKNAME_OF = icase(
     rf"^(?P<v>{NAME1})\s+is\s+(?:(?P<who>{NAME})'s\s+(?:nick)?name|short\s+for\s+"
     rf"(?P<full>{NAME}))\b|^(?P<own>{NAME})'s\s+nickname\s+is\s+(?P<nick>{NAME1})\b"
 )
-_AGE = icase(
-    r"\bI(?:'m| just turned| turned)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?) old|\s*y/?o\b)?"
-    r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))|"
-    # a birthday told in words: "I just turned ten" ("I'm ten" could be anything)
-    r"\bI(?: just)? turned\s+(?P<w>one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
-    r"forty|fifty|sixty|seventy|eighty|ninety)(?:\s+(?:years?|yrs?) old)?"
-    r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))"
-)
-# an age said as a joke is no age: "I'm 100 years old at heart", "35 going on 80",
-# "I'm 29 forever", "12 years old inside", "Mentally I'm still 22"
-_AGE_FIGURE = icase(
-    r"\b(?:at heart|(?:on the )?inside|in spirit|deep down|going on|forever|mentally|"
-    r"emotionally|in (?:[a-z]+ )?[a-z]+ years|some days|when it comes to)\b"
-)
-_PRONOUNS = icase(
-    r"\b(?:my pronouns are|I use|I go by)\s+(?P<v>(?:she|he|they|xe|ze|it)/(?:her|him|"
-    r"them|hers|his|theirs|xem|zir|its|she|he|they))\b"
-)
-_BIRTH_YEAR = icase(r"\bI was born in (?P<v>(?:19|20)\d{2})\b")
 _WORK_AS = icase(
     rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working|"
     rf"\s+freelance|'m freelancing|\s+moonlight)"
@@ -164,6 +145,12 @@ _HAVE_REL = icase(
 # "my friend Jamal and his wife Nia": the second is the first one's relative
 _AND_THEIR_REL = icase(
     rf"\b(?P<who>{NAME1})\s+and\s+(?:his|her)\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME1})\b"
+)
+# a named person's relative: "Linda's husband Mark ...", "Beth's son was just born" (what
+# "her son" is once "her" is resolved)
+_THEIR_REL = icase(
+    rf"^(?P<who>{NAME1}(?:\s+{NAME1})?)'s\s+{MODS}(?P<rel>{REL})\b"
+    rf"(?:\s*,?\s+(?P<v>{NAME1})\b(?!'))?"
 )
 _PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME1})")
 _MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
@@ -218,17 +205,17 @@ class IdentityReader(Collector):
             name = phrases.name(m.group("v"))
             if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
                 self.add(c, Cat.IDENTITY, "name", name, multi=False, confidence=0.75)
-        m = _AGE.search(c.text)
+        m = AGE.search(c.text)
         if (
             m
             and (m.group("w") or 1 <= int(m.group("v")) <= 120)
-            and not _AGE_FIGURE.search(c.evidence)
+            and not AGE_FIGURE.search(c.evidence)
         ):
             self.add(c, Cat.IDENTITY, "age", m.group("w") or m.group("v"), multi=False)
-        m = _PRONOUNS.search(c.text)
+        m = PRONOUNS.search(c.text)
         if m:
             self.add(c, Cat.IDENTITY, "pronouns", m.group("v").lower(), multi=False)
-        m = _BIRTH_YEAR.search(c.timed)
+        m = BIRTH_YEAR.search(c.timed)
         if m:
             self.add(c, Cat.IDENTITY, "birth_year", m.group("v"), multi=False)
 
@@ -433,6 +420,7 @@ class IdentityReader(Collector):
             who, name = phrases.name(m.group("who")), phrases.name(m.group("v"))
             if who and name and who.lower() not in {"i", "me"}:
                 self._relative(c, m.group("rel").lower(), name, named=True, text="", subject=who)
+        self._their_relative(c)
         m = _PRONOUN_NAME.search(c.text)
         if m and self.unnamed and phrases.name(m.group("v")):
             self._relative(c, self.unnamed, phrases.name(m.group("v")) or "", named=True, text="")
@@ -448,6 +436,18 @@ class IdentityReader(Collector):
         """Whether a relationship fact of the speaker's already names this relation."""
         rel = vocab.RELATIONS.get(word.lower(), word.lower())
         return any(f.category is Cat.RELATIONSHIP and f.predicate == rel for f in self.facts)
+
+    def _their_relative(self, c: Clause) -> None:
+        """A named person's relative, by name or unnamed ("Beth's son"): theirs."""
+        m = _THEIR_REL.match(c.text)
+        who = phrases.name(m.group("who")) if m else None
+        if m is None or who is None or not is_person_name(who):
+            return
+        word, name = m.group("rel").lower(), phrases.name(m.group("v") or "")
+        if name and name.lower() not in _NOT_A_NAME_AFTER_IM:
+            self._relative(c, word, name, named=True, text="", subject=who)
+        else:
+            self._relative(c, word, word, named=False, text="", subject=who)
 
     def _relative(
         self, c: Clause, word: str, value: str, *, named: bool, text: str, subject: str = "user"

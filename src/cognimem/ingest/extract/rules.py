@@ -174,10 +174,10 @@ class _Reader(
             facts, mentions = len(self.facts), len(self.mentioned)
             self._mentions(said)
             self._sentence(said)
-            if links:
-                self._keep_links(sentence, links, facts)
             self._note_people(discourse, said, facts, mentions)
             self._about_person(said, discourse, facts)
+            if links:  # also on what was read as the person's own words ("He wants ...")
+                self._keep_links(sentence, links, facts)
             discourse.next_sentence()
         self._close_old_values()
         # a fact's typing of a name wins; another name of someone (a nickname, the

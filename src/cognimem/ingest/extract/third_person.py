@@ -9,8 +9,9 @@ the reader can read it with the same detectors and give the facts to the person.
 Only a plain statement is rewritten: the sentence opens with the person's name
 (after "my sister", "my boss" and the like) and a verb that is not one of reporting,
 thinking or wishing ("Sarah said ...", "Sarah thinks ...": what someone says is not a
-fact about them), and it says nothing of the speaker ("I", "my", "we" ...). Whether the
-name is a person is the caller's evidence (the conversation named them as one).
+fact about them; but "Jake wants to be a pilot" is his goal), and it says nothing of
+the speaker ("I", "my", "we" ...). Whether the name is a person is the caller's
+evidence (the conversation named them as one).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ _NOT_STATING = frozenset(
         "would", "should", "will", "can",
     ]
 )  # fmt: skip
+# ... except a career wanted, a goal of theirs: "Jake wants to be a pilot"
+_CAREER = icase(r"\s+to\s+(?:be|become)\s+an?\s+\w")
 _SPEAKER = icase(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|us|our|ours)\b")
 _IRREGULAR = {
     "is": "am", "isn't": "am not", "'s": "am", "has": "have", "hasn't": "haven't",
@@ -62,7 +65,7 @@ def as_first_person(sentence: str) -> FirstPerson | None:
     verb, rest = m.group("verb").lower(), m.group("rest")
     if m.group("name").endswith("'s"):
         return None  # "Ines's dog ...": about the dog
-    if verb in _NOT_STATING or _SPEAKER.search(rest):
+    if (verb in _NOT_STATING and not _CAREER.match(rest)) or _SPEAKER.search(rest):
         return None
     if verb == "'s" and re.match(r"\s+(?:been|got|gotten)\b", rest):
         first = "have"

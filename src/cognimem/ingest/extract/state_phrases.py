@@ -1,0 +1,63 @@
+"""How chat says a state of the speaker's body, work, money or family: "I'm pregnant",
+"I was just diagnosed with X", "work has been crazy", "money is tight", "I'm dealing
+with X", read by :class:`~cognimem.ingest.extract.detect_constraints.ConstraintReader`."""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract.patterns import HEAD_END, icase
+
+__all__ = ["STATE_BE", "STATE_DID", "STATE_MORE", "STATE_SUBJECT"]
+
+STATE_BE = icase(
+    r"\b(?:I'm|we're)\s+(?P<v>pregnant|expecting a baby|sick(?!\s+of)|ill|injured|"
+    r"hospitalized|in (?:the )?hospital|in a cast|on crutches|on bed rest|on (?:medication|"
+    r"meds|antibiotics|chemo|insulin|blood thinners)|(?:recovering|healing) from [^,;]+|"
+    r"diabetic|immunocompromised|undergoing [^,;]+|getting over [^,;]+|going through (?:an? )?"
+    r"(?:divorce|breakup|chemo|treatment|ivf|rough patch|hard time)[^,;]*|under the weather|"
+    r"unemployed|out of work|between jobs|laid off|broke|in debt|on an? (?:(?:tight|strict|"
+    r"limited|small|shoestring)\s+)?budget|grieving|(?:stressed|stressed out|overwhelmed|"
+    r"burned out|burnt out|swamped|anxious) (?:at|about|with|from|by|over) [^,;]+|taking "
+    r"(?:antibiotics|medication|meds|pills|insulin|[a-z]+ medication)[^,;]*|"
+    r"(?:\d+|a few|two|three|four|five|six|seven|eight|nine) (?:weeks|months) pregnant)"
+)
+STATE_DID = icase(
+    r"\b(?:I|we)\s+(?P<v>(?:broke|fractured|sprained|tore|twisted|hurt|injured|dislocated|"
+    r"pulled|strained) my [^,;]+|had (?:an? |my )?(?:surgery|operation|c-section|knee surgery|"
+    r"back surgery|procedure|stroke|heart attack|concussion|miscarriage)[^,;]*|(?:was|got) "
+    r"(?:just |recently )?diagnosed with [^,;]+|caught (?:a|the|covid)[^,;]*|tested positive "
+    r"for [^,;]+|lost my job|got laid off|got fired|was laid off|was fired|got let go|"
+    rf"(?:have|had|got|have had|have got) (?:an? |the )?(?:(?:terrible|bad|nasty|awful|"
+    r"horrible|mild|slight|really bad|chronic|severe|major|killer|pounding|splitting|"
+    r"bit of a|touch of the|bad case of the|bad case of)\s+)*(?:cold|flu|fever|covid|migraines?|"
+    r"headache|stomach bug|sore throat|cough|back pain|chronic pain|concussion|infection|"
+    r"ear infection|sinus infection|strep throat|bronchitis|pneumonia|diabetes|type [12] "
+    r"diabetes|asthma|arthritis|anxiety|depression|adhd|insomnia|high blood pressure|bad back|"
+    r"bad knee|injury|kidney stones?|food poisoning|morning sickness|ptsd|cancer|long covid|"
+    r"heart condition|broken (?:leg|arm|wrist|ankle|foot|hand|finger|toe|rib|nose)|sprained "
+    rf"(?:ankle|wrist)|torn (?:acl|meniscus|ligament|muscle)){HEAD_END}[^,;]*)"
+)
+STATE_SUBJECT = icase(
+    r"^(?P<v>(?P<money>money|cash|finances|my budget)(?:'s|\s+is|\s+has been|\s+are|"
+    r"\s+have been)\s+(?:really\s+|super\s+|so\s+|very\s+|pretty\s+|a bit\s+|quite\s+|"
+    r"extremely\s+)?(?:tight|tough|short|limited)|(?P<work>work|my job|my workload|my boss)"
+    r"(?:'s|\s+is|\s+has been|\s+was|\s+have been)\s+(?:really\s+|super\s+|so\s+|very\s+|"
+    r"pretty\s+|a bit\s+|quite\s+|extremely\s+|incredibly\s+)?(?:stressful|crazy|hectic|"
+    r"overwhelming|insane|brutal|intense|exhausting|a nightmare|killing me|draining|chaotic)|"
+    r"(?P<family>my\s+(?:mom|dad|mother|father|wife|husband|partner|son|daughter|kid|child|"
+    r"sister|brother|grandma|grandpa|grandmother|grandfather))\s+(?:is|has been)\s+(?:in "
+    r"(?:the )?hospital|sick|ill|recovering from [^,;]+|undergoing [^,;]+))"
+)
+STATE_MORE = icase(
+    r"\b(?:I|we)(?:'m|\s+have\s+been|'re|\s+am)?\s+(?P<v>(?:dealing|struggling|coping|"
+    r"living|battling|suffering)\s+(?:with|from)\s+(?:an?\s+|my\s+|some\s+|the\s+)?(?:bad\s+|"
+    r"chronic\s+|severe\s+)?(?:insomnia|anxiety|depression|migraines?|back pain|chronic pain|"
+    r"an injury|injury|illness|grief|burnout|long covid|covid|cancer|arthritis|asthma|"
+    r"diabetes|adhd|ptsd|allergies|a cold|the flu|flu|pain)\b[^,;]*|expecting\s+(?:our|a|my|"
+    r"another)\s+(?:first\s+|second\s+|third\s+)?(?:baby|child|kid))|^(?:my|our)\s+(?P<body>"
+    r"(?:knee|back|ankle|wrist|shoulder|neck|hip|foot|feet|leg|arm|hand|stomach|head|tooth|"
+    r"eyes?)(?:\s+still)?(?:\s*(?:'s been|has been|is|keeps|have been|are))?(?:\s+still)?\s+"
+    r"(?:acting up|killing me|hurting|"
+    r"hurts|hurt|sore|swollen|bothering me|aching|aches|injured|broken|flaring up|in pain))|"
+    r"^(?:[a-z]+ing(?:\s+[a-z]+){0,2}?\s+)?(?:still\s+)?(?P<hurts>(?:hurts|kills)\s+my\s+(?:knee|back|ankle|wrist|"
+    r"shoulder|neck|hip|feet|leg|arm|hand|stomach|head|eyes))\b"
+)

@@ -1,0 +1,50 @@
+"""What is said of a named person by "his" / "her" or their name with "'s" reaches a
+fact of theirs (issue 32, item 2): their relative, named or not, and the career they
+want."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from cognimem.ingest.extract import ExtractionInput, RuleExtractor
+
+WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+
+
+def read(text: str, *window: str) -> list[tuple[str, str, str, str]]:
+    message = ExtractionInput(text=text, occurred_at=WHEN, context=window)
+    found = RuleExtractor().extract_one(message).facts
+    return [(f.subject, f.category.value, f.predicate, f.value) for f in found]
+
+
+def test_a_named_persons_relative_is_theirs() -> None:
+    assert ("Marco", "relationship", "sister", "Gina") in read("Marco's sister Gina is a chef.")
+
+
+def test_her_relative_after_she_was_named_is_hers() -> None:
+    said = read("Her daughter was born in May.", "My friend Paula is on leave.")
+    assert ("Paula", "relationship", "daughter", "daughter") in said
+    said = read("His brother Yannick came along.", "My neighbor Ahmed stopped by.")
+    assert ("Ahmed", "relationship", "brother", "Yannick") in said
+
+
+@pytest.mark.parametrize(
+    "text", ["McDonald's manager Tom called.", "Apple's founder Steve was a genius."]
+)
+def test_a_company_with_a_relation_word_is_no_persons_relative(text: str) -> None:
+    assert not [f for f in read(text) if f[1] == "relationship"]
+
+
+def test_a_career_wanted_is_a_goal_of_work() -> None:
+    assert ("user", "goal", "work", "become a firefighter") in read(
+        "I want to become a firefighter."
+    )
+    said = read("She wants to be an architect.", "My niece Zara loves drawing.")
+    assert ("Zara", "goal", "work", "be an architect") in said
+
+
+def test_what_is_no_occupation_is_no_career() -> None:
+    assert not [f for f in read("I want to be a better cook.") if f[2] == "work"]
+    assert not [f for f in read("Zara wants to be a princess.") if f[1] == "goal"]
