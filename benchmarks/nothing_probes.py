@@ -67,7 +67,8 @@ def score(rows: list[dict[str, Any]], extractor: RuleExtractor | None = None) ->
     out = Half()
     for row in rows:
         facts = extractor.extract_one(ExtractionInput(text=row["text"], occurred_at=SAID)).facts
-        c = out.counts[row["family"]]
+        round_ = f", round {row['round']}" if row.get("round", 1) != 1 else ""
+        c = out.counts[row["family"] + round_]
         read = "; ".join(describe_fact(f) for f in facts) or "nothing"
         if row["kind"] == "nothing":
             c["nothing"] += 1
