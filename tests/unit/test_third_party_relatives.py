@@ -1,6 +1,6 @@
 """What is said of a named person by "his" / "her" or their name with "'s" reaches a
-fact of theirs (issue 32, item 2): their relative, named or not, and the career they
-want."""
+fact of theirs (issue 32, item 2): their relative, named or not, the career they want,
+and what happened to what is theirs ("He broke his hip")."""
 
 from __future__ import annotations
 
@@ -48,3 +48,11 @@ def test_a_career_wanted_is_a_goal_of_work() -> None:
 def test_what_is_no_occupation_is_no_career() -> None:
     assert not [f for f in read("I want to be a better cook.") if f[2] == "work"]
     assert not [f for f in read("Zara wants to be a princess.") if f[1] == "goal"]
+
+
+def test_his_or_her_own_in_what_is_said_of_them_stays_theirs() -> None:
+    said = read("She lost her job.", "My neighbor Greta is worried.")
+    assert ("Greta", "state", "work", "lost her job") in said
+    said = read("He sprained his wrist.", "My son Theo fell at practice.")
+    assert [f for f in said if f[0] == "Theo" and f[3] == "sprained his wrist"]
+    assert not [f for f in said if "my" in f[3].split()]

@@ -113,6 +113,16 @@ __all__ = ["RuleExtractor"]
 # relative or name it is belongs to the speaker's words, not theirs
 _NOT_THIRD_PERSON = frozenset({Cat.RELATIONSHIP, "identity/name", "identity/nickname"})
 _SPEAKER_WORD = icase(r"\b(?:i|i'm|i've|me|my)\b")
+_OWN = frozenset({"his", "her"})
+_MY = icase(r"\bmy\b")
+
+
+def _theirs(value: str, possessive: str | None) -> str:
+    """``value`` read from a person's words said as the speaker's, with "my" theirs
+    again when the sentence said "his" / "her" of them."""
+    return _MY.sub(possessive, value) if possessive else value
+
+
 _IMPORTANCE = {
     Cat.POLICY: 0.95,
     Cat.VALUE: 0.9,
@@ -175,7 +185,7 @@ class _Reader(
             self._mentions(said)
             self._sentence(said)
             self._note_people(discourse, said, facts, mentions)
-            self._about_person(said, discourse, facts)
+            self._about_person(said, discourse, facts, links)
             if links:  # also on what was read as the person's own words ("He wants ...")
                 self._keep_links(sentence, links, facts)
             discourse.next_sentence()
@@ -188,7 +198,7 @@ class _Reader(
             if name.casefold() not in other_names:
                 self.entity(name, kind)
 
-    def _about_person(self, said: str, discourse: Discourse, since: int) -> None:
+    def _about_person(self, said: str, discourse: Discourse, since: int, links: list[Link]) -> None:
         """A plain statement about a person the conversation named, that the detectors
         found nothing in about them ("Linda has pneumonia"), read as that person's own
         ("I have pneumonia"): what it states is about them (``third_person.py``)."""
@@ -202,11 +212,17 @@ class _Reader(
             return
         before = len(self.facts)
         self._sentence(about.text, evidence=said.strip())
+        # "his" / "her" said of them comes back in their value: "broke his hip"
+        own = next(
+            (k.said.lower() for k in links if k.name == about.name and k.said.lower() in _OWN),
+            None,
+        )
         read = [
-            f.model_copy(update={"subject": about.name})
+            f.model_copy(update={"subject": about.name, "value": _theirs(f.value, own)})
             for f in self.facts[before:]
             if f.subject == "user"
-            and not _SPEAKER_WORD.search(f.value)  # a value quoting the rewrite's "I"
+            # a value quoting the rewrite's "I"
+            and not _SPEAKER_WORD.search(_theirs(f.value, own))
             and f.category not in _NOT_THIRD_PERSON
             and f"{f.category.value}/{f.predicate}" not in _NOT_THIRD_PERSON
         ]

@@ -80,4 +80,6 @@ def as_first_person(sentence: str) -> FirstPerson | None:
     else:
         first = verb  # a past form is the same for "I"
     adverb = f"{m.group('adv')} " if m.group("adv") else ""
+    # "Frank broke Frank's hip" (what "He broke his hip" resolves to): "I broke my hip"
+    rest = re.sub(rf"\b{re.escape(m.group('name'))}'s\b", "my", rest)
     return FirstPerson(m.group("name"), f"I {adverb}{first}{rest}")
