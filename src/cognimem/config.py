@@ -333,6 +333,10 @@ class RecallSettings(BaseModel):
     # and `degraded`, and its results are missing from the ranking
     step_timeout_s: float | None = Field(default=None, gt=0)
     budget_s: float | None = Field(default=None, gt=0)
+    # word pieces per (query, memory) pair a reranked read's cross-encoder reads, whatever
+    # its preset; unset: the preset's (128). A longer pair is cut from the memory's end;
+    # a pair's CPU grows with its length (benchmarks/results/cross_encoder_cpu.md)
+    cross_encoder_max_tokens: int | None = Field(default=None, ge=8, le=512)
     # with an LLM configured, ask it for the intent of queries the rules are unsure of
     llm_classifier: bool = True
     # the standing constraint profile's own token cap in a decision-like read's packet

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cognimem import Memory, Settings
+from cognimem.models.items import index_text
 from cognimem.providers import CrossEncoder, HashingEmbedder, OnnxCrossEncoder
 from cognimem.providers.cross_encoder import build_cross_encoder
 from cognimem.recall.conversation import cross
@@ -24,12 +25,13 @@ TEXTS = [
 
 @pytest.fixture
 def with_cross_encoder(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name, weight in (("cross", 1.0), ("cross-off", 0.0)):
+    for name, weight, cap in (("cross", 1.0, 128), ("cross-off", 0.0, 128), ("cross-cut", 1.0, 10)):
         config = PRESETS["balanced"].model_copy(
             update={
                 "name": name,
                 "cross_encoder": "ms-marco-l12",
                 "cross_encoder_weight": weight,
+                "cross_encoder_max_tokens": cap,
                 # the first read loads the model: a busy machine must not time it out
                 "step_timeout_s": 60.0,
                 "budget_s": 120.0,
@@ -59,6 +61,36 @@ async def test_the_cross_encoder_orders_the_best_candidates(memory: Memory) -> N
     assert not any(s.name == "cross_encoder" for s in plain.steps)
 
 
+@pytest.mark.usefixtures("with_cross_encoder")
+async def test_the_read_cuts_each_pair_to_the_presets_cap(memory: Memory) -> None:
+    for text in TEXTS:
+        await memory.write(text, user_id="u")
+    encoder = OnnxCrossEncoder()
+    probabilities: dict[int, dict[str, float]] = {}
+    for preset, cap in (("cross-cut", 10), ("cross", 128)):
+        packet = await memory.read(QUERY, user_id="u", preset=preset, explain=True)
+        assert packet.explain is not None
+        why = {e.id: e.signals for e in packet.explain}
+        passages = [index_text(i.author, i.text) for i in packet.items]
+        expected = await encoder.score(QUERY, passages, max_tokens=cap)
+        assert [why[i.id]["cross_encoder"] for i in packet.items] == [
+            round(float(p), 4) for p in expected
+        ]
+        probabilities[cap] = {i.text: why[i.id]["cross_encoder"] for i in packet.items}
+    await encoder.aclose()
+    # ten word pieces leave the query and a word or two of each memory: other scores
+    shared = probabilities[10].keys() & probabilities[128].keys()
+    assert len(shared) >= 2
+    assert all(probabilities[10][t] != probabilities[128][t] for t in shared)
+
+
+def test_the_cap_is_a_word_piece_count_the_model_can_take() -> None:
+    assert PRESETS["reranked"].cross_encoder_max_tokens == 128
+    for bad in (7, 513):
+        with pytest.raises(ValueError, match="cross_encoder_max_tokens"):
+            RecallConfig(name="x", cross_encoder_max_tokens=bad)
+
+
 async def test_the_reranked_preset_runs_the_cross_encoder(
     memory_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -76,7 +108,9 @@ async def test_the_reranked_preset_runs_the_cross_encoder(
     async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
         for name, text in (("Melanie", "I painted a sunrise."), ("Caroline", "I painted a fence.")):
             await mem.write({"role": "user", "name": name, "content": text}, user_id="u")
-        packet = await mem.read("What did Melanie paint?", user_id="u", preset="reranked")
+        packet = await mem.read(
+            "What did Melanie paint?", user_id="u", preset="reranked", explain=True
+        )
         assert [e.loaded for e in built] == [True]
     # closing the Memory releases the model its reader loaded
     assert [e.loaded for e in built] == [False]
@@ -85,6 +119,31 @@ async def test_the_reranked_preset_runs_the_cross_encoder(
     assert step.error is None
     assert packet.preset == "reranked"
     assert packet.items[0].text == "I painted a sunrise."
+    assert packet.recall_config is not None
+    assert packet.recall_config["cross_encoder_max_tokens"] == 128
+
+
+async def test_the_operator_sets_the_cross_encoders_cap(memory_url: str) -> None:
+    settings = Settings(
+        recall={"step_timeout_s": 60, "budget_s": 120, "cross_encoder_max_tokens": 10}
+    )
+    async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
+        await mem.write(TEXTS[1], user_id="u")
+        packet = await mem.read(QUERY, user_id="u", preset="reranked", explain=True)
+        plain = await mem.read(QUERY, user_id="u", preset="balanced", explain=True)
+    assert packet.recall_config is not None
+    assert plain.recall_config is not None
+    assert packet.recall_config["cross_encoder_max_tokens"] == 10
+    assert plain.recall_config["cross_encoder"] is None  # the cap runs nothing by itself
+    assert packet.explain is not None
+    (why,) = [e for e in packet.explain if e.id == packet.items[0].id]
+    encoder = OnnxCrossEncoder()
+    (cut,) = await encoder.score(QUERY, [TEXTS[1]], max_tokens=10)
+    (whole,) = await encoder.score(QUERY, [TEXTS[1]])
+    await encoder.aclose()
+    assert why.signals["cross_encoder"] == round(float(cut), 4) != round(float(whole), 4)
+    with pytest.raises(ValueError, match="cross_encoder_max_tokens"):
+        Settings(recall={"cross_encoder_max_tokens": 4})
 
 
 def test_an_unknown_cross_encoder_is_rejected() -> None:

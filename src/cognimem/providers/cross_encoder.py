@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -23,8 +24,12 @@ from cognimem.providers.onnx_models import (
     LazySession,
     OnnxModel,
     Pinned,
+    build_tokenizer,
     run_session,
 )
+
+MIN_PAIR_TOKENS = 8
+"""The fewest word pieces a pair may be cut to: [CLS], [SEP] twice and a few of each text."""
 
 
 @runtime_checkable
@@ -34,8 +39,11 @@ class CrossEncoder(Protocol):
     @property
     def model_id(self) -> str: ...
 
-    async def score(self, query: str, passages: Sequence[str]) -> npt.NDArray[np.float32]:
-        """One relevance probability in [0, 1] per passage, in the passages' order."""
+    async def score(
+        self, query: str, passages: Sequence[str], *, max_tokens: int | None = None
+    ) -> npt.NDArray[np.float32]:
+        """One relevance probability in [0, 1] per passage, in the passages' order.
+        ``max_tokens`` caps each pair's word pieces (None: the model's limit)."""
         ...
 
     async def aclose(self) -> None: ...
@@ -43,7 +51,10 @@ class CrossEncoder(Protocol):
 
 class OnnxCrossEncoder:
     """A local cross-encoder: each pair is tokenized together (truncated from its longer
-    side to the model's limit) and the model's logit goes through a sigmoid.
+    side, a word piece at a time, to ``max_tokens`` or the model's limit) and the
+    model's logit goes through a sigmoid. The longer side is nearly always the passage,
+    so a cap keeps the query whole and the passage's beginning; a pair's CPU grows with
+    its word pieces, so the cap bounds what one long memory costs a read.
 
     Loads on first use; inference runs in worker threads, up to ``threads`` runs at
     once. An int8 model runs each pair alone, so a pair's score never depends on the
@@ -69,6 +80,8 @@ class OnnxCrossEncoder:
         self.model = model
         self.batch_size = batch_size
         self._loader = LazySession(model, model_path, expected_sha256, threads)
+        self._capped: dict[int, Any] = {}  # a tokenizer per cap below the model's limit
+        self._capped_lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -79,16 +92,24 @@ class OnnxCrossEncoder:
         """Whether the model is in memory: from the first score until ``aclose``."""
         return self._loader.loaded
 
-    async def score(self, query: str, passages: Sequence[str]) -> npt.NDArray[np.float32]:
+    async def score(
+        self, query: str, passages: Sequence[str], *, max_tokens: int | None = None
+    ) -> npt.NDArray[np.float32]:
         if isinstance(passages, str):
             raise TypeError("score() takes a sequence of passages, not a single string")
+        self._check_cap(max_tokens)
         if not passages:
             return np.zeros(0, dtype=np.float32)
-        return await asyncio.to_thread(self.score_sync, query, list(passages))
+        return await asyncio.to_thread(self.score_sync, query, list(passages), max_tokens)
 
-    def score_sync(self, query: str, passages: Sequence[str]) -> npt.NDArray[np.float32]:
+    def score_sync(
+        self, query: str, passages: Sequence[str], max_tokens: int | None = None
+    ) -> npt.NDArray[np.float32]:
         """Blocking version of :meth:`score`."""
+        self._check_cap(max_tokens)
         tokenizer, session, inputs = self._loader.get()
+        if max_tokens is not None and max_tokens < self.model.max_tokens:
+            tokenizer = self._tokenizer(max_tokens)
         encodings = tokenizer.encode_batch([(query, p) for p in passages])
         logits = np.zeros(len(encodings), dtype=np.float32)
         for chunk, found in self._loader.run_batches(
@@ -102,6 +123,20 @@ class OnnxCrossEncoder:
             logits[chunk] = found[:, 0]
         probabilities: npt.NDArray[np.float32] = (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
         return probabilities
+
+    def _check_cap(self, max_tokens: int | None) -> None:
+        if max_tokens is not None and max_tokens < MIN_PAIR_TOKENS:
+            raise UsageError(
+                f"max_tokens must be >= {MIN_PAIR_TOKENS} word pieces a pair, got {max_tokens}"
+            )
+
+    def _tokenizer(self, max_tokens: int) -> Any:
+        """The model's tokenizer truncating pairs to ``max_tokens`` (built once per cap:
+        a tokenizer's truncation is its own state, shared by the threads using it)."""
+        with self._capped_lock:
+            if max_tokens not in self._capped:
+                self._capped[max_tokens] = build_tokenizer(max_tokens)
+            return self._capped[max_tokens]
 
     async def aclose(self) -> None:
         """Drops the model; a later score() loads it again."""
@@ -119,4 +154,4 @@ def build_cross_encoder(name: str) -> CrossEncoder:
     return OnnxCrossEncoder(model)
 
 
-__all__ = ["CrossEncoder", "OnnxCrossEncoder", "build_cross_encoder"]
+__all__ = ["MIN_PAIR_TOKENS", "CrossEncoder", "OnnxCrossEncoder", "build_cross_encoder"]

@@ -150,6 +150,12 @@ class RecallConfig(BaseModel):
     # it among 0.1 / 0.2 / 0.3 (fold A 0.8068 / 0.8111 / 0.7981, fold B 0.7660 / 0.7682 /
     # 0.7645) and both checks gain over balanced (0.7632 -> 0.7798, 0.8039 -> 0.8101)
     cross_encoder_weight: Share = 0.2
+    # word pieces per (query, memory) pair, [CLS] and [SEP] included; a longer pair is
+    # cut from its longer side (the memory, nearly always), keeping the query whole. A
+    # pair's CPU grows with its length, so this bounds what one long memory costs a
+    # read. 128: LoCoMo dev's longest pair has 133 word pieces, 0.8% pass 96 (measured
+    # with benchmarks/cross_encoder_cpu.py, which also gives the CPU at shorter caps)
+    cross_encoder_max_tokens: int = Field(default=128, ge=8, le=512)
 
 
 PLAIN = RerankWeights(dated=0.0, recency=0.0, answer=0.0, utility=0.0)
@@ -187,11 +193,17 @@ PRESETS: dict[str, RecallConfig] = {
 
 
 def get_preset(
-    name: str, *, step_timeout_s: float | None = None, budget_s: float | None = None
+    name: str,
+    *,
+    step_timeout_s: float | None = None,
+    budget_s: float | None = None,
+    cross_encoder_max_tokens: int | None = None,
 ) -> RecallConfig:
     """The preset called ``name``. ``step_timeout_s`` and ``budget_s``, when given,
     replace its time limits (the operator's ``COGNIMEM_RECALL__STEP_TIMEOUT_S`` and
-    ``__BUDGET_S``: a slow embedder or a busy machine needs longer than the presets')."""
+    ``__BUDGET_S``: a slow embedder or a busy machine needs longer than the presets'), and
+    ``cross_encoder_max_tokens`` its cap on a cross-encoder pair's word pieces
+    (``__CROSS_ENCODER_MAX_TOKENS``: the CPU a reranked read may spend on long memories)."""
     try:
         config = PRESETS[name]
     except KeyError:
@@ -199,6 +211,10 @@ def get_preset(
             f"unknown recall preset {name!r}; choose one of {', '.join(sorted(PRESETS))}",
             field="preset",
         ) from None
-    limits = {"step_timeout_s": step_timeout_s, "budget_s": budget_s}
+    limits = {
+        "step_timeout_s": step_timeout_s,
+        "budget_s": budget_s,
+        "cross_encoder_max_tokens": cross_encoder_max_tokens,
+    }
     given = {k: v for k, v in limits.items() if v is not None}
     return config.model_validate({**config.model_dump(), **given}) if given else config

@@ -112,7 +112,10 @@ class ReadService:
         it, ``UsageError`` when the operator configured it."""
         r = self._parts.settings.recall
         config = get_preset(
-            preset or r.preset, step_timeout_s=r.step_timeout_s, budget_s=r.budget_s
+            preset or r.preset,
+            step_timeout_s=r.step_timeout_s,
+            budget_s=r.budget_s,
+            cross_encoder_max_tokens=r.cross_encoder_max_tokens,
         )
         install = missing_install(config)
         if install is not None:

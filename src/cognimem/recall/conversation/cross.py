@@ -16,19 +16,24 @@ from cognimem.recall.rerank import Ranked
 
 
 async def cross_rerank(
-    ranked: Sequence[Ranked], query: str, encoder: CrossEncoder, top: int, weight: float
+    ranked: Sequence[Ranked],
+    query: str,
+    encoder: CrossEncoder,
+    top: int,
+    weight: float,
+    max_tokens: int | None = None,
 ) -> list[Ranked]:
     """``ranked`` (best first) with the first ``top`` rescored as
     ``best * ((1 - weight) * score / best + weight * p)``, where ``best`` is the first
     score and ``p`` the cross-encoder's probability, and everything sorted again (ties
     by id). Each memory is read as it is indexed (``"<author>: <text>"``: questions
-    name the speaker). ``p`` is added to the rescored memories' signals as
-    ``cross_encoder``."""
+    name the speaker), each pair cut to ``max_tokens`` word pieces. ``p`` is added to
+    the rescored memories' signals as ``cross_encoder``."""
     head = list(ranked[:top])
     if not head:
         return []
     passages = [index_text(r.item.author, r.item.text) for r in head]
-    probabilities = await encoder.score(query, passages)
+    probabilities = await encoder.score(query, passages, max_tokens=max_tokens)
     best = head[0].score if head[0].score > 0 else 1.0
     rescored = [
         replace(
@@ -70,7 +75,12 @@ class CrossEncoders:
         assert config.cross_encoder is not None
         encoder = self.get(config.cross_encoder)
         return await cross_rerank(
-            ranked, query, encoder, config.cross_encoder_top, config.cross_encoder_weight
+            ranked,
+            query,
+            encoder,
+            config.cross_encoder_top,
+            config.cross_encoder_weight,
+            config.cross_encoder_max_tokens,
         )
 
     async def aclose(self) -> None:
