@@ -21,7 +21,11 @@ ingest's time went by write step (``WriteResult.steps``).
 Usage (from the repository root):
 
     python benchmarks/ingest_ratio.py [PATH] [--messages 1000] [--batch 500]
-        [--repeats 3] [--backend sqlite --backend postgresql] [--out benchmarks/results]
+        [--repeats 3] [--backend sqlite --backend postgresql] [--pg-options QUERY]
+        [--out benchmarks/results]
+
+``--pg-options`` appends a query string to the PostgreSQL URL (cognimem's URL options,
+e.g. ``hnsw_m=12&hnsw_ef_construction=48`` for the HNSW index the first write builds).
 
 PATH defaults to ../shared/data/locomo/locomo10_dev.json (read, never copied).
 """
@@ -161,6 +165,7 @@ async def run_backend(
     repeats: int,
     server: PostgresServer | None,
     tmp: Path,
+    pg_options: str = "",
 ) -> dict[str, Any]:
     made = 0
     postmaster = None
@@ -174,7 +179,7 @@ async def run_backend(
             return f"sqlite:///{tmp}/ingest_{made}.db"
         assert server is not None
         server.psql(f"CREATE DATABASE ingest_{made}")
-        return server.admin_dsn(f"ingest_{made}")
+        return server.admin_dsn(f"ingest_{made}") + (f"?{pg_options}" if pg_options else "")
 
     count_tokens("warming up the tokenizer")
     await ingest_pass(await fresh(), {u: m[:batch] for u, m in list(by_user.items())[:1]}, batch)
@@ -292,6 +297,11 @@ def main() -> None:
     parser.add_argument(
         "--backend", action="append", choices=["sqlite", "postgresql"], default=None
     )
+    parser.add_argument(
+        "--pg-options",
+        default="",
+        help="query string appended to the PostgreSQL URL, e.g. hnsw_m=12&hnsw_ef_construction=48",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     backends = args.backend or ["sqlite", "postgresql"]
@@ -311,6 +321,7 @@ def main() -> None:
                             args.repeats,
                             server,
                             Path(tmp),
+                            args.pg_options,
                         )
                     )
                 )
