@@ -322,6 +322,11 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             " WHERE a.amname = 'hnsw'",
             database=server.dsn.rsplit("/", 1)[1],
         ).strip()
+        index_options = server.psql(
+            "SELECT array_to_string(c.reloptions, ', ') FROM pg_class c JOIN pg_am a"
+            " ON a.oid = c.relam WHERE a.amname = 'hnsw'",
+            database=server.dsn.rsplit("/", 1)[1],
+        ).strip()
     finally:
         server.destroy()
     return {
@@ -331,6 +336,7 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "ratios_postgres_to_sqlite": ratios(runs),
         "postgres_vector_recall": rec,
         "postgres_hnsw_index_mb": index_mb,
+        "postgres_hnsw_index_options": index_options,
         "postgres_plans": plans,
     }
 
@@ -420,7 +426,8 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         ratio_row("vector_step", "vector step"),
         ratio_row("lexical_step", "lexical step"),
         "",
-        f"PostgreSQL HNSW vector step (m 16, ef_construction 64, ef_search 100) against an "
+        f"PostgreSQL HNSW vector step ({r.get('postgres_hnsw_index_options', '?')}, ef_search"
+        " 100) against an "
         f"exact numpy cosine top-k over the same {rec['items_compared']:,} vectors, "
         f"{rec['queries']} fresh queries: recall@10 **{rec['recall_at_10_of_depth_call_top10']}**"
         f" by id (top 10 of the reader's 100-candidate call; worst query "

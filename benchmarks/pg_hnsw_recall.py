@@ -178,8 +178,7 @@ async def measure(
             # what migration 27 does: drop the index, build it again with its options
             cpu, start = backend_cpu(backend), time.perf_counter()
             await conn.execute(
-                "SET maintenance_work_mem = '256MB';"
-                " DROP INDEX items_embedding_hnsw_384;" + sql
+                "SET maintenance_work_mem = '256MB'; DROP INDEX items_embedding_hnsw_384;" + sql
             )
             out[0] = (time.perf_counter() - start, backend_cpu(backend) - cpu)
     return out, insert_s, len(rows)
