@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from cognimem import Memory, Settings
 from cognimem.models import Scope
+from cognimem.models.arguments import level_name
 from cognimem.models.clock import Clock, utc_now
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobQueue, SqliteJobQueue
@@ -63,10 +64,10 @@ def archive_stale(
 
 
 def said(scope: Scope) -> Scope | dict[str, Any]:
-    """``scope`` as a call names it: the organisation's level is said out loud."""
+    """``scope`` as a call names it: the namespace's or the organisation's level is said
+    out loud."""
     if scope.user_id is None and scope.agent_id is None:
-        return {"tenant_id": scope.tenant_id, "namespace": scope.namespace,
-                "level": "organisation"}  # fmt: skip
+        return level_name(scope)
     return scope
 
 

@@ -114,7 +114,8 @@ class OperationSchedule(BaseModel):
     ``after_episodes`` new episodes arrived (a shared level: new memories of any kind
     but summaries), and when a session of the level closed (``on_session_close``).
     Unset (or false): that trigger is off. ``shared_levels``: the shared levels (each
-    agent's own memory and the organisation's) are scheduled beside the users."""
+    agent's own memory, each namespace's and the organisation's) are scheduled beside
+    the users."""
 
     interval_s: float | None = Field(default=None, gt=0)
     after_episodes: int | None = Field(default=None, ge=1)

@@ -9,7 +9,8 @@ defaults to ``COGNIMEM_MCP__USER_ID``; with neither, the call is refused, never 
 every user of the tenant; and an ``agent_id`` (the calling agent: its level is read
 beside the user's, and writes are the user's with it), which defaults to
 ``COGNIMEM_MCP__AGENT_ID``. ``recall`` alone also reads one shared level (the
-agent's own or the organisation's), said with its ``level`` argument, never by leaving
+agent's own, the server's namespace's or the organisation's), said with its ``level``
+argument, never by leaving
 the user out. The lifecycle, erasure and shared-level writes are not
 tools: they are on the HTTP API, the SDK and the CLI only (``docs/mcp.md``).
 Errors cognimem raises become MCP tool errors (``isError``) that carry the message.
@@ -61,11 +62,12 @@ AgentId = Annotated[
 ]
 # recall's level argument: one shared level's memories alone, said explicitly
 Level = Annotated[
-    Literal["agent", "organisation"] | None,
+    Literal["agent", "namespace", "organisation"] | None,
     Field(
         description="Read one shared level alone instead of a user's memories: 'agent' "
-        "(the call's agent's own level: agent_id, or the server's agent) or "
-        "'organisation'. Not with user_id or session_id. Default: the user's read."
+        "(the call's agent's own level: agent_id, or the server's agent), 'namespace' "
+        "(the server's namespace's) or 'organisation' (every namespace's). Not with "
+        "user_id or session_id. Default: the user's read."
     ),
 ]
 # the read options of recall and get_context
@@ -220,7 +222,8 @@ def _add_recall(server: FastMCP[Any], resolve: Resolve) -> None:
     ) -> str:
         """The memories that matter for a query, as markdown: constraints to follow and
         known facts first, then the ranked memories; as of a time when asked. With
-        ``level``, one shared level's memories alone (the agent's or the organisation's)."""
+        ``level``, one shared level's memories alone (the agent's, the namespace's or the
+        organisation's)."""
         memory, server_scope = resolve(ctx)
         with _tool_errors():
             scope: Scope | dict[str, str | None]
@@ -333,20 +336,21 @@ def _level_scope(
     server_scope: Scope, level: str, user_id: str | None, agent_id: str | None
 ) -> dict[str, str | None]:
     """The scope of a read of one shared level: the call's agent's own (its
-    ``agent_id``, else the server's agent) or the organisation's (no agent). A user
-    named with it is refused: a level's read is no user's."""
+    ``agent_id``, else the server's agent), the server's namespace's or the
+    organisation's (no agent). A user named with it is refused: a level's read is no
+    user's."""
     if user_id is not None:
         raise InvalidInput("level reads one shared level alone: leave out user_id", field="user_id")
     where: dict[str, str | None] = {
         "tenant_id": server_scope.tenant_id,
         "namespace": server_scope.namespace,
     }
-    if level == "organisation":
+    if level in ("namespace", "organisation"):
         if agent_id is not None:
             raise InvalidInput(
-                "the organisation's level has no agent: leave out agent_id", field="agent_id"
+                f"the {level}'s level has no agent: leave out agent_id", field="agent_id"
             )
-        return {**where, "level": "organisation"}
+        return {**where, "level": level}
     agent = agent_id or server_scope.agent_id
     if agent is None:
         raise InvalidInput(

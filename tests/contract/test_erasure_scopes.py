@@ -20,15 +20,19 @@ SCOPES = {
     "alice": Scope(tenant_id="t1", user_id="alice", session_id="s1"),
     "alice-work": Scope(tenant_id="t1", user_id="alice", namespace="work"),
     "bob": Scope(tenant_id="t1", user_id="bob"),
-    "org": Scope(tenant_id="t1"),
+    "org": Scope(tenant_id="t1").organisation(),
+    "default-ns": Scope(tenant_id="t1"),
+    "work-ns": Scope(tenant_id="t1", namespace="work"),
     "ops": Scope(tenant_id="t1", agent_id="ops"),
     "sales": Scope(tenant_id="t1", agent_id="sales"),
     "carol": Scope(tenant_id="t2", user_id="carol"),
-    "t2-org": Scope(tenant_id="t2"),
+    "t2-org": Scope(tenant_id="t2").organisation(),
+    "t2-ns": Scope(tenant_id="t2"),
 }
 WORDS = {
     "alice": "quokka", "alice-work": "wombat", "bob": "otter", "org": "numbat",
     "ops": "dingo", "sales": "bilby", "carol": "echidna", "t2-org": "platypus",
+    "default-ns": "quoll", "work-ns": "wallaby", "t2-ns": "bandicoot",
 }  # fmt: skip
 # every table a scope's rows reach (FTS shadow tables and the queue aside)
 REACHED = {
@@ -70,7 +74,7 @@ async def _counts(store: Store, prints: dict[str, dict[str, list[str]]]) -> dict
     return out
 
 
-@pytest.mark.parametrize("erased", ["alice", "org", "ops"])
+@pytest.mark.parametrize("erased", ["alice", "org", "default-ns", "ops"])
 async def test_an_erasure_empties_its_scope_in_every_table_and_no_other(
     store: Store, erased: str
 ) -> None:
@@ -84,7 +88,8 @@ async def test_an_erasure_empties_its_scope_in_every_table_and_no_other(
         report = await store.erase_user(scope.tenant_id, scope.user_id)
         gone = {"alice", "alice-work"}
     else:
-        report = await store.erase_level(scope.tenant_id, scope.agent_id)
+        namespace = None if scope.agent_id is not None else scope.namespace
+        report = await store.erase_level(scope.tenant_id, scope.agent_id, namespace)
         gone = {erased}
     await store.delete_embeddings(report.content_hashes)
 

@@ -72,7 +72,7 @@ async def test_erasing_the_organisation_leaves_users_agents_and_tenants(
     assert len(await _found(store, EVERYONE, ["office"])) == 3
     assert await _shared_rows(store) == sorted([org_fact.id, ops_fact.id])
 
-    report = await writer.erase_level("t1", None)
+    report = await writer.erase_level("t1", None, "default")
 
     assert report.removed["items"] == 1
     assert report.removed["events"] == 1
@@ -104,7 +104,7 @@ async def test_erasing_an_agent_takes_its_entities_only_where_nothing_else_names
         relations=[relation(alone, kept, OPS), relation(users, kept, ALICE)],
     )
 
-    report = await store.erase_level("t1", "ops")
+    report = await store.erase_level("t1", "ops", None)
 
     assert report.removed["relations"] == 1
     assert report.removed["entities"] == 1

@@ -111,7 +111,7 @@ async def test_purge_level_removes_one_shared_levels_jobs_in_every_state(queue: 
         "an older job": await queue.enqueue("ingest", "t1", payload(None, "e8")),
     }
 
-    assert await queue.purge_level("t1", "ops") == 3
+    assert await queue.purge_level("t1", "ops", None) == 3
     for job in (done, running, queued):
         with pytest.raises(NotFound):
             await queue.get("t1", job.id)
@@ -121,8 +121,30 @@ async def test_purge_level_removes_one_shared_levels_jobs_in_every_state(queue: 
     for job in stay.values():
         assert (await queue.get(job.tenant_id, job.id)).state is JobState.QUEUED
 
-    assert await queue.purge_level("t1", None) == 1  # the organisation's alone
+    assert await queue.purge_level("t1", None, "n") == 1  # the namespace's alone
     with pytest.raises(NotFound):
         await queue.get("t1", stay["the organisation"].id)
-    assert await queue.purge_level("t1", "ops") == 0
+    assert await queue.purge_level("t1", "ops", None) == 0
     assert (await queue.get("t1", stay["an older job"].id)).state is JobState.QUEUED
+
+
+async def test_purge_level_tells_the_organisation_from_a_namespace(queue: JobQueue) -> None:
+    def shared(name: str, namespace: str) -> dict[str, Any]:
+        return {**level(None, "decay"), "level": name, "namespace": namespace}
+
+    organisation = await queue.enqueue("lifecycle", "t1", shared("organisation", "*"))
+    sales = await queue.enqueue("lifecycle", "t1", shared("namespace", "sales"))
+    default = await queue.enqueue("lifecycle", "t1", shared("namespace", "default"))
+    # queued before the organisation's level spanned namespaces: the namespace's now
+    older = await queue.enqueue("lifecycle", "t1", shared("organisation", "sales"))
+    others = await queue.enqueue("lifecycle", "t2", shared("organisation", "*"))
+
+    assert await queue.purge_level("t1", None, "sales") == 2
+    for job in (sales, older):
+        with pytest.raises(NotFound):
+            await queue.get("t1", job.id)
+    assert await queue.purge_level("t1", None, "*") == 1
+    with pytest.raises(NotFound):
+        await queue.get("t1", organisation.id)
+    assert (await queue.get("t1", default.id)).state is JobState.QUEUED
+    assert (await queue.get("t2", others.id)).state is JobState.QUEUED

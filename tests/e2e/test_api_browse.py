@@ -180,14 +180,22 @@ async def test_the_shared_levels_are_listed_and_browsed_per_tenant(
         ({"agent_id": "helper"}, "Sign off as the Helper bot."),
         ({"agent_id": "sales"}, "Mention the spring offer."),
         ({"user_id": "ada"}, "I live in Porto."),
+        ({"level": "namespace", "namespace": "sales"}, "Quote prices in euros."),
     ):
         await ok(acme.post("/v1/memory/write", json={"content": text, "scope": scope}))
     await ok(globex.post("/v1/memory/write", json={"content": "Globex rule.", "scope": org}))
 
     overview = await ok(acme.post("/v1/users/query", json={}))
     assert [(u["user_id"]) for u in overview["users"]] == ["ada"]
-    levels = {(lv["level"], lv["agent_id"]): lv["events"] for lv in overview["levels"]}
-    assert levels == {("organisation", None): 1, ("agent", "helper"): 1, ("agent", "sales"): 1}
+    levels = {
+        (lv["level"], lv["namespace"], lv["agent_id"]): lv["events"] for lv in overview["levels"]
+    }
+    assert levels == {
+        ("organisation", "*", None): 1,
+        ("namespace", "sales", None): 1,
+        ("agent", "default", "helper"): 1,
+        ("agent", "default", "sales"): 1,
+    }
     theirs = await ok(globex.post("/v1/users/query", json={}))
     assert [(lv["level"], lv["agent_id"]) for lv in theirs["levels"]] == [("organisation", None)]
 
@@ -204,4 +212,9 @@ async def test_the_shared_levels_are_listed_and_browsed_per_tenant(
     assert await texts({"all_users": True, "agent_id": "sales"}) == {
         "Never give medical dosage advice.",
         "Mention the spring offer.",
+    }
+    # in the sales namespace: the organisation's and that namespace's level
+    assert await texts({"user_id": "ada", "namespace": "sales"}) == {
+        "Never give medical dosage advice.",
+        "Quote prices in euros.",
     }

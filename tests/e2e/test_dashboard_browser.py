@@ -524,10 +524,15 @@ def test_the_shared_levels_are_listed_and_an_agents_memory_shown_beside_a_users(
         {"content": rule, "profile": "mandate", "scope": {"level": "organisation"}})  # fmt: skip
     api(server.base, key, "POST", "/v1/memory/write",
         {"content": sign_off, "profile": "mandate", "scope": {"agent_id": "helper"}})  # fmt: skip
+    euros = "Quote prices in euros."
+    api(server.base, key, "POST", "/v1/memory/write",
+        {"content": euros, "profile": "mandate", "scope": {"level": "namespace"}})  # fmt: skip
     page.sign_in(key)
     page.heading("Users of tenant acme")
     levels = page.css("#levels")
-    page.text_of("#levels tbody tr", "organisation")
+    organisation = page.text_of("#levels tbody tr", "organisation")
+    assert "every namespace" in organisation.text
+    page.text_of("#levels tbody tr", "namespace")
     helper = page.text_of("#levels tbody tr", "agent helper")
     assert "organisation" in levels.text
 
@@ -536,6 +541,7 @@ def test_the_shared_levels_are_listed_and_an_agents_memory_shown_beside_a_users(
     page.text_of("main table tbody tr", "ada").find_element("css selector", "button").click()
     page.heading("Memories")
     page.text_of("#shared-memories tbody tr", rule)
+    assert "namespace default" in page.text_of("#shared-memories tbody tr", euros).text
     assert sign_off not in page.css("#shared-memories").text  # a read with no agent
     page.text_of("#shared-memories a", "agent helper").click()
     page.text_of("#shared-memories h2", "with agent helper")

@@ -66,7 +66,7 @@ async def test_erasing_a_level_purges_its_queued_jobs_alone(backend: Backend) ->
             pass
         assert {j.state for j in await mem.list_jobs()} == {JobState.DONE}
         ids = await mem.store.list_item_ids(
-            ItemFilter(scope=Scope(), statuses=(ItemStatus.ACTIVE,)), 100
+            ItemFilter(scope=Scope(), statuses=(ItemStatus.ACTIVE,), with_organisation=True), 100
         )
         whose = {
             (i.scope.user_id, i.scope.agent_id) for i in await mem.store.get_items("default", ids)

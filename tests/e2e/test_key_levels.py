@@ -162,7 +162,7 @@ def test_a_call_on_one_id_reaches_only_what_the_key_may_write(api: Api) -> None:
     rule, helpers = _item(api.write(org, ORG)), _item(api.write(org, {"agent_id": "helper"}))
     body = {"content": "My favorite color is blue.", "scope": ORG}
     api.client.post("/v1/memory/write", json=body, headers=org).raise_for_status()
-    facts = {"scope": {"all_users": True}}
+    facts = {"scope": ORG}  # the organisation's: every namespace's, listed at its level
     (fact,) = api.client.post("/v1/facts/query", json=facts, headers=org).json()
     ada = api.key(level="user", user_id="ada")
     own = _item(api.write(ada, {"user_id": "ada"}))
@@ -285,10 +285,10 @@ def test_the_knowledge_listings_filter_by_level_over_http(api: Api) -> None:
     colours = {"teal", "amber", "red", "green"}
     assert listed("/v1/facts/query", {"agent_id": "desk"}, "value") & colours == {"teal"}
     assert listed("/v1/facts/query", ORG, "value") & colours == {"amber"}
-    # ada's turn with the desk agent is ada's (green superseded her red), not the agent's
+    # ada's turn with the desk agent is ada's (green superseded her red), not the agent's;
+    # the organisation's is every namespace's, listed at its level, not the namespace's
     assert listed("/v1/facts/query", {"all_users": True}, "value") & colours == {
         "teal",
-        "amber",
         "green",
     }
     entities = listed("/v1/entities/query", {"agent_id": "desk"}, "name")
@@ -321,3 +321,25 @@ def test_a_read_of_one_level_over_http_is_not_narrowed_by_the_key(api: Api) -> N
     for scope in ({"agent_id": "desk", "session_id": "s1"}, {**ORG, "agent_id": "desk"}):
         body = {"query": "refund desk?", "scope": scope}
         assert api.client.post("/v1/memory/read", json=body, headers=org).status_code == 422
+
+
+def test_user_and_agent_keys_reach_neither_shared_level(api: Api) -> None:
+    ada = api.key(level="user", user_id="ada")
+    helper = api.key(level="agent", agent_id="helper")
+    for key, key_level in ((ada, "user"), (helper, "agent")):
+        for level in ("namespace", "organisation"):
+            denied = api.write(key, {"level": level})
+            _denied(denied, "scope.level", key_level)
+            assert denied.json()["error"]["details"]["level"] == level
+            erase = {"scope": {"level": level}}
+            _denied(
+                api.client.post("/v1/levels/erase", json=erase, headers=key),
+                "scope.level",
+                key_level,
+            )
+    assert api.mandates(ada, "ada") == []
+    org = api.key()
+    for level in ("organisation", "namespace"):
+        assert api.write(org, {"level": level}, content=f"{RULE} ({level})").status_code == 200
+    # what the shared levels hold still reaches the user key's reads
+    assert api.mandates(ada, "ada") == [f"{RULE} (organisation)", f"{RULE} (namespace)"]

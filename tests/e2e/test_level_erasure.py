@@ -25,7 +25,8 @@ from cognimem import (
 from cognimem.api import create_app
 from cognimem.models import Scope
 from cognimem.providers.fakes import HashingEmbedder
-from cognimem.store.types import ItemFilter, level_facts, level_filter
+from cognimem.store.reach import level_facts, level_filter
+from cognimem.store.types import ItemFilter
 from tests.e2e.cli_runner import cognimem
 from tests.e2e.http_server import serving
 from tests.e2e.test_procedures import agent
@@ -64,7 +65,7 @@ async def test_erasing_the_organisation_leaves_users_and_agents(memory: Memory) 
     await memory.write("I prefer tea over coffee.", user_id="ada", profile="chat")
     await memory.write("Answer me in British English.", user_id="bob", profile="mandate")
     await memory.write(RULE, scope={**ORG, "tenant_id": "globex"}, profile="mandate")
-    org = Scope()
+    org = Scope().organisation()
     assert await _item_count(memory, level_filter(org)) >= 2
     adas = await _item_count(memory, ItemFilter(scope=Scope(user_id="ada")))
     # warm every cache first: the reads see the organisation's memory

@@ -44,9 +44,10 @@ def _whose(scope: Scope) -> tuple[str | None, str | None]:
 
 
 async def _items(memory: Memory, **kinds: Any) -> list[Any]:
-    """Every item of the tenant (any user, any status)."""
+    """Every item of the tenant (any user, any status; the organisation's too)."""
     store = memory.store
-    ids = await store.list_item_ids(ItemFilter(scope=Scope(), **kinds), 10_000)
+    every = ItemFilter(scope=Scope(), with_organisation=True, **kinds)
+    ids = await store.list_item_ids(every, 10_000)
     return await store.get_items("default", ids)
 
 
@@ -92,7 +93,13 @@ async def test_an_agents_consolidation_reads_and_writes_its_level_alone(memory: 
 
 async def test_decay_weighs_one_levels_facts(memory: Memory) -> None:
     await _fill(memory)
-    facts = await memory.store.find_facts(FactQuery("default", "default", None, all_users=True))
+    facts = [  # the namespace's rows and the organisation's (every namespace's)
+        f
+        for namespace in ("default", Scope().organisation().namespace)
+        for f in await memory.store.find_facts(
+            FactQuery("default", namespace, None, all_users=True)
+        )
+    ]
     by_level: dict[tuple[str | None, str | None], int] = {}
     for f in facts:
         key = (f.scope.user_id, None if f.scope.user_id else f.scope.agent_id)

@@ -97,7 +97,7 @@ async def test_a_levels_procedures_are_not_crowded_out_by_users(memory: Memory) 
     bob = Scope(tenant_id="default", user_id="bob")
     many = [await learnt(memory.store, bob, f"unrelated chore {n}", 6) for n in range(205)]
     asked = " ".join(trigger_terms(ASK))
-    org = await learnt(memory.store, Scope(tenant_id="default"), asked, 3)
+    org = await learnt(memory.store, Scope(tenant_id="default"), asked, 3)  # the namespace's
     agent = Scope(tenant_id="default", agent_id="sales")
     sales = await learnt(memory.store, agent, " ".join(trigger_terms(ASK)[:2]), 3)
     await memory.store.save_procedures([*many, org, sales], [])
@@ -106,7 +106,7 @@ async def test_a_levels_procedures_are_not_crowded_out_by_users(memory: Memory) 
     def shown(packet: ContextPacket) -> list[str]:
         return sorted(e.id for e in packet.sections.learned_procedures)
 
-    assert shown(await memory.read(ASK, scope=ORG)) == [org.id]
+    assert shown(await memory.read(ASK, scope={"level": "namespace"})) == [org.id]
     assert shown(await memory.read(ASK, agent_id="sales")) == [sales.id]
     # a user's read has the organisation's, and with an agent the agent's too
     assert shown(await memory.read(ASK, user_id="ada")) == [org.id]

@@ -1,5 +1,5 @@
-"""The lifecycle scheduler per level: beside each user, it queues each agent's own level
-and the organisation's, per tenant and namespace, by the same triggers; a level's job
+"""The lifecycle scheduler per level: beside each user, it queues each agent's own level,
+each namespace's and the organisation's, per tenant, by the same triggers; a level's job
 says its level (never a user), runs under its own lease, touches that level's rows
 alone, and another tenant's levels are never queued under this tenant. On the embedded
 default (SQLite outbox) and on PostgreSQL + Redis."""
@@ -51,7 +51,8 @@ def _level(job: Job) -> tuple[str, str | None, str | None, str | None]:
 
 async def _statuses(mem: Memory, tenant: str) -> dict[str, ItemStatus]:
     ids = await mem.store.list_item_ids(
-        ItemFilter(scope=Scope(tenant_id=tenant), statuses=tuple(ItemStatus)), 10_000
+        ItemFilter(Scope(tenant_id=tenant), statuses=tuple(ItemStatus), with_organisation=True),
+        10_000,
     )
     return {i.id: i.status for i in await mem.store.get_items(tenant, ids)}
 
@@ -67,6 +68,13 @@ async def test_each_shared_level_of_a_tenant_is_scheduled_and_runs_alone(
                 f"{MARK} Never give medical dosage advice.",
                 profile="mandate",
                 scope={**ORG, "tenant_id": "acme"},
+            )
+        ).item_ids
+        [mine[("acme", None, "namespace", None)]] = (
+            await mem.write(
+                f"{MARK} Quote prices in euros.",
+                profile="mandate",
+                scope={"level": "namespace", "tenant_id": "acme"},
             )
         ).item_ids
         [mine[("acme", None, "agent", "ops")]] = (
@@ -92,12 +100,14 @@ async def test_each_shared_level_of_a_tenant_is_scheduled_and_runs_alone(
 
         jobs = await mem.schedule_lifecycle()
 
-        assert len(jobs) == len({j.id for j in jobs}) == 4
+        assert len(jobs) == len({j.id for j in jobs}) == 5
         assert {_level(j) for j in jobs} == set(mine)
         by_level = {_level(j): j for j in jobs}
         org = by_level[("acme", None, "organisation", None)].payload
-        assert org == {"op": OP, "user_id": None, "namespace": "default", "trigger": "episodes",
+        assert org == {"op": OP, "user_id": None, "namespace": "*", "trigger": "episodes",
                        "agent_id": None, "level": "organisation"}  # fmt: skip
+        namespace = by_level[("acme", None, "namespace", None)].payload
+        assert (namespace["level"], namespace["namespace"]) == ("namespace", "default")
         agent = by_level[("acme", None, "agent", "ops")].payload
         assert (agent["level"], agent["agent_id"], agent["user_id"]) == ("agent", "ops", None)
         user = by_level[("acme", "ada", None, None)].payload
@@ -157,7 +167,7 @@ async def test_the_built_in_schedules_run_on_a_shared_level(backend: Backend) ->
         while (done := await mem.process_next_job("w")) is not None:
             assert done.state is JobState.DONE, (done.payload, done.error)
         ids = await mem.store.list_item_ids(
-            ItemFilter(scope=Scope(), kinds=None, statuses=tuple(ItemStatus)), 10_000
+            ItemFilter(Scope(), statuses=tuple(ItemStatus), with_organisation=True), 10_000
         )
         items = await mem.store.get_items("default", ids)
         # the agent's consolidation summarised the agent's episode into the agent's level

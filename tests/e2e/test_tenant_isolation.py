@@ -1,9 +1,11 @@
 """Tenant and user isolation, as a property over real HTTP: random tenants and users write
 random memories, each carrying marker words of its owner, and each tenant writes one at
-its organisation's level and one at an agent's; then every read-like endpoint is called
+its organisation's level, one at its namespace's and one at an agent's; then every
+read-like endpoint is called
 with every tenant's key and every user scope (and a read made with the agent, a timed
-read, the shared levels' listing). No answer may contain a marker of another tenant —
-its users', its organisation's or its agents' — and an answer for a user scope none of
+read, the shared levels' listing, a read of each shared level alone). No answer may
+contain a marker of another tenant — its users', its organisation's, its namespace's or
+its agents' — and an answer for a user scope none of
 another user (the shared levels of its own tenant it may)."""
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ TLS = ssl.create_default_context()
 
 
 # the owners of a tenant's shared levels (not user ids: those never start with "@")
-SHARED_LEVELS = {"@organisation": {"level": "organisation"}, "@agent": {"agent_id": "helper"}}
+SHARED_LEVELS = {
+    "@organisation": {"level": "organisation"},
+    "@namespace": {"level": "namespace"},
+    "@agent": {"agent_id": "helper"},
+}
 
 
 @dataclass
@@ -94,7 +100,7 @@ def test_no_answer_crosses_a_tenant_or_a_user(
     for t, users in enumerate(shape):
         tenant = f"t{run}x{t}"
         keys[tenant] = issue_api_key(url, tenant)
-        for u, memories in enumerate([*users, [0], [1]]):
+        for u, memories in enumerate([*users, [0], [1], [2]]):
             # the same user ids recur in every tenant; the last two: the shared levels
             shared = list(SHARED_LEVELS)[u - len(users)] if u >= len(users) else None
             owner = Owner(tenant, shared or f"u{u}")
@@ -172,6 +178,12 @@ def _read_like(
     yield api.post("/v1/memory/turn", json=turn), first
     since = {"since": "2000-01-01T00:00:00Z", "scope": scope, "dry_run": True, "limit": 1000}
     yield api.post("/v1/memory/forget", json=since), first
+    if user is None:  # each shared level read alone, and listed
+        for level in ("organisation", "namespace"):
+            alone = {"level": level}
+            yield api.post("/v1/memory/read", json={"query": first, "scope": alone}), first
+            yield api.post("/v1/facts/query", json={"scope": alone}), first
+            yield api.post("/v1/memory/export", json={"scope": alone}), first
     for path, body in (
         ("/v1/facts/query", {"scope": scope, "include_history": True}),
         ("/v1/entities/query", {"scope": scope}),

@@ -62,7 +62,7 @@ LEVEL_CALLS = {
 async def three_writers(memory: Any) -> None:
     await memory.write(ALICE, user_id="alice")
     await memory.write(BOB, user_id="bob")
-    await memory.write(NOBODY, scope={"level": "organisation"})  # no user: the organisation's
+    await memory.write(NOBODY, scope={"level": "namespace"})  # no user: the namespace's
 
 
 async def stored_items(memory: Memory) -> int:
@@ -135,7 +135,7 @@ async def test_all_users_spans_every_user_and_one_user_sees_only_theirs(memory: 
     everyone = await memory.read("what is the dog called?", all_users=True, limit=10)
     assert texts(everyone) == {ALICE, BOB, NOBODY}
     alice = await memory.read("what is the dog called?", user_id="alice", limit=10)
-    # hers and the organisation's (ranked with hers: issue 33), never another user's
+    # hers and the namespace's (ranked with hers: issue 33), never another user's
     assert texts(alice) == {ALICE, NOBODY}
     # an agent's read without a user spans users only when it says so
     assert texts(await memory.read("dog", all_users=True, agent_id="nobody-wrote-this")) == set()

@@ -216,8 +216,9 @@ export class MemoryClient {
     return this.http.json({ method: "DELETE", path: route`/v1/users/${userId}` });
   }
 
-  /** Erase one shared level: an agent's (`agent_id` alone) or the organisation's
-   * (`scope: { level: "organisation" }`); no user's memory changes. */
+  /** Erase one shared level: an agent's (`agent_id` alone), a namespace's
+   * (`scope: { level: "namespace" }`) or the organisation's (`scope: { level:
+   * "organisation" }`); no user's memory changes. */
   async eraseLevel(options: EraseLevelOptions = {}): Promise<ErasureReport> {
     return this.post("/v1/levels/erase", { scope: scopeBody(options.scope, { agent_id: options.agent_id }) });
   }
@@ -354,7 +355,8 @@ export class MemoryClient {
 
   // -- lifecycle, jobs, procedures, mandates -----------------------------------------
   /** Queue lifecycle operation `op` on one level's memories (`job`): a user's, an
-   * agent's (`agent_id` alone) or the organisation's (`scope: { level: "organisation" }`);
+   * agent's (`agent_id` alone), a namespace's (`scope: { level: "namespace" }`) or the
+   * organisation's (`scope: { level: "organisation" }`);
    * or with `dry_run` get what it would change (`result`, `summary`). Progress is the
    * job's (`getJob`). */
   async runLifecycle(op: string, options: LifecycleOptions = {}): Promise<LifecycleRun> {

@@ -129,7 +129,7 @@ export interface ErasedLevel {
   session_id?: string | null;
   namespace?: string;
   all_users?: false;
-  level?: "organisation" | null;
+  level?: "namespace" | "organisation" | null;
 }
 
 export interface ErasureReport {
@@ -395,11 +395,11 @@ export interface LevelReadScope {
   session_id?: string | null;
   namespace?: string;
   all_users?: boolean;
-  level?: "organisation" | null;
+  level?: "namespace" | "organisation" | null;
 }
 
 export interface LevelScope {
-  level: "organisation" | "agent";
+  level: "organisation" | "namespace" | "agent";
   namespace: string;
   agent_id: string | null;
   events: number;
@@ -826,7 +826,7 @@ export interface WriteScope {
   session_id?: string | null;
   namespace?: string;
   all_users?: false;
-  level?: "organisation" | null;
+  level?: "namespace" | "organisation" | null;
 }
 
 export interface WriteStepReport {

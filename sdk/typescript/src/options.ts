@@ -77,8 +77,8 @@ export interface RankOptions {
 
 /**
  * A read: one user's, every user's (`all_users`), or one shared level's alone — an
- * agent's (`agent_id` with no user) or the organisation's (`scope: { level:
- * "organisation" }`), no user's memories.
+ * agent's (`agent_id` with no user), a namespace's (`scope: { level: "namespace" }`) or
+ * the organisation's (`scope: { level: "organisation" }`), no user's memories.
  */
 export interface ReadOptions extends Omit<ReadScoped, "scope">, RankOptions {
   scope?: LevelReadScope;
@@ -177,14 +177,14 @@ export interface UsersOptions {
   limit?: number;
 }
 
-/** One shared level to erase: an agent's (`agent_id` alone) or `{ level: "organisation" }`. */
+/** One shared level to erase: an agent's (`agent_id` alone), `{ level: "namespace" }` or `{ level: "organisation" }`. */
 export interface EraseLevelOptions {
   scope?: WriteScope;
   agent_id?: string;
 }
 
 export interface LifecycleOptions {
-  /** One level: a user's, an agent's (`agent_id` alone) or `{ level: "organisation" }`. */
+  /** One level: a user's, an agent's (`agent_id` alone), `{ level: "namespace" }` or `{ level: "organisation" }`. */
   scope?: WriteScope;
   user_id?: string;
   /** The agent's own level when no user is given. */

@@ -77,7 +77,7 @@ class Principal:
     def check_write(self, target: Scope) -> None:
         """Refuse (``PermissionDenied``) a write to ``target`` beyond this key's level:
         an ``agent`` key writes only memory of its agent, a ``user`` key only memory of
-        its user; neither writes the organisation's."""
+        its user; neither writes the namespace's or the organisation's."""
         self.check_reach(target, "write")
 
     def check_reach(self, target: Scope, verb: str) -> None:
@@ -124,12 +124,8 @@ class Principal:
 
 
 def _level_name(target: Scope) -> str:
-    """The level a write scope names: user, agent or organisation."""
-    if target.user_id is not None:
-        return KeyLevel.USER.value
-    if target.agent_id is not None:
-        return KeyLevel.AGENT.value
-    return KeyLevel.ORGANISATION.value
+    """The level a write scope names: user, agent, namespace or organisation."""
+    return target.level
 
 
 def _level_of(target: Scope) -> str:
@@ -138,6 +134,8 @@ def _level_of(target: Scope) -> str:
         return f"user {target.user_id!r}'s memory"
     if target.agent_id is not None:
         return f"agent {target.agent_id!r}'s memory"
+    if target.level == "namespace":
+        return f"namespace {target.namespace!r}'s memory"
     return "the organisation's memory"
 
 

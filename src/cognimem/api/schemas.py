@@ -74,9 +74,8 @@ class ScopeFields(BaseModel):
 
 
 class WriteScope(ScopeFields):
-    """The scope of a write: ``user_id`` (or ``agent_id``), or ``level:
-    "organisation"`` for the organisation's memory (no user, agent or session), which
-    every user's read includes. Neither is a 422 naming ``scope.level``."""
+    """The scope of a write: ``user_id`` (or ``agent_id``), or a shared level (``level``:
+    the namespace's, the organisation's). Neither is a 422 naming ``scope.level``."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -93,7 +92,7 @@ class WriteScope(ScopeFields):
                 {
                     "required": ["level"],
                     "properties": {
-                        "level": {"const": "organisation"},
+                        "level": {"enum": ["namespace", "organisation"]},
                         "user_id": {"type": "null"},
                         "agent_id": {"type": "null"},
                         "session_id": {"type": "null"},
@@ -103,10 +102,10 @@ class WriteScope(ScopeFields):
         },
     )
 
-    level: Literal["organisation"] | None = Field(
+    level: Literal["namespace", "organisation"] | None = Field(
         default=None,
-        description="organisation: the tenant's (and namespace's) memory, no user; its"
-        " mandates and guardrails reach every user's read.",
+        description="namespace: the namespace's memory (no user, no agent); organisation:"
+        " the tenant's in every namespace. Their mandates reach every user's read.",
     )
 
 
@@ -145,9 +144,11 @@ def _level(named: str, value: dict[str, Any], *absent: str) -> dict[str, Any]:
     return {"required": [named], "properties": properties}
 
 
-# an agent's level, and the organisation's (no user, no session: a level is read whole)
+# an agent's level, a namespace's or the organisation's (no user, no session: whole)
 AGENT_LEVEL = _level("agent_id", {"type": "string"}, "user_id", "session_id", "level")
-ORGANISATION_LEVEL = _level("level", {"const": "organisation"}, "user_id", "agent_id", "session_id")
+ORGANISATION_LEVEL = _level(
+    "level", {"enum": ["namespace", "organisation"]}, "user_id", "agent_id", "session_id"
+)
 
 
 def _not_every_user(level: dict[str, Any]) -> dict[str, Any]:
@@ -157,9 +158,9 @@ def _not_every_user(level: dict[str, Any]) -> dict[str, Any]:
 
 class LevelReadScope(ReadScope):
     """The scope of a read, a forget or an export: ``user_id``, ``all_users: true``, or one
-    shared level alone — ``agent_id`` with no user (the agent's memories), or ``level:
-    "organisation"`` (the organisation's: no user, no agent); a level is whole, so it
-    takes no ``session_id``."""
+    shared level alone — ``agent_id`` with no user (the agent's memories), ``level:
+    "namespace"`` or ``level: "organisation"`` (every namespace's); a level is whole, so
+    it takes no ``session_id``."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -187,9 +188,10 @@ class LevelReadScope(ReadScope):
         },
     )
 
-    level: Literal["organisation"] | None = Field(
+    level: Literal["namespace", "organisation"] | None = Field(
         default=None,
-        description="organisation: the organisation's memory alone (no user, no agent).",
+        description="namespace: the namespace's memory alone (no user, no agent);"
+        " organisation: the organisation's alone (every namespace's).",
     )
 
 

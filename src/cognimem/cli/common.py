@@ -108,26 +108,59 @@ def user_scope(user: str | None, all_users: bool, command: str) -> dict[str, obj
 OrganisationOption = Annotated[
     bool,
     typer.Option(
-        "--organisation", help="The organisation's level alone (no --user, --agent or --all-users)."
+        "--organisation",
+        help="The organisation's level alone, every namespace's (no --user, --agent or"
+        " --all-users).",
+    ),
+]
+NamespaceLevelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--namespace-level",
+        metavar="NAMESPACE",
+        help="That namespace's level alone (no --user, --agent, --all-users or --organisation).",
     ),
 ]
 
 
+def level_flags(organisation: bool, namespace_level: str | None, command: str) -> dict[str, str]:
+    """The scope fields of a shared level named by ``--organisation`` or
+    ``--namespace-level NS`` (empty when neither is given; both is refused)."""
+    if organisation and namespace_level is not None:
+        raise InvalidInput(
+            f"{command}: pass --organisation or --namespace-level, not both",
+            field="namespace_level",
+        )
+    if organisation:
+        return {"level": "organisation"}
+    if namespace_level is not None:
+        return {"level": "namespace", "namespace": namespace_level}
+    return {}
+
+
 def reach_scope(
-    user: str | None, all_users: bool, agent: str | None, organisation: bool, command: str
+    user: str | None,
+    all_users: bool,
+    agent: str | None,
+    organisation: bool,
+    command: str,
+    namespace_level: str | None = None,
 ) -> dict[str, object]:
     """The scope fields of a command that removes or exports one level's memories: a
     user's (``--user``, with ``--agent`` their turns with it), every user's
-    (``--all-users``), an agent's own (``--agent`` alone), or the organisation's — said
-    with the ``--organisation`` flag, never by leaving the others out."""
-    if organisation:
+    (``--all-users``), an agent's own (``--agent`` alone), or the organisation's or a
+    namespace's — said with the ``--organisation`` or ``--namespace-level NS`` flag,
+    never by leaving the others out."""
+    level: dict[str, object] = dict(level_flags(organisation, namespace_level, command))
+    if level:
         if user is not None or agent is not None or all_users:
+            flag = "--organisation" if organisation else "--namespace-level"
             raise InvalidInput(
-                f"{command}: --organisation is the organisation's level alone: leave out"
-                " --user, --agent and --all-users",
-                field="organisation",
+                f"{command}: {flag} is one shared level alone: leave out --user, --agent"
+                " and --all-users",
+                field="organisation" if organisation else "namespace_level",
             )
-        return {"level": "organisation"}
+        return level
     if agent is not None and user is None and not all_users:
         return {"agent_id": agent}
     return {"agent_id": agent, **user_scope(user, all_users, command)}

@@ -1,5 +1,6 @@
-"""``cognimem erase --user U`` (or ``--agent A``, ``--organisation``): erase a user or
-a shared level from a tenant, after a confirmation."""
+"""``cognimem erase --user U`` (or ``--agent A``, ``--namespace-level NS``,
+``--organisation``): erase a user or a shared level from a tenant, after a
+confirmation."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import typer
 from cognimem.cli.common import (
     DbOption,
     JsonOption,
+    NamespaceLevelOption,
     OrganisationOption,
     TenantOption,
     err,
     failed,
+    level_flags,
     out,
     print_json,
     run,
@@ -31,6 +34,7 @@ def erase(
         str | None, typer.Option("--agent", help="The agent whose own level to erase (no --user).")
     ] = None,
     organisation: OrganisationOption = False,
+    namespace_level: NamespaceLevelOption = None,
     yes: Annotated[
         bool, typer.Option("--yes", "-y", help="Erase without asking (needed with no terminal).")
     ] = False,
@@ -41,9 +45,10 @@ def erase(
     """Erase everything stored of a user of the tenant, in every namespace (events,
     memories, facts, entities, relations, conflicts, history, sessions, queued jobs,
     cached embeddings), and say what was erased. With --agent alone, the agent's own
-    level instead (its memories and procedures, no user's); with --organisation, the
-    organisation's level. It cannot be undone: it asks first, unless --yes."""
-    whose, named = _whose(user, agent, organisation)
+    level instead (its memories and procedures, no user's); with --namespace-level NS,
+    that namespace's level; with --organisation, the organisation's level (every
+    namespace's). It cannot be undone: it asks first, unless --yes."""
+    whose, named = _whose(user, agent, organisation, namespace_level)
     if not yes:
         _confirm(named, tenant)
 
@@ -53,7 +58,8 @@ def erase(
         async with Memory.open(db) as mem:
             if user is not None:
                 return await mem.erase_user(user, tenant_id=tenant)
-            level = {"level": "organisation"} if organisation else {"agent_id": agent}
+            level: dict[str, str | None] = {"agent_id": agent}
+            level.update(level_flags(organisation, namespace_level, "erase"))
             return await mem.erase_level(scope={"tenant_id": tenant, **level})
 
     report = run(go)
@@ -67,15 +73,18 @@ def erase(
     )
 
 
-def _whose(user: str | None, agent: str | None, organisation: bool) -> tuple[str, str]:
+def _whose(
+    user: str | None, agent: str | None, organisation: bool, namespace_level: str | None
+) -> tuple[str, str]:
     """What the command erases, in words (plain, and with the id quoted): exactly one
-    of --user, --agent and --organisation (a user's turns with one agent are not a
-    level of their own)."""
-    if sum((user is not None, agent is not None, organisation)) != 1:
+    of --user, --agent, --namespace-level and --organisation (a user's turns with one
+    agent are not a level of their own)."""
+    named = (user is not None, agent is not None, namespace_level is not None, organisation)
+    if sum(named) != 1:
         raise failed(
             InvalidInput(
-                "erase: name exactly one of --user, --agent (the agent's own level) and"
-                " --organisation",
+                "erase: name exactly one of --user, --agent (the agent's own level),"
+                " --namespace-level and --organisation",
                 field="user",
             )
         )
@@ -83,6 +92,11 @@ def _whose(user: str | None, agent: str | None, organisation: bool) -> tuple[str
         return f"user {user}", f"user {user!r}"
     if agent is not None:
         return f"the level of agent {agent}", f"the level of agent {agent!r}"
+    if namespace_level is not None:
+        return (
+            f"the level of namespace {namespace_level}",
+            f"the level of namespace {namespace_level!r}",
+        )
     return "the organisation's level", "the organisation's level"
 
 

@@ -1,4 +1,5 @@
-"""``cognimem lifecycle OP --user U`` (or ``--agent A``, ``--organisation``): a lifecycle
+"""``cognimem lifecycle OP --user U`` (or ``--agent A``, ``--namespace-level NS``,
+``--organisation``): a lifecycle
 operation (consolidate, revise, ...) on one level's memories, with a progress bar on
 stderr and the outcome as JSON on stdout."""
 
@@ -13,9 +14,11 @@ import typer
 
 from cognimem.cli.common import (
     DbOption,
+    NamespaceLevelOption,
     OrganisationOption,
     TenantOption,
     err,
+    level_flags,
     progress_bar,
     run,
 )
@@ -58,18 +61,19 @@ def lifecycle(
     namespace: Annotated[str, typer.Option(help="Namespace of the scope.")] = "default",
     agent: AgentLevelOption = None,
     organisation: OrganisationOption = False,
+    namespace_level: NamespaceLevelOption = None,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Run a lifecycle operation on one level's memories — a user's (--user), an agent's
-    (--agent alone) or the organisation's (--organisation): queue it as a job and wait
-    for it (or with --dry-run, run it here and print what it would change)."""
+    (--agent alone), a namespace's (--namespace-level NS) or the organisation's
+    (--organisation): queue it as a job and wait for it (or with --dry-run, run it here
+    and print what it would change)."""
     from cognimem.queue import JobState
 
     scope: dict[str, str | None] = {"tenant_id": tenant, "namespace": namespace}
     scope.update({"user_id": user, "agent_id": agent})
-    if organisation:
-        scope["level"] = "organisation"
+    scope.update(level_flags(organisation, namespace_level, "lifecycle"))
     outcome = run(lambda: _run_op(op, scope, dry_run=dry_run, key=key, wait=wait, db=db))
     typer.echo(json.dumps(outcome.model_dump(mode="json"), indent=2))
     if outcome.job is not None and outcome.job.state is JobState.FAILED:
@@ -86,7 +90,7 @@ async def _run_op(
     from cognimem.queue import JobState
 
     worker = f"cli:{socket.gethostname()}:{os.getpid()}"
-    whose = scope["user_id"] or scope["agent_id"] or "organisation"
+    whose = scope["user_id"] or scope["agent_id"] or scope.get("level") or "organisation"
     fields = {k: v for k, v in scope.items() if v is not None}
     async with Memory.open(db) as mem:
         bar = progress_bar()

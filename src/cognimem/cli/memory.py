@@ -13,10 +13,12 @@ from cognimem.cli.common import (
     AllUsersOption,
     DbOption,
     JsonOption,
+    NamespaceLevelOption,
     OrganisationOption,
     TenantOption,
     UserOption,
     counted,
+    level_flags,
     out,
     print_json,
     reach_scope,
@@ -72,22 +74,30 @@ def remember(
         bool,
         typer.Option(
             "--organisation",
-            help="The organisation's memory (no --user): its mandates reach every user.",
+            help="The organisation's memory, every namespace's (no --user): its mandates"
+            " reach every user.",
         ),
     ] = False,
+    namespace_level: Annotated[
+        str | None,
+        typer.Option(
+            "--namespace-level",
+            metavar="NAMESPACE",
+            help="That namespace's memory (no --user): its mandates reach its users.",
+        ),
+    ] = None,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Write one message (and print the facts it created or changed): a user's
-    (--user), an agent's (--agent alone), or the organisation's (--organisation)."""
+    (--user), an agent's (--agent alone), a namespace's (--namespace-level NS) or the
+    organisation's (--organisation)."""
     from cognimem.memory import Memory
-    from cognimem.models.arguments import ORGANISATION
 
     async def go() -> None:
         async with Memory.open(db) as mem:
             scope: dict[str, str] = {"tenant_id": tenant}
-            if organisation:
-                scope["level"] = ORGANISATION
+            scope.update(level_flags(organisation, namespace_level, "remember"))
             result = await mem.write(
                 text, scope=scope, user_id=user, agent_id=agent, name=name, profile=profile
             )
@@ -112,13 +122,13 @@ def recall(
     all_users: AllUsersOption = False,
     agent: AgentOption = None,
     organisation: OrganisationOption = False,
+    namespace_level: NamespaceLevelOption = None,
     limit: Annotated[int, typer.Option(help="How many memories.")] = 10,
     max_tokens: Annotated[int, typer.Option(help="Token budget.")] = 2000,
     preset: PresetOption = None,
     rank: RankOption = None,
     explain: Annotated[
-        bool,
-        typer.Option(help="With --json: each candidate's signals and the effective config."),
+        bool, typer.Option(help="With --json: each candidate's signals and the effective config.")
     ] = False,
     session: Annotated[
         str | None,
@@ -135,14 +145,14 @@ def recall(
 ) -> None:
     """Read the memories that matter for a query: one user's (--user, with the shared
     levels'), every user's of the tenant (--all-users), or one shared level's alone —
-    an agent's (--agent with no --user) or the organisation's (--organisation); as of
-    a time (--as-of, --as-of-recorded)."""
+    an agent's (--agent with no --user), a namespace's (--namespace-level NS) or the
+    organisation's (--organisation); as of a time (--as-of, --as-of-recorded)."""
     from cognimem.memory import Memory
     from cognimem.recall.overrides import assignments
 
     async def go() -> None:
-        whose = reach_scope(user, all_users, agent, organisation, "recall")
-        scope = {"tenant_id": tenant, **whose}
+        scope: dict[str, object] = {"tenant_id": tenant}
+        scope.update(reach_scope(user, all_users, agent, organisation, "recall", namespace_level))
         ranking = assignments(rank or [], "rank")
         valid_at = timestamp(as_of, "as-of")
         recorded_at = timestamp(as_of_recorded, "as-of-recorded")
@@ -236,15 +246,18 @@ def forget(
     all_users: AllUsersOption = False,
     agent: AgentOption = None,
     organisation: OrganisationOption = False,
+    namespace_level: NamespaceLevelOption = None,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Forget a user's memories (any user's with --all-users; an agent's own with --agent
-    alone; the organisation's with --organisation) by --id, --query or --since/--until."""
+    alone; a namespace's with --namespace-level NS; the organisation's with
+    --organisation) by --id, --query or --since/--until."""
     from cognimem.memory import Memory
 
     async def go() -> tuple[ForgetResult, list[MemoryItem]]:
-        scope = {"tenant_id": tenant, **reach_scope(user, all_users, agent, organisation, "forget")}
+        whose = reach_scope(user, all_users, agent, organisation, "forget", namespace_level)
+        scope = {"tenant_id": tenant, **whose}
         async with Memory.open(db) as mem:
             result = await mem.forget(
                 ids=ids,

@@ -20,6 +20,7 @@ import typer
 from cognimem.cli.common import (
     AllUsersOption,
     DbOption,
+    NamespaceLevelOption,
     OrganisationOption,
     TenantOption,
     UserOption,
@@ -48,18 +49,20 @@ def export(
         str | None, typer.Option("--agent", help="The agent's own level alone (no --user).")
     ] = None,
     organisation: OrganisationOption = False,
+    namespace_level: NamespaceLevelOption = None,
     tenant: TenantOption = "default",
     db: DbOption = None,
 ) -> None:
     """Export a user's memories (or with --all-users every user's of the tenant; an
-    agent's own level with --agent; the organisation's with --organisation) as JSON
+    agent's own level with --agent; a namespace's with --namespace-level NS; the
+    organisation's with --organisation) as JSON
     lines (a header line first), as the HTTP API's export does; `cognimem import` takes
     them back."""
 
     async def go() -> int:
         from cognimem.memory import Memory
 
-        whose = reach_scope(user, all_users, agent, organisation, "export")
+        whose = reach_scope(user, all_users, agent, organisation, "export", namespace_level)
         scope = {"tenant_id": tenant, **whose}
         async with Memory.open(db) as mem:
             with _output(out_path) as sink, row_progress("exporting") as advance:

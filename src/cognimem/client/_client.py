@@ -230,8 +230,9 @@ class AsyncMemoryClient(
     async def erase_level(
         self, *, scope: ScopeLike = None, agent_id: str | None = None
     ) -> ErasureReport:
-        """Erase one shared level: an agent's (``agent_id`` alone) or the
-        organisation's (``scope={"level": "organisation"}``); see
+        """Erase one shared level: an agent's (``agent_id`` alone), a namespace's
+        (``scope={"level": "namespace", "namespace": ...}``) or the organisation's
+        (``scope={"level": "organisation"}``); see
         :meth:`Memory.erase_level`."""
         body = {"scope": self._scope_body(scope, agent_id=agent_id)}
         return await self._call_model(ErasureReport, "POST", "/v1/levels/erase", body)

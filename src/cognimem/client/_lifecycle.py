@@ -35,8 +35,9 @@ class LifecycleClientCalls(ClientCalls):
 
     async def run_lifecycle(self, op: str, **options: Unpack[LifecycleJobKeywords]) -> LifecycleRun:
         """Queue lifecycle operation ``op`` on one level's memories (``job``): a user's,
-        an agent's (``agent_id`` alone) or the organisation's (``scope={"level":
-        "organisation"}``); or with ``dry_run`` get what it would change (``result``,
+        an agent's (``agent_id`` alone), a namespace's (``scope={"level":
+        "namespace"}``) or the organisation's (``scope={"level": "organisation"}``); or
+        with ``dry_run`` get what it would change (``result``,
         ``summary``); see :meth:`Memory.run_lifecycle`. Progress is the job's
         (:meth:`get_job`)."""
         path = f"/v1/lifecycle/{quote(op, safe='')}"

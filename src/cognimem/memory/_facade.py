@@ -197,11 +197,12 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         ``timezone`` (IANA; UTC). ``ranking``: ``RankingOverrides`` over the preset and
         ``recall.ranking``. ``explain=True`` adds each candidate's signals, score and
         step, and the effective config. One user's read (``user_id``), the tenant's
-        (``all_users``), or one shared level's alone — an agent's (``agent_id`` with
-        no user) or the organisation's (``scope={"level": "organisation"}``), no
-        user's memories; none of them is ``InvalidInput``. A ``session_id`` ranks that
-        session up, reading the user's others too (``session_only=True``: it alone).
-        ``on_section(name, entries)`` is awaited with each section once final.
+        (``all_users``), or one shared level's alone — an agent's (``agent_id`` with no
+        user), the namespace's (``scope={"level": "namespace"}``) or the organisation's
+        (``scope={"level": "organisation"}``), no user's memories; none of them is
+        ``InvalidInput``. A ``session_id`` ranks that session up, reading the user's
+        others too (``session_only=True``: it alone). ``on_section(name, entries)`` is
+        awaited with each section once final.
 
         Time (bi-temporal): ``as_of`` reads the facts valid then (superseded ones too)
         and the items that tell of it or earlier, as a question naming a period does.
@@ -320,14 +321,15 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
     async def erase_level(
         self, *, scope: ScopeLike = None, agent_id: str | None = None
     ) -> ErasureReport:
-        """Erase one shared level of the tenant, in every namespace: an agent's
-        (``agent_id`` with no user) or the organisation's (``scope={"level":
-        "organisation"}``) — its events, items, facts, relations, conflicts, history,
-        sessions, procedures and lifecycle runs, the entities only it named, in one
-        transaction; then its jobs (ingest and lifecycle, in any state: ``removed["jobs"]``)
-        and the cached embeddings of its texts. No user's memory and no other level
-        changes. A user or a session in the scope is ``InvalidInput`` (a user:
-        ``erase_user``)."""
+        """Erase one shared level of the tenant: an agent's in every namespace
+        (``agent_id`` with no user), a namespace's (``scope={"level": "namespace",
+        "namespace": ...}``) or the organisation's (``scope={"level": "organisation"}``,
+        every namespace's; never a namespace's level) — its events, items, facts,
+        relations, conflicts, history, sessions, procedures and lifecycle runs, the
+        entities only it named, in one transaction; then its jobs (ingest and lifecycle,
+        in any state: ``removed["jobs"]``) and the cached embeddings of its texts. No
+        user's memory and no other level changes. A user or a session in the scope is
+        ``InvalidInput`` (a user: ``erase_user``)."""
         return await self._transfer.erase_level(scope, agent_id=agent_id)
 
     def export(self, **options: Unpack[ExportKeywords]) -> AsyncIterator[ExportRecord]:

@@ -91,8 +91,9 @@ class LifecycleCalls:
         group whose summary changes replaces it (the old one archived, in history).
         ``dry_run`` returns what would change and writes nothing; ``progress`` receives
         the fraction done. Needs ``user_id``, or one shared level: ``agent_id`` alone
-        (the agent's memories), or ``scope={"level": "organisation"}`` (the
-        organisation's); a shared level's run reads and writes that level alone."""
+        (the agent's memories), or ``scope={"level": "namespace"}`` or
+        ``{"level": "organisation"}`` (the namespace's, the organisation's); a shared
+        level's run reads and writes that level alone."""
         target, run = run_of(make_write_scope, scope, options)
         return await self._consolidation.consolidate(target, **run.keywords())
 
@@ -144,8 +145,8 @@ class LifecycleCalls:
         ``invalidated``. Reads compute the decay at their own reference time whether
         this ran or not. ``dry_run`` returns exactly the changes it would make (each
         with its effective confidence and reason) and writes nothing. One shared level's
-        facts alone with ``agent_id`` and no user, or ``scope={"level":
-        "organisation"}``."""
+        facts alone with ``agent_id`` and no user, or ``scope={"level": "namespace"}``
+        or ``{"level": "organisation"}``."""
         target, run = run_of(make_level_scope, scope, options)
         return await self._decay.decay(target, **run.keywords())
 
@@ -186,7 +187,7 @@ class LifecycleCalls:
         nothing. The scheduled lifecycle operation ``forget_policy`` runs this;
         :meth:`forget` (by ids, query or time range) is the user's own call. One shared
         level's memories alone with ``agent_id`` and no user, or ``scope={"level":
-        "organisation"}``: never a user's."""
+        "namespace"}`` or ``{"level": "organisation"}``: never a user's."""
         target, run = run_of(make_level_scope, None, options)
         return await self._forgetting.run(target, **run.keywords())
 
@@ -250,7 +251,8 @@ class LifecycleCalls:
         durable job is queued and returned (``job``) for a worker (``cognimem worker``)
         to run; ``key`` makes the call idempotent: the same op, scope and key give the
         same job. One shared level: ``agent_id`` with no user (the agent's memories), or
-        ``scope={"level": "organisation"}`` (the organisation's). An unknown op is
+        ``scope={"level": "namespace"}`` / ``{"level": "organisation"}`` (the
+        namespace's, the organisation's). An unknown op is
         ``NotFound``; a scope with a session, a user with an agent, or no user, agent or
         level is ``InvalidInput``."""
         return await self._lifecycle.run_lifecycle(op, options)
@@ -264,7 +266,8 @@ class LifecycleCalls:
     async def schedule_lifecycle(self) -> list[Job]:
         """One scheduler tick (a worker runs one every ``lifecycle.tick_s``): queue each
         scheduled operation on the levels due by ``settings.lifecycle`` — users, and
-        each agent's own level and the organisation's (``shared_levels``); returns the
+        each agent's own level, each namespace's and the organisation's
+        (``shared_levels``); returns the
         jobs queued (or found queued already)."""
         return await self._lifecycle.schedule()
 

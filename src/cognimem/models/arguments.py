@@ -13,7 +13,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from cognimem.errors import InvalidInput
 from cognimem.models.events import Message
-from cognimem.models.scope import Scope
+from cognimem.models.scope import ORGANISATION_NAMESPACE, Scope
 from cognimem.models.text import check_storable
 
 ScopeLike = Scope | Mapping[str, Any] | None
@@ -39,6 +39,12 @@ def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
     if data.pop("all_users", False):
         raise InvalidInput(ALL_USERS_NOT_HERE, field="scope.all_users")
     data.update({k: v for k, v in fields.items() if v is not None})
+    if data.get("namespace") == ORGANISATION_NAMESPACE:
+        raise InvalidInput(
+            f"scope.namespace: {ORGANISATION_NAMESPACE!r} is no namespace a call names: the"
+            ' organisation\'s level is scope.level = "organisation"',
+            field="scope.namespace",
+        )
     try:
         return Scope.model_validate(data)
     except ValidationError as exc:
@@ -47,40 +53,67 @@ def make_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
 
 # the levels a write may name in place of a user (scope.level)
 ORGANISATION = "organisation"
+NAMESPACE = "namespace"
+SHARED_LEVELS = (NAMESPACE, ORGANISATION)
 LEVEL_REQUIRED = (
     "a write names whose memory it is: scope.user_id (or scope.agent_id), or"
-    " scope.level = \"organisation\" for the organisation's, which every user's read"
-    " includes"
+    ' scope.level = "namespace" for the namespace\'s or "organisation" for the'
+    " organisation's, which every user's read includes"
 )
 
 
 def make_write_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
-    """The scope of a write: a user's (or an agent's), or the organisation's — the
-    tenant's and namespace's, no user, no agent — only when it says so with
-    ``scope["level"] = "organisation"``: a user id left unset by mistake never writes
-    what every user reads (``InvalidInput`` naming ``scope.level``)."""
+    """The scope of a write: a user's (or an agent's), or a shared level's only when it
+    says so with ``scope["level"]``: ``"namespace"`` (the namespace's: no user, no
+    agent, in ``scope["namespace"]``) or ``"organisation"`` (the tenant's in every
+    namespace: a namespace beside it is not the level's). A user id left unset by
+    mistake never writes what every user reads (``InvalidInput`` naming
+    ``scope.level``)."""
     level: object = None
+    if isinstance(scope, Scope):  # one made here before: the organisation's says so
+        scope = _named(scope)
     if isinstance(scope, Mapping) and "level" in scope:
         level = scope["level"]
         scope = {k: v for k, v in scope.items() if k != "level"}
+        if level == ORGANISATION:  # every namespace's: the namespace is not the level's
+            scope = {k: v for k, v in scope.items() if k != "namespace"}
+            fields = {k: v for k, v in fields.items() if k != "namespace"}
     target = make_scope(scope, **fields)
     if level is None:
         if target.user_id is None and target.agent_id is None:
             raise InvalidInput(LEVEL_REQUIRED, field="scope.level")
         return target
-    if level != ORGANISATION:
+    if level not in SHARED_LEVELS:
         raise InvalidInput(
-            f"scope.level: {level!r} is not a level a write names ({ORGANISATION!r})",
+            f"scope.level: {level!r} is not a level a write names ({NAMESPACE!r} or"
+            f" {ORGANISATION!r})",
             field="scope.level",
         )
     for name in ("user_id", "agent_id", "session_id"):
         if getattr(target, name) is not None:
             raise InvalidInput(
-                f"the organisation's level belongs to no user, agent or session: leave out"
-                f" scope.{name}",
+                f"the {level}'s level belongs to no user, agent or session: leave out scope.{name}",
                 field=f"scope.{name}",
             )
-    return target
+    return target.organisation() if level == ORGANISATION else target
+
+
+def _named(scope: Scope) -> dict[str, Any]:
+    """A ``Scope`` as a mapping a call passes: the organisation's as its level."""
+    data = scope.model_dump()
+    if data["namespace"] == ORGANISATION_NAMESPACE:
+        data["level"] = ORGANISATION
+    return data
+
+
+def level_name(scope: Scope) -> dict[str, str]:
+    """A shared level's scope as a call names it: ``{"level": ...}`` with the namespace
+    for the namespace's (the inverse of ``make_write_scope``); empty for others."""
+    if scope.level == ORGANISATION:
+        return {"tenant_id": scope.tenant_id, "level": ORGANISATION}
+    if scope.level == NAMESPACE:
+        return {"tenant_id": scope.tenant_id, "namespace": scope.namespace, "level": NAMESPACE}
+    return {}
 
 
 def make_read_scope(
@@ -162,9 +195,9 @@ def require_user(scope: Scope, op: str) -> str:
 def make_level_scope(scope: ScopeLike = None, **fields: str | None) -> Scope:
     """The scope of a call on one level's memories as a whole (consolidate, decay, the
     forgetting policy, a lifecycle job): a user's (``user_id``), an agent's
-    (``agent_id`` and no user), or the organisation's only when it says so with
-    ``scope["level"] = "organisation"``, as a write does — a user id left unset never
-    runs on the organisation's memory. A session is not a level (``InvalidInput``)."""
+    (``agent_id`` and no user), or the namespace's or the organisation's only when it
+    says so with ``scope["level"]``, as a write does — a user id left unset never runs
+    on a shared level's memory. A session is not a level (``InvalidInput``)."""
     target = make_write_scope(scope, **fields)
     if target.session_id is not None:
         raise InvalidInput(
@@ -195,11 +228,11 @@ def make_reach_scope(
 ) -> tuple[Scope, bool]:
     """The scope of a call that forgets or exports stored memories, and whether it is
     one shared level alone: a user's (``make_read_scope``), every user's
-    (``all_users``), or — ``True`` — an agent's (``agent_id`` and no user) or the
-    organisation's (``scope["level"] = "organisation"``), never a user's memories."""
+    (``all_users``), or — ``True`` — an agent's (``agent_id`` and no user), the
+    namespace's or the organisation's (``scope["level"]``), never a user's memories."""
     given: dict[str, Any] = {}
     if isinstance(scope, Scope):
-        given = scope.model_dump()
+        given = _named(scope)
     elif scope is not None:
         given = dict(scope)
     given.update({k: v for k, v in fields.items() if v is not None})

@@ -26,12 +26,13 @@ class UserScope(BaseModel):
 
 
 class LevelScope(BaseModel):
-    """A shared level of a tenant in one namespace — the organisation's memory (no
-    agent) or an agent's (``agent_id``), both of no user — as its raw events show it."""
+    """A shared level of a tenant, of no user — the organisation's memory (no agent,
+    every namespace's: ``namespace`` is ``ORGANISATION_NAMESPACE``), a namespace's (no
+    agent) or an agent's in one namespace (``agent_id``) — as its raw events show it."""
 
     model_config = ConfigDict(frozen=True)
 
-    level: Literal["organisation", "agent"]
+    level: Literal["organisation", "namespace", "agent"]
     namespace: str
     agent_id: str | None = None
     events: int
@@ -53,7 +54,8 @@ class TenantOverview(BaseModel):
 
     tenant_id: str
     users: list[UserOverview]
-    # the shared levels (the organisation's, each agent's), most recently written first
+    # the shared levels (the organisation's, each namespace's, each agent's), most
+    # recently written first
     levels: list[LevelScope] = Field(default_factory=list)
 
 

@@ -96,24 +96,29 @@ class JobQueue(Protocol):
         this user (erasure); returns how many were removed."""
         ...
 
-    async def purge_level(self, tenant_id: str, agent_id: str | None) -> int:
+    async def purge_level(self, tenant_id: str, agent_id: str | None, namespace: str | None) -> int:
         """Remove every job (queued, running, done or failed) whose payload belongs to
-        this shared level — an agent's own (``agent_id``) or, for ``None``, the
-        organisation's — in any namespace: its ingest and lifecycle jobs, which say
-        ``level`` (and ``agent_id``) with no user (erasure); returns how many were
-        removed. A user's job is never one of them, whatever its agent."""
+        this shared level — an agent's own (``agent_id``, any namespace) or, for
+        ``None``, the namespace's level of ``namespace`` (the organisation's:
+        ``ORGANISATION_NAMESPACE``): its ingest and lifecycle jobs, which say ``level``
+        (and ``agent_id``) with no user (erasure); returns how many were removed. A
+        user's job is never one of them, whatever its agent."""
         ...
 
 
-def of_level(payload: object, agent_id: str | None) -> bool:
-    """Whether a job's payload belongs to the shared level of ``agent_id`` (``None``: the
-    organisation's): no user, and the level said out loud (``level``), never inferred
-    from an id left out."""
+def of_level(payload: object, agent_id: str | None, namespace: str | None) -> bool:
+    """Whether a job's payload belongs to the shared level of ``agent_id`` (any
+    namespace) or, for ``None``, the no-agent level of ``namespace`` (the namespace's,
+    or the organisation's in ``ORGANISATION_NAMESPACE``): no user, and the level said
+    out loud (``level``), never inferred from an id left out. A job queued before the
+    organisation's level spanned every namespace says ``organisation`` with the
+    namespace it ran in: the namespace's level now."""
     if not isinstance(payload, dict) or payload.get("user_id") is not None:
         return False
-    if agent_id is None:
-        return payload.get("level") == "organisation"
-    return payload.get("level") == "agent" and payload.get("agent_id") == agent_id
+    level = payload.get("level")
+    if agent_id is not None:
+        return level == "agent" and payload.get("agent_id") == agent_id
+    return level in ("namespace", "organisation") and payload.get("namespace") == namespace
 
 
 def new_job_id() -> str:

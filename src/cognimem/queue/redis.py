@@ -330,9 +330,9 @@ class RedisJobQueue:
         stream, where ``dead_letters`` skips ids whose job is gone."""
         return await self._purge(tenant_id, lambda p: p.get("user_id") == user_id)
 
-    async def purge_level(self, tenant_id: str, agent_id: str | None) -> int:
+    async def purge_level(self, tenant_id: str, agent_id: str | None, namespace: str | None) -> int:
         """As ``purge_user``, for the jobs of one shared level."""
-        return await self._purge(tenant_id, lambda p: of_level(p, agent_id))
+        return await self._purge(tenant_id, lambda p: of_level(p, agent_id, namespace))
 
     async def _purge(self, tenant_id: str, owned: Callable[[dict[str, Any]], bool]) -> int:
         async def purge() -> int:

@@ -347,14 +347,14 @@ class SqliteJobQueue:
 
         return await self._conns.write(tx)
 
-    async def purge_level(self, tenant_id: str, agent_id: str | None) -> int:
+    async def purge_level(self, tenant_id: str, agent_id: str | None, namespace: str | None) -> int:
         def tx(conn: sqlite3.Connection) -> int:
             rows = conn.execute(
                 "SELECT id, payload FROM queue_jobs WHERE tenant_id = ?"
                 " AND json_extract(payload, '$.level') IS NOT NULL",
                 (tenant_id,),
             ).fetchall()
-            gone = [jid for jid, body in rows if of_level(json.loads(body), agent_id)]
+            gone = [jid for jid, body in rows if of_level(json.loads(body), agent_id, namespace)]
             for start in range(0, len(gone), 500):
                 part = gone[start : start + 500]
                 conn.execute(

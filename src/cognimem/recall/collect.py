@@ -161,14 +161,18 @@ def admits(flt: ItemFilter, item: MemoryItem) -> bool:
     """Whether a search with ``flt`` could have returned ``item`` (graph and key-lookup
     evidence comes by id, so the read's filters are applied here)."""
     s, i = flt.scope, item.scope
-    if (i.tenant_id, i.namespace) != (s.tenant_id, s.namespace):
+    if i.tenant_id != s.tenant_id:
         return False
     # the test ``own_and_shared`` makes, without building the two filters (per item)
     shared = flt.with_organisation and s.user_id is not None
-    if flt.level_only and s.user_id is None:  # one shared level alone
+    if i.namespace != s.namespace:  # the organisation's alone, in a read that reaches it
+        reach = flt.with_organisation or flt.shared_only
+        if not (reach and i.level == "organisation"):
+            return False
+    elif flt.level_only and s.user_id is None:  # one shared level alone
         if (i.user_id, i.agent_id) != (None, s.agent_id):
             return False
-    elif shared and i.user_id is None:  # a shared level's: the organisation's
+    elif shared and i.user_id is None:  # a shared level's: the namespace's
         if i.agent_id not in (None, s.agent_id):  # or the read's agent's
             return False
     else:

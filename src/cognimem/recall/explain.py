@@ -77,7 +77,7 @@ def _item_explanations(
         if r.stale_since is not None:
             reasons.append(no_longer_true(r.stale_since))
         if "level" in r.signals:  # a shared level's, ranked with the user's own
-            whose = "agent" if r.item.scope.agent_id is not None else "organisation"
+            whose = r.item.scope.level
             reasons.append(f"the {whose}'s memory, ranked with the user's own (level signal)")
         out.append(
             Explanation(

@@ -1,34 +1,33 @@
-"""Memory people share, in a user's read: the organisation's and the read's agent's
-facts and preferences beside the user's own, with precedence for the same key — the
-user's own over the agent's, the agent's over the organisation's. A fact overridden
-this way is not scored at all; ``explain`` says which fact overrode it.
+"""Memory people share, in a user's read: the read's agent's, the namespace's and the
+organisation's facts and preferences beside the user's own, with precedence for the
+same key — the user's own over the agent's, the agent's over the namespace's, the
+namespace's over the organisation's. A fact overridden this way is not scored at all;
+``explain`` says which fact overrode it.
 
-Facts belong to (tenant, namespace, user): the shared ones are those of no user, and
-among them an agent's carry its ``agent_id`` (another agent's are never read). A read
-with a time filter (``as_of``, ``as_of_recorded``, a period the question names) applies
-the same precedence to the facts the filter admits (``timed_shared``)."""
+Facts belong to (tenant, namespace, user): the shared ones are those of no user — in
+the read's namespace (among them an agent's carry its ``agent_id``; another agent's are
+never read) and in ``ORGANISATION_NAMESPACE``, the organisation's. A read with a time
+filter (``as_of``, ``as_of_recorded``, a period the question names) applies the same
+precedence to the facts the filter admits (``timed_shared``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact
 from cognimem.models.packets import Explanation
+from cognimem.models.scope import LEVELS
 from cognimem.store.protocols import Store
-from cognimem.store.types import FactQuery, FactRows
+from cognimem.store.types import FactQuery, FactRows, joined
 
 MAX_TIMED_LOOKUP = 5_000  # the shared facts of the looked-up keys a timed read sees
 
 
 def level_of(scope: Scope) -> str:
-    """Whose memory a scope is: ``user``, ``agent`` or ``organisation``."""
-    if scope.user_id is not None:
-        return "user"
-    return "agent" if scope.agent_id is not None else "organisation"
+    """Whose memory a scope is: ``user``, ``agent``, ``namespace`` or ``organisation``."""
+    return scope.level
 
 
 @dataclass(frozen=True)
@@ -52,14 +51,15 @@ class SharedFacts:
 
 
 def _reaches(fact: Fact, scope: Scope) -> bool:
-    """Whether a fact of no user reaches a read of ``scope``: the organisation's always,
-    an agent's only a read made with that agent."""
+    """Whether a fact of no user reaches a read of ``scope``: the namespace's and the
+    organisation's always, an agent's only a read made with that agent."""
     return fact.scope.agent_id is None or fact.scope.agent_id == scope.agent_id
 
 
 def _closest_first(facts: Sequence[Fact]) -> list[Fact]:
-    """The agent's facts before the organisation's (each newest first, as given)."""
-    return sorted(facts, key=lambda f: f.scope.agent_id is None)
+    """The agent's facts, then the namespace's, then the organisation's (each newest
+    first, as given)."""
+    return sorted(facts, key=lambda f: LEVELS.index(f.scope.level))
 
 
 async def shared_facts(store: Store, scope: Scope, own: FactRows, rows: FactRows) -> SharedFacts:
@@ -88,7 +88,8 @@ def timed_shared(
     """A timed read's precedence (``recall/fact_time.py``), on facts the time filter
     admitted already: of ``shared`` (facts of no user, newest first) those that reach
     the read and that no closer level's admitted fact of the same key overrides —
-    ``own``, the user's, over the agent's over the organisation's, as a current read."""
+    ``own``, the user's, over the agent's over the namespace's over the
+    organisation's, as a current read."""
     by_key, overrides = _by_key(_closest_first([f for f in shared if _reaches(f, scope)]))
     overrides += _overridden(by_key, own)
     return list(by_key.values()), overrides
@@ -128,40 +129,22 @@ async def shared_lookup(
     timed read's filter), the shared facts of any status it admits."""
     if scope.user_id is None or not keys:
         return own
-    query = FactQuery(scope.tenant_id, scope.namespace, None, keys=keys)
-    if admits is not None:
-        query = replace(query, statuses=None, limit=MAX_TIMED_LOOKUP)
-    found = [f for f in await store.find_facts(query) if admits is None or admits(f)]
+    found = []
+    for namespace in (scope.namespace, scope.organisation().namespace):
+        query = FactQuery(scope.tenant_id, namespace, None, keys=keys)
+        if admits is not None:
+            query = replace(query, statuses=None, limit=MAX_TIMED_LOOKUP)
+        found += [f for f in await store.find_facts(query) if admits is None or admits(f)]
     by_key, _ = _by_key(_closest_first([f for f in found if _reaches(f, scope)]))
     held = {f.key for f in own}
     return [*own, *(f for k, f in by_key.items() if k not in held)]
-
-
-def joined(first: FactRows, second: FactRows) -> FactRows:
-    """The rows of both, ``first``'s first; one matrix when their embeddings agree in
-    dimension (a zero row where a fact has none), else none."""
-    out = FactRows(
-        ids=[*first.ids, *second.ids],
-        categories=[*first.categories, *second.categories],
-        scope_tags=[*first.scope_tags, *second.scope_tags],
-        words=[*first.words, *second.words],
-    )
-    matrices = [m for m in (first.matrix, second.matrix) if m is not None]
-    if len({m.shape[1] for m in matrices}) == 1:
-        dim = matrices[0].shape[1]
-        parts = [
-            rows.matrix if rows.matrix is not None else np.zeros((len(rows.ids), dim), np.float32)
-            for rows in (first, second)
-        ]
-        out.matrix = np.vstack(parts)
-    return out
 
 
 def override_explanations(
     overrides: Sequence[Override], explained: list[Explanation]
 ) -> list[Explanation]:
     """``explained`` with each override said: the winning fact's reason names the fact
-    it overrides ("overrides the organisation's user:preference:units = 'metric'"), and
+    it overrides ("overrides the namespace's user:preference:units = 'metric'"), and
     each overridden fact is listed as dropped for it."""
     reasons: dict[str, list[str]] = {}
     for o in overrides:

@@ -33,7 +33,8 @@ from cognimem.recall.profile_read import explain_profile
 from cognimem.recall.rerank import Ranked, RankInput, mmr
 from cognimem.recall.step_groups import execute
 from cognimem.recall.steps import StepOutput, StepRun
-from cognimem.store.types import ItemFilter, read_reach
+from cognimem.store.reach import read_reach
+from cognimem.store.types import ItemFilter
 
 # a streamed read's sections as each is ready: (section name, its entries)
 SectionSink = Callable[[str, list[Any]], Awaitable[None]]

@@ -359,7 +359,7 @@ class Reader:
             ri.item = item
             ri.dated = dating(item)
             ri.session = float(session is not None and item.scope.session_id == session)
-            if run.flt.with_organisation:  # whose memory it is, for the level signal
+            if run.flt.with_organisation and run.scope.user_id is not None:  # the signal
                 ri.level = level_of(item.scope)
             ri.stale_since = stale_since(item, run.fact_time)
             candidates.append(ri)

@@ -24,11 +24,12 @@ a superseded or invalidated fact's evidence) has its weighted score multiplied b
 
 A user's read ranks the shared levels' items with the user's own (``ItemFilter.
 with_organisation``): such an item has the signal ``level`` — 0.5 for the read's agent's
-(no user), 1 for the organisation's (no user, no agent) — and its weighted score is
-multiplied by ``1 - LEVEL_PENALTY * level`` (0.95, 0.9): on a tie, and a near tie, the
-user's own ranks first, then the agent's, then the organisation's; a shared item that
-answers the query better still outranks the user's. The user's own items carry no
-``level`` and keep their score.
+(no user), 0.75 for the namespace's (no user, no agent), 1 for the organisation's (no
+user, no agent, every namespace's) — and its weighted score is multiplied by
+``1 - LEVEL_PENALTY * level`` (0.95, 0.925, 0.9): on a tie, and a near tie, the user's
+own ranks first, then the agent's, then the namespace's, then the organisation's; a
+shared item that answers the query better still outranks the user's. The user's own
+items carry no ``level`` and keep their score.
 
 Then ``recall/conversation/pairs.py`` adds ``answer`` (weight ``rerank.answer``): a reply to a
 candidate question, by that question's score.
@@ -68,7 +69,7 @@ NO_LONGER_TRUE_FACTOR = 0.25
 _STABLE = frozenset({ItemKind.CONSTRAINT, ItemKind.MANDATE, ItemKind.GUARDRAIL})
 # how far a shared level's item is from the user's own (the ``level`` signal), and the
 # share of its score each step away costs
-LEVEL_DISTANCE = {"agent": 0.5, "organisation": 1.0}
+LEVEL_DISTANCE = {"agent": 0.5, "namespace": 0.75, "organisation": 1.0}
 LEVEL_PENALTY = 0.1
 
 

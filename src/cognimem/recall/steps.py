@@ -17,6 +17,7 @@ from cognimem.errors import DomainTimeout, ProviderError
 from cognimem.models import ItemKind, MemoryItem, Scope
 from cognimem.models.directory import ItemText
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
+from cognimem.models.scope import LEVELS
 from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
 from cognimem.recall.constraints import (
@@ -32,7 +33,6 @@ from cognimem.recall.fact_time import FactTime, without_times
 from cognimem.recall.graph import expand
 from cognimem.recall.levels import (
     Override,
-    joined,
     level_of,
     shared_facts,
     shared_lookup,
@@ -48,13 +48,13 @@ from cognimem.recall.plan import (
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
 from cognimem.store.protocols import Store
+from cognimem.store.reach import level_facts, read_reach
 from cognimem.store.types import (
     Candidate,
     FactQuery,
     FactRows,
     ItemFilter,
-    level_facts,
-    read_reach,
+    joined,
 )
 
 MAX_FACTS_SCANNED = 500
@@ -71,17 +71,19 @@ EMBEDDING_STEPS = VECTOR_STEPS | {StepKind.CONSTRAINTS, StepKind.FACTS}
 
 async def mandates(store: Store, scope: Scope, level: bool = False) -> StepOutput:
     """The mandates step: tier always, so every one of the organisation's (no user, no
-    agent: the rules a company writes once), then of the read's agent (no user: the
-    rules of one agent, for every user of it) and then of the scope's own, the user's
-    of the read's agent and of none (each newest first, at most ``MAX_SECTION_ITEMS``
-    of each) goes to the section's budget — one listing, neither the query's embedding
-    nor a vector search, so a streamed read sends them first. They hold whatever the
-    period the read asks about. A ``level`` read lists that shared level's alone."""
+    agent, every namespace's: the rules a company writes once), then the namespace's
+    (no user, no agent: the rules of one deployment), then of the read's agent (no
+    user: the rules of one agent, for every user of it) and then of the scope's own,
+    the user's of the read's agent and of none (each newest first, at most
+    ``MAX_SECTION_ITEMS`` of each) goes to the section's budget — one listing, neither
+    the query's embedding nor a vector search, so a streamed read sends them first.
+    They hold whatever the period the read asks about. A ``level`` read lists that
+    shared level's alone."""
     # the user's own of no agent too (what the user said to no particular agent), but
     # not in a read walled to one session, which reads that session's alone
     flt = read_reach(scope, level=level, mandates=True, kinds=_STABLE_KINDS)
-    listed = await store.list_items(flt, ItemText(), 3 * MAX_SECTION_ITEMS)
-    by_level: dict[str, list[MemoryItem]] = {"organisation": [], "agent": [], "user": []}
+    listed = await store.list_items(flt, ItemText(), len(LEVELS) * MAX_SECTION_ITEMS)
+    by_level: dict[str, list[MemoryItem]] = {name: [] for name in reversed(LEVELS)}
     for item in listed:
         by_level[level_of(item.scope)].append(item)
     found = [i for items in by_level.values() for i in items[:MAX_SECTION_ITEMS]]
@@ -243,13 +245,25 @@ class StepRun:
         admits that no closer level overrides (``recall/levels.py``: ``timed_shared``);
         the overrides are kept for ``explain``."""
         s = self.scope
-        shared = await self.store.scope_facts(s.tenant_id, s.namespace, None, MAX_FACTS_TIMED)
-        admitted = [i for i, f in enumerate(shared.facts) if at.admits(f)]
+        found = [
+            await self.store.scope_facts(s.tenant_id, namespace, None, MAX_FACTS_TIMED)
+            for namespace in (s.namespace, s.organisation().namespace)
+        ]  # the namespace's (and its agents'), then the organisation's
+        admitted = [
+            (n, i)
+            for n, known in enumerate(found)
+            for i, f in enumerate(known.facts)
+            if at.admits(f)
+        ]
         self.has_shared = bool(admitted)
-        kept, self.overrides = timed_shared(s, own, [shared.facts[i] for i in admitted])
+        facts = [found[n].facts[i] for n, i in admitted]
+        kept, self.overrides = timed_shared(s, own, facts)
         ids = {f.id for f in kept}
-        picked = [i for i in admitted if shared.facts[i].id in ids][:MAX_FACTS_SCANNED]
-        return joined(rows, shared.rows(picked)) if picked else rows
+        for n, known in enumerate(found):
+            picked = [i for m, i in admitted if m == n and known.facts[i].id in ids]
+            if picked:
+                rows = joined(rows, known.rows(picked[:MAX_FACTS_SCANNED]))
+        return rows
 
     def _search_of(self, kind: StepKind) -> tuple[ItemFilter, int]:
         if kind is StepKind.VECTOR:

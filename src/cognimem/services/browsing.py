@@ -10,7 +10,7 @@ from pydantic import Field, TypeAdapter
 
 from cognimem.editing.edits import in_scope
 from cognimem.errors import NotFound
-from cognimem.models import Event, MemoryItem
+from cognimem.models import Event, MemoryItem, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.arguments import (
     ScopeLike,
@@ -57,7 +57,7 @@ class BrowseService:
         within = None if scope is None else make_scope(scope, tenant_id=tenant_id)
         await self._parts.access.flush()  # its counters include the reads so far
         found = await self._parts.store.get_items(tenant_id, [item_id])
-        if not found or (within is not None and not in_scope(found[0], within)):
+        if not found or (within is not None and not _within(found[0], within)):
             raise NotFound("memory", item_id)
         return found[0]
 
@@ -156,3 +156,12 @@ class BrowseService:
     async def stats(self, options: ReadScopeKeywords) -> ScopeStats:
         self._parts.require_open()
         return await self._parts.store.scope_stats(make_read_scope(**options))
+
+
+def _within(item: MemoryItem, scope: Scope) -> bool:
+    """Whether ``item`` lies inside ``scope``: the organisation's, every namespace's,
+    lies in a scope of any namespace that names no user, agent or session."""
+    if item.scope.level == "organisation" and scope.namespace != item.scope.namespace:
+        named = (scope.user_id, scope.agent_id, scope.session_id)
+        return all(x is None for x in named)
+    return in_scope(item, scope)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from cognimem.errors import InvalidInput, UsageError
 from cognimem.models import ContextPacket, ItemKind, Message, Role, Scope, Turn
 from cognimem.models.arguments import (
-    ORGANISATION,
+    NAMESPACE,
     ScopeLike,
     make_message,
     make_reach_scope,
@@ -222,10 +222,10 @@ class ReadService:
         messages = self._messages(args.user_message, args.assistant_message)
         user, target = messages[0], args.scope
         packet = await self.read(args.read_args(user.content, user.occurred_at))
-        # a tenant-wide turn (all_users, said explicitly) stores at the organisation level
+        # a turn of every user (all_users, said explicitly) stores at its namespace's level
         owner: ScopeLike = target
         if target.user_id is None and target.agent_id is None:
-            owner = {**target.model_dump(), "level": ORGANISATION}
+            owner = {**target.model_dump(), "level": NAMESPACE}
         made, scope = self._writing.prepare(messages, owner)
         stored = await self._writing.write(
             WriteArgs(messages=made, scope=scope, profile=args.profile)

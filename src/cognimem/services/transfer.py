@@ -50,17 +50,21 @@ class TransferService:
         target = make_level_scope(scope, agent_id=agent_id)
         if target.user_id is not None:
             raise InvalidInput(
-                "erase_level erases a shared level (an agent's or the organisation's): leave"
+                "erase_level erases a shared level (an agent's, the namespace's or the"
+                " organisation's): leave"
                 " out scope.user_id, or erase the user with erase_user",
                 field="scope.user_id",
             )
-        report = await parts.store.erase_level(target.tenant_id, target.agent_id)
+        # an agent's level in every namespace; the namespace's or the organisation's in
+        # its one namespace (the organisation's is ORGANISATION_NAMESPACE)
+        namespace = None if target.agent_id is not None else target.namespace
+        report = await parts.store.erase_level(target.tenant_id, target.agent_id, namespace)
         # after the events and the leases are gone, as for a user: the level's queued
         # ingest and lifecycle jobs go, and a sweep finds none of its events to requeue
         purged = (
             0
             if parts.queue is None
-            else await parts.queue.purge_level(target.tenant_id, target.agent_id)
+            else await parts.queue.purge_level(target.tenant_id, target.agent_id, namespace)
         )
         await self._drop_runs(target)
         hashes = report.content_hashes

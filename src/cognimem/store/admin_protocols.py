@@ -61,14 +61,17 @@ class TransferStore(Protocol):
         lists of the user are dropped. The report's ``content_hashes`` are the
         embedding-cache keys of the erased texts (see ``delete_embeddings``)."""
 
-    async def erase_level(self, tenant_id: str, agent_id: str | None) -> ErasureReport:
-        """Remove one shared level of the tenant, in every namespace, in one
-        transaction: the rows of no user and exactly ``agent_id`` (``None``: the
-        organisation's) — events, items and their index rows, facts, relations,
-        conflicts, history, sessions, procedures, lifecycle runs — and the entities of
-        no user that only the level's facts and relations named, with their aliases. No
-        user's row and no other level's changes. Cached rows of the tenant are dropped;
-        ``content_hashes`` as ``erase_user``'s."""
+    async def erase_level(
+        self, tenant_id: str, agent_id: str | None, namespace: str | None
+    ) -> ErasureReport:
+        """Remove one shared level of the tenant in one transaction: the rows of no user
+        and exactly ``agent_id`` (``None``: no agent) in ``namespace`` (``None``: every
+        namespace, an agent's level; a namespace's level names its own, the
+        organisation's ``ORGANISATION_NAMESPACE``) — events, items and their index rows,
+        facts, relations, conflicts, history, sessions, procedures, lifecycle runs — and
+        the entities of no user that only the level's facts and relations named, with
+        their aliases. No user's row and no other level's changes. Cached rows of the
+        tenant are dropped; ``content_hashes`` as ``erase_user``'s."""
 
     async def flush_deleted(self) -> None:
         """Make what was deleted unreadable in the database's files too (the last step

@@ -6,12 +6,15 @@ of a level's row in ``lifecycle_runs``.
 (token and deadline) and when the last completed run began (``done_from``).
 
 A level is a user's memories (every agent's turns with the user), or with
-``levels`` a shared level's: an agent's own (no user, that agent) or the
-organisation's (no user, no agent). ``lifecycle_runs`` records each under its
+``levels`` a shared level's: an agent's own (no user, that agent), the namespace's
+(no user, no agent) or the organisation's (no user, no agent, in
+``ORGANISATION_NAMESPACE``: one group of its own, as the namespace tells levels
+apart). ``lifecycle_runs`` records each under its
 ``user_key``: ``u:<user id>``, or — characters no id has, as
 ``services/lifecycle/operations.py`` (``level_key``) and ``store/transfer.py``
-(``level_holder``) name them — ``u:#agent/<id>`` and ``u:#organisation``, so a level
-is never read as a user and no two levels share a row.
+(``level_holder``) name them — ``u:#agent/<id>`` and ``u:#organisation`` (the
+namespace's and the organisation's, in their own namespaces), so a level is never
+read as a user and no two levels share a row.
 
 What is new since the last completed run began (``done_from``): for a user, active
 episodes; for a shared level, which grows by deliberate writes (mandates, guardrails,

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from cognimem.models.directory import LevelScope, UserScope
+from cognimem.models.scope import Scope
 
 Owner = Literal["user", "level"]
 # the column an owner is grouped by, and the events that are an owner's of that kind
@@ -37,7 +38,7 @@ def user_scopes(found: Iterable[Sequence[Any]], time: Time) -> list[UserScope]:
 def level_scopes(found: Iterable[Sequence[Any]], time: Time) -> list[LevelScope]:
     return [
         LevelScope(
-            level="organisation" if agent is None else "agent",
+            level=Scope(namespace=ns, agent_id=agent).level,
             namespace=ns,
             agent_id=agent,
             events=int(n),

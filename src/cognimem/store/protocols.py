@@ -301,8 +301,8 @@ class RecallFetchStore(Protocol):
         self, tenant_id: str, namespace: str, user_id: str, limit: int
     ) -> tuple[FactRows, list[FactConflict], FactRows]:
         """``fact_rows_and_conflicts`` of a user and the fact rows of no user (the
-        organisation's and the agents', ``recall/levels.py``), in one call: what a
-        user's read needs."""
+        namespace's and its agents', then the organisation's, ``recall/levels.py``), in
+        one call: what a user's read needs."""
 
     async def aliases_and_graph(
         self,

@@ -40,13 +40,16 @@ class ItemFilter:
     # overlaps it ("what did I do on 3 May?" finds "made dinner last night" said on 4 May)
     period: tuple[datetime, datetime] | None = None
     consolidated: bool | None = None  # None: either
-    # the organisation's memories too (no user and no agent), beside the scope's own,
-    # and with a user and an agent, the agent's (no user, that agent): honoured by the
-    # SQL listings (``list_items``, ``list_item_ids``) and, for a scope with a user, the
-    # searches (each searches the user's rows and the shared ones: ``own_and_shared``)
+    # the shared levels' memories too, beside the scope's own: the organisation's (no
+    # user, no agent, ``ORGANISATION_NAMESPACE``: every namespace's) and, with a user,
+    # the namespace's (no user, no agent) and the agent's (no user, that agent): honoured
+    # by the SQL listings (``list_items``, ``list_item_ids``) and, for a scope with a
+    # user, the searches (each searches the user's rows and the shared ones:
+    # ``own_and_shared``). A scope of every user takes the organisation's beside its own
     with_organisation: bool = False
     # only the shared levels a user's read reaches: the rows of no user, of no agent or
-    # of the scope's agent (any session); the scope's user and session are not matched
+    # of the scope's agent (any session), in the namespace and the organisation's; the
+    # scope's user and session are not matched
     shared_only: bool = False
     # with a user and an agent, the user's rows of no agent beside those of the agent
     # (what the user said to no particular agent is the user's own): honoured by the
@@ -57,13 +60,25 @@ class ItemFilter:
     # organisation's), never every user's (``user_id=None`` alone means every user)
     level_only: bool = False
 
-    def own_and_shared(self) -> tuple[ItemFilter, ItemFilter | None]:
-        """This filter as two searches: the scope's own rows, and (with
-        ``with_organisation`` and a user) the shared levels' rows, else None."""
-        if not self.with_organisation or self.scope.user_id is None:
-            return self, None
+    def own_and_shared(self) -> tuple[ItemFilter, list[ItemFilter]]:
+        """This filter as several searches: the scope's own rows, and (with
+        ``with_organisation``) the shared levels' rows, each search over the entry of
+        the rows of no user of its scope's namespace, the closer first — for a user,
+        the namespace's (and the agent's), then the organisation's; for every user,
+        the organisation's."""
+        if not self.with_organisation or (self.level_only and self.scope.user_id is None):
+            return self, []
         own = replace(self, with_organisation=False)
-        return own, replace(own, shared_only=True)
+        organisation = replace(
+            own,
+            scope=self.scope.organisation(),
+            level_only=True,
+            own_of_no_agent=False,
+            shared_only=False,
+        )
+        if self.scope.user_id is None:
+            return own, [organisation]
+        return own, [replace(own, shared_only=True), organisation]
 
 
 def best_of(found: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
@@ -161,7 +176,9 @@ class PendingJob:
             "namespace": self.namespace,
         }
         if self.user_id is None:
-            body["level"] = "organisation" if self.agent_id is None else "agent"
+            body["level"] = Scope(
+                tenant_id=self.tenant_id, namespace=self.namespace, agent_id=self.agent_id
+            ).level
             body["agent_id"] = self.agent_id
         return body
 
@@ -183,11 +200,12 @@ class ScopeLease:
 @dataclass(frozen=True)
 class DueScope:
     """One level's memories as the lifecycle scheduler sees them for one operation: a
-    user's (``user_id``), or a shared level's (no user; ``agent_id`` an agent's, None the
-    organisation's). What was recorded since the last completed run began
-    (``done_from``; None: never run) — a user's episodes, a shared level's items of
-    every kind but summaries (``new_episodes``; and when the first of them was) — and
-    the sessions of the level closed since then."""
+    user's (``user_id``), or a shared level's (no user; ``agent_id`` an agent's, None
+    the namespace's, or the organisation's in ``ORGANISATION_NAMESPACE``). What was
+    recorded since the last completed run began (``done_from``; None: never run) — a
+    user's episodes, a shared level's items of every kind but summaries
+    (``new_episodes``; and when the first of them was) — and the sessions of the level
+    closed since then."""
 
     tenant_id: str
     namespace: str
@@ -264,7 +282,7 @@ class FactUpdate:
 class KeyState:
     """What reconciliation saw under one key: the live (active or aging) facts' ids and
     revisions. The commit checks it still holds, else raises ``StaleKnowledge``. Of no
-    user, the facts are ``agent_id``'s (``None``: the organisation's), as
+    user, the facts are ``agent_id``'s (``None``: the namespace's or organisation's), as
     ``Scope.shares_facts_with`` says; a user's facts are the user's whatever the agent."""
 
     tenant_id: str
@@ -394,6 +412,26 @@ class FactRows:
         return found
 
 
+def joined(first: FactRows, second: FactRows) -> FactRows:
+    """The rows of both, ``first``'s first; one matrix when their embeddings agree in
+    dimension (a zero row where a fact has none), else none."""
+    out = FactRows(
+        ids=[*first.ids, *second.ids],
+        categories=[*first.categories, *second.categories],
+        scope_tags=[*first.scope_tags, *second.scope_tags],
+        words=[*first.words, *second.words],
+    )
+    matrices = [m for m in (first.matrix, second.matrix) if m is not None]
+    if len({m.shape[1] for m in matrices}) == 1:
+        dim = matrices[0].shape[1]
+        parts = [
+            rows.matrix if rows.matrix is not None else np.zeros((len(rows.ids), dim), np.float32)
+            for rows in (first, second)
+        ]
+        out.matrix = np.vstack(parts)
+    return out
+
+
 # user scopes whose ScopeFacts (up to 5,000 full facts each) a process keeps
 SCOPE_FACTS_KEPT = 16
 _PICKS_KEPT = 8  # admitted subsets a ScopeFacts keeps built (each with its postings)
@@ -432,7 +470,7 @@ class FactQuery:
     ``all_users`` lists every user's facts and those of no user (``user_id`` is then
     ignored); without it ``user_id=None`` means the facts of no user, and with
     ``level_only`` those of no user and exactly ``agent_id`` (``None``: the
-    organisation's), one level's facts."""
+    namespace's; the organisation's in ``ORGANISATION_NAMESPACE``), one level's facts."""
 
     tenant_id: str
     namespace: str
@@ -444,43 +482,6 @@ class FactQuery:
     limit: int = 1_000
     agent_id: str | None = None
     level_only: bool = False
-
-
-def level_filter(scope: Scope, **fields: Any) -> ItemFilter:
-    """An ``ItemFilter`` of one level's items: a user's (any agent, as a user's
-    lifecycle has always run), or with no user the agent's or the organisation's alone."""
-    return ItemFilter(scope=scope, level_only=scope.user_id is None, **fields)
-
-
-def read_reach(
-    scope: Scope, *, level: bool = False, mandates: bool = False, **fields: Any
-) -> ItemFilter:
-    """The items a read reaches, its scope rule written once (``fields``: kinds, times).
-
-    One shared level alone (``level``): that level's rows (:func:`level_filter`). A
-    user's read not walled to one session: the user's own rows — of the read's agent
-    and of no agent (what she said to no particular agent is hers; what she said to
-    another agent is not this one's) — and the shared levels' (the organisation's, the
-    read's agent's). A read walled to one session (``session_only``), or one of every
-    user: the scope's rows alone, and for its ``mandates`` the shared levels' too."""
-    if level:
-        return level_filter(scope, **fields)
-    mine = scope.user_id is not None and scope.session_id is None
-    return ItemFilter(
-        scope=scope, with_organisation=mine or mandates, own_of_no_agent=mine, **fields
-    )
-
-
-def level_facts(scope: Scope, **fields: Any) -> FactQuery:
-    """A ``FactQuery`` of one level's facts, as :func:`level_filter`."""
-    return FactQuery(
-        scope.tenant_id,
-        scope.namespace,
-        scope.user_id,
-        agent_id=scope.agent_id,
-        level_only=scope.user_id is None,
-        **fields,
-    )
 
 
 @dataclass(frozen=True)

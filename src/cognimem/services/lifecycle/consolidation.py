@@ -41,7 +41,8 @@ from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
 from cognimem.store.lexical_index import tokens
-from cognimem.store.types import ConsolidationWrite, level_facts, level_filter
+from cognimem.store.reach import level_facts, level_filter
+from cognimem.store.types import ConsolidationWrite
 
 log = logging.getLogger(__name__)
 

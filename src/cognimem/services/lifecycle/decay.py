@@ -15,7 +15,8 @@ from cognimem.models.arguments import require_level
 from cognimem.models.fact_changes import LIVE
 from cognimem.models.lifecycle import DecayResult
 from cognimem.services.components import Components
-from cognimem.store.types import Knowledge, level_facts
+from cognimem.store.reach import level_facts
+from cognimem.store.types import Knowledge
 
 log = logging.getLogger(__name__)
 

@@ -41,7 +41,7 @@ from cognimem.models.ids import new_id
 from cognimem.models.lifecycle import LifecycleRun, OperationResult
 from cognimem.models.lifecycle_requests import JobListArgs, RunLifecycleKeywords
 from cognimem.models.requests import check_keywords
-from cognimem.models.scope import Scope
+from cognimem.models.scope import ORGANISATION_NAMESPACE, Scope
 from cognimem.queue.base import Delivery, Job, JobQueue, JobState
 from cognimem.services.components import Components
 from cognimem.store.types import DueScope, ScopeLease
@@ -71,7 +71,8 @@ class LeaseLost(RuntimeError):
 def level_key(scope: Scope) -> str:
     """Whose memories a lifecycle run holds, as its lease and job name them: the user's
     id, or (characters no id has) ``#agent/<id>`` or ``#organisation`` for a shared
-    level, so no user's run and a level's ever share a lease."""
+    level (the namespace's and the organisation's, told apart by their namespace), so
+    no user's run and a level's ever share a lease."""
     if scope.user_id is not None:
         return scope.user_id
     return "#organisation" if scope.agent_id is None else f"#agent/{scope.agent_id}"
@@ -221,9 +222,9 @@ class LifecycleJobService:
             "namespace": scope.namespace,
             "trigger": trigger,
         }
-        if scope.user_id is None:  # a shared level: the agent's, or the organisation's
+        if scope.user_id is None:  # a shared level: the agent's, namespace's, organisation's
             payload["agent_id"] = scope.agent_id
-            payload["level"] = "agent" if scope.agent_id is not None else "organisation"
+            payload["level"] = scope.level
         return await self._queue().enqueue(
             LIFECYCLE_JOB, scope.tenant_id, payload, job_id=lifecycle_job_id(op, scope, key)
         )
@@ -376,8 +377,12 @@ class LifecycleJobService:
             "tenant_id": job.tenant_id,
             "namespace": payload.get("namespace") or "default",
         }
-        if payload.get("level") == "organisation":
-            where["level"] = "organisation"
+        level = payload.get("level")
+        if level in ("namespace", "organisation") and payload.get("user_id") is None:
+            # one queued before the organisation's level spanned every namespace says
+            # "organisation" with the namespace it ran in: that namespace's level now
+            organisation = where["namespace"] == ORGANISATION_NAMESPACE
+            where["level"] = "organisation" if organisation else "namespace"
         scope = make_level_scope(
             where, user_id=payload.get("user_id"), agent_id=payload.get("agent_id")
         )

@@ -1,7 +1,8 @@
 """Erasure in PostgreSQL, with the semantics of ``store/sqlite/erasure.py``: a user's
 rows (``TransferStore.erase_user``) or one shared level's (``erase_level``: the rows of
-no user and exactly one agent, ``None`` the organisation's, in every namespace of the
-tenant), and what points at them, inside the caller's transaction. Both run one delete
+no user and exactly one agent in every namespace of the tenant, or of no agent in one
+namespace — the namespace's level, or the organisation's in ``ORGANISATION_NAMESPACE``),
+and what points at them, inside the caller's transaction. Both run one delete
 (``_delete_owned``) over the clause that picks the owner's rows. Dead tuples stay on
 disk until PostgreSQL vacuums the tables (autovacuum, or ``VACUUM`` to be sure)."""
 
@@ -18,7 +19,11 @@ if TYPE_CHECKING:
     from asyncpg import Connection
 
 USER = "tenant_id = $1 AND user_id = $2"
-LEVEL = "tenant_id = $1 AND user_id IS NULL AND agent_id IS NOT DISTINCT FROM $2"
+# a level's rows: $1 the tenant, $2 the agent, $3 the namespace (NULL: every one)
+LEVEL = (
+    "tenant_id = $1 AND user_id IS NULL AND agent_id IS NOT DISTINCT FROM $2"
+    " AND ($3::text IS NULL OR namespace = $3)"
+)
 # the tables whose rows carry their owner (a user's also own entities, and lifecycle
 # runs under their id; a level's runs are held under ``level_holder``)
 _USER_TABLES = ("items", "events", "facts", "conflicts", "entities", "sessions",
@@ -38,11 +43,14 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
     return ErasureReport(removed=removed, content_hashes=hashes)
 
 
-async def erase_level(conn: Connection, tenant_id: str, agent_id: str | None) -> ErasureReport:
+async def erase_level(
+    conn: Connection, tenant_id: str, agent_id: str | None, namespace: str | None
+) -> ErasureReport:
     """Delete every row of the level (its events, items with their index rows, facts,
     relations, conflicts, history, sessions, procedures and lifecycle runs, and the
-    entities of no user only its rows named). No user's row is read or changed."""
-    who = (tenant_id, agent_id)
+    entities of no user only its rows named). No user's row is read or changed, nor
+    another level's (``namespace``: the level's one namespace, None every one)."""
+    who = (tenant_id, agent_id, namespace)
     ids, hashes = await _lock_owned(conn, LEVEL, who, ("items", "facts", "conflicts"))
     named = await conn.fetch(
         f"SELECT subject_entity_id FROM facts WHERE {LEVEL}"
@@ -54,9 +62,11 @@ async def erase_level(conn: Connection, tenant_id: str, agent_id: str | None) ->
     removed = await _delete_owned(conn, LEVEL, who, ids, _LEVEL_TABLES)
     removed["lifecycle_runs"] = await _count(
         conn,
-        "DELETE FROM lifecycle_runs WHERE tenant_id = $1 AND user_id = $2",
+        "DELETE FROM lifecycle_runs WHERE tenant_id = $1 AND user_id = $2"
+        " AND ($3::text IS NULL OR namespace = $3)",
         tenant_id,
         level_holder(agent_id),
+        namespace,
     )
     await _delete_entities(conn, tenant_id, [r[0] for r in named if r[0] is not None], removed)
     return ErasureReport(removed=removed, content_hashes=hashes)
@@ -132,11 +142,12 @@ async def _delete_owned(
             alias_key,
             ids["entities"],
         )
+    facts, entities = f"${len(who) + 1}", f"${len(who) + 2}"  # after the owner's
     removed["relations"] = await _count(
         conn,
         f"DELETE FROM relations WHERE ({owner}) OR (tenant_id = $1"
-        " AND (fact_id = ANY($3::text[]) OR source_entity_id = ANY($4::text[])"
-        " OR target_entity_id = ANY($4::text[])))",
+        f" AND (fact_id = ANY({facts}::text[]) OR source_entity_id = ANY({entities}::text[])"
+        f" OR target_entity_id = ANY({entities}::text[])))",
         *who,
         ids["facts"],
         ids.get("entities", []),

@@ -209,9 +209,10 @@ class PostgresItems(PostgresDatabase):
             level = flt.level_only and s.user_id is None
             entry = await self._terms.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
             indexes = [(entry, own)]
-            if shared is not None:  # the shared levels' rows, from their own entry
-                entry = await self._terms.get(conn, s.tenant_id, s.namespace, None, shared=True)
-                indexes.append((entry, shared))
+            for one in shared:  # the shared levels' rows, from their own entries
+                t = one.scope
+                entry = await self._terms.get(conn, t.tenant_id, t.namespace, None, shared=True)
+                indexes.append((entry, one))
         found = []
         for index, one in indexes:
             if len(index.cols) > lexical.INLINE_ROWS:  # milliseconds of numpy: off the loop

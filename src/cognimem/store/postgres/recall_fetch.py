@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
+from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
 from cognimem.store.postgres.items import items_by_ids
 from cognimem.store.postgres.knowledge import (
@@ -17,7 +18,7 @@ from cognimem.store.postgres.knowledge import (
     graph_edges,
 )
 from cognimem.store.records import FACT_COLUMNS
-from cognimem.store.types import FactRows, GraphEdge
+from cognimem.store.types import FactRows, GraphEdge, joined
 
 
 class PostgresRecallFetch(PostgresDatabase):
@@ -38,7 +39,10 @@ class PostgresRecallFetch(PostgresDatabase):
             found = await fact_rows(conn, tenant_id, namespace, user_id, limit, self._fact_rows)
             conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
             shared = await fact_rows(conn, tenant_id, namespace, None, limit, self._fact_rows)
-        return found, conflicts, shared
+            organisation = await fact_rows(
+                conn, tenant_id, ORGANISATION_NAMESPACE, None, limit, self._fact_rows
+            )
+        return found, conflicts, joined(shared, organisation) if organisation.ids else shared
 
     async def aliases_and_graph(
         self,

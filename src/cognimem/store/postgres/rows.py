@@ -17,6 +17,7 @@ import numpy as np
 
 from cognimem.models import Event, MemoryItem
 from cognimem.models.clock import to_utc
+from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import records, row_values
 from cognimem.store.postgres.migrations import index_type
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
@@ -159,13 +160,13 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
     """Every scope, status, kind and time condition of ``flt``, for a WHERE clause."""
     p = f"{alias}." if alias else ""
     s = flt.scope
-    clauses = [f"{p}tenant_id = {params.add(s.tenant_id)}"]
-    clauses.append(f"{p}namespace = {params.add(s.namespace)}")
+    where = [f"{p}tenant_id = {params.add(s.tenant_id)}"]
+    where.append(f"{p}namespace = {params.add(s.namespace)}")
     own = [] if flt.shared_only else _own_scope(flt, params, p)
     if flt.level_only and s.user_id is None and not flt.shared_only:  # one shared level
         agent = "IS NULL" if s.agent_id is None else f"= {params.add(s.agent_id)}"
         own.append(f"{p}user_id IS NULL AND {p}agent_id {agent}")
-    if flt.shared_only:  # the organisation's rows, and the scope's agent's
+    if flt.shared_only:  # the namespace's rows, the scope's agent's (+ organisation's)
         agent = f" OR {p}agent_id = {params.add(s.agent_id)}" if s.agent_id is not None else ""
         own.append(f"{p}user_id IS NULL AND ({p}agent_id IS NULL{agent})")
     if flt.with_organisation and own and not flt.shared_only:
@@ -173,9 +174,17 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
         if s.user_id is not None and s.agent_id is not None:  # and the agent's own
             shared = f"{p}user_id IS NULL AND ({p}agent_id IS NULL"
             shared += f" OR {p}agent_id = {params.add(s.agent_id)})"
-        clauses.append(f"(({' AND '.join(own)}) OR ({shared}))")
+        where.append(f"(({' AND '.join(own)}) OR ({shared}))")
     else:
-        clauses += own
+        where += own
+    clauses = [" AND ".join(where)]
+    if (flt.with_organisation or flt.shared_only) and s.namespace != ORGANISATION_NAMESPACE:
+        # and the organisation's rows (each branch on the scope index)
+        clauses = [
+            f"(({clauses[0]}) OR ({p}tenant_id = {params.add(s.tenant_id)}"
+            f" AND {p}namespace = {params.add(ORGANISATION_NAMESPACE)}"
+            f" AND {p}user_id IS NULL AND {p}agent_id IS NULL))"
+        ]
     clauses.append(f"{p}status = ANY({params.add([st.value for st in flt.statuses])}::text[])")
     if flt.kinds is not None:
         clauses.append(f"{p}kind = ANY({params.add([k.value for k in flt.kinds])}::text[])")

@@ -54,9 +54,11 @@ class PostgresTransfer(PostgresDatabase):
         finally:
             self._drop_cached(tenant_id)
 
-    async def erase_level(self, tenant_id: str, agent_id: str | None) -> ErasureReport:
+    async def erase_level(
+        self, tenant_id: str, agent_id: str | None, namespace: str | None
+    ) -> ErasureReport:
         async def body(conn: Connection) -> ErasureReport:
-            return await erase_level(conn, tenant_id, agent_id)
+            return await erase_level(conn, tenant_id, agent_id, namespace)
 
         try:
             return await self._write(body, None)

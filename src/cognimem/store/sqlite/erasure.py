@@ -1,6 +1,7 @@
 """Erasure in SQLite: a user's rows (``TransferStore.erase_user``) or one shared
-level's (``erase_level``: the rows of no user and exactly one agent, ``None`` the
-organisation's, in every namespace of the tenant), and what points at them, inside the
+level's (``erase_level``: the rows of no user and exactly one agent in every namespace
+of the tenant, or of no agent in one namespace — the namespace's level, or the
+organisation's in ``ORGANISATION_NAMESPACE``), and what points at them, inside the
 caller's transaction. Both run one delete (``_delete_owned``) over the clause that
 picks the owner's rows. Every connection has ``secure_delete`` on, so freed space is
 zeroed; the FTS index is merged so no segment keeps the erased words."""
@@ -17,7 +18,8 @@ from cognimem.store.erasure import erased_hashes, level_holder, scrub_procedures
 from cognimem.store.sqlite import knowledge_writes, scopes
 
 USER = "tenant_id = ? AND user_id = ?"
-LEVEL = "tenant_id = ? AND user_id IS NULL AND agent_id IS ?"
+# a level's rows: (tenant, agent, namespace, namespace); a namespace of None: every one
+LEVEL = "tenant_id = ? AND user_id IS NULL AND agent_id IS ? AND (? IS NULL OR namespace = ?)"
 _IDS = "(SELECT value FROM json_each(?))"  # a JSON list of ids as a subquery
 # the tables whose rows carry their owner (a user's also own entities, and lifecycle
 # runs under their id; a level's runs are held under ``level_holder``)
@@ -70,12 +72,15 @@ def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> Erasur
     return ErasureReport(removed=removed, content_hashes=hashes)
 
 
-def erase_level(conn: sqlite3.Connection, tenant_id: str, agent_id: str | None) -> ErasureReport:
+def erase_level(
+    conn: sqlite3.Connection, tenant_id: str, agent_id: str | None, namespace: str | None
+) -> ErasureReport:
     """Delete every row of the level (its events, items with their index rows, facts,
     relations, conflicts, history, sessions, procedures and lifecycle runs, and the
     entities of no user only its rows named), and bump the versions that date the
-    shared rows in every namespace it held. No user's row is read or changed."""
-    who = (tenant_id, agent_id)
+    shared rows in every namespace it held. No user's row is read or changed, nor
+    another level's (``namespace``: the level's one namespace, None every one)."""
+    who = (tenant_id, agent_id, namespace, namespace)
     hashes = _erased_hashes(conn, LEVEL, who)
     namespaces = {
         r[0]
@@ -85,8 +90,9 @@ def erase_level(conn: sqlite3.Connection, tenant_id: str, agent_id: str | None) 
     named = _named_entities(conn, who)
     removed = _delete_owned(conn, LEVEL, who, _LEVEL_TABLES)
     removed["lifecycle_runs"] = conn.execute(
-        "DELETE FROM lifecycle_runs WHERE tenant_id = ? AND user_id = ?",
-        (tenant_id, level_holder(agent_id)),
+        "DELETE FROM lifecycle_runs WHERE tenant_id = ? AND user_id = ?"
+        " AND (? IS NULL OR namespace = ?)",
+        (tenant_id, level_holder(agent_id), namespace, namespace),
     ).rowcount
     _delete_entities(conn, tenant_id, named, removed)
     for namespace in sorted(namespaces):
@@ -206,7 +212,7 @@ def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) ->
     )
 
 
-def _named_entities(conn: sqlite3.Connection, who: tuple[str, str | None]) -> list[str]:
+def _named_entities(conn: sqlite3.Connection, who: tuple[object, ...]) -> list[str]:
     """The entities the level's facts and relations name."""
     found = conn.execute(
         f"SELECT subject_entity_id FROM facts WHERE {LEVEL}"

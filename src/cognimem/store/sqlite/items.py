@@ -15,7 +15,9 @@ from cognimem.errors import Conflict, StaleKnowledge
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
+from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import lexical_index, records
+from cognimem.store.reach import shared_entries
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase
@@ -34,10 +36,10 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
     """Every scope, status, kind and time condition of ``flt``, for a WHERE clause."""
     p = f"{alias}." if alias else ""
     s = flt.scope
-    clauses = [f"{p}tenant_id = ?", f"{p}namespace = ?"]
+    where = f"{p}tenant_id = ? AND {p}namespace = ?"
     params: list[object] = [s.tenant_id, s.namespace]
     own = []
-    if flt.shared_only:  # the organisation's rows, and the scope's agent's
+    if flt.shared_only:  # the namespace's rows and the scope's agent's (+ organisation's)
         own.append(f"{p}user_id IS NULL AND ({p}agent_id IS NULL OR {p}agent_id IS ?)")
         params.append(s.agent_id)
     else:
@@ -61,9 +63,10 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
         if s.user_id is not None and s.agent_id is not None:  # and the agent's own
             shared = f"{p}user_id IS NULL AND ({p}agent_id IS NULL OR {p}agent_id = ?)"
             params.append(s.agent_id)
-        clauses.append(f"(({' AND '.join(own)}) OR ({shared}))")
-    else:
-        clauses += own
+        where += f" AND (({' AND '.join(own)}) OR ({shared}))"
+    elif own:
+        where += f" AND {' AND '.join(own)}"
+    clauses = [_or_organisation(flt, where, params, p)]
     clauses.append(f"{p}status IN ({', '.join('?' * len(flt.statuses))})")
     params += [st.value for st in flt.statuses]
     if flt.kinds is not None:
@@ -86,6 +89,19 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
         clauses.append(f"{p}consolidated = ?")
         params.append(int(flt.consolidated))
     return " AND ".join(clauses), params
+
+
+def _or_organisation(flt: ItemFilter, where: str, params: list[object], p: str) -> str:
+    """``where`` or, for a filter that reaches the shared levels, the organisation's
+    rows too (each branch on the scope index; their parameters appended)."""
+    s = flt.scope
+    if not (flt.with_organisation or flt.shared_only) or s.namespace == ORGANISATION_NAMESPACE:
+        return where
+    params += [s.tenant_id, ORGANISATION_NAMESPACE]
+    return (
+        f"(({where}) OR ({p}tenant_id = ? AND {p}namespace = ?"
+        f" AND {p}user_id IS NULL AND {p}agent_id IS NULL))"
+    )
 
 
 # a search of a scope of at most this many items runs on the calling thread. At 10k
@@ -255,8 +271,9 @@ class SQLiteItems(SQLiteDatabase):
             self._vectors.get(conn, scope.tenant_id, scope.namespace, scope.user_id)
             self._terms.get(conn, scope.tenant_id, scope.namespace, scope.user_id)
             if scope.user_id is not None:  # the shared levels a user's read searches too
-                self._vectors.get(conn, scope.tenant_id, scope.namespace, None, shared=True)
-                self._terms.get(conn, scope.tenant_id, scope.namespace, None, shared=True)
+                for tenant_id, namespace in shared_entries(scope):
+                    self._vectors.get(conn, tenant_id, namespace, None, shared=True)
+                    self._terms.get(conn, tenant_id, namespace, None, shared=True)
 
         await self._db.read(q)
 
@@ -274,9 +291,10 @@ class SQLiteItems(SQLiteDatabase):
             level = flt.level_only and s.user_id is None
             index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
             found = [lexical_index.search(index, own, terms, limit)]
-            if shared is not None:
-                index = self._terms.get(conn, s.tenant_id, s.namespace, None, shared=True)
-                found.append(lexical_index.search(index, shared, terms, limit))
+            for one in shared:  # the namespace's entry, then the organisation's
+                t = one.scope
+                index = self._terms.get(conn, t.tenant_id, t.namespace, None, shared=True)
+                found.append(lexical_index.search(index, one, terms, limit))
             return [Candidate(i, score) for i, score in best_of(found, limit)]
 
         return await self._db.read(q, here=self._small(s))
@@ -319,14 +337,22 @@ class SQLiteItems(SQLiteDatabase):
         level = first.level_only and s.user_id is None
         matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
         found = vectors.search_many(matrix, [(own, limit) for (own, _), limit in split], query)
-        wanted = [(shared, limit) for (_, shared), limit in split if shared is not None]
-        if wanted:
-            matrix = self._vectors.get(conn, s.tenant_id, s.namespace, None, shared=True)
-            more = iter(vectors.search_many(matrix, wanted, query))
-            found = [
-                best_of([one, next(more)], limit) if shared is not None else one
-                for one, ((_, shared), limit) in zip(found, split, strict=True)
-            ]
+        # each shared search over its entry (the namespace's, the organisation's), the
+        # searches of one entry in one pass
+        by_entry: dict[str, list[tuple[int, ItemFilter, int]]] = {}
+        for n, ((_, shared), limit) in enumerate(split):
+            for one in shared:
+                by_entry.setdefault(one.scope.namespace, []).append((n, one, limit))
+        more: list[list[list[tuple[str, float]]]] = [[one] for one in found]
+        for namespace, wanted in by_entry.items():
+            entry = self._vectors.get(conn, s.tenant_id, namespace, None, shared=True)
+            hits = vectors.search_many(entry, [(f, limit) for _, f, limit in wanted], query)
+            for (n, _, _), hit in zip(wanted, hits, strict=True):
+                more[n].append(hit)
+        found = [
+            best_of(lists, limit) if len(lists) > 1 else lists[0]
+            for lists, (_, limit) in zip(more, split, strict=True)
+        ]
         return [[Candidate(i, score) for i, score in one] for one in found]
 
     def _small(self, scope: Scope) -> bool:

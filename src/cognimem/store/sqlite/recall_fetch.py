@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
+from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store.records import FACT_COLUMNS
 from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
@@ -17,7 +18,7 @@ from cognimem.store.sqlite.knowledge import (
     find_aliases,
     find_conflicts,
 )
-from cognimem.store.types import FactRows, GraphEdge
+from cognimem.store.types import FactRows, GraphEdge, joined
 
 
 class SQLiteRecallFetch(SQLiteKnowledge):
@@ -37,14 +38,16 @@ class SQLiteRecallFetch(SQLiteKnowledge):
     async def fact_rows_conflicts_shared(
         self, tenant_id: str, namespace: str, user_id: str, limit: int
     ) -> tuple[FactRows, list[FactConflict], FactRows]:
-        return await self._db.read(
-            lambda conn: (
+        def q(conn: sqlite3.Connection) -> tuple[FactRows, list[FactConflict], FactRows]:
+            shared = self.fact_rows_in(conn, tenant_id, namespace, None, limit)
+            organisation = self.fact_rows_in(conn, tenant_id, ORGANISATION_NAMESPACE, None, limit)
+            return (
                 self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
                 find_conflicts(conn, tenant_id, namespace, user_id, True),
-                self.fact_rows_in(conn, tenant_id, namespace, None, limit),
-            ),
-            here=True,  # at most twice ``limit`` rows
-        )
+                joined(shared, organisation) if organisation.ids else shared,
+            )
+
+        return await self._db.read(q, here=True)  # at most three times ``limit`` rows
 
     async def aliases_and_graph(
         self,

@@ -39,8 +39,12 @@ class SQLiteTransfer(SQLiteDatabase):
         self._drop_cached(tenant_id)
         return report
 
-    async def erase_level(self, tenant_id: str, agent_id: str | None) -> ErasureReport:
-        report = await self._db.write(lambda conn: erase_level(conn, tenant_id, agent_id))
+    async def erase_level(
+        self, tenant_id: str, agent_id: str | None, namespace: str | None
+    ) -> ErasureReport:
+        report = await self._db.write(
+            lambda conn: erase_level(conn, tenant_id, agent_id, namespace)
+        )
         self._drop_cached(tenant_id)
         return report
 

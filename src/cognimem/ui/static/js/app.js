@@ -9,7 +9,9 @@ import * as item from "./pages/item.js";
 import * as memories from "./pages/memories.js";
 import * as recall from "./pages/recall.js";
 import * as users from "./pages/users.js";
-import { choice, choiceOf, choose, forget, levelChoice, scopeLabel, session } from "./state.js";
+import {
+  choice, choiceOf, choose, forget, levelChoice, levelLabel, scopeLabel, session,
+} from "./state.js";
 
 const PAGES = { users, recall, memories, memory: item, facts, entities };
 const SHORTCUTS = { 1: "users", 2: "recall", 3: "memories", 4: "facts", 5: "entities" };
@@ -58,11 +60,7 @@ function showSession() {
     }),
     ...namespaces.map((ns) => h("option", { value: choiceOf(ns, null) },
       ns === "default" ? "every user" : `every user (${ns})`)),
-    ...session.levels.map((l) => {
-      const label = l.level === "agent" ? `agent ${l.agent_id}` : "the organisation";
-      return h("option", { value: levelChoice(l) },
-        l.namespace === "default" ? label : `${label} (${l.namespace})`);
-    }),
+    ...session.levels.map((l) => h("option", { value: levelChoice(l) }, levelLabel(l))),
   ];
   select.replaceChildren(...options);
   select.value = choice();

@@ -1,6 +1,7 @@
 // Memories: search and filter the user's items by text, kind, tier, status and time; a
 // user's page lists beside them the shared levels' items the user's reads reach (the
-// organisation's, and an agent's when one is picked), and a shared level's page its own.
+// organisation's, the namespace's, and an agent's when one is picked), and a shared
+// level's page its own.
 
 import { enums, post } from "../api.js";
 import { badge, h, num, table, when } from "../dom.js";
@@ -25,10 +26,11 @@ export function queryOf(params) {
   return body;
 }
 
-// whose memory an item is: a user's, an agent's or the organisation's
+// whose memory an item is: a user's, an agent's, a namespace's or the organisation's
 function levelOf(item) {
   if (item.scope.user_id) return `user ${item.scope.user_id}`;
-  return item.scope.agent_id ? `agent ${item.scope.agent_id}` : "organisation";
+  if (item.scope.agent_id) return `agent ${item.scope.agent_id}`;
+  return item.scope.namespace === "*" ? "organisation" : `namespace ${item.scope.namespace}`;
 }
 
 function itemsTable(items) {
@@ -54,7 +56,7 @@ async function sharedBeside(ctx, body) {
   return h("section", { id: "shared-memories" },
     h("h2", {}, agent ? `Shared with ${ctx.who}'s reads with agent ${agent}`
       : `Shared with ${ctx.who}'s reads`),
-    h("p", { class: "muted" }, "The organisation's memory, and an agent's in a read made with it: ",
+    h("p", { class: "muted" }, "The organisation's memory, the namespace's, and an agent's in a read made with it: ",
       h("a", { href: "#/memories" }, "no agent"),
       ...agents.map((a) => [" · ", h("a", { href: `#/memories?agent=${encodeURIComponent(a.agent_id)}` },
         `agent ${a.agent_id}`)])),
@@ -89,7 +91,7 @@ export async function render(ctx) {
   return h("div", {},
     h("h1", {}, "Memories"),
     h("p", { class: "muted" }, sharedLevel()
-      ? `${ctx.who}'s memory, with the organisation's every read of it carries, newest first.`
+      ? `${ctx.who}'s memory, with the shared levels every read of it carries, newest first.`
       : `${ctx.who}'s memories, newest first (every status unless one is chosen).`),
     form,
     h("p", { class: "muted", id: "memory-count" }, `${items.length} shown`),

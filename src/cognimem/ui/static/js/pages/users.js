@@ -2,7 +2,7 @@
 
 import { get, post } from "../api.js";
 import { ago, badge, h, table, when } from "../dom.js";
-import { choiceOf, choose, levelChoice, session } from "../state.js";
+import { choiceOf, choose, levelChoice, levelLabel, session } from "../state.js";
 
 const live = (byStatus) => (byStatus?.active || 0) + (byStatus?.aging || 0);
 
@@ -53,7 +53,7 @@ export async function render(ctx) {
   const open = (level) => h("button", {
     type: "button",
     class: "secondary",
-    "aria-label": `Show ${level.level === "agent" ? `agent ${level.agent_id}` : "the organisation"}'s memory`,
+    "aria-label": `Show ${levelLabel(level)}'s memory`,
     onclick: () => {
       choose(levelChoice(level));
       document.getElementById("user-select").value = levelChoice(level);
@@ -61,13 +61,13 @@ export async function render(ctx) {
     },
   }, "Open");
   const levels = table([
-    { title: "Level", cell: (l) => h("b", {}, l.level === "agent" ? `agent ${l.agent_id}` : "organisation") },
-    { title: "Namespace", cell: (l) => l.namespace },
+    { title: "Level", cell: (l) => h("b", {}, l.level === "agent" ? `agent ${l.agent_id}` : l.level) },
+    { title: "Namespace", cell: (l) => (l.level === "organisation" ? "every namespace" : l.namespace) },
     { title: "Events", num: true, cell: (l) => l.events },
     { title: "Last activity", cell: (l) => h("span", { title: when(l.last_event_at) }, ago(l.last_event_at)) },
     { title: "", cell: open },
   ], session.levels, {
-    empty: "Nothing written at a shared level yet (scope.level organisation, or an agent_id with no user).",
+    empty: "Nothing written at a shared level yet (scope.level organisation or namespace, or an agent_id with no user).",
   });
 
   const runs = table([
@@ -88,8 +88,8 @@ export async function render(ctx) {
     h("p", { class: "muted" }, "Each user scope its raw events name, most recently active first. ",
       "Memories count active items; facts count live ones (active and aging)."),
     users,
-    h("h2", {}, "Shared levels: the organisation's memory and each agent's"),
-    h("p", { class: "muted" }, "Every user's read carries the organisation's memory, and an agent's in a read made with that agent."),
+    h("h2", {}, "Shared levels: the organisation's memory, each namespace's and each agent's"),
+    h("p", { class: "muted" }, "Every user's read carries the organisation's memory and its namespace's, and an agent's in a read made with that agent."),
     h("div", { id: "levels" }, levels),
     h("h2", {}, "Lifecycle jobs: last run of each operation per user"),
     runs);
