@@ -116,8 +116,10 @@ def test_the_cli_recall_takes_every_read_option_it_does_not_leave_out() -> None:
     command = {CLI_NAMES.get(n, n) for n in wanted}
 
     assert command <= keywords(recall)
-    # the CLI's own; ``--organisation`` is its form of the organisation level's scope
-    assert keywords(recall) - command == {"as_json", "tenant", "db", "organisation"}
+    # the CLI's own; ``--organisation`` and ``--namespace-level`` are its forms of the
+    # shared levels' scopes
+    own = {"as_json", "tenant", "db", "organisation", "namespace_level"}
+    assert keywords(recall) - command == own
 
 
 def test_memory_and_the_sdk_turn_take_each_field_of_the_turn_and_its_scope() -> None:

@@ -27,8 +27,8 @@ from tests.unit.signatures import keywords, names, typed_keys, unpacked
 SCOPE_KEYWORDS = {"scope", "user_id", "agent_id", "session_id"}
 # what the MCP ``remember`` tool leaves to the message's and the server's defaults
 MCP_LEAVES_OUT = {"name", "idempotency_key", "external_id", "metadata", "profile"}
-# and the CLI's ``remember`` (its names for the others: CLI_NAMES; ``organisation``
-# is its way to say the scope's level)
+# and the CLI's ``remember`` (its names for the others: CLI_NAMES; ``organisation`` and
+# ``namespace_level`` are its ways to say the scope's level)
 CLI_LEAVES_OUT = {"role", "occurred_at", "idempotency_key", "external_id", "metadata"}
 CLI_NAMES = {"content": "text", "user_id": "user", "agent_id": "agent"}
 
@@ -86,7 +86,8 @@ def test_the_cli_remember_takes_every_write_option_it_does_not_leave_out() -> No
     command = {CLI_NAMES.get(n, n) for n in wanted}
 
     assert command <= keywords(remember)
-    assert keywords(remember) - command == {"organisation", "tenant", "db"}  # the CLI's own
+    # the CLI's own
+    assert keywords(remember) - command == {"organisation", "namespace_level", "tenant", "db"}
 
 
 def test_the_options_given_are_set_on_the_message_and_the_rest_kept() -> None:
