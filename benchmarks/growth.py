@@ -1,8 +1,9 @@
 """How a read's cost and a process's memory grow with the scope: 1k → 10k → 100k items.
 
 What it measures: one user scope grown through the real write path, ``Memory.write_batch``
-(batches of ``--batch``, the default ``chat`` profile: rule extraction, entity
-resolution, reconciliation, near-duplicate merging) with the default local embedder
+(batches of ``--batch``, by default 1000, the most one call takes; the default ``chat``
+profile: rule extraction, entity resolution, reconciliation, near-duplicate merging)
+with the default local embedder
 (onnx:minilm), on SQLite and on PostgreSQL (a throwaway local server,
 ``tests/servers.py``: fsync off), until the scope holds each ``--sizes`` items; then at
 each size, in a fresh child process (so its resident memory is a reader's alone):
@@ -20,6 +21,11 @@ each size, in a fresh child process (so its resident memory is a reader's alone)
 - the database's size on disk (SQLite: the file and its WAL; PostgreSQL:
   ``pg_database_size``).
 
+What the build costs is recorded beside each row: process CPU per message, the write
+path's own step times (``WriteResult.steps``, wall), the texts it sent to the raw
+embedder and their CPU per text when the last two batches are replayed alone after the
+row is built (so the embedding's share of the build's CPU is texts × that, an estimate).
+
 The messages are LoCoMo-like: each joins one to three sentences drawn (seeded) from the
 dev conversations' turns, read from PATH at run time (nothing is copied into the
 repository), with the speaker of its first sentence and times a few minutes apart; a
@@ -28,7 +34,7 @@ text already written is drawn again, so the scope grows by distinct messages.
 Usage (from the repository root; run it niced, one at a time, on a shared machine):
 
     python benchmarks/growth.py [PATH] [--sizes 1000 10000 100000] [--reads 100]
-        [--warmup 10] [--batch 500] [--backend sqlite --backend postgresql]
+        [--warmup 10] [--batch 1000] [--backend sqlite --backend postgresql]
         [--keep DIR] [--out benchmarks/results]
 
 PATH defaults to ../shared/data/locomo/locomo10_dev.json. ``--keep`` keeps the SQLite
@@ -195,22 +201,79 @@ def measure(url: str, texts: list[str], reads: int, warmup: int) -> dict[str, An
 # -- building and reporting --------------------------------------------------------------
 
 
+class EmbedTally:
+    """Counts the texts the write path sends to the raw embedder and keeps the last
+    batches it sent, to replay them alone afterwards and learn their CPU cost (the
+    embedder runs in threads beside extraction, so its CPU cannot be read off the
+    process clock while the build runs)."""
+
+    KEPT = 2
+
+    def __init__(self, mem: Memory) -> None:
+        cached = mem.embedder
+        assert isinstance(cached, CachedEmbedder)
+        self.inner = cached.inner
+        self.texts = 0
+        self.calls = 0
+        self.last: list[list[str]] = []
+        real = self.inner.embed
+
+        async def tally(texts: Any, kind: Any = "document") -> Any:
+            self.texts += len(texts)
+            self.calls += 1
+            self.last = [*self.last[-(self.KEPT - 1) :], list(texts)]
+            return await real(texts, kind)
+
+        self._real = real
+        self.inner.embed = tally  # type: ignore[method-assign]
+
+    async def cpu_per_text(self) -> float | None:
+        """Seconds of process CPU per text, replaying the last batches alone."""
+        n = sum(len(t) for t in self.last)
+        if not n:
+            return None
+        c0 = time.process_time()
+        for texts in self.last:
+            await self._real(texts, "document")
+        return (time.process_time() - c0) / n
+
+
 async def grow(url: str, messages: Iterator[Message], target: int, batch: int) -> dict[str, Any]:
-    """Write until the scope holds ``target`` items; messages, seconds and CPU it took."""
+    """Write until the scope holds ``target`` items: the messages, seconds and CPU it
+    took, the write path's own step times (wall) and what its embedding cost."""
     written, seconds, cpu = 0, 0.0, 0.0
+    steps: dict[str, float] = {}
     async with Memory.open(url) as mem:
+        tally = EmbedTally(mem)
         scope = ItemFilter(scope=Scope(user_id=USER))
         have = await mem.store.count_items(scope)
         while have < target:
             said = [next(messages) for _ in range(min(batch, target - have))]
             c0, t0 = time.process_time(), time.perf_counter()
-            await mem.write_batch(said, user_id=USER)
+            result = await mem.write_batch(said, user_id=USER)
             seconds += time.perf_counter() - t0
             cpu += time.process_time() - c0
+            for step in result.steps:
+                steps[step.name] = steps.get(step.name, 0.0) + step.latency_ms / 1000
             written += len(said)
             have = await mem.store.count_items(scope)
-            print(f"  {have} items, {written / seconds:.1f} msg/s", file=sys.stderr, flush=True)
-    return {"items": have, "messages": written, "seconds": seconds, "cpu_seconds": cpu}
+            print(
+                f"  {have} items, {written / seconds:.1f} msg/s, {cpu / written * 1000:.2f} ms"
+                " CPU/msg",
+                file=sys.stderr,
+                flush=True,
+            )
+        per_text = await tally.cpu_per_text()
+    return {
+        "items": have,
+        "messages": written,
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "step_seconds": {k: round(v, 1) for k, v in steps.items()},
+        "embedded_texts": tally.texts,
+        "embed_calls": tally.calls,
+        "embed_cpu_ms_per_text": None if per_text is None else round(per_text * 1000, 3),
+    }
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -228,6 +291,15 @@ def row(backend: str, size: int, built: dict[str, Any], read: dict[str, Any], di
         "build_seconds": round(built["seconds"], 1),
         "build_cpu_seconds": round(built["cpu_seconds"], 1),
         "messages_per_s": round(built["messages"] / max(built["seconds"], 1e-9), 1),
+        "build_cpu_ms_per_message": round(
+            built["cpu_seconds"] / max(built["messages"], 1) * 1000, 2
+        ),
+        # the write path's own step times (wall, summed over the batches)
+        "build_step_seconds": built["step_seconds"],
+        # texts the write path embedded, and their CPU when the last batches are
+        # replayed alone (an estimate of the embedding's share of the build's CPU)
+        "build_embedded_texts": built["embedded_texts"],
+        "build_embed_cpu_ms_per_text": built["embed_cpu_ms_per_text"],
         "read_ms": percentiles(read["read_wall_ms"]),
         "read_cpu_ms": percentiles(reads),
         "read_cpu_mean_ms": round(float(np.mean(reads)), 2),
@@ -305,12 +377,24 @@ def verdicts(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def build_cost(r: dict[str, Any]) -> str:
+    """CPU per message of a row's build, and the embedding's estimated share of it."""
+    if "build_cpu_ms_per_message" not in r:  # a row from before these were recorded
+        return "–"
+    per_text = r.get("build_embed_cpu_ms_per_text")
+    if not per_text or not r["messages_written"]:
+        return str(r["build_cpu_ms_per_message"])
+    embed = per_text * r["build_embedded_texts"] / r["messages_written"]
+    return f"{r['build_cpu_ms_per_message']} ({embed:.2f})"
+
+
 def table(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| backend | items | read p50 / p95 / p99 ms | CPU per read p50 / mean ms | query "
         "embedding CPU p50 ms | CPU beyond embedding p50 ms | first read ms (CPU) | RSS MiB "
-        "before / after reads (peak) | disk MiB | build s (CPU s) | msg/s | load after |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "before / after reads (peak) | disk MiB | build s (CPU s) | msg/s | build CPU ms/msg "
+        "(embedding est.) | load after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         rd, rss = r["read_ms"], r["rss_mib"]
@@ -321,7 +405,7 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
             f"{r['first_read_ms']['wall_ms']} ({r['first_read_ms']['cpu_ms']}) | "
             f"{rss['before_first_read']} / {rss['after_reads']} ({rss['peak']}) | "
             f"{r['disk_mib']} | {r['build_seconds']} ({r['build_cpu_seconds']}) | "
-            f"{r['messages_per_s']} | {r['load_after'][0]} |"
+            f"{r['messages_per_s']} | {build_cost(r)} | {r['load_after'][0]} |"
         )
     return lines
 
@@ -362,7 +446,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
     parser.add_argument("--reads", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--out", type=Path)
