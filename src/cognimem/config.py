@@ -436,8 +436,9 @@ class Settings(BaseSettings):
     # a TOML file mapping a tenant's own database (and/or an ontology), or a folder of
     # them (one per tenant): docs/domain.md
     domain_mapping: Path | None = None
-    # MiB a store's in-process copies of scopes (vector matrices, lexical postings) may
-    # hold together, least recently used evicted beyond it (store/cache_budget.py)
+    # MiB a store's in-process copies of scopes (vector matrices, lexical postings, a
+    # user's decoded facts and graph edges) may hold together, least recently used
+    # evicted beyond it (store/cache_budget.py)
     cache_max_mb: float = Field(default=4096, ge=0)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)

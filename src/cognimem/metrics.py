@@ -90,8 +90,8 @@ class _ScopeCacheCollector(Collector):
             return
         yield GaugeMetricFamily(
             "cognimem_scope_cache_bytes",
-            "Estimated bytes of the scopes' vector matrices and lexical postings held in"
-            " this process.",
+            "Estimated bytes of the scopes' vector matrices, lexical postings, decoded"
+            " facts and graph edges held in this process.",
             value=budget.held_bytes,
         )
         yield GaugeMetricFamily(

@@ -108,3 +108,63 @@ def test_the_setting_caps_the_configured_store(
     url = f"sqlite:///{tmp_path / 'never_opened.db'}"
     store, _, _, _ = open_parts(url, Settings(), embedder=HashingEmbedder(), llm=None)
     assert store.cache_budget.max_bytes == 8 * 2**20  # type: ignore[attr-defined]
+
+
+def test_an_entry_that_grows_is_weighed_again_when_taken_and_evicts_others() -> None:
+    budget = CacheBudget(300)
+    sizes = {"a": 100, "b": 100}
+    grows = budget.section("grows", 10, weigh=lambda key: sizes[key])
+    other = budget.section("other", 10)
+    other.put("x", "x", 100)
+    grows.put("a", "a", 100)
+    grows.put("b", "b", 100)
+    sizes["b"] = 190  # built its postings since it was kept
+    assert grows.get("b") == "b"
+    # 390 bytes now: the least recently used ("x", then "a") go
+    assert budget.held_bytes == 290 <= 300
+    assert [(name, key) for name, key, _ in budget.held()] == [("grows", "a"), ("grows", "b")]
+    assert "x" not in other
+    sizes["b"] = 400  # larger than the whole cap alone: dropped too, still returned
+    assert grows.get("b") == "b"
+    assert budget.held() == []
+    assert budget.held_bytes == 0
+
+
+def test_sampled_bytes_tracks_what_decoded_facts_allocate() -> None:
+    import tracemalloc
+    from datetime import UTC, datetime
+
+    from cognimem.models import Scope
+    from cognimem.models.knowledge import Fact, FactCategory
+    from cognimem.store.cache_budget import deep_bytes, sampled_bytes
+
+    at = datetime(2024, 1, 1, tzinfo=UTC)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        facts = [
+            Fact(
+                id=f"fact_{i:024x}",
+                scope=Scope(user_id="u"),
+                key=f"user:home_city:{i}",
+                subject="user",
+                predicate="home_city",
+                category=FactCategory.LOCATION,
+                value=f"a town by the river number {i}",
+                text=f"The user lives in a town by the river number {i}.",
+                scope_tags=["travel"],
+                last_validated_at=at,
+                recorded_at=at,
+                evidence_item_ids=[f"mem_{i:024x}"],
+                evidence_event_ids=[f"evt_{i:024x}"],
+            )
+            for i in range(2_000)
+        ]
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    estimate = sampled_bytes(facts)
+    assert 0.6 * grown <= estimate <= 1.6 * grown, (estimate, grown)
+    assert deep_bytes(facts) >= estimate * 0.6  # the full walk agrees with the sample
+    vectors = np.zeros((10, 4), dtype=np.float32)
+    assert deep_bytes([vectors, vectors[2:]]) >= 160  # a view counts its base once

@@ -2,12 +2,16 @@
 
 A read searches copies of a scope's rows held in the process: SQLite's vector matrix
 (``sqlite/vectors.py``) and lexical postings (``sqlite/lexical.py``), PostgreSQL's
-lexical postings (``postgres/lexical.py``). They grow with the scope (~2.4 KiB an item
-on SQLite), so a count of scopes does not bound them: one 1M-item scope is gigabytes.
+lexical postings (``postgres/lexical.py``), and on both backends a user's decoded facts
+and graph edges (``fact_copies.py``). They grow with the scope (~2.4 KiB an item on
+SQLite), so a count of scopes does not bound them: one 1M-item scope is gigabytes.
 A :class:`CacheBudget` holds every such entry of one store, each with its size in bytes
-(an estimate from its arrays; :func:`array_bytes`), in one least-recently-used order
-across the sections: putting an entry evicts the least recently used ones, of any
-section, until the total is within ``max_bytes`` (``COGNIMEM_CACHE_MAX_MB``). An
+(an estimate from its arrays, :func:`array_bytes`, or from a sample of its objects,
+:func:`sampled_bytes`), in one least-recently-used order across the sections: putting
+an entry evicts the least recently used ones, of any section, until the total is within
+``max_bytes`` (``COGNIMEM_CACHE_MAX_MB``). A section whose entries grow after they are
+kept (a fact copy builds its postings on first use) weighs an entry again each time it
+is taken, and evicts others if it grew past the cap. An
 entry larger than the whole cap is not kept at all: the read that loaded it still uses
 it, and the next read of that scope loads it again (correct, slower; a WARNING names the
 scope once, and ``cognimem_scope_cache_evictions_total`` counts every time). Each section also
@@ -20,12 +24,14 @@ for whoever holds it (entries are never changed in place, only replaced).
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import logging
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -55,6 +61,61 @@ def array_bytes(a: np.ndarray | None) -> int:
     return size
 
 
+_ARRAY_HEADER = sys.getsizeof(np.empty(0))
+
+
+def deep_bytes(obj: object, seen: set[int] | None = None) -> int:
+    """Bytes ``obj`` holds with what it refers to: containers, dataclass and pydantic
+    fields, arrays (and the bytes an array view reads), each object once (``seen``:
+    objects already counted). Classes and enum members are shared, so count nothing."""
+    seen = set() if seen is None else seen
+    stack: list[object] = [obj]
+    total = 0
+    while stack:
+        o = stack.pop()
+        if id(o) in seen or isinstance(o, type | enum.Enum):
+            continue
+        seen.add(id(o))
+        if isinstance(o, np.ndarray):
+            total += array_bytes(o) + _ARRAY_HEADER if o.base is None else _ARRAY_HEADER
+            if o.base is not None:
+                stack.append(o.base)  # a view keeps its buffer alive
+            continue
+        total += sys.getsizeof(o)
+        if isinstance(o, dict):
+            stack += [*o.keys(), *o.values()]
+        elif isinstance(o, list | tuple | set | frozenset):
+            stack += list(o)
+        elif dataclasses.is_dataclass(o) or hasattr(o, "__pydantic_fields_set__"):
+            stack += _fields(o)
+    return total
+
+
+def _fields(o: object) -> list[object]:
+    """The values an instance holds: its ``__dict__`` and its slots."""
+    found: list[object] = []
+    if hasattr(o, "__dict__"):
+        found.append(o.__dict__)
+    for cls in type(o).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name != "__dict__" and hasattr(o, name):
+                found.append(getattr(o, name))
+    return found
+
+
+def sampled_bytes(items: Sequence[Any]) -> int:
+    """Bytes a list of similar objects holds: its own, and the mean :func:`deep_bytes`
+    of up to ``2 * _SAMPLE`` of them, spread along it, times its length."""
+    size = sys.getsizeof(items)
+    if not items:
+        return size
+    step = max(1, len(items) // (2 * _SAMPLE))
+    sample = items[::step]
+    seen: set[int] = set()
+    held = sum(deep_bytes(x, seen) for x in sample)
+    return size + int(held / len(sample) * len(items))
+
+
 class CacheBudget:
     """The entries of one store's in-process copies, capped in bytes (None: no cap)."""
 
@@ -80,9 +141,19 @@ class CacheBudget:
         """Entries dropped, or not kept, to stay within the cap or a section's count."""
         return self._evictions
 
-    def section(self, name: str, max_entries: int) -> BudgetSection[V]:
-        """A view of the entries named ``name``, at most ``max_entries`` of them."""
-        return BudgetSection(self, name, max_entries)
+    def section(
+        self, name: str, max_entries: int, weigh: Callable[[V], int] | None = None
+    ) -> BudgetSection[V]:
+        """A view of the entries named ``name``, at most ``max_entries`` of them; with
+        ``weigh`` (cheap: it runs under the lock), an entry is weighed again each time
+        it is taken, for entries that grow after they are kept."""
+        return BudgetSection(self, name, max_entries, weigh)
+
+    def held(self) -> list[tuple[str, Hashable, int]]:
+        """(section, key, estimated bytes) of every entry held, least recently used
+        first."""
+        with self._lock:
+            return [(name, key, size) for (name, key), (_, size) in self._entries.items()]
 
     def clear(self) -> None:
         with self._lock:
@@ -92,6 +163,18 @@ class CacheBudget:
     def _drop(self, full: tuple[str, Hashable]) -> None:
         _, size = self._entries.pop(full)
         self._held -= size
+
+    def _reweigh(self, full: tuple[str, Hashable], size: int) -> None:
+        """Under the lock: ``full``'s entry now holds ``size`` bytes; evict the least
+        recently used others (and, past the cap alone, it) to stay within the cap."""
+        value, old = self._entries[full]
+        if size == old:
+            return
+        self._entries[full] = (value, size)
+        self._held += size - old
+        while self.max_bytes is not None and self._held > self.max_bytes:
+            self._drop(next(iter(self._entries)))  # ``full`` is the most recent: last
+            self._evictions += 1
 
     def _put(self, full: tuple[str, Hashable], value: object, size: int, count: int) -> bool:
         with self._lock:
@@ -128,10 +211,17 @@ class CacheBudget:
 class BudgetSection(Generic[V]):
     """One kind of entry in a :class:`CacheBudget` (a vector matrix, a lexical index)."""
 
-    def __init__(self, budget: CacheBudget, name: str, max_entries: int) -> None:
+    def __init__(
+        self,
+        budget: CacheBudget,
+        name: str,
+        max_entries: int,
+        weigh: Callable[[V], int] | None = None,
+    ) -> None:
         self._budget = budget
         self._name = name
         self._max = max_entries
+        self._weigh = weigh
 
     def get(self, key: Hashable) -> V | None:
         """The entry of ``key``, now the most recently used; None when none is held."""
@@ -142,7 +232,10 @@ class BudgetSection(Generic[V]):
             if found is None:
                 return None
             b._entries.move_to_end(full)
-            return found[0]  # type: ignore[return-value]
+            value: V = found[0]  # type: ignore[assignment]
+            if self._weigh is not None:
+                b._reweigh(full, self._weigh(value))
+            return value
 
     def put(self, key: Hashable, value: V, size: int) -> bool:
         """Hold ``value`` (``size`` bytes) under ``key``, evicting what the cap and the

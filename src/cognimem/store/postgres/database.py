@@ -21,6 +21,7 @@ from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
 from cognimem.store import records
 from cognimem.store.cache_budget import DEFAULT_MAX_MB, CacheBudget
+from cognimem.store.fact_copies import kept_edges, kept_facts, kept_rows
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
@@ -124,9 +125,14 @@ class PostgresDatabase:
         self.cache_budget = CacheBudget(cache_max_bytes)
         self._terms = LexicalCache(self.cache_budget)  # per-scope lexical indexes (lexical.py)
         # copies of what reads decode at a cost, kept while current (row_copies.py)
-        self._fact_rows: RowCopies[FactRows] = RowCopies()
-        self._scope_facts: RowCopies[ScopeFacts] = RowCopies(SCOPE_FACTS_KEPT)
-        self._graphs: RowCopies[list[GraphEdge]] = RowCopies()
+        budget = self.cache_budget
+        self._fact_rows: RowCopies[FactRows] = RowCopies(budget, "postgres_fact_rows", kept_rows)
+        self._scope_facts: RowCopies[ScopeFacts] = RowCopies(
+            budget, "postgres_scope_facts", kept_facts, SCOPE_FACTS_KEPT
+        )
+        self._graphs: RowCopies[list[GraphEdge]] = RowCopies(
+            budget, "postgres_graph_edges", kept_edges
+        )
 
     @classmethod
     def from_url(cls, url: str, *, cache_max_bytes: int | None = DEFAULT_MAX_MB << 20) -> Self:

@@ -1,11 +1,14 @@
 """PostgreSQL's per-process copies of what a read needs whole and decodes at a cost: a
-user's fact rows (what the fact steps score) and the scope's graph edges."""
+user's fact rows (what the fact steps score), its facts of any status, and the scope's
+graph edges; within the store's byte cap (``cache_budget.py``)."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Generic, TypeVar
+
+from cognimem.store.cache_budget import BudgetSection, CacheBudget
+from cognimem.store.fact_copies import Kept, weigh
 
 if TYPE_CHECKING:
     from asyncpg import Connection, Record
@@ -25,9 +28,16 @@ class RowCopies(Generic[T]):
     42.2 -> 21.6 / 34.2); the graph's, beside them, from 19.5 / 28.9 to 17.8 / 24.2
     (1M: 24.6 / 36.9 -> 22.2 / 33.8)."""
 
-    def __init__(self, scopes: int = 64) -> None:
-        self._scopes = scopes
-        self._entries: OrderedDict[tuple[object, ...], tuple[tuple[str, ...], T]] = OrderedDict()
+    def __init__(
+        self,
+        budget: CacheBudget,
+        name: str,
+        keep: Callable[[tuple[str, ...], T], Kept[T]],
+        scopes: int = 64,
+    ) -> None:
+        # in the store's byte budget beside the lexical copies (fact_copies.py)
+        self._entries: BudgetSection[Kept[T]] = budget.section(name, scopes, weigh)
+        self._keep = keep
 
     async def current(
         self,
@@ -55,22 +65,19 @@ class RowCopies(Generic[T]):
 
     def get(self, key: tuple[object, ...], versions: tuple[str, ...]) -> T | None:
         """The copy of ``key`` when it was built from exactly ``versions``."""
-        entry = self._entries.get(key)
-        if entry is None or entry[0] != versions:
+        kept = self._entries.get(key)
+        if kept is None or kept.version != versions:
             return None
-        self._entries.move_to_end(key)
-        return entry[1]
+        return kept.value
 
     def put(self, key: tuple[object, ...], versions: tuple[str, ...], copy: T) -> None:
-        self._entries[key] = (versions, copy)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self._scopes:
-            self._entries.popitem(last=False)
+        """Keep ``copy`` (built from ``versions``) within the budget's cap."""
+        kept = self._keep(versions, copy)
+        self._entries.put(key, kept, kept.base)
 
     def clear(self) -> None:
         self._entries.clear()
 
     def drop_tenant(self, tenant_id: str) -> None:
         """Forget every copy of a tenant's (after an erasure: none may linger)."""
-        for key in [k for k in self._entries if k[0] == tenant_id]:
-            del self._entries[key]
+        self._entries.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]

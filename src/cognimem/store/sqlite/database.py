@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, Self, TypeVar
@@ -18,14 +16,16 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
 from cognimem.store import records
-from cognimem.store.cache_budget import DEFAULT_MAX_MB, CacheBudget
+from cognimem.store.cache_budget import DEFAULT_MAX_MB, BudgetSection, CacheBudget
+from cognimem.store.fact_copies import Kept, weigh
 from cognimem.store.sqlite import lexical, vectors
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import migrate
 from cognimem.store.sqlite.rows import query
-from cognimem.store.types import FactRows, GraphEdge, PendingJob, ScopeFacts
+from cognimem.store.types import SCOPE_FACTS_KEPT, FactRows, GraphEdge, PendingJob, ScopeFacts
 
 T = TypeVar("T")
+FACT_ROWS_KEPT = 256  # user scopes whose scored facts (and graphs) a process keeps
 
 
 def path_from_url(url: str) -> Path:
@@ -65,19 +65,18 @@ class SQLiteDatabase:
         self.cache_budget = CacheBudget(cache_max_bytes)
         self._vectors = vectors.cache(self.cache_budget)
         self._terms = lexical.cache(self.cache_budget)
-        # per user scope: (fact version, the live facts as a read scores them)
-        self._fact_rows: OrderedDict[tuple[str, str, str, int], tuple[int, FactRows]] = (
-            OrderedDict()
+        # per user scope, in the same budget: the live facts as a read scores them, its
+        # facts of any status decoded, its graph edges, each with the fact versions it
+        # was read at (fact_copies.py)
+        self._fact_rows: BudgetSection[Kept[FactRows]] = self.cache_budget.section(
+            "sqlite_fact_rows", FACT_ROWS_KEPT, weigh
         )
-        # per user scope: (fact version, its facts of any status, decoded)
-        self._scope_facts: OrderedDict[tuple[str, str, str, int], tuple[int, ScopeFacts]] = (
-            OrderedDict()
+        self._scope_facts: BudgetSection[Kept[ScopeFacts]] = self.cache_budget.section(
+            "sqlite_scope_facts", SCOPE_FACTS_KEPT, weigh
         )
-        self._fact_rows_lock = threading.Lock()
-        # per user scope: (fact versions of the user and of the namespace, its edges)
-        self._graphs: OrderedDict[
-            tuple[str, str, str | None, int], tuple[tuple[int, ...], list[GraphEdge]]
-        ] = OrderedDict()
+        self._graphs: BudgetSection[Kept[list[GraphEdge]]] = self.cache_budget.section(
+            "sqlite_graph_edges", FACT_ROWS_KEPT
+        )
         self._outbox: Outbox | None = None
 
     @classmethod

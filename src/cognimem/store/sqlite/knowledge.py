@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from cognimem.models.knowledge import (
@@ -22,6 +20,8 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
+from cognimem.store.cache_budget import BudgetSection
+from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
@@ -32,10 +32,9 @@ from cognimem.store.records import (
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge_writes import LIVE, fact_version
 from cognimem.store.sqlite.rows import by_name, decode_time, query
-from cognimem.store.types import SCOPE_FACTS_KEPT, FactQuery, FactRows, GraphEdge, ScopeFacts
+from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
 T = TypeVar("T")
-_FACT_ROWS_CACHED = 256  # user scopes whose scored facts (and graphs) a process keeps
 
 
 def _scored_row(r: Sequence[Any]) -> tuple[Any, ...]:
@@ -43,29 +42,6 @@ def _scored_row(r: Sequence[Any]) -> tuple[Any, ...]:
     predicate, embedding``) from the columns ``id, category, scope_tags, text, value,
     predicate, embedding``."""
     return (r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6])
-
-
-def _current(cache: OrderedDict[Any, tuple[Any, Any]], key: Hashable, version: object) -> Any:
-    """The value this process keeps under ``key`` if it was kept at ``version``; None
-    when there is none or the scope changed since."""
-    cached = cache.get(key)
-    return cached[1] if cached is not None and cached[0] == version else None
-
-
-def _keep(
-    cache: OrderedDict[Any, tuple[Any, Any]],
-    lock: threading.Lock,
-    key: Hashable,
-    entry: tuple[Any, Any],
-    cap: int,
-) -> None:
-    """Keep ``entry`` (version, value) under ``key``, the least recently kept beyond
-    ``cap`` dropped."""
-    with lock:
-        cache[key] = entry
-        cache.move_to_end(key)
-        while len(cache) > cap:
-            cache.popitem(last=False)
 
 
 def fact_from_row(row: sqlite3.Row) -> Fact:
@@ -295,7 +271,7 @@ class SQLiteKnowledge(SQLiteDatabase):
             return records.fact_rows([_scored_row(r) for r in found])
 
         key = (tenant_id, namespace, user_id, limit)
-        return self._versioned(conn, self._fact_rows, key, _FACT_ROWS_CACHED, load)
+        return self._versioned(conn, self._fact_rows, key, load, kept_rows)
 
     async def scope_facts(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -339,30 +315,30 @@ class SQLiteKnowledge(SQLiteDatabase):
             )
 
         key = (tenant_id, namespace, user_id, limit)
-        return self._versioned(conn, self._scope_facts, key, SCOPE_FACTS_KEPT, load)
+        return self._versioned(conn, self._scope_facts, key, load, kept_facts)
 
     def _versioned(
         self,
         conn: sqlite3.Connection,
-        cache: OrderedDict[Any, tuple[Any, Any]],
+        cache: BudgetSection[Kept[T]],
         scope: tuple[str, str, str | None, int],
-        cap: int,
         load: Callable[[], T],
+        keep: Callable[[object, T], Kept[T]],
     ) -> T:
         """What ``load`` reads for ``scope`` (tenant, namespace, user, limit): the copy
         this process keeps in ``cache`` while the scope's fact version is the one it was
-        read at, else read afresh and kept."""
+        read at, else read afresh and kept (within the store's byte cap)."""
         tenant_id, namespace, user_id, limit = scope
         user = user_key(user_id)
         key = (tenant_id, namespace, user, limit)
         # one primary-key read tells whether this process's copy is current
         version = fact_version(conn, tenant_id, namespace, user)
-        kept: T | None = _current(cache, key, version)
-        if kept is not None:
-            return kept
-        value = load()
-        _keep(cache, self._fact_rows_lock, key, (version, value), cap)
-        return value
+        kept = cache.get(key)
+        if kept is not None and kept.version == version:
+            return kept.value
+        fresh = keep(version, load())
+        cache.put(key, fresh, fresh.base)
+        return fresh.value
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
         return await self._by_ids(
@@ -421,12 +397,12 @@ class SQLiteKnowledge(SQLiteDatabase):
         # relations are dated by the fact versions of their owners (the user and the
         # namespace): two primary-key reads tell whether this process's copy is current
         version = tuple(fact_version(conn, tenant_id, namespace, o) for o in owners)
-        kept: list[GraphEdge] | None = _current(self._graphs, cache_key, version)
-        if kept is not None:
-            return kept
-        edges = graph_edges(conn, tenant_id, namespace, user_id, limit)
-        _keep(self._graphs, self._fact_rows_lock, cache_key, (version, edges), _FACT_ROWS_CACHED)
-        return edges
+        kept = self._graphs.get(cache_key)
+        if kept is not None and kept.version == version:
+            return kept.value
+        fresh = kept_edges(version, graph_edges(conn, tenant_id, namespace, user_id, limit))
+        self._graphs.put(cache_key, fresh, fresh.base)
+        return fresh.value
 
     async def find_conflicts(
         self,

@@ -52,11 +52,8 @@ class SQLiteTransfer(SQLiteDatabase):
         # the rows are gone and the versions moved on; copies in this process's memory go too
         self._vectors.drop_tenant(tenant_id)
         self._terms.drop_tenant(tenant_id)
-        with self._fact_rows_lock:
-            for key in [k for k in self._fact_rows if k[0] == tenant_id]:
-                del self._fact_rows[key]
-            for key in [k for k in self._scope_facts if k[0] == tenant_id]:
-                del self._scope_facts[key]
+        for copies in (self._fact_rows, self._scope_facts, self._graphs):
+            copies.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
 
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
