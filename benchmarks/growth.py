@@ -14,8 +14,9 @@ each size, in a fresh child process (so its resident memory is a reader's alone)
   dev questions, a disjoint slice per size), wall p50/p95/p99 and process CPU (every
   thread), each beside a bare query embedding of the same text by the same onnx session
   (its CPU: what the read spends beyond it is "CPU per read minus the embedding");
-- the process's resident memory (VmRSS) before the first read and after the last, and
-  its peak (VmHWM);
+- the process's resident memory (VmRSS) before the first read and after the last, its
+  peak (VmHWM), and VmRSS once glibc's ``malloc_trim(0)`` gave back the freed memory
+  the allocator kept (what of the RSS is garbage, not copies);
 - the bytes the store's scope copies held after the reads, their cap
   (``COGNIMEM_CACHE_MAX_MB``, passed on to the child) and its evictions;
 - the database's size on disk (SQLite: the file and its WAL; PostgreSQL:
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import json
 import os
 import random
@@ -121,6 +123,17 @@ def rss_kib() -> dict[str, int]:
     return out
 
 
+def trimmed_rss_kib() -> int | None:
+    """VmRSS after glibc's ``malloc_trim(0)`` returned the freed memory it kept (None
+    where the C library has no such call)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        return None
+    return rss_kib()["VmRSS"]
+
+
 # -- the reading child -----------------------------------------------------------------
 
 
@@ -178,6 +191,8 @@ async def read_child(url: str, texts: list[str], reads: int, warmup: int) -> dic
         "embed_cpu_ms": embed_cpu,
         "rss_before_first_read_kib": before["VmRSS"],
         "rss_after_reads_kib": after["VmRSS"],
+        # what of it the allocator held as freed memory: RSS once glibc gave it back
+        "rss_after_trim_kib": trimmed_rss_kib(),
         "rss_peak_kib": after["VmHWM"],
     }
 
@@ -309,6 +324,9 @@ def row(backend: str, size: int, built: dict[str, Any], read: dict[str, Any], di
         "rss_mib": {
             "before_first_read": round(read["rss_before_first_read_kib"] / 1024, 1),
             "after_reads": round(read["rss_after_reads_kib"] / 1024, 1),
+            "after_trim": None
+            if read.get("rss_after_trim_kib") is None
+            else round(read["rss_after_trim_kib"] / 1024, 1),
             "peak": round(read["rss_peak_kib"] / 1024, 1),
         },
         "disk_mib": round(disk / 1024**2, 1),
@@ -392,8 +410,8 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| backend | items | read p50 / p95 / p99 ms | CPU per read p50 / mean ms | query "
         "embedding CPU p50 ms | CPU beyond embedding p50 ms | first read ms (CPU) | RSS MiB "
-        "before / after reads (peak) | disk MiB | build s (CPU s) | msg/s | build CPU ms/msg "
-        "(embedding est.) | load after |",
+        "before / after reads (peak; after malloc_trim) | disk MiB | build s (CPU s) | msg/s "
+        "| build CPU ms/msg (embedding est.) | load after |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
@@ -403,7 +421,8 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
             f"{r['read_cpu_ms']['p50']} / {r['read_cpu_mean_ms']} | "
             f"{r['embedding_cpu_ms']['p50']} | {r['beyond_embedding_cpu_p50_ms']} | "
             f"{r['first_read_ms']['wall_ms']} ({r['first_read_ms']['cpu_ms']}) | "
-            f"{rss['before_first_read']} / {rss['after_reads']} ({rss['peak']}) | "
+            f"{rss['before_first_read']} / {rss['after_reads']} ({rss['peak']}"
+            f"{'' if rss.get('after_trim') is None else '; trimmed ' + str(rss['after_trim'])}) | "
             f"{r['disk_mib']} | {r['build_seconds']} ({r['build_cpu_seconds']}) | "
             f"{r['messages_per_s']} | {build_cost(r)} | {r['load_after'][0]} |"
         )
