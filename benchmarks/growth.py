@@ -429,6 +429,14 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def batches(doc: dict[str, Any]) -> str:
+    """The batch size the rows were built with (each row's own where it says)."""
+    sizes = sorted({int(r.get("batch", doc["batch"])) for r in doc["rows"]})
+    if len(sizes) == 1:
+        return str(sizes[0])
+    return " or ".join(map(str, sizes)) + " messages, each row's `batch` in growth.json"
+
+
 def report(doc: dict[str, Any]) -> str:
     machine = doc["machine"]
     return "\n".join(
@@ -447,7 +455,7 @@ def report(doc: dict[str, Any]) -> str:
             *verdicts(doc["rows"]),
             "",
             "Each row's scope was grown from the previous row's through `Memory.write_batch` "
-            f"(batches of {doc['batch']}, default `chat` profile, extraction on); build "
+            f"(batches of {batches(doc)}, default `chat` profile, extraction on); build "
             "seconds and msg/s are those of the messages written for that row. Reads ran in "
             f"a fresh child process per row: one cold read, {doc['warmup']} warm-up reads, "
             f"{doc['reads']} measured reads (limit 10), each beside a bare embedding of its "
@@ -481,6 +489,7 @@ def main() -> None:
 
     def done(made: dict[str, Any]) -> None:
         made["command"] = command
+        made["batch"] = args.batch
         print(json.dumps(made), file=sys.stderr, flush=True)
         save(args, machine, made)
 
