@@ -177,6 +177,7 @@ async def read_child(url: str, texts: list[str], reads: int, warmup: int) -> dic
                     await cached.inner.embed([text], "query")
                     embed_cpu.append((time.process_time() - cpu) * 1000)
         after = rss_kib()
+        trimmed = trimmed_rss_kib()  # the copies still held: the store is open
         budget = mem.store.cache_budget  # type: ignore[attr-defined]
         cache = {
             "max_mib": None if budget.max_bytes is None else budget.max_bytes / 2**20,
@@ -192,7 +193,7 @@ async def read_child(url: str, texts: list[str], reads: int, warmup: int) -> dic
         "rss_before_first_read_kib": before["VmRSS"],
         "rss_after_reads_kib": after["VmRSS"],
         # what of it the allocator held as freed memory: RSS once glibc gave it back
-        "rss_after_trim_kib": trimmed_rss_kib(),
+        "rss_after_trim_kib": trimmed,
         "rss_peak_kib": after["VmHWM"],
     }
 
