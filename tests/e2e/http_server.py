@@ -58,7 +58,11 @@ def serving(app: FastAPI) -> Iterator[str]:
     process (another pytest-xdist worker, another run on the machine) can take the port
     between choosing and binding it.
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # the socket names its protocol: asyncio turns Nagle's algorithm off only on accepted
+    # sockets that say TCP, and with it on every response waited ~40 ms for the client's
+    # delayed ACK (as `cognimem serve`'s bind_tcp explains) -- 90% of the isolation
+    # property's wall time, and of every other test's here that makes many requests
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = int(sock.getsockname()[1])
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
