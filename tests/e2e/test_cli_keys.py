@@ -1,6 +1,7 @@
 """``cognimem keys``: create, list and revoke API keys from the command line, as a real
-subprocess (and, past each command's first start, in this process) on a real SQLite
-file; the key it prints opens the HTTP API."""
+subprocess (each command's first start: ``list`` and ``revoke`` in the first test,
+``create`` from the tests that print or use its key) and otherwise in this process, on
+a real SQLite file; the key it prints opens the HTTP API."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_create_list_revoke(db_url: str) -> None:
     created = printed(
         cli(
             "create", "--tenant", "acme", "--name", "ci", "--expires-in-days", "30",
-            "--rate-limit", "120", db_url=db_url,
+            "--rate-limit", "120", db_url=db_url, here=True,
         ).stdout
     )  # fmt: skip
     other = printed(cli("create", "--tenant", "globex", db_url=db_url, here=True).stdout)
