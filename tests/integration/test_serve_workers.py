@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 
 from tests.conftest import child_env
-from tests.doubles import api_key_from_cli
+from tests.doubles import issue_api_key
 from tests.e2e.http_server import PATIENT, free_port, output_if_exited, wait_healthy
 
 WORKERS = 3
@@ -83,7 +83,9 @@ def _serve_workers_scenario(env: dict[str, str]) -> str:
         # three processes each open the store and start up: minutes on a busy machine
         wait_healthy(base, lambda: output_if_exited(proc), timeout=300)
         assert len(_workers(proc.pid)) == WORKERS
-        auth = {"Authorization": f"Bearer {api_key_from_cli(env)}"}
+        # issued in this process: `cognimem keys create` has its own tests, and its process
+        # start was a fifth of this scenario's wall time
+        auth = {"Authorization": f"Bearer {issue_api_key(env['COGNIMEM_DATABASE_URL'])}"}
         assert asyncio.run(_write_all(base, auth)) == [200] * len(FACTS)
         for _ in range(2):
             for n, word in enumerate(WORDS):
