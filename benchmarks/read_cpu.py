@@ -77,7 +77,14 @@ async def child(db: Path, warmup: int, timed: bool) -> None:
                         await cached.inner.embed([embed_q], "query")
                         embeds.append(time.process_time() - cpu)
             total = time.process_time() - block
-            print(json.dumps({"block": total, "reads": reads, "embeds": embeds}), flush=True)
+            line = {"block": total, "reads": reads, "embeds": embeds, "rss_mb": rss_mb()}
+            print(json.dumps(line), flush=True)
+
+
+def rss_mb() -> float:
+    """This process's resident set now, in MiB (Linux)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def start(tree: Path, db: Path, warmup: int, timed: bool) -> subprocess.Popen[str]:
@@ -116,6 +123,10 @@ def summary(blocks: list[dict[str, Any]]) -> dict[str, float]:
         # minus one embedding: background work (a flush) counts here
         "beyond_embedding_mean": round(beyond - sum(embeds) / n, 3),
         "beyond_embedding_p50": round(statistics.median(reads) - statistics.median(embeds), 3),
+        # resident set after the first and the last block: a growth that goes on with
+        # the reads shows here
+        "rss_mb_first": round(blocks[0]["rss_mb"], 1),
+        "rss_mb_last": round(blocks[-1]["rss_mb"], 1),
     }
 
 

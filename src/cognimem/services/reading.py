@@ -26,6 +26,7 @@ from cognimem.recall.conversation.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides, apply_ranking, make_ranking
 from cognimem.recall.packing import SectionSink
 from cognimem.recall.profile import ProfileConfig
+from cognimem.services import collector
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.procedures import ProcedureService
 from cognimem.services.lifecycle.revision import RevisionService
@@ -187,18 +188,19 @@ class ReadService:
         zone_of(args.timezone)  # an unknown zone is an InvalidInput naming the field
         config = self.recall_config(args.preset, make_ranking(args.ranking))
         now = parts.clock()
-        packet = await self.reader.read(
-            args,
-            searched,
-            config=config,
-            limit=limit,
-            max_tokens=max_tokens,
-            reference_time=args.reference_time or now,
-            kinds=kinds,
-            session=session,
-            on_section=on_section,
-            level=level,
-        )
+        with collector.reading():
+            packet = await self.reader.read(
+                args,
+                searched,
+                config=config,
+                limit=limit,
+                max_tokens=max_tokens,
+                reference_time=args.reference_time or now,
+                kinds=kinds,
+                session=session,
+                on_section=on_section,
+                level=level,
+            )
         parts.access.add(args.scope.tenant_id, loaded_ids(packet), now)
         return packet
 
