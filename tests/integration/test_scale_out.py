@@ -351,7 +351,15 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
 
                 await asyncio.gather(*(other(i) for i in range(0, len(writes), 5)))
 
-        asyncio.run(scenario())
+        try:
+            asyncio.run(scenario())
+        except (httpx.TransportError, AssertionError) as exc:
+            # what the APIs said is what tells a dropped connection's cause
+            said = "\n".join(
+                f"{name} (alive: {p.alive()}):\n{p.output()[-3000:]}"
+                for name, p in (("api1", api1), ("api2", api2))
+            )
+            raise AssertionError(f"{exc!r}\n{said}") from exc
         elapsed = time.monotonic() - t0
 
         assert _pg(postgres_dsn, "SELECT count(*) FROM items") == len(writes)
