@@ -21,7 +21,6 @@ Usage (from the repository root):
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import ExtractedFact, ExtractionInput
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _probe_sets import heading, publish, read_jsonl
 from extraction_quality import describe_fact, values_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +51,7 @@ class Half:
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return read_jsonl(path)
 
 
 def matches(gold: dict[str, Any], fact: ExtractedFact) -> bool:
@@ -128,18 +128,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows = load()
     halves = {name: score([r for r in rows if r["split"] == name]) for name in args.split or SPLITS}
-    header = "\n".join(
-        [
-            "# Nothing probes: sentences that state nothing, beside real ones (rules, no LLM)",
-            "",
-            "Command: `PYTHONPATH=src python benchmarks/nothing_probes.py`",
-            f"Set: {len(rows)} sentences ({DATA.relative_to(ROOT)})",
-        ]
+    header = heading(
+        "Nothing probes: sentences that state nothing, beside real ones (rules, no LLM)",
+        "PYTHONPATH=src python benchmarks/nothing_probes.py",
+        f"{len(rows)} sentences ({DATA.relative_to(ROOT)})",
     )
-    text = report(halves, header)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
-    print(text, end="")
+    publish(args.out, report(halves, header))
 
 
 if __name__ == "__main__":

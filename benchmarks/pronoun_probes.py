@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -35,6 +34,7 @@ from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import ExtractionInput
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _probe_sets import heading, publish, read_jsonl
 from extraction_quality import describe_fact, values_match
 from knowledge_set import Passage, StoreScore, said_at, same_subject, score_store
 
@@ -44,7 +44,7 @@ SPLITS = ("tune", "check")
 
 
 def load(path: Path = DATA) -> list[Passage]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = read_jsonl(path)
     return [
         Passage(
             r["id"],
@@ -111,18 +111,12 @@ def main(argv: list[str] | None = None) -> None:
             if not hit:
                 missed[p.id] = f"{p.id} {p.turns[1]!r} ({p.facts[0]['subject']}) -> {read}"
         halves[name] = (part, asyncio.run(score_store(part)), missed)
-    header = "\n".join(
-        [
-            "# Pronoun probes: facts said of someone by a pronoun (rules and store, no LLM)",
-            "",
-            "Command: `PYTHONPATH=src python benchmarks/pronoun_probes.py`",
-            f"Set: {len(pairs)} pairs ({DATA.relative_to(ROOT)})",
-        ]
+    header = heading(
+        "Pronoun probes: facts said of someone by a pronoun (rules and store, no LLM)",
+        "PYTHONPATH=src python benchmarks/pronoun_probes.py",
+        f"{len(pairs)} pairs ({DATA.relative_to(ROOT)})",
     )
-    text = report(halves, header)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
-    print(text, end="")
+    publish(args.out, report(halves, header))
 
 
 if __name__ == "__main__":

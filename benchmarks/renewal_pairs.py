@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _probe_sets import heading, publish, read_jsonl
 from knowledge_set import Passage, StoreScore, score_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ SPLITS = ("tune", "check")
 
 
 def load(path: Path = DATA) -> list[Passage]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = read_jsonl(path)
     return [
         Passage(r["id"], r["split"], r["family"], tuple(r["turns"]), (), restates=r["restates"])
         for r in rows
@@ -92,19 +92,13 @@ def main(argv: list[str] | None = None) -> None:
     for name in args.split or SPLITS:
         part = [p for p in pairs if p.split == name]
         halves[name] = (part, asyncio.run(score_store(part, args.embedder)))
-    header = "\n".join(
-        [
-            "# Renewal pairs: a fact said again in other words (embedded write path, no LLM)",
-            "",
-            "Command: `PYTHONPATH=src python benchmarks/renewal_pairs.py"
-            + ("`" if args.embedder == "local" else f" --embedder {args.embedder}`"),
-            f"Set: {len(pairs)} pairs ({DATA.relative_to(ROOT)})",
-        ]
+    header = heading(
+        "Renewal pairs: a fact said again in other words (embedded write path, no LLM)",
+        "PYTHONPATH=src python benchmarks/renewal_pairs.py"
+        + ("" if args.embedder == "local" else f" --embedder {args.embedder}"),
+        f"{len(pairs)} pairs ({DATA.relative_to(ROOT)})",
     )
-    text = report(halves, header)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
-    print(text, end="")
+    publish(args.out, report(halves, header))
 
 
 if __name__ == "__main__":
