@@ -40,3 +40,13 @@ async def test_a_warm_read_runs_without_the_stores_threads(tmp_path: Path) -> No
         assert "bees" in packet.items[0].text
         for h in held:
             h.result()
+
+
+def test_the_mandates_listing_of_every_level_runs_inline() -> None:
+    # the mandates step lists MAX_SECTION_ITEMS of each level in one call; a listing
+    # larger than the inline cap goes to a reader thread (a level added must raise it)
+    from cognimem.models.scope import LEVELS
+    from cognimem.recall.steps import MAX_SECTION_ITEMS
+    from cognimem.store.sqlite.listing import INLINE_LIST_ROWS
+
+    assert len(LEVELS) * MAX_SECTION_ITEMS <= INLINE_LIST_ROWS

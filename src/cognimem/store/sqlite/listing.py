@@ -20,7 +20,7 @@ from cognimem.store.types import ItemFilter
 # thread, where the hop to a reader thread and back costs more than the query
 # (benchmarks/results/read_profile.md)
 INLINE_LIST_KINDS = frozenset({ItemKind.MANDATE, ItemKind.GUARDRAIL})
-INLINE_LIST_ROWS = 60  # the mandates step's listing: 20 of each of three levels
+INLINE_LIST_ROWS = 80  # the mandates step's listing: 20 of each of four levels
 
 
 def _seeks_few(flt: ItemFilter, text: ItemText, limit: int) -> bool:
