@@ -20,6 +20,15 @@ def shared_entries(scope: Scope) -> tuple[tuple[str, str], ...]:
     )
 
 
+def reaches_organisation(flt: ItemFilter) -> bool:
+    """Whether the SQL listings add the organisation's rows (no user, no agent, in
+    ``ORGANISATION_NAMESPACE``) to the scope's: a filter reaching the shared levels, of a
+    scope in another namespace (the organisation's own scope has them already)."""
+    return (flt.with_organisation or flt.shared_only) and (
+        flt.scope.namespace != ORGANISATION_NAMESPACE
+    )
+
+
 def level_filter(scope: Scope, **fields: Any) -> ItemFilter:
     """An ``ItemFilter`` of one level's items: a user's (any agent, as a user's
     lifecycle has always run), or with no user the agent's, the namespace's or (in

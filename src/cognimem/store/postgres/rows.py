@@ -20,6 +20,7 @@ from cognimem.models.clock import to_utc
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import records, row_values
 from cognimem.store.postgres.migrations import index_type
+from cognimem.store.reach import reaches_organisation
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
 from cognimem.store.types import ItemFilter, PendingItem, PendingMessage
 
@@ -178,7 +179,7 @@ def filter_clause(flt: ItemFilter, params: Params, alias: str = "") -> str:
     else:
         where += own
     clauses = [" AND ".join(where)]
-    if (flt.with_organisation or flt.shared_only) and s.namespace != ORGANISATION_NAMESPACE:
+    if reaches_organisation(flt):
         # and the organisation's rows (each branch on the scope index)
         clauses = [
             f"(({clauses[0]}) OR ({p}tenant_id = {params.add(s.tenant_id)}"

@@ -17,7 +17,7 @@ from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import lexical_index, records
-from cognimem.store.reach import shared_entries
+from cognimem.store.reach import reaches_organisation, shared_entries
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase
@@ -95,7 +95,7 @@ def _or_organisation(flt: ItemFilter, where: str, params: list[object], p: str) 
     """``where`` or, for a filter that reaches the shared levels, the organisation's
     rows too (each branch on the scope index; their parameters appended)."""
     s = flt.scope
-    if not (flt.with_organisation or flt.shared_only) or s.namespace == ORGANISATION_NAMESPACE:
+    if not reaches_organisation(flt):
         return where
     params += [s.tenant_id, ORGANISATION_NAMESPACE]
     return (
@@ -349,10 +349,7 @@ class SQLiteItems(SQLiteDatabase):
             hits = vectors.search_many(entry, [(f, limit) for _, f, limit in wanted], query)
             for (n, _, _), hit in zip(wanted, hits, strict=True):
                 more[n].append(hit)
-        found = [
-            best_of(lists, limit) if len(lists) > 1 else lists[0]
-            for lists, (_, limit) in zip(more, split, strict=True)
-        ]
+        found = [best_of(lists, limit) for lists, (_, limit) in zip(more, split, strict=True)]
         return [[Candidate(i, score) for i, score in one] for one in found]
 
     def _small(self, scope: Scope) -> bool:
