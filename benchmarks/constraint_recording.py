@@ -292,9 +292,11 @@ def main(argv: list[str] | None = None) -> None:
         help="another set of the same form (house_rules.jsonl: rules said with no first "
         "person); its results are named after it",
     )
+    parser.add_argument("--name", help="the results' file name (default: after the set, as above)")
     args = parser.parse_args(argv)
     data = args.data.resolve()
     name = "constraint_recording" if data == DATA else f"constraint_recording_{data.stem}"
+    name = args.name or name
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _machine import describe as describe_machine
@@ -311,6 +313,7 @@ def main(argv: list[str] | None = None) -> None:
         "Command: `PYTHONPATH=src python benchmarks/constraint_recording.py"
         + (" --list-check" if args.list_check else "")
         + ("" if data == DATA else f" --data {data.relative_to(ROOT)}")
+        + (f" --name {args.name}" if args.name else "")
         + "`"
         + "  ",
         f"Machine: {machine['summary']}  ",
