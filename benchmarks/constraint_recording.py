@@ -28,7 +28,8 @@ Scoring (each message read alone by ``RuleExtractor.extract_one``, role ``user``
 - its *stance* is its polarity, flipped when its value opens with a word of refusal
   ("no", "not", "never", "avoid", "without", "skip", "stop", "don't", "won't",
   "can't", "refuse"): "no pork" with polarity true and "pork" with polarity false both
-  say the speaker is against pork;
+  say the speaker is against pork; so does an ``allergy`` or ``intolerance`` fact
+  "pork" with polarity true (its predicate is against its value);
 - a statement is *recorded* when one of its constraint facts has the labelled stance
   and its value holds every content word of the labelled object (lower-cased, split at
   non-letters, function words dropped, a light suffix stemmer so "fly" and "flying"
@@ -80,6 +81,7 @@ _FUNCTION_WORDS = frozenset(
         any, some, s, is, are, be, been, being, which, who, what, do, does"""
     )
 )
+_AGAINST_PREDICATES = frozenset({"allergy", "intolerance"})
 _REFUSAL = re.compile(
     r"^(?:no|not|never|avoid|avoiding|without|skip|skipping|stop|don't|do not|won't|can't|"
     r"cannot|refuse|refuse to)\b",
@@ -167,8 +169,10 @@ def content(text: str) -> frozenset[str]:
 
 def stance(fact: ExtractedFact) -> bool:
     """Whether the fact is *for* its object: its polarity, flipped by a value that opens
-    with a word of refusal."""
-    return fact.polarity != bool(_REFUSAL.match(fact.value.strip()))
+    with a word of refusal or by a predicate that is against its value (an allergy or
+    intolerance names what is avoided)."""
+    against = fact.predicate in _AGAINST_PREDICATES
+    return fact.polarity != (against or bool(_REFUSAL.match(fact.value.strip())))
 
 
 def constraint_facts(facts: Iterable[ExtractedFact]) -> list[ExtractedFact]:

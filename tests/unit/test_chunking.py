@@ -232,3 +232,12 @@ def test_an_abbreviated_month_ends_no_sentence() -> None:
         "I moved on Feb. 3rd.",
         "It was cold.",
     ]
+
+
+def test_a_full_stop_after_a_whole_word_ends_a_sentence_typed_in_lower_case() -> None:
+    text = "ok so budget chat. rent's gone up again. approx. five quid left"
+    assert split_sentences(text) == [
+        "ok so budget chat.",
+        "rent's gone up again.",
+        "approx. five quid left",
+    ]

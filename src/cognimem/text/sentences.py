@@ -24,6 +24,9 @@ _NEXT_CHAR = re.compile(r"\s*(\S)")
 # The word just before a full stop: letters, digits and inner dots ("e.g", "U.S", "St").
 _LAST_WORD = re.compile(r"([\w.]+)$")
 
+# A word that a sentence typed in lower case can end with: letters, at least two.
+_WORD_ENDING = re.compile(r"^[A-Za-z]{2,}$")
+
 # Abbreviations after which a full stop does not end a sentence, compared lower-cased
 # and without their final dot. Some can close a sentence ("... at 7 a.m. Then"); those
 # merge two sentences, which is harmless, where a split would cut a fact in two.
@@ -58,7 +61,8 @@ def split_sentences(text: str) -> list[str]:
     Every non-whitespace character of ``text`` appears in exactly one sentence, in
     order. Newlines always separate sentences; ``.``, ``!``, ``?`` and ``…`` (with
     any closing quotes or brackets) do when whitespace follows, except after common
-    abbreviations, initials, list markers and before a lower-case word.
+    abbreviations, initials and list markers; before a lower-case word only a full stop
+    after a whole word does ("... budget chat. rent's gone up").
     """
     return [text[start:end] for start, end in sentence_spans(text)]
 
@@ -83,18 +87,21 @@ def _is_boundary(text: str, sentence_start: int, term: re.Match[str]) -> bool:
     if not set(marks) <= {".", "…"}:
         return True  # "!", "?" and runs such as "?!" always end a sentence
     following = _NEXT_CHAR.match(text, term.end())
-    if following is not None and following.group(1).islower():
-        return False  # "approx. five", "Wait… what"
-    if marks != ".":
-        return True  # an ellipsis before a capital
+    lower = following is not None and following.group(1).islower()
+    if lower and marks != ".":
+        return False  # "Wait… what"
     # A bounded window keeps this linear even on a long run of "Mr. X Mr. Y ...".
     before = text[max(sentence_start, term.start() - 32) : term.start()]
     found = _LAST_WORD.search(before)
-    if found is None:
-        return True
+    if marks != "." or found is None:
+        return not lower  # an ellipsis before a capital
     word = found.group(1)
     if _abbreviated(word):
         return False
+    if lower:
+        # "ok so budget chat. rent's gone up": typed in lower case, a full stop after a
+        # whole word still ends a sentence ("approx. five" is an abbreviation)
+        return _WORD_ENDING.match(word) is not None
     if _LIST_MARKER.match(word) and term.start() - sentence_start <= 16:
         return text[sentence_start : term.start()].strip() != word  # "1. Buy milk"
     return True

@@ -45,7 +45,11 @@ _CONTRACTIONS = tuple(
         (r"\b(I|we) have got\b", r"\1 have"),
         (r"\b(do|does|did|is|are|was|were|could|would|should|have|has) not\b", r"\1n't"),
         (r"\bcan ?not\b", "can't"),
-        (r"\b(don|can|won|didn|doesn)t\b", r"\1't"),
+        (
+            r"\b(don|can|won|didn|doesn|isn|aren|wasn|weren|haven|hasn|shouldn|couldn|wouldn)t\b",
+            r"\1't",
+        ),
+        (r"\bive\b", "I have"),
     )
 )
 _LEAD = icase(
@@ -78,7 +82,9 @@ _CHANGE = icase(r"\b(?:now|again|anymore|any more|no longer|these days|nowadays|
 _CLAUSE_BREAK = icase(
     r"\s*(?:[;:]|\s-\s|—)\s*|(?<!^me)(?<!^I),?\s+(?:but|and|so|because|though|although|while|"
     r"whereas|plus|cause|cuz)\s+(?=(?:I|I'm|I'd|I'll|we|we're|my|our|please|don't|never|now)\b)|"
-    r",\s+(?=(?:I|I'm|I'd|we|we're|my|our|please|now|but)\b)"
+    r",\s+(?=(?:I|I'm|I'd|we|we're|my|our|please|now|but)\b)|"
+    # "..., so no meat dishes please": a request after the statement
+    r",\s+(?:so|but|and)\s+(?=(?:no|nothing)\s+[^.;!?]{2,80}?,?\s+please\b)"
 )
 _QUESTION = icase(
     r"^(?:(?:do|does|did|are|is|was|were|can|could|would|will|should|have|has|had|shall)\s+"

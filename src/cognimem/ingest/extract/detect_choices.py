@@ -12,6 +12,18 @@ against. A condition said before the stance ("When I travel, ...", "On weeknight
 is kept at the end of the value ("pack my own pillow when I travel"); a reason ("...
 because of my knee") is not part of the object (the causal detector keeps it).
 
+People say these in many voices, all read here: hedged ("I tend to steer clear of
+...", "I try to avoid ..."), idiomatic ("I've gone off ...", "I've no patience for
+...", "I stay well away from ...", "I'm not comfortable with ..."), with the object
+first ("X isn't really my bag", "X's not my scene", "X is a hard no from me", "X are
+banned in this house", "X drives me up the wall", "X is something I won't touch"), as a
+request with no verb ("please, no X", "nothing with X please": against "anything with
+X"; not when the sentence's allergy or diet already binds it), an exclusive said by its
+alternative ("X or nothing"), "I'll only ...", "I'd much prefer ...", and what the
+speaker does better with ("I sleep better with the window open"). A new clause after a
+comma ("..., it all tastes like soap") ends the object; an object that ends on a time of
+one occasion ("I'm not doing anything then") is no stance.
+
 Nothing here names a topic: the markers are the verbs and idioms of liking, refusing,
 choosing and requiring, and English function words.
 """
@@ -36,7 +48,7 @@ _BE = r"(?:I'm|we're|I am|we are|(?:our|my)\s+(?:family|household)\s+is)"
 _ADV = (
     r"(?:(?:really|just|also|usually|generally|honestly|genuinely|definitely|absolutely|"
     r"totally|personally|strictly|simply|truly|still|mostly|much|far|typically|normally|"
-    r"actually|kind of|sort of|pretty much|by and large)\s+)*"
+    r"actually|kind of|sort of|pretty much|by and large|tend to|try to|try and)\s+)*"
 )
 # the past of common irregular verbs (English morphology): "I never went" is narration
 _PAST_WORDS = (
@@ -61,12 +73,17 @@ _AUX_OR_MIND = (
     "guess|feel|mean|wonder|hope|wish|just|said|told|got|found|realized|realised|heard|"
     "knew|saw|started|recently|one|a few|need|kidding|joking"
 )
+# "stay well away from", "keep clear of", "steer well clear of"
+_KEEP_AWAY = (
+    r"(?:stay|keep|steer)\s+(?:(?:well|far|right|well and truly)\s+)?(?:away\s+from|clear\s+of)"
+)
 # a negative stance: the marker, then the object
 _AGAINST = icase(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>(?:(?:have|need|got|'ve got) to\s+|must\s+|should\s+)?"
-    rf"(?:avoid|stay away from|steer clear of)|dislike|hate|detest|loathe|despise|"
+    rf"(?:avoid|{_KEEP_AWAY})|dislike|hate|detest|loathe|despise|"
     rf"can't stand|can't bear|don't {_ADV}(?:like|enjoy|love|care for|fancy|want(?! to\b)|"
-    rf"trust|do|allow|use|buy|touch)|have (?:no|zero|little|absolutely no) interest in|"
+    rf"trust|do|allow|use|buy|touch)|have (?:no|zero|little|absolutely no) (?:interest|"
+    rf"patience|tolerance|appetite|love) (?:in|for)|have (?:completely\s+|totally\s+)?gone off|"
     rf"prefer not to|'d prefer not to|would prefer not to|'d rather not|would rather not|"
     rf"'d sooner not|refuse to|won't(?! be\b)|will never|"
     rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|[a-z]+ed)\b)|"
@@ -76,7 +93,8 @@ _AGAINST = icase(
     rf"have stopped|have quit|have given up|have cut out|skip|"
     rf"stay off|stay out of|keep away from)|"
     rf"{_BE}\s+{_ADV}(?P<b>not\s+{_ADV}(?:an?\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
-    rf"into|interested\s+in|keen\s+on|big\s+on|fond\s+of)|"
+    rf"into|interested\s+in|keen\s+on|big\s+on|fond\s+of|"
+    rf"comfortable(?:\s+(?:with|in|about|around))?)|"
     rf"not(?=\s+(?!(?:going|saying|kidding|joking|feeling|trying|looking|asking|telling|"
     rf"talking|complaining|getting any|working (?:at|for|in|as)|living)\b)[a-z]+ing\b)|"
     rf"done\s+with|staying\s+away\s+from|"
@@ -86,7 +104,8 @@ _AGAINST = icase(
 )
 # a positive stance: a choice, a requirement, a standing habit
 _FOR = icase(
-    rf"\b(?:{_SUBJECT}{_ADV}(?P<v>prefer(?! not\b)|'d prefer(?! not\b)|would prefer(?! not\b)|"
+    rf"\b(?:{_SUBJECT}{_ADV}(?P<v>prefer(?! not\b)|"
+    rf"(?:'d|would) (?:much\s+|far\s+)?prefer(?! not\b)|"
     rf"'d (?:much\s+|far\s+)?rather(?! not\b)|would (?:much\s+|far\s+)?rather(?! not\b)|"
     rf"'d (?:always\s+)?choose|would (?:always\s+)?choose|'ll (?:always\s+)?(?:pick|choose|go "
     rf"for)|always (?:pick|choose|go for|opt for)|go for|opt for|stick to|stick with|"
@@ -97,7 +116,8 @@ _FOR = icase(
     rf"only looking at|going for|opting for))\s+(?P<rest>.+)"
 )
 _ONLY = icase(
-    rf"\b{_SUBJECT}{_ADV}(?P<v>only|exclusively)\s+(?:ever\s+)?(?!(?:just|{_AUX_OR_MIND})\b"
+    rf"\b{_SUBJECT}(?:'ll\s+|will\s+)?{_ADV}(?P<v>only|exclusively)\s+(?:ever\s+)?"
+    rf"(?!(?:just|{_AUX_OR_MIND})\b"
     rf"\b|had\b|got\b|found\b|realized\b|realised\b|heard\b|knew\b|saw\b|started\b|recently\b"
     rf"|one\b|a few\b)(?P<rest>[a-z].+)"
 )
@@ -107,12 +127,48 @@ _ONLY_AFTER = icase(
 )
 # the object first: "X isn't my thing", "X is a must for me"
 _OBJECT_AGAINST = icase(
-    r"^(?P<rest>[a-z][\w' ,-]{1,80}?)\s+(?:(?:isn't|aren't|is not|are not)\s+(?:really\s+|"
-    r"just\s+|at all\s+|exactly\s+)?(?:(?:my|our)\s+(?:thing|style|scene|cup of tea|kind of "
-    r"thing|vibe|jam)|for\s+(?:me|us)|an option(?:\s+for\s+(?:me|us))?)|(?:is|are)\s+(?:an?\s+)?"
-    r"(?:no-go|no go|dealbreaker|deal-breaker|hard pass|off-limits|off limits|off the table|"
-    r"out of the question)|(?:bores?|bored)\s+(?:me|us)|(?:don't|doesn't)\s+(?:really\s+)?"
+    r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:(?:\s+(?:isn't|aren't|is not|are not)|'s not|'re not)\s+"
+    r"(?:really\s+|just\s+|at all\s+|exactly\s+)?(?:(?:my|our)\s+(?:thing|style|scene|cup of "
+    r"tea|kind of thing|sort of thing|vibe|jam|bag|idea of fun|forte)|for\s+(?:me|us)|an option"
+    r"(?:\s+for\s+(?:me|us))?)|\s+(?:is|are)\s+(?:an?\s+)?(?:no-go|no go|dealbreaker|"
+    r"deal-breaker|hard pass|off-limits|off limits|off the table|out of the question)|"
+    # "X is a hard no from me", "X are a no for us"
+    r"\s+(?:is|are)\s+(?:an?\s+)?(?:(?:hard|big|definite|absolute|firm|total|flat|straight)\s+)?"
+    r"no\s+(?:from|for)\s+(?:me|us)|"
+    # "X are banned in this house"
+    r"\s+(?:is|are)\s+(?:(?:totally|completely|strictly)\s+)?(?:banned|forbidden)|"
+    r"\s+(?:bores?|bored)\s+(?:me|us)|\s+(?:don't|doesn't)\s+(?:really\s+)?"
     r"(?:work|agree|sit well)\s+(?:for|with)\s+(?:me|us))\b"
+)
+# what the speaker can't abide said by its effect on them: "Open-plan offices drive me
+# round the bend" (not "my husband drives me mad": a person, not a stance)
+_DRIVES_ME = icase(
+    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you)\b)(?P<rest>[a-z][\w' ,&-]"
+    r"{1,80}?)\s+(?:really\s+)?(?:drives?|sends?)\s+me\s+(?:mad|crazy|nuts|insane|bonkers|up "
+    r"the wall|round the bend|around the bend|round the twist|spare)\b"
+)
+# the object first, then the stance on it: "Sleeping pills are something I won't touch"
+_OBJECT_THEN_STANCE = icase(
+    r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)\s+(?:is|are)\s+(?:something|a thing|one thing|the one "
+    r"thing)\s+(?:that\s+)?(?P<stance>(?:I|we)\s.+)$"
+)
+# an exclusive choice said by its alternative: "loose-leaf tea or nothing"
+_OR_NOTHING = icase(r"^(?P<rest>[a-z][\w' ,&-]{1,60}?)\s+or\s+nothing\s*[.!]*$")
+# a request against something, said with "please" and no verb: "please no spoilers",
+# "nothing with nuts please", "..., so no meat dishes please"
+_PLEASE_NO = icase(
+    r"(?:^|[,;]\s*|\b(?:so|but|and|just)\s+)(?:(?:please|pls)[\s,]+)+(?P<no>no|nothing)\s+"
+    r"(?P<rest>.+)|(?:^|[,;]\s*|\b(?:so|but|and|just)\s+)(?P<no2>no|nothing)\s+"
+    r"(?P<rest2>.+?)[\s,]+(?:please|pls)\s*[.!]*$"
+)
+_NOT_A_REQUEST = icase(
+    r"^(?:worries|problem|rush|pressure|idea|clue|thanks|need|offen[cs]e|way|one|body|hurry|"
+    r"stress|biggie|sweat|doubt|kidding|joke|big deal)\b"
+)
+# what the speaker does better with: "I sleep way better with the window open"
+_BETTER_WITH = icase(
+    rf"^{_SUBJECT}{_ADV}(?P<verb>[a-z]+)\s+(?:(?:way|much|so much|far|a lot|loads|heaps|"
+    rf"so)\s+)?better\s+(?P<rest>(?:with|without|from|on|in|after)\s+.+)"
 )
 _OBJECT_FOR = icase(
     r"^(?P<rest>[a-z][\w' ,-]{1,80}?)\s+(?:(?:is|are)\s+(?:an?\s+|absolutely\s+)?(?:must|"
@@ -130,8 +186,12 @@ _REASON = icase(
     r"\s*,?\s*\b(?:because|since|(?<!much )(?<!many )(?<!long )(?<!soon )(?<!far )(?<!well )"
     r"as(?=\s+(?:I|it|they|we|my|our|the)\b)|cause|cuz|due to|so "
     r"that|so(?=\s+(?:I|we|it)\b))\b|,\s*(?:it|they|that|which)(?:'s|'re|\s+is|\s+are|\s+makes?|"
-    r"\s+gives?)\b|\s+-\s+|;"
+    r"\s+gives?)\b|\s+-\s+|;|"
+    # a new clause after a comma: "anything with X, Y or Z in it, it all tastes of soap"
+    r",\s*(?:it|they|he|she|these|those|there|I|I'm|I've|I'd|I'll|we|you|so|which)\s"
 )
+_BINDING = frozenset({"allergy", "intolerance", "diet"})
+_HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 _REASON_WORD = icase(r"\b(?:because|since|cause|cuz|due to)\b")
 # a comparison after a choice: "I prefer X over Y", "I'd rather X than Y"
 _COMPARED = icase(
@@ -148,6 +208,10 @@ _FILLER_END = icase(
     r"when possible|lol|haha))+\s*[.!]*$"
 )
 _TO = icase(r"^to\s+")
+_OCCASION_END = icase(
+    r"\b(?:then|today|tonight|tomorrow|right now|this (?:morning|afternoon|evening|weekend|week))"
+    r"\W*$"
+)
 _POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
 _LEAD = icase(
     r"^(?P<cond>(?:(?:when|whenever|while|once|unless)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
@@ -223,6 +287,29 @@ def whole_object(text: str, *, compared: bool = False) -> str:
     return phrases.clean(text)
 
 
+def _object_first(said: str) -> tuple[str, bool, bool] | None:
+    """A stance said with its object first or with no verb ("X isn't my scene", "X is
+    something I won't touch", "please, no X", "X or nothing"): the object, whether the
+    speaker is for it (then only for it), and whether it was a request ("please")."""
+    for pattern in (_OBJECT_AGAINST, _DRIVES_ME):
+        m = pattern.match(said)
+        if m and not _HAS_SUBJECT.search(m.group("rest")):
+            return m.group("rest"), False, False
+    m = _OBJECT_THEN_STANCE.match(said)
+    if m and _AGAINST.match(f"{m.group('stance').rstrip(' .!')} it"):
+        return m.group("rest"), False, False
+    m = _PLEASE_NO.search(said)
+    if m:
+        rest = m.group("rest") or m.group("rest2")
+        if not _NOT_A_REQUEST.match(rest):
+            nothing = (m.group("no") or m.group("no2")).lower() == "nothing"
+            return (f"anything {rest}" if nothing else rest), False, True
+    m = _OR_NOTHING.match(said)
+    if m and not _HAS_SUBJECT.search(m.group("rest")):
+        return m.group("rest"), True, False
+    return None
+
+
 def _worth(value: str) -> bool:
     """Whether an object names something: not empty, not a pointer back into the
     conversation ("that", "it", "your idea"), not a whole paragraph."""
@@ -231,6 +318,8 @@ def _worth(value: str) -> bool:
         return False
     if _POINTER_HEAD.match(value) and len(words) <= 2:
         return False
+    if _OCCASION_END.search(value):
+        return False  # "I'm not doing anything then": one occasion, not a stance
     return not {"you", "your", "yours"} & set(words)
 
 
@@ -238,6 +327,12 @@ class ChoiceReader(Collector):
     """Reads stances with their whole object."""
 
     condition: str | None = None  # the condition the current sentence opens with
+    sentence_start = 0  # how many facts were read before the current sentence
+
+    def _bound(self) -> bool:
+        """Whether the current sentence stated an allergy or a diet: a request that
+        follows it ("I'm vegetarian, so no meat please") says what that already binds."""
+        return any(f.predicate in _BINDING for f in self.facts[self.sentence_start :])
 
     def _may_choose(self, c: Clause) -> bool:
         """Whether :meth:`_choice` can read ``c``: a marker word, or a frame (a condition,
@@ -248,15 +343,16 @@ class ChoiceReader(Collector):
 
     def _choice(self, c: Clause) -> bool:
         said = c.said
+        read = _object_first(said)
+        if read is not None and not (read[2] and self._bound()):
+            rest, polarity, _ = read
+            return self._stance_fact(c, rest, polarity=polarity, only=polarity)
         m = _AGAINST.search(said)
         if m:
             if (m.group("v") or "").lower().startswith("can't") and _CAN_NOT_WHEN.match(
                 m.group("rest")
             ):
                 return False
-            return self._stance_fact(c, m.group("rest"), polarity=False)
-        m = _OBJECT_AGAINST.match(said)
-        if m:
             return self._stance_fact(c, m.group("rest"), polarity=False)
         m = _ONLY.search(said)
         if m:
@@ -276,6 +372,10 @@ class ChoiceReader(Collector):
         m = _OBJECT_FOR.match(said)
         if m:
             return self._stance_fact(c, m.group("rest"), polarity=True)
+        m = _BETTER_WITH.match(said)
+        if m and _present(m.group("verb")):
+            rest = f"{m.group('verb')} better {m.group('rest')}"
+            return self._stance_fact(c, rest, polarity=True, compared=True)
         m = _HABIT.match(said)
         framed = self.condition is not None and _SUBORDINATE.match(self.condition)
         if (

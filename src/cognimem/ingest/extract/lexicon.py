@@ -166,7 +166,9 @@ TRIGGERS: dict[str, frozenset[str]] = {
             go, dealbreaker, deal-breaker, pass, off-limits, off, out, bore, bores, bored,
             work, agree, sit, must, must-have, non-negotiable, essential, go-to, default,
             rule, suit, suits, works, because, since, cause, cuz, due, fail, exception,
-            religiously, single, exceptions, when, whenever, while, once, unless"""
+            religiously, single, exceptions, when, whenever, while, once, unless, tend,
+            gone, comfortable, no, nothing, please, pls, banned, forbidden, drive, drives,
+            send, sends, something, thing, better"""
         )
     ),
     "preference": frozenset(

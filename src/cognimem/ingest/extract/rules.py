@@ -303,6 +303,7 @@ class _Reader(
     def _statement(self, text: str, evidence: str) -> None:
         self.condition = lead_condition(text)
         self.figurative = False
+        self.sentence_start = len(self.facts)
         if self._causal(text, evidence):
             self._choices(text, evidence)  # "I avoid X because Y": the stance too
             return
