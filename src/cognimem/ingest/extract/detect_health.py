@@ -30,7 +30,9 @@ from cognimem.models.knowledge import FactCategory as Cat
 __all__ = ["HealthReader"]
 
 _COND = rf"(?:{alternation(vocab.CONDITIONS)})"
-_BODY = rf"(?:(?:lower|upper|left|right|bad)\s+)?(?:{alternation(vocab.BODY_PARTS)})"
+_PARTS = alternation(vocab.BODY_PARTS)
+# one word may say which one: "my lower back", "my wisdom tooth", "my big toe"
+_BODY = rf"(?:[a-z]+\s+(?=(?:{_PARTS})\b))?(?:{_PARTS})"
 _DEGREE = (
     r"(?:(?:still|really|so|super|very|pretty|a bit|a little|kind of|kinda|incredibly|"
     r"badly|totally|all|constantly|always|just|getting|even)\s+)*"

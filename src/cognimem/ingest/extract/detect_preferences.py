@@ -12,6 +12,7 @@ from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.figures import Copula, kind_owned
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import NAME, icase
 from cognimem.models.knowledge import EntityType as ET
@@ -178,6 +179,15 @@ class PreferenceReader(Collector):
                 obj_type=ET.THING,
                 timing="start" if bought else None,
             )
+
+    def _kind_owned(self, c: Clause, said: Copula) -> None:
+        """The make or breed of a thing or pet the speaker has ("my car is a Toyota", "my
+        dog is a poodle"): something they own, by its kind."""
+        kind = kind_owned(said)
+        if kind and not self._owned(kind):
+            named = not kind.islower()
+            self.add(c, Cat.POSSESSION, "owns", kind, obj=kind if named else None,
+                     obj_type=ET.THING if named else None)  # fmt: skip
 
     def _owned(self, thing: str) -> bool:
         """Whether a possession read from this message already names ``thing``."""

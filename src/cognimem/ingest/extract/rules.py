@@ -7,8 +7,10 @@ belief ("she said ...", "people say ...", "my mom believes ...") or hearsay
 never lived in Seattle", "we never actually moved": revision invalidates the fact it
 names), a belief taken back ("I used to think I was ...") or a joke taken back ("just
 kidding") yields no fact; so does an "allergy" to a time, a chore, work or an action
-("allergic to Mondays", "to waking up early"), and a sentence
-that laughs at itself ("lol") yields no constraint. A
+("allergic to Mondays", "to waking up early"), nor does a clause that says by a figure
+of speech what someone or something is ("my coworker is a snake", "this heat is killing
+me": :mod:`.figures`), and a sentence that laughs at itself ("lol") yields no
+constraint. A
 sentence is first read whole for a causal statement ("coffee gives me migraines"), then
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
 "I think", "really" dropped, "used to" / "no longer" / "anymore" turned into flags), its
@@ -96,6 +98,7 @@ from cognimem.ingest.extract.detect_health import HealthReader
 from cognimem.ingest.extract.detect_identity import IdentityReader
 from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
+from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
 from cognimem.ingest.extract.third_person import as_first_person
@@ -365,6 +368,12 @@ class _Reader(
     # ---------------------------------------------------------------- clauses
 
     def _clause(self, c: Clause) -> None:
+        said = copula(c.text)
+        if is_figure(c.text, said):  # "my coworker is a snake": nothing else is read
+            self.figurative = True
+            return
+        if said is not None:
+            self._kind_owned(c, said)  # "my car is a Toyota", "my dog is a poodle"
         for name, binding in (
             ("allergy", self._allergy),
             ("diet", self._diet),
