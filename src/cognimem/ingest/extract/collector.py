@@ -58,8 +58,9 @@ class Collector:
         # the sentence being read says something figurative ("allergic to Mondays"):
         # nothing else is read from it
         self.figurative = False
-        # the conversation window talked of a job (``Discourse.about_work``)
+        # the conversation window talked of a job (``Discourse.about_work``) or of a pet
         self.work_window = False
+        self.pet_window = False
 
     # ---------------------------------------------------------------- output
 

@@ -11,7 +11,10 @@ evidence (kept on the facts read from the sentence).
 - "he"/"she" (subject, object, "his"/"her" before a noun) is the most recent person
   whose pronoun is known and matches; a more recent person whose pronoun is unknown,
   or two matching people named in that same sentence, leave it unresolved (no guess);
-- "they"/"them"/"their" is left alone: a group or an unknown person, never guessed;
+- "they"/"them"/"their" is left alone (a group or an unknown person, never guessed),
+  except in a sentence that opens with "they" / "their" right after the one person
+  named last, who said or was said to use "they" ("Alex uses they/them", "Sam is
+  nonbinary"); "she/her", "he/him" given so tell the pronoun too;
 - "my sister", "my boss" (with no name after them) is the one person that role was
   given to in the window; a relative of someone else ("Jamal and his wife Nia") tells
   her pronoun (and "his" his), never who "my wife" is;
@@ -23,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.patterns import MODS, NAME1, REL, icase
@@ -30,7 +34,10 @@ from cognimem.models.extraction import Link
 from cognimem.text.gazetteer import Gender, first_name_gender
 from cognimem.text.names import normalize_name
 
-__all__ = ["Discourse", "Link", "may_refer"]
+__all__ = ["Discourse", "Link", "may_refer", "names_pronouns", "refers_back"]
+
+# she, he, or singular "they" (said of the person, never guessed)
+Pronoun = Gender | Literal["n"]
 
 _FEMALE_ROLES = frozenset(
     ["sister", "mother", "wife", "daughter", "aunt", "niece", "girlfriend", "grandmother",
@@ -41,8 +48,8 @@ _MALE_ROLES = frozenset(
      "brother-in-law", "father-in-law", "son-in-law"]
 )  # fmt: skip
 _TITLE_GENDER: dict[str, Gender] = {"mrs": "f", "ms": "f", "miss": "f", "mr": "m"}
-_PRONOUN_GENDER: dict[str, Gender] = {
-    "she": "f", "her": "f", "hers": "f", "he": "m", "him": "m", "his": "m",
+_PRONOUN_GENDER: dict[str, Pronoun] = {
+    "she": "f", "her": "f", "hers": "f", "he": "m", "him": "m", "his": "m", "they": "n",
 }  # fmt: skip
 # a third-person singular pronoun, a role reference, or "they" (checked, never resolved)
 _REFERS = icase(rf"\b(?:she|he|her|him|his|my\s+{MODS}(?:{REL}))\b")
@@ -60,16 +67,36 @@ _OBJECT = icase(r"(?<=\s)(?P<p>him|her)\b(?=\s*(?:[,.!?;]|$|\b(?:to|with|for|abo
 # cellist", "Linda has been sick"), not as a possessive ("Nia's")
 _HAS = icase(r"\b(?P<p>she|he)'s(?=\s+(?:been|got|gotten)\b)")
 _IS = icase(r"\b(?P<p>she|he)'s\b")
+# the pronouns someone uses, said of them: "Alex uses they/them", "Sam's pronouns are
+# she/her", "my friend Sam is nonbinary" (they)
+_GIVEN = icase(
+    rf"(?P<name>{NAME1})(?:'s pronouns are|\s+(?:uses|goes by|prefers))\s+(?P<p>they|she|he)/"
+    r"(?:them|her|him|theirs|hers|his)\b|"
+    rf"(?P<who>{NAME1})(?:'s|\s+is)\s+(?:non-?binary|enby|genderqueer|genderfluid|agender)\b"
+)
+_GIVEN_WORDS = ("binary", "enby", "queer", "fluid", "agender")
+# a sentence that opens with singular "they": the verb after it agrees with one person
+_THEY_LEAD = icase(r"^(?:(?:oh|so|and|but|well|also|anyway),?\s+)?(?:they|their)\b")
+_THEY = icase(
+    r"\b(?P<p>they)(?P<be>'re|'ve|\s+(?:are|were|have|do|don't|aren't|weren't|haven't)\b)?"
+    r"|\b(?P<their>their)(?=\s+[a-z])|(?<=\s)(?P<them>them)\b"
+)
+_AGREE = {
+    "'re": " is", " are": " is", " were": " was", "'ve": " has", " have": " has",
+    " do": " does", " don't": " doesn't", " aren't": " isn't", " weren't": " wasn't",
+    " haven't": " hasn't",
+}  # fmt: skip
 _ROLE = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!\s*,?\s*{NAME1})(?!\s+(?:and|or)\s+I\b)")
 
 
 @dataclass
 class _Person:
     name: str
-    gender: Gender | None
+    gender: Pronoun | None
     roles: list[str] = field(default_factory=list)
     sentence: int = 0
     position: int = 0  # where in that sentence they were last named
+    given: bool = False  # their pronouns were said ("uses they/them"): no role overrides
 
     @property
     def why(self) -> str:
@@ -80,7 +107,23 @@ class _Person:
 
 def may_refer(text: str) -> bool:
     """Whether ``text`` has anything :meth:`Discourse.resolve` could rewrite (cheap)."""
-    return _REFERS.search(text) is not None
+    return _REFERS.search(text) is not None or _THEY_LEAD.match(text.lstrip()) is not None
+
+
+def refers_back(text: str, window: tuple[str, ...]) -> bool:
+    """Whether ``text`` may refer to someone named in ``window`` (cheap): "she", "my
+    sister", or "they" when the window says what pronouns someone uses."""
+    if _REFERS.search(text) is not None:
+        return True
+    return _THEY_LEAD.match(text.lstrip()) is not None and any(map(names_pronouns, window))
+
+
+def names_pronouns(text: str) -> bool:
+    """Whether ``text`` says what pronouns someone uses (cheap)."""
+    low = text.lower()
+    if "/" not in low and not any(w in low for w in _GIVEN_WORDS):
+        return False
+    return _GIVEN.search(text) is not None
 
 
 class Discourse:
@@ -93,6 +136,8 @@ class Discourse:
         # the window talked of someone's job ("Karen is leaving the company"): "she's
         # joining Fabrikam" then names an employer
         self.about_work = False
+        # ... or of a pet: "she named it Pepper" then names one
+        self.about_pets = False
 
     def next_sentence(self) -> None:
         self._sentence += 1
@@ -123,10 +168,12 @@ class Discourse:
         person = self._people.pop(key, None) or _Person(name, _gender_of(name))
         if pronoun:
             person.gender = _PRONOUN_GENDER.get(pronoun.lower(), person.gender)
+            person.given = person.given or pronoun.lower() in {"they", "she", "he"}
         if role:
             if mine:
                 person.roles.append(role)
-            person.gender = _role_gender(role) or person.gender  # the words said win
+            if not person.given:  # the words said win
+                person.gender = _role_gender(role) or person.gender
         person.sentence, person.position = self._sentence, position
         self._people[key] = person  # re-inserted: the most recent is last
 
@@ -159,6 +206,7 @@ class Discourse:
             return sub
 
         text = _IS.sub(r"\g<p> is", _HAS.sub(r"\g<p> has", sentence))
+        text = self._singular_they(text, links)
         text = _ROLE.sub(by_role, text)
         text = _SUBJECT.sub(by_pronoun(False), text)
         text = _POSSESSIVE.sub(by_pronoun(True), text)
@@ -166,7 +214,36 @@ class Discourse:
         said = sentence.strip()
         return text, [link.model_copy(update={"sentence": said}) for link in links]
 
-    def _antecedent(self, gender: Gender) -> _Person | None:
+    def hear(self, sentence: str) -> None:
+        """Learn the pronouns ``sentence`` says someone uses ("Alex uses they/them")."""
+        for m in _GIVEN.finditer(sentence):
+            name = m.group("name") or m.group("who")
+            self.note(name, position=m.start(), pronoun=m.group("p") or "they")
+
+    def _singular_they(self, text: str, links: list[Link]) -> str:
+        """``text`` with "they" / "them" / "their" as the one person named last, when it
+        opens with one and that person uses "they" (see the module docstring)."""
+        if not _THEY_LEAD.match(text.lstrip()):
+            return text
+        ordered = sorted(self._people.values(), key=lambda p: (p.sentence, p.position))
+        last = ordered[-1] if ordered else None
+        if last is None or last.gender != "n":
+            return text
+        if any(p.sentence == last.sentence for p in ordered[:-1]):
+            return text  # two people named together: "they" may be both
+
+        def sub(m: re.Match[str]) -> str:
+            said = m.group("p") or m.group("their") or m.group("them")
+            why = f"{said.lower()}: the latest person named, who uses they ({last.why})"
+            links.append(Link(said=said, name=last.name, evidence=why))
+            if m.group("their"):
+                return f"{last.name}'s"
+            be = m.group("be")
+            return last.name + (_AGREE[be.lower()] if be else "")
+
+        return _THEY.sub(sub, text)
+
+    def _antecedent(self, gender: Pronoun) -> _Person | None:
         """The most recent person of ``gender``; ``None`` when a more recent person's
         pronoun is unknown or another of the same sentence matches as well."""
         ordered = sorted(self._people.values(), key=lambda p: (p.sentence, p.position))

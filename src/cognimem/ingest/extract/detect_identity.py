@@ -456,7 +456,7 @@ class IdentityReader(Collector):
             self.unnamed = word
         word = _PLURAL_RELATIONS.get(word, word)
         singular = _PLURAL_S.sub("", word) if word not in vocab.RELATIONS else word
-        pet = singular in vocab.PETS or word in vocab.PETS
+        pet = singular in vocab.PETS or word in vocab.PETS or word == "pet"
         predicate = "pet" if pet else vocab.RELATIONS.get(singular, vocab.RELATIONS.get(word, word))
         ended = _ENDED_REL.search(text) is not None
         tags = vocab.RELATION_TAGS.get(predicate, ("family",))

@@ -107,6 +107,13 @@ TRIGGERS: dict[str, frozenset[str]] = {
         t for w in (*RELATIONS, *PETS) for t in (*tokens(w), *tokens(w + "s"))
     )
     | frozenset(words("named, called, married, engaged, name, name's, boys, girls, twins")),
+    "others": frozenset(
+        words(
+            """named, called, at, turned, one, two, three, four, five, six, seven, eight,
+            nine, ten, eleven, twelve, thirteen, fourteen, fifteen, sixteen, seventeen,
+            eighteen, nineteen, twenty"""
+        )
+    ),
     "possession": frozenset(
         words("have, own, owns, bought, got, purchased, picked, leased, sold, gave, rid, drive")
     ),

@@ -17,7 +17,9 @@ split into clauses. Each clause is cleaned (contractions spelled one way, "actua
 time expressions are resolved against the message's ``occurred_at``
 (:mod:`~cognimem.text.temporal`) and blanked out, and the detectors read it,
 most binding first: allergy, diet, policy (each ends the clause), then identity,
-location, occupation, relationship, possession, event, then a condition of the body
+location, occupation, relationship, what few words say of others (:mod:`.detect_others`:
+a pet someone named, "she's at Intel", a child's age in words), possession, event, then
+a condition of the body
 said by how it lasts (:mod:`.detect_health`: "this cough won't go away"), a stance,
 goal, value or state (one of them ends the clause), then preference. A clause that opens with its
 condition ("When I travel I ...") is read as the condition and what follows it; the
@@ -90,12 +92,12 @@ from cognimem.ingest.extract.clauses import (
     tidy,
     unify,
 )
-from cognimem.ingest.extract.coref import Discourse, may_refer
+from cognimem.ingest.extract.coref import Discourse, names_pronouns, refers_back
 from cognimem.ingest.extract.detect_choices import ChoiceReader, is_subordinate, lead_condition
 from cognimem.ingest.extract.detect_constraints import ConstraintReader
 from cognimem.ingest.extract.detect_events import EventReader
 from cognimem.ingest.extract.detect_health import HealthReader
-from cognimem.ingest.extract.detect_identity import IdentityReader
+from cognimem.ingest.extract.detect_others import OthersReader
 from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
 from cognimem.ingest.extract.figures import copula, is_figure
@@ -118,6 +120,7 @@ _NOT_THIRD_PERSON = frozenset({Cat.RELATIONSHIP, "identity/name", "identity/nick
 _SPEAKER_WORD = icase(r"\b(?:i|i'm|i've|me|my)\b")
 _OWN = frozenset({"his", "her"})
 _MY = icase(r"\bmy\b")
+_PET_WORDS = frozenset(t for w in vocab.PETS for t in (w, f"{w}s") if " " not in w)
 
 
 def _theirs(value: str, possessive: str | None) -> str:
@@ -172,7 +175,7 @@ class _Reader(
     HealthReader,
     ChoiceReader,
     StanceReader,
-    IdentityReader,
+    OthersReader,
     EventReader,
     PreferenceReader,
 ):
@@ -180,7 +183,7 @@ class _Reader(
     detector in the order of the module docstring."""
 
     def read(self, text: str, discourse: Discourse) -> None:
-        self.work_window = discourse.about_work
+        self.work_window, self.pet_window = discourse.about_work, discourse.about_pets
         for sentence in split_sentences(unify(text)):
             discourse.about_work |= talks_of_work(sentence)
             said, links = discourse.resolve(sentence)
@@ -188,6 +191,12 @@ class _Reader(
             self._mentions(said)
             self._sentence(said)
             self._note_people(discourse, said, facts, mentions)
+            # a job read of anyone: "she's at Intel" in a later sentence is work
+            discourse.about_work |= any(f.category is Cat.OCCUPATION for f in self.facts[facts:])
+            self.work_window |= discourse.about_work
+            discourse.about_pets |= self.pet_window
+            if names_pronouns(said):
+                discourse.hear(said)  # "Alex uses they/them"
             self._about_person(said, discourse, facts, links)
             if links:  # also on what was read as the person's own words ("He wants ...")
                 self._keep_links(sentence, links, facts)
@@ -368,6 +377,7 @@ class _Reader(
     # ---------------------------------------------------------------- clauses
 
     def _clause(self, c: Clause) -> None:
+        self.pet_window |= not c.words.isdisjoint(_PET_WORDS)  # "she named it Pepper" next
         said = copula(c.text)
         if is_figure(c.text, said):  # "my coworker is a snake": nothing else is read
             self.figurative = True
@@ -386,6 +396,7 @@ class _Reader(
             ("location", self._location),
             ("occupation", self._occupation),
             ("relationship", self._relationship),
+            ("others", self._others),
             ("possession", self._possession),
             ("event", self._event),
         ):
@@ -444,7 +455,7 @@ class RuleExtractor:
         read, only when a message refers back to someone (most cost nothing)."""
         first = messages[0]
         discourse = Discourse(tuple(m.author for m in messages if m.author))
-        if first.context and any(may_refer(m.text) for m in messages):
+        if first.context and any(refers_back(m.text, first.context) for m in messages):
             for text in first.context:
                 _Reader(to_utc(first.occurred_at)).read(text, discourse)
         return discourse
