@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from cognimem.domain.lookup import domain_entries, overruled
 from cognimem.models import MemoryItem
@@ -16,7 +17,7 @@ from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
 from cognimem.recall.assemble import SectionInputs, packet_item
 from cognimem.recall.constraints import Pick, Scored
-from cognimem.recall.fuse import fuse
+from cognimem.recall.fuse import fused_scores, signals_of
 from cognimem.recall.plan import StepKind
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, RankInput
@@ -38,41 +39,77 @@ def output(outputs: dict[StepKind, StepOutput], kind: StepKind) -> StepOutput:
     return outputs.get(kind, _EMPTY)
 
 
-def rank_inputs(outputs: dict[StepKind, StepOutput], config: RecallConfig) -> dict[str, RankInput]:
-    """The lexical and vector lists fused, then the graph and key-lookup evidence added
-    (each normalised by its best score)."""
-    lists = {
-        k.value: outputs[k].candidates for k in (StepKind.LEXICAL, StepKind.VECTOR) if k in outputs
-    }
-    fused = fuse(lists, config)
-    top = fused[0][1] if fused else 0.0
-    # a candidate's raw scores are keyed by the lists that found it, in the lists' order
-    # (fuse fills them so): its steps are those keys
-    inputs = {
-        item_id: RankInput(relevance=score / top if top > 0 else 0.0, raw=raw, steps=tuple(raw))
-        for item_id, score, raw in fused
-    }
-    for kind, attr in ((StepKind.GRAPH, "graph"), (StepKind.FACT_LOOKUP, "fact")):
-        found = output(outputs, kind).candidates
-        best = max((c.score for c in found), default=0.0) or 1.0
-        for c in found:
-            ri = inputs.setdefault(c.item_id, RankInput())
-            setattr(ri, attr, max(getattr(ri, attr), c.score / best))
-            ri.steps = (*ri.steps, kind.value)
-    return inputs
+class RankInputs:
+    """What the retrieval steps said about each candidate: the lexical and vector lists
+    fused, then the graph and key-lookup evidence added (each normalised by its best
+    score). A read fuses ~200 candidates and reranks a shortlist of them, so a
+    candidate's :class:`RankInput` is built when first asked for (``get``); the rest
+    stay as their fused scores."""
+
+    def __init__(self, outputs: dict[StepKind, StepOutput], config: RecallConfig) -> None:
+        self._lists = {
+            k.value: outputs[k].candidates
+            for k in (StepKind.LEXICAL, StepKind.VECTOR)
+            if k in outputs
+        }
+        scores, self._raw = fused_scores(self._lists, config)
+        # best first, ties by id (two stable sorts: by id, then by score descending):
+        # the order the shortlist breaks its own ties by
+        by_id = sorted(scores.items(), key=itemgetter(0))
+        self._fused = sorted(by_id, key=itemgetter(1), reverse=True)
+        self._top = self._fused[0][1] if self._fused else 0.0
+        self._scores = scores
+        self._built: dict[str, RankInput] = {}
+        self._extra: list[str] = []  # ids only the graph or the key lookup found
+        for kind, attr in ((StepKind.GRAPH, "graph"), (StepKind.FACT_LOOKUP, "fact")):
+            found = output(outputs, kind).candidates
+            best = max((c.score for c in found), default=0.0) or 1.0
+            for c in found:
+                ri = self.get(c.item_id)
+                setattr(ri, attr, max(getattr(ri, attr), c.score / best))
+                ri.steps = (*ri.steps, kind.value)
+
+    def get(self, item_id: str) -> RankInput:
+        """The candidate's input (a blank one, kept, for an id no step found)."""
+        ri = self._built.get(item_id)
+        if ri is None:
+            score = self._scores.get(item_id)
+            if score is None:
+                ri = RankInput()
+                self._extra.append(item_id)
+            else:
+                top = self._top
+                raw = signals_of(item_id, self._lists, self._raw)
+                ri = RankInput(relevance=score / top if top > 0 else 0.0, raw=raw, steps=tuple(raw))
+            self._built[item_id] = ri
+        return ri
+
+    def shortlist(self, config: RecallConfig, limit: int) -> list[str]:
+        """The ids worth loading for the rerank: the best by relevance, graph and key
+        evidence, a few times the packet's limit (ties in the fused order, then the
+        order the graph and the key lookup found them)."""
+        w = config.rerank
+        wr, top, built = w.relevance, self._top, self._built
+        ids = [i for i, _ in self._fused] + self._extra
+        # one fusion alone found: its relevance (graph and fact 0.0 add nothing)
+        keys = [-(wr * (score / top)) if top > 0 else -0.0 for _, score in self._fused]
+        keys += [0.0] * len(self._extra)
+        for n, item_id in enumerate(ids):
+            ri = built.get(item_id)
+            if ri is not None:
+                keys[n] = -(wr * ri.relevance + w.graph * ri.graph + w.fact * ri.fact)
+        order = sorted(range(len(ids)), key=keys.__getitem__)
+        return [ids[n] for n in order[: max(limit * 3, limit + 20)]]
 
 
-def shortlist(inputs: dict[str, RankInput], config: RecallConfig, limit: int) -> list[str]:
-    """The ids worth loading for the rerank: the best by relevance, graph and key
-    evidence, a few times the packet's limit."""
-    w = config.rerank
-    prelim = sorted(
-        inputs.items(),
-        key=lambda kv: (
-            -(w.relevance * kv[1].relevance + w.graph * kv[1].graph + w.fact * kv[1].fact)
-        ),
-    )
-    return [i for i, _ in prelim[: max(limit * 3, limit + 20)]]
+def rank_inputs(outputs: dict[StepKind, StepOutput], config: RecallConfig) -> RankInputs:
+    """The fused candidates with their graph and key-lookup evidence."""
+    return RankInputs(outputs, config)
+
+
+def shortlist(inputs: RankInputs, config: RecallConfig, limit: int) -> list[str]:
+    """The ids worth loading for the rerank (``RankInputs.shortlist``)."""
+    return inputs.shortlist(config, limit)
 
 
 @dataclass

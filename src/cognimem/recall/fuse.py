@@ -35,6 +35,27 @@ def for_request(config: RecallConfig, personal_decision: bool) -> RecallConfig:
     )
 
 
+def fused_scores(
+    lists: Mapping[str, Sequence[Candidate]], config: RecallConfig
+) -> tuple[dict[str, float], list[dict[str, float]]]:
+    """The fused score of every item the lists found (in the order they first found
+    them), and each list's raw scores by item id (a list naming an item twice: the
+    later score), in the lists' order: what :func:`fuse` ranks, without the ranking."""
+    weights = {"lexical": config.lexical_weight, "vector": config.vector_weight}
+    scores: dict[str, float] = {}
+    raw: list[dict[str, float]] = []
+    for method, candidates in lists.items():
+        weight = weights.get(method, 1.0)
+        if config.fusion == "rrf":
+            parts = {c.item_id: 1.0 / (config.rrf_k + rank) for rank, c in enumerate(candidates, 1)}
+        else:
+            parts = {i: weight * s for i, s in _normalised(candidates).items()}
+        raw.append({c.item_id: c.score for c in candidates})
+        for item_id, part in parts.items():
+            scores[item_id] = scores.get(item_id, 0.0) + part
+    return scores, raw
+
+
 def fuse(
     lists: Mapping[str, Sequence[Candidate]], config: RecallConfig
 ) -> list[tuple[str, float, dict[str, float]]]:
@@ -43,18 +64,13 @@ def fuse(
     ``weighted``: each method's scores are min-max scaled and summed with the
     preset's weights. ``rrf``: reciprocal-rank fusion, ``sum 1 / (k + rank)``.
     """
-    weights = {"lexical": config.lexical_weight, "vector": config.vector_weight}
-    scores: dict[str, float] = {}
-    signals: dict[str, dict[str, float]] = {}
-    for method, candidates in lists.items():
-        weight = weights.get(method, 1.0)
-        if config.fusion == "rrf":
-            parts = {c.item_id: 1.0 / (config.rrf_k + rank) for rank, c in enumerate(candidates, 1)}
-        else:
-            parts = {i: weight * s for i, s in _normalised(candidates).items()}
-        for c in candidates:
-            signals.setdefault(c.item_id, {})[method] = c.score
-        for item_id, part in parts.items():
-            scores[item_id] = scores.get(item_id, 0.0) + part
+    scores, raw = fused_scores(lists, config)
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    return [(item_id, score, signals[item_id]) for item_id, score in ranked]
+    return [(item_id, score, signals_of(item_id, lists, raw)) for item_id, score in ranked]
+
+
+def signals_of(
+    item_id: str, lists: Mapping[str, Sequence[Candidate]], raw: list[dict[str, float]]
+) -> dict[str, float]:
+    """The raw score each list gave ``item_id``, keyed by the lists that found it."""
+    return {method: r[item_id] for method, r in zip(lists, raw, strict=True) if item_id in r}

@@ -20,7 +20,7 @@ from cognimem.models.requests import ReadArgs
 from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
 from cognimem.recall.assemble import SectionInputs
-from cognimem.recall.collect import FactPicks, output
+from cognimem.recall.collect import FactPicks, RankInputs, output
 from cognimem.recall.constraints import Scored
 from cognimem.recall.conversation.evidence import EvidenceCheck
 from cognimem.recall.conversation.stated import give_way
@@ -30,7 +30,7 @@ from cognimem.recall.fact_time import FactTime, fact_time, told_by
 from cognimem.recall.levels import override_explanations
 from cognimem.recall.plan import RetrievalPlan, StepGroup, StepKind, make_plan
 from cognimem.recall.profile_read import explain_profile
-from cognimem.recall.rerank import Ranked, RankInput, mmr
+from cognimem.recall.rerank import Ranked, mmr
 from cognimem.recall.step_groups import execute
 from cognimem.recall.steps import StepOutput, StepRun
 from cognimem.store.reach import read_reach
@@ -89,7 +89,7 @@ class Asked:
 class Loaded:
     """The items and facts loaded for the rerank and the sections."""
 
-    inputs: dict[str, RankInput]
+    inputs: RankInputs
     wanted: list[str]
     by_id: dict[str, MemoryItem]
     facts: dict[str, Fact]

@@ -56,7 +56,7 @@ from cognimem.recall.plan import StepKind
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.profile import ProfileChoice
 from cognimem.recall.profile_read import profile_entries
-from cognimem.recall.rerank import Ranked, RankInput, rerank
+from cognimem.recall.rerank import Ranked, rerank
 from cognimem.recall.step_groups import timed
 from cognimem.recall.steps import StepOutput, StepRun, mandates
 from cognimem.recall.temporal import dated_signal
@@ -312,7 +312,7 @@ class Reader:
         if events is not None:
             kind = events.of_kind([by_id[i] for i in searched if i in by_id])
             for item_id in kind:
-                ri = inputs.setdefault(item_id, RankInput())
+                ri = inputs.get(item_id)
                 ri.steps = (*ri.steps, StepKind.EVENTS.value)
             wanted = list(dict.fromkeys([*wanted, *sorted(kind)]))
             steps.meta["events"] = events.describe(kind)
@@ -355,7 +355,7 @@ class Reader:
                 continue
             if asked.themes_only and item.kind is ItemKind.SUMMARY and not is_theme(item):
                 continue
-            ri = loaded.inputs[item_id]
+            ri = loaded.inputs.get(item_id)
             ri.item = item
             ri.dated = dating(item)
             ri.session = float(session is not None and item.scope.session_id == session)
