@@ -164,3 +164,15 @@ def test_candidate_names_edge_cases() -> None:
     assert len(candidate_names(long)) == MAX_NAMES
     very_long = " ".join(f"Name{i}" for i in range(10_000))
     assert len(candidate_names(very_long)) == MAX_NAMES
+
+
+def test_a_list_grown_in_place_is_prepared_again() -> None:
+    # the walk keeps the edges it prepared by the list's identity (the store hands one
+    # list over while the scope's facts are unchanged); a list that grew since is new
+    edges = [GraphEdge("a", "b", "knows", 1.0, None, ("i1",))]
+    assert [c.item_id for c in expand(edges, {"a": 1.0}, limit=5)] == ["i1"]
+    edges.append(GraphEdge("a", "c", "knows", 1.0, None, ("i2",)))
+    assert {c.item_id for c in expand(edges, {"a": 1.0}, limit=5)} == {"i1", "i2"}
+    assert personalized_pagerank(edges, {"a": 1.0}) == personalized_pagerank(
+        list(edges), {"a": 1.0}
+    )

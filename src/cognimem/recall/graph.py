@@ -11,6 +11,7 @@ entity linked to everything does not drag everything in.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -64,7 +65,7 @@ def expand(
     if limit <= 0 or not edges:
         return []
     walk = _Walk(edges, seeds)
-    if not walk.nodes:
+    if not walk.nodes_count:
         return []
     scores = (walk.rank[walk.sources] + walk.rank[walk.targets]) * walk.confidence
     best: dict[str, float] = {}
@@ -81,9 +82,56 @@ def expand(
     return [Candidate(item_id=item_id, score=score) for item_id, score in ranked]
 
 
+class _Graph:
+    """What a walk needs of the edges alone, whatever its seeds: the entities in the
+    order the edges name them, every edge's two ends as indices into them, and each
+    direction's share of its tail's weight. The store hands a scope's edges over as
+    one list it keeps while no fact changes, so a read prepares them once
+    (``_prepared``) and each walk only renumbers them for its seeds."""
+
+    def __init__(self, edges: Sequence[GraphEdge]) -> None:
+        ends = [e.source_entity_id for e in edges] + [e.target_entity_id for e in edges]
+        self.position = {node: i for i, node in enumerate(dict.fromkeys(ends))}
+        self.entities = list(self.position)
+        m = len(edges)
+        self.edges = m
+        # the tail of each direction: every edge from its source, then from its target
+        self.tail = np.fromiter(map(self.position.__getitem__, ends), np.intp, len(ends))
+        self.head = np.concatenate([self.tail[m:], self.tail[:m]])
+        confidence = np.fromiter((e.confidence for e in edges), float, m)
+        # a non-positive (or NaN) confidence carries nothing
+        self.confidence = np.where(confidence > 0, confidence, 0.0)
+        weight = np.concatenate([self.confidence, self.confidence])
+        self.degree = np.bincount(self.tail, weights=weight, minlength=len(self.position))
+        self.share = np.divide(
+            weight, self.degree[self.tail], out=np.zeros_like(weight), where=weight > 0
+        )
+
+
+_PREPARED: dict[int, tuple[Sequence[GraphEdge], _Graph]] = {}
+_MAX_PREPARED = 8  # scopes' graphs kept (a graph holds its edges' list alive)
+_prepared_lock = threading.Lock()
+
+
+def _prepared(edges: Sequence[GraphEdge]) -> _Graph:
+    """The edges prepared, kept by the identity of the list (held, so its id is not
+    reused) while it is the one the store hands over."""
+    with _prepared_lock:
+        kept = _PREPARED.get(id(edges))
+    if kept is not None and kept[0] is edges and kept[1].edges == len(edges):
+        return kept[1]
+    graph = _Graph(edges)
+    with _prepared_lock:
+        if len(_PREPARED) >= _MAX_PREPARED:
+            del _PREPARED[next(iter(_PREPARED))]
+        _PREPARED[id(edges)] = (edges, graph)
+    return graph
+
+
 class _Walk:
-    """The random walk behind both functions: the entities, their mass, and every edge
-    as indices into them (parallel arrays, so numpy does the sparse arithmetic)."""
+    """The random walk behind both functions: the entities (the seeds first), their
+    mass, and every edge as indices into them (parallel arrays, so numpy does the sparse
+    arithmetic)."""
 
     def __init__(
         self,
@@ -97,32 +145,38 @@ class _Walk:
         total = sum(teleport_of.values())
         if not total > 0:
             teleport_of = {}
-        ends = [e.source_entity_id for e in edges] + [e.target_entity_id for e in edges]
-        position = {node: i for i, node in enumerate({**teleport_of, **dict.fromkeys(ends)})}
-        codes = np.fromiter(map(position.__getitem__, ends), np.intp, len(ends))
-        m = len(edges)
-        self.nodes = list(position) if teleport_of else []
-        self.sources, self.targets = codes[:m], codes[m:]
-        confidence = np.fromiter((e.confidence for e in edges), float, m)
-        # a non-positive (or NaN) confidence carries nothing
-        self.confidence = np.where(confidence > 0, confidence, 0.0)
-        n = len(position)
+        graph = _prepared(edges)
+        # the seeds first, then the graph's other entities in its order
+        seeded = [graph.position.get(node, -1) for node in teleport_of]
+        in_graph = np.zeros(len(graph.entities), dtype=bool)
+        renumber = np.empty(len(graph.entities), dtype=np.intp)
+        for i, at in enumerate(seeded):
+            if at >= 0:
+                in_graph[at] = True
+                renumber[at] = i
+        rest = np.flatnonzero(~in_graph)
+        renumber[rest] = len(teleport_of) + np.arange(len(rest))
+        self._order = (list(teleport_of), graph.entities, rest)
+        m = graph.edges
+        n = len(teleport_of) + len(rest)
+        self.nodes_count = n if teleport_of else 0
+        tail = renumber[graph.tail]
+        self.sources, self.targets = tail[:m], tail[m:]
+        self.confidence = graph.confidence
         teleport = np.zeros(n)
         if teleport_of:
             teleport[: len(teleport_of)] = np.fromiter(teleport_of.values(), float) / total
         self.rank = teleport
         if not teleport_of or not m:
             return
-        # both directions of every edge
-        tail = np.concatenate([self.sources, self.targets])
-        head = np.concatenate([self.targets, self.sources])
-        weight = np.concatenate([self.confidence, self.confidence])
-        degree = np.bincount(tail, weights=weight, minlength=n)
+        head = renumber[graph.head]
+        share = graph.share
+        degree = np.zeros(n)
+        degree[renumber] = graph.degree
         dangling = degree == 0
         # most graphs have no entity without edges (only a seed absent from the graph
         # has none): then the returned mass is 0 and adding it changes nothing
         returns = bool(dangling.any())
-        share = np.divide(weight, degree[tail], out=np.zeros_like(weight), where=weight > 0)
         restart = (1.0 - damping) * teleport
         rank = teleport
         for _ in range(iterations):
@@ -135,6 +189,14 @@ class _Walk:
             if converged:
                 break
         self.rank = rank
+
+    @property
+    def nodes(self) -> list[str]:
+        """The entities, in the order of ``rank`` (none without seeds)."""
+        if not self.nodes_count:
+            return []
+        seeds, entities, rest = self._order
+        return seeds + [entities[i] for i in rest.tolist()]
 
 
 def candidate_names(query: str) -> list[str]:
