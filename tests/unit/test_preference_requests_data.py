@@ -1,0 +1,51 @@
+"""The preference → request set keeps its promises: at least 200 pairs, both halves
+with at least eight topics each, every statement a recorded-constraint statement of
+constraint_statements.jsonl with its split, and no content word shared by a statement
+and its request."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from tests.unit.test_cue_trigger_data import content_words
+
+DATA_DIR = Path(__file__).parent.parent.parent / "benchmarks" / "data"
+FIELDS = {"id", "split", "topic", "kind", "statement", "request"}
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    text = (DATA_DIR / name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line]
+
+
+PAIRS = load("preference_requests.jsonl")
+STATEMENTS = {row["id"]: row for row in load("constraint_statements.jsonl")}
+
+
+def test_enough_pairs_in_both_halves() -> None:
+    assert len(PAIRS) >= 200
+    assert len({pair["id"] for pair in PAIRS}) == len(PAIRS)
+    topics = {half: {p["topic"] for p in PAIRS if p["split"] == half} for half in ("tune", "check")}
+    assert len(topics["tune"]) >= 8
+    assert len(topics["check"]) >= 8
+    assert not topics["tune"] & topics["check"]
+    assert min(Counter(p["split"] for p in PAIRS).values()) >= 100
+
+
+def test_every_pair_copies_a_recorded_constraint_statement() -> None:
+    for pair in PAIRS:
+        assert set(pair) == FIELDS, pair["id"]
+        source = STATEMENTS[pair["id"]]
+        assert source["constraint"] is True, pair["id"]
+        assert pair["statement"] == source["text"], pair["id"]
+        for key in ("split", "topic", "kind"):
+            assert pair[key] == source[key], (pair["id"], key)
+
+
+def test_no_request_shares_a_content_word_with_its_statement() -> None:
+    for pair in PAIRS:
+        shared = content_words(pair["statement"]) & content_words(pair["request"])
+        assert not shared, (pair["id"], shared)
