@@ -211,3 +211,40 @@ async def test_two_close_constraints_that_both_bear_on_a_decision_both_show(
         )
     assert sorted(constraint_texts(dinner)) == ["I am allergic to shellfish.", "I'm vegetarian."]
     assert constraint_texts(phone) == []  # nothing of the food rules for an unrelated choice
+
+
+@pytest.mark.onnx
+async def test_among_ten_preferences_a_choice_carries_fewer_of_the_others(
+    memory_url: str,
+) -> None:
+    """Ten preferences on ten topics, each a message of its own: for a choice about one
+    topic the profile carried its best entry and every other above the mean of the ten
+    (four rules for a Saturday in the garden, three for a pet); after the best an entry
+    must stand out by its score or its closeness (``ProfileConfig.then_stand_out``).
+    MiniLM still finds the reading rule close to many requests."""
+    prefs = [
+        "I can't stand the taste of coriander.",
+        "Jazz puts me to sleep.",
+        "I'm not a cat person.",
+        "I never do yoga classes.",
+        "I don't lend money to anyone.",
+        "I refuse to answer emails after six.",
+        "I only read paper books.",
+        "I don't use pesticides on my roses.",
+        "I won't buy anything from Apple.",
+        "I get airsick on small planes.",
+    ]
+    settings = Settings(embedding={"model": "onnx:minilm"})
+    async with Memory.open(memory_url, settings=settings) as mem:
+        for i, text in enumerate(prefs):
+            await mem.write(text, user_id="u", occurred_at=T0 + i * timedelta(minutes=5))
+        at = T0 + 7 * DAY
+        garden = await mem.read("Plan my Saturday in the garden.", user_id="u", reference_time=at)
+        pet = await mem.read("Which pet should we adopt?", user_id="u", reference_time=at)
+        dessert = await mem.read(
+            "Suggest a dessert for Sunday lunch.", user_id="u", reference_time=at
+        )
+    assert "I don't use pesticides on my roses." in constraint_texts(garden)
+    assert len(constraint_texts(garden)) <= 3
+    assert len(constraint_texts(pet)) <= 2
+    assert constraint_texts(dessert) == ["I can't stand the taste of coriander."]

@@ -16,8 +16,10 @@ from cognimem.recall.profile import ProfileConfig, choose, consolidate, part_con
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
 CONFIG = ProfileConfig()
-# the floors but the mean of the user's constraints: what the tests of the other rules use
-RELATIVE = replace(CONFIG, stand_out=None)
+# the floors but those of the user's constraints' mean: what the tests of the other rules use
+RELATIVE = replace(CONFIG, stand_out=None, then_stand_out=None)
+# the mean floor alone, for the first entry and the rest alike
+MEAN_ONLY = replace(CONFIG, then_stand_out=None)
 
 
 def fact(
@@ -111,7 +113,7 @@ def test_a_constraint_near_all_the_others_gives_way_to_one_that_stands_out() -> 
     assert [round(s.crowding, 2) for s in profile.entries] == [0.41, 0.41, 0.41, 0.0]
     semantic = np.array([0.32, 0.3, 0.3, 0.22])
     none = np.zeros(4, dtype=bool)
-    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    chosen = choose(profile, semantic, none, none, T0, MEAN_ONLY)
     # the knee first; the money rules fall more than ``within`` below it and stay out
     assert [e.standing.fact.id for e in chosen] == ["f3"]
     assert chosen[0].signals["crowding"] == 0.0
@@ -130,11 +132,69 @@ def test_among_a_few_constraints_only_those_above_their_mean_are_carried() -> No
     semantic = np.array([0.16, 0.15, 0.14, 0.11, 0.1, 0.09, 0.08])
     none = np.zeros(7, dtype=bool)
     assert len(choose(profile, semantic, none, none, T0, RELATIVE)) == 7
-    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    chosen = choose(profile, semantic, none, none, T0, MEAN_ONLY)
     assert [e.standing.fact.id for e in chosen] == ["f0", "f1", "f2"]  # the mean: 0.119
     # one rule alone is its own mean: a scope of one still carries it
     alone = consolidate(rules[:1], [0], np.eye(1, dtype=np.float32), CONFIG)
     assert len(choose(alone, semantic[:1], none[:1], none[:1], T0, CONFIG)) == 1
+
+
+def test_after_the_best_an_entry_must_stand_well_above_the_mean() -> None:
+    # ten preferences on ten topics, one plainly closest to the request, the others a
+    # little close as any sentence is: above the mean is half of them, so the mean
+    # floor carried four; after the best an entry must stand out by then_stand_out
+    rules = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(10)]
+    profile = consolidate(rules, list(range(10)), np.eye(10, dtype=np.float32), CONFIG)
+    semantic = np.array([0.35, 0.17, 0.16, 0.15, 0.12, 0.1, 0.09, 0.08, 0.07, 0.06])
+    none = np.zeros(10, dtype=bool)
+    assert len(choose(profile, semantic, none, none, T0, MEAN_ONLY)) == 4
+    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0"]
+    # two that both stand well out are both carried: the floor is no cap
+    semantic[1] = 0.33
+    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0", "f1"]
+    # ... and one that shares the request's scope tag and decision area needs only the
+    # margin, as it needs no mean floor (two food rules for a dinner)
+    semantic[1] = 0.17
+    topic = np.zeros(10, dtype=bool)
+    topic[[0, 2]] = True
+    chosen = choose(profile, semantic, topic, topic, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0", "f2"]
+
+
+def test_after_the_best_an_entry_close_enough_on_its_own_is_carried() -> None:
+    # f1 is plainly close to the request but a little crowded (near f2): by its score it
+    # does not stand out of the ten (f3 scores higher and stays out), by its closeness
+    # it does, and closeness alone is evidence enough
+    rules = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(10)]
+    matrix = np.eye(10, dtype=np.float32)
+    matrix[1] = unit(0, 1, 0.4, 0, 0, 0, 0, 0, 0, 0)
+    profile = consolidate(rules, list(range(10)), matrix, CONFIG)
+    semantic = np.array([0.35, 0.3, 0.1, 0.12, 0.11, 0.1, 0.09, 0.08, 0.07, 0.06])
+    none = np.zeros(10, dtype=bool)
+    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0", "f1"]
+    mean_only = choose(profile, semantic, none, none, T0, MEAN_ONLY)
+    assert [e.standing.fact.id for e in mean_only] == ["f0", "f3", "f1", "f4"]
+
+
+def test_facts_of_one_message_do_not_crowd_each_other() -> None:
+    # "I avoid flying because I get panic attacks" gives a rule and a cause of one
+    # message, near each other; a third rule is of another message
+    rule = fact(1, "avoid flying")
+    cause = fact(
+        2, "panic attacks on planes", category=FactCategory.CAUSAL, predicate="health"
+    ).model_copy(update={"evidence_event_ids": ["e1"]})
+    other = fact(3, "no pork")
+    matrix = np.vstack([unit(1, 0.6, 0), unit(1, 0, 0.6), unit(0.3, 1, 1)])
+    profile = consolidate([rule, cause, other], [0, 1, 2], matrix, replace(CONFIG, crowding_k=1))
+    crowding = {s.fact.id: s.crowding for s in profile.entries}
+    near = float(unit(1, 0.6, 0) @ unit(0.3, 1, 1))
+    assert crowding["f1"] == round(near, 4)  # its nearest of another message: f3
+    assert crowding["f2"] == round(float(unit(1, 0, 0.6) @ unit(0.3, 1, 1)), 4)
+    alone = consolidate([rule, cause], [0, 1], matrix[:2], CONFIG)
+    assert [s.crowding for s in alone.entries] == [0.0, 0.0]  # one statement: no crowd
 
 
 def test_an_entry_more_than_within_below_the_best_stays_out() -> None:

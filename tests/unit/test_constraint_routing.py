@@ -74,6 +74,17 @@ def test_a_request_to_act_for_the_user_is_decision_like() -> None:
     assert not classify("When did Melanie find her new hobby?").decision
 
 
+def test_asking_how_to_do_something_oneself_is_decision_like() -> None:
+    for request in (
+        "How can I get rid of the slugs in my lettuce?",
+        "How do we get to the stadium from the hotel?",
+        "What could I cook for ten people?",
+    ):
+        assert classify(request).decision, request
+    for question in ("How did Melanie get to the lake?", "How does Caroline feel about it?"):
+        assert not classify(question).decision, question
+
+
 def test_a_category_mask_is_computed_once_and_cannot_be_changed() -> None:
     facts = rows(0.9, 0.2)
     facts.categories[1] = FactCategory.PREFERENCE.value

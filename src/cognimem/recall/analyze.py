@@ -156,6 +156,14 @@ _DECIDE = re.compile(
     r"prepare)\b|\bhow\s+should\s+(?:i|we)\b|\b(?:any\s+)?thoughts\s*\?",
     re.IGNORECASE,
 )
+# asking how to do something oneself ("how can I get rid of ...", "how do we get home
+# from ...", "what could I cook ..."): advice on what to do, which the classifier's prompt
+# counts as a decision, and the user's constraints bind it as much as a choice. It makes
+# the request decision-like without making its intent a decision ("how can I reach my
+# savings goal?" still asks about a goal)
+_ADVICE = re.compile(
+    r"\bhow\s+(?:can|could|do)\s+(?:i|we)\b|\bwhat\s+could\s+(?:i|we)\b", re.IGNORECASE
+)
 _PREFERENCE = re.compile(
     r"\b(?:favou?rite|prefers?|preferred|preference|likes?|loves?|enjoys?|hates?|"
     r"dislikes?|fan\s+of|into|taste|fond\s+of)\b",
@@ -335,7 +343,7 @@ def classify(query: str) -> Classification:
     return Classification(
         intent=intent,
         categories=tuple(categories),
-        decision=check or decide,
+        decision=check or decide or bool(_ADVICE.search(query)),
         unsure=intent is Intent.GENERAL and not categories,
         reasons=tuple(reasons),
     )

@@ -20,12 +20,13 @@ and per read (:func:`choose`):
   (value, policy) never decays out, as in the sections;
 - **what bears on the request**: every live entry is ranked by relevance to the
   request — its closeness in meaning *less how close it sits to the user's other
-  constraints* (``crowding``: the mean cosine of its ``crowding_k`` nearest entries),
-  a shared decision area (``text/areas.py``) or scope tag, importance, recency and
-  kind (binding first) — and those within ``within`` of the best and at least
-  ``stand_out`` standard deviations above the mean score of the user's live entries are
-  carried, best first, while they fit ``max_tokens``; an entry needs a shared scope tag
-  or ``evidence_floor`` closeness to be ranked at all, and one that shares both a scope
+  constraints* (``crowding``: the mean cosine of its ``crowding_k`` nearest entries of
+  other messages), a shared decision area (``text/areas.py``) or scope tag, importance,
+  recency and kind (binding first) — and those within ``within`` of the best and at
+  least ``stand_out`` standard deviations above the mean score of the user's live
+  entries (after the best, ``then_stand_out`` by score or closeness) are carried, best
+  first, while they fit ``max_tokens``; an entry needs a shared scope tag or
+  ``evidence_floor`` closeness to be ranked at all, and one that shares both a scope
   tag and a decision area with the request need not stand out (``topic_exempt``: two
   close constraints that both bear on it, "I'm vegetarian" and "I am allergic to
   shellfish" for "any ideas for dinner tonight?", are both carried; the mean of the
@@ -107,6 +108,11 @@ class ProfileConfig:
     # 0.898 / 0.882 / 0.858 / 0.784 of the time (0.911 without) with 0.91 / 0.75 /
     # 0.58 / 0.30 other entries (1.21 without); None: no such floor
     stand_out: float | None = 0.0
+    # ... and each after the best this many standard deviations above it by its score or
+    # its closeness alone (None: no such floor): among ten preferences on ten topics half
+    # are above the mean, and a travel request carried the food and music ones (tune
+    # halves, replayed and read: docs/constraints.md)
+    then_stand_out: float | None = 0.5
     # an entry that shares a scope tag and a decision area with the request is carried
     # within `within` without having to stand out: the floor judges entries whose only
     # evidence is closeness in meaning, and with two close constraints that both bear on
@@ -311,7 +317,8 @@ def consolidate(
         if owner[i] is None and i not in gone:
             owner[i] = i
     heads = [i for i in range(n) if owner[i] == i]
-    crowding = _crowding(cosine[np.ix_(heads, heads)], config.crowding_k)
+    one_message = _one_message(facts, heads, absorbed)
+    crowding = _crowding(cosine[np.ix_(heads, heads)], config.crowding_k, one_message)
     entries = []
     for i, crowded in zip(heads, crowding, strict=True):
         merged = absorbed.get(i, [])
@@ -329,15 +336,38 @@ def consolidate(
     return Profile(tuple(entries))
 
 
-def _crowding(cosine: np.ndarray, k: int) -> list[float]:
-    """Per entry, the mean cosine of its ``k`` nearest other entries (0 alone)."""
+def _one_message(
+    facts: Sequence[Fact], heads: Sequence[int], absorbed: dict[int, list[int]]
+) -> np.ndarray:
+    """Which pairs of entries share an evidence event (were drawn from one message)."""
+    holders: dict[str, set[int]] = {}
+    for at, i in enumerate(heads):
+        for k in (i, *absorbed.get(i, [])):
+            for event in facts[k].evidence_event_ids:
+                holders.setdefault(event, set()).add(at)
+    shared = np.zeros((len(heads), len(heads)), dtype=bool)
+    for group in (sorted(g) for g in holders.values() if len(g) > 1):
+        shared[np.ix_(group, group)] = True
+    return shared
+
+
+def _crowding(cosine: np.ndarray, k: int, one_message: np.ndarray) -> list[float]:
+    """Per entry, the mean cosine of its ``k`` nearest other entries, leaving out those
+    drawn from one of its own messages (0 with none): two facts of one sentence ("I avoid
+    flying because I get panic attacks" gives a rule and a cause) are one statement, not
+    a crowd of the user's constraints around it."""
     n = len(cosine)
     if n < 2 or k <= 0:
         return [0.0] * n
     others = np.array(cosine, dtype=np.float64)
+    others[one_message] = -np.inf
     np.fill_diagonal(others, -np.inf)
     nearest = -np.sort(-others, axis=1)[:, : min(k, n - 1)]
-    return [round(float(v), 4) for v in nearest.mean(axis=1)]
+    counted = np.isfinite(nearest)
+    total = np.where(counted, nearest, 0.0).sum(axis=1)
+    many = counted.sum(axis=1)
+    mean = np.divide(total, many, out=np.zeros(n), where=many > 0)
+    return [round(float(v), 4) for v in mean]
 
 
 def part_config(config: ProfileConfig) -> ProfileConfig:
@@ -348,7 +378,9 @@ def part_config(config: ProfileConfig) -> ProfileConfig:
     that share a part's tags are one topic's cluster, whose members crowd each other —
     among "I'm vegetarian", "I'm allergic to peanuts" and "I never fly on Sundays" the
     correction put the lone travel rule first even for "book me a dinner"."""
-    return replace(config, crowding_weight=0.0, stand_out=None, evidence_floor=math.inf)
+    return replace(
+        config, crowding_weight=0.0, stand_out=None, then_stand_out=None, evidence_floor=math.inf
+    )
 
 
 def choose(
@@ -395,12 +427,34 @@ def choose(
         pool = rounded[live]
         floor = max(floor, float(pool.mean() + config.stand_out * pool.std()))
     carried = candidates[rounded[candidates] >= floor]
+    if config.then_stand_out is not None and len(carried) > 1:
+        carried = _then_stand_out(profile, carried, rounded, sem, live, config.then_stand_out)
     if config.topic_exempt:  # the lexicon's topic and area are evidence of their own
         on_topic = candidates[shares_tag[candidates] & shares_area[candidates]]
         carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
     out.sort(key=lambda e: (-e.score, e.standing.fact.id))
     return out
+
+
+def _then_stand_out(
+    profile: Profile,
+    carried: np.ndarray,
+    rounded: np.ndarray,
+    sem: np.ndarray,
+    live: np.ndarray,
+    spread: float,
+) -> np.ndarray:
+    """Of the ``carried`` positions, the best (ties by fact id, as the entries are
+    ordered) and those whose score or closeness is ``spread`` σ above its live mean."""
+    top = rounded[carried].max()
+    best = min(carried[rounded[carried] == top], key=lambda i: profile.entries[i].fact.id)
+    keep = carried == best
+    for values in (rounded, sem):
+        pool = values[live]
+        keep |= values[carried] >= float(pool.mean() + spread * pool.std())
+    kept: np.ndarray = carried[keep]
+    return kept
 
 
 def _carried_entries(
