@@ -35,6 +35,7 @@ __all__ = [
     "utc_at",
     "week_start",
     "weekday_of",
+    "year_of",
 ]
 
 MONTHS: dict[str, int] = {
@@ -293,3 +294,12 @@ def part_of(unit: str, first: date, part: str) -> tuple[date, date]:
         start = first.replace(day=lo)
         return start, start + timedelta(days=end - lo)
     return date(first.year, lo, 1), add_months(date(first.year, hi - 1, 1), 1)
+
+
+def year_of(digits: str, ref: datetime) -> int:
+    """The year ``digits`` says; two digits ("'19", "3/4/24"): the latest that is not ten
+    years after ``ref``."""
+    if len(digits) == 4:
+        return int(digits)
+    year = ref.year // 100 * 100 + int(digits)
+    return year - 100 if year > ref.year + 10 else year

@@ -34,8 +34,9 @@ from cognimem.text.calendar import (
     season_range,
     utc_at,
     weekday_of,
+    year_of,
 )
-from cognimem.text.mention import Resolved, Rule
+from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
 __all__ = [
     "DAY",
@@ -186,10 +187,10 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return start, end, "month", False
 
 
-def _year_only(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
-    """ "in 2019"; "early / mid / late 2019": its first quarter, May-August or
+def _year_only(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "in 2019", "back in '19"; "early / mid / late 2019": its first quarter, May-August or
     September-December (:func:`.calendar.part_of`), approximate."""
-    year, word = int(m.group(2)), m.group(1).lower()
+    year, word = year_of(m.group(2) or m.group(3), ref), m.group(1).lower()
     if word in _THIRDS:
         start, end = part_of("year", date(year, 1, 1), _YEAR_PARTS[word])
         return utc_at(start), utc_at(end), "year", True
@@ -202,7 +203,7 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     the earliest that has not ended)."""
     this_month = date(ref.year, ref.month, 1)
     firsts = [add_months(this_month, months) for months in range(-2, 3)]
-    return _pick_day(firsts, int(m.group(1) or m.group(2) or m.group(3)), ref, future)
+    return _pick_day(firsts, day_of(m.group(1) or m.group(2) or m.group(3)), ref, future)
 
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}
@@ -325,6 +326,8 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 _MONTHS = MONTH_WORDS
+# "the twenty-first": the words of the days as ordinals
+_ORDINAL_WORDS = frozenset(w for day in DAY_ORDINALS for w in day.split("-"))
 _TO = r"\s*(?:-|–|to|through|until|till)\s*"
 PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
@@ -350,7 +353,7 @@ PATTERNS: tuple[Rule, ...] = (
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(DAY_ORDINALS)})\b))",
         _month_only,
     ),
-    (None, rf"\b({_YEAR_WORDS})[\s-]+{YEAR}\b", _year_only),
+    (None, rf"\b({_YEAR_WORDS})[\s-]+(?:{YEAR}\b|['’](\d\d)(?![\w'’]))", _year_only),
     (
         _MONTHS,
         rf"\b(?:from|between)\s+({MONTH_ANY})\s*(?:to|through|until|till|and|-|–)\s*({MONTH_ANY})"
@@ -380,10 +383,10 @@ PATTERNS: tuple[Rule, ...] = (
         _dated_weekday,
     ),
     (
-        None,
+        DIGIT_OR | _ORDINAL_WORDS,
         r"(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|(?:(?<=\bfrom\s)|(?<=\bby\s)|"
-        r"(?<=\bsince\s)|(?<=\bto\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bthrough\s))the\s+"
-        r"(\d{1,2})(?:st|nd|rd|th)(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
+        r"(?<=\bsince\s)|(?<=\bto\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bthrough\s)|"
+        rf"(?<=\bon\s))the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
         r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)"
         r"\s*[.!?]?\s*$",
         _day_of_month,

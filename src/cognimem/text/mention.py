@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-__all__ = ["RECENT", "Handler", "Resolved", "Rule", "TimeMention", "precision"]
+__all__ = ["DIGIT", "DIGIT_OR", "RECENT", "Handler", "Resolved", "Rule", "TimeMention", "precision"]
 
 
 @dataclass(frozen=True)
@@ -67,3 +67,6 @@ Handler = Callable[[re.Match[str], datetime, bool], Resolved]
 # a pattern, the handler of its matches, and the words a text needs for the pattern to
 # be tried at all (any one of them; None: a digit), which keeps most texts cheap
 Rule = tuple[frozenset[str] | None, str, Handler]
+# the word a text holds, for the gates of the rules, when it holds a digit
+DIGIT = "0"
+DIGIT_OR = frozenset({DIGIT})

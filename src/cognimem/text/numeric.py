@@ -13,19 +13,11 @@ import re
 from datetime import datetime
 from functools import partial
 
-from cognimem.text.calendar import month_range
+from cognimem.text.calendar import month_range, year_of
 from cognimem.text.dates import DateOrder, full_date
 from cognimem.text.mention import Resolved, Rule
 
 __all__ = ["numeric_patterns"]
-
-
-def _year_of(digits: str, ref: datetime) -> int:
-    """A year written with two digits is the latest that is not ten years ahead."""
-    if len(digits) == 4:
-        return int(digits)
-    year = ref.year // 100 * 100 + int(digits)
-    return year - 100 if year > ref.year + 10 else year
 
 
 def _month_day(order: DateOrder, first: int, second: int) -> tuple[int, int]:
@@ -41,7 +33,7 @@ def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: boo
     month, day = _month_day(order, int(m.group(1)), int(m.group(2)))
     if not 1 <= month <= 12:
         return None
-    year = _year_of(m.group(3), ref) if m.group(3) else None
+    year = year_of(m.group(3), ref) if m.group(3) else None
     return full_date(day, month, year, ref, future)
 
 
@@ -69,7 +61,8 @@ _NOT_A_DATE = (
 def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
     """The numeric dates read in ``order``: ``3/4/2024``, ``3/4/24``, ``3.4.2024``,
     ``3-4-2024`` (one separator throughout), and without a year only after a
-    preposition or alone ("on 3/4"; "rated it 9/10" is no date); ``2/2013`` is a month
+    preposition or "is" / "was", or alone ("on 3/4", "her birthday is 11/4"; "rated
+    it 9/10" is no date); ``2/2013`` is a month
     whatever the order."""
     read = partial(_numeric_date, order)
     return (
@@ -82,6 +75,7 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
         (
             None,
             r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^|"
+            r"(?<=\bis\s)|(?<=\bwas\s)|"
             r"(?<=day\s)|(?<=day,\s))"
             rf"(\d{{1,2}})/(\d{{1,2}})(){_NOT_A_DATE}",
             read,

@@ -372,9 +372,9 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _SEASONS,
-        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)\s+the|"
+        rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)(?:\s+the)?|"
         rf"all(?:\s+(?:of\s+)?the)?)\s+({SEASON})\b"
-        r"(?!\s+of\b)",
+        r"(?!\s+of\b|\s+\d)",
         _relative_season,
     ),
     (

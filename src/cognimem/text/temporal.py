@@ -112,7 +112,7 @@ from cognimem.text.dates import (
     DateOrder,
 )
 from cognimem.text.holidays import HOLIDAY_WORDS
-from cognimem.text.mention import Handler, Resolved, Rule, TimeMention
+from cognimem.text.mention import DIGIT_OR, Handler, Resolved, Rule, TimeMention
 from cognimem.text.spans import NUMBER, UNIT
 
 __all__ = ["DateOrder", "TimeMention", "find_times"]
@@ -278,12 +278,12 @@ def _find(
     ended: bool,
 ) -> list[TimeMention]:
     """:func:`find_times` before empty readings are left out."""
-    words = frozenset(_WORD.findall(text.lower()))
     digit = _DIGIT.search(text) is not None
+    words = frozenset(_WORD.findall(text.lower())) | (DIGIT_OR if digit else frozenset())
     if not digit and _TIME_WORDS.isdisjoint(words):
         return []
     ref = to_utc(reference)
-    kept = _read(text, words, digit, ref, prefer_future, date_order)
+    kept = _read(text, words, ref, prefer_future, date_order)
     kept = [
         spans.open_since(text, k, ref) for k in _count_from_dates(text, kept, ref, prefer_future)
     ]
@@ -297,7 +297,7 @@ def _find(
     when_told = (after is not None or bool(kept)) and not _WHEN_WORDS.isdisjoint(words)
     if told_weekday or into or when_told or not _LATER_WORDS.isdisjoint(words):
         kept = told.told_after(text, ref, after, kept)
-    if _SPAN_WORDS.isdisjoint(words):
+    if _SPAN_WORDS.isdisjoint(words) and UNIT_WORDS.isdisjoint(words):
         return kept
     return _merge(kept, told.durations(text, ref, prefer_future, after, kept, ended))
 
@@ -305,7 +305,6 @@ def _find(
 def _read(
     text: str,
     words: frozenset[str],
-    digit: bool,
     ref: datetime,
     future: bool,
     date_order: DateOrder | None,
@@ -314,7 +313,7 @@ def _read(
     first, then the longest."""
     found: list[tuple[int, int, TimeMention]] = []
     for needs, pattern, handler in _COMPILED[date_order]:
-        if not digit if needs is None else needs.isdisjoint(words):
+        if (needs or DIGIT_OR).isdisjoint(words):
             continue
         for m in pattern.finditer(text):
             resolved = handler(m, ref, future)

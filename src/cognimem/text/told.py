@@ -31,10 +31,13 @@ __all__ = ["durations", "runs_up_to_now", "told_after"]
 # ----------------------------------------------------------------- durations
 
 _DURATION = re.compile(
-    r"\b(for|(?:it\s+)?took(?:\s+(?:me|us|him|her|them|you))?|spent|after)\s+(?:(about|around|roughly|"
+    r"\b(?:(for|(?:it\s+)?took(?:\s+(?:me|us|him|her|them|you))?|spent|after|going\s+on)\s+|"
+    r"(?P<bare>))(?:(about|around|roughly|"
     r"almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|a\s+bit)\s+(?:over|under|"
-    rf"more\s+than|less\s+than)|close\s+to|at\s+least)\s+)?(?:({NUMBER})\s+({UNIT})"
-    rf"(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))(?:\s+(now|before\s+that|after\s+that))?\b",
+    rf"more\s+than|less\s+than)|close\s+to|at\s+least|a\s+good)\s+)?(?:({NUMBER})\s+({UNIT})"
+    rf"(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))(?:\s+(now|before\s+that|after\s+that))?\b"
+    # with no word before it, a span ends its clause: "I've had my cat eight years."
+    r"(?(bare)(?=\s*(?:[.,;!?]|$)))",
     re.IGNORECASE,
 )
 # the clause before a duration says it runs up to now: "I've had", "has been", "been"
@@ -72,14 +75,16 @@ def durations(
     for m in _DURATION.finditer(text):
         if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
             continue
-        word, (n, approximate) = _word(m), number_of(m.group(3) or "1")
-        bare = m.group(1).lower() == "took"
+        word, (n, approximate) = _word(m), number_of(m.group(4) or "1")
+        if m.group("bare") is not None and not runs_up_to_now(text, m.start()):
+            continue  # "eight years" alone: a span only in the perfect
+        bare = (m.group(1) or "").lower() == "took"
         if word in ("too", "spe") and (bare or _date_ending(text, m, kept) is not None):
             continue  # "I took 3 days off", "we spent a week there last May": no span
-        approximate = approximate or m.group(2) is not None
-        unit = (m.group(4) or m.group(7)).lower().rstrip("s")
-        if m.group(5) or m.group(6):  # "a year and a half", "half a year": in months, days
-            n, unit = _in_halves(n, unit, 0 if m.group(6) else 1)
+        approximate = approximate or m.group(3) is not None
+        unit = (m.group(5) or m.group(8)).lower().rstrip("s")
+        if m.group(6) or m.group(7):  # "a year and a half", "half a year": in months, days
+            n, unit = _in_halves(n, unit, 0 if m.group(7) else 1)
         beside = _date_beside(text, m, kept) if word == "for" else None
         span = (m.start(), m.end())
         if word == "aft":  # "after six months", ending at a date of its clause
@@ -108,7 +113,7 @@ def durations(
 
 def _word(m: re.Match[str]) -> str:
     """What introduces a :data:`_DURATION`: "for", "too" (took), "spe" (spent), "aft"."""
-    said = m.group(1).lower()
+    said = (m.group(1) or "for").lower()
     return "too" if "took" in said else said[:3]
 
 
@@ -128,7 +133,7 @@ def _up_to_or_from(
 ) -> tuple[datetime, datetime] | None:
     """A duration with no date beside it: up to the day said, or up to or from the
     event told before (:func:`durations`)."""
-    word, tail = _word(m), (m.group(8) or "").lower()
+    word, tail = _word(m), (m.group(9) or "").lower()
     clause = _CLAUSE_START.split(text[: m.start()])[-1]
     past_perfect = after is not None and _PAST_PERFECT.search(clause) is not None
     up_to_now = runs_up_to_now(text, m.start()) or (word == "for" and after is None and not future)
@@ -225,7 +230,7 @@ def told_after(
         inside = [k for k in kept if k.span[0] < m.end() and m.start() < k.span[1]]
         if inside and not (m.group("weekday") and all(_within(k, m) for k in inside)):
             continue  # "the next Tuesday" replaces "next Tuesday"; dates stay
-        if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text)):
+        if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text) if d[1]):
             continue  # "for twenty years before that": a duration (:func:`durations`)
         while rest and rest[0].span[1] <= m.start():
             out.append(rest.pop(0))
