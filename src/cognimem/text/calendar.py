@@ -38,44 +38,12 @@ __all__ = [
     "year_of",
 ]
 
-MONTHS: dict[str, int] = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-}
+_MONTH_NAMES = "january february march april may june july august september october november"
+MONTHS: dict[str, int] = {name: n for n, name in enumerate([*_MONTH_NAMES.split(), "december"], 1)}
 # abbreviations only where a day number makes them unambiguous ("Jan" is also a name)
-MONTH_ABBREVIATIONS: dict[str, int] = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "sept": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
-WEEKDAYS: dict[str, int] = {
-    "monday": 0,
-    "tuesday": 1,
-    "wednesday": 2,
-    "thursday": 3,
-    "friday": 4,
-    "saturday": 5,
-    "sunday": 6,
-}
+MONTH_ABBREVIATIONS = {name[:3]: n for name, n in MONTHS.items() if name != "may"} | {"sept": 9}
+_WEEKDAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday"
+WEEKDAYS: dict[str, int] = {name: n for n, name in enumerate(_WEEKDAY_NAMES.split())}
 # abbreviations read only beside a day number or after "last" / "next" ("sun", "sat" and
 # "wed" are words of their own)
 WEEKDAY_ABBREVIATIONS: dict[str, int] = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3}
@@ -89,31 +57,11 @@ DAY_ORDINALS |= {"twentieth": 20}
 DAY_ORDINALS |= {f"twenty-{w}": 20 + n for n, w in enumerate(_FIRST_NINE, 1)}
 DAY_ORDINALS |= {"thirtieth": 30, "thirty-first": 31}
 SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-NUMBERS: dict[str, int] = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "a couple of": 2,
-    "a couple": 2,
-    "couple of": 2,
-    "a few": 3,
-    "few": 3,
-    "several": 3,
-}
+_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve"
+NUMBERS: dict[str, int] = {word: n for n, word in enumerate(_NUMBER_WORDS.split(), 1)}
+NUMBERS |= {"a": 1, "an": 1, "fifteen": 15, "twenty": 20, "thirty": 30}
+# approximate counts
+NUMBERS |= {"a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3}
 # words that gate the patterns (:data:`cognimem.text.mention.Rule`)
 MONTH_WORDS = frozenset([*MONTHS, *MONTH_ABBREVIATIONS])
 WEEKDAY_WORDS = frozenset(WEEKDAYS)
@@ -122,12 +70,8 @@ UNIT_WORDS = frozenset(
     | {"month", "months", "quarter", "year", "years", "decade", "decades"}
 )
 APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
-PARTS_OF_DAY: dict[str, tuple[int, int]] = {
-    "morning": (6, 12),
-    "afternoon": (12, 18),
-    "evening": (18, 24),
-    "night": (18, 24),
-}
+PARTS_OF_DAY: dict[str, tuple[int, int]] = {"morning": (6, 12), "afternoon": (12, 18)}
+PARTS_OF_DAY |= {"evening": (18, 24), "night": (18, 24)}
 
 
 def utc_at(day: date, hour: int = 0) -> datetime:

@@ -161,30 +161,12 @@ def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return day_window((weekday_after if future else weekday_before)(ref.date(), weekday))
 
 
-def _ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "two weeks ago": the day two weeks back ("about", "almost", "or so": approximate)."""
-    n, approximate = number_of(m.group(2))
-    approximate = approximate or m.group(1) is not None or m.group(4) is not None
-    unit = "day" if m.group(3).lower().startswith("night") else m.group(3)
-    return (*_day_known_to(move(ref.date(), unit, -n)[0], unit), approximate)
-
-
 def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """``in May last year``, ``May of next year``."""
     if m.group(1) == "may":  # the verb
         return None
     start, end = month_range(ref.year + _STEP[m.group(2).lower()], month_name(m.group(1)))
     return start, end, "month", False
-
-
-def _ahead(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "in two weeks", "two weeks from now": the day two weeks ahead; "(I haven't
-    smoked) in three years", in a clause in the perfect: the span up to the day said."""
-    n, approximate = number_of(m.group(1) or m.group(3))
-    unit, approximate = m.group(2) or m.group(4), approximate or " about " in m.group(0)
-    if m.group(1) and runs_up_to_now(m.string, m.start()):
-        return _back_to_today(ref, unit, n, approximate)
-    return (*_day_known_to(move(ref.date(), unit, n)[0], unit), approximate)
 
 
 def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -198,33 +180,39 @@ def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 _HALF = {"year": (6, "month"), "month": (15, "day"), "week": (84, "hour"), "day": (12, "hour")}
 
 
-def _halves(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "half a year ago" (six months), "a year and a half ago", "in two and a half
-    weeks": the day that many halves of the unit back or ahead, approximate."""
+def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "two weeks ago" (``back``; ``about``, ``almost``, ``or so``: approximate), "in
+    two weeks", "two weeks from now" (``hence``): the day that many units back or ahead;
+    "(I haven't smoked) in three years", in a clause in the perfect: the span up to the
+    day said. "in 2 hours", "an hour ago": the day they reach. "half a year ago", "a year
+    and a half ago", "in two and a half weeks": that many halves of the unit, in the
+    smaller unit, approximate."""
     ahead, suffix = m.group(1) is not None, (m.group(6) or "").lower()
-    if ahead == bool(suffix) and not suffix.endswith("now"):  # "half a year": a length
+    if ahead == bool(suffix) and not suffix.endswith("now"):  # "two weeks": a length
         return None
-    unit = (m.group(2) or m.group(4) or m.group(5)).lower().rstrip("s")
-    halves = 1 if m.group(2) else 2 * number_of(m.group(3))[0] + 1
-    size, smaller = _HALF[unit]
-    sign = 1 if ahead or suffix.endswith("now") else -1
-    if smaller == "hour":
-        day = ref.date() + timedelta(hours=sign * halves * size)
-    else:
-        day = move(ref.date(), smaller, sign * halves * size)[0]
-    return (*_day_known_to(day, unit), True)
-
-
-def _hours(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "in two hours", "an hour ago", "20 minutes from now": the day of that moment."""
-    n, approximate = number_of(m.group(1) or m.group(3))
-    unit = (m.group(2) or m.group(4)).lower()
-    sign = -1 if m.group(0).lower().endswith("ago") else 1
-    moment = ref + sign * timedelta(**{"hours" if unit.startswith("h") else "minutes": n})
-    return (
-        *day_window(moment.date(), "hour" if unit.startswith("h") else "minute")[:3],
-        approximate,
-    )
+    unit = (m.group(4) or m.group(5)).lower().rstrip("s")
+    n, approximate = number_of(m.group(3) or "1")
+    approximate = approximate or m.group(2) is not None or " so " in m.group(0).lower()
+    sign = -1 if suffix in ("ago", "back") else 1
+    half = "half" in m.group(0).lower()
+    if half and unit not in _HALF:
+        return None
+    if unit in ("hour", "minute", "min"):
+        hours = unit == "hour"
+        moment = ref + sign * timedelta(**{"hours" if hours else "minutes": n})
+        return (*day_window(moment.date(), "hour" if hours else "minute")[:3], approximate)
+    if half:
+        size, smaller = _HALF[unit]
+        count = sign * (2 * n + 1 if m.group(3) else 1) * size
+        if smaller == "hour":
+            day = ref.date() + timedelta(hours=count)
+        else:
+            day = move(ref.date(), smaller, count)[0]
+        return (*_day_known_to(day, unit), True)
+    unit = "day" if unit == "night" else unit
+    if ahead and not suffix and runs_up_to_now(m.string, m.start()):
+        return _back_to_today(ref, unit, n, approximate)
+    return (*_day_known_to(move(ref.date(), unit, sign * n)[0], unit), approximate)
 
 
 def _day_known_to(day: date, unit: str) -> tuple[datetime, datetime, str]:
@@ -298,6 +286,7 @@ def _week_on(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 _SEASONS = frozenset(SEASONS)
+_CLOCK_UNITS = frozenset({"hour", "hours", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"week", "weeks", "fortnight", "fortnights"}),
@@ -378,34 +367,17 @@ PATTERNS: tuple[Rule, ...] = (
         _relative_season,
     ),
     (
-        frozenset({"hour", "hours", "minute", "minutes", "mins"}),
-        rf"\b(?:in\s+({NUMBER})\s+(hours?|minutes?|mins)|({NUMBER})\s+(hours?|minutes?|mins)"
-        r"\s+(?:from\s+now|ago))\b",
-        _hours,
-    ),
-    (
-        frozenset({"half"}),
-        rf"\b(in\s+)?(?:half\s+an?\s+(year|month|week|day)|({NUMBER})\s+(?:and\s+a\s+half\s+"
-        rf"(years?|months?|weeks?|days?)|(years?|months?|weeks?|days?)\s+and\s+a\s+half))"
-        r"(\s+(?:ago|back|from\s+now))?\b",
-        _halves,
-    ),
-    (
-        frozenset({"ago", "back"}),
-        rf"\b(?:(about|around|almost|nearly|over|roughly)\s+)?({NUMBER})\s+({UNIT}|nights?)\s+"
-        r"(or\s+so\s+)?(?:ago|back)\b",
-        _ago,
-    ),
-    (
         MONTH_WORDS,
         rf"\b(?:in\s+)?({MONTH})\s+(?:of\s+)?(last|this|next)\s+year\b",
         _month_of_relative_year,
     ),
     (
-        UNIT_WORDS,
-        rf"\b(?:in\s+(?:(?:about|around|roughly)\s+)?({NUMBER})\s+({UNIT})|({NUMBER})\s+({UNIT})\s+"
-        r"(?:from\s+(?:now|today)|hence))\b",
-        _ahead,
+        UNIT_WORDS | _CLOCK_UNITS | {"night", "nights", "half"},
+        rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
+        rf"(?:and\s+a\s+half\s+)?({UNIT}|nights?|hours?|minutes?|mins)(?:\s+and\s+a\s+half)?|"
+        rf"half\s+an?\s+({UNIT}))(?:\s+or\s+so)?"
+        r"(?:\s+(ago|back|from\s+(?:now|today)|hence))?\b",
+        _count,
     ),
 )
 # all but "a week on Friday" and "May of last year" are counted from the reference
