@@ -264,12 +264,19 @@ def _this_time(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return (*_day_known_to(move(ref.date(), m.group(2), step)[0], m.group(2)), True)
 
 
-def _within(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "within two weeks": from the day said up to that many units ahead; "in the
-    coming days / weeks / months": the next few (three) units, approximate."""
-    n, approximate = number_of(m.group(1)) if m.group(1) else (3, True)
-    unit, today = m.group(2) or m.group(3), ref.date()
-    return utc_at(today), utc_at(move(today, unit, n)[0]), unit.lower().rstrip("s"), approximate
+def _ahead_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "the next six weeks", "next few days", "the coming 3 days": from the day after
+    the reference (months and years: from the next calendar one); "within two weeks":
+    from the day said; "in the coming days / weeks / months": the next few (three),
+    from the day said, approximate."""
+    today, count = ref.date(), m.group(1) or m.group(3)
+    n, approximate = number_of(count) if count else (3, True)
+    unit = (m.group(2) or m.group(4) or m.group(5)).lower().rstrip("s")
+    start = today
+    if m.group(1):
+        whole = unit in ("month", "year")
+        start = unit_window(today, unit, 1)[0].date() if whole else today + timedelta(days=1)
+    return utc_at(start), utc_at(move(start, unit, n)[0]), unit, approximate
 
 
 def _week_on(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -311,9 +318,10 @@ PATTERNS: tuple[Rule, ...] = (
         _this_time,
     ),
     (
-        frozenset({"within", "coming"}),
-        rf"\bwithin\s+({NUMBER})\s+({UNIT})\b|\bthe\s+coming\s+(days|weeks|months)\b",
-        _within,
+        UNIT_WORDS,
+        rf"\b(?:(?:the\s+)?(?:next|upcoming|coming|following)\s+({NUMBER})\s+({UNIT})|within\s+"
+        rf"({NUMBER})\s+({UNIT})|the\s+coming\s+(days|weeks|months))\b",
+        _ahead_span,
     ),
     (
         frozenset({"today", "tonight", "yesterday", "tomorrow", "now", *PARTS_OF_DAY}),

@@ -15,14 +15,12 @@ from datetime import datetime, timedelta
 from cognimem.text.calendar import (
     MONTH_WORDS,
     NUMBERS,
-    UNIT_WORDS,
     WEEKDAY_WORDS,
     WEEKDAYS,
     add_months,
     day_window,
     month_name,
     month_range,
-    move,
     number_of,
     unit_window,
     utc_at,
@@ -102,19 +100,6 @@ def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
     return day_window(monday + timedelta(days=WEEKDAYS[weekday.lower()]))
 
 
-def _next_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "the next six weeks", "next few days", "the coming 3 days": from the day after
-    the reference (months
-    and years: from the next calendar one)."""
-    n, approximate = number_of(m.group(1))
-    unit, today = m.group(2).lower().rstrip("s"), ref.date()
-    if unit in ("month", "year"):
-        start = unit_window(today, unit, 1)[0].date()
-        return utc_at(start), utc_at(move(start, unit, n)[0]), unit, approximate
-    start = today + timedelta(days=1)
-    return utc_at(start), utc_at(move(start, unit, n)[0]), unit, approximate
-
-
 def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the 20th of last month", "the first of next month": that day of the previous
     (this, next) month."""
@@ -166,11 +151,6 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\b(?:({WEEKDAY})\s+(?:of\s+|from\s+)?(?:the\s+)?(this|next|last|previous|following)"
         rf"\s+week|(this|next|last|previous)\s+week(?:'s)?\s+({WEEKDAY}))\b",
         _weekday_of_week,
-    ),
-    (
-        UNIT_WORDS,
-        rf"\b(?:the\s+)?(?:next|upcoming|coming|following)\s+({NUMBER})\s+({UNIT})\b",
-        _next_span,
     ),
 )
 RELATIVE: frozenset[Handler] = frozenset(handler for _, _, handler in PATTERNS)

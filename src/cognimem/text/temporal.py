@@ -157,14 +157,8 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
             weekday_before(first, weekday) if before else weekday_after(last, weekday)
         )
     unit = m.group(3).lower()
-    if unit == "weekend":
-        if before:  # the Saturday and Sunday that end by the anchor's first day
-            saturday = weekday_before(first, 5)
-            if saturday + timedelta(days=2) > first:
-                saturday -= timedelta(weeks=1)
-        else:
-            saturday = weekday_after(last, 5)
-        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
+    if unit == "weekend":  # the one that ends by the anchor's first day, or after its last
+        return (*told.unit_after(first if before else last, unit, -1 if before else 1), False)
     if before:
         start, _ = move(first, unit, -1)
         return utc_at(start), utc_at(first), unit, False

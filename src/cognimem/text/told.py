@@ -26,7 +26,7 @@ from cognimem.text.dates import WEEKDAY, alt
 from cognimem.text.mention import TimeMention
 from cognimem.text.spans import NUMBER, UNIT
 
-__all__ = ["durations", "runs_up_to_now", "told_after"]
+__all__ = ["durations", "runs_up_to_now", "told_after", "unit_after"]
 
 # ----------------------------------------------------------------- durations
 
@@ -301,10 +301,10 @@ def _from_event(
     word = m.group("word") or m.group("word_b") or m.group("that")
     unit = m.group("unit") or m.group("unit_b") or m.group("unit_c")
     step = _LATER_STEP[" ".join(word.lower().split())]
-    return (*_unit_after(first, unit.lower().replace("-", ""), step), False)
+    return (*unit_after(first, unit.lower().replace("-", ""), step), False)
 
 
-def _unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, str]:
+def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, str]:
     """The ``unit`` ``step`` units from the one ``first`` falls in (a day for a part of
     one; a weekend: the next, the last, or the one of ``first``'s week)."""
     if unit == "weekend":
