@@ -46,7 +46,7 @@ _STATES = (
     "miss|look|sound|smell|tast|appear|deserv|car|struggl|plann|interest|excit|tir|bor|"
     "dream|ask|repli|explain|suggest|laugh|jok|shar|add|promis|enjoy"
 )
-_PAST = rf"(?!(?:{_STATES})e?d\b)[a-z]{{2,}}(?<!e)ed\b|(?:{'|'.join(EVENT_VERBS)})\b"
+_PAST = rf"(?=[a-z]+[a-df-z]ed\b)(?!(?:{_STATES})ed\b)[a-z]+ed\b|(?:{'|'.join(EVENT_VERBS)})\b"
 # "got" only where it makes a change of state: "we got engaged", "I got a new job"
 _GOT = r"got\s+(?:married|engaged|divorced|promoted|hired|a|an|our|my)\b"
 # "had" only for what happens once: "we had a baby", "she had surgery"
@@ -55,7 +55,7 @@ _NEGATION = r"(?:not|never|n't|no)"
 # a pronoun or a capitalised word ("Sam", "Grandma", "My sister", "Just finished"), not
 # one that stands for a thing or asks ("It made me think", "So cool you found")
 _SUBJECT = (
-    r"(?:\b(?i:i|we|he|she|they)|\b(?!(?:It|So|You|That|This|What|How|Why|If)\b)"
+    r"(?:\b(?i:i|we|he|she|they)|\b(?=[A-Z])(?!(?:It|So|You|That|This|What|How|Why|If)\b)"
     r"[A-Z][a-z]+(?<!ing))"
 )
 # the words between a subject and its verb: no negation, no other subject ("glad you

@@ -126,7 +126,7 @@ _PATTERNS: tuple[Rule, ...] = (
 _RELATIVE: frozenset[Handler] = relative.RELATIVE | spans.RELATIVE
 _COMPILED = {
     order: tuple(
-        (needs, re.compile(pattern, re.IGNORECASE), handler)
+        (needs or DIGIT_OR, re.compile(pattern, re.IGNORECASE), handler)
         for needs, pattern, handler in (
             *_PATTERNS,
             *(numeric.numeric_patterns(order) if order else ()),
@@ -233,7 +233,9 @@ _LATER_WORDS |= {"earlier", "before", "prior", "previous", "preceding", "same", 
 _INTO_WORDS = frozenset({"into", "first", "second", "third", "fourth", "fifth", "sixth"})
 _INTO_WORDS |= {"seventh"}
 _WHEN_WORDS = frozenset({"day", "night", "morning", "afternoon", "evening", "week", "weekend"})
-_SPAN_WORDS = frozenset({"for", "took", "spent", "after"})
+_SPAN_WORDS = frozenset({"for", "took", "spent", "after", "going"})
+# a count of units with no word before it is a span in the perfect or before "now"
+_PERFECT_WORDS = frozenset({"ve", "been", "has", "have", "hasn", "haven", "now"})
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 
@@ -272,9 +274,10 @@ def _find(
     ended: bool,
 ) -> list[TimeMention]:
     """:func:`find_times` before empty readings are left out."""
-    digit = _DIGIT.search(text) is not None
-    words = frozenset(_WORD.findall(text.lower())) | (DIGIT_OR if digit else frozenset())
-    if not digit and _TIME_WORDS.isdisjoint(words):
+    words = frozenset(_WORD.findall(text.lower()))
+    if _DIGIT.search(text) is not None:
+        words |= DIGIT_OR
+    elif _TIME_WORDS.isdisjoint(words):
         return []
     ref = to_utc(reference)
     kept = _read(text, words, ref, prefer_future, date_order)
@@ -291,7 +294,9 @@ def _find(
     when_told = (after is not None or bool(kept)) and not _WHEN_WORDS.isdisjoint(words)
     if told_weekday or into or when_told or not _LATER_WORDS.isdisjoint(words):
         kept = told.told_after(text, ref, after, kept)
-    if _SPAN_WORDS.isdisjoint(words) and UNIT_WORDS.isdisjoint(words):
+    if _SPAN_WORDS.isdisjoint(words) and (
+        UNIT_WORDS.isdisjoint(words) or _PERFECT_WORDS.isdisjoint(words)
+    ):
         return kept
     return _merge(kept, told.durations(text, ref, prefer_future, after, kept, ended))
 
@@ -307,7 +312,7 @@ def _read(
     first, then the longest."""
     found: list[tuple[int, int, TimeMention]] = []
     for needs, pattern, handler in _COMPILED[date_order]:
-        if (needs or DIGIT_OR).isdisjoint(words):
+        if needs.isdisjoint(words):
             continue
         for m in pattern.finditer(text):
             resolved = handler(m, ref, future)

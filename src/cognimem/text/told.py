@@ -30,16 +30,20 @@ __all__ = ["durations", "runs_up_to_now", "told_after", "unit_after"]
 
 # ----------------------------------------------------------------- durations
 
+# "about three years", "a year and a half", "half a year", "ten days before that"
+_AMOUNT = (
+    r"(?:(about|around|roughly|almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|"
+    r"a\s+bit)\s+(?:over|under|more\s+than|less\s+than)|close\s+to|at\s+least|a\s+good)\s+)?"
+    rf"(?:({NUMBER})\s+({UNIT})(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))"
+    r"(?:\s+(now|before\s+that|after\s+that))?\b"
+)
 _DURATION = re.compile(
-    r"\b(?:(for|(?:it\s+)?took(?:\s+(?:me|us|him|her|them|you))?|spent|after|going\s+on)\s+|"
-    r"(?P<bare>))(?:(about|around|roughly|"
-    r"almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|a\s+bit)\s+(?:over|under|"
-    rf"more\s+than|less\s+than)|close\s+to|at\s+least|a\s+good)\s+)?(?:({NUMBER})\s+({UNIT})"
-    rf"(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))(?:\s+(now|before\s+that|after\s+that))?\b"
-    # with no word before it, a span ends its clause: "I've had my cat eight years."
-    r"(?(bare)(?=\s*(?:[.,;!?]|$)))",
+    r"\b(for|(?:it\s+)?took(?:\s+(?:me|us|him|her|them|you))?|spent|after|going\s+on)\s+()"
+    + _AMOUNT,
     re.IGNORECASE,
 )
+# with no word before it, a span ends its clause: "I've had my cat eight years."
+_BARE = re.compile(rf"\b()(){_AMOUNT}(?=\s*(?:[.,;!?]|$))", re.IGNORECASE)
 # the clause before a duration says it runs up to now: "I've had", "has been", "been"
 _PERFECT = re.compile(r"\b(?:ha(?:ve|s)(?:n'?t)?|'ve|been)\b", re.IGNORECASE)
 # ... or up to the event told before: "we had lived", "we'd been"
@@ -72,11 +76,11 @@ def durations(
     after six months"). A duration ahead with no date ("I'll be away for a week") names
     no period."""
     out: list[TimeMention] = []
-    for m in _DURATION.finditer(text):
+    for m in _said_spans(text):
         if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
             continue
         word, (n, approximate) = _word(m), number_of(m.group(4) or "1")
-        if m.group("bare") is not None and not runs_up_to_now(text, m.start()):
+        if m.re is _BARE and not runs_up_to_now(text, m.start()):
             continue  # "eight years" alone: a span only in the perfect
         bare = (m.group(1) or "").lower() == "took"
         if word in ("too", "spe") and (bare or _date_ending(text, m, kept) is not None):
@@ -109,6 +113,15 @@ def durations(
             )
         )
     return out
+
+
+def _said_spans(text: str) -> list[re.Match[str]]:
+    """The spans of ``text`` in order: after "for", "took", "spent", "after", "going
+    on", or with no word before them in a text in the perfect or saying "now"."""
+    found = list(_DURATION.finditer(text))
+    if " now" in text.lower() or _PERFECT.search(text):
+        found += [b for b in _BARE.finditer(text) if not any(_overlaps(b, m) for m in found)]
+    return sorted(found, key=lambda m: m.start())
 
 
 def _word(m: re.Match[str]) -> str:
@@ -230,7 +243,7 @@ def told_after(
         inside = [k for k in kept if k.span[0] < m.end() and m.start() < k.span[1]]
         if inside and not (m.group("weekday") and all(_within(k, m) for k in inside)):
             continue  # "the next Tuesday" replaces "next Tuesday"; dates stay
-        if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text) if d[1]):
+        if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text)):
             continue  # "for twenty years before that": a duration (:func:`durations`)
         while rest and rest[0].span[1] <= m.start():
             out.append(rest.pop(0))
