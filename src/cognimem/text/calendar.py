@@ -247,3 +247,16 @@ def year_of(digits: str, ref: datetime) -> int:
         return int(digits)
     year = ref.year // 100 * 100 + int(digits)
     return year - 100 if year > ref.year + 10 else year
+
+
+def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, str]:
+    """The ``unit`` ``step`` units from the one ``first`` falls in (a day for a part of
+    one; a weekend: the next, the last, or the one of ``first``'s week)."""
+    if unit == "weekend":
+        saturday = week_start(first) + timedelta(days=5)
+        if step < 0 or (step > 0 and saturday <= first):  # the next: this week's, if ahead
+            saturday += timedelta(weeks=step)
+        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend"
+    if unit in ("week", "month", "year"):
+        return unit_window(first, unit, step)[:3]
+    return day_window(first + timedelta(days=step))[:3]

@@ -22,6 +22,7 @@ from cognimem.text.calendar import (
     month_name,
     month_range,
     number_of,
+    unit_after,
     unit_window,
     utc_at,
     week_start,
@@ -52,19 +53,11 @@ def _recently(_m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return utc_at(today - timedelta(days=RECENT_DAYS)), utc_at(today), RECENT, True
 
 
-def _saturday_of(day_: datetime, future: bool) -> datetime:
-    """The Saturday of the weekend "the weekend" means on ``day_``: the one under way,
-    else the last one (looking ahead: the coming one)."""
-    today = day_.date()
-    saturday = week_start(today) + timedelta(days=5)
-    if today.weekday() < 5 and not future:
-        saturday -= timedelta(weeks=1)
-    return utc_at(saturday)
-
-
 def _the_weekend(_m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    saturday = _saturday_of(ref, future)
-    return saturday, saturday + timedelta(days=2), "weekend", False
+    """The weekend under way, else the last one (looking ahead: the coming one)."""
+    today = ref.date()
+    step = -1 if today.weekday() < 5 and not future else 0
+    return (*unit_after(today, "weekend", step), False)
 
 
 def _weekdays_ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:

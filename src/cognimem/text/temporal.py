@@ -103,6 +103,7 @@ from cognimem.text.calendar import (
     day_window,
     move,
     number_of,
+    unit_after,
     utc_at,
     weekday_after,
     weekday_before,
@@ -158,7 +159,7 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
         )
     unit = m.group(3).lower()
     if unit == "weekend":  # the one that ends by the anchor's first day, or after its last
-        return (*told.unit_after(first if before else last, unit, -1 if before else 1), False)
+        return (*unit_after(first if before else last, unit, -1 if before else 1), False)
     if before:
         start, _ = move(first, unit, -1)
         return utc_at(start), utc_at(first), unit, False

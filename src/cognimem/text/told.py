@@ -9,7 +9,7 @@ listed in :mod:`.temporal`, which runs these passes after its patterns.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from cognimem.text.calendar import (
     WEEKDAYS,
@@ -17,16 +17,15 @@ from cognimem.text.calendar import (
     move,
     number_of,
     part_of,
-    unit_window,
+    unit_after,
     utc_at,
-    week_start,
     weekday_before,
 )
 from cognimem.text.dates import WEEKDAY, alt
 from cognimem.text.mention import TimeMention
 from cognimem.text.spans import NUMBER, UNIT
 
-__all__ = ["durations", "runs_up_to_now", "told_after", "unit_after"]
+__all__ = ["durations", "runs_up_to_now", "told_after"]
 
 # ----------------------------------------------------------------- durations
 
@@ -315,18 +314,3 @@ def _from_event(
     unit = m.group("unit") or m.group("unit_b") or m.group("unit_c")
     step = _LATER_STEP[" ".join(word.lower().split())]
     return (*unit_after(first, unit.lower().replace("-", ""), step), False)
-
-
-def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, str]:
-    """The ``unit`` ``step`` units from the one ``first`` falls in (a day for a part of
-    one; a weekend: the next, the last, or the one of ``first``'s week)."""
-    if unit == "weekend":
-        saturday = week_start(first) + timedelta(days=5)
-        if step and (saturday > first) == (step > 0):
-            saturday += timedelta(weeks=step if step < 0 else 0)
-        elif step:
-            saturday += timedelta(weeks=step)
-        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend"
-    if unit in ("week", "month", "year"):
-        return unit_window(first, unit, step)[:3]
-    return day_window(first + timedelta(days=step))[:3]
