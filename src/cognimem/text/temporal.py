@@ -42,7 +42,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate.
   Numeric dates (``3/4/2024``, ``3.4.2024``; :mod:`.numeric`) are read only when the
   caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
-  (``the 3rd``) or a weekday abbreviation that is the whole text is read as one.
+  (``the 3rd``) or a weekday abbreviation that is the whole text is read as one; ``on
+  the twenty-first`` (a day as a word) only before the end of its clause; ``back in
+  '19``: the latest such year not ten years ahead.
   A day may be an ordinal word (``the third of March``; a word day before its month
   needs ``of``). ``the 5th of last month``: that day of that month. ``May 3-7``, ``from
   May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
@@ -56,7 +58,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   from it, or up to it when that event ended the span — "I got back yesterday" … "we
   were there for ten days" — or the clause is in the past perfect; ``it took me three
   years``: up to it; ``I finished it last week after six months``: up to the date of
-  its clause); ``since X``: from X up to
+  its clause); with no ``for`` ("we've lived here a decade now", "I've had my cat eight
+  years.", "going on five years"): a count that ends a clause in the perfect or comes
+  before "now", up to the day said; ``since X`` (``since spring``): from X up to
   the end of the day said; ``recently`` / ``lately`` / ``not long ago``: the 30 days before the
   day said, approximate; ``the weekend`` (``your weekend``): the one under way or the
   last one (ahead: the coming).
