@@ -384,9 +384,9 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         DIGIT_OR | _ORDINAL_WORDS,
-        r"(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|(?:(?<=\bfrom\s)|(?<=\bby\s)|"
+        r"(?=the\s)(?:(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|(?:(?<=\bfrom\s)|(?<=\bby\s)|"
         r"(?<=\bsince\s)|(?<=\bto\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bthrough\s)|"
-        rf"(?<=\bon\s))the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
+        rf"(?<=\bon\s))the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b)))|"
         r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)"
         r"\s*[.!?]?\s*$",
         _day_of_month,

@@ -380,7 +380,7 @@ PATTERNS: tuple[Rule, ...] = (
         _month_of_relative_year,
     ),
     (
-        UNIT_WORDS | _CLOCK_UNITS | {"night", "nights", "half"},
+        UNIT_WORDS | _CLOCK_UNITS | {"half", "ago"},
         rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
         rf"(?:and\s+a\s+half\s+)?({UNIT}|nights?|hours?|minutes?|mins)(?:\s+and\s+a\s+half)?|"
         rf"half\s+an?\s+({UNIT}))(?:\s+or\s+so)?"

@@ -43,6 +43,8 @@ _DURATION = re.compile(
 )
 # with no word before it, a span ends its clause: "I've had my cat eight years."
 _BARE = re.compile(rf"\b()(){_AMOUNT}(?=\s*(?:[.,;!?]|$))", re.IGNORECASE)
+# (a cheap test first: a unit that ends a clause)
+_UNIT_ENDS = re.compile(rf"{UNIT}(?:\s+now)?\s*(?:[.,;!?]|$)", re.IGNORECASE)
 # the clause before a duration says it runs up to now: "I've had", "has been", "been"
 _PERFECT = re.compile(r"\b(?:ha(?:ve|s)(?:n'?t)?|'ve|been)\b", re.IGNORECASE)
 # ... or up to the event told before: "we had lived", "we'd been"
@@ -118,7 +120,7 @@ def _said_spans(text: str) -> list[re.Match[str]]:
     """The spans of ``text`` in order: after "for", "took", "spent", "after", "going
     on", or with no word before them in a text in the perfect or saying "now"."""
     found = list(_DURATION.finditer(text))
-    if " now" in text.lower() or _PERFECT.search(text):
+    if _UNIT_ENDS.search(text) and (" now" in text.lower() or _PERFECT.search(text)):
         found += [b for b in _BARE.finditer(text) if not any(_overlaps(b, m) for m in found)]
     return sorted(found, key=lambda m: m.start())
 
