@@ -41,6 +41,7 @@ from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 __all__ = [
     "DAY",
     "MONTH",
+    "PART_WORDS",
     "PATTERNS",
     "WEEKDAY_ANY",
     "YEAR",
@@ -95,6 +96,9 @@ _YEAR_WORDS = (
     r"throughout|through"
 )
 _FUZZY = frozenset({"around", "circa", "early", "late", "mid"})
+# lower-case "may" before a number ("may 3", "they may 2024 ...") is the verb far more
+# often than the month
+_VERB_MAY = "may"
 
 
 def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
@@ -124,12 +128,6 @@ def _pick_day(
     return None if found is None else (*found, "day", False)
 
 
-def _the_verb_may(word: str) -> bool:
-    """Lower-case "may" before a number ("may 3", "they may 2024 ...") is the verb far
-    more often than the month."""
-    return word == "may"
-
-
 def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if not m.group(1)[0].isdigit() and " of " not in " ".join(m.group(0).lower().split()):
         return None  # "the second may be ..." is no date; "the second of May" is
@@ -138,14 +136,14 @@ def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    if _the_verb_may(m.group(1)):
+    if m.group(1) == _VERB_MAY:
         return None
     year = int(m.group(3)) if m.group(3) else None
     return full_date(day_of(m.group(2)), month_name(m.group(1)), year, ref, future)
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
-    if _the_verb_may(m.group(2)):
+    if m.group(2) == _VERB_MAY:
         return None
     start, end = month_range(int(m.group(3)), month_name(m.group(2)))
     return start, end, "month", (m.group(1) or "").lower() in _FUZZY
@@ -165,8 +163,8 @@ def year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
     return ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
 
 
-_THIRDS = {"early": (1, 11), "mid": (11, 21), "late": (21, 32)}
-_YEAR_PARTS = {"early": "beginning", "mid": "middle", "late": "end"}
+# "early / mid / late": the part of a unit (:func:`.calendar.part_of`)
+PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
 
 
 def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -174,25 +172,18 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     21 to the end, approximate."""
     word, month = m.group(1).lower().replace("this past", "last"), month_name(m.group(2))
     year = year_of_month(word, month, ref, future)
-    start, end = month_range(year, month)
-    if word in _THIRDS:
-        lo, hi = _THIRDS[word]
-        hi = min(hi, days_in_month(year, month) + 1)
-        return (
-            utc_at(date(year, month, lo)),
-            utc_at(date(year, month, hi - 1)) + timedelta(days=1),
-            "month",
-            True,
-        )
-    return start, end, "month", False
+    if word in PART_WORDS:
+        first, end = part_of("month", date(year, month, 1), PART_WORDS[word])
+        return utc_at(first), utc_at(end), "month", True
+    return (*month_range(year, month), "month", False)
 
 
 def _year_only(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "in 2019", "back in '19"; "early / mid / late 2019": its first quarter, May-August or
     September-December (:func:`.calendar.part_of`), approximate."""
     year, word = year_of(m.group(2) or m.group(3), ref), m.group(1).lower()
-    if word in _THIRDS:
-        start, end = part_of("year", date(year, 1, 1), _YEAR_PARTS[word])
+    if word in PART_WORDS:
+        start, end = part_of("year", date(year, 1, 1), PART_WORDS[word])
         return utc_at(start), utc_at(end), "year", True
     return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", word in _FUZZY
 
@@ -249,7 +240,7 @@ def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     first day to the end of the last."""
     if not m.group(5):
         return _days(m.group(1), m.group(2), m.group(3), m.group(4), ref, future)
-    if _the_verb_may(m.group(5)):
+    if m.group(5) == _VERB_MAY:
         return None
     return _days(m.group(6), m.group(7), m.group(5), m.group(8), ref, future)
 

@@ -39,6 +39,7 @@ from cognimem.text.calendar import (
 )
 from cognimem.text.dates import (
     MONTH,
+    PART_WORDS,
     SEASON,
     WEEKDAY,
     WEEKDAY_ANY,
@@ -95,15 +96,12 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return unit_window(ref.date(), unit, _STEP.get(which) or _STEP[which.split()[-1]])
 
 
-_PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
-
-
 def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``the end of the year``, ``the beginning of next month``, ``the end of 2012``,
     ``the beginning of January``, ``early next month``, ``mid next week``: that part of
     the unit, approximately."""
     part, which, unit = (m.group(1) or "").lower(), (m.group(2) or "").lower(), m.group(3).lower()
-    part = _PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
+    part = PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
     if unit.isdigit():
         first, unit = date(int(unit), 1, 1), "year"
     elif unit in ("week", "month", "year"):
