@@ -378,7 +378,7 @@ PATTERNS: tuple[Rule, ...] = (
         _month_of_relative_year,
     ),
     (
-        UNIT_WORDS | _CLOCK_UNITS | {"half", "ago"},
+        UNIT_WORDS | _CLOCK_UNITS | {"half", "ago", "back"},
         rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
         rf"(?:and\s+a\s+half\s+)?({UNIT}|nights?|hours?|minutes?|mins)(?:\s+and\s+a\s+half)?|"
         rf"half\s+an?\s+({UNIT}))(?:\s+or\s+so)?"
