@@ -11,6 +11,7 @@ import pytest
 
 from cognimem.models import ItemKind, ItemStatus, Scope
 from cognimem.store import ItemFilter
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.postgres import PostgresStore
 from cognimem.store.sqlite import SQLiteStore
 from tests.contract.builders import (
@@ -229,7 +230,7 @@ async def test_parity_lexical_statistics_follow_forgetting_and_erasure(
         (ItemStatus.DELETED, ids[11:15]),
     ):
         for store in (lite, pg):
-            await store.forget_items("t1", chosen, status, now=T0)
+            await store.forget_items(ItemsForgetting("t1", chosen, status, now=T0))
         await _lexical_alike(lite, pg)
     for store in (lite, pg):
         await store.erase_user("t1", "bob")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import SessionStatus
 from cognimem.store import Store
+from cognimem.store.arguments import ItemEdit
 from tests.contract.builders import (
     ALICE,
     BOB,
@@ -26,7 +27,7 @@ async def test_scope_stats_count_what_the_scope_holds(store: Store) -> None:
     await seed(store, BOB, "otter")
     [item] = await store.get_items("t1", data["items"][:1])
     archived = item.model_copy(update={"status": ItemStatus.ARCHIVED})
-    await store.update_item(archived, expected=item, history=history(item.id, "archived"))
+    await store.update_item(ItemEdit(archived, expected=item, history=history(item.id, "archived")))
     await store.put_session(session("s9", ALICE, status=SessionStatus.CLOSED))
     stats = await store.scope_stats(Scope(tenant_id="t1", user_id="alice"))
     assert stats.events == 2

@@ -19,6 +19,13 @@ from cognimem.models.knowledge import (
     FactStatus,
 )
 from cognimem.store import ItemFilter, Store
+from cognimem.store.arguments import (
+    AliasDeletion,
+    ConflictResolution,
+    ItemEdit,
+    ItemsForgetting,
+    KnowledgeView,
+)
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.types import ConsolidationWrite, FactQuery, FactUpdate, Knowledge, PendingItem
 from tests.contract.builders import (
@@ -47,11 +54,13 @@ async def test_update_item_replaces_text_index_and_vector(store: Store) -> None:
     text = "I collect antique postcards"
     edited = item.model_copy(update={"text": text, "importance": 0.9, "tier": Tier.HIGH})
     await store.update_item(
-        edited,
-        expected=item,
-        history=history(item.id, "updated"),
-        embedding=vec(text),
-        search_text=text,
+        ItemEdit(
+            edited,
+            expected=item,
+            history=history(item.id, "updated"),
+            embedding=vec(text),
+            search_text=text,
+        )
     )
     assert await store.get_items("t1", [item.id]) == [edited]
     assert await ids_for(store, ALICE, "stamps") == ([], [])
@@ -60,7 +69,7 @@ async def test_update_item_replaces_text_index_and_vector(store: Store) -> None:
 
     # a status change alone: the cached matrix must not keep serving the item
     silent = edited.model_copy(update={"status": ItemStatus.SILENT, "failure_count": 1})
-    await store.update_item(silent, expected=edited, history=history(item.id, "feedback"))
+    await store.update_item(ItemEdit(silent, expected=edited, history=history(item.id, "feedback")))
     assert await ids_for(store, ALICE, "postcards") == ([], [])
     [stored] = await store.get_items("t1", [item.id])
     assert (stored.status, stored.failure_count, stored.text) == (ItemStatus.SILENT, 1, text)
@@ -72,10 +81,12 @@ async def test_update_item_of_another_tenant_is_not_found(store: Store) -> None:
     item = pending.items[0].item
     stranger = item.model_copy(update={"scope": Scope(tenant_id="t2", user_id="alice")})
     with pytest.raises(NotFound):
-        await store.update_item(stranger, expected=item, history=history(item.id, tenant_id="t2"))
+        await store.update_item(
+            ItemEdit(stranger, expected=item, history=history(item.id, tenant_id="t2"))
+        )
     missing = MemoryItem(id="mem_missing", scope=ALICE, text="x", occurred_at=T0, recorded_at=T0)
     with pytest.raises(NotFound):
-        await store.update_item(missing, expected=missing, history=history("mem_missing"))
+        await store.update_item(ItemEdit(missing, expected=missing, history=history("mem_missing")))
     assert await store.get_history("t1", item.id) == []
 
 
@@ -84,16 +95,16 @@ async def test_update_item_made_from_an_old_state_writes_nothing(store: Store) -
     await store.commit([pending], WINDOW)
     [item] = await store.get_items("t1", [pending.items[0].item.id])
     first = item.model_copy(update={"success_count": 1, "confidence": 0.9})
-    await store.update_item(first, expected=item, history=history(item.id, "feedback"))
+    await store.update_item(ItemEdit(first, expected=item, history=history(item.id, "feedback")))
     # a second edit made from the same state as the first: the first would be lost
     late = item.model_copy(update={"importance": 0.8})
     with pytest.raises(StaleKnowledge):
-        await store.update_item(late, expected=item, history=history(item.id, "updated"))
+        await store.update_item(ItemEdit(late, expected=item, history=history(item.id, "updated")))
     assert await store.get_items("t1", [item.id]) == [first]
     assert [h.action for h in await store.get_history("t1", item.id)] == ["feedback"]
     # made from the state that is stored, it goes through
     redone = first.model_copy(update={"importance": 0.8})
-    await store.update_item(redone, expected=first, history=history(item.id, "updated"))
+    await store.update_item(ItemEdit(redone, expected=first, history=history(item.id, "updated")))
     assert await store.get_items("t1", [item.id]) == [redone]
 
 
@@ -120,11 +131,13 @@ async def test_resolve_conflict_supersedes_the_losers_in_one_transaction(store: 
     )
     silenced = data["items"][0]
     await store.resolve_conflict(
-        resolved, [FactUpdate(loser, old.revision)], [history(old.id, "superseded")], [silenced]
+        ConflictResolution(
+            resolved, [FactUpdate(loser, old.revision)], [history(old.id, "superseded")], [silenced]
+        )
     )
     assert [f.id for f in await store.find_facts(live)] == [rival.id]
     assert (await store.fact_rows("t1", "default", "alice", 100)).ids == [rival.id]
-    assert await store.find_conflicts("t1", "default", "alice") == []
+    assert await store.find_conflicts(KnowledgeView("t1", "default", "alice")) == []
     assert await store.get_conflict("t1", cfl.id) == resolved
     assert await store.graph_edges("t1", "default", "alice", 10) == []  # its fact lost
     [item] = await store.get_items("t1", [silenced])
@@ -132,10 +145,10 @@ async def test_resolve_conflict_supersedes_the_losers_in_one_transaction(store: 
     assert [h.action for h in await store.get_history("t1", old.id)] == ["created", "superseded"]
 
     with pytest.raises(Conflict):  # not open any more
-        await store.resolve_conflict(resolved, [], [])
+        await store.resolve_conflict(ConflictResolution(resolved, [], []))
     missing = resolved.model_copy(update={"id": "cfl_missing"})
     with pytest.raises(NotFound):
-        await store.resolve_conflict(missing, [], [])
+        await store.resolve_conflict(ConflictResolution(missing, [], []))
 
 
 async def test_resolve_conflict_with_a_stale_fact_writes_nothing(store: Store) -> None:
@@ -145,7 +158,7 @@ async def test_resolve_conflict_with_a_stale_fact_writes_nothing(store: Store) -
     stale = FactUpdate(old.model_copy(update={"status": FactStatus.SUPERSEDED}), 99)
     resolved = cfl.model_copy(update={"status": ConflictStatus.RESOLVED})
     with pytest.raises(StaleKnowledge):
-        await store.resolve_conflict(resolved, [stale], [])
+        await store.resolve_conflict(ConflictResolution(resolved, [stale], []))
     assert await store.get_conflict("t1", cfl.id) == cfl
 
 
@@ -159,10 +172,10 @@ async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: S
     )  # fmt: skip
     note = history(sarah.id, "alias_removed")
     removed = await store.remove_aliases(
-        sarah, "sarah", "alice", lambda rows: Knowledge(history=[note])
+        AliasDeletion(sarah, "sarah", "alice", lambda rows: Knowledge(history=[note]))
     )
     assert removed == [mine]
-    left = await store.find_aliases("t1", "default", None, None, all_users=True)
+    left = await store.find_aliases(KnowledgeView("t1", "default", None, all_users=True), None)
     assert sorted((a.alias, a.user_id or "") for a in left) == [
         ("sarah", ""), ("sarah", "bob"), ("sarah jones", "alice"),
     ]  # fmt: skip
@@ -170,7 +183,9 @@ async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: S
     # none left for alice: NotFound, and the second write is not made
     with pytest.raises(NotFound):
         await store.remove_aliases(
-            sarah, "sarah", "alice", lambda rows: Knowledge(history=[history(sarah.id)])
+            AliasDeletion(
+                sarah, "sarah", "alice", lambda rows: Knowledge(history=[history(sarah.id)])
+            )
         )
     assert len(await store.get_history("t1", sarah.id)) == 1
 
@@ -223,20 +238,28 @@ async def test_forgetting_an_item_takes_what_only_it_supports(
     store: Store, status: ItemStatus
 ) -> None:
     ids = await written(store)
-    preview = await store.forget_items("t1", [ids["i1"]], status, now=T0, dry_run=True)
+    preview = await store.forget_items(
+        ItemsForgetting("t1", [ids["i1"]], status, now=T0, dry_run=True)
+    )
     assert (preview.item_ids, preview.fact_ids, preview.relations) == (
         [ids["i1"]], [ids["alone"]], 1,
     )  # fmt: skip
     assert len(await store.find_facts(query())) == 3  # a dry run changes nothing
-    assert len(await store.find_relations("t1", "default", "alice", [ids["me"]])) == 1
+    assert (
+        len(await store.find_relations(KnowledgeView("t1", "default", "alice"), [ids["me"]])) == 1
+    )
 
-    assert (await store.forget_items("t2", [ids["i1"]], status, now=T0)).item_ids == []
-    done = await store.forget_items("t1", [ids["i1"], "mem_missing"], status, now=T0)
+    assert (
+        await store.forget_items(ItemsForgetting("t2", [ids["i1"]], status, now=T0))
+    ).item_ids == []
+    done = await store.forget_items(
+        ItemsForgetting("t1", [ids["i1"], "mem_missing"], status, now=T0)
+    )
     assert (done.item_ids, done.fact_ids, done.relations) == ([ids["i1"]], [ids["alone"]], 1)
     [kept] = [f for f in await store.find_facts(query()) if f.id != ids["other"]]
     assert kept.id == ids["shared"]
     assert (kept.evidence_item_ids, kept.evidence_event_ids) == ([ids["i2"]], [ids["e2"]])
-    assert await store.find_relations("t1", "default", "alice", [ids["me"]]) == []
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [ids["me"]]) == []
     every = await store.find_facts(query(statuses=None))
     if status is ItemStatus.DELETED:
         assert sorted(f.id for f in every) == sorted([ids["shared"], ids["other"]])
@@ -248,8 +271,8 @@ async def test_forgetting_an_item_takes_what_only_it_supports(
     actions = {e.action for e in await store.get_history("t1", ids["alone"])}
     assert ("deleted" if status is ItemStatus.DELETED else "invalidated") in actions
     # the open conflict over the forgotten fact is settled, not left showing it
-    assert await store.find_conflicts("t1", "default", "alice", open_only=True) == []
-    [settled] = await store.find_conflicts("t1", "default", "alice", open_only=False)
+    assert await store.find_conflicts(KnowledgeView("t1", "default", "alice"), open_only=True) == []
+    [settled] = await store.find_conflicts(KnowledgeView("t1", "default", "alice"), open_only=False)
     assert (settled.status, settled.resolved_at) == (ConflictStatus.RESOLVED, T0)
     assert "evidence_trimmed" in {e.action for e in await store.get_history("t1", ids["shared"])}
 
@@ -261,10 +284,11 @@ async def test_delete_removes_from_every_index(store: Store) -> None:
     assert await store.vector_search(ItemFilter(scope=ALICE), vec("violin"), 5)  # warm the cache
     deleted = ItemStatus.DELETED
     assert (
-        await store.forget_items("t2", gone.item_ids, deleted, now=T0) == Forgotten()
+        await store.forget_items(ItemsForgetting("t2", gone.item_ids, deleted, now=T0))
+        == Forgotten()
     )  # not theirs
     assert (
-        await store.forget_items("t1", gone.item_ids, deleted, now=T0)
+        await store.forget_items(ItemsForgetting("t1", gone.item_ids, deleted, now=T0))
     ).item_ids == gone.item_ids
     lex = await store.lexical_search(ItemFilter(scope=ALICE), ["violin"], 5)
     vecs = await store.vector_search(ItemFilter(scope=ALICE), vec("violin"), 5)

@@ -10,6 +10,7 @@ from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store import ItemFilter, PendingMessage, Store
+from cognimem.store.arguments import ItemEdit
 from tests.contract.conftest import message, vec
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
@@ -88,7 +89,7 @@ async def test_editing_an_item_replaces_its_event_period(store: Store) -> None:
         at=MAY_4,
     )
     await store.update_item(
-        edited, expected=item, history=entry, embedding=vec(text), search_text=text
+        ItemEdit(edited, expected=item, history=entry, embedding=vec(text), search_text=text)
     )
     [stored] = await store.get_items("t1", [item.id])
     assert (stored.event_start, stored.event_end) == (None, None)

@@ -11,6 +11,7 @@ from typing import TypeVar
 from cognimem.models import ItemStatus
 from cognimem.models.knowledge import FactCategory, FactStatus
 from cognimem.store import Store
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.types import FactRows, FactUpdate, GraphEdge, Knowledge
 from tests.contract.builders import ALICE, WINDOW, entity, fact, new, put, relation
 from tests.contract.conftest import T0, message, twin
@@ -75,7 +76,7 @@ async def test_cached_fact_rows_follow_forgetting_and_erasure(store: Store, writ
     await writer.commit([], WINDOW, Knowledge(facts=new(kosher)))
     assert await _assert_as_fresh(store) == [kosher.id]
     # forgetting the only item a fact rests on takes the fact with it
-    await writer.forget_items("t1", said.item_ids, ItemStatus.DELETED, now=T0)
+    await writer.forget_items(ItemsForgetting("t1", said.item_ids, ItemStatus.DELETED, now=T0))
     assert await _assert_as_fresh(store) == []
 
     await writer.commit([], WINDOW, Knowledge(facts=new(fact("user:pet", "a cat"))))

@@ -15,6 +15,7 @@ from cognimem.errors import (
 )
 from cognimem.models import ItemKind, ItemStatus, Scope, WriteOutcome
 from cognimem.store import ItemFilter, Store
+from cognimem.store.arguments import Attachment, ItemEdit, ItemsForgetting
 from tests.contract.builders import (
     ALICE,
     BOB,
@@ -150,7 +151,9 @@ async def test_vector_search_keeps_ties_at_its_limit_in_write_order(store: Store
     ids = [m.items[0].item.id for m in written]
     for item in await store.get_items("t1", ids[:6]):
         changed = item.model_copy(update={"importance": 0.9})
-        await store.update_item(changed, expected=item, history=history(item.id, "edited"))
+        await store.update_item(
+            ItemEdit(changed, expected=item, history=history(item.id, "edited"))
+        )
     for limit in (1, 3, 7):
         found = await store.vector_search(ItemFilter(scope=ALICE), same, limit)
         assert [c.item_id for c in found] == ids[:limit]
@@ -269,15 +272,15 @@ async def test_add_items_attaches_to_stored_events_once(store: Store) -> None:
     items, bare.items, bare.processed = bare.items, [], False
     [result] = await store.commit([bare], WINDOW)
     assert result.item_ids == []
-    assert await store.add_items(items) == [items[0].item.id]
+    assert await store.add_items(Attachment(items)) == [items[0].item.id]
     # a redelivered job builds new item objects for the same event: nothing changes
     again = message("queued message about violins", ALICE).items
     again[0].item = again[0].item.model_copy(update={"source_event_ids": [bare.event.id]})
-    assert await store.add_items(again) == []
+    assert await store.add_items(Attachment(again)) == []
     found = await store.lexical_search(ItemFilter(scope=ALICE), ["violins"], 5)
     assert [c.item_id for c in found] == [items[0].item.id]
     assert len(await store.vector_search(ItemFilter(scope=ALICE), vec("violins"), 5)) == 1
-    assert await store.add_items([]) == []
+    assert await store.add_items(Attachment([])) == []
 
 
 async def test_nearest_gives_each_query_its_closest_item(store: Store) -> None:
@@ -304,7 +307,7 @@ async def test_list_item_ids_is_newest_first_within_the_scope_and_time_range(
     week = ItemFilter(scope=ALICE, since=T0 + timedelta(days=1), until=T0 + timedelta(days=2))
     assert await store.list_item_ids(week, 10) == [ids[2], ids[1]]
     assert await store.list_item_ids(ItemFilter(scope=ALICE), 2) == [ids[3], ids[2]]
-    await store.forget_items("t1", [ids[3]], ItemStatus.ARCHIVED, now=T0)
+    await store.forget_items(ItemsForgetting("t1", [ids[3]], ItemStatus.ARCHIVED, now=T0))
     assert await store.list_item_ids(ItemFilter(scope=ALICE), 10) == ids[2::-1]
     archived = ItemFilter(scope=ALICE, statuses=(ItemStatus.ARCHIVED,))
     assert await store.list_item_ids(archived, 10) == [ids[3]]

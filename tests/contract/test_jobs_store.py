@@ -13,6 +13,7 @@ from cognimem.errors import StaleKnowledge
 from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.store import ItemFilter, PendingMessage, Store
+from cognimem.store.arguments import Attachment, KnowledgeView
 from cognimem.store.types import (
     Knowledge,
     PendingJob,
@@ -67,15 +68,15 @@ async def test_a_job_applied_twice_writes_once(store: Store) -> None:
         )
 
     await put(store, entities=[kim])
-    assert await store.add_items(items, job()) == [items[0].item.id]
+    assert await store.add_items(Attachment(items, job())) == [items[0].item.id]
     assert await store.unprocessed("t1", [pending.event.id]) == []
     # redelivered: new objects for the same event; nothing at all is written
     again = message("my sister Kim lives in Oslo", ALICE).items
     again[0].item = again[0].item.model_copy(update={"source_event_ids": [pending.event.id]})
-    assert await store.add_items(again, job()) == []
+    assert await store.add_items(Attachment(again, job())) == []
     assert await store.count_items(ItemFilter(scope=ALICE)) == 1
     assert len(await store.find_facts(query())) == 1
-    [kept] = await store.find_aliases("t1", "default", "alice", ["kim"])
+    [kept] = await store.find_aliases(KnowledgeView("t1", "default", "alice"), ["kim"])
     assert kept.use_count == 1
     assert [
         c.item_id for c in await store.lexical_search(ItemFilter(scope=ALICE), ["oslo"], 5)
@@ -88,8 +89,8 @@ async def test_a_job_touching_any_processed_event_writes_nothing(store: Store) -
     await store.commit([fresh, done], WINDOW)
     [done_items] = [bare("x")[1]]
     done_items[0].item = done_items[0].item.model_copy(update={"source_event_ids": [done.event.id]})
-    assert await store.add_items(done_items) == [done_items[0].item.id]
-    assert await store.add_items(fresh_items, merges={done.event.id: []}) == []
+    assert await store.add_items(Attachment(done_items)) == [done_items[0].item.id]
+    assert await store.add_items(Attachment(fresh_items, merges={done.event.id: []})) == []
     assert await store.unprocessed("t1", [fresh.event.id]) == [fresh.event.id]
     assert await store.get_items("t1", [fresh_items[0].item.id]) == []
 
@@ -100,15 +101,15 @@ async def test_a_job_can_merge_its_event_into_existing_items(store: Store) -> No
     pending.event = pending.event.model_copy(update={"external_id": "msg-7"})
     await store.commit([pending], WINDOW)
     merges = {pending.event.id: [first.item_ids[0], "mem_missing"]}
-    assert await store.add_items([], merges=merges) == []
+    assert await store.add_items(Attachment([], merges=merges)) == []
     [item] = await store.get_items("t1", first.item_ids)
     assert item.source_event_ids == [first.event_id, pending.event.id]
     assert item.external_ids == ["msg-7"]
     assert await store.unprocessed("t1", [pending.event.id]) == []
     # applied again: the event is processed, so nothing changes; nor does a merge of an
     # event that no longer exists
-    assert await store.add_items([], merges=merges) == []
-    assert await store.add_items([], merges={"evt_gone": first.item_ids}) == []
+    assert await store.add_items(Attachment([], merges=merges)) == []
+    assert await store.add_items(Attachment([], merges={"evt_gone": first.item_ids})) == []
     [again] = await store.get_items("t1", first.item_ids)
     assert again.source_event_ids == item.source_event_ids
 
@@ -119,11 +120,13 @@ async def test_a_job_with_a_stale_read_set_writes_nothing(store: Store) -> None:
     await put(store, facts=new(fact("user:location:city", "Oslo")))
     with pytest.raises(StaleKnowledge):
         await store.add_items(
-            items,
-            Knowledge(
-                facts=new(fact("user:location:city", "Bergen")),
-                read_set=[saw("user:location:city")],
-            ),
+            Attachment(
+                items,
+                Knowledge(
+                    facts=new(fact("user:location:city", "Bergen")),
+                    read_set=[saw("user:location:city")],
+                ),
+            )
         )
     assert await store.unprocessed("t1", [pending.event.id]) == [pending.event.id]
     assert await store.count_items(ItemFilter(scope=ALICE)) == 0
@@ -138,8 +141,12 @@ async def test_two_workers_applying_one_job_write_it_once(store: Store) -> None:
         copy = message("a redelivered copy", ALICE).items
         copy[0].item = copy[0].item.model_copy(update={"source_event_ids": [pending.event.id]})
         first, second = await asyncio.gather(
-            store.add_items(items, Knowledge(facts=new(fact(f"user:pet:{round_}", "parrot")))),
-            store.add_items(copy, Knowledge(facts=new(fact(f"user:pet:{round_}", "parrot")))),
+            store.add_items(
+                Attachment(items, Knowledge(facts=new(fact(f"user:pet:{round_}", "parrot"))))
+            ),
+            store.add_items(
+                Attachment(copy, Knowledge(facts=new(fact(f"user:pet:{round_}", "parrot"))))
+            ),
         )
         assert sorted([len(first), len(second)]) == [0, 1]
     assert await store.count_items(ItemFilter(scope=ALICE)) == 5
@@ -196,7 +203,7 @@ async def test_a_job_marks_its_events_processed_even_those_with_no_item(store: S
     item = message("a note", ada).items[0]
     item = replace(item, item=item.item.model_copy(update={"source_event_ids": [said.event.id]}))
     ids = [said.event.id, secret.event.id]
-    assert await store.add_items([item], event_ids=ids) == [item.item.id]
+    assert await store.add_items(Attachment([item], event_ids=ids)) == [item.item.id]
     assert await store.unprocessed("t1", ids) == []
     assert await store.pending_jobs("t1", ids) == []
     assert await store.stranded_jobs(T0 + timedelta(days=1), 100) == []

@@ -21,6 +21,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import Store
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.types import (
     FactUpdate,
     GraphEdge,
@@ -111,12 +112,14 @@ async def test_every_knowledge_record_round_trips(store: Store) -> None:
     assert await store.get_facts("t1", [f.id]) == [f]
     assert await store.find_facts(query(keys=(CUISINE,))) == [f]
     assert await store.get_entities("t1", [clinic.id, "ent_missing", mom.id]) == [clinic, mom]
-    assert await store.find_aliases("t1", "default", "alice", ["mom"]) == [
+    assert await store.find_aliases(KnowledgeView("t1", "default", "alice"), ["mom"]) == [
         alias(mom, "mom", "alice")
     ]
-    assert await store.find_relations("t1", "default", "alice", [clinic.id]) == [rel]
-    assert await store.find_conflicts("t1", "default", "alice", open_only=False) == [conflict]
-    assert await store.find_conflicts("t1", "default", "alice") == []  # resolved
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [clinic.id]) == [rel]
+    assert await store.find_conflicts(KnowledgeView("t1", "default", "alice"), open_only=False) == [
+        conflict
+    ]
+    assert await store.find_conflicts(KnowledgeView("t1", "default", "alice")) == []  # resolved
     assert await store.get_history("t1", f.id) == [entry]
 
 
@@ -148,17 +151,25 @@ async def test_all_users_lists_every_users_knowledge_and_none_means_no_user(
     assert ids(everyone) == ids(facts)
     assert ids(await store.find_facts(query(SHARED))) == {facts[2].id}  # no user's
     assert ids(await store.find_facts(query(BOB))) == {facts[1].id}
-    spanned = await store.find_aliases("t1", "default", None, None, all_users=True)
+    spanned = await store.find_aliases(KnowledgeView("t1", "default", None, all_users=True), None)
     assert {a.alias for a in spanned} == {"mom", "dad", "hq"}
-    assert {a.alias for a in await store.find_aliases("t1", "default", None, None)} == {"hq"}
+    assert {
+        a.alias for a in await store.find_aliases(KnowledgeView("t1", "default", None), None)
+    } == {"hq"}
     touching = [office.id]
-    assert ids(await store.find_relations("t1", "default", None, touching, all_users=True)) == ids(
-        rels
+    assert ids(
+        await store.find_relations(KnowledgeView("t1", "default", None, all_users=True), touching)
+    ) == ids(rels)
+    assert ids(await store.find_relations(KnowledgeView("t1", "default", "bob"), touching)) == ids(
+        rels[1:]
     )
-    assert ids(await store.find_relations("t1", "default", "bob", touching)) == ids(rels[1:])
-    spanned_conflicts = await store.find_conflicts("t1", "default", None, all_users=True)
+    spanned_conflicts = await store.find_conflicts(
+        KnowledgeView("t1", "default", None, all_users=True)
+    )
     assert ids(spanned_conflicts) == ids(conflicts)
-    assert ids(await store.find_conflicts("t1", "default", None)) == {conflicts[2].id}
+    assert ids(await store.find_conflicts(KnowledgeView("t1", "default", None))) == {
+        conflicts[2].id
+    }
 
 
 async def test_history_is_oldest_first_and_keeps_datetimes_as_text(store: Store) -> None:
@@ -262,18 +273,22 @@ async def test_aliases_are_the_users_own_plus_the_namespaces_shared_ones(store: 
     def seen(found: list[Alias]) -> set[tuple[str, str]]:
         return {(a.alias, a.entity_id) for a in found}
 
-    assert seen(await store.find_aliases("t1", "default", "alice", None)) == {
+    assert seen(await store.find_aliases(KnowledgeView("t1", "default", "alice"), None)) == {
         ("the clinic", clinic.id),
         ("mom", mom_a.id),
     }
-    assert seen(await store.find_aliases("t1", "default", "bob", ["mom"])) == {("mom", mom_b.id)}
-    assert seen(await store.find_aliases("t1", "default", None, None)) == {
+    assert seen(await store.find_aliases(KnowledgeView("t1", "default", "bob"), ["mom"])) == {
+        ("mom", mom_b.id)
+    }
+    assert seen(await store.find_aliases(KnowledgeView("t1", "default", None), None)) == {
         ("the clinic", clinic.id)
     }
-    assert seen(await store.find_aliases("t2", "default", "alice", None)) == {("mom", far.id)}
-    assert await store.find_aliases("t1", "work", "alice", None) == []
-    assert await store.find_aliases("t1", "default", "alice", []) == []
-    [shared] = await store.find_aliases("t1", "default", "alice", ["the clinic"])
+    assert seen(await store.find_aliases(KnowledgeView("t2", "default", "alice"), None)) == {
+        ("mom", far.id)
+    }
+    assert await store.find_aliases(KnowledgeView("t1", "work", "alice"), None) == []
+    assert await store.find_aliases(KnowledgeView("t1", "default", "alice"), []) == []
+    [shared] = await store.find_aliases(KnowledgeView("t1", "default", "alice"), ["the clinic"])
     assert shared.user_id is None
 
 
@@ -289,7 +304,7 @@ async def test_alias_upsert_counts_uses_and_keeps_the_best_confidence(store: Sto
     )
     await put(store, aliases=[ghost])
     await put(store, aliases=[alias(gran, "nana", "alice")])
-    found = await store.find_aliases("t1", "default", "alice", None)
+    found = await store.find_aliases(KnowledgeView("t1", "default", "alice"), None)
     assert [(a.alias, a.use_count, a.confidence) for a in found] == [
         ("mom", 4, 0.9),
         ("nana", 1, 0.8),
@@ -301,12 +316,20 @@ async def test_relations_are_isolated_and_visible_to_the_user(store: Store) -> N
     mine, shared = relation(a, b, ALICE), relation(b, c, SHARED)
     bobs, far = relation(a, c, BOB), relation(a, b, OTHER_TENANT)
     await put(store, entities=[a, b, c], relations=[mine, shared, bobs, far])
-    assert await store.find_relations("t1", "default", "alice", [b.id]) == [mine, shared]
-    assert await store.find_relations("t1", "default", "alice", [a.id]) == [mine]
-    assert await store.find_relations("t1", "default", "bob", [a.id, c.id]) == [shared, bobs]
-    assert await store.find_relations("t1", "default", None, [a.id, b.id, c.id]) == [shared]
-    assert await store.find_relations("t2", "default", "alice", [a.id]) == [far]
-    assert await store.find_relations("t1", "default", "alice", []) == []
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [b.id]) == [
+        mine,
+        shared,
+    ]
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [a.id]) == [mine]
+    assert await store.find_relations(KnowledgeView("t1", "default", "bob"), [a.id, c.id]) == [
+        shared,
+        bobs,
+    ]
+    assert await store.find_relations(KnowledgeView("t1", "default", None), [a.id, b.id, c.id]) == [
+        shared
+    ]
+    assert await store.find_relations(KnowledgeView("t2", "default", "alice"), [a.id]) == [far]
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), []) == []
 
 
 def as_edge(r: Relation, *item_ids: str) -> GraphEdge:
@@ -395,10 +418,10 @@ async def test_conflicts_and_history_are_isolated(store: Store) -> None:
         for t in ("t1", "t2")
     ]
     await put(store, conflicts=[mine, bobs, far], history=history)
-    assert await store.find_conflicts("t1", "default", "alice") == [mine]
-    assert await store.find_conflicts("t1", "default", "bob") == [bobs]
-    assert await store.find_conflicts("t2", "default", "alice") == [far]
-    assert await store.find_conflicts("t1", "default", None) == []
+    assert await store.find_conflicts(KnowledgeView("t1", "default", "alice")) == [mine]
+    assert await store.find_conflicts(KnowledgeView("t1", "default", "bob")) == [bobs]
+    assert await store.find_conflicts(KnowledgeView("t2", "default", "alice")) == [far]
+    assert await store.find_conflicts(KnowledgeView("t1", "default", None)) == []
     assert await store.get_history("t1", "f1") == [history[0]]
     assert await store.get_history("t2", "f1") == [history[1]]
 

@@ -17,6 +17,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.store import ItemFilter, PendingMessage, Store
+from cognimem.store.arguments import ItemEdit, KnowledgeView
 from cognimem.store.types import (
     FactUpdate,
     KeyState,
@@ -86,7 +87,7 @@ async def test_a_stale_fact_update_writes_nothing_of_its_transaction(store: Stor
     assert await store.get_items("t1", [pending.items[0].item.id]) == []
     assert await store.count_items(ItemFilter(scope=ALICE)) == 0
     assert await store.get_entities("t1", [person.id]) == []
-    assert await store.find_aliases("t1", "default", "alice", None) == []
+    assert await store.find_aliases(KnowledgeView("t1", "default", "alice"), None) == []
     assert await store.get_facts("t1", [paris.id]) == []
     [kept] = await store.get_facts("t1", [f.id])
     assert (kept.status, kept.revision) == (FactStatus.ACTIVE, 2)
@@ -183,7 +184,10 @@ async def test_relations_of_a_superseded_fact_are_deactivated(store: Store) -> N
     partner = fact("user:relationship:partner", "sam")
     edge, other = relation(alice, sam, fact_id=partner.id), relation(alice, kim)
     await put(store, entities=[alice, sam, kim], facts=new(partner), relations=[edge, other])
-    assert await store.find_relations("t1", "default", "alice", [alice.id]) == [edge, other]
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [alice.id]) == [
+        edge,
+        other,
+    ]
 
     replacement = fact("user:relationship:partner", "kim")
     new_edge = relation(alice, kim, fact_id=replacement.id)
@@ -197,12 +201,15 @@ async def test_relations_of_a_superseded_fact_are_deactivated(store: Store) -> N
         relations=[new_edge],
         read_set=[saw("user:relationship:partner", ALICE, partner)],
     )
-    assert await store.find_relations("t1", "default", "alice", [alice.id]) == [other, new_edge]
-    assert await store.find_relations("t1", "default", "alice", [sam.id]) == []
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [alice.id]) == [
+        other,
+        new_edge,
+    ]
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [sam.id]) == []
     # an aging fact is still live: its edges stay
     aging = replacement.model_copy(update={"status": FactStatus.AGING, "revision": 2})
     await put(store, fact_updates=[FactUpdate(aging, expected_revision=1)])
-    assert new_edge in await store.find_relations("t1", "default", "alice", [kim.id])
+    assert new_edge in await store.find_relations(KnowledgeView("t1", "default", "alice"), [kim.id])
 
 
 async def test_a_merge_adds_provenance_and_answers_with_the_merged_ids(store: Store) -> None:
@@ -266,6 +273,8 @@ async def test_silenced_items_leave_both_searches(store: Store) -> None:
     revived = item.model_copy(update={"status": ItemStatus.ACTIVE})
     elsewhere = revived.model_copy(update={"scope": OTHER_TENANT})
     with pytest.raises(NotFound):
-        await store.update_item(elsewhere, expected=item, history=history(quiet, "revived", "t2"))
-    await store.update_item(revived, expected=item, history=history(quiet, "revived"))
+        await store.update_item(
+            ItemEdit(elsewhere, expected=item, history=history(quiet, "revived", "t2"))
+        )
+    await store.update_item(ItemEdit(revived, expected=item, history=history(quiet, "revived")))
     assert quiet in (await found())[0] & (await found())[1]

@@ -9,6 +9,7 @@ import asyncio
 
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter, Store
+from cognimem.store.arguments import ItemEdit, ItemsForgetting
 from cognimem.store.types import Candidate
 from tests.contract.builders import WINDOW, history
 from tests.contract.conftest import T0, message, twin, vec
@@ -52,7 +53,7 @@ async def test_a_cached_index_follows_another_stores_writes_edits_and_forgetting
 
     # a status changed in place: out of the active search, in the one allowing silent
     silenced = first[0].items[0].item.id
-    await writer.forget_items("t1", [silenced], ItemStatus.SILENT, now=T0)
+    await writer.forget_items(ItemsForgetting("t1", [silenced], ItemStatus.SILENT, now=T0))
     assert silenced not in await _assert_as_fresh(store, ACTIVE, ["kayak", "fjord"])
     assert silenced in await _assert_as_fresh(store, EITHER, ["kayak", "fjord"])
 
@@ -61,17 +62,19 @@ async def test_a_cached_index_follows_another_stores_writes_edits_and_forgetting
     text = "a red canoe"
     edited = item.model_copy(update={"text": text})
     await writer.update_item(
-        edited,
-        expected=item,
-        history=history(item.id, "updated"),
-        embedding=vec(text),
-        search_text=text,
+        ItemEdit(
+            edited,
+            expected=item,
+            history=history(item.id, "updated"),
+            embedding=vec(text),
+            search_text=text,
+        )
     )
     assert item.id not in await _assert_as_fresh(store, ACTIVE, ["kayak"])
     assert await _assert_as_fresh(store, ACTIVE, ["canoe"]) == [item.id]
 
     # a row deleted
-    await writer.forget_items("t1", [late.item_ids[0]], ItemStatus.DELETED, now=T0)
+    await writer.forget_items(ItemsForgetting("t1", [late.item_ids[0]], ItemStatus.DELETED, now=T0))
     assert late.item_ids[0] not in await _assert_as_fresh(store, EITHER, ["kayak", "sunday"])
     # the namespace-wide view (every user's rows) follows all of it too
     assert len(await _assert_as_fresh(store, ItemFilter(scope=NAMESPACE), ["kayak"])) == 1

@@ -9,6 +9,7 @@ from datetime import timedelta
 from cognimem.models import ItemKind, ItemStatus, Scope, Tier
 from cognimem.models.directory import ItemText
 from cognimem.store import ItemFilter, PendingMessage, Store
+from cognimem.store.arguments import ItemsForgetting
 from tests.contract.builders import ALICE, BOB, OTHER_NAMESPACE, OTHER_TENANT, SHARED, WINDOW
 from tests.contract.conftest import T0, message
 
@@ -55,7 +56,9 @@ async def test_items_are_listed_by_status_kind_time_tier_and_text(store: Store) 
     ]
     results = await store.commit(said, WINDOW)
     cat, french, soup, _, _, cafe = (r.item_ids[0] for r in results)
-    await store.forget_items("t1", [soup], ItemStatus.ARCHIVED, now=T0 + timedelta(days=3))
+    await store.forget_items(
+        ItemsForgetting("t1", [soup], ItemStatus.ARCHIVED, now=T0 + timedelta(days=3))
+    )
     everything = ItemFilter(ALICE.model_copy(update={"session_id": None}), statuses=EVERY_STATUS)
 
     async def ids(flt: ItemFilter = everything, text: ItemText | None = None) -> list[str]:

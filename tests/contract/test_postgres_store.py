@@ -15,6 +15,7 @@ import pytest
 from cognimem.errors import SchemaMismatch, StoreError, UsageError
 from cognimem.models import ItemKind, ItemStatus, Scope, WriteOutcome
 from cognimem.store import ItemFilter, PendingMessage
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.postgres import PostgresStore
 from cognimem.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
 from tests import servers
@@ -483,7 +484,9 @@ async def test_migration_23_drops_the_sql_search_and_reads_alike(
                 [message(t, ALICE, at=T0 + timedelta(minutes=i)) for i, t in enumerate(LINES)],
                 WINDOW,
             )
-            await old.forget_items("t1", written[3].item_ids, ItemStatus.SILENT, now=T0)
+            await old.forget_items(
+                ItemsForgetting("t1", written[3].item_ids, ItemStatus.SILENT, now=T0)
+            )
             before = await _reads(old)
         finally:
             await old.close()
@@ -495,7 +498,7 @@ async def test_migration_23_drops_the_sql_search_and_reads_alike(
         [new] = await upgraded.commit([message("water the garden at noon", ALICE)], WINDOW)
         garden = await upgraded.lexical_search(ItemFilter(scope=ALICE), ["garden"], 10)
         assert new.item_ids[0] in {c.item_id for c in garden}
-        await upgraded.forget_items("t1", new.item_ids, ItemStatus.DELETED, now=T0)
+        await upgraded.forget_items(ItemsForgetting("t1", new.item_ids, ItemStatus.DELETED, now=T0))
         await upgraded.erase_user("t1", "alice")
         assert await upgraded.count_items(ItemFilter(scope=ALICE)) == 0
     finally:

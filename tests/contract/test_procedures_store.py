@@ -19,6 +19,7 @@ from cognimem.models.procedures import (
     procedure_confidence,
 )
 from cognimem.store import PendingMessage, Store
+from cognimem.store.arguments import ProcedureQuery
 
 T0 = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
 ADA = Scope(tenant_id="t1", user_id="ada")
@@ -84,12 +85,14 @@ async def test_procedures_are_stored_listed_and_kept_within_their_scope(store: S
     other_tenant = await learnt(store, Scope(tenant_id="t2", user_id="ada"), "deplo stagi build", 3)
     await store.save_procedures([weak, strong, bob, other_tenant], [])
 
-    listed = await store.list_procedures("t1", "default", "ada", 10)
+    listed = await store.list_procedures(ProcedureQuery("t1", "default", "ada", 10))
     assert [p.id for p in listed] == [strong.id, weak.id]  # most confident first
     assert listed[1] == weak  # every field round-trips
-    assert [p.id for p in await store.list_procedures("t1", "default", "ada", 1)] == [strong.id]
-    assert await store.list_procedures("t1", "other", "ada", 10) == []
-    everyone = await store.list_procedures("t1", "default", None, 10)
+    assert [
+        p.id for p in await store.list_procedures(ProcedureQuery("t1", "default", "ada", 1))
+    ] == [strong.id]
+    assert await store.list_procedures(ProcedureQuery("t1", "other", "ada", 10)) == []
+    everyone = await store.list_procedures(ProcedureQuery("t1", "default", None, 10))
     assert {p.id for p in everyone} == {weak.id, strong.id, bob.id}
     got = await store.get_procedures("t1", [bob.id, "prc_missing", weak.id, other_tenant.id])
     assert [p.id for p in got] == [bob.id, weak.id]
@@ -106,12 +109,23 @@ async def test_a_shared_levels_procedures_are_listed_by_that_level_alone(store: 
         return [p.id for p in listed]
 
     # the limit counts the level's rows alone (the users' are more confident)
-    assert ids(await store.list_procedures("t1", "default", None, 1, levels=[None])) == [org.id]
-    assert ids(await store.list_procedures("t1", "default", None, 1, levels=["ops"])) == [ops.id]
-    both = await store.list_procedures("t1", "default", None, 5, levels=["ops", None])
+    assert ids(
+        await store.list_procedures(ProcedureQuery("t1", "default", None, 1, levels=[None]))
+    ) == [org.id]
+    assert ids(
+        await store.list_procedures(ProcedureQuery("t1", "default", None, 1, levels=["ops"]))
+    ) == [ops.id]
+    both = await store.list_procedures(
+        ProcedureQuery("t1", "default", None, 5, levels=["ops", None])
+    )
     assert sorted(ids(both)) == sorted([org.id, ops.id])
-    assert await store.list_procedures("t1", "default", None, 5, levels=["sales"]) == []
-    assert await store.list_procedures("t2", "default", None, 5, levels=[None]) == []
+    assert (
+        await store.list_procedures(ProcedureQuery("t1", "default", None, 5, levels=["sales"]))
+        == []
+    )
+    assert (
+        await store.list_procedures(ProcedureQuery("t2", "default", None, 5, levels=[None])) == []
+    )
 
 
 async def test_an_update_needs_the_revision_it_was_read_at(store: Store) -> None:
@@ -132,7 +146,9 @@ async def test_an_update_needs_the_revision_it_was_read_at(store: Store) -> None
         await store.save_procedures(
             [newcomer], [(grown.model_copy(update={"observed_count": 9}), 0)]
         )
-    assert [x.id for x in await store.list_procedures("t1", "default", "ada", 10)] == [p.id]
+    assert [
+        x.id for x in await store.list_procedures(ProcedureQuery("t1", "default", "ada", 10))
+    ] == [p.id]
     (still,) = await store.get_procedures("t1", [p.id])
     assert still.observed_count == 3
     with pytest.raises(StaleKnowledge):  # gone
@@ -162,7 +178,7 @@ async def test_erasing_a_user_removes_their_procedures(store: Store) -> None:
     await store.save_procedures([mine, bobs], [])
     report = await store.erase_user("t1", "ada")
     assert report.removed["procedures"] == 1
-    assert await store.list_procedures("t1", "default", None, 10) == [
+    assert await store.list_procedures(ProcedureQuery("t1", "default", None, 10)) == [
         (await store.get_procedures("t1", [bobs.id]))[0]
     ]
 
@@ -175,6 +191,8 @@ async def test_a_new_procedure_needs_the_events_it_was_learnt_from(store: Store)
     gone = kept.model_copy(update={"id": new_id("prc"), "source_event_ids": ["evt_gone"]})
     with pytest.raises(StaleKnowledge):
         await store.save_procedures([kept, gone], [])
-    assert await store.list_procedures("t1", "default", "ada", 10) == []
+    assert await store.list_procedures(ProcedureQuery("t1", "default", "ada", 10)) == []
     await store.save_procedures([kept], [])
-    assert [p.id for p in await store.list_procedures("t1", "default", "ada", 10)] == [kept.id]
+    assert [
+        p.id for p in await store.list_procedures(ProcedureQuery("t1", "default", "ada", 10))
+    ] == [kept.id]

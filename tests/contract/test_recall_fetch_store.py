@@ -9,6 +9,7 @@ from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import ConflictStatus, FactConflict, FactStatus
 from cognimem.store import Store
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.types import Knowledge
 from tests.contract.builders import (
     ALICE,
@@ -54,7 +55,9 @@ async def test_fact_rows_and_conflicts_are_the_two_reads_in_one(store: Store) ->
     alone = await store.fact_rows(a.tenant_id, a.namespace, a.user_id, 10)
     assert rows.ids == alone.ids == [mine.id, older.id]
     assert rows.words == alone.words
-    assert conflicts == await store.find_conflicts(a.tenant_id, a.namespace, a.user_id)
+    assert conflicts == await store.find_conflicts(
+        KnowledgeView(a.tenant_id, a.namespace, a.user_id)
+    )
     assert conflicts == [open_one]
     # the limit holds, and a user with neither gets neither
     assert (await store.fact_rows_and_conflicts("t1", "default", ALICE.user_id, 1))[0].ids == [
@@ -108,15 +111,27 @@ async def test_aliases_and_graph_read_the_edges_only_for_a_known_name(store: Sto
         aliases=[alias(ann, "ann", "alice"), alias(bob, "bob", "alice")],
         relations=[relation(ann, bob), relation(bob, paris)],
     )
-    found, edges = await store.aliases_and_graph("t1", "default", "alice", ["ann", "zed"], 100)
-    assert found == await store.find_aliases("t1", "default", "alice", ["ann", "zed"])
+    found, edges = await store.aliases_and_graph(
+        KnowledgeView("t1", "default", "alice"), ["ann", "zed"], 100
+    )
+    assert found == await store.find_aliases(
+        KnowledgeView("t1", "default", "alice"), ["ann", "zed"]
+    )
     assert [a.entity_id for a in found] == [ann.id]
     assert edges == await store.graph_edges("t1", "default", "alice", 100)
     assert len(edges) == 2
-    assert (await store.aliases_and_graph("t1", "default", "alice", ["ann"], 1))[1] == edges[:1]
+    assert (await store.aliases_and_graph(KnowledgeView("t1", "default", "alice"), ["ann"], 1))[
+        1
+    ] == edges[:1]
     # no name known: no aliases, and the graph is not read
-    assert await store.aliases_and_graph("t1", "default", "alice", ["zed"], 100) == ([], [])
-    assert await store.aliases_and_graph("t1", "default", "bob", ["ann"], 100) == ([], [])
+    assert await store.aliases_and_graph(KnowledgeView("t1", "default", "alice"), ["zed"], 100) == (
+        [],
+        [],
+    )
+    assert await store.aliases_and_graph(KnowledgeView("t1", "default", "bob"), ["ann"], 100) == (
+        [],
+        [],
+    )
 
 
 async def test_items_read_for_a_read_carry_their_usage_counters(store: Store) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter, lexical_index
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.sqlite import SQLiteStore, lexical
 from cognimem.store.sqlite.scopes import ScopeRef
 from tests.contract.conftest import T0, message
@@ -121,11 +122,11 @@ async def test_index_follows_another_store_on_the_same_file(tmp_path: Path) -> N
         assert len(await a.lexical_search(flt, ["kayak"], 5)) == 1  # a caches the scope
         [r] = await b.commit([message("b paddles kayaks too", ALICE)], WINDOW)
         assert len(await a.lexical_search(flt, ["kayak"], 5)) == 2  # appended
-        await b.forget_items("t1", r.item_ids, ItemStatus.SILENT, now=T0)
+        await b.forget_items(ItemsForgetting("t1", r.item_ids, ItemStatus.SILENT, now=T0))
         assert len(await a.lexical_search(flt, ["kayak"], 5)) == 1  # reloaded
         either = ItemFilter(scope=ALICE, statuses=(ItemStatus.ACTIVE, ItemStatus.SILENT))
         assert len(await a.lexical_search(either, ["kayak"], 5)) == 2
-        await b.forget_items("t1", r.item_ids, ItemStatus.DELETED, now=T0)
+        await b.forget_items(ItemsForgetting("t1", r.item_ids, ItemStatus.DELETED, now=T0))
         assert len(await a.lexical_search(either, ["kayak"], 5)) == 1
     finally:
         await a.close()

@@ -19,6 +19,7 @@ from cognimem.models.knowledge import (
     FactCategory,
 )
 from cognimem.store import ItemFilter
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.lifecycle_due import due_sql
 from cognimem.store.sqlite import SQLiteStore, migrations
 from cognimem.store.sqlite.connection import connect
@@ -96,7 +97,7 @@ async def test_sqlite_two_stores_on_one_file_stay_consistent(tmp_path: Path) -> 
         assert len(await a.vector_search(ItemFilter(scope=ALICE), vec("kayaks"), 5)) == 1
         [r] = await b.commit([message("written by b about kayaks", ALICE)], WINDOW)
         assert len(await a.vector_search(ItemFilter(scope=ALICE), vec("kayaks"), 5)) == 2
-        await b.forget_items("t1", r.item_ids, ItemStatus.DELETED, now=T0)
+        await b.forget_items(ItemsForgetting("t1", r.item_ids, ItemStatus.DELETED, now=T0))
         assert len(await a.vector_search(ItemFilter(scope=ALICE), vec("kayaks"), 5)) == 1
     finally:
         await a.close()

@@ -15,6 +15,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import ExportRecord
 from cognimem.models.ids import content_hash
 from cognimem.store import Store, transfer
+from cognimem.store.arguments import Attachment, KnowledgeView, ProcedureQuery
 from cognimem.store.sqlite import SQLiteStore
 from cognimem.store.transfer import embedded_text
 from tests.contract.builders import (
@@ -84,7 +85,7 @@ async def test_erase_user_leaves_nothing_of_them_in_any_table(store: Store) -> N
     assert len(await store.get_items("t1", theirs["items"])) == 2
     assert len(await store.get_facts("t1", theirs["facts"])) == 2
     assert len(await store.get_entities("t1", theirs["entities"])) == 2
-    assert await store.find_conflicts("t1", "default", "bob") == [theirs["conflict"]]
+    assert await store.find_conflicts(KnowledgeView("t1", "default", "bob")) == [theirs["conflict"]]
     assert await ids_for(store, BOB, "otter") != ([], [])
     assert await store.get_session("t1", "default", "otter-session") is not None
 
@@ -103,7 +104,7 @@ async def test_a_job_for_erased_events_writes_nothing(store: Store) -> None:
     pending.processed = False
     await store.commit([pending], WINDOW)
     await store.erase_user("t1", "alice")
-    assert await store.add_items(items) == []
+    assert await store.add_items(Attachment(items)) == []
     assert await store.get_items("t1", [items[0].item.id]) == []
 
 
@@ -160,10 +161,12 @@ async def round_trip(source: Store, target: Store) -> None:
     ]
     assert as_set(again) == as_set(retenanted)
     # the learnt procedure is the target's, as it was
-    [learnt] = await source.list_procedures("t1", "default", "alice", 10)
+    [learnt] = await source.list_procedures(ProcedureQuery("t1", "default", "alice", 10))
     moved_procedure = learnt.model_copy(update={"scope": learnt.scope.model_copy(
         update={"tenant_id": "t9"})})  # fmt: skip
-    assert await target.list_procedures("t9", "default", "alice", 10) == [moved_procedure]
+    assert await target.list_procedures(ProcedureQuery("t9", "default", "alice", 10)) == [
+        moved_procedure
+    ]
     used = next(r.data for r in again if r.type == "item" and r.data["cited_count"])
     assert (used["access_count"], used["loaded_count"], used["cited_count"]) == (1, 1, 2)
     assert used["failure_count"] == 1

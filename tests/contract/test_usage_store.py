@@ -12,6 +12,7 @@ from cognimem.models import Tier
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store import Store
+from cognimem.store.arguments import ItemEdit
 from cognimem.store.types import Access
 from tests.contract.builders import ALICE, BOB, WINDOW
 from tests.contract.conftest import T0, message
@@ -98,7 +99,7 @@ async def test_an_edit_adds_its_counters_to_usage(store: Store) -> None:
         id=new_id("hst"), tenant_id="t1", target_type="item", target_id=item.id,
         action="feedback", actor="api", at=T0,
     )  # fmt: skip
-    await store.update_item(edited, expected=item, history=entry)
+    await store.update_item(ItemEdit(edited, expected=item, history=entry))
     [stored] = await store.get_items("t1", r.item_ids)
     assert (stored.success_count, stored.loaded_count, stored.confidence) == (1, 1, 0.9)
 
@@ -114,7 +115,9 @@ async def test_usage_candidates_are_the_users_used_or_high_items(store: Store) -
         id=new_id("hst"), tenant_id="t1", target_type="item", target_id=high,
         action="updated", actor="api", at=T0,
     )  # fmt: skip
-    await store.update_item(h.model_copy(update={"tier": Tier.HIGH}), expected=h, history=entry)
+    await store.update_item(
+        ItemEdit(h.model_copy(update={"tier": Tier.HIGH}), expected=h, history=entry)
+    )
     await store.record_access("t1", [used, bobs], T0)
     found = await store.usage_candidates("t1", "default", "alice", 100)
     assert {i.id for i in found} == {used, high}

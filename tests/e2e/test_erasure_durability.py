@@ -17,6 +17,7 @@ from cognimem.providers.embeddings import CachedEmbedder, EmbedKind, FloatMatrix
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.queue import JobQueue, SqliteJobQueue
 from cognimem.store import ItemFilter, open_store
+from cognimem.store.arguments import Attachment
 from cognimem.store.sqlite import SQLiteStore
 from tests import servers
 from tests.erasure import leftovers
@@ -199,7 +200,7 @@ async def test_on_postgres_an_erasure_waits_for_a_job_committing_and_removes_its
             await insert_items(*args)
 
         monkeypatch.setattr(item_writes, "insert_items", insert_after_a_pause)
-        worker = asyncio.create_task(store.add_items(said.items))
+        worker = asyncio.create_task(store.add_items(Attachment(said.items)))
         await asyncio.wait_for(inside.wait(), WAIT_S)
         erasure = asyncio.create_task(store.erase_user("t1", "zed"))
         deadline = asyncio.get_running_loop().time() + WAIT_S

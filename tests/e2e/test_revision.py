@@ -168,12 +168,12 @@ async def test_concurrent_turns_confirming_one_fact_lose_no_update(
     for mem in (memory, other):
         commit = mem.store.add_items
 
-        async def add_items(items, *args, _commit=commit, **kw):  # type: ignore[no-untyped-def]
+        async def add_items(attached, _commit=commit):  # type: ignore[no-untyped-def]
             nonlocal held
-            if not items and held < n:  # a revision's first commit
+            if not attached.items and held < n:  # a revision's first commit
                 held += 1
                 await barrier.wait()
-            return await _commit(items, *args, **kw)
+            return await _commit(attached)
 
         monkeypatch.setattr(mem.store, "add_items", add_items)
     try:

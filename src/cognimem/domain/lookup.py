@@ -13,6 +13,7 @@ from cognimem.domain.source import DomainRecord, DomainRef, DomainRow
 from cognimem.models import Scope
 from cognimem.models.knowledge import Alias, Fact
 from cognimem.models.packets import DomainFactEntry, DomainRelated, Overruled
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.protocols import KnowledgeStore
 from cognimem.text.names import SELF_SUBJECT
 
@@ -49,7 +50,7 @@ async def look_up(
         return []
     t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
     aliases, found = await asyncio.gather(
-        store.find_aliases(t, ns, user, list(names)) if names else _no_aliases(),
+        store.find_aliases(KnowledgeView(t, ns, user), list(names)) if names else _no_aliases(),
         source.find(names, MAX_RECORDS, viewer=user, own=about_user),
     )
     ids = sorted({a.entity_id for a in aliases})

@@ -13,13 +13,11 @@ strategy ``both_valid``. Either way the conflict gets a history entry of its own
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from cognimem.errors import Conflict, InvalidInput
 from cognimem.models.fact_changes import (
     LIVE,
-    StaleItem,
     fact_history,
     stale_evidence,
     superseded,
@@ -31,16 +29,8 @@ from cognimem.models.knowledge import (
     FactConflict,
     HistoryEntry,
 )
+from cognimem.store.arguments import ConflictResolution
 from cognimem.store.types import FactUpdate
-
-
-@dataclass
-class Resolution:
-    conflict: FactConflict
-    fact_updates: list[FactUpdate] = field(default_factory=list)
-    history: list[HistoryEntry] = field(default_factory=list)
-    silence_items: list[str] = field(default_factory=list)
-    stale_items: list[StaleItem] = field(default_factory=list)
 
 
 def resolve(
@@ -49,7 +39,7 @@ def resolve(
     winner_fact_id: str | None,
     note: str,
     now: datetime,
-) -> Resolution | None:
+) -> ConflictResolution | None:
     """The resolved conflict and what it changes; ``None`` when the conflict is already
     resolved the way asked (a retried request). ``InvalidInput`` for a winner that is not
     one of the conflict's live facts, ``Conflict`` for a conflict already resolved
@@ -63,7 +53,7 @@ def resolve(
             details={"conflict": conflict.id, "winner_fact_id": conflict.winner_fact_id},
         )
     by_id = {f.id: f for f in facts}
-    out = Resolution(
+    out = ConflictResolution(
         conflict=conflict.model_copy(
             update={
                 "status": ConflictStatus.RESOLVED,
@@ -99,7 +89,7 @@ def _winner(conflict: FactConflict, by_id: dict[str, Fact], winner_fact_id: str)
 
 
 def _supersede_losers(
-    out: Resolution,
+    out: ConflictResolution,
     conflict: FactConflict,
     winner: Fact,
     by_id: dict[str, Fact],
@@ -120,11 +110,11 @@ def _supersede_losers(
             fact_history(ended, "superseded", loser, now, None).model_copy(update={"actor": "api"})
         )
         if loser.is_constraint:
-            out.silence_items += [i for i in loser.evidence_item_ids if i not in evidence]
+            out.silence_items.extend(i for i in loser.evidence_item_ids if i not in evidence)
         else:
             marks, history = stale_evidence(loser, winner.id, since, "superseded", now, evidence)
-            out.stale_items += marks
-            out.history += [h.model_copy(update={"actor": "api"}) for h in history]
+            out.stale_items.extend(marks)
+            out.history.extend(h.model_copy(update={"actor": "api"}) for h in history)
 
 
 def _resolved_entry(before: FactConflict, after: FactConflict, now: datetime) -> HistoryEntry:

@@ -12,6 +12,7 @@ from typing import Any, Literal, get_args
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
 from cognimem.models.knowledge import HistoryEntry
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.protocols import EditStore
 from cognimem.text.events import event_period
 from cognimem.text.temporal import DateOrder
@@ -120,7 +121,7 @@ async def forget(
     (``EditStore.forget_items``): one history entry per change; a dry run changes nothing
     and answers the same."""
     done = await store.forget_items(
-        tenant_id, [i.id for i in items], FORGET_STATUS[mode], now=now, dry_run=dry_run
+        ItemsForgetting(tenant_id, [i.id for i in items], FORGET_STATUS[mode], now, dry_run)
     )
     return ForgetResult(
         mode=mode,

@@ -40,6 +40,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.protocols import KnowledgeStore
 from cognimem.text.names import SELF_SUBJECT, normalize_name
 
@@ -136,7 +137,7 @@ class DomainLinker:
         their owner (the namespace, or the writer for a row only its user sees)."""
         names = sorted({normalize_name(n) for r in rows for n in r.names()} - {""})
         aliases = await self._store.find_aliases(
-            scope.tenant_id, scope.namespace, scope.user_id, names
+            KnowledgeView(scope.tenant_id, scope.namespace, scope.user_id), names
         )
         ids = sorted({a.entity_id for a in aliases if a.source is AliasSource.DOMAIN})
         wanted = {r.ref.external_ref: r for r in rows}

@@ -25,6 +25,7 @@ from rapidfuzz import fuzz, process
 from cognimem.models import Scope
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.protocols import KnowledgeStore
 from cognimem.text.names import normalize_name
 
@@ -108,7 +109,7 @@ class EntityResolver:
         the canonical name of a link learned earlier; several: ambiguous); the names
         no alias holds."""
         t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
-        known = await self._store.find_aliases(t, ns, user, list(wanted))
+        known = await self._store.find_aliases(KnowledgeView(t, ns, user), list(wanted))
         unresolved: list[str] = []
         linked: dict[str, str] = {}  # mention -> entity, through a link learned earlier
         for norm in wanted:
@@ -144,7 +145,7 @@ class EntityResolver:
         """The names no alias holds, into ``out``: a first name linked to the one full
         name it starts, else a close spelling of a known alias, else a new entity."""
         t, ns, user = scope.tenant_id, scope.namespace, scope.user_id
-        pool = await self._store.find_aliases(t, ns, user, None)
+        pool = await self._store.find_aliases(KnowledgeView(t, ns, user), None)
         fuzzy_pool = [a for a in pool if len(a.alias) >= self._min_fuzzy]
         unresolved.sort(key=lambda n: -len(n.split()))  # full names before first names
         for norm in unresolved:

@@ -40,6 +40,7 @@ from cognimem.models.profiles import IngestProfile, get_profile
 from cognimem.models.requests import WriteArgs
 from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
+from cognimem.store.arguments import Attachment
 from cognimem.store.protocols import Store
 from cognimem.store.types import (
     Knowledge,
@@ -302,7 +303,9 @@ class WriteFunnel:
             try:
                 with timer.step(STORE):
                     inserted = set(
-                        await self._store.add_items(items, built.knowledge, merges, event_ids=todo)
+                        await self._store.add_items(
+                            Attachment(items, built.knowledge, merges, event_ids=todo)
+                        )
                     )
             except StaleKnowledge:
                 if attempt == MAX_RECONCILE_ATTEMPTS - 1:

@@ -28,6 +28,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.protocols import KnowledgeStore
 from cognimem.store.types import FactQuery, Knowledge, PendingFact
 from cognimem.text.areas import AREA_TAG
@@ -163,9 +164,7 @@ class KnowledgeBuilder:
         """``relations`` without the edges the graph (or an earlier one of them) already
         draws; an edge a fact draws is always kept."""
         existing = await self._store.find_relations(
-            scope.tenant_id,
-            scope.namespace,
-            scope.user_id,
+            KnowledgeView(scope.tenant_id, scope.namespace, scope.user_id),
             sorted({r.source_entity_id for r in relations}),
         )
         seen = {(r.source_entity_id, r.relation, r.target_entity_id) for r in existing}

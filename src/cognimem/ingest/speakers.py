@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from cognimem.ingest.entities import SELF_PROPERTY, Resolution, Resolved
 from cognimem.models import Event, Scope
 from cognimem.models.knowledge import Alias, AliasSource
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.protocols import KnowledgeStore
 from cognimem.text.names import SELF_SUBJECT, normalize_name
 
@@ -89,7 +90,9 @@ async def identify(
 
 async def _has_name(store: KnowledgeStore, scope: Scope, self_id: str) -> bool:
     """Whether the user's entity already has a name the user spoke under."""
-    known = await store.find_aliases(scope.tenant_id, scope.namespace, scope.user_id, None)
+    known = await store.find_aliases(
+        KnowledgeView(scope.tenant_id, scope.namespace, scope.user_id), None
+    )
     return any(a.entity_id == self_id and a.source is AliasSource.USER_STATED for a in known)
 
 

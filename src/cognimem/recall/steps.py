@@ -47,6 +47,7 @@ from cognimem.recall.plan import (
 )
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
+from cognimem.store.arguments import KnowledgeView, ProcedureQuery
 from cognimem.store.protocols import Store
 from cognimem.store.reach import level_facts, read_reach
 from cognimem.store.types import (
@@ -213,7 +214,7 @@ class StepRun:
         s = self.scope
         facts = await self.store.find_facts(level_facts(s, limit=MAX_FACTS_SCANNED))
         ids = [f.id for f in facts]
-        conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, None)
+        conflicts = await self.store.find_conflicts(KnowledgeView(s.tenant_id, s.namespace, None))
         rows = await self.store.fact_rows_by_ids(s.tenant_id, ids)
         return rows, [c for c in conflicts if set(ids).intersection(c.fact_ids)]
 
@@ -235,7 +236,9 @@ class StepRun:
         rows = known.rows(picked)
         if s.user_id is not None:  # and the shared levels' facts it admits, by precedence
             rows = await self._timed_shared(at, rows, [known.facts[i] for i in picked])
-        conflicts = await self.store.find_conflicts(s.tenant_id, s.namespace, s.user_id)
+        conflicts = await self.store.find_conflicts(
+            KnowledgeView(s.tenant_id, s.namespace, s.user_id)
+        )
         if at.recorded is not None:
             conflicts = [c for c in conflicts if c.created_at <= at.recorded]
         return rows, conflicts
@@ -409,13 +412,16 @@ class StepRun:
             levels = [None] if s.agent_id is None else [s.agent_id, None]
         lists = [
             self.store.list_procedures(
-                s.tenant_id, s.namespace, None, MAX_PROCEDURES, levels=(level,)
+                ProcedureQuery(s.tenant_id, s.namespace, None, MAX_PROCEDURES, levels=(level,))
             )
             for level in levels
         ]
         if not self.level:
             lists.insert(
-                0, self.store.list_procedures(s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES)
+                0,
+                self.store.list_procedures(
+                    ProcedureQuery(s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES)
+                ),
             )
         stored = [p for listed in await asyncio.gather(*lists) for p in listed]
         return StepOutput(procedures=learnt.match(self.analysis.query, stored))
@@ -427,7 +433,9 @@ class StepRun:
         if not named:
             return keys
         s = self.scope
-        aliases = await self.store.find_aliases(s.tenant_id, s.namespace, s.user_id, named)
+        aliases = await self.store.find_aliases(
+            KnowledgeView(s.tenant_id, s.namespace, s.user_id), named
+        )
         return with_user_keys(
             keys, [a.alias for a in aliases if a.source is AliasSource.USER_STATED]
         )
@@ -467,7 +475,9 @@ class StepRun:
         call) only when the query names a known entity (most queries name none)."""
         s = self.scope
         aliases, edges = await self.store.aliases_and_graph(
-            s.tenant_id, s.namespace, s.user_id, list(self.analysis.names), MAX_GRAPH_EDGES
+            KnowledgeView(s.tenant_id, s.namespace, s.user_id),
+            list(self.analysis.names),
+            MAX_GRAPH_EDGES,
         )
         seeds: dict[str, float] = {}
         for alias in aliases:

@@ -38,6 +38,7 @@ from cognimem.models.knowledge_requests import (
 )
 from cognimem.models.requests import ReadScopeKeywords, UserScopeKeywords, split_scope
 from cognimem.services.components import Components
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.types import FactQuery
 
 # a listing's arguments, checked as the HTTP API checks them (the same messages)
@@ -110,11 +111,8 @@ class BrowseService:
         self._parts.require_open()
         target, level = make_reach_scope(**options)
         aliases = await self._parts.store.find_aliases(
-            target.tenant_id,
-            target.namespace,
-            target.user_id,
+            _view(target, level),
             None,
-            all_users=target.user_id is None and not level,
         )
         by_entity: dict[str, list[Alias]] = {}
         for a in aliases:
@@ -128,11 +126,8 @@ class BrowseService:
         self._parts.require_open()
         target, level = make_reach_scope(**options)
         return await self._parts.store.find_relations(
-            target.tenant_id,
-            target.namespace,
-            target.user_id,
+            _view(target, level),
             list(entity_ids),
-            all_users=target.user_id is None and not level,
         )
 
     async def conflicts(self, options: ConflictsKeywords) -> list[FactConflict]:
@@ -141,11 +136,8 @@ class BrowseService:
         target, level = make_reach_scope(**where)
         args = ConflictsArgs(scope=target, **rest)
         return await self._parts.store.find_conflicts(
-            target.tenant_id,
-            target.namespace,
-            target.user_id,
+            _view(target, level),
             open_only=args.open_only,
-            all_users=target.user_id is None and not level,
         )
 
     async def history(self, target_id: str, *, tenant_id: str) -> list[HistoryEntry]:
@@ -165,3 +157,14 @@ def _within(item: MemoryItem, scope: Scope) -> bool:
         named = (scope.user_id, scope.agent_id, scope.session_id)
         return all(x is None for x in named)
     return in_scope(item, scope)
+
+
+def _view(target: Scope, level: bool) -> KnowledgeView:
+    """What a listing sees: the user's knowledge with the namespace's shared rows, every
+    user's for a namespace-wide listing (no user), or a shared level's rows alone."""
+    return KnowledgeView(
+        target.tenant_id,
+        target.namespace,
+        target.user_id,
+        all_users=target.user_id is None and not level,
+    )

@@ -37,6 +37,7 @@ from cognimem.recall.conversation.evidence import mentions
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
+from cognimem.store.arguments import AliasDeletion, ItemEdit, KnowledgeView
 from cognimem.store.types import ItemFilter, Knowledge
 from cognimem.text.names import normalize_name
 from cognimem.text.validate import check_period, check_text
@@ -108,13 +109,8 @@ class EditService:
                 if search_text not in embedded:
                     [embedded[search_text]] = await parts.embedder.embed([search_text], "document")
             try:
-                await parts.store.update_item(
-                    new,
-                    expected=item,
-                    history=entry,
-                    embedding=None if search_text is None else embedded[search_text],
-                    search_text=search_text,
-                )
+                embedding = None if search_text is None else embedded[search_text]
+                await parts.store.update_item(ItemEdit(new, item, entry, embedding, search_text))
             except StaleKnowledge:
                 # another edit of this memory committed between our read and our write:
                 # make this one again from the state it left (no feedback count is lost)
@@ -230,13 +226,7 @@ class EditService:
         resolution = conflicts.resolve(found, facts, winner_fact_id, note, parts.clock())
         if resolution is None:
             return found
-        await parts.store.resolve_conflict(
-            resolution.conflict,
-            resolution.fact_updates,
-            resolution.history,
-            resolution.silence_items,
-            resolution.stale_items,
-        )
+        await parts.store.resolve_conflict(resolution)
         return resolution.conflict
 
     async def remove_alias(
@@ -268,11 +258,12 @@ class EditService:
             split_off[:] = [] if twin is None else [twin]
             return knowledge
 
-        removed = await parts.store.remove_aliases(entity, name, target.user_id, then)
-        known = await parts.store.find_aliases(
-            target.tenant_id, target.namespace, target.user_id, None,
-            all_users=target.user_id is None,
-        )  # fmt: skip
+        removed = await parts.store.remove_aliases(
+            AliasDeletion(entity, name, target.user_id, then)
+        )
+        everyone = target.user_id is None
+        view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, everyone)
+        known = await parts.store.find_aliases(view, None)
 
         def with_aliases(e: Entity) -> EntityWithAliases:
             return EntityWithAliases(entity=e, aliases=[a for a in known if a.entity_id == e.id])

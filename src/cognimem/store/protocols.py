@@ -12,15 +12,14 @@ coroutines; none block the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
 import numpy as np
 
-from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
+from cognimem.models import Event, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import ScopeStats
-from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -40,6 +39,15 @@ from cognimem.store.admin_protocols import (
     SessionStore,
     TransferStore,
 )
+from cognimem.store.arguments import (
+    AliasDeletion,
+    Attachment,
+    ConflictResolution,
+    ItemEdit,
+    ItemsForgetting,
+    KnowledgeView,
+    ProcedureQuery,
+)
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.reembedding import ReembedStore
 from cognimem.store.types import (
@@ -48,11 +56,9 @@ from cognimem.store.types import (
     ConsolidationWrite,
     FactQuery,
     FactRows,
-    FactUpdate,
     GraphEdge,
     ItemFilter,
     Knowledge,
-    PendingItem,
     PendingMessage,
     ScopeFacts,
 )
@@ -113,14 +119,7 @@ class ItemStore(Protocol):
         queue in the same file), that job is queued in this same transaction.
         """
 
-    async def add_items(
-        self,
-        items: Sequence[PendingItem],
-        knowledge: Knowledge | None = None,
-        merges: Mapping[str, Sequence[str]] | None = None,
-        *,
-        event_ids: Sequence[str] = (),
-    ) -> list[str]:
+    async def add_items(self, attached: Attachment) -> list[str]:
         """Attach items, merges (event id → existing item ids) and ``knowledge`` to raw
         events that are already stored (async ingestion), and mark those events and
         ``event_ids`` (the job's events that yield no item, e.g. all secret) processed.
@@ -237,30 +236,14 @@ class KnowledgeStore(Protocol):
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]: ...
 
-    async def find_aliases(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        names: Sequence[str] | None,
-        *,
-        all_users: bool = False,
-    ) -> list[Alias]:
-        """Aliases visible to the user (theirs and the namespace's shared ones; every
-        user's with ``all_users``) whose normalised text is one of ``names`` (``None``:
-        all of them, for fuzzy matching)."""
+    async def find_aliases(self, view: KnowledgeView, names: Sequence[str] | None) -> list[Alias]:
+        """Aliases in ``view`` whose normalised text is one of ``names`` (``None``: all of
+        them, for fuzzy matching)."""
 
     async def find_relations(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        entity_ids: Sequence[str],
-        *,
-        all_users: bool = False,
+        self, view: KnowledgeView, entity_ids: Sequence[str]
     ) -> list[Relation]:
-        """Active edges touching any of ``entity_ids``, visible to the user (theirs and
-        the shared ones; every user's with ``all_users``)."""
+        """Active edges in ``view`` touching any of ``entity_ids``."""
 
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -270,16 +253,10 @@ class KnowledgeStore(Protocol):
         graph a read expands over, in one query."""
 
     async def find_conflicts(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        *,
-        open_only: bool = True,
-        all_users: bool = False,
+        self, view: KnowledgeView, *, open_only: bool = True
     ) -> list[FactConflict]:
-        """The user's conflicts (of no user for ``None``; every user's with
-        ``all_users``), oldest first."""
+        """The conflicts of ``view``'s user alone (of no user for ``None``; every user's
+        with ``all_users``), oldest first."""
 
     async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None: ...
 
@@ -305,16 +282,11 @@ class RecallFetchStore(Protocol):
         one call: what a user's read needs."""
 
     async def aliases_and_graph(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        names: Sequence[str],
-        limit: int,
+        self, view: KnowledgeView, names: Sequence[str], limit: int
     ) -> tuple[list[Alias], list[GraphEdge]]:
-        """``KnowledgeStore.find_aliases`` for ``names`` and, when any is found, the
-        visible graph (``graph_edges``, at most ``limit`` edges; else none): what the
-        read's graph step needs."""
+        """``KnowledgeStore.find_aliases`` for ``names`` and, when any is found, the graph
+        visible to ``view``'s user (``graph_edges``, at most ``limit`` edges; else none;
+        ``all_users`` is not read): what the read's graph step needs."""
 
     async def items_and_facts(
         self, tenant_id: str, item_ids: Sequence[str], fact_ids: Sequence[str]
@@ -327,53 +299,28 @@ class EditStore(Protocol):
     """Changing what is stored after the fact: an item's edit, forgetting items
     with what was derived from them alone, a conflict's resolution, and history."""
 
-    async def update_item(
-        self,
-        item: MemoryItem,
-        *,
-        expected: MemoryItem,
-        history: HistoryEntry,
-        embedding: np.ndarray | None = None,
-        search_text: str | None = None,
-    ) -> None:
-        """Store ``item``'s new state (text, importance, tier, status, kind, confidence,
-        metadata; counters it raised are added to its usage) and append ``history``, in
-        one transaction. With
-        ``search_text`` the text changed: the lexical index and the embedding
-        (``embedding``) are replaced too. ``expected`` is the state the edit was made
-        from: when the stored text, importance, confidence, tier or status
-        are no longer its, nothing is written and ``StaleKnowledge`` is raised (another
-        edit came first; edit the new state). ``NotFound`` when the item does not exist
-        in ``item.scope.tenant_id``."""
+    async def update_item(self, edit: ItemEdit) -> None:
+        """Store ``edit.item``'s new state (text, importance, tier, status, kind,
+        confidence, metadata; counters it raised are added to its usage) and append
+        ``edit.history``, in one transaction. With ``edit.search_text`` the text changed:
+        the lexical index and the embedding (``edit.embedding``) are replaced too.
+        ``edit.expected`` is the state the edit was made from: when the stored text,
+        importance, confidence, tier or status are no longer its, nothing is written and
+        ``StaleKnowledge`` is raised (another edit came first; edit the new state).
+        ``NotFound`` when the item does not exist in ``item.scope.tenant_id``."""
 
-    async def forget_items(
-        self,
-        tenant_id: str,
-        ids: Sequence[str],
-        status: ItemStatus,
-        *,
-        now: datetime,
-        dry_run: bool = False,
-        actor: str = "api",
-    ) -> Forgotten:
-        """Forget the tenant's items ``ids`` into ``status`` (``deleted``: remove the rows
-        and their index entries) with what was derived from them alone, in one
-        transaction: facts whose every evidence item is forgotten are deleted or
-        invalidated, with their graph edges; facts keeping a live source lose the
-        forgotten ones from their evidence; summaries whose every source event is gone
+    async def forget_items(self, forgetting: ItemsForgetting) -> Forgotten:
+        """Forget the tenant's items ``forgetting.ids`` into ``forgetting.status``
+        (``deleted``: remove the rows and their index entries) with what was derived from
+        them alone, in one transaction: facts whose every evidence item is forgotten are
+        deleted or invalidated, with their graph edges; facts keeping a live source lose
+        the forgotten ones from their evidence; summaries whose every source event is gone
         are forgotten like the items (rules in ``store/forgetting.py``). Writes one
-        history entry per change (by ``actor``: ``api``, or ``forgetting`` for the
-        policy). ``dry_run`` reads the same and writes nothing. Ids that do not exist in
-        the tenant are left out of the answer."""
+        history entry per change (by ``forgetting.actor``: ``api``, or ``forgetting``
+        for the policy). ``dry_run`` reads the same and writes nothing. Ids that do not
+        exist in the tenant are left out of the answer."""
 
-    async def resolve_conflict(
-        self,
-        conflict: FactConflict,
-        fact_updates: Sequence[FactUpdate],
-        history: Sequence[HistoryEntry],
-        silence_items: Sequence[str] = (),
-        stale_items: Sequence[StaleItem] = (),
-    ) -> None:
+    async def resolve_conflict(self, resolution: ConflictResolution) -> None:
         """Store a conflict's resolved state and the facts it changes (the losers
         superseded; ``silence_items``: the items of superseded constraints, as
         reconciliation silences them; ``stale_items``: the other losers' items, marked
@@ -381,18 +328,12 @@ class EditStore(Protocol):
         revision raises ``StaleKnowledge``; a conflict that is no longer open
         ``Conflict``, a missing one ``NotFound``."""
 
-    async def remove_aliases(
-        self,
-        entity: Entity,
-        alias: str,
-        user_id: str | None,
-        then: Callable[[list[Alias]], Knowledge],
-    ) -> list[Alias]:
-        """Delete ``entity``'s alias rows of the normalised name ``alias`` that
-        ``user_id``'s words use (``None``: the namespace's shared rows) and write
-        ``then(removed)`` (the history entries, a split-off entity and its alias), in
-        one transaction; returns the rows removed. ``NotFound("alias", alias)`` when
-        there are none (nothing is written)."""
+    async def remove_aliases(self, deletion: AliasDeletion) -> list[Alias]:
+        """Delete ``deletion.entity``'s alias rows of the normalised name
+        ``deletion.alias`` that ``deletion.user_id``'s words use (``None``: the
+        namespace's shared rows) and write ``deletion.then(removed)`` (the history
+        entries, a split-off entity and its alias), in one transaction; returns the rows
+        removed. ``NotFound("alias", alias)`` when there are none (nothing is written)."""
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         """Record changes made by other calls (forget's status changes and deletions)."""
@@ -422,22 +363,9 @@ class ProcedureStore(Protocol):
         ``by_agent``: only the events of the scope's agent (of the user, or of every
         user when the scope has none)."""
 
-    async def list_procedures(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        limit: int,
-        *,
-        agent_id: str | None = None,
-        levels: Sequence[str | None] = (),
-    ) -> list[Procedure]:
-        """The user's procedures (every user's of the namespace for ``None``), most
-        confident first (then most observed, then id), at most ``limit``. With
-        ``agent_id`` (and no user): the agent's procedures, those of no user. With
-        ``levels`` (``user_id`` and ``agent_id`` are then not read): those shared levels'
-        alone, the procedures of no user whose agent is one of them (``None``: the
-        organisation's, of no agent); the limit counts only those."""
+    async def list_procedures(self, asked: ProcedureQuery) -> list[Procedure]:
+        """The procedures ``asked`` names, most confident first (then most observed, then
+        id), at most ``asked.limit``; with ``levels`` the limit counts only those."""
 
     async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
         """Procedures by id within a tenant, in the order asked; missing ids left out."""

@@ -40,6 +40,7 @@ from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.lexical_index import tokens
 from cognimem.store.reach import level_facts, level_filter
 from cognimem.store.types import ConsolidationWrite
@@ -301,7 +302,9 @@ class ConsolidationService:
                     linked.setdefault(entity, {}).update(dict.fromkeys(f.evidence_item_ids))
         if not linked:
             return {}, {}
-        aliases = await store.find_aliases(tenant, scope.namespace, scope.user_id, None)
+        aliases = await store.find_aliases(
+            KnowledgeView(tenant, scope.namespace, scope.user_id), None
+        )
         names_of: dict[str, set[str]] = {}
         for a in aliases:
             if a.entity_id in linked:

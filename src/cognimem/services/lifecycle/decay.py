@@ -15,6 +15,7 @@ from cognimem.models.arguments import require_level
 from cognimem.models.fact_changes import LIVE
 from cognimem.models.lifecycle import DecayResult
 from cognimem.services.components import Components
+from cognimem.store.arguments import Attachment
 from cognimem.store.reach import level_facts
 from cognimem.store.types import Knowledge
 
@@ -60,7 +61,7 @@ class DecayService:
             if not dry_run and plan.updates:
                 try:
                     await store.add_items(
-                        [], Knowledge(fact_updates=plan.updates, history=plan.history)
+                        Attachment([], Knowledge(fact_updates=plan.updates, history=plan.history))
                     )
                 except StaleKnowledge:
                     if attempt == MAX_DECAY_ATTEMPTS - 1:

@@ -30,6 +30,7 @@ from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ForgetDecision, ForgettingResult
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.consolidation import META, ConsolidationService
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.retention import Decay
 
 log = logging.getLogger(__name__)
@@ -131,12 +132,10 @@ class ForgettingPolicyService:
     ) -> int:
         if not decided:
             return 0
+        ids = [d.row.id for d in decided]
+        now = self._parts.clock()
         done = await self._parts.store.forget_items(
-            scope.tenant_id,
-            [d.row.id for d in decided],
-            _STATUS[action],
-            now=self._parts.clock(),
-            actor=ACTOR,
+            ItemsForgetting(scope.tenant_id, ids, _STATUS[action], now, actor=ACTOR)
         )
         result.facts_orphaned += done.fact_ids
         return len(done.item_ids)
@@ -166,7 +165,9 @@ class ForgettingPolicyService:
         result.compressed = len(items)
         if archive:
             done = await store.forget_items(
-                scope.tenant_id, archive, ItemStatus.ARCHIVED, now=self._parts.clock(), actor=ACTOR
+                ItemsForgetting(
+                    scope.tenant_id, archive, ItemStatus.ARCHIVED, self._parts.clock(), actor=ACTOR
+                )
             )
             result.facts_orphaned += done.fact_ids
 

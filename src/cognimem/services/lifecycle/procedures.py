@@ -24,6 +24,7 @@ from cognimem.models.lifecycle_requests import ProcedureListKeywords
 from cognimem.models.procedures import Procedure
 from cognimem.models.requests import check_keywords, split_scope
 from cognimem.services.components import Components
+from cognimem.store.arguments import ProcedureQuery
 from cognimem.store.types import ItemFilter
 
 log = logging.getLogger(__name__)
@@ -126,11 +127,13 @@ class ProcedureService:
         store = parts.store
         for attempt in range(MAX_ATTEMPTS):
             stored = await store.list_procedures(
-                owner.tenant_id,
-                owner.namespace,
-                owner.user_id,
-                MAX_PROCEDURES,
-                agent_id=owner.agent_id,
+                ProcedureQuery(
+                    owner.tenant_id,
+                    owner.namespace,
+                    owner.user_id,
+                    MAX_PROCEDURES,
+                    agent_id=owner.agent_id,
+                )
             )
             found = detect(owner, observations, stored, parts.clock(), self._config)
             result.created = [p.id for p in found.created]
@@ -164,7 +167,9 @@ class ProcedureService:
         if not 1 <= limit <= MAX_LIST:
             raise InvalidInput(f"limit must be between 1 and {MAX_LIST}", field="limit")
         return await self._parts.store.list_procedures(
-            target.tenant_id, target.namespace, target.user_id, limit, agent_id=target.agent_id
+            ProcedureQuery(
+                target.tenant_id, target.namespace, target.user_id, limit, agent_id=target.agent_id
+            )
         )
 
     async def after_turn(

@@ -20,6 +20,7 @@ from cognimem.models import ItemStatus, MemoryItem, Scope
 from cognimem.models.arguments import check_ids, require_user
 from cognimem.models.lifecycle import MandateCandidate, PromotionResult
 from cognimem.services.components import Components
+from cognimem.store.arguments import ItemEdit
 
 MAX_ITEMS = 20_000  # the most used items one pass weighs (newest first)
 
@@ -53,7 +54,7 @@ class PromotionService:
         if not dry_run:
             for n, (before, after, entry) in enumerate(plan.moves, start=1):
                 try:
-                    await self._parts.store.update_item(after, expected=before, history=entry)
+                    await self._parts.store.update_item(ItemEdit(after, before, entry))
                 except (StaleKnowledge, NotFound):
                     result.skipped.append(before.id)
                 if progress is not None:
@@ -81,5 +82,5 @@ class PromotionService:
                 field="item_id",
             )
         new, entry = accepted(item, parts.clock())
-        await parts.store.update_item(new, expected=item, history=entry)
+        await parts.store.update_item(ItemEdit(new, item, entry))
         return new

@@ -34,6 +34,7 @@ from cognimem.models.requests import ReadArgs
 from cognimem.providers.llm import structured
 from cognimem.recall import Reader, RecallConfig
 from cognimem.services.components import Components
+from cognimem.store.arguments import Attachment
 from cognimem.store.types import ItemFilter, Knowledge
 
 log = logging.getLogger(__name__)
@@ -237,7 +238,7 @@ class RevisionService:
                 stale_items=revision.stale_items,
             )
             try:
-                await store.add_items([], knowledge)
+                await store.add_items(Attachment([], knowledge))
             except StaleKnowledge:
                 if attempt == MAX_REVISION_ATTEMPTS - 1:
                     raise

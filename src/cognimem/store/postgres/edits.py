@@ -9,25 +9,24 @@ index follows it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cognimem.errors import Conflict, NotFound, StaleKnowledge
-from cognimem.models import ItemStatus, MemoryItem
-from cognimem.models.fact_changes import StaleItem
-from cognimem.models.knowledge import Alias, ConflictStatus, Entity, FactConflict, HistoryEntry
+from cognimem.models import ItemStatus
+from cognimem.models.knowledge import Alias, ConflictStatus, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
+from cognimem.store.arguments import AliasDeletion, ConflictResolution, ItemEdit, ItemsForgetting
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.postgres import forgetting, knowledge_writes, usage
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.item_writes import insert_items
 from cognimem.store.postgres.knowledge import get_conflict
 from cognimem.store.postgres.rows import decode_time, vector_bytes
-from cognimem.store.types import ConsolidationWrite, FactUpdate, Knowledge
+from cognimem.store.types import ConsolidationWrite, Knowledge
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -59,19 +58,11 @@ async def _check_episodes(conn: Connection, write: ConsolidationWrite) -> None:
 class PostgresEdits(PostgresDatabase):
     """``EditStore`` on PostgreSQL."""
 
-    async def update_item(
-        self,
-        item: MemoryItem,
-        *,
-        expected: MemoryItem,
-        history: HistoryEntry,
-        embedding: np.ndarray | None = None,
-        search_text: str | None = None,
-    ) -> None:
+    async def update_item(self, edit: ItemEdit) -> None:
         async def body(conn: Connection) -> None:
-            await update_item(conn, item, expected, history, embedding, search_text)
+            await update_item(conn, edit)
 
-        dim = None if embedding is None else int(np.asarray(embedding).shape[0])
+        dim = None if edit.embedding is None else int(np.asarray(edit.embedding).shape[0])
         await self._write(body, dim)
 
     async def apply_consolidation(self, write: ConsolidationWrite) -> None:
@@ -115,30 +106,19 @@ class PostgresEdits(PostgresDatabase):
         dim = int(np.asarray(embedded[0]).shape[0]) if embedded else None
         await self._write(body, dim)
 
-    async def resolve_conflict(
-        self,
-        conflict: FactConflict,
-        fact_updates: Sequence[FactUpdate],
-        history: Sequence[HistoryEntry],
-        silence_items: Sequence[str] = (),
-        stale_items: Sequence[StaleItem] = (),
-    ) -> None:
+    async def resolve_conflict(self, resolution: ConflictResolution) -> None:
         async def body(conn: Connection) -> None:
-            await resolve_conflict(conn, conflict, fact_updates, history, silence_items)
-            await knowledge_writes.mark_stale(conn, stale_items)
+            await resolve_conflict(conn, resolution)
+            await knowledge_writes.mark_stale(conn, resolution.stale_items)
 
         await self._write(body, None)
 
-    async def remove_aliases(
-        self,
-        entity: Entity,
-        alias: str,
-        user_id: str | None,
-        then: Callable[[list[Alias]], Knowledge],
-    ) -> list[Alias]:
+    async def remove_aliases(self, deletion: AliasDeletion) -> list[Alias]:
         async def body(conn: Connection) -> list[Alias]:
-            removed = await knowledge_writes.delete_aliases(conn, entity, alias, user_id)
-            await knowledge_writes.apply(conn, then(removed))
+            removed = await knowledge_writes.delete_aliases(
+                conn, deletion.entity, deletion.alias, deletion.user_id
+            )
+            await knowledge_writes.apply(conn, deletion.then(removed))
             return removed
 
         return await self._write(body, None)
@@ -148,40 +128,32 @@ class PostgresEdits(PostgresDatabase):
             async with self._connection() as conn:
                 await knowledge_writes.insert_history(conn, entries)
 
-    async def forget_items(
-        self,
-        tenant_id: str,
-        ids: Sequence[str],
-        status: ItemStatus,
-        *,
-        now: datetime,
-        dry_run: bool = False,
-        actor: str = "api",
-    ) -> Forgotten:
-        if not ids:
+    async def forget_items(self, request: ItemsForgetting) -> Forgotten:
+        if not request.ids:
             return Forgotten()
-        if dry_run:
+        if request.dry_run:
             async with self._connection() as conn:
                 items, done, relations = await forgetting.plan(
-                    conn, tenant_id, ids, status, lock=False
+                    conn, request.tenant_id, request.ids, request.status, lock=False
                 )
             return cascade.outcome(items, done, relations)
+        return await self._write(lambda conn: _forget(conn, request), None)
 
-        async def body(conn: Connection) -> Forgotten:
-            items, done, relations = await forgetting.plan(conn, tenant_id, ids, status, lock=True)
-            if items:
-                targets = [i.id for i in [*items, *done.summaries]]
-                if status is ItemStatus.DELETED:
-                    await _delete_items(conn, tenant_id, targets)
-                else:
-                    await _set_status(conn, tenant_id, targets, status)
-                await forgetting.apply(conn, done, status, now)
-                await knowledge_writes.insert_history(
-                    conn, cascade.history(items, done, status, now, actor)
-                )
-            return cascade.outcome(items, done, relations)
 
-        return await self._write(body, None)
+async def _forget(conn: Connection, request: ItemsForgetting) -> Forgotten:
+    tenant_id, status, now = request.tenant_id, request.status, request.now
+    items, done, relations = await forgetting.plan(conn, tenant_id, request.ids, status, lock=True)
+    if items:
+        targets = [i.id for i in [*items, *done.summaries]]
+        if status is ItemStatus.DELETED:
+            await _delete_items(conn, tenant_id, targets)
+        else:
+            await _set_status(conn, tenant_id, targets, status)
+        await forgetting.apply(conn, done, status, now)
+        await knowledge_writes.insert_history(
+            conn, cascade.history(items, done, status, now, request.actor)
+        )
+    return cascade.outcome(items, done, relations)
 
 
 async def _set_status(
@@ -210,14 +182,8 @@ async def _delete_items(conn: Connection, tenant_id: str, ids: Sequence[str]) ->
     return int(count)
 
 
-async def update_item(
-    conn: Connection,
-    item: MemoryItem,
-    expected: MemoryItem,
-    history: HistoryEntry,
-    embedding: np.ndarray | None,
-    search_text: str | None,
-) -> None:
+async def update_item(conn: Connection, edit: ItemEdit) -> None:
+    item, expected, search_text = edit.item, edit.expected, edit.search_text
     guard = " AND ".join(f"{c} = ${n}" for n, c in enumerate(records.EDIT_GUARD_COLUMNS, 14))
     found = await conn.fetchval(
         "UPDATE items SET text = $3, importance = $4, confidence = $5, tier = $6, status = $7,"
@@ -244,20 +210,15 @@ async def update_item(
             item.scope.tenant_id,
             item.id,
             search_text,
-            None if embedding is None else vector_bytes(embedding),
+            None if edit.embedding is None else vector_bytes(edit.embedding),
         )
-    await knowledge_writes.insert_history(conn, [history])
+    await knowledge_writes.insert_history(conn, [edit.history])
 
 
-async def resolve_conflict(
-    conn: Connection,
-    conflict: FactConflict,
-    fact_updates: Sequence[FactUpdate],
-    history: Sequence[HistoryEntry],
-    silence_items: Sequence[str],
-) -> None:
+async def resolve_conflict(conn: Connection, resolution: ConflictResolution) -> None:
     """The conflict's new state (only while it is still open), the facts it changes
     (guarded by their revisions) and the items it silences."""
+    conflict, silence_items = resolution.conflict, resolution.silence_items
     changed = await conn.fetchval(
         "UPDATE conflicts SET status = $3, strategy = $4, winner_fact_id = $5,"
         " resolved_at = $6, note = $7 WHERE id = $1 AND tenant_id = $2 AND status = $8"
@@ -273,7 +234,8 @@ async def resolve_conflict(
             f"conflict {conflict.id} was resolved meanwhile", details={"conflict": conflict.id}
         )
     await knowledge_writes.apply(
-        conn, Knowledge(fact_updates=list(fact_updates), history=list(history))
+        conn,
+        Knowledge(fact_updates=list(resolution.fact_updates), history=list(resolution.history)),
     )
     if silence_items:
         await conn.execute(

@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
 from cognimem.store import lexical_index, records
+from cognimem.store.arguments import Attachment
 from cognimem.store.postgres import item_writes, knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
@@ -104,26 +105,19 @@ class PostgresItems(PostgresDatabase):
                 await self._planner_stats.analyze(conn)
         return results
 
-    async def add_items(
-        self,
-        items: Sequence[PendingItem],
-        knowledge: Knowledge | None = None,
-        merges: Mapping[str, Sequence[str]] | None = None,
-        *,
-        event_ids: Sequence[str] = (),
-    ) -> list[str]:
-        merges = merges or {}
-        events = {e for p in items for e in p.item.source_event_ids} | set(merges)
-        events |= set(event_ids)
-        if not events and (knowledge is None or knowledge.is_empty()):
+    async def add_items(self, attached: Attachment) -> list[str]:
+        if attached.is_empty():
             return []
+        items, knowledge, events = attached.items, attached.knowledge, attached.events()
 
         async def body(conn: Connection) -> list[str]:
             await locks.take_locks(
                 conn,
                 [locks.event_lock(e) for e in events] + knowledge_writes.read_set_locks(knowledge),
             )
-            inserted = await item_writes.attach_items(conn, items, merges, event_ids)
+            inserted = await item_writes.attach_items(
+                conn, items, attached.merges, attached.event_ids
+            )
             if inserted is None:
                 return []  # this job (or part of it) was applied already
             if knowledge is not None:

@@ -21,6 +21,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.knowledge_writes import LIVE
 from cognimem.store.postgres.row_copies import RowCopies
@@ -83,22 +84,15 @@ async def find_facts(conn: Connection, q: FactQuery) -> list[Fact]:
 
 
 async def find_aliases(
-    conn: Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    names: Sequence[str] | None,
-    limit: int = 20_000,
-    *,
-    all_users: bool = False,
+    conn: Connection, view: KnowledgeView, names: Sequence[str] | None, limit: int = 20_000
 ) -> list[Alias]:
-    params = Params(tenant_id, namespace)
+    params = Params(view.tenant_id, view.namespace)
     sql = (
         "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
         " WHERE tenant_id = $1 AND namespace = $2"
     )
-    if not all_users:
-        keys = ["", user_key(user_id)] if user_id is not None else [""]
+    if not view.all_users:
+        keys = ["", user_key(view.user_id)] if view.user_id is not None else [""]
         sql += f" AND user_key = ANY({params.add(keys)}::text[])"
     if names is not None:
         if not names:
@@ -113,23 +107,17 @@ async def find_aliases(
 
 
 async def find_relations(
-    conn: Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    entity_ids: Sequence[str],
-    *,
-    all_users: bool = False,
+    conn: Connection, view: KnowledgeView, entity_ids: Sequence[str]
 ) -> list[Relation]:
     if not entity_ids:
         return []
-    params = Params(tenant_id, namespace, list(entity_ids))
-    if all_users:
+    params = Params(view.tenant_id, view.namespace, list(entity_ids))
+    if view.all_users:
         visible = "TRUE"
-    elif user_id is None:
+    elif view.user_id is None:
         visible = "user_id IS NULL"
     else:
-        visible = f"(user_id = {params.add(user_id)} OR user_id IS NULL)"
+        visible = f"(user_id = {params.add(view.user_id)} OR user_id IS NULL)"
     sql = (
         f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = $1 AND namespace = $2"
         f" AND {visible} AND active"
@@ -195,18 +183,12 @@ async def graph_edges(
 
 
 async def find_conflicts(
-    conn: Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    open_only: bool,
-    *,
-    all_users: bool = False,
+    conn: Connection, view: KnowledgeView, open_only: bool
 ) -> list[FactConflict]:
-    params = Params(tenant_id, namespace)
+    params = Params(view.tenant_id, view.namespace)
     clauses = ["tenant_id = $1", "namespace = $2"]
-    if not all_users:
-        clauses.append(_equals("user_id", user_id, params))
+    if not view.all_users:
+        clauses.append(_equals("user_id", view.user_id, params))
     if open_only:
         clauses.append(f"status = {params.add(ConflictStatus.OPEN.value)}")
     sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE {' AND '.join(clauses)} ORDER BY seq"
@@ -366,33 +348,15 @@ class PostgresKnowledge(PostgresDatabase):
             "entities", records.ENTITY_COLUMNS, entity_from_row, tenant_id, ids
         )
 
-    async def find_aliases(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        names: Sequence[str] | None,
-        *,
-        all_users: bool = False,
-    ) -> list[Alias]:
+    async def find_aliases(self, view: KnowledgeView, names: Sequence[str] | None) -> list[Alias]:
         async with self._connection() as conn:
-            return await find_aliases(
-                conn, tenant_id, namespace, user_id, names, all_users=all_users
-            )
+            return await find_aliases(conn, view, names)
 
     async def find_relations(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        entity_ids: Sequence[str],
-        *,
-        all_users: bool = False,
+        self, view: KnowledgeView, entity_ids: Sequence[str]
     ) -> list[Relation]:
         async with self._connection() as conn:
-            return await find_relations(
-                conn, tenant_id, namespace, user_id, entity_ids, all_users=all_users
-            )
+            return await find_relations(conn, view, entity_ids)
 
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -401,18 +365,10 @@ class PostgresKnowledge(PostgresDatabase):
             return await graph_edges(conn, tenant_id, namespace, user_id, limit, self._graphs)
 
     async def find_conflicts(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        *,
-        open_only: bool = True,
-        all_users: bool = False,
+        self, view: KnowledgeView, *, open_only: bool = True
     ) -> list[FactConflict]:
         async with self._connection() as conn:
-            return await find_conflicts(
-                conn, tenant_id, namespace, user_id, open_only, all_users=all_users
-            )
+            return await find_conflicts(conn, view, open_only)
 
     async def get_history(self, tenant_id: str, target_id: str) -> list[HistoryEntry]:
         async with self._connection() as conn:

@@ -9,6 +9,7 @@ from cognimem.errors import StaleKnowledge
 from cognimem.models import Event, Scope
 from cognimem.models.clock import to_utc
 from cognimem.models.procedures import Procedure
+from cognimem.store.arguments import ProcedureQuery
 from cognimem.store.postgres.database import PostgresDatabase, scope_where
 from cognimem.store.postgres.rows import Params, decode_time, event_from_row
 from cognimem.store.procedure_records import (
@@ -66,17 +67,9 @@ class PostgresProcedures(PostgresDatabase):
             )
         return [event_from_row(r) for r in reversed(rows)]
 
-    async def list_procedures(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        limit: int,
-        *,
-        agent_id: str | None = None,
-        levels: Sequence[str | None] = (),
-    ) -> list[Procedure]:
-        params = Params(tenant_id, namespace)
+    async def list_procedures(self, asked: ProcedureQuery) -> list[Procedure]:
+        params = Params(asked.tenant_id, asked.namespace)
+        levels, user_id, agent_id = asked.levels, asked.user_id, asked.agent_id
         who = ""
         if levels:
             agents = [a for a in levels if a is not None]
@@ -91,7 +84,8 @@ class PostgresProcedures(PostgresDatabase):
             rows = await conn.fetch(
                 f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = $1"
                 f" AND namespace = $2{who}"
-                f" ORDER BY confidence DESC, observed_count DESC, id LIMIT {params.add(limit)}",
+                " ORDER BY confidence DESC, observed_count DESC, id"
+                f" LIMIT {params.add(asked.limit)}",
                 *params.values,
             )
         return [procedure_from_row(r, decode_time) for r in rows]

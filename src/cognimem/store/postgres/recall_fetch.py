@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
 from cognimem.models.scope import ORGANISATION_NAMESPACE
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
 from cognimem.store.postgres.items import items_by_ids
 from cognimem.store.postgres.knowledge import (
@@ -29,7 +30,8 @@ class PostgresRecallFetch(PostgresDatabase):
     ) -> tuple[FactRows, list[FactConflict]]:
         async with self._connection() as conn:
             found = await fact_rows(conn, tenant_id, namespace, user_id, limit, self._fact_rows)
-            conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
+            view = KnowledgeView(tenant_id, namespace, user_id)
+            conflicts = await find_conflicts(conn, view, True)
         return found, conflicts
 
     async def fact_rows_conflicts_shared(
@@ -37,7 +39,8 @@ class PostgresRecallFetch(PostgresDatabase):
     ) -> tuple[FactRows, list[FactConflict], FactRows]:
         async with self._connection() as conn:
             found = await fact_rows(conn, tenant_id, namespace, user_id, limit, self._fact_rows)
-            conflicts = await find_conflicts(conn, tenant_id, namespace, user_id, True)
+            view = KnowledgeView(tenant_id, namespace, user_id)
+            conflicts = await find_conflicts(conn, view, True)
             shared = await fact_rows(conn, tenant_id, namespace, None, limit, self._fact_rows)
             organisation = await fact_rows(
                 conn, tenant_id, ORGANISATION_NAMESPACE, None, limit, self._fact_rows
@@ -45,17 +48,13 @@ class PostgresRecallFetch(PostgresDatabase):
         return found, conflicts, joined(shared, organisation) if organisation.ids else shared
 
     async def aliases_and_graph(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        names: Sequence[str],
-        limit: int,
+        self, view: KnowledgeView, names: Sequence[str], limit: int
     ) -> tuple[list[Alias], list[GraphEdge]]:
         async with self._connection() as conn:
-            aliases = await find_aliases(conn, tenant_id, namespace, user_id, names)
+            aliases = await find_aliases(conn, view, names)
             if not aliases:
                 return aliases, []
+            tenant_id, namespace, user_id = view.tenant_id, view.namespace, view.user_id
             edges = await graph_edges(conn, tenant_id, namespace, user_id, limit, self._graphs)
             return aliases, edges
 

@@ -7,23 +7,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
-from datetime import datetime
-
-import numpy as np
+from collections.abc import Sequence
 
 from cognimem.errors import Conflict, NotFound, StaleKnowledge
-from cognimem.models import ItemStatus, MemoryItem
+from cognimem.models import ItemStatus
 from cognimem.models.clock import to_micros
-from cognimem.models.fact_changes import StaleItem
-from cognimem.models.knowledge import Alias, ConflictStatus, Entity, FactConflict, HistoryEntry
+from cognimem.models.knowledge import Alias, ConflictStatus, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
+from cognimem.store.arguments import AliasDeletion, ConflictResolution, ItemEdit, ItemsForgetting
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes, usage
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge import get_conflict
-from cognimem.store.types import ConsolidationWrite, FactUpdate, Knowledge
+from cognimem.store.types import ConsolidationWrite, Knowledge
 
 
 def _check_episodes(conn: sqlite3.Connection, write: ConsolidationWrite) -> None:
@@ -37,32 +34,15 @@ def _check_episodes(conn: sqlite3.Connection, write: ConsolidationWrite) -> None
 class SQLiteEdits(SQLiteDatabase):
     """``EditStore`` on SQLite."""
 
-    async def update_item(
-        self,
-        item: MemoryItem,
-        *,
-        expected: MemoryItem,
-        history: HistoryEntry,
-        embedding: np.ndarray | None = None,
-        search_text: str | None = None,
-    ) -> None:
-        await self._db.write(
-            lambda conn: update_item(conn, item, expected, history, embedding, search_text)
-        )
+    async def update_item(self, edit: ItemEdit) -> None:
+        await self._db.write(lambda conn: update_item(conn, edit))
 
-    async def forget_items(
-        self,
-        tenant_id: str,
-        ids: Sequence[str],
-        status: ItemStatus,
-        *,
-        now: datetime,
-        dry_run: bool = False,
-        actor: str = "api",
-    ) -> Forgotten:
+    async def forget_items(self, request: ItemsForgetting) -> Forgotten:
+        tenant_id, status, now = request.tenant_id, request.status, request.now
+
         def tx(conn: sqlite3.Connection) -> Forgotten:
-            items, done, relations = forgetting.plan(conn, tenant_id, ids, status)
-            if dry_run or not items:
+            items, done, relations = forgetting.plan(conn, tenant_id, request.ids, status)
+            if request.dry_run or not items:
                 return cascade.outcome(items, done, relations)
             targets = [i.id for i in [*items, *done.summaries]]
             if status is ItemStatus.DELETED:
@@ -70,12 +50,13 @@ class SQLiteEdits(SQLiteDatabase):
             else:
                 rows.set_status(conn, targets, status)
             forgetting.apply(conn, done, status, now)
-            knowledge_writes.insert_history(conn, cascade.history(items, done, status, now, actor))
+            entries = cascade.history(items, done, status, now, request.actor)
+            knowledge_writes.insert_history(conn, entries)
             return cascade.outcome(items, done, relations)
 
-        if not ids:
+        if not request.ids:
             return Forgotten()
-        return await (self._db.read(tx) if dry_run else self._db.write(tx))
+        return await (self._db.read(tx) if request.dry_run else self._db.write(tx))
 
     async def apply_consolidation(self, write: ConsolidationWrite) -> None:
         def tx(conn: sqlite3.Connection) -> None:
@@ -110,31 +91,20 @@ class SQLiteEdits(SQLiteDatabase):
 
         await self._db.write(tx)
 
-    async def resolve_conflict(
-        self,
-        conflict: FactConflict,
-        fact_updates: Sequence[FactUpdate],
-        history: Sequence[HistoryEntry],
-        silence_items: Sequence[str] = (),
-        stale_items: Sequence[StaleItem] = (),
-    ) -> None:
+    async def resolve_conflict(self, resolution: ConflictResolution) -> None:
         def tx(conn: sqlite3.Connection) -> None:
-            resolve_conflict(conn, conflict, fact_updates, history)
-            rows.set_status(conn, silence_items, ItemStatus.SILENT)
-            knowledge_writes.mark_stale(conn, stale_items)
+            resolve_conflict(conn, resolution)
+            rows.set_status(conn, resolution.silence_items, ItemStatus.SILENT)
+            knowledge_writes.mark_stale(conn, resolution.stale_items)
 
         await self._db.write(tx)
 
-    async def remove_aliases(
-        self,
-        entity: Entity,
-        alias: str,
-        user_id: str | None,
-        then: Callable[[list[Alias]], Knowledge],
-    ) -> list[Alias]:
+    async def remove_aliases(self, deletion: AliasDeletion) -> list[Alias]:
         def tx(conn: sqlite3.Connection) -> list[Alias]:
-            removed = knowledge_writes.delete_aliases(conn, entity, alias, user_id)
-            knowledge_writes.apply(conn, then(removed))
+            removed = knowledge_writes.delete_aliases(
+                conn, deletion.entity, deletion.alias, deletion.user_id
+            )
+            knowledge_writes.apply(conn, deletion.then(removed))
             return removed
 
         return await self._db.write(tx)
@@ -144,14 +114,8 @@ class SQLiteEdits(SQLiteDatabase):
             await self._db.write(lambda conn: knowledge_writes.insert_history(conn, entries))
 
 
-def update_item(
-    conn: sqlite3.Connection,
-    item: MemoryItem,
-    expected: MemoryItem,
-    history: HistoryEntry,
-    embedding: np.ndarray | None,
-    search_text: str | None,
-) -> None:
+def update_item(conn: sqlite3.Connection, edit: ItemEdit) -> None:
+    item, expected, search_text = edit.item, edit.expected, edit.search_text
     s = item.scope
     row = conn.execute(
         "SELECT rowid, namespace, user_id FROM items WHERE +tenant_id = ? AND id = ?",
@@ -181,20 +145,16 @@ def update_item(
             "INSERT INTO items_fts (rowid, search_text) VALUES (?, ?)", (rowid, search_text)
         )
         conn.execute(
-            "UPDATE items SET embedding = ? WHERE rowid = ?", (rows.blob(embedding), rowid)
+            "UPDATE items SET embedding = ? WHERE rowid = ?", (rows.blob(edit.embedding), rowid)
         )
     # a status or a vector changed in place: cached matrices must reload, not append
     scopes.bump_version(conn, s.tenant_id, namespace, user_id, mutation=True)
-    knowledge_writes.insert_history(conn, [history])
+    knowledge_writes.insert_history(conn, [edit.history])
 
 
-def resolve_conflict(
-    conn: sqlite3.Connection,
-    conflict: FactConflict,
-    fact_updates: Sequence[FactUpdate],
-    history: Sequence[HistoryEntry],
-) -> None:
+def resolve_conflict(conn: sqlite3.Connection, resolution: ConflictResolution) -> None:
     """The conflict's new state (only while it is still open) and the facts it changes."""
+    conflict = resolution.conflict
     cur = conn.execute(
         "UPDATE conflicts SET status = ?, strategy = ?, winner_fact_id = ?, resolved_at = ?,"
         " note = ? WHERE id = ? AND tenant_id = ? AND status = ?",
@@ -210,4 +170,7 @@ def resolve_conflict(
         raise Conflict(
             f"conflict {conflict.id} was resolved meanwhile", details={"conflict": conflict.id}
         )
-    knowledge_writes.apply(conn, Knowledge(fact_updates=list(fact_updates), history=list(history)))
+    changes = Knowledge(
+        fact_updates=list(resolution.fact_updates), history=list(resolution.history)
+    )
+    knowledge_writes.apply(conn, changes)

@@ -6,7 +6,7 @@ over a per-process vector matrix, both dated by ``scope_versions``."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
@@ -17,6 +17,7 @@ from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import lexical_index, records
+from cognimem.store.arguments import Attachment
 from cognimem.store.reach import reaches_organisation, shared_entries
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
@@ -25,7 +26,6 @@ from cognimem.store.types import (
     Candidate,
     ItemFilter,
     Knowledge,
-    PendingItem,
     PendingMessage,
     best_of,
     jobs_of,
@@ -175,17 +175,9 @@ class SQLiteItems(SQLiteDatabase):
 
         return await self._db.write(tx)
 
-    async def add_items(
-        self,
-        items: Sequence[PendingItem],
-        knowledge: Knowledge | None = None,
-        merges: Mapping[str, Sequence[str]] | None = None,
-        *,
-        event_ids: Sequence[str] = (),
-    ) -> list[str]:
-        merges = merges or {}
-        events = {e for p in items for e in p.item.source_event_ids} | set(merges)
-        events |= set(event_ids)
+    async def add_items(self, attached: Attachment) -> list[str]:
+        items, knowledge, merges = attached.items, attached.knowledge, attached.merges
+        events = attached.events()
 
         def tx(conn: sqlite3.Connection) -> list[str]:
             marks = ", ".join("?" * len(events))
@@ -209,7 +201,7 @@ class SQLiteItems(SQLiteDatabase):
                 _apply(conn, knowledge)
             return inserted
 
-        if not events and (knowledge is None or knowledge.is_empty()):
+        if attached.is_empty():
             return []
         return await self._db.write(tx)
 

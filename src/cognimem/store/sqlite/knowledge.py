@@ -20,6 +20,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
 from cognimem.store.records import (
@@ -89,22 +90,15 @@ def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
 
 
 def find_aliases(
-    conn: sqlite3.Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    names: Sequence[str] | None,
-    limit: int = 20_000,
-    *,
-    all_users: bool = False,
+    conn: sqlite3.Connection, view: KnowledgeView, names: Sequence[str] | None, limit: int = 20_000
 ) -> list[Alias]:
     sql = (
         "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
         " WHERE tenant_id = ? AND namespace = ?"
     )
-    params: list[object] = [tenant_id, namespace]
-    if not all_users:
-        keys = ["", user_key(user_id)] if user_id is not None else [""]
+    params: list[object] = [view.tenant_id, view.namespace]
+    if not view.all_users:
+        keys = ["", user_key(view.user_id)] if view.user_id is not None else [""]
         sql += f" AND user_key IN ({', '.join('?' * len(keys))})"
         params += keys
     if names is not None:
@@ -118,26 +112,20 @@ def find_aliases(
 
 
 def find_relations(
-    conn: sqlite3.Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    entity_ids: Sequence[str],
-    *,
-    all_users: bool = False,
+    conn: sqlite3.Connection, view: KnowledgeView, entity_ids: Sequence[str]
 ) -> list[Relation]:
     if not entity_ids:
         return []
     marks = ", ".join("?" * len(entity_ids))
-    visible = "" if all_users else " AND (user_id IS ? OR user_id IS NULL)"
+    visible = "" if view.all_users else " AND (user_id IS ? OR user_id IS NULL)"
     sql = (
         f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = ? AND namespace = ?"
         f"{visible} AND active = 1"
         f" AND (source_entity_id IN ({marks}) OR target_entity_id IN ({marks}))"
         " ORDER BY rowid"
     )
-    owner = [] if all_users else [user_id]
-    params = [tenant_id, namespace, *owner, *entity_ids, *entity_ids]
+    owner = [] if view.all_users else [view.user_id]
+    params = [view.tenant_id, view.namespace, *owner, *entity_ids, *entity_ids]
     return [records.relation_from_row(r, decode_time) for r in query(conn, sql, params)]
 
 
@@ -177,19 +165,13 @@ def graph_edges(
 
 
 def find_conflicts(
-    conn: sqlite3.Connection,
-    tenant_id: str,
-    namespace: str,
-    user_id: str | None,
-    open_only: bool,
-    *,
-    all_users: bool = False,
+    conn: sqlite3.Connection, view: KnowledgeView, open_only: bool
 ) -> list[FactConflict]:
     sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE tenant_id = ? AND namespace = ?"
-    params: list[object] = [tenant_id, namespace]
-    if not all_users:
+    params: list[object] = [view.tenant_id, view.namespace]
+    if not view.all_users:
         sql += " AND user_id IS ?"
-        params.append(user_id)
+        params.append(view.user_id)
     if open_only:
         sql += " AND status = ?"
         params.append(ConflictStatus.OPEN.value)
@@ -345,35 +327,13 @@ class SQLiteKnowledge(SQLiteDatabase):
             "entities", records.ENTITY_COLUMNS, entity_from_row, tenant_id, ids
         )
 
-    async def find_aliases(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        names: Sequence[str] | None,
-        *,
-        all_users: bool = False,
-    ) -> list[Alias]:
-        return await self._db.read(
-            lambda conn: find_aliases(
-                conn, tenant_id, namespace, user_id, names, all_users=all_users
-            )
-        )
+    async def find_aliases(self, view: KnowledgeView, names: Sequence[str] | None) -> list[Alias]:
+        return await self._db.read(lambda conn: find_aliases(conn, view, names))
 
     async def find_relations(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        entity_ids: Sequence[str],
-        *,
-        all_users: bool = False,
+        self, view: KnowledgeView, entity_ids: Sequence[str]
     ) -> list[Relation]:
-        return await self._db.read(
-            lambda conn: find_relations(
-                conn, tenant_id, namespace, user_id, entity_ids, all_users=all_users
-            )
-        )
+        return await self._db.read(lambda conn: find_relations(conn, view, entity_ids))
 
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -405,19 +365,9 @@ class SQLiteKnowledge(SQLiteDatabase):
         return fresh.value
 
     async def find_conflicts(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        *,
-        open_only: bool = True,
-        all_users: bool = False,
+        self, view: KnowledgeView, *, open_only: bool = True
     ) -> list[FactConflict]:
-        return await self._db.read(
-            lambda conn: find_conflicts(
-                conn, tenant_id, namespace, user_id, open_only, all_users=all_users
-            )
-        )
+        return await self._db.read(lambda conn: find_conflicts(conn, view, open_only))
 
     async def get_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict | None:
         return await self._db.read(lambda conn: get_conflict(conn, tenant_id, conflict_id))

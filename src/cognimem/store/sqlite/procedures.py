@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from cognimem.errors import StaleKnowledge
 from cognimem.models import Event, Scope
 from cognimem.models.procedures import Procedure
+from cognimem.store.arguments import ProcedureQuery
 from cognimem.store.procedure_records import (
     PROCEDURE_COLUMNS,
     PROCEDURE_WIDTH,
@@ -65,17 +66,9 @@ class SQLiteProcedures(SQLiteDatabase):
 
         return await self._db.read(q)
 
-    async def list_procedures(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        limit: int,
-        *,
-        agent_id: str | None = None,
-        levels: Sequence[str | None] = (),
-    ) -> list[Procedure]:
-        params: list[object] = [tenant_id, namespace]
+    async def list_procedures(self, asked: ProcedureQuery) -> list[Procedure]:
+        params: list[object] = [asked.tenant_id, asked.namespace]
+        levels, user_id, agent_id = asked.levels, asked.user_id, asked.agent_id
         who = ""
         if levels:
             agents = [a for a in levels if a is not None]
@@ -93,7 +86,7 @@ class SQLiteProcedures(SQLiteDatabase):
                 f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = ?"
                 f" AND namespace = ?{who}"
                 " ORDER BY confidence DESC, observed_count DESC, id LIMIT ?",
-                [*params, limit],
+                [*params, asked.limit],
             )
             return [procedure_from_row(r, decode_time) for r in rows]
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
 from cognimem.models.scope import ORGANISATION_NAMESPACE
+from cognimem.store.arguments import KnowledgeView
 from cognimem.store.records import FACT_COLUMNS
 from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
@@ -30,7 +31,7 @@ class SQLiteRecallFetch(SQLiteKnowledge):
         return await self._db.read(
             lambda conn: (
                 self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
-                find_conflicts(conn, tenant_id, namespace, user_id, True),
+                find_conflicts(conn, KnowledgeView(tenant_id, namespace, user_id), True),
             ),
             here=True,  # at most ``limit`` rows
         )
@@ -43,22 +44,19 @@ class SQLiteRecallFetch(SQLiteKnowledge):
             organisation = self.fact_rows_in(conn, tenant_id, ORGANISATION_NAMESPACE, None, limit)
             return (
                 self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
-                find_conflicts(conn, tenant_id, namespace, user_id, True),
+                find_conflicts(conn, KnowledgeView(tenant_id, namespace, user_id), True),
                 joined(shared, organisation) if organisation.ids else shared,
             )
 
         return await self._db.read(q, here=True)  # at most three times ``limit`` rows
 
     async def aliases_and_graph(
-        self,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        names: Sequence[str],
-        limit: int,
+        self, view: KnowledgeView, names: Sequence[str], limit: int
     ) -> tuple[list[Alias], list[GraphEdge]]:
+        tenant_id, namespace, user_id = view.tenant_id, view.namespace, view.user_id
+
         def q(conn: sqlite3.Connection) -> tuple[list[Alias], list[GraphEdge]]:
-            aliases = find_aliases(conn, tenant_id, namespace, user_id, names)
+            aliases = find_aliases(conn, view, names)
             if not aliases:
                 return aliases, []
             return aliases, self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)

@@ -1,0 +1,118 @@
+"""What a store method takes as one object where its list of arguments would otherwise be
+written three times (the protocol in ``store/protocols.py`` and both backends): built by
+the caller, passed down whole to the SQL that reads it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from cognimem.models import ItemStatus, MemoryItem
+from cognimem.models.fact_changes import StaleItem
+from cognimem.models.knowledge import Alias, Entity, FactConflict, HistoryEntry
+from cognimem.store.types import FactUpdate, Knowledge, PendingItem
+
+
+@dataclass(frozen=True)
+class ItemEdit:
+    """An item's new state (``EditStore.update_item``), guarded by ``expected``, the
+    state the edit was made from. With ``search_text`` the text changed: the lexical
+    index and the embedding (``embedding``) are replaced too."""
+
+    item: MemoryItem
+    expected: MemoryItem
+    history: HistoryEntry
+    embedding: np.ndarray | None = None
+    search_text: str | None = None
+
+
+@dataclass(frozen=True)
+class ItemsForgetting:
+    """The tenant's items ``ids`` forgotten into ``status`` (``EditStore.forget_items``),
+    by ``actor`` (``api``, or ``forgetting`` for the policy); ``dry_run`` reads the same
+    and writes nothing."""
+
+    tenant_id: str
+    ids: Sequence[str]
+    status: ItemStatus
+    now: datetime
+    dry_run: bool = False
+    actor: str = "api"
+
+
+@dataclass(frozen=True)
+class ConflictResolution:
+    """A conflict's resolved state and what it changes (``EditStore.resolve_conflict``):
+    the facts it supersedes, the history entries, the items of superseded constraints to
+    silence and the other losers' items to mark no longer true."""
+
+    conflict: FactConflict
+    fact_updates: list[FactUpdate] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    silence_items: list[str] = field(default_factory=list)
+    stale_items: list[StaleItem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AliasDeletion:
+    """``entity``'s alias rows of the normalised name ``alias`` that ``user_id``'s words
+    use (``None``: the namespace's shared rows), and ``then``: what to write with the rows
+    removed (``EditStore.remove_aliases``)."""
+
+    entity: Entity
+    alias: str
+    user_id: str | None
+    then: Callable[[list[Alias]], Knowledge]
+
+
+@dataclass(frozen=True)
+class KnowledgeView:
+    """Whose knowledge a lookup sees: the user's and the namespace's shared rows (the
+    shared ones alone for ``user_id`` ``None``), or every user's with ``all_users``
+    (``KnowledgeStore.find_aliases``, ``find_relations``, ``find_conflicts``)."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+    all_users: bool = False
+
+
+@dataclass(frozen=True)
+class ProcedureQuery:
+    """Whose procedures ``ProcedureStore.list_procedures`` lists, most confident first, at
+    most ``limit``: the user's (every user's of the namespace for ``None``); with
+    ``agent_id`` (and no user) the agent's, those of no user; with ``levels``
+    (``user_id`` and ``agent_id`` are then not read) those shared levels' alone, the
+    procedures of no user whose agent is one of them (``None``: the organisation's, of no
+    agent)."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+    limit: int
+    agent_id: str | None = None
+    levels: Sequence[str | None] = ()
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """What a queued job attaches to raw events already stored (``ItemStore.add_items``):
+    its items, the merges (event id → existing item ids), its ``knowledge``, and
+    ``event_ids``, the job's events that yield no item (e.g. all secret)."""
+
+    items: Sequence[PendingItem]
+    knowledge: Knowledge | None = None
+    merges: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    event_ids: Sequence[str] = ()
+
+    def events(self) -> set[str]:
+        """Every event the attachment marks processed."""
+        events = {e for p in self.items for e in p.item.source_event_ids} | set(self.merges)
+        return events | set(self.event_ids)
+
+    def is_empty(self) -> bool:
+        """Whether there is nothing to write: no event to mark, no knowledge."""
+        return not self.events() and (self.knowledge is None or self.knowledge.is_empty())
