@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from cognimem.errors import Conflict, InvalidInput, NotFound, StoreUnavailable
-from cognimem.queue import JobQueue, JobState, SqliteJobQueue
+from cognimem.queue import JobListing, JobQueue, JobState, SqliteJobQueue
 from tests import servers
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -424,17 +424,21 @@ async def test_list_jobs_newest_first_per_tenant_by_kind_and_state(queue: JobQue
     second = await queue.enqueue("lifecycle", "t1", {"n": 2})
     third = await queue.enqueue("ingest", "t1", {"n": 3})
     await queue.enqueue("ingest", "t2", {"n": 4})
-    assert [j.id for j in await queue.list_jobs("t1")] == [third.id, second.id, first.id]
-    assert [j.id for j in await queue.list_jobs("t1", limit=2)] == [third.id, second.id]
-    assert [j.id for j in await queue.list_jobs("t1", kind="lifecycle")] == [second.id]
+    assert [j.id for j in await queue.list_jobs(JobListing("t1"))] == [
+        third.id,
+        second.id,
+        first.id,
+    ]
+    assert [j.id for j in await queue.list_jobs(JobListing("t1", limit=2))] == [third.id, second.id]
+    assert [j.id for j in await queue.list_jobs(JobListing("t1", kind="lifecycle"))] == [second.id]
     delivery = await queue.claim("w1")
     assert delivery is not None
     await queue.ack(delivery, result={"archived": 3})
-    [done] = await queue.list_jobs("t1", state=JobState.DONE)
+    [done] = await queue.list_jobs(JobListing("t1", state=JobState.DONE))
     assert (done.id, done.result, done.progress) == (first.id, {"archived": 3}, 1.0)
-    assert await queue.list_jobs("t3") == []
+    assert await queue.list_jobs(JobListing("t3")) == []
     with pytest.raises(InvalidInput):
-        await queue.list_jobs("t1", limit=0)
+        await queue.list_jobs(JobListing("t1", limit=0))
 
 
 async def test_heartbeat_records_progress_while_the_delivery_is_current(

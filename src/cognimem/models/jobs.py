@@ -9,6 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+JobSummary = dict[str, int | str]
+"""What a done job did, as its kind summarises it (lifecycle jobs: counts)."""
+
 
 class JobState(StrEnum):
     QUEUED = "queued"
@@ -31,4 +34,4 @@ class Job(BaseModel):
     # what share of the work the worker reported done (0-1; None: none reported)
     progress: float | None = None
     # what a done job did, as the job's kind summarises it (lifecycle jobs: counts)
-    result: dict[str, int | str] | None = None
+    result: JobSummary | None = None

@@ -10,12 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from cognimem.errors import UsageError
-from cognimem.queue.base import Delivery, Job, JobQueue, JobState
+from cognimem.queue.base import Delivery, Job, JobListing, JobQueue, JobState
 from cognimem.queue.sqlite import SqliteJobQueue
 
 __all__ = [
     "Delivery",
     "Job",
+    "JobListing",
     "JobQueue",
     "JobState",
     "RedisJobQueue",

@@ -9,15 +9,16 @@ worker can never mark DONE a job it no longer owns. Consumers must be idempotent
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
 from cognimem.errors import InvalidInput
 from cognimem.models.ids import new_id
-from cognimem.models.jobs import Job, JobState
+from cognimem.models.jobs import Job, JobState, JobSummary
 
-__all__ = ["Delivery", "Job", "JobQueue", "JobState"]
+__all__ = ["Delivery", "Job", "JobListing", "JobQueue", "JobState"]
 
 MAX_ATTEMPTS_PREFIX = "max attempts exceeded: "
 
@@ -27,6 +28,17 @@ class Delivery(BaseModel):
 
     job: Job
     delivery_id: str
+
+
+@dataclass(frozen=True)
+class JobListing:
+    """The tenant's jobs ``JobQueue.list_jobs`` lists, newest first: of one ``kind`` and
+    ``state`` when given, at most ``limit`` (1 to 1000)."""
+
+    tenant_id: str
+    kind: str | None = None
+    state: JobState | None = None
+    limit: int = 100
 
 
 @runtime_checkable
@@ -46,11 +58,7 @@ class JobQueue(Protocol):
         ...
 
     async def ack(
-        self,
-        delivery: Delivery,
-        note: str | None = None,
-        *,
-        result: dict[str, int | str] | None = None,
+        self, delivery: Delivery, note: str | None = None, *, result: JobSummary | None = None
     ) -> None:
         """Mark the job DONE (``note``: what was degraded, kept in ``error``; ``result``:
         its summary, and its progress is then 1); ignored if the delivery is no longer
@@ -70,15 +78,8 @@ class JobQueue(Protocol):
         longer the current one (its lease ran out and the job moved on)."""
         ...
 
-    async def list_jobs(
-        self,
-        tenant_id: str,
-        *,
-        kind: str | None = None,
-        state: JobState | None = None,
-        limit: int = 100,
-    ) -> list[Job]:
-        """The tenant's jobs, newest first, of one kind and state when given."""
+    async def list_jobs(self, listing: JobListing) -> list[Job]:
+        """The jobs ``listing`` names, newest first."""
         ...
 
     async def get(self, tenant_id: str, job_id: str) -> Job: ...
@@ -151,7 +152,7 @@ def check_listing(limit: int) -> None:
         raise InvalidInput("limit must lie in [1, 1000]", field="limit")
 
 
-def result_json(result: dict[str, int | str] | None) -> str | None:
+def result_json(result: JobSummary | None) -> str | None:
     return None if result is None else json.dumps(result, separators=(",", ":"))
 
 

@@ -14,15 +14,18 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import astuple
 from typing import Any, TypeVar
 
 from cognimem.config import redact_url
 from cognimem.errors import Conflict, NotFound, StoreError, StoreUnavailable, UsageError
 from cognimem.models.clock import Clock, from_micros, to_micros, utc_now
+from cognimem.models.jobs import JobSummary
 from cognimem.queue import redis_scripts as scripts
 from cognimem.queue.base import (
     Delivery,
     Job,
+    JobListing,
     JobState,
     check_enqueue,
     check_limits,
@@ -236,7 +239,7 @@ class RedisJobQueue:
         mode: str,
         error: str = "",
         *,
-        result: dict[str, int | str] | None = None,
+        result: JobSummary | None = None,
         delay_s: float = 0.0,
     ) -> None:
         entry_id = delivery.delivery_id.rsplit("/", 1)[0]
@@ -257,11 +260,7 @@ class RedisJobQueue:
         await self._call(lambda: self._finish_script(keys=keys, args=args))
 
     async def ack(
-        self,
-        delivery: Delivery,
-        note: str | None = None,
-        *,
-        result: dict[str, int | str] | None = None,
+        self, delivery: Delivery, note: str | None = None, *, result: JobSummary | None = None
     ) -> None:
         await self._finish(delivery, "ack", note or "", result=result)
 
@@ -281,16 +280,10 @@ class RedisJobQueue:
         ]
         return bool(await self._call(lambda: self._heartbeat_script(keys=keys, args=args)))
 
-    async def list_jobs(
-        self,
-        tenant_id: str,
-        *,
-        kind: str | None = None,
-        state: JobState | None = None,
-        limit: int = 100,
-    ) -> list[Job]:
+    async def list_jobs(self, listing: JobListing) -> list[Job]:
         """Walks the tenant's index newest first; ids whose job expired are dropped from
         it on the way."""
+        tenant_id, kind, state, limit = astuple(listing)
         check_listing(limit)
         index = self._tenant_index(tenant_id)
 

@@ -15,16 +15,19 @@ import json
 import os
 import sqlite3
 import time
+from dataclasses import astuple
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from cognimem.errors import Conflict, NotFound
 from cognimem.models.clock import Clock, from_micros, to_micros, utc_now
+from cognimem.models.jobs import JobSummary
 from cognimem.queue.base import (
     MAX_ATTEMPTS_PREFIX,
     Delivery,
     Job,
+    JobListing,
     JobState,
     check_enqueue,
     check_limits,
@@ -222,11 +225,7 @@ class SqliteJobQueue:
             return Delivery(job=_job(updated), delivery_id=token)
 
     async def ack(
-        self,
-        delivery: Delivery,
-        note: str | None = None,
-        *,
-        result: dict[str, int | str] | None = None,
+        self, delivery: Delivery, note: str | None = None, *, result: JobSummary | None = None
     ) -> None:
         now = self._now()
         await self._conns.write(
@@ -261,14 +260,8 @@ class SqliteJobQueue:
 
         return await self._conns.write(tx)
 
-    async def list_jobs(
-        self,
-        tenant_id: str,
-        *,
-        kind: str | None = None,
-        state: JobState | None = None,
-        limit: int = 100,
-    ) -> list[Job]:
+    async def list_jobs(self, listing: JobListing) -> list[Job]:
+        tenant_id, kind, state, limit = astuple(listing)
         check_listing(limit)
         where, params = ["tenant_id = ?"], [tenant_id]
         if kind is not None:

@@ -42,7 +42,7 @@ from cognimem.models.lifecycle import LifecycleRun, OperationResult
 from cognimem.models.lifecycle_requests import JobListArgs, RunLifecycleKeywords
 from cognimem.models.requests import check_keywords
 from cognimem.models.scope import ORGANISATION_NAMESPACE, Scope
-from cognimem.queue.base import Delivery, Job, JobQueue, JobState
+from cognimem.queue.base import Delivery, Job, JobListing, JobQueue, JobState
 from cognimem.services.components import Components
 from cognimem.store.types import DueScope, ScopeLease
 
@@ -240,7 +240,7 @@ class LifecycleJobService:
             raise InvalidInput(f"state must be one of {choices}", field="state") from None
         if self._parts.queue is None:
             return []
-        return await self._parts.queue.list_jobs(tenant_id, kind=kind, state=wanted, limit=limit)
+        return await self._parts.queue.list_jobs(JobListing(tenant_id, kind, wanted, limit))
 
     # -- running a job ---------------------------------------------------------------
     async def run_job(self, delivery: Delivery, worker: str) -> None:
