@@ -16,12 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from cognimem.errors import Conflict, InvalidInput
-from cognimem.models.fact_changes import (
-    LIVE,
-    fact_history,
-    stale_evidence,
-    superseded,
-)
+from cognimem.models.fact_changes import LIVE, fact_history, stale_evidence, superseded
 from cognimem.models.knowledge import (
     ConflictStatus,
     ConflictStrategy,
