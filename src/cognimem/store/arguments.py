@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -14,6 +15,9 @@ from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import Alias, Entity, FactConflict, HistoryEntry
 from cognimem.store.types import FactUpdate, Knowledge, PendingItem
+
+R = TypeVar("R")
+M = TypeVar("M")
 
 
 @dataclass(frozen=True)
@@ -116,3 +120,15 @@ class Attachment:
     def is_empty(self) -> bool:
         """Whether there is nothing to write: no event to mark, no knowledge."""
         return not self.events() and (self.knowledge is None or self.knowledge.is_empty())
+
+
+@dataclass(frozen=True)
+class RowsById(Generic[R, M]):
+    """What a read by id fetches: ``columns`` of ``table``, each row (``R``, as the
+    backend gives it) made into ``M`` by ``convert``. ``prefix`` qualifies the id and
+    tenant columns where ``table`` is a join (``"i."``)."""
+
+    table: str
+    columns: str
+    convert: Callable[[R], M]
+    prefix: str = ""

@@ -1,6 +1,7 @@
 """Whose rows a call reaches, its scope rule written once: one level's items and facts
 (``level_filter``, ``level_facts``), a read's items (``read_reach``) and the entries of
-rows of no user a user's read searches beside its own (``shared_entries``)."""
+rows of no user a user's read searches beside its own (``shared_entries``), and the
+scope's own ids an item filter matches (``own_ids``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,16 @@ def shared_entries(scope: Scope) -> tuple[tuple[str, str], ...]:
         (scope.tenant_id, scope.namespace),
         (scope.tenant_id, ORGANISATION_NAMESPACE),
     )
+
+
+def own_ids(flt: ItemFilter) -> list[tuple[str, str, bool]]:
+    """The scope's own ids a filter matches (user, agent, session: each one the scope
+    sets), as (column, value, or_unset): ``or_unset`` for the agent with
+    ``own_of_no_agent`` and a user, whose rows of no agent match too."""
+    s = flt.scope
+    no_agent_too = flt.own_of_no_agent and s.user_id is not None
+    named = (("user_id", s.user_id), ("agent_id", s.agent_id), ("session_id", s.session_id))
+    return [(c, v, no_agent_too and c == "agent_id") for c, v in named if v is not None]
 
 
 def reaches_organisation(flt: ItemFilter) -> bool:

@@ -20,6 +20,7 @@ from cognimem.models import ItemStatus, Scope
 from cognimem.models.admin import ScopeStats
 from cognimem.models.knowledge import ConflictStatus
 from cognimem.store import records
+from cognimem.store.arguments import RowsById
 from cognimem.store.cache_budget import DEFAULT_MAX_MB, CacheBudget
 from cognimem.store.fact_copies import kept_edges, kept_facts, kept_rows
 from cognimem.store.postgres import rows
@@ -293,18 +294,13 @@ class PostgresDatabase:
         return dim
 
     async def _by_ids(
-        self,
-        table: str,
-        columns: str,
-        convert: Callable[[Mapping[str, Any]], T],
-        tenant_id: str,
-        ids: Sequence[str],
+        self, of: RowsById[Mapping[str, Any], T], tenant_id: str, ids: Sequence[str]
     ) -> list[T]:
-        """Rows of ``table`` by id within a tenant, in the order asked; missing ids left out."""
+        """``rows_by_ids`` on a pooled connection (none when no id is asked)."""
         if not ids:
             return []
         async with self._connection() as conn:
-            return await rows_by_ids(conn, table, columns, convert, tenant_id, ids)
+            return await rows_by_ids(conn, of, tenant_id, ids)
 
 
 async def _keep_session(conn: Connection) -> None:
@@ -318,22 +314,19 @@ async def _keep_session(conn: Connection) -> None:
 
 
 async def rows_by_ids(
-    conn: Connection,
-    table: str,
-    columns: str,
-    convert: Callable[[Mapping[str, Any]], T],
-    tenant_id: str,
-    ids: Sequence[str],
+    conn: Connection, of: RowsById[Mapping[str, Any], T], tenant_id: str, ids: Sequence[str]
 ) -> list[T]:
-    """Rows of ``table`` by id within a tenant, in the order asked; missing ids left out."""
+    """The rows ``of`` names by id within a tenant, converted, in the order asked; missing
+    ids left out."""
     if not ids:
         return []
     found = await conn.fetch(
-        f"SELECT {columns} FROM {table} WHERE tenant_id = $1 AND id = ANY($2::text[])",
+        f"SELECT {of.columns} FROM {of.table}"
+        f" WHERE {of.prefix}tenant_id = $1 AND {of.prefix}id = ANY($2::text[])",
         tenant_id,
         list(ids),
     )
-    by_id = {r["id"]: convert(r) for r in found}
+    by_id = {r["id"]: of.convert(r) for r in found}
     return [by_id[i] for i in ids if i in by_id]
 
 

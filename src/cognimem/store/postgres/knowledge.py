@@ -21,7 +21,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.arguments import KnowledgeView
+from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.knowledge_writes import LIVE
 from cognimem.store.postgres.row_copies import RowCopies
@@ -47,6 +47,10 @@ def fact_from_row(row: Mapping[str, Any]) -> Fact:
 
 def entity_from_row(row: Mapping[str, Any]) -> Entity:
     return records.entity_from_row(row, decode_time)
+
+
+FACTS = RowsById("facts", records.FACT_COLUMNS, fact_from_row)
+ENTITIES = RowsById("entities", records.ENTITY_COLUMNS, entity_from_row)
 
 
 def _equals(column: str, value: str | None, params: Params) -> str:
@@ -209,6 +213,11 @@ def _fact_row(r: Mapping[str, Any]) -> tuple[str, str, str, str, np.ndarray | No
     )
 
 
+_FACT_ROWS = RowsById(
+    "facts", "id, category, scope_tags, text, value, predicate, embedding AS vector", _fact_row
+)
+
+
 async def fact_rows(
     conn: Connection,
     tenant_id: str,
@@ -319,16 +328,10 @@ class PostgresKnowledge(PostgresDatabase):
             return await find_facts(conn, query)
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
-        return await self._by_ids("facts", records.FACT_COLUMNS, fact_from_row, tenant_id, ids)
+        return await self._by_ids(FACTS, tenant_id, ids)
 
     async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
-        found = await self._by_ids(
-            "facts",
-            "id, category, scope_tags, text, value, predicate, embedding AS vector",
-            _fact_row,
-            tenant_id,
-            ids,
-        )
+        found = await self._by_ids(_FACT_ROWS, tenant_id, ids)
         return records.fact_rows(found)
 
     async def fact_rows(
@@ -344,9 +347,7 @@ class PostgresKnowledge(PostgresDatabase):
             return await scope_facts(conn, tenant_id, namespace, user_id, limit, self._scope_facts)
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
-        return await self._by_ids(
-            "entities", records.ENTITY_COLUMNS, entity_from_row, tenant_id, ids
-        )
+        return await self._by_ids(ENTITIES, tenant_id, ids)
 
     async def find_aliases(self, view: KnowledgeView, names: Sequence[str] | None) -> list[Alias]:
         async with self._connection() as conn:

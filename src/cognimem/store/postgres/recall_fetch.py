@@ -12,13 +12,12 @@ from cognimem.store.arguments import KnowledgeView
 from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
 from cognimem.store.postgres.items import items_by_ids
 from cognimem.store.postgres.knowledge import (
-    fact_from_row,
+    FACTS,
     fact_rows,
     find_aliases,
     find_conflicts,
     graph_edges,
 )
-from cognimem.store.records import FACT_COLUMNS
 from cognimem.store.types import FactRows, GraphEdge, joined
 
 
@@ -65,7 +64,5 @@ class PostgresRecallFetch(PostgresDatabase):
             return [], []
         async with self._connection() as conn:
             items = await items_by_ids(conn, tenant_id, item_ids)
-            facts = await rows_by_ids(
-                conn, "facts", FACT_COLUMNS, fact_from_row, tenant_id, fact_ids
-            )
+            facts = await rows_by_ids(conn, FACTS, tenant_id, fact_ids)
         return items, facts

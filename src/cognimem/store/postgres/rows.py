@@ -20,7 +20,7 @@ from cognimem.models.clock import to_utc
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import records, row_values
 from cognimem.store.postgres.migrations import index_type
-from cognimem.store.reach import reaches_organisation
+from cognimem.store.reach import own_ids, reaches_organisation
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
 from cognimem.store.types import ItemFilter, PendingItem, PendingMessage
 
@@ -139,21 +139,11 @@ class Params:
 
 
 def _own_scope(flt: ItemFilter, params: Params, p: str) -> list[str]:
-    """The conditions on the scope's own ids (user, agent, session): each given one
-    matched; with ``own_of_no_agent`` and a user, the user's rows of no agent too."""
-    s = flt.scope
+    """The conditions on the scope's own ids (``reach.own_ids``)."""
     out = []
-    for column, value in (
-        ("user_id", s.user_id),
-        ("agent_id", s.agent_id),
-        ("session_id", s.session_id),
-    ):
-        if value is None:
-            continue
+    for column, value, or_unset in own_ids(flt):
         cond = f"{p}{column} = {params.add(value)}"
-        if column == "agent_id" and flt.own_of_no_agent and s.user_id is not None:
-            cond = f"({cond} OR {p}agent_id IS NULL)"
-        out.append(cond)
+        out.append(f"({cond} OR {p}{column} IS NULL)" if or_unset else cond)
     return out
 
 

@@ -17,11 +17,11 @@ from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import lexical_index, records
-from cognimem.store.arguments import Attachment
-from cognimem.store.reach import reaches_organisation, shared_entries
+from cognimem.store.arguments import Attachment, RowsById
+from cognimem.store.reach import own_ids, reaches_organisation, shared_entries
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
-from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.database import SQLiteDatabase, rows_by_ids
 from cognimem.store.types import (
     Candidate,
     ItemFilter,
@@ -43,17 +43,9 @@ def item_clause(flt: ItemFilter, alias: str = "") -> tuple[str, list[object]]:
         own.append(f"{p}user_id IS NULL AND ({p}agent_id IS NULL OR {p}agent_id IS ?)")
         params.append(s.agent_id)
     else:
-        for column, value in (
-            ("user_id", s.user_id),
-            ("agent_id", s.agent_id),
-            ("session_id", s.session_id),
-        ):
-            if value is None:
-                continue
-            if column == "agent_id" and flt.own_of_no_agent and s.user_id is not None:
-                own.append(f"({p}agent_id = ? OR {p}agent_id IS NULL)")
-            else:
-                own.append(f"{p}{column} = ?")
+        for column, value, or_unset in own_ids(flt):
+            equal = f"{p}{column} = ?"
+            own.append(f"({equal} OR {p}{column} IS NULL)" if or_unset else equal)
             params.append(value)
         if flt.level_only and s.user_id is None:  # one shared level, never every user
             own.append(f"{p}user_id IS NULL AND {p}agent_id IS ?")
@@ -110,6 +102,8 @@ def _or_organisation(flt: ItemFilter, where: str, params: list[object], p: str) 
 # reads of 10k items, alternating blocks of 25: read p95 11.6 -> 10.9 and 12.5 -> 10.9 ms
 # against searches on reader threads, the other reads of the path here in both)
 INLINE_SEARCH_ITEMS = 20_000
+_EVENTS = RowsById("events", EVENT_COLUMNS, rows.event_from_row)
+_ITEMS = RowsById(ITEMS_WITH_USAGE, ITEM_SELECT, rows.item_from_row, prefix="i.")
 
 
 class SQLiteItems(SQLiteDatabase):
@@ -212,7 +206,7 @@ class SQLiteItems(SQLiteDatabase):
         return await self._db.read(lambda conn: items_by_ids(conn, tenant_id, ids))
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
-        return await self._by_ids("events", EVENT_COLUMNS, rows.event_from_row, tenant_id, ids)
+        return await self._by_ids(_EVENTS, tenant_id, ids)
 
     async def previous_events(
         self, scope: Scope, before: datetime, *, exclude: Sequence[str] = (), limit: int = 1
@@ -426,14 +420,4 @@ def _find_original(
 def items_by_ids(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
     """Items by id within a tenant with their usage counters (``item_usage``), in the
     order asked; missing ids left out."""
-    if not ids:
-        return []
-    # "+tenant_id": the unique id index, not the scope index (see ``rows_by_ids``)
-    found = rows.query(
-        conn,
-        f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
-        f" WHERE +i.tenant_id = ? AND i.id IN ({', '.join('?' * len(ids))})",
-        (tenant_id, *ids),
-    )
-    by_id = {r["id"]: rows.item_from_row(r) for r in found}
-    return [by_id[i] for i in ids if i in by_id]
+    return rows_by_ids(conn, _ITEMS, tenant_id, ids)

@@ -20,7 +20,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.store import records
-from cognimem.store.arguments import KnowledgeView
+from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
 from cognimem.store.records import (
@@ -45,12 +45,21 @@ def _scored_row(r: Sequence[Any]) -> tuple[Any, ...]:
     return (r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6])
 
 
+_SCORED_ROWS: RowsById[sqlite3.Row, tuple[Any, ...]] = RowsById(
+    "facts", "id, category, scope_tags, text, value, predicate, embedding", _scored_row
+)
+
+
 def fact_from_row(row: sqlite3.Row) -> Fact:
     return records.fact_from_row(by_name(row), decode_time)
 
 
 def entity_from_row(row: sqlite3.Row) -> Entity:
     return records.entity_from_row(row, decode_time)
+
+
+FACTS = RowsById("facts", FACT_COLUMNS, fact_from_row)
+ENTITIES = RowsById("entities", records.ENTITY_COLUMNS, entity_from_row)
 
 
 def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
@@ -210,16 +219,10 @@ class SQLiteKnowledge(SQLiteDatabase):
         )
 
     async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
-        return await self._by_ids("facts", FACT_COLUMNS, fact_from_row, tenant_id, ids)
+        return await self._by_ids(FACTS, tenant_id, ids)
 
     async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
-        found = await self._by_ids(
-            "facts",
-            "id, category, scope_tags, text, value, predicate, embedding",
-            _scored_row,
-            tenant_id,
-            ids,
-        )
+        found = await self._by_ids(_SCORED_ROWS, tenant_id, ids)
         return records.fact_rows(found)
 
     async def fact_rows(
@@ -323,9 +326,7 @@ class SQLiteKnowledge(SQLiteDatabase):
         return fresh.value
 
     async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
-        return await self._by_ids(
-            "entities", records.ENTITY_COLUMNS, entity_from_row, tenant_id, ids
-        )
+        return await self._by_ids(ENTITIES, tenant_id, ids)
 
     async def find_aliases(self, view: KnowledgeView, names: Sequence[str] | None) -> list[Alias]:
         return await self._db.read(lambda conn: find_aliases(conn, view, names))

@@ -10,12 +10,11 @@ from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store.arguments import KnowledgeView
-from cognimem.store.records import FACT_COLUMNS
 from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
 from cognimem.store.sqlite.knowledge import (
+    FACTS,
     SQLiteKnowledge,
-    fact_from_row,
     find_aliases,
     find_conflicts,
 )
@@ -71,7 +70,7 @@ class SQLiteRecallFetch(SQLiteKnowledge):
         return await self._db.read(
             lambda conn: (
                 items_by_ids(conn, tenant_id, item_ids),
-                rows_by_ids(conn, "facts", FACT_COLUMNS, fact_from_row, tenant_id, fact_ids),
+                rows_by_ids(conn, FACTS, tenant_id, fact_ids),
             ),
             here=True,  # by key
         )
