@@ -183,23 +183,16 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
     """Write ``knowledge`` inside the caller's transaction (after ``check_read_set``).
 
     Items to silence are the caller's business (they belong to the items table)."""
-    await _insert_entities(conn, knowledge)
+    entities = [kv.entity_values(e, decode_time) for e in knowledge.entities]
+    await _insert(conn, "entities", ENTITY_COLUMNS, _ENTITY_TYPES, entities)
     await _upsert_aliases(conn, knowledge)
     await _insert_facts(conn, knowledge)
     await _update_facts(conn, knowledge)
-    await _insert_relations(conn, knowledge)
-    await _insert_conflicts(conn, knowledge)
+    relations = [kv.relation_values(r, decode_time) for r in knowledge.relations]
+    await _insert(conn, "relations", RELATION_COLUMNS, _RELATION_TYPES, relations)
+    conflicts = [kv.conflict_values(c, decode_time) for c in knowledge.conflicts]
+    await _insert(conn, "conflicts", CONFLICT_COLUMNS, _CONFLICT_TYPES, conflicts)
     await insert_history(conn, knowledge.history)
-
-
-async def _insert_entities(conn: Connection, knowledge: Knowledge) -> None:
-    await _insert(
-        conn,
-        "entities",
-        ENTITY_COLUMNS,
-        _ENTITY_TYPES,
-        [kv.entity_values(e, decode_time) for e in knowledge.entities],
-    )
 
 
 async def _insert_facts(conn: Connection, knowledge: Knowledge) -> None:
@@ -233,26 +226,6 @@ async def _update_facts(conn: Connection, knowledge: Knowledge) -> None:
                 "UPDATE relations SET active = false WHERE fact_id = $1 AND active",
                 update.fact.id,
             )
-
-
-async def _insert_relations(conn: Connection, knowledge: Knowledge) -> None:
-    await _insert(
-        conn,
-        "relations",
-        RELATION_COLUMNS,
-        _RELATION_TYPES,
-        [kv.relation_values(r, decode_time) for r in knowledge.relations],
-    )
-
-
-async def _insert_conflicts(conn: Connection, knowledge: Knowledge) -> None:
-    await _insert(
-        conn,
-        "conflicts",
-        CONFLICT_COLUMNS,
-        _CONFLICT_TYPES,
-        [kv.conflict_values(c, decode_time) for c in knowledge.conflicts],
-    )
 
 
 async def _insert(
