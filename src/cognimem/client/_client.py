@@ -8,15 +8,22 @@ own::
 
     CognimemError
     └─ ClientError         the server's answer was not a cognimem answer (status, body)
-       └─ TransportError   the server could not be reached, or did not answer in time
+       └─ TransportError   no answer: no server, a timeout, or the connection closed
 
 Requests answered 429 or 503 are retried ``retries`` times, waiting what ``Retry-After``
-says or else an exponential backoff with full jitter; no other status is retried.
+says or else an exponential backoff with full jitter; no other status is retried. A
+request whose connection the server closed without a whole answer (a pooled keep-alive
+connection it was closing as the request went out, an API process stopping) is sent
+again once, at once, when asking twice cannot change anything twice: a ``GET``, a read
+(``/v1/memory/read``, ``/v1/stats``, the ``.../query`` listings) or a write whose every
+message carries an ``idempotency_key``. Anything else raises ``TransportError``: the
+server may have acted on it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any, Self, Unpack
@@ -76,6 +83,19 @@ from cognimem.queue import Job
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8420"
 RETRY_STATUSES = frozenset({429, 503})
+# the connection broke before a whole answer came back: closed (RemoteProtocolError:
+# "Server disconnected without sending a response"), reset (ReadError) or refused the
+# request's bytes (WriteError); a refused connection (ConnectError) is no server at all
+DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+# POST routes that only read (the ``.../query`` listings too): asked twice, they change
+# nothing twice (a read counts its items as used, as an approximate ranking signal)
+READ_POSTS = frozenset({"/v1/memory/read", "/v1/stats"})
+KEYED_WRITES = frozenset({"/v1/memory/write", "/v1/memory/write_batch"})
+# a pooled connection idle this long is closed by the client, well before the server
+# closes it (``COGNIMEM_SERVER__KEEP_ALIVE_S``, 75 s): a request is never sent on a
+# connection the server is closing because of its own idle timeout
+IDLE_CONNECTION_S = 5.0
+log = logging.getLogger("cognimem.client")
 NDJSON = "application/x-ndjson"
 _HISTORY = TypeAdapter(list[HistoryEntry])
 _SESSIONS = TypeAdapter(list[Session])
@@ -94,7 +114,9 @@ class AsyncMemoryClient(
     ``transport`` replaces the network, e.g. ``httpx.ASGITransport(app=create_app(memory))``
     to run against the app in-process. ``retries`` counts the extra attempts after a 429
     or 503; a ``Retry-After`` longer than ``max_backoff`` seconds is not waited for (the
-    error is raised at once).
+    error is raised at once). A request safe to repeat is also sent once more when its
+    connection closes without an answer (see the module's docstring); ``retries=0``
+    turns every retry off.
     """
 
     def __init__(
@@ -118,7 +140,11 @@ class AsyncMemoryClient(
         self.backoff = backoff
         self.max_backoff = max_backoff
         self._http = httpx.AsyncClient(
-            base_url=base_url, headers=headers, timeout=timeout, transport=transport
+            base_url=base_url,
+            headers=headers,
+            timeout=timeout,
+            transport=transport,
+            limits=httpx.Limits(keepalive_expiry=IDLE_CONNECTION_S),
         )
 
     async def aclose(self) -> None:
@@ -300,6 +326,8 @@ class AsyncMemoryClient(
         payload = None if body is None else to_jsonable_python(body)
         headers = None if content_type is None else {"Content-Type": content_type}
         attempt = 0
+        # one more try on a dropped connection, for a request that is safe to repeat
+        resend = self.retries > 0 and replayable(method, path, payload)
         while True:
             try:
                 response = await self._http.request(
@@ -308,6 +336,20 @@ class AsyncMemoryClient(
             except httpx.TimeoutException as exc:
                 raise TransportError(
                     f"{method} {self.base_url}{path} timed out ({type(exc).__name__})"
+                ) from exc
+            except DROPPED as exc:
+                if resend:
+                    resend = False
+                    log.warning(
+                        "%s %s: the connection closed without an answer (%s); asking again",
+                        method,
+                        path.partition("?")[0],
+                        type(exc).__name__,
+                    )
+                    continue
+                raise TransportError(
+                    f"{method} {self.base_url}{path}: the connection closed without an "
+                    f"answer ({type(exc).__name__}: {exc or 'no message'})"
                 ) from exc
             except httpx.TransportError as exc:
                 raise TransportError(
@@ -330,6 +372,21 @@ class AsyncMemoryClient(
             # never sooner than the server asked; rather fail than block for long
             return asked if asked <= self.max_backoff else None
         return random.uniform(0, min(self.max_backoff, self.backoff * 2**attempt))
+
+
+def replayable(method: str, path: str, body: Any) -> bool:
+    """Whether sending the request a second time cannot change anything twice: a
+    ``GET``, a ``POST`` that only reads, or a write whose every message carries an
+    ``idempotency_key`` (the server answers a repeat as a duplicate)."""
+    route = path.partition("?")[0]
+    if method == "GET" or (method == "POST" and (route in READ_POSTS or route.endswith("/query"))):
+        return True
+    if method != "POST" or route not in KEYED_WRITES or not isinstance(body, dict):
+        return False
+    messages = body.get("messages", [body])
+    return isinstance(messages, list) and all(
+        isinstance(m, dict) and m.get("idempotency_key") for m in messages
+    )
 
 
 class MemoryClient(BlockingFacade):
