@@ -30,6 +30,7 @@ class _Pair:
     client: socket.socket
     server: socket.socket
     doomed: How | None = None  # the server's answer is not passed on; the client dropped
+    closed: bool = False
 
 
 class Relay:
@@ -71,7 +72,8 @@ class Relay:
             for key, _ in self._selector.select():
                 if key.fileobj is self._listener:
                     self._accept()
-                elif isinstance(pair := key.data, _Pair):
+                elif isinstance(pair := key.data, _Pair) and not pair.closed:
+                    # (closed already: its other socket's event came in the same batch)
                     self._pump(pair.client if key.fileobj is pair.client else pair.server, pair)
 
     def _accept(self) -> None:
@@ -84,9 +86,12 @@ class Relay:
 
     def _pump(self, sock: socket.socket, pair: _Pair) -> None:
         try:
-            data = sock.recv(65536)
-        except OSError:
-            data = b""
+            self._pass_on(sock, pair)
+        except OSError:  # either side reset or went away: so does the other
+            self._close(pair)
+
+    def _pass_on(self, sock: socket.socket, pair: _Pair) -> None:
+        data = sock.recv(65536)
         if not data:
             self._close(pair)
         elif sock is pair.client:
@@ -104,6 +109,9 @@ class Relay:
             pair.client.sendall(data)
 
     def _close(self, pair: _Pair, drop: How | None = None) -> None:
+        if pair.closed:
+            return
+        pair.closed = True
         if drop is not None:
             self.dropped += 1
             if drop == "reset":  # close with unread-data semantics: an RST, not a FIN

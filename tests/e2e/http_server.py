@@ -13,6 +13,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from cognimem.config import ServerSettings
 from tests.servers import free_port as free_port  # re-exported for server subprocesses
 
 # httpx waits 5 s for an answer by default; on a busy 2-core machine (CI at load 15) one
@@ -30,10 +31,11 @@ def output_if_exited(proc: subprocess.Popen[str]) -> str | None:
     return stream.read() if stream else ""
 
 
-def wait_healthy(base: str, exited: Callable[[], str | None], timeout: float = 60) -> None:
+def wait_healthy(base: str, exited: Callable[[], str | None], timeout: float = 180) -> None:
     """Poll ``GET {base}/v1/health`` until it answers 200. ``exited`` returns the server
     process's output once it has stopped (None while it runs): a server that dies while
-    starting fails the wait at once, with what it printed."""
+    starting fails the wait at once, with what it printed. A live one gets minutes: at
+    load ~16 a `cognimem serve` had printed nothing after 60 s (still importing)."""
     deadline = time.monotonic() + timeout
     # one client for every poll: each new one builds a TLS context (~40 ms of CPU), ten
     # times a second, while the server it waits for starts on the same cores
@@ -65,7 +67,12 @@ def serving(app: FastAPI) -> Iterator[str]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = int(sock.getsockname()[1])
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    # idle connections kept as `cognimem serve` keeps them: uvicorn's own 5 s would race
+    # the clients' own 5 s expiry (a request sent as the server closes its connection)
+    keep_alive_s = ServerSettings().keep_alive_s
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_keep_alive=keep_alive_s
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

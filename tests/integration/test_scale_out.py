@@ -10,23 +10,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
+import logging
 import os
 import signal
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+import warnings
+from collections.abc import Coroutine, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 
+from cognimem import AsyncMemoryClient, CognimemError
+from cognimem.queue import JobState
 from tests import servers
 from tests.conftest import child_env, require_postgres, run_in_thread
 from tests.doubles import issue_api_key
-from tests.e2e.http_server import wait_healthy
+from tests.e2e.http_server import serving, wait_healthy
+from tests.relay import relaying
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 # the session Redis is shared; the queue stream name of `cognimem serve/worker` is fixed,
@@ -161,6 +167,45 @@ def _pg(dsn: str, sql: str, *args: Any) -> Any:
     return run_in_thread(go)
 
 
+T = TypeVar("T")
+
+
+async def _together(calls: Iterable[Coroutine[Any, Any, T]]) -> list[T]:
+    """Run ``calls`` concurrently, results in order. The first failure cancels the rest
+    and is raised once they have all ended, so the scenario's clients close no request
+    still in flight (``asyncio.gather`` leaves them running while the clients close, and
+    their sockets, never closed, fail a later test on the same worker with an
+    unraisable ``ResourceWarning``)."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(call) for call in calls]
+    except ExceptionGroup as failed:
+        raise failed.exceptions[0] from None
+    return [task.result() for task in tasks]
+
+
+class _Asked(logging.Handler):
+    """The SDK's "asking again" log lines: requests it sent once more after their
+    connection closed without an answer (counted in the scenario's summary)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def _errors_logged(proc: Proc) -> list[str]:
+    """The lines of a process's JSON log at level ERROR or above (an exception in the
+    app, which uvicorn answers by closing the connection once a response has started)."""
+    return [
+        line
+        for line in proc.output().splitlines()
+        if '"level": "ERROR"' in line or '"level": "CRITICAL"' in line
+    ]
+
+
 def _token() -> str:
     """A unique word of letters only (digits or hex could look like a secret or PII)."""
     return "tok" + "".join(chr(ord("a") + int(c, 16)) for c in uuid.uuid4().hex[:12])
@@ -219,23 +264,19 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         t0 = time.monotonic()
         phases: dict[str, float] = {}
 
-        async def _get_job(client: httpx.AsyncClient, url: str) -> httpx.Response:
-            """A job's state. A GET reads and changes nothing, so one whose connection
-            dropped is asked again, as any client polling a job does — while both APIs
-            are alive (a dead API fails the test with its output)."""
-            for attempt in range(3):
-                try:
-                    return await client.get(url)
-                except httpx.TransportError:
-                    for p in (api1, api2):
-                        assert p.alive(), p.output()[-3000:]
-                    if attempt == 2:
-                        raise
-            raise AssertionError("unreachable")
-
         async def scenario() -> None:
             limits = httpx.Limits(max_connections=60, max_keepalive_connections=60)
-            async with httpx.AsyncClient(timeout=120, limits=limits, headers=auth) as client:
+            key = auth["Authorization"].removeprefix("Bearer ")
+            # writes through plain HTTP (their status and headers are checked); job polls
+            # and reads through the SDK, one client per API, as an application polls and
+            # reads: a request safe to repeat whose connection closes without an answer
+            # is asked again once (counted below), anything else fails the test
+            async with (
+                httpx.AsyncClient(timeout=120, limits=limits, headers=auth) as client,
+                AsyncMemoryClient(base1, api_key=key, timeout=120) as sdk1,
+                AsyncMemoryClient(base2, api_key=key, timeout=120) as sdk2,
+            ):
+                sdks = [sdk1, sdk2]
                 gate = asyncio.Semaphore(50)
 
                 async def post(i: int) -> dict[str, Any]:
@@ -256,7 +297,7 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
                     assert r.headers["location"] == f"/v1/jobs/{body['job_id']}"
                     return dict(body)
 
-                answers = await asyncio.gather(*(post(i) for i in range(len(writes))))
+                answers = await _together(post(i) for i in range(len(writes)))
                 phases["accepted"] = time.monotonic() - t0
                 job_ids = [a["job_id"] for a in answers]
                 assert len(set(job_ids)) == len(writes)
@@ -283,7 +324,7 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
                     assert body["messages"][0]["outcome"] == "duplicate"
                     assert body["messages"][0]["event_id"] == answers[i]["messages"][0]["event_id"]
 
-                await asyncio.gather(*(retry(i) for i in range(0, len(writes), 20)))
+                await _together(retry(i) for i in range(0, len(writes), 20))
 
                 # every job ends done (asked of either API); a failed job or a dead worker
                 # fails at once, so the deadline only has to be generous
@@ -293,17 +334,15 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
                     for p in (w1, w2):
                         assert p.alive(), p.output()
 
-                    async def state(i: int, job_id: str) -> tuple[int, str]:
+                    async def state(i: int, job_id: str) -> tuple[int, JobState]:
                         async with gate:
-                            r = await _get_job(client, f"{bases[i % 2]}/v1/jobs/{job_id}")
-                        assert r.status_code == 200, r.text
-                        job = r.json()
-                        assert job["state"] != "failed", job
-                        return i, str(job["state"])
+                            job = await sdks[i % 2].get_job(job_id)
+                        assert job.state is not JobState.FAILED, job
+                        return i, job.state
 
-                    states = await asyncio.gather(*(state(i, j) for i, j in pending.items()))
+                    states = await _together(state(i, j) for i, j in pending.items())
                     for i, s in states:
-                        if s == "done":
+                        if s is JobState.DONE:
                             del pending[i]
                     if pending:
                         assert time.monotonic() < deadline, (
@@ -321,19 +360,14 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
                     w = writes[i]
                     token = w["text"].rsplit(" ", 1)[1]
                     async with gate:
-                        r = await client.post(
-                            f"{bases[(i + 1) % 2]}/v1/memory/read",
-                            json={"query": token, "scope": {"user_id": w["user"]}, "limit": 1},
-                        )
-                    assert r.status_code == 200, r.text
-                    packet = r.json()
-                    assert packet["meta"]["plan"]["budget_s"] == read_budget_s
-                    cut = [s for s in packet["steps"] if s["timed_out"] or s["error"]]
+                        packet = await sdks[(i + 1) % 2].read(token, user_id=w["user"], limit=1)
+                    assert packet.meta["plan"]["budget_s"] == read_budget_s
+                    cut = [s for s in packet.steps if s.timed_out or s.error]
                     assert not cut, f"read {i}: steps cut on a machine this busy: {cut}"
-                    found = [it["text"] for it in packet["items"]]
-                    assert found == [w["text"]], (i, found, packet["degraded"], packet["steps"])
+                    found = [it.text for it in packet.items]
+                    assert found == [w["text"]], (i, found, packet.degraded, packet.steps)
 
-                await asyncio.gather(*(own(i) for i in range(len(writes))))
+                await _together(own(i) for i in range(len(writes)))
 
                 # ... and in no other scope
                 async def other(i: int) -> None:
@@ -341,26 +375,30 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
                     token = w["text"].rsplit(" ", 1)[1]
                     stranger = users[(i + 7) % 20]
                     async with gate:
-                        r = await client.post(
-                            f"{bases[i % 2]}/v1/memory/read",
-                            json={"query": token, "scope": {"user_id": stranger}, "limit": 10},
-                        )
-                    assert r.status_code == 200, r.text
-                    for it in r.json()["items"]:
-                        assert token not in it["text"], (i, stranger, it)
+                        packet = await sdks[i % 2].read(token, user_id=stranger, limit=10)
+                    for it in packet.items:
+                        assert token not in it.text, (i, stranger, it)
 
-                await asyncio.gather(*(other(i) for i in range(0, len(writes), 5)))
+                await _together(other(i) for i in range(0, len(writes), 5))
 
+        asked = _Asked()
+        logging.getLogger("cognimem.client").addHandler(asked)
         try:
             asyncio.run(scenario())
-        except (httpx.TransportError, AssertionError) as exc:
+        except (httpx.TransportError, CognimemError, AssertionError) as exc:
             # what the APIs said is what tells a dropped connection's cause
             said = "\n".join(
                 f"{name} (alive: {p.alive()}):\n{p.output()[-3000:]}"
                 for name, p in (("api1", api1), ("api2", api2))
             )
-            raise AssertionError(f"{exc!r}\n{said}") from exc
+            raise AssertionError(f"{exc!r}\nasked again: {asked.lines}\n{said}") from exc
+        finally:
+            logging.getLogger("cognimem.client").removeHandler(asked)
         elapsed = time.monotonic() - t0
+        # a connection the server closed on an error of its own is the server's fault,
+        # whether or not the client asked again
+        for api in (api1, api2):
+            assert _errors_logged(api) == [], _errors_logged(api)[:5]
 
         assert _pg(postgres_dsn, "SELECT count(*) FROM items") == len(writes)
         assert _pg(postgres_dsn, "SELECT count(*) FROM events") == len(writes)
@@ -383,8 +421,51 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         print(
             f"1,000 writes through 2 APIs + 2 workers: accepted after {phases['accepted']:.1f} s, "
             f"all jobs done after {phases['done']:.1f} s, checks done after {elapsed:.1f} s; "
-            f"jobs per worker {handled}"
+            f"jobs per worker {handled}; requests asked again after a dropped connection: "
+            f"{len(asked.lines)} {asked.lines[:3]}"
         )
+
+
+def test_a_failing_scenario_ends_its_requests_before_its_client_closes() -> None:
+    """The scenario's first failure (here a connection reset under 50 concurrent
+    requests) leaves no socket behind for the garbage collector to report in a later
+    test on the same worker (with ``asyncio.gather`` in ``_together``'s place, several)."""
+    from fastapi import FastAPI
+
+    app = FastAPI()
+
+    @app.get("/slow/{i}")
+    async def slow(i: int) -> dict[str, int]:
+        await asyncio.sleep(0.01 * (i % 7))
+        return {"i": i}
+
+    with serving(app) as base, relaying(int(base.rsplit(":", 1)[1])) as relay:
+
+        async def scenario() -> None:
+            limits = httpx.Limits(max_connections=60, max_keepalive_connections=60)
+            async with httpx.AsyncClient(timeout=120, limits=limits) as client:
+                gate = asyncio.Semaphore(50)
+
+                async def one(i: int) -> None:
+                    async with gate:
+                        if i == 150:
+                            relay.drop_next("before", "reset")
+                        (await client.get(f"{relay.url}/slow/{i}")).raise_for_status()
+
+                await _together(one(i) for i in range(1000))
+
+        with pytest.raises(httpx.ReadError):
+            asyncio.run(scenario())
+    left: list[str] = []
+    hook, sys.unraisablehook = sys.unraisablehook, lambda u: left.append(repr(u.exc_value))
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert left == []
+    assert [str(w.message) for w in seen if w.category is ResourceWarning] == []
 
 
 # ------------------------------------------------ 2. a worker killed while it holds a job
@@ -421,7 +502,6 @@ async def test_a_worker_killed_while_holding_a_job_loses_nothing(
 ) -> None:
     from cognimem import Memory, Settings
     from cognimem.providers.fakes import HashingEmbedder
-    from cognimem.queue import JobState
     from cognimem.queue.redis import RedisJobQueue
     from cognimem.store import open_store
 
