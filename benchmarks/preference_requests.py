@@ -51,10 +51,11 @@ from pathlib import Path
 from typing import Any
 
 from _machine import describe
+from cue_trigger import extracted_constraints as recorded
+from cue_trigger import rate
 
 from cognimem import Memory
 from cognimem.models import ContextPacket
-from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "preference_requests.jsonl"
@@ -213,16 +214,6 @@ def score(scope: Written, packet: ContextPacket) -> Outcome:
     )
 
 
-async def recorded(mem: Memory, scope: Written) -> list[str]:
-    """Categories of the constraint facts drawn from the cue."""
-    facts = await mem.facts(user_id=scope.pair.id)
-    return sorted(
-        f.category.value
-        for f in facts
-        if f.category in CONSTRAINT_CATEGORIES and scope.cue_event in f.evidence_event_ids
-    )
-
-
 @dataclass
 class Run:
     outcomes: dict[str, list[Outcome]]
@@ -256,10 +247,6 @@ async def run(pairs: list[Pair], statements: list[Statement], seed: int) -> Run:
             read_seconds = time.perf_counter() - started
     others = {pid: [s.id for s in got] for pid, got in chosen.items()}
     return Run(outcomes, stored, others, write_seconds, read_seconds)
-
-
-def rate(hits: Sequence[bool]) -> float:
-    return round(sum(hits) / len(hits), 3) if hits else 0.0
 
 
 def summarise(outcomes: Sequence[Outcome], stored: dict[str, list[str]]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ import pytest
 
 from tests.conftest import child_env
 from tests.e2e.http_server import free_port, wait_healthy
+from tests.servers import stop
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -140,12 +141,7 @@ def serving(tmp_path: Path, **settings: str) -> Iterator[Server]:
         wait_healthy(base, exited)
         yield Server(base, db_path, proc)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=30)
+        stop(proc, timeout=30)
 
 
 def _at(days: float) -> str:

@@ -26,7 +26,7 @@ from tests.conftest import child_env
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import PATIENT, wait_healthy
 from tests.relay import relaying
-from tests.servers import free_port
+from tests.servers import free_port, stop
 
 
 @pytest.fixture
@@ -51,12 +51,7 @@ def served(memory_url: str, tmp_path: Path) -> Iterator[tuple[str, int]]:
         wait_healthy(f"http://127.0.0.1:{port}", exited)
         yield key, port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop(proc, timeout=30)
         log.close()
 
 
