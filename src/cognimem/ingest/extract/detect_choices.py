@@ -191,6 +191,10 @@ _REASON = icase(
     r",\s*(?:it|they|he|she|these|those|there|I|I'm|I've|I'd|I'll|we|you|so|which)\s"
 )
 _BINDING = frozenset({"allergy", "intolerance", "diet"})
+# the words without which the patterns above cannot match (a set lookup is cheaper)
+_THING_WORDS = frozenset({"something", "thing"})
+_PLEASE_WORDS = frozenset({"please", "pls"})
+_DRIVE_WORDS = frozenset({"drive", "drives", "send", "sends"})
 _HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 _REASON_WORD = icase(r"\b(?:because|since|cause|cuz|due to)\b")
 # a comparison after a choice: "I prefer X over Y", "I'd rather X than Y"
@@ -287,26 +291,40 @@ def whole_object(text: str, *, compared: bool = False) -> str:
     return phrases.clean(text)
 
 
-def _object_first(said: str) -> tuple[str, bool, bool] | None:
-    """A stance said with its object first or with no verb ("X isn't my scene", "X is
-    something I won't touch", "please, no X", "X or nothing"): the object, whether the
-    speaker is for it (then only for it), and whether it was a request ("please")."""
-    for pattern in (_OBJECT_AGAINST, _DRIVES_ME):
+def _said_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
+    """A stance read before the verbs of :data:`_AGAINST` could take its clause: "X is
+    something I won't touch" and a request with no verb ("please, no X", "nothing with
+    X please"): the object and whether it is a request."""
+    if not _THING_WORDS.isdisjoint(words):
+        m = _OBJECT_THEN_STANCE.match(said)
+        if m and _AGAINST.match(f"{m.group('stance').rstrip(' .!')} it"):
+            return m.group("rest"), False
+    if _PLEASE_WORDS.isdisjoint(words):
+        return None
+    m = _PLEASE_NO.search(said)
+    if m is None:
+        return None
+    rest = m.group("rest") or m.group("rest2")
+    if _NOT_A_REQUEST.match(rest):
+        return None
+    nothing = (m.group("no") or m.group("no2")).lower() == "nothing"
+    return (f"anything {rest}" if nothing else rest), True
+
+
+def _object_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
+    """A stance said with its object first ("X isn't my scene", "X drives me up the
+    wall", "X or nothing"): the object and whether the speaker is for it (then only for
+    it)."""
+    patterns = [_OBJECT_AGAINST]
+    if not _DRIVE_WORDS.isdisjoint(words):
+        patterns.append(_DRIVES_ME)
+    for pattern in patterns:
         m = pattern.match(said)
         if m and not _HAS_SUBJECT.search(m.group("rest")):
-            return m.group("rest"), False, False
-    m = _OBJECT_THEN_STANCE.match(said)
-    if m and _AGAINST.match(f"{m.group('stance').rstrip(' .!')} it"):
-        return m.group("rest"), False, False
-    m = _PLEASE_NO.search(said)
-    if m:
-        rest = m.group("rest") or m.group("rest2")
-        if not _NOT_A_REQUEST.match(rest):
-            nothing = (m.group("no") or m.group("no2")).lower() == "nothing"
-            return (f"anything {rest}" if nothing else rest), False, True
-    m = _OR_NOTHING.match(said)
+            return m.group("rest"), False
+    m = _OR_NOTHING.match(said) if "nothing" in words else None
     if m and not _HAS_SUBJECT.search(m.group("rest")):
-        return m.group("rest"), True, False
+        return m.group("rest"), True
     return None
 
 
@@ -343,10 +361,9 @@ class ChoiceReader(Collector):
 
     def _choice(self, c: Clause) -> bool:
         said = c.said
-        read = _object_first(said)
-        if read is not None and not (read[2] and self._bound()):
-            rest, polarity, _ = read
-            return self._stance_fact(c, rest, polarity=polarity, only=polarity)
+        first = _said_first(said, c.words)
+        if first is not None and not (first[1] and self._bound()):
+            return self._stance_fact(c, first[0], polarity=False)
         m = _AGAINST.search(said)
         if m:
             if (m.group("v") or "").lower().startswith("can't") and _CAN_NOT_WHEN.match(
@@ -354,6 +371,9 @@ class ChoiceReader(Collector):
             ):
                 return False
             return self._stance_fact(c, m.group("rest"), polarity=False)
+        read = _object_first(said, c.words)
+        if read is not None:
+            return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
         m = _ONLY.search(said)
         if m:
             return self._stance_fact(c, m.group("rest"), polarity=True, only=True)
@@ -372,7 +392,7 @@ class ChoiceReader(Collector):
         m = _OBJECT_FOR.match(said)
         if m:
             return self._stance_fact(c, m.group("rest"), polarity=True)
-        m = _BETTER_WITH.match(said)
+        m = _BETTER_WITH.match(said) if "better" in c.words else None
         if m and _present(m.group("verb")):
             rest = f"{m.group('verb')} better {m.group('rest')}"
             return self._stance_fact(c, rest, polarity=True, compared=True)
