@@ -102,3 +102,21 @@ async def test_a_second_key_with_the_same_secret_or_id_conflicts(store: Store) -
     with pytest.raises(Conflict):
         await store.put_api_key(key("globex", "cm_different", id=stored.id))
     assert await store.list_api_keys(None) == [stored]
+
+
+async def test_a_lookup_sees_another_stores_revocation_at_once(
+    store: Store, writer: Store, later: Callable[[int], datetime]
+) -> None:
+    # every HTTP request looks its key up (on SQLite on the request's own thread): a
+    # key revoked by another process (a worker, the CLI) is refused from the next
+    # request on, never served from an earlier read
+    stored = key("acme", "cm_shared")
+    await writer.put_api_key(stored)
+    assert await store.find_api_key(content_hash("cm_shared")) == stored
+
+    await writer.revoke_api_key(stored.id, later(3))
+
+    found = await store.find_api_key(content_hash("cm_shared"))
+    assert found is not None
+    assert found.revoked_at == later(3)
+    assert not found.usable_at(later(4))

@@ -65,7 +65,9 @@ class SQLiteKeys(SQLiteDatabase):
         await self._db.write(lambda conn: put(conn, key))
 
     async def find_api_key(self, key_hash: str) -> ApiKey | None:
-        return await self._db.read(lambda conn: find(conn, key_hash))
+        # every HTTP request asks this: one row by a unique key, read on the calling
+        # thread (a hop to a reader thread and back costs more than the lookup)
+        return await self._db.read(lambda conn: find(conn, key_hash), here=True)
 
     async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]:
         return await self._db.read(lambda conn: list_keys(conn, tenant_id))
