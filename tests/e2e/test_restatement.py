@@ -115,3 +115,19 @@ async def test_a_loose_restatement_of_the_same_condition_renews_the_fact(
     await local.write(Message(content=second, occurred_at=T0 + timedelta(days=1)), user_id="u")
     [fact] = await local.facts(key=key, user_id="u")
     assert fact.reinforcement_count == 2
+
+
+async def test_a_cause_said_of_the_same_thing_is_another_cause(local: Memory) -> None:
+    """Two causes said of one activity are two facts: a clause's first word is not its
+    topic, and the floor lowered for conditions (0.40) would merge this pair; a goal,
+    value, cause or rule keeps the former floor (restatement.CLAUSE_FLOOR)."""
+    said = ["Cooking helps me unwind after work.", "Cooking helps me feel close to my gran."]
+    for day, text in enumerate(said):
+        await local.write(Message(content=text, occurred_at=T0 + timedelta(days=day)), user_id="u")
+    facts = await local.facts(user_id="u")
+    causes = sorted(f.value for f in facts if f.category.value == "causal")
+    assert causes == [
+        "Cooking helps me feel close to my gran",
+        "Cooking helps me unwind after work",
+    ]
+    assert all(f.reinforcement_count == 1 for f in facts if f.category.value == "causal")

@@ -29,7 +29,7 @@ from cognimem.ingest.extract.vocabulary import BODY_PARTS, CONDITIONS, SAME_COND
 from cognimem.ingest.reconcile import NewFact
 from cognimem.models import Scope
 from cognimem.models.fact_changes import LIVE, same_statement
-from cognimem.models.knowledge import Fact
+from cognimem.models.knowledge import Fact, FactCategory
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.protocols import KnowledgeStore
 from cognimem.store.types import FactQuery
@@ -44,6 +44,17 @@ from cognimem.text.tokens import tokens
 # the topic test, other facts of a family score up to 0.685: "elbow hurts", "wrist
 # hurts"; the former floor, 0.57, sat in the middle of that gap.)
 PARAPHRASE_FLOOR = 0.40
+# ... for the categories those tune pairs hold (conditions, states, likes, jobs, homes).
+# A goal, value, cause or rule keeps the former floor: its value is the clause as said
+# ("make my plan work, even though it's been tough"), whose first word tells little of
+# its topic, and no tune pair measured a lower floor on one. At 0.40 the LoCoMo dev
+# conversations merged such clauses that state other things ("I'd love to try it",
+# "I'd love to do either of those things with you"), which moved the standing
+# profile's crowding and cost three check cues of benchmarks/cue_trigger_long.py
+CLAUSE_FLOOR = 0.57
+_CLAUSE_CATEGORIES = frozenset(
+    {FactCategory.GOAL, FactCategory.VALUE, FactCategory.CAUSAL, FactCategory.POLICY}
+)
 _MULTI_VALUED_PARTS = 4  # subject:category:predicate:value
 _STEM_MIN = 4  # letters a stem keeps: "sings" is "sing", "bus" stays "bus"
 # words that open a value without saying what it is about ("my knee", "no pork"): the
@@ -110,11 +121,16 @@ class Restatements:
     """Points proposals that restate a stored fact of their key family at that fact."""
 
     def __init__(
-        self, store: KnowledgeStore, embedder: Embedder, floor: float = PARAPHRASE_FLOOR
+        self,
+        store: KnowledgeStore,
+        embedder: Embedder,
+        floor: float = PARAPHRASE_FLOOR,
+        clause_floor: float = CLAUSE_FLOOR,
     ) -> None:
         self._store = store
         self._embedder = embedder
         self._floor = floor
+        self._clause_floor = clause_floor
 
     async def renew(
         self,
@@ -168,7 +184,8 @@ class Restatements:
             and same_topic(f.value, new.value)
         ]
         scored = [(_cosine(known[new.text], known[f.text]), f) for f in same_family]
-        scored = [(score, f) for score, f in scored if score >= self._floor]
+        floor = self._clause_floor if new.category in _CLAUSE_CATEGORIES else self._floor
+        scored = [(score, f) for score, f in scored if score >= floor]
         return max(scored, key=lambda pair: pair[0])[1] if scored else None
 
     async def _vectors(
