@@ -104,3 +104,12 @@ def test_a_make_or_breed_is_read_as_owned() -> None:
     assert read("My car is a Honda.") == [("user", "possession", "owns", "Honda")]
     assert read("My dog is a dachshund.") == [("user", "possession", "owns", "dachshund")]
     assert read("My dog is a clown.") == []
+
+
+def test_a_make_read_beside_a_state_leaves_the_state_read() -> None:
+    # the kind owned is read, and the sentence is still read whole as a state of
+    # old equipment, as it was before makes were read
+    facts = read("My phone is an ancient Nokia.")
+    assert ("user", "possession", "owns", "ancient Nokia") in facts
+    assert ("user", "state", "technology", "My phone is an ancient Nokia") in facts
+    assert read("My bike is a Trek.") == [("user", "possession", "owns", "Trek")]

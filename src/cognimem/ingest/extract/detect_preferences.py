@@ -6,6 +6,7 @@ favourite colour is green", "I'm a big jazz fan") in a domain (cuisine, music, a
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
@@ -15,6 +16,7 @@ from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.figures import Copula, kind_owned
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import NAME, icase
+from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import COUNTRIES
@@ -141,6 +143,12 @@ def _gerund(verb: str) -> str:
 class PreferenceReader(Collector):
     """Reads preferences and possessions."""
 
+    def __init__(self, reference: datetime) -> None:
+        super().__init__(reference)
+        # a make or breed read beside the sentence: its stance is still read whole
+        # ("my laptop is an old Mac" owns a Mac and is a state of old equipment)
+        self.kinds_read: list[ExtractedFact] = []
+
     def _possession(self, c: Clause) -> None:
         m: re.Match[str] | None
         for m in _OWN.finditer(c.base):
@@ -186,8 +194,10 @@ class PreferenceReader(Collector):
         kind = kind_owned(said)
         if kind and not self._owned(kind):
             named = not kind.islower()
+            before = len(self.facts)
             self.add(c, Cat.POSSESSION, "owns", kind, obj=kind if named else None,
                      obj_type=ET.THING if named else None)  # fmt: skip
+            self.kinds_read += self.facts[before:]
 
     def _owned(self, thing: str) -> bool:
         """Whether a possession read from this message already names ``thing``."""

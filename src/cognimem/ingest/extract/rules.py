@@ -332,11 +332,12 @@ class _Reader(
             return
         read = self.facts[before:]
         health = [f for f in read if any(f is h for h in self.health_read)]
+        kinds = [f for f in read if any(f is k for k in self.kinds_read)]
         if not any(f.category in CONSTRAINT_CATEGORIES for f in read if f not in health):
             # a condition of the body is no stance: "I keep a heating pad at my desk
             # because my back is bad" is still read whole, beside "back is bad"
             stanced = len(self.facts)
-            self._stance(text, evidence, read=len(read) > len(health))
+            self._stance(text, evidence, read=len(read) > len(health) + len(kinds))
             if health:
                 self.facts[stanced:] = [
                     f for f in self.facts[stanced:] if f.category is not Cat.STATE
