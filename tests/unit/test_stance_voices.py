@@ -7,25 +7,12 @@ lower case. The object stays whole. Sentences written for these tests."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from cognimem.ingest.extract import ExtractionInput, RuleExtractor
-from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
+from cognimem.models.knowledge import FactCategory
+from tests.unit.test_choice_extraction import constraints
 
-EXTRACTOR = RuleExtractor()
-WHEN = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 POLICY, VALUE = FactCategory.POLICY, FactCategory.VALUE
-
-
-def constraints(text: str) -> list[tuple[FactCategory, str, bool]]:
-    facts = EXTRACTOR.extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
-    return [
-        (f.category, f.value, f.polarity)
-        for f in facts
-        if f.category in CONSTRAINT_CATEGORIES and f.holds
-    ]
 
 
 @pytest.mark.parametrize(
