@@ -1,6 +1,8 @@
 """PostgreSQL schema version 1: events items tsvector cache."""
 
-SQL = """
+from cognimem.store.migration_sql import POSTGRES
+
+SQL = f"""
 CREATE EXTENSION IF NOT EXISTS vector;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
@@ -11,13 +13,7 @@ CREATE TABLE meta (
 
 -- `seq` plays the part of SQLite's rowid: insertion order, for stable tie-breaking
 CREATE TABLE events (
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id text PRIMARY KEY,
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_id text,
-    agent_id text,
-    session_id text,
+    {POSTGRES.scoped_row}
     role text NOT NULL,
     name text,
     content text NOT NULL,
@@ -26,7 +22,7 @@ CREATE TABLE events (
     external_id text,
     occurred_at timestamptz NOT NULL,
     recorded_at timestamptz NOT NULL,
-    metadata jsonb NOT NULL DEFAULT '{}'
+    metadata jsonb NOT NULL DEFAULT '{{}}'
 );
 -- decides idempotency races between processes
 CREATE UNIQUE INDEX events_idempotency ON events (tenant_id, idempotency_key)
@@ -42,13 +38,7 @@ CREATE FUNCTION cognimem_token_count(text) RETURNS integer
           FROM unnest(to_tsvector('simple'::regconfig, $1)) $$;
 
 CREATE TABLE items (
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id text PRIMARY KEY,
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_id text,
-    agent_id text,
-    session_id text,
+    {POSTGRES.scoped_row}
     text text NOT NULL,
     kind text NOT NULL,
     key text,
@@ -74,7 +64,7 @@ CREATE TABLE items (
     superseded_by text,
     embedding vector,
     embedding_model text,
-    metadata jsonb NOT NULL DEFAULT '{}',
+    metadata jsonb NOT NULL DEFAULT '{{}}',
     search_text text NOT NULL DEFAULT '',
     search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, search_text)) STORED,
     search_len integer GENERATED ALWAYS AS (cognimem_token_count(search_text)) STORED

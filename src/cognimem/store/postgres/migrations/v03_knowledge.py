@@ -1,6 +1,8 @@
 """PostgreSQL schema version 3: knowledge."""
 
-SQL = """
+from cognimem.store.migration_sql import POSTGRES
+
+SQL = f"""
 -- true once the event's items (and facts) have been derived; async jobs skip done events
 ALTER TABLE events ADD COLUMN processed boolean NOT NULL DEFAULT true;
 UPDATE events SET processed = false
@@ -15,7 +17,7 @@ CREATE TABLE entities (
     name text NOT NULL,
     type text NOT NULL,
     external_ref text,
-    properties jsonb NOT NULL DEFAULT '{}',
+    properties jsonb NOT NULL DEFAULT '{{}}',
     created_at timestamptz NOT NULL
 );
 CREATE INDEX entities_scope ON entities (tenant_id, namespace, user_id);
@@ -38,13 +40,7 @@ CREATE INDEX aliases_entity ON aliases (entity_id);
 -- keys compare bytewise (COLLATE "C"), so the range [key || ':', key || ';') is exactly
 -- the multi-valued keys below a base key, whatever the database's collation
 CREATE TABLE facts (
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id text PRIMARY KEY,
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_id text,
-    agent_id text,
-    session_id text,
+    {POSTGRES.scoped_row}
     key text COLLATE "C" NOT NULL,
     subject text NOT NULL,
     subject_entity_id text,
@@ -56,7 +52,7 @@ CREATE TABLE facts (
     text text NOT NULL,
     scope_tags jsonb NOT NULL DEFAULT '[]',
     confidence double precision NOT NULL,
-    confidence_factors jsonb NOT NULL DEFAULT '{}',
+    confidence_factors jsonb NOT NULL DEFAULT '{{}}',
     reinforcement_count integer NOT NULL,
     last_validated_at timestamptz NOT NULL,
     status text NOT NULL,
@@ -76,13 +72,7 @@ CREATE INDEX facts_key ON facts (tenant_id, namespace, key, user_id, status);
 CREATE INDEX facts_user ON facts (tenant_id, namespace, user_id, recorded_at);
 
 CREATE TABLE relations (
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id text PRIMARY KEY,
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_id text,
-    agent_id text,
-    session_id text,
+    {POSTGRES.scoped_row}
     source_entity_id text NOT NULL,
     relation text NOT NULL,
     target_entity_id text NOT NULL,
@@ -98,13 +88,7 @@ CREATE INDEX relations_target ON relations (tenant_id, namespace, target_entity_
 CREATE INDEX relations_fact ON relations (fact_id);
 
 CREATE TABLE conflicts (
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id text PRIMARY KEY,
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_id text,
-    agent_id text,
-    session_id text,
+    {POSTGRES.scoped_row}
     key text NOT NULL,
     fact_ids jsonb NOT NULL,
     strategy text NOT NULL,

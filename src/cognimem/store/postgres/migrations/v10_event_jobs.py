@@ -1,11 +1,5 @@
-"""PostgreSQL schema version 10: event jobs."""
+"""PostgreSQL schema version 10: event jobs (the SQL both backends share)."""
 
-SQL = """
--- the job that derives an unprocessed event's items, and its ingest profile (async
--- ingestion): a worker's sweep queues a job again from these alone, so a crash between
--- committing the events and queuing their job strands nothing
-ALTER TABLE events ADD COLUMN job_id text;
-ALTER TABLE events ADD COLUMN profile text;
-CREATE INDEX events_unprocessed ON events (recorded_at) WHERE NOT processed;
-CREATE INDEX events_unprocessed_job ON events (job_id) WHERE NOT processed;
-"""
+from cognimem.store.migration_sql import POSTGRES, event_jobs
+
+SQL = event_jobs(POSTGRES, unprocessed="NOT processed")

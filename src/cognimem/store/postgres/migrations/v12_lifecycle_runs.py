@@ -1,22 +1,5 @@
-"""PostgreSQL schema version 12: lifecycle runs."""
+"""PostgreSQL schema version 12: lifecycle runs (the SQL both backends share)."""
 
-SQL = """
--- lifecycle operations (consolidate, revise, ...) per user scope: the lease of the run
--- holding the scope (at most one per operation; a dead worker's lease runs out) and when
--- the last completed run began (the scheduler counts what is new since)
-CREATE TABLE lifecycle_runs (
-    tenant_id text NOT NULL,
-    namespace text NOT NULL,
-    user_key text NOT NULL,
-    op text NOT NULL,
-    user_id text,
-    job_id text,
-    holder text,
-    lease_token text,
-    lease_until timestamptz,
-    done_from timestamptz,
-    last_job_id text,
-    PRIMARY KEY (tenant_id, namespace, user_key, op)
-);
-CREATE INDEX items_recorded_kind ON items (kind, recorded_at) WHERE user_id IS NOT NULL;
-"""
+from cognimem.store.migration_sql import POSTGRES, lifecycle_runs
+
+SQL = lifecycle_runs(POSTGRES)

@@ -1,19 +1,15 @@
 """SQLite schema version 1: events items fts cache."""
 
-SQL = """
+from cognimem.store.migration_sql import SQLITE
+
+SQL = f"""
 CREATE TABLE meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 
 CREATE TABLE events (
-    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    tenant_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    user_id TEXT,
-    agent_id TEXT,
-    session_id TEXT,
+    {SQLITE.scoped_row}
     role TEXT NOT NULL,
     name TEXT,
     content TEXT NOT NULL,
@@ -22,7 +18,7 @@ CREATE TABLE events (
     external_id TEXT,
     occurred_at INTEGER NOT NULL,
     recorded_at INTEGER NOT NULL,
-    metadata TEXT NOT NULL DEFAULT '{}'
+    metadata TEXT NOT NULL DEFAULT '{{}}'
 );
 CREATE UNIQUE INDEX events_idempotency ON events (tenant_id, idempotency_key)
     WHERE idempotency_key IS NOT NULL;
@@ -30,13 +26,7 @@ CREATE INDEX events_dedupe ON events (tenant_id, content_hash, occurred_at);
 CREATE INDEX events_scope ON events (tenant_id, namespace, user_id, occurred_at);
 
 CREATE TABLE items (
-    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    tenant_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    user_id TEXT,
-    agent_id TEXT,
-    session_id TEXT,
+    {SQLITE.scoped_row}
     text TEXT NOT NULL,
     kind TEXT NOT NULL,
     key TEXT,
@@ -62,7 +52,7 @@ CREATE TABLE items (
     superseded_by TEXT,
     embedding BLOB,
     embedding_model TEXT,
-    metadata TEXT NOT NULL DEFAULT '{}'
+    metadata TEXT NOT NULL DEFAULT '{{}}'
 );
 CREATE INDEX items_scope ON items (tenant_id, namespace, user_id, status, occurred_at);
 CREATE INDEX items_key ON items (tenant_id, namespace, user_id, key) WHERE key IS NOT NULL;

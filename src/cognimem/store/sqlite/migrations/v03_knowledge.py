@@ -1,6 +1,8 @@
 """SQLite schema version 3: knowledge."""
 
-SQL = """
+from cognimem.store.migration_sql import SQLITE
+
+SQL = f"""
 -- 1 once the event's items (and facts) have been derived; async jobs skip done events
 ALTER TABLE events ADD COLUMN processed INTEGER NOT NULL DEFAULT 1;
 UPDATE events SET processed = 0
@@ -15,7 +17,7 @@ CREATE TABLE entities (
     name TEXT NOT NULL,
     type TEXT NOT NULL,
     external_ref TEXT,
-    properties TEXT NOT NULL DEFAULT '{}',
+    properties TEXT NOT NULL DEFAULT '{{}}',
     created_at INTEGER NOT NULL
 );
 CREATE INDEX entities_scope ON entities (tenant_id, namespace, user_id);
@@ -35,13 +37,7 @@ CREATE TABLE aliases (
 CREATE INDEX aliases_entity ON aliases (entity_id);
 
 CREATE TABLE facts (
-    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    tenant_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    user_id TEXT,
-    agent_id TEXT,
-    session_id TEXT,
+    {SQLITE.scoped_row}
     key TEXT NOT NULL,
     subject TEXT NOT NULL,
     subject_entity_id TEXT,
@@ -53,7 +49,7 @@ CREATE TABLE facts (
     text TEXT NOT NULL,
     scope_tags TEXT NOT NULL DEFAULT '[]',
     confidence REAL NOT NULL,
-    confidence_factors TEXT NOT NULL DEFAULT '{}',
+    confidence_factors TEXT NOT NULL DEFAULT '{{}}',
     reinforcement_count INTEGER NOT NULL,
     last_validated_at INTEGER NOT NULL,
     status TEXT NOT NULL,
@@ -72,13 +68,7 @@ CREATE INDEX facts_key ON facts (tenant_id, namespace, user_id, key, status);
 CREATE INDEX facts_category ON facts (tenant_id, namespace, user_id, category, status);
 
 CREATE TABLE relations (
-    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    tenant_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    user_id TEXT,
-    agent_id TEXT,
-    session_id TEXT,
+    {SQLITE.scoped_row}
     source_entity_id TEXT NOT NULL,
     relation TEXT NOT NULL,
     target_entity_id TEXT NOT NULL,
@@ -92,13 +82,7 @@ CREATE INDEX relations_target ON relations (tenant_id, namespace, target_entity_
 CREATE INDEX relations_fact ON relations (fact_id);
 
 CREATE TABLE conflicts (
-    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    tenant_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    user_id TEXT,
-    agent_id TEXT,
-    session_id TEXT,
+    {SQLITE.scoped_row}
     key TEXT NOT NULL,
     fact_ids TEXT NOT NULL,
     strategy TEXT NOT NULL,

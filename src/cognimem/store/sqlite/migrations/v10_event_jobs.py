@@ -1,11 +1,5 @@
-"""SQLite schema version 10: event jobs."""
+"""SQLite schema version 10: event jobs (the SQL both backends share)."""
 
-SQL = """
--- the job that derives an unprocessed event's items, and its ingest profile (async
--- ingestion): a worker's sweep queues a job again from these alone, so a crash between
--- committing the events and queuing their job strands nothing
-ALTER TABLE events ADD COLUMN job_id TEXT;
-ALTER TABLE events ADD COLUMN profile TEXT;
-CREATE INDEX events_unprocessed ON events (recorded_at) WHERE processed = 0;
-CREATE INDEX events_unprocessed_job ON events (job_id) WHERE processed = 0;
-"""
+from cognimem.store.migration_sql import SQLITE, event_jobs
+
+SQL = event_jobs(SQLITE, unprocessed="processed = 0")
