@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from cognimem.models import Scope
-from cognimem.models.procedures import Procedure, ProcedureAction
-from cognimem.store.records import Row, TimeDecoder, scope_of
+from cognimem.models.procedures import Procedure
+from cognimem.store.records import RowReader
 
 PROCEDURE_COLUMNS = (
     "id, tenant_id, namespace, user_id, trigger_text, trigger_terms, action, observed_count,"
@@ -30,29 +30,9 @@ def conversation_owner(scope: Scope, *, by_agent: bool) -> Scope:
     )
 
 
-def procedure_from_row(row: Row, time: TimeDecoder) -> Procedure:
-    def at(name: str) -> Any:
-        value = time(row[name])
-        assert value is not None, "a NOT NULL time column came back NULL"
-        return value
-
-    return Procedure(
-        id=row["id"],
-        scope=scope_of(row, None),
-        trigger=row["trigger_text"],
-        trigger_terms=json.loads(row["trigger_terms"]),
-        action=ProcedureAction.model_validate_json(row["action"]),
-        observed_count=row["observed_count"],
-        trigger_count=row["trigger_count"],
-        confidence=row["confidence"],
-        request_event_ids=json.loads(row["request_event_ids"]),
-        source_event_ids=json.loads(row["source_event_ids"]),
-        first_seen_at=at("first_seen_at"),
-        last_seen_at=at("last_seen_at"),
-        created_at=at("created_at"),
-        updated_at=at("updated_at"),
-        revision=row["revision"],
-    )
+procedure_from_row = RowReader(
+    Procedure, PROCEDURE_COLUMNS, session=None, renamed={"trigger": "trigger_text"}
+)
 
 
 def procedure_values(p: Procedure, time: Any, revision: int) -> tuple[Any, ...]:

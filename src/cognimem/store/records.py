@@ -12,24 +12,21 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from enum import Enum
+from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin
 
 import numpy as np
+from pydantic import BaseModel
 
 from cognimem.errors import Conflict
-from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Role, Scope, Tier
-from cognimem.models.admin import ApiKey, KeyLevel, Session, SessionStatus
+from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models.admin import ApiKey, Session
 from cognimem.models.knowledge import (
     Alias,
     AliasSource,
-    ConflictStatus,
-    ConflictStrategy,
     Entity,
-    EntityType,
     Fact,
-    FactCategory,
     FactConflict,
-    FactStatus,
     HistoryEntry,
     Relation,
 )
@@ -52,6 +49,7 @@ class Row(Protocol):
 
 _WORD = re.compile(r"[a-z0-9']+")
 TimeDecoder = Callable[[Any], datetime | None]
+M = TypeVar("M", bound=BaseModel)
 
 ITEM_COLUMNS = (
     "id, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,"
@@ -296,139 +294,71 @@ def item_from_row(row: Row, time: TimeDecoder) -> MemoryItem:
     )
 
 
-def event_from_row(row: Row, time: TimeDecoder) -> Event:
-    return Event(
-        id=row["id"],
-        scope=scope_of(row),
-        role=Role(row["role"]),
-        name=row["name"],
-        content=row["content"],
-        content_hash=row["content_hash"],
-        idempotency_key=row["idempotency_key"],
-        external_id=row["external_id"],
-        occurred_at=_required(time, row["occurred_at"]),
-        recorded_at=_required(time, row["recorded_at"]),
-        metadata=json.loads(row["metadata"]),
-    )
+class RowReader(Generic[M]):
+    """Reads a ``model`` from a row whose columns bear its fields' names: ``scope`` from
+    the scope columns (``session``: the column of its session's id, None for a table
+    without one), every other field from its column (``renamed``: field -> column where
+    they differ), decoded by the field's type: a time by the backend's decoder, a list,
+    a dict or a model from its JSON text, an enum from its value, a flag from 0 / 1."""
+
+    def __init__(
+        self,
+        model: type[M],
+        columns: str,
+        *,
+        session: str | None = "session_id",
+        renamed: Mapping[str, str] | None = None,
+    ) -> None:
+        named = {c.strip() for c in columns.split(",")}
+        self._model = model
+        self._session = session
+        self._scoped = "scope" in model.model_fields
+        self._fields: list[tuple[str, str, _Decode]] = []
+        for name, info in model.model_fields.items():
+            column = (renamed or {}).get(name, name)
+            if name == "scope":
+                continue
+            if column not in named:
+                raise ValueError(f"{model.__name__}.{name} has no column in {columns!r}")
+            self._fields.append((name, column, _decoder(info.annotation)))
+
+    def __call__(self, row: Row, time: TimeDecoder) -> M:
+        values = {name: decode(row[column], time) for name, column, decode in self._fields}
+        if self._scoped:
+            values["scope"] = scope_of(row, self._session)
+        return self._model(**values)
 
 
-def fact_from_row(row: Row, time: TimeDecoder) -> Fact:
-    return Fact(
-        id=row["id"],
-        scope=scope_of(row),
-        key=row["key"],
-        subject=row["subject"],
-        subject_entity_id=row["subject_entity_id"],
-        predicate=row["predicate"],
-        category=FactCategory(row["category"]),
-        value=row["value"],
-        polarity=bool(row["polarity"]),
-        object_entity_id=row["object_entity_id"],
-        text=row["text"],
-        scope_tags=json.loads(row["scope_tags"]),
-        confidence=row["confidence"],
-        confidence_factors=json.loads(row["confidence_factors"]),
-        reinforcement_count=row["reinforcement_count"],
-        last_validated_at=_required(time, row["last_validated_at"]),
-        status=FactStatus(row["status"]),
-        superseded_by=row["superseded_by"],
-        valid_from=time(row["valid_from"]),
-        valid_to=time(row["valid_to"]),
-        recorded_at=_required(time, row["recorded_at"]),
-        recorded_to=time(row["recorded_to"]),
-        evidence_item_ids=json.loads(row["evidence_item_ids"]),
-        evidence_event_ids=json.loads(row["evidence_event_ids"]),
-        importance=row["importance"],
-        revision=row["revision"],
-        embedding_model=row["embedding_model"],
-        provenance=json.loads(row["provenance"]),
-    )
+_Decode = Callable[[Any, TimeDecoder], Any]
 
 
-def session_from_row(row: Row, time: TimeDecoder) -> Session:
-    return Session(
-        id=row["id"],
-        scope=scope_of(row, "id"),
-        status=SessionStatus(row["status"]),
-        created_at=_required(time, row["created_at"]),
-        closed_at=time(row["closed_at"]),
-        metadata=json.loads(row["metadata"]),
-    )
+def _decoder(annotation: Any) -> _Decode:
+    """How a column's value becomes a field of type ``annotation``."""
+    if annotation is datetime:
+        return lambda value, time: _required(time, value)
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if len(args) == 1 and type(None) in get_args(annotation):  # ``X | None``
+        if args[0] is datetime:
+            return lambda value, time: time(value)
+        inner = _decoder(args[0])
+        return lambda value, time: None if value is None else inner(value, time)
+    if get_origin(annotation) in (list, dict):
+        return lambda value, _: json.loads(value)
+    if isinstance(annotation, type) and issubclass(annotation, Enum | bool):
+        return lambda value, _: annotation(value)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return lambda value, _: annotation.model_validate_json(value)
+    return lambda value, _: value
 
 
-def entity_from_row(row: Row, time: TimeDecoder) -> Entity:
-    return Entity(
-        id=row["id"],
-        tenant_id=row["tenant_id"],
-        namespace=row["namespace"],
-        user_id=row["user_id"],
-        name=row["name"],
-        type=EntityType(row["type"]),
-        external_ref=row["external_ref"],
-        properties=json.loads(row["properties"]),
-        created_at=_required(time, row["created_at"]),
-    )
-
-
-def relation_from_row(row: Row, time: TimeDecoder) -> Relation:
-    return Relation(
-        id=row["id"],
-        scope=scope_of(row),
-        source_entity_id=row["source_entity_id"],
-        relation=row["relation"],
-        target_entity_id=row["target_entity_id"],
-        fact_id=row["fact_id"],
-        confidence=row["confidence"],
-        active=bool(row["active"]),
-        created_at=_required(time, row["created_at"]),
-    )
-
-
-def conflict_from_row(row: Row, time: TimeDecoder) -> FactConflict:
-    return FactConflict(
-        id=row["id"],
-        scope=scope_of(row),
-        key=row["key"],
-        fact_ids=json.loads(row["fact_ids"]),
-        strategy=ConflictStrategy(row["strategy"]),
-        status=ConflictStatus(row["status"]),
-        winner_fact_id=row["winner_fact_id"],
-        created_at=_required(time, row["created_at"]),
-        resolved_at=time(row["resolved_at"]),
-        note=row["note"],
-    )
-
-
-def history_from_row(row: Row, time: TimeDecoder) -> HistoryEntry:
-    return HistoryEntry(
-        id=row["id"],
-        tenant_id=row["tenant_id"],
-        target_type=row["target_type"],
-        target_id=row["target_id"],
-        action=row["action"],
-        actor=row["actor"],
-        at=_required(time, row["at"]),
-        before=None if row["before"] is None else json.loads(row["before"]),
-        after=None if row["after"] is None else json.loads(row["after"]),
-        event_id=row["event_id"],
-    )
-
-
-def api_key_from_row(row: Row, time: TimeDecoder) -> ApiKey:
-    return ApiKey(
-        id=row["id"],
-        tenant_id=row["tenant_id"],
-        name=row["name"],
-        key_hash=row["key_hash"],
-        prefix=row["prefix"],
-        created_at=_required(time, row["created_at"]),
-        expires_at=time(row["expires_at"]),
-        revoked_at=time(row["revoked_at"]),
-        rate_limit_per_minute=row["rate_limit_per_minute"],
-        level=KeyLevel(row["level"]),
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-    )
+event_from_row = RowReader(Event, EVENT_COLUMNS)
+fact_from_row = RowReader(Fact, FACT_COLUMNS)
+session_from_row = RowReader(Session, SESSION_COLUMNS, session="id")
+entity_from_row = RowReader(Entity, ENTITY_COLUMNS)
+relation_from_row = RowReader(Relation, RELATION_COLUMNS)
+conflict_from_row = RowReader(FactConflict, CONFLICT_COLUMNS)
+history_from_row = RowReader(HistoryEntry, HISTORY_COLUMNS)
+api_key_from_row = RowReader(ApiKey, API_KEY_COLUMNS)
 
 
 def alias_from_row(row: Row) -> Alias:
