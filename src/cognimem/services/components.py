@@ -64,6 +64,14 @@ class Components:
                 "Memory is not open: use `async with Memory.open(...)` or await start()"
             )
 
+    def require_queue(self, missing: str) -> JobQueue:
+        """The job queue of an open ``Memory``; a ``UsageError`` saying ``missing`` (what
+        to configure) when there is none."""
+        self.require_open()
+        if self.queue is None:
+            raise UsageError(missing)
+        return self.queue
+
     async def open(self) -> None:
         """Connect the store (migrating it), check the embedding model against the
         database, load a local embedding model (so a read's first vector step does not

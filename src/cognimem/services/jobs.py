@@ -8,7 +8,7 @@ import logging
 import time
 from datetime import timedelta
 
-from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
+from cognimem.errors import InvalidInput, NotFound, StoreUnavailable
 from cognimem.ingest.jobs import requeue_stranded
 from cognimem.models.arguments import check_ids
 from cognimem.queue import Job, JobQueue
@@ -35,13 +35,10 @@ class JobService:
         self._lifecycle = lifecycle
 
     def _require_queue(self) -> JobQueue:
-        self._parts.require_open()
-        if self._parts.queue is None:
-            raise UsageError(
-                "no job queue is configured: set COGNIMEM_INGEST__MODE=async "
-                "(and COGNIMEM_QUEUE_URL for Redis)"
-            )
-        return self._parts.queue
+        return self._parts.require_queue(
+            "no job queue is configured: set COGNIMEM_INGEST__MODE=async "
+            "(and COGNIMEM_QUEUE_URL for Redis)"
+        )
 
     async def get_job(self, job_id: str, *, tenant_id: str) -> Job:
         parts = self._parts

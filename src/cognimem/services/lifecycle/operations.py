@@ -161,13 +161,10 @@ class LifecycleJobService:
             raise NotFound("lifecycle operation", name, hint=f"registered: {known}") from None
 
     def _queue(self) -> JobQueue:
-        self._parts.require_open()
-        if self._parts.queue is None:
-            raise UsageError(
-                "lifecycle jobs need a job queue: on PostgreSQL set "
-                "COGNIMEM_QUEUE_URL=redis://host:6379/0 (or run a dry run)"
-            )
-        return self._parts.queue
+        return self._parts.require_queue(
+            "lifecycle jobs need a job queue: on PostgreSQL set "
+            "COGNIMEM_QUEUE_URL=redis://host:6379/0 (or run a dry run)"
+        )
 
     @staticmethod
     def _scope(
