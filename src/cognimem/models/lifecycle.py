@@ -9,7 +9,7 @@ an admin call answers: the queued job, or a dry run's result inline.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -18,7 +18,24 @@ from cognimem.models.procedures import Procedure
 from cognimem.models.scope import Scope
 
 
-class ConsolidationResult(BaseModel):
+class RunResult(BaseModel):
+    """What every lifecycle run's result shares: ``touched()``, the count in the field
+    ``TOUCHED`` names; ``summary()``, the fields ``SUMMARY`` names (a list by its length)."""
+
+    TOUCHED: ClassVar[str]
+    SUMMARY: ClassVar[tuple[str, ...]] = ()
+
+    def touched(self) -> int:
+        """How many records the run went through (``cognimem_lifecycle_items_total``)."""
+        return int(getattr(self, self.TOUCHED))
+
+    def summary(self) -> dict[str, int | str]:
+        """A few counts (and words) for job listings: what changed, or would."""
+        values = {name: getattr(self, name) for name in self.SUMMARY}
+        return {k: len(v) if isinstance(v, list) else v for k, v in values.items()}
+
+
+class ConsolidationResult(RunResult):
     """What a consolidation pass did (or, with ``dry_run``, would do).
 
     ``episodes``: unconsolidated episodes it took; ``written``: summaries and profiles
@@ -44,24 +61,20 @@ class ConsolidationResult(BaseModel):
     summary_ids: list[str] = Field(default_factory=list)
     degraded: list[str] = Field(default_factory=list)
 
-    def touched(self) -> int:
-        """How many records the run went through: the episodes it took."""
-        return self.episodes
-
-    def summary(self) -> dict[str, int | str]:
-        return {
-            "mode": self.mode,
-            "episodes": self.episodes,
-            "groups": self.groups,
-            "written": self.written,
-            "replaced": self.replaced,
-            "unchanged": self.unchanged,
-            "profiles": self.profiles,
-            "consolidated": self.consolidated,
-            "facts_created": self.facts_created,
-            "facts_reinforced": self.facts_reinforced,
-            "degraded": len(self.degraded),
-        }
+    TOUCHED = "episodes"  # the episodes it took
+    SUMMARY = (
+        "mode",
+        "episodes",
+        "groups",
+        "written",
+        "replaced",
+        "unchanged",
+        "profiles",
+        "consolidated",
+        "facts_created",
+        "facts_reinforced",
+        "degraded",
+    )
 
 
 class TurnRevision(BaseModel):
@@ -82,7 +95,7 @@ class TurnRevision(BaseModel):
         return not (self.reinforced or self.superseded or self.conflicts_opened or self.invalidated)
 
 
-class RevisionResult(BaseModel):
+class RevisionResult(RunResult):
     """What a revision run over a scope's recent turns did (with ``dry_run``: would
     do): the user messages it read again (``turns``), the facts it reinforced and
     invalidated, the items it silenced (evidence of invalidated constraints), and what
@@ -96,17 +109,8 @@ class RevisionResult(BaseModel):
     retries: int = 0  # concurrent changes to the same facts that made it decide again
     degraded: list[str] = Field(default_factory=list)  # a failed LLM call, the rules used
 
-    def touched(self) -> int:
-        """How many records the run went through: the turns it revised from."""
-        return self.turns
-
-    def summary(self) -> dict[str, int | str]:
-        return {
-            "turns": self.turns,
-            "reinforced": len(self.reinforced),
-            "invalidated": len(self.invalidated),
-            "items_silenced": len(self.items_silenced),
-        }
+    TOUCHED = "turns"  # the turns it revised from
+    SUMMARY = ("turns", "reinforced", "invalidated", "items_silenced")
 
 
 class FactStatusChange(BaseModel):
@@ -124,7 +128,7 @@ class FactStatusChange(BaseModel):
     reason: str
 
 
-class DecayResult(BaseModel):
+class DecayResult(RunResult):
     """What a decay pass over one user's live facts did (with ``dry_run``: would do):
     how many live facts it weighed (``facts``) at ``reference_time``, and every status
     change (``changes``: to ``aging``, back to ``active``, ``invalidated``)."""
@@ -135,9 +139,7 @@ class DecayResult(BaseModel):
     changes: list[FactStatusChange] = Field(default_factory=list)
     retries: int = 0  # concurrent changes to the same facts that made it decide again
 
-    def touched(self) -> int:
-        """How many records the run went through: the facts it checked."""
-        return self.facts
+    TOUCHED = "facts"  # the facts it checked
 
     def summary(self) -> dict[str, int | str]:
         return {
@@ -174,7 +176,7 @@ class MandateCandidate(BaseModel):
     utility: float
 
 
-class PromotionResult(BaseModel):
+class PromotionResult(RunResult):
     """What a promotion pass over one user's used items did (with ``dry_run``: would
     do): how many it weighed (``items``), the tier changes, and the mandate candidates
     after it (proposed, not applied)."""
@@ -185,9 +187,7 @@ class PromotionResult(BaseModel):
     mandate_candidates: list[MandateCandidate] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)  # edited meanwhile: left to the next pass
 
-    def touched(self) -> int:
-        """How many records the run went through: the items it weighed."""
-        return self.items
+    TOUCHED = "items"  # the items it weighed
 
     def summary(self) -> dict[str, int | str]:
         return {
@@ -211,7 +211,7 @@ class ForgetDecision(BaseModel):
     dependents: int = 0
 
 
-class ForgettingResult(BaseModel):
+class ForgettingResult(RunResult):
     """What a forgetting-policy run did (or, with ``dry_run``, would do): the items
     scored, how many took each action, the summaries compression wrote, and the plan —
     every item with its score, action and reason. ``protected``: kept because they are
@@ -234,22 +234,18 @@ class ForgettingResult(BaseModel):
     plan: list[ForgetDecision] = Field(default_factory=list)
     degraded: list[str] = Field(default_factory=list)
 
-    def touched(self) -> int:
-        """How many records the run went through: the memories it scored."""
-        return self.scored
-
-    def summary(self) -> dict[str, int | str]:
-        return {
-            "scored": self.scored,
-            "protected": self.protected,
-            "kept": self.kept,
-            "decayed": self.decayed,
-            "silenced": self.silenced,
-            "compressed": self.compressed,
-            "archived": self.archived,
-            "deleted": self.deleted,
-            "summaries_written": self.summaries_written,
-        }
+    TOUCHED = "scored"  # the memories it scored
+    SUMMARY = (
+        "scored",
+        "protected",
+        "kept",
+        "decayed",
+        "silenced",
+        "compressed",
+        "archived",
+        "deleted",
+        "summaries_written",
+    )
 
 
 class OperationResult(Protocol):
@@ -281,7 +277,7 @@ class LifecycleRun(BaseModel):
     summary: dict[str, int | str] | None = None
 
 
-class ProcedureResult(BaseModel):
+class ProcedureResult(RunResult):
     """What a procedure detection pass did (with ``dry_run``: would do): the events and
     tool-discovery writes it read, the request → action observations it found in them,
     the procedures it created and reinforced (``procedures``: their new state) and
@@ -300,15 +296,5 @@ class ProcedureResult(BaseModel):
     unreadable_tool_calls: int = 0
     retries: int = 0
 
-    def touched(self) -> int:
-        """How many records the run went through: the events it read."""
-        return self.events
-
-    def summary(self) -> dict[str, int | str]:
-        return {
-            "events": self.events,
-            "observations": self.observations,
-            "created": len(self.created),
-            "reinforced": len(self.reinforced),
-            "unchanged": len(self.unchanged),
-        }
+    TOUCHED = "events"  # the events it read
+    SUMMARY = ("events", "observations", "created", "reinforced", "unchanged")
