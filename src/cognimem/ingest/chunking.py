@@ -45,19 +45,7 @@ def chunk_text(text: str, max_tokens: int, count_tokens: Callable[[str], int]) -
         else:
             pieces.extend(_split_long(text, start, end, fits))
 
-    chunks: list[str] = []
-    current: tuple[int, int] | None = None
-    for start, end in pieces:
-        if current is None:
-            current = (start, end)
-        elif fits(current[0], end):
-            current = (current[0], end)
-        else:
-            chunks.append(text[current[0] : current[1]])
-            current = (start, end)
-    if current is not None:
-        chunks.append(text[current[0] : current[1]])
-    return chunks
+    return [text[start:end] for start, end in _pack(pieces, fits)]
 
 
 _WORD = re.compile(r"\S+")
@@ -73,19 +61,24 @@ def _split_long(
             units.append((word.start(), word.end()))
         else:
             units.extend(_split_chars(word.start(), word.end(), fits))
-    pieces: list[tuple[int, int]] = []
+    return _pack(units, fits)
+
+
+def _pack(spans: list[tuple[int, int]], fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
+    """Consecutive spans joined greedily, each run as long as it ``fits``."""
+    packed: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
-    for unit_start, unit_end in units:
+    for start, end in spans:
         if current is None:
-            current = (unit_start, unit_end)
-        elif fits(current[0], unit_end):
-            current = (current[0], unit_end)
+            current = (start, end)
+        elif fits(current[0], end):
+            current = (current[0], end)
         else:
-            pieces.append(current)
-            current = (unit_start, unit_end)
+            packed.append(current)
+            current = (start, end)
     if current is not None:
-        pieces.append(current)
-    return pieces
+        packed.append(current)
+    return packed
 
 
 def _split_chars(start: int, end: int, fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
