@@ -17,16 +17,16 @@ import numpy as np
 import numpy.typing as npt
 
 from cognimem.errors import UsageError
-from cognimem.providers.onnx_batches import batch_feeds, length_batches
+from cognimem.providers.onnx_batches import batch_feeds
 from cognimem.providers.onnx_models import (
     CROSS_ENCODERS,
     MS_MARCO_L12,
-    LazySession,
     OnnxModel,
     Pinned,
     build_tokenizer,
     run_session,
 )
+from cognimem.providers.onnx_runner import OnnxRunner
 
 MIN_PAIR_TOKENS = 8
 """The fewest word pieces a pair may be cut to: [CLS], [SEP] twice and a few of each text."""
@@ -49,7 +49,7 @@ class CrossEncoder(Protocol):
     async def aclose(self) -> None: ...
 
 
-class OnnxCrossEncoder:
+class OnnxCrossEncoder(OnnxRunner):
     """A local cross-encoder: each pair is tokenized together (truncated from its longer
     side, a word piece at a time, to ``max_tokens`` or the model's limit) and the
     model's logit goes through a sigmoid. The longer side is nearly always the passage,
@@ -73,24 +73,11 @@ class OnnxCrossEncoder:
         batch_size: int = 32,
         threads: int | None = None,
     ) -> None:
-        if batch_size < 1:
-            raise UsageError(f"batch_size must be >= 1, got {batch_size}")
         if model.output != "logits":
             raise UsageError(f"{model.name} is not a cross-encoder")
-        self.model = model
-        self.batch_size = batch_size
-        self._loader = LazySession(model, model_path, expected_sha256, threads)
+        super().__init__(model, model_path, expected_sha256, batch_size, threads)
         self._capped: dict[int, Any] = {}  # a tokenizer per cap below the model's limit
         self._capped_lock = threading.Lock()
-
-    @property
-    def model_id(self) -> str:
-        return self.model.model_id
-
-    @property
-    def loaded(self) -> bool:
-        """Whether the model is in memory: from the first score until ``aclose``."""
-        return self._loader.loaded
 
     async def score(
         self, query: str, passages: Sequence[str], *, max_tokens: int | None = None
@@ -112,13 +99,8 @@ class OnnxCrossEncoder:
             tokenizer = self._tokenizer(max_tokens)
         encodings = tokenizer.encode_batch([(query, p) for p in passages])
         logits = np.zeros(len(encodings), dtype=np.float32)
-        for chunk, found in self._loader.run_batches(
-            length_batches(
-                [len(e.ids) for e in encodings], self.model.rows_per_run(self.batch_size)
-            ),
-            lambda chunk: run_session(
-                self.model, session, batch_feeds([encodings[i] for i in chunk], inputs)
-            ),
+        for chunk, found in self._run_batches(
+            encodings, lambda batch: run_session(self.model, session, batch_feeds(batch, inputs))
         ):
             logits[chunk] = found[:, 0]
         probabilities: npt.NDArray[np.float32] = (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
@@ -137,10 +119,6 @@ class OnnxCrossEncoder:
             if max_tokens not in self._capped:
                 self._capped[max_tokens] = build_tokenizer(max_tokens)
             return self._capped[max_tokens]
-
-    async def aclose(self) -> None:
-        """Drops the model; a later score() loads it again."""
-        self._loader.drop()
 
 
 def build_cross_encoder(name: str) -> CrossEncoder:

