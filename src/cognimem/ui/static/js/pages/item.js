@@ -50,6 +50,25 @@ function forgetPreview(ctx, item, mode, preview, facts) {
     go);
 }
 
+// a form that updates the memory with `fields()` when submitted, says `done()` and renders
+// the page again; a failure shows in the form
+function updateForm(ctx, id, cls, fields, done, ...children) {
+  const form = h("form", {
+    class: cls,
+    onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        await post("/v1/memory/update", { id, ...fields() });
+        ctx.say(done());
+        await ctx.rerender();
+      } catch (exc) {
+        form.append(ctx.failed(exc));
+      }
+    },
+  }, ...children);
+  return form;
+}
+
 export async function render(ctx) {
   const id = ctx.id;
   const [item, history, { tiers }] = await Promise.all([
@@ -62,34 +81,14 @@ export async function render(ctx) {
     : [];
 
   const text = h("textarea", { id: "edit-text", name: "text", "aria-label": "Text" }, item.text);
-  const edit = h("form", {
-    class: "card",
-    onsubmit: async (event) => {
-      event.preventDefault();
-      try {
-        await post("/v1/memory/update", { id, text: text.value });
-        ctx.say("Saved: the memory is re-embedded and re-indexed.");
-        await ctx.rerender();
-      } catch (exc) {
-        edit.append(ctx.failed(exc));
-      }
-    },
-  }, h("h3", {}, "Edit text"), text, h("p", {}, h("button", { type: "submit" }, "Save text")));
+  const edit = updateForm(ctx, id, "card", () => ({ text: text.value }),
+    () => "Saved: the memory is re-embedded and re-indexed.",
+    h("h3", {}, "Edit text"), text, h("p", {}, h("button", { type: "submit" }, "Save text")));
 
   const tier = h("select", { id: "tier", name: "tier" }, tiers.map((t) => h("option", { value: t, selected: t === item.tier }, t)));
-  const tierForm = h("form", {
-    class: "inline",
-    onsubmit: async (event) => {
-      event.preventDefault();
-      try {
-        await post("/v1/memory/update", { id, tier: tier.value });
-        ctx.say(`Tier changed to ${tier.value}.`);
-        await ctx.rerender();
-      } catch (exc) {
-        tierForm.append(ctx.failed(exc));
-      }
-    },
-  }, h("label", {}, "Tier", tier), h("button", { type: "submit" }, "Change tier"));
+  const tierForm = updateForm(ctx, id, "inline", () => ({ tier: tier.value }),
+    () => `Tier changed to ${tier.value}.`,
+    h("label", {}, "Tier", tier), h("button", { type: "submit" }, "Change tier"));
 
   const mode = h("select", { id: "forget-mode", name: "mode" },
     ["archive", "silence", "delete"].map((m) => h("option", { value: m }, m)));
