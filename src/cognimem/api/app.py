@@ -17,6 +17,7 @@ from cognimem.api.auth import Authenticator, admin_router
 from cognimem.api.edge import storable_text
 from cognimem.api.errors import error_response, response_for
 from cognimem.api.mcp_mount import MOUNT_PATH, mcp_mount
+from cognimem.api.middleware import HttpMiddleware
 from cognimem.api.observability import RequestContext, metrics_router
 from cognimem.api.responses import documented
 from cognimem.api.routes import ROUTERS
@@ -53,18 +54,15 @@ def allowed_methods(request: Request) -> list[str]:
     ]
 
 
-class BodyLimit:
+class BodyLimit(HttpMiddleware):
     """Refuses request bodies over ``limit`` bytes before anything parses them: at once
     when ``Content-Length`` says so, else as soon as the streamed body crosses it."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
+        super().__init__(app)
         self.limit = limit
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers") or ())
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):

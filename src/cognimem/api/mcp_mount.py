@@ -9,6 +9,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cognimem.api.errors import response_for
+from cognimem.api.middleware import HttpMiddleware
 from cognimem.errors import CognimemError
 from cognimem.mcp import PRINCIPAL_KEY, WRITE_CHECK_KEY, build_http_server
 from cognimem.memory import Memory
@@ -16,18 +17,12 @@ from cognimem.memory import Memory
 MOUNT_PATH = "/v1/mcp"
 
 
-class RequireKey:
+class RequireKey(HttpMiddleware):
     """Authenticates an ``/v1/mcp`` request with the app's ``Authenticator`` (key,
     revocation, expiry, rate limit) and leaves the key's tenant in the ASGI scope for
     the tools; a refused request gets the API's error body."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
             principal = await scope["app"].state.auth.authenticate(headers.get("authorization"))

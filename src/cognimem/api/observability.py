@@ -18,6 +18,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cognimem.api.auth import Principal, metrics_access
+from cognimem.api.middleware import HttpMiddleware
 from cognimem.logs import request_id_from, request_id_var
 from cognimem.metrics import UNMATCHED_ROUTE, Metrics
 
@@ -26,17 +27,14 @@ access_log = logging.getLogger("cognimem.access")
 REQUEST_ID_HEADER = "X-Request-ID"
 
 
-class RequestContext:
+class RequestContext(HttpMiddleware):
     """ASGI middleware: request id, latency histogram and access log per request."""
 
     def __init__(self, app: ASGIApp, *, metrics: Metrics) -> None:
-        self.app = app
+        super().__init__(app)
         self.metrics = metrics
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         incoming = None
         for name, value in scope.get("headers", ()):
             if name == b"x-request-id":
