@@ -47,6 +47,7 @@ from cognimem.client._wire import (
     message_body,
     options_body,
     parse,
+    parse_list,
     scope_body,
 )
 from cognimem.client._writes import WriteClientCalls
@@ -97,8 +98,6 @@ KEYED_WRITES = frozenset({"/v1/memory/write", "/v1/memory/write_batch"})
 IDLE_CONNECTION_S = 5.0
 log = logging.getLogger("cognimem.client")
 NDJSON = "application/x-ndjson"
-_HISTORY = TypeAdapter(list[HistoryEntry])
-_SESSIONS = TypeAdapter(list[Session])
 _COUNTS = TypeAdapter(dict[str, int])
 
 
@@ -186,7 +185,7 @@ class AsyncMemoryClient(
             response = await self._call("GET", f"/v1/memory/history/{quote(target_id, safe='')}")
         except NotFound:
             return []  # as Memory.history answers for an id it does not know
-        return parse(response, _HISTORY.validate_python)
+        return parse_list(response, HistoryEntry)
 
     async def update(self, item_id: str, **options: Unpack[UpdateKeywords]) -> MemoryItem:
         """Edit a memory or give feedback on it (see :meth:`Memory.update`)."""
@@ -232,7 +231,7 @@ class AsyncMemoryClient(
         response = await self._call(
             "POST", "/v1/sessions/query", options_body(options, SessionListKeywords)
         )
-        return parse(response, _SESSIONS.validate_python)
+        return parse_list(response, Session)
 
     async def close_session(
         self, session_id: str, *, scope: ScopeLike = None, user_id: str | None = None

@@ -7,15 +7,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Unpack
 
-from pydantic import TypeAdapter
-
-from cognimem.client._wire import DEFAULT_TENANT, ClientCalls, check_tenant, options_body, parse
+from cognimem.client._wire import (
+    DEFAULT_TENANT,
+    ClientCalls,
+    check_tenant,
+    options_body,
+    parse_list,
+)
 from cognimem.models import Event, MemoryItem
 from cognimem.models.browse_requests import ItemListKeywords
 from cognimem.models.directory import TenantOverview
-
-_ITEMS = TypeAdapter(list[MemoryItem])
-_EVENTS = TypeAdapter(list[Event])
 
 
 class DirectoryClientCalls(ClientCalls):
@@ -32,7 +33,7 @@ class DirectoryClientCalls(ClientCalls):
         response = await self._call(
             "POST", "/v1/memory/query", options_body(options, ItemListKeywords)
         )
-        return parse(response, _ITEMS.validate_python)
+        return parse_list(response, MemoryItem)
 
     async def get_events(
         self, event_ids: Sequence[str], *, tenant_id: str = DEFAULT_TENANT
@@ -42,4 +43,4 @@ class DirectoryClientCalls(ClientCalls):
         if not event_ids:
             return []
         response = await self._call("POST", "/v1/events/query", {"ids": list(event_ids)})
-        return parse(response, _EVENTS.validate_python)
+        return parse_list(response, Event)

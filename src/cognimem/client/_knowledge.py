@@ -6,9 +6,13 @@ from __future__ import annotations
 from typing import Unpack
 from urllib.parse import quote
 
-from pydantic import TypeAdapter
-
-from cognimem.client._wire import DEFAULT_TENANT, ClientCalls, check_tenant, options_body, parse
+from cognimem.client._wire import (
+    DEFAULT_TENANT,
+    ClientCalls,
+    check_tenant,
+    options_body,
+    parse_list,
+)
 from cognimem.errors import NotFound, UsageError
 from cognimem.models.knowledge import (
     Alias,
@@ -24,10 +28,6 @@ from cognimem.models.knowledge_requests import (
     FactsKeywords,
 )
 from cognimem.models.requests import UserScopeKeywords
-
-_FACTS = TypeAdapter(list[Fact])
-_CONFLICTS = TypeAdapter(list[FactConflict])
-_ENTITIES = TypeAdapter(list[EntityWithAliases])
 
 
 class KnowledgeClientCalls(ClientCalls):
@@ -46,7 +46,7 @@ class KnowledgeClientCalls(ClientCalls):
                 )
             options["key"] = keys[0] if keys else None
         response = await self._call("POST", "/v1/facts/query", options_body(options, FactsKeywords))
-        return parse(response, _FACTS.validate_python)
+        return parse_list(response, Fact)
 
     async def get_fact(self, key: str, **options: Unpack[UserScopeKeywords]) -> Fact:
         """The live fact under exactly ``key``; ``NotFound`` when there is none."""
@@ -63,7 +63,7 @@ class KnowledgeClientCalls(ClientCalls):
         response = await self._call(
             "POST", "/v1/entities/query", options_body(options, UserScopeKeywords)
         )
-        return [(e.entity, e.aliases) for e in parse(response, _ENTITIES.validate_python)]
+        return [(e.entity, e.aliases) for e in parse_list(response, EntityWithAliases)]
 
     async def remove_alias(
         self, entity_id: str, alias: str, **options: Unpack[AliasRemovalKeywords]
@@ -78,7 +78,7 @@ class KnowledgeClientCalls(ClientCalls):
         response = await self._call(
             "POST", "/v1/conflicts/query", options_body(options, ConflictsKeywords)
         )
-        return parse(response, _CONFLICTS.validate_python)
+        return parse_list(response, FactConflict)
 
     async def resolve_conflict(
         self,

@@ -9,9 +9,8 @@ from typing import Unpack
 from urllib.parse import quote
 
 import httpx
-from pydantic import TypeAdapter
 
-from cognimem.client._wire import ClientCalls, check_tenant, options_body, parse
+from cognimem.client._wire import ClientCalls, check_tenant, options_body, parse_list
 from cognimem.errors import InvalidInput
 from cognimem.models import MemoryItem
 from cognimem.models.arguments import ScopeLike
@@ -24,10 +23,6 @@ from cognimem.models.lifecycle_requests import (
 )
 from cognimem.models.procedures import Procedure
 from cognimem.queue import Job
-
-_JOBS = TypeAdapter(list[Job])
-_PROCEDURES = TypeAdapter(list[Procedure])
-_CANDIDATES = TypeAdapter(list[MandateCandidate])
 
 
 class LifecycleClientCalls(ClientCalls):
@@ -51,7 +46,7 @@ class LifecycleClientCalls(ClientCalls):
         """The user's memories proposed as mandates; see :meth:`Memory.mandate_candidates`."""
         body = {"scope": self._scope_body(scope, **options)}
         response = await self._call("POST", "/v1/mandate-candidates/query", body)
-        return parse(response, _CANDIDATES.validate_python)
+        return parse_list(response, MandateCandidate)
 
     async def accept_mandate(self, item_id: str, *, tenant_id: str = "default") -> MemoryItem:
         """Make a mandate candidate a mandate; see :meth:`Memory.accept_mandate`."""
@@ -69,7 +64,7 @@ class LifecycleClientCalls(ClientCalls):
         if asked.state is not None:
             params["state"] = str(asked.state)  # checked by the server (422), as Memory does
         response = await self._call("GET", f"/v1/jobs?{httpx.QueryParams(params)}")
-        return parse(response, _JOBS.validate_python)
+        return parse_list(response, Job)
 
     async def procedures(
         self,
@@ -88,7 +83,7 @@ class LifecycleClientCalls(ClientCalls):
             )
         params = {"limit": str(limit), "namespace": str(fields.get("namespace", "default"))}
         path = f"/v1/users/{quote(user, safe='')}/procedures?{httpx.QueryParams(params)}"
-        return parse(await self._call("GET", path), _PROCEDURES.validate_python)
+        return parse_list(await self._call("GET", path), Procedure)
 
     async def detect_procedures(
         self,

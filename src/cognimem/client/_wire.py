@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from cognimem import errors
 from cognimem.errors import (
@@ -129,6 +129,18 @@ def parse(response: httpx.Response, validate: Callable[[Any], T]) -> T:
             status=response.status_code,
             body=response.text,
         ) from exc
+
+
+def parse_list(response: httpx.Response, model: type[T]) -> list[T]:
+    """``response``'s JSON list of ``model`` records (a validator per model, built once)."""
+    adapter = _LISTS.get(model)
+    if adapter is None:
+        adapter = _LISTS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
+    found: list[T] = parse(response, adapter.validate_python)
+    return found
+
+
+_LISTS: dict[type[Any], TypeAdapter[Any]] = {}
 
 
 def snippet(response: httpx.Response, size: int = 200) -> str:
