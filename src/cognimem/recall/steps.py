@@ -29,7 +29,7 @@ from cognimem.recall.constraints import (
 )
 from cognimem.recall.conversation.topic import split_subject
 from cognimem.recall.events import EVENT_DEPTH, event_terms
-from cognimem.recall.fact_time import FactTime, without_times
+from cognimem.recall.fact_time import FactTime, times_of, without_times
 from cognimem.recall.graph import expand
 from cognimem.recall.levels import (
     Override,
@@ -231,7 +231,10 @@ class StepRun:
         s = self.scope
         # decoded once per scope while no fact changes (a repeated read decodes nothing)
         known = await self.store.scope_facts(s.tenant_id, s.namespace, s.user_id, MAX_FACTS_TIMED)
-        picked = [i for i, f in enumerate(known.facts) if at.admits(f) and self._in_reach(f.scope)]
+        # every fact judged at once (``FactTime.admitted``: up to MAX_FACTS_TIMED a read)
+        picked = np.flatnonzero(at.admitted(times_of(known.facts))).tolist()
+        if self.level:
+            picked = [i for i in picked if self._in_reach(known.facts[i].scope)]
         picked = picked[:MAX_FACTS_SCANNED]
         rows = known.rows(picked)
         if s.user_id is not None:  # and the shared levels' facts it admits, by precedence
@@ -255,8 +258,7 @@ class StepRun:
         admitted = [
             (n, i)
             for n, known in enumerate(found)
-            for i, f in enumerate(known.facts)
-            if at.admits(f)
+            for i in np.flatnonzero(at.admitted(times_of(known.facts))).tolist()
         ]
         self.has_shared = bool(admitted)
         facts = [found[n].facts[i] for n, i in admitted]
