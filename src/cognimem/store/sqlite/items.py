@@ -273,14 +273,16 @@ class SQLiteItems(SQLiteDatabase):
         own, shared = flt.own_and_shared()
 
         def q(conn: sqlite3.Connection) -> list[Candidate]:
-            # one shared level's rows are in the entry of the rows of no user
+            # one shared level's rows are in the entry of the rows of no user; the
+            # namespace's entry, then the organisation's (their versions in one statement)
             level = flt.level_only and s.user_id is None
-            index = self._terms.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
-            found = [lexical_index.search(index, own, terms, limit)]
-            for one in shared:  # the namespace's entry, then the organisation's
-                t = one.scope
-                index = self._terms.get(conn, t.tenant_id, t.namespace, None, shared=True)
-                found.append(lexical_index.search(index, one, terms, limit))
+            entries = [(s.namespace, s.user_id, level)]
+            entries += [(one.scope.namespace, None, True) for one in shared]
+            indexes = self._terms.get_many(conn, s.tenant_id, entries)
+            found = [
+                lexical_index.search(index, one, terms, limit)
+                for index, one in zip(indexes, [own, *shared], strict=True)
+            ]
             return [Candidate(i, score) for i, score in best_of(found, limit)]
 
         return await self._db.read(q, here=self._small(s))
@@ -321,17 +323,17 @@ class SQLiteItems(SQLiteDatabase):
         split = [(flt.own_and_shared(), limit) for flt, limit in searches]
         # one shared level's rows are in the entry of the rows of no user
         level = first.level_only and s.user_id is None
-        matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id, shared=level)
-        found = vectors.search_many(matrix, [(own, limit) for (own, _), limit in split], query)
         # each shared search over its entry (the namespace's, the organisation's), the
-        # searches of one entry in one pass
+        # searches of one entry in one pass; every entry's version in one statement
         by_entry: dict[str, list[tuple[int, ItemFilter, int]]] = {}
         for n, ((_, shared), limit) in enumerate(split):
             for one in shared:
                 by_entry.setdefault(one.scope.namespace, []).append((n, one, limit))
+        entries = [(s.namespace, s.user_id, level), *((ns, None, True) for ns in by_entry)]
+        matrix, *shared_matrices = self._vectors.get_many(conn, s.tenant_id, entries)
+        found = vectors.search_many(matrix, [(own, limit) for (own, _), limit in split], query)
         more: list[list[list[tuple[str, float]]]] = [[one] for one in found]
-        for namespace, wanted in by_entry.items():
-            entry = self._vectors.get(conn, s.tenant_id, namespace, None, shared=True)
+        for entry, wanted in zip(shared_matrices, by_entry.values(), strict=True):
             hits = vectors.search_many(entry, [(f, limit) for _, f, limit in wanted], query)
             for (n, _, _), hit in zip(wanted, hits, strict=True):
                 more[n].append(hit)
