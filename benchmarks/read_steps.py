@@ -53,6 +53,7 @@ STEPS: tuple[tuple[str, str, str], ...] = (
     ("vector scan (numpy)", "cognimem.store.sqlite.vectors", "search_many"),
     ("lexical search (BM25)", "cognimem.store.lexical_index", "search"),
     ("scope cache check (SQL)", "cognimem.store.sqlite.scopes:ScopeCache", "get"),
+    ("scope cache check (SQL)", "cognimem.store.sqlite.scopes:ScopeCache", "get_many"),
     ("fetch and decode rows (SQL)", "cognimem.store.sqlite.connection:Connections", "_call"),
     ("decode rows (models)", "cognimem.store.sqlite.rows", "item_from_row"),
     ("decode rows (models)", "cognimem.store.records", "fact_from_row"),
@@ -182,6 +183,8 @@ def install(charges: Charges, split: bool = False) -> None:
         owner: Any = importlib.import_module(module)
         if cls:
             owner = getattr(owner, cls)
+        if name not in owner.__dict__ and not hasattr(owner, name):
+            continue  # a function an older tree does not have (compared side by side)
         raw = owner.__dict__[name] if name in owner.__dict__ else getattr(owner, name)
         if DETAIL and name == "_call":  # each store call by the function it runs
             setattr(owner, name, _by_function(charges, raw))
