@@ -1,11 +1,15 @@
 """The calendar the time expressions of :mod:`.temporal` are resolved on: the names of
 months, weekdays, seasons, parts of a day and small numbers, and date arithmetic in UTC
-(ISO weeks from Monday, meteorological northern seasons)."""
+(ISO weeks from Monday, meteorological northern seasons); months and counted weekdays
+are moved by ``dateutil``'s ``relativedelta``."""
 
 from __future__ import annotations
 
+from calendar import monthrange
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
+
+from dateutil.relativedelta import relativedelta, weekdays
 
 __all__ = [
     "APPROXIMATE",
@@ -82,16 +86,13 @@ def utc_at(day: date, hour: int = 0) -> datetime:
 def add_months(day: date, months: int) -> date:
     """``day`` ``months`` later (earlier when negative), kept inside the month (31 Jan + 1
     month is 28 or 29 Feb)."""
-    index = day.year * 12 + day.month - 1 + months
-    year, month = divmod(index, 12)
-    month += 1
-    return date(year, month, min(day.day, days_in_month(year, month)))
+    moved: date = day + relativedelta(months=months)
+    return moved
 
 
 def days_in_month(year: int, month: int) -> int:
     """How many days the month has."""
-    following = date(year + month // 12, month % 12 + 1, 1)
-    return (following - timedelta(days=1)).day
+    return monthrange(year, month)[1]
 
 
 def month_range(year: int, month: int) -> tuple[datetime, datetime]:
@@ -210,11 +211,10 @@ def pick(
 
 def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     """The ``n``-th ``weekday`` (0 = Monday) of the month; ``n = -1`` is the last one."""
-    if n < 0:
-        last = date(year, month, days_in_month(year, month))
-        return last - timedelta(days=(last.weekday() - weekday) % 7)
-    first = date(year, month, 1)
-    return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    found: date = date(year, month, 1) + relativedelta(
+        day=1 if n > 0 else 31, weekday=weekdays[weekday](n)
+    )
+    return found
 
 
 # the parts of a unit "the beginning / middle / end of" names: (start, end) offsets in

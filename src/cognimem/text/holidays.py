@@ -5,11 +5,11 @@ The table (``data/holidays.tsv``, read into :data:`HOLIDAYS`: a pattern of the n
 a rule per line) holds the holidays of the Western (Gregorian) calendar and the public
 holidays of the US, UK and Canada that English chat names most, each one day unless
 said: fixed dates (Valentine's Day, Halloween, Christmas Eve, Boxing Day, Bonfire
-Night, ...); Easter Sunday (the Gregorian computus) and the days counted from it (Good
-Friday -2, Easter Monday +1, Pentecost +49, Lent: the 46 days from Ash Wednesday, ...);
-and counted weekdays (Thanksgiving: the fourth Thursday of November, as in the US; Black
-Friday and Cyber Monday after it; Mother's Day: the second Sunday of May, as in the US;
-Memorial Day, Labor Day, the UK bank holidays, ...).
+Night, ...); Easter Sunday (the Gregorian computus, ``dateutil.easter``) and the days
+counted from it (Good Friday -2, Easter Monday +1, Pentecost +49, Lent: the 46 days from
+Ash Wednesday, ...); and counted weekdays (Thanksgiving: the fourth Thursday of
+November, as in the US; Black Friday and Cyber Monday after it; Mother's Day: the second
+Sunday of May, as in the US; Memorial Day, Labor Day, the UK bank holidays, ...).
 
 Holidays of lunar and lunisolar calendars are read from a fixed table of their dates,
 1990-2050 (``data/lunar_holidays.tsv``, generated from the calendar tables of the
@@ -39,23 +39,12 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
+from dateutil.easter import easter
+
 from cognimem.text.calendar import nth_weekday, utc_at
 from cognimem.text.mention import Resolved, Rule
 
 __all__ = ["HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date", "holiday_days"]
-
-
-def easter(year: int) -> date:
-    """Easter Sunday of ``year`` (the anonymous Gregorian computus)."""
-    a, b, c = year % 19, year // 100, year % 100
-    d, e = divmod(b, 4)
-    g = (b - (b + 8) // 25 + 1) // 3
-    h = (19 * a + b - d - g + 15) % 30
-    i, k = divmod(c, 4)
-    weekday = (32 + 2 * e + 2 * i - h - k) % 7
-    m = (a + 11 * h + 22 * weekday) // 451
-    month, day = divmod(h + weekday - 7 * m + 114, 31)
-    return date(year, month, day + 1)
 
 
 # a holiday's rule: the days it starts on in a year, each with how many days it lasts
