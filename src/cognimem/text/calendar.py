@@ -20,6 +20,7 @@ __all__ = [
     "NUMBERS",
     "PARTS_OF_DAY",
     "SEASONS",
+    "TENS",
     "UNIT_WORDS",
     "WEEKDAYS",
     "WEEKDAY_ABBREVIATIONS",
@@ -35,6 +36,7 @@ __all__ = [
     "number_of",
     "part_of",
     "season_containing",
+    "season_from",
     "season_range",
     "utc_at",
     "week_start",
@@ -61,9 +63,13 @@ DAY_ORDINALS |= {"twentieth": 20}
 DAY_ORDINALS |= {f"twenty-{w}": 20 + n for n, w in enumerate(_FIRST_NINE, 1)}
 DAY_ORDINALS |= {"thirtieth": 30, "thirty-first": 31}
 SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve"
+_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve thirteen"
+_NUMBER_WORDS += " fourteen fifteen sixteen seventeen eighteen nineteen"
 NUMBERS: dict[str, int] = {word: n for n, word in enumerate(_NUMBER_WORDS.split(), 1)}
-NUMBERS |= {"a": 1, "an": 1, "fifteen": 15, "twenty": 20, "thirty": 30}
+# tens, alone or before a digit's word ("forty", "twenty-five"; :func:`number_of`)
+_TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
+TENS = {word: 10 * n for n, word in enumerate(_TENS_WORDS.split(), 2)}
+NUMBERS |= {"a": 1, "an": 1, "a dozen": 12, "a hundred": 100}
 # approximate counts
 NUMBERS |= {"a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3}
 # words that gate the patterns (:data:`cognimem.text.mention.Rule`)
@@ -144,13 +150,27 @@ def season_containing(season_month: int, day: date) -> tuple[datetime, datetime]
     return None
 
 
+def season_from(season_month: int, day: date, step: int) -> tuple[datetime, datetime]:
+    """The season starting in ``season_month`` told from ``day``: the one under way or
+    the next to begin (``step`` 0: "that summer"), the next to begin after it (1: "the
+    following spring"), or the last to have ended by it (-1: "the previous winter")."""
+    at = utc_at(day)
+    seasons = [season_range(season_month, year) for year in range(day.year - 2, day.year + 2)]
+    if step < 0:
+        return [s for s in seasons if s[1] <= at][-1]
+    return next(s for s in seasons if (s[0] > at if step > 0 else s[1] > at))
+
+
 def number_of(word: str) -> tuple[int, bool]:
-    """The number that digits or a number word (:data:`NUMBERS`) say, and whether it is
-    only approximate ("a few")."""
+    """The number that digits or number words (:data:`NUMBERS`, :data:`TENS`: "forty",
+    "twenty-five") say, and whether it is only approximate ("a few")."""
     key = " ".join(word.lower().split())
     if key.isdigit():
         return int(key), False
-    return NUMBERS[key], key in APPROXIMATE
+    if key in NUMBERS:
+        return NUMBERS[key], key in APPROXIMATE
+    tens, _, ones = key.replace("-", " ").partition(" ")
+    return TENS[tens] + (NUMBERS[ones] if ones else 0), False
 
 
 def move(day: date, unit: str, n: int) -> tuple[date, date]:

@@ -283,8 +283,9 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return day_window(min(fits, key=lambda d: abs(utc_at(d) - ref)))
 
 
-def _named_season(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
-    start, end = season_range(SEASONS[m.group(1).lower()], int(m.group(2)))
+def _named_season(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "summer 2022", "the spring of '21"."""
+    start, end = season_range(SEASONS[m.group(1).lower()], year_of(m.group(2) or m.group(3), ref))
     return start, end, "season", False
 
 
@@ -359,7 +360,11 @@ PATTERNS: tuple[Rule, ...] = (
         rf"(?:,?\s+{YEAR})?\b",
         _nth_of_month,
     ),
-    (None, rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?{YEAR}\b", _named_season),
+    (
+        None,
+        rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?(?:{YEAR}\b|['’](\d\d)(?![\w'’]))",
+        _named_season,
+    ),
     (
         _MONTHS,
         rf"\b(?:(?:the\s+)?{DAY}{_TO}(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{YEAR})?|"

@@ -148,9 +148,10 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
         which = "next"
     if which == "this":
         return day_window(week_start(today) + timedelta(days=weekday))
+    further = timedelta(weeks=1 if m.group(3) else 0)  # "last Sunday but one"
     if which == "next":
-        return day_window(weekday_after(today, weekday))
-    return day_window(weekday_before(today, weekday))
+        return day_window(weekday_after(today, weekday) + further)
+    return day_window(weekday_before(today, weekday) - further)
 
 
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -332,7 +333,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
         rf"\b(last|this\s+past|previous|this\s+coming|(?:the\s+)?(?:up)?coming|this|next)\s+"
-        rf"({WEEKDAY_ANY})(?!\w)",
+        rf"({WEEKDAY_ANY})(?!\w)(\s+but\s+one\b)?",
         _relative_weekday,
     ),
     (

@@ -13,8 +13,10 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from cognimem.text.calendar import (
+    APPROXIMATE,
     MONTH_WORDS,
     NUMBERS,
+    TENS,
     WEEKDAY_WORDS,
     WEEKDAYS,
     add_months,
@@ -42,7 +44,12 @@ __all__ = [
     "tells_a_habit",
 ]
 
-NUMBER = r"(?:\d{1,3}|" + alt(NUMBERS).replace(" ", r"\s+") + ")"
+_DIGIT_WORD = alt(w for w, n in NUMBERS.items() if n < 10 and w not in APPROXIMATE and len(w) > 2)
+NUMBER = (
+    rf"(?:\d{{1,3}}|(?:{alt(TENS)})(?:[\s-]+(?:{_DIGIT_WORD})\b)?|"
+    + alt(NUMBERS).replace(" ", r"\s+")
+    + ")"
+)
 UNIT = r"(?:day|week|fortnight|month|year|decade)s?"
 # "recently" / "lately": this many days up to the day said
 RECENT_DAYS = 30

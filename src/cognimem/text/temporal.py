@@ -22,11 +22,14 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   ``Friday`` / ``on Friday``: the latest one before, or the first after when the caller
   says the sentence looks ahead (``prefer_future``); ``on Fridays`` (a habit) is ignored.
   ``two Saturdays ago``, ``Friday after next``, ``Wednesday of next week`` (``next week
-  Wednesday``): as said. Abbreviations (``Thu``, ``tues``) are read beside a day number
-  or after last / this / next; lower-case ``sat``, ``sun``, ``wed`` are words.
+  Wednesday``): as said; ``last Friday but one``: the Friday before last Friday.
+  Abbreviations (``Thu``, ``tues``) are read beside a day number or after last / this /
+  next; lower-case ``sat``, ``sun``, ``wed`` are words.
 - ``N days/weeks/months/years ago`` (``back``), ``in N units``, ``N units from now``
   (``from today``, ``hence``): the day N units back or ahead; ``a few`` / ``several``
-  count as 3 and ``a couple (of)`` as 2, approximate, as are ``about`` / ``almost``.
+  count as 3 and ``a couple (of)`` as 2, approximate, as are ``about`` / ``almost``;
+  counts in words run to ninety-nine (``forty-two``, ``twenty five``), with ``a dozen``
+  and ``a hundred``.
   ``half a year ago``, ``a year and a half ago``, ``in two and a half weeks``: that many
   halves of the unit, approximate. ``in 2 hours``, ``an hour ago``: the day they reach.
 - ``the past/last N units``: the N whole units before the reference's (days before
@@ -44,7 +47,7 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
   (``the 3rd``) or a weekday abbreviation that is the whole text is read as one; ``on
   the twenty-first`` (a day as a word) only before the end of its clause; ``back in
-  '19``: the latest such year not ten years ahead.
+  '19``, ``the spring of '21``: the latest such year not ten years ahead.
   A day may be an ordinal word (``the third of March``; a word day before its month
   needs ``of``). ``the 5th of last month``: that day of that month. ``May 3-7``, ``from
   May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
@@ -70,14 +73,17 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   said in February looking ahead, counts from the last Christmas); kept as the
   mention's ``anchor``. ``two days later``, ``a week after that``, ``three days after
   the move``, ``the next day``, ``the day before``, ``that evening``, ``the same
-  week``, ``the following Tuesday``, ``that Saturday`` (the first on or after it),
-  ``since then``, ``three weeks into the job``, ``shortly after the wedding`` (the week
-  after it, approximate), ``the third day of the trip``, ``the morning after``, ``the
-  night we arrived`` (the event's), ``a day or two later`` (approximate), ``the end of
-  that week`` (its last part): counted from the time told
-  just before in the text, else from ``after`` (the event the conversation told of
+  week``, ``that summer`` (the season under way or the next to begin; ``the following`` /
+  ``next spring``: the next to begin after it), ``two months in,`` / ``five years on,``
+  (before a comma or the end), ``half a year later``, ``the following Tuesday``,
+  ``that Saturday`` (the first on or after it), ``since then``, ``three weeks into the
+  job``, ``shortly after the wedding`` (the week after it, approximate), ``the third day
+  of the trip``, ``the morning after``, ``the night we arrived`` (the event's), ``a day
+  or two later`` (approximate), ``the end of that week`` (its last part): counted from
+  the time told just before in the text, else from ``after`` (the event the conversation told of
   last); ``N units later`` from a time known only to a month or a year ("six months
-  after the move", in August 2022) is known to one too (February 2023); ``relative``
+  after the move", in August 2022) is known to one too (February 2023), as is one from a
+  season ("two years later", after the summer of 2015: the summer of 2017); ``relative``
   marks the mentions counted from the reference. ``it's been two years since``: the day two
   years back; ``I haven't smoked in three years`` (the perfect): the span up to the
   day said. Times in a habit ("every year in June", "on the 1st of each month",
@@ -234,9 +240,10 @@ _TIME_WORDS = frozenset(
 )
 _LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following", "that"})
 _LATER_WORDS |= {"earlier", "before", "prior", "previous", "preceding", "same", "since"}
-# "three weeks into the job", "the third day of the trip": with a unit only
-_INTO_WORDS = frozenset({"into", "first", "second", "third", "fourth", "fifth", "sixth"})
-_INTO_WORDS |= {"seventh"}
+# "three weeks into the job", "two months in,", "the third day of the trip": with a unit
+# only
+_INTO_WORDS = frozenset({"into", "in", "on", "first", "second", "third", "fourth", "fifth"})
+_INTO_WORDS |= {"sixth", "seventh"}
 _WHEN_WORDS = frozenset({"day", "night", "morning", "afternoon", "evening", "week", "weekend"})
 _SPAN_WORDS = frozenset({"for", "took", "spent", "after", "going"})
 # a count of units with no word before it is a span in the perfect or before "now"

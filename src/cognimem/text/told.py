@@ -12,16 +12,18 @@ import re
 from datetime import datetime, timedelta
 
 from cognimem.text.calendar import (
+    SEASONS,
     WEEKDAYS,
     day_window,
     move,
     number_of,
     part_of,
+    season_from,
     unit_after,
     utc_at,
     weekday_before,
 )
-from cognimem.text.dates import WEEKDAY, alt
+from cognimem.text.dates import SEASON, WEEKDAY, alt
 from cognimem.text.mention import TimeMention
 from cognimem.text.spans import NUMBER, UNIT
 
@@ -33,7 +35,7 @@ __all__ = ["durations", "runs_up_to_now", "told_after"]
 _AMOUNT = (
     r"(?:(about|around|roughly|almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|"
     r"a\s+bit)\s+(?:over|under|more\s+than|less\s+than)|close\s+to|at\s+least|a\s+good)\s+)?"
-    rf"(?:({NUMBER})\s+({UNIT})(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))"
+    rf"(?:({NUMBER})(?:\s+and\s+a\s+half)?\s+({UNIT})(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))"
     r"(?:\s+(now|before\s+that|after\s+that))?\b"
 )
 _DURATION = re.compile(
@@ -88,7 +90,7 @@ def durations(
             continue  # "I took 3 days off", "we spent a week there last May": no span
         approximate = approximate or m.group(3) is not None
         unit = (m.group(5) or m.group(8)).lower().rstrip("s")
-        if m.group(6) or m.group(7):  # "a year and a half", "half a year": in months, days
+        if "half" in m.group(0).lower():  # "a year and a half", "half a year": in months
             n, unit = _in_halves(n, unit, 0 if m.group(7) else 1)
         beside = _date_beside(text, m, kept) if word == "for" else None
         span = (m.start(), m.end())
@@ -203,18 +205,21 @@ def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMe
 _NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
 _STAYS = "trip holiday vacation visit stay course job tour camp honeymoon festival cruise"
 _PART_UNITS = r"day|morning|afternoon|evening|night|week-?end|week|month|year"
+# "that summer", "the following spring": a season counted from the event told before
+_TOLD_UNITS = rf"{_PART_UNITS}|{SEASON}"
 # "the night we arrived", "the week they were here": the time of the event told before
 _WHEN_TOLD = rf"the(?=\s+(?:{_PART_UNITS})\s+(?:i|we|he|she|they)\s)"
 _LATER = re.compile(
-    rf"\b(?:(?P<n>{NUMBER})\s+(?P<n_unit>{UNIT})(?P<or>\s+or\s+(?:two|three|so))?\s+"
-    r"(?P<n_word>later|after(?:\s+that)?|afterwards|"
-    r"into|earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
+    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT})"
+    r"(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?\s+"
+    r"(?P<n_word>later|after(?:\s+that)?|afterwards|into|(?:in|on)(?=\s*(?:[,.;!?]|$))|"
+    r"earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
     rf"(?P<nth>{alt(_NTH)})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
     rf"(?:{_STAYS.replace(' ', '|')})|the\s+(?P<word>next|following|previous|preceding)\s+"
-    rf"(?P<unit>{_PART_UNITS})|(?:the\s+)?(?P<unit_b>{_PART_UNITS})\s+"
+    rf"(?P<unit>{_TOLD_UNITS})|(?:the\s+)?(?P<unit_b>{_TOLD_UNITS})\s+"
     rf"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same|"
     rf"{_WHEN_TOLD})"
-    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_PART_UNITS})|(?P<since>since\s+then)|(?:the\s+"
+    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_TOLD_UNITS})|(?P<since>since\s+then)|(?:the\s+"
     rf"(?P<day_word>following|next)\s+|that\s+|on\s+the\s+|the\s+)(?P<weekday>{WEEKDAY})"
     r"(?:\s+(?P<day_after>after|before)(?:\s+that)?)?)\b",
     re.IGNORECASE,
@@ -242,8 +247,9 @@ def told_after(
     rest = list(kept)
     for m in _LATER.finditer(text):
         inside = [k for k in kept if k.span[0] < m.end() and m.start() < k.span[1]]
-        if inside and not (m.group("weekday") and all(_within(k, m) for k in inside)):
-            continue  # "the next Tuesday" replaces "next Tuesday"; dates stay
+        counted = m.group("weekday") or (m.group("unit") or "").lower() in SEASONS
+        if inside and not (counted and all(_within(k, m) for k in inside)):
+            continue  # "the next Tuesday", "the next spring" replace "next ..."; dates stay
         if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text)):
             continue  # "for twenty years before that": a duration (:func:`durations`)
         while rest and rest[0].span[1] <= m.start():
@@ -272,8 +278,9 @@ def _overlaps(a: re.Match[str], b: re.Match[str]) -> bool:
 
 
 def _within(k: TimeMention, m: re.Match[str]) -> bool:
-    """Whether ``k`` is a weekday counted from the reference inside ``m``."""
-    return k.relative and k.granularity == "day" and m.start() <= k.span[0] and k.span[1] <= m.end()
+    """Whether ``k`` is a weekday or a season counted from the reference inside ``m``."""
+    inside = m.start() <= k.span[0] and k.span[1] <= m.end()
+    return k.relative and k.granularity in ("day", "season") and inside
 
 
 def _from_event(
@@ -284,17 +291,7 @@ def _from_event(
     move", moved in August 2022): the anchor moved by N units (February 2023)."""
     first, last = anchor[0].date(), (anchor[1] - timedelta(microseconds=1)).date()
     if m.group("n"):
-        n, approximate = number_of(m.group("n"))
-        approximate = approximate or m.group("or") is not None  # "a day or two later"
-        n = n if m.group("n_word").lower().startswith(("later", "after", "into")) else -n
-        unit = m.group("n_unit").lower().rstrip("s")
-        if first < last and utc_at(move(first, unit, 1)[0]) >= anchor[1]:
-            moved = (
-                utc_at(move(first, unit, n)[0]),
-                utc_at(move(last, unit, n)[0] + timedelta(days=1)),
-            )
-            return (*moved, unit, approximate)
-        return (*day_window(move(first, unit, n)[0])[:3], approximate)
+        return _counted(m, anchor)
     if m.group("soon"):  # "shortly after": the week after it, approximate
         return utc_at(last + timedelta(days=1)), utc_at(last + timedelta(days=8)), "day", True
     if m.group("nth"):
@@ -313,6 +310,29 @@ def _from_event(
         ahead = (weekday - first.weekday()) % 7 or (7 if word else 0)
         return day_window(first + timedelta(days=ahead))
     word = m.group("word") or m.group("word_b") or m.group("that")
-    unit = m.group("unit") or m.group("unit_b") or m.group("unit_c")
+    unit = (m.group("unit") or m.group("unit_b") or m.group("unit_c")).lower()
     step = _LATER_STEP[" ".join(word.lower().split())]
-    return (*unit_after(first, unit.lower().replace("-", ""), step), False)
+    if unit in SEASONS:
+        return (*season_from(SEASONS[unit], first, step), "season", False)
+    return (*unit_after(first, unit.replace("-", ""), step), False)
+
+
+def _counted(
+    m: re.Match[str], anchor: tuple[datetime, datetime]
+) -> tuple[datetime, datetime, str, bool]:
+    """ "two days later", "half a year after that", "two months in": the day that far
+    from the anchor's first day; from an anchor no longer than the unit, the anchor
+    moved by that much (:func:`_from_event`)."""
+    first, last = anchor[0].date(), (anchor[1] - timedelta(microseconds=1)).date()
+    said, unit = m.group("n").lower(), m.group("n_unit").lower().rstrip("s")
+    n, approximate = (1, False) if said.startswith("half") else number_of(said)
+    approximate = approximate or m.group("or") is not None  # "a day or two later"
+    if "half" in m.group(0).lower():  # "half a year later", "two and a half years on"
+        n, unit = _in_halves(n, unit, 0 if said.startswith("half") else 1)
+    later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
+    n = n if later else -n
+    if first < last and utc_at(move(first, unit, 1)[0]) >= anchor[1]:
+        end = anchor[1].date()
+        moved = utc_at(move(first, unit, n)[0]), utc_at(move(end, unit, n)[0])
+        return (*moved, unit, approximate)
+    return (*day_window(move(first, unit, n)[0])[:3], approximate)
