@@ -20,6 +20,7 @@ __all__ = [
     "NUMBERS",
     "PARTS_OF_DAY",
     "SEASONS",
+    "STEP",
     "TENS",
     "UNIT_WORDS",
     "WEEKDAYS",
@@ -34,6 +35,7 @@ __all__ = [
     "move",
     "nth_weekday",
     "number_of",
+    "ordinal",
     "part_of",
     "season_containing",
     "season_from",
@@ -62,6 +64,10 @@ DAY_ORDINALS |= {w: n for n, w in enumerate([*_TEENS.split(), "eighteenth", "nin
 DAY_ORDINALS |= {"twentieth": 20}
 DAY_ORDINALS |= {f"twenty-{w}": 20 + n for n, w in enumerate(_FIRST_NINE, 1)}
 DAY_ORDINALS |= {"thirtieth": 30, "thirty-first": 31}
+# how far "last", "this", "next", "the following", "the week after" ... move a unit
+STEP = {"last": -1, "previous": -1, "past": -1, "preceding": -1, "before": -1, "before last": -2}
+STEP |= {"": 0, "this": 0, "all": 0, "that": 0, "the same": 0, "the": 0}
+STEP |= {"next": 1, "following": 1, "after": 1, "after next": 2}
 SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 _NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve thirteen"
 _NUMBER_WORDS += " fourteen fifteen sixteen seventeen eighteen nineteen"
@@ -127,6 +133,12 @@ def day_number(word: str) -> int:
     """The day of a month that digits or an ordinal word say ("21", "twenty-first")."""
     key = "-".join(word.lower().split()).replace("--", "-")
     return int(key) if key.isdigit() else DAY_ORDINALS[key]
+
+
+def ordinal(word: str) -> int:
+    """The number an ordinal says ("third", "3rd", "twenty-first"); "last" is -1."""
+    key = word.lower()
+    return -1 if key == "last" else day_number(key.rstrip("stndrh") if key[0].isdigit() else key)
 
 
 def month_name(word: str) -> int:

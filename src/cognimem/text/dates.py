@@ -19,6 +19,7 @@ from cognimem.text.calendar import (
     MONTH_WORDS,
     MONTHS,
     SEASONS,
+    STEP,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
     WEEKDAYS,
@@ -29,6 +30,7 @@ from cognimem.text.calendar import (
     month_name,
     month_range,
     nth_weekday,
+    ordinal,
     part_of,
     pick,
     season_range,
@@ -197,19 +199,14 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return _pick_day(firsts, day_of(m.group(1) or m.group(2) or m.group(3)), ref, future)
 
 
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}
-_ORDINALS |= {"4th": 4, "last": -1}
-_MONTH_STEP = {"": 0, "this": 0, "last": -1, "next": 1}
-
-
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "the second week of November" (the ISO week after the one its 1st is in; the
     last week: the last ISO week that ends in the month),
     "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
     October", "the last weekend of October" (its last Saturday and Sunday)."""
-    n, what, which = _ORDINALS[m.group(1).lower()], m.group(2).lower(), (m.group(3) or "").lower()
+    n, what, which = ordinal(m.group(1)), m.group(2).lower(), (m.group(3) or "").lower()
     if m.group(4).lower() == "month":  # "the last Friday of the month", "of next month"
-        first = add_months(ref.date().replace(day=1), _MONTH_STEP[which])
+        first = add_months(ref.date().replace(day=1), STEP[which])
         year, month = first.year, first.month
     elif m.group(5):
         year, month = int(m.group(5)), month_name(m.group(4))

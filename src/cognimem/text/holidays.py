@@ -41,7 +41,7 @@ from pathlib import Path
 
 from dateutil.easter import easter
 
-from cognimem.text.calendar import nth_weekday, utc_at
+from cognimem.text.calendar import STEP, nth_weekday, utc_at
 from cognimem.text.mention import Resolved, Rule
 
 __all__ = ["HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date", "holiday_days"]
@@ -125,7 +125,7 @@ def holiday_date(name: str, year: int) -> date | None:
 # alone; "I love Christmas" names a thing, not a time
 _TIME_BEFORE = re.compile(
     r"\b(?:at|on|for|over|during|since|until|till|before|after|by|around|from|of|about|"
-    r"through|in|until|spent|celebrated|hosting|hosted|host)\s+(?:the\s+)?$",
+    r"through|in|spent|celebrated|hosting|hosted|host)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
 # ... or names an occasion held on it: "a New Year's Eve party", "our Christmas dinner"
@@ -147,8 +147,7 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     ):
         return None
     if m.group(3) or m.group(4):
-        step = {"last": -1, "this": 0, "next": 1}
-        year = int(m.group(3)) if m.group(3) else ref.year + step[m.group(4).lower()]
+        year = int(m.group(3)) if m.group(3) else ref.year + STEP[m.group(4).lower()]
         found = holiday_days(name, year)[:1]
     else:
         today = ref.date()

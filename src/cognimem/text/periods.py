@@ -9,21 +9,25 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from cognimem.text.calendar import MONTH_WORDS, add_months, month_name, month_range, pick, utc_at
+from cognimem.text.calendar import (
+    MONTH_WORDS,
+    add_months,
+    month_name,
+    month_range,
+    ordinal,
+    pick,
+    utc_at,
+)
 from cognimem.text.dates import MONTH, YEAR, alt, year_of_month
 from cognimem.text.mention import Resolved, Rule
 
 __all__ = ["PATTERNS"]
 
 
-_QUARTERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
-_QUARTERS |= {"fourth": 4, "4th": 4, "last": 4}
-
-
 def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "Q3 2023", "the third quarter of 2022"; without a year the latest that has begun
     (looking ahead: the earliest that has not ended)."""
-    n = int(m.group(1)) if m.group(1) else _QUARTERS[m.group(2).lower()]
+    n = int(m.group(1)) if m.group(1) else ordinal(m.group(2)) % 5  # "last": the 4th
     year_s = m.group(3) or m.group(4)
     years = [int(year_s)] if year_s else [ref.year - 1, ref.year, ref.year + 1]
     firsts = [date(y, 3 * n - 2, 1) for y in years]

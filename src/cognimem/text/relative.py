@@ -18,6 +18,7 @@ from cognimem.text.calendar import (
     MONTH_WORDS,
     PARTS_OF_DAY,
     SEASONS,
+    STEP,
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
@@ -29,6 +30,7 @@ from cognimem.text.calendar import (
     part_of,
     pick,
     season_containing,
+    season_from,
     season_range,
     unit_window,
     utc_at,
@@ -48,11 +50,6 @@ from cognimem.text.dates import (
 from cognimem.text.mention import Handler, Resolved, Rule
 from cognimem.text.spans import NUMBER, UNIT
 from cognimem.text.told import runs_up_to_now
-
-# how far "last", "this" and "next" move a unit
-_STEP = {"last": -1, "previous": -1, "past": -1, "this": 0, "all": 0, "next": 1}
-_STEP |= {"before last": -2, "after next": 2}
-
 
 # ----------------------------------------------------------------- handlers
 
@@ -93,7 +90,7 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
         step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
         return unit_window(ref.date(), unit, step)
-    return unit_window(ref.date(), unit, _STEP.get(which) or _STEP[which.split()[-1]])
+    return unit_window(ref.date(), unit, STEP.get(which) or STEP[which.split()[-1]])
 
 
 def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -105,7 +102,7 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if unit.isdigit():
         first, unit = date(int(unit), 1, 1), "year"
     elif unit in ("week", "month", "year"):
-        step = 1 if which == "following" else _STEP[which or "this"]
+        step = STEP[which]
         first = unit_window(ref.date(), unit, step)[0].date()
     else:
         month = month_name(unit)
@@ -164,7 +161,7 @@ def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> R
     """``in May last year``, ``May of next year``."""
     if m.group(1) == "may":  # the verb
         return None
-    start, end = month_range(ref.year + _STEP[m.group(2).lower()], month_name(m.group(1)))
+    start, end = month_range(ref.year + STEP[m.group(2).lower()], month_name(m.group(1)))
     return start, end, "month", False
 
 
@@ -176,7 +173,8 @@ def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 # a half of each unit, in the smaller unit it is counted in
-_HALF = {"year": (6, "month"), "month": (15, "day"), "week": (84, "hour"), "day": (12, "hour")}
+_HALF = {"decade": (60, "month"), "year": (6, "month"), "month": (15, "day")}
+_HALF |= {"fortnight": (7, "day"), "week": (84, "hour"), "day": (12, "hour")}
 
 
 def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -194,8 +192,6 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     approximate = approximate or m.group(2) is not None or " so " in m.group(0).lower()
     sign = -1 if suffix in ("ago", "back") else 1
     half = "half" in m.group(0).lower()
-    if half and unit not in _HALF:
-        return None
     if unit in ("hour", "minute", "min"):
         hours = unit == "hour"
         moment = ref + sign * timedelta(**{"hours" if hours else "minutes": n})
@@ -229,20 +225,11 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         ranges = [season_range(season, y) for y in (today.year - 1, today.year, today.year + 1)]
         found = pick(ranges, utc_at(today), future)
         return None if found is None else (*found, "season", False)
-    if which == "last" or "past" in which:
-        for year in (today.year, today.year - 1, today.year - 2):
-            start, end = season_range(season, year)
-            if end <= utc_at(today):
-                return start, end, "season", False
-        return None
     if which in ("this", "current"):
         start, end = current or season_range(season, today.year)
         return start, end, "season", False
-    for year in (today.year, today.year + 1):
-        start, end = season_range(season, year)
-        if start > utc_at(today) and (current is None or start >= current[1]):
-            return start, end, "season", False
-    return None
+    step = -1 if which == "last" or "past" in which else 1
+    return (*season_from(season, today, step), "season", False)
 
 
 def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:

@@ -16,6 +16,7 @@ from cognimem.text.calendar import (
     APPROXIMATE,
     MONTH_WORDS,
     NUMBERS,
+    STEP,
     TENS,
     WEEKDAY_WORDS,
     WEEKDAYS,
@@ -88,14 +89,11 @@ def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return start, end, "month", False
 
 
-_WEEK_STEP = {"this": 0, "next": 1, "following": 1, "last": -1, "previous": -1}
-
-
 def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "Wednesday of next week", "last week's Sunday", "next week Tuesday": that day
     of that ISO week."""
     weekday = m.group(1) or m.group(4)
-    step = _WEEK_STEP[(m.group(2) or m.group(3)).lower()]
+    step = STEP[(m.group(2) or m.group(3)).lower()]
     monday = week_start(ref.date()) + timedelta(weeks=step)
     return day_window(monday + timedelta(days=WEEKDAYS[weekday.lower()]))
 
@@ -103,8 +101,7 @@ def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
 def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the 20th of last month", "the first of next month": that day of the previous
     (this, next) month."""
-    step = {"previous": -1, "last": -1, "this": 0, "next": 1, "following": 1}[m.group(2).lower()]
-    first = add_months(ref.date().replace(day=1), step)
+    first = add_months(ref.date().replace(day=1), STEP[m.group(2).lower()])
     try:
         return day_window(first.replace(day=day_of(m.group(1))))
     except ValueError:
@@ -231,8 +228,6 @@ def join_ranges(text: str, kept: list[TimeMention]) -> list[TimeMention]:
         if last.relative and last.granularity == k.granularity == "day":
             while end <= last.start:  # "Monday to Friday": the Friday after that Monday
                 end += timedelta(weeks=1)
-            while end - last.start > timedelta(weeks=1):
-                end -= timedelta(weeks=1)
         elif last.relative or last.start >= k.end:
             out.append(k)
             continue

@@ -13,17 +13,19 @@ from datetime import datetime, timedelta
 
 from cognimem.text.calendar import (
     SEASONS,
+    STEP,
     WEEKDAYS,
     day_window,
     move,
     number_of,
+    ordinal,
     part_of,
     season_from,
     unit_after,
     utc_at,
     weekday_before,
 )
-from cognimem.text.dates import SEASON, WEEKDAY, alt
+from cognimem.text.dates import SEASON, WEEKDAY
 from cognimem.text.mention import TimeMention
 from cognimem.text.spans import NUMBER, UNIT
 
@@ -202,7 +204,7 @@ def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMe
 # ----------------------------------------------------------------- told after an event
 
 # "the third day of the trip": the stays and courses a day is counted in
-_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_NTH = "first|second|third|fourth|fifth|sixth|seventh"
 _STAYS = "trip holiday vacation visit stay course job tour camp honeymoon festival cruise"
 _PART_UNITS = r"day|morning|afternoon|evening|night|week-?end|week|month|year"
 # "that summer", "the following spring": a season counted from the event told before
@@ -214,7 +216,7 @@ _LATER = re.compile(
     r"(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?\s+"
     r"(?P<n_word>later|after(?:\s+that)?|afterwards|into|(?:in|on)(?=\s*(?:[,.;!?]|$))|"
     r"earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
-    rf"(?P<nth>{alt(_NTH)})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
+    rf"(?P<nth>{_NTH})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
     rf"(?:{_STAYS.replace(' ', '|')})|the\s+(?P<word>next|following|previous|preceding)\s+"
     rf"(?P<unit>{_TOLD_UNITS})|(?:the\s+)?(?P<unit_b>{_TOLD_UNITS})\s+"
     rf"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same|"
@@ -224,9 +226,6 @@ _LATER = re.compile(
     r"(?:\s+(?P<day_after>after|before)(?:\s+that)?)?)\b",
     re.IGNORECASE,
 )
-# how far each word moves from the event told before
-_LATER_STEP = {"next": 1, "following": 1, "after": 1, "previous": -1, "preceding": -1}
-_LATER_STEP |= {"before": -1, "that": 0, "the same": 0, "the": 0}
 # "the end of that week": a part of the unit told (:func:`.calendar.part_of`)
 _PART_OF = re.compile(r"\b(?:the\s+)?(beginning|start|middle|end)\s+of\s+$", re.IGNORECASE)
 
@@ -295,7 +294,7 @@ def _from_event(
     if m.group("soon"):  # "shortly after": the week after it, approximate
         return utc_at(last + timedelta(days=1)), utc_at(last + timedelta(days=8)), "day", True
     if m.group("nth"):
-        k, unit = _NTH[m.group("nth").lower()] - 1, m.group("nth_unit").lower()
+        k, unit = ordinal(m.group("nth")) - 1, m.group("nth_unit").lower()
         if unit == "week":
             start = first + timedelta(weeks=k)
             return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
@@ -311,7 +310,7 @@ def _from_event(
         return day_window(first + timedelta(days=ahead))
     word = m.group("word") or m.group("word_b") or m.group("that")
     unit = (m.group("unit") or m.group("unit_b") or m.group("unit_c")).lower()
-    step = _LATER_STEP[" ".join(word.lower().split())]
+    step = STEP[" ".join(word.lower().split())]
     if unit in SEASONS:
         return (*season_from(SEASONS[unit], first, step), "season", False)
     return (*unit_after(first, unit.replace("-", ""), step), False)
