@@ -185,19 +185,17 @@ def number_of(word: str) -> tuple[int, bool]:
     return TENS[tens] + (NUMBERS[ones] if ones else 0), False
 
 
+# the units a count moves by (:func:`move`)
+_UNITS = {"day": relativedelta(days=1), "week": relativedelta(weeks=1)}
+_UNITS |= {"fortnight": relativedelta(weeks=2), "month": relativedelta(months=1)}
+_UNITS |= {"year": relativedelta(years=1), "decade": relativedelta(years=10)}
+
+
 def move(day: date, unit: str, n: int) -> tuple[date, date]:
     """``day`` moved by ``n`` units, and the end of a one-unit window from there."""
-    unit = unit.lower().rstrip("s")
-    if unit == "day":
-        moved = day + timedelta(days=n)
-        return moved, moved + timedelta(days=1)
-    if unit in ("week", "fortnight"):
-        weeks = 2 if unit == "fortnight" else 1
-        moved = day + timedelta(weeks=weeks * n)
-        return moved, moved + timedelta(weeks=weeks)
-    size = {"month": 1, "year": 12, "decade": 120}[unit]
-    moved = add_months(day, size * n)
-    return moved, add_months(moved, size)
+    size = _UNITS[unit.lower().rstrip("s")]
+    moved: date = day + size * n
+    return moved, moved + size
 
 
 def weekday_after(day: date, weekday: int) -> date:
