@@ -2,8 +2,8 @@
 
 The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
 conventions behind every expected interval: ``benchmarks/data/time_expressions.md``),
-with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl``: tune rows
-written later, each file frozen before the code it measures changed.
+with ``time_expressions_added.jsonl``, ``time_expressions_added2.jsonl`` and
+``time_expressions_added3.jsonl``: tune rows written later, each file frozen before the code it measures changed.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
 was said), its ``tense`` (the caller knows it: ``past`` or ``future``), the expected
@@ -74,6 +74,7 @@ DATA = ROOT / "benchmarks" / "data" / "time_expressions.jsonl"
 # rows written later for the tune half only, each frozen before the code it measured
 ADDED = ROOT / "benchmarks" / "data" / "time_expressions_added.jsonl"
 ADDED_2 = ROOT / "benchmarks" / "data" / "time_expressions_added2.jsonl"
+ADDED_3 = ROOT / "benchmarks" / "data" / "time_expressions_added3.jsonl"
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 
@@ -406,7 +407,7 @@ def run_parser(
     return found, speed
 
 
-def load(paths: Sequence[Path] = (DATA, ADDED, ADDED_2)) -> list[dict[str, Any]]:
+def load(paths: Sequence[Path] = (DATA, ADDED, ADDED_2, ADDED_3)) -> list[dict[str, Any]]:
     return [
         json.loads(line) for path in paths for line in path.read_text().splitlines() if line.strip()
     ]
