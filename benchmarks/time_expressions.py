@@ -3,7 +3,8 @@
 The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
 conventions behind every expected interval: ``benchmarks/data/time_expressions.md``),
 with ``time_expressions_added.jsonl``, ``time_expressions_added2.jsonl`` and
-``time_expressions_added3.jsonl``: tune rows written later, each file frozen before the code it measures changed.
+``time_expressions_added3.jsonl``: tune rows written later, each file frozen before the
+code it measures changed.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
 was said), its ``tense`` (the caller knows it: ``past`` or ``future``), the expected

@@ -157,3 +157,39 @@ def test_a_count_in_a_place_is_no_time_told_from_an_event() -> None:
 )
 def test_a_weekday_but_one_is_a_week_further(text: str, day: date) -> None:
     assert days(one(text))[0] == day
+
+
+@pytest.mark.parametrize(
+    ("text", "event", "start", "end"),
+    [
+        (
+            "Later that week the parcel came.",
+            (d(2024, 3, 5), d(2024, 3, 6)),
+            d(2024, 3, 6),
+            d(2024, 3, 11),
+        ),
+        (
+            "Earlier that month I had moved.",
+            (d(2024, 3, 20), d(2024, 3, 21)),
+            d(2024, 3, 1),
+            d(2024, 3, 20),
+        ),
+    ],
+)
+def test_later_or_earlier_in_the_unit_of_an_earlier_event(
+    text: str, event: tuple[date, date], start: date, end: date
+) -> None:
+    assert days(one(text, **told(*event))) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("She moved out in late March 2019.", d(2019, 3, 21), d(2019, 4, 1)),
+        ("We married in summer '09.", d(2009, 6, 1), d(2009, 9, 1)),
+        ("I worked the last two summers at a camp.", d(2022, 6, 1), d(2023, 9, 1)),
+        ("The past three winters were mild.", d(2021, 12, 1), d(2024, 3, 1)),
+    ],
+)
+def test_parts_of_a_month_of_a_year_and_counted_seasons(text: str, start: date, end: date) -> None:
+    assert days(one(text)) == (start, end)

@@ -145,10 +145,16 @@ def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    """ "May 2023"; "late March 2019": days 21 to the end, approximate."""
+    word = (m.group(1) or "").lower()
     if m.group(2) == _VERB_MAY:
         return None
+    if word in PART_WORDS:
+        first = date(int(m.group(3)), month_name(m.group(2)), 1)
+        start, end = part_of("month", first, PART_WORDS[word])
+        return utc_at(start), utc_at(end), "month", True
     start, end = month_range(int(m.group(3)), month_name(m.group(2)))
-    return start, end, "month", (m.group(1) or "").lower() in _FUZZY
+    return start, end, "month", word in _FUZZY
 
 
 def year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:

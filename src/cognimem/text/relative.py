@@ -232,6 +232,15 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return (*season_from(season, today, step), "season", False)
 
 
+def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "the last two summers": the latest that many that have ended, first to last."""
+    n, approximate = number_of(m.group(1))
+    season = SEASONS[m.group(2).lower()]
+    start, end = season_from(season, ref.date(), -1)
+    first = season_range(season, start.year - n + 1)[0]
+    return first, end, "season", approximate
+
+
 def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "earlier this week": from the week's start up to the end of the day said;
     "later this month", "later in the year": from the next day to the month's end;
@@ -357,8 +366,13 @@ PATTERNS: tuple[Rule, ...] = (
         _SEASONS,
         rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)(?:\s+the)?|"
         rf"all(?:\s+(?:of\s+)?the)?)\s+({SEASON})\b"
-        r"(?!\s+of\b|\s+\d)",
+        r"(?!\s+of\b|\s+['’]?\d)",
         _relative_season,
+    ),
+    (
+        frozenset(f"{season}s" for season in SEASONS),
+        rf"\b(?:the\s+)?(?:last|past)\s+({NUMBER})\s+({SEASON})s\b",
+        _past_seasons,
     ),
     (
         MONTH_WORDS,

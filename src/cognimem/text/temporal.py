@@ -47,7 +47,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
   (``the 3rd``) or a weekday abbreviation that is the whole text is read as one; ``on
   the twenty-first`` (a day as a word) only before the end of its clause; ``back in
-  '19``, ``the spring of '21``: the latest such year not ten years ahead.
+  '19``, ``the spring of '21``: the latest such year not ten years ahead. ``late March
+  2019``: its days 21 to the end, approximate. ``the last two summers``: the latest two
+  that have ended.
   A day may be an ordinal word (``the third of March``; a word day before its month
   needs ``of``). ``the 5th of last month``: that day of that month. ``May 3-7``, ``from
   May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
@@ -79,7 +81,8 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   ``that Saturday`` (the first on or after it), ``since then``, ``three weeks into the
   job``, ``shortly after the wedding`` (the week after it, approximate), ``the third day
   of the trip``, ``the morning after``, ``the night we arrived`` (the event's), ``a day
-  or two later`` (approximate), ``the end of that week`` (its last part): counted from
+  or two later`` (approximate), ``the end of that week`` (its last part), ``later that
+  month`` / ``earlier that year`` (its part after or before the event): counted from
   the time told just before in the text, else from ``after`` (the event the conversation told of
   last); ``N units later`` from a time known only to a month or a year ("six months
   after the move", in August 2022) is known to one too (February 2023), as is one from a

@@ -227,7 +227,10 @@ _LATER = re.compile(
     re.IGNORECASE,
 )
 # "the end of that week": a part of the unit told (:func:`.calendar.part_of`)
-_PART_OF = re.compile(r"\b(?:the\s+)?(beginning|start|middle|end)\s+of\s+$", re.IGNORECASE)
+# ... and "later that month", "earlier that year": the part after or before the event
+_PART_OF = re.compile(
+    r"\b(?:(?:the\s+)?(beginning|start|middle|end)\s+of|(later|earlier))\s+$", re.IGNORECASE
+)
 
 
 def told_after(
@@ -262,7 +265,12 @@ def told_after(
         start, end, granularity, approximate = _from_event(m, anchor or (ref, ref), ref)
         rest = [k for k in rest if k not in inside]
         lo, part = m.start(), _PART_OF.search(text, 0, m.start())
-        if part is not None and granularity in ("week", "month", "year"):
+        if part is not None and part.group(2) and anchor is not None:
+            later = part.group(2).lower() == "later"
+            if start < (anchor[1] if later else anchor[0]) < end:
+                start, end = (anchor[1], end) if later else (start, anchor[0])
+                lo, approximate = part.start(), True
+        elif part is not None and granularity in ("week", "month", "year"):
             first, last = part_of(granularity, start.date(), part.group(1).lower())
             lo, start, end, approximate = part.start(), utc_at(first), utc_at(last), True
         resolved = (start, end, granularity, approximate)
