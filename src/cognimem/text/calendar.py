@@ -37,7 +37,6 @@ __all__ = [
     "number_of",
     "ordinal",
     "part_of",
-    "season_containing",
     "season_from",
     "season_range",
     "utc_at",
@@ -153,15 +152,6 @@ def season_range(season_month: int, year: int) -> tuple[datetime, datetime]:
     return utc_at(first), utc_at(add_months(first, 3))
 
 
-def season_containing(season_month: int, day: date) -> tuple[datetime, datetime] | None:
-    """The season starting in ``season_month`` that ``day`` falls in, if it does."""
-    for year in (day.year - 1, day.year):
-        start, end = season_range(season_month, year)
-        if start <= utc_at(day) < end:
-            return start, end
-    return None
-
-
 def season_from(season_month: int, day: date, step: int) -> tuple[datetime, datetime]:
     """The season starting in ``season_month`` told from ``day``: the one under way or
     the next to begin (``step`` 0: "that summer"), the next to begin after it (1: "the
@@ -188,7 +178,8 @@ def number_of(word: str) -> tuple[int, bool]:
 # the units a count moves by (:func:`move`)
 _UNITS = {"day": relativedelta(days=1), "week": relativedelta(weeks=1)}
 _UNITS |= {"fortnight": relativedelta(weeks=2), "month": relativedelta(months=1)}
-_UNITS |= {"year": relativedelta(years=1), "decade": relativedelta(years=10)}
+_UNITS |= {"quarter": relativedelta(months=3), "year": relativedelta(years=1)}
+_UNITS |= {"decade": relativedelta(years=10)}
 
 
 def move(day: date, unit: str, n: int) -> tuple[date, date]:
@@ -211,22 +202,15 @@ def weekday_before(day: date, weekday: int) -> date:
 def unit_window(day: date, unit: str, step: int) -> tuple[datetime, datetime, str, bool]:
     """The calendar ``unit`` (decade, ISO week, weekend, month, quarter, year) ``step``
     units from the one ``day`` falls in (a weekend: that of ``day``'s week)."""
-    if unit == "decade":
-        first = date(day.year // 10 * 10 + 10 * step, 1, 1)
-        return utc_at(first), utc_at(first.replace(year=first.year + 10)), "decade", False
-    if unit == "week":
-        start = week_start(day) + timedelta(weeks=step)
-        return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
     if unit == "weekend":
         saturday = week_start(day) + timedelta(weeks=step, days=5)
         return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
-    if unit in ("month", "quarter"):
-        months = 1 if unit == "month" else 3
-        first = day.replace(day=1, month=day.month - (day.month - 1) % months)
-        first = add_months(first, step * months)
-        return utc_at(first), utc_at(add_months(first, months)), unit, False
-    year = day.year + step
-    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
+    first = {"decade": date(day.year // 10 * 10, 1, 1), "week": week_start(day)}
+    first |= {"month": day.replace(day=1), "year": date(day.year, 1, 1)}
+    first["quarter"] = day.replace(day=1, month=day.month - (day.month - 1) % 3)
+    size = _UNITS[unit]
+    start: date = first[unit] + size * step
+    return utc_at(start), utc_at(start + size), unit, False
 
 
 def pick(

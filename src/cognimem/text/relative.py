@@ -28,8 +28,6 @@ from cognimem.text.calendar import (
     move,
     number_of,
     part_of,
-    pick,
-    season_containing,
     season_from,
     season_range,
     unit_window,
@@ -220,16 +218,13 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     has begun (looking ahead: the earliest that has not ended)."""
     which, season = (m.group(1) or "").lower(), SEASONS[m.group(2).lower()]
     today = ref.date()
-    current = season_containing(season, today)
-    if not which:
-        ranges = [season_range(season, y) for y in (today.year - 1, today.year, today.year + 1)]
-        found = pick(ranges, utc_at(today), future)
-        return None if found is None else (*found, "season", False)
+    ahead = season_from(season, today, 0)  # under way, or the next to begin
+    under_way = ahead[0] <= utc_at(today)
     if which in ("this", "current"):
-        start, end = current or season_range(season, today.year)
-        return start, end, "season", False
-    step = -1 if which == "last" or "past" in which else 1
-    return (*season_from(season, today, step), "season", False)
+        return (*(ahead if under_way else season_range(season, today.year)), "season", False)
+    back = which == "last" or "past" in which or not (which or future or under_way)
+    found = season_from(season, today, -1 if back else 1 if which else 0)
+    return (*found, "season", False)
 
 
 def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
