@@ -46,7 +46,9 @@ __all__ = [
 ]
 
 _DIGIT_WORD = alt(w for w, n in NUMBERS.items() if n < 10 and w not in APPROXIMATE and len(w) > 2)
+# (the lookahead fails fast where no number word can start: most words)
 NUMBER = (
+    rf"(?=[\d{''.join(sorted({w[0] for w in (*NUMBERS, *TENS)}))}])"
     rf"(?:\d{{1,3}}|(?:{alt(TENS)})(?:[\s-]+(?:{_DIGIT_WORD})\b)?|"
     + alt(NUMBERS).replace(" ", r"\s+")
     + ")"
