@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).parent.parent.parent / "benchmarks" / "data" / "time_expressions.jsonl"
-ADDED = DATA.with_name("time_expressions_added.jsonl")
+# tune rows written later, one file per round
+ADDED = tuple(DATA.with_name(f"time_expressions_added{n}.jsonl") for n in ("", "2", "3"))
 KINDS = {"absolute", "relative", "duration", "recurring", "vague", "event"}
 SOURCES = {"duckling", "own"}  # the licence of each is in time_expressions.md
 
@@ -19,14 +20,19 @@ SOURCES = {"duckling", "own"}  # the licence of each is in time_expressions.md
 def rows() -> list[dict[str, Any]]:
     return [
         json.loads(line)
-        for path in (DATA, ADDED)
+        for path in (DATA, *ADDED)
         for line in path.read_text(encoding="utf-8").splitlines()
         if line
     ]
 
 
 def test_rows_added_later_are_all_tune_rows_of_their_own_documents() -> None:
-    added = [json.loads(line) for line in ADDED.read_text(encoding="utf-8").splitlines() if line]
+    added = [
+        json.loads(line)
+        for path in ADDED
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line
+    ]
     frozen = {
         json.loads(line)["document"]
         for line in DATA.read_text(encoding="utf-8").splitlines()
