@@ -2,8 +2,8 @@
 
 The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
 conventions behind every expected interval: ``benchmarks/data/time_expressions.md``),
-with ``time_expressions_added.jsonl``, ``time_expressions_added2.jsonl`` and
-``time_expressions_added3.jsonl``: tune rows written later, each file frozen before the
+with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl`` to
+``time_expressions_added4.jsonl``: tune rows written later, each file frozen before the
 code it measures changed.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
@@ -76,6 +76,7 @@ DATA = ROOT / "benchmarks" / "data" / "time_expressions.jsonl"
 ADDED = ROOT / "benchmarks" / "data" / "time_expressions_added.jsonl"
 ADDED_2 = ROOT / "benchmarks" / "data" / "time_expressions_added2.jsonl"
 ADDED_3 = ROOT / "benchmarks" / "data" / "time_expressions_added3.jsonl"
+ADDED_4 = ROOT / "benchmarks" / "data" / "time_expressions_added4.jsonl"
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 
@@ -408,7 +409,7 @@ def run_parser(
     return found, speed
 
 
-def load(paths: Sequence[Path] = (DATA, ADDED, ADDED_2, ADDED_3)) -> list[dict[str, Any]]:
+def load(paths: Sequence[Path] = (DATA, ADDED, ADDED_2, ADDED_3, ADDED_4)) -> list[dict[str, Any]]:
     return [
         json.loads(line) for path in paths for line in path.read_text().splitlines() if line.strip()
     ]
