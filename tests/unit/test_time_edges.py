@@ -113,3 +113,24 @@ def test_a_holiday_before_an_occasion_is_a_time(occasion: str) -> None:
 
 def test_a_holiday_named_as_a_thing_is_no_time() -> None:
     assert read("Honestly I love Christmas songs.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("It rained in the second half of July.", d(2023, 7, 16), d(2023, 8, 1)),
+        ("Sales fell in the first half of 2021.", d(2021, 1, 1), d(2021, 7, 1)),
+        ("It got better in the latter half of the year.", d(2024, 7, 1), d(2025, 1, 1)),
+        ("We were in Rome between July 8 and 11.", d(2023, 7, 8), d(2023, 7, 12)),
+        ("We met the weekend of 13 April.", d(2024, 4, 13), d(2024, 4, 15)),
+        ("Winter.", d(2023, 12, 1), d(2024, 3, 1)),
+    ],
+)
+def test_halves_ranges_between_a_dates_weekend_and_a_season_alone(
+    text: str, start: date, end: date
+) -> None:
+    assert [(s, e) for _, s, e in read(text)] == [(start, end)]
+
+
+def test_two_days_joined_by_and_without_between_stay_one_day_then_another() -> None:
+    assert read("We hiked on July 8 and 11.")[0][1:] == (d(2023, 7, 8), d(2023, 7, 9))

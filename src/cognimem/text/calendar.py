@@ -238,16 +238,25 @@ def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
 # the parts of a unit "the beginning / middle / end of" names: (start, end) offsets in
 # days for a week, in days of the month, in months of the year
 _PARTS = {
-    "week": {"beginning": (0, 3), "middle": (2, 5), "end": (4, 7)},
-    "month": {"beginning": (1, 11), "middle": (11, 21), "end": (21, 32)},
-    "year": {"beginning": (1, 4), "middle": (5, 9), "end": (9, 13)},
+    "week": {
+        "beginning": (0, 3),
+        "middle": (2, 5),
+        "end": (4, 7),
+        "first": (0, 4),
+        "second": (3, 7),
+    },
+    "month": {"beginning": (1, 11), "middle": (11, 21), "end": (21, 32), "first": (1, 16)},
+    "year": {"beginning": (1, 4), "middle": (5, 9), "end": (9, 13), "first": (1, 7)},
 }
+_PARTS["month"]["second"] = (16, 32)  # its halves
+_PARTS["year"]["second"] = (7, 13)
 
 
 def part_of(unit: str, first: date, part: str) -> tuple[date, date]:
     """The beginning, middle or end of the ``unit`` (week, month, year) that starts on
     ``first``: a week's first, middle or last three days; a month's days 1-10, 11-20,
-    21-end; a year's first quarter, May-August, or September-December."""
+    21-end; a year's first quarter, May-August, or September-December; or its ``first``
+    or ``second`` half (a month's days 1-15 and 16-end)."""
     lo, hi = _PARTS[unit]["beginning" if part == "start" else part][:2]
     if unit == "week":
         return first + timedelta(days=lo), first + timedelta(days=hi)

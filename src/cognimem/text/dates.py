@@ -239,8 +239,11 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "23rd to 26th Oct", "1-8 September", "May 3-7", "March 10 to 14, 2023": the
-    first day to the end of the last."""
+    """ "23rd to 26th Oct", "1-8 September", "May 3-7", "March 10 to 14, 2023",
+    "between March 3 and 5": the first day to the end of the last."""
+    between = m.string[: m.start()].rstrip().lower().endswith("between")
+    if " and " in m.group(0).lower() and not between:
+        return None  # "on March 3 and 5": two days
     if not m.group(5):
         return _days(m.group(1), m.group(2), m.group(3), m.group(4), ref, future)
     if m.group(5) == _VERB_MAY:
@@ -323,7 +326,7 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 _MONTHS = MONTH_WORDS
 # "the twenty-first": the words of the days as ordinals
 _ORDINAL_WORDS = frozenset(w for day in DAY_ORDINALS for w in day.split("-"))
-_TO = r"\s*(?:-|–|to|through|until|till)\s*"
+_TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
 PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (

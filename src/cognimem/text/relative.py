@@ -97,6 +97,8 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     the unit, approximately."""
     part, which, unit = (m.group(1) or "").lower(), (m.group(2) or "").lower(), m.group(3).lower()
     part = PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
+    if part.endswith("half"):  # "the first half", "the latter half"
+        part = "first" if part.startswith(("first", "1st")) else "second"
     if unit.isdigit():
         first, unit = date(int(unit), 1, 1), "year"
     elif unit in ("week", "month", "year"):
@@ -341,8 +343,9 @@ PATTERNS: tuple[Rule, ...] = (
         _relative_unit,
     ),
     (
-        frozenset({"end", "beginning", "start", "middle"}),
-        r"\b(?:at\s+)?(?:the\s+)?(?:back\s+)?(end|beginning|start|middle)\s+of\s+(?:the\s+)?"
+        frozenset({"end", "beginning", "start", "middle", "half"}),
+        r"\b(?:at\s+)?(?:the\s+)?(?:back\s+)?(end|beginning|start|middle|"
+        r"(?:first|1st|second|2nd|latter)\s+half)\s+of\s+(?:the\s+)?"
         rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})"
         r"(?:,?\s+(?:of\s+)?((?:19|20)\d{2}))?\b",
         _part_of_unit,
@@ -364,6 +367,8 @@ PATTERNS: tuple[Rule, ...] = (
         r"(?!\s+of\b|\s+['’]?\d)",
         _relative_season,
     ),
+    # a season that is the whole text ("Summer.") is read as after "in"
+    (_SEASONS, rf"^\s*()(?:the\s+)?({SEASON})\s*[.!?]?\s*$", _relative_season),
     (
         frozenset(f"{season}s" for season in SEASONS),
         rf"\b(?:the\s+)?(?:last|past)\s+({NUMBER})\s+({SEASON})s\b",

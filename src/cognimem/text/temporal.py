@@ -16,7 +16,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   ``upcoming`` one is the next (``this coming weekend``: this week's until Saturday),
   ``the past weekend`` the last. ``the week before last`` / ``the weekend after
   next``: two units back or ahead. ``the beginning / middle / end of`` a week,
-  month or year: its first, middle or last part (:func:`.calendar.part_of`), approximate.
+  month or year: its first, middle or last part (:func:`.calendar.part_of`), approximate;
+  ``the first / second (latter) half of`` one: days 1-15 and 16-end, January-June and
+  July-December.
 - ``next Friday``: the first Friday strictly after the reference date; ``last Friday``
   the latest strictly before; ``this Friday`` the Friday of the reference's week. A bare
   ``Friday`` / ``on Friday``: the latest one before, or the first after when the caller
@@ -45,11 +47,13 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate.
   Numeric dates (``3/4/2024``, ``3.4.2024``; :mod:`.numeric`) are read only when the
   caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
-  (``the 3rd``) or a weekday abbreviation that is the whole text is read as one; ``on
+  (``the 3rd``), a season or a weekday abbreviation that is the whole text is read as
+  one; ``on
   the twenty-first`` (a day as a word) only before the end of its clause; ``back in
   '19``, ``the spring of '21``: the latest such year not ten years ahead. ``late March
   2019``: its days 21 to the end, approximate. ``the last two summers``: the latest two
-  that have ended.
+  that have ended. ``between March 3 and 5``: the range (``and`` joins days only after
+  ``between``).
   A day may be an ordinal word (``the third of March``; a word day before its month
   needs ``of``). ``the 5th of last month``: that day of that month. ``May 3-7``, ``from
   May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
@@ -70,7 +74,7 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   day said, approximate; ``the weekend`` (``your weekend``): the one under way or the
   last one (ahead: the coming).
 - ``the week/day before`` or ``after`` a date, ``the Friday before`` it: counted from
-  that date; ``N units before/after/from`` it: the day that far (a date without a year
+  that date; ``the weekend of`` a date: the Saturday and Sunday of its week; ``N units before/after/from`` it: the day that far (a date without a year
   is the one that puts that day on the side the tense says: "a year after Christmas",
   said in February looking ahead, counts from the last Christmas); kept as the
   mention's ``anchor``. ``two days later``, ``a week after that``, ``three days after
@@ -152,15 +156,18 @@ _COMPILED = {
 # "a week from", just ahead of a date
 _BEFORE_AFTER = re.compile(
     rf"(?<!for\s)\b(?:(?:the|last)\s+)?(?:({NUMBER})\s+({UNIT})|(day|week|weekend|month|year)|"
-    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from)\s+$",
+    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from|(?<=weekend\s)of)\s+$",
     re.IGNORECASE,
 )
 
 
 def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
-    """The period ``m`` ("the week before", "two days after") names from ``anchor``."""
+    """The period ``m`` ("the week before", "two days after", "the weekend of") names
+    from ``anchor``."""
     before = m.group(5).lower() not in ("after", "from")
     first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
+    if m.group(5).lower() == "of":  # the Saturday and Sunday of the date's week
+        return (*unit_after(first, "weekend", 0), False)
     if m.group(1):  # "a week from Friday", "three days after Easter": the day
         n, approximate = number_of(m.group(1))
         day = move(first if before else last, m.group(2), -n if before else n)[0]
@@ -210,7 +217,7 @@ def _count_from_dates(
         m = _BEFORE_AFTER.search(text, lo, mention.span[0])
         if m is not None and mention.relative and mention.granularity != "day":
             m = None  # "two days after tomorrow", "a week from Friday": from a relative day
-        if m is not None and not m.group(4):
+        if m is not None and not m.group(4) and m.group(5).lower() != "of":
             mention = _counted_year(m, mention, ref, future)
         resolved = None if m is None else _counted_from(m, mention)
         if m is None or resolved is None:
