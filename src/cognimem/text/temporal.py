@@ -74,27 +74,28 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   day said, approximate; ``the weekend`` (``your weekend``): the one under way or the
   last one (ahead: the coming).
 - ``the week/day before`` or ``after`` a date, ``the Friday before`` it: counted from
-  that date; ``the weekend of`` a date: the Saturday and Sunday of its week; ``N units before/after/from`` it: the day that far (a date without a year
-  is the one that puts that day on the side the tense says: "a year after Christmas",
-  said in February looking ahead, counts from the last Christmas); kept as the
-  mention's ``anchor``. ``two days later``, ``a week after that``, ``three days after
-  the move``, ``the next day``, ``the day before``, ``that evening``, ``the same
-  week``, ``that summer`` (the season under way or the next to begin; ``the following`` /
-  ``next spring``: the next to begin after it), ``two months in,`` / ``five years on,``
-  (before a comma or the end), ``half a year later``, ``the following Tuesday``,
-  ``that Saturday`` (the first on or after it), ``since then``, ``three weeks into the
-  job``, ``shortly after the wedding`` (the week after it, approximate), ``the third day
-  of the trip``, ``the morning after``, ``the night we arrived`` (the event's), ``a day
-  or two later`` (approximate), ``the end of that week`` (its last part), ``later that
-  month`` / ``earlier that year`` (its part after or before the event): counted from
-  the time told just before in the text, else from ``after`` (the event the conversation told of
-  last); ``N units later`` from a time known only to a month or a year ("six months
-  after the move", in August 2022) is known to one too (February 2023), as is one from a
-  season ("two years later", after the summer of 2015: the summer of 2017); ``relative``
-  marks the mentions counted from the reference. ``it's been two years since``: the day two
-  years back; ``I haven't smoked in three years`` (the perfect): the span up to the
-  day said. Times in a habit ("every year in June", "on the 1st of each month",
-  "weekly on Tuesday") are no date.
+  that date; ``the weekend of`` a date: the Saturday and Sunday of its week; ``N units
+  before/after/from`` it: the day that far (a date without a year is the one that puts
+  that day on the side the tense says: "a year after Christmas", said in February
+  looking ahead, counts from the last Christmas); kept as the mention's ``anchor``.
+  ``two days later``, ``a week after that``, ``three days after the move``, ``the next
+  day``, ``the day before``, ``that evening``, ``the same week``, ``that summer`` (the
+  season under way or the next to begin; ``the following`` / ``next spring``: the next
+  to begin after it), ``two months in,`` / ``five years on,`` (before a comma or the
+  end), ``half a year later``, ``the following Tuesday``, ``that Saturday`` (the first
+  on or after it), ``since then``, ``three weeks into the job``, ``shortly after the
+  wedding`` (the week after it, approximate), ``the third day of the trip``, ``the
+  morning after``, ``the night we arrived`` (the event's), ``a day or two later``
+  (approximate), ``the end of that week`` (its last part), ``later that month`` /
+  ``earlier that year`` (its part after or before the event): counted from the time
+  told just before in the text, else from ``after`` (the event the conversation told
+  of last); ``N units later`` from a time known only to a month or a year ("six months
+  after the move", in August 2022) is known to one too (February 2023), as is one from
+  a season ("two years later", after the summer of 2015: the summer of 2017);
+  ``relative`` marks the mentions counted from the reference. ``it's been two years
+  since``: the day two years back; ``I haven't smoked in three years`` (the perfect):
+  the span up to the day said. Times in a habit ("every year in June", "on the 1st of
+  each month", "weekly on Tuesday") are no date.
 
 Not resolved: clock times, ``the other day``, durations ahead with no date ("I'll be
 away for a week").
