@@ -11,7 +11,9 @@ import numpy as np
 
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
-from cognimem.recall.profile import ProfileConfig, choose, consolidate, part_config
+from cognimem.recall.profile import ProfileConfig
+from cognimem.recall.profile_choose import choose, part_config
+from cognimem.recall.profile_consolidate import consolidate
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)

@@ -1,80 +1,40 @@
 """The standing constraint profile: a user's live constraints consolidated into a short
-list, and the entries of it a decision-like request carries (pure).
+list, and the entries of it a decision-like request carries (pure). What it holds is
+here; how it is built and read is in two modules, one job each:
 
-Consolidation (:func:`consolidate`, once per version of the user's fact rows: the
-stores keep one copy of the rows while no fact changes, and the profile is kept on it):
-
-- **paraphrases merge**: two constraints of one stance whose embeddings are at least
-  ``ProfileConfig.paraphrase`` close, or whose values hold the same words, are one
-  entry, shown as the newest statement, its provenance the union of theirs;
-- **a newer stance supersedes**: an older constraint of the opposite stance on the
-  same subject (the same predicate, and values that share words or embeddings at least
-  ``same_subject`` close) leaves the profile; the fact itself stays stored, with its
-  history, and the entry names it (``supersedes``);
-
-and per read (:func:`choose`):
-
-- **stale states decay**: an entry whose effective confidence at the read's reference
-  time (``models/fact_decay.py``: the half-life of its category since the latest of its
-  statements was validated) fell below ``AGING_BELOW`` is left out — a binding one
-  (value, policy) never decays out, as in the sections;
-- **what bears on the request**: every live entry is ranked by relevance to the
-  request — its closeness in meaning *less how close it sits to the user's other
-  constraints* (``crowding``: the mean cosine of its ``crowding_k`` nearest entries of
-  other messages), a shared decision area (``text/areas.py``) or scope tag, importance,
-  recency and kind (binding first) — and those within ``within`` of the best and at
-  least ``stand_out`` standard deviations above the mean score of the user's live
-  entries (after the best, ``then_stand_out`` by score or closeness) are carried, best
-  first, while they fit ``max_tokens``; an entry needs a shared scope tag or
-  ``evidence_floor`` closeness to be ranked at all, and one that shares both a scope
-  tag and a decision area with the request need not stand out (``topic_exempt``: two
-  close constraints that both bear on it, "I'm vegetarian" and "I am allergic to
-  shellfish" for "any ideas for dinner tonight?", are both carried; the mean of the
-  two kept one). The mean is what keeps a small scope's profile short: among seven
-  constraints every score is within ``within`` of the best. The crowding term is the
-  hubness correction of nearest-neighbour retrieval: a constraint that is near all of
-  the user's others ("I want to save money") is near every request too, and an
-  absolute closeness floor let it into every packet while the one constraint that
-  stands out for this request ("I've got gout" for "pick a place for the guys'
-  night") stayed below the floor.
+- ``recall/profile_consolidate.py``: the profile of a user's constraints, once per
+  version of their fact rows (paraphrases merged, a newer stance superseding an older
+  one, each entry's crowding among the user's others);
+- ``recall/profile_choose.py``: per read, the entries that bear on the request (stale
+  states decayed out, ranked by relevance to the request, carried while they stand out).
 
 Only a decision-like, planning or recommendation request gets a profile
-(``recall/reader.py``); it fills the constraint sections after the constraint step's
-best pick, up to ``max_entries`` entries in all (``recall/assemble.py``), never twice:
-a constraint the step picked shows as its entry (paraphrases once, with their
-provenance; a superseded stance as the newer one).
+(``recall/reader.py``, ``recall/profile_read.py``); it fills the constraint sections
+after the constraint step's best pick, up to ``max_entries`` entries in all
+(``recall/assemble.py``), never twice: a constraint the step picked shows as its entry
+(paraphrases once, with their provenance; a superseded stance as the newer one).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 
 import numpy as np
 
-from cognimem.blas import single_threaded
-from cognimem.models.fact_decay import AGING_BELOW, FACT_HALF_LIVES, effective_confidence
+from cognimem.models.fact_decay import FACT_HALF_LIVES, effective_confidence
 from cognimem.models.knowledge import BINDING_CATEGORIES, Fact
-from cognimem.recall.analyze import query_terms
 
 __all__ = [
     "Profile",
     "ProfileChoice",
+    "ProfileColumns",
     "ProfileConfig",
     "ProfileEntry",
     "Standing",
-    "choose",
-    "consolidate",
-    "part_config",
 ]
-
-# a value opening with one of these is a stance against what follows ("no pork")
-_REFUSALS = frozenset(
-    ["no", "not", "never", "avoid", "avoiding", "without", "skip", "stop", "quit", "none"]
-)
 
 
 @dataclass(frozen=True)
@@ -179,14 +139,14 @@ class Profile:
         return out
 
     @cached_property
-    def columns(self) -> _Columns:
+    def columns(self) -> ProfileColumns:
         """The entries as arrays, built once per profile, so a read scores them all in
         a few numpy operations (a scope may hold hundreds of constraints)."""
-        return _Columns.of(self.entries)
+        return ProfileColumns.of(self.entries)
 
 
 @dataclass(frozen=True)
-class _Columns:
+class ProfileColumns:
     """Per statement (grouped by entry, in entry order): its entry, fact row, stored
     confidence, half-life and validation time; per entry: where its statements start,
     whether it binds, its crowding, importance and newest validation time."""
@@ -203,7 +163,7 @@ class _Columns:
     newest: np.ndarray
 
     @classmethod
-    def of(cls, entries: Sequence[Standing]) -> _Columns:
+    def of(cls, entries: Sequence[Standing]) -> ProfileColumns:
         statements = [
             (i, r, f)
             for i, s in enumerate(entries)
@@ -261,240 +221,3 @@ class ProfileChoice:
 
     entries: list[ProfileEntry] = field(default_factory=list)
     by_fact: dict[str, Standing] = field(default_factory=dict)
-
-
-def _stance(fact: Fact) -> bool:
-    words = fact.value.lower().split()
-    against = bool(words) and words[0].strip(",.") in _REFUSALS
-    return fact.polarity != against
-
-
-def _words(fact: Fact) -> frozenset[str]:
-    return frozenset(w for w in query_terms(fact.value) if w not in _REFUSALS)
-
-
-def _same_words(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
-
-
-def consolidate(
-    facts: Sequence[Fact], rows: Sequence[int], matrix: np.ndarray | None, config: ProfileConfig
-) -> Profile:
-    """The profile of ``facts`` (the user's live constraints, newest first; ``rows`` their
-    rows in the fact rows, whose embeddings are ``matrix``'s rows)."""
-    n = len(facts)
-    if matrix is not None and n:
-        vectors = matrix[list(rows)]
-        with single_threaded():
-            cosine = vectors @ vectors.T
-    else:
-        cosine = np.zeros((n, n), dtype=np.float32)
-    words = [_words(f) for f in facts]
-    stances = [_stance(f) for f in facts]
-    owner: list[int | None] = [None] * n  # the entry a fact joined, by its first fact
-    gone: set[int] = set()  # superseded by a newer opposite stance
-    absorbed: dict[int, list[int]] = {}
-    superseded: dict[int, list[int]] = {}
-    for i in range(n):  # newest first: a fact joins or is superseded by a newer one
-        for j in range(i):
-            if (owner[j] is not None and owner[j] != j) or j in gone:
-                continue
-            shared = _same_words(words[i], words[j])
-            if stances[i] == stances[j] and (
-                cosine[i, j] >= config.paraphrase or (shared == 1.0 and words[i] == words[j])
-            ):
-                owner[i] = j
-                absorbed.setdefault(j, []).append(i)
-                break
-            if (
-                stances[i] != stances[j]
-                and facts[i].predicate == facts[j].predicate
-                and (shared >= 0.5 or cosine[i, j] >= config.same_subject)
-            ):
-                gone.add(i)
-                superseded.setdefault(j, []).append(i)
-                break
-        if owner[i] is None and i not in gone:
-            owner[i] = i
-    heads = [i for i in range(n) if owner[i] == i]
-    one_message = _one_message(facts, heads, absorbed)
-    crowding = _crowding(cosine[np.ix_(heads, heads)], config.crowding_k, one_message)
-    entries = []
-    for i, crowded in zip(heads, crowding, strict=True):
-        merged = absorbed.get(i, [])
-        older = [k for j in (i, *merged) for k in superseded.get(j, [])]
-        entries.append(
-            Standing(
-                fact=facts[i],
-                row=rows[i],
-                paraphrases=tuple(facts[k] for k in merged),
-                rows=tuple(rows[k] for k in (i, *merged)),
-                supersedes=tuple(facts[k] for k in older),
-                crowding=crowded,
-            )
-        )
-    return Profile(tuple(entries))
-
-
-def _one_message(
-    facts: Sequence[Fact], heads: Sequence[int], absorbed: dict[int, list[int]]
-) -> np.ndarray:
-    """Which pairs of entries share an evidence event (were drawn from one message)."""
-    holders: dict[str, set[int]] = {}
-    for at, i in enumerate(heads):
-        for k in (i, *absorbed.get(i, [])):
-            for event in facts[k].evidence_event_ids:
-                holders.setdefault(event, set()).add(at)
-    shared = np.zeros((len(heads), len(heads)), dtype=bool)
-    for group in (sorted(g) for g in holders.values() if len(g) > 1):
-        shared[np.ix_(group, group)] = True
-    return shared
-
-
-def _crowding(cosine: np.ndarray, k: int, one_message: np.ndarray) -> list[float]:
-    """Per entry, the mean cosine of its ``k`` nearest other entries, leaving out those
-    drawn from one of its own messages (0 with none): two facts of one sentence ("I avoid
-    flying because I get panic attacks" gives a rule and a cause) are one statement, not
-    a crowd of the user's constraints around it."""
-    n = len(cosine)
-    if n < 2 or k <= 0:
-        return [0.0] * n
-    others = np.array(cosine, dtype=np.float64)
-    others[one_message] = -np.inf
-    np.fill_diagonal(others, -np.inf)
-    nearest = -np.sort(-others, axis=1)[:, : min(k, n - 1)]
-    counted = np.isfinite(nearest)
-    total = np.where(counted, nearest, 0.0).sum(axis=1)
-    many = counted.sum(axis=1)
-    mean = np.divide(total, many, out=np.zeros(n), where=many > 0)
-    return [round(float(v), 4) for v in mean]
-
-
-def part_config(config: ProfileConfig) -> ProfileConfig:
-    """How one part of a request that asks for several things (``recall/parts.py``)
-    ranks the profile: only the entries that share a scope tag with the part, by
-    closeness, area, importance, recency and kind, those within ``within`` of the
-    part's best. The crowding correction and the stand-out floor are off: the entries
-    that share a part's tags are one topic's cluster, whose members crowd each other —
-    among "I'm vegetarian", "I'm allergic to peanuts" and "I never fly on Sundays" the
-    correction put the lone travel rule first even for "book me a dinner"."""
-    return replace(
-        config, crowding_weight=0.0, stand_out=None, then_stand_out=None, evidence_floor=math.inf
-    )
-
-
-def choose(
-    profile: Profile,
-    semantic: np.ndarray,
-    area: np.ndarray,
-    tagged: np.ndarray,
-    at: datetime,
-    config: ProfileConfig,
-) -> list[ProfileEntry]:
-    """The entries that bear on a request, best first: ``semantic``, ``area`` and
-    ``tagged`` are per fact row (cosine with the request, shares one of its decision
-    areas, shares one of its scope tags); ``at`` is the read's reference time."""
-    entries = profile.entries
-    if not entries:
-        return []
-    c = profile.columns
-    t = at.timestamp()
-    with np.errstate(over="ignore"):
-        decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
-    confidence = np.maximum.reduceat(decayed, c.starts)
-    sem = np.maximum.reduceat(np.asarray(semantic)[c.rows].astype(np.float64), c.starts)
-    shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
-    shares_tag = np.logical_or.reduceat(np.asarray(tagged, dtype=bool)[c.rows], c.starts)
-    recency = 0.5 ** (np.maximum(t - c.newest, 0.0) / 86_400 / config.recency_days)
-    score = (
-        sem
-        - config.crowding_weight * c.crowding
-        + config.area_weight * shares_area
-        + config.tag_weight * shares_tag
-        + config.importance_weight * c.importance
-        + config.recency_weight * recency
-        + config.kind_weight * c.binding
-    )
-    live = c.binding | (confidence >= AGING_BELOW)  # a stale one decayed out
-    evident = shares_tag | (sem >= config.evidence_floor)  # some evidence of bearing
-    candidates = np.flatnonzero(live & evident)
-    if not len(candidates):
-        return []
-    rounded = np.round(score, 4)
-    margin = float(rounded[candidates].max() - config.within)
-    floor = margin
-    if config.stand_out is not None:  # stand out of the user's live constraints
-        pool = rounded[live]
-        floor = max(floor, float(pool.mean() + config.stand_out * pool.std()))
-    carried = candidates[rounded[candidates] >= floor]
-    if config.then_stand_out is not None and len(carried) > 1:
-        carried = _then_stand_out(profile, carried, rounded, sem, live, config.then_stand_out)
-    if config.topic_exempt:  # the lexicon's topic and area are evidence of their own
-        on_topic = candidates[shares_tag[candidates] & shares_area[candidates]]
-        carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
-    out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
-    out.sort(key=lambda e: (-e.score, e.standing.fact.id))
-    return out
-
-
-def _then_stand_out(
-    profile: Profile,
-    carried: np.ndarray,
-    rounded: np.ndarray,
-    sem: np.ndarray,
-    live: np.ndarray,
-    spread: float,
-) -> np.ndarray:
-    """Of the ``carried`` positions, the best (ties by fact id, as the entries are
-    ordered) and those whose score or closeness is ``spread`` σ above its live mean."""
-    top = rounded[carried].max()
-    best = min(carried[rounded[carried] == top], key=lambda i: profile.entries[i].fact.id)
-    keep = carried == best
-    for values in (rounded, sem):
-        pool = values[live]
-        keep |= values[carried] >= float(pool.mean() + spread * pool.std())
-    kept: np.ndarray = carried[keep]
-    return kept
-
-
-def _carried_entries(
-    entries: Sequence[Standing],
-    c: _Columns,
-    carried: np.ndarray,
-    rounded: np.ndarray,
-    sem: np.ndarray,
-    shares_area: np.ndarray,
-    shares_tag: np.ndarray,
-    recency: np.ndarray,
-) -> list[ProfileEntry]:
-    """The entries at the ``carried`` positions, each with its score and signals."""
-    # the signals as Python numbers in one conversion per column: converting them one
-    # numpy scalar at a time was most of choose's cost (~0.5 ms for 27 entries)
-    columns = zip(
-        carried.tolist(),
-        rounded[carried].tolist(),
-        np.round(sem[carried], 4).tolist(),
-        shares_area[carried].tolist(),
-        shares_tag[carried].tolist(),
-        np.round(c.importance[carried], 4).tolist(),
-        np.round(recency[carried], 4).tolist(),
-        c.binding[carried].tolist(),
-        strict=True,
-    )
-    out = []
-    for i, scored, close, in_area, tagged_, important, recent, binds in columns:
-        st = entries[i]
-        signals = {
-            "profile": 1.0,
-            "semantic": close,
-            "crowding": st.crowding,
-            "area": 1.0 if in_area else 0.0,
-            "tags": 1.0 if tagged_ else 0.0,
-            "importance": important,
-            "recency": recent,
-            "binding": 1.0 if binds else 0.0,
-            "merged": float(len(st.paraphrases)),
-            "supersedes": float(len(st.supersedes)),
-        }
-        out.append(ProfileEntry(st, scored, signals))
-    return out

@@ -17,15 +17,9 @@ from cognimem.models.packets import Explanation, PacketSections
 from cognimem.recall.constraints import cosines
 from cognimem.recall.explain import placement
 from cognimem.recall.parts import request_parts
-from cognimem.recall.profile import (
-    Profile,
-    ProfileChoice,
-    ProfileEntry,
-    Standing,
-    choose,
-    consolidate,
-    part_config,
-)
+from cognimem.recall.profile import Profile, ProfileChoice, ProfileEntry, Standing
+from cognimem.recall.profile_choose import choose, part_config
+from cognimem.recall.profile_consolidate import consolidate
 from cognimem.recall.steps import StepRun
 
 __all__ = ["explain_profile", "profile_entries"]

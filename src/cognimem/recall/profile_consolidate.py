@@ -1,0 +1,141 @@
+"""The standing constraint profile's consolidation (pure): a user's live constraints
+(newest first) as a short list of entries, once per version of the user's fact rows (the
+stores keep one copy of the rows while no fact changes, and the profile is kept on it;
+``recall/profile_read.py``):
+
+- **paraphrases merge**: two constraints of one stance whose embeddings are at least
+  ``ProfileConfig.paraphrase`` close, or whose values hold the same words, are one
+  entry, shown as the newest statement, its provenance the union of theirs;
+- **a newer stance supersedes**: an older constraint of the opposite stance on the
+  same subject (the same predicate, and values that share words or embeddings at least
+  ``same_subject`` close) leaves the profile; the fact itself stays stored, with its
+  history, and the entry names it (``supersedes``);
+- **crowding**: each entry's mean cosine to its ``crowding_k`` nearest entries of other
+  messages, the hubness correction the per-read ranking subtracts
+  (``recall/profile_choose.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from cognimem.blas import single_threaded
+from cognimem.models.knowledge import Fact
+from cognimem.recall.analyze import query_terms
+from cognimem.recall.profile import Profile, ProfileConfig, Standing
+
+__all__ = ["consolidate"]
+
+# a value opening with one of these is a stance against what follows ("no pork")
+_REFUSALS = frozenset(
+    ["no", "not", "never", "avoid", "avoiding", "without", "skip", "stop", "quit", "none"]
+)
+
+
+def _stance(fact: Fact) -> bool:
+    words = fact.value.lower().split()
+    against = bool(words) and words[0].strip(",.") in _REFUSALS
+    return fact.polarity != against
+
+
+def _words(fact: Fact) -> frozenset[str]:
+    return frozenset(w for w in query_terms(fact.value) if w not in _REFUSALS)
+
+
+def _same_words(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def consolidate(
+    facts: Sequence[Fact], rows: Sequence[int], matrix: np.ndarray | None, config: ProfileConfig
+) -> Profile:
+    """The profile of ``facts`` (the user's live constraints, newest first; ``rows`` their
+    rows in the fact rows, whose embeddings are ``matrix``'s rows)."""
+    n = len(facts)
+    if matrix is not None and n:
+        vectors = matrix[list(rows)]
+        with single_threaded():
+            cosine = vectors @ vectors.T
+    else:
+        cosine = np.zeros((n, n), dtype=np.float32)
+    words = [_words(f) for f in facts]
+    stances = [_stance(f) for f in facts]
+    owner: list[int | None] = [None] * n  # the entry a fact joined, by its first fact
+    gone: set[int] = set()  # superseded by a newer opposite stance
+    absorbed: dict[int, list[int]] = {}
+    superseded: dict[int, list[int]] = {}
+    for i in range(n):  # newest first: a fact joins or is superseded by a newer one
+        for j in range(i):
+            if (owner[j] is not None and owner[j] != j) or j in gone:
+                continue
+            shared = _same_words(words[i], words[j])
+            if stances[i] == stances[j] and (
+                cosine[i, j] >= config.paraphrase or (shared == 1.0 and words[i] == words[j])
+            ):
+                owner[i] = j
+                absorbed.setdefault(j, []).append(i)
+                break
+            if (
+                stances[i] != stances[j]
+                and facts[i].predicate == facts[j].predicate
+                and (shared >= 0.5 or cosine[i, j] >= config.same_subject)
+            ):
+                gone.add(i)
+                superseded.setdefault(j, []).append(i)
+                break
+        if owner[i] is None and i not in gone:
+            owner[i] = i
+    heads = [i for i in range(n) if owner[i] == i]
+    one_message = _one_message(facts, heads, absorbed)
+    crowding = _crowding(cosine[np.ix_(heads, heads)], config.crowding_k, one_message)
+    entries = []
+    for i, crowded in zip(heads, crowding, strict=True):
+        merged = absorbed.get(i, [])
+        older = [k for j in (i, *merged) for k in superseded.get(j, [])]
+        entries.append(
+            Standing(
+                fact=facts[i],
+                row=rows[i],
+                paraphrases=tuple(facts[k] for k in merged),
+                rows=tuple(rows[k] for k in (i, *merged)),
+                supersedes=tuple(facts[k] for k in older),
+                crowding=crowded,
+            )
+        )
+    return Profile(tuple(entries))
+
+
+def _one_message(
+    facts: Sequence[Fact], heads: Sequence[int], absorbed: dict[int, list[int]]
+) -> np.ndarray:
+    """Which pairs of entries share an evidence event (were drawn from one message)."""
+    holders: dict[str, set[int]] = {}
+    for at, i in enumerate(heads):
+        for k in (i, *absorbed.get(i, [])):
+            for event in facts[k].evidence_event_ids:
+                holders.setdefault(event, set()).add(at)
+    shared = np.zeros((len(heads), len(heads)), dtype=bool)
+    for group in (sorted(g) for g in holders.values() if len(g) > 1):
+        shared[np.ix_(group, group)] = True
+    return shared
+
+
+def _crowding(cosine: np.ndarray, k: int, one_message: np.ndarray) -> list[float]:
+    """Per entry, the mean cosine of its ``k`` nearest other entries, leaving out those
+    drawn from one of its own messages (0 with none): two facts of one sentence ("I avoid
+    flying because I get panic attacks" gives a rule and a cause) are one statement, not
+    a crowd of the user's constraints around it."""
+    n = len(cosine)
+    if n < 2 or k <= 0:
+        return [0.0] * n
+    others = np.array(cosine, dtype=np.float64)
+    others[one_message] = -np.inf
+    np.fill_diagonal(others, -np.inf)
+    nearest = -np.sort(-others, axis=1)[:, : min(k, n - 1)]
+    counted = np.isfinite(nearest)
+    total = np.where(counted, nearest, 0.0).sum(axis=1)
+    many = counted.sum(axis=1)
+    mean = np.divide(total, many, out=np.zeros(n), where=many > 0)
+    return [round(float(v), 4) for v in mean]
