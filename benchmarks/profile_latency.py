@@ -47,7 +47,7 @@ from cognimem import Memory, Message
 from cognimem.config import RecallSettings, Settings
 from cognimem.providers.embeddings import CachedEmbedder
 from cognimem.recall.constraints import QueryView
-from cognimem.text.areas import AREAS
+from cognimem.text.areas import AREA_PHRASES
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "cue_trigger_long.jsonl"
@@ -139,7 +139,7 @@ async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
         cached = mem_on.embedder
         assert isinstance(cached, CachedEmbedder)
         vectors = await cached.inner.embed(triggers, "query")
-        descriptions = await cached.inner.embed([a.description for a in AREAS], "document")
+        descriptions = await cached.inner.embed(list(AREA_PHRASES), "document")
     diffs = [a - b for a, b in zip(with_ms, without_ms, strict=True)]
     cpu_diffs = [a - b for a, b in zip(with_cpu, without_cpu, strict=True)]
     return {

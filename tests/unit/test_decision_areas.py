@@ -4,11 +4,13 @@ write path's rules and the read path put a text in areas."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from cognimem.ingest.implications import constraint_areas
 from cognimem.models.extraction import SCOPE_TAGS
 from cognimem.recall.constraints import QueryView
 from cognimem.text.areas import (
+    AREA_PHRASES,
     AREAS,
     Area,
     AreaCloseness,
@@ -37,19 +39,44 @@ def test_finer_tags_fall_under_their_areas() -> None:
     assert "allergy" in tags_under(["food"])
 
 
-def one_hot(i: int) -> np.ndarray:
-    vector = np.zeros(len(AREAS), dtype=np.float32)
-    vector[i] = 1.0
+# the listed things as orthogonal vectors: a text's closeness to each is set by hand
+LISTED = np.eye(len(AREA_PHRASES), dtype=np.float32)
+
+
+def near(*weighted: tuple[str, float]) -> np.ndarray:
+    """A vector that close to each listed thing named."""
+    vector = np.zeros(len(AREA_PHRASES), dtype=np.float32)
+    for thing, weight in weighted:
+        vector[AREA_PHRASES.index(thing)] = weight
     return vector
 
 
+def test_the_areas_list_the_things_their_descriptions_name() -> None:
+    assert AREA_PHRASES[:4] == ("spending", "budgets", "prices", "costs")
+    assert {"the garden", "chores", "cleaning"} <= set(AREA_PHRASES)
+    assert all(thing and ":" not in thing for thing in AREA_PHRASES)
+
+
 def test_closest_areas_keeps_the_close_ones_within_the_margin() -> None:
-    descriptions = np.eye(len(AREAS), dtype=np.float32)
-    vector = 0.6 * one_hot(0) + 0.55 * one_hot(4) + 0.3 * one_hot(7)
+    vector = near(("budgets", 0.6), ("flights", 0.55), ("furniture", 0.3))
     rule = AreaCloseness(floor=0.2, margin=0.1, top=3)
-    assert closest_areas(vector, descriptions, rule) == ["finance", "travel"]
-    assert closest_areas(vector, descriptions, AreaCloseness(0.7, 0.1, 3)) == []
-    assert closest_areas(None, descriptions, rule) == []
+    assert closest_areas(vector, LISTED, rule) == ["finance", "travel"]
+    assert closest_areas(vector, LISTED, AreaCloseness(0.7, 0.1, 3)) == []
+    assert closest_areas(None, LISTED, rule) == []
+
+
+def test_an_area_is_as_close_as_the_nearest_thing_it_lists() -> None:
+    # one listed thing close, the rest of its area far: the area is close (a whole
+    # description's vector averaged the one close thing away among a dozen)
+    vector = near(("the garden", 0.5), ("mornings", 0.45), ("hobbies", 0.2), ("games", 0.2))
+    rule = AreaCloseness(floor=0.1, margin=0.1, top=2)
+    assert closest_areas(vector, LISTED, rule) == ["home", "schedule"]
+
+
+def test_closest_areas_refuses_one_vector_per_area() -> None:
+    whole = np.eye(len(AREAS), dtype=np.float32)
+    with pytest.raises(ValueError, match="AREA_PHRASES"):
+        closest_areas(whole[0], whole, AreaCloseness(0.1, 0.05, 2))
 
 
 def test_a_constraint_naming_no_area_takes_the_areas_of_the_turns_around_it() -> None:
@@ -60,8 +87,7 @@ def test_a_constraint_naming_no_area_takes_the_areas_of_the_turns_around_it() ->
 
 
 def test_a_request_is_in_the_areas_of_its_tags_and_the_closest_descriptions() -> None:
-    descriptions = np.eye(len(AREAS), dtype=np.float32)
-    view = QueryView.of("Pick a restaurant for Friday", one_hot(4), True, descriptions)
+    view = QueryView.of("Pick a restaurant for Friday", near(("trips", 1.0)), True, LISTED)
     assert view.areas == {"food", "travel"}  # the lexicon's food, the embedder's travel
     assert {"diet", "allergy"} <= view.area_tags
     assert QueryView.of("Pick a restaurant for Friday", None, True).areas == {"food"}

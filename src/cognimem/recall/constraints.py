@@ -30,7 +30,7 @@ from cognimem.text.scope_tags import scope_tags
 
 # a request is in the areas its scope tags fall under and in the two areas closest to it
 # in meaning (the write path's rule, ingest/implications.py; text/areas.py)
-READ_CLOSENESS = AreaCloseness(floor=0.1, margin=0.05, top=2)
+READ_CLOSENESS = AreaCloseness(floor=0.2, margin=0.1, top=2)
 
 
 @dataclass(frozen=True)

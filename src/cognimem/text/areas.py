@@ -12,13 +12,17 @@ answer: ``ingest/implications.py``); the read path puts a request in areas by it
 and the embedder. A shared area is one signal of
 relevance among the others (``recall/constraints.py``).
 
-Each area has a description: the text the embedder compares with a constraint or a
-request, and the line the documentation and the LLM prompt show
-(``docs/constraints.md``).
+Each area has a description: the line the documentation and the LLM prompt show
+(``docs/constraints.md``), and the list of things the embedder compares with a
+constraint or a request, one at a time (:data:`AREA_PHRASES`): a text is as close to an
+area as to the nearest thing its description lists. Embedded whole, a description is
+the blur of a dozen topics, and a short constraint sits about as near to several of
+them ("I never water in the midday heat" was put in no area the garden is in).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +32,7 @@ from cognimem.models.areas import Area
 
 __all__ = [
     "AREAS",
+    "AREA_PHRASES",
     "AREA_TAG",
     "Area",
     "AreaCloseness",
@@ -150,6 +155,20 @@ AREAS: tuple[DecisionArea, ...] = (
     ),
 )
 
+
+def _listed(description: str) -> tuple[str, ...]:
+    """The things a description lists after its title ("Money: spending, budgets, prices
+    and costs, ..." -> "spending", "budgets", "prices", "costs", ...)."""
+    listed = description.split(":", 1)[-1]
+    pieces = (p.strip(" .") for p in re.split(r",| and ", listed))
+    return tuple(p for p in pieces if p)
+
+
+# every area's listed things, area after area in AREAS order: what the embedder compares
+# a text with (closest_areas), and where each area's run of them starts
+AREA_PHRASES: tuple[str, ...] = tuple(p for a in AREAS for p in _listed(a.description))
+_STARTS = np.cumsum([0, *(len(_listed(a.description)) for a in AREAS[:-1])])
+
 # scope tag -> the areas it falls under (an area's own name falls under itself)
 _UNDER: dict[str, tuple[str, ...]] = {}
 for _area in AREAS:
@@ -194,11 +213,18 @@ class AreaCloseness:
 def closest_areas(
     vector: np.ndarray | None, descriptions: np.ndarray | None, rule: AreaCloseness
 ) -> list[str]:
-    """The areas whose description (a row of ``descriptions``, in :data:`AREAS` order,
-    unit length) is close enough to ``vector`` by ``rule``, closest first."""
+    """The areas close enough to ``vector`` by ``rule``, closest first: an area is as
+    close as the nearest of the things its description lists (``descriptions`` holds
+    their vectors, a row per :data:`AREA_PHRASES` entry, unit length)."""
     if vector is None or descriptions is None or rule.top <= 0:
         return []
-    cosine = descriptions @ np.asarray(vector, dtype=np.float32)
+    if len(descriptions) != len(AREA_PHRASES):
+        raise ValueError(
+            f"the areas' descriptions hold {len(descriptions)} vectors, not one per "
+            f"listed thing ({len(AREA_PHRASES)}): embed AREA_PHRASES (AreaDescriptions)"
+        )
+    nearest = descriptions @ np.asarray(vector, dtype=np.float32)
+    cosine = np.maximum.reduceat(nearest, _STARTS)
     order = np.argsort(-cosine, kind="stable")
     best = float(cosine[order[0]])
     return [
@@ -209,15 +235,15 @@ def closest_areas(
 
 
 class AreaDescriptions:
-    """The areas' descriptions as one embedder's vectors, embedded on first use and
-    kept (one small batch per process and embedder)."""
+    """The things the areas' descriptions list (:data:`AREA_PHRASES`) as one embedder's
+    vectors, embedded on first use and kept (one batch per process and embedder)."""
 
     def __init__(self) -> None:
         self._matrix: np.ndarray | None = None
 
     async def matrix(self, embed: Callable[[Sequence[str]], Awaitable[np.ndarray]]) -> np.ndarray:
-        """The descriptions' vectors in :data:`AREAS` order (unit length)."""
+        """The vectors of :data:`AREA_PHRASES`, in order (unit length)."""
         if self._matrix is None:
-            found = await embed([a.description for a in AREAS])
+            found = await embed(list(AREA_PHRASES))
             self._matrix = np.asarray(found, dtype=np.float32)
         return self._matrix
