@@ -122,7 +122,9 @@ async def test_a_decision_shows_at_most_four_constraints_the_step_best_first(
         explain=True,
     )
     shown = [*packet.sections.must_follow, *packet.sections.consider]
-    assert 1 < len(shown) <= 4  # ProfileConfig.max_entries
+    assert 1 < len(shown) <= 5  # ProfileConfig.max_entries, and one tied with the fourth
+    if len(shown) == 5:  # ProfileConfig.tie: eight rules alike, the ranking may not tell
+        assert shown[3].score - shown[4].score <= 0.005
     assert not shown[0].signals.get("profile")  # the constraint step's best pick
     assert all(e.signals.get("profile") for e in shown[1:])  # then the profile's ranking
     assert packet.explain is not None

@@ -32,7 +32,7 @@ from cognimem.models.packets import (
     section_line,
 )
 from cognimem.recall.constraints import Scored, SectionConfig
-from cognimem.recall.profile import ProfileChoice, ProfileEntry, Standing
+from cognimem.recall.profile import ProfileChoice, ProfileConfig, ProfileEntry, Standing
 
 Counter = Callable[[str], int]
 SectionEntry = PacketItem | FactEntry | ConflictEntry | ProcedureEntry | DomainFactEntry
@@ -167,24 +167,40 @@ PROFILE_HOLDS = "dropped: the standing profile ranks a decision's constraints"
 
 
 def _fill_profile(
-    packer: _Packer, entries: Sequence[ProfileEntry], budget: int, most: int, now: datetime
+    packer: _Packer,
+    entries: Sequence[ProfileEntry],
+    budget: int,
+    config: ProfileConfig,
+    now: datetime,
 ) -> int:
     """The profile's entries in the constraint sections, inside the profile's own cap,
-    until the sections hold ``most`` entries; an entry a section already shows is not
-    shown twice."""
+    until the sections hold ``max_entries`` entries — and one more when its score ties
+    with the last entry's that went in (within ``ProfileConfig.tie``): the cap does not
+    choose between two entries the ranking cannot tell apart. An entry a section already
+    shows is not shown twice."""
     shown = {e.id for name in _CONSTRAINT_SECTIONS for e in getattr(packer.sections, name)}
     spent = 0
+    last: float | None = None  # the score of the last entry that went in
     for p in entries:
         s = p.standing
         if s.fact.id in shown:
             continue
-        if len(shown) >= most:
-            packer.dropped[s.fact.id] = f"dropped: the constraint sections hold {most} entries"
+        tied = (
+            len(shown) == config.max_entries
+            and config.tie is not None
+            and last is not None
+            and last - p.score <= config.tie
+        )
+        if len(shown) >= config.max_entries and not tied:
+            packer.dropped[s.fact.id] = (
+                f"dropped: the constraint sections hold {config.max_entries} entries"
+            )
             continue
         name = "must_follow" if s.fact.category in BINDING_CATEGORIES else "consider"
         before = packer.used
         if packer.add(name, standing_entry(s, p.score, p.signals, now), budget - spent):
             shown.add(s.fact.id)
+            last = p.score
         spent += packer.used - before
     return spent
 
@@ -224,9 +240,7 @@ def assemble_sections(
     constraint_budget = min(int(max_tokens * config.constraint_share), cap)
     spent = _fill_constraints(packer, inputs, room, constraint_budget, now)
     profile_budget = min(config.profile.max_tokens, cap - spent)
-    spent += _fill_profile(
-        packer, inputs.profile.entries, profile_budget, config.profile.max_entries, now
-    )
+    spent += _fill_profile(packer, inputs.profile.entries, profile_budget, config.profile, now)
     # the domain's current rows: authoritative, ahead of what memory says
     spent += packer.fill(
         "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)

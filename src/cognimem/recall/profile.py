@@ -49,6 +49,11 @@ class ProfileConfig:
     # the constraint entries a decision's packet shows in all, the constraint step's
     # best pick included (docs/constraints.md says what was measured)
     max_entries: int = 4
+    # ... and one more when its score is within this of the last entry's that went in
+    # (None: never): on the tune half of benchmarks/cue_trigger_long.py, replayed from
+    # the captured profile inputs, 4 of 125 packets took a fifth entry and the cue came
+    # in for one more pair (0.823 -> 0.831)
+    tie: float | None = 0.005
     # an entry is carried when its score is within this of the best entry's, and only
     # with some evidence of bearing on the request: a shared scope tag, or at least
     # evidence_floor close in meaning (nothing is carried for being a constraint alone).
