@@ -90,16 +90,19 @@ def test_stale_states_decay_out_and_binding_ones_never() -> None:
     assert [e.standing.fact.id for e in late] == ["f2"]
 
 
-def test_a_shared_area_or_tag_ranks_an_entry_up() -> None:
+def test_a_shared_tag_ranks_an_entry_up_and_a_shared_area_tag_only_at_its_weight() -> None:
     facts = [fact(i, f"rule {i}", said=T0) for i in range(3)]
     profile = consolidate(facts, [0, 1, 2], np.eye(3, dtype=np.float32), CONFIG)
     semantic = np.array([0.2, 0.2, 0.2])
     area = np.array([False, True, False])
     tagged = np.array([False, False, True])
+    # by default the areas count graded (area_affinity), the all-or-nothing tag not
     chosen = choose(profile, semantic, area, tagged, T0, RELATIVE)
-    assert [e.standing.fact.id for e in chosen] == ["f1", "f2", "f0"]
-    assert chosen[0].signals["area"] == 1.0
-    assert chosen[0].reason().startswith("standing profile: shares a decision area")
+    assert [e.standing.fact.id for e in chosen] == ["f2", "f0", "f1"]
+    weighted = choose(profile, semantic, area, tagged, T0, replace(RELATIVE, area_weight=0.2))
+    assert [e.standing.fact.id for e in weighted] == ["f1", "f2", "f0"]
+    assert weighted[0].signals["area"] == 1.0
+    assert weighted[0].reason().startswith("standing profile: shares a decision area")
 
 
 def test_a_constraint_near_all_the_others_gives_way_to_one_that_stands_out() -> None:
@@ -243,4 +246,23 @@ def test_entries_of_the_requests_topic_and_area_need_not_stand_out() -> None:
     assert [e.standing.fact.id for e in strict] == ["f0"]
     # a shared area alone (the embedder's guess) is not enough: it must stand out
     area_only = choose(profile, semantic, topic, ~topic & topic, T0, CONFIG)
-    assert [e.standing.fact.id for e in area_only] == ["f0"]
+    assert "f1" not in [e.standing.fact.id for e in area_only]
+
+
+def test_an_entry_in_the_requests_decision_areas_ranks_above_one_as_close_elsewhere() -> None:
+    facts = [fact(0, "no pork"), fact(1, "a window seat", predicate="travel")]
+    profile = consolidate(facts, [0, 1], np.eye(2, dtype=np.float32), CONFIG)
+    in_area = {0: [1.0, 0.0], 1: [0.0, 1.0]}  # row 0 wholly in one area, row 1 another
+    profile = replace(profile, areas=np.array([in_area[r] for r in profile.columns.rows]))
+    semantic = np.array([0.2, 0.2])  # as close in meaning
+    none = np.zeros(2, dtype=bool)
+
+    def ranked(request_areas: np.ndarray | None, config: ProfileConfig = RELATIVE) -> list[str]:
+        chosen = choose(profile, semantic, none, none, T0, config, request_areas)
+        return [e.standing.fact.id for e in chosen]
+
+    assert ranked(np.array([0.0, 1.0])) == ["f1", "f0"]
+    assert ranked(np.array([0.9, 0.1])) == ["f0", "f1"]
+    # the area affinity off, or the request's areas unknown: a tie, by id
+    assert ranked(np.array([0.0, 1.0]), replace(RELATIVE, area_affinity=0.0)) == ["f0", "f1"]
+    assert ranked(None) == ["f0", "f1"]

@@ -14,6 +14,7 @@ from cognimem.text.areas import (
     AREAS,
     Area,
     AreaCloseness,
+    area_shares,
     areas_of_tags,
     closest_areas,
     tags_under,
@@ -71,6 +72,15 @@ def test_an_area_is_as_close_as_the_nearest_thing_it_lists() -> None:
     vector = near(("the garden", 0.5), ("mornings", 0.45), ("hobbies", 0.2), ("games", 0.2))
     rule = AreaCloseness(floor=0.1, margin=0.1, top=2)
     assert closest_areas(vector, LISTED, rule) == ["home", "schedule"]
+
+
+def test_area_shares_grade_how_much_two_texts_fall_in_the_same_areas() -> None:
+    garden = near(("the garden", 0.6), ("mornings", 0.3))
+    chores = near(("chores", 0.7), ("weekends", 0.4))  # home too, by another thing
+    flights = near(("flights", 0.6), ("evenings", 0.3))
+    shares = area_shares(np.vstack([garden, chores, flights]), LISTED, 0.02)
+    assert np.allclose(shares.sum(axis=1), 1.0)
+    assert shares[0] @ shares[1] > 0.5 > shares[0] @ shares[2]
 
 
 def test_closest_areas_refuses_one_vector_per_area() -> None:

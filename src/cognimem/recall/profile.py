@@ -94,7 +94,19 @@ class ProfileConfig:
     crowding_k: int = 5
     paraphrase: float = 0.85  # cosine: one stance said again in other words
     same_subject: float = 0.6  # cosine: two stances about one subject
-    area_weight: float = 0.15
+    # a shared decision area tag (all or nothing): no weight of its own since the graded
+    # affinity below took its place; it still exempts an entry that also shares a scope
+    # tag from standing out (topic_exempt), and explain shows it
+    area_weight: float = 0.0
+    # the closeness an entry is ranked by is its cosine with the request plus this times
+    # how much the two fall in the same decision areas (the dot product of their
+    # area_shares at area_temperature, text/areas.py): graded, where the shared area
+    # tag is all or nothing, and from the embedder alone. On the tune halves, replayed
+    # from the captured profile inputs, in place of the tag's 0.15: cue_trigger_long
+    # 0.823 -> 0.831, preference_requests 0.908 -> 0.933 (others shown 2.02 -> 2.04),
+    # cue_trigger 0.714 -> 0.771 (docs/constraints.md)
+    area_affinity: float = 0.15
+    area_temperature: float = 0.02
     tag_weight: float = 0.15
     importance_weight: float = 0.1
     recency_weight: float = 0.1
@@ -133,6 +145,9 @@ class Profile:
     """A user's consolidated live constraints, newest stance first."""
 
     entries: tuple[Standing, ...]
+    # per statement, in the columns' order (entries in turn, each one's statements): how
+    # it divides among the decision areas (text/areas.py: area_shares); None: unknown
+    areas: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def by_fact(self) -> dict[str, Standing]:
         """Every constraint's entry by fact id: the entry a statement is in, or the one

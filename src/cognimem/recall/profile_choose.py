@@ -6,9 +6,10 @@
   statements was validated) fell below ``AGING_BELOW`` is left out — a binding one
   (value, policy) never decays out, as in the sections;
 - **what bears on the request**: every live entry is ranked by relevance to the
-  request — its closeness in meaning *less how close it sits to the user's other
-  constraints* (``crowding``: the mean cosine of its ``crowding_k`` nearest entries of
-  other messages), a shared decision area (``text/areas.py``) or scope tag, importance,
+  request — its closeness (its cosine with the request plus ``area_affinity`` times how
+  much the two fall in the same decision areas, graded: ``text/areas.py``) *less how
+  close it sits to the user's other constraints* (``crowding``: the mean cosine of its
+  ``crowding_k`` nearest entries of other messages), a shared scope tag, importance,
   recency and kind (binding first) — and those within ``within`` of the best and at
   least ``stand_out`` standard deviations above the mean score of the user's live
   entries (after the best, ``then_stand_out`` by score or closeness) are carried, best
@@ -67,10 +68,13 @@ def choose(
     tagged: np.ndarray,
     at: datetime,
     config: ProfileConfig,
+    request_areas: np.ndarray | None = None,
 ) -> list[ProfileEntry]:
     """The entries that bear on a request, best first: ``semantic``, ``area`` and
     ``tagged`` are per fact row (cosine with the request, shares one of its decision
-    areas, shares one of its scope tags); ``at`` is the read's reference time."""
+    areas, shares one of its scope tags); ``at`` is the read's reference time;
+    ``request_areas`` how the request divides among the decision areas
+    (``text/areas.py``: ``area_shares``)."""
     entries = profile.entries
     if not entries:
         return []
@@ -79,7 +83,7 @@ def choose(
     with np.errstate(over="ignore"):
         decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
     confidence = np.maximum.reduceat(decayed, c.starts)
-    sem = np.maximum.reduceat(np.asarray(semantic)[c.rows].astype(np.float64), c.starts)
+    sem = np.maximum.reduceat(_closeness(profile, semantic, request_areas, config), c.starts)
     shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
     shares_tag = np.logical_or.reduceat(np.asarray(tagged, dtype=bool)[c.rows], c.starts)
     recency = 0.5 ** (np.maximum(t - c.newest, 0.0) / 86_400 / config.recency_days)
@@ -112,6 +116,21 @@ def choose(
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
     out.sort(key=lambda e: (-e.score, e.standing.fact.id))
     return out
+
+
+def _closeness(
+    profile: Profile,
+    semantic: np.ndarray,
+    request_areas: np.ndarray | None,
+    config: ProfileConfig,
+) -> np.ndarray:
+    """Per statement: its cosine with the request, plus ``area_affinity`` times how much
+    the two fall in the same decision areas."""
+    cosine: np.ndarray = np.asarray(semantic)[profile.columns.rows].astype(np.float64)
+    if not config.area_affinity or request_areas is None or profile.areas is None:
+        return cosine
+    shared: np.ndarray = cosine + config.area_affinity * (profile.areas @ request_areas)
+    return shared
 
 
 def _then_stand_out(

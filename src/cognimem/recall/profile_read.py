@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
+from dataclasses import replace
 from datetime import datetime
 from itertools import zip_longest
 
@@ -14,13 +15,20 @@ import numpy as np
 
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.packets import Explanation, PacketSections
-from cognimem.recall.constraints import cosines
+from cognimem.recall.constraints import QueryView, cosines
 from cognimem.recall.explain import placement
 from cognimem.recall.parts import request_parts
-from cognimem.recall.profile import Profile, ProfileChoice, ProfileEntry, Standing
+from cognimem.recall.profile import (
+    Profile,
+    ProfileChoice,
+    ProfileConfig,
+    ProfileEntry,
+    Standing,
+)
 from cognimem.recall.profile_choose import choose, part_config
 from cognimem.recall.profile_consolidate import consolidate
 from cognimem.recall.steps import StepRun
+from cognimem.text.areas import area_shares
 
 __all__ = ["explain_profile", "profile_entries"]
 
@@ -28,7 +36,9 @@ _CONSTRAINT_VALUES = frozenset(c.value for c in CONSTRAINT_CATEGORIES)
 _KEY = "profile"
 
 
-async def _profile(run: StepRun) -> tuple[Profile, dict[str, Standing]]:
+async def _profile(
+    run: StepRun, descriptions: np.ndarray | None
+) -> tuple[Profile, dict[str, Standing]]:
     rows, _ = await asyncio.shield(run.fact_rows())
     config = run.sections.profile
     found = rows.derived.get(_KEY)
@@ -39,6 +49,11 @@ async def _profile(run: StepRun) -> tuple[Profile, dict[str, Standing]]:
     by_id = {f.id: f for f in facts}
     kept = [int(i) for i in chosen if rows.ids[i] in by_id]  # the rows' newest-first order
     profile = consolidate([by_id[rows.ids[i]] for i in kept], kept, rows.matrix, config)
+    if config.area_affinity and descriptions is not None and rows.matrix is not None:
+        statements = rows.matrix[profile.columns.rows]
+        profile = replace(
+            profile, areas=area_shares(statements, descriptions, config.area_temperature)
+        )
     found = (profile, profile.by_fact())
     rows.derived[_KEY] = found
     return found
@@ -50,7 +65,8 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
     config = run.sections.profile
     if config.max_tokens <= 0 or not run.analysis.decision or not run.config.sections:
         return ProfileChoice()
-    profile, by_fact = await _profile(run)
+    descriptions = await run.area_descriptions() if config.area_affinity else None
+    profile, by_fact = await _profile(run, descriptions)
     if not profile.entries:
         return ProfileChoice()
     rows, _ = await asyncio.shield(run.fact_rows())
@@ -66,10 +82,23 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
             rows.tagged(view.domains),
             at,
             ranking,
+            _request_areas(view, descriptions, ranking),
         )
         for view, ranking in views
     ]
     return ProfileChoice(_in_turn(choices), by_fact)
+
+
+def _request_areas(
+    view: QueryView, descriptions: np.ndarray | None, config: ProfileConfig
+) -> np.ndarray | None:
+    """How the request divides among the decision areas (None without its vector or
+    the areas' descriptions)."""
+    if view.vector is None or descriptions is None:
+        return None
+    vector = np.asarray(view.vector, dtype=np.float32)[None, :]
+    shares: np.ndarray = area_shares(vector, descriptions, config.area_temperature)[0]
+    return shares
 
 
 def _in_turn(choices: list[list[ProfileEntry]]) -> list[ProfileEntry]:

@@ -38,6 +38,7 @@ __all__ = [
     "AreaCloseness",
     "AreaDescriptions",
     "DecisionArea",
+    "area_shares",
     "areas_of_tags",
     "closest_areas",
     "tags_under",
@@ -232,6 +233,18 @@ def closest_areas(
         for i in order[: rule.top]
         if cosine[i] >= rule.floor and cosine[i] >= best - rule.margin
     ]
+
+
+def area_shares(vectors: np.ndarray, descriptions: np.ndarray, temperature: float) -> np.ndarray:
+    """Per row of ``vectors`` (unit length), how it divides among the areas: a softmax
+    over each area's closeness (as :func:`closest_areas` measures it) at
+    ``temperature``, rows summing to 1. Two texts' shares' dot product is how much they
+    fall in the same areas, graded where :func:`closest_areas` is all or nothing."""
+    nearest = np.asarray(vectors, dtype=np.float32) @ descriptions.T
+    closeness = np.maximum.reduceat(nearest, _STARTS, axis=1).astype(np.float64)
+    weights = np.exp((closeness - closeness.max(axis=1, keepdims=True)) / temperature)
+    shares: np.ndarray = weights / weights.sum(axis=1, keepdims=True)
+    return shares
 
 
 class AreaDescriptions:
