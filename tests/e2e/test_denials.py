@@ -42,6 +42,10 @@ async def test_a_denial_invalidates_the_fact_and_writes_nothing_else(memory: Mem
         "If I lived in Paris I'd eat croissants every day.",  # a hypothetical
         "Should I quit my job at the bank?",  # a question
         "My friend said she moved to Boston.",  # reported speech
+        "I'm moving to Anchorage. Kidding!",  # a claim taken back by the next sentence
+        "I'm a vegan /s",  # sarcasm
+        "Trying to figure out if I'm allergic to oats.",  # a question inside a statement
+        "My daughter tells everyone I'm a chef.",  # others' words
     ],
 )
 async def test_what_is_not_asserted_writes_no_fact(memory: Memory, text: str) -> None:

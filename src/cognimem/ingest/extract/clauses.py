@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
+from cognimem.ingest.extract.earnest import is_unmeant
 from cognimem.ingest.extract.patterns import INNER_STOP, icase
 from cognimem.text.events import LOOKS_AHEAD
 from cognimem.text.sentences import inner_stops
@@ -104,7 +105,8 @@ _HYPOTHETICAL = icase(
 # what someone else says, thinks or suspects about the speaker or a third person: the
 # reporter's word, not a fact ("My mom thinks I should ...", "People say I snore")
 _REPORTED = icase(
-    r"\b(?P<who>he|she|they|people|everyone|everybody|someone|somebody|(?-i:[A-Z][a-z]+)|"
+    r"\b(?P<who>he|she|they|people|everyone|everybody|someone|somebody|"
+    r"(?-i:(?!No\b|Not\b)[A-Z][a-z]+)|"
     r"my [\w-]+) (?:(?:always|keeps?|kept|still|also) )?(?:say|said|says|saying|told me|"
     r"tells me|telling me|think|thinks|thought|mentioned|claim|claims|claimed|asked|believe|"
     r"believes|believed|reckon|reckons|reckoned|insist|insists|insisted|swear|swears|swore|"
@@ -139,7 +141,8 @@ _CORRECTION = icase(
 )
 _PERFECT_DENIAL = icase(rf"\b(?:I|we)(?: have| had|'ve|'d) {_NEVER_DID}")
 # a joke taken back in the same sentence ("I'm a vegetarian, just kidding")
-_JOKE = icase(r"\b(?:just kidding|kidding|joking|jk)\b")
+# ("I'm not kidding, ..." and "no joke, ..." say the opposite)
+_JOKE = icase(r"(?<!\bnot )(?<!\bno )\b(?:just kidding|kidding|joking|jk|j/k)\b")
 # laughter: the sentence may be a joke; a constraint read from it would steer every
 # later answer, so laughter keeps the lasting facts and drops the constraints
 _LAUGHTER = icase(
@@ -216,8 +219,11 @@ def is_statement(text: str) -> bool:
     """Whether a tidied sentence can state a fact: not a question, a hypothetical ("if I
     were vegetarian", "I wish ...") or reported speech ("she said ..."), except what a
     doctor or therapist said; nor hearsay ("apparently ..."), a denial of the past ("I
-    never lived in Seattle") or a joke taken back ("... just kidding")."""
+    never lived in Seattle"), a joke taken back ("... just kidding") or a sentence that
+    does not mean what it says (sarcasm, a question inside it: :mod:`.earnest`)."""
     if _QUESTION.match(text) or _HYPOTHETICAL.search(text) or _HEARSAY.match(text):
+        return False
+    if is_unmeant(text):
         return False
     if _DENIAL.search(text) or _JOKE.search(text):
         return False

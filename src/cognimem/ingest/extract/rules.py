@@ -6,12 +6,15 @@ belief ("she said ...", "people say ...", "my mom believes ...") or hearsay
 ("apparently ...", "rumor has it ...", "I heard that ..."), a denial of the past ("No, I
 never lived in Seattle", "we never actually moved": revision invalidates the fact it
 names), a belief taken back ("I used to think I was ...") or a joke taken back ("just
-kidding") yields no fact; so does an "allergy" to a time, a chore, work or an action
-("allergic to Mondays", "to waking up early"), nor does a clause that says by a figure
-of speech what someone or something is ("my coworker is a snake", "this heat is killing
-me": :mod:`.figures`), and a sentence that laughs at itself ("lol") yields no
-constraint. A
-sentence is first read whole for a causal statement ("coffee gives me migraines"), then
+kidding", or "Kidding!" as the next sentence: that one's facts are dropped), sarcasm
+("/s"), a question inside a statement ("trying to figure out if I'm ...") or others'
+words ("my son told his class I'm ...": :mod:`.earnest`) yields no fact; so does an
+"allergy" to a time, a chore, work or an action ("allergic to Mondays", "to waking up
+early"), nor does a clause that says by a figure of speech what someone or something is
+("my coworker is a snake", "this heat is killing me": :mod:`.figures`), and a sentence
+that laughs at itself ("lol") yields no constraint and no partner or friend named by a
+name that is no one's first name ("married to Netflix lol"). A sentence is first read
+whole for a causal statement ("coffee gives me migraines"), then
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
 "I think", "really" dropped, "used to" / "no longer" / "anymore" turned into flags), its
 time expressions are resolved against the message's ``occurred_at``
@@ -100,13 +103,14 @@ from cognimem.ingest.extract.detect_health import HealthReader
 from cognimem.ingest.extract.detect_others import OthersReader
 from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
+from cognimem.ingest.extract.earnest import takes_back
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
 from cognimem.ingest.extract.third_person import as_first_person
 from cognimem.ingest.extract.work_phrases import talks_of_work
 from cognimem.models.clock import to_utc
-from cognimem.models.extraction import Extraction, ExtractionInput, Link
+from cognimem.models.extraction import ExtractedFact, Extraction, ExtractionInput, Link
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -127,6 +131,20 @@ def _theirs(value: str, possessive: str | None) -> str:
     """``value`` read from a person's words said as the speaker's, with "my" theirs
     again when the sentence said "his" / "her" of them."""
     return _MY.sub(possessive, value) if possessive else value
+
+
+def _laughed_off(fact: ExtractedFact) -> bool:
+    """Whether a fact read from a sentence that laughs at itself is likely its joke: a
+    constraint (it would steer every later answer), or a partner, relative or friend
+    named by a name that is no one's first name ("I'm married to Netflix lol")."""
+    if fact.category in CONSTRAINT_CATEGORIES:
+        return True
+    return (
+        fact.category is Cat.RELATIONSHIP
+        and fact.object_type is ET.PERSON
+        and fact.object_entity is not None
+        and kind_of(fact.object_entity) is not ET.PERSON
+    )
 
 
 _IMPORTANCE = {
@@ -184,7 +202,11 @@ class _Reader(
 
     def read(self, text: str, discourse: Discourse) -> None:
         self.work_window, self.pet_window = discourse.about_work, discourse.about_pets
+        last = len(self.facts)
         for sentence in split_sentences(unify(text)):
+            if takes_back(sentence):  # "I'm moving to Alaska. Kidding!"
+                del self.facts[last:]
+            last = len(self.facts)
             discourse.about_work |= talks_of_work(sentence)
             said, links = discourse.resolve(sentence)
             facts, mentions = len(self.facts), len(self.mentioned)
@@ -308,9 +330,7 @@ class _Reader(
         before = len(self.facts)
         self._statement(text, evidence)
         if is_laughing(text):
-            self.facts[before:] = [
-                f for f in self.facts[before:] if f.category not in CONSTRAINT_CATEGORIES
-            ]
+            self.facts[before:] = [f for f in self.facts[before:] if not _laughed_off(f)]
 
     def _statement(self, text: str, evidence: str) -> None:
         self.condition = lead_condition(text)

@@ -1,0 +1,86 @@
+"""Whether a sentence means what it says, by the words that tell a reader it does not:
+a careful reader records nothing from sarcasm, from a claim the speaker takes back, from
+a question asked inside a statement or from others' words about the speaker.
+
+- sarcasm, by its markers: "/s", "said no one ever", "yeah right", "oh great, ...",
+  "yeah, because I'm totally ...";
+- a claim taken back in the same sentence ("I'm dating a prince, not really") or by
+  the next one, when that sentence says nothing else ("Kidding!", "Just kidding.",
+  "Ha, I wish.", "Not.", "jk"): :func:`takes_back`;
+- a question inside a statement: "trying to figure out if I'm allergic to gluten",
+  "can't decide if I want to live in Austin", "thinking about whether to ..." (not "not
+  sure if I mentioned it, but ...", which asks nothing about what follows);
+- a wish or a daydream said without "I wish": "wishing I was in Hawaii", "my dream job
+  would be ...", "oh to be a cat", "would be nice to ...";
+- others' words and beliefs beyond "she said": "my wife keeps telling everyone I'm a
+  chef", "my son told his class ...", "my landlord seems to think ...";
+- a denial said as "not that I'm ...", and exaggeration no one means ("since the dawn
+  of time", "my whole life is spreadsheets").
+
+Read by :func:`cognimem.ingest.extract.clauses.is_statement`; a sentence these match
+gives no fact and no constraint.
+"""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract.patterns import icase
+
+__all__ = ["is_unmeant", "takes_back"]
+
+_SARCASM = icase(
+    r"(?<![\w/])/s\b|\bsaid (?:no ?one|nobody) ever\b|^\W*(?:oh\s+)?yeah,?\s+right\b|"
+    r"^\W*(?:oh\s+)?(?:yeah|sure|right),?\s+(?:because|cause|cuz|like)\s+(?:I|I'm|I'd|my)\b|"
+    r"^\W*oh\s+(?:great|joy|goody|wonderful|fantastic|perfect|lovely|brilliant|fun)\b\s*[,!.]"
+)
+# a claim taken back at the end of its own sentence: "..., not really", "(not really)";
+# after a denial "not really" only says it again ("I don't like it, not really")
+_NOT_REALLY = icase(r"(?:,|\(|\s-)\s*not\s+really\s*\)?\s*[.!]*\s*$")
+_NEGATED = icase(r"\b(?:not|never|no)\b|n't\b")
+# a sentence that takes back the one before it and says nothing else
+_TAKES_BACK = icase(
+    r"^\W*(?:(?:ha|haha+|lol|lmao|jk),?\s+)?(?:(?:just|only)\s+)?(?:kidding|joking|jk|j/k|"
+    r"I'm\s+(?:just\s+|only\s+)?(?:kidding|joking)|I\s+wish|not\s+really|not|yeah,?\s+right|"
+    r"/s)(?:,?\s+(?:of\s+course|obviously|though|lol|haha+|ha))*\s*[.!]*\s*$"
+)
+# an embedded question: what the speaker does not know or has not decided
+_EMBEDDED_QUESTION = icase(
+    r"\bwhether\b|\b(?:figur(?:e|ing)|find(?:ing)?)\s+out\s+if\b|"
+    r"\b(?:wonder(?:ing|ed)?|sure|unsure|know|idea|decide|deciding|debating|curious|"
+    r"check(?:ing)?|torn\s+on)\s+if\b(?!\s+(?:I|I've|I\s+have)\s+(?:ever\s+|already\s+)?"
+    r"(?:mentioned|told|said))"
+)
+_WISH = icase(
+    r"\bwishing\b|^\W*oh,?\s+to\s+be\b|\bI'd\s+kill\s+for\b|"
+    # what would be, said by the sentence's own verb ("my dream job would be ...", "it'd
+    # be nice to ..."), not by a clause inside it ("working with them would be cool")
+    r"^\W*(?:(?:my|our|the|it|that|this|he|she|they)\b[^,;:.!?]{0,40}?\s+(?:would|could)|"
+    r"(?:it|that|this|he|she|they)'d|would|could)(?:\s+\w+ly)?\s+(?:be|have\s+been)\b"
+)
+_OTHERS_WORDS = icase(
+    r"\b(?:he|she|they|people|everyone|everybody|my\s+[\w-]+)\s+(?:(?:always|keeps?|kept|"
+    r"still|also)\s+)?(?:told|tells|telling)\s+(?!me\b)\w+|"
+    r"\b(?:seems?|seemed)\s+to\s+(?:think|believe)\b"
+)
+_NOT_THAT = icase(r"^\W*not\s+that\b")
+# exaggeration no one means: a time no one lives through, a whole life said to be one thing
+_HYPERBOLE = icase(
+    r"\b(?:since|from)\s+the\s+(?:dawn|beginning)\s+of\s+time\b|\ban\s+eternity\b|"
+    r"\b(?:my|our)\s+(?:whole|entire)\s+(?:life|world|existence)\s+(?:is|revolves|consists)\b"
+)
+
+
+def takes_back(sentence: str) -> bool:
+    """Whether ``sentence`` only takes back the one before it ("Kidding!", "Ha, I
+    wish.", "Not.")."""
+    return _TAKES_BACK.match(sentence.strip()) is not None
+
+
+def is_unmeant(text: str) -> bool:
+    """Whether a tidied sentence does not mean what it says (see the module
+    docstring)."""
+    if _NOT_REALLY.search(text) and not _NEGATED.search(_NOT_REALLY.split(text)[0]):
+        return True
+    return any(
+        p.search(text) is not None
+        for p in (_SARCASM, _EMBEDDED_QUESTION, _WISH, _OTHERS_WORDS, _NOT_THAT, _HYPERBOLE)
+    )

@@ -1,0 +1,112 @@
+"""Sentences that do not mean what they say give no fact (issue 32, item 5): sarcasm, a
+claim taken back in the same sentence or by the next one, a question asked inside a
+statement, a wish or daydream without "I wish", others' words about the speaker, "not
+that ...", exaggeration, and a joke partner named with laughter. Each beside a real
+statement in the same words that must still give its fact. The sentences are new, not
+from any probe set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from cognimem.ingest.extract import ExtractionInput, RuleExtractor
+from cognimem.ingest.extract.earnest import is_unmeant, takes_back
+
+WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+
+
+def read(text: str) -> list[tuple[str, str, str]]:
+    found = RuleExtractor().extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    return [(f.category.value, f.predicate, f.value) for f in found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # sarcasm, by its markers
+        "I'm a huge fan of paying rent /s",
+        "I'm allergic to sunshine, said no one ever.",
+        "Yeah right, like I'm a vegan.",
+        "Oh joy, I'm moving to Fresno.",
+        "Sure, because I'm a vegan.",
+        # a claim taken back in the same sentence
+        "I'm a retired astronaut, not really.",
+        "I live in Malibu (not really).",
+        "I'm a dentist, j/k.",
+        # a question inside a statement
+        "Trying to work out whether I'm gluten intolerant.",
+        "Still figuring out if I'm lactose intolerant.",
+        "Can't decide if I'm moving to Reno.",
+        "I'm debating if I'm moving to Reno.",
+        # a wish or a daydream
+        "Wishing I lived in Lisbon.",
+        "My dream would be to live in Paris.",
+        # others' words about the speaker
+        "My grandson tells everyone I'm a pilot.",
+        "My coworkers keep telling the new hires I'm vegan.",
+        "My neighbor seems to believe I own a boat.",
+        # a denial said as "not that", exaggeration
+        "Not that I'm allergic to cats or anything.",
+        "I've been vegan since the dawn of time.",
+        "My entire life is soccer practice these days.",
+    ],
+)
+def test_a_sentence_that_does_not_mean_it_gives_nothing(text: str) -> None:
+    assert read(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm not kidding, I'm allergic to shellfish.", ("policy", "allergy", "shellfish")),
+        ("No joking, I'm a paramedic.", ("occupation", "job", "paramedic")),
+        ("Not sure if I mentioned it, but I'm a paramedic.", ("occupation", "job", "paramedic")),
+        ("I've always liked Patagonia, working there would be cool.", ("preference", None, "")),
+        ("I told my boss I'm a vegetarian.", ("value", "diet", "vegetarian")),
+        ("I moved to Tucson in March lol.", ("location", "city", "Tucson")),
+        ("I'm married to Priya, haha.", ("relationship", None, "Priya")),
+        ("I'm a paramedic. Not joking.", ("occupation", "job", "paramedic")),
+    ],
+)
+def test_the_same_words_meant_still_give_their_fact(
+    text: str, expected: tuple[str, str | None, str]
+) -> None:
+    category, predicate, value = expected
+    assert any(c == category and predicate in (None, p) and value in v for c, p, v in read(text)), (
+        read(text)
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm moving to Fresno. Kidding!",
+        "I adopted three goats. Just kidding.",
+        "I'm 21. Ha, I wish.",
+        "I'm a vegan now. Not.",
+        "I got a job at NASA. jk",
+        "I'm a licensed pilot. I'm joking, of course.",
+    ],
+)
+def test_a_sentence_that_only_takes_back_the_one_before_it_drops_its_facts(text: str) -> None:
+    assert read(text) == []
+
+
+def test_a_later_sentence_is_read_after_a_claim_taken_back() -> None:
+    facts = read("I'm moving to Fresno. Kidding! I live in Tucson.")
+    assert [(c, v) for c, _, v in facts] == [("location", "Tucson")]
+
+
+def test_a_take_back_says_nothing_else() -> None:
+    assert takes_back("Kidding!")
+    assert takes_back("ha, I wish.")
+    assert not takes_back("Not joking.")
+    assert not takes_back("I wish I could come.")
+    assert not takes_back("Not today, I'm busy.")
+
+
+def test_not_really_after_a_denial_only_says_it_again() -> None:
+    assert is_unmeant("I'm a marathon runner, not really.")
+    assert not is_unmeant("I don't like horror films, not really.")
