@@ -40,6 +40,7 @@ def read(text: str) -> list[tuple[str, str, str]]:
         "Still figuring out if I'm lactose intolerant.",
         "Can't decide if I'm moving to Reno.",
         "I'm debating if I'm moving to Reno.",
+        "Wondering aloud if I'm anemic.",
         # a wish or a daydream
         "Wishing I lived in Lisbon.",
         "My dream would be to live in Paris.",

@@ -46,7 +46,8 @@ _TAKES_BACK = icase(
 _EMBEDDED_QUESTION = icase(
     r"\bwhether\b|\b(?:figur(?:e|ing)|find(?:ing)?)\s+out\s+if\b|"
     r"\b(?:wonder(?:ing|ed)?|sure|unsure|know|idea|decide|deciding|debating|curious|"
-    r"check(?:ing)?|torn\s+on)\s+if\b(?!\s+(?:I|I've|I\s+have)\s+(?:ever\s+|already\s+)?"
+    r"check(?:ing)?|torn\s+on)(?:\s+(?:out\s+loud|aloud|again|now))?\s+if\b"
+    r"(?!\s+(?:I|I've|I\s+have)\s+(?:ever\s+|already\s+)?"
     r"(?:mentioned|told|said))"
 )
 _WISH = icase(
