@@ -50,6 +50,31 @@ def test_they_stays_unresolved_without_that_evidence(window: str) -> None:
     assert read(window, "They live in Leeds.") == []
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I think they live in Leeds.", ("Jordan", "location", "city", "Leeds")),
+        ("Honestly, they're a pharmacist now.", ("Jordan", "occupation", "job", "pharmacist")),
+        ("I'm pretty sure they work at a bakery.", ("Jordan", "occupation", "employer", "bakery")),
+    ],
+)
+def test_they_inside_a_sentence_is_the_one_person_who_uses_they(
+    said: str, fact: tuple[str, str, str, str]
+) -> None:
+    assert fact in read("My friend Jordan uses they/them.", said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My parents came over and I think they live in Leeds.",  # a group before it
+        "Priya and I think they live in Leeds.",  # someone else named before it
+    ],
+)
+def test_they_inside_a_sentence_stays_unresolved_after_others(said: str) -> None:
+    assert read("My friend Jordan uses they/them.", said) == []
+
+
 def test_pronouns_said_as_she_her_tell_her_pronoun() -> None:
     assert ("Robin", "location", "city", "Leeds") in read(
         "My neighbour Robin uses she/her.", "She lives in Leeds."
@@ -81,3 +106,17 @@ def test_a_childs_age_in_words() -> None:
     assert read("My nephew Omar is five minutes away.") == [
         ("user", "relationship", "nephew", "Omar")
     ]
+
+
+def test_a_hedged_statement_about_a_named_person_is_theirs() -> None:
+    message = ExtractionInput(
+        text="I think Jordan is allergic to peanuts.",
+        occurred_at=WHEN,
+        context=("My friend Jordan is a chef.",),
+    )
+    facts = RuleExtractor().extract_one(message).facts
+    found = [
+        f for f in facts if (f.subject, f.predicate, f.value) == ("Jordan", "allergy", "peanuts")
+    ]
+    assert found
+    assert found[0].confidence < 0.85  # hedged, as the speaker's own would be

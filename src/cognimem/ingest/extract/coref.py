@@ -12,9 +12,10 @@ evidence (kept on the facts read from the sentence).
   whose pronoun is known and matches; a more recent person whose pronoun is unknown,
   or two matching people named in that same sentence, leave it unresolved (no guess);
 - "they"/"them"/"their" is left alone (a group or an unknown person, never guessed),
-  except in a sentence that opens with "they" / "their" right after the one person
-  named last, who said or was said to use "they" ("Alex uses they/them", "Sam is
-  nonbinary"); "she/her", "he/him" given so tell the pronoun too;
+  except right after the one person named last, who said or was said to use "they"
+  ("Alex uses they/them", "Sam is nonbinary"), in a sentence that opens with it or
+  names no group and no one else before it ("I think they live in Denver", not "my
+  parents came and they ..."); "she/her", "he/him" given so tell the pronoun too;
 - "my sister", "my boss" (with no name after them) is the one person that role was
   given to in the window; a relative of someone else ("Jamal and his wife Nia") tells
   her pronoun (and "his" his), never who "my wife" is;
@@ -77,10 +78,29 @@ _GIVEN = icase(
 _GIVEN_WORDS = ("binary", "enby", "queer", "fluid", "agender")
 # a sentence that opens with singular "they": the verb after it agrees with one person
 _THEY_LEAD = icase(r"^(?:(?:oh|so|and|but|well|also|anyway),?\s+)?(?:they|their)\b")
+# a verb in the present after "they", read with one person as its subject: "they live"
+# -> "lives" (past forms, modals and adverbs before it are left as they are)
+_VERB_AFTER = re.compile(
+    r"(?P<adv>(?:\s+(?:still|also|just|really|always|never|usually|often|sometimes|now|"
+    r"currently|mostly|only|actually|finally))*)\s+(?P<verb>[a-z]+)\b(?!')"
+)
+_NOT_PRESENT = frozenset(
+    ["can", "could", "will", "would", "should", "might", "must", "may", "shall", "did",
+     "had", "used", "got", "went", "was", "were", "is", "has", "does", "am", "and", "or",
+     "but", "to", "not"]
+)  # fmt: skip
 _THEY = icase(
     r"\b(?P<p>they)(?P<be>'re|'ve|\s+(?:are|were|have|do|don't|aren't|weren't|haven't)\b)?"
     r"|\b(?P<their>their)(?=\s+[a-z])|(?<=\s)(?P<them>them)\b"
 )
+_THEY_ANY = icase(r"\b(?:they|their|them)\b")
+# before a "they" inside a sentence, words that may name who else "they" is: a group
+# ("my parents", "the kids") or anyone by name
+_OTHERS_BEFORE = re.compile(
+    r"\b(?i:my|our|the|these|those|some|all|both|his|her|your)\s+(?:[\w-]+\s+)?[\w-]*s\b|"
+    r"(?<!^)\b(?!I\b|I')[A-Z][a-z]+"
+)
+_FIRST_WORD = re.compile(r"^\W*(?P<w>[A-Z][a-z]+)\b")
 _AGREE = {
     "'re": " is", " are": " is", " were": " was", "'ve": " has", " have": " has",
     " do": " does", " don't": " doesn't", " aren't": " isn't", " weren't": " wasn't",
@@ -115,7 +135,7 @@ def refers_back(text: str, window: tuple[str, ...]) -> bool:
     sister", or "they" when the window says what pronouns someone uses."""
     if _REFERS.search(text) is not None:
         return True
-    return _THEY_LEAD.match(text.lstrip()) is not None and any(map(names_pronouns, window))
+    return _THEY_ANY.search(text) is not None and any(map(names_pronouns, window))
 
 
 def names_pronouns(text: str) -> bool:
@@ -141,6 +161,11 @@ class Discourse:
 
     def next_sentence(self) -> None:
         self._sentence += 1
+
+    @property
+    def _they(self) -> bool:
+        """Whether someone named so far uses "they"."""
+        return any(p.gender == "n" for p in self._people.values())
 
     @property
     def known(self) -> bool:
@@ -179,7 +204,9 @@ class Discourse:
 
     def resolve(self, sentence: str) -> tuple[str, list[Link]]:
         """``sentence`` with each resolvable reference replaced by its person's name."""
-        if not self._people or not may_refer(sentence):
+        if not self._people or not (
+            may_refer(sentence) or (self._they and _THEY_ANY.search(sentence))
+        ):
             return sentence, []
         links: list[Link] = []
 
@@ -221,9 +248,11 @@ class Discourse:
             self.note(name, position=m.start(), pronoun=m.group("p") or "they")
 
     def _singular_they(self, text: str, links: list[Link]) -> str:
-        """``text`` with "they" / "them" / "their" as the one person named last, when it
-        opens with one and that person uses "they" (see the module docstring)."""
-        if not _THEY_LEAD.match(text.lstrip()):
+        """``text`` with "they" / "them" / "their" as the one person named last, when
+        that person uses "they" and nothing before the first of them in the sentence
+        may name who else they are (see the module docstring)."""
+        first = _THEY_ANY.search(text)
+        if first is None:
             return text
         ordered = sorted(self._people.values(), key=lambda p: (p.sentence, p.position))
         last = ordered[-1] if ordered else None
@@ -231,6 +260,12 @@ class Discourse:
             return text
         if any(p.sentence == last.sentence for p in ordered[:-1]):
             return text  # two people named together: "they" may be both
+        before = text[: first.start()].replace(last.name, "")
+        lead = _FIRST_WORD.match(before)  # "Jo and I think they ...", not "Honestly, they"
+        if not _THEY_LEAD.match(text.lstrip()) and (
+            _OTHERS_BEFORE.search(before) or (lead and first_name_gender(lead["w"]))
+        ):
+            return text  # "my parents visited and they ...": a group, or someone else
 
         def sub(m: re.Match[str]) -> str:
             said = m.group("p") or m.group("their") or m.group("them")
@@ -239,9 +274,11 @@ class Discourse:
             if m.group("their"):
                 return f"{last.name}'s"
             be = m.group("be")
-            return last.name + (_AGREE[be.lower()] if be else "")
+            if be:
+                return last.name + _AGREE[be.lower()]
+            return last.name + ("\x00" if m.group("p") else "")
 
-        return _THEY.sub(sub, text)
+        return _VERB_AGREES.sub(_agree, _THEY.sub(sub, text)).replace("\x00", "")
 
     def _antecedent(self, gender: Pronoun) -> _Person | None:
         """The most recent person of ``gender``; ``None`` when a more recent person's
@@ -260,6 +297,23 @@ class Discourse:
             ]
             return None if rivals else person
         return None
+
+
+_VERB_AGREES = re.compile(rf"\x00{_VERB_AFTER.pattern}")
+
+
+def _agree(m: re.Match[str]) -> str:
+    """A present verb after a singular "they" in the third person singular."""
+    verb = m.group("verb")
+    if verb in _NOT_PRESENT or verb.endswith(("ed", "s")):
+        return f"{m.group('adv')} {verb}"
+    if verb == "go" or verb.endswith(("sh", "ch", "x", "z", "o")):
+        verb += "es"
+    elif verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        verb = verb[:-1] + "ies"
+    else:
+        verb += "s"
+    return f"{m.group('adv')} {verb}"
 
 
 def _gender_of(name: str) -> Gender | None:

@@ -7,7 +7,8 @@ and the verb in the third person. :func:`as_first_person` rewrites such a senten
 the reader can read it with the same detectors and give the facts to the person.
 
 Only a plain statement is rewritten: the sentence opens with the person's name
-(after "my sister", "my boss" and the like) and a verb that is not one of reporting,
+(after "my sister", "my boss" and the like, or the speaker's hedge: "I think Sam ...",
+kept so the facts are hedged) and a verb that is not one of reporting,
 thinking or wishing ("Sarah said ...", "Sarah thinks ...": what someone says is not a
 fact about them; but "Jake wants to be a pilot" is his goal), and it says nothing of
 the speaker ("I", "my", "we" ...). Whether the name is a person is the caller's
@@ -22,6 +23,12 @@ from cognimem.ingest.extract.patterns import MODS, NAME, REL, icase
 
 __all__ = ["FirstPerson", "as_first_person"]
 
+# the speaker's hedge before it ("I think Sam lives in Leeds"): kept, so the facts read
+# are hedged as the speaker's own would be
+_HEDGE = icase(
+    r"^(?:I think|I guess|I suppose|I'm pretty sure|I'm fairly sure|pretty sure)"
+    r"(?: that)?,?\s+"
+)
 _LEAD = icase(
     rf"^(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<name>{NAME})\s*,?\s+"
     r"(?:(?P<adv>just|also|still|really|now|always|usually|finally|recently|already)\s+)?"
@@ -59,7 +66,10 @@ class FirstPerson:
 def as_first_person(sentence: str) -> FirstPerson | None:
     """``sentence`` about the person it opens with, said by them; ``None`` when it is
     not a plain statement about a named person (see the module docstring)."""
-    m = _LEAD.match(sentence.strip())
+    sentence = sentence.strip()
+    hedge = _HEDGE.match(sentence)
+    lead = hedge.group(0) if hedge else ""
+    m = _LEAD.match(sentence[len(lead) :])
     if m is None:
         return None
     verb, rest = m.group("verb").lower(), m.group("rest")
@@ -82,4 +92,4 @@ def as_first_person(sentence: str) -> FirstPerson | None:
     adverb = f"{m.group('adv')} " if m.group("adv") else ""
     # "Frank broke Frank's hip" (what "He broke his hip" resolves to): "I broke my hip"
     rest = re.sub(rf"\b{re.escape(m.group('name'))}'s\b", "my", rest)
-    return FirstPerson(m.group("name"), f"I {adverb}{first}{rest}")
+    return FirstPerson(m.group("name"), f"{lead}I {adverb}{first}{rest}")
