@@ -293,6 +293,8 @@ FAVORITE_KINDS: dict[str, str] = {
         )
     },
     "colour": "color",
+    "pastime": "hobby",
+    "way to": "activity",  # "my favorite way to spend a weekend", "... to unwind"
     "film": "movie",
     "tv series": "show",
     "tv show": "show",
