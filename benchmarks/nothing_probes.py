@@ -15,7 +15,9 @@ first two rounds' fixes, and frozen before the code it measures changed; its row
 counted by family as ``family, round 3``. ``nothing_probes_round4.jsonl`` (round 4:
 jokes said as chat, figures said as what a thing is or with no copula, daydreams,
 others' words and questions, requests for advice, negations) was written after round
-3's fixes and frozen before the code it measures changed.
+3's fixes and frozen before the code it measures changed. ``nothing_probes_round5.jsonl``
+(round 5: an "allergy" to what is no substance, a role in one's family said as a job)
+likewise after round 4's.
 
 Reported per half and family: false facts on "nothing" sentences (and how many
 sentences gave any), and the labelled facts of the real statements that were read. The
@@ -47,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "nothing_probes.jsonl"
 ADDED = ROOT / "benchmarks" / "data" / "nothing_probes_added.jsonl"
 ROUND4 = ROOT / "benchmarks" / "data" / "nothing_probes_round4.jsonl"
+ROUND5 = ROOT / "benchmarks" / "data" / "nothing_probes_round5.jsonl"
 SAID = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
 SPLITS = ("tune", "check")
 
@@ -63,12 +66,17 @@ class Half:
             c[key]
             for family, c in self.counts.items()
             if rounds is None
-            or (rounds == "1-2" and "round 3" not in family and "round 4" not in family)
+            or (rounds == "1-2" and _round(family) < 3)
             or family.endswith(f"round {rounds}")
         )
 
 
-SETS = (DATA, ADDED, ROUND4)
+SETS = (DATA, ADDED, ROUND4, ROUND5)
+
+
+def _round(family: str) -> int:
+    """The round a family's rows were written in ("metaphor, round 2": 2; no round: 1)."""
+    return int(family.rsplit(" ", 1)[1]) if ", round " in family else 1
 
 
 def load(paths: tuple[Path, ...] = SETS) -> list[dict[str, Any]]:
@@ -122,6 +130,7 @@ def report(halves: dict[str, Half], header: str) -> str:
             ("1-2", ", rounds 1-2"),
             ("3", ", round 3"),
             ("4", ", round 4"),
+            ("5", ", round 5"),
         ):
             if rounds and not h.total("nothing", "3"):
                 continue
