@@ -111,3 +111,41 @@ def test_a_take_back_says_nothing_else() -> None:
 def test_not_really_after_a_denial_only_says_it_again() -> None:
     assert is_unmeant("I'm a marathon runner, not really.")
     assert not is_unmeant("I don't like horror films, not really.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm allergic to accountability.",  # an act, a trait, a talk, a group, a time
+        "I'm allergic to gossip.",
+        "I'm allergic to politics.",
+        # a role among one's own said as a job
+        "I'm the self-appointed photographer of my friend group.",
+        "I'm the honorary chef of our house.",
+        "I'm a full-time tutor for my kids.",
+        "I'm the designated photographer of our household.",
+        "I'm a personal chef for my husband, haha.",
+    ],
+)
+def test_a_joke_allergy_or_a_role_at_home_gives_nothing(text: str) -> None:
+    assert read(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to perfume.", ("policy", "allergy", "perfume")),
+        ("I'm allergic to wasp stings.", ("policy", "allergy", "wasp stings")),
+        ("I'm allergic to ibuprofen.", ("policy", "allergy", "ibuprofen")),
+        ("I'm a tutor for a test-prep company.", ("occupation", "job", "tutor")),
+        ("I'm the bookkeeper for my family's restaurant.", ("occupation", "job", "bookkeeper")),
+        ("I'm an unpaid volunteer coordinator at a shelter.", ("occupation", "job", "volunteer")),
+    ],
+)
+def test_a_real_allergy_or_job_in_the_same_words_is_read(
+    text: str, expected: tuple[str, str | None, str]
+) -> None:
+    category, predicate, value = expected
+    assert any(c == category and predicate in (None, p) and value in v for c, p, v in read(text)), (
+        read(text)
+    )

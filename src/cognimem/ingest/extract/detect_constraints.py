@@ -18,6 +18,7 @@ from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.figures import no_allergen
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import (
     TRAILING_S,
@@ -208,7 +209,13 @@ _BODILY_TAGS = frozenset({"food", "diet", "health", "medical", "allergy", "pets"
 
 def _figurative_allergen(item: str) -> bool:  # or an action ("to waking up early")
     tags = set(scope_tags(item.lower()))
-    return (bool(tags) and tags.isdisjoint(_BODILY_TAGS)) or phrases.is_action(item)
+    return (
+        (bool(tags) and tags.isdisjoint(_BODILY_TAGS))
+        or phrases.is_action(item)
+        or (
+            no_allergen(item)  # "allergic to responsibility": no substance at all
+        )
+    )
 
 
 def _allergy_tags(item: str) -> list[str]:

@@ -46,6 +46,7 @@ from cognimem.ingest.extract.work_phrases import (
     TEACH,
     WORK_AT,
     WORK_AT_PLACE,
+    is_home_role,
 )
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -294,6 +295,8 @@ class IdentityReader(Collector):
         """The speaker's job ("I work as a nurse", "I'm a teacher", "I retired")."""
         m: re.Match[str] | None
         for m in (*_WORK_AS.finditer(c.text), *_IM_A.finditer(c.text), *IM_THE.finditer(c.text)):
+            if is_home_role(m.group("v").lower(), c.text[m.end("v") :]):
+                continue  # "the unofficial therapist of my friend group"
             past = m.group("verb").strip().lower() in {"worked", "i was"}
             self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), holds=not past)
             org = phrases.name(m.group("org"))

@@ -31,7 +31,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.text.noun_senses import first_class, noun_classes
 from cognimem.text.tokens import words
 
-__all__ = ["Copula", "copula", "is_figure", "kind_owned"]
+__all__ = ["Copula", "copula", "is_figure", "kind_owned", "no_allergen"]
 
 _DET = r"(?:my|our|his|her|their|the|this|that|these|those)"
 _BE = r"(?:\s+(?:is|are|was|were)|'s)"
@@ -200,3 +200,28 @@ def kind_owned(said: Copula) -> str | None:
     ):
         return value
     return None
+
+
+# what an allergy may be to, by WordNet's classes: something of the body's world, or
+# what is first of all a state ("anesthesia", "bee stings"). An allergy to what is first
+# of all an act, a trait, a talk, a feeling, a group or a time, with no sense of the
+# body's world, is a joke
+# ("allergic to responsibility", "to paperwork", "to drama", "to people"); a noun of the
+# mind ("fragrance", first a smell) is left as read
+_PHYSICAL = frozenset({"food", "plant", "animal", "substance", "artifact", "object", "phenomenon",
+                       "body"})  # fmt: skip
+_NO_ALLERGEN = frozenset({"act", "attribute", "communication", "event", "feeling", "group",
+                          "motive", "relation", "time", "possession", "quantity"})  # fmt: skip
+
+
+def no_allergen(item: str) -> bool:
+    """Whether ``item`` ("responsibility", "group projects"), said to be what someone is
+    allergic to, cannot be one (see above); False for a known allergen and for a noun
+    WordNet does not hold."""
+    low = item.lower().strip()
+    head = low.split()[-1] if low else ""
+    known = vocab.FOOD_ALLERGENS | vocab.DRUG_ALLERGENS | vocab.PETS
+    if not head or low in known or head in known:
+        return False
+    classes = noun_classes(head)
+    return bool(classes) and classes[0] in _NO_ALLERGEN and _PHYSICAL.isdisjoint(classes)

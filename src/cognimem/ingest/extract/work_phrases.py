@@ -19,6 +19,7 @@ __all__ = [
     "WORK_AT",
     "WORK_AT_PLACE",
     "WORK_TALK",
+    "is_home_role",
     "talks_of_work",
 ]
 
@@ -88,3 +89,24 @@ WORK_TALK = icase(
 def talks_of_work(sentence: str) -> bool:
     """Whether ``sentence`` talks of a job ("She's leaving the company")."""
     return WORK_TALK.search(sentence) is not None
+
+
+# a job word said of a role among one's own, not a job: "the unofficial therapist of my
+# friend group", "the designated driver of my family", "tech support for my parents"
+_ROLE_WORD = icase(r"^(?:unofficial|self-appointed|self-proclaimed|honorary|designated)\b")
+_FAMILY = (
+    r"family|friends|friend group|household|house|home|kids|children|parents|relatives|"
+    r"siblings|roommates|group chat|mom|mum|dad|husband|wife|partner|sister|brother|son|"
+    r"daughter|grandparents|in-laws"
+)
+_FOR_MY_OWN = icase(
+    rf"^\s+(?:of|for|to)\s+(?:my|our)\s+(?:whole\s+|entire\s+)?(?:{_FAMILY})\b(?!'s?\s+"
+    r"(?:business|company|firm|restaurant|shop|store|practice|farm|bakery|clinic))"
+)
+
+
+def is_home_role(job: str, after: str) -> bool:
+    """Whether ``job`` (as read: "unofficial therapist"), followed in the sentence by
+    ``after``, names a role among the speaker's own rather than a job (see above); a job
+    in the family's business ("the accountant for my family's bakery") is a job."""
+    return _ROLE_WORD.match(job) is not None or _FOR_MY_OWN.match(after) is not None
