@@ -23,6 +23,8 @@ gives no fact and no constraint.
 
 from __future__ import annotations
 
+import re
+
 from cognimem.ingest.extract.patterns import icase
 
 __all__ = ["is_unmeant", "takes_back"]
@@ -70,18 +72,38 @@ _HYPERBOLE = icase(
 )
 
 
+# each pattern with the words without which it cannot match: most sentences hold none,
+# and a substring test costs far less than a regex scan
+_GATED = (
+    (_SARCASM, ("/s", "said no", "yeah", "sure", "right", "oh ", "oh,")),
+    (_EMBEDDED_QUESTION, ("whether", " if ")),
+    (_WISH, ("wish", "oh ", "oh,", "kill", "would", "could", "'d be")),
+    (_OTHERS_WORDS, ("told", "tell", "seem")),
+    (_NOT_THAT, ("not that",)),
+    (_HYPERBOLE, ("of time", "eternity", "whole", "entire")),
+)
+# any word of any pattern above, in one scan: a sentence with none is meant
+_ANY_GATE = re.compile("|".join(re.escape(w) for _, words in _GATED for w in words))
+_TAKE_BACK_LEN = 40  # longer sentences say something else too
+
+
 def takes_back(sentence: str) -> bool:
     """Whether ``sentence`` only takes back the one before it ("Kidding!", "Ha, I
     wish.", "Not.")."""
-    return _TAKES_BACK.match(sentence.strip()) is not None
+    text = sentence.strip()
+    return len(text) <= _TAKE_BACK_LEN and _TAKES_BACK.match(text) is not None
 
 
 def is_unmeant(text: str) -> bool:
     """Whether a tidied sentence does not mean what it says (see the module
     docstring)."""
-    if _NOT_REALLY.search(text) and not _NEGATED.search(_NOT_REALLY.split(text)[0]):
+    low = text.lower()
+    if (
+        "really" in low
+        and _NOT_REALLY.search(text)
+        and not _NEGATED.search(_NOT_REALLY.split(text)[0])
+    ):
         return True
-    return any(
-        p.search(text) is not None
-        for p in (_SARCASM, _EMBEDDED_QUESTION, _WISH, _OTHERS_WORDS, _NOT_THAT, _HYPERBOLE)
-    )
+    if _ANY_GATE.search(low) is None:
+        return False
+    return any(any(w in low for w in words) and p.search(text) is not None for p, words in _GATED)
