@@ -142,7 +142,8 @@ _CORRECTION = icase(
 _PERFECT_DENIAL = icase(rf"\b(?:I|we)(?: have| had|'ve|'d) {_NEVER_DID}")
 # a joke taken back in the same sentence ("I'm a vegetarian, just kidding")
 # ("I'm not kidding, ..." and "no joke, ..." say the opposite)
-_JOKE = icase(r"(?<!\bnot )(?<!\bno )\b(?:just kidding|kidding|joking|jk|j/k)\b")
+_JOKE = icase(r"\b(?:just kidding|kidding|joking|jk|j/k)\b")
+_NOT_JOKING = icase(r"\b(?:not|no)\s*$")
 # laughter: the sentence may be a joke; a constraint read from it would steer every
 # later answer, so laughter keeps the lasting facts and drops the constraints
 _LAUGHTER = icase(
@@ -225,7 +226,8 @@ def is_statement(text: str) -> bool:
         return False
     if is_unmeant(text):
         return False
-    if _DENIAL.search(text) or _JOKE.search(text):
+    joke = _JOKE.search(text)
+    if _DENIAL.search(text) or (joke and not _NOT_JOKING.search(text[: joke.start()])):
         return False
     if _CORRECTION.search(text) and _PERFECT_DENIAL.search(text):
         return False

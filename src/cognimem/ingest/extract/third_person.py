@@ -67,7 +67,7 @@ def as_first_person(sentence: str) -> FirstPerson | None:
     """``sentence`` about the person it opens with, said by them; ``None`` when it is
     not a plain statement about a named person (see the module docstring)."""
     sentence = sentence.strip()
-    hedge = _HEDGE.match(sentence)
+    hedge = _HEDGE.match(sentence) if sentence[:1] in "IiPp" else None
     lead = hedge.group(0) if hedge else ""
     m = _LEAD.match(sentence[len(lead) :])
     if m is None:
