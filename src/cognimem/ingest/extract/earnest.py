@@ -49,8 +49,10 @@ _EMBEDDED_QUESTION = icase(
     r"\bwhether\b|\b(?:figur(?:e|ing)|find(?:ing)?)\s+out\s+if\b|"
     r"\b(?:wonder(?:ing|ed)?|sure|unsure|know|idea|decide|deciding|debating|curious|"
     r"check(?:ing)?|torn\s+on)(?:\s+(?:out\s+loud|aloud|again|now))?\s+if\b"
-    r"(?!\s+(?:I|I've|I\s+have)\s+(?:ever\s+|already\s+)?"
-    r"(?:mentioned|told|said))"
+    # not "not sure if I mentioned it, ...", "don't know if you remember, ...": they ask
+    # nothing about what follows
+    r"(?!\s+(?:I|I've|I\s+have|you|you've|you\s+have)\s+(?:ever\s+|already\s+)?"
+    r"(?:mentioned|told|said|remember|recall|knew|heard))"
 )
 _WISH = icase(
     r"\bwishing\b|^\W*oh,?\s+to\s+be\b|\bI'd\s+kill\s+for\b|"
