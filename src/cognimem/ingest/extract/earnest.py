@@ -31,8 +31,10 @@ __all__ = ["is_unmeant", "takes_back"]
 
 _SARCASM = icase(
     r"(?<![\w/])/s\b|\bsaid (?:no ?one|nobody) ever\b|^\W*(?:oh\s+)?yeah,?\s+right\b|"
-    r"^\W*(?:oh\s+)?(?:yeah|sure|right),?\s+(?:because|cause|cuz|like)\s+(?:I|I'm|I'd|my)\b|"
-    r"^\W*oh\s+(?:great|joy|goody|wonderful|fantastic|perfect|lovely|brilliant|fun)\b\s*[,!.]"
+    # ("yeah, like I said, ..." only says it again)
+    r"^\W*(?:oh\s+)?(?:yeah|sure|right),?\s+(?:because|cause|cuz|like)\s+(?:I|I'm|I'd|my)\b"
+    r"(?!\s+(?:said|say|mentioned|told))|"
+    r"^\W*oh\s+(?:great|joy|goody|wonderful|fantastic)\b\s*[,!.]"
 )
 # a claim taken back at the end of its own sentence: "..., not really", "(not really)";
 # after a denial "not really" only says it again ("I don't like it, not really")
