@@ -66,6 +66,7 @@ def test_a_sentence_that_does_not_mean_it_gives_nothing(text: str) -> None:
         ("Not sure if I mentioned it, but I'm a paramedic.", ("occupation", "job", "paramedic")),
         ("I don't know if you remember, but I'm vegan.", ("value", "diet", "vegan")),
         ("Yeah, like I said, I live in Tucson.", ("location", "city", "Tucson")),
+        ("I swim every morning, whether it rains or not.", ("preference", None, "swim")),
         ("I've always liked Patagonia, working there would be cool.", ("preference", None, "")),
         ("I told my boss I'm a vegetarian.", ("value", "diet", "vegetarian")),
         ("I moved to Tucson in March lol.", ("location", "city", "Tucson")),

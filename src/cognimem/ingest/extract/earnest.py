@@ -48,7 +48,11 @@ _TAKES_BACK = icase(
 )
 # an embedded question: what the speaker does not know or has not decided
 _EMBEDDED_QUESTION = icase(
-    r"\bwhether\b|\b(?:figur(?:e|ing)|find(?:ing)?)\s+out\s+if\b|"
+    # "whether" after what asks or weighs (not "I run every day, whether it rains or not")
+    r"\b(?:about|into|on|over|wonder(?:ing|ed)?|sure|unsure|know|idea|decid(?:e|ing)|"
+    r"debating|curious|check(?:ing)?|ask(?:ing|ed)?|out|see|tell|question|deciding)\s+"
+    r"(?:\w+\s+)?whether\b|"
+    r"\b(?:figur(?:e|ing)|find(?:ing)?)\s+out\s+if\b|"
     r"\b(?:wonder(?:ing|ed)?|sure|unsure|know|idea|decide|deciding|debating|curious|"
     r"check(?:ing)?|torn\s+on)(?:\s+(?:out\s+loud|aloud|again|now))?\s+if\b"
     # not "not sure if I mentioned it, ...", "don't know if you remember, ...": they ask
