@@ -131,28 +131,3 @@ async def test_a_cause_said_of_the_same_thing_is_another_cause(local: Memory) ->
         "Cooking helps me unwind after work",
     ]
     assert all(f.reinforcement_count == 1 for f in facts if f.category.value == "causal")
-
-
-async def test_a_like_said_again_as_a_favourite_renews_the_like(local: Memory) -> None:
-    # "I love cycling" is an activity, "Cycling is my favorite pastime" a favourite of
-    # its own: the favourite is written, and the like it says again is renewed
-    await local.write(Message(content="I love cycling.", occurred_at=T0), user_id="u")
-    later = T0 + timedelta(days=9)
-    await local.write(
-        Message(content="Cycling is my favorite pastime.", occurred_at=later), user_id="u"
-    )
-    facts = {f.key: f for f in await local.facts(key="user:preference", user_id="u")}
-    assert set(facts) == {"user:preference:activity:cycling", "user:preference:favorite_hobby"}
-    like = facts["user:preference:activity:cycling"]
-    assert like.reinforcement_count == 2
-    assert like.last_validated_at == later
-
-
-async def test_a_state_under_another_predicate_is_another_state(local: Memory) -> None:
-    await local.write(Message(content="I'm stressed at work.", occurred_at=T0), user_id="u")
-    await local.write(
-        Message(content="I'm stressed about my move.", occurred_at=T0 + timedelta(days=2)),
-        user_id="u",
-    )
-    facts = await local.facts(key="user:state", user_id="u")
-    assert all(f.reinforcement_count == 1 for f in facts)

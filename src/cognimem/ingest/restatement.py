@@ -16,12 +16,6 @@ hurts" with the default local model, so a restatement must also be about the sam
 — the first content word of the two values (:func:`about`: "knee", "pork") is the same,
 or, for a condition of the body, the same body part or the same condition in other words
 (:func:`same_topic`).
-
-A like may be said again under another predicate of the same subject ("Running is my
-favorite hobby" after "I love running", "I'm really into knitting" read as an activity
-after a hobby): for a preference the rivals are every live multi-valued fact of that
-subject and category. A single-valued new fact (the favourite) is still written, and a
-copy of it renews the like; a multi-valued one takes the stored fact's key as above.
 """
 
 from __future__ import annotations
@@ -35,7 +29,6 @@ from cognimem.ingest.extract.vocabulary import BODY_PARTS, CONDITIONS, SAME_COND
 from cognimem.ingest.reconcile import NewFact
 from cognimem.models import Scope
 from cognimem.models.fact_changes import LIVE, same_statement
-from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Fact, FactCategory
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.protocols import KnowledgeStore
@@ -62,12 +55,6 @@ CLAUSE_FLOOR = 0.57
 _CLAUSE_CATEGORIES = frozenset(
     {FactCategory.GOAL, FactCategory.VALUE, FactCategory.CAUSAL, FactCategory.POLICY}
 )
-# categories whose facts of one subject may say the same thing under other predicates:
-# "I love running" (an activity) and "Running is my favorite hobby" (a favourite), "I
-# love knitting" (a hobby) and "I'm really into knitting" (an activity). Not a state:
-# its predicate says what it is about ("stressed" at work is not "stressed" about a
-# wedding), so a state of another predicate is another state
-_ACROSS_FAMILIES = frozenset({FactCategory.PREFERENCE})
 _MULTI_VALUED_PARTS = 4  # subject:category:predicate:value
 _STEM_MIN = 4  # letters a stem keeps: "sings" is "sing", "bus" stays "bus"
 # words that open a value without saying what it is about ("my knee", "no pork"): the
@@ -130,14 +117,6 @@ def family(key: str) -> str | None:
     return ":".join(parts[:-1]) if len(parts) == _MULTI_VALUED_PARTS else None
 
 
-def _kind(fact: Fact) -> str | None:
-    """The key's subject and category (``user:preference``), for a category whose facts
-    may say the same thing under other predicates; ``None`` otherwise."""
-    if fact.category not in _ACROSS_FAMILIES:
-        return None
-    return ":".join(fact.key.split(":")[:2])
-
-
 class Restatements:
     """Points proposals that restate a stored fact of their key family at that fact."""
 
@@ -164,45 +143,47 @@ class Restatements:
         ``current`` under its key). One store query and one embedding call at most, and
         none when no proposal is a new multi-valued fact."""
         open_ = [p for p in proposals if p.holds and _is_new(p.fact, current)]
-        families = {f for p in open_ if (f := family(p.fact.key)) is not None}
-        kinds = {k for p in open_ if (k := _kind(p.fact)) is not None}
-        if not families and not kinds:
+        families = sorted({f for p in open_ if (f := family(p.fact.key)) is not None})
+        if not families:
             return list(proposals)
-        keys = tuple(sorted(kinds | {f for f in families if f.rsplit(":", 1)[0] not in kinds}))
         stored = await self._store.find_facts(
-            FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=keys)
+            FactQuery(scope.tenant_id, scope.namespace, scope.user_id, keys=tuple(families))
         )
         rivals = [
             f
             for f in stored
             if f.status in LIVE and family(f.key) is not None and scope.shares_facts_with(f.scope)
         ]
-        pairs = {id(p): _alike(p.fact, rivals) for p in open_}
-        texts = {p.fact.text for p in open_ if pairs[id(p)]}
-        texts |= {f.text for found in pairs.values() for f in found}
-        if not texts:
+        if not rivals:
             return list(proposals)
+        texts = {p.fact.text for p in open_} | {f.text for f in rivals}
         known = await self._vectors(sorted(texts), vectors)
         out: list[NewFact] = []
+        candidates = {id(p) for p in open_}
         for p in proposals:
-            best = self._restated(p.fact, pairs.get(id(p), []), known)
+            best = self._restated(p.fact, rivals, known) if id(p) in candidates else None
             if best is None:
                 out.append(p)
                 continue
             current.setdefault(best.key, [])
             if best.id not in {f.id for f in current[best.key]}:
                 current[best.key].append(best)
-            update = {"key": best.key, "value": best.value, "predicate": best.predicate}
-            if family(p.fact.key) is None:  # "Running is my favorite hobby": a fact of its own
-                update["id"] = new_id("fct")  # that also says "I love running" again
-                out.append(p)
-            out.append(replace(p, fact=p.fact.model_copy(update=update)))
+            renewing = p.fact.model_copy(update={"key": best.key, "value": best.value})
+            out.append(replace(p, fact=renewing))
         return out
 
     def _restated(
-        self, new: Fact, alike: Sequence[Fact], known: Mapping[str, np.ndarray]
+        self, new: Fact, rivals: Sequence[Fact], known: Mapping[str, np.ndarray]
     ) -> Fact | None:
-        scored = [(_cosine(known[new.text], known[f.text]), f) for f in alike]
+        same_family = [
+            f
+            for f in rivals
+            if f.key != new.key
+            and family(f.key) == family(new.key)
+            and f.polarity == new.polarity
+            and same_topic(f.value, new.value)
+        ]
+        scored = [(_cosine(known[new.text], known[f.text]), f) for f in same_family]
         floor = self._clause_floor if new.category in _CLAUSE_CATEGORIES else self._floor
         scored = [(score, f) for score, f in scored if score >= floor]
         return max(scored, key=lambda pair: pair[0])[1] if scored else None
@@ -218,21 +199,6 @@ class Restatements:
             matrix = await self._embedder.embed(missing, "document")
             out.update(zip(missing, matrix, strict=True))
         return out
-
-
-def _alike(new: Fact, rivals: Sequence[Fact]) -> list[Fact]:
-    """The stored multi-valued facts ``new`` may restate: of its key family, or of
-    another family of its subject and category when that category allows it
-    (:data:`_ACROSS_FAMILIES`), with its polarity, about the same thing."""
-    mine, kind = family(new.key), _kind(new)
-    return [
-        f
-        for f in rivals
-        if f.key != new.key
-        and (family(f.key) == mine or (kind is not None and _kind(f) == kind))
-        and f.polarity == new.polarity
-        and same_topic(f.value, new.value)
-    ]
 
 
 def _is_new(fact: Fact, current: Mapping[str, Sequence[Fact]]) -> bool:
