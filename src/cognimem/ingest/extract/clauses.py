@@ -29,6 +29,7 @@ __all__ = [
     "is_statement",
     "prepare_clause",
     "shield_stops",
+    "stated_head",
     "tidy",
     "unify",
     "unshield",
@@ -87,6 +88,7 @@ _CLAUSE_BREAK = icase(
     # "..., so no meat dishes please": a request after the statement
     r",\s+(?:so|but|and)\s+(?=(?:no|nothing)\s+[^.;!?]{2,80}?,?\s+please\b)"
 )
+_HEAD_CUT = re.compile(rf"{_CLAUSE_BREAK.pattern}|,\s+|\s+(?=(?:because|cause|cuz)\b)", re.I)
 _QUESTION = icase(
     r"^(?:(?:do|does|did|are|is|was|were|can|could|would|will|should|have|has|had|shall)\s+"
     r"(?:you|we|they|he|she|it|there|your|that|this|the|u|ya|anyone|I)\b|"
@@ -94,13 +96,30 @@ _QUESTION = icase(
     r"could|would|will|should|have|has|about|long|often|much|many|come))\b)"
 )
 _HYPOTHETICAL = icase(
-    r"^(?:if|imagine|suppose|supposing|what if|unless|hypothetically|theoretically|"
+    r"^(?:imagine|suppose|supposing|what if|unless|hypothetically|theoretically|"
     r"let's say|let us say|say|pretend|assume|assuming|in theory|in my dreams|in another "
     r"life|for (?:argument's sake|the sake of argument)|(?:I\s+|I'm\s+)?wonder(?:ing)? "
     r"(?:if|whether))\b|\bI (?:used to think|thought|assumed|had assumed) (?:that )?I\b|"
     r"\bif (?:I|we) (?:were|was|had|could|would|lived|moved)\b|\b(?:I|we) wish\b|"
     r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b| (?:much |far )?(?:rather|prefer|sooner)\b|"
-    r" (?:always )?(?:choose|pick|adopt|go for)\b)"
+    r" (?:always )?(?:choose|pick|adopt|go for)\b|"
+    # "I'd never buy a used car": a refusal (not "I'd never been", "never have guessed")
+    r" never\b(?! (?:have|been|had|seen|heard|met|done|gone|known|felt|thought|got|gotten|"
+    r"taken|given|eaten|driven|flown|made|found|left|kept|lost|won|spent|told|said|come|"
+    r"become|run|worn|written|ridden|fallen|grown|shown|[a-z]+ed)\b))"
+)
+# "if" opens a hypothetical ("If I won the lottery, ...") unless it is a real condition:
+# present in the "if" clause, a standing rule in the main one ("If I'm cooking for the
+# kids I skip the chilli", "if it rains I never cycle")
+_IF = icase(r"^if\b")
+_IRREALIS = icase(
+    r"\b(?:were|was|had|could|would|did|'d|went|got|ever|only|might|should|won|lost|"
+    r"[a-z]+ed|tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|evening)|next)\b"
+)
+_REAL_IF = icase(
+    r"^if\s+(?P<cond>[^,]{3,60}?),?\s+(?:I|we)\s+(?:(?:always|usually|generally|normally|"
+    r"tend to|try to|just|really)\s+)*(?:never|only|don't|won't|can't|avoid|skip|stick|"
+    r"prefer|'d rather|go for|opt for|always|'ll (?:always|never|only))\b"
 )
 # what someone else says, thinks or suspects about the speaker or a third person: the
 # reporter's word, not a fact ("My mom thinks I should ...", "People say I snore")
@@ -224,6 +243,10 @@ def is_statement(text: str) -> bool:
     does not mean what it says (sarcasm, a question inside it: :mod:`.earnest`)."""
     if _QUESTION.match(text) or _HYPOTHETICAL.search(text) or _HEARSAY.match(text):
         return False
+    if _IF.match(text):
+        real = _REAL_IF.match(text)
+        if real is None or _IRREALIS.search(real.group("cond")):
+            return False
     if is_unmeant(text):
         return False
     joke = _JOKE.search(text)
@@ -233,6 +256,25 @@ def is_statement(text: str) -> bool:
         return False
     reported = _REPORTED.search(text)
     return reported is None or reported.group("who").lower() in _MEDICAL_REPORTER
+
+
+def stated_head(text: str) -> str | None:
+    """The statement a sentence that :func:`is_statement` turns down opens with, when
+    only a later clause made it no statement: a question, a hypothetical or someone's
+    word said after it ("I can't stand crowded pubs, I'd go mad", "I hate camping,
+    what's the point?", "I don't eat sushi, my friends think I'm mad"). ``None`` when
+    the sentence opens as none, takes itself back (a joke, a denial) or does not mean
+    what it says (:mod:`.earnest`)."""
+    if _JOKE.search(text) or _DENIAL.search(text) or _CORRECTION.search(text):
+        return None
+    if is_unmeant(text):
+        return None
+    cuts = sorted({m.start() for m in _HEAD_CUT.finditer(text)}, reverse=True)
+    for cut in cuts:
+        head = text[:cut].strip()
+        if head and not head.endswith("?") and is_statement(head):
+            return head
+    return None
 
 
 def is_laughing(text: str) -> bool:

@@ -24,11 +24,16 @@ speaker does better with ("I sleep better with the window open"). A new clause a
 comma ("..., it all tastes like soap") ends the object; an object that ends on a time of
 one occasion ("I'm not doing anything then") is no stance.
 
+More voices (the subject left out, "I find X exhausting", "X is my idea of hell", "No X
+for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`.
+
 Nothing here names a topic: the markers are the verbs and idioms of liking, refusing,
 choosing and requiring, and English function words.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
@@ -37,6 +42,12 @@ from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.stance_forms import (
+    against_form,
+    restore_subject,
+    without_reason_lead,
+)
+from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.tokens import tokens, words
@@ -77,27 +88,45 @@ _AUX_OR_MIND = (
 _KEEP_AWAY = (
     r"(?:stay|keep|steer)\s+(?:(?:well|far|right|well and truly)\s+)?(?:away\s+from|clear\s+of)"
 )
+# kept away from, cut back on: "I've steered clear of", "cutting down on"
+_KEEP_AWAY_DONE = (
+    r"(?:stayed|kept|steered|been staying|been keeping|been steering)\s+(?:well\s+)?"
+    r"(?:away\s+from|clear\s+of)"
+)
+_CUT_DOWN = r"(?:cut|cutting)\s+(?:right\s+)?(?:down|back)\s+on"
 # a negative stance: the marker, then the object
 _AGAINST = icase(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>(?:(?:have|need|got|'ve got) to\s+|must\s+|should\s+)?"
     rf"(?:avoid|{_KEEP_AWAY})|dislike|hate|detest|loathe|despise|"
     rf"can't stand|can't bear|don't {_ADV}(?:like|enjoy|love|care for|fancy|want(?! to\b)|"
+    rf"go in for|"
+    rf"want to(?!\s+(?:{_NOT_STANCE_VERBS}|bother|sound|seem|go on|jinx|waste|lose|hurt|disturb|"
+    rf"impose|intrude|pry|rush|push|overstep|overdo|miss|forget|be|upset|offend|keep you|let|"
+    rf"[a-z]+\s+(?:them|him|her|anyone|anybody|everyone|it|that|this)\b)\b)|"
+    rf"get (?:on|along) with|believe in|"
     rf"trust|do|allow|use|buy|touch)|have (?:no|zero|little|absolutely no) (?:interest|"
     rf"patience|tolerance|appetite|love) (?:in|for)|have (?:completely\s+|totally\s+)?gone off|"
     rf"prefer not to|'d prefer not to|would prefer not to|'d rather not|would rather not|"
     rf"'d sooner not|refuse to|won't(?! be\b)|will never|"
+    # a refusal said as what the speaker would never do ("I'd never buy a used car"),
+    # kept up ("I've been avoiding X") or cut back ("I'm cutting down on X")
+    rf"(?:tend|do (?:my|our) best|make a point)\s+(?:(?:not|never)\s+to|of\s+(?:not|never))|"
+    rf"(?:'d|would) never(?!\s+(?:have|{_NOT_STANCE_VERBS}|{_PAST_WORDS}|[a-z]+ed)\b)|"
+    rf"have\s+(?:been\s+)?(?:avoid(?:ed|ing)|{_KEEP_AWAY_DONE}|{_CUT_DOWN})|"
     rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|[a-z]+ed)\b)|"
     # "I can't make it (tonight)", "can't be there": one occasion missed, not a rule
-    rf"don't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|can't(?!\s+(?:{_NOT_STANCE_VERBS}|make it|"
-    rf"be there)\b)|"
-    rf"have stopped|have quit|have given up|have cut out|skip|"
+    rf"don't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|"
+    rf"can't(?:\s+(?:really|just|even))?(?!\s+(?:{_NOT_STANCE_VERBS}|make it|be there)\b)|"
+    rf"have stopped|have quit|have given up|have cut out|skip|draw the line at|"
     rf"stay off|stay out of|keep away from)|"
     rf"{_BE}\s+{_ADV}(?P<b>not\s+{_ADV}(?:an?\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     rf"into|interested\s+in|keen\s+on|big\s+on|fond\s+of|"
     rf"comfortable(?:\s+(?:with|in|about|around))?)|"
     rf"not(?=\s+(?!(?:going|saying|kidding|joking|feeling|trying|looking|asking|telling|"
     rf"talking|complaining|getting any|working (?:at|for|in|as)|living)\b)[a-z]+ing\b)|"
-    rf"done\s+with|staying\s+away\s+from|"
+    rf"done\s+with|staying\s+away\s+from|{_CUT_DOWN}|"
+    rf"(?:no|not\s+much\s+of\s+an?)\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
+    rf"(?:so\s+)?(?:sick(?:\s+and\s+tired)?|tired)\s+of|fed\s+up\s+with|"
     rf"steering\s+clear\s+of|avoiding|cutting\s+out|skipping)|"
     rf"(?:our|my)\s+(?:family|household)\s+(?:isn't|doesn't)\s+(?:really\s+)?"
     rf"(?P<f>into|do|like|enjoy))\s+(?P<rest>.+)"
@@ -186,9 +215,13 @@ _REASON = icase(
     r"\s*,?\s*\b(?:because|since|(?<!much )(?<!many )(?<!long )(?<!soon )(?<!far )(?<!well )"
     r"as(?=\s+(?:I|it|they|we|my|our|the)\b)|cause|cuz|due to|so "
     r"that|so(?=\s+(?:I|we|it)\b))\b|,\s*(?:it|they|that|which)(?:'s|'re|\s+is|\s+are|\s+makes?|"
-    r"\s+gives?)\b|\s+-\s+|;|"
+    r"\s+gives?)\b|\s+-\s+|;|,\s*(?:not|especially|apparently|obviously|frankly|probably|"
+    r"particularly|except|unless|though|although)\b|"
     # a new clause after a comma: "anything with X, Y or Z in it, it all tastes of soap"
     r",\s*(?:it|they|he|she|these|those|there|I|I'm|I've|I'd|I'll|we|you|so|which)\s"
+)
+_CONJUNCTION = icase(
+    r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
 )
 _BINDING = frozenset({"allergy", "intolerance", "diet"})
 # the words without which the patterns above cannot match (a set lookup is cheaper)
@@ -218,11 +251,11 @@ _OCCASION_END = icase(
 )
 _POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
 _LEAD = icase(
-    r"^(?P<cond>(?:(?:when|whenever|while|once|unless)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
+    r"^(?P<cond>(?:(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
     r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?)),?\s+(?=(?:I|we|I'm|we're|I'd|"
     r"I'll|I have|my|our)\b)"
 )
-_SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless)\b")
+_SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless|if)\b")
 _PAST = frozenset(_PAST_WORDS.split("|"))
 _NOT_HABIT_VERBS = frozenset(
     words(
@@ -237,6 +270,8 @@ _NOT_HABIT_VERBS = frozenset(
     )
 )
 _OBJECT_WORDS = 14
+_LIST_WORDS = 24
+_LIST = icase(r",\s+[^,]+,?\s+(?:or|and|nor)\s+\S")
 # a need is a standing requirement when it says what is needed ("a standing desk at
 # work"); "I need a nap" is a passing state
 _NEED_WORDS = 3
@@ -311,17 +346,23 @@ def _said_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
     return (f"anything {rest}" if nothing else rest), True
 
 
-def _object_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
+def _object_first(
+    said: str, words: frozenset[str], *, later: bool = False
+) -> tuple[str, bool] | None:
     """A stance said with its object first ("X isn't my scene", "X drives me up the
     wall", "X or nothing"): the object and whether the speaker is for it (then only for
     it)."""
+    said = without_reason_lead(said)  # "Because of my back, X is out of the question"
     patterns = [_OBJECT_AGAINST]
     if not _DRIVE_WORDS.isdisjoint(words):
         patterns.append(_DRIVES_ME)
+    # ``later``: after a conjunction ("I'm not a big drinker so pubs aren't my thing")
+    starts = [said[m.end() :] for m in _CONJUNCTION.finditer(said)] if later else [said]
     for pattern in patterns:
-        m = pattern.match(said)
-        if m and not _HAS_SUBJECT.search(m.group("rest")):
-            return m.group("rest"), False
+        for start in starts:
+            m = pattern.match(start)
+            if m and not _HAS_SUBJECT.search(m.group("rest")):
+                return m.group("rest"), False
     m = _OR_NOTHING.match(said) if "nothing" in words else None
     if m and not _HAS_SUBJECT.search(m.group("rest")):
         return m.group("rest"), True
@@ -332,7 +373,9 @@ def _worth(value: str) -> bool:
     """Whether an object names something: not empty, not a pointer back into the
     conversation ("that", "it", "your idea"), not a whole paragraph."""
     words = tokens(value)
-    if not words or len(words) > _OBJECT_WORDS:
+    # a list of things may run longer ("anything with X, Y, Z or W in it")
+    limit = _LIST_WORDS if _LIST.search(value) else _OBJECT_WORDS
+    if not words or len(words) > limit:
         return False
     if _POINTER_HEAD.match(value) and len(words) <= 2:
         return False
@@ -347,6 +390,10 @@ class ChoiceReader(Collector):
     condition: str | None = None  # the condition the current sentence opens with
     sentence_start = 0  # how many facts were read before the current sentence
 
+    def __init__(self, reference: datetime) -> None:
+        super().__init__(reference)
+        self.stances_read: list[ExtractedFact] = []  # kept when the sentence laughs
+
     def _bound(self) -> bool:
         """Whether the current sentence stated an allergy or a diet: a request that
         follows it ("I'm vegetarian, so no meat please") says what that already binds."""
@@ -360,7 +407,7 @@ class ChoiceReader(Collector):
         )
 
     def _choice(self, c: Clause) -> bool:
-        said = c.said
+        said = restore_subject(c.said)  # "Not a fan of X"
         first = _said_first(said, c.words)
         if first is not None and not (first[1] and self._bound()):
             return self._stance_fact(c, first[0], polarity=False)
@@ -371,6 +418,9 @@ class ChoiceReader(Collector):
             ):
                 return False
             return self._stance_fact(c, m.group("rest"), polarity=False)
+        against = against_form(said)
+        if against is not None and not (against[1] and self._bound()):
+            return self._stance_fact(c, against[0], polarity=False)
         read = _object_first(said, c.words)
         if read is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
@@ -404,7 +454,8 @@ class ChoiceReader(Collector):
             and (framed or _RULE_FRAME.search(said) or _REASON_WORD.search(c.evidence))
         ):
             return self._stance_fact(c, f"{m.group('verb')} {m.group('rest')}", polarity=True)
-        return False
+        read = _object_first(said, c.words, later=True)
+        return read is not None and self._stance_fact(c, read[0], polarity=read[1], only=read[1])
 
     def _stance_fact(
         self,
@@ -416,6 +467,10 @@ class ChoiceReader(Collector):
         compared: bool = False,
     ) -> bool:
         what = whole_object(rest, compared=compared)
+        if len(tokens(what)) > _OBJECT_WORDS and "," in what and not _LIST.search(what):
+            # too long to be one object and no list: a new clause follows the comma
+            # ("..., even a standby LED keeps me up")
+            what = whole_object(what.split(",", 1)[0], compared=compared)
         if not _worth(what):
             return False
         if self.condition:
@@ -430,5 +485,7 @@ class ChoiceReader(Collector):
         verb = _ONLY_VERB_TAGS.get(what.split()[1].lower(), "") if only else ""
         tags = [verb, *tags] if verb and verb not in tags else tags
         predicate = primary_tag(category, tags, "principle" if only else "general")
+        before = len(self.facts)
         self.add(c, category, predicate, what, polarity=polarity, tags=tags, confidence=0.8)
+        self.stances_read += self.facts[before:]
         return True

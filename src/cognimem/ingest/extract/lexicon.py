@@ -175,7 +175,11 @@ TRIGGERS: dict[str, frozenset[str]] = {
             rule, suit, suits, works, because, since, cause, cuz, due, fail, exception,
             religiously, single, exceptions, when, whenever, while, once, unless, tend,
             gone, comfortable, no, nothing, please, pls, banned, forbidden, drive, drives,
-            send, sends, something, thing, better"""
+            send, sends, something, thing, better, cut, avoided, steered, stayed, kept,
+            fan, sick, tired, fed, find, liked, enjoyed, cared, hated, disliked, detested,
+            loathed, despised, mix, along, nightmare, pain, torture, hell, struggle, none,
+            suggest, recommend, try, tend, best, point, leave, draw, line, no-no, worth,
+            thank"""
         )
     ),
     "preference": frozenset(

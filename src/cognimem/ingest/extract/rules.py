@@ -13,8 +13,16 @@ words ("my son told his class I'm ...": :mod:`.earnest`) yields no fact; so does
 early"), nor does a clause that says by a figure of speech what someone or something is
 ("my coworker is a snake", "this heat is killing me": :mod:`.figures`), and a sentence
 that laughs at itself ("lol") yields no constraint and no partner or friend named by a
-name that is no one's first name ("married to Netflix lol"). A sentence is first read
-whole for a causal statement ("coffee gives me migraines"), then
+name that is no one's first name ("married to Netflix lol"). Three exceptions keep a
+stance read by its grammar (:mod:`.detect_choices`): one said before a question, a
+hypothetical or someone's opinion of its own ("I hate camping, what's the point?", "I
+can't stand crowded pubs, I'd go mad": only the stance of the statement it opens with is
+read, :func:`.clauses.stated_head`), one said with a laugh ("I hate camping lol") and
+one said by a figure ("Cruises are my idea of hell"); a sentence that does not mean what
+it says keeps none. A "real" condition with "if" ("If I'm cooking for the kids I skip
+the chilli": present in the "if" clause, a standing rule after it) is read as one with
+"when". A sentence is first read whole for a causal statement ("coffee gives me
+migraines"), then
 split into clauses. Each clause is cleaned (contractions spelled one way, "actually",
 "I think", "really" dropped, "used to" / "no longer" / "anymore" turned into flags), its
 time expressions are resolved against the message's ``occurred_at``
@@ -92,6 +100,7 @@ from cognimem.ingest.extract.clauses import (
     is_statement,
     prepare_clause,
     shield_stops,
+    stated_head,
     tidy,
     unify,
 )
@@ -322,15 +331,27 @@ class _Reader(
 
     def _sentence(self, sentence: str, evidence: str | None = None) -> None:
         evidence = evidence or sentence.strip()
-        if evidence.endswith("?"):
-            return
         text = shield_stops(tidy(sentence.strip()))
-        if not text or not is_statement(text):
+        if not text:
             return
         before = len(self.facts)
+        if evidence.endswith("?") or not is_statement(text):
+            # a stance said before a question or a hypothetical of its own ("I hate
+            # camping, what's the point?"): only the stance is read
+            head = stated_head(text)
+            if head is not None:
+                self._statement(head, evidence)
+                self.facts[before:] = [
+                    f for f in self.facts[before:] if any(f is s for s in self.stances_read)
+                ]
+            return
         self._statement(text, evidence)
-        if is_laughing(text):
-            self.facts[before:] = [f for f in self.facts[before:] if not _laughed_off(f)]
+        if is_laughing(text):  # a stance read by its grammar stands ("I hate camping lol")
+            self.facts[before:] = [
+                f
+                for f in self.facts[before:]
+                if not _laughed_off(f) or any(f is s for s in self.stances_read)
+            ]
 
     def _statement(self, text: str, evidence: str) -> None:
         self.condition = lead_condition(text)
@@ -401,7 +422,8 @@ class _Reader(
         self.pet_window |= not c.words.isdisjoint(_PET_WORDS)  # "she named it Pepper" next
         said = copula(c.text)
         if is_figure(c.text, said):  # "my coworker is a snake": nothing else is read
-            self.figurative = True
+            # ... but a stance said by a figure is one ("Open-plan offices are a nightmare")
+            self.figurative = not (self._may_choose(c) and self._choice(c))
             return
         if said is not None:
             self._kind_owned(c, said)  # "my car is a Toyota", "my dog is a poodle"
