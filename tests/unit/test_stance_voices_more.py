@@ -167,3 +167,45 @@ def test_a_long_list_stays_whole_and_a_new_clause_ends_the_object(text: str, val
 )
 def test_look_alikes_state_no_constraint(text: str) -> None:
     assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I favour small local shops.", "small local shops"),
+        ("I usually choose the train over the plane.", "train"),
+        ("I'm all for walking everywhere.", "walking everywhere"),
+        ("I'm a big believer in buying quality once.", "buying quality once"),
+        ("I have to stick to decaf these days.", "decaf"),
+    ],
+)
+def test_a_choice_in_more_verbs_is_for_its_object(text: str, value: str) -> None:
+    assert constraints(text) == [(POLICY, value, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Due to my work schedule I can only train in the evenings.", "only train in the evenings"),
+        ("Nothing but black coffee for me.", "only black coffee"),
+    ],
+)
+def test_an_exclusive_said_with_can_or_nothing_but(text: str, value: str) -> None:
+    assert (FactCategory.VALUE, value, True) in constraints(text)
+
+
+def test_a_reason_clause_is_not_read_as_the_rule_it_explains() -> None:
+    assert "work shifts" not in {
+        v for _, v, _ in constraints("I can only do weekends because I work shifts.")
+    }
+
+
+def test_a_stance_with_its_own_reason_keeps_the_reason_as_a_cause() -> None:
+    text = "I avoid the motorway because it stresses me out."
+    assert constraints(text) == [
+        (POLICY, "motorway", False),
+        (FactCategory.CAUSAL, "I avoid the motorway because it stresses me out", True),
+    ]
+    # a reason given for another clause is no reason for the stance
+    narrated = "I usually play chess, but I tried poker this time since my friends play it a lot."
+    assert FactCategory.CAUSAL not in {c for c, _, _ in constraints(narrated)}

@@ -37,17 +37,20 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
-from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
+from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.stance_forms import (
     against_form,
+    gives_own_reason,
+    is_reason_clause,
     restore_subject,
-    without_reason_lead,
 )
 from cognimem.models.extraction import ExtractedFact
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.tokens import tokens, words
@@ -81,7 +84,7 @@ _NOT_STANCE_VERBS = (
 # what "only" cannot qualify as a choice: "I only just got home", "I only had a minute"
 _AUX_OR_MIND = (
     "am|'m|was|were|have|had|has|do|did|don't|can|could|will|would|should|think|know|"
-    "guess|feel|mean|wonder|hope|wish|just|said|told|got|found|realized|realised|heard|"
+    "guess|feel|mean|wonder|hope|wish|just|said|told|got|found|realized|realised|heard|imagine|"
     "knew|saw|started|recently|one|a few|need|kidding|joking"
 )
 # "stay well away from", "keep clear of", "steer well clear of"
@@ -137,15 +140,19 @@ _FOR = icase(
     rf"(?:'d|would) (?:much\s+|far\s+)?prefer(?! not\b)|"
     rf"'d (?:much\s+|far\s+)?rather(?! not\b)|would (?:much\s+|far\s+)?rather(?! not\b)|"
     rf"'d (?:always\s+)?choose|would (?:always\s+)?choose|'ll (?:always\s+)?(?:pick|choose|go "
-    rf"for)|always (?:pick|choose|go for|opt for)|go for|opt for|stick to|stick with|"
+    rf"for)|'d (?:always\s+)?go for|always (?:pick|choose|go for|opt for)|go for|opt for|"
+    rf"(?:(?:have|need|got) to\s+|must\s+)?(?:stick to|stick with)|choose(?!\s+(?:to|my|our)\b)|"
+    rf"favou?r|lean towards|gravitate towards|"
     rf"insist on|swear by|need(?! to\b| help\b| a break\b| advice\b| some\b| ideas?\b| "
     rf"suggestions?\b| a minute\b| time\b| more\b| a hand\b)|make sure (?:I|we|to)?|always"
     rf"(?=\s+(?!(?:{_NOT_STANCE_VERBS}|wanted|thought|loved|liked|been)\b))|am drawn to|"
-    rf"'m drawn to|'re drawn to)|{_BE}\s+{_ADV}(?P<b>all about|drawn to|sticking (?:to|with)|"
+    rf"'m drawn to|'re drawn to)|{_BE}\s+{_ADV}(?P<b>all about|all for|drawn to|"
+    rf"sticking (?:to|with)|"
+    rf"an?\s+(?:big\s+|great\s+|firm\s+|huge\s+)?believer\s+in|"
     rf"only looking at|going for|opting for))\s+(?P<rest>.+)"
 )
 _ONLY = icase(
-    rf"\b{_SUBJECT}(?:'ll\s+|will\s+)?{_ADV}(?P<v>only|exclusively)\s+(?:ever\s+)?"
+    rf"\b{_SUBJECT}(?:'ll\s+|will\s+|can\s+)?{_ADV}(?P<v>only|exclusively)\s+(?:ever\s+)?"
     rf"(?!(?:just|{_AUX_OR_MIND})\b"
     rf"\b|had\b|got\b|found\b|realized\b|realised\b|heard\b|knew\b|saw\b|started\b|recently\b"
     rf"|one\b|a few\b)(?P<rest>[a-z].+)"
@@ -154,35 +161,11 @@ _ONLY_AFTER = icase(
     rf"\b{_SUBJECT}(?P<rest>(?!(?:only|just|{_AUX_OR_MIND})\b)[a-z]+\b.*?)"
     rf"\s+(?P<v>exclusively|only)\b(?P<tail>.*)"
 )
-# the object first: "X isn't my thing", "X is a must for me"
-_OBJECT_AGAINST = icase(
-    r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:(?:\s+(?:isn't|aren't|is not|are not)|'s not|'re not)\s+"
-    r"(?:really\s+|just\s+|at all\s+|exactly\s+)?(?:(?:my|our)\s+(?:thing|style|scene|cup of "
-    r"tea|kind of thing|sort of thing|vibe|jam|bag|idea of fun|forte)|for\s+(?:me|us)|an option"
-    r"(?:\s+for\s+(?:me|us))?)|\s+(?:is|are)\s+(?:an?\s+)?(?:no-go|no go|dealbreaker|"
-    r"deal-breaker|hard pass|off-limits|off limits|off the table|out of the question)|"
-    # "X is a hard no from me", "X are a no for us"
-    r"\s+(?:is|are)\s+(?:an?\s+)?(?:(?:hard|big|definite|absolute|firm|total|flat|straight)\s+)?"
-    r"no\s+(?:from|for)\s+(?:me|us)|"
-    # "X are banned in this house"
-    r"\s+(?:is|are)\s+(?:(?:totally|completely|strictly)\s+)?(?:banned|forbidden)|"
-    r"\s+(?:bores?|bored)\s+(?:me|us)|\s+(?:don't|doesn't)\s+(?:really\s+)?"
-    r"(?:work|agree|sit well)\s+(?:for|with)\s+(?:me|us))\b"
-)
-# what the speaker can't abide said by its effect on them: "Open-plan offices drive me
-# round the bend" (not "my husband drives me mad": a person, not a stance)
-_DRIVES_ME = icase(
-    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you)\b)(?P<rest>[a-z][\w' ,&-]"
-    r"{1,80}?)\s+(?:really\s+)?(?:drives?|sends?)\s+me\s+(?:mad|crazy|nuts|insane|bonkers|up "
-    r"the wall|round the bend|around the bend|round the twist|spare)\b"
-)
 # the object first, then the stance on it: "Sleeping pills are something I won't touch"
 _OBJECT_THEN_STANCE = icase(
     r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)\s+(?:is|are)\s+(?:something|a thing|one thing|the one "
     r"thing)\s+(?:that\s+)?(?P<stance>(?:I|we)\s.+)$"
 )
-# an exclusive choice said by its alternative: "loose-leaf tea or nothing"
-_OR_NOTHING = icase(r"^(?P<rest>[a-z][\w' ,&-]{1,60}?)\s+or\s+nothing\s*[.!]*$")
 # a request against something, said with "please" and no verb: "please no spoilers",
 # "nothing with nuts please", "..., so no meat dishes please"
 _PLEASE_NO = icase(
@@ -220,16 +203,12 @@ _REASON = icase(
     # a new clause after a comma: "anything with X, Y or Z in it, it all tastes of soap"
     r",\s*(?:it|they|he|she|these|those|there|I|I'm|I've|I'd|I'll|we|you|so|which)\s"
 )
-_CONJUNCTION = icase(
-    r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
-)
 _BINDING = frozenset({"allergy", "intolerance", "diet"})
 # the words without which the patterns above cannot match (a set lookup is cheaper)
 _THING_WORDS = frozenset({"something", "thing"})
 _PLEASE_WORDS = frozenset({"please", "pls"})
-_DRIVE_WORDS = frozenset({"drive", "drives", "send", "sends"})
-_HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 _REASON_WORD = icase(r"\b(?:because|since|cause|cuz|due to)\b")
+_WHOLE_CHARS = 240
 # a comparison after a choice: "I prefer X over Y", "I'd rather X than Y"
 _COMPARED = icase(
     r"\s+(?:over|rather than|instead of|more than|than|to(?=\s+(?:\w+ing|the|a|an|my)\b))\s+"
@@ -346,29 +325,6 @@ def _said_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
     return (f"anything {rest}" if nothing else rest), True
 
 
-def _object_first(
-    said: str, words: frozenset[str], *, later: bool = False
-) -> tuple[str, bool] | None:
-    """A stance said with its object first ("X isn't my scene", "X drives me up the
-    wall", "X or nothing"): the object and whether the speaker is for it (then only for
-    it)."""
-    said = without_reason_lead(said)  # "Because of my back, X is out of the question"
-    patterns = [_OBJECT_AGAINST]
-    if not _DRIVE_WORDS.isdisjoint(words):
-        patterns.append(_DRIVES_ME)
-    # ``later``: after a conjunction ("I'm not a big drinker so pubs aren't my thing")
-    starts = [said[m.end() :] for m in _CONJUNCTION.finditer(said)] if later else [said]
-    for pattern in patterns:
-        for start in starts:
-            m = pattern.match(start)
-            if m and not _HAS_SUBJECT.search(m.group("rest")):
-                return m.group("rest"), False
-    m = _OR_NOTHING.match(said) if "nothing" in words else None
-    if m and not _HAS_SUBJECT.search(m.group("rest")):
-        return m.group("rest"), True
-    return None
-
-
 def _worth(value: str) -> bool:
     """Whether an object names something: not empty, not a pointer back into the
     conversation ("that", "it", "your idea"), not a whole paragraph."""
@@ -399,6 +355,24 @@ class ChoiceReader(Collector):
         follows it ("I'm vegetarian, so no meat please") says what that already binds."""
         return any(f.predicate in _BINDING for f in self.facts[self.sentence_start :])
 
+    def _keep_reason(self, text: str, evidence: str, since: int) -> None:
+        """A stance read since fact ``since`` with its reason in the sentence ("We need
+        blackout curtains since the streetlight shines in") and no cause read: the
+        sentence is kept whole as the cause, as the causal detector would keep it; not
+        when another constraint already reads the reason ("because my knees are bad" is
+        a state)."""
+        read = self.facts[since:]
+        stances = [f for f in read if any(f is s for s in self.stances_read)]
+        others = [f for f in read if f.category in CONSTRAINT_CATEGORIES and f not in stances]
+        if others or not gives_own_reason(text, [f.value for f in stances]):
+            return
+        clause = prepare_clause(text, evidence, self.ref)
+        tags = scope_tags(text.replace("-", " "))
+        if clause is not None and len(text) <= _WHOLE_CHARS:
+            predicate = "health" if "health" in tags else (tags[0] if tags else "general")
+            value = text.rstrip(" .!")
+            self.add(clause, Cat.CAUSAL, predicate, value, tags=tags, confidence=0.6)
+
     def _may_choose(self, c: Clause) -> bool:
         """Whether :meth:`_choice` can read ``c``: a marker word, or a frame (a condition,
         a reason) that makes a plain habit a rule."""
@@ -421,7 +395,7 @@ class ChoiceReader(Collector):
         against = against_form(said)
         if against is not None and not (against[1] and self._bound()):
             return self._stance_fact(c, against[0], polarity=False)
-        read = _object_first(said, c.words)
+        read = object_first(said, c.words)
         if read is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
         m = _ONLY.search(said)
@@ -452,9 +426,10 @@ class ChoiceReader(Collector):
             m
             and _present(m.group("verb"))
             and (framed or _RULE_FRAME.search(said) or _REASON_WORD.search(c.evidence))
+            and not is_reason_clause(said, c.evidence)
         ):
             return self._stance_fact(c, f"{m.group('verb')} {m.group('rest')}", polarity=True)
-        read = _object_first(said, c.words, later=True)
+        read = object_first(said, c.words, later=True)
         return read is not None and self._stance_fact(c, read[0], polarity=read[1], only=read[1])
 
     def _stance_fact(

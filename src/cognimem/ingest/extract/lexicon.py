@@ -179,7 +179,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             fan, sick, tired, fed, find, liked, enjoyed, cared, hated, disliked, detested,
             loathed, despised, mix, along, nightmare, pain, torture, hell, struggle, none,
             suggest, recommend, try, tend, best, point, leave, draw, line, no-no, worth,
-            thank"""
+            thank, favour, favor, lean, gravitate, believer, can"""
         )
     ),
     "preference": frozenset(

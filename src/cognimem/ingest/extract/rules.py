@@ -371,6 +371,7 @@ class _Reader(
             self._clause(clause)
         if self.figurative:
             return
+        self._keep_reason(text, evidence, before)  # "I avoid X since Y": Y kept as a cause
         read = self.facts[before:]
         health = [f for f in read if any(f is h for h in self.health_read)]
         kinds = [f for f in read if any(f is k for k in self.kinds_read)]

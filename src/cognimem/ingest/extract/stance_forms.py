@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import icase
 
-__all__ = ["against_form", "restore_subject", "without_reason_lead"]
+__all__ = [
+    "against_form",
+    "gives_own_reason",
+    "is_reason_clause",
+    "restore_subject",
+    "without_reason_lead",
+]
 
 _ADV = r"(?:(?:really|just|also|honestly|genuinely|definitely|absolutely|totally|truly)\s+)*"
 DROPPED = icase(
@@ -80,7 +86,7 @@ _PREFER_NOT_DONE = icase(
 # a standing "no" said of the speaker, with no verb: "No horror films for me", "Nothing
 # too spicy for us, thanks", "None of that X for me"
 _NONE_FOR_ME = icase(
-    r"^(?P<no>no|nothing|none\s+of)\s+(?:more\s+)?(?P<rest>(?!(?:worries|problem|rush|pressure|"
+    r"^(?P<no>no|nothing|none\s+of)\s+(?:more\s+)?(?P<rest>(?!(?:but|worries|problem|rush|pressure|"
     r"idea|clue|thanks|need|way|one|doubt|luck|plans?|time|change)\b).+?)\s+for\s+(?:me|us)\b"
     r"(?:[\s,]*(?:thanks|thank you|please|ta|cheers))?\s*[.!]*$"
 )
@@ -94,6 +100,14 @@ _ASKED_NOT = icase(
 _FORMS = (_LONG_HELD, _FIND, _OBJECT_JUDGED, _REFUSED_AFTER, _PREFER_NOT_DONE, _ASKED_NOT)
 _PLEASE = icase(r"\b(?:please|pls|suggest|recommend|suggesting|recommending)\b")
 _HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
+# a reason said after the stance, as its own clause: "..., since the street light shines in"
+_GIVES_REASON = icase(
+    r"\s(?:because|cause|cuz|due to)\b|\ssince\s+(?:I|we|my|our|it|the|they|there)\b|"
+    r",\s*as\s+(?:I|we|my|our|it)\b"
+)
+_OTHER_CLAUSE = icase(r",?\s+(?:but|and|then|though|although)\s+")
+_REASON_BEFORE = icase(r"\b(?:because|since|cause|cuz|as)[\s,]*$")
+_REASON_BEFORE = icase(r"\b(?:because|since|cause|cuz|as)[\s,]*$")
 
 
 def restore_subject(said: str) -> str:
@@ -131,3 +145,25 @@ def against_form(said: str) -> tuple[str, bool] | None:
             continue
         return rest, pattern is _ASKED_NOT
     return None
+
+
+def is_reason_clause(said: str, evidence: str) -> bool:
+    """Whether the clause ``said`` is the reason of its sentence ``evidence`` ("I can
+    only do weekends because *I work shifts*"), not the rule it gives a reason for."""
+    at = evidence.lower().find(said[:16].lower())
+    return at > 0 and _REASON_BEFORE.search(evidence[:at]) is not None
+
+
+def gives_own_reason(text: str, values: list[str]) -> bool:
+    """Whether the sentence ``text`` gives a reason for the stance read as one of
+    ``values``: a reason clause after it with no other clause between them ("I usually
+    play X, but I tried Y this time since ..." gives no reason for X)."""
+    reason = _GIVES_REASON.search(text)
+    if reason is None:
+        return False
+    low = text.lower()
+    return any(
+        0 <= (at := low.find(value[:12].lower())) < reason.start()
+        and not _OTHER_CLAUSE.search(text, at, reason.start())
+        for value in values
+    )

@@ -1,0 +1,67 @@
+"""A stance said with its object first, read for :mod:`.detect_choices`: "X isn't my
+scene", "X is a hard no from me", "X are banned in this house", "X drives me up the
+wall", "X or nothing", "Nothing but X for me" — also after a reason said first
+("Because of my back, X is out of the question") or, tried last, after a conjunction or a
+comma ("I'm not a big drinker so pubs aren't really my thing").
+"""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.stance_forms import without_reason_lead
+
+__all__ = ["object_first"]
+
+# the object first: "X isn't my thing", "X is a must for me"
+_OBJECT_AGAINST = icase(
+    r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:(?:\s+(?:isn't|aren't|is not|are not)|'s not|'re not)\s+"
+    r"(?:really\s+|just\s+|at all\s+|exactly\s+)?(?:(?:my|our)\s+(?:thing|style|scene|cup of "
+    r"tea|kind of thing|sort of thing|vibe|jam|bag|idea of fun|forte)|for\s+(?:me|us)|an option"
+    r"(?:\s+for\s+(?:me|us))?)|\s+(?:is|are)\s+(?:an?\s+)?(?:no-go|no go|dealbreaker|"
+    r"deal-breaker|hard pass|off-limits|off limits|off the table|out of the question)|"
+    # "X is a hard no from me", "X are a no for us"
+    r"\s+(?:is|are)\s+(?:an?\s+)?(?:(?:hard|big|definite|absolute|firm|total|flat|straight)\s+)?"
+    r"no\s+(?:from|for)\s+(?:me|us)|"
+    # "X are banned in this house"
+    r"\s+(?:is|are)\s+(?:(?:totally|completely|strictly)\s+)?(?:banned|forbidden)|"
+    r"\s+(?:bores?|bored)\s+(?:me|us)|\s+(?:don't|doesn't)\s+(?:really\s+)?"
+    r"(?:work|agree|sit well)\s+(?:for|with)\s+(?:me|us))\b"
+)
+# what the speaker can't abide said by its effect on them: "Open-plan offices drive me
+# round the bend" (not "my husband drives me mad": a person, not a stance)
+_DRIVES_ME = icase(
+    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you)\b)(?P<rest>[a-z][\w' ,&-]"
+    r"{1,80}?)\s+(?:really\s+)?(?:drives?|sends?)\s+me\s+(?:mad|crazy|nuts|insane|bonkers|up "
+    r"the wall|round the bend|around the bend|round the twist|spare)\b"
+)
+# an exclusive choice said by its alternative: "loose-leaf tea or nothing"
+_OR_NOTHING = icase(r"^(?P<rest>[a-z][\w' ,&-]{1,60}?)\s+or\s+nothing\s*[.!]*$")
+_NOTHING_BUT = icase(r"^nothing\s+but\s+(?P<rest>[\w' ,&-]{2,60}?)(?:\s+for\s+(?:me|us))?\s*[.!]*$")
+_CONJUNCTION = icase(
+    r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
+)
+_DRIVE_WORDS = frozenset({"drive", "drives", "send", "sends"})
+_HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
+
+
+def object_first(
+    said: str, words: frozenset[str], *, later: bool = False
+) -> tuple[str, bool] | None:
+    """A stance said with its object first ("X isn't my scene", "X drives me up the
+    wall", "X or nothing"): the object and whether the speaker is for it (then only for
+    it)."""
+    said = without_reason_lead(said)  # "Because of my back, X is out of the question"
+    patterns = [_OBJECT_AGAINST]
+    if not _DRIVE_WORDS.isdisjoint(words):
+        patterns.append(_DRIVES_ME)
+    # ``later``: after a conjunction ("I'm not a big drinker so pubs aren't my thing")
+    starts = [said[m.end() :] for m in _CONJUNCTION.finditer(said)] if later else [said]
+    for pattern in patterns:
+        for start in starts:
+            m = pattern.match(start)
+            if m and not _HAS_SUBJECT.search(m.group("rest")):
+                return m.group("rest"), False
+    m = (_OR_NOTHING.match(said) or _NOTHING_BUT.match(said)) if "nothing" in words else None
+    if m and not _HAS_SUBJECT.search(m.group("rest")):
+        return m.group("rest"), True
+    return None
