@@ -209,3 +209,27 @@ def test_a_stance_with_its_own_reason_keeps_the_reason_as_a_cause() -> None:
     # a reason given for another clause is no reason for the stance
     narrated = "I usually play chess, but I tried poker this time since my friends play it a lot."
     assert FactCategory.CAUSAL not in {c for c, _, _ in constraints(narrated)}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I'm not one for small talk.", "small talk"),
+        ("Camping isn't something I enjoy.", "Camping"),
+        ("Loud music gets on my nerves.", "Loud music"),
+        ("Open-plan offices do my head in.", "Open-plan offices"),
+        ("I've had enough of group chats.", "group chats"),
+        ("Cruises? No thanks.", "Cruises"),
+        ("I'm packing for the trip. Cruises? Never again.", "Cruises"),
+    ],
+)
+def test_a_refusal_by_idiom_or_after_the_thing_named_as_a_question(text: str, value: str) -> None:
+    assert constraints(text) == [(POLICY, value, False)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Want some tea? No thanks.", "Some tea? No thanks.", "My brother gets on my nerves."],
+)
+def test_an_offer_refused_or_a_person_is_no_stance(text: str) -> None:
+    assert constraints(text) == []

@@ -179,7 +179,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
             fan, sick, tired, fed, find, liked, enjoyed, cared, hated, disliked, detested,
             loathed, despised, mix, along, nightmare, pain, torture, hell, struggle, none,
             suggest, recommend, try, tend, best, point, leave, draw, line, no-no, worth,
-            thank, favour, favor, lean, gravitate, believer, can"""
+            thank, favour, favor, lean, gravitate, believer, can, one, nerves, head, winds,
+            wind, stresses, stress, wears, wear, puts, put, enough, fill, thanks, way"""
         )
     ),
     "preference": frozenset(

@@ -116,6 +116,7 @@ from cognimem.ingest.extract.earnest import takes_back
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
+from cognimem.ingest.extract.stance_forms import joined_refusals
 from cognimem.ingest.extract.third_person import as_first_person
 from cognimem.ingest.extract.work_phrases import talks_of_work
 from cognimem.models.clock import to_utc
@@ -212,7 +213,7 @@ class _Reader(
     def read(self, text: str, discourse: Discourse) -> None:
         self.work_window, self.pet_window = discourse.about_work, discourse.about_pets
         last = len(self.facts)
-        for sentence in split_sentences(unify(text)):
+        for sentence in split_sentences(joined_refusals(unify(text))):
             if takes_back(sentence):  # "I'm moving to Alaska. Kidding!"
                 del self.facts[last:]
             last = len(self.facts)

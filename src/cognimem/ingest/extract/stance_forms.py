@@ -24,6 +24,7 @@ __all__ = [
     "against_form",
     "gives_own_reason",
     "is_reason_clause",
+    "joined_refusals",
     "restore_subject",
     "without_reason_lead",
 ]
@@ -31,7 +32,7 @@ __all__ = [
 _ADV = r"(?:(?:really|just|also|honestly|genuinely|definitely|absolutely|totally|truly)\s+)*"
 DROPPED = icase(
     rf"^{_ADV}(?:(?P<be>(?:not|no)\s+(?:really\s+)?(?:(?:a|an|much of an?)\s+)?(?:big\s+|huge\s+|"
-    r"great\s+)?(?:fan\s+of|into|keen\s+on|big\s+on|fond\s+of|interested\s+in)\b)|"
+    r"great\s+)?(?:fan\s+of|into|keen\s+on|big\s+on|fond\s+of|interested\s+in|one\s+for)\b)|"
     r"can't\s+(?:stand|bear|abide)\b|(?:dislike|hate|detest|loathe|despise|prefer)\b(?!\s+(?:to\s+"
     r"(?:say|admit|tell)|it\b)))"
 )
@@ -68,7 +69,14 @@ _OBJECT_JUDGED = icase(
     r"torture|no-no|pet hate|pet peeve|bane of my life|worst)|"
     r"(?:isn't|aren't|is not|are not|'s not|'re not)\s+(?:(?:just|really|honestly)\s+)*(?:worth\s+"
     r"(?:the|it)\b|(?:me|us)\b(?!\s+\w))|"
-    r"'s\s+(?:(?:just|really)\s+)*(?:an?\s+)?(?:nightmare|no-no|hell|torture))\b"
+    r"'s\s+(?:(?:just|really)\s+)*(?:an?\s+)?(?:nightmare|no-no|hell|torture)|"
+    # what it does to the speaker: "X gets on my nerves", "X does my head in"
+    r"(?:(?:really|just|always)\s+)?(?:gets?\s+on\s+my\s+nerves|(?:does|do)\s+my\s+head\s+in|"
+    r"winds?\s+me\s+up|stress(?:es)?\s+me\s+out|wears?\s+me\s+out|puts?\s+me\s+off)|"
+    # "X isn't something I enjoy"
+    r"(?:isn't|aren't|is not|are not)\s+(?:really\s+)?(?:something|a thing|anything)\s+(?:that\s+)?"
+    r"(?:I|we)\s+(?:(?:really|particularly|ever|would|'d)\s+)*(?:enjoy|like|love|do|want|need|"
+    r"care\s+(?:about|for)|go\s+for|choose|fancy))\b"
 )
 # what is refused said after it, with no verb: "Anything with sequins, no thank you",
 # "Heels - not happening"
@@ -108,6 +116,22 @@ _GIVES_REASON = icase(
 _OTHER_CLAUSE = icase(r",?\s+(?:but|and|then|though|although)\s+")
 _REASON_BEFORE = icase(r"\b(?:because|since|cause|cuz|as)[\s,]*$")
 _REASON_BEFORE = icase(r"\b(?:because|since|cause|cuz|as)[\s,]*$")
+
+
+# "Cruises? No thanks.": a thing named as a question, then refused in the next sentence
+_ASKED_THEN_REFUSED = icase(
+    r"(?:^|(?<=[.!?] ))(?P<thing>(?!(?:want|do|does|are|is|can|could|would|will|shall|should|"
+    r"how|what|any|fancy|need|some|more|another|seconds)\b)[a-z][\w'-]*(?:\s+[\w'-]+){0,3})\?\s+"
+    r"(?=(?:no thanks|no thank you|not for me|never again|no way|hard pass|pass)\b)"
+)
+
+
+def joined_refusals(text: str) -> str:
+    """``text`` with a thing named as a question and refused in the next sentence said
+    as one ("Cruises? No thanks." is "Cruises, no thanks.")."""
+    if "?" not in text:
+        return text
+    return _ASKED_THEN_REFUSED.sub(lambda m: f"{m.group('thing')}, ", text)
 
 
 def restore_subject(said: str) -> str:
