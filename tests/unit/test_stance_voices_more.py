@@ -233,3 +233,25 @@ def test_a_refusal_by_idiom_or_after_the_thing_named_as_a_question(text: str, va
 )
 def test_an_offer_refused_or_a_person_is_no_stance(text: str) -> None:
     assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "polarity"),
+    [
+        ("Rollercoasters aren't my favourite.", "Rollercoasters", False),
+        ("Gym memberships are a waste of money.", "Gym memberships", False),
+        ("I can live without social media.", "social media", False),
+        ("I tend to give theme parks a miss.", "theme parks", False),
+        ("I give chain restaurants a wide berth.", "chain restaurants", False),
+        ("I can't live without my morning run.", "morning run", True),
+    ],
+)
+def test_a_stance_said_by_a_set_phrase(text: str, value: str, polarity: bool) -> None:
+    assert constraints(text) == [(POLICY, value, polarity)]
+
+
+@pytest.mark.parametrize(
+    "text", ["I'll give it a miss.", "That was a waste of time.", "My favourite colour is green."]
+)
+def test_a_set_phrase_about_one_occasion_or_a_favourite_is_no_stance(text: str) -> None:
+    assert [c for c in constraints(text) if c[0] is POLICY] == []

@@ -144,7 +144,7 @@ _FOR = icase(
     rf"'d (?:always\s+)?choose|would (?:always\s+)?choose|'ll (?:always\s+)?(?:pick|choose|go "
     rf"for)|'d (?:always\s+)?go for|always (?:pick|choose|go for|opt for)|go for|opt for|"
     rf"(?:(?:have|need|got) to\s+|must\s+)?(?:stick to|stick with)|choose(?!\s+(?:to|my|our)\b)|"
-    rf"favou?r|lean towards|gravitate towards|"
+    rf"favou?r|lean towards|gravitate towards|can't (?:live|do|function|cope) without|"
     rf"insist on|swear by|need(?! to\b| help\b| a break\b| advice\b| some\b| ideas?\b| "
     rf"suggestions?\b| a minute\b| time\b| more\b| a hand\b)|make sure (?:I|we|to)?|always"
     rf"(?=\s+(?!(?:{_NOT_STANCE_VERBS}|wanted|thought|loved|liked|been)\b))|am drawn to|"

@@ -180,7 +180,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
             loathed, despised, mix, along, nightmare, pain, torture, hell, struggle, none,
             suggest, recommend, try, tend, best, point, leave, draw, line, no-no, worth,
             thank, favour, favor, lean, gravitate, believer, can, one, nerves, head, winds,
-            wind, stresses, stress, wears, wear, puts, put, enough, fill, thanks, way"""
+            wind, stresses, stress, wears, wear, puts, put, enough, fill, thanks, way,
+            favourite, favorite, waste, without, miss, berth"""
         )
     ),
     "preference": frozenset(

@@ -70,6 +70,10 @@ _OBJECT_JUDGED = icase(
     r"(?:isn't|aren't|is not|are not|'s not|'re not)\s+(?:(?:just|really|honestly)\s+)*(?:worth\s+"
     r"(?:the|it)\b|(?:me|us)\b(?!\s+\w))|"
     r"'s\s+(?:(?:just|really)\s+)*(?:an?\s+)?(?:nightmare|no-no|hell|torture)|"
+    # "X aren't my favourite", "X is a waste of money"
+    r"(?:isn't|aren't|is not|are not|'s not|'re not)\s+(?:(?:really|exactly)\s+)?(?:my|our)\s+"
+    r"favou?rite|(?:is|are)\s+(?:(?:just|such|a total|a complete)\s+)*(?:a\s+)?waste\s+of\s+"
+    r"(?:money|time|space)|"
     # what it does to the speaker: "X gets on my nerves", "X does my head in"
     r"(?:(?:really|just|always)\s+)?(?:gets?\s+on\s+my\s+nerves|(?:does|do)\s+my\s+head\s+in|"
     r"winds?\s+me\s+up|stress(?:es)?\s+me\s+out|wears?\s+me\s+out|puts?\s+me\s+off)|"
@@ -105,7 +109,26 @@ _ASKED_NOT = icase(
     r"send|offer|give)(?:\s+me)?|(?:please[\s,]+)?(?:avoid|skip|leave out)(?:\s+(?:suggesting|"
     r"recommending|booking|offering))?)\s+(?P<rest>.+)"
 )
-_FORMS = (_LONG_HELD, _FIND, _OBJECT_JUDGED, _REFUSED_AFTER, _PREFER_NOT_DONE, _ASKED_NOT)
+# "I can live without X", "I tend to give X a miss", "I give X a wide berth"
+_DO_WITHOUT = icase(
+    r"^(?:I|we)\s+(?:(?:really|honestly|happily|usually|always|tend to|just)\s+)*(?:can|could)\s+"
+    r"(?:easily\s+|happily\s+|totally\s+)?(?:live|do)\s+without\s+(?P<rest>.+)"
+)
+_GIVE_A_MISS = icase(
+    r"^(?:I|we)\s+(?:(?:really|usually|always|generally|tend to|try to|'d rather|prefer to|"
+    r"'ll|will)\s+)*give\s+(?P<rest>(?!(?:it|that|this|them|him|her|you)\b).+?)\s+a\s+"
+    r"(?:miss|wide berth)\b"
+)
+_FORMS = (
+    _LONG_HELD,
+    _FIND,
+    _OBJECT_JUDGED,
+    _REFUSED_AFTER,
+    _PREFER_NOT_DONE,
+    _DO_WITHOUT,
+    _GIVE_A_MISS,
+    _ASKED_NOT,
+)
 _PLEASE = icase(r"\b(?:please|pls|suggest|recommend|suggesting|recommending)\b")
 _HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 # a reason said after the stance, as its own clause: "..., since the street light shines in"
