@@ -255,3 +255,21 @@ def test_a_stance_said_by_a_set_phrase(text: str, value: str, polarity: bool) ->
 )
 def test_a_set_phrase_about_one_occasion_or_a_favourite_is_no_stance(text: str) -> None:
     assert [c for c in constraints(text) if c[0] is POLICY] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("My friends think I'm mad but I hate board games.", "board games"),
+        (
+            "My wife says I'm fussy, but I just don't like hotels without a bath.",
+            "hotels without a bath",
+        ),
+    ],
+)
+def test_a_stance_said_after_someone_elses_word_on_it(text: str, value: str) -> None:
+    assert constraints(text) == [(POLICY, value, False)]
+
+
+def test_only_the_stance_is_read_after_someone_elses_word() -> None:
+    assert constraints("People say I'm picky, but I'm vegetarian.") == []

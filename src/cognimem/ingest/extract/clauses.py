@@ -89,6 +89,7 @@ _CLAUSE_BREAK = icase(
     r",\s+(?:so|but|and)\s+(?=(?:no|nothing)\s+[^.;!?]{2,80}?,?\s+please\b)"
 )
 _HEAD_CUT = re.compile(rf"{_CLAUSE_BREAK.pattern}|,\s+|\s+(?=(?:because|cause|cuz)\b)", re.I)
+_BUT_I = icase(r",?\s+but\s+(?=(?:I|I'm|I'd|I've|we|we're)\b)")
 _QUESTION = icase(
     r"^(?:(?:do|does|did|are|is|was|were|can|could|would|will|should|have|has|had|shall)\s+"
     r"(?:you|we|they|he|she|it|there|your|that|this|the|u|ya|anyone|I)\b|"
@@ -262,9 +263,10 @@ def stated_head(text: str) -> str | None:
     """The statement a sentence that :func:`is_statement` turns down opens with, when
     only a later clause made it no statement: a question, a hypothetical or someone's
     word said after it ("I can't stand crowded pubs, I'd go mad", "I hate camping,
-    what's the point?", "I don't eat sushi, my friends think I'm mad"). ``None`` when
-    the sentence opens as none, takes itself back (a joke, a denial) or does not mean
-    what it says (:mod:`.earnest`)."""
+    what's the point?", "I don't eat sushi, my friends think I'm mad"); or the one it
+    says after someone's word on it ("My wife says I'm fussy, but I don't like X").
+    ``None`` when there is none, or the sentence takes itself back (a joke, a denial) or
+    does not mean what it says (:mod:`.earnest`)."""
     if _JOKE.search(text) or _DENIAL.search(text) or _CORRECTION.search(text):
         return None
     if is_unmeant(text):
@@ -274,6 +276,13 @@ def stated_head(text: str) -> str | None:
         head = text[:cut].strip()
         if head and not head.endswith("?") and is_statement(head):
             return head
+    # ... or, said after someone's word on it, the speaker's own ("My wife says I'm
+    # fussy, but I just don't like X"): what follows the "but"
+    but = _BUT_I.search(text)
+    if but and _REPORTED.search(text[: but.start()]):
+        tail = text[but.end() :].strip()
+        if tail and not tail.endswith("?") and is_statement(tail):
+            return tail
     return None
 
 
