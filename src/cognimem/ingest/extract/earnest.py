@@ -25,9 +25,14 @@ from __future__ import annotations
 
 import re
 
+from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import icase
+from cognimem.models.extraction import ExtractedFact
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
+from cognimem.models.knowledge import EntityType as ET
+from cognimem.models.knowledge import FactCategory as Cat
 
-__all__ = ["is_unmeant", "takes_back"]
+__all__ = ["is_unmeant", "laughed_off", "takes_back"]
 
 _SARCASM = icase(
     r"(?<![\w/])/s\b|\bsaid (?:no ?one|nobody) ever\b|^\W*(?:oh\s+)?yeah,?\s+right\b|"
@@ -115,3 +120,17 @@ def is_unmeant(text: str) -> bool:
     if _ANY_GATE.search(low) is None:
         return False
     return any(any(w in low for w in words) and p.search(text) is not None for p, words in _GATED)
+
+
+def laughed_off(fact: ExtractedFact) -> bool:
+    """Whether a fact read from a sentence that laughs at itself is likely its joke: a
+    constraint (it would steer every later answer), or a partner, relative or friend
+    named by a name that is no one's first name ("I'm married to Netflix lol")."""
+    if fact.category in CONSTRAINT_CATEGORIES:
+        return True
+    return (
+        fact.category is Cat.RELATIONSHIP
+        and fact.object_type is ET.PERSON
+        and fact.object_entity is not None
+        and kind_of(fact.object_entity) is not ET.PERSON
+    )

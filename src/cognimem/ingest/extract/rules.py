@@ -112,7 +112,7 @@ from cognimem.ingest.extract.detect_health import HealthReader
 from cognimem.ingest.extract.detect_others import OthersReader
 from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
-from cognimem.ingest.extract.earnest import takes_back
+from cognimem.ingest.extract.earnest import laughed_off, takes_back
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
@@ -120,7 +120,7 @@ from cognimem.ingest.extract.stance_forms import joined_refusals
 from cognimem.ingest.extract.third_person import as_first_person
 from cognimem.ingest.extract.work_phrases import talks_of_work
 from cognimem.models.clock import to_utc
-from cognimem.models.extraction import ExtractedFact, Extraction, ExtractionInput, Link
+from cognimem.models.extraction import Extraction, ExtractionInput, Link
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -141,20 +141,6 @@ def _theirs(value: str, possessive: str | None) -> str:
     """``value`` read from a person's words said as the speaker's, with "my" theirs
     again when the sentence said "his" / "her" of them."""
     return _MY.sub(possessive, value) if possessive else value
-
-
-def _laughed_off(fact: ExtractedFact) -> bool:
-    """Whether a fact read from a sentence that laughs at itself is likely its joke: a
-    constraint (it would steer every later answer), or a partner, relative or friend
-    named by a name that is no one's first name ("I'm married to Netflix lol")."""
-    if fact.category in CONSTRAINT_CATEGORIES:
-        return True
-    return (
-        fact.category is Cat.RELATIONSHIP
-        and fact.object_type is ET.PERSON
-        and fact.object_entity is not None
-        and kind_of(fact.object_entity) is not ET.PERSON
-    )
 
 
 _IMPORTANCE = {
@@ -351,7 +337,7 @@ class _Reader(
             self.facts[before:] = [
                 f
                 for f in self.facts[before:]
-                if not _laughed_off(f) or any(f is s for s in self.stances_read)
+                if not laughed_off(f) or any(f is s for s in self.stances_read)
             ]
 
     def _statement(self, text: str, evidence: str) -> None:
