@@ -373,3 +373,44 @@ async def test_migration_25_indexes_the_live_rows_of_no_user_for_the_scheduler(
             "EXPLAIN QUERY PLAN " + due_sql(lambda n: f"?{n}", levels=True), ("consolidate", 10)
         ).fetchall()
     assert any("items_shared_level" in row[3] for row in plan)
+
+
+async def test_sqlite_nearest_across_blocks_of_rows_is_the_exact_nearest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The near-duplicate search scans the scope's matrix a block of rows at a time:
+    across blocks, with a filter leaving out rows, each query gets the row a scan of
+    every allowed row finds, and a tie goes to the earlier row."""
+    import numpy as np
+
+    from cognimem.models import ItemKind
+    from cognimem.store.sqlite import vectors
+
+    monkeypatch.setattr(vectors, "_NEAREST_ROWS", 3)
+    store = SQLiteStore(tmp_path / "nearest.db")
+    await store.open()
+    texts = [f"walked the dog {i} times along the river" for i in range(10)]
+    texts.append(texts[4])  # the same text again, later: a tie the earlier row wins
+    kinds = [ItemKind.EPISODE if i % 3 else ItemKind.FACT for i in range(11)]
+    ids: list[str] = []
+    try:
+        for i, (text, kind) in enumerate(zip(texts, kinds, strict=True)):
+            [done] = await store.commit(
+                [message(f"event {i}", ALICE, kind=kind, chunks=[text])], WINDOW
+            )
+            ids += done.item_ids
+        queries = np.vstack([vec(t) for t in ("the dog walked 7 times", texts[4], texts[3])])
+        for kind in (ItemKind.EPISODE, None):
+            flt = ItemFilter(scope=ALICE, kinds=None if kind is None else (kind,))
+            rows = [i for i, k in enumerate(kinds) if kind is None or k is kind]
+            matrix = np.vstack([vec(texts[i]) for i in rows])
+            hits = await store.nearest(flt, queries)
+            for query, hit in zip(queries, hits, strict=True):
+                scores = matrix @ query
+                assert hit is not None
+                assert hit.item_id == ids[rows[int(np.argmax(scores))]]
+                assert hit.score == pytest.approx(float(scores.max()), abs=1e-6)
+            assert hits[1] is not None
+            assert hits[1].item_id == ids[4]  # not ids[10], the same text later
+    finally:
+        await store.close()

@@ -128,22 +128,40 @@ def _search_many(
     return out
 
 
-_NEAREST_CHUNK = 32  # query vectors per matrix product (bounds the score block's memory)
+# rows of the scope's matrix per product in :func:`nearest`: every query of a write
+# against one block of rows at a time (a block of 4096 rows × 1000 queries is 16 MiB of
+# scores), so the matrix is read once per write, not once per few queries
+_NEAREST_ROWS = 4096
 
 
 def nearest(m: ScopeMatrix, flt: ItemFilter, vectors: np.ndarray) -> list[tuple[str, float] | None]:
-    """For each row of ``vectors``, the most similar row of ``m`` that passes ``flt``."""
+    """For each row of ``vectors``, the most similar row of ``m`` that passes ``flt``
+    (ties: the earliest row).
+
+    Exact, and linear in the scope's rows per query: all the queries go against one
+    block of the matrix's rows at a time, keeping each query's best so far. (The
+    queries taken 32 at a time against the whole matrix, as before, made BLAS pack the
+    whole matrix again for every 32: 1.65 → 0.9 s of CPU for 1000 queries at 100k rows,
+    the same rows and scores.)"""
     if len(vectors) == 0:
         return []
     idx = _rows(m, flt, vectors.shape[1])
     if idx is None:
         return [None] * len(vectors)
-    out: list[tuple[str, float] | None] = []
-    for start in range(0, len(vectors), _NEAREST_CHUNK):
-        with single_threaded():
-            scores = m.matrix @ vectors[start : start + _NEAREST_CHUNK].T
-        if idx.size < len(m.cols):
-            scores = scores[idx]
-        best = np.argmax(scores, axis=0)
-        out += [(str(m.cols.ids[idx[b]]), float(scores[b, j])) for j, b in enumerate(best)]
-    return out
+    every = idx.size == len(m.cols)
+    queries = np.ascontiguousarray(vectors, dtype=m.matrix.dtype)
+    best = np.full(len(queries), -np.inf, dtype=np.float32)
+    where = np.zeros(len(queries), dtype=np.int64)  # positions in ``idx``
+    picked = np.arange(len(queries))
+    with single_threaded():
+        for start in range(0, idx.size, _NEAREST_ROWS):
+            end = min(start + _NEAREST_ROWS, idx.size)
+            block = m.matrix[start:end] if every else m.matrix[idx[start:end]]
+            scores = queries @ block.T  # (queries, rows of the block)
+            top = np.argmax(scores, axis=1)
+            value = scores[picked, top]
+            better = value > best  # strictly: an earlier block keeps a tie
+            best[better] = value[better]
+            where[better] = top[better] + start
+    ids = m.cols.ids[idx[where]].tolist()
+    return [(str(i), float(s)) for i, s in zip(ids, best.tolist(), strict=True)]
