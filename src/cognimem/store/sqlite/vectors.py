@@ -17,6 +17,9 @@ from cognimem.store.cache_budget import CacheBudget
 from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
 from cognimem.store.types import ItemFilter
 
+# room a scope's matrix keeps for the rows later writes append, as a share of its rows
+_ROOM = 0.25
+
 
 @dataclass
 class ScopeMatrix:
@@ -25,6 +28,9 @@ class ScopeMatrix:
     max_rowid: int
     cols: Columns
     matrix: np.ndarray  # float32 (n, dim)
+    # the array ``matrix`` is the first rows of, with room for rows appended later
+    # (None: no room); rows past ``matrix`` are written only by ``append``
+    buffer: np.ndarray | None = None
 
     @property
     def rows(self) -> int:
@@ -35,14 +41,32 @@ class ScopeMatrix:
         return int(self.matrix.nbytes) + self.cols.nbytes
 
     def append(self, other: ScopeMatrix) -> ScopeMatrix:
+        """This entry with the rows a later load found after its last row.
+
+        The rows go into the room left after this entry's rows (made, a quarter of the
+        rows larger, when there is none), so a write's few rows do not copy the whole
+        matrix: at 100k rows the copy took 0.37 s of CPU per 1000-message write. An
+        older entry sharing the array only reads its own first rows; two entries
+        appending from the same rows write the same rows there (each load reads the
+        rows after ``max_rowid`` in rowid order, and a change to a stored row is a
+        mutation, which loads the scope anew)."""
         if len(other.cols) == 0:
             return replace(self, version=other.version, mutations=other.mutations)
+        if not len(self.cols) or self.matrix.shape[1] != other.matrix.shape[1]:
+            return other
+        n, k = self.rows, other.rows
+        buffer = self.buffer
+        if buffer is None or len(buffer) < n + k:
+            buffer = np.empty((n + k + int((n + k) * _ROOM), self.matrix.shape[1]), np.float32)
+            buffer[:n] = self.matrix
+        buffer[n : n + k] = other.matrix
         return ScopeMatrix(
             version=other.version,
             mutations=other.mutations,
             max_rowid=other.max_rowid,
             cols=self.cols.append(other.cols),
-            matrix=np.vstack([self.matrix, other.matrix]) if len(self.cols) else other.matrix,
+            matrix=buffer[: n + k],
+            buffer=buffer,
         )
 
 
