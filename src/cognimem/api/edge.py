@@ -7,6 +7,7 @@ reaching a database (``cognimem.models.text`` is the one check)."""
 from __future__ import annotations
 
 from email.message import Message
+from functools import lru_cache
 
 from fastapi import Request
 
@@ -22,8 +23,13 @@ def _json_body(request: Request) -> bool:
     if request.method not in _BODY_METHODS:
         return False
     content_type = request.headers.get("content-type")
-    if not content_type:
-        return True
+    return not content_type or _json_content_type(content_type)
+
+
+@lru_cache(maxsize=256)
+def _json_content_type(content_type: str) -> bool:
+    """``_json_body`` of one ``Content-Type`` value, parsed as FastAPI parses it (an
+    ``email`` header); a client sends the same few values, so each is parsed once."""
     header = Message()
     header["content-type"] = content_type
     subtype = header.get_content_subtype()  # lower case, parameters left out

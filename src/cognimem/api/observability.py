@@ -59,19 +59,25 @@ class RequestContext(HttpMiddleware):
             route = getattr(scope.get("route"), "path", None) or UNMATCHED_ROUTE
             method = str(scope.get("method", ""))
             self.metrics.observe_http(method, route, status, seconds)
-            fields: dict[str, Any] = {
-                "method": method,
-                "path": scope.get("path", ""),
-                "route": route,
-                "status": status,
-                "duration_ms": round(seconds * 1000, 3),
-            }
-            principal = scope.get("state", {}).get("principal")
-            if isinstance(principal, Principal) and not principal.admin:
-                fields["tenant_id"] = principal.tenant_id
-                fields["key_id"] = principal.key_id
-            access_log.info("%s %s %d", method, fields["path"], status, extra=fields)
+            if access_log.isEnabledFor(logging.INFO):
+                self._log(scope, method, route, status, seconds)
             request_id_var.reset(token)
+
+    @staticmethod
+    def _log(scope: Scope, method: str, route: str, status: int, seconds: float) -> None:
+        """The request's access log line (built only when INFO is logged)."""
+        fields: dict[str, Any] = {
+            "method": method,
+            "path": scope.get("path", ""),
+            "route": route,
+            "status": status,
+            "duration_ms": round(seconds * 1000, 3),
+        }
+        principal = scope.get("state", {}).get("principal")
+        if isinstance(principal, Principal) and not principal.admin:
+            fields["tenant_id"] = principal.tenant_id
+            fields["key_id"] = principal.key_id
+        access_log.info("%s %s %d", method, fields["path"], status, extra=fields)
 
 
 metrics_router = APIRouter(include_in_schema=False)
