@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
+from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
 
 from cognimem.errors import CognimemError
@@ -112,6 +113,9 @@ class Metrics:
     def __init__(self, memory: Memory | None = None) -> None:
         self.memory = memory
         self.registry = CollectorRegistry(auto_describe=True)
+        # each labelled series, looked up once (``labels`` takes a lock and checks every
+        # value on each call; the series never change once made)
+        self._series: dict[tuple[MetricWrapperBase, tuple[str, ...]], Any] = {}
         self._add_latency_instruments(self.registry)
         self._add_outcome_counters(self.registry)
         self._add_lifecycle_instruments(self.registry)
@@ -219,8 +223,16 @@ class Metrics:
         )
 
     # -- what the routes and middleware report ----------------------------------------------
+    def _labelled(self, metric: MetricWrapperBase, *values: str) -> Any:
+        """``metric.labels(*values)``, from this registry's lookup after the first call."""
+        key = (metric, values)
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = metric.labels(*values)
+        return series
+
     def observe_http(self, method: str, route: str, status: int, seconds: float) -> None:
-        self.http_request_duration.labels(method, route, str(status)).observe(seconds)
+        self._labelled(self.http_request_duration, method, route, str(status)).observe(seconds)
 
     def observe_read(self, packet: ContextPacket, cpu_seconds: float | None = None) -> None:
         """Count a read's retrieval steps, degradations and whether it found facts; and
@@ -228,16 +240,16 @@ class Metrics:
         if cpu_seconds is not None:
             self.read_cpu.observe(cpu_seconds)
         with_facts = bool(packet.sections.entries())
-        self.reads_with_facts.labels(_label(with_facts)).inc()
+        self._labelled(self.reads_with_facts, _label(with_facts)).inc()
         for step in packet.steps:
             if step.skipped is not None:
-                self.retrieval_steps_incomplete.labels(step.name, "skipped").inc()
+                self._labelled(self.retrieval_steps_incomplete, step.name, "skipped").inc()
                 continue
-            self.retrieval_step_duration.labels(step.name).observe(step.latency_ms / 1000)
+            self._labelled(self.retrieval_step_duration, step.name).observe(step.latency_ms / 1000)
             if step.timed_out:
-                self.retrieval_steps_incomplete.labels(step.name, "timeout").inc()
+                self._labelled(self.retrieval_steps_incomplete, step.name, "timeout").inc()
             elif step.error is not None:
-                self.retrieval_steps_incomplete.labels(step.name, "error").inc()
+                self._labelled(self.retrieval_steps_incomplete, step.name, "error").inc()
         self._degraded("read", packet.degraded)
 
     def observe_write(self, result: WriteResult) -> None:
@@ -272,7 +284,7 @@ class Metrics:
 
     def _degraded(self, path: str, entries: Iterable[str]) -> None:
         for entry in entries:
-            self.degraded.labels(path, degraded_reason(entry)).inc()
+            self._labelled(self.degraded, path, degraded_reason(entry)).inc()
 
     # -- scraping ---------------------------------------------------------------------------
     async def refresh(self) -> None:

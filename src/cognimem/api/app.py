@@ -68,9 +68,9 @@ class BodyLimit(HttpMiddleware):
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self._refuse(scope, receive, send)
             return
-        if b"transfer-encoding" not in headers:
-            # the server reads no more body than Content-Length says (none without
-            # one), which is within the limit: nothing to count as it streams in
+        if length is not None and b"transfer-encoding" not in headers:
+            # the server reads no more body than Content-Length says, and that is
+            # within the limit: nothing to count as it streams in
             await self.app(scope, receive, send)
             return
         seen = 0
