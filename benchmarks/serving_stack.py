@@ -145,28 +145,39 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     }
 
 
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.3f} ({min(values):.3f}–{max(values):.3f})"
+
+
 def render(result: dict[str, Any], machine: dict[str, Any], command: str, args: Any) -> str:
+    samples = result["samples"]
+    first = next(iter(samples))
     rows = []
-    for name, phases in result["samples"].items():
+    for name, phases in samples.items():
         cells = []
         for key in ("one", "many"):
-            values = phases[key]
-            cells.append(f"{statistics.median(values):.3f} ({min(values):.3f}–{max(values):.3f})")
-        rows.append(f"| {name} | `{result['trees'][name]}` | {cells[0]} | {cells[1]} |")
+            cells.append(spread(phases[key]))
+            saved = [a - b for a, b in zip(samples[first][key], phases[key], strict=True)]
+            lower = sum(d > 0 for d in saved)
+            cells.append("" if name == first else f"{spread(saved)}, {lower}/{len(saved)}")
+        rows.append(f"| {name} | `{result['trees'][name]}` | " + " | ".join(cells) + " |")
     loads = result["load_1min_per_round"]
     return "\n".join(
         [
             "# Serving stack alone: server CPU per read request, `Memory.read` stored",
             "",
             f"Command: `{command}`  ",
-            f"Machine: {machine}  ",
+            f"Machine: {machine['summary']}  ",
             f"Packet: {result['packet_bytes']} bytes of JSON; {args.requests} requests per"
             f" phase after {args.warmup} warm-up; {args.rounds} rounds, trees rotated each"
             f" round; 1-minute load at each round's start {min(loads):.1f}–{max(loads):.1f}",
             "",
-            f"| tree | source | 1 client: ms per request, median (range) |"
-            f" {args.clients} clients |",
-            "|---|---|---|---|",
+            "Server CPU ms per request, median (range) over rounds; *saved* = the first"
+            f" tree's ({first}) CPU minus this tree's in the same round, median (range), and"
+            " in how many rounds this tree used less.",
+            "",
+            f"| tree | source | 1 client | saved | {args.clients} clients | saved |",
+            "|---|---|---|---|---|---|",
             *rows,
             "",
         ]
@@ -185,7 +196,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=200)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--from-json", type=Path, default=None, help="render a saved run")
     args = parser.parse_args()
+    if args.from_json is not None:
+        saved = json.loads(args.from_json.read_text())
+        print(
+            render(saved, saved["machine"], saved["command"], argparse.Namespace(**saved["args"]))
+        )
+        return
     if args.serve:
         serve(args.port, args.packet)
         return
@@ -194,11 +212,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         result = asyncio.run(run(args, Path(work)))
     command = "python " + " ".join(sys.argv)
-    text = render(result, machine["summary"], command, args)
+    text = render(result, machine, command, args)
     print(text)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "serving_stack.json").write_text(json.dumps(result | {"machine": machine}))
+        run_args = {
+            k: v for k, v in vars(args).items() if k in ("requests", "warmup", "rounds", "clients")
+        }
+        saved = result | {"machine": machine, "command": command, "args": run_args}
+        (args.out / "serving_stack.json").write_text(json.dumps(saved))
         (args.out / "serving_stack.md").write_text(text)
 
 
