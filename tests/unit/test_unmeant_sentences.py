@@ -7,19 +7,10 @@ from any probe set."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from cognimem.ingest.extract import ExtractionInput, RuleExtractor
 from cognimem.ingest.extract.earnest import is_unmeant, takes_back
-
-WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
-
-
-def read(text: str) -> list[tuple[str, str, str]]:
-    found = RuleExtractor().extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
-    return [(f.category.value, f.predicate, f.value) for f in found]
+from tests.unit.test_figures_of_speech import read
 
 
 @pytest.mark.parametrize(

@@ -138,7 +138,6 @@ _GIVES_REASON = icase(
 )
 _OTHER_CLAUSE = icase(r",?\s+(?:but|and|then|though|although)\s+")
 _REASON_BEFORE = icase(r"\b(?:because|since|cause|cuz|as)[\s,]*$")
-_REASON_BEFORE = icase(r"\b(?:because|since|cause|cuz|as)[\s,]*$")
 
 
 # "Cruises? No thanks.": a thing named as a question, then refused in the next sentence
