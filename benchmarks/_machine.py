@@ -89,3 +89,14 @@ def describe() -> dict[str, Any]:
 
 
 __all__ = ["describe"]
+
+
+def provenance(command: str, machine: dict[str, Any]) -> list[str]:
+    """A report's first lines after its title: the command, the machine (``describe``)
+    and how many files under ``src/`` differed from the commit it ran on."""
+    return [
+        f"Command: `{command}`  ",
+        f"Machine: {machine['summary']}  ",
+        f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
+        "differ from the commit",
+    ]

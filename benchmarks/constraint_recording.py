@@ -304,6 +304,7 @@ def main(argv: list[str] | None = None) -> None:
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _machine import describe as describe_machine
+    from _machine import provenance
 
     machine = describe_machine()
     rows = load(data)
@@ -314,15 +315,13 @@ def main(argv: list[str] | None = None) -> None:
     header = [
         "# Constraint statements recorded by the rule extractor",
         "",
-        "Command: `PYTHONPATH=src python benchmarks/constraint_recording.py"
-        + (" --list-check" if args.list_check else "")
-        + ("" if data == DATA else f" --data {data.relative_to(ROOT)}")
-        + (f" --name {args.name}" if args.name else "")
-        + "`"
-        + "  ",
-        f"Machine: {machine['summary']}  ",
-        f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
-        "differ from the commit",
+        *provenance(
+            "PYTHONPATH=src python benchmarks/constraint_recording.py"
+            + (" --list-check" if args.list_check else "")
+            + ("" if data == DATA else f" --data {data.relative_to(ROOT)}")
+            + (f" --name {args.name}" if args.name else ""),
+            machine,
+        ),
         "",
         f"`{data.relative_to(ROOT)}`: {sum(r.constraint for r in rows)} statements and "
         f"{sum(not r.constraint for r in rows)} no-constraint sentences over "

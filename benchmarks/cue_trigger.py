@@ -54,7 +54,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _machine import describe
+from _machine import describe, provenance
 
 from cognimem import Memory
 from cognimem.models import ContextPacket
@@ -456,10 +456,7 @@ def main() -> None:
     lines = [
         "# Cue → trigger: constraints recalled for requests that share no words with them",
         "",
-        f"Command: `{result['command']}`  ",
-        f"Machine: {machine['summary']}  ",
-        f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
-        "differ from the commit",
+        *provenance(result["command"], machine),
         "",
         f"{len(pairs)} pairs (`benchmarks/data/cue_trigger.jsonl`), each in its own user "
         f"scope of one SQLite database: {DISTRACTORS} distractor constraints (other pairs' "

@@ -58,7 +58,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _machine import describe
+from _machine import describe, provenance
 from cue_trigger import TYPES, Pair, load, rate, section_entries
 
 from cognimem import Memory
@@ -446,10 +446,7 @@ def main() -> None:
     lines = [
         f"# Cue → trigger inside whole LoCoMo conversations{title}",
         "",
-        f"Command: `{result['command']}`  ",
-        f"Machine: {machine['summary']}  ",
-        f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
-        "differ from the commit",
+        *provenance(result["command"], machine),
         "",
         f"{len(pairs)} pairs (`benchmarks/data/cue_trigger_long.jsonl`), dealt round-robin "
         f"to the dev five ({', '.join(locomo.DEV_SAMPLES)}; each ingested once, copied per "

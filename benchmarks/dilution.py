@@ -45,7 +45,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _machine import describe
+from _machine import describe, provenance
 from cue_trigger import rate, section_entries
 
 from cognimem import Memory
@@ -219,10 +219,7 @@ def main() -> None:
     lines = [
         "# Dilution: one constraint among fifty chatty messages",
         "",
-        f"Command: `{result['command']}`  ",
-        f"Machine: {machine['summary']}  ",
-        f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
-        "differ from the commit",
+        *provenance(result["command"], machine),
         "",
         f"{len(scenarios)} constraints (`benchmarks/data/dilution.jsonl`, a check set: "
         f"nothing tuned on it), each in its own user scope among the same {len(chat)} "

@@ -50,7 +50,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _machine import describe
+from _machine import describe, provenance
 from cue_trigger import extracted_constraints as recorded
 from cue_trigger import rate
 
@@ -372,10 +372,7 @@ def main() -> None:
     lines = [
         "# Preference → request: the one preference that bears on a request, not the others",
         "",
-        f"Command: `{result['command']}`  ",
-        f"Machine: {machine['summary']}  ",
-        f"Source: {machine['source']['uncommitted_files_under_src']} files under `src/` "
-        "differ from the commit",
+        *provenance(result["command"], machine),
         "",
         f"{len(pairs)} pairs (`benchmarks/data/preference_requests.jsonl`), each in its own "
         f"user scope of one SQLite database: the statement among {OTHERS} statements of "
