@@ -7,7 +7,7 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
-from cognimem.models import MessageResult, Scope
+from cognimem.models import MemoryItem, MessageResult, Scope
 from cognimem.models.admin import Session
 from cognimem.models.ids import content_hash, new_id
 from cognimem.models.knowledge import (
@@ -31,6 +31,7 @@ from cognimem.models.procedures import (
     procedure_confidence,
 )
 from cognimem.store import ItemFilter, PendingMessage, Store
+from cognimem.store.arguments import ItemEdit
 from cognimem.store.types import (
     FactQuery,
     KeyState,
@@ -168,6 +169,17 @@ def history(target: str, action: str = "created", tenant_id: str = "t1") -> Hist
         action=action,
         at=T0,
         after={"note": action},
+    )
+
+
+def text_edit(item: MemoryItem, edited: MemoryItem) -> ItemEdit:
+    """The edit that gives ``item`` the text of ``edited``, embedded and indexed anew."""
+    return ItemEdit(
+        edited,
+        expected=item,
+        history=history(item.id, "updated"),
+        embedding=vec(edited.text),
+        search_text=edited.text,
     )
 
 

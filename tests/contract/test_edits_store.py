@@ -41,6 +41,7 @@ from tests.contract.builders import (
     query,
     relation,
     seed,
+    text_edit,
 )
 from tests.contract.conftest import T0, message, vec
 
@@ -53,15 +54,7 @@ async def test_update_item_replaces_text_index_and_vector(store: Store) -> None:
 
     text = "I collect antique postcards"
     edited = item.model_copy(update={"text": text, "importance": 0.9, "tier": Tier.HIGH})
-    await store.update_item(
-        ItemEdit(
-            edited,
-            expected=item,
-            history=history(item.id, "updated"),
-            embedding=vec(text),
-            search_text=text,
-        )
-    )
+    await store.update_item(text_edit(item, edited))
     assert await store.get_items("t1", [item.id]) == [edited]
     assert await ids_for(store, ALICE, "stamps") == ([], [])
     assert await ids_for(store, ALICE, "postcards") == ([item.id], [item.id])

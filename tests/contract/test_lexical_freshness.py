@@ -9,10 +9,10 @@ import asyncio
 
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter, Store
-from cognimem.store.arguments import ItemEdit, ItemsForgetting
+from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.types import Candidate
-from tests.contract.builders import WINDOW, history
-from tests.contract.conftest import T0, message, twin, vec
+from tests.contract.builders import WINDOW, text_edit
+from tests.contract.conftest import T0, message, twin
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
 BOB = Scope(tenant_id="t1", user_id="bob")
@@ -61,15 +61,7 @@ async def test_a_cached_index_follows_another_stores_writes_edits_and_forgetting
     [item] = await writer.get_items("t1", [first[1].items[0].item.id])
     text = "a red canoe"
     edited = item.model_copy(update={"text": text})
-    await writer.update_item(
-        ItemEdit(
-            edited,
-            expected=item,
-            history=history(item.id, "updated"),
-            embedding=vec(text),
-            search_text=text,
-        )
-    )
+    await writer.update_item(text_edit(item, edited))
     assert item.id not in await _assert_as_fresh(store, ACTIVE, ["kayak"])
     assert await _assert_as_fresh(store, ACTIVE, ["canoe"]) == [item.id]
 
