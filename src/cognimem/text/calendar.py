@@ -287,3 +287,16 @@ def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, s
     if unit in ("week", "month", "year"):
         return unit_window(first, unit, step)[:3]
     return day_window(first + timedelta(days=step))[:3]
+
+
+# the year said after a date, a month, a season or a holiday: "2019", "'94", "last year"
+SAID_YEAR = r"((?:19|20)\d{2}\b|['’]\d\d(?![\w'’])|(?:last|this|next)\s+year\b)"
+
+
+def said_year(said: str | None, ref: datetime) -> int | None:
+    """The year a :data:`SAID_YEAR` group says (two digits: :func:`year_of`; "last
+    year": the one before ``ref``'s); ``None`` when none is said."""
+    if not said:
+        return None
+    word = said.split()[0].lower()
+    return ref.year + STEP[word] if word in STEP else year_of(said.lstrip("'’"), ref)

@@ -18,6 +18,7 @@ from cognimem.text.calendar import (
     MONTH_ABBREVIATIONS,
     MONTH_WORDS,
     MONTHS,
+    SAID_YEAR,
     SEASONS,
     STEP,
     WEEKDAY_ABBREVIATIONS,
@@ -33,10 +34,10 @@ from cognimem.text.calendar import (
     ordinal,
     part_of,
     pick,
+    said_year,
     season_range,
     utc_at,
     weekday_of,
-    year_of,
 )
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
@@ -133,27 +134,29 @@ def _pick_day(
 def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if not m.group(1)[0].isdigit() and " of " not in " ".join(m.group(0).lower().split()):
         return None  # "the second may be ..." is no date; "the second of May" is
-    year = int(m.group(3)) if m.group(3) else None
+    year = said_year(m.group(3), ref)
     return full_date(day_of(m.group(1)), month_name(m.group(2)), year, ref, future)
 
 
 def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if m.group(1) == _VERB_MAY:
         return None
-    year = int(m.group(3)) if m.group(3) else None
-    return full_date(day_of(m.group(2)), month_name(m.group(1)), year, ref, future)
+    return full_date(
+        day_of(m.group(2)), month_name(m.group(1)), said_year(m.group(3), ref), ref, future
+    )
 
 
-def _month_year(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
-    """ "May 2023"; "late March 2019": days 21 to the end, approximate."""
-    word = (m.group(1) or "").lower()
+def _month_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "May 2023", "May of last year"; "late March 2019": days 21 to the end,
+    approximate."""
+    word, year = (m.group(1) or "").lower(), said_year(m.group(3), ref) or ref.year
     if m.group(2) == _VERB_MAY:
         return None
     if word in PART_WORDS:
-        first = date(int(m.group(3)), month_name(m.group(2)), 1)
+        first = date(year, month_name(m.group(2)), 1)
         start, end = part_of("month", first, PART_WORDS[word])
         return utc_at(start), utc_at(end), "month", True
-    start, end = month_range(int(m.group(3)), month_name(m.group(2)))
+    start, end = month_range(year, month_name(m.group(2)))
     return start, end, "month", word in _FUZZY
 
 
@@ -189,7 +192,7 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _year_only(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "in 2019", "back in '19"; "early / mid / late 2019": its first quarter, May-August or
     September-December (:func:`.calendar.part_of`), approximate."""
-    year, word = year_of(m.group(2) or m.group(3), ref), m.group(1).lower()
+    year, word = said_year(m.group(2), ref) or ref.year, m.group(1).lower()
     if word in PART_WORDS:
         start, end = part_of("year", date(year, 1, 1), PART_WORDS[word])
         return utc_at(start), utc_at(end), "year", True
@@ -290,8 +293,9 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _named_season(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "summer 2022", "the spring of '21"."""
-    start, end = season_range(SEASONS[m.group(1).lower()], year_of(m.group(2) or m.group(3), ref))
+    """ "summer 2022", "the spring of '21", "the spring of last year"."""
+    year = said_year(m.group(2), ref) or ref.year
+    start, end = season_range(SEASONS[m.group(1).lower()], year)
     return start, end, "season", False
 
 
@@ -331,17 +335,17 @@ PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (
         _MONTHS,
-        rf"\b(?:on\s+)?(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{YEAR})?\b",
+        rf"\b(?:on\s+)?(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{SAID_YEAR})?",
         _day_month,
     ),
     (
         _MONTHS,
-        rf"\b(?:on\s+)?({MONTH_ANY})\s*(?:the\s+)?{DAY}(?:,?\s+{YEAR})?\b",
+        rf"\b(?:on\s+)?({MONTH_ANY})\s*(?:the\s+)?{DAY}(?:,?\s+{SAID_YEAR})?",
         _month_day,
     ),
     (
         _MONTHS,
-        rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY}),?\s+(?:of\s+)?{YEAR}\b",
+        rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY}),?\s+(?:of\s+)?{SAID_YEAR}",
         _month_year,
     ),
     (
@@ -351,7 +355,7 @@ PATTERNS: tuple[Rule, ...] = (
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(DAY_ORDINALS)})\b))",
         _month_only,
     ),
-    (None, rf"\b({_YEAR_WORDS})[\s-]+(?:{YEAR}\b|['’](\d\d)(?![\w'’]))", _year_only),
+    (None, rf"\b({_YEAR_WORDS})[\s-]+(?!last|this|next){SAID_YEAR}", _year_only),
     (
         _MONTHS,
         rf"\b(?:from|between)\s+({MONTH_ANY})\s*(?:to|through|until|till|and|-|–)\s*({MONTH_ANY})"
@@ -367,8 +371,8 @@ PATTERNS: tuple[Rule, ...] = (
         _nth_of_month,
     ),
     (
-        None,
-        rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?(?:{YEAR}\b|['’](\d\d)(?![\w'’]))",
+        frozenset(SEASONS),
+        rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?{SAID_YEAR}",
         _named_season,
     ),
     (
@@ -379,7 +383,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(?:({WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|({MONTH_ANY})\s*{DAYNUM},?\s+"
+        rf"\b(?:on\s+)?(?:({WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|({MONTH_ANY})\s*{DAYNUM},?\s+"
         rf"({WEEKDAY_ANY})|({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MONTH_ANY}))\b"
         r"(?!,?\s+(?:19|20)\d\d)",
         _dated_weekday,

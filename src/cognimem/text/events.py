@@ -37,7 +37,7 @@ SAID = timedelta(seconds=1)
 EVENT_VERBS: tuple[str, ...] = (
     "met", "bought", "sold", "won", "lost", "quit", "began", "flew", "went", "took", "ran", "rode",
     "left", "broke", "threw", "drove", "gave", "made", "built", "wrote", "found", "fell",
-    "swam", "sang", "caught", "split", "shot", "hit",
+    "swam", "sang", "caught", "split", "shot", "hit", "saw", "ate",
 )  # fmt: skip
 # regular pasts that tell of a state, a feeling or talk, not of something that happened
 _STATES = (

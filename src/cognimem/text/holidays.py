@@ -41,10 +41,10 @@ from pathlib import Path
 
 from dateutil.easter import easter
 
-from cognimem.text.calendar import STEP, nth_weekday, utc_at
+from cognimem.text.calendar import SAID_YEAR, nth_weekday, said_year, utc_at
 from cognimem.text.mention import Resolved, Rule
 
-__all__ = ["HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date", "holiday_days"]
+__all__ = ["HOLIDAY_NAMES", "HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date", "holiday_days"]
 
 
 # a holiday's rule: the days it starts on in a year, each with how many days it lasts
@@ -89,7 +89,7 @@ HOLIDAYS: tuple[tuple[str, Occurrences], ...] = tuple(
     (names.replace("{S}", _S), _rule(rule)) for names, rule in _rows("holidays.tsv")
 )
 _RULES = tuple((re.compile(rf"(?:{names})$", re.IGNORECASE), rule) for names, rule in HOLIDAYS)
-_NAMES = "|".join(names for names, _ in HOLIDAYS)
+HOLIDAY_NAMES = "|".join(names for names, _ in HOLIDAYS)
 # a text naming a holiday holds one of these words (most names end in "day")
 HOLIDAY_WORDS = frozenset(
     {"day", "eve", "night", "year", "years", "christmas", "xmas", "easter", "halloween"}
@@ -139,15 +139,15 @@ _OCCASION_AFTER = re.compile(
 def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     which, name = (m.group(1) or "").lower(), m.group(2)
     alone = not m.string[: m.start()].strip() and not m.string[m.end() :].strip(" .!?")
-    named_as_time = which or m.group(3) or m.group(4) or m.group(6) or alone
+    named_as_time = which or m.group(3) or m.group(5) or alone
     if not (
         named_as_time
         or _TIME_BEFORE.search(m.string, 0, m.start())
         or _OCCASION_AFTER.match(m.string, m.end())
     ):
         return None
-    if m.group(3) or m.group(4):
-        year = int(m.group(3)) if m.group(3) else ref.year + STEP[m.group(4).lower()]
+    year = said_year(m.group(3), ref)
+    if year is not None:
         found = holiday_days(name, year)[:1]
     else:
         today = ref.date()
@@ -163,7 +163,7 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if not found:
         return None
     first, end = found[0]
-    if m.group(6):
+    if m.group(5):
         return _weekend_of(first)
     granularity = (
         "day" if (end - first).days == 1 else "week" if (end - first).days < 10 else "month"
@@ -189,8 +189,8 @@ def _weekend_of(day: date) -> Resolved:
 PATTERNS: tuple[Rule, ...] = (
     (
         HOLIDAY_WORDS,
-        rf"\b(?:(last|this|next)\s+)?({_NAMES})(?:,?\s+(?:of\s+)?((?:19|20)\d{{2}})|"
-        rf"(?:\s+of)?\s+(last|this|next)\s+year|\s+(long\s+)?(week-?end))?\b",
+        rf"\b(?:(last|this|next)\s+)?({HOLIDAY_NAMES})(?:,?\s+(?:of\s+)?{SAID_YEAR}|"
+        r"\s+(long\s+)?(week-?end\b))?",
         _holiday,
     ),
 )

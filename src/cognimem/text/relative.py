@@ -15,7 +15,6 @@ from datetime import date, datetime, timedelta
 
 from cognimem.text import dates
 from cognimem.text.calendar import (
-    MONTH_WORDS,
     PARTS_OF_DAY,
     SEASONS,
     STEP,
@@ -24,7 +23,6 @@ from cognimem.text.calendar import (
     WEEKDAY_WORDS,
     day_window,
     month_name,
-    month_range,
     move,
     number_of,
     part_of,
@@ -155,14 +153,6 @@ def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "on Friday", or a weekday's abbreviation that is the whole text ("sun")."""
     weekday = weekday_of(m.group(1) or m.group(2))
     return day_window((weekday_after if future else weekday_before)(ref.date(), weekday))
-
-
-def _month_of_relative_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``in May last year``, ``May of next year``."""
-    if m.group(1) == "may":  # the verb
-        return None
-    start, end = month_range(ref.year + STEP[m.group(2).lower()], month_name(m.group(1)))
-    return start, end, "month", False
 
 
 def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -364,7 +354,7 @@ PATTERNS: tuple[Rule, ...] = (
         _SEASONS,
         rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)(?:\s+the)?|"
         rf"all(?:\s+(?:of\s+)?the)?)\s+({SEASON})\b"
-        r"(?!\s+of\b|\s+['’]?\d)",
+        r"(?!\s+(?:of\b|['’]?\d|(?:last|this|next)\s+year))",
         _relative_season,
     ),
     # a season that is the whole text ("Summer.") is read as after "in"
@@ -375,11 +365,6 @@ PATTERNS: tuple[Rule, ...] = (
         _past_seasons,
     ),
     (
-        MONTH_WORDS,
-        rf"\b(?:in\s+)?({MONTH})\s+(?:of\s+)?(last|this|next)\s+year\b",
-        _month_of_relative_year,
-    ),
-    (
         UNIT_WORDS | _CLOCK_UNITS | {"half", "ago", "back"},
         rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
         rf"(?:and\s+a\s+half\s+)?({UNIT}|nights?|hours?|minutes?|mins)(?:\s+and\s+a\s+half)?|"
@@ -388,6 +373,5 @@ PATTERNS: tuple[Rule, ...] = (
         _count,
     ),
 )
-# all but "a week on Friday" and "May of last year" are counted from the reference
+# all but "a week on Friday" are counted from the reference
 RELATIVE: frozenset[Handler] = frozenset(h for _, _, h in PATTERNS) - {_week_on}
-RELATIVE -= {_month_of_relative_year}

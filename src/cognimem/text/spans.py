@@ -58,9 +58,10 @@ UNIT = r"(?:day|week|fortnight|month|year|decade)s?"
 RECENT_DAYS = 30
 
 
-def _recently(_m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    today = ref.date()
-    return utc_at(today - timedelta(days=RECENT_DAYS)), utc_at(today), RECENT, True
+def _recently(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """The :data:`RECENT_DAYS` before the day said; "the other day": the week before."""
+    today, days = ref.date(), 7 if m.group(0).lower().endswith("day") else RECENT_DAYS
+    return utc_at(today - timedelta(days=days)), utc_at(today), RECENT, True
 
 
 def _the_weekend(_m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -125,8 +126,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),
     (
-        frozenset({"recently", "lately", "late", "long"}),
-        r"\b(?:recently|lately|of\s+late(?=\s*(?:[.,;!?]|$))|not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
+        frozenset({"recently", "lately", "late", "long", "other"}),
+        r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
         _recently,
     ),
     (

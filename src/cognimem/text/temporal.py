@@ -55,7 +55,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   that have ended. ``between March 3 and 5``: the range (``and`` joins days only after
   ``between``).
   A day may be an ordinal word (``the third of March``; a word day before its month
-  needs ``of``). ``the 5th of last month``: that day of that month. ``May 3-7``, ``from
+  needs ``of``). ``the 5th of last month``: that day of that month. A year said after a
+  date, a month, a season or a holiday (``March 3rd, '94``, ``the 3rd of March last
+  year``, ``the spring of last year``, ``Easter '19``) is its year. ``May 3-7``, ``from
   May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
   quarter`` (no year: as a date without one); ``the 90s``, ``the nineties`` (``in my
   20s`` is an age: a two-digit or word decade needs ``the`` or an apostrophe);
@@ -70,9 +72,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   its clause); with no ``for`` ("we've lived here a decade now", "I've had my cat eight
   years.", "going on five years"): a count that ends a clause in the perfect or comes
   before "now", up to the day said; ``since X`` (``since spring``): from X up to
-  the end of the day said; ``recently`` / ``lately`` / ``not long ago``: the 30 days before the
-  day said, approximate; ``the weekend`` (``your weekend``): the one under way or the
-  last one (ahead: the coming).
+  the end of the day said; ``recently`` / ``lately`` / ``not long ago``: the 30 days
+  before the day said, approximate (``the other day``: the 7 days before); ``the
+  weekend`` (``your weekend``): the one under way or the last one (ahead: the coming).
 - ``the week/day before`` or ``after`` a date, ``the Friday before`` it: counted from
   that date; ``the weekend of`` a date: the Saturday and Sunday of its week; ``N units
   before/after/from`` it: the day that far (a date without a year is the one that puts
@@ -83,9 +85,13 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   season under way or the next to begin; ``the following`` / ``next spring``: the next
   to begin after it), ``two months in,`` / ``five years on,`` (before a comma or the
   end), ``half a year later``, ``the following Tuesday``, ``that Saturday`` (the first
-  on or after it), ``since then``, ``three weeks into the job``, ``shortly after the
-  wedding`` (the week after it, approximate), ``the third day of the trip``, ``the
-  morning after``, ``the night we arrived`` (the event's), ``a day or two later``
+  on or after it), ``the next year`` / ``the following Christmas`` / ``the previous
+  March`` (the first after it, the last before), ``around the same time`` (the event's
+  own period), ``ten minutes later`` (its day), ``After a week,`` (a count that opens a
+  clause), ``since then`` / ``since the surgery,`` / ``since we moved,``, ``three
+  weeks into the job``, ``shortly after the wedding`` (the week after it,
+  approximate), ``the third day of the trip``, ``the morning after``, ``the night we
+  arrived`` (the event's), ``a day or two later``
   (approximate), ``the end of that week`` (its last part), ``later that month`` /
   ``earlier that year`` (its part after or before the event): counted from the time
   told just before in the text, else from ``after`` (the event the conversation told
@@ -97,7 +103,7 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   the span up to the day said. Times in a habit ("every year in June", "on the 1st of
   each month", "weekly on Tuesday") are no date.
 
-Not resolved: clock times, ``the other day``, durations ahead with no date ("I'll be
+Not resolved: clock times, durations ahead with no date ("I'll be
 away for a week").
 """
 

@@ -9,13 +9,15 @@ listed in :mod:`.temporal`, which runs these passes after its patterns.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from cognimem.text.calendar import (
+    MONTHS,
     SEASONS,
     STEP,
     WEEKDAYS,
     day_window,
+    month_range,
     move,
     number_of,
     ordinal,
@@ -25,7 +27,8 @@ from cognimem.text.calendar import (
     utc_at,
     weekday_before,
 )
-from cognimem.text.dates import SEASON, WEEKDAY
+from cognimem.text.dates import MONTH, SEASON, WEEKDAY
+from cognimem.text.holidays import HOLIDAY_NAMES, holiday_days
 from cognimem.text.mention import TimeMention
 from cognimem.text.spans import NUMBER, UNIT
 
@@ -57,6 +60,8 @@ _PAST_PERFECT = re.compile(r"\bhad\b|'d\s+(?:been|\w+ed)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;!?]|\b(?:and|but|then|so)\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[.;!?]|,\s*(?:but|and|so)\b", re.IGNORECASE)
 # a date a duration runs from: "for 10 days from 18th Dec", "18th Dec for 10 days"
+# "After a week, she was walking again": a count that opens a clause, from the event
+_OPENS = re.compile(r"(?:^|[.;!?,])\s*$")
 _RUNS_FROM = re.compile(r"^\s*,?\s*(?:from\s+|starting\s+)?$", re.IGNORECASE)
 
 
@@ -99,6 +104,8 @@ def durations(
         if word == "aft":  # "after six months", ending at a date of its clause
             beside = _date_ending(text, m, kept)
             period = None if beside is None else _back(beside.start, unit, n)
+            if beside is None and after is not None and _OPENS.search(text, 0, m.start()):
+                period = day_window(move(after[0].date(), unit, n)[0])[:2]  # "After a week,"
         elif beside is not None:
             span = (min(span[0], beside.span[0]), max(span[1], beside.span[1]))
             period = beside.start, utc_at(move(beside.end.date(), unit, n)[0])
@@ -212,16 +219,16 @@ _TOLD_UNITS = rf"{_PART_UNITS}|{SEASON}"
 # "the night we arrived", "the week they were here": the time of the event told before
 _WHEN_TOLD = rf"the(?=\s+(?:{_PART_UNITS})\s+(?:i|we|he|she|they)\s)"
 _LATER = re.compile(
-    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT})"
+    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|hours?|minutes?)"
     r"(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?\s+"
     r"(?P<n_word>later|after(?:\s+that)?|afterwards|into|(?:in|on)(?=\s*(?:[,.;!?]|$))|"
     r"earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
     rf"(?P<nth>{_NTH})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
     rf"(?:{_STAYS.replace(' ', '|')})|the\s+(?P<word>next|following|previous|preceding)\s+"
-    rf"(?P<unit>{_TOLD_UNITS})|(?:the\s+)?(?P<unit_b>{_TOLD_UNITS})\s+"
+    rf"(?P<unit>{_TOLD_UNITS}|{MONTH}|{HOLIDAY_NAMES})|(?:the\s+)?(?P<unit_b>{_TOLD_UNITS})\s+"
     rf"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same|"
     rf"{_WHEN_TOLD})"
-    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_TOLD_UNITS})|(?P<since>since\s+then)|(?:the\s+"
+    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_TOLD_UNITS}|time)|(?P<since>since\s+(?:then|(?:the\s+[a-z]+|(?:i|we|he|she|they)\s+(?:[a-z]+ed|(?:was|were)\s+born|left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$))))|(?:the\s+"
     rf"(?P<day_word>following|next)\s+|that\s+|on\s+the\s+|the\s+)(?P<weekday>{WEEKDAY})"
     r"(?:\s+(?P<day_after>after|before)(?:\s+that)?)?)\b",
     re.IGNORECASE,
@@ -249,7 +256,7 @@ def told_after(
     rest = list(kept)
     for m in _LATER.finditer(text):
         inside = [k for k in kept if k.span[0] < m.end() and m.start() < k.span[1]]
-        counted = m.group("weekday") or (m.group("unit") or "").lower() in SEASONS
+        counted = m.group("weekday") or m.group("unit")
         if inside and not (counted and all(_within(k, m) for k in inside)):
             continue  # "the next Tuesday", "the next spring" replace "next ..."; dates stay
         if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text)):
@@ -285,9 +292,9 @@ def _overlaps(a: re.Match[str], b: re.Match[str]) -> bool:
 
 
 def _within(k: TimeMention, m: re.Match[str]) -> bool:
-    """Whether ``k`` is a weekday or a season counted from the reference inside ``m``."""
-    inside = m.start() <= k.span[0] and k.span[1] <= m.end()
-    return k.relative and k.granularity in ("day", "season") and inside
+    """Whether ``k`` is a time counted from the reference inside ``m`` ("next year" in
+    "the next year")."""
+    return k.relative and m.start() <= k.span[0] and k.span[1] <= m.end()
 
 
 def _from_event(
@@ -318,10 +325,31 @@ def _from_event(
         return day_window(first + timedelta(days=ahead))
     word = m.group("word") or m.group("word_b") or m.group("that")
     unit = (m.group("unit") or m.group("unit_b") or m.group("unit_c")).lower()
+    if unit == "time":  # "around the same time": the event's own period
+        days = (last - first).days
+        return *anchor, "day" if days < 1 else "month" if days < 32 else "year", True
     step = STEP[" ".join(word.lower().split())]
     if unit in SEASONS:
         return (*season_from(SEASONS[unit], first, step), "season", False)
+    if m.group("unit") and not re.fullmatch(_PART_UNITS, unit):
+        return _named_from(m.group("unit"), first if step < 0 else last, step)
     return (*unit_after(first, unit.replace("-", ""), step), False)
+
+
+def _named_from(name: str, day: date, step: int) -> tuple[datetime, datetime, str, bool]:
+    """The holiday or the month ``name`` first after ``day`` (``step`` 1: "the following
+    Christmas") or last before it (-1: "the previous March"); a holiday the table does
+    not know for those years: ``day``, approximate."""
+    years = range(day.year - 1, day.year + 3)
+    found = [(utc_at(a), utc_at(b)) for y in years for a, b in holiday_days(name, y)]
+    if name.lower() in MONTHS:
+        found = [month_range(y, MONTHS[name.lower()]) for y in years]
+    at = utc_at(day)
+    found = [p for p in found if p[0] > at] if step > 0 else [p for p in found if p[1] <= at][::-1]
+    if not found:
+        return (*day_window(day)[:3], True)
+    start, end = found[0]
+    return start, end, "day" if end - start <= timedelta(days=1) else "month", False
 
 
 def _counted(
@@ -334,6 +362,8 @@ def _counted(
     said, unit = m.group("n").lower(), m.group("n_unit").lower().rstrip("s")
     n, approximate = (1, False) if said.startswith("half") else number_of(said)
     approximate = approximate or m.group("or") is not None  # "a day or two later"
+    if unit in ("hour", "minute"):  # "ten minutes later": the event's day
+        return (*day_window(first)[:3], approximate)
     if "half" in m.group(0).lower():  # "half a year later", "two and a half years on"
         n, unit = _in_halves(n, unit, 0 if said.startswith("half") else 1)
     later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
