@@ -45,6 +45,10 @@ def told(first: date, end: date) -> dict[str, object]:
         ("We were in Rome at Easter '19.", d(2019, 4, 21), d(2019, 4, 22)),
         ("We host Thanksgiving of next year.", d(2025, 11, 27), d(2025, 11, 28)),
         ("The wedding was on Saturday, June 1st.", d(2024, 6, 1), d(2024, 6, 2)),
+        ("Sales fell in the third quarter of last year.", d(2023, 7, 1), d(2023, 10, 1)),
+        ("We moved at the end of March last year.", d(2023, 3, 21), d(2023, 4, 1)),
+        # a half counted in the smaller unit, whole days: ten and a half days back
+        ("I left a week and a half ago.", d(2024, 6, 2), d(2024, 6, 3)),
     ],
 )
 def test_a_year_said_after_a_date_is_read_with_it(text: str, start: date, end: date) -> None:

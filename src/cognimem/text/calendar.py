@@ -19,6 +19,7 @@ __all__ = [
     "MONTH_WORDS",
     "NUMBERS",
     "PARTS_OF_DAY",
+    "SAID_YEAR",
     "SEASONS",
     "STEP",
     "TENS",
@@ -30,6 +31,7 @@ __all__ = [
     "day_number",
     "day_window",
     "days_in_month",
+    "in_halves",
     "month_name",
     "month_range",
     "move",
@@ -37,6 +39,7 @@ __all__ = [
     "number_of",
     "ordinal",
     "part_of",
+    "said_year",
     "season_from",
     "season_range",
     "utc_at",
@@ -300,3 +303,12 @@ def said_year(said: str | None, ref: datetime) -> int | None:
         return None
     word = said.split()[0].lower()
     return ref.year + STEP[word] if word in STEP else year_of(said.lstrip("'’"), ref)
+
+
+def in_halves(n: int, unit: str, whole: int) -> tuple[int, str]:
+    """``n`` units and a half (``whole`` 1) or half a unit (``whole`` 0), counted in
+    the next smaller unit."""
+    per = {"decade": (120, "month"), "year": (12, "month"), "month": (30, "day")}
+    per |= {"fortnight": (14, "day"), "week": (7, "day"), "day": (1, "day")}
+    size, smaller = per[unit]
+    return (whole * n * size + size // 2) or 1, smaller

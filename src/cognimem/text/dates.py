@@ -131,19 +131,14 @@ def _pick_day(
     return None if found is None else (*found, "day", False)
 
 
-def _day_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    if not m.group(1)[0].isdigit() and " of " not in " ".join(m.group(0).lower().split()):
-        return None  # "the second may be ..." is no date; "the second of May" is
-    year = said_year(m.group(3), ref)
-    return full_date(day_of(m.group(1)), month_name(m.group(2)), year, ref, future)
-
-
-def _month_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    if m.group(1) == _VERB_MAY:
+def _day_and_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "3 May 2023", "the third of May", "May 3rd, '94", "March the 14th last year"."""
+    day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    if m.group(3) == _VERB_MAY:
         return None
-    return full_date(
-        day_of(m.group(2)), month_name(m.group(1)), said_year(m.group(3), ref), ref, future
-    )
+    if not day[0].isdigit() and m.group(1) and " of " not in " ".join(m.group(0).split()):
+        return None  # "the second may be ..." is no date; "the second of May" is
+    return full_date(day_of(day), month_name(month), said_year(m.group(5), ref), ref, future)
 
 
 def _month_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -335,13 +330,9 @@ PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (
         _MONTHS,
-        rf"\b(?:on\s+)?(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})(?:,?\s+{SAID_YEAR})?",
-        _day_month,
-    ),
-    (
-        _MONTHS,
-        rf"\b(?:on\s+)?({MONTH_ANY})\s*(?:the\s+)?{DAY}(?:,?\s+{SAID_YEAR})?",
-        _month_day,
+        rf"\b(?:on\s+)?(?:(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})|({MONTH_ANY})\s*(?:the\s+)?"
+        rf"{DAY})(?:,?\s+{SAID_YEAR})?",
+        _day_and_month,
     ),
     (
         _MONTHS,

@@ -30,17 +30,12 @@ def _month_day(order: DateOrder, first: int, second: int) -> tuple[int, int]:
 
 
 def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    month, day = _month_day(order, int(m.group(1)), int(m.group(2)))
+    """ "3/4/2024", "3/4/24", "on 3/4"; "12.06.2024", "12-06-2024" alike."""
+    month, day = _month_day(order, int(m.group("a")), int(m.group("b")))
     if not 1 <= month <= 12:
         return None
-    year = year_of(m.group(3), ref) if m.group(3) else None
+    year = year_of(m.group("y"), ref) if m.group("y") else None
     return full_date(day, month, year, ref, future)
-
-
-def _dotted(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "12.06.2024", "12-06-2024": as "12/06/2024"."""
-    month, day = _month_day(order, int(m.group(1)), int(m.group(3)))
-    return full_date(day, month, int(m.group(4)), ref, future) if 1 <= month <= 12 else None
 
 
 def _numeric_month(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
@@ -66,18 +61,22 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
     whatever the order."""
     read = partial(_numeric_date, order)
     return (
-        (None, rf"(?<![\w/.])(\d{{1,2}})/(\d{{1,2}})/(\d{{4}}|\d{{2}}){_NOT_A_DATE}", read),
         (
             None,
-            r"(?<![\w/.-])(\d{1,2})([.-])(\d{1,2})\2((?:19|20)\d{2})(?![\w.-]*\d)",
-            partial(_dotted, order),
+            rf"(?<![\w/.])(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})/(?P<y>\d{{4}}|\d{{2}}){_NOT_A_DATE}",
+            read,
+        ),
+        (
+            None,
+            r"(?<![\w/.-])(?P<a>\d{1,2})([.-])(?P<b>\d{1,2})\2(?P<y>(?:19|20)\d{2})(?![\w.-]*\d)",
+            read,
         ),
         (
             None,
             r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^|"
             r"(?<=\bis\s)|(?<=\bwas\s)|"
             r"(?<=day\s)|(?<=day,\s))"
-            rf"(\d{{1,2}})/(\d{{1,2}})(){_NOT_A_DATE}",
+            rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?P<y>){_NOT_A_DATE}",
             read,
         ),
         (None, rf"(?<![\w/.])(\d{{1,2}})/((?:19|20)\d{{2}}){_NOT_A_DATE}", _numeric_month),

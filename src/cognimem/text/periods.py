@@ -11,15 +11,17 @@ from datetime import date, datetime
 
 from cognimem.text.calendar import (
     MONTH_WORDS,
+    SAID_YEAR,
     add_months,
     month_name,
     month_range,
     ordinal,
     pick,
+    said_year,
     utc_at,
 )
 from cognimem.text.dates import MONTH, YEAR, alt, year_of_month
-from cognimem.text.mention import Resolved, Rule
+from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
 __all__ = ["PATTERNS"]
 
@@ -28,11 +30,11 @@ def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "Q3 2023", "the third quarter of 2022"; without a year the latest that has begun
     (looking ahead: the earliest that has not ended)."""
     n = int(m.group(1)) if m.group(1) else ordinal(m.group(2)) % 5  # "last": the 4th
-    year_s = m.group(3) or m.group(4)
-    years = [int(year_s)] if year_s else [ref.year - 1, ref.year, ref.year + 1]
+    year = said_year(m.group(3), ref)
+    years = [year] if year else [ref.year - 1, ref.year, ref.year + 1]
     firsts = [date(y, 3 * n - 2, 1) for y in years]
     spans = [(utc_at(f), utc_at(add_months(f, 3))) for f in firsts]
-    found = spans[0] if year_s else pick(spans, ref, future)
+    found = spans[0] if year else pick(spans, ref, future)
     return None if found is None else (*found, "quarter", False)
 
 
@@ -70,7 +72,7 @@ def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
 
 def _alone(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """A month or a year that is the whole text ("February.", "2014"), as after "in"."""
-    if m.group(2):
+    if not m.group(1):
         year = int(m.group(2))
         return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
     month = month_name(m.group(1))
@@ -81,7 +83,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"quarter", "q"}),
         rf"\b(?:q([1-4])|(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+quarter)"
-        rf"(?:\s+(?:of\s+)?{YEAR}|\s+(?:19|20)(\d\d)(?!\d))?\b",
+        rf"(?:,?\s+(?:of\s+)?{SAID_YEAR})?",
         _quarter,
     ),
     # "in my 20s", "in her thirties" are ages: two digits or a word need "the" or "'"
@@ -97,6 +99,9 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\b(?:(?:from|between)\s+)?{YEAR}\s*(?:-|–|to|through|until|till|and)\s*{YEAR}\b",
         _year_range,
     ),
-    (None, rf"^\s*(?:in\s+)?(?:the\s+year\s+)?(){YEAR}\s*[.!?]?\s*$", _alone),
-    (MONTH_WORDS, rf"^\s*(?:in\s+)?({MONTH})()\s*[.!?]?\s*$", _alone),
+    (
+        MONTH_WORDS | DIGIT_OR,
+        rf"^\s*(?:in\s+)?(?:({MONTH})|(?:the\s+year\s+)?{YEAR})\s*[.!?]?\s*$",
+        _alone,
+    ),
 )

@@ -16,16 +16,19 @@ from datetime import date, datetime, timedelta
 from cognimem.text import dates
 from cognimem.text.calendar import (
     PARTS_OF_DAY,
+    SAID_YEAR,
     SEASONS,
     STEP,
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
     day_window,
+    in_halves,
     month_name,
     move,
     number_of,
     part_of,
+    said_year,
     season_from,
     season_range,
     unit_window,
@@ -104,8 +107,7 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         first = unit_window(ref.date(), unit, step)[0].date()
     else:
         month = month_name(unit)
-        year = int(m.group(4)) if m.lastindex and m.lastindex >= 4 and m.group(4) else None
-        year = year or dates.year_of_month(which, month, ref, future)
+        year = said_year(m.group(4), ref) or dates.year_of_month(which, month, ref, future)
         first, unit = date(year, month, 1), "month"
     start, end = part_of(unit, first, part)
     return utc_at(start), utc_at(end), unit, True
@@ -159,12 +161,10 @@ def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "it's been two years since (I quit)": the day that far back."""
     n, approximate = number_of(m.group(2))
     approximate = approximate or m.group(1) is not None
-    return (*_day_known_to(move(ref.date(), m.group(3), -n)[0], m.group(3)), approximate)
-
-
-# a half of each unit, in the smaller unit it is counted in
-_HALF = {"decade": (60, "month"), "year": (6, "month"), "month": (15, "day")}
-_HALF |= {"fortnight": (7, "day"), "week": (84, "hour"), "day": (12, "hour")}
+    return (
+        *day_window(move(ref.date(), m.group(3), -n)[0], m.group(3).lower().rstrip("s"))[:3],
+        approximate,
+    )
 
 
 def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -187,22 +187,21 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
         moment = ref + sign * timedelta(**{"hours" if hours else "minutes": n})
         return (*day_window(moment.date(), "hour" if hours else "minute")[:3], approximate)
     if half:
-        size, smaller = _HALF[unit]
-        count = sign * (2 * n + 1 if m.group(3) else 1) * size
-        if smaller == "hour":
-            day = ref.date() + timedelta(hours=count)
-        else:
-            day = move(ref.date(), smaller, count)[0]
-        return (*_day_known_to(day, unit), True)
+        count, smaller = in_halves(n, unit, 1 if m.group(3) else 0)
+        return (*day_window(move(ref.date(), smaller, sign * count)[0], unit)[:3], True)
     unit = "day" if unit == "night" else unit
     if ahead and not suffix and runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, unit, n, approximate)
-    return (*_day_known_to(move(ref.date(), unit, sign * n)[0], unit), approximate)
+    return (
+        *day_window(move(ref.date(), unit, sign * n)[0], unit.lower().rstrip("s"))[:3],
+        approximate,
+    )
 
 
-def _day_known_to(day: date, unit: str) -> tuple[datetime, datetime, str]:
-    """``day``, with the granularity of the unit it was counted in (``precision``)."""
-    return utc_at(day), utc_at(day + timedelta(days=1)), unit.lower().rstrip("s")
+def _counted_day(ref: datetime, unit: str, n: int, approximate: bool) -> Resolved:
+    """The day ``n`` units from ``ref``'s, known to the unit (``precision``)."""
+    unit = unit.lower().rstrip("s")
+    return (*day_window(move(ref.date(), unit, n)[0], unit)[:3], approximate)
 
 
 def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -243,7 +242,10 @@ def _this_time(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "this time last year", "around this time next month", "same time next week":
     the day one unit back or ahead, approximate."""
     step = -1 if m.group(1).lower() == "last" else 1
-    return (*_day_known_to(move(ref.date(), m.group(2), step)[0], m.group(2)), True)
+    return (
+        *day_window(move(ref.date(), m.group(2), step)[0], m.group(2).lower().rstrip("s"))[:3],
+        True,
+    )
 
 
 def _ahead_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -337,12 +339,12 @@ PATTERNS: tuple[Rule, ...] = (
         r"\b(?:at\s+)?(?:the\s+)?(?:back\s+)?(end|beginning|start|middle|"
         r"(?:first|1st|second|2nd|latter)\s+half)\s+of\s+(?:the\s+)?"
         rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})"
-        r"(?:,?\s+(?:of\s+)?((?:19|20)\d{2}))?\b",
+        rf"(?:,?\s+(?:of\s+)?{SAID_YEAR})?",
         _part_of_unit,
     ),
     (
         frozenset({"early", "mid", "late", "midweek"}),
-        r"\b(?:(early|mid|late)[\s-]+(this|last|next)\s+|mid-?(?=week))(week|month|year)\b",
+        r"\b(?:(early|mid|late)[\s-]+(this|last|next)\s+|mid-?(?=week))(week|month|year)\b()",
         _part_of_unit,
     ),
     (

@@ -17,6 +17,7 @@ from cognimem.text.calendar import (
     STEP,
     WEEKDAYS,
     day_window,
+    in_halves,
     month_range,
     move,
     number_of,
@@ -98,7 +99,7 @@ def durations(
         approximate = approximate or m.group(3) is not None
         unit = (m.group(5) or m.group(8)).lower().rstrip("s")
         if "half" in m.group(0).lower():  # "a year and a half", "half a year": in months
-            n, unit = _in_halves(n, unit, 0 if m.group(7) else 1)
+            n, unit = in_halves(n, unit, 0 if m.group(7) else 1)
         beside = _date_beside(text, m, kept) if word == "for" else None
         span = (m.start(), m.end())
         if word == "aft":  # "after six months", ending at a date of its clause
@@ -169,15 +170,6 @@ def _up_to_or_from(
     if tail == "before that" or ended or past_perfect or word == "too":
         return _back(after[0], *length)
     return after[0], utc_at(move(after[0].date(), length[0], length[1])[0])
-
-
-def _in_halves(n: int, unit: str, whole: int) -> tuple[int, str]:
-    """``n`` units and a half (``whole`` 1) or half a unit (``whole`` 0), counted in
-    the next smaller unit."""
-    per = {"decade": (120, "month"), "year": (12, "month"), "month": (30, "day")}
-    per |= {"fortnight": (14, "day"), "week": (7, "day"), "day": (1, "day")}
-    size, smaller = per[unit]
-    return (whole * n * size + size // 2) or 1, smaller
 
 
 def runs_up_to_now(text: str, at: int) -> bool:
@@ -365,7 +357,7 @@ def _counted(
     if unit in ("hour", "minute"):  # "ten minutes later": the event's day
         return (*day_window(first)[:3], approximate)
     if "half" in m.group(0).lower():  # "half a year later", "two and a half years on"
-        n, unit = _in_halves(n, unit, 0 if said.startswith("half") else 1)
+        n, unit = in_halves(n, unit, 0 if said.startswith("half") else 1)
     later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
     n = n if later else -n
     if first < last and utc_at(move(first, unit, 1)[0]) >= anchor[1]:
