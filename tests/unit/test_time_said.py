@@ -160,3 +160,21 @@ def test_the_other_day_is_the_week_before_the_day_said() -> None:
 def test_seeing_and_eating_are_events() -> None:
     assert tells_of_event("We saw the Bean and ate deep-dish pizza.")
     assert tells_of_event("We ate at the new Thai place.")
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "start", "end"),
+    [
+        ("We met couple years ago.", False, d(2022, 6, 12), d(2022, 6, 13)),
+        ("We planted the roses in early spring.", False, d(2024, 3, 1), d(2024, 4, 1)),
+        ("We're hoping to move in late summer.", True, d(2024, 8, 1), d(2024, 9, 1)),
+        ("The pipes froze in mid-winter.", False, d(2024, 1, 1), d(2024, 2, 1)),
+        ("The morning of the 5th I got the call.", False, d(2024, 6, 5), d(2024, 6, 6)),
+        ("I'm off the week of the 17th.", True, d(2024, 6, 17), d(2024, 6, 24)),
+        ("We're away the weekend of the 22nd.", True, d(2024, 6, 22), d(2024, 6, 24)),
+    ],
+)
+def test_counts_without_a_parts_of_seasons_and_the_week_of_a_day(
+    text: str, future: bool, start: date, end: date
+) -> None:
+    assert days(one(text, prefer_future=future)) == (start, end)

@@ -79,7 +79,8 @@ _TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
 TENS = {word: 10 * n for n, word in enumerate(_TENS_WORDS.split(), 2)}
 NUMBERS |= {"a": 1, "an": 1, "a dozen": 12, "a hundred": 100}
 # approximate counts
-NUMBERS |= {"a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3}
+NUMBERS |= {"a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2, "a few": 3, "few": 3}
+NUMBERS |= {"several": 3}
 # words that gate the patterns (:data:`cognimem.text.mention.Rule`)
 MONTH_WORDS = frozenset([*MONTHS, *MONTH_ABBREVIATIONS])
 WEEKDAY_WORDS = frozenset(WEEKDAYS)
@@ -88,6 +89,7 @@ UNIT_WORDS = frozenset(
     | {"month", "months", "quarter", "year", "years", "decade", "decades"}
 )
 APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
+APPROXIMATE |= {"couple"}
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {"morning": (6, 12), "afternoon": (12, 18)}
 PARTS_OF_DAY |= {"evening": (18, 24), "night": (18, 24)}
 

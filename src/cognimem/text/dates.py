@@ -200,7 +200,7 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     the earliest that has not ended)."""
     this_month = date(ref.year, ref.month, 1)
     firsts = [add_months(this_month, months) for months in range(-2, 3)]
-    return _pick_day(firsts, day_of(m.group(1) or m.group(2) or m.group(3)), ref, future)
+    return _pick_day(firsts, day_of(next(g for g in m.groups() if g)), ref, future)
 
 
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -326,6 +326,8 @@ _MONTHS = MONTH_WORDS
 # "the twenty-first": the words of the days as ordinals
 _ORDINAL_WORDS = frozenset(w for day in DAY_ORDINALS for w in day.split("-"))
 _TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
+# "the morning of", "the week of": a day of the month after them is a date
+_PART_OF = "|".join(rf"(?<={w}\sof\s)" for w in ("ing", "noon", "night", "week", "weekend"))
 PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (
@@ -383,7 +385,10 @@ PATTERNS: tuple[Rule, ...] = (
         DIGIT_OR | _ORDINAL_WORDS,
         r"(?=the\s)(?:(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|(?:(?<=\bfrom\s)|(?<=\bby\s)|"
         r"(?<=\bsince\s)|(?<=\bto\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bthrough\s)|"
-        rf"(?<=\bon\s))the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b)))|"
+        rf"(?<=\bon\s))the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
+        # "the morning of the 5th", "the week of the 10th"
+        rf"(?:{_PART_OF})"
+        rf"the\s+{DAY}(?!\s*(?:of\s+)?{MONTH_ANY}))|"
         r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)"
         r"\s*[.!?]?\s*$",
         _day_of_month,

@@ -22,9 +22,11 @@ from cognimem.text.calendar import (
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
+    add_months,
     day_window,
     in_halves,
     month_name,
+    month_range,
     move,
     number_of,
     part_of,
@@ -206,15 +208,19 @@ def _counted_day(ref: datetime, unit: str, n: int, approximate: bool) -> Resolve
 
 def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``last summer``, ``this winter``, ``next spring``; ``the summer``: the latest that
-    has begun (looking ahead: the earliest that has not ended)."""
-    which, season = (m.group(1) or "").lower(), SEASONS[m.group(2).lower()]
+    has begun (looking ahead: the earliest that has not ended); ``in early spring``,
+    ``mid-winter``, ``late summer``: its first, middle or last month, approximate."""
+    which, season = (m.group(1) or "").lower(), SEASONS[m.group(3).lower()]
     today = ref.date()
     ahead = season_from(season, today, 0)  # under way, or the next to begin
     under_way = ahead[0] <= utc_at(today)
-    if which in ("this", "current"):
-        return (*(ahead if under_way else season_range(season, today.year)), "season", False)
     back = which == "last" or "past" in which or not (which or future or under_way)
     found = season_from(season, today, -1 if back else 1 if which else 0)
+    if which in ("this", "current"):
+        found = ahead if under_way else season_range(season, today.year)
+    if m.group(2):
+        month = add_months(found[0].date(), ("early", "mid", "late").index(m.group(2).lower()))
+        return (*month_range(month.year, month.month), "season", True)
     return (*found, "season", False)
 
 
@@ -355,12 +361,12 @@ PATTERNS: tuple[Rule, ...] = (
     (
         _SEASONS,
         rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)(?:\s+the)?|"
-        rf"all(?:\s+(?:of\s+)?the)?)\s+({SEASON})\b"
+        rf"all(?:\s+(?:of\s+)?the)?)\s+(?:(early|mid|late)[\s-]+)?({SEASON})\b"
         r"(?!\s+(?:of\b|['’]?\d|(?:last|this|next)\s+year))",
         _relative_season,
     ),
     # a season that is the whole text ("Summer.") is read as after "in"
-    (_SEASONS, rf"^\s*()(?:the\s+)?({SEASON})\s*[.!?]?\s*$", _relative_season),
+    (_SEASONS, rf"^\s*()(?:the\s+)?()({SEASON})\s*[.!?]?\s*$", _relative_season),
     (
         frozenset(f"{season}s" for season in SEASONS),
         rf"\b(?:the\s+)?(?:last|past)\s+({NUMBER})\s+({SEASON})s\b",

@@ -44,7 +44,9 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   the next day to its end; ``this time last year``: the day a year back; all
   approximate.
 - Dates without a year: the latest that has begun (looking ahead: the earliest that has
-  not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate.
+  not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate;
+  ``early spring``, ``mid-winter``, ``late summer``: the season's first, middle or last
+  month, approximate. ``couple years ago`` counts as ``a couple``.
   Numeric dates (``3/4/2024``, ``3.4.2024``; :mod:`.numeric`) are read only when the
   caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
   (``the 3rd``), a season or a weekday abbreviation that is the whole text is read as
@@ -76,7 +78,8 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   before the day said, approximate (``the other day``: the 7 days before); ``the
   weekend`` (``your weekend``): the one under way or the last one (ahead: the coming).
 - ``the week/day before`` or ``after`` a date, ``the Friday before`` it: counted from
-  that date; ``the weekend of`` a date: the Saturday and Sunday of its week; ``N units
+  that date; ``the weekend of`` (``the week of``) a date: the Saturday and Sunday of its week (that
+  week); ``the morning of the 5th``: the 5th; ``N units
   before/after/from`` it: the day that far (a date without a year is the one that puts
   that day on the side the tense says: "a year after Christmas", said in February
   looking ahead, counts from the last Christmas); kept as the mention's ``anchor``.
@@ -163,7 +166,7 @@ _COMPILED = {
 # "a week from", just ahead of a date
 _BEFORE_AFTER = re.compile(
     rf"(?<!for\s)\b(?:(?:the|last)\s+)?(?:({NUMBER})\s+({UNIT})|(day|week|weekend|month|year)|"
-    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from|(?<=weekend\s)of)\s+$",
+    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from|(?<=week\s)of|(?<=weekend\s)of)\s+$",
     re.IGNORECASE,
 )
 
@@ -173,8 +176,8 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     from ``anchor``."""
     before = m.group(5).lower() not in ("after", "from")
     first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
-    if m.group(5).lower() == "of":  # the Saturday and Sunday of the date's week
-        return (*unit_after(first, "weekend", 0), False)
+    if m.group(5).lower() == "of":  # the week, or its Saturday and Sunday, of the date
+        return (*unit_after(first, m.group(3).lower(), 0), False)
     if m.group(1):  # "a week from Friday", "three days after Easter": the day
         n, approximate = number_of(m.group(1))
         day = move(first if before else last, m.group(2), -n if before else n)[0]
