@@ -1,8 +1,9 @@
 """Relative time expressions, resolved against when they were said: days ("yesterday",
 "the day after tomorrow", "this morning"), weekdays ("last Friday", "on Tuesday"),
 units ("next week", "the month before last", "early next month", "the past 3 weeks"),
-seasons ("last summer"), counts back and ahead ("two years ago", "in 3 weeks", "a year
-and a half ago", "in 2 hours") and a month of a relative year ("March of last year").
+seasons and their parts ("last summer", "in early spring") and counts back and ahead
+("two years ago", "in 3 weeks", "a year and a half ago", "in 2 hours"); "March of last
+year" is a date with its year said (:mod:`.dates`).
 
 ``PATTERNS`` holds each form with the words it needs and its resolver, ``RELATIVE`` the
 resolvers whose answer is counted from the reference time; :mod:`cognimem.text.temporal`

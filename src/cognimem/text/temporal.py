@@ -125,7 +125,6 @@ from cognimem.text.calendar import (
     SEASONS,
     UNIT_WORDS,
     WEEKDAY_ABBREVIATIONS,
-    WEEKDAY_WORDS,
     WEEKDAYS,
     day_window,
     move,
@@ -258,16 +257,6 @@ _TIME_WORDS = frozenset(
         *(word for needs, _, _ in _PATTERNS if needs is not None for word in needs),
     )
 )
-_LATER_WORDS = frozenset({"later", "after", "afterwards", "next", "following", "that"})
-_LATER_WORDS |= {"earlier", "before", "prior", "previous", "preceding", "same", "since"}
-# "three weeks into the job", "two months in,", "the third day of the trip": with a unit
-# only
-_INTO_WORDS = frozenset({"into", "in", "on", "first", "second", "third", "fourth", "fifth"})
-_INTO_WORDS |= {"sixth", "seventh"}
-_WHEN_WORDS = frozenset({"day", "night", "morning", "afternoon", "evening", "week", "weekend"})
-_SPAN_WORDS = frozenset({"for", "took", "spent", "after", "going"})
-# a count of units with no word before it is a span in the perfect or before "now"
-_PERFECT_WORDS = frozenset({"ve", "been", "has", "have", "hasn", "haven", "now"})
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 
@@ -319,16 +308,8 @@ def _find(
     kept = spans.join_ranges(text, kept)
     if not spans.HABIT_WORDS.isdisjoint(words):
         kept = spans.habits(text, kept)
-    # "the Sunday", "that Saturday": a weekday counted from an event told before
-    told_weekday = (after is not None or len(kept) > 1) and not WEEKDAY_WORDS.isdisjoint(words)
-    into = not _INTO_WORDS.isdisjoint(words) and not UNIT_WORDS.isdisjoint(words)
-    # "the night we arrived": a unit of the event told before
-    when_told = (after is not None or bool(kept)) and not _WHEN_WORDS.isdisjoint(words)
-    if told_weekday or into or when_told or not _LATER_WORDS.isdisjoint(words):
-        kept = told.told_after(text, ref, after, kept)
-    if _SPAN_WORDS.isdisjoint(words) and (
-        UNIT_WORDS.isdisjoint(words) or _PERFECT_WORDS.isdisjoint(words)
-    ):
+    kept = told.told_after(text, ref, after, kept)
+    if UNIT_WORDS.isdisjoint(words):  # a span counts units
         return kept
     return _merge(kept, told.durations(text, ref, prefer_future, after, kept, ended))
 
