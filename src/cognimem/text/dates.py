@@ -376,7 +376,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(?:on\s+)?(?:({WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|({MONTH_ANY})\s*{DAYNUM},?\s+"
+        rf"\b(?:on\s+)?(?:({WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|"
+        rf"({MONTH_ANY})\s*{DAYNUM},?\s+"
         rf"({WEEKDAY_ANY})|({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MONTH_ANY}))\b"
         r"(?!,?\s+(?:19|20)\d\d)",
         _dated_weekday,

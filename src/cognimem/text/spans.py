@@ -127,7 +127,8 @@ PATTERNS: tuple[Rule, ...] = (
     (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),
     (
         frozenset({"recently", "lately", "late", "long", "other"}),
-        r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
+        r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|"
+        r"not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
         _recently,
     ),
     (

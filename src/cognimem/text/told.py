@@ -60,9 +60,9 @@ _PAST_PERFECT = re.compile(r"\bhad\b|'d\s+(?:been|\w+ed)\b", re.IGNORECASE)
 # between a date and "after N units" in one clause: "finished it last week after a year"
 _CLAUSE_BREAK = re.compile(r"[.;!?]|\b(?:and|but|then|so)\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[.;!?]|,\s*(?:but|and|so)\b", re.IGNORECASE)
-# a date a duration runs from: "for 10 days from 18th Dec", "18th Dec for 10 days"
 # "After a week, she was walking again": a count that opens a clause, from the event
 _OPENS = re.compile(r"(?:^|[.;!?,])\s*$")
+# a date a duration runs from: "for 10 days from 18th Dec", "18th Dec for 10 days"
 _RUNS_FROM = re.compile(r"^\s*,?\s*(?:from\s+|starting\s+)?$", re.IGNORECASE)
 
 
@@ -210,6 +210,12 @@ _PART_UNITS = r"day|morning|afternoon|evening|night|week-?end|week|month|year"
 _TOLD_UNITS = rf"{_PART_UNITS}|{SEASON}"
 # "the night we arrived", "the week they were here": the time of the event told before
 _WHEN_TOLD = rf"the(?=\s+(?:{_PART_UNITS})\s+(?:i|we|he|she|they)\s)"
+# "since then", "since the surgery,", "since we moved,", "since she was born": from the
+# event told before ("since I was 12", "since high school" name no time here)
+_SINCE = (
+    r"since\s+(?:then|(?:the\s+[a-z]+|(?:i|we|he|she|they)\s+(?:[a-z]+ed|(?:was|were)\s+born|"
+    r"left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$)))"
+)
 _LATER = re.compile(
     rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|hours?|minutes?)"
     r"(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?\s+"
@@ -220,7 +226,7 @@ _LATER = re.compile(
     rf"(?P<unit>{_TOLD_UNITS}|{MONTH}|{HOLIDAY_NAMES})|(?:the\s+)?(?P<unit_b>{_TOLD_UNITS})\s+"
     rf"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same|"
     rf"{_WHEN_TOLD})"
-    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_TOLD_UNITS}|time)|(?P<since>since\s+(?:then|(?:the\s+[a-z]+|(?:i|we|he|she|they)\s+(?:[a-z]+ed|(?:was|were)\s+born|left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$))))|(?:the\s+"
+    rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_TOLD_UNITS}|time)|(?P<since>{_SINCE})|(?:the\s+"
     rf"(?P<day_word>following|next)\s+|that\s+|on\s+the\s+|the\s+)(?P<weekday>{WEEKDAY})"
     r"(?:\s+(?P<day_after>after|before)(?:\s+that)?)?)\b",
     re.IGNORECASE,
