@@ -56,7 +56,18 @@ def quote(name: str) -> str:
 
 
 class _Fetching:
-    """``fetch``, for both drivers: ``fetch_then`` with nothing after it."""
+    """``fetch`` (``fetch_then`` with nothing after it) and ``columns`` (the driver's
+    catalogue query, read as name → type), for both drivers."""
+
+    async def columns(self, table: str) -> dict[str, str] | None:
+        statement, name, type_ = self._columns_query(table)
+        rows = await self.fetch([statement])
+        found = {str(r[name]): str(r[type_] or "") for r in rows[0]}
+        return found or None
+
+    def _columns_query(self, table: str) -> tuple[Statement, str, str]:
+        """The statement listing ``table``'s columns, and its name and type columns."""
+        raise NotImplementedError  # pragma: no cover - each driver's
 
     async def fetch_then(
         self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
@@ -121,10 +132,8 @@ class SqliteDriver(_Fetching):
         assert self._threads is not None
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn)
 
-    async def columns(self, table: str) -> dict[str, str] | None:
-        rows = await self.fetch([(f"PRAGMA table_info({quote(table)})", [])])
-        found = {str(r["name"]): str(r["type"] or "") for r in rows[0]}
-        return found or None
+    def _columns_query(self, table: str) -> tuple[Statement, str, str]:
+        return (f"PRAGMA table_info({quote(table)})", []), "name", "type"
 
     async def fetch_then(
         self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
@@ -214,7 +223,7 @@ class PostgresDriver(_Fetching):
         if pool is not None:
             await pool.close()
 
-    async def columns(self, table: str) -> dict[str, str] | None:
+    def _columns_query(self, table: str) -> tuple[Statement, str, str]:
         schema, _, name = table.rpartition(".")
         sql = (
             "SELECT column_name, udt_name FROM information_schema.columns"
@@ -222,9 +231,8 @@ class PostgresDriver(_Fetching):
             + ("$2" if schema else "ANY(current_schemas(false))")
             + " ORDER BY ordinal_position"
         )
-        rows = await self.fetch([(sql, [name, schema] if schema else [name])])
-        found = {str(r["column_name"]): str(r["udt_name"]) for r in rows[0]}
-        return found or None
+        # udt_name is never NULL, so the shared "or ''" changes nothing here
+        return (sql, [name, schema] if schema else [name]), "column_name", "udt_name"
 
     async def fetch_then(
         self, first: Sequence[Statement], then: Callable[[list[Rows]], list[Statement]]
