@@ -7,7 +7,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -28,7 +28,7 @@ from cognimem.api.schemas import (
 )
 from cognimem.errors import CognimemError, InvalidInput, NotFound
 from cognimem.memory import Memory
-from cognimem.models import ContextPacket, MemoryItem, Turn, WriteResult
+from cognimem.models import ContextPacket, MemoryItem, Message, Turn, WriteResult
 from cognimem.models.admin import ExportRecord, ForgetResult
 from cognimem.models.arguments import make_reach_scope, make_read_scope, make_write_scope
 from cognimem.models.knowledge import HistoryEntry
@@ -56,12 +56,6 @@ def _observe(
         metrics.observe_read(result, cpu_seconds)
 
 
-def _written(request: Request, result: WriteResult, response: Response) -> WriteResult:
-    _observe(request, result)
-    _queued_answer(result, response)
-    return result
-
-
 def _queued_answer(result: WriteResult, response: Response) -> None:
     # async mode: the raw events are stored and a job will derive the memories
     if result.job_id is not None:
@@ -79,35 +73,46 @@ def _queued(model: type[WriteResult | Turn]) -> dict[int | str, dict[str, Any]]:
     }
 
 
-@router.post(
-    "/write",
-    response_model=WriteResult,
-    responses=_queued(WriteResult) | documented(400, 403, 409, 502),
-)
+# both write routes answer alike: the result, or 202 and a job in async ingestion mode
+_WRITTEN: dict[str, Any] = {
+    "response_model": WriteResult,
+    "responses": _queued(WriteResult) | documented(400, 403, 409, 502),
+}
+
+
+@router.post("/write", **_WRITTEN)
 async def write(
     body: WriteRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
     """Remember one message (202 with a job in async ingestion mode)."""
     message = body.model_dump(exclude={"scope", "profile"})
-    scope = body.scope.for_tenant(caller.tenant_id)
-    caller.check_write_of(lambda: make_write_scope(scope))
-    result = await mem.write_batch([message], scope=scope, profile=body.profile)
-    return _written(request, result, response)
+    return await _write(body, [message], request, response, mem, caller)
 
 
-@router.post(
-    "/write_batch",
-    response_model=WriteResult,
-    responses=_queued(WriteResult) | documented(400, 403, 409, 502),
-)
+@router.post("/write_batch", **_WRITTEN)
 async def write_batch(
     body: WriteBatchRequest, request: Request, response: Response, mem: Mem, caller: Caller
 ) -> WriteResult:
     """Remember many messages in one transaction."""
+    return await _write(body, body.messages, request, response, mem, caller)
+
+
+async def _write(
+    body: WriteRequest | WriteBatchRequest,
+    messages: Sequence[Message | Mapping[str, Any]],
+    request: Request,
+    response: Response,
+    mem: Memory,
+    caller: Caller,
+) -> WriteResult:
+    """Both write routes' work: ``messages`` written in the caller's scope, in one
+    transaction, once the caller may write there."""
     scope = body.scope.for_tenant(caller.tenant_id)
     caller.check_write_of(lambda: make_write_scope(scope))
-    result = await mem.write_batch(body.messages, scope=scope, profile=body.profile)
-    return _written(request, result, response)
+    result = await mem.write_batch(messages, scope=scope, profile=body.profile)
+    _observe(request, result)
+    _queued_answer(result, response)
+    return result
 
 
 async def _read(
