@@ -1,7 +1,7 @@
 """What both backends' ``UsageStore`` share: the checks and the fan-out of the counting
 calls, written once over the two writes each backend makes in its own SQL
-(``_add_accesses``, ``_add_usage``), and the column and ``SET`` lists of a counters
-upsert (``counter_upsert``)."""
+(``_add_accesses``, ``_add_usage``), and the counters upsert (``counter_upsert``), each
+backend binding its parameters in its own style."""
 
 from __future__ import annotations
 
@@ -13,17 +13,25 @@ from cognimem.store.records import check_accesses, check_counters
 from cognimem.store.types import Access
 
 
-def counter_upsert(ids: Sequence[str], counts: Mapping[str, int]) -> tuple[str, str] | None:
-    """What an upsert of ``counts`` (counter name → increment) into ``item_usage``
-    names: its column list (``item_id, tenant_id``, the counters, in ``counts``' order)
-    and its ``SET`` list adding each increment to the stored count; None when there is
-    nothing to add. A name that is not a counter is a ``ValueError``."""
+def counter_upsert(
+    ids: Sequence[str], counts: Mapping[str, int], *, values: str, where: str
+) -> str | None:
+    """The statement that adds ``counts`` (counter name → increment) to each of the
+    tenant's items ``ids`` in ``item_usage`` (ids of other tenants, or of no item, are
+    left out): the items ``where`` picks, each with the increments bound at ``values``
+    (in ``counts``' order), upserted so that each increment adds to the stored count;
+    None when there is nothing to add. A name that is not a counter is a ``ValueError``."""
     if not ids or not counts:
         return None
     check_counters(counts)
     columns = ", ".join(["item_id", "tenant_id", *counts])
     sets = ", ".join(f"{n} = item_usage.{n} + excluded.{n}" for n in counts)
-    return columns, sets
+    return (
+        f"INSERT INTO item_usage ({columns})"
+        f" SELECT id, tenant_id, {values}"
+        f" FROM items WHERE {where}"
+        f" ON CONFLICT (item_id) DO UPDATE SET {sets}"
+    )
 
 
 class UsageCounting(ABC):

@@ -26,22 +26,15 @@ if TYPE_CHECKING:
 async def add_usage(
     conn: Connection, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
 ) -> None:
-    """Add ``counts`` (counter name → increment) to each of the tenant's items ``ids``
-    (ids of other tenants, or of no item, are left out)."""
-    upsert = counter_upsert(ids, counts)
-    if upsert is None:
-        return
-    columns, sets = upsert
-    values = ", ".join(f"${n}::int4" for n in range(3, 3 + len(counts)))
-    await conn.execute(
-        f"INSERT INTO item_usage ({columns})"
-        f" SELECT id, tenant_id, {values}"
-        " FROM items WHERE tenant_id = $1 AND id = ANY($2::text[]) ORDER BY id"
-        f" ON CONFLICT (item_id) DO UPDATE SET {sets}",
-        tenant_id,
-        sorted(set(ids)),
-        *counts.values(),
+    """``counter_upsert``'s statement on ``conn``, the items locked in id order."""
+    sql = counter_upsert(
+        ids,
+        counts,
+        values=", ".join(f"${n}::int4" for n in range(3, 3 + len(counts))),
+        where="tenant_id = $1 AND id = ANY($2::text[]) ORDER BY id",
     )
+    if sql is not None:
+        await conn.execute(sql, tenant_id, sorted(set(ids)), *counts.values())
 
 
 async def add_accesses(conn: Connection, accesses: Sequence[Access]) -> None:

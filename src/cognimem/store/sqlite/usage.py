@@ -22,20 +22,15 @@ from cognimem.store.usage import UsageCounting, counter_upsert
 def add_usage(
     conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str], counts: Mapping[str, int]
 ) -> None:
-    """Add ``counts`` (counter name → increment) to each of the tenant's items ``ids``
-    (ids of other tenants, or of no item, are left out)."""
-    upsert = counter_upsert(ids, counts)
-    if upsert is None:
-        return
-    columns, sets = upsert
-    marks = ", ".join("?" * len(ids))
-    conn.execute(
-        f"INSERT INTO item_usage ({columns})"
-        f" SELECT id, tenant_id, {', '.join(['?'] * len(counts))}"
-        f" FROM items WHERE +tenant_id = ? AND id IN ({marks})"
-        f" ON CONFLICT (item_id) DO UPDATE SET {sets}",
-        (*counts.values(), tenant_id, *ids),
+    """``counter_upsert``'s statement on ``conn``."""
+    sql = counter_upsert(
+        ids,
+        counts,
+        values=", ".join(["?"] * len(counts)),
+        where=f"+tenant_id = ? AND id IN ({', '.join('?' * len(ids))})",
     )
+    if sql is not None:
+        conn.execute(sql, (*counts.values(), tenant_id, *ids))
 
 
 def add_accesses(conn: sqlite3.Connection, accesses: Sequence[Access]) -> None:
