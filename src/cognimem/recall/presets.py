@@ -159,33 +159,32 @@ class RecallConfig(BaseModel):
 
 
 PLAIN = RerankWeights(dated=0.0, recency=0.0, answer=0.0, utility=0.0)
+
+
+def _single_method(name: str, *, off: Literal["lexical", "vector"]) -> RecallConfig:
+    """A plain single-method baseline, the search ``off`` turned off: no graph, no
+    sections, no question → answer pairs, plain reranking, nothing a read's subject or
+    filler words change."""
+    return RecallConfig(
+        name=name,
+        **{off: False},
+        graph=False,
+        sections=False,
+        rerank=PLAIN,
+        speaker_focus=0.0,
+        dense_without_subject=False,
+        drop_filler=False,
+    )
+
+
 PRESETS: dict[str, RecallConfig] = {
     "balanced": RecallConfig(name="balanced"),
     # fewer, surer memories: a relevance floor and diversity
     "precise": RecallConfig(name="precise", episode_floor=0.35, mmr_lambda=0.7),
     # the cheapest steps first; the vector search only when they found nothing
     "fast": RecallConfig(name="fast", graph=False, skip_if_found=True, candidates=50),
-    # plain single-method baselines: no graph, no sections, no question → answer pairs
-    "lexical": RecallConfig(
-        name="lexical",
-        vector=False,
-        graph=False,
-        sections=False,
-        rerank=PLAIN,
-        speaker_focus=0.0,
-        dense_without_subject=False,
-        drop_filler=False,
-    ),
-    "vector": RecallConfig(
-        name="vector",
-        lexical=False,
-        graph=False,
-        sections=False,
-        rerank=PLAIN,
-        speaker_focus=0.0,
-        dense_without_subject=False,
-        drop_filler=False,
-    ),
+    "lexical": _single_method("lexical", off="vector"),
+    "vector": _single_method("vector", off="lexical"),
     "rrf": RecallConfig(name="rrf", fusion="rrf"),
     # balanced, then the local cross-encoder over the best 20 (needs the ``bge`` extra)
     "reranked": RecallConfig(name="reranked", cross_encoder="ms-marco-l12"),
