@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from cognimem.models.knowledge import (
     Alias,
@@ -36,6 +36,16 @@ from cognimem.store.sqlite.rows import by_name, decode_time, query
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
 T = TypeVar("T")
+
+
+class ScopeRead(NamedTuple):
+    """A scope's newest ``limit`` rows, as the reads that keep a copy per scope ask for
+    them (``fact_rows``, ``scope_facts``, ``graph_edges``) and key that copy by."""
+
+    tenant_id: str
+    namespace: str
+    user_id: str | None
+    limit: int
 
 
 def _scored_row(r: Sequence[Any]) -> tuple[Any, ...]:
@@ -228,18 +238,10 @@ class SQLiteKnowledge(SQLiteDatabase):
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> FactRows:
-        return await self._db.read(
-            lambda conn: self.fact_rows_in(conn, tenant_id, namespace, user_id, limit)
-        )
+        asked = ScopeRead(tenant_id, namespace, user_id, limit)
+        return await self._db.read(lambda conn: self.fact_rows_in(conn, asked))
 
-    def fact_rows_in(
-        self,
-        conn: sqlite3.Connection,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        limit: int,
-    ) -> FactRows:
+    def fact_rows_in(self, conn: sqlite3.Connection, asked: ScopeRead) -> FactRows:
         """``fact_rows`` on a reader connection: this process's copy while the scope's
         fact version says it is current."""
 
@@ -251,37 +253,27 @@ class SQLiteKnowledge(SQLiteDatabase):
                 " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
                 " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
                 " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
-                (tenant_id, namespace, user_id, *LIVE, limit),
+                (asked.tenant_id, asked.namespace, asked.user_id, *LIVE, asked.limit),
             ).fetchall()
             return records.fact_rows([_scored_row(r) for r in found])
 
-        key = (tenant_id, namespace, user_id, limit)
-        return self._versioned(conn, self._fact_rows, key, load, kept_rows)
+        return self._versioned(conn, self._fact_rows, asked, load, kept_rows)
 
     async def scope_facts(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> ScopeFacts:
-        return await self._db.read(
-            lambda conn: self._scope_facts_in(conn, tenant_id, namespace, user_id, limit)
-        )
+        asked = ScopeRead(tenant_id, namespace, user_id, limit)
+        return await self._db.read(lambda conn: self._scope_facts_in(conn, asked))
 
-    def _scope_facts_in(
-        self,
-        conn: sqlite3.Connection,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        limit: int,
-    ) -> ScopeFacts:
-        """``scope_facts`` on a reader connection: this process's copy while the scope's
-        fact version says it is current (as ``fact_rows_in``)."""
+    def _scope_facts_in(self, conn: sqlite3.Connection, asked: ScopeRead) -> ScopeFacts:
+        """``scope_facts`` on a reader connection, kept as ``fact_rows_in`` keeps its rows."""
 
         def load() -> ScopeFacts:
             found = query(
                 conn,
                 f"SELECT {FACT_COLUMNS}, embedding FROM facts WHERE tenant_id = ? AND namespace = ?"
                 " AND user_id IS ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
-                (tenant_id, namespace, user_id, limit),
+                asked,
             )
             return ScopeFacts(
                 facts=[fact_from_row(r) for r in found],
@@ -299,14 +291,13 @@ class SQLiteKnowledge(SQLiteDatabase):
                 ],
             )
 
-        key = (tenant_id, namespace, user_id, limit)
-        return self._versioned(conn, self._scope_facts, key, load, kept_facts)
+        return self._versioned(conn, self._scope_facts, asked, load, kept_facts)
 
     def _versioned(
         self,
         conn: sqlite3.Connection,
         cache: BudgetSection[Kept[T]],
-        scope: tuple[str, str, str | None, int],
+        scope: ScopeRead,
         load: Callable[[], T],
         keep: Callable[[object, T], Kept[T]],
     ) -> T:
@@ -339,30 +330,22 @@ class SQLiteKnowledge(SQLiteDatabase):
     async def graph_edges(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
     ) -> list[GraphEdge]:
-        return await self._db.read(
-            lambda conn: self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)
-        )
+        asked = ScopeRead(tenant_id, namespace, user_id, limit)
+        return await self._db.read(lambda conn: self.graph_edges_in(conn, asked))
 
-    def graph_edges_in(
-        self,
-        conn: sqlite3.Connection,
-        tenant_id: str,
-        namespace: str,
-        user_id: str | None,
-        limit: int,
-    ) -> list[GraphEdge]:
+    def graph_edges_in(self, conn: sqlite3.Connection, asked: ScopeRead) -> list[GraphEdge]:
         """``graph_edges`` on a reader connection: this process's copy while the fact
         versions of its owners say it is current."""
-        cache_key = (tenant_id, namespace, user_id, limit)
+        tenant_id, namespace, user_id, limit = asked
         owners = [user_key(None)] + ([] if user_id is None else [user_key(user_id)])
         # relations are dated by the fact versions of their owners (the user and the
         # namespace): two primary-key reads tell whether this process's copy is current
         version = tuple(fact_version(conn, tenant_id, namespace, o) for o in owners)
-        kept = self._graphs.get(cache_key)
+        kept = self._graphs.get(asked)
         if kept is not None and kept.version == version:
             return kept.value
         fresh = kept_edges(version, graph_edges(conn, tenant_id, namespace, user_id, limit))
-        self._graphs.put(cache_key, fresh, fresh.base)
+        self._graphs.put(asked, fresh, fresh.base)
         return fresh.value
 
     async def find_conflicts(

@@ -14,6 +14,7 @@ from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
 from cognimem.store.sqlite.knowledge import (
     FACTS,
+    ScopeRead,
     SQLiteKnowledge,
     find_aliases,
     find_conflicts,
@@ -29,7 +30,7 @@ class SQLiteRecallFetch(SQLiteKnowledge):
     ) -> tuple[FactRows, list[FactConflict]]:
         return await self._db.read(
             lambda conn: (
-                self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
+                self.fact_rows_in(conn, ScopeRead(tenant_id, namespace, user_id, limit)),
                 find_conflicts(conn, KnowledgeView(tenant_id, namespace, user_id), True),
             ),
             here=True,  # at most ``limit`` rows
@@ -39,10 +40,12 @@ class SQLiteRecallFetch(SQLiteKnowledge):
         self, tenant_id: str, namespace: str, user_id: str, limit: int
     ) -> tuple[FactRows, list[FactConflict], FactRows]:
         def q(conn: sqlite3.Connection) -> tuple[FactRows, list[FactConflict], FactRows]:
-            shared = self.fact_rows_in(conn, tenant_id, namespace, None, limit)
-            organisation = self.fact_rows_in(conn, tenant_id, ORGANISATION_NAMESPACE, None, limit)
+            shared = self.fact_rows_in(conn, ScopeRead(tenant_id, namespace, None, limit))
+            organisation = self.fact_rows_in(
+                conn, ScopeRead(tenant_id, ORGANISATION_NAMESPACE, None, limit)
+            )
             return (
-                self.fact_rows_in(conn, tenant_id, namespace, user_id, limit),
+                self.fact_rows_in(conn, ScopeRead(tenant_id, namespace, user_id, limit)),
                 find_conflicts(conn, KnowledgeView(tenant_id, namespace, user_id), True),
                 joined(shared, organisation) if organisation.ids else shared,
             )
@@ -58,7 +61,9 @@ class SQLiteRecallFetch(SQLiteKnowledge):
             aliases = find_aliases(conn, view, names)
             if not aliases:
                 return aliases, []
-            return aliases, self.graph_edges_in(conn, tenant_id, namespace, user_id, limit)
+            return aliases, self.graph_edges_in(
+                conn, ScopeRead(tenant_id, namespace, user_id, limit)
+            )
 
         return await self._db.read(q, here=True)  # by name; at most ``limit`` edges
 
