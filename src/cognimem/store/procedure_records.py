@@ -4,11 +4,12 @@ each backend's: see ``records.TimeDecoder``)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cognimem.models import Scope
 from cognimem.models.procedures import Procedure
+from cognimem.store.arguments import ProcedureQuery
 from cognimem.store.records import RowReader
 
 PROCEDURE_COLUMNS = (
@@ -33,6 +34,25 @@ def conversation_owner(scope: Scope, *, by_agent: bool) -> Scope:
 procedure_from_row = RowReader(
     Procedure, PROCEDURE_COLUMNS, session=None, renamed={"trigger": "trigger_text"}
 )
+
+
+def owners_sql(
+    asked: ProcedureQuery, bind: Callable[[object], str], agent_in: Callable[[list[str]], str]
+) -> str:
+    """The condition, after the tenant's and namespace's, that picks ``asked``'s owners
+    (see ``ProcedureQuery``; ``""`` for every user of the namespace): ``bind`` binds one
+    value and gives its placeholder, ``agent_in`` binds agent ids and gives the SQL for
+    "``agent_id`` is one of them"."""
+    if asked.levels:
+        agents = [a for a in asked.levels if a is not None]
+        either = [agent_in(agents)] if agents else []
+        either += ["agent_id IS NULL"] if None in asked.levels else []
+        return f" AND user_id IS NULL AND ({' OR '.join(either)})"
+    if asked.user_id is not None:
+        return f" AND user_id = {bind(asked.user_id)}"
+    if asked.agent_id is not None:
+        return f" AND user_id IS NULL AND agent_id = {bind(asked.agent_id)}"
+    return ""
 
 
 def procedure_values(p: Procedure, time: Any, revision: int) -> tuple[Any, ...]:

@@ -16,6 +16,7 @@ from cognimem.store.procedure_records import (
     PROCEDURE_COLUMNS,
     PROCEDURE_WIDTH,
     conversation_owner,
+    owners_sql,
     procedure_from_row,
     procedure_values,
     source_events,
@@ -69,17 +70,9 @@ class PostgresProcedures(PostgresDatabase):
 
     async def list_procedures(self, asked: ProcedureQuery) -> list[Procedure]:
         params = Params(asked.tenant_id, asked.namespace)
-        levels, user_id, agent_id = asked.levels, asked.user_id, asked.agent_id
-        who = ""
-        if levels:
-            agents = [a for a in levels if a is not None]
-            either = [f"agent_id = ANY({params.add(agents)}::text[])"] if agents else []
-            either += ["agent_id IS NULL"] if None in levels else []
-            who = f" AND user_id IS NULL AND ({' OR '.join(either)})"
-        elif user_id is not None:
-            who = f" AND user_id = {params.add(user_id)}"
-        elif agent_id is not None:
-            who = f" AND user_id IS NULL AND agent_id = {params.add(agent_id)}"
+        who = owners_sql(
+            asked, params.add, lambda ids: f"agent_id = ANY({params.add(ids)}::text[])"
+        )
         async with self._connection() as conn:
             rows = await conn.fetch(
                 f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = $1"

@@ -13,6 +13,7 @@ from cognimem.store.procedure_records import (
     PROCEDURE_COLUMNS,
     PROCEDURE_WIDTH,
     conversation_owner,
+    owners_sql,
     procedure_from_row,
     procedure_values,
     source_events,
@@ -68,17 +69,16 @@ class SQLiteProcedures(SQLiteDatabase):
 
     async def list_procedures(self, asked: ProcedureQuery) -> list[Procedure]:
         params: list[object] = [asked.tenant_id, asked.namespace]
-        levels, user_id, agent_id = asked.levels, asked.user_id, asked.agent_id
-        who = ""
-        if levels:
-            agents = [a for a in levels if a is not None]
-            either = [f"agent_id IN ({', '.join('?' * len(agents))})"] if agents else []
-            either += ["agent_id IS NULL"] if None in levels else []
-            who, params = f" AND user_id IS NULL AND ({' OR '.join(either)})", [*params, *agents]
-        elif user_id is not None:
-            who, params = " AND user_id = ?", [*params, user_id]
-        elif agent_id is not None:
-            who, params = " AND user_id IS NULL AND agent_id = ?", [*params, agent_id]
+
+        def bind(value: object) -> str:
+            params.append(value)
+            return "?"
+
+        def agent_in(ids: list[str]) -> str:
+            params.extend(ids)
+            return f"agent_id IN ({', '.join('?' * len(ids))})"
+
+        who = owners_sql(asked, bind, agent_in)
 
         def q(conn: sqlite3.Connection) -> list[Procedure]:
             rows = query(
