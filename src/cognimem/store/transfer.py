@@ -111,6 +111,8 @@ H = TypeVar("H", bound=_Identified)
 # where the next page of one record type starts (a backend's keyset); None: no more pages
 Cursor = tuple[Any, ...]
 Page = tuple[list[ExportRecord], Cursor | None]
+# an alias page's cursor: the columns its rows are ordered by (aliases have no seq)
+ALIAS_CURSOR = ("namespace", "user_key", "alias", "entity_id")
 
 
 async def export_stream(
@@ -163,6 +165,23 @@ def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
     if decode is not None:
         return record(kind, decode(row, time))
     raise ValueError(f"no stored rows of type {kind!r}")
+
+
+def page(
+    kind: RecordType,
+    found: Sequence[Row],
+    limit: int,
+    time: TimeDecoder,
+    cursor: tuple[str, ...] = ("seq",),
+) -> Page:
+    """One export page: the ``found`` rows of ``kind`` (at most ``limit``, in the order
+    the page runs) as records, and the next page's cursor, the last row's ``cursor``
+    columns when the page is full (None: this was the last page)."""
+    out = [row_record(kind, r, time) for r in found]
+    if len(found) < limit:
+        return out, None
+    last = found[-1]
+    return out, tuple(last[c] for c in cursor)
 
 
 embedded_text = index_text

@@ -157,8 +157,7 @@ async def export_page(
             f' ORDER BY id COLLATE "C" LIMIT {params.add(limit)}',
             *params.values,
         )
-        out = [transfer.row_record(kind, r, decode_time) for r in found]
-        return out, ((found[-1]["id"],) if len(found) == limit else None)
+        return transfer.page(kind, found, limit, decode_time, cursor=("id",))
     if kind == "history" and not (scope.user_id is None and all_namespaces and not level):
         where = " OR ".join(
             f"target_id IN (SELECT id FROM {t} WHERE {owned()})"
@@ -176,8 +175,7 @@ async def export_page(
         f" ORDER BY seq LIMIT {params.add(limit)}",
         *params.values,
     )
-    out = [transfer.row_record(kind, r, decode_time) for r in found]
-    return out, ((found[-1]["seq"],) if len(found) == limit else None)
+    return transfer.page(kind, found, limit, decode_time)
 
 
 async def _alias_page(
@@ -210,11 +208,7 @@ async def _alias_page(
         f" LIMIT {params.add(limit)}",
         *params.values,
     )
-    out = [transfer.row_record("alias", r, decode_time) for r in found]
-    if len(found) < limit:
-        return out, None
-    last = found[-1]
-    return out, (last["namespace"], last["user_key"], last["alias"], last["entity_id"])
+    return transfer.page("alias", found, limit, decode_time, cursor=transfer.ALIAS_CURSOR)
 
 
 # -- import ----------------------------------------------------------------------------

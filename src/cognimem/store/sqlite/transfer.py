@@ -141,8 +141,7 @@ def export_page(
         table, columns = _TABLES[kind]
         sql = f"SELECT rowid AS seq, {columns} FROM {table} WHERE {where}"
     found = query(conn, f"{sql} AND rowid > ? ORDER BY rowid LIMIT ?", [*params, start, limit])
-    out = [transfer.row_record(kind, r, decode_time) for r in found]
-    return out, ((found[-1]["seq"],) if len(found) == limit else None)
+    return transfer.page(kind, found, limit, decode_time)
 
 
 def _session_page(
@@ -160,9 +159,7 @@ def _session_page(
         " ORDER BY namespace, id LIMIT ?",
         [*params, *keys, limit],
     )
-    out = [transfer.row_record("session", r, decode_time) for r in found]
-    last = (found[-1]["namespace"], found[-1]["id"]) if len(found) == limit else None
-    return out, last
+    return transfer.page("session", found, limit, decode_time, cursor=("namespace", "id"))
 
 
 def _item_page(
@@ -175,8 +172,7 @@ def _item_page(
         f" LEFT JOIN items_fts f ON f.rowid = i.rowid WHERE {where}"
     )
     found = query(conn, f"{sql} AND i.rowid > ? ORDER BY i.rowid LIMIT ?", [*params, start, limit])
-    out = [transfer.row_record("item", r, decode_time) for r in found]
-    return out, ((found[-1]["seq"],) if len(found) == limit else None)
+    return transfer.page("item", found, limit, decode_time)
 
 
 _TABLES: dict[str, tuple[str, str]] = {
@@ -219,11 +215,7 @@ def _alias_page(
         " ORDER BY namespace, user_key, alias, entity_id LIMIT ?",
         [*params, *keys, limit],
     )
-    out = [transfer.row_record("alias", r, decode_time) for r in found]
-    if len(found) < limit:
-        return out, None
-    last = found[-1]
-    return out, (last["namespace"], last["user_key"], last["alias"], last["entity_id"])
+    return transfer.page("alias", found, limit, decode_time, cursor=transfer.ALIAS_CURSOR)
 
 
 # -- import ----------------------------------------------------------------------------
