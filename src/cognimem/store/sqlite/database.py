@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, Self, TypeVar
 
@@ -137,6 +137,20 @@ class SQLiteDatabase:
 
     async def scope_stats(self, scope: Scope) -> ScopeStats:
         return await self._db.read(lambda conn: _scope_stats(conn, scope))
+
+    async def _decoded(
+        self,
+        sql: str,
+        params: Sequence[object],
+        decode: Callable[[sqlite3.Row], T],
+        *,
+        here: bool = False,
+    ) -> list[T]:
+        """Each row of one query on a reader connection, as ``decode`` makes it (``here``:
+        on this thread, for a query that reads a few rows)."""
+        return await self._db.read(
+            lambda conn: [decode(r) for r in query(conn, sql, params)], here=here
+        )
 
     async def _by_ids(
         self, of: RowsById[sqlite3.Row, T], tenant_id: str, ids: Sequence[str]

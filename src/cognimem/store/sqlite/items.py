@@ -211,21 +211,17 @@ class SQLiteItems(SQLiteDatabase):
     async def previous_events(
         self, scope: Scope, before: datetime, *, exclude: Sequence[str] = (), limit: int = 1
     ) -> list[Event]:
-        def q(conn: sqlite3.Connection) -> list[Event]:
-            found = rows.query(
-                conn,
-                f"SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = ?"
-                " AND namespace = ? AND user_id IS ? AND agent_id IS ? AND session_id IS ?"
-                f" AND occurred_at <= ? AND id NOT IN ({', '.join('?' * len(exclude))})"
-                " ORDER BY occurred_at DESC, rowid DESC LIMIT ?",
-                (
-                    scope.tenant_id, scope.namespace, scope.user_id, scope.agent_id,
-                    scope.session_id, to_micros(before), *exclude, limit,
-                ),
-            )  # fmt: skip
-            return [rows.event_from_row(row) for row in found]
-
-        return await self._db.read(q)
+        return await self._decoded(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = ?"
+            " AND namespace = ? AND user_id IS ? AND agent_id IS ? AND session_id IS ?"
+            f" AND occurred_at <= ? AND id NOT IN ({', '.join('?' * len(exclude))})"
+            " ORDER BY occurred_at DESC, rowid DESC LIMIT ?",
+            (
+                scope.tenant_id, scope.namespace, scope.user_id, scope.agent_id,
+                scope.session_id, to_micros(before), *exclude, limit,
+            ),
+            rows.event_from_row,
+        )  # fmt: skip
 
     async def count_items(self, flt: ItemFilter) -> int:
         where, params = item_clause(flt)

@@ -66,16 +66,13 @@ class SQLiteListing(SQLiteDatabase):
             where += " AND EXISTS (SELECT 1 FROM json_each(external_ids) WHERE value = ?)"
             params.append(text.external_id)
 
-        def q(conn: sqlite3.Connection) -> list[MemoryItem]:
-            found = rows.query(
-                conn,
-                # the filters on the items alone; the counters joined from item_usage
-                f"SELECT {ITEM_SELECT} FROM (SELECT *, rowid AS row_order FROM items"
-                f" WHERE {where} ORDER BY occurred_at DESC, rowid DESC LIMIT ?) i"
-                " LEFT JOIN item_usage u ON u.item_id = i.id"
-                " ORDER BY i.occurred_at DESC, i.row_order DESC",
-                (*params, limit),
-            )
-            return [rows.item_from_row(r) for r in found]
-
-        return await self._db.read(q, here=_seeks_few(flt, text, limit))
+        return await self._decoded(
+            # the filters on the items alone; the counters joined from item_usage
+            f"SELECT {ITEM_SELECT} FROM (SELECT *, rowid AS row_order FROM items"
+            f" WHERE {where} ORDER BY occurred_at DESC, rowid DESC LIMIT ?) i"
+            " LEFT JOIN item_usage u ON u.item_id = i.id"
+            " ORDER BY i.occurred_at DESC, i.row_order DESC",
+            (*params, limit),
+            rows.item_from_row,
+            here=_seeks_few(flt, text, limit),
+        )

@@ -80,17 +80,14 @@ class SQLiteProcedures(SQLiteDatabase):
 
         who = owners_sql(asked, bind, agent_in)
 
-        def q(conn: sqlite3.Connection) -> list[Procedure]:
-            rows = query(
-                conn,
-                f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = ?"
-                f" AND namespace = ?{who}"
-                " ORDER BY confidence DESC, observed_count DESC, id LIMIT ?",
-                [*params, asked.limit],
-            )
-            return [procedure_from_row(r, decode_time) for r in rows]
-
-        return await self._db.read(q, here=True)  # at most ``limit`` rows
+        return await self._decoded(
+            f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = ?"
+            f" AND namespace = ?{who}"
+            " ORDER BY confidence DESC, observed_count DESC, id LIMIT ?",
+            [*params, asked.limit],
+            lambda r: procedure_from_row(r, decode_time),
+            here=True,  # at most ``limit`` rows
+        )
 
     async def get_procedures(self, tenant_id: str, ids: Sequence[str]) -> list[Procedure]:
         wanted = list(dict.fromkeys(ids))

@@ -50,13 +50,9 @@ class SQLiteSessions(SQLiteDatabase):
     async def list_sessions(self, scope: Scope, limit: int) -> list[Session]:
         where, params = scope_where(scope, session_column="id")
 
-        def q(conn: sqlite3.Connection) -> list[Session]:
-            found = query(
-                conn,
-                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {where}"
-                " ORDER BY created_at DESC, id DESC LIMIT ?",
-                [*params, limit],
-            )
-            return [session_from_row(r) for r in found]
-
-        return await self._db.read(q)
+        return await self._decoded(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {where}"
+            " ORDER BY created_at DESC, id DESC LIMIT ?",
+            [*params, limit],
+            session_from_row,
+        )

@@ -62,15 +62,11 @@ class SQLiteUsage(SQLiteDatabase, UsageCounting):
     async def usage_candidates(
         self, tenant_id: str, namespace: str, user_id: str, limit: int
     ) -> list[MemoryItem]:
-        def q(conn: sqlite3.Connection) -> list[MemoryItem]:
-            found = rows.query(
-                conn,
-                f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
-                " WHERE i.tenant_id = ? AND i.namespace = ? AND i.user_id = ?"
-                " AND i.status = ? AND (u.item_id IS NOT NULL OR i.tier = ?)"
-                " ORDER BY i.rowid DESC LIMIT ?",
-                (tenant_id, namespace, user_id, ItemStatus.ACTIVE.value, Tier.HIGH.value, limit),
-            )
-            return [rows.item_from_row(r) for r in found]
-
-        return await self._db.read(q)
+        return await self._decoded(
+            f"SELECT {ITEM_SELECT} FROM {ITEMS_WITH_USAGE}"
+            " WHERE i.tenant_id = ? AND i.namespace = ? AND i.user_id = ?"
+            " AND i.status = ? AND (u.item_id IS NOT NULL OR i.tier = ?)"
+            " ORDER BY i.rowid DESC LIMIT ?",
+            (tenant_id, namespace, user_id, ItemStatus.ACTIVE.value, Tier.HIGH.value, limit),
+            rows.item_from_row,
+        )
