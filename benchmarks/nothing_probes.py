@@ -17,7 +17,9 @@ jokes said as chat, figures said as what a thing is or with no copula, daydreams
 others' words and questions, requests for advice, negations) was written after round
 3's fixes and frozen before the code it measures changed. ``nothing_probes_round5.jsonl``
 (round 5: an "allergy" to what is no substance, a role in one's family said as a job)
-likewise after round 4's.
+likewise after round 4's. ``nothing_probes_round6.jsonl`` (round 6: epithets for
+people, figurative homes, jobs and relations, unmarked sarcasm, hyperbole,
+self-deprecation, song lyrics and quotes, jokes) after round 5's.
 
 Reported per half and family: false facts on "nothing" sentences (and how many
 sentences gave any), and the labelled facts of the real statements that were read. The
@@ -50,6 +52,7 @@ DATA = ROOT / "benchmarks" / "data" / "nothing_probes.jsonl"
 ADDED = ROOT / "benchmarks" / "data" / "nothing_probes_added.jsonl"
 ROUND4 = ROOT / "benchmarks" / "data" / "nothing_probes_round4.jsonl"
 ROUND5 = ROOT / "benchmarks" / "data" / "nothing_probes_round5.jsonl"
+ROUND6 = ROOT / "benchmarks" / "data" / "nothing_probes_round6.jsonl"
 SAID = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
 SPLITS = ("tune", "check")
 
@@ -71,7 +74,7 @@ class Half:
         )
 
 
-SETS = (DATA, ADDED, ROUND4, ROUND5)
+SETS = (DATA, ADDED, ROUND4, ROUND5, ROUND6)
 
 
 def _round(family: str) -> int:
@@ -131,6 +134,7 @@ def report(halves: dict[str, Half], header: str) -> str:
             ("3", ", round 3"),
             ("4", ", round 4"),
             ("5", ", round 5"),
+            ("6", ", round 6"),
         ):
             if rounds and not h.total("nothing", "3"):
                 continue
