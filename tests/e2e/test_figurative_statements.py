@@ -31,3 +31,27 @@ async def test_a_sister_who_is_a_nurse_and_a_car_that_is_a_honda_are_facts(
     facts = {(f.category.value, f.value) for f in await memory.facts(user_id="u")}
     assert ("occupation", "nurse") in facts
     assert ("possession", "Honda") in facts
+
+
+async def test_a_cousin_called_a_villain_writes_no_relationship(memory: Memory) -> None:
+    result = await memory.write(
+        Message(content="My cousin is a villain.", occurred_at=T0), user_id="u"
+    )
+    assert result.knowledge.facts_created == []
+    assert await memory.facts(include_history=True, user_id="u") == []
+    # said literally, the cousin is one
+    await memory.write(
+        Message(content="My cousin is a paratrooper.", occurred_at=T0 + timedelta(days=1)),
+        user_id="u",
+    )
+    facts = {(f.category.value, f.predicate) for f in await memory.facts(user_id="u")}
+    assert ("relationship", "cousin") in facts
+
+
+async def test_living_in_ones_truck_writes_no_home_or_state(memory: Memory) -> None:
+    result = await memory.write(
+        Message(content="I live in my truck these days.", occurred_at=T0), user_id="u"
+    )
+    assert result.knowledge.facts_created == []
+    assert await memory.facts(include_history=True, user_id="u") == []
+    assert result.item_ids

@@ -11,11 +11,19 @@ noun's most frequent sense (:mod:`cognimem.text.noun_senses`):
   thing that is first of all not a person ("a snake", "a machine", "my rock"): a
   figure, unless it is a job the rules know or is followed by what it is of ("a big
   fan of jazz");
+- a person said to be a kind of person that is mostly a judgement of people, a ruler or
+  a being of belief, and first of all no role the literal world has ("my boss is a
+  dictator", "my mother-in-law is a saint", "my brother is a genius with computers";
+  not "my brother is a marine", "my son is a teenager"): an epithet
+  (:mod:`cognimem.text.noun_roots`);
 - a pet said to be anything but an animal ("a diva", "a vacuum cleaner");
 - a concrete thing or an act ("my laptop", "my job", "my inbox") said to be a creature,
   a force of nature or a state ("a dinosaur", "a tornado", "a nightmare");
 - "X is killing me" where X is no part of the body and no illness ("my boss", "this
-  heat", "the suspense").
+  heat", "the suspense");
+- "I live in my X" where X is a vehicle, a garment, furniture or a part of the body
+  ("I live in my car these days", "in my sweatpants", "in my head"; not "in my motor
+  home", "in my apartment").
 
 A name ("a Toyota", "a Siamese"), a noun WordNet does not hold, an adjective ("my sister
 is pregnant") and a complement with no article after a single subject are no evidence:
@@ -28,6 +36,12 @@ import re
 from dataclasses import dataclass
 
 from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.text.noun_roots import (
+    is_field_of_knowledge,
+    is_no_home,
+    is_person_judgement,
+    is_person_role,
+)
 from cognimem.text.noun_senses import first_class, noun_classes
 from cognimem.text.tokens import words
 
@@ -46,6 +60,12 @@ _KILLING = re.compile(
     re.IGNORECASE,
 )
 # words between the verb and the complement's article that say nothing of its kind
+_LIVES_IN = re.compile(
+    r"^(?:(?:and|but|so|honestly|basically|practically|literally|pretty\s+much)\s+)*I"
+    r"(?:\s+(?:\w+ly|just|pretty\s+much|kind\s+of|sort\s+of))*\s+(?:live|'m\s+living|am\s+"
+    r"living)\s+in\s+(?P<rest>(?:my|our)\s+.+)$",
+    re.IGNORECASE,
+)
 _HEDGE = re.compile(
     r"^(?:(?:such|just|basically|literally|totally|absolutely|truly|really|honestly|"
     r"like|kind of|sort of|pretty much|a bit of|always|still|now|also)\s+)*",
@@ -125,13 +145,25 @@ def _is_figure(x: str, article: str, nouns: list[str], of: bool) -> bool:
     if not classes:
         return False
     if subject == "person":  # "a snake", "a machine", "my rock"; not "a model", "a fan of"
-        return classes[0] != "person" and (
-            "person" not in classes or (classes[0] in _CREATED and not of)
-        )
+        return (
+            classes[0] != "person"
+            and ("person" not in classes or (classes[0] in _CREATED and not of))
+        ) or (not of and _epithet(phrase, head.lower()))
     if subject == "pet":
         return classes[0] in _NOT_ANIMAL
     # a thing or an act said to be "my ..." is said to be one's own: "my job is my life"
     return classes[0] in _NOT_A_THING and article not in {"my", "our", "the"}
+
+
+def _epithet(phrase: str, head: str) -> bool:
+    """Whether a person called ``phrase`` (its last word ``head``) is called a name, not
+    a role: the phrase as WordNet holds it ("control freak"), else its head."""
+    for noun in (phrase, head) if " " in phrase else (head,):
+        if is_person_role(noun):
+            return False
+        if is_person_judgement(noun):
+            return True
+    return False
 
 
 def _killing_me(text: str) -> bool:
@@ -143,6 +175,16 @@ def _killing_me(text: str) -> bool:
         return False
     classes = noun_classes(head)
     return not ("body" in classes or (classes and classes[0] == "state"))
+
+
+def _lives_in_no_home(text: str) -> bool:
+    m = _LIVES_IN.match(text)
+    found = _complement(m.group("rest")) if m else None
+    if found is None:
+        return False
+    nouns = [w.lower() for w in found[1]]
+    # the longest run of its first words WordNet holds: "my truck right now" is a truck
+    return any(is_no_home(" ".join(nouns[:n])) for n in range(len(nouns), 0, -1))
 
 
 @dataclass(frozen=True)
@@ -176,7 +218,8 @@ def is_figure(text: str, said: Copula | None = None) -> bool:
     """Whether the clause ``text`` (read as ``said``, when given) says, by a figure of
     speech, what someone or something is (see the module docstring); False when nothing
     in it is evidence of one."""
-    if "killing" in text.lower() and _killing_me(text):
+    low = text.lower()
+    if ("killing" in low and _killing_me(text)) or (" liv" in low and _lives_in_no_home(text)):
         return True
     said = said or copula(text)
     return said is not None and _is_figure(said.subject, said.article, list(said.words), said.of)
@@ -206,8 +249,9 @@ def kind_owned(said: Copula) -> str | None:
 # what is first of all a state ("anesthesia", "bee stings"). An allergy to what is first
 # of all an act, a trait, a talk, a feeling, a group or a time, with no sense of the
 # body's world, is a joke
-# ("allergic to responsibility", "to paperwork", "to drama", "to people"); a noun of the
-# mind ("fragrance", first a smell) is left as read
+# ("allergic to responsibility", "to paperwork", "to drama", "to people"), and so is one
+# to a field of knowledge ("to math"); another noun of the mind ("fragrance", first a
+# smell) is left as read
 _PHYSICAL = frozenset({"food", "plant", "animal", "substance", "artifact", "object", "phenomenon",
                        "body"})  # fmt: skip
 _NO_ALLERGEN = frozenset({"act", "attribute", "communication", "event", "feeling", "group",
@@ -223,5 +267,7 @@ def no_allergen(item: str) -> bool:
     known = vocab.FOOD_ALLERGENS | vocab.DRUG_ALLERGENS | vocab.PETS
     if not head or low in known or head in known:
         return False
+    if is_field_of_knowledge(head):  # "allergic to math", "to chemistry"
+        return True
     classes = noun_classes(head)
     return bool(classes) and classes[0] in _NO_ALLERGEN and _PHYSICAL.isdisjoint(classes)

@@ -1,0 +1,131 @@
+"""Writes ``src/cognimem/text/data/noun_roots.tsv.gz`` from WordNet 3.0 (Princeton
+University; the WordNet 3.0 licence, in ``text/data/NOTICE``), as Debian's
+``wordnet-base`` package installs it:
+
+    apt-get install wordnet-base
+    python scripts/build_noun_roots.py [/usr/share/wordnet]
+
+One line per noun (words joined by spaces) of which WordNet says one of three things,
+by where its senses sit under a few broad synsets (their hypernym closure):
+
+- ``r``: its most frequent sense as a person is a role a person holds in the literal
+  world: a worker, a professional, a relative, a spouse or partner, a friend or peer,
+  a young person or an adult, a woman or a man, an eater (a vegetarian), a believer,
+  an inhabitant, a patient, a student, an administrator, a clergyman, an entertainer,
+  a businessperson, an officer of the law;
+- ``j``: at least half of its senses as a person are a judgement of people (a good or
+  a bad person, an unpleasant or unwelcome one, a simpleton, an intellectual, a
+  compulsive, an oppressor), a ruler, or a being of belief or fiction ("a saint",
+  "a tyrant", "a genius", "a gremlin");
+- ``k``: its most frequent sense is a field of knowledge ("math", "chemistry");
+- ``o``: its most frequent sense is a vehicle, a garment, furniture or a part of the
+  body, and its gloss does not say one lives in it ("car", "sweatpants", "couch",
+  "head"; not "motor home", "houseboat").
+
+What the letters are used for is :mod:`cognimem.text.noun_roots`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "src/cognimem/text/data/noun_roots.tsv.gz"
+PERSON_FILE = 18  # noun.person
+# (lemma, sense number) of the synsets whose hyponyms each letter names
+ROLES = (
+    ("worker", 1), ("professional", 1), ("relative", 1), ("juvenile", 1), ("adult", 1),
+    ("spouse", 1), ("lover", 1), ("female", 2), ("male", 2), ("eater", 1),
+    ("religious_person", 1), ("inhabitant", 1), ("sick_person", 1), ("student", 1),
+    ("friend", 1), ("peer", 1), ("administrator", 1), ("clergyman", 1), ("entertainer", 1),
+    ("businessperson", 1), ("lawman", 1),
+)  # fmt: skip
+JUDGEMENTS = (
+    ("good_person", 1), ("bad_person", 1), ("unpleasant_person", 1), ("unwelcome_person", 1),
+    ("simpleton", 1), ("ruler", 1), ("intellectual", 1), ("compulsive", 1), ("oppressor", 1),
+    ("spiritual_being", 1), ("imaginary_being", 1),
+)  # fmt: skip
+FIELDS = (("knowledge_domain", 1),)
+NO_HOMES = (("vehicle", 1), ("clothing", 1), ("furniture", 1), ("body_part", 1))
+_LIVED_IN = re.compile(r"dwelling|housing|camping|\blive|\bliving|resid", re.IGNORECASE)
+
+
+def _synsets(wordnet: Path) -> dict[str, tuple[int, list[str], str]]:
+    """Each noun synset's offset: its lexicographer file, its hypernyms' offsets and its
+    gloss."""
+    out = {}
+    for line in (wordnet / "data.noun").read_text("latin-1").splitlines():
+        if line.startswith("  "):
+            continue
+        head, _, gloss = line.partition(" | ")
+        parts = head.split()
+        count = int(parts[3], 16)
+        i = 4 + 2 * count
+        hypernyms = []
+        for _ in range(int(parts[i])):
+            symbol, offset, pos = parts[i + 1 : i + 4]
+            if symbol in {"@", "@i"} and pos == "n":
+                hypernyms.append(offset)
+            i += 4
+        out[parts[0]] = (int(parts[1]), hypernyms, gloss)
+    return out
+
+
+def _index(wordnet: Path) -> dict[str, list[str]]:
+    """Each noun lemma's synsets, most frequent sense first."""
+    out = {}
+    for line in (wordnet / "index.noun").read_text("latin-1").splitlines():
+        if not line.startswith("  "):
+            parts = line.split()
+            out[parts[0]] = parts[-int(parts[2]) :]
+    return out
+
+
+def build(wordnet: Path) -> list[str]:
+    synsets, index = _synsets(wordnet), _index(wordnet)
+
+    def roots(spec: tuple[tuple[str, int], ...]) -> set[str]:
+        return {index[lemma][n - 1] for lemma, n in spec}
+
+    closures: dict[str, set[str]] = {}
+
+    def above(offset: str) -> set[str]:
+        if offset not in closures:
+            seen = {offset}
+            for h in synsets[offset][1]:
+                seen |= above(h)
+            closures[offset] = seen
+        return closures[offset]
+
+    roles, judgements, fields = roots(ROLES), roots(JUDGEMENTS), roots(FIELDS)
+    no_homes = roots(NO_HOMES)
+    lines = []
+    for lemma, offsets in sorted(index.items()):
+        people = [o for o in offsets if synsets[o][0] == PERSON_FILE]
+        letters = ""
+        if people and not roles.isdisjoint(above(people[0])):
+            letters += "r"
+        judged = sum(not judgements.isdisjoint(above(o)) for o in people)
+        if people and 2 * judged >= len(people):
+            letters += "j"
+        if not fields.isdisjoint(above(offsets[0])):
+            letters += "k"
+        first = synsets[offsets[0]]
+        if not no_homes.isdisjoint(above(offsets[0])) and not _LIVED_IN.search(first[2]):
+            letters += "o"
+        if letters and lemma.replace("_", "").replace("-", "").isalpha():
+            lines.append(f"{lemma.replace('_', ' ')}\t{letters}")
+    return lines
+
+
+def main() -> None:
+    wordnet = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet")
+    lines = build(wordnet)
+    # mtime=0: the same input gives the same bytes
+    OUT.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), 9, mtime=0))
+
+
+if __name__ == "__main__":
+    main()

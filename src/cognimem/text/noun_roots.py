@@ -1,0 +1,67 @@
+"""Where a noun sits in WordNet 3.0's tree of kinds, for the few questions the
+extractor asks of it: is a person so called first of all in a role the literal world
+has (a worker, a relative, a teenager, a vegetarian), or is the word mostly a judgement
+of people or a being of belief ("a saint", "a tyrant", "a genius", "a gremlin"); is a
+thing first of all a field of knowledge ("math"), or a thing no one lives in, though
+people say they do ("I live in my car", "in my sweatpants")?
+
+"My brother is a marine" and "my brother is a genius" have one grammar; a careful reader
+records the first and nothing from the second. The table ships with the package
+(``text/data/noun_roots.tsv.gz``, built by ``scripts/build_noun_roots.py``, which says
+which synsets each answer stands under; licence and provenance in ``text/data/NOTICE``)
+and is read once, on first use; nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import cache
+from importlib import resources
+
+__all__ = ["is_field_of_knowledge", "is_no_home", "is_person_judgement", "is_person_role"]
+
+
+@cache
+def _table() -> dict[str, str]:
+    raw = resources.files("cognimem.text").joinpath("data", "noun_roots.tsv.gz").read_bytes()
+    out: dict[str, str] = {}
+    for line in gzip.decompress(raw).decode("utf-8").splitlines():
+        word, letters = line.split("\t")
+        out[word] = letters
+    return out
+
+
+def _letters(noun: str) -> str:
+    table = _table()
+    noun = " ".join(noun.lower().split())
+    found = table.get(noun)
+    if found is None and len(noun) > 3 and noun.endswith("s"):  # "angels", "geniuses"
+        stems = (noun[:-1], noun[:-2] if noun.endswith("es") else "", noun[:-3] + "y")
+        found = next((table[s] for s in stems if s in table), None)
+    return found or ""
+
+
+def is_person_role(noun: str) -> bool:
+    """Whether ``noun``'s most frequent sense as a person is a role the literal world
+    has: "marine", "teenager", "vegetarian", "widow" (not "genius", not "runner")."""
+    return "r" in _letters(noun)
+
+
+def is_person_judgement(noun: str) -> bool:
+    """Whether at least half of ``noun``'s senses as a person are a judgement of people,
+    a ruler or a being of belief or fiction: "saint", "tyrant", "genius", "clown",
+    "control freak" (not "runner": one sense in four is "a smuggler")."""
+    return "j" in _letters(noun)
+
+
+def is_field_of_knowledge(noun: str) -> bool:
+    """Whether ``noun``'s most frequent sense is a field of knowledge: "math",
+    "chemistry" (not "history": first of all a time)."""
+    return "k" in _letters(noun)
+
+
+def is_no_home(noun: str) -> bool:
+    """Whether ``noun``'s most frequent sense is a vehicle, a garment, furniture or a
+    part of the body that WordNet does not say anyone lives in: "car", "sweatpants",
+    "couch", "head" (not "motor home", "houseboat", "apartment")."""
+    return "o" in _letters(noun)

@@ -1,0 +1,91 @@
+"""A person called a name instead of a role, a "home" no one lives in and an allergy to
+a field of knowledge (issue 32): "my cousin is a villain" has the grammar of "my cousin
+is a paratrooper", "I live in my truck" that of "I live in my apartment"; where each noun
+sits in WordNet's tree of kinds tells them apart. The sentences are new, not from any
+probe set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from cognimem.ingest.extract import ExtractionInput, RuleExtractor
+from cognimem.ingest.extract.figures import is_figure, no_allergen
+from cognimem.text.noun_roots import (
+    is_field_of_knowledge,
+    is_no_home,
+    is_person_judgement,
+    is_person_role,
+)
+
+WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+
+
+def read(text: str) -> list[tuple[str, str, str]]:
+    found = RuleExtractor().extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    return [(f.category.value, f.predicate, f.value) for f in found]
+
+
+def test_wordnet_parts_roles_from_judgements_of_people() -> None:
+    assert is_person_role("paratrooper")
+    assert is_person_role("toddlers")
+    assert not is_person_judgement("paratrooper")
+    assert is_person_judgement("villain")
+    assert is_person_judgement("workaholic")
+    assert is_person_judgement("control freak")  # a phrase WordNet holds
+    # one sense in six of "runner" is a smuggler: most are no judgement
+    assert not is_person_judgement("runner")
+    assert not is_person_role("runner")
+    assert not is_person_judgement("Qwzlrb")
+
+
+def test_wordnet_knows_what_no_one_lives_in_and_fields_of_knowledge() -> None:
+    assert is_no_home("truck")
+    assert is_no_home("pajamas")
+    assert is_no_home("recliner")
+    assert not is_no_home("apartment")
+    assert not is_no_home("motor home")
+    assert is_field_of_knowledge("algebra")
+    assert not is_field_of_knowledge("history")  # first of all a time
+    assert not is_field_of_knowledge("peanuts")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My cousin is a villain.",
+        "My father-in-law is an angel.",
+        "My uncle is a workaholic.",
+        "My aunt is a nag about my hair.",
+        "I live in my truck right now.",
+        "I live in my pajamas these days.",
+        "I'm allergic to algebra.",
+    ],
+)
+def test_an_epithet_a_home_no_one_lives_in_and_a_joke_allergy_read_nothing(text: str) -> None:
+    assert read(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My cousin is a paratrooper.", ("relationship", "cousin", "cousin")),
+        ("My nephew is a toddler.", ("relationship", "nephew", "nephew")),
+        ("My brother is a runner.", ("relationship", "brother", "brother")),
+        ("I live in my apartment in Tucson.", ("location", "city", "Tucson")),
+        ("I'm allergic to sulfites.", ("policy", "allergy", "sulfites")),
+    ],
+)
+def test_the_same_grammar_said_literally_is_read(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in read(text)
+
+
+def test_the_gates_answer_for_the_clause() -> None:
+    assert is_figure("my cousin is a villain")
+    assert not is_figure("my cousin is a paratrooper")
+    assert not is_figure("my cousin is a big fan of villains")  # what it is of follows
+    assert is_figure("I live in my truck right now")
+    assert not is_figure("I live in my motor home")
+    assert no_allergen("algebra")
+    assert not no_allergen("shellfish")
