@@ -9,10 +9,12 @@ One line per noun (words joined by spaces) of which WordNet says one of three th
 by where its senses sit under a few broad synsets (their hypernym closure):
 
 - ``r``: its most frequent sense as a person is a role a person holds in the literal
-  world: a worker, a professional, a relative, a spouse or partner, a friend or peer,
-  a young person or an adult, a woman or a man, an eater (a vegetarian), a believer,
-  an inhabitant, a patient, a student, an administrator, a clergyman, an entertainer,
-  a businessperson, an officer of the law;
+  world: a line of work (``w``), a relative, a spouse or partner, a friend or peer, a
+  young person or an adult, a woman or a man, an eater (a vegetarian), a believer, an
+  inhabitant, a patient, a student;
+- ``w``: that role is a line of work: a worker, a professional, a clergyman, an
+  entertainer, a businessperson, an officer of the law, an administrator or an
+  official ("marine", "hairdresser", "referee"; not "teenager", "widow");
 - ``j``: at least half of its senses as a person are a judgement of people (a good or
   a bad person, an unpleasant or unwelcome one, a simpleton, an intellectual, a
   compulsive, an oppressor), a ruler, or a being of belief or fiction ("a saint",
@@ -35,12 +37,15 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parent.parent / "src/cognimem/text/data/noun_roots.tsv.gz"
 PERSON_FILE = 18  # noun.person
 # (lemma, sense number) of the synsets whose hyponyms each letter names
+WORK = (
+    ("worker", 1), ("professional", 1), ("clergyman", 1), ("entertainer", 1),
+    ("businessperson", 1), ("lawman", 1), ("administrator", 1), ("official", 1),
+    ("official", 2),
+)  # fmt: skip
 ROLES = (
-    ("worker", 1), ("professional", 1), ("relative", 1), ("juvenile", 1), ("adult", 1),
-    ("spouse", 1), ("lover", 1), ("female", 2), ("male", 2), ("eater", 1),
-    ("religious_person", 1), ("inhabitant", 1), ("sick_person", 1), ("student", 1),
-    ("friend", 1), ("peer", 1), ("administrator", 1), ("clergyman", 1), ("entertainer", 1),
-    ("businessperson", 1), ("lawman", 1),
+    *WORK, ("relative", 1), ("juvenile", 1), ("adult", 1), ("spouse", 1), ("lover", 1),
+    ("female", 2), ("male", 2), ("eater", 1), ("religious_person", 1), ("inhabitant", 1),
+    ("sick_person", 1), ("student", 1), ("friend", 1), ("peer", 1),
 )  # fmt: skip
 JUDGEMENTS = (
     ("good_person", 1), ("bad_person", 1), ("unpleasant_person", 1), ("unwelcome_person", 1),
@@ -100,6 +105,7 @@ def build(wordnet: Path) -> list[str]:
         return closures[offset]
 
     roles, judgements, fields = roots(ROLES), roots(JUDGEMENTS), roots(FIELDS)
+    work = roots(WORK)
     no_homes = roots(NO_HOMES)
     lines = []
     for lemma, offsets in sorted(index.items()):
@@ -107,6 +113,8 @@ def build(wordnet: Path) -> list[str]:
         letters = ""
         if people and not roles.isdisjoint(above(people[0])):
             letters += "r"
+        if people and not work.isdisjoint(above(people[0])):
+            letters += "w"
         judged = sum(not judgements.isdisjoint(above(o)) for o in people)
         if people and 2 * judged >= len(people):
             letters += "j"

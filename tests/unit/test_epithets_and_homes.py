@@ -89,3 +89,31 @@ def test_the_gates_answer_for_the_clause() -> None:
     assert not is_figure("I live in my motor home")
     assert no_allergen("algebra")
     assert not no_allergen("shellfish")
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My cousin is a paratrooper.", ("cousin", "occupation", "job", "paratrooper")),
+        ("My aunt Rosa is a stonemason.", ("Rosa", "occupation", "job", "stonemason")),
+        ("I'm a 911 dispatcher.", ("user", "occupation", "job", "911 dispatcher")),
+    ],
+)
+def test_a_job_the_list_lacks_is_read_when_wordnet_calls_it_work(
+    text: str, fact: tuple[str, str, str, str]
+) -> None:
+    found = RuleExtractor().extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    assert fact in [(f.subject, f.category.value, f.predicate, f.value) for f in found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a teenager.",  # a role, no work
+        "My nephew is a toddler.",
+        "I'm a certified sofa critic.",  # a noun of work made a thing's: a joke title
+        "My brother is a runner.",
+    ],
+)
+def test_no_job_from_a_role_or_a_joke_title(text: str) -> None:
+    assert [f for f in read(text) if f[0] == "occupation"] == []

@@ -18,7 +18,13 @@ import gzip
 from functools import cache
 from importlib import resources
 
-__all__ = ["is_field_of_knowledge", "is_no_home", "is_person_judgement", "is_person_role"]
+__all__ = [
+    "is_field_of_knowledge",
+    "is_no_home",
+    "is_person_judgement",
+    "is_person_role",
+    "is_person_work",
+]
 
 
 @cache
@@ -65,3 +71,11 @@ def is_no_home(noun: str) -> bool:
     part of the body that WordNet does not say anyone lives in: "car", "sweatpants",
     "couch", "head" (not "motor home", "houseboat", "apartment")."""
     return "o" in _letters(noun)
+
+
+def is_person_work(noun: str) -> bool:
+    """Whether ``noun``'s most frequent sense as a person is a line of work: a worker,
+    a professional, a clergyman, an entertainer, a businessperson, an officer of the
+    law, an administrator or an official ("marine", "hairdresser", "referee"; not
+    "teenager", "widow", "runner")."""
+    return "w" in _letters(noun)

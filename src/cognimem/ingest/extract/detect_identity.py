@@ -36,6 +36,7 @@ from cognimem.ingest.extract.place_phrases import (
     MOVED,
     MOVED_FROM,
 )
+from cognimem.ingest.extract.work_nouns import own_work, their_work
 from cognimem.ingest.extract.work_phrases import (
     IM_THE,
     JOB_START,
@@ -219,6 +220,9 @@ class IdentityReader(Collector):
         m = BIRTH_YEAR.search(c.timed)
         if m:
             self.add(c, Cat.IDENTITY, "birth_year", m.group("v"), multi=False)
+        said = None if c.may("occupation") else own_work(c.text)  # a job the list lacks
+        if said:
+            self.add(c, Cat.OCCUPATION, "job", said[0], holds=said[1])
 
     def _place(
         self,
@@ -427,6 +431,9 @@ class IdentityReader(Collector):
         m = _PRONOUN_NAME.search(c.text)
         if m and self.unnamed and phrases.name(m.group("v")):
             self._relative(c, self.unnamed, phrases.name(m.group("v")) or "", named=True, text="")
+        for m in () if c.may("occupation") else their_work(c.text):  # "... is a marine"
+            who = phrases.name(m.group("who")) or vocab.RELATIONS[m.group("rel").lower()]
+            self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), subject=who)
         m = _MY_REL_SAYS.match(c.text)  # "My wife is Japanese": a wife, unnamed
         if m and not self.facts_about_relation(m.group("rel")):
             self._relative(c, m.group("rel").lower(), m.group("rel").lower(), named=False, text="")
