@@ -11,7 +11,8 @@ by where its senses sit under a few broad synsets (their hypernym closure):
 - ``r``: its most frequent sense as a person is a role a person holds in the literal
   world: a line of work (``w``), a relative, a spouse or partner, a friend or peer, a
   young person or an adult, a woman or a man, an eater (a vegetarian), a believer, an
-  inhabitant, a patient, a student;
+  inhabitant, a patient, a student, a scholar or a thinker ("historian",
+  "coordinator"), a maker;
 - ``w``: that role is a line of work: a worker, a professional, a clergyman, an
   entertainer, a businessperson, an officer of the law, an administrator or an
   official ("marine", "hairdresser", "referee"; not "teenager", "widow");
@@ -45,7 +46,8 @@ WORK = (
 ROLES = (
     *WORK, ("relative", 1), ("juvenile", 1), ("adult", 1), ("spouse", 1), ("lover", 1),
     ("female", 2), ("male", 2), ("eater", 1), ("religious_person", 1), ("inhabitant", 1),
-    ("sick_person", 1), ("student", 1), ("friend", 1), ("peer", 1),
+    ("sick_person", 1), ("student", 1), ("friend", 1), ("peer", 1), ("scholar", 1),
+    ("thinker", 2), ("creator", 2),
 )  # fmt: skip
 JUDGEMENTS = (
     ("good_person", 1), ("bad_person", 1), ("unpleasant_person", 1), ("unwelcome_person", 1),
