@@ -121,3 +121,8 @@ def test_a_job_the_list_lacks_is_read_when_wordnet_calls_it_work(
 )
 def test_no_job_from_a_role_or_a_joke_title(text: str) -> None:
     assert [f for f in read(text) if f[0] == "occupation"] == []
+
+
+@pytest.mark.parametrize("text", ["My wife calls me Mr. Fix-It.", "My nickname is Dr. Dre."])
+def test_a_title_alone_is_no_nickname(text: str) -> None:
+    assert [f for f in read(text) if f[:2] == ("identity", "nickname")] == []

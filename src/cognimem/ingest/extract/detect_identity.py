@@ -25,6 +25,7 @@ from cognimem.ingest.extract.patterns import (
     PET,
     PLACE,
     REL,
+    TITLE,
     icase,
 )
 from cognimem.ingest.extract.place_phrases import (
@@ -75,6 +76,7 @@ _MY_NAME = icase(
     rf"\bmy (?:full |real |first |legal |given )?name(?:'s| is)\s+(?P<v>{NAME})|"
     rf"^(?:it's|this is)\s+(?P<w>{NAME1})\s+here\b"
 )
+_TITLE_ONLY = re.compile(rf"^{TITLE}$")  # "calls me Mr. Fix-It": no name read
 _IM_NAME = icase(rf"^I'm\s+(?P<v>{NAME1})(?=\s*(?:[,.!;—-]|$|\band\b|\bby the way\b))")
 _NICKNAME = icase(
     rf"\b(?:call me|calls me|called me|go by|my nickname is|my nickname's)\s+(?P<v>{NAME1})"
@@ -199,7 +201,7 @@ class IdentityReader(Collector):
         for pattern, predicate in ((_MY_NAME, "name"), (_NICKNAME, "nickname")):
             m = pattern.search(c.text)
             name = phrases.name(m.group("v") or m.groupdict().get("w")) if m else None
-            if name and name.lower() not in vocab.NATIONALITIES:
+            if name and name.lower() not in vocab.NATIONALITIES and not _TITLE_ONLY.match(name):
                 self.add(c, Cat.IDENTITY, predicate, name, multi=False)
         self._nicknames(c)
         m = _IM_NAME.match(c.text)
