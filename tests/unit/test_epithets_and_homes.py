@@ -126,3 +126,17 @@ def test_no_job_from_a_role_or_a_joke_title(text: str) -> None:
 @pytest.mark.parametrize("text", ["My wife calls me Mr. Fix-It.", "My nickname is Dr. Dre."])
 def test_a_title_alone_is_no_nickname(text: str) -> None:
     assert [f for f in read(text) if f[:2] == ("identity", "nickname")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I basically grew up in Tucson.", ("location", "hometown", "Tucson")),
+        ("We live by the river in Portland.", ("location", "city", "Portland")),
+        ("We have six grandchildren.", ("relationship", "grandchild", "six grandchildren")),
+    ],
+)
+def test_a_home_said_with_a_hedge_or_a_landmark_and_grandchildren_are_read(
+    text: str, fact: tuple[str, str, str]
+) -> None:
+    assert fact in read(text)

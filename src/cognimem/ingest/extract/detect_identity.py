@@ -59,6 +59,7 @@ __all__ = ["IdentityReader"]
 _PLURAL_S = re.compile(r"(?<=[^s])s$")
 _ENDED_REL = icase(r"\b(?:ex-?|late)\s*(?=\w)")  # "my ex-wife", "my late husband"
 _ADOPTED = icase(r"\badopted\b")
+_PLURAL_KIN = (("kids", "child"), ("children", "child"), ("sons", "son"), ("daughters", "daughter"))
 _PLURAL_RELATIONS = {
     "boys": "son",
     "sons": "son",
@@ -67,6 +68,7 @@ _PLURAL_RELATIONS = {
     "twins": "child",
     "kids": "child",
     "children": "child",
+    **{f"grand{p}": f"grand{s}" for p, s in _PLURAL_KIN},
 }
 _NOT_A_NAME_AFTER_IM = (
     vocab.NATIONALITIES | frozenset(vocab.RELIGIONS) | frozenset(vocab.DIET_LABELS)
@@ -144,7 +146,8 @@ _MY_REL_IS = icase(
 )
 _HAVE_REL = icase(
     rf"\b(?:I|we)\s+(?:have|got)\s+(?P<v>{NUMBER}\s+{MODS}(?P<rel>{REL}|{PET}|kids|"
-    rf"children|sisters|brothers|sons|daughters|dogs|cats))\b(?!\s+(?:named|called|who))"
+    rf"children|sisters|brothers|sons|daughters|dogs|cats|grand(?:kids|children|sons|daughters)))"
+    rf"\b(?!\s+(?:named|called|who))"
 )
 # "my friend Jamal and his wife Nia": the second is the first one's relative
 _AND_THEIR_REL = icase(

@@ -8,10 +8,14 @@ from cognimem.ingest.extract.patterns import PLACE, icase
 
 __all__ = ["BEEN_IN", "HOME", "HOMETOWN", "LIVE", "LIVE_NOT", "MOVED", "MOVED_FROM"]
 
+# a word that hedges how it is said, not whether: "I basically grew up in Miami"
+_HEDGE = r"(?:\s+(?:basically|actually|really|pretty much|kind of|sort of))?"
 LIVE = icase(
-    rf"\b(?:I|we)(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been living|'m "
-    rf"living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)\s+in\s+"
-    rf"(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
+    rf"\b(?:I|we){_HEDGE}(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been "
+    rf"living|'m living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)"
+    rf"\s+(?:in\s+(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?|"
+    # "I live near the beach in San Diego"
+    rf"(?:near|by|on)\s+(?:a|an|the|our|my)\s+[a-z ]+?\s+in\s+)(?P<v>{PLACE})"
 )
 # "I've been in Dublin for ten years": living there, by how long
 BEEN_IN = icase(
@@ -36,6 +40,7 @@ MOVED = icase(
 MOVED_FROM = icase(rf"\b(?:I|we)\s+(?:moved|moved away|left)\s+from\s+(?P<v>{PLACE})")
 HOMETOWN = icase(
     rf"(?:\b(?:I'm|we're)\s+(?:originally\s+)?from|\bI\s+(?:originally\s+)?come\s+from|"
-    rf"\b(?:I|we)\s+grew\s+up\s+in|\bI was born in|born and raised in|\bI was raised in)"
+    rf"\b(?:I|we){_HEDGE}\s+grew\s+up\s+in|\bI was born in|born and raised in|\bI was "
+    rf"raised in)"
     rf"\s+(?:(?:a|an|the)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?(?P<v>{PLACE})"
 )
