@@ -21,6 +21,8 @@ by where its senses sit under a few broad synsets (their hypernym closure):
   compulsive, an oppressor), a ruler, or a being of belief or fiction ("a saint",
   "a tyrant", "a genius", "a gremlin");
 - ``k``: its most frequent sense is a field of knowledge ("math", "chemistry");
+- ``n``: one of its senses is a natural language ("spanish", "mandarin"; not "sarcasm",
+  "dog");
 - ``o``: its most frequent sense is a vehicle, a garment, furniture or a part of the
   body, and its gloss does not say one lives in it ("car", "sweatpants", "couch",
   "head"; not "motor home", "houseboat").
@@ -55,6 +57,7 @@ JUDGEMENTS = (
     ("spiritual_being", 1), ("imaginary_being", 1),
 )  # fmt: skip
 FIELDS = (("knowledge_domain", 1),)
+LANGUAGES = (("natural_language", 1),)
 NO_HOMES = (("vehicle", 1), ("clothing", 1), ("furniture", 1), ("body_part", 1))
 _LIVED_IN = re.compile(r"dwelling|housing|camping|\blive|\bliving|resid", re.IGNORECASE)
 
@@ -108,7 +111,7 @@ def build(wordnet: Path) -> list[str]:
 
     roles, judgements, fields = roots(ROLES), roots(JUDGEMENTS), roots(FIELDS)
     work = roots(WORK)
-    no_homes = roots(NO_HOMES)
+    no_homes, languages = roots(NO_HOMES), roots(LANGUAGES)
     lines = []
     for lemma, offsets in sorted(index.items()):
         people = [o for o in offsets if synsets[o][0] == PERSON_FILE]
@@ -122,6 +125,8 @@ def build(wordnet: Path) -> list[str]:
             letters += "j"
         if not fields.isdisjoint(above(offsets[0])):
             letters += "k"
+        if any(not languages.isdisjoint(above(o)) for o in offsets):
+            letters += "n"
         first = synsets[offsets[0]]
         if not no_homes.isdisjoint(above(offsets[0])) and not _LIVED_IN.search(first[2]):
             letters += "o"

@@ -140,3 +140,12 @@ def test_a_home_said_with_a_hedge_or_a_landmark_and_grandchildren_are_read(
     text: str, fact: tuple[str, str, str]
 ) -> None:
     assert fact in read(text)
+
+
+def test_a_language_spoken_is_read_and_a_joke_language_is_not() -> None:
+    assert ("identity", "language", "Portuguese") in read("I speak conversational Portuguese.")
+    both = read("I'm fluent in Tagalog and Cantonese.")
+    assert ("identity", "language", "Tagalog") in both
+    assert ("identity", "language", "Cantonese") in both
+    assert read("I speak fluent emoji.") == []
+    assert read("I'm fluent in small talk.") == []

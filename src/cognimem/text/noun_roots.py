@@ -20,6 +20,7 @@ from importlib import resources
 
 __all__ = [
     "is_field_of_knowledge",
+    "is_language",
     "is_no_home",
     "is_person_judgement",
     "is_person_role",
@@ -79,3 +80,9 @@ def is_person_work(noun: str) -> bool:
     law, an administrator or an official ("marine", "hairdresser", "referee"; not
     "teenager", "widow", "runner")."""
     return "w" in _letters(noun)
+
+
+def is_language(noun: str) -> bool:
+    """Whether one of ``noun``'s senses is a natural language: "Spanish", "Mandarin",
+    "Tagalog" (not "sarcasm", "dog")."""
+    return "n" in _letters(noun)

@@ -15,6 +15,7 @@ from cognimem.ingest.extract.age_phrases import AGE, AGE_FIGURE, BIRTH_YEAR, PRO
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import is_person_name, kind_of, works_for_person
+from cognimem.ingest.extract.language_phrases import spoken
 from cognimem.ingest.extract.patterns import (
     JOB,
     MODS,
@@ -59,7 +60,6 @@ __all__ = ["IdentityReader"]
 _PLURAL_S = re.compile(r"(?<=[^s])s$")
 _ENDED_REL = icase(r"\b(?:ex-?|late)\s*(?=\w)")  # "my ex-wife", "my late husband"
 _ADOPTED = icase(r"\badopted\b")
-_PLURAL_KIN = (("kids", "child"), ("children", "child"), ("sons", "son"), ("daughters", "daughter"))
 _PLURAL_RELATIONS = {
     "boys": "son",
     "sons": "son",
@@ -68,7 +68,6 @@ _PLURAL_RELATIONS = {
     "twins": "child",
     "kids": "child",
     "children": "child",
-    **{f"grand{p}": f"grand{s}" for p, s in _PLURAL_KIN},
 }
 _NOT_A_NAME_AFTER_IM = (
     vocab.NATIONALITIES | frozenset(vocab.RELIGIONS) | frozenset(vocab.DIET_LABELS)
@@ -225,9 +224,10 @@ class IdentityReader(Collector):
         m = BIRTH_YEAR.search(c.timed)
         if m:
             self.add(c, Cat.IDENTITY, "birth_year", m.group("v"), multi=False)
-        said = None if c.may("occupation") else own_work(c.text)  # a job the list lacks
-        if said:
-            self.add(c, Cat.OCCUPATION, "job", said[0], holds=said[1])
+        for job in () if c.may("occupation") else own_work(c.text):  # one the list lacks
+            self.add(c, Cat.OCCUPATION, "job", job)
+        for language in spoken(c.text):  # "I speak fluent Spanish"
+            self.add(c, Cat.IDENTITY, "language", language)
 
     def _place(
         self,

@@ -83,7 +83,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "identity": frozenset(
         words(
             """name, name's, call, calls, called, go, goes, known, aka, nickname,
-            nickname's, short, pronouns, born, turned, it's, this, i'm, use"""
+            nickname's, short, pronouns, born, turned, it's, this, i'm, use, speak,
+            fluent"""
         )
     ),
     "location": frozenset(

@@ -35,18 +35,17 @@ def _work(m: re.Match[str]) -> bool:
     return is_person_work(m.group("head"))
 
 
-def own_work(text: str) -> tuple[str, bool] | None:
-    """The speaker's job said as "I'm a <noun>" with a noun of work, and whether it
-    still holds (it does: the identity detector's trigger is "I'm")."""
+def own_work(text: str) -> tuple[str, ...]:
+    """The speaker's job said as "I'm a <noun>" with a noun of work (none or one)."""
     m = _OWN.match(text)
     if m is None or not _work(m):
-        return None
+        return ()
     # a joke title is mostly a noun of work made a thing's ("a certified couch critic",
     # "a professional worrier"): one word at most before it, and no noun
     before = m.group("v").split()[:-1]
     if len(before) > 1 or any(noun_classes(w) for w in before):
-        return None
-    return m.group("v").lower(), True
+        return ()
+    return (m.group("v").lower(),)
 
 
 def their_work(text: str) -> Iterator[re.Match[str]]:
