@@ -3,7 +3,8 @@ extractor asks of it: is a person so called first of all in a role the literal w
 has (a worker, a relative, a teenager, a vegetarian), or is the word mostly a judgement
 of people or a being of belief ("a saint", "a tyrant", "a genius", "a gremlin"); is a
 thing first of all a field of knowledge ("math"), or a thing no one lives in, though
-people say they do ("I live in my car", "in my sweatpants")?
+people say they do ("I live in my car", "in my sweatpants")? Is a word a language
+("Spanish")?
 
 "My brother is a marine" and "my brother is a genius" have one grammar; a careful reader
 records the first and nothing from the second. The table ships with the package
