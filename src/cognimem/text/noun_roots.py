@@ -15,9 +15,7 @@ and is read once, on first use; nothing is fetched.
 
 from __future__ import annotations
 
-import gzip
-from functools import cache
-from importlib import resources
+from cognimem.text.noun_tables import noun_letters
 
 __all__ = [
     "is_field_of_knowledge",
@@ -29,24 +27,8 @@ __all__ = [
 ]
 
 
-@cache
-def _table() -> dict[str, str]:
-    raw = resources.files("cognimem.text").joinpath("data", "noun_roots.tsv.gz").read_bytes()
-    out: dict[str, str] = {}
-    for line in gzip.decompress(raw).decode("utf-8").splitlines():
-        word, letters = line.split("\t")
-        out[word] = letters
-    return out
-
-
 def _letters(noun: str) -> str:
-    table = _table()
-    noun = " ".join(noun.lower().split())
-    found = table.get(noun)
-    if found is None and len(noun) > 3 and noun.endswith("s"):  # "angels", "geniuses"
-        stems = (noun[:-1], noun[:-2] if noun.endswith("es") else "", noun[:-3] + "y")
-        found = next((table[s] for s in stems if s in table), None)
-    return found or ""
+    return noun_letters("noun_roots", noun) or ""
 
 
 def is_person_role(noun: str) -> bool:

@@ -10,9 +10,7 @@ is read once, on first use; nothing is fetched.
 
 from __future__ import annotations
 
-import gzip
-from functools import cache
-from importlib import resources
+from cognimem.text.noun_tables import noun_letters
 
 __all__ = ["CLASSES", "first_class", "noun_classes"]
 
@@ -25,26 +23,8 @@ CLASSES = (
 )  # fmt: skip
 
 
-@cache
-def _table() -> dict[str, str]:
-    raw = resources.files("cognimem.text").joinpath("data", "noun_senses.tsv.gz").read_bytes()
-    out: dict[str, str] = {}
-    for line in gzip.decompress(raw).decode("utf-8").splitlines():
-        word, letters = line.split("\t")
-        out[word] = letters
-    return out
-
-
 def _letters(word: str) -> str | None:
-    table = _table()
-    word = word.lower()
-    found = table.get(word)
-    if found is None and len(word) > 3 and word.endswith("s"):  # cats, boxes, puppies
-        stems = [word[:-1], word[:-2] if word.endswith("es") else "", word[:-3] + "y"]
-        found = next((table[s] for s in stems if s in table), None)
-    if found is not None and found.startswith(">"):  # an irregular plural: "feet"
-        found = table.get(found[1:])
-    return found
+    return noun_letters("noun_senses", word)
 
 
 def noun_classes(word: str) -> tuple[str, ...]:
