@@ -66,7 +66,10 @@ Splits, in the order they were written (all sentences written for this set by ha
 Relabelled for issue 29 (texts unchanged): 17 dislikes and choices ("I hate horror
 movies", "I prefer tea over coffee") are policy constraints with their whole object,
 polarity false for what the speaker is against, and 6 reasoned stances ("I avoid stairs
-because of my knee") carry the stance beside the cause."""
+because of my knee") carry the stance beside the cause. Relabelled again (texts
+unchanged): 15 strong likes ("I adore Thai food", "I'm a big fan of jazz", "Pizza is my
+weakness", "I've always loved cats") also carry a policy constraint for their whole
+object beside the preference; a plain "I love X" stays a preference only."""
 FIXTURE = ROOT / "tests" / "fixtures" / "extraction_labelled.jsonl"
 REFERENCE = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
 CONSTRAINTS = frozenset({"goal", "state", "value", "causal", "policy"})

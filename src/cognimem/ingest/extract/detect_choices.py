@@ -25,7 +25,10 @@ comma ("..., it all tastes like soap") ends the object; an object that ends on a
 one occasion ("I'm not doing anything then") is no stance.
 
 More voices (the subject left out, "I find X exhausting", "X is my idea of hell", "No X
-for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`.
+for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`. A strong
+like ("I adore X", "I'm a big fan of X", "X is my thing") is tried last
+(:mod:`.strong_likes`): a choice for it, read beside the preference the preference
+detector still reads from the clause.
 
 Nothing here names a topic: the markers are the verbs and idioms of liking, refusing,
 choosing and requiring, and English function words.
@@ -49,6 +52,7 @@ from cognimem.ingest.extract.stance_forms import (
     is_reason_clause,
     restore_subject,
 )
+from cognimem.ingest.extract.strong_likes import strong_like
 from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
@@ -432,7 +436,13 @@ class ChoiceReader(Collector):
         ):
             return self._stance_fact(c, f"{m.group('verb')} {m.group('rest')}", polarity=True)
         read = object_first(said, c.words, later=True)
-        return read is not None and self._stance_fact(c, read[0], polarity=read[1], only=read[1])
+        if read is not None:
+            return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
+        like = strong_like(said)  # tried last: it never takes a clause another form reads
+        if like is not None:
+            # a choice for it, and still a like: the preference detector reads it next
+            self._stance_fact(c, like, polarity=True)
+        return False
 
     def _stance_fact(
         self,

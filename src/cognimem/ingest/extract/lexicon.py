@@ -182,7 +182,9 @@ TRIGGERS: dict[str, frozenset[str]] = {
             suggest, recommend, try, tend, best, point, leave, draw, line, no-no, worth,
             thank, favour, favor, lean, gravitate, believer, can, one, nerves, head, winds,
             wind, stresses, stress, wears, wear, puts, put, enough, fill, thanks, way,
-            favourite, favorite, waste, without, miss, berth"""
+            favourite, favorite, waste, without, miss, berth, adore, love, into, sucker,
+            obsessed, crazy, mad, nuts, wild, passionate, hooked, jam, weakness, passion,
+            lover, buff, fiend, junkie, fanatic"""
         )
     ),
     "preference": frozenset(
