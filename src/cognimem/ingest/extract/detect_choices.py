@@ -51,6 +51,7 @@ from cognimem.ingest.extract.stance_forms import (
     gives_own_reason,
     is_reason_clause,
     restore_subject,
+    taken_when_offered,
 )
 from cognimem.ingest.extract.strong_likes import strong_like
 from cognimem.models.extraction import ExtractedFact
@@ -66,7 +67,8 @@ _BE = r"(?:I'm|we're|I am|we are|(?:our|my)\s+(?:family|household)\s+is)"
 _ADV = (
     r"(?:(?:really|just|also|usually|generally|honestly|genuinely|definitely|absolutely|"
     r"totally|personally|strictly|simply|truly|still|mostly|much|far|typically|normally|"
-    r"actually|kind of|sort of|pretty much|by and large|tend to|try to|try and)\s+)*"
+    r"actually|kind of|sort of|pretty much|by and large|tend to|try to|try and|"
+    r"trying(?:\s+(?:really|so|very))?(?:\s+hard)?\s+to)\s+)*"
 )
 # the past of common irregular verbs (English morphology): "I never went" is narration
 _PAST_WORDS = (
@@ -411,6 +413,9 @@ class ChoiceReader(Collector):
         if m and not m.group("tail").strip(" ,.!").lower().startswith(("if", "when", "because")):
             rest = f"{m.group('rest')}{m.group('tail')}"
             return self._stance_fact(c, rest, polarity=True, only=True)
+        offered = taken_when_offered(said)
+        if offered is not None:
+            return self._stance_fact(c, offered, polarity=True)
         m = _FOR.search(said)
         if m:
             if (

@@ -129,7 +129,8 @@ _I_NEVER = icase(
 )
 _QUALIFIER = icase(
     r"\s(?:on|during|before|after|at|in)\s+(?:\w+days|weekends|weekdays|lent|ramadan|passover|"
-    r"night|noon|the evening|dinner|work|\d{1,2}\s*(?:am|pm))\b"
+    r"night|noon|midday|midnight|the evening|breakfast|brunch|lunch|dinner|bedtime|work|"
+    r"\d{1,2}\s*(?:am|pm))\b"
 )
 # a career wanted: "(I want to) be a pilot", "become a vet" (not "be a better cook")
 _CAREER = icase(

@@ -12,6 +12,9 @@ patterns cannot take, each by its grammar, none by a topic word.
 - a judgement of how the thing is for the speaker ("I find X exhausting", "X just don't
   do it for me", "X does nothing for me", "X and I don't get along", "X is a nightmare
   for me");
+- what the speaker asks to be left out ("I ask them to leave out the onions"), and
+  what they always take when it is offered ("if there's a window seat I'll always take
+  it": for it);
 - a wish that something were not done ("I'd prefer if we didn't do X", "I'd rather we
   didn't X"): against what follows the negation.
 """
@@ -26,6 +29,7 @@ __all__ = [
     "is_reason_clause",
     "joined_refusals",
     "restore_subject",
+    "taken_when_offered",
     "without_reason_lead",
 ]
 
@@ -119,7 +123,21 @@ _GIVE_A_MISS = icase(
     r"'ll|will)\s+)*give\s+(?P<rest>(?!(?:it|that|this|them|him|her|you)\b).+?)\s+a\s+"
     r"(?:miss|wide berth)\b"
 )
+# what the speaker asks to be left out: "I ask them to leave out the onions", "we always
+# ask for no ice"
+_ASK_LEFT_OUT = icase(
+    r"^(?:I|we)\s+(?:(?:always|usually|just|normally|generally)\s+)*ask\s+(?:(?:them|the\s+\w+|"
+    r"people|the\s+\w+\s+\w+)\s+)?(?:to\s+(?:leave\s+out|hold|skip|remove|go\s+easy\s+on)|for\s+"
+    r"(?:no|it\s+without|them\s+without))\s+(?P<rest>.+)"
+)
+# a choice made whenever it is offered: "if there's a vegetarian option I'll always take it"
+_TAKEN_WHEN_OFFERED = icase(
+    r"\bif\s+there(?:'s|\s+is|\s+are|'re)\s+(?P<rest>(?:an?|any|some)\s+[\w' -]+?),?\s+(?:I|we)"
+    r"(?:'ll|\s+will|'d|\s+would)?\s+(?:(?:always|usually|every\s+time|invariably)\s+)+(?:take|"
+    r"choose|pick|go\s+for|go\s+with|order|get|use|book)\s+(?:that|it|them|one)\b"
+)
 _FORMS = (
+    _ASK_LEFT_OUT,
     _LONG_HELD,
     _FIND,
     _OBJECT_JUDGED,
@@ -191,6 +209,13 @@ def against_form(said: str) -> tuple[str, bool] | None:
             continue
         return rest, pattern is _ASKED_NOT
     return None
+
+
+def taken_when_offered(said: str) -> str | None:
+    """What the speaker always chooses when it is on offer ("if there's an oral option
+    I'll always take that"), or ``None``."""
+    m = _TAKEN_WHEN_OFFERED.search(said)
+    return m.group("rest") if m else None
 
 
 def is_reason_clause(said: str, evidence: str) -> bool:
