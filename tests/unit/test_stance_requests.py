@@ -1,7 +1,8 @@
 """More voices of a stance (issue 29, sixth stop): a refusal said as what the speaker is
 trying to do, what they ask to be left out, what they always take when it is offered,
-and a food rule kept until a meal. Each keeps its whole object and polarity; the
-look-alikes state none. Sentences written for these tests."""
+a food rule kept until a meal, and a habit said with "get up" under its condition.
+Each keeps its whole object and polarity; the look-alikes state none. Sentences
+written for these tests."""
 
 from __future__ import annotations
 
@@ -48,9 +49,16 @@ def test_what_the_speaker_always_takes_when_offered_is_for_it() -> None:
     assert (POLICY, "ground-floor room", True) in constraints(said)
 
 
+def test_a_habit_said_with_get_and_a_particle_is_a_rule_under_its_condition() -> None:
+    assert constraints("When the kids wake early I get up and make pancakes.") == [
+        (POLICY, "get up and make pancakes when the kids wake early", True)
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "When you explain it slowly I get it.",
         "If there's any cake left I'll take it.",
         "I asked them to leave out the onions.",
         "I'm trying to figure out what to say.",

@@ -266,6 +266,9 @@ _NEED = icase(r"\bneed\b")
 # "I can't sleep when I drink coffee": a condition and its cause (the causal detector's),
 # not something the speaker is against
 _CAN_NOT_WHEN = icase(r"^[a-z]+\s+(?:when|whenever|if|after|unless)\b")
+# "get" with a particle is a habit's verb ("When I can't sleep I get up and read"), while
+# "I get it" is none
+_GET_UP = icase(r"get\s+(?:up|out|outside|dressed|off)\b")
 # what an exclusive choice is about by its verb ("I only buy ..." is shopping)
 _ONLY_VERB_TAGS = {
     "buy": "shopping",
@@ -435,7 +438,7 @@ class ChoiceReader(Collector):
         framed = self.condition is not None and _SUBORDINATE.match(self.condition)
         if (
             m
-            and _present(m.group("verb"))
+            and (_present(m.group("verb")) or _GET_UP.match(f"{m.group('verb')} {m.group('rest')}"))
             and (framed or _RULE_FRAME.search(said) or _REASON_WORD.search(c.evidence))
             and not is_reason_clause(said, c.evidence)
         ):
