@@ -66,6 +66,8 @@ def test_the_preference_is_still_read_beside_it() -> None:
         "I'm a big fan of your work.",
         "It is my thing to worry.",
         "My favourite colour is teal.",
+        "I'm so mad about the parking fine.",
+        "I'm mad about missing the last train.",
         "My brother is really into cars.",
     ],
 )

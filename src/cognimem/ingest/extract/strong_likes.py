@@ -33,13 +33,19 @@ _MORE = (
 )
 _SUBJECT = r"(?:I|we)\s+"
 _BE = r"(?:I'm|we're|I am|we are|I've\s+(?:always\s+)?been|we've\s+(?:always\s+)?been)\s+"
+# "mad about" is a love ("mad about old jazz") unless it is anger at an occasion ("mad
+# about the delay", "mad about losing my keys")
+_MAD = (
+    r"mad\s+about(?!\s+(?:the|that|this|it|what|how|losing|being|having|getting|missing|"
+    r"not)\b)"
+)
 _FAN = r"(?:an?\s+)?(?:(?:big|huge|massive|great|total|real|true|die-?hard|enormous|avid)\s+)?"
 _LIKE = icase(
     rf"^(?:{_SUBJECT}(?P<love>{_MORE}*(?:adore|can't get enough of|can never get enough of|"
     rf"never get tired of|never tire of)|{_MORE}+love(?:,?\s+love)*|love(?:,?\s+love)+|"
     rf"(?:have|'ve)\s+always\s+(?:really\s+)?loved)|"
     rf"(?:{_BE})?{_MORE}*(?P<be>{_FAN}fan\s+of|(?:an?\s+|such\s+an?\s+)?(?:(?:total|real|"
-    rf"complete|huge|big)\s+)?sucker\s+for|mad\s+about|crazy\s+about|nuts\s+about|wild\s+about|"
+    rf"complete|huge|big)\s+)?sucker\s+for|{_MAD}|crazy\s+about|nuts\s+about|wild\s+about|"
     rf"obsessed\s+with|passionate\s+about|hooked\s+on|in\s+love\s+with|into))\s+(?P<rest>.+)"
 )
 # "I'm a huge Star Wars fan", "we're big board game people"
