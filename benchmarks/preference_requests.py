@@ -19,6 +19,11 @@ settings:
    (``preset=None``), the default ``limit`` and ``max_tokens``, and again with plain
    dense retrieval (``preset="vector"``) for reference.
 
+Another set of pairs (``--data``, e.g. ``preference_requests_more.jsonl``, whose topics
+``constraint_statements.jsonl`` does not hold) draws the nine others from its own
+statements: one statement of each of nine other topics of the pair's half. Its results
+are written under the data file's name.
+
 Scored per packet: the cue is *in the packet* when its event id is in the provenance of
 an item or of a section entry (``sections.entries()``); *the others shown* are the
 distinct other statements whose event id is in the provenance of an item or an entry,
@@ -30,8 +35,8 @@ tune on the tune half only.
 
 Usage (repository root):
 
-    python benchmarks/preference_requests.py [--split tune|check|all] [--seed 29]
-        [--out benchmarks/results] [--only ID ...] [--no-write]
+    python benchmarks/preference_requests.py [--data PATH] [--split tune|check|all]
+        [--seed 29] [--out benchmarks/results] [--only ID ...] [--no-write]
 """
 
 from __future__ import annotations
@@ -96,6 +101,14 @@ def load(path: Path = DATA) -> list[Pair]:
 def load_statements(path: Path = STATEMENTS) -> list[Statement]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     return [Statement(r["id"], r["split"], r["topic"], r["text"]) for r in rows if r["constraint"]]
+
+
+def others_of(data: Path, pairs: Sequence[Pair]) -> list[Statement]:
+    """Where the nine others come from: the recorded-constraint statements for the
+    default set, the pairs' own statements for another set."""
+    if data.resolve() == DATA.resolve():
+        return load_statements()
+    return [Statement(p.id, p.split, p.topic, p.statement) for p in pairs]
 
 
 def choose_others(pair: Pair, statements: Sequence[Statement], seed: int) -> list[Statement]:
@@ -334,13 +347,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
-    pairs = [p for p in load(args.data) if args.split in ("all", p.split)]
+    every = load(args.data)
+    pairs = [p for p in every if args.split in ("all", p.split)]
     if args.only:
         pairs = [p for p in pairs if p.id in set(args.only)]
     machine = describe()
     started = time.perf_counter()
     cpu = time.process_time()
-    done = asyncio.run(run(pairs, load_statements(), args.seed))
+    done = asyncio.run(run(pairs, others_of(args.data, every), args.seed))
     halves = [h for h in SPLITS if any(p.split == h for p in pairs)]
     summaries = {
         name: {h: summarise([o for o in outs if o.split == h], done.recorded) for h in halves}
@@ -374,7 +388,7 @@ def main() -> None:
         "",
         *provenance(result["command"], machine),
         "",
-        f"{len(pairs)} pairs (`benchmarks/data/preference_requests.jsonl`), each in its own "
+        f"{len(pairs)} pairs (`benchmarks/data/{args.data.name}`), each in its own "
         f"user scope of one SQLite database: the statement among {OTHERS} statements of "
         f"{OTHERS} other topics of its half (seed {args.seed}), shuffled, one user message "
         f"each {GAP.total_seconds() / 60:g} minutes apart; the request read {WEEK.days} days "
@@ -396,8 +410,9 @@ def main() -> None:
     print("\n".join(lines[: 12 + len(table(summaries))]))
     if not args.no_write:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "preference_requests.json").write_text(json.dumps(result, indent=2) + "\n")
-        (args.out / "preference_requests.md").write_text("\n".join(lines))
+        name = args.data.stem
+        (args.out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+        (args.out / f"{name}.md").write_text("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """The preference → request set keeps its promises: at least 200 pairs, both halves
 with at least eight topics each, every statement a recorded-constraint statement of
 constraint_statements.jsonl with its split, and no content word shared by a statement
-and its request."""
+and its request. The second set (preference_requests_more.jsonl, its own statements):
+at least 120 pairs over at least 20 topics split by topic, half negative in every
+topic, and the same no-shared-word rule."""
 
 from __future__ import annotations
 
@@ -47,5 +49,34 @@ def test_every_pair_copies_a_recorded_constraint_statement() -> None:
 
 def test_no_request_shares_a_content_word_with_its_statement() -> None:
     for pair in PAIRS:
+        shared = content_words(pair["statement"]) & content_words(pair["request"])
+        assert not shared, (pair["id"], shared)
+
+
+MORE = load("preference_requests_more.jsonl")
+
+
+def test_the_second_set_has_enough_pairs_split_by_topic() -> None:
+    assert len(MORE) >= 120
+    assert len({pair["id"] for pair in MORE}) == len(MORE)
+    for pair in MORE:
+        assert set(pair) == FIELDS, pair["id"]
+        assert pair["split"] in ("tune", "check"), pair["id"]
+    topics = {half: {p["topic"] for p in MORE if p["split"] == half} for half in ("tune", "check")}
+    assert len(topics["tune"] | topics["check"]) >= 20
+    assert len(topics["tune"]) >= 10
+    assert len(topics["check"]) >= 10
+    assert not topics["tune"] & topics["check"]
+
+
+def test_the_second_set_is_half_negative_in_every_topic() -> None:
+    for topic in {p["topic"] for p in MORE}:
+        kinds = Counter(p["kind"] for p in MORE if p["topic"] == topic)
+        assert set(kinds) == {"negative", "positive"}, topic
+        assert kinds["negative"] == kinds["positive"], topic
+
+
+def test_no_request_of_the_second_set_shares_a_content_word_with_its_statement() -> None:
+    for pair in MORE:
         shared = content_words(pair["statement"]) & content_words(pair["request"])
         assert not shared, (pair["id"], shared)
