@@ -332,6 +332,22 @@ class Levers:
 
         return choose
 
+    def crowding_nearest(self, k: int, weight: float | None) -> Choose:
+        """Crowding as the mean cosine of the ``k`` nearest entries (5 on main)."""
+
+        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
+            call = self._call(profile)
+            semantic, area, tagged, at, config, areas = inputs
+            if call["vectors"] is None or len(profile.entries) < 2:
+                return profile_choose.choose(profile, *inputs)
+            heads = call["vectors"][profile.columns.starts].astype(np.float64)
+            profile = _recrowded(profile, heads, k)
+            if weight is not None:
+                config = replace(config, crowding_weight=weight)
+            return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+
+        return choose
+
     def object_closeness(self, mix: float | str, crowd: float, weight: float | None) -> Choose:
         """Closeness to the constraint's object (its fact value, embedded alone) mixed
         into its closeness (``mix`` of it, or "max" of the two) and its crowding."""
@@ -429,6 +445,9 @@ def replay(folder: Path, wanted: Sequence[str], areas: bool = False) -> None:
         "centred-crowding-0.5": levers.centred_crowding(0.5, None),
         "centred-crowding-1.0": levers.centred_crowding(1.0, None),
         "centred-crowding-0.5-w1.5": levers.centred_crowding(0.5, 1.5),
+        "crowding-3-nearest": levers.crowding_nearest(3, None),
+        "crowding-8-nearest": levers.crowding_nearest(8, None),
+        "crowding-3-nearest-w2": levers.crowding_nearest(3, 2.0),
         "object-0.5": levers.object_closeness(0.5, 0.0, None),
         "object-0.5-crowd-0.5": levers.object_closeness(0.5, 0.5, None),
         "object-0.5-crowd-0.5-w2": levers.object_closeness(0.5, 0.5, 2.0),
