@@ -94,6 +94,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (22, "procedure_agents"),
         (23, "drop_sql_search"),
         (25, "items_shared_level"),
+        (26, "vectors_inline"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

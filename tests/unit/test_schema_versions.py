@@ -119,6 +119,7 @@ _RELEASED_POSTGRES = {
     22: "c855850b632c58fc",  # procedure_agents
     23: "bd5bafd620c2fc8c",  # drop_sql_search
     25: "177536d56c6a1fd4",  # items_shared_level
+    26: "1b48c83611f8e52f",  # vectors_inline
 }
 
 

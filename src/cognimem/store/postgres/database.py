@@ -42,6 +42,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 _ATTEMPTS = 3  # a commit that loses an idempotency race (or a deadlock) is retried
+# the array types the store's statements bind (``unnest`` inserts): asyncpg has no codec
+# for them until it has asked the server, which it does for each type on the first
+# statement that uses it, one catalogue query each (~3 ms of the server's CPU, mostly
+# planning): six per connection. A new connection asks for them all in one.
+_ARRAY_TYPES = ("timestamptz", "bytea", "int4", "int8", "bool", "jsonb", "float8")
 _URL_OPTIONS = {"min_size": int, "max_size": int, "hnsw_m": int, "hnsw_ef_construction": int}
 
 
@@ -198,6 +203,8 @@ class PostgresDatabase:
             decoder=rows.decode_vector,
             format="binary",
         )
+        vector = f'"{self._vector_schema}".vector[]'
+        await conn.fetchrow("SELECT " + ", ".join(f"NULL::{t}[]" for t in (*_ARRAY_TYPES, vector)))
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -1,0 +1,129 @@
+"""What a bulk ingest stores, as text that two trees can diff: a check that a change to
+the write path's speed left what it stores alone.
+
+Writes the ingest of ``ingest_ratio.py`` (``Memory.write_batch``, default ``chat``
+profile, onnx:minilm) into a fresh database (SQLite, or a throwaway PostgreSQL server)
+and prints every row of every table but ``schema_migrations``, one JSON line each:
+ids (``evt_…``, ``mem_…``, …) replaced by their order of first appearance, and the
+times of the run (today's date) by ``<now>``, so two runs compare equal when they stored
+the same content. Rows are ordered by ``seq`` where a table has one, else by their text.
+
+Usage (from a tree's root, with that tree's code on the path):
+
+    PYTHONPATH=src:. python benchmarks/ingest_content_dump.py [PATH] [--messages 400]
+        [--batch 200] [--backend postgresql|sqlite] > dump.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sqlite3
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ingest_ratio import ROOT, ingest_pass, messages
+from tests.servers import start_postgres  # ingest_ratio put the repository on the path
+
+_ID = re.compile(r"\b[a-z]{3}_[0-9a-f]{28}\b")
+
+
+async def pg_rows(dsn: str) -> dict[str, list[dict[str, Any]]]:
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        tables = [
+            r["tablename"]
+            for r in await conn.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
+            )
+        ]
+        out = {}
+        for table in tables:
+            found = await conn.fetch(f'SELECT to_jsonb(t)::text AS j FROM "{table}" t')
+            out[table] = [json.loads(r["j"]) for r in found]
+        return out
+    finally:
+        await conn.close()
+
+
+def sqlite_rows(path: str) -> dict[str, list[dict[str, Any]]]:
+    conn = sqlite3.connect(path)
+    try:
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1"
+            ).fetchall()
+        ]
+        out = {}
+        for table in tables:
+            cursor = conn.execute(f'SELECT * FROM "{table}"')
+            names = [d[0] for d in cursor.description]
+            out[table] = [
+                {k: (v.hex() if isinstance(v, bytes) else v) for k, v in zip(names, r, strict=True)}
+                for r in cursor.fetchall()
+            ]
+        return out
+    finally:
+        conn.close()
+
+
+def normalised(tables: dict[str, list[dict[str, Any]]]) -> list[str]:
+    today = datetime.now(UTC).date().isoformat()
+    now = re.compile(re.escape(today) + r"[T ][0-9:.+Z-]*")
+    ids: dict[str, str] = {}
+
+    def canonical(match: re.Match[str]) -> str:
+        return ids.setdefault(match.group(0), f"<{match.group(0)[:3]}{len(ids)}>")
+
+    lines = []
+    # tables with a sequence first (their order is the writes'), then the rest by text
+    ordered = sorted(tables, key=lambda t: (not any("seq" in r for r in tables[t][:1]), t))
+    for table in ordered:
+        if table == "schema_migrations":
+            continue
+        rows = tables[table]
+        if rows and "seq" in rows[0]:
+            rows = sorted(rows, key=lambda r: r["seq"])
+            texts = [now.sub("<now>", json.dumps(r, sort_keys=True)) for r in rows]
+        else:
+            texts = [now.sub("<now>", json.dumps(r, sort_keys=True)) for r in rows]
+            texts.sort(key=lambda t: _ID.sub("<id>", t))
+        lines += [f"{table} {_ID.sub(canonical, t)}" for t in texts]
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "path", nargs="?", type=Path, default=ROOT.parent / "shared/data/locomo/locomo10_dev.json"
+    )
+    parser.add_argument("--messages", type=int, default=400)
+    parser.add_argument("--batch", type=int, default=200)
+    parser.add_argument("--backend", choices=["postgresql", "sqlite"], default="postgresql")
+    args = parser.parse_args()
+    by_user = messages(args.path, args.messages)
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.backend == "sqlite":
+            db = f"{tmp}/dump.db"
+            asyncio.run(ingest_pass(f"sqlite:///{db}", by_user, args.batch))
+            tables = sqlite_rows(db)
+        else:
+            server = start_postgres(Path(tmp) / "pg")
+            try:
+                server.psql("CREATE DATABASE dump")
+                asyncio.run(ingest_pass(server.admin_dsn("dump"), by_user, args.batch))
+                tables = asyncio.run(pg_rows(server.admin_dsn("dump")))
+            finally:
+                server.destroy()
+    print("\n".join(normalised(tables)))
+
+
+if __name__ == "__main__":
+    main()
