@@ -1,4 +1,6 @@
-"""The SQLite store's in-process lexical index against SQLite's own FTS5 (real files)."""
+"""The SQLite store's in-process lexical index against SQLite's own FTS5 (real files):
+FTS5's ``unicode61`` splits and folds the words, ``text/stems.py`` gives their index
+forms, and FTS5's ``bm25()`` over those forms is the score."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from cognimem.store import ItemFilter, lexical_index
 from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.sqlite import SQLiteStore, lexical
 from cognimem.store.sqlite.scopes import ScopeRef
+from cognimem.text.stems import index_stems
 from tests.contract.conftest import T0, message
 
 ALICE = Scope(tenant_id="t1", user_id="alice")
@@ -33,20 +36,21 @@ TEXTS = [
 
 def _fts(path: Path, texts: list[str]) -> sqlite3.Connection:
     conn = sqlite3.connect(path)
-    conn.execute("CREATE VIRTUAL TABLE t USING fts5 (x, tokenize = 'porter unicode61')")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5 (x, tokenize = 'unicode61')")
     conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)", enumerate(texts, 1))
     conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
     conn.commit()
     return conn
 
 
-def test_tokens_are_the_ones_fts5_indexes(tmp_path: Path) -> None:
+def test_tokens_are_the_words_fts5_splits_in_their_index_forms(tmp_path: Path) -> None:
     conn = _fts(tmp_path / "fts.db", TEXTS)
     for rowid, text in enumerate(TEXTS, 1):
         theirs = [
             r[0] for r in conn.execute("SELECT term FROM v WHERE doc = ? ORDER BY offset", (rowid,))
         ]
-        assert lexical_index.tokens(text) == theirs, text
+        forms = index_stems(theirs)
+        assert lexical_index.tokens(text) == [forms[w] for w in theirs], text
 
 
 def test_postings_of_a_batch_are_each_texts_tokens(tmp_path: Path) -> None:
@@ -64,24 +68,37 @@ def test_postings_of_a_batch_are_each_texts_tokens(tmp_path: Path) -> None:
 
 
 async def test_scores_are_fts5_bm25_when_the_scope_is_the_whole_table(tmp_path: Path) -> None:
+    # FTS5 scores the stored search texts written in their index forms
     store = SQLiteStore(tmp_path / "one_scope.db")
     await store.open()
+    extra = ["the retriever runs to Oslo", "a café in Oslo", "she got mentored in Oslo"]
     try:
-        for text in [*TEXTS[:6], "the retriever runs to Oslo", "a café in Oslo"]:
+        for text in [*TEXTS[:6], *extra]:
             await store.commit([message(text, ALICE)], WINDOW)
-        for terms in (["retriever"], ["oslo", "running"], ["cafe", "marathon", "cared"]):
+        conn = sqlite3.connect(store.path)
+        conn.execute("CREATE VIRTUAL TABLE ref USING fts5 (x, tokenize = 'unicode61')")
+        stored = conn.execute("SELECT rowid, search_text FROM items_fts").fetchall()
+        conn.executemany(
+            "INSERT INTO ref (rowid, x) VALUES (?, ?)",
+            [(rowid, " ".join(lexical_index.tokens(text))) for rowid, text in stored],
+        )
+        for terms in (
+            ["retriever"],
+            ["oslo", "running"],
+            ["cafe", "marathon", "cared"],
+            ["mentorship", "oslo"],
+        ):
             ours = await store.lexical_search(ItemFilter(scope=ALICE), terms, 10)
-            conn = sqlite3.connect(store.path)
-            match = " OR ".join(f'"{t}"' for t in terms)
+            forms = lexical_index.query_tokens(terms)
             theirs = conn.execute(
-                "SELECT i.id, -bm25(items_fts) FROM items_fts JOIN items i"
-                " ON i.rowid = items_fts.rowid WHERE items_fts MATCH ? ORDER BY 2 DESC, i.rowid",
-                (match,),
+                "SELECT i.id, -bm25(ref) FROM ref JOIN items i ON i.rowid = ref.rowid"
+                " WHERE ref MATCH ? ORDER BY 2 DESC, i.rowid",
+                (" OR ".join(f'"{t}"' for t in forms),),
             ).fetchall()
-            conn.close()
             assert theirs, terms
             assert [c.item_id for c in ours] == [r[0] for r in theirs], terms
             assert [c.score for c in ours] == pytest.approx([r[1] for r in theirs]), terms
+        conn.close()
     finally:
         await store.close()
 

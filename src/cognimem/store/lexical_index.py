@@ -7,9 +7,12 @@ Each store keeps, per (tenant, namespace, user), the scope's postings as numpy a
 (``store/postgres/lexical.py``), each kept fresh by its own scope versions. A search then
 costs a few array operations per query term, on either backend, and both rank alike.
 
-Tokens match FTS5's ``porter unicode61`` tokenizer: case folded, diacritics removed,
-split on anything that is not a letter or a digit, then Porter-stemmed when three or
-more characters long. Scores are FTS5's BM25 (k1 = 1.2, b = 0.75; an idf that would be
+Tokens are split as FTS5's ``unicode61`` tokenizer splits them: case folded, diacritics
+removed, split on anything that is not a letter or a digit; each word is then indexed
+under its form of ``text/stems.py`` (Snowball English stems, and a noun's *-ship* /
+*-hood* derivative as the noun: "mentorship" meets "mentored"). The index is built from
+each item's stored search text when a process first searches a scope, so a change of
+that form needs no migration. Scores are FTS5's BM25 (k1 = 1.2, b = 0.75; an idf that would be
 negative counts as 1e-6) with the statistics of the rows the filter lets through.
 
 Scoring is vectorised: the row count, average length and each row's length norm for a
@@ -24,16 +27,16 @@ from __future__ import annotations
 import math
 import threading
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-import Stemmer
 
 from cognimem.errors import UsageError
 from cognimem.store.cache_budget import array_bytes
 from cognimem.store.scope_columns import GONE, Columns
 from cognimem.store.types import ItemFilter
+from cognimem.text.stems import index_stems
 
 K1 = 1.2
 B = 0.75
@@ -41,29 +44,6 @@ _MIN_IDF = 1e-6
 _ROW = "\x01"  # separates rows when a batch of texts is tokenized as one string
 # ASCII that is not a letter or a digit -> space (the row separator stays)
 _ASCII = {i: " " for i in range(128) if not chr(i).isalnum() and chr(i) != _ROW}
-_STEM_MIN, _STEM_MAX = 3, 64  # FTS5's porter leaves shorter and longer tokens alone
-_STEM_MEMO_MAX = 200_000
-
-_local = threading.local()  # a Stemmer object is not safe to share between threads
-_memo: dict[str, str] = {}  # word -> stem, shared by all threads
-
-
-def _stems(words: Iterable[str]) -> dict[str, str]:
-    """Each distinct word of ``words`` -> its stem (FTS5 stems words of 3 to 64 letters)."""
-    out: dict[str, str] = {}
-    for word in set(words):
-        stem = _memo.get(word)
-        if stem is None:
-            stem = word
-            if _STEM_MIN <= len(word) <= _STEM_MAX:
-                stemmer = getattr(_local, "stemmer", None)
-                if stemmer is None:
-                    stemmer = _local.stemmer = Stemmer.Stemmer("porter")
-                stem = stemmer.stemWord(word)
-            if len(_memo) < _STEM_MEMO_MAX:  # full: stem the rest each time
-                _memo[word] = stem
-        out[word] = stem
-    return out
 
 
 def _folded(text: str) -> str:
@@ -86,7 +66,7 @@ def _folded(text: str) -> str:
 def tokens(text: str) -> list[str]:
     """The index terms of ``text``, in order, repeats kept."""
     words = _folded(text.replace(_ROW, " ")).split()
-    memo = _stems(words)
+    memo = index_stems(words)
     return [memo[w] for w in words]
 
 
@@ -224,7 +204,7 @@ def batch_postings(
     if n and joined.count(_ROW) != n - 1:  # a text holds the separator itself
         joined = f" {_ROW} ".join(t.replace(_ROW, " ") for t in texts)
     flat = _folded(joined).split()
-    memo = _stems(flat)
+    memo = index_stems(flat)
     term_ids: dict[str, int] = {}
     word_ids = {w: term_ids.setdefault(memo[w], len(term_ids)) for w in set(flat) if w != _ROW}
     word_ids[_ROW] = -1

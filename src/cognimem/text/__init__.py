@@ -3,6 +3,8 @@
 
 - :mod:`.tokens`: the words of a text, a query's content words, and phrase lookup over
   word lists;
+- :mod:`.stems`: the form a word is indexed under for lexical search (Snowball English
+  stems; "mentorship" indexed as "mentor");
 - :mod:`.names`: name normalisation and the stable keys of facts;
 - :mod:`.scope_tags`: the scope-tag lexicon that puts constraints and queries in domains;
 - :mod:`.areas`: the decision areas (the broad scope tags, each with a description) a

@@ -5,7 +5,9 @@ Ranking a query in SQLite's FTS5 costs a B-tree lookup and a ``bm25()`` call for
 matching row — a fifth of a 10k-item scope for an ordinary question: the lexical step of
 a 10k-item read took 9.3 / 19.4 ms p50 / p95 (``benchmarks/read_latency.py``; 4.7 / 8.0
 ms with the index in process). ``items_fts`` stays the durable copy of each item's
-search text (tokenized by FTS5's ``porter unicode61``, as the shared index tokenizes).
+search text; FTS5 still tokenizes it with its ``porter unicode61`` (migration 1), but
+nothing searches that: the index is built from the text in the forms of
+``text/stems.py``, as PostgreSQL's is.
 """
 
 from __future__ import annotations
