@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, unshield
 from cognimem.models.extraction import (
     SCOPE_TAGS,
@@ -44,7 +46,7 @@ _BLANKED = re.compile(r"\s+,(?:\s*,)*")  # where a time expression was blanked o
 
 class Collector:
     """Facts and entities read from one message so far. The detectors are added by
-    subclasses (the ``read_*`` modules), one method per detector."""
+    subclasses (the ``detect_*`` modules), one method per detector."""
 
     def __init__(self, reference: datetime) -> None:
         self.ref = reference
@@ -78,6 +80,16 @@ class Collector:
             self.entities[key] = ExtractedEntity(name=name, type=kind, aliases=aliases)
         elif aliases is not known.aliases:
             self.entities[key] = known.model_copy(update={"aliases": aliases})
+
+    def _third_party(self, m: re.Match[str]) -> str | None:
+        """The subject of a third-party statement (``patterns.THIRD``): the name, or the
+        relation word."""
+        rel = m.group("rel") or m.group("rel2")
+        who = phrases.name(m.group("who"))
+        if who:
+            self.entity(who, EntityType.PERSON)
+            return who
+        return vocab.RELATIONS[rel.lower()] if rel else None
 
     def add(
         self,

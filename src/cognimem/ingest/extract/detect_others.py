@@ -12,9 +12,9 @@ from __future__ import annotations
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
-from cognimem.ingest.extract.detect_identity import IdentityReader
+from cognimem.ingest.extract.detect_relationships import RelationshipReader
 from cognimem.ingest.extract.kinds import is_person_name, kind_of
-from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, ORG, PET, REL, icase
+from cognimem.ingest.extract.patterns import NAME1, ORG, PET, THIRD, icase
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 
@@ -26,12 +26,8 @@ _NAMED_IT = icase(
     rf"(?:(?P<it>it)|(?:the|our|my|his|her|their|{NAME1}'s)\s+(?:new\s+)?"
     rf"(?P<pet>{PET}))\s+(?P<v>{NAME1})(?=\s*(?:[,.!;]|$|\band\b|\bafter\b))"
 )
-_THIRD = (
-    rf"(?:^|\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+|\bour\s+{MODS}(?P<rel2>{REL})\s*,?\s+)"
-    rf"(?:(?P<who>{NAME})\s*,?\s+)?"
-)
 # "Dana is at Intel", "my sister is now at Deloitte" (not "at the gym", "at Heathrow")
-_IS_AT = icase(rf"{_THIRD}(?:is|'s)\s+(?:now\s+|still\s+)?at\s+(?P<v>{ORG})")
+_IS_AT = icase(rf"{THIRD}(?:is|'s)\s+(?:now\s+|still\s+)?at\s+(?P<v>{ORG})")
 _AGE_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     "fifteen|sixteen|seventeen|eighteen|nineteen|twenty"
@@ -39,12 +35,12 @@ _AGE_WORDS = (
 _AGE_WORD_SET = frozenset(_AGE_WORDS.split("|"))
 # "Max is five", "my son is almost three" (not "is five minutes away")
 _THEIR_AGE = icase(
-    rf"{_THIRD}(?:is|'s|just turned|turned)\s+(?:only\s+|just\s+|now\s+|almost\s+)?"
+    rf"{THIRD}(?:is|'s|just turned|turned)\s+(?:only\s+|just\s+|now\s+|almost\s+)?"
     rf"(?P<w>{_AGE_WORDS})(?:\s+(?:years?|yrs?)\s+old)?(?=\s*(?:[,.!;]|$|\band\b|\bnow\b))"
 )
 
 
-class OthersReader(IdentityReader):
+class OthersReader(RelationshipReader):
     """Reads the pet someone named, where someone works and a child's age in words."""
 
     def _others(self, c: Clause) -> None:

@@ -83,3 +83,10 @@ HEAD_END = (
 NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
 # a plural's s, dropped to look the singular up in a word list
 TRAILING_S = re.compile(r"s$")
+# the opening of a statement about someone else: "my brother lives ...", "our neighbor
+# Sam works ...", "Sam is ..." (unnamed: "my brother lives in Oslo"; the subject it
+# names: ``Collector._third_party``)
+THIRD = (
+    rf"(?:^|\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+|\bour\s+{MODS}(?P<rel2>{REL})\s*,?\s+)"
+    rf"(?:(?P<who>{NAME})\s*,?\s+)?"
+)

@@ -1,6 +1,6 @@
 """How chat says where someone lives or comes from: "I live in Denver", "I've been in
 Dublin for ten years", "Denver has been home for years", "we moved to Lyon", "I grew up
-in Ohio", read by :class:`~cognimem.ingest.extract.detect_identity.IdentityReader`."""
+in Ohio", read by :class:`~cognimem.ingest.extract.detect_location.LocationReader`."""
 
 from __future__ import annotations
 

@@ -11,8 +11,9 @@ Where each part lives: :mod:`.clauses` splits a message into sentences and claus
 prepares them, :mod:`.phrases` trims values and checks names, :mod:`.collector` turns
 what a detector reads into facts. The detectors are in :mod:`.detect_constraints`
 (allergy, diet, policy, goal, value, state, causal), :mod:`.detect_choices` and
-:mod:`.detect_stances` (stances), :mod:`.detect_identity` (identity, location,
-occupation, relationship), :mod:`.detect_others` (what few words say of others),
+:mod:`.detect_stances` (stances), :mod:`.detect_identity` (name, age, pronouns,
+languages), :mod:`.detect_location`, :mod:`.detect_occupation`,
+:mod:`.detect_relationships`, :mod:`.detect_others` (what few words say of others),
 :mod:`.detect_health`, :mod:`.detect_events` and :mod:`.detect_preferences`
 (possession, preference); their patterns are built from :mod:`.patterns` and the word
 lists of :mod:`.vocabulary` and :mod:`.lexicon`. This module is the entry point.

@@ -57,6 +57,9 @@ from cognimem.ingest.extract.detect_choices import ChoiceReader, is_subordinate,
 from cognimem.ingest.extract.detect_constraints import ConstraintReader
 from cognimem.ingest.extract.detect_events import EventReader
 from cognimem.ingest.extract.detect_health import HealthReader
+from cognimem.ingest.extract.detect_identity import IdentityReader
+from cognimem.ingest.extract.detect_location import LocationReader
+from cognimem.ingest.extract.detect_occupation import OccupationReader
 from cognimem.ingest.extract.detect_others import OthersReader
 from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
@@ -76,6 +79,9 @@ class SentenceReader(
     ChoiceReader,
     StanceReader,
     OthersReader,
+    IdentityReader,
+    LocationReader,
+    OccupationReader,
     EventReader,
     PreferenceReader,
 ):

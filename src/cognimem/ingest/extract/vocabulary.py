@@ -447,3 +447,6 @@ CHORE_GERUNDS = frozenset(
         noticing, seeing, hearing"""
     )
 )
+# what may follow "I'm" or "my wife is" where a name could, and names no one: "I'm
+# Canadian", "my wife is Catholic", "I'm vegan"
+NOT_A_NAME_AFTER_IM = NATIONALITIES | frozenset(RELIGIONS) | frozenset(DIET_LABELS)

@@ -1,6 +1,6 @@
 """How chat says where someone works: "I work at Acme", "I run a bakery", "I got
 promoted to head nurse", "I'm joining Fabrikam in May" (and when "joining" is work),
-read by :class:`~cognimem.ingest.extract.detect_identity.IdentityReader`."""
+read by :class:`~cognimem.ingest.extract.detect_occupation.OccupationReader`."""
 
 from __future__ import annotations
 

@@ -1,0 +1,90 @@
+"""Detectors for where people live: the speaker's city or country, hometown and moves
+("I moved to Berlin from Paris"), and a third party's home ("my sister Anna lives in
+Oslo", with the person as the fact's subject). The phrases are :mod:`.place_phrases`.
+"""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.patterns import PLACE, THIRD, icase
+from cognimem.ingest.extract.place_phrases import (
+    BEEN_IN,
+    HOME,
+    HOMETOWN,
+    LIVE,
+    LIVE_NOT,
+    MOVED,
+    MOVED_FROM,
+)
+from cognimem.models.knowledge import EntityType as ET
+from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.scope_tags import COUNTRIES
+
+__all__ = ["LocationReader"]
+
+_THIRD_LIVES = icase(
+    rf"{THIRD}(?:lives|is living|now lives|currently lives|has lived|resides|moved|has "
+    rf"moved|just moved|relocated)\s+(?:in|to)\s+(?P<v>{PLACE})"
+)
+
+
+class LocationReader(Collector):
+    """Reads location facts: city or country, hometown, moves; a third party's home."""
+
+    def _place(
+        self,
+        c: Clause,
+        raw: str | None,
+        *,
+        holds: bool,
+        timing: str | None,
+        subject: str = "user",
+        predicate: str = "city",
+    ) -> None:
+        place = phrases.name(raw)
+        if not place:
+            return
+        if predicate == "city" and place.lower() in COUNTRIES:
+            predicate = "country"
+        self.add(
+            c,
+            Cat.LOCATION,
+            predicate,
+            place,
+            holds=holds,
+            obj=place.split(",")[0],
+            obj_type=ET.PLACE,
+            subject=subject,
+            timing=timing,
+        )
+
+    def _location(self, c: Clause) -> None:
+        m = LIVE.search(c.text)
+        if m:
+            verb = m.group("verb").strip().lower()
+            past = verb == "lived"
+            self._place(c, m.group("v"), holds=not past, timing="end" if past else None)
+        elif (m := BEEN_IN.search(c.timed)) is not None:
+            self._place(c, m.group("v") or m.group("w"), holds=True, timing=None)
+        elif (m := HOME.search(c.text)) is not None and not c.past:
+            self._place(c, m.group("v") or m.group("w") or m.group("x"), holds=True, timing=None)
+        m = LIVE_NOT.search(c.base)
+        if m and c.anymore:
+            self._place(c, m.group("v"), holds=False, timing=None)
+        m = MOVED.search(c.text)
+        if m:
+            if m.group("old"):
+                self._place(c, m.group("old"), holds=False, timing=None)
+            self._place(c, m.group("v"), holds=True, timing="start")
+        m = MOVED_FROM.search(c.text)
+        if m and not (MOVED.search(c.text)):
+            self._place(c, m.group("v"), holds=False, timing="end")
+        m = HOMETOWN.search(c.text)
+        if m:
+            self._place(c, m.group("v"), holds=True, timing=None, predicate="hometown")
+        for m in _THIRD_LIVES.finditer(c.text):
+            who = self._third_party(m)
+            if who:
+                self._place(c, m.group("v"), holds=True, timing=None, subject=who)

@@ -1,0 +1,180 @@
+"""Detectors for work and study: the speaker's job ("I work as a nurse", "I retired"),
+employer ("I quit my job at Acme"; a person named there is a colleague), school and
+studies, and a third party's employer and job ("my sister works at Deloitte"). The
+phrases are :mod:`.work_phrases`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.clauses import Clause
+from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.kinds import kind_of, works_for_person
+from cognimem.ingest.extract.patterns import JOB, ORG, THIRD, icase
+from cognimem.ingest.extract.work_phrases import (
+    IM_THE,
+    JOB_START,
+    JOINING,
+    JOINING_FOR_WORK,
+    PROMOTED_TO,
+    RUN_A,
+    TEACH,
+    WORK_AT,
+    WORK_AT_PLACE,
+    is_home_role,
+)
+from cognimem.models.knowledge import EntityType as ET
+from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.scope_tags import scope_tags
+
+__all__ = ["OccupationReader"]
+
+_WORK_AS = icase(
+    rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working|"
+    rf"\s+freelance|'m freelancing|\s+moonlight)"
+    rf"\s+as\s+(?:an?\s+)?(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))\b(?:\s+(?:at|for)\s+"
+    rf"(?P<org>{ORG}))?"
+)
+_IM_A = icase(
+    rf"\b(?P<verb>I'm|I was|I have been)\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
+    rf"\b(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
+)
+_RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
+_STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
+_STUDIES = icase(
+    rf"\bI(?:'m| am)?\s+(?:studying|majoring in|study|doing (?:a|my) (?:degree|masters|"
+    rf"master's|PhD|phd|bachelor's|doctorate) in)\s+(?!for\b|hard\b|a lot\b)(?P<v>[a-z][a-z ]+?)"
+    rf"(?=\s+(?:at|in)\b|[,.!;]|$)(?:\s+at\s+(?P<school>{ORG}))?"
+)
+_THIRD_WORKS = icase(
+    rf"{THIRD}(?:works|is working|now works|started working|just started working)\s+"
+    rf"(?:at|for)\s+(?P<v>{ORG})"
+)
+_THIRD_JOB = icase(rf"{THIRD}is\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:{JOB}))\b")
+
+
+class OccupationReader(Collector):
+    """Reads occupation facts: job, employer, school, studies; a third party's work."""
+
+    def _occupation(self, c: Clause) -> None:
+        self._job(c)
+        self._employer(c)
+        self._school(c)
+        self._others_work(c)
+
+    def _job(self, c: Clause) -> None:
+        """The speaker's job ("I work as a nurse", "I'm a teacher", "I retired")."""
+        m: re.Match[str] | None
+        for m in (*_WORK_AS.finditer(c.text), *_IM_A.finditer(c.text), *IM_THE.finditer(c.text)):
+            if is_home_role(m.group("v").lower(), c.text[m.end("v") :]):
+                continue  # "the unofficial therapist of my friend group"
+            past = m.group("verb").strip().lower() in {"worked", "i was"}
+            self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), holds=not past)
+            org = phrases.name(m.group("org"))
+            if org and "student" not in m.group("v").lower():
+                self.add(
+                    c,
+                    Cat.OCCUPATION,
+                    "employer",
+                    org,
+                    holds=not past,
+                    obj=org,
+                    obj_type=ET.ORGANIZATION,
+                )
+        m = TEACH.search(c.text)
+        if m:
+            subject = f"{m.group('v')} " if m.group("v") else ""
+            self.add(c, Cat.OCCUPATION, "job", f"{subject}teacher", confidence=0.7)
+        m = RUN_A.search(c.text)
+        if m:
+            job = f"{m.group('verb').lower()} a {m.group('v').lower()}"
+            self.add(c, Cat.OCCUPATION, "job", job, confidence=0.75)
+        m = PROMOTED_TO.search(c.text)
+        if m and phrases.clean(m.group("v")):
+            named = phrases.name(m.group("who") or "") or "user"
+            holder = "user" if named.lower() in {"i", "we"} else named
+            job = phrases.clean(m.group("v"))
+            self.add(c, Cat.OCCUPATION, "job", job, timing="start", subject=holder)
+        if _RETIRED.search(c.text):
+            self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
+
+    def _employer(self, c: Clause) -> None:
+        """Where the speaker works or worked ("I work at Acme", "I quit my job at ...");
+        a person named there is a colleague, not an employer."""
+        m: re.Match[str] | None
+        m = WORK_AT.search(c.text) or JOB_START.search(c.text) or JOINING.search(c.text)
+        org = phrases.name(m.group("v")) if m else None
+        # "Dr. Lee", "for Sarah"; but "at Morgan Stanley"
+        person = m is not None and org is not None and works_for_person(org, c.text[: m.start("v")])
+        verb = m.group("verb").lower() if m else ""
+        joining = verb in {"joining", "starting"}
+        for_work = JOINING_FOR_WORK.search(c.text) is not None or self.work_window
+        if not person and verb == "joining" and not for_work:
+            m = org = None  # "I'm joining a club": joined, but not as its employee
+        if m and org and person and (m.groupdict().get("prep") or "").lower() == "with":
+            self.entity(org, ET.PERSON)  # "I work with Sarah": a colleague, no employer
+        elif m and org and person and joining:
+            self.entity(org, ET.PERSON)  # "I'm joining Sarah for lunch": no employer
+        elif m and org:
+            verb = m.group("verb").lower()
+            ended = verb in {"worked", "quit my job", "left my job", "quit"} or (
+                verb.endswith(" from")
+            )
+            self.add(
+                c,
+                Cat.OCCUPATION,
+                "employer",
+                org,
+                holds=not ended,
+                obj=org,
+                obj_type=ET.PERSON if person else kind_of(org, "workplace"),
+                timing="end" if ended else "start",
+            )
+        elif (m := WORK_AT_PLACE.search(c.text)) is not None:
+            verb = m.group("verb").lower()
+            ended = verb in {"worked", "quit my job", "left my job", "lost my job", "quit"}
+            self.add(
+                c,
+                Cat.OCCUPATION,
+                "employer",
+                phrases.bare(m.group("v")),
+                holds=not ended,
+                timing="end" if ended else "start",
+            )
+
+    def _school(self, c: Clause) -> None:
+        """Where and what the speaker studies."""
+        m = _STUDENT_AT.search(c.text)
+        school = phrases.name(m.group("v") or m.group("w")) if m else None
+        if school and ((m and m.group("v")) or vocab.STUDY_PLACE.search(school)):
+            self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
+        m = _STUDIES.search(c.text)
+        if m and not scope_tags(m.group("v")).count("fitness"):
+            self.add(c, Cat.OCCUPATION, "studies", phrases.bare(m.group("v")))
+            school = phrases.name(m.group("school"))
+            if school:
+                self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
+
+    def _others_work(self, c: Clause) -> None:
+        """Another person's employer and job ("my sister works at ...")."""
+        for m in _THIRD_WORKS.finditer(c.text):
+            who, org = self._third_party(m), phrases.name(m.group("v"))
+            if who and org:
+                self.add(
+                    c,
+                    Cat.OCCUPATION,
+                    "employer",
+                    org,
+                    subject=who,
+                    obj=org,
+                    obj_type=ET.PERSON
+                    if works_for_person(org, c.text[: m.start("v")])
+                    else kind_of(org, "workplace"),
+                )
+        for m in _THIRD_JOB.finditer(c.text):
+            who = self._third_party(m)
+            if who and who != "user":
+                self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), subject=who)

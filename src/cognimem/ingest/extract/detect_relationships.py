@@ -1,0 +1,168 @@
+"""Detectors for the people and pets around the speaker: relatives, partners, friends and
+pets, named ("my sister Anna", "Oliver, my neighbor, ...") or not ("I have two kids"),
+and a named person's relatives ("Linda's husband Mark"). A relative's job said in few
+words ("my brother is a marine") is read here too, as theirs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.clauses import Clause, prepare_clause
+from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.kinds import is_person_name
+from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, NUMBER, PET, REL, icase
+from cognimem.ingest.extract.work_nouns import their_work
+from cognimem.models.knowledge import EntityType as ET
+from cognimem.models.knowledge import FactCategory as Cat
+
+__all__ = ["RelationshipReader"]
+
+_PLURAL_S = re.compile(r"(?<=[^s])s$")
+_ENDED_REL = icase(r"\b(?:ex-?|late)\s*(?=\w)")  # "my ex-wife", "my late husband"
+_ADOPTED = icase(r"\badopted\b")
+_PLURAL_RELATIONS = {
+    "boys": "son",
+    "sons": "son",
+    "girls": "daughter",
+    "daughters": "daughter",
+    "twins": "child",
+    "kids": "child",
+    "children": "child",
+}
+_MY_REL_NAME = icase(
+    rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})(?:\s*,\s*|\s+)(?P<v>{NAME}"
+    rf"(?:\s*(?:,|and|&)\s*{NAME1})*)\b"
+)
+_REL_NAME_IS = icase(rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})'s\s+name\s+is\s+(?P<v>{NAME})")
+_NAME_MY_REL = icase(rf"^(?P<v>{NAME1})\s*,\s*(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})\b")
+_PARENT_OF = icase(
+    rf"\bI'm\s+an?\s+(?:[a-z-]+\s+)?(?:mom|mother|dad|father|parent|mum)\s+(?:of|to)\s+"
+    rf"(?P<v>{NUMBER}\s+(?:[a-z-]+\s+)?(?P<rel>boys|girls|kids|children|sons|daughters))\b"
+)
+_NAMED = icase(
+    rf"\b(?:an?|my|our|one|two)\s+{MODS}(?:[a-z]+\s+)?(?P<rel>{REL}|{PET})\s+(?:named|"
+    rf"called)\s+(?P<v>{NAME1})|"
+    rf"\b(?:my|our)\s+{MODS}(?P<pet>{PET})\s+is\s+(?:named|called)\s+(?P<w>{NAME})"
+)
+# "I have two dogs, Rufus and Bean": the animals named after the comma
+_HAVE_NAMED_PETS = icase(
+    rf"\b(?:I|we)\s+(?:have|got)\s+{NUMBER}\s+(?:[a-z]+\s+)?(?P<rel>{PET}|dogs|cats)\s*"
+    rf"(?:,|:|—|-)\s*(?P<v>{NAME1}(?:\s*(?:,|and|&)\s*{NAME1})*)\b"
+)
+_IS_MY_REL = icase(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
+# "my partner is Christopher Lee" (not "my wife is Japanese": ``vocab.NOT_A_NAME_AFTER_IM``)
+_MY_REL_IS = icase(
+    rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})\s+is\s+(?P<v>{NAME})(?=\s*(?:[,.!;]|$|\band\b))"
+)
+_HAVE_REL = icase(
+    rf"\b(?:I|we)\s+(?:have|got)\s+(?P<v>{NUMBER}\s+{MODS}(?P<rel>{REL}|{PET}|kids|"
+    rf"children|sisters|brothers|sons|daughters|dogs|cats|grand(?:kids|children|sons|daughters)))"
+    rf"\b(?!\s+(?:named|called|who))"
+)
+# "my friend Jamal and his wife Nia": the second is the first one's relative
+_AND_THEIR_REL = icase(
+    rf"\b(?P<who>{NAME1})\s+and\s+(?:his|her)\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME1})\b"
+)
+# a named person's relative: "Linda's husband Mark ...", "Beth's son was just born" (what
+# "her son" is once "her" is resolved)
+_THEIR_REL = icase(
+    rf"^(?P<who>{NAME1}(?:\s+{NAME1})?)'s\s+{MODS}(?P<rel>{REL})\b"
+    rf"(?:\s*,?\s+(?P<v>{NAME1})\b(?!'))?"
+)
+_PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME1})")
+_MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
+# a relative described, unnamed: "My wife is Japanese", "My sister is a nurse" (not
+# where they are: "My mom is in the hospital")
+_MY_REL_SAYS = icase(rf"^my\s+{MODS}(?P<rel>{REL})\s+(?:is|was)\s+(?:an?\s+[a-z]|(?-i:[A-Z])[a-z])")
+
+
+class RelationshipReader(Collector):
+    """Reads relationship facts: relatives, partners, friends and pets."""
+
+    def _relationship(self, c: Clause) -> None:
+        m: re.Match[str] | None
+        patterns = (_MY_REL_NAME, _NAMED, _IS_MY_REL, _MARRIED, _REL_NAME_IS, _MY_REL_IS,
+                    _HAVE_NAMED_PETS)  # fmt: skip
+        named_pets = False
+        for pattern in patterns:
+            for m in pattern.finditer(c.text):
+                groups = m.groupdict()
+                word = (groups.get("rel") or groups.get("pet") or "partner").lower()
+                named_pets = named_pets or pattern is _HAVE_NAMED_PETS
+                for part in phrases.LIST_SPLIT.split(groups.get("v") or groups.get("w") or ""):
+                    name = phrases.name(part)
+                    if name and name.lower() not in vocab.NOT_A_NAME_AFTER_IM:
+                        self._relative(c, word, name, named=True, text=m.group(0))
+        for m in _AND_THEIR_REL.finditer(c.text):
+            who, name = phrases.name(m.group("who")), phrases.name(m.group("v"))
+            if who and name and who.lower() not in {"i", "me"}:
+                self._relative(c, m.group("rel").lower(), name, named=True, text="", subject=who)
+        self._their_relative(c)
+        m = _PRONOUN_NAME.search(c.text)
+        if m and self.unnamed and phrases.name(m.group("v")):
+            self._relative(c, self.unnamed, phrases.name(m.group("v")) or "", named=True, text="")
+        for m in () if c.may("occupation") else their_work(c.text):  # "... is a marine"
+            who = phrases.name(m.group("who")) or vocab.RELATIONS[m.group("rel").lower()]
+            self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), subject=who)
+        m = _MY_REL_SAYS.match(c.text)  # "My wife is Japanese": a wife, unnamed
+        if m and not self.facts_about_relation(m.group("rel")):
+            self._relative(c, m.group("rel").lower(), m.group("rel").lower(), named=False, text="")
+        unnamed = () if named_pets else _HAVE_REL.finditer(c.text)  # named: each by name
+        for m in (*unnamed, *_PARENT_OF.finditer(c.text)):
+            value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"
+            self._relative(c, m.group("rel").lower(), value, named=False, text=m.group(0))
+
+    def facts_about_relation(self, word: str) -> bool:
+        """Whether a relationship fact of the speaker's already names this relation."""
+        rel = vocab.RELATIONS.get(word.lower(), word.lower())
+        return any(f.category is Cat.RELATIONSHIP and f.predicate == rel for f in self.facts)
+
+    def _their_relative(self, c: Clause) -> None:
+        """A named person's relative, by name or unnamed ("Beth's son"): theirs."""
+        m = _THEIR_REL.match(c.text)
+        who = phrases.name(m.group("who")) if m else None
+        if m is None or who is None or not is_person_name(who):
+            return
+        word, name = m.group("rel").lower(), phrases.name(m.group("v") or "")
+        if name and name.lower() not in vocab.NOT_A_NAME_AFTER_IM:
+            self._relative(c, word, name, named=True, text="", subject=who)
+        else:
+            self._relative(c, word, word, named=False, text="", subject=who)
+
+    def _relative(
+        self, c: Clause, word: str, value: str, *, named: bool, text: str, subject: str = "user"
+    ) -> None:
+        if not named:
+            self.unnamed = word
+        word = _PLURAL_RELATIONS.get(word, word)
+        singular = _PLURAL_S.sub("", word) if word not in vocab.RELATIONS else word
+        pet = singular in vocab.PETS or word in vocab.PETS or word == "pet"
+        predicate = "pet" if pet else vocab.RELATIONS.get(singular, vocab.RELATIONS.get(word, word))
+        ended = _ENDED_REL.search(text) is not None
+        tags = vocab.RELATION_TAGS.get(predicate, ("family",))
+        self.add(
+            c,
+            Cat.RELATIONSHIP,
+            predicate,
+            value,
+            holds=not ended,
+            multi=predicate not in vocab.SINGLE_RELATIONS,
+            tags=tags,
+            confidence=0.85 if named else 0.7,
+            obj=value if named else None,
+            obj_type=ET.PET if pet else ET.PERSON,
+            timing="start" if _ADOPTED.search(c.text) else None,
+            subject=subject,
+        )
+
+    def _appositive(self, text: str, evidence: str) -> None:
+        """A relative named in apposition ("Oliver, my neighbor, ..."): read from the
+        whole sentence, since the commas split it into clauses."""
+        appositive = _NAME_MY_REL.match(text)
+        whole = prepare_clause(text, evidence, self.ref) if appositive else None
+        if appositive and whole and phrases.name(appositive.group("v")):
+            name = phrases.name(appositive.group("v")) or ""
+            self._relative(whole, appositive.group("rel").lower(), name, named=True, text="")
