@@ -18,6 +18,10 @@ numbers within two pairs a half. Printed per set and half: cue in the packet / o
 preferences shown (``pr``, ``prm``), unrelated constraints (``ctl``, ``ctlm``),
 distractors shown (``ct``).
 
+The ``where-KIND-MIX-crowd-CROWD-wWEIGHT`` levers blend the object's vector into
+some statements only (``SELECTS``: every statement, the stances, the rules, a stance on
+a thing, one whose last word is a noun); ``docs/constraints.md`` gives their numbers.
+
 Usage (repository root; ``PYTHONPATH=src:benchmarks``):
 
     python benchmarks/profile_replay.py capture DIR/pr.pkl benchmarks/preference_requests.py \\
@@ -46,6 +50,7 @@ from cognimem.providers.onnx import OnnxMiniLMEmbedder
 from cognimem.recall import profile_choose
 from cognimem.recall.profile import Profile, ProfileEntry
 from cognimem.text.areas import AREA_PHRASES, AREAS, area_shares, areas_of_tags
+from cognimem.text.noun_senses import noun_classes
 
 SETS = ("pr", "prm", "ctl", "ctlm", "ct", "dil")
 CONSTRAINT_SECTIONS = ("must_follow", "consider")
@@ -264,6 +269,60 @@ def _recrowded(profile: Profile, heads: np.ndarray, k: int = 5) -> Profile:
     return replace(profile, entries=entries)
 
 
+_STANCES = frozenset({"policy", "value"})
+
+
+def _stance_on_thing(f: Any) -> bool:
+    """A stance (policy, value) whose value is a short phrase of its own, not the whole
+    statement kept as the constraint, nor one said in the first person."""
+    words = f.value.split()
+    first = {"i", "i'm", "i've", "my", "we", "we're", "our"}
+    return (
+        f.category.value in _STANCES
+        and len(words) <= 6
+        and not first & {w.lower().strip(",.") for w in words}
+    )
+
+
+def _stance_on_noun(f: Any) -> bool:
+    """A stance on a thing whose last word is a noun (WordNet: ``text/noun_senses.py``)."""
+    words = f.value.split()
+    return bool(words) and _stance_on_thing(f) and bool(noun_classes(words[-1].strip(",.!?")))
+
+
+# the statements whose object is blended in: every one, the stances (policy, value),
+# the rules (policy), a stance on a thing (_stance_on_thing), one ending in a noun
+SELECTS: dict[str, Callable[[Any], bool]] = {
+    "all": lambda f: True,
+    "stance": lambda f: f.category.value in _STANCES,
+    "policy": lambda f: f.category.value == "policy",
+    "thing": _stance_on_thing,
+    "noun": _stance_on_noun,
+}
+
+
+# the object_where levers replayed: (SELECTS key, mix, crowd, crowding weight or None)
+WHERE = (
+    ("all", 0.5, 0.5, 2.0),
+    ("all", 0.5, 0.5, None),
+    ("all", 0.0, 0.5, 2.0),
+    ("all", 0.0, 0.5, None),
+    ("all", 0.25, 0.0, None),
+    ("stance", 0.5, 0.5, 2.0),
+    ("stance", 0.25, 0.25, None),
+    ("policy", 0.5, 0.5, 2.0),
+    ("thing", 0.5, 0.5, 2.0),
+    ("thing", 0.5, 0.5, None),
+    ("thing", 1.0, 1.0, 2.0),
+    ("noun", 0.5, 0.5, 2.0),
+    ("noun", 0.5, 0.5, None),
+    ("noun", 0.0, 0.5, 2.0),
+    ("noun", 0.0, 0.5, None),
+    ("noun", 1.0, 1.0, 2.0),
+    ("noun", 0.25, 0.25, None),
+)
+
+
 class Levers:
     """The levers replayed, each a ``choose`` with one thing changed."""
 
@@ -378,6 +437,39 @@ class Levers:
 
         return choose
 
+    def object_where(
+        self, select: Callable[[Any], bool], mix: float, crowd: float, weight: float | None
+    ) -> Choose:
+        """As ``object_closeness``, for the statements ``select`` picks only: each such
+        statement's vector is ``mix`` of its object's and the rest its text's (unit
+        length again), its closeness is that vector's cosine with the request, and the
+        entries' crowding is measured on ``crowd`` of it; the other statements keep
+        their text's vector."""
+
+        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
+            call = self._call(profile)
+            semantic, area, tagged, at, config, areas = inputs
+            if call["vectors"] is None or call["qvec"] is None:
+                return profile_choose.choose(profile, *inputs)
+            facts = [f for s in profile.entries for f in s.statements]
+            texts = call["vectors"].astype(np.float64)
+            picked = np.array([select(f) for f in facts], dtype=bool)[:, None]
+
+            def blended(share: float) -> np.ndarray:
+                objects = np.stack([self.objects[f.value] for f in facts]).astype(np.float64)
+                out = np.where(picked, (1 - share) * texts + share * objects, texts)
+                return out / (np.linalg.norm(out, axis=1, keepdims=True) + 1e-12)
+
+            close = np.array(semantic, dtype=np.float64)
+            close[profile.columns.rows] = blended(mix) @ np.asarray(call["qvec"], np.float64)
+            if crowd:
+                profile = _recrowded(profile, blended(crowd)[profile.columns.starts])
+            if weight is not None:
+                config = replace(config, crowding_weight=weight)
+            return profile_choose.choose(profile, close, area, tagged, at, config, areas)
+
+        return choose
+
     async def embed_objects(self, data: dict[str, list[Record]]) -> None:
         values = sorted(
             {
@@ -431,7 +523,7 @@ def replay(folder: Path, wanted: Sequence[str], areas: bool = False) -> None:
         asyncio.run(OnnxMiniLMEmbedder().embed(list(AREA_PHRASES), "document")), dtype=np.float32
     )
     levers = Levers(calls, descriptions)
-    if any(w.startswith("object") for w in wanted) or not wanted:
+    if any(w.startswith(("object", "where")) for w in wanted) or not wanted:
         asyncio.run(levers.embed_objects(data))
     table: dict[str, Choose] = {
         "base": profile_choose.choose,
@@ -453,6 +545,9 @@ def replay(folder: Path, wanted: Sequence[str], areas: bool = False) -> None:
         "object-0.5-crowd-0.5-w2": levers.object_closeness(0.5, 0.5, 2.0),
         "object-max-crowd-0.5-w2": levers.object_closeness("max", 0.5, 2.0),
     }
+    for kind, mix, crowd, weight in WHERE:
+        name = f"where-{kind}-{mix}-crowd-{crowd}-w{weight or 'main'}"
+        table[name] = levers.object_where(SELECTS[kind], mix, crowd, weight)
     for name in wanted or table:
         print(evaluate(data, table[name], name), flush=True)
 
