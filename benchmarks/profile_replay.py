@@ -20,7 +20,9 @@ distractors shown (``ct``).
 
 The ``where-KIND-MIX-crowd-CROWD-wWEIGHT`` levers blend the object's vector into
 some statements only (``SELECTS``: every statement, the stances, the rules, a stance on
-a thing, one whose last word is a noun); ``docs/constraints.md`` gives their numbers.
+a thing, one whose last word is a noun); ``own-where-…`` measure each entry's crowding
+in its own space, ``level-where-…`` also keep the blended entries' mean crowding;
+``docs/constraints.md`` gives their numbers.
 
 Usage (repository root; ``PYTHONPATH=src:benchmarks``):
 
@@ -438,13 +440,22 @@ class Levers:
         return choose
 
     def object_where(
-        self, select: Callable[[Any], bool], mix: float, crowd: float, weight: float | None
+        self,
+        select: Callable[[Any], bool],
+        mix: float,
+        crowd: float,
+        weight: float | None,
+        own_space: bool | str = False,
     ) -> Choose:
         """As ``object_closeness``, for the statements ``select`` picks only: each such
         statement's vector is ``mix`` of its object's and the rest its text's (unit
         length again), its closeness is that vector's cosine with the request, and the
         entries' crowding is measured on ``crowd`` of it; the other statements keep
-        their text's vector."""
+        their text's vector. With ``own_space`` a statement kept whole keeps main's
+        crowding (measured among the statements' vectors alone) and a blended one is
+        measured among every entry blended alike: no entry is measured against vectors
+        of another mix; ``"level"``: and the blended ones shifted so that their mean
+        crowding is main's."""
 
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self._call(profile)
@@ -462,7 +473,21 @@ class Levers:
 
             close = np.array(semantic, dtype=np.float64)
             close[profile.columns.rows] = blended(mix) @ np.asarray(call["qvec"], np.float64)
-            if crowd:
+            if crowd and own_space:  # a kept statement's crowding is main's
+                starts = profile.columns.starts
+                mixed = _recrowded(profile, blended(crowd)[starts])
+                heads = picked[starts, 0]
+                shift = 0.0
+                if own_space == "level" and heads.any():  # the blended ones' mean kept
+                    kept = np.array([s.crowding for s in profile.entries])[heads]
+                    moved = np.array([m.crowding for m in mixed.entries])[heads]
+                    shift = float(kept.mean() - moved.mean())
+                entries = tuple(
+                    replace(m, crowding=round(m.crowding + shift, 4)) if h else s
+                    for s, m, h in zip(profile.entries, mixed.entries, heads, strict=True)
+                )
+                profile = replace(profile, entries=entries)
+            elif crowd:
                 profile = _recrowded(profile, blended(crowd)[profile.columns.starts])
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
@@ -523,7 +548,7 @@ def replay(folder: Path, wanted: Sequence[str], areas: bool = False) -> None:
         asyncio.run(OnnxMiniLMEmbedder().embed(list(AREA_PHRASES), "document")), dtype=np.float32
     )
     levers = Levers(calls, descriptions)
-    if any(w.startswith(("object", "where")) for w in wanted) or not wanted:
+    if any(w.startswith(("object", "where", "own", "level")) for w in wanted) or not wanted:
         asyncio.run(levers.embed_objects(data))
     table: dict[str, Choose] = {
         "base": profile_choose.choose,
@@ -548,6 +573,8 @@ def replay(folder: Path, wanted: Sequence[str], areas: bool = False) -> None:
     for kind, mix, crowd, weight in WHERE:
         name = f"where-{kind}-{mix}-crowd-{crowd}-w{weight or 'main'}"
         table[name] = levers.object_where(SELECTS[kind], mix, crowd, weight)
+        table[f"own-{name}"] = levers.object_where(SELECTS[kind], mix, crowd, weight, True)
+        table[f"level-{name}"] = levers.object_where(SELECTS[kind], mix, crowd, weight, "level")
     for name in wanted or table:
         print(evaluate(data, table[name], name), flush=True)
 
