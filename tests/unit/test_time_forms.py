@@ -10,20 +10,8 @@ from datetime import UTC, date, datetime
 import pytest
 
 from cognimem.text.holidays import holiday_days
-from cognimem.text.temporal import TimeMention, find_times
-
-# a Wednesday, mid-afternoon
-WED = datetime(2024, 6, 12, 15, 0, tzinfo=UTC)
-
-
-def one(text: str, reference: datetime = WED, **options: object) -> TimeMention:
-    found = find_times(text, reference, **options)  # type: ignore[arg-type]
-    assert len(found) == 1, found
-    return found[0]
-
-
-def days(mention: TimeMention) -> tuple[date, date]:
-    return mention.start.date(), mention.end.date()
+from cognimem.text.temporal import find_times
+from tests.unit.time_reading import WED, days, one
 
 
 @pytest.mark.parametrize(

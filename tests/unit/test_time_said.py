@@ -6,32 +6,15 @@ the surgery,", "ten minutes later", "After a week,", "the following Christmas") 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 
 import pytest
 
-from cognimem.text.calendar import utc_at
 from cognimem.text.events import tells_of_event
-from cognimem.text.temporal import TimeMention, find_times
+from cognimem.text.temporal import find_times
+from tests.unit.time_reading import WED, days, one, told
 
 d = date
-# a Wednesday, mid-afternoon
-WED = datetime(2024, 6, 12, 15, 0, tzinfo=UTC)
-
-
-def one(text: str, **options: object) -> TimeMention:
-    found = find_times(text, WED, **options)  # type: ignore[arg-type]
-    assert len(found) == 1, found
-    return found[0]
-
-
-def days(mention: TimeMention) -> tuple[date, date]:
-    return mention.start.date(), mention.end.date()
-
-
-def told(first: date, end: date) -> dict[str, object]:
-    """The event told before, as ``find_times`` takes it."""
-    return {"after": (utc_at(first), utc_at(end))}
 
 
 @pytest.mark.parametrize(
