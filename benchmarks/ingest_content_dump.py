@@ -16,7 +16,6 @@ Usage (from a tree's root, with that tree's code on the path):
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import re
@@ -26,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ingest_ratio import ROOT, ingest_pass, messages
+from ingest_ratio import ingest_pass, message_arguments, messages
 from tests.servers import start_postgres  # ingest_ratio put the repository on the path
 
 _ID = re.compile(r"\b[a-z]{3}_[0-9a-f]{28}\b")
@@ -100,12 +99,7 @@ def normalised(tables: dict[str, list[dict[str, Any]]]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "path", nargs="?", type=Path, default=ROOT.parent / "shared/data/locomo/locomo10_dev.json"
-    )
-    parser.add_argument("--messages", type=int, default=400)
-    parser.add_argument("--batch", type=int, default=200)
+    parser = message_arguments(__doc__, messages=400, batch=200)
     parser.add_argument("--backend", choices=["postgresql", "sqlite"], default="postgresql")
     args = parser.parse_args()
     by_user = messages(args.path, args.messages)

@@ -19,7 +19,6 @@ Usage (from the repository root):
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import csv
 import io
@@ -28,7 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ingest_ratio import ROOT, ingest_pass, messages
+from ingest_ratio import ingest_pass, message_arguments, messages
 from tests.servers import (
     PostgresServer,
     start_postgres,
@@ -103,12 +102,7 @@ async def migrate(url: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "path", nargs="?", type=Path, default=ROOT.parent / "shared/data/locomo/locomo10_dev.json"
-    )
-    parser.add_argument("--messages", type=int, default=400)
-    parser.add_argument("--batch", type=int, default=200)
+    parser = message_arguments(__doc__, messages=400, batch=200)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--vector-index", choices=["hnsw", "halfvec", "none"], default="hnsw")
     parser.add_argument("--ef-construction", type=int, default=64)

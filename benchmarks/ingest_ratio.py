@@ -286,13 +286,23 @@ def report(machine: dict[str, Any], command: str, rows: list[dict[str, Any]], en
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def message_arguments(
+    doc: str, *, messages: int = 1000, batch: int = 500
+) -> argparse.ArgumentParser:
+    """A parser that takes the LoCoMo file (the shared dev file by default), how many
+    messages to write and in batches of how many: what every bulk-ingest benchmark
+    asks."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument(
         "path", nargs="?", type=Path, default=ROOT.parent / "shared/data/locomo/locomo10_dev.json"
     )
-    parser.add_argument("--messages", type=int, default=1000)
-    parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--messages", type=int, default=messages)
+    parser.add_argument("--batch", type=int, default=batch)
+    return parser
+
+
+def main() -> None:
+    parser = message_arguments(__doc__)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--backend", action="append", choices=["sqlite", "postgresql"], default=None
