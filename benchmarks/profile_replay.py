@@ -39,9 +39,8 @@ import importlib
 import pickle
 import statistics
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +50,8 @@ import cognimem.recall.profile_read as profile_read
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
 from cognimem.recall import profile_choose
 from cognimem.recall.profile import Profile, ProfileEntry
+from cognimem.recall.profile_consolidate import _crowding
+from cognimem.recall.profile_read import _in_turn
 from cognimem.text.areas import AREA_PHRASES, AREAS, area_shares, areas_of_tags
 from cognimem.text.noun_senses import noun_classes
 
@@ -173,24 +174,13 @@ def load(folder: Path) -> dict[str, list[Record]]:
     return out
 
 
-def _in_turn(choices: Iterable[list[ProfileEntry]]) -> list[ProfileEntry]:
-    seen: set[str] = set()
-    out: list[ProfileEntry] = []
-    for rank in zip_longest(*choices):
-        for e in rank:
-            if e is not None and e.standing.fact.id not in seen:
-                seen.add(e.standing.fact.id)
-                out.append(e)
-    return out
-
-
 def simulate(record: Record, choose: Choose, max_entries: int = 4) -> tuple[bool, int, int]:
     """Whether the cue is in the replayed packet, the unrelated constraint entries, and
     the other statements shown."""
     shown = record["packet"]
     if record["calls"]:
         constraint = list(shown["step"][:1])
-        picked = _in_turn(choose(c["profile"], *c["inputs"]) for c in record["calls"])
+        picked = _in_turn([choose(c["profile"], *c["inputs"]) for c in record["calls"]])
         for e in picked:
             events = set(e.standing.event_ids())
             if len(constraint) >= max_entries:
@@ -245,23 +235,6 @@ def _one_message(profile: Profile) -> np.ndarray:
     for group in (sorted(g) for g in holders.values() if len(g) > 1):
         shared[np.ix_(group, group)] = True
     return shared
-
-
-def _crowding(cosine: np.ndarray, k: int, one_message: np.ndarray) -> list[float]:
-    """Each entry's mean cosine to its ``k`` nearest entries of other messages, as
-    ``recall/profile_consolidate.py`` measures it."""
-    n = len(cosine)
-    if n < 2 or k <= 0:
-        return [0.0] * n
-    others = np.array(cosine, dtype=np.float64)
-    others[one_message] = -np.inf
-    np.fill_diagonal(others, -np.inf)
-    nearest = -np.sort(-others, axis=1)[:, : min(k, n - 1)]
-    counted = np.isfinite(nearest)
-    many = counted.sum(axis=1)
-    total = np.where(counted, nearest, 0.0).sum(axis=1)
-    mean = np.divide(total, many, out=np.zeros(n), where=many > 0)
-    return [round(float(v), 4) for v in mean]
 
 
 def _recrowded(profile: Profile, heads: np.ndarray, k: int = 5) -> Profile:
