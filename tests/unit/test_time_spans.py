@@ -10,19 +10,15 @@ import pytest
 from cognimem.text.events import ends_a_span
 from cognimem.text.holidays import easter, holiday_date
 from cognimem.text.temporal import TimeMention, find_times
+from tests.unit.time_reading import days
+from tests.unit.time_reading import one as one_at
 
 # a Monday, at noon
 MON = datetime(2024, 6, 17, 12, 0, tzinfo=UTC)
 
 
 def one(text: str, reference: datetime = MON, **options: object) -> TimeMention:
-    found = find_times(text, reference, **options)  # type: ignore[arg-type]
-    assert len(found) == 1, found
-    return found[0]
-
-
-def days(mention: TimeMention) -> tuple[date, date]:
-    return mention.start.date(), mention.end.date()
+    return one_at(text, reference, **options)
 
 
 def at(year: int, month: int, day: int) -> datetime:
