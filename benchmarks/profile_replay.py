@@ -50,8 +50,8 @@ import cognimem.recall.profile_read as profile_read
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
 from cognimem.recall import profile_choose
 from cognimem.recall.profile import Profile, ProfileEntry
-from cognimem.recall.profile_consolidate import _crowding
-from cognimem.recall.profile_read import _in_turn
+from cognimem.recall.profile_consolidate import crowding_of
+from cognimem.recall.profile_read import entries_in_turn
 from cognimem.text.areas import AREA_PHRASES, AREAS, area_shares, areas_of_tags
 from cognimem.text.noun_senses import noun_classes
 
@@ -180,7 +180,7 @@ def simulate(record: Record, choose: Choose, max_entries: int = 4) -> tuple[bool
     shown = record["packet"]
     if record["calls"]:
         constraint = list(shown["step"][:1])
-        picked = _in_turn([choose(c["profile"], *c["inputs"]) for c in record["calls"]])
+        picked = entries_in_turn([choose(c["profile"], *c["inputs"]) for c in record["calls"]])
         for e in picked:
             events = set(e.standing.event_ids())
             if len(constraint) >= max_entries:
@@ -239,7 +239,7 @@ def _one_message(profile: Profile) -> np.ndarray:
 
 def _recrowded(profile: Profile, heads: np.ndarray, k: int = 5) -> Profile:
     heads = heads / (np.linalg.norm(heads, axis=1, keepdims=True) + 1e-9)
-    crowding = _crowding(heads @ heads.T, k, _one_message(profile))
+    crowding = crowding_of(heads @ heads.T, k, _one_message(profile))
     entries = tuple(replace(s, crowding=c) for s, c in zip(profile.entries, crowding, strict=True))
     return replace(profile, entries=entries)
 

@@ -26,7 +26,7 @@ from cognimem.models.knowledge import Fact
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.profile import Profile, ProfileConfig, Standing
 
-__all__ = ["consolidate"]
+__all__ = ["consolidate", "crowding_of"]
 
 # a value opening with one of these is a stance against what follows ("no pork")
 _REFUSALS = frozenset(
@@ -89,7 +89,7 @@ def consolidate(
             owner[i] = i
     heads = [i for i in range(n) if owner[i] == i]
     one_message = _one_message(facts, heads, absorbed)
-    crowding = _crowding(cosine[np.ix_(heads, heads)], config.crowding_k, one_message)
+    crowding = crowding_of(cosine[np.ix_(heads, heads)], config.crowding_k, one_message)
     entries = []
     for i, crowded in zip(heads, crowding, strict=True):
         merged = absorbed.get(i, [])
@@ -122,7 +122,7 @@ def _one_message(
     return shared
 
 
-def _crowding(cosine: np.ndarray, k: int, one_message: np.ndarray) -> list[float]:
+def crowding_of(cosine: np.ndarray, k: int, one_message: np.ndarray) -> list[float]:
     """Per entry, the mean cosine of its ``k`` nearest other entries, leaving out those
     drawn from one of its own messages (0 with none): two facts of one sentence ("I avoid
     flying because I get panic attacks" gives a rule and a cause) are one statement, not

@@ -30,7 +30,7 @@ from cognimem.recall.profile_consolidate import consolidate
 from cognimem.recall.steps import StepRun
 from cognimem.text.areas import area_shares
 
-__all__ = ["explain_profile", "profile_entries"]
+__all__ = ["entries_in_turn", "explain_profile", "profile_entries"]
 
 _CONSTRAINT_VALUES = frozenset(c.value for c in CONSTRAINT_CATEGORIES)
 _KEY = "profile"
@@ -86,7 +86,7 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
         )
         for view, ranking in views
     ]
-    return ProfileChoice(_in_turn(choices), by_fact)
+    return ProfileChoice(entries_in_turn(choices), by_fact)
 
 
 def _request_areas(
@@ -101,7 +101,7 @@ def _request_areas(
     return shares
 
 
-def _in_turn(choices: list[list[ProfileEntry]]) -> list[ProfileEntry]:
+def entries_in_turn(choices: list[list[ProfileEntry]]) -> list[ProfileEntry]:
     """The entries chosen for the whole request and for each of its parts, taken in
     turn (each one's best, then each one's second ...), each entry once: a part's best
     constraint is not pushed out of the sections' few places by another part's."""
