@@ -349,9 +349,10 @@ class Levers:
 
         return choose
 
-    def centred_crowding(self, alpha: float, weight: float | None) -> Choose:
-        """Crowding measured after taking ``alpha`` of the user's mean constraint vector
-        away (the phrasing all stances share)."""
+    def recrowding(self, weight: float | None, *, alpha: float = 0.0, k: int = 5) -> Choose:
+        """Crowding measured again: after taking ``alpha`` of the user's mean constraint
+        vector away (the phrasing all stances share), and as the mean cosine of the ``k``
+        nearest entries (5 on main); ``weight`` replaces the crowding weight."""
 
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self._call(profile)
@@ -359,22 +360,8 @@ class Levers:
             if call["vectors"] is None or len(profile.entries) < 2:
                 return profile_choose.choose(profile, *inputs)
             heads = call["vectors"][profile.columns.starts].astype(np.float64)
-            profile = _recrowded(profile, heads - alpha * heads.mean(axis=0))
-            if weight is not None:
-                config = replace(config, crowding_weight=weight)
-            return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
-
-        return choose
-
-    def crowding_nearest(self, k: int, weight: float | None) -> Choose:
-        """Crowding as the mean cosine of the ``k`` nearest entries (5 on main)."""
-
-        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
-            call = self._call(profile)
-            semantic, area, tagged, at, config, areas = inputs
-            if call["vectors"] is None or len(profile.entries) < 2:
-                return profile_choose.choose(profile, *inputs)
-            heads = call["vectors"][profile.columns.starts].astype(np.float64)
+            if alpha:
+                heads = heads - alpha * heads.mean(axis=0)
             profile = _recrowded(profile, heads, k)
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
@@ -532,12 +519,12 @@ def replay(folder: Path, wanted: Sequence[str], areas: bool = False) -> None:
         "named-areas-request-0.5": levers.named_areas(0.0, 0.5),
         "request-temperature-0.04": levers.request_temperature(0.04),
         "request-temperature-0.06": levers.request_temperature(0.06),
-        "centred-crowding-0.5": levers.centred_crowding(0.5, None),
-        "centred-crowding-1.0": levers.centred_crowding(1.0, None),
-        "centred-crowding-0.5-w1.5": levers.centred_crowding(0.5, 1.5),
-        "crowding-3-nearest": levers.crowding_nearest(3, None),
-        "crowding-8-nearest": levers.crowding_nearest(8, None),
-        "crowding-3-nearest-w2": levers.crowding_nearest(3, 2.0),
+        "centred-crowding-0.5": levers.recrowding(None, alpha=0.5),
+        "centred-crowding-1.0": levers.recrowding(None, alpha=1.0),
+        "centred-crowding-0.5-w1.5": levers.recrowding(1.5, alpha=0.5),
+        "crowding-3-nearest": levers.recrowding(None, k=3),
+        "crowding-8-nearest": levers.recrowding(None, k=8),
+        "crowding-3-nearest-w2": levers.recrowding(2.0, k=3),
         "object-0.5": levers.object_closeness(0.5, 0.0, None),
         "object-0.5-crowd-0.5": levers.object_closeness(0.5, 0.5, None),
         "object-0.5-crowd-0.5-w2": levers.object_closeness(0.5, 0.5, 2.0),
