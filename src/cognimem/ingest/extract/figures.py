@@ -59,13 +59,13 @@ _KILLING = re.compile(
     rf"{{0,2}}?){_BE}\s+(?:\w+ly\s+|just\s+|really\s+)?killing\s+me\b",
     re.IGNORECASE,
 )
-# words between the verb and the complement's article that say nothing of its kind
 _LIVES_IN = re.compile(
     r"^(?:(?:and|but|so|honestly|basically|practically|literally|pretty\s+much)\s+)*I"
     r"(?:\s+(?:\w+ly|just|pretty\s+much|kind\s+of|sort\s+of))*\s+(?:live|'m\s+living|am\s+"
     r"living)\s+in\s+(?P<rest>(?:my|our)\s+.+)$",
     re.IGNORECASE,
 )
+# words between the verb and the complement's article that say nothing of its kind
 _HEDGE = re.compile(
     r"^(?:(?:such|just|basically|literally|totally|absolutely|truly|really|honestly|"
     r"like|kind of|sort of|pretty much|a bit of|always|still|now|also)\s+)*",
