@@ -105,32 +105,31 @@ class StaleKnowledge(Conflict):
     state; seen by callers only when that keeps failing."""
 
 
-class RateLimited(CognimemError):
-    """The caller's key used up its request allowance; retry after ``retry_after`` s."""
-
-    status_code = 429
+class _RetryLater(CognimemError):
+    """An error worth retrying after ``retry_after`` seconds (the HTTP answer's
+    ``Retry-After``, and the SDK's error built back from it)."""
 
     def __init__(
         self, message: str, *, retry_after: float = 1.0, details: dict[str, Any] | None = None
     ) -> None:
         super().__init__(message, details=details)
         self.retry_after = retry_after
+
+
+class RateLimited(_RetryLater):
+    """The caller's key used up its request allowance; retry after ``retry_after`` s."""
+
+    status_code = 429
 
 
 class StoreError(CognimemError):
     status_code = 500
 
 
-class StoreUnavailable(StoreError):
+class StoreUnavailable(StoreError, _RetryLater):
     """The database cannot be reached right now; retrying later may succeed."""
 
     status_code = 503
-
-    def __init__(
-        self, message: str, *, retry_after: float = 1.0, details: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(message, details=details)
-        self.retry_after = retry_after
 
 
 class SchemaMismatch(StoreError):
