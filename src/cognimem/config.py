@@ -7,6 +7,7 @@ receives explicit objects.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -160,31 +161,20 @@ class ForgetBand(BaseModel):
     min_age_days: float = Field(default=0.0, ge=0.0)
 
 
-# each band's defaults in its own class, so an environment variable that sets one field
-# of a band keeps the others' defaults
-class DecayBand(ForgetBand):
-    below: float | None = Field(default=0.45, ge=0.0, le=1.0)
-    min_age_days: float = Field(default=1.0, ge=0.0)
+# each band's defaults: a band named in the environment (or the call) keeps the default of
+# a field it does not set (``ForgettingPolicy._over_defaults``)
+_BANDS: dict[str, ForgetBand] = {
+    "decay": ForgetBand(below=0.45, min_age_days=1.0),
+    "silence": ForgetBand(below=0.35, min_age_days=3.0),
+    "compress": ForgetBand(below=0.30, min_age_days=7.0),
+    "archive": ForgetBand(below=0.22, min_age_days=14.0),
+    "delete": ForgetBand(below=0.12, min_age_days=90.0),
+}
 
 
-class SilenceBand(ForgetBand):
-    below: float | None = Field(default=0.35, ge=0.0, le=1.0)
-    min_age_days: float = Field(default=3.0, ge=0.0)
-
-
-class CompressBand(ForgetBand):
-    below: float | None = Field(default=0.30, ge=0.0, le=1.0)
-    min_age_days: float = Field(default=7.0, ge=0.0)
-
-
-class ArchiveBand(ForgetBand):
-    below: float | None = Field(default=0.22, ge=0.0, le=1.0)
-    min_age_days: float = Field(default=14.0, ge=0.0)
-
-
-class DeleteBand(ForgetBand):
-    below: float | None = Field(default=0.12, ge=0.0, le=1.0)
-    min_age_days: float = Field(default=90.0, ge=0.0)
+def _band(name: str) -> Callable[[], ForgetBand]:
+    """The default factory of band ``name``."""
+    return lambda: _BANDS[name].model_copy()
 
 
 class ForgetWeights(BaseModel):
@@ -200,30 +190,25 @@ class ForgetWeights(BaseModel):
     dependents: float = Field(default=0.05, ge=0.0)
 
 
+# each item kind's recency half-life (days) and its value to the retention score
+_KINDS: dict[str, tuple[float, float]] = {
+    "episode": (7.0, 0.4),
+    "summary": (90.0, 0.6),
+    "preference": (180.0, 0.7),
+    "fact": (180.0, 0.7),
+    "procedure_hint": (60.0, 0.6),
+    "constraint": (365.0, 1.0),
+    "mandate": (3650.0, 1.0),
+    "guardrail": (3650.0, 1.0),
+}
+
+
 def _half_lives() -> dict[str, float]:
-    return {
-        "episode": 7.0,
-        "summary": 90.0,
-        "preference": 180.0,
-        "fact": 180.0,
-        "procedure_hint": 60.0,
-        "constraint": 365.0,
-        "mandate": 3650.0,
-        "guardrail": 3650.0,
-    }
+    return {kind: half_life for kind, (half_life, _) in _KINDS.items()}
 
 
 def _kind_values() -> dict[str, float]:
-    return {
-        "episode": 0.4,
-        "summary": 0.6,
-        "preference": 0.7,
-        "fact": 0.7,
-        "procedure_hint": 0.6,
-        "constraint": 1.0,
-        "mandate": 1.0,
-        "guardrail": 1.0,
-    }
+    return {kind: value for kind, (_, value) in _KINDS.items()}
 
 
 class ForgettingPolicy(BaseModel):
@@ -238,21 +223,28 @@ class ForgettingPolicy(BaseModel):
     kind_value: dict[str, float] = Field(default_factory=_kind_values)
     # access frequency: n / (n + access_saturation) of n reads that returned the item
     access_saturation: float = Field(default=3.0, gt=0.0)
-    decay: DecayBand = Field(default_factory=DecayBand)
+    decay: ForgetBand = Field(default_factory=_band("decay"))
     # decay multiplies an active item's importance by this
     decay_factor: float = Field(default=0.8, gt=0.0, lt=1.0)
-    silence: SilenceBand = Field(default_factory=SilenceBand)
-    compress: CompressBand = Field(default_factory=CompressBand)
-    archive: ArchiveBand = Field(default_factory=ArchiveBand)
-    delete: DeleteBand = Field(default_factory=DeleteBand)
+    silence: ForgetBand = Field(default_factory=_band("silence"))
+    compress: ForgetBand = Field(default_factory=_band("compress"))
+    archive: ForgetBand = Field(default_factory=_band("archive"))
+    delete: ForgetBand = Field(default_factory=_band("delete"))
 
-    @field_validator("half_life_days", "kind_value", mode="before")
+    @field_validator("half_life_days", "kind_value", *_BANDS, mode="before")
     @classmethod
     def _over_defaults(cls, value: object, info: ValidationInfo) -> object:
-        """A kind named in the environment (or the call) changes that kind alone."""
+        """A kind (or a band's field) named in the environment (or the call) changes
+        that kind (or field) alone."""
         if not isinstance(value, dict):
             return value
-        defaults = _half_lives() if info.field_name == "half_life_days" else _kind_values()
+        name = info.field_name
+        if name == "half_life_days":
+            defaults: dict[str, object] = dict(_half_lives())
+        elif name == "kind_value":
+            defaults = dict(_kind_values())
+        else:
+            defaults = _BANDS[str(name)].model_dump()
         return {**defaults, **value}
 
     @field_validator("half_life_days")
@@ -273,7 +265,7 @@ class ForgettingPolicy(BaseModel):
 
 
 def _check_kinds(value: dict[str, float]) -> None:
-    known = set(_kind_values())
+    known = set(_KINDS)
     unknown = sorted(set(value) - known)
     if unknown:
         raise ValueError(f"unknown item kinds {unknown}; known: {sorted(known)}")
