@@ -74,12 +74,12 @@ class PostgresTransfer(PostgresDatabase):
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
     ) -> AsyncIterator[ExportRecord]:
+        reach = transfer.ExportReach(scope, all_namespaces, level_only)
+
         async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
             # a connection per page: a consumer that stops early holds none
             async with self._connection() as conn:
-                return await export_page(
-                    conn, kind, scope, all_namespaces, after, _EXPORT_PAGE, level_only=level_only
-                )
+                return await export_page(conn, reach, kind, after, _EXPORT_PAGE)
 
         return transfer.export_stream(page)
 
@@ -121,27 +121,23 @@ _TABLES: dict[str, tuple[str, str]] = {
 
 async def export_page(
     conn: Connection,
+    reach: transfer.ExportReach,
     kind: RecordType,
-    scope: Scope,
-    all_namespaces: bool,
     after: transfer.Cursor | None,
     limit: int,
-    *,
-    level_only: bool = False,
 ) -> transfer.Page:
     """One page of one record type, after the cursor; the cursor of the next page (None:
-    this was the last). ``level_only``: one shared level's rows (no user; the scope's
-    agent, or none), entities of no user."""
+    this was the last)."""
     params = Params()
-    level = level_only and scope.user_id is None
+    scope = reach.scope
 
     def owned(agent: bool = True) -> str:
         clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
-        if not all_namespaces:
-            clauses.append(f"namespace = {params.add(scope.namespace)}")
+        if reach.namespace is not None:
+            clauses.append(f"namespace = {params.add(reach.namespace)}")
         if scope.user_id is not None:
             clauses.append(f"user_id = {params.add(scope.user_id)}")
-        elif level:
+        elif reach.level:
             clauses.append("user_id IS NULL")
             if agent:  # entities belong to a user or to none: no agent column
                 who = "IS NULL" if scope.agent_id is None else f"= {params.add(scope.agent_id)}"
@@ -149,7 +145,7 @@ async def export_page(
         return " AND ".join(clauses)
 
     if kind == "alias":
-        return await _alias_page(conn, scope, all_namespaces, owned, params, after, limit, level)
+        return await _alias_page(conn, reach, owned, params, after, limit)
     if kind == "procedure":  # no seq column: paged by id
         found = await conn.fetch(
             f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE {owned()}"
@@ -158,7 +154,7 @@ async def export_page(
             *params.values,
         )
         return transfer.page(kind, found, limit, decode_time, cursor=("id",))
-    if kind == "history" and not (scope.user_id is None and all_namespaces and not level):
+    if kind == "history" and not reach.whole_tenant:
         where = " OR ".join(
             f"target_id IN (SELECT id FROM {t} WHERE {owned()})"
             for t in ("items", "facts", "conflicts")
@@ -180,25 +176,24 @@ async def export_page(
 
 async def _alias_page(
     conn: Connection,
-    scope: Scope,
-    all_namespaces: bool,
+    reach: transfer.ExportReach,
     owned: Any,
     params: Params,
     after: transfer.Cursor | None,
     limit: int,
-    level_only: bool = False,
 ) -> transfer.Page:
     """The user's aliases and the shared aliases of the user's entities (every alias of
-    the namespace without a user)."""
+    the namespace without a user; of one level, those of no user alone)."""
+    scope = reach.scope
     clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
-    if not all_namespaces:
-        clauses.append(f"namespace = {params.add(scope.namespace)}")
+    if reach.namespace is not None:
+        clauses.append(f"namespace = {params.add(reach.namespace)}")
     if scope.user_id is not None:
         key = params.add(records.user_key(scope.user_id))
         clauses.append(
             f"(user_key = {key} OR entity_id IN (SELECT id FROM entities WHERE {owned()}))"
         )
-    elif level_only:  # a shared level: the aliases of no user
+    elif reach.level:  # a shared level: the aliases of no user
         clauses.append(f"user_key = {params.add(records.user_key(None))}")
     keys = [params.add(v) for v in (after or ("", "", "", ""))]
     found = await conn.fetch(

@@ -7,7 +7,6 @@ main file and truncates it."""
 
 from __future__ import annotations
 
-import functools
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
@@ -58,17 +57,11 @@ class SQLiteTransfer(SQLiteDatabase):
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
     ) -> AsyncIterator[ExportRecord]:
+        reach = transfer.ExportReach(scope, all_namespaces, level_only)
+
         async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
             return await self._db.read(
-                functools.partial(
-                    export_page,
-                    kind=kind,
-                    scope=scope,
-                    all_namespaces=all_namespaces,
-                    after=after,
-                    limit=_EXPORT_PAGE,
-                    level_only=level_only,
-                )
+                lambda conn: export_page(conn, reach, kind, after, _EXPORT_PAGE)
             )
 
         return transfer.export_stream(page)
@@ -89,18 +82,14 @@ class SQLiteTransfer(SQLiteDatabase):
 # -- export ----------------------------------------------------------------------------
 def export_page(
     conn: sqlite3.Connection,
+    reach: transfer.ExportReach,
     kind: RecordType,
-    scope: Scope,
-    all_namespaces: bool,
     after: transfer.Cursor | None,
     limit: int,
-    level_only: bool = False,
 ) -> transfer.Page:
     """One page of one record type, after the cursor; the cursor of the next page (None:
-    this was the last). ``level_only``: one shared level's rows (no user; the scope's
-    agent, or none), entities of no user."""
-    namespace = None if all_namespaces else scope.namespace
-    level = level_only and scope.user_id is None
+    this was the last)."""
+    scope, namespace = reach.scope, reach.namespace
 
     def owned(prefix: str = "", user: bool = True, agent: bool = True) -> tuple[str, list[object]]:
         clauses = [f"{prefix}tenant_id = ?"]
@@ -111,7 +100,7 @@ def export_page(
         if user and scope.user_id is not None:
             clauses.append(f"{prefix}user_id = ?")
             params.append(scope.user_id)
-        elif user and level:
+        elif user and reach.level:
             clauses.append(f"{prefix}user_id IS NULL")
             if agent:  # entities belong to a user or to none: no agent column
                 clauses.append(f"{prefix}agent_id IS ?")
@@ -120,12 +109,12 @@ def export_page(
 
     where, params = owned(agent=kind != "entity")
     if kind == "alias":
-        return _alias_page(conn, scope, namespace, owned, after, limit, level)
+        return _alias_page(conn, reach, owned, after, limit)
     if kind == "session":
         return _session_page(conn, where, params, after, limit)
     start = 0 if after is None else int(after[0])
     if kind == "history":
-        if scope.user_id is None and namespace is None and not level:
+        if reach.whole_tenant:
             where = "tenant_id = ?"
         else:
             targets = " OR ".join(
@@ -187,24 +176,23 @@ _TABLES: dict[str, tuple[str, str]] = {
 
 def _alias_page(
     conn: sqlite3.Connection,
-    scope: Scope,
-    namespace: str | None,
+    reach: transfer.ExportReach,
     owned: Any,
     after: transfer.Cursor | None,
     limit: int,
-    level: bool = False,
 ) -> transfer.Page:
     """The user's aliases and the shared aliases of the user's entities (every alias of
-    the namespace without a user; with ``level``, those of no user alone)."""
+    the namespace without a user; of one level, those of no user alone)."""
+    scope = reach.scope
     clauses, params = ["tenant_id = ?"], [scope.tenant_id]
-    if namespace is not None:
+    if reach.namespace is not None:
         clauses.append("namespace = ?")
-        params.append(namespace)
+        params.append(reach.namespace)
     if scope.user_id is not None:
         entities, entity_params = owned(agent=False)
         clauses.append(f"(user_key = ? OR entity_id IN (SELECT id FROM entities WHERE {entities}))")
         params += [records.user_key(scope.user_id), *entity_params]
-    elif level:
+    elif reach.level:
         clauses.append("user_key = ?")
         params.append(records.user_key(None))
     keys = list(after or ("", "", "", ""))
