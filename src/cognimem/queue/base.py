@@ -9,8 +9,9 @@ worker can never mark DONE a job it no longer owns. Consumers must be idempotent
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -39,6 +40,24 @@ class JobListing:
     kind: str | None = None
     state: JobState | None = None
     limit: int = 100
+
+
+class QueueLifetime(ABC):
+    """What each queue shares around its connection: ``async with`` opens it and closes
+    it."""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
 
 @runtime_checkable

@@ -27,6 +27,7 @@ from cognimem.queue.base import (
     Job,
     JobListing,
     JobState,
+    QueueLifetime,
     check_enqueue,
     check_limits,
     check_listing,
@@ -63,7 +64,7 @@ def _job(record: Any) -> Job:
     )
 
 
-class RedisJobQueue:
+class RedisJobQueue(QueueLifetime):
     """A durable job queue on Redis Streams (see the module docstring)."""
 
     def __init__(
@@ -92,13 +93,6 @@ class RedisJobQueue:
         self.key_prefix = key_prefix
         self._clock = clock
         self._client: aioredis.Redis | None = None
-
-    async def __aenter__(self) -> RedisJobQueue:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
     @property
     def _redis(self) -> aioredis.Redis:

@@ -29,6 +29,7 @@ from cognimem.queue.base import (
     Job,
     JobListing,
     JobState,
+    QueueLifetime,
     check_enqueue,
     check_limits,
     check_listing,
@@ -97,7 +98,7 @@ def _next_position(conn: sqlite3.Connection) -> int:
     return int(top) + 1
 
 
-class SqliteJobQueue:
+class SqliteJobQueue(QueueLifetime):
     """A durable job queue in a SQLite file (see the module docstring)."""
 
     def __init__(
@@ -114,13 +115,6 @@ class SqliteJobQueue:
         self.max_attempts = max_attempts
         self._clock = clock
         self._db: Connections | None = None
-
-    async def __aenter__(self) -> SqliteJobQueue:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
     @property
     def _conns(self) -> Connections:
