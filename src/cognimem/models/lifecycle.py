@@ -19,11 +19,14 @@ from cognimem.models.scope import Scope
 
 
 class RunResult(BaseModel):
-    """What every lifecycle run's result shares: ``touched()``, the count in the field
-    ``TOUCHED`` names; ``summary()``, the fields ``SUMMARY`` names (a list by its length)."""
+    """What every lifecycle run's result shares: ``dry_run`` (what it would do, changing
+    nothing); ``touched()``, the count in the field ``TOUCHED`` names; ``summary()``, the
+    fields ``SUMMARY`` names (a list by its length)."""
 
     TOUCHED: ClassVar[str]
     SUMMARY: ClassVar[tuple[str, ...]] = ()
+
+    dry_run: bool
 
     def touched(self) -> int:
         """How many records the run went through (``cognimem_lifecycle_items_total``)."""
@@ -47,7 +50,6 @@ class ConsolidationResult(RunResult):
     ``degraded`` names every group whose LLM gist (or profile) failed and was written
     extractively instead, with the reason."""
 
-    dry_run: bool
     mode: str = "extractive"  # "llm" when an LLM writes the gists
     episodes: int = 0
     groups: int = 0
@@ -101,7 +103,6 @@ class RevisionResult(RunResult):
     invalidated, the items it silenced (evidence of invalidated constraints), and what
     went wrong with the LLM, if one was asked."""
 
-    dry_run: bool
     turns: int = 0
     reinforced: list[str] = Field(default_factory=list)
     invalidated: list[str] = Field(default_factory=list)
@@ -133,7 +134,6 @@ class DecayResult(RunResult):
     how many live facts it weighed (``facts``) at ``reference_time``, and every status
     change (``changes``: to ``aging``, back to ``active``, ``invalidated``)."""
 
-    dry_run: bool
     reference_time: datetime
     facts: int = 0
     changes: list[FactStatusChange] = Field(default_factory=list)
@@ -181,7 +181,6 @@ class PromotionResult(RunResult):
     do): how many it weighed (``items``), the tier changes, and the mandate candidates
     after it (proposed, not applied)."""
 
-    dry_run: bool
     items: int = 0
     changes: list[TierChange] = Field(default_factory=list)
     mandate_candidates: list[MandateCandidate] = Field(default_factory=list)
@@ -218,7 +217,6 @@ class ForgettingResult(RunResult):
     mandates, active constraints or have live dependents. A non-dry run counts what it
     changed: an item a concurrent edit changed first is left alone (``skipped``)."""
 
-    dry_run: bool
     scored: int = 0
     protected: int = 0
     kept: int = 0
@@ -285,7 +283,6 @@ class ProcedureResult(RunResult):
     assistant message's ``metadata["tool_calls"]`` that name no tool or whose arguments
     are not an object (left out of the action)."""
 
-    dry_run: bool
     events: int = 0
     hints: int = 0
     observations: int = 0
