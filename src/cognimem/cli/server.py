@@ -17,7 +17,7 @@ import os
 import signal
 import socket
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -78,6 +78,18 @@ def serve(
     _serve_one(memory, settings, sock, f"http://{host}:{port}", where)
 
 
+def _uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """What uvicorn is told however the app is served (one process or several)."""
+    # uvicorn keeps its hands off logging: records go through our handler, and the
+    # app's middleware writes the access log (with request id and tenant)
+    return {
+        "log_config": None,
+        "log_level": settings.log.level.lower(),
+        "access_log": False,
+        "timeout_keep_alive": settings.server.keep_alive_s,
+    }
+
+
 def _serve_one(
     memory: Memory, settings: Settings, sock: socket.socket, base: str, where: object
 ) -> None:
@@ -100,15 +112,7 @@ def _serve_one(
     # make that handler a clean exit so a stopped server reports status 0
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     configure_logging(settings.log.format, settings.log.level)
-    # uvicorn keeps its hands off logging: records go through our handler, and the
-    # app's middleware writes the access log (with request id and tenant)
-    config = uvicorn.Config(
-        create_app(memory),
-        log_config=None,
-        log_level=settings.log.level.lower(),
-        access_log=False,
-        timeout_keep_alive=settings.server.keep_alive_s,
-    )
+    config = uvicorn.Config(create_app(memory), **_uvicorn_options(settings))
     with sock:
         AnnouncingServer(config).run(sockets=[sock])
 
@@ -135,10 +139,7 @@ def _serve_workers(
         "cognimem.cli.server:worker_app",
         factory=True,
         workers=workers,
-        log_config=None,
-        log_level=settings.log.level.lower(),
-        access_log=False,
-        timeout_keep_alive=settings.server.keep_alive_s,
+        **_uvicorn_options(settings),
     )
     with sock:
         # listening before the workers start: connections wait in the backlog meanwhile
