@@ -160,6 +160,12 @@ class ForgetBand(BaseModel):
     below: float | None = Field(default=None, ge=0.0, le=1.0)
     min_age_days: float = Field(default=0.0, ge=0.0)
 
+    @field_validator("below", mode="before")
+    @classmethod
+    def _empty_is_never(cls, value: object) -> object:
+        """An empty ``BELOW`` in the environment turns the action off."""
+        return None if isinstance(value, str) and not value.strip() else value
+
 
 # each band's defaults: a band named in the environment (or the call) keeps the default of
 # a field it does not set (``ForgettingPolicy._over_defaults``)

@@ -142,6 +142,13 @@ def test_plan_decides_every_row_in_order() -> None:
     assert [d.row.id for d in plan(rows, POLICY, NOW)] == [r.id for r in rows]
 
 
+def test_an_empty_below_turns_its_action_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COGNIMEM_LIFECYCLE__FORGETTING__DELETE__BELOW", "")
+    policy = Settings().lifecycle.forgetting
+    assert (policy.delete.below, policy.delete.min_age_days) == (None, 90.0)
+    assert policy.archive.below == 0.22  # the other bands keep their defaults
+
+
 def test_policy_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COGNIMEM_LIFECYCLE__FORGETTING__ARCHIVE__BELOW", "0.3")
     monkeypatch.setenv("COGNIMEM_LIFECYCLE__FORGETTING__HALF_LIFE_DAYS__EPISODE", "30")
