@@ -25,7 +25,13 @@ by where its senses sit under a few broad synsets (their hypernym closure):
   "dog");
 - ``o``: its most frequent sense is a vehicle, a garment, furniture or a part of the
   body, and its gloss does not say one lives in it ("car", "sweatpants", "couch",
-  "head"; not "motor home", "houseboat").
+  "head"; not "motor home", "houseboat");
+- ``u``: its most frequent sense is an ordeal, a thing no one wants to undergo: ill
+  health, a disorder or a symptom, discomfort, pain as a feeling, fatigue, an allergy,
+  a misfortune, a difficulty or a trouble, a nuisance, a wait or a delay, a levy or a
+  debt ("hangover", "bite", "flu", "delay", "waiting", "tax"), written in lower case
+  (not an acronym: "AIDS") and with fewer than half of its first three senses a work of
+  words, a made thing, a food, a plant or an animal ("tragedy" is as often a play).
 
 What the letters are used for is :mod:`cognimem.text.noun_roots`.
 """
@@ -59,12 +65,21 @@ JUDGEMENTS = (
 FIELDS = (("knowledge_domain", 1),)
 LANGUAGES = (("natural_language", 1),)
 NO_HOMES = (("vehicle", 1), ("clothing", 1), ("furniture", 1), ("body_part", 1))
+ORDEALS = (
+    ("pathological_state", 1), ("disorder", 1), ("symptom", 1), ("discomfort", 1), ("pain", 2),
+    ("fatigue", 1), ("hypersensitivity", 1), ("misfortune", 1), ("misfortune", 2),
+    ("difficulty", 3), ("trouble", 1), ("negative_stimulus", 1), ("wait", 1), ("wait", 2),
+    ("levy", 1), ("liability", 2),
+)  # fmt: skip
+# the lexicographer files of what one may like for itself: a work of words, a made
+# thing, a food, a plant, an animal
+LIKEABLE_FILES = frozenset({10, 6, 13, 20, 5})
 _LIVED_IN = re.compile(r"dwelling|housing|camping|\blive|\bliving|resid", re.IGNORECASE)
 
 
-def _synsets(wordnet: Path) -> dict[str, tuple[int, list[str], str]]:
-    """Each noun synset's offset: its lexicographer file, its hypernyms' offsets and its
-    gloss."""
+def _synsets(wordnet: Path) -> dict[str, tuple[int, list[str], str, list[str]]]:
+    """Each noun synset's offset: its lexicographer file, its hypernyms' offsets, its
+    gloss and its words as written."""
     out = {}
     for line in (wordnet / "data.noun").read_text("latin-1").splitlines():
         if line.startswith("  "):
@@ -79,7 +94,8 @@ def _synsets(wordnet: Path) -> dict[str, tuple[int, list[str], str]]:
             if symbol in {"@", "@i"} and pos == "n":
                 hypernyms.append(offset)
             i += 4
-        out[parts[0]] = (int(parts[1]), hypernyms, gloss)
+        words = [parts[4 + 2 * k] for k in range(count)]
+        out[parts[0]] = (int(parts[1]), hypernyms, gloss, words)
     return out
 
 
@@ -111,7 +127,7 @@ def build(wordnet: Path) -> list[str]:
 
     roles, judgements, fields = roots(ROLES), roots(JUDGEMENTS), roots(FIELDS)
     work = roots(WORK)
-    no_homes, languages = roots(NO_HOMES), roots(LANGUAGES)
+    no_homes, languages, ordeals = roots(NO_HOMES), roots(LANGUAGES), roots(ORDEALS)
     lines = []
     for lemma, offsets in sorted(index.items()):
         people = [o for o in offsets if synsets[o][0] == PERSON_FILE]
@@ -130,9 +146,24 @@ def build(wordnet: Path) -> list[str]:
         first = synsets[offsets[0]]
         if not no_homes.isdisjoint(above(offsets[0])) and not _LIVED_IN.search(first[2]):
             letters += "o"
+        if _is_ordeal(lemma, offsets, synsets) and not ordeals.isdisjoint(above(offsets[0])):
+            letters += "u"
         if letters and lemma.replace("_", "").replace("-", "").isalpha():
             lines.append(f"{lemma.replace('_', ' ')}\t{letters}")
     return lines
+
+
+def _is_ordeal(
+    lemma: str, offsets: list[str], synsets: dict[str, tuple[int, list[str], str, list[str]]]
+) -> bool:
+    """Whether ``lemma`` may be an ordeal by how it is written and its other senses (see
+    ``u`` above): in lower case in its first sense, and fewer than half of its first
+    three senses something one may like for itself."""
+    written = [w for w in synsets[offsets[0]][3] if w.lower() == lemma]
+    if not written or written[0] != lemma:
+        return False
+    likeable = sum(synsets[o][0] in LIKEABLE_FILES for o in offsets[:3])
+    return 2 * likeable < len(offsets[:3])
 
 
 def main() -> None:

@@ -4,7 +4,8 @@ has (a worker, a relative, a teenager, a vegetarian), or is the word mostly a ju
 of people or a being of belief ("a saint", "a tyrant", "a genius", "a gremlin"); is a
 thing first of all a field of knowledge ("math"), or a thing no one lives in, though
 people say they do ("I live in my car", "in my sweatpants")? Is a word a language
-("Spanish")?
+("Spanish")? Is a thing first of all an ordeal no one wants to undergo ("a hangover",
+"delays": a strong liking of one is sarcasm)?
 
 "My brother is a marine" and "my brother is a genius" have one grammar; a careful reader
 records the first and nothing from the second. The table ships with the package
@@ -21,6 +22,7 @@ __all__ = [
     "is_field_of_knowledge",
     "is_language",
     "is_no_home",
+    "is_ordeal",
     "is_person_judgement",
     "is_person_role",
     "is_person_work",
@@ -69,3 +71,11 @@ def is_language(noun: str) -> bool:
     """Whether one of ``noun``'s senses is a natural language: "Spanish", "Mandarin",
     "Tagalog" (not "sarcasm", "dog")."""
     return "n" in _letters(noun)
+
+
+def is_ordeal(noun: str) -> bool:
+    """Whether ``noun``'s most frequent sense is an ordeal no one wants to undergo: ill
+    health, a symptom, discomfort, a misfortune, a trouble, a nuisance, a wait or a
+    delay, a levy or a debt ("hangover", "flu", "delay", "waiting", "taxes"; not
+    "tragedy", also a play, nor an acronym)."""
+    return "u" in _letters(noun)

@@ -15,7 +15,14 @@ a question asked inside a statement or from others' words about the speaker.
 - others' words and beliefs beyond "she said": "my wife keeps telling everyone I'm a
   chef", "my son told his class ...", "my landlord seems to think ...";
 - a denial said as "not that I'm ...", and exaggeration no one means ("since the dawn
-  of time", "my whole life is spreadsheets").
+  of time", "my whole life is spreadsheets", "I could eat a horse right now");
+- a claim reversed at its own end ("I'm a huge fan of waiting on hold... not", "...,
+  yeah right", "... yeah no", "..., said nobody");
+- a strong liking of what no one wants to undergo, or one marked by an eye-roll or
+  scare quotes ("I absolutely love being stuck in traffic": :mod:`.ordeals`);
+- first-person words in quotation marks that are not the speaker's: a sign, a song,
+  someone else's line ('my T-shirt says "I'm with stupid"'), when the speaker says no
+  "I" of their own outside them.
 
 Read by :func:`cognimem.ingest.extract.clauses.is_statement`; a sentence these match
 gives no fact and no constraint.
@@ -26,6 +33,7 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract.kinds import kind_of
+from cognimem.ingest.extract.ordeals import likes_an_ordeal
 from cognimem.ingest.extract.patterns import icase
 from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
@@ -84,6 +92,22 @@ _HYPERBOLE = icase(
     r"\b(?:my|our)\s+(?:whole|entire)\s+(?:life|world|existence)\s+(?:is|revolves|consists)\b"
 )
 
+# a claim reversed at its own end, after a pause: "... not", ", yeah right", "... yeah no"
+_REVERSED = icase(
+    r"(?:\.{2,}|…|,|\s[-–—]+)\s*(?:not|yeah,?\s+right|yeah,?\s+no|as\s+if|"
+    r"said\s+(?:no\s?one|nobody))\s*[.!]*\s*$"
+)
+# a momentary urge said as what the speaker could do ("I could eat a horse right now",
+# "I could sleep for a week"): no fact about them
+_COULD_NOW = icase(
+    r"^\W*(?:(?:honestly|man|god|ugh|oh),?\s+)*I\s+could\s+(?!not\b|never\b)(?:\w+ly\s+)?"
+    r"\w+\b.*?\b(?:right\s+now|at\s+this\s+point|for\s+(?:a\s+|an\s+)?(?:week|month|year|"
+    r"days|weeks|months|years|hours|decade|century))\b"
+)
+# a quotation that opens with a first-person word, and a speaker's own "I" outside it
+_QUOTED_I = re.compile(r"[\"“]\s*(?:I|I'm|I'd|I've|I'll|my|me)\b[^\"”]*[\"”]?")
+_OWN_I = re.compile(r"\bI\b")
+_LIKING = ("love", "adore", "enjoy", "fan of", "live for", "favorite", "favourite", "nothing")
 
 # each pattern with the words without which it cannot match: most sentences hold none,
 # and a substring test costs far less than a regex scan
@@ -94,6 +118,8 @@ _GATED = (
     (_OTHERS_WORDS, ("told", "tell", "seem")),
     (_NOT_THAT, ("not that",)),
     (_HYPERBOLE, ("of time", "eternity", "whole", "entire")),
+    (_REVERSED, ("not", "right", "yeah", "as if", "said no")),
+    (_COULD_NOW, ("could",)),
 )
 # any word of any pattern above, in one scan: a sentence with none is meant
 _ANY_GATE = re.compile("|".join(re.escape(w) for _, words in _GATED for w in words))
@@ -117,9 +143,20 @@ def is_unmeant(text: str) -> bool:
         and not _NEGATED.search(_NOT_REALLY.split(text)[0])
     ):
         return True
+    if ('"' in text or "“" in text) and _quotes_others(text):
+        return True
+    if any(w in low for w in _LIKING) and likes_an_ordeal(text):
+        return True
     if _ANY_GATE.search(low) is None:
         return False
     return any(any(w in low for w in words) and p.search(text) is not None for p, words in _GATED)
+
+
+def _quotes_others(text: str) -> bool:
+    """Whether the first-person words of ``text`` are all inside a quotation ('the sign
+    says "I run on coffee"'), so none is the speaker's own claim."""
+    quoted = _QUOTED_I.search(text)
+    return quoted is not None and _OWN_I.search(_QUOTED_I.sub(" ", text)) is None
 
 
 def laughed_off(fact: ExtractedFact) -> bool:

@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 
 from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.ordeals import valence
 from cognimem.text.noun_roots import (
     is_field_of_knowledge,
     is_no_home,
@@ -250,10 +251,16 @@ def kind_owned(said: Copula) -> str | None:
 # of all an act, a trait, a talk, a feeling, a group or a time, with no sense of the
 # body's world, is a joke
 # ("allergic to responsibility", "to paperwork", "to drama", "to people"), and so is one
-# to a field of knowledge ("to math"); another noun of the mind ("fragrance", first a
-# smell) is left as read
+# to a field of knowledge ("to math"); so is one to what WordNet knows as no food, plant,
+# animal, substance or part of the body, said in words VADER's lexicon rates ("to bad
+# vibes", "to stupidity"); another
+# noun of the mind ("fragrance", first a smell) is left as read
 _PHYSICAL = frozenset({"food", "plant", "animal", "substance", "artifact", "object", "phenomenon",
                        "body"})  # fmt: skip
+_RATED = 1.0  # VADER: "bad" -2.5, "stupidity" -1.9; an allergen's name is rated by none
+# what an allergen said in rated words must still be ("poison ivy", "nuts"; "vibes" is
+# first of all a made thing, the vibraphone)
+_MATTER = frozenset({"food", "plant", "animal", "substance", "body"})
 _NO_ALLERGEN = frozenset({"act", "attribute", "communication", "event", "feeling", "group",
                           "motive", "relation", "time", "possession", "quantity"})  # fmt: skip
 
@@ -270,4 +277,8 @@ def no_allergen(item: str) -> bool:
     if is_field_of_knowledge(head):  # "allergic to math", "to chemistry"
         return True
     classes = noun_classes(head)
+    if _MATTER.isdisjoint(classes) and any(
+        abs(valence(w)) >= _RATED for w in _NP_WORD.findall(low)
+    ):
+        return True  # "bad vibes", "stupidity": a judgement, no substance
     return bool(classes) and classes[0] in _NO_ALLERGEN and _PHYSICAL.isdisjoint(classes)

@@ -1,0 +1,183 @@
+"""Whether a strong liking is sarcasm said with no marker: the speaker says they love
+what no one wants to undergo. "I absolutely love being stuck in traffic", "I'm a huge
+fan of flight delays", "Oh, I love a good hangover", "I just love waiting in line" say
+the opposite of their words; "I love horror movies", "I love getting lost in a good
+book", "I'm a huge fan of early morning runs" mean theirs.
+
+A strong liking ("I (just / really / absolutely ...) love / adore / enjoy / live
+for", "I'm a huge fan of", "nothing I love more than", "my favorite part of the day
+is", "gotta love") is read as sarcasm when what it likes is, by the lexical resources
+the package ships:
+
+- an ordeal by WordNet: the head of what is liked, or of what a light verb does to it
+  ("doing my taxes", "having the flu"), is a noun whose most frequent sense is ill
+  health, a symptom, discomfort, a misfortune, a trouble, a nuisance, a wait or a
+  delay, a levy or a debt (:func:`cognimem.text.noun_roots.is_ordeal`);
+- a state said of the speaker that VADER's lexicon rates clearly negative ("being
+  stuck", "getting ignored"), with nothing rated clearly positive after it and no work
+  of words or music to be lost in ("getting lost in a good book", "in fantasy
+  stories"), or a clause after "it when" that holds a clearly negative word
+  and no clearly positive one ("I love it when my flight gets cancelled");
+- or when the liking is marked as not meant: an eye-roll emoji after it, or the verb
+  in scare quotes ('I "love" my commute').
+
+A name (a capitalised word) is no evidence ("a huge fan of Sting"), and a word before
+the head only describes it ("sad songs", "true crime podcasts"). The valence table
+ships with the package (``text/data/valence.tsv.gz``, built by
+``scripts/build_valence.py`` from the VADER lexicon; licence in ``text/data/NOTICE``)
+and is read once, on first use; nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from functools import cache
+from importlib import resources
+
+from cognimem.ingest.extract.patterns import icase
+from cognimem.text.noun_roots import is_ordeal
+from cognimem.text.noun_senses import first_class
+
+__all__ = ["likes_an_ordeal", "valence"]
+
+_ADVERB = (
+    r"(?:just|really|absolutely|simply|totally|truly|so+|do|genuinely|sure|certainly|"
+    r"positively|reall+y|actually|always|still)"
+)
+_LIKE = icase(
+    r"(?:^|[,;:(]\s*|\b(?:and|but|so)\s+)"
+    r"(?:(?:oh|ah|wow|yeah|yes|sure|honestly|man|boy|god|because|cause|like|well)\W+)*"
+    r"(?:I(?:\s+" + _ADVERB + r")*\s+(?:\"|“)?(?:love|adore|enjoy|live\s+for)(?:\"|”)?|"
+    r"I'm\s+(?:(?:just|really|such|a|an|huge|big|massive|enormous|giant|great|total|"
+    r"the\s+biggest)\s+)+fan\s+of|"
+    r"nothing\s+I\s+(?:love|enjoy|like)\s+more\s+than|"
+    r"nothing\s+(?:makes\s+me\s+(?:happier|happy)|beats)(?:\s+than)?|"
+    r"my\s+favou?rite\s+(?:part|thing|time|pastime|hobby)(?:\s+(?:of|in)\s+(?:the|my)\s+"
+    r"\w+)?\s+is|"
+    r"(?:you\s+)?(?:gotta|got\s+to|have\s+to)\s+love|don't\s+you\s+(?:just\s+)?love)"
+    r"\s+(?:to\s+)?(?P<object>[^.!?;]+)"
+)
+_SCARE_QUOTED = icase(r"[\"“](?:love|adore|enjoy)s?[\"”]")
+_EYE_ROLL = re.compile(r"[\U0001F644\U0001F612\U0001F643]|\*\s*(?:eye\s*-?\s*roll|rolls\s+eyes)")
+# where what is liked ends: a comma, or a word that starts another clause
+_CLAUSE_END = icase(
+    r",|\s(?:because|since|when|whenever|if|but|though|although|especially|except|unless|"
+    r"while|cause|cuz|so|as\s+long\s+as|even)\b"
+)
+_WHEN = icase(r"^(?:it\s+)?(?:when|whenever|how)\s+")
+# where a noun phrase ends inside what is liked
+_RUN_BREAK = icase(
+    r"\s(?:of|on|at|in|into|with|for|to|from|behind|before|after|during|about|through|"
+    r"around|over|under|by|and|or|who|that|which|than|like)\s"
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# verbs that say nothing of whether what they act on is wanted: the liking is of it
+_LIGHT = frozenset({"doing", "paying", "having", "getting", "catching", "filing", "sitting",
+                    "being", "going", "waiting", "dealing", "handling"})  # fmt: skip
+# verbs that say what state the speaker is in: the liking is of the state
+_STATE = frozenset({"being", "getting", "feeling", "staying", "going", "ending"})
+_CHOSEN_WAIT = frozenset({"until", "till", "to"})
+_NEGATIVE = -1.0  # VADER: "stuck" -1.0, "ignored" -1.3, "sick" -2.3
+_POSITIVE = 1.0  # "good" 1.9, "fun" 2.3
+
+
+@cache
+def _table() -> dict[str, float]:
+    raw = resources.files("cognimem.text").joinpath("data", "valence.tsv.gz").read_bytes()
+    out: dict[str, float] = {}
+    for line in gzip.decompress(raw).decode("utf-8").splitlines():
+        word, mean = line.split("\t")
+        out[word] = float(mean)
+    return out
+
+
+def valence(word: str) -> float:
+    """VADER's mean valence of ``word`` (or of it without a plural or third-person
+    "-s"), from -4 to +4; 0.0 when the lexicon does not rate it."""
+    table = _table()
+    low = word.lower()
+    found = table.get(low)
+    if found is None and low.endswith("s"):
+        found = table.get(low[:-1])
+    return found or 0.0
+
+
+def _head_is_ordeal(run: str, light: bool) -> bool:
+    """Whether the head (last word) of a noun run names an ordeal; a run that opens with
+    a verb counts only when the verb is light ("doing my taxes", not "treating
+    migraines")."""
+    found = _WORD.findall(run)
+    if not found:
+        return False
+    if found[0].lower().endswith("ing") and len(found) > 1 and not light:
+        return False
+    head = found[-1]
+    if not head.islower():
+        return False
+    # a compound WordNet holds as one noun: "jet lag", "hay fever"
+    return (len(found) > 1 and is_ordeal(" ".join(found[-2:]))) or _ordeal(head)
+
+
+def _ordeal(noun: str) -> bool:
+    """:func:`is_ordeal`, with a plural read as its singular where WordNet holds both
+    ("spots" is a disease, "remote spots" places; "taxes", "delays" stay ordeals)."""
+    low = noun.lower()
+    if not is_ordeal(low):
+        return False
+    if len(low) > 3 and low.endswith("s"):
+        for singular in (low[:-1], low[:-2] if low.endswith("es") else ""):
+            if singular and first_class(singular) is not None:
+                return is_ordeal(singular)
+    return True
+
+
+def _state_is_bad(words: list[str]) -> bool:
+    """Whether "being X ...", "getting X ..." says a state VADER rates clearly negative,
+    with nothing after it rated clearly positive or a work of words or music to be lost
+    in ("getting lost in a good book", "in fantasy stories")."""
+    if len(words) < 2 or words[0].lower() not in _STATE:
+        return False
+    rest = [w for w in words[1:] if not w.lower().endswith("ly")] or words[1:]
+    return valence(rest[0]) <= _NEGATIVE and not any(
+        valence(w) >= _POSITIVE or first_class(w) == "communication" for w in rest[1:]
+    )
+
+
+def _clause_is_bad(clause: str) -> bool:
+    scores = [valence(w) for w in _WORD.findall(clause)]
+    return any(s <= _NEGATIVE for s in scores) and all(s < _POSITIVE for s in scores)
+
+
+def _is_ordeal_liked(liked: str) -> bool:
+    if _WHEN.match(liked):
+        return _clause_is_bad(liked)
+    liked = _CLAUSE_END.split(liked, maxsplit=1)[0]
+    words = _WORD.findall(liked)
+    if not words:
+        return False
+    if _state_is_bad(words):
+        return True
+    first = _RUN_BREAK.split(f" {liked.strip()} ", maxsplit=1)[0]
+    if _head_is_ordeal(first, words[0].lower() in _LIGHT):
+        return True
+    # "waiting in line": the verb itself is the ordeal; not a wait chosen ("waiting until
+    # the last minute to book", "waiting to buy")
+    return (
+        words[0].lower().endswith("ing")
+        and words[0].islower()
+        and _ordeal(words[0])
+        and not (len(words) > 1 and words[1].lower() in _CHOSEN_WAIT)
+    )
+
+
+def likes_an_ordeal(text: str) -> bool:
+    """Whether a tidied sentence states a strong liking that it does not mean: of an
+    ordeal, or marked as sarcasm by an eye-roll or scare quotes (see the module
+    docstring)."""
+    m = _LIKE.search(text)
+    if m is None:
+        return False
+    if _SCARE_QUOTED.search(m.group(0)) or _EYE_ROLL.search(text[m.start() :]):
+        return True
+    return _is_ordeal_liked(m.group("object"))
