@@ -71,8 +71,8 @@ def test_the_same_words_meant_keep_their_fact(
 @pytest.mark.parametrize(
     "text",
     [
-        "I love being stuck on the tarmac for three hours.",  # a state VADER rates
         "I love it when my train gets cancelled.",  # a clause after "it when"
+        "I just love having migraines.",  # what a light verb acts on
         "Oh, I really enjoy paying income tax.",  # a light verb's object
         "I'm such a fan of toothaches.",
         'I "enjoy" running.',  # the verb in scare quotes
@@ -93,6 +93,13 @@ def test_a_strong_liking_of_an_ordeal_is_sarcasm(text: str) -> None:
         "I love a good challenge.",
         "I love solving problems.",
         "I don't love waiting in line.",  # no liking said
+        # a state said of the speaker, however VADER rates it
+        "I love being alone.",
+        "I love getting lost.",
+        # a liking explained; the X of Y; a noun the verb qualifies
+        "I love doing my own taxes, it's like a puzzle.",
+        "I love waiting rooms because I get to read.",
+        "I love the pain of a hard workout.",
     ],
 )
 def test_an_earnest_liking_is_no_sarcasm(text: str) -> None:

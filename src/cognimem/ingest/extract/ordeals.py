@@ -1,8 +1,8 @@
 """Whether a strong liking is sarcasm said with no marker: the speaker says they love
-what no one wants to undergo. "I absolutely love being stuck in traffic", "I'm a huge
-fan of flight delays", "Oh, I love a good hangover", "I just love waiting in line" say
-the opposite of their words; "I love horror movies", "I love getting lost in a good
-book", "I'm a huge fan of early morning runs" mean theirs.
+what no one wants to undergo. "I'm a huge fan of flight delays", "Oh, I love a good
+hangover", "I just love waiting in line", "I adore doing my taxes" say the opposite of
+their words; "I love horror movies", "I love the pain of a hard workout",
+"I'm a huge fan of early morning runs" mean theirs.
 
 A strong liking ("I (just / really / absolutely ...) love / adore / enjoy / live
 for", "I'm a huge fan of", "nothing I love more than", "my favorite part of the day
@@ -10,19 +10,23 @@ is", "gotta love") is read as sarcasm when what it likes is, by the lexical reso
 the package ships:
 
 - an ordeal by WordNet: the head of what is liked, or of what a light verb does to it
-  ("doing my taxes", "having the flu"), is a noun whose most frequent sense is ill
-  health, a symptom, discomfort, a misfortune, a trouble, a nuisance, a wait or a
-  delay, a levy or a debt (:func:`cognimem.text.noun_roots.is_ordeal`);
-- a state said of the speaker that VADER's lexicon rates clearly negative ("being
-  stuck", "getting ignored"), with nothing rated clearly positive after it and no work
-  of words or music to be lost in ("getting lost in a good book", "in fantasy
-  stories"), or a clause after "it when" that holds a clearly negative word
-  and no clearly positive one ("I love it when my flight gets cancelled");
+  ("doing my taxes", "having the flu"), or the verb itself ("waiting in line"; not
+  "waiting rooms", nor a wait chosen, "waiting until the last minute"), is a noun whose
+  most frequent sense is ill health, a symptom, discomfort, a misfortune, a trouble, a
+  nuisance, a wait or a delay, a levy or a debt
+  (:func:`cognimem.text.noun_roots.is_ordeal`); not the head of "the X of Y" ("the
+  pain of a hard workout": the liking is of Y);
+- a clause after "it when" that holds a word VADER's lexicon rates clearly negative and
+  none rated clearly positive ("I love it when my flight gets cancelled");
 - or when the liking is marked as not meant: an eye-roll emoji after it, or the verb
   in scare quotes ('I "love" my commute').
 
-A name (a capitalised word) is no evidence ("a huge fan of Sting"), and a word before
-the head only describes it ("sad songs", "true crime podcasts"). The valence table
+A liking the sentence goes on to explain, with a reason or words VADER rates clearly
+positive ("I love doing my own taxes, it's like a puzzle"), is meant: sarcasm does not
+explain itself. A state said of the speaker is no evidence, even one VADER rates
+negative ("being alone", "getting lost", "being scared" are liked as often as "being
+stuck" is not), nor is a name, a capitalised word ("a huge fan of Sting"); a word
+before the head only describes it ("sad songs", "true crime podcasts"). The valence table
 ships with the package (``text/data/valence.tsv.gz``, built by
 ``scripts/build_valence.py`` from the VADER lexicon; licence in ``text/data/NOTICE``)
 and is read once, on first use; nothing is fetched.
@@ -75,10 +79,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # verbs that say nothing of whether what they act on is wanted: the liking is of it
 _LIGHT = frozenset({"doing", "paying", "having", "getting", "catching", "filing", "sitting",
                     "being", "going", "waiting", "dealing", "handling"})  # fmt: skip
-# verbs that say what state the speaker is in: the liking is of the state
-_STATE = frozenset({"being", "getting", "feeling", "staying", "going", "ending"})
+_REASON = icase(r"\b(?:because|since|cause|cuz|as)\b")
 _CHOSEN_WAIT = frozenset({"until", "till", "to"})
-_NEGATIVE = -1.0  # VADER: "stuck" -1.0, "ignored" -1.3, "sick" -2.3
+_NEGATIVE = -1.0  # VADER: "cancelled" -1.0, "ignored" -1.3, "sick" -2.3
 _POSITIVE = 1.0  # "good" 1.9, "fun" 2.3
 
 
@@ -132,39 +135,43 @@ def _ordeal(noun: str) -> bool:
     return True
 
 
-def _state_is_bad(words: list[str]) -> bool:
-    """Whether "being X ...", "getting X ..." says a state VADER rates clearly negative,
-    with nothing after it rated clearly positive or a work of words or music to be lost
-    in ("getting lost in a good book", "in fantasy stories")."""
-    if len(words) < 2 or words[0].lower() not in _STATE:
-        return False
-    rest = [w for w in words[1:] if not w.lower().endswith("ly")] or words[1:]
-    return valence(rest[0]) <= _NEGATIVE and not any(
-        valence(w) >= _POSITIVE or first_class(w) == "communication" for w in rest[1:]
-    )
-
-
 def _clause_is_bad(clause: str) -> bool:
     scores = [valence(w) for w in _WORD.findall(clause)]
     return any(s <= _NEGATIVE for s in scores) and all(s < _POSITIVE for s in scores)
 
 
+def _explained(tail: str) -> bool:
+    """Whether what follows the liking says why, with a reason or words VADER rates
+    clearly positive ("..., it's like a puzzle", "... because I get to read"): sarcasm
+    does not explain itself."""
+    return _REASON.search(tail) is not None or any(
+        valence(w) >= _POSITIVE for w in _WORD.findall(tail)
+    )
+
+
 def _is_ordeal_liked(liked: str) -> bool:
     if _WHEN.match(liked):
         return _clause_is_bad(liked)
-    liked = _CLAUSE_END.split(liked, maxsplit=1)[0]
+    end = _CLAUSE_END.search(liked)
+    if end is not None and _explained(liked[end.start() :]):
+        return False
+    liked = liked[: end.start()] if end else liked
     words = _WORD.findall(liked)
     if not words:
         return False
-    if _state_is_bad(words):
+    run = _RUN_BREAK.search(f" {liked.strip()} ")
+    first = f" {liked.strip()} "[: run.start()] if run else liked
+    # "the pain of a hard workout", "the sting of cold water": the liking is of what
+    # it is of
+    of = run is not None and run.group(0).strip().lower() == "of"
+    if not of and _head_is_ordeal(first, words[0].lower() in _LIGHT):
         return True
-    first = _RUN_BREAK.split(f" {liked.strip()} ", maxsplit=1)[0]
-    if _head_is_ordeal(first, words[0].lower() in _LIGHT):
-        return True
-    # "waiting in line": the verb itself is the ordeal; not a wait chosen ("waiting until
-    # the last minute to book", "waiting to buy")
+    # "waiting in line", "waiting for the plumber": the verb itself is the ordeal; not a
+    # noun it qualifies ("waiting rooms") nor a wait chosen ("waiting until the last
+    # minute to book", "waiting to buy")
     return (
-        words[0].lower().endswith("ing")
+        len(_WORD.findall(first)) == 1
+        and words[0].lower().endswith("ing")
         and words[0].islower()
         and _ordeal(words[0])
         and not (len(words) > 1 and words[1].lower() in _CHOSEN_WAIT)
