@@ -58,6 +58,9 @@ def test_a_liking_or_claim_not_meant_gives_nothing(text: str) -> None:
         # an allergen said in a rated word is still one
         ("I'm allergic to poison oak.", ("policy", "allergy", "poison oak")),
         ("I enjoy hiking with my dog.", ("preference", None, "hiking")),
+        # a title in quotation marks is no one's words
+        ('My favorite song is "I Will Survive".', ("preference", None, "I Will Survive")),
+        ('"My Way" is my favorite song.', ("preference", None, "My Way")),
     ],
 )
 def test_the_same_words_meant_keep_their_fact(

@@ -22,7 +22,8 @@ a question asked inside a statement or from others' words about the speaker.
   scare quotes ("I absolutely love being stuck in traffic": :mod:`.ordeals`);
 - first-person words in quotation marks that are not the speaker's: a sign, a song,
   someone else's line ('my T-shirt says "I'm with stupid"'), when the speaker says no
-  "I" of their own outside them.
+  "I" of their own outside them (a title in title case is no one's words: 'my favorite
+  song is "I Will Survive"').
 
 Read by :func:`cognimem.ingest.extract.clauses.is_statement`; a sentence these match
 gives no fact and no constraint.
@@ -104,8 +105,9 @@ _COULD_NOW = icase(
     r"\w+\b.*?\b(?:right\s+now|at\s+this\s+point|for\s+(?:a\s+|an\s+)?(?:week|month|year|"
     r"days|weeks|months|years|hours|decade|century))\b"
 )
-# a quotation that opens with a first-person word, and a speaker's own "I" outside it
-_QUOTED_I = re.compile(r"[\"“]\s*(?:I|I'm|I'd|I've|I'll|my|me)\b[^\"”]*[\"”]?")
+# a quotation that opens with a first-person word, and a speaker's own "I" outside it,
+# ... said as a sentence, not a title in title case ("I Will Survive", "My Way")
+_QUOTED_I = re.compile(r"[\"“]\s*(?:I|I'm|I'd|I've|I'll|[Mm]y|me)\s+[a-z][^\"”]*[\"”]?")
 _OWN_I = re.compile(r"\bI\b")
 _LIKING = ("love", "adore", "enjoy", "fan of", "live for", "favorite", "favourite", "nothing")
 
