@@ -187,7 +187,17 @@ def packet_signals(r: Ranked) -> dict[str, float]:
     """The per-method raw scores (what a caller compares across reads) and the final
     signals that moved the rank."""
     out = dict(r.raw)
-    names = ("graph", "fact", "entity", "dated", "speaker", "session", "no_longer_true", "level")
+    names = (
+        "graph",
+        "fact",
+        "entity",
+        "dated",
+        "speaker",
+        "session",
+        "no_longer_true",
+        "level",
+        "told_before",
+    )
     for name in names:
         if r.signals.get(name):
             out[name] = r.signals[name]

@@ -56,6 +56,8 @@ from cognimem.text.names import normalize_name
 from cognimem.text.speech import filler
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
+# the signal of a turn a dated reply answers (``recall/conversation/told_before.py``)
+TOLD_BEFORE = "told_before"
 ONLY_ASKS = "dropped: only asks (a question is evidence through the reply to it)"
 SMALL_TALK = "dropped: small talk (no evidence of its own)"
 # a query about what was asked: then the questions are what it looks for
@@ -168,6 +170,8 @@ class EvidenceCheck:
                 kept.append((r, why))
             elif r.answers is not None and own.get(r.answers) is not None:
                 kept.append((r, "replies to a question that bears on the query"))
+            elif r.signals.get(TOLD_BEFORE):
+                kept.append((r, "the turn a dated reply to the question answers"))
             else:
                 unsupported.append((r, NO_EVIDENCE))
         return kept, unsupported

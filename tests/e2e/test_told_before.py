@@ -1,0 +1,64 @@
+"""A "when" question gets the turn its dated reply answers (recall/conversation/
+told_before.py), through ``Memory`` on both backends: the event is shown or told in one
+turn, asked about in the next and dated in the reply, and the turn that shows it shares
+no word with the question."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from cognimem import Memory, Message
+
+USER = "ann"
+T0 = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)
+SHOWN = "By the way, take a look at what I made for the hallway!"
+ASKED = "Wow, is that yours?"
+DATED = "Yes, I painted that sunrise last year! It's special to me."
+# Ann's other turns on painting, days later, telling of no time
+CHATTER = (
+    "Painting calms me on {}.",
+    "I keep my brushes by the window for {}.",
+    "Bright colours are hard to get right on {}.",
+    "Painting with the kids is messy on {}.",
+)
+WHEN = ("rainy evenings", "long weekends", "cold mornings", "quiet Sundays", "busy Mondays")
+
+
+async def tell(memory: Memory) -> None:
+    exchange = [
+        Message(content=SHOWN, name="Ann", occurred_at=T0),
+        Message(content=ASKED, name="Bo", occurred_at=T0 + timedelta(seconds=1)),
+        Message(content=DATED, name="Ann", occurred_at=T0 + timedelta(seconds=2)),
+    ]
+    later = T0 + timedelta(days=3)
+    chatter = [
+        Message(content=c.format(w), name="Ann", occurred_at=later + timedelta(minutes=n))
+        for n, (c, w) in enumerate((c, w) for w in WHEN for c in CHATTER)
+    ]
+    await memory.write_batch(exchange, user_id=USER)
+    await memory.write_batch(chatter, user_id=USER)
+
+
+async def test_a_when_question_gets_the_turn_its_dated_reply_answers(memory: Memory) -> None:
+    await tell(memory)
+    packet = await memory.read(
+        "When did Ann paint the sunrise?",
+        user_id=USER,
+        limit=2,
+        reference_time=T0 + timedelta(days=30),
+    )
+    # what was painted is shown two turns back, past the question that only asks; on
+    # its own it ranks below Ann's other turns on painting
+    assert [i.text for i in packet.items] == [DATED, SHOWN]
+    assert packet.items[1].signals["told_before"] == 1.0
+
+
+async def test_no_turn_is_brought_in_for_a_question_that_asks_no_time(memory: Memory) -> None:
+    await tell(memory)
+    packet = await memory.read(
+        "What did Ann paint, the sunrise?",
+        user_id=USER,
+        limit=2,
+        reference_time=T0 + timedelta(days=30),
+    )
+    assert SHOWN not in [i.text for i in packet.items]
