@@ -21,6 +21,7 @@ __all__ = [
     "PARTS_OF_DAY",
     "SAID_YEAR",
     "SEASONS",
+    "SPOKEN_YEAR",
     "STEP",
     "TENS",
     "UNIT_WORDS",
@@ -298,13 +299,37 @@ def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, s
 SAID_YEAR = r"((?:19|20)\d{2}\b|['’]\d\d(?![\w'’])|(?:last|this|next)\s+year\b)"
 
 
+_UNITS = r"one|two|three|four|five|six|seven|eight|nine"
+_TEEN = r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_TENS_AND = rf"(?:{_TENS_WORDS.replace(' ', '|')})(?:[\s-]+(?:{_UNITS}))?"
+# a year said in words: "nineteen ninety-five", "twenty nineteen", "twenty oh five",
+# "two thousand and eight" (a century then a number from ten, or "oh" and a digit's word)
+SPOKEN_YEAR = (
+    rf"(?:nineteen|twenty)[\s-]+(?:oh[\s-]+(?:{_UNITS})|{_TEEN}|{_TENS_AND})\b|"
+    rf"two\s+thousand(?:\s+and)?\s+(?:{_TEEN}|{_TENS_AND}|{_UNITS})\b"
+)
+
+
+def spoken_year(said: str) -> int:
+    """The year a :data:`SPOKEN_YEAR` match says ("twenty twenty-two" is 2022)."""
+    words = [w for w in said.lower().replace("-", " ").split() if w not in ("and", "oh")]
+    if words[:2] == ["two", "thousand"]:
+        century, rest = 2000, words[2:]
+    else:
+        century, rest = 100 * number_of(words[0])[0], words[1:]
+    return century + sum(number_of(w)[0] for w in rest)
+
+
 def said_year(said: str | None, ref: datetime) -> int | None:
-    """The year a :data:`SAID_YEAR` group says (two digits: :func:`year_of`; "last
-    year": the one before ``ref``'s); ``None`` when none is said."""
+    """The year a :data:`SAID_YEAR` group (or :data:`SPOKEN_YEAR`) says (two digits:
+    :func:`year_of`; "last year": the one before ``ref``'s); ``None`` when none is
+    said."""
     if not said:
         return None
     word = said.split()[0].lower()
-    return ref.year + STEP[word] if word in STEP else year_of(said.lstrip("'’"), ref)
+    if word in STEP:
+        return ref.year + STEP[word]
+    return spoken_year(said) if word[0].isalpha() else year_of(said.lstrip("'’"), ref)
 
 
 def in_halves(n: int, unit: str, whole: int) -> tuple[int, str]:

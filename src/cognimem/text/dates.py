@@ -20,6 +20,7 @@ from cognimem.text.calendar import (
     MONTHS,
     SAID_YEAR,
     SEASONS,
+    SPOKEN_YEAR,
     STEP,
     WEEKDAY_ABBREVIATIONS,
     WEEKDAY_WORDS,
@@ -187,7 +188,7 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _year_only(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "in 2019", "back in '19"; "early / mid / late 2019": its first quarter, May-August or
     September-December (:func:`.calendar.part_of`), approximate."""
-    year, word = said_year(m.group(2), ref) or ref.year, m.group(1).lower()
+    year, word = said_year(m.group(2), ref) or ref.year, (m.group(1) or "").lower()
     if word in PART_WORDS:
         start, end = part_of("year", date(year, 1, 1), PART_WORDS[word])
         return utc_at(start), utc_at(end), "year", True
@@ -247,6 +248,19 @@ def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if m.group(5) == _VERB_MAY:
         return None
     return _days(m.group(6), m.group(7), m.group(5), m.group(8), ref, future)
+
+
+def _days_between(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "between the 5th and the 8th" (no month): the first day as "on the 5th" reads
+    it (:func:`_day_of_month`), to the end of the last in the same month."""
+    first = _day_of_month(m, ref, future)
+    if first is None:
+        return None
+    try:
+        last = first[0].replace(day=day_of(m.group(2)))
+    except ValueError:
+        return None
+    return (first[0], last + timedelta(days=1), "day", False) if last >= first[0] else None
 
 
 def _days(
@@ -349,6 +363,11 @@ PATTERNS: tuple[Rule, ...] = (
         _month_only,
     ),
     (None, rf"\b({_YEAR_WORDS})[\s-]+(?!last|this|next){SAID_YEAR}", _year_only),
+    (  # "in twenty nineteen", "Two thousand and eight was ...": a year said in words
+        frozenset({"nineteen", "twenty", "thousand"}),
+        rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({SPOKEN_YEAR})",
+        _year_only,
+    ),
     (
         _MONTHS,
         rf"\b(?:from|between)\s+({MONTH_ANY})\s*(?:to|through|until|till|and|-|–)\s*({MONTH_ANY})"
@@ -393,6 +412,11 @@ PATTERNS: tuple[Rule, ...] = (
         r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)"
         r"\s*[.!?]?\s*$",
         _day_of_month,
+    ),
+    (
+        frozenset({"between"}),
+        rf"\bbetween\s+the\s+{DAY}\s+and\s+(?:the\s+)?{DAY}(?!\s*(?:of\s+)?{MONTH_ANY})",
+        _days_between,
     ),
     (
         WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),

@@ -34,6 +34,7 @@ from cognimem.text.calendar import (
     said_year,
     season_from,
     season_range,
+    unit_after,
     unit_window,
     utc_at,
     week_start,
@@ -161,13 +162,10 @@ def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "it's been two years since (I quit)": the day that far back."""
+    """ "it's been two years since (I quit)": the span from that far back up to the day
+    said, as "I haven't smoked in two years" (what it dates starts then and holds)."""
     n, approximate = number_of(m.group(2))
-    approximate = approximate or m.group(1) is not None
-    return (
-        *day_window(move(ref.date(), m.group(3), -n)[0], m.group(3).lower().rstrip("s"))[:3],
-        approximate,
-    )
+    return _back_to_today(ref, m.group(3), n, approximate or m.group(1) is not None)
 
 
 def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -193,6 +191,9 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
         count, smaller = in_halves(n, unit, 1 if m.group(3) else 0)
         return (*day_window(move(ref.date(), smaller, sign * count)[0], unit)[:3], True)
     unit = "day" if unit == "night" else unit
+    if unit == "weekend":  # "three weekends ago": the Saturday and Sunday of that one
+        first = unit_after(ref.date(), unit, sign)[0]  # the last, or the coming one
+        return (*unit_after(first.date(), unit, sign * (n - 1)), approximate)
     if ahead and not suffix and runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, unit, n, approximate)
     return (
@@ -223,6 +224,14 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         month = add_months(found[0].date(), ("early", "mid", "late").index(m.group(2).lower()))
         return (*month_range(month.year, month.month), "season", True)
     return (*found, "season", False)
+
+
+def _season_but_one(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "the summer before last": the one before the last to have ended; "the winter
+    after next": the one after the next to begin."""
+    season, back = SEASONS[m.group(1).lower()], m.group(2).lower().startswith("before")
+    start = season_from(season, ref.date(), -1 if back else 1)[0]
+    return (*season_range(season, start.year + (-1 if back else 1)), "season", False)
 
 
 def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -368,6 +377,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     # a season that is the whole text ("Summer.") is read as after "in"
     (_SEASONS, rf"^\s*()(?:the\s+)?()({SEASON})\s*[.!?]?\s*$", _relative_season),
+    (_SEASONS, rf"\bthe\s+({SEASON})\s+(before\s+last|after\s+next)\b", _season_but_one),
     (
         frozenset(f"{season}s" for season in SEASONS),
         rf"\b(?:the\s+)?(?:last|past)\s+({NUMBER})\s+({SEASON})s\b",
@@ -376,7 +386,8 @@ PATTERNS: tuple[Rule, ...] = (
     (
         UNIT_WORDS | _CLOCK_UNITS | {"half", "ago", "back"},
         rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
-        rf"(?:and\s+a\s+half\s+)?({UNIT}|nights?|hours?|minutes?|mins)(?:\s+and\s+a\s+half)?|"
+        rf"(?:and\s+a\s+half\s+)?({UNIT}|weekends?|nights?|hours?|minutes?|mins)"
+        rf"(?:\s+and\s+a\s+half)?|"
         rf"half\s+an?\s+({UNIT}))(?:\s+or\s+so)?"
         r"(?:\s+(ago|back|from\s+(?:now|today)|hence))?\b",
         _count,

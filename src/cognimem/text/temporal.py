@@ -102,8 +102,8 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   after the move", in August 2022) is known to one too (February 2023), as is one from
   a season ("two years later", after the summer of 2015: the summer of 2017);
   ``relative`` marks the mentions counted from the reference. ``it's been two years
-  since``: the day two years back; ``I haven't smoked in three years`` (the perfect):
-  the span up to the day said. Times in a habit ("every year in June", "on the 1st of
+  since`` and ``I haven't smoked in three years`` (the perfect): the span from that far
+  back up to the day said. Times in a habit ("every year in June", "on the 1st of
   each month", "weekly on Tuesday") are no date.
 
 Not resolved: clock times, durations ahead with no date ("I'll be
