@@ -313,11 +313,9 @@ SPOKEN_YEAR = (
 def spoken_year(said: str) -> int:
     """The year a :data:`SPOKEN_YEAR` match says ("twenty twenty-two" is 2022)."""
     words = [w for w in said.lower().replace("-", " ").split() if w not in ("and", "oh")]
-    if words[:2] == ["two", "thousand"]:
-        century, rest = 2000, words[2:]
-    else:
-        century, rest = 100 * number_of(words[0])[0], words[1:]
-    return century + sum(number_of(w)[0] for w in rest)
+    thousand = words[1] == "thousand"
+    century = 2000 if thousand else 100 * number_of(words[0])[0]
+    return century + sum(number_of(w)[0] for w in words[2 if thousand else 1 :])
 
 
 def said_year(said: str | None, ref: datetime) -> int | None:

@@ -253,22 +253,18 @@ def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _days_between(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "between the 5th and the 8th" (no month): the first day as "on the 5th" reads
     it (:func:`_day_of_month`), to the end of the last in the same month."""
-    first = _day_of_month(m, ref, future)
-    if first is None:
-        return None
-    try:
-        last = first[0].replace(day=day_of(m.group(2)))
-    except ValueError:
-        return None
-    return (first[0], last + timedelta(days=1), "day", False) if last >= first[0] else None
+    return _through(_day_of_month(m, ref, future), m.group(2))
 
 
 def _days(
     first_day: str, last_day: str, month: str, year: str | None, ref: datetime, future: bool
 ) -> Resolved:
-    first = full_date(
-        day_of(first_day), month_name(month), int(year) if year else None, ref, future
-    )
+    day, year_said = day_of(first_day), int(year) if year else None
+    return _through(full_date(day, month_name(month), year_said, ref, future), last_day)
+
+
+def _through(first: Resolved, last_day: str) -> Resolved:
+    """From the day ``first`` to the end of day ``last_day`` of its month, if later."""
     if first is None:
         return None
     try:

@@ -202,12 +202,6 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     )
 
 
-def _counted_day(ref: datetime, unit: str, n: int, approximate: bool) -> Resolved:
-    """The day ``n`` units from ``ref``'s, known to the unit (``precision``)."""
-    unit = unit.lower().rstrip("s")
-    return (*day_window(move(ref.date(), unit, n)[0], unit)[:3], approximate)
-
-
 def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``last summer``, ``this winter``, ``next spring``; ``the summer``: the latest that
     has begun (looking ahead: the earliest that has not ended); ``in early spring``,
