@@ -6,7 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from cognimem.models import MemoryItem, Scope
-from cognimem.recall.conversation.told_before import answered, dated_replies, with_told_before
+from cognimem.recall.conversation.told_before import (
+    answered,
+    dated_before,
+    dates,
+    with_told_before,
+)
 from cognimem.recall.rerank import Ranked, tokens_of
 
 T0 = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
@@ -54,10 +59,23 @@ def test_the_turn_a_reply_answers() -> None:
     assert answered(REPLY, [ASKS, item("h", "Hi there!", "Ann", 0)]) == []
 
 
-def test_only_the_best_ranked_dated_reply_brings_its_turn() -> None:
-    undated = item("u", "I love painting", "Ann", 5)
-    assert dated_replies([ranked(REPLY, 1.0), ranked(undated, 0.9)]) == [REPLY]
-    assert dated_replies([ranked(undated, 1.0), ranked(REPLY, 0.9)]) == []
+def test_a_turn_dates_what_it_tells_of_by_its_own_words() -> None:
+    assert dates(REPLY)
+    assert not dates(SHOWN)  # no time at all
+    said = item("w", "We adopted a kitten!", "Ann", 3)
+    said = said.model_copy(update={"event_start": said.occurred_at})
+    said = said.model_copy(update={"event_end": said.occurred_at + timedelta(seconds=1)})
+    assert not dates(said)  # only the moment it was said
+
+
+def test_the_dated_turn_before_an_undated_one() -> None:
+    told = item("m", "Yesterday I took the kids to the museum!", "Ann", 0, dated=True)
+    follow = item("f", "What were they so stoked about?", "Bo", 1)
+    assert dated_before(follow, [told]) == [told]
+    assert dated_before(follow, [SHOWN]) == []  # dates nothing
+    assert dated_before(follow, [item("x", "Hi!", "Ann", 0, dated=True)]) == []  # small talk
+    assert dated_before(item("g", "It was fun", "Ann", 1), [told]) == []  # same author
+    assert dated_before(follow, []) == []
 
 
 def test_the_turn_goes_just_below_its_reply() -> None:
@@ -69,3 +87,12 @@ def test_the_turn_goes_just_below_its_reply() -> None:
     # the read's filters hold: a turn they do not admit stays out
     out = with_told_before([ranked(REPLY, 1.0), other], {"r": [ASKS, SHOWN]}, lambda i: False)
     assert [r.item.id for r in out] == ["r", "o"]
+
+
+def test_an_undated_best_item_gets_the_dated_turn_before_it_just_above() -> None:
+    told = item("m", "Yesterday I took the kids to the museum!", "Ann", 0, dated=True)
+    follow = ranked(item("f", "What did they like there?", "Bo", 1), 1.0)
+    other = ranked(item("o", "Museums are fun", "Ann", 50), 0.8)
+    out = with_told_before([follow, other, ranked(told, 0.2)], {"f": [told]}, lambda i: True)
+    assert [r.item.id for r in out] == ["m", "f", "o"]
+    assert out[0].signals["told_before"] == 1.0

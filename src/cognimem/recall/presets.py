@@ -138,11 +138,12 @@ class RecallConfig(BaseModel):
     # place in the items, and a question counts through the reply that follows it
     # (recall/conversation/evidence.py, text/speech.py). Off in the plain baselines
     drop_filler: bool = True
-    # a "when" question brings in the turn its best-ranked dated reply answers, just
-    # below the reply (recall/conversation/told_before.py): the event is told there, the
-    # time in the reply. LoCoMo rotation: temporal frac@10 fold A tune 0.984 -> 1.0,
-    # check 0.879 -> 0.890; fold B check 0.972 -> 0.983; no other category moves. Off
-    # in the plain baselines
+    # a "when" question brings in the turn before its best-ranked item
+    # (recall/conversation/told_before.py): below a dated reply, the turn it answers
+    # (the event is told there, the time in the reply); above an undated one, the turn
+    # before it when that one dates something. LoCoMo rotation, temporal frac@10: fold A
+    # tune 0.984 -> 1.0, check 0.879 -> 0.890; fold B check 0.972 -> 0.983 (MRR 0.786 ->
+    # 0.802); no other category moves. Off in the plain baselines
     told_before: bool = True
     # a local cross-encoder (providers/onnx_models.py, the ``bge`` extra) rereads the
     # query with each of the best ``cross_encoder_top`` ranked memories; its probability

@@ -56,7 +56,8 @@ from cognimem.text.names import normalize_name
 from cognimem.text.speech import filler
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
-# the signal of a turn a dated reply answers (``recall/conversation/told_before.py``)
+# the signal of a turn brought in beside the best-ranked item of a "when" question
+# (``recall/conversation/told_before.py``)
 TOLD_BEFORE = "told_before"
 ONLY_ASKS = "dropped: only asks (a question is evidence through the reply to it)"
 SMALL_TALK = "dropped: small talk (no evidence of its own)"
@@ -171,7 +172,7 @@ class EvidenceCheck:
             elif r.answers is not None and own.get(r.answers) is not None:
                 kept.append((r, "replies to a question that bears on the query"))
             elif r.signals.get(TOLD_BEFORE):
-                kept.append((r, "the turn a dated reply to the question answers"))
+                kept.append((r, 'the turn before the best-ranked item of a "when" question'))
             else:
                 unsupported.append((r, NO_EVIDENCE))
         return kept, unsupported

@@ -1,4 +1,4 @@
-"""The turn a dated reply answers, for a question that asks "when".
+"""The turn before the best-ranked one, for a question that asks "when".
 
 In a conversation the time of an event is often said in a reply, and the event itself in
 the turn the reply answers: "It's been a dream to adopt. Do you know anyone who has?" →
@@ -7,15 +7,19 @@ and the dated reply takes it up by a pronoun: "Look at this painting!" → "Is i
 → "Yeah, I painted that last year!". A question that asks when ranks the dated reply
 first (it names the time and takes up the event's words), but what the question asks
 about — what was adopted, what was painted — is in the turn before it, which shares
-little with the question and may rank nowhere.
+little with the question and may rank nowhere. The other way round, the turn that tells
+of the event and its time ("Yesterday I took the kids to the museum") is often ranked
+below the reply that follows it ("What were they so stoked about?"), which the lexical
+index holds with the message before it.
 
-So for a "when" question, each of the first ``TOP_REPLIES`` ranked items whose own words
-date what it tells of (``recall/temporal.py``: not only the moment it was said) brings
-the turn it answers in right after it: the message said just before it in the same
-scope by someone else, at most ``ANSWER_GAP`` earlier — or, when that message only
-asks or makes small talk ("Is this your own painting?"), the one before it, which that
-question is about, said by the reply's author. The turn takes the place just below its
-reply (a score a hair under the reply's): it is evidence through the reply
+So for a "when" question the best-ranked item brings in the turn before it: the message
+said just before it in the same scope by someone else, at most ``ANSWER_GAP`` earlier.
+When the best-ranked item's own words date what it tells of (``recall/temporal.py``: not
+only the moment it was said), that turn — or, when it only asks or makes small talk ("Is
+this your own painting?"), the one before it, which the question is about, said by the
+reply's author; when it asks and tells, both — goes just below it. When the best-ranked
+item dates nothing, the turn before it goes just above it, if that turn's own words date
+something. A turn brought in is evidence through the best-ranked item
 (``recall/conversation/evidence.py``), whatever words it shares with the question.
 """
 
@@ -40,14 +44,17 @@ from cognimem.text.speech import asks, filler
 __all__ = [
     "SIGNAL",
     "TOP_REPLIES",
+    "answered",
     "bring_told_before",
-    "dated_replies",
+    "dated_before",
+    "dates",
     "turns_before",
     "with_told_before",
 ]
 
 # the best-ranked items whose turn before is brought in: the answer of a "when" question
-# ranks near the top; a deeper reach puts a turn before each of many dated memories
+# ranks near the top; a deeper reach puts a turn before each of many memories (on
+# LoCoMo conv-26/30, 1 against 2, 3, 5: frac@5 and MRR of the temporal questions best)
 TOP_REPLIES = 1
 # the signal a turn brought in carries (its value: the reply's score share)
 SIGNAL = TOLD_BEFORE
@@ -55,13 +62,9 @@ SIGNAL = TOLD_BEFORE
 _HAIR = 1e-6
 
 
-def dated_replies(ranked: Sequence[Ranked], top: int = TOP_REPLIES) -> list[MemoryItem]:
-    """The first ``top`` ranked items whose own words date what they tell of."""
-    return [
-        r.item
-        for r in ranked[:top]
-        if r.item.event_start is not None and not told_when_said(r.item)
-    ]
+def dates(item: MemoryItem) -> bool:
+    """Whether the item's own words date what it tells of (not only when it was said)."""
+    return item.event_start is not None and not told_when_said(item)
 
 
 async def turns_before(store: Store, replies: Sequence[MemoryItem]) -> dict[str, list[MemoryItem]]:
@@ -77,6 +80,15 @@ async def turns_before(store: Store, replies: Sequence[MemoryItem]) -> dict[str,
 
     found = await asyncio.gather(*(before(i) for i in replies))
     return {i.id: f for i, f in zip(replies, found, strict=True)}
+
+
+def dated_before(item: MemoryItem, before: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """The message just before ``item`` among ``before`` (newest first) when someone
+    else said it, it states something and its own words date it; none otherwise."""
+    last = before[0] if before else None
+    if last is None or last.author == item.author or filler(last.text) is not None:
+        return []
+    return [last] if dates(last) else []
 
 
 def answered(reply: MemoryItem, before: Sequence[MemoryItem]) -> list[MemoryItem]:
@@ -100,9 +112,11 @@ def with_told_before(
     before: dict[str, list[MemoryItem]],
     admits: Callable[[MemoryItem], bool],
 ) -> list[Ranked]:
-    """``ranked`` with the turn each dated reply answers (``before``: what
-    ``turns_before`` found) placed just below it — moved up if it was ranked lower —
-    when the read's filters ``admits`` it."""
+    """``ranked`` with the turns ``before`` (what ``turns_before`` found for the
+    best-ranked items) brings in when the read's filters ``admits`` them: below an item
+    that dates what it tells of, the turns it answers (``answered``); above one that
+    does not, the dated turn before it (``dated_before``); each moved up if it was
+    ranked lower."""
     if not before:
         return list(ranked)
     top = max((r.score for r in ranked), default=0.0) or 1.0
@@ -111,10 +125,12 @@ def with_told_before(
     for r in ranked:
         if r.item.id not in before:
             continue
-        for n, turn in enumerate(answered(r.item, before[r.item.id]), 1):
+        dated = dates(r.item)
+        turns = (answered if dated else dated_before)(r.item, before[r.item.id])
+        for n, turn in enumerate(turns, 1):
             if turn.id in lifted or not admits(turn):
                 continue
-            score = r.score - n * _HAIR
+            score = r.score - n * _HAIR if dated else r.score + _HAIR
             old = by_id.get(turn.id)
             if old is not None and old.score >= score:
                 continue
@@ -138,11 +154,11 @@ def with_told_before(
 async def bring_told_before(
     store: Store, ranked: list[Ranked], query: str, flt: ItemFilter
 ) -> list[Ranked]:
-    """``ranked`` with the turns its dated replies answer (``with_told_before``), the
-    read's filter ``flt`` applied to them, when ``query`` asks when; else as it is. One
-    store listing per dated reply."""
-    replies = dated_replies(ranked) if asks_when(query) else []
-    if not replies:
+    """``ranked`` with the turns before its best-ranked items (``with_told_before``),
+    the read's filter ``flt`` applied to them, when ``query`` asks when; else as it is.
+    One store listing per item."""
+    if not ranked or not asks_when(query):
         return ranked
+    replies = [r.item for r in ranked[:TOP_REPLIES]]
     found = await turns_before(store, replies)
     return with_told_before(ranked, found, lambda item: admits(flt, item))
