@@ -1,6 +1,7 @@
-"""Years said in words, counted weekends, a range of bare days after "between", and a
-season but one (``text/dates.py``, ``text/relative.py``), read at Wednesday 12 June
-2024 in sentences written for these tests."""
+"""Years said in words, counted weekends, a range of bare days after "between", a
+season but one, "the year 2015" and a day of an abbreviated month (``text/dates.py``,
+``text/relative.py``), read at Wednesday 12 June 2024 in sentences written for these
+tests."""
 
 from __future__ import annotations
 
@@ -55,3 +56,9 @@ def test_a_season_but_one() -> None:
         date(2022, 9, 1),
     )
     assert days(one("the winter after next")) == (date(2025, 12, 1), date(2026, 3, 1))
+
+
+def test_the_year_and_an_abbreviated_month_after_a_day_of_it() -> None:
+    assert days(one("In the year 2015 we moved.")) == (date(2015, 1, 1), date(2016, 1, 1))
+    assert days(one("The last day of Feb 2014 was cold.")) == (date(2014, 2, 28), date(2014, 3, 1))
+    assert days(one("the first Monday of Sept")) == (date(2023, 9, 4), date(2023, 9, 5))

@@ -358,7 +358,7 @@ PATTERNS: tuple[Rule, ...] = (
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(DAY_ORDINALS)})\b))",
         _month_only,
     ),
-    (None, rf"\b({_YEAR_WORDS})[\s-]+(?!last|this|next){SAID_YEAR}", _year_only),
+    (None, rf"\b({_YEAR_WORDS})[\s-]+(?:the\s+year\s+)?(?!last|this|next){SAID_YEAR}", _year_only),
     (  # "in twenty nineteen", "Two thousand and eight was ...": a year said in words
         frozenset({"nineteen", "twenty", "thousand"}),
         rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({SPOKEN_YEAR})",
@@ -374,7 +374,7 @@ PATTERNS: tuple[Rule, ...] = (
         _MONTHS | {"month"},
         rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+"
         rf"(week-?end|week|day|{WEEKDAY})\s+(?:of|in)\s+(?:the\s+)?(?:(this|last|next)\s+)?"
-        rf"({MONTH}|month)"
+        rf"({MONTH_ANY}|month)"
         rf"(?:,?\s+{YEAR})?\b",
         _nth_of_month,
     ),
