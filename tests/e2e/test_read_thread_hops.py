@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 
 from cognimem import Memory
@@ -38,6 +39,34 @@ async def test_a_warm_read_runs_without_the_stores_threads(tmp_path: Path) -> No
         assert packet.degraded == []
         assert [m.text for m in packet.sections.mandates] == [RULE]
         assert "bees" in packet.items[0].text
+        for h in held:
+            h.result()
+
+
+async def test_a_warm_read_naming_a_time_runs_without_the_stores_threads(
+    tmp_path: Path,
+) -> None:
+    # such a read picks its facts from the scope's decoded facts (the user's, the
+    # namespace's, the organisation's: each a copy kept while current) and reads the
+    # open conflicts: a hop each before, though the copies were current
+    async with Memory.open(f"sqlite:///{tmp_path / 'm.db'}", embedder=HashingEmbedder()) as mem:
+        await mem.write("I live in Seattle and I keep bees on the roof.", user_id=USER)
+        question = "what did I keep on the roof last summer?"
+        at = datetime(2024, 11, 1, tzinfo=UTC)
+        first = await mem.read(question, user_id=USER, reference_time=at)  # loads the copies
+        assert "time_filter" in first.meta
+        threads = mem.store._db  # type: ignore[attr-defined]
+        release = threading.Event()
+        held = [threads._reader_pool.submit(release.wait) for _ in range(2)]
+        held.append(threads._writer_pool.submit(release.wait))
+        try:
+            packet = await asyncio.wait_for(
+                mem.read(question, user_id=USER, reference_time=at), NEVER
+            )
+        finally:
+            release.set()
+        assert packet.degraded == []
+        assert packet.model_dump(exclude={"steps"}) == first.model_dump(exclude={"steps"})
         for h in held:
             h.result()
 

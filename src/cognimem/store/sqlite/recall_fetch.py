@@ -10,12 +10,14 @@ from cognimem.models import MemoryItem
 from cognimem.models.knowledge import Alias, Fact, FactConflict
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store.arguments import KnowledgeView
+from cognimem.store.records import user_key
 from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
 from cognimem.store.sqlite.knowledge import (
     FACTS,
     ScopeRead,
     SQLiteKnowledge,
+    fact_versions,
     find_aliases,
     find_conflicts,
 )
@@ -39,13 +41,21 @@ class SQLiteRecallFetch(SQLiteKnowledge):
     async def fact_rows_conflicts_shared(
         self, tenant_id: str, namespace: str, user_id: str, limit: int
     ) -> tuple[FactRows, list[FactConflict], FactRows]:
+        own, org = (namespace, user_key(user_id)), (ORGANISATION_NAMESPACE, user_key(None))
+        level = (namespace, user_key(None))
+
         def q(conn: sqlite3.Connection) -> tuple[FactRows, list[FactConflict], FactRows]:
-            shared = self.fact_rows_in(conn, ScopeRead(tenant_id, namespace, None, limit))
-            organisation = self.fact_rows_in(
-                conn, ScopeRead(tenant_id, ORGANISATION_NAMESPACE, None, limit)
+            # the three copies' versions in one statement
+            versions = fact_versions(conn, tenant_id, [own, level, org])
+            shared = self.fact_rows_in(
+                conn, ScopeRead(tenant_id, namespace, None, limit), versions[level]
             )
+            organisation = self.fact_rows_in(
+                conn, ScopeRead(tenant_id, ORGANISATION_NAMESPACE, None, limit), versions[org]
+            )
+            asked = ScopeRead(tenant_id, namespace, user_id, limit)
             return (
-                self.fact_rows_in(conn, ScopeRead(tenant_id, namespace, user_id, limit)),
+                self.fact_rows_in(conn, asked, versions[own]),
                 find_conflicts(conn, KnowledgeView(tenant_id, namespace, user_id), True),
                 joined(shared, organisation) if organisation.ids else shared,
             )
