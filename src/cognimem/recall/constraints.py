@@ -191,26 +191,32 @@ def pick_constraints(
         relevant = relevant | _nearest(semantic, constraint, config)
     if view.decision and not light:
         relevant = relevant | (shared & (semantic >= config.area_floor))
-    out: list[Pick] = []
-    for i in np.flatnonzero(relevant & constraint):
+    # every relevant constraint scored, a pick built for the kept ones alone (a read
+    # finds ~45 relevant and keeps a handful)
+    scored: list[tuple[float, str, int, float]] = []
+    for i in np.flatnonzero(relevant & constraint).tolist():
         category = rows.categories[i]
-        sem, tag, lex = float(semantic[i]), bool(tagged[i]), float(lexical[i])
-        signals = _signals(sem, tag, lex)
+        tag, typed = bool(tagged[i]), 1.0 if category in wanted else 0.0
         decision = 1.0 if view.decision and tag and category in _BINDING_VALUES else 0.0
-        typed = 1.0 if category in wanted else 0.0
-        signals["category"] = typed
-        signals["area"] = 1.0 if shared[i] else 0.0
         score = (
-            sem
-            + config.tag_weight * signals["tags"]
-            + config.area_weight * signals["area"]
-            + config.lexical_weight * signals["lexical"]
+            float(semantic[i])
+            + config.tag_weight * (1.0 if tag else 0.0)
+            + config.area_weight * (1.0 if shared[i] else 0.0)
+            + config.lexical_weight * round(float(lexical[i]), 4)
             + config.decision_weight * decision
             + config.category_weight * typed
         )
-        out.append(Pick(rows.ids[i], True, round(score, 4), signals))
-    out.sort(key=lambda p: (-p.score, p.fact_id))
-    return out[: config.max_light if light else config.max_constraints]
+        scored.append((-round(score, 4), rows.ids[i], i, typed))
+    scored.sort(key=lambda s: (s[0], s[1]))
+    out: list[Pick] = []
+    for negative, fact_id, i, typed in scored[
+        : config.max_light if light else config.max_constraints
+    ]:
+        signals = _signals(float(semantic[i]), bool(tagged[i]), float(lexical[i]))
+        signals["category"] = typed
+        signals["area"] = 1.0 if shared[i] else 0.0
+        out.append(Pick(fact_id, True, -negative, signals))
+    return out
 
 
 def _nearest(semantic: np.ndarray, constraint: np.ndarray, config: SectionConfig) -> np.ndarray:
