@@ -237,7 +237,7 @@ def _one_message(profile: Profile) -> np.ndarray:
     return shared
 
 
-def _recrowded(profile: Profile, heads: np.ndarray, k: int = 5) -> Profile:
+def recrowded(profile: Profile, heads: np.ndarray, k: int = 5) -> Profile:
     heads = heads / (np.linalg.norm(heads, axis=1, keepdims=True) + 1e-9)
     crowding = crowding_of(heads @ heads.T, k, _one_message(profile))
     entries = tuple(replace(s, crowding=c) for s, c in zip(profile.entries, crowding, strict=True))
@@ -362,7 +362,7 @@ class Levers:
             heads = call["vectors"][profile.columns.starts].astype(np.float64)
             if alpha:
                 heads = heads - alpha * heads.mean(axis=0)
-            profile = _recrowded(profile, heads, k)
+            profile = recrowded(profile, heads, k)
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
             return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
@@ -392,7 +392,7 @@ class Levers:
                 )
             if crowd:
                 starts = profile.columns.starts
-                profile = _recrowded(profile, (1 - crowd) * texts[starts] + crowd * objects[starts])
+                profile = recrowded(profile, (1 - crowd) * texts[starts] + crowd * objects[starts])
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
             return profile_choose.choose(profile, close, area, tagged, at, config, areas)
@@ -435,7 +435,7 @@ class Levers:
             close[profile.columns.rows] = blended(mix) @ np.asarray(call["qvec"], np.float64)
             if crowd and own_space:  # a kept statement's crowding is main's
                 starts = profile.columns.starts
-                mixed = _recrowded(profile, blended(crowd)[starts])
+                mixed = recrowded(profile, blended(crowd)[starts])
                 heads = picked[starts, 0]
                 shift = 0.0
                 if own_space == "level" and heads.any():  # the blended ones' mean kept
@@ -448,7 +448,7 @@ class Levers:
                 )
                 profile = replace(profile, entries=entries)
             elif crowd:
-                profile = _recrowded(profile, blended(crowd)[profile.columns.starts])
+                profile = recrowded(profile, blended(crowd)[profile.columns.starts])
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
             return profile_choose.choose(profile, close, area, tagged, at, config, areas)
