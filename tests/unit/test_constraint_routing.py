@@ -85,6 +85,32 @@ def test_asking_how_to_do_something_oneself_is_decision_like() -> None:
         assert not classify(question).decision, question
 
 
+def test_a_recommendation_in_other_words_is_decision_like() -> None:
+    for request in (
+        "What's a good place for brunch near the river?",
+        "Is the new camera worth buying?",
+        "Is a standing desk right for me?",
+        "What wine goes with grilled salmon?",
+        "My shoulder aches after swimming, what would help?",
+        "What's the fastest way to the harbour?",
+        "Which winter coat should my daughter get?",
+        "How can my partner get better sleep?",
+        "Could you list a few bakeries open on Sunday?",
+        "Set a reminder to water the plants on Friday.",
+        "Fill in this visa form for me.",
+        "Any podcasts to try on the drive?",
+    ):
+        assert classify(request).decision, request
+    for question in (
+        "Which song did Caroline play at the party?",
+        "Which film inspires Jon to keep dancing?",
+        "What was worthwhile about the trip for Jon?",
+        "What did Nate cook for the family dinner?",
+        "Any news from the garage?",
+    ):
+        assert not classify(question).decision, question
+
+
 def test_a_category_mask_is_computed_once_and_cannot_be_changed() -> None:
     facts = rows(0.9, 0.2)
     facts.categories[1] = FactCategory.PREFERENCE.value

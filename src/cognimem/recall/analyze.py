@@ -145,15 +145,24 @@ _CHECK = re.compile(
 )
 _DECIDE = re.compile(
     r"\b(?:recommend|suggest|advise|advice|choose|pick|plan|book|buy|order|reserve|"
-    r"schedule|ideas?|options?|alternatives?|best\s+(?:way|place|option))\b|\bwhich\s+"
-    r"(?:\w+\s+)?(?:should|would|is\s+better|to)\b|\bwhat\s+(?:should|to|can)\b|\bwhere\s+"
+    r"schedule|ideas?|options?|alternatives?|(?:best|quickest|fastest|cheapest|easiest|"
+    r"simplest)\s+(?:way|place|option)s?)\b|\bwhich\s+(?:[\w'-]+\s+){0,2}?(?:should|would|"
+    r"is\s+better)\b|\bwhich\s+(?:\w+\s+)?to\b|\bwhat\s+(?:should|to|can)\b|\bwhere\s+"
     r"(?:should|to|can)\b|\bhelp\s+me\b|\bwhich\b.*\b(?:friendly|better|best|cheaper|"
     r"suitable|good)\b|"
     # a request to act for the user ("find me a hotel", "set up a call", "how should I
     # handle ..."): the user's constraints bind what comes back as much as in a choice
     r"^(?:(?:can|could|would)\s+you\s+|please\s+)?(?:find|book|set\s+up|arrange|draft|"
     r"write|give\s+me|put\s+together|make\s+me|remind\s+me|compare|get\s+me|organi[sz]e|"
-    r"prepare)\b|\bhow\s+should\s+(?:i|we)\b|\b(?:any\s+)?thoughts\s*\?",
+    r"prepare|list|set\s+an?|fill\s+(?:out|in))\b|\bhow\s+should\s+(?:i|we)\b|"
+    r"\b(?:any\s+)?thoughts\s*\?|"
+    # asking what is good, or worth it, or goes with something ("what's a good recipe
+    # for ...", "what's worth streaming", "is it right for me?", "what shoes go with
+    # ...", "what would help?", "any series to start?"): a recommendation in other words
+    r"\bwhat(?:'s|\s+is|\s+are)\s+(?:a|an|the|some)\s+(?:good|great|nice|quick|easy|"
+    r"cheap|best|better)\b|\bworth\s+(?:\w+ing|it)\b|\b(?:right|suitable)\s+for\s+"
+    r"(?:me|us)\b|\bwhat\s+(?:[\w'-]+\s+){0,2}?(?:go(?:es)?\s+(?:well\s+)?with|(?:would|"
+    r"might)\s+(?:help|make|suit))\b|^any\s+[\w'-]+(?:\s+[\w'-]+)?\s+(?:to|for)\b",
     re.IGNORECASE,
 )
 # asking how to do something oneself ("how can I get rid of ...", "how do we get home
@@ -162,7 +171,8 @@ _DECIDE = re.compile(
 # the request decision-like without making its intent a decision ("how can I reach my
 # savings goal?" still asks about a goal)
 _ADVICE = re.compile(
-    r"\bhow\s+(?:can|could|do)\s+(?:i|we)\b|\bwhat\s+could\s+(?:i|we)\b", re.IGNORECASE
+    r"\bhow\s+(?:can|could|do)\s+(?:i|we|my\s+\w+)\b|\bwhat\s+could\s+(?:i|we)\b",
+    re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
     r"\b(?:favou?rite|prefers?|preferred|preference|likes?|loves?|enjoys?|hates?|"
