@@ -24,6 +24,7 @@ from cognimem.text.temporal import TimeMention, find_times
 from cognimem.text.tokens import tokens
 
 __all__ = [
+    "NOT_PAST_ED",
     "Clause",
     "clause_parts",
     "is_statement",
@@ -97,7 +98,7 @@ _QUESTION = icase(
     r"could|would|will|should|have|has|about|long|often|much|many|come))\b)"
 )
 _HYPOTHETICAL = icase(
-    r"^(?:imagine|suppose|supposing|what if|unless|hypothetically|theoretically|"
+    r"^(?:imagine|suppose|supposing|what if|hypothetically|theoretically|"
     r"let's say|let us say|say|pretend|assume|assuming|in theory|in my dreams|in another "
     r"life|for (?:argument's sake|the sake of argument)|(?:I\s+|I'm\s+)?wonder(?:ing)? "
     r"(?:if|whether))\b|\bI (?:used to think|thought|assumed|had assumed) (?:that )?I\b|"
@@ -112,15 +113,21 @@ _HYPOTHETICAL = icase(
 # "if" opens a hypothetical ("If I won the lottery, ...") unless it is a real condition:
 # present in the "if" clause, a standing rule in the main one ("If I'm cooking for the
 # kids I skip the chilli", "if it rains I never cycle")
-_IF = icase(r"^if\b")
+_IF = icase(r"^(?:if|unless)\b")
+# a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
+NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
 _IRREALIS = icase(
     r"\b(?:were|was|had|could|would|did|'d|went|got|ever|only|might|should|won|lost|"
-    r"[a-z]+ed|tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|evening)|next)\b"
+    rf"{NOT_PAST_ED}[a-z]+ed|tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|"
+    r"evening)|next)\b"
 )
 _REAL_IF = icase(
-    r"^if\s+(?P<cond>[^,]{3,60}?),?\s+(?:I|we)\s+(?:(?:always|usually|generally|normally|"
+    r"^(?:if|unless)\s+(?P<cond>[^,]{3,60}?),?\s+(?:I|we)(?:\s+|(?='))(?:(?:always|usually|"
+    r"generally|normally|"
     r"tend to|try to|just|really)\s+)*(?:never|only|don't|won't|can't|avoid|skip|stick|"
-    r"prefer|'d rather|go for|opt for|always|'ll (?:always|never|only))\b"
+    r"prefer|'d rather|go for|opt for|always|'ll (?:always|never|only))\b|"
+    # "if I can, I walk": a rule kept where it can be
+    r"^if\s+(?P<can>(?:I|we)\s+can|possible|at all possible),?\s+(?:I|we)\b"
 )
 # what someone else says, thinks or suspects about the speaker or a third person: the
 # reporter's word, not a fact ("My mom thinks I should ...", "People say I snore")
@@ -148,7 +155,7 @@ _HEARSAY = icase(
 # never liked olives") unless the sentence says a memory is wrong
 _NEVER_DID = (
     r"never (?:(?:actually|really|even|ever|once|officially)\s+)?"
-    r"(?:\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
+    rf"(?:{NOT_PAST_ED}\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
     r"drove|wrote|told|saw|thought|owned)\b"
 )
 _DENIAL = icase(
@@ -246,7 +253,7 @@ def is_statement(text: str) -> bool:
         return False
     if _IF.match(text):
         real = _REAL_IF.match(text)
-        if real is None or _IRREALIS.search(real.group("cond")):
+        if real is None or (real["can"] is None and _IRREALIS.search(real["cond"])):
             return False
     if is_unmeant(text):
         return False

@@ -40,18 +40,28 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
-from cognimem.ingest.extract.clauses import Clause, prepare_clause
+from cognimem.ingest.extract.clauses import NOT_PAST_ED, Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.stance_forms import (
+    LIST,
+    OBJECT_WORDS,
+    ONLY_VERB_TAGS,
     against_form,
+    antecedent,
+    except_only,
+    for_form,
+    framed_verb,
+    generic_condition,
     gives_own_reason,
     is_reason_clause,
+    not_had,
     restore_subject,
     taken_when_offered,
+    worth,
 )
 from cognimem.ingest.extract.strong_likes import strong_like
 from cognimem.models.extraction import ExtractedFact
@@ -85,7 +95,7 @@ _NOT_STANCE_VERBS = (
     "doubt|mean|recognize|recognise|blame|miss|worry|need|have|hear|deserve|wanna|usually|"
     "even|really|own|live|wait|decide|tell|say|help|imagine|figure|find|thank|seem|stop|"
     "afford to miss|speak for|complain|lie|guess|want to|wish|trust you|judge|follow|"
-    "recommend it|disagree|regret|buy it|be|ever|always|quite|work (?:at|for|in|as)"
+    "recommend it|disagree|regret|buy it|be|ever|always|quite|work (?:at|for|in|as)|resist|say no"
 )
 # what "only" cannot qualify as a choice: "I only just got home", "I only had a minute"
 _AUX_OR_MIND = (
@@ -114,19 +124,23 @@ _AGAINST = icase(
     rf"[a-z]+\s+(?:them|him|her|anyone|anybody|everyone|it|that|this)\b)\b)|"
     rf"get (?:on|along) with|believe in|"
     rf"trust|do|allow|use|buy|touch)|have (?:no|zero|little|absolutely no) (?:interest|"
-    rf"patience|tolerance|appetite|love) (?:in|for)|have (?:completely\s+|totally\s+)?gone off|"
-    rf"prefer not to|'d prefer not to|would prefer not to|'d rather not|would rather not|"
+    rf"patience|tolerance|appetite|love) (?:in|for)|swore off|have (?:(?:completely|totally|"
+    rf"really|a bit)\s+)?(?:gone|sworn)\s+(?:right\s+)?off|prefer not to|'d prefer not to|"
+    rf"would prefer not to|'d rather not|would rather not|"
     rf"'d sooner not|refuse to|won't(?! be\b)|will never|"
     # a refusal said as what the speaker would never do ("I'd never buy a used car"),
     # kept up ("I've been avoiding X") or cut back ("I'm cutting down on X")
     rf"(?:tend|do (?:my|our) best|make a point)\s+(?:(?:not|never)\s+to|of\s+(?:not|never))|"
-    rf"(?:'d|would) never(?!\s+(?:have|{_NOT_STANCE_VERBS}|{_PAST_WORDS}|[a-z]+ed)\b)|"
+    rf"(?:'d|would) never(?!\s+(?:have|{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     rf"have\s+(?:been\s+)?(?:avoid(?:ed|ing)|{_KEEP_AWAY_DONE}|{_CUT_DOWN})|"
-    rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|[a-z]+ed)\b)|"
+    rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     # "I can't make it (tonight)", "can't be there": one occasion missed, not a rule
     rf"don't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|"
     rf"can't(?:\s+(?:really|just|even))?(?!\s+(?:{_NOT_STANCE_VERBS}|make it|be there)\b)|"
-    rf"have stopped|have quit|have given up|have cut out|skip|draw the line at|"
+    rf"can't (?:be (?:doing|bothered) with|have(?=\s+any))|"
+    rf"have stopped|have quit|have given up|have cut out|skip|draw the line at|wean (?:myself|"
+    rf"ourselves) off|(?:'d|would) (?:rather|sooner) die than|(?:'ll|will) pass on(?=\s+(?:any|"
+    rf"all))|"
     rf"have had (?:enough|my fill) of|"
     rf"stay off|stay out of|keep away from)|"
     rf"{_BE}\s+{_ADV}(?P<b>not\s+{_ADV}(?:an?\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
@@ -138,7 +152,12 @@ _AGAINST = icase(
     rf"done\s+with|staying\s+away\s+from|{_CUT_DOWN}|"
     rf"(?:no|not\s+much\s+of\s+an?)\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     rf"(?:so\s+)?(?:sick(?:\s+and\s+tired)?|tired)\s+of|fed\s+up\s+with|"
-    rf"steering\s+clear\s+of|avoiding|cutting\s+out|skipping)|"
+    rf"steering\s+clear\s+of|avoiding|cutting\s+out|skipping|(?:wary|suspicious)\s+of|weaning\s+"
+    rf"(?:myself|ourselves)\s+off|(?:so|totally|completely)\s+over|(?:(?:dead|firmly|strongly)\s+)?"
+    rf"(?:against|opposed\s+to)|put\s+off\s+by|not\s+about\s+to(?:\s+start)?|"
+    rf"off(?=\s+[a-z]+(?:\s+[a-z]+)?\s+(?:for\s+now|at\s+the\s+moment|these\s+days|until)\b)"
+    rf"(?!\s+(?:to|on|for|at|in|out|work|duty|sick|home|the)\b)|wean(?:ing)?\s+(?:myself|"
+    rf"ourselves)\s+off)|"
     rf"(?:our|my)\s+(?:family|household)\s+(?:isn't|doesn't)\s+(?:really\s+)?"
     rf"(?P<f>into|do|like|enjoy))\s+(?P<rest>.+)"
 )
@@ -154,7 +173,9 @@ _FOR = icase(
     rf"insist on|swear by|need(?! to\b| help\b| a break\b| advice\b| some\b| ideas?\b| "
     rf"suggestions?\b| a minute\b| time\b| more\b| a hand\b)|make sure (?:I|we|to)?|always"
     rf"(?=\s+(?!(?:{_NOT_STANCE_VERBS}|wanted|thought|loved|liked|been)\b))|am drawn to|"
-    rf"'m drawn to|'re drawn to)|{_BE}\s+{_ADV}(?P<b>all about|all for|drawn to|"
+    rf"'m drawn to|'re drawn to|'d (?:much\s+)?sooner(?! not\b)|can't (?:resist|say no to)|"
+    rf"have (?:a|an)\s+(?:real\s+|big\s+)?(?:soft spot|weakness|fondness|thing) for)|"
+    rf"{_BE}\s+{_ADV}(?P<b>all about|all for|drawn to|(?:quite\s+|very\s+)?partial to|loyal to|"
     rf"sticking (?:to|with)|"
     rf"an?\s+(?:big\s+|great\s+|firm\s+|huge\s+)?believer\s+in|"
     rf"only looking at|going for|opting for))\s+(?P<rest>.+)"
@@ -188,7 +209,7 @@ _NOT_A_REQUEST = icase(
 # what the speaker does better with: "I sleep way better with the window open"
 _BETTER_WITH = icase(
     rf"^{_SUBJECT}{_ADV}(?P<verb>[a-z]+)\s+(?:(?:way|much|so much|far|a lot|loads|heaps|"
-    rf"so)\s+)?better\s+(?P<rest>(?:with|without|from|on|in|after)\s+.+)"
+    rf"so)\s+)?(?P<best>better|best)\s+(?P<rest>(?:with|without|from|on|in|after)\s+.+)"
 )
 _OBJECT_FOR = icase(
     r"^(?P<rest>[a-z][\w' ,-]{1,80}?)\s+(?:(?:is|are)\s+(?:an?\s+|absolutely\s+)?(?:must|"
@@ -197,10 +218,10 @@ _OBJECT_FOR = icase(
 )
 # a habit said with its reason ("I wear earplugs because my partner snores"), or kept
 # "without fail": a rule by its framing
-_HABIT = icase(rf"^{_SUBJECT}{_ADV}(?P<verb>[a-z]+)\s+(?P<rest>.+)")
+_HABIT = icase(rf"^{_SUBJECT}{_ADV}(?P<verb>[a-z]+)(?:\s+(?P<rest>.+)|\s*[.!]*$)")
 _RULE_FRAME = icase(
-    r"\b(?:without fail|without exception|no matter what|religiously|every single|"
-    r"no exceptions)\b"
+    r"\b(?:without fail|without exception|no matter what|religiously|every single|no exceptions|"
+    r"wherever (?:I|we) can|wherever possible|to (?:once|twice|one|two|three) (?:a|per) \w+)\b"
 )
 _REASON = icase(
     r"\s*,?\s*\b(?:because|since|(?<!much )(?<!many )(?<!long )(?<!soon )(?<!far )(?<!well )"
@@ -227,19 +248,15 @@ _COMPARATIVE = icase(r"(?:\b(?:more|less|fewer|rather)|er)$")
 _FILLER_END = icase(
     r"(?:,?\s+(?:at all|ever|completely|whatsoever|period|either|no matter what|without "
     r"fail|without exception|if I can help it|if possible|whenever possible|honestly|to be "
-    r"honest|tbh|really|in anything|thanks|anymore|any more|these days|for now|for me|"
-    r"personally|as much as (?:I|we) can|(?:if|when|whenever) (?:I|we) can|where possible|"
-    r"when possible|lol|haha))+\s*[.!]*$"
+    r"honest|for good|forever|tbh|really|in anything|thanks|anymore|any more|these days|for now|"
+    r"for me|personally|as much as (?:I|we) can|(?:if|when|whenever|wherever) (?:I|we) can|where "
+    r"possible|when possible|lol|haha))+\s*[.!]*$"
 )
 _TO = icase(r"^to\s+")
-_OCCASION_END = icase(
-    r"\b(?:then|today|tonight|tomorrow|right now|this (?:morning|afternoon|evening|weekend|week))"
-    r"\W*$"
-)
-_POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
 _LEAD = icase(
     r"^(?P<cond>(?:(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
-    r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?)),?\s+(?=(?:I|we|I'm|we're|I'd|"
+    r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?|(?:weeknights|weekdays|weekends|"
+    r"mornings|evenings|[a-z]+days)(?=,?\s+(?:I|we)\s))),?\s+(?=(?:I|we|I'm|we're|I'd|"
     r"I'll|I have|my|our)\b)"
 )
 _SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless|if)\b")
@@ -256,9 +273,6 @@ _NOT_HABIT_VERBS = frozenset(
         actually, kinda, sorta, hear"""
     )
 )
-_OBJECT_WORDS = 14
-_LIST_WORDS = 24
-_LIST = icase(r",\s+[^,]+,?\s+(?:or|and|nor)\s+\S")
 # a need is a standing requirement when it says what is needed ("a standing desk at
 # work"); "I need a nap" is a passing state
 _NEED_WORDS = 3
@@ -266,19 +280,7 @@ _NEED = icase(r"\bneed\b")
 # "I can't sleep when I drink coffee": a condition and its cause (the causal detector's),
 # not something the speaker is against
 _CAN_NOT_WHEN = icase(r"^[a-z]+\s+(?:when|whenever|if|after|unless)\b")
-# "get" with a particle is a habit's verb ("When I can't sleep I get up and read"), while
-# "I get it" is none
-_GET_UP = icase(r"get\s+(?:up|out|outside|dressed|off)\b")
-# what an exclusive choice is about by its verb ("I only buy ..." is shopping)
-_ONLY_VERB_TAGS = {
-    "buy": "shopping",
-    "shop": "shopping",
-    "eat": "food",
-    "drink": "food",
-    "fly": "travel",
-    "wear": "shopping",
-    "use": "shopping",
-}
+_BEST_WORDS = frozenset({"better", "best"})
 
 
 def lead_condition(sentence: str) -> str | None:
@@ -336,21 +338,6 @@ def _said_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
     return (f"anything {rest}" if nothing else rest), True
 
 
-def _worth(value: str) -> bool:
-    """Whether an object names something: not empty, not a pointer back into the
-    conversation ("that", "it", "your idea"), not a whole paragraph."""
-    words = tokens(value)
-    # a list of things may run longer ("anything with X, Y, Z or W in it")
-    limit = _LIST_WORDS if _LIST.search(value) else _OBJECT_WORDS
-    if not words or len(words) > limit:
-        return False
-    if _POINTER_HEAD.match(value) and len(words) <= 2:
-        return False
-    if _OCCASION_END.search(value):
-        return False  # "I'm not doing anything then": one occasion, not a stance
-    return not {"you", "your", "yours"} & set(words)
-
-
 class ChoiceReader(Collector):
     """Reads stances with their whole object."""
 
@@ -402,6 +389,8 @@ class ChoiceReader(Collector):
                 m.group("rest")
             ):
                 return False
+            if only := except_only(m["rest"]):  # "I won't buy anything except X"
+                return self._stance_fact(c, only, polarity=True, only=True)
             return self._stance_fact(c, m.group("rest"), polarity=False)
         against = against_form(said)
         if against is not None and not (against[1] and self._bound()):
@@ -416,7 +405,7 @@ class ChoiceReader(Collector):
         if m and not m.group("tail").strip(" ,.!").lower().startswith(("if", "when", "because")):
             rest = f"{m.group('rest')}{m.group('tail')}"
             return self._stance_fact(c, rest, polarity=True, only=True)
-        offered = taken_when_offered(said)
+        offered = taken_when_offered(said) or for_form(said)
         if offered is not None:
             return self._stance_fact(c, offered, polarity=True)
         m = _FOR.search(said)
@@ -430,19 +419,12 @@ class ChoiceReader(Collector):
         m = _OBJECT_FOR.match(said)
         if m:
             return self._stance_fact(c, m.group("rest"), polarity=True)
-        m = _BETTER_WITH.match(said) if "better" in c.words else None
+        m = _BETTER_WITH.match(said) if not _BEST_WORDS.isdisjoint(c.words) else None
         if m and _present(m.group("verb")):
-            rest = f"{m.group('verb')} better {m.group('rest')}"
+            rest = f"{m.group('verb')} {m.group('best')} {m.group('rest')}"
             return self._stance_fact(c, rest, polarity=True, compared=True)
-        m = _HABIT.match(said)
-        framed = self.condition is not None and _SUBORDINATE.match(self.condition)
-        if (
-            m
-            and (_present(m.group("verb")) or _GET_UP.match(f"{m.group('verb')} {m.group('rest')}"))
-            and (framed or _RULE_FRAME.search(said) or _REASON_WORD.search(c.evidence))
-            and not is_reason_clause(said, c.evidence)
-        ):
-            return self._stance_fact(c, f"{m.group('verb')} {m.group('rest')}", polarity=True)
+        if self._habit(c, said):
+            return True
         read = object_first(said, c.words, later=True)
         if read is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
@@ -450,6 +432,25 @@ class ChoiceReader(Collector):
         if like is not None:
             # a choice for it, and still a like: the preference detector reads it next
             self._stance_fact(c, like, polarity=True)
+        return False
+
+    def _habit(self, c: Clause, said: str) -> bool:
+        """A habit that is a rule by its frame: a condition before it ("When I travel I
+        ...", "For anything under a mile I walk", "Unless ..., I don't have X"), a reason
+        or "without fail"."""
+        cond = self.condition or ""
+        main = said[len(cond) :].strip(" ,") if said.startswith(cond) else said
+        framed = _SUBORDINATE.match(cond) or generic_condition(cond)
+        if framed and (had := not_had(main)):
+            return self._stance_fact(c, had, polarity=False)  # "I don't have X"
+        m = _HABIT.match(main)
+        if (
+            m
+            and (_present(m["verb"]) or (framed and framed_verb(m["verb"], m["rest"] or "")))
+            and (framed or _RULE_FRAME.search(said) or _REASON_WORD.search(c.evidence))
+            and not is_reason_clause(said, c.evidence)
+        ):
+            return self._stance_fact(c, f"{m['verb']} {m['rest'] or ''}", polarity=True)
         return False
 
     def _stance_fact(
@@ -461,12 +462,12 @@ class ChoiceReader(Collector):
         only: bool = False,
         compared: bool = False,
     ) -> bool:
-        what = whole_object(rest, compared=compared)
-        if len(tokens(what)) > _OBJECT_WORDS and "," in what and not _LIST.search(what):
+        what = antecedent(whole_object(rest, compared=compared), c.evidence)  # "..., I avoid them"
+        if len(tokens(what)) > OBJECT_WORDS and "," in what and not LIST.search(what):
             # too long to be one object and no list: a new clause follows the comma
             # ("..., even a standby LED keeps me up")
             what = whole_object(what.split(",", 1)[0], compared=compared)
-        if not _worth(what):
+        if not worth(what):
             return False
         if self.condition:
             cond = self.condition
@@ -477,7 +478,7 @@ class ChoiceReader(Collector):
         domain = PREFERENCE_TAGS.get(lx.domain_of(what) or "", ())
         tags = scope_tags(what) or list(domain) or scope_tags(c.evidence)
         category = Cat.VALUE if only else Cat.POLICY
-        verb = _ONLY_VERB_TAGS.get(what.split()[1].lower(), "") if only else ""
+        verb = ONLY_VERB_TAGS.get(what.split()[1].lower(), "") if only else ""
         tags = [verb, *tags] if verb and verb not in tags else tags
         predicate = primary_tag(category, tags, "principle" if only else "general")
         before = len(self.facts)

@@ -172,6 +172,13 @@ _CAUSE_FIRST = icase(
     r"(?=(?:I|I'm|I have|I can't|my|we)\b)"
 )
 _BECAUSE = icase(r"^(?:I|I'm|I have|I can't|we|my)\b.+?\s*,?\s+(?:because|since|due to|cuz)\s+")
+# one thing done once, for how it was then: "I returned the wool jumper because it was
+# itchy" (a cause that binds nothing later, unlike "coffee gives me migraines")
+_DONE_ONCE = icase(
+    r"^(?:I|we)\s+(?:just\s+)?(?:took|sent|gave|threw|left|sold|[a-z]+ed)\s+(?:back\s+|away\s+|"
+    r"out\s+)?(?:the|that|this|those|these|my|our)\b[^,;]*?\s+(?:because|since|as|cuz)\s+(?:it|"
+    r"they|he|she|the\s+\w+)\s+(?:was|were)\b"
+)
 _MAKES_ME = icase(
     r"^(?P<cause>[a-z][\w' -]+?)(?:\s*,\s*(?:it|that|this|which|they))?\s+(?:makes?|made|gives?|"
     r"gave|triggers?|triggered|causes?|caused|keeps?|kept|upsets?|ruins?|ruined|hurts?|"
@@ -250,6 +257,8 @@ class ConstraintReader(Collector):
         if made and phrases.refers(made.group("cause")):
             made = None
         if not (made or _CAUSE_FIRST.match(said) or _BECAUSE.match(said) or _WHEN_I.match(said)):
+            return False
+        if _DONE_ONCE.match(said):
             return False
         tags = scope_tags(said)
         if not tags:

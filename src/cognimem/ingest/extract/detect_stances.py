@@ -57,6 +57,13 @@ _CONDITION = (
     rf"{HEAD_END}"
 )
 _FIRST_PERSON = icase(r"\b(?:I|I'm|I'd|I'll|me|my|we|we're|our|us)\b")
+# someone else's stance, said with them as the subject: "My parents refuse to fly",
+# "My kids only eat plain pasta at the moment" (theirs, not the speaker's: no constraint)
+_THEIR_STANCE = icase(
+    r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:(?:really|just|still|also|always)\s+)?"
+    r"(?:refuses?|hates?|loathes?|only|never|won't|prefers?|avoids?|insists?|can't stand|"
+    r"dislikes?|loves?|adores?)\b"
+)
 # "I never thought ...", "I don't know": narration and filler, not rules
 _NOT_A_RULE = icase(
     r"\b(?:never|don't|didn't)\s+(?:thought|think|knew|know|expected|expect|imagined|"
@@ -65,7 +72,10 @@ _NOT_A_RULE = icase(
     # a state denied or ended is no rule of conduct: "I don't live there anymore", "I don't
     # work for X", "I don't have a cold anymore"
     r"\b(?:never|don't|doesn't|didn't|no longer)\s+(?:live|hurt|ache|work\s+(?:at|for|in|as)|"
-    rf"have\s+(?:an?\s+)?{_CONDITION})\b"
+    rf"have\s+(?:an?\s+)?{_CONDITION})\b|"
+    # a habit of the past: "Back in school I only did the bare minimum"
+    r"\b(?:only|always)\s+(?:did|went|had|was|were|got|made|took|ate|drank|wore|used|read|"
+    r"(?!(?:need|feed|seed|speed|bleed|breed)\b)[a-z]+ed)\b"
 )
 # "I don't have the receipt anymore": a thing at hand that is gone, no rule or state
 _GONE_AT_HAND = icase(
@@ -243,8 +253,8 @@ _EFFECT_ON_ME = icase(
     r"\b(?:my|our)\s+(?:\w+\s+){0,5}?(?:gets?|becomes?)\s+(?:really\s+|very\s+|so\s+|easily\s+)?"
     r"(?:[a-z]+ous|[a-z]+ed|sick|upset|restless|aggressive)\s+(?:by|around|during|at|in)\b|"
     # a duty that follows from how things stand: "Since I'm self-employed, I have to ..."
-    r"^(?:because|since|as)\b[^,;]{3,80},\s*(?:I|we)\s+(?:(?:now|still|always)\s+)?(?:have to|"
-    r"must|need to|can't|cannot|can only)\b"
+    r"^(?:because|since|as|being)\b[^,;]{3,80},\s*(?:I|we)\s+(?:(?:now|still|always)\s+)?(?:have "
+    r"to|must|need to|can't|cannot|can only)\b"
 )
 # "it makes me happy", "your help gave me strength": a reaction to something said, whose
 # cause is a pronoun, is not a cause the speaker will act on
@@ -396,7 +406,7 @@ class StanceReader(Collector):
 
     @staticmethod
     def _kind(text: str) -> Cat | None:
-        if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text):
+        if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text) or _THEIR_STANCE.match(text):
             return None
         training = TRAINING_TO_BECOME.search(text)
         if training and not names_occupation(training.group("role")):

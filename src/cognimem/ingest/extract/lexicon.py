@@ -184,7 +184,10 @@ TRIGGERS: dict[str, frozenset[str]] = {
             wind, stresses, stress, wears, wear, puts, put, enough, fill, thanks, way,
             favourite, favorite, waste, without, miss, berth, adore, love, into, sucker,
             obsessed, crazy, mad, nuts, wild, passionate, hooked, jam, weakness, passion,
-            lover, buff, fiend, junkie, fanatic"""
+            lover, buff, fiend, junkie, fanatic, less, fewer, wary, suspicious, sworn, swore,
+            over, partial, loyal, against, opposed, wean, weaning, gave, quit, kicked, beats,
+            tops, compares, resist, spot, fondness, sooner, die, count, catch, leaves, give,
+            person, people, someone, type, except, weeknights, weekdays, weekends"""
         )
     ),
     "preference": frozenset(

@@ -107,6 +107,7 @@ class MessageReader(SentenceReader, MentionReader):
             # a value quoting the rewrite's "I"
             and not _SPEAKER_WORD.search(_theirs(f.value, own))
             and f.category not in _NOT_THIRD_PERSON
+            and not any(f is s for s in self.stances_read)  # their stance binds no answer
             and f"{f.category.value}/{f.predicate}" not in _NOT_THIRD_PERSON
         ]
         self.facts[before:] = read

@@ -1,6 +1,9 @@
 """A stance said with its object first, read for :mod:`.detect_choices`: "X isn't my
 scene", "X is a hard no from me", "X are banned in this house", "X drives me up the
-wall", "X or nothing", "Nothing but X for me" — also after a reason said first
+wall", "X or nothing", "Nothing but X for me", "X is a definite no", "X is out for
+me", "X leave me cold", "The only X I buy is Y", "Only X for me", "X only for me" (an
+"I" inside a relative clause of the object is not its subject) — also after a reason
+said first
 ("Because of my back, X is out of the question") or, tried last, after a conjunction or a
 comma ("I'm not a big drinker so pubs aren't really my thing").
 """
@@ -19,6 +22,11 @@ _OBJECT_AGAINST = icase(
     r"tea|kind of thing|sort of thing|vibe|jam|bag|idea of fun|forte)|for\s+(?:me|us)|an option"
     r"(?:\s+for\s+(?:me|us))?)|\s+(?:is|are)\s+(?:an?\s+)?(?:no-go|no go|dealbreaker|"
     r"deal-breaker|hard pass|off-limits|off limits|off the table|out of the question)|"
+    # "X is a definite no", "X are a no because ...", "X is out for me", "X leave me cold"
+    r"\s+(?:is|are)\s+an?\s+(?:(?:hard|big|definite|absolute|firm|total|flat|straight)\s+)?no"
+    r"(?=\s*[.!]*$|\s*,?\s+(?:because|since|as|for\s+(?:me|us))\b)|\s+(?:leaves?|left)\s+(?:me|us)\s+"
+    r"cold|"
+    r"\s+(?:is|are)\s+(?:(?:just|definitely|totally)\s+)?(?:out|off the menu)\s+for\s+(?:me|us)|"
     # "X is a hard no from me", "X are a no for us"
     r"\s+(?:is|are)\s+(?:an?\s+)?(?:(?:hard|big|definite|absolute|firm|total|flat|straight)\s+)?"
     r"no\s+(?:from|for)\s+(?:me|us)|"
@@ -37,6 +45,23 @@ _DRIVES_ME = icase(
 # an exclusive choice said by its alternative: "loose-leaf tea or nothing"
 _OR_NOTHING = icase(r"^(?P<rest>[a-z][\w' ,&-]{1,60}?)\s+or\s+nothing\s*[.!]*$")
 _NOTHING_BUT = icase(r"^nothing\s+but\s+(?P<rest>[\w' ,&-]{2,60}?)(?:\s+for\s+(?:me|us))?\s*[.!]*$")
+# "Only natural remedies for me", "The only bread I buy is sourdough"
+_ONLY_FOR_ME = icase(r"^only\s+(?P<rest>[\w' ,&-]{2,60}?)\s+for\s+(?:me|us)\b")
+_THE_ONLY = icase(
+    r"^the\s+only\s+(?P<kind>[\w' -]{2,40}?)\s+(?:that\s+)?(?:I|we)\s+(?:(?:ever|really|will|"
+    r"'ll)\s+)*(?P<verb>[a-z]+)\s+(?:is|are|'s)\s+(?P<rest>(?!(?:the|this|that|my|our)\b)"
+    r"[\w' &-]{2,60})"
+)
+# a relative clause in the object ("Big parties where I don't know anyone"): its "I" is
+# not the subject of the stance
+_RELATIVE = icase(r"\s+(?:where|that|who|which|when)\s.*$")
+# "Cash only for me", "Hostels only for us"
+_ONLY_AFTER = icase(
+    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|we|I)\b)"
+    r"(?P<rest>[a-z][\w' ,&-]{1,60}?)\s+only\s+for\s+(?:me|us)\b"
+)
+# a "no" said of an answer or a vote is no stance: "The answer is a definite no"
+_ANSWER = icase(r"\b(?:answer|reply|response|verdict|decision|vote)\b")
 _CONJUNCTION = icase(
     r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
 )
@@ -59,9 +84,19 @@ def object_first(
     for pattern in patterns:
         for start in starts:
             m = pattern.match(start)
-            if m and not _HAS_SUBJECT.search(m.group("rest")):
-                return m.group("rest"), False
+            rest = m.group("rest") if m else ""
+            if m and not _HAS_SUBJECT.search(_RELATIVE.sub("", rest)) and not _ANSWER.search(rest):
+                return rest, False
     m = (_OR_NOTHING.match(said) or _NOTHING_BUT.match(said)) if "nothing" in words else None
+    m = m or (_ONLY_AFTER.match(said) if "only" in words else None)
     if m and not _HAS_SUBJECT.search(m.group("rest")):
         return m.group("rest"), True
-    return None
+    if "only" not in words:
+        return None
+    m = _THE_ONLY.match(said)
+    if m is not None:  # "only buy sourdough", and what it is when the object does not say
+        kind, rest = m.group("kind"), m.group("rest")
+        said_kind = kind.split()[-1].lower() in rest.lower()
+        return f"{m.group('verb')} {rest}{'' if said_kind else f' for {kind}'}", True
+    m = _ONLY_FOR_ME.match(said)
+    return (m.group("rest"), True) if m else None

@@ -16,21 +16,44 @@ patterns cannot take, each by its grammar, none by a topic word.
   what they always take when it is offered ("if there's a window seat I'll always take
   it": for it);
 - a wish that something were not done ("I'd prefer if we didn't do X", "I'd rather we
-  didn't X"): against what follows the negation.
+  didn't X"): against what follows the negation;
+- less of it as a goal ("I'm trying to eat less X"), kept down ("I keep X to a
+  minimum"), "I'm not a X person", "I'm not the type to X", "Count me out of X", "You
+  won't catch me on X", given up years ago ("I gave up X years ago": a habit, not "I
+  quit my job"), what the speaker's doctor told them to avoid;
+- a choice said by an idiom of wanting ("Give me X any day", "Nothing beats X", "X all
+  the way", "X is the way to go for me", "I'm more of a X person", "I keep the X low"),
+  and a refusal of everything but one thing ("I won't buy anything except X": only X);
+- a thing named first and then again by a pronoun ("Group projects are the worst, I
+  avoid them": the object is "Group projects");
+- a condition that recurs said with no subordinator ("On a Friday night", "For
+  anything under a mile", "Weeknights"), which frames a habit as "when" does, and what
+  the speaker goes without under a condition ("Unless ..., I don't have X").
 """
 
 from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import icase
+from cognimem.text.tokens import tokens
 
 __all__ = [
+    "LIST",
+    "OBJECT_WORDS",
+    "ONLY_VERB_TAGS",
     "against_form",
+    "antecedent",
+    "except_only",
+    "for_form",
+    "framed_verb",
+    "generic_condition",
     "gives_own_reason",
     "is_reason_clause",
     "joined_refusals",
+    "not_had",
     "restore_subject",
     "taken_when_offered",
     "without_reason_lead",
+    "worth",
 ]
 
 _ADV = r"(?:(?:really|just|also|honestly|genuinely|definitely|absolutely|totally|truly)\s+)*"
@@ -40,7 +63,9 @@ DROPPED = icase(
     r"can't\s+(?:stand|bear|abide)\b|(?:dislike|hate|detest|loathe|despise|prefer)\b(?!\s+(?:to\s+"
     r"(?:say|admit|tell)|it\b)))"
 )
-_REASON_LEAD = icase(r"^(?:because\s+of|due\s+to|given|with|thanks\s+to|since|as)\s+[^,]{2,60},\s*")
+_REASON_LEAD = icase(
+    r"^(?:because\s+of|due\s+to|given|with|thanks\s+to|since|as|being)\s+[^,]{2,60},\s*"
+)
 _NEGATIVE_JUDGEMENT = (
     r"(?:boring|dull|tedious|exhausting|draining|tiring|stressful|annoying|irritating|"
     r"overwhelming|distracting|uncomfortable|unbearable|pointless|off-putting|awkward|"
@@ -63,7 +88,8 @@ _OBJECT_JUDGED = icase(
     r"honestly|simply)\s+)*(?:(?:don't|doesn't|do not|does not)\s+(?:really\s+)?(?:do\s+(?:it|"
     r"anything|much)\s+for\s+(?:me|us)|mix|get\s+(?:along|on))|(?:do|does)\s+(?:absolutely\s+)?"
     r"nothing\s+for\s+(?:me|us)|(?:is|are)\s+(?:(?:really|just|honestly|definitely|totally|"
-    r"simply)\s+)+not\s+(?:(?:my|our)\s+(?:thing|scene|style|cup of tea|bag|vibe)|for\s+(?:me|us))"
+    r"simply)\s+)+not\s+(?:(?:my|our)\s+(?:thing|scene|style|cup of tea|bag|vibe)|for\s+(?:me|us)|"
+    r"(?:me|us)\b(?!\s+\w))"
     r"|(?:is|are)\s+(?:an?\s+)?(?:absolute\s+|total\s+|real\s+)?(?:nightmare|pain|torture|"
     r"hell|struggle)\s+for\s+(?:me|us)|"
     # a judgement said as what the thing is to the speaker: "X are my idea of hell", "X
@@ -103,7 +129,8 @@ _PREFER_NOT_DONE = icase(
 # too spicy for us, thanks", "None of that X for me"
 _NONE_FOR_ME = icase(
     r"^(?P<no>no|nothing|none\s+of)\s+(?:more\s+)?(?P<rest>(?!(?:but|worries|problem|rush|pressure|"
-    r"idea|clue|thanks|need|way|one|doubt|luck|plans?|time|change)\b).+?)\s+for\s+(?:me|us)\b"
+    r"idea|clue|thanks|need|way|one|doubt|luck|plans?|time|change|beats?|compares|tops)\b).+?)"
+    r"\s+for\s+(?:me|us)\b"
     r"(?:[\s,]*(?:thanks|thank you|please|ta|cheers))?\s*[.!]*$"
 )
 # a request to the listener against something: "Please avoid recommending X", "please
@@ -136,7 +163,59 @@ _TAKEN_WHEN_OFFERED = icase(
     r"(?:'ll|\s+will|'d|\s+would)?\s+(?:(?:always|usually|every\s+time|invariably)\s+)+(?:take|"
     r"choose|pick|go\s+for|go\s+with|order|get|use|book)\s+(?:that|it|them|one)\b"
 )
+# less of it, as a goal: "I'm trying to eat less processed meat", "we want to buy fewer X"
+_LESS = icase(
+    r"^(?:I|we)(?:\s+|(?='))(?:(?:'m|am|are|'re|have been)\s+)?(?:(?:really|also|just|slowly)"
+    r"\s+)*(?:try|trying|want|aim|aiming|need|hope|hoping|plan|planning|'d like|would like|"
+    r"mean)\s+to\s+"
+    r"[a-z]+\s+(?:less|fewer)\s+(?!(?:than|and|often|time|of it|of that)\b)(?P<rest>[a-z].+)"
+)
+# kept down: "I try to keep painkillers to a minimum", "we keep sugar down"
+_KEEP_DOWN = icase(
+    r"^(?:I|we)\s+(?:(?:try to|try and|always|really|just|tend to)\s+)*(?:keep|limit)\s+"
+    r"(?P<rest>(?!(?:it|that|this|them|you)\b)[a-z].+?)\s+(?:to\s+(?:a|the)\s+(?:bare\s+|"
+    r"absolute\s+)?minimum|down|in check)\b"
+)
+# "I'm not a phone call person", "we're not really beach people"
+_NOT_A_PERSON = icase(
+    r"^(?:I'm|we're)\s+(?:really\s+|just\s+)?not\s+(?:really\s+)?(?:an?|much of an?)\s+"
+    r"(?P<rest>(?!(?:big|huge|great|real|people)\b)[a-z][\w' -]*?)\s+(?:person|people|type)\b"
+)
+# "I'm not the type to X", "I'm not someone who X"
+_NOT_THE_TYPE = icase(
+    r"^(?:I'm|we're)\s+(?:really\s+|just\s+)?not\s+(?:really\s+)?(?:the\s+(?:type|kind|sort)\s+"
+    r"(?:of\s+(?:person\s+)?)?(?:to|who|that)|someone\s+(?:who|that)|a\s+person\s+who)\s+"
+    r"(?P<rest>.+)"
+)
+# "Count me out of X", "You won't catch me on a X"
+_COUNT_ME_OUT = icase(
+    r"^(?:count\s+(?:me|us)\s+out\s+(?:of|for|when\s+it\s+comes\s+to)|you(?:'ll|\s+will)?\s+"
+    r"(?:won't|will\s+never|'ll\s+never|never)\s+(?:ever\s+)?(?:catch|see|find)\s+(?:me|us)(?:\s+(?:in|on|at|near|inside|with))?)\s+"
+    r"(?P<rest>.+)"
+)
+# given up some years ago, a habit (no determiner: not "I quit my job"): "I gave up
+# gambling years ago", "I quit using peat a few years back"
+_GAVE_UP = icase(
+    r"^(?:I|we)\s+(?:(?:finally|completely|totally)\s+)?(?:gave\s+up|quit|stopped|cut\s+out|"
+    r"kicked)\s+(?P<rest>(?!(?:my|our|his|her|their|the|a|an|at|by|in|for|to|it|that|this|them|"
+    r"him|smoking\s+weed)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+(?:(?:a\s+few|several|many|"
+    r"some|two|three|four|five|ten)\s+)?(?:years?|months?|ages|decades?)\s+(?:ago|back)\b"
+)
+# what the speaker's doctor told them to keep off: "My doctor told me to avoid X"
+_TOLD_TO_AVOID = icase(
+    r"^(?:my|our)\s+(?:doctor|gp|dentist|allergist|therapist|consultant|physio|dietitian|"
+    r"nurse)\s+(?:has\s+)?(?:told|advised|asked|wants)\s+(?:me|us)\s+(?:to\s+)?(?:avoid|stay\s+off|"
+    r"keep\s+off|cut\s+out|give\s+up|stop|steer\s+clear\s+of|cut\s+down\s+on|not\s+to\s+"
+    r"(?:eat|drink|have|take|use))\s+(?P<rest>.+)"
+)
 _FORMS = (
+    _LESS,
+    _NOT_THE_TYPE,
+    _COUNT_ME_OUT,
+    _GAVE_UP,
+    _TOLD_TO_AVOID,
+    _KEEP_DOWN,
+    _NOT_A_PERSON,
     _ASK_LEFT_OUT,
     _LONG_HELD,
     _FIND,
@@ -147,6 +226,16 @@ _FORMS = (
     _GIVE_A_MISS,
     _ASKED_NOT,
 )
+# what an exclusive choice is about by its verb ("I only buy ..." is shopping)
+ONLY_VERB_TAGS = {
+    "buy": "shopping",
+    "shop": "shopping",
+    "eat": "food",
+    "drink": "food",
+    "fly": "travel",
+    "wear": "shopping",
+    "use": "shopping",
+}
 _PLEASE = icase(r"\b(?:please|pls|suggest|recommend|suggesting|recommending)\b")
 _HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 # a reason said after the stance, as its own clause: "..., since the street light shines in"
@@ -172,6 +261,93 @@ def joined_refusals(text: str) -> str:
     if "?" not in text:
         return text
     return _ASKED_THEN_REFUSED.sub(lambda m: f"{m.group('thing')}, ", text)
+
+
+# a choice said by an idiom of wanting: "Give me a proper roast any day", "I'm more of a
+# city break person than a beach person", "I keep the lawn long for the wildlife" (a
+# state the speaker keeps a thing in)
+_FOR_FORMS = (
+    # "Nothing beats X", "X all the way for me", "X is the way to go for me"
+    icase(r"^(?:nothing|you\s+can't)\s+(?:beats?|tops|compares\s+to)\s+(?P<rest>.+)"),
+    icase(
+        r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|we|I)\b)(?P<rest>[a-z]"
+        r"[\w' ,&-]{1,60}?)(?:,?\s+all\s+the\s+way(?:\s+for\s+(?:me|us))?\s*[.!]*$|\s+(?:is|are)\s+"
+        r"(?:(?:always|definitely)\s+)?the\s+way\s+to\s+go\b)"
+    ),
+    icase(r"^give\s+(?:me|us)\s+(?P<rest>.+?)\s+(?:any\s*day|every\s+time|any\s*time)\b"),
+    icase(
+        r"^(?:I'm|we're)\s+(?:much\s+|definitely\s+|far\s+)?more\s+of\s+an?\s+(?P<rest>.+?)\s+"
+        r"(?:person|people|type|fan)\b"
+    ),
+    icase(
+        r"^(?:I|we)\s+(?:(?:always|usually|try to|like to|tend to)\s+)*(?P<rest>keep\s+(?:the|my|"
+        r"our|all|every)\s+[\w' -]+?\s+(?:off|on|low|high|long|short|cool|warm|cold|free|clear|"
+        r"closed|open|locked|tidy|clean|quiet|dark|private|simple|separate)\b.*)"
+    ),
+)
+# a refusal of everything but one thing is a choice of it: "I won't buy anything except
+# natural fibres" is "only buy natural fibres"
+_EXCEPT = icase(
+    r"^(?P<verb>(?:[a-z]+\s+){0,2}?)(?:anything|any\s+[a-z]+|everything)\s+(?:except|but|other\s+"
+    r"than|apart\s+from|besides)\s+(?P<rest>.+)"
+)
+
+
+# an object's length in words (a list of things may run longer)
+OBJECT_WORDS = 14
+LIST_WORDS = 24
+LIST = icase(r",\s+[^,]+,?\s+(?:or|and|nor)\s+\S")
+_OCCASION_END = icase(
+    r"\b(?:then|today|tonight|tomorrow|right now|(?:on\s+)?this (?:morning|afternoon|evening|"
+    r"weekend|week|trip|time|visit|journey|holiday|occasion))"
+    r"\W*$"
+)
+_POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
+
+
+def worth(value: str) -> bool:
+    """Whether an object names something: not empty, not a pointer back into the
+    conversation ("that", "it", "your idea"), not a whole paragraph."""
+    words = tokens(value)
+    # a list of things may run longer ("anything with X, Y, Z or W in it")
+    limit = LIST_WORDS if LIST.search(value) else OBJECT_WORDS
+    if not words or len(words) > limit:
+        return False
+    if _POINTER_HEAD.match(value) and len(words) <= 2:
+        return False
+    if _OCCASION_END.search(value):
+        return False  # "I'm not doing anything then": one occasion, not a stance
+    return not {"you", "your", "yours"} & set(words)
+
+
+# what the speaker goes without under a condition ("Unless it's a special occasion, I
+# don't have dessert")
+_NOT_HAD = icase(
+    r"^(?:I|we)\s+(?:don't|never)\s+(?:have|eat|drink)\s+(?P<rest>(?!(?:to|a|an|the|it|time|enough|much|"
+    r"that|this|any\s+(?:idea|time|money))\b)[a-z].+)"
+)
+
+
+def not_had(main: str) -> str | None:
+    """What the speaker goes without under a condition ("I don't have dessert")."""
+    m = _NOT_HAD.match(main)
+    return m.group("rest") if m else None
+
+
+def for_form(said: str) -> str | None:
+    """The object of a choice said by an idiom of wanting (see :data:`_FOR_FORMS`)."""
+    for pattern in _FOR_FORMS:
+        m = pattern.match(said)
+        if m is not None:
+            return m.group("rest")
+    return None
+
+
+def except_only(rest: str) -> str | None:
+    """What a refusal of everything else chooses ("buy anything except X" -> "buy X"),
+    or ``None``."""
+    m = _EXCEPT.match(rest.strip())
+    return f"{m.group('verb')}{m.group('rest')}" if m else None
 
 
 def restore_subject(said: str) -> str:
@@ -216,6 +392,49 @@ def taken_when_offered(said: str) -> str | None:
     I'll always take that"), or ``None``."""
     m = _TAKEN_WHEN_OFFERED.search(said)
     return m.group("rest") if m else None
+
+
+# a condition that recurs, said with no subordinator: "On a Friday night", "For weekend
+# trips", "On work nights", "For anything over an hour" (not "On Monday": one occasion)
+_GENERIC_CONDITION = icase(
+    r"^(?:weeknights|weekdays|weekends|mornings|evenings|nights|[a-z]+days)$|"
+    r"^(?:on|for|at|in|during|after|before)\s+(?:(?:a|an|any|anything|every|each)\b|(?:[\w-]+"
+    r"\s+){0,3}(?!(?:this|his|its|us|was|is|yes|plus)$)[a-z]*[^s'\W]s$)"
+)
+# a habit's verb under its condition: "get" with a particle ("When I can't sleep I get up
+# and read", not "I get it"), or what is wanted or needed ("On a Friday night I want
+# something light")
+_FRAMED_VERB = icase(r"(?:get\s+(?:up|out|outside|dressed|off)|(?:want|need)\s+(?!to\b)[a-z])")
+# the thing a sentence opens with, named again by a pronoun: "Group projects are the
+# worst, I avoid them", "Anything made of polyester makes me sweat, so I avoid it"
+_ANTECEDENT = icase(
+    r"^(?!(?:I|I'm|we|we're|you|it|it's|this|that|these|those|they|there|he|she|my|our|your|"
+    r"his|her|their)\b)(?P<np>[a-z][\w' -]{2,60}?)\s+(?:(?:is|are|'s|'re)\s+(?:just\s+|"
+    r"always\s+)?(?:the\s+worst|awful|terrible|horrible|too\s+[a-z]+|so\s+[a-z]+|a\s+"
+    r"nightmare)|(?:makes?|gives?)\s+me\b|(?:bores?|upsets?|bothers?)\s+me\b)"
+)
+_BARE_POINTER = icase(r"^(?:it|them|those|these|that)$")
+
+
+def generic_condition(condition: str) -> bool:
+    """Whether a condition said with no subordinator recurs ("On weeknights", "For
+    anything over an hour"), so that it frames a habit as "when" does."""
+    return _GENERIC_CONDITION.match(condition) is not None
+
+
+def framed_verb(verb: str, rest: str) -> bool:
+    """Whether a verb that is no habit alone is one under a condition: "get up", "want
+    X"."""
+    return _FRAMED_VERB.match(f"{verb} {rest}") is not None
+
+
+def antecedent(what: str, evidence: str) -> str:
+    """``what`` or, when it is only a pronoun, the thing its sentence opened with
+    ("Group projects are the worst, I avoid them" -> "Group projects")."""
+    if _BARE_POINTER.match(what) is None:
+        return what
+    m = _ANTECEDENT.match(evidence.strip())
+    return m.group("np") if m else what
 
 
 def is_reason_clause(said: str, evidence: str) -> bool:
