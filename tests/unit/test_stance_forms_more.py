@@ -3,9 +3,9 @@ sworn off X", "I'm so over X", "Count me out of X", "X leave me cold"), choices 
 idiom ("I'm partial to X", "Give me X any day", "Nothing beats X"), exclusive choices
 ("The only X I buy is Y", "X only for me", "anything except X"), conditions said with
 no subordinator or with "unless" / "if I can", a rule said after its reason ("Being
-vegan, I have to ...", kept whole as a cause), an object named again by a pronoun; and what is no stance of
-the speaker's: someone else's, a habit of the past, one thing done once. Sentences
-written for these tests."""
+vegan, I have to ...", kept whole as a cause), an object named again by a pronoun; and
+what is no stance of the speaker's: someone else's, a habit of the past, one thing done
+once, a request or a wish for one occasion. Sentences written for these tests."""
 
 from __future__ import annotations
 
@@ -181,3 +181,27 @@ def test_a_duty_said_after_being_something_is_kept_whole_as_a_cause() -> None:
 def test_a_cause_that_goes_on_is_still_read() -> None:
     text = "I stopped the tablets because they made me dizzy."
     assert FactCategory.CAUSAL in {c for c, _, _ in constraints(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please skip the olives in this recipe.",
+        "No chilli in tonight's curry please.",
+        "For this visit, please avoid the hotel bar.",
+        "I'd rather not cook tonight, I'm shattered.",
+    ],
+)
+def test_a_request_or_wish_for_one_occasion_is_no_standing_stance(text: str) -> None:
+    assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I'm never in the mood for karaoke.", "karaoke"),
+        ("Please leave out olives in any recipe.", "olives in any recipe"),
+    ],
+)
+def test_a_standing_refusal_beside_its_one_occasion_look_alike(text: str, value: str) -> None:
+    assert constraints(text) == [(POLICY, value, False)]

@@ -48,12 +48,14 @@ from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.stance_forms import (
     LIST,
+    NOT_HABIT_VERBS,
     OBJECT_WORDS,
     ONLY_VERB_TAGS,
     against_form,
     antecedent,
     except_only,
     for_form,
+    for_one_occasion,
     framed_verb,
     generic_condition,
     gives_own_reason,
@@ -68,7 +70,7 @@ from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
-from cognimem.text.tokens import tokens, words
+from cognimem.text.tokens import tokens
 
 __all__ = ["ChoiceReader", "lead_condition"]
 
@@ -154,7 +156,8 @@ _AGAINST = icase(
     rf"(?:so\s+)?(?:sick(?:\s+and\s+tired)?|tired)\s+of|fed\s+up\s+with|"
     rf"steering\s+clear\s+of|avoiding|cutting\s+out|skipping|(?:wary|suspicious)\s+of|weaning\s+"
     rf"(?:myself|ourselves)\s+off|(?:so|totally|completely)\s+over|(?:(?:dead|firmly|strongly)\s+)?"
-    rf"(?:against|opposed\s+to)|put\s+off\s+by|not\s+about\s+to(?:\s+start)?|"
+    rf"(?:against|opposed\s+to)|put\s+off\s+by|never\s+in\s+the\s+mood\s+for|not\s+about\s+to"
+    rf"(?:\s+start)?|"
     rf"off(?=\s+[a-z]+(?:\s+[a-z]+)?\s+(?:for\s+now|at\s+the\s+moment|these\s+days|until)\b)"
     rf"(?!\s+(?:to|on|for|at|in|out|work|duty|sick|home|the)\b)|wean(?:ing)?\s+(?:myself|"
     rf"ourselves)\s+off)|"
@@ -261,18 +264,6 @@ _LEAD = icase(
 )
 _SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless|if)\b")
 _PAST = frozenset(_PAST_WORDS.split("|"))
-_NOT_HABIT_VERBS = frozenset(
-    words(
-        """am, is, are, be, have, has, do, does, don't, doesn't, can, could, will, would,
-        should, shall, may, might, must, 'd, 'll, 'm, 're, think, know, guess, feel, love,
-        get, seem, look, sound, become,
-        like, hate, enjoy, adore, mean, wonder, hope, wish, want, say, tell, mention,
-        believe, suppose, bet, agree, understand, remember, forget, see, hear, promise,
-        swear, admit, also, just, really, still, never, always, only, not, got, gotta,
-        gonna, wanna, used, need, prefer, thank, apologize, apologise, totally, literally,
-        actually, kinda, sorta, hear"""
-    )
-)
 # a need is a standing requirement when it says what is needed ("a standing desk at
 # work"); "I need a nap" is a passing state
 _NEED_WORDS = 3
@@ -298,7 +289,7 @@ def is_subordinate(text: str) -> bool:
 
 def _present(verb: str) -> bool:
     low = verb.lower()
-    if low in _PAST or low in _NOT_HABIT_VERBS:
+    if low in _PAST or low in NOT_HABIT_VERBS:
         return False
     return not (low.endswith("ed") and not low.endswith("eed"))
 
@@ -467,7 +458,7 @@ class ChoiceReader(Collector):
             # too long to be one object and no list: a new clause follows the comma
             # ("..., even a standby LED keeps me up")
             what = whole_object(what.split(",", 1)[0], compared=compared)
-        if not worth(what):
+        if not worth(what) or for_one_occasion(c.evidence):
             return False
         if self.condition:
             cond = self.condition

@@ -57,6 +57,7 @@ _CONDITION = (
     rf"{HEAD_END}"
 )
 _FIRST_PERSON = icase(r"\b(?:I|I'm|I'd|I'll|me|my|we|we're|our|us)\b")
+_ONE_EVENING = icase(r"\b(?:tonight|today|tomorrow|this\s+(?:time|evening|morning|afternoon))\b")
 # someone else's stance, said with them as the subject: "My parents refuse to fly",
 # "My kids only eat plain pasta at the moment" (theirs, not the speaker's: no constraint)
 _THEIR_STANCE = icase(
@@ -418,7 +419,8 @@ class StanceReader(Collector):
         if _RULE.search(text) and not _NOT_A_RULE.search(text):
             return Cat.POLICY
         if _VALUE.search(text) or (_REACTION.search(text) is None and _BOTHERS_ME.search(text)):
-            return Cat.VALUE
+            # "I'd rather not go out tonight": one evening, no value
+            return None if _ONE_EVENING.search(text) else Cat.VALUE
         if _GOAL.search(text):
             return Cat.GOAL
         now = (

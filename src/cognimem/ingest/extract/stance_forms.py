@@ -34,16 +34,18 @@ patterns cannot take, each by its grammar, none by a topic word.
 from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import icase
-from cognimem.text.tokens import tokens
+from cognimem.text.tokens import tokens, words
 
 __all__ = [
     "LIST",
+    "NOT_HABIT_VERBS",
     "OBJECT_WORDS",
     "ONLY_VERB_TAGS",
     "against_form",
     "antecedent",
     "except_only",
     "for_form",
+    "for_one_occasion",
     "framed_verb",
     "generic_condition",
     "gives_own_reason",
@@ -293,15 +295,44 @@ _EXCEPT = icase(
 )
 
 
+# the verbs that say no habit of their own ("I think ...", "I want ...")
+NOT_HABIT_VERBS = frozenset(
+    words(
+        """am, is, are, be, have, has, do, does, don't, doesn't, can, could, will, would,
+        should, shall, may, might, must, 'd, 'll, 'm, 're, think, know, guess, feel, love,
+        get, seem, look, sound, become,
+        like, hate, enjoy, adore, mean, wonder, hope, wish, want, say, tell, mention,
+        believe, suppose, bet, agree, understand, remember, forget, see, hear, promise,
+        swear, admit, also, just, really, still, never, always, only, not, got, gotta,
+        gonna, wanna, used, need, prefer, thank, apologize, apologise, totally, literally,
+        actually, kinda, sorta, hear"""
+    )
+)
 # an object's length in words (a list of things may run longer)
 OBJECT_WORDS = 14
 LIST_WORDS = 24
 LIST = icase(r",\s+[^,]+,?\s+(?:or|and|nor)\s+\S")
+# one occasion, not a standing stance: "I'm not doing anything then", "the onions in
+# this recipe", "mushrooms in tonight's dinner"
 _OCCASION_END = icase(
     r"\b(?:then|today|tonight|tomorrow|right now|(?:on\s+)?this (?:morning|afternoon|evening|"
-    r"weekend|week|trip|time|visit|journey|holiday|occasion))"
-    r"\W*$"
+    r"weekend|week|trip|time|visit|journey|holiday|occasion|recipe|meal|order|list)|(?:tonight|"
+    r"today|tomorrow)'s\s+[a-z]+)\W*$"
 )
+# a sentence that opens with the one occasion it is about: "For this trip, ...", "Just
+# for tonight, ...", "This time, ..."
+_OCCASION_LEAD = icase(
+    r"^(?:just\s+)?(?:(?:for|on|during)\s+(?:this|tonight's|today's|tomorrow's)\s+[a-z]+|this\s+"
+    r"time|(?:for\s+)?(?:tonight|today|tomorrow))\s*,"
+)
+
+
+def for_one_occasion(evidence: str) -> bool:
+    """Whether a sentence opens with the one occasion it is about ("For this trip,
+    please avoid hostels"): what it asks is no standing stance."""
+    return _OCCASION_LEAD.match(evidence.strip()) is not None
+
+
 _POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
 
 
