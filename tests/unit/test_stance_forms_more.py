@@ -205,3 +205,17 @@ def test_a_request_or_wish_for_one_occasion_is_no_standing_stance(text: str) -> 
 )
 def test_a_standing_refusal_beside_its_one_occasion_look_alike(text: str, value: str) -> None:
     assert constraints(text) == [(POLICY, value, False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "polarity"),
+    [
+        ("I've been trying to cut back on takeaway coffee.", "takeaway coffee", False),
+        # the choice taken when offered, said after its "if" with no comma
+        ("If there's a front-row seat I'll always take that.", "front-row seat", True),
+    ],
+)
+def test_a_stance_after_a_hedge_or_an_if_of_what_is_offered(
+    text: str, value: str, polarity: bool
+) -> None:
+    assert constraints(text) == [(POLICY, value, polarity)]

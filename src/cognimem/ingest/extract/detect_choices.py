@@ -134,7 +134,7 @@ _AGAINST = icase(
     # kept up ("I've been avoiding X") or cut back ("I'm cutting down on X")
     rf"(?:tend|do (?:my|our) best|make a point)\s+(?:(?:not|never)\s+to|of\s+(?:not|never))|"
     rf"(?:'d|would) never(?!\s+(?:have|{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
-    rf"have\s+(?:been\s+)?(?:avoid(?:ed|ing)|{_KEEP_AWAY_DONE}|{_CUT_DOWN})|"
+    rf"have\s+(?:been\s+)?{_ADV}(?:avoid(?:ed|ing)|{_KEEP_AWAY_DONE}|{_CUT_DOWN})|"
     rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     # "I can't make it (tonight)", "can't be there": one occasion missed, not a rule
     rf"don't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|"
@@ -397,6 +397,8 @@ class ChoiceReader(Collector):
             rest = f"{m.group('rest')}{m.group('tail')}"
             return self._stance_fact(c, rest, polarity=True, only=True)
         offered = taken_when_offered(said) or for_form(said)
+        if offered is None and (offered := taken_when_offered(c.evidence)) is not None:
+            self.condition = None  # "If there's X I'll always take that": the "if" is X
         if offered is not None:
             return self._stance_fact(c, offered, polarity=True)
         m = _FOR.search(said)
