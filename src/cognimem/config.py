@@ -438,6 +438,11 @@ class Settings(BaseSettings):
     # user's decoded facts and graph edges) may hold together, least recently used
     # evicted beyond it (store/cache_budget.py)
     cache_max_mb: float = Field(default=4096, ge=0)
+    # SQLite: a scope with at least this many embedded items is searched (a read's vector
+    # search, the write path's near-duplicate search) through an in-process HNSW index
+    # (usearch) whose candidates are scored exactly, instead of a scan of every vector;
+    # 0 = always the exact scan (store/sqlite/ann.py, docs/architecture.md)
+    vector_index_min_rows: int = Field(default=20_000, ge=0)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)

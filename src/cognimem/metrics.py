@@ -105,6 +105,26 @@ class _ScopeCacheCollector(Collector):
             "Scope copies dropped (or not kept) to stay within the cap or a count.",
             value=budget.evictions,
         )
+        status = getattr(self._memory.store, "vector_index_status", None)
+        if status is None:  # SQLite only: PostgreSQL searches through pgvector
+            return
+        state = status()
+        searches = CounterMetricFamily(
+            "cognimem_vector_searches",
+            "SQLite vector searches (reads and near-duplicate checks) by how they were"
+            " answered: hnsw, exact (a scope below COGNIMEM_VECTOR_INDEX_MIN_ROWS),"
+            " exact_unindexed (its index being built, or unavailable), exact_filtered.",
+            labels=["method"],
+        )
+        for method, n in sorted(state["searches"].items()):
+            searches.add_metric([method], n)
+        yield searches
+        yield GaugeMetricFamily(
+            "cognimem_vector_index_degraded",
+            "1 when SQLite's vector indexes are unavailable (usearch missing, a build or"
+            " an update failed: large scopes are scanned exactly), else 0.",
+            value=0 if state["degraded"] is None else 1,
+        )
 
 
 class Metrics:

@@ -161,6 +161,9 @@ def test_requests_reads_and_writes_show_up(client: httpx.Client) -> None:
     assert value(samples, "cognimem_scope_cache_bytes") > 0
     assert value(samples, "cognimem_scope_cache_max_bytes") == 4096 * 2**20
     assert value(samples, "cognimem_scope_cache_evictions_total") == 0
+    # the read's vector search of a small SQLite scope: an exact scan, indexes available
+    assert value(samples, "cognimem_vector_searches_total", method="exact") >= 1
+    assert value(samples, "cognimem_vector_index_degraded") == 0
 
 
 def fact_entries(packet: dict[str, Any]) -> list[Any]:

@@ -141,7 +141,9 @@ def open_parts(
     if llm is None:
         llm = build_llm(settings.llm)
     store = open_store(
-        url or settings.database_url, cache_max_bytes=int(settings.cache_max_mb * (1 << 20))
+        url or settings.database_url,
+        cache_max_bytes=int(settings.cache_max_mb * (1 << 20)),
+        vector_index_min_rows=settings.vector_index_min_rows or None,
     )
     if embedder is None:
         embedder = configured_embedder(settings.embedding)

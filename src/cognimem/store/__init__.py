@@ -24,13 +24,23 @@ from cognimem.store.protocols import (
 from cognimem.store.types import Candidate, ItemFilter, PendingItem, PendingMessage
 
 
-def open_store(url: str, *, cache_max_bytes: int | None = DEFAULT_MAX_MB << 20) -> Store:
+def open_store(
+    url: str,
+    *,
+    cache_max_bytes: int | None = DEFAULT_MAX_MB << 20,
+    vector_index_min_rows: int | None = 20_000,
+) -> Store:
     """Pick a backend from a database URL: ``sqlite:///path`` or ``postgresql://...``;
-    ``cache_max_bytes`` caps its in-process copies of scopes (``cache_budget.py``)."""
+    ``cache_max_bytes`` caps its in-process copies of scopes (``cache_budget.py``);
+    on SQLite a scope of at least ``vector_index_min_rows`` embedded items is searched
+    through an HNSW index (None: always exactly; ``sqlite/ann.py``). PostgreSQL
+    searches through pgvector's HNSW index at any size."""
     if url.startswith("sqlite:") or "://" not in url:
         from cognimem.store.sqlite import SQLiteStore
 
-        return SQLiteStore.from_url(url, cache_max_bytes=cache_max_bytes)
+        return SQLiteStore.from_url(
+            url, cache_max_bytes=cache_max_bytes, vector_index_min_rows=vector_index_min_rows
+        )
     scheme = url.split("://", 1)[0]
     if scheme.split("+", 1)[0] in ("postgresql", "postgres"):
         from cognimem.store.postgres import PostgresStore  # asyncpg is imported on open

@@ -1,7 +1,8 @@
 """Events and items in SQLite: the ``ItemStore`` role. The write funnel's commits
 (events, their items and the knowledge derived from them, in one transaction) and the
-searches over items: BM25 over a per-process lexical index and exact cosine similarity
-over a per-process vector matrix, both dated by ``scope_versions``."""
+searches over items: BM25 over a per-process lexical index and cosine similarity over a
+per-process vector matrix (exact, or through an HNSW index past ``vector_index_min_rows``
+rows: ``ann.py``), both dated by ``scope_versions``."""
 
 from __future__ import annotations
 
@@ -327,10 +328,14 @@ class SQLiteItems(SQLiteDatabase):
                 by_entry.setdefault(one.scope.namespace, []).append((n, one, limit))
         entries = [(s.namespace, s.user_id, level), *((ns, None, True) for ns in by_entry)]
         matrix, *shared_matrices = self._vectors.get_many(conn, s.tenant_id, entries)
-        found = vectors.search_many(matrix, [(own, limit) for (own, _), limit in split], query)
+        indexes = self._vectors.indexes
+        own = [(own, limit) for (own, _), limit in split]
+        found = vectors.search_many(matrix, own, query, indexes)
         more: list[list[list[tuple[str, float]]]] = [[one] for one in found]
         for entry, wanted in zip(shared_matrices, by_entry.values(), strict=True):
-            hits = vectors.search_many(entry, [(f, limit) for _, f, limit in wanted], query)
+            hits = vectors.search_many(
+                entry, [(f, limit) for _, f, limit in wanted], query, indexes
+            )
             for (n, _, _), hit in zip(wanted, hits, strict=True):
                 more[n].append(hit)
         found = [best_of(lists, limit) for lists, (_, limit) in zip(more, split, strict=True)]
@@ -351,7 +356,7 @@ class SQLiteItems(SQLiteDatabase):
             matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
             return [
                 None if hit is None else Candidate(hit[0], hit[1])
-                for hit in vectors.nearest(matrix, flt, batch)
+                for hit in vectors.nearest(matrix, flt, batch, self._vectors.indexes)
             ]
 
         return await self._db.read(q)

@@ -1,20 +1,30 @@
-"""Exact per-scope vector search over a cached float32 matrix.
+"""Per-scope vector search over a cached float32 matrix: exact, or through an index.
 
 One matrix per (tenant, namespace, user) holds every embedded item of that scope with
-the columns needed to filter; ``scopes.ScopeCache`` keeps it fresh.
+the columns needed to filter and the rows' SQLite rowids; ``scopes.ScopeCache`` keeps it
+fresh. A scope below the index threshold is scanned exactly; a larger one is searched
+through its HNSW index (``ann.py``) for candidates, which are scored exactly here.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from cognimem.blas import single_threaded
-from cognimem.store.cache_budget import CacheBudget
-from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
+from cognimem.store.cache_budget import CacheBudget, array_bytes
+from cognimem.store.sqlite import ann
+from cognimem.store.sqlite.scopes import (
+    OWN,
+    ROW_COLUMNS,
+    Columns,
+    ScopeCache,
+    ScopeRef,
+    user_key,
+)
 from cognimem.store.types import ItemFilter
 
 # room a scope's matrix keeps for the rows later writes append, as a share of its rows
@@ -31,6 +41,10 @@ class ScopeMatrix:
     # the array ``matrix`` is the first rows of, with room for rows appended later
     # (None: no room); rows past ``matrix`` are written only by ``append``
     buffer: np.ndarray | None = None
+    # each row's SQLite rowid, ascending (the index's keys)
+    rowids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # the scope's cache key (tenant, namespace, user key); None: not a cached scope's
+    key: tuple[str, str, str] | None = None
 
     @property
     def rows(self) -> int:
@@ -38,7 +52,7 @@ class ScopeMatrix:
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes) + self.cols.nbytes
+        return int(self.matrix.nbytes) + self.cols.nbytes + array_bytes(self.rowids)
 
     def append(self, other: ScopeMatrix) -> ScopeMatrix:
         """This entry with the rows a later load found after its last row.
@@ -67,6 +81,8 @@ class ScopeMatrix:
             cols=self.cols.append(other.cols),
             matrix=buffer[: n + k],
             buffer=buffer,
+            rowids=np.concatenate([self.rowids, other.rowids]),
+            key=self.key,
         )
 
 
@@ -92,11 +108,32 @@ def load(
         max_rowid=max_rowid,
         cols=Columns.of(rows),
         matrix=matrix,
+        rowids=np.array([r[0] for r in rows], dtype=np.int64),
+        key=(scope.tenant_id, scope.namespace, user_key(scope.user_id, shared=scope.shared)),
     )
 
 
-def cache(budget: CacheBudget, max_scopes: int = 32) -> ScopeCache[ScopeMatrix]:
-    return ScopeCache(load, budget.section("sqlite_vectors", max_scopes))
+class VectorCache(ScopeCache[ScopeMatrix]):
+    """The scopes' matrices and, for the large ones, their indexes (``ann.py``), each in
+    the store's budget; clearing or dropping a tenant drops both."""
+
+    def __init__(self, budget: CacheBudget, min_rows: int | None, max_scopes: int = 32) -> None:
+        super().__init__(load, budget.section("sqlite_vectors", max_scopes))
+        self.indexes = ann.VectorIndexes(budget, min_rows, max_scopes=max_scopes)
+
+    def clear(self) -> None:
+        super().clear()
+        self.indexes.clear()
+
+    def drop_tenant(self, tenant_id: str) -> None:
+        super().drop_tenant(tenant_id)
+        self.indexes.drop_where(lambda key: key[0] == tenant_id)
+
+
+def cache(
+    budget: CacheBudget, min_rows: int | None = ann.DEFAULT_MIN_ROWS, max_scopes: int = 32
+) -> VectorCache:
+    return VectorCache(budget, min_rows, max_scopes)
 
 
 def _rows(m: ScopeMatrix, flt: ItemFilter, dim: int) -> np.ndarray | None:
@@ -107,20 +144,88 @@ def _rows(m: ScopeMatrix, flt: ItemFilter, dim: int) -> np.ndarray | None:
     return idx if idx.size else None
 
 
+def _index(m: ScopeMatrix, indexes: ann.VectorIndexes | None) -> ann.ScopeIndex | None:
+    """The index of ``m``'s scope caught up with it; None: scanned exactly."""
+    if indexes is None or m.key is None or len(m.rowids) != m.rows:
+        return None
+    return indexes.index_for(m.key, m)
+
+
+def _method(m: ScopeMatrix, indexes: ann.VectorIndexes | None) -> str:
+    """How a search with no index was answered, for the counts: a small scope, or a
+    large one whose index is being built or is unavailable."""
+    if indexes is None or indexes.min_rows is None or m.rows < indexes.min_rows:
+        return "exact"
+    return "exact_unindexed"
+
+
 def search(
-    m: ScopeMatrix, flt: ItemFilter, vector: np.ndarray, limit: int
+    m: ScopeMatrix,
+    flt: ItemFilter,
+    vector: np.ndarray,
+    limit: int,
+    indexes: ann.VectorIndexes | None = None,
 ) -> list[tuple[str, float]]:
-    """Exact cosine top-``limit`` over the rows of ``m`` that pass ``flt``."""
-    return search_many(m, [(flt, limit)], vector)[0]
+    """Cosine top-``limit`` over the rows of ``m`` that pass ``flt``."""
+    return search_many(m, [(flt, limit)], vector, indexes)[0]
 
 
 def search_many(
-    m: ScopeMatrix, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
+    m: ScopeMatrix,
+    searches: Sequence[tuple[ItemFilter, int]],
+    vector: np.ndarray,
+    indexes: ann.VectorIndexes | None = None,
 ) -> list[list[tuple[str, float]]]:
     """:func:`search` for several filters of one query vector: the full product is
-    computed at most once."""
+    computed at most once. Through the scope's index when it has one (``indexes``)."""
     with single_threaded():
-        return _search_many(m, searches, vector)
+        index = _index(m, indexes)
+        out: list[list[tuple[str, float]] | None] = [None] * len(searches)
+        if index is not None and indexes is not None:
+            for n, (flt, limit) in enumerate(searches):
+                out[n] = _indexed(m, indexes, index, flt, vector, limit)
+        exact = [n for n, found in enumerate(out) if found is None]
+        if indexes is not None and len(exact) < len(searches):
+            indexes.count("hnsw", len(searches) - len(exact))
+        if exact:
+            if indexes is not None:
+                indexes.count("exact_filtered" if index else _method(m, indexes), len(exact))
+            hits = _search_many(m, [searches[n] for n in exact], vector)
+            for n, hit in zip(exact, hits, strict=True):
+                out[n] = hit
+        return [found or [] for found in out]
+
+
+def _indexed(
+    m: ScopeMatrix,
+    indexes: ann.VectorIndexes,
+    index: ann.ScopeIndex,
+    flt: ItemFilter,
+    vector: np.ndarray,
+    limit: int,
+) -> list[tuple[str, float]] | None:
+    """The top ``limit`` of the index's candidates that pass ``flt``, scored exactly;
+    None when a scan of the allowed rows is the cheaper (or the only sure) way."""
+    if len(m.cols) == 0 or m.matrix.shape[1] != vector.shape[0] or limit <= 0:
+        return []
+    mask = m.cols.allowed(flt)
+    allowed = int(np.count_nonzero(mask))
+    take = ann.take_for(limit, m.rows, allowed)
+    while True:
+        if indexes.exact_is_cheaper(allowed, m.rows, take):
+            return None
+        with index.lock:
+            keys = index.candidates(vector[None, :], take)[0]
+            held = len(index)
+        pos = ann.positions(m.rowids, keys)
+        pos = pos[pos >= 0]
+        pos = pos[mask[pos]]
+        if len(pos) >= limit or take >= held:
+            break
+        take *= 4
+    scores = m.matrix[pos] @ vector
+    top = np.lexsort((pos, -scores))[:limit]  # ties: the earlier row
+    return list(zip(m.cols.ids[pos[top]].tolist(), scores[top].tolist(), strict=True))
 
 
 def _search_many(
@@ -158,34 +263,84 @@ def _search_many(
 _NEAREST_ROWS = 4096
 
 
-def nearest(m: ScopeMatrix, flt: ItemFilter, vectors: np.ndarray) -> list[tuple[str, float] | None]:
+def nearest(
+    m: ScopeMatrix,
+    flt: ItemFilter,
+    vectors: np.ndarray,
+    indexes: ann.VectorIndexes | None = None,
+) -> list[tuple[str, float] | None]:
     """For each row of ``vectors``, the most similar row of ``m`` that passes ``flt``
     (ties: the earliest row).
 
-    Exact, and linear in the scope's rows per query: all the queries go against one
-    block of the matrix's rows at a time, keeping each query's best so far. (The
-    queries taken 32 at a time against the whole matrix, as before, made BLAS pack the
-    whole matrix again for every 32: 1.65 → 0.9 s of CPU for 1000 queries at 100k rows,
-    the same rows and scores.)"""
+    Through the scope's index when it has one: each query's candidates scored exactly,
+    the best allowed one kept (a query none of whose candidates is allowed is scanned
+    exactly). Otherwise exact, and linear in the scope's rows per query: all the queries
+    go against one block of the matrix's rows at a time, keeping each query's best so
+    far. (The queries taken 32 at a time against the whole matrix, as before, made BLAS
+    pack the whole matrix again for every 32: 1.65 → 0.9 s of CPU for 1000 queries at
+    100k rows, the same rows and scores.)"""
     if len(vectors) == 0:
         return []
     idx = _rows(m, flt, vectors.shape[1])
     if idx is None:
         return [None] * len(vectors)
-    every = idx.size == len(m.cols)
     queries = np.ascontiguousarray(vectors, dtype=m.matrix.dtype)
+    with single_threaded():
+        index = _index(m, indexes)
+        take = ann.take_for(1, m.rows, idx.size)
+        if index is None or indexes is None or indexes.exact_is_cheaper(idx.size, m.rows, take):
+            if indexes is not None:
+                indexes.count("exact_filtered" if index else _method(m, indexes), len(queries))
+            best, where = _nearest_exact(m, idx, queries)
+        else:
+            best, where = _nearest_indexed(m, index, idx, queries, take)
+            indexes.count("hnsw", len(queries))
+    ids = m.cols.ids[where].tolist()
+    return [(str(i), float(s)) for i, s in zip(ids, best.tolist(), strict=True)]
+
+
+def _nearest_indexed(
+    m: ScopeMatrix, index: ann.ScopeIndex, idx: np.ndarray, queries: np.ndarray, take: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(best score, row) of each query among its ``take`` candidates that are rows of
+    ``idx``; the queries with none are scanned exactly."""
+    with index.lock:
+        keys = index.candidates(queries, take)
+    pos = ann.positions(m.rowids, keys)
+    allowed = np.zeros(m.rows, dtype=bool)
+    allowed[idx] = True
+    best = np.full(len(queries), -np.inf, dtype=np.float32)
+    where = np.zeros(len(queries), dtype=np.int64)
+    missed = []
+    for q, row in enumerate(pos):
+        row = row[row >= 0]
+        row = row[allowed[row]]
+        if not len(row):
+            missed.append(q)
+            continue
+        scores = m.matrix[row] @ queries[q]
+        top = np.lexsort((row, -scores))[0]  # ties: the earlier row
+        best[q], where[q] = scores[top], row[top]
+    if missed:
+        best[missed], where[missed] = _nearest_exact(m, idx, queries[missed])
+    return best, where
+
+
+def _nearest_exact(
+    m: ScopeMatrix, idx: np.ndarray, queries: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(best score, row) of each query over the rows ``idx``, exactly."""
+    every = idx.size == len(m.cols)
     best = np.full(len(queries), -np.inf, dtype=np.float32)
     where = np.zeros(len(queries), dtype=np.int64)  # positions in ``idx``
     picked = np.arange(len(queries))
-    with single_threaded():
-        for start in range(0, idx.size, _NEAREST_ROWS):
-            end = min(start + _NEAREST_ROWS, idx.size)
-            block = m.matrix[start:end] if every else m.matrix[idx[start:end]]
-            scores = queries @ block.T  # (queries, rows of the block)
-            top = np.argmax(scores, axis=1)
-            value = scores[picked, top]
-            better = value > best  # strictly: an earlier block keeps a tie
-            best[better] = value[better]
-            where[better] = top[better] + start
-    ids = m.cols.ids[idx[where]].tolist()
-    return [(str(i), float(s)) for i, s in zip(ids, best.tolist(), strict=True)]
+    for start in range(0, idx.size, _NEAREST_ROWS):
+        end = min(start + _NEAREST_ROWS, idx.size)
+        block = m.matrix[start:end] if every else m.matrix[idx[start:end]]
+        scores = queries @ block.T  # (queries, rows of the block)
+        top = np.argmax(scores, axis=1)
+        value = scores[picked, top]
+        better = value > best  # strictly: an earlier block keeps a tie
+        best[better] = value[better]
+        where[better] = top[better] + start
+    return best, idx[where]

@@ -1,0 +1,314 @@
+"""An approximate nearest-neighbour (HNSW) index over a large SQLite scope's vectors.
+
+Below ``min_rows`` embedded rows a scope is searched exactly (``vectors.py``: one
+product over its cached float32 matrix; ~0.18 ms per 1,000 rows). From there on the
+exact scan is most of a read's CPU beyond its embedding (25 ms at 100k rows) and of a
+write's near-duplicate search, so a search asks an HNSW graph (usearch, inner product
+over int8 copies of the unit vectors, M 16) for candidates and scores them exactly
+against the float32 matrix: scores, ties and order are the exact search's over the
+candidates; only which rows become candidates is approximate (recall@10 against the
+exact scan in ``benchmarks/results/ann_index.md``).
+
+- **In step with the matrix.** Each index is keyed by SQLite ``rowid`` and remembers the
+  scope counters (``scope_versions``) of the matrix it last caught up with. A search
+  brings it up to the matrix it is handed: rows appended since (same ``mutations``) are
+  added; after a mutation (a row deleted, a vector changed; another process's change
+  too, which the matrix's own check found) the keys are compared with the matrix's rows,
+  gone rows removed, new ones added, and rows whose stored int8 copy no longer matches
+  the matrix's vector (cosine below ``_SAME``) re-added. A status change (forgetting,
+  silencing) changes no vector: the filters, applied to the candidates, keep them out.
+- **Filters after the index, with oversampling.** A search takes ``limit × 2 × rows /
+  allowed rows`` candidates (at least ``_MIN_TAKE``) and keeps the allowed ones; when
+  fewer than ``limit`` pass, it asks again for four times as many, and past a quarter of
+  the scope scans exactly. A filter that allows at most ``_EXACT_ALLOWED`` rows (or half
+  the threshold, if less: one kind, a session, a time window) is scanned exactly over
+  those rows.
+- **Not persisted; built in the background.** The first search of a scope past the
+  threshold starts a build on a thread of its own and is answered exactly, as is every
+  search until the build is done (~13 s of CPU per 100k rows). No file beside the
+  database: it would hold a copy of vectors that erasure must find and rewrite, and a
+  usearch file keeps the bytes of removed rows.
+- **Memory.** Each index is an entry of the store's :class:`CacheBudget` (section
+  ``sqlite_vector_index``, weighed again as it grows): ~0.8 KiB a row beside the
+  matrix's 1.5 KiB, evicted least recently used with the other copies.
+- **Unavailable.** Without usearch, or when a build or update fails, the scope is
+  scanned exactly, a WARNING is logged once and :meth:`VectorIndexes.status` says
+  ``degraded`` with the reason (``cognimem_vector_index_degraded`` in metrics).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import weakref
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from cognimem.blas import single_threaded
+from cognimem.store.cache_budget import BudgetSection, CacheBudget
+
+log = logging.getLogger(__name__)
+
+# scopes of fewer embedded rows are searched exactly (COGNIMEM_VECTOR_INDEX_MIN_ROWS)
+DEFAULT_MIN_ROWS = 20_000
+# a filter allowing at most this many rows is scanned exactly over them (~1.5 ms)
+_EXACT_ALLOWED = 8_192
+# candidates a search takes at least (recall@10 0.99 at 100k rows, ann_index.md)
+_MIN_TAKE = 40
+# a row whose int8 copy in the index has a cosine below this with the matrix's vector
+# changed (an int8 copy of a unit vector keeps a cosine above 0.999 with it)
+_SAME = 0.99
+# HNSW parameters (measured in benchmarks/ann_candidates.py)
+CONNECTIVITY = 16
+EXPANSION_ADD = 64
+EXPANSION_SEARCH = 128
+
+
+class Rows(Protocol):
+    """What an index is kept in step with: a scope's matrix (``vectors.ScopeMatrix``)."""
+
+    mutations: int
+    max_rowid: int
+    matrix: np.ndarray
+    rowids: np.ndarray
+
+
+@dataclass
+class _State:
+    mutations: int
+    max_rowid: int
+
+
+class ScopeIndex:
+    """One scope's HNSW index, keyed by rowid; every use under its lock."""
+
+    def __init__(self, index: Any, state: _State) -> None:
+        self._index = index
+        self._state = state
+        self.lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return int(self._index.ndim)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._index.memory_usage)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def catch_up(self, m: Rows) -> None:
+        """Bring the index up to ``m`` (an older matrix than the last one: nothing)."""
+        s = self._state
+        if m.mutations < s.mutations or (m.mutations == s.mutations and m.max_rowid <= s.max_rowid):
+            return
+        if m.mutations == s.mutations:  # rows appended since
+            start = int(np.searchsorted(m.rowids, s.max_rowid, side="right"))
+            self._add(m.rowids[start:], m.matrix[start:])
+        else:
+            self._reconcile(m)
+        self._state = _State(m.mutations, m.max_rowid)
+
+    def _add(self, keys: np.ndarray, vectors: np.ndarray) -> None:
+        if len(keys):
+            self._index.add(keys, vectors, threads=1)
+
+    def _reconcile(self, m: Rows) -> None:
+        held = np.asarray(self._index.keys[:], dtype=np.int64)
+        if not len(held):
+            self._add(m.rowids, m.matrix)
+            return
+        stored = np.vstack(self._index.get(held)).astype(np.float32)
+        gone = ~np.isin(held, m.rowids)
+        pos = np.searchsorted(m.rowids, held)
+        pos[gone] = 0
+        kept = ~gone
+        if kept.any() and len(m.rowids):
+            rows = m.matrix[pos[kept]]
+            copies = stored[kept]
+            norms = np.linalg.norm(copies, axis=1) * np.linalg.norm(rows, axis=1)
+            cos = np.einsum("ij,ij->i", copies, rows) / np.maximum(norms, 1e-12)
+            changed = np.zeros(len(held), dtype=bool)
+            changed[np.flatnonzero(kept)[cos < _SAME]] = True
+            gone |= changed
+        if gone.any():
+            self._index.remove(held[gone])
+        missing = ~np.isin(m.rowids, held[~gone])
+        self._add(m.rowids[missing], m.matrix[missing])
+
+    def candidates(self, query: np.ndarray, take: int) -> np.ndarray:
+        """Rowids of up to ``take`` rows near each row of ``query`` (2-D), -1 padded."""
+        take = min(take, len(self._index))
+        if take <= 0:
+            return np.full((len(query), 0), -1, dtype=np.int64)
+        self._index.expansion_search = max(EXPANSION_SEARCH, take)
+        found = self._index.search(query, take, threads=1)
+        if not hasattr(found, "counts"):  # one query: the matches found, unpadded
+            keys = np.full((1, take), -1, dtype=np.int64)
+            got = np.asarray(found.keys, dtype=np.int64)
+            keys[0, : len(got)] = got
+            return keys
+        keys = np.asarray(found.keys, dtype=np.int64).reshape(len(query), -1)
+        counts = np.asarray(found.counts).reshape(-1)
+        keys[np.arange(keys.shape[1])[None, :] >= counts[:, None]] = -1
+        return keys
+
+
+def _new_index(dim: int) -> Any:
+    from usearch.index import Index  # imported on first use: the matrix needs none
+
+    return Index(
+        ndim=dim,
+        metric="ip",
+        dtype="i8",
+        connectivity=CONNECTIVITY,
+        expansion_add=EXPANSION_ADD,
+        expansion_search=EXPANSION_SEARCH,
+    )
+
+
+def build(m: Rows) -> ScopeIndex:
+    """An index of every row of ``m`` (one thread)."""
+    index = _new_index(int(m.matrix.shape[1]))
+    with single_threaded():
+        if len(m.rowids):
+            index.add(m.rowids, m.matrix, threads=1)
+    return ScopeIndex(index, _State(m.mutations, m.max_rowid))
+
+
+def positions(rowids: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The row number in ``rowids`` (sorted) of each key; -1 for a key not there (a row
+    the matrix does not hold: added after it, or a padding -1)."""
+    if not len(rowids):
+        return np.full(keys.shape, -1, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(rowids, keys), len(rowids) - 1)
+    return np.where(rowids[pos] == keys, pos, -1)
+
+
+def take_for(limit: int, rows: int, allowed: int) -> int:
+    """Candidates to ask for so that ~2 × ``limit`` of them pass a filter allowing
+    ``allowed`` of ``rows`` rows."""
+    return max(_MIN_TAKE, math.ceil(limit * 2 * rows / max(allowed, 1)))
+
+
+class VectorIndexes:
+    """The HNSW indexes of a store's large scopes (``min_rows`` None: none, every scope
+    is scanned exactly), in a section of the store's :class:`CacheBudget`."""
+
+    def __init__(self, budget: CacheBudget, min_rows: int | None, *, max_scopes: int = 32) -> None:
+        self.min_rows = min_rows
+        # a filter allowing at most this many rows is scanned exactly
+        self.exact_allowed = min(_EXACT_ALLOWED, (min_rows or 0) // 2)
+        self._entries: BudgetSection[ScopeIndex] = budget.section(
+            "sqlite_vector_index", max_scopes, lambda ix: ix.nbytes
+        )
+        self._lock = threading.Lock()
+        # the indexes put in the budget (a lookup here does not count as a use)
+        self._made: weakref.WeakValueDictionary[Hashable, ScopeIndex] = (
+            weakref.WeakValueDictionary()
+        )
+        self._building: dict[Hashable, threading.Thread] = {}
+        self._generation = 0  # bumped by clear: a build started before it is not kept
+        self.searches: Counter[str] = Counter()  # by method, for metrics and tests
+        self.problem: str | None = None  # why indexes are unavailable (degraded)
+
+    def status(self) -> dict[str, object]:
+        """Searches by method, the indexes held (and their rows), the builds running and
+        ``degraded``: why indexes are unavailable, or None."""
+        with self._lock:
+            searches = dict(self.searches)
+            building = len(self._building)
+        keys = list(self._entries.keys())  # a BudgetSection is not iterable
+        held = [self._made.get(key) for key in keys]
+        return {
+            "min_rows": self.min_rows,
+            "searches": searches,
+            "indexes": len(held),
+            "rows": sum(len(ix) for ix in held if ix is not None),
+            "building": building,
+            "degraded": self.problem,
+        }
+
+    def exact_is_cheaper(self, allowed: int, rows: int, take: int) -> bool:
+        """Whether scanning the allowed rows beats asking the index: few rows allowed,
+        or a take past a quarter of the scope."""
+        return allowed <= self.exact_allowed or take * 4 > rows
+
+    def count(self, method: str, n: int = 1) -> None:
+        with self._lock:
+            self.searches[method] += n
+
+    def clear(self) -> None:
+        with self._lock:
+            self._generation += 1
+        self._entries.clear()
+
+    def drop_where(self, predicate: Any) -> None:
+        with self._lock:
+            self._generation += 1
+        self._entries.drop_where(predicate)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for the builds running now (tests, benchmarks)."""
+        with self._lock:
+            running = list(self._building.values())
+        for thread in running:
+            thread.join(timeout)
+
+    def index_for(self, key: Hashable, m: Rows) -> ScopeIndex | None:
+        """The index of scope ``key`` caught up with ``m``, locked by the caller's
+        ``with``; None when ``m`` is searched exactly (small, building, unavailable)."""
+        if self.min_rows is None or len(m.rowids) < self.min_rows or not m.matrix.size:
+            return None
+        found = self._entries.get(key)
+        if found is not None and found.dim != m.matrix.shape[1]:  # another model's
+            self._entries.pop(key)
+            found = None
+        if found is None:
+            self._start(key, m)
+            return None
+        try:
+            with found.lock, single_threaded():
+                found.catch_up(m)
+        except Exception as exc:  # a broken index: scanned exactly, and said so
+            self._entries.pop(key)
+            self._fail(f"updating a scope's vector index failed: {exc!r}")
+            return None
+        return found
+
+    def _start(self, key: Hashable, m: Rows) -> None:
+        with self._lock:
+            if key in self._building or self.problem is not None:
+                return
+            generation = self._generation
+            thread = threading.Thread(
+                target=self._build, args=(key, m, generation), daemon=True,
+                name="cognimem-vector-index",
+            )  # fmt: skip
+            self._building[key] = thread
+        thread.start()
+
+    def _build(self, key: Hashable, m: Rows, generation: int) -> None:
+        try:
+            made = build(m)
+        except Exception as exc:
+            self._fail(f"building a scope's vector index failed: {exc!r}")
+            made = None
+        with self._lock:
+            del self._building[key]
+            keep = made is not None and generation == self._generation
+        if keep and made is not None and self._entries.put(key, made, made.nbytes):
+            self._made[key] = made
+
+    def _fail(self, problem: str) -> None:
+        with self._lock:
+            first = self.problem is None
+            self.problem = problem
+        if first:
+            log.warning("%s; large scopes are scanned exactly (degraded)", problem)

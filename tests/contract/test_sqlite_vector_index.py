@@ -1,0 +1,207 @@
+"""A SQLite scope past ``vector_index_min_rows`` is searched through its HNSW index
+(``store/sqlite/ann.py``), which stays in step with the scope: after a write, a delete, a
+forgetting, an edit of an item's text and another store's write, the index's searches
+find what an exact scan of a store that never cached the scope finds, and the index
+holds exactly the scope's embedded rows. The indexes live in the store's cache budget
+and are evicted, least recently used, beyond its cap. Real SQLite files throughout."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from cognimem.models import ItemStatus, Scope
+from cognimem.store import ItemFilter
+from cognimem.store.arguments import ItemsForgetting
+from cognimem.store.sqlite import SQLiteStore
+from cognimem.store.types import Candidate
+from tests.contract.builders import WINDOW, text_edit
+from tests.contract.conftest import T0, message, vec
+
+ALICE = Scope(tenant_id="t1", user_id="alice")
+BOB = Scope(tenant_id="t1", user_id="bob")
+MIN_ROWS = 100
+
+
+def _texts(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(3000)]
+    return [" ".join(rng.sample(words, 5)) for _ in range(n)]
+
+
+async def _fill(store: SQLiteStore, scope: Scope, texts: list[str]) -> list[str]:
+    done = await store.commit([message(t, scope) for t in texts], WINDOW)
+    return [r.item_ids[0] for r in done]
+
+
+def _searches(store: SQLiteStore) -> dict[str, int]:
+    return dict(store.vector_index_status()["searches"])  # type: ignore[call-overload]
+
+
+async def _exact(path: Path, flt: ItemFilter, text: str, limit: int = 5) -> list[Candidate]:
+    """What a store that never cached the scope and never indexes finds."""
+    fresh = SQLiteStore(path, vector_index_min_rows=None)
+    await fresh.open()
+    try:
+        return await fresh.vector_search(flt, vec(text), limit)
+    finally:
+        await fresh.close()
+
+
+async def _indexed(store: SQLiteStore, flt: ItemFilter, text: str) -> list[Candidate]:
+    """The search of ``text`` through the scope's index (checked to have gone through it)."""
+    before = _searches(store).get("hnsw", 0)
+    found = await store.vector_search(flt, vec(text), 5)
+    assert _searches(store).get("hnsw", 0) == before + 1
+    return found
+
+
+def _ranked(found: list[Candidate]) -> list[tuple[str, float]]:
+    return [(c.item_id, round(c.score, 5)) for c in found]
+
+
+def _same(ours: list[Candidate], exact: list[Candidate]) -> bool:
+    """The same scores in order, and the same items above the last score (rows tied at
+    the last score may be any of them: the exact scan's order among ties is arbitrary)."""
+    a, b = _ranked(ours), _ranked(exact)
+    if [s for _, s in a] != [s for _, s in b]:
+        return False
+    last = a[-1][1] if a else 0.0
+    return {i for i, s in a if s > last} == {i for i, s in b if s > last}
+
+
+@pytest.fixture
+async def indexed(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    store = SQLiteStore(tmp_path / "ann.db", vector_index_min_rows=MIN_ROWS)
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def _built(store: SQLiteStore, scope: Scope) -> None:
+    """Search once (which starts the build), wait for the build."""
+    await store.vector_search(ItemFilter(scope=scope), vec("w1"), 5)
+    store.wait_for_vector_indexes()
+
+
+async def test_a_scope_is_indexed_once_it_crosses_the_threshold(indexed: SQLiteStore) -> None:
+    texts = _texts(MIN_ROWS + 60, seed=1)
+    flt = ItemFilter(scope=ALICE)
+    await _fill(indexed, ALICE, texts[: MIN_ROWS - 1])
+    await indexed.vector_search(flt, vec(texts[3]), 5)
+    indexed.wait_for_vector_indexes()
+    assert _searches(indexed) == {"exact": 1}
+    assert indexed.vector_index_status()["indexes"] == 0
+
+    await _fill(indexed, ALICE, texts[MIN_ROWS - 1 :])
+    await indexed.vector_search(flt, vec(texts[3]), 5)  # answered exactly, starts a build
+    assert _searches(indexed) == {"exact": 1, "exact_unindexed": 1}
+    indexed.wait_for_vector_indexes()
+    for text in texts[::7]:
+        assert _same(await _indexed(indexed, flt, text), await _exact(indexed.path, flt, text))
+    status = indexed.vector_index_status()
+    assert (status["indexes"], status["rows"], status["degraded"]) == (1, len(texts), None)
+
+
+async def test_the_index_follows_writes_deletes_forgetting_and_edits(
+    indexed: SQLiteStore,
+) -> None:
+    texts = _texts(300, seed=2)
+    ids = await _fill(indexed, ALICE, texts)
+    flt = ItemFilter(scope=ALICE)
+    await _built(indexed, ALICE)
+
+    late = _texts(5, seed=3)
+    late_ids = await _fill(indexed, ALICE, late)
+    found = await _indexed(indexed, flt, late[2])
+    assert found[0].item_id == late_ids[2]
+    assert indexed.vector_index_status()["rows"] == 305
+
+    await indexed.forget_items(ItemsForgetting("t1", ids[:10], ItemStatus.DELETED, now=T0))
+    await indexed.forget_items(ItemsForgetting("t1", ids[10:20], ItemStatus.ARCHIVED, now=T0))
+    for text in texts[:20]:
+        hits = await _indexed(indexed, flt, text)
+        assert not {c.item_id for c in hits} & set(ids[:20])
+        assert _same(hits, await _exact(indexed.path, flt, text))
+    assert indexed.vector_index_status()["rows"] == 295  # the deleted rows left the index
+
+    [item] = await indexed.get_items("t1", [ids[50]])
+    edited = item.model_copy(update={"text": "w4000 w4001 w4002 w4003"})
+    await indexed.update_item(text_edit(item, edited))
+    found = await _indexed(indexed, flt, edited.text)
+    assert (found[0].item_id, round(found[0].score, 5)) == (ids[50], 1.0)
+    assert ids[50] not in {c.item_id for c in await _indexed(indexed, flt, texts[50])}
+
+
+async def test_another_stores_write_reaches_the_index(indexed: SQLiteStore) -> None:
+    texts = _texts(200, seed=4)
+    await _fill(indexed, ALICE, texts)
+    await _built(indexed, ALICE)
+    other = SQLiteStore(indexed.path, vector_index_min_rows=MIN_ROWS)
+    await other.open()
+    try:
+        theirs = _texts(3, seed=5)
+        their_ids = await _fill(other, ALICE, theirs)
+        await other.forget_items(ItemsForgetting("t1", [their_ids[0]], ItemStatus.DELETED, now=T0))
+    finally:
+        await other.close()
+    flt = ItemFilter(scope=ALICE)
+    found = await _indexed(indexed, flt, theirs[1])
+    assert found[0].item_id == their_ids[1]
+    assert their_ids[0] not in {c.item_id for c in await _indexed(indexed, flt, theirs[0])}
+    assert indexed.vector_index_status()["rows"] == 202
+
+
+async def test_the_write_paths_nearest_goes_through_the_index(indexed: SQLiteStore) -> None:
+    texts = _texts(300, seed=6)
+    ids = await _fill(indexed, ALICE, texts)
+    await _built(indexed, ALICE)
+    before = _searches(indexed).get("hnsw", 0)
+    import numpy as np
+
+    queries = np.stack([vec(t) for t in texts[100:110]])
+    found = await indexed.nearest(ItemFilter(scope=ALICE), queries)
+    assert [(c.item_id, round(c.score, 5)) for c in found if c] == [(i, 1.0) for i in ids[100:110]]
+    assert _searches(indexed)["hnsw"] == before + 10
+
+
+async def test_indexes_are_evicted_beyond_the_cache_cap(tmp_path: Path) -> None:
+    # room for one scope's matrix and index (usearch reserves ~16 MiB for a small index),
+    # not for two
+    store = SQLiteStore(
+        tmp_path / "cap.db", cache_max_bytes=24 << 20, vector_index_min_rows=MIN_ROWS
+    )
+    await store.open()
+    try:
+        await _fill(store, ALICE, _texts(150, seed=7))
+        await _fill(store, BOB, _texts(150, seed=8))
+        await _built(store, ALICE)
+        assert store.vector_index_status()["indexes"] == 1
+        await _built(store, BOB)
+        status = store.vector_index_status()
+        assert (status["indexes"], status["rows"]) == (1, 150)
+        assert store.cache_budget.held_bytes <= 24 << 20
+        assert store.cache_budget.evictions >= 1
+        # Alice's index was the least recently used: her next search is exact again
+        await store.vector_search(ItemFilter(scope=ALICE), vec("w1"), 5)
+        assert _searches(store).get("exact_unindexed", 0) == 3
+    finally:
+        await store.close()
+
+
+async def test_no_index_below_the_threshold_or_when_disabled(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "off.db", vector_index_min_rows=None)
+    await store.open()
+    try:
+        await _fill(store, ALICE, _texts(150, seed=9))
+        await store.vector_search(ItemFilter(scope=ALICE), vec("w1"), 5)
+        store.wait_for_vector_indexes()
+        assert _searches(store) == {"exact": 1}
+        assert store.vector_index_status()["indexes"] == 0
+    finally:
+        await store.close()
