@@ -4,7 +4,7 @@ Below ``min_rows`` embedded rows a scope is searched exactly (``vectors.py``: on
 product over its cached float32 matrix; ~0.18 ms per 1,000 rows). From there on the
 exact scan is most of a read's CPU beyond its embedding (25 ms at 100k rows) and of a
 write's near-duplicate search, so a search asks an HNSW graph (usearch, inner product
-over int8 copies of the unit vectors, M 16) for candidates and scores them exactly
+over int8 copies of the unit vectors, M 16, expansion 128) for candidates and scores them exactly
 against the float32 matrix: scores, ties and order are the exact search's over the
 candidates; only which rows become candidates is approximate (recall@10 against the
 exact scan in ``benchmarks/results/ann_index.md``).
@@ -25,7 +25,7 @@ exact scan in ``benchmarks/results/ann_index.md``).
   those rows.
 - **Not persisted; built in the background.** The first search of a scope past the
   threshold starts a build on a thread of its own and is answered exactly, as is every
-  search until the build is done (~13 s of CPU per 100k rows). No file beside the
+  search until the build is done (~30 s of CPU per 100k rows). No file beside the
   database: it would hold a copy of vectors that erasure must find and rewrite, and a
   usearch file keeps the bytes of removed rows.
 - **Memory.** Each index is an entry of the store's :class:`CacheBudget` (section
@@ -65,7 +65,7 @@ _MIN_TAKE = 40
 _SAME = 0.99
 # HNSW parameters (measured in benchmarks/ann_candidates.py)
 CONNECTIVITY = 16
-EXPANSION_ADD = 64
+EXPANSION_ADD = 128
 EXPANSION_SEARCH = 128
 
 
@@ -91,17 +91,19 @@ class ScopeIndex:
         self._index = index
         self._state = state
         self.lock = threading.Lock()
-
-    @property
-    def dim(self) -> int:
-        return int(self._index.ndim)
-
-    @property
-    def nbytes(self) -> int:
-        return int(self._index.memory_usage)
+        self.dim = int(index.ndim)
+        # usearch's own count (3.6 ms at 100k rows: not on every use), kept up by an
+        # estimate per row added (the int8 vector and its level-0 links)
+        self.nbytes = int(index.memory_usage)
+        self._row_bytes = self.dim + 2 * CONNECTIVITY * 4 + 16
 
     def __len__(self) -> int:
         return len(self._index)
+
+    def covers(self, m: Rows) -> bool:
+        """Whether the index holds every row of ``m`` (nothing to catch up)."""
+        s = self._state
+        return (m.mutations, m.max_rowid) <= (s.mutations, s.max_rowid)
 
     def catch_up(self, m: Rows) -> None:
         """Bring the index up to ``m`` (an older matrix than the last one: nothing)."""
@@ -118,6 +120,7 @@ class ScopeIndex:
     def _add(self, keys: np.ndarray, vectors: np.ndarray) -> None:
         if len(keys):
             self._index.add(keys, vectors, threads=1)
+            self.nbytes += len(keys) * self._row_bytes
 
     def _reconcile(self, m: Rows) -> None:
         held = np.asarray(self._index.keys[:], dtype=np.int64)
@@ -147,7 +150,6 @@ class ScopeIndex:
         take = min(take, len(self._index))
         if take <= 0:
             return np.full((len(query), 0), -1, dtype=np.int64)
-        self._index.expansion_search = max(EXPANSION_SEARCH, take)
         found = self._index.search(query, take, threads=1)
         if not hasattr(found, "counts"):  # one query: the matches found, unpadded
             keys = np.full((1, take), -1, dtype=np.int64)
@@ -260,6 +262,11 @@ class VectorIndexes:
             running = list(self._building.values())
         for thread in running:
             thread.join(timeout)
+
+    def caught_up(self, key: Hashable, m: Rows) -> bool:
+        """Whether scope ``key`` has an index already in step with ``m``."""
+        found = self._made.get(key)
+        return found is not None and key in self._entries and found.covers(m)
 
     def index_for(self, key: Hashable, m: Rows) -> ScopeIndex | None:
         """The index of scope ``key`` caught up with ``m``, locked by the caller's

@@ -121,6 +121,12 @@ class VectorCache(ScopeCache[ScopeMatrix]):
         super().__init__(load, budget.section("sqlite_vectors", max_scopes))
         self.indexes = ann.VectorIndexes(budget, min_rows, max_scopes=max_scopes)
 
+    def indexed(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
+        """Whether the scope's cached matrix has an index caught up with its rows."""
+        key = (tenant_id, namespace, user_key(user_id))
+        m = self._entries.get(key)
+        return m is not None and m.key is not None and self.indexes.caught_up(key, m)
+
     def clear(self) -> None:
         super().clear()
         self.indexes.clear()
