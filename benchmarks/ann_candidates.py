@@ -65,6 +65,7 @@ def exact_top(stored: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarr
     return out, (time.process_time() - start) / len(queries) * 1000
 
 
+MERGE = 0.95  # config.IngestSettings.merge_similarity's default
 Search = Callable[[np.ndarray, int], np.ndarray]  # (queries, k) -> (n, k) row numbers, -1 none
 
 
@@ -171,6 +172,10 @@ def measure(
                     float(np.mean(best(stored, writes, wfound) >= nearest - 1e-6)), 4
                 ),
                 "write_cpu_ms_per_query": round(write_ms, 3),
+                # near-duplicate merges (cosine >= 0.95, the default merge_similarity):
+                # by the exact nearest and by the nearest found
+                "merges_exact": int(np.sum(nearest >= MERGE)),
+                "merges_found": int(np.sum(best(stored, writes, wfound) >= MERGE)),
             }
         )
         print(json.dumps(out[-1]), flush=True)

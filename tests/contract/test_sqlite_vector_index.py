@@ -8,6 +8,7 @@ and are evicted, least recently used, beyond its cap. Real SQLite files througho
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -205,3 +206,20 @@ async def test_no_index_below_the_threshold_or_when_disabled(tmp_path: Path) -> 
         assert store.vector_index_status()["indexes"] == 0
     finally:
         await store.close()
+
+
+async def test_an_index_that_cannot_be_built_shows_degraded(
+    indexed: SQLiteStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    texts = _texts(150, seed=10)
+    ids = await _fill(indexed, ALICE, texts)
+    monkeypatch.setitem(sys.modules, "usearch.index", None)  # importing it now fails
+    flt = ItemFilter(scope=ALICE)
+    await _built(indexed, ALICE)
+    found = await indexed.vector_search(flt, vec(texts[7]), 5)
+    assert (found[0].item_id, round(found[0].score, 5)) == (ids[7], 1.0)  # exactly
+    status = indexed.vector_index_status()
+    assert "usearch cannot be imported" in str(status["degraded"])
+    assert status["indexes"] == 0
+    assert _searches(indexed) == {"exact_unindexed": 2}
+    assert "degraded" in caplog.text

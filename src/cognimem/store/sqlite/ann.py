@@ -178,9 +178,8 @@ def _new_index(dim: int) -> Any:
 def build(m: Rows) -> ScopeIndex:
     """An index of every row of ``m`` (one thread)."""
     index = _new_index(int(m.matrix.shape[1]))
-    with single_threaded():
-        if len(m.rowids):
-            index.add(m.rowids, m.matrix, threads=1)
+    if len(m.rowids):  # usearch's own kernels: no BLAS to keep to one thread
+        index.add(m.rowids, m.matrix, threads=1)
     return ScopeIndex(index, _State(m.mutations, m.max_rowid))
 
 
@@ -304,6 +303,9 @@ class VectorIndexes:
     def _build(self, key: Hashable, m: Rows, generation: int) -> None:
         try:
             made = build(m)
+        except ImportError as exc:
+            self._fail(f"usearch cannot be imported ({exc}): install it (pip install usearch)")
+            made = None
         except Exception as exc:
             self._fail(f"building a scope's vector index failed: {exc!r}")
             made = None
