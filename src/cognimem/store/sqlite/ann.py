@@ -4,10 +4,10 @@ Below ``min_rows`` embedded rows a scope is searched exactly (``vectors.py``: on
 product over its cached float32 matrix; ~0.18 ms per 1,000 rows). From there on the
 exact scan is most of a read's CPU beyond its embedding (25 ms at 100k rows) and of a
 write's near-duplicate search, so a search asks an HNSW graph (usearch, inner product
-over int8 copies of the unit vectors, M 16, expansion 128) for candidates and scores them exactly
-against the float32 matrix: scores, ties and order are the exact search's over the
-candidates; only which rows become candidates is approximate (recall@10 against the
-exact scan in ``benchmarks/results/ann_index.md``).
+over int8 copies of the unit vectors, M 16, expansion 128) for candidates and scores
+them exactly against the float32 matrix: scores, ties and order are the exact search's
+over the candidates; only which rows become candidates is approximate (recall against
+the exact scan in ``benchmarks/results/ann_index.md``).
 
 - **In step with the matrix.** Each index is keyed by SQLite ``rowid`` and remembers the
   scope counters (``scope_versions``) of the matrix it last caught up with. A search
@@ -15,8 +15,9 @@ exact scan in ``benchmarks/results/ann_index.md``).
   added; after a mutation (a row deleted, a vector changed; another process's change
   too, which the matrix's own check found) the keys are compared with the matrix's rows,
   gone rows removed, new ones added, and rows whose stored int8 copy no longer matches
-  the matrix's vector (cosine below ``_SAME``) re-added. A status change (forgetting,
-  silencing) changes no vector: the filters, applied to the candidates, keep them out.
+  the matrix's vector (quantized alike, more than ``_SAME_UNITS`` apart) re-added. A
+  status change (forgetting, silencing) changes no vector: the filters, applied to the
+  candidates, keep them out.
 - **Filters after the index, with oversampling.** A search takes ``limit × 2 × rows /
   allowed rows`` candidates (at least ``_MIN_TAKE``) and keeps the allowed ones; when
   fewer than ``limit`` pass, it asks again for four times as many, and past a quarter of
@@ -60,9 +61,12 @@ DEFAULT_MIN_ROWS = 20_000
 _EXACT_ALLOWED = 8_192
 # candidates a search takes at least (recall@10 0.99 at 100k rows, ann_index.md)
 _MIN_TAKE = 40
-# a row whose int8 copy in the index has a cosine below this with the matrix's vector
-# changed (an int8 copy of a unit vector keeps a cosine above 0.999 with it)
-_SAME = 0.99
+# a row whose int8 copy in the index differs from the matrix's vector quantized the same
+# way (x 127, rounded) by more than this in any dimension changed (usearch's own
+# rounding differs from numpy's by at most 1); rows compared a block at a time
+_SCALE = 127
+_SAME_UNITS = 2
+_BLOCK = 8192
 # HNSW parameters (measured in benchmarks/ann_candidates.py)
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
@@ -124,22 +128,15 @@ class ScopeIndex:
 
     def _reconcile(self, m: Rows) -> None:
         held = np.asarray(self._index.keys[:], dtype=np.int64)
-        if not len(held):
-            self._add(m.rowids, m.matrix)
-            return
-        stored = np.vstack(self._index.get(held)).astype(np.float32)
         gone = ~np.isin(held, m.rowids)
-        pos = np.searchsorted(m.rowids, held)
-        pos[gone] = 0
-        kept = ~gone
-        if kept.any() and len(m.rowids):
-            rows = m.matrix[pos[kept]]
-            copies = stored[kept]
-            norms = np.linalg.norm(copies, axis=1) * np.linalg.norm(rows, axis=1)
-            cos = np.einsum("ij,ij->i", copies, rows) / np.maximum(norms, 1e-12)
-            changed = np.zeros(len(held), dtype=bool)
-            changed[np.flatnonzero(kept)[cos < _SAME]] = True
-            gone |= changed
+        kept = np.flatnonzero(~gone)
+        pos = np.searchsorted(m.rowids, held[kept])
+        for start in range(0, len(kept), _BLOCK):  # a block at a time: stays in cache
+            block = kept[start : start + _BLOCK]
+            copies = np.vstack(self._index.get(held[block])).astype(np.int16)
+            rows = m.matrix[pos[start : start + _BLOCK]]
+            now = np.clip(np.rint(rows * _SCALE), -_SCALE, _SCALE).astype(np.int16)
+            gone[block[np.abs(copies - now).max(axis=1) > _SAME_UNITS]] = True
         if gone.any():
             self._index.remove(held[gone])
         missing = ~np.isin(m.rowids, held[~gone])
