@@ -223,3 +223,21 @@ async def test_an_index_that_cannot_be_built_shows_degraded(
     assert status["indexes"] == 0
     assert _searches(indexed) == {"exact_unindexed": 2}
     assert "degraded" in caplog.text
+
+
+async def test_an_index_larger_than_the_cap_is_not_built_again(tmp_path: Path) -> None:
+    # room for the scope's matrix, not for an index (usearch reserves ~16 MiB)
+    store = SQLiteStore(
+        tmp_path / "tiny.db", cache_max_bytes=4 << 20, vector_index_min_rows=MIN_ROWS
+    )
+    await store.open()
+    try:
+        await _fill(store, ALICE, _texts(150, seed=11))
+        for _ in range(3):
+            await _built(store, ALICE)
+        status = store.vector_index_status()
+        assert (status["indexes"], status["building"]) == (0, 0)
+        assert _searches(store) == {"exact_unindexed": 3}
+        assert store.cache_budget.evictions == 1  # the one build, not kept
+    finally:
+        await store.close()

@@ -213,6 +213,9 @@ class VectorIndexes:
         )
         self._building: dict[Hashable, threading.Thread] = {}
         self._generation = 0  # bumped by clear: a build started before it is not kept
+        # scopes whose index alone was larger than the whole cap (the budget warned):
+        # not built again, every search of them is exact, until the indexes are cleared
+        self._too_large: set[Hashable] = set()
         self.searches: Counter[str] = Counter()  # by method, for metrics and tests
         self.problem: str | None = None  # why indexes are unavailable (degraded)
 
@@ -245,11 +248,13 @@ class VectorIndexes:
     def clear(self) -> None:
         with self._lock:
             self._generation += 1
+            self._too_large.clear()
         self._entries.clear()
 
     def drop_where(self, predicate: Any) -> None:
         with self._lock:
             self._generation += 1
+            self._too_large = {k for k in self._too_large if not predicate(k)}
         self._entries.drop_where(predicate)
 
     def wait(self, timeout: float | None = None) -> None:
@@ -287,7 +292,7 @@ class VectorIndexes:
 
     def _start(self, key: Hashable, m: Rows) -> None:
         with self._lock:
-            if key in self._building or self.problem is not None:
+            if key in self._building or key in self._too_large or self.problem is not None:
                 return
             generation = self._generation
             thread = threading.Thread(
@@ -309,8 +314,13 @@ class VectorIndexes:
         with self._lock:
             del self._building[key]
             keep = made is not None and generation == self._generation
-        if keep and made is not None and self._entries.put(key, made, made.nbytes):
+        if not keep or made is None:
+            return
+        if self._entries.put(key, made, made.nbytes):
             self._made[key] = made
+        else:  # larger than the whole cap: building it again would not help
+            with self._lock:
+                self._too_large.add(key)
 
     def _fail(self, problem: str) -> None:
         with self._lock:
