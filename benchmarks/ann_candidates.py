@@ -46,6 +46,18 @@ def scope_matrix(path: Path, rows: int) -> np.ndarray:
     return np.frombuffer(b"".join(b for (b,) in blobs), dtype=np.float32).reshape(len(blobs), -1)
 
 
+def grown(stored: np.ndarray, rows: int) -> np.ndarray:
+    """``stored`` and noisy copies of it (Gaussian noise, sigma 0.02 a dimension, made unit
+    length again) up to ``rows`` rows: a larger scope of the same kind of vectors (not
+    real items: for the cost of a search at that size, and the recall on such data)."""
+    rng = np.random.default_rng(0)
+    parts = [stored]
+    while sum(len(p) for p in parts) < rows:
+        copy = stored + rng.normal(0, 0.02, stored.shape).astype(np.float32)
+        parts.append(copy / np.linalg.norm(copy, axis=1, keepdims=True))
+    return np.concatenate(parts)[:rows]
+
+
 def question_vectors(path: Path, n: int) -> np.ndarray:
     raw = json.loads(path.read_text())
     texts = list(dict.fromkeys(str(q["question"]) for conv in raw for q in conv["qa"]))[:n]
@@ -193,6 +205,7 @@ def main() -> None:
     # the read's vector search asks for ``RecallConfig.candidates`` (100) rows
     parser.add_argument("--k", type=int, default=10, help="top k of the read queries")
     parser.add_argument("--index", nargs="+", default=["usearch:f32:16:64:64"])
+    parser.add_argument("--grow-to", type=int, help="rows, with noisy copies (see grown)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -201,6 +214,8 @@ def main() -> None:
     threadpool_limits(1)
     every = scope_matrix(args.database, args.size + args.writes)
     stored, writes = every[: args.size], every[args.size :]
+    if args.grow_to:
+        stored = grown(stored, args.grow_to)
     reads = question_vectors(args.questions, args.reads)
     truth, exact_read_ms = exact_top(stored, reads, args.k)
     start = time.process_time()
