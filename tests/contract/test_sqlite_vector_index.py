@@ -17,7 +17,7 @@ import pytest
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter
 from cognimem.store.arguments import ItemsForgetting
-from cognimem.store.sqlite import SQLiteStore
+from cognimem.store.sqlite import SQLiteStore, ann
 from cognimem.store.types import Candidate
 from tests.contract.builders import WINDOW, text_edit
 from tests.contract.conftest import T0, message, vec
@@ -156,6 +156,29 @@ async def test_another_stores_write_reaches_the_index(indexed: SQLiteStore) -> N
     assert found[0].item_id == their_ids[1]
     assert their_ids[0] not in {c.item_id for c in await _indexed(indexed, flt, theirs[0])}
     assert indexed.vector_index_status()["rows"] == 202
+
+
+async def test_many_rows_written_elsewhere_are_indexed_off_the_search(
+    indexed: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ann, "INLINE_ROWS", 20)
+    await _fill(indexed, ALICE, _texts(200, seed=12))
+    await _built(indexed, ALICE)
+    other = SQLiteStore(indexed.path, vector_index_min_rows=MIN_ROWS)
+    await other.open()
+    try:
+        theirs = _texts(30, seed=13)  # more than a search adds itself
+        their_ids = await _fill(other, ALICE, theirs)
+    finally:
+        await other.close()
+    flt = ItemFilter(scope=ALICE)
+    found = await indexed.vector_search(flt, vec(theirs[4]), 5)  # exact, starts a build
+    assert found[0].item_id == their_ids[4]
+    assert _searches(indexed)["exact_unindexed"] == 2
+    indexed.wait_for_vector_indexes()
+    found = await _indexed(indexed, flt, theirs[5])
+    assert found[0].item_id == their_ids[5]
+    assert indexed.vector_index_status()["rows"] == 230
 
 
 async def test_the_write_paths_nearest_goes_through_the_index(indexed: SQLiteStore) -> None:

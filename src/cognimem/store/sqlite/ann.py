@@ -67,6 +67,10 @@ _MIN_TAKE = 40
 _SCALE = 127
 _SAME_UNITS = 2
 _BLOCK = 8192
+# a search adds at most this many rows written since the index last caught up (~0.3 ms
+# a row at 100k rows); past it (another process's import) the index is built again in
+# the background and the scope is scanned exactly meanwhile, so no read waits seconds
+INLINE_ROWS = 4_096
 # HNSW parameters (measured in benchmarks/ann_candidates.py)
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
@@ -108,6 +112,10 @@ class ScopeIndex:
         """Whether the index holds every row of ``m`` (nothing to catch up)."""
         s = self._state
         return (m.mutations, m.max_rowid) <= (s.mutations, s.max_rowid)
+
+    def behind(self, m: Rows) -> int:
+        """How many rows of ``m`` were appended after the last row the index holds."""
+        return len(m.rowids) - int(np.searchsorted(m.rowids, self._state.max_rowid, "right"))
 
     def catch_up(self, m: Rows) -> None:
         """Bring the index up to ``m`` (an older matrix than the last one: nothing)."""
@@ -277,6 +285,9 @@ class VectorIndexes:
         found = self._entries.get(key)
         if found is not None and found.dim != m.matrix.shape[1]:  # another model's
             self._entries.pop(key)
+            found = None
+        if found is not None and found.behind(m) > INLINE_ROWS:
+            self._entries.pop(key)  # built again off the search path
             found = None
         if found is None:
             self._start(key, m)
