@@ -42,6 +42,8 @@ words (``lexicon.TRIGGERS``), which keeps a typical chat sentence near 100 µs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import (
     Clause,
@@ -71,6 +73,12 @@ from cognimem.models.knowledge import FactCategory as Cat
 __all__ = ["SentenceReader"]
 
 _PET_WORDS = frozenset(t for w in vocab.PETS for t in (w, f"{w}s") if " " not in w)
+
+
+def _claimed(c: Clause, readers: tuple[tuple[str, Callable[[Clause], bool]], ...]) -> bool:
+    """Whether one of ``readers`` (a kind and its reader, tried in order where ``c`` may
+    state that kind) reads ``c`` as its own; the ones after it are not tried."""
+    return any(c.may(kind) and read(c) for kind, read in readers)
 
 
 class SentenceReader(
@@ -171,13 +179,10 @@ class SentenceReader(
             return
         if said is not None:
             self._kind_owned(c, said)  # "my car is a Toyota", "my dog is a poodle"
-        for name, binding in (
-            ("allergy", self._allergy),
-            ("diet", self._diet),
-            ("policy", self._policy),
+        if _claimed(
+            c, (("allergy", self._allergy), ("diet", self._diet), ("policy", self._policy))
         ):
-            if c.may(name) and binding(c):
-                return
+            return
         for name, detector in (
             ("identity", self._identity),
             ("location", self._location),
@@ -196,12 +201,7 @@ class SentenceReader(
             return  # "I can't shake this cold" is a state, not a refusal
         if self._may_choose(c) and self._choice(c):
             return
-        for name, exclusive in (
-            ("goal", self._goal),
-            ("value", self._value),
-            ("state", self._state),
-        ):
-            if c.may(name) and exclusive(c):
-                return
+        if _claimed(c, (("goal", self._goal), ("value", self._value), ("state", self._state))):
+            return
         if c.may("preference"):
             self._preference(c)
