@@ -93,3 +93,50 @@ def test_a_symptom_under_a_condition_is_left_to_the_cause_reader() -> None:
 def test_a_feeling_said_with_its_reason_is_read_as_the_feeling() -> None:
     # the narrow reading wins over the stances' whole sentence, as for every constraint
     assert health("I'm exhausted these days, the new shifts are brutal.") == ["exhausted"]
+
+
+def passing(text: str) -> list[str]:
+    facts = EXTRACTOR.extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    return [f.value for f in facts if f.category is FactCategory.EVENT and f.predicate == "health"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Got my booster shot on Friday and my shoulder still aches.", "shoulder aches"),
+        ("Went for a filling this morning, my jaw is still numb.", "jaw is numb"),
+        ("My wrist still hurts from the fall.", "wrist hurts"),
+        ("My legs are still sore after Saturday's match.", "legs are sore"),
+        ("My stomach still hurts after eating that dodgy kebab yesterday.", "stomach hurts"),
+        ("I'm still achy from the tetanus shot.", "achy"),
+    ],
+)
+def test_a_lasting_symptom_after_a_one_off_event_is_a_passing_event(text: str, value: str) -> None:
+    # it passes with its occasion: no standing state of the body for later requests
+    assert health(text) == []
+    assert passing(text) == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("My knee still hurts.", "knee hurts"),  # no cause: it stands
+        ("My hip still hurts from an old injury.", "hip hurts"),  # an old cause
+        ("My knee still hurts from my arthritis.", "knee hurts"),  # a condition
+        ("I'm seeing the physio tomorrow, my knee still hurts.", "knee hurts"),  # ahead
+        ("I had a fall in 2019 and my ankle still aches.", "ankle aches"),  # long ago
+        ("My feet hurt after the hike.", "feet hurt"),  # not said to last
+        ("My knee still aches after a run, every time.", "knee still aches"),  # a habit
+        ("I have a bad back.", "bad back"),
+    ],
+)
+def test_a_symptom_with_no_one_off_cause_stays_a_state(text: str, value: str) -> None:
+    assert health(text) == [value]
+    assert passing(text) == []
+
+
+def test_a_limitation_since_an_operation_stays_a_constraint() -> None:
+    facts = EXTRACTOR.extract_one(
+        ExtractionInput(text="Since my operation I can't run.", occurred_at=WHEN)
+    ).facts
+    assert ("policy", "run", False) in [(f.category.value, f.value, f.polarity) for f in facts]
