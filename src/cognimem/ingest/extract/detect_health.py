@@ -11,9 +11,7 @@ getting better; a body part with a symptom word. It runs before the stances
 the speaker refuses, and a state it reads ends the clause. A negated state ("my back
 doesn't hurt anymore", "my cold is gone") and someone else's body ("my mom's back")
 read nothing: every pattern starts at the speaker's own condition and none of its
-verbs says that it ended. A symptom tied to a one-off event ("I had a flu jab last
-Tuesday and my arm still aches", "my jaw still hurts after the dentist") is read as an
-event that passes, not a standing state (:mod:`.passing_symptoms`).
+verbs says that it ended.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.passing_symptoms import after_one_off
 from cognimem.ingest.extract.patterns import icase
 from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import FactCategory as Cat
@@ -138,9 +135,7 @@ class HealthReader(Collector):
                 return False
             value = m.group("v")
         before = len(self.facts)
-        # "my arm still aches" after a jab passes with it: an event, no standing state
-        kind = Cat.EVENT if after_one_off(c, self.ref) else Cat.STATE
-        self.add(c, kind, "health", value.lower(), tags=["health"], timing="window")
+        self.add(c, Cat.STATE, "health", value.lower(), tags=["health"], timing="window")
         self.health_read += self.facts[before:]
         return True
 
