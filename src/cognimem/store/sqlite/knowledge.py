@@ -34,6 +34,7 @@ from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge_writes import LIVE, fact_version
 from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.sqlite.scopes import owners_in
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
 T = TypeVar("T")
@@ -48,8 +49,7 @@ def fact_versions(
     users = sorted({u for _, u in owners})
     found = conn.execute(
         "SELECT namespace, user_key, version FROM fact_versions WHERE tenant_id = ?"
-        f" AND namespace IN ({', '.join('?' * len(namespaces))})"
-        f" AND user_key IN ({', '.join('?' * len(users))})",
+        + owners_in(namespaces, users),
         (tenant_id, *namespaces, *users),
     ).fetchall()
     versions = {(n, u): int(v) for n, u, v in found}

@@ -97,6 +97,15 @@ def read_version(
     return (0, 0) if row is None else (int(row[0]), int(row[1]))
 
 
+def owners_in(namespaces: Sequence[str], user_keys: Sequence[str]) -> str:
+    """The clause after ``tenant_id = ?`` that picks the rows of several owners: its
+    placeholders take ``namespaces`` and then ``user_keys``."""
+    return (
+        f" AND namespace IN ({', '.join('?' * len(namespaces))})"
+        f" AND user_key IN ({', '.join('?' * len(user_keys))})"
+    )
+
+
 def read_versions(
     conn: sqlite3.Connection, tenant_id: str, wanted: Sequence[tuple[str, str]]
 ) -> list[tuple[int, int]]:
@@ -107,8 +116,7 @@ def read_versions(
     ukeys = list(dict.fromkeys([*(k for _, k in wanted), ALL_USERS]))
     rows = conn.execute(
         "SELECT namespace, user_key, version, mutations FROM scope_versions"
-        f" WHERE tenant_id = ? AND namespace IN ({', '.join('?' * len(namespaces))})"
-        f" AND user_key IN ({', '.join('?' * len(ukeys))})",
+        " WHERE tenant_id = ?" + owners_in(namespaces, ukeys),
         (tenant_id, *namespaces, *ukeys),
     ).fetchall()
     found = {(r[0], r[1]): (int(r[2]), int(r[3])) for r in rows}
