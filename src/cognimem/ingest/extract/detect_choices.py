@@ -44,6 +44,7 @@ from cognimem.ingest.extract.clauses import NOT_PAST_ED, Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
+from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.stance_forms import (
@@ -365,12 +366,17 @@ class ChoiceReader(Collector):
     def _may_choose(self, c: Clause) -> bool:
         """Whether :meth:`_choice` can read ``c``: a marker word, or a frame (a condition,
         a reason) that makes a plain habit a rule."""
+        return self._framed(c) or not c.words.isdisjoint(LIKE_WORDS)
+
+    def _framed(self, c: Clause) -> bool:
         return (
             c.may("choice") or self.condition is not None or bool(_REASON_WORD.search(c.evidence))
         )
 
     def _choice(self, c: Clause) -> bool:
         said = restore_subject(c.said)  # "Not a fan of X"
+        if not self._framed(c):
+            return self._like(c, said)
         first = _said_first(said, c.words)
         if first is not None and not (first[1] and self._bound()):
             return self._stance_fact(c, first[0], polarity=False)
@@ -425,7 +431,16 @@ class ChoiceReader(Collector):
         if like is not None:
             # a choice for it, and still a like: the preference detector reads it next
             self._stance_fact(c, like, polarity=True)
-        return False
+            return False
+        return self._like(c, said)
+
+    def _like(self, c: Clause, said: str) -> bool:
+        """A like or dislike in a plainer voice (:mod:`.like_forms`); a like is still a
+        like, so only a dislike ends the clause."""
+        read = like_form(said)
+        if read is None or not self._stance_fact(c, read[0], polarity=read[1], compared=True):
+            return False
+        return not read[1]
 
     def _habit(self, c: Clause, said: str) -> bool:
         """A habit that is a rule by its frame: a condition before it ("When I travel I

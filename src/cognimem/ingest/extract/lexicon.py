@@ -183,7 +183,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             thank, favour, favor, lean, gravitate, believer, can, one, nerves, head, winds,
             wind, stresses, stress, wears, wear, puts, put, enough, fill, thanks, way,
             favourite, favorite, waste, without, miss, berth, adore, love, into, sucker,
-            obsessed, crazy, mad, nuts, wild, passionate, hooked, jam, weakness, passion,
+            obsessed, crazy, mad, nuts, wild, passionate, hooked, jam, weakness, passion, pleasure,
             lover, buff, fiend, junkie, fanatic, less, fewer, wary, suspicious, sworn, swore,
             over, partial, loyal, against, opposed, wean, weaning, gave, quit, kicked, beats,
             tops, compares, resist, spot, fondness, sooner, die, count, catch, leaves, give,

@@ -23,7 +23,7 @@ from cognimem.ingest.extract.patterns import icase
 from cognimem.text.gazetteer import is_first_name
 from cognimem.text.tokens import tokens, words
 
-__all__ = ["strong_like"]
+__all__ = ["liked_object", "names_a_thing", "strong_like"]
 
 # an intensifier before the verb: "I absolutely love", "I really do love"
 _MORE = (
@@ -91,7 +91,7 @@ _LIST_REST = icase(
 )
 
 
-def _names_a_thing(rest: str) -> bool:
+def names_a_thing(rest: str) -> bool:
     """Whether the object names something lasting, not the conversation, the listener,
     a person by name or what is the speaker's own."""
     said = tokens(rest)
@@ -114,9 +114,15 @@ def strong_like(said: str) -> str | None:
         rest = m.group("rest")
         if pattern is _LIKE and m.group("love") and rest.lower().startswith("to "):
             rest = rest[3:]  # "I love to bake": baking is what is liked
-        head, comma, tail = rest.partition(",")
-        if comma and not _LIST_REST.match(tail):
-            rest = head  # "X, the messier the better": a new clause ends the object
-        rest = _NEW_CLAUSE.split(rest, maxsplit=1)[0]  # "X and it brings me joy"
-        return rest if _names_a_thing(rest) else None
+        rest = liked_object(rest)
+        return rest if names_a_thing(rest) else None
     return None
+
+
+def liked_object(rest: str) -> str:
+    """What follows a verb of liking, cut before a new clause: "X, the messier the
+    better" and "X and it brings me joy" give X; a list ("X, Y and Z") is kept."""
+    head, comma, tail = rest.partition(",")
+    if comma and not _LIST_REST.match(tail):
+        rest = head  # "X, the messier the better": a new clause ends the object
+    return _NEW_CLAUSE.split(rest, maxsplit=1)[0]  # "X and it brings me joy"

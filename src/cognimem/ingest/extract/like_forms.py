@@ -1,0 +1,104 @@
+"""Likes and dislikes said in the plainer voices :mod:`.strong_likes` and
+:mod:`.stance_forms` leave alone, read for :mod:`.detect_choices` into a stance with its
+whole object:
+
+- a like said against its alternative ("I like X rather than Y", "I like X more than
+  Y"): a choice, cut before the alternative by the caller;
+- what the speaker's body reacts badly to ("My skin reacts badly to X", "I react badly
+  to X"): against it;
+- what spoils a thing for the speaker ("X ruins a film for me") and what they will not
+  be near ("I don't want to be anywhere near X"): against it;
+- what means most to the speaker ("X mean the most to me", "X means a lot to me") and
+  a favourite said with the object first ("X is my absolute favourite", "X is my
+  favourite time for a run": the object is "X for a run").
+
+Not one: a plain like, love or enjoyment with no alternative ("I love X", "I like to
+swim"): a preference only, as :mod:`.strong_likes` keeps it; a wish ("I'd like X rather
+than Y"); what is liked of the conversation, the listener, a person or the speaker's own
+(checked by :func:`.strong_likes.names_a_thing`); a question; someone else's like or
+reaction ("My son loves X rather than Y": a stance is the speaker's). Nothing here names
+a topic: the markers are verbs of liking, reacting and mattering, and function words.
+"""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
+from cognimem.ingest.extract.vocabulary import BODY_PARTS
+from cognimem.text.tokens import words
+
+__all__ = ["LIKE_WORDS", "like_form"]
+
+# the words without one of which no form here can match (a clause's trigger words)
+LIKE_WORDS = frozenset(
+    words(
+        """like, enjoy, react, reacts, ruin, ruins, spoil, spoils, mean, means, favourite,
+        favorite"""
+    )
+)
+_MORE = (
+    r"(?:(?:really|truly|just|so|totally|genuinely|honestly|do|always|still|also|much|"
+    r"very\s+much|absolutely|simply)\s+)"
+)
+# "I like X rather than Y", "I like X more than Y", "I like X over Y"
+_LIKE_OVER = icase(
+    rf"^(?:I|we)\s+{_MORE}*(?:like|enjoy)\s+(?!to\b)(?P<rest>.+?\s+(?:rather than|instead "
+    r"of|more than|over)\s+.+)$"
+)
+# "My skin reacts badly to X", "I react badly to X" (not someone else: "my son reacts")
+_BODY = "|".join(sorted(BODY_PARTS, key=len, reverse=True))
+_REACTS = icase(
+    rf"^(?:I|we|my\s+(?:{_BODY}))\s+(?:\w+ly\s+)?(?:reacts?|react)\s+(?:really\s+|very\s+)?"
+    r"(?:badly|poorly|terribly|horribly|awfully|strongly)\s+to\s+(?P<rest>.+)$"
+)
+# "I don't want to be anywhere near X", "we never like to sleep next to X"
+_NOT_NEAR = icase(
+    r"^(?:I|we)\s+(?:don't|do\s+not|never|won't)\s+(?:ever\s+)?"
+    r"(?:want|like|choose)\s+to\s+(?:be|live|stay|sleep|sit|work)\s+(?:anywhere\s+)?"
+    r"(?:near|close\s+to|next\s+to|beside|by)\s+(?P<rest>.+)$"
+)
+# "Subtitles ruin a film for me", "X spoils any trip for us"
+_RUINS = icase(
+    r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what)\b)[a-z][\w' ,&-]{1,60}?)"
+    r"\s+(?:always\s+|just\s+|really\s+)?(?:ruins?|spoils?)\s+(?:\w+\s+){1,4}?for\s+(?:me|us)"
+    r"\s*[.!]*$"
+)
+# "Handmade presents mean the most to me", "X means a lot to us"
+_MEANS = icase(
+    r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what)\b)[a-z][\w' ,&-]{1,60}?)"
+    r"\s+(?:really\s+|always\s+)?means?\s+(?:the\s+most|(?:so\s+|such\s+)?a\s+lot|so\s+much|"
+    r"everything|the\s+world)\s+to\s+(?:me|us)\s*[.!]*$"
+)
+# "Spicy food is my absolute favourite", "Early morning is my favourite time for a run"
+_FAVOURITE = icase(
+    r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what)\b)[a-z][\w' ,&-]{1,60}?)"
+    r"\s+(?:is|are|'s)\s+(?:(?:my|our)\s+(?:absolute|all[- ]time|very|total)\s+favou?rite"
+    r"(?:\s+(?:thing|one|kind))?|(?:my|our)\s+favou?rite\s+(?:time|place|way|kind|sort)\s+"
+    r"(?P<for>(?:for|to)\s+.+?))\s*[.!]*$"
+)
+
+
+def like_form(said: str) -> tuple[str, bool] | None:
+    """The object of a like or dislike ``said`` in one of the voices of the module
+    docstring and its polarity (false: the speaker is against it); ``None`` when it is
+    said in none. A choice's object keeps its alternative ("X rather than Y"): the caller
+    cuts it."""
+    if said.rstrip().endswith("?"):
+        return None
+    for pattern, polarity in ((_REACTS, False), (_RUINS, False), (_NOT_NEAR, False)):
+        m = pattern.match(said)
+        if m:
+            return m.group("rest"), polarity
+    m = _LIKE_OVER.match(said)
+    if m and names_a_thing(rest := liked_object(m.group("rest"))):
+        return rest, True
+    m = _MEANS.match(said)
+    if m:
+        return m.group("rest"), True
+    m = _FAVOURITE.match(said)
+    if m:
+        rest = m.group("rest")
+        if m.group("for"):
+            rest = f"{rest} {m.group('for')}"
+        return rest, True
+    return None
