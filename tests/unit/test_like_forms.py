@@ -1,9 +1,8 @@
 """Likes and dislikes in plainer voices are stances (issue 29): a like said against its
-alternative, what the speaker's body reacts badly to, what spoils a thing for them,
-what they will not be near, what means most to them and a favourite said object first
-become a ``policy`` constraint for the whole object with the right polarity; a plain
-"I love X", a wish, a question and someone else's like or reaction state none.
-Sentences written for these tests."""
+alternative, what the speaker's body reacts badly to, what spoils a thing for them and
+what they will not be near become a ``policy`` constraint for the whole object with the
+right polarity; a plain "I love X", a wish, a question and someone else's like or
+reaction state none. Sentences written for these tests."""
 
 from __future__ import annotations
 
@@ -27,10 +26,7 @@ POLICY = FactCategory.POLICY
         ("Laugh tracks ruin a sitcom for me.", "Laugh tracks", False),
         ("Loud music spoils any dinner for us.", "Loud music", False),
         ("I don't want to be anywhere near a motorway.", "motorway", False),
-        ("Hand-written letters mean the most to me.", "Hand-written letters", True),
-        ("Old maps mean a lot to us.", "Old maps", True),
-        ("Salty liquorice is my absolute favourite.", "Salty liquorice", True),
-        ("Late evening is my favourite time for a swim.", "Late evening for a swim", True),
+        ("We don't want to live next to a busy road.", "busy road", False),
         ("Cheesy thrillers are my guilty pleasure.", "Cheesy thrillers", True),
     ],
 )  # fmt: skip

@@ -7,17 +7,14 @@ whole object:
 - what the speaker's body reacts badly to ("My skin reacts badly to X", "I react badly
   to X"): against it;
 - what spoils a thing for the speaker ("X ruins a film for me") and what they will not
-  be near ("I don't want to be anywhere near X"): against it;
-- what means most to the speaker ("X mean the most to me", "X means a lot to me") and
-  a favourite said with the object first ("X is my absolute favourite", "X is my
-  favourite time for a run": the object is "X for a run").
+  be near ("I don't want to be anywhere near X"): against it.
 
 Not one: a plain like, love or enjoyment with no alternative ("I love X", "I like to
 swim"): a preference only, as :mod:`.strong_likes` keeps it; a wish ("I'd like X rather
 than Y"); what is liked of the conversation, the listener, a person or the speaker's own
 (checked by :func:`.strong_likes.names_a_thing`); a question; someone else's like or
 reaction ("My son loves X rather than Y": a stance is the speaker's). Nothing here names
-a topic: the markers are verbs of liking, reacting and mattering, and function words.
+a topic: the markers are verbs of liking, reacting and spoiling, and function words.
 """
 
 from __future__ import annotations
@@ -30,12 +27,7 @@ from cognimem.text.tokens import words
 __all__ = ["LIKE_WORDS", "like_form"]
 
 # the words without one of which no form here can match (a clause's trigger words)
-LIKE_WORDS = frozenset(
-    words(
-        """like, enjoy, react, reacts, ruin, ruins, spoil, spoils, mean, means, favourite,
-        favorite"""
-    )
-)
+LIKE_WORDS = frozenset(words("""like, enjoy, react, reacts, ruin, ruins, spoil, spoils"""))
 _MORE = (
     r"(?:(?:really|truly|just|so|totally|genuinely|honestly|do|always|still|also|much|"
     r"very\s+much|absolutely|simply)\s+)"
@@ -48,10 +40,10 @@ _LIKE_OVER = icase(
 # "My skin reacts badly to X", "I react badly to X" (not someone else: "my son reacts")
 _BODY = "|".join(sorted(BODY_PARTS, key=len, reverse=True))
 _REACTS = icase(
-    rf"^(?:I|we|my\s+(?:{_BODY}))\s+(?:\w+ly\s+)?(?:reacts?|react)\s+(?:really\s+|very\s+)?"
+    rf"^(?:I|we|my\s+(?:{_BODY}))\s+(?:\w+ly\s+)?reacts?\s+(?:really\s+|very\s+)?"
     r"(?:badly|poorly|terribly|horribly|awfully|strongly)\s+to\s+(?P<rest>.+)$"
 )
-# "I don't want to be anywhere near X", "we never like to sleep next to X"
+# "I don't want to be anywhere near X", "we don't want to live next to X"
 _NOT_NEAR = icase(
     r"^(?:I|we)\s+(?:don't|do\s+not|never|won't)\s+(?:ever\s+)?"
     r"(?:want|like|choose)\s+to\s+(?:be|live|stay|sleep|sit|work)\s+(?:anywhere\s+)?"
@@ -63,19 +55,6 @@ _RUINS = icase(
     r"\s+(?:always\s+|just\s+|really\s+)?(?:ruins?|spoils?)\s+(?:\w+\s+){1,4}?for\s+(?:me|us)"
     r"\s*[.!]*$"
 )
-# "Handmade presents mean the most to me", "X means a lot to us"
-_MEANS = icase(
-    r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what)\b)[a-z][\w' ,&-]{1,60}?)"
-    r"\s+(?:really\s+|always\s+)?means?\s+(?:the\s+most|(?:so\s+|such\s+)?a\s+lot|so\s+much|"
-    r"everything|the\s+world)\s+to\s+(?:me|us)\s*[.!]*$"
-)
-# "Spicy food is my absolute favourite", "Early morning is my favourite time for a run"
-_FAVOURITE = icase(
-    r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what)\b)[a-z][\w' ,&-]{1,60}?)"
-    r"\s+(?:is|are|'s)\s+(?:(?:my|our)\s+(?:absolute|all[- ]time|very|total)\s+favou?rite"
-    r"(?:\s+(?:thing|one|kind))?|(?:my|our)\s+favou?rite\s+(?:time|place|way|kind|sort)\s+"
-    r"(?P<for>(?:for|to)\s+.+?))\s*[.!]*$"
-)
 
 
 def like_form(said: str) -> tuple[str, bool] | None:
@@ -85,20 +64,11 @@ def like_form(said: str) -> tuple[str, bool] | None:
     cuts it."""
     if said.rstrip().endswith("?"):
         return None
-    for pattern, polarity in ((_REACTS, False), (_RUINS, False), (_NOT_NEAR, False)):
+    for pattern in (_REACTS, _RUINS, _NOT_NEAR):  # a dislike
         m = pattern.match(said)
         if m:
-            return m.group("rest"), polarity
+            return m.group("rest"), False
     m = _LIKE_OVER.match(said)
     if m and names_a_thing(rest := liked_object(m.group("rest"))):
-        return rest, True
-    m = _MEANS.match(said)
-    if m:
-        return m.group("rest"), True
-    m = _FAVOURITE.match(said)
-    if m:
-        rest = m.group("rest")
-        if m.group("for"):
-            rest = f"{rest} {m.group('for')}"
         return rest, True
     return None
