@@ -13,7 +13,7 @@ USER = "ann"
 T0 = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)
 SHOWN = "By the way, take a look at what I made for the hallway!"
 ASKED = "Wow, is that yours?"
-DATED = "Yes, I painted that sunrise last year! It's special to me."
+DATED = "Yes, I painted that seascape last year! I'm proud of how it came out."
 # Ann's other turns on painting, days later, telling of no time
 CHATTER = (
     "Painting calms me on {}.",
@@ -42,7 +42,7 @@ async def tell(memory: Memory) -> None:
 async def test_a_when_question_gets_the_turn_its_dated_reply_answers(memory: Memory) -> None:
     await tell(memory)
     packet = await memory.read(
-        "When did Ann paint the sunrise?",
+        "When did Ann paint the seascape?",
         user_id=USER,
         limit=2,
         reference_time=T0 + timedelta(days=30),
@@ -56,7 +56,7 @@ async def test_a_when_question_gets_the_turn_its_dated_reply_answers(memory: Mem
 async def test_no_turn_is_brought_in_for_a_question_that_asks_no_time(memory: Memory) -> None:
     await tell(memory)
     packet = await memory.read(
-        "What did Ann paint, the sunrise?",
+        "What did Ann paint, the seascape?",
         user_id=USER,
         limit=2,
         reference_time=T0 + timedelta(days=30),

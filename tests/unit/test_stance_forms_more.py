@@ -152,7 +152,7 @@ def test_a_habit_under_its_condition_or_reason_is_a_rule(
         "I'm off to the shops.",
         "I'll pass on the message to her.",
         "The answer is a definite no.",
-        "My family has been there for me all the way.",
+        "My sister has stood by me all the way.",
         "I quit my job last year.",
         "Please avoid the toll roads on this trip.",
     ],
@@ -165,7 +165,7 @@ def test_no_stance_of_the_speakers_own(text: str) -> None:
     "text",
     [
         # "have been" is no obligation; one Monday is no condition that recurs
-        "Since the last chat, I've been thinking about schools.",
+        "Since we last spoke, I've been thinking about schools.",
         "On Monday I want to finish the report.",
     ],
 )

@@ -40,7 +40,7 @@ def ranked(i: MemoryItem, score: float) -> Ranked:
 
 SHOWN = item("s", "Take a look at what I made!", "Ann", 0)
 ASKS = item("q", "Is that yours?", "Bo", 1)
-TOLD = item("t", "It's been a dream to adopt. Do you know anyone who has?", "Bo", 1)
+TOLD = item("t", "I've always wanted a kayak. Have you ever owned one?", "Bo", 1)
 STATES = item("n", "That looks lovely.", "Bo", 1)
 REPLY = item("r", "Yes, I painted that last year!", "Ann", 2, dated=True)
 
@@ -69,8 +69,8 @@ def test_a_turn_dates_what_it_tells_of_by_its_own_words() -> None:
 
 
 def test_the_dated_turn_before_an_undated_one() -> None:
-    told = item("m", "Yesterday I took the kids to the museum!", "Ann", 0, dated=True)
-    follow = item("f", "What were they so stoked about?", "Bo", 1)
+    told = item("m", "Yesterday we took the dog to the beach!", "Ann", 0, dated=True)
+    follow = item("f", "What did he love most?", "Bo", 1)
     assert dated_before(follow, [told]) == [told]
     assert dated_before(follow, [SHOWN]) == []  # dates nothing
     assert dated_before(follow, [item("x", "Hi!", "Ann", 0, dated=True)]) == []  # small talk
@@ -90,9 +90,9 @@ def test_the_turn_goes_just_below_its_reply() -> None:
 
 
 def test_an_undated_best_item_gets_the_dated_turn_before_it_just_above() -> None:
-    told = item("m", "Yesterday I took the kids to the museum!", "Ann", 0, dated=True)
+    told = item("m", "Yesterday we took the dog to the beach!", "Ann", 0, dated=True)
     follow = ranked(item("f", "What did they like there?", "Bo", 1), 1.0)
-    other = ranked(item("o", "Museums are fun", "Ann", 50), 0.8)
+    other = ranked(item("o", "Beaches are fun", "Ann", 50), 0.8)
     out = with_told_before([follow, other, ranked(told, 0.2)], {"f": [told]}, lambda i: True)
     assert [r.item.id for r in out] == ["m", "f", "o"]
     assert out[0].signals["told_before"] == 1.0

@@ -1,22 +1,22 @@
 """The turn before the best-ranked one, for a question that asks "when".
 
 In a conversation the time of an event is often said in a reply, and the event itself in
-the turn the reply answers: "It's been a dream to adopt. Do you know anyone who has?" →
-"Yeah, a buddy of mine adopted last year". Or the thing is shown or named two turns back
+the turn the reply answers: "I've always wanted a kayak. Have you ever owned one?" →
+"Sure, my brother bought one last spring". Or the thing is shown or named two turns back
 and the dated reply takes it up by a pronoun: "Look at this painting!" → "Is it yours?"
 → "Yeah, I painted that last year!". A question that asks when ranks the dated reply
 first (it names the time and takes up the event's words), but what the question asks
-about — what was adopted, what was painted — is in the turn before it, which shares
+about — what was bought, what was painted — is in the turn before it, which shares
 little with the question and may rank nowhere. The other way round, the turn that tells
-of the event and its time ("Yesterday I took the kids to the museum") is often ranked
-below the reply that follows it ("What were they so stoked about?"), which the lexical
+of the event and its time ("Yesterday we took the dog to the beach") is often ranked
+below the reply that follows it ("What did he love most?"), which the lexical
 index holds with the message before it.
 
 So for a "when" question the best-ranked item brings in the turn before it: the message
 said just before it in the same scope by someone else, at most ``ANSWER_GAP`` earlier.
 When the best-ranked item's own words date what it tells of (``recall/temporal.py``: not
 only the moment it was said), that turn — or, when it only asks or makes small talk ("Is
-this your own painting?"), the one before it, which the question is about, said by the
+this one yours?"), the one before it, which the question is about, said by the
 reply's author; when it asks and tells, both — goes just below it. When the best-ranked
 item dates nothing, the turn before it goes just above it, if that turn's own words date
 something. A turn brought in is evidence through the best-ranked item
