@@ -127,6 +127,40 @@ _PLACEHOLDER_VALUES = frozenset(
 _TRAILING = ".,;:!?)]}"
 
 
+# What each pattern above cannot match without: a literal of the case-sensitive token
+# patterns, or (case-insensitive patterns) a word every alternative of the pattern
+# spells. A text holding none of a pattern's is skipped by it: nothing is found that
+# would not be, most chat turns cost a few substring tests instead of the scans.
+_TOKEN_NEEDLES: dict[str, tuple[str, ...]] = {
+    "private_key": ("-----BEGIN",),
+    "aws_access_key": ("AKIA", "ASIA"),
+    "github_token": ("_",),  # "gh?_" or "github_pat_"
+    "slack_token": ("xox",),
+    "api_key": ("sk-", "AIza", "k_"),  # "sk_live_", "rk_test_", ...
+    "jwt": ("eyJ",),
+}
+_BEARER_WORDS = ("bearer", "basic", "token")
+# every alternative of _PASSWORD_WORDS and _KEY_WORDS holds one of these
+_SECRET_WORDS = ("pass", "pwd", "pin", "code", "secret", "key", "token")
+_SETTING_WORDS = ("set", "change", "update")  # _SET_TO's verbs ("reset" holds "set")
+
+
+class _Needles:
+    """Whether ``text`` holds any of some words: as written, or ignoring case. Ignoring
+    case is lower-casing only for an ASCII text: Unicode's case-insensitive matching
+    also pairs "K" (Kelvin) with "k" and "ſ" with "s", so any other text always may."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.folded = text.lower() if text.isascii() else None
+
+    def hold(self, words: tuple[str, ...]) -> bool:
+        return any(w in self.text for w in words)
+
+    def hold_folded(self, words: tuple[str, ...]) -> bool:
+        return self.folded is None or any(w in self.folded for w in words)
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """Find credentials in ``text``; an empty list means the text is clean.
 
@@ -134,19 +168,24 @@ def find_secrets(text: str) -> list[SecretFinding]:
     GitHub token wins over the ``password`` assignment that contains it).
     """
     found: list[SecretFinding] = []
+    may = _Needles(text)
     for kind, pattern in _TOKEN_PATTERNS:
-        found.extend(SecretFinding(kind, m.start(), m.end()) for m in pattern.finditer(text))
-    for m in _BEARER.finditer(text):
+        if may.hold(_TOKEN_NEEDLES[kind]):
+            found.extend(SecretFinding(kind, m.start(), m.end()) for m in pattern.finditer(text))
+    for m in _BEARER.finditer(text) if may.hold_folded(_BEARER_WORDS) else ():
         token = m.group("token")
         is_bearer = m.group("scheme").lower() == "bearer"
         if m.group("auth") or (
             is_bearer and len(token) >= 16 and _has_digit(token) and _has_alpha(token)
         ):
             found.append(SecretFinding("bearer_token", m.start(), m.end()))
-    for m in _CREDENTIAL_URL.finditer(text):
+    for m in _CREDENTIAL_URL.finditer(text) if "://" in text else ():
         if not _is_placeholder(m.group("password")):
             found.append(SecretFinding("credential_url", m.start(), m.end()))
-    for pattern in (_ASSIGNMENT, _SET_TO):
+    assigning = may.hold_folded(_SECRET_WORDS)
+    for pattern in (_ASSIGNMENT, _SET_TO) if assigning else ():
+        if pattern is _SET_TO and not may.hold_folded(_SETTING_WORDS):
+            continue
         for m in pattern.finditer(text):
             end = _assignment_end(text, m)
             if end is not None:
