@@ -8,6 +8,7 @@ would cut a fact in half.
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["inner_stops", "sentence_spans", "split_sentences"]
@@ -64,12 +65,19 @@ def split_sentences(text: str) -> list[str]:
     abbreviations, initials and list markers; before a lower-case word only a full stop
     after a whole word does ("... budget chat. rent's gone up").
     """
-    return [text[start:end] for start, end in sentence_spans(text)]
+    return [text[start:end] for start, end in _spans(text)]
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Where the sentences of ``text`` are, as ``(start, end)`` offsets (see
     :func:`split_sentences`)."""
+    return list(_spans(text))
+
+
+# A write splits each turn several times (the gate's event time, the extractor): the
+# spans of the last few texts are kept, as an immutable tuple each caller copies.
+@functools.lru_cache(maxsize=64)
+def _spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
         start = line.start()
@@ -78,7 +86,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 spans.append((start, term.end()))
                 start = term.end()
         spans.append((start, line.end()))
-    return [trimmed for span in spans if (trimmed := _trimmed(text, *span)) is not None]
+    return tuple(trimmed for span in spans if (trimmed := _trimmed(text, *span)) is not None)
 
 
 def _is_boundary(text: str, sentence_start: int, term: re.Match[str]) -> bool:
@@ -113,6 +121,8 @@ def inner_stops(sentence: str) -> list[int]:
     "St. Louis") or another abbreviation ("e.g.", "a.m.", "Feb."), with more of the
     sentence after it. A sentence's own last full stop is none of them."""
     last = len(sentence.rstrip().rstrip("\"'”’»)]}"))
+    if "." not in sentence[: max(last - 1, 0)]:
+        return []  # each kind below is a full stop before the sentence's last character
     names = [
         m.end() - 1
         for m in _WORD_STOP.finditer(sentence)
