@@ -43,3 +43,12 @@ def test_a_split_is_the_same_each_time_and_never_shared() -> None:
     spans.clear()
     assert split_sentences(text) == ["Hi.", "I'm Dr. Lee.", "New line!", "Yes?"]
     assert sentence_spans(text) == [(0, 3), (4, 16), (17, 26), (27, 31)]
+
+
+def test_a_long_text_splits_like_its_parts() -> None:
+    """A document longer than the texts whose spans are kept is split the same way."""
+    part = "Dr. Lee moved to St. Louis in 2019. She paid $3.50 for it! Did she? "
+    text = part * 80
+    assert len(text) > 4096
+    assert split_sentences(text) == split_sentences(part) * 80
+    assert split_sentences(text) == split_sentences(part) * 80

@@ -74,10 +74,24 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return list(_spans(text))
 
 
-# A write splits each turn several times (the gate's event time, the extractor): the
-# spans of the last few texts are kept, as an immutable tuple each caller copies.
-@functools.lru_cache(maxsize=64)
+# A write splits each turn several times (the gate's event time and its event test, then
+# the extractor, after the whole batch passed the gate): the spans of the last
+# ``_KEPT`` short texts are kept (a batch of ``cognimem import``'s default 200 turns
+# fits), as an immutable tuple each caller copies. A long text (a document to chunk) is
+# split anew each time, so the cache never holds much.
+_KEPT, _KEPT_CHARS = 256, 4096
+
+
 def _spans(text: str) -> tuple[tuple[int, int], ...]:
+    return _kept_spans(text) if len(text) <= _KEPT_CHARS else _find_spans(text)
+
+
+@functools.lru_cache(maxsize=_KEPT)
+def _kept_spans(text: str) -> tuple[tuple[int, int], ...]:
+    return _find_spans(text)
+
+
+def _find_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
         start = line.start()
