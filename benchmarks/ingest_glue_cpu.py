@@ -70,9 +70,9 @@ class Replay(WrappingEmbedder):
 async def one_run(
     embedder: WrappingEmbedder, by_user: dict[str, list[Message]], url: str, batch: int
 ) -> float:
-    clear = getattr(sentences, "_kept_spans", None)  # the splitter's kept spans, if any
-    if clear is not None:
-        clear.cache_clear()
+    forget = getattr(sentences, "forget_spans", None)  # a tree before them keeps none
+    if forget is not None:
+        forget()
     async with Memory.open(url, embedder=embedder) as mem:
         cpu = time.process_time()
         for user, said in by_user.items():

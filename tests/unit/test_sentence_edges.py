@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cognimem.text.sentences import inner_stops, sentence_spans, split_sentences
+from cognimem.text.sentences import forget_spans, inner_stops, sentence_spans, split_sentences
 
 STOPS = [
     ("Dr. Lee", [2]),
@@ -52,3 +52,10 @@ def test_a_long_text_splits_like_its_parts() -> None:
     assert len(text) > 4096
     assert split_sentences(text) == split_sentences(part) * 80
     assert split_sentences(text) == split_sentences(part) * 80
+
+
+def test_forgotten_spans_are_found_again() -> None:
+    text = "One. Two? Three!"
+    assert split_sentences(text) == ["One.", "Two?", "Three!"]
+    forget_spans()
+    assert split_sentences(text) == ["One.", "Two?", "Three!"]
