@@ -8,7 +8,8 @@ import ast
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cognimem.models.knowledge import HistoryEntry
+from cognimem.models import MemoryItem, Scope
+from cognimem.models.knowledge import Entity, Fact, FactCategory, FactConflict, HistoryEntry
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cognimem"
 AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -65,6 +66,40 @@ def test_new_takes_another_id_prefix() -> None:
     )
 
     assert entry.id.startswith("hist_")
+
+
+def test_target_names_each_kind_of_record_by_its_tenant_type_and_id() -> None:
+    scope = Scope(tenant_id="t1", user_id="u1")
+    item = MemoryItem(id="mem_1", scope=scope, text="x", occurred_at=AT, recorded_at=AT)
+    fact = Fact(
+        id="fct_1",
+        scope=scope,
+        key="user:location:home",
+        subject="user",
+        predicate="lives in",
+        category=FactCategory.LOCATION,
+        value="Lyon",
+        text="I live in Lyon",
+        last_validated_at=AT,
+        recorded_at=AT,
+    )
+    conflict = FactConflict(
+        id="cfl_1", scope=scope, key=fact.key, fact_ids=["fct_1"], created_at=AT
+    )
+    entity = Entity(
+        id="ent_1", tenant_id="t2", namespace="default", user_id=None, name="Ann", created_at=AT
+    )
+
+    named = [HistoryEntry.target(r) for r in (item, fact, conflict, entity)]
+    entry = HistoryEntry.new(**HistoryEntry.target(conflict), action="resolved", at=AT)
+
+    assert named == [
+        {"tenant_id": "t1", "target_type": "item", "target_id": "mem_1"},
+        {"tenant_id": "t1", "target_type": "fact", "target_id": "fct_1"},
+        {"tenant_id": "t1", "target_type": "conflict", "target_id": "cfl_1"},
+        {"tenant_id": "t2", "target_type": "entity", "target_id": "ent_1"},
+    ]
+    assert (entry.tenant_id, entry.target_type, entry.target_id) == ("t1", "conflict", "cfl_1")
 
 
 def test_no_module_builds_a_history_entry_by_hand() -> None:

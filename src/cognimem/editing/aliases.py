@@ -79,9 +79,7 @@ def _entry(
     now: datetime,
 ) -> HistoryEntry:
     return HistoryEntry.new(
-        tenant_id=entity.tenant_id,
-        target_type="entity",
-        target_id=entity.id,
+        **HistoryEntry.target(entity),
         action=action,
         actor=ACTOR,
         at=now,

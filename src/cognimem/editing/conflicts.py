@@ -115,9 +115,7 @@ def _supersede_losers(
 def _resolved_entry(before: FactConflict, after: FactConflict, now: datetime) -> HistoryEntry:
     """The conflict's own history entry: its status and winner before and after."""
     return HistoryEntry.new(
-        tenant_id=before.scope.tenant_id,
-        target_type="conflict",
-        target_id=before.id,
+        **HistoryEntry.target(before),
         action="resolved",
         actor="api",
         at=now,

@@ -89,9 +89,7 @@ def edited(
         after["feedback"] = edit.feedback
     only_feedback = edit.text is None and edit.importance is None and edit.tier is None
     return new, HistoryEntry.new(
-        tenant_id=item.scope.tenant_id,
-        target_type="item",
-        target_id=item.id,
+        **HistoryEntry.target(item),
         action="feedback" if only_feedback else "updated",
         actor="api",
         at=now,

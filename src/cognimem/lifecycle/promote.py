@@ -128,9 +128,7 @@ def plan_promotion(items: Sequence[MemoryItem], now: datetime) -> PromotionPlan:
             up = _LADDER.index(tier) > _LADDER.index(item.tier)
             action: Literal["promoted", "demoted"] = "promoted" if up else "demoted"
             entry = HistoryEntry.new(
-                tenant_id=item.scope.tenant_id,
-                target_type="item",
-                target_id=item.id,
+                **HistoryEntry.target(item),
                 action=action,
                 actor=ACTOR,
                 at=now,
@@ -158,9 +156,7 @@ def accepted(item: MemoryItem, now: datetime) -> tuple[MemoryItem, HistoryEntry]
     """A mandate candidate accepted by an admin: kind ``mandate``, tier ``always``."""
     after = item.model_copy(update={"kind": ItemKind.MANDATE, "tier": Tier.ALWAYS})
     return after, HistoryEntry.new(
-        tenant_id=item.scope.tenant_id,
-        target_type="item",
-        target_id=item.id,
+        **HistoryEntry.target(item),
         action="mandate_accepted",
         actor="api",
         at=now,

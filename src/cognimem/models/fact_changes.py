@@ -129,9 +129,7 @@ def fact_history(
     """The history entry of a change to ``fact`` (actor ``ingest``; callers acting for
     someone else replace it)."""
     return HistoryEntry.new(
-        tenant_id=fact.scope.tenant_id,
-        target_type="fact",
-        target_id=fact.id,
+        **HistoryEntry.target(fact),
         action=action,
         at=now,
         before=None if before is None else snapshot(before),

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cognimem.models.ids import new_id
+from cognimem.models.items import MemoryItem
 from cognimem.models.scope import Scope
 
 
@@ -199,6 +200,14 @@ class FactConflict(BaseModel):
     note: str = ""
 
 
+class HistoryTarget(TypedDict):
+    """What a history entry names its record by: the record's tenant, type and id."""
+
+    tenant_id: str
+    target_type: str
+    target_id: str
+
+
 class HistoryEntry(BaseModel):
     """One change to an item or a fact: who, when, what it was before and after."""
 
@@ -206,7 +215,7 @@ class HistoryEntry(BaseModel):
 
     id: str
     tenant_id: str
-    target_type: str  # "item" | "fact"
+    target_type: str  # "item" | "fact" | "conflict" | "entity"
     target_id: str
     action: str  # created, reinforced, superseded, merged, silenced, conflict, ...
     actor: str = "ingest"
@@ -244,6 +253,21 @@ class HistoryEntry(BaseModel):
             after=after,
             event_id=event_id,
         )
+
+    @staticmethod
+    def target(record: MemoryItem | Fact | FactConflict | Entity) -> HistoryTarget:
+        """The tenant, type and id of the record an entry is about, as ``new`` takes them
+        (``HistoryEntry.new(**HistoryEntry.target(item), action=..., at=...)``): the one
+        place a record's ``target_type`` is named."""
+        if isinstance(record, Entity):
+            tenant_id, target_type = record.tenant_id, "entity"
+        elif isinstance(record, Fact):
+            tenant_id, target_type = record.scope.tenant_id, "fact"
+        elif isinstance(record, FactConflict):
+            tenant_id, target_type = record.scope.tenant_id, "conflict"
+        else:
+            tenant_id, target_type = record.scope.tenant_id, "item"
+        return HistoryTarget(tenant_id=tenant_id, target_type=target_type, target_id=record.id)
 
 
 class EntityWithAliases(BaseModel):

@@ -64,7 +64,6 @@ def stage_summaries(
     """Each changed group's summary item into ``write``, with what it replaces and its
     history. ``groups``: every group of the pass; ``existing``: the earlier summaries
     by key; ``vectors``: unit vectors by item id."""
-    tenant = scope.tenant_id
     keys = {g.key for g in groups}
     for group, gist, old in pending:
         item = _summary_item(scope, group, gist, now, model)
@@ -78,14 +77,14 @@ def stage_summaries(
         else:
             result.replaced += 1
             write.replaced[old.id] = item.id
-        write.history += _history(tenant, item, old, now)
+        write.history += _history(item, old, now)
         # new episodes that bridge two earlier windows merge them: the other one
         # is replaced by this summary too; a theme whose runs shifted (a turn of
         # it forgotten) replaces the earlier runs it now covers
         for other in _merged(group, existing, old, keys):
             if other.id not in write.replaced:
                 write.replaced[other.id] = item.id
-                write.history += _history(tenant, item, other, now)[1:]
+                write.history += _history(item, other, now)[1:]
 
 
 def same_summary(old: MemoryItem, gist: Gist) -> bool:
@@ -127,16 +126,12 @@ def _summary_item(scope: Scope, group: Group, gist: Gist, now: datetime, model: 
     )
 
 
-def _history(
-    tenant: str, item: MemoryItem, old: MemoryItem | None, now: datetime
-) -> list[HistoryEntry]:
+def _history(item: MemoryItem, old: MemoryItem | None, now: datetime) -> list[HistoryEntry]:
     """The new summary's entry and, when it replaces one, the old summary's."""
     entries = [
         HistoryEntry.new(
+            **HistoryEntry.target(item),
             id_prefix="hist",
-            tenant_id=tenant,
-            target_type="item",
-            target_id=item.id,
             action="consolidated" if old is None else "replaced",
             actor=ACTOR,
             at=now,
@@ -147,10 +142,8 @@ def _history(
     if old is not None:
         entries.append(
             HistoryEntry.new(
+                **HistoryEntry.target(old),
                 id_prefix="hist",
-                tenant_id=tenant,
-                target_type="item",
-                target_id=old.id,
                 action="superseded",
                 actor=ACTOR,
                 at=now,
