@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 
 from cognimem.api.auth import auth_headers
-from cognimem.api.schemas import error_body
+from cognimem.api.responses import error_body
 from cognimem.errors import CognimemError, public_message
 
 

@@ -1,11 +1,29 @@
-"""The error statuses each route documents in the OpenAPI schema, and when they occur
-(docs/api.md has the same table)."""
+"""The error body of every 4xx and 5xx answer, the error statuses each route documents
+in the OpenAPI schema, and when they occur (docs/api.md has the same table)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cognimem.api.schemas import ErrorResponse
+from pydantic import BaseModel
+
+
+def error_body(type_: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every error the API returns: ``{"error": {"type", "message", "details"}}``."""
+    return {"error": {"type": type_, "message": message, "details": details or {}}}
+
+
+class ErrorDetail(BaseModel):
+    type: str  # the error class: InvalidInput, NotFound, Unauthenticated, ...
+    message: str
+    details: dict[str, Any]  # e.g. {"field": "scope.user_id"} for InvalidInput
+
+
+class ErrorResponse(BaseModel):
+    """The body of every 4xx and 5xx response."""
+
+    error: ErrorDetail
+
 
 # when each error status occurs, for the OpenAPI schema (docs/api.md has the same table)
 ERROR_WHEN: dict[int, str] = {

@@ -19,23 +19,6 @@ from cognimem.recall.conversation.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides
 
 
-def error_body(type_: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Every error the API returns: ``{"error": {"type", "message", "details"}}``."""
-    return {"error": {"type": type_, "message": message, "details": details or {}}}
-
-
-class ErrorDetail(BaseModel):
-    type: str  # the error class: InvalidInput, NotFound, Unauthenticated, ...
-    message: str
-    details: dict[str, Any]  # e.g. {"field": "scope.user_id"} for InvalidInput
-
-
-class ErrorResponse(BaseModel):
-    """The body of every 4xx and 5xx response."""
-
-    error: ErrorDetail
-
-
 def _between(low: int, high: int) -> dict[str, Any]:
     """JSON Schema bounds of a number another layer checks."""
     return {"minimum": low, "maximum": high}
