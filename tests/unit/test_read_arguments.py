@@ -67,7 +67,7 @@ def test_the_sdk_read_takes_what_memory_read_takes_but_the_stream() -> None:
 
 
 def test_the_http_read_body_is_the_read_with_its_format() -> None:
-    # the route passes the body's fields to Memory.read by name (read_keywords)
+    # the route passes the body's fields to Memory.read by name (keywords)
     assert set(ReadRequest.model_fields) == names(ReadArgs) | {"format"}
     assert set(ReadRequest.model_fields) - {"format", "query"} <= keywords(Memory.read)
 
@@ -85,7 +85,7 @@ def test_the_http_body_becomes_memory_read_keywords_by_name() -> None:
         }
     )
 
-    sent = body.read_keywords("t1")
+    sent = body.keywords(body.scope.for_tenant("t1"))
 
     assert sent["scope"] == {"user_id": "u1", "namespace": "default", "tenant_id": "t1"}
     assert (sent["limit"], sent["as_of"], [str(k) for k in sent["kinds"]]) == (3, at, ["episode"])
@@ -133,6 +133,33 @@ def test_the_http_turn_body_is_the_turn() -> None:
     wire = {"user_message": "user", "assistant_message": "assistant"}
 
     assert set(TurnRequest.model_fields) == {wire.get(n, n) for n in names(TurnArgs)}
+
+
+def test_the_http_turn_body_becomes_memory_turn_keywords_by_name() -> None:
+    body = TurnRequest.model_validate(
+        {
+            "user": {"content": "I moved to Lyon"},
+            "scope": {"user_id": "u1", "session_id": "s1"},
+            "limit": 3,
+            "ranking": {"mmr_lambda": 0.5},
+            "session_only": True,
+            "timezone": "Europe/Paris",
+        }
+    )
+
+    sent = body.keywords(body.scope.for_tenant("t1"))
+
+    # every keyword Memory.turn takes but the scope's own, the messages left out
+    messages = {"user_message", "assistant_message"}
+    assert set(sent) == keywords(Memory.turn) - messages - SCOPE_KEYWORDS | {"scope"}
+    assert sent["scope"] == {
+        "user_id": "u1",
+        "session_id": "s1",
+        "namespace": "default",
+        "tenant_id": "t1",
+    }
+    assert (sent["limit"], sent["session_only"], sent["timezone"]) == (3, True, "Europe/Paris")
+    assert sent["ranking"] == body.ranking
 
 
 def test_a_turn_reads_with_each_option_it_shares_with_a_read() -> None:

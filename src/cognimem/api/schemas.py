@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
@@ -264,6 +264,15 @@ class ReadOptions(BaseModel):
     # too; true reads that session alone
     session_only: StrictBool = False
 
+    # the body's fields that are no keyword of its ``Memory`` call (its subject, ...)
+    NOT_KEYWORDS: ClassVar[frozenset[str]] = frozenset()
+
+    def keywords(self, scope: dict[str, Any]) -> dict[str, Any]:
+        """The body as its ``Memory`` call's keywords, ``scope`` (the body's, in the
+        key's tenant) for its scope: every other field but ``NOT_KEYWORDS`` is one, by
+        the same name, so a new option of the call is a field here and nothing more."""
+        return {**{k: v for k, v in self if k not in self.NOT_KEYWORDS}, "scope": scope}
+
 
 class ReadRequest(ReadOptions):
     model_config = ConfigDict(
@@ -286,12 +295,7 @@ class ReadRequest(ReadOptions):
     format: str = Field(default="json", pattern="^(json|markdown)$")
     explain: StrictBool = False  # per candidate: each signal, the final score, the step
 
-    def read_keywords(self, tenant_id: str) -> dict[str, Any]:
-        """The body as ``Memory.read``'s keywords (every field but ``query`` and
-        ``format`` is one, by the same name), its scope in the key's tenant."""
-        keywords = {k: v for k, v in self if k not in ("query", "format")}
-        keywords["scope"] = self.scope.for_tenant(tenant_id)
-        return keywords
+    NOT_KEYWORDS = frozenset({"query", "format"})
 
 
 class ScopeRequest(BaseModel):
@@ -425,6 +429,8 @@ class TurnRequest(ReadOptions):
     assistant: Message | None = None
     profile: str = _profile()
     timezone: str | None = Field(default=None, json_schema_extra={"enum": [*TIMEZONES, None]})
+
+    NOT_KEYWORDS = frozenset({"user", "assistant"})
 
 
 class ConflictsQuery(BaseModel):

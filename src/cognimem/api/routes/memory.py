@@ -122,7 +122,9 @@ async def _read(
     the embedder's and the database readers' too, and any other request's that ran
     at the same time)."""
     started = time.process_time()
-    packet = await mem.read(body.query, on_section=on_section, **body.read_keywords(tenant_id))
+    packet = await mem.read(
+        body.query, on_section=on_section, **body.keywords(body.scope.for_tenant(tenant_id))
+    )
     return packet, time.process_time() - started
 
 
@@ -214,18 +216,7 @@ async def turn(
     scope = body.scope.for_tenant(caller.tenant_id)
     # the turn's messages are stored there
     caller.check_write_of(lambda: make_read_scope(scope))
-    done = await mem.turn(
-        body.user,
-        body.assistant,
-        scope=scope,
-        limit=body.limit,
-        max_tokens=body.max_tokens,
-        preset=body.preset,
-        ranking=body.ranking,
-        timezone=body.timezone,
-        profile=body.profile,
-        session_only=body.session_only,
-    )
+    done = await mem.turn(body.user, body.assistant, **body.keywords(scope))
     metrics = getattr(request.app.state, "metrics", None)
     if metrics is not None:
         metrics.observe_turn(done, answered=body.assistant is not None)
