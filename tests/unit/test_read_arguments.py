@@ -85,7 +85,7 @@ def test_the_http_body_becomes_memory_read_keywords_by_name() -> None:
         }
     )
 
-    sent = body.keywords(body.scope.for_tenant("t1"))
+    sent = body.keywords(scope=body.scope.for_tenant("t1"))
 
     assert sent["scope"] == {"user_id": "u1", "namespace": "default", "tenant_id": "t1"}
     assert (sent["limit"], sent["as_of"], [str(k) for k in sent["kinds"]]) == (3, at, ["episode"])
@@ -147,7 +147,7 @@ def test_the_http_turn_body_becomes_memory_turn_keywords_by_name() -> None:
         }
     )
 
-    sent = body.keywords(body.scope.for_tenant("t1"))
+    sent = body.keywords(scope=body.scope.for_tenant("t1"))
 
     # every keyword Memory.turn takes but the scope's own, the messages left out
     messages = {"user_message", "assistant_message"}

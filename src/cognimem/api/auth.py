@@ -41,6 +41,7 @@ from cognimem.api.rate_limits import (
     rate_limit_url,
 )
 from cognimem.api.responses import documented
+from cognimem.api.schemas import CallBody
 from cognimem.config import Settings
 from cognimem.errors import (
     InvalidInput,
@@ -375,7 +376,7 @@ class IssuedKey(KeyInfo):
     secret: str = Field(description="the API key; shown once, never again")
 
 
-class CreateKeyRequest(BaseModel):
+class CreateKeyRequest(CallBody):
     model_config = ConfigDict(extra="forbid")
 
     tenant_id: str
@@ -390,6 +391,8 @@ class CreateKeyRequest(BaseModel):
     user_id: str | None = Field(default=None, description="the user a user key is bound to")
     agent_id: str | None = Field(default=None, description="the agent an agent key is bound to")
 
+    NOT_KEYWORDS = frozenset({"tenant_id"})  # issue_key's subject
+
 
 admin_router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[Depends(admin)])
 
@@ -397,16 +400,7 @@ admin_router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[Depen
 @admin_router.post("/keys", status_code=201, response_model=IssuedKey, responses=documented(400))
 async def create_key(body: CreateKeyRequest, request: Request) -> IssuedKey:
     auth = _authenticator(request)
-    key, secret = await issue_key(
-        auth.store,
-        body.tenant_id,
-        name=body.name,
-        expires_at=body.expires_at,
-        rate_limit_per_minute=body.rate_limit_per_minute,
-        level=body.level,
-        user_id=body.user_id,
-        agent_id=body.agent_id,
-    )
+    key, secret = await issue_key(auth.store, body.tenant_id, **body.keywords())
     log.info("API key issued", extra={"key_id": key.id, "key_tenant_id": key.tenant_id})
     return IssuedKey(**KeyInfo.of(key).model_dump(), secret=secret)
 

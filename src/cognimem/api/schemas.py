@@ -19,6 +19,20 @@ from cognimem.recall.conversation.cross import missing_install
 from cognimem.recall.overrides import RankingOverrides
 
 
+class CallBody(BaseModel):
+    """A body whose fields are its call's keywords by the same name (``Memory.read``,
+    ``Memory.forget``, ...), so its route names none of them and a new option of the
+    call is a field here and nothing more. ``NOT_KEYWORDS``: the fields that are not
+    (the call's subject, the answer's format)."""
+
+    NOT_KEYWORDS: ClassVar[frozenset[str]] = frozenset()
+
+    def keywords(self, **given: Any) -> dict[str, Any]:
+        """Every field but ``NOT_KEYWORDS`` by name, ``given`` (the scope in the key's
+        tenant, ...) over them."""
+        return {**{k: v for k, v in self if k not in self.NOT_KEYWORDS}, **given}
+
+
 def _between(low: int, high: int) -> dict[str, Any]:
     """JSON Schema bounds of a number another layer checks."""
     return {"minimum": low, "maximum": high}
@@ -211,7 +225,7 @@ class WriteBatchRequest(BaseModel):
     profile: str = _profile()
 
 
-class FactsQuery(BaseModel):
+class FactsQuery(CallBody):
     model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
 
     scope: LevelReadScope = Field(default_factory=LevelReadScope)
@@ -245,7 +259,7 @@ _SESSION_ONLY_NEEDS_SESSION: dict[str, Any] = {
 }
 
 
-class ReadOptions(BaseModel):
+class ReadOptions(CallBody):
     """How much a read returns and how it ranks (defaults: the server's settings)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -263,15 +277,6 @@ class ReadOptions(BaseModel):
     # a scope's session_id ranks that session up and reads the user's other sessions
     # too; true reads that session alone
     session_only: StrictBool = False
-
-    # the body's fields that are no keyword of its ``Memory`` call (its subject, ...)
-    NOT_KEYWORDS: ClassVar[frozenset[str]] = frozenset()
-
-    def keywords(self, scope: dict[str, Any]) -> dict[str, Any]:
-        """The body as its ``Memory`` call's keywords, ``scope`` (the body's, in the
-        key's tenant) for its scope: every other field but ``NOT_KEYWORDS`` is one, by
-        the same name, so a new option of the call is a field here and nothing more."""
-        return {**{k: v for k, v in self if k not in self.NOT_KEYWORDS}, "scope": scope}
 
 
 class ReadRequest(ReadOptions):
@@ -327,7 +332,7 @@ class UserScopeRequest(BaseModel):
     scope: UserScope
 
 
-class ReadScopeRequest(BaseModel):
+class ReadScopeRequest(CallBody):
     """A body that is only a read's scope (export, stats, entities)."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
@@ -344,7 +349,7 @@ class LevelScopeRequest(BaseModel):
     scope: LevelReadScope = Field(default_factory=LevelReadScope)
 
 
-class UpdateRequest(BaseModel):
+class UpdateRequest(CallBody):
     """Edit one memory, or tell cognimem what it got right or wrong (at least one of
     text, importance, tier and feedback)."""
 
@@ -368,8 +373,10 @@ class UpdateRequest(BaseModel):
     # correct: reinforce; incorrect: silence (kept, never recalled); outdated: archive
     feedback: Literal["correct", "incorrect", "outdated"] | None = None
 
+    NOT_KEYWORDS = frozenset({"id"})
 
-class ForgetRequest(BaseModel):
+
+class ForgetRequest(CallBody):
     """Forget by ids, by query or by time range (exactly one of them; ``since`` not after
     ``until``)."""
 

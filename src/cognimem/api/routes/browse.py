@@ -80,18 +80,7 @@ async def list_items(body: ItemsQuery, mem: Mem, caller: Caller) -> list[MemoryI
     unless ``statuses`` names some, filtered by kind, tier, time, a piece of text and
     the ``external_id`` its message was written with.
     Nothing is ranked and nothing is recorded as used (``read`` does both)."""
-    return await mem.list_items(
-        scope=body.scope.for_tenant(caller.tenant_id),
-        kinds=body.kinds,
-        tiers=body.tiers,
-        statuses=body.statuses,
-        since=body.since,
-        until=body.until,
-        contains=body.contains,
-        external_id=body.external_id,
-        limit=body.limit,
-        shared=body.shared,
-    )
+    return await mem.list_items(**body.keywords(scope=body.scope.for_tenant(caller.tenant_id)))
 
 
 @router.post("/events/query", response_model=list[Event], responses=documented(400))

@@ -26,13 +26,7 @@ async def facts(body: FactsQuery, mem: Mem, caller: Caller) -> list[Fact]:
     ``include_history``); ``key`` matches exactly or as a prefix of multi-valued keys.
     With one shared level alone (``scope.agent_id`` and no user, or ``scope.level:
     "organisation"``), that level's facts alone."""
-    return await mem.facts(
-        key=body.key,
-        categories=body.categories,
-        include_history=body.include_history,
-        scope=body.scope.for_tenant(caller.tenant_id),
-        limit=body.limit,
-    )
+    return await mem.facts(**body.keywords(scope=body.scope.for_tenant(caller.tenant_id)))
 
 
 @router.post("/entities/query", response_model=list[EntityWithAliases], responses=documented(400))

@@ -123,7 +123,7 @@ async def _read(
     at the same time)."""
     started = time.process_time()
     packet = await mem.read(
-        body.query, on_section=on_section, **body.keywords(body.scope.for_tenant(tenant_id))
+        body.query, on_section=on_section, **body.keywords(scope=body.scope.for_tenant(tenant_id))
     )
     return packet, time.process_time() - started
 
@@ -216,7 +216,7 @@ async def turn(
     scope = body.scope.for_tenant(caller.tenant_id)
     # the turn's messages are stored there
     caller.check_write_of(lambda: make_read_scope(scope))
-    done = await mem.turn(body.user, body.assistant, **body.keywords(scope))
+    done = await mem.turn(body.user, body.assistant, **body.keywords(scope=scope))
     metrics = getattr(request.app.state, "metrics", None)
     if metrics is not None:
         metrics.observe_turn(done, answered=body.assistant is not None)
@@ -268,14 +268,7 @@ async def update(body: UpdateRequest, mem: Mem, caller: Caller) -> MemoryItem:
     feedback: ``correct`` reinforces it, ``incorrect`` silences it, ``outdated``
     archives it. Every change is in its history."""
     await check_id_reach(mem, caller, body.id, "edit")
-    return await mem.update(
-        body.id,
-        text=body.text,
-        importance=body.importance,
-        tier=body.tier,
-        feedback=body.feedback,
-        tenant_id=caller.tenant_id,
-    )
+    return await mem.update(body.id, **body.keywords(tenant_id=caller.tenant_id))
 
 
 @router.post("/forget", response_model=ForgetResult, responses=documented(400, 403, 502))
@@ -285,16 +278,7 @@ async def forget(body: ForgetRequest, mem: Mem, caller: Caller) -> ForgetResult:
     them. ``dry_run`` says what would be forgotten."""
     scope = body.scope.for_tenant(caller.tenant_id)
     caller.check_write_of(lambda: make_reach_scope(scope)[0])
-    return await mem.forget(
-        ids=body.ids,
-        query=body.query,
-        since=body.since,
-        until=body.until,
-        mode=body.mode,
-        dry_run=body.dry_run,
-        limit=body.limit,
-        scope=scope,
-    )
+    return await mem.forget(**body.keywords(scope=scope))
 
 
 @router.post(
