@@ -443,6 +443,10 @@ class Settings(BaseSettings):
     # (usearch) whose candidates are scored exactly, instead of a scan of every vector;
     # 0 = always the exact scan (store/sqlite/ann.py, docs/architecture.md)
     vector_index_min_rows: int = Field(default=20_000, ge=0)
+    # SQLite: seconds after a scope's index failed (its build or an update) before a
+    # search builds it again, doubled after each further failure up to an hour; the
+    # scope is scanned exactly meanwhile and its reads say `degraded`
+    vector_index_retry_s: float = Field(default=300, ge=0)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)

@@ -121,8 +121,8 @@ class _ScopeCacheCollector(Collector):
         yield searches
         yield GaugeMetricFamily(
             "cognimem_vector_index_degraded",
-            "1 when SQLite's vector indexes are unavailable (usearch missing, a build or"
-            " an update failed: large scopes are scanned exactly), else 0.",
+            "1 while a SQLite scope's vector index failed (usearch missing, a build or an"
+            " update failed: scanned exactly) and is not built again yet, else 0.",
             value=0 if state["degraded"] is None else 1,
         )
 

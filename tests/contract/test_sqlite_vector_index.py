@@ -264,3 +264,127 @@ async def test_an_index_larger_than_the_cap_is_not_built_again(tmp_path: Path) -
         assert store.cache_budget.evictions == 1  # the one build, not kept
     finally:
         await store.close()
+
+
+class _Clock:
+    """``ann.monotonic`` in a test: time moves when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _BreakingIndex:
+    """A real usearch index whose adds fail once ``broken`` is set (an update failing)."""
+
+    broken = False
+
+    def __init__(self, index: object) -> None:
+        self._index = index
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._index, name)
+
+    def __len__(self) -> int:
+        return len(self._index)  # type: ignore[arg-type]
+
+    def add(self, *args: object, **kwargs: object) -> object:
+        if _BreakingIndex.broken:
+            raise RuntimeError("injected add failure")
+        return self._index.add(*args, **kwargs)  # type: ignore[attr-defined]
+
+
+async def test_a_search_whose_index_failed_says_degraded_and_stays_exact(
+    indexed: SQLiteStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    texts = _texts(150, seed=14)
+    await _fill(indexed, ALICE, texts)
+    flt = ItemFilter(scope=ALICE)
+    monkeypatch.setitem(sys.modules, "usearch.index", None)  # importing it now fails
+    await _built(indexed, ALICE)  # the build fails
+    for text in texts[::30]:
+        found = await indexed.vector_search(flt, vec(text), 5)
+        assert _same(found, await _exact(indexed.path, flt, text))
+        note = str(getattr(found, "degraded", None))
+        assert note.startswith("vector_index: usearch cannot be imported"), note
+    # a batch of searches (a read's vector and section searches) says it on each
+    batch = await indexed.vector_searches([(flt, 5), (flt, 3)], vec(texts[1]))
+    assert all(str(getattr(b, "degraded", "")).startswith("vector_index:") for b in batch)
+    # another user's small scope is exact by design: nothing degraded there
+    await _fill(indexed, BOB, _texts(5, seed=15))
+    small = await indexed.vector_search(ItemFilter(scope=BOB), vec("w1"), 5)
+    assert getattr(small, "degraded", None) is None
+    assert "degraded" in caplog.text
+
+
+async def test_a_failed_index_is_built_again_after_the_back_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(ann, "monotonic", clock)
+    store = SQLiteStore(tmp_path / "retry.db", vector_index_min_rows=MIN_ROWS)
+    await store.open()
+    try:
+        texts = _texts(200, seed=16)
+        await _fill(store, ALICE, texts)
+        flt = ItemFilter(scope=ALICE)
+        with monkeypatch.context() as broken:
+            broken.setitem(sys.modules, "usearch.index", None)
+            await _built(store, ALICE)  # fails
+        assert store.vector_index_status()["degraded"] is not None
+        clock.now += 299  # within the default back-off (300 s): not built again
+        await _built(store, ALICE)
+        assert store.vector_index_status()["indexes"] == 0
+        found = await store.vector_search(flt, vec(texts[4]), 5)
+        assert str(getattr(found, "degraded", "")).startswith("vector_index:")
+
+        clock.now += 2  # past it: the next search builds the index again
+        await _built(store, ALICE)
+        status = store.vector_index_status()
+        assert (status["indexes"], status["degraded"]) == (1, None)
+        found = await _indexed(store, flt, texts[4])
+        assert _same(found, await _exact(store.path, flt, texts[4]))
+        assert getattr(found, "degraded", None) is None
+    finally:
+        await store.close()
+
+
+async def test_a_failed_update_backs_off_and_retries_with_the_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(ann, "monotonic", clock)
+    made = ann.new_index
+    monkeypatch.setattr(ann, "new_index", lambda dim: _BreakingIndex(made(dim)))
+    monkeypatch.setattr(_BreakingIndex, "broken", False)
+    store = SQLiteStore(
+        tmp_path / "upd.db", vector_index_min_rows=MIN_ROWS, vector_index_retry_s=10
+    )
+    await store.open()
+    try:
+        texts = _texts(200, seed=17)
+        await _fill(store, ALICE, texts)
+        flt = ItemFilter(scope=ALICE)
+        await _built(store, ALICE)
+        assert store.vector_index_status()["indexes"] == 1
+
+        _BreakingIndex.broken = True
+        late = _texts(3, seed=18)
+        late_ids = await _fill(store, ALICE, late)  # a search adds them: the add fails
+        for _ in range(2):  # the failure, then the back-off: both exact, both say so
+            found = await store.vector_search(flt, vec(late[1]), 5)
+            assert found[0].item_id == late_ids[1]
+            assert "updating a scope's vector index failed" in str(getattr(found, "degraded", ""))
+        status = store.vector_index_status()
+        assert (status["indexes"], status["failed"], status["building"]) == (0, 1, 0)
+
+        _BreakingIndex.broken = False
+        clock.now += 11  # past the 10 s set
+        await _built(store, ALICE)
+        found = await _indexed(store, flt, late[1])
+        assert found[0].item_id == late_ids[1]
+        assert store.vector_index_status()["degraded"] is None
+    finally:
+        await store.close()

@@ -33,6 +33,7 @@ from cognimem.recall.profile_read import explain_profile
 from cognimem.recall.rerank import Ranked, mmr
 from cognimem.recall.step_groups import execute
 from cognimem.recall.steps import StepOutput, StepRun
+from cognimem.store.degraded import fallbacks
 from cognimem.store.reach import read_reach
 from cognimem.store.types import ItemFilter
 
@@ -69,7 +70,8 @@ class StepsRun:
             f"{r.name}: {'timed out' if r.timed_out else r.error}"
             for r in self.reports
             if r.timed_out or r.error
-        ]
+        ]  # and the searches that fell back (a large SQLite scope's failed index)
+        self.degraded += fallbacks(o.candidates for o in self.outputs.values())
 
 
 @dataclass(frozen=True)

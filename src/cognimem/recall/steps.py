@@ -48,6 +48,7 @@ from cognimem.recall.plan import (
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.procedures import ProcedureMatch
 from cognimem.store.arguments import KnowledgeView, ProcedureQuery
+from cognimem.store.degraded import Candidates, fallbacks
 from cognimem.store.protocols import Store
 from cognimem.store.reach import level_facts, read_reach
 from cognimem.store.types import (
@@ -448,16 +449,19 @@ class StepRun:
         the read's window. A candidate's score is its cosine to the question; -1.0 for
         one only the lexical search found."""
         found: dict[str, float] = {}
+        fell_back: list[str] = []  # the vector search's ``degraded``, kept for the packet
         if self.config.vector:
             vector = await self.vector_or_none()
             if vector is not None:
                 (near,) = await self.store.vector_searches([(self.flt, EVENT_DEPTH)], vector)
                 found.update((c.item_id, c.score) for c in near)
+                fell_back = fallbacks([near])
         terms = event_terms(self.analysis.query)
         if self.config.lexical and terms:
             for c in await self.store.lexical_search(self.flt, terms, EVENT_DEPTH):
                 found.setdefault(c.item_id, -1.0)
-        return StepOutput([Candidate(i, score) for i, score in found.items()])
+        events = (Candidate(i, score) for i, score in found.items())
+        return StepOutput(Candidates(events, "; ".join(fell_back) or None))
 
     async def _domain(self) -> StepOutput:
         """The domain's rows for the query's names (and the user's own row when it

@@ -144,6 +144,7 @@ def open_parts(
         url or settings.database_url,
         cache_max_bytes=int(settings.cache_max_mb * (1 << 20)),
         vector_index_min_rows=settings.vector_index_min_rows or None,
+        vector_index_retry_s=settings.vector_index_retry_s,
     )
     if embedder is None:
         embedder = configured_embedder(settings.embedding)

@@ -164,7 +164,9 @@ class ItemStore(Protocol):
     async def vector_search(
         self, flt: ItemFilter, vector: np.ndarray, limit: int
     ) -> list[Candidate]:
-        """Exact cosine similarity (vectors are L2-normalised); best first."""
+        """Exact cosine similarity (vectors are L2-normalised); best first. A search that
+        fell back (SQLite: a large scope whose index failed, scanned exactly) returns a
+        ``store.degraded.Candidates`` whose ``degraded`` says so."""
 
     async def vector_searches(
         self, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray

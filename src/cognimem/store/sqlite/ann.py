@@ -32,9 +32,13 @@ the exact scan in ``benchmarks/results/ann_index.md``).
 - **Memory.** Each index is an entry of the store's :class:`CacheBudget` (section
   ``sqlite_vector_index``, weighed again as it grows): ~0.8 KiB a row beside the
   matrix's 1.5 KiB, evicted least recently used with the other copies.
-- **Unavailable.** Without usearch, or when a build or update fails, the scope is
-  scanned exactly, a WARNING is logged once and :meth:`VectorIndexes.status` says
-  ``degraded`` with the reason (``cognimem_vector_index_degraded`` in metrics).
+- **Unavailable, then tried again.** Without usearch, or when a build or update fails,
+  the scope is scanned exactly (the same answers, more slowly), a WARNING says why
+  (once per distinct reason), :meth:`VectorIndexes.status` says ``degraded``
+  (``cognimem_vector_index_degraded`` in metrics) and every search of the scope says so
+  (:meth:`VectorIndexes.failure`: the read's ``degraded``). The scope's index is built
+  again on a search ``retry_s`` after the failure (doubled after each further failure
+  of the scope, up to an hour); ``degraded`` lasts until a build succeeds.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import weakref
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
+from time import monotonic
 from typing import Any, Protocol
 
 import numpy as np
@@ -75,6 +80,10 @@ INLINE_ROWS = 4_096
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 128
+# a scope whose index failed is built again this long after (COGNIMEM_VECTOR_INDEX_RETRY_S),
+# the wait doubled after each further failure of the scope up to _MAX_RETRY_S
+DEFAULT_RETRY_S = 300.0
+_MAX_RETRY_S = 3600.0
 
 
 class Rows(Protocol):
@@ -90,6 +99,13 @@ class Rows(Protocol):
 class _State:
     mutations: int
     max_rowid: int
+
+
+@dataclass(frozen=True)
+class _Failure:
+    problem: str
+    retry_at: float  # ``monotonic()`` from which a search may build the index again
+    failures: int  # in a row, for the back-off
 
 
 class ScopeIndex:
@@ -167,7 +183,9 @@ class ScopeIndex:
         return keys
 
 
-def _new_index(dim: int) -> Any:
+def new_index(dim: int) -> Any:
+    """An empty usearch index for vectors of ``dim`` dimensions (a module attribute, so
+    a test can put a failing factory in its place)."""
     from usearch.index import Index  # imported on first use: the matrix needs none
 
     return Index(
@@ -182,7 +200,7 @@ def _new_index(dim: int) -> Any:
 
 def build(m: Rows) -> ScopeIndex:
     """An index of every row of ``m`` (one thread)."""
-    index = _new_index(int(m.matrix.shape[1]))
+    index = new_index(int(m.matrix.shape[1]))
     if len(m.rowids):  # usearch's own kernels: no BLAS to keep to one thread
         index.add(m.rowids, m.matrix, threads=1)
     return ScopeIndex(index, _State(m.mutations, m.max_rowid))
@@ -205,10 +223,19 @@ def take_for(limit: int, rows: int, allowed: int) -> int:
 
 class VectorIndexes:
     """The HNSW indexes of a store's large scopes (``min_rows`` None: none, every scope
-    is scanned exactly), in a section of the store's :class:`CacheBudget`."""
+    is scanned exactly), in a section of the store's :class:`CacheBudget`; a scope whose
+    index failed is built again ``retry_s`` after (doubled per further failure)."""
 
-    def __init__(self, budget: CacheBudget, min_rows: int | None, *, max_scopes: int = 32) -> None:
+    def __init__(
+        self,
+        budget: CacheBudget,
+        min_rows: int | None,
+        *,
+        max_scopes: int = 32,
+        retry_s: float = DEFAULT_RETRY_S,
+    ) -> None:
         self.min_rows = min_rows
+        self.retry_s = retry_s
         # a filter allowing at most this many rows is scanned exactly
         self.exact_allowed = min(_EXACT_ALLOWED, (min_rows or 0) // 2)
         self._entries: BudgetSection[ScopeIndex] = budget.section(
@@ -225,14 +252,21 @@ class VectorIndexes:
         # not built again, every search of them is exact, until the indexes are cleared
         self._too_large: set[Hashable] = set()
         self.searches: Counter[str] = Counter()  # by method, for metrics and tests
-        self.problem: str | None = None  # why indexes are unavailable (degraded)
+        # scopes whose index failed and was not built since; kept through ``clear`` (the
+        # back-off holds), left with a dropped tenant
+        self._failed: dict[Hashable, _Failure] = {}
+        # the last failure's reason while a scope is failed (degraded), else None
+        self.problem: str | None = None
 
     def status(self) -> dict[str, object]:
-        """Searches by method, the indexes held (and their rows), the builds running and
-        ``degraded``: why indexes are unavailable, or None."""
+        """Searches by method, the indexes held (and their rows), the builds running,
+        the scopes whose index failed and is not built again yet (``failed``) and
+        ``degraded``: the last failure's reason while there are any, or None."""
         with self._lock:
             searches = dict(self.searches)
             building = len(self._building)
+            failed = len(self._failed)
+            problem = self.problem
         keys = list(self._entries.keys())  # a BudgetSection is not iterable
         held = [self._made.get(key) for key in keys]
         return {
@@ -241,8 +275,16 @@ class VectorIndexes:
             "indexes": len(held),
             "rows": sum(len(ix) for ix in held if ix is not None),
             "building": building,
-            "degraded": self.problem,
+            "failed": failed,
+            "degraded": problem,
         }
+
+    def failure(self, key: Hashable) -> str | None:
+        """Why scope ``key``'s index is unavailable (its build or update failed and no
+        build has succeeded since), or None: a search of it scanned exactly says so."""
+        with self._lock:
+            found = self._failed.get(key)
+        return None if found is None else found.problem
 
     def exact_is_cheaper(self, allowed: int, rows: int, take: int) -> bool:
         """Whether scanning the allowed rows beats asking the index: few rows allowed,
@@ -263,6 +305,8 @@ class VectorIndexes:
         with self._lock:
             self._generation += 1
             self._too_large = {k for k in self._too_large if not predicate(k)}
+            self._failed = {k: f for k, f in self._failed.items() if not predicate(k)}
+            self._settle()
         self._entries.drop_where(predicate)
 
     def wait(self, timeout: float | None = None) -> None:
@@ -297,14 +341,17 @@ class VectorIndexes:
                 found.catch_up(m)
         except Exception as exc:  # a broken index: scanned exactly, and said so
             self._entries.pop(key)
-            self._fail(f"updating a scope's vector index failed: {exc!r}")
+            self._fail(key, f"updating a scope's vector index failed: {exc!r}")
             return None
         return found
 
     def _start(self, key: Hashable, m: Rows) -> None:
         with self._lock:
-            if key in self._building or key in self._too_large or self.problem is not None:
+            if key in self._building or key in self._too_large:
                 return
+            failed = self._failed.get(key)
+            if failed is not None and monotonic() < failed.retry_at:
+                return  # backing off
             generation = self._generation
             thread = threading.Thread(
                 target=self._build, args=(key, m, generation), daemon=True,
@@ -317,14 +364,17 @@ class VectorIndexes:
         try:
             made = build(m)
         except ImportError as exc:
-            self._fail(f"usearch cannot be imported ({exc}): install it (pip install usearch)")
+            problem = f"usearch cannot be imported ({exc}): install it (pip install usearch)"
+            self._fail(key, problem)
             made = None
         except Exception as exc:
-            self._fail(f"building a scope's vector index failed: {exc!r}")
+            self._fail(key, f"building a scope's vector index failed: {exc!r}")
             made = None
         with self._lock:
             del self._building[key]
             keep = made is not None and generation == self._generation
+            if made is not None and self._failed.pop(key, None) is not None:
+                self._settle()
         if not keep or made is None:
             return
         if self._entries.put(key, made, made.nbytes):
@@ -333,9 +383,24 @@ class VectorIndexes:
             with self._lock:
                 self._too_large.add(key)
 
-    def _fail(self, problem: str) -> None:
+    def _fail(self, key: Hashable, problem: str) -> None:
+        """Scope ``key``'s index failed: scanned exactly, built again after a back-off."""
         with self._lock:
-            first = self.problem is None
+            before = self._failed.get(key)
+            failures = 1 if before is None else before.failures + 1
+            wait = min(self.retry_s * 2 ** (failures - 1), max(self.retry_s, _MAX_RETRY_S))
+            self._failed[key] = _Failure(problem, monotonic() + wait, failures)
+            new = problem != self.problem
             self.problem = problem
-        if first:
-            log.warning("%s; large scopes are scanned exactly (degraded)", problem)
+        (log.warning if new else log.debug)(
+            "%s; the scope is scanned exactly (degraded), its index built again in %.0f s",
+            problem,
+            wait,
+        )
+
+    def _settle(self) -> None:
+        """After a failed scope left (built, dropped): not degraded once none is left.
+        Under ``_lock``."""
+        if not self._failed and self.problem is not None:
+            self.problem = None
+            log.info("vector indexes available again: large scopes use them")

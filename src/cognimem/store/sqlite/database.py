@@ -20,7 +20,7 @@ from cognimem.store.arguments import RowsById
 from cognimem.store.cache_budget import DEFAULT_MAX_MB, BudgetSection, CacheBudget
 from cognimem.store.fact_copies import Kept, weigh
 from cognimem.store.sqlite import lexical, vectors
-from cognimem.store.sqlite.ann import DEFAULT_MIN_ROWS
+from cognimem.store.sqlite.ann import DEFAULT_MIN_ROWS, DEFAULT_RETRY_S
 from cognimem.store.sqlite.connection import Connections, connect, translate
 from cognimem.store.sqlite.migrations import migrate
 from cognimem.store.sqlite.rows import query
@@ -61,14 +61,18 @@ class SQLiteDatabase:
         readers: int = 2,
         cache_max_bytes: int | None = DEFAULT_MAX_MB << 20,
         vector_index_min_rows: int | None = DEFAULT_MIN_ROWS,
+        vector_index_retry_s: float = DEFAULT_RETRY_S,
     ) -> None:
         self.path = Path(path)
         self._db = Connections(self.path, readers=readers)
         # in-process copies of scopes, capped in bytes together (cache_budget.py)
         self.cache_budget = CacheBudget(cache_max_bytes)
         # a scope of at least ``vector_index_min_rows`` embedded items is searched through
-        # an HNSW index (None: always exactly; ann.py)
-        self._vectors = vectors.cache(self.cache_budget, vector_index_min_rows)
+        # an HNSW index (None: always exactly; ann.py), built again
+        # ``vector_index_retry_s`` after it failed
+        self._vectors = vectors.cache(
+            self.cache_budget, vector_index_min_rows, retry_s=vector_index_retry_s
+        )
         self._terms = lexical.cache(self.cache_budget)
         # per user scope, in the same budget: the live facts as a read scores them, its
         # facts of any status decoded, its graph edges, each with the fact versions it
@@ -91,18 +95,21 @@ class SQLiteDatabase:
         *,
         cache_max_bytes: int | None = DEFAULT_MAX_MB << 20,
         vector_index_min_rows: int | None = DEFAULT_MIN_ROWS,
+        vector_index_retry_s: float = DEFAULT_RETRY_S,
     ) -> Self:
         return cls(
             path_from_url(url),
             cache_max_bytes=cache_max_bytes,
             vector_index_min_rows=vector_index_min_rows,
+            vector_index_retry_s=vector_index_retry_s,
         )
 
     def vector_index_status(self) -> dict[str, object]:
         """How this process's vector searches were answered (``hnsw``, ``exact`` for a
         small scope, ``exact_unindexed`` while a large scope's index is built or when it
         is unavailable, ``exact_filtered`` for a filter allowing few rows), the indexes
-        held and being built, and ``degraded``: why indexes are unavailable, or None."""
+        held and being built, the scopes whose index failed (``failed``: built again
+        after a back-off) and ``degraded``: why, or None."""
         return self._vectors.indexes.status()
 
     def wait_for_vector_indexes(self, timeout: float | None = None) -> None:

@@ -19,6 +19,7 @@ from cognimem.models.clock import to_micros
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import lexical_index, records
 from cognimem.store.arguments import Attachment, RowsById
+from cognimem.store.degraded import Candidates
 from cognimem.store.reach import own_ids, reaches_organisation, shared_entries
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
@@ -314,7 +315,8 @@ class SQLiteItems(SQLiteDatabase):
         query: np.ndarray,
     ) -> list[list[Candidate]]:
         """The searches over the scope's matrix, each one asking for the shared levels
-        too (``ItemFilter.own_and_shared``) joined by the best of both."""
+        too (``ItemFilter.own_and_shared``) joined by the best of both; each result's
+        ``degraded`` says when a matrix searched fell back (its index failed)."""
         first = searches[0][0]
         s = first.scope
         split = [(flt.own_and_shared(), limit) for flt, limit in searches]
@@ -339,7 +341,9 @@ class SQLiteItems(SQLiteDatabase):
             for (n, _, _), hit in zip(wanted, hits, strict=True):
                 more[n].append(hit)
         found = [best_of(lists, limit) for lists, (_, limit) in zip(more, split, strict=True)]
-        return [[Candidate(i, score) for i, score in one] for one in found]
+        notes = [vectors.fallback(m, indexes) for m in (matrix, *shared_matrices)]
+        degraded = "; ".join(dict.fromkeys(n for n in notes if n)) or None
+        return [Candidates((Candidate(i, score) for i, score in one), degraded) for one in found]
 
     def _small(self, scope: Scope) -> bool:
         """Whether a search of ``scope`` runs on the calling thread: its rows are loaded

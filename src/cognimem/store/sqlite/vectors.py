@@ -117,9 +117,15 @@ class VectorCache(ScopeCache[ScopeMatrix]):
     """The scopes' matrices and, for the large ones, their indexes (``ann.py``), each in
     the store's budget; clearing or dropping a tenant drops both."""
 
-    def __init__(self, budget: CacheBudget, min_rows: int | None, max_scopes: int = 32) -> None:
+    def __init__(
+        self,
+        budget: CacheBudget,
+        min_rows: int | None,
+        max_scopes: int = 32,
+        retry_s: float = ann.DEFAULT_RETRY_S,
+    ) -> None:
         super().__init__(load, budget.section("sqlite_vectors", max_scopes))
-        self.indexes = ann.VectorIndexes(budget, min_rows, max_scopes=max_scopes)
+        self.indexes = ann.VectorIndexes(budget, min_rows, max_scopes=max_scopes, retry_s=retry_s)
 
     def indexed(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
         """Whether the scope's cached matrix has an index caught up with its rows."""
@@ -137,9 +143,12 @@ class VectorCache(ScopeCache[ScopeMatrix]):
 
 
 def cache(
-    budget: CacheBudget, min_rows: int | None = ann.DEFAULT_MIN_ROWS, max_scopes: int = 32
+    budget: CacheBudget,
+    min_rows: int | None = ann.DEFAULT_MIN_ROWS,
+    max_scopes: int = 32,
+    retry_s: float = ann.DEFAULT_RETRY_S,
 ) -> VectorCache:
-    return VectorCache(budget, min_rows, max_scopes)
+    return VectorCache(budget, min_rows, max_scopes, retry_s)
 
 
 def _rows(m: ScopeMatrix, flt: ItemFilter, dim: int) -> np.ndarray | None:
@@ -163,6 +172,15 @@ def _method(m: ScopeMatrix, indexes: ann.VectorIndexes | None) -> str:
     if indexes is None or indexes.min_rows is None or m.rows < indexes.min_rows:
         return "exact"
     return "exact_unindexed"
+
+
+def fallback(m: ScopeMatrix, indexes: ann.VectorIndexes | None) -> str | None:
+    """The ``degraded`` entry of a search of ``m`` scanned exactly because its scope's
+    index failed (``ann.VectorIndexes.failure``); None when it was not."""
+    if indexes is None or m.key is None or _method(m, indexes) != "exact_unindexed":
+        return None
+    problem = indexes.failure(m.key)
+    return None if problem is None else f"vector_index: {problem}; scanned exactly"
 
 
 def search(

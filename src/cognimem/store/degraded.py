@@ -1,0 +1,29 @@
+"""A search result that says when it was answered another way than configured: a
+SQLite scope past the index threshold whose HNSW index failed is scanned exactly (the
+same answers, more slowly, ``sqlite/ann.py``), and the read's packet says so in
+``degraded`` (no silent fallback)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from cognimem.store.types import Candidate
+
+
+class Candidates(list[Candidate]):
+    """A search's candidates, best first, and ``degraded``: the packet's entry saying how
+    the search fell back (``vector_index: ...``), or None."""
+
+    def __init__(self, found: Iterable[Candidate] = (), degraded: str | None = None) -> None:
+        super().__init__(found)
+        self.degraded = degraded
+
+
+def fallbacks(found: Iterable[Sequence[Candidate]]) -> list[str]:
+    """The distinct ``degraded`` entries of search results, in order (a plain list:
+    none)."""
+    notes = (f.degraded for f in found if isinstance(f, Candidates) and f.degraded)
+    return list(dict.fromkeys(notes))
+
+
+__all__ = ["Candidates", "fallbacks"]
