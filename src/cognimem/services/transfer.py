@@ -17,6 +17,7 @@ from cognimem.providers.embeddings import erase_embeddings
 from cognimem.services import transfer_streams
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.operations import level_key
+from cognimem.text.sentences import forget_spans
 
 
 class TransferService:
@@ -33,6 +34,7 @@ class TransferService:
         if target.user_id is None:
             raise InvalidInput("user_id is empty", field="user_id")
         report = await parts.store.erase_user(tenant_id, target.user_id)
+        forget_spans()  # the sentence spans this process keeps, keyed by the texts split
         # after the events are gone: a worker's sweep then finds none of theirs to requeue
         purged = (
             0 if parts.queue is None else await parts.queue.purge_user(tenant_id, target.user_id)
@@ -59,6 +61,7 @@ class TransferService:
         # its one namespace (the organisation's is ORGANISATION_NAMESPACE)
         namespace = None if target.agent_id is not None else target.namespace
         report = await parts.store.erase_level(target.tenant_id, target.agent_id, namespace)
+        forget_spans()
         # after the events and the leases are gone, as for a user: the level's queued
         # ingest and lifecycle jobs go, and a sweep finds none of its events to requeue
         purged = (
