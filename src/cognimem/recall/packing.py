@@ -72,6 +72,9 @@ class StepsRun:
             if r.timed_out or r.error
         ]  # and the searches that fell back (a large SQLite scope's failed index)
         self.degraded += fallbacks(o.candidates for o in self.outputs.values())
+        failed = self.run.embedding_error  # said once: by the vector step, else here
+        if failed and not any(r.name == "vector" and r.error for r in self.reports):
+            self.degraded.append(f"query_embedding: {failed}")
 
 
 @dataclass(frozen=True)

@@ -153,6 +153,7 @@ class StepRun:
             analysis.query, config.dense_without_subject
         )
         self._embedding: asyncio.Task[np.ndarray] | None = None
+        self.embedding_error: str | None = None  # why it failed, for a step without it
         self._rows: asyncio.Task[tuple[FactRows, list[FactConflict]]] | None = None
         self._view: QueryView | None = None
         # the user's facts that override shared ones of the same key (for explain)
@@ -174,7 +175,8 @@ class StepRun:
         it; tags and words still select constraints)."""
         try:
             return await asyncio.shield(self.embedding())
-        except ProviderError:
+        except ProviderError as exc:  # kept for ``degraded`` when no vector step says it
+            self.embedding_error = f"{exc.type}: {exc.message}"
             return None
 
     def fact_rows(self) -> asyncio.Task[tuple[FactRows, list[FactConflict]]]:
