@@ -97,6 +97,18 @@ def _count_short(text: str) -> int:
     return len(encode(text))
 
 
+def forget_counts() -> None:
+    """Drop the kept counts, keyed by the texts counted (a packet's lines hold memories'
+    texts): after an erasure. Counting 2,759 LoCoMo turns again costs ~77 ms of CPU,
+    spread over the reads that show them."""
+    _count_short.cache_clear()
+
+
+def kept_counts() -> int:
+    """How many texts' counts are kept now (an erasure leaves none)."""
+    return _count_short.cache_info().currsize
+
+
 def truncate_to_tokens(text: str, max_tokens: int) -> str:
     """The longest prefix of ``text`` cut at a token boundary with at most ``max_tokens``
     tokens. A character split across the last kept tokens is dropped whole."""
@@ -118,4 +130,12 @@ def truncate_to_tokens(text: str, max_tokens: int) -> str:
     return ""
 
 
-__all__ = ["ENCODING_NAME", "count_tokens", "encode", "get_encoding", "truncate_to_tokens"]
+__all__ = [
+    "ENCODING_NAME",
+    "count_tokens",
+    "encode",
+    "forget_counts",
+    "get_encoding",
+    "kept_counts",
+    "truncate_to_tokens",
+]

@@ -14,6 +14,7 @@ from cognimem.models.arguments import ScopeLike, make_level_scope, make_reach_sc
 from cognimem.models.browse_requests import ExportKeywords
 from cognimem.models.requests import check_keywords, split_scope
 from cognimem.providers.embeddings import erase_embeddings
+from cognimem.providers.tokens import forget_counts
 from cognimem.services import transfer_streams
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.operations import level_key
@@ -34,7 +35,7 @@ class TransferService:
         if target.user_id is None:
             raise InvalidInput("user_id is empty", field="user_id")
         report = await parts.store.erase_user(tenant_id, target.user_id)
-        forget_spans()  # the sentence spans this process keeps, keyed by the texts split
+        _forget_kept_texts()
         # after the events are gone: a worker's sweep then finds none of theirs to requeue
         purged = (
             0 if parts.queue is None else await parts.queue.purge_user(tenant_id, target.user_id)
@@ -61,7 +62,7 @@ class TransferService:
         # its one namespace (the organisation's is ORGANISATION_NAMESPACE)
         namespace = None if target.agent_id is not None else target.namespace
         report = await parts.store.erase_level(target.tenant_id, target.agent_id, namespace)
-        forget_spans()
+        _forget_kept_texts()
         # after the events and the leases are gone, as for a user: the level's queued
         # ingest and lifecycle jobs go, and a sweep finds none of its events to requeue
         purged = (
@@ -122,3 +123,11 @@ class TransferService:
         return await transfer_streams.import_records(
             parts.store, parts.embedder, records, tenant_id
         )
+
+
+def _forget_kept_texts() -> None:
+    """This process's caches keyed by the texts themselves, emptied whole (the erased
+    rows' hashes do not name every text they hold): the sentence spans and the token
+    counts of short texts (a packet's lines)."""
+    forget_spans()
+    forget_counts()
