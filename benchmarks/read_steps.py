@@ -55,7 +55,7 @@ STEPS: tuple[tuple[str, str, str], ...] = (
     ("scope cache check (SQL)", "cognimem.store.sqlite.scopes:ScopeCache", "get"),
     ("scope cache check (SQL)", "cognimem.store.sqlite.scopes:ScopeCache", "get_many"),
     ("fetch and decode rows (SQL)", "cognimem.store.sqlite.connection:Connections", "_call"),
-    ("decode rows (models)", "cognimem.store.sqlite.rows", "item_from_row"),
+    ("decode rows (models)", "cognimem.store.records", "item_from_row"),
     ("decode rows (models)", "cognimem.store.records", "fact_from_row"),
     ("access-count write", "cognimem.store.sqlite.usage", "add_accesses"),
     ("access-count write", "cognimem.services.access:AccessCounts", "add"),

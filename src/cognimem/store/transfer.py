@@ -38,7 +38,7 @@ from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry, Relation
 from cognimem.models.procedures import Procedure
 from cognimem.store import procedure_records, records
-from cognimem.store.records import Row, TimeDecoder
+from cognimem.store.records import Columns, Row, TimeDecoder
 from cognimem.store.types import Knowledge, PendingFact
 
 # 2: procedures are exported (records of type ``procedure``); a format 1 export, which
@@ -167,7 +167,6 @@ def record(kind: RecordType, model: BaseModel, **extra: Any) -> ExportRecord:
 # how a row of each plain kind becomes its model (the kinds whose rows hold more are
 # written out in ``row_record``)
 _DECODERS: dict[str, Callable[[Row, TimeDecoder], BaseModel]] = {
-    "fact": records.fact_from_row,
     "entity": records.entity_from_row,
     "relation": records.relation_from_row,
     "conflict": records.conflict_from_row,
@@ -177,7 +176,7 @@ _DECODERS: dict[str, Callable[[Row, TimeDecoder], BaseModel]] = {
 }
 
 
-def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
+def row_record(kind: RecordType, row: Columns, time: TimeDecoder) -> ExportRecord:
     """A stored row of ``kind`` as its export record, with what the row holds beyond
     the model: an event's ``processed``, an item's ``search_text``, an alias's
     ``namespace``."""
@@ -185,8 +184,11 @@ def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
         event = records.event_from_row(row, time)
         return record(kind, event, processed=bool(row["processed"]))
     if kind == "item":
-        item = records.item_from_row(row, time)
+        # the page's rows: ``seq``, then the item's columns in order (``ITEM_COLUMNS``)
+        item = records.item_from_row(row, time, at=1)
         return record(kind, item, search_text=row["search_text"] or "")
+    if kind == "fact":  # ``seq``, then ``FACT_COLUMNS``
+        return record(kind, records.fact_from_row(row, time, at=1))
     if kind == "alias":
         return record(kind, records.alias_from_row(row), namespace=row["namespace"])
     decode = _DECODERS.get(kind)
@@ -197,7 +199,7 @@ def row_record(kind: RecordType, row: Row, time: TimeDecoder) -> ExportRecord:
 
 def page(
     kind: RecordType,
-    found: Sequence[Row],
+    found: Sequence[Columns],
     limit: int,
     time: TimeDecoder,
     cursor: tuple[str, ...] = ("seq",),

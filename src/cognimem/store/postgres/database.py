@@ -9,7 +9,7 @@ translated here: an unreachable server is ``StoreUnavailable``, anything else
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -37,7 +37,7 @@ from cognimem.store.postgres.rows import Params
 from cognimem.store.types import SCOPE_FACTS_KEPT, FactRows, GraphEdge, ScopeFacts
 
 if TYPE_CHECKING:
-    from asyncpg import Connection, Pool
+    from asyncpg import Connection, Pool, Record
 
 T = TypeVar("T")
 
@@ -300,9 +300,7 @@ class PostgresDatabase:
             await conn.execute(sql)
         return dim
 
-    async def _by_ids(
-        self, of: RowsById[Mapping[str, Any], T], tenant_id: str, ids: Sequence[str]
-    ) -> list[T]:
+    async def _by_ids(self, of: RowsById[Record, T], tenant_id: str, ids: Sequence[str]) -> list[T]:
         """``rows_by_ids`` on a pooled connection (none when no id is asked)."""
         if not ids:
             return []
@@ -321,7 +319,7 @@ async def _keep_session(conn: Connection) -> None:
 
 
 async def rows_by_ids(
-    conn: Connection, of: RowsById[Mapping[str, Any], T], tenant_id: str, ids: Sequence[str]
+    conn: Connection, of: RowsById[Record, T], tenant_id: str, ids: Sequence[str]
 ) -> list[T]:
     """The rows ``of`` names by id within a tenant, converted, in the order asked; missing
     ids left out."""

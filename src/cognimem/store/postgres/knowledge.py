@@ -6,7 +6,7 @@ entities, aliases, relations, conflicts, history), with the semantics of
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -36,16 +36,16 @@ from cognimem.store.records import (
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
 if TYPE_CHECKING:
-    from asyncpg import Connection
+    from asyncpg import Connection, Record
 
 T = TypeVar("T")
 
 
-def fact_from_row(row: Mapping[str, Any]) -> Fact:
+def fact_from_row(row: Record) -> Fact:
     return records.fact_from_row(row, decode_time)
 
 
-def entity_from_row(row: Mapping[str, Any]) -> Entity:
+def entity_from_row(row: Record) -> Entity:
     return records.entity_from_row(row, decode_time)
 
 
@@ -201,7 +201,7 @@ async def find_conflicts(
     ]
 
 
-def _fact_row(r: Mapping[str, Any]) -> tuple[str, str, str, str, np.ndarray | None]:
+def _fact_row(r: Record) -> tuple[str, str, str, str, np.ndarray | None]:
     """A fact's compact row (``records.fact_rows``) from its columns."""
     vector = None if r["vector"] is None else np.asarray(r["vector"], np.float32)
     return (

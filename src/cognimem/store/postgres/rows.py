@@ -9,9 +9,9 @@ runs these inserts (its dedupe, merges and async items) is ``item_writes.py``.
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from cognimem.store.postgres.migrations import index_type
 from cognimem.store.reach import own_ids, reaches_organisation
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
 from cognimem.store.types import ItemFilter, PendingItem, PendingMessage
+
+if TYPE_CHECKING:
+    from asyncpg import Record
 
 _ITEM_TYPES = [
     *["text"] * 9,  # id .. key
@@ -91,11 +94,11 @@ def decode_time(value: datetime | None) -> datetime | None:
     return None if value is None else to_utc(value)
 
 
-def item_from_row(row: Mapping[str, Any]) -> MemoryItem:
+def item_from_row(row: Record) -> MemoryItem:
     return records.item_from_row(row, decode_time)
 
 
-def event_from_row(row: Mapping[str, Any]) -> Event:
+def event_from_row(row: Record) -> Event:
     return records.event_from_row(row, decode_time)
 
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models import Event, ItemStatus, MemoryItem
 from cognimem.models.clock import from_micros, to_micros
-from cognimem.models.knowledge import Fact, FactCategory, FactStatus
+from cognimem.models.knowledge import Fact
 from cognimem.store import records, row_values
-from cognimem.store.records import EVENT_COLUMNS, FACT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
+from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 from cognimem.store.sqlite import scopes
 from cognimem.store.types import PendingItem
 
@@ -47,145 +47,14 @@ def blob(vector: np.ndarray | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, np.float32).tobytes()
 
 
-def by_name(row: sqlite3.Row) -> dict[str, Any]:
-    """``row`` as a dict: a ``sqlite3.Row`` finds a column by name by comparing it with
-    each column's name in turn, and a decoder reads ~35 of them (an item decoded from
-    the dict: ~20 -> ~13 microseconds)."""
-    return dict(zip(row.keys(), row, strict=True))
-
-
-_ITEM_NAMES = [c.strip() for c in ITEM_COLUMNS.split(",")]
-_KINDS, _TIERS = ItemKind._value2member_map_, Tier._value2member_map_
-_STATUSES = ItemStatus._value2member_map_
-# a scope's model, validated once: the rows of a read are of a few scopes (frozen models)
-_SCOPES: dict[tuple[Any, ...], Scope] = {}
-_MAX_SCOPES = 4_096
-
-
 def item_from_row(row: sqlite3.Row) -> MemoryItem:
-    """An item from a row of ``ITEM_SELECT``'s columns in their order, read by position
-    (the same model as ``records.item_from_row``: ~18 -> ~11 microseconds an item, ~30
-    a read); a row of other columns by name."""
-    if row.keys() != _ITEM_NAMES:
-        return records.item_from_row(by_name(row), decode_time)
-    (
-        id_, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,
-        source_event_ids, external_ids, author, occurred_at, recorded_at, importance,
-        confidence, tier, status, token_count, access_count, last_accessed_at, loaded_count,
-        cited_count, success_count, failure_count, consolidated, supersedes, superseded_by,
-        embedding_model, metadata, event_start, event_end, novelty,
-    ) = row  # fmt: skip
-    return MemoryItem(
-        id=id_,
-        scope=_scope(tenant_id, namespace, user_id, agent_id, session_id),
-        text=text,
-        kind=_KINDS.get(kind) or ItemKind(kind),
-        key=key,
-        entities=_json_list(entities),
-        source_event_ids=_json_list(source_event_ids),
-        external_ids=_json_list(external_ids),
-        author=author,
-        occurred_at=_required(occurred_at),
-        recorded_at=_required(recorded_at),
-        importance=importance,
-        confidence=confidence,
-        tier=_TIERS.get(tier) or Tier(tier),
-        status=_STATUSES.get(status) or ItemStatus(status),
-        token_count=token_count,
-        access_count=access_count,
-        last_accessed_at=decode_time(last_accessed_at),
-        loaded_count=loaded_count,
-        cited_count=cited_count,
-        success_count=success_count,
-        failure_count=failure_count,
-        consolidated=bool(consolidated),
-        supersedes=supersedes,
-        superseded_by=superseded_by,
-        embedding_model=embedding_model,
-        metadata={} if metadata == "{}" else json.loads(metadata),
-        event_start=decode_time(event_start),
-        event_end=decode_time(event_end),
-        novelty=novelty,
-    )
-
-
-_FACT_NAMES = [c.strip() for c in FACT_COLUMNS.split(",")]
-_CATEGORIES, _FACT_STATUSES = FactCategory._value2member_map_, FactStatus._value2member_map_
+    """An item from a row of ``ITEM_SELECT``'s columns in their order (and any after)."""
+    return records.item_from_row(row, decode_time)
 
 
 def fact_from_row(row: sqlite3.Row) -> Fact:
-    """A fact from a row of ``FACT_COLUMNS`` in their order, read by position (the
-    same model as ``records.fact_from_row``, which reads a row of other columns)."""
-    if row.keys() != _FACT_NAMES:
-        return records.fact_from_row(by_name(row), decode_time)
-    (
-        id_, tenant_id, namespace, user_id, agent_id, session_id, key, subject,
-        subject_entity_id, predicate, category, value, polarity, object_entity_id, text,
-        scope_tags, confidence, confidence_factors, reinforcement_count, last_validated_at,
-        status, superseded_by, valid_from, valid_to, recorded_at, evidence_item_ids,
-        evidence_event_ids, importance, revision, embedding_model, provenance, recorded_to,
-    ) = row  # fmt: skip
-    return Fact(
-        id=id_,
-        scope=_scope(tenant_id, namespace, user_id, agent_id, session_id),
-        key=key,
-        subject=subject,
-        subject_entity_id=subject_entity_id,
-        predicate=predicate,
-        category=_CATEGORIES.get(category) or FactCategory(category),
-        value=value,
-        polarity=bool(polarity),
-        object_entity_id=object_entity_id,
-        text=text,
-        scope_tags=_json_list(scope_tags),
-        confidence=confidence,
-        confidence_factors=json.loads(confidence_factors),
-        reinforcement_count=reinforcement_count,
-        last_validated_at=_required(last_validated_at),
-        status=_FACT_STATUSES.get(status) or FactStatus(status),
-        superseded_by=superseded_by,
-        valid_from=decode_time(valid_from),
-        valid_to=decode_time(valid_to),
-        recorded_at=_required(recorded_at),
-        recorded_to=decode_time(recorded_to),
-        evidence_item_ids=_json_list(evidence_item_ids),
-        evidence_event_ids=_json_list(evidence_event_ids),
-        importance=importance,
-        revision=revision,
-        embedding_model=embedding_model,
-        provenance=json.loads(provenance),
-    )
-
-
-def _json_list(text: str) -> list[Any]:
-    return [] if text == "[]" else json.loads(text)  # most rows' entities and ids: empty
-
-
-def _required(value: Any) -> datetime:
-    decoded = decode_time(value)
-    assert decoded is not None, "a NOT NULL time column came back NULL"
-    return decoded
-
-
-def _scope(
-    tenant_id: str, namespace: str, user_id: str | None, agent_id: str | None, session: str | None
-) -> Scope:
-    """The scope of these ids, validated the first time they are seen (a frozen model,
-    shared by the rows that name it)."""
-    key = (tenant_id, namespace, user_id, agent_id, session)
-    found = _SCOPES.get(key)
-    if found is None:
-        found = Scope(
-            tenant_id=tenant_id,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session,
-        )
-        if len(_SCOPES) >= _MAX_SCOPES:
-            _SCOPES.clear()
-        _SCOPES[key] = found
-    return found
+    """A fact from a row of ``FACT_COLUMNS`` in their order (and any after)."""
+    return records.fact_from_row(row, decode_time)
 
 
 def event_from_row(row: sqlite3.Row) -> Event:

@@ -1,7 +1,7 @@
-"""SQLite's item and fact decoders read a row of the select's columns by position
-(``store/sqlite/rows.py``): the same models, field for field, as the shared by-name
-decoders (``store/records.py``), with every field set and with the empty defaults;
-a row of other columns is read by name."""
+"""The item and fact decoders both backends share (``store/records.py``) read a row of
+``ITEM_COLUMNS`` / ``FACT_COLUMNS`` by position, from a given column on: the same models,
+field for field, as the generic by-name reader (``records.RowReader``) makes of the same
+values, with every field set and with the empty defaults."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from cognimem.models import MemoryItem
+from cognimem.models.knowledge import Fact
 from cognimem.store import records
 from cognimem.store.records import FACT_COLUMNS, ITEM_COLUMNS
 from cognimem.store.sqlite import rows
@@ -69,31 +71,46 @@ def _row(columns: str, values: dict[str, Any], select: str | None = None) -> sql
     return rows.query(conn, f"SELECT {select or columns} FROM r", ())[0]
 
 
+def _by_name(row: sqlite3.Row) -> dict[str, Any]:
+    return dict(zip(row.keys(), row, strict=True))
+
+
+_ITEMS_BY_NAME = records.RowReader(MemoryItem, ITEM_COLUMNS)
+_FACTS_BY_NAME = records.RowReader(Fact, FACT_COLUMNS)
+
+
 @pytest.mark.parametrize("values", [ITEM_FULL, ITEM_EMPTY], ids=["every field", "defaults"])
 def test_an_item_read_by_position_is_the_item_read_by_name(values: dict[str, Any]) -> None:
     row = _row(ITEM_COLUMNS, values)
-    by_name = records.item_from_row(rows.by_name(row), rows.decode_time)
-    item = rows.item_from_row(row)
+    by_name = _ITEMS_BY_NAME(_by_name(row), rows.decode_time)
+    item = records.item_from_row(row, rows.decode_time)
     assert item == by_name
     assert item.model_dump() == by_name.model_dump()
     assert item.model_fields_set == by_name.model_fields_set
+    assert rows.item_from_row(row) == item
 
 
 @pytest.mark.parametrize("values", [FACT_FULL, FACT_EMPTY], ids=["every field", "defaults"])
 def test_a_fact_read_by_position_is_the_fact_read_by_name(values: dict[str, Any]) -> None:
     row = _row(FACT_COLUMNS, values)
-    by_name = records.fact_from_row(rows.by_name(row), rows.decode_time)
-    fact = rows.fact_from_row(row)
+    by_name = _FACTS_BY_NAME(_by_name(row), rows.decode_time)
+    fact = records.fact_from_row(row, rows.decode_time)
     assert fact == by_name
     assert fact.model_dump() == by_name.model_dump()
     assert fact.model_fields_set == by_name.model_fields_set
+    assert rows.fact_from_row(row) == fact
 
 
-def test_a_row_of_other_columns_is_read_by_name() -> None:
-    names = [c.strip() for c in ITEM_COLUMNS.split(",")]
-    reordered = ", ".join([*names[1:], names[0]])  # every column, another order
-    row = _row(ITEM_COLUMNS, ITEM_FULL, select=reordered)
-    assert rows.item_from_row(row) == rows.item_from_row(_row(ITEM_COLUMNS, ITEM_FULL))
+def test_the_columns_are_read_from_the_given_position_on() -> None:
+    """An export page's row: ``seq`` first, the model's columns, then one more."""
+    item = {**ITEM_FULL, "seq": 7, "search_text": "bees"}
+    row = _row(f"seq, {ITEM_COLUMNS}, search_text", item)
+    expected = records.item_from_row(_row(ITEM_COLUMNS, ITEM_FULL), rows.decode_time)
+    assert records.item_from_row(row, rows.decode_time, at=1) == expected
+    fact = {**FACT_FULL, "seq": 7, "embedding": b"\0\0\0\0"}
+    row = _row(f"seq, {FACT_COLUMNS}, embedding", fact)
+    expected_fact = records.fact_from_row(_row(FACT_COLUMNS, FACT_FULL), rows.decode_time)
+    assert records.fact_from_row(row, rows.decode_time, at=1) == expected_fact
 
 
 def test_a_bad_stored_value_is_refused_as_before() -> None:
