@@ -346,23 +346,26 @@ class Reader:
         """The loaded items the read admits, reranked (and by the cross-encoder, when
         the preset has one)."""
         run = steps.run
-        config = run.config
+        config, flt, fact_time = run.config, run.flt, run.fact_time
         candidates = []
         dating = dated_signal(run.analysis, loaded.kind)
         session = asked.session
+        themes_only = asked.themes_only
+        levels = flt.with_organisation and run.scope.user_id is not None  # the signal
+        by_id, inputs = loaded.by_id, loaded.inputs
         for item_id in loaded.wanted:
-            item = loaded.by_id.get(item_id)
-            if item is None or not admits(run.flt, item):
+            item = by_id.get(item_id)
+            if item is None or not admits(flt, item):
                 continue
-            if asked.themes_only and item.kind is ItemKind.SUMMARY and not is_theme(item):
+            if themes_only and item.kind is ItemKind.SUMMARY and not is_theme(item):
                 continue
-            ri = loaded.inputs.get(item_id)
+            ri = inputs.get(item_id)
             ri.item = item
             ri.dated = dating(item)
             ri.session = float(session is not None and item.scope.session_id == session)
-            if run.flt.with_organisation and run.scope.user_id is not None:  # the signal
+            if levels:
                 ri.level = level_of(item.scope)
-            ri.stale_since = stale_since(item, run.fact_time)
+            ri.stale_since = stale_since(item, fact_time)
             candidates.append(ri)
         entity_names = output(steps.outputs, StepKind.GRAPH).entity_names
         ranked = focus(

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -96,6 +96,8 @@ class Ranked:
     signals: dict[str, float]
     raw: dict[str, float]
     steps: tuple[str, ...]
+    # the item's word set (``tokens_of``) when the read's rerank needs it (``words_needed``:
+    # the query names known entities, or MMR diversifies), else empty
     tokens: frozenset[str]
     answers: str | None = None  # the id of the candidate question it replies to
     stale_since: datetime | None = None
@@ -130,7 +132,10 @@ def signals_of(
     tokens: frozenset[str],
     now: datetime,
     lives: HalfLives,
+    days: Mapping[ItemKind, float] | None = None,
 ) -> dict[str, float]:
+    """The signals of ``candidate`` (``days``: ``half_life`` of each kind, when the
+    caller worked them out once for many candidates)."""
     item = candidate.item
     assert item is not None
     events = max(len(item.source_event_ids), 1)
@@ -139,13 +144,14 @@ def signals_of(
         # since it was said (its own time, as the read's reference time is): decay
         # "since it was recorded" never decayed a replayed conversation at all
         confidence *= _decay(item.occurred_at, now, lives.confidence)
+    life = half_life(item.kind, lives) if days is None else days[item.kind]
     return {
         "relevance": candidate.relevance,
         "graph": candidate.graph,
         "fact": candidate.fact,
         "entity": len(entity_tokens & tokens) / len(entity_tokens) if entity_tokens else 0.0,
         "dated": candidate.dated,
-        "recency": _decay(item.occurred_at, now, half_life(item.kind, lives)),
+        "recency": _decay(item.occurred_at, now, life),
         "importance": item.importance,
         "novelty": 0.5 if item.novelty is None else item.novelty,
         "reinforcement": min(math.log2(events) / 4, 1.0),
@@ -162,15 +168,20 @@ def rerank(
     entity_names: Sequence[str] = (),
 ) -> list[Ranked]:
     """Score every candidate on the weighted signals, best first (ties by id)."""
-    weights = config.rerank.model_dump()
+    weights = [getattr(config.rerank, name) for name in SIGNALS]
     entity_tokens = frozenset(t for name in entity_names for t in tokens_of(name))
+    lives = config.half_lives
+    days = {kind: half_life(kind, lives) for kind in ItemKind}
+    words = words_needed(config, entity_tokens)
     out: list[Ranked] = []
     for c in candidates:
         assert c.item is not None
-        tokens = tokens_of(c.item.text)
-        signals = signals_of(c, entity_tokens, tokens, now, config.half_lives)
-        score = sum(weights[name] * signals[name] for name in SIGNALS)
-        rounded = {k: round(v, 4) for k, v in signals.items()}
+        tokens = tokens_of(c.item.text) if words else _NO_WORDS
+        signals = signals_of(c, entity_tokens, tokens, now, lives, days)
+        # the weighted sum in ``SIGNALS``' order, as ``sum`` adds it
+        score = sum([w * signals[name] for w, name in zip(weights, SIGNALS, strict=True)])
+        # most signals are 0.0, which rounding leaves as it is
+        rounded = {k: v if v == 0.0 else round(v, 4) for k, v in signals.items()}
         if c.stale_since is not None:
             score *= NO_LONGER_TRUE_FACTOR
             rounded["no_longer_true"] = 1.0
@@ -183,6 +194,15 @@ def rerank(
         )
     out.sort(key=lambda r: (-r.score, r.item.id))
     return out
+
+
+_NO_WORDS: frozenset[str] = frozenset()
+
+
+def words_needed(config: RecallConfig, entity_tokens: frozenset[str]) -> bool:
+    """Whether a read's rerank needs its candidates' word sets: for the ``entity``
+    signal (the query names known entities) or for MMR (``mmr_lambda`` below 1)."""
+    return bool(entity_tokens) or config.mmr_lambda < 1.0
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:

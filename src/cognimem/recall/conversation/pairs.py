@@ -20,6 +20,7 @@ from dataclasses import replace
 from datetime import timedelta
 from itertools import pairwise
 
+from cognimem.models import Scope
 from cognimem.recall.rerank import Ranked
 from cognimem.text.speech import asks
 
@@ -34,14 +35,22 @@ def rank_answers(ranked: Sequence[Ranked], weight: float) -> list[Ranked]:
     if weight <= 0 or len(ranked) < 2:
         return list(ranked)
     top = max(r.score for r in ranked) or 1.0
-    in_time = sorted(
-        ranked, key=lambda r: (r.item.scope.model_dump_json(), r.item.occurred_at, r.item.id)
-    )
+    # a scope's JSON once per scope object (a read's items share a few: the stores
+    # decode one model per scope)
+    scope_keys: dict[int, str] = {}
+
+    def scope_key(scope: Scope) -> str:
+        key = scope_keys.get(id(scope))
+        if key is None:
+            key = scope_keys[id(scope)] = scope.model_dump_json()
+        return key
+
+    in_time = sorted(ranked, key=lambda r: (scope_key(r.item.scope), r.item.occurred_at, r.item.id))
     boosted: dict[str, Ranked] = {}
     for before, r in pairwise(in_time):
         q, a = before.item, r.item
         if (
-            q.scope == a.scope
+            (q.scope is a.scope or q.scope == a.scope)
             and q.author != a.author
             and q.occurred_at <= a.occurred_at <= q.occurred_at + ANSWER_GAP
             and asks(q.text)
