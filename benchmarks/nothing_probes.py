@@ -45,6 +45,7 @@ from cognimem.models.extraction import ExtractedFact, ExtractionInput
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _probe_sets import heading, publish, read_jsonl
+from constraint_recording import constraint_facts, content, stance
 from extraction_quality import describe_fact, values_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,13 +65,13 @@ class Half:
 
     def total(self, key: str, rounds: str | None = None) -> int:
         """The count ``key`` over every family, or over the families of one round only
-        (``"3"``, ``"4"``) or of the first two (``"1-2"``)."""
+        (``"1"``, ``"3"``) or of the first two (``"1-2"``)."""
         return sum(
             c[key]
             for family, c in self.counts.items()
             if rounds is None
             or (rounds == "1-2" and _round(family) < 3)
-            or family.endswith(f"round {rounds}")
+            or (rounds.isdigit() and _round(family) == int(rounds))
         )
 
 
@@ -87,8 +88,10 @@ def load(paths: tuple[Path, ...] = SETS) -> list[dict[str, Any]]:
 
 
 def matches(gold: dict[str, Any], fact: ExtractedFact) -> bool:
+    """Whether ``fact`` is the labelled one (a null ``category`` or ``predicate`` means
+    any)."""
     return (
-        gold["category"] == fact.category.value
+        gold["category"] in (None, fact.category.value)
         and gold["predicate"] in (None, fact.predicate)
         and values_match(gold["value"], fact.value)
     )
@@ -106,39 +109,61 @@ def score(rows: list[dict[str, Any]], extractor: RuleExtractor | None = None) ->
             c["nothing"] += 1
             c["false facts"] += len(facts)
             c["sentences with a fact"] += bool(facts)
+            c["sentences with a constraint"] += bool(constraint_facts(facts))
             if facts:
                 out.items.append(f"{row['id']} must give nothing: {row['text']!r} -> {read}")
             continue
         c["real"] += 1
-        for gold in row["facts"]:
-            c["labelled"] += 1
-            hit = any(matches(gold, f) for f in facts)
-            c["read"] += hit
-            if not hit:
-                out.items.append(f"{row['id']} missed: {row['text']!r} -> {read}")
+        hits = [any(matches(gold, f) for f in facts) for gold in row["facts"]]
+        if "constraint" in row:  # a stance: recorded as constraint_recording.py scores it
+            wanted = content(row["constraint"]["object"])
+            polarity = row["constraint"]["polarity"]
+            hits.append(
+                any(
+                    stance(f) == polarity and wanted <= content(f.value)
+                    for f in constraint_facts(facts)
+                )
+            )
+        c["labelled"] += len(hits)
+        c["read"] += sum(hits)
+        if not all(hits):
+            out.items.append(f"{row['id']} missed: {row['text']!r} -> {read}")
     return out
 
 
-def report(halves: dict[str, Half], header: str) -> str:
+ROUNDS = (
+    (None, ""),
+    ("1-2", ", rounds 1-2"),
+    ("3", ", round 3"),
+    ("4", ", round 4"),
+    ("5", ", round 5"),
+    ("6", ", round 6"),
+)
+
+
+def report(
+    halves: dict[str, Half], header: str, rounds_shown: tuple[tuple[str | None, str], ...] = ROUNDS
+) -> str:
+    """The report: a line per half (and per group of rounds, when the set has more than
+    one), then each half by family; the tune half's items."""
     lines = [
         header,
         "",
-        "| half | nothing sentences | false facts | sentences with a fact | real statements | "
-        "labelled facts read |",
-        "|---|---|---|---|---|---|",
+        "| half | nothing sentences | false facts | sentences with a fact | sentences with a "
+        "constraint | real statements | labelled facts read |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, h in halves.items():
-        for rounds, label in (
-            (None, ""),
-            ("1-2", ", rounds 1-2"),
-            ("3", ", round 3"),
-            ("4", ", round 4"),
-            ("5", ", round 5"),
-            ("6", ", round 6"),
-        ):
-            if rounds and not h.total("nothing", "3"):
+        several = len({_round(family) for family in h.counts}) > 1
+        for rounds, label in rounds_shown:
+            if rounds and not several:
                 continue
-            keys = ("nothing", "false facts", "sentences with a fact")
+            keys = (
+                "nothing",
+                "false facts",
+                "sentences with a fact",
+                "sentences with a constraint",
+            )
             cells = [h.total(k, rounds) for k in keys]
             read = f"{h.total('read', rounds)}/{h.total('labelled', rounds)}"
             lines.append(

@@ -1,7 +1,12 @@
 """Sentences that do not mean what they say (sarcasm with and without a marker, jokes and
 hyperbole, teasing, quotations) beside earnest look-alikes, read by the rule extractor:
 ``benchmarks/data/unmeant_probes.jsonl`` (labelling guide: ``unmeant_probes.md``; issue
-32, the goal of no fact from a "nothing" sentence).
+32, the goal of no fact from a "nothing" sentence), and round 2,
+``benchmarks/data/unmeant_round2.jsonl`` (guide: ``unmeant_round2.md``; issues 29 and
+32: sentences that must give no constraint and no fact, split by topic, beside earnest
+look-alikes that must still give theirs; a row with a ``constraint`` label is read when
+a constraint fact has its stance and whole object, as ``constraint_recording.py``
+scores a statement).
 
 Reported per half and family: false facts on the unmeant sentences (and how many
 sentences gave any), and the labelled facts of the earnest ones that were read. The
@@ -24,6 +29,8 @@ from nothing_probes import SPLITS, report, score
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "unmeant_probes.jsonl"
+ROUND2 = ROOT / "benchmarks" / "data" / "unmeant_round2.jsonl"
+ROUNDS = ((None, ""), ("1", ", round 1"), ("2", ", round 2"))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -31,15 +38,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/unmeant_probes.md")
     parser.add_argument("--split", choices=SPLITS, action="append")
     args = parser.parse_args(argv)
-    rows = read_jsonl(DATA)
+    rows = read_jsonl(DATA) + read_jsonl(ROUND2)
     halves = {name: score([r for r in rows if r["split"] == name]) for name in args.split or SPLITS}
     header = heading(
         "Unmeant probes: sarcasm, jokes, teasing and quotations beside earnest look-alikes "
         "(rules, no LLM)",
         "PYTHONPATH=src python benchmarks/unmeant_probes.py",
-        f"{len(rows)} sentences ({DATA.relative_to(ROOT)})",
+        f"{len(rows)} sentences ({DATA.relative_to(ROOT)}, {ROUND2.relative_to(ROOT)})",
     )
-    publish(args.out, report(halves, header))
+    publish(args.out, report(halves, header, ROUNDS))
 
 
 if __name__ == "__main__":
