@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.clauses import prepare_clause
 from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.overstatement import overstates
 from cognimem.ingest.extract.patterns import (
     HEAD_END,
     TRAINING_TO_BECOME,
@@ -123,9 +124,9 @@ _GOAL = icase(
     # working beside someone or somewhere is no goal, unless it is toward one: "I'm
     # working with Sam on the report", but "I'm working with a coach to get faster"
     r"working(?!\s+(?:with|alongside|at|for|from|as|in|under)\b(?![^.;]*\bto(?:wards?)?\s))|"
-    r"hoping|planning|determined|building|saving|putting|training|studying|prepping|preparing|"
-    r"learning|rehabbing|doing a|going for)\b|\b(?:I|we)\s+(?:really\s+)?(?:want|hope|plan|"
-    r"intend|aim)\s+(?:to|the|my|our|a)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|"
+    r"hoping\s+to|planning|determined|building|saving|putting|training|studying|prepping|"
+    r"preparing|learning|rehabbing|doing a|going for)\b|\b(?:I|we)\s+(?:really\s+)?(?:want|"
+    r"plan|intend|aim)\s+(?:to|the|my|our|a)\b|\b(?:I|we)\s+(?:really\s+)?hope\s+to\b|\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|"
     r"dream|resolution)\b|\b(?:I|we)(?:'d|\s+would) love to\b|"
     r"^(?:I|we)\b[^,;]*\band\s+(?:really\s+)?(?:want|hope|plan|intend|mean)\s+to\b"
 )
@@ -408,6 +409,8 @@ class StanceReader(Collector):
     @staticmethod
     def _kind(text: str) -> Cat | None:
         if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text) or _THEIR_STANCE.match(text):
+            return None
+        if overstates(text):  # "in meetings since the Stone Age": no lasting stance
             return None
         training = TRAINING_TO_BECOME.search(text)
         if training and not names_occupation(training.group("role")):
