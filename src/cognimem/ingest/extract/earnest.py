@@ -19,7 +19,9 @@ a question asked inside a statement or from others' words about the speaker.
 - a claim reversed at its own end ("I'm a huge fan of waiting on hold... not", "...,
   yeah right", "... yeah no", "..., said nobody");
 - a strong liking of what no one wants to undergo, or one marked by an eye-roll or
-  scare quotes ("I absolutely love being stuck in traffic": :mod:`.ordeals`);
+  scare quotes ("I absolutely love being stuck in traffic": :mod:`.ordeals`), or said
+  with assent and an intensifier and no reason ("Oh yeah, I'm a huge fan of Mondays":
+  :mod:`.mock_praise`);
 - first-person words in quotation marks that are not the speaker's: a sign, a song,
   someone else's line ('my T-shirt says "I'm with stupid"'), when the speaker says no
   "I" of their own outside them (a title in title case is no one's words: 'my favorite
@@ -34,6 +36,7 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract.kinds import kind_of
+from cognimem.ingest.extract.mock_praise import mocks
 from cognimem.ingest.extract.ordeals import likes_an_ordeal
 from cognimem.ingest.extract.patterns import icase
 from cognimem.models.extraction import ExtractedFact
@@ -147,7 +150,7 @@ def is_unmeant(text: str) -> bool:
         return True
     if ('"' in text or "“" in text) and _quotes_others(text):
         return True
-    if any(w in low for w in _LIKING) and likes_an_ordeal(text):
+    if any(w in low for w in _LIKING) and (likes_an_ordeal(text) or mocks(text)):
         return True
     if _ANY_GATE.search(low) is None:
         return False
