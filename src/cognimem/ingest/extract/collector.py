@@ -15,12 +15,13 @@ from datetime import datetime
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, unshield
+from cognimem.ingest.extract.passing import for_one_occasion, past_habit
 from cognimem.models.extraction import (
     SCOPE_TAGS,
     ExtractedEntity,
     ExtractedFact,
 )
-from cognimem.models.knowledge import EntityType, FactCategory
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, EntityType, FactCategory
 
 __all__ = ["Collector"]
 
@@ -113,6 +114,10 @@ class Collector:
         value = _SPACES.sub(" ", _BLANKED.sub(",", unshield(value))).strip(" ,.;:!?\"'")
         if not value:
             return
+        if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
+            if for_one_occasion(c.evidence):
+                return
+            holds = holds and not past_habit(c.said)
         holds = holds and not c.past
         obj = None if obj is None else unshield(obj)
         key = (subject.casefold(), category.value, predicate, value.casefold(), polarity, holds)
