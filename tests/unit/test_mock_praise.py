@@ -40,3 +40,18 @@ def test_only_unexplained_assent_and_intensifier_is_mock(text: str, meant: bool)
 
 def test_an_earnest_liking_with_assent_is_still_read() -> None:
     assert any(c == "preference" and "sailing" in v for c, _, v in read("Oh yeah, I love sailing."))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nothing makes me happier than a flat tyre on the way to work.",
+        "Nothing I love more than a dentist appointment on my birthday.",
+    ],
+)
+def test_a_superlative_liking_is_no_cause_and_no_rule(text: str) -> None:
+    assert read(text) == []
+
+
+def test_a_rule_said_as_nothing_with_a_time_is_still_read() -> None:
+    assert read("Nothing salty after nine.") != []

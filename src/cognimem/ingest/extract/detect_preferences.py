@@ -21,6 +21,7 @@ from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import COUNTRIES
 
+_MORE_THAN = icase(r"^(?:more|better)\s+than\s+")
 __all__ = ["PREFERENCE_TAGS", "PreferenceReader"]
 
 _SHORT_CVC = re.compile(r"[^aeiou]*[aeiou][bdgmnprt]")  # swim -> swimming
@@ -265,7 +266,7 @@ class PreferenceReader(Collector):
             self.add(c, Cat.PREFERENCE, kind, value, confidence=0.6, tags=tags)
 
     def _liked(self, c: Clause, rest: str, *, polarity: bool) -> None:
-        rest = rest.strip()
+        rest = _MORE_THAN.sub("", rest.strip())  # "nothing I love more than a swim"
         infinitive = _INFINITIVE.match(rest)
         if infinitive:
             rest = _gerund(infinitive.group(1)) + infinitive.group(2)

@@ -260,6 +260,8 @@ _EFFECT_ON_ME = icase(
 )
 # "it makes me happy", "your help gave me strength": a reaction to something said, whose
 # cause is a pronoun, is not a cause the speaker will act on
+# a liking said as a superlative, not a cause: "nothing makes me happier than ..."
+_SUPERLATIVE_LIKING = icase(r"\bnothing\s+makes\s+(?:me|us)\s+(?:happier|happy|smile)\b")
 _REACTION = icase(r"^(?:it|that|this|which|you|your|their|his|her|its)\b")
 # a standing dislike said as what it does to the speaker: "Plastic waste really bothers me"
 _BOTHERS_ME = icase(
@@ -322,6 +324,7 @@ _NOT_HOUSE_RULE = icase(
     r"[\"“”]|\b(?:sign|signs|notice|poster|label|sticker|says|said|reads|printed|written)\b|"
     r"\b(?:today|tonight|tomorrow|yesterday|yet|as usual|anymore|again|this (?:morning|"
     r"afternoon|evening|week|weekend|month|year)|you|your)\b|"
+    r"^nothing\s+(?:I|I'd|we|makes|beats|compares|says|like)\b|"
     r"^(?:no|nothing)\s+(?:worries|way|problem|problems|idea|clue|luck|thanks|doubt|kidding|"
     r"wonder|matter|chance|rush|offen[cs]e|pressure|biggie|joke|comment|big deal|surprise|"
     r"need|one|body)\b"
@@ -410,8 +413,8 @@ class StanceReader(Collector):
     def _kind(text: str) -> Cat | None:
         if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text) or _THEIR_STANCE.match(text):
             return None
-        if overstates(text):  # "in meetings since the Stone Age": no lasting stance
-            return None
+        if overstates(text) or _SUPERLATIVE_LIKING.search(text):
+            return None  # "in meetings since the Stone Age", "nothing makes me happier than"
         training = TRAINING_TO_BECOME.search(text)
         if training and not names_occupation(training.group("role")):
             return None  # "training to be a ..." with no occupation: a quip
