@@ -13,7 +13,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import kind_of, works_for_person
-from cognimem.ingest.extract.patterns import JOB, ORG, THIRD, icase
+from cognimem.ingest.extract.patterns import JOB, ORG, THIRD, icase, names_occupation
 from cognimem.ingest.extract.work_phrases import (
     IM_THE,
     JOB_START,
@@ -49,6 +49,7 @@ _STUDIES = icase(
     rf"master's|PhD|phd|bachelor's|doctorate) in)\s+(?!for\b|hard\b|a lot\b)(?P<v>[a-z][a-z ]+?)"
     rf"(?=\s+(?:at|in)\b|[,.!;]|$)(?:\s+at\s+(?P<school>{ORG}))?"
 )
+_TO_BECOME = icase(r"to\s+(?:be|become)\s+(?P<role>.+)")
 _THIRD_WORKS = icase(
     rf"{THIRD}(?:works|is working|now works|started working|just started working)\s+"
     rf"(?:at|for)\s+(?P<v>{ORG})"
@@ -152,6 +153,10 @@ class OccupationReader(Collector):
         if school and ((m and m.group("v")) or vocab.STUDY_PLACE.search(school)):
             self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
         m = _STUDIES.search(c.text)
+        # "studying to become a couch potato": a quip, unless it names a job
+        aim = _TO_BECOME.match(m.group("v")) if m else None
+        if aim and not names_occupation(aim.group("role")):
+            return
         if m and not scope_tags(m.group("v")).count("fitness"):
             self.add(c, Cat.OCCUPATION, "studies", phrases.bare(m.group("v")))
             school = phrases.name(m.group("school"))

@@ -47,6 +47,7 @@ from cognimem.ingest.extract.patterns import (
     icase,
     names_occupation,
 )
+from cognimem.ingest.extract.quips import is_quip
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 
@@ -413,7 +414,7 @@ class StanceReader(Collector):
     def _kind(text: str) -> Cat | None:
         if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text) or _THEIR_STANCE.match(text):
             return None
-        if overstates(text) or _SUPERLATIVE_LIKING.search(text):
+        if overstates(text) or _SUPERLATIVE_LIKING.search(text) or is_quip(text):
             return None  # "in meetings since the Stone Age", "nothing makes me happier than"
         training = TRAINING_TO_BECOME.search(text)
         if training and not names_occupation(training.group("role")):

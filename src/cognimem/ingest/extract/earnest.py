@@ -17,7 +17,8 @@ a question asked inside a statement or from others' words about the speaker.
 - a denial said as "not that I'm ...", and exaggeration no one means ("since the dawn
   of time", "my whole life is spreadsheets", "I could eat a horse right now");
 - a claim reversed at its own end ("I'm a huge fan of waiting on hold... not", "...,
-  yeah right", "... yeah no", "..., said nobody");
+  yeah right", "... yeah no", "..., said nobody"), placed in a dream ("I'm a rock
+  star in my dreams") or put in others' word ("..., according to my wife");
 - a strong liking of what no one wants to undergo, or one marked by an eye-roll or
   scare quotes ("I absolutely love being stuck in traffic": :mod:`.ordeals`), or said
   with assent and an intensifier and no reason ("Oh yeah, I'm a huge fan of Mondays":
@@ -99,7 +100,12 @@ _HYPERBOLE = icase(
 # a claim reversed at its own end, after a pause: "... not", ", yeah right", "... yeah no"
 _REVERSED = icase(
     r"(?:\.{2,}|…|,|\s[-–—]+)\s*(?:not|yeah,?\s+right|yeah,?\s+no|as\s+if|"
-    r"said\s+(?:no\s?one|nobody))\s*[.!]*\s*$"
+    r"said\s+(?:no\s?one|nobody))\s*[.!]*\s*$|"
+    # a claim placed in a dream at its own end: "I'm an astronaut in my dreams"
+    r"\bin\s+my\s+(?:dreams|wildest\s+dreams|imagination|fantasies)"
+    r"(?:,?\s+(?:lol|haha+|ha))?\s*[.!]*\s*$|"
+    # others' word at its own end: "I'm a terrible driver, according to my wife"
+    r",\s*according\s+to\s+[^,.;:!?]+[.!]*\s*$"
 )
 # a momentary urge said as what the speaker could do ("I could eat a horse right now",
 # "I could sleep for a week"): no fact about them
@@ -123,7 +129,7 @@ _GATED = (
     (_OTHERS_WORDS, ("told", "tell", "seem")),
     (_NOT_THAT, ("not that",)),
     (_HYPERBOLE, ("of time", "eternity", "whole", "entire")),
-    (_REVERSED, ("not", "right", "yeah", "as if", "said no")),
+    (_REVERSED, ("not", "right", "yeah", "as if", "said no", "in my ", "according")),
     (_COULD_NOW, ("could",)),
 )
 # any word of any pattern above, in one scan: a sentence with none is meant

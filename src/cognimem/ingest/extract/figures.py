@@ -48,6 +48,9 @@ from cognimem.text.tokens import words
 
 __all__ = ["Copula", "copula", "is_figure", "kind_owned", "no_allergen"]
 
+# verbs that only say something is done: what follows is an act, no allergen
+_LIGHT_ACTS = frozenset({"doing", "having", "getting", "being", "going", "making", "paying"})
+
 _DET = r"(?:my|our|his|her|their|the|this|that|these|those)"
 _BE = r"(?:\s+(?:is|are|was|were)|'s)"
 _COPULA = re.compile(
@@ -275,6 +278,8 @@ def no_allergen(item: str) -> bool:
     if not head or low in known or head in known:
         return False
     if is_field_of_knowledge(head):  # "allergic to math", "to chemistry"
+        return True
+    if low.split()[0] in _LIGHT_ACTS:  # "allergic to doing dishes": an act
         return True
     classes = noun_classes(head)
     if _MATTER.isdisjoint(classes) and any(

@@ -64,7 +64,7 @@ JOB = alternation(vocab.JOBS)
 _A_JOB = re.compile(rf"\b(?:{JOB})s?\b", re.IGNORECASE)
 # "training to become a nurse" is a career; training to be anything else is a quip
 TRAINING_TO_BECOME = re.compile(
-    r"\btraining\s+to\s+(?:be|become)\s+(?P<role>[^.,;!?]+)", re.IGNORECASE
+    r"\b(?:training|studying)\s+to\s+(?:be|become)\s+(?P<role>[^.,;!?]+)", re.IGNORECASE
 )
 
 

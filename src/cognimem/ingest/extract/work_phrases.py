@@ -97,10 +97,12 @@ _ROLE_WORD = icase(r"^(?:unofficial|self-appointed|self-proclaimed|honorary|desi
 _FAMILY = (
     r"family|friends|friend group|household|house|home|kids|children|parents|relatives|"
     r"siblings|roommates|group chat|mom|mum|dad|husband|wife|partner|sister|brother|son|"
-    r"daughter|grandparents|in-laws"
+    r"daughter|grandparents|in-laws|teenagers|teens|toddlers|pets?|dogs?|cats?|puppy|"
+    r"puppies|kittens?|plants|houseplants"
 )
 _FOR_MY_OWN = icase(
-    rf"^\s+(?:of|for|to)\s+(?:my|our)\s+(?:whole\s+|entire\s+)?(?:{_FAMILY})\b(?!'s?\s+"
+    r"^,?\s+(?:of|for|to)\s+(?:my|our)\s+(?:(?:whole|entire|own|little|two|three|four|five|"
+    rf"\d+)\s+)?(?:{_FAMILY})\b(?!'s?\s+"
     r"(?:business|company|firm|restaurant|shop|store|practice|farm|bakery|clinic))"
 )
 
