@@ -381,7 +381,7 @@ class StanceReader(Collector):
         did not read; the whole sentence is its value. When the detectors ``read``
         other facts from it, only a cause and its effect is added ("Joining the club is
         how I met my friends" is an event and a cause)."""
-        if len(text) > 240:
+        if len(text) > 240 or (not read and is_quip(text)):  # nothing read: a joke?
             return False
         category = self._kind(text) if _FIRST_PERSON.search(text) else None
         if category is None:
@@ -414,7 +414,7 @@ class StanceReader(Collector):
     def _kind(text: str) -> Cat | None:
         if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text) or _THEIR_STANCE.match(text):
             return None
-        if overstates(text) or _SUPERLATIVE_LIKING.search(text) or is_quip(text):
+        if overstates(text) or _SUPERLATIVE_LIKING.search(text):
             return None  # "in meetings since the Stone Age", "nothing makes me happier than"
         training = TRAINING_TO_BECOME.search(text)
         if training and not names_occupation(training.group("role")):

@@ -1,5 +1,6 @@
 """Self-descriptions no one means, which the last reading of a sentence as a stance
-(:mod:`cognimem.ingest.extract.detect_stances`) must not keep whole as a constraint:
+(:mod:`cognimem.ingest.extract.detect_stances`) must not keep whole as a constraint
+when no detector read anything from the sentence:
 
 - an allergy or an intolerance the allergy reader did not take: what follows is no
   allergen ("I'm allergic to anything before 9am", "to early mornings", "I'm intolerant
