@@ -21,8 +21,9 @@ from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import COUNTRIES
 
-_MORE_THAN = icase(r"^(?:more|better)\s+than\s+")
 __all__ = ["PREFERENCE_TAGS", "PreferenceReader"]
+
+_MORE_THAN = icase(r"^(?:more|better)\s+than\s+")  # "nothing I love more than X"
 
 _SHORT_CVC = re.compile(r"[^aeiou]*[aeiou][bdgmnprt]")  # swim -> swimming
 _INFINITIVE = icase(r"to\s+([a-z]+)\b(.*)")

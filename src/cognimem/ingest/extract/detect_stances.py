@@ -127,8 +127,9 @@ _GOAL = icase(
     r"working(?!\s+(?:with|alongside|at|for|from|as|in|under)\b(?![^.;]*\bto(?:wards?)?\s))|"
     r"hoping\s+to|planning|determined|building|saving|putting|training|studying|prepping|"
     r"preparing|learning|rehabbing|doing a|going for)\b|\b(?:I|we)\s+(?:really\s+)?(?:want|"
-    r"plan|intend|aim)\s+(?:to|the|my|our|a)\b|\b(?:I|we)\s+(?:really\s+)?hope\s+to\b|\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|"
-    r"dream|resolution)\b|\b(?:I|we)(?:'d|\s+would) love to\b|"
+    r"plan|intend|aim)\s+(?:to|the|my|our|a)\b|\b(?:I|we)\s+(?:really\s+)?hope\s+to\b|"
+    r"\b(?:my|our)\s+(?:\w+\s+)?(?:aim|goal|plan|dream|resolution)\b|"
+    r"\b(?:I|we)(?:'d|\s+would) love to\b|"
     r"^(?:I|we)\b[^,;]*\band\s+(?:really\s+)?(?:want|hope|plan|intend|mean)\s+to\b"
 )
 # a state said by when it holds: "I'm on nights right now", "money is tight these days"
@@ -259,10 +260,10 @@ _EFFECT_ON_ME = icase(
     r"^(?:because|since|as|being)\b[^,;]{3,80},\s*(?:I|we)\s+(?:(?:now|still|always)\s+)?(?:have "
     r"to|must|need to|can't|cannot|can only)\b"
 )
-# "it makes me happy", "your help gave me strength": a reaction to something said, whose
-# cause is a pronoun, is not a cause the speaker will act on
 # a liking said as a superlative, not a cause: "nothing makes me happier than ..."
 _SUPERLATIVE_LIKING = icase(r"\bnothing\s+makes\s+(?:me|us)\s+(?:happier|happy|smile)\b")
+# "it makes me happy", "your help gave me strength": a reaction to something said, whose
+# cause is a pronoun, is not a cause the speaker will act on
 _REACTION = icase(r"^(?:it|that|this|which|you|your|their|his|her|its)\b")
 # a standing dislike said as what it does to the speaker: "Plastic waste really bothers me"
 _BOTHERS_ME = icase(
