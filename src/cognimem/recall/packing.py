@@ -7,6 +7,7 @@ what of the ranked items the packet keeps (``keep``) and its explanations
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -36,6 +37,8 @@ from cognimem.recall.steps import StepOutput, StepRun
 from cognimem.store.degraded import fallbacks
 from cognimem.store.reach import read_reach
 from cognimem.store.types import ItemFilter
+
+log = logging.getLogger(__name__)
 
 # a streamed read's sections as each is ready: (section name, its entries)
 SectionSink = Callable[[str, list[Any]], Awaitable[None]]
@@ -72,9 +75,21 @@ class StepsRun:
             if r.timed_out or r.error
         ]  # and the searches that fell back (a large SQLite scope's failed index)
         self.degraded += fallbacks(o.candidates for o in self.outputs.values())
-        failed = self.run.embedding_error  # said once: by the vector step, else here
+        failed = self.run.failed.get("query_embedding")  # said once: by the vector step
         if failed and not any(r.name == "vector" and r.error for r in self.reports):
             self.degraded.append(f"query_embedding: {failed}")
+
+    def done_without(self) -> list[str]:
+        """``degraded``'s entries for the embeddings beside the query's that failed, the
+        read going on without them (each logged): a part of a request for several
+        things (``query_part_embedding``, judged by its words and tags alone), the
+        decision areas' descriptions (``area_descriptions``, only the lexicon's areas
+        count). Asked once the packet's sections are filled: the profile embeds both."""
+        notes = [f"{what}: {why}" for what, why in self.run.failed.items()]
+        notes = [n for n in notes if not n.startswith("query_embedding:")]  # settle's
+        for note in notes:
+            log.warning("read degraded: %s", note)
+        return notes
 
 
 @dataclass(frozen=True)

@@ -277,7 +277,7 @@ class Reader:
             truncated=truncated,
             reference_time=asked.now,
             preset=config.name,
-            degraded=steps.degraded,
+            degraded=steps.degraded + steps.done_without(),
             steps=steps.reports,
             meta=steps.meta,
         )

@@ -153,7 +153,7 @@ class StepRun:
             analysis.query, config.dense_without_subject
         )
         self._embedding: asyncio.Task[np.ndarray] | None = None
-        self.embedding_error: str | None = None  # why it failed, for a step without it
+        self.failed: dict[str, str] = {}  # an embedding done without: what -> why (degraded)
         self._rows: asyncio.Task[tuple[FactRows, list[FactConflict]]] | None = None
         self._view: QueryView | None = None
         # the user's facts that override shared ones of the same key (for explain)
@@ -176,7 +176,7 @@ class StepRun:
         try:
             return await asyncio.shield(self.embedding())
         except ProviderError as exc:  # kept for ``degraded`` when no vector step says it
-            self.embedding_error = f"{exc.type}: {exc.message}"
+            self.failed["query_embedding"] = f"{exc.type}: {exc.message}"
             return None
 
     def fact_rows(self) -> asyncio.Task[tuple[FactRows, list[FactConflict]]]:
@@ -326,7 +326,8 @@ class StepRun:
         async def embedded(text: str) -> np.ndarray | None:
             try:
                 return await self._embed_query(text)
-            except ProviderError:
+            except ProviderError as exc:  # said in ``degraded`` (packing.py)
+                self.failed.setdefault("query_part_embedding", f"{exc.type}: {exc.message}")
                 return None
 
         vectors = await asyncio.gather(*(embedded(p) for p in parts))
@@ -339,7 +340,8 @@ class StepRun:
             return None
         try:
             return await self._area_vectors()
-        except ProviderError:
+        except ProviderError as exc:  # said in ``degraded`` (packing.py)
+            self.failed.setdefault("area_descriptions", f"{exc.type}: {exc.message}")
             return None
 
     async def _view_of(self, text: str, vector: np.ndarray | None) -> QueryView:
