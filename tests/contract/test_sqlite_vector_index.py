@@ -12,6 +12,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cognimem.models import ItemStatus, Scope
@@ -312,10 +313,17 @@ async def test_a_search_whose_index_failed_says_degraded_and_stays_exact(
     # a batch of searches (a read's vector and section searches) says it on each
     batch = await indexed.vector_searches([(flt, 5), (flt, 3)], vec(texts[1]))
     assert all(str(getattr(b, "degraded", "")).startswith("vector_index:") for b in batch)
+    # and so does a write's near-duplicate search, which finds the same rows
+    queries = np.stack([vec(t) for t in texts[:3]])
+    near = await indexed.nearest(flt, queries)
+    assert str(getattr(near, "degraded", "")).startswith("vector_index: usearch"), near
+    assert [c.score if c else None for c in near] == pytest.approx([1.0] * 3, abs=1e-5)
     # another user's small scope is exact by design: nothing degraded there
     await _fill(indexed, BOB, _texts(5, seed=15))
     small = await indexed.vector_search(ItemFilter(scope=BOB), vec("w1"), 5)
     assert getattr(small, "degraded", None) is None
+    small_near = await indexed.nearest(ItemFilter(scope=BOB), queries)
+    assert getattr(small_near, "degraded", None) is None
     assert "degraded" in caplog.text
 
 

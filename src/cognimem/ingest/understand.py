@@ -34,6 +34,7 @@ from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
 from cognimem.models.extraction import Extraction, ExtractionInput, Extractor
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
+from cognimem.store.degraded import fallbacks
 from cognimem.store.protocols import ItemStore, ProcedureStore
 from cognimem.store.types import ItemFilter, Knowledge, PendingItem, PendingMessage
 from cognimem.text.areas import AreaDescriptions
@@ -124,7 +125,7 @@ class Understander:
             if fact_texts:
                 facts = asyncio.create_task(self._embed(fact_texts))
             with timer.step(RECONCILIATION):
-                merged = await self._merge_near_duplicates(gated, profile)
+                merged = await self._merge_near_duplicates(gated, profile, degraded)
             report.items_merged = merged
             said = [
                 Said(
@@ -255,7 +256,7 @@ class Understander:
         return dict(zip(texts, matrix, strict=True))
 
     async def _merge_near_duplicates(
-        self, gated: list[PendingMessage], profile: IngestProfile
+        self, gated: list[PendingMessage], profile: IngestProfile, degraded: list[str]
     ) -> list[str]:
         """Items nearly identical (cosine ≥ the threshold, and the same numbers) to a
         stored item of the same scope and kind, or to an earlier item of this batch, are
@@ -266,7 +267,7 @@ class Understander:
         items = [p for m in gated for p in m.items]
         if not items:
             return []
-        nearest, stored = await self._stored_repeats(items, profile)
+        nearest, stored = await self._stored_repeats(items, profile, degraded)
         # the items of this write kept so far, and their vectors as the rows of one
         # matrix: each new item is compared with all of them in one product
         kept: list[MemoryItem] = []
@@ -303,7 +304,7 @@ class Understander:
         return list(dict.fromkeys(merged))
 
     async def _stored_repeats(
-        self, items: list[PendingItem], profile: IngestProfile
+        self, items: list[PendingItem], profile: IngestProfile, degraded: list[str]
     ) -> tuple[dict[str, float | None], dict[str, str]]:
         """With one search for the whole write: each new item's closeness to its nearest
         stored item of the same scope and kind (None: none), and the stored item each
@@ -312,6 +313,7 @@ class Understander:
         flt = ItemFilter(scope=items[0].item.scope, kinds=(profile.kind,))
         queries = np.vstack([p.embedding for p in items if p.embedding is not None])
         hits = await self._store.nearest(flt, queries)
+        degraded += fallbacks([hits])  # the search fell back (a failed vector index)
         nearest = {
             p.item.id: None if h is None else h.score for p, h in zip(items, hits, strict=True)
         }

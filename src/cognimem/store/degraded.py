@@ -1,7 +1,7 @@
 """A search result that says when it was answered another way than configured: a
 SQLite scope past the index threshold whose HNSW index failed is scanned exactly (the
-same answers, more slowly, ``sqlite/ann.py``), and the read's packet says so in
-``degraded`` (no silent fallback)."""
+same answers, more slowly, ``sqlite/ann.py``), and the read's packet (or the write's
+result, for its near-duplicate search) says so in ``degraded`` (no silent fallback)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,20 @@ class Candidates(list[Candidate]):
         self.degraded = degraded
 
 
-def fallbacks(found: Iterable[Sequence[Candidate]]) -> list[str]:
+class Nearest(list[Candidate | None]):
+    """:meth:`ItemStore.nearest`'s answer, one per query (None: nothing), and
+    ``degraded`` as :class:`Candidates` has it."""
+
+    def __init__(self, found: Iterable[Candidate | None] = (), degraded: str | None = None) -> None:
+        super().__init__(found)
+        self.degraded = degraded
+
+
+def fallbacks(found: Iterable[Sequence[Candidate | None]]) -> list[str]:
     """The distinct ``degraded`` entries of search results, in order (a plain list:
     none)."""
-    notes = (f.degraded for f in found if isinstance(f, Candidates) and f.degraded)
+    notes = (f.degraded for f in found if isinstance(f, Candidates | Nearest) and f.degraded)
     return list(dict.fromkeys(notes))
 
 
-__all__ = ["Candidates", "fallbacks"]
+__all__ = ["Candidates", "Nearest", "fallbacks"]

@@ -177,7 +177,8 @@ class ItemStore(Protocol):
 
     async def nearest(self, flt: ItemFilter, queries: np.ndarray) -> list[Candidate | None]:
         """For each row of ``queries``, the single most similar item (or None): the
-        near-duplicate check of a whole write in one call."""
+        near-duplicate check of a whole write in one call. A search that fell back
+        returns a ``store.degraded.Nearest`` whose ``degraded`` says so."""
 
 
 class UsageStore(Protocol):

@@ -19,7 +19,7 @@ from cognimem.models.clock import to_micros
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import lexical_index, records
 from cognimem.store.arguments import Attachment, RowsById
-from cognimem.store.degraded import Candidates
+from cognimem.store.degraded import Candidates, Nearest
 from cognimem.store.reach import own_ids, reaches_organisation, shared_entries
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
@@ -365,10 +365,10 @@ class SQLiteItems(SQLiteDatabase):
 
         def q(conn: sqlite3.Connection) -> list[Candidate | None]:
             matrix = self._vectors.get(conn, s.tenant_id, s.namespace, s.user_id)
-            return [
-                None if hit is None else Candidate(hit[0], hit[1])
-                for hit in vectors.nearest(matrix, flt, batch, self._vectors.indexes)
-            ]
+            indexes = self._vectors.indexes
+            found = vectors.nearest(matrix, flt, batch, indexes)
+            hits = (None if hit is None else Candidate(hit[0], hit[1]) for hit in found)
+            return Nearest(hits, vectors.fallback(matrix, indexes))  # its index failed
 
         return await self._db.read(q)
 
