@@ -12,34 +12,8 @@ from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 from typing import Literal
 
+from cognimem.text import calendar as cal
 from cognimem.text import holidays
-from cognimem.text.calendar import (
-    DAY_ORDINALS,
-    MONTH_ABBREVIATIONS,
-    MONTH_WORDS,
-    MONTHS,
-    SAID_YEAR,
-    SEASONS,
-    SPOKEN_YEAR,
-    STEP,
-    WEEKDAY_ABBREVIATIONS,
-    WEEKDAY_WORDS,
-    WEEKDAYS,
-    add_months,
-    day_number,
-    day_window,
-    days_in_month,
-    month_name,
-    month_range,
-    nth_weekday,
-    ordinal,
-    part_of,
-    pick,
-    said_year,
-    season_range,
-    utc_at,
-    weekday_of,
-)
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
 __all__ = [
@@ -66,18 +40,18 @@ def alt(words: Iterable[str]) -> str:
     return "|".join(sorted((str(w) for w in words), key=len, reverse=True))
 
 
-MONTH = rf"(?:{alt(MONTHS)})"
-MONTH_ANY = rf"(?:{alt([*MONTHS, *MONTH_ABBREVIATIONS])})\.?"
-WEEKDAY = rf"(?:{alt(WEEKDAYS)})"
-SEASON = rf"(?:{alt(SEASONS)})"
+MONTH = rf"(?:{alt(cal.MONTHS)})"
+MONTH_ANY = rf"(?:{alt([*cal.MONTHS, *cal.MONTH_ABBREVIATIONS])})\.?"
+WEEKDAY = rf"(?:{alt(cal.WEEKDAYS)})"
+SEASON = rf"(?:{alt(cal.SEASONS)})"
 DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
 # a day of the month in digits or as an ordinal word ("21st", "twenty-first")
 DAY = (
     r"(\d{1,2}(?:st|nd|rd|th)?(?!\w)|(?:"
-    + alt(DAY_ORDINALS).replace("-", r"[\s-]")
+    + alt(cal.DAY_ORDINALS).replace("-", r"[\s-]")
     + r")(?![\w-]))"
 )
-WEEKDAY_ANY = rf"(?:{alt([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS])})\.?"
+WEEKDAY_ANY = rf"(?:{alt([*cal.WEEKDAYS, *cal.WEEKDAY_ABBREVIATIONS])})\.?"
 # abbreviations that are words of their own in lower case ("I sat 3rd", "the sun")
 _WORD_ABBREVIATIONS = frozenset({"sat", "sun", "wed"})
 
@@ -90,7 +64,7 @@ def is_word_not_weekday(word: str) -> bool:
 
 def day_of(word: str) -> int:
     """The day a :data:`DAY` group says ("21st", "twenty-first")."""
-    return day_number(word.rstrip("stndrh") if word[0].isdigit() else word)
+    return cal.day_number(word.rstrip("stndrh") if word[0].isdigit() else word)
 
 
 YEAR = r"((?:19|20)\d{2})"
@@ -107,7 +81,7 @@ _VERB_MAY = "may"
 
 def _iso_date(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
     try:
-        return day_window(date(int(m.group(1)), int(m.group(3)), int(m.group(4))))
+        return cal.day_window(date(int(m.group(1)), int(m.group(3)), int(m.group(4))))
     except ValueError:
         return None
 
@@ -124,11 +98,11 @@ def _pick_day(
 ) -> Resolved:
     """Of day ``day`` of the months starting on ``firsts`` (in time order; one: that
     one's), the one :func:`.calendar.pick` picks, on ``weekday`` when one is said."""
-    days = [f.replace(day=day) for f in firsts if day <= days_in_month(f.year, f.month)]
+    days = [f.replace(day=day) for f in firsts if day <= cal.days_in_month(f.year, f.month)]
     days = [d for d in days if weekday is None or d.weekday() == weekday]
     if len(firsts) == 1:
-        return day_window(days[0]) if days else None
-    found = pick([day_window(d)[:2] for d in days], ref, future)
+        return cal.day_window(days[0]) if days else None
+    found = cal.pick([cal.day_window(d)[:2] for d in days], ref, future)
     return None if found is None else (*found, "day", False)
 
 
@@ -139,20 +113,22 @@ def _day_and_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         return None
     if not day[0].isdigit() and m.group(1) and " of " not in " ".join(m.group(0).split()):
         return None  # "the second may be ..." is no date; "the second of May" is
-    return full_date(day_of(day), month_name(month), said_year(m.group(5), ref), ref, future)
+    return full_date(
+        day_of(day), cal.month_name(month), cal.said_year(m.group(5), ref), ref, future
+    )
 
 
 def _month_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "May 2023", "May of last year"; "late March 2019": days 21 to the end,
     approximate."""
-    word, year = (m.group(1) or "").lower(), said_year(m.group(3), ref) or ref.year
+    word, year = (m.group(1) or "").lower(), cal.said_year(m.group(3), ref) or ref.year
     if m.group(2) == _VERB_MAY:
         return None
     if word in PART_WORDS:
-        first = date(year, month_name(m.group(2)), 1)
-        start, end = part_of("month", first, PART_WORDS[word])
-        return utc_at(start), utc_at(end), "month", True
-    start, end = month_range(year, month_name(m.group(2)))
+        first = date(year, cal.month_name(m.group(2)), 1)
+        start, end = cal.part_of("month", first, PART_WORDS[word])
+        return cal.utc_at(start), cal.utc_at(end), "month", True
+    start, end = cal.month_range(year, cal.month_name(m.group(2)))
     return start, end, "month", word in _FUZZY
 
 
@@ -177,22 +153,22 @@ PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
 def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``in May``, ``last May``; ``early`` / ``mid`` / ``late May``: days 1-10, 11-20,
     21 to the end, approximate."""
-    word, month = m.group(1).lower().replace("this past", "last"), month_name(m.group(2))
+    word, month = m.group(1).lower().replace("this past", "last"), cal.month_name(m.group(2))
     year = year_of_month(word, month, ref, future)
     if word in PART_WORDS:
-        first, end = part_of("month", date(year, month, 1), PART_WORDS[word])
-        return utc_at(first), utc_at(end), "month", True
-    return (*month_range(year, month), "month", False)
+        first, end = cal.part_of("month", date(year, month, 1), PART_WORDS[word])
+        return cal.utc_at(first), cal.utc_at(end), "month", True
+    return (*cal.month_range(year, month), "month", False)
 
 
 def _year_only(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "in 2019", "back in '19"; "early / mid / late 2019": its first quarter, May-August or
     September-December (:func:`.calendar.part_of`), approximate."""
-    year, word = said_year(m.group(2), ref) or ref.year, (m.group(1) or "").lower()
+    year, word = cal.said_year(m.group(2), ref) or ref.year, (m.group(1) or "").lower()
     if word in PART_WORDS:
-        start, end = part_of("year", date(year, 1, 1), PART_WORDS[word])
-        return utc_at(start), utc_at(end), "year", True
-    return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", word in _FUZZY
+        start, end = cal.part_of("year", date(year, 1, 1), PART_WORDS[word])
+        return cal.utc_at(start), cal.utc_at(end), "year", True
+    return cal.utc_at(date(year, 1, 1)), cal.utc_at(date(year + 1, 1, 1)), "year", word in _FUZZY
 
 
 def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -200,7 +176,7 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     15th" as the whole text): the latest 15th that has begun by ``ref`` (looking ahead:
     the earliest that has not ended)."""
     this_month = date(ref.year, ref.month, 1)
-    firsts = [add_months(this_month, months) for months in range(-2, 3)]
+    firsts = [cal.add_months(this_month, months) for months in range(-2, 3)]
     return _pick_day(firsts, day_of(next(g for g in m.groups() if g)), ref, future)
 
 
@@ -209,32 +185,32 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     last week: the last ISO week that ends in the month),
     "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
     October", "the last weekend of October" (its last Saturday and Sunday)."""
-    n, what, which = ordinal(m.group(1)), m.group(2).lower(), (m.group(3) or "").lower()
+    n, what, which = cal.ordinal(m.group(1)), m.group(2).lower(), (m.group(3) or "").lower()
     if m.group(4).lower() == "month":  # "the last Friday of the month", "of next month"
-        first = add_months(ref.date().replace(day=1), STEP[which])
+        first = cal.add_months(ref.date().replace(day=1), cal.STEP[which])
         year, month = first.year, first.month
     elif m.group(5):
-        year, month = int(m.group(5)), month_name(m.group(4))
+        year, month = int(m.group(5)), cal.month_name(m.group(4))
     else:
-        month = month_name(m.group(4))
+        month = cal.month_name(m.group(4))
         year = year_of_month(which, month, ref, future)
-    days = days_in_month(year, month)
+    days = cal.days_in_month(year, month)
     if what == "day":
-        return day_window(date(year, month, 1 if n == 1 else days)) if n in (1, -1) else None
-    if what in WEEKDAYS:
-        return day_window(nth_weekday(year, month, WEEKDAYS[what], n))
+        return cal.day_window(date(year, month, 1 if n == 1 else days)) if n in (1, -1) else None
+    if what in cal.WEEKDAYS:
+        return cal.day_window(cal.nth_weekday(year, month, cal.WEEKDAYS[what], n))
     if what.replace("-", "") == "weekend":
-        saturday = nth_weekday(year, month, 5, n)
+        saturday = cal.nth_weekday(year, month, 5, n)
         if n == -1 and saturday.day == days:  # its Sunday is in the next month
             saturday -= timedelta(weeks=1)
-        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend", False
+        return cal.utc_at(saturday), cal.utc_at(saturday + timedelta(days=2)), "weekend", False
     if n > 0:  # ISO weeks, counted from the one the month's first day is in
         first = date(year, month, 1)
         start = first - timedelta(days=first.weekday()) + timedelta(weeks=n - 1)
     else:  # the last Monday-to-Sunday week that ends in the month
         last = date(year, month, days)
         start = last - timedelta(days=last.weekday() + (0 if last.weekday() == 6 else 7))
-    return utc_at(start), utc_at(start + timedelta(days=7)), "week", False
+    return cal.utc_at(start), cal.utc_at(start + timedelta(days=7)), "week", False
 
 
 def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -260,7 +236,7 @@ def _days(
     first_day: str, last_day: str, month: str, year: str | None, ref: datetime, future: bool
 ) -> Resolved:
     day, year_said = day_of(first_day), int(year) if year else None
-    return _through(full_date(day, month_name(month), year_said, ref, future), last_day)
+    return _through(full_date(day, cal.month_name(month), year_said, ref, future), last_day)
 
 
 def _through(first: Resolved, last_day: str) -> Resolved:
@@ -282,8 +258,8 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         weekday_s, day_s, month_s = m.group(7), m.group(8), m.group(9)
     elif weekday_s is None:
         month_s, day_s, weekday_s = m.group(4), m.group(5), m.group(6)
-    weekday = weekday_of(weekday_s)
-    month, day = month_name(month_s), int(day_s)
+    weekday = cal.weekday_of(weekday_s)
+    month, day = cal.month_name(month_s), int(day_s)
     fits = []
     for year in range(ref.year - 6, ref.year + 7):
         try:
@@ -294,13 +270,13 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
             fits.append(found)
     if not fits:
         return full_date(day, month, None, ref, future)
-    return day_window(min(fits, key=lambda d: abs(utc_at(d) - ref)))
+    return cal.day_window(min(fits, key=lambda d: abs(cal.utc_at(d) - ref)))
 
 
 def _named_season(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "summer 2022", "the spring of '21", "the spring of last year"."""
-    year = said_year(m.group(2), ref) or ref.year
-    start, end = season_range(SEASONS[m.group(1).lower()], year)
+    year = cal.said_year(m.group(2), ref) or ref.year
+    start, end = cal.season_range(cal.SEASONS[m.group(1).lower()], year)
     return start, end, "season", False
 
 
@@ -310,14 +286,14 @@ def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if is_word_not_weekday(m.group(1)):
         return None
     this_month = date(ref.year, ref.month, 1)
-    firsts = [add_months(this_month, months) for months in range(-12, 13)]
-    return _pick_day(firsts, day_of(m.group(2)), ref, future, weekday_of(m.group(1)))
+    firsts = [cal.add_months(this_month, months) for months in range(-12, 13)]
+    return _pick_day(firsts, day_of(m.group(2)), ref, future, cal.weekday_of(m.group(1)))
 
 
 def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "from May to July", "between June and August 2023": the first month to the end
     of the last (a year said is the last month's)."""
-    first, last = month_name(m.group(1)), month_name(m.group(2))
+    first, last = cal.month_name(m.group(1)), cal.month_name(m.group(2))
     if m.group(3):
         end_year = int(m.group(3))
         start_year = end_year if first <= last else end_year - 1
@@ -325,16 +301,16 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         start_year = year_of_month("", first, ref, future)
         end_year = start_year if first <= last else start_year + 1
     return (
-        utc_at(date(start_year, first, 1)),
-        utc_at(add_months(date(end_year, last, 1), 1)),
+        cal.utc_at(date(start_year, first, 1)),
+        cal.utc_at(cal.add_months(date(end_year, last, 1), 1)),
         "month",
         False,
     )
 
 
-_MONTHS = MONTH_WORDS
+_MONTHS = cal.MONTH_WORDS
 # "the twenty-first": the words of the days as ordinals
-_ORDINAL_WORDS = frozenset(w for day in DAY_ORDINALS for w in day.split("-"))
+_ORDINAL_WORDS = frozenset(w for day in cal.DAY_ORDINALS for w in day.split("-"))
 _TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
 # "the morning of", "the week of": a day of the month after them is a date
 _PART_OF = "|".join(rf"(?<={w}\sof\s)" for w in ("ing", "noon", "night", "week", "weekend"))
@@ -343,25 +319,29 @@ PATTERNS: tuple[Rule, ...] = (
     (
         _MONTHS,
         rf"\b(?:on\s+)?(?:(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})|({MONTH_ANY})\s*(?:the\s+)?"
-        rf"{DAY})(?:,?\s+{SAID_YEAR})?",
+        rf"{DAY})(?:,?\s+{cal.SAID_YEAR})?",
         _day_and_month,
     ),
     (
         _MONTHS,
-        rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY}),?\s+(?:of\s+)?{SAID_YEAR}",
+        rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY}),?\s+(?:of\s+)?{cal.SAID_YEAR}",
         _month_year,
     ),
     (
         _MONTHS,
         rf"\b(in|during|since|by|until|till|throughout|this\s+past|this|last|next|early|late|mid)"
         rf"[\s-]+({MONTH})\b"
-        rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(DAY_ORDINALS)})\b))",
+        rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(cal.DAY_ORDINALS)})\b))",
         _month_only,
     ),
-    (None, rf"\b({_YEAR_WORDS})[\s-]+(?:the\s+year\s+)?(?!last|this|next){SAID_YEAR}", _year_only),
+    (
+        None,
+        rf"\b({_YEAR_WORDS})[\s-]+(?:the\s+year\s+)?(?!last|this|next){cal.SAID_YEAR}",
+        _year_only,
+    ),
     (  # "in twenty nineteen", "Two thousand and eight was ...": a year said in words
         frozenset({"nineteen", "twenty", "thousand"}),
-        rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({SPOKEN_YEAR})",
+        rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({cal.SPOKEN_YEAR})",
         _year_only,
     ),
     (
@@ -379,8 +359,8 @@ PATTERNS: tuple[Rule, ...] = (
         _nth_of_month,
     ),
     (
-        frozenset(SEASONS),
-        rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?{SAID_YEAR}",
+        frozenset(cal.SEASONS),
+        rf"\b(?:the\s+)?({SEASON})\s+(?:of\s+)?{cal.SAID_YEAR}",
         _named_season,
     ),
     (
@@ -415,7 +395,7 @@ PATTERNS: tuple[Rule, ...] = (
         _days_between,
     ),
     (
-        WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
+        cal.WEEKDAY_WORDS | frozenset(cal.WEEKDAY_ABBREVIATIONS),
         rf"\b(?:on\s+)?({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAY}(?![/.]\d)(?!\s*(?:of\s+)?{MONTH_ANY})",
         _weekday_day,
     ),

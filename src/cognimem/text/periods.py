@@ -9,17 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from cognimem.text.calendar import (
-    MONTH_WORDS,
-    SAID_YEAR,
-    add_months,
-    month_name,
-    month_range,
-    ordinal,
-    pick,
-    said_year,
-    utc_at,
-)
+from cognimem.text import calendar as cal
 from cognimem.text.dates import MONTH, YEAR, alt, year_of_month
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
@@ -29,12 +19,12 @@ __all__ = ["PATTERNS"]
 def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "Q3 2023", "the third quarter of 2022"; without a year the latest that has begun
     (looking ahead: the earliest that has not ended)."""
-    n = int(m.group(1)) if m.group(1) else ordinal(m.group(2)) % 5  # "last": the 4th
-    year = said_year(m.group(3), ref)
+    n = int(m.group(1)) if m.group(1) else cal.ordinal(m.group(2)) % 5  # "last": the 4th
+    year = cal.said_year(m.group(3), ref)
     years = [year] if year else [ref.year - 1, ref.year, ref.year + 1]
     firsts = [date(y, 3 * n - 2, 1) for y in years]
-    spans = [(utc_at(f), utc_at(add_months(f, 3))) for f in firsts]
-    found = spans[0] if year else pick(spans, ref, future)
+    spans = [(cal.utc_at(f), cal.utc_at(cal.add_months(f, 3))) for f in firsts]
+    found = spans[0] if year else cal.pick(spans, ref, future)
     return None if found is None else (*found, "quarter", False)
 
 
@@ -58,7 +48,7 @@ def _decade(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
         if first > ref.year:
             first -= 100
     lo, hi = _DECADE_PARTS.get((m.group(1) or "").lower(), (0, 10))
-    start, end = utc_at(date(first + lo, 1, 1)), utc_at(date(first + hi, 1, 1))
+    start, end = cal.utc_at(date(first + lo, 1, 1)), cal.utc_at(date(first + hi, 1, 1))
     return start, end, "decade", m.group(1) is not None
 
 
@@ -67,23 +57,23 @@ def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
     first, last = int(m.group(1)), int(m.group(2))
     if last < first or (not m.group(0)[0].isalpha() and " and " in m.group(0)):
         return None  # "between 2010 and 2014" needs its "between"
-    return utc_at(date(first, 1, 1)), utc_at(date(last + 1, 1, 1)), "year", False
+    return cal.utc_at(date(first, 1, 1)), cal.utc_at(date(last + 1, 1, 1)), "year", False
 
 
 def _alone(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """A month or a year that is the whole text ("February.", "2014"), as after "in"."""
     if not m.group(1):
         year = int(m.group(2))
-        return utc_at(date(year, 1, 1)), utc_at(date(year + 1, 1, 1)), "year", False
-    month = month_name(m.group(1))
-    return (*month_range(year_of_month("", month, ref, future), month), "month", False)
+        return cal.utc_at(date(year, 1, 1)), cal.utc_at(date(year + 1, 1, 1)), "year", False
+    month = cal.month_name(m.group(1))
+    return (*cal.month_range(year_of_month("", month, ref, future), month), "month", False)
 
 
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"quarter", "q"}),
         rf"\b(?:q([1-4])|(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+quarter)"
-        rf"(?:,?\s+(?:of\s+)?{SAID_YEAR})?",
+        rf"(?:,?\s+(?:of\s+)?{cal.SAID_YEAR})?",
         _quarter,
     ),
     # "in my 20s", "in her thirties" are ages: two digits or a word need "the" or "'"
@@ -100,7 +90,7 @@ PATTERNS: tuple[Rule, ...] = (
         _year_range,
     ),
     (
-        MONTH_WORDS | DIGIT_OR,
+        cal.MONTH_WORDS | DIGIT_OR,
         rf"^\s*(?:in\s+)?(?:({MONTH})|(?:the\s+year\s+)?{YEAR})\s*[.!?]?\s*$",
         _alone,
     ),

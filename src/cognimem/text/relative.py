@@ -14,42 +14,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from cognimem.text import calendar as cal
 from cognimem.text import dates
-from cognimem.text.calendar import (
-    PARTS_OF_DAY,
-    SAID_YEAR,
-    SEASONS,
-    STEP,
-    UNIT_WORDS,
-    WEEKDAY_ABBREVIATIONS,
-    WEEKDAY_WORDS,
-    add_months,
-    day_window,
-    in_halves,
-    month_name,
-    month_range,
-    move,
-    number_of,
-    part_of,
-    said_year,
-    season_from,
-    season_range,
-    unit_after,
-    unit_window,
-    utc_at,
-    week_start,
-    weekday_after,
-    weekday_before,
-    weekday_of,
-)
-from cognimem.text.dates import (
-    MONTH,
-    PART_WORDS,
-    SEASON,
-    WEEKDAY,
-    WEEKDAY_ANY,
-    is_word_not_weekday,
-)
 from cognimem.text.mention import Handler, Resolved, Rule
 from cognimem.text.spans import NUMBER, UNIT
 from cognimem.text.told import runs_up_to_now
@@ -73,16 +39,16 @@ def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
         "later today": 0,
     }
     if words in offsets:
-        return day_window(today + timedelta(days=offsets[words]))
+        return cal.day_window(today + timedelta(days=offsets[words]))
     if words == "tonight":
         words = "this night"
     elif words == "last night":
         words = "yesterday night"
     anchor, part = words.rsplit(" ", 1)
     shift = {"this": 0, "yesterday": -1, "tomorrow": 1}[anchor]
-    first, last = PARTS_OF_DAY[part]
+    first, last = cal.PARTS_OF_DAY[part]
     day = today + timedelta(days=shift)
-    return utc_at(day, first), utc_at(day, last), "part_of_day", False
+    return cal.utc_at(day, first), cal.utc_at(day, last), "part_of_day", False
 
 
 def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -92,8 +58,8 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     unit = (m.group(2) or m.group(3)).lower().replace("-", "")
     if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
         step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
-        return unit_window(ref.date(), unit, step)
-    return unit_window(ref.date(), unit, STEP.get(which) or STEP[which.split()[-1]])
+        return cal.unit_window(ref.date(), unit, step)
+    return cal.unit_window(ref.date(), unit, cal.STEP.get(which) or cal.STEP[which.split()[-1]])
 
 
 def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -101,20 +67,20 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     ``the beginning of January``, ``early next month``, ``mid next week``: that part of
     the unit, approximately."""
     part, which, unit = (m.group(1) or "").lower(), (m.group(2) or "").lower(), m.group(3).lower()
-    part = PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
+    part = dates.PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
     if part.endswith("half"):  # "the first half", "the latter half"
         part = "first" if part.startswith(("first", "1st")) else "second"
     if unit.isdigit():
         first, unit = date(int(unit), 1, 1), "year"
     elif unit in ("week", "month", "year"):
-        step = STEP[which]
-        first = unit_window(ref.date(), unit, step)[0].date()
+        step = cal.STEP[which]
+        first = cal.unit_window(ref.date(), unit, step)[0].date()
     else:
-        month = month_name(unit)
-        year = said_year(m.group(4), ref) or dates.year_of_month(which, month, ref, future)
+        month = cal.month_name(unit)
+        year = cal.said_year(m.group(4), ref) or dates.year_of_month(which, month, ref, future)
         first, unit = date(year, month, 1), "month"
-    start, end = part_of(unit, first, part)
-    return utc_at(start), utc_at(end), unit, True
+    start, end = cal.part_of(unit, first, part)
+    return cal.utc_at(start), cal.utc_at(end), unit, True
 
 
 def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -122,49 +88,51 @@ def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     (days before its day, ISO weeks before its week, ...); ``the past week`` (no count)
     or in a clause in the perfect ("I've been ill for the past two weeks"): from that
     far back up to the end of the reference's day."""
-    n, approximate = number_of(m.group(1)) if m.group(1) else (1, False)
+    n, approximate = cal.number_of(m.group(1)) if m.group(1) else (1, False)
     if not m.group(1) or runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, m.group(2), n, approximate)
     unit = m.group(2).lower().rstrip("s")
-    end = unit_window(ref.date(), unit, 0)[0] if unit != "day" else utc_at(ref.date())
-    start, _ = move(end.date(), unit, -n)
-    return utc_at(start), end, unit, approximate
+    end = cal.unit_window(ref.date(), unit, 0)[0] if unit != "day" else cal.utc_at(ref.date())
+    start, _ = cal.move(end.date(), unit, -n)
+    return cal.utc_at(start), end, unit, approximate
 
 
 def _back_to_today(
     ref: datetime, unit: str, n: int, approximate: bool
 ) -> tuple[datetime, datetime, str, bool]:
     today = ref.date()
-    start, _ = move(today, unit, -n)
+    start, _ = cal.move(today, unit, -n)
     end = today + timedelta(days=1)
-    return utc_at(start), utc_at(end), unit.lower().rstrip("s"), approximate
+    return cal.utc_at(start), cal.utc_at(end), unit.lower().rstrip("s"), approximate
 
 
 def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    if is_word_not_weekday(m.group(2)):  # "I last sat there"
+    if dates.is_word_not_weekday(m.group(2)):  # "I last sat there"
         return None
-    which, weekday = " ".join(m.group(1).lower().split()), weekday_of(m.group(2))
+    which, weekday = " ".join(m.group(1).lower().split()), cal.weekday_of(m.group(2))
     today = ref.date()
     if which.endswith("coming"):  # "this coming / the upcoming Friday"
         which = "next"
     if which == "this":
-        return day_window(week_start(today) + timedelta(days=weekday))
+        return cal.day_window(cal.week_start(today) + timedelta(days=weekday))
     further = timedelta(weeks=1 if m.group(3) else 0)  # "last Sunday but one"
     if which == "next":
-        return day_window(weekday_after(today, weekday) + further)
-    return day_window(weekday_before(today, weekday) - further)
+        return cal.day_window(cal.weekday_after(today, weekday) + further)
+    return cal.day_window(cal.weekday_before(today, weekday) - further)
 
 
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "on Friday", or a weekday's abbreviation that is the whole text ("sun")."""
-    weekday = weekday_of(m.group(1) or m.group(2))
-    return day_window((weekday_after if future else weekday_before)(ref.date(), weekday))
+    weekday = cal.weekday_of(m.group(1) or m.group(2))
+    return cal.day_window(
+        (cal.weekday_after if future else cal.weekday_before)(ref.date(), weekday)
+    )
 
 
 def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "it's been two years since (I quit)": the span from that far back up to the day
     said, as "I haven't smoked in two years" (what it dates starts then and holds)."""
-    n, approximate = number_of(m.group(2))
+    n, approximate = cal.number_of(m.group(2))
     return _back_to_today(ref, m.group(3), n, approximate or m.group(1) is not None)
 
 
@@ -179,25 +147,25 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if ahead == bool(suffix) and not suffix.endswith("now"):  # "two weeks": a length
         return None
     unit = (m.group(4) or m.group(5)).lower().rstrip("s")
-    n, approximate = number_of(m.group(3) or "1")
+    n, approximate = cal.number_of(m.group(3) or "1")
     approximate = approximate or m.group(2) is not None or " so " in m.group(0).lower()
     sign = -1 if suffix in ("ago", "back") else 1
     half = "half" in m.group(0).lower()
     if unit in ("hour", "minute", "min"):
         hours = unit == "hour"
         moment = ref + sign * timedelta(**{"hours" if hours else "minutes": n})
-        return (*day_window(moment.date(), "hour" if hours else "minute")[:3], approximate)
+        return (*cal.day_window(moment.date(), "hour" if hours else "minute")[:3], approximate)
     if half:
-        count, smaller = in_halves(n, unit, 1 if m.group(3) else 0)
-        return (*day_window(move(ref.date(), smaller, sign * count)[0], unit)[:3], True)
+        count, smaller = cal.in_halves(n, unit, 1 if m.group(3) else 0)
+        return (*cal.day_window(cal.move(ref.date(), smaller, sign * count)[0], unit)[:3], True)
     unit = "day" if unit == "night" else unit
     if unit == "weekend":  # "three weekends ago": the Saturday and Sunday of that one
-        first = unit_after(ref.date(), unit, sign)[0]  # the last, or the coming one
-        return (*unit_after(first.date(), unit, sign * (n - 1)), approximate)
+        first = cal.unit_after(ref.date(), unit, sign)[0]  # the last, or the coming one
+        return (*cal.unit_after(first.date(), unit, sign * (n - 1)), approximate)
     if ahead and not suffix and runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, unit, n, approximate)
     return (
-        *day_window(move(ref.date(), unit, sign * n)[0], unit.lower().rstrip("s"))[:3],
+        *cal.day_window(cal.move(ref.date(), unit, sign * n)[0], unit.lower().rstrip("s"))[:3],
         approximate,
     )
 
@@ -206,34 +174,34 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``last summer``, ``this winter``, ``next spring``; ``the summer``: the latest that
     has begun (looking ahead: the earliest that has not ended); ``in early spring``,
     ``mid-winter``, ``late summer``: its first, middle or last month, approximate."""
-    which, season = (m.group(1) or "").lower(), SEASONS[m.group(3).lower()]
+    which, season = (m.group(1) or "").lower(), cal.SEASONS[m.group(3).lower()]
     today = ref.date()
-    ahead = season_from(season, today, 0)  # under way, or the next to begin
-    under_way = ahead[0] <= utc_at(today)
+    ahead = cal.season_from(season, today, 0)  # under way, or the next to begin
+    under_way = ahead[0] <= cal.utc_at(today)
     back = which == "last" or "past" in which or not (which or future or under_way)
-    found = season_from(season, today, -1 if back else 1 if which else 0)
+    found = cal.season_from(season, today, -1 if back else 1 if which else 0)
     if which in ("this", "current"):
-        found = ahead if under_way else season_range(season, today.year)
+        found = ahead if under_way else cal.season_range(season, today.year)
     if m.group(2):
-        month = add_months(found[0].date(), ("early", "mid", "late").index(m.group(2).lower()))
-        return (*month_range(month.year, month.month), "season", True)
+        month = cal.add_months(found[0].date(), ("early", "mid", "late").index(m.group(2).lower()))
+        return (*cal.month_range(month.year, month.month), "season", True)
     return (*found, "season", False)
 
 
 def _season_but_one(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the summer before last": the one before the last to have ended; "the winter
     after next": the one after the next to begin."""
-    season, back = SEASONS[m.group(1).lower()], m.group(2).lower().startswith("before")
-    start = season_from(season, ref.date(), -1 if back else 1)[0]
-    return (*season_range(season, start.year + (-1 if back else 1)), "season", False)
+    season, back = cal.SEASONS[m.group(1).lower()], m.group(2).lower().startswith("before")
+    start = cal.season_from(season, ref.date(), -1 if back else 1)[0]
+    return (*cal.season_range(season, start.year + (-1 if back else 1)), "season", False)
 
 
 def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the last two summers": the latest that many that have ended, first to last."""
-    n, approximate = number_of(m.group(1))
-    season = SEASONS[m.group(2).lower()]
-    start, end = season_from(season, ref.date(), -1)
-    first = season_range(season, start.year - n + 1)[0]
+    n, approximate = cal.number_of(m.group(1))
+    season = cal.SEASONS[m.group(2).lower()]
+    start, end = cal.season_from(season, ref.date(), -1)
+    first = cal.season_range(season, start.year - n + 1)[0]
     return first, end, "season", approximate
 
 
@@ -241,8 +209,8 @@ def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "earlier this week": from the week's start up to the end of the day said;
     "later this month", "later in the year": from the next day to the month's end;
     approximate."""
-    first, end, unit, _ = unit_window(ref.date(), m.group(2).lower(), 0)
-    tomorrow = utc_at(ref.date() + timedelta(days=1))
+    first, end, unit, _ = cal.unit_window(ref.date(), m.group(2).lower(), 0)
+    tomorrow = cal.utc_at(ref.date() + timedelta(days=1))
     if m.group(1).lower() == "earlier":
         return first, tomorrow, unit, True
     return (tomorrow, end, unit, True) if tomorrow < end else None
@@ -253,7 +221,9 @@ def _this_time(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     the day one unit back or ahead, approximate."""
     step = -1 if m.group(1).lower() == "last" else 1
     return (
-        *day_window(move(ref.date(), m.group(2), step)[0], m.group(2).lower().rstrip("s"))[:3],
+        *cal.day_window(cal.move(ref.date(), m.group(2), step)[0], m.group(2).lower().rstrip("s"))[
+            :3
+        ],
         True,
     )
 
@@ -264,35 +234,35 @@ def _ahead_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     from the day said; "in the coming days / weeks / months": the next few (three),
     from the day said, approximate."""
     today, count = ref.date(), m.group(1) or m.group(3)
-    n, approximate = number_of(count) if count else (3, True)
+    n, approximate = cal.number_of(count) if count else (3, True)
     unit = (m.group(2) or m.group(4) or m.group(5)).lower().rstrip("s")
     start = today
     if m.group(1):
         whole = unit in ("month", "year")
-        start = unit_window(today, unit, 1)[0].date() if whole else today + timedelta(days=1)
-    return utc_at(start), utc_at(move(start, unit, n)[0]), unit, approximate
+        start = cal.unit_window(today, unit, 1)[0].date() if whole else today + timedelta(days=1)
+    return cal.utc_at(start), cal.utc_at(cal.move(start, unit, n)[0]), unit, approximate
 
 
 def _week_on(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "a week on Friday", "Friday week", "a fortnight tomorrow", "a week today": that
     many weeks after the day named (a weekday: the next one)."""
-    n = number_of(m.group(1))[0] if m.group(1) else 1
+    n = cal.number_of(m.group(1))[0] if m.group(1) else 1
     unit, day = (m.group(2) or m.group(5)).lower(), (m.group(3) or m.group(4)).lower()
     today = ref.date()
     if day in ("today", "tomorrow"):
         first = today + timedelta(days=1 if day == "tomorrow" else 0)
     else:
-        first = weekday_after(today, weekday_of(day))
-    return day_window(first + timedelta(weeks=n * (2 if unit == "fortnight" else 1)))
+        first = cal.weekday_after(today, cal.weekday_of(day))
+    return cal.day_window(first + timedelta(weeks=n * (2 if unit == "fortnight" else 1)))
 
 
-_SEASONS = frozenset(SEASONS)
+_SEASONS = frozenset(cal.SEASONS)
 _CLOCK_UNITS = frozenset({"hour", "hours", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"week", "weeks", "fortnight", "fortnights"}),
-        rf"\b(?:({NUMBER})\s+(week|fortnight)s?\s+(?:on\s+)?(today|tomorrow|{WEEKDAY})|"
-        rf"({WEEKDAY}|tomorrow)\s+(week|fortnight))\b(?!\s*(?:'s|of|after|before|from)\b)",
+        rf"\b(?:({NUMBER})\s+(week|fortnight)s?\s+(?:on\s+)?(today|tomorrow|{dates.WEEKDAY})|"
+        rf"({dates.WEEKDAY}|tomorrow)\s+(week|fortnight))\b(?!\s*(?:'s|of|after|before|from)\b)",
         _week_on,
     ),
     (
@@ -312,13 +282,13 @@ PATTERNS: tuple[Rule, ...] = (
         _this_time,
     ),
     (
-        UNIT_WORDS,
+        cal.UNIT_WORDS,
         rf"\b(?:(?:the\s+)?(?:next|upcoming|coming|following)\s+({NUMBER})\s+({UNIT})|within\s+"
         rf"({NUMBER})\s+({UNIT})|the\s+coming\s+(days|weeks|months))\b",
         _ahead_span,
     ),
     (
-        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", *PARTS_OF_DAY}),
+        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", *cal.PARTS_OF_DAY}),
         r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|"
         r"(?:the\s+)?night\s+before\s+last|(?<!\w)right\s+now|^\s*now(?=\s*[.!?]?\s*$)|"
         r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
@@ -326,19 +296,19 @@ PATTERNS: tuple[Rule, ...] = (
         _relative_day,
     ),
     (
-        WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
+        cal.WEEKDAY_WORDS | frozenset(cal.WEEKDAY_ABBREVIATIONS),
         rf"\b(last|this\s+past|previous|this\s+coming|(?:the\s+)?(?:up)?coming|this|next)\s+"
-        rf"({WEEKDAY_ANY})(?!\w)(\s+but\s+one\b)?",
+        rf"({dates.WEEKDAY_ANY})(?!\w)(\s+but\s+one\b)?",
         _relative_weekday,
     ),
     (
-        WEEKDAY_WORDS | frozenset(WEEKDAY_ABBREVIATIONS),
-        rf"\b(?:on\s+)?({WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)|"
-        rf"^\s*(?:on\s+)?({WEEKDAY_ANY})\s*[.!?]?\s*$",
+        cal.WEEKDAY_WORDS | frozenset(cal.WEEKDAY_ABBREVIATIONS),
+        rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)|"
+        rf"^\s*(?:on\s+)?({dates.WEEKDAY_ANY})\s*[.!?]?\s*$",
         _bare_weekday,
     ),
     (
-        UNIT_WORDS,
+        cal.UNIT_WORDS,
         r"\b(?:(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|(?:up)?"
         r"coming|last|previous|this|next|all)\s+(week-?end|week|month|quarter|year|decade)|"
         r"(?:the\s+)?(week-?end|week|month|year)\s+(before\s+last|after\s+next))\b",
@@ -348,8 +318,8 @@ PATTERNS: tuple[Rule, ...] = (
         frozenset({"end", "beginning", "start", "middle", "half"}),
         r"\b(?:at\s+)?(?:the\s+)?(?:back\s+)?(end|beginning|start|middle|"
         r"(?:first|1st|second|2nd|latter)\s+half)\s+of\s+(?:the\s+)?"
-        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{MONTH}|(?:19|20)\d{{2}})"
-        rf"(?:,?\s+(?:of\s+)?{SAID_YEAR})?",
+        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{dates.MONTH}|(?:19|20)\d{{2}})"
+        rf"(?:,?\s+(?:of\s+)?{cal.SAID_YEAR})?",
         _part_of_unit,
     ),
     (
@@ -358,27 +328,27 @@ PATTERNS: tuple[Rule, ...] = (
         _part_of_unit,
     ),
     (
-        UNIT_WORDS,
+        cal.UNIT_WORDS,
         rf"\b(?:the\s+)?(?:(?:past|last|previous)\s+({NUMBER})|past)\s+({UNIT})\b(?!\s+of\b)",
         _past_span,
     ),
     (
         _SEASONS,
         rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)(?:\s+the)?|"
-        rf"all(?:\s+(?:of\s+)?the)?)\s+(?:(early|mid|late)[\s-]+)?({SEASON})\b"
+        rf"all(?:\s+(?:of\s+)?the)?)\s+(?:(early|mid|late)[\s-]+)?({dates.SEASON})\b"
         r"(?!\s+(?:of\b|['’]?\d|(?:last|this|next)\s+year))",
         _relative_season,
     ),
     # a season that is the whole text ("Summer.") is read as after "in"
-    (_SEASONS, rf"^\s*()(?:the\s+)?()({SEASON})\s*[.!?]?\s*$", _relative_season),
-    (_SEASONS, rf"\bthe\s+({SEASON})\s+(before\s+last|after\s+next)\b", _season_but_one),
+    (_SEASONS, rf"^\s*()(?:the\s+)?()({dates.SEASON})\s*[.!?]?\s*$", _relative_season),
+    (_SEASONS, rf"\bthe\s+({dates.SEASON})\s+(before\s+last|after\s+next)\b", _season_but_one),
     (
-        frozenset(f"{season}s" for season in SEASONS),
-        rf"\b(?:the\s+)?(?:last|past)\s+({NUMBER})\s+({SEASON})s\b",
+        frozenset(f"{season}s" for season in cal.SEASONS),
+        rf"\b(?:the\s+)?(?:last|past)\s+({NUMBER})\s+({dates.SEASON})s\b",
         _past_seasons,
     ),
     (
-        UNIT_WORDS | _CLOCK_UNITS | {"half", "ago", "back"},
+        cal.UNIT_WORDS | _CLOCK_UNITS | {"half", "ago", "back"},
         rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
         rf"(?:and\s+a\s+half\s+)?({UNIT}|weekends?|nights?|hours?|minutes?|mins)"
         rf"(?:\s+and\s+a\s+half)?|"

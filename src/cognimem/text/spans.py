@@ -12,26 +12,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from cognimem.text.calendar import (
-    APPROXIMATE,
-    MONTH_WORDS,
-    NUMBERS,
-    STEP,
-    TENS,
-    WEEKDAY_WORDS,
-    WEEKDAYS,
-    add_months,
-    day_window,
-    month_name,
-    month_range,
-    number_of,
-    unit_after,
-    unit_window,
-    utc_at,
-    week_start,
-    weekday_after,
-    weekday_before,
-)
+from cognimem.text import calendar as cal
 from cognimem.text.dates import DAY, MONTH, WEEKDAY, alt, day_of, year_of_month
 from cognimem.text.mention import RECENT, Handler, Resolved, Rule, TimeMention
 
@@ -45,12 +26,14 @@ __all__ = [
     "tells_a_habit",
 ]
 
-_DIGIT_WORD = alt(w for w, n in NUMBERS.items() if n < 10 and w not in APPROXIMATE and len(w) > 2)
+_DIGIT_WORD = alt(
+    w for w, n in cal.NUMBERS.items() if n < 10 and w not in cal.APPROXIMATE and len(w) > 2
+)
 # (the lookahead fails fast where no number word can start: most words)
 NUMBER = (
-    rf"(?=[\d{''.join(sorted({w[0] for w in (*NUMBERS, *TENS)}))}])"
-    rf"(?:\d{{1,3}}|(?:{alt(TENS)})(?:[\s-]+(?:{_DIGIT_WORD})\b)?|"
-    + alt(NUMBERS).replace(" ", r"\s+")
+    rf"(?=[\d{''.join(sorted({w[0] for w in (*cal.NUMBERS, *cal.TENS)}))}])"
+    rf"(?:\d{{1,3}}|(?:{alt(cal.TENS)})(?:[\s-]+(?:{_DIGIT_WORD})\b)?|"
+    + alt(cal.NUMBERS).replace(" ", r"\s+")
     + ")"
 )
 UNIT = r"(?:day|week|fortnight|month|year|decade)s?"
@@ -61,34 +44,34 @@ RECENT_DAYS = 30
 def _recently(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """The :data:`RECENT_DAYS` before the day said; "the other day": the week before."""
     today, days = ref.date(), 7 if m.group(0).lower().endswith("day") else RECENT_DAYS
-    return utc_at(today - timedelta(days=days)), utc_at(today), RECENT, True
+    return cal.utc_at(today - timedelta(days=days)), cal.utc_at(today), RECENT, True
 
 
 def _the_weekend(_m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """The weekend under way, else the last one (looking ahead: the coming one)."""
     today = ref.date()
     step = -1 if today.weekday() < 5 and not future else 0
-    return (*unit_after(today, "weekend", step), False)
+    return (*cal.unit_after(today, "weekend", step), False)
 
 
 def _weekdays_ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "two Saturdays ago" (``back``): the Saturday before last; "3 Fridays from now":
     the third Friday after the day said."""
-    n, approximate = number_of(m.group(1))
-    today, weekday = ref.date(), WEEKDAYS[m.group(2).lower()]
+    n, approximate = cal.number_of(m.group(1))
+    today, weekday = ref.date(), cal.WEEKDAYS[m.group(2).lower()]
     back = m.group(3).lower() in ("ago", "back")
-    first = (weekday_before if back else weekday_after)(today, weekday)
-    return (*day_window(first + timedelta(weeks=(1 - n) if back else n - 1))[:3], approximate)
+    first = (cal.weekday_before if back else cal.weekday_after)(today, weekday)
+    return (*cal.day_window(first + timedelta(weeks=(1 - n) if back else n - 1))[:3], approximate)
 
 
 def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "Friday after next": a week after next Friday; "March after next": a year after
     next March."""
     word, today = m.group(1).lower(), ref.date()
-    if word in WEEKDAYS:
-        return day_window(weekday_after(today, WEEKDAYS[word]) + timedelta(weeks=1))
-    month = month_name(word)
-    start, end = month_range(year_of_month("next", month, ref, True) + 1, month)
+    if word in cal.WEEKDAYS:
+        return cal.day_window(cal.weekday_after(today, cal.WEEKDAYS[word]) + timedelta(weeks=1))
+    month = cal.month_name(word)
+    start, end = cal.month_range(year_of_month("next", month, ref, True) + 1, month)
     return start, end, "month", False
 
 
@@ -96,17 +79,17 @@ def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
     """ "Wednesday of next week", "last week's Sunday", "next week Tuesday": that day
     of that ISO week."""
     weekday = m.group(1) or m.group(4)
-    step = STEP[(m.group(2) or m.group(3)).lower()]
-    monday = week_start(ref.date()) + timedelta(weeks=step)
-    return day_window(monday + timedelta(days=WEEKDAYS[weekday.lower()]))
+    step = cal.STEP[(m.group(2) or m.group(3)).lower()]
+    monday = cal.week_start(ref.date()) + timedelta(weeks=step)
+    return cal.day_window(monday + timedelta(days=cal.WEEKDAYS[weekday.lower()]))
 
 
 def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the 20th of last month", "the first of next month": that day of the previous
     (this, next) month."""
-    first = add_months(ref.date().replace(day=1), STEP[m.group(2).lower()])
+    first = cal.add_months(ref.date().replace(day=1), cal.STEP[m.group(2).lower()])
     try:
-        return day_window(first.replace(day=day_of(m.group(1))))
+        return cal.day_window(first.replace(day=day_of(m.group(1))))
     except ValueError:
         return None
 
@@ -114,7 +97,7 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
 def _rest_of(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the rest of the week": from the day said to the end of its week (month, year)."""
     unit, today = m.group(1).lower(), ref.date()
-    return utc_at(today), unit_window(today, unit, 0)[1], unit, False
+    return cal.utc_at(today), cal.unit_window(today, unit, 0)[1], unit, False
 
 
 PATTERNS: tuple[Rule, ...] = (
@@ -143,7 +126,7 @@ PATTERNS: tuple[Rule, ...] = (
         _weekdays_ago,
     ),
     (
-        WEEKDAY_WORDS | MONTH_WORDS,
+        cal.WEEKDAY_WORDS | cal.MONTH_WORDS,
         rf"\b(?:the\s+)?({WEEKDAY}|{MONTH})\s+after\s+next\b",
         _after_next,
     ),
@@ -163,7 +146,7 @@ def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
     before = text[: mention.span[0]].rstrip().lower()
     if not (mention.text.lower().startswith("since") or before.endswith("since")):
         return mention
-    day_end = utc_at(ref.date() + timedelta(days=1))
+    day_end = cal.utc_at(ref.date() + timedelta(days=1))
     if mention.start >= day_end:
         return mention
     return replace(mention, end=max(mention.end, day_end))

@@ -117,23 +117,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from cognimem.models.clock import to_utc
+from cognimem.text import calendar as cal
 from cognimem.text import dates, numeric, periods, relative, spans, told
-from cognimem.text.calendar import (
-    MONTH_ABBREVIATIONS,
-    MONTHS,
-    PARTS_OF_DAY,
-    SEASONS,
-    UNIT_WORDS,
-    WEEKDAY_ABBREVIATIONS,
-    WEEKDAYS,
-    day_window,
-    move,
-    number_of,
-    unit_after,
-    utc_at,
-    weekday_after,
-    weekday_before,
-)
 from cognimem.text.dates import (
     WEEKDAY,
     DateOrder,
@@ -176,24 +161,24 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     before = m.group(5).lower() not in ("after", "from")
     first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
     if m.group(5).lower() == "of":  # the week, or its Saturday and Sunday, of the date
-        return (*unit_after(first, m.group(3).lower(), 0), False)
+        return (*cal.unit_after(first, m.group(3).lower(), 0), False)
     if m.group(1):  # "a week from Friday", "three days after Easter": the day
-        n, approximate = number_of(m.group(1))
-        day = move(first if before else last, m.group(2), -n if before else n)[0]
-        return (*day_window(day)[:3], approximate)
+        n, approximate = cal.number_of(m.group(1))
+        day = cal.move(first if before else last, m.group(2), -n if before else n)[0]
+        return (*cal.day_window(day)[:3], approximate)
     if m.group(4):
-        weekday = WEEKDAYS[m.group(4).lower()]
-        return day_window(
-            weekday_before(first, weekday) if before else weekday_after(last, weekday)
+        weekday = cal.WEEKDAYS[m.group(4).lower()]
+        return cal.day_window(
+            cal.weekday_before(first, weekday) if before else cal.weekday_after(last, weekday)
         )
     unit = m.group(3).lower()
     if unit == "weekend":  # the one that ends by the anchor's first day, or after its last
-        return (*unit_after(first if before else last, unit, -1 if before else 1), False)
+        return (*cal.unit_after(first if before else last, unit, -1 if before else 1), False)
     if before:
-        start, _ = move(first, unit, -1)
-        return utc_at(start), utc_at(first), unit, False
-    end, _ = move(last + timedelta(days=1), unit, 1)
-    return utc_at(last + timedelta(days=1)), utc_at(end), unit, False
+        start, _ = cal.move(first, unit, -1)
+        return cal.utc_at(start), cal.utc_at(first), unit, False
+    end, _ = cal.move(last + timedelta(days=1), unit, 1)
+    return cal.utc_at(last + timedelta(days=1)), cal.utc_at(end), unit, False
 
 
 def _counted_year(
@@ -204,11 +189,11 @@ def _counted_year(
     in February looking ahead, is the coming Christmas, counted from the last one."""
     if mention.relative:
         return mention
-    n = number_of(m.group(1))[0] if m.group(1) else 1
+    n = cal.number_of(m.group(1))[0] if m.group(1) else 1
     unit = m.group(2) or m.group(3) or "day"
     sign = 1 if m.group(5).lower() in ("after", "from") else -1
-    moved = utc_at(move(ref.date(), "week" if unit == "weekend" else unit, -sign * n)[0])
-    again = find_times(mention.text, moved + (ref - utc_at(ref.date())), prefer_future=future)
+    moved = cal.utc_at(cal.move(ref.date(), "week" if unit == "weekend" else unit, -sign * n)[0])
+    again = find_times(mention.text, moved + (ref - cal.utc_at(ref.date())), prefer_future=future)
     if len(again) != 1 or again[0].span != (0, len(mention.text)):
         return mention
     return replace(mention, start=again[0].start, end=again[0].end)
@@ -243,14 +228,14 @@ def _count_from_dates(
 # cheap pre-check: a text with no digit and none of these words has no time expression
 _TIME_WORDS = frozenset(
     (
-        *MONTHS,
-        *MONTH_ABBREVIATIONS,
-        *WEEKDAYS,
-        *WEEKDAY_ABBREVIATIONS,
-        *SEASONS,
-        *PARTS_OF_DAY,
+        *cal.MONTHS,
+        *cal.MONTH_ABBREVIATIONS,
+        *cal.WEEKDAYS,
+        *cal.WEEKDAY_ABBREVIATIONS,
+        *cal.SEASONS,
+        *cal.PARTS_OF_DAY,
         *HOLIDAY_WORDS,
-        *UNIT_WORDS,
+        *cal.UNIT_WORDS,
         *("today", "tonight", "yesterday", "tomorrow", "ago", "recently", "lately"),
         *("shortly", "soon"),
         # every word a pattern is gated on (a pattern with no word gate needs a digit)
@@ -309,7 +294,7 @@ def _find(
     if not spans.HABIT_WORDS.isdisjoint(words):
         kept = spans.habits(text, kept)
     kept = told.told_after(text, ref, after, kept)
-    if UNIT_WORDS.isdisjoint(words):  # a span counts units
+    if cal.UNIT_WORDS.isdisjoint(words):  # a span counts units
         return kept
     return _merge(kept, told.durations(text, ref, prefer_future, after, kept, ended))
 

@@ -11,23 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-from cognimem.text.calendar import (
-    MONTHS,
-    SEASONS,
-    STEP,
-    WEEKDAYS,
-    day_window,
-    in_halves,
-    month_range,
-    move,
-    number_of,
-    ordinal,
-    part_of,
-    season_from,
-    unit_after,
-    utc_at,
-    weekday_before,
-)
+from cognimem.text import calendar as cal
 from cognimem.text.dates import MONTH, SEASON, WEEKDAY
 from cognimem.text.holidays import HOLIDAY_NAMES, holiday_days
 from cognimem.text.mention import TimeMention
@@ -90,7 +74,7 @@ def durations(
     for m in _said_spans(text):
         if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
             continue
-        word, (n, approximate) = _word(m), number_of(m.group(4) or "1")
+        word, (n, approximate) = _word(m), cal.number_of(m.group(4) or "1")
         if m.re is _BARE and not runs_up_to_now(text, m.start()):
             continue  # "eight years" alone: a span only in the perfect
         bare = (m.group(1) or "").lower() == "took"
@@ -99,32 +83,26 @@ def durations(
         approximate = approximate or m.group(3) is not None
         unit = (m.group(5) or m.group(8)).lower().rstrip("s")
         if "half" in m.group(0).lower():  # "a year and a half", "half a year": in months
-            n, unit = in_halves(n, unit, 0 if m.group(7) else 1)
+            n, unit = cal.in_halves(n, unit, 0 if m.group(7) else 1)
         beside = _date_beside(text, m, kept) if word == "for" else None
         span = (m.start(), m.end())
         if word == "aft":  # "after six months", ending at a date of its clause
             beside = _date_ending(text, m, kept)
             period = None if beside is None else _back(beside.start, unit, n)
             if beside is None and after is not None and _OPENS.search(text, 0, m.start()):
-                period = day_window(move(after[0].date(), unit, n)[0])[:2]  # "After a week,"
+                period = cal.day_window(cal.move(after[0].date(), unit, n)[0])[
+                    :2
+                ]  # "After a week,"
         elif beside is not None:
             span = (min(span[0], beside.span[0]), max(span[1], beside.span[1]))
-            period = beside.start, utc_at(move(beside.end.date(), unit, n)[0])
+            period = beside.start, cal.utc_at(cal.move(beside.end.date(), unit, n)[0])
         else:
             period = _up_to_or_from(text, m, (unit, n), ref, future, after, ended)
         if period is None:
             continue
-        out.append(
-            TimeMention(
-                text=text[span[0] : span[1]],
-                start=period[0],
-                end=period[1],
-                granularity=unit,
-                span=span,
-                approximate=approximate,
-                anchor=None if beside is None else (beside.start, beside.end),
-            )
-        )
+        anchor = None if beside is None else (beside.start, beside.end)
+        resolved = (*period, unit, approximate)
+        out.append(TimeMention.at(text, span, resolved, relative=False, anchor=anchor))
     return out
 
 
@@ -145,7 +123,7 @@ def _word(m: re.Match[str]) -> str:
 
 def _back(end: datetime, unit: str, n: int) -> tuple[datetime, datetime]:
     """The ``n`` ``unit`` up to ``end``."""
-    return utc_at(move(end.date(), unit, -n)[0]), end
+    return cal.utc_at(cal.move(end.date(), unit, -n)[0]), end
 
 
 def _up_to_or_from(
@@ -164,12 +142,12 @@ def _up_to_or_from(
     past_perfect = after is not None and _PAST_PERFECT.search(clause) is not None
     up_to_now = runs_up_to_now(text, m.start()) or (word == "for" and after is None and not future)
     if tail == "now" or (up_to_now and not past_perfect):
-        return _back(utc_at(ref.date()), *length)
+        return _back(cal.utc_at(ref.date()), *length)
     if after is None:
         return None
     if tail == "before that" or ended or past_perfect or word == "too":
         return _back(after[0], *length)
-    return after[0], utc_at(move(after[0].date(), length[0], length[1])[0])
+    return after[0], cal.utc_at(cal.move(after[0].date(), length[0], length[1])[0])
 
 
 def runs_up_to_now(text: str, at: int) -> bool:
@@ -276,8 +254,8 @@ def told_after(
                 start, end = (anchor[1], end) if later else (start, anchor[0])
                 lo, approximate = part.start(), True
         elif part is not None and granularity in ("week", "month", "year"):
-            first, last = part_of(granularity, start.date(), part.group(1).lower())
-            lo, start, end, approximate = part.start(), utc_at(first), utc_at(last), True
+            first, last = cal.part_of(granularity, start.date(), part.group(1).lower())
+            lo, start, end, approximate = part.start(), cal.utc_at(first), cal.utc_at(last), True
         resolved = (start, end, granularity, approximate)
         out.append(
             TimeMention.at(text, (lo, m.end()), resolved, relative=anchor is None, anchor=anchor)
@@ -305,33 +283,38 @@ def _from_event(
     if m.group("n"):
         return _counted(m, anchor)
     if m.group("soon"):  # "shortly after": the week after it, approximate
-        return utc_at(last + timedelta(days=1)), utc_at(last + timedelta(days=8)), "day", True
+        return (
+            cal.utc_at(last + timedelta(days=1)),
+            cal.utc_at(last + timedelta(days=8)),
+            "day",
+            True,
+        )
     if m.group("nth"):
-        k, unit = ordinal(m.group("nth")) - 1, m.group("nth_unit").lower()
+        k, unit = cal.ordinal(m.group("nth")) - 1, m.group("nth_unit").lower()
         if unit == "week":
             start = first + timedelta(weeks=k)
-            return utc_at(start), utc_at(start + timedelta(weeks=1)), "week", False
-        return day_window(first + timedelta(days=k))
+            return cal.utc_at(start), cal.utc_at(start + timedelta(weeks=1)), "week", False
+        return cal.day_window(first + timedelta(days=k))
     if m.group("since"):
-        return utc_at(first), utc_at(ref.date() + timedelta(days=1)), "day", False
+        return cal.utc_at(first), cal.utc_at(ref.date() + timedelta(days=1)), "day", False
     if m.group("weekday"):
-        weekday = WEEKDAYS[m.group("weekday").lower()]
+        weekday = cal.WEEKDAYS[m.group("weekday").lower()]
         word = (m.group("day_word") or m.group("day_after") or "").lower()
         if word == "before":
-            return day_window(weekday_before(first, weekday))
+            return cal.day_window(cal.weekday_before(first, weekday))
         ahead = (weekday - first.weekday()) % 7 or (7 if word else 0)
-        return day_window(first + timedelta(days=ahead))
+        return cal.day_window(first + timedelta(days=ahead))
     word = m.group("word") or m.group("word_b") or m.group("that")
     unit = (m.group("unit") or m.group("unit_b") or m.group("unit_c")).lower()
     if unit == "time":  # "around the same time": the event's own period
         days = (last - first).days
         return *anchor, "day" if days < 1 else "month" if days < 32 else "year", True
-    step = STEP[" ".join(word.lower().split())]
-    if unit in SEASONS:
-        return (*season_from(SEASONS[unit], first, step), "season", False)
+    step = cal.STEP[" ".join(word.lower().split())]
+    if unit in cal.SEASONS:
+        return (*cal.season_from(cal.SEASONS[unit], first, step), "season", False)
     if m.group("unit") and not re.fullmatch(_PART_UNITS, unit):
         return _named_from(m.group("unit"), first if step < 0 else last, step)
-    return (*unit_after(first, unit.replace("-", ""), step), False)
+    return (*cal.unit_after(first, unit.replace("-", ""), step), False)
 
 
 def _named_from(name: str, day: date, step: int) -> tuple[datetime, datetime, str, bool]:
@@ -339,13 +322,13 @@ def _named_from(name: str, day: date, step: int) -> tuple[datetime, datetime, st
     Christmas") or last before it (-1: "the previous March"); a holiday the table does
     not know for those years: ``day``, approximate."""
     years = range(day.year - 1, day.year + 3)
-    found = [(utc_at(a), utc_at(b)) for y in years for a, b in holiday_days(name, y)]
-    if name.lower() in MONTHS:
-        found = [month_range(y, MONTHS[name.lower()]) for y in years]
-    at = utc_at(day)
+    found = [(cal.utc_at(a), cal.utc_at(b)) for y in years for a, b in holiday_days(name, y)]
+    if name.lower() in cal.MONTHS:
+        found = [cal.month_range(y, cal.MONTHS[name.lower()]) for y in years]
+    at = cal.utc_at(day)
     found = [p for p in found if p[0] > at] if step > 0 else [p for p in found if p[1] <= at][::-1]
     if not found:
-        return (*day_window(day)[:3], True)
+        return (*cal.day_window(day)[:3], True)
     start, end = found[0]
     return start, end, "day" if end - start <= timedelta(days=1) else "month", False
 
@@ -358,16 +341,16 @@ def _counted(
     moved by that much (:func:`_from_event`)."""
     first, last = anchor[0].date(), (anchor[1] - timedelta(microseconds=1)).date()
     said, unit = m.group("n").lower(), m.group("n_unit").lower().rstrip("s")
-    n, approximate = (1, False) if said.startswith("half") else number_of(said)
+    n, approximate = (1, False) if said.startswith("half") else cal.number_of(said)
     approximate = approximate or m.group("or") is not None  # "a day or two later"
     if unit in ("hour", "minute"):  # "ten minutes later": the event's day
-        return (*day_window(first)[:3], approximate)
+        return (*cal.day_window(first)[:3], approximate)
     if "half" in m.group(0).lower():  # "half a year later", "two and a half years on"
-        n, unit = in_halves(n, unit, 0 if said.startswith("half") else 1)
+        n, unit = cal.in_halves(n, unit, 0 if said.startswith("half") else 1)
     later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
     n = n if later else -n
-    if first < last and utc_at(move(first, unit, 1)[0]) >= anchor[1]:
+    if first < last and cal.utc_at(cal.move(first, unit, 1)[0]) >= anchor[1]:
         end = anchor[1].date()
-        moved = utc_at(move(first, unit, n)[0]), utc_at(move(end, unit, n)[0])
+        moved = cal.utc_at(cal.move(first, unit, n)[0]), cal.utc_at(cal.move(end, unit, n)[0])
         return (*moved, unit, approximate)
-    return (*day_window(move(first, unit, n)[0])[:3], approximate)
+    return (*cal.day_window(cal.move(first, unit, n)[0])[:3], approximate)
