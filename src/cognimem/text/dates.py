@@ -1,8 +1,9 @@
 """Calendar dates named in text, with or without their year: ``2023-05-07``, ``7 May
 2023``, ``May 7``, ``May 2023``, ``in 2019``, ``in May``, ``the 15th``, ``the second
 week of May``, ``the last Saturday of July``, ``summer 2022``, numeric dates in a chosen
-order (``3/4/2024``) and holidays (:mod:`.holidays`). The conventions are listed in
-:mod:`.temporal`, which assembles these patterns with the relative ones.
+order (``3/4/2024``: :func:`numeric_patterns`) and holidays (:mod:`.holidays`). The
+conventions are listed in :mod:`.temporal`, which assembles these patterns with the
+relative ones.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
+from functools import partial
 from typing import Literal
 
 from cognimem.text import calendar as cal
@@ -28,6 +30,8 @@ __all__ = [
     "day_of",
     "full_date",
     "is_word_not_weekday",
+    "numeric_patterns",
+    "whole_or_part",
     "year_of_month",
 ]
 
@@ -124,12 +128,16 @@ def _month_year(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     word, year = (m.group(1) or "").lower(), cal.said_year(m.group(3), ref) or ref.year
     if m.group(2) == _VERB_MAY:
         return None
+    return whole_or_part("month", date(year, cal.month_name(m.group(2)), 1), word)
+
+
+def whole_or_part(unit: str, first: date, word: str) -> Resolved:
+    """The month or year that starts on ``first``; its early, mid or late part
+    (:func:`.calendar.part_of`), approximate; approximate too after "around"."""
     if word in PART_WORDS:
-        first = date(year, cal.month_name(m.group(2)), 1)
-        start, end = cal.part_of("month", first, PART_WORDS[word])
-        return cal.utc_at(start), cal.utc_at(end), "month", True
-    start, end = cal.month_range(year, cal.month_name(m.group(2)))
-    return start, end, "month", word in _FUZZY
+        start, end = cal.part_of(unit, first, PART_WORDS[word])
+        return cal.utc_at(start), cal.utc_at(end), unit, True
+    return cal.utc_at(first), cal.utc_at(cal.move(first, unit, 1)[0]), unit, word in _FUZZY
 
 
 def year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
@@ -154,21 +162,14 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``in May``, ``last May``; ``early`` / ``mid`` / ``late May``: days 1-10, 11-20,
     21 to the end, approximate."""
     word, month = m.group(1).lower().replace("this past", "last"), cal.month_name(m.group(2))
-    year = year_of_month(word, month, ref, future)
-    if word in PART_WORDS:
-        first, end = cal.part_of("month", date(year, month, 1), PART_WORDS[word])
-        return cal.utc_at(first), cal.utc_at(end), "month", True
-    return (*cal.month_range(year, month), "month", False)
+    return whole_or_part("month", date(year_of_month(word, month, ref, future), month, 1), word)
 
 
 def _year_only(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "in 2019", "back in '19"; "early / mid / late 2019": its first quarter, May-August or
     September-December (:func:`.calendar.part_of`), approximate."""
     year, word = cal.said_year(m.group(2), ref) or ref.year, (m.group(1) or "").lower()
-    if word in PART_WORDS:
-        start, end = cal.part_of("year", date(year, 1, 1), PART_WORDS[word])
-        return cal.utc_at(start), cal.utc_at(end), "year", True
-    return cal.utc_at(date(year, 1, 1)), cal.utc_at(date(year + 1, 1, 1)), "year", word in _FUZZY
+    return whole_or_part("year", date(year, 1, 1), word)
 
 
 def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -401,3 +402,70 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     *holidays.PATTERNS,
 )
+
+# ----------------------------------------------------------------- numeric dates
+
+
+def _month_day(order: DateOrder, first: int, second: int) -> tuple[int, int]:
+    """The month and day ``first/second`` say in ``order``; when that month cannot be
+    one ("31/10" month first) but the other reading can, the other."""
+    month, day = (first, second) if order == "month_first" else (second, first)
+    if month > 12 and day <= 12:
+        month, day = day, month
+    return month, day
+
+
+def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """ "3/4/2024", "3/4/24", "on 3/4"; "12.06.2024", "12-06-2024" alike."""
+    month, day = _month_day(order, int(m.group("a")), int(m.group("b")))
+    if not 1 <= month <= 12:
+        return None
+    year = cal.year_of(m.group("y"), ref) if m.group("y") else None
+    return full_date(day, month, year, ref, future)
+
+
+def _numeric_month(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
+    month = int(m.group(1))
+    if not 1 <= month <= 12:
+        return None
+    start, end = cal.month_range(int(m.group(2)), month)
+    return start, end, "month", False
+
+
+# what follows a number pair that is not a date ("3/4 of", "1/2 cup", "9/10 stars")
+_NOT_A_DATE = (
+    r"(?![/\d])(?!\s*(?:of|cups?|teaspoons?|tablespoons?|tsp|tbsp|inch(?:es)?|miles?|"
+    r"lbs?|kg|oz|stars?|points?)\b)"
+)
+
+
+def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
+    """The numeric dates read in ``order`` (where a memory is written is not in its
+    text, so the order is a setting: ``date_order`` of
+    :func:`cognimem.text.temporal.find_times`; a date whose first number cannot be a
+    month in that order, "31/10/1974" month first, is read the other way): ``3/4/2024``,
+    ``3/4/24``, ``3.4.2024``, ``3-4-2024`` (one separator throughout), and without a
+    year only after a preposition or "is" / "was", or alone ("on 3/4", "her birthday
+    is 11/4"; "rated it 9/10" is no date); ``2/2013`` is a month whatever the order."""
+    read = partial(_numeric_date, order)
+    return (
+        (
+            None,
+            rf"(?<![\w/.])(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})/(?P<y>\d{{4}}|\d{{2}}){_NOT_A_DATE}",
+            read,
+        ),
+        (
+            None,
+            r"(?<![\w/.-])(?P<a>\d{1,2})([.-])(?P<b>\d{1,2})\2(?P<y>(?:19|20)\d{2})(?![\w.-]*\d)",
+            read,
+        ),
+        (
+            None,
+            r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^|"
+            r"(?<=\bis\s)|(?<=\bwas\s)|"
+            r"(?<=day\s)|(?<=day,\s))"
+            rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?P<y>){_NOT_A_DATE}",
+            read,
+        ),
+        (None, rf"(?<![\w/.])(\d{{1,2}})/((?:19|20)\d{{2}}){_NOT_A_DATE}", _numeric_month),
+    )

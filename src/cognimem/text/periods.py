@@ -10,7 +10,7 @@ import re
 from datetime import date, datetime
 
 from cognimem.text import calendar as cal
-from cognimem.text.dates import MONTH, YEAR, alt, year_of_month
+from cognimem.text.dates import MONTH, YEAR, alt, whole_or_part, year_of_month
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
 __all__ = ["PATTERNS"]
@@ -28,8 +28,8 @@ def _quarter(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return None if found is None else (*found, "quarter", False)
 
 
-_DECADE_WORDS = {"twenties": 2, "thirties": 3, "forties": 4, "fifties": 5}
-_DECADE_WORDS |= {"sixties": 6, "seventies": 7, "eighties": 8, "nineties": 9}
+# "the twenties" ... "the nineties": the tens of a decade
+_DECADE_WORDS = {f"{word[:-1]}ies": n // 10 for word, n in cal.TENS.items()}
 
 
 # the years of a decade its early, mid and late part name, approximately
@@ -63,10 +63,9 @@ def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
 def _alone(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """A month or a year that is the whole text ("February.", "2014"), as after "in"."""
     if not m.group(1):
-        year = int(m.group(2))
-        return cal.utc_at(date(year, 1, 1)), cal.utc_at(date(year + 1, 1, 1)), "year", False
+        return whole_or_part("year", date(int(m.group(2)), 1, 1), "")
     month = cal.month_name(m.group(1))
-    return (*cal.month_range(year_of_month("", month, ref, future), month), "month", False)
+    return whole_or_part("month", date(year_of_month("", month, ref, future), month, 1), "")
 
 
 PATTERNS: tuple[Rule, ...] = (

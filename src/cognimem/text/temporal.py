@@ -47,7 +47,7 @@ and assembles them all. Conventions, chosen so that every expression has one rea
   not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate;
   ``early spring``, ``mid-winter``, ``late summer``: the season's first, middle or last
   month, approximate. ``couple years ago`` counts as ``a couple``.
-  Numeric dates (``3/4/2024``, ``3.4.2024``; :mod:`.numeric`) are read only when the
+  Numeric dates (``3/4/2024``, ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the
   caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
   (``the 3rd``), a season or a weekday abbreviation that is the whole text is read as
   one; ``on
@@ -118,7 +118,7 @@ from datetime import datetime, timedelta
 
 from cognimem.models.clock import to_utc
 from cognimem.text import calendar as cal
-from cognimem.text import dates, numeric, periods, relative, spans, told
+from cognimem.text import dates, periods, relative, spans, told
 from cognimem.text.dates import (
     WEEKDAY,
     DateOrder,
@@ -141,7 +141,7 @@ _COMPILED = {
         (needs or DIGIT_OR, re.compile(pattern, re.IGNORECASE), handler)
         for needs, pattern, handler in (
             *_PATTERNS,
-            *(numeric.numeric_patterns(order) if order else ()),
+            *(dates.numeric_patterns(order) if order else ()),
         )
     )
     for order in (None, "month_first", "day_first")
