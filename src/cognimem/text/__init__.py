@@ -10,10 +10,12 @@
 - :mod:`.areas`: the decision areas (the broad scope tags, each with a description) a
   constraint bears on and a request is in;
 - :mod:`.temporal`: time expressions resolved against a reference, assembled from
-  :mod:`.dates` (calendar dates), :mod:`.holidays` (the holiday table), :mod:`.spans`
-  (durations, "since", "recently", weekends, counted weekdays, times told after an
-  earlier event), on :mod:`.calendar` (names and UTC date arithmetic) and
-  :mod:`.mention` (what a time expression resolves to);
+  :mod:`.dates` (calendar dates, numeric dates), :mod:`.periods` (quarters, decades),
+  :mod:`.holidays` (the holiday table), :mod:`.relative` (counted from the reference:
+  "last Friday", "recently", weekends, counted weekdays), :mod:`.told` (durations,
+  "since", habits, ranges, times told after an earlier event), on :mod:`.calendar`
+  (names, number words and UTC date arithmetic) and :mod:`.mention` (what a time
+  expression resolves to);
 - :mod:`.events`: whether a sentence tells of an event, and the period a text tells of
   (an item's event period);
 - :mod:`.validate`: caller text, times and metadata checked before anything is written

@@ -17,6 +17,7 @@ __all__ = [
     "MONTHS",
     "MONTH_ABBREVIATIONS",
     "MONTH_WORDS",
+    "NUMBER",
     "NUMBERS",
     "PARTS_OF_DAY",
     "SAID_YEAR",
@@ -24,11 +25,13 @@ __all__ = [
     "SPOKEN_YEAR",
     "STEP",
     "TENS",
+    "UNIT",
     "UNIT_WORDS",
     "WEEKDAYS",
     "WEEKDAY_ABBREVIATIONS",
     "WEEKDAY_WORDS",
     "add_months",
+    "alt",
     "day_number",
     "day_window",
     "days_in_month",
@@ -93,6 +96,22 @@ APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "
 APPROXIMATE |= {"couple"}
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {"morning": (6, 12), "afternoon": (12, 18)}
 PARTS_OF_DAY |= {"evening": (18, 24), "night": (18, 24)}
+
+
+def alt(words: Iterable[str]) -> str:
+    """A regex alternation of ``words``, the longest first."""
+    return "|".join(sorted((str(w) for w in words), key=len, reverse=True))
+
+
+_DIGIT_WORD = alt(w for w, n in NUMBERS.items() if n < 10 and w not in APPROXIMATE and len(w) > 2)
+# (the lookahead fails fast where no number word can start: most words)
+NUMBER = (
+    rf"(?=[\d{''.join(sorted({w[0] for w in (*NUMBERS, *TENS)}))}])"
+    rf"(?:\d{{1,3}}|(?:{alt(TENS)})(?:[\s-]+(?:{_DIGIT_WORD})\b)?|"
+    + alt(NUMBERS).replace(" ", r"\s+")
+    + ")"
+)
+UNIT = r"(?:day|week|fortnight|month|year|decade)s?"
 
 
 def utc_at(day: date, hour: int = 0) -> datetime:

@@ -9,7 +9,6 @@ relative ones.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 from functools import partial
 from typing import Literal
@@ -26,7 +25,6 @@ __all__ = [
     "WEEKDAY_ANY",
     "YEAR",
     "DateOrder",
-    "alt",
     "day_of",
     "full_date",
     "is_word_not_weekday",
@@ -39,23 +37,18 @@ __all__ = [
 DateOrder = Literal["month_first", "day_first"]
 
 
-def alt(words: Iterable[str]) -> str:
-    """A regex alternation of ``words``, the longest first."""
-    return "|".join(sorted((str(w) for w in words), key=len, reverse=True))
-
-
-MONTH = rf"(?:{alt(cal.MONTHS)})"
-MONTH_ANY = rf"(?:{alt([*cal.MONTHS, *cal.MONTH_ABBREVIATIONS])})\.?"
-WEEKDAY = rf"(?:{alt(cal.WEEKDAYS)})"
-SEASON = rf"(?:{alt(cal.SEASONS)})"
+MONTH = rf"(?:{cal.alt(cal.MONTHS)})"
+MONTH_ANY = rf"(?:{cal.alt([*cal.MONTHS, *cal.MONTH_ABBREVIATIONS])})\.?"
+WEEKDAY = rf"(?:{cal.alt(cal.WEEKDAYS)})"
+SEASON = rf"(?:{cal.alt(cal.SEASONS)})"
 DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
 # a day of the month in digits or as an ordinal word ("21st", "twenty-first")
 DAY = (
     r"(\d{1,2}(?:st|nd|rd|th)?(?!\w)|(?:"
-    + alt(cal.DAY_ORDINALS).replace("-", r"[\s-]")
+    + cal.alt(cal.DAY_ORDINALS).replace("-", r"[\s-]")
     + r")(?![\w-]))"
 )
-WEEKDAY_ANY = rf"(?:{alt([*cal.WEEKDAYS, *cal.WEEKDAY_ABBREVIATIONS])})\.?"
+WEEKDAY_ANY = rf"(?:{cal.alt([*cal.WEEKDAYS, *cal.WEEKDAY_ABBREVIATIONS])})\.?"
 # abbreviations that are words of their own in lower case ("I sat 3rd", "the sun")
 _WORD_ABBREVIATIONS = frozenset({"sat", "sun", "wed"})
 
@@ -332,7 +325,7 @@ PATTERNS: tuple[Rule, ...] = (
         _MONTHS,
         rf"\b(in|during|since|by|until|till|throughout|this\s+past|this|last|next|early|late|mid)"
         rf"[\s-]+({MONTH})\b"
-        rf"(?!\s*(?:the\s+)?(?:\d|(?:{alt(cal.DAY_ORDINALS)})\b))",
+        rf"(?!\s*(?:the\s+)?(?:\d|(?:{cal.alt(cal.DAY_ORDINALS)})\b))",
         _month_only,
     ),
     (

@@ -24,9 +24,9 @@ from datetime import datetime, timedelta
 
 from cognimem.text.mention import TimeMention, precision
 from cognimem.text.sentences import split_sentences
-from cognimem.text.spans import tells_a_habit
 from cognimem.text.speech import asks
 from cognimem.text.temporal import DateOrder, find_times
+from cognimem.text.told import tells_a_habit
 
 __all__ = ["EVENT_VERBS", "LOOKS_AHEAD", "SAID", "ends_a_span", "event_period", "tells_of_event"]
 

@@ -1,5 +1,5 @@
 """What a time expression resolves to: :class:`TimeMention`, and the shape every
-resolver of :mod:`.temporal`, :mod:`.dates`, :mod:`.holidays` and :mod:`.spans`
+resolver of :mod:`.temporal`, :mod:`.dates`, :mod:`.holidays` and :mod:`.told`
 returns."""
 
 from __future__ import annotations

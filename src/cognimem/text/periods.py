@@ -10,7 +10,7 @@ import re
 from datetime import date, datetime
 
 from cognimem.text import calendar as cal
-from cognimem.text.dates import MONTH, YEAR, alt, whole_or_part, year_of_month
+from cognimem.text.dates import MONTH, YEAR, whole_or_part, year_of_month
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
 __all__ = ["PATTERNS"]
@@ -80,7 +80,7 @@ PATTERNS: tuple[Rule, ...] = (
     (None, r"(?:\bthe\s+(?:(early|mid|late)[\s-]+)?'?|(?<!\w)')()(\d)0'?s\b()", _decade),
     (
         frozenset(_DECADE_WORDS),
-        rf"\bthe\s+(?:(early|mid|late)[\s-]+)?()()({alt(_DECADE_WORDS)})\b",
+        rf"\bthe\s+(?:(early|mid|late)[\s-]+)?()()({cal.alt(_DECADE_WORDS)})\b",
         _decade,
     ),
     (

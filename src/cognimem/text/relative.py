@@ -2,12 +2,14 @@
 "the day after tomorrow", "this morning"), weekdays ("last Friday", "on Tuesday"),
 units ("next week", "the month before last", "early next month", "the past 3 weeks"),
 seasons and their parts ("last summer", "in early spring") and counts back and ahead
-("two years ago", "in 3 weeks", "a year and a half ago", "in 2 hours"); "March of last
-year" is a date with its year said (:mod:`.dates`).
+("two years ago", "in 3 weeks", "a year and a half ago", "in 2 hours"), "recently", the
+weekend, counted weekdays ("two Saturdays ago", "Friday after next", "Wednesday of next
+week") and days of a relative month ("the 5th of last month"); "March of last year" is a
+date with its year said (:mod:`.dates`).
 
 ``PATTERNS`` holds each form with the words it needs and its resolver, ``RELATIVE`` the
 resolvers whose answer is counted from the reference time; :mod:`cognimem.text.temporal`
-runs them with the absolute dates' and the spans' patterns."""
+runs them with the absolute dates' patterns."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ from datetime import date, datetime, timedelta
 
 from cognimem.text import calendar as cal
 from cognimem.text import dates
-from cognimem.text.mention import Handler, Resolved, Rule
-from cognimem.text.spans import NUMBER, UNIT
+from cognimem.text.calendar import NUMBER, UNIT
+from cognimem.text.mention import RECENT, Handler, Resolved, Rule
 from cognimem.text.told import runs_up_to_now
 
 # ----------------------------------------------------------------- handlers
@@ -256,6 +258,108 @@ def _week_on(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return cal.day_window(first + timedelta(weeks=n * (2 if unit == "fortnight" else 1)))
 
 
+# "recently" / "lately": this many days up to the day said
+RECENT_DAYS = 30
+
+
+def _recently(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """The :data:`RECENT_DAYS` before the day said; "the other day": the week before."""
+    today, days = ref.date(), 7 if m.group(0).lower().endswith("day") else RECENT_DAYS
+    return cal.utc_at(today - timedelta(days=days)), cal.utc_at(today), RECENT, True
+
+
+def _the_weekend(_m: re.Match[str], ref: datetime, future: bool) -> Resolved:
+    """The weekend under way, else the last one (looking ahead: the coming one)."""
+    today = ref.date()
+    step = -1 if today.weekday() < 5 and not future else 0
+    return (*cal.unit_after(today, "weekend", step), False)
+
+
+def _weekdays_ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "two Saturdays ago" (``back``): the Saturday before last; "3 Fridays from now":
+    the third Friday after the day said."""
+    n, approximate = cal.number_of(m.group(1))
+    today, weekday = ref.date(), cal.WEEKDAYS[m.group(2).lower()]
+    back = m.group(3).lower() in ("ago", "back")
+    first = (cal.weekday_before if back else cal.weekday_after)(today, weekday)
+    return (*cal.day_window(first + timedelta(weeks=(1 - n) if back else n - 1))[:3], approximate)
+
+
+def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "Friday after next": a week after next Friday; "March after next": a year after
+    next March."""
+    word, today = m.group(1).lower(), ref.date()
+    if word in cal.WEEKDAYS:
+        return cal.day_window(cal.weekday_after(today, cal.WEEKDAYS[word]) + timedelta(weeks=1))
+    month = cal.month_name(word)
+    start, end = cal.month_range(dates.year_of_month("next", month, ref, True) + 1, month)
+    return start, end, "month", False
+
+
+def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "Wednesday of next week", "last week's Sunday", "next week Tuesday": that day
+    of that ISO week."""
+    weekday = m.group(1) or m.group(4)
+    step = cal.STEP[(m.group(2) or m.group(3)).lower()]
+    monday = cal.week_start(ref.date()) + timedelta(weeks=step)
+    return cal.day_window(monday + timedelta(days=cal.WEEKDAYS[weekday.lower()]))
+
+
+def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "the 20th of last month", "the first of next month": that day of the previous
+    (this, next) month."""
+    first = cal.add_months(ref.date().replace(day=1), cal.STEP[m.group(2).lower()])
+    try:
+        return cal.day_window(first.replace(day=dates.day_of(m.group(1))))
+    except ValueError:
+        return None
+
+
+def _rest_of(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "the rest of the week": from the day said to the end of its week (month, year)."""
+    unit, today = m.group(1).lower(), ref.date()
+    return cal.utc_at(today), cal.unit_window(today, unit, 0)[1], unit, False
+
+
+_SPANS: tuple[Rule, ...] = (
+    (
+        frozenset({"month"}),
+        rf"\b(?:on\s+)?(?:the\s+)?{dates.DAY}\s+(?:of\s+)?(?:the\s+)?"
+        r"(previous|last|this|next|following)\s+month\b",
+        _day_of_relative_month,
+    ),
+    (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),
+    (
+        frozenset({"recently", "lately", "late", "long", "other"}),
+        r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|"
+        r"not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
+        _recently,
+    ),
+    (
+        frozenset({"weekend", "week"}),
+        r"\b(?:(?:on|over|at|during|for)\s+)?(?:the|my|your|our|his|her|their)\s+week-?end\b"
+        r"(?!\s+(?:before|after|of)\b)",
+        _the_weekend,
+    ),
+    (
+        frozenset({"ago", "back", "now", "hence"}),
+        rf"\b({NUMBER})\s+({dates.WEEKDAY})s\s+(ago|back|from\s+now|hence)\b",
+        _weekdays_ago,
+    ),
+    (
+        cal.WEEKDAY_WORDS | cal.MONTH_WORDS,
+        rf"\b(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH})\s+after\s+next\b",
+        _after_next,
+    ),
+    (
+        frozenset({"week"}),
+        rf"\b(?:({dates.WEEKDAY})\s+(?:of\s+|from\s+)?(?:the\s+)?(this|next|last|previous|following)"
+        rf"\s+week|(this|next|last|previous)\s+week(?:'s)?\s+({dates.WEEKDAY}))\b",
+        _weekday_of_week,
+    ),
+)
+
+
 _SEASONS = frozenset(cal.SEASONS)
 _CLOCK_UNITS = frozenset({"hour", "hours", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
@@ -357,5 +461,6 @@ PATTERNS: tuple[Rule, ...] = (
         _count,
     ),
 )
+PATTERNS += _SPANS
 # all but "a week on Friday" are counted from the reference
 RELATIVE: frozenset[Handler] = frozenset(h for _, _, h in PATTERNS) - {_week_on}

@@ -3,9 +3,10 @@
 Every expression resolves against ``reference`` (a message's ``occurred_at``), never
 against the wall clock, so re-reading an old conversation gives the same answer. The
 result is a half-open interval ``[start, end)`` in UTC with a ``granularity``. Calendar
-dates are read by :mod:`.dates` (holidays: :mod:`.holidays`), spans and times told from
-another event by :mod:`.spans`; this module reads the times counted from the reference
-and assembles them all. Conventions, chosen so that every expression has one reading:
+dates are read by :mod:`.dates` (holidays: :mod:`.holidays`; quarters, decades:
+:mod:`.periods`), the times counted from the reference by :mod:`.relative`, spans and
+times told from another event by :mod:`.told`; this module assembles them all.
+Conventions, chosen so that every expression has one reading:
 
 - Calendar arithmetic runs in UTC. Weeks are ISO weeks, Monday to Sunday; a weekend is
   the Saturday and Sunday of a week; seasons are meteorological, northern hemisphere.
@@ -118,14 +119,13 @@ from datetime import datetime, timedelta
 
 from cognimem.models.clock import to_utc
 from cognimem.text import calendar as cal
-from cognimem.text import dates, periods, relative, spans, told
+from cognimem.text import dates, periods, relative, told
 from cognimem.text.dates import (
     WEEKDAY,
     DateOrder,
 )
 from cognimem.text.holidays import HOLIDAY_WORDS
 from cognimem.text.mention import DIGIT_OR, Handler, Resolved, Rule, TimeMention
-from cognimem.text.spans import NUMBER, UNIT
 
 __all__ = ["DateOrder", "TimeMention", "find_times"]
 
@@ -133,9 +133,8 @@ _PATTERNS: tuple[Rule, ...] = (
     *dates.PATTERNS,
     *periods.PATTERNS,
     *relative.PATTERNS,
-    *spans.PATTERNS,
 )
-_RELATIVE: frozenset[Handler] = relative.RELATIVE | spans.RELATIVE
+_RELATIVE: frozenset[Handler] = relative.RELATIVE
 _COMPILED = {
     order: tuple(
         (needs or DIGIT_OR, re.compile(pattern, re.IGNORECASE), handler)
@@ -149,7 +148,7 @@ _COMPILED = {
 # "the week before" / "two days after" / "the Sunday before" / "last weekend before" /
 # "a week from", just ahead of a date
 _BEFORE_AFTER = re.compile(
-    rf"(?<!for\s)\b(?:(?:the|last)\s+)?(?:({NUMBER})\s+({UNIT})|(day|week|weekend|month|year)|"
+    rf"(?<!for\s)\b(?:(?:the|last)\s+)?(?:({cal.NUMBER})\s+({cal.UNIT})|(day|week|weekend|month|year)|"
     rf"({WEEKDAY}))\s+(before|after|prior\s+to|from|(?<=week\s)of|(?<=weekend\s)of)\s+$",
     re.IGNORECASE,
 )
@@ -288,11 +287,11 @@ def _find(
     ref = to_utc(reference)
     kept = _read(text, words, ref, prefer_future, date_order)
     kept = [
-        spans.open_since(text, k, ref) for k in _count_from_dates(text, kept, ref, prefer_future)
+        told.open_since(text, k, ref) for k in _count_from_dates(text, kept, ref, prefer_future)
     ]
-    kept = spans.join_ranges(text, kept)
-    if not spans.HABIT_WORDS.isdisjoint(words):
-        kept = spans.habits(text, kept)
+    kept = told.join_ranges(text, kept)
+    if not told.HABIT_WORDS.isdisjoint(words):
+        kept = told.habits(text, kept)
     kept = told.told_after(text, ref, after, kept)
     if cal.UNIT_WORDS.isdisjoint(words):  # a span counts units
         return kept

@@ -2,22 +2,33 @@
 "we were there for ten days" after "I got back yesterday", "it took me three years",
 "I finished the course last week after six months") and times counted from an event
 told before ("two days later", "the next day", "a week after that", "three weeks into
-the job", "shortly after the wedding", "the third day of the trip"). The conventions are
-listed in :mod:`.temporal`, which runs these passes after its patterns.
+the job", "shortly after the wedding", "the third day of the trip"); then "since 2019" as
+an open interval, the times of a habit (no date) and two dates joined into a range. The
+conventions are listed in :mod:`.temporal`, which runs these passes after its patterns.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from cognimem.text import calendar as cal
+from cognimem.text.calendar import NUMBER, UNIT
 from cognimem.text.dates import MONTH, SEASON, WEEKDAY
 from cognimem.text.holidays import HOLIDAY_NAMES, holiday_days
 from cognimem.text.mention import TimeMention
-from cognimem.text.spans import NUMBER, UNIT
 
-__all__ = ["durations", "runs_up_to_now", "told_after"]
+__all__ = [
+    "HABIT_WORDS",
+    "durations",
+    "habits",
+    "join_ranges",
+    "open_since",
+    "runs_up_to_now",
+    "tells_a_habit",
+    "told_after",
+]
 
 # ----------------------------------------------------------------- durations
 
@@ -354,3 +365,89 @@ def _counted(
         moved = cal.utc_at(cal.move(first, unit, n)[0]), cal.utc_at(cal.move(end, unit, n)[0])
         return (*moved, unit, approximate)
     return (*cal.day_window(cal.move(first, unit, n)[0])[:3], approximate)
+
+
+# ----------------------------------------------------------------- since, habits, ranges
+
+
+def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
+    """``mention`` after "since" runs on up to the end of the day said ("since 2019",
+    said in June 2024: 2019-01-01 up to that day's end); a start after that day stays."""
+    before = text[: mention.span[0]].rstrip().lower()
+    if not (mention.text.lower().startswith("since") or before.endswith("since")):
+        return mention
+    day_end = cal.utc_at(ref.date() + timedelta(days=1))
+    if mention.start >= day_end:
+        return mention
+    return replace(mention, end=max(mention.end, day_end))
+
+
+_HABIT = re.compile(
+    rf"\b(?:(?:every|each)\s+(?:other\s+|single\s+|second\s+|first\s+|last\s+)?(?:{WEEKDAY}"
+    rf"(?:\s*(?:,|and|or|&)\s*{WEEKDAY})*(?:\s+(?:morning|afternoon|evening|night))?|"
+    r"day|week-?end|week|month|year|morning|afternoon|evening|night|spring|summer|autumn|"
+    r"fall|winter)|weekly|daily|monthly|yearly|annually|nightly)\b",
+    re.IGNORECASE,
+)
+# "on Sundays", "we always / usually / used to": a habit too, told with no time to date
+_HABIT_TOLD = re.compile(rf"\bon\s+{WEEKDAY}s\b|\b(?:always|usually|used\s+to)\b", re.IGNORECASE)
+
+
+def tells_a_habit(text: str) -> bool:
+    """Whether ``text`` tells of a habit ("every summer we went to the farm", "on
+    Sundays we always went to church"), which is no event of one time."""
+    return _HABIT.search(text) is not None or _HABIT_TOLD.search(text) is not None
+
+
+# a date just after a habit ("every year in June", "weekly on Tuesday") or just before
+# "of every month" ("on the 1st of each month") is a habit's too
+_AFTER_HABIT = re.compile(r"\s*(?:in|on|at|during)?\s*$", re.IGNORECASE)
+_OF_EVERY = re.compile(r"\s*of\s+(?:each|every)\s+(?:week|month|year)\b", re.IGNORECASE)
+HABIT_WORDS = frozenset({"every", "each", "weekly", "daily", "monthly", "yearly", "annually"})
+HABIT_WORDS |= {"nightly"}
+
+
+def habits(text: str, kept: list[TimeMention]) -> list[TimeMention]:
+    """``kept`` without the times inside a habit ("every Monday and Wednesday", "each
+    summer", "every year in June", "on the 1st of each month"): a habit has no date."""
+    found = [m.span() for m in _HABIT.finditer(text)]
+    out = []
+    for k in kept:
+        if any(lo < k.span[1] and k.span[0] < hi for lo, hi in found):
+            continue
+        if any(hi <= k.span[0] and _AFTER_HABIT.fullmatch(text, hi, k.span[0]) for _, hi in found):
+            continue
+        if _OF_EVERY.match(text, k.span[1]):
+            continue
+        out.append(k)
+    return out
+
+
+_BETWEEN = re.compile(r"^\s*(?:-|–|to|through|until|till|(and))\s*$", re.IGNORECASE)
+_BETWEEN_BEFORE = re.compile(r"\bbetween\s+$", re.IGNORECASE)
+
+
+def join_ranges(text: str, kept: list[TimeMention]) -> list[TimeMention]:
+    """Two dates joined by "-", "to", "through" or "until" ("Aug 8 - Aug 12", "between
+    March 3 and March 5") as one span from the first's start to the second's end; two
+    weekdays ("from Monday to Friday") from the first to the next such day after it."""
+    out: list[TimeMention] = []
+    for k in kept:
+        last = out[-1] if out else None
+        joint = None if last is None else _BETWEEN.match(text[last.span[1] : k.span[0]])
+        if last is None or joint is None or last.relative != k.relative:
+            out.append(k)
+            continue
+        if joint.group(1) and not _BETWEEN_BEFORE.search(text, 0, last.span[0]):
+            out.append(k)
+            continue
+        end = k.end
+        if last.relative and last.granularity == k.granularity == "day":
+            while end <= last.start:  # "Monday to Friday": the Friday after that Monday
+                end += timedelta(weeks=1)
+        elif last.relative or last.start >= k.end:
+            out.append(k)
+            continue
+        span = (last.span[0], k.span[1])
+        out[-1] = replace(last, text=text[span[0] : span[1]], end=end, span=span)
+    return out
