@@ -12,8 +12,10 @@ from cognimem.text.temporal import find_times
 from .time_reading import WED
 
 
-def read(text: str, reference: datetime = WED, **options: object) -> list[tuple[str, date, date]]:
-    found = find_times(text, reference, **options)  # type: ignore[arg-type]
+def read(
+    text: str, reference: datetime = WED, *, future: bool = False, **options: object
+) -> list[tuple[str, date, date]]:
+    found = find_times(text, reference, prefer_future=future, **options)  # type: ignore[arg-type]
     return [(m.text, m.start.date(), m.end.date()) for m in found]
 
 
@@ -65,3 +67,26 @@ def test_a_span_runs_from_the_date_beside_it_not_an_earlier_one() -> None:
         ("in March", date(2024, 3, 1), date(2024, 4, 1)),
         ("for ten days from 3 May", date(2024, 5, 3), date(2024, 5, 14)),
     ]
+
+
+def test_the_whole_of_a_month_is_that_month() -> None:
+    assert read("We were there the whole of May.") == [
+        ("the whole of May", date(2024, 5, 1), date(2024, 6, 1))
+    ]
+    assert read("It rained all of March.") == [("all of March", date(2024, 3, 1), date(2024, 4, 1))]
+
+
+def test_a_range_of_days_with_no_month_is_read_in_one_month() -> None:
+    # said on 12 June: the 10th has begun, the 14th not; both are this June's
+    assert read("I was off the 10th through the 14th.") == [
+        ("the 10th through the 14th", date(2024, 6, 10), date(2024, 6, 15))
+    ]
+    assert read("We're booked for the 20th to the 22nd.", future=True) == [
+        ("the 20th to the 22nd", date(2024, 6, 20), date(2024, 6, 23))
+    ]
+    # "and" joins two days only after "between"
+    assert read("I saw him on the 3rd and the 5th.")[0] == (
+        "the 3rd",
+        date(2024, 6, 3),
+        date(2024, 6, 4),
+    )

@@ -221,8 +221,11 @@ def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _days_between(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "between the 5th and the 8th" (no month): the first day as "on the 5th" reads
-    it (:func:`_day_of_month`), to the end of the last in the same month."""
+    """ "between the 5th and the 8th", "the 10th through the 14th" (no month): the
+    first day as "on the 5th" reads it (:func:`_day_of_month`), to the end of the last
+    in the same month ("and" joins days only after "between")."""
+    if " and " in m.group(0).lower() and not m.group(0).lower().startswith("between"):
+        return None
     return _through(_day_of_month(m, ref, future), m.group(2))
 
 
@@ -323,7 +326,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(in|during|since|by|until|till|throughout|this\s+past|this|last|next|early|late|mid)"
+        r"\b(in|during|since|by|until|till|throughout|(?:the\s+whole|all)\s+of|this\s+past|this|"
+        r"last|next|early|late|mid)"
         rf"[\s-]+({MONTH})\b"
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{cal.alt(cal.DAY_ORDINALS)})\b))",
         _month_only,
@@ -384,8 +388,8 @@ PATTERNS: tuple[Rule, ...] = (
         _day_of_month,
     ),
     (
-        frozenset({"between"}),
-        rf"\bbetween\s+the\s+{DAY}\s+and\s+(?:the\s+)?{DAY}(?!\s*(?:of\s+)?{MONTH_ANY})",
+        DIGIT_OR | _ORDINAL_WORDS,
+        rf"\b(?:between\s+)?the\s+{DAY}{_TO}(?:the\s+)?{DAY}(?!\s*(?:of\s+)?{MONTH_ANY})",
         _days_between,
     ),
     (

@@ -55,8 +55,9 @@ Conventions, chosen so that every expression has one reading:
   the twenty-first`` (a day as a word) only before the end of its clause; ``back in
   '19``, ``the spring of '21``: the latest such year not ten years ahead. ``late March
   2019``: its days 21 to the end, approximate. ``the last two summers``: the latest two
-  that have ended. ``between March 3 and 5``: the range (``and`` joins days only after
-  ``between``).
+  that have ended. ``between March 3 and 5``, ``the 10th through the 14th`` (no month:
+  both in the month the first is read in): the range (``and`` joins days only after
+  ``between``). ``the whole of May``, ``all of May``: that month.
   A day may be an ordinal word (``the third of March``; a word day before its month
   needs ``of``). ``the 5th of last month``: that day of that month. A year said after a
   date, a month, a season or a holiday (``March 3rd, '94``, ``the 3rd of March last
