@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+import pytest
+
 from cognimem.text.calendar import utc_at
 from cognimem.text.temporal import find_times
 
@@ -90,3 +92,139 @@ def test_a_range_of_days_with_no_month_is_read_in_one_month() -> None:
         date(2024, 6, 3),
         date(2024, 6, 4),
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "said", "start", "end"),
+    [
+        # a day of the month after "by", "until", "till", "through", or ending the text
+        ("Pay me back by the 20th.", True, "the 20th", date(2024, 6, 20), date(2024, 6, 21)),
+        ("I'm away until the 14th.", True, "the 14th", date(2024, 6, 14), date(2024, 6, 15)),
+        ("The sale runs through the 30th.", True, "the 30th", date(2024, 6, 30), date(2024, 7, 1)),
+        ("I'm off till the 18th!", True, "the 18th", date(2024, 6, 18), date(2024, 6, 19)),
+        ("I'm here until the 14th", True, "the 14th", date(2024, 6, 14), date(2024, 6, 15)),
+        ("It was the afternoon of the 5th.", False, "the 5th", date(2024, 6, 5), date(2024, 6, 6)),
+        ("It was the night of the 9th.", False, "the 9th", date(2024, 6, 9), date(2024, 6, 10)),
+        # weeks on a day, "it has been ... since"
+        ("Tomorrow week we fly.", True, "Tomorrow week", date(2024, 6, 20), date(2024, 6, 21)),
+        (
+            "A fortnight on Friday.",
+            True,
+            "A fortnight on Friday",
+            date(2024, 6, 28),
+            date(2024, 6, 29),
+        ),
+        (
+            "It has been three years since we met.",
+            False,
+            "It has been three years since",
+            date(2021, 6, 12),
+            date(2024, 6, 13),
+        ),
+        (
+            "It had been two weeks since the fall.",
+            False,
+            "It had been two weeks since",
+            date(2024, 5, 29),
+            date(2024, 6, 13),
+        ),
+        # ahead and back from the day said
+        (
+            "Let's do it the same time next year.",
+            True,
+            "the same time next year",
+            date(2025, 6, 12),
+            date(2025, 6, 13),
+        ),
+        (
+            "I'm busy the coming 3 days.",
+            True,
+            "the coming 3 days",
+            date(2024, 6, 13),
+            date(2024, 6, 16),
+        ),
+        (
+            "I'm away the following two weeks.",
+            True,
+            "the following two weeks",
+            date(2024, 6, 13),
+            date(2024, 6, 27),
+        ),
+        ("I'll ring later today.", True, "later today", date(2024, 6, 12), date(2024, 6, 13)),
+        (
+            "We met the night before last.",
+            False,
+            "the night before last",
+            date(2024, 6, 10),
+            date(2024, 6, 11),
+        ),
+        (
+            "It was quiet the previous 3 days.",
+            False,
+            "the previous 3 days",
+            date(2024, 6, 9),
+            date(2024, 6, 12),
+        ),
+        (
+            "Around two weeks ago it broke.",
+            False,
+            "Around two weeks ago",
+            date(2024, 5, 29),
+            date(2024, 5, 30),
+        ),
+        (
+            "Roughly a year ago we moved.",
+            False,
+            "Roughly a year ago",
+            date(2023, 6, 12),
+            date(2023, 6, 13),
+        ),
+        (
+            "Nearly three months ago I quit.",
+            False,
+            "Nearly three months ago",
+            date(2024, 3, 12),
+            date(2024, 3, 13),
+        ),
+        # parts of a unit
+        (
+            "In the 1st half of 2023 I was away.",
+            False,
+            "the 1st half of 2023",
+            date(2023, 1, 1),
+            date(2023, 7, 1),
+        ),
+        (
+            "Rent is due at the end of this month.",
+            True,
+            "at the end of this month",
+            date(2024, 6, 21),
+            date(2024, 7, 1),
+        ),
+        (
+            "We start at the beginning of next month.",
+            True,
+            "at the beginning of next month",
+            date(2024, 7, 1),
+            date(2024, 7, 11),
+        ),
+        # seasons
+        (
+            "This past summer was hot.",
+            False,
+            "This past summer",
+            date(2023, 6, 1),
+            date(2023, 9, 1),
+        ),
+        (
+            "It snowed during the winter.",
+            False,
+            "during the winter",
+            date(2023, 12, 1),
+            date(2024, 3, 1),
+        ),
+        ("We hiked all the fall.", False, "all the fall", date(2023, 9, 1), date(2023, 12, 1)),
+    ],
+)
+def test_each_form_of_a_rule(text: str, future: bool, said: str, start: date, end: date) -> None:
+    assert read(text, future=future) == [(said, start, end)]
