@@ -143,9 +143,12 @@ def week_start(day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
-def day_window(day: date, granularity: str = "day") -> tuple[datetime, datetime, str, bool]:
-    """``day`` as a resolved mention: its start, its end, ``granularity``, not approximate."""
-    return utc_at(day), utc_at(day + timedelta(days=1)), granularity, False
+def day_window(
+    day: date, granularity: str = "day", approximate: bool = False
+) -> tuple[datetime, datetime, str, bool]:
+    """``day`` as a resolved mention: its start, its end, ``granularity``, whether it is
+    only approximate."""
+    return utc_at(day), utc_at(day + timedelta(days=1)), granularity, approximate
 
 
 def weekday_of(word: str) -> int:

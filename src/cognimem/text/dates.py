@@ -311,6 +311,15 @@ _ORDINAL_WORDS = frozenset(w for day in cal.DAY_ORDINALS for w in day.split("-")
 _TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
 # "the morning of", "the week of": a day of the month after them is a date
 _PART_OF = "|".join(rf"(?<={w}\sof\s)" for w in ("ing", "noon", "night", "week", "weekend"))
+
+
+def _after(words: str) -> str:
+    """A pattern that holds just after one of ``words`` (space-separated)."""
+    return "|".join(rf"(?<=\b{w}\s)" for w in words.split())
+
+
+# a day of the month alone is a date after these words ("until the 15th")
+_DAY_AFTER = _after("from by since to until till through on")
 PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (
@@ -377,9 +386,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         DIGIT_OR | _ORDINAL_WORDS,
-        r"(?=the\s)(?:(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|(?:(?<=\bfrom\s)|(?<=\bby\s)|"
-        r"(?<=\bsince\s)|(?<=\bto\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bthrough\s)|"
-        rf"(?<=\bon\s))the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
+        r"(?=the\s)(?:(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|"
+        rf"(?:{_DAY_AFTER})the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
         # "the morning of the 5th", "the week of the 10th"
         rf"(?:{_PART_OF})"
         rf"the\s+{DAY}(?!\s*(?:of\s+)?{MONTH_ANY}))|"
@@ -458,9 +466,7 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
         ),
         (
             None,
-            r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bfrom\s)|(?<=\bsince\s)|^|"
-            r"(?<=\bis\s)|(?<=\bwas\s)|"
-            r"(?<=day\s)|(?<=day,\s))"
+            rf"(?:{_after('on by until from since')}|^|{_after('is was')}|(?<=day\s)|(?<=day,\s))"
             rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?P<y>){_NOT_A_DATE}",
             read,
         ),

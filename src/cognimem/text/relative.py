@@ -156,20 +156,17 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if unit in ("hour", "minute", "min"):
         hours = unit == "hour"
         moment = ref + sign * timedelta(**{"hours" if hours else "minutes": n})
-        return (*cal.day_window(moment.date(), "hour" if hours else "minute")[:3], approximate)
+        return cal.day_window(moment.date(), "hour" if hours else "minute", approximate)
     if half:
         count, smaller = cal.in_halves(n, unit, 1 if m.group(3) else 0)
-        return (*cal.day_window(cal.move(ref.date(), smaller, sign * count)[0], unit)[:3], True)
+        return cal.day_window(cal.move(ref.date(), smaller, sign * count)[0], unit, True)
     unit = "day" if unit == "night" else unit
     if unit == "weekend":  # "three weekends ago": the Saturday and Sunday of that one
         first = cal.unit_after(ref.date(), unit, sign)[0]  # the last, or the coming one
         return (*cal.unit_after(first.date(), unit, sign * (n - 1)), approximate)
     if ahead and not suffix and runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, unit, n, approximate)
-    return (
-        *cal.day_window(cal.move(ref.date(), unit, sign * n)[0], unit.lower().rstrip("s"))[:3],
-        approximate,
-    )
+    return cal.day_window(cal.move(ref.date(), unit, sign * n)[0], unit, approximate)
 
 
 def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -221,13 +218,8 @@ def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 def _this_time(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "this time last year", "around this time next month", "same time next week":
     the day one unit back or ahead, approximate."""
-    step = -1 if m.group(1).lower() == "last" else 1
-    return (
-        *cal.day_window(cal.move(ref.date(), m.group(2), step)[0], m.group(2).lower().rstrip("s"))[
-            :3
-        ],
-        True,
-    )
+    step, unit = -1 if m.group(1).lower() == "last" else 1, m.group(2).lower()
+    return cal.day_window(cal.move(ref.date(), unit, step)[0], unit, True)
 
 
 def _ahead_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -282,7 +274,9 @@ def _weekdays_ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     today, weekday = ref.date(), cal.WEEKDAYS[m.group(2).lower()]
     back = m.group(3).lower() in ("ago", "back")
     first = (cal.weekday_before if back else cal.weekday_after)(today, weekday)
-    return (*cal.day_window(first + timedelta(weeks=(1 - n) if back else n - 1))[:3], approximate)
+    return cal.day_window(
+        first + timedelta(weeks=(1 - n) if back else n - 1), approximate=approximate
+    )
 
 
 def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:

@@ -165,7 +165,7 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     if m.group(1):  # "a week from Friday", "three days after Easter": the day
         n, approximate = cal.number_of(m.group(1))
         day = cal.move(first if before else last, m.group(2), -n if before else n)[0]
-        return (*cal.day_window(day)[:3], approximate)
+        return cal.day_window(day, approximate=approximate)
     if m.group(4):
         weekday = cal.WEEKDAYS[m.group(4).lower()]
         return cal.day_window(

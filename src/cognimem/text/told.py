@@ -101,9 +101,8 @@ def durations(
             beside = _date_ending(text, m, kept)
             period = None if beside is None else _back(beside.start, unit, n)
             if beside is None and after is not None and _OPENS.search(text, 0, m.start()):
-                period = cal.day_window(cal.move(after[0].date(), unit, n)[0])[
-                    :2
-                ]  # "After a week,"
+                day = cal.move(after[0].date(), unit, n)[0]
+                period = cal.day_window(day)[:2]  # "After a week,"
         elif beside is not None:
             span = (min(span[0], beside.span[0]), max(span[1], beside.span[1]))
             period = beside.start, cal.utc_at(cal.move(beside.end.date(), unit, n)[0])
@@ -339,7 +338,7 @@ def _named_from(name: str, day: date, step: int) -> tuple[datetime, datetime, st
     at = cal.utc_at(day)
     found = [p for p in found if p[0] > at] if step > 0 else [p for p in found if p[1] <= at][::-1]
     if not found:
-        return (*cal.day_window(day)[:3], True)
+        return cal.day_window(day, approximate=True)
     start, end = found[0]
     return start, end, "day" if end - start <= timedelta(days=1) else "month", False
 
@@ -355,7 +354,7 @@ def _counted(
     n, approximate = (1, False) if said.startswith("half") else cal.number_of(said)
     approximate = approximate or m.group("or") is not None  # "a day or two later"
     if unit in ("hour", "minute"):  # "ten minutes later": the event's day
-        return (*cal.day_window(first)[:3], approximate)
+        return cal.day_window(first, approximate=approximate)
     if "half" in m.group(0).lower():  # "half a year later", "two and a half years on"
         n, unit = cal.in_halves(n, unit, 0 if said.startswith("half") else 1)
     later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
@@ -364,7 +363,7 @@ def _counted(
         end = anchor[1].date()
         moved = cal.utc_at(cal.move(first, unit, n)[0]), cal.utc_at(cal.move(end, unit, n)[0])
         return (*moved, unit, approximate)
-    return (*cal.day_window(cal.move(first, unit, n)[0])[:3], approximate)
+    return cal.day_window(cal.move(first, unit, n)[0], approximate=approximate)
 
 
 # ----------------------------------------------------------------- since, habits, ranges
