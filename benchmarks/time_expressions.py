@@ -3,7 +3,7 @@
 The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
 conventions behind every expected interval: ``benchmarks/data/time_expressions.md``),
 with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl`` to
-``time_expressions_added9.jsonl``: tune rows written later, each file frozen before the
+``time_expressions_added10.jsonl``: tune rows written later, each file frozen before the
 code it measures changed.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
@@ -82,6 +82,7 @@ ADDED_6 = ROOT / "benchmarks" / "data" / "time_expressions_added6.jsonl"
 ADDED_7 = ROOT / "benchmarks" / "data" / "time_expressions_added7.jsonl"
 ADDED_8 = ROOT / "benchmarks" / "data" / "time_expressions_added8.jsonl"
 ADDED_9 = ROOT / "benchmarks" / "data" / "time_expressions_added9.jsonl"
+ADDED_10 = ROOT / "benchmarks" / "data" / "time_expressions_added10.jsonl"
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 
@@ -417,7 +418,7 @@ def run_parser(
 def load(
     paths: Sequence[Path] = (
         DATA,
-        *(ADDED, ADDED_2, ADDED_3, ADDED_4, ADDED_5, ADDED_6, ADDED_7, ADDED_8, ADDED_9),
+        *(ADDED, ADDED_2, ADDED_3, ADDED_4, ADDED_5, ADDED_6, ADDED_7, ADDED_8, ADDED_9, ADDED_10),
     ),
 ) -> list[dict[str, Any]]:
     return [
