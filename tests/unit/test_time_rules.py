@@ -228,3 +228,23 @@ def test_a_range_of_days_with_no_month_is_read_in_one_month() -> None:
 )
 def test_each_form_of_a_rule(text: str, future: bool, said: str, start: date, end: date) -> None:
     assert read(text, future=future) == [(said, start, end)]
+
+
+def test_a_month_abbreviation_after_a_preposition_is_that_month() -> None:
+    assert read("We went to Lisbon in Feb.") == [("in Feb", date(2024, 2, 1), date(2024, 3, 1))]
+    assert read("We're moving in Sept.", future=True) == [
+        ("in Sept", date(2024, 9, 1), date(2024, 10, 1))
+    ]
+    # "Jan" is a name as often as a month
+    assert read("The painting is by Jan.") == []
+
+
+def test_recent_units_are_the_past_few() -> None:
+    # in the perfect: up to the day said; otherwise the whole days before it
+    assert read("Prices have gone up in recent years.") == [
+        ("in recent years", date(2021, 6, 12), date(2024, 6, 13))
+    ]
+    assert read("It got colder in recent days.") == [
+        ("in recent days", date(2024, 6, 9), date(2024, 6, 12))
+    ]
+    assert read("I took a recent day trip.") == []

@@ -306,6 +306,8 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 _MONTHS = cal.MONTH_WORDS
+# a month's abbreviation after "in", "since", "last" ... ("in Feb."); "Jan" is a name too
+_SHORT_MONTH = rf"(?:{cal.alt(a for a in cal.MONTH_ABBREVIATIONS if a != 'jan')})"
 # "the twenty-first": the words of the days as ordinals
 _ORDINAL_WORDS = frozenset(w for day in cal.DAY_ORDINALS for w in day.split("-"))
 _TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
@@ -337,7 +339,7 @@ PATTERNS: tuple[Rule, ...] = (
         _MONTHS,
         r"\b(in|during|since|by|until|till|throughout|(?:the\s+whole|all)\s+of|this\s+past|this|"
         r"last|next|early|late|mid)"
-        rf"[\s-]+({MONTH})\b"
+        rf"[\s-]+({MONTH}|{_SHORT_MONTH})\b"
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{cal.alt(cal.DAY_ORDINALS)})\b))",
         _month_only,
     ),

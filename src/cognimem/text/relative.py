@@ -89,11 +89,13 @@ def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """``the last two weeks``, ``past 3 days``: the whole units before the reference's
     (days before its day, ISO weeks before its week, ...); ``the past week`` (no count)
     or in a clause in the perfect ("I've been ill for the past two weeks"): from that
-    far back up to the end of the reference's day."""
-    n, approximate = cal.number_of(m.group(1)) if m.group(1) else (1, False)
-    if not m.group(1) or runs_up_to_now(m.string, m.start()):
-        return _back_to_today(ref, m.group(2), n, approximate)
-    unit = m.group(2).lower().rstrip("s")
+    far back up to the end of the reference's day. ``in recent weeks``: as ``the past
+    few weeks``."""
+    count = m.group(1) or ("a few" if m.group(2) else None)
+    n, approximate = cal.number_of(count) if count else (1, False)
+    if not count or runs_up_to_now(m.string, m.start()):
+        return _back_to_today(ref, m.group(3), n, approximate)
+    unit = m.group(3).lower().rstrip("s")
     end = cal.unit_window(ref.date(), unit, 0)[0] if unit != "day" else cal.utc_at(ref.date())
     start, _ = cal.move(end.date(), unit, -n)
     return cal.utc_at(start), end, unit, approximate
@@ -427,7 +429,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         cal.UNIT_WORDS,
-        rf"\b(?:the\s+)?(?:(?:past|last|previous)\s+({NUMBER})|past)\s+({UNIT})\b(?!\s+of\b)",
+        rf"\b(?:the\s+)?(?:(?:past|last|previous)\s+({NUMBER})|past|(?:in\s+)?(recent)"
+        rf"(?=\s+{UNIT[:-2]}s\b))\s+({UNIT})\b(?!\s+of\b)",
         _past_span,
     ),
     (

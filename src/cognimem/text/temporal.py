@@ -38,7 +38,8 @@ Conventions, chosen so that every expression has one reading:
 - ``the past/last N units``: the N whole units before the reference's (days before
   its day, ISO weeks before its week, calendar months, years); in a clause in the
   perfect ("I've been ill for the past two weeks") and without a count ("the past
-  week"): from that far back to the end of the reference's day. ``the next N units``:
+  week"): from that far back to the end of the reference's day; ``in recent weeks``:
+  as ``the past few weeks`` (three, approximate). ``the next N units``:
   from the next day (months, years: the next calendar one); ``within N units``: from
   the day said; ``the coming days / weeks``: three of them, approximate. ``earlier
   this week``: from its start to the end of the day said; ``later this month``: from
@@ -47,9 +48,11 @@ Conventions, chosen so that every expression has one reading:
 - Dates without a year: the latest that has begun (looking ahead: the earliest that has
   not ended); ``early / mid / late May``: days 1-10, 11-20, 21-end, approximate;
   ``early spring``, ``mid-winter``, ``late summer``: the season's first, middle or last
-  month, approximate. ``couple years ago`` counts as ``a couple``.
-  Numeric dates (``3/4/2024``, ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the
-  caller gives ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
+  month, approximate. ``couple years ago`` counts as ``a couple``. A month's
+  abbreviation after a preposition or last / this / next (``in Feb.``, ``since Aug``)
+  is read as the month (not ``Jan``, a name as often). Numeric dates (``3/4/2024``,
+  ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
+  ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
   (``the 3rd``), a season or a weekday abbreviation that is the whole text is read as
   one; ``on
   the twenty-first`` (a day as a word) only before the end of its clause; ``back in
