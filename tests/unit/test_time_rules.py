@@ -248,3 +248,35 @@ def test_recent_units_are_the_past_few() -> None:
         ("in recent days", date(2024, 6, 9), date(2024, 6, 12))
     ]
     assert read("I took a recent day trip.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "start", "end"),
+    [
+        ("Soon after, we left.", "Soon after", date(2024, 5, 2), date(2024, 5, 9)),
+        (
+            "On the second night of our trip it rained.",
+            "the second night of our trip",
+            date(2024, 5, 2),
+            date(2024, 5, 3),
+        ),
+        (
+            "The third day of my holiday was best.",
+            "The third day of my holiday",
+            date(2024, 5, 3),
+            date(2024, 5, 4),
+        ),
+        (
+            "The preceding week was calm.",
+            "The preceding week",
+            date(2024, 4, 22),
+            date(2024, 4, 29),
+        ),
+        ("That winter was cold.", "That winter", date(2024, 12, 1), date(2025, 3, 1)),
+        ("We were fine a week on", "a week on", date(2024, 5, 8), date(2024, 5, 9)),
+    ],
+)
+def test_each_form_told_from_an_event(text: str, said: str, start: date, end: date) -> None:
+    # the event told before: Wednesday 1 May 2024
+    after = (utc_at(date(2024, 5, 1)), utc_at(date(2024, 5, 2)))
+    assert read(text, after=after) == [(said, start, end)]
