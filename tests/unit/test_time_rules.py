@@ -280,3 +280,97 @@ def test_each_form_told_from_an_event(text: str, said: str, start: date, end: da
     # the event told before: Wednesday 1 May 2024
     after = (utc_at(date(2024, 5, 1)), utc_at(date(2024, 5, 2)))
     assert read(text, after=after) == [(said, start, end)]
+
+
+_MAY_1 = (utc_at(date(2024, 5, 1)), utc_at(date(2024, 5, 2)))
+
+
+@pytest.mark.parametrize(
+    ("text", "event", "said", "start", "end"),
+    [
+        # a span's qualifiers: up to the day said (the perfect) or to the event ("took")
+        (
+            "I've lived here for more than ten years.",
+            None,
+            "for more than ten years",
+            date(2014, 6, 12),
+            date(2024, 6, 12),
+        ),
+        (
+            "We've been married for at least five years.",
+            None,
+            "for at least five years",
+            date(2019, 6, 12),
+            date(2024, 6, 12),
+        ),
+        (
+            "I've had this car for close to a decade.",
+            None,
+            "for close to a decade",
+            date(2014, 6, 12),
+            date(2024, 6, 12),
+        ),
+        (
+            "I've worked there for just under two years.",
+            None,
+            "for just under two years",
+            date(2022, 6, 12),
+            date(2024, 6, 12),
+        ),
+        (
+            "It took us a good three months.",
+            _MAY_1,
+            "It took us a good three months",
+            date(2024, 2, 1),
+            date(2024, 5, 1),
+        ),
+        (
+            "It took them less than a fortnight.",
+            _MAY_1,
+            "It took them less than a fortnight",
+            date(2024, 4, 17),
+            date(2024, 5, 1),
+        ),
+        (
+            "We've known each other a bit over a year now.",
+            None,
+            "a bit over a year now",
+            date(2023, 6, 12),
+            date(2024, 6, 12),
+        ),
+        (
+            "I've had it half a year now.",
+            None,
+            "half a year now",
+            date(2023, 12, 12),
+            date(2024, 6, 12),
+        ),
+        (
+            "We stayed there for ten days after that.",
+            _MAY_1,
+            "for ten days after that",
+            date(2024, 5, 1),
+            date(2024, 5, 11),
+        ),
+    ],
+)
+def test_each_form_of_a_span(
+    text: str, event: tuple[datetime, datetime] | None, said: str, start: date, end: date
+) -> None:
+    assert read(text, after=event) == [(said, start, end)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Every single Monday we ran.",
+        "Every second Tuesday I volunteer.",
+        "Every last Friday we meet.",
+        "Every Monday, Wednesday & Friday I swim.",
+        "Every Monday or Tuesday I swim.",
+        "Every Sunday morning we hike.",
+        "Every Friday night we go out.",
+    ],
+)
+def test_each_form_of_a_habit_names_no_date(text: str) -> None:
+    assert read(text) == []
