@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from cognimem.text.calendar import utc_at
+from cognimem.text.events import ends_a_span, event_period, tells_of_event
 from cognimem.text.temporal import find_times
 
 from .time_reading import WED
@@ -374,3 +375,50 @@ def test_each_form_of_a_span(
 )
 def test_each_form_of_a_habit_names_no_date(text: str) -> None:
     assert read(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("I never moved, but we adopted a cat.", True),
+        ("We had twins!", True),
+        ("She had surgery.", True),
+        ("He had an accident.", True),
+        ("I had my operation.", True),
+    ],
+)
+def test_each_form_of_an_event(text: str, event: bool) -> None:
+    assert tells_of_event(text) is event
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She flew back on Monday.",
+        "He drove home.",
+        "I left the job.",
+        "We moved out.",
+        "I gave up.",
+        "We wrapped up the project.",
+        "They broke up.",
+        "He was discharged.",
+    ],
+)
+def test_each_event_that_ends_a_span(text: str) -> None:
+    assert ends_a_span(text)
+    assert not ends_a_span("I left for Paris.")
+
+
+def test_a_plan_about_to_happen_looks_ahead() -> None:
+    period = event_period("I'm about to see them on Friday.", WED)
+    assert period is not None
+    assert (period[0].date(), period[1].date()) == (date(2024, 6, 14), date(2024, 6, 15))
+
+
+def test_the_week_prior_to_a_holiday() -> None:
+    period = event_period("We met the week prior to Christmas.", WED)
+    assert period is not None
+    assert (period[0].date(), period[1].date()) == (date(2023, 12, 18), date(2023, 12, 25))
+    period = event_period("The Christmas celebrations were fun.", WED)
+    assert period is not None
+    assert period[0].date() == date(2023, 12, 25)

@@ -50,7 +50,7 @@ _PAST = rf"(?=[a-z]+[a-df-z]ed\b)(?!(?:{_STATES})ed\b)[a-z]+ed\b|(?:{'|'.join(EV
 # "got" only where it makes a change of state: "we got engaged", "I got a new job"
 _GOT = r"got\s+(?:married|engaged|divorced|promoted|hired|a|an|our|my)\b"
 # "had" only for what happens once: "we had a baby", "she had surgery"
-_GOT += r"|had\s+(?:a\s+|her\s+|his\s+|my\s+)?(?:baby|twins|surgery|operation|accident)\b"
+_GOT += r"|had\s+(?:an?\s+|her\s+|his\s+|my\s+)?(?:baby|twins|surgery|operation|accident)\b"
 _NEGATION = r"(?:not|never|n't|no)"
 # a pronoun or a capitalised word ("Sam", "Grandma", "My sister", "Just finished"), not
 # one that stands for a thing or asks ("It made me think", "So cool you found")

@@ -125,7 +125,7 @@ def holiday_date(name: str, year: int) -> date | None:
 # alone; "I love Christmas" names a thing, not a time
 _TIME_BEFORE = re.compile(
     r"\b(?:at|on|for|over|during|since|until|till|before|after|by|around|from|of|about|"
-    r"through|in|spent|celebrated|hosting|hosted|host)\s+(?:the\s+)?$",
+    r"through|in|spent|celebrated|hosting|hosted|host|prior\s+to)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
 # ... or names an occasion held on it: "a New Year's Eve party", "our Christmas dinner"
