@@ -17,7 +17,7 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.earnest import is_unmeant
-from cognimem.ingest.extract.patterns import INNER_STOP, icase
+from cognimem.ingest.extract.patterns import INNER_STOP, gated, icase
 from cognimem.text.events import LOOKS_AHEAD
 from cognimem.text.literals import Gated
 from cognimem.text.sentences import inner_stops
@@ -38,13 +38,6 @@ __all__ = [
 ]
 
 
-def _gated(pattern: str) -> Gated:
-    """``pattern`` compiled case-insensitively, scanned only in a text that holds one of
-    the words it is built around (:class:`cognimem.text.literals.Gated`): for the
-    patterns below that cost tens of microseconds a sentence and seldom match."""
-    return Gated(icase(pattern))
-
-
 _UNIFY = ((re.compile(r"[’‘`´]"), "'"), (re.compile(r"[“”]"), '"'), (re.compile(r"\s+"), " "))
 # a lone lower-case "i" ("i think", "so do i"): the literal first (the lookbehind after it
 # asks what the lookbehind before it did), so the engine skips ahead to each "i"
@@ -52,7 +45,7 @@ _LONE_I = icase(r"(?-i:i)(?<![\w']i)(?=['\s,.!?;]|$)")
 _CONTRACTIONS: tuple[tuple[re.Pattern[str] | Gated, str], ...] = (
     (_LONE_I, "I"),
     *(
-        (_gated(p), r)
+        (gated(p), r)
         for p, r in (
             (r"\bim\b", "I'm"),
             (r"\bI am\b", "I'm"),
@@ -80,7 +73,7 @@ _HEDGE_LEAD = icase(
     r"^(?:I think|I guess|I suppose|I believe(?! in\b)|I feel like|I'd say|I reckon|"
     r"I'm pretty sure|I'm fairly sure|pretty sure)(?: that)?\b[\s,]*"
 )
-_HEDGE_WORD = _gated(r"\b(?:maybe|probably|perhaps|possibly|might|kind of|sort of|kinda|sorta)\b")
+_HEDGE_WORD = gated(r"\b(?:maybe|probably|perhaps|possibly|might|kind of|sort of|kinda|sorta)\b")
 _ADVERBS = icase(
     r"\b(I|we|I'm|we're|I have|we have|I have been|we have been|I'd|don't|didn't|not|can't)\s+"
     r"(?:(?:really|absolutely|totally|also|just|recently|actually|currently|still|truly|"
@@ -90,15 +83,13 @@ _ADVERBS = icase(
     r"usually|generally|normally|typically|obviously|clearly|always|simply|absolutely|"
     r"personally|happily|proudly|secretly)\s+)+"
 )
-_DO_VERB = _gated(r"\b(I|we) do (love|like|enjoy|hate|prefer|adore)\b")
-_USED_TO_BE = _gated(r"\b(I|we) used to be\b")
-_USED_TO = _gated(r"\b(I|we) used to\b")
-_NO_LONGER = _gated(r"\b(I|we|I'm|we're) no longer\b")
-_ANYMORE = _gated(r"\s*\b(?:anymore|any more|any longer)\b")
-_CHANGE = _gated(
-    r"\b(?:now|again|anymore|any more|no longer|these days|nowadays|started|stopped)\b"
-)
-_CLAUSE_BREAK = _gated(
+_DO_VERB = gated(r"\b(I|we) do (love|like|enjoy|hate|prefer|adore)\b")
+_USED_TO_BE = gated(r"\b(I|we) used to be\b")
+_USED_TO = gated(r"\b(I|we) used to\b")
+_NO_LONGER = gated(r"\b(I|we|I'm|we're) no longer\b")
+_ANYMORE = gated(r"\s*\b(?:anymore|any more|any longer)\b")
+_CHANGE = gated(r"\b(?:now|again|anymore|any more|no longer|these days|nowadays|started|stopped)\b")
+_CLAUSE_BREAK = gated(
     r"\s*(?:[;:]|\s-\s|—)\s*|(?<!^me)(?<!^I),?\s+(?:but|and|so|because|though|although|while|"
     r"whereas|plus|cause|cuz)\s+(?=(?:I|I'm|I'd|I'll|we|we're|my|our|please|don't|never|now)\b)|"
     r",\s+(?=(?:I|I'm|I'd|we|we're|my|our|please|now|but)\b)|"
@@ -113,7 +104,7 @@ _QUESTION = icase(
     r"(?:what|where|when|why|who|which|how)(?:'s|\s+(?:do|does|did|is|are|was|were|can|"
     r"could|would|will|should|have|has|about|long|often|much|many|come))\b)"
 )
-_HYPOTHETICAL = _gated(
+_HYPOTHETICAL = gated(
     r"^(?:imagine|suppose|supposing|what if|hypothetically|theoretically|"
     r"let's say|let us say|say|pretend|assume|assuming|in theory|in my dreams|in another "
     r"life|for (?:argument's sake|the sake of argument)|(?:I\s+|I'm\s+)?wonder(?:ing)? "
@@ -178,18 +169,18 @@ _DENIAL = icase(
     rf"\b(?:I|we) {_NEVER_DID}|\b(?:I|we) (?:was|were) never\b|\bdid(?:n't| not) (?:say|tell)\b|"
     r"\byou(?:'ve| have)? got (?:it|that|this) wrong\b|\byou(?:'re| are) wrong\b"
 )
-_CORRECTION = _gated(
+_CORRECTION = gated(
     r"^\W*(?:no|nope)\b|\b(?:that|it)(?:'s| is| was) (?:wrong|incorrect|not (?:right|true|"
     r"correct))\b|\bnot true\b"
 )
 _PERFECT_DENIAL = icase(rf"\b(?:I|we)(?: have| had|'ve|'d) {_NEVER_DID}")
 # a joke taken back in the same sentence ("I'm a vegetarian, just kidding")
 # ("I'm not kidding, ..." and "no joke, ..." say the opposite)
-_JOKE = _gated(r"\b(?:just kidding|kidding|joking|jk|j/k)\b")
+_JOKE = gated(r"\b(?:just kidding|kidding|joking|jk|j/k)\b")
 _NOT_JOKING = icase(r"\b(?:not|no)\s*$")
 # laughter: the sentence may be a joke; a constraint read from it would steer every
 # later answer, so laughter keeps the lasting facts and drops the constraints
-_LAUGHTER = _gated(
+_LAUGHTER = gated(
     r"\b(?:lol(?:ol)*|lmf?ao|rofl|a?ha(?:ha)+h?|ha|hehe+|xd)\b|[\U0001F602\U0001F923\U0001F606"
     r"\U0001F605\U0001F61C\U0001F61D]|(?<!\w):[pP](?!\w)"
 )

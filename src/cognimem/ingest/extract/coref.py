@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cognimem.ingest.extract import vocabulary as vocab
-from cognimem.ingest.extract.patterns import MODS, NAME1, REL, icase
+from cognimem.ingest.extract.patterns import MODS, NAME1, REL, gated, icase
 from cognimem.models.extraction import Link
 from cognimem.text.gazetteer import Gender, first_name_gender
 from cognimem.text.names import normalize_name
@@ -77,7 +77,7 @@ _GIVEN = icase(
 )
 _GIVEN_WORDS = ("binary", "enby", "queer", "fluid", "agender")
 # a word without which _GIVEN cannot match, in one scan: most sentences hold none
-_GIVEN_HINT = re.compile("/|" + "|".join(_GIVEN_WORDS), re.IGNORECASE)
+_GIVEN_HINT = gated("/|" + "|".join(_GIVEN_WORDS))
 # a sentence that opens with singular "they": the verb after it agrees with one person
 _THEY_LEAD = icase(r"^(?:(?:oh|so|and|but|well|also|anyway),?\s+)?(?:they|their)\b")
 # a verb in the present after "they", read with one person as its subject: "they live"

@@ -23,6 +23,7 @@ from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import (
     TRAILING_S,
     TRAINING_TO_BECOME,
+    gated,
     icase,
     names_occupation,
 )
@@ -55,7 +56,7 @@ _OBJ_TAIL = icase(
 )
 _DANGLING = icase(r"\s+(?:by|before|within|in|for|during|until)\s*[,\s]*$")
 
-_ALLERGIC = icase(
+_ALLERGIC = gated(
     r"\b(?:I'm|we're|I have been|I was|I have always been|I became|I got)\s+(?P<lvl>(?:"
     r"deathly|severely|very|highly|extremely|seriously|super|really|so|mildly|slightly|"
     r"a bit|a little|quite|badly|incredibly|dangerously|also)\s+)*allergic to\s+"

@@ -44,6 +44,7 @@ from cognimem.ingest.extract.overstatement import overstates
 from cognimem.ingest.extract.patterns import (
     HEAD_END,
     TRAINING_TO_BECOME,
+    gated,
     icase,
     names_occupation,
 )
@@ -84,7 +85,7 @@ _NOT_A_RULE = icase(
 _GONE_AT_HAND = icase(
     r"\b(?:don't|do not|no longer)\s+(?:have|own)\s+(?:the|that|this|those|these|it|them)\b"
 )
-_RULE = icase(
+_RULE = gated(
     r"\b(?:I|we)\s+(?:(?:just|really|absolutely|strictly|simply)\s+)?(?:never|refuse to|"
     r"always|only|avoid|stay away from|steer clear of|stick to|no longer)\b|"
     r"\b(?:my|our)\s+(?:\w+\s+){0,2}rule\b|\brule (?:in|for|at) (?:our|my|this)\b|"
@@ -104,7 +105,7 @@ _RULE = icase(
     r"[a-z]+\s+(?:[\w'-]+\s+){0,3}(?:once|twice|\w+\s+times)\s+(?:a|an|per|every)\s+(?:day|"
     r"week|night|morning)\b"
 )
-_VALUE = icase(
+_VALUE = gated(
     r"\bmatters?\s+(?:\w+\s+){0,3}to\s+(?:me|us)\b|\b(?:important|everything|a big (?:thing|"
     r"deal)|sacred)\s+(?:to|for)\s+(?:me|us)\b|\bmeans?\s+(?:a lot|everything|so much|the "
     r"world)\s+to\s+(?:me|us)\b|\b(?:I|we)(?:'d|\s+would)\s+(?:much\s+)?rather\b|"
@@ -120,7 +121,7 @@ _VALUE = icase(
     r"(?:life|lives|identity|routine)\b|"
     r"\b(?:over|more than) (?:any|anything|a|an|the)\b.*\bto me\b"
 )
-_GOAL = icase(
+_GOAL = gated(
     r"\b(?:I'm|we're)\s+(?:(?:really|currently|still|also|now)\s+)?(?:trying|aiming|"
     # working beside someone or somewhere is no goal, unless it is toward one: "I'm
     # working with Sam on the report", but "I'm working with a coach to get faster"
@@ -334,7 +335,7 @@ _NOT_HOUSE_RULE = icase(
 # a prohibition as a slogan: "No shoes in the house", "Nothing sugary after eight"
 _NO_SLOGAN = icase(r"^(?P<no>no|nothing)\s+\S")
 # "Dogs aren't allowed upstairs", "Nobody smokes indoors here"
-_NOT_ALLOWED = icase(
+_NOT_ALLOWED = gated(
     r"^(?!no\b)[^,;]*\b(?:isn't|aren't|is not|are not)\s+(?:allowed|permitted)\b|"
     r"^(?:nobody|no one)\s+(?!(?:was|were|did|had|has|came|went|knew|saw|said|got|called|"
     r"showed|turned)\b)[a-z]+s\b|"

@@ -15,7 +15,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import shield_stops
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import kind_of
-from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, icase
+from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, gated, icase
 from cognimem.models.knowledge import EntityType as ET
 
 __all__ = ["MentionReader"]
@@ -40,7 +40,7 @@ _PLACE_MENTION = icase(
 # else typed it
 _NAME_INSIDE = re.compile(rf"(?<=[\w,;:]\s)(?P<v>{NAME})")
 # a product by the words before it: "bought a Kindle", "my new Pixel", "I use Notion"
-_PRODUCT_MENTION = icase(
+_PRODUCT_MENTION = gated(
     rf"\b(?:(?:bought|ordered|got|getting|buying|love|returned)\s+(?:a|an|the|my)\s+"
     rf"(?:new\s+)?|my\s+new\s+|I\s+(?:use|am using|'m using|switched to|upgraded to)\s+)"
     rf"(?P<v>{NAME1}(?:\s+{NAME1})?)"

@@ -12,6 +12,7 @@ import re
 
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.lexicon import alternation
+from cognimem.text.literals import Gated
 
 __all__ = [
     "INNER_STOP",
@@ -26,6 +27,7 @@ __all__ = [
     "REL",
     "TITLE",
     "TRAILING_S",
+    "gated",
     "icase",
 ]
 
@@ -33,6 +35,14 @@ __all__ = [
 def icase(pattern: str) -> re.Pattern[str]:
     """``pattern`` compiled case-insensitively."""
     return re.compile(pattern, re.IGNORECASE)
+
+
+def gated(pattern: str) -> Gated:
+    """``pattern`` compiled case-insensitively, scanned only in a text that holds one of
+    the words it is built around (:class:`cognimem.text.literals.Gated`, the same
+    answers): for a pattern that costs tens of microseconds a sentence and seldom
+    matches."""
+    return Gated(icase(pattern))
 
 
 _CAP = "A-ZÀ-ÖØ-Þ"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import JOB, NAME, ORG, icase
+from cognimem.ingest.extract.patterns import JOB, NAME, ORG, gated, icase
 
 __all__ = [
     "IM_THE",
@@ -80,7 +80,7 @@ JOINING_FOR_WORK = icase(
     rf"their\s+|the\s+)?(?:[a-z-]+\s+)?(?:{JOB}))\b"
 )
 # a window that talks of a job: "joining <Org>" in a later turn is work
-WORK_TALK = icase(
+WORK_TALK = gated(
     r"\b(?:company|job|jobs|employer|position|role|hired|resign(?:s|ed|ing)?|laid off|"
     r"career|offer|work)\b"
 )
