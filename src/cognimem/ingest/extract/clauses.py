@@ -18,7 +18,7 @@ from datetime import datetime
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.earnest import is_unmeant
 from cognimem.ingest.extract.patterns import INNER_STOP, gated, icase
-from cognimem.text.events import LOOKS_AHEAD
+from cognimem.text.events import LOOKS_AHEAD as _AHEAD
 from cognimem.text.literals import Gated
 from cognimem.text.sentences import inner_stops
 from cognimem.text.temporal import TimeMention, find_times
@@ -185,6 +185,8 @@ _LAUGHTER = gated(
     r"\U0001F605\U0001F61C\U0001F61D]|(?<!\w):[pP](?!\w)"
 )
 _BE = {"i": "I'm", "we": "we're"}
+# a clause that looks ahead ("I'll ...", "next ..."): its times are read forwards
+_LOOKS_AHEAD = Gated(_AHEAD)
 
 
 @dataclass
@@ -326,7 +328,7 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         return None
     change = _CHANGE.search(text) is not None
     # times are read as written ("8 p.m.", "7.30"); the positions are the same
-    ahead = LOOKS_AHEAD.search(text) is not None
+    ahead = _LOOKS_AHEAD.search(text) is not None
     times = find_times(unshield(text), reference, prefer_future=ahead)
     base = _blank(text, times)
     past = bool(_USED_TO.search(base) or _NO_LONGER.search(base))

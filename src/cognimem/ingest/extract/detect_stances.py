@@ -239,7 +239,7 @@ _HYPERBOLE = icase(
     r"\b(?:[a-z]{2,}er|more(?:\s+[\w'-]+){0,5}?)\s+than\s+(?:me|I|us|we)\b"
 )
 # "X stopped my ...", "Y made our ...": an effect on the speaker needs no connective
-_EFFECT_ON_ME = icase(
+_EFFECT_ON_ME = gated(
     r"\b(?:made|makes|gave|gives|helped|helps|stopped|stops|fixed|cured|cut|cleared|kills|"
     r"killed|wrecked|lowered|doubled|calmed|lifted|saved|ruined|improved|got)\s+"
     r"(?:me|my|us|our)\b|\bis (?:how|why) (?:I|we)\b|\bthe only reason (?:I|we)\b|"
@@ -323,7 +323,7 @@ _STANDING = icase(
     r"\b(?:in|at|on|into|inside|past|from|off|near|around)\s+(?:the|this|that)\b"
 )
 # news, a report, a quote or a sign: not a rule of the speaker's
-_NOT_HOUSE_RULE = icase(
+_NOT_HOUSE_RULE = gated(
     r"[\"“”]|\b(?:sign|signs|notice|poster|label|sticker|says|said|reads|printed|written)\b|"
     r"\b(?:today|tonight|tomorrow|yesterday|yet|as usual|anymore|again|this (?:morning|"
     r"afternoon|evening|week|weekend|month|year)|you|your)\b|"
