@@ -347,7 +347,9 @@ def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | No
         past=past,
         anymore=anymore,
         change=change,
-        words=_trigger_words(f"{said} {base} {rewritten}"),
+        # a word never spans a space, so the three forms' words are read once each
+        # (most clauses have one form: no time, no "used to")
+        words=_trigger_words(" ".join(dict.fromkeys((said, base, rewritten)))),
     )
 
 
