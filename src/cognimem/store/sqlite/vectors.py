@@ -27,6 +27,8 @@ from cognimem.store.sqlite.scopes import (
 )
 from cognimem.store.types import ItemFilter
 
+# in :func:`top_rows`, the fewest scores per block for the blocks' floor
+_BLOCKS = 40
 # room a scope's matrix keeps for the rows later writes append, as a share of its rows
 _ROOM = 0.25
 
@@ -202,6 +204,10 @@ def search_many(
 ) -> list[list[tuple[str, float]]]:
     """:func:`search` for several filters of one query vector: the full product is
     computed at most once. Through the scope's index when it has one (``indexes``)."""
+    if not m.rows:  # an empty entry (a shared level no item is in): nothing to compute
+        if indexes is not None and searches:
+            indexes.count(_method(m, indexes), len(searches))
+        return [[] for _ in searches]
     with single_threaded():
         index = _index(m, indexes)
         out: list[list[tuple[str, float]] | None] = [None] * len(searches)
@@ -273,12 +279,38 @@ def _search_many(
             if everything is None:
                 everything = m.matrix @ vector
             scores = everything[idx] if idx.size < len(m.cols) else everything
-        k = min(limit, idx.size)
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
+        top = top_rows(scores, limit)
         # the ids and scores of the top rows read out in one go each (not per row)
         out.append(list(zip(m.cols.ids[idx[top]].tolist(), scores[top].tolist(), strict=True)))
     return out
+
+
+def top_rows(scores: np.ndarray, limit: int) -> np.ndarray:
+    """Positions of the ``limit`` highest ``scores``, highest first (ties: the earlier
+    position, as through the index: ``_indexed``).
+
+    Only the scores at or above a floor are sorted. With at least 40 × ``limit`` scores
+    the floor is the least of the maxima of ``limit`` blocks of the scores: ``limit``
+    different scores, so the ``limit``-th highest is at least that. On a 10k-row scope
+    a few hundred scores pass it (limit 100), found in ~45 µs against ~100 for
+    ``np.argpartition`` over every score. With fewer scores the floor is the
+    ``limit``-th highest itself (``np.partition``)."""
+    n = scores.size
+    k = min(limit, n)
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    picked = np.arange(n)
+    if k < n:
+        blocks = n // k
+        if blocks >= _BLOCKS:
+            floor = scores[: k * blocks].reshape(k, blocks).max(axis=1).min()
+        else:
+            floor = -np.partition(-scores, k - 1)[k - 1]
+        above = np.flatnonzero(scores >= floor)
+        if above.size >= k:  # fewer only when a score is NaN: every row is sorted
+            picked = above
+    order = np.lexsort((picked, -scores[picked]))[:k]
+    return picked[order]
 
 
 # rows of the scope's matrix per product in :func:`nearest`: every query of a write
