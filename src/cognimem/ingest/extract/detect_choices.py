@@ -40,6 +40,7 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract.choice_objects import relative_to, switched_off
 from cognimem.ingest.extract.clauses import NOT_PAST_ED, Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.detect_constraints import primary_tag
@@ -303,7 +304,8 @@ def whole_object(text: str, *, compared: bool = False) -> str:
     text = text.split(",  ")[0]
     if compared:
         m = _COMPARED.search(text)
-        if m and not _COMPARATIVE.search(text[: m.start()]):
+        head = text[: m.start()] if m else ""
+        if m and not _COMPARATIVE.search(head) and not relative_to(head, m.group()):
             text = text[: m.start()]
     text = _FILLER_END.sub("", text.strip())
     text = phrases.DET.sub("", _TO.sub("", text.strip()))
@@ -470,6 +472,7 @@ class ChoiceReader(Collector):
         only: bool = False,
         compared: bool = False,
     ) -> bool:
+        rest, polarity = switched_off(rest) if polarity else (rest, False)  # "I turn off X"
         what = antecedent(whole_object(rest, compared=compared), c.evidence)  # "..., I avoid them"
         if len(tokens(what)) > OBJECT_WORDS and "," in what and not LIST.search(what):
             # too long to be one object and no list: a new clause follows the comma

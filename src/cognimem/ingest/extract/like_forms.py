@@ -21,13 +21,16 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
+from cognimem.ingest.extract.top_likes import TOP_WORDS, top_like
 from cognimem.ingest.extract.vocabulary import BODY_PARTS
 from cognimem.text.tokens import words
 
 __all__ = ["LIKE_WORDS", "like_form"]
 
 # the words without one of which no form here can match (a clause's trigger words)
-LIKE_WORDS = frozenset(words("""like, enjoy, react, reacts, ruin, ruins, spoil, spoils"""))
+LIKE_WORDS = TOP_WORDS | frozenset(
+    words("""like, enjoy, react, reacts, ruin, ruins, spoil, spoils""")
+)
 _MORE = (
     r"(?:(?:really|truly|just|so|totally|genuinely|honestly|do|always|still|also|much|"
     r"very\s+much|absolutely|simply)\s+)"
@@ -71,4 +74,5 @@ def like_form(said: str) -> tuple[str, bool] | None:
     m = _LIKE_OVER.match(said)
     if m and names_a_thing(rest := liked_object(m.group("rest"))):
         return rest, True
-    return None
+    top = top_like(said)  # "X is my absolute favourite", "I like to keep X"
+    return (top, True) if top is not None else None

@@ -1,0 +1,58 @@
+"""Likes said as what the speaker ranks first or holds to, read for :mod:`.like_forms`
+into a stance for the whole object, beside the preference the preference detector
+reads:
+
+- a favourite with no kind after it, or a favourite time, place or way for something
+  ("X is my absolute favourite", "X is my favourite time for Y");
+- a practice the speaker likes to keep ("I like to keep X").
+
+Not one: a favourite of a kind ("X is my favourite food": a single-valued preference,
+as :mod:`.detect_preferences` reads it), a plain like ("I love X"), a question, someone
+else's ("My son's favourite is X"), and what is not a lasting thing (checked by
+:func:`.strong_likes.names_a_thing`). Nothing here names a topic: the markers are
+"favourite", "keep" and function words.
+"""
+
+from __future__ import annotations
+
+from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
+from cognimem.text.tokens import words
+
+__all__ = ["TOP_WORDS", "top_like"]
+
+# the words without one of which no form here can match
+TOP_WORDS = frozenset(words("favourite, favorite, keep"))
+_SUBJECT = (
+    r"(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what|who)\b)[a-z][\w' ,&-]{1,80}?)"
+)
+_FAVOURITE = icase(
+    rf"^{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|always|still|easily|by\s+far)\s+)?"
+    r"(?:my|our)\s+(?:(?:absolute|all[- ]time|very|total|number[- ]one)\s+)?favou?rite"
+    r"(?:\s+(?:time|place|spot|day|season|way|kind|sort)\s+(?:of\s+(?:the\s+)?\w+\s+)?"
+    r"(?:for|to)\s+.+?)?\s*[.!]*$"
+)
+_KEEP = icase(
+    r"^(?:I|we)\s+(?:(?:always|really|just|do)\s+)?(?:like|prefer)\s+to\s+"
+    r"(?P<rest>keep\s+.+?)\s*[.!]*$"
+)
+
+
+def top_like(said: str) -> str | None:
+    """The object of a like ``said`` in one of the voices of the module docstring, or
+    ``None``."""
+    if said.rstrip().endswith("?"):
+        return None
+    for pattern in (_FAVOURITE, _KEEP):
+        m = pattern.match(said)
+        if m is None:
+            continue
+        rest = m.group("rest") if pattern is _KEEP else liked_object(m.group("rest"))
+        return rest if names_a_thing(rest) and not _theirs(rest) else None
+    return None
+
+
+def _theirs(rest: str) -> bool:
+    """Whether the subject is someone else's ("My son's favourite ...")."""
+    head = rest.split()[0].lower() if rest.split() else ""
+    return head.endswith("'s") and head not in ("let's", "that's", "it's")
