@@ -127,6 +127,25 @@ class _ScopeCacheCollector(Collector):
         )
 
 
+class _BackgroundFailuresCollector(Collector):
+    """Failures of the Memory's background tasks (``Memory.background_failures``), read
+    at scrape time."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+
+    def collect(self) -> Iterable[Metric]:
+        failures = CounterMetricFamily(
+            "cognimem_background_failures",
+            "Failures of this process's background tasks, by task (access_flush: the"
+            " reads' access counts not written, kept for the next flush).",
+            labels=["task"],
+        )
+        for task, n in sorted(self._memory.background_failures.items()):
+            failures.add_metric([task], n)
+        yield failures
+
+
 class Metrics:
     """The app's instruments and its registry."""
 
@@ -151,6 +170,7 @@ class Metrics:
         if memory is not None:
             self.registry.register(_EmbeddingCacheCollector(memory))
             self.registry.register(_ScopeCacheCollector(memory))
+            self.registry.register(_BackgroundFailuresCollector(memory))
             memory.observe_lifecycle(self.observe_lifecycle)
 
     def _add_latency_instruments(self, r: CollectorRegistry) -> None:

@@ -162,6 +162,12 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         return self._parts.domains
 
     @property
+    def background_failures(self) -> dict[str, int]:
+        """How many times each background task of this process failed, by task:
+        ``access_flush`` (writing the reads' access counts). Each was logged."""
+        return {"access_flush": self._parts.access.failures}
+
+    @property
     def is_open(self) -> bool:
         """Whether ``start`` has connected this Memory (and ``aclose`` has not closed it)."""
         return self._parts.opened

@@ -10,7 +10,8 @@ the counters (get, list_items, export, forgetting, promotion) flushes first, so 
 process's own reads are never missing from them. What a crash can lose is the reads
 of the last interval at most (the task's flushes before it are committed); a flush that
 fails keeps its counts for the next one, and one that fails at close says in the log
-how many items' counts it could not write.
+how many items' counts it could not write. Every failed flush is counted in
+``failures`` (``cognimem_background_failures_total{task="access_flush"}``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class AccessCounts:
         self._pending: dict[tuple[str, str], tuple[int, datetime]] = {}
         self._task: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
+        self.failures = 0  # flushes whose write failed (their counts were kept)
 
     @property
     def pending(self) -> int:
@@ -74,7 +76,9 @@ class AccessCounts:
             await self._store.record_accesses(
                 [Access(t, i, n, at) for (t, i), (n, at) in batch.items()]
             )
-        except BaseException:
+        except BaseException as exc:
+            if isinstance(exc, Exception):  # not a cancellation
+                self.failures += 1
             for key, (n, at) in batch.items():  # back, with any counted meanwhile
                 had = self._pending.get(key)
                 self._pending[key] = (n, at) if had is None else (had[0] + n, max(had[1], at))
