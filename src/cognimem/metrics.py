@@ -138,7 +138,8 @@ class _BackgroundFailuresCollector(Collector):
         failures = CounterMetricFamily(
             "cognimem_background_failures",
             "Failures of this process's background tasks, by task (access_flush: the"
-            " reads' access counts not written, kept for the next flush).",
+            " reads' access counts not written, kept for the next flush; planner_analyze:"
+            " an ANALYZE after bulk writes on PostgreSQL).",
             labels=["task"],
         )
         for task, n in sorted(self._memory.background_failures.items()):

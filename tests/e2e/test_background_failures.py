@@ -1,6 +1,7 @@
 """A background task that fails is counted in ``cognimem_background_failures_total``, as
 well as logged: the access counts' flush (on each backend: a real trigger refuses the
-write, the counts are kept and written by the next flush once it is dropped)."""
+write, the counts are kept and written by the next flush once it is dropped), and the
+ANALYZE after bulk writes on PostgreSQL (a real server, a database without the tables)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from cognimem import Memory, Settings
 from cognimem.config import RecallSettings
 from cognimem.metrics import Metrics
 from cognimem.providers.fakes import HashingEmbedder
+from cognimem.store.postgres.planner_stats import PlannerStats
+from tests import servers
 
 USER = "ada"
 SAID = "The spare key is under the third flowerpot."
@@ -89,3 +92,21 @@ async def test_a_failed_access_flush_is_counted_and_its_counts_kept(memory_url: 
             return [i.access_count for i in items if i.text == SAID] == [1]
 
         await until(written)  # the kept count, written by a later flush
+
+
+async def test_a_failed_analyze_is_counted(postgres_server: servers.PostgresServer) -> None:
+    # the server's own database has no items or events table: the ANALYZE fails there
+    conn = await asyncpg.connect(postgres_server.admin_dsn(), timeout=10)
+    try:
+        stats = PlannerStats()
+        assert await stats.analyze(conn) is False
+    finally:
+        await conn.close()
+    assert stats.failures == 1
+
+
+async def test_a_postgres_memory_reports_its_analyze_failures(postgres_dsn: str) -> None:
+    async with Memory.open(postgres_dsn, embedder=HashingEmbedder()) as mem:
+        metrics = Metrics(mem)
+        assert failures(metrics, "planner_analyze") == 0
+        assert failures(metrics, "access_flush") == 0

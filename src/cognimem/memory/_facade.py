@@ -164,8 +164,13 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
     @property
     def background_failures(self) -> dict[str, int]:
         """How many times each background task of this process failed, by task:
-        ``access_flush`` (writing the reads' access counts). Each was logged."""
-        return {"access_flush": self._parts.access.failures}
+        ``access_flush`` (writing the reads' access counts) and, on PostgreSQL,
+        ``planner_analyze`` (the ANALYZE after bulk writes). Each was logged."""
+        failures = {"access_flush": self._parts.access.failures}
+        analyze = getattr(self._parts.store, "analyze_failures", None)
+        if isinstance(analyze, int):
+            failures["planner_analyze"] = analyze
+        return failures
 
     @property
     def is_open(self) -> bool:

@@ -140,6 +140,11 @@ class PostgresDatabase:
             budget, "postgres_graph_edges", kept_edges
         )
 
+    @property
+    def analyze_failures(self) -> int:
+        """The ANALYZEs after bulk writes that failed (``planner_stats.py``)."""
+        return self._planner_stats.failures
+
     @classmethod
     def from_url(cls, url: str, *, cache_max_bytes: int | None = DEFAULT_MAX_MB << 20) -> Self:
         """``postgresql://user:pass@host:port/db?max_size=20`` (also ``postgres://``).

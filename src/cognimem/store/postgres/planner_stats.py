@@ -13,7 +13,8 @@ So a process that has committed, since it last analysed them, more rows than
 ``GROWTH`` of what the tables then held (at least ``MIN_ROWS``) runs ``ANALYZE
 (SKIP_LOCKED)`` on both after its commit, outside the write's transaction: it never
 waits for autovacuum or another process's ANALYZE, and a failure only leaves the old
-statistics (logged).
+statistics (logged, and counted in ``failures``:
+``cognimem_background_failures_total{task="planner_analyze"}``).
 
 It analyses the columns the write path and the reads filter, join or order on, not the
 payload (an item's text, search text, vector, metadata, entities and provenance; an
@@ -55,6 +56,7 @@ class PlannerStats:
     def __init__(self) -> None:
         self._written = 0
         self._held = 0.0  # the items' rows at the last ANALYZE, as the planner knew them
+        self.failures = 0  # ANALYZEs that failed
 
     def wrote(self, rows: int) -> bool:
         """Note ``rows`` committed event and item rows; whether to analyse now."""
@@ -72,6 +74,7 @@ class PlannerStats:
                 "SELECT reltuples FROM pg_class WHERE oid = 'items'::regclass"
             )
         except Exception:  # statistics are an optimisation: the write already committed
+            self.failures += 1
             log.warning("ANALYZE of items and events failed", exc_info=True)
             return False
         self._written = 0
