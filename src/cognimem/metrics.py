@@ -173,6 +173,7 @@ class Metrics:
             self.registry.register(_ScopeCacheCollector(memory))
             self.registry.register(_BackgroundFailuresCollector(memory))
             memory.observe_lifecycle(self.observe_lifecycle)
+            memory.observe_jobs(self.observe_job)
 
     def _add_latency_instruments(self, r: CollectorRegistry) -> None:
         """The HTTP, retrieval-step and write-step latency histograms."""
@@ -322,6 +323,11 @@ class Metrics:
             self.lifecycle_failures.labels(operation).inc()
         else:
             self.lifecycle_items.labels(operation).inc(touched)
+
+    def observe_job(self, kind: str, degraded: list[str]) -> None:
+        """Count the degradations of a job this process ran (``path`` is its kind,
+        ``ingest_job``, beside a write's ``write``)."""
+        self._degraded(f"{kind}_job", degraded)
 
     def _degraded(self, path: str, entries: Iterable[str]) -> None:
         for entry in entries:

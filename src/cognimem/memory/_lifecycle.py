@@ -52,7 +52,7 @@ from cognimem.models.procedures import Procedure
 from cognimem.providers.embeddings import Embedder
 from cognimem.queue import Job
 from cognimem.services.components import configured_embedder
-from cognimem.services.jobs import SWEEP_LIMIT, JobService
+from cognimem.services.jobs import SWEEP_LIMIT, JobObserver, JobService
 from cognimem.services.lifecycle.consolidation import ConsolidationService
 from cognimem.services.lifecycle.decay import DecayService
 from cognimem.services.lifecycle.forgetting_policy import ForgettingPolicyService
@@ -243,6 +243,13 @@ class LifecycleCalls:
         process (dry runs, and the jobs it runs); ``touched`` is ``None`` when the run
         failed. ``Metrics`` observes the app's Memory so."""
         self._lifecycle.observe(observer)
+
+    def observe_jobs(self, observer: JobObserver) -> None:
+        """Call ``observer(kind, degraded)`` after every ingest job this process runs
+        and acknowledges (``process_next_job``, ``run_worker``); ``degraded`` is what the
+        job's write said (empty when nothing was). ``Metrics`` observes the app's
+        Memory so."""
+        self._jobs.observe(observer)
 
     async def run_lifecycle(self, op: str, **options: Unpack[RunLifecycleKeywords]) -> LifecycleRun:
         """Run lifecycle operation ``op`` (``consolidate``, ``revise``, ...) on one user's

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 from cognimem.errors import InvalidInput, NotFound, StoreUnavailable
@@ -22,6 +23,9 @@ log = logging.getLogger(__name__)
 # how many stranded jobs one sweep queues at most
 SWEEP_LIMIT = 500
 
+# told ``(job kind, degraded entries)`` after each job this process ran and acknowledged
+JobObserver = Callable[[str, list[str]], None]
+
 
 class JobService:
     """``Memory.get_job``, ``process_next_job``, ``requeue_stranded`` and ``run_worker``
@@ -33,6 +37,11 @@ class JobService:
         self._parts = parts
         self._writing = writing
         self._lifecycle = lifecycle
+        self._observers: list[JobObserver] = []
+
+    def observe(self, observer: JobObserver) -> None:
+        """Report every ingest job this process runs and acknowledges to ``observer``."""
+        self._observers.append(observer)
 
     def _require_queue(self) -> JobQueue:
         return self._parts.require_queue(
@@ -72,6 +81,8 @@ class JobService:
         else:
             if degraded is not None:
                 await queue.ack(delivery, "; ".join(degraded) or None)
+                for observer in self._observers:
+                    observer(job.kind, degraded)
         try:
             return await queue.get(job.tenant_id, job.id)
         except NotFound:
