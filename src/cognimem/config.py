@@ -381,6 +381,16 @@ class ServerSettings(BaseModel):
     workers: int = Field(default=1, ge=1)
 
 
+class WorkerSettings(BaseModel):
+    """``cognimem worker``. Its metrics (the jobs it runs: their degradations, lifecycle
+    runs) are served only when ``metrics_port`` is set, behind the same tokens as the
+    API's ``/metrics`` (docs/metrics.md)."""
+
+    # unset: no metrics port; 0: any free port (the worker prints it)
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    metrics_host: str = "127.0.0.1"
+
+
 class AuthSettings(BaseModel):
     """HTTP API authentication. Every ``/v1`` route needs a tenant's API key
     (``cognimem keys create --tenant T``); there is no bypass."""
@@ -453,6 +463,7 @@ class Settings(BaseSettings):
     recall: RecallSettings = Field(default_factory=RecallSettings)
     lifecycle: LifecycleSettings = Field(default_factory=LifecycleSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    worker: WorkerSettings = Field(default_factory=WorkerSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
     log: LogSettings = Field(default_factory=LogSettings)
     mcp: MCPSettings = Field(default_factory=MCPSettings)

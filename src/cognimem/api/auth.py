@@ -22,7 +22,6 @@ Every authenticated request counts against its key's rate limit
 from __future__ import annotations
 
 import hashlib
-import hmac
 import logging
 import math
 import secrets
@@ -51,6 +50,7 @@ from cognimem.errors import (
     Unauthenticated,
     UsageError,
 )
+from cognimem.metrics_http import bearer_token, check_metrics_access, token_matches
 from cognimem.models.admin import ApiKey, KeyLevel
 from cognimem.models.clock import Clock, to_utc, utc_now
 from cognimem.models.ids import new_id
@@ -145,23 +145,6 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def _bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header, or ``None``."""
-    if not authorization:
-        return None
-    scheme, _, token = authorization.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or " " in token:
-        return None
-    return token
-
-
-def _matches(token: str | None, expected: str | None) -> bool:
-    if token is None or not expected:
-        return False
-    return hmac.compare_digest(token.encode("utf-8"), expected.encode("utf-8"))
-
-
 # -- the authenticator ---------------------------------------------------------------------
 class Authenticator:
     """Checks bearer tokens against the store's keys and the configured admin and
@@ -189,7 +172,7 @@ class Authenticator:
 
     async def authenticate(self, authorization: str | None) -> Principal:
         """The tenant principal of an ``Authorization`` header value, rate limited."""
-        token = _bearer(authorization)
+        token = bearer_token(authorization)
         if token is None:
             raise Unauthenticated("missing or malformed Authorization header: use 'Bearer <key>'")
         key = await self.store.find_api_key(hash_secret(token))
@@ -218,26 +201,14 @@ class Authenticator:
             raise Unauthenticated(
                 "admin endpoints are disabled until COGNIMEM_AUTH__ADMIN_KEY is set"
             )
-        if not _matches(_bearer(authorization), expected):
+        if not token_matches(bearer_token(authorization), expected):
             raise Unauthenticated("admin key required")
         return Principal(tenant_id="*", key_id="admin", admin=True)
 
     def check_metrics(self, authorization: str | None) -> None:
-        """Allow the admin key or the metrics token, else ``Unauthenticated``."""
-        admin_key = self._admin_key()
-        token = self.settings.metrics_token
-        metrics_token = (token.get_secret_value() or None) if token is not None else None
-        if admin_key is None and metrics_token is None:
-            raise Unauthenticated(
-                "/metrics is disabled until COGNIMEM_AUTH__METRICS_TOKEN or "
-                "COGNIMEM_AUTH__ADMIN_KEY is set"
-            )
-        presented = _bearer(authorization)
-        # both comparisons always run: timing does not tell which token exists
-        ok_admin = _matches(presented, admin_key)
-        ok_metrics = _matches(presented, metrics_token)
-        if not (ok_admin or ok_metrics):
-            raise Unauthenticated("metrics token or admin key required")
+        """Allow the admin key or the metrics token, else ``Unauthenticated`` (the check a
+        worker's metrics port makes too, ``metrics_http.py``)."""
+        check_metrics_access(self.settings, authorization)
 
     async def aclose(self) -> None:
         await self.limiter.aclose()

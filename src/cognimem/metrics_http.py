@@ -1,0 +1,159 @@
+"""Who may read metrics, and ``GET /metrics`` served by a process with no HTTP API.
+
+:func:`check_metrics_access` is the one check of a scrape's ``Authorization`` header:
+the API's ``/metrics`` (``api/auth.py``) and a worker's metrics port both call it.
+:class:`MetricsServer` serves one :class:`~cognimem.metrics.Metrics` on a port of its
+own (``cognimem worker --metrics-port``): the standard library's HTTP server in a
+thread, rendering each scrape on the worker's event loop (where its ``Memory`` lives:
+the queue depth is read there, and the collectors never race the jobs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
+
+from cognimem.errors import CognimemError, Unauthenticated
+
+if TYPE_CHECKING:
+    from pydantic import SecretStr
+
+    from cognimem.config import AuthSettings
+    from cognimem.metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+# a scrape waits this long for the event loop before it answers 503
+_RENDER_TIMEOUT_S = 30.0
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` value, else ``None``."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or " " in token:
+        return None
+    return token
+
+
+def token_matches(token: str | None, expected: str | None) -> bool:
+    """Whether ``token`` is ``expected`` (compared in constant time); never for no token."""
+    if token is None or not expected:
+        return False
+    return hmac.compare_digest(token.encode("utf-8"), expected.encode("utf-8"))
+
+
+def _secret(value: SecretStr | None) -> str | None:
+    return (value.get_secret_value() or None) if value is not None else None  # "" is unset
+
+
+def metrics_readable(auth: AuthSettings) -> bool:
+    """Whether any token may read metrics (else every scrape is refused)."""
+    return _secret(auth.admin_key) is not None or _secret(auth.metrics_token) is not None
+
+
+def check_metrics_access(auth: AuthSettings, authorization: str | None) -> None:
+    """Allow the admin key or the metrics token, else ``Unauthenticated``."""
+    admin_key, metrics_token = _secret(auth.admin_key), _secret(auth.metrics_token)
+    if admin_key is None and metrics_token is None:
+        raise Unauthenticated(
+            "/metrics is disabled until COGNIMEM_AUTH__METRICS_TOKEN or "
+            "COGNIMEM_AUTH__ADMIN_KEY is set"
+        )
+    presented = bearer_token(authorization)
+    # both comparisons always run: timing does not tell which token exists
+    ok_admin = token_matches(presented, admin_key)
+    ok_metrics = token_matches(presented, metrics_token)
+    if not (ok_admin or ok_metrics):
+        raise Unauthenticated("metrics token or admin key required")
+
+
+class MetricsServer:
+    """``GET /metrics`` of ``metrics`` on ``host:port`` (0: any free port), until
+    :meth:`close`. Scrapes are rendered on ``loop``; the same token check as the API."""
+
+    def __init__(
+        self,
+        metrics: Metrics,
+        auth: AuthSettings,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        handler = _handler(metrics, auth, loop)
+        # binds now: a busy port fails here, before the worker says it started
+        self._server = ThreadingHTTPServer((host, port), handler)
+        self._server.daemon_threads = True
+        self.host = host
+        self.port: int = self._server.server_address[1]
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="cognimem-metrics", daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/metrics"
+
+    def close(self) -> None:
+        """Stop serving and release the port."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+def _handler(
+    metrics: Metrics, auth: AuthSettings, loop: asyncio.AbstractEventLoop
+) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path.partition("?")[0] != "/metrics":
+                self._error(404, "not_found", "only GET /metrics is served here")
+                return
+            try:
+                check_metrics_access(auth, self.headers.get("Authorization"))
+            except CognimemError as exc:
+                self._error(401, exc.type, exc.message)
+                return
+            future = asyncio.run_coroutine_threadsafe(metrics.render(), loop)
+            try:
+                body, content_type = future.result(_RENDER_TIMEOUT_S)
+            except Exception as exc:  # the scrape fails loudly, the worker goes on
+                future.cancel()
+                log.warning("worker metrics scrape failed: %r", exc)
+                self._error(503, "unavailable", f"metrics not rendered: {exc!r}")
+                return
+            self._send(200, body, content_type)
+
+        def _error(self, status: int, kind: str, message: str) -> None:
+            body = json.dumps({"error": {"type": kind, "message": message, "details": {}}}).encode()
+            self._send(status, body, "application/json")
+
+        def _send(self, status: int, body: bytes, content_type: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            log.debug("metrics %s", format % args)
+
+    return Handler
+
+
+__all__ = [
+    "MetricsServer",
+    "bearer_token",
+    "check_metrics_access",
+    "metrics_readable",
+    "token_matches",
+]
