@@ -107,6 +107,17 @@ def test_gated_answers_as_the_pattern(pattern: str, text: str) -> None:
     assert (found and found.span()) == (raw and raw.span())
     assert gated.sub("#", text) == regex.sub("#", text)
     assert gated.split(text) == regex.split(text)
+    for start in (0, 1):  # a match gated too answers as the pattern's
+        held = Gated(regex, gate_match=True).match(text, start)
+        plain = regex.match(text, start)
+        assert (held and held.span()) == (plain and plain.span())
+
+
+def test_a_gated_match_skips_only_texts_without_a_needle() -> None:
+    gated = Gated(re.compile(r"^(?P<rest>[a-z ]{1,40}?) ruins? it for me$", re.I), gate_match=True)
+    assert gated.match("the rain is cold") is None
+    assert gated.match("Rain RUINS it for me") is not None
+    assert Gated(gated.regex).match("the rain is cold") is None
 
 
 def test_every_rule_pattern_is_read_soundly() -> None:

@@ -180,14 +180,16 @@ class Gated:
     """``regex`` behind a test of its :func:`needles`: :meth:`search`, :meth:`sub`,
     :meth:`split` and :meth:`finditer` scan only an ASCII text that holds one (else
     they answer "no match" at once), and answer exactly as ``regex`` does.
-    :meth:`match` always scans: a match at the start alone is cheap."""
+    :meth:`match` scans every text unless ``gate_match``: a match at the start alone is
+    mostly cheap, but not for a pattern that reads far before it can fail."""
 
-    __slots__ = ("_needles", "pattern", "regex")
+    __slots__ = ("_gate_match", "_needles", "pattern", "regex")
 
-    def __init__(self, regex: re.Pattern[str]) -> None:
+    def __init__(self, regex: re.Pattern[str], *, gate_match: bool = False) -> None:
         self.regex = regex
         self.pattern = regex.pattern
         self._needles = needles(regex)
+        self._gate_match = gate_match
 
     def may_match(self, text: str) -> bool:
         """Whether ``text`` may hold a match (``False``: it holds none)."""
@@ -200,6 +202,8 @@ class Gated:
         return self.regex.search(text, pos, endpos) if self.may_match(text) else None
 
     def match(self, text: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
+        if self._gate_match and not self.may_match(text):
+            return None
         return self.regex.match(text, pos, endpos)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:

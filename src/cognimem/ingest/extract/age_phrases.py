@@ -4,7 +4,7 @@ and one said as a joke ("100 years old at heart"), pronouns, a birth year; read 
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 
 __all__ = ["AGE", "AGE_FIGURE", "BIRTH_YEAR", "PRONOUNS"]
 
@@ -23,8 +23,8 @@ AGE_FIGURE = icase(
     r"\b(?:at heart|(?:on the )?inside|in spirit|deep down|going on|forever|mentally|"
     r"emotionally|in (?:[a-z]+ )?[a-z]+ years|some days|when it comes to)\b"
 )
-PRONOUNS = icase(
+PRONOUNS = gated(
     r"\b(?:my pronouns are|I use|I go by)\s+(?P<v>(?:she|he|they|xe|ze|it)/(?:her|him|"
     r"them|hers|his|theirs|xem|zir|its|she|he|they))\b"
 )
-BIRTH_YEAR = icase(r"\bI was born in (?P<v>(?:19|20)\d{2})\b")
+BIRTH_YEAR = gated(r"\bI was born in (?P<v>(?:19|20)\d{2})\b")

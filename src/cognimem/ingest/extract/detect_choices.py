@@ -47,7 +47,7 @@ from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.stance_forms import (
     LIST,
     NOT_HABIT_VERBS,
@@ -118,7 +118,7 @@ _KEEP_AWAY_DONE = (
 )
 _CUT_DOWN = r"(?:cut|cutting)\s+(?:right\s+)?(?:down|back)\s+on"
 # a negative stance: the marker, then the object
-_AGAINST = icase(
+_AGAINST = gated(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>(?:(?:have|need|got|'ve got) to\s+|must\s+|should\s+)?"
     rf"(?:avoid|{_KEEP_AWAY})|dislike|hate|detest|loathe|despise|"
     rf"can't stand|can't bear|don't {_ADV}(?:like|enjoy|love|care for|fancy|want(?! to\b)|"
@@ -167,7 +167,7 @@ _AGAINST = icase(
     rf"(?P<f>into|do|like|enjoy))\s+(?P<rest>.+)"
 )
 # a positive stance: a choice, a requirement, a standing habit
-_FOR = icase(
+_FOR = gated(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>prefer(?! not\b)|"
     rf"(?:'d|would) (?:much\s+|far\s+)?prefer(?! not\b)|"
     rf"'d (?:much\s+|far\s+)?rather(?! not\b)|would (?:much\s+|far\s+)?rather(?! not\b)|"
@@ -191,7 +191,7 @@ _ONLY = icase(
     rf"\b|had\b|got\b|found\b|realized\b|realised\b|heard\b|knew\b|saw\b|started\b|recently\b"
     rf"|one\b|a few\b)(?P<rest>[a-z].+)"
 )
-_ONLY_AFTER = icase(
+_ONLY_AFTER = gated(
     rf"\b{_SUBJECT}(?P<rest>(?!(?:only|just|{_AUX_OR_MIND})\b)[a-z]+\b.*?)"
     rf"\s+(?P<v>exclusively|only)\b(?P<tail>.*)"
 )

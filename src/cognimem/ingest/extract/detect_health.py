@@ -23,7 +23,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import FactCategory as Cat
 
@@ -109,7 +109,7 @@ _FEELING = icase(
 )
 # "I can't sleep if I eat late": a cause and its effect (read by the stances), not a
 # state that holds now
-_CONDITIONAL = icase(r"\b(?:if|when|whenever|every time|unless|after I|once I)\b")
+_CONDITIONAL = gated(r"\b(?:if|when|whenever|every time|unless|after I|once I)\b")
 _NOT_NOW = icase(
     r"\b(?:anymore|any more|any longer|(?:is|are|'s|'re|finally|now|all)\s+(?:gone|over)|"
     r"over it|better now|recovered)\b"

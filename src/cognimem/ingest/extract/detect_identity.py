@@ -15,7 +15,7 @@ from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import is_person_name
 from cognimem.ingest.extract.language_phrases import spoken
-from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, REL, TITLE, icase
+from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, REL, TITLE, gated, icase
 from cognimem.ingest.extract.work_nouns import own_work
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -39,7 +39,7 @@ _THIRD_NICKNAME = icase(
     rf"(?P<v>{NAME1})"
 )
 # "everyone calls Sarah Sally" ("calls her" read as her name first, ``coref.py``)
-_CALLED_BY_OTHERS = icase(
+_CALLED_BY_OTHERS = gated(
     rf"\b(?:everyone|everybody|people|we|they|friends|(?:all\s+)?(?:his|her|their|our|my)\s+"
     rf"(?:friends|family|kids|colleagues|coworkers|teammates|students|patients|parents))\s+"
     rf"(?:all\s+)?(?:just\s+)?(?:call|calls|called)\s+(?P<who>{NAME})\s+(?P<v>{NAME1})"

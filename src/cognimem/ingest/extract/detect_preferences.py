@@ -15,7 +15,7 @@ from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.figures import Copula, kind_owned
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import NAME, icase
+from cognimem.ingest.extract.patterns import NAME, gated, icase
 from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -57,7 +57,7 @@ _OWN_ANY = icase(
     r"(?P<v>(?-i:[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?))(?=\s+(?:in|on|at|near|"
     r"with|that|which|and|but|downtown|outside|up|back|together|now|too)\b|\s*[,.;!?]|\s*$)"
 )
-_FAVORITE = icase(
+_FAVORITE = gated(
     r"\bmy\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
     r"(?:is|are|has to be|would be|'s)\s+(?P<v>[^.,;!?]+)|^(?P<v2>[^,;!?]+?)\s+(?:is|are)\s+"
     r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind2>[a-z]+(?:\s+[a-z]+)?)"
@@ -73,7 +73,7 @@ _FAN = icase(
     r"fan\s+of|into|obsessed with|crazy about|a sucker for|hooked on|(?:that\s+|too\s+)?big "
     r"on)|(?:I|we)\s+can't get enough of)\s+(?P<rest>[^.;!?]+)"
 )
-_PERSON_FAN = icase(
+_PERSON_FAN = gated(
     r"\b(?:I'm|we're)\s+(?P<neg>not\s+)?an?\s+(?:(?:big|huge|massive|real|total|diehard|"
     r"die-hard)\s+)?(?P<rest>[\w' -]+?)\s+(?:person|fan|lover|addict|nerd|junkie)\b"
 )

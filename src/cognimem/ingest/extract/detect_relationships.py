@@ -13,7 +13,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import is_person_name
-from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, NUMBER, PET, REL, icase
+from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, NUMBER, PET, REL, gated, icase
 from cognimem.ingest.extract.work_nouns import their_work
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -52,7 +52,7 @@ _HAVE_NAMED_PETS = icase(
     rf"\b(?:I|we)\s+(?:have|got)\s+{NUMBER}\s+(?:[a-z]+\s+)?(?P<rel>{PET}|dogs|cats)\s*"
     rf"(?:,|:|—|-)\s*(?P<v>{NAME1}(?:\s*(?:,|and|&)\s*{NAME1})*)\b"
 )
-_IS_MY_REL = icase(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
+_IS_MY_REL = gated(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
 # "my partner is Christopher Lee" (not "my wife is Japanese": ``vocab.NOT_A_NAME_AFTER_IM``)
 _MY_REL_IS = icase(
     rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})\s+is\s+(?P<v>{NAME})(?=\s*(?:[,.!;]|$|\band\b))"

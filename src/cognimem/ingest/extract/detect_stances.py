@@ -267,12 +267,12 @@ _SUPERLATIVE_LIKING = icase(r"\bnothing\s+makes\s+(?:me|us)\s+(?:happier|happy|s
 # cause is a pronoun, is not a cause the speaker will act on
 _REACTION = icase(r"^(?:it|that|this|which|you|your|their|his|her|its)\b")
 # a standing dislike said as what it does to the speaker: "Plastic waste really bothers me"
-_BOTHERS_ME = icase(
+_BOTHERS_ME = gated(
     r"\b(?:really\s+|truly\s+|deeply\s+|always\s+)?(?:bothers|annoys|upsets|irritates|"
     r"offends|frustrates|disgusts)\s+(?:me|us)\b"
 )
 # small talk that reads like a stance: "I'd love to hear more", "I can't believe it"
-_SMALL_TALK = icase(
+_SMALL_TALK = gated(
     r"\b(?:love to|like to|want to|trying to)\s+(?:hear|see|know|chat|talk|catch up|figure "
     r"out|decide|remember|understand|think|say|meet (?:you|up|your|with you))\b|"
     r"\bcan't (?:believe|wait)\b|"
@@ -303,7 +303,7 @@ _FINITE = icase(
     r"should|may|might|must|went|came|got|took|made|saw|left|ran|ate|said|found|gave|felt|"
     r"kept|knew|thought)\b|\w'(?:re|ll|d|ve)\b"
 )
-_SUBORDINATE = icase(
+_SUBORDINATE = gated(
     r"\b(?:until|till|unless|when|whenever|while|because|once|if|so|before|after)\b"
 )
 # a time that recurs or a place: what makes a slogan a standing rule ("No school

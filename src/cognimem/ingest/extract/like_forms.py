@@ -19,7 +19,7 @@ a topic: the markers are verbs of liking, reacting and spoiling, and function wo
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
 from cognimem.ingest.extract.top_likes import TOP_WORDS, top_like
 from cognimem.ingest.extract.vocabulary import BODY_PARTS
@@ -53,10 +53,11 @@ _NOT_NEAR = icase(
     r"(?:near|close\s+to|next\s+to|beside|by)\s+(?P<rest>.+)$"
 )
 # "Subtitles ruin a film for me", "X spoils any trip for us"
-_RUINS = icase(
+_RUINS = gated(
     r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what)\b)[a-z][\w' ,&-]{1,60}?)"
     r"\s+(?:always\s+|just\s+|really\s+)?(?:ruins?|spoils?)\s+(?:\w+\s+){1,4}?for\s+(?:me|us)"
-    r"\s*[.!]*$"
+    r"\s*[.!]*$",
+    gate_match=True,
 )
 
 

@@ -10,13 +10,16 @@ comma ("I'm not a big drinker so pubs aren't really my thing").
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+import re
+
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.stance_forms import without_reason_lead
+from cognimem.text.literals import Gated
 
 __all__ = ["object_first"]
 
 # the object first: "X isn't my thing", "X is a must for me"
-_OBJECT_AGAINST = icase(
+_OBJECT_AGAINST = gated(
     r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:(?:\s+(?:isn't|aren't|is not|are not)|'s not|'re not)\s+"
     r"(?:really\s+|just\s+|at all\s+|exactly\s+)?(?:(?:my|our)\s+(?:thing|style|scene|cup of "
     r"tea|kind of thing|sort of thing|vibe|jam|bag|idea of fun|forte)|for\s+(?:me|us)|an option"
@@ -33,7 +36,8 @@ _OBJECT_AGAINST = icase(
     # "X are banned in this house"
     r"\s+(?:is|are)\s+(?:(?:totally|completely|strictly)\s+)?(?:banned|forbidden)|"
     r"\s+(?:bores?|bored)\s+(?:me|us)|\s+(?:don't|doesn't)\s+(?:really\s+)?"
-    r"(?:work|agree|sit well)\s+(?:for|with)\s+(?:me|us))\b"
+    r"(?:work|agree|sit well)\s+(?:for|with)\s+(?:me|us))\b",
+    gate_match=True,
 )
 # what the speaker can't abide said by its effect on them: "Open-plan offices drive me
 # round the bend" (not "my husband drives me mad": a person, not a stance)
@@ -76,7 +80,7 @@ def object_first(
     wall", "X or nothing"): the object and whether the speaker is for it (then only for
     it)."""
     said = without_reason_lead(said)  # "Because of my back, X is out of the question"
-    patterns = [_OBJECT_AGAINST]
+    patterns: list[re.Pattern[str] | Gated] = [_OBJECT_AGAINST]
     if not _DRIVE_WORDS.isdisjoint(words):
         patterns.append(_DRIVES_ME)
     # ``later``: after a conjunction ("I'm not a big drinker so pubs aren't my thing")

@@ -37,12 +37,13 @@ def icase(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-def gated(pattern: str) -> Gated:
+def gated(pattern: str, *, gate_match: bool = False) -> Gated:
     """``pattern`` compiled case-insensitively, scanned only in a text that holds one of
     the words it is built around (:class:`cognimem.text.literals.Gated`, the same
     answers): for a pattern that costs tens of microseconds a sentence and seldom
-    matches."""
-    return Gated(icase(pattern))
+    matches. ``gate_match``: its ``match`` too (for a pattern that reads far before it
+    can fail)."""
+    return Gated(icase(pattern), gate_match=gate_match)
 
 
 _CAP = "A-ZÀ-ÖØ-Þ"
