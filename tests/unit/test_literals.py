@@ -38,8 +38,9 @@ _TRICKY = [
 
 def _rule_patterns() -> list[re.Pattern[str]]:
     found: dict[int, re.Pattern[str]] = {}
-    for info in pkgutil.iter_modules(extract.__path__, f"{extract.__name__}."):
-        module = importlib.import_module(info.name)
+    names = [i.name for i in pkgutil.iter_modules(extract.__path__, f"{extract.__name__}.")]
+    for name in [*names, "cognimem.text.events"]:  # and the gated time-of-event patterns
+        module = importlib.import_module(name)
         for value in vars(module).values():
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
                 found[id(value)] = value

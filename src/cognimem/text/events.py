@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from cognimem.text.literals import Gated
 from cognimem.text.mention import TimeMention, precision
 from cognimem.text.sentences import split_sentences
 from cognimem.text.speech import asks
@@ -73,15 +74,18 @@ LOOKS_AHEAD = re.compile(
     r"upcoming|next)\b",
     re.IGNORECASE,
 )
+_AHEAD = Gated(LOOKS_AHEAD)  # the same answers, a sentence without its words unscanned
 
 
 # an event that ends a stay or an activity: a span told after it ends at it ("I got back
 # yesterday" … "we were there for ten days")
-_ENDS = re.compile(
-    r"\b(?:(?:got|came|flew|drove)\s+(?:back|home)|returned|finished|completed|graduated|"
-    r"retired|quit|left(?!\s+for\b)|moved\s+out|ended|stopped|gave\s+up|wrapped\s+up|"
-    r"broke\s+up|was\s+discharged)\b",
-    re.IGNORECASE,
+_ENDS = Gated(
+    re.compile(
+        r"\b(?:(?:got|came|flew|drove)\s+(?:back|home)|returned|finished|completed|graduated|"
+        r"retired|quit|left(?!\s+for\b)|moved\s+out|ended|stopped|gave\s+up|wrapped\s+up|"
+        r"broke\s+up|was\s+discharged)\b",
+        re.IGNORECASE,
+    )
 )
 
 
@@ -132,7 +136,7 @@ def event_period(
     not know); any other text naming no time has no period (``None``)."""
     best: TimeMention | None = None
     for sentence in split_sentences(text):
-        ahead = LOOKS_AHEAD.search(sentence) is not None
+        ahead = _AHEAD.search(sentence) is not None
         mentions = find_times(
             sentence,
             reference,

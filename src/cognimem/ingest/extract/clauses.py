@@ -165,7 +165,7 @@ _NEVER_DID = (
     rf"(?:{NOT_PAST_ED}\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
     r"drove|wrote|told|saw|thought|owned)\b"
 )
-_DENIAL = gated(
+_DENIAL = icase(
     rf"\b(?:I|we) {_NEVER_DID}|\b(?:I|we) (?:was|were) never\b|\bdid(?:n't| not) (?:say|tell)\b|"
     r"\byou(?:'ve| have)? got (?:it|that|this) wrong\b|\byou(?:'re| are) wrong\b"
 )

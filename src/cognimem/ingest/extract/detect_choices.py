@@ -118,7 +118,7 @@ _KEEP_AWAY_DONE = (
 )
 _CUT_DOWN = r"(?:cut|cutting)\s+(?:right\s+)?(?:down|back)\s+on"
 # a negative stance: the marker, then the object
-_AGAINST = gated(
+_AGAINST = icase(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>(?:(?:have|need|got|'ve got) to\s+|must\s+|should\s+)?"
     rf"(?:avoid|{_KEEP_AWAY})|dislike|hate|detest|loathe|despise|"
     rf"can't stand|can't bear|don't {_ADV}(?:like|enjoy|love|care for|fancy|want(?! to\b)|"
@@ -167,7 +167,7 @@ _AGAINST = gated(
     rf"(?P<f>into|do|like|enjoy))\s+(?P<rest>.+)"
 )
 # a positive stance: a choice, a requirement, a standing habit
-_FOR = gated(
+_FOR = icase(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>prefer(?! not\b)|"
     rf"(?:'d|would) (?:much\s+|far\s+)?prefer(?! not\b)|"
     rf"'d (?:much\s+|far\s+)?rather(?! not\b)|would (?:much\s+|far\s+)?rather(?! not\b)|"
@@ -185,7 +185,7 @@ _FOR = gated(
     rf"an?\s+(?:big\s+|great\s+|firm\s+|huge\s+)?believer\s+in|"
     rf"only looking at|going for|opting for))\s+(?P<rest>.+)"
 )
-_ONLY = icase(
+_ONLY = gated(
     rf"\b{_SUBJECT}(?:'ll\s+|will\s+|can\s+)?{_ADV}(?P<v>only|exclusively)\s+(?:ever\s+)?"
     rf"(?!(?:just|{_AUX_OR_MIND})\b"
     rf"\b|had\b|got\b|found\b|realized\b|realised\b|heard\b|knew\b|saw\b|started\b|recently\b"
@@ -216,10 +216,11 @@ _BETTER_WITH = icase(
     rf"^{_SUBJECT}{_ADV}(?P<verb>[a-z]+)\s+(?:(?:way|much|so much|far|a lot|loads|heaps|"
     rf"so)\s+)?(?P<best>better|best)\s+(?P<rest>(?:with|without|from|on|in|after)\s+.+)"
 )
-_OBJECT_FOR = icase(
+_OBJECT_FOR = gated(
     r"^(?P<rest>[a-z][\w' ,-]{1,80}?)\s+(?:(?:is|are)\s+(?:an?\s+|absolutely\s+)?(?:must|"
     r"must-have|non-negotiable|essential|(?:my|our)\s+(?:go-to|default|rule))|suits?\s+"
-    r"(?:me|us)\s+best|works?\s+best\s+for\s+(?:me|us))\b"
+    r"(?:me|us)\s+best|works?\s+best\s+for\s+(?:me|us))\b",
+    gate_match=True,
 )
 # a habit said with its reason ("I wear earplugs because my partner snores"), or kept
 # "without fail": a rule by its framing
@@ -241,7 +242,7 @@ _BINDING = frozenset({"allergy", "intolerance", "diet"})
 # the words without which the patterns above cannot match (a set lookup is cheaper)
 _THING_WORDS = frozenset({"something", "thing"})
 _PLEASE_WORDS = frozenset({"please", "pls"})
-_REASON_WORD = icase(r"\b(?:because|since|cause|cuz|due to)\b")
+_REASON_WORD = gated(r"\b(?:because|since|cause|cuz|due to)\b")
 _WHOLE_CHARS = 240
 # a comparison after a choice: "I prefer X over Y", "I'd rather X than Y"
 _COMPARED = icase(

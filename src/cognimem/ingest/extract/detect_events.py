@@ -12,7 +12,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import NAME, NAME1, PET, PLACE, REL, TRAILING_S, gated, icase
+from cognimem.ingest.extract.patterns import NAME, NAME1, PET, PLACE, REL, TRAILING_S, icase
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.tokens import PhraseIndex
@@ -61,7 +61,7 @@ _EVENT = icase(
     + "|".join(f"(?P<e{i}>{v})" for i, (_, v) in enumerate(_EVENT_VERBS))
     + r")\b\s*(?P<rest>[^.;!?]*)"
 )
-_WENT_GERUND = gated(rf"\b{_SUBJ}\s+went\s+(?P<v>{alternation(vocab.GERUND_OUTINGS)})\b")
+_WENT_GERUND = icase(rf"\b{_SUBJ}\s+went\s+(?P<v>{alternation(vocab.GERUND_OUTINGS)})\b")
 _MET_WHOM = icase(
     rf"^(?:up\s+)?(?:with\s+)?(?:some\s+|a\s+few\s+|my\s+|our\s+|an?\s+)?(?P<v>(?:[a-z'-]+\s+)"
     rf"{{0,3}}?(?:friends?|family|cousins?|colleagues|coworkers|classmates|neighbou?rs|"

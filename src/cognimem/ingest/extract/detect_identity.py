@@ -28,12 +28,12 @@ _MY_NAME = icase(
 )
 _TITLE_ONLY = re.compile(rf"^{TITLE}$")  # "calls me Mr. Fix-It": no name read
 _IM_NAME = icase(rf"^I'm\s+(?P<v>{NAME1})(?=\s*(?:[,.!;—-]|$|\band\b|\bby the way\b))")
-_NICKNAME = icase(
+_NICKNAME = gated(
     rf"\b(?:call me|calls me|called me|go by|my nickname is|my nickname's)\s+(?P<v>{NAME1})"
 )
 # a third party's other name: "Sarah goes by Sally", "Robert, known as Bob",
 # "Elizabeth aka Liz" (the speaker's own: ``_NICKNAME``)
-_THIRD_NICKNAME = icase(
+_THIRD_NICKNAME = gated(
     rf"(?:^|\b(?:my|our)\s+{MODS}(?:{REL})\s*,?\s+)(?P<who>{NAME})\s*,?\s+(?:\(\s*)?(?:goes by|"
     rf"also goes by|is called|is known as|known as|also known as|aka|a\.k\.a\.)\s+"
     rf"(?P<v>{NAME1})"

@@ -42,7 +42,7 @@ _PARENT_OF = icase(
     rf"\bI'm\s+an?\s+(?:[a-z-]+\s+)?(?:mom|mother|dad|father|parent|mum)\s+(?:of|to)\s+"
     rf"(?P<v>{NUMBER}\s+(?:[a-z-]+\s+)?(?P<rel>boys|girls|kids|children|sons|daughters))\b"
 )
-_NAMED = icase(
+_NAMED = gated(
     rf"\b(?:an?|my|our|one|two)\s+{MODS}(?:[a-z]+\s+)?(?P<rel>{REL}|{PET})\s+(?:named|"
     rf"called)\s+(?P<v>{NAME1})|"
     rf"\b(?:my|our)\s+{MODS}(?P<pet>{PET})\s+is\s+(?:named|called)\s+(?P<w>{NAME})"

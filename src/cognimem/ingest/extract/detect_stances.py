@@ -82,7 +82,7 @@ _NOT_A_RULE = icase(
     r"(?!(?:need|feed|seed|speed|bleed|breed)\b)[a-z]+ed)\b"
 )
 # "I don't have the receipt anymore": a thing at hand that is gone, no rule or state
-_GONE_AT_HAND = icase(
+_GONE_AT_HAND = gated(
     r"\b(?:don't|do not|no longer)\s+(?:have|own)\s+(?:the|that|this|those|these|it|them)\b"
 )
 _RULE = gated(
@@ -134,7 +134,7 @@ _GOAL = gated(
     r"^(?:I|we)\b[^,;]*\band\s+(?:really\s+)?(?:want|hope|plan|intend|mean)\s+to\b"
 )
 # a state said by when it holds: "I'm on nights right now", "money is tight these days"
-_STATE_NOW = icase(
+_STATE_NOW = gated(
     r"\b(?:right now|at the moment|these days|currently|for now|for the next|lately|"
     r"this (?:month|week|quarter|semester)|since (?:last|the)|anymore|barely|"
     r"in the middle of|(?:weeks?|months?) (?:old|ago))\b"
@@ -262,7 +262,7 @@ _EFFECT_ON_ME = gated(
     r"to|must|need to|can't|cannot|can only)\b"
 )
 # a liking said as a superlative, not a cause: "nothing makes me happier than ..."
-_SUPERLATIVE_LIKING = icase(r"\bnothing\s+makes\s+(?:me|us)\s+(?:happier|happy|smile)\b")
+_SUPERLATIVE_LIKING = gated(r"\bnothing\s+makes\s+(?:me|us)\s+(?:happier|happy|smile)\b")
 # "it makes me happy", "your help gave me strength": a reaction to something said, whose
 # cause is a pronoun, is not a cause the speaker will act on
 _REACTION = icase(r"^(?:it|that|this|which|you|your|their|his|her|its)\b")
@@ -284,11 +284,11 @@ _LACK_FOR_NOW = icase(
     r"\b(?:don't|do not|can't|cannot|no longer)\s+(?:have|use|get|access)\b.*\b(?:right now|"
     r"at the moment|for now|currently|these days|this (?:week|month))\b"
 )
-_CAUSE = icase(
+_CAUSE = gated(
     r"\b(?:so|because|since|ever since|after|once|that's why|is how|is why|the only "
     r"(?:reason|thing)|thanks to|if)\b"
 )
-_EFFECT = icase(
+_EFFECT = gated(
     r"\b(?:makes?|made|gives?|gave|helped|helps|stopped|stops|fixed|fixes|cured|cut|cuts|"
     r"cleared|kills?|killed|wrecked|wrecks|wrecking|lowered|doubled|dropped|calmed|lifted|"
     r"triggers?|triggered|got (?:me|my)|left me|taught|keeps? me|saved|ruined|improved|"
@@ -344,7 +344,7 @@ _NOT_ALLOWED = gated(
 # what is kept where or when: "Shoes off at the door", "Dessert only after vegetables",
 # "Homework first, then play", "The cat stays indoors at night", "..., always",
 # "..., for everyone"
-_KEPT = icase(
+_KEPT = gated(
     r"^(?!\w+(?:ss|us|is)\b)[a-z]+s\s+(?:off|out|away|on|down)\s+(?:[\w'-]+\s+){0,3}?(?:at|by|"
     r"before|after|during|until|in|on)\b|"
     r"^[a-z]+(?:\s+[a-z]+)?\s+only\s+(?:after|before|on|at|in|with|once)\b|"

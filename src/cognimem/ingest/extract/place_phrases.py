@@ -4,7 +4,7 @@ in Ohio", read by :class:`~cognimem.ingest.extract.detect_location.LocationReade
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import PLACE, icase
+from cognimem.ingest.extract.patterns import PLACE, gated, icase
 
 __all__ = ["BEEN_IN", "HOME", "HOMETOWN", "LIVE", "LIVE_NOT", "MOVED", "MOVED_FROM"]
 
@@ -38,7 +38,7 @@ MOVED = icase(
     rf"(?P<old>{PLACE})\s+)?to\s+(?P<v>{PLACE})"
 )
 MOVED_FROM = icase(rf"\b(?:I|we)\s+(?:moved|moved away|left)\s+from\s+(?P<v>{PLACE})")
-HOMETOWN = icase(
+HOMETOWN = gated(
     rf"(?:\b(?:I'm|we're)\s+(?:originally\s+)?from|\bI\s+(?:originally\s+)?come\s+from|"
     rf"\b(?:I|we){_HEDGE}\s+grew\s+up\s+in|\bI was born in|born and raised in|\bI was "
     rf"raised in)"

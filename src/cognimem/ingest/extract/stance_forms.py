@@ -33,7 +33,7 @@ patterns cannot take, each by its grammar, none by a topic word.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.text.tokens import tokens, words
 
 __all__ = [
@@ -241,7 +241,7 @@ ONLY_VERB_TAGS = {
 _PLEASE = icase(r"\b(?:please|pls|suggest|recommend|suggesting|recommending)\b")
 _HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 # a reason said after the stance, as its own clause: "..., since the street light shines in"
-_GIVES_REASON = icase(
+_GIVES_REASON = gated(
     r"\s(?:because|cause|cuz|due to)\b|\ssince\s+(?:I|we|my|our|it|the|they|there)\b|"
     r",\s*as\s+(?:I|we|my|our|it)\b"
 )

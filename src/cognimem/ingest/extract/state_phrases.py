@@ -4,7 +4,7 @@ with X", read by :class:`~cognimem.ingest.extract.detect_constraints.ConstraintR
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import HEAD_END, gated, icase
+from cognimem.ingest.extract.patterns import HEAD_END, icase
 
 __all__ = ["STATE_BE", "STATE_DID", "STATE_MORE", "STATE_SUBJECT"]
 
@@ -47,7 +47,7 @@ STATE_SUBJECT = icase(
     r"sister|brother|grandma|grandpa|grandmother|grandfather))\s+(?:is|has been)\s+(?:in "
     r"(?:the )?hospital|sick|ill|recovering from [^,;]+|undergoing [^,;]+))"
 )
-STATE_MORE = gated(
+STATE_MORE = icase(
     r"\b(?:I|we)(?:'m|\s+have\s+been|'re|\s+am)?\s+(?P<v>(?:dealing|struggling|coping|"
     r"living|battling|suffering)\s+(?:with|from)\s+(?:an?\s+|my\s+|some\s+|the\s+)?(?:bad\s+|"
     r"chronic\s+|severe\s+)?(?:insomnia|anxiety|depression|migraines?|back pain|chronic pain|"

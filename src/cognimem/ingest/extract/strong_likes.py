@@ -19,7 +19,7 @@ the verbs and idioms of liking, and English function words.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import gated, icase
+from cognimem.ingest.extract.patterns import icase
 from cognimem.text.gazetteer import is_first_name
 from cognimem.text.tokens import tokens, words
 
@@ -66,10 +66,9 @@ _MY_THING = icase(
     rf"passion|{_FAVOURITE}|favou?rite\s+(?:\w+\s+){{0,2}}?(?:thing|kind\s+of\s+\w+))\b"
 )
 # "my favourite way to unwind is X": what the speaker most likes doing
-_FAVOURITE_FIRST = gated(
+_FAVOURITE_FIRST = icase(
     rf"^(?:my|our)\s+{_FAVOURITE}(?:\s+(?!is\b|are\b)[\w']+){{0,3}}?\s+(?:is|are|has to be|'s)\s+"
-    rf"(?P<rest>.+)",
-    gate_match=True,
+    rf"(?P<rest>.+)"
 )
 # what "love" and the like may not be the start of: the conversation, the listener, a
 # person or the speaker's own ("I love that", "I love how ...", "I love my job")

@@ -15,7 +15,7 @@ else's ("My son's favourite is X"), and what is not a lasting thing (checked by
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
 from cognimem.text.tokens import words
 
@@ -26,11 +26,12 @@ TOP_WORDS = frozenset(words("favourite, favorite, keep"))
 _SUBJECT = (
     r"(?P<rest>(?!(?:it|that|this|he|she|they|you|there|which|what|who)\b)[a-z][\w' ,&-]{1,80}?)"
 )
-_FAVOURITE = icase(
+_FAVOURITE = gated(
     rf"^{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|always|still|easily|by\s+far)\s+)?"
     r"(?:my|our)\s+(?:(?:absolute|all[- ]time|very|total|number[- ]one)\s+)?favou?rite"
     r"(?:\s+(?:time|place|spot|day|season|way|kind|sort)\s+(?:of\s+(?:the\s+)?\w+\s+)?"
-    r"(?:for|to)\s+.+?)?\s*[.!]*$"
+    r"(?:for|to)\s+.+?)?\s*[.!]*$",
+    gate_match=True,
 )
 _KEEP = icase(
     r"^(?:I|we)\s+(?:(?:always|really|just|do)\s+)?(?:like|prefer)\s+to\s+"
