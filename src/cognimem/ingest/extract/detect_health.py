@@ -110,7 +110,7 @@ _FEELING = icase(
 # "I can't sleep if I eat late": a cause and its effect (read by the stances), not a
 # state that holds now
 _CONDITIONAL = gated(r"\b(?:if|when|whenever|every time|unless|after I|once I)\b")
-_NOT_NOW = icase(
+_NOT_NOW = gated(
     r"\b(?:anymore|any more|any longer|(?:is|are|'s|'re|finally|now|all)\s+(?:gone|over)|"
     r"over it|better now|recovered)\b"
 )
