@@ -10,8 +10,10 @@ import asyncio
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from cognimem import Memory
+from cognimem.models.packets import ContextPacket
 from cognimem.providers.fakes import HashingEmbedder
 
 USER = "ann"
@@ -21,26 +23,30 @@ RULE = "Never share the door code with visitors."
 NEVER = 60
 
 
+async def read_with_threads_held(mem: Memory, question: str, **options: Any) -> ContextPacket:
+    """``mem.read(question, **options)`` while every reader thread and the writer thread of
+    the store are held: it finishes only if it needs none of them."""
+    threads = mem.store._db  # type: ignore[attr-defined]
+    release = threading.Event()
+    held = [threads._reader_pool.submit(release.wait) for _ in range(2)]
+    held.append(threads._writer_pool.submit(release.wait))
+    try:
+        return await asyncio.wait_for(mem.read(question, **options), NEVER)
+    finally:
+        release.set()
+        for h in held:
+            h.result()
+
+
 async def test_a_warm_read_runs_without_the_stores_threads(tmp_path: Path) -> None:
     async with Memory.open(f"sqlite:///{tmp_path / 'm.db'}", embedder=HashingEmbedder()) as mem:
         await mem.write(RULE, user_id=USER, profile="mandate")
         await mem.write("I keep bees on the roof.", user_id=USER)
         await mem.read("what do I keep on the roof?", user_id=USER)  # loads the caches
-        threads = mem.store._db  # type: ignore[attr-defined]
-        release = threading.Event()
-        held = [threads._reader_pool.submit(release.wait) for _ in range(2)]
-        held.append(threads._writer_pool.submit(release.wait))
-        try:
-            packet = await asyncio.wait_for(
-                mem.read("what do I keep on the roof?", user_id=USER), NEVER
-            )
-        finally:
-            release.set()
+        packet = await read_with_threads_held(mem, "what do I keep on the roof?", user_id=USER)
         assert packet.degraded == []
         assert [m.text for m in packet.sections.mandates] == [RULE]
         assert "bees" in packet.items[0].text
-        for h in held:
-            h.result()
 
 
 async def test_a_warm_read_naming_a_time_runs_without_the_stores_threads(
@@ -55,20 +61,9 @@ async def test_a_warm_read_naming_a_time_runs_without_the_stores_threads(
         at = datetime(2024, 11, 1, tzinfo=UTC)
         first = await mem.read(question, user_id=USER, reference_time=at)  # loads the copies
         assert "time_filter" in first.meta
-        threads = mem.store._db  # type: ignore[attr-defined]
-        release = threading.Event()
-        held = [threads._reader_pool.submit(release.wait) for _ in range(2)]
-        held.append(threads._writer_pool.submit(release.wait))
-        try:
-            packet = await asyncio.wait_for(
-                mem.read(question, user_id=USER, reference_time=at), NEVER
-            )
-        finally:
-            release.set()
+        packet = await read_with_threads_held(mem, question, user_id=USER, reference_time=at)
         assert packet.degraded == []
         assert packet.model_dump(exclude={"steps"}) == first.model_dump(exclude={"steps"})
-        for h in held:
-            h.result()
 
 
 def test_the_mandates_listing_of_every_level_runs_inline() -> None:

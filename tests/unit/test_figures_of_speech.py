@@ -20,6 +20,14 @@ def read(text: str) -> list[tuple[str, str, str]]:
     return [(f.category.value, f.predicate, f.value) for f in found]
 
 
+def assert_reads(text: str, expected: tuple[str, str | None, str]) -> None:
+    """``text`` gives a fact of ``expected``'s category, predicate (``None``: any) and a
+    value holding ``expected``'s."""
+    category, predicate, value = expected
+    found = read(text)
+    assert any(c == category and predicate in (None, p) and value in v for c, p, v in found), found
+
+
 @pytest.mark.parametrize(
     "text",
     [

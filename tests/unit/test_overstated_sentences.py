@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cognimem.ingest.extract.overstatement import overstates
-from tests.unit.test_figures_of_speech import read
+from tests.unit.test_figures_of_speech import assert_reads, read
 
 
 @pytest.mark.parametrize(
@@ -40,10 +40,7 @@ def test_an_overstatement_or_a_hope_about_others_gives_nothing(text: str) -> Non
 def test_a_hope_of_ones_own_or_a_literal_number_is_still_read(
     text: str, expected: tuple[str, str | None, str]
 ) -> None:
-    category, predicate, value = expected
-    assert any(c == category and predicate in (None, p) and value in v for c, p, v in read(text)), (
-        read(text)
-    )
+    assert_reads(text, expected)
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cognimem.ingest.extract.quips import is_quip
-from tests.unit.test_figures_of_speech import read
+from tests.unit.test_figures_of_speech import assert_reads, read
 
 
 @pytest.mark.parametrize(
@@ -41,10 +41,7 @@ def test_a_self_description_no_one_means_gives_nothing(text: str) -> None:
 def test_the_same_words_meant_are_still_read(
     text: str, expected: tuple[str, str | None, str]
 ) -> None:
-    category, predicate, value = expected
-    assert any(c == category and predicate in (None, p) and value in v for c, p, v in read(text)), (
-        read(text)
-    )
+    assert_reads(text, expected)
 
 
 def test_only_an_allergy_with_an_object_or_a_being_of_fiction_is_a_quip() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cognimem.ingest.extract.earnest import is_unmeant, takes_back
-from tests.unit.test_figures_of_speech import read
+from tests.unit.test_figures_of_speech import assert_reads, read
 
 
 @pytest.mark.parametrize(
@@ -68,10 +68,7 @@ def test_a_sentence_that_does_not_mean_it_gives_nothing(text: str) -> None:
 def test_the_same_words_meant_still_give_their_fact(
     text: str, expected: tuple[str, str | None, str]
 ) -> None:
-    category, predicate, value = expected
-    assert any(c == category and predicate in (None, p) and value in v for c, p, v in read(text)), (
-        read(text)
-    )
+    assert_reads(text, expected)
 
 
 @pytest.mark.parametrize(
@@ -139,7 +136,4 @@ def test_a_joke_allergy_or_a_role_at_home_gives_nothing(text: str) -> None:
 def test_a_real_allergy_or_job_in_the_same_words_is_read(
     text: str, expected: tuple[str, str | None, str]
 ) -> None:
-    category, predicate, value = expected
-    assert any(c == category and predicate in (None, p) and value in v for c, p, v in read(text)), (
-        read(text)
-    )
+    assert_reads(text, expected)
