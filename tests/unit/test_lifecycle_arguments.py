@@ -31,6 +31,7 @@ from cognimem.models.lifecycle_requests import (
 from cognimem.services.lifecycle.consolidation import ConsolidationService
 from cognimem.services.lifecycle.decay import DecayService
 from cognimem.services.lifecycle.forgetting_policy import ForgettingPolicyService
+from cognimem.services.lifecycle.operations import OperationService
 from cognimem.services.lifecycle.procedures import ProcedureService
 from cognimem.services.lifecycle.promotion import PromotionService
 from cognimem.services.lifecycle.revision import RevisionService
@@ -48,15 +49,16 @@ MEMORY = {
     "run_lifecycle": RunLifecycleKeywords,
     "list_jobs": JobListKeywords,
 }
-# the operation each call runs, and what its run is
-OPERATIONS = {
-    ConsolidationService.consolidate: RunOptions,
-    RevisionService.revise: ReviseOptions,
-    ProcedureService.detect: RunOptions,
-    DecayService.decay: RunOptions,
-    PromotionService.promote: RunOptions,
-    ForgettingPolicyService.run: RunOptions,
-}
+# the operation each call runs, and what its run is: revision's own ``revise``, and
+# for every other operation its service's ``run``, the one ``OperationService`` writes
+OPERATIONS = {OperationService.run: RunOptions, RevisionService.revise: ReviseOptions}
+RUN_BY_THE_BASE = (
+    ConsolidationService,
+    ProcedureService,
+    DecayService,
+    PromotionService,
+    ForgettingPolicyService,
+)
 
 
 def test_a_run_s_keywords_are_its_object_s_fields() -> None:
@@ -67,6 +69,8 @@ def test_a_run_s_keywords_are_its_object_s_fields() -> None:
 
 
 def test_each_operation_takes_its_run_s_keywords() -> None:
+    for service in RUN_BY_THE_BASE:
+        assert service.run is OperationService.run, service
     for operation, run in OPERATIONS.items():
         assert keywords(operation) == names(run) | {"scope"}, operation
 

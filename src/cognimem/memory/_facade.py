@@ -100,14 +100,14 @@ class Memory(WriteCalls, KnowledgeCalls, LifecycleCalls, DirectoryCalls, Session
         self._decay = DecayService(parts)
         self._promotion = PromotionService(parts)
         self._forgetting = ForgettingPolicyService(parts, self._consolidation)
-        # the lifecycle operations by name: one table, each a service method
-        # ``async def op(scope, *, dry_run, progress=None) -> <Op>Result``
+        # the lifecycle operations by name: one table, each a service's ``run`` (an
+        # ``OperationService``'s) or revision's ``revise``, each an ``Operation``
         operations: dict[str, Operation] = {
-            "consolidate": self._consolidation.consolidate,
+            "consolidate": self._consolidation.run,
             "revise": self._revision.revise,
-            "procedures": self._reading.procedures.detect,
-            "decay": self._decay.decay,
-            "promote": self._promotion.promote,
+            "procedures": self._reading.procedures.run,
+            "decay": self._decay.run,
+            "promote": self._promotion.run,
             "forget_policy": self._forgetting.run,
         }
         self._lifecycle = LifecycleJobService(parts, operations)

@@ -95,7 +95,7 @@ class LifecycleCalls:
         ``{"level": "organisation"}`` (the namespace's, the organisation's); a shared
         level's run reads and writes that level alone."""
         target, run = run_of(make_write_scope, scope, options)
-        return await self._consolidation.consolidate(target, **run.keywords())
+        return await self._consolidation.run(target, **run.keywords())
 
     # -- lifecycle: services.revision ---------------------------------------------------
     async def revise(self, **options: Unpack[ReviseKeywords]) -> RevisionResult:
@@ -125,7 +125,7 @@ class LifecycleCalls:
         (or with every user: ``all_users=True``), and every user's read made with that
         agent matches them."""
         target, run = run_of(make_read_scope, scope, options)
-        return await self._procedures.detect(target, **run.keywords())
+        return await self._procedures.run(target, **run.keywords())
 
     async def procedures(self, **options: Unpack[ProcedureListKeywords]) -> list[Procedure]:
         """The user's learnt procedures (every user's with ``all_users=True``; an
@@ -148,7 +148,7 @@ class LifecycleCalls:
         facts alone with ``agent_id`` and no user, or ``scope={"level": "namespace"}``
         or ``{"level": "organisation"}``."""
         target, run = run_of(make_level_scope, scope, options)
-        return await self._decay.decay(target, **run.keywords())
+        return await self._decay.run(target, **run.keywords())
 
     async def promote(
         self, scope: ScopeLike = None, **options: Unpack[UserRunKeywords]
@@ -159,7 +159,7 @@ class LifecycleCalls:
         candidates are listed in the result, never applied. ``dry_run`` returns the
         changes it would make and writes nothing."""
         target, run = run_of(make_scope, scope, options)
-        return await self._promotion.promote(target, **run.keywords())
+        return await self._promotion.run(target, **run.keywords())
 
     async def mandate_candidates(
         self, scope: ScopeLike = None, **options: Unpack[MandateKeywords]

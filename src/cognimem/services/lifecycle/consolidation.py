@@ -39,6 +39,7 @@ from cognimem.models.items import CONSOLIDATION_META, index_text
 from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
+from cognimem.services.lifecycle.operations import OperationService, Progress
 from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
 from cognimem.store.arguments import KnowledgeView
 from cognimem.store.lexical_index import tokens
@@ -69,38 +70,29 @@ class _Gathered:
     groups: list[Group]  # the groups to summarise: windows with new members, topics ...
 
 
-class ConsolidationService:
+class ConsolidationService(OperationService[ConsolidationResult]):
     """``Memory.consolidate`` (documented there)."""
 
     def __init__(self, parts: Components, policy: ConsolidationPolicy | None = None) -> None:
-        self._parts = parts
+        super().__init__(parts)
         self.policy = policy or ConsolidationPolicy()
-
-    async def consolidate(
-        self,
-        scope: Scope,
-        *,
-        dry_run: bool,
-        progress: Callable[[float], None] | None = None,
-    ) -> ConsolidationResult:
-        return await self._run(scope, dry_run, progress, None)
 
     async def fold(
         self, scope: Scope, episodes: Sequence[MemoryItem], *, dry_run: bool
     ) -> ConsolidationResult:
         """A pass over ``episodes`` alone (the forgetting policy's ``compress``): those
         not consolidated yet are grouped into windows and topics and summarised as
-        ``consolidate`` does (no profiles), and marked consolidated."""
-        return await self._run(scope, dry_run, None, episodes)
+        ``run`` does (no profiles), and marked consolidated."""
+        self._parts.require_open()
+        return await self._operate(scope, dry_run, None, episodes)
 
-    async def _run(
+    async def _operate(
         self,
         scope: Scope,
         dry_run: bool,
-        progress: Callable[[float], None] | None,
-        only: Sequence[MemoryItem] | None,
+        progress: Progress | None,
+        only: Sequence[MemoryItem] | None = None,
     ) -> ConsolidationResult:
-        self._parts.require_open()
         if scope.user_id is None and scope.session_id is not None:
             raise InvalidInput(
                 "a shared level's consolidation takes no session: leave out scope.session_id",
@@ -120,8 +112,8 @@ class ConsolidationService:
         self,
         scope: Scope,
         dry_run: bool,
-        progress: Callable[[float], None] | None,
-        only: Sequence[MemoryItem] | None = None,
+        progress: Progress | None,
+        only: Sequence[MemoryItem] | None,
     ) -> ConsolidationResult:
         parts = self._parts
         tenant = scope.tenant_id
@@ -156,8 +148,6 @@ class ConsolidationService:
         learned = write.knowledge is not None and not write.knowledge.is_empty()
         if not dry_run and (write.summaries or write.consolidated or learned):
             await parts.store.apply_consolidation(write)
-        if progress is not None:
-            progress(1.0)
         return result
 
     async def _gather(self, scope: Scope, only: Sequence[MemoryItem] | None) -> _Gathered:
@@ -225,7 +215,7 @@ class ConsolidationService:
         self,
         found: _Gathered,
         result: ConsolidationResult,
-        progress: Callable[[float], None] | None,
+        progress: Progress | None,
     ) -> list[Pending]:
         """Each group's gist, with the summary it replaces, where it differs from the
         stored summary (a group whose summary is unchanged is counted, not kept)."""

@@ -6,7 +6,6 @@ was decided from: a concurrent change makes it load the facts again and decide a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from cognimem.errors import StaleKnowledge
 from cognimem.lifecycle.decay import plan_decay
@@ -14,7 +13,7 @@ from cognimem.models import MemoryItem, Scope
 from cognimem.models.arguments import require_level
 from cognimem.models.fact_changes import LIVE
 from cognimem.models.lifecycle import DecayResult
-from cognimem.services.components import Components
+from cognimem.services.lifecycle.operations import OperationService, Progress
 from cognimem.store.arguments import Attachment
 from cognimem.store.reach import level_facts
 from cognimem.store.types import Knowledge
@@ -26,17 +25,11 @@ MAX_FACTS = 100_000  # the most live facts one pass weighs (newest first)
 _ITEM_BATCH = 1_000
 
 
-class DecayService:
+class DecayService(OperationService[DecayResult]):
     """``Memory.decay`` (documented there)."""
 
-    def __init__(self, parts: Components) -> None:
-        self._parts = parts
-
-    async def decay(
-        self, scope: Scope, *, dry_run: bool, progress: Callable[[float], None] | None = None
-    ) -> DecayResult:
+    async def _operate(self, scope: Scope, dry_run: bool, progress: Progress | None) -> DecayResult:
         parts = self._parts
-        parts.require_open()
         require_level(scope, "decay")
         store = parts.store
         # a user's facts whatever the agent (a user's decay always ran so), else one
@@ -68,7 +61,5 @@ class DecayService:
                         raise
                     log.info("a concurrent change hit the facts being decayed; deciding again")
                     continue
-            if progress is not None:
-                progress(1.0)
             return result
         raise AssertionError("unreachable")

@@ -19,7 +19,7 @@ different call and is unchanged.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 from cognimem.lifecycle import retention
@@ -30,6 +30,7 @@ from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ForgetDecision, ForgettingResult
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.consolidation import META, ConsolidationService
+from cognimem.services.lifecycle.operations import OperationService, Progress
 from cognimem.store.arguments import ItemsForgetting
 from cognimem.store.retention import Decay
 
@@ -43,22 +44,17 @@ _STATUS = {
 }
 
 
-class ForgettingPolicyService:
+class ForgettingPolicyService(OperationService[ForgettingResult]):
     """``Memory.forget_by_policy`` and the lifecycle operation ``forget_policy``."""
 
     def __init__(self, parts: Components, consolidation: ConsolidationService) -> None:
-        self._parts = parts
+        super().__init__(parts)
         self._consolidation = consolidation
 
-    async def run(
-        self,
-        scope: Scope,
-        *,
-        dry_run: bool,
-        progress: Callable[[float], None] | None = None,
+    async def _operate(
+        self, scope: Scope, dry_run: bool, progress: Progress | None
     ) -> ForgettingResult:
         parts = self._parts
-        parts.require_open()
         require_level(scope, "the forgetting policy")
         policy = parts.settings.lifecycle.forgetting
         now = parts.clock()
@@ -103,8 +99,6 @@ class ForgettingPolicyService:
             # members, and only those still active then (``_continued_windows``), so a
             # new summary never states an item this run archives or deletes
             await self._compress(scope, by_action[ForgetAction.COMPRESS], result, dry_run=False)
-        if progress is not None:
-            progress(1.0)
         return result
 
     async def _decay(

@@ -29,10 +29,11 @@ import contextlib
 import hashlib
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from cognimem.config import OperationSchedule
 from cognimem.errors import InvalidInput, NotFound, StoreUnavailable, UsageError
@@ -61,6 +62,30 @@ class Operation(Protocol):
     def __call__(
         self, scope: Scope, *, dry_run: bool, progress: Progress | None = None
     ) -> Awaitable[OperationResult]: ...
+
+
+R = TypeVar("R", bound=OperationResult)
+
+
+class OperationService(ABC, Generic[R]):
+    """A service whose ``run`` is an :class:`Operation`, written once for every
+    operation: the components checked open, the service's own ``_operate`` on the
+    scope, and the progress reported done (1.0) once it returns."""
+
+    def __init__(self, parts: Components) -> None:
+        self._parts = parts
+
+    async def run(self, scope: Scope, *, dry_run: bool, progress: Progress | None = None) -> R:
+        self._parts.require_open()
+        result = await self._operate(scope, dry_run, progress)
+        if progress is not None:
+            progress(1.0)
+        return result
+
+    @abstractmethod
+    async def _operate(self, scope: Scope, dry_run: bool, progress: Progress | None) -> R:
+        """The operation on ``scope``; ``progress``, when given, takes the fractions
+        done below 1.0."""
 
 
 class LeaseLost(RuntimeError):

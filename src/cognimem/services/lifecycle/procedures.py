@@ -6,7 +6,6 @@ the same again (cheap: one lookup by id, only when the packet showed a procedure
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from cognimem.errors import InvalidInput, StaleKnowledge
 from cognimem.lifecycle.procedures import (
@@ -24,6 +23,7 @@ from cognimem.models.lifecycle_requests import ProcedureListKeywords
 from cognimem.models.procedures import Procedure
 from cognimem.models.requests import check_keywords, split_scope
 from cognimem.services.components import Components
+from cognimem.services.lifecycle.operations import OperationService, Progress
 from cognimem.store.arguments import ProcedureQuery
 from cognimem.store.types import ItemFilter
 
@@ -55,30 +55,22 @@ def _learner(scope: Scope) -> tuple[Scope, Scope]:
     return owner, owner.model_copy(update={"user_id": scope.user_id})
 
 
-class ProcedureService:
+class ProcedureService(OperationService[ProcedureResult]):
     """``Memory.detect_procedures`` (the ``procedures`` lifecycle operation),
     ``Memory.procedures`` and the reinforcement at the end of ``Memory.turn``."""
 
     def __init__(self, parts: Components, config: DetectionConfig | None = None) -> None:
-        self._parts = parts
+        super().__init__(parts)
         self._config = config or DetectionConfig()
 
-    async def detect(
-        self,
-        scope: Scope,
-        *,
-        dry_run: bool,
-        progress: Callable[[float], None] | None = None,
+    async def _operate(
+        self, scope: Scope, dry_run: bool, progress: Progress | None
     ) -> ProcedureResult:
-        parts = self._parts
-        parts.require_open()
         owner, source = _learner(scope)
         observations, result = await self._observations(
             owner, source, dry_run=dry_run, progress=progress
         )
         await self._reconcile(owner, observations, result, dry_run=dry_run)
-        if progress is not None:
-            progress(1.0)
         return result
 
     async def _observations(
@@ -87,7 +79,7 @@ class ProcedureService:
         source: Scope,
         *,
         dry_run: bool,
-        progress: Callable[[float], None] | None,
+        progress: Progress | None,
     ) -> tuple[list[Observation], ProcedureResult]:
         """What the learner's turns (``source``) and tool-discovery writes observed, and
         the result counting what was read."""

@@ -6,8 +6,6 @@ left to the next pass."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.lifecycle.promote import (
     MANDATE_MIN_USES,
@@ -19,18 +17,15 @@ from cognimem.lifecycle.promote import (
 from cognimem.models import ItemStatus, MemoryItem, Scope
 from cognimem.models.arguments import check_ids, require_user
 from cognimem.models.lifecycle import MandateCandidate, PromotionResult
-from cognimem.services.components import Components
+from cognimem.services.lifecycle.operations import OperationService, Progress
 from cognimem.store.arguments import ItemEdit
 
 MAX_ITEMS = 20_000  # the most used items one pass weighs (newest first)
 
 
-class PromotionService:
+class PromotionService(OperationService[PromotionResult]):
     """``Memory.promote``, ``mandate_candidates`` and ``accept_mandate`` (documented
     there)."""
-
-    def __init__(self, parts: Components) -> None:
-        self._parts = parts
 
     async def _used(self, scope: Scope, op: str) -> list[MemoryItem]:
         self._parts.require_open()
@@ -40,8 +35,8 @@ class PromotionService:
             scope.tenant_id, scope.namespace, user_id, MAX_ITEMS
         )
 
-    async def promote(
-        self, scope: Scope, *, dry_run: bool, progress: Callable[[float], None] | None = None
+    async def _operate(
+        self, scope: Scope, dry_run: bool, progress: Progress | None
     ) -> PromotionResult:
         items = await self._used(scope, "promote")
         plan = plan_promotion(items, self._parts.clock())
@@ -59,8 +54,6 @@ class PromotionService:
                     result.skipped.append(before.id)
                 if progress is not None:
                     progress(n / len(plan.moves))
-        if progress is not None:
-            progress(1.0)
         return result
 
     async def mandate_candidates(self, scope: Scope) -> list[MandateCandidate]:
