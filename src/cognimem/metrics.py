@@ -24,7 +24,7 @@ from cognimem.errors import CognimemError
 
 if TYPE_CHECKING:
     from cognimem.memory import Memory
-    from cognimem.models import ContextPacket, Turn, WriteResult
+    from cognimem.models import ContextPacket, Turn, WriteResult, WriteStepReport
 
 log = logging.getLogger(__name__)
 
@@ -194,8 +194,9 @@ class Metrics:
         self.write_step_duration = Histogram(
             "cognimem_write_step_duration_seconds",
             "Latency of the write funnel's steps (gate, extraction, embedding, "
-            "reconciliation, store) by step.",
-            ["step"],
+            "reconciliation, store) by path (write: a write this process answered; "
+            "ingest_job: a queued write's job it ran) and step.",
+            ["path", "step"],
             buckets=_STEP_BUCKETS,
             registry=r,
         )
@@ -298,8 +299,7 @@ class Metrics:
         """Count a write's per-message outcomes, degradations and step latencies."""
         for message in result.messages:
             self.ingest_messages.labels(message.outcome.value).inc()
-        for step in result.steps:
-            self.write_step_duration.labels(step.name).observe(step.latency_ms / 1000)
+        self._steps("write", result.steps)
         self._degraded("write", result.degraded)
 
     def observe_turn(self, turn: Turn, *, answered: bool) -> None:
@@ -324,10 +324,17 @@ class Metrics:
         else:
             self.lifecycle_items.labels(operation).inc(touched)
 
-    def observe_job(self, kind: str, degraded: list[str]) -> None:
-        """Count the degradations of a job this process ran (``path`` is its kind,
-        ``ingest_job``, beside a write's ``write``)."""
+    def observe_job(self, kind: str, degraded: list[str], steps: list[WriteStepReport]) -> None:
+        """Count the degradations and time the write steps of a job this process ran
+        (``path`` is its kind, ``ingest_job``, beside a write's ``write``)."""
+        self._steps(f"{kind}_job", steps)
         self._degraded(f"{kind}_job", degraded)
+
+    def _steps(self, path: str, steps: Iterable[WriteStepReport]) -> None:
+        for step in steps:
+            self._labelled(self.write_step_duration, path, step.name).observe(
+                step.latency_ms / 1000
+            )
 
     def _degraded(self, path: str, entries: Iterable[str]) -> None:
         for entry in entries:

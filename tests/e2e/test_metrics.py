@@ -264,9 +264,52 @@ def test_write_steps_are_timed_on_the_result_and_the_histogram(
     histogram = "cognimem_write_step_duration_seconds"
     for step in WRITE_STEPS:
         # the write and the turn's write, each observed once, in seconds
-        assert value(samples, f"{histogram}_count", step=step) == 2, step
+        assert value(samples, f"{histogram}_count", path="write", step=step) == 2, step
         seconds = (steps[step] + turn_steps[step]) / 1000
         assert value(samples, f"{histogram}_sum", step=step) == pytest.approx(seconds), step
+    assert value(samples, f"{histogram}_count", path="ingest_job") == 0
+
+
+async def test_an_api_process_times_the_write_steps_of_the_jobs_it_runs(db_url: str) -> None:
+    settings = Settings.model_validate(
+        {
+            "auth": {"admin_key": ADMIN_KEY, "metrics_token": METRICS_TOKEN},
+            "ingest": {"mode": "async"},
+        }
+    )
+    mem = Memory.open(db_url, settings=settings, embedder=HashingEmbedder())
+    app = create_app(mem)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        mem,
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+    ):
+        created = await client.post(
+            "/v1/admin/keys", json={"tenant_id": "acme"}, headers=bearer(ADMIN_KEY)
+        )
+        key = bearer(created.json()["secret"])
+        wrote = await client.post(
+            "/v1/memory/write",
+            json={"scope": {"user_id": "sam"}, "content": "I moved to Lisbon in May"},
+            headers=key,
+        )
+        assert wrote.json()["job_id"] is not None
+        job = await mem.process_next_job("w1")
+        assert job is not None
+        scraped = await client.get("/metrics", headers=bearer(METRICS_TOKEN))
+    counts = {
+        (s.labels["path"], s.labels["step"]): s.value
+        for family in text_string_to_metric_families(scraped.text)
+        for s in family.samples
+        if s.name == "cognimem_write_step_duration_seconds_count"
+    }
+    # the route's part of the async write (its raw events), then the job's five steps
+    assert counts == {
+        ("write", "gate"): 1,
+        ("write", "store"): 1,
+        **{("ingest_job", step): 1 for step in WRITE_STEPS},
+    }
 
 
 def test_lifecycle_runs_in_the_api_process_are_timed_and_counted(

@@ -1,7 +1,9 @@
 """An async ingest job that ran degraded (its LLM extraction failed, over real HTTP to
 FakeChatServer) is counted in ``cognimem_degraded_total{path="ingest_job"}`` by the
-process that ran it and recorded its completion, once; a healthy job is not. On SQLite
-(its own queue) and PostgreSQL (a real Redis queue)."""
+process that ran it and recorded its completion, once; a healthy job is not. The job's
+write steps are timed in ``cognimem_write_step_duration_seconds{path="ingest_job"}`` by
+that process, once per job run. On SQLite (its own queue) and PostgreSQL (a real Redis
+queue)."""
 
 from __future__ import annotations
 
@@ -79,3 +81,45 @@ async def test_a_degraded_ingest_job_is_counted_once(
         # nor does an empty queue
         assert await mem.process_next_job("w1") is None
         assert ingest_job_degraded(metrics) == once
+
+
+WRITE_STEPS = {"gate", "extraction", "embedding", "reconciliation", "store"}
+STEP_COUNT = "cognimem_write_step_duration_seconds_count"
+
+
+def job_step_counts(metrics: Metrics) -> dict[tuple[str, str], float]:
+    return {
+        (labels["path"], labels["step"]): v
+        for name, labels, v in metrics.samples()
+        if name == STEP_COUNT
+    }
+
+
+async def test_an_ingest_job_times_its_write_steps_where_it_runs(
+    memory_url: str, server: FakeChatServer, request: pytest.FixtureRequest
+) -> None:
+    redis_url = None
+    if not memory_url.startswith("sqlite:///"):
+        redis: servers.RedisServer = request.getfixturevalue("redis_server")
+        redis_url = redis.url
+    async with async_memory(memory_url, server, redis_url) as mem:
+        metrics = Metrics(mem)
+        wrote = await mem.write("I moved to Lisbon in May.", user_id="u1", occurred_at=T0)
+        assert wrote.job_id is not None
+        job = await mem.process_next_job("w1")
+        assert job is not None
+        assert job.error is None
+        assert job_step_counts(metrics) == {("ingest_job", step): 1 for step in WRITE_STEPS}
+        sums = {
+            labels["step"]: v
+            for name, labels, v in metrics.samples()
+            if name == "cognimem_write_step_duration_seconds_sum"
+        }
+        assert all(seconds > 0 for seconds in sums.values()), sums
+        # a job delivered again whose events were processed already ran no step
+        assert mem.queue is not None
+        await mem.queue.enqueue("ingest", job.tenant_id, job.payload, job_id=f"{job.id}-again")
+        again = await mem.process_next_job("w1")
+        assert again is not None
+        assert again.error is None
+        assert job_step_counts(metrics) == {("ingest_job", step): 1 for step in WRITE_STEPS}

@@ -2,7 +2,8 @@
 it runs, over real HTTP, behind the API's token check. A job whose LLM extraction fails
 (FakeChatServer answers 500) is counted in cognimem_degraded_total{path="ingest_job"} on
 the worker's port, on a SQLite file (its own queue) and on PostgreSQL with a real Redis
-queue. Without the option the worker listens on no TCP port at all; with it and no token
+queue, and so are a job's write steps (cognimem_write_step_duration_seconds{path=
+"ingest_job"}). Without the option the worker listens on no TCP port at all; with it and no token
 configured it refuses to start. Every wait polls up to a deadline (no timing asserts)."""
 
 from __future__ import annotations
@@ -203,6 +204,53 @@ def test_a_worker_serves_its_degraded_jobs_on_its_metrics_port(
         status = worker.stop()
     assert status == 0, worker.output()
     assert "stopped after 1 job(s)" in worker.output()
+
+
+WRITE_STEPS = {"gate", "extraction", "embedding", "reconciliation", "store"}
+
+
+def write_step_counts(url: str) -> dict[tuple[str, str], float]:
+    response = httpx.get(url, headers=AUTH, timeout=PATIENT)
+    assert response.status_code == 200, response.text
+    return {
+        (s.labels["path"], s.labels["step"]): s.value
+        for family in text_string_to_metric_families(response.text)
+        for s in family.samples
+        if s.name == "cognimem_write_step_duration_seconds_count"
+    }
+
+
+def test_a_worker_times_its_jobs_write_steps_on_its_metrics_port(
+    memory_url: str, chat: FakeChatServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    queue_url = None
+    if not memory_url.startswith("sqlite:///"):
+        queue_url = flushed_redis_url(request.getfixturevalue("redis_server"))
+    env = worker_env(memory_url, queue_url, chat, COGNIMEM_AUTH__METRICS_TOKEN=TOKEN)
+
+    async def write() -> None:
+        async with Memory.open(settings=settings_of(env)) as mem:
+            assert (await mem.write("I moved to Lisbon in May.", user_id="u1")).job_id
+
+    asyncio.run(write())
+    worker = Worker(["--name", "ws", "--metrics-port", "0"], env, tmp_path / "worker.log")
+    try:
+        line = r"cognimem worker metrics on (http://127\.0\.0\.1:\d+/metrics)"
+        found = worker.wait_for("metrics line", lambda: re.search(line, worker.output()))
+        url = found.group(1)
+
+        def all_steps() -> dict[tuple[str, str], float] | None:
+            # a scrape may land while the job's steps are being observed, one by one
+            counts = write_step_counts(url)
+            return counts if {step for _, step in counts} >= WRITE_STEPS else None
+
+        counted = worker.wait_for("job steps", all_steps)
+    finally:
+        status = worker.stop()
+    assert status == 0, worker.output()
+    assert "stopped after 1 job(s)" in worker.output()
+    # each step of the one job, once; the worker answered no write (no path="write")
+    assert counted == {("ingest_job", step): 1.0 for step in WRITE_STEPS}
 
 
 def test_a_worker_has_no_metrics_port_by_default(

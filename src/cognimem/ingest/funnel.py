@@ -30,6 +30,7 @@ from cognimem.models import (
     Scope,
     WriteOutcome,
     WriteResult,
+    WriteStepReport,
 )
 from cognimem.models.clock import Clock, to_utc
 from cognimem.models.extraction import Extractor
@@ -272,11 +273,9 @@ class WriteFunnel:
         self, tenant_id: str, payload: Mapping[str, Any], timer: StepTimer | None = None
     ) -> Processed:
         """Run the funnel after the raw events for stored events (a worker's job), its
-        steps timed on ``timer`` (a worker's job reports no timings: a new timer).
-
+        steps timed on ``timer`` (else a new one) and reported on the ``Processed``.
         Idempotent: events already processed are skipped by the store, so a job
-        delivered twice changes nothing.
-        """
+        delivered twice changes nothing."""
         try:
             event_ids = [str(e) for e in payload["event_ids"]]
             profile = get_profile(str(payload.get("profile") or "chat"))
@@ -317,7 +316,7 @@ class WriteFunnel:
                 hashes = [text_hash(t) for t in understood.vectors]
                 await erase_embeddings(self._store, self._embedder, hashes)
                 log.info("the events of an ingest job were erased while it ran; it stored nothing")
-                return Processed()
+                return Processed(steps=timer.reports())
             return Processed(
                 items={
                     m.event.id: [p.item.id for p in m.items if p.item.id in inserted]
@@ -326,6 +325,7 @@ class WriteFunnel:
                 },
                 knowledge=_merge_reports(understood.report, built.report),
                 degraded=understood.degraded + built.degraded,
+                steps=timer.reports(),
             )
         raise AssertionError("unreachable")
 
@@ -462,11 +462,13 @@ class WriteFunnel:
 
 @dataclass
 class Processed:
-    """What a worker's job did: item ids by event, the knowledge report, problems."""
+    """What a worker's job did: item ids by event, the knowledge report, problems, and
+    its steps' latencies (as a write's ``steps``; none when it had nothing to do)."""
 
     items: dict[str, list[str]] = field(default_factory=dict)
     knowledge: KnowledgeReport = field(default_factory=KnowledgeReport)
     degraded: list[str] = field(default_factory=list)
+    steps: list[WriteStepReport] = field(default_factory=list)
 
 
 def _merge_reports(a: KnowledgeReport, b: KnowledgeReport) -> KnowledgeReport:

@@ -245,10 +245,11 @@ class LifecycleCalls:
         self._lifecycle.observe(observer)
 
     def observe_jobs(self, observer: JobObserver) -> None:
-        """Call ``observer(kind, degraded)`` after every ingest job this process runs
-        and acknowledges (``process_next_job``, ``run_worker``); ``degraded`` is what the
-        job's write said (empty when nothing was). ``Metrics`` observes the app's
-        Memory so."""
+        """Call ``observer(kind, degraded, steps)`` after every ingest job this process
+        runs and acknowledges (``process_next_job``, ``run_worker``); ``degraded`` is
+        what the job's write said (empty when nothing was), ``steps`` the latencies of
+        its write steps (as a write's ``WriteResult.steps``; empty when its events were
+        processed already). ``Metrics`` observes the app's Memory so."""
         self._jobs.observe(observer)
 
     async def run_lifecycle(self, op: str, **options: Unpack[RunLifecycleKeywords]) -> LifecycleRun:

@@ -10,7 +10,9 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from cognimem.errors import InvalidInput, NotFound, StoreUnavailable
+from cognimem.ingest.funnel import Processed
 from cognimem.ingest.jobs import requeue_stranded
+from cognimem.models import WriteStepReport
 from cognimem.models.arguments import check_ids
 from cognimem.queue import Job, JobQueue
 from cognimem.services.components import Components
@@ -23,8 +25,9 @@ log = logging.getLogger(__name__)
 # how many stranded jobs one sweep queues at most
 SWEEP_LIMIT = 500
 
-# told ``(job kind, degraded entries)`` after each job this process ran and acknowledged
-JobObserver = Callable[[str, list[str]], None]
+# told ``(job kind, degraded entries, step latencies)`` after each ingest job this
+# process ran and acknowledged
+JobObserver = Callable[[str, list[str], list[WriteStepReport]], None]
 
 
 class JobService:
@@ -63,13 +66,13 @@ class JobService:
         if delivery is None:
             return None
         job = delivery.job
-        degraded: list[str] | None = None  # None: the job acknowledged itself
+        done: Processed | None = None  # None: the job acknowledged itself
         try:
             if job.kind == LIFECYCLE_JOB:
                 # acknowledges, or sends back with a backoff, itself
                 await self._lifecycle.run_job(delivery, worker)
             elif job.kind == INGEST_JOB:
-                degraded = (await self._writing.ingest_job(job.tenant_id, job.payload)).degraded
+                done = await self._writing.ingest_job(job.tenant_id, job.payload)
             else:
                 raise InvalidInput(f"unknown job kind {job.kind!r}", field="kind")
         except InvalidInput as exc:
@@ -79,10 +82,10 @@ class JobService:
             log.exception("job %s failed (attempt %d)", job.id, job.attempts)
             await queue.fail(delivery, f"{type(exc).__name__}: {exc}", retry=True)
         else:
-            if degraded is not None:
-                await queue.ack(delivery, "; ".join(degraded) or None)
+            if done is not None:
+                await queue.ack(delivery, "; ".join(done.degraded) or None)
                 for observer in self._observers:
-                    observer(job.kind, degraded)
+                    observer(job.kind, done.degraded, done.steps)
         try:
             return await queue.get(job.tenant_id, job.id)
         except NotFound:
