@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
@@ -148,10 +148,17 @@ class _BackgroundFailuresCollector(Collector):
 
 
 class Metrics:
-    """The app's instruments and its registry."""
+    """The app's instruments and its registry. ``depth`` reads the job queue's depth at
+    scrape time (default: ``memory.queue.depth``; a worker's metrics port passes a
+    connection of its own, ``metrics_http.py``)."""
 
-    def __init__(self, memory: Memory | None = None) -> None:
+    def __init__(
+        self, memory: Memory | None = None, *, depth: Callable[[], Awaitable[int]] | None = None
+    ) -> None:
         self.memory = memory
+        if depth is None and memory is not None and memory.queue is not None:
+            depth = memory.queue.depth
+        self._depth = depth
         self.registry = CollectorRegistry(auto_describe=True)
         # each labelled series, looked up once (``labels`` takes a lock and checks every
         # value on each call; the series never change once made)
@@ -161,7 +168,7 @@ class Metrics:
         self._add_lifecycle_instruments(self.registry)
         # only with a queue configured: a constant 0 would say "all caught up"
         self.queue_depth: Gauge | None = None
-        if memory is not None and memory.queue is not None:
+        if depth is not None:
             self.queue_depth = Gauge(
                 "cognimem_queue_depth",
                 "Jobs queued or running in the async-ingestion queue (at scrape time; "
@@ -343,11 +350,10 @@ class Metrics:
     # -- scraping ---------------------------------------------------------------------------
     async def refresh(self) -> None:
         """Update the gauges read at scrape time (queue depth)."""
-        queue = None if self.memory is None else self.memory.queue
-        if queue is None or self.queue_depth is None:
+        if self._depth is None or self.queue_depth is None:
             return
         try:
-            self.queue_depth.set(await queue.depth())
+            self.queue_depth.set(await self._depth())
         except CognimemError as exc:
             log.warning("queue depth unavailable for /metrics: %s", exc.message)
             self.queue_depth.set(math.nan)

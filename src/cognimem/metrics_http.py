@@ -2,10 +2,17 @@
 
 :func:`check_metrics_access` is the one check of a scrape's ``Authorization`` header:
 the API's ``/metrics`` (``api/auth.py``) and a worker's metrics port both call it.
-:class:`MetricsServer` serves one :class:`~cognimem.metrics.Metrics` on a port of its
-own (``cognimem worker --metrics-port``): the standard library's HTTP server in a
-thread, rendering each scrape on the worker's event loop (where its ``Memory`` lives:
-the queue depth is read there, and the collectors never race the jobs).
+:class:`MetricsServer` serves the :class:`~cognimem.metrics.Metrics` of a worker's
+``Memory`` on a port of its own (``cognimem worker --metrics-port``): the standard
+library's HTTP server in a thread, rendering each scrape on an event loop of its own in
+another thread, never on the worker's. A job holds the worker's loop for as long as its
+CPU-bound steps run (rule extraction, reconciliation, ...); a scrape rendered there
+waited for it. On the metrics loop a scrape is answered while a job runs:
+prometheus_client's instruments and registry are thread-safe (its own exposition server
+collects in a thread too), the collectors read counters and state the store already
+shares with its own threads, and the queue depth is read through a connection of the
+metrics loop's own (``JobQueue.clone``), since a queue's connections belong to the loop
+that opened them.
 """
 
 from __future__ import annotations
@@ -19,16 +26,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING
 
 from cognimem.errors import CognimemError, Unauthenticated
+from cognimem.metrics import Metrics
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
 
     from cognimem.config import AuthSettings
-    from cognimem.metrics import Metrics
+    from cognimem.memory import Memory
+    from cognimem.queue import JobQueue
 
 log = logging.getLogger(__name__)
 
-# a scrape waits this long for the event loop before it answers 503
+# a scrape waits this long for the metrics loop (a queue that does not answer) before
+# it answers 503
 _RENDER_TIMEOUT_S = 30.0
 
 
@@ -76,38 +86,65 @@ def check_metrics_access(auth: AuthSettings, authorization: str | None) -> None:
 
 
 class MetricsServer:
-    """``GET /metrics`` of ``metrics`` on ``host:port`` (0: any free port), until
-    :meth:`close`. Scrapes are rendered on ``loop``; the same token check as the API."""
+    """``GET /metrics`` of ``memory`` (its :attr:`metrics`, which observe its jobs) on
+    ``host:port`` (0: any free port), until :meth:`close`; the same token check as the
+    API. Made on the thread of ``memory``'s loop; scrapes are rendered on a loop of the
+    server's own."""
 
     def __init__(
-        self,
-        metrics: Metrics,
-        auth: AuthSettings,
-        loop: asyncio.AbstractEventLoop,
-        *,
-        host: str = "127.0.0.1",
-        port: int = 0,
+        self, memory: Memory, auth: AuthSettings, *, host: str = "127.0.0.1", port: int = 0
     ) -> None:
-        handler = _handler(metrics, auth, loop)
-        # binds now: a busy port fails here, before the worker says it started
-        self._server = ThreadingHTTPServer((host, port), handler)
+        self._queue: JobQueue | None = None if memory.queue is None else memory.queue.clone()
+        self._queue_open = False
+        self.metrics = Metrics(memory, depth=None if self._queue is None else self._depth)
+        self._loop = asyncio.new_event_loop()
+        try:
+            # binds now: a busy port fails here, before the worker says it started
+            self._server = ThreadingHTTPServer(
+                (host, port), _handler(self.metrics, auth, self._loop)
+            )
+        except OSError:
+            self._loop.close()
+            raise
         self._server.daemon_threads = True
         self.host = host
         self.port: int = self._server.server_address[1]
+        self._loop_thread = threading.Thread(
+            target=self._loop.run_forever, name="cognimem-metrics-loop", daemon=True
+        )
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="cognimem-metrics", daemon=True
         )
+        self._loop_thread.start()
         self._thread.start()
 
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}/metrics"
 
+    async def _depth(self) -> int:
+        """The queue's depth through the metrics loop's own connection, opened by the
+        first scrape (and by the next one while opening fails: the scrape says NaN)."""
+        assert self._queue is not None
+        if not self._queue_open:
+            await self._queue.open()
+            self._queue_open = True
+        return await self._queue.depth()
+
     def close(self) -> None:
-        """Stop serving and release the port."""
+        """Stop serving, release the port, close the queue connection and the loop."""
         self._server.shutdown()
         self._server.server_close()
         self._thread.join()
+        if self._queue is not None:
+            closing = asyncio.run_coroutine_threadsafe(self._queue.close(), self._loop)
+            try:
+                closing.result(_RENDER_TIMEOUT_S)
+            except Exception as exc:  # the worker stops anyway
+                log.warning("worker metrics: closing the queue connection failed: %r", exc)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._loop_thread.join()
+        self._loop.close()
 
 
 def _handler(

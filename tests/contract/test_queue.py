@@ -284,6 +284,26 @@ async def test_get_is_scoped_to_the_tenant(queue: JobQueue) -> None:
         await queue.get("t1", "job_unknown")
 
 
+async def test_a_clone_sees_the_same_jobs_from_another_event_loop(queue: JobQueue) -> None:
+    # a worker's metrics port reads the depth so, on its own loop, while a job runs
+    await queue.enqueue("ingest", "t1", {"i": 0})
+    running = await queue.claim("w1")
+    assert running is not None
+    await queue.enqueue("ingest", "t1", {"i": 1})
+
+    async def depth_and_job() -> tuple[int, JobState]:
+        twin = queue.clone()
+        await twin.open()
+        try:
+            return await twin.depth(), (await twin.get("t1", running.job.id)).state
+        finally:
+            await twin.close()
+
+    assert await asyncio.to_thread(asyncio.run, depth_and_job()) == (2, JobState.RUNNING)
+    await queue.ack(running)  # the original is still open on this loop
+    assert await queue.depth() == 1
+
+
 async def test_depth_counts_queued_and_running_jobs(queue: JobQueue) -> None:
     assert await queue.depth() == 0
     for i in range(3):

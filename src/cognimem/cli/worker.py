@@ -1,8 +1,8 @@
 """``cognimem worker``: runs async-ingestion and lifecycle jobs, and schedules the latter.
 
 With ``--metrics-port`` (``COGNIMEM_WORKER__METRICS_PORT``) it also serves ``GET
-/metrics`` for its own ``Memory`` (``metrics_http.py``): the jobs it runs are counted
-there and nowhere else (docs/metrics.md)."""
+/metrics`` for its own ``Memory`` (``metrics_http.py``, answered while a job runs): the
+jobs it runs are counted there and nowhere else (docs/metrics.md)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,6 @@ def _serve_metrics(mem: Memory, settings: Settings) -> MetricsServer | None:
     if port is None:
         return None
     from cognimem.errors import UsageError
-    from cognimem.metrics import Metrics
     from cognimem.metrics_http import MetricsServer, metrics_readable
 
     host = settings.worker.metrics_host
@@ -90,9 +89,7 @@ def _serve_metrics(mem: Memory, settings: Settings) -> MetricsServer | None:
             "COGNIMEM_AUTH__ADMIN_KEY (its scrapes are checked as the API's /metrics)"
         )
     try:
-        server = MetricsServer(
-            Metrics(mem), settings.auth, asyncio.get_running_loop(), host=host, port=port
-        )
+        server = MetricsServer(mem, settings.auth, host=host, port=port)
     except OSError as exc:
         raise UsageError(f"cannot serve worker metrics on {host}:{port}: {exc}") from exc
     print(f"cognimem worker metrics on {server.url}", flush=True)

@@ -66,6 +66,12 @@ class JobQueue(Protocol):
 
     async def close(self) -> None: ...
 
+    def clone(self) -> JobQueue:
+        """A new, unopened queue on the same backend, names and limits, with
+        connections of its own: for another thread's event loop (a worker's metrics
+        port reads the depth with one while the worker's loop runs a job)."""
+        ...
+
     async def enqueue(
         self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
     ) -> Job:

@@ -150,6 +150,19 @@ class RedisJobQueue(QueueLifetime):
             client, self._client = self._client, None
             await client.aclose()
 
+    def clone(self) -> RedisJobQueue:
+        return RedisJobQueue(
+            self.url,
+            stream=self.stream,
+            group=self.group,
+            visibility_timeout_s=self.visibility_timeout_s,
+            max_attempts=self.max_attempts,
+            dead_letter_stream=self.dead_letter_stream,
+            job_ttl_s=self.job_ttl_s,
+            key_prefix=self.key_prefix,
+            clock=self._clock,
+        )
+
     async def enqueue(
         self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
     ) -> Job:

@@ -139,6 +139,14 @@ class SqliteJobQueue(QueueLifetime):
             await self._db.close()
             self._db = None
 
+    def clone(self) -> SqliteJobQueue:
+        return SqliteJobQueue(
+            self.path,
+            visibility_timeout_s=self.visibility_timeout_s,
+            max_attempts=self.max_attempts,
+            clock=self._clock,
+        )
+
     def _now(self) -> int:
         return to_micros(self._clock())
 
