@@ -17,6 +17,11 @@ The set was written and committed before the extractor changed for it; rows alte
 tune / check within each family. The tune half is printed item by item; the check half
 in counts only.
 
+Rounds: ``pronoun_probes.jsonl`` (48 pairs), ``pronoun_probes_round2.jsonl`` (64 pairs,
+relation forms said of a person by a pronoun: career and life events, moves, "her new
+job at ...", origins, diagnoses, hires, a fronted time or a discourse marker before the
+pronoun, "now / still / been", "he and his wife ...", schools, a job left).
+
 Usage (from the repository root):
 
     PYTHONPATH=src python benchmarks/pronoun_probes.py [--out benchmarks/results/pronoun_probes.md]
@@ -40,22 +45,29 @@ from knowledge_set import Passage, StoreScore, said_at, same_subject, score_stor
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "pronoun_probes.jsonl"
+# each round of probes written before the code it measured; reported each on its own
+ROUNDS = (DATA, ROOT / "benchmarks" / "data" / "pronoun_probes_round2.jsonl")
 SPLITS = ("tune", "check")
 
 
-def load(path: Path = DATA) -> list[Passage]:
-    rows = read_jsonl(path)
-    return [
-        Passage(
-            r["id"],
-            r["split"],
-            r["family"],
-            tuple(r["turns"]),
-            tuple(r["facts"]),
-            coref=tuple(r["coref"]),
-        )
-        for r in rows
-    ]
+def load(paths: tuple[Path, ...] = ROUNDS) -> list[Passage]:
+    """Every round's pairs, each family named with its round after the first
+    ("moved, round 2")."""
+    pairs = []
+    for n, path in enumerate(paths, 1):
+        suffix = f", round {n}" if n > 1 else ""
+        pairs += [
+            Passage(
+                r["id"],
+                r["split"],
+                r["family"] + suffix,
+                tuple(r["turns"]),
+                tuple(r["facts"]),
+                coref=tuple(r["coref"]),
+            )
+            for r in read_jsonl(path)
+        ]
+    return pairs
 
 
 def rules_read(p: Passage, extractor: RuleExtractor) -> tuple[bool, str]:
@@ -73,6 +85,10 @@ def rules_read(p: Passage, extractor: RuleExtractor) -> tuple[bool, str]:
     return hit, "; ".join(f"{f.subject}: {describe_fact(f)}" for f in facts) or "nothing"
 
 
+def _round(p: Passage) -> int:
+    return int(p.kind.rsplit(" ", 1)[1]) if ", round " in p.kind else 1
+
+
 def report(halves: dict[str, tuple[list[Passage], StoreScore, dict[str, str]]], header: str) -> str:
     lines = [header, "", "| half | pairs | rules read the fact | store links right |"]
     lines.append("|---|---|---|---|")
@@ -81,6 +97,10 @@ def report(halves: dict[str, tuple[list[Passage], StoreScore, dict[str, str]]], 
             f"| {name} | {len(pairs)} | {len(pairs) - len(missed)}/{len(pairs)} | "
             f"{store.links_right}/{store.links} (wrong {store.links_wrong}) |"
         )
+        for n in range(1, len(ROUNDS) + 1):
+            mine = [p for p in pairs if _round(p) == n]
+            read = sum(p.id not in missed for p in mine)
+            lines.append(f"| {name}, round {n} | {len(mine)} | {read}/{len(mine)} | |")
     for name, (pairs, store, missed) in halves.items():
         by_family: dict[str, Counter[str]] = defaultdict(Counter)
         for p in pairs:
@@ -114,7 +134,7 @@ def main(argv: list[str] | None = None) -> None:
     header = heading(
         "Pronoun probes: facts said of someone by a pronoun (rules and store, no LLM)",
         "PYTHONPATH=src python benchmarks/pronoun_probes.py",
-        f"{len(pairs)} pairs ({DATA.relative_to(ROOT)})",
+        f"{len(pairs)} pairs ({', '.join(str(r.relative_to(ROOT)) for r in ROUNDS)})",
     )
     publish(args.out, report(halves, header))
 
