@@ -8,9 +8,12 @@ of them with their name, so the detectors read "Sarah Jones just got promoted" f
 "She just got promoted", and returns each rewrite as a :class:`Link` with its
 evidence (kept on the facts read from the sentence).
 
-- "he"/"she" (subject, object, "his"/"her" before a noun) is the most recent person
-  whose pronoun is known and matches; a more recent person whose pronoun is unknown,
-  or two matching people named in that same sentence, leave it unresolved (no guess);
+- "he"/"she" (subject, also after a discourse marker or a fronted time: "Oh and he
+  ...", "After college she ..."; object; "his"/"her" before a noun) is the most recent
+  person whose pronoun is known and matches; a more recent person whose pronoun is
+  unknown, or two matching people named in that same sentence, leave it unresolved (no
+  guess); when no one of a known matching pronoun is named, the one person of unknown
+  pronoun whom everyone else named rules out is it, and the pronoun tells theirs;
 - "they"/"them"/"their" is left alone (a group or an unknown person, never guessed),
   except right after the one person named last, who said or was said to use "they"
   ("Alex uses they/them", "Sam is nonbinary"), in a sentence that opens with it or
@@ -31,6 +34,7 @@ from typing import Literal
 
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.patterns import MODS, NAME1, REL, gated, icase
+from cognimem.ingest.extract.third_person import FRONT
 from cognimem.models.extraction import Link
 from cognimem.text.gazetteer import Gender, first_name_gender
 from cognimem.text.names import normalize_name
@@ -56,6 +60,9 @@ _PRONOUN_GENDER: dict[str, Pronoun] = {
 _REFERS = icase(rf"\b(?:she|he|her|him|his|my\s+{MODS}(?:{REL}))\b")
 _SUBJECT = icase(r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s)|(?<=\bbecause\s))"
                  r"(?P<p>she|he)\b(?!')")  # fmt: skip
+# ... also after a discourse marker or a fronted time ("Oh and he's vegan", "After
+# college she moved to Leeds"): the words before it are kept
+_FRONTED = icase(rf"^(?P<front>{FRONT.pattern[1:]})(?P<p>she|he)\b(?!')")
 _POSSESSIVE = icase(r"\b(?P<p>his|her)\s+(?=[a-z])(?!(?:to|with|for|at|in|on|about|and|"
                     r"a|an|the|that|this|some|up|out|off|back|again|too|so)\b)")  # fmt: skip
 # "him", "her" as an object: before the clause ends or a preposition, or before the
@@ -223,11 +230,19 @@ class Discourse:
         def by_pronoun(possessive: bool) -> Callable[[re.Match[str]], str]:
             def sub(m: re.Match[str]) -> str:
                 said = m.group("p") or m.group("q")
-                person = self._antecedent(_PRONOUN_GENDER[said.lower()])
+                gender = _PRONOUN_GENDER[said.lower()]
+                person = self._antecedent(gender)
+                only = None if person else self._only_one(gender)
+                if only is not None:
+                    person, only.gender = only, gender  # the pronoun tells theirs from now on
                 if person is None:
                     return m.group(0)
                 noun = "woman" if person.gender == "f" else "man"
                 why = f"{said.lower()}: the latest {noun} named ({person.why})"
+                if only is not None:
+                    why = (
+                        f"{said.lower()}: the only person named who may be a {noun} ({person.why})"
+                    )
                 links.append(Link(said=said, name=person.name, evidence=why))
                 return f"{person.name}'s " if possessive else person.name
 
@@ -236,7 +251,14 @@ class Discourse:
         text = _IS.sub(r"\g<p> is", _HAS.sub(r"\g<p> has", sentence))
         text = self._singular_they(text, links)
         text = _ROLE.sub(by_role, text)
-        text = _SUBJECT.sub(by_pronoun(False), text)
+        subject = by_pronoun(False)
+
+        def fronted(m: re.Match[str]) -> str:
+            name = subject(m)
+            return m.group(0) if name == m.group(0) else m.group("front") + name
+
+        text = _FRONTED.sub(fronted, text, count=1)
+        text = _SUBJECT.sub(subject, text)
         text = _POSSESSIVE.sub(by_pronoun(True), text)
         text = _OBJECT.sub(by_pronoun(False), text)
         said = sentence.strip()
@@ -298,6 +320,15 @@ class Discourse:
             ]
             return None if rivals else person
         return None
+
+    def _only_one(self, gender: Pronoun) -> _Person | None:
+        """The one person named so far who may be ``gender`` when nothing told their
+        pronoun ("My friend Zephyrin called. He sounded happy"): every other person
+        named is of another pronoun. ``None`` when there are two such or none."""
+        if gender == "n":
+            return None
+        fits = [p for p in self._people.values() if p.gender in (None, gender)]
+        return fits[0] if len(fits) == 1 and fits[0].gender is None else None
 
 
 _VERB_AGREES = re.compile(rf"\x00{_VERB_AFTER.pattern}")

@@ -14,11 +14,16 @@ from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import kind_of, works_for_person
 from cognimem.ingest.extract.patterns import JOB, ORG, THIRD, icase, names_occupation
+from cognimem.ingest.extract.third_person import FRONT
 from cognimem.ingest.extract.work_phrases import (
+    ACCEPTED,
     IM_THE,
     JOB_START,
     JOINING,
     JOINING_FOR_WORK,
+    MY_JOB,
+    MY_JOB_ENDED,
+    MY_JOB_HOLDS,
     PROMOTED_TO,
     RUN_A,
     TEACH,
@@ -39,7 +44,8 @@ _WORK_AS = icase(
     rf"(?P<org>{ORG}))?"
 )
 _IM_A = icase(
-    rf"\b(?P<verb>I'm|I was|I have been)\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
+    rf"\b(?P<verb>I'm|I was|I have been|I became|I've become|I have become)\s+(?:an?\s+)"
+    rf"(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
     rf"\b(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
 )
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
@@ -63,6 +69,7 @@ class OccupationReader(Collector):
     def _occupation(self, c: Clause) -> None:
         self._job(c)
         self._employer(c)
+        self._my_job(c)
         self._school(c)
         self._others_work(c)
 
@@ -115,13 +122,19 @@ class OccupationReader(Collector):
         for_work = JOINING_FOR_WORK.search(c.text) is not None or self.work_window
         if not person and verb == "joining" and not for_work:
             m = org = None  # "I'm joining a club": joined, but not as its employee
+        if (
+            verb == "left"
+            and org
+            and (not self.work_window or person or kind_of(org) in (ET.PLACE, ET.PERSON))
+        ):
+            m = org = None  # "I left Paris": a place left, unless the window talks of work
         if m and org and person and (m.groupdict().get("prep") or "").lower() == "with":
             self.entity(org, ET.PERSON)  # "I work with Sarah": a colleague, no employer
         elif m and org and person and joining:
             self.entity(org, ET.PERSON)  # "I'm joining Sarah for lunch": no employer
         elif m and org:
             verb = m.group("verb").lower()
-            ended = verb in {"worked", "quit my job", "left my job", "quit"} or (
+            ended = verb in {"worked", "quit my job", "left my job", "quit", "left"} or (
                 verb.endswith(" from")
             )
             self.add(
@@ -146,10 +159,40 @@ class OccupationReader(Collector):
                 timing="end" if ended else "start",
             )
 
+    def _my_job(self, c: Clause) -> None:
+        """The job or employer in "my new job at Acme", "my old job at the bank" (ended),
+        "my new job as a nurse"."""
+        m = MY_JOB.search(c.text)
+        said = c.evidence[:2000]
+        # "I quit my job at the bank": read already, as ended
+        if m is None or any(
+            f.category is Cat.OCCUPATION and f.evidence == said for f in self.facts
+        ):
+            return
+        before = FRONT.sub("", c.text[: m.start()].strip(" ,")).lower().split()
+        verb = before[-1] if before else ""
+        if verb not in MY_JOB_HOLDS and verb not in MY_JOB_ENDED:
+            return  # "looking for my first job as a nurse"
+        when = (m.group("when") or "").strip().lower()
+        ended = verb in MY_JOB_ENDED or when in {"old", "last", "previous", "former"}
+        if m.group("job"):
+            self.add(c, Cat.OCCUPATION, "job", m.group("job").lower(), holds=not ended)
+        elif (org := phrases.name(m.group("org"))) and not works_for_person(org, c.text):
+            kind = kind_of(org, "workplace")
+            self.add(c, Cat.OCCUPATION, "employer", org, holds=not ended, obj=org, obj_type=kind)
+        elif m.group("place"):
+            self.add(c, Cat.OCCUPATION, "employer", phrases.bare(m.group("place")), holds=not ended)
+
     def _school(self, c: Clause) -> None:
         """Where and what the speaker studies."""
         m = _STUDENT_AT.search(c.text)
         school = phrases.name(m.group("v") or m.group("w")) if m else None
+        got_in = ACCEPTED.search(c.text) if school is None else None
+        if got_in:  # "I got accepted to Yale"
+            school = phrases.name(got_in.group("v"))
+            if school:
+                self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
+                return
         if school and ((m and m.group("v")) or vocab.STUDY_PLACE.search(school)):
             self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
         m = _STUDIES.search(c.text)

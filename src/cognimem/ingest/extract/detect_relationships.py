@@ -72,6 +72,13 @@ _THEIR_REL = icase(
     rf"^(?P<who>{NAME1}(?:\s+{NAME1})?)'s\s+{MODS}(?P<rel>{REL})\b"
     rf"(?:\s*,?\s+(?P<v>{NAME1})\b(?!'))?"
 )
+# who has the pet or relative "a ... named X" names, when the sentence opens with them:
+# "My brother Tom has a cat named Pip" (Tom's), not the speaker's
+_OWNER = icase(
+    rf"^(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<who>{NAME1}(?:\s+{NAME1})?)\s+"
+    r"(?:just\s+|also\s+|now\s+)?(?:has|has got|got|adopted|bought|rescued|owns|had)\s+"
+    r"(?:an?|one|two)\b"
+)
 _PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME1})")
 _MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
 # a relative described, unnamed: "My wife is Japanese", "My sister is a nurse" (not
@@ -92,10 +99,13 @@ class RelationshipReader(Collector):
                 groups = m.groupdict()
                 word = (groups.get("rel") or groups.get("pet") or "partner").lower()
                 named_pets = named_pets or pattern is _HAVE_NAMED_PETS
+                owner = _OWNER.match(c.text) if pattern is _NAMED else None
+                whose = phrases.name(owner.group("who")) if owner else None
                 for part in phrases.LIST_SPLIT.split(groups.get("v") or groups.get("w") or ""):
                     name = phrases.name(part)
                     if name and name.lower() not in vocab.NOT_A_NAME_AFTER_IM:
-                        self._relative(c, word, name, named=True, text=m.group(0))
+                        self._relative(c, word, name, named=True, text=m.group(0),
+                                       subject=whose or "user")  # fmt: skip
         for m in _AND_THEIR_REL.finditer(c.text):
             who, name = phrases.name(m.group("who")), phrases.name(m.group("v"))
             if who and name and who.lower() not in {"i", "me"}:

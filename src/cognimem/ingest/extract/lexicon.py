@@ -101,7 +101,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
             majoring, teach, taught, quit, left, laid, fired, attend, phd, degree, masters,
             master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
             code, consult, freelance, freelancing, moonlight, play, run, manage, head,
-            director, vp, president, chief"""
+            director, vp, president, chief, hired, start, became, become, accepted,
+            internship"""
         )
     ),
     "relationship": frozenset(

@@ -9,10 +9,14 @@ from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import JOB, NAME, ORG, gated, icase
 
 __all__ = [
+    "ACCEPTED",
     "IM_THE",
     "JOB_START",
     "JOINING",
     "JOINING_FOR_WORK",
+    "MY_JOB",
+    "MY_JOB_ENDED",
+    "MY_JOB_HOLDS",
     "PROMOTED_TO",
     "RUN_A",
     "TEACH",
@@ -50,8 +54,8 @@ RUN_A = icase(
 )
 # "I got promoted to head nurse": the new job
 PROMOTED_TO = icase(
-    rf"(?:\b(?:I|we)|^(?P<who>{NAME}))\s+(?:just\s+)?(?:got|was|were|has been|have been|'ve been)"
-    r"\s+(?:just\s+)?promoted\s+"
+    rf"(?:\b(?:I|we)|^(?P<who>{NAME}))\s+(?:(?:just|finally|recently|also|officially)\s+)?"
+    r"(?:got|was|were|has been|have been|'ve been)\s+(?:just\s+)?promoted\s+"
     r"to\s+(?:an?\s+|the\s+)?(?P<v>[a-z][a-z -]{1,40}?)(?=\s*(?:[,.!;]|$|\b(?:at|in|on|"
     r"last|this|after|and)\b))"
 )
@@ -63,10 +67,29 @@ WORK_AT_PLACE = icase(
     rf"{alternation(vocab.WORKPLACES)}))\b"
 )
 JOB_START = icase(
-    rf"\b(?:I|we)\s+(?P<verb>got a (?:new )?job|started a (?:new )?job|started (?:a new )?"
-    rf"(?:working|work)|landed a (?:new )?job|accepted a (?:new )?job|quit my job|left my "
-    rf"job|quit|got laid off from|was laid off from|got fired from|was fired from)\s+"
+    rf"\b(?:I|we)\s+(?:just\s+)?(?P<verb>got a (?:new )?job|started a (?:new )?job|started "
+    rf"(?:a new )?(?:working|work)|landed a (?:new )?job|accepted a (?:new )?job|quit my job|"
+    rf"left my job|quit|got laid off from|was laid off from|got fired from|was fired from|"
+    rf"(?:got|was|have been|'ve been) hired (?:at|by)|start(?=\s+at\b)|left(?=\s+{ORG}))\s+"
     rf"(?:(?:my\s+job\s+)?(?:at|with)\s+)?(?P<v>{ORG})"
+)
+# "my new job at Acme", "my old job at the bank" (ended), "my new job as a nurse"
+MY_JOB = icase(
+    r"\bmy\s+(?P<when>(?:new|current|old|last|previous|former|first|day|"
+    r"full-time|part-time|summer)\s+)?(?:job|internship)\s+"
+    rf"(?:(?:at|with)\s+(?:(?P<org>{ORG})|(?:an?|the)\s+(?P<place>(?:[a-z-]+\s+){{0,2}}?"
+    rf"(?:{alternation(vocab.WORKPLACES)}))\b)|as\s+(?:an?\s+)?(?P<job>(?:[a-z-]+\s+){{0,2}}?"
+    rf"(?:{JOB}))\b)"
+)
+# before "my job at ...": what says it holds (the clause opens with it, "I love my job
+# at ..."), and what says it ended ("I lost my job at ..."); anything else ("looking for
+# my first job as ...") says neither
+MY_JOB_HOLDS = frozenset(["", "love", "like", "enjoy", "started", "start", "began"])
+MY_JOB_ENDED = frozenset(["lost", "lose", "losing", "quit", "quitting", "left", "leaving"])
+# a school got into: "I got accepted to Yale"
+ACCEPTED = icase(
+    rf"\b(?:I|we)\s+(?:just\s+)?(?:got|was|have been|'ve been)\s+accepted\s+"
+    rf"(?:to|into|at|by)\s+(?P<v>{ORG})"
 )
 # a job about to start: "I'm joining Acme in May", "I'm starting at Acme"
 JOINING = icase(
