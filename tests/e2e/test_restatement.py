@@ -131,3 +131,23 @@ async def test_a_cause_said_of_the_same_thing_is_another_cause(local: Memory) ->
         "Cooking helps me unwind after work",
     ]
     assert all(f.reinforcement_count == 1 for f in facts if f.category.value == "causal")
+
+
+async def test_a_favourite_renews_the_liking_it_restates_and_is_kept(local: Memory) -> None:
+    """ "I love cycling" is a preference/activity; "Cycling is my favorite hobby" a
+    favorite_hobby: another predicate of the same category, about the same thing."""
+    await local.write(Message(content="I love cycling.", occurred_at=T0), user_id="u")
+    later = T0 + timedelta(days=5)
+    await local.write(
+        Message(content="Cycling is my favorite hobby.", occurred_at=later), user_id="u"
+    )
+    facts = await local.facts(key="user:preference", user_id="u")
+    [liking] = [f for f in facts if f.predicate == "activity"]
+    assert liking.reinforcement_count == 2
+    assert liking.last_validated_at == later
+    assert [f.value for f in facts if f.predicate == "favorite_hobby"] == ["Cycling"]
+    # another thing liked renews nothing
+    await local.write(Message(content="Chess is my favorite game.", occurred_at=later), user_id="u")
+    [liking] = [f for f in await local.facts(key="user:preference", user_id="u")
+                if f.predicate == "activity"]  # fmt: skip
+    assert liking.reinforcement_count == 2

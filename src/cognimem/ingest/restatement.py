@@ -16,6 +16,11 @@ hurts" with the default local model, so a restatement must also be about the sam
 — the first content word of the two values (:func:`about`: "knee", "pork") is the same,
 or, for a condition of the body, the same body part or the same condition in other words
 (:func:`same_topic`).
+
+A preference is filed under several predicates ("I love hiking": activity; "Hiking is
+my favorite way to spend a weekend": favorite_activity, single-valued), so one is
+looked for among all of the subject's preferences (:func:`kin`); a restatement under
+another predicate renews the stored fact and is kept as well, since it says more.
 """
 
 from __future__ import annotations
@@ -56,6 +61,10 @@ _CLAUSE_CATEGORIES = frozenset(
     {FactCategory.GOAL, FactCategory.VALUE, FactCategory.CAUSAL, FactCategory.POLICY}
 )
 _MULTI_VALUED_PARTS = 4  # subject:category:predicate:value
+# the categories where one thing may be filed under several predicates ("I love hiking":
+# activity; "Hiking is my favorite way to spend a weekend": favorite_activity): a
+# restatement is looked for among all of the subject's facts of the category
+_KIN_CATEGORIES = frozenset({FactCategory.PREFERENCE})
 _STEM_MIN = 4  # letters a stem keeps: "sings" is "sing", "bus" stays "bus"
 # words that open a value without saying what it is about ("my knee", "no pork"): the
 # function words, and "never", which a query keeps as a term
@@ -117,6 +126,16 @@ def family(key: str) -> str | None:
     return ":".join(parts[:-1]) if len(parts) == _MULTI_VALUED_PARTS else None
 
 
+def kin(key: str, category: FactCategory) -> str | None:
+    """Where a restatement of ``key`` is looked for: a multi-valued key's family, or for
+    a category of :data:`_KIN_CATEGORIES` the subject's facts of that category, either
+    kind (a favourite is single-valued: "user:preference:favorite_activity")."""
+    parts = key.split(":")
+    if category in _KIN_CATEGORIES and len(parts) > 2:
+        return ":".join(parts[:2])
+    return family(key)
+
+
 class Restatements:
     """Points proposals that restate a stored fact of their key family at that fact."""
 
@@ -143,7 +162,7 @@ class Restatements:
         ``current`` under its key). One store query and one embedding call at most, and
         none when no proposal is a new multi-valued fact."""
         open_ = [p for p in proposals if p.holds and _is_new(p.fact, current)]
-        families = sorted({f for p in open_ if (f := family(p.fact.key)) is not None})
+        families = sorted({f for p in open_ if (f := kin(p.fact.key, p.fact.category)) is not None})
         if not families:
             return list(proposals)
         stored = await self._store.find_facts(
@@ -152,7 +171,9 @@ class Restatements:
         rivals = [
             f
             for f in stored
-            if f.status in LIVE and family(f.key) is not None and scope.shares_facts_with(f.scope)
+            if f.status in LIVE
+            and kin(f.key, f.category) is not None
+            and scope.shares_facts_with(f.scope)
         ]
         if not rivals:
             return list(proposals)
@@ -169,6 +190,8 @@ class Restatements:
             if best.id not in {f.id for f in current[best.key]}:
                 current[best.key].append(best)
             renewing = p.fact.model_copy(update={"key": best.key, "value": best.value})
+            if family(best.key) != family(p.fact.key):
+                out.append(p)  # "my favorite ..." says more than "I love ...": kept too
             out.append(replace(p, fact=renewing))
         return out
 
@@ -179,7 +202,7 @@ class Restatements:
             f
             for f in rivals
             if f.key != new.key
-            and family(f.key) == family(new.key)
+            and kin(f.key, f.category) == kin(new.key, new.category)
             and f.polarity == new.polarity
             and same_topic(f.value, new.value)
         ]
