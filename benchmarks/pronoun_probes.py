@@ -20,7 +20,9 @@ in counts only.
 Rounds: ``pronoun_probes.jsonl`` (48 pairs), ``pronoun_probes_round2.jsonl`` (64 pairs,
 relation forms said of a person by a pronoun: career and life events, moves, "her new
 job at ...", origins, diagnoses, hires, a fronted time or a discourse marker before the
-pronoun, "now / still / been", "he and his wife ...", schools, a job left).
+pronoun, "now / still / been", "he and his wife ...", schools, a job left),
+``pronoun_probes_round3.jsonl`` (28 pairs: teaching, being into something, health,
+pastimes, home, work, their children and siblings).
 
 Usage (from the repository root):
 
@@ -46,7 +48,11 @@ from knowledge_set import Passage, StoreScore, said_at, same_subject, score_stor
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "pronoun_probes.jsonl"
 # each round of probes written before the code it measured; reported each on its own
-ROUNDS = (DATA, ROOT / "benchmarks" / "data" / "pronoun_probes_round2.jsonl")
+ROUNDS = (
+    DATA,
+    ROOT / "benchmarks" / "data" / "pronoun_probes_round2.jsonl",
+    ROOT / "benchmarks" / "data" / "pronoun_probes_round3.jsonl",
+)
 SPLITS = ("tune", "check")
 
 
