@@ -93,3 +93,17 @@ def test_work_forms_the_rewrite_relies_on() -> None:
     assert not [f for f in read("I left Contoso in March.") if f[1] == "occupation"]
     assert ("user", "occupation", "employer", "Contoso", False) in read("I lost my job at Contoso.")
     assert not [f for f in read("I'm looking for my first job as a nurse.") if f[1] == "occupation"]
+
+
+def test_the_relatives_a_person_has_are_theirs() -> None:
+    said = read("She has two sons.", "My friend Ingrid is always busy.")
+    assert ("Ingrid", "relationship", "son", "two sons", True) in said
+    assert not [f for f in said if f[0] == "user" and f[2] == "son"]
+
+
+def test_living_near_a_city_is_its_area() -> None:
+    assert ("user", "location", "city", "Leeds", True) in read("I live just outside Leeds.")
+    assert ("Ingrid", "location", "city", "Leeds", True) in read(
+        "She lives near Leeds now.", "My cousin Ingrid is doing well."
+    )
+    assert not [f for f in read("I live near the park.") if f[1] == "location"]

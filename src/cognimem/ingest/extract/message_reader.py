@@ -36,6 +36,11 @@ __all__ = ["MessageReader"]
 _NOT_THIRD_PERSON = frozenset({Cat.RELATIONSHIP, "identity/name", "identity/nickname"})
 _SPEAKER_WORD = icase(r"\b(?:i|i'm|i've|me|my)\b")
 _OWN = frozenset({"his", "her"})
+# ... except the relatives they have: "Ana has two daughters" ("I have two daughters")
+_HAS_RELATIVES = icase(
+    r"\bI\s+(?:(?:just|also|still|now)\s+)?have\s+(?:got\s+)?(?:an?|one|two|three|four|"
+    r"five|six|\d+|twin|several|a few)\b"
+)
 _MY = icase(r"\bmy\b")
 
 
@@ -100,13 +105,14 @@ class MessageReader(SentenceReader, MentionReader):
             (k.said.lower() for k in links if k.name == about.name and k.said.lower() in _OWN),
             None,
         )
+        kin = _HAS_RELATIVES.search(about.text) is not None
         read = [
             f.model_copy(update={"subject": about.name, "value": _theirs(f.value, own)})
             for f in self.facts[before:]
             if f.subject == "user"
             # a value quoting the rewrite's "I"
             and not _SPEAKER_WORD.search(_theirs(f.value, own))
-            and f.category not in _NOT_THIRD_PERSON
+            and (f.category not in _NOT_THIRD_PERSON or (kin and f.category is Cat.RELATIONSHIP))
             and not any(f is s for s in self.stances_read)  # their stance binds no answer
             and f"{f.category.value}/{f.predicate}" not in _NOT_THIRD_PERSON
         ]
