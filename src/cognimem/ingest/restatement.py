@@ -175,14 +175,17 @@ class Restatements:
             and kin(f.key, f.category) is not None
             and scope.shares_facts_with(f.scope)
         ]
-        if not rivals:
+        # only the pairs about the same thing are compared, and only their texts embedded
+        pairs = {id(p): [f for f in rivals if _may_restate(p.fact, f)] for p in open_}
+        pairs = {k: found for k, found in pairs.items() if found}
+        if not pairs:
             return list(proposals)
-        texts = {p.fact.text for p in open_} | {f.text for f in rivals}
+        texts = {p.fact.text for p in open_ if id(p) in pairs}
+        texts |= {f.text for found in pairs.values() for f in found}
         known = await self._vectors(sorted(texts), vectors)
         out: list[NewFact] = []
-        candidates = {id(p) for p in open_}
         for p in proposals:
-            best = self._restated(p.fact, rivals, known) if id(p) in candidates else None
+            best = self._restated(p.fact, pairs.get(id(p), []), known)
             if best is None:
                 out.append(p)
                 continue
@@ -196,17 +199,11 @@ class Restatements:
         return out
 
     def _restated(
-        self, new: Fact, rivals: Sequence[Fact], known: Mapping[str, np.ndarray]
+        self, new: Fact, same: Sequence[Fact], known: Mapping[str, np.ndarray]
     ) -> Fact | None:
-        same_family = [
-            f
-            for f in rivals
-            if f.key != new.key
-            and kin(f.key, f.category) == kin(new.key, new.category)
-            and f.polarity == new.polarity
-            and same_topic(f.value, new.value)
-        ]
-        scored = [(_cosine(known[new.text], known[f.text]), f) for f in same_family]
+        """The one of ``same`` (facts about the same thing) whose statement is most alike
+        to ``new``'s, at least the floor."""
+        scored = [(_cosine(known[new.text], known[f.text]), f) for f in same]
         floor = self._clause_floor if new.category in _CLAUSE_CATEGORIES else self._floor
         scored = [(score, f) for score, f in scored if score >= floor]
         return max(scored, key=lambda pair: pair[0])[1] if scored else None
@@ -222,6 +219,17 @@ class Restatements:
             matrix = await self._embedder.embed(missing, "document")
             out.update(zip(missing, matrix, strict=True))
         return out
+
+
+def _may_restate(new: Fact, old: Fact) -> bool:
+    """Whether ``new`` may say ``old`` again: another key where a restatement is looked
+    for (:func:`kin`), the same polarity, about the same thing."""
+    return (
+        old.key != new.key
+        and kin(old.key, old.category) == kin(new.key, new.category)
+        and old.polarity == new.polarity
+        and same_topic(old.value, new.value)
+    )
 
 
 def _is_new(fact: Fact, current: Mapping[str, Sequence[Fact]]) -> bool:
