@@ -44,3 +44,20 @@ CASES: list[tuple[str, list[tuple[str, int, int]]]] = [
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_finds_what_every_pattern_finds(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert [(f.kind, f.start, f.end) for f in find_secrets(text)] == expected
+
+
+def test_a_text_read_again_gives_the_same_findings_in_a_list_of_its_own() -> None:
+    # the write path reads a message to mask it, then again as its chunk: the second
+    # reading gives what the first did, and changing one list leaves the other alone
+    text = "my wifi password is sunshine42 and token ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    first = find_secrets(text)
+    first.clear()
+    again = find_secrets("".join(text))  # an equal text, another object
+    assert [(f.kind, f.start, f.end) for f in again] == [
+        ("password", 8, 30),
+        ("github_token", 41, 81),
+    ]
+    assert find_secrets(text) == again
+    long = "x " * 3000 + text  # a long text is read anew each time
+    assert [f.kind for f in find_secrets(long)] == ["password", "github_token"]
+    assert find_secrets(long) == find_secrets(long)

@@ -7,6 +7,7 @@ import importlib
 import json
 import pkgutil
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 import cognimem.ingest.extract as extract
 from cognimem.ingest.extract.clauses import tidy
-from cognimem.text.literals import Gated, needles
+from cognimem.text.literals import Gated, WordGated, needles
 
 _DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 
@@ -44,7 +45,7 @@ def _rule_patterns() -> list[re.Pattern[str]]:
         for value in vars(module).values():
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
                 found[id(value)] = value
-            elif isinstance(value, Gated):
+            elif isinstance(value, Gated | WordGated):
                 found[id(value.regex)] = value.regex
     return list(found.values())
 
@@ -173,3 +174,66 @@ def test_tidy_spells_contractions_one_way() -> None:
     assert tidy("i think im done, i've got it and i do not care ") == (
         "I think I'm done, I have it and I don't care"
     )
+
+
+def _word_gates() -> list[WordGated]:
+    names = [i.name for i in pkgutil.iter_modules(extract.__path__, f"{extract.__name__}.")]
+    found = (vars(importlib.import_module(n)).values() for n in names)
+    return [v for values in found for v in values if isinstance(v, WordGated)]
+
+
+def test_every_word_gated_pattern_is_read_soundly() -> None:
+    """No word-gated pattern of the rule extractor matches a labelled sentence (each also
+    lower- and upper-cased) that holds none of its words."""
+    gates = _word_gates()
+    assert gates
+    for gate in gates:
+        for text in _sentences():
+            if not gate.may_match(text):
+                assert gate.regex.search(text) is None, (gate.pattern[:80], text)
+
+
+_AROUND = ["I", "we", "I'm", "not", "can't", "have", "been", "of", "\u212aind", "SO", "love",
+           ",", "\t", "\x1c", "x"]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), glue=st.sampled_from([" ", ""]))
+def test_a_word_gated_pattern_answers_as_the_pattern(data: st.DataObject, glue: str) -> None:
+    # its own words (and their capitals) among subjects, white space and look-alikes
+    gate = data.draw(st.sampled_from(_word_gates()))
+    vocabulary = [*_AROUND, *sorted(gate.words)[:12], *(w.title() for w in sorted(gate.words)[:4])]
+    text = glue.join(data.draw(st.lists(st.sampled_from(vocabulary), max_size=10)))
+    raw = gate.regex.search(text)
+    found = gate.search(text)
+    assert (found and found.span()) == (raw and raw.span())
+    assert gate.sub(r"#", text) == gate.regex.sub(r"#", text)
+
+
+def test_a_word_gate_skips_only_texts_without_its_words() -> None:
+    gate = WordGated(re.compile(r"\b(I|we)\s+(?:really|kind of)\s+", re.I), ["really", "kind"])
+    assert gate.sub("", "I love it") == "I love it"
+    assert not gate.may_match("I reallylove it")
+    assert gate.sub(r"\1 ", "We KIND of love it") == "We love it"
+    assert gate.may_match("I \u212aind of love it")  # not ASCII: always scanned
+
+
+def test_a_gate_reads_each_text_as_its_own() -> None:
+    """Gates that test texts in turn, the same text object or an equal one, from several
+    threads: each answers as its pattern does on its own text (the lower-cased form a gate
+    keeps for the next is never another text's)."""
+    regexes = [re.compile(p, re.I) for p in (r"\bno longer\b", r"\bkid\b", r"\bused to\b")]
+    gates = [Gated(r) for r in regexes]
+    texts = ["I no longer eat meat", "just \u212aid", "we used to", "KID stuff", "nothing here"]
+    texts += ["".join(t) for t in texts]  # equal texts, other objects
+
+    def check(offset: int) -> None:
+        for i in range(3000):
+            text = texts[(i * 7 + offset) % len(texts)]
+            for gate, regex in zip(gates, regexes, strict=True):
+                found, raw = gate.search(text), regex.search(text)
+                assert (found and found.span()) == (raw and raw.span()), (gate.pattern, text)
+
+    with ThreadPoolExecutor(4) as pool:
+        for done in [pool.submit(check, k) for k in range(4)]:
+            done.result()

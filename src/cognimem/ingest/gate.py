@@ -161,12 +161,32 @@ class _Needles:
         return self.folded is None or any(w in self.folded for w in words)
 
 
+# the findings of the texts read last (each at most ``_KEPT_CHARS`` long): the write path
+# reads a message to mask it and reads it again, as its chunk, to decide whether to store
+# it (most messages are one chunk, the same text). Cleared whole when full (one call, so
+# threads never see it half emptied).
+_KEPT: dict[str, tuple[SecretFinding, ...]] = {}
+_KEPT_TEXTS = 1024
+_KEPT_CHARS = 4096
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """Find credentials in ``text``; an empty list means the text is clean.
 
     Findings are sorted by start and never overlap (a specific token such as a
     GitHub token wins over the ``password`` assignment that contains it).
     """
+    kept = _KEPT.get(text)
+    if kept is None:
+        kept = tuple(_find_secrets(text))
+        if len(text) <= _KEPT_CHARS:
+            if len(_KEPT) >= _KEPT_TEXTS:
+                _KEPT.clear()
+            _KEPT[text] = kept
+    return list(kept)
+
+
+def _find_secrets(text: str) -> list[SecretFinding]:
     found: list[SecretFinding] = []
     may = _Needles(text)
     for kind, pattern in _TOKEN_PATTERNS:

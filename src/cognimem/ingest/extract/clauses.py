@@ -19,7 +19,7 @@ from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.earnest import is_unmeant
 from cognimem.ingest.extract.patterns import INNER_STOP, gated, icase
 from cognimem.text.events import LOOKS_AHEAD as _AHEAD
-from cognimem.text.literals import Gated
+from cognimem.text.literals import Gated, WordGated
 from cognimem.text.sentences import inner_stops
 from cognimem.text.temporal import TimeMention, find_times
 from cognimem.text.tokens import tokens
@@ -74,14 +74,24 @@ _HEDGE_LEAD = icase(
     r"I'm pretty sure|I'm fairly sure|pretty sure)(?: that)?\b[\s,]*"
 )
 _HEDGE_WORD = gated(r"\b(?:maybe|probably|perhaps|possibly|might|kind of|sort of|kinda|sorta)\b")
-_ADVERBS = icase(
-    r"\b(I|we|I'm|we're|I have|we have|I have been|we have been|I'd|don't|didn't|not|can't)\s+"
-    r"(?:(?:really|absolutely|totally|also|just|recently|actually|currently|still|truly|"
-    r"honestly|genuinely|definitely|seriously|literally|finally|now|even|first|kind of|"
-    r"sort of|kinda|sorta|probably|maybe|possibly|pretty|super|so|very|quite|both|all|"
-    r"already|originally|mostly|mainly|officially|completely|particularly|certainly|"
-    r"usually|generally|normally|typically|obviously|clearly|always|simply|absolutely|"
-    r"personally|happily|proudly|secretly)\s+)+"
+# adverbs between a subject and its verb ("I really love", "we have always been"),
+# dropped from the clause the detectors read
+_ADVERB_WORDS = (
+    "really|absolutely|totally|also|just|recently|actually|currently|still|truly|"
+    "honestly|genuinely|definitely|seriously|literally|finally|now|even|first|kind of|"
+    "sort of|kinda|sorta|probably|maybe|possibly|pretty|super|so|very|quite|both|all|"
+    "already|originally|mostly|mainly|officially|completely|particularly|certainly|"
+    "usually|generally|normally|typically|obviously|clearly|always|simply|absolutely|"
+    "personally|happily|proudly|secretly"
+)
+# every match holds one of the adverbs as a word between white space ("kind of": "kind"),
+# so an ASCII clause without any is not scanned
+_ADVERBS = WordGated(
+    icase(
+        r"\b(I|we|I'm|we're|I have|we have|I have been|we have been|I'd|don't|didn't|not|"
+        rf"can't)\s+(?:(?:{_ADVERB_WORDS})\s+)+"
+    ),
+    (w.split()[0] for w in _ADVERB_WORDS.split("|")),
 )
 _DO_VERB = gated(r"\b(I|we) do (love|like|enjoy|hate|prefer|adore)\b")
 _USED_TO_BE = gated(r"\b(I|we) used to be\b")
