@@ -8,6 +8,7 @@ import json
 import pkgutil
 import re
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cognimem.ingest.extract as extract
-from cognimem.ingest.extract.clauses import tidy
+from cognimem.ingest.extract.clauses import prepare_clause, tidy, unify
 from cognimem.text.literals import Gated, WordGated, needles
+from cognimem.text.tokens import tokens
 
 _DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 
@@ -237,3 +239,37 @@ def test_a_gate_reads_each_text_as_its_own() -> None:
     with ThreadPoolExecutor(4) as pool:
         for done in [pool.submit(check, k) for k in range(4)]:
             done.result()
+
+
+_UNIFY_BEFORE = (
+    (re.compile(r"[’‘`´]"), "'"),
+    (re.compile(r"[“”]"), '"'),
+    (re.compile(r"\s+"), " "),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet=list("ab I'’‘`´“”\"\t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2003\u3000.,"), max_size=16)
+)
+def test_unify_reads_as_before(text: str) -> None:
+    before = text
+    for pattern, replacement in _UNIFY_BEFORE:
+        before = pattern.sub(replacement, before)
+    assert unify(text) == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(["I", "my", "knee's", "KNEE'S", "it's", "'s", "s", "love", "Sam's", ","]),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_a_clauses_trigger_words_drop_a_final_s(words: list[str]) -> None:
+    # each word as written and, ending in "'s", without it ("knee's been": "knee")
+    clause = prepare_clause(" ".join(["I", *words]), "evidence", datetime(2024, 3, 15, tzinfo=UTC))
+    assert clause is not None
+    found = tokens(" ".join(dict.fromkeys((clause.said, clause.base, clause.text))))
+    assert clause.words == {*found, *(w[:-2] for w in found if w.endswith("'s"))}

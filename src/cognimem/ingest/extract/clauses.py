@@ -38,7 +38,8 @@ __all__ = [
 ]
 
 
-_UNIFY = ((re.compile(r"[’‘`´]"), "'"), (re.compile(r"[“”]"), '"'), (re.compile(r"\s+"), " "))
+_QUOTES = re.compile(r"[’‘`´]")
+_DOUBLE_QUOTES = re.compile(r"[“”]")
 # a lone lower-case "i" ("i think", "so do i"): the literal first (the lookbehind after it
 # asks what the lookbehind before it did), so the engine skips ahead to each "i"
 _LONE_I = icase(r"(?-i:i)(?<![\w']i)(?=['\s,.!?;]|$)")
@@ -225,14 +226,23 @@ def _trigger_words(text: str) -> frozenset[str]:
     """The words a clause's triggers see: each as written and, for a contraction of
     "is" / "has" or a possessive ("knee's been"), without its "'s"."""
     found = tokens(text)
+    if "'s" not in text and "'S" not in text:  # no word ends in "'s" (most clauses)
+        return frozenset(found)
     return frozenset([*found, *(w[:-2] for w in found if w.endswith("'s"))])
 
 
 def unify(text: str) -> str:
     """Quotes and apostrophes written one way, whitespace runs as one space."""
-    for pattern, replacement in _UNIFY:
-        text = pattern.sub(replacement, text)
-    return text
+    if text.isascii():  # the only ASCII quote to unify is "`"
+        text = text.replace("`", "'")
+    else:
+        text = _DOUBLE_QUOTES.sub('"', _QUOTES.sub("'", text))
+    # what ``re.sub(r"\s+", " ", text)`` gives (``\s`` is what ``str.split`` splits at),
+    # without a replacement at every space
+    inner = " ".join(text.split())
+    if not inner:
+        return " " if text else ""
+    return f"{' ' if text[0].isspace() else ''}{inner}{' ' if text[-1].isspace() else ''}"
 
 
 def shield_stops(sentence: str) -> str:
