@@ -18,7 +18,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Redaction", "SecretFinding", "find_secrets", "redact_pii"]
+__all__ = [
+    "Redaction",
+    "SecretFinding",
+    "find_secrets",
+    "forget_secrets",
+    "kept_secret_texts",
+    "redact_pii",
+]
 
 
 @dataclass(frozen=True)
@@ -168,6 +175,17 @@ class _Needles:
 _KEPT: dict[str, tuple[SecretFinding, ...]] = {}
 _KEPT_TEXTS = 1024
 _KEPT_CHARS = 4096
+
+
+def forget_secrets() -> None:
+    """Drop the kept findings, and with them the texts they are keyed by (raw messages,
+    secrets included): after an erasure."""
+    _KEPT.clear()
+
+
+def kept_secret_texts() -> int:
+    """How many texts' findings are kept now (an erasure leaves none)."""
+    return len(_KEPT)
 
 
 def find_secrets(text: str) -> list[SecretFinding]:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
 from typing import Any
 
 from cognimem.errors import InvalidInput
+from cognimem.ingest.gate import forget_secrets
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord
 from cognimem.models.arguments import ScopeLike, make_level_scope, make_reach_scope, make_scope
@@ -18,6 +19,7 @@ from cognimem.providers.tokens import forget_counts
 from cognimem.services import transfer_streams
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.operations import level_key
+from cognimem.text.literals import forget_lowered
 from cognimem.text.sentences import forget_spans
 
 
@@ -127,7 +129,10 @@ class TransferService:
 
 def _forget_kept_texts() -> None:
     """This process's caches keyed by the texts themselves, emptied whole (the erased
-    rows' hashes do not name every text they hold): the sentence spans and the token
-    counts of short texts (a packet's lines)."""
+    rows' hashes do not name every text they hold): the sentence spans, the token counts
+    of short texts (a packet's lines), the gate's secret findings and the text a pattern
+    gate lower-cased last."""
     forget_spans()
     forget_counts()
+    forget_secrets()
+    forget_lowered()

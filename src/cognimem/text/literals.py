@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-__all__ = ["Gated", "WordGated", "needles"]
+__all__ = ["Gated", "WordGated", "forget_lowered", "kept_lowered", "needles"]
 
 _parser: Any = importlib.import_module("re._parser")  # the engine's own parser: no stubs
 
@@ -181,6 +181,16 @@ def needles(pattern: re.Pattern[str]) -> frozenset[str]:
 # it is lowered once for all of them; the pair is one tuple, replaced whole, so a thread
 # never reads one text with another's lower-cased form.
 _last: list[tuple[str, str | None]] = [("", "")]
+
+
+def forget_lowered() -> None:
+    """Drop the text kept with its lower-cased form: after an erasure."""
+    _last[0] = ("", "")
+
+
+def kept_lowered() -> int:
+    """1 while a text is kept with its lower-cased form, else 0."""
+    return 0 if _last[0][0] == "" else 1
 
 
 def _lowered(text: str) -> str | None:
