@@ -3,7 +3,7 @@
 The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
 conventions behind every expected interval: ``benchmarks/data/time_expressions.md``),
 with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl`` to
-``time_expressions_added10.jsonl``: tune rows written later, each file frozen before the
+``time_expressions_added11.jsonl``: tune rows written later, each file frozen before the
 code it measures changed.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
@@ -73,16 +73,9 @@ from _machine import describe
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "time_expressions.jsonl"
 # rows written later for the tune half only, each frozen before the code it measured
-ADDED = ROOT / "benchmarks" / "data" / "time_expressions_added.jsonl"
-ADDED_2 = ROOT / "benchmarks" / "data" / "time_expressions_added2.jsonl"
-ADDED_3 = ROOT / "benchmarks" / "data" / "time_expressions_added3.jsonl"
-ADDED_4 = ROOT / "benchmarks" / "data" / "time_expressions_added4.jsonl"
-ADDED_5 = ROOT / "benchmarks" / "data" / "time_expressions_added5.jsonl"
-ADDED_6 = ROOT / "benchmarks" / "data" / "time_expressions_added6.jsonl"
-ADDED_7 = ROOT / "benchmarks" / "data" / "time_expressions_added7.jsonl"
-ADDED_8 = ROOT / "benchmarks" / "data" / "time_expressions_added8.jsonl"
-ADDED_9 = ROOT / "benchmarks" / "data" / "time_expressions_added9.jsonl"
-ADDED_10 = ROOT / "benchmarks" / "data" / "time_expressions_added10.jsonl"
+ADDED = tuple(
+    ROOT / "benchmarks" / "data" / f"time_expressions_added{n}.jsonl" for n in ("", *range(2, 12))
+)
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 
@@ -418,7 +411,7 @@ def run_parser(
 def load(
     paths: Sequence[Path] = (
         DATA,
-        *(ADDED, ADDED_2, ADDED_3, ADDED_4, ADDED_5, ADDED_6, ADDED_7, ADDED_8, ADDED_9, ADDED_10),
+        *ADDED,
     ),
 ) -> list[dict[str, Any]]:
     return [
