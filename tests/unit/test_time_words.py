@@ -113,3 +113,44 @@ def test_hours_and_minutes_date_the_day_they_reach() -> None:
 )
 def test_words_that_only_look_like_times_are_left_alone(text: str) -> None:
     assert find_times(text, REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "expected"),
+    [
+        ("I'll call you Wed.", True, (d(2024, 6, 19), d(2024, 6, 20))),
+        ("See you Thurs!", True, (d(2024, 6, 20), d(2024, 6, 21))),
+        ("It's due by fri, I think.", True, (d(2024, 6, 21), d(2024, 6, 22))),
+        ("We met on Tues.", False, (d(2024, 6, 11), d(2024, 6, 12))),
+    ],
+)
+def test_a_weekday_abbreviation_after_on_or_ending_a_clause_is_the_day(
+    text: str, future: bool, expected: tuple[date, date]
+) -> None:
+    assert span(text, future=future) == expected
+
+
+def test_a_lower_case_abbreviation_that_is_a_word_is_no_day() -> None:
+    assert find_times("I'll call you wed.", REF, prefer_future=True) == []
+    assert find_times("I sat on the sun lounger.", REF) == []
+
+
+def test_a_holiday_before_last_or_after_next_skips_one() -> None:
+    assert span("The Christmas before last was quiet.") == (d(2022, 12, 25), d(2022, 12, 26))
+    assert span("the Easter after next", future=True) == (d(2026, 4, 5), d(2026, 4, 6))
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "expected"),
+    [
+        ("Can't make it tmrw, sorry.", True, (d(2024, 6, 16), d(2024, 6, 17))),
+        ("See you 2moro!", True, (d(2024, 6, 16), d(2024, 6, 17))),
+        ("She called me yday.", False, (d(2024, 6, 14), d(2024, 6, 15))),
+        ("Are you free tonite?", True, (d(2024, 6, 15), d(2024, 6, 16))),
+        ("Let's do it the day after next.", True, (d(2024, 6, 17), d(2024, 6, 18))),
+    ],
+)
+def test_chat_spellings_of_the_days_and_the_day_after_next(
+    text: str, future: bool, expected: tuple[date, date]
+) -> None:
+    assert span(text, future=future) == expected

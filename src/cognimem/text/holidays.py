@@ -28,7 +28,8 @@ A holiday is read as a time after a preposition or a verb of hosting ("at Easter
 or a year, or alone; "I love Christmas" names no time.
 Regional holidays not listed are not resolved. A holiday without a year is read like a
 date without one: the latest that has begun, or looking ahead the earliest that has not
-ended; ``last`` / ``next`` Easter is the one before / after the reference's day.
+ended; ``last`` / ``next`` Easter is the one before / after the reference's day, ``the Christmas
+before last`` / ``the Easter after next`` the one before / after that.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ _OCCASION_AFTER = re.compile(
 
 
 def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    which, name = (m.group(1) or "").lower(), m.group(2)
+    which, name = (m.group(1) or m.group(6) or "").lower(), m.group(2)
     alone = not m.string[: m.start()].strip() and not m.string[m.end() :].strip(" .!?")
     named_as_time = which or m.group(3) or m.group(5) or alone
     if not (
@@ -151,11 +152,11 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         found = holiday_days(name, year)[:1]
     else:
         today = ref.date()
-        days = [p for y in (ref.year - 1, ref.year, ref.year + 1) for p in holiday_days(name, y)]
-        if which == "last":
-            found = [p for p in days if p[0] < today][-1:]
-        elif which == "next":
-            found = [p for p in days if p[0] > today][:1]
+        days = [p for y in range(ref.year - 2, ref.year + 3) for p in holiday_days(name, y)]
+        if which.endswith("last"):  # "last Easter", "the Christmas before last"
+            found = [p for p in days if p[0] < today][-1 - (" " in which) :][:1]
+        elif which.endswith("next"):
+            found = [p for p in days if p[0] > today][" " in which :][:1]
         elif future or which == "this":
             found = [p for p in days if utc_at(p[1]) > ref][:1]
         else:
@@ -190,7 +191,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         HOLIDAY_WORDS,
         rf"\b(?:(last|this|next)\s+)?({HOLIDAY_NAMES})(?:,?\s+(?:of\s+)?{SAID_YEAR}|"
-        r"\s+(long\s+)?(week-?end\b))?",
+        r"\s+(long\s+)?(week-?end\b)|\s+(before\s+last|after\s+next)\b)?",
         _holiday,
     ),
 )

@@ -25,13 +25,21 @@ from cognimem.text.told import runs_up_to_now
 # ----------------------------------------------------------------- handlers
 
 
+# chat spellings of the days ("tmrw", "yday", "2nite")
+_SPELLINGS = dict.fromkeys(("tmrw", "tmr", "tmrow", "2moro", "2morrow", "tomoz"), "tomorrow")
+_SPELLINGS |= dict.fromkeys(("yday", "ystdy"), "yesterday") | {"2day": "today"}
+_SPELLINGS |= dict.fromkeys(("tonite", "2nite", "2night"), "tonight")
+
+
 def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     words = " ".join(m.group(0).lower().split()).removeprefix("the ")
+    words = _SPELLINGS.get(words, words)
     today = ref.date()
     offsets = {
         "day before yesterday": -2,
         "night before last": -2,
         "day after tomorrow": 2,
+        "day after next": 2,
         "yesterday": -1,
         "tomorrow": 1,
         "today": 0,
@@ -110,6 +118,9 @@ def _back_to_today(
     return cal.utc_at(start), cal.utc_at(end), unit.lower().rstrip("s"), approximate
 
 
+_SHORT_WEEKDAY = cal.alt(cal.WEEKDAY_ABBREVIATIONS)
+
+
 def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if dates.is_word_not_weekday(m.group(2)):  # "I last sat there"
         return None
@@ -126,8 +137,13 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
 
 
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "on Friday", or a weekday's abbreviation that is the whole text ("sun")."""
-    weekday = cal.weekday_of(m.group(1) or m.group(2))
+    """ "on Friday", a weekday's abbreviation that is the whole text ("sun"), or one
+    after "on" / "by" / "until" or ending a clause ("see you Thurs!"; "sat", "sun" and
+    "wed" only capitalised there)."""
+    short = m.group(3) or m.group(4)
+    if short and dates.is_word_not_weekday(short):
+        return None
+    weekday = cal.weekday_of(m.group(1) or m.group(2) or short)
     return cal.day_window(
         (cal.weekday_after if future else cal.weekday_before)(ref.date(), weekday)
     )
@@ -388,8 +404,10 @@ PATTERNS: tuple[Rule, ...] = (
         _ahead_span,
     ),
     (
-        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", *cal.PARTS_OF_DAY}),
-        r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|"
+        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", *cal.PARTS_OF_DAY})
+        | {w.lstrip("2") for w in _SPELLINGS},
+        r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+(?:tomorrow|next)|"
+        rf"(?:{cal.alt(_SPELLINGS)})(?!\w)|"
         r"(?:the\s+)?night\s+before\s+last|(?<!\w)right\s+now|^\s*now(?=\s*[.!?]?\s*$)|"
         r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
         r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
@@ -404,7 +422,10 @@ PATTERNS: tuple[Rule, ...] = (
     (
         cal.WEEKDAY_WORDS | frozenset(cal.WEEKDAY_ABBREVIATIONS),
         rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)|"
-        rf"^\s*(?:on\s+)?({dates.WEEKDAY_ANY})\s*[.!?]?\s*$",
+        rf"^\s*(?:on\s+)?({dates.WEEKDAY_ANY})\s*[.!?]?\s*$|"
+        # an abbreviation after "on" / "by" / "until", or ending a clause ("call you Wed.")
+        rf"\b(?:on|by|until|till)\s+({_SHORT_WEEKDAY})\b|"
+        rf"(?<=[a-z]\s)({_SHORT_WEEKDAY})\b(?=\.?\s*(?:[.!?,;]|$))",
         _bare_weekday,
     ),
     (

@@ -26,8 +26,10 @@ Conventions, chosen so that every expression has one reading:
   says the sentence looks ahead (``prefer_future``); ``on Fridays`` (a habit) is ignored.
   ``two Saturdays ago``, ``Friday after next``, ``Wednesday of next week`` (``next week
   Wednesday``): as said; ``last Friday but one``: the Friday before last Friday.
-  Abbreviations (``Thu``, ``tues``) are read beside a day number or after last / this /
-  next; lower-case ``sat``, ``sun``, ``wed`` are words.
+  Abbreviations (``Thu``, ``tues``) are read beside a day number, after last / this /
+  next / on / by / until, or ending a clause ("see you Thurs!"); lower-case ``sat``,
+  ``sun``, ``wed`` are words. Chat spellings of the days (``tmrw``, ``yday``,
+  ``2nite``) are the days; ``the day after next`` is the day after tomorrow.
 - ``N days/weeks/months/years ago`` (``back``), ``in N units``, ``N units from now``
   (``from today``, ``hence``): the day N units back or ahead; ``a few`` / ``several``
   count as 3 and ``a couple (of)`` as 2, approximate, as are ``about`` / ``almost``;
