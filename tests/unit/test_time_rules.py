@@ -106,15 +106,7 @@ def test_a_range_of_days_with_no_month_is_read_in_one_month() -> None:
         ("I'm here until the 14th", True, "the 14th", date(2024, 6, 14), date(2024, 6, 15)),
         ("It was the afternoon of the 5th.", False, "the 5th", date(2024, 6, 5), date(2024, 6, 6)),
         ("It was the night of the 9th.", False, "the 9th", date(2024, 6, 9), date(2024, 6, 10)),
-        # weeks on a day, "it has been ... since"
-        ("Tomorrow week we fly.", True, "Tomorrow week", date(2024, 6, 20), date(2024, 6, 21)),
-        (
-            "A fortnight on Friday.",
-            True,
-            "A fortnight on Friday",
-            date(2024, 6, 28),
-            date(2024, 6, 29),
-        ),
+        # "it has been ... since"
         (
             "It has been three years since we met.",
             False,

@@ -255,19 +255,6 @@ def _ahead_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return cal.utc_at(start), cal.utc_at(cal.move(start, unit, n)[0]), unit, approximate
 
 
-def _week_on(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "a week on Friday", "Friday week", "a fortnight tomorrow", "a week today": that
-    many weeks after the day named (a weekday: the next one)."""
-    n = cal.number_of(m.group(1))[0] if m.group(1) else 1
-    unit, day = (m.group(2) or m.group(5)).lower(), (m.group(3) or m.group(4)).lower()
-    today = ref.date()
-    if day in ("today", "tomorrow"):
-        first = today + timedelta(days=1 if day == "tomorrow" else 0)
-    else:
-        first = cal.weekday_after(today, cal.weekday_of(day))
-    return cal.day_window(first + timedelta(weeks=n * (2 if unit == "fortnight" else 1)))
-
-
 # "recently" / "lately": this many days up to the day said
 RECENT_DAYS = 30
 
@@ -376,12 +363,6 @@ _SEASONS = frozenset(cal.SEASONS)
 _CLOCK_UNITS = frozenset({"hour", "hours", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
     (
-        frozenset({"week", "weeks", "fortnight", "fortnights"}),
-        rf"\b(?:({NUMBER})\s+(week|fortnight)s?\s+(?:on\s+)?(today|tomorrow|{dates.WEEKDAY})|"
-        rf"({dates.WEEKDAY}|tomorrow)\s+(week|fortnight))\b(?!\s*(?:'s|of|after|before|from)\b)",
-        _week_on,
-    ),
-    (
         frozenset({"since"}),
         rf"\b(?:it'?s|it\s+has|it\s+had|it'd)\s+been\s+(?:(about|almost|nearly|over)\s+)?"
         rf"({NUMBER})\s+({UNIT})\s+since\b",
@@ -480,5 +461,5 @@ PATTERNS: tuple[Rule, ...] = (
     ),
 )
 PATTERNS += _SPANS
-# all but "a week on Friday" are counted from the reference
-RELATIVE: frozenset[Handler] = frozenset(h for _, _, h in PATTERNS) - {_week_on}
+# all are counted from the reference
+RELATIVE: frozenset[Handler] = frozenset(h for _, _, h in PATTERNS)
