@@ -154,3 +154,9 @@ def test_chat_spellings_of_the_days_and_the_day_after_next(
     text: str, future: bool, expected: tuple[date, date]
 ) -> None:
     assert span(text, future=future) == expected
+
+
+def test_a_day_of_the_month_is_of_the_month_said_in() -> None:
+    assert span("We got the keys on the 1st of the month.") == (d(2024, 6, 1), d(2024, 6, 2))
+    assert find_times("Rent is due on the 1st of every month.", REF) == []
+    assert find_times("It was the 3rd of the month before.", REF) == []
