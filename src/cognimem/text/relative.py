@@ -27,7 +27,7 @@ from cognimem.text.told import runs_up_to_now
 
 # chat spellings of the days ("tmrw", "yday", "2nite")
 _SPELLINGS = dict.fromkeys(("tmrw", "tmr", "tmrow", "2moro", "2morrow", "tomoz"), "tomorrow")
-_SPELLINGS |= dict.fromkeys(("yday", "ystdy"), "yesterday") | {"2day": "today"}
+_SPELLINGS |= dict.fromkeys(("yday", "ystdy"), "yesterday")
 _SPELLINGS |= dict.fromkeys(("tonite", "2nite", "2night"), "tonight")
 
 
@@ -385,7 +385,7 @@ PATTERNS: tuple[Rule, ...] = (
         _ahead_span,
     ),
     (
-        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", *cal.PARTS_OF_DAY})
+        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", "day", *cal.PARTS_OF_DAY})
         | {w.lstrip("2") for w in _SPELLINGS},
         r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+(?:tomorrow|next)|"
         rf"(?:{cal.alt(_SPELLINGS)})(?!\w)|"
