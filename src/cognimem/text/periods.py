@@ -10,7 +10,7 @@ import re
 from datetime import date, datetime
 
 from cognimem.text import calendar as cal
-from cognimem.text.dates import MONTH, YEAR, whole_or_part, year_of_month
+from cognimem.text.dates import MONTH_ANY, YEAR, whole_or_part, year_of_month
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
 __all__ = ["PATTERNS"]
@@ -61,7 +61,8 @@ def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
 
 
 def _alone(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """A month or a year that is the whole text ("February.", "2014"), as after "in"."""
+    """A month (or its abbreviation) or a year that is the whole text ("February.",
+    "Sept.", "2014"), as after "in"."""
     if not m.group(1):
         return whole_or_part("year", date(int(m.group(2)), 1, 1), "")
     month = cal.month_name(m.group(1))
@@ -90,7 +91,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         cal.MONTH_WORDS | DIGIT_OR,
-        rf"^\s*(?:in\s+)?(?:({MONTH})|(?:the\s+year\s+)?{YEAR})\s*[.!?]?\s*$",
+        rf"^\s*(?:in\s+)?(?:({MONTH_ANY})|(?:the\s+year\s+)?{YEAR})\s*[.!?]?\s*$",
         _alone,
     ),
 )

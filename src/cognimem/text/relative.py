@@ -122,9 +122,9 @@ _SHORT_WEEKDAY = cal.alt(cal.WEEKDAY_ABBREVIATIONS)
 
 
 def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    if dates.is_word_not_weekday(m.group(2)):  # "I last sat there"
-        return None
     which, weekday = " ".join(m.group(1).lower().split()), cal.weekday_of(m.group(2))
+    if which != "next" and dates.is_word_not_weekday(m.group(2)):  # "I last sat there"
+        return None
     today = ref.date()
     if which.endswith("coming"):  # "this coming / the upcoming Friday"
         which = "next"

@@ -28,7 +28,8 @@ Conventions, chosen so that every expression has one reading:
   Wednesday``): as said; ``last Friday but one``: the Friday before last Friday.
   Abbreviations (``Thu``, ``tues``) are read beside a day number, after last / this /
   next / on / by / until, or ending a clause ("see you Thurs!"); lower-case ``sat``,
-  ``sun``, ``wed`` are words. Chat spellings of the days (``tmrw``, ``yday``,
+  ``sun``, ``wed`` are words
+  but after next (``next sat``). Chat spellings of the days (``tmrw``, ``yday``,
   ``2nite``) are the days; ``the day after next`` is the day after tomorrow.
 - ``N days/weeks/months/years ago`` (``back``), ``in N units``, ``N units from now``
   (``from today``, ``hence``): the day N units back or ahead; ``a few`` / ``several``
@@ -54,7 +55,7 @@ Conventions, chosen so that every expression has one reading:
   abbreviation after a preposition or last / this / next (``in Feb.``, ``since Aug``)
   is read as the month (not ``Jan``, a name as often). Numeric dates (``3/4/2024``,
   ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
-  ``date_order``; ``2024/04/03`` everywhere. A month, a year, a day
+  ``date_order``; ``2024/04/03`` everywhere. A month (or its abbreviation), a year, a day
   (``the 3rd``), a season or a weekday abbreviation that is the whole text is read as
   one; ``on
   the twenty-first`` (a day as a word) only before the end of its clause; ``back in
