@@ -306,7 +306,7 @@ def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
 
 def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the 20th of last month", "the first of next month": that day of the previous
-    (this, next) month; "the 1st of the month": of the month said in."""
+    (this, next) month."""
     first = cal.add_months(ref.date().replace(day=1), cal.STEP[m.group(2).lower()])
     try:
         return cal.day_window(first.replace(day=dates.day_of(m.group(1))))
@@ -324,7 +324,7 @@ _SPANS: tuple[Rule, ...] = (
     (
         frozenset({"month"}),
         rf"\b(?:on\s+)?(?:the\s+)?{dates.DAY}\s+(?:of\s+)?(?:the\s+)?"
-        r"(previous|last|this|next|following|the)\s+month\b(?!\s+(?:before|after)\b)",
+        r"(previous|last|this|next|following)\s+month\b",
         _day_of_relative_month,
     ),
     (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),

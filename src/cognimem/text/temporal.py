@@ -66,7 +66,7 @@ Conventions, chosen so that every expression has one reading:
   ``between``). ``the whole of May``, ``all of May``: that month.
   A day may be an ordinal word (``the third of March``; a word day before its month
   needs ``of``). ``the 5th of last month``: that day of that month
-  (``the 1st of the month``: of the month said in). A year said after a
+  (``the 1st of the month`` is a habit's as often: no date). A year said after a
   date, a month, a season or a holiday (``March 3rd, '94``, ``the 3rd of March last
   year``, ``the spring of last year``, ``Easter '19``) is its year. ``May 3-7``, ``from
   May to July``: the first day or month to the end of the last. ``Q3 2023``, ``the third
