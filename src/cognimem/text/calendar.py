@@ -263,21 +263,13 @@ def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     return found
 
 
-# the parts of a unit "the beginning / middle / end of" names: (start, end) offsets in
-# days for a week, in days of the month, in months of the year
-_PARTS = {
-    "week": {
-        "beginning": (0, 3),
-        "middle": (2, 5),
-        "end": (4, 7),
-        "first": (0, 4),
-        "second": (3, 7),
-    },
-    "month": {"beginning": (1, 11), "middle": (11, 21), "end": (21, 32), "first": (1, 16)},
-    "year": {"beginning": (1, 4), "middle": (5, 9), "end": (9, 13), "first": (1, 7)},
-}
-_PARTS["month"]["second"] = (16, 32)  # its halves
-_PARTS["year"]["second"] = (7, 13)
+# the parts of a unit "the beginning / middle / end of" names, and its first and second
+# halves: (start, end) offsets in days for a week, in days of the month, in months of the
+# year, in the order of _PART_NAMES
+_PART_NAMES = ("beginning", "middle", "end", "first", "second")
+_PARTS = {"week": ((0, 3), (2, 5), (4, 7), (0, 4), (3, 7))}
+_PARTS |= {"month": ((1, 11), (11, 21), (21, 32), (1, 16), (16, 32))}
+_PARTS |= {"year": ((1, 4), (5, 9), (9, 13), (1, 7), (7, 13))}
 
 
 def part_of(unit: str, first: date, part: str) -> tuple[date, date]:
@@ -285,7 +277,7 @@ def part_of(unit: str, first: date, part: str) -> tuple[date, date]:
     ``first``: a week's first, middle or last three days; a month's days 1-10, 11-20,
     21-end; a year's first quarter, May-August, or September-December; or its ``first``
     or ``second`` half (a month's days 1-15 and 16-end)."""
-    lo, hi = _PARTS[unit]["beginning" if part == "start" else part][:2]
+    lo, hi = _PARTS[unit][_PART_NAMES.index("beginning" if part == "start" else part)]
     if unit == "week":
         return first + timedelta(days=lo), first + timedelta(days=hi)
     if unit == "month":
@@ -307,12 +299,9 @@ def year_of(digits: str, ref: datetime) -> int:
 def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, str]:
     """The ``unit`` ``step`` units from the one ``first`` falls in (a day for a part of
     one; a weekend: the next, the last, or the one of ``first``'s week)."""
-    if unit == "weekend":
-        saturday = week_start(first) + timedelta(days=5)
-        if step < 0 or (step > 0 and saturday <= first):  # the next: this week's, if ahead
-            saturday += timedelta(weeks=step)
-        return utc_at(saturday), utc_at(saturday + timedelta(days=2)), "weekend"
-    if unit in ("week", "month", "year"):
+    if unit == "weekend" and step > 0 and week_start(first) + timedelta(days=5) > first:
+        step = 0  # the next: this week's, while ahead
+    if unit in ("weekend", "week", "month", "year"):
         return unit_window(first, unit, step)[:3]
     return day_window(first + timedelta(days=step))[:3]
 

@@ -257,14 +257,12 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         month_s, day_s, weekday_s = m.group(4), m.group(5), m.group(6)
     weekday = cal.weekday_of(weekday_s)
     month, day = cal.month_name(month_s), int(day_s)
-    fits = []
-    for year in range(ref.year - 6, ref.year + 7):
-        try:
-            found = date(year, month, day)
-        except ValueError:
-            continue
-        if found.weekday() == weekday:
-            fits.append(found)
+    fits = [
+        found
+        for year in range(ref.year - 6, ref.year + 7)
+        if 1 <= day <= cal.days_in_month(year, month)
+        and (found := date(year, month, day)).weekday() == weekday
+    ]
     if not fits:
         return full_date(day, month, None, ref, future)
     return cal.day_window(min(fits, key=lambda d: abs(cal.utc_at(d) - ref)))

@@ -92,17 +92,16 @@ HOLIDAYS: tuple[tuple[str, Occurrences], ...] = tuple(
 _RULES = tuple((re.compile(rf"(?:{names})$", re.IGNORECASE), rule) for names, rule in HOLIDAYS)
 HOLIDAY_NAMES = "|".join(names for names, _ in HOLIDAYS)
 # a text naming a holiday holds one of these words (most names end in "day")
-HOLIDAY_WORDS = frozenset(
-    {"day", "eve", "night", "year", "years", "christmas", "xmas", "easter", "halloween"}
-    | {"thanksgiving", "pentecost", "fawkes", "valentine", "valentines", "monday"}
-    | {"wednesday", "friday", "sunday", "july", "passover", "pesach", "hanukkah", "hanukah"}
-    | {"chanukah", "chanukkah", "hannukah", "kippur", "hashanah", "ramadan", "ramadhan"}
-    | {"ramzan", "eid", "diwali", "deepavali", "purim", "shavuot", "shavuos", "sukkot"}
-    | {"sukkos", "succoth", "muharram", "mawlid", "milad", "holi", "dussehra", "dasara"}
-    | {"vijayadashami", "vesak", "wesak", "buddha", "epiphany", "kings", "groundhog"}
-    | {"juneteenth", "cinco", "lent", "ascension", "corpus", "gras", "thursday", "saturday"}
-    | {"burns", "hogmanay", "holiday", "ides"}
+_WORDS = (
+    "day eve night year years christmas xmas easter halloween thanksgiving pentecost "
+    "fawkes valentine valentines monday wednesday friday sunday july passover pesach "
+    "hanukkah hanukah chanukah chanukkah hannukah kippur hashanah ramadan ramadhan ramzan "
+    "eid diwali deepavali purim shavuot shavuos sukkot sukkos succoth muharram mawlid "
+    "milad holi dussehra dasara vijayadashami vesak wesak buddha epiphany kings groundhog "
+    "juneteenth cinco lent ascension corpus gras thursday saturday burns hogmanay holiday "
+    "ides"
 )
+HOLIDAY_WORDS = frozenset(_WORDS.split())
 
 
 def holiday_days(name: str, year: int) -> list[tuple[date, date]]:

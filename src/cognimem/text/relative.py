@@ -31,25 +31,19 @@ _SPELLINGS |= dict.fromkeys(("yday", "ystdy"), "yesterday")
 _SPELLINGS |= dict.fromkeys(("tonite", "2nite", "2night"), "tonight")
 
 
+# the days said from today ("the night before last": the day before yesterday's)
+_DAY_OFFSETS = dict.fromkeys(("day before yesterday", "night before last"), -2)
+_DAY_OFFSETS |= dict.fromkeys(("day after tomorrow", "day after next"), 2)
+_DAY_OFFSETS |= {"yesterday": -1, "tomorrow": 1}
+_DAY_OFFSETS |= dict.fromkeys(("today", "earlier today", "later today", "now", "right now"), 0)
+
+
 def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     words = " ".join(m.group(0).lower().split()).removeprefix("the ")
     words = _SPELLINGS.get(words, words)
     today = ref.date()
-    offsets = {
-        "day before yesterday": -2,
-        "night before last": -2,
-        "day after tomorrow": 2,
-        "day after next": 2,
-        "yesterday": -1,
-        "tomorrow": 1,
-        "today": 0,
-        "earlier today": 0,
-        "right now": 0,
-        "now": 0,
-        "later today": 0,
-    }
-    if words in offsets:
-        return cal.day_window(today + timedelta(days=offsets[words]))
+    if words in _DAY_OFFSETS:
+        return cal.day_window(today + timedelta(days=_DAY_OFFSETS[words]))
     if words == "tonight":
         words = "this night"
     elif words == "last night":
