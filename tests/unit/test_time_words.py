@@ -161,3 +161,24 @@ def test_a_month_abbreviation_alone_and_next_sat_are_times() -> None:
     assert span("Feb", future=True) == (d(2025, 2, 1), d(2025, 3, 1))
     assert span("next sat", future=True) == (d(2024, 6, 22), d(2024, 6, 23))
     assert find_times("The man who last sat here left.", REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2019 was a rough year for us.", (d(2019, 1, 1), d(2020, 1, 1))),
+        ("It was 1998, I think.", (d(1998, 1, 1), d(1999, 1, 1))),
+        ("I think it was 2011 or so.", (d(2011, 1, 1), d(2012, 1, 1))),
+        ("The invoice is dated 15-Mar-2024.", (d(2024, 3, 15), d(2024, 3, 16))),
+        ("It expires 03/Jun/2027.", (d(2027, 6, 3), d(2027, 6, 4))),
+    ],
+)
+def test_a_bare_year_beside_was_and_a_date_written_with_dashes(
+    text: str, expected: tuple[date, date]
+) -> None:
+    assert span(text) == expected
+
+
+def test_a_number_that_is_no_year_stays_unread() -> None:
+    assert find_times("About 2000 people came.", REF) == []
+    assert find_times("The score was 2019 points.", REF) == []

@@ -104,14 +104,15 @@ def _pick_day(
 
 
 def _day_and_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "3 May 2023", "the third of May", "May 3rd, '94", "March the 14th last year"."""
-    day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-    if m.group(3) == _VERB_MAY:
+    """ "3 May 2023", "the third of May", "May 3rd, '94", "March the 14th last year",
+    "15-Mar-2024"."""
+    day, month = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4))
+    if m.group(4) == _VERB_MAY:
         return None
     if not day[0].isdigit() and m.group(1) and " of " not in " ".join(m.group(0).split()):
         return None  # "the second may be ..." is no date; "the second of May" is
     return full_date(
-        day_of(day), cal.month_name(month), cal.said_year(m.group(5), ref), ref, future
+        day_of(day), cal.month_name(month), cal.said_year(m.group(6), ref), ref, future
     )
 
 
@@ -161,7 +162,8 @@ def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _year_only(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "in 2019", "back in '19"; "early / mid / late 2019": its first quarter, May-August or
     September-December (:func:`.calendar.part_of`), approximate."""
-    year, word = cal.said_year(m.group(2), ref) or ref.year, (m.group(1) or "").lower()
+    said = next((g for g in m.groups()[1:] if g), None)
+    year, word = cal.said_year(said, ref) or ref.year, (m.group(1) or "").lower()
     return whole_or_part("year", date(year, 1, 1), word)
 
 
@@ -324,8 +326,8 @@ PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
     (
         _MONTHS,
-        rf"\b(?:on\s+)?(?:(?:the\s+)?{DAY}(?:\s+of)?\s+({MONTH_ANY})|({MONTH_ANY})\s*(?:the\s+)?"
-        rf"{DAY})(?:,?\s+{cal.SAID_YEAR})?",
+        rf"\b(?:on\s+)?(?:(?:the\s+)?{DAY}(?:(?:\s+of)?\s+|([-/]))({MONTH_ANY})|({MONTH_ANY})\s*"
+        rf"(?:the\s+)?{DAY})(?:(?(2)(?=[-/])|,?\s+)[-/]?{cal.SAID_YEAR})?",
         _day_and_month,
     ),
     (
@@ -346,9 +348,12 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\b({_YEAR_WORDS})[\s-]+(?:the\s+year\s+)?(?!last|this|next){cal.SAID_YEAR}",
         _year_only,
     ),
-    (  # "in twenty nineteen", "Two thousand and eight was ...": a year said in words
-        frozenset({"nineteen", "twenty", "thousand"}),
-        rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({cal.SPOKEN_YEAR})",
+    (  # "in twenty nineteen", "Two thousand and eight was ...": a year said in words; in
+        # digits, one that opens a sentence before "was" or ends a clause after it
+        frozenset({"nineteen", "twenty", "thousand"}) | DIGIT_OR,
+        rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({cal.SPOKEN_YEAR})|"
+        rf"(?:^\s*|(?<=[.!?]\s)){YEAR}(?=\s+(?:was|is|were)\b)|"
+        rf"\b(?:was|is)\s+{YEAR}(?=\s*(?:[,.;!?]|$|or\b))",
         _year_only,
     ),
     (
