@@ -348,11 +348,14 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\b({_YEAR_WORDS})[\s-]+(?:the\s+year\s+)?(?!last|this|next){cal.SAID_YEAR}",
         _year_only,
     ),
-    (  # "in twenty nineteen", "Two thousand and eight was ...": a year said in words; in
-        # digits, one that opens a sentence before "was" or ends a clause after it
-        frozenset({"nineteen", "twenty", "thousand"}) | DIGIT_OR,
-        rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({cal.SPOKEN_YEAR})|"
-        rf"(?:^\s*|(?<=[.!?]\s)){YEAR}(?=\s+(?:was|is|were)\b)|"
+    (  # "in twenty nineteen", "Two thousand and eight was ...": a year said in words
+        frozenset({"nineteen", "twenty", "thousand"}),
+        rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({cal.SPOKEN_YEAR})",
+        _year_only,
+    ),
+    (  # in digits, one that opens a sentence before "was" or ends a clause after it
+        DIGIT_OR,
+        rf"()(?:^\s*|(?<=[.!?]\s)){YEAR}(?=\s+(?:was|is|were)\b)|"
         rf"\b(?:was|is)\s+{YEAR}(?=\s*(?:[,.;!?]|$|or\b))",
         _year_only,
     ),
