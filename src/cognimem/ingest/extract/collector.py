@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime
+from typing import NamedTuple
 
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
@@ -23,22 +24,38 @@ from cognimem.models.extraction import (
 )
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, EntityType, FactCategory
 
-__all__ = ["Collector"]
+__all__ = ["CategoryScores", "Collector", "category_scores"]
 
-_CONFIDENCE = {
-    FactCategory.IDENTITY: 0.9,
-    FactCategory.LOCATION: 0.85,
-    FactCategory.OCCUPATION: 0.85,
-    FactCategory.RELATIONSHIP: 0.85,
-    FactCategory.PREFERENCE: 0.75,
-    FactCategory.POSSESSION: 0.75,
-    FactCategory.EVENT: 0.75,
-    FactCategory.POLICY: 0.9,
-    FactCategory.VALUE: 0.85,
-    FactCategory.GOAL: 0.75,
-    FactCategory.STATE: 0.8,
-    FactCategory.CAUSAL: 0.7,
+
+class CategoryScores(NamedTuple):
+    """What a rule-read fact of one category is worth by default."""
+
+    confidence: float  # how sure the rule is of the fact (a hedge lowers it)
+    importance: float  # how much a message stating it matters (``RuleExtractor``)
+
+
+_SCORES = {
+    FactCategory.IDENTITY: CategoryScores(0.9, 0.85),
+    FactCategory.LOCATION: CategoryScores(0.85, 0.75),
+    FactCategory.OCCUPATION: CategoryScores(0.85, 0.75),
+    FactCategory.RELATIONSHIP: CategoryScores(0.85, 0.75),
+    FactCategory.PREFERENCE: CategoryScores(0.75, 0.6),
+    FactCategory.POSSESSION: CategoryScores(0.75, 0.5),
+    FactCategory.EVENT: CategoryScores(0.75, 0.55),
+    FactCategory.POLICY: CategoryScores(0.9, 0.95),
+    FactCategory.VALUE: CategoryScores(0.85, 0.9),
+    FactCategory.GOAL: CategoryScores(0.75, 0.85),
+    FactCategory.STATE: CategoryScores(0.8, 0.85),
+    FactCategory.CAUSAL: CategoryScores(0.7, 0.8),
 }
+_UNLISTED = CategoryScores(0.7, 0.5)
+
+
+def category_scores(category: FactCategory) -> CategoryScores:
+    """The default scores of a rule-read fact of ``category``."""
+    return _SCORES.get(category, _UNLISTED)
+
+
 _SINGLE_VALUED = frozenset({FactCategory.IDENTITY, FactCategory.LOCATION, FactCategory.OCCUPATION})
 _HEDGE = 0.6
 _SPACES = re.compile(r"\s+")
@@ -126,7 +143,7 @@ class Collector:
         self._seen.add(key)
         if multi is None:
             multi = category not in _SINGLE_VALUED
-        score = confidence if confidence is not None else _CONFIDENCE.get(category, 0.7)
+        score = confidence if confidence is not None else category_scores(category).confidence
         if c.hedged:
             score *= _HEDGE
         valid_from, valid_to = self._validity(c, holds, timing)

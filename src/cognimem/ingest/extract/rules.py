@@ -21,28 +21,13 @@ lists of :mod:`.vocabulary` and :mod:`.lexicon`. This module is the entry point.
 
 from __future__ import annotations
 
+from cognimem.ingest.extract.collector import category_scores
 from cognimem.ingest.extract.coref import Discourse, refers_back
 from cognimem.ingest.extract.message_reader import MessageReader
 from cognimem.models.clock import to_utc
 from cognimem.models.extraction import Extraction, ExtractionInput
-from cognimem.models.knowledge import FactCategory as Cat
 
 __all__ = ["RuleExtractor"]
-
-_IMPORTANCE = {
-    Cat.POLICY: 0.95,
-    Cat.VALUE: 0.9,
-    Cat.IDENTITY: 0.85,
-    Cat.GOAL: 0.85,
-    Cat.STATE: 0.85,
-    Cat.CAUSAL: 0.8,
-    Cat.RELATIONSHIP: 0.75,
-    Cat.LOCATION: 0.75,
-    Cat.OCCUPATION: 0.75,
-    Cat.PREFERENCE: 0.6,
-    Cat.EVENT: 0.55,
-    Cat.POSSESSION: 0.5,
-}
 
 
 class RuleExtractor:
@@ -71,7 +56,7 @@ class RuleExtractor:
         return Extraction(
             entities=list(reader.entities.values()),
             facts=facts,
-            importance=max((_IMPORTANCE.get(f.category, 0.5) for f in facts), default=None),
+            importance=max((category_scores(f.category).importance for f in facts), default=None),
             event_time=reader.fact_time or reader.first_time,
         )
 
