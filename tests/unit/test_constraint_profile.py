@@ -11,9 +11,9 @@ import numpy as np
 
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
-from cognimem.recall.profile import ProfileConfig
+from cognimem.recall.profile import Profile, ProfileConfig, Standing
 from cognimem.recall.profile_choose import choose, part_config
-from cognimem.recall.profile_consolidate import consolidate
+from cognimem.recall.profile_consolidate import consolidate, stance_hubness
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -147,21 +147,22 @@ def test_among_a_few_constraints_only_those_above_their_mean_are_carried() -> No
 def test_after_the_best_an_entry_must_stand_well_above_the_mean() -> None:
     # ten preferences on ten topics, one plainly closest to the request, the others a
     # little close as any sentence is: above the mean is half of them, so the mean
-    # floor carried four; after the best an entry must stand out by then_stand_out
+    # floor carried four; after the best an entry must stand out by then_stand_out (its
+    # score) or then_close (its closeness)
     rules = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(10)]
     profile = consolidate(rules, list(range(10)), np.eye(10, dtype=np.float32), CONFIG)
-    semantic = np.array([0.35, 0.17, 0.16, 0.15, 0.12, 0.1, 0.09, 0.08, 0.07, 0.06])
+    semantic = np.array([0.35, 0.15, 0.145, 0.14, 0.12, 0.11, 0.1, 0.09, 0.08, 0.07])
     none = np.zeros(10, dtype=bool)
     assert len(choose(profile, semantic, none, none, T0, MEAN_ONLY)) == 4
     chosen = choose(profile, semantic, none, none, T0, CONFIG)
-    assert [e.standing.fact.id for e in chosen] == ["f0"]
+    assert [e.standing.fact.id for e in chosen] == ["f0"]  # 0.3 σ by closeness: 0.158
     # two that both stand well out are both carried: the floor is no cap
     semantic[1] = 0.33
     chosen = choose(profile, semantic, none, none, T0, CONFIG)
     assert [e.standing.fact.id for e in chosen] == ["f0", "f1"]
     # ... and one that shares the request's scope tag and decision area needs only the
     # margin, as it needs no mean floor (two food rules for a dinner)
-    semantic[1] = 0.17
+    semantic[1] = 0.15
     topic = np.zeros(10, dtype=bool)
     topic[[0, 2]] = True
     chosen = choose(profile, semantic, topic, topic, T0, CONFIG)
@@ -266,3 +267,37 @@ def test_an_entry_in_the_requests_decision_areas_ranks_above_one_as_close_elsewh
     # the area affinity off, or the request's areas unknown: a tie, by id
     assert ranked(np.array([0.0, 1.0]), replace(RELATIVE, area_affinity=0.0)) == ["f0", "f1"]
     assert ranked(None) == ["f0", "f1"]
+
+
+def test_after_the_best_closeness_needs_to_stand_out_less_than_the_score() -> None:
+    # f1 is the second closest of ten by some way: neither its score nor its closeness
+    # stands 0.5 σ out (0.175), its closeness stands 0.3 σ out (0.159), and it is carried
+    rules = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(10)]
+    profile = consolidate(rules, list(range(10)), np.eye(10, dtype=np.float32), CONFIG)
+    semantic = np.array([0.35, 0.17, 0.14, 0.13, 0.12, 0.11, 0.1, 0.09, 0.08, 0.07])
+    none = np.zeros(10, dtype=bool)
+    chosen = choose(profile, semantic, none, none, T0, CONFIG)
+    assert [e.standing.fact.id for e in chosen] == ["f0", "f1"]
+    strict = replace(CONFIG, then_close=0.5)  # as the score: f1 stays out
+    assert [e.standing.fact.id for e in choose(profile, semantic, none, none, T0, strict)] == ["f0"]
+
+
+def _standing(n: int, category: FactCategory, crowding: float) -> Standing:
+    return Standing(fact(n, f"c {n}", category=category), n, rows=(n,), crowding=crowding)
+
+
+def test_a_stances_crowding_is_blended_with_its_hubness_against_a_reference() -> None:
+    # three rules crowded alike by their shared stance words, and a goal; the first rule
+    # is near the reference (everyday topics at large), the second far from it
+    rules = [_standing(i, FactCategory.POLICY, 0.3) for i in range(3)]
+    goal = _standing(3, FactCategory.GOAL, 0.1)
+    profile = Profile((*rules, goal))
+    heads = np.array([unit(1, 0, 0), unit(0, 1, 0), unit(1, 1, 0), unit(0, 0, 1)])
+    reference = np.array([unit(1, 0.2, 0), unit(1, -0.2, 0)])
+    out = stance_hubness(profile, heads, reference, 0.5)
+    crowding = [s.crowding for s in out.entries]
+    assert crowding[0] > crowding[2] > crowding[1]  # the hub is the most crowded now
+    assert np.isclose(np.mean(crowding[:3]), 0.3)  # the stances' mean is kept ...
+    assert crowding[3] == 0.1  # ... and the goal's crowding is its own
+    assert [s.fact.id for s in out.entries] == ["f0", "f1", "f2", "f3"]
+    assert stance_hubness(profile, heads, reference, 0.0) is profile

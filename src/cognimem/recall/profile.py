@@ -78,6 +78,13 @@ class ProfileConfig:
     # are above the mean, and a travel request carried the food and music ones (tune
     # halves, replayed and read: docs/constraints.md)
     then_stand_out: float | None = 0.5
+    # ... the closeness alone this many (None: then_stand_out). 0.5 -> 0.3 with
+    # stance_hub, on the tune halves replayed: the stances reordered cost a
+    # cue_trigger pair ("Because of my back I can't sit for long flights." for the
+    # cheapest way to Sydney), and a goal close to its request whose crowding holds its
+    # score down now comes in ("I'm learning Spanish and want to practise whenever I
+    # can." for a show this evening); 0.25 carries the same cues, 0.4 not that goal
+    then_close: float | None = 0.3
     # an entry that shares a scope tag and a decision area with the request is carried
     # within `within` without having to stand out: the floor judges entries whose only
     # evidence is closeness in meaning, and with two close constraints that both bear on
@@ -92,6 +99,13 @@ class ProfileConfig:
     # captured candidates: 2.25 / 2.5 / 2.75 / 3.0 all within a pair of it)
     crowding_weight: float = 2.5
     crowding_k: int = 5
+    # a stance's (rule's, value's) crowding is this much its hubness against the things
+    # the decision areas list (its mean cosine with them, text/areas.py), the stances'
+    # mean crowding kept (recall/profile_consolidate.py: stance_hubness; 0: none). On
+    # the tune halves, replayed with then_close 0.3, cue in the packet:
+    # preference_requests 0.933 -> 0.942, ..._more 0.889 -> 0.903, cue_trigger_long
+    # 0.846 -> 0.854 (mid 0.700 -> 0.723), cue_trigger 0.771 -> 0.771 (docs/constraints.md)
+    stance_hub: float = 0.35
     paraphrase: float = 0.85  # cosine: one stance said again in other words
     same_subject: float = 0.6  # cosine: two stances about one subject
     # a shared decision area tag (all or nothing): no weight of its own since the graded

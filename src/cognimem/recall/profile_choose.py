@@ -12,7 +12,8 @@
   ``crowding_k`` nearest entries of other messages), a shared scope tag, importance,
   recency and kind (binding first) — and those within ``within`` of the best and at
   least ``stand_out`` standard deviations above the mean score of the user's live
-  entries (after the best, ``then_stand_out`` by score or closeness) are carried, best
+  entries (after the best, ``then_stand_out`` by score or ``then_close`` by closeness) are
+  carried, best
   first, while they fit ``max_tokens``; an entry needs a shared scope tag or
   ``evidence_floor`` closeness to be ranked at all, and one that shares both a scope
   tag and a decision area with the request need not stand out (``topic_exempt``: two
@@ -109,7 +110,9 @@ def choose(
         floor = max(floor, float(pool.mean() + config.stand_out * pool.std()))
     carried = candidates[rounded[candidates] >= floor]
     if config.then_stand_out is not None and len(carried) > 1:
-        carried = _then_stand_out(profile, carried, rounded, sem, live, config.then_stand_out)
+        close = config.then_stand_out if config.then_close is None else config.then_close
+        spreads = (config.then_stand_out, close)
+        carried = _then_stand_out(profile, carried, rounded, sem, live, spreads)
     if config.topic_exempt:  # the lexicon's topic and area are evidence of their own
         on_topic = candidates[shares_tag[candidates] & shares_area[candidates]]
         carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
@@ -139,14 +142,15 @@ def _then_stand_out(
     rounded: np.ndarray,
     sem: np.ndarray,
     live: np.ndarray,
-    spread: float,
+    spreads: tuple[float, float],
 ) -> np.ndarray:
     """Of the ``carried`` positions, the best (ties by fact id, as the entries are
-    ordered) and those whose score or closeness is ``spread`` σ above its live mean."""
+    ordered) and those whose score or closeness is as many σ above its live mean as
+    ``spreads`` says (the score's, the closeness's)."""
     top = rounded[carried].max()
     best = min(carried[rounded[carried] == top], key=lambda i: profile.entries[i].fact.id)
     keep = carried == best
-    for values in (rounded, sem):
+    for values, spread in zip((rounded, sem), spreads, strict=True):
         pool = values[live]
         keep |= values[carried] >= float(pool.mean() + spread * pool.std())
     kept: np.ndarray = carried[keep]

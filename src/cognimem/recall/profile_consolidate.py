@@ -12,21 +12,25 @@ stores keep one copy of the rows while no fact changes, and the profile is kept 
   history, and the entry names it (``supersedes``);
 - **crowding**: each entry's mean cosine to its ``crowding_k`` nearest entries of other
   messages, the hubness correction the per-read ranking subtracts
-  (``recall/profile_choose.py``).
+  (``recall/profile_choose.py``); a stance's (a rule's or a value's) is blended with
+  how near it sits to everyday topics at large (:func:`stance_hubness`): among the
+  user's stances the words of stance they share ("I can't stand", "I'd rather not")
+  made every refusal near every other, which says nothing about what one bears on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from cognimem.blas import single_threaded
-from cognimem.models.knowledge import Fact
+from cognimem.models.knowledge import BINDING_CATEGORIES, Fact
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.profile import Profile, ProfileConfig, Standing
 
-__all__ = ["consolidate", "crowding_of"]
+__all__ = ["consolidate", "crowding_of", "stance_hubness"]
 
 # a value opening with one of these is a stance against what follows ("no pork")
 _REFUSALS = frozenset(
@@ -139,3 +143,28 @@ def crowding_of(cosine: np.ndarray, k: int, one_message: np.ndarray) -> list[flo
     many = counted.sum(axis=1)
     mean = np.divide(total, many, out=np.zeros(n), where=many > 0)
     return [round(float(v), 4) for v in mean]
+
+
+def stance_hubness(
+    profile: Profile, heads: np.ndarray, reference: np.ndarray, mix: float
+) -> Profile:
+    """``profile`` with each stance's (rule's, value's) crowding blended, ``mix`` of it,
+    with its hubness against a fixed reference: its mean cosine with ``reference`` (the
+    things the decision areas list, ``text/areas.py``: ``AREA_PHRASES``), shifted so
+    the stances' mean crowding is what it was. ``heads``: each entry's statement vector,
+    in entry order. A stance near everything is near every request too, which the
+    crowding among the user's own stances measured by the stance words they share; the
+    shift keeps the stances as a group where they were against goals, states and causes,
+    which keep their crowding (the hubness only reorders the stances among themselves)."""
+    stances = np.array([s.fact.category in BINDING_CATEGORIES for s in profile.entries])
+    if mix <= 0 or stances.sum() < 2:
+        return profile
+    with single_threaded():
+        hub = (heads[stances] @ reference.T).mean(axis=1).astype(np.float64)
+    crowding = np.array([s.crowding for s in profile.entries])
+    own = crowding[stances]
+    crowding[stances] = (1.0 - mix) * own + mix * (hub - hub.mean() + own.mean())
+    entries = tuple(
+        replace(s, crowding=float(c)) for s, c in zip(profile.entries, crowding, strict=True)
+    )
+    return replace(profile, entries=entries)

@@ -26,7 +26,7 @@ from cognimem.recall.profile import (
     Standing,
 )
 from cognimem.recall.profile_choose import choose, part_config
-from cognimem.recall.profile_consolidate import consolidate
+from cognimem.recall.profile_consolidate import consolidate, stance_hubness
 from cognimem.recall.steps import StepRun
 from cognimem.text.areas import area_shares
 
@@ -49,11 +49,14 @@ async def _profile(
     by_id = {f.id: f for f in facts}
     kept = [int(i) for i in chosen if rows.ids[i] in by_id]  # the rows' newest-first order
     profile = consolidate([by_id[rows.ids[i]] for i in kept], kept, rows.matrix, config)
-    if config.area_affinity and descriptions is not None and rows.matrix is not None:
+    if descriptions is not None and rows.matrix is not None and profile.entries:
         statements = rows.matrix[profile.columns.rows]
-        profile = replace(
-            profile, areas=area_shares(statements, descriptions, config.area_temperature)
-        )
+        if config.stance_hub:
+            heads = statements[profile.columns.starts]
+            profile = stance_hubness(profile, heads, descriptions, config.stance_hub)
+        if config.area_affinity:
+            shares = area_shares(statements, descriptions, config.area_temperature)
+            profile = replace(profile, areas=shares)
     found = (profile, profile.by_fact())
     rows.derived[_KEY] = found
     return found
@@ -65,7 +68,8 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
     config = run.sections.profile
     if config.max_tokens <= 0 or not run.analysis.decision or not run.config.sections:
         return ProfileChoice()
-    descriptions = await run.area_descriptions() if config.area_affinity else None
+    wanted = config.area_affinity or config.stance_hub
+    descriptions = await run.area_descriptions() if wanted else None
     profile, by_fact = await _profile(run, descriptions)
     if not profile.entries:
         return ProfileChoice()
