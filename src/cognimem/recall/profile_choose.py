@@ -12,9 +12,8 @@
   ``crowding_k`` nearest entries of other messages), a shared scope tag, importance,
   recency and kind (binding first) — and those within ``within`` of the best and at
   least ``stand_out`` standard deviations above the mean score of the user's live
-  entries (after the best, ``then_stand_out`` by score or ``then_close`` by closeness) are
-  carried, best
-  first, while they fit ``max_tokens``; an entry needs a shared scope tag or
+  entries (after the best, ``then_stand_out`` by score or ``then_close`` by closeness)
+  are carried, best first, while they fit ``max_tokens``; an entry needs a shared scope tag or
   ``evidence_floor`` closeness to be ranked at all, and one that shares both a scope
   tag and a decision area with the request need not stand out (``topic_exempt``: two
   close constraints that both bear on it, "I'm vegetarian" and "I am allergic to

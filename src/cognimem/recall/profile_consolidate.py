@@ -152,10 +152,11 @@ def stance_hubness(
     with its hubness against a fixed reference: its mean cosine with ``reference`` (the
     things the decision areas list, ``text/areas.py``: ``AREA_PHRASES``), shifted so
     the stances' mean crowding is what it was. ``heads``: each entry's statement vector,
-    in entry order. A stance near everything is near every request too, which the
-    crowding among the user's own stances measured by the stance words they share; the
-    shift keeps the stances as a group where they were against goals, states and causes,
-    which keep their crowding (the hubness only reorders the stances among themselves)."""
+    in entry order. A stance near everything is near every request too; its crowding
+    among the user's own stances measured that by the stance words they share as much
+    as by what it is about. The shift keeps the stances as a group where they were
+    against goals, states and causes, which keep their crowding (the hubness only
+    reorders the stances among themselves)."""
     stances = np.array([s.fact.category in BINDING_CATEGORIES for s in profile.entries])
     if mix <= 0 or stances.sum() < 2:
         return profile
@@ -165,6 +166,7 @@ def stance_hubness(
     own = crowding[stances]
     crowding[stances] = (1.0 - mix) * own + mix * (hub - hub.mean() + own.mean())
     entries = tuple(
-        replace(s, crowding=float(c)) for s, c in zip(profile.entries, crowding, strict=True)
+        replace(s, crowding=float(c)) if stance else s
+        for s, c, stance in zip(profile.entries, crowding, stances, strict=True)
     )
     return replace(profile, entries=entries)
