@@ -270,8 +270,8 @@ def test_an_entry_in_the_requests_decision_areas_ranks_above_one_as_close_elsewh
 
 
 def test_after_the_best_closeness_needs_to_stand_out_less_than_the_score() -> None:
-    # f1 is the second closest of ten by some way: neither its score nor its closeness
-    # stands 0.5 σ out (0.175), its closeness stands 0.3 σ out (0.159), and it is carried
+    # f1 is the second closest of ten by some way: its score does not stand out
+    # (then_stand_out), nor its closeness 0.5 σ (0.175), but 0.3 σ (0.159): it is carried
     rules = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(10)]
     profile = consolidate(rules, list(range(10)), np.eye(10, dtype=np.float32), CONFIG)
     semantic = np.array([0.35, 0.17, 0.14, 0.13, 0.12, 0.11, 0.1, 0.09, 0.08, 0.07])
