@@ -85,7 +85,11 @@ metrics_router = APIRouter(include_in_schema=False)
 
 @metrics_router.get("/metrics", dependencies=[Depends(metrics_access)])
 async def metrics(request: Request) -> Response:
-    """The Prometheus exposition; needs the metrics token or the admin key."""
+    """The Prometheus exposition; needs the metrics token or the admin key.
+
+    Rendered on the API's loop: rendering elsewhere (as a worker's ``MetricsServer``
+    does) would not answer a scrape while that loop is held, since uvicorn reads the
+    request on it too (``docs/metrics.md``)."""
     registry: Metrics = request.app.state.metrics
     body, content_type = await registry.render()
     return Response(content=body, media_type=content_type)
