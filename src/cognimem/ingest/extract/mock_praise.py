@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract.ordeals import valence
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import REASON_WORD, icase
 
 __all__ = ["mocks"]
 
@@ -33,7 +33,6 @@ _MOCKED = icase(
     r"(?:love|adore|enjoy|live\s+for)\b"
 )
 # what explains a liking: a reason, or praise said of it
-_REASON = icase(r"\b(?:because|since|cause|cuz|as)\b")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _POSITIVE = 1.0  # VADER: "good" 1.9, "fun" 2.3, "relaxing" 2.2
 
@@ -46,4 +45,6 @@ def mocks(text: str) -> bool:
     if m is None:
         return False
     tail = text[m.end() :]
-    return _REASON.search(tail) is None and all(valence(w) < _POSITIVE for w in _WORD.findall(tail))
+    return REASON_WORD.search(tail) is None and all(
+        valence(w) < _POSITIVE for w in _WORD.findall(tail)
+    )

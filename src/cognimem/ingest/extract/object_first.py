@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from cognimem.ingest.extract.patterns import gated, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, gated, icase
 from cognimem.ingest.extract.stance_forms import without_reason_lead
 from cognimem.text.literals import Gated
 
@@ -70,7 +70,6 @@ _CONJUNCTION = icase(
     r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
 )
 _DRIVE_WORDS = frozenset({"drive", "drives", "send", "sends"})
-_HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 
 
 def object_first(
@@ -89,11 +88,11 @@ def object_first(
         for start in starts:
             m = pattern.match(start)
             rest = m.group("rest") if m else ""
-            if m and not _HAS_SUBJECT.search(_RELATIVE.sub("", rest)) and not _ANSWER.search(rest):
+            if m and not HAS_SPEAKER.search(_RELATIVE.sub("", rest)) and not _ANSWER.search(rest):
                 return rest, False
     m = (_OR_NOTHING.match(said) or _NOTHING_BUT.match(said)) if "nothing" in words else None
     m = m or (_ONLY_AFTER.match(said) if "only" in words else None)
-    if m and not _HAS_SUBJECT.search(m.group("rest")):
+    if m and not HAS_SPEAKER.search(m.group("rest")):
         return m.group("rest"), True
     if "only" not in words:
         return None

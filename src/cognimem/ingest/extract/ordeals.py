@@ -39,7 +39,7 @@ import re
 from functools import cache
 from importlib import resources
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import REASON_WORD, icase
 from cognimem.text.noun_roots import is_ordeal
 from cognimem.text.noun_senses import first_class
 
@@ -79,7 +79,6 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # verbs that say nothing of whether what they act on is wanted: the liking is of it
 _LIGHT = frozenset({"doing", "paying", "having", "getting", "catching", "filing", "sitting",
                     "being", "going", "waiting", "dealing", "handling"})  # fmt: skip
-_REASON = icase(r"\b(?:because|since|cause|cuz|as)\b")
 _CHOSEN_WAIT = frozenset({"until", "till", "to"})
 _NEGATIVE = -1.0  # VADER: "cancelled" -1.0, "ignored" -1.3, "sick" -2.3
 _POSITIVE = 1.0  # "good" 1.9, "fun" 2.3
@@ -144,7 +143,7 @@ def _explained(tail: str) -> bool:
     """Whether what follows the liking says why, with a reason or words VADER rates
     clearly positive ("..., it's like a puzzle", "... because I get to read"): sarcasm
     does not explain itself."""
-    return _REASON.search(tail) is not None or any(
+    return REASON_WORD.search(tail) is not None or any(
         valence(w) >= _POSITIVE for w in _WORD.findall(tail)
     )
 

@@ -15,6 +15,7 @@ from cognimem.ingest.extract.lexicon import alternation
 from cognimem.text.literals import Gated
 
 __all__ = [
+    "HAS_SPEAKER",
     "INNER_STOP",
     "JOB",
     "MODS",
@@ -24,6 +25,7 @@ __all__ = [
     "ORG",
     "PET",
     "PLACE",
+    "REASON_WORD",
     "REL",
     "TITLE",
     "TRAILING_S",
@@ -101,3 +103,7 @@ THIRD = (
     rf"(?:^|\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+|\bour\s+{MODS}(?P<rel2>{REL})\s*,?\s+)"
     rf"(?:(?P<who>{NAME})\s*,?\s+)?"
 )
+# the speaker as a subject in a clause: "I", "we", "I'm", "we're"
+HAS_SPEAKER = icase(r"\b(?:I|we|I'm|we're)\b")
+# a word that gives a reason: "because", "since", "cause", "cuz", "as"
+REASON_WORD = icase(r"\b(?:because|since|cause|cuz|as)\b")

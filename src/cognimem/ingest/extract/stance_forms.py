@@ -33,7 +33,7 @@ patterns cannot take, each by its grammar, none by a topic word.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import gated, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, gated, icase
 from cognimem.text.tokens import tokens, words
 
 __all__ = [
@@ -239,7 +239,6 @@ ONLY_VERB_TAGS = {
     "use": "shopping",
 }
 _PLEASE = icase(r"\b(?:please|pls|suggest|recommend|suggesting|recommending)\b")
-_HAS_SUBJECT = icase(r"\b(?:I|we|I'm|we're)\b")
 # a reason said after the stance, as its own clause: "..., since the street light shines in"
 _GIVES_REASON = gated(
     r"\s(?:because|cause|cuz|due to)\b|\ssince\s+(?:I|we|my|our|it|the|they|there)\b|"
@@ -412,7 +411,7 @@ def against_form(said: str) -> tuple[str, bool] | None:
         if pattern is _ASKED_NOT and not _PLEASE.search(said):
             continue  # "Skip the intro" is an order for now, not a standing rule
         rest = m.group("rest")
-        if pattern in (_OBJECT_JUDGED, _REFUSED_AFTER) and _HAS_SUBJECT.search(rest):
+        if pattern in (_OBJECT_JUDGED, _REFUSED_AFTER) and HAS_SPEAKER.search(rest):
             continue
         return rest, pattern is _ASKED_NOT
     return None
