@@ -396,3 +396,30 @@ async def test_a_failed_update_backs_off_and_retries_with_the_setting(
         assert store.vector_index_status()["degraded"] is None
     finally:
         await store.close()
+
+
+async def test_an_index_far_behind_is_caught_up_not_built_again(
+    indexed: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a bulk import appends rows faster than a whole build ends: the index the search
+    # holds is brought up to the scope off the search path, adding only the new rows
+    monkeypatch.setattr(ann, "INLINE_ROWS", 20)
+    builds: list[int] = []
+    build = ann.build
+
+    def counted(m: ann.Rows) -> ann.ScopeIndex:
+        builds.append(len(m.rowids))
+        return build(m)
+
+    monkeypatch.setattr(ann, "build", counted)
+    await _fill(indexed, ALICE, _texts(200, seed=14))
+    await _built(indexed, ALICE)
+    texts = _texts(30, seed=15)  # more than a search adds itself
+    ids = await _fill(indexed, ALICE, texts)
+    flt = ItemFilter(scope=ALICE)
+    found = await indexed.vector_search(flt, vec(texts[3]), 5)  # exact; catches up off it
+    assert found[0].item_id == ids[3]
+    indexed.wait_for_vector_indexes()
+    found = await _indexed(indexed, flt, texts[4])
+    assert found[0].item_id == ids[4]
+    assert (builds, indexed.vector_index_status()["rows"]) == ([200], 230)

@@ -26,7 +26,8 @@ the exact scan in ``benchmarks/results/ann_index.md``).
   those rows.
 - **Not persisted; built in the background.** The first search of a scope past the
   threshold starts a build on a thread of its own and is answered exactly, as is every
-  search until the build is done (~30 s of CPU per 100k rows). No file beside the
+  search until the build is done (~30 s of CPU per 100k rows); an index that fell
+  more than ``INLINE_ROWS`` behind is caught up the same way. No file beside the
   database: it would hold a copy of vectors that erasure must find and rewrite, and a
   usearch file keeps the bytes of removed rows.
 - **Memory.** Each index is an entry of the store's :class:`CacheBudget` (section
@@ -73,8 +74,8 @@ _SCALE = 127
 _SAME_UNITS = 2
 _BLOCK = 8192
 # a search adds at most this many rows written since the index last caught up (~0.3 ms
-# a row at 100k rows); past it (another process's import) the index is built again in
-# the background and the scope is scanned exactly meanwhile, so no read waits seconds
+# a row at 100k rows); past it (an import, another process's writes) the index is caught
+# up in the background and the scope is scanned exactly meanwhile, so no read waits seconds
 INLINE_ROWS = 4_096
 # HNSW parameters (measured in benchmarks/ann_candidates.py)
 CONNECTIVITY = 16
@@ -206,6 +207,13 @@ def build(m: Rows) -> ScopeIndex:
     return ScopeIndex(index, _State(m.mutations, m.max_rowid))
 
 
+def _caught_up(index: ScopeIndex, m: Rows) -> ScopeIndex:
+    """``index`` brought up to ``m`` (off the search path: nothing else holds it)."""
+    with index.lock, single_threaded():
+        index.catch_up(m)
+    return index
+
+
 def positions(rowids: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The row number in ``rowids`` (sorted) of each key; -1 for a key not there (a row
     the matrix does not hold: added after it, or a padding -1)."""
@@ -331,8 +339,9 @@ class VectorIndexes:
             self._entries.pop(key)
             found = None
         if found is not None and found.behind(m) > INLINE_ROWS:
-            self._entries.pop(key)  # built again off the search path
-            found = None
+            self._entries.pop(key)  # caught up off the search path: adds only the new rows
+            self._start(key, m, found)
+            return None
         if found is None:
             self._start(key, m)
             return None
@@ -345,7 +354,10 @@ class VectorIndexes:
             return None
         return found
 
-    def _start(self, key: Hashable, m: Rows) -> None:
+    def _start(self, key: Hashable, m: Rows, behind: ScopeIndex | None = None) -> None:
+        """Build scope ``key``'s index from ``m`` on a thread of its own, or bring the
+        ``behind`` one up to ``m`` there (a bulk import appends rows faster than a
+        build of the whole scope ends: rebuilding each time never caught up)."""
         with self._lock:
             if key in self._building or key in self._too_large:
                 return
@@ -354,15 +366,15 @@ class VectorIndexes:
                 return  # backing off
             generation = self._generation
             thread = threading.Thread(
-                target=self._build, args=(key, m, generation), daemon=True,
+                target=self._build, args=(key, m, generation, behind), daemon=True,
                 name="cognimem-vector-index",
             )  # fmt: skip
             self._building[key] = thread
         thread.start()
 
-    def _build(self, key: Hashable, m: Rows, generation: int) -> None:
+    def _build(self, key: Hashable, m: Rows, generation: int, behind: ScopeIndex | None) -> None:
         try:
-            made = build(m)
+            made = build(m) if behind is None else _caught_up(behind, m)
         except ImportError as exc:
             problem = f"usearch cannot be imported ({exc}): install it (pip install usearch)"
             self._fail(key, problem)
