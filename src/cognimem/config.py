@@ -379,6 +379,10 @@ class ServerSettings(BaseModel):
     keep_alive_s: int = Field(default=75, ge=1)
     # uvicorn worker processes of ``cognimem serve`` (each with its own Memory)
     workers: int = Field(default=1, ge=1)
+    # unset: no metrics port; P: each server process serves its app's GET /metrics on
+    # the first free port of P .. P + workers - 1 (0: any free port), off its event loop
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    metrics_host: str = "127.0.0.1"
 
 
 class WorkerSettings(BaseModel):

@@ -348,19 +348,22 @@ class Metrics:
             self._labelled(self.degraded, path, degraded_reason(entry)).inc()
 
     # -- scraping ---------------------------------------------------------------------------
-    async def refresh(self) -> None:
-        """Update the gauges read at scrape time (queue depth)."""
-        if self._depth is None or self.queue_depth is None:
+    async def refresh(self, depth: Callable[[], Awaitable[int]] | None = None) -> None:
+        """Update the gauges read at scrape time (queue depth), through ``depth`` when
+        given (a metrics port reads it through a queue connection of its own loop)."""
+        read = depth or self._depth
+        if read is None or self.queue_depth is None:
             return
         try:
-            self.queue_depth.set(await self._depth())
+            self.queue_depth.set(await read())
         except CognimemError as exc:
             log.warning("queue depth unavailable for /metrics: %s", exc.message)
             self.queue_depth.set(math.nan)
 
-    async def render(self) -> tuple[bytes, str]:
-        """The exposition (Prometheus text format) and its content type."""
-        await self.refresh()
+    async def render(self, depth: Callable[[], Awaitable[int]] | None = None) -> tuple[bytes, str]:
+        """The exposition (Prometheus text format) and its content type (``depth``: as
+        :meth:`refresh`)."""
+        await self.refresh(depth)
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
     def samples(self) -> Iterator[tuple[str, dict[str, str], float]]:

@@ -1,11 +1,13 @@
-"""Who may read metrics, and ``GET /metrics`` served by a process with no HTTP API.
+"""Who may read metrics, and ``GET /metrics`` on a port of its own, off the process's loop.
 
 :func:`check_metrics_access` is the one check of a scrape's ``Authorization`` header:
-the API's ``/metrics`` (``api/auth.py``) and a worker's metrics port both call it.
+the API's ``/metrics`` (``api/auth.py``) and every metrics port call it.
 :class:`MetricsServer` serves the :class:`~cognimem.metrics.Metrics` of a worker's
-``Memory`` on a port of its own (``cognimem worker --metrics-port``): the standard
+``Memory`` on a port of its own (``cognimem worker --metrics-port``), or an API app's
+(``cognimem serve --metrics-port``: one per server process, the first free port of a
+range, :func:`serve_first_free`, started and closed by the app's lifespan): the standard
 library's HTTP server in a thread, rendering each scrape on an event loop of its own in
-another thread, never on the worker's. A job holds the worker's loop for as long as its
+another thread, never on the process's own. A job holds the worker's loop for as long as its
 CPU-bound steps run (rule extraction, reconciliation, ...); a scrape rendered there
 waited for it. On the metrics loop a scrape is answered while a job runs:
 prometheus_client's instruments and registry are thread-safe (its own exposition server
@@ -18,14 +20,16 @@ that opened them.
 from __future__ import annotations
 
 import asyncio
+import errno
 import hmac
 import json
 import logging
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING
 
-from cognimem.errors import CognimemError, Unauthenticated
+from cognimem.errors import CognimemError, Unauthenticated, UsageError
 from cognimem.metrics import Metrics
 
 if TYPE_CHECKING:
@@ -86,26 +90,33 @@ def check_metrics_access(auth: AuthSettings, authorization: str | None) -> None:
 
 
 class MetricsServer:
-    """``GET /metrics`` of ``memory`` (its :attr:`metrics`, which observe its jobs) on
-    ``host:port`` (0: any free port), until :meth:`close`; the same token check as the
-    API. Made on the thread of ``memory``'s loop; scrapes are rendered on a loop of the
-    server's own."""
+    """``GET /metrics`` of ``memory`` on ``host:port`` (0: any free port), until
+    :meth:`close`; the same token check as the API. Renders ``metrics`` (an app's
+    registry, ``cognimem serve --metrics-port``) or, by default, a registry of its own
+    that observes ``memory``'s jobs (a worker's). Made on the thread of ``memory``'s
+    loop; scrapes are rendered on a loop of the server's own."""
 
     def __init__(
-        self, memory: Memory, auth: AuthSettings, *, host: str = "127.0.0.1", port: int = 0
+        self,
+        memory: Memory,
+        auth: AuthSettings,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        metrics: Metrics | None = None,
     ) -> None:
-        self._queue: JobQueue | None = None if memory.queue is None else memory.queue.clone()
-        self._queue_open = False
-        self.metrics = Metrics(memory, depth=None if self._queue is None else self._depth)
         self._loop = asyncio.new_event_loop()
         try:
-            # binds now: a busy port fails here, before the worker says it started
-            self._server = ThreadingHTTPServer(
-                (host, port), _handler(self.metrics, auth, self._loop)
-            )
+            # binds first: a busy port fails here, before the process says it started
+            # and before a registry observes ``memory``
+            self._server = ThreadingHTTPServer((host, port), _handler(self._render, auth))
         except OSError:
             self._loop.close()
             raise
+        self._queue: JobQueue | None = None if memory.queue is None else memory.queue.clone()
+        self._queue_open = False
+        depth = None if self._queue is None else self._depth
+        self.metrics = metrics if metrics is not None else Metrics(memory, depth=depth)
         self._server.daemon_threads = True
         self.host = host
         self.port: int = self._server.server_address[1]
@@ -117,6 +128,17 @@ class MetricsServer:
         )
         self._loop_thread.start()
         self._thread.start()
+
+    def _render(self) -> tuple[bytes, str]:
+        """One scrape's exposition, rendered on the server's loop (called by a request
+        thread)."""
+        depth = None if self._queue is None else self._depth
+        future = asyncio.run_coroutine_threadsafe(self.metrics.render(depth), self._loop)
+        try:
+            return future.result(_RENDER_TIMEOUT_S)
+        except BaseException:
+            future.cancel()
+            raise
 
     @property
     def url(self) -> str:
@@ -140,15 +162,15 @@ class MetricsServer:
             closing = asyncio.run_coroutine_threadsafe(self._queue.close(), self._loop)
             try:
                 closing.result(_RENDER_TIMEOUT_S)
-            except Exception as exc:  # the worker stops anyway
-                log.warning("worker metrics: closing the queue connection failed: %r", exc)
+            except Exception as exc:  # the process stops anyway
+                log.warning("metrics port: closing the queue connection failed: %r", exc)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._loop_thread.join()
         self._loop.close()
 
 
 def _handler(
-    metrics: Metrics, auth: AuthSettings, loop: asyncio.AbstractEventLoop
+    render: Callable[[], tuple[bytes, str]], auth: AuthSettings
 ) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -160,12 +182,10 @@ def _handler(
             except CognimemError as exc:
                 self._error(401, exc.type, exc.message)
                 return
-            future = asyncio.run_coroutine_threadsafe(metrics.render(), loop)
             try:
-                body, content_type = future.result(_RENDER_TIMEOUT_S)
-            except Exception as exc:  # the scrape fails loudly, the worker goes on
-                future.cancel()
-                log.warning("worker metrics scrape failed: %r", exc)
+                body, content_type = render()
+            except Exception as exc:  # the scrape fails loudly, the process goes on
+                log.warning("metrics port scrape failed: %r", exc)
                 self._error(503, "unavailable", f"metrics not rendered: {exc!r}")
                 return
             self._send(200, body, content_type)
@@ -187,10 +207,39 @@ def _handler(
     return Handler
 
 
+def serve_first_free(
+    memory: Memory,
+    auth: AuthSettings,
+    *,
+    host: str,
+    first: int,
+    count: int,
+    metrics: Metrics | None = None,
+) -> MetricsServer:
+    """A :class:`MetricsServer` on the first port of ``first`` … ``first + count - 1``
+    that binds (``first`` 0: any free port). Binding is atomic, so processes starting
+    at once never take the same port; a ``UsageError`` names the range when every port
+    in it is taken, or why a port cannot be bound at all."""
+    last = first + count - 1 if first else 0
+    if last > 65535:
+        raise UsageError(f"metrics ports {first}..{last} run past 65535: pick a lower port")
+    for port in range(first, last + 1):
+        try:
+            return MetricsServer(memory, auth, host=host, port=port, metrics=metrics)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise UsageError(f"cannot serve metrics on {host}:{port}: {exc}") from exc
+    raise UsageError(
+        f"no free metrics port on {host} in {first}..{last}: another process holds each"
+        " (one port per server process; pick another --metrics-port)"
+    )
+
+
 __all__ = [
     "MetricsServer",
     "bearer_token",
     "check_metrics_access",
     "metrics_readable",
+    "serve_first_free",
     "token_matches",
 ]

@@ -25,7 +25,7 @@ WORDS = ["garage", "office", "bicycle", "mailbox", "cellar", "attic", "boat", "s
 FACTS = [f"My locker number {n} holds the spare {word} key." for n, word in enumerate(WORDS)]
 
 
-def _workers(pid: int) -> list[int]:
+def spawned_workers(pid: int) -> list[int]:
     """The worker processes ``pid`` spawned (from /proc; not multiprocessing's resource
     tracker, which outlives its parent by a moment)."""
     found = []
@@ -82,7 +82,7 @@ def _serve_workers_scenario(env: dict[str, str]) -> str:
     try:
         # three processes each open the store and start up: minutes on a busy machine
         wait_healthy(base, lambda: output_if_exited(proc), timeout=300)
-        assert len(_workers(proc.pid)) == WORKERS
+        assert len(spawned_workers(proc.pid)) == WORKERS
         # issued in this process: `cognimem keys create` has its own tests, and its process
         # start was a fifth of this scenario's wall time
         auth = {"Authorization": f"Bearer {issue_api_key(env['COGNIMEM_DATABASE_URL'])}"}
@@ -90,7 +90,7 @@ def _serve_workers_scenario(env: dict[str, str]) -> str:
         for _ in range(2):
             for n, word in enumerate(WORDS):
                 assert _read_top(base, auth, word) == FACTS[n]
-        workers = _workers(proc.pid)
+        workers = spawned_workers(proc.pid)
     finally:
         proc.terminate()
         output, _ = proc.communicate(timeout=120)

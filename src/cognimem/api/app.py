@@ -17,6 +17,7 @@ from cognimem.api.auth import Authenticator, admin_router
 from cognimem.api.edge import storable_text
 from cognimem.api.errors import error_response, response_for
 from cognimem.api.mcp_mount import MOUNT_PATH, mcp_mount
+from cognimem.api.metrics_port import check_metrics_port, metrics_port_running
 from cognimem.api.middleware import HttpMiddleware
 from cognimem.api.observability import RequestContext, metrics_router
 from cognimem.api.responses import documented
@@ -144,6 +145,7 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     limit = max_body_bytes or mem.settings.server.max_body_bytes
     auth = Authenticator(mem.store, mem.settings)
     metrics = Metrics(mem)
+    check_metrics_port(mem.settings)
 
     mcp_app, mcp_running = mcp_mount(mem)
 
@@ -154,7 +156,8 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
         opens = not mem.is_open
         await mem.start()
         try:
-            async with mcp_running():
+            # per process: uvicorn runs each worker's lifespan in that worker
+            async with metrics_port_running(app.state, mem, metrics), mcp_running():
                 yield
         finally:
             await auth.aclose()
@@ -175,6 +178,7 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     app.state.memory = mem
     app.state.auth = auth
     app.state.metrics = metrics
+    app.state.metrics_port = None  # the MetricsServer while the app runs, if configured
     app.add_middleware(BodyLimit, limit=limit)
     # outermost: request ids, latency and the access log cover every response
     app.add_middleware(RequestContext, metrics=metrics)

@@ -7,6 +7,10 @@ each worker builds its own app and ``Memory`` with ``worker_app``. On SQLite the
 share the file: WAL lets them read while one writes, a busy timeout makes a writer
 wait for another process's transaction, and the scope caches check ``scope_versions``
 on every search, so a worker sees the others' writes.
+
+``--metrics-port P`` (``COGNIMEM_SERVER__METRICS_PORT``) gives each process a metrics
+port of its own, the first free one of P … P + N − 1, bound by its app's lifespan
+(``api/metrics_port.py``): a scrape of the shared port reaches one process at random.
 """
 
 from __future__ import annotations
@@ -31,6 +35,23 @@ if TYPE_CHECKING:
     from cognimem.memory import Memory
 
 
+MetricsPortOption = Annotated[
+    int | None,
+    typer.Option(
+        min=0,
+        max=65535,
+        help="Serve each process's GET /metrics on a port of its own: the first free"
+        " one of this port .. this port + workers - 1 (0: any free port; default:"
+        " COGNIMEM_SERVER__METRICS_PORT, off). Needs COGNIMEM_AUTH__METRICS_TOKEN or"
+        " COGNIMEM_AUTH__ADMIN_KEY.",
+    ),
+]
+MetricsHostOption = Annotated[
+    str | None,
+    typer.Option(help="Interface of the metrics ports (default: COGNIMEM_SERVER__METRICS_HOST)."),
+]
+
+
 def serve(
     db: DbOption = None,
     host: Annotated[str | None, typer.Option(help="Interface to bind.")] = None,
@@ -42,6 +63,8 @@ def serve(
             help="Worker processes serving the one port (default: COGNIMEM_SERVER__WORKERS, 1).",
         ),
     ] = None,
+    metrics_port: MetricsPortOption = None,
+    metrics_host: MetricsHostOption = None,
 ) -> None:
     """Run the HTTP API on the embedded default (or the configured database)."""
     # the server extra is checked here, before the port is bound; the serving
@@ -55,6 +78,7 @@ def serve(
             "the server needs the 'server' extra: pip install 'cognimem[server]'", markup=False
         )
         raise typer.Exit(1) from exc
+    from cognimem.api.metrics_port import check_metrics_port
     from cognimem.config import Settings, redact_url
     from cognimem.memory import Memory
     from cognimem.store.sqlite.database import path_from_url
@@ -63,9 +87,11 @@ def serve(
     url = db or settings.database_url
     host = host or settings.server.host
     port = settings.server.port if port is None else port
-    workers = settings.server.workers if workers is None else workers
+    # the apps read these (each process binds its metrics port as its app starts)
+    workers = _server_options(settings, workers, metrics_port, metrics_host)
     # the port first: a busy one fails before anything opens or anything says "serving"
     try:
+        check_metrics_port(settings)
         sock = bind_tcp(host, port)
         memory = Memory.open(url, settings=settings)
     except CognimemError as exc:
@@ -76,6 +102,19 @@ def serve(
         _serve_workers(memory, url, sock, workers, f"http://{host}:{port}", where)
         return
     _serve_one(memory, settings, sock, f"http://{host}:{port}", where)
+
+
+def _server_options(
+    settings: Settings, workers: int | None, metrics_port: int | None, metrics_host: str | None
+) -> int:
+    """Put the command's options into ``settings.server``; the number of processes."""
+    if workers is not None:
+        settings.server.workers = workers
+    if metrics_port is not None:
+        settings.server.metrics_port = metrics_port
+    if metrics_host is not None:
+        settings.server.metrics_host = metrics_host
+    return settings.server.workers
 
 
 def _uvicorn_options(settings: Settings) -> dict[str, Any]:
@@ -107,12 +146,15 @@ def _serve_one(
                 print(f"cognimem serving on {base}  (data: {where})", flush=True)
                 print(f"API docs: {base}/docs", flush=True)
                 print(f"Dashboard: {base}/ui/", flush=True)
+                if app.state.metrics_port is not None:
+                    print(f"Metrics: {app.state.metrics_port.url}", flush=True)
 
     # uvicorn re-raises SIGTERM after its graceful shutdown with the handler it found;
     # make that handler a clean exit so a stopped server reports status 0
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     configure_logging(settings.log.format, settings.log.level)
-    config = uvicorn.Config(create_app(memory), **_uvicorn_options(settings))
+    app = create_app(memory)
+    config = uvicorn.Config(app, **_uvicorn_options(settings))
     with sock:
         AnnouncingServer(config).run(sockets=[sock])
 
@@ -122,6 +164,7 @@ def _serve_workers(
 ) -> None:
     """Serve ``sock`` from ``workers`` processes, each with its own app and Memory."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
 
     from cognimem.logs import configure_logging
@@ -134,6 +177,11 @@ def _serve_workers(
         raise failed(exc) from exc
     # the workers are spawned: they read their settings from this environment
     os.environ["COGNIMEM_DATABASE_URL"] = url
+    os.environ["COGNIMEM_SERVER__WORKERS"] = str(workers)
+    metrics_port = settings.server.metrics_port
+    if metrics_port is not None:
+        os.environ["COGNIMEM_SERVER__METRICS_PORT"] = str(metrics_port)
+        os.environ["COGNIMEM_SERVER__METRICS_HOST"] = settings.server.metrics_host
     configure_logging(settings.log.format, settings.log.level)
     config = uvicorn.Config(
         "cognimem.cli.server:worker_app",
@@ -146,8 +194,25 @@ def _serve_workers(
         sock.listen(config.backlog)
         print(f"cognimem serving on {base}  (data: {where}, {workers} workers)", flush=True)
         print(f"API docs: {base}/docs", flush=True)
+        if metrics_port is not None:
+            print(f"Metrics: {_metrics_ports(settings)}", flush=True)
         # the supervisor stops its workers on SIGINT/SIGTERM and returns: exit status 0
-        Multiprocess(config, sockets=[sock]).run()
+        supervisor = Multiprocess(config, sockets=[sock])
+        supervisor.run()
+    # a worker that could not start (its app's start-up failed, e.g. no free metrics
+    # port) makes the supervisor stop them all: say so with a non-zero status
+    if any(p.exitcode == STARTUP_FAILURE for p in supervisor.processes):
+        err.print("a server process failed to start (its error is logged above)", markup=False)
+        raise typer.Exit(STARTUP_FAILURE)
+
+
+def _metrics_ports(settings: Settings) -> str:
+    """Where the processes of ``serve --workers`` serve their metrics."""
+    host, first = settings.server.metrics_host, settings.server.metrics_port
+    if not first:
+        return f"one free port per process on {host} (each process logs its own)"
+    last = first + settings.server.workers - 1
+    return f"http://{host}:{first}..{last}/metrics, one port per process (each logs its own)"
 
 
 async def _migrate(memory: Memory) -> None:
