@@ -22,7 +22,8 @@ relation forms said of a person by a pronoun: career and life events, moves, "he
 job at ...", origins, diagnoses, hires, a fronted time or a discourse marker before the
 pronoun, "now / still / been", "he and his wife ...", schools, a job left),
 ``pronoun_probes_round3.jsonl`` (28 pairs: teaching, being into something, health,
-pastimes, home, work, their children and siblings).
+pastimes, home, work, their children and siblings), ``pronoun_probes_round4.jsonl`` (26
+pairs: a person introduced with no fact, habits, schools, "based in").
 
 Usage (from the repository root):
 
@@ -52,6 +53,7 @@ ROUNDS = (
     DATA,
     ROOT / "benchmarks" / "data" / "pronoun_probes_round2.jsonl",
     ROOT / "benchmarks" / "data" / "pronoun_probes_round3.jsonl",
+    ROOT / "benchmarks" / "data" / "pronoun_probes_round4.jsonl",
 )
 SPLITS = ("tune", "check")
 

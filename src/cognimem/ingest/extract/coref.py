@@ -22,7 +22,11 @@ evidence (kept on the facts read from the sentence).
 - "my sister", "my boss" (with no name after them) is the one person that role was
   given to in the window; a relative of someone else ("Jamal and his wife Nia") tells
   her pronoun (and "his" his), never who "my wife" is;
-- the speaker ("I", the message's author) is never a third person's antecedent.
+- the speaker ("I", the message's author) is never a third person's antecedent;
+- a person is known from a sentence that no fact is read from too (:func:`introduced`):
+  a relation word and a name ("My friend Bram is a talented guy"), or a name that opens
+  the sentence with a person's noun after "is a" ("Ottilie is such a kind person"); no
+  fact is written for it, only the people "he" or "she" may be grow.
 """
 
 from __future__ import annotations
@@ -33,13 +37,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cognimem.ingest.extract import vocabulary as vocab
-from cognimem.ingest.extract.patterns import MODS, NAME1, REL, gated, icase
+from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, REL, gated, icase
 from cognimem.ingest.extract.third_person import FRONT
 from cognimem.models.extraction import Link
 from cognimem.text.gazetteer import Gender, first_name_gender
 from cognimem.text.names import normalize_name
+from cognimem.text.noun_senses import first_class
 
-__all__ = ["Discourse", "Link", "may_refer", "names_pronouns", "refers_back"]
+__all__ = ["Discourse", "Link", "introduced", "may_refer", "names_pronouns", "refers_back"]
 
 # she, he, or singular "they" (said of the person, never guessed)
 Pronoun = Gender | Literal["n"]
@@ -117,6 +122,13 @@ _AGREE = {
 }  # fmt: skip
 _ROLE = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!\s*,?\s*{NAME1})(?!\s+(?:and|or)\s+I\b)")
 
+# a person introduced with no fact: "my friend Bram", "Ottilie is such a kind person"
+_MY_REL_NAMED = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME})\b(?!')")
+_NAME_IS_A = icase(
+    rf"^(?P<v>{NAME1})\s+(?:is|was)\s+(?:(?:such|really|truly|just|always|quite)\s+)?"
+    r"an?\s+(?:[a-z-]+\s+){0,3}?(?P<noun>[a-z]+)\s*(?:[.!,;]|$)"
+)
+
 
 @dataclass
 class _Person:
@@ -132,6 +144,19 @@ class _Person:
         if self.roles:
             return f"as my {self.roles[-1]}"
         return "by name"
+
+
+def introduced(sentence: str) -> list[tuple[str, str | None, int]]:
+    """The people ``sentence`` introduces, with no fact needed: each name with the
+    relation word given it (None when named alone) and where it stands."""
+    low = sentence.lower()
+    found = []
+    if "my " in low:
+        found = [(m["v"], m["rel"].lower(), m.start("v")) for m in _MY_REL_NAMED.finditer(sentence)]
+    m = _NAME_IS_A.match(sentence.strip()) if " a" in low else None
+    if m and (m["noun"].lower() == "person" or first_class(m["noun"].lower()) == "person"):
+        found.append((m["v"], None, m.start("v")))
+    return found
 
 
 def may_refer(text: str) -> bool:
@@ -166,6 +191,8 @@ class Discourse:
         self.about_work = False
         # ... or of a pet: "she named it Pepper" then names one
         self.about_pets = False
+        # ... or of school: "she's going to Purdue in the fall" then names one
+        self.about_school = False
 
     def next_sentence(self) -> None:
         self._sentence += 1

@@ -17,6 +17,8 @@ from cognimem.ingest.extract.patterns import JOB, ORG, THIRD, icase, names_occup
 from cognimem.ingest.extract.third_person import FRONT
 from cognimem.ingest.extract.work_phrases import (
     ACCEPTED,
+    GOING_TO_SCHOOL,
+    GOT_INTO,
     IM_THE,
     JOB_START,
     JOINING,
@@ -30,6 +32,7 @@ from cognimem.ingest.extract.work_phrases import (
     WORK_AT,
     WORK_AT_PLACE,
     is_home_role,
+    talks_of_school,
 )
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -65,6 +68,9 @@ _THIRD_JOB = icase(rf"{THIRD}is\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:{JOB}
 
 class OccupationReader(Collector):
     """Reads occupation facts: job, employer, school, studies; a third party's work."""
+
+    # the conversation window talked of school (``Discourse.about_school``)
+    school_window = False
 
     def _occupation(self, c: Clause) -> None:
         self._job(c)
@@ -187,8 +193,8 @@ class OccupationReader(Collector):
         """Where and what the speaker studies."""
         m = _STUDENT_AT.search(c.text)
         school = phrases.name(m.group("v") or m.group("w")) if m else None
-        got_in = ACCEPTED.search(c.text) if school is None else None
-        if got_in:  # "I got accepted to Yale"
+        got_in = (ACCEPTED.search(c.text) or self._got_into(c)) if school is None else None
+        if got_in:  # "I got accepted to Yale", "I got into Princeton!"
             school = phrases.name(got_in.group("v"))
             if school:
                 self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
@@ -205,6 +211,16 @@ class OccupationReader(Collector):
             school = phrases.name(m.group("school"))
             if school:
                 self.add(c, Cat.OCCUPATION, "school", school, obj=school, obj_type=ET.ORGANIZATION)
+
+    def _got_into(self, c: Clause) -> re.Match[str] | None:
+        """A school "got into" or "going to" in the fall, when the window or the sentence
+        talks of school or the name says it is one ("got into Minecraft" is a liking,
+        "going to Maui in the fall" a trip) and it is not a place."""
+        m = GOT_INTO.search(c.said) or GOING_TO_SCHOOL.search(c.said)
+        if m is None:
+            return None
+        cue = self.school_window or talks_of_school(c.said) or vocab.STUDY_PLACE.search(m["v"])
+        return m if cue and kind_of(m["v"], "place") is not ET.PLACE else None
 
     def _others_work(self, c: Clause) -> None:
         """Another person's employer and job ("my sister works at ...")."""

@@ -102,7 +102,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
             code, consult, freelance, freelancing, moonlight, play, run, manage, head,
             director, vp, president, chief, hired, start, became, become, accepted,
-            internship"""
+            internship, into, fall, autumn"""
         )
     ),
     "relationship": frozenset(

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 
+from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import unify
-from cognimem.ingest.extract.coref import Discourse, names_pronouns
+from cognimem.ingest.extract.coref import Discourse, introduced, names_pronouns
 from cognimem.ingest.extract.earnest import takes_back
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.mentions import MentionReader
@@ -23,7 +24,7 @@ from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.sentence_reader import SentenceReader
 from cognimem.ingest.extract.stance_forms import joined_refusals
 from cognimem.ingest.extract.third_person import as_first_person
-from cognimem.ingest.extract.work_phrases import talks_of_work
+from cognimem.ingest.extract.work_phrases import talks_of_school, talks_of_work
 from cognimem.models.extraction import Link
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -62,6 +63,8 @@ class MessageReader(SentenceReader, MentionReader):
                 del self.facts[last:]
             last = len(self.facts)
             discourse.about_work |= talks_of_work(sentence)
+            discourse.about_school |= talks_of_school(sentence)
+            self.school_window = discourse.about_school
             said, links = discourse.resolve(sentence)
             facts, mentions = len(self.facts), len(self.mentioned)
             self._mentions(said)
@@ -130,7 +133,14 @@ class MessageReader(SentenceReader, MentionReader):
                 self.facts[i] = f.model_copy(update={"coreference": mine})
 
     def _note_people(self, discourse: Discourse, said: str, facts: int, mentions: int) -> None:
-        """Tell ``discourse`` who this sentence named, and as whom ("my sister")."""
+        """Tell ``discourse`` who this sentence named, and as whom ("my sister"): first
+        whom it introduced, read or not ("My friend Bram is a talented guy"), then whom
+        its facts and mentions name."""
+        for name, rel, at in introduced(said):
+            if kind_of(name) in (ET.PERSON, ET.OTHER):
+                discourse.note(
+                    name, position=at, role=vocab.RELATIONS.get(rel, rel) if rel else None
+                )
         for f in self.facts[facts:]:
             if f.subject != "user" and f.category is Cat.RELATIONSHIP:
                 # "Jamal and his wife Nia": "his" tells Jamal's pronoun

@@ -14,6 +14,8 @@ LIVE = icase(
     rf"\b(?:I|we){_HEDGE}(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been "
     rf"living|'m living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)"
     rf"\s+(?:in\s+(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?|"
+    # "I'm based out of Chicago"
+    rf"(?<=based\s)out\s+of\s+|"
     # "I live just outside Boston": its area
     rf"(?:just\s+)?(?:near|outside|outside of|close to)\s+(?=(?-i:[A-Z]))|"
     # "I live near the beach in San Diego"

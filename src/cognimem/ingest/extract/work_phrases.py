@@ -10,6 +10,8 @@ from cognimem.ingest.extract.patterns import JOB, NAME, ORG, gated, icase
 
 __all__ = [
     "ACCEPTED",
+    "GOING_TO_SCHOOL",
+    "GOT_INTO",
     "IM_THE",
     "JOB_START",
     "JOINING",
@@ -24,6 +26,7 @@ __all__ = [
     "WORK_AT_PLACE",
     "WORK_TALK",
     "is_home_role",
+    "talks_of_school",
     "talks_of_work",
 ]
 
@@ -91,6 +94,29 @@ ACCEPTED = icase(
     rf"\b(?:I|we)\s+(?:just\s+)?(?:got|was|have been|'ve been)\s+accepted\s+"
     rf"(?:to|into|at|by)\s+(?P<v>{ORG})"
 )
+# a school got into or gone to: "I got into Princeton!", "I'm going to Purdue in the
+# fall"; a school only when the window talks of school and no place is meant ("got into
+# jazz" is a liking, "going to Maui in the fall" a trip)
+GOT_INTO = icase(
+    rf"\b(?:I|we)\s+(?:just\s+|finally\s+|actually\s+)?got\s+into\s+(?P<v>{ORG})"
+    r"(?=\s*(?:[,.!;]|$)|\s+(?:for|this|next|in the fall|early)\b)"
+)
+GOING_TO_SCHOOL = icase(
+    rf"\b(?:I'm|I am|I'll be|I will be)\s+(?:going|heading|off)\s+to\s+(?P<v>{ORG})\s+"
+    r"(?:in\s+the|this|next)\s+(?:fall|autumn)\b"
+)
+SCHOOL_TALK = gated(
+    r"\b(?:college|university|school|freshman|campus|semester|major|majoring|graduat\w*|"
+    r"admissions?|accepted|degree|dorm|tuition|studied|studying|applied|applications?|"
+    r"waitlist(?:ed)?)\b"
+)
+
+
+def talks_of_school(sentence: str) -> bool:
+    """Whether ``sentence`` talks of school ("She's starting college")."""
+    return SCHOOL_TALK.search(sentence) is not None
+
+
 # a job about to start: "I'm joining Acme in May", "I'm starting at Acme"
 JOINING = icase(
     rf"\b(?:I'm|I am|we're|I'll be|I will be)\s+(?P<verb>joining|starting(?=\s+at\b))\s+"
