@@ -63,3 +63,23 @@ def test_based_out_of_a_city_is_where_one_lives() -> None:
     assert ("user", "location", "city", "Denver") in read("I'm based out of Denver these days.")
     facts = read("She's based out of Phoenix.", "My manager Ilsabet is always traveling.")
     assert ("Ilsabet", "location", "city", "Phoenix") in facts
+
+
+def test_a_job_the_list_lacks_by_its_person_noun() -> None:
+    assert ("user", "occupation", "job", "long-distance courier") in read(
+        "Lately I work as a long-distance courier."
+    )
+    facts = read("He works as a gondolier now.", "My uncle Thaddeus is never around.")
+    assert ("Thaddeus", "occupation", "job", "gondolier") in facts
+    # a head noun that is no person first of all: no job
+    assert not [f for f in read("I work as a team with my sister.") if f[2] == "job"]
+    assert not [f for f in read("I work as a side gig on weekends.") if f[2] == "job"]
+
+
+def test_a_pet_the_list_lacks_by_its_animal_noun() -> None:
+    assert ("user", "relationship", "pet", "an axolotl") in read("I have a pet axolotl.")
+    facts = read("She has a pet hedgehog.", "My neighbor Rosamund is a bit eccentric.")
+    assert ("Rosamund", "relationship", "pet", "a hedgehog") in facts
+    # a pet peeve, a pet project: no animal
+    assert not [f for f in read("I have a pet peeve about loud chewing.") if f[2] == "pet"]
+    assert not [f for f in read("I have a pet project at work.") if f[2] == "pet"]

@@ -36,6 +36,7 @@ from cognimem.ingest.extract.work_phrases import (
 )
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.noun_senses import first_class
 from cognimem.text.scope_tags import scope_tags
 
 __all__ = ["OccupationReader"]
@@ -50,6 +51,12 @@ _IM_A = icase(
     rf"\b(?P<verb>I'm|I was|I have been|I became|I've become|I have become)\s+(?:an?\s+)"
     rf"(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
     rf"\b(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
+)
+# "I work as a long-haul trucker": a job the list lacks, by its head noun naming a
+# person first of all (WordNet), not "as a team" or "as a side hustle"
+_WORK_AS_NOUN = icase(
+    r"\b(?:I|we)(?:\s+work|\s+worked|'m working|\s+have been working)\s+as\s+an?\s+"
+    r"(?P<v>(?:[a-z-]+\s+){0,2}?(?P<head>[a-z]+))\s*(?:[,.!;]|$|\b(?:at|for|in|now)\b)"
 )
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
 _STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
@@ -82,6 +89,7 @@ class OccupationReader(Collector):
     def _job(self, c: Clause) -> None:
         """The speaker's job ("I work as a nurse", "I'm a teacher", "I retired")."""
         m: re.Match[str] | None
+        before = len(self.facts)
         for m in (*_WORK_AS.finditer(c.text), *_IM_A.finditer(c.text), *IM_THE.finditer(c.text)):
             if is_home_role(m.group("v").lower(), c.text[m.end("v") :]):
                 continue  # "the unofficial therapist of my friend group"
@@ -98,6 +106,11 @@ class OccupationReader(Collector):
                     obj=org,
                     obj_type=ET.ORGANIZATION,
                 )
+        if len(self.facts) == before:
+            m = _WORK_AS_NOUN.search(c.text)
+            if m and first_class(m["head"].lower()) == "person":
+                past = "worked" in m.group(0).lower()
+                self.add(c, Cat.OCCUPATION, "job", m["v"].lower(), holds=not past)
         m = TEACH.search(c.text)
         if m:
             subject = f"{m.group('v')} " if m.group("v") else ""

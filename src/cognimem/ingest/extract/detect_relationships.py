@@ -17,6 +17,7 @@ from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, NUMBER, PET, REL
 from cognimem.ingest.extract.work_nouns import their_work
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.noun_senses import first_class
 
 __all__ = ["RelationshipReader"]
 
@@ -62,6 +63,8 @@ _HAVE_REL = icase(
     rf"children|sisters|brothers|sons|daughters|dogs|cats|grand(?:kids|children|sons|daughters)))"
     rf"\b(?!\s+(?:named|called|who))"
 )
+# "I have a pet iguana": a pet the list lacks, by its noun naming an animal first of all
+_A_PET = icase(r"\b(?:I|we)\s+(?:have|own|got|adopted)\s+an?\s+pet\s+(?P<v>[a-z]+)\b")
 # "my friend Jamal and his wife Nia": the second is the first one's relative
 _AND_THEIR_REL = icase(
     rf"\b(?P<who>{NAME1})\s+and\s+(?:his|her)\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME1})\b"
@@ -120,6 +123,11 @@ class RelationshipReader(Collector):
         m = _MY_REL_SAYS.match(c.text)  # "My wife is Japanese": a wife, unnamed
         if m and not self.facts_about_relation(m.group("rel")):
             self._relative(c, m.group("rel").lower(), m.group("rel").lower(), named=False, text="")
+        m = _A_PET.search(c.text)
+        if m and first_class(m["v"].lower()) == "animal" and not self.facts_about_relation("pet"):
+            noun = m["v"].lower()
+            self._relative(c, "pet", f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}", named=False,
+                           text=m.group(0))  # fmt: skip
         unnamed = () if named_pets else _HAVE_REL.finditer(c.text)  # named: each by name
         for m in (*unnamed, *_PARENT_OF.finditer(c.text)):
             value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"

@@ -108,7 +108,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
     "relationship": frozenset(
         t for w in (*RELATIONS, *PETS) for t in (*tokens(w), *tokens(w + "s"))
     )
-    | frozenset(words("named, called, married, engaged, name, name's, boys, girls, twins")),
+    | frozenset(words("named, called, married, engaged, name, name's, boys, girls, twins, pet")),
     "others": frozenset(
         words(
             """named, called, at, turned, one, two, three, four, five, six, seven, eight,
