@@ -185,3 +185,17 @@ async def test_a_workplace_named_after_someone_is_the_workplace(memory: Memory) 
     known = {name: e.type for name, (e, _) in (await entities(memory)).items()}
     assert known["Jack Henry"] is EntityType.ORGANIZATION
     assert known["Dr. Amara Osei"] is EntityType.PERSON
+
+
+async def test_a_person_introduced_with_no_fact_is_the_next_pronoun(memory: Memory) -> None:
+    await say(
+        memory, "My buddy Quintus is a genuinely wonderful guy.", "He works as an electrician."
+    )
+    facts = await memory.facts(user_id=U)
+    # the first turn writes no fact: the person is only an antecedent
+    assert not [f for f in facts if "wonderful" in f.text]
+    [job] = [f for f in facts if f.key.startswith("quintus:occupation:job")]
+    quintus = (await entities(memory))["Quintus"][0]
+    assert job.subject_entity_id == quintus.id
+    [link] = job.provenance["coreference"]
+    assert (link["said"], link["name"]) == ("He", "Quintus")

@@ -83,3 +83,16 @@ def test_a_pet_the_list_lacks_by_its_animal_noun() -> None:
     # a pet peeve, a pet project: no animal
     assert not [f for f in read("I have a pet peeve about loud chewing.") if f[2] == "pet"]
     assert not [f for f in read("I have a pet project at work.") if f[2] == "pet"]
+
+
+def test_a_habit_the_speaker_form_reads_reads_for_an_introduced_person() -> None:
+    assert read("My buddy Leofric is a seriously fit guy.") == []
+    window = "My buddy Leofric is a seriously fit guy."  # no fact: only an antecedent
+    for said, mine in (
+        ("He swims every evening.", "I swim every evening."),
+        ("He plays chess most weekends.", "I play chess most weekends."),
+        ("He jogs every day.", "I jog every day."),
+    ):
+        speaker = {f[1:] for f in read(mine) if f[0] == "user"}
+        assert speaker, mine
+        assert {f[1:] for f in read(said, window) if f[0] == "Leofric"} == speaker, said
