@@ -30,9 +30,12 @@ def test_what_introduces_a_person_and_what_does_not() -> None:
     assert [n for n, _, _ in introduced("My bestie Dorian, honestly, is a riot.")] == ["Dorian"]
     assert introduced("My cousin Ysolde is a great cook.")[0][:2] == ("Ysolde", "cousin")
     assert [n for n, _, _ in introduced("Ferdinand is a great listener.")] == ["Ferdinand"]
+    # a first name the shipped lists hold, said to be "so ..."
+    assert [n for n, _, _ in introduced("Winifred is so thoughtful.")] == ["Winifred"]
     # a name alone with no person's noun, or a place: no one
     assert introduced("Tarragona is a lovely city.") == []
     assert introduced("Quillon is so cheap these days.") == []
+    assert introduced("Paris is so lovely in spring.") == []
     # nothing introduced leaves the pronoun unresolved: no guess
     assert read("He works as an electrician.", "Tarragona is a lovely city.") == []
 

@@ -25,7 +25,8 @@ evidence (kept on the facts read from the sentence).
 - the speaker ("I", the message's author) is never a third person's antecedent;
 - a person is known from a sentence that no fact is read from too (:func:`introduced`):
   a relation word and a name ("My friend Bram is a talented guy"), or a name that opens
-  the sentence with a person's noun after "is a" ("Ottilie is such a kind person"); no
+  the sentence with a person's noun after "is a" ("Ottilie is such a kind person") or,
+  when the shipped first-name lists hold it, "is so ..." ("Sarah is so sweet"); no
   fact is written for it, only the people "he" or "she" may be grow.
 """
 
@@ -37,9 +38,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, REL, gated, icase
 from cognimem.ingest.extract.third_person import FRONT
 from cognimem.models.extraction import Link
+from cognimem.models.knowledge import EntityType as ET
 from cognimem.text.gazetteer import Gender, first_name_gender
 from cognimem.text.names import normalize_name
 from cognimem.text.noun_senses import first_class
@@ -129,6 +132,12 @@ _NAME_IS_A = icase(
     r"an?\s+(?:[a-z-]+\s+){0,3}?(?P<noun>[a-z]+)\s*(?:[.!,;]|$)"
 )
 
+# ... or said to be so by a first name the shipped lists hold: "Sarah is so sweet"
+_NAME_IS_SO = icase(
+    rf"^(?P<v>{NAME1}(?:\s+{NAME1})?)\s+(?:is|was)\s+(?:so|such|really|very|super|always|"
+    r"truly|honestly|incredibly|pretty)\s+[a-z]"
+)
+
 
 @dataclass
 class _Person:
@@ -154,7 +163,9 @@ def introduced(sentence: str) -> list[tuple[str, str | None, int]]:
     if "my " in low:
         found = [(m["v"], m["rel"].lower(), m.start("v")) for m in _MY_REL_NAMED.finditer(sentence)]
     m = _NAME_IS_A.match(sentence.strip()) if " a" in low else None
-    if m and (m["noun"].lower() == "person" or first_class(m["noun"].lower()) == "person"):
+    if (m and (m["noun"].lower() == "person" or first_class(m["noun"].lower()) == "person")) or (
+        (m := _NAME_IS_SO.match(sentence.strip())) and kind_of(m["v"]) is ET.PERSON
+    ):
         found.append((m["v"], None, m.start("v")))
     return found
 
