@@ -51,6 +51,13 @@ def test_a_school_got_into_or_gone_to_when_the_window_talks_of_school() -> None:
     )
     facts = read("He got into Vassar.", "My nephew Osric studied so hard this year.")
     assert ("Osric", "occupation", "school", "Vassar") in facts
+    # "starting at" a school, not an employer, when the window talks of school
+    facts = read("She's starting at Bowdoin in September.", "My niece Ebba graduated last week.")
+    assert ("Ebba", "occupation", "school", "Bowdoin") in facts
+    assert not [f for f in facts if f[2] == "employer"]
+    # ... but starting at a job is still an employer
+    facts = read("After graduating I'm starting at Fabrikam as an analyst.")
+    assert ("user", "occupation", "employer", "Fabrikam") in facts
 
 
 def test_what_is_got_into_or_gone_to_that_is_no_school() -> None:

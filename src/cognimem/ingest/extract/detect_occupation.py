@@ -141,6 +141,9 @@ class OccupationReader(Collector):
         for_work = JOINING_FOR_WORK.search(c.text) is not None or self.work_window
         if not person and verb == "joining" and not for_work:
             m = org = None  # "I'm joining a club": joined, but not as its employee
+        if org and verb == "starting" and not for_work and self._school_talk(c):
+            self.add(c, Cat.OCCUPATION, "school", org, obj=org, obj_type=ET.ORGANIZATION)
+            return  # "starting at Tulane in the fall" after "she graduates next week"
         if (
             verb == "left"
             and org
@@ -232,8 +235,12 @@ class OccupationReader(Collector):
         m = GOT_INTO.search(c.said) or GOING_TO_SCHOOL.search(c.said)
         if m is None:
             return None
-        cue = self.school_window or talks_of_school(c.said) or vocab.STUDY_PLACE.search(m["v"])
+        cue = self._school_talk(c) or vocab.STUDY_PLACE.search(m["v"])
         return m if cue and kind_of(m["v"], "place") is not ET.PLACE else None
+
+    def _school_talk(self, c: Clause) -> bool:
+        """Whether the window read for a pronoun or the sentence talks of school."""
+        return self.school_window or talks_of_school(c.said)
 
     def _others_work(self, c: Clause) -> None:
         """Another person's employer and job ("my sister works at ...")."""
