@@ -54,13 +54,18 @@ def ingest_job_degraded(metrics: Metrics) -> dict[str, float]:
     }
 
 
+def _queue_url(memory_url: str, request: pytest.FixtureRequest) -> str | None:
+    """A real Redis queue beside PostgreSQL; SQLite's own outbox beside SQLite."""
+    if memory_url.startswith("sqlite:///"):
+        return None
+    redis: servers.RedisServer = request.getfixturevalue("redis_server")
+    return redis.url
+
+
 async def test_a_degraded_ingest_job_is_counted_once(
     memory_url: str, server: FakeChatServer, request: pytest.FixtureRequest
 ) -> None:
-    redis_url = None
-    if not memory_url.startswith("sqlite:///"):
-        redis: servers.RedisServer = request.getfixturevalue("redis_server")
-        redis_url = redis.url
+    redis_url = _queue_url(memory_url, request)
     async with async_memory(memory_url, server, redis_url) as mem:
         metrics = Metrics(mem)
         await mem.write("My name is Alice.", user_id="u1", occurred_at=T0)
@@ -98,10 +103,7 @@ def job_step_counts(metrics: Metrics) -> dict[tuple[str, str], float]:
 async def test_an_ingest_job_times_its_write_steps_where_it_runs(
     memory_url: str, server: FakeChatServer, request: pytest.FixtureRequest
 ) -> None:
-    redis_url = None
-    if not memory_url.startswith("sqlite:///"):
-        redis: servers.RedisServer = request.getfixturevalue("redis_server")
-        redis_url = redis.url
+    redis_url = _queue_url(memory_url, request)
     async with async_memory(memory_url, server, redis_url) as mem:
         metrics = Metrics(mem)
         wrote = await mem.write("I moved to Lisbon in May.", user_id="u1", occurred_at=T0)

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -30,6 +30,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from cognimem import Memory, Settings
 from cognimem.api import create_app
 from cognimem.providers.fakes import HashingEmbedder
+from tests.children import CognimemChild
 from tests.conftest import child_env
 from tests.doubles import issue_api_key
 from tests.e2e.http_server import PATIENT, free_port, wait_healthy
@@ -56,47 +57,15 @@ def free_port_pair() -> int:
     raise AssertionError("no two consecutive free ports")
 
 
-class Serve:
-    """A `cognimem serve` child process whose output goes to a log file."""
+class Serve(CognimemChild):
+    """A `cognimem serve` child process on a free port, its output going to ``log``."""
 
     def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
-        self.log = log
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        with log.open("wb") as out:
-            self.popen = subprocess.Popen(
-                [sys.executable, "-m", "cognimem", "serve", "--port", str(self.port), *args],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def exited(self) -> str | None:
-        return None if self.popen.poll() is None else self.output()
-
-    def wait_for(self, what: str, found: Callable[[], T | None]) -> T:
-        deadline = time.monotonic() + DEADLINE_S
-        while True:
-            value = found()
-            if value is not None:
-                return value
-            assert self.popen.poll() is None, f"serve exited before {what}:\n{self.output()}"
-            assert time.monotonic() < deadline, f"no {what} in {DEADLINE_S}s:\n{self.output()}"
-            time.sleep(0.05)
-
-    def stop(self) -> int:
-        if self.popen.poll() is None:
-            self.popen.terminate()
-            try:
-                self.popen.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait(timeout=30)
-        return self.popen.returncode
+        super().__init__(
+            ["serve", "--port", str(self.port), *args], env, log, deadline_s=DEADLINE_S
+        )
 
 
 @contextmanager

@@ -11,11 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -28,6 +24,7 @@ from cognimem.metrics import degraded_reason
 from cognimem.providers.llm import FakeChatServer
 from cognimem.queue import JobState
 from tests import servers
+from tests.children import CognimemChild
 from tests.conftest import child_env
 from tests.e2e.http_server import PATIENT
 
@@ -45,47 +42,11 @@ def chat() -> Iterator[FakeChatServer]:
         yield srv
 
 
-class Worker:
-    """A `cognimem worker` child process whose output goes to a log file."""
+class Worker(CognimemChild):
+    """A `cognimem worker` child process whose output goes to ``log``."""
 
     def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
-        self.log = log
-        with log.open("wb") as out:
-            self.popen = subprocess.Popen(
-                [sys.executable, "-m", "cognimem", "worker", *args],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def wait_for(self, what: str, found: Callable[[], T | None]) -> T:
-        """Poll ``found`` until it gives a value; fail with the output if the worker
-        exits or the deadline passes."""
-        deadline = time.monotonic() + DEADLINE_S
-        while True:
-            value = found()
-            if value is not None:
-                return value
-            if self.popen.poll() is not None:  # one last look at what it printed
-                value = found()
-                assert value is not None, f"worker exited before {what}:\n{self.output()}"
-                return value
-            assert time.monotonic() < deadline, f"no {what} in {DEADLINE_S}s:\n{self.output()}"
-            time.sleep(0.05)
-
-    def stop(self) -> int:
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(timeout=DEADLINE_S)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait(timeout=30)
-        return self.popen.returncode
+        super().__init__(["worker", *args], env, log, deadline_s=DEADLINE_S)
 
 
 def listening_ports(pid: int) -> set[int]:
