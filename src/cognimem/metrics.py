@@ -148,17 +148,10 @@ class _BackgroundFailuresCollector(Collector):
 
 
 class Metrics:
-    """The app's instruments and its registry. ``depth`` reads the job queue's depth at
-    scrape time (default: ``memory.queue.depth``; a worker's metrics port passes a
-    connection of its own, ``metrics_http.py``)."""
+    """The app's instruments and its registry."""
 
-    def __init__(
-        self, memory: Memory | None = None, *, depth: Callable[[], Awaitable[int]] | None = None
-    ) -> None:
+    def __init__(self, memory: Memory | None = None) -> None:
         self.memory = memory
-        if depth is None and memory is not None and memory.queue is not None:
-            depth = memory.queue.depth
-        self._depth = depth
         self.registry = CollectorRegistry(auto_describe=True)
         # each labelled series, looked up once (``labels`` takes a lock and checks every
         # value on each call; the series never change once made)
@@ -168,7 +161,7 @@ class Metrics:
         self._add_lifecycle_instruments(self.registry)
         # only with a queue configured: a constant 0 would say "all caught up"
         self.queue_depth: Gauge | None = None
-        if depth is not None:
+        if memory is not None and memory.queue is not None:
             self.queue_depth = Gauge(
                 "cognimem_queue_depth",
                 "Jobs queued or running in the async-ingestion queue (at scrape time; "
@@ -350,8 +343,10 @@ class Metrics:
     # -- scraping ---------------------------------------------------------------------------
     async def refresh(self, depth: Callable[[], Awaitable[int]] | None = None) -> None:
         """Update the gauges read at scrape time (queue depth), through ``depth`` when
-        given (a metrics port reads it through a queue connection of its own loop)."""
-        read = depth or self._depth
+        given (a metrics port reads it through a queue connection of its own loop), else
+        through ``memory.queue``."""
+        queue = None if self.memory is None else self.memory.queue
+        read = depth or (None if queue is None else queue.depth)
         if read is None or self.queue_depth is None:
             return
         try:

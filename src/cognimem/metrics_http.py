@@ -115,8 +115,7 @@ class MetricsServer:
             raise
         self._queue: JobQueue | None = None if memory.queue is None else memory.queue.clone()
         self._queue_open = False
-        depth = None if self._queue is None else self._depth
-        self.metrics = metrics if metrics is not None else Metrics(memory, depth=depth)
+        self.metrics = metrics if metrics is not None else Metrics(memory)
         self._server.daemon_threads = True
         self.host = host
         self.port: int = self._server.server_address[1]
