@@ -125,7 +125,12 @@ async def test_resolve_conflict_supersedes_the_losers_in_one_transaction(store: 
     silenced = data["items"][0]
     await store.resolve_conflict(
         ConflictResolution(
-            resolved, [FactUpdate(loser, old.revision)], [history(old.id, "superseded")], [silenced]
+            resolved,
+            Knowledge(
+                fact_updates=[FactUpdate(loser, old.revision)],
+                history=[history(old.id, "superseded")],
+                silence_items=[silenced],
+            ),
         )
     )
     assert [f.id for f in await store.find_facts(live)] == [rival.id]
@@ -138,10 +143,10 @@ async def test_resolve_conflict_supersedes_the_losers_in_one_transaction(store: 
     assert [h.action for h in await store.get_history("t1", old.id)] == ["created", "superseded"]
 
     with pytest.raises(Conflict):  # not open any more
-        await store.resolve_conflict(ConflictResolution(resolved, [], []))
+        await store.resolve_conflict(ConflictResolution(resolved))
     missing = resolved.model_copy(update={"id": "cfl_missing"})
     with pytest.raises(NotFound):
-        await store.resolve_conflict(ConflictResolution(missing, [], []))
+        await store.resolve_conflict(ConflictResolution(missing))
 
 
 async def test_resolve_conflict_with_a_stale_fact_writes_nothing(store: Store) -> None:
@@ -151,7 +156,7 @@ async def test_resolve_conflict_with_a_stale_fact_writes_nothing(store: Store) -
     stale = FactUpdate(old.model_copy(update={"status": FactStatus.SUPERSEDED}), 99)
     resolved = cfl.model_copy(update={"status": ConflictStatus.RESOLVED})
     with pytest.raises(StaleKnowledge):
-        await store.resolve_conflict(ConflictResolution(resolved, [stale], []))
+        await store.resolve_conflict(ConflictResolution(resolved, Knowledge(fact_updates=[stale])))
     assert await store.get_conflict("t1", cfl.id) == cfl
 
 

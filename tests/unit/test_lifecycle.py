@@ -171,14 +171,14 @@ def test_a_winner_supersedes_the_other_facts_as_reconciliation_would() -> None:
     assert out.conflict.status is ConflictStatus.RESOLVED
     assert (out.conflict.winner_fact_id, out.conflict.resolved_at) == ("f2", NOW)
     assert out.conflict.note == "stated together"  # kept when no new note is given
-    [update] = out.fact_updates
+    [update] = out.changes.fact_updates
     assert update.expected_revision == 2
     ended = update.fact
     assert (ended.id, ended.status, ended.superseded_by, ended.revision) == (
         "f1", FactStatus.SUPERSEDED, "f2", 3,
     )  # fmt: skip
     assert ended.valid_to == rome.valid_from
-    superseded, settled = out.history
+    superseded, settled = out.changes.history
     assert (superseded.action, superseded.actor, superseded.target_id) == (
         "superseded",
         "api",
@@ -189,7 +189,7 @@ def test_a_winner_supersedes_the_other_facts_as_reconciliation_would() -> None:
     assert (settled.target_type, settled.action, settled.target_id) == (
         "conflict", "resolved", "cfl_1",
     )  # fmt: skip
-    assert out.silence_items == []
+    assert out.changes.silence_items == []
 
 
 def test_a_superseded_constraint_silences_its_own_evidence() -> None:
@@ -197,7 +197,7 @@ def test_a_superseded_constraint_silences_its_own_evidence() -> None:
     new = fact("f2", "vegetarian", category=FactCategory.VALUE, evidence_item_ids=["m2"])
     out = conflicts.resolve(conflict(), [old, new], "f2", "", NOW)
     assert out is not None
-    assert out.silence_items == ["m1"]
+    assert out.changes.silence_items == ["m1"]
 
 
 def test_keeping_both_changes_no_fact() -> None:
@@ -206,8 +206,8 @@ def test_keeping_both_changes_no_fact() -> None:
     )
     assert out is not None
     assert (out.conflict.strategy, out.conflict.note) == (ConflictStrategy.BOTH_VALID, "both")
-    assert out.fact_updates == []
-    assert [h.target_type for h in out.history] == ["conflict"]
+    assert out.changes.fact_updates == []
+    assert [h.target_type for h in out.changes.history] == ["conflict"]
 
 
 def test_bad_or_repeated_resolutions() -> None:

@@ -25,7 +25,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.store.arguments import ConflictResolution
-from cognimem.store.types import FactUpdate
+from cognimem.store.types import FactUpdate, Knowledge
 
 
 def resolve(
@@ -62,8 +62,9 @@ def resolve(
         )
     )
     if winner_fact_id is not None:
-        _supersede_losers(out, conflict, _winner(conflict, by_id, winner_fact_id), by_id, now)
-    out.history.append(_resolved_entry(conflict, out.conflict, now))
+        winner = _winner(conflict, by_id, winner_fact_id)
+        _supersede_losers(out.changes, conflict, winner, by_id, now)
+    out.changes.history.append(_resolved_entry(conflict, out.conflict, now))
     return out
 
 
@@ -84,7 +85,7 @@ def _winner(conflict: FactConflict, by_id: dict[str, Fact], winner_fact_id: str)
 
 
 def _supersede_losers(
-    out: ConflictResolution,
+    out: Knowledge,
     conflict: FactConflict,
     winner: Fact,
     by_id: dict[str, Fact],

@@ -12,9 +12,8 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from cognimem.models import ItemStatus, MemoryItem
-from cognimem.models.fact_changes import StaleItem
 from cognimem.models.knowledge import Alias, Entity, FactConflict, HistoryEntry
-from cognimem.store.types import FactUpdate, Knowledge, PendingItem
+from cognimem.store.types import Knowledge, PendingItem
 
 R = TypeVar("R")
 M = TypeVar("M")
@@ -49,15 +48,13 @@ class ItemsForgetting:
 
 @dataclass(frozen=True)
 class ConflictResolution:
-    """A conflict's resolved state and what it changes (``EditStore.resolve_conflict``):
-    the facts it supersedes, the history entries, the items of superseded constraints to
-    silence and the other losers' items to mark no longer true."""
+    """A conflict's resolved state and what it changes (``EditStore.resolve_conflict``),
+    in the bundle a write commits: ``changes``' fact updates (the facts it supersedes),
+    history entries, items of superseded constraints to silence and the other losers'
+    items to mark no longer true."""
 
     conflict: FactConflict
-    fact_updates: list[FactUpdate] = field(default_factory=list)
-    history: list[HistoryEntry] = field(default_factory=list)
-    silence_items: list[str] = field(default_factory=list)
-    stale_items: list[StaleItem] = field(default_factory=list)
+    changes: Knowledge = field(default_factory=Knowledge)
 
 
 @dataclass(frozen=True)

@@ -324,7 +324,7 @@ class EditStore(Protocol):
         exist in the tenant are left out of the answer."""
 
     async def resolve_conflict(self, resolution: ConflictResolution) -> None:
-        """Store a conflict's resolved state and the facts it changes (the losers
+        """Store a conflict's resolved state and what it changes (``changes``: the losers
         superseded; ``silence_items``: the items of superseded constraints, as
         reconciliation silences them; ``stale_items``: the other losers' items, marked
         no longer true as reconciliation marks them) in one transaction. A stale fact

@@ -26,7 +26,7 @@ from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.item_writes import insert_items
 from cognimem.store.postgres.knowledge import get_conflict
 from cognimem.store.postgres.rows import decode_time, vector_bytes
-from cognimem.store.types import ConsolidationWrite, Knowledge
+from cognimem.store.types import ConsolidationWrite
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -109,7 +109,7 @@ class PostgresEdits(PostgresDatabase):
     async def resolve_conflict(self, resolution: ConflictResolution) -> None:
         async def body(conn: Connection) -> None:
             await resolve_conflict(conn, resolution)
-            await knowledge_writes.mark_stale(conn, resolution.stale_items)
+            await knowledge_writes.mark_stale(conn, resolution.changes.stale_items)
 
         await self._write(body, None)
 
@@ -218,7 +218,7 @@ async def update_item(conn: Connection, edit: ItemEdit) -> None:
 async def resolve_conflict(conn: Connection, resolution: ConflictResolution) -> None:
     """The conflict's new state (only while it is still open), the facts it changes
     (guarded by their revisions) and the items it silences."""
-    conflict, silence_items = resolution.conflict, resolution.silence_items
+    conflict, changes = resolution.conflict, resolution.changes
     changed = await conn.fetchval(
         "UPDATE conflicts SET status = $3, strategy = $4, winner_fact_id = $5,"
         " resolved_at = $6, note = $7 WHERE id = $1 AND tenant_id = $2 AND status = $8"
@@ -233,15 +233,12 @@ async def resolve_conflict(conn: Connection, resolution: ConflictResolution) -> 
         raise Conflict(
             f"conflict {conflict.id} was resolved meanwhile", details={"conflict": conflict.id}
         )
-    await knowledge_writes.apply(
-        conn,
-        Knowledge(fact_updates=list(resolution.fact_updates), history=list(resolution.history)),
-    )
-    if silence_items:
+    await knowledge_writes.apply(conn, changes)
+    if changes.silence_items:
         await conn.execute(
             "UPDATE items SET status = $3 WHERE tenant_id = $1 AND id = ANY($2::text[])"
             " AND status <> $3",
             conflict.scope.tenant_id,
-            list(silence_items),
+            list(changes.silence_items),
             ItemStatus.SILENT.value,
         )

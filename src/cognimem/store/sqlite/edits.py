@@ -20,7 +20,7 @@ from cognimem.store.forgetting import Forgotten
 from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes, usage
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge import get_conflict
-from cognimem.store.types import ConsolidationWrite, Knowledge
+from cognimem.store.types import ConsolidationWrite
 
 
 def _check_episodes(conn: sqlite3.Connection, write: ConsolidationWrite) -> None:
@@ -94,8 +94,8 @@ class SQLiteEdits(SQLiteDatabase):
     async def resolve_conflict(self, resolution: ConflictResolution) -> None:
         def tx(conn: sqlite3.Connection) -> None:
             resolve_conflict(conn, resolution)
-            rows.set_status(conn, resolution.silence_items, ItemStatus.SILENT)
-            knowledge_writes.mark_stale(conn, resolution.stale_items)
+            rows.set_status(conn, resolution.changes.silence_items, ItemStatus.SILENT)
+            knowledge_writes.mark_stale(conn, resolution.changes.stale_items)
 
         await self._db.write(tx)
 
@@ -170,7 +170,4 @@ def resolve_conflict(conn: sqlite3.Connection, resolution: ConflictResolution) -
         raise Conflict(
             f"conflict {conflict.id} was resolved meanwhile", details={"conflict": conflict.id}
         )
-    changes = Knowledge(
-        fact_updates=list(resolution.fact_updates), history=list(resolution.history)
-    )
-    knowledge_writes.apply(conn, changes)
+    knowledge_writes.apply(conn, resolution.changes)
