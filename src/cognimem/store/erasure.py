@@ -1,7 +1,8 @@
 """What both backends share for erasure (``store/sqlite/erasure.py``,
-``store/postgres/erasure.py``): the embedding-cache keys of the erased texts, what an
-erased user's events do to the agents' procedures they helped learn, and whose
-lifecycle runs a shared level's are."""
+``store/postgres/erasure.py``): the tables an owner's rows are deleted from, the SQL
+that finds the entities a level's rows name and those no row names any more, the
+embedding-cache keys of the erased texts, what an erased user's events do to the
+agents' procedures they helped learn, and whose lifecycle runs a shared level's are."""
 
 from __future__ import annotations
 
@@ -11,6 +12,34 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from cognimem.models.ids import content_hash
 from cognimem.models.items import index_text
 from cognimem.text.tokens import trigger_terms
+
+# the tables whose rows carry their owner (a user's also own entities, and lifecycle
+# runs under their id; a level's runs are held under ``level_holder``)
+USER_TABLES = ("items", "events", "facts", "conflicts", "entities", "sessions",
+               "lifecycle_runs", "procedures")  # fmt: skip
+LEVEL_TABLES = ("items", "events", "facts", "conflicts", "sessions", "procedures")
+# the columns that name an entity, by table
+_ENTITY_REFERENCES = (
+    ("facts", "subject_entity_id"),
+    ("facts", "object_entity_id"),
+    ("relations", "source_entity_id"),
+    ("relations", "target_entity_id"),
+)
+# a clause on the entities ``e``: no fact or relation names it any more
+UNNAMED_ENTITY = (
+    "NOT EXISTS (SELECT 1 FROM facts f WHERE f.subject_entity_id = e.id"
+    " OR f.object_entity_id = e.id)"
+    " AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id"
+    " OR r.target_entity_id = e.id)"
+)
+
+
+def named_entities(owner: str) -> str:
+    """The query of the entity ids the facts and relations that ``owner`` (a clause,
+    repeated once per column, so its parameters are bound four times) picks name."""
+    return " UNION ".join(
+        f"SELECT {column} FROM {table} WHERE {owner}" for table, column in _ENTITY_REFERENCES
+    )
 
 
 def erased_hashes(

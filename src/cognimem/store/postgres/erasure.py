@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from cognimem.models.admin import ErasureReport
+from cognimem.store import erasure as common
 from cognimem.store import records
-from cognimem.store.erasure import erased_hashes, level_holder, scrub_procedures, touched_procedures
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -24,11 +24,6 @@ LEVEL = (
     "tenant_id = $1 AND user_id IS NULL AND agent_id IS NOT DISTINCT FROM $2"
     " AND ($3::text IS NULL OR namespace = $3)"
 )
-# the tables whose rows carry their owner (a user's also own entities, and lifecycle
-# runs under their id; a level's runs are held under ``level_holder``)
-_USER_TABLES = ("items", "events", "facts", "conflicts", "entities", "sessions",
-                "lifecycle_runs", "procedures")  # fmt: skip
-_LEVEL_TABLES = ("items", "events", "facts", "conflicts", "sessions", "procedures")
 
 
 async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureReport:
@@ -38,7 +33,7 @@ async def erase_user(conn: Connection, tenant_id: str, user_id: str) -> ErasureR
     ids, hashes = await _lock_owned(conn, USER, who, ("items", "facts", "conflicts", "entities"))
     await _scrub_procedures(conn, tenant_id, user_id)
     removed = await _delete_owned(
-        conn, USER, who, ids, _USER_TABLES, alias_key=records.user_key(user_id)
+        conn, USER, who, ids, common.USER_TABLES, alias_key=records.user_key(user_id)
     )
     return ErasureReport(removed=removed, content_hashes=hashes)
 
@@ -53,19 +48,16 @@ async def erase_level(
     who = (tenant_id, agent_id, namespace)
     ids, hashes = await _lock_owned(conn, LEVEL, who, ("items", "facts", "conflicts"))
     named = await conn.fetch(
-        f"SELECT subject_entity_id FROM facts WHERE {LEVEL}"
-        f" UNION SELECT object_entity_id FROM facts WHERE {LEVEL}"
-        f" UNION SELECT source_entity_id FROM relations WHERE {LEVEL}"
-        f" UNION SELECT target_entity_id FROM relations WHERE {LEVEL}",
+        common.named_entities(LEVEL),
         *who,
     )
-    removed = await _delete_owned(conn, LEVEL, who, ids, _LEVEL_TABLES)
+    removed = await _delete_owned(conn, LEVEL, who, ids, common.LEVEL_TABLES)
     removed["lifecycle_runs"] = await _count(
         conn,
         "DELETE FROM lifecycle_runs WHERE tenant_id = $1 AND user_id = $2"
         " AND ($3::text IS NULL OR namespace = $3)",
         tenant_id,
-        level_holder(agent_id),
+        common.level_holder(agent_id),
         namespace,
     )
     await _delete_entities(conn, tenant_id, [r[0] for r in named if r[0] is not None], removed)
@@ -87,7 +79,7 @@ async def _lock_owned(
     items = await conn.fetch(f"SELECT author, text FROM items WHERE {owner}", *who)
     facts = await conn.fetch(f"SELECT text FROM facts WHERE {owner}", *who)
     events = await conn.fetch(f"SELECT content_hash FROM events WHERE {owner}", *who)
-    hashes = erased_hashes(
+    hashes = common.erased_hashes(
         ((r["author"], r["text"]) for r in items),
         (r["text"] for r in facts),
         (r["content_hash"] for r in events),
@@ -173,7 +165,7 @@ async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> N
         " FROM procedures WHERE tenant_id = $1 AND user_id IS NULL FOR UPDATE",
         tenant_id,
     )
-    touched, requests = touched_procedures([tuple(r) for r in shared], erased)
+    touched, requests = common.touched_procedures([tuple(r) for r in shared], erased)
     if not touched:
         return
     said = {
@@ -184,7 +176,7 @@ async def _scrub_procedures(conn: Connection, tenant_id: str, user_id: str) -> N
             sorted(requests),
         )
     }
-    deleted, kept = scrub_procedures(touched, erased, said)
+    deleted, kept = common.scrub_procedures(touched, erased, said)
     if deleted:
         await conn.execute("DELETE FROM procedures WHERE id = ANY($1::text[])", deleted)
     if kept:
@@ -205,10 +197,7 @@ async def _delete_entities(
         for r in await conn.fetch(
             "SELECT id FROM entities e WHERE tenant_id = $1 AND user_id IS NULL"
             " AND id = ANY($2::text[])"
-            " AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.subject_entity_id = e.id"
-            "  OR f.object_entity_id = e.id)"
-            " AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id"
-            "  OR r.target_entity_id = e.id)",
+            f" AND {common.UNNAMED_ENTITY}",
             tenant_id,
             named,
         )

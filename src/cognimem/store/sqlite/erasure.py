@@ -13,19 +13,14 @@ import sqlite3
 from collections.abc import Sequence
 
 from cognimem.models.admin import ErasureReport
+from cognimem.store import erasure as common
 from cognimem.store import records
-from cognimem.store.erasure import erased_hashes, level_holder, scrub_procedures, touched_procedures
 from cognimem.store.sqlite import knowledge_writes, scopes
 
 USER = "tenant_id = ? AND user_id = ?"
 # a level's rows: (tenant, agent, namespace, namespace); a namespace of None: every one
 LEVEL = "tenant_id = ? AND user_id IS NULL AND agent_id IS ? AND (? IS NULL OR namespace = ?)"
 _IDS = "(SELECT value FROM json_each(?))"  # a JSON list of ids as a subquery
-# the tables whose rows carry their owner (a user's also own entities, and lifecycle
-# runs under their id; a level's runs are held under ``level_holder``)
-_USER_TABLES = ("items", "events", "facts", "conflicts", "entities", "sessions",
-                "lifecycle_runs", "procedures")  # fmt: skip
-_LEVEL_TABLES = ("items", "events", "facts", "conflicts", "sessions", "procedures")
 
 
 def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> ErasureReport:
@@ -49,7 +44,7 @@ def erase_user(conn: sqlite3.Connection, tenant_id: str, user_id: str) -> Erasur
     ).fetchall()
 
     _scrub_procedures(conn, tenant_id, user_id)
-    removed = _delete_owned(conn, USER, who, _USER_TABLES, alias_key=ukey)
+    removed = _delete_owned(conn, USER, who, common.USER_TABLES, alias_key=ukey)
     # the namespace-wide matrix held the user's rows: a mutation for it, and the user's
     # own version rows go (a later write starts them above anything cached)
     for namespace in sorted(item_scopes):
@@ -88,11 +83,11 @@ def erase_level(
         for r in conn.execute(f"SELECT DISTINCT namespace FROM {table} WHERE {LEVEL}", who)
     }
     named = _named_entities(conn, who)
-    removed = _delete_owned(conn, LEVEL, who, _LEVEL_TABLES)
+    removed = _delete_owned(conn, LEVEL, who, common.LEVEL_TABLES)
     removed["lifecycle_runs"] = conn.execute(
         "DELETE FROM lifecycle_runs WHERE tenant_id = ? AND user_id = ?"
         " AND (? IS NULL OR namespace = ?)",
-        (tenant_id, level_holder(agent_id), namespace, namespace),
+        (tenant_id, common.level_holder(agent_id), namespace, namespace),
     ).rowcount
     _delete_entities(conn, tenant_id, named, removed)
     for namespace in sorted(namespaces):
@@ -109,7 +104,7 @@ def _erased_hashes(conn: sqlite3.Connection, owner: str, who: Sequence[object]) 
     items = conn.execute(f"SELECT author, text FROM items WHERE {owner}", who).fetchall()
     facts = [r[0] for r in conn.execute(f"SELECT text FROM facts WHERE {owner}", who)]
     events = [r[0] for r in conn.execute(f"SELECT content_hash FROM events WHERE {owner}", who)]
-    return erased_hashes(((a, t) for a, t in items), facts, events)
+    return common.erased_hashes(((a, t) for a, t in items), facts, events)
 
 
 def _merge_index(conn: sqlite3.Connection, removed: dict[str, int]) -> None:
@@ -194,7 +189,7 @@ def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) ->
         " WHERE tenant_id = ? AND user_id IS NULL",
         (tenant_id,),
     ).fetchall()
-    touched, requests = touched_procedures(shared, erased)
+    touched, requests = common.touched_procedures(shared, erased)
     if not touched:
         return
     asked = sorted(requests)
@@ -203,7 +198,7 @@ def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) ->
             f"SELECT id, content FROM events WHERE id IN ({', '.join('?' * len(asked))})", asked
         ).fetchall()
     )
-    deleted, kept = scrub_procedures(touched, erased, said)
+    deleted, kept = common.scrub_procedures(touched, erased, said)
     conn.executemany("DELETE FROM procedures WHERE id = ?", [(i,) for i in deleted])
     conn.executemany(
         "UPDATE procedures SET request_event_ids = ?, source_event_ids = ?,"
@@ -215,10 +210,7 @@ def _scrub_procedures(conn: sqlite3.Connection, tenant_id: str, user_id: str) ->
 def _named_entities(conn: sqlite3.Connection, who: tuple[object, ...]) -> list[str]:
     """The entities the level's facts and relations name."""
     found = conn.execute(
-        f"SELECT subject_entity_id FROM facts WHERE {LEVEL}"
-        f" UNION SELECT object_entity_id FROM facts WHERE {LEVEL}"
-        f" UNION SELECT source_entity_id FROM relations WHERE {LEVEL}"
-        f" UNION SELECT target_entity_id FROM relations WHERE {LEVEL}",
+        common.named_entities(LEVEL),
         who * 4,
     )
     return sorted(r[0] for r in found if r[0] is not None)
@@ -236,10 +228,7 @@ def _delete_entities(
         r[0]
         for r in conn.execute(
             f"SELECT id FROM entities e WHERE tenant_id = ? AND user_id IS NULL AND id IN {_IDS}"
-            " AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.subject_entity_id = e.id"
-            "  OR f.object_entity_id = e.id)"
-            " AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id"
-            "  OR r.target_entity_id = e.id)",
+            f" AND {common.UNNAMED_ENTITY}",
             (tenant_id, json.dumps(named)),
         )
     ]
