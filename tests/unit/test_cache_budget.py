@@ -61,6 +61,19 @@ def test_a_section_keeps_its_own_count_and_drops_by_key() -> None:
     assert budget.held_bytes == 10
 
 
+def test_a_section_drops_one_tenant_s_entries() -> None:
+    budget = CacheBudget(None)
+    section = budget.section("s", 10)
+    for key in [("t1", "a"), ("t2", "a"), ("t1", "b")]:
+        section.put(key, key[1], 10)
+    other = budget.section("other", 5)
+    other.put(("t1", "x"), "x", 10)
+    section.drop_tenant("t1")
+    assert list(section.keys()) == [("t2", "a")]
+    assert list(other.keys()) == [("t1", "x")]  # another section keeps its entries
+    assert budget.held_bytes == 20
+
+
 def test_object_arrays_count_the_strings_they_hold() -> None:
     ids = np.array([f"mem_{i:028x}" for i in range(1000)], dtype=object)
     assert array_bytes(ids) >= ids.nbytes + 1000 * 60

@@ -254,6 +254,11 @@ class BudgetSection(Generic[V]):
             for full in [k for k in b._entries if k[0] == self._name and predicate(k[1])]:
                 b._drop(full)
 
+    def drop_tenant(self, tenant_id: str) -> None:
+        """Forget every entry of a tenant, in a section keyed by tuples that start with
+        the tenant id (after an erasure: none may linger in memory)."""
+        self.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
+
     def clear(self) -> None:
         self.drop_where(lambda _: True)
 

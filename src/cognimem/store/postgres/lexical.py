@@ -117,7 +117,7 @@ class LexicalCache:
 
     def drop_tenant(self, tenant_id: str) -> None:
         """Forget every entry of a tenant (after an erasure: none may linger in memory)."""
-        self._entries.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
+        self._entries.drop_tenant(tenant_id)
         for key in [k for k in self._loading if k[0] == tenant_id]:
             del self._loading[key]
 

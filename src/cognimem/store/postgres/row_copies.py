@@ -80,4 +80,4 @@ class RowCopies(Generic[T]):
 
     def drop_tenant(self, tenant_id: str) -> None:
         """Forget every copy of a tenant's (after an erasure: none may linger)."""
-        self._entries.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
+        self._entries.drop_tenant(tenant_id)

@@ -159,7 +159,7 @@ class ScopeCache(Generic[E]):
 
     def drop_tenant(self, tenant_id: str) -> None:
         """Forget every entry of a tenant (after an erasure: none may linger in memory)."""
-        self._entries.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
+        self._entries.drop_tenant(tenant_id)
 
     def holds(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
         """Whether an entry of the scope is cached (of any version: ``get`` checks it)."""

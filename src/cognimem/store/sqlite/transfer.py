@@ -52,7 +52,7 @@ class SQLiteTransfer(SQLiteDatabase):
         self._vectors.drop_tenant(tenant_id)
         self._terms.drop_tenant(tenant_id)
         for copies in (self._fact_rows, self._scope_facts, self._graphs):
-            copies.drop_where(lambda key: key[0] == tenant_id)  # type: ignore[index]
+            copies.drop_tenant(tenant_id)
 
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
