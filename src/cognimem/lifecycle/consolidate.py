@@ -110,6 +110,19 @@ class Claim:
     occurred_at: datetime | None = None
     constraint: ConstraintTag | None = None
 
+    @classmethod
+    def said_in(cls, item: MemoryItem, text: str, constraint: ConstraintTag | None = None) -> Claim:
+        """``text`` as said in ``item``: the item's events and external ids, the item,
+        and when it was said."""
+        return cls(
+            text=text,
+            event_ids=tuple(item.source_event_ids),
+            external_ids=tuple(item.external_ids),
+            item_ids=(item.id,),
+            occurred_at=item.occurred_at,
+            constraint=constraint,
+        )
+
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
             "text": self.text,
@@ -317,14 +330,7 @@ def episode_claim(
     limit = 10_000 if constraint is not None else policy.max_sentence_chars
     said = sentence_of(item.text, limit)
     who = f"{item.author} said" if item.author else "It was said"
-    return Claim(
-        text=f"On {day(item.occurred_at)}, {who}: {said}",
-        event_ids=tuple(item.source_event_ids),
-        external_ids=tuple(item.external_ids),
-        item_ids=(item.id,),
-        occurred_at=item.occurred_at,
-        constraint=constraint,
-    )
+    return Claim.said_in(item, f"On {day(item.occurred_at)}, {who}: {said}", constraint)
 
 
 def representatives(

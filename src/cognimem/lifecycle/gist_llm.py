@@ -100,14 +100,7 @@ class Source:
 
 
 def _episode(m: MemoryItem) -> Source:
-    claim = Claim(
-        text=m.text,
-        event_ids=tuple(m.source_event_ids),
-        external_ids=tuple(m.external_ids),
-        item_ids=(m.id,),
-        occurred_at=m.occurred_at,
-    )
-    return Source("episode", m.occurred_at, m.author, m.text, claim)
+    return Source("episode", m.occurred_at, m.author, m.text, Claim.said_in(m, m.text))
 
 
 def _fact(f: Fact) -> Source:

@@ -202,13 +202,5 @@ def theme_gist(group: Group, policy: ConsolidationPolicy) -> Gist:
             # the year only when it changes: "8 May 2023: ... 25 May: ..."
             when = day(at) if dated is None or at.year != dated.year else f"{at.day} {at:%B}"
             said, dated = f"{when}: {said}", at
-        claims.append(
-            Claim(
-                text=said,
-                event_ids=tuple(m.source_event_ids),
-                external_ids=tuple(m.external_ids),
-                item_ids=(m.id,),
-                occurred_at=m.occurred_at,
-            )
-        )
+        claims.append(Claim.said_in(m, said))
     return Gist(group.title, claims)
