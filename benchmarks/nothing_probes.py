@@ -20,6 +20,9 @@ others' words and questions, requests for advice, negations) was written after r
 likewise after round 4's. ``nothing_probes_round6.jsonl`` (round 6: epithets for
 people, figurative homes, jobs and relations, unmarked sarcasm, hyperbole,
 self-deprecation, song lyrics and quotes, jokes) after round 5's.
+``nothing_probes_round7.jsonl`` (round 7: sarcasm the sentence itself marks, jokes about
+oneself, figures of speech about oneself and one's things, jokes and figures said of
+someone else, each beside real statements of the same surface) after round 6's.
 
 Reported per half and family: false facts on "nothing" sentences (and how many
 sentences gave any), and the labelled facts of the real statements that were read. The
@@ -54,6 +57,7 @@ ADDED = ROOT / "benchmarks" / "data" / "nothing_probes_added.jsonl"
 ROUND4 = ROOT / "benchmarks" / "data" / "nothing_probes_round4.jsonl"
 ROUND5 = ROOT / "benchmarks" / "data" / "nothing_probes_round5.jsonl"
 ROUND6 = ROOT / "benchmarks" / "data" / "nothing_probes_round6.jsonl"
+ROUND7 = ROOT / "benchmarks" / "data" / "nothing_probes_round7.jsonl"
 SAID = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
 SPLITS = ("tune", "check")
 
@@ -75,7 +79,7 @@ class Half:
         )
 
 
-SETS = (DATA, ADDED, ROUND4, ROUND5, ROUND6)
+SETS = (DATA, ADDED, ROUND4, ROUND5, ROUND6, ROUND7)
 
 
 def _round(family: str) -> int:
@@ -138,6 +142,7 @@ ROUNDS = (
     ("4", ", round 4"),
     ("5", ", round 5"),
     ("6", ", round 6"),
+    ("7", ", round 7"),
 )
 
 

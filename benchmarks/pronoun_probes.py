@@ -23,7 +23,11 @@ job at ...", origins, diagnoses, hires, a fronted time or a discourse marker bef
 pronoun, "now / still / been", "he and his wife ...", schools, a job left),
 ``pronoun_probes_round3.jsonl`` (28 pairs: teaching, being into something, health,
 pastimes, home, work, their children and siblings), ``pronoun_probes_round4.jsonl`` (26
-pairs: a person introduced with no fact, habits, schools, "based in").
+pairs: a person introduced with no fact, habits, schools, "based in"),
+``pronoun_probes_round5.jsonl`` (56 pairs: what the rules read for the speaker said of
+someone else: habits, health, work, home, likes and dislikes; and ``nothing`` pairs, a
+joke, figure, hearsay, wish, question or denial said of the person, which must give no
+fact: labelled with no fact and no link, counted apart).
 
 Usage (from the repository root):
 
@@ -39,7 +43,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.models.extraction import ExtractionInput
+from cognimem.models.extraction import ExtractedFact, ExtractionInput
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _probe_sets import heading, publish, read_jsonl
@@ -54,6 +58,7 @@ ROUNDS = (
     ROOT / "benchmarks" / "data" / "pronoun_probes_round2.jsonl",
     ROOT / "benchmarks" / "data" / "pronoun_probes_round3.jsonl",
     ROOT / "benchmarks" / "data" / "pronoun_probes_round4.jsonl",
+    ROOT / "benchmarks" / "data" / "pronoun_probes_round5.jsonl",
 )
 SPLITS = ("tune", "check")
 
@@ -79,18 +84,28 @@ def load(paths: tuple[Path, ...] = ROUNDS) -> list[Passage]:
 
 
 def rules_read(p: Passage, extractor: RuleExtractor) -> tuple[bool, str]:
-    """Whether the rules read the labelled fact of the second turn, and what they read."""
-    [gold] = p.facts
+    """Whether the rules read the labelled fact of the second turn (for a pair labelled
+    with none, whether they read nothing from it), and what they read."""
     message = ExtractionInput(text=p.turns[1], occurred_at=said_at(1), context=p.turns[:1])
     facts = extractor.extract_one(message).facts
+    read = "; ".join(f"{f.subject}: {describe_fact(f)}" for f in facts) or "nothing"
+    if not p.facts:
+        return not facts, read
+    [gold] = p.facts
     hit = any(
         same_subject(p, gold, f)
         and gold["category"] == f.category.value
         and gold["predicate"] in (None, f.predicate)
         and values_match(gold["value"], f.value)
+        and ("polarity" not in gold or _against(f) == (not gold["polarity"]))
         for f in facts
     )
-    return hit, "; ".join(f"{f.subject}: {describe_fact(f)}" for f in facts) or "nothing"
+    return hit, read
+
+
+def _against(fact: ExtractedFact) -> bool:
+    """A stance against its value, written either way: polarity false or "no X"."""
+    return not fact.polarity or fact.value.lower().startswith("no ")
 
 
 def _round(p: Passage) -> int:
@@ -98,17 +113,22 @@ def _round(p: Passage) -> int:
 
 
 def report(halves: dict[str, tuple[list[Passage], StoreScore, dict[str, str]]], header: str) -> str:
-    lines = [header, "", "| half | pairs | rules read the fact | store links right |"]
-    lines.append("|---|---|---|---|")
+    """Per half and round: the pairs whose labelled fact the rules read, the store's
+    links, and the "nothing" pairs (labelled with no fact) that gave a fact."""
+    lines = [header, "", "| half | pairs | rules read the fact | store links right | "]
+    lines[-1] += "nothing pairs giving a fact |"
+    lines.append("|---|---|---|---|---|")
     for name, (pairs, store, missed) in halves.items():
         lines.append(
-            f"| {name} | {len(pairs)} | {len(pairs) - len(missed)}/{len(pairs)} | "
-            f"{store.links_right}/{store.links} (wrong {store.links_wrong}) |"
+            _row(
+                name,
+                pairs,
+                missed,
+                f"{store.links_right}/{store.links} (wrong {store.links_wrong})",
+            )
         )
         for n in range(1, len(ROUNDS) + 1):
-            mine = [p for p in pairs if _round(p) == n]
-            read = sum(p.id not in missed for p in mine)
-            lines.append(f"| {name}, round {n} | {len(mine)} | {read}/{len(mine)} | |")
+            lines.append(_row(f"{name}, round {n}", [p for p in pairs if _round(p) == n], missed))
     for name, (pairs, store, missed) in halves.items():
         by_family: dict[str, Counter[str]] = defaultdict(Counter)
         for p in pairs:
@@ -124,6 +144,14 @@ def report(halves: dict[str, tuple[list[Passage], StoreScore, dict[str, str]]], 
     return "\n".join(lines) + "\n"
 
 
+def _row(label: str, pairs: list[Passage], missed: dict[str, str], store: str = "") -> str:
+    said = [p for p in pairs if p.facts]
+    read = sum(p.id not in missed for p in said)
+    empty = [p for p in pairs if not p.facts]
+    gave = f"{sum(p.id in missed for p in empty)}/{len(empty)}" if empty else ""
+    return f"| {label} | {len(said)} | {read}/{len(said)} | {store} | {gave} |"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/pronoun_probes.md")
@@ -137,7 +165,8 @@ def main(argv: list[str] | None = None) -> None:
         for p in part:
             hit, read = rules_read(p, extractor)
             if not hit:
-                missed[p.id] = f"{p.id} {p.turns[1]!r} ({p.facts[0]['subject']}) -> {read}"
+                who = p.facts[0]["subject"] if p.facts else "must give nothing"
+                missed[p.id] = f"{p.id} {p.turns[1]!r} ({who}) -> {read}"
         halves[name] = (part, asyncio.run(score_store(part)), missed)
     header = heading(
         "Pronoun probes: facts said of someone by a pronoun (rules and store, no LLM)",
