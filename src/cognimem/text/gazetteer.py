@@ -20,6 +20,7 @@ from cognimem.text.scope_tags import COUNTRIES
 __all__ = [
     "Gender",
     "first_name_gender",
+    "is_city",
     "is_event_name",
     "is_first_name",
     "is_known_place",
@@ -73,6 +74,12 @@ def is_known_place(name: str) -> bool:
     """A country or a large city ("Seattle", "São Paulo", "Japan"); "the" is ignored."""
     key = re.sub(r"^the\s+", "", name.strip().lower())
     return key in COUNTRIES or key in _cities() or _fold(key) in _cities()
+
+
+def is_city(name: str) -> bool:
+    """A large city, also one that is a country too ("Singapore", "Djibouti")."""
+    key = re.sub(r"^the\s+", "", name.strip().lower())
+    return key in _cities() or _fold(key) in _cities()
 
 
 def is_org_name(name: str) -> bool:

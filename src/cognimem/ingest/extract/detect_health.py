@@ -26,10 +26,13 @@ from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.noun_roots import is_ordeal
+from cognimem.text.noun_senses import noun_classes
 
 __all__ = ["HealthReader"]
 
 _COND = rf"(?:{alternation(vocab.CONDITIONS)})"
+_CONDITIONS = frozenset(vocab.CONDITIONS)
 _PARTS = alternation(vocab.BODY_PARTS)
 # one word may say which one: "my lower back", "my wisdom tooth", "my big toe"
 _BODY = rf"(?:[a-z]+\s+(?=(?:{_PARTS})\b))?(?:{_PARTS})"
@@ -107,6 +110,18 @@ _FEELING = icase(
     r"miserable|like crap|like death|like garbage)(?!\s+(?:about|for|that|when|because|"
     r"if|to)\b))\b"
 )
+# an illness named by a word no list holds, after a verb of living with one: "I'm
+# battling cancer", "I suffer from lupus", "fighting leukemia"; the noun is an illness
+# when WordNet files its first sense under ill health (:func:`_is_illness`)
+_ILL = icase(
+    r"\b(?:I|I'm|I am|I've been|I have been)\s+(?:still\s+|currently\s+|now\s+|also\s+)?"
+    r"(?:battling|fighting|suffering from|suffer from|struggling with|struggle with|living "
+    r"with|being treated for)\s+(?:(?:an?|the|my|some|this)\s+)?"
+    r"(?P<v>[a-z'-]+(?:\s+[a-z'-]+){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?:for|since|again|now|"
+    r"right|these|lately|and|but|at|this|all|every|like)\b)"
+)
+# "I'm in remission": a state of the body said as where one is
+_IN_REMISSION = icase(r"\b(?:I'm|I am)\s+(?:now\s+|still\s+|finally\s+)?in\s+(?P<v>remission)\b")
 # "I can't sleep if I eat late": a cause and its effect (read by the stances), not a
 # state that holds now
 _CONDITIONAL = gated(r"\b(?:if|when|whenever|every time|unless|after I|once I)\b")
@@ -114,6 +129,18 @@ _NOT_NOW = gated(
     r"\b(?:anymore|any more|any longer|(?:is|are|'s|'re|finally|now|all)\s+(?:gone|over)|"
     r"over it|better now|recovered)\b"
 )
+
+
+def _is_illness(phrase: str) -> bool:
+    """Whether ``phrase`` names a condition: one the list holds ("depression"), or one
+    whose head noun's most frequent sense is an ordeal of the body, an ordeal
+    (:func:`~cognimem.text.noun_roots.is_ordeal`) that WordNet files first as a state
+    and never as a possession ("cancer", "lupus"; not "debt", "traffic")."""
+    if phrase.lower() in _CONDITIONS:
+        return True
+    noun = phrase.split()[-1]
+    classes = noun_classes(noun)
+    return is_ordeal(noun) and classes[:1] == ("state",) and "possession" not in classes
 
 
 class HealthReader(Collector):
@@ -130,9 +157,11 @@ class HealthReader(Collector):
         if m is not None:
             value = self._health_value(m)
         else:
-            m = _FEELING.search(c.text)
+            m = _FEELING.search(c.text) or _IN_REMISSION.search(c.text)
             if m is None:
-                return False
+                m = _ILL.search(c.text)
+                if m is None or not _is_illness(m.group("v")):
+                    return False
             value = m.group("v")
         before = len(self.facts)
         self.add(c, Cat.STATE, "health", value.lower(), tags=["health"], timing="window")

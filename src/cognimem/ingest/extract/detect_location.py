@@ -20,6 +20,7 @@ from cognimem.ingest.extract.place_phrases import (
 )
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.gazetteer import is_city
 from cognimem.text.scope_tags import COUNTRIES
 
 __all__ = ["LocationReader"]
@@ -46,7 +47,8 @@ class LocationReader(Collector):
         place = phrases.name(raw)
         if not place:
             return
-        if predicate == "city" and place.lower() in COUNTRIES:
+        # a country, unless it is a city as well ("Singapore")
+        if predicate == "city" and place.lower() in COUNTRIES and not is_city(place):
             predicate = "country"
         self.add(
             c,

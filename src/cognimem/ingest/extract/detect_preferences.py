@@ -83,11 +83,25 @@ _IDIOM = icase(
     r"weakness|guilty pleasure|go-to|happy place|cup of tea|vibe|kryptonite)\b"
 )
 _HABIT = icase(r"\bI have been\s+(?P<v>[a-z]+ing)\b(?=[^.;!?]*\bsince\b)")
-# an activity done often: "I swim every morning", "I hike most weekends"
+# an activity done often: "I swim every morning", "I run five miles every day", "I go
+# hiking most weekends", "I paint in my spare time": a verb, what or where it is done
+# (a few words, no clause of its own), then how often
+_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_HOW_OFTEN = (
+    rf"(?:(?:every|most|each)\s+(?:other\s+)?(?:day|morning|afternoon|evening|night|week|"
+    rf"weekend|{_DAYS})s?|daily|regularly|(?:once|twice|three times|four times|a few times)\s+a\s+"
+    rf"(?:day|week)|on\s+(?:the\s+)?(?:weekends|{_DAYS})|in\s+(?:my|his|her|their)\s+(?:spare|"
+    rf"free)\s+time)"
+)
 _OFTEN = icase(
-    r"\bI\s+(?:usually\s+|also\s+|still\s+|try to\s+)?(?P<v>[a-z]+)\s+(?:(?:every|most|each)\s+"
-    r"(?:other\s+)?(?:day|morning|evening|night|week|weekend)s?|daily|regularly|(?:twice|three "
-    r"times|four times|a few times)\s+a\s+week)\b"
+    r"\bI\s+(?:usually\s+|also\s+|still\s+|try to\s+|often\s+)?"
+    r"(?:(?P<go>go)\s+(?P<pre>[a-z]+\s+)?)?(?P<v>[a-z]+)(?P<rest>(?:\s+(?!(?:and|but|or|because|if|when|so|that|who|I)\b)"
+    rf"[a-z'-]+){{0,5}}?)\s+{_HOW_OFTEN}\b"
+)
+# where the words after the verb stop being what is done: "run | along the river"
+_NOT_OBJECT = icase(
+    r"(?:to|along|in|at|on|around|with|before|after|by|near|through|for|from|"
+    r"into|across|up|down|over|outside|my|his|her|their|our)$"
 )
 # a pastime or a drink had as a habit: "I play chess", "I do pottery", "I drink a lot
 # of tea"; the object's domain word decides what it is
@@ -247,10 +261,34 @@ class PreferenceReader(Collector):
         if m and habit in {"hobby", "activity", "sport"}:
             self.add(c, Cat.PREFERENCE, habit, m.group("v").lower(), confidence=0.6, timing="start")
         m = _OFTEN.search(c.timed)  # "I swim every morning": the activity, as said
-        habit = lx.DOMAIN_WORDS.get(_gerund(m.group("v")), "") if m else ""
-        if m and habit in {"hobby", "activity", "sport"}:
-            self.add(c, Cat.PREFERENCE, habit, m.group("v").lower(), confidence=0.6)
+        often = self._often(m) if m else None
+        if often:
+            self.add(c, Cat.PREFERENCE, often[0], often[1], confidence=0.6)
         self._pastime(c)
+
+    @staticmethod
+    def _often(m: re.Match[str]) -> tuple[str, str] | None:
+        """What an activity done often is ("hobby", "bake bread"): the verb, with its
+        object when that names a thing one likes ("go hiking": "hiking"), when the verb
+        names a pastime."""
+        verb = m.group("v").lower()
+        if m.group("go"):
+            if not verb.endswith("ing"):
+                return None
+            value = f"{(m.group('pre') or '').lower()}{verb}"
+            kind = lx.domain_of(value)
+        else:
+            kind = lx.DOMAIN_WORDS.get(_gerund(verb))
+            what: list[str] = []
+            for word in m.group("rest").split()[:3]:
+                if _NOT_OBJECT.match(word):
+                    break
+                what.append(word.lower())
+            # the object when it names a thing liked ("bake bread"), not a measure ("run
+            # five miles": "run")
+            obj = " ".join(what)
+            value = f"{verb} {obj}" if obj and lx.domain_of(obj) else verb
+        return (kind, value) if kind in {"hobby", "activity", "sport"} else None
 
     def _pastime(self, c: Clause) -> None:
         """A pastime played or done, or a drink drunk, as a habit ("I play chess most
@@ -261,6 +299,8 @@ class PreferenceReader(Collector):
         value = phrases.bare(m.group("v"))
         domain = lx.domain_of(value) if value else None
         drink = m.group("verb").lower() == "drink"
+        if value and domain is None and m.group("verb").lower() == "play":
+            domain = lx.domain_of(f"playing {value}")  # "I play guitar": playing guitar
         kind = ("drink" if domain == "drink" else None) if drink else _PASTIMES.get(domain or "")
         if value and kind and all(f.value != value for f in self.facts):
             tags = PREFERENCE_TAGS.get(kind, ())

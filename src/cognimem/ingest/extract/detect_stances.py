@@ -140,11 +140,13 @@ _STATE_NOW = gated(
     r"in the middle of|(?:weeks?|months?) (?:old|ago))\b"
 )
 # ... but not a mood of the moment, which binds no later answer ("I'm so excited right
-# now", "bored these days"), unlike a condition ("stressed", "broke", "sick")
+# now", "bored these days", a boast: "I'm on fire at work lately", "killing it"),
+# unlike a condition ("stressed", "broke", "sick")
 _MOOD_NOW = icase(
     r"^(?:I'm|we're|I am|we are)\s+(?:(?:so|really|super|pretty|kind of|a bit|just|very)\s+)*"
     r"(?:happy|excited|thrilled|ecstatic|frantic|bored|giddy|pumped|hyped|psyched|grumpy|"
-    r"cranky|curious|nostalgic|jealous|proud)\b"
+    r"cranky|curious|nostalgic|jealous|proud|on fire|on a roll|in the zone|killing it|"
+    r"crushing it|nailing it|on top of the world|on cloud nine)\b"
 )
 # ... nor a thing the speaker is said to be, a metaphor as often as not: "I'm a
 # professional procrastinator these days", "my desk is my second home right now"

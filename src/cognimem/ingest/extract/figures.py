@@ -11,6 +11,9 @@ noun's most frequent sense (:mod:`cognimem.text.noun_senses`):
   thing that is first of all not a person ("a snake", "a machine", "my rock"): a
   figure, unless it is a job the rules know or is followed by what it is of ("a big
   fan of jazz");
+- a person said to be a noun after a word that is true of every person ("a human
+  GPS", "a walking encyclopedia", "a living legend"): a figure, unless it is a job the
+  rules know ("a human rights lawyer");
 - a person said to be a kind of person that is mostly a judgement of people, a ruler or
   a being of belief, and first of all no role the literal world has ("my boss is a
   dictator", "my mother-in-law is a saint", "my brother is a genius with computers";
@@ -94,6 +97,8 @@ _NOT_A_THING = frozenset({"tops", "person", "animal", "phenomenon", "state", "fe
 # snake", "a machine"): a creature, a made or a natural thing
 _CREATED = frozenset({"animal", "artifact", "object", "phenomenon", "plant", "food", "tops"})
 _CONCRETE = frozenset({"artifact", "object", "location", "act", "food", "substance", "time"})
+# what every person is: said before a noun of a person, it makes the noun a figure
+_TRUE_OF_ANYONE = frozenset({"human", "walking", "living", "breathing"})
 _FAVOURITE = re.compile(r"\b(?:favou?rite|fave|fav|go-to)\b", re.IGNORECASE)
 
 
@@ -140,11 +145,13 @@ def _kind_of_subject(x: str) -> str | None:
 def _is_figure(x: str, article: str, nouns: list[str], of: bool) -> bool:
     subject = _kind_of_subject(x)
     head = nouns[-1]
-    if subject is None or any(w[:1].isupper() or not w.islower() for w in nouns):
-        return False  # a name: "a Toyota", "a Maine Coon", "an iPhone"
     phrase = " ".join(nouns).lower()
     if phrase in vocab.JOBS or head.lower() in vocab.JOBS or phrase in vocab.RELATION_MODIFIERS:
         return False
+    if subject == "person" and len(nouns) > 1 and nouns[0].lower() in _TRUE_OF_ANYONE:
+        return True  # "a human GPS", "a walking encyclopedia": said of a person, a figure
+    if subject is None or any(w[:1].isupper() or not w.islower() for w in nouns):
+        return False  # a name: "a Toyota", "a Maine Coon", "an iPhone"
     classes = noun_classes(head)
     if not classes:
         return False

@@ -91,7 +91,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
         words(
             """live, lives, lived, living, reside, resides, based, staying, settled, moved,
             relocated, moving, relocating, left, from, grew, born, raised, come, been,
-            home"""
+            home, rent, share"""
         )
     ),
     "occupation": _head_words(JOBS)
@@ -100,7 +100,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             """work, works, worked, working, job, retired, student, study, studying, studies,
             majoring, teach, taught, quit, left, laid, fired, attend, phd, degree, masters,
             master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
-            code, consult, freelance, freelancing, moonlight, play, run, manage, head,
+            code, consult, freelance, freelancing, moonlight, play, run, manage, head, deliver,
             director, vp, president, chief, hired, start, became, become, accepted,
             internship, into, fall, autumn"""
         )
@@ -162,7 +162,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
             achy, feverish, run, weather, exhausted, worn, fatigued, drained,
             sleep-deprived, sore, coughing, sneezing, wheezing, throwing, vomiting,
             limping, sleeping, breathing, swallowing, sleep, feeling, awful, terrible,
-            crappy, lousy, rough, horrible, miserable"""
+            crappy, lousy, rough, horrible, miserable, battling, fighting, suffer,
+            suffering, struggle, struggling, living, treated, remission"""
         )
     ),
     "choice": frozenset(
@@ -197,7 +198,8 @@ TRIGGERS: dict[str, frozenset[str]] = {
             care, fan, into, obsessed, crazy, sucker, hooked, big, enough, person, lover,
             addict, nerd, junkie, jam, thing, weakness, pleasure, go-to, place, cup, vibe,
             kryptonite, favorite, favourite, fave, fav, liked, loved, enjoyed, been, every,
-            most, each, daily, regularly, week, play, do, practice, practise, drink"""
+            most, each, daily, regularly, week, play, do, practice, practise, drink, weekends,
+            spare, free, sundays, saturdays"""
         )
     ),
 }

@@ -18,8 +18,10 @@ the package ships:
   pain of a hard workout": the liking is of Y);
 - a clause after "it when" that holds a word VADER's lexicon rates clearly negative and
   none rated clearly positive ("I love it when my flight gets cancelled");
-- or when the liking is marked as not meant: an eye-roll emoji after it, or the verb
-  in scare quotes ('I "love" my commute').
+- or when the liking is marked as not meant: an eye-roll emoji after it, the verb
+  in scare quotes ('I "love" my commute'), or a tag that leaves the listener to see
+  through it with nothing to see it by ("..., as you can tell.", "..., as you can
+  imagine.").
 
 A liking the sentence goes on to explain, with a reason or words VADER rates clearly
 positive ("I love doing my own taxes, it's like a puzzle"), is meant: sarcasm does not
@@ -61,6 +63,12 @@ _LIKE = icase(
     r"\w+)?\s+is|"
     r"(?:you\s+)?(?:gotta|got\s+to|have\s+to)\s+love|don't\s+you\s+(?:just\s+)?love)"
     r"\s+(?:to\s+)?(?P<object>[^.!?;]+)"
+)
+# a liking left to the listener to see through, with nothing to see it by: "I'm a big
+# fan of paying rent, as you can tell." (not "..., as you can see from my shelves")
+_AS_YOU_CAN_TELL = icase(
+    r",\s*as\s+you\s+(?:can|could|might|may)\s+(?:probably\s+)?(?:tell|see|imagine|guess)"
+    r"\s*[.!]*\s*$"
 )
 _SCARE_QUOTED = icase(r"[\"“](?:love|adore|enjoy)s?[\"”]")
 _EYE_ROLL = re.compile(r"[\U0001F644\U0001F612\U0001F643]|\*\s*(?:eye\s*-?\s*roll|rolls\s+eyes)")
@@ -185,5 +193,7 @@ def likes_an_ordeal(text: str) -> bool:
     if m is None:
         return False
     if _SCARE_QUOTED.search(m.group(0)) or _EYE_ROLL.search(text[m.start() :]):
+        return True
+    if _AS_YOU_CAN_TELL.search(text[m.end("object") - len(m.group("object")) :]):
         return True
     return _is_ordeal_liked(m.group("object"))

@@ -8,18 +8,29 @@ from cognimem.ingest.extract.patterns import PLACE, gated, icase
 
 __all__ = ["BEEN_IN", "HOME", "HOMETOWN", "LIVE", "LIVE_NOT", "MOVED", "MOVED_FROM"]
 
+# a place one rents or shares to live in
+_DWELLING = (
+    r"(?:house|flat|apartment|place|cottage|condo|room|studio|cabin|bungalow|townhouse|loft|"
+    r"home)"
+)
 # a word that hedges how it is said, not whether: "I basically grew up in Miami"
 _HEDGE = r"(?:\s+(?:basically|actually|really|pretty much|kind of|sort of))?"
 LIVE = icase(
     rf"\b(?:I|we){_HEDGE}(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been "
-    rf"living|'m living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work)"
+    rf"living|'m living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work|"
+    # "I rent a cottage in Cornwall", "I share a flat with two friends in Leeds"
+    rf"\s+(?:rent|share)\s+(?:an?|our|my)\s+(?:[a-z-]+\s+){{0,2}}?{_DWELLING}"
+    rf"(?:\s+with\s+[a-z' ]+?)?(?=\s+in\s))"
+    # who with, or alone: "I live with my boyfriend in Denver", "I live alone in ..."
+    rf"(?:\s+(?:alone|together|with\s+(?:my|our|a|an|the|two|three|four|some)\s+[a-z' ]+?))?"
     rf"\s+(?:in\s+(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?|"
     # "I'm based out of Chicago"
     rf"(?<=based\s)out\s+of\s+|"
     # "I live just outside Boston": its area
     rf"(?:just\s+)?(?:near|outside|outside of|close to)\s+(?=(?-i:[A-Z]))|"
     # "I live near the beach in San Diego"
-    rf"(?:near|by|on)\s+(?:a|an|the|our|my)\s+[a-z ]+?\s+in\s+)(?P<v>{PLACE})"
+    rf"(?:near|by|on)\s+(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|just outside|outside|"
+    rf"outside of)\s+)(?P<v>{PLACE})"
 )
 # "I've been in Dublin for ten years": living there, by how long
 BEEN_IN = icase(

@@ -194,7 +194,8 @@ WORKPLACES = words(
     law firm, restaurant, cafe, café, bakery, agency, clinic, factory, store, shop,
     library, university, college, hotel, warehouse, bookstore, coffee shop, gym, lab,
     newspaper, magazine, charity, museum, daycare, pharmacy, supermarket, grocery store,
-    construction company, tech company, consulting firm, marketing agency, bar"""
+    construction company, tech company, consulting firm, marketing agency, bar, care home,
+    nursing home"""
 )
 STUDY_PLACE = re.compile(
     r"(?-i:\b(?:University|College|School|Institute|Academy|Polytechnic)\b|^[A-Z]{2,6}$)"

@@ -62,10 +62,17 @@ PROMOTED_TO = icase(
     r"to\s+(?:an?\s+|the\s+)?(?P<v>[a-z][a-z -]{1,40}?)(?=\s*(?:[,.!;]|$|\b(?:at|in|on|"
     r"last|this|after|and)\b))"
 )
+# how or when the work is done, between the verb and the workplace: "I work nights at
+# a hospital", "I work the night shift at a warehouse", "I work in marketing at a startup"
+_SHIFT = (
+    r"(?:\s+(?:nights|days|evenings|mornings|weekends|overnight|overtime|shifts|night shifts|"
+    r"part-time|full-time|part time|full time|(?:the\s+)?(?:night|day|late|early|evening|"
+    r"morning|graveyard|overnight|weekend)\s+shifts?|in\s+[a-z]+))?"
+)
 WORK_AT_PLACE = icase(
     rf"\b(?:I|we)\s*(?P<verb>work|worked|have worked|have been working|'m working|quit my "
     rf"job|left my job|lost my job|got a job|started a (?:new )?job|started working|quit|"
-    rf"teach|taught)(?:\s+[a-z]+\s+grade)?"
+    rf"teach|taught|(?:drive|deliver)(?=\s+for\b))(?:\s+[a-z]+\s+grade)?{_SHIFT}"
     rf"\s+(?:at|for|in)\s+(?:an?|the)\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:"
     rf"{alternation(vocab.WORKPLACES)}))\b"
 )
