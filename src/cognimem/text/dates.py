@@ -136,16 +136,11 @@ def whole_or_part(unit: str, first: date, word: str) -> Resolved:
 
 def year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
     """The year of ``month`` named without one ("this May", "last May", "in May")."""
-    this_month = date(ref.year, ref.month, 1)
     if word == "this":
         return ref.year
-    if word == "last":
-        return ref.year if month < ref.month else ref.year - 1
-    if word == "next":
-        return ref.year if month > ref.month else ref.year + 1
-    if future:
-        return ref.year if date(ref.year, month, 1) >= this_month else ref.year + 1
-    return ref.year if date(ref.year, month, 1) <= this_month else ref.year - 1
+    if word == "next" or (future and word != "last"):  # "next May": not this month's
+        return ref.year + (month < ref.month + (word == "next"))
+    return ref.year - (month > ref.month - (word == "last"))
 
 
 # "early / mid / late": the part of a unit (:func:`.calendar.part_of`)
@@ -252,11 +247,10 @@ def _through(first: Resolved, last_day: str) -> Resolved:
 def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "Sunday, Feb 10", "Jul 18, Fri", "Friday 21st June": the year (six back to six
     ahead) whose date falls on that weekday, the nearest; the date alone when none does."""
-    weekday_s, month_s, day_s = (m.group(1), m.group(2), m.group(3))
-    if weekday_s is None and m.group(4) is None:  # "Friday 21st June"
-        weekday_s, day_s, month_s = m.group(7), m.group(8), m.group(9)
-    elif weekday_s is None:
-        month_s, day_s, weekday_s = m.group(4), m.group(5), m.group(6)
+    g = m.groups()  # (weekday, month, day) in the order each alternative says them
+    weekday_s, month_s, day_s = (
+        g[:3] if g[0] else (g[5], g[3], g[4]) if g[3] else (g[6], g[8], g[7])
+    )
     weekday = cal.weekday_of(weekday_s)
     month, day = cal.month_name(month_s), int(day_s)
     fits = [
@@ -292,17 +286,11 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     of the last (a year said is the last month's)."""
     first, last = cal.month_name(m.group(1)), cal.month_name(m.group(2))
     if m.group(3):
-        end_year = int(m.group(3))
-        start_year = end_year if first <= last else end_year - 1
+        start = date(int(m.group(3)) - (first > last), first, 1)
     else:
-        start_year = year_of_month("", first, ref, future)
-        end_year = start_year if first <= last else start_year + 1
-    return (
-        cal.utc_at(date(start_year, first, 1)),
-        cal.utc_at(cal.add_months(date(end_year, last, 1), 1)),
-        "month",
-        False,
-    )
+        start = date(year_of_month("", first, ref, future), first, 1)
+    end = cal.add_months(start, (last - first) % 12 + 1)
+    return cal.utc_at(start), cal.utc_at(end), "month", False
 
 
 _MONTHS = cal.MONTH_WORDS

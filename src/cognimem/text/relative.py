@@ -36,22 +36,24 @@ _DAY_OFFSETS = dict.fromkeys(("day before yesterday", "night before last"), -2)
 _DAY_OFFSETS |= dict.fromkeys(("day after tomorrow", "day after next"), 2)
 _DAY_OFFSETS |= {"yesterday": -1, "tomorrow": 1}
 _DAY_OFFSETS |= dict.fromkeys(("today", "earlier today", "later today", "now", "right now"), 0)
+# the parts of a day said from today ("tomorrow morning", "last night"): (days, part)
+_DAY_PARTS = {
+    f"{word} {part}": (shift, part)
+    for word, shift in (("this", 0), ("yesterday", -1), ("tomorrow", 1))
+    for part in cal.PARTS_OF_DAY
+}
+_DAY_PARTS |= {"tonight": (0, "night"), "last night": (-1, "night")}
+# ("now" only as the whole text)
+_SAID_DAYS = cal.alt(w for w in (*_DAY_OFFSETS, *_DAY_PARTS) if w != "now").replace(" ", r"\s+")
 
 
 def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     words = " ".join(m.group(0).lower().split()).removeprefix("the ")
     words = _SPELLINGS.get(words, words)
-    today = ref.date()
     if words in _DAY_OFFSETS:
-        return cal.day_window(today + timedelta(days=_DAY_OFFSETS[words]))
-    if words == "tonight":
-        words = "this night"
-    elif words == "last night":
-        words = "yesterday night"
-    anchor, part = words.rsplit(" ", 1)
-    shift = {"this": 0, "yesterday": -1, "tomorrow": 1}[anchor]
-    first, last = cal.PARTS_OF_DAY[part]
-    day = today + timedelta(days=shift)
+        return cal.day_window(ref.date() + timedelta(days=_DAY_OFFSETS[words]))
+    shift, part = _DAY_PARTS[words]
+    day, (first, last) = ref.date() + timedelta(days=shift), cal.PARTS_OF_DAY[part]
     return cal.utc_at(day, first), cal.utc_at(day, last), "part_of_day", False
 
 
@@ -381,11 +383,8 @@ PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"today", "tonight", "yesterday", "tomorrow", "now", "day", *cal.PARTS_OF_DAY})
         | {w.lstrip("2") for w in _SPELLINGS},
-        r"\b(?:(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+(?:tomorrow|next)|"
-        rf"(?:{cal.alt(_SPELLINGS)})(?!\w)|"
-        r"(?:the\s+)?night\s+before\s+last|(?<!\w)right\s+now|^\s*now(?=\s*[.!?]?\s*$)|"
-        r"(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|"
-        r"last\s+night|tonight|(?:earlier|later)\s+today|today|yesterday|tomorrow)\b",
+        rf"\b(?:(?:the\s+)?(?:{_SAID_DAYS})|"
+        rf"(?:{cal.alt(_SPELLINGS)})(?!\w)|^\s*now(?=\s*[.!?]?\s*$))\b",
         _relative_day,
     ),
     (
