@@ -182,3 +182,21 @@ def test_a_bare_year_beside_was_and_a_date_written_with_dashes(
 def test_a_number_that_is_no_year_stays_unread() -> None:
     assert find_times("About 2000 people came.", REF) == []
     assert find_times("The score was 2019 points.", REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "start", "end"),
+    [
+        # a month a plan is set for (issue 31's plans): after "planned / booked / scheduled"
+        ("The wedding is planned for July.", True, d(2024, 7, 1), d(2024, 8, 1)),
+        ("The trip was booked for March.", False, d(2024, 3, 1), d(2024, 4, 1)),
+        ("Surgery is scheduled for Sept.", True, d(2024, 9, 1), d(2024, 10, 1)),
+    ],
+)
+def test_a_month_a_plan_is_set_for(text: str, future: bool, start: date, end: date) -> None:
+    assert span(text, future=future) == (start, end)
+
+
+def test_a_month_after_for_alone_is_no_time() -> None:
+    # "June" is a name as often: "for" alone does not make it a month
+    assert find_times("I bought a gift for June.", REF) == []

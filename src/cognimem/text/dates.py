@@ -326,7 +326,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         _MONTHS,
         r"\b(in|during|since|by|until|till|throughout|(?:the\s+whole|all)\s+of|this\s+past|this|"
-        r"last|next|early|late|mid)"
+        r"last|next|early|late|mid|(?:(?<=planned\s)|(?<=booked\s)|(?<=scheduled\s))for)"
         rf"[\s-]+({MONTH}|{_SHORT_MONTH})\b"
         rf"(?!\s*(?:the\s+)?(?:\d|(?:{cal.alt(cal.DAY_ORDINALS)})\b))",
         _month_only,

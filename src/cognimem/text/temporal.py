@@ -53,8 +53,9 @@ Conventions, chosen so that every expression has one reading:
   ``early spring``, ``mid-winter``, ``late summer``: the season's first, middle or last
   month, approximate. ``couple years ago`` counts as ``a couple``. A month's
   abbreviation after a preposition or last / this / next (``in Feb.``, ``since Aug``)
-  is read as the month (not ``Jan``, a name as often). Numeric dates (``3/4/2024``,
-  ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
+  is read as the month (not ``Jan``, a name as often), as is a month a plan is set for
+  (``planned / booked / scheduled for June``; ``for June`` alone is not). Numeric dates
+  (``3/4/2024``, ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
   ``date_order``; ``2024/04/03`` everywhere. A year in digits that opens a sentence
   before ``was`` or ends a clause after it (``2019 was rough``, ``it was 1998,``) is
   that year; ``15-Mar-2024`` a date. A month (or its abbreviation), a year, a day
