@@ -316,45 +316,6 @@ def _rest_of(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     return cal.utc_at(today), cal.unit_window(today, unit, 0)[1], unit, False
 
 
-_SPANS: tuple[Rule, ...] = (
-    (
-        frozenset({"month"}),
-        rf"\b(?:on\s+)?(?:the\s+)?{dates.DAY}\s+(?:of\s+)?(?:the\s+)?"
-        r"(previous|last|this|next|following)\s+month\b",
-        _day_of_relative_month,
-    ),
-    (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),
-    (
-        frozenset({"recently", "lately", "late", "long", "other"}),
-        r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|"
-        r"not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
-        _recently,
-    ),
-    (
-        frozenset({"weekend", "week"}),
-        r"\b(?:(?:on|over|at|during|for)\s+)?(?:the|my|your|our|his|her|their)\s+week-?end\b"
-        r"(?!\s+(?:before|after|of)\b)",
-        _the_weekend,
-    ),
-    (
-        frozenset({"ago", "back", "now", "hence"}),
-        rf"\b({NUMBER})\s+({dates.WEEKDAY})s\s+(ago|back|from\s+now|hence)\b",
-        _weekdays_ago,
-    ),
-    (
-        cal.WEEKDAY_WORDS | cal.MONTH_WORDS,
-        rf"\b(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH})\s+after\s+next\b",
-        _after_next,
-    ),
-    (
-        frozenset({"week"}),
-        rf"\b(?:({dates.WEEKDAY})\s+(?:of\s+|from\s+)?(?:the\s+)?(this|next|last|previous|following)"
-        rf"\s+week|(this|next|last|previous)\s+week(?:'s)?\s+({dates.WEEKDAY}))\b",
-        _weekday_of_week,
-    ),
-)
-
-
 _SEASONS = frozenset(cal.SEASONS)
 _CLOCK_UNITS = frozenset({"hour", "hours", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
@@ -452,7 +413,41 @@ PATTERNS: tuple[Rule, ...] = (
         r"(?:\s+(ago|back|from\s+(?:now|today)|hence))?\b",
         _count,
     ),
+    (
+        frozenset({"month"}),
+        rf"\b(?:on\s+)?(?:the\s+)?{dates.DAY}\s+(?:of\s+)?(?:the\s+)?"
+        r"(previous|last|this|next|following)\s+month\b",
+        _day_of_relative_month,
+    ),
+    (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),
+    (
+        frozenset({"recently", "lately", "late", "long", "other"}),
+        r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|"
+        r"not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
+        _recently,
+    ),
+    (
+        frozenset({"weekend", "week"}),
+        r"\b(?:(?:on|over|at|during|for)\s+)?(?:the|my|your|our|his|her|their)\s+week-?end\b"
+        r"(?!\s+(?:before|after|of)\b)",
+        _the_weekend,
+    ),
+    (
+        frozenset({"ago", "back", "now", "hence"}),
+        rf"\b({NUMBER})\s+({dates.WEEKDAY})s\s+(ago|back|from\s+now|hence)\b",
+        _weekdays_ago,
+    ),
+    (
+        cal.WEEKDAY_WORDS | cal.MONTH_WORDS,
+        rf"\b(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH})\s+after\s+next\b",
+        _after_next,
+    ),
+    (
+        frozenset({"week"}),
+        rf"\b(?:({dates.WEEKDAY})\s+(?:of\s+|from\s+)?(?:the\s+)?(this|next|last|previous|following)"
+        rf"\s+week|(this|next|last|previous)\s+week(?:'s)?\s+({dates.WEEKDAY}))\b",
+        _weekday_of_week,
+    ),
 )
-PATTERNS += _SPANS
 # all are counted from the reference
 RELATIVE: frozenset[Handler] = frozenset(h for _, _, h in PATTERNS)

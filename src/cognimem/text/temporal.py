@@ -183,11 +183,9 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     unit = m.group(3).lower()
     if unit == "weekend":  # the one that ends by the anchor's first day, or after its last
         return (*cal.unit_after(first if before else last, unit, -1 if before else 1), False)
-    if before:
-        start, _ = cal.move(first, unit, -1)
-        return cal.utc_at(start), cal.utc_at(first), unit, False
-    end, _ = cal.move(last + timedelta(days=1), unit, 1)
-    return cal.utc_at(last + timedelta(days=1)), cal.utc_at(end), unit, False
+    edge = first if before else last + timedelta(days=1)  # one unit up to it, or from it
+    start, end = sorted((edge, cal.move(edge, unit, -1 if before else 1)[0]))
+    return cal.utc_at(start), cal.utc_at(end), unit, False
 
 
 def _counted_year(
