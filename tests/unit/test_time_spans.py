@@ -195,6 +195,8 @@ def test_numeric_dates_need_an_order_and_a_date_shape() -> None:
     # ratings, fractions, an impossible month
     for text in ("I'd rate it 9/10", "add 1/2 cup of milk", "on 3/4 of the days", "on 13/25"):
         assert find_times(text, MON, date_order="month_first") == [], text
+    for text in ("since 13/2019", "in 0/2013"):  # a month and a year: no month 13 or 0
+        assert find_times(text, MON, date_order="day_first") == [], text
     assert find_times("the 2015-3-3 release", MON)[0].start.date() == date(2015, 3, 3)
 
 

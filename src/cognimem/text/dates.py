@@ -427,10 +427,7 @@ def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: boo
 
 def _numeric_month(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
     month = int(m.group(1))
-    if not 1 <= month <= 12:
-        return None
-    start, end = cal.month_range(int(m.group(2)), month)
-    return start, end, "month", False
+    return whole_or_part("month", date(int(m.group(2)), month, 1), "") if 1 <= month <= 12 else None
 
 
 # what follows a number pair that is not a date ("3/4 of", "1/2 cup", "9/10 stars")

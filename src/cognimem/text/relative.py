@@ -287,8 +287,8 @@ def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if word in cal.WEEKDAYS:
         return cal.day_window(cal.weekday_after(today, cal.WEEKDAYS[word]) + timedelta(weeks=1))
     month = cal.month_name(word)
-    start, end = cal.month_range(dates.year_of_month("next", month, ref, True) + 1, month)
-    return start, end, "month", False
+    first = date(dates.year_of_month("next", month, ref, True) + 1, month, 1)
+    return dates.whole_or_part("month", first, "")
 
 
 def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
