@@ -293,12 +293,8 @@ def _from_event(
     if m.group("n"):
         return _counted(m, anchor)
     if m.group("soon"):  # "shortly after": the week after it, approximate
-        return (
-            cal.utc_at(last + timedelta(days=1)),
-            cal.utc_at(last + timedelta(days=8)),
-            "day",
-            True,
-        )
+        start = last + timedelta(days=1)
+        return cal.utc_at(start), cal.utc_at(start + timedelta(weeks=1)), "day", True
     if m.group("nth"):
         k, unit = cal.ordinal(m.group("nth")) - 1, m.group("nth_unit").lower()
         if unit == "week":
