@@ -134,7 +134,6 @@ from cognimem.text.dates import (
     WEEKDAY,
     DateOrder,
 )
-from cognimem.text.holidays import HOLIDAY_WORDS
 from cognimem.text.mention import DIGIT_OR, Handler, Resolved, Rule, TimeMention
 
 __all__ = ["DateOrder", "TimeMention", "find_times"]
@@ -232,22 +231,12 @@ def _count_from_dates(
     return out
 
 
-# cheap pre-check: a text with no digit and none of these words has no time expression
+# cheap pre-check: a text with no digit and none of these words has no time expression:
+# every word a pattern is gated on (a pattern with no word gate needs a digit; the gates
+# hold every month, weekday, season, part of a day, unit and holiday word), and the words
+# of "shortly / soon after" an event, which the passes after the patterns read
 _TIME_WORDS = frozenset(
-    (
-        *cal.MONTHS,
-        *cal.MONTH_ABBREVIATIONS,
-        *cal.WEEKDAYS,
-        *cal.WEEKDAY_ABBREVIATIONS,
-        *cal.SEASONS,
-        *cal.PARTS_OF_DAY,
-        *HOLIDAY_WORDS,
-        *cal.UNIT_WORDS,
-        *("today", "tonight", "yesterday", "tomorrow", "ago", "recently", "lately"),
-        *("shortly", "soon"),
-        # every word a pattern is gated on (a pattern with no word gate needs a digit)
-        *(word for needs, _, _ in _PATTERNS if needs is not None for word in needs),
-    )
+    {"shortly", "soon"} | {word for needs, _, _ in _PATTERNS if needs is not None for word in needs}
 )
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
