@@ -349,3 +349,22 @@ def test_patterns_the_set_reads_that_no_sentence_test_held(
 def test_the_weekend_before_an_event_on_a_weekend_is_the_one_before_it() -> None:
     found = one("The weekend before we shopped.", datetime(2022, 10, 17, tzinfo=UTC), after=SAT)
     assert days(found) == (date(2022, 9, 24), date(2022, 9, 26))
+
+
+@pytest.mark.parametrize(
+    ("year", "start", "end"),
+    [
+        # Christmas on each weekday: a Monday's, Thursday's or Friday's weekend holds it,
+        # a Tuesday's or Wednesday's is the one before, a Saturday's or Sunday's its own
+        (2023, date(2023, 12, 23), date(2023, 12, 26)),  # Monday
+        (2024, date(2024, 12, 21), date(2024, 12, 23)),  # Tuesday
+        (2019, date(2019, 12, 21), date(2019, 12, 23)),  # Wednesday
+        (2025, date(2025, 12, 25), date(2025, 12, 29)),  # Thursday
+        (2020, date(2020, 12, 25), date(2020, 12, 28)),  # Friday
+        (2021, date(2021, 12, 25), date(2021, 12, 27)),  # Saturday
+        (2022, date(2022, 12, 24), date(2022, 12, 26)),  # Sunday
+    ],
+)
+def test_a_holiday_weekend_on_each_weekday(year: int, start: date, end: date) -> None:
+    said = datetime(year + 1, 1, 10, 12, tzinfo=UTC)
+    assert days(one("We drove up over Christmas weekend.", said)) == (start, end)

@@ -171,18 +171,17 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return utc_at(first), utc_at(end), granularity, False
 
 
+# the weekend of a holiday on each weekday (Monday first), in days from it: a Monday's,
+# a Thursday's or a Friday's with the holiday (a long weekend); a Tuesday's or a
+# Wednesday's the one before; a Saturday's or a Sunday's its own
+_WEEKEND_AROUND = ((-2, 1), (-3, -1), (-4, -2), (0, 4), (0, 3), (0, 2), (-1, 1))
+
+
 def _weekend_of(day: date) -> Resolved:
     """ "Memorial Day weekend", "Thanksgiving weekend": the Saturday and Sunday nearest
     the holiday, with the holiday itself when it falls on a Thursday, a Friday or a
     Monday (a long weekend)."""
-    weekday = day.weekday()
-    if weekday in (3, 4):
-        first, end = day, day + timedelta(days=7 - weekday)
-    elif weekday == 0:
-        first, end = day - timedelta(days=2), day + timedelta(days=1)
-    else:  # on a weekend: that one; a Tuesday or a Wednesday: the one before
-        saturday = day - timedelta(days=weekday - 5 if weekday >= 5 else weekday + 2)
-        first, end = saturday, saturday + timedelta(days=2)
+    first, end = (day + timedelta(days=n) for n in _WEEKEND_AROUND[day.weekday()])
     return utc_at(first), utc_at(end), "weekend", False
 
 
