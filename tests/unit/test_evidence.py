@@ -8,9 +8,17 @@ from datetime import UTC, datetime
 from cognimem.models import ContextPacket, ItemKind, MemoryItem, PacketItem, Scope
 from cognimem.models.packets import PacketSections
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.conversation.evidence import NO_EVIDENCE, ONLY_ASKS, SMALL_TALK, EvidenceCheck
+from cognimem.recall.conversation.evidence import (
+    HAS_EVIDENCE,
+    NO_EVIDENCE,
+    ONLY_ASKS,
+    SMALL_TALK,
+    EvidenceCheck,
+    quick_filler,
+)
 from cognimem.recall.rerank import Ranked
 from cognimem.store.types import Candidate
+from cognimem.text.speech import filler
 
 T = datetime(2024, 5, 1, tzinfo=UTC)
 QUERY = "what is my cat called?"
@@ -175,3 +183,67 @@ def test_a_packet_with_nothing_relevant_says_so_after_the_mandates() -> None:
     found = empty.model_copy(update={"items": [mandate.model_copy(update={"kind": "episode"})]})
     assert not found.nothing_relevant
     assert "No relevant" not in found.to_markdown()
+
+
+FILLER_TEXTS = [
+    "Thanks, that's great!",
+    "Hi there!\nSee you later.",
+    "Thanks! I'm vegetarian, by the way.",
+    "Any ideas for dinner tonight?",
+    "Wow. Really?! Okay.",
+    "  \n\t ",
+    "",
+    "Ok ok. Lol",
+    "Thanks, Mel!",
+    "He said 'hi.' Then left",
+    "Great!' Sure",
+    "ok\u2028thanks",
+    "Nice… what a day",
+    "3.14 is pi. ok",
+    "ok? sure",
+    "'''",
+    "😀",
+]
+
+
+def test_the_quick_filler_test_answers_as_the_sentence_splitting_one() -> None:
+    for text in FILLER_TEXTS:
+        assert quick_filler(text) == filler(text), text
+    assert quick_filler("Thanks, that's great!") == "small talk"  # not vacuous
+    assert quick_filler("Any ideas for dinner tonight?") == "question"
+    assert quick_filler("Thanks! I'm vegetarian, by the way.") is None
+
+
+def test_a_read_without_reasons_keeps_and_drops_the_same_memories() -> None:
+    listed = [Candidate("a", 0.6), Candidate("b", 0.25)]
+    memories = [
+        ranked("My cat is called Miso", {"lexical": 2.0, "vector": 0.6}),
+        ranked("That's great! How is it going?", {"lexical": 2.5, "vector": 0.1}),
+        ranked("She is a tabby who sleeps all day", {"vector": 0.45}),
+        ranked("Resting at home", {"vector": 0.1}),
+        ranked("The cats were fed", {"vector": 0.05}),
+        ranked("Nothing shared here", {"lexical": 1.0}),  # beyond the list: 0.25
+        ranked("Told by Ada", {"vector": 0.0}, author="Ada"),
+        ranked("Graph reached", {"vector": 0.0}, graph=0.5),
+        ranked("Key found", {"vector": 0.0}, fact=1.0),
+        ranked("Thanks a lot!", {"vector": 0.9}),
+        ranked("Unrelated words", {"vector": 0.1}, answers="My cat i"),
+    ]
+    checks = [
+        check(listed),
+        check(listed, drop_filler=True),
+        check(None),
+        EvidenceCheck.of(QUERY, query_terms(QUERY), listed, 0.3, author="Ada"),
+        EvidenceCheck.of(QUERY, query_terms(QUERY), listed, 0.3, behind=["Resting "]),
+        EvidenceCheck.of(QUERY, query_terms(QUERY), listed, 0.3, period=True),
+    ]
+    for c in checks:
+        kept, dropped = c.split(memories)
+        quick_kept, quick_dropped = c.split(memories, reasons=False)
+        assert [r for r, _ in quick_kept] == [r for r, _ in kept]
+        assert quick_dropped == dropped  # the same reasons for what is dropped
+        assert all(why == HAS_EVIDENCE for r, why in quick_kept if c.holds(r))
+        assert [c.holds(r) for r in memories] == [c.evidence(r) is not None for r in memories]
+    kept, dropped = checks[1].split(memories, reasons=False)
+    assert 0 < len(kept) < len(memories)  # both sides are exercised
+    assert dropped

@@ -208,10 +208,12 @@ def keep(
     dropped: dict[str, str],
     limit: int,
     behind: Sequence[str],
+    reasons: bool = True,
 ) -> tuple[list[Ranked], int, dict[str, str]]:
     """The ranked items with evidence for the question, diversified, above the
     relevance floor (every event of the kind past the limit); the room they have and
-    why each is evidence. ``behind``: the items the sections' entries were drawn from
+    why each is evidence (``reasons``: for explain; without, the same items, each with
+    ``HAS_EVIDENCE``). ``behind``: the items the sections' entries were drawn from
     (evidence through the entry). What is left out goes in ``dropped``."""
     run, config = steps.run, steps.run.config
     vector = steps.outputs.get(StepKind.VECTOR)
@@ -225,7 +227,7 @@ def keep(
         drop_filler=config.drop_filler,
         behind=behind,
     )
-    supported, unsupported = check.split(ranked)
+    supported, unsupported = check.split(ranked, reasons=reasons)
     dropped.update((r.item.id, why) for r, why in unsupported)
     steps.meta["no_evidence"] = len(unsupported)
     evidence = {r.item.id: why for r, why in supported}

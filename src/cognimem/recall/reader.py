@@ -249,7 +249,9 @@ class Reader:
         filled = await self._fill_sections(steps, loaded, asked)
         ranked = await self._rank(steps, loaded, asked)
         behind = [i for e in filled.sections.entries() for i in e.item_ids]
-        kept, room, evidence = keep(steps, loaded, ranked, filled.dropped, asked.limit, behind)
+        kept, room, evidence = keep(
+            steps, loaded, ranked, filled.dropped, asked.limit, behind, asked.explain
+        )
         rows = [(r.item, r.score, packet_signals(r)) for r in kept]
         stale = {r.item.id: r.stale_since for r in kept if r.stale_since is not None}
         sections = filled.sections

@@ -53,12 +53,15 @@ from cognimem.recall.analyze import query_terms, word_key
 from cognimem.recall.rerank import Ranked
 from cognimem.store.types import Candidate
 from cognimem.text.names import normalize_name
-from cognimem.text.speech import filler
+from cognimem.text.speech import Filler, filler, is_phatic
 
 NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in meaning)"
 # the signal of a turn brought in beside the best-ranked item of a "when" question
 # (``recall/conversation/told_before.py``)
 TOLD_BEFORE = "told_before"
+# why a memory is kept when the read asks no reasons (no ``explain``): the same memories
+# have evidence either way, the cheapest test first (``EvidenceCheck.split``)
+HAS_EVIDENCE = "has evidence for the query"
 ONLY_ASKS = "dropped: only asks (a question is evidence through the reply to it)"
 SMALL_TALK = "dropped: small talk (no evidence of its own)"
 # a query about what was asked: then the questions are what it looks for
@@ -149,21 +152,37 @@ class EvidenceCheck:
         return None
 
     def holds(self, r: Ranked) -> bool:
-        """Whether ``r`` has evidence of its own for the query (see :meth:`split`)."""
-        return self.evidence(r) is not None
+        """Whether ``r`` has evidence of its own for the query (see :meth:`split`):
+        what :meth:`evidence` finds, with the cheap tests first (the closeness in
+        meaning is a lookup; a shared word scans the memory's words)."""
+        if self.period or self.beyond is None or r.item.id in self.behind:
+            return True
+        if r.signals.get("fact") or r.signals.get("graph"):
+            return True
+        if r.raw.get("vector", self.beyond) >= self.floor:
+            return True
+        if self.author and r.item.author and normalize_name(r.item.author) == self.author:
+            return True
+        return shared_word(r.item.text, self.terms) is not None
 
     def split(
-        self, ranked: Sequence[Ranked]
+        self, ranked: Sequence[Ranked], *, reasons: bool = True
     ) -> tuple[list[tuple[Ranked, str]], list[tuple[Ranked, str]]]:
         """``ranked`` in order: those with evidence, each with why, and those without,
         each with why it is dropped. With ``drop_filler`` a message that only asks or
         makes small talk is dropped whatever it shares with the query, and a reply to a
-        question (``Ranked.answers``) is kept through the question's evidence."""
-        own = {r.item.id: self.evidence(r) for r in ranked}
+        question (``Ranked.answers``) is kept through the question's evidence. Without
+        ``reasons`` (a read that explains nothing) the same memories are kept and
+        dropped, each kept one with ``HAS_EVIDENCE`` (:meth:`holds`, not
+        :meth:`evidence`: the cheap tests first)."""
+        if reasons:
+            own = {r.item.id: self.evidence(r) for r in ranked}
+        else:
+            own = {r.item.id: HAS_EVIDENCE if self.holds(r) else None for r in ranked}
         kept: list[tuple[Ranked, str]] = []
         unsupported: list[tuple[Ranked, str]] = []
         for r in ranked:
-            kind = filler(r.item.text) if self.drop_filler else None
+            kind = quick_filler(r.item.text) if self.drop_filler else None
             why = own[r.item.id]
             if kind is not None:
                 unsupported.append((r, ONLY_ASKS if kind == "question" else SMALL_TALK))
@@ -176,3 +195,13 @@ class EvidenceCheck:
             else:
                 unsupported.append((r, NO_EVIDENCE))
         return kept, unsupported
+
+
+def quick_filler(text: str) -> Filler | None:
+    """``text.speech.filler``'s answer, without splitting sentences when ``text`` holds
+    no question mark: then no sentence asks, and every sentence is phatic exactly when
+    every word of the text is (each non-space character is in one sentence, and a word
+    never spans two); a text of spaces alone has no sentence."""
+    if "?" in text:
+        return filler(text)
+    return "small talk" if text.strip() and is_phatic(text) else None
