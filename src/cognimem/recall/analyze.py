@@ -239,7 +239,7 @@ _UP_TO = re.compile(
 _LEAD = re.compile(r"(?:of|by|before|until|till|up\s+to)\s+", re.IGNORECASE)
 
 
-def event_question(query: str) -> EventForm | None:
+def event_question(query: str, dateless: str | None = None) -> EventForm | None:
     """Whether the query counts or orders events of one kind, and how: ``between``
     (how long between two), ``order`` (which came first) or ``count`` (how many);
     None for any other query. Such a read gathers every event of the kind in its
@@ -248,8 +248,9 @@ def event_question(query: str) -> EventForm | None:
     The form is read on the question without its time expressions and without "yes
     or no": "the first half of September" orders nothing, "yes or no" offers no two
     events. "Which … first" orders only when the question does not ask for a time
-    ("which year did I first …" asks when one event happened)."""
-    form = _YES_OR_NO.sub(" ", without_times(query))
+    ("which year did I first …" asks when one event happened). ``dateless``: the
+    query without its time expressions, when the caller has it."""
+    form = _YES_OR_NO.sub(" ", without_times(query) if dateless is None else dateless)
     if _BETWEEN_EVENTS.search(form):
         return EventForm.BETWEEN
     if _ORDER_EVENTS.search(form) or (_WHICH_FIRST.search(form) and not asks_when(query)):
@@ -369,10 +370,21 @@ class QueryAnalysis:
     time_range: tuple[datetime, datetime] | None  # only when the query recalls a past period
     names: tuple[str, ...] = ()  # normalised names it may mention (alias-table keys)
     events: EventForm | None = None  # it counts or orders events of one kind
+    # the query without its time expressions, as ``analyze`` found it (``dateless``)
+    found_dateless: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def intent(self) -> Intent:
         return self.classification.intent
+
+    @property
+    def dateless(self) -> str:
+        """The query without its time expressions (``fact_time.without_times``): what
+        the events step and a time-filtered read's fact scoring read, found once a read
+        (finding the times is a parse of the whole query)."""
+        if self.found_dateless is None:
+            return without_times(self.query)
+        return self.found_dateless
 
     @property
     def decision(self) -> bool:
@@ -389,7 +401,8 @@ def analyze(
 ) -> QueryAnalysis:
     """Rules only (microseconds): intent, dimensions, terms, the recalled period and
     whether it counts or orders events."""
-    events = event_question(query)
+    dateless = without_times(query)
+    events = event_question(query, dateless)
     period = None
     if time_filter:
         period = query_time_range(query, reference_time, timezone, up_to=events is not None)
@@ -413,4 +426,5 @@ def analyze(
         time_range=period,
         names=names,
         events=events,
+        found_dateless=dateless,
     )

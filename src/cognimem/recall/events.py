@@ -56,11 +56,13 @@ _FORM_WORDS = frozenset(
 )
 
 
-def event_terms(query: str) -> list[str]:
+def event_terms(query: str, dateless: str | None = None) -> list[str]:
     """The words of ``query`` that say what kind of event it asks about: its content
     words without its time expressions and its counting or ordering words ("How many
-    pets did I have as of May 2025?" → ``["pets"]``)."""
-    return [t for t in query_terms(without_times(query)) if t not in _FORM_WORDS]
+    pets did I have as of May 2025?" → ``["pets"]``). ``dateless``: the query without
+    its time expressions, when the caller has it (``QueryAnalysis.dateless``)."""
+    words = without_times(query) if dateless is None else dateless
+    return [t for t in query_terms(words) if t not in _FORM_WORDS]
 
 
 def tells_of_an_event(item: MemoryItem) -> bool:
@@ -92,7 +94,7 @@ class EventPlan:
         if analysis.events is None or candidates is None:
             return None
         found = {c.item_id: c.score for c in candidates}
-        return cls(analysis.events, tuple(event_terms(analysis.query)), found)
+        return cls(analysis.events, tuple(event_terms(analysis.query, analysis.dateless)), found)
 
     def of_kind(self, items: Sequence[MemoryItem]) -> set[str]:
         """The ids of ``items`` (the rerank's, the read's filters applied) that are

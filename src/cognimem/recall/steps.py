@@ -29,7 +29,7 @@ from cognimem.recall.constraints import (
 )
 from cognimem.recall.conversation.topic import split_subject
 from cognimem.recall.events import EVENT_DEPTH, event_terms
-from cognimem.recall.fact_time import FactTime, times_of, without_times
+from cognimem.recall.fact_time import FactTime, times_of
 from cognimem.recall.graph import expand
 from cognimem.recall.levels import (
     Override,
@@ -309,13 +309,15 @@ class StepRun:
                 task.exception()  # retrieved: a failure is already in a step's report
 
     async def view(self) -> QueryView:
-        """What constraint and fact scoring need of the query, built once per read."""
+        """What constraint and fact scoring need of the query, built once per read (by
+        the first of the steps waiting for the embedding to have it)."""
         if self._view is None:
             vector = await self.vector_or_none()
-            query = self.analysis.query
-            if self.fact_time is not None and self.fact_time.source == "question":
-                query = without_times(query)  # the filter holds the period it names
-            self._view = await self._view_of(query, vector)
+            descriptions = None if vector is None else await self.area_descriptions()
+            if self._view is None:  # no other step built it while this one waited
+                at, a = self.fact_time, self.analysis  # a question's period: the filter's
+                query = a.dateless if at is not None and at.source == "question" else a.query
+                self._view = QueryView.of(query, vector, a.decision, descriptions)
         return self._view
 
     async def part_views(self, parts: Sequence[str]) -> list[QueryView]:
@@ -460,7 +462,7 @@ class StepRun:
                 (near,) = await self.store.vector_searches([(self.flt, EVENT_DEPTH)], vector)
                 found.update((c.item_id, c.score) for c in near)
                 fell_back = fallbacks([near])
-        terms = event_terms(self.analysis.query)
+        terms = event_terms(self.analysis.query, self.analysis.dateless)
         if self.config.lexical and terms:
             for c in await self.store.lexical_search(self.flt, terms, EVENT_DEPTH):
                 found.setdefault(c.item_id, -1.0)
