@@ -325,7 +325,7 @@ class Levers:
 
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self._call(profile)
-            semantic, area, tagged, at, config, areas = inputs
+            semantic, area, tagged, at, config, areas, *things = inputs
             if call["vectors"] is None or call["qvec"] is None:
                 return profile_choose.choose(profile, *inputs)
             shares = area_shares(call["vectors"], self.descriptions, config.area_temperature)
@@ -334,18 +334,22 @@ class Levers:
             vector = np.asarray(call["qvec"], dtype=np.float32)[None, :]
             asked = area_shares(vector, self.descriptions, config.area_temperature)
             areas = blend(asked, [call["view_areas"]], request)[0]
-            return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+            return profile_choose.choose(
+                profile, semantic, area, tagged, at, config, areas, *things
+            )
 
         return choose
 
     def request_temperature(self, temperature: float) -> Choose:
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self._call(profile)
-            semantic, area, tagged, at, config, areas = inputs
+            semantic, area, tagged, at, config, areas, *things = inputs
             if call["qvec"] is not None:
                 vector = np.asarray(call["qvec"], dtype=np.float32)[None, :]
                 areas = area_shares(vector, self.descriptions, temperature)[0]
-            return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+            return profile_choose.choose(
+                profile, semantic, area, tagged, at, config, areas, *things
+            )
 
         return choose
 
@@ -356,7 +360,7 @@ class Levers:
 
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self._call(profile)
-            semantic, area, tagged, at, config, areas = inputs
+            semantic, area, tagged, at, config, areas, *things = inputs
             if call["vectors"] is None or len(profile.entries) < 2:
                 return profile_choose.choose(profile, *inputs)
             heads = call["vectors"][profile.columns.starts].astype(np.float64)
@@ -365,7 +369,9 @@ class Levers:
             profile = recrowded(profile, heads, k)
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
-            return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+            return profile_choose.choose(
+                profile, semantic, area, tagged, at, config, areas, *things
+            )
 
         return choose
 
@@ -375,7 +381,7 @@ class Levers:
 
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self._call(profile)
-            semantic, area, tagged, at, config, areas = inputs
+            semantic, area, tagged, at, config, areas, *things = inputs
             if call["vectors"] is None or call["qvec"] is None:
                 return profile_choose.choose(profile, *inputs)
             facts = [f for s in profile.entries for f in s.statements]
@@ -395,7 +401,7 @@ class Levers:
                 profile = recrowded(profile, (1 - crowd) * texts[starts] + crowd * objects[starts])
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
-            return profile_choose.choose(profile, close, area, tagged, at, config, areas)
+            return profile_choose.choose(profile, close, area, tagged, at, config, areas, *things)
 
         return choose
 
@@ -419,7 +425,7 @@ class Levers:
 
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self._call(profile)
-            semantic, area, tagged, at, config, areas = inputs
+            semantic, area, tagged, at, config, areas, *things = inputs
             if call["vectors"] is None or call["qvec"] is None:
                 return profile_choose.choose(profile, *inputs)
             facts = [f for s in profile.entries for f in s.statements]
@@ -451,7 +457,7 @@ class Levers:
                 profile = recrowded(profile, blended(crowd)[profile.columns.starts])
             if weight is not None:
                 config = replace(config, crowding_weight=weight)
-            return profile_choose.choose(profile, close, area, tagged, at, config, areas)
+            return profile_choose.choose(profile, close, area, tagged, at, config, areas, *things)
 
         return choose
 

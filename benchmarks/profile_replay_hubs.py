@@ -115,7 +115,7 @@ class Replay:
         cache: dict[int, Profile] = {}
 
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
-            semantic, area, tagged, at, config, areas = inputs
+            semantic, area, tagged, at, config, areas, *things = inputs
             config = replace(config, then_stand_out=score, then_close=close)
             base, heads = self._before(profile)
             if crowd is not None and heads is not None:
@@ -127,7 +127,7 @@ class Replay:
                     )
                     cache[id(profile)] = replace(base, entries=entries)
                 base = cache[id(profile)]
-            return profile_choose.choose(base, semantic, area, tagged, at, config, areas)
+            return profile_choose.choose(base, semantic, area, tagged, at, config, areas, *things)
 
         return choose
 

@@ -230,14 +230,21 @@ def request_areas(
     """The request's area shares computed again by ``how`` from its vector."""
 
     def choose(
-        profile: Profile, semantic: Any, area: Any, tagged: Any, at: Any, config: Any, areas: Any
+        profile: Profile,
+        semantic: Any,
+        area: Any,
+        tagged: Any,
+        at: Any,
+        config: Any,
+        areas: Any,
+        *things: Any,
     ) -> list[ProfileEntry]:
         qvec = rp.call(profile)["qvec"]
         if qvec is not None and areas is not None:
             areas = how(np.asarray(qvec, np.float64))
         if aff is not None:
             config = replace(config, area_affinity=aff)
-        return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+        return profile_choose.choose(profile, semantic, area, tagged, at, config, areas, *things)
 
     return choose
 
@@ -255,7 +262,14 @@ def margin(rp: Replayed, gap: float, uniform: bool) -> Choose:
 
 def top_k(rp: Replayed, k: int, both: bool) -> Choose:
     def choose(
-        profile: Profile, semantic: Any, area: Any, tagged: Any, at: Any, config: Any, areas: Any
+        profile: Profile,
+        semantic: Any,
+        area: Any,
+        tagged: Any,
+        at: Any,
+        config: Any,
+        areas: Any,
+        *things: Any,
     ) -> list[ProfileEntry]:
         call = rp.call(profile)
         if call["qvec"] is not None and areas is not None:
@@ -266,7 +280,7 @@ def top_k(rp: Replayed, k: int, both: bool) -> Choose:
                     call["vectors"].astype(np.float64), rp.phrases, rp.phrase_starts, k
                 )
                 profile = replace(profile, areas=_softmax(close, 0.02))
-        return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+        return profile_choose.choose(profile, semantic, area, tagged, at, config, areas, *things)
 
     return choose
 
@@ -299,11 +313,20 @@ def zclose(rp: Replayed, spread: float) -> Choose:
 
 def zentry(rp: Replayed, scale: float, weight: float) -> Choose:
     def choose(
-        profile: Profile, semantic: Any, area: Any, tagged: Any, at: Any, config: Any, areas: Any
+        profile: Profile,
+        semantic: Any,
+        area: Any,
+        tagged: Any,
+        at: Any,
+        config: Any,
+        areas: Any,
+        *things: Any,
     ) -> list[ProfileEntry]:
         vectors = rp.call(profile)["vectors"]
         if vectors is None or len(profile.entries) < 3:
-            return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+            return profile_choose.choose(
+                profile, semantic, area, tagged, at, config, areas, *things
+            )
         c = profile.columns
         heads = vectors[c.starts].astype(np.float64)
         cos = heads @ heads.T
@@ -313,7 +336,7 @@ def zentry(rp: Replayed, scale: float, weight: float) -> Choose:
         s = np.array(semantic, dtype=np.float64)
         s[c.rows] = scale * (s[c.rows] - mean[owner]) / (sd[owner] + 1e-6)
         config = replace(config, crowding_weight=weight)
-        return profile_choose.choose(profile, s, area, tagged, at, config, areas)
+        return profile_choose.choose(profile, s, area, tagged, at, config, areas, *things)
 
     return choose
 
@@ -350,11 +373,20 @@ def stance_removed(
     basis = np.linalg.svd(frames, full_matrices=False)[2][:rank]
 
     def choose(
-        profile: Profile, semantic: Any, area: Any, tagged: Any, at: Any, config: Any, areas: Any
+        profile: Profile,
+        semantic: Any,
+        area: Any,
+        tagged: Any,
+        at: Any,
+        config: Any,
+        areas: Any,
+        *things: Any,
     ) -> list[ProfileEntry]:
         vectors = rp.call(profile)["vectors"]
         if vectors is None or len(profile.entries) < 2 or not config.crowding_weight:
-            return profile_choose.choose(profile, semantic, area, tagged, at, config, areas)
+            return profile_choose.choose(
+                profile, semantic, area, tagged, at, config, areas, *things
+            )
         v = vectors.astype(np.float64)
         w = v - share * (v @ basis.T) @ basis
         moved = pr.recrowded(profile, w[profile.columns.starts])

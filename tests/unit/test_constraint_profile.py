@@ -269,6 +269,32 @@ def test_an_entry_in_the_requests_decision_areas_ranks_above_one_as_close_elsewh
     assert ranked(None) == ["f0", "f1"]
 
 
+def test_an_entry_on_the_same_listed_thing_as_the_request_ranks_above_one_as_close() -> None:
+    facts = [fact(0, "no screens in bed"), fact(1, "a window seat", predicate="travel")]
+    profile = consolidate(facts, [0, 1], np.eye(2, dtype=np.float32), CONFIG)
+    on_thing = {0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0]}  # row 0 on one thing, row 1 another
+    things = np.array([on_thing[r] for r in profile.columns.rows])
+    profile = replace(profile, things=things)
+    semantic = np.array([0.2, 0.2])  # as close in meaning, no area known
+    none = np.zeros(2, dtype=bool)
+
+    def ranked(request: np.ndarray | None, config: ProfileConfig = RELATIVE) -> list[str]:
+        chosen = choose(profile, semantic, none, none, T0, config, None, request)
+        return [e.standing.fact.id for e in chosen]
+
+    assert ranked(np.array([0.0, 0.8, 0.2])) == ["f1", "f0"]
+    assert ranked(np.array([0.8, 0.0, 0.2])) == ["f0", "f1"]
+    # the thing affinity off, or the request's things unknown: a tie, by id
+    assert ranked(np.array([0.0, 0.8, 0.2]), replace(RELATIVE, thing_affinity=0.0)) == [
+        "f0",
+        "f1",
+    ]
+    assert ranked(None) == ["f0", "f1"]
+    # the signal it was ranked by shows the affinity: 0.2 + 0.3 * 0.8
+    top = choose(profile, semantic, none, none, T0, RELATIVE, None, np.array([0.0, 0.8, 0.2]))
+    assert abs(top[0].signals["semantic"] - (0.2 + CONFIG.thing_affinity * 0.8)) < 1e-4
+
+
 def test_after_the_best_closeness_needs_to_stand_out_less_than_the_score() -> None:
     # f1 is the second closest of ten by some way: its score does not stand out
     # (then_stand_out), nor its closeness 0.5 σ (0.175), but 0.3 σ (0.159): it is carried

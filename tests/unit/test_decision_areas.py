@@ -18,6 +18,7 @@ from cognimem.text.areas import (
     areas_of_tags,
     closest_areas,
     tags_under,
+    thing_shares,
 )
 
 
@@ -81,6 +82,19 @@ def test_area_shares_grade_how_much_two_texts_fall_in_the_same_areas() -> None:
     shares = area_shares(np.vstack([garden, chores, flights]), LISTED, 0.02)
     assert np.allclose(shares.sum(axis=1), 1.0)
     assert shares[0] @ shares[1] > 0.5 > shares[0] @ shares[2]
+
+
+def test_thing_shares_meet_on_one_listed_thing_across_areas() -> None:
+    # closest to things of two areas (phones, evenings), both near a third (sleep)
+    screens = near(("phones", 0.5), ("sleep", 0.45))
+    evening = near(("evenings", 0.5), ("sleep", 0.45))
+    flights = near(("flights", 0.5), ("hotels", 0.45))
+    things = thing_shares(np.vstack([screens, evening, flights]), LISTED, 0.05)
+    assert things.shape == (3, len(AREA_PHRASES))
+    assert np.allclose(things.sum(axis=1), 1.0)
+    areas = area_shares(np.vstack([screens, evening]), LISTED, 0.02)
+    assert things[0] @ things[1] > 0.05 > areas[0] @ areas[1]
+    assert things[0] @ things[1] > 10 * (things[0] @ things[2])
 
 
 def test_closest_areas_refuses_one_vector_per_area() -> None:

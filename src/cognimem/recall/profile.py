@@ -124,6 +124,17 @@ class ProfileConfig:
     # cue_trigger 0.714 -> 0.771 (docs/constraints.md)
     area_affinity: float = 0.15
     area_temperature: float = 0.02
+    # ... and this times how much they fall on the same things the areas list (the dot
+    # product of their softmaxes over the 122 listed things at thing_temperature,
+    # text/areas.py: thing_shares): finer than the areas, two texts of one area can lie
+    # near different things of it. On the tune halves, replayed from the captured
+    # profile inputs (benchmarks/profile_replay_implied.py): preference_requests 0.942 ->
+    # 0.950 (1.93 -> 1.91 others shown), ..._more 2.08 -> 2.03 others, cue_trigger_long
+    # the same cues with 2.44 -> 2.42 (mid 2.73 -> 2.68) unrelated constraints a packet,
+    # cue_trigger and dilution the same cues; at temperature 0.05 the mid setting lost a
+    # pair, at 0.08 the gain went (docs/constraints.md, "What a constraint implies")
+    thing_affinity: float = 0.3
+    thing_temperature: float = 0.06
     tag_weight: float = 0.15
     importance_weight: float = 0.1
     recency_weight: float = 0.1
@@ -165,6 +176,8 @@ class Profile:
     # per statement, in the columns' order (entries in turn, each one's statements): how
     # it divides among the decision areas (text/areas.py: area_shares); None: unknown
     areas: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # ... and among the things the areas list (text/areas.py: thing_shares)
+    things: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def by_fact(self) -> dict[str, Standing]:
         """Every constraint's entry by fact id: the entry a statement is in, or the one

@@ -7,7 +7,8 @@
   (value, policy) never decays out, as in the sections;
 - **what bears on the request**: every live entry is ranked by relevance to the
   request — its closeness (its cosine with the request plus ``area_affinity`` times how
-  much the two fall in the same decision areas, graded: ``text/areas.py``) *less how
+  much the two fall in the same decision areas, graded, and ``thing_affinity`` times
+  how much they fall on the same things the areas list: ``text/areas.py``) *less how
   close it sits to the user's other constraints* (``crowding``: the mean cosine of its
   ``crowding_k`` nearest entries of other messages), a shared scope tag, importance,
   recency and kind (binding first) — and those within ``within`` of the best and at
@@ -69,12 +70,14 @@ def choose(
     at: datetime,
     config: ProfileConfig,
     request_areas: np.ndarray | None = None,
+    request_things: np.ndarray | None = None,
 ) -> list[ProfileEntry]:
     """The entries that bear on a request, best first: ``semantic``, ``area`` and
     ``tagged`` are per fact row (cosine with the request, shares one of its decision
     areas, shares one of its scope tags); ``at`` is the read's reference time;
-    ``request_areas`` how the request divides among the decision areas
-    (``text/areas.py``: ``area_shares``)."""
+    ``request_areas`` and ``request_things`` how the request divides among the decision
+    areas and among the things they list (``text/areas.py``: ``area_shares``,
+    ``thing_shares``)."""
     entries = profile.entries
     if not entries:
         return []
@@ -83,7 +86,8 @@ def choose(
     with np.errstate(over="ignore"):
         decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
     confidence = np.maximum.reduceat(decayed, c.starts)
-    sem = np.maximum.reduceat(_closeness(profile, semantic, request_areas, config), c.starts)
+    closeness = _closeness(profile, semantic, (request_areas, request_things), config)
+    sem = np.maximum.reduceat(closeness, c.starts)
     shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
     shares_tag = np.logical_or.reduceat(np.asarray(tagged, dtype=bool)[c.rows], c.starts)
     recency = 0.5 ** (np.maximum(t - c.newest, 0.0) / 86_400 / config.recency_days)
@@ -123,16 +127,20 @@ def choose(
 def _closeness(
     profile: Profile,
     semantic: np.ndarray,
-    request_areas: np.ndarray | None,
+    request: tuple[np.ndarray | None, np.ndarray | None],
     config: ProfileConfig,
 ) -> np.ndarray:
     """Per statement: its cosine with the request, plus ``area_affinity`` times how much
-    the two fall in the same decision areas."""
+    the two fall in the same decision areas and ``thing_affinity`` times how much they
+    fall on the same things the areas list (``request``: the request's area and thing
+    shares, None when unknown)."""
     cosine: np.ndarray = np.asarray(semantic)[profile.columns.rows].astype(np.float64)
-    if not config.area_affinity or request_areas is None or profile.areas is None:
-        return cosine
-    shared: np.ndarray = cosine + config.area_affinity * (profile.areas @ request_areas)
-    return shared
+    areas, things = request
+    if config.area_affinity and areas is not None and profile.areas is not None:
+        cosine = cosine + config.area_affinity * (profile.areas @ areas)
+    if config.thing_affinity and things is not None and profile.things is not None:
+        cosine = cosine + config.thing_affinity * (profile.things @ things)
+    return cosine
 
 
 def _then_stand_out(

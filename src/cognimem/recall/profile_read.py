@@ -28,7 +28,7 @@ from cognimem.recall.profile import (
 from cognimem.recall.profile_choose import choose, part_config
 from cognimem.recall.profile_consolidate import consolidate, stance_hubness
 from cognimem.recall.steps import StepRun
-from cognimem.text.areas import area_shares
+from cognimem.text.areas import area_shares, thing_shares
 
 __all__ = ["entries_in_turn", "explain_profile", "profile_entries"]
 
@@ -57,6 +57,9 @@ async def _profile(
         if config.area_affinity:
             shares = area_shares(statements, descriptions, config.area_temperature)
             profile = replace(profile, areas=shares)
+        if config.thing_affinity:
+            things = thing_shares(statements, descriptions, config.thing_temperature)
+            profile = replace(profile, things=things)
     found = (profile, profile.by_fact())
     rows.derived[_KEY] = found
     return found
@@ -68,7 +71,7 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
     config = run.sections.profile
     if config.max_tokens <= 0 or not run.analysis.decision or not run.config.sections:
         return ProfileChoice()
-    wanted = config.area_affinity or config.stance_hub
+    wanted = config.area_affinity or config.thing_affinity or config.stance_hub
     descriptions = await run.area_descriptions() if wanted else None
     profile, by_fact = await _profile(run, descriptions)
     if not profile.entries:
@@ -86,23 +89,24 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
             rows.tagged(view.domains),
             at,
             ranking,
-            _request_areas(view, descriptions, ranking),
+            *_request_shares(view, descriptions, ranking),
         )
         for view, ranking in views
     ]
     return ProfileChoice(entries_in_turn(choices), by_fact)
 
 
-def _request_areas(
+def _request_shares(
     view: QueryView, descriptions: np.ndarray | None, config: ProfileConfig
-) -> np.ndarray | None:
-    """How the request divides among the decision areas (None without its vector or
-    the areas' descriptions)."""
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """How the request divides among the decision areas and among the things they list
+    (None without its vector or the areas' descriptions)."""
     if view.vector is None or descriptions is None:
-        return None
+        return None, None
     vector = np.asarray(view.vector, dtype=np.float32)[None, :]
-    shares: np.ndarray = area_shares(vector, descriptions, config.area_temperature)[0]
-    return shares
+    areas = area_shares(vector, descriptions, config.area_temperature)[0]
+    things = thing_shares(vector, descriptions, config.thing_temperature)[0]
+    return areas, things
 
 
 def entries_in_turn(choices: list[list[ProfileEntry]]) -> list[ProfileEntry]:

@@ -42,6 +42,7 @@ __all__ = [
     "areas_of_tags",
     "closest_areas",
     "tags_under",
+    "thing_shares",
 ]
 
 
@@ -241,8 +242,22 @@ def area_shares(vectors: np.ndarray, descriptions: np.ndarray, temperature: floa
     ``temperature``, rows summing to 1. Two texts' shares' dot product is how much they
     fall in the same areas, graded where :func:`closest_areas` is all or nothing."""
     nearest = np.asarray(vectors, dtype=np.float32) @ descriptions.T
-    closeness = np.maximum.reduceat(nearest, _STARTS, axis=1).astype(np.float64)
-    weights = np.exp((closeness - closeness.max(axis=1, keepdims=True)) / temperature)
+    return _softmax(np.maximum.reduceat(nearest, _STARTS, axis=1), temperature)
+
+
+def thing_shares(vectors: np.ndarray, descriptions: np.ndarray, temperature: float) -> np.ndarray:
+    """Per row of ``vectors`` (unit length), how it divides among the things the areas
+    list (:data:`AREA_PHRASES`, whose vectors ``descriptions`` holds): a softmax over its
+    cosine with each at ``temperature``, rows summing to 1. Finer than
+    :func:`area_shares`, which counts an area as close as its nearest thing: two texts
+    of one area may lie near different things of it (sleep, doctors), and two whose
+    closest areas differ may still share a thing near both."""
+    return _softmax(np.asarray(vectors, dtype=np.float32) @ descriptions.T, temperature)
+
+
+def _softmax(closeness: np.ndarray, temperature: float) -> np.ndarray:
+    close = closeness.astype(np.float64)
+    weights = np.exp((close - close.max(axis=1, keepdims=True)) / temperature)
     shares: np.ndarray = weights / weights.sum(axis=1, keepdims=True)
     return shares
 
