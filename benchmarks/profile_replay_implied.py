@@ -6,7 +6,8 @@ Every lever starts from the shipped choice (``base``) and changes one thing:
 
 - ``phr-W-T[-x]``: the closeness gains ``W`` times how much the statement and the
   request fall on the same listed things (the dot product of their softmaxes over the
-  122 listed things at temperature ``T``); ``-x``: in place of the graded area;
+  122 listed things at temperature ``T``); ``-x``: in place of the graded area; ``-w``:
+  for the whole request only, not its parts (``recall/parts.py``);
 - ``so-W[-x]``: the closeness gains ``W`` times the cosine of the two texts' profiles
   over the listed things (each text's cosines with them, centred on their mean): a
   second-order closeness, two texts near the same listed things;
@@ -98,11 +99,13 @@ class Replay:
         self.calls = {id(c["profile"]): c for rs in data.values() for r in rs for c in r["calls"]}
         self.p = phrases.astype(np.float64)
 
-    def added(self, extra: Extra, weight: float, instead: bool) -> Choose:
+    def added(self, extra: Extra, weight: float, instead: bool, parts: bool = True) -> Choose:
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             call = self.calls[id(profile)]
             semantic, area, tagged, at, config, areas, *things = inputs
             if call["vectors"] is None or call["qvec"] is None:
+                return profile_choose.choose(profile, *inputs)
+            if not parts and not config.crowding_weight:  # a part's ranking (part_config)
                 return profile_choose.choose(profile, *inputs)
             s = np.asarray(call["vectors"], np.float64)
             q = np.asarray(call["qvec"], np.float64)
@@ -205,7 +208,8 @@ class Replay:
             return profile_choose.choose
         kind, *rest = name.split("-")
         instead = "x" in rest
-        numbers = [float(v) for v in rest if v != "x"]
+        whole = "w" in rest  # the whole request only, not its parts
+        numbers = [float(v) for v in rest if v not in ("x", "w")]
         if kind == "z":
             return self.standard(numbers[0])
         if kind == "hubn":
@@ -213,7 +217,7 @@ class Replay:
         if kind == "sxc":
             return self.expanded(numbers[0], int(numbers[1]), False, True, True)
         if kind == "phr":
-            return self.added(phrase_shares(numbers[1]), numbers[0], instead)
+            return self.added(phrase_shares(numbers[1]), numbers[0], instead, not whole)
         if kind == "so":
             return self.added(second_order, numbers[0], instead)
         sides = {"qx": (True, False), "sx": (False, True), "bx": (True, True)}[kind]

@@ -231,6 +231,26 @@ def test_a_part_of_a_request_ranks_only_the_entries_of_its_tags_without_crowding
     assert [e.standing.fact.id for e in part] == ["f0", "f1"]
 
 
+def test_a_part_of_a_request_does_not_rank_its_topics_entries_by_listed_things() -> None:
+    # two food rules, equally close to "a dinner": the listed things put the first on the
+    # request's thing and the second off it, by more than the margin
+    food = [fact(i, f"food rule {i}", said=T0) for i in range(2)]
+    profile = consolidate(food, [0, 1], np.eye(2, dtype=np.float32), CONFIG)
+    on_thing = {0: [1.0, 0.0], 1: [0.0, 1.0]}
+    things = np.array([on_thing[r] for r in profile.columns.rows])
+    profile = replace(profile, things=things)
+    semantic = np.array([0.3, 0.3])
+    dinner = np.array([True, True])
+    request = np.array([1.0, 0.0])
+    wide = replace(CONFIG, thing_affinity=0.5)  # more than the margin (within 0.35)
+    part = choose(profile, semantic, dinner, dinner, T0, part_config(wide), None, request)
+    assert sorted(e.standing.fact.id for e in part) == ["f0", "f1"]
+    whole = choose(
+        profile, semantic, dinner, dinner, T0, replace(wide, topic_exempt=False), None, request
+    )
+    assert [e.standing.fact.id for e in whole] == ["f0"]
+
+
 def test_entries_of_the_requests_topic_and_area_need_not_stand_out() -> None:
     # two food rules near each other, both in the request's scope tag and decision area,
     # and an unrelated one: the mean of the scores kept only the closer food rule; an

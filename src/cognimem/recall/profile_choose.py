@@ -56,9 +56,17 @@ def part_config(config: ProfileConfig) -> ProfileConfig:
     part's best. The crowding correction and the stand-out floor are off: the entries
     that share a part's tags are one topic's cluster, whose members crowd each other —
     among "I'm vegetarian", "I'm allergic to peanuts" and "I never fly on Sundays" the
-    correction put the lone travel rule first even for "book me a dinner"."""
+    correction put the lone travel rule first even for "book me a dinner". Nor do the
+    listed things count (``thing_affinity``): among one topic's entries they only tell
+    apart which of the topic's things each lies on, and for "a dinner" ranked "I'm
+    allergic to peanuts." out of the margin below "I'm vegetarian."."""
     return replace(
-        config, crowding_weight=0.0, stand_out=None, then_stand_out=None, evidence_floor=math.inf
+        config,
+        crowding_weight=0.0,
+        stand_out=None,
+        then_stand_out=None,
+        evidence_floor=math.inf,
+        thing_affinity=0.0,
     )
 
 
