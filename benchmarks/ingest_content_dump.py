@@ -5,8 +5,8 @@ Writes the ingest of ``ingest_ratio.py`` (``Memory.write_batch``, default ``chat
 profile, onnx:minilm) into a fresh database (SQLite, or a throwaway PostgreSQL server)
 and prints every row of every table but ``schema_migrations``, one JSON line each:
 ids (``evt_…``, ``mem_…``, …) replaced by their order of first appearance, and the
-times of the run (today's date) by ``<now>``, so two runs compare equal when they stored
-the same content. Rows are ordered by ``seq`` where a table has one, else by their text.
+times of the run (today's date; on SQLite, microseconds since the epoch within today)
+by ``<now>``, so two runs compare equal when they stored the same content. Rows are ordered by ``seq`` where a table has one, else by their text.
 
 Usage (from a tree's root, with that tree's code on the path):
 
@@ -29,6 +29,7 @@ from ingest_ratio import ingest_pass, message_arguments, messages
 from tests.servers import start_postgres  # ingest_ratio put the repository on the path
 
 _ID = re.compile(r"\b[a-z]{3}_[0-9a-f]{28}\b")
+_MICROS = re.compile(r"\b1[0-9]{15}\b")
 
 
 async def pg_rows(dsn: str) -> dict[str, list[dict[str, Any]]]:
@@ -75,26 +76,42 @@ def sqlite_rows(path: str) -> dict[str, list[dict[str, Any]]]:
 
 def normalised(tables: dict[str, list[dict[str, Any]]]) -> list[str]:
     today = datetime.now(UTC).date().isoformat()
-    now = re.compile(re.escape(today) + r"[T ][0-9:.+Z-]*")
+    iso = re.compile(re.escape(today) + r"[T ][0-9:.+Z-]*")
+    # SQLite keeps times as microseconds since the epoch
+    midnight = int(datetime.fromisoformat(today).replace(tzinfo=UTC).timestamp()) * 10**6
+
+    def run_time(match: re.Match[str]) -> str:
+        return "<now>" if 0 <= int(match.group(0)) - midnight < 86_400 * 10**6 else match.group(0)
+
+    def masked(row: dict[str, Any]) -> str:
+        return _MICROS.sub(run_time, iso.sub("<now>", json.dumps(row, sort_keys=True)))
+
     ids: dict[str, str] = {}
 
     def canonical(match: re.Match[str]) -> str:
         return ids.setdefault(match.group(0), f"<{match.group(0)[:3]}{len(ids)}>")
 
     lines = []
-    # tables with a sequence first (their order is the writes'), then the rest by text
-    ordered = sorted(tables, key=lambda t: (not any("seq" in r for r in tables[t][:1]), t))
+    # tables with a sequence first (their order is the writes'), then the rest by text,
+    # the events, items, facts and entities before the tables that link them (an id is
+    # numbered where it first appears: in a row alike to no other but for its ids)
+    first = {"events": 0, "items": 1, "facts": 2, "entities": 3}
+    ordered = sorted(
+        tables,
+        key=lambda t: (not any("seq" in r for r in tables[t][:1]), first.get(t, len(first)), t),
+    )
     for table in ordered:
         if table == "schema_migrations":
             continue
         rows = tables[table]
         if rows and "seq" in rows[0]:
             rows = sorted(rows, key=lambda r: r["seq"])
-            texts = [now.sub("<now>", json.dumps(r, sort_keys=True)) for r in rows]
+            lines += [f"{table} {_ID.sub(canonical, masked(r))}" for r in rows]
         else:
-            texts = [now.sub("<now>", json.dumps(r, sort_keys=True)) for r in rows]
-            texts.sort(key=lambda t: _ID.sub("<id>", t))
-        lines += [f"{table} {_ID.sub(canonical, t)}" for t in texts]
+            texts = sorted((masked(r) for r in rows), key=lambda t: _ID.sub("<id>", t))
+            # rows alike but for their ids (a link table's) by the ids' numbers: the
+            # order SQLite returns them in follows the random ids
+            lines += sorted(f"{table} {_ID.sub(canonical, t)}" for t in texts)
     return lines
 
 
