@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -101,6 +101,40 @@ class MemoryItem(BaseModel):
         if start is not None and end is not None and start >= end:
             raise ValueError("event_start must be before event_end")
         return self
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def trusted(model: type[M], values: dict[str, Any]) -> M:
+    """A ``model`` of ``values`` not validated again: every field given, in the model's
+    field order (the order ``model_dump`` writes), each already of its field's type (a
+    stored row decoded: it was written from a validated model). What
+    ``model.model_construct`` makes, without its walk over the fields (~1 against ~5
+    microseconds for a validated item)."""
+    made = model.__new__(model)
+    object.__setattr__(made, "__dict__", values)
+    object.__setattr__(made, "__pydantic_fields_set__", set(values))
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
+
+
+def stored_item(values: dict[str, Any]) -> MemoryItem:
+    """An item from a stored row's values (``trusted``'s terms). Its rule across fields
+    is still checked, and a float field holding anything but a float (never written so)
+    is validated: such values raise or convert as a validated item's would."""
+    start, end = values["event_start"], values["event_end"]
+    novelty = values["novelty"]
+    if (
+        (start is None) != (end is None)
+        or (start is not None and start >= end)
+        or type(values["importance"]) is not float
+        or type(values["confidence"]) is not float
+        or (novelty is not None and type(novelty) is not float)
+    ):
+        return MemoryItem(**values)
+    return trusted(MemoryItem, values)
 
 
 def utility(item: MemoryItem) -> float:

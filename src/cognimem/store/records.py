@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from cognimem.errors import Conflict
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ApiKey, Session
+from cognimem.models.items import stored_item, trusted
 from cognimem.models.knowledge import (
     Alias,
     AliasSource,
@@ -247,12 +248,15 @@ def scope_filter(
 
 def _json_list(text: str) -> list[Any]:
     """A JSON array column; the empty one (most rows' entities and ids) without a parse."""
-    return [] if text == "[]" else json.loads(text)
+    return [] if text == "[]" else _parse(text)
 
 
 def _json_object(text: str) -> dict[str, Any]:
     """A JSON object column; the empty one (most rows' metadata) without a parse."""
-    return {} if text == "{}" else json.loads(text)
+    return {} if text == "{}" else _parse(text)
+
+
+_parse = json.JSONDecoder().decode  # ``json.loads`` of a str, without its checks
 
 
 def _required(time: TimeDecoder, value: Any) -> datetime:
@@ -293,37 +297,39 @@ def item_from_row(row: Columns, time: TimeDecoder, at: int = 0) -> MemoryItem:
         cited_count, success_count, failure_count, consolidated, supersedes, superseded_by,
         embedding_model, metadata, event_start, event_end, novelty,
     ) = row[at : at + _ITEM_WIDTH]  # fmt: skip
-    return MemoryItem(
-        id=id_,
-        scope=_scope(tenant_id, namespace, user_id, agent_id, session_id),
-        text=text,
-        kind=_KINDS.get(kind) or ItemKind(kind),
-        key=key,
-        entities=_json_list(entities),
-        source_event_ids=_json_list(source_event_ids),
-        external_ids=_json_list(external_ids),
-        author=author,
-        occurred_at=_required(time, occurred_at),
-        recorded_at=_required(time, recorded_at),
-        importance=importance,
-        confidence=confidence,
-        tier=_TIERS.get(tier) or Tier(tier),
-        status=_STATUSES.get(status) or ItemStatus(status),
-        token_count=token_count,
-        access_count=access_count,
-        last_accessed_at=time(last_accessed_at),
-        loaded_count=loaded_count,
-        cited_count=cited_count,
-        success_count=success_count,
-        failure_count=failure_count,
-        consolidated=bool(consolidated),
-        supersedes=supersedes,
-        superseded_by=superseded_by,
-        embedding_model=embedding_model,
-        metadata=_json_object(metadata),
-        event_start=time(event_start),
-        event_end=time(event_end),
-        novelty=novelty,
+    return stored_item(
+        {  # in MemoryItem's field order
+            "id": id_,
+            "scope": _scope(tenant_id, namespace, user_id, agent_id, session_id),
+            "text": text,
+            "kind": _KINDS.get(kind) or ItemKind(kind),
+            "key": key,
+            "entities": _json_list(entities),
+            "source_event_ids": _json_list(source_event_ids),
+            "external_ids": _json_list(external_ids),
+            "author": author,
+            "occurred_at": _required(time, occurred_at),
+            "recorded_at": _required(time, recorded_at),
+            "event_start": time(event_start),
+            "event_end": time(event_end),
+            "importance": importance,
+            "novelty": novelty,
+            "confidence": confidence,
+            "tier": _TIERS.get(tier) or Tier(tier),
+            "status": _STATUSES.get(status) or ItemStatus(status),
+            "token_count": token_count,
+            "access_count": access_count,
+            "last_accessed_at": time(last_accessed_at),
+            "loaded_count": loaded_count,
+            "cited_count": cited_count,
+            "success_count": success_count,
+            "failure_count": failure_count,
+            "consolidated": bool(consolidated),
+            "supersedes": supersedes,
+            "superseded_by": superseded_by,
+            "embedding_model": embedding_model,
+            "metadata": _json_object(metadata),
+        }
     )
 
 
@@ -337,36 +343,45 @@ def fact_from_row(row: Columns, time: TimeDecoder, at: int = 0) -> Fact:
         status, superseded_by, valid_from, valid_to, recorded_at, evidence_item_ids,
         evidence_event_ids, importance, revision, embedding_model, provenance, recorded_to,
     ) = row[at : at + _FACT_WIDTH]  # fmt: skip
-    return Fact(
-        id=id_,
-        scope=_scope(tenant_id, namespace, user_id, agent_id, session_id),
-        key=key,
-        subject=subject,
-        subject_entity_id=subject_entity_id,
-        predicate=predicate,
-        category=_CATEGORIES.get(category) or FactCategory(category),
-        value=value,
-        polarity=bool(polarity),
-        object_entity_id=object_entity_id,
-        text=text,
-        scope_tags=_json_list(scope_tags),
-        confidence=confidence,
-        confidence_factors=json.loads(confidence_factors),
-        reinforcement_count=reinforcement_count,
-        last_validated_at=_required(time, last_validated_at),
-        status=_FACT_STATUSES.get(status) or FactStatus(status),
-        superseded_by=superseded_by,
-        valid_from=time(valid_from),
-        valid_to=time(valid_to),
-        recorded_at=_required(time, recorded_at),
-        recorded_to=time(recorded_to),
-        evidence_item_ids=_json_list(evidence_item_ids),
-        evidence_event_ids=_json_list(evidence_event_ids),
-        importance=importance,
-        revision=revision,
-        embedding_model=embedding_model,
-        provenance=json.loads(provenance),
+    return _stored_fact(
+        {  # in Fact's field order
+            "id": id_,
+            "scope": _scope(tenant_id, namespace, user_id, agent_id, session_id),
+            "key": key,
+            "subject": subject,
+            "subject_entity_id": subject_entity_id,
+            "predicate": predicate,
+            "category": _CATEGORIES.get(category) or FactCategory(category),
+            "value": value,
+            "polarity": bool(polarity),
+            "object_entity_id": object_entity_id,
+            "text": text,
+            "scope_tags": _json_list(scope_tags),
+            "confidence": confidence,
+            "confidence_factors": _json_object(confidence_factors),
+            "reinforcement_count": reinforcement_count,
+            "last_validated_at": _required(time, last_validated_at),
+            "status": _FACT_STATUSES.get(status) or FactStatus(status),
+            "superseded_by": superseded_by,
+            "valid_from": time(valid_from),
+            "valid_to": time(valid_to),
+            "recorded_at": _required(time, recorded_at),
+            "recorded_to": time(recorded_to),
+            "evidence_item_ids": _json_list(evidence_item_ids),
+            "evidence_event_ids": _json_list(evidence_event_ids),
+            "importance": importance,
+            "revision": revision,
+            "embedding_model": embedding_model,
+            "provenance": _json_object(provenance),
+        }
     )
+
+
+def _stored_fact(values: dict[str, Any]) -> Fact:
+    """A fact of a stored row's values (``models.items.trusted``), validated only when a
+    float field holds anything but a float (never written so)."""
+    floats = [values["confidence"], values["importance"], *values["confidence_factors"].values()]
+    return trusted(Fact, values) if all(type(f) is float for f in floats) else Fact(**values)
 
 
 def _scope(
