@@ -6,7 +6,9 @@ profile, onnx:minilm) into a fresh database (SQLite, or a throwaway PostgreSQL s
 and prints every row of every table but ``schema_migrations``, one JSON line each:
 ids (``evt_…``, ``mem_…``, …) replaced by their order of first appearance, and the
 times of the run (today's date; on SQLite, microseconds since the epoch within today)
-by ``<now>``, so two runs compare equal when they stored the same content. Rows are ordered by ``seq`` where a table has one, else by their text.
+by ``<now>``, so two runs compare equal when they stored the same content. Rows are
+ordered by ``seq`` where a table has one, else by their text (the events, items, facts
+and entities first; rows alike but for their ids by the ids' numbers).
 
 Usage (from a tree's root, with that tree's code on the path):
 
