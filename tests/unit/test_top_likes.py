@@ -20,7 +20,7 @@ POLICY = FactCategory.POLICY
     ("text", "value", "polarity"),
     [
         ("Thin-crust pizza is my absolute favourite.", "Thin-crust pizza", True),
-        ("Late evening is my favourite time for a swim.", "Late evening", True),
+        ("Late evening is my favourite time for a swim.", "Late evening for a swim", True),
         ("I like to keep a spare charger in my bag.", "keep a spare charger in my bag", True),
         ("When I'm writing I turn off my phone.", "phone when I'm writing", False),
         ("On holiday I always switch work email off.", "work email on holiday", False),

@@ -5,17 +5,29 @@
   to: "a sitter who comes to the house", "a seat that is close to the front" keep their
   ends ("I prefer tea to coffee" is still cut before "to coffee");
 - a habit of switching something off is a stance against it: "When I'm on deadline I
-  turn off all notifications" is against notifications, as "I avoid X" is.
+  turn off all notifications" is against notifications, as "I avoid X" is;
+- "to" after a verb is the verb's own ("talk to a person at a branch"): when the
+  sentence also compares by "than", "over", "rather than" or "instead of", that word
+  brings in the alternative, and "to" is kept ("I'd rather talk to a person at a
+  branch than use an app" is for "talk to a person at a branch");
+- a habit said of everything but one thing is a stance against that thing: "I'll eat
+  pretty much anything except raw fish" is against raw fish (the refusal "I won't buy
+  anything except X" is the opposite, a choice of X, and is read before this);
+- a wish in the conditional closed by "please" or "thanks" is a request for now: "I'd
+  prefer the grey jacket, please" asks for one thing, "I'd prefer a window seat on
+  long flights" states a standing choice.
 
-Nothing here names a topic: the markers are relative pronouns, "to" and the verbs of
-switching off.
+Nothing here names a topic: the markers are relative pronouns, the words of comparison,
+"anything except" and the verbs of switching off.
 """
 
 from __future__ import annotations
 
+import re
+
 from cognimem.ingest.extract.patterns import icase
 
-__all__ = ["relative_to", "switched_off"]
+__all__ = ["all_but", "compared_at", "polite_request", "relative_to", "switched_off"]
 
 # a relative clause open at the end of what precedes "to"
 _RELATIVE = icase(r"\b(?:who|that|which|where)\s+(?:\w+\s+){0,3}?\w+$")
@@ -24,6 +36,52 @@ _OFF = icase(
     r"^(?:turn|switch|shut)\s+off\s+(?P<rest>.+)$|^(?:turn|switch|shut)\s+(?P<rest2>.+?)\s+off"
     r"\b(?P<tail>.*)$|^(?:mute|disable|block|silence)\s+(?P<rest3>.+)$"
 )
+
+# the words of comparison other than "to" ("than" is not one after "more" / "less": the
+# caller checks what precedes it)
+_COMPARED_BY = icase(r"\s+(?:over|rather than|instead of|than)\s+")
+# "I'll eat pretty much anything except X", "I watch anything but X", "We listen to
+# everything apart from X": the verb's own words, then what is left out
+_ALL_BUT = icase(
+    r"^(?:I|we)(?:'ll|'d)?\s+(?:(?:will|would|can|could|usually|generally|happily|gladly)\s+)*"
+    r"(?P<verb>(?!(?:do|have|be|give|pay|try|say|take)\b)[a-z]+(?:\s+(?:to|with|on|in))?)\s+"
+    r"(?:(?:pretty\s+much|just\s+about|almost|basically|practically)\s+)?(?:anything|"
+    r"everything)\s+(?:except|but|apart\s+from|other\s+than|besides)\s+(?P<rest>\w.+)"
+)
+_NOT_HABIT = frozenset({"ate", "watched", "bought", "tried", "had", "did", "would", "will"})
+
+# "I'd prefer the grey jacket, please", "We'd rather sit outside, thanks"
+_POLITE = icase(
+    r"^(?:I|we)(?:'d|\s+would)\s+(?:much\s+|really\s+)?(?:prefer|rather|like|sooner)\b.*,\s*"
+    r"(?:please|thanks|thank\s+you)\W*$"
+)
+
+
+def polite_request(evidence: str) -> bool:
+    """Whether a sentence is a wish closed by "please" or "thanks" (a request for now,
+    no standing stance)."""
+    return _POLITE.match(evidence.strip()) is not None
+
+
+def compared_at(text: str, compared: re.Pattern[str]) -> re.Match[str] | None:
+    """Where ``text`` brings in the option a choice is preferred to, by ``compared`` (its
+    words of comparison, "to" among them): at "than", "over", "rather than" or "instead
+    of" when the text has one after a "to", which is then the verb's ("talk to a person
+    ... than use an app"); otherwise where ``compared`` first matches."""
+    m = compared.search(text)
+    if m is None or not m.group().lstrip().lower().startswith("to "):
+        return m
+    later = _COMPARED_BY.search(text, m.start() + 1)
+    return compared.search(text, later.start()) if later else m
+
+
+def all_but(said: str) -> str | None:
+    """What a habit said of everything else leaves out ("I'll eat anything except raw
+    fish" -> "eat raw fish", a stance against it), or ``None``."""
+    m = _ALL_BUT.match(said.strip())
+    if m is None or m.group("verb").split()[0].lower() in _NOT_HABIT:
+        return None
+    return f"{m.group('verb')} {m.group('rest')}"
 
 
 def relative_to(head: str, joined: str) -> bool:

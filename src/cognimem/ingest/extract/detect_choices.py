@@ -38,9 +38,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from cognimem.ingest.extract import choice_objects as co
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
-from cognimem.ingest.extract.choice_objects import relative_to, switched_off
 from cognimem.ingest.extract.clauses import NOT_PAST_ED, Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.detect_constraints import primary_tag
@@ -170,7 +170,7 @@ _AGAINST = icase(
 _FOR = icase(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>prefer(?! not\b)|"
     rf"(?:'d|would) (?:much\s+|far\s+)?prefer(?! not\b)|"
-    rf"'d (?:much\s+|far\s+)?rather(?! not\b)|would (?:much\s+|far\s+)?rather(?! not\b)|"
+    rf"(?:'d|would) (?:much\s+|far\s+)?(?:rather|sooner)(?! not\b)|"
     rf"'d (?:always\s+)?choose|would (?:always\s+)?choose|'ll (?:always\s+)?(?:pick|choose|go "
     rf"for)|'d (?:always\s+)?go for|always (?:pick|choose|go for|opt for)|go for|opt for|"
     rf"(?:(?:have|need|got) to\s+|must\s+)?(?:stick to|stick with)|choose(?!\s+(?:to|my|our)\b)|"
@@ -304,9 +304,9 @@ def whole_object(text: str, *, compared: bool = False) -> str:
     text = _REASON.split(text, maxsplit=1)[0]
     text = text.split(",  ")[0]
     if compared:
-        m = _COMPARED.search(text)
+        m = co.compared_at(text, _COMPARED)
         head = text[: m.start()] if m else ""
-        if m and not _COMPARATIVE.search(head) and not relative_to(head, m.group()):
+        if m and not _COMPARATIVE.search(head) and not co.relative_to(head, m.group()):
             text = text[: m.start()]
     text = _FILLER_END.sub("", text.strip())
     text = phrases.DET.sub("", _TO.sub("", text.strip()))
@@ -473,13 +473,13 @@ class ChoiceReader(Collector):
         only: bool = False,
         compared: bool = False,
     ) -> bool:
-        rest, polarity = switched_off(rest) if polarity else (rest, False)  # "I turn off X"
+        rest, polarity = co.switched_off(rest) if polarity else (rest, False)  # "I turn off X"
         what = antecedent(whole_object(rest, compared=compared), c.evidence)  # "..., I avoid them"
         if len(tokens(what)) > OBJECT_WORDS and "," in what and not LIST.search(what):
             # too long to be one object and no list: a new clause follows the comma
             # ("..., even a standby LED keeps me up")
             what = whole_object(what.split(",", 1)[0], compared=compared)
-        if not worth(what) or for_one_occasion(c.evidence):
+        if not worth(what) or for_one_occasion(c.evidence) or co.polite_request(c.evidence):
             return False
         if self.condition:
             cond = self.condition

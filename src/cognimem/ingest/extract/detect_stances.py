@@ -107,8 +107,9 @@ _RULE = gated(
 )
 _VALUE = gated(
     r"\bmatters?\s+(?:\w+\s+){0,3}to\s+(?:me|us)\b|\b(?:important|everything|a big (?:thing|"
-    r"deal)|sacred)\s+(?:to|for)\s+(?:me|us)\b|\bmeans?\s+(?:a lot|everything|so much|the "
-    r"world)\s+to\s+(?:me|us)\b|\b(?:I|we)(?:'d|\s+would)\s+(?:much\s+)?rather\b|"
+    r"deal)|sacred)\s+(?:to|for)\s+(?:me|us)\b|\bmeans?\s+(?:a lot|a great deal|(?:the\s+)?most|"
+    r"everything|so much|the world)\s+to\s+(?:me|us)\b|"
+    r"\b(?:I|we)(?:'d|\s+would)\s+(?:much\s+)?rather\b|"
     r"\b(?:I|we)\s+(?:really\s+|truly\s+|deeply\s+)?(?:care|value|treasure|cherish|"
     r"believe)\b|\bbugs me\b|\bin my book\b|\bhow I feel\b|"
     r"\bwhat I (?:look for|want most|care about|value)\b|\bcomes? first\b|"

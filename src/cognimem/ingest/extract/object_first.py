@@ -1,11 +1,11 @@
 """A stance said with its object first, read for :mod:`.detect_choices`: "X isn't my
 scene", "X is a hard no from me", "X are banned in this house", "X drives me up the
 wall", "X or nothing", "Nothing but X for me", "X is a definite no", "X is out for
-me", "X leave me cold", "The only X I buy is Y", "Only X for me", "X only for me" (an
-"I" inside a relative clause of the object is not its subject) — also after a reason
-said first
-("Because of my back, X is out of the question") or, tried last, after a conjunction or a
-comma ("I'm not a big drinker so pubs aren't really my thing").
+me", "X leave me cold", "The only X I buy is Y", "Y is the only X I buy", "Only X for
+me", "X only for me" (an "I" inside a relative clause of the object is not its
+subject) — also after a reason said first ("Because of my back, X is out of the
+question") or, tried last, after a conjunction or a comma ("I'm not a big drinker so
+pubs aren't really my thing").
 """
 
 from __future__ import annotations
@@ -56,6 +56,13 @@ _THE_ONLY = icase(
     r"'ll)\s+)*(?P<verb>[a-z]+)\s+(?:is|are|'s)\s+(?P<rest>(?!(?:the|this|that|my|our)\b)"
     r"[\w' &-]{2,60})"
 )
+# "Dark rye is the only bread I buy": the object said first, then the kind it is the
+# only one of (someone else's "My son's ..." is no stance of the speaker's)
+_ONLY_ONE = icase(
+    r"^(?P<rest>(?!(?:it|that|this|these|those|he|she|they|there|which|what|my\s+\w+'s)\b)"
+    r"[a-z][\w' &-]{1,60}?)\s+(?:is|are|'s|'re)\s+the\s+only\s+(?P<kind>[\w' -]{2,40}?)\s+"
+    r"(?:that\s+)?(?:I|we)\s+(?:(?:ever|really|will|'ll)\s+)*(?P<verb>[a-z]+)\s*[.!]*$"
+)
 # a relative clause in the object ("Big parties where I don't know anyone"): its "I" is
 # not the subject of the stance
 _RELATIVE = icase(r"\s+(?:where|that|who|which|when)\s.*$")
@@ -96,7 +103,7 @@ def object_first(
         return m.group("rest"), True
     if "only" not in words:
         return None
-    m = _THE_ONLY.match(said)
+    m = _THE_ONLY.match(said) or _ONLY_ONE.match(said)
     if m is not None:  # "only buy sourdough", and what it is when the object does not say
         kind, rest = m.group("kind"), m.group("rest")
         said_kind = kind.split()[-1].lower() in rest.lower()

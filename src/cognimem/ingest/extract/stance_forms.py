@@ -33,6 +33,7 @@ patterns cannot take, each by its grammar, none by a topic word.
 
 from __future__ import annotations
 
+from cognimem.ingest.extract.choice_objects import all_but
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, gated, icase
 from cognimem.text.tokens import tokens, words
 
@@ -332,6 +333,7 @@ def for_one_occasion(evidence: str) -> bool:
     return _OCCASION_LEAD.match(evidence.strip()) is not None
 
 
+_GENERIC_YOU = icase(r"\b(?:where|that|which|who)\s+you\b")
 _POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
 
 
@@ -347,7 +349,9 @@ def worth(value: str) -> bool:
         return False
     if _OCCASION_END.search(value):
         return False  # "I'm not doing anything then": one occasion, not a stance
-    return not {"you", "your", "yours"} & set(words)
+    # "you" as the subject of a relative clause is anyone ("loud bars where you can't
+    # hear each other"); anywhere else it points at the listener ("your idea")
+    return not {"you", "your", "yours"} & set(tokens(_GENERIC_YOU.sub(" ", value)))
 
 
 # what the speaker goes without under a condition ("Unless it's a special occasion, I
@@ -400,6 +404,8 @@ def against_form(said: str) -> tuple[str, bool] | None:
     """The object of a stance against it said in one of the voices of the module
     docstring, and whether it is a request (a "no" with no verb, an order to the
     listener); ``None`` when it is said in none."""
+    if (but := all_but(said)) is not None:  # "I'll eat anything except X"
+        return but, False
     none = _NONE_FOR_ME.match(said)
     if none is not None:
         rest = none.group("rest")

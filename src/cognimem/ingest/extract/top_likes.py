@@ -3,7 +3,8 @@ into a stance for the whole object, beside the preference the preference detecto
 reads:
 
 - a favourite with no kind after it, or a favourite time, place or way for something
-  ("X is my absolute favourite", "X is my favourite time for Y");
+  ("X is my absolute favourite", "X is my favourite time for Y": the object keeps
+  what it is the favourite for, "X for Y");
 - a practice the speaker likes to keep ("I like to keep X").
 
 Not one: a favourite of a kind ("X is my favourite food": a single-valued preference,
@@ -30,7 +31,7 @@ _FAVOURITE = gated(
     rf"^{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|always|still|easily|by\s+far)\s+)?"
     r"(?:my|our)\s+(?:(?:absolute|all[- ]time|very|total|number[- ]one)\s+)?favou?rite"
     r"(?:\s+(?:time|place|spot|day|season|way|kind|sort)\s+(?:of\s+(?:the\s+)?\w+\s+)?"
-    r"(?:for|to)\s+.+?)?\s*[.!]*$",
+    r"(?P<aim>(?:for|to)\s+.+?))?\s*[.!]*$",
     gate_match=True,
 )
 _KEEP = icase(
@@ -49,7 +50,10 @@ def top_like(said: str) -> str | None:
         if m is None:
             continue
         rest = m.group("rest") if pattern is _KEEP else liked_object(m.group("rest"))
-        return rest if names_a_thing(rest) and not _theirs(rest) else None
+        if not names_a_thing(rest) or _theirs(rest):
+            return None
+        aim = m.groupdict().get("aim")
+        return f"{rest} {aim}" if aim else rest
     return None
 
 
