@@ -2,8 +2,8 @@
 "than" keeps a verb's own "to" ("talk to a person at the desk"), a habit said of
 everything but one thing is against that thing, a generic "you" inside a relative
 clause no longer drops the stance, a wish closed by "please" is a request for now, "Y
-is the only X I buy" is a choice of Y only and "X means the most to me" is a value.
-Sentences written for these tests."""
+is the only X I buy" is a choice of Y only, "X means the most to me" is a value, and a
+rule keeps the condition its sentence opens with. Sentences written for these tests."""
 
 from __future__ import annotations
 
@@ -70,3 +70,11 @@ def test_an_only_one_said_object_first_is_exclusive() -> None:
 def test_what_means_the_most_is_a_value() -> None:
     found = constraints("Slow Sunday mornings mean the most to me.")
     assert [c[0] for c in found] == [FactCategory.VALUE]
+
+
+def test_a_rule_keeps_the_condition_its_sentence_opens_with() -> None:
+    found = constraints("After supper I never check work email.")
+    assert (POLICY, "never check work email after supper", True) in found
+    found = constraints("After nine at night I don't eat big meals.")
+    assert (POLICY, "no big meals after nine at night", True) in found
+    assert (POLICY, "no big meals", True) in constraints("I don't eat big meals.")

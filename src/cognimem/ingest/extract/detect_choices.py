@@ -258,7 +258,7 @@ _FILLER_END = icase(
     r"for me|personally|as much as (?:I|we) can|(?:if|when|whenever|wherever) (?:I|we) can|where "
     r"possible|when possible|lol|haha))+\s*[.!]*$"
 )
-_TO = icase(r"^to\s+")
+_TO = icase(r"^(?:to|it(?=\s+(?:when|whenever|if)\b))\s+")  # "hate it when X": when X
 _LEAD = icase(
     r"^(?P<cond>(?:(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
     r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?|(?:weeknights|weekdays|weekends|"

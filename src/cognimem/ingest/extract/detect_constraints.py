@@ -243,6 +243,8 @@ def _allergy_tags(item: str) -> list[str]:
 class ConstraintReader(Collector):
     """Reads allergies, diets, rules, goals, values, states and causal statements."""
 
+    condition: str | None = None  # the condition the current sentence opens with
+
     def _causal(self, text: str, evidence: str) -> bool:
         """Reads a whole sentence for a cause and its effect on a condition ("coffee
         gives me migraines"); an allergy statement is left to :meth:`_allergy`."""
@@ -368,6 +370,7 @@ class ConstraintReader(Collector):
                 if phrases.refers(item) or not _is_food(item):
                     continue
                 rule = f"no {item} {when.group(0).strip()}" if when else f"no {item}"
+                rule = self._framed_rule(c, rule)
                 tags = scope_tags(f"eat {rule}")
                 self.add(c, Cat.POLICY, "food", rule, tags=tags, confidence=strength)
                 found = True
@@ -380,9 +383,20 @@ class ConstraintReader(Collector):
             tags = scope_tags(rule) or (["health"] if pattern is _CANT_DO else [])
             if not tags:
                 continue
+            rule = self._framed_rule(c, rule)
             self.add(c, Cat.POLICY, primary_tag(Cat.POLICY, tags, "general"), rule, tags=tags)
             found = True
+        if found and self.condition and c.said.lower().startswith(self.condition.lower()):
+            self.condition = None  # the rules read here took it
         return found
+
+    def _framed_rule(self, c: Clause, rule: str) -> str:
+        """``rule`` with the condition its clause opens with ("After dinner I never
+        check work email": "never check work email after dinner")."""
+        cond = self.condition or ""
+        if not cond or not c.said.lower().startswith(cond.lower()):
+            return rule
+        return f"{rule} {cond[0].lower()}{cond[1:]}"
 
     def _goal(self, c: Clause) -> bool:
         m = _GOAL.search(c.text)
