@@ -11,6 +11,7 @@ from cognimem.errors import (
     StaleKnowledge,
 )
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope, Tier
+from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     ConflictStatus,
@@ -342,3 +343,18 @@ async def test_apply_consolidation_marks_sources_and_replaces_summaries(store: S
             ConsolidationWrite("t1", [third], replaced={first.item.id: third.item.id})
         )
     assert await store.get_items("t1", [third.item.id]) == []
+
+
+async def test_apply_consolidation_marks_what_its_facts_left_untrue(store: Store) -> None:
+    """Facts a consolidation pass re-reads are reconciled as a write's are: the items of
+    a value they supersede are marked no longer true in the same transaction."""
+    said = message("I live in Seattle", ALICE)
+    await store.commit([said], WINDOW)
+    item = said.items[0].item
+    mark = StaleItem("t1", item.id, "fct_new", "fct_old", T0, "superseded", T0)
+    await store.apply_consolidation(
+        ConsolidationWrite("t1", knowledge=Knowledge(stale_items=[mark]))
+    )
+    [got] = await store.get_items("t1", [item.id])
+    assert got.superseded_by == "fct_new"
+    assert got.metadata[NO_LONGER_TRUE] == mark.meta()

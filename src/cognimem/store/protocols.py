@@ -347,7 +347,8 @@ class EditStore(Protocol):
         with ``superseded_by`` its successor, mark ``write.consolidated`` items
         consolidated (never deleting or copying them), append ``write.history`` and
         write ``write.knowledge`` (facts read from the groups, as ``commit`` writes a
-        message's). A replaced summary that is no longer active, an item of
+        message's: its ``silence_items`` silenced, its ``stale_items`` marked no longer
+        true). A replaced summary that is no longer active, an item of
         ``write.consolidated`` that no longer exists (deleted, or erased while the pass
         ran: its summaries would state it again), or a stale ``knowledge.read_set``,
         raises ``StaleKnowledge`` and nothing is written (another pass or write came

@@ -101,6 +101,7 @@ class PostgresEdits(PostgresDatabase):
                 await knowledge_writes.apply(conn, write.knowledge)
                 silenced = write.knowledge.silence_items
                 await _set_status(conn, write.tenant_id, silenced, ItemStatus.SILENT)
+                await knowledge_writes.mark_stale(conn, write.knowledge.stale_items)
 
         embedded = [p.embedding for p in write.summaries if p.embedding is not None]
         dim = int(np.asarray(embedded[0]).shape[0]) if embedded else None

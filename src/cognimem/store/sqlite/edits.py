@@ -88,6 +88,7 @@ class SQLiteEdits(SQLiteDatabase):
             if write.knowledge is not None:
                 knowledge_writes.apply(conn, write.knowledge)
                 rows.set_status(conn, write.knowledge.silence_items, ItemStatus.SILENT)
+                knowledge_writes.mark_stale(conn, write.knowledge.stale_items)
 
         await self._db.write(tx)
 
