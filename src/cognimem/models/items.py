@@ -95,12 +95,20 @@ class MemoryItem(BaseModel):
 
     @model_validator(mode="after")
     def _event_period(self) -> MemoryItem:
-        start, end = self.event_start, self.event_end
-        if (start is None) != (end is None):
-            raise ValueError("event_start and event_end are given together or not at all")
-        if start is not None and end is not None and start >= end:
-            raise ValueError("event_start must be before event_end")
+        problem = _period_problem(self.event_start, self.event_end)
+        if problem is not None:
+            raise ValueError(problem)
         return self
+
+
+def _period_problem(start: datetime | None, end: datetime | None) -> str | None:
+    """Why ``[start, end)`` is not an item's event period, or None when it is one
+    (both None, or start before end)."""
+    if (start is None) != (end is None):
+        return "event_start and event_end are given together or not at all"
+    if start is not None and end is not None and start >= end:
+        return "event_start must be before event_end"
+    return None
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -124,11 +132,9 @@ def stored_item(values: dict[str, Any]) -> MemoryItem:
     """An item from a stored row's values (``trusted``'s terms). Its rule across fields
     is still checked, and a float field holding anything but a float (never written so)
     is validated: such values raise or convert as a validated item's would."""
-    start, end = values["event_start"], values["event_end"]
     novelty = values["novelty"]
     if (
-        (start is None) != (end is None)
-        or (start is not None and start >= end)
+        _period_problem(values["event_start"], values["event_end"]) is not None
         or type(values["importance"]) is not float
         or type(values["confidence"]) is not float
         or (novelty is not None and type(novelty) is not float)

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from cognimem.models import Event, ItemStatus, MemoryItem
-from cognimem.models.clock import to_micros
+from cognimem.models.clock import from_micros, to_micros
 from cognimem.models.knowledge import Fact
 from cognimem.store import records, row_values
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
@@ -27,14 +27,8 @@ from cognimem.store.types import PendingItem
 
 
 def decode_time(value: Any) -> datetime | None:
-    """A stored time (integer microseconds, or NULL) as an aware UTC datetime:
-    ``from_micros(int(value))`` without its call (~5 a row read)."""
-    if value is None:
-        return None
-    return _from_timestamp((value if type(value) is int else int(value)) / 1_000_000, UTC)
-
-
-_from_timestamp = datetime.fromtimestamp
+    """A stored time (integer microseconds, or NULL) as an aware UTC datetime."""
+    return None if value is None else from_micros(int(value))
 
 
 def encode_time(value: datetime | None) -> int | None:
