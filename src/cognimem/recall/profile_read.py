@@ -100,12 +100,16 @@ def _request_shares(
     view: QueryView, descriptions: np.ndarray | None, config: ProfileConfig
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """How the request divides among the decision areas and among the things they list
-    (None without its vector or the areas' descriptions)."""
+    (None without its vector or the areas' descriptions, or when ``config`` gives that
+    signal no weight: a request's parts rank without the things, ``part_config``)."""
     if view.vector is None or descriptions is None:
         return None, None
     vector = np.asarray(view.vector, dtype=np.float32)[None, :]
-    areas = area_shares(vector, descriptions, config.area_temperature)[0]
-    things = thing_shares(vector, descriptions, config.thing_temperature)[0]
+    areas = things = None
+    if config.area_affinity:
+        areas = area_shares(vector, descriptions, config.area_temperature)[0]
+    if config.thing_affinity:
+        things = thing_shares(vector, descriptions, config.thing_temperature)[0]
     return areas, things
 
 
