@@ -5,6 +5,7 @@ and one said as a joke ("100 years old at heart"), pronouns, a birth year; read 
 from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import gated, icase
+from cognimem.ingest.extract.vocabulary import NUMBER_WORDS
 
 __all__ = ["AGE", "AGE_FIGURE", "BIRTH_YEAR", "PRONOUNS"]
 
@@ -12,9 +13,8 @@ AGE = icase(
     r"\bI(?:'m| just turned| turned)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?) old|\s*y/?o\b)?"
     r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))|"
     # a birthday told in words: "I just turned ten" ("I'm ten" could be anything)
-    r"\bI(?: just)? turned\s+(?P<w>one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
-    r"forty|fifty|sixty|seventy|eighty|ninety)(?:\s+(?:years?|yrs?) old)?"
+    rf"\bI(?: just)? turned\s+(?P<w>{'|'.join(NUMBER_WORDS)}|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety)(?:\s+(?:years?|yrs?) old)?"
     r"(?=\s*(?:[,.!;]|$|and\b|now\b|this\b|today\b|years?\b))"
 )
 # an age said as a joke is no age: "I'm 100 years old at heart", "35 going on 80",

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.earnest import is_unmeant
-from cognimem.ingest.extract.patterns import INNER_STOP, gated, icase
+from cognimem.ingest.extract.patterns import INNER_STOP, NOT_PAST_ED, gated, icase
 from cognimem.text.events import LOOKS_AHEAD as _AHEAD
 from cognimem.text.literals import Gated, WordGated
 from cognimem.text.sentences import inner_stops
@@ -25,7 +25,6 @@ from cognimem.text.temporal import TimeMention, find_times
 from cognimem.text.tokens import tokens
 
 __all__ = [
-    "NOT_PAST_ED",
     "Clause",
     "clause_parts",
     "is_statement",
@@ -132,8 +131,6 @@ _HYPOTHETICAL = gated(
 # present in the "if" clause, a standing rule in the main one ("If I'm cooking for the
 # kids I skip the chilli", "if it rains I never cycle")
 _IF = icase(r"^(?:if|unless)\b")
-# a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
-NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
 _IRREALIS = icase(
     r"\b(?:were|was|had|could|would|did|'d|went|got|ever|only|might|should|won|lost|"
     rf"{NOT_PAST_ED}[a-z]+ed|tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|"

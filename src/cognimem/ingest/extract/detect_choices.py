@@ -41,13 +41,13 @@ from datetime import datetime
 from cognimem.ingest.extract import choice_objects as co
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract import phrases
-from cognimem.ingest.extract.clauses import NOT_PAST_ED, Clause, prepare_clause
+from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
-from cognimem.ingest.extract.patterns import gated, icase
+from cognimem.ingest.extract.patterns import NOT_PAST_ED, gated, icase
 from cognimem.ingest.extract.stance_forms import (
     LIST,
     NOT_HABIT_VERBS,

@@ -28,11 +28,8 @@ _NAMED_IT = icase(
 )
 # "Dana is at Intel", "my sister is now at Deloitte" (not "at the gym", "at Heathrow")
 _IS_AT = icase(rf"{THIRD}(?:is|'s)\s+(?:now\s+|still\s+)?at\s+(?P<v>{ORG})")
-_AGE_WORDS = (
-    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    "fifteen|sixteen|seventeen|eighteen|nineteen|twenty"
-)
-_AGE_WORD_SET = frozenset(_AGE_WORDS.split("|"))
+_AGE_WORDS = "|".join(vocab.NUMBER_WORDS)
+_AGE_WORD_SET = frozenset(vocab.NUMBER_WORDS)
 # "Max is five", "my son is almost three" (not "is five minutes away")
 _THEIR_AGE = icase(
     rf"{THIRD}(?:is|'s|just turned|turned)\s+(?:only\s+|just\s+|now\s+|almost\s+)?"

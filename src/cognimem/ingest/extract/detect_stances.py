@@ -49,6 +49,7 @@ from cognimem.ingest.extract.patterns import (
     names_occupation,
 )
 from cognimem.ingest.extract.quips import is_quip
+from cognimem.ingest.extract.vocabulary import NUMBER_WORDS
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 
@@ -312,8 +313,8 @@ _SUBORDINATE = gated(
 # a time that recurs or a place: what makes a slogan a standing rule ("No school
 # tomorrow" is news)
 _NUMBER = (
-    r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|one|two|three|four|five|six|seven|"
-    r"eight|nine|ten|eleven|twelve|noon|midnight)"
+    rf"(?:\d{{1,2}}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|{'|'.join(NUMBER_WORDS[:12])}|noon|"
+    r"midnight)"
 )
 _STANDING = icase(
     rf"\b(?:after|before|past|until|till|by)\s+(?:{_NUMBER}|dark|sunset|sundown|dinner|"

@@ -21,6 +21,7 @@ from cognimem.ingest.extract.vocabulary import (
     CONDITIONS,
     DIET_LABELS,
     JOBS,
+    NUMBER_WORDS,
     PETS,
     PREFERENCE_DOMAINS,
     RELATIONS,
@@ -109,13 +110,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
         t for w in (*RELATIONS, *PETS) for t in (*tokens(w), *tokens(w + "s"))
     )
     | frozenset(words("named, called, married, engaged, name, name's, boys, girls, twins, pet")),
-    "others": frozenset(
-        words(
-            """named, called, at, turned, one, two, three, four, five, six, seven, eight,
-            nine, ten, eleven, twelve, thirteen, fourteen, fifteen, sixteen, seventeen,
-            eighteen, nineteen, twenty"""
-        )
-    ),
+    "others": frozenset((*words("named, called, at, turned"), *NUMBER_WORDS)),
     "possession": frozenset(
         words("have, own, owns, bought, got, purchased, picked, leased, sold, gave, rid, drive")
     ),

@@ -18,7 +18,7 @@ the past habit's fact no longer holds, the request's is not kept.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import NOT_PAST_ED, icase
 
 __all__ = ["for_one_occasion", "past_habit"]
 
@@ -31,11 +31,10 @@ _IRREGULAR_PAST = (
     r"hung|hid|led|lent|rang|rose|shook|shone|stole|stuck|struck|swore|tore|threw|"
     r"understood|woke|was|were)"
 )
-_NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
 _PAST_HABIT = icase(
     r"\b(?:I|we)\s+(?:(?:just|really|pretty\s+much|basically|almost)\s+)?(?:never|always|"
     r"only(?:\s+ever)?|usually|rarely|mostly|hardly\s+ever|constantly)\s+"
-    rf"(?:{_IRREGULAR_PAST}|{_NOT_PAST_ED}[a-z]+ed)\b"
+    rf"(?:{_IRREGULAR_PAST}|{NOT_PAST_ED}[a-z]+ed)\b"
 )
 _REQUEST = icase(
     r"^\W*(?:(?:oh|ok|okay|so|and|but|also|just)\W+)*(?:please\s+)?(?:do\s+not|don't|"

@@ -21,6 +21,7 @@ __all__ = [
     "MODS",
     "NAME",
     "NAME1",
+    "NOT_PAST_ED",
     "NUMBER",
     "ORG",
     "PET",
@@ -92,6 +93,8 @@ HEAD_END = (
     r"(?![\w-]|\s+(?!(?:and|but|so|or|right|at|for|since|this|that|now|again|today|too|"
     r"from|after|which|lately|these|all|anymore|still|on|in|with)\b)[a-z])"
 )
+# a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
+NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
 # how many children or pets: "two kids"
 NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
 # a plural's s, dropped to look the singular up in a word list

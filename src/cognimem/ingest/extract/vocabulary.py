@@ -117,6 +117,11 @@ RELATION_MODIFIERS = words(
     step, late, ex, ex-, sweet, beautiful, lovely, amazing, adopted, rescue, dear,
     two-year-old, elderly"""
 )
+# the numbers one to twenty in words: a child's age ("he's five"), a birthday, an hour
+NUMBER_WORDS = words(
+    """one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve, thirteen,
+    fourteen, fifteen, sixteen, seventeen, eighteen, nineteen, twenty"""
+)
 
 # ------------------------------------------------------------------- names
 
