@@ -33,12 +33,14 @@ _PLURAL_RELATIONS = {
     "kids": "child",
     "children": "child",
 }
+# a relation or a pet of the speaker's, in ``rel``: "my little sister", "our dog"
+_MY_KIN = rf"(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})"
 _MY_REL_NAME = icase(
-    rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})(?:\s*,\s*|\s+)(?P<v>{NAME}"
+    rf"\b{_MY_KIN}(?:\s*,\s*|\s+)(?P<v>{NAME}"
     rf"(?:\s*(?:,|and|&)\s*{NAME1})*)\b"
 )
-_REL_NAME_IS = icase(rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})'s\s+name\s+is\s+(?P<v>{NAME})")
-_NAME_MY_REL = icase(rf"^(?P<v>{NAME1})\s*,\s*(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})\b")
+_REL_NAME_IS = icase(rf"\b{_MY_KIN}'s\s+name\s+is\s+(?P<v>{NAME})")
+_NAME_MY_REL = icase(rf"^(?P<v>{NAME1})\s*,\s*{_MY_KIN}\b")
 _PARENT_OF = icase(
     rf"\bI'm\s+an?\s+(?:[a-z-]+\s+)?(?:mom|mother|dad|father|parent|mum)\s+(?:of|to)\s+"
     rf"(?P<v>{NUMBER}\s+(?:[a-z-]+\s+)?(?P<rel>boys|girls|kids|children|sons|daughters))\b"
@@ -55,9 +57,7 @@ _HAVE_NAMED_PETS = icase(
 )
 _IS_MY_REL = gated(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
 # "my partner is Christopher Lee" (not "my wife is Japanese": ``vocab.NOT_A_NAME_AFTER_IM``)
-_MY_REL_IS = icase(
-    rf"\b(?:my|our)\s+{MODS}(?P<rel>{REL}|{PET})\s+is\s+(?P<v>{NAME})(?=\s*(?:[,.!;]|$|\band\b))"
-)
+_MY_REL_IS = icase(rf"\b{_MY_KIN}\s+is\s+(?P<v>{NAME})(?=\s*(?:[,.!;]|$|\band\b))")
 _HAVE_REL = icase(
     rf"\b(?:I|we)\s+(?:have|got)\s+(?P<v>{NUMBER}\s+{MODS}(?P<rel>{REL}|{PET}|kids|"
     rf"children|sisters|brothers|sons|daughters|dogs|cats|grand(?:kids|children|sons|daughters)))"

@@ -55,6 +55,9 @@ from cognimem.text.scope_tags import scope_tags
 
 __all__ = ["StanceReader"]
 
+# someone of the speaker's, by up to three words: "my parents", "our new landlord", "my
+# sister's kids"
+_MINE = r"(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+"
 # a condition had, as the last word of its noun phrase ("a cold", not "a cold brew")
 _CONDITION = (
     rf"(?:newborn|baby|[a-z]+itis|gout|flu|fever|cold|infection|condition|disorder|disease)"
@@ -65,7 +68,7 @@ _ONE_EVENING = icase(r"\b(?:tonight|today|tomorrow|this\s+(?:time|evening|mornin
 # someone else's stance, said with them as the subject: "My parents refuse to fly",
 # "My kids only eat plain pasta at the moment" (theirs, not the speaker's: no constraint)
 _THEIR_STANCE = icase(
-    r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:(?:really|just|still|also|always)\s+)?"
+    rf"^{_MINE}\s+(?:(?:really|just|still|also|always)\s+)?"
     r"(?:refuses?|hates?|loathes?|only|never|won't|prefers?|avoids?|insists?|can't stand|"
     r"dislikes?|loves?|adores?)\b"
 )
@@ -153,7 +156,7 @@ _MOOD_NOW = icase(
 # ... nor a thing the speaker is said to be, a metaphor as often as not: "I'm a
 # professional procrastinator these days", "my desk is my second home right now"
 _NOUN_PREDICATE = icase(
-    r"^(?:I'm|I am|we're|we are|(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|\s+is|\s+are))\s+"
+    rf"^(?:I'm|I am|we're|we are|{_MINE}(?:'s|\s+is|\s+are))\s+"
     r"(?:(?:currently|now|still|pretty much|kind of|sort of|officially|basically)\s+)?"
     r"(?:an?|the|my|our)\s+(?!(?:only|sole|main|primary)\b)"
 )
@@ -189,10 +192,10 @@ _STATE = icase(
     r"shop|in the hospital)\b|\b(?:my|our)\s+(?:[\w-]+\s+){1,2}?(?:flooded|broke down|died|"
     r"burst|caught fire)\b|"
     # a part of the body still mending: "my knee is still healing", "my back's acting up"
-    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|'re|\s+(?:is|are))\s+(?:still\s+)?"
+    rf"\b{_MINE}(?:'s|'re|\s+(?:is|are))\s+(?:still\s+)?"
     r"(?:healing|recovering|mending|sore|swollen|sprained|inflamed|acting up|playing up)\b|"
     # what is old or frail limits what it can take: "my laptop is an old Mac"
-    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+(?:'s|'re|\s+(?:is|are))\s+(?:an?\s+)?"
+    rf"\b{_MINE}(?:'s|'re|\s+(?:is|are))\s+(?:an?\s+)?"
     r"(?:(?:really|very|quite|pretty|so)\s+)?(?:old|elderly|ancient|outdated|fragile|frail)\b"
     r"(?!\s+enough)|"
     # a present state and how long it lasts: "I'm on nights for the rest of the month",
@@ -214,7 +217,7 @@ _STATE = icase(
     r"\b(?:I'm|we're|I am|we are)\s+(?:all\s+)?out of\s+"
     r"(?!here\b|luck\b|breath\b|curiosity\b|ideas\b|my mind\b|the (?:woods|loop)\b)\w|"
     # a term that runs out: "my passport expires in two months", "our lease ends in May"
-    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w-]+\s+(?:expires?|runs? out|lapses?|ends?|is due|"
+    rf"\b{_MINE}\s+(?:expires?|runs? out|lapses?|ends?|is due|"
     r"are due)\s+(?:in|on|next|this|soon|by|before|at the end)\b"
 )
 # a state denied or ended, or a thing not done, is no state: "I'm not on call this week",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from cognimem.ingest.extract.patterns import HAS_SPEAKER, gated, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, THING_FIRST, gated, icase
 from cognimem.ingest.extract.stance_forms import without_reason_lead
 from cognimem.text.literals import Gated
 
@@ -67,10 +67,7 @@ _ONLY_ONE = icase(
 # not the subject of the stance
 _RELATIVE = icase(r"\s+(?:where|that|who|which|when)\s.*$")
 # "Cash only for me", "Hostels only for us"
-_ONLY_AFTER = icase(
-    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|we|I)\b)"
-    r"(?P<rest>[a-z][\w' ,&-]{1,60}?)\s+only\s+for\s+(?:me|us)\b"
-)
+_ONLY_AFTER = icase(rf"{THING_FIRST}\s+only\s+for\s+(?:me|us)\b")
 # a "no" said of an answer or a vote is no stance: "The answer is a definite no"
 _ANSWER = icase(r"\b(?:answer|reply|response|verdict|decision|vote)\b")
 _CONJUNCTION = icase(

@@ -28,6 +28,7 @@ __all__ = [
     "PLACE",
     "REASON_WORD",
     "REL",
+    "THING_FIRST",
     "TITLE",
     "TRAILING_S",
     "gated",
@@ -95,6 +96,12 @@ HEAD_END = (
 )
 # a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
 NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
+# a thing said first, before what the speaker makes of it ("Cash only for me", "Hostels
+# all the way"): a lower-case phrase that opens with no pronoun or possessive, in ``rest``
+THING_FIRST = (
+    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|we|I)\b)"
+    r"(?P<rest>[a-z][\w' ,&-]{1,60}?)"
+)
 # how many children or pets: "two kids"
 NUMBER = r"(?:a|an|one|two|three|four|five|six|\d)"
 # a plural's s, dropped to look the singular up in a word list

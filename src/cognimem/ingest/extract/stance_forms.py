@@ -34,7 +34,7 @@ patterns cannot take, each by its grammar, none by a topic word.
 from __future__ import annotations
 
 from cognimem.ingest.extract.choice_objects import all_but
-from cognimem.ingest.extract.patterns import HAS_SPEAKER, gated, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, THING_FIRST, gated, icase
 from cognimem.text.tokens import tokens, words
 
 __all__ = [
@@ -85,8 +85,10 @@ _FIND = icase(
     r"(?P<rest>(?!(?:it|that|this|them|him|her|you)\b).+?)\s+(?:(?:really|so|pretty|quite|a bit|"
     r"incredibly|super|very|kind of|sort of|absolutely)\s+)*" + _NEGATIVE_JUDGEMENT + r"\b"
 )
+# what opens a thing said first: no pronoun or possessive ("my boss doesn't ...")
+_NO_PERSON_FIRST = r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|me|I)\b)"
 _OBJECT_JUDGED = icase(
-    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|me|I)\b)"
+    rf"{_NO_PERSON_FIRST}"
     r"(?:me\s+and\s+)?(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:\s+and\s+(?:I|me))?\s+(?:(?:just|really|"
     r"honestly|simply)\s+)*(?:(?:don't|doesn't|do not|does not)\s+(?:really\s+)?(?:do\s+(?:it|"
     r"anything|much)\s+for\s+(?:me|us)|mix|get\s+(?:along|on))|(?:do|does)\s+(?:absolutely\s+)?"
@@ -118,7 +120,7 @@ _OBJECT_JUDGED = icase(
 # what is refused said after it, with no verb: "Anything with sequins, no thank you",
 # "Heels - not happening"
 _REFUSED_AFTER = icase(
-    r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|me|I)\b)(?P<rest>[a-z]"
+    rf"{_NO_PERSON_FIRST}(?P<rest>[a-z]"
     r"[\w' &-]{1,80}?)\s*(?:,|-|—|:)\s*(?:no thanks|no thank you|not for me|never again|not "
     r"happening|no way|hard pass|pass)\s*[.!]*$"
 )
@@ -272,8 +274,7 @@ _FOR_FORMS = (
     # "Nothing beats X", "X all the way for me", "X is the way to go for me"
     icase(r"^(?:nothing|you\s+can't)\s+(?:beats?|tops|compares\s+to)\s+(?P<rest>.+)"),
     icase(
-        r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|we|I)\b)(?P<rest>[a-z]"
-        r"[\w' ,&-]{1,60}?)(?:,?\s+all\s+the\s+way(?:\s+for\s+(?:me|us))?\s*[.!]*$|\s+(?:is|are)\s+"
+        rf"{THING_FIRST}(?:,?\s+all\s+the\s+way(?:\s+for\s+(?:me|us))?\s*[.!]*$|\s+(?:is|are)\s+"
         r"(?:(?:always|definitely)\s+)?the\s+way\s+to\s+go\b)"
     ),
     icase(r"^give\s+(?:me|us)\s+(?P<rest>.+?)\s+(?:any\s*day|every\s+time|any\s*time)\b"),
