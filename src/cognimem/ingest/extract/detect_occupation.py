@@ -13,7 +13,14 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import kind_of, works_for_person
-from cognimem.ingest.extract.patterns import JOB, ORG, THIRD, icase, names_occupation
+from cognimem.ingest.extract.patterns import (
+    JOB,
+    JOB_PHRASE,
+    ORG,
+    THIRD,
+    icase,
+    names_occupation,
+)
 from cognimem.ingest.extract.third_person import FRONT
 from cognimem.ingest.extract.work_phrases import (
     ACCEPTED,
@@ -41,16 +48,17 @@ from cognimem.text.scope_tags import scope_tags
 
 __all__ = ["OccupationReader"]
 
+# a job with up to three words before it, in ``v`` ("senior software engineer"), and
+# where, in ``org`` ("at Canva")
+_JOB_V = rf"(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))"
+_AT_ORG = rf"(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
 _WORK_AS = icase(
     rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working|"
-    rf"\s+freelance|'m freelancing|\s+moonlight)"
-    rf"\s+as\s+(?:an?\s+)?(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))\b(?:\s+(?:at|for)\s+"
-    rf"(?P<org>{ORG}))?"
+    rf"\s+freelance|'m freelancing|\s+moonlight)\s+as\s+(?:an?\s+)?{_JOB_V}\b{_AT_ORG}"
 )
 _IM_A = icase(
     rf"\b(?P<verb>I'm|I was|I have been|I became|I've become|I have become)\s+(?:an?\s+)"
-    rf"(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))s?"
-    rf"\b(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
+    rf"{_JOB_V}s?\b{_AT_ORG}"
 )
 # "I work as a long-haul trucker": a job the list lacks, by its head noun naming a
 # person first of all (WordNet), not "as a team" or "as a side hustle"
@@ -70,7 +78,7 @@ _THIRD_WORKS = icase(
     rf"{THIRD}(?:works|is working|now works|started working|just started working)\s+"
     rf"(?:at|for)\s+(?P<v>{ORG})"
 )
-_THIRD_JOB = icase(rf"{THIRD}is\s+(?:an?\s+)(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:{JOB}))\b")
+_THIRD_JOB = icase(rf"{THIRD}is\s+(?:an?\s+)(?P<v>{JOB_PHRASE})\b")
 
 
 class OccupationReader(Collector):

@@ -18,6 +18,7 @@ __all__ = [
     "HAS_SPEAKER",
     "INNER_STOP",
     "JOB",
+    "JOB_PHRASE",
     "MODS",
     "NAME",
     "NAME1",
@@ -76,6 +77,8 @@ REL = alternation(vocab.RELATIONS)
 PET = alternation(vocab.PETS)
 MODS = rf"(?:(?:{alternation(vocab.RELATION_MODIFIERS)})\s*)*"
 JOB = alternation(vocab.JOBS)
+# a job with up to two words before it: "senior software engineer", "head nurse"
+JOB_PHRASE = rf"(?:[a-z-]+\s+){{0,2}}?(?:{JOB})"
 _A_JOB = re.compile(rf"\b(?:{JOB})s?\b", re.IGNORECASE)
 # "training to become a nurse" is a career; training to be anything else is a quip
 TRAINING_TO_BECOME = re.compile(

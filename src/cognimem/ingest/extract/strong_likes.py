@@ -20,6 +20,7 @@ the verbs and idioms of liking, and English function words.
 from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.vocabulary import CONTEXT_PHRASES
 from cognimem.text.gazetteer import is_first_name
 from cognimem.text.tokens import tokens, words
 
@@ -77,10 +78,9 @@ _NOT_A_THING = frozenset(
         """it, that, this, these, those, them, him, her, you, your, yours, my, our, his,
         their, its, how, what, when, where, who, why, whatever, everything, everyone,
         everybody, seeing, hearing, being, having, getting, knowing, talking, chatting,
-        reading your, each, to, the way, the idea, the fact, the thought, the sound,
-        the look, the feeling, me, us"""
+        reading your, each, to, the feeling, me, us"""
     )
-)
+) | frozenset(CONTEXT_PHRASES)
 _LISTENER = frozenset(words("you, your, yours, ya, u"))
 # a new clause after a conjunction: "dancing and it brings me joy", "X but I rarely go"
 _NEW_CLAUSE = icase(r"\s+(?:and|but|so)\s+(?=(?:it|it's|I|I'm|I've|this|that|they|he|she|we)\b)")

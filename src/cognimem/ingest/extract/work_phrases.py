@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import JOB, NAME, ORG, gated, icase
+from cognimem.ingest.extract.patterns import JOB, JOB_PHRASE, NAME, ORG, gated, icase
 
 __all__ = [
     "ACCEPTED",
@@ -37,7 +37,7 @@ WORK_AT = icase(
 )
 # "I'm the head of design at Canva", "I'm the CTO of a small startup"
 IM_THE = icase(
-    rf"\b(?P<verb>I'm|I was)\s+the\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:{JOB})|(?:head|director|vp|"
+    rf"\b(?P<verb>I'm|I was)\s+the\s+(?P<v>{JOB_PHRASE}|(?:head|director|vp|"
     rf"vice president|chief)\s+of\s+[a-z]+)\s+(?:at|of|for)\s+(?:(?P<org>{ORG})|(?:an?|our|my)\s+)"
 )
 # "I teach yoga" is a yoga teacher; "I teach at a school", "I teach kids" a teacher
