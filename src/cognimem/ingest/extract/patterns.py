@@ -1,6 +1,6 @@
 """Building blocks of the rule extractor's regular expressions: how a name, a place, an
 organisation, a relation word, a job or a small number is written in chat. The detector
-patterns in the ``read_*`` modules are composed from these.
+patterns in the ``detect_*`` modules are composed from these.
 
 Names and places are matched case-sensitively inside case-insensitive patterns
 (``(?-i:...)``): a capital letter is most of what tells "Paris" from "paris".
