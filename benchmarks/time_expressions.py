@@ -3,11 +3,12 @@
 The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
 conventions behind every expected interval: ``benchmarks/data/time_expressions.md``),
 with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl`` to
-``time_expressions_added15.jsonl``: tune rows written later, each file frozen before the
+``time_expressions_added16.jsonl``: tune rows written later, each file frozen before the
 code it measures changed.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
-was said), its ``tense`` (the caller knows it: ``past`` or ``future``), the expected
+was said), its ``tense`` (the caller knows it: ``past`` or ``future``; ``said``: not known,
+read as ingest reads it, forwards when the sentence's own words look ahead), the expected
 ``start`` / ``end`` (dates, end exclusive), ``granularity``, ``approximate`` with a
 ``tolerance_days``, the ``kind`` and the ``split`` (``tune`` / ``check``, by source
 document). Kinds: ``absolute`` (names a calendar date or period, perhaps without the
@@ -74,10 +75,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "time_expressions.jsonl"
 # rows written later for the tune half only, each frozen before the code it measured
 ADDED = tuple(
-    ROOT / "benchmarks" / "data" / f"time_expressions_added{n}.jsonl" for n in ("", *range(2, 16))
+    ROOT / "benchmarks" / "data" / f"time_expressions_added{n}.jsonl" for n in ("", *range(2, 17))
 )
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
+KNOWN_TENSES = ("past", "future")
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,14 @@ def _anchor(row: dict[str, Any]) -> datetime:
     return datetime.fromisoformat(row["anchor"])
 
 
+def _ahead(row: dict[str, Any], looks_ahead: Callable[[str], object]) -> bool:
+    """Whether the row is read forwards: its tense says so, or (``said``: the tense is
+    not known, as at ingest) its sentence's own words look ahead."""
+    if row["tense"] == "said":
+        return looks_ahead(row["sentence"]) is not None
+    return bool(row["tense"] == "future")
+
+
 def _end_date(moment: datetime) -> date:
     """The exclusive end date of an interval that ends at ``moment``."""
     day = moment.date()
@@ -109,7 +119,7 @@ def _end_date(moment: datetime) -> date:
 
 def temporal_parser() -> Parser:
     from cognimem.ingest.thread import Thread
-    from cognimem.text.events import event_period
+    from cognimem.text.events import LOOKS_AHEAD, event_period
     from cognimem.text.temporal import find_times
 
     def parse(row: dict[str, Any]) -> list[Found]:
@@ -125,7 +135,7 @@ def temporal_parser() -> Parser:
         mentions = find_times(
             row["sentence"],
             anchor,
-            prefer_future=row["tense"] == "future",
+            prefer_future=_ahead(row, LOOKS_AHEAD.search),
             after=thread.after,
             ended=thread.ended,
             date_order=order,
@@ -176,7 +186,7 @@ def dateparser_parser() -> Parser:
     def parse(row: dict[str, Any]) -> list[Found]:
         settings = {
             "RELATIVE_BASE": _anchor(row).replace(tzinfo=None),
-            "PREFER_DATES_FROM": row["tense"] or "current_period",
+            "PREFER_DATES_FROM": row["tense"] if row["tense"] in KNOWN_TENSES else "current_period",
             "DATE_ORDER": "MDY" if row.get("locale") == "US" else "DMY",
             "RETURN_AS_TIMEZONE_AWARE": False,
         }
@@ -242,7 +252,7 @@ def recognizers_parser() -> Parser:
     from recognizers_date_time import Culture, recognize_datetime
 
     def _pick(values: list[dict[str, Any]], tense: str | None) -> dict[str, Any]:
-        if len(values) == 1 or tense is None:
+        if len(values) == 1 or tense not in KNOWN_TENSES:
             return values[-1]
         # ambiguous past/future readings come as [past, future]
         return values[0] if tense == "past" else values[-1]
