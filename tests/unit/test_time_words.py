@@ -191,6 +191,11 @@ def test_a_number_that_is_no_year_stays_unread() -> None:
         ("The wedding is planned for July.", True, d(2024, 7, 1), d(2024, 8, 1)),
         ("The trip was booked for March.", False, d(2024, 3, 1), d(2024, 4, 1)),
         ("Surgery is scheduled for Sept.", True, d(2024, 9, 1), d(2024, 10, 1)),
+        # a plan in the present is ahead whatever the caller's tense; one in the past not
+        ("The wedding is planned for March.", False, d(2025, 3, 1), d(2025, 4, 1)),
+        ("We're booked for April, sadly.", False, d(2025, 4, 1), d(2025, 5, 1)),
+        ("The party was planned for May.", False, d(2024, 5, 1), d(2024, 6, 1)),
+        ("We had booked for March.", False, d(2024, 3, 1), d(2024, 4, 1)),
     ],
 )
 def test_a_month_a_plan_is_set_for(text: str, future: bool, start: date, end: date) -> None:

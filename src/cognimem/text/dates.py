@@ -147,10 +147,15 @@ def year_of_month(word: str, month: int, ref: datetime, future: bool) -> int:
 PART_WORDS = {"early": "beginning", "mid": "middle", "late": "end"}
 
 
+# a plan set in the present ("is planned for June", "we're booked for May"): it is ahead
+_PLAN_NOW = re.compile(r"(?:\b(?:is|are|be|been)|'s|'re)\s+(?:\w+\s+)?\w+\s+$", re.IGNORECASE)
+
+
 def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """``in May``, ``last May``; ``early`` / ``mid`` / ``late May``: days 1-10, 11-20,
-    21 to the end, approximate."""
+    21 to the end, approximate; a month a plan in the present is set for: ahead."""
     word, month = m.group(1).lower().replace("this past", "last"), cal.month_name(m.group(2))
+    future = future or (word == "for" and _PLAN_NOW.search(m.string, 0, m.start()) is not None)
     return whole_or_part("month", date(year_of_month(word, month, ref, future), month, 1), word)
 
 

@@ -54,7 +54,8 @@ Conventions, chosen so that every expression has one reading:
   month, approximate. ``couple years ago`` counts as ``a couple``. A month's
   abbreviation after a preposition or last / this / next (``in Feb.``, ``since Aug``)
   is read as the month (not ``Jan``, a name as often), as is a month a plan is set for
-  (``planned / booked / scheduled for June``; ``for June`` alone is not). Numeric dates
+  (``planned / booked / scheduled for June``; ``for June`` alone is not), ahead whatever
+  the tense when the plan is in the present (``is planned for June``). Numeric dates
   (``3/4/2024``, ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
   ``date_order``; ``2024/04/03`` everywhere. A year in digits that opens a sentence
   before ``was`` or ends a clause after it (``2019 was rough``, ``it was 1998,``) is
