@@ -147,6 +147,17 @@ def test_a_when_question_favours_items_that_name_a_time() -> None:
     assert dated_signal(what)(item("Last weekend I ran a charity race")) == 0.0
 
 
+def test_a_how_long_question_favours_items_that_date_a_span() -> None:
+    # "how long" asks for a span, which a memory dates by its own words
+    for question in ("How long has Alice had her cat?", "How long did the course take?"):
+        how_long = analyze(question, LATER)
+        assert not asks_when(how_long.query)
+        signal = dated_signal(how_long)
+        assert signal(item("I've had her for three years now")) == 1.0
+        assert signal(item("She is a lovely cat")) == 0.0
+    assert dated_signal(analyze("How tall is Alice?", LATER))(item("I grew a lot last year")) == 0.0
+
+
 def test_a_query_naming_a_period_favours_items_that_tell_of_it() -> None:
     query = analyze("What did Alice cook on 3 May 2023?", LATER)
     assert query.time_range == (at(5, 3), at(5, 4))

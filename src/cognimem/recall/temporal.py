@@ -12,6 +12,7 @@ the period the question names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Set
 from datetime import datetime
 
@@ -20,6 +21,9 @@ from cognimem.recall.analyze import QueryAnalysis, asks_when
 from cognimem.text.events import SAID
 
 Period = tuple[datetime, datetime]
+# "how long has she had it?", "how long did it take?": a span asked for, which a memory
+# dates by its own words ("I've had them for three years now")
+_HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
 
 
 def tells_of(item: MemoryItem, period: Period) -> bool:
@@ -55,7 +59,8 @@ def dated_signal(
     analysis: QueryAnalysis, kind: Set[str] = frozenset()
 ) -> Callable[[MemoryItem], float]:
     """The ``dated`` signal for this query, in [0, 1]: for a query that names a period,
-    how much of what the item tells of lies in it (``share_in``); for a "when" question,
+    how much of what the item tells of lies in it (``share_in``); for a "when" question
+    (or a "how long" one: a span, which a memory dates by its own words),
     1.0 when the item tells of a time at all; else 0.0. It measures what an item's own
     words add to when it was said, which every memory carries: an item that tells of
     the moment it was said and no more (``told_when_said``) gets none of it — except an
@@ -71,7 +76,7 @@ def dated_signal(
 
     if period is not None:
         return lambda item: share_in(item, period) if told(item) else 0.0
-    if asks_when(analysis.query):
+    if asks_when(analysis.query) or _HOW_LONG.search(analysis.query):
         return lambda item: 1.0 if told(item) else 0.0
     if kind:
         return lambda item: 1.0 if item.id in kind else 0.0
