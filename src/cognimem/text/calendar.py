@@ -43,11 +43,16 @@ __all__ = [
     "number_of",
     "ordinal",
     "part_of",
+    "pick",
     "said_year",
+    "spoken_year",
     "season_from",
-    "season_range",
+    "unit_after",
+    "unit_window",
     "utc_at",
     "week_start",
+    "weekday_after",
+    "weekday_before",
     "weekday_of",
     "year_of",
 ]
@@ -132,10 +137,11 @@ def days_in_month(year: int, month: int) -> int:
     return monthrange(year, month)[1]
 
 
-def month_range(year: int, month: int) -> tuple[datetime, datetime]:
-    """The month as ``[first day, first day of the next)`` in UTC."""
+def month_range(year: int, month: int, months: int = 1) -> tuple[datetime, datetime]:
+    """The month as ``[first day, first day of the next)`` in UTC; ``months`` months from
+    it (a season: the three from its first, winter running into the next year)."""
     first = date(year, month, 1)
-    return utc_at(first), utc_at(add_months(first, 1))
+    return utc_at(first), utc_at(add_months(first, months))
 
 
 def week_start(day: date) -> date:
@@ -175,18 +181,12 @@ def month_name(word: str) -> int:
     return MONTHS.get(key) or MONTH_ABBREVIATIONS[key]
 
 
-def season_range(season_month: int, year: int) -> tuple[datetime, datetime]:
-    """The season starting in ``season_month`` of ``year`` (winter runs into the next)."""
-    first = date(year, season_month, 1)
-    return utc_at(first), utc_at(add_months(first, 3))
-
-
 def season_from(season_month: int, day: date, step: int) -> tuple[datetime, datetime]:
     """The season starting in ``season_month`` told from ``day``: the one under way or
     the next to begin (``step`` 0: "that summer"), the next to begin after it (1: "the
     following spring"), or the last to have ended by it (-1: "the previous winter")."""
     at = utc_at(day)
-    seasons = [season_range(season_month, year) for year in range(day.year - 2, day.year + 2)]
+    seasons = [month_range(year, season_month, 3) for year in range(day.year - 2, day.year + 2)]
     if step < 0:
         return [s for s in seasons if s[1] <= at][-1]
     return next(s for s in seasons if (s[0] > at if step > 0 else s[1] > at))

@@ -272,7 +272,7 @@ def _dated_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _named_season(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "summer 2022", "the spring of '21", "the spring of last year"."""
     year = cal.said_year(m.group(2), ref) or ref.year
-    start, end = cal.season_range(cal.SEASONS[m.group(1).lower()], year)
+    start, end = cal.month_range(year, cal.SEASONS[m.group(1).lower()], 3)
     return start, end, "season", False
 
 

@@ -194,7 +194,7 @@ def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     back = which == "last" or "past" in which or not (which or future or under_way)
     found = cal.season_from(season, today, -1 if back else 1 if which else 0)
     if which in ("this", "current"):
-        found = ahead if under_way else cal.season_range(season, today.year)
+        found = ahead if under_way else cal.month_range(today.year, season, 3)
     if m.group(2):
         month = cal.add_months(found[0].date(), ("early", "mid", "late").index(m.group(2).lower()))
         return (*cal.month_range(month.year, month.month), "season", True)
@@ -206,7 +206,7 @@ def _season_but_one(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     after next": the one after the next to begin."""
     season, back = cal.SEASONS[m.group(1).lower()], m.group(2).lower().startswith("before")
     start = cal.season_from(season, ref.date(), -1 if back else 1)[0]
-    return (*cal.season_range(season, start.year + (-1 if back else 1)), "season", False)
+    return (*cal.month_range(start.year + (-1 if back else 1), season, 3), "season", False)
 
 
 def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -214,16 +214,18 @@ def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     n, approximate = cal.number_of(m.group(1))
     season = cal.SEASONS[m.group(2).lower()]
     start, end = cal.season_from(season, ref.date(), -1)
-    first = cal.season_range(season, start.year - n + 1)[0]
+    first = cal.month_range(start.year - n + 1, season, 3)[0]
     return first, end, "season", approximate
 
 
 def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "earlier this week": from the week's start up to the end of the day said;
     "later this month", "later in the year": from the next day to the month's end;
-    approximate."""
-    first, end, unit, _ = cal.unit_window(ref.date(), m.group(2).lower(), 0)
+    approximate; "the rest of the week": from the day said to its end."""
+    first, end, unit, _ = cal.unit_window(ref.date(), m.group(3).lower(), 0)
     tomorrow = cal.utc_at(ref.date() + timedelta(days=1))
+    if m.group(2):
+        return cal.utc_at(ref.date()), end, unit, False
     if m.group(1).lower() == "earlier":
         return first, tomorrow, unit, True
     return (tomorrow, end, unit, True) if tomorrow < end else None
@@ -310,12 +312,6 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
         return None
 
 
-def _rest_of(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "the rest of the week": from the day said to the end of its week (month, year)."""
-    unit, today = m.group(1).lower(), ref.date()
-    return cal.utc_at(today), cal.unit_window(today, unit, 0)[1], unit, False
-
-
 _SEASONS = frozenset(cal.SEASONS)
 _CLOCK_UNITS = frozenset({"hour", "hours", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
@@ -326,8 +322,9 @@ PATTERNS: tuple[Rule, ...] = (
         _been_since,
     ),
     (
-        frozenset({"earlier", "later"}),
-        r"\b(earlier|later)\s+(?:this|in\s+the)\s+(week|month|year)\b",
+        frozenset({"earlier", "later", "rest"}),
+        r"\b(?:(earlier|later)\s+(?:this|in\s+the)|(?:the\s+)?(rest)\s+of\s+(?:the|this))\s+"
+        r"(week|month|year)\b",
         _earlier_later,
     ),
     (
@@ -419,7 +416,6 @@ PATTERNS: tuple[Rule, ...] = (
         r"(previous|last|this|next|following)\s+month\b",
         _day_of_relative_month,
     ),
-    (frozenset({"rest"}), r"\b(?:the\s+)?rest\s+of\s+(?:the|this)\s+(week|month|year)\b", _rest_of),
     (
         frozenset({"recently", "lately", "late", "long", "other"}),
         r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|"
