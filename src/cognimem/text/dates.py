@@ -152,9 +152,11 @@ _PLAN_NOW = re.compile(r"(?:\b(?:is|are|be|been)|'s|'re)\s+(?:\w+\s+)?\w+\s+$", 
 
 
 def _month_only(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """``in May``, ``last May``; ``early`` / ``mid`` / ``late May``: days 1-10, 11-20,
-    21 to the end, approximate; a month a plan in the present is set for: ahead."""
-    word, month = m.group(1).lower().replace("this past", "last"), cal.month_name(m.group(2))
+    """``in May``, ``last May``, ``May.`` (the whole text, as after "in"); ``early`` /
+    ``mid`` / ``late May``: days 1-10, 11-20, 21 to the end, approximate; a month a plan
+    in the present is set for: ahead."""
+    word = (m.group(2) or "").lower().replace("this past", "last")
+    month = cal.month_name(m.group(1) or m.group(3))
     future = future or (word == "for" and _PLAN_NOW.search(m.string, 0, m.start()) is not None)
     return whole_or_part("month", date(year_of_month(word, month, ref, future), month, 1), word)
 
@@ -328,8 +330,9 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\b(?:({_YEAR_WORDS})[\s-]+)?({MONTH_ANY}),?\s+(?:of\s+)?{cal.SAID_YEAR}",
         _month_year,
     ),
-    (
+    (  # "in May", "last May"; a month that is the whole text ("February.", "Sept.")
         _MONTHS,
+        rf"^\s*(?:in\s+)?({MONTH_ANY})\s*[.!?]?\s*$|"
         r"\b(in|during|since|by|until|till|throughout|(?:the\s+whole|all)\s+of|this\s+past|this|"
         r"last|next|early|late|mid|(?:(?<=planned\s)|(?<=booked\s)|(?<=scheduled\s))for)"
         rf"[\s-]+({MONTH}|{_SHORT_MONTH})\b"
@@ -346,9 +349,11 @@ PATTERNS: tuple[Rule, ...] = (
         rf"(?:\b({_YEAR_WORDS})\s+|^\s*|(?<=[.!?]\s))({cal.SPOKEN_YEAR})",
         _year_only,
     ),
-    (  # in digits, one that opens a sentence before "was" or ends a clause after it
+    (  # in digits: the whole text ("2014."), one that opens a sentence before "was" or
+        # ends a clause after it
         DIGIT_OR,
-        rf"()(?:^\s*|(?<=[.!?]\s)){YEAR}(?=\s+(?:was|is|were)\b)|"
+        rf"()^\s*(?:in\s+)?(?:the\s+year\s+)?{YEAR}\s*[.!?]?\s*$|"
+        rf"(?:^\s*|(?<=[.!?]\s)){YEAR}(?=\s+(?:was|is|were)\b)|"
         rf"\b(?:was|is)\s+{YEAR}(?=\s*(?:[,.;!?]|$|or\b))",
         _year_only,
     ),

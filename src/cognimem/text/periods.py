@@ -1,7 +1,7 @@
 """Periods longer than a month named in text: quarters ("Q3 2023", "the third
 quarter"), decades and their parts ("the 90s", "the late nineties"), spans of years
-("from 2015 until 2018", "2010-2014"), and a month or a year that is the whole text
-("February.", "2014"). The conventions are listed in :mod:`.temporal`, which assembles
+("from 2015 until 2018", "2010-2014"); a month or a year that is the whole text is
+read by :mod:`.dates`. The conventions are listed in :mod:`.temporal`, which assembles
 these patterns with the others."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import re
 from datetime import date, datetime
 
 from cognimem.text import calendar as cal
-from cognimem.text.dates import MONTH_ANY, YEAR, whole_or_part, year_of_month
-from cognimem.text.mention import DIGIT_OR, Resolved, Rule
+from cognimem.text.dates import YEAR
+from cognimem.text.mention import Resolved, Rule
 
 __all__ = ["PATTERNS"]
 
@@ -60,15 +60,6 @@ def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
     return cal.utc_at(date(first, 1, 1)), cal.utc_at(date(last + 1, 1, 1)), "year", False
 
 
-def _alone(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """A month (or its abbreviation) or a year that is the whole text ("February.",
-    "Sept.", "2014"), as after "in"."""
-    if not m.group(1):
-        return whole_or_part("year", date(int(m.group(2)), 1, 1), "")
-    month = cal.month_name(m.group(1))
-    return whole_or_part("month", date(year_of_month("", month, ref, future), month, 1), "")
-
-
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"quarter", "q"}),
@@ -88,10 +79,5 @@ PATTERNS: tuple[Rule, ...] = (
         None,
         rf"\b(?:(?:from|between)\s+)?{YEAR}\s*(?:-|–|to|through|until|till|and)\s*{YEAR}\b",
         _year_range,
-    ),
-    (
-        cal.MONTH_WORDS | DIGIT_OR,
-        rf"^\s*(?:in\s+)?(?:({MONTH_ANY})|(?:the\s+year\s+)?{YEAR})\s*[.!?]?\s*$",
-        _alone,
     ),
 )
