@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from cognimem.errors import InvalidInput
 from cognimem.models import MemoryItem, Scope
 from cognimem.recall.analyze import query_terms
-from cognimem.recall.assemble import assemble
+from cognimem.recall.assemble import Signals, assemble
 from cognimem.recall.fuse import fuse
 from cognimem.recall.presets import RecallConfig, get_preset
 from cognimem.store.types import Candidate
@@ -103,3 +104,31 @@ def test_presets_are_named_and_unknown_ones_fail_clearly() -> None:
     assert not get_preset("vector").lexical
     with pytest.raises(InvalidInput, match="balanced"):
         get_preset("nope")
+
+
+def test_assemble_makes_signals_only_for_the_items_it_packs() -> None:
+    made: list[str] = []
+
+    def signals_of(item_id: str, value: float) -> Callable[[], dict[str, float]]:
+        def make() -> dict[str, float]:
+            made.append(item_id)
+            return {"semantic": value}
+
+        return make
+
+    ranked: list[tuple[MemoryItem, float, Signals]] = [
+        (_item(1, 50), 0.9, signals_of("m1", 0.91234567)),
+        (_item(2, 80), 0.8, signals_of("m2", 0.8)),  # over the budget
+        (_item(3, 30), 0.7, {"semantic": 0.7}),  # a dict as before
+        (_item(4, 10), 0.6, signals_of("m4", 0.6)),  # below the limit
+    ]
+    chosen, _, truncated, dropped = assemble(ranked, limit=2, max_tokens=104, count_tokens=words)
+    assert [c.id for c in chosen] == ["m1", "m3"]
+    assert [c.signals for c in chosen] == [{"semantic": 0.912346}, {"semantic": 0.7}]
+    assert truncated
+    assert dropped == {
+        "m2": "dropped: over the token budget",
+        "m4": "dropped: below the limit",
+    }
+    # m2 was built to be measured (its line's cost), m4 never was
+    assert made == ["m1", "m2"]

@@ -35,6 +35,9 @@ from cognimem.recall.constraints import Scored, SectionConfig
 from cognimem.recall.profile import ProfileChoice, ProfileConfig, ProfileEntry, Standing
 
 Counter = Callable[[str], int]
+# a ranked row's signals, or what makes them: only the rows that become packet items
+# need theirs (a read keeps ~28 ranked rows and packs ~9)
+Signals = dict[str, float] | Callable[[], dict[str, float]]
 SectionEntry = PacketItem | FactEntry | ConflictEntry | ProcedureEntry | DomainFactEntry
 _TITLES = dict(SECTION_TITLES)
 
@@ -314,7 +317,7 @@ def _fill_facts(packer: _Packer, facts: Sequence[Scored], budget: int, now: date
 
 
 def assemble(
-    ranked: Sequence[tuple[MemoryItem, float, dict[str, float]]],
+    ranked: Sequence[tuple[MemoryItem, float, Signals]],
     limit: int,
     max_tokens: int,
     count_tokens: Counter,
@@ -332,7 +335,8 @@ def assemble(
     does not fit is left out and smaller ones below it may still fit. Returns the packet
     items, the tokens used, whether anything was cut for the budget, and why each
     candidate left out was dropped. ``stale``: since when what an item states no longer
-    holds, by id (its line says so).
+    holds, by id (its line says so). Each row's signals are made (when given as a
+    function) only for the rows that become packet items.
     """
     chosen: list[PacketItem] = []
     used = count_tokens(MARKDOWN_HEADER) + reserved
@@ -342,7 +346,7 @@ def assemble(
         if len(chosen) >= limit:
             dropped[item.id] = "dropped: below the limit"
             continue
-        candidate = packet_item(item, score, signals)
+        candidate = packet_item(item, score, signals() if callable(signals) else signals)
         if stale and item.id in stale:
             candidate.no_longer_true_since = stale[item.id]
         if item.id in shown:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 
 import numpy as np
 
@@ -252,7 +253,7 @@ class Reader:
         kept, room, evidence = keep(
             steps, loaded, ranked, filled.dropped, asked.limit, behind, asked.explain
         )
-        rows = [(r.item, r.score, packet_signals(r)) for r in kept]
+        rows = [(r.item, r.score, partial(packet_signals, r)) for r in kept]
         stale = {r.item.id: r.stale_since for r in kept if r.stale_since is not None}
         sections = filled.sections
         chosen, used, truncated, cut = assemble(
