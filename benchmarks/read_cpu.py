@@ -47,6 +47,7 @@ async def child(db: Path, warmup: int, timed: bool) -> None:
     """Read blocks on request (a line with the block's size on stdin), and answer each
     with one JSON line: the block's CPU, the bare embeddings' CPU, the reads' own."""
     from read_latency import SEED, USER, FreshQueries
+    from read_steps import wait_for_index
 
     from cognimem import Memory
     from cognimem.providers.embeddings import CachedEmbedder
@@ -60,6 +61,7 @@ async def child(db: Path, warmup: int, timed: bool) -> None:
             question = await fresh.next() + said
             await mem.read(question, user_id=USER, limit=10, reference_time=REFERENCE)
             await cached.inner.embed([await fresh.next()], "query")
+        wait_for_index(mem)
         print("ready", flush=True)
         for line in sys.stdin:
             n = int(line)
