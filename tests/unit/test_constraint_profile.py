@@ -347,3 +347,20 @@ def test_a_stances_crowding_is_blended_with_its_hubness_against_a_reference() ->
     assert crowding[3] == 0.1  # ... and the goal's crowding is its own
     assert [s.fact.id for s in out.entries] == ["f0", "f1", "f2", "f3"]
     assert stance_hubness(profile, heads, reference, 0.0) is profile
+
+
+def test_entries_that_tie_are_ranked_in_the_profiles_order_not_by_fact_id() -> None:
+    # two rules that score the same: the newer (first in the profile) goes first whatever
+    # the ids say (an id's tail is random, so a tie once chose differently run to run)
+    newer = fact(1, "rule one", predicate="a", said=T0 + DAY).model_copy(update={"id": "fct_z"})
+    older = fact(2, "rule two", predicate="b", said=T0 + DAY).model_copy(update={"id": "fct_a"})
+    third = fact(3, "rule three", predicate="c", said=T0 + DAY)
+    rules = [newer, older, third]
+    profile = consolidate(rules, [0, 1, 2], np.eye(3, dtype=np.float32), RELATIVE)
+    semantic = np.array([0.4, 0.4, 0.1])
+    none = np.zeros(3, dtype=bool)
+    chosen = choose(profile, semantic, none, none, T0 + DAY, RELATIVE)
+    assert [e.standing.fact.id for e in chosen] == ["fct_z", "fct_a", "f3"]
+    best_only = replace(CONFIG, then_stand_out=10.0, then_close=10.0)
+    chosen = choose(profile, semantic, none, none, T0 + DAY, best_only)
+    assert [e.standing.fact.id for e in chosen] == ["fct_z"]

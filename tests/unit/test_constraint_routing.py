@@ -124,3 +124,34 @@ def test_a_category_mask_is_computed_once_and_cannot_be_changed() -> None:
     ]
     with pytest.raises(ValueError, match="read-only"):
         first[0] = False
+
+
+def test_a_tie_goes_to_the_rule_then_to_the_rows_order_never_to_the_id() -> None:
+    # one sentence gives a rule and its cause with one vector: their scores tie, and the
+    # ids' random tails ("fct_<time><random>") once chose between them, run to run
+    matrix = np.stack([unit(0.3, 0.95, 0.0)] * 3)
+    tied = FactRows(
+        ids=["fct_b", "fct_a", "fct_c"],
+        categories=[
+            FactCategory.STATE.value,
+            FactCategory.CAUSAL.value,
+            FactCategory.POLICY.value,
+        ],
+        scope_tags=[[] for _ in range(3)],
+        words=[frozenset({"word"}) for _ in range(3)],
+        matrix=matrix,
+    )
+    found = pick_constraints(view(True), tied, CONFIG)
+    assert [p.fact_id for p in found] == ["fct_c", "fct_b", "fct_a"]
+    swapped = FactRows(
+        ids=["fct_z", "fct_y", "fct_x"],
+        categories=tied.categories,
+        scope_tags=tied.scope_tags,
+        words=tied.words,
+        matrix=matrix,
+    )
+    assert [p.fact_id for p in pick_constraints(view(True), swapped, CONFIG)] == [
+        "fct_x",
+        "fct_z",
+        "fct_y",
+    ]

@@ -193,11 +193,12 @@ def pick_constraints(
         relevant = relevant | (shared & (semantic >= config.area_floor))
     # every relevant constraint scored, a pick built for the kept ones alone (a read
     # finds ~45 relevant and keeps a handful)
-    scored: list[tuple[float, str, int, float]] = []
+    scored: list[tuple[float, bool, int, float]] = []
     for i in np.flatnonzero(relevant & constraint).tolist():
         category = rows.categories[i]
         tag, typed = bool(tagged[i]), 1.0 if category in wanted else 0.0
-        decision = 1.0 if view.decision and tag and category in _BINDING_VALUES else 0.0
+        binding = category in _BINDING_VALUES
+        decision = 1.0 if view.decision and tag and binding else 0.0
         score = (
             float(semantic[i])
             + config.tag_weight * (1.0 if tag else 0.0)
@@ -206,16 +207,18 @@ def pick_constraints(
             + config.decision_weight * decision
             + config.category_weight * typed
         )
-        scored.append((-round(score, 4), rows.ids[i], i, typed))
-    scored.sort(key=lambda s: (s[0], s[1]))
+        scored.append((-round(score, 4), not binding, i, typed))
+    # a tie goes to the binding constraint (a rule before its cause, as the profile's
+    # kind weight ranks them), then to the rows' order (newest first): never to the
+    # fact id, whose tail is random, so the rule and the cause one sentence gives
+    # ("I avoid harsh chemical cleaners because my son has asthma.") took turns
+    scored.sort(key=lambda s: s[:3])
     out: list[Pick] = []
-    for negative, fact_id, i, typed in scored[
-        : config.max_light if light else config.max_constraints
-    ]:
+    for negative, _, i, typed in scored[: config.max_light if light else config.max_constraints]:
         signals = _signals(float(semantic[i]), bool(tagged[i]), float(lexical[i]))
         signals["category"] = typed
         signals["area"] = 1.0 if shared[i] else 0.0
-        out.append(Pick(fact_id, True, -negative, signals))
+        out.append(Pick(rows.ids[i], True, -negative, signals))
     return out
 
 
@@ -243,10 +246,10 @@ def pick_other_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> 
     lexical = np.round(rows.word_share(view.terms), 4)
     close = (semantic >= config.fact_floor) | (lexical >= 0.5)
     tagged = rows.tagged(view.domains)
-    out: list[Pick] = []
-    for i in np.flatnonzero(close & ~rows.in_categories(_CONSTRAINT_VALUES)):
+    found: list[tuple[float, int, Pick]] = []
+    for i in np.flatnonzero(close & ~rows.in_categories(_CONSTRAINT_VALUES)).tolist():
         signals = _signals(float(semantic[i]), bool(tagged[i]), float(lexical[i]))
         score = float(semantic[i]) + config.lexical_weight * signals["lexical"]
-        out.append(Pick(rows.ids[i], False, round(score, 4), signals))
-    out.sort(key=lambda p: (-p.score, p.fact_id))
-    return out[: config.max_facts]
+        found.append((-round(score, 4), i, Pick(rows.ids[i], False, round(score, 4), signals)))
+    found.sort(key=lambda f: f[:2])  # a tie by the rows' order (newest first), not the id
+    return [pick for _, _, pick in found[: config.max_facts]]

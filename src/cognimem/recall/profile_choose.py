@@ -123,12 +123,14 @@ def choose(
     if config.then_stand_out is not None and len(carried) > 1:
         close = config.then_stand_out if config.then_close is None else config.then_close
         spreads = (config.then_stand_out, close)
-        carried = _then_stand_out(profile, carried, rounded, sem, live, spreads)
+        carried = _then_stand_out(carried, rounded, sem, live, spreads)
     if config.topic_exempt:  # the lexicon's topic and area are evidence of their own
         on_topic = candidates[shares_tag[candidates] & shares_area[candidates]]
         carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
-    out.sort(key=lambda e: (-e.score, e.standing.fact.id))
+    # a tie in the entries' order (newest first; ``_carried_entries`` keeps it): the
+    # fact id's tail is random, so facts written in one millisecond took turns
+    out.sort(key=lambda e: -e.score)
     return out
 
 
@@ -152,18 +154,17 @@ def _closeness(
 
 
 def _then_stand_out(
-    profile: Profile,
     carried: np.ndarray,
     rounded: np.ndarray,
     sem: np.ndarray,
     live: np.ndarray,
     spreads: tuple[float, float],
 ) -> np.ndarray:
-    """Of the ``carried`` positions, the best (ties by fact id, as the entries are
+    """Of the ``carried`` positions, the best (ties by the entries' order, as they are
     ordered) and those whose score or closeness is as many σ above its live mean as
     ``spreads`` says (the score's, the closeness's)."""
     top = rounded[carried].max()
-    best = min(carried[rounded[carried] == top], key=lambda i: profile.entries[i].fact.id)
+    best = int(carried[rounded[carried] == top].min())
     keep = carried == best
     for values, spread in zip((rounded, sem), spreads, strict=True):
         pool = values[live]
