@@ -364,3 +364,24 @@ def test_entries_that_tie_are_ranked_in_the_profiles_order_not_by_fact_id() -> N
     best_only = replace(CONFIG, then_stand_out=10.0, then_close=10.0)
     chosen = choose(profile, semantic, none, none, T0 + DAY, best_only)
     assert [e.standing.fact.id for e in chosen] == ["fct_z"]
+
+
+def test_one_sentence_read_as_a_goal_and_a_rule_is_one_entry_shown_as_the_rule() -> None:
+    # "I'm not eating out more than once a week because I'm saving for a house" gives a
+    # goal and a rule of opposite stances with one vector: one entry, shown as the rule
+    said = "I'm not eating out more than once a week because I'm saving for a house."
+    goal = fact(1, "saving for a house", category=FactCategory.GOAL, predicate="saving")
+    rule = fact(2, "not eating out more than once a week", predicate="eating out")
+    rule = rule.model_copy(update={"evidence_event_ids": ["e1"], "text": said})
+    other = fact(3, "no pork")
+    matrix = np.vstack([unit(1, 0.2, 0), unit(1, 0.2, 0), unit(0, 0.3, 1)])
+    profile = consolidate([goal, rule, other], [0, 1, 2], matrix, CONFIG)
+    assert [s.fact.id for s in profile.entries] == ["f2", "f3"]
+    one = profile.entries[0]
+    assert [f.id for f in one.paraphrases] == ["f1"]
+    assert one.rows == (1, 0)
+    assert profile.by_fact()["f1"] is one
+    # the same two of different messages stay two entries (opposite stances)
+    apart = rule.model_copy(update={"evidence_event_ids": ["e2"]})
+    profile = consolidate([goal, apart, other], [0, 1, 2], matrix, CONFIG)
+    assert [s.fact.id for s in profile.entries] == ["f1", "f2", "f3"]

@@ -75,9 +75,8 @@ def consolidate(
             if (owner[j] is not None and owner[j] != j) or j in gone:
                 continue
             shared = _same_words(words[i], words[j])
-            if stances[i] == stances[j] and (
-                cosine[i, j] >= config.paraphrase or (shared == 1.0 and words[i] == words[j])
-            ):
+            same = cosine[i, j] >= config.paraphrase or (shared == 1.0 and words[i] == words[j])
+            if same and (stances[i] == stances[j] or _one_statement(facts[i], facts[j])):
                 owner[i] = j
                 absorbed.setdefault(j, []).append(i)
                 break
@@ -91,19 +90,19 @@ def consolidate(
                 break
         if owner[i] is None and i not in gone:
             owner[i] = i
-    heads = [i for i in range(n) if owner[i] == i]
-    one_message = _one_message(facts, heads, absorbed)
+    groups = [_binding_first(facts, i, absorbed.get(i, [])) for i in range(n) if owner[i] == i]
+    heads = [g[0] for g in groups]
+    one_message = _one_message(facts, groups)
     crowding = crowding_of(cosine[np.ix_(heads, heads)], config.crowding_k, one_message)
     entries = []
-    for i, crowded in zip(heads, crowding, strict=True):
-        merged = absorbed.get(i, [])
-        older = [k for j in (i, *merged) for k in superseded.get(j, [])]
+    for group, crowded in zip(groups, crowding, strict=True):
+        older = [k for j in group for k in superseded.get(j, [])]
         entries.append(
             Standing(
-                fact=facts[i],
-                row=rows[i],
-                paraphrases=tuple(facts[k] for k in merged),
-                rows=tuple(rows[k] for k in (i, *merged)),
+                fact=facts[group[0]],
+                row=rows[group[0]],
+                paraphrases=tuple(facts[k] for k in group[1:]),
+                rows=tuple(rows[k] for k in group),
                 supersedes=tuple(facts[k] for k in older),
                 crowding=crowded,
             )
@@ -111,18 +110,42 @@ def consolidate(
     return Profile(tuple(entries))
 
 
-def _one_message(
-    facts: Sequence[Fact], heads: Sequence[int], absorbed: dict[int, list[int]]
-) -> np.ndarray:
-    """Which pairs of entries share an evidence event (were drawn from one message)."""
+def _one_statement(a: Fact, b: Fact) -> bool:
+    """Whether two facts were drawn from one message: with embeddings paraphrase-close
+    they are one sentence read twice ("I'm not eating out more than once a week because
+    I'm saving for a house" gives a rule and a goal of opposite stances), one entry."""
+    return not set(a.evidence_event_ids).isdisjoint(b.evidence_event_ids)
+
+
+def _binding_first(facts: Sequence[Fact], head: int, merged: Sequence[int]) -> list[int]:
+    """An entry's statements, the one it is shown as first: its newest, or a binding
+    statement (a rule, a value) drawn from the same message when the newest is not one,
+    so the sentence that gave both shows as the rule to follow."""
+    group = [head, *merged]
+    if facts[head].category in BINDING_CATEGORIES:
+        return group
+    rule = next(
+        (
+            k
+            for k in merged
+            if facts[k].category in BINDING_CATEGORIES and _one_statement(facts[head], facts[k])
+        ),
+        None,
+    )
+    return group if rule is None else [rule, *(k for k in group if k != rule)]
+
+
+def _one_message(facts: Sequence[Fact], groups: Sequence[Sequence[int]]) -> np.ndarray:
+    """Which pairs of entries (each a group of statements) share an evidence event (were
+    drawn from one message)."""
     holders: dict[str, set[int]] = {}
-    for at, i in enumerate(heads):
-        for k in (i, *absorbed.get(i, [])):
+    for at, group in enumerate(groups):
+        for k in group:
             for event in facts[k].evidence_event_ids:
                 holders.setdefault(event, set()).add(at)
-    shared = np.zeros((len(heads), len(heads)), dtype=bool)
-    for group in (sorted(g) for g in holders.values() if len(g) > 1):
-        shared[np.ix_(group, group)] = True
+    shared = np.zeros((len(groups), len(groups)), dtype=bool)
+    for together in (sorted(g) for g in holders.values() if len(g) > 1):
+        shared[np.ix_(together, together)] = True
     return shared
 
 
