@@ -128,9 +128,7 @@ def choose(
         on_topic = candidates[shares_tag[candidates] & shares_area[candidates]]
         carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
-    # a tie in the entries' order (newest first; ``_carried_entries`` keeps it): the
-    # fact id's tail is random, so facts written in one millisecond took turns
-    out.sort(key=lambda e: -e.score)
+    out.sort(key=lambda e: -e.score)  # a tie in the entries' order: see _carried_entries
     return out
 
 
@@ -183,7 +181,9 @@ def _carried_entries(
     shares_tag: np.ndarray,
     recency: np.ndarray,
 ) -> list[ProfileEntry]:
-    """The entries at the ``carried`` positions, each with its score and signals."""
+    """The entries at the ``carried`` positions, each with its score and signals, in the
+    entries' order (newest first), which breaks a tie of scores: not the fact id, whose
+    tail is random, so facts written in one millisecond took turns."""
     # the signals as Python numbers in one conversion per column: converting them one
     # numpy scalar at a time was most of choose's cost (~0.5 ms for 27 entries)
     columns = zip(
