@@ -97,8 +97,8 @@ def test_a_shared_tag_ranks_an_entry_up_and_a_shared_area_tag_only_at_its_weight
     area = np.array([False, True, False])
     tagged = np.array([False, False, True])
     # by default the areas count graded (area_affinity), the all-or-nothing tag not
-    chosen = choose(profile, semantic, area, tagged, T0, RELATIVE)
-    assert [e.standing.fact.id for e in chosen] == ["f2", "f0", "f1"]
+    chosen = choose(profile, semantic, area, tagged, T0, RELATIVE)  # a tie: the older first
+    assert [e.standing.fact.id for e in chosen] == ["f2", "f1", "f0"]
     weighted = choose(profile, semantic, area, tagged, T0, replace(RELATIVE, area_weight=0.2))
     assert [e.standing.fact.id for e in weighted] == ["f1", "f2", "f0"]
     assert weighted[0].signals["area"] == 1.0
@@ -282,11 +282,11 @@ def test_an_entry_in_the_requests_decision_areas_ranks_above_one_as_close_elsewh
         chosen = choose(profile, semantic, none, none, T0, config, request_areas)
         return [e.standing.fact.id for e in chosen]
 
-    assert ranked(np.array([0.0, 1.0])) == ["f1", "f0"]
     assert ranked(np.array([0.9, 0.1])) == ["f0", "f1"]
-    # the area affinity off, or the request's areas unknown: a tie, by id
-    assert ranked(np.array([0.0, 1.0]), replace(RELATIVE, area_affinity=0.0)) == ["f0", "f1"]
-    assert ranked(None) == ["f0", "f1"]
+    assert ranked(np.array([0.1, 0.9])) == ["f1", "f0"]
+    # the area affinity off, or the request's areas unknown: a tie, the older (f1) first
+    assert ranked(np.array([0.9, 0.1]), replace(RELATIVE, area_affinity=0.0)) == ["f1", "f0"]
+    assert ranked(None) == ["f1", "f0"]
 
 
 def test_an_entry_on_the_same_listed_thing_as_the_request_ranks_above_one_as_close() -> None:
@@ -304,12 +304,12 @@ def test_an_entry_on_the_same_listed_thing_as_the_request_ranks_above_one_as_clo
 
     assert ranked(np.array([0.0, 0.8, 0.2])) == ["f1", "f0"]
     assert ranked(np.array([0.8, 0.0, 0.2])) == ["f0", "f1"]
-    # the thing affinity off, or the request's things unknown: a tie, by id
-    assert ranked(np.array([0.0, 0.8, 0.2]), replace(RELATIVE, thing_affinity=0.0)) == [
-        "f0",
+    # the thing affinity off, or the request's things unknown: a tie, the older (f1) first
+    assert ranked(np.array([0.8, 0.0, 0.2]), replace(RELATIVE, thing_affinity=0.0)) == [
         "f1",
+        "f0",
     ]
-    assert ranked(None) == ["f0", "f1"]
+    assert ranked(None) == ["f1", "f0"]
     # the signal it was ranked by shows the affinity: 0.2 + 0.3 * 0.8
     top = choose(profile, semantic, none, none, T0, RELATIVE, None, np.array([0.0, 0.8, 0.2]))
     assert abs(top[0].signals["semantic"] - (0.2 + CONFIG.thing_affinity * 0.8)) < 1e-4
@@ -349,11 +349,11 @@ def test_a_stances_crowding_is_blended_with_its_hubness_against_a_reference() ->
     assert stance_hubness(profile, heads, reference, 0.0) is profile
 
 
-def test_entries_that_tie_are_ranked_in_the_profiles_order_not_by_fact_id() -> None:
-    # two rules that score the same: the newer (first in the profile) goes first whatever
+def test_entries_that_tie_are_ranked_older_first_not_by_fact_id() -> None:
+    # two rules that score the same: the older (second in the profile) goes first whatever
     # the ids say (an id's tail is random, so a tie once chose differently run to run)
-    newer = fact(1, "rule one", predicate="a", said=T0 + DAY).model_copy(update={"id": "fct_z"})
-    older = fact(2, "rule two", predicate="b", said=T0 + DAY).model_copy(update={"id": "fct_a"})
+    newer = fact(1, "rule one", predicate="a", said=T0 + DAY).model_copy(update={"id": "fct_a"})
+    older = fact(2, "rule two", predicate="b", said=T0 + DAY).model_copy(update={"id": "fct_z"})
     third = fact(3, "rule three", predicate="c", said=T0 + DAY)
     rules = [newer, older, third]
     profile = consolidate(rules, [0, 1, 2], np.eye(3, dtype=np.float32), RELATIVE)

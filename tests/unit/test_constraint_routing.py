@@ -126,7 +126,7 @@ def test_a_category_mask_is_computed_once_and_cannot_be_changed() -> None:
         first[0] = False
 
 
-def test_a_tie_goes_to_the_rule_then_to_the_rows_order_never_to_the_id() -> None:
+def test_a_tie_goes_to_the_rule_then_to_the_older_never_to_the_id() -> None:
     # one sentence gives a rule and its cause with one vector: their scores tie, and the
     # ids' random tails ("fct_<time><random>") once chose between them, run to run
     matrix = np.stack([unit(0.3, 0.95, 0.0)] * 3)
@@ -141,10 +141,10 @@ def test_a_tie_goes_to_the_rule_then_to_the_rows_order_never_to_the_id() -> None
         words=[frozenset({"word"}) for _ in range(3)],
         matrix=matrix,
     )
-    found = pick_constraints(view(True), tied, CONFIG)
-    assert [p.fact_id for p in found] == ["fct_c", "fct_b", "fct_a"]
+    found = pick_constraints(view(True), tied, CONFIG)  # the rows are newest first
+    assert [p.fact_id for p in found] == ["fct_c", "fct_a", "fct_b"]
     swapped = FactRows(
-        ids=["fct_z", "fct_y", "fct_x"],
+        ids=["fct_y", "fct_z", "fct_x"],
         categories=tied.categories,
         scope_tags=tied.scope_tags,
         words=tied.words,
@@ -154,4 +154,4 @@ def test_a_tie_goes_to_the_rule_then_to_the_rows_order_never_to_the_id() -> None
         "fct_x",
         "fct_z",
         "fct_y",
-    ]
+    ]  # by id: x, y, z

@@ -207,14 +207,16 @@ def pick_constraints(
             + config.decision_weight * decision
             + config.category_weight * typed
         )
-        scored.append((-round(score, 4), not binding, i, typed))
+        scored.append((-round(score, 4), not binding, -i, typed))
     # a tie goes to the binding constraint (a rule before its cause, as the profile's
-    # kind weight ranks them), then to the rows' order (newest first): never to the
-    # fact id, whose tail is random, so the rule and the cause one sentence gives
-    # ("I avoid harsh chemical cleaners because my son has asthma.") took turns
+    # kind weight ranks them), then to the older (the rows are newest first), as the
+    # ids' time order gave it: never to the fact id itself, whose tail is random, so the
+    # rule and the cause one sentence gives ("I avoid harsh chemical cleaners because my
+    # son has asthma.") took turns
     scored.sort(key=lambda s: s[:3])
     out: list[Pick] = []
-    for negative, _, i, typed in scored[: config.max_light if light else config.max_constraints]:
+    for negative, _, at, typed in scored[: config.max_light if light else config.max_constraints]:
+        i = -at
         signals = _signals(float(semantic[i]), bool(tagged[i]), float(lexical[i]))
         signals["category"] = typed
         signals["area"] = 1.0 if shared[i] else 0.0
@@ -250,6 +252,6 @@ def pick_other_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> 
     for i in np.flatnonzero(close & ~rows.in_categories(_CONSTRAINT_VALUES)).tolist():
         signals = _signals(float(semantic[i]), bool(tagged[i]), float(lexical[i]))
         score = float(semantic[i]) + config.lexical_weight * signals["lexical"]
-        found.append((-round(score, 4), i, Pick(rows.ids[i], False, round(score, 4), signals)))
-    found.sort(key=lambda f: f[:2])  # a tie by the rows' order (newest first), not the id
+        found.append((-round(score, 4), -i, Pick(rows.ids[i], False, round(score, 4), signals)))
+    found.sort(key=lambda f: f[:2])  # a tie to the older (rows are newest first), not by id
     return [pick for _, _, pick in found[: config.max_facts]]

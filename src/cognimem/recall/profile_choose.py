@@ -128,7 +128,7 @@ def choose(
         on_topic = candidates[shares_tag[candidates] & shares_area[candidates]]
         carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
-    out.sort(key=lambda e: -e.score)  # a tie in the entries' order: see _carried_entries
+    out.sort(key=lambda e: -e.score)  # a tie to the older entry: see _carried_entries
     return out
 
 
@@ -158,11 +158,11 @@ def _then_stand_out(
     live: np.ndarray,
     spreads: tuple[float, float],
 ) -> np.ndarray:
-    """Of the ``carried`` positions, the best (ties by the entries' order, as they are
+    """Of the ``carried`` positions, the best (a tie to the older, as the entries are
     ordered) and those whose score or closeness is as many σ above its live mean as
     ``spreads`` says (the score's, the closeness's)."""
     top = rounded[carried].max()
-    best = int(carried[rounded[carried] == top].min())
+    best = int(carried[rounded[carried] == top].max())
     keep = carried == best
     for values, spread in zip((rounded, sem), spreads, strict=True):
         pool = values[live]
@@ -181,11 +181,13 @@ def _carried_entries(
     shares_tag: np.ndarray,
     recency: np.ndarray,
 ) -> list[ProfileEntry]:
-    """The entries at the ``carried`` positions, each with its score and signals, in the
-    entries' order (newest first), which breaks a tie of scores: not the fact id, whose
-    tail is random, so facts written in one millisecond took turns."""
+    """The entries at the ``carried`` positions, each with its score and signals, the
+    older first (the entries are newest first), which breaks a tie of scores as the ids'
+    time order did: not the fact id itself, whose tail is random, so facts written in
+    one millisecond took turns."""
     # the signals as Python numbers in one conversion per column: converting them one
     # numpy scalar at a time was most of choose's cost (~0.5 ms for 27 entries)
+    carried = carried[::-1]
     columns = zip(
         carried.tolist(),
         rounded[carried].tolist(),
