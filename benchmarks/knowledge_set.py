@@ -25,8 +25,11 @@ Two levels, each where the behaviour lives:
   per passage. Entity typing: the
   stored entity named by the canonical name or an alias has the labelled type. Alias:
   the alias is on the canonical entity and names no other entity. Pronoun link: a fact
-  written from the pronoun's turn has the antecedent as subject (right), another
-  third party (wrong), or neither (unresolved). Renewal: the first turn's fact counts
+  written from the pronoun's turn has the antecedent as subject, or, when no fact
+  about a third party was written from it, the turn's item is linked to the
+  antecedent's entity (its ``entities``: "Her clinic is in Brooklyn" tells no fact, the
+  item is still Maya's) (right); a fact or an item link names another third party
+  (wrong); or neither (unresolved). Renewal: the first turn's fact counts
   the second turn as evidence when the pair restates, and does not when it does not.
 - **pronouns resolved (rules)**: the same pronoun labels, read at the rules' rewrite
   (``Discourse.resolve`` while the turn is read with its window): right when the
@@ -319,13 +322,21 @@ async def score_store(passages: Sequence[Passage], embedder: str = "local") -> S
 
 async def _passage(memory: Memory, p: Passage, out: StoreScore) -> None:
     events: list[str] = []
+    items: list[list[str]] = []
     for turn, text in enumerate(p.turns):
         written = await memory.write(
             text, user_id=p.id, session_id=p.id, role="user", occurred_at=said_at(turn)
         )
         events += written.event_ids
+        items.append(written.item_ids)
     facts = await memory.facts(user_id=p.id, include_history=True, limit=500)
     stored = await memory.entities(user_id=p.id)
+    # the entities each turn's items are linked to, by name
+    names = {e.id: normalize_name(e.name) for e, _ in stored}
+    linked = [
+        {names[e] for i in ids for e in (await memory.get(i)).entities if e in names}
+        for ids in items
+    ]
     by_name = {}
     for entity, aliases in stored:
         for name in {normalize_name(entity.name), *(a.alias for a in aliases)}:
@@ -355,7 +366,7 @@ async def _passage(memory: Memory, p: Passage, out: StoreScore) -> None:
                     "alias not linked", f"{p.id}: alias {alias!r} of {gold['name']!r} not linked"
                 )
     for link in p.coref:
-        _link(p, link, events, facts, out)
+        _link(p, link, events, facts, linked[link["turn"]], out)
     if p.restates is not None:
         _renewal(p, events, facts, out)
 
@@ -389,8 +400,15 @@ def _renewal(p: Passage, events: list[str], facts: Sequence[Any], out: StoreScor
 
 
 def _link(
-    p: Passage, link: dict[str, Any], events: list[str], facts: Sequence[Any], out: StoreScore
+    p: Passage,
+    link: dict[str, Any],
+    events: list[str],
+    facts: Sequence[Any],
+    linked: set[str],
+    out: StoreScore,
 ) -> None:
+    """One pronoun label against what the store holds: the facts written from its turn,
+    else (no fact about a third party) the entities its items are linked to."""
     out.links += 1
     turn = link["turn"]
     subjects = {f.subject for f in facts if events[turn] in f.evidence_event_ids}
@@ -400,6 +418,12 @@ def _link(
     if target in subjects:
         out.links_right += 1
         return
+    if not others and linked:  # no fact about anyone else: the item's links
+        names = p.names_of(link["antecedent"])
+        if linked & names:
+            out.links_right += 1
+            return
+        others = {subject_slug(n) for n in linked}
     if others:
         out.links_wrong += 1
         out.note("pronoun linked to another", f"{p.id}: {mention!r} linked to {sorted(others)}")

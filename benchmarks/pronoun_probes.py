@@ -10,8 +10,9 @@ preference, singular "they"). Reported per half and family:
 - **rules**: the rule extractor reads the second turn, with the first as its window,
   into the labelled fact with the person as subject;
 - **store**: the pair written through ``Memory.write`` (as ``knowledge_set.py`` does)
-  leaves a fact from the second turn whose subject is the person; one that is not is
-  counted by why.
+  leaves a fact from the second turn whose subject is the person, or, when it leaves no
+  fact about anyone else, the second turn's item linked to the person's entity; one
+  that is not is counted by why.
 
 The set was written and committed before the extractor changed for it; rows alternate
 tune / check within each family. The tune half is printed item by item; the check half
