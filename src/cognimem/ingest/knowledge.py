@@ -28,6 +28,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.references import COREFERENCE, ItemReference
 from cognimem.store.arguments import KnowledgeView
 from cognimem.store.protocols import KnowledgeStore
 from cognimem.store.types import FactQuery, Knowledge, PendingFact
@@ -96,7 +97,9 @@ class KnowledgeBuilder:
         self, scope: Scope, said: Sequence[Said], vectors: Mapping[str, np.ndarray], now: datetime
     ) -> Built:
         """Everything the messages in ``said`` change, ready for ``Store.commit``."""
-        if not any(s.extraction.facts or s.extraction.entities for s in said):
+        if not any(
+            s.extraction.facts or s.extraction.entities or s.extraction.coreference for s in said
+        ):
             return Built(Knowledge())
         resolved = await self._resolver.resolve(scope, _mentions(said), now)
         degraded = await self._domain.link(scope, resolved, now) if self._domain else []
@@ -141,6 +144,7 @@ class KnowledgeBuilder:
             silence_items=silenced,
             stale_items=outcome.stale_items,
             read_set=outcome.read_set,
+            item_links=_item_links(said, resolved, speakers),
         )
         return Built(knowledge, _report(outcome, resolved, knowledge), degraded)
 
@@ -224,7 +228,7 @@ class KnowledgeBuilder:
             importance=importance,
             embedding_model=self._model,
             provenance=(
-                {"coreference": [link.model_dump() for link in f.coreference]}
+                {COREFERENCE: [link.model_dump() for link in f.coreference]}
                 if f.coreference else {}
             ),
         )  # fmt: skip
@@ -320,6 +324,27 @@ def _mentions(said: Sequence[Said]) -> list[Mention]:
                 out.append(Mention(f.object_entity, f.object_type or EntityType.OTHER))
         for r in x.relations:
             out += [Mention(r.source), Mention(r.target)]
+        out += [Mention(link.name, EntityType.PERSON) for link in x.coreference]
+    return out
+
+
+def _item_links(
+    said: Sequence[Said], resolved: Resolved, speakers: Speakers
+) -> list[ItemReference]:
+    """Each message's items linked to the people its pronouns and role words were read
+    as, a fact read from it or not ("Her clinic is in Brooklyn" is Maya's), each with
+    the resolution as its evidence; never to the user."""
+    out: list[ItemReference] = []
+    for s in said:
+        for link in dict.fromkeys(s.extraction.coreference):
+            entity_id = resolved.entity_id(link.name)
+            if entity_id is None or entity_id == speakers.self_id:
+                continue
+            shown = link.model_dump() | {"entity_id": entity_id}
+            out += [
+                ItemReference(s.event.scope.tenant_id, item_id, entity_id, shown)
+                for item_id in s.item_ids
+            ]
     return out
 
 

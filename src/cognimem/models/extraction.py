@@ -136,6 +136,10 @@ class Extraction(BaseModel):
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
     # when what the message describes happened, if it says ("yesterday I ...")
     event_time: datetime | None = None
+    # every reference the rule extractor resolved in the message, a fact read from it or
+    # not ("Her clinic is in Brooklyn": "Her" -> "Maya"): the message's items are
+    # linked to that person (``ingest/references.py``); not part of the LLM's schema
+    coreference: SkipJsonSchema[list[Link]] = Field(default_factory=list)
 
 
 class ExtractionInput(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from cognimem.models.fact_decay import effective_confidence
 from cognimem.models.knowledge import Fact
@@ -15,6 +16,7 @@ from cognimem.models.packets import (
     claims_of,
     no_longer_true,
 )
+from cognimem.models.references import COREFERENCE, reference_reason
 from cognimem.recall.constraints import Pick, Scored
 from cognimem.recall.rerank import Ranked
 
@@ -74,6 +76,7 @@ def _item_explanations(
         signals.update({f"raw_{k}": round(v, 4) for k, v in r.raw.items()})
         outcome = "returned" if r.item.id in returned else dropped.get(r.item.id, "dropped")
         reasons = [behind.get(r.item.id), why.get(r.item.id)] if outcome == "returned" else []
+        reasons.append(item_references(r.item.metadata))  # "Her" is Maya (...)
         if r.stale_since is not None:
             reasons.append(no_longer_true(r.stale_since))
         if "level" in r.signals:  # a shared level's, ranked with the user's own
@@ -144,9 +147,13 @@ def placement(record_id: str, placed: Mapping[str, str], dropped: Mapping[str, s
 def coreference_reason(fact: Fact) -> str | None:
     """Who the fact's pronouns and role words were read as, and why: "She" is Sarah
     Jones (she: the latest woman named (as my sister))."""
-    links = fact.provenance.get("coreference") or []
-    said = [f'"{x["said"]}" is {x["name"]} ({x["evidence"]})' for x in links]
-    return "; ".join(said) or None
+    return reference_reason(fact.provenance.get(COREFERENCE) or [])
+
+
+def item_references(metadata: Mapping[str, Any]) -> str | None:
+    """Who an item's pronouns and role words were read as (``models/references.py``)."""
+    links = metadata.get(COREFERENCE)
+    return reference_reason(links) if isinstance(links, list) else None
 
 
 def _behind(sections: PacketSections) -> dict[str, str]:

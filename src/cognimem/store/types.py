@@ -24,6 +24,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
+from cognimem.models.references import ItemReference
 
 
 @dataclass(frozen=True)
@@ -308,12 +309,12 @@ class Knowledge:
     # items that state only a value that no longer holds (models/fact_changes.py)
     stale_items: list[StaleItem] = field(default_factory=list)
     read_set: list[KeyState] = field(default_factory=list)
+    item_links: list[ItemReference] = field(default_factory=list)  # models/references.py
 
     def is_empty(self) -> bool:
-        return not (
-            self.entities or self.aliases or self.facts or self.fact_updates or self.relations
-            or self.conflicts or self.history or self.silence_items or self.stale_items
-        )  # fmt: skip
+        return not any((self.entities, self.aliases, self.facts, self.fact_updates,
+                        self.relations, self.conflicts, self.history, self.silence_items,
+                        self.stale_items, self.item_links))  # fmt: skip
 
 
 # a fact's compact row, decoded: id, category, scope tags, words, embedding

@@ -23,6 +23,7 @@ from cognimem.models.knowledge import (
     FactStatus,
     HistoryEntry,
 )
+from cognimem.models.references import COREFERENCE, ItemReference, linked_items, with_links
 from cognimem.store import records
 from cognimem.store import row_values as kv
 from cognimem.store.postgres.locks import advisory_key
@@ -193,6 +194,34 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
     conflicts = [kv.conflict_values(c, decode_time) for c in knowledge.conflicts]
     await _insert(conn, "conflicts", CONFLICT_COLUMNS, _CONFLICT_TYPES, conflicts)
     await insert_history(conn, knowledge.history)
+    await _link_items(conn, knowledge.item_links)
+
+
+async def _link_items(conn: Connection, links: Sequence[ItemReference]) -> None:
+    """Each item linked to the people its references name (``models/references.py``):
+    the entity joins its ``entities``, the resolution its metadata's list."""
+    by_item = linked_items(links)
+    if not by_item:
+        return
+    found = await conn.fetch(
+        "SELECT tenant_id, id, entities::text AS entities, metadata::text AS metadata"
+        " FROM items WHERE id = ANY($1::text[]) FOR UPDATE",
+        sorted({item_id for _, item_id in by_item}),
+    )  # an item this write merged into may have been deleted meanwhile
+    args = []
+    for r in found:
+        mine = by_item.get((r["tenant_id"], r["id"]))
+        if mine:
+            entities, said = with_links(json.loads(r["entities"]), json.loads(r["metadata"]), mine)
+            args.append(
+                (json.dumps(entities), COREFERENCE, json.dumps(said), r["tenant_id"], r["id"])
+            )
+    await conn.executemany(
+        "UPDATE items SET entities = $1::jsonb,"
+        " metadata = metadata || jsonb_build_object($2::text, $3::jsonb)"
+        " WHERE tenant_id = $4 AND id = $5",
+        args,
+    )
 
 
 async def _insert_facts(conn: Connection, knowledge: Knowledge) -> None:

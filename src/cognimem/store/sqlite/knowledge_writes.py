@@ -17,6 +17,7 @@ import numpy as np
 from cognimem.errors import NotFound, StaleKnowledge
 from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import Alias, Entity, FactStatus, HistoryEntry
+from cognimem.models.references import COREFERENCE, ItemReference, linked_items, with_links
 from cognimem.store import records
 from cognimem.store import row_values as kv
 from cognimem.store.records import (
@@ -96,6 +97,7 @@ def apply(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     _insert_relations(conn, knowledge)
     _insert_conflicts(conn, knowledge)
     insert_history(conn, knowledge.history)
+    _link_items(conn, knowledge.item_links)
 
 
 def _bump_fact_versions(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
@@ -151,6 +153,25 @@ def _insert_relations(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
         f"INSERT INTO relations ({RELATION_COLUMNS}) VALUES ({', '.join('?' * 13)})",
         [kv.relation_values(r, encode_time) for r in knowledge.relations],
     )
+
+
+def _link_items(conn: sqlite3.Connection, links: Sequence[ItemReference]) -> None:
+    """Each item linked to the people its references name (``models/references.py``):
+    the entity joins its ``entities``, the resolution its metadata's list."""
+    for (tenant_id, item_id), mine in linked_items(links).items():
+        row = conn.execute(
+            "SELECT entities, metadata FROM items WHERE tenant_id = ? AND id = ?",
+            (tenant_id, item_id),
+        ).fetchone()
+        if row is None:
+            continue  # an item this write merged into, deleted meanwhile
+        entities, said = with_links(json.loads(row[0]), json.loads(row[1]), mine)
+        conn.execute(
+            "UPDATE items SET entities = ?,"
+            f" metadata = json_set(metadata, '$.{COREFERENCE}', json(?))"
+            " WHERE tenant_id = ? AND id = ?",
+            (json.dumps(entities), json.dumps(said), tenant_id, item_id),
+        )
 
 
 def _insert_conflicts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
