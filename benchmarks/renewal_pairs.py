@@ -12,7 +12,10 @@ why (the second turn wrote no fact, it wrote one in another key family, or in th
 family and was not taken as the same).
 
 The set was written and committed before ``ingest/restatement.py`` changed for it; rows
-alternate tune / check within each family and kind. The tune half is printed item by
+alternate tune / check within each family and kind. A second round,
+``renewal_pairs_round2.jsonl`` (36 pairs in the same five families, written and
+committed before the code of issue 32's thirteenth round), is read with ``--data``
+(``--out`` then names its own results file). The tune half is printed item by
 item; the check half in counts only.
 
 Usage (from the repository root):
@@ -86,8 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/renewal_pairs.md")
     parser.add_argument("--split", choices=SPLITS, action="append")
     parser.add_argument("--embedder", choices=("local", "hashing"), default="local")
+    parser.add_argument("--data", type=Path, default=DATA, help="a round of pairs (jsonl)")
     args = parser.parse_args(argv)
-    pairs = load()
+    pairs = load(args.data)
     halves = {}
     for name in args.split or SPLITS:
         part = [p for p in pairs if p.split == name]
@@ -96,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
         "Renewal pairs: a fact said again in other words (embedded write path, no LLM)",
         "PYTHONPATH=src python benchmarks/renewal_pairs.py"
         + ("" if args.embedder == "local" else f" --embedder {args.embedder}"),
-        f"{len(pairs)} pairs ({DATA.relative_to(ROOT)})",
+        f"{len(pairs)} pairs ({args.data.resolve().relative_to(ROOT)})",
     )
     publish(args.out, report(halves, header))
 
