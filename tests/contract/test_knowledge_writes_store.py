@@ -16,6 +16,7 @@ from cognimem.models.knowledge import (
     FactStatus,
     HistoryEntry,
 )
+from cognimem.models.references import ItemReference
 from cognimem.store import ItemFilter, PendingMessage, Store
 from cognimem.store.arguments import ItemEdit, KnowledgeView
 from cognimem.store.types import (
@@ -278,3 +279,35 @@ async def test_silenced_items_leave_both_searches(store: Store) -> None:
         )
     await store.update_item(ItemEdit(revived, expected=item, history=history(quiet, "revived")))
     assert quiet in (await found())[0] & (await found())[1]
+
+
+async def test_an_item_is_linked_to_the_people_its_pronouns_name(store: Store) -> None:
+    said = message("Her clinic is in Brooklyn.", ALICE)
+    own = said.items[0].item
+    said.items[0].item = own.model_copy(update={"metadata": {"source": "chat"}})
+    item_id = own.id
+    maya, sam = entity("Maya"), entity("Sam")
+    her = {"said": "Her", "name": "Maya", "evidence": "her: the latest woman named"}
+    await store.commit(
+        [said],
+        WINDOW,
+        Knowledge(entities=[maya, sam], item_links=[ItemReference("t1", item_id, maya.id, her)]),
+    )
+    [item] = await store.get_items("t1", [item_id])
+    assert item.entities == [maya.id]
+    assert item.metadata == {"source": "chat", "coreference": [her]}
+
+    # a later message merged into it adds its own links, each entity and link once;
+    # another tenant's link never touches it
+    him = {"said": "him", "name": "Sam", "evidence": "him: the latest man named"}
+    again = message("She said hi to him.", ALICE)
+    again.items, again.merged_into = [], [item_id]
+    links = [
+        ItemReference("t1", item_id, maya.id, her),
+        ItemReference("t1", item_id, sam.id, him),
+        ItemReference("t2", item_id, "ent_elsewhere", him),
+    ]
+    await store.commit([again], WINDOW, Knowledge(item_links=links))
+    [item] = await store.get_items("t1", [item_id])
+    assert item.entities == [maya.id, sam.id]
+    assert item.metadata == {"source": "chat", "coreference": [her, him]}
