@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> None:
     header = heading(
         "Renewal pairs: a fact said again in other words (embedded write path, no LLM)",
         "PYTHONPATH=src python benchmarks/renewal_pairs.py"
-        + ("" if args.embedder == "local" else f" --embedder {args.embedder}"),
+        + ("" if args.embedder == "local" else f" --embedder {args.embedder}")
+        + ("" if args.data == DATA else f" --data {args.data} --out {args.out}"),
         f"{len(pairs)} pairs ({args.data.resolve().relative_to(ROOT)})",
     )
     publish(args.out, report(halves, header))
