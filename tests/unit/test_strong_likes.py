@@ -1,8 +1,9 @@
-"""A strong like is a choice for it (issue 29): "I adore X", "I'm a big fan of X", "I'm a
-sucker for X", "X is my thing" become a ``policy`` constraint for the whole object, beside
-the preference the preference detector reads; the look-alikes (a wish, what is loved of
-the conversation, of the listener or of the speaker's own, a person, a like of the past,
-a plain "like" or "love") state no constraint. Sentences written for these tests."""
+"""A strong like is a choice for it (issue 29): "I adore X", "I really enjoy X", "I'm a
+big fan of X", "I'm a sucker for X", "X is my thing" become a ``policy`` constraint for
+the whole object, beside the preference the preference detector reads; the look-alikes
+(a wish, what is loved of the conversation, of the listener or of the speaker's own, a
+person, a like of the past or of one occasion, a plain "like", "love" or "enjoy") state
+no constraint. Sentences written for these tests."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ POLICY = FactCategory.POLICY
         ("I love love love rainy walks.", "rainy walks"),
         ("I've always loved lighthouses.", "lighthouses"),
         ("I really love slow cooking, stews and roasts.", "slow cooking, stews and roasts"),
+        ("I really love a cold lager, the colder the better.", "cold lager"),
+        ("I really enjoy sketching old churches in pencil.", "sketching old churches in pencil"),
+        ("We truly like quiet campsites by a lake.", "quiet campsites by a lake"),
     ],
 )  # fmt: skip
 def test_a_strong_like_is_a_choice_for_its_whole_object(text: str, value: str) -> None:
@@ -63,6 +67,10 @@ def test_the_preference_is_still_read_beside_it() -> None:
         "I like Thai food.",
         "I love Thai food.",
         "I enjoy long walks.",
+        "I really enjoyed the boat trip yesterday.",
+        "I really like your idea.",
+        "I'd love a glass of water.",
+        "My aunt really enjoys canal boats.",
         "I'm a big fan of your work.",
         "It is my thing to worry.",
         "My favourite colour is teal.",

@@ -26,9 +26,8 @@ one occasion ("I'm not doing anything then") is no stance.
 
 More voices (the subject left out, "I find X exhausting", "X is my idea of hell", "No X
 for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`. A strong
-like ("I adore X", "I'm a big fan of X", "X is my thing") is tried last
-(:mod:`.strong_likes`): a choice for it, read beside the preference the preference
-detector still reads from the clause.
+like ("I adore X", "I really enjoy X", "I'm a big fan of X") is tried last
+(:mod:`.strong_likes`): a choice for it, beside the preference read from the clause.
 
 Nothing here names a topic: the markers are the verbs and idioms of liking, refusing,
 choosing and requiring, and English function words.
@@ -430,20 +429,21 @@ class ChoiceReader(Collector):
         read = object_first(said, c.words, later=True)
         if read is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
-        like = strong_like(said)  # tried last: it never takes a clause another form reads
-        if like is not None:
-            # a choice for it, and still a like: the preference detector reads it next
+        return not self._strong(c, said) and self._like(c, said)
+
+    def _strong(self, c: Clause, said: str) -> bool:
+        """A strong like (:mod:`.strong_likes`), tried last: a choice for it; whether read."""
+        if (like := strong_like(said)) is not None:
             self._stance_fact(c, like, polarity=True)
-            return False
-        return self._like(c, said)
+        return like is not None
 
     def _like(self, c: Clause, said: str) -> bool:
-        """A like or dislike in a plainer voice (:mod:`.like_forms`); a like is still a
-        like, so only a dislike ends the clause."""
+        """A like or dislike in a plainer voice (:mod:`.like_forms`), else a strong like
+        ("I really enjoy X" has no choice marker); only a dislike ends the clause."""
         read = like_form(said)
-        if read is None or not self._stance_fact(c, read[0], polarity=read[1], compared=True):
-            return False
-        return not read[1]
+        if read is None:
+            return self._strong(c, said) and False  # a like: the clause is read on
+        return self._stance_fact(c, read[0], polarity=read[1], compared=True) and not read[1]
 
     def _habit(self, c: Clause, said: str) -> bool:
         """A habit that is a rule by its frame: a condition before it ("When I travel I

@@ -9,12 +9,13 @@ whole object:
 - what spoils a thing for the speaker ("X ruins a film for me") and what they will not
   be near ("I don't want to be anywhere near X"): against it.
 
-Not one: a plain like, love or enjoyment with no alternative ("I love X", "I like to
-swim"): a preference only, as :mod:`.strong_likes` keeps it; a wish ("I'd like X rather
-than Y"); what is liked of the conversation, the listener, a person or the speaker's own
-(checked by :func:`.strong_likes.names_a_thing`); a question; someone else's like or
-reaction ("My son loves X rather than Y": a stance is the speaker's). Nothing here names
-a topic: the markers are verbs of liking, reacting and spoiling, and function words.
+Not one: a like or enjoyment with no alternative ("I enjoy X", "I like to swim"): a
+preference only, or a strong like when said with an intensifier ("I really enjoy X":
+:mod:`.strong_likes`, tried after these forms); a wish ("I'd like X rather than Y");
+what is liked of the conversation, the listener, a person or the speaker's own (checked
+by :func:`.strong_likes.names_a_thing`); a question; someone else's like or reaction
+("My son loves X rather than Y": a stance is the speaker's). Nothing here names a topic:
+the markers are verbs of liking, reacting and spoiling, and function words.
 """
 
 from __future__ import annotations

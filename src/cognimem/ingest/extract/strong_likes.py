@@ -1,7 +1,7 @@
 """A strong like, read for :mod:`.detect_choices`: what the speaker says they are drawn to
-with more than a plain "like" — "I adore X", "I absolutely love X", "I'm a big fan of
-X", "I'm a sucker for X", "I can't get enough of X", "I'm mad about X", "I'm really into
-X", "I'm a huge X fan", "X is my thing".
+with more than a plain "like" — "I adore X", "I absolutely love X", "I really enjoy X",
+"I truly like X", "I'm a big fan of X", "I'm a sucker for X", "I can't get enough of
+X", "I'm mad about X", "I'm really into X", "I'm a huge X fan", "X is my thing".
 
 The preference detector reads such a sentence into a ``preference`` fact in a domain
 ("cuisine" = "Ethiopian"), and only when it knows the domain. A strong like also bears
@@ -9,12 +9,12 @@ on later requests the way a choice does ("I prefer X"): someone who says they ad
 cuisine wants it weighed when they ask where to eat. So it is read here too, with its
 whole object, into a ``policy`` fact for it, beside the preference.
 
-Not a strong like: a like no stronger than "like" or "enjoy"; a wish ("I'd love to
-..."); what is loved of the conversation or of someone ("I love that", "I love how you
-...", "I love your painting", "I love it when ..."), of the speaker's own ("I love my
-job") or a person by name ("I love Sarah"); a like of the past ("I used to love ...":
-the clause's flag says it no longer holds). Nothing here names a topic: the markers are
-the verbs and idioms of liking, and English function words.
+Not a strong like: a plain "love", "like" or "enjoy" with no intensifier; a wish
+("I'd love to ..."); what is loved of the conversation or of someone ("I love that", "I
+love how you ...", "I love your painting", "I love it when ..."), of the speaker's own
+("I love my job") or a person by name ("I love Sarah"); a like of the past ("I used to
+love ...": the clause's flag says it no longer holds). Nothing here names a topic: the
+markers are the verbs and idioms of liking, and English function words.
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ _MORE = (
     r"positively|utterly|completely|deeply|madly|still|also|do|always|have\s+always|"
     r"(?:have\s+)?(?:always\s+)?been)\s+)"
 )
+# what makes "like" or "enjoy" a strong like: "I really enjoy X", "I truly like X" (not
+# said against an alternative, "I really like X rather than Y": :mod:`.like_forms`)
+_KEEN = (
+    r"(?:(?:really|truly|genuinely|absolutely|thoroughly|particularly|especially|"
+    r"(?:very\s+)?much|do)\s+)"
+)
 _SUBJECT = r"(?:I|we)\s+"
 _BE = r"(?:I'm|we're|I am|we are|I've\s+(?:always\s+)?been|we've\s+(?:always\s+)?been)\s+"
 # "mad about" is a love ("mad about old jazz") unless it is anger at an occasion ("mad
@@ -44,6 +50,7 @@ _FAN = r"(?:an?\s+)?(?:(?:big|huge|massive|great|total|real|true|die-?hard|enorm
 _LIKE = icase(
     rf"^(?:{_SUBJECT}(?P<love>{_MORE}*(?:adore|can't get enough of|can never get enough of|"
     rf"never get tired of|never tire of)|{_MORE}+love(?:,?\s+love)*|love(?:,?\s+love)+|"
+    rf"{_KEEN}+(?:enjoy|like)(?!.*\s(?:rather\s+than|instead\s+of|more\s+than|over)\s)|"
     rf"(?:have|'ve)\s+always\s+(?:really\s+)?loved)|"
     rf"(?:{_BE})?{_MORE}*(?P<be>{_FAN}fan\s+of|(?:an?\s+|such\s+an?\s+)?(?:(?:total|real|"
     rf"complete|huge|big)\s+)?sucker\s+for|{_MAD}|crazy\s+about|nuts\s+about|wild\s+about|"
