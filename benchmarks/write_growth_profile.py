@@ -16,9 +16,12 @@ search among them).
 Usage (from the repository root, niced on a shared machine):
 
     python benchmarks/write_growth_profile.py DB [DB ...] [--batch 1000]
-        [--batches 2] [--skip N] [--path PATH]
+        [--batches 2] [--skip N] [--path PATH] [--ready FILE]
 
 The copies are made in a temporary directory; the databases given are not written.
+``--ready FILE``: the file is written (with the process id) once the warm-up batch and
+any index build are done and the measured batches start, so a profiler can attach for
+them alone (``py-spy record --pid PID``).
 """
 
 from __future__ import annotations
@@ -79,7 +82,9 @@ _timed_sync(Connections, "_call", "every SQLite call, the search included (any t
 _timed_async(knowledge.KnowledgeBuilder, "build", "knowledge build (main thread)")
 
 
-async def profile(url: str, skip: int, batch: int, batches: int, path: Path) -> dict[str, Any]:
+async def profile(
+    url: str, skip: int, batch: int, batches: int, path: Path, ready: Path | None = None
+) -> dict[str, Any]:
     messages = stream(sentences(path), SEED)
     for _ in range(skip):
         next(messages)
@@ -91,6 +96,9 @@ async def profile(url: str, skip: int, batch: int, batches: int, path: Path) -> 
         wait = getattr(mem.store, "wait_for_vector_indexes", None)
         if wait is not None:
             wait()
+        if ready is not None:
+            await asyncio.to_thread(ready.write_text, f"{os.getpid()}\n")
+            await asyncio.sleep(2.0)  # time for a profiler to attach
         CPU.clear()
         steps: dict[str, float] = {}
         cpu, main, wall = time.process_time(), time.thread_time(), time.perf_counter()
@@ -119,6 +127,7 @@ def main() -> None:
     parser.add_argument(
         "--path", type=Path, default=Path("../shared/data/locomo/locomo10_dev.json")
     )
+    parser.add_argument("--ready", type=Path, help="written when the measured batches start")
     args = parser.parse_args()
     for db in args.databases:
         with tempfile.TemporaryDirectory() as tmp:
@@ -129,7 +138,7 @@ def main() -> None:
                 items = conn.execute("SELECT count(*) FROM items").fetchone()[0]
             skip = events if args.skip is None else args.skip
             made = asyncio.run(
-                profile(f"sqlite:///{copy}", skip, args.batch, args.batches, args.path)
+                profile(f"sqlite:///{copy}", skip, args.batch, args.batches, args.path, args.ready)
             )
         made = {"database": str(db), "items_before": items, "skip": skip, **made}
         made["load"] = [round(x, 2) for x in os.getloadavg()]
