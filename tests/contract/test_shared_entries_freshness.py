@@ -74,16 +74,17 @@ def test_the_versions_of_several_entries_read_in_one_statement_as_one_by_one() -
     conn = sqlite3.connect(":memory:")
     conn.execute(
         "CREATE TABLE scope_versions (tenant_id TEXT, namespace TEXT, user_key TEXT,"
-        " version INTEGER, mutations INTEGER, PRIMARY KEY (tenant_id, namespace, user_key))"
+        " version INTEGER, mutations INTEGER, row_changes INTEGER,"
+        " PRIMARY KEY (tenant_id, namespace, user_key))"
     )
     conn.executemany(
-        "INSERT INTO scope_versions VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO scope_versions VALUES (?, ?, ?, ?, ?, ?)",
         [
-            ("t1", "ns", "u:alice", 3, 1),
-            ("t1", "ns", ALL_USERS, 9, 2),
-            ("t1", "org", ALL_USERS, 5, 4),
-            ("t2", "ns", "u:bob", 7, 7),
-            ("t2", "ns", ALL_USERS, 8, 7),
+            ("t1", "ns", "u:alice", 3, 1, 0),
+            ("t1", "ns", ALL_USERS, 9, 2, 1),
+            ("t1", "org", ALL_USERS, 5, 4, 4),
+            ("t2", "ns", "u:bob", 7, 7, 6),
+            ("t2", "ns", ALL_USERS, 8, 7, 6),
         ],
     )
     wanted = [
@@ -96,5 +97,6 @@ def test_the_versions_of_several_entries_read_in_one_statement_as_one_by_one() -
     ]
     expected = [read_version(conn, "t1", ns, key) for ns, key in wanted]
     assert read_versions(conn, "t1", wanted) == expected
-    assert expected == [(3, 1), (9, 2), (9, 2), (5, 4), (0, 0), (9, 2)]
-    assert read_versions(conn, "t2", [("ns", "u:bob"), ("ns", "u:alice")]) == [(7, 7), (8, 7)]
+    assert expected == [(3, 1, 0), (9, 2, 1), (9, 2, 1), (5, 4, 4), (0, 0, 0), (9, 2, 1)]
+    found = read_versions(conn, "t2", [("ns", "u:bob"), ("ns", "u:alice")])
+    assert found == [(7, 7, 6), (8, 7, 6)]

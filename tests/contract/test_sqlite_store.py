@@ -72,6 +72,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (21, "api_key_levels"),
         (22, "procedure_agents"),
         (25, "items_shared_level"),
+        (26, "scope_row_changes"),
     ]
 
 
@@ -171,9 +172,11 @@ async def test_sqlite_upgrade_marks_events_without_items_unprocessed(
     with monkeypatch.context() as m:
         # today's commit also writes an item's event period and novelty, whose columns
         # migrations 11 and 13 add to the items table (no migration in between rebuilds
-        # that table)
+        # that table), and the scope's row changes, which migration 26 adds
         event_period = [
-            g for g in migrations.MIGRATIONS if g[1] in ("item_event_period", "item_novelty")
+            g
+            for g in migrations.MIGRATIONS
+            if g[1] in ("item_event_period", "item_novelty", "scope_row_changes")
         ]
         m.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS[:2], *event_period])
         old = SQLiteStore(path)
@@ -350,7 +353,9 @@ async def test_migration_25_indexes_the_live_rows_of_no_user_for_the_scheduler(
     path = tmp_path / "m.db"
     org, ops = Scope(tenant_id="t1"), Scope(tenant_id="t1", agent_id="ops")
     with monkeypatch.context() as m:
-        m.setattr(migrations, "MIGRATIONS", [g for g in MIGRATIONS if g[0] < 25])
+        # (today's commit counts the scope's row changes: migration 26's column)
+        before_25 = [g for g in MIGRATIONS if g[0] < 25 or g[1] == "scope_row_changes"]
+        m.setattr(migrations, "MIGRATIONS", before_25)
         old = SQLiteStore(path)
         await old.open()
         try:

@@ -2,8 +2,11 @@
 (``store/sqlite/ann.py``), which stays in step with the scope: after a write, a delete, a
 forgetting, an edit of an item's text and another store's write, the index's searches
 find what an exact scan of a store that never cached the scope finds, and the index
-holds exactly the scope's embedded rows. The indexes live in the store's cache budget
-and are evicted, least recently used, beyond its cap. Real SQLite files throughout."""
+holds exactly the scope's embedded rows. After status changes alone (forgetting into
+archived or silent, here or in another store) the cached matrix re-reads its rows'
+statuses and keeps its vectors and its index as they were; any other change of stored
+rows loads it anew. The indexes live in the store's cache budget and are evicted, least
+recently used, beyond its cap. Real SQLite files throughout."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import random
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +22,8 @@ import pytest
 from cognimem.models import ItemStatus, Scope
 from cognimem.store import ItemFilter
 from cognimem.store.arguments import ItemsForgetting
-from cognimem.store.sqlite import SQLiteStore, ann
+from cognimem.store.sqlite import SQLiteStore, ann, vectors
+from cognimem.store.sqlite.scopes import user_key
 from cognimem.store.types import Candidate
 from tests.contract.builders import WINDOW, text_edit
 from tests.contract.conftest import T0, message, vec
@@ -138,6 +143,60 @@ async def test_the_index_follows_writes_deletes_forgetting_and_edits(
     found = await _indexed(indexed, flt, edited.text)
     assert (found[0].item_id, round(found[0].score, 5)) == (ids[50], 1.0)
     assert ids[50] not in {c.item_id for c in await _indexed(indexed, flt, texts[50])}
+
+
+def _matrix(store: SQLiteStore, scope: Scope) -> vectors.ScopeMatrix:
+    key = (scope.tenant_id, scope.namespace, user_key(scope.user_id))
+    found = store._vectors._entries.get(key)
+    assert found is not None
+    return found
+
+
+async def test_a_status_change_rereads_the_statuses_not_the_vectors(
+    indexed: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = _texts(300, seed=14)
+    ids = await _fill(indexed, ALICE, texts)
+    flt = ItemFilter(scope=ALICE)
+    await _built(indexed, ALICE)
+    await _indexed(indexed, flt, texts[0])
+    loads: list[int] = []  # the rowid each load of the scope's rows started after
+    load = indexed._vectors._load
+
+    def counted(conn: Any, ref: Any, after_rowid: int, version: Any) -> vectors.ScopeMatrix:
+        loads.append(after_rowid)
+        return load(conn, ref, after_rowid, version)
+
+    monkeypatch.setattr(indexed._vectors, "_load", counted)
+
+    await indexed.forget_items(ItemsForgetting("t1", ids[:5], ItemStatus.ARCHIVED, now=T0))
+    other = SQLiteStore(indexed.path, vector_index_min_rows=MIN_ROWS)
+    await other.open()
+    try:  # another process's status change, and rows it appends after it
+        await other.forget_items(ItemsForgetting("t1", ids[5:10], ItemStatus.SILENT, now=T0))
+        late_ids = await _fill(other, ALICE, _texts(3, seed=15))
+    finally:
+        await other.close()
+    for text in texts[:10]:
+        hits = await _indexed(indexed, flt, text)
+        assert not {c.item_id for c in hits} & set(ids[:10])
+        assert _same(hits, await _exact(indexed.path, flt, text))
+    assert loads
+    assert 0 not in loads
+    after = _matrix(indexed, ALICE)
+    assert after.rows == 303
+    assert after.cols.ids[-1] == late_ids[-1]
+    active = after.cols.status == after.cols.status[-1]
+    assert np.flatnonzero(~active).tolist() == list(range(10))
+    assert indexed.vector_index_status()["rows"] == 303
+
+    await indexed.forget_items(ItemsForgetting("t1", ids[10:12], ItemStatus.DELETED, now=T0))
+    hits = await _indexed(indexed, flt, texts[10])
+    assert ids[10] not in {c.item_id for c in hits}
+    assert _same(hits, await _exact(indexed.path, flt, texts[10]))
+    assert loads[-1] == 0  # a row left: loaded anew
+    assert _matrix(indexed, ALICE).rows == 301
+    assert indexed.vector_index_status()["rows"] == 301
 
 
 async def test_another_stores_write_reaches_the_index(indexed: SQLiteStore) -> None:

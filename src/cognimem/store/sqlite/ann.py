@@ -11,8 +11,8 @@ the exact scan in ``benchmarks/results/ann_index.md``).
 
 - **In step with the matrix.** Each index is keyed by SQLite ``rowid`` and remembers the
   scope counters (``scope_versions``) of the matrix it last caught up with. A search
-  brings it up to the matrix it is handed: rows appended since (same ``mutations``) are
-  added; after a mutation (a row deleted, a vector changed; another process's change
+  brings it up to the matrix it is handed: rows appended since (same ``row_changes``) are
+  added; after a row change (a row deleted, a vector changed; another process's change
   too, which the matrix's own check found) the keys are compared with the matrix's rows,
   gone rows removed, new ones added, and rows whose stored int8 copy no longer matches
   the matrix's vector (quantized alike, more than ``_SAME_UNITS`` apart) re-added. A
@@ -90,7 +90,7 @@ _MAX_RETRY_S = 3600.0
 class Rows(Protocol):
     """What an index is kept in step with: a scope's matrix (``vectors.ScopeMatrix``)."""
 
-    mutations: int
+    row_changes: int
     max_rowid: int
     matrix: np.ndarray
     rowids: np.ndarray
@@ -98,7 +98,7 @@ class Rows(Protocol):
 
 @dataclass
 class _State:
-    mutations: int
+    row_changes: int
     max_rowid: int
 
 
@@ -128,7 +128,7 @@ class ScopeIndex:
     def covers(self, m: Rows) -> bool:
         """Whether the index holds every row of ``m`` (nothing to catch up)."""
         s = self._state
-        return (m.mutations, m.max_rowid) <= (s.mutations, s.max_rowid)
+        return (m.row_changes, m.max_rowid) <= (s.row_changes, s.max_rowid)
 
     def behind(self, m: Rows) -> int:
         """How many rows of ``m`` were appended after the last row the index holds."""
@@ -137,14 +137,16 @@ class ScopeIndex:
     def catch_up(self, m: Rows) -> None:
         """Bring the index up to ``m`` (an older matrix than the last one: nothing)."""
         s = self._state
-        if m.mutations < s.mutations or (m.mutations == s.mutations and m.max_rowid <= s.max_rowid):
+        if m.row_changes < s.row_changes or (
+            m.row_changes == s.row_changes and m.max_rowid <= s.max_rowid
+        ):
             return
-        if m.mutations == s.mutations:  # rows appended since
+        if m.row_changes == s.row_changes:  # rows appended since
             start = int(np.searchsorted(m.rowids, s.max_rowid, side="right"))
             self._add(m.rowids[start:], m.matrix[start:])
         else:
             self._reconcile(m)
-        self._state = _State(m.mutations, m.max_rowid)
+        self._state = _State(m.row_changes, m.max_rowid)
 
     def _add(self, keys: np.ndarray, vectors: np.ndarray) -> None:
         if len(keys):
@@ -204,7 +206,7 @@ def build(m: Rows) -> ScopeIndex:
     index = new_index(int(m.matrix.shape[1]))
     if len(m.rowids):  # usearch's own kernels: no BLAS to keep to one thread
         index.add(m.rowids, m.matrix, threads=1)
-    return ScopeIndex(index, _State(m.mutations, m.max_rowid))
+    return ScopeIndex(index, _State(m.row_changes, m.max_rowid))
 
 
 def _caught_up(index: ScopeIndex, m: Rows) -> ScopeIndex:

@@ -16,11 +16,11 @@ import sqlite3
 
 from cognimem.store.cache_budget import CacheBudget
 from cognimem.store.lexical_index import ScopeTerms, batch_postings
-from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, ScopeCache, ScopeRef
+from cognimem.store.sqlite.scopes import OWN, ROW_COLUMNS, Columns, Counters, ScopeCache, ScopeRef
 
 
 def load(
-    conn: sqlite3.Connection, scope: ScopeRef, after_rowid: int, version: tuple[int, int]
+    conn: sqlite3.Connection, scope: ScopeRef, after_rowid: int, version: Counters
 ) -> ScopeTerms:
     select = (
         f"SELECT {ROW_COLUMNS}, f.search_text FROM items i JOIN items_fts f ON f.rowid = i.rowid"

@@ -103,7 +103,8 @@ class SQLiteReembedding(SQLiteDatabase):
             facts = _replace(conn, "facts", model, dim)
             # every process's vector matrices and fact rows reload (scopes.py)
             conn.execute(
-                "UPDATE scope_versions SET version = version + 1, mutations = mutations + 1"
+                "UPDATE scope_versions SET version = version + 1, mutations = mutations + 1,"
+                " row_changes = row_changes + 1"
             )
             conn.execute("UPDATE fact_versions SET version = version + 1")
             conn.executemany(

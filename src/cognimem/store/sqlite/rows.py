@@ -168,7 +168,7 @@ def set_status(conn: sqlite3.Connection, ids: Sequence[str], status: ItemStatus)
         if row is None:
             continue
         conn.execute("UPDATE items SET status = ? WHERE id = ?", (status.value, item_id))
-        scopes.bump_version(conn, row[0], row[1], row[2], mutation=True)
+        scopes.bump_version(conn, row[0], row[1], row[2], mutation=True, status_only=True)
         changed += 1
     return changed
 

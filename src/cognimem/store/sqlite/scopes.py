@@ -4,8 +4,11 @@ The vector matrix (``vectors.py``) and the lexical index (``lexical.py``) each h
 entry per (tenant, namespace, user) with the columns a search filters on (agent,
 session, kind, status, time). An entry is checked against ``scope_versions`` on each
 search: unchanged → reuse; only appends since → load just the new rows and append;
-anything else (a status, text or vector changed in place, a row deleted) → reload. The
-check is one primary-key lookup, so several processes sharing the file stay correct.
+anything else (a status, text or vector changed in place, a row deleted) → reload, except
+that a cache may bring an entry up after status changes alone (``ScopeCache._refresh``:
+the vector matrix re-reads its rows' statuses, ``row_changes`` tells it nothing else
+changed). The check is one primary-key lookup, so several processes sharing the file stay
+correct.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, Self, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.scope_columns import Columns as Columns  # vectors.py, lexical.py
@@ -36,6 +39,19 @@ def user_key(user_id: str | None, *, shared: bool = False) -> str:
     if shared:
         return SHARED
     return ALL_USERS if user_id is None else f"u:{user_id}"
+
+
+class Counters(NamedTuple):
+    """A scope's row of ``scope_versions``: ``version`` counts every change of its items,
+    ``mutations`` those that are not appends, ``row_changes`` those mutations that are
+    not a change of status alone (a row deleted, its text, vector or kind changed)."""
+
+    version: int
+    mutations: int
+    row_changes: int
+
+
+NONE = Counters(0, 0, 0)
 
 
 class Entry(Protocol):
@@ -77,24 +93,22 @@ class ScopeRef:
 
 
 E = TypeVar("E", bound=Entry)
-# (connection, scope, load rows after this rowid, scope version) -> entry
-Loader = Callable[[sqlite3.Connection, ScopeRef, int, tuple[int, int]], E]
+# (connection, scope, load rows after this rowid, scope counters) -> entry
+Loader = Callable[[sqlite3.Connection, ScopeRef, int, Counters], E]
 
 
-def read_version(
-    conn: sqlite3.Connection, tenant_id: str, namespace: str, ukey: str
-) -> tuple[int, int]:
+def read_version(conn: sqlite3.Connection, tenant_id: str, namespace: str, ukey: str) -> Counters:
     """The counters of a scope: its own row's, or when it has none (a user never written
     to, or erased) the namespace's ``*`` row's, where ``bump_version`` starts a new row
     from. An erasure bumps the ``*`` row's mutations past anything the user's deleted row
     had, so an entry another process cached of the erased user reloads (as nothing)."""
     row = conn.execute(
-        "SELECT version, mutations FROM scope_versions"
+        "SELECT version, mutations, row_changes FROM scope_versions"
         " WHERE tenant_id = ? AND namespace = ? AND user_key IN (?, ?)"
         " ORDER BY user_key = ? LIMIT 1",
         (tenant_id, namespace, ukey, ALL_USERS, ALL_USERS),
     ).fetchone()
-    return (0, 0) if row is None else (int(row[0]), int(row[1]))
+    return NONE if row is None else Counters(int(row[0]), int(row[1]), int(row[2]))
 
 
 def owners_in(namespaces: Sequence[str], user_keys: Sequence[str]) -> str:
@@ -108,25 +122,33 @@ def owners_in(namespaces: Sequence[str], user_keys: Sequence[str]) -> str:
 
 def read_versions(
     conn: sqlite3.Connection, tenant_id: str, wanted: Sequence[tuple[str, str]]
-) -> list[tuple[int, int]]:
+) -> list[Counters]:
     """``read_version`` of several (namespace, user key) pairs of a tenant in one
     statement (a search reads its scope's entry and the shared levels' together; each
     statement costs ~50 µs of CPU once a read's vector scan has left the caches cold)."""
     namespaces = list(dict.fromkeys(ns for ns, _ in wanted))
     ukeys = list(dict.fromkeys([*(k for _, k in wanted), ALL_USERS]))
     rows = conn.execute(
-        "SELECT namespace, user_key, version, mutations FROM scope_versions"
+        "SELECT namespace, user_key, version, mutations, row_changes FROM scope_versions"
         " WHERE tenant_id = ?" + owners_in(namespaces, ukeys),
         (tenant_id, *namespaces, *ukeys),
     ).fetchall()
-    found = {(r[0], r[1]): (int(r[2]), int(r[3])) for r in rows}
-    return [found.get((ns, k), found.get((ns, ALL_USERS), (0, 0))) for ns, k in wanted]
+    found = {(r[0], r[1]): Counters(int(r[2]), int(r[3]), int(r[4])) for r in rows}
+    return [found.get((ns, k), found.get((ns, ALL_USERS), NONE)) for ns, k in wanted]
 
 
 def bump_version(
-    conn: sqlite3.Connection, tenant_id: str, namespace: str, user_id: str | None, *, mutation: bool
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    namespace: str,
+    user_id: str | None,
+    *,
+    mutation: bool,
+    status_only: bool = False,
 ) -> None:
-    """Mark a user's scope (and the tenant-wide view) as changed, inside the caller's tx.
+    """Mark a user's scope (and the tenant-wide view) as changed, inside the caller's tx:
+    rows appended (``mutation`` False), the statuses of stored rows changed and nothing
+    else (``status_only``), or any other change of stored rows.
 
     Every bump of a user's row bumps the namespace's ``*`` row too, so a user's counters
     never exceed the ``*`` row's. A user's row that does not exist (new, or deleted by
@@ -134,14 +156,17 @@ def bump_version(
     had, so no process can take an entry it cached before the erasure for current.
     """
     step = 1 if mutation else 0
+    rows = 1 if mutation and not status_only else 0
     for ukey in dict.fromkeys([user_key(user_id), ALL_USERS]):  # the user's row first
         conn.execute(
-            "INSERT INTO scope_versions (tenant_id, namespace, user_key, version, mutations)"
-            " SELECT ?, ?, ?, coalesce(max(version), 0) + 1, coalesce(max(mutations), 0) + ?"
+            "INSERT INTO scope_versions"
+            " (tenant_id, namespace, user_key, version, mutations, row_changes)"
+            " SELECT ?, ?, ?, coalesce(max(version), 0) + 1, coalesce(max(mutations), 0) + ?,"
+            " coalesce(max(row_changes), 0) + ?"
             " FROM scope_versions WHERE tenant_id = ? AND namespace = ? AND user_key = ?"
             " ON CONFLICT (tenant_id, namespace, user_key) DO UPDATE SET"
-            " version = version + 1, mutations = mutations + ?",
-            (tenant_id, namespace, ukey, step, tenant_id, namespace, ALL_USERS, step),
+            " version = version + 1, mutations = mutations + ?, row_changes = row_changes + ?",
+            (tenant_id, namespace, ukey, step, rows, tenant_id, namespace, ALL_USERS, step, rows),
         )
 
 
@@ -185,7 +210,7 @@ class ScopeCache(Generic[E]):
         held = [c for c in cached if c is not None]
         if len(held) == len(keys):
             versions = read_versions(conn, tenant_id, [(k[1], k[2]) for k in keys])
-            if all((c.version, c.mutations) == v for c, v in zip(held, versions, strict=True)):
+            if all((c.version, c.mutations) == v[:2] for c, v in zip(held, versions, strict=True)):
                 return held
         return [self.get(conn, tenant_id, ns, uid, shared=shared) for ns, uid, shared in wanted]
 
@@ -202,8 +227,10 @@ class ScopeCache(Generic[E]):
         ukey = user_key(user_id, shared=shared)
         key = (tenant_id, namespace, ukey)
         cached = self._entries.get(key)  # now the most recently used
-        if cached is not None and (cached.version, cached.mutations) == read_version(
-            conn, tenant_id, namespace, ukey
+        if (
+            cached is not None
+            and (cached.version, cached.mutations)
+            == read_version(conn, tenant_id, namespace, ukey)[:2]
         ):
             # current (a read of an unchanged scope): one statement and no rows to read,
             # so no transaction to read them in the version's snapshot
@@ -214,9 +241,11 @@ class ScopeCache(Generic[E]):
         try:
             version = read_version(conn, tenant_id, namespace, ukey)
             cached = self._entries.get(key)
-            if cached is not None and (cached.version, cached.mutations) == version:
+            if cached is not None and (cached.version, cached.mutations) == version[:2]:
                 return cached
-            if cached is not None and cached.mutations == version[1]:
+            if cached is not None and cached.mutations != version.mutations:
+                cached = self._refresh(conn, ref, cached, version)
+            if cached is not None:  # rows appended since (after a refresh too)
                 fresh = cached.append(self._load(conn, ref, cached.max_rowid, version))
             else:
                 fresh = self._load(conn, ref, 0, version)
@@ -225,3 +254,11 @@ class ScopeCache(Generic[E]):
         # larger than the whole cap: not kept, this read still searches it
         self._entries.put(key, fresh, fresh.nbytes)
         return fresh
+
+    def _refresh(
+        self, conn: sqlite3.Connection, ref: ScopeRef, cached: E, counters: Counters
+    ) -> E | None:
+        """``cached`` brought up to the mutations of ``counters`` (the rows appended since
+        are added after) without loading the scope anew, or None when it must be loaded
+        anew: here always; a cache whose entries can re-read what changed overrides it."""
+        return None

@@ -2,8 +2,12 @@
 
 One matrix per (tenant, namespace, user) holds every embedded item of that scope with
 the columns needed to filter and the rows' SQLite rowids; ``scopes.ScopeCache`` keeps it
-fresh. A scope below the index threshold is scanned exactly; a larger one is searched
-through its HNSW index (``ann.py``) for candidates, which are scored exactly here.
+fresh. After status changes alone (a write silencing the evidence of a superseded
+constraint, forgetting) only the rows' statuses are read again (``restatus``: one scan of
+a covering index, 0.05 s of CPU at 100k rows, against 0.9–1.0 s to load every vector and
+0.25 s to reconcile the HNSW index). A scope below the index threshold is scanned
+exactly; a larger one is searched through its HNSW index (``ann.py``) for candidates,
+which are scored exactly here.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ import numpy as np
 
 from cognimem.blas import single_threaded
 from cognimem.store.cache_budget import CacheBudget, array_bytes
+from cognimem.store.scope_columns import STATUS_CODES
 from cognimem.store.sqlite import ann
 from cognimem.store.sqlite.scopes import (
     OWN,
     ROW_COLUMNS,
     Columns,
+    Counters,
     ScopeCache,
     ScopeRef,
     user_key,
@@ -47,6 +53,8 @@ class ScopeMatrix:
     rowids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     # the scope's cache key (tenant, namespace, user key); None: not a cached scope's
     key: tuple[str, str, str] | None = None
+    # the scope's ``row_changes`` the rows were read at (-1: unknown, never refreshed)
+    row_changes: int = -1
 
     @property
     def rows(self) -> int:
@@ -67,7 +75,12 @@ class ScopeMatrix:
         rows after ``max_rowid`` in rowid order, and a change to a stored row is a
         mutation, which loads the scope anew)."""
         if len(other.cols) == 0:
-            return replace(self, version=other.version, mutations=other.mutations)
+            return replace(
+                self,
+                version=other.version,
+                mutations=other.mutations,
+                row_changes=other.row_changes,
+            )
         if not len(self.cols) or self.matrix.shape[1] != other.matrix.shape[1]:
             return other
         n, k = self.rows, other.rows
@@ -85,11 +98,12 @@ class ScopeMatrix:
             buffer=buffer,
             rowids=np.concatenate([self.rowids, other.rowids]),
             key=self.key,
+            row_changes=other.row_changes,
         )
 
 
 def load(
-    conn: sqlite3.Connection, scope: ScopeRef, after_rowid: int, version: tuple[int, int]
+    conn: sqlite3.Connection, scope: ScopeRef, after_rowid: int, version: Counters
 ) -> ScopeMatrix:
     rows = scope.rows(
         conn,
@@ -112,7 +126,38 @@ def load(
         matrix=matrix,
         rowids=np.array([r[0] for r in rows], dtype=np.int64),
         key=(scope.tenant_id, scope.namespace, user_key(scope.user_id, shared=scope.shared)),
+        row_changes=version.row_changes,
     )
+
+
+def restatus(
+    conn: sqlite3.Connection, scope: ScopeRef, m: ScopeMatrix, version: Counters
+) -> ScopeMatrix | None:
+    """``m`` with its rows' statuses read again, at ``version``'s counters; None when it
+    cannot be (rows changed otherwise since it was read: it is loaded anew).
+
+    Reads every (rowid, status) of the scope from the ``items_scope`` index alone (rows
+    with no vector and rows after ``m``'s too; the caller appends the latter) and keeps
+    those of ``m``'s rows; the vectors and the other columns are shared with ``m``."""
+    if m.row_changes < 0 or m.row_changes != version.row_changes or len(m.rowids) != m.rows:
+        return None
+    sql = "SELECT i.rowid, i.status FROM items i WHERE i.tenant_id = ? AND i.namespace = ?"
+    params: list[object] = [scope.tenant_id, scope.namespace]
+    if scope.shared:
+        sql += " AND i.user_id IS NULL"
+    elif scope.user_id is not None:
+        sql += " AND i.user_id = ?"
+        params.append(scope.user_id)
+    found = conn.execute(sql, params).fetchall()
+    rowids = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
+    codes = np.fromiter((STATUS_CODES[r[1]] for r in found), dtype=np.int8, count=len(found))
+    order = np.argsort(rowids, kind="stable")
+    rowids, codes = rowids[order], codes[order]
+    pos = np.minimum(np.searchsorted(rowids, m.rowids), max(len(rowids) - 1, 0))
+    if not len(rowids) or not np.array_equal(rowids[pos], m.rowids):
+        return None  # a row of ``m`` is gone: loaded anew
+    cols = replace(m.cols, status=codes[pos])
+    return replace(m, version=version.version, mutations=version.mutations, cols=cols)
 
 
 class VectorCache(ScopeCache[ScopeMatrix]):
@@ -128,6 +173,11 @@ class VectorCache(ScopeCache[ScopeMatrix]):
     ) -> None:
         super().__init__(load, budget.section("sqlite_vectors", max_scopes))
         self.indexes = ann.VectorIndexes(budget, min_rows, max_scopes=max_scopes, retry_s=retry_s)
+
+    def _refresh(
+        self, conn: sqlite3.Connection, ref: ScopeRef, cached: ScopeMatrix, counters: Counters
+    ) -> ScopeMatrix | None:
+        return restatus(conn, ref, cached, counters)
 
     def indexed(self, tenant_id: str, namespace: str, user_id: str | None) -> bool:
         """Whether the scope's cached matrix has an index caught up with its rows."""
