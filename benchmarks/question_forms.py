@@ -50,10 +50,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--misses", action="store_true", help="list the tune split's misses")
     parser.add_argument("--out", type=Path, help="write the results as JSON")
+    parser.add_argument("--split", action="append", choices=SPLITS, help="only this split")
     args = parser.parse_args()
     rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
     report: dict[str, Any] = {}
-    for split in SPLITS:
+    for split in args.split or SPLITS:
         judged = [judge(r) for r in rows if r["split"] == split]
         n = len(judged)
         scores = {

@@ -41,6 +41,13 @@ ROSA = Scope(tenant_id="t1", user_id="rosa")
         ("How many months passed between the two trips?", EventForm.BETWEEN),
         ("How long after meeting Sam did we get engaged?", EventForm.BETWEEN),
         ("Which trip came first?", EventForm.ORDER),
+        # one event of several asked of by another said before or after it
+        ("Which town was Petra living in before she moved to Graz?", EventForm.ORDER),
+        ("Where did we stay after leaving the campsite?", EventForm.ORDER),
+        ("Did Olek sell his bike before the race?", EventForm.ORDER),
+        # "after" a bare noun names no event; "what ... after" asks what it brought
+        ("Which bus did I take after lunch?", None),
+        ("What did Petra learn after the workshop?", None),
         ("Where do I live?", None),
         ("When did I adopt Max?", None),
         # asks when one event happened, not which of several came first

@@ -17,6 +17,7 @@ from cognimem.errors import InvalidInput
 from cognimem.models.knowledge import FactCategory
 from cognimem.models.wire import FIRST_YEAR
 from cognimem.recall.fact_time import without_times
+from cognimem.recall.question_acts import AROUND_EVENT, requests
 from cognimem.text.mention import RECENT
 from cognimem.text.stopwords import STOP_WORDS as STOP_WORDS  # the read path's, too
 from cognimem.text.temporal import TimeMention, find_times
@@ -137,7 +138,8 @@ def zone_of(name: str | None) -> tzinfo:
 # (most specific first). Dimension rules add constraint categories independently.
 
 _CHECK = re.compile(
-    r"(?<!how )(?<!what )\b(?:should|shall|can|could|may|must)\s+(?:i|we)\b|"
+    r"(?<!how )(?<!what )(?<!which )(?<!where )\b(?:should|shall|can|could|may|must)\s+"
+    r"(?:i|we)\b|"
     r"\bis\s+it\s+(?:ok|okay|safe|fine|alright|allowed|wise|a good idea|bad)\b|"
     r"\bam\s+i\s+allowed\b|\bwould\s+it\s+be\s+"
     r"(?:ok|okay|fine|safe|wise)\b|\b(?:ok|okay|safe)\s+(?:for\s+me\s+)?to\b",
@@ -192,6 +194,8 @@ _TEMPORAL = re.compile(
     r"\bhow\s+long\s+(?:ago|since)\b|\bsince\s+when\b",
     re.IGNORECASE,
 )
+# "how long did it take her to ...", "how much time did he need ...": a span of time
+_SPAN = re.compile(r"\bhow\s+(?:long|much\s+time)\b", re.IGNORECASE)
 _MULTI_HOP = re.compile(
     r"\b(?:both|in\s+common|together|compare|comparison|relationship\s+between|"
     r"how\s+many|what\s+kinds?\s+of|what\s+(?:activities|things|events|places)|"
@@ -253,11 +257,25 @@ def event_question(query: str, dateless: str | None = None) -> EventForm | None:
     form = _YES_OR_NO.sub(" ", without_times(query) if dateless is None else dateless)
     if _BETWEEN_EVENTS.search(form):
         return EventForm.BETWEEN
-    if _ORDER_EVENTS.search(form) or (_WHICH_FIRST.search(form) and not asks_when(query)):
+    if _ORDER_EVENTS.search(form) or AROUND_EVENT.search(form):
+        return EventForm.ORDER
+    if _WHICH_FIRST.search(form) and not asks_when(query):
         return EventForm.ORDER
     if _COUNT_EVENTS.search(form) and not _DURATION.search(form):
         return EventForm.COUNT
     return None
+
+
+def _places_events(query: str) -> bool:
+    """Whether the query orders events or spans the time between them (what
+    ``event_question`` reads without the query's time expressions): a time question."""
+    query = _YES_OR_NO.sub(" ", query)
+    return bool(
+        _BETWEEN_EVENTS.search(query)
+        or _ORDER_EVENTS.search(query)
+        or AROUND_EVENT.search(query)
+        or (_WHICH_FIRST.search(query) and not asks_when(query))
+    )
 
 
 def asks_when(query: str) -> bool:
@@ -332,14 +350,14 @@ def classify(query: str) -> Classification:
             reasons.append(reason)
             categories.extend(c for c in dims if c not in categories)
     check = bool(_CHECK.search(query))
-    decide = bool(_DECIDE.search(query))
+    decide = requests(query, _DECIDE)
     if check:
         intent = Intent.CONSTRAINT_CHECK
     elif decide:
         intent = Intent.DECISION
         reasons.append("asks for a choice")
         categories.extend(c for c in _DECISION_CATEGORIES if c not in categories)
-    elif _TEMPORAL.search(query):
+    elif _TEMPORAL.search(query) or _SPAN.search(query) or _places_events(query):
         intent = Intent.TEMPORAL
     elif _IDENTITY.search(query):
         intent = Intent.IDENTITY
@@ -354,7 +372,7 @@ def classify(query: str) -> Classification:
     return Classification(
         intent=intent,
         categories=tuple(categories),
-        decision=check or decide or bool(_ADVICE.search(query)),
+        decision=check or decide or requests(query, _ADVICE),
         unsure=intent is Intent.GENERAL and not categories,
         reasons=tuple(reasons),
     )
