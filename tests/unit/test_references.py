@@ -1,12 +1,11 @@
-"""``ingest/references.py``: the rule extractor's reading, with every reference it
-resolved on each message's extraction, a fact read from it or not."""
+"""The rule extractor returns every reference it resolved while reading a message on
+that message's extraction (``Extraction.coreference``), a fact read from it or not."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.references import LinkingRules
 from cognimem.models.extraction import ExtractionInput
 
 AT = datetime(2024, 6, 15, 12, tzinfo=UTC)
@@ -17,7 +16,7 @@ def said(text: str, *window: str) -> ExtractionInput:
 
 
 async def test_a_sentence_with_no_fact_keeps_its_reference() -> None:
-    [read] = await LinkingRules().extract(
+    [read] = await RuleExtractor().extract(
         [said("Her clinic is in Brooklyn.", "My sister Maya is a vet.")]
     )
     assert read.facts == []
@@ -26,23 +25,24 @@ async def test_a_sentence_with_no_fact_keeps_its_reference() -> None:
     assert "my sister" in link.evidence
 
 
-async def test_it_reads_what_the_rules_read_and_the_window_adds_no_links() -> None:
+async def test_each_message_keeps_its_own_links_and_the_window_adds_none() -> None:
     window = ("My friend Luis moved here.", "He's a doctor.")  # "He" in the window: its own
     batch = [
         said("He swims every morning. My sister Ana is a nurse.", *window),
         said("She lives in Leeds and he lives in York."),
         said("I had pasta for lunch."),
     ]
-    ours, theirs = await LinkingRules().extract(batch), await RuleExtractor().extract(batch)
-    assert [x.model_copy(update={"coreference": []}) for x in ours] == theirs
-    assert [[(k.said, k.name) for k in x.coreference] for x in ours] == [
+    read = await RuleExtractor().extract(batch)
+    assert [[(k.said, k.name) for k in x.coreference] for x in read] == [
         [("He", "Luis")],
         [("She", "Ana"), ("he", "Luis")],
         [],
     ]
+    # the facts read are those each message gives: the links add nothing to them
+    assert any(f.subject == "Luis" for f in read[0].facts)
 
 
 def test_one_message_read_alone_keeps_its_references_too() -> None:
-    read = LinkingRules().extract_one(said("We call her Lizzie.", "My daughter Elizabeth is ten."))
+    read = RuleExtractor().extract_one(said("We call her Lizzie.", "My daughter Elizabeth is ten."))
     assert [(k.said, k.name) for k in read.coreference] == [("her", "Elizabeth")]
     assert RuleExtractor().extract_one(said("We call her Lizzie.")).coreference == []

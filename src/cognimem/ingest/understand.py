@@ -25,9 +25,9 @@ import numpy as np
 
 from cognimem.errors import ProviderError
 from cognimem.ingest.extract.coref import may_refer
+from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.implications import tag_areas
 from cognimem.ingest.knowledge import Said, fact_text
-from cognimem.ingest.references import LinkingRules
 from cognimem.ingest.scoring import novelty, write_importance
 from cognimem.ingest.timing import EMBEDDING, EXTRACTION, RECONCILIATION, StepTimer
 from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
@@ -91,7 +91,7 @@ class Understander:
         self._store = store
         self._embedder = embedder
         self._threshold = merge_similarity
-        self._rules = LinkingRules()  # the rules, with each message's references
+        self._rules = RuleExtractor()
         self._llm = llm_extractor
         self._areas = AreaDescriptions()
 

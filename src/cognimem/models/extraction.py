@@ -138,7 +138,7 @@ class Extraction(BaseModel):
     event_time: datetime | None = None
     # every reference the rule extractor resolved in the message, a fact read from it or
     # not ("Her clinic is in Brooklyn": "Her" -> "Maya"): the message's items are
-    # linked to that person (``ingest/references.py``); not part of the LLM's schema
+    # linked to that person (``coref.Discourse.heard``); not part of the LLM's schema
     coreference: SkipJsonSchema[list[Link]] = Field(default_factory=list)
 
 

@@ -204,6 +204,9 @@ class Discourse:
         self.about_pets = False
         # ... or of school: "she's going to Purdue in the fall" then names one
         self.about_school = False
+        # every reference :meth:`resolve` made, in order: a sentence the rules read no
+        # fact from ("Her clinic is in Brooklyn") still links its item to the person
+        self.heard: list[Link] = []
 
     def next_sentence(self) -> None:
         self._sentence += 1
@@ -300,7 +303,9 @@ class Discourse:
         text = _POSSESSIVE.sub(by_pronoun(True), text)
         text = _OBJECT.sub(by_pronoun(False), text)
         said = sentence.strip()
-        return text, [link.model_copy(update={"sentence": said}) for link in links]
+        made = [link.model_copy(update={"sentence": said}) for link in links]
+        self.heard += made
+        return text, made
 
     def hear(self, sentence: str) -> None:
         """Learn the pronouns ``sentence`` says someone uses ("Alex uses they/them")."""

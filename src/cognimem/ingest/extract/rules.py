@@ -45,12 +45,15 @@ class RuleExtractor:
     ) -> Extraction:
         """Everything ``message`` states, with times resolved against its
         ``occurred_at``; "she" and "my sister" are who ``discourse`` (the conversation
-        so far, this message's ``context`` when none is given) says they are."""
+        so far, this message's ``context`` when none is given) says they are. Every
+        reference resolved while reading it is on the extraction's ``coreference``, a
+        fact read from its sentence or not (the window's own links are not)."""
         if message.role not in {"user", "human"} or not message.text.strip():
             return Extraction()
         if discourse is None:
             discourse = self.discourse([message])
         reader = MessageReader(to_utc(message.occurred_at))
+        start = len(discourse.heard)
         reader.read(message.text, discourse)
         facts = reader.facts
         return Extraction(
@@ -58,6 +61,7 @@ class RuleExtractor:
             facts=facts,
             importance=max((category_scores(f.category).importance for f in facts), default=None),
             event_time=reader.fact_time or reader.first_time,
+            coreference=discourse.heard[start:],
         )
 
     def discourse(self, messages: list[ExtractionInput]) -> Discourse:
