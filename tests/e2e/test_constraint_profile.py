@@ -79,6 +79,23 @@ async def test_a_stale_state_decays_out_of_the_profile(memory: Memory) -> None:
     assert "My knee hurts." not in constraint_texts(stale)
 
 
+async def test_a_lasting_condition_stays_where_a_passing_state_decays(memory: Memory) -> None:
+    # both are state facts; what each says of its time sets how fast it fades
+    # (models/state_span.py): a condition had as a bare noun lasts, "for now" passes
+    await memory.write("I have asthma, cold air sets it off.", user_id="u", occurred_at=T0)
+    await memory.write("My bike is broken for now.", user_id="u", occurred_at=T0)
+    facts = {f.text: f for f in await memory.facts(user_id="u")}
+    assert facts["I have asthma, cold air sets it off."].category.value == "state"
+    assert facts["My bike is broken for now."].category.value == "state"
+    request = "Should I go on a long bike ride in the cold this weekend?"
+    fresh = await memory.read(request, user_id="u", reference_time=T0 + 3 * DAY)
+    assert "My bike is broken for now." in constraint_texts(fresh)
+    assert "I have asthma, cold air sets it off." in constraint_texts(fresh)
+    stale = await memory.read(request, user_id="u", reference_time=T0 + 200 * DAY)
+    assert "My bike is broken for now." not in constraint_texts(stale)
+    assert "I have asthma, cold air sets it off." in constraint_texts(stale)
+
+
 async def test_only_a_decision_gets_a_profile_inside_its_own_cap(memory_url: str) -> None:
     foods = ("pork", "shellfish", "peanuts", "mushrooms", "olives", "garlic", "onions", "eggs")
     rules = [f"I never eat {food}." for food in foods]

@@ -47,6 +47,19 @@ async def fact_of(mem: Memory, word: str, **kw: bool) -> Fact:
     return found
 
 
+async def test_a_lasting_condition_does_not_age_as_a_passing_state(
+    mem: Memory, clock: Clock
+) -> None:
+    await mem.write("I'm colorblind, so charts need labels.", user_id="u", occurred_at=T0)
+    await mem.write("I'm swamped at work this week.", user_id="u", occurred_at=T0)
+    clock.at = T0 + 90 * DAY  # three half-lives of a passing state
+    dry = await mem.decay(user_id="u", dry_run=True)
+    swamped = await fact_of(mem, "swamped")
+    colorblind = await fact_of(mem, "colorblind")
+    assert (swamped.category.value, colorblind.category.value) == ("state", "state")
+    assert [c.fact_id for c in dry.changes] == [swamped.id]  # the condition is not aging
+
+
 async def test_a_state_ages_after_its_half_life_and_identity_does_not(
     mem: Memory, clock: Clock
 ) -> None:

@@ -24,7 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
-from cognimem.models.fact_decay import FACT_HALF_LIVES, effective_confidence
+from cognimem.models.fact_decay import effective_confidence, half_life
 from cognimem.models.knowledge import BINDING_CATEGORIES, Fact
 
 __all__ = [
@@ -226,7 +226,7 @@ class ProfileColumns:
             entry=entry,
             rows=np.array([r for _, r, _ in statements], dtype=np.int64),
             confidence=np.array([f.confidence for _, _, f in statements]),
-            half_life_s=np.array([FACT_HALF_LIVES[f.category] * 86_400 for _, _, f in statements]),
+            half_life_s=np.array([half_life(f) * 86_400 for _, _, f in statements]),
             validated=validated,
             starts=starts,
             binding=np.array([s.fact.category in BINDING_CATEGORIES for s in entries]),
