@@ -22,6 +22,7 @@ from datetime import datetime
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.feelings import FEELS
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.models.extraction import ExtractedFact
@@ -52,7 +53,10 @@ _LASTS = (
     r"getting worse|worse|back|coming back|killing me|acting up|flaring up|bad|terrible|"
     r"awful|brutal|unbearable|driving me (?:crazy|nuts)|knocking me out|relentless|"
     r"there|here|not better|no better|gotten worse|got worse|knocked me out|spreading|"
-    r"getting old|not right))\b"
+    r"getting old|not right|"
+    # "this migraine is still pounding": what the condition still does
+    r"(?<=still )(?:pounding|throbbing|aching|hurting|itching|burning|stinging|nagging|raging)"
+    r"))\b"
 )
 _SYMPTOM = (
     r"(?:itchy|sore|stiff|swollen|numb|tingling|tingly|puffy|red|irritated|inflamed|"
@@ -100,6 +104,9 @@ _FEELING = icase(
     + _DEGREE
     + r"(?P<v>sick(?!\s+(?:of|and tired))|ill|nauseous|queasy|dizzy|lightheaded|"
     r"light-headed|congested|achy|feverish|run down|under the weather|exhausted|"
+    # "tired" said alone or with when ("I'm so tired I could sleep for a week" is a quip)
+    r"tired(?=\s*(?:[,.;!?]|$|(?:lately|all|these days|today|again|now|for|since|right now|"
+    r"at the moment|recently)\b))|"
     r"worn out|fatigued|drained|sleep-deprived|sore(?!\s+(?:at|about|loser))|"
     r"coughing|sneezing|wheezing|throwing up|vomiting|limping|"
     # "I can't sleep in a hot bedroom" is a stance, "I can't sleep lately" a state
@@ -122,6 +129,11 @@ _ILL = icase(
 )
 # "I'm in remission": a state of the body said as where one is
 _IN_REMISSION = icase(r"\b(?:I'm|I am)\s+(?:now\s+|still\s+|finally\s+)?in\s+(?P<v>remission)\b")
+# what makes being tired a state that lasts: "still", "lately", "for weeks", "always"
+_LASTING = icase(
+    r"\b(?:still|been|keep|lately|all the time|these days|for (?:days|weeks|months|ages|"
+    r"the past)|since|again|recently|constantly|always)\b"
+)
 # "I can't sleep if I eat late": a cause and its effect (read by the stances), not a
 # state that holds now
 _CONDITIONAL = gated(r"\b(?:if|when|whenever|every time|unless|after I|once I)\b")
@@ -157,16 +169,28 @@ class HealthReader(Collector):
         if m is not None:
             value = self._health_value(m)
         else:
-            m = _FEELING.search(c.text) or _IN_REMISSION.search(c.text)
+            m = _FEELING.search(c.text) or _IN_REMISSION.search(c.text) or self._feels(c)
             if m is None:
                 m = _ILL.search(c.text)
                 if m is None or not _is_illness(m.group("v")):
                     return False
             value = m.group("v")
+            if value.lower() == "tired" and not _LASTING.search(c.said):
+                return False  # "I'm tired, goodnight": a moment, not a state
         before = len(self.facts)
         self.add(c, Cat.STATE, "health", value.lower(), tags=["health"], timing="window")
         self.health_read += self.facts[before:]
         return True
+
+    @staticmethod
+    def _feels(c: Clause) -> re.Match[str] | None:
+        """A feeling said bare (:mod:`.feelings`), unless the sentence ties it to when it
+        comes ("when things are hectic and I'm nervous": a habit, not a state now) or it
+        is one that passes with the moment and is not said to last."""
+        m = None if _CONDITIONAL.search(c.evidence) else FEELS.search(c.said)
+        if m is not None and m.group("v").lower() in vocab.PASSING_FEELINGS:
+            return m if _LASTING.search(c.said) else None
+        return m
 
     @staticmethod
     def _health_value(m: re.Match[str]) -> str:

@@ -71,7 +71,8 @@ class LocationReader(Collector):
         elif (m := BEEN_IN.search(c.timed)) is not None:
             self._place(c, m.group("v") or m.group("w"), holds=True, timing=None)
         elif (m := HOME.search(c.text)) is not None and not c.past:
-            self._place(c, m.group("v") or m.group("w") or m.group("x"), holds=True, timing=None)
+            said = next(g for g in m.groups() if g)
+            self._place(c, said, holds=True, timing=None)
         m = LIVE_NOT.search(c.base)
         if m and c.anymore:
             self._place(c, m.group("v"), holds=False, timing=None)

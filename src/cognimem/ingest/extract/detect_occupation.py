@@ -35,6 +35,7 @@ from cognimem.ingest.extract.work_phrases import (
     MY_JOB_HOLDS,
     PROMOTED_TO,
     RUN_A,
+    STILL_AT,
     TEACH,
     WORK_AT,
     WORK_AT_PLACE,
@@ -141,6 +142,8 @@ class OccupationReader(Collector):
         a person named there is a colleague, not an employer."""
         m: re.Match[str] | None
         m = WORK_AT.search(c.text) or JOB_START.search(c.text) or JOINING.search(c.text)
+        if m is None and (m := STILL_AT.search(c.said)) is not None:
+            m = None if kind_of(m.group("v")) in (ET.PLACE, ET.PERSON) else m
         org = phrases.name(m.group("v")) if m else None
         # "Dr. Lee", "for Sarah"; but "at Morgan Stanley"
         person = m is not None and org is not None and works_for_person(org, c.text[: m.start("v")])

@@ -58,9 +58,11 @@ _OWN_ANY = icase(
     r"with|that|which|and|but|downtown|outside|up|back|together|now|too)\b|\s*[,.;!?]|\s*$)"
 )
 _FAVORITE = gated(
-    r"\bmy\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"\bmy\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+"
+    r"(?P<kind>thing\s+to\s+do|[a-z]+(?:\s+[a-z]+)?)\s+"
     r"(?:is|are|has to be|would be|'s)\s+(?P<v>[^.,;!?]+)|^(?P<v2>[^,;!?]+?)\s+(?:is|are)\s+"
-    r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind2>[a-z]+(?:\s+[a-z]+)?)"
+    r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind2>thing\s+to\s+do\b|"
+    r"[a-z]+(?:\s+[a-z]+)?)"
 )
 _PREFER = icase(
     r"\b(?:I|we)\s+(?:(?P<neg>don't|never|didn't use to|can't|have never)\s+)?(?P<verb>love|"

@@ -20,6 +20,7 @@ from cognimem.ingest.extract.vocabulary import (
     COLORS,
     CONDITIONS,
     DIET_LABELS,
+    FEELING_WORDS,
     JOBS,
     NUMBER_WORDS,
     PETS,
@@ -103,7 +104,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
             code, consult, freelance, freelancing, moonlight, play, run, manage, head, deliver,
             director, vp, president, chief, hired, start, became, become, accepted,
-            internship, into, fall, autumn"""
+            internship, into, fall, autumn, still"""
         )
     ),
     "relationship": frozenset(
@@ -154,13 +155,14 @@ TRIGGERS: dict[str, frozenset[str]] = {
     | frozenset(
         words(
             """sick, ill, nauseous, queasy, dizzy, lightheaded, light-headed, congested,
-            achy, feverish, run, weather, exhausted, worn, fatigued, drained,
+            achy, feverish, run, weather, exhausted, tired, worn, fatigued, drained,
             sleep-deprived, sore, coughing, sneezing, wheezing, throwing, vomiting,
             limping, sleeping, breathing, swallowing, sleep, feeling, awful, terrible,
             crappy, lousy, rough, horrible, miserable, battling, fighting, suffer,
             suffering, struggle, struggling, living, treated, remission"""
         )
-    ),
+    )
+    | frozenset(t for w in FEELING_WORDS for t in tokens(w)),
     "choice": frozenset(
         words(
             """avoid, steer, dislike, hate, detest, loathe, despise, can't, don't, have,

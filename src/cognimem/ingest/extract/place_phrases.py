@@ -40,11 +40,15 @@ BEEN_IN = icase(
     rf"\b(?:I'm|I am|we're|we are)\s+(?:visiting|in town|over)\s+from\s+(?P<w>{PLACE})"
 )
 # home said as the place: "Denver has been home for years", "our home is in Glasgow",
-# "I call Lisbon home"
+# "I call Lisbon home", "Austin is where I live", "home for us is Chicago"
 HOME = icase(
     rf"^(?P<v>{PLACE})\s+(?:is|has been|'s been|'s)\s+(?:(?:my|our)\s+)?home\b(?!\s+to\b)|"
     rf"^(?:my|our)\s+home\s+is\s+(?:in\s+)?(?P<w>{PLACE})|"
-    rf"\b(?:I|we)\s+(?:now\s+)?call\s+(?P<x>{PLACE})\s+home\b"
+    rf"\b(?:I|we)\s+(?:now\s+)?call\s+(?P<x>{PLACE})\s+home\b|"
+    # "Austin is where I live now", "Home for us is Chicago", "Home is still Boston"
+    rf"^(?P<y>{PLACE})\s+is\s+(?:still\s+)?where\s+(?:I|we)\s+(?:now\s+|still\s+)?live\b"
+    rf"(?!\s+(?:part|some|half)\b)|"
+    rf"^home(?:\s+for\s+(?:me|us))?\s+is\s+(?:still\s+|now\s+)?(?:in\s+)?(?P<z>{PLACE})"
 )
 LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
 MOVED = icase(

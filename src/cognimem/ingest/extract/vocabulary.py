@@ -306,6 +306,7 @@ FAVORITE_KINDS: dict[str, str] = {
     },
     "colour": "color",
     "pastime": "hobby",
+    "thing to do": "hobby",  # "cooking is my favorite thing to do"
     "way to": "activity",  # "my favorite way to spend a weekend", "... to unwind"
     "film": "movie",
     "tv series": "show",
@@ -403,6 +404,17 @@ BODY_PARTS = words(
     thumb, chest, skin, nose, sinuses, joints, muscles, hamstring, calf, calves, shin,
     shins, heel, heels, spine, gut, lungs, gums"""
 )
+# a feeling said as a bare adjective ("I'm lonely"): read as a state (:mod:`.feelings`);
+# "bored", like "excited", is a mood of the moment and no state (``detect_stances``)
+FEELING_WORDS = words(
+    """lonely, homesick, anxious, restless, nervous, sad, depressed, isolated,
+    unmotivated, miserable, heartbroken, burnt out, burned out, overwhelmed,
+    stressed, stressed out, frustrated, irritable, insecure, unhappy"""
+)
+# ... of which these pass with the moment unless said to last ("I'm nervous" before a
+# talk; "I've been feeling nervous lately")
+PASSING_FEELINGS = frozenset(words("restless, nervous, sad, frustrated, irritable"))
+
 # words that name one condition in other words: a restatement may say either
 # ("I'm exhausted", "I'm so tired lately"), so each is read as the first of its group
 SAME_CONDITION: dict[str, str] = {
@@ -411,6 +423,7 @@ SAME_CONDITION: dict[str, str] = {
         words("""tired, exhausted, exhaustion, fatigue, fatigued, drained, worn, wiped,
             knackered, weary"""),
         words("nauseous, nausea, queasy, nauseated"),
+        words("dizzy, dizziness, lightheaded, light-headed, woozy, faint"),
         words("insomnia, sleep, sleeping, sleepless"),
         words("""stressed, stress, stressful, overwhelmed, overwhelming, swamped, slammed,
             busy, hectic, crazy, insane"""),

@@ -21,6 +21,7 @@ __all__ = [
     "MY_JOB_HOLDS",
     "PROMOTED_TO",
     "RUN_A",
+    "STILL_AT",
     "TEACH",
     "WORK_AT",
     "WORK_AT_PLACE",
@@ -128,6 +129,12 @@ def talks_of_school(sentence: str) -> bool:
 JOINING = icase(
     rf"\b(?:I'm|I am|we're|I'll be|I will be)\s+(?P<verb>joining|starting(?=\s+at\b))\s+"
     rf"(?:at\s+)?(?P<v>{ORG})"
+)
+# "I'm still at Google": where the speaker still is, said with a name and nothing after
+# it, is the workplace ("I'm still at the office", "still at Starbucks waiting" are not)
+STILL_AT = icase(
+    rf"^(?:I'm|I am|we're|we are)\s+still\s+(?P<verb>at)\s+(?P<v>{ORG})(?<!'s)"
+    r"(?=\s*(?:[,.;!?]|$|(?:and|but|after|since)\b))"
 )
 # "joining" names an employer only when the sentence says it is work: "I'm joining
 # Fabrikam as an engineer", "joining Acme's data team"; a club, gym or group is joined too
