@@ -22,6 +22,7 @@ import contextlib
 import functools
 import os
 import pwd
+import secrets
 import shutil
 import socket
 import stat
@@ -51,10 +52,26 @@ class ServiceError(RuntimeError):
 # --------------------------------------------------------------------------- helpers
 
 
+# Ports a test chooses for a server it starts in another process are drawn below the
+# kernel's ephemeral range (32768-60999 on Linux), where ``bind(0)`` and every outgoing
+# connection take theirs. A port the kernel handed out and took back is soon handed out
+# again: at load 10-20 a `cognimem serve` child still importing lost its port to an
+# in-process test server of another xdist worker (bound to port 0), the health check
+# answered from that server, and the test read the child's empty output.
+_CHOSEN_PORTS = range(20_000, 32_000)
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port free now, outside the ephemeral range (see above)."""
+    for _ in range(200):
+        port = _CHOSEN_PORTS.start + secrets.randbelow(len(_CHOSEN_PORTS))
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise ServiceError(f"no free loopback port in {_CHOSEN_PORTS}")
 
 
 def stop(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
