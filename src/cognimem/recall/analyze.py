@@ -266,16 +266,8 @@ def event_question(query: str, dateless: str | None = None) -> EventForm | None:
     return None
 
 
-def _places_events(query: str) -> bool:
-    """Whether the query orders events or spans the time between them (what
-    ``event_question`` reads without the query's time expressions): a time question."""
-    query = _YES_OR_NO.sub(" ", query)
-    return bool(
-        _BETWEEN_EVENTS.search(query)
-        or _ORDER_EVENTS.search(query)
-        or AROUND_EVENT.search(query)
-        or (_WHICH_FIRST.search(query) and not asks_when(query))
-    )
+# the event forms that order events or span the time between them: a time question
+_PLACING = frozenset({EventForm.ORDER, EventForm.BETWEEN})
 
 
 def asks_when(query: str) -> bool:
@@ -357,7 +349,12 @@ def classify(query: str) -> Classification:
         intent = Intent.DECISION
         reasons.append("asks for a choice")
         categories.extend(c for c in _DECISION_CATEGORIES if c not in categories)
-    elif _TEMPORAL.search(query) or _SPAN.search(query) or _places_events(query):
+    elif (
+        _TEMPORAL.search(query)
+        or _SPAN.search(query)
+        # the words as said (``dateless``): classify parses no time
+        or event_question(query, dateless=query) in _PLACING
+    ):
         intent = Intent.TEMPORAL
     elif _IDENTITY.search(query):
         intent = Intent.IDENTITY
