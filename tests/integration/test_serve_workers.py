@@ -70,6 +70,11 @@ def _read_top(base: str, auth: dict[str, str], word: str) -> str:
 
 
 def _serve_workers_scenario(env: dict[str, str]) -> str:
+    # each fact's word in its own lexical index only: the index also reads the message
+    # said before it in the scope, which for writes sent at once is whichever committed
+    # first; BM25 then ties a fact with the one after it, and the hashing embedder can
+    # tie them too ("where" or "is" may hash to the other fact's word's slot)
+    env = {**env, "COGNIMEM_INGEST__CONTEXT_CHARS": "0"}
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
