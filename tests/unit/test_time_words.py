@@ -205,3 +205,48 @@ def test_a_month_a_plan_is_set_for(text: str, future: bool, start: date, end: da
 def test_a_month_after_for_alone_is_no_time() -> None:
     # "June" is a name as often: "for" alone does not make it a month
     assert find_times("I bought a gift for June.", REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a year that qualifies a noun after a determiner
+        ("The 2018 season was our best.", (d(2018, 1, 1), d(2019, 1, 1))),
+        ("We still talk about our 2016 road trip.", (d(2016, 1, 1), d(2017, 1, 1))),
+        ("That 2019 concert was loud.", (d(2019, 1, 1), d(2020, 1, 1))),
+        # a year hedged at a clause's end, or after "in like"
+        ("That was ages ago, maybe 2014.", (d(2014, 1, 1), d(2015, 1, 1))),
+        ("It was like 2010 or so.", (d(2010, 1, 1), d(2011, 1, 1))),
+        ("That was back in like 2012 when we met.", (d(2012, 1, 1), d(2013, 1, 1))),
+    ],
+)
+def test_a_year_before_a_noun_or_hedged_is_that_year(
+    text: str, expected: tuple[date, date]
+) -> None:
+    assert span(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The 2000 people in the hall cheered.",
+        "Our 2000 points were not enough.",
+        "It cost like 2000 dollars.",
+        "Like 2000 people showed up.",
+        "My 2000 calories today were too few.",
+    ],
+)
+def test_a_count_after_a_determiner_or_hedge_is_no_year(text: str) -> None:
+    assert [t for t in find_times(text, REF) if t.start.year in (2000,)] == []
+
+
+def test_a_year_before_a_range_word_is_the_range() -> None:
+    assert span("the 2019 to 2021 stretch") == (d(2019, 1, 1), d(2022, 1, 1))
+
+
+def test_a_compound_ordinal_alone_is_a_day_but_a_short_one_is_not() -> None:
+    assert span("twenty-second", future=True) == (d(2024, 6, 22), d(2024, 6, 23))
+    assert span("the twenty-eighth", future=True) == (d(2024, 6, 28), d(2024, 6, 29))
+    assert span("Twenty-first.") == (d(2024, 5, 21), d(2024, 5, 22))
+    assert find_times("second", REF) == []
+    assert find_times("Third.", REF) == []

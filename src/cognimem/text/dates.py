@@ -305,6 +305,16 @@ _MONTHS = cal.MONTH_WORDS
 _SHORT_MONTH = rf"(?:{cal.alt(a for a in cal.MONTH_ABBREVIATIONS if a != 'jan')})"
 # "the twenty-first": the words of the days as ordinals
 _ORDINAL_WORDS = frozenset(w for day in cal.DAY_ORDINALS for w in day.split("-"))
+# a day said alone as a word: only the compound ordinals ("twenty-second"; "second",
+# "third" alone are replies as often)
+_COMPOUND_ORDINALS = cal.alt(d for d in cal.DAY_ORDINALS if "-" in d).replace("-", r"[\s-]")
+# a year between a determiner and a word that is not plural, a number or a range's
+# ("the 2020 trip", "our 2016 road trip"; "the 2000 people", "the 2019 to 2021")
+_ATTRIBUTIVE_YEAR = (
+    rf"\s+{YEAR}(?=\s+(?!(?:to|and|or|through|until|till|of|in|on|at|for|from|people|men|"
+    r"women|children|feet|more|less|times)\b)"
+    r"[a-z]+(?<![^s]s)\b)"
+)
 _TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
 # "the morning of", "the week of": a day of the month after them is a date
 _PART_OF = "|".join(rf"(?<={w}\sof\s)" for w in ("ing", "noon", "night", "week", "weekend"))
@@ -350,11 +360,14 @@ PATTERNS: tuple[Rule, ...] = (
         _year_only,
     ),
     (  # in digits: the whole text ("2014."), one that opens a sentence before "was" or
-        # ends a clause after it
+        # ends a clause after it or a hedge ("like 2019."), one after "in like", one that
+        # qualifies a noun after a determiner ("the 2020 trip"; "the 2000 people" counts)
         DIGIT_OR,
         rf"()^\s*(?:in\s+)?(?:the\s+year\s+)?{YEAR}\s*[.!?]?\s*$|"
         rf"(?:^\s*|(?<=[.!?]\s)){YEAR}(?=\s+(?:was|is|were)\b)|"
-        rf"\b(?:was|is)\s+{YEAR}(?=\s*(?:[,.;!?]|$|or\b))",
+        rf"\b(?:was|is|like|maybe|probably|perhaps)\s+{YEAR}(?=\s*(?:[,.;!?]|$|or\b))|"
+        rf"\b(?:in|since|around)\s+like\s+{YEAR}\b|"
+        rf"\b(?:the|my|our|your|his|her|their|that){_ATTRIBUTIVE_YEAR}",
         _year_only,
     ),
     (
@@ -397,8 +410,8 @@ PATTERNS: tuple[Rule, ...] = (
         # "the morning of the 5th", "the week of the 10th"
         rf"(?:{_PART_OF})"
         rf"the\s+{DAY}(?!\s*(?:of\s+)?{MONTH_ANY}))|"
-        r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)"
-        r"\s*[.!?]?\s*$",
+        r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th)|"
+        rf"(?:{_COMPOUND_ORDINALS}))\s*[.!?]?\s*$",
         _day_of_month,
     ),
     (

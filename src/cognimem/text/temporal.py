@@ -58,10 +58,13 @@ Conventions, chosen so that every expression has one reading:
   the tense when the plan is in the present (``is planned for June``). Numeric dates
   (``3/4/2024``, ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
   ``date_order``; ``2024/04/03`` everywhere. A year in digits that opens a sentence
-  before ``was`` or ends a clause after it (``2019 was rough``, ``it was 1998,``) is
-  that year; ``15-Mar-2024`` a date. A month (or its abbreviation), a year, a day
+  before ``was`` or ends a clause after it or a hedge (``2019 was rough``, ``it was
+  1998,``, ``like 2019.``, ``in like 2012``), or qualifies a noun after a determiner
+  (``the 2020 trip``; not a plural: ``the 2000 people``) is that year; ``15-Mar-2024``
+  a date. A month (or its abbreviation), a year, a day
   (``the 3rd``), a season or a weekday abbreviation that is the whole text is read as
-  one; ``on the twenty-first`` (a day as a word) only before the end of its clause; ``back in
+  one (a day in words alone only as a compound: ``twenty-second``, not ``second``);
+  ``on the twenty-first`` (a day as a word) only before the end of its clause; ``back in
   '19``, ``the spring of '21``: the latest such year not ten years ahead. ``late March
   2019``: its days 21 to the end, approximate. ``the last two summers``: the latest two
   that have ended. ``between March 3 and 5``, ``the 10th through the 14th`` (no month:
