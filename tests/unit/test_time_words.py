@@ -250,3 +250,27 @@ def test_a_compound_ordinal_alone_is_a_day_but_a_short_one_is_not() -> None:
     assert span("Twenty-first.") == (d(2024, 5, 21), d(2024, 5, 22))
     assert find_times("second", REF) == []
     assert find_times("Third.", REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "expected"),
+    [
+        # units written short, as in chat
+        ("I saw her 2 wks ago.", False, (d(2024, 6, 1), d(2024, 6, 2))),
+        ("We moved 3 mos ago.", False, (d(2024, 3, 15), d(2024, 3, 16))),
+        ("I quit 2 yrs back.", False, (d(2022, 6, 15), d(2022, 6, 16))),
+        ("It was 1 yr ago.", False, (d(2023, 6, 15), d(2023, 6, 16))),
+        ("See you in 3 wks!", True, (d(2024, 7, 6), d(2024, 7, 7))),
+        ("I called 3 hrs ago.", False, (d(2024, 6, 15), d(2024, 6, 16))),
+        ("We've been together for 5 yrs.", False, (d(2019, 6, 15), d(2024, 6, 15))),
+    ],
+)
+def test_a_unit_written_short_is_the_unit(
+    text: str, future: bool, expected: tuple[date, date]
+) -> None:
+    assert span(text, future=future) == expected
+
+
+def test_a_short_unit_inside_a_longer_word_is_no_unit() -> None:
+    assert find_times("We need 2 more chairs.", REF) == []
+    assert find_times("I bought 2 yrsa rugs.", REF) == []

@@ -26,6 +26,7 @@ __all__ = [
     "STEP",
     "TENS",
     "UNIT",
+    "UNIT_PLURAL",
     "UNIT_WORDS",
     "WEEKDAYS",
     "WEEKDAY_ABBREVIATIONS",
@@ -96,6 +97,7 @@ WEEKDAY_WORDS = frozenset(WEEKDAYS)
 UNIT_WORDS = frozenset(
     {"day", "days", "week", "weeks", "weekend", "weekends", "fortnight", "fortnights"}
     | {"month", "months", "quarter", "year", "years", "decade", "decades"}
+    | {"wk", "wks", "mo", "mos", "yr", "yrs"}
 )
 APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
 APPROXIMATE |= {"couple"}
@@ -116,7 +118,18 @@ NUMBER = (
     + alt(NUMBERS).replace(" ", r"\s+")
     + ")"
 )
-UNIT = r"(?:day|week|fortnight|month|year|decade)s?"
+_UNIT_NAMES = "day|week|fortnight|month|year|decade"
+# a unit, or one written short as in chat ("2 wks ago", "3 mos", "5 yrs"): :func:`unit_name`
+UNIT = rf"(?:{_UNIT_NAMES}|wk|mo|yr)s?(?!\w)"
+UNIT_PLURAL = rf"(?:{_UNIT_NAMES})s"
+_SHORT_UNITS = {"wk": "week", "mo": "month", "yr": "year", "hr": "hour", "min": "minute"}
+
+
+def unit_name(word: str) -> str:
+    """The unit a word of :data:`UNIT` (or "hours", "hrs", "mins") says: "weeks" and
+    "wks" are "week"."""
+    unit = word.lower().rstrip("s")
+    return _SHORT_UNITS.get(unit, unit)
 
 
 def utc_at(day: date, hour: int = 0) -> datetime:
@@ -211,7 +224,7 @@ _MONTHS_IN = {"month": 1, "quarter": 3, "year": 12, "decade": 120}
 
 def move(day: date, unit: str, n: int) -> tuple[date, date]:
     """``day`` moved by ``n`` units, and the end of a one-unit window from there."""
-    unit = unit.lower().rstrip("s")
+    unit = unit_name(unit)
     if unit in _DAYS_IN:
         size = timedelta(days=_DAYS_IN[unit])
         return day + size * n, day + size * (n + 1)

@@ -99,7 +99,7 @@ def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     n, approximate = cal.number_of(count) if count else (1, False)
     if not count or runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, m.group(3), n, approximate)
-    unit = m.group(3).lower().rstrip("s")
+    unit = cal.unit_name(m.group(3))
     end = cal.unit_window(ref.date(), unit, 0)[0] if unit != "day" else cal.utc_at(ref.date())
     start, _ = cal.move(end.date(), unit, -n)
     return cal.utc_at(start), end, unit, approximate
@@ -111,7 +111,7 @@ def _back_to_today(
     today = ref.date()
     start, _ = cal.move(today, unit, -n)
     end = today + timedelta(days=1)
-    return cal.utc_at(start), cal.utc_at(end), unit.lower().rstrip("s"), approximate
+    return cal.utc_at(start), cal.utc_at(end), cal.unit_name(unit), approximate
 
 
 _SHORT_WEEKDAY = cal.alt(cal.WEEKDAY_ABBREVIATIONS)
@@ -162,7 +162,7 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     ahead, suffix = m.group(1) is not None, (m.group(6) or "").lower()
     if ahead == bool(suffix) and not suffix.endswith("now"):  # "two weeks": a length
         return None
-    unit = (m.group(4) or m.group(5)).lower().rstrip("s")
+    unit = cal.unit_name(m.group(4) or m.group(5))
     n, approximate = cal.number_of(m.group(3) or "1")
     approximate = approximate or m.group(2) is not None or " so " in m.group(0).lower()
     sign = -1 if suffix in ("ago", "back") else 1
@@ -245,7 +245,7 @@ def _ahead_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     from the day said, approximate."""
     today, count = ref.date(), m.group(1) or m.group(3)
     n, approximate = cal.number_of(count) if count else (3, True)
-    unit = (m.group(2) or m.group(4) or m.group(5)).lower().rstrip("s")
+    unit = cal.unit_name(m.group(2) or m.group(4) or m.group(5))
     start = today
     if m.group(1):
         whole = unit in ("month", "year")
@@ -313,7 +313,7 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
 
 
 _SEASONS = frozenset(cal.SEASONS)
-_CLOCK_UNITS = frozenset({"hour", "hours", "minute", "minutes", "mins"})
+_CLOCK_UNITS = frozenset({"hour", "hours", "hr", "hrs", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"since"}),
@@ -383,7 +383,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         cal.UNIT_WORDS,
         rf"\b(?:the\s+)?(?:(?:past|last|previous)\s+({NUMBER})|past|(?:in\s+)?(recent)"
-        rf"(?=\s+{UNIT[:-2]}s\b))\s+({UNIT})\b(?!\s+of\b)",
+        rf"(?=\s+{cal.UNIT_PLURAL}\b))\s+({UNIT})\b(?!\s+of\b)",
         _past_span,
     ),
     (
@@ -404,7 +404,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         cal.UNIT_WORDS | _CLOCK_UNITS | {"half", "ago", "back"},
         rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
-        rf"(?:and\s+a\s+half\s+)?({UNIT}|weekends?|nights?|hours?|minutes?|mins)"
+        rf"(?:and\s+a\s+half\s+)?({UNIT}|weekends?|nights?|hours?|hrs?|minutes?|mins)"
         rf"(?:\s+and\s+a\s+half)?|"
         rf"half\s+an?\s+({UNIT}))(?:\s+or\s+so)?"
         r"(?:\s+(ago|back|from\s+(?:now|today)|hence))?\b",

@@ -34,6 +34,7 @@ Conventions, chosen so that every expression has one reading:
 - ``N days/weeks/months/years ago`` (``back``), ``in N units``, ``N units from now``
   (``from today``, ``hence``): the day N units back or ahead; ``a few`` / ``several``
   count as 3 and ``a couple (of)`` as 2, approximate, as are ``about`` / ``almost``;
+  a unit may be written short, as in chat (``2 wks``, ``3 mos``, ``5 yrs``, ``3 hrs``);
   counts in words run to ninety-nine (``forty-two``, ``twenty five``), with ``a dozen``
   and ``a hundred``.
   ``half a year ago``, ``a year and a half ago``, ``in two and a half weeks``: that many

@@ -92,7 +92,7 @@ def durations(
         if word in ("too", "spe") and (bare or _date_ending(text, m, kept) is not None):
             continue  # "I took 3 days off", "we spent a week there last May": no span
         approximate = approximate or m.group(3) is not None
-        unit = (m.group(5) or m.group(8)).lower().rstrip("s")
+        unit = cal.unit_name(m.group(5) or m.group(8))
         if "half" in m.group(0).lower():  # "a year and a half", "half a year": in months
             n, unit = cal.in_halves(n, unit, 0 if m.group(7) else 1)
         beside = _date_beside(text, m, kept) if word == "for" else None
@@ -205,7 +205,7 @@ _SINCE = (
     r"left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$)))"
 )
 _LATER = re.compile(
-    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|hours?|minutes?)"
+    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|hours?|hrs?|minutes?|mins?)"
     r"(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?\s+"
     r"(?P<n_word>later|after(?:\s+that)?|afterwards|into|(?:in|on)(?=\s*(?:[,.;!?]|$))|"
     r"earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
@@ -346,7 +346,7 @@ def _counted(
     from the anchor's first day; from an anchor no longer than the unit, the anchor
     moved by that much (:func:`_from_event`)."""
     first, last = anchor[0].date(), (anchor[1] - timedelta(microseconds=1)).date()
-    said, unit = m.group("n").lower(), m.group("n_unit").lower().rstrip("s")
+    said, unit = m.group("n").lower(), cal.unit_name(m.group("n_unit"))
     n, approximate = (1, False) if said.startswith("half") else cal.number_of(said)
     approximate = approximate or m.group("or") is not None  # "a day or two later"
     if unit in ("hour", "minute"):  # "ten minutes later": the event's day
