@@ -274,3 +274,37 @@ def test_a_unit_written_short_is_the_unit(
 def test_a_short_unit_inside_a_longer_word_is_no_unit() -> None:
     assert find_times("We need 2 more chairs.", REF) == []
     assert find_times("I bought 2 yrsa rugs.", REF) == []
+
+
+def _numeric(text: str, future: bool = False) -> tuple[date, date]:
+    found = find_times(text, REF, prefer_future=future, date_order="month_first")
+    assert len(found) == 1, found
+    assert found[0].end is not None
+    return found[0].start.date(), found[0].end.date()
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "expected"),
+    [
+        # a numeric date without a year after before / after / around / through / till
+        ("The report is due before 10/15.", True, (d(2024, 10, 15), d(2024, 10, 16))),
+        ("She left right after 5/4.", False, (d(2024, 5, 4), d(2024, 5, 5))),
+        ("I think it was around 3/20.", False, (d(2024, 3, 20), d(2024, 3, 21))),
+        ("We'll stay through 12/2.", True, (d(2024, 12, 2), d(2024, 12, 3))),
+        ("I'm off till 7/5.", True, (d(2024, 7, 5), d(2024, 7, 6))),
+        # the week of one: that ISO week
+        ("The week of 6/26 works.", True, (d(2024, 6, 24), d(2024, 7, 1))),
+        # a year-first date written with dots
+        ("The invoice is dated 2024.04.03.", False, (d(2024, 4, 3), d(2024, 4, 4))),
+    ],
+)
+def test_a_numeric_date_after_more_words(
+    text: str, future: bool, expected: tuple[date, date]
+) -> None:
+    assert _numeric(text, future) == expected
+
+
+def test_a_fraction_or_a_rating_after_those_words_is_no_date() -> None:
+    assert find_times("Add it after 1/2 cup of flour.", REF, date_order="month_first") == []
+    assert find_times("Fill it around 3/4 of the way.", REF, date_order="month_first") == []
+    assert find_times("Version 2024.04.03.1 is out.", REF) == []

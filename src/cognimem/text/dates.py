@@ -328,7 +328,7 @@ def _after(words: str) -> str:
 # a day of the month alone is a date after these words ("until the 15th")
 _DAY_AFTER = _after("from by since to until till through on")
 PATTERNS: tuple[Rule, ...] = (
-    (None, r"\b(\d{4})([-/])(\d{1,2})\2(\d{1,2})\b", _iso_date),
+    (None, r"\b(\d{4})([-/.])(\d{1,2})\2(\d{1,2})\b(?![.-]\d)", _iso_date),
     (
         _MONTHS,
         rf"\b(?:on\s+)?(?:(?:the\s+)?{DAY}(?:(?:\s+of)?\s+|([-/]))({MONTH_ANY})|({MONTH_ANY})\s*"
@@ -365,7 +365,7 @@ PATTERNS: tuple[Rule, ...] = (
         DIGIT_OR,
         rf"()^\s*(?:in\s+)?(?:the\s+year\s+)?{YEAR}\s*[.!?]?\s*$|"
         rf"(?:^\s*|(?<=[.!?]\s)){YEAR}(?=\s+(?:was|is|were)\b)|"
-        rf"\b(?:was|is|like|maybe|probably|perhaps)\s+{YEAR}(?=\s*(?:[,.;!?]|$|or\b))|"
+        rf"\b(?:was|is|like|maybe|probably|perhaps)\s+{YEAR}(?![.,/-]\d)(?=\s*(?:[,.;!?]|$|or\b))|"
         rf"\b(?:in|since|around)\s+like\s+{YEAR}\b|"
         rf"\b(?:the|my|our|your|his|her|their|that){_ATTRIBUTIVE_YEAR}",
         _year_only,
@@ -466,8 +466,10 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
     :func:`cognimem.text.temporal.find_times`; a date whose first number cannot be a
     month in that order, "31/10/1974" month first, is read the other way): ``3/4/2024``,
     ``3/4/24``, ``3.4.2024``, ``3-4-2024`` (one separator throughout), and without a
-    year only after a preposition or "is" / "was", or alone ("on 3/4", "her birthday
-    is 11/4"; "rated it 9/10" is no date); ``2/2013`` is a month whatever the order."""
+    year only after a preposition (on, by, from, since, to, until, till, through,
+    before, after, around; "the week of") or "is" / "was", or alone ("on 3/4", "her
+    birthday is 11/4", "after 10/15"; "rated it 9/10" is no date); ``2/2013`` is a
+    month whatever the order."""
     read = partial(_numeric_date, order)
     return (
         (
@@ -482,7 +484,8 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
         ),
         (
             None,
-            rf"(?:{_after('on by until from since')}|^|{_after('is was')}|(?<=day\s)|(?<=day,\s))"
+            rf"(?:{_DAY_AFTER}|{_after('before after around')}|{_PART_OF}|^|{_after('is was')}|"
+            r"(?<=day\s)|(?<=day,\s))"
             rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?P<y>){_NOT_A_DATE}",
             read,
         ),

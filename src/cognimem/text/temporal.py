@@ -58,7 +58,7 @@ Conventions, chosen so that every expression has one reading:
   (``planned / booked / scheduled for June``; ``for June`` alone is not), ahead whatever
   the tense when the plan is in the present (``is planned for June``). Numeric dates
   (``3/4/2024``, ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
-  ``date_order``; ``2024/04/03`` everywhere. A year in digits that opens a sentence
+  ``date_order``; ``2024/04/03``, ``2024.04.03`` everywhere. A year in digits that opens a sentence
   before ``was`` or ends a clause after it or a hedge (``2019 was rough``, ``it was
   1998,``, ``like 2019.``, ``in like 2012``), or qualifies a noun after a determiner
   (``the 2020 trip``; not a plural: ``the 2000 people``) is that year; ``15-Mar-2024``
