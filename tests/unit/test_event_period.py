@@ -154,6 +154,9 @@ def test_a_how_long_question_favours_items_that_date_a_span() -> None:
         assert not asks_when(how_long.query)
         signal = dated_signal(how_long)
         assert signal(item("I've had her for three years now")) == 1.0
+        assert signal(item("I started the course recently")) == 1.0
+        # a time that is not a span up to when it was said answers less of "how long"
+        assert signal(item("I got her last June")) == 0.5
         assert signal(item("She is a lovely cat")) == 0.0
     assert dated_signal(analyze("How tall is Alice?", LATER))(item("I grew a lot last year")) == 0.0
 

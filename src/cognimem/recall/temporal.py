@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Set
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from cognimem.models import MemoryItem
 from cognimem.recall.analyze import QueryAnalysis, asks_when
@@ -24,6 +24,7 @@ Period = tuple[datetime, datetime]
 # "how long has she had it?", "how long did it take?": a span asked for, which a memory
 # dates by its own words ("I've had them for three years now")
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
+_DAY = timedelta(days=1)
 
 
 def tells_of(item: MemoryItem, period: Period) -> bool:
@@ -55,13 +56,24 @@ def told_when_said(item: MemoryItem) -> bool:
     return item.event_start == item.occurred_at and item.event_end == item.occurred_at + SAID
 
 
+def runs_up_to_said(item: MemoryItem) -> bool:
+    """Whether the item tells of a span that runs up to when it was said ("I've had
+    them for three years now", "I started a book recently"): what a "how long"
+    question asks for."""
+    start, end = item.event_start, item.event_end
+    if start is None or end is None:
+        return False
+    return end - start > _DAY and abs(end - item.occurred_at) <= _DAY
+
+
 def dated_signal(
     analysis: QueryAnalysis, kind: Set[str] = frozenset()
 ) -> Callable[[MemoryItem], float]:
     """The ``dated`` signal for this query, in [0, 1]: for a query that names a period,
     how much of what the item tells of lies in it (``share_in``); for a "when" question
-    (or a "how long" one: a span, which a memory dates by its own words),
-    1.0 when the item tells of a time at all; else 0.0. It measures what an item's own
+    1.0 when the item tells of a time at all; for a "how long" one (a span, which a
+    memory dates by its own words), 1.0 for a span up to when it was said
+    (:func:`runs_up_to_said`), 0.5 for any other time; else 0.0. It measures what an item's own
     words add to when it was said, which every memory carries: an item that tells of
     the moment it was said and no more (``told_when_said``) gets none of it — except an
     event of the kind a counting or ordering question reads (``kind``: the ids the
@@ -76,7 +88,9 @@ def dated_signal(
 
     if period is not None:
         return lambda item: share_in(item, period) if told(item) else 0.0
-    if asks_when(analysis.query) or _HOW_LONG.search(analysis.query):
+    if _HOW_LONG.search(analysis.query):
+        return lambda item: (1.0 if runs_up_to_said(item) else 0.5) if told(item) else 0.0
+    if asks_when(analysis.query):
         return lambda item: 1.0 if told(item) else 0.0
     if kind:
         return lambda item: 1.0 if item.id in kind else 0.0
