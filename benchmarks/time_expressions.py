@@ -3,7 +3,7 @@
 The set is ``benchmarks/data/time_expressions.jsonl`` (provenance, licences and the
 conventions behind every expected interval: ``benchmarks/data/time_expressions.md``),
 with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl`` to
-``time_expressions_added19.jsonl``: tune rows written later, each file frozen before the
+``time_expressions_added20.jsonl``: tune rows written later, each file frozen before the
 code it measures changed.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
@@ -75,7 +75,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "time_expressions.jsonl"
 # rows written later for the tune half only, each frozen before the code it measured
 ADDED = tuple(
-    ROOT / "benchmarks" / "data" / f"time_expressions_added{n}.jsonl" for n in ("", *range(2, 20))
+    ROOT / "benchmarks" / "data" / f"time_expressions_added{n}.jsonl" for n in ("", *range(2, 21))
 )
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
