@@ -308,3 +308,30 @@ def test_a_fraction_or_a_rating_after_those_words_is_no_date() -> None:
     assert find_times("Add it after 1/2 cup of flour.", REF, date_order="month_first") == []
     assert find_times("Fill it around 3/4 of the way.", REF, date_order="month_first") == []
     assert find_times("Version 2024.04.03.1 is out.", REF) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "expected"),
+    [
+        # a range of numeric dates, joined by a dash or by "between ... and"
+        ("I'm away 6/18-6/20.", True, (d(2024, 6, 18), d(2024, 6, 21))),
+        ("We'll be there 7/3 - 7/5.", True, (d(2024, 7, 3), d(2024, 7, 6))),
+        ("I was out between 5/4 and 5/8.", False, (d(2024, 5, 4), d(2024, 5, 9))),
+        # a numeric date after a weekday's abbreviation
+        ("Mon 6/24 works for me.", True, (d(2024, 6, 24), d(2024, 6, 25))),
+        ("We met up Fri 6/14.", False, (d(2024, 6, 14), d(2024, 6, 15))),
+        # a two-digit year between dashes
+        ("Her birthday is 10-31-74.", False, (d(1974, 10, 31), d(1974, 11, 1))),
+    ],
+)
+def test_a_numeric_date_in_a_range_beside_a_weekday_or_with_a_short_year(
+    text: str, future: bool, expected: tuple[date, date]
+) -> None:
+    assert _numeric(text, future) == expected
+
+
+def test_numbers_that_only_look_like_such_dates_are_left_alone() -> None:
+    for text in ("I sat 2/3 of the way back.", "Mix 1/2-3/4 cup.", "I'd rate it 7/10 and 8/10."):
+        assert find_times(text, REF, date_order="month_first") == [], text
+    assert find_times("Version 1.2.24 is out.", REF, date_order="month_first") == []
+    assert find_times("Call 555-12-34 now.", REF, date_order="month_first") == []

@@ -460,16 +460,33 @@ _NOT_A_DATE = (
 )
 
 
+def _day_word(abbreviation: str) -> str:
+    """A weekday's abbreviation as a pattern; "sat", "sun", "wed" only capitalised."""
+    if abbreviation not in _WORD_ABBREVIATIONS:
+        return abbreviation
+    return f"(?-i:{abbreviation.capitalize()}|{abbreviation.upper()})"
+
+
+# where a second number pair of a range or one after a weekday's abbreviation starts
+# ("9/18-9/20", "between 9/22 and 9/26", "Mon 9/22", "Fri. 9/12")
+_PAIR_AFTER = "|".join(
+    [rf"(?<=/{d}{j})" for d in (r"\d", r"\d\d") for j in ("-", "–", r"\s-\s", r"\s–\s")]
+    + [rf"(?<=between\s{a}/{b}\sand\s)" for a in (r"\d", r"\d\d") for b in (r"\d", r"\d\d")]
+    + [rf"(?<=\b{w}\s)|(?<=\b{w}\.\s)" for w in map(_day_word, cal.WEEKDAY_ABBREVIATIONS)]
+)
+
+
 def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
     """The numeric dates read in ``order`` (where a memory is written is not in its
     text, so the order is a setting: ``date_order`` of
     :func:`cognimem.text.temporal.find_times`; a date whose first number cannot be a
     month in that order, "31/10/1974" month first, is read the other way): ``3/4/2024``,
-    ``3/4/24``, ``3.4.2024``, ``3-4-2024`` (one separator throughout), and without a
-    year only after a preposition (on, by, from, since, to, until, till, through,
-    before, after, around; "the week of") or "is" / "was", or alone ("on 3/4", "her
-    birthday is 11/4", "after 10/15"; "rated it 9/10" is no date); ``2/2013`` is a
-    month whatever the order."""
+    ``3/4/24``, ``3.4.2024``, ``3-4-2024``, ``3-4-24`` (one separator throughout), and
+    without a year only after a preposition (on, by, from, since, to, until, till,
+    through, before, after, around, between; "the week of"), "is" / "was" or a weekday
+    ("Mon 9/22"), in a range ("9/18-9/20", "between 9/22 and 9/26"), or alone ("on
+    3/4", "her birthday is 11/4"; "rated it 9/10" is no date); ``2/2013`` is a month
+    whatever the order."""
     read = partial(_numeric_date, order)
     return (
         (
@@ -479,13 +496,15 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
         ),
         (
             None,
-            r"(?<![\w/.-])(?P<a>\d{1,2})([.-])(?P<b>\d{1,2})\2(?P<y>(?:19|20)\d{2})(?![\w.-]*\d)",
+            r"(?<![\w/.-])(?P<a>\d{1,2})([.-])(?P<b>\d{1,2})\2(?P<y>(?:19|20)\d{2}|(?<=-)\d{2})"
+            r"(?![\w.-]*\d)",
             read,
         ),
         (
             None,
-            rf"(?:{_DAY_AFTER}|{_after('before after around')}|{_PART_OF}|^|{_after('is was')}|"
-            r"(?<=day\s)|(?<=day,\s))"
+            rf"(?:{_DAY_AFTER}|{_after('before after around between')}|{_PART_OF}|^|"
+            rf"{_after('is was')}|(?<=day\s)|(?<=day,\s)|{_PAIR_AFTER}|"
+            rf"(?=\d{{1,2}}/\d{{1,2}}\s*[-–]\s*\d{{1,2}}/\d{{1,2}}{_NOT_A_DATE}))"
             rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?P<y>){_NOT_A_DATE}",
             read,
         ),
