@@ -1,7 +1,7 @@
 """Calendar dates named in text, with or without their year: ``2023-05-07``, ``7 May
 2023``, ``May 7``, ``May 2023``, ``in 2019``, ``in May``, ``the 15th``, ``the second
 week of May``, ``the last Saturday of July``, ``summer 2022``, numeric dates in a chosen
-order (``3/4/2024``: :func:`numeric_patterns`) and holidays (:mod:`.holidays`). The
+order (``3/4/2024``: :mod:`.numeric_dates`) and holidays (:mod:`.holidays`). The
 conventions are listed in :mod:`.temporal`, which assembles these patterns with the
 relative ones.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
-from functools import partial
 from typing import Literal
 
 from cognimem.text import calendar as cal
@@ -19,16 +18,19 @@ from cognimem.text.mention import DIGIT_OR, Resolved, Rule
 
 __all__ = [
     "DAY",
+    "DAY_AFTER",
     "MONTH",
+    "PART_OF",
     "PART_WORDS",
     "PATTERNS",
     "WEEKDAY_ANY",
+    "WORD_ABBREVIATIONS",
     "YEAR",
     "DateOrder",
+    "after_words",
     "day_of",
     "full_date",
     "is_word_not_weekday",
-    "numeric_patterns",
     "whole_or_part",
     "year_of_month",
 ]
@@ -50,13 +52,13 @@ DAY = (
 )
 WEEKDAY_ANY = rf"(?:{cal.alt([*cal.WEEKDAYS, *cal.WEEKDAY_ABBREVIATIONS])})\.?"
 # abbreviations that are words of their own in lower case ("I sat 3rd", "the sun")
-_WORD_ABBREVIATIONS = frozenset({"sat", "sun", "wed"})
+WORD_ABBREVIATIONS = frozenset({"sat", "sun", "wed"})
 
 
 def is_word_not_weekday(word: str) -> bool:
     """Whether an abbreviation read as a weekday is a word of its own ("sat", "sun",
     "wed" in lower case), not the day."""
-    return word.rstrip(".") in _WORD_ABBREVIATIONS
+    return word.rstrip(".") in WORD_ABBREVIATIONS
 
 
 def day_of(word: str) -> int:
@@ -317,16 +319,16 @@ _ATTRIBUTIVE_YEAR = (
 )
 _TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
 # "the morning of", "the week of": a day of the month after them is a date
-_PART_OF = "|".join(rf"(?<={w}\sof\s)" for w in ("ing", "noon", "night", "week", "weekend"))
+PART_OF = "|".join(rf"(?<={w}\sof\s)" for w in ("ing", "noon", "night", "week", "weekend"))
 
 
-def _after(words: str) -> str:
+def after_words(words: str) -> str:
     """A pattern that holds just after one of ``words`` (space-separated)."""
     return "|".join(rf"(?<=\b{w}\s)" for w in words.split())
 
 
 # a day of the month alone is a date after these words ("until the 15th")
-_DAY_AFTER = _after("from by since to until till through on")
+DAY_AFTER = after_words("from by since to until till through on")
 PATTERNS: tuple[Rule, ...] = (
     (None, r"\b(\d{4})([-/.])(\d{1,2})\2(\d{1,2})\b(?![.-]\d)", _iso_date),
     (
@@ -406,9 +408,9 @@ PATTERNS: tuple[Rule, ...] = (
     (
         DIGIT_OR | _ORDINAL_WORDS,
         r"(?=the\s)(?:(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|"
-        rf"(?:{_DAY_AFTER})the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
+        rf"(?:{DAY_AFTER})the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
         # "the morning of the 5th", "the week of the 10th"
-        rf"(?:{_PART_OF})"
+        rf"(?:{PART_OF})"
         rf"the\s+{DAY}(?!\s*(?:of\s+)?{MONTH_ANY}))|"
         r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th)|"
         rf"(?:{_COMPOUND_ORDINALS}))\s*[.!?]?\s*$",
@@ -426,87 +428,3 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     *holidays.PATTERNS,
 )
-
-# ----------------------------------------------------------------- numeric dates
-
-
-def _month_day(order: DateOrder, first: int, second: int) -> tuple[int, int]:
-    """The month and day ``first/second`` say in ``order``; when that month cannot be
-    one ("31/10" month first) but the other reading can, the other."""
-    month, day = (first, second) if order == "month_first" else (second, first)
-    if month > 12 and day <= 12:
-        month, day = day, month
-    return month, day
-
-
-def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "3/4/2024", "3/4/24", "on 3/4"; "12.06.2024", "12-06-2024" alike."""
-    month, day = _month_day(order, int(m.group("a")), int(m.group("b")))
-    if not 1 <= month <= 12:
-        return None
-    year = cal.year_of(m.group("y"), ref) if m.group("y") else None
-    return full_date(day, month, year, ref, future)
-
-
-def _numeric_month(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
-    month = int(m.group(1))
-    return whole_or_part("month", date(int(m.group(2)), month, 1), "") if 1 <= month <= 12 else None
-
-
-# what follows a number pair that is not a date ("3/4 of", "1/2 cup", "9/10 stars")
-_NOT_A_DATE = (
-    r"(?![/\d])(?!\s*(?:of|cups?|teaspoons?|tablespoons?|tsp|tbsp|inch(?:es)?|miles?|"
-    r"lbs?|kg|oz|stars?|points?)\b)"
-)
-
-
-def _day_word(abbreviation: str) -> str:
-    """A weekday's abbreviation as a pattern; "sat", "sun", "wed" only capitalised."""
-    if abbreviation not in _WORD_ABBREVIATIONS:
-        return abbreviation
-    return f"(?-i:{abbreviation.capitalize()}|{abbreviation.upper()})"
-
-
-# where a second number pair of a range or one after a weekday's abbreviation starts
-# ("9/18-9/20", "between 9/22 and 9/26", "Mon 9/22", "Fri. 9/12")
-_PAIR_AFTER = "|".join(
-    [rf"(?<=/{d}{j})" for d in (r"\d", r"\d\d") for j in ("-", "–", r"\s-\s", r"\s–\s")]
-    + [rf"(?<=between\s{a}/{b}\sand\s)" for a in (r"\d", r"\d\d") for b in (r"\d", r"\d\d")]
-    + [rf"(?<=\b{w}\s)|(?<=\b{w}\.\s)" for w in map(_day_word, cal.WEEKDAY_ABBREVIATIONS)]
-)
-
-
-def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
-    """The numeric dates read in ``order`` (where a memory is written is not in its
-    text, so the order is a setting: ``date_order`` of
-    :func:`cognimem.text.temporal.find_times`; a date whose first number cannot be a
-    month in that order, "31/10/1974" month first, is read the other way): ``3/4/2024``,
-    ``3/4/24``, ``3.4.2024``, ``3-4-2024``, ``3-4-24`` (one separator throughout), and
-    without a year only after a preposition (on, by, from, since, to, until, till,
-    through, before, after, around, between; "the week of"), "is" / "was" or a weekday
-    ("Mon 9/22"), in a range ("9/18-9/20", "between 9/22 and 9/26"), or alone ("on
-    3/4", "her birthday is 11/4"; "rated it 9/10" is no date); ``2/2013`` is a month
-    whatever the order."""
-    read = partial(_numeric_date, order)
-    return (
-        (
-            None,
-            rf"(?<![\w/.])(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})/(?P<y>\d{{4}}|\d{{2}}){_NOT_A_DATE}",
-            read,
-        ),
-        (
-            None,
-            r"(?<![\w/.-])(?P<a>\d{1,2})([.-])(?P<b>\d{1,2})\2(?P<y>(?:19|20)\d{2}|(?<=-)\d{2})"
-            r"(?![\w.-]*\d)",
-            read,
-        ),
-        (
-            None,
-            rf"(?:{_DAY_AFTER}|{_after('before after around between')}|{_PART_OF}|^|"
-            rf"{_after('is was')}|(?<=day\s)|(?<=day,\s)|{_PAIR_AFTER}|"
-            rf"(?=\d{{1,2}}/\d{{1,2}}\s*[-–]\s*\d{{1,2}}/\d{{1,2}}{_NOT_A_DATE}))"
-            rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?P<y>){_NOT_A_DATE}",
-            read,
-        ),
-        (None, rf"(?<![\w/.])(\d{{1,2}})/((?:19|20)\d{{2}}){_NOT_A_DATE}", _numeric_month),
-    )

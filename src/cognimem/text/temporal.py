@@ -57,11 +57,12 @@ Conventions, chosen so that every expression has one reading:
   is read as the month (not ``Jan``, a name as often), as is a month a plan is set for
   (``planned / booked / scheduled for June``; ``for June`` alone is not), ahead whatever
   the tense when the plan is in the present (``is planned for June``). Numeric dates
-  (``3/4/2024``, ``3.4.2024``; :func:`.dates.numeric_patterns`) are read only when the caller gives
-  ``date_order``; ``2024/04/03``, ``2024.04.03`` everywhere. A year in digits that opens a sentence
-  before ``was`` or ends a clause after it or a hedge (``2019 was rough``, ``it was
-  1998,``, ``like 2019.``, ``in like 2012``), or qualifies a noun after a determiner
-  (``the 2020 trip``; not a plural: ``the 2000 people``) is that year; ``15-Mar-2024``
+  (``3/4/2024``, ``3.4.2024``; :func:`.numeric_dates.numeric_patterns`) are read only
+  when the caller gives ``date_order``; ``2024/04/03``, ``2024.04.03`` everywhere. A
+  year in digits that opens a sentence before ``was`` or ends a clause after it or a
+  hedge (``2019 was rough``, ``it was 1998,``, ``like 2019.``, ``in like 2012``), or
+  qualifies a noun after a determiner (``the 2020 trip``; not a plural: ``the 2000
+  people``) is that year; ``15-Mar-2024``
   a date. A month (or its abbreviation), a year, a day
   (``the 3rd``), a season or a weekday abbreviation that is the whole text is read as
   one (a day in words alone only as a compound: ``twenty-second``, not ``second``);
@@ -134,7 +135,7 @@ from datetime import datetime, timedelta
 
 from cognimem.models.clock import to_utc
 from cognimem.text import calendar as cal
-from cognimem.text import dates, periods, relative, told
+from cognimem.text import dates, numeric_dates, periods, relative, told
 from cognimem.text.dates import (
     WEEKDAY,
     DateOrder,
@@ -154,7 +155,7 @@ _COMPILED = {
         (needs or DIGIT_OR, re.compile(pattern, re.IGNORECASE), handler)
         for needs, pattern, handler in (
             *_PATTERNS,
-            *(dates.numeric_patterns(order) if order else ()),
+            *(numeric_dates.numeric_patterns(order) if order else ()),
         )
     )
     for order in (None, "month_first", "day_first")
