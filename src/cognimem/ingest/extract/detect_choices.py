@@ -26,8 +26,8 @@ one occasion ("I'm not doing anything then") is no stance.
 
 More voices (the subject left out, "I find X exhausting", "X is my idea of hell", "No X
 for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`. A strong
-like ("I adore X", "I really enjoy X", "I'm a big fan of X") is tried last
-(:mod:`.strong_likes`): a choice for it, beside the preference read from the clause.
+like ("I adore X", :mod:`.strong_likes`) or a specified love ("I love X with Y",
+:mod:`.specified_likes`) is tried last: a choice for it, beside the preference.
 
 Nothing here names a topic: the markers are the verbs and idioms of liking, refusing,
 choosing and requiring, and English function words.
@@ -47,6 +47,7 @@ from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, gated, icase
+from cognimem.ingest.extract.specified_likes import specified_love
 from cognimem.ingest.extract.stance_forms import (
     LIST,
     NOT_HABIT_VERBS,
@@ -432,8 +433,8 @@ class ChoiceReader(Collector):
         return not self._strong(c, said) and self._like(c, said)
 
     def _strong(self, c: Clause, said: str) -> bool:
-        """A strong like (:mod:`.strong_likes`), tried last: a choice for it; whether read."""
-        if (like := strong_like(said)) is not None:
+        """A strong like or a specified love (``strong_likes``, ``specified_likes``): a choice."""
+        if (like := strong_like(said) or specified_love(said, self.condition)) is not None:
             self._stance_fact(c, like, polarity=True)
         return like is not None
 
