@@ -91,3 +91,30 @@ def test_the_object_is_cut_before_a_new_clause() -> None:
 )
 def test_a_determiner_or_a_verb_complement_is_no_post_modifier(text: str) -> None:
     assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("When I camp I like to sleep in a hammock.", "sleep in a hammock when I camp"),
+        ("After a swim I enjoy a hot shower.", "hot shower after a swim"),
+        ("If it's foggy I like walking on the beach.", "walking on the beach if it's foggy"),
+    ],
+)  # fmt: skip
+def test_a_plain_like_or_enjoy_under_a_condition_is_a_rule(text: str, value: str) -> None:
+    assert constraints(text) == [(POLICY, value, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like walking on the beach.",
+        "I enjoy hot showers with lots of steam.",
+        "When I was a boy I liked fishing.",
+        "When we arrive I'd like a hot shower.",
+        "If I had a tent I'd like to camp more.",
+        "My cousin likes to sleep in a hammock when he camps.",
+    ],
+)
+def test_a_plain_like_with_no_condition_or_of_the_past_is_no_rule(text: str) -> None:
+    assert constraints(text) == []

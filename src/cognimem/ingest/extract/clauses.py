@@ -140,7 +140,7 @@ _REAL_IF = icase(
     r"^(?:if|unless)\s+(?P<cond>[^,]{3,60}?),?\s+(?:I|we)(?:\s+|(?='))(?:(?:always|usually|"
     r"generally|normally|"
     r"tend to|try to|just|really)\s+)*(?:never|only|don't|won't|can't|avoid|skip|stick|"
-    r"prefer|'d rather|go for|opt for|always|love|'ll (?:always|never|only))\b|"
+    r"prefer|'d rather|go for|opt for|always|love|like|enjoy|'ll (?:always|never|only))\b|"
     # "if I can, I walk": a rule kept where it can be
     r"^if\s+(?P<can>(?:I|we)\s+can|possible|at all possible),?\s+(?:I|we)\b"
 )

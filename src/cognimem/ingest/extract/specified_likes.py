@@ -9,7 +9,8 @@ is a preference only, unless its grammar says it is a standard the speaker choos
   clause of time ("I love paying bills the moment they arrive");
 - or it is said under a condition ("When I'm on holiday I love exploring markets"):
   a rule by its frame, as a habit under a condition is (the caller passes the
-  condition it read).
+  condition it read); so is a plain "like" or "enjoy" under one ("When I travel I like
+  to stay in hostels", "After dinner I enjoy a small glass of port"), and only then.
 
 A love of a bare object ("I love pasta", "I love cartoons") stays a preference only,
 as the labelled sets keep it. Not one either: what :func:`.strong_likes.names_a_thing`
@@ -26,7 +27,7 @@ from cognimem.text.tokens import tokens, words
 
 __all__ = ["specified_love"]
 
-_PLAIN_LOVE = icase(r"^(?:I|we)\s+love\s+(?P<rest>.+)")
+_PLAIN_LOVE = icase(r"^(?:I|we)\s+(?P<verb>love|like|enjoy)\s+(?P<rest>.+)")
 # the words that open a post-modifier: prepositions, "as", and the relative words
 _RELATIVE = frozenset(words("that, which, who, whose, where"))
 _PREPOSITIONS = frozenset(
@@ -54,8 +55,8 @@ def specified_love(said: str, condition: str | None = None) -> str | None:
     if condition and said.lower().startswith(condition.lower()):
         said = said[len(condition) :].strip(" ,")
     m = _PLAIN_LOVE.match(said)
-    if m is None:
-        return None
+    if m is None or (m.group("verb").lower() != "love" and not condition):
+        return None  # a plain "like" or "enjoy" is a rule only by its frame
     rest = m.group("rest")
     if rest.lower().startswith("to "):
         rest = rest[3:]  # "I love to bake bread at weekends"
