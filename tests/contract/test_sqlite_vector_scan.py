@@ -7,13 +7,14 @@ Real SQLite files throughout."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from cognimem.models import ItemKind, Scope
 from cognimem.store import ItemFilter
-from cognimem.store.sqlite import SQLiteStore
+from cognimem.store.sqlite import SQLiteStore, quantized
 from tests.contract.builders import WINDOW
 from tests.contract.conftest import message, vec
 
@@ -59,3 +60,52 @@ async def test_sqlite_an_exact_search_is_a_full_sort_ties_to_the_earlier_row(
                 assert [c.score for c in found] == pytest.approx([s for _, s in want], abs=1e-6)
     finally:
         await store.close()
+
+
+async def test_sqlite_a_scan_through_the_int8_copy_is_the_same_full_sort(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scope with an int8 copy of its matrix (``quantized.py``; made here from 300
+    rows instead of 4,096) returns what a full sort returns, to the float, before and
+    after rows are appended past the copy; the copy did pick the candidates, fewer than
+    the rows allowed."""
+    monkeypatch.setattr(quantized, "MIN_ROWS", 300)
+    picked: list[int] = []
+    pick = quantized.candidates
+
+    def counted(*args: Any) -> np.ndarray:
+        rows = pick(*args)
+        picked.append(rows.size)
+        return rows
+
+    monkeypatch.setattr(quantized, "candidates", counted)
+    store = SQLiteStore(tmp_path / "copy.db", vector_index_min_rows=None)
+    await store.open()
+    texts = [f"paddled the kayak past bridge {n % 53} on day {n % 11}" for n in range(420)]
+    kinds = [ItemKind.FACT if n % 4 == 0 else ItemKind.EPISODE for n in range(420)]
+    ids: list[str] = []
+
+    async def write(start: int, end: int) -> None:
+        done = await store.commit(
+            [
+                message(f"event {n}", ALICE, kind=kinds[n], chunks=[texts[n]])
+                for n in range(start, end)
+            ],
+            WINDOW,
+        )
+        ids.extend(i for d in done for i in d.item_ids)
+
+    try:
+        for end in (360, 420):  # the last 60 rows are appended after the copy is made
+            await write(len(ids), end)
+            for query in ("a kayak under bridge 3 on day 4", texts[7]):
+                for kind in (None, ItemKind.EPISODE):
+                    flt = ItemFilter(scope=ALICE, kinds=None if kind is None else (kind,))
+                    found = await store.vector_search(flt, vec(query), 25)
+                    want = _expected(texts[:end], kinds[:end], ids, query, kind)[:25]
+                    assert [c.item_id for c in found] == [i for i, _ in want]
+                    assert [c.score for c in found] == pytest.approx([s for _, s in want], abs=1e-6)
+    finally:
+        await store.close()
+    assert len(picked) == 8
+    assert min(picked) < 60  # of 270-420 allowed rows

@@ -21,7 +21,7 @@ import numpy as np
 from cognimem.blas import single_threaded
 from cognimem.store.cache_budget import CacheBudget, array_bytes
 from cognimem.store.scope_columns import STATUS_CODES
-from cognimem.store.sqlite import ann
+from cognimem.store.sqlite import ann, quantized
 from cognimem.store.sqlite.scopes import (
     OWN,
     ROW_COLUMNS,
@@ -55,6 +55,9 @@ class ScopeMatrix:
     key: tuple[str, str, str] | None = None
     # the scope's ``row_changes`` the rows were read at (-1: unknown, never refreshed)
     row_changes: int = -1
+    # an int8 copy of the first rows, which picks an exact scan's candidates
+    # (``quantized.py``); None: every row is scored
+    copy: quantized.Quantized | None = None
 
     @property
     def rows(self) -> int:
@@ -62,7 +65,8 @@ class ScopeMatrix:
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes) + self.cols.nbytes + array_bytes(self.rowids)
+        held = int(self.matrix.nbytes) + self.cols.nbytes + array_bytes(self.rowids)
+        return held + (self.copy.nbytes if self.copy is not None else 0)
 
     def append(self, other: ScopeMatrix) -> ScopeMatrix:
         """This entry with the rows a later load found after its last row.
@@ -89,6 +93,9 @@ class ScopeMatrix:
             buffer = np.empty((n + k + int((n + k) * _ROOM), self.matrix.shape[1]), np.float32)
             buffer[:n] = self.matrix
         buffer[n : n + k] = other.matrix
+        copy = self.copy
+        if copy is None or n + k - copy.rows > copy.rows * _ROOM:
+            copy = quantized.build(buffer[: n + k])
         return ScopeMatrix(
             version=other.version,
             mutations=other.mutations,
@@ -99,6 +106,7 @@ class ScopeMatrix:
             rowids=np.concatenate([self.rowids, other.rowids]),
             key=self.key,
             row_changes=other.row_changes,
+            copy=copy,
         )
 
 
@@ -127,6 +135,8 @@ def load(
         rowids=np.array([r[0] for r in rows], dtype=np.int64),
         key=(scope.tenant_id, scope.namespace, user_key(scope.user_id, shared=scope.shared)),
         row_changes=version.row_changes,
+        # the rows after others (appended to an entry) are scored exactly
+        copy=quantized.build(matrix) if after_rowid == 0 else None,
     )
 
 
@@ -312,12 +322,18 @@ def _search_many(
     m: ScopeMatrix, searches: Sequence[tuple[ItemFilter, int]], vector: np.ndarray
 ) -> list[list[tuple[str, float]]]:
     everything: np.ndarray | None = None
+    estimates: tuple[np.ndarray, np.ndarray] | None = None
     out: list[list[tuple[str, float]]] = []
     for flt, limit in searches:
         idx = _rows(m, flt, vector.shape[0])
         if idx is None or limit <= 0:
             out.append([])
             continue
+        if m.copy is not None and idx.size * 8 >= len(m.cols):
+            estimates = estimates or m.copy.scores(vector)
+            if estimates is not None:
+                out.append(_picked(m, m.copy, estimates, idx, limit, vector))
+                continue
         # score every row, then keep the allowed ones: copying the allowed rows out of
         # the matrix first costs more than the product itself once a few rows are
         # filtered out (a silenced item, a time window): 100k rows, p95 of the vector
@@ -333,6 +349,22 @@ def _search_many(
         # the ids and scores of the top rows read out in one go each (not per row)
         out.append(list(zip(m.cols.ids[idx[top]].tolist(), scores[top].tolist(), strict=True)))
     return out
+
+
+def _picked(
+    m: ScopeMatrix,
+    copy: quantized.Quantized,
+    estimates: tuple[np.ndarray, np.ndarray],
+    idx: np.ndarray,
+    limit: int,
+    vector: np.ndarray,
+) -> list[tuple[str, float]]:
+    """The top ``limit`` rows of ``idx`` as the whole product finds them: the int8
+    copy's candidates scored exactly, to the bit (``quantized.py``)."""
+    rows = quantized.candidates(copy, *estimates, idx, limit)
+    scores = quantized.exact(m.matrix, rows, vector, copy.group)
+    top = top_rows(scores, limit)
+    return list(zip(m.cols.ids[rows[top]].tolist(), scores[top].tolist(), strict=True))
 
 
 def top_rows(scores: np.ndarray, limit: int) -> np.ndarray:
