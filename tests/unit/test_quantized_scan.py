@@ -104,3 +104,19 @@ def test_few_allowed_rows_are_all_candidates() -> None:
     assert found is not None
     idx = np.array([2, 3, 900, 4000])
     assert quantized.candidates(q, *found, idx, 10).tolist() == idx.tolist()
+
+
+def test_rows_scored_apart_get_the_whole_products_bits() -> None:
+    rng = np.random.default_rng(7)
+    for rows in (quantized.MIN_ROWS + 5, 5003):
+        m = _matrix(rows, seed=rows + 1)
+        q = quantized.build(m)
+        assert q is not None
+        with single_threaded():
+            for n in range(40):
+                v = rng.standard_normal(DIM).astype(np.float32)
+                picked = np.unique(rng.integers(0, rows, 1 + n * 7))
+                if n % 3 == 0:  # and rows of the last partial group
+                    picked = np.unique(np.concatenate([picked, [rows - 1, rows - 3]]))
+                got = quantized.exact(m, picked, v, q.group)
+                assert np.array_equal(got, (m @ v)[picked])
