@@ -24,6 +24,7 @@ from typing import Any
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 
 LIVE = (FactStatus.ACTIVE, FactStatus.AGING)
+LIVE_VALUES = tuple(s.value for s in LIVE)  # as both stores keep them
 CONFIDENCE_CAP = 0.99
 REINFORCE_RATE = 0.25  # each repetition closes this share of the gap to the cap
 MAX_EVIDENCE = 50

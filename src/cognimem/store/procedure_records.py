@@ -18,6 +18,30 @@ PROCEDURE_COLUMNS = (
     " last_seen_at, created_at, updated_at, revision, agent_id"
 )
 PROCEDURE_WIDTH = 18
+# what a procedure's update sets: the columns from trigger_text to last_seen_at,
+# updated_at and the revision (an update checks the revision it read)
+_UPDATED = (
+    "trigger_text", "trigger_terms", "action", "observed_count", "trigger_count",
+    "confidence", "request_event_ids", "source_event_ids", "first_seen_at",
+    "last_seen_at", "updated_at", "revision",
+)  # fmt: skip
+
+
+def update_sql(place: Callable[[int], str]) -> str:
+    """The UPDATE of one procedure at the revision it was read at, whose ``n``-th
+    parameter (from 1) ``place`` spells; its values are ``update_values``'."""
+    sets = ", ".join(f"{column} = {place(n)}" for n, column in enumerate(_UPDATED, 1))
+    n = len(_UPDATED)
+    return (
+        f"UPDATE procedures SET {sets}"
+        f" WHERE tenant_id = {place(n + 1)} AND id = {place(n + 2)} AND revision = {place(n + 3)}"
+    )
+
+
+def update_values(p: Procedure, time: Any, expected: int) -> tuple[Any, ...]:
+    """The values of ``update_sql`` for ``p`` read at revision ``expected``."""
+    values = procedure_values(p, time, expected + 1)
+    return (*values[4:14], values[15], expected + 1, p.scope.tenant_id, p.id, expected)
 
 
 def conversation_owner(scope: Scope, *, by_agent: bool) -> Scope:

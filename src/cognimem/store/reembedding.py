@@ -20,6 +20,8 @@ from cognimem.store.transfer import embedded_text
 VectorTable = Literal["items", "facts"]
 VECTOR_TABLES: tuple[VectorTable, ...] = ("items", "facts")
 """The tables whose rows carry a vector (``embedding``) and its model (``embedding_model``)."""
+AUTHOR_SQL: dict[VectorTable, str] = {"items": "author", "facts": "NULL"}
+"""What a table's rows read as the author of their text (facts have none)."""
 
 MODEL_META = "embedding_model"
 DIM_META = "embedding_dim"

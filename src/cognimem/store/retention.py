@@ -21,10 +21,10 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from cognimem.models import ItemKind, ItemStatus, Tier
-from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactStatus
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 
-# the statuses a fact depends on its evidence in, and the categories that are constraints
-LIVE_FACT_STATUSES = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
+# the categories that are constraints (a fact depends on its evidence while live:
+# ``fact_changes.LIVE_VALUES``)
 CONSTRAINT_VALUES = tuple(sorted(c.value for c in CONSTRAINT_CATEGORIES))
 # the statuses the policy looks at (a deleted item is gone)
 RETAINED_STATUSES = (ItemStatus.ACTIVE.value, ItemStatus.SILENT.value, ItemStatus.ARCHIVED.value)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import (
     Alias,
     ConflictStatus,
@@ -23,7 +24,6 @@ from cognimem.models.knowledge import (
 from cognimem.store import records
 from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.postgres.database import PostgresDatabase
-from cognimem.store.postgres.knowledge_writes import LIVE
 from cognimem.store.postgres.row_copies import RowCopies
 from cognimem.store.postgres.rows import Params, decode_time
 from cognimem.store.records import (
@@ -143,7 +143,7 @@ async def graph_edges(
 ) -> list[GraphEdge]:
     """The scope's active relations, newest first, with their facts' evidence items:
     this process's copy while it is current (see ``RowCopies``)."""
-    params = Params(tenant_id, namespace, LIVE, limit)
+    params = Params(tenant_id, namespace, list(LIVE_VALUES), limit)
     visible = (
         "r.user_id IS NULL"
         if user_id is None
@@ -286,7 +286,7 @@ async def _user_facts(
     tenant_id, namespace, user_id, limit = key
     params = Params(tenant_id, namespace)
     user = _equals("user_id", user_id, params)  # so facts_user serves the scan
-    live = f" AND status = ANY({params.add(list(LIVE))}::text[])" if live_only else ""
+    live = f" AND status = ANY({params.add(list(LIVE_VALUES))}::text[])" if live_only else ""
     return await copies.current(
         conn,
         key,

@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cognimem.errors import NotFound, StaleKnowledge
-from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
+from cognimem.models.fact_changes import LIVE_VALUES, NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import (
     Alias,
     Entity,
-    FactStatus,
     HistoryEntry,
 )
 from cognimem.models.references import COREFERENCE, ItemReference, linked_items, with_links
@@ -45,8 +44,6 @@ from cognimem.store.types import Knowledge
 
 if TYPE_CHECKING:
     from asyncpg import Connection
-
-LIVE = [FactStatus.ACTIVE.value, FactStatus.AGING.value]
 
 _FACT_TYPES = [
     *["text"] * 12,  # id .. value
@@ -137,7 +134,7 @@ async def check_read_set(conn: Connection, knowledge: Knowledge) -> None:
         [s.namespace for s in states],
         [s.user_id for s in states],
         [s.key for s in states],
-        LIVE,
+        list(LIVE_VALUES),
         [s.agent_id for s in states],
     )
     live: dict[int, set[tuple[str, int]]] = {}
@@ -250,7 +247,7 @@ async def _update_facts(conn: Connection, knowledge: Knowledge) -> None:
             raise StaleKnowledge(
                 f"fact {update.fact.id} changed during the write", details={"fact": update.fact.id}
             )
-        if status not in LIVE:
+        if status not in LIVE_VALUES:
             await conn.execute(
                 "UPDATE relations SET active = false WHERE fact_id = $1 AND active",
                 update.fact.id,

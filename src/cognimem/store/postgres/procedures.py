@@ -20,6 +20,8 @@ from cognimem.store.procedure_records import (
     procedure_from_row,
     procedure_values,
     source_events,
+    update_sql,
+    update_values,
 )
 from cognimem.store.records import EVENT_COLUMNS
 
@@ -28,12 +30,7 @@ if TYPE_CHECKING:
 
 _PLACES = ", ".join(f"${i}" for i in range(1, PROCEDURE_WIDTH + 1))
 INSERT_PROCEDURE = f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({_PLACES})"
-_UPDATE = (
-    "UPDATE procedures SET trigger_text = $1, trigger_terms = $2, action = $3,"
-    " observed_count = $4, trigger_count = $5, confidence = $6, request_event_ids = $7,"
-    " source_event_ids = $8, first_seen_at = $9, last_seen_at = $10, updated_at = $11,"
-    " revision = $12 WHERE tenant_id = $13 AND id = $14 AND revision = $15"
-)
+_UPDATE = update_sql(lambda n: f"${n}")
 
 
 async def _check_sources(conn: Connection, created: Sequence[Procedure]) -> None:
@@ -102,12 +99,7 @@ class PostgresProcedures(PostgresDatabase):
     ) -> None:
         async with self._connection() as conn, conn.transaction():
             for p, expected in updated:
-                values = procedure_values(p, to_utc, expected + 1)
-                # the columns from trigger_text to last_seen_at, updated_at, the revision
-                done = await conn.execute(
-                    _UPDATE, *values[4:14], values[15], expected + 1, p.scope.tenant_id, p.id,
-                    expected,
-                )  # fmt: skip
+                done = await conn.execute(_UPDATE, *update_values(p, to_utc, expected))
                 if not str(done).endswith(" 1"):
                     raise StaleKnowledge(f"procedure {p.id} changed since it was read")
             if created:

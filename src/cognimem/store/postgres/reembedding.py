@@ -19,6 +19,7 @@ from cognimem.store.postgres.migrations import (
 )
 from cognimem.store.postgres.rows import vector_bytes
 from cognimem.store.reembedding import (
+    AUTHOR_SQL,
     DIM_META,
     MODEL_META,
     VECTOR_TABLES,
@@ -33,14 +34,13 @@ if TYPE_CHECKING:
     from asyncpg import Connection
 
 _CHUNK = 1_000  # rows per step of the switch (bounds its memory)
-_AUTHOR = {"items": "author", "facts": "NULL"}  # facts have no author
 
 
 async def _rows(
     conn: Connection, table: VectorTable, after_id: str, limit: int
 ) -> list[VectorText]:
     found = await conn.fetch(
-        f"SELECT id, {_AUTHOR[table]} AS author, text FROM {table}"
+        f"SELECT id, {AUTHOR_SQL[table]} AS author, text FROM {table}"
         " WHERE embedding IS NOT NULL AND id > $1 ORDER BY id LIMIT $2",
         after_id,
         limit,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from cognimem.models import ItemKind
 from cognimem.models.clock import to_utc
+from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store.postgres import knowledge_writes
 from cognimem.store.postgres.database import PostgresDatabase
@@ -19,7 +20,6 @@ from cognimem.store.postgres.rows import decode_time
 from cognimem.store.retention import (
     CITING_SUMMARY_STATUSES,
     CONSTRAINT_VALUES,
-    LIVE_FACT_STATUSES,
     RETAINED_STATUSES,
     Decay,
     RetentionRow,
@@ -78,7 +78,7 @@ class PostgresRetention(PostgresDatabase):
         sql, owner = (ROWS, user_id) if user_id is not None else (LEVEL_ROWS, agent_id)
         async with self._connection() as conn:
             found = await conn.fetch(
-                sql, tenant_id, namespace, owner, list(LIVE_FACT_STATUSES),
+                sql, tenant_id, namespace, owner, list(LIVE_VALUES),
                 list(CONSTRAINT_VALUES), ItemKind.SUMMARY.value,
                 list(CITING_SUMMARY_STATUSES), list(RETAINED_STATUSES),
             )  # fmt: skip

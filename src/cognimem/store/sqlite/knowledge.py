@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
+from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import (
     Alias,
     ConflictStatus,
@@ -32,7 +33,7 @@ from cognimem.store.records import (
 )
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
-from cognimem.store.sqlite.knowledge_writes import LIVE, fact_version
+from cognimem.store.sqlite.knowledge_writes import fact_version
 from cognimem.store.sqlite.rows import decode_time, query
 from cognimem.store.sqlite.scopes import owners_in
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
@@ -182,7 +183,7 @@ def graph_edges(
         f" AND f.status IN (?, ?) WHERE r.rowid IN ({' UNION ALL '.join([branch] * len(owners))})"
         " ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?"
     )
-    params: list[object] = [*LIVE]
+    params: list[object] = [*LIVE_VALUES]
     for owner in owners:
         params += [tenant_id, namespace, owner, limit]
     return [
@@ -272,7 +273,7 @@ class SQLiteKnowledge(SQLiteDatabase):
                 " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
                 " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
                 " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
-                (asked.tenant_id, asked.namespace, asked.user_id, *LIVE, asked.limit),
+                (asked.tenant_id, asked.namespace, asked.user_id, *LIVE_VALUES, asked.limit),
             ).fetchall()
             return records.fact_rows([_scored_row(r) for r in found])
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from cognimem.errors import NotFound, StaleKnowledge
-from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
-from cognimem.models.knowledge import Alias, Entity, FactStatus, HistoryEntry
+from cognimem.models.fact_changes import LIVE, LIVE_VALUES, NO_LONGER_TRUE, StaleItem
+from cognimem.models.knowledge import Alias, Entity, HistoryEntry
 from cognimem.models.references import COREFERENCE, ItemReference, linked_items, with_links
 from cognimem.store import records
 from cognimem.store import row_values as kv
@@ -31,7 +31,6 @@ from cognimem.store.records import (
 from cognimem.store.sqlite.rows import encode_time, query
 from cognimem.store.types import Knowledge
 
-LIVE = (FactStatus.ACTIVE.value, FactStatus.AGING.value)
 _UPDATE_FACT = (
     f"UPDATE facts SET {', '.join(f'{c} = ?' for c in kv.FACT_MUTABLE)}"
     " WHERE id = ? AND revision = ?"
@@ -52,7 +51,7 @@ def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
                     state.namespace,
                     state.user_id,
                     state.key,
-                    *LIVE,
+                    *LIVE_VALUES,
                     state.agent_id,
                 ),
             )
@@ -144,7 +143,7 @@ def _update_facts(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
             raise StaleKnowledge(
                 f"fact {update.fact.id} changed during the write", details={"fact": update.fact.id}
             )
-        if update.fact.status not in (FactStatus.ACTIVE, FactStatus.AGING):
+        if update.fact.status not in LIVE:
             conn.execute("UPDATE relations SET active = 0 WHERE fact_id = ?", (update.fact.id,))
 
 

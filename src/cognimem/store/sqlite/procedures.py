@@ -17,6 +17,8 @@ from cognimem.store.procedure_records import (
     procedure_from_row,
     procedure_values,
     source_events,
+    update_sql,
+    update_values,
 )
 from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.sqlite.database import SQLiteDatabase, scope_where
@@ -31,12 +33,7 @@ from cognimem.store.sqlite.rows import (
 INSERT_PROCEDURE = (
     f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({', '.join('?' * PROCEDURE_WIDTH)})"
 )
-_UPDATE = (
-    "UPDATE procedures SET trigger_text = ?, trigger_terms = ?, action = ?, observed_count = ?,"
-    " trigger_count = ?, confidence = ?, request_event_ids = ?, source_event_ids = ?,"
-    " first_seen_at = ?, last_seen_at = ?, updated_at = ?, revision = ?"
-    " WHERE tenant_id = ? AND id = ? AND revision = ?"
-)
+_UPDATE = update_sql(lambda _: "?")
 
 
 def _check_sources(conn: sqlite3.Connection, created: Sequence[Procedure]) -> None:
@@ -111,12 +108,7 @@ class SQLiteProcedures(SQLiteDatabase):
     ) -> None:
         def tx(conn: sqlite3.Connection) -> None:
             for p, expected in updated:
-                values = procedure_values(p, encode_time, expected + 1)
-                # the columns from trigger_text to last_seen_at, updated_at, the revision
-                cur = conn.execute(
-                    _UPDATE, (*values[4:14], values[15], expected + 1, p.scope.tenant_id, p.id,
-                              expected),
-                )  # fmt: skip
+                cur = conn.execute(_UPDATE, update_values(p, encode_time, expected))
                 if cur.rowcount != 1:
                     raise StaleKnowledge(f"procedure {p.id} changed since it was read")
             _check_sources(conn, created)

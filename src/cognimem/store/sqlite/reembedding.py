@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Iterator
 
 from cognimem.store.reembedding import (
+    AUTHOR_SQL,
     DIM_META,
     MODEL_META,
     VECTOR_TABLES,
@@ -20,14 +21,13 @@ from cognimem.store.reembedding import (
 from cognimem.store.sqlite.database import SQLiteDatabase
 
 _CHUNK = 500  # rows per step of the switch (bounds its memory, and SQLite's parameters)
-_AUTHOR = {"items": "author", "facts": "NULL"}  # facts have no author
 
 
 def _rows(
     conn: sqlite3.Connection, table: VectorTable, after_id: str, limit: int
 ) -> list[VectorText]:
     found = conn.execute(
-        f"SELECT id, {_AUTHOR[table]}, text FROM {table}"
+        f"SELECT id, {AUTHOR_SQL[table]}, text FROM {table}"
         " WHERE embedding IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
         (after_id, limit),
     ).fetchall()

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from cognimem.models import ItemKind
+from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.store.retention import (
     CITING_SUMMARY_STATUSES,
     CONSTRAINT_VALUES,
-    LIVE_FACT_STATUSES,
     RETAINED_STATUSES,
     Decay,
     RetentionRow,
@@ -38,7 +38,7 @@ WITH cites AS (
     SELECT DISTINCT j.value AS item_id, f.id AS fact_id,
         f.category IN ({", ".join("?" * len(CONSTRAINT_VALUES))}) AS is_constraint
     FROM facts f, json_each(f.evidence_item_ids) j
-    WHERE f.{_SCOPE} AND f.status IN ({", ".join("?" * len(LIVE_FACT_STATUSES))})
+    WHERE f.{_SCOPE} AND f.status IN ({", ".join("?" * len(LIVE_VALUES))})
 ), deps AS (
     SELECT item_id, sum(facts) AS facts, sum(constraints) AS constraints,
         sum(relations) AS relations, sum(summaries) AS summaries
@@ -78,7 +78,7 @@ class SQLiteRetention(SQLiteDatabase):
         scope = (tenant_id, namespace, user_id if user_id is not None else agent_id)
         sql = ROWS if user_id is not None else LEVEL_ROWS
         params = (
-            *CONSTRAINT_VALUES, *scope, *LIVE_FACT_STATUSES,
+            *CONSTRAINT_VALUES, *scope, *LIVE_VALUES,
             *scope, *CITING_SUMMARY_STATUSES,
             *scope, *RETAINED_STATUSES,
         )  # fmt: skip
