@@ -8,6 +8,7 @@ an admin call answers: the queued job, or a dry run's result inline.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -36,6 +37,11 @@ class RunResult(BaseModel):
         """A few counts (and words) for job listings: what changed, or would."""
         values = {name: getattr(self, name) for name in self.SUMMARY}
         return {k: len(v) if isinstance(v, list) else v for k, v in values.items()}
+
+
+def _tally(values: Sequence[str], names: tuple[str, ...]) -> dict[str, int | str]:
+    """How many of ``values`` are each of ``names`` (a summary's counts by outcome)."""
+    return {name: values.count(name) for name in names}
 
 
 class ConsolidationResult(RunResult):
@@ -142,12 +148,8 @@ class DecayResult(RunResult):
     TOUCHED = "facts"  # the facts it checked
 
     def summary(self) -> dict[str, int | str]:
-        return {
-            "facts": self.facts,
-            "aging": sum(c.after == "aging" for c in self.changes),
-            "active": sum(c.after == "active" for c in self.changes),
-            "invalidated": sum(c.after == "invalidated" for c in self.changes),
-        }
+        after = [c.after for c in self.changes]
+        return {"facts": self.facts, **_tally(after, ("aging", "active", "invalidated"))}
 
 
 class TierChange(BaseModel):
@@ -189,10 +191,10 @@ class PromotionResult(RunResult):
     TOUCHED = "items"  # the items it weighed
 
     def summary(self) -> dict[str, int | str]:
+        actions = [c.action for c in self.changes]
         return {
             "items": self.items,
-            "promoted": sum(c.action == "promoted" for c in self.changes),
-            "demoted": sum(c.action == "demoted" for c in self.changes),
+            **_tally(actions, ("promoted", "demoted")),
             "mandate_candidates": len(self.mandate_candidates),
         }
 
