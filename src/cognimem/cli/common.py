@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -20,6 +20,7 @@ from cognimem.errors import CognimemError, InvalidInput
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from cognimem.memory import Memory
     from cognimem.store import Store
 
 T = TypeVar("T")
@@ -60,12 +61,31 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the answer as JS
 PROGRESS_MIN_ROWS = 300
 
 
-def run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run a coroutine and turn cognimem errors into a message and exit code 1."""
+def checked(make: Callable[[], T]) -> T:
+    """``make()``, with a cognimem error turned into its message and exit code 1 (a
+    command's flags are checked so before anything opens)."""
     try:
-        return asyncio.run(make())
+        return make()
     except CognimemError as exc:
         raise failed(exc) from exc
+
+
+def run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine and turn cognimem errors into a message and exit code 1."""
+    return checked(lambda: asyncio.run(make()))
+
+
+def with_memory(db: str | None, use: Callable[[Memory], Awaitable[T]]) -> T:
+    """Open the memory at ``db`` (the configured database when None), answer ``use``
+    of it and close it; cognimem errors as :func:`run` turns them."""
+
+    async def go() -> T:
+        from cognimem.memory import Memory
+
+        async with Memory.open(db) as mem:
+            return await use(mem)
+
+    return run(go)
 
 
 def failed(exc: CognimemError) -> typer.Exit:

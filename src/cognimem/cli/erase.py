@@ -20,11 +20,12 @@ from cognimem.cli.common import (
     level_flags,
     out,
     print_json,
-    run,
+    with_memory,
 )
 from cognimem.errors import InvalidInput
 
 if TYPE_CHECKING:
+    from cognimem.memory import Memory
     from cognimem.models.admin import ErasureReport
 
 
@@ -52,17 +53,14 @@ def erase(
     if not yes:
         _confirm(named, tenant)
 
-    async def go() -> ErasureReport:
-        from cognimem.memory import Memory
+    async def go(mem: Memory) -> ErasureReport:
+        if user is not None:
+            return await mem.erase_user(user, tenant_id=tenant)
+        level: dict[str, str | None] = {"agent_id": agent}
+        level.update(level_flags(organisation, namespace_level, "erase"))
+        return await mem.erase_level(scope={"tenant_id": tenant, **level})
 
-        async with Memory.open(db) as mem:
-            if user is not None:
-                return await mem.erase_user(user, tenant_id=tenant)
-            level: dict[str, str | None] = {"agent_id": agent}
-            level.update(level_flags(organisation, namespace_level, "erase"))
-            return await mem.erase_level(scope={"tenant_id": tenant, **level})
-
-    report = run(go)
+    report = with_memory(db, go)
     if as_json:
         print_json(report)
         return

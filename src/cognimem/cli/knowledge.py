@@ -13,16 +13,17 @@ from cognimem.cli.common import (
     JsonOption,
     TenantOption,
     UserOption,
+    checked,
     counted,
     out,
     print_json,
-    run,
     user_scope,
+    with_memory,
 )
 from cognimem.errors import InvalidInput, NotFound
 
 if TYPE_CHECKING:
-    from cognimem.models.admin import ScopeStats
+    from cognimem.memory import Memory
     from cognimem.models.knowledge import Fact, FactConflict
 
 
@@ -48,20 +49,13 @@ def facts(
     """List a user's facts (or with --all-users every user's of the tenant), newest
     first: key = value, status, confidence, id."""
 
-    async def go() -> list[Fact]:
-        scope = {"tenant_id": tenant, **user_scope(user, all_users, "facts")}
-        from cognimem.memory import Memory
-
-        async with Memory.open(db) as mem:
-            return await mem.facts(
-                key=key,
-                categories=category,
-                include_history=history,
-                scope=scope,
-                limit=limit,
-            )
-
-    found = run(go)
+    scope = checked(lambda: {"tenant_id": tenant, **user_scope(user, all_users, "facts")})
+    found = with_memory(
+        db,
+        lambda mem: mem.facts(
+            key=key, categories=category, include_history=history, scope=scope, limit=limit
+        ),
+    )
     if as_json:
         print_json(found)
         return
@@ -104,17 +98,18 @@ def conflicts(
         _settle(resolve, keep_both, note, user, all_users, as_json, tenant, db)
         return
 
-    async def go() -> list[tuple[FactConflict, list[Fact]]]:
+    def asked() -> dict[str, object]:
         if note:
             raise InvalidInput("--note goes with --resolve or --keep-both", field="note")
-        scope = {"tenant_id": tenant, **user_scope(user, all_users, "conflicts")}
-        from cognimem.memory import Memory
+        return {"tenant_id": tenant, **user_scope(user, all_users, "conflicts")}
 
-        async with Memory.open(db) as mem:
-            found = await mem.conflicts(open_only=not include_resolved, scope=scope)
-            return [(c, await mem.store.get_facts(tenant, c.fact_ids)) for c in found]
+    scope = checked(asked)
 
-    listed = run(go)
+    async def go(mem: Memory) -> list[tuple[FactConflict, list[Fact]]]:
+        found = await mem.conflicts(open_only=not include_resolved, scope=scope)
+        return [(c, await mem.store.get_facts(tenant, c.fact_ids)) for c in found]
+
+    listed = with_memory(db, go)
     if as_json:
         print_json([c for c, _ in listed])
         return
@@ -135,24 +130,22 @@ def _settle(
     tenant: str,
     db: str | None,
 ) -> None:
-    async def go() -> tuple[FactConflict, Fact | None]:
-        key, value = _settling(resolve, keep_both)
-        scope = {"tenant_id": tenant, **user_scope(user, all_users, "conflicts")}
-        from cognimem.memory import Memory
+    key, value = checked(lambda: _settling(resolve, keep_both))
+    scope = checked(lambda: {"tenant_id": tenant, **user_scope(user, all_users, "conflicts")})
 
-        async with Memory.open(db) as mem:
-            conflict = _only_open(key, await mem.conflicts(scope=scope))
-            between = await mem.store.get_facts(tenant, conflict.fact_ids)
-            winner = None if value is None else _fact_of_value(conflict, between, value)
-            done = await mem.resolve_conflict(
-                conflict.id,
-                winner_fact_id=None if winner is None else winner.id,
-                note=note,
-                tenant_id=tenant,
-            )
-            return done, winner
+    async def go(mem: Memory) -> tuple[FactConflict, Fact | None]:
+        conflict = _only_open(key, await mem.conflicts(scope=scope))
+        between = await mem.store.get_facts(tenant, conflict.fact_ids)
+        winner = None if value is None else _fact_of_value(conflict, between, value)
+        done = await mem.resolve_conflict(
+            conflict.id,
+            winner_fact_id=None if winner is None else winner.id,
+            note=note,
+            tenant_id=tenant,
+        )
+        return done, winner
 
-    done, winner = run(go)
+    done, winner = with_memory(db, go)
     if as_json:
         print_json(done)
     elif winner is None:
@@ -215,14 +208,8 @@ def stats(
     events, items by status and kind, facts by status, entities, relations, open
     conflicts, sessions."""
 
-    async def go() -> ScopeStats:
-        scope = {"tenant_id": tenant, **user_scope(user, all_users, "stats")}
-        from cognimem.memory import Memory
-
-        async with Memory.open(db) as mem:
-            return await mem.stats(scope=scope)
-
-    held = run(go)
+    scope = checked(lambda: {"tenant_id": tenant, **user_scope(user, all_users, "stats")})
+    held = with_memory(db, lambda mem: mem.stats(scope=scope))
     if as_json:
         print_json(held)
         return

@@ -17,18 +17,21 @@ from cognimem.cli.common import (
     OrganisationOption,
     TenantOption,
     UserOption,
+    checked,
     counted,
     level_flags,
     out,
     print_json,
     reach_scope,
-    run,
     timestamp,
+    with_memory,
 )
 
 if TYPE_CHECKING:
-    from cognimem.models import MemoryItem
+    from cognimem.memory import Memory
+    from cognimem.models import MemoryItem, WriteResult
     from cognimem.models.admin import ForgetResult
+    from cognimem.models.knowledge import Fact
 
 # how a read ranks: the preset, and fields of it changed for this read
 PresetOption = Annotated[
@@ -92,28 +95,24 @@ def remember(
     """Write one message (and print the facts it created or changed): a user's
     (--user), an agent's (--agent alone), a namespace's (--namespace-level NS) or the
     organisation's (--organisation)."""
-    from cognimem.memory import Memory
 
-    async def go() -> None:
-        async with Memory.open(db) as mem:
-            scope: dict[str, str] = {"tenant_id": tenant}
-            scope.update(level_flags(organisation, namespace_level, "remember"))
-            result = await mem.write(
-                text, scope=scope, user_id=user, agent_id=agent, name=name, profile=profile
-            )
-            k = result.knowledge
-            changed = await mem.store.get_facts(tenant, [*k.facts_created, *k.facts_reinforced])
-        for m in result.messages:
-            out.print(
-                f"{m.outcome.value}: event {m.event_id}, items {', '.join(m.item_ids) or '-'}"
-            )
-        for f in changed:
-            verb = "reinforced" if f.id in k.facts_reinforced else "fact"
-            out.print(f"{verb}: {f.key} = {f.value}")
-        for problem in result.degraded:
-            out.print(f"degraded: {problem}")
+    async def go(mem: Memory) -> tuple[WriteResult, list[Fact]]:
+        scope: dict[str, str] = {"tenant_id": tenant}
+        scope.update(level_flags(organisation, namespace_level, "remember"))
+        result = await mem.write(
+            text, scope=scope, user_id=user, agent_id=agent, name=name, profile=profile
+        )
+        k = result.knowledge
+        return result, await mem.store.get_facts(tenant, [*k.facts_created, *k.facts_reinforced])
 
-    run(go)
+    result, changed = with_memory(db, go)
+    for m in result.messages:
+        out.print(f"{m.outcome.value}: event {m.event_id}, items {', '.join(m.item_ids) or '-'}")
+    for f in changed:
+        verb = "reinforced" if f.id in result.knowledge.facts_reinforced else "fact"
+        out.print(f"{verb}: {f.key} = {f.value}")
+    for problem in result.degraded:
+        out.print(f"degraded: {problem}")
 
 
 def recall(
@@ -147,35 +146,34 @@ def recall(
     levels'), every user's of the tenant (--all-users), or one shared level's alone —
     an agent's (--agent with no --user), a namespace's (--namespace-level NS) or the
     organisation's (--organisation); as of a time (--as-of, --as-of-recorded)."""
-    from cognimem.memory import Memory
     from cognimem.recall.overrides import assignments
 
-    async def go() -> None:
-        scope: dict[str, object] = {"tenant_id": tenant}
-        scope.update(reach_scope(user, all_users, agent, organisation, "recall", namespace_level))
-        ranking = assignments(rank or [], "rank")
-        valid_at = timestamp(as_of, "as-of")
-        recorded_at = timestamp(as_of_recorded, "as-of-recorded")
-        async with Memory.open(db) as mem:
-            packet = await mem.read(
-                query,
-                scope=scope,
-                session_id=session,
-                limit=limit,
-                max_tokens=max_tokens,
-                preset=preset,
-                ranking=ranking or None,
-                explain=explain,
-                session_only=session_only,
-                as_of=valid_at,
-                as_of_recorded=recorded_at,
-            )
-        if as_json:
-            print_json(packet)
-        else:
-            sys.stdout.write(packet.to_markdown())
-
-    run(go)
+    whose = checked(
+        lambda: reach_scope(user, all_users, agent, organisation, "recall", namespace_level)
+    )
+    ranking = checked(lambda: assignments(rank or [], "rank"))
+    valid_at = checked(lambda: timestamp(as_of, "as-of"))
+    recorded_at = checked(lambda: timestamp(as_of_recorded, "as-of-recorded"))
+    packet = with_memory(
+        db,
+        lambda mem: mem.read(
+            query,
+            scope={"tenant_id": tenant, **whose},
+            session_id=session,
+            limit=limit,
+            max_tokens=max_tokens,
+            preset=preset,
+            ranking=ranking or None,
+            explain=explain,
+            session_only=session_only,
+            as_of=valid_at,
+            as_of_recorded=recorded_at,
+        ),
+    )
+    if as_json:
+        print_json(packet)
+    else:
+        sys.stdout.write(packet.to_markdown())
 
 
 def update(
@@ -197,20 +195,17 @@ def update(
 ) -> None:
     """Edit a memory's text, tier or importance, or say what it got right or wrong
     (--feedback); every change is in its history."""
-    from cognimem.memory import Memory
-
-    async def go() -> MemoryItem:
-        async with Memory.open(db) as mem:
-            return await mem.update(
-                item_id,
-                text=text,
-                importance=importance,
-                tier=tier,
-                feedback=feedback,
-                tenant_id=tenant,
-            )
-
-    item = run(go)
+    item = with_memory(
+        db,
+        lambda mem: mem.update(
+            item_id,
+            text=text,
+            importance=importance,
+            tier=tier,
+            feedback=feedback,
+            tenant_id=tenant,
+        ),
+    )
     if as_json:
         print_json(item)
         return
@@ -253,26 +248,24 @@ def forget(
     """Forget a user's memories (any user's with --all-users; an agent's own with --agent
     alone; a namespace's with --namespace-level NS; the organisation's with
     --organisation) by --id, --query or --since/--until."""
-    from cognimem.memory import Memory
+    whose = checked(
+        lambda: reach_scope(user, all_users, agent, organisation, "forget", namespace_level)
+    )
 
-    async def go() -> tuple[ForgetResult, list[MemoryItem]]:
-        whose = reach_scope(user, all_users, agent, organisation, "forget", namespace_level)
-        scope = {"tenant_id": tenant, **whose}
-        async with Memory.open(db) as mem:
-            result = await mem.forget(
-                ids=ids,
-                query=query,
-                since=timestamp(since, "since"),
-                until=timestamp(until, "until"),
-                mode=mode,
-                dry_run=dry_run,
-                limit=limit,
-                scope=scope,
-            )
-            shown = await mem.store.get_items(tenant, result.item_ids) if dry_run else []
-        return result, shown
+    async def go(mem: Memory) -> tuple[ForgetResult, list[MemoryItem]]:
+        result = await mem.forget(
+            ids=ids,
+            query=query,
+            since=timestamp(since, "since"),
+            until=timestamp(until, "until"),
+            mode=mode,
+            dry_run=dry_run,
+            limit=limit,
+            scope={"tenant_id": tenant, **whose},
+        )
+        return result, await mem.store.get_items(tenant, result.item_ids) if dry_run else []
 
-    result, shown = run(go)
+    result, shown = with_memory(db, go)
     print_forgotten(result, shown)
 
 

@@ -24,17 +24,19 @@ from cognimem.cli.common import (
     OrganisationOption,
     TenantOption,
     UserOption,
+    checked,
     counted,
     err,
     failed,
     out,
     reach_scope,
     row_progress,
-    run,
+    with_memory,
 )
 from cognimem.errors import InvalidInput
 
 if TYPE_CHECKING:
+    from cognimem.memory import Memory
     from cognimem.models import Message
 
 
@@ -59,21 +61,20 @@ def export(
     lines (a header line first), as the HTTP API's export does; `cognimem import` takes
     them back."""
 
-    async def go() -> int:
-        from cognimem.memory import Memory
+    whose = checked(
+        lambda: reach_scope(user, all_users, agent, organisation, "export", namespace_level)
+    )
 
-        whose = reach_scope(user, all_users, agent, organisation, "export", namespace_level)
-        scope = {"tenant_id": tenant, **whose}
-        async with Memory.open(db) as mem:
-            with _output(out_path) as sink, row_progress("exporting") as advance:
-                rows = 0
-                async for record in mem.export(scope=scope):
-                    sink.write(record.json_line())
-                    rows += 1
-                    advance(1)
+    async def go(mem: Memory) -> int:
+        with _output(out_path) as sink, row_progress("exporting") as advance:
+            rows = 0
+            async for record in mem.export(scope={"tenant_id": tenant, **whose}):
+                sink.write(record.json_line())
+                rows += 1
+                advance(1)
         return rows
 
-    rows = run(go)
+    rows = with_memory(db, go)
     where = "standard output" if out_path is None else str(out_path)
     err.print(f"exported {counted(rows, 'record')} to {where}", markup=False)
 
@@ -150,14 +151,11 @@ def _is_export_record(row: Any) -> bool:
 
 
 def _import_export(lines: list[tuple[int, Any]], tenant: str, db: str | None) -> None:
-    async def go() -> dict[str, int]:
-        from cognimem.memory import Memory
+    async def go(mem: Memory) -> dict[str, int]:
+        with row_progress("importing", total=len(lines)) as advance:
+            return await mem.import_records(_counted(lines, advance), tenant_id=tenant)
 
-        async with Memory.open(db) as mem:
-            with row_progress("importing", total=len(lines)) as advance:
-                return await mem.import_records(_counted(lines, advance), tenant_id=tenant)
-
-    counts = run(go)
+    counts = with_memory(db, go)
     new = ", ".join(f"{name} {n}" for name, n in counts.items() if n) or "nothing"
     out.print(
         f"imported {counted(len(lines), 'export record')} into tenant {tenant} (new: {new})",
@@ -176,37 +174,35 @@ async def _counted(
 def _import_messages(
     lines: list[tuple[int, Any]], user: str | None, batch: int, tenant: str, db: str | None
 ) -> None:
-    async def go() -> int:
-        from cognimem.memory import Memory
+    async def go(mem: Memory) -> int:
         from cognimem.models.arguments import make_message
         from cognimem.text.validate import check_message
 
         stored = 0
-        async with Memory.open(db) as mem:
-            # every line is checked before the first write: a bad one refuses the whole
-            # file, so an import never stops halfway with part of it stored
-            groups: dict[tuple[str | None, ...], list[Message]] = {}
-            for number, row in lines:
-                if not isinstance(row, dict):
-                    raise InvalidInput(f"line {number}: expected an object", field=f"line {number}")
-                key = tuple(row.pop(f, None) for f in ("user_id", "agent_id", "session_id"))
-                message = make_message(row, f"line {number}")
-                check_message(message, f"line {number}: ", mem.settings.ingest)
-                groups.setdefault(key, []).append(message)
-            with row_progress("importing", total=len(lines)) as advance:
-                for (user_id, agent_id, session_id), rows in groups.items():
-                    for start in range(0, len(rows), batch):
-                        part = rows[start : start + batch]
-                        result = await mem.write_batch(
-                            part,
-                            scope={"tenant_id": tenant},
-                            user_id=user_id or user,
-                            agent_id=agent_id,
-                            session_id=session_id,
-                        )
-                        stored += sum(1 for m in result.messages if m.outcome.value == "stored")
-                        advance(len(part))
+        # every line is checked before the first write: a bad one refuses the whole
+        # file, so an import never stops halfway with part of it stored
+        groups: dict[tuple[str | None, ...], list[Message]] = {}
+        for number, row in lines:
+            if not isinstance(row, dict):
+                raise InvalidInput(f"line {number}: expected an object", field=f"line {number}")
+            key = tuple(row.pop(f, None) for f in ("user_id", "agent_id", "session_id"))
+            message = make_message(row, f"line {number}")
+            check_message(message, f"line {number}: ", mem.settings.ingest)
+            groups.setdefault(key, []).append(message)
+        with row_progress("importing", total=len(lines)) as advance:
+            for (user_id, agent_id, session_id), rows in groups.items():
+                for start in range(0, len(rows), batch):
+                    part = rows[start : start + batch]
+                    result = await mem.write_batch(
+                        part,
+                        scope={"tenant_id": tenant},
+                        user_id=user_id or user,
+                        agent_id=agent_id,
+                        session_id=session_id,
+                    )
+                    stored += sum(1 for m in result.messages if m.outcome.value == "stored")
+                    advance(len(part))
         return stored
 
-    stored = run(go)
+    stored = with_memory(db, go)
     out.print(f"imported {counted(len(lines), 'message')} ({stored} new)")
