@@ -28,11 +28,11 @@ from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_utc
 from cognimem.store import lexical_index, records
-from cognimem.store.arguments import Attachment, RowsById
+from cognimem.store.arguments import Attachment
 from cognimem.store.postgres import item_writes, knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
 from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
-from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
+from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.types import (
     Candidate,
     ItemFilter,
@@ -50,10 +50,6 @@ def _dimension(items: Iterable[PendingItem]) -> int | None:
     """The dimension of the first item vector of a write (facts' vectors are not
     indexed, so they do not decide the HNSW index's dimension)."""
     return next((int(p.embedding.shape[0]) for p in items if p.embedding is not None), None)
-
-
-_EVENTS = RowsById("events", EVENT_COLUMNS, rows.event_from_row)
-_ITEMS = RowsById(ITEMS_WITH_USAGE, ITEM_SELECT, rows.item_from_row, prefix="i.")
 
 
 class PostgresItems(PostgresDatabase):
@@ -152,7 +148,7 @@ class PostgresItems(PostgresDatabase):
             return await items_by_ids(conn, tenant_id, ids)
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
-        return await self._by_ids(_EVENTS, tenant_id, ids)
+        return await self._by_ids(rows.BY_ID.events, tenant_id, ids)
 
     async def previous_events(
         self, scope: Scope, before: datetime, *, exclude: Sequence[str] = (), limit: int = 1
@@ -323,4 +319,4 @@ class PostgresItems(PostgresDatabase):
 async def items_by_ids(conn: Connection, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
     """Items by id within a tenant with their usage counters (``item_usage``), in the
     order asked; missing ids left out."""
-    return await rows_by_ids(conn, _ITEMS, tenant_id, ids)
+    return await rows_by_ids(conn, rows.BY_ID.items, tenant_id, ids)

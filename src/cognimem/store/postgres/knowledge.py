@@ -25,7 +25,7 @@ from cognimem.store import records
 from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.row_copies import RowCopies
-from cognimem.store.postgres.rows import Params, decode_time
+from cognimem.store.postgres.rows import BY_ID, Params, decode_time
 from cognimem.store.records import (
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
@@ -45,12 +45,8 @@ def fact_from_row(row: Record) -> Fact:
     return records.fact_from_row(row, decode_time)
 
 
-def entity_from_row(row: Record) -> Entity:
-    return records.entity_from_row(row, decode_time)
-
-
-FACTS = RowsById("facts", records.FACT_COLUMNS, fact_from_row)
-ENTITIES = RowsById("entities", records.ENTITY_COLUMNS, entity_from_row)
+FACTS = BY_ID.facts
+ENTITIES = BY_ID.entities
 
 
 def _equals(column: str, value: str | None, params: Params) -> str:

@@ -19,6 +19,7 @@ from cognimem.models import Event, MemoryItem
 from cognimem.models.clock import to_utc
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import records, row_values
+from cognimem.store.by_id import by_id_reads
 from cognimem.store.postgres.migrations import index_type
 from cognimem.store.reach import own_ids, reaches_organisation
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS
@@ -100,6 +101,9 @@ def item_from_row(row: Record) -> MemoryItem:
 
 def event_from_row(row: Record) -> Event:
     return records.event_from_row(row, decode_time)
+
+
+BY_ID = by_id_reads(decode_time)
 
 
 def by_column(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:

@@ -18,10 +18,10 @@ from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store import lexical_index, records
-from cognimem.store.arguments import Attachment, RowsById
+from cognimem.store.arguments import Attachment
 from cognimem.store.degraded import Candidates, Nearest
 from cognimem.store.reach import own_ids, reaches_organisation, shared_entries
-from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE
+from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase, rows_by_ids
 from cognimem.store.types import (
@@ -104,8 +104,6 @@ def _or_organisation(flt: ItemFilter, where: str, params: list[object], p: str) 
 # reads of 10k items, alternating blocks of 25: read p95 11.6 -> 10.9 and 12.5 -> 10.9 ms
 # against searches on reader threads, the other reads of the path here in both)
 INLINE_SEARCH_ITEMS = 20_000
-_EVENTS = RowsById("events", EVENT_COLUMNS, rows.event_from_row)
-_ITEMS = RowsById(ITEMS_WITH_USAGE, ITEM_SELECT, rows.item_from_row, prefix="i.")
 
 
 class SQLiteItems(SQLiteDatabase):
@@ -208,7 +206,7 @@ class SQLiteItems(SQLiteDatabase):
         return await self._db.read(lambda conn: items_by_ids(conn, tenant_id, ids))
 
     async def get_events(self, tenant_id: str, ids: Sequence[str]) -> list[Event]:
-        return await self._by_ids(_EVENTS, tenant_id, ids)
+        return await self._by_ids(rows.BY_ID.events, tenant_id, ids)
 
     async def previous_events(
         self, scope: Scope, before: datetime, *, exclude: Sequence[str] = (), limit: int = 1
@@ -434,4 +432,4 @@ def _find_original(
 def items_by_ids(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> list[MemoryItem]:
     """Items by id within a tenant with their usage counters (``item_usage``), in the
     order asked; missing ids left out."""
-    return rows_by_ids(conn, _ITEMS, tenant_id, ids)
+    return rows_by_ids(conn, rows.BY_ID.items, tenant_id, ids)

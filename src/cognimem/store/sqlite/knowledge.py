@@ -82,12 +82,8 @@ _SCORED_ROWS: RowsById[sqlite3.Row, tuple[Any, ...]] = RowsById(
 fact_from_row = rows.fact_from_row
 
 
-def entity_from_row(row: sqlite3.Row) -> Entity:
-    return records.entity_from_row(row, decode_time)
-
-
-FACTS = RowsById("facts", FACT_COLUMNS, fact_from_row)
-ENTITIES = RowsById("entities", records.ENTITY_COLUMNS, entity_from_row)
+FACTS = rows.BY_ID.facts
+ENTITIES = rows.BY_ID.entities
 
 
 def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:

@@ -21,6 +21,7 @@ from cognimem.models import Event, ItemStatus, MemoryItem
 from cognimem.models.clock import from_micros, to_micros
 from cognimem.models.knowledge import Fact
 from cognimem.store import records, row_values
+from cognimem.store.by_id import by_id_reads
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 from cognimem.store.sqlite import scopes
 from cognimem.store.types import PendingItem
@@ -59,6 +60,9 @@ def fact_from_row(row: sqlite3.Row) -> Fact:
 
 def event_from_row(row: sqlite3.Row) -> Event:
     return records.event_from_row(row, decode_time)
+
+
+BY_ID = by_id_reads(decode_time)
 
 
 def item_params(item: MemoryItem, embedding: bytes | None) -> tuple[Any, ...]:
