@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,6 +97,18 @@ def test_an_unknown_operation_is_an_error(db_url: str) -> None:
     assert bad.returncode == 1
     assert "NotFound" in bad.stderr
     assert "lifecycle operation 'no_such_op' not found" in bad.stderr
+
+
+def test_conflicting_level_flags_are_an_error_not_a_traceback(db_url: str) -> None:
+    bad = cli(
+        "lifecycle", "decay", "--organisation", "--namespace-level", "x",
+        db_url=db_url, with_op=False,
+    )  # fmt: skip
+    assert bad.returncode == 1
+    # the one line every command prints for a refused call (no traceback)
+    assert re.sub(r"\x1b\[[0-9;]*m", "", bad.stderr).strip() == (
+        "error (InvalidInput): lifecycle: pass --organisation or --namespace-level, not both"
+    )
 
 
 async def seed_wrong_fact(db_url: str) -> str:

@@ -17,6 +17,7 @@ from cognimem.cli.common import (
     NamespaceLevelOption,
     OrganisationOption,
     TenantOption,
+    checked,
     err,
     level_flags,
     progress_bar,
@@ -73,7 +74,7 @@ def lifecycle(
 
     scope: dict[str, str | None] = {"tenant_id": tenant, "namespace": namespace}
     scope.update({"user_id": user, "agent_id": agent})
-    scope.update(level_flags(organisation, namespace_level, "lifecycle"))
+    scope.update(checked(lambda: level_flags(organisation, namespace_level, "lifecycle")))
     outcome = run(lambda: _run_op(op, scope, dry_run=dry_run, key=key, wait=wait, db=db))
     typer.echo(json.dumps(outcome.model_dump(mode="json"), indent=2))
     if outcome.job is not None and outcome.job.state is JobState.FAILED:
