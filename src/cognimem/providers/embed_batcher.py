@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cognimem.providers.embeddings import Embedder, EmbedKind, FloatMatrix, WrappingEmbedder
+from cognimem.providers.embeddings import (
+    Embedder,
+    EmbedKind,
+    FloatMatrix,
+    WrappingEmbedder,
+    check_texts,
+)
 
 
 @dataclass
@@ -46,8 +52,7 @@ class QueryBatcher(WrappingEmbedder):
         self._next: asyncio.Task[None] | None = None
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single string")
+        check_texts(texts)
         loop = asyncio.get_running_loop()
         if self._loop is not None and self._loop.is_closed():
             self._loop, self._waiting = None, []  # the loop of the last call died with it

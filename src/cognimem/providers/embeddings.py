@@ -100,6 +100,13 @@ def l2_normalize(matrix: npt.ArrayLike) -> FloatMatrix:
     return out
 
 
+def check_texts(texts: Sequence[str]) -> None:
+    """Refuse a single string where an embedder takes a sequence of texts (a ``str`` is
+    one, of characters): ``TypeError``."""
+    if isinstance(texts, str):
+        raise TypeError("embed() takes a sequence of texts, not a single string")
+
+
 def text_hash(text: str) -> str:
     """The cache key of a text: sha256 hex of its UTF-8 bytes."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -159,8 +166,7 @@ class CachedEmbedder(WrappingEmbedder):
         return len(self._lru)
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single string")
+        check_texts(texts)
         if not texts:
             return np.zeros((0, await self.dimension()), dtype=np.float32)
         model = self.inner.model_id

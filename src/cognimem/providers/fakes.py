@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from cognimem.errors import UsageError
-from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
+from cognimem.providers.embeddings import EmbedKind, FloatMatrix, check_texts, l2_normalize
 from cognimem.providers.fake_http import Reply, ScriptedHTTPServer, Step
 
 _WORD = re.compile(r"\w+")
@@ -51,8 +51,7 @@ class HashingEmbedder:
 
     def embed_sync(self, texts: Sequence[str]) -> FloatMatrix:
         """The same vectors as :meth:`embed`, without an event loop."""
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single string")
+        check_texts(texts)
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for word in _WORD.findall(text.lower()):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
+from cognimem.providers.embeddings import EmbedKind, FloatMatrix, check_texts, l2_normalize
 from cognimem.providers.onnx_batches import batch_feeds
 from cognimem.providers.onnx_models import (
     MINILM,
@@ -76,8 +76,7 @@ class OnnxEmbedder(OnnxRunner):
         await asyncio.to_thread(self.embed_sync, ["warm up"])
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single string")
+        check_texts(texts)
         if not texts:
             return np.zeros((0, self.model.width), dtype=np.float32)
         return await asyncio.to_thread(self.embed_sync, list(texts), kind)

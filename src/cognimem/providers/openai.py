@@ -16,7 +16,7 @@ from typing import Any, Unpack
 import numpy as np
 
 from cognimem.errors import UsageError
-from cognimem.providers.embeddings import EmbedKind, FloatMatrix, l2_normalize
+from cognimem.providers.embeddings import EmbedKind, FloatMatrix, check_texts, l2_normalize
 from cognimem.providers.http import Connection, RetryingJsonClient, snippet
 
 _PROVIDER = "openai"
@@ -61,8 +61,7 @@ class OpenAICompatibleEmbedder(RetryingJsonClient):
         return self._dim
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> FloatMatrix:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single string")
+        check_texts(texts)
         if not texts:
             return np.zeros((0, await self.dimension()), dtype=np.float32)
         parts = [
