@@ -20,13 +20,13 @@ from cognimem.models.arguments import (
     make_scope,
     validated,
 )
+from cognimem.models.fact_changes import LIVE
 from cognimem.models.knowledge import (
     Alias,
     Entity,
     Fact,
     FactCategory,
     FactConflict,
-    FactStatus,
     HistoryEntry,
     Relation,
 )
@@ -91,7 +91,7 @@ class BrowseService:
                 target.user_id,
                 all_users=target.user_id is None and not level,
                 keys=keys,
-                statuses=None if args.include_history else (FactStatus.ACTIVE, FactStatus.AGING),
+                statuses=None if args.include_history else LIVE,
                 categories=cats,
                 limit=limit,
                 agent_id=target.agent_id,

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from cognimem.models import ItemStatus
+from cognimem.models.fact_changes import LIVE
 from cognimem.models.knowledge import FactStatus, HistoryEntry
 
-LIVE_FACT = frozenset({FactStatus.ACTIVE, FactStatus.AGING})
+LIVE_FACT = frozenset(LIVE)
 ORPHAN_REASON = "every source it was read from was forgotten"
 CONFLICT_NOTE = "settled by forgetting: a fact's every source was forgotten"
 _ITEM_ACTION = {

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from cognimem.models import Event, ItemKind, ItemStatus, MemoryItem, Scope
-from cognimem.models.fact_changes import StaleItem
+from cognimem.models.fact_changes import LIVE, StaleItem
 from cognimem.models.knowledge import (
     Alias,
     Entity,
@@ -478,7 +478,7 @@ class FactQuery:
     user_id: str | None
     all_users: bool = False
     keys: tuple[str, ...] | None = None
-    statuses: tuple[FactStatus, ...] | None = (FactStatus.ACTIVE, FactStatus.AGING)
+    statuses: tuple[FactStatus, ...] | None = LIVE
     categories: tuple[FactCategory, ...] | None = None
     limit: int = 1_000
     agent_id: str | None = None
