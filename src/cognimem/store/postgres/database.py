@@ -26,8 +26,10 @@ from cognimem.store.fact_copies import kept_edges, kept_facts, kept_rows
 from cognimem.store.postgres import rows
 from cognimem.store.postgres.lexical import LexicalCache
 from cognimem.store.postgres.migrations import (
+    SET_META,
     VECTOR_DIM_META,
     VECTOR_INDEX_LOCK,
+    index_dimension,
     migrate,
     vector_index_sql,
 )
@@ -182,12 +184,12 @@ class PostgresDatabase:
                     "SELECT n.nspname FROM pg_type t JOIN pg_namespace n"
                     " ON n.oid = t.typnamespace WHERE t.typname = 'vector'"
                 )
-                dim = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
+                dim = await index_dimension(conn)
             except BaseException:
                 conn.terminate()
                 raise
             await conn.close()
-            self._index_dim = None if dim is None else int(dim)
+            self._index_dim = dim
             self._pool = await apg.create_pool(
                 self.dsn,
                 min_size=self.min_size,
@@ -250,12 +252,7 @@ class PostgresDatabase:
 
     async def set_meta(self, key: str, value: str) -> None:
         async with self._connection() as conn:
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES ($1, $2)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                key,
-                value,
-            )
+            await conn.execute(SET_META, key, value)
 
     async def scope_stats(self, scope: Scope) -> ScopeStats:
         async with self._connection() as conn:
@@ -294,9 +291,9 @@ class PostgresDatabase:
         agree on one dimension.
         """
         await conn.execute("SELECT pg_advisory_xact_lock($1)", VECTOR_INDEX_LOCK)
-        stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
+        stored = await index_dimension(conn)
         if stored is not None:
-            return int(stored)
+            return stored
         await conn.execute(
             "INSERT INTO meta (key, value) VALUES ($1, $2)", VECTOR_DIM_META, str(dim)
         )

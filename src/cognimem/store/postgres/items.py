@@ -31,7 +31,7 @@ from cognimem.store import lexical_index, records
 from cognimem.store.arguments import Attachment
 from cognimem.store.postgres import item_writes, knowledge_writes, lexical, locks, rows
 from cognimem.store.postgres.database import PostgresDatabase, rows_by_ids
-from cognimem.store.postgres.migrations import VECTOR_DIM_META, index_type
+from cognimem.store.postgres.migrations import index_dimension, index_type
 from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.types import (
     Candidate,
@@ -285,8 +285,7 @@ class PostgresItems(PostgresDatabase):
         """Run the vector search ``build`` makes for the HNSW index's dimension (None:
         no index yet), tuned for the index when the query's ``dim`` is the index's."""
         if self._index_dim is None:  # another process may have written the first vector
-            stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
-            self._index_dim = None if stored is None else int(stored)
+            self._index_dim = await index_dimension(conn)
         sql, params = build(self._index_dim)
         indexed = self._index_dim
         if indexed is None or indexed != dim or index_type(indexed) is None:

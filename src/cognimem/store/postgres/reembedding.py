@@ -12,8 +12,10 @@ import numpy as np
 
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import (
+    SET_META,
     VECTOR_DIM_META,
     VECTOR_INDEX_LOCK,
+    index_dimension,
     vector_index_name,
     vector_index_sql,
 )
@@ -121,11 +123,7 @@ class PostgresReembedding(PostgresDatabase):
             items = await _replace(conn, "items", model, dim)
             facts = await _replace(conn, "facts", model, dim)
             await self._index_vectors(conn, dim)
-            await conn.executemany(
-                "INSERT INTO meta (key, value) VALUES ($1, $2)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [(MODEL_META, model), (DIM_META, str(dim))],
-            )
+            await conn.executemany(SET_META, [(MODEL_META, model), (DIM_META, str(dim))])
             return Switch(items=items, facts=facts)
 
         switched = await self._write(body, None)
@@ -135,17 +133,12 @@ class PostgresReembedding(PostgresDatabase):
 
     async def _index_vectors(self, conn: Connection, dim: int) -> None:
         """The HNSW index of ``dim`` (built now if the index was of another one)."""
-        stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
-        if stored is not None and int(stored) == dim:
+        stored = await index_dimension(conn)
+        if stored == dim:
             return
         if stored is not None:
-            await conn.execute(f"DROP INDEX IF EXISTS {vector_index_name(int(stored))}")
+            await conn.execute(f"DROP INDEX IF EXISTS {vector_index_name(stored)}")
         sql = vector_index_sql(dim, self.hnsw_m, self.hnsw_ef_construction)
         if sql is not None:
             await conn.execute(sql)
-        await conn.execute(
-            "INSERT INTO meta (key, value) VALUES ($1, $2)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            VECTOR_DIM_META,
-            str(dim),
-        )
+        await conn.execute(SET_META, VECTOR_DIM_META, str(dim))

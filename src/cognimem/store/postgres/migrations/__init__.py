@@ -32,6 +32,18 @@ VECTOR_INDEX_LOCK = 0x636F676E696D0002
 
 # meta key that records the dimension the HNSW index was built for
 VECTOR_DIM_META = "pg_vector_index_dim"
+# a ``meta`` key set to a value ($1, $2), whether it was set before or not
+SET_META = (
+    "INSERT INTO meta (key, value) VALUES ($1, $2)"
+    " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+
+
+async def index_dimension(conn: Connection) -> int | None:
+    """The dimension the HNSW index is built for, as ``meta`` records it (None: no
+    vector written yet)."""
+    stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", VECTOR_DIM_META)
+    return None if stored is None else int(stored)
 
 
 def vector_index_name(dim: int) -> str:
