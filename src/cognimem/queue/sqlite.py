@@ -43,6 +43,11 @@ from cognimem.store.sqlite.connection import Connections
 from cognimem.store.types import INGEST_JOB, PendingJob
 
 _POLL_S = 0.05
+# a job failed for good (its error, the time; its id)
+_FAIL = (
+    "UPDATE queue_jobs SET state = 'failed', error = ?, updated_at = ?,"
+    " lease_token = NULL, lease_until = NULL WHERE id = ?"
+)
 
 SCHEMA = (
     """
@@ -210,11 +215,7 @@ class SqliteJobQueue(QueueLifetime):
             if state == JobState.RUNNING:
                 error = expired_lease_error(holder, self.visibility_timeout_s)
             if attempts + 1 > self.max_attempts:
-                conn.execute(
-                    "UPDATE queue_jobs SET state = 'failed', error = ?, updated_at = ?,"
-                    " lease_token = NULL, lease_until = NULL WHERE id = ?",
-                    (MAX_ATTEMPTS_PREFIX + (error or "unknown"), now, jid),
-                )
+                conn.execute(_FAIL, (MAX_ATTEMPTS_PREFIX + (error or "unknown"), now, jid))
                 continue
             token = f"{jid}:{attempts + 1}:{os.urandom(8).hex()}"
             lease_until = to_micros(from_micros(now) + timedelta(seconds=self.visibility_timeout_s))
@@ -304,11 +305,7 @@ class SqliteJobQueue(QueueLifetime):
                 )
                 return
             message = MAX_ATTEMPTS_PREFIX + error if retry else error
-            conn.execute(
-                "UPDATE queue_jobs SET state = 'failed', error = ?, updated_at = ?,"
-                " lease_token = NULL, lease_until = NULL WHERE id = ?",
-                (message, now, delivery.job.id),
-            )
+            conn.execute(_FAIL, (message, now, delivery.job.id))
 
         await self._conns.write(tx)
 

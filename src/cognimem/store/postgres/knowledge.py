@@ -27,6 +27,7 @@ from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.row_copies import RowCopies
 from cognimem.store.postgres.rows import BY_ID, Params, decode_time
 from cognimem.store.records import (
+    ALIAS_COLUMNS,
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
     HISTORY_COLUMNS,
@@ -87,10 +88,7 @@ async def find_aliases(
     conn: Connection, view: KnowledgeView, names: Sequence[str] | None, limit: int = 20_000
 ) -> list[Alias]:
     params = Params(view.tenant_id, view.namespace)
-    sql = (
-        "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
-        " WHERE tenant_id = $1 AND namespace = $2"
-    )
+    sql = f"SELECT {ALIAS_COLUMNS} FROM aliases WHERE tenant_id = $1 AND namespace = $2"
     if not view.all_users:
         keys = ["", user_key(view.user_id)] if view.user_id is not None else [""]
         sql += f" AND user_key = ANY({params.add(keys)}::text[])"

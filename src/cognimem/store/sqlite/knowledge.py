@@ -25,6 +25,7 @@ from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
 from cognimem.store.records import (
+    ALIAS_COLUMNS,
     CONFLICT_COLUMNS,
     FACT_COLUMNS,
     HISTORY_COLUMNS,
@@ -125,10 +126,7 @@ def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
 def find_aliases(
     conn: sqlite3.Connection, view: KnowledgeView, names: Sequence[str] | None, limit: int = 20_000
 ) -> list[Alias]:
-    sql = (
-        "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
-        " WHERE tenant_id = ? AND namespace = ?"
-    )
+    sql = f"SELECT {ALIAS_COLUMNS} FROM aliases WHERE tenant_id = ? AND namespace = ?"
     params: list[object] = [view.tenant_id, view.namespace]
     if not view.all_users:
         keys = ["", user_key(view.user_id)] if view.user_id is not None else [""]

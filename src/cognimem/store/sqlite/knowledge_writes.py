@@ -21,6 +21,7 @@ from cognimem.models.references import COREFERENCE, ItemReference, linked_items,
 from cognimem.store import records
 from cognimem.store import row_values as kv
 from cognimem.store.records import (
+    ALIAS_COLUMNS,
     CONFLICT_COLUMNS,
     ENTITY_COLUMNS,
     FACT_COLUMNS,
@@ -188,7 +189,7 @@ def delete_aliases(
     where = (entity.tenant_id, entity.namespace, user_key(user_id), alias, entity.id)
     found = query(
         conn,
-        "SELECT entity_id, alias, user_key, source, confidence, use_count FROM aliases"
+        f"SELECT {ALIAS_COLUMNS} FROM aliases"
         " WHERE tenant_id = ? AND namespace = ? AND user_key = ? AND alias = ?"
         " AND entity_id = ?",
         where,
