@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
-from cognimem.recall.assemble import SectionInputs, assemble_sections
-from cognimem.recall.constraints import SectionConfig
+from cognimem.recall.assemble import DEFERRED_OUT, SectionInputs, assemble_sections
+from cognimem.recall.constraints import Scored, SectionConfig
 from cognimem.recall.profile import ProfileChoice, ProfileEntry, Standing
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -51,3 +51,55 @@ def test_an_entry_tied_with_the_fourth_comes_in_too_and_only_one() -> None:
     ids, dropped = shown(0.5, 0.4, 0.3, -0.2101, -0.2104, -0.2105)
     assert ids == ["f0", "f1", "f2", "f3", "f4"]
     assert dropped["f5"] == "dropped: the constraint sections hold 4 entries"
+
+
+def picked(standing: Standing) -> Scored:
+    return Scored(standing.fact, 0.9, {"semantic": 0.9})
+
+
+def with_pick(pick: int, carried: list[tuple[int, float]]) -> tuple[list[str], dict[str, str]]:
+    """The sections when the constraint step's best pick is ``pick``'s entry and the
+    profile carries ``carried`` (entry number, score), every entry in ``by_fact``."""
+    every = {n: entry(n, 0.0).standing for n in range(10)}
+    choice = ProfileChoice(
+        [ProfileEntry(every[n], s, {"profile": 1.0}) for n, s in carried],
+        {s.fact.id: s for s in every.values()},
+    )
+    sections, _, dropped = assemble_sections(
+        SectionInputs(constraints=[picked(every[pick])], profile=choice),
+        4000,
+        SectionConfig(),
+        lambda text: len(text.split()),
+        T0,
+    )
+    return [e.id for e in sections.must_follow], dropped
+
+
+def test_a_pick_the_profile_carries_goes_first() -> None:
+    ids, _ = with_pick(2, [(0, 0.5), (1, 0.4), (2, 0.3), (3, 0.2), (4, 0.1)])
+    assert ids == ["f2", "f0", "f1", "f3"]
+
+
+def test_a_pick_the_profile_does_not_carry_yields_its_place() -> None:
+    # the profile ranked every live constraint against the request and left this one
+    # out: the four places go to what it carries
+    ids, dropped = with_pick(9, [(0, 0.5), (1, 0.4), (2, 0.3), (3, 0.2)])
+    assert ids == ["f0", "f1", "f2", "f3"]
+    assert dropped["f9"] == DEFERRED_OUT.format(n=4)
+
+
+def test_a_pick_the_profile_does_not_carry_goes_in_after_its_entries_if_room() -> None:
+    ids, _ = with_pick(9, [(0, 0.5), (1, 0.4)])
+    assert ids == ["f0", "f1", "f9"]
+
+
+def test_without_a_profile_the_pick_goes_in() -> None:
+    every = entry(7, 0.0).standing
+    sections, _, _ = assemble_sections(
+        SectionInputs(constraints=[picked(every)]),
+        4000,
+        SectionConfig(),
+        lambda text: len(text.split()),
+        T0,
+    )
+    assert [e.id for e in sections.must_follow] == ["f7"]

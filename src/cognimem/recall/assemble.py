@@ -4,9 +4,11 @@ token budget (pure).
 The budget counts the markdown rendering. Each section has its own share of
 ``max_tokens`` (``SectionConfig``): mandates may use the whole packet (tier always);
 constraints are reserved next, and the best relevant constraint goes in whenever it fits
-at all; the domain database's rows, facts, preferences, procedures (the learnt ones the
-query matched first, then the hints), summaries and conflicts follow, each inside its
-share; what the sections leave is the ranked memories' room.
+at all (on a decision, unless the standing profile ranks it below what it carries: then
+after the profile's entries, while the sections have a place); the domain database's
+rows, facts, preferences, procedures (the learnt ones the query matched first, then the
+hints), summaries and conflicts follow, each inside its share; what the sections leave
+is the ranked memories' room.
 """
 
 from __future__ import annotations
@@ -241,9 +243,10 @@ def assemble_sections(
     packer.fill("mandates", inputs.mandates, room)  # tier always: the whole packet
     cap = int(max_tokens * config.share_of_budget)  # every other section together
     constraint_budget = min(int(max_tokens * config.constraint_share), cap)
-    spent = _fill_constraints(packer, inputs, room, constraint_budget, now)
+    spent, deferred = _fill_constraints(packer, inputs, room, constraint_budget, now)
     profile_budget = min(config.profile.max_tokens, cap - spent)
     spent += _fill_profile(packer, inputs.profile.entries, profile_budget, config.profile, now)
+    spent += _fill_deferred(packer, deferred, room, cap - spent, config.profile, now)
     # the domain's current rows: authoritative, ahead of what memory says
     spent += packer.fill(
         "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)
@@ -265,14 +268,19 @@ def assemble_sections(
 
 def _fill_constraints(
     packer: _Packer, inputs: SectionInputs, room: int, budget: int, now: datetime
-) -> int:
+) -> tuple[int, tuple[Scored, Standing] | None]:
     """The constraints into Must follow, Consider or Needs validation within ``budget``
-    (the first whenever it fits ``room``, the whole packet); the tokens they took."""
+    (the first whenever it fits ``room``, the whole packet); the tokens they took, and
+    the step's best pick when the profile ranks it below what it carries (deferred:
+    it goes in after the profile's entries, ``_fill_deferred``)."""
     spent = 0
     standing: set[str] = set()  # the profile entries shown, by their newest statement
     # on a decision the profile ranks the user's constraints (recall/profile.py): the
-    # step's best pick goes first, the profile's entries after it
+    # step's best pick goes first, the profile's entries after it -- unless the
+    # profile, which ranks every live constraint against the request, carries it not
     profiled = bool(inputs.profile.entries)
+    carried = {e.standing.fact.id for e in inputs.profile.entries}
+    deferred: tuple[Scored, Standing] | None = None
     for i, scored in enumerate(inputs.constraints):
         if profiled and i > 0:
             # a paraphrase or superseded stance says what shows it instead
@@ -280,23 +288,59 @@ def _fill_constraints(
             packer.dropped.setdefault(scored.fact.id, PROFILE_HOLDS)
             continue
         s = _as_standing(scored, inputs.profile.by_fact, standing, packer.dropped)
-        if s is False:
+        if s is False or s is True:
             continue
-        shown = entry(scored, now)
-        if isinstance(s, Standing):  # paraphrases once, a superseded stance as the newer
-            scored = Scored(s.fact, scored.score, scored.signals)
-            shown = standing_entry(s, scored.score, scored.signals, now)
-        if needs_validation(scored, now):
-            name = "needs_validation"
-        elif scored.fact.category in BINDING_CATEGORIES:
-            name = "must_follow"
-        else:
-            name = "consider"
-        before = packer.used
+        if profiled and isinstance(s, Standing) and s.fact.id not in carried:
+            deferred = (scored, s)
+            continue
         # the best relevant constraint goes in whenever it fits the packet at all
-        packer.add(name, shown, room if i == 0 else budget - spent)
-        spent += packer.used - before
-    return spent
+        spent += _place_pick(packer, scored, s, room if i == 0 else budget - spent, now)
+    return spent, deferred
+
+
+def _place_pick(
+    packer: _Packer, scored: Scored, s: Standing | None, budget: int, now: datetime
+) -> int:
+    """A constraint the step picked into its section within ``budget``, as its profile
+    entry when it has one (paraphrases once, a superseded stance as the newer); the
+    tokens it took."""
+    shown = entry(scored, now)
+    if s is not None:
+        scored = Scored(s.fact, scored.score, scored.signals)
+        shown = standing_entry(s, scored.score, scored.signals, now)
+    if needs_validation(scored, now):
+        name = "needs_validation"
+    elif scored.fact.category in BINDING_CATEGORIES:
+        name = "must_follow"
+    else:
+        name = "consider"
+    before = packer.used
+    packer.add(name, shown, budget)
+    return packer.used - before
+
+
+DEFERRED_OUT = "dropped: the standing profile carries {n} constraints it ranks above it"
+
+
+def _fill_deferred(
+    packer: _Packer,
+    deferred: tuple[Scored, Standing] | None,
+    room: int,
+    budget: int,
+    config: ProfileConfig,
+    now: datetime,
+) -> int:
+    """The step's best pick that the profile does not carry, after the profile's
+    entries: while the sections hold fewer than ``max_entries``, within ``budget``
+    (``room``, the whole packet, when the sections are still empty)."""
+    if deferred is None:
+        return 0
+    scored, s = deferred
+    shown = sum(len(getattr(packer.sections, name)) for name in _CONSTRAINT_SECTIONS)
+    if shown >= config.max_entries:
+        packer.dropped[scored.fact.id] = DEFERRED_OUT.format(n=shown)
+        return 0
+    return _place_pick(packer, scored, s, room if not shown else budget, now)
 
 
 def _fill_facts(packer: _Packer, facts: Sequence[Scored], budget: int, now: datetime) -> int:
