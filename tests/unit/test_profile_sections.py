@@ -10,7 +10,7 @@ from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
 from cognimem.recall.assemble import DEFERRED_OUT, SectionInputs, assemble_sections
 from cognimem.recall.constraints import Scored, SectionConfig
-from cognimem.recall.profile import ProfileChoice, ProfileEntry, Standing
+from cognimem.recall.profile import ProfileChoice, ProfileConfig, ProfileEntry, Standing
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -57,7 +57,9 @@ def picked(standing: Standing) -> Scored:
     return Scored(standing.fact, 0.9, {"semantic": 0.9})
 
 
-def with_pick(pick: int, carried: list[tuple[int, float]]) -> tuple[list[str], dict[str, str]]:
+def with_pick(
+    pick: int, carried: list[tuple[int, float]], profile_tokens: int = 120
+) -> tuple[list[str], dict[str, str]]:
     """The sections when the constraint step's best pick is ``pick``'s entry and the
     profile carries ``carried`` (entry number, score), every entry in ``by_fact``."""
     every = {n: entry(n, 0.0).standing for n in range(10)}
@@ -68,7 +70,7 @@ def with_pick(pick: int, carried: list[tuple[int, float]]) -> tuple[list[str], d
     sections, _, dropped = assemble_sections(
         SectionInputs(constraints=[picked(every[pick])], profile=choice),
         4000,
-        SectionConfig(),
+        SectionConfig(profile=ProfileConfig(max_tokens=profile_tokens)),
         lambda text: len(text.split()),
         T0,
     )
@@ -91,6 +93,14 @@ def test_a_pick_the_profile_does_not_carry_yields_its_place() -> None:
 def test_a_pick_the_profile_does_not_carry_goes_in_after_its_entries_if_room() -> None:
     ids, _ = with_pick(9, [(0, 0.5), (1, 0.4)])
     assert ids == ["f0", "f1", "f9"]
+
+
+def test_a_deferred_pick_takes_a_place_inside_the_profiles_token_cap() -> None:
+    # each entry's line is 4 words (the test's tokens) and the Must follow title 3: a
+    # cap of 13 holds the profile's two entries (11) and not a third
+    ids, dropped = with_pick(9, [(0, 0.5), (1, 0.4)], profile_tokens=13)
+    assert ids == ["f0", "f1"]
+    assert dropped["f9"] == "dropped: over the must_follow budget"
 
 
 def test_without_a_profile_the_pick_goes_in() -> None:

@@ -245,8 +245,10 @@ def assemble_sections(
     constraint_budget = min(int(max_tokens * config.constraint_share), cap)
     spent, deferred = _fill_constraints(packer, inputs, room, constraint_budget, now)
     profile_budget = min(config.profile.max_tokens, cap - spent)
-    spent += _fill_profile(packer, inputs.profile.entries, profile_budget, config.profile, now)
-    spent += _fill_deferred(packer, deferred, room, cap - spent, config.profile, now)
+    profiled = _fill_profile(packer, inputs.profile.entries, profile_budget, config.profile, now)
+    # a deferred pick takes a place of the profile's: inside what its cap has left
+    left = profile_budget - profiled
+    spent += profiled + _fill_deferred(packer, deferred, room, left, config.profile, now)
     # the domain's current rows: authoritative, ahead of what memory says
     spent += packer.fill(
         "domain_facts", inputs.domain_facts, min(int(max_tokens * config.domain_share), cap - spent)
@@ -332,7 +334,8 @@ def _fill_deferred(
 ) -> int:
     """The step's best pick that the profile does not carry, after the profile's
     entries: while the sections hold fewer than ``max_entries``, within ``budget``
-    (``room``, the whole packet, when the sections are still empty)."""
+    (what the profile's own cap has left; ``room``, the whole packet, when the
+    sections are still empty)."""
     if deferred is None:
         return 0
     scored, s = deferred
