@@ -94,13 +94,6 @@ def choose(
         return []
     c = profile.columns
     t = at.timestamp()
-    age = np.maximum(t - c.validated, 0.0)
-    with np.errstate(over="ignore"):
-        decayed = c.confidence * 0.5 ** (age / c.half_life_s)
-    confidence = np.maximum.reduceat(decayed, c.starts)
-    # within one half-life of a statement its entry stands, whatever confidence the
-    # write path gave it: AGING_BELOW is half the confidence of a fact said once
-    fresh = np.logical_or.reduceat(age <= c.half_life_s, c.starts)
     closeness = _closeness(profile, semantic, (request_areas, request_things), config)
     sem = np.maximum.reduceat(closeness, c.starts)
     shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
@@ -115,7 +108,7 @@ def choose(
         + config.recency_weight * recency
         + config.kind_weight * c.binding
     )
-    live = c.binding | fresh | (confidence >= AGING_BELOW)  # a stale one decayed out
+    live = _live(c, t)  # a stale one decayed out
     evident = shares_tag | (sem >= config.evidence_floor)  # some evidence of bearing
     candidates = np.flatnonzero(live & evident)
     if not len(candidates):
@@ -137,6 +130,20 @@ def choose(
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
     out.sort(key=lambda e: -e.score)  # a tie to the older entry: see _carried_entries
     return out
+
+
+def _live(c: ProfileColumns, t: float) -> np.ndarray:
+    """Per entry, whether it is live at time ``t`` (a timestamp): binding, within one
+    half-life of one of its statements — whatever confidence the write path gave it:
+    ``AGING_BELOW`` is half the confidence of a fact said once — or with a statement's
+    effective confidence still at or above ``AGING_BELOW``."""
+    age = np.maximum(t - c.validated, 0.0)
+    with np.errstate(over="ignore"):
+        decayed = c.confidence * 0.5 ** (age / c.half_life_s)
+    confidence = np.maximum.reduceat(decayed, c.starts)
+    fresh = np.logical_or.reduceat(age <= c.half_life_s, c.starts)
+    live: np.ndarray = c.binding | fresh | (confidence >= AGING_BELOW)
+    return live
 
 
 def _closeness(
