@@ -4,7 +4,7 @@ entry ties with the last one shown."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
@@ -113,3 +113,25 @@ def test_without_a_profile_the_pick_goes_in() -> None:
         T0,
     )
     assert [e.id for e in sections.must_follow] == ["f7"]
+
+
+def test_an_aging_pick_the_profile_does_not_carry_still_goes_first() -> None:
+    # the profile leaves a stale state out of its ranking, not below its entries: the
+    # pick goes first, to Needs validation, as it did
+    state = entry(9, 0.0).standing
+    aging = Standing(
+        fact=state.fact.model_copy(update={"category": FactCategory.STATE}), row=9, rows=(9,)
+    )
+    carried = [entry(n, 0.5 - n / 10) for n in range(4)]
+    choice = ProfileChoice(
+        carried, {"f9": aging, **{e.standing.fact.id: e.standing for e in carried}}
+    )
+    sections, _, _ = assemble_sections(
+        SectionInputs(constraints=[picked(aging)], profile=choice),
+        4000,
+        SectionConfig(),
+        lambda text: len(text.split()),
+        T0 + timedelta(days=400),
+    )
+    assert [e.id for e in sections.needs_validation] == ["f9"]
+    assert [e.id for e in sections.must_follow] == ["f0", "f1", "f2"]

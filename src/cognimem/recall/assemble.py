@@ -292,12 +292,20 @@ def _fill_constraints(
         s = _as_standing(scored, inputs.profile.by_fact, standing, packer.dropped)
         if s is False or s is True:
             continue
-        if profiled and isinstance(s, Standing) and s.fact.id not in carried:
+        if profiled and isinstance(s, Standing) and _ranked_out(s, scored, carried, now):
             deferred = (scored, s)
             continue
         # the best relevant constraint goes in whenever it fits the packet at all
         spent += _place_pick(packer, scored, s, room if i == 0 else budget - spent, now)
     return spent, deferred
+
+
+def _ranked_out(s: Standing, scored: Scored, carried: set[str], now: datetime) -> bool:
+    """Whether the profile ranked a live pick's entry out: not among those it carries,
+    and not aging (an aging pick is not in the profile's ranking at all, and goes in
+    first as before, to Needs validation)."""
+    as_entry = Scored(s.fact, scored.score, scored.signals)
+    return s.fact.id not in carried and not needs_validation(as_entry, now)
 
 
 def _place_pick(
