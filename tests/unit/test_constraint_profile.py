@@ -385,18 +385,3 @@ def test_one_sentence_read_as_a_goal_and_a_rule_is_one_entry_shown_as_the_rule()
     apart = rule.model_copy(update={"evidence_event_ids": ["e2"]})
     profile = consolidate([goal, apart, other], [0, 1, 2], matrix, CONFIG)
     assert [s.fact.id for s in profile.entries] == ["f1", "f2", "f3"]
-
-
-def test_a_state_stands_for_its_half_life_whatever_its_stored_confidence() -> None:
-    # a state halves in 30 days; said with 0.6 its effective confidence falls below
-    # AGING_BELOW (0.35) after 23 days, but it was said less than one half-life ago
-    said = fact(1, "my licence got suspended", category=FactCategory.STATE, predicate="travel")
-    state = said.model_copy(update={"confidence": 0.6})
-    rule = fact(2, "no running on concrete", predicate="fitness")
-    profile = consolidate([state, rule], [0, 1], np.vstack([unit(1, 0), unit(0, 1)]), CONFIG)
-    close = np.array([0.5, 0.5])
-    none = np.zeros(2, dtype=bool)
-    within = choose(profile, close, none, none, T0 + 28 * DAY, RELATIVE)
-    assert {e.standing.fact.id for e in within} == {"f1", "f2"}
-    past = choose(profile, close, none, none, T0 + 31 * DAY, RELATIVE)
-    assert [e.standing.fact.id for e in past] == ["f2"]

@@ -4,10 +4,7 @@
 - **stale states decay**: an entry whose effective confidence at the read's reference
   time (``models/fact_decay.py``: the half-life of its category since the latest of its
   statements was validated) fell below ``AGING_BELOW`` is left out — a binding one
-  (value, policy) never decays out, as in the sections, and none within one half-life
-  of its latest statement: ``AGING_BELOW`` is half the confidence of a fact said once
-  (0.7), and a state the write path gave 0.6 ("My driver's license got suspended.")
-  left the profile after 23 of its 30 days;
+  (value, policy) never decays out, as in the sections;
 - **what bears on the request**: every live entry is ranked by relevance to the
   request — its closeness (its cosine with the request plus ``area_affinity`` times how
   much the two fall in the same decision areas, graded, and ``thing_affinity`` times
@@ -94,6 +91,9 @@ def choose(
         return []
     c = profile.columns
     t = at.timestamp()
+    with np.errstate(over="ignore"):
+        decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
+    confidence = np.maximum.reduceat(decayed, c.starts)
     closeness = _closeness(profile, semantic, (request_areas, request_things), config)
     sem = np.maximum.reduceat(closeness, c.starts)
     shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
@@ -108,7 +108,7 @@ def choose(
         + config.recency_weight * recency
         + config.kind_weight * c.binding
     )
-    live = _live(c, t)  # a stale one decayed out
+    live = c.binding | (confidence >= AGING_BELOW)  # a stale one decayed out
     evident = shares_tag | (sem >= config.evidence_floor)  # some evidence of bearing
     candidates = np.flatnonzero(live & evident)
     if not len(candidates):
@@ -130,20 +130,6 @@ def choose(
     out = _carried_entries(entries, c, carried, rounded, sem, shares_area, shares_tag, recency)
     out.sort(key=lambda e: -e.score)  # a tie to the older entry: see _carried_entries
     return out
-
-
-def _live(c: ProfileColumns, t: float) -> np.ndarray:
-    """Per entry, whether it is live at time ``t`` (a timestamp): binding, within one
-    half-life of one of its statements — whatever confidence the write path gave it:
-    ``AGING_BELOW`` is half the confidence of a fact said once — or with a statement's
-    effective confidence still at or above ``AGING_BELOW``."""
-    age = np.maximum(t - c.validated, 0.0)
-    with np.errstate(over="ignore"):
-        decayed = c.confidence * 0.5 ** (age / c.half_life_s)
-    confidence = np.maximum.reduceat(decayed, c.starts)
-    fresh = np.logical_or.reduceat(age <= c.half_life_s, c.starts)
-    live: np.ndarray = c.binding | fresh | (confidence >= AGING_BELOW)
-    return live
 
 
 def _closeness(
