@@ -42,6 +42,19 @@ SCALE_OUT_REDIS_DB = 7
 SERVE_CLEAN_EXIT = {0}
 # 1,000 jobs take the two workers ~16 s on a 2-core machine running two CPU hogs
 JOBS_DONE_WITHIN_S = 600
+# The write client's pool never closes a connection of its own accord. httpcore 1.0.9's
+# pool hands an idle connection to a waiting request, and until that request's task runs
+# the connection still looks idle: another request's pass over the pool may close it then,
+# because its keep-alive expiry (httpx's 5 s) has passed meanwhile -- as it has for every
+# pooled connection after a busy machine stalls for 5 s -- or to make room for the other
+# API's connections at max_connections; a request that has started on it by the time the
+# close comes reads from a socket closed under it (ReadError from ClosedResourceError; the
+# server logs a 400 when the body stops; encode/httpcore#1110). With no expiry (the APIs
+# keep idle connections 75 s, and the writes leave none idle) and room for 50 connections
+# to each API (50 requests at once), the pool has nothing to close.
+WRITE_LIMITS = httpx.Limits(
+    max_connections=100, max_keepalive_connections=100, keepalive_expiry=None
+)
 
 
 # ------------------------------------------------------------------------- helpers
@@ -265,14 +278,13 @@ def test_two_apis_and_two_workers_share_postgres_and_redis(
         phases: dict[str, float] = {}
 
         async def scenario() -> None:
-            limits = httpx.Limits(max_connections=60, max_keepalive_connections=60)
             key = auth["Authorization"].removeprefix("Bearer ")
             # writes through plain HTTP (their status and headers are checked); job polls
             # and reads through the SDK, one client per API, as an application polls and
             # reads: a request safe to repeat whose connection closes without an answer
             # is asked again once (counted below), anything else fails the test
             async with (
-                httpx.AsyncClient(timeout=120, limits=limits, headers=auth) as client,
+                httpx.AsyncClient(timeout=120, limits=WRITE_LIMITS, headers=auth) as client,
                 AsyncMemoryClient(base1, api_key=key, timeout=120) as sdk1,
                 AsyncMemoryClient(base2, api_key=key, timeout=120) as sdk2,
             ):
