@@ -23,6 +23,7 @@ from collections.abc import Coroutine, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import anyio
 import httpx
 import pytest
 
@@ -188,13 +189,29 @@ async def _together(calls: Iterable[Coroutine[Any, Any, T]]) -> list[T]:
     and is raised once they have all ended, so the scenario's clients close no request
     still in flight (``asyncio.gather`` leaves them running while the clients close, and
     their sockets, never closed, fail a later test on the same worker with an
-    unraisable ``ResourceWarning``)."""
+    unraisable ``ResourceWarning``).
+
+    The cancelling is anyio's, not ``asyncio.TaskGroup``'s: httpcore closes a cancelled
+    request's connection, and the connections its pool drops, inside anyio scopes shielded
+    from cancellation, which anyio's cancelling respects and a plain ``Task.cancel()``
+    does not -- a write failing after a stall, as the pool was closing the connections
+    that had expired meanwhile, left their sockets unclosed under ``asyncio.TaskGroup``."""
+    pending = list(calls)
+    results: dict[int, T] = {}
+
+    async def run(i: int) -> None:
+        results[i] = await pending[i]
+
     try:
-        async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(call) for call in calls]
+        async with anyio.create_task_group() as group:
+            for i in range(len(pending)):
+                group.start_soon(run, i)
     except ExceptionGroup as failed:
         raise failed.exceptions[0] from None
-    return [task.result() for task in tasks]
+    finally:
+        for call in pending:  # one cancelled before it began was never awaited
+            call.close()
+    return [results[i] for i in range(len(pending))]
 
 
 class _Asked(logging.Handler):
