@@ -23,19 +23,19 @@ from cognimem.store.types import ItemFilter
 
 T0 = datetime(2024, 5, 8, 13, 0, tzinfo=UTC)
 SESSION_ONE = [
-    ("Caroline", "I went to the support group yesterday and it was really moving."),
-    ("Melanie", "That sounds great. What did you talk about there?"),
-    ("Caroline", "We shared our stories about coming out and finding acceptance."),
-    ("Melanie", "I painted a sunrise over the lake last weekend."),
-    ("Caroline", "I am thinking about studying counseling next year."),
-    ("Melanie", "You would be a wonderful counselor, honestly."),
-    ("Caroline", "Thanks! The support group really helped me decide."),
+    ("Claire", "I sat in on the support group yesterday and it really moved me."),
+    ("Priya", "That sounds great. What did you talk about there?"),
+    ("Claire", "We shared our stories about coming out and finding acceptance."),
+    ("Priya", "I painted a sunrise over the lake last weekend."),
+    ("Claire", "I am thinking about studying counseling next year."),
+    ("Priya", "You would be a wonderful counselor, honestly."),
+    ("Claire", "Thanks! The support group really helped me decide."),
 ]
 SESSION_TWO = [
-    ("Melanie", "We took the kids camping in the mountains this weekend."),
-    ("Caroline", "Camping sounds fun, did the kids enjoy the mountains?"),
-    ("Melanie", "They loved roasting marshmallows by the campfire."),
-    ("Caroline", "I applied to a counseling program today."),
+    ("Priya", "We took the kids camping in the mountains this weekend."),
+    ("Claire", "Camping sounds fun, did the kids enjoy the mountains?"),
+    ("Priya", "They loved roasting marshmallows by the campfire."),
+    ("Claire", "I applied to a counseling program today."),
 ]
 
 
@@ -105,7 +105,7 @@ async def test_windows_become_summaries_with_provenance_per_claim(memory: Memory
     assert result.written == len(summaries)
     first = min(windows, key=lambda s: s.occurred_at)
     assert "8 May 2024" in first.text
-    assert "Caroline" in first.text
+    assert "Claire" in first.text
     for summary in summaries:
         await assert_claims_state_their_events(memory, summary)
     # sources marked consolidated, never deleted or copied
@@ -301,7 +301,7 @@ async def test_reads_return_summaries_in_their_section(memory: Memory) -> None:
     await write_session(memory, SESSION_TWO, T0 + timedelta(days=3))
     await memory.consolidate(user_id="u")
     packet = await memory.read(
-        "what has Caroline been up to lately?",
+        "what has Claire been up to lately?",
         user_id="u",
         reference_time=T0 + timedelta(days=5),
     )
@@ -310,7 +310,7 @@ async def test_reads_return_summaries_in_their_section(memory: Memory) -> None:
     # read through their section, not ranked among the turns they state
     assert packet.items
     assert all(i.kind is not ItemKind.SUMMARY for i in packet.items)
-    listed = await memory.read("Caroline", user_id="u", kinds=["summary"])
+    listed = await memory.read("Claire", user_id="u", kinds=["summary"])
     assert listed.items
     assert {i.kind for i in listed.items} == {ItemKind.SUMMARY}
     # within the section's share of the budget (2000 tokens by default, a tenth of it)
@@ -407,7 +407,7 @@ async def test_a_packets_summaries_carry_their_claims_and_explain_shows_them(
     )
     await memory.consolidate(user_id="u")
     packet = await memory.read(
-        "what did Caroline say about the support group?",
+        "what did Claire say about the support group?",
         user_id="u",
         reference_time=T0 + timedelta(days=2),
         explain=True,
@@ -440,14 +440,14 @@ async def test_a_packets_summaries_carry_their_claims_and_explain_shows_them(
 
 
 async def test_a_fact_split_across_two_turns_is_read_from_the_group(memory: Memory) -> None:
-    await write_session(memory, [("Caroline", "I'm allergic to shellfish.")], T0)
+    await write_session(memory, [("Claire", "I'm allergic to shellfish.")], T0)
     await write_session(
         memory,
         [
-            ("Melanie", "Let's cook together next week! Are you allergic to anything?"),
-            ("Caroline", "Shellfish, sadly."),
-            ("Melanie", "Noted. Where do you live now?"),
-            ("Caroline", "Lisbon."),
+            ("Priya", "Let's cook together next week! Are you allergic to anything?"),
+            ("Claire", "Shellfish, sadly."),
+            ("Priya", "Noted. Where do you live now?"),
+            ("Claire", "Lisbon."),
         ],
         T0 + timedelta(days=2),
     )

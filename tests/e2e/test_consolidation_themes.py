@@ -16,19 +16,19 @@ T0 = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)
 # a day each, a week apart: the painting turns are scattered, one or two a session
 SESSIONS = [
     [
-        ("Caroline", "I painted a sunset over the lake with watercolours."),
-        ("Melanie", "My kids started swimming lessons at the pool this week."),
-        ("Caroline", "The support group meets every Tuesday evening now."),
+        ("Claire", "I painted a sunset over the lake with watercolours."),
+        ("Priya", "My kids started swimming lessons at the pool this week."),
+        ("Claire", "The support group meets every Tuesday evening now."),
     ],
     [
-        ("Melanie", "We went camping in the mountains with the kids."),
-        ("Caroline", "I painted a lake at dawn with watercolours again."),
-        ("Melanie", "I painted a sunrise with oils, my first since the autumn."),
+        ("Priya", "We took the kids to a puppet show downtown."),
+        ("Claire", "I painted a lake at dawn with watercolours again."),
+        ("Priya", "I painted a sunrise with oils, my first since the autumn."),
     ],
     [
-        ("Caroline", "I painted the lake in autumn colours with watercolours."),
-        ("Melanie", "I ran a charity race for mental health on Saturday."),
-        ("Caroline", "My counseling application went in on Friday."),
+        ("Claire", "I painted the lake in autumn colours with watercolours."),
+        ("Priya", "I baked rye bread for the neighbours on Saturday."),
+        ("Claire", "My counseling application went in on Friday."),
     ],
 ]
 PAINTED = {"D1:1", "D2:2", "D3:1"}
@@ -62,7 +62,7 @@ async def test_scattered_turns_on_one_topic_become_a_theme_one_claim_per_turn(
     await write(memory, SESSIONS)
     await memory.consolidate(user_id="u")
     [theme] = await themes(memory)
-    assert theme.key.startswith("theme:Caroline:")
+    assert theme.key.startswith("theme:Claire:")
     assert set(theme.external_ids) == PAINTED
     claims = theme.metadata["consolidation"]["claims"]
     assert len(claims) == len(PAINTED)
@@ -71,7 +71,7 @@ async def test_scattered_turns_on_one_topic_become_a_theme_one_claim_per_turn(
         [event] = await memory.get_events(claim["event_ids"])
         assert claim["external_ids"] == [event.external_id]
         assert claim["text"].split(": ", 1)[1] in sentences(event.content)
-    assert theme.text.startswith("Caroline: 8 May 2023: I painted a sunset")
+    assert theme.text.startswith("Claire: 8 May 2023: I painted a sunset")
     assert sorted({e for c in claims for e in c["event_ids"]}) == sorted(theme.source_event_ids)
     # a second pass with nothing new changes nothing
     again = await memory.consolidate(user_id="u")
@@ -83,7 +83,7 @@ async def test_a_new_session_extends_the_theme_replacing_its_summary(memory: Mem
     await write(memory, SESSIONS)
     await memory.consolidate(user_id="u")
     [before] = await themes(memory)
-    await write(memory, [[("Caroline", "I painted the frozen lake with watercolours.")]], first=3)
+    await write(memory, [[("Claire", "I painted the frozen lake with watercolours.")]], first=3)
     await memory.consolidate(user_id="u")
     [after] = await themes(memory)
     assert after.key == before.key
@@ -97,7 +97,7 @@ async def test_a_read_ranks_the_theme_and_the_turns_it_states_give_way(memory: M
     await memory.consolidate(user_id="u")
     [theme] = await themes(memory)
     packet = await memory.read(
-        "did Caroline paint a sunset, a lake at dawn and autumn colours?",
+        "did Claire paint a sunset, a lake at dawn and autumn colours?",
         user_id="u",
         reference_time=T0 + timedelta(days=30),
     )
@@ -118,7 +118,7 @@ async def test_a_read_ranks_the_theme_and_the_turns_it_states_give_way(memory: M
     # it does not state
     kept = ranked.index(theme.id) + 1 + stated.count(False)
     short = await memory.read(
-        "did Caroline paint a sunset, a lake at dawn and autumn colours?",
+        "did Claire paint a sunset, a lake at dawn and autumn colours?",
         user_id="u",
         reference_time=T0 + timedelta(days=30),
         limit=kept,
@@ -135,7 +135,7 @@ async def test_a_forgotten_turn_shifts_the_theme_which_replaces_its_earlier_run(
     [before] = await themes(memory)
     first = before.metadata["consolidation"]["covers"][0]
     await memory.forget(ids=[first], user_id="u")
-    await write(memory, [[("Caroline", "I painted the frozen lake with watercolours.")]], first=3)
+    await write(memory, [[("Claire", "I painted the frozen lake with watercolours.")]], first=3)
     await memory.consolidate(user_id="u")
     # one live theme, under its new first turn, no longer stating the forgotten one
     [after] = await themes(memory)

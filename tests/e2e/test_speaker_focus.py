@@ -40,18 +40,18 @@ async def test_the_named_speakers_own_message_outranks_a_reply_naming_them(
     await _conversation(
         memory,
         [
-            *((("Caroline", "Melanie")[i % 2], text) for i, text in enumerate(small_talk)),
-            ("Melanie", "I painted a horse, Caroline!"),
+            *((("Claire", "Priya")[i % 2], text) for i, text in enumerate(small_talk)),
+            ("Priya", "I painted a horse, Claire!"),
             # the reply names her and repeats her words: without the focus it ranks first
-            ("Caroline", "Melanie, you painted a horse!"),
-            ("Melanie", "The kids loved the beach."),
+            ("Claire", "Priya, you painted a horse!"),
+            ("Priya", "The kids loved the beach."),
         ],
     )
     packet = await memory.read(
-        "What has Melanie painted?", user_id="conv", reference_time=T0 + timedelta(days=1)
+        "What has Priya painted?", user_id="conv", reference_time=T0 + timedelta(days=1)
     )
     first, second = packet.items[:2]
-    assert (first.author, second.author) == ("Melanie", "Caroline")
+    assert (first.author, second.author) == ("Priya", "Claire")
     assert "horse" in first.text
     assert "horse" in second.text
     assert first.signals["speaker"] == 1.0
@@ -72,20 +72,20 @@ async def test_a_question_about_two_people_ranks_each_ones_messages_in_turn(
     await _conversation(
         memory,
         [
-            *((("Gina", "Jon")[i % 2], text) for i, text in enumerate(small_talk)),
-            ("Gina", "Jon, on weekends Gina and Jon go dancing!"),
-            ("Gina", "On weekends Jon and I dance."),
-            ("Jon", "On weekends I go hiking."),
+            *((("Rosa", "Omar")[i % 2], text) for i, text in enumerate(small_talk)),
+            ("Rosa", "Omar, on weekends Rosa and Omar go dancing!"),
+            ("Rosa", "On weekends Omar and I dance."),
+            ("Omar", "On weekends I go hiking."),
         ],
     )
     packet = await memory.read(
-        "What do Jon and Gina both do on weekends?",
+        "What do Omar and Rosa both enjoy on weekends?",
         user_id="conv",
         reference_time=T0 + timedelta(days=1),
     )
-    # Gina's two messages match the words best; Jon's own, named first, leads
+    # Rosa's two messages match the words best; Omar's own, named first, leads
     first, second = packet.items[:2]
-    assert (first.author, second.author) == ("Jon", "Gina")
+    assert (first.author, second.author) == ("Omar", "Rosa")
     assert "hiking" in first.text
 
 
@@ -108,31 +108,31 @@ async def test_a_question_about_a_person_is_embedded_without_the_name(memory_url
         await _conversation(
             memory,
             [
-                ("Caroline", "I went to a support group yesterday."),
-                ("Melanie", "My new job starts on Monday."),
-                ("Melanie", "On weekends I go swimming with the kids."),
+                ("Claire", "I went to a support group yesterday."),
+                ("Priya", "My new job starts on Monday."),
+                ("Priya", "On weekends I go swimming with the kids."),
                 # shares nothing with the question but her name
-                ("Caroline", "Melanie, you are so busy, Melanie!"),
+                ("Claire", "Priya, you are so busy, Priya!"),
             ],
         )
         later = T0 + timedelta(days=1)
         packet = await memory.read(
-            "What does Melanie do on weekends with the kids?", user_id="conv", reference_time=later
+            "What does Priya do on weekends with the kids?", user_id="conv", reference_time=later
         )
         assert embedder.queries == ["What does do on weekends with the kids?"]
         assert packet.meta["dense_query"] == "What does do on weekends with the kids?"
         own, *rest = packet.items
-        assert (own.author, own.text) == ("Melanie", "On weekends I go swimming with the kids.")
+        assert (own.author, own.text) == ("Priya", "On weekends I go swimming with the kids.")
         assert own.signals["vector"] > 0.5
         # the reply that only names her is no vector match: the name is not embedded
-        reply = next(i for i in rest if i.text.startswith("Melanie, you are"))
+        reply = next(i for i in rest if i.text.startswith("Priya, you are"))
         assert reply.signals.get("vector", 0.0) == pytest.approx(0.0, abs=1e-6)
 
         # a "when" question, two people, or a plain baseline embed the question whole
         for query, preset in (
-            ("When did Melanie go swimming?", "balanced"),
-            ("What do Melanie and Caroline do on weekends?", "balanced"),
-            ("What does Melanie do on weekends?", "vector"),
+            ("When did Priya go swimming?", "balanced"),
+            ("What do Priya and Claire do on weekends?", "balanced"),
+            ("What does Priya do on weekends?", "vector"),
         ):
             embedder.queries.clear()
             whole = await memory.read(query, user_id="conv", reference_time=later, preset=preset)
@@ -144,20 +144,20 @@ async def test_the_left_out_persons_own_messages_stay_in_the_packet(memory: Memo
     await _conversation(
         memory,
         [
-            ("Melanie", "We took the kids to the beach."),
-            ("Caroline", "Sounds like fun!"),
-            ("Melanie", "I finished a painting of a horse."),
+            ("Priya", "We took the kids to the beach."),
+            ("Claire", "Sounds like fun!"),
+            ("Priya", "I finished a painting of a horse."),
         ],
     )
     packet = await memory.read(
-        "What has Melanie been up to lately?",
+        "What has Priya been up to lately?",
         user_id="conv",
         reference_time=T0 + timedelta(days=1),
     )
     assert packet.meta["dense_query"] == "What has been up to lately?"
     # no word in common and, with the hashing embedder, no closeness to the name-less
-    # query: the evidence is that Melanie said them, as the name's cosine said before
-    assert {i.text for i in packet.items if i.author == "Melanie"} == {
+    # query: the evidence is that Priya said them, as the name's cosine said before
+    assert {i.text for i in packet.items if i.author == "Priya"} == {
         "We took the kids to the beach.",
         "I finished a painting of a horse.",
     }

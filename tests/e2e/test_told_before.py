@@ -11,7 +11,7 @@ from cognimem import Memory, Message
 
 USER = "ann"
 T0 = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)
-SHOWN = "By the way, take a look at what I made for the hallway!"
+SHOWN = "Oh, and here is my new piece for the hallway!"
 ASKED = "Wow, is that yours?"
 DATED = "Yes, I painted that seascape last year! I'm proud of how it came out."
 # Ann's other turns on painting, days later, telling of no time

@@ -40,7 +40,7 @@ async def test_semantic_ordering(embedder: OnnxMiniLMEmbedder) -> None:
 
 
 async def test_same_text_gives_identical_vectors(embedder: OnnxMiniLMEmbedder) -> None:
-    text = "Caroline went to the LGBTQ support group yesterday."
+    text = "Claire went to the LGBTQ support group yesterday."
     once = await embedder.embed([text])
     twice = await embedder.embed([text, text])
     assert np.array_equal(twice[0], twice[1])
@@ -55,7 +55,7 @@ async def test_batch_equals_one_at_a_time(embedder: OnnxMiniLMEmbedder) -> None:
         "a considerably longer sentence about hiking in the mountains last summer",
         "mid length text here",
         "",
-        "Melanie painted a sunrise over the lake in 2022.",
+        "Priya painted a sunrise over the lake in 2022.",
         "ok",
         "The quick brown fox jumps over the lazy dog, again and again and again.",
         "emoji 😀 and Ünïcödé",
@@ -72,8 +72,8 @@ async def test_int8_products_stay_close_to_the_float_products(
     # the default runs MiniLM's products as int8; the former default (the same file,
     # float products) gives vectors a cosine of at least ~0.98 away, never the same
     texts = [
-        "where did Caroline go last weekend?",
-        "Melanie: I took the kids camping at the lake, they loved roasting marshmallows.",
+        "where did Claire go last weekend?",
+        "Priya: I took the kids camping at the lake, they loved roasting marshmallows.",
         "I am allergic to shellfish",
         "emoji 😀 and Ünïcödé",
     ]
@@ -90,7 +90,7 @@ async def test_unsigned_weights_give_the_vectors_of_signed_ones(
 ) -> None:
     # a CPU without VNNI gets MiniLM's weights stored unsigned: the same integer
     # products, so the same vectors as on a CPU whose signed products are exact
-    texts = ["where did Caroline go last weekend?", "I am allergic to shellfish", "ok"]
+    texts = ["where did Claire go last weekend?", "I am allergic to shellfish", "ok"]
     reference = await embedder.embed(texts)
     monkeypatch.setattr(onnx_models, "u8s8_exact", lambda: False)
     asked: list[bool] = []
@@ -168,12 +168,12 @@ async def test_turns_and_short_facts_in_one_call_equal_one_at_a_time() -> None:
     # run in batches of similar length (default batch size) instead of one padded batch
     embedder = OnnxMiniLMEmbedder()
     turns = [
-        "Caroline: I went to a support group yesterday and it was so powerful, honestly "
-        "the stories people shared about their journeys really stuck with me all week.",
-        "Melanie: That sounds amazing! I took the kids camping at the lake last weekend.",
-        "Caroline: I'm thinking about studying counseling, maybe a master's next fall.",
+        "Claire: I joined a choir rehearsal yesterday and it was such a lift, honestly "
+        "the way the older singers helped the new ones has stayed with me all week.",
+        "Priya: Sounds wonderful! We took the dog hiking by the river last weekend.",
+        "Claire: I'm thinking about studying counseling, maybe a master's next fall.",
     ] * 5
-    facts = ["Caroline attended support group", "Melanie likes camping", "Caroline: counseling"]
+    facts = ["Claire attended choir rehearsal", "Priya likes hiking", "Claire: counseling"]
     texts = [*turns, *facts]
     together = await embedder.embed(texts)
     singles = np.vstack([await embedder.embed([t]) for t in texts])
@@ -200,7 +200,7 @@ async def test_concurrent_queries_batched_get_the_vectors_they_get_alone() -> No
     queries = [
         "where did I go on holiday last summer?",
         "what is my dog called?",
-        "when did Melanie start painting?",
+        "when did Priya start painting?",
         "who did I meet at the conference in Berlin?",
         "what do I do for work",
         "how old is my sister?",

@@ -14,7 +14,7 @@ from cognimem.ingest.gate import Redaction, SecretFinding, find_secrets, redact_
 ORDINARY = [
     "I went to the LGBTQ support group on 7 May 2023.",
     "I've been painting since 2022, about 3 hours a day.",
-    "Hey Mel! Good to see you! How have you been?",
+    "Hi Pri! Lovely to see you! How are you keeping?",
     "We got back at 1:56 pm and it cost $1,200.50 for the whole trip.",
     "I ran 10000 steps today, up from 8,500 yesterday!",
     "The concert is on 2023-05-08, doors open 7:30 p.m.",

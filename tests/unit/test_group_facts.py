@@ -29,10 +29,10 @@ T0 = datetime(2024, 5, 8, 12, 0, tzinfo=UTC)
         ("Which city do you live in?", "Porto.", "I live in Porto."),
         ("How was your weekend?", "Great.", None),  # not a form it reads
         # an explanation, or thanks, fills no gap
-        ("What do you love most about camping?", "It's a chance to be together.", None),
-        ("What do you love most about your career?", "Thanks!", None),
+        ("What do you enjoy most about sailing?", "It's a way to switch off.", None),
+        ("What do you enjoy most about your job?", "Thanks!", None),
         # a yes said to someone is still a yes
-        ("Do you enjoy reading books as well?", "Yep, John!", "I enjoy reading books as well."),
+        ("Do you enjoy reading books as well?", "Yep, Felix!", "I enjoy reading books as well."),
     ],
 )
 def test_a_question_becomes_the_answerers_statement(

@@ -21,8 +21,8 @@ def test_evidence_normalisation() -> None:
 
 
 def test_session_dates() -> None:
-    assert locomo.parse_session_time("1:56 pm on 8 May, 2023") == datetime(
-        2023, 5, 8, 13, 56, tzinfo=UTC
+    assert locomo.parse_session_time("4:17 pm on 12 March, 2023") == datetime(
+        2023, 3, 12, 16, 17, tzinfo=UTC
     )
     with pytest.raises(InvalidInput):
         locomo.parse_session_time("sometime in May")

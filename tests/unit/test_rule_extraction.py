@@ -274,7 +274,7 @@ def test_constraints_are_important_and_preferences_middling() -> None:
         "That makes me so happy!",
         "I'm a big fan of your work.",
         "I really like that idea.",
-        "I'd love to hear more about it.",
+        "I'd love to hear how that turned out.",
         "I'm sorry to hear that.",
         "Never mind, I figured it out.",
     ],
@@ -463,13 +463,13 @@ def test_work() -> None:
 
 
 def test_an_event_yesterday() -> None:
-    result = read("I went to a support group yesterday and it was powerful.")
+    result = read("I went to a book club yesterday and it was lovely.")
     assert len(result.facts) == 1
     fact = result.facts[0]
     assert (fact.category, fact.predicate, fact.value) == (
         FactCategory.EVENT,
         "went_to",
-        "support group",
+        "book club",
     )
     assert fact.valid_from == at(2024, 6, 14)
     assert result.event_time == at(2024, 6, 14)
@@ -494,12 +494,12 @@ def test_a_pet_named_in_the_next_sentence() -> None:
 
 
 def test_names_are_entities_even_without_a_fact() -> None:
-    result = read("I had a great time in Rome with Jake! Thanks, Caroline.")
+    result = read("I had a great time in Rome with Jake! Thanks, Claire.")
     assert result.facts == []
     assert {(e.name, e.type) for e in result.entities} == {
         ("Rome", EntityType.PLACE),
         ("Jake", EntityType.PERSON),
-        ("Caroline", EntityType.PERSON),
+        ("Claire", EntityType.PERSON),
     }
     # the fact's typing wins: an employer is an organisation, not a place "at"
     employer = read("I work at Google.").entities

@@ -11,8 +11,8 @@ from cognimem.text.speech import asks, filler, is_phatic
     "text",
     [
         "Any ideas for dinner tonight?",
-        "Hey Joanna, what's been up since we last chatted? How's it going?",
-        "Oh? Are you going to invite them?",
+        "Hey Ingrid, how are you keeping these days? Anything new?",
+        "Oh? Will you ask them along?",
         "Hi! How are you doing today?",
         "Really?!",
     ],
@@ -34,7 +34,7 @@ def test_greetings_thanks_and_laughter_are_small_talk(text: str) -> None:
     [
         "I'm vegetarian.",
         "Thanks! I'm vegetarian, by the way.",
-        "Thanks, Mel!",  # a name is what a later question may ask about
+        "Thanks, Pri!",  # a name is what a later question may ask about
         "Went hiking with my sister. What did you do?",
         "My cat is called Miso",
         "",

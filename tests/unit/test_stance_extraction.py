@@ -35,7 +35,7 @@ def test_a_stance_in_plain_words_is_a_constraint(text: str, category: FactCatego
 @pytest.mark.parametrize(
     "text",
     [
-        "I'd love to hear more about it.",
+        "I'd love to hear how that turned out.",
         "It makes me so happy to see that.",
         "I can't believe how fast this year is going.",
         "My day was pretty good, nothing special.",

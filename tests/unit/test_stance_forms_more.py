@@ -148,7 +148,7 @@ def test_a_habit_under_its_condition_or_reason_is_a_rule(
         "Back in school I only did the bare minimum.",
         "I returned the wool jumper because it was itchy.",
         # look-alikes of the new forms
-        "I'm over the moon about it.",
+        "I'm over the moon with my new bike.",
         "I'm off to the shops.",
         "I'll pass on the message to her.",
         "The answer is a definite no.",

@@ -319,13 +319,13 @@ def test_every_result_is_timezone_aware_utc() -> None:
 @pytest.mark.parametrize(
     ("text", "start", "end", "anchor"),
     [
-        ("the week before 16 November 2023", date(2023, 11, 9), date(2023, 11, 16), 16),
-        ("two weeks before August 11, 2023", date(2023, 7, 28), date(2023, 7, 29), 11),
+        ("the week before 21 March 2024", date(2024, 3, 14), date(2024, 3, 21), 21),
+        ("two weeks before September 19, 2024", date(2024, 9, 5), date(2024, 9, 6), 19),
         ("the day after 3 May 2023", date(2023, 5, 4), date(2023, 5, 5), 3),
-        # 25 October 2022 is a Tuesday; 3 June 2022 a Friday; 10 April 2023 a Monday
-        ("the Sunday before October 25, 2022", date(2022, 10, 23), date(2022, 10, 24), 25),
+        # 16 November 2022 is a Wednesday; 3 June 2022 a Friday; 13 March 2023 a Monday
+        ("the Sunday before November 16, 2022", date(2022, 11, 13), date(2022, 11, 14), 16),
         ("the weekend after 3 June, 2022", date(2022, 6, 4), date(2022, 6, 6), 3),
-        ("last weekend before April 10, 2023", date(2023, 4, 8), date(2023, 4, 10), 10),
+        ("last weekend before March 13, 2023", date(2023, 3, 11), date(2023, 3, 13), 13),
         ("the month before 7 May 2023", date(2023, 4, 7), date(2023, 5, 7), 7),
     ],
 )

@@ -66,7 +66,7 @@ def test_one_session_window_questions_and_greetings_make_no_theme() -> None:
         for n in range(1, 4)
     ]
     hellos = [
-        (turn(n, T0 + timedelta(days=10 * n), "Hey Mel! Good to see you!"), HOBBY)
+        (turn(n, T0 + timedelta(days=10 * n), "Hi Pri! Nice to see you again!"), HOBBY)
         for n in range(4, 7)
     ]
     assert grouped(asks) == []
@@ -94,17 +94,17 @@ def test_a_long_theme_is_written_in_runs_a_later_turn_only_extends_the_last() ->
 
 # a turn that opens with a reaction to the other speaker, then says its own news
 REACTS = (
-    "That sounds great, Bob! It's awesome having things around that remind us of good"
-    " times. Actually, I just took my family camping in the mountains last week - it"
-    " was a really nice time together!"
+    "That sounds lovely, Bob! It's nice to keep little things that bring back happy"
+    " days. Anyway, I finally drove my parents up to the lakes last weekend - we had"
+    " a wonderful few days there!"
 )
 
 
 def test_a_claim_is_a_whole_sentence_of_its_turn_the_speakers_own_news() -> None:
     texts = [
         REACTS,
-        "Thanks! I ran a charity race for mental health last Saturday. Have you run?",
-        "Wow, lovely. This book I read last year reminds me to always pursue my dreams.",
+        "Thanks! I swam a lake race for the food bank last Sunday. Have you swum?",
+        "Wow, lovely. A poem I learned at school still tells me to keep going.",
     ]
     pairs = [(turn(n, T0 + timedelta(days=9 * n), t), HOBBY) for n, t in enumerate(texts, 1)]
     roomy = ConsolidationPolicy(max_theme_chars=300)  # the three claims in one run
@@ -115,10 +115,10 @@ def test_a_claim_is_a_whole_sentence_of_its_turn_the_speakers_own_news() -> None
     for claim, (member, _) in zip(stated, pairs, strict=True):
         assert claim in themes.sentences(member.text)
     assert stated == [
-        "Actually, I just took my family camping in the mountains last week - it was a"
-        " really nice time together!",
-        "I ran a charity race for mental health last Saturday.",
-        "This book I read last year reminds me to always pursue my dreams.",
+        "Anyway, I finally drove my parents up to the lakes last weekend - we had a"
+        " wonderful few days there!",
+        "I swam a lake race for the food bank last Sunday.",
+        "A poem I learned at school still tells me to keep going.",
     ]
 
 
