@@ -67,7 +67,7 @@ class Conversation:
 
 
 def parse_session_time(raw: str) -> datetime:
-    """``"1:56 pm on 8 May, 2023"`` → an aware UTC datetime."""
+    """``"4:17 pm on 12 March, 2023"`` → an aware UTC datetime."""
     cleaned = re.sub(r"\s+", " ", raw.strip())
     for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on %B %d, %Y"):
         try:

@@ -51,10 +51,10 @@ from cognimem.text.tokens import tokens
 PARAPHRASE_FLOOR = 0.40
 # ... for the categories those tune pairs hold (conditions, states, likes, jobs, homes).
 # A goal, value, cause or rule keeps the former floor: its value is the clause as said
-# ("make my plan work, even though it's been tough"), whose first word tells little of
+# ("keep the garden going, even when the weather turns"), whose first word tells little of
 # its topic, and no tune pair measured a lower floor on one. At 0.40 the LoCoMo dev
-# conversations merged such clauses that state other things ("I'd love to try it",
-# "I'd love to do either of those things with you"), which moved the standing
+# conversations merged such clauses that state other things (two "I'd love to ..."
+# wishes about different plans), which moved the standing
 # profile's crowding and cost three check cues of benchmarks/cue_trigger_long.py
 CLAUSE_FLOOR = 0.57
 _CLAUSE_CATEGORIES = frozenset(

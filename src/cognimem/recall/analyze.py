@@ -104,9 +104,9 @@ _NEAR = re.compile(r"^[\s,]*(?:\S+[\s,]+){0,4}?(?:on|as\s+of)?[\s,]*$", re.IGNOR
 
 def _from_named_dates(query: str, mentions: list[TimeMention]) -> list[TimeMention]:
     """A question asked from a date it names counts its relative times from that date:
-    "what did she finish last Friday, on 23 January?" means the Friday before 23
-    January; "what was his issue last week, as mentioned on 6 November?" the week before
-    6 November. A relative mention followed within a few words by a date (not itself
+    "which film did she see last Friday, on 13 March?" means the Friday before 13
+    March; "what did he fret over last week, as noted on 9 October?" the week before
+    9 October. A relative mention followed within a few words by a date (not itself
     relative) is read again with that date as the reference."""
     out = list(mentions)
     for i, mention in enumerate(mentions[:-1]):

@@ -1,23 +1,23 @@
 """Speaker focus: a question about a person is answered by what that person said.
 
-In a conversation between several people, "What has Melanie painted?" is answered by
-Melanie's own messages ("Here's a photo of my horse painting"), not by the other
-person's replies that address her ("Wow, Melanie, that painting is awesome!"), which
+In a conversation between several people, "What has Priya painted?" is answered by
+Priya's own messages ("I finished the harbour at dusk this week"), not by the other
+person's replies that address her ("Priya, your harbour painting is lovely!"), which
 share as many words with the question. On the LoCoMo dev five, 97 % of the evidence
 turns of every question category were said by a speaker the question names.
 
 The *focus* of a query is the authors among the ranked candidates whom it names:
 
-- the first one named is the subject ("What did **Jon** say about Gina's store?");
+- the first one named is the subject ("What did **Rosa** tell Omar about the bakery?");
   names after it are objects and get no boost;
 - only a message that tells is boosted, not one that ends in a question: that one hands
-  the turn back ("Wow, that rocks! What's the main idea of your art?"), and what it is
+  the turn back ("Oh, neat! What made you pick those colours?"), and what it is
   about is in the other person's message (on the dev five: multi-hop 0.476 → 0.492);
   for the same reason every message that ends in a question, whoever said it, scores
   half the weight less (signal ``asks``; frac@10 0.756 → 0.765, multi-hop → 0.499,
   open-domain 0.364 → 0.377);
-- names joined by "and" / "or" ("What do **Jon** and **Gina** both like?", "Who is
-  older, **Tim** or **John**?") are one subject each: the question is decomposed into
+- names joined by "and" / "or" ("What do **Omar** and **Rosa** each enjoy?", "Who is
+  older, **Marco** or **Felix**?") are one subject each: the question is decomposed into
   one sub-question per person, each ranks the candidates with its own person
   boosted, and the rankings are interleaved, so both people's evidence reaches the
   top of the packet.
@@ -110,7 +110,7 @@ def _asks(r: Ranked, penalty: float) -> Ranked:
 
 def _tells(r: Ranked) -> bool:
     """Whether a message tells rather than asks: one that ends in a question hands the
-    turn back ("Wow, that rocks! What's the main idea of your art?"), and what it is
+    turn back ("Oh, neat! What made you pick those colours?"), and what it is
     about is usually in the other person's message."""
     return not asks(r.item.text)
 

@@ -1,17 +1,17 @@
 """The dense query of a question about a person: the question without the person.
 
-"What activities does Melanie partake in?" is answered by Melanie's own messages, which
-rarely say her name; the messages that do are the other speaker's ("Wow, Melanie, that's
-great!"). A sentence embedding of the whole question weighs the name heavily and pulls
+"What sports does Priya take up in winter?" is answered by Priya's own messages, which
+rarely say her name; the messages that do are the other speaker's ("Priya, that sounds
+fun!"). A sentence embedding of the whole question weighs the name heavily and pulls
 those. The speaker focus (``recall/conversation/focus.py``) already carries who is asked about, and
 the lexical search keeps the name as a term, so the vector search embeds the topic
-alone: "What activities does partake in?". It costs nothing: the one query embedding
+alone: "What sports does take up in winter?". It costs nothing: the one query embedding
 is of this text instead of the whole question.
 
 The subject is the name in the subject slot of a question: after the question word
-(and up to four words of its phrase) and an auxiliary ("What did **Jon** ...", "Would
-**Melanie** ...", "How many children does **Melanie** have?", "What is **Caroline**'s
-identity?"). A name elsewhere ("a book from Caroline's suggestion", "a trip to Paris")
+(and up to four words of its phrase) and an auxiliary ("What did **Omar** ...", "Would
+**Priya** ...", "How many cousins does **Priya** have?", "What is **Claire**'s
+job?"). A name elsewhere ("a film watched on Claire's advice", "a trip to Paris")
 is what the question is about and stays. The question is embedded whole when:
 
 - the preset says not (``dense_without_subject``: off in the plain ``lexical`` and
@@ -19,7 +19,7 @@ is what the question is about and stays. The question is embedded whole when:
 - the question asks "when": the speaker focus is off there (``focus.focus``); on the
   LoCoMo rotation, leaving the names out of "when" questions too cost temporal (0.912
   → 0.905) and tokens (393 → 405 tokens@10);
-- the subject is two people ("Do Jon and Gina both ..."): the focus ranks each one's
+- the subject is two people ("Do Omar and Rosa both ..."): the focus ranks each one's
   messages in turn, and on the LoCoMo rotation leaving both names out lost on both
   folds' tune conversations (frac@10 0.8118 → 0.8053, 0.7739 → 0.7726);
 - nothing but function words would be left ("What does Ana like?").
@@ -27,8 +27,8 @@ is what the question is about and stays. The question is embedded whole when:
 The write path embeds a message with its author's name, so the name also gave the
 subject's own messages their closeness to the query; the evidence check
 (``recall/conversation/evidence.py``) keeps that: a message said by the person left out counts as
-evidence, as the name's cosine made it before ("What has Caroline been up to lately?"
-still returns what Caroline told).
+evidence, as the name's cosine made it before ("What has Claire been busy with lately?"
+still returns what Claire told).
 
 On the LoCoMo dev five (``benchmarks/locomo_rotation.py``), with the evidence rule:
 frac@10 0.7775 → 0.7994, multi-hop 0.488 → 0.517, open-domain 0.360 → 0.462, tokens@10
