@@ -115,7 +115,7 @@ class RecallConfig(BaseModel):
     # (recall/conversation/focus.py); 0 turns it off
     speaker_focus: Weight = 0.2
     # the vector search embeds a question about a named person without the name ("What
-    # activities does Melanie partake in?" → "What activities does partake in?"): the
+    # sports does Priya take up in winter?" → "What sports does take up in winter?"): the
     # person's own messages rarely say it, the replies addressing them do, and the
     # lexical search and the speaker focus carry who (recall/conversation/topic.py).
     # Changes what the vector search reads, so it is the preset's, not a ranking
