@@ -14,12 +14,12 @@ from cognimem.recall.presets import PRESETS, RecallConfig
 
 pytestmark = pytest.mark.onnx
 
-QUERY = "What did Melanie paint?"
+QUERY = "What did Vivian paint?"
 TEXTS = [
-    "Melanie asked what paint the store had and what it did cost.",
-    "Melanie painted a sunrise over the lake last summer.",
-    "Melanie said the paint store did close early on Tuesday.",
-    "Caroline went hiking with her dog.",
+    "Vivian asked what paint the store had and what it did cost.",
+    "Vivian painted a sunrise over the lake last summer.",
+    "Vivian said the paint store did close early on Tuesday.",
+    "Rosa went hiking with her dog.",
 ]
 
 
@@ -106,10 +106,10 @@ async def test_the_reranked_preset_runs_the_cross_encoder(
     # the first read loads the model: a busy machine must not time the stage out
     settings = Settings(recall={"step_timeout_s": 60, "budget_s": 120})
     async with Memory.open(memory_url, settings=settings, embedder=HashingEmbedder()) as mem:
-        for name, text in (("Melanie", "I painted a sunrise."), ("Caroline", "I painted a fence.")):
+        for name, text in (("Vivian", "I painted a sunrise."), ("Rosa", "I painted a fence.")):
             await mem.write({"role": "user", "name": name, "content": text}, user_id="u")
         packet = await mem.read(
-            "What did Melanie paint?", user_id="u", preset="reranked", explain=True
+            "What did Vivian paint?", user_id="u", preset="reranked", explain=True
         )
         assert [e.loaded for e in built] == [True]
     # closing the Memory releases the model its reader loaded

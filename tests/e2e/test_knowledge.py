@@ -196,29 +196,29 @@ async def test_speakers_get_their_own_keys(memory: Memory) -> None:
     # speaker in the same conversation, whose "I" facts are keyed by their name
     await memory.write_batch(
         [
-            Message(content="I love Thai food.", name="Caroline", occurred_at=T0),
-            Message(content="I'm vegetarian.", name="Melanie", occurred_at=T0 + DAY),
+            Message(content="I love Thai food.", name="Rosa", occurred_at=T0),
+            Message(content="I'm vegetarian.", name="Vivian", occurred_at=T0 + DAY),
         ],
         user_id="conv",
     )
-    await memory.write("I'm vegan.", user_id="conv", name="Melanie", occurred_at=T0 + 2 * DAY)
+    await memory.write("I'm vegan.", user_id="conv", name="Vivian", occurred_at=T0 + 2 * DAY)
     keys = sorted(f.key for f in await memory.facts(user_id="conv"))
-    assert keys == ["melanie:value:diet", "user:preference:cuisine:thai"]
-    assert (await memory.get_fact("melanie:value:diet", user_id="conv")).value == "vegan"
+    assert keys == ["user:preference:cuisine:thai", "vivian:value:diet"]
+    assert (await memory.get_fact("vivian:value:diet", user_id="conv")).value == "vegan"
 
 
 async def test_graph_edges_let_a_walk_go_two_hops(memory: Memory) -> None:
     await memory.write_batch(
         [
-            Message(content="My sister Sarah works at Acme.", name="Caroline", occurred_at=T0),
-            Message(content="My friend Tom lives in Denver.", name="Caroline", occurred_at=T0),
+            Message(content="My sister Sarah works at Acme.", name="Rosa", occurred_at=T0),
+            Message(content="My friend Tom lives in Denver.", name="Rosa", occurred_at=T0),
         ],
         user_id="conv",
     )
     by_name = {e.name: e for e, _ in await memory.entities(user_id="conv")}
-    assert {"Caroline", "Sarah", "Acme", "Tom", "Denver"} <= set(by_name)
-    # Caroline -> her sister -> where the sister works, with one query per hop
-    first = await memory.relations([by_name["Caroline"].id], user_id="conv")
+    assert {"Rosa", "Sarah", "Acme", "Tom", "Denver"} <= set(by_name)
+    # Rosa -> her sister -> where the sister works, with one query per hop
+    first = await memory.relations([by_name["Rosa"].id], user_id="conv")
     sister = [r for r in first if r.relation == "sister"]
     assert [r.target_entity_id for r in sister] == [by_name["Sarah"].id]
     second = await memory.relations([by_name["Sarah"].id], user_id="conv")

@@ -63,9 +63,9 @@ async def test_write_then_read_sees_it_and_nobody_else_does(memory: Memory) -> N
 
 async def test_provenance_reaches_the_raw_event_and_external_ids(memory: Memory) -> None:
     result = await memory.write(
-        "Caroline went to the LGBTQ support group yesterday",
+        "Rosa went to the LGBTQ support group yesterday",
         user_id="conv",
-        name="Caroline",
+        name="Rosa",
         occurred_at=MAY,
         external_id="D1:3",
         metadata={"session": 1},
@@ -75,11 +75,11 @@ async def test_provenance_reaches_the_raw_event_and_external_ids(memory: Memory)
     )
     [item] = packet.items
     assert item.external_ids == ["D1:3"]
-    assert item.author == "Caroline"
+    assert item.author == "Rosa"
     assert item.occurred_at == MAY
     [event] = await memory.get_events(item.source_event_ids)
     assert event.id == result.event_ids[0]
-    assert event.content == "Caroline went to the LGBTQ support group yesterday"
+    assert event.content == "Rosa went to the LGBTQ support group yesterday"
     assert event.metadata == {"session": 1}
 
 

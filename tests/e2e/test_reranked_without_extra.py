@@ -56,7 +56,7 @@ from cognimem.providers.fakes import HashingEmbedder
 async def main(url):
     async with Memory.open(url, embedder=HashingEmbedder()) as mem:
         try:
-            await mem.read("What did Melanie paint?", user_id="u", preset="reranked")
+            await mem.read("What did Vivian paint?", user_id="u", preset="reranked")
         except InvalidInput as exc:
             print(json.dumps({"field": exc.field, "message": exc.message}))
         else:

@@ -100,11 +100,11 @@ async def test_a_third_person_the_user_talks_about_is_not_the_user(memory: Memor
 async def test_the_user_is_found_by_the_name_they_spoke_under(memory: Memory) -> None:
     # a transcript of two speakers in one scope: the first is the scope's user (keyed
     # user:...), the other keeps their name; a question naming either finds their facts
-    await memory.write("I love Thai food.", user_id="conv", name="Caroline", occurred_at=T0)
-    await memory.write("I love Italian food.", user_id="conv", name="Melanie", occurred_at=T0)
+    await memory.write("I love Thai food.", user_id="conv", name="Rosa", occurred_at=T0)
+    await memory.write("I love Italian food.", user_id="conv", name="Vivian", occurred_at=T0)
     keys = sorted(f.key for f in await memory.facts(user_id="conv"))
-    assert keys == ["melanie:preference:cuisine:italian", "user:preference:cuisine:thai"]
-    for name, said in (("Caroline", "I love Thai food."), ("Melanie", "I love Italian food.")):
+    assert keys == ["user:preference:cuisine:thai", "vivian:preference:cuisine:italian"]
+    for name, said in (("Rosa", "I love Thai food."), ("Vivian", "I love Italian food.")):
         packet = await memory.read(f"What food does {name} like?", user_id="conv")
         by_key = [i.text for i in packet.items if i.signals.get("fact")]
         assert by_key == [said]

@@ -43,12 +43,12 @@ async def test_bge_shape_dtype_and_unit_rows(bge: OnnxEmbedder) -> None:
 
 
 async def test_bge_query_finds_its_answer(bge: OnnxEmbedder) -> None:
-    [query] = await bge.embed(["What did Melanie paint?"], "query")
+    [query] = await bge.embed(["What did Vivian paint?"], "query")
     docs = await bge.embed(
         [
-            "Melanie painted a sunrise over the lake last summer.",
+            "Vivian painted a sunrise over the lake last summer.",
             "The stock market fell sharply on Tuesday.",
-            "Caroline went to a support group meeting.",
+            "Rosa went to a support group meeting.",
         ]
     )
     sims = docs @ query
@@ -99,11 +99,11 @@ async def test_a_damaged_model_file_is_a_usage_error(tmp_path: Path) -> None:
 
 async def test_cross_encoder_prefers_the_passage_that_answers(cross: OnnxCrossEncoder) -> None:
     scores = await cross.score(
-        "What did Melanie paint?",
+        "What did Vivian paint?",
         [
             "The stock market fell sharply on Tuesday.",
-            "Melanie painted a sunrise over the lake last summer.",
-            "Melanie likes to buy paint at the store near her house.",
+            "Vivian painted a sunrise over the lake last summer.",
+            "Vivian likes to buy paint at the store near her house.",
         ],
     )
     assert scores.shape == (3,)
@@ -137,23 +137,23 @@ async def test_a_pairs_score_does_not_depend_on_its_batch_mates(cross: OnnxCross
 # a query and five passages each, written for this test: the first passage answers
 PAIRS: list[tuple[str, list[str]]] = [
     (
-        "What did Melanie paint?",
+        "What did Vivian paint?",
         [
-            "Melanie: I finally finished painting the sunrise over the lake.",
-            "Melanie: I bought new brushes at the art store yesterday.",
-            "Caroline: The kids painted the fence blue last summer.",
-            "Melanie: I went running by the lake this morning.",
-            "Caroline: The stock market fell sharply on Tuesday.",
+            "Vivian: I finally finished painting the sunrise over the lake.",
+            "Vivian: I bought new brushes at the art store yesterday.",
+            "Rosa: The kids painted the fence blue last summer.",
+            "Vivian: I went running by the lake this morning.",
+            "Rosa: The stock market fell sharply on Tuesday.",
         ],
     ),
     (
-        "Where is Jon travelling next month?",
+        "Where is Omar travelling next month?",
         [
-            "Jon: Next month I fly to Lisbon for a week of meetings.",
-            "Jon: Last year I travelled all over Japan with my brother.",
-            "Gina: My sister is moving to Lisbon soon.",
-            "Jon: I have a dentist appointment on Monday.",
-            "Gina: Flights are so expensive this time of year.",
+            "Omar: Next month I fly to Lisbon for a week of meetings.",
+            "Omar: Last year I travelled all over Japan with my brother.",
+            "Ingrid: My sister is moving to Lisbon soon.",
+            "Omar: I have a dentist appointment on Monday.",
+            "Ingrid: Flights are so expensive this time of year.",
         ],
     ),
     (
@@ -198,13 +198,13 @@ PAIRS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "When did Nate start his new job?",
+        "When did Felix start his new job?",
         [
-            "Nate: I started at the game studio on the first of March.",
-            "Nate: My old job was really boring.",
-            "Joanna: I'm looking for a new job in publishing.",
-            "Nate: I play video games every night.",
-            "Joanna: March was rainy this year.",
+            "Felix: I started at the game studio on the first of March.",
+            "Felix: My old job was really boring.",
+            "Harriet: I'm looking for a new job in publishing.",
+            "Felix: I play video games every night.",
+            "Harriet: March was rainy this year.",
         ],
     ),
     (
@@ -272,9 +272,9 @@ async def test_int8_scores_agree_with_the_float_products_at_each_cap(
 
 async def test_a_cap_cuts_the_passage_and_keeps_the_query(cross: OnnxCrossEncoder) -> None:
     tokenizer = build_tokenizer(MS_MARCO_L12.max_tokens)
-    query = "what did melanie paint last summer"
+    query = "what did vivian paint last summer"
     words = ("the weather was nice and we walked to the park " * 4).split()
-    passage = " ".join(words) + " and melanie painted a sunrise over the lake"
+    passage = " ".join(words) + " and vivian painted a sunrise over the lake"
     assert all(len(tokenizer.encode(w, add_special_tokens=False).ids) == 1 for w in words)
     query_pieces = len(tokenizer.encode(query, add_special_tokens=False).ids)
     kept = 12

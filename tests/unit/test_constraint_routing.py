@@ -71,7 +71,7 @@ def test_a_request_to_act_for_the_user_is_decision_like() -> None:
         "Could you draft a note to my landlord?",
     ):
         assert classify(request).decision, request
-    assert not classify("When did Melanie find her new hobby?").decision
+    assert not classify("When did Vivian find her new hobby?").decision
 
 
 def test_asking_how_to_do_something_oneself_is_decision_like() -> None:
@@ -81,7 +81,7 @@ def test_asking_how_to_do_something_oneself_is_decision_like() -> None:
         "What could I cook for ten people?",
     ):
         assert classify(request).decision, request
-    for question in ("How did Melanie get to the lake?", "How does Caroline feel about it?"):
+    for question in ("How did Vivian get to the lake?", "How does Rosa feel about it?"):
         assert not classify(question).decision, question
 
 
@@ -102,10 +102,10 @@ def test_a_recommendation_in_other_words_is_decision_like() -> None:
     ):
         assert classify(request).decision, request
     for question in (
-        "Which song did Caroline play at the party?",
-        "Which film inspires Jon to keep dancing?",
-        "What was worthwhile about the trip for Jon?",
-        "What did Nate cook for the family dinner?",
+        "Which song did Rosa play at the party?",
+        "Which film inspires Omar to keep dancing?",
+        "What was worthwhile about the trip for Omar?",
+        "What did Felix cook for the family dinner?",
         "Any news from the garage?",
     ):
         assert not classify(question).decision, question

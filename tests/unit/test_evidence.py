@@ -88,11 +88,11 @@ def test_fact_and_graph_hits_are_evidence() -> None:
 
 
 def test_the_own_messages_of_the_person_the_dense_query_left_out_are_evidence() -> None:
-    ask = "What has Melanie been up to lately?"
+    ask = "What has Vivian been up to lately?"
     listed = [Candidate("a", 0.0)]
-    left_out = EvidenceCheck.of(ask, query_terms(ask), listed, 0.3, author="Melanie")
-    own = ranked("We took the kids to the beach", {"vector": 0.05}, "melanie")  # normalised
-    reply = ranked("Sounds like a fun trip!", {"vector": 0.05}, "Caroline")
+    left_out = EvidenceCheck.of(ask, query_terms(ask), listed, 0.3, author="Vivian")
+    own = ranked("We took the kids to the beach", {"vector": 0.05}, "vivian")  # normalised
+    reply = ranked("Sounds like a fun trip!", {"vector": 0.05}, "Rosa")
     assert left_out.holds(own)
     assert not left_out.holds(reply)
     # with the name in the dense query, its cosine is the evidence, as for anyone

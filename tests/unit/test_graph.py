@@ -129,12 +129,12 @@ def test_min_score_drops_the_weak_edges() -> None:
 
 
 def test_candidate_names_are_word_windows_without_stop_words_alone() -> None:
-    names = candidate_names("Where does Caroline's sister live?")
-    assert "caroline" in names
+    names = candidate_names("Where does Rosa's sister live?")
+    assert "rosa" in names
     assert "sister" in names
-    assert "caroline's sister" in names
+    assert "rosa's sister" in names
     assert not {"where", "does", "where does"} & set(names)
-    assert names.index("caroline") < names.index("sister")  # query order
+    assert names.index("rosa") < names.index("sister")  # query order
     assert len(names) == len(set(names))
 
 

@@ -19,8 +19,8 @@ def test_a_request_of_the_users_own_speaks_in_person() -> None:
     assert speaks_in_person("Can you find me a place for dinner tonight?")
     assert speaks_in_person("What should we cook this weekend?")
     assert speaks_in_person("Plan my Saturday.")
-    assert not speaks_in_person("What did Caroline paint for the art show?")
-    assert not speaks_in_person("Would Melanie likely enjoy a concert?")
+    assert not speaks_in_person("What did Rosa paint for the art show?")
+    assert not speaks_in_person("Would Vivian likely enjoy a concert?")
     assert classify("Can you recommend a restaurant for tonight?").decision
 
 

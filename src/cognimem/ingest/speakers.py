@@ -15,7 +15,7 @@ with source ``user_stated``:
   first one in a batch wins): it is recorded as an alias of the user's entity instead
   of becoming an entity of its own;
 - any other name is another speaker in the same conversation (a group chat, a transcript
-  of two people): their "I" facts are theirs, keyed by their name (``melanie:value:diet``).
+  of two people): their "I" facts are theirs, keyed by their name (``vivian:value:diet``).
 
 A third person the user talks about ("my sister Ana") is never the user: their facts
 are keyed and linked by their own name.

@@ -115,7 +115,7 @@ class ExtractedFact(BaseModel):
 
 
 class ExtractedRelation(BaseModel):
-    """A graph edge between two named entities that no fact states ("Caroline"
+    """A graph edge between two named entities that no fact states ("Rosa"
     -founded-> "Acme"); a fact with an ``object_entity`` is an edge already."""
 
     model_config = ConfigDict(extra="forbid")

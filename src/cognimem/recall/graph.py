@@ -205,7 +205,7 @@ def candidate_names(query: str) -> list[str]:
     Every run of one to three words within a clause, unless it starts or ends with a
     stop word: "my mom" normalises to "mom" anyway, and "where does" names nobody,
     while "bank of america" keeps its inner "of". A trailing possessive is tried
-    without and then with its "'s" ("Caroline's" → "caroline", "caroline's"; the
+    without and then with its "'s" ("Rosa's" → "rosa", "rosa's"; the
     second keeps "McDonald's")."""
     names: dict[str, None] = {}
     for clause in _BREAK.split(query.translate(_APOSTROPHES)):

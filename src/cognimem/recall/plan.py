@@ -16,7 +16,7 @@ from cognimem.text.names import slug
 
 
 class StepKind(StrEnum):
-    FACT_LOOKUP = "fact_lookup"  # facts by key prefix ("user:identity", "caroline:preference")
+    FACT_LOOKUP = "fact_lookup"  # facts by key prefix ("user:identity", "rosa:preference")
     LEXICAL = "lexical"
     VECTOR = "vector"
     GRAPH = "graph"  # personalized PageRank from the entities the query names
@@ -143,8 +143,8 @@ def named_subjects(keys: Sequence[str]) -> list[str]:
 def with_user_keys(keys: tuple[str, ...], user_names: Sequence[str]) -> tuple[str, ...]:
     """``keys``, plus the user's own (``user:...``) for each subject named by one of
     ``user_names``, the names the user speaks under: the user's facts are keyed ``user``
-    whatever name they were said under, so "what does Caroline like?" asked of
-    Caroline's memory looks up ``user:preference`` too."""
+    whatever name they were said under, so "what does Rosa like?" asked of
+    Rosa's memory looks up ``user:preference`` too."""
     own = {n.replace(" ", "_") for n in user_names}
     extra = [f"user:{k.split(':', 1)[1]}" for k in keys if k.split(":", 1)[0] in own]
     return tuple(dict.fromkeys([*keys, *extra]))

@@ -56,9 +56,9 @@ describes happened, if it says. valid_from / valid_to: when a fact started / end
 - Coreference: never use a pronoun or a description ("he", "she", "they", "the \
 customer") as a subject, value or entity when the messages say who it is; write that \
 name instead.
-- relations: edges between two named entities that no fact states, e.g. Caroline \
+- relations: edges between two named entities that no fact states, e.g. Rosa \
 founded Acme. A fact with an object_entity is already an edge: never repeat it as a \
-relation (Caroline's employer Acme is the fact, not also Caroline works_at Acme).
+relation (Rosa's employer Acme is the fact, not also Rosa works_at Acme).
 
 Categories (predicates):
 - identity: name, age, pronouns.
