@@ -33,7 +33,6 @@ __all__ = [
     "WEEKDAY_WORDS",
     "add_months",
     "alt",
-    "day_number",
     "day_window",
     "days_in_month",
     "in_halves",
@@ -176,16 +175,13 @@ def weekday_of(word: str) -> int:
     return WEEKDAYS[key] if key in WEEKDAYS else WEEKDAY_ABBREVIATIONS[key]
 
 
-def day_number(word: str) -> int:
-    """The day of a month that digits or an ordinal word say ("21", "twenty-first")."""
-    key = "-".join(word.lower().split()).replace("--", "-")
-    return int(key) if key.isdigit() else DAY_ORDINALS[key]
-
-
 def ordinal(word: str) -> int:
-    """The number an ordinal says ("third", "3rd", "twenty-first"); "last" is -1."""
-    key = word.lower()
-    return -1 if key == "last" else day_number(key.rstrip("stndrh") if key[0].isdigit() else key)
+    """The number an ordinal or a day of a month says ("third", "3rd", "21", "twenty
+    first", "twenty-first"); "last" is -1."""
+    key = "-".join(word.lower().split()).replace("--", "-")
+    if key[0].isdigit():
+        return int(key.rstrip("stndrh"))
+    return -1 if key == "last" else DAY_ORDINALS[key]
 
 
 def month_name(word: str) -> int:
@@ -218,7 +214,7 @@ def number_of(word: str) -> tuple[int, bool]:
 
 
 # the units a count moves by, in days or in months (:func:`move`)
-_DAYS_IN = {"day": 1, "week": 7, "fortnight": 14}
+_DAYS_IN = {"day": 1, "night": 1, "week": 7, "weekend": 7, "fortnight": 14}
 _MONTHS_IN = {"month": 1, "quarter": 3, "year": 12, "decade": 120}
 
 
@@ -356,8 +352,7 @@ def said_year(said: str | None, ref: datetime) -> int | None:
 
 def in_halves(n: int, unit: str, whole: int) -> tuple[int, str]:
     """``n`` units and a half (``whole`` 1) or half a unit (``whole`` 0), counted in
-    the next smaller unit."""
-    per = {"decade": (120, "month"), "year": (12, "month"), "month": (30, "day")}
-    per |= {"fortnight": (14, "day"), "week": (7, "day"), "day": (1, "day")}
-    size, smaller = per[unit]
+    the next smaller unit (a month: 30 days; a night: a day; a weekend: a week)."""
+    smaller = "month" if unit in ("year", "decade") else "day"
+    size = _MONTHS_IN[unit] if smaller == "month" else _DAYS_IN.get(unit, 30)
     return (whole * n * size + size // 2) or 1, smaller

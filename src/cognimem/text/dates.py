@@ -28,7 +28,6 @@ __all__ = [
     "YEAR",
     "DateOrder",
     "after_words",
-    "day_of",
     "full_date",
     "is_word_not_weekday",
     "whole_or_part",
@@ -59,11 +58,6 @@ def is_word_not_weekday(word: str) -> bool:
     """Whether an abbreviation read as a weekday is a word of its own ("sat", "sun",
     "wed" in lower case), not the day."""
     return word.rstrip(".") in WORD_ABBREVIATIONS
-
-
-def day_of(word: str) -> int:
-    """The day a :data:`DAY` group says ("21st", "twenty-first")."""
-    return cal.day_number(word.rstrip("stndrh") if word[0].isdigit() else word)
 
 
 YEAR = r"((?:19|20)\d{2})"
@@ -114,7 +108,7 @@ def _day_and_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if not day[0].isdigit() and m.group(1) and " of " not in " ".join(m.group(0).split()):
         return None  # "the second may be ..." is no date; "the second of May" is
     return full_date(
-        day_of(day), cal.month_name(month), cal.said_year(m.group(6), ref), ref, future
+        cal.ordinal(day), cal.month_name(month), cal.said_year(m.group(6), ref), ref, future
     )
 
 
@@ -177,7 +171,7 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     the earliest that has not ended)."""
     this_month = date(ref.year, ref.month, 1)
     firsts = [cal.add_months(this_month, months) for months in range(-2, 3)]
-    return _pick_day(firsts, day_of(next(g for g in m.groups() if g)), ref, future)
+    return _pick_day(firsts, cal.ordinal(next(g for g in m.groups() if g)), ref, future)
 
 
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -238,7 +232,7 @@ def _days_between(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _days(
     first_day: str, last_day: str, month: str, year: str | None, ref: datetime, future: bool
 ) -> Resolved:
-    day, year_said = day_of(first_day), int(year) if year else None
+    day, year_said = cal.ordinal(first_day), int(year) if year else None
     return _through(full_date(day, cal.month_name(month), year_said, ref, future), last_day)
 
 
@@ -247,7 +241,7 @@ def _through(first: Resolved, last_day: str) -> Resolved:
     if first is None:
         return None
     try:
-        last = first[0].replace(day=day_of(last_day))
+        last = first[0].replace(day=cal.ordinal(last_day))
     except ValueError:
         return None
     return (first[0], last + timedelta(days=1), "day", False) if last >= first[0] else None
@@ -287,7 +281,7 @@ def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         return None
     this_month = date(ref.year, ref.month, 1)
     firsts = [cal.add_months(this_month, months) for months in range(-12, 13)]
-    return _pick_day(firsts, day_of(m.group(2)), ref, future, cal.weekday_of(m.group(1)))
+    return _pick_day(firsts, cal.ordinal(m.group(2)), ref, future, cal.weekday_of(m.group(1)))
 
 
 def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:

@@ -171,10 +171,10 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
         hours = unit == "hour"
         moment = ref + sign * timedelta(**{"hours" if hours else "minutes": n})
         return cal.day_window(moment.date(), "hour" if hours else "minute", approximate)
+    unit = "day" if unit == "night" else unit
     if half:
         count, smaller = cal.in_halves(n, unit, 1 if m.group(3) else 0)
         return cal.day_window(cal.move(ref.date(), smaller, sign * count)[0], unit, True)
-    unit = "day" if unit == "night" else unit
     if unit == "weekend":  # "three weekends ago": the Saturday and Sunday of that one
         first = cal.unit_after(ref.date(), unit, sign)[0]  # the last, or the coming one
         return (*cal.unit_after(first.date(), unit, sign * (n - 1)), approximate)
@@ -307,7 +307,7 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
     (this, next) month."""
     first = cal.add_months(ref.date().replace(day=1), cal.STEP[m.group(2).lower()])
     try:
-        return cal.day_window(first.replace(day=dates.day_of(m.group(1))))
+        return cal.day_window(first.replace(day=cal.ordinal(m.group(1))))
     except ValueError:
         return None
 
