@@ -11,52 +11,6 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from dateutil.relativedelta import relativedelta, weekdays
 
-__all__ = [
-    "APPROXIMATE",
-    "DAY_ORDINALS",
-    "MONTHS",
-    "MONTH_ABBREVIATIONS",
-    "MONTH_WORDS",
-    "NUMBER",
-    "NUMBERS",
-    "PARTS_OF_DAY",
-    "SAID_YEAR",
-    "SEASONS",
-    "SPOKEN_YEAR",
-    "STEP",
-    "TENS",
-    "UNIT",
-    "UNIT_PLURAL",
-    "UNIT_WORDS",
-    "WEEKDAYS",
-    "WEEKDAY_ABBREVIATIONS",
-    "WEEKDAY_WORDS",
-    "add_months",
-    "alt",
-    "day_window",
-    "days_in_month",
-    "in_halves",
-    "month_name",
-    "month_range",
-    "move",
-    "nth_weekday",
-    "number_of",
-    "ordinal",
-    "part_of",
-    "pick",
-    "said_year",
-    "season_from",
-    "spoken_year",
-    "unit_after",
-    "unit_window",
-    "utc_at",
-    "week_start",
-    "weekday_after",
-    "weekday_before",
-    "weekday_of",
-    "year_of",
-]
-
 _MONTH_NAMES = "january february march april may june july august september october november"
 MONTHS: dict[str, int] = {name: n for n, name in enumerate([*_MONTH_NAMES.split(), "december"], 1)}
 # abbreviations only where a day number makes them unambiguous ("Jan" is also a name)
@@ -102,6 +56,8 @@ APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "
 APPROXIMATE |= {"couple"}
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {"morning": (6, 12), "afternoon": (12, 18)}
 PARTS_OF_DAY |= {"evening": (18, 24), "night": (18, 24)}
+# "the first", "the 2nd", "the last" (week of a month, quarter)
+FIRST_FOUR = "first|1st|second|2nd|third|3rd|fourth|4th|last"
 
 
 def alt(words: Iterable[str]) -> str:
@@ -319,8 +275,7 @@ def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, s
 SAID_YEAR = r"((?:19|20)\d{2}\b|['’]\d\d(?![\w'’])|(?:last|this|next)\s+year\b)"
 
 
-_UNITS = r"one|two|three|four|five|six|seven|eight|nine"
-_TEEN = r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_UNITS, _TEEN = "|".join(_NUMBER_WORDS.split()[:9]), "|".join(_NUMBER_WORDS.split()[9:])
 _TENS_AND = rf"(?:{_TENS_WORDS.replace(' ', '|')})(?:[\s-]+(?:{_UNITS}))?"
 # a year said in words: "nineteen ninety-five", "twenty nineteen", "twenty oh five",
 # "two thousand and eight" (a century then a number from ten, or "oh" and a digit's word)

@@ -2,8 +2,8 @@
 2023``, ``May 7``, ``May 2023``, ``in 2019``, ``in May``, ``the 15th``, ``the second
 week of May``, ``the last Saturday of July``, ``summer 2022``, numeric dates in a chosen
 order (``3/4/2024``: :mod:`.numeric_dates`) and holidays (:mod:`.holidays`). The
-conventions are listed in :mod:`.temporal`, which assembles these patterns with the
-relative ones.
+conventions are listed in ``docs/time.md``; :mod:`.temporal` assembles these patterns
+with the relative ones.
 """
 
 from __future__ import annotations
@@ -15,24 +15,6 @@ from typing import Literal
 from cognimem.text import calendar as cal
 from cognimem.text import holidays
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
-
-__all__ = [
-    "DAY",
-    "DAY_AFTER",
-    "MONTH",
-    "PART_OF",
-    "PART_WORDS",
-    "PATTERNS",
-    "WEEKDAY_ANY",
-    "WORD_ABBREVIATIONS",
-    "YEAR",
-    "DateOrder",
-    "after_words",
-    "full_date",
-    "is_word_not_weekday",
-    "whole_or_part",
-    "year_of_month",
-]
 
 # how a numeric date "3/4/2024" is read: the US's month first or day first
 DateOrder = Literal["month_first", "day_first"]
@@ -374,7 +356,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS | {"month"},
-        rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+"
+        rf"\b(?:the\s+)?({cal.FIRST_FOUR})\s+"
         rf"(week-?end|week|day|{WEEKDAY})\s+(?:of|in)\s+(?:the\s+)?(?:(this|last|next)\s+)?"
         rf"({MONTH_ANY}|month)"
         rf"(?:,?\s+{YEAR})?\b",

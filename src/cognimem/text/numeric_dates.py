@@ -1,6 +1,6 @@
 """Numeric dates ("3/4/2024", "3.4.24", "on 3/4", "9/18-9/20"), read in an order the
 caller sets (:data:`.dates.DateOrder`): where a memory is written is not in its text.
-The conventions are listed in :mod:`.temporal`."""
+The conventions are listed in ``docs/time.md``."""
 
 from __future__ import annotations
 

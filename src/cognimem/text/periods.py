@@ -1,8 +1,8 @@
 """Periods longer than a month named in text: quarters ("Q3 2023", "the third
 quarter"), decades and their parts ("the 90s", "the late nineties"), spans of years
 ("from 2015 until 2018", "2010-2014"); a month or a year that is the whole text is
-read by :mod:`.dates`. The conventions are listed in :mod:`.temporal`, which assembles
-these patterns with the others."""
+read by :mod:`.dates`. The conventions are listed in ``docs/time.md``; :mod:`.temporal`
+assembles these patterns with the others."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
 PATTERNS: tuple[Rule, ...] = (
     (
         frozenset({"quarter", "q"}),
-        rf"\b(?:q([1-4])|(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+quarter)"
+        rf"\b(?:q([1-4])|(?:the\s+)?({cal.FIRST_FOUR})\s+quarter)"
         rf"(?:,?\s+(?:of\s+)?{cal.SAID_YEAR})?",
         _quarter,
     ),

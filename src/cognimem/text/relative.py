@@ -313,6 +313,7 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
 
 
 _SEASONS = frozenset(cal.SEASONS)
+_PARTS = "|".join(cal.PARTS_OF_DAY)
 _CLOCK_UNITS = frozenset({"hour", "hours", "hr", "hrs", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
     (
@@ -353,7 +354,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         cal.WEEKDAY_WORDS | frozenset(cal.WEEKDAY_ABBREVIATIONS),
-        rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!s\b|'s|\s+(?:morning|afternoon|evening|night)s\b)|"
+        rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!s\b|'s|\s+(?:{_PARTS})s\b)|"
         rf"^\s*(?:on\s+)?({dates.WEEKDAY_ANY})\s*[.!?]?\s*$|"
         # an abbreviation after "on" / "by" / "until", or ending a clause ("call you Wed.")
         rf"\b(?:on|by|until|till)\s+({_SHORT_WEEKDAY})\b|"

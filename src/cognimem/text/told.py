@@ -4,7 +4,8 @@
 told before ("two days later", "the next day", "a week after that", "three weeks into
 the job", "shortly after the wedding", "the third day of the trip"); then "since 2019" as
 an open interval, the times of a habit (no date) and two dates joined into a range. The
-conventions are listed in :mod:`.temporal`, which runs these passes after its patterns.
+conventions are listed in ``docs/time.md``; :mod:`.temporal` runs these passes after its
+patterns.
 """
 
 from __future__ import annotations
@@ -18,17 +19,6 @@ from cognimem.text.calendar import NUMBER, UNIT
 from cognimem.text.dates import MONTH, SEASON, WEEKDAY
 from cognimem.text.holidays import HOLIDAY_NAMES, holiday_days
 from cognimem.text.mention import TimeMention
-
-__all__ = [
-    "HABIT_WORDS",
-    "durations",
-    "habits",
-    "join_ranges",
-    "open_since",
-    "runs_up_to_now",
-    "tells_a_habit",
-    "told_after",
-]
 
 # ----------------------------------------------------------------- durations
 
@@ -191,9 +181,10 @@ def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMe
 # ----------------------------------------------------------------- told after an event
 
 # "the third day of the trip": the stays and courses a day is counted in
-_NTH = "first|second|third|fourth|fifth|sixth|seventh"
+_NTH = "|".join(list(cal.DAY_ORDINALS)[:7])
 _STAYS = "trip holiday vacation visit stay course job tour camp honeymoon festival cruise"
-_PART_UNITS = r"day|morning|afternoon|evening|night|week-?end|week|month|year"
+_PARTS = "|".join(cal.PARTS_OF_DAY)
+_PART_UNITS = rf"day|{_PARTS}|week-?end|week|month|year"
 # "that summer", "the following spring": a season counted from the event told before
 _TOLD_UNITS = rf"{_PART_UNITS}|{SEASON}"
 # "the night we arrived", "the week they were here": the time of the event told before
@@ -379,9 +370,9 @@ def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
 
 _HABIT = re.compile(
     rf"\b(?:(?:every|each)\s+(?:other\s+|single\s+|second\s+|first\s+|last\s+)?(?:{WEEKDAY}"
-    rf"(?:\s*(?:,|and|or|&)\s*{WEEKDAY})*(?:\s+(?:morning|afternoon|evening|night))?|"
-    r"day|week-?end|week|month|year|morning|afternoon|evening|night|spring|summer|autumn|"
-    r"fall|winter)|weekly|daily|monthly|yearly|annually|nightly)\b",
+    rf"(?:\s*(?:,|and|or|&)\s*{WEEKDAY})*(?:\s+(?:{_PARTS}))?|"
+    rf"day|week-?end|week|month|year|{_PARTS}|{'|'.join(cal.SEASONS)})|"
+    r"weekly|daily|monthly|yearly|annually|nightly)\b",
     re.IGNORECASE,
 )
 # "on Sundays", "we always / usually / used to": a habit too, told with no time to date
