@@ -13,7 +13,7 @@ from typing import Any
 
 DATA = Path(__file__).parent.parent.parent / "benchmarks" / "data" / "time_expressions.jsonl"
 # tune rows written later, one file per round
-ADDED = tuple(DATA.with_name(f"time_expressions_added{n}.jsonl") for n in ("", *range(2, 17)))
+ADDED = tuple(DATA.with_name(f"time_expressions_added{n}.jsonl") for n in ("", *range(2, 22)))
 KINDS = {"absolute", "relative", "duration", "recurring", "vague", "event"}
 SOURCES = {"duckling", "own"}  # the licence of each is in time_expressions.md
 _HOLIDAY = re.compile(r"christmas|thanksgiving|easter|new year|halloween", re.IGNORECASE)
