@@ -195,11 +195,13 @@ def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     between = m.string[: m.start()].rstrip().lower().endswith("between")
     if " and " in m.group(0).lower() and not between:
         return None  # "on March 3 and 5": two days
-    if not m.group(5):
-        return _days(m.group(1), m.group(2), m.group(3), m.group(4), ref, future)
     if m.group(5) == _VERB_MAY:
         return None
-    return _days(m.group(6), m.group(7), m.group(5), m.group(8), ref, future)
+    first, last, month, year = m.group(6, 7, 5, 8) if m.group(5) else m.group(1, 2, 3, 4)
+    year_said = int(year) if year else None
+    return _through(
+        full_date(cal.ordinal(first), cal.month_name(month), year_said, ref, future), last
+    )
 
 
 def _days_between(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -209,13 +211,6 @@ def _days_between(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if " and " in m.group(0).lower() and not m.group(0).lower().startswith("between"):
         return None
     return _through(_day_of_month(m, ref, future), m.group(2))
-
-
-def _days(
-    first_day: str, last_day: str, month: str, year: str | None, ref: datetime, future: bool
-) -> Resolved:
-    day, year_said = cal.ordinal(first_day), int(year) if year else None
-    return _through(full_date(day, cal.month_name(month), year_said, ref, future), last_day)
 
 
 def _through(first: Resolved, last_day: str) -> Resolved:

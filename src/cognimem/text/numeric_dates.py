@@ -32,10 +32,25 @@ def _month_day(order: DateOrder, first: int, second: int) -> tuple[int, int]:
     return month, day
 
 
+# month first, two pairs of one denominator ("7/10-8/10", "4/5-5/5") are a score, not the
+# same day of two months, unless a word that makes a pair a date comes before them
+_MONTH = r"(?:0?[1-9]|1[0-2])"
+_SCORE = re.compile(rf"(?<![\w/.]){_MONTH}/(\d{{1,2}})\s*[-–]\s*{_MONTH}/\1(?![/\d])")
+_DATE_WORD = re.compile(rf"{DAY_AFTER}|{after_words('before after around between is was')}")
+
+
+def _is_score(m: re.Match[str]) -> bool:
+    """Whether the pair ``m`` is one of a :data:`_SCORE` range with no date word before."""
+    return any(
+        r.start() <= m.start("a") < r.end() and _DATE_WORD.match(m.string, r.start()) is None
+        for r in _SCORE.finditer(m.string, max(0, m.start("a") - 9), m.end() + 9)
+    )
+
+
 def _numeric_date(order: DateOrder, m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "3/4/2024", "3/4/24", "on 3/4"; "12.06.2024", "12-06-2024" alike."""
     month, day = _month_day(order, int(m.group("a")), int(m.group("b")))
-    if not 1 <= month <= 12:
+    if not 1 <= month <= 12 or (order == "month_first" and not m.group("y") and _is_score(m)):
         return None
     year = cal.year_of(m.group("y"), ref) if m.group("y") else None
     return full_date(day, month, year, ref, future)
@@ -75,8 +90,9 @@ def numeric_patterns(order: DateOrder) -> tuple[Rule, ...]:
     without a year only after a preposition (on, by, from, since, to, until, till,
     through, before, after, around, between; "the week of"), "is" / "was" or a weekday
     ("Mon 9/22"), in a range ("9/18-9/20", "between 9/22 and 9/26"), or alone ("on
-    3/4", "her birthday is 11/4"; "rated it 9/10" is no date); ``2/2013`` is a month
-    whatever the order."""
+    3/4", "her birthday is 11/4"; "rated it 9/10" is no date; month first, nor is a range
+    of two pairs of one denominator, "7/10-8/10", but after such a word); ``2/2013`` is a
+    month whatever the order."""
     read = partial(_numeric_date, order)
     return (
         (
