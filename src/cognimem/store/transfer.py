@@ -31,7 +31,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from cognimem.errors import InvalidInput
-from cognimem.models import Event, MemoryItem, Scope
+from cognimem.models import Event, MemoryItem
 from cognimem.models.admin import ExportRecord, RecordType, Session
 from cognimem.models.fact_changes import NO_LONGER_TRUE
 from cognimem.models.items import CONSOLIDATION_META, index_text
@@ -107,33 +107,6 @@ class _Identified(Protocol):
 
 
 H = TypeVar("H", bound=_Identified)
-
-
-@dataclass(frozen=True)
-class ExportReach:
-    """Whose records an export reads (``export_records``' arguments, as both backends'
-    pages take them): ``scope``'s namespace, or every namespace with ``all_namespaces``;
-    the scope's user, or with none every user; ``level_only``: one shared level's rows
-    (no user; the scope's agent, or none), entities of no user."""
-
-    scope: Scope
-    all_namespaces: bool = False
-    level_only: bool = False
-
-    @property
-    def namespace(self) -> str | None:
-        """The namespace read, or None for every one."""
-        return None if self.all_namespaces else self.scope.namespace
-
-    @property
-    def level(self) -> bool:
-        """Whether one shared level's rows alone are read (``level_only`` with no user)."""
-        return self.level_only and self.scope.user_id is None
-
-    @property
-    def whole_tenant(self) -> bool:
-        """Whether every row of the tenant is read: its history needs no target filter."""
-        return self.scope.user_id is None and self.all_namespaces and not self.level
 
 
 # where the next page of one record type starts (a backend's keyset); None: no more pages

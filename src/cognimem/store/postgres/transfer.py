@@ -16,6 +16,7 @@ from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.models.clock import to_utc
 from cognimem.store import records, transfer
+from cognimem.store.export_reach import ExportReach
 from cognimem.store.postgres import item_writes, knowledge_writes, rows
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.erasure import erase_level, erase_user
@@ -74,7 +75,7 @@ class PostgresTransfer(PostgresDatabase):
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
     ) -> AsyncIterator[ExportRecord]:
-        reach = transfer.ExportReach(scope, all_namespaces, level_only)
+        reach = ExportReach(scope, all_namespaces, level_only)
 
         async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
             # a connection per page: a consumer that stops early holds none
@@ -121,7 +122,7 @@ _TABLES: dict[str, tuple[str, str]] = {
 
 async def export_page(
     conn: Connection,
-    reach: transfer.ExportReach,
+    reach: ExportReach,
     kind: RecordType,
     after: transfer.Cursor | None,
     limit: int,
@@ -131,21 +132,14 @@ async def export_page(
     params = Params()
     scope = reach.scope
 
+    def agent_is(agent_id: str | None) -> str:
+        return "IS NULL" if agent_id is None else f"= {params.add(agent_id)}"
+
     def owned(agent: bool = True) -> str:
-        clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
-        if reach.namespace is not None:
-            clauses.append(f"namespace = {params.add(reach.namespace)}")
-        if scope.user_id is not None:
-            clauses.append(f"user_id = {params.add(scope.user_id)}")
-        elif reach.level:
-            clauses.append("user_id IS NULL")
-            if agent:  # entities belong to a user or to none: no agent column
-                who = "IS NULL" if scope.agent_id is None else f"= {params.add(scope.agent_id)}"
-                clauses.append(f"agent_id {who}")
-        return " AND ".join(clauses)
+        return reach.owned_sql(params.add, agent_is if agent else None)
 
     if kind == "alias":
-        return await _alias_page(conn, reach, owned, params, after, limit)
+        return await _alias_page(conn, reach, params, after, limit)
     if kind == "procedure":  # no seq column: paged by id
         found = await conn.fetch(
             f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE {owned()}"
@@ -176,28 +170,16 @@ async def export_page(
 
 async def _alias_page(
     conn: Connection,
-    reach: transfer.ExportReach,
-    owned: Any,
+    reach: ExportReach,
     params: Params,
     after: transfer.Cursor | None,
     limit: int,
 ) -> transfer.Page:
-    """The user's aliases and the shared aliases of the user's entities (every alias of
-    the namespace without a user; of one level, those of no user alone)."""
-    scope = reach.scope
-    clauses = [f"tenant_id = {params.add(scope.tenant_id)}"]
-    if reach.namespace is not None:
-        clauses.append(f"namespace = {params.add(reach.namespace)}")
-    if scope.user_id is not None:
-        key = params.add(records.user_key(scope.user_id))
-        clauses.append(
-            f"(user_key = {key} OR entity_id IN (SELECT id FROM entities WHERE {owned()}))"
-        )
-    elif reach.level:  # a shared level: the aliases of no user
-        clauses.append(f"user_key = {params.add(records.user_key(None))}")
+    """The aliases ``reach.alias_sql`` names, paged by their order."""
+    where = reach.alias_sql(params.add)
     keys = [params.add(v) for v in (after or ("", "", "", ""))]
     found = await conn.fetch(
-        f"SELECT namespace, {records.ALIAS_COLUMNS} FROM aliases WHERE {' AND '.join(clauses)}"
+        f"SELECT namespace, {records.ALIAS_COLUMNS} FROM aliases WHERE {where}"
         f' AND (namespace, user_key, alias COLLATE "C", entity_id) > ({", ".join(keys)})'
         ' ORDER BY namespace, user_key, alias COLLATE "C", entity_id'
         f" LIMIT {params.add(limit)}",

@@ -23,6 +23,7 @@ from cognimem.store.procedure_records import (
 from cognimem.store.records import EVENT_COLUMNS
 from cognimem.store.sqlite.database import SQLiteDatabase, scope_where
 from cognimem.store.sqlite.rows import (
+    Params,
     count_present,
     decode_time,
     encode_time,
@@ -65,23 +66,19 @@ class SQLiteProcedures(SQLiteDatabase):
         return await self._db.read(q)
 
     async def list_procedures(self, asked: ProcedureQuery) -> list[Procedure]:
-        params: list[object] = [asked.tenant_id, asked.namespace]
-
-        def bind(value: object) -> str:
-            params.append(value)
-            return "?"
+        params = Params(asked.tenant_id, asked.namespace)
 
         def agent_in(ids: list[str]) -> str:
-            params.extend(ids)
+            params.values.extend(ids)
             return f"agent_id IN ({', '.join('?' * len(ids))})"
 
-        who = owners_sql(asked, bind, agent_in)
+        who = owners_sql(asked, params.add, agent_in)
 
         return await self._decoded(
             f"SELECT {PROCEDURE_COLUMNS} FROM procedures WHERE tenant_id = ?"
             f" AND namespace = ?{who}"
             " ORDER BY confidence DESC, observed_count DESC, id LIMIT ?",
-            [*params, asked.limit],
+            [*params.values, asked.limit],
             lambda r: procedure_from_row(r, decode_time),
             here=True,  # at most ``limit`` rows
         )

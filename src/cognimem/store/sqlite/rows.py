@@ -44,6 +44,18 @@ def query(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[
     return cur.execute(sql, params).fetchall()
 
 
+class Params:
+    """Collects bound parameters and hands out their ``?`` placeholders (the SQLite
+    side of ``store/postgres/rows.Params``)."""
+
+    def __init__(self, *initial: object) -> None:
+        self.values: list[object] = list(initial)
+
+    def add(self, value: object) -> str:
+        self.values.append(value)
+        return "?"
+
+
 def blob(vector: np.ndarray | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, np.float32).tobytes()
 

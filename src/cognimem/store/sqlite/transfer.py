@@ -16,13 +16,14 @@ import numpy as np
 from cognimem.models import Scope
 from cognimem.models.admin import ErasureReport, ExportRecord, RecordType
 from cognimem.store import records, transfer
+from cognimem.store.export_reach import ExportReach
 from cognimem.store.procedure_records import PROCEDURE_COLUMNS, procedure_values
 from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE, SESSION_COLUMNS
 from cognimem.store.sqlite import knowledge_writes, rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.erasure import erase_level, erase_user
 from cognimem.store.sqlite.procedures import INSERT_PROCEDURE
-from cognimem.store.sqlite.rows import decode_time, encode_time, query
+from cognimem.store.sqlite.rows import Params, decode_time, encode_time, query
 from cognimem.store.sqlite.sessions import session_params
 from cognimem.store.types import PendingItem
 
@@ -57,7 +58,7 @@ class SQLiteTransfer(SQLiteDatabase):
     def export_records(
         self, scope: Scope, *, all_namespaces: bool = False, level_only: bool = False
     ) -> AsyncIterator[ExportRecord]:
-        reach = transfer.ExportReach(scope, all_namespaces, level_only)
+        reach = ExportReach(scope, all_namespaces, level_only)
 
         async def page(kind: RecordType, after: transfer.Cursor | None) -> transfer.Page:
             return await self._db.read(
@@ -82,34 +83,23 @@ class SQLiteTransfer(SQLiteDatabase):
 # -- export ----------------------------------------------------------------------------
 def export_page(
     conn: sqlite3.Connection,
-    reach: transfer.ExportReach,
+    reach: ExportReach,
     kind: RecordType,
     after: transfer.Cursor | None,
     limit: int,
 ) -> transfer.Page:
     """One page of one record type, after the cursor; the cursor of the next page (None:
     this was the last)."""
-    scope, namespace = reach.scope, reach.namespace
+    scope = reach.scope
 
-    def owned(prefix: str = "", user: bool = True, agent: bool = True) -> tuple[str, list[object]]:
-        clauses = [f"{prefix}tenant_id = ?"]
-        params: list[object] = [scope.tenant_id]
-        if namespace is not None:
-            clauses.append(f"{prefix}namespace = ?")
-            params.append(namespace)
-        if user and scope.user_id is not None:
-            clauses.append(f"{prefix}user_id = ?")
-            params.append(scope.user_id)
-        elif user and reach.level:
-            clauses.append(f"{prefix}user_id IS NULL")
-            if agent:  # entities belong to a user or to none: no agent column
-                clauses.append(f"{prefix}agent_id IS ?")
-                params.append(scope.agent_id)
-        return " AND ".join(clauses), params
+    def owned(prefix: str = "", agent: bool = True) -> tuple[str, list[object]]:
+        bound = Params()
+        agent_is = (lambda a: f"IS {bound.add(a)}") if agent else None
+        return reach.owned_sql(bound.add, agent_is, prefix), bound.values
 
     where, params = owned(agent=kind != "entity")
     if kind == "alias":
-        return _alias_page(conn, reach, owned, after, limit)
+        return _alias_page(conn, reach, after, limit)
     if kind == "session":
         return _session_page(conn, where, params, after, limit)
     start = 0 if after is None else int(after[0])
@@ -176,32 +166,20 @@ _TABLES: dict[str, tuple[str, str]] = {
 
 def _alias_page(
     conn: sqlite3.Connection,
-    reach: transfer.ExportReach,
-    owned: Any,
+    reach: ExportReach,
     after: transfer.Cursor | None,
     limit: int,
 ) -> transfer.Page:
-    """The user's aliases and the shared aliases of the user's entities (every alias of
-    the namespace without a user; of one level, those of no user alone)."""
-    scope = reach.scope
-    clauses, params = ["tenant_id = ?"], [scope.tenant_id]
-    if reach.namespace is not None:
-        clauses.append("namespace = ?")
-        params.append(reach.namespace)
-    if scope.user_id is not None:
-        entities, entity_params = owned(agent=False)
-        clauses.append(f"(user_key = ? OR entity_id IN (SELECT id FROM entities WHERE {entities}))")
-        params += [records.user_key(scope.user_id), *entity_params]
-    elif reach.level:
-        clauses.append("user_key = ?")
-        params.append(records.user_key(None))
+    """The aliases ``reach.alias_sql`` names, paged by their order."""
+    params = Params()
+    where = reach.alias_sql(params.add)
     keys = list(after or ("", "", "", ""))
     found = query(
         conn,
-        f"SELECT namespace, {records.ALIAS_COLUMNS} FROM aliases WHERE {' AND '.join(clauses)}"
+        f"SELECT namespace, {records.ALIAS_COLUMNS} FROM aliases WHERE {where}"
         " AND (namespace, user_key, alias, entity_id) > (?, ?, ?, ?)"
         " ORDER BY namespace, user_key, alias, entity_id LIMIT ?",
-        [*params, *keys, limit],
+        [*params.values, *keys, limit],
     )
     return transfer.page("alias", found, limit, decode_time, cursor=transfer.ALIAS_CURSOR)
 
