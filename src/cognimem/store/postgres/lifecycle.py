@@ -8,11 +8,12 @@ from datetime import datetime
 
 from cognimem.models.clock import to_utc
 from cognimem.store.lifecycle_due import due_sql, lease_key
+from cognimem.store.lifecycle_leases import lease_statements
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.records import user_key
 from cognimem.store.types import DueScope, ScopeLease
 
-_KEY = "tenant_id = $1 AND namespace = $2 AND user_key = $3 AND op = $4"
+_SQL = lease_statements(lambda n: f"${n}")
 
 
 class PostgresLifecycle(PostgresDatabase):
@@ -23,27 +24,19 @@ class PostgresLifecycle(PostgresDatabase):
             token = await conn.fetchval(
                 "INSERT INTO lifecycle_runs (tenant_id, namespace, user_key, op, user_id,"
                 " job_id, holder, lease_token, lease_until)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-                " ON CONFLICT (tenant_id, namespace, user_key, op) DO UPDATE SET"
-                " job_id = excluded.job_id, holder = excluded.holder,"
-                " lease_token = excluded.lease_token, lease_until = excluded.lease_until"
-                " WHERE lifecycle_runs.lease_token IS NULL OR lifecycle_runs.lease_until < $10"
-                " OR lifecycle_runs.job_id = excluded.job_id"
-                " RETURNING lease_token",
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)" + _SQL.take_on_conflict,
                 *lease_key(lease), lease.user_id, lease.job_id, lease.holder, lease.token,
                 to_utc(until), to_utc(now),
             )  # fmt: skip
             if token is not None:
                 return None
-            holder = await conn.fetchval(
-                f"SELECT job_id FROM lifecycle_runs WHERE {_KEY}", *lease_key(lease)
-            )
+            holder = await conn.fetchval(_SQL.holder, *lease_key(lease))
         return str(holder)
 
     async def renew_lease(self, lease: ScopeLease, *, until: datetime) -> bool:
         async with self._connection() as conn:
             done = await conn.execute(
-                f"UPDATE lifecycle_runs SET lease_until = $5 WHERE {_KEY} AND lease_token = $6",
+                _SQL.renew,
                 *lease_key(lease),
                 to_utc(until),
                 lease.token,
@@ -55,9 +48,7 @@ class PostgresLifecycle(PostgresDatabase):
     ) -> None:
         async with self._connection() as conn:
             await conn.execute(
-                "UPDATE lifecycle_runs SET holder = NULL, lease_token = NULL,"
-                " lease_until = NULL, done_from = coalesce($5, done_from),"
-                f" last_job_id = coalesce($6, last_job_id) WHERE {_KEY} AND lease_token = $7",
+                _SQL.release,
                 *lease_key(lease),
                 None if done_from is None else to_utc(done_from),
                 job_id if done_from is not None else None,
@@ -67,18 +58,14 @@ class PostgresLifecycle(PostgresDatabase):
     async def drop_lease(self, lease: ScopeLease) -> None:
         async with self._connection() as conn:
             await conn.execute(
-                f"DELETE FROM lifecycle_runs WHERE {_KEY} AND lease_token = $5",
+                _SQL.drop,
                 *lease_key(lease),
                 lease.token,
             )
 
     async def drop_runs(self, tenant_id: str, holder: str) -> int:
         async with self._connection() as conn:
-            done = await conn.execute(
-                "DELETE FROM lifecycle_runs WHERE tenant_id = $1 AND user_key = $2",
-                tenant_id,
-                user_key(holder),
-            )
+            done = await conn.execute(_SQL.drop_runs, tenant_id, user_key(holder))
         return int(str(done).rsplit(" ", 1)[-1])
 
     async def lifecycle_due(self, op: str, *, limit: int, levels: bool = True) -> list[DueScope]:

@@ -9,11 +9,12 @@ from datetime import datetime
 
 from cognimem.models.clock import from_micros, to_micros
 from cognimem.store.lifecycle_due import due_sql, lease_key
+from cognimem.store.lifecycle_leases import lease_statements
 from cognimem.store.records import user_key
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.types import DueScope, ScopeLease
 
-_KEY = "tenant_id = ? AND namespace = ? AND user_key = ? AND op = ?"
+_SQL = lease_statements(lambda _: "?")
 
 
 def _time(micros: int | None) -> datetime | None:
@@ -28,20 +29,13 @@ class SQLiteLifecycle(SQLiteDatabase):
             row = conn.execute(
                 "INSERT INTO lifecycle_runs (tenant_id, namespace, user_key, user_id, op,"
                 " job_id, holder, lease_token, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (tenant_id, namespace, user_key, op) DO UPDATE SET"
-                " job_id = excluded.job_id, holder = excluded.holder,"
-                " lease_token = excluded.lease_token, lease_until = excluded.lease_until"
-                " WHERE lifecycle_runs.lease_token IS NULL OR lifecycle_runs.lease_until < ?"
-                " OR lifecycle_runs.job_id = excluded.job_id"
-                " RETURNING lease_token",
+                + _SQL.take_on_conflict,
                 (*lease_key(lease)[:3], lease.user_id, lease.op, lease.job_id, lease.holder,
                  lease.token, to_micros(until), to_micros(now)),
             ).fetchone()  # fmt: skip
             if row is not None:
                 return None
-            holder = conn.execute(
-                f"SELECT job_id FROM lifecycle_runs WHERE {_KEY}", lease_key(lease)
-            ).fetchone()
+            holder = conn.execute(_SQL.holder, lease_key(lease)).fetchone()
             return str(holder[0])
 
         return await self._db.write(tx)
@@ -49,7 +43,7 @@ class SQLiteLifecycle(SQLiteDatabase):
     async def renew_lease(self, lease: ScopeLease, *, until: datetime) -> bool:
         def tx(conn: sqlite3.Connection) -> bool:
             cur = conn.execute(
-                f"UPDATE lifecycle_runs SET lease_until = ? WHERE {_KEY} AND lease_token = ?",
+                _SQL.renew,
                 (to_micros(until), *lease_key(lease), lease.token),
             )
             return cur.rowcount == 1
@@ -62,9 +56,7 @@ class SQLiteLifecycle(SQLiteDatabase):
         done = None if done_from is None else to_micros(done_from)
         await self._db.write(
             lambda conn: conn.execute(
-                "UPDATE lifecycle_runs SET holder = NULL, lease_token = NULL,"
-                " lease_until = NULL, done_from = coalesce(?, done_from),"
-                f" last_job_id = coalesce(?, last_job_id) WHERE {_KEY} AND lease_token = ?",
+                _SQL.release,
                 (done, job_id if done is not None else None, *lease_key(lease), lease.token),
             )
         )
@@ -72,17 +64,14 @@ class SQLiteLifecycle(SQLiteDatabase):
     async def drop_lease(self, lease: ScopeLease) -> None:
         await self._db.write(
             lambda conn: conn.execute(
-                f"DELETE FROM lifecycle_runs WHERE {_KEY} AND lease_token = ?",
+                _SQL.drop,
                 (*lease_key(lease), lease.token),
             )
         )
 
     async def drop_runs(self, tenant_id: str, holder: str) -> int:
         def tx(conn: sqlite3.Connection) -> int:
-            cur = conn.execute(
-                "DELETE FROM lifecycle_runs WHERE tenant_id = ? AND user_key = ?",
-                (tenant_id, user_key(holder)),
-            )
+            cur = conn.execute(_SQL.drop_runs, (tenant_id, user_key(holder)))
             return int(cur.rowcount)
 
         return await self._db.write(tx)
