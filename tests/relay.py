@@ -23,6 +23,8 @@ from typing import Literal
 
 When = Literal["before", "after"]  # the server does not see the request / acts on it
 How = Literal["reset", "close"]  # RST (a read error) / FIN (disconnected, no answer)
+# how a request line ends (a JSON body never holds a raw CR LF)
+REQUEST_LINE_END = b" HTTP/1.1\r\n"
 
 
 @dataclass
@@ -31,6 +33,7 @@ class _Pair:
     server: socket.socket
     doomed: How | None = None  # the server's answer is not passed on; the client dropped
     closed: bool = False
+    tail: bytes = b""  # the last bytes passed to the server (a request line may straddle)
 
 
 class Relay:
@@ -42,6 +45,7 @@ class Relay:
         self.port = int(self._listener.getsockname()[1])
         self.dropped = 0  # connections dropped on cue
         self.forwarded = 0  # client data chunks passed to the server
+        self.requests = 0  # HTTP requests passed to the server (their request lines)
         self._armed: list[tuple[When, How]] = []
         self._lock = threading.Lock()
         self._selector = selectors.DefaultSelector()
@@ -95,13 +99,19 @@ class Relay:
         if not data:
             self._close(pair)
         elif sock is pair.client:
-            armed = self._take_armed()
+            # a request's body may come in a chunk of its own: a drop is armed for the
+            # chunk that holds the request line (the one that starts a request)
+            seen = pair.tail + data
+            starts = seen.count(REQUEST_LINE_END)
+            pair.tail = seen[-(len(REQUEST_LINE_END) - 1) :]
+            armed = self._take_armed() if starts else None
             if armed is not None and armed[0] == "before":
                 self._close(pair, drop=armed[1])
                 return
             if armed is not None:
                 pair.doomed = armed[1]
             self.forwarded += 1
+            self.requests += starts
             pair.server.sendall(data)
         elif pair.doomed is not None:
             self._close(pair, drop=pair.doomed)

@@ -167,6 +167,36 @@ async def test_write_batch_and_an_idempotent_retry(client: AsyncMemoryClient) ->
     assert [i.text for i in packet.items] == ["I started learning the banjo"]
 
 
+async def test_a_write_without_a_key_is_deduplicated_as_memory_s_is(
+    memory: Memory, client: AsyncMemoryClient
+) -> None:
+    """The SDK sends a message without a key at the time of the call, so its own repeat
+    (after a lost answer) is a duplicate; it makes up no key, which would leave the
+    message out of the dedupe window: said twice, a message is one event, as through
+    ``Memory``, and a document sent again is the one stored."""
+    before = datetime.now(UTC)
+    first = await client.write("I take the 8:10 train", user_id="gil")
+    again = await client.write("I take the 8:10 train", user_id="gil")
+    assert [m.outcome for m in again.messages] == [WriteOutcome.DUPLICATE]
+    assert again.event_ids == first.event_ids
+    [event] = await client.get_events(first.event_ids)
+    assert event.idempotency_key is None
+    assert before <= event.occurred_at <= datetime.now(UTC)  # the call's time
+    via_memory = await memory.write("I take the 8:10 train", user_id="gil")
+    assert via_memory.event_ids == first.event_ids
+
+    document = "Chapter one. The lighthouse keeper counted the ships."
+    stored = await client.write_batch([document], user_id="gil", profile="document")
+    later = await client.write_batch([document], user_id="gil", profile="document")
+    assert [m.outcome for m in later.messages] == [WriteOutcome.DUPLICATE]
+    assert later.event_ids == stored.event_ids
+    # a caller's own key is sent as given (and so is its own message)
+    keyed = await client.write("I take the 8:10 train", user_id="gil", idempotency_key="t1")
+    assert [m.outcome for m in keyed.messages] == [WriteOutcome.STORED]
+    [event] = await client.get_events(keyed.event_ids)
+    assert event.idempotency_key == "t1"
+
+
 async def test_read_with_timezone_and_reference_time(client: AsyncMemoryClient) -> None:
     # one note a day at 23:30 UTC, which is 08:30 the next day in Tokyo
     start = datetime(2024, 5, 1, 23, 30, tzinfo=UTC)

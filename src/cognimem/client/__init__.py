@@ -1,7 +1,8 @@
 """The Python SDK: ``AsyncMemoryClient`` and ``MemoryClient`` over the HTTP API.
 
 The modules with a leading underscore are how the SDK is built — the clients
-(``_client``), their call families (``_directory``, ``_knowledge``, ``_lifecycle``) and
+(``_client``), their call families (``_directory``, ``_knowledge``, ``_lifecycle``,
+``_writes``), which requests are sent again when their answer is lost (``_resend``) and
 the wire format and client errors (``_wire``) — and are not API; ``__all__`` is the
 public list.
 """

@@ -12,12 +12,13 @@ own::
 
 Requests answered 429 or 503 are retried ``retries`` times, waiting what ``Retry-After``
 says or else an exponential backoff with full jitter; no other status is retried. A
-request whose connection the server closed without a whole answer (a pooled keep-alive
-connection it was closing as the request went out, an API process stopping) is sent
-again once, at once, when asking twice cannot change anything twice: a ``GET``, a read
-(``/v1/memory/read``, ``/v1/stats``, the ``.../query`` listings) or a write whose every
-message carries an ``idempotency_key``. Anything else raises ``TransportError``: the
-server may have acted on it.
+request whose answer is lost — its connection closed or reset after it went out (a
+pooled connection closed under it, an API process stopping) or the wait for the
+answer timed out — is sent again, at once, up to ``retries`` times, when asking twice
+cannot change anything twice: a ``GET``, a read, a write (the SDK sends every message
+with an ``idempotency_key`` or an ``occurred_at``, so a repeat is a duplicate) or a
+lifecycle run (with its ``key``); see ``client/_resend.py``. Anything else raises
+``TransportError`` (``sent`` true): the server may have acted on it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from cognimem.blocking import BlockingFacade
 from cognimem.client._directory import DirectoryClientCalls
 from cognimem.client._knowledge import KnowledgeClientCalls
 from cognimem.client._lifecycle import LifecycleClientCalls
+from cognimem.client._resend import LOST, lost_answer, lost_reason, replayable
 from cognimem.client._wire import (
     DEFAULT_TENANT,
     ClientError,
@@ -84,18 +86,21 @@ from cognimem.queue import Job
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8420"
 RETRY_STATUSES = frozenset({429, 503})
-# the connection broke before a whole answer came back: closed (RemoteProtocolError:
-# "Server disconnected without sending a response"), reset (ReadError) or refused the
-# request's bytes (WriteError); a refused connection (ConnectError) is no server at all
-DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
-# POST routes that only read (the ``.../query`` listings too): asked twice, they change
-# nothing twice (a read counts its items as used, as an approximate ranking signal)
-READ_POSTS = frozenset({"/v1/memory/read", "/v1/stats"})
-KEYED_WRITES = frozenset({"/v1/memory/write", "/v1/memory/write_batch"})
-# a pooled connection idle this long is closed by the client, well before the server
-# closes it (``COGNIMEM_SERVER__KEEP_ALIVE_S``, 75 s): a request is never sent on a
-# connection the server is closing because of its own idle timeout
-IDLE_CONNECTION_S = 5.0
+# A pooled connection idle this long is closed by the client. Shorter than the server's
+# keep-alive timeout (``COGNIMEM_SERVER__KEEP_ALIVE_S``, 75 s) with 45 s to spare, so a
+# request is not sent on a connection the server is closing for its own timeout (its
+# timer starts when it sends an answer, the client's once it has read it: a stall in
+# between counts against the spare). Not much shorter: httpcore 1.0.9 hands an idle
+# connection to a waiting request, and until that request's task runs the connection
+# still looks idle, so another request's pass over the pool closes it if its keep-alive
+# has expired (encode/httpcore#1110) — after a stall of the client longer than this,
+# every pooled connection has. At 5 s a few-second stall of a busy machine did that;
+# the request it hit then lost its answer (a ``ReadError``), which is sent again only
+# when safe (``client/_resend.py``).
+IDLE_CONNECTION_S = 30.0
+# No cap on connections: httpcore also closes an idle-looking connection (one just
+# handed to a waiting request too) whenever the pool holds more connections than
+# ``max_keepalive_connections``, or one is needed to make room under ``max_connections``
 log = logging.getLogger("cognimem.client")
 NDJSON = "application/x-ndjson"
 _COUNTS = TypeAdapter(dict[str, int])
@@ -113,9 +118,10 @@ class AsyncMemoryClient(
     ``transport`` replaces the network, e.g. ``httpx.ASGITransport(app=create_app(memory))``
     to run against the app in-process. ``retries`` counts the extra attempts after a 429
     or 503; a ``Retry-After`` longer than ``max_backoff`` seconds is not waited for (the
-    error is raised at once). A request safe to repeat is also sent once more when its
-    connection closes without an answer (see the module's docstring); ``retries=0``
-    turns every retry off.
+    error is raised at once). A request safe to repeat is also sent again, up to
+    ``retries`` times, when its answer is lost (see the module's docstring); ``retries=0``
+    turns every retry off. ``keepalive_expiry`` is how long an idle pooled connection is
+    kept (30 s): set it below the idle timeout of a proxy in front of the server.
     """
 
     def __init__(
@@ -128,9 +134,12 @@ class AsyncMemoryClient(
         backoff: float = 0.5,
         max_backoff: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        keepalive_expiry: float = IDLE_CONNECTION_S,
     ) -> None:
         if retries < 0:
             raise UsageError("retries must be 0 or more")
+        if not keepalive_expiry > 0:
+            raise UsageError("keepalive_expiry must be more than 0 seconds")
         headers = {"Accept": "application/json"}
         if api_key is not None:
             headers["Authorization"] = f"Bearer {api_key}"
@@ -143,7 +152,11 @@ class AsyncMemoryClient(
             headers=headers,
             timeout=timeout,
             transport=transport,
-            limits=httpx.Limits(keepalive_expiry=IDLE_CONNECTION_S),
+            limits=httpx.Limits(
+                max_connections=None,
+                max_keepalive_connections=None,
+                keepalive_expiry=keepalive_expiry,
+            ),
         )
 
     async def aclose(self) -> None:
@@ -324,31 +337,24 @@ class AsyncMemoryClient(
             raise UsageError("this client is closed: open a new one")
         payload = None if body is None else to_jsonable_python(body)
         headers = None if content_type is None else {"Content-Type": content_type}
-        attempt = 0
-        # one more try on a dropped connection, for a request that is safe to repeat
-        resend = self.retries > 0 and replayable(method, path, payload)
+        attempt = lost = 0
+        safe = replayable(method, path, payload)
+        resends = self.retries if safe else 0
         while True:
             try:
                 response = await self._http.request(
                     method, path, json=payload, content=content, headers=headers
                 )
-            except httpx.TimeoutException as exc:
+            except LOST as exc:
+                if lost >= resends:
+                    where = f"{method} {self.base_url}{path}"
+                    raise lost_answer(where, exc, attempts=attempt + lost + 1, safe=safe) from exc
+                lost += 1
+                log.warning("%s %s: %s; asking again", method, route(path), lost_reason(exc))
+                continue
+            except httpx.TimeoutException as exc:  # connecting, or waiting for the pool
                 raise TransportError(
                     f"{method} {self.base_url}{path} timed out ({type(exc).__name__})"
-                ) from exc
-            except DROPPED as exc:
-                if resend:
-                    resend = False
-                    log.warning(
-                        "%s %s: the connection closed without an answer (%s); asking again",
-                        method,
-                        path.partition("?")[0],
-                        type(exc).__name__,
-                    )
-                    continue
-                raise TransportError(
-                    f"{method} {self.base_url}{path}: the connection closed without an "
-                    f"answer ({type(exc).__name__}: {exc or 'no message'})"
                 ) from exc
             except httpx.TransportError as exc:
                 raise TransportError(
@@ -373,19 +379,8 @@ class AsyncMemoryClient(
         return random.uniform(0, min(self.max_backoff, self.backoff * 2**attempt))
 
 
-def replayable(method: str, path: str, body: Any) -> bool:
-    """Whether sending the request a second time cannot change anything twice: a
-    ``GET``, a ``POST`` that only reads, or a write whose every message carries an
-    ``idempotency_key`` (the server answers a repeat as a duplicate)."""
-    route = path.partition("?")[0]
-    if method == "GET" or (method == "POST" and (route in READ_POSTS or route.endswith("/query"))):
-        return True
-    if method != "POST" or route not in KEYED_WRITES or not isinstance(body, dict):
-        return False
-    messages = body.get("messages", [body])
-    return isinstance(messages, list) and all(
-        isinstance(m, dict) and m.get("idempotency_key") for m in messages
-    )
+def route(path: str) -> str:
+    return path.partition("?")[0]
 
 
 class MemoryClient(BlockingFacade):

@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import httpx
 
+from cognimem.client._resend import run_key
 from cognimem.client._wire import ClientCalls, check_tenant, options_body, parse_list
 from cognimem.errors import InvalidInput
 from cognimem.models import MemoryItem
@@ -34,11 +35,13 @@ class LifecycleClientCalls(ClientCalls):
         "namespace"}``) or the organisation's (``scope={"level": "organisation"}``); or
         with ``dry_run`` get what it would change (``result``,
         ``summary``); see :meth:`Memory.run_lifecycle`. Progress is the job's
-        (:meth:`get_job`)."""
+        (:meth:`get_job`). Without a ``key`` the client makes one up for the run, so
+        it is safe to send again when its answer is lost (one job either way)."""
         path = f"/v1/lifecycle/{quote(op, safe='')}"
-        return await self._call_model(
-            LifecycleRun, "POST", path, options_body(options, LifecycleJobKeywords)
-        )
+        body = options_body(options, LifecycleJobKeywords)
+        if not body.get("dry_run") and body.get("key") is None:
+            body["key"] = run_key()
+        return await self._call_model(LifecycleRun, "POST", path, body)
 
     async def mandate_candidates(
         self, scope: ScopeLike = None, **options: Unpack[MandateKeywords]

@@ -55,7 +55,18 @@ class ClientError(CognimemError):
 
 
 class TransportError(ClientError):
-    """The request did not get an answer: connection refused, DNS, timeout, ..."""
+    """The request did not get an answer: connection refused, DNS, a timeout, or the
+    connection closed before the whole answer came back.
+
+    ``sent`` says whether the request went out (the connection broke or timed out
+    after it was sent): the server may then have acted on it. ``attempts`` counts the
+    times the client sent it (a request safe to repeat is sent again when its answer
+    is lost: see ``client/_resend.py``)."""
+
+    def __init__(self, message: str, *, sent: bool = False, attempts: int = 1) -> None:
+        super().__init__(message)
+        self.sent = sent
+        self.attempts = attempts
 
 
 # -- request bodies ------------------------------------------------------------------
