@@ -6,6 +6,7 @@ Real SQLite files throughout."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ import pytest
 
 from cognimem.models import ItemKind, Scope
 from cognimem.store import ItemFilter
-from cognimem.store.sqlite import SQLiteStore, quantized
+from cognimem.store.sqlite import SQLiteStore, quantized, vector_rows, vectors
+from cognimem.store.sqlite.scopes import ScopeRef, read_version, user_key
 from tests.contract.builders import WINDOW
 from tests.contract.conftest import message, vec
 
@@ -109,3 +111,39 @@ async def test_sqlite_a_scan_through_the_int8_copy_is_the_same_full_sort(
         await store.close()
     assert len(picked) == 8
     assert min(picked) < 60  # of 270-420 allowed rows
+
+
+@pytest.mark.parametrize("counted", ["exact", "too few", "too many"])
+async def test_sqlite_a_scope_read_in_parts_is_the_scope_read_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: str
+) -> None:
+    # the matrix is filled a part of the rows at a time into an array sized by the
+    # scope's row count; rows written after the count, or rows without a vector, give
+    # the same entry as reading every row at once
+    store = SQLiteStore(tmp_path / "parts.db", vector_index_min_rows=None)
+    await store.open()
+    try:
+        await store.commit(
+            [message(f"event {n}", ALICE, chunks=[TEXTS[n % len(TEXTS)]]) for n in range(23)],
+            WINDOW,
+        )
+        conn = sqlite3.connect(store.path)
+        scope = ScopeRef("t1", "default", "alice")
+        version = read_version(conn, "t1", "default", user_key("alice"))
+        whole = vectors.load(conn, scope, 0, version)
+        monkeypatch.setattr(vector_rows, "LOAD_ROWS", 5)
+        real = ScopeRef.count
+        shift = {"exact": 0, "too few": -20, "too many": 30}[counted]
+        monkeypatch.setattr(ScopeRef, "count", lambda self, *a: max(0, real(self, *a) + shift))
+        for after in (0, 7):
+            parts = vectors.load(conn, scope, after, version)
+            at = int(np.searchsorted(whole.rowids, after, side="right"))
+            assert len(parts.rowids) == len(whole.rowids) - at > 0
+            assert np.array_equal(parts.rowids, whole.rowids[at:])
+            assert parts.matrix.dtype == np.float32
+            assert np.array_equal(parts.matrix, whole.matrix[at:])
+            assert parts.cols.ids.tolist() == whole.cols.ids.tolist()[at:]
+            assert parts.max_rowid == whole.max_rowid
+        conn.close()
+    finally:
+        await store.close()

@@ -179,3 +179,23 @@ def test_a_filter_view_is_cached_apart_for_each_reach_of_the_agent() -> None:
     # the view the first search cached must not answer for the wider reach
     assert sorted(i for i, _ in search(entry, own, ["apple"], 10)) == ["id00000", "id00001"]
     assert [i for i, _ in search(entry, walled, ["apple"], 10)] == ["id00000"]
+
+
+def test_postings_built_in_chunks_are_those_of_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a scope's first load folds and splits its texts a chunk at a time (the word
+    # strings of one pass over 1M rows were ~4.4 GiB at once): the arrays are the same
+    rng = random.Random(7)
+    texts = [" ".join(rng.choices(WORDS, k=rng.randint(0, 9))) for _ in range(53)]
+    texts[20] = ""  # a chunk may start or end on a row with no words
+    whole_lengths, whole = batch_postings(texts)
+    monkeypatch.setattr(lexical_index, "_CHUNK_ROWS", 10)
+    lengths, postings = batch_postings(texts)
+    assert lengths.dtype == whole_lengths.dtype
+    assert np.array_equal(lengths, whole_lengths)
+    assert postings.keys() == whole.keys()
+    for term, (rows, counts) in postings.items():
+        assert rows.dtype == whole[term][0].dtype
+        assert counts.dtype == whole[term][1].dtype
+        assert np.array_equal(rows, whole[term][0]), term
+        assert np.array_equal(counts, whole[term][1]), term
+    assert max(int(r[-1]) for r, _ in postings.values()) >= 40  # rows past the first chunks

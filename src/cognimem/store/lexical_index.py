@@ -42,6 +42,8 @@ K1 = 1.2
 B = 0.75
 _MIN_IDF = 1e-6
 _ROW = "\x01"  # separates rows when a batch of texts is tokenized as one string
+# rows tokenized in one pass: at 100k rows one pass held ~550 MiB of word strings at once
+_CHUNK_ROWS = 20_000
 # ASCII that is not a letter or a digit -> space (the row separator stays)
 _ASCII = {i: " " for i in range(128) if not chr(i).isalnum() and chr(i) != _ROW}
 
@@ -191,14 +193,34 @@ class ScopeTerms:
         return view
 
 
-def batch_postings(
-    texts: Sequence[str],
-) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+Postings = dict[str, tuple[np.ndarray, np.ndarray]]
+
+
+def batch_postings(texts: Sequence[str]) -> tuple[np.ndarray, Postings]:
     """Row lengths and term -> (rows ascending, counts), from each row's text.
 
-    The texts are folded and split as one string (row separators in between): making
-    the word strings is most of the cost, and one pass makes them fastest.
+    The texts are folded and split :data:`_CHUNK_ROWS` rows at a time (row separators in
+    between): making the word strings is most of the cost, and one pass over many rows
+    makes them fastest; but every word of a pass is a string alive at once, so a scope's
+    first load is cut in chunks and their postings joined (the same arrays as one pass).
     """
+    if len(texts) <= _CHUNK_ROWS:
+        return _chunk_postings(texts)
+    lengths: list[np.ndarray] = []
+    parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for start in range(0, len(texts), _CHUNK_ROWS):
+        chunk_lengths, chunk = _chunk_postings(texts[start : start + _CHUNK_ROWS])
+        lengths.append(chunk_lengths)
+        for term, (rows, counts) in chunk.items():
+            parts.setdefault(term, []).append((rows + start, counts))
+    postings = {
+        term: (np.concatenate([r for r, _ in got]), np.concatenate([c for _, c in got]))
+        for term, got in parts.items()
+    }
+    return np.concatenate(lengths), postings
+
+
+def _chunk_postings(texts: Sequence[str]) -> tuple[np.ndarray, Postings]:
     n = len(texts)
     joined = f" {_ROW} ".join(texts)
     if n and joined.count(_ROW) != n - 1:  # a text holds the separator itself

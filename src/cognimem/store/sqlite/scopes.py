@@ -82,6 +82,21 @@ class ScopeRef:
         self, conn: sqlite3.Connection, select: str, after_rowid: int, extra: str = ""
     ) -> list[Any]:
         """Rows of ``select`` (over ``items i``) in this scope after a rowid, in rowid order."""
+        return self.cursor(conn, select, after_rowid, extra).fetchall()
+
+    def cursor(
+        self, conn: sqlite3.Connection, select: str, after_rowid: int, extra: str = ""
+    ) -> sqlite3.Cursor:
+        """:meth:`rows` as a cursor, for a caller that reads them a part at a time."""
+        sql, params = self._where(select, after_rowid, extra)
+        return conn.execute(sql + " ORDER BY i.rowid", params)
+
+    def count(self, conn: sqlite3.Connection, after_rowid: int) -> int:
+        """How many rows the scope holds after a rowid (one scan of a covering index)."""
+        sql, params = self._where("SELECT COUNT(*) FROM items i", after_rowid, "")
+        return int(conn.execute(sql, params).fetchone()[0])
+
+    def _where(self, select: str, after_rowid: int, extra: str) -> tuple[str, list[object]]:
         sql = f"{select} WHERE i.tenant_id = ? AND i.namespace = ? AND i.rowid > ?{extra}"
         params: list[object] = [self.tenant_id, self.namespace, after_rowid]
         if self.shared:
@@ -89,7 +104,7 @@ class ScopeRef:
         elif self.user_id is not None:
             sql += " AND i.user_id = ?"
             params.append(self.user_id)
-        return conn.execute(sql + " ORDER BY i.rowid", params).fetchall()
+        return sql, params
 
 
 E = TypeVar("E", bound=Entry)

@@ -24,10 +24,8 @@ import numpy as np
 from cognimem.blas import single_threaded
 from cognimem.store.cache_budget import CacheBudget, array_bytes
 from cognimem.store.scope_columns import STATUS_CODES
-from cognimem.store.sqlite import ann, quantized
+from cognimem.store.sqlite import ann, quantized, vector_rows
 from cognimem.store.sqlite.scopes import (
-    OWN,
-    ROW_COLUMNS,
     Columns,
     Counters,
     ScopeCache,
@@ -116,19 +114,8 @@ class ScopeMatrix:
 def load(
     conn: sqlite3.Connection, scope: ScopeRef, after_rowid: int, version: Counters
 ) -> ScopeMatrix:
-    rows = scope.rows(
-        conn,
-        f"SELECT {ROW_COLUMNS}, embedding FROM items i",
-        after_rowid,
-        " AND embedding IS NOT NULL",
-    )
-    if rows:
-        dim = len(rows[0][OWN]) // 4
-        matrix = np.frombuffer(b"".join(r[OWN] for r in rows), dtype=np.float32).reshape(-1, dim)
-        max_rowid = int(rows[-1][0])
-    else:
-        matrix = np.zeros((0, 0), dtype=np.float32)
-        max_rowid = after_rowid
+    rows, matrix = vector_rows.read(conn, scope, after_rowid)
+    max_rowid = int(rows[-1][0]) if rows else after_rowid
     return ScopeMatrix(
         version=version[0],
         mutations=version[1],
