@@ -23,6 +23,9 @@ self-deprecation, song lyrics and quotes, jokes) after round 5's.
 ``nothing_probes_round7.jsonl`` (round 7: sarcasm the sentence itself marks, jokes about
 oneself, figures of speech about oneself and one's things, jokes and figures said of
 someone else, each beside real statements of the same surface) after round 6's.
+``nothing_probes_round8.jsonl`` (round 8: hypotheticals, reported speech about the
+speaker, questions about oneself, jokes, and others' plans for the speaker, each beside
+real statements of the same words) after round 7's.
 
 Reported per half and family: false facts on "nothing" sentences (and how many
 sentences gave any), and the labelled facts of the real statements that were read. The
@@ -58,6 +61,7 @@ ROUND4 = ROOT / "benchmarks" / "data" / "nothing_probes_round4.jsonl"
 ROUND5 = ROOT / "benchmarks" / "data" / "nothing_probes_round5.jsonl"
 ROUND6 = ROOT / "benchmarks" / "data" / "nothing_probes_round6.jsonl"
 ROUND7 = ROOT / "benchmarks" / "data" / "nothing_probes_round7.jsonl"
+ROUND8 = ROOT / "benchmarks" / "data" / "nothing_probes_round8.jsonl"
 SAID = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
 SPLITS = ("tune", "check")
 
@@ -79,7 +83,7 @@ class Half:
         )
 
 
-SETS = (DATA, ADDED, ROUND4, ROUND5, ROUND6, ROUND7)
+SETS = (DATA, ADDED, ROUND4, ROUND5, ROUND6, ROUND7, ROUND8)
 
 
 def _round(family: str) -> int:
@@ -143,6 +147,7 @@ ROUNDS = (
     ("5", ", round 5"),
     ("6", ", round 6"),
     ("7", ", round 7"),
+    ("8", ", round 8"),
 )
 
 
