@@ -122,6 +122,8 @@ _HYPOTHETICAL = gated(
     r"\bif (?:I|we) (?:were|was|had|could|would|lived|moved)\b|\b(?:I|we) wish\b|"
     r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b| (?:much |far )?(?:rather|prefer|sooner)\b|"
     r" (?:always )?(?:choose|pick|adopt|go for)\b|"
+    # "I'd take X over Y": a choice between two, not a wish
+    r" (?:always |happily |gladly )?take\b(?=[^.;!?]*\s(?:over|instead of)\s)|"
     # "I'd never buy a used car": a refusal (not "I'd never been", "never have guessed")
     r" never\b(?! (?:have|been|had|seen|heard|met|done|gone|known|felt|thought|got|gotten|"
     r"taken|given|eaten|driven|flown|made|found|left|kept|lost|won|spent|told|said|come|"
@@ -147,9 +149,14 @@ _REAL_IF = icase(
 # what someone else says, thinks or suspects about the speaker or a third person: the
 # reporter's word, not a fact ("My mom thinks I should ...", "People say I snore")
 _REPORTED = icase(
+    # "..., whatever she says": a concession, nobody's words reported
+    r"(?<!whatever )(?<!no matter what )"
     r"\b(?P<who>he|she|they|people|everyone|everybody|someone|somebody|"
     r"(?-i:(?!No\b|Not\b)[A-Z][a-z]+)|"
-    r"my [\w-]+) (?:(?:always|keeps?|kept|still|also) )?(?:say|said|says|saying|told me|"
+    r"my [\w-]+)"
+    # "everyone at work assumes", "people in my family think": who, and where they are
+    r"(?: (?:at|in|on|from) (?:my |our |the )?[\w-]+)?"
+    r" (?:(?:always|keeps?|kept|still|also) )?(?:say|said|says|saying|told me|"
     r"tells me|telling me|think|thinks|thought|mentioned|claim|claims|claimed|asked|believe|"
     r"believes|believed|reckon|reckons|reckoned|insist|insists|insisted|swear|swears|swore|"
     r"suspect|suspects|suspected|assume|assumes|assumed|guesses|guessed|joke|jokes|joked|"

@@ -126,6 +126,12 @@ _VALUE = gated(
     r"(?:life|lives|identity|routine)\b|"
     r"\b(?:over|more than) (?:any|anything|a|an|the)\b.*\bto me\b"
 )
+# a value said in the past: "X were everything to me as a teenager" holds no more
+_PAST_VALUE = icase(
+    r"\b(?:was|were)\s+(?:(?:just|really|once|always)\s+)?(?:everything|important|sacred|"
+    r"a\s+big\s+(?:thing|deal)|the\s+world)\s+(?:to|for)\s+(?:me|us)\b|"
+    r"\b(?:mattered|meant)\s+(?:\w+\s+){0,3}to\s+(?:me|us)\b"
+)
 _GOAL = gated(
     r"\b(?:I'm|we're)\s+(?:(?:really|currently|still|also|now)\s+)?(?:trying|aiming|"
     # working beside someone or somewhere is no goal, unless it is toward one: "I'm
@@ -436,7 +442,7 @@ class StanceReader(Collector):
             return Cat.POLICY
         if _VALUE.search(text) or (_REACTION.search(text) is None and _BOTHERS_ME.search(text)):
             # "I'd rather not go out tonight": one evening, no value
-            return None if _ONE_EVENING.search(text) else Cat.VALUE
+            return None if _ONE_EVENING.search(text) or _PAST_VALUE.search(text) else Cat.VALUE
         if _GOAL.search(text):
             return Cat.GOAL
         now = (

@@ -20,7 +20,9 @@ opinion of its own ("I hate camping, what's the point?", "I can't stand crowded 
 I'd go mad": only the stance of the statement it opens with is read,
 :func:`.clauses.stated_head`), one said with a laugh ("I hate camping lol") and one said
 by a figure ("Cruises are my idea of hell"); a sentence that does not mean what it says
-keeps none. A "real" condition with "if" ("If I'm cooking for the kids I skip the
+keeps none. A statement said as the premise of a question to the listener ("I'm
+allergic to sesame, is hummus safe?", "I live in Bristol, where should I eat?") is the
+speaker's own: all of it is read, not only its stance. A "real" condition with "if" ("If I'm cooking for the kids I skip the
 chilli": present in the "if" clause, a standing rule after it) is read as one with
 "when".
 
@@ -55,7 +57,7 @@ from cognimem.ingest.extract.clauses import (
     stated_head,
     tidy,
 )
-from cognimem.ingest.extract.detect_choices import ChoiceReader, is_subordinate, lead_condition
+from cognimem.ingest.extract.detect_choices import is_subordinate, lead_condition
 from cognimem.ingest.extract.detect_constraints import ConstraintReader
 from cognimem.ingest.extract.detect_events import EventReader
 from cognimem.ingest.extract.detect_health import HealthReader
@@ -65,13 +67,21 @@ from cognimem.ingest.extract.detect_occupation import OccupationReader
 from cognimem.ingest.extract.detect_others import OthersReader
 from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
+from cognimem.ingest.extract.detect_turns import TurnReader
 from cognimem.ingest.extract.earnest import laughed_off
+from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
 
 __all__ = ["SentenceReader"]
 
+# a question to the listener after a statement ("I'm allergic to cats, which breeds are
+# safe for me?"): the statement is the speaker's own, said as the question's premise
+_ASKED_AFTER = icase(
+    r"^\s*,\s*(?:(?:so|but|and)\s+)?(?:is|are|can|could|would|should|do|does|what|which|where|"
+    r"how|when|who|any)\b[^.!;]*\?\s*$"
+)
 _PET_WORDS = frozenset(t for w in vocab.PETS for t in (w, f"{w}s") if " " not in w)
 
 
@@ -84,7 +94,7 @@ def _claimed(c: Clause, readers: tuple[tuple[str, Callable[[Clause], bool]], ...
 class SentenceReader(
     ConstraintReader,
     HealthReader,
-    ChoiceReader,
+    TurnReader,
     StanceReader,
     OthersReader,
     IdentityReader,
@@ -108,9 +118,10 @@ class SentenceReader(
             head = stated_head(text)
             if head is not None:
                 self._statement(head, evidence)
-                self.facts[before:] = [
-                    f for f in self.facts[before:] if any(f is s for s in self.stances_read)
-                ]
+                if not _ASKED_AFTER.search(text[len(head) :]):
+                    self.facts[before:] = [
+                        f for f in self.facts[before:] if any(f is s for s in self.stances_read)
+                    ]
             return
         self._statement(text, evidence)
         if is_laughing(text):  # a stance read by its grammar stands ("I hate camping lol")
@@ -124,6 +135,9 @@ class SentenceReader(
         self.condition = lead_condition(text)
         self.figurative = False
         self.sentence_start = len(self.facts)
+        if self._turned(text, evidence):  # "X and I don't get along, so ...": read whole
+            self._causal(text, evidence)
+            return
         if self._causal(text, evidence):
             self._choices(text, evidence)  # "I avoid X because Y": the stance too
             return
