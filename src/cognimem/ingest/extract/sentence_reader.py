@@ -22,9 +22,9 @@ I'd go mad": only the stance of the statement it opens with is read,
 by a figure ("Cruises are my idea of hell"); a sentence that does not mean what it says
 keeps none. A statement said as the premise of a question to the listener ("I'm
 allergic to sesame, is hummus safe?", "I live in Bristol, where should I eat?") is the
-speaker's own: all of it is read, not only its stance. A "real" condition with "if" ("If I'm cooking for the kids I skip the
-chilli": present in the "if" clause, a standing rule after it) is read as one with
-"when".
+speaker's own: all of it is read, not only its stance. A "real" condition with "if"
+("If I'm cooking for the kids I skip the chilli": present in the "if" clause, a
+standing rule after it) is read as one with "when".
 
 A sentence is first read whole for a causal statement ("coffee gives me migraines"),
 then split into clauses. Each clause is cleaned (contractions spelled one way,
@@ -69,8 +69,8 @@ from cognimem.ingest.extract.detect_preferences import PreferenceReader
 from cognimem.ingest.extract.detect_stances import StanceReader
 from cognimem.ingest.extract.detect_turns import TurnReader
 from cognimem.ingest.extract.earnest import laughed_off
-from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.figures import copula, is_figure
+from cognimem.ingest.extract.patterns import icase
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
 

@@ -335,7 +335,8 @@ def for_one_occasion(evidence: str) -> bool:
 
 
 _GENERIC_YOU = icase(r"\b(?:where|that|which|who)\s+you\b")
-_POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b")
+# (a hyphenated word is none: "one-pot dinners", "so-called experts")
+_POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b(?!-)")
 
 
 def worth(value: str) -> bool:
