@@ -45,6 +45,11 @@ def test_a_premise_before_a_question_is_read(text: str, fact: tuple[str, str, st
         "Would I be happier living in Bristol?",
         "I'm basically a walking encyclopedia, right?",
         "If I were a pharmacist, would I earn more?",
+        # someone else's word, and a want said as a request, are no premise of the speaker's
+        "Priya just asked if I want to come along, what should I say?",
+        "I want a thriller to read on the train, what do you suggest?",
+        # "have" after "I" is an auxiliary, not a pick of one thing over another
+        "I've saved a lot over the past year, how should I invest it?",
     ],
 )
 def test_a_question_or_a_joke_gives_no_fact(text: str) -> None:

@@ -82,6 +82,8 @@ _ASKED_AFTER = icase(
     r"^\s*,\s*(?:(?:so|but|and)\s+)?(?:is|are|can|could|would|should|do|does|what|which|where|"
     r"how|when|who|any)\b[^.!;]*\?\s*$"
 )
+# the speaker's own statement opens the sentence ("Tom just asked if I want ..." is his)
+_FIRST_PERSON_HEAD = icase(r"^(?:I|I'm|I've|I'd|we|we're|we've|my|our)\b")
 _PET_WORDS = frozenset(t for w in vocab.PETS for t in (w, f"{w}s") if " " not in w)
 
 
@@ -118,10 +120,16 @@ class SentenceReader(
             head = stated_head(text)
             if head is not None:
                 self._statement(head, evidence)
-                if not _ASKED_AFTER.search(text[len(head) :]):
-                    self.facts[before:] = [
-                        f for f in self.facts[before:] if any(f is s for s in self.stances_read)
-                    ]
+                premise = _FIRST_PERSON_HEAD.match(head) and _ASKED_AFTER.search(text[len(head) :])
+                whole = head.rstrip(" .!,").lower()
+                self.facts[before:] = [
+                    f
+                    for f in self.facts[before:]
+                    if any(f is s for s in self.stances_read)
+                    # the premise's facts, not the whole sentence read as a last resort ("I
+                    # want X to read, what do you suggest?" is a request, no goal)
+                    or (premise and f.value.rstrip(" .!,").lower() != whole)
+                ]
             return
         self._statement(text, evidence)
         if is_laughing(text):  # a stance read by its grammar stands ("I hate camping lol")

@@ -125,7 +125,7 @@ _AT_MOST = icase(
 # "I'd take X over Y any day", "I'd pick X over Y every single time"
 _PICK_OVER = icase(
     r"^(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:(?:always|happily|gladly|still)\s+)?(?:take|"
-    r"pick|choose|have|go\s+(?:with|for)|opt\s+for)\s+(?P<rest>(?!(?:it|that|this|them|one)\b)[^,;]+?)\s+(?:over|instead\s+"
+    r"pick|choose|go\s+(?:with|for)|opt\s+for)\s+(?P<rest>(?!(?:it|that|this|them|one)\b)[^,;]+?)\s+(?:over|instead\s+"
     r"of)\s+[^,;]+"
 )
 # a standing order: "Please keep X out of any plan", "Leave X off any list"
