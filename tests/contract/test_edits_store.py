@@ -14,11 +14,14 @@ from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
+    Alias,
     ConflictStatus,
     ConflictStrategy,
+    Entity,
     FactConflict,
     FactStatus,
 )
+from cognimem.models.references import ItemLinks, ItemReference
 from cognimem.store import ItemFilter, Store
 from cognimem.store.arguments import (
     AliasDeletion,
@@ -26,6 +29,7 @@ from cognimem.store.arguments import (
     ItemEdit,
     ItemsForgetting,
     KnowledgeView,
+    Relinked,
 )
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.types import ConsolidationWrite, FactQuery, FactUpdate, Knowledge, PendingItem
@@ -171,7 +175,7 @@ async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: S
     )  # fmt: skip
     note = history(sarah.id, "alias_removed")
     removed = await store.remove_aliases(
-        AliasDeletion(sarah, "sarah", "alice", lambda rows: Knowledge(history=[note]))
+        AliasDeletion(sarah, "sarah", "alice", lambda rows, items: Knowledge(history=[note]))
     )
     assert removed == [mine]
     left = await store.find_aliases(KnowledgeView("t1", "default", None, all_users=True), None)
@@ -183,10 +187,63 @@ async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: S
     with pytest.raises(NotFound):
         await store.remove_aliases(
             AliasDeletion(
-                sarah, "sarah", "alice", lambda rows: Knowledge(history=[history(sarah.id)])
+                sarah, "sarah", "alice", lambda rows, items: Knowledge(history=[history(sarah.id)])
             )
         )
     assert len(await store.get_history("t1", sarah.id)) == 1
+
+
+def said(name: str, sentence: str, e: Entity) -> dict[str, object]:
+    return {"said": "She", "name": name, "sentence": sentence, "entity_id": e.id}
+
+
+async def test_remove_aliases_rewrites_the_user_s_items_linked_to_the_entity(
+    store: Store,
+) -> None:
+    sarah, luis = entity("Sarah Jones"), entity("Luis")
+    texts = ("She works nights.", "She is kind.", "He is a doctor.")
+    mine = [message(t, ALICE) for t in texts]
+    bobs = message("She works nights.", BOB)
+    await store.commit([*mine, bobs], WINDOW)
+    a, b, c = (m.items[0].item.id for m in mine)
+    by_nick, by_name = said("Sally", texts[0], sarah), said("Sarah Jones", texts[1], sarah)
+    links = [
+        ItemReference("t1", a, sarah.id, by_nick),
+        ItemReference("t1", b, sarah.id, by_name),
+        ItemReference("t1", b, sarah.id, by_nick),
+        ItemReference("t1", c, luis.id, said("Luis", texts[2], luis)),
+        ItemReference("t1", bobs.items[0].item.id, sarah.id, by_nick),
+    ]
+    await store.commit(
+        [], WINDOW,
+        Knowledge(entities=[sarah, luis], aliases=[alias(sarah, "sally", "alice")],
+                  item_links=links),
+    )  # fmt: skip
+    seen: list[str] = []
+
+    def relink(item: ItemLinks) -> ItemLinks | None:
+        seen.append(item.item_id)
+        kept = [x for x in item.links if x["name"] != "Sally"]
+        return ItemLinks(item.item_id, [sarah.id] if kept else [], kept)
+
+    written: list[list[Relinked]] = []
+
+    def then(rows: list[Alias], items: list[Relinked]) -> Knowledge:
+        written.append(items)
+        return Knowledge()
+
+    await store.remove_aliases(AliasDeletion(sarah, "sally", "alice", then, relink))
+    assert sorted(seen) == sorted([a, b])  # alice's items linked to Sarah Jones alone
+    rewritten = {before.item_id: (before, after) for before, after in written[0]}
+    assert sorted(rewritten) == sorted([a, b])
+    assert rewritten[a][1].entities == []
+    assert rewritten[b][0].links == [by_name, by_nick]
+    assert rewritten[b][1] == ItemLinks(b, [sarah.id], [by_name])
+    got = {i.id: i for i in await store.get_items("t1", [a, b, c, bobs.items[0].item.id])}
+    assert (got[a].entities, "coreference" in got[a].metadata) == ([], False)
+    assert (got[b].entities, got[b].metadata["coreference"]) == ([sarah.id], [by_name])
+    assert got[c].entities == [luis.id]
+    assert got[bobs.items[0].item.id].entities == [sarah.id]  # bob's words are his own
 
 
 async def test_append_history(store: Store) -> None:

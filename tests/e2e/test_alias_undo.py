@@ -53,7 +53,9 @@ async def test_a_first_name_merged_by_mistake_splits_into_its_own_person(
     assert removal.actor == "api"
     assert removal.before is not None
     assert removal.before["alias"] == "sarah"
-    assert removal.after == {"alias": None, "split_into": twin.id}
+    assert removal.after == {
+        "alias": None, "split_into": twin.id, "item_links": [], "unlinked_items": [],
+    }  # fmt: skip
     [split] = await memory.history(twin.id)
     assert (split.action, split.after) == ("split", {"alias": "sarah", "split_from": sarah.id})
 
@@ -111,3 +113,88 @@ async def test_the_sdk_undoes_a_merge_over_http(memory: Memory, client: AsyncMem
         await client.remove_alias(sarah.id, "Sarah Jones", user_id=U)
     with pytest.raises(InvalidInput):  # a user's call names the user
         await client.remove_alias(sarah.id, "sarah")
+
+
+Face = Memory | AsyncMemoryClient
+
+
+async def linked(face: Face, item_id: str) -> tuple[list[str], list[str]]:
+    """An item's entities, and who each of its resolved references was read as."""
+    item = await face.get(item_id)
+    return item.entities, [x["name"] for x in item.metadata.get("coreference", [])]
+
+
+async def test_undoing_a_nickname_unlinks_the_items_it_linked_and_nothing_else(
+    face: Face,
+) -> None:
+    written: dict[str, str] = {}
+    for line in (
+        "My sister Sarah Jones is a nurse.",
+        "She goes by Sally.",
+        "Sally loves her job. She works nights.",
+        "Sally is tired. Sarah Jones is my sister and she is kind.",
+        "My friend Luis is a doctor.",
+        "He lives in Perth.",
+    ):
+        [written[line]] = (await face.write(line, user_id=U, session_id="s1")).item_ids
+    people = {e.name: e for e, _ in await face.entities(user_id=U)}
+    sarah, luis = people["Sarah Jones"], people["Luis"]
+    by_alias = written["Sally loves her job. She works nights."]
+    both = written["Sally is tired. Sarah Jones is my sister and she is kind."]
+    by_name = written["She goes by Sally."]
+    he = written["He lives in Perth."]
+    assert await linked(face, by_alias) == ([sarah.id], ["Sally", "Sally"])
+    assert await linked(face, both) == ([sarah.id], ["Sarah Jones", "Sally"])
+    before = {i: await face.get(i) for i in (by_name, he)}
+
+    undone = await face.remove_alias(sarah.id, "Sally", user_id=U)
+    assert [a.alias for a in undone.removed] == ["sally"]
+    assert "sally" not in {a.alias for a in undone.entity.aliases}
+
+    # the links the nickname made go; one the item also makes by the own name stays
+    assert await linked(face, by_alias) == ([], [])
+    assert await linked(face, both) == ([sarah.id], ["Sarah Jones"])
+    for item_id, item in before.items():  # linked by another name, or another person
+        assert await face.get(item_id) == item
+    assert (await face.get(he)).entities == [luis.id]
+
+    # provenance: the entity's entry names the links taken off, each item's its own
+    removal = (await face.history(sarah.id))[-1]
+    assert removal.action == "alias_removed"
+    assert removal.before is not None
+    assert removal.after is not None
+    assert sorted((x["item_id"], x["said"]) for x in removal.before["item_links"]) == sorted(
+        [(by_alias, "her"), (by_alias, "She"), (both, "she")]
+    )
+    assert removal.after["item_links"] == []
+    assert removal.after["unlinked_items"] == [by_alias]
+    for item_id, entities in ((by_alias, []), (both, [sarah.id])):
+        entry = (await face.history(item_id))[-1]
+        assert (entry.action, entry.actor) == ("relinked", "api")
+        assert entry.before is not None
+        assert entry.after is not None
+        assert (entry.before["entities"], entry.after["entities"]) == ([sarah.id], entities)
+        assert {x["name"] for x in entry.before["links"]} == {"Sally"}
+        assert entry.after["links"] == []
+
+
+async def test_a_split_moves_the_links_the_name_made_to_the_new_entity(face: Face) -> None:
+    [nights] = (
+        await face.write("My sister Sarah Jones is a nurse.", user_id=U, session_id="s1")
+    ).item_ids
+    await face.write("Sarah lives in Boston.", user_id=U, session_id="s1")
+    [cat] = (await face.write("She has a cat.", user_id=U, session_id="s1")).item_ids
+    sarah = {e.name: e for e, _ in await face.entities(user_id=U)}["Sarah Jones"]
+    assert await linked(face, cat) == ([sarah.id], ["Sarah"])
+
+    undone = await face.remove_alias(sarah.id, "sarah", split=True, user_id=U)
+    assert undone.split_into is not None
+    twin = undone.split_into.entity
+    assert await linked(face, cat) == ([twin.id], ["Sarah"])
+    item = await face.get(cat)
+    assert [x["entity_id"] for x in item.metadata["coreference"]] == [twin.id]
+    assert (await face.get(nights)).entities == []
+    removal = (await face.history(sarah.id))[-1]
+    assert removal.after is not None
+    assert [(x["item_id"], x["entity_id"]) for x in removal.after["item_links"]] == [(cat, twin.id)]
+    assert removal.after["unlinked_items"] == [cat]

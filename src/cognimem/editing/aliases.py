@@ -7,13 +7,22 @@ the name off the entity: the alias rows of that name go (the user's own, or the 
 ones for a call over every user) with an ``alias_removed`` history entry (actor
 ``api``) that keeps what they were.
 
+The merge also linked items: a pronoun read as the alias ("Sally loves her job") links
+its item to the entity (``models/references.py``). Those links go with the alias
+(``relinked``): each resolution read as the name is taken off the item's metadata, and
+the entity off its ``entities`` unless a resolution read as another of its names still
+links it ("Sarah Jones is my sister and she is kind"). The removal's entry keeps the
+links taken off (``before.item_links``) and the items no longer linked
+(``after.unlinked_items``); each item rewritten gets a ``relinked`` entry.
+
 Removing alone does not stop the rules from linking the name again (a lone first name
 still fits the one full name it starts). ``split`` makes the removal stick: the name
 becomes an entity of its own (same type, named by the alias's words, properties
 ``split_from``) holding the alias, which exact-name resolution finds before any first-
 name or fuzzy link; the removal's entry names it (``split_into``) and the new entity
-gets a ``split`` entry naming where it came from. Facts keep the
-entity they were written about; the history says which message made the link.
+gets a ``split`` entry naming where it came from. The items' links the name made move
+to it (``after.item_links``). Facts keep the entity they were written about; the
+history says which message made the link.
 """
 
 from __future__ import annotations
@@ -25,50 +34,120 @@ from typing import Any
 
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, HistoryEntry
+from cognimem.models.references import ItemLinks
 from cognimem.store.types import Knowledge
+from cognimem.text.names import normalize_name
 
 ACTOR = "api"
+
+
+def split_off(entity: Entity, alias: str, user_id: str | None, now: datetime) -> Entity:
+    """The entity the name ``alias`` (normalised) becomes when split off ``entity``."""
+    return Entity(
+        id=new_id("ent"),
+        tenant_id=entity.tenant_id,
+        namespace=entity.namespace,
+        user_id=user_id,
+        name=string.capwords(alias),
+        type=entity.type,
+        properties={"split_from": entity.id},
+        created_at=now,
+    )
+
+
+def relinked(entity_id: str, alias: str, twin: Entity | None, item: ItemLinks) -> ItemLinks | None:
+    """``item``'s links once the name ``alias`` (normalised) is no longer ``entity_id``'s:
+    the resolutions read as that name go (to ``twin`` with a split), and the entity
+    with them unless another of the item's resolutions still names it; ``None`` when
+    no resolution of the item was read as the name."""
+
+    def made(link: dict[str, Any]) -> bool:
+        said = link.get("name")
+        named = normalize_name(said) if isinstance(said, str) else ""
+        return link.get("entity_id") == entity_id and named == alias
+
+    if not any(made(x) for x in item.links):
+        return None
+    if twin is None:
+        links = [x for x in item.links if not made(x)]
+    else:
+        links = [x | {"entity_id": twin.id} if made(x) else x for x in item.links]
+    entities = list(item.entities)
+    if not any(x.get("entity_id") == entity_id for x in links):
+        entities = [e for e in entities if e != entity_id]
+    if twin is not None and twin.id not in entities:
+        entities.append(twin.id)
+    return ItemLinks(item.item_id, entities, links)
 
 
 def removal(
     entity: Entity,
     removed: Sequence[Alias],
-    user_id: str | None,
-    *,
-    split: bool,
+    twin: Entity | None,
+    items: Sequence[tuple[ItemLinks, ItemLinks]],
     now: datetime,
-) -> tuple[Knowledge, Entity | None]:
+) -> Knowledge:
     """What removing ``removed`` (the rows of one name) from ``entity`` writes beside
-    the deletion, and the entity split off (``None`` without ``split``)."""
+    the deletion: the history of the removal, of the split (``twin``, the entity split
+    off, or ``None``) and of each item whose links it rewrote (``items``: before,
+    after)."""
     alias = removed[0].alias
-    twin: Entity | None = None
     out = Knowledge()
-    if split:
-        twin = Entity(
-            id=new_id("ent"),
-            tenant_id=entity.tenant_id,
-            namespace=entity.namespace,
-            user_id=user_id,
-            name=string.capwords(alias),
-            type=entity.type,
-            properties={"split_from": entity.id},
-            created_at=now,
-        )
+    if twin is not None:
         out.entities.append(twin)
         out.aliases.append(
-            Alias(entity_id=twin.id, alias=alias, user_id=user_id,
+            Alias(entity_id=twin.id, alias=alias, user_id=twin.user_id,
                   source=AliasSource.USER_STATED, confidence=1.0)
         )  # fmt: skip
         out.history.append(
             _entry(twin, "split", None, {"alias": alias, "split_from": entity.id}, now)
         )
+    taken = [_taken(before, after) for before, after in items]
     before: dict[str, Any] = {
         "alias": alias,
         "rows": [a.model_dump(mode="json", exclude={"entity_id"}) for a in removed],
+        "item_links": [x for old, _ in taken for x in old],
     }
-    after: dict[str, Any] = {"alias": None, "split_into": None if twin is None else twin.id}
+    after: dict[str, Any] = {
+        "alias": None,
+        "split_into": None if twin is None else twin.id,
+        "item_links": [x for _, new in taken for x in new],
+        "unlinked_items": [b.item_id for b, a in items if entity.id not in a.entities],
+    }
     out.history.insert(0, _entry(entity, "alias_removed", before, after, now))
-    return out, twin
+    out.history += [_relinked(entity, b, a, now) for b, a in items]
+    return out
+
+
+def _taken(
+    before: ItemLinks, after: ItemLinks
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The resolutions of an item that the rewrite took off, and what it put in their
+    place (the same, pointing at the split-off entity), each with the item's id."""
+    old = [x for x in before.links if x not in after.links]
+    new = [x for x in after.links if x not in before.links]
+    return (
+        [{"item_id": before.item_id} | x for x in old],
+        [{"item_id": after.item_id} | x for x in new],
+    )
+
+
+def _relinked(entity: Entity, before: ItemLinks, after: ItemLinks, now: datetime) -> HistoryEntry:
+    old, new = _taken(before, after)
+    return HistoryEntry.new(
+        tenant_id=entity.tenant_id,
+        target_type="item",
+        target_id=before.item_id,
+        action="relinked",
+        actor=ACTOR,
+        at=now,
+        before={"entities": before.entities, "links": [_bare(x) for x in old]},
+        after={"entities": after.entities, "links": [_bare(x) for x in new]},
+    )
+
+
+def _bare(link: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in link.items() if k != "item_id"}
 
 
 def _entry(

@@ -58,10 +58,12 @@ class KnowledgeCalls:
     ) -> AliasRemoval:
         """Undo a name merge: take ``alias`` off the entity ``entity_id`` (the rows the
         user's words use; the namespace's shared ones with ``all_users=True``), with an
-        ``alias_removed`` history entry keeping what they were. With ``split`` the name
-        becomes an entity of its own, so later mentions of it resolve there instead of
-        linking back. ``NotFound`` for an entity or alias the scope does not hold;
-        ``InvalidInput`` for the entity's own name."""
+        ``alias_removed`` history entry keeping what they were; the user's items whose
+        pronouns were read as the name lose that link (each with a ``relinked`` entry).
+        With ``split`` the name becomes an entity of its own, holding those links, so
+        later mentions of it resolve there instead of linking back. ``NotFound`` for an
+        entity or alias the scope does not hold; ``InvalidInput`` for the entity's own
+        name."""
         return await self._editing.remove_alias(entity_id, alias, options)
 
     async def relations(

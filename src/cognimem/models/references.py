@@ -52,3 +52,20 @@ def with_links(
     kept = [x for x in said if isinstance(x, dict)] if isinstance(said, list) else []
     kept += [link.link for link in links if link.link not in kept]
     return list(dict.fromkeys([*entities, *(link.entity_id for link in links)])), kept
+
+
+@dataclass(frozen=True)
+class ItemLinks:
+    """One item's links as stored: the entities it is linked to (``entities``) and the
+    resolutions that linked them (its metadata's :data:`COREFERENCE` list). Undoing a
+    name merge rewrites them (``editing/aliases.py``: ``relinked``)."""
+
+    item_id: str
+    entities: list[str]
+    links: list[dict[str, Any]]
+
+    @classmethod
+    def stored(cls, item_id: str, entities: list[str], metadata: dict[str, Any]) -> ItemLinks:
+        said = metadata.get(COREFERENCE)
+        kept = [x for x in said if isinstance(x, dict)] if isinstance(said, list) else []
+        return cls(item_id, list(entities), kept)

@@ -7,6 +7,7 @@ decisions are pure (``editing.edits``, ``editing.conflicts``,
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Annotated, cast
 
@@ -37,7 +38,7 @@ from cognimem.recall.conversation.evidence import mentions
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
-from cognimem.store.arguments import AliasDeletion, ItemEdit, KnowledgeView
+from cognimem.store.arguments import AliasDeletion, ItemEdit, KnowledgeView, Relinked
 from cognimem.store.types import ItemFilter, Knowledge
 from cognimem.text.names import normalize_name
 from cognimem.text.validate import check_period, check_text
@@ -251,15 +252,14 @@ class EditService:
                 field="alias",
             )
         now = parts.clock()
-        split_off: list[Entity] = []
+        twin = aliases.split_off(entity, name, target.user_id, now) if split else None
 
-        def then(removed: list[Alias]) -> Knowledge:
-            knowledge, twin = aliases.removal(entity, removed, target.user_id, split=split, now=now)
-            split_off[:] = [] if twin is None else [twin]
-            return knowledge
+        def then(removed: list[Alias], items: list[Relinked]) -> Knowledge:
+            return aliases.removal(entity, removed, twin, items, now)
 
+        relink = functools.partial(aliases.relinked, entity.id, name, twin)
         removed = await parts.store.remove_aliases(
-            AliasDeletion(entity, name, target.user_id, then)
+            AliasDeletion(entity, name, target.user_id, then, relink)
         )
         everyone = target.user_id is None
         view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, everyone)
@@ -271,5 +271,5 @@ class EditService:
         return AliasRemoval(
             entity=with_aliases(entity),
             removed=removed,
-            split_into=with_aliases(split_off[0]) if split_off else None,
+            split_into=None if twin is None else with_aliases(twin),
         )

@@ -13,10 +13,13 @@ import numpy as np
 
 from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.knowledge import Alias, Entity, FactConflict, HistoryEntry
+from cognimem.models.references import ItemLinks
 from cognimem.store.types import Knowledge, PendingItem
 
 R = TypeVar("R")
 M = TypeVar("M")
+# an item's links before and after an alias removal rewrote them
+Relinked = tuple[ItemLinks, ItemLinks]
 
 
 @dataclass(frozen=True)
@@ -60,13 +63,16 @@ class ConflictResolution:
 @dataclass(frozen=True)
 class AliasDeletion:
     """``entity``'s alias rows of the normalised name ``alias`` that ``user_id``'s words
-    use (``None``: the namespace's shared rows), and ``then``: what to write with the rows
-    removed (``EditStore.remove_aliases``)."""
+    use (``None``: the namespace's shared rows); ``relink``: each of the same user's items
+    linked to ``entity``, rewritten (``None``: left as it is); and ``then``: what to write
+    with the rows removed and the items rewritten, each (before, after)
+    (``EditStore.remove_aliases``)."""
 
     entity: Entity
     alias: str
     user_id: str | None
-    then: Callable[[list[Alias]], Knowledge]
+    then: Callable[[list[Alias], list[Relinked]], Knowledge]
+    relink: Callable[[ItemLinks], ItemLinks | None] = lambda _: None
 
 
 @dataclass(frozen=True)

@@ -46,9 +46,9 @@ async def remove_alias(
     entity_id: str, body: AliasRemoveRequest, mem: Mem, caller: Caller
 ) -> AliasRemoval:
     """Undo a name merge: take ``alias`` off the entity, with an ``alias_removed``
-    history entry keeping what it was; with ``split`` the name becomes an entity of its
-    own. 404 for an entity or alias the scope does not hold; 400 for the entity's own
-    name."""
+    history entry keeping what it was; the items linked through the name lose that link
+    (with ``split`` the name becomes an entity of its own, and the links move to it).
+    404 for an entity or alias the scope does not hold; 400 for the entity's own name."""
     return await mem.remove_alias(
         entity_id,
         body.alias,

@@ -119,7 +119,10 @@ class PostgresEdits(PostgresDatabase):
             removed = await knowledge_writes.delete_aliases(
                 conn, deletion.entity, deletion.alias, deletion.user_id
             )
-            await knowledge_writes.apply(conn, deletion.then(removed))
+            relinked = await knowledge_writes.relink_items(
+                conn, deletion.entity, deletion.user_id, deletion.relink
+            )
+            await knowledge_writes.apply(conn, deletion.then(removed, relinked))
             return removed
 
         return await self._write(body, None)

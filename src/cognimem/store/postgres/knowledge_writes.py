@@ -12,7 +12,7 @@ the ``UPDATE`` match nothing and the write fail as ``StaleKnowledge``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cognimem.errors import NotFound, StaleKnowledge
@@ -22,9 +22,16 @@ from cognimem.models.knowledge import (
     Entity,
     HistoryEntry,
 )
-from cognimem.models.references import COREFERENCE, ItemReference, linked_items, with_links
+from cognimem.models.references import (
+    COREFERENCE,
+    ItemLinks,
+    ItemReference,
+    linked_items,
+    with_links,
+)
 from cognimem.store import records
 from cognimem.store import row_values as kv
+from cognimem.store.arguments import Relinked
 from cognimem.store.postgres.locks import advisory_key
 from cognimem.store.postgres.rows import (
     by_column,
@@ -163,6 +170,38 @@ async def delete_aliases(
     if not found:
         raise NotFound("alias", alias)
     return [records.alias_from_row(r) for r in found]
+
+
+async def relink_items(
+    conn: Connection,
+    entity: Entity,
+    user_id: str | None,
+    relink: Callable[[ItemLinks], ItemLinks | None],
+) -> list[Relinked]:
+    """Rewrite the links of ``user_id``'s items (``None``: the items of no user) linked
+    to ``entity`` as ``relink`` says; each item rewritten, (before, after)."""
+    found = await conn.fetch(
+        "SELECT id, entities::text AS entities, metadata::text AS metadata FROM items"
+        " WHERE tenant_id = $1 AND namespace = $2 AND user_id IS NOT DISTINCT FROM $3"
+        " AND entities @> jsonb_build_array($4::text) ORDER BY occurred_at, id FOR UPDATE",
+        entity.tenant_id, entity.namespace, user_id, entity.id,
+    )  # fmt: skip
+    out: list[Relinked] = []
+    for r in found:
+        before = ItemLinks.stored(r["id"], json.loads(r["entities"]), json.loads(r["metadata"]))
+        after = relink(before)
+        if after is None:
+            continue
+        # an item left with no resolution keeps no empty list
+        said = json.dumps(after.links) if after.links else None
+        await conn.execute(
+            "UPDATE items SET entities = $1::jsonb, metadata = CASE WHEN $2::jsonb IS NULL"
+            " THEN metadata - $3::text ELSE metadata || jsonb_build_object($3::text, $2::jsonb)"
+            " END WHERE tenant_id = $4 AND id = $5",
+            json.dumps(after.entities), said, COREFERENCE, entity.tenant_id, r["id"],
+        )  # fmt: skip
+        out.append((before, after))
+    return out
 
 
 async def mark_stale(conn: Connection, marks: Sequence[StaleItem]) -> None:

@@ -105,7 +105,10 @@ class SQLiteEdits(SQLiteDatabase):
             removed = knowledge_writes.delete_aliases(
                 conn, deletion.entity, deletion.alias, deletion.user_id
             )
-            knowledge_writes.apply(conn, deletion.then(removed))
+            relinked = knowledge_writes.relink_items(
+                conn, deletion.entity, deletion.user_id, deletion.relink
+            )
+            knowledge_writes.apply(conn, deletion.then(removed, relinked))
             return removed
 
         return await self._db.write(tx)

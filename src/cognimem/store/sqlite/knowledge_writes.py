@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from cognimem.errors import NotFound, StaleKnowledge
 from cognimem.models.fact_changes import LIVE, LIVE_VALUES, NO_LONGER_TRUE, StaleItem
 from cognimem.models.knowledge import Alias, Entity, HistoryEntry
-from cognimem.models.references import COREFERENCE, ItemReference, linked_items, with_links
+from cognimem.models.references import (
+    COREFERENCE,
+    ItemLinks,
+    ItemReference,
+    linked_items,
+    with_links,
+)
 from cognimem.store import records
 from cognimem.store import row_values as kv
+from cognimem.store.arguments import Relinked
 from cognimem.store.records import (
     ALIAS_COLUMNS,
     CONFLICT_COLUMNS,
@@ -203,6 +210,39 @@ def delete_aliases(
     )
     bump_fact_version(conn, entity.tenant_id, entity.namespace, user_key(user_id))
     return [records.alias_from_row(r) for r in found]
+
+
+def relink_items(
+    conn: sqlite3.Connection,
+    entity: Entity,
+    user_id: str | None,
+    relink: Callable[[ItemLinks], ItemLinks | None],
+) -> list[Relinked]:
+    """Rewrite the links of ``user_id``'s items (``None``: the items of no user) linked
+    to ``entity`` as ``relink`` says; each item rewritten, (before, after)."""
+    found = conn.execute(
+        "SELECT id, entities, metadata FROM items WHERE tenant_id = ? AND namespace = ?"
+        " AND user_id IS ? AND EXISTS (SELECT 1 FROM json_each(items.entities) AS e"
+        " WHERE e.value = ?) ORDER BY occurred_at, id",
+        (entity.tenant_id, entity.namespace, user_id, entity.id),
+    ).fetchall()
+    out: list[Relinked] = []
+    for item_id, entities, metadata in found:
+        before = ItemLinks.stored(item_id, json.loads(entities), json.loads(metadata))
+        after = relink(before)
+        if after is None:
+            continue
+        # an item left with no resolution keeps no empty list
+        said = json.dumps(after.links) if after.links else None
+        conn.execute(
+            "UPDATE items SET entities = ?, metadata = CASE WHEN ? IS NULL"
+            f" THEN json_remove(metadata, '$.{COREFERENCE}')"
+            f" ELSE json_set(metadata, '$.{COREFERENCE}', json(?)) END"
+            " WHERE tenant_id = ? AND id = ?",
+            (json.dumps(after.entities), said, said, entity.tenant_id, item_id),
+        )
+        out.append((before, after))
+    return out
 
 
 def mark_stale(conn: sqlite3.Connection, marks: Sequence[StaleItem]) -> None:

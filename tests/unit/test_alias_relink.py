@@ -1,0 +1,68 @@
+"""Which of an item's links a name merge undone takes off (``editing/aliases.py``:
+``relinked``): those read as the removed name, and the entity only when no other name
+of it still links the item."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from cognimem.editing.aliases import relinked, removal, split_off
+from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
+from cognimem.models.references import ItemLinks
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+SARAH = Entity(
+    id="ent_sarah", tenant_id="t1", namespace="default", user_id="u1", name="Sarah Jones",
+    type=EntityType.PERSON, created_at=NOW,
+)  # fmt: skip
+
+
+def link(name: str, entity_id: str = SARAH.id, said: str = "She") -> dict[str, object]:
+    return {"said": said, "name": name, "sentence": f"{said} works.", "entity_id": entity_id}
+
+
+def test_an_item_with_no_link_read_as_the_name_is_left_alone() -> None:
+    other = ItemLinks("mem_1", [SARAH.id], [link("Sarah Jones")])
+    assert relinked(SARAH.id, "sally", None, other) is None
+    # the same name read as someone else is not this merge's link
+    elsewhere = ItemLinks("mem_2", ["ent_sally"], [link("Sally", "ent_sally")])
+    assert relinked(SARAH.id, "sally", None, elsewhere) is None
+
+
+def test_links_read_as_the_name_go_and_the_entity_with_them_when_none_is_left() -> None:
+    item = ItemLinks("mem_1", ["ent_luis", SARAH.id], [link(" SALLY "), link("Luis", "ent_luis")])
+    after = relinked(SARAH.id, "sally", None, item)
+    assert after == ItemLinks("mem_1", ["ent_luis"], [link("Luis", "ent_luis")])
+
+
+def test_another_name_of_the_entity_keeps_the_item_linked() -> None:
+    item = ItemLinks("mem_1", [SARAH.id], [link("Sarah Jones"), link("Sally", said="her")])
+    assert relinked(SARAH.id, "sally", None, item) == ItemLinks(
+        "mem_1", [SARAH.id], [link("Sarah Jones")]
+    )
+
+
+def test_a_split_moves_the_links_to_the_new_entity() -> None:
+    twin = split_off(SARAH, "sally", "u1", NOW)
+    assert (twin.name, twin.properties) == ("Sally", {"split_from": SARAH.id})
+    item = ItemLinks("mem_1", [SARAH.id], [link("Sally")])
+    after = relinked(SARAH.id, "sally", twin, item)
+    assert after == ItemLinks("mem_1", [twin.id], [link("Sally", twin.id)])
+
+    row = Alias(entity_id=SARAH.id, alias="sally", user_id="u1", source=AliasSource.USER_STATED,
+                confidence=0.9)  # fmt: skip
+    assert after is not None
+    written = removal(SARAH, [row], twin, [(item, after)], NOW)
+    entry, split, moved = written.history
+    assert entry.after == {
+        "alias": None, "split_into": twin.id,
+        "item_links": [{"item_id": "mem_1"} | link("Sally", twin.id)],
+        "unlinked_items": ["mem_1"],
+    }  # fmt: skip
+    assert entry.before is not None
+    assert entry.before["item_links"] == [{"item_id": "mem_1"} | link("Sally")]
+    assert (split.action, split.target_id) == ("split", twin.id)
+    assert (moved.action, moved.target_type, moved.target_id) == ("relinked", "item", "mem_1")
+    assert moved.before == {"entities": [SARAH.id], "links": [link("Sally")]}
+    assert moved.after == {"entities": [twin.id], "links": [link("Sally", twin.id)]}
+    assert [a.entity_id for a in written.aliases] == [twin.id]
