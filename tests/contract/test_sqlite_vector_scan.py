@@ -113,13 +113,13 @@ async def test_sqlite_a_scan_through_the_int8_copy_is_the_same_full_sort(
     assert min(picked) < 60  # of 270-420 allowed rows
 
 
-@pytest.mark.parametrize("counted", ["exact", "too few", "too many"])
-async def test_sqlite_a_scope_read_in_parts_is_the_scope_read_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: str
+@pytest.mark.parametrize("load_rows", [5, vector_rows.LOAD_ROWS])
+async def test_sqlite_a_scope_read_in_the_index_order_is_in_rowid_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, load_rows: int
 ) -> None:
-    # the matrix is filled a part of the rows at a time into an array sized by the
-    # scope's row count; rows written after the count, or rows without a vector, give
-    # the same entry as reading every row at once
+    # the rows come in the order of the items_scope index (status, then time) and each
+    # goes to its place among the scope's rowids; rows without a vector leave no gap:
+    # the entry is the rows with a vector in rowid order, whole or a part at a time
     store = SQLiteStore(tmp_path / "parts.db", vector_index_min_rows=None)
     await store.open()
     try:
@@ -128,22 +128,32 @@ async def test_sqlite_a_scope_read_in_parts_is_the_scope_read_at_once(
             WINDOW,
         )
         conn = sqlite3.connect(store.path)
+        rowids = [r[0] for r in conn.execute("SELECT rowid FROM items ORDER BY rowid")]
+        with conn:  # the index's order is not the rowids': later rows first, some silent
+            for n, rowid in enumerate(rowids):
+                conn.execute(
+                    "UPDATE items SET occurred_at = ?, status = ? WHERE rowid = ?",
+                    (10_000 - n, "silent" if n % 5 == 1 else "active", rowid),
+                )
+            conn.execute("UPDATE items SET embedding = NULL WHERE rowid IN (?, ?, ?)", rowids[3:6])
         scope = ScopeRef("t1", "default", "alice")
+        unordered = scope.cursor(conn, "SELECT i.rowid FROM items i", 0, ordered=False)
+        assert [r[0] for r in unordered] != rowids
         version = read_version(conn, "t1", "default", user_key("alice"))
-        whole = vectors.load(conn, scope, 0, version)
-        monkeypatch.setattr(vector_rows, "LOAD_ROWS", 5)
-        real = ScopeRef.count
-        shift = {"exact": 0, "too few": -20, "too many": 30}[counted]
-        monkeypatch.setattr(ScopeRef, "count", lambda self, *a: max(0, real(self, *a) + shift))
-        for after in (0, 7):
-            parts = vectors.load(conn, scope, after, version)
-            at = int(np.searchsorted(whole.rowids, after, side="right"))
-            assert len(parts.rowids) == len(whole.rowids) - at > 0
-            assert np.array_equal(parts.rowids, whole.rowids[at:])
-            assert parts.matrix.dtype == np.float32
-            assert np.array_equal(parts.matrix, whole.matrix[at:])
-            assert parts.cols.ids.tolist() == whole.cols.ids.tolist()[at:]
-            assert parts.max_rowid == whole.max_rowid
+        monkeypatch.setattr(vector_rows, "LOAD_ROWS", load_rows)
+        for after in (0, rowids[6]):
+            expected = conn.execute(
+                "SELECT rowid, id, embedding FROM items WHERE rowid > ?"
+                " AND embedding IS NOT NULL ORDER BY rowid",
+                (after,),
+            ).fetchall()
+            loaded = vectors.load(conn, scope, after, version)
+            assert loaded.rowids.tolist() == [r[0] for r in expected]
+            assert loaded.cols.ids.tolist() == [r[1] for r in expected]
+            assert loaded.matrix.dtype == np.float32
+            want = np.vstack([np.frombuffer(r[2], dtype=np.float32) for r in expected])
+            assert np.array_equal(loaded.matrix, want)
+            assert loaded.max_rowid == rowids[-1]
         conn.close()
     finally:
         await store.close()

@@ -199,3 +199,29 @@ def test_postings_built_in_chunks_are_those_of_one_pass(monkeypatch: pytest.Monk
         assert np.array_equal(rows, whole[term][0]), term
         assert np.array_equal(counts, whole[term][1]), term
     assert max(int(r[-1]) for r, _ in postings.values()) >= 40  # rows past the first chunks
+
+
+def test_rows_folded_alone_are_the_rows_folded_as_one_string() -> None:
+    # each row's text is folded on its own (an ASCII row through the fast path): the
+    # postings are those of every row's words as ``tokens`` finds them, with rows that
+    # hold accents, dashes, emoji, a final sigma and a combining mark at their start
+    texts = [
+        "Café déjà-vu at the ÉCOLE",
+        "plain words only, plain",
+        "ΟΔΥΣΣΕΥΣ sailed — home",
+        "\u0301accent first then words",
+        "🌟 painting 💪 again – painted",
+        "",
+        "naïve résumé RÉSUMÉ resume",
+    ]
+    lengths, postings = batch_postings(texts)
+    assert lengths.tolist() == [len(tokens(t)) for t in texts]
+    expected: dict[str, dict[int, int]] = {}
+    for row, text in enumerate(texts):
+        for term in tokens(text):
+            expected.setdefault(term, {}).setdefault(row, 0)
+            expected[term][row] += 1
+    assert postings.keys() == expected.keys()
+    for term, (rows, counts) in postings.items():
+        assert dict(zip(rows.tolist(), counts.tolist(), strict=True)) == expected[term], term
+    assert postings["resum"][1].tolist() == [3.0]

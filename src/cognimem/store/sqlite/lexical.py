@@ -13,6 +13,7 @@ nothing searches that: the index is built from the text in the forms of
 from __future__ import annotations
 
 import sqlite3
+from operator import itemgetter
 
 from cognimem.store.cache_budget import CacheBudget
 from cognimem.store.lexical_index import ScopeTerms, batch_postings
@@ -25,7 +26,10 @@ def load(
     select = (
         f"SELECT {ROW_COLUMNS}, f.search_text FROM items i JOIN items_fts f ON f.rowid = i.rowid"
     )
-    rows = scope.rows(conn, select, after_rowid)
+    # in the index's order, sorted here: SQLite would copy every row with its text into
+    # a temporary B-tree to sort them
+    rows = scope.cursor(conn, select, after_rowid, ordered=False).fetchall()
+    rows.sort(key=itemgetter(0))
     lengths, postings = batch_postings([r[OWN] or "" for r in rows])
     return ScopeTerms(
         version=version[0],

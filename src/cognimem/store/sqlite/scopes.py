@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
+import numpy as np
+
 from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.scope_columns import Columns as Columns  # vectors.py, lexical.py
 
@@ -85,16 +87,28 @@ class ScopeRef:
         return self.cursor(conn, select, after_rowid, extra).fetchall()
 
     def cursor(
-        self, conn: sqlite3.Connection, select: str, after_rowid: int, extra: str = ""
+        self,
+        conn: sqlite3.Connection,
+        select: str,
+        after_rowid: int,
+        extra: str = "",
+        *,
+        ordered: bool = True,
     ) -> sqlite3.Cursor:
-        """:meth:`rows` as a cursor, for a caller that reads them a part at a time."""
+        """:meth:`rows` as a cursor, for a caller that reads them a part at a time;
+        not ``ordered``: in the order of the ``items_scope`` index, which SQLite reads
+        them by (in rowid order it sorts them first, in a temporary B-tree: their
+        vectors too)."""
         sql, params = self._where(select, after_rowid, extra)
-        return conn.execute(sql + " ORDER BY i.rowid", params)
+        return conn.execute(sql + " ORDER BY i.rowid" if ordered else sql, params)
 
-    def count(self, conn: sqlite3.Connection, after_rowid: int) -> int:
-        """How many rows the scope holds after a rowid (one scan of a covering index)."""
-        sql, params = self._where("SELECT COUNT(*) FROM items i", after_rowid, "")
-        return int(conn.execute(sql, params).fetchone()[0])
+    def rowids(self, conn: sqlite3.Connection, after_rowid: int) -> np.ndarray:
+        """The scope's rowids after a rowid, ascending (int64; one scan of a covering
+        index)."""
+        sql, params = self._where("SELECT i.rowid FROM items i", after_rowid, "")
+        found = np.fromiter((r[0] for r in conn.execute(sql, params)), dtype=np.int64)
+        found.sort()
+        return found
 
     def _where(self, select: str, after_rowid: int, extra: str) -> tuple[str, list[object]]:
         sql = f"{select} WHERE i.tenant_id = ? AND i.namespace = ? AND i.rowid > ?{extra}"
