@@ -225,3 +225,20 @@ def test_rows_folded_alone_are_the_rows_folded_as_one_string() -> None:
     for term, (rows, counts) in postings.items():
         assert dict(zip(rows.tolist(), counts.tolist(), strict=True)) == expected[term], term
     assert postings["resum"][1].tolist() == [3.0]
+
+
+@pytest.mark.parametrize("distinct", [3, 1 << 16, (1 << 16) + 5])
+def test_term_rows_are_those_of_a_sort_of_every_pair(distinct: int) -> None:
+    # a chunk's (term, row) pairs are found by a stable sort of the term ids (16-bit
+    # ones radix-sorted): the pairs and counts np.unique finds over every pair
+    rng = np.random.default_rng(distinct)
+    n = 500
+    rows = np.sort(rng.integers(0, n, size=200_000))  # words come in row order
+    terms = rng.integers(0, distinct, size=rows.size)
+    terms[:2] = [0, distinct - 1]
+    keys, counts = lexical_index.term_rows(terms, rows, n, distinct)
+    want_keys, want_counts = np.unique(terms * n + rows, return_counts=True)
+    assert keys.dtype == want_keys.dtype
+    assert counts.dtype == want_counts.dtype
+    assert np.array_equal(keys, want_keys)
+    assert np.array_equal(counts, want_counts)
