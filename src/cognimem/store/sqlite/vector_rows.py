@@ -45,11 +45,12 @@ def read(
         while chunk := cursor.fetchmany(LOAD_ROWS):
             if matrix is None:
                 matrix = np.empty((len(order), len(chunk[0][OWN]) // 4), np.float32)
+                size = matrix.shape[1] * 4
+                into = matrix.data.cast("B")  # each vector's bytes copied in place
             at = _places(order, chunk)
-            vectors = np.frombuffer(b"".join(r[OWN] for r in chunk), dtype=np.float32)
-            matrix[at] = vectors.reshape(len(chunk), -1)
             for place, row in zip(at.tolist(), chunk, strict=True):
                 slots[place] = row[:OWN]
+                into[place * size : (place + 1) * size] = row[OWN]
             held[at] = True
     if matrix is None:
         return [], np.zeros((0, 0), dtype=np.float32)
