@@ -105,6 +105,9 @@ _LOOKUP_CATEGORIES: dict[Intent, tuple[FactCategory, ...]] = {
     Intent.PREFERENCE: (FactCategory.PREFERENCE,),
 }
 _SUMMARY_INTENTS = frozenset({Intent.GENERAL, Intent.MULTI_HOP})
+# every constraint category in the enum's order: a frozenset's order follows the
+# strings' hashes, which change from process to process, and the plan is shown
+_EVERY_CONSTRAINT = tuple(c for c in FactCategory if c in CONSTRAINT_CATEGORIES)
 MAX_LOOKUP_SUBJECTS = 3
 _COMMANDS = frozenset({"tell", "list", "name", "give", "show", "remind", "describe"})
 
@@ -181,13 +184,11 @@ def make_plan(
     if config.sections:
         c = analysis.classification
         if c.categories or c.decision:
-            categories = c.categories or tuple(CONSTRAINT_CATEGORIES)
+            categories = c.categories or _EVERY_CONSTRAINT
             first.append(PlannedStep(StepKind.CONSTRAINTS, t, categories=categories))
         else:
             first.append(
-                PlannedStep(
-                    StepKind.CONSTRAINTS, t, categories=tuple(CONSTRAINT_CATEGORIES), light=True
-                )
+                PlannedStep(StepKind.CONSTRAINTS, t, categories=_EVERY_CONSTRAINT, light=True)
             )
         first.append(PlannedStep(StepKind.FACTS, t))
         first.append(PlannedStep(StepKind.MANDATES, t))
