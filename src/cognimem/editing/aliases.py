@@ -102,38 +102,38 @@ def removal(
         out.history.append(
             _entry(twin, "split", None, {"alias": alias, "split_from": entity.id}, now)
         )
-    taken = [_taken(before, after) for before, after in items]
+    taken = {b.item_id: _taken(b, a) for b, a in items}  # one rewrite per item
     before: dict[str, Any] = {
         "alias": alias,
         "rows": [a.model_dump(mode="json", exclude={"entity_id"}) for a in removed],
-        "item_links": [x for old, _ in taken for x in old],
+        "item_links": [{"item_id": i} | x for i, (old, _) in taken.items() for x in old],
     }
     after: dict[str, Any] = {
         "alias": None,
         "split_into": None if twin is None else twin.id,
-        "item_links": [x for _, new in taken for x in new],
+        "item_links": [{"item_id": i} | x for i, (_, new) in taken.items() for x in new],
         "unlinked_items": [b.item_id for b, a in items if entity.id not in a.entities],
     }
     out.history.insert(0, _entry(entity, "alias_removed", before, after, now))
-    out.history += [_relinked(entity, b, a, now) for b, a in items]
+    out.history += [_relinked(entity, b, a, taken[b.item_id], now) for b, a in items]
     return out
 
 
-def _taken(
-    before: ItemLinks, after: ItemLinks
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+Links = list[dict[str, Any]]
+
+
+def _taken(before: ItemLinks, after: ItemLinks) -> tuple[Links, Links]:
     """The resolutions of an item that the rewrite took off, and what it put in their
-    place (the same, pointing at the split-off entity), each with the item's id."""
+    place (the same, pointing at the split-off entity)."""
     old = [x for x in before.links if x not in after.links]
     new = [x for x in after.links if x not in before.links]
-    return (
-        [{"item_id": before.item_id} | x for x in old],
-        [{"item_id": after.item_id} | x for x in new],
-    )
+    return old, new
 
 
-def _relinked(entity: Entity, before: ItemLinks, after: ItemLinks, now: datetime) -> HistoryEntry:
-    old, new = _taken(before, after)
+def _relinked(
+    entity: Entity, before: ItemLinks, after: ItemLinks, taken: tuple[Links, Links], now: datetime
+) -> HistoryEntry:
+    old, new = taken
     return HistoryEntry.new(
         tenant_id=entity.tenant_id,
         target_type="item",
@@ -141,13 +141,9 @@ def _relinked(entity: Entity, before: ItemLinks, after: ItemLinks, now: datetime
         action="relinked",
         actor=ACTOR,
         at=now,
-        before={"entities": before.entities, "links": [_bare(x) for x in old]},
-        after={"entities": after.entities, "links": [_bare(x) for x in new]},
+        before={"entities": before.entities, "links": old},
+        after={"entities": after.entities, "links": new},
     )
-
-
-def _bare(link: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in link.items() if k != "item_id"}
 
 
 def _entry(
