@@ -7,6 +7,7 @@
 
 import { ClientError, InvalidInput, NotFound, snippet, UsageError } from "./errors.js";
 import { type ClientOptions, DEFAULT_BASE_URL, Http, NDJSON } from "./http.js";
+import { callTime, runKey, stamped } from "./resend.js";
 import type {
   ContextPacket,
   AliasRemoval,
@@ -79,26 +80,28 @@ export class MemoryClient {
 
   // -- writes ------------------------------------------------------------------------
   /** Remember one message. In async ingestion mode the result carries the `job_id` to
-   * poll with `getJob`. Pass an `idempotency_key` to make a retried write safe. */
+   * poll with `getJob`. Pass an `idempotency_key` to make your own retry of it safe (the
+   * client's own, when the answer is lost, is safe either way: a message with neither a
+   * key nor an `occurred_at` is sent with the time of the call). */
   async write(content: MessageInput, options: WriteOptions = {}): Promise<WriteResult> {
     const { scope, user_id, agent_id, session_id, profile, ...overrides } = options;
     const body = {
-      ...messageBody(content),
-      ...defined(overrides),
+      ...stamped({ ...messageBody(content), ...defined(overrides) }, callTime()),
       scope: scopeBody(scope, { user_id, agent_id, session_id }),
       profile: profile ?? "chat",
     };
     return this.post("/v1/memory/write", body);
   }
 
-  /** Remember many messages in one request. */
+  /** Remember many messages in one request (each stamped as `write` stamps one). */
   async writeBatch(
     messages: MessageInput[],
     options: WriteBatchOptions = {},
   ): Promise<WriteResult> {
     const { scope, user_id, agent_id, session_id, profile } = options;
+    const now = callTime();
     return this.post("/v1/memory/write_batch", {
-      messages: messages.map(messageBody),
+      messages: messages.map((message) => stamped(messageBody(message), now)),
       scope: scopeBody(scope, { user_id, agent_id, session_id }),
       profile: profile ?? "chat",
     });
@@ -119,7 +122,7 @@ export class MemoryClient {
       body: { ...this.readBody(query, options), format: "markdown" },
       accept: "text/markdown",
     };
-    return this.http.text(request, await this.http.send(request));
+    return this.http.answerText(request);
   }
 
   // -- one memory --------------------------------------------------------------------
@@ -358,13 +361,14 @@ export class MemoryClient {
    * agent's (`agent_id` alone), a namespace's (`scope: { level: "namespace" }`) or the
    * organisation's (`scope: { level: "organisation" }`);
    * or with `dry_run` get what it would change (`result`, `summary`). Progress is the
-   * job's (`getJob`). */
+   * job's (`getJob`). A run (not a dry run) without a `key` gets one made up for the
+   * call, so sending it again when its answer is lost queues one job. */
   async runLifecycle(op: string, options: LifecycleOptions = {}): Promise<LifecycleRun> {
     const { scope, user_id, agent_id, namespace, dry_run, key } = options;
     return this.post(route`/v1/lifecycle/${op}`, {
       scope: scopeBody(scope, { user_id, agent_id, namespace }),
       dry_run: dry_run ?? false,
-      ...defined({ key }),
+      ...defined({ key: key ?? (dry_run ? undefined : runKey()) }),
     });
   }
 

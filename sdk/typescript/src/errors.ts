@@ -179,8 +179,21 @@ export class ClientError extends CognimemError {
   }
 }
 
-/** The request got no answer: connection refused, DNS, timeout, ... */
-export class TransportError extends ClientError {}
+/** The request got no answer: connection refused, DNS, timeout, ... `sent` says whether
+ * the request went out (the connection closed, or the wait for the answer timed out,
+ * after it was sent): the server may then have acted on it. `attempts` counts the times
+ * the client sent it (a request safe to repeat is sent again when its answer is lost:
+ * see `resend.ts`). */
+export class TransportError extends ClientError {
+  readonly sent: boolean;
+  readonly attempts: number;
+
+  constructor(message: string, options: { sent?: boolean; attempts?: number } = {}) {
+    super(message);
+    this.sent = options.sent ?? false;
+    this.attempts = options.attempts ?? 1;
+  }
+}
 
 type Plain = new (message: string, options: { details?: ErrorDetails; status?: number }) => CognimemError;
 

@@ -4,9 +4,14 @@
  * `retries` extra attempts, waiting what `Retry-After` says or else a random wait
  * between 0 and `backoff * 2 ** attempt` seconds (capped at `max_backoff`); a
  * `Retry-After` longer than `max_backoff` is not waited for (the error is raised at once).
+ * A request whose answer is lost (the connection closed or was reset after it went out,
+ * or the answer did not come within `timeout`) is sent again at once, up to `retries`
+ * times, when a repeat cannot act twice (`resend.ts`); anything else raises
+ * `TransportError` with `sent` true.
  */
 
 import { ClientError, errorFrom, snippet, TransportError, UsageError } from "./errors.js";
+import { answerLost, lostReason, replayable } from "./resend.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8420";
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
@@ -18,7 +23,7 @@ export interface ClientOptions {
   api_key?: string;
   /** Seconds per attempt; `null` waits for ever. Default 30. */
   timeout?: number | null;
-  /** Extra attempts after a 429 or 503. Default 2. */
+  /** Extra attempts after a 429, a 503 or a lost answer (0: none). Default 2. */
   retries?: number;
   /** The first backoff step in seconds, doubled per attempt. Default 0.5. */
   backoff?: number;
@@ -81,8 +86,7 @@ export class Http {
 
   /** The answer's JSON, parsed; an error answer raised as its error class. */
   async json<T>(request: Request): Promise<T> {
-    const response = await this.send(request);
-    const text = await this.text(request, response);
+    const [response, text] = await this.exchange(request, (answer) => answer.text());
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -94,11 +98,40 @@ export class Http {
     }
   }
 
-  /** The successful response (its body unread), after the retries. */
+  /** The answer's body as text (an error answer raised as its error class). */
+  async answerText(request: Request): Promise<string> {
+    const [, text] = await this.exchange(request, (answer) => answer.text());
+    return text;
+  }
+
+  /** The successful response (its body unread, for a stream), after the retries. */
   async send(request: Request): Promise<Response> {
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.attempt(request);
-      if (response.ok) return response;
+    const [response] = await this.exchange(request, async () => undefined);
+    return response;
+  }
+
+  /** Send `request` until it is answered: a 429 or 503 waited for and sent again, a lost
+   * answer sent again when safe; `take` reads the successful answer (a lost body counts
+   * as a lost answer). */
+  private async exchange<R>(
+    request: Request,
+    take: (response: Response) => Promise<R>,
+  ): Promise<[Response, R]> {
+    const safe = replayable(request.method, request.path, request.body);
+    const resends = safe ? this.retries : 0;
+    let attempt = 0;
+    let lost = 0;
+    for (;;) {
+      let response: Response;
+      try {
+        response = await this.attempt(request);
+        if (response.ok) return [response, await take(response)];
+      } catch (error) {
+        if (!answerLost(error)) throw this.transportError(request, error);
+        if (lost >= resends) throw this.lostAnswer(request, error, attempt + lost + 1, safe);
+        lost += 1;
+        continue;
+      }
       const body = await this.text(request, response);
       const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
       const delay = this.retryDelay(response.status, retryAfter, attempt);
@@ -112,7 +145,28 @@ export class Http {
         });
       }
       await new Promise((resolve) => setTimeout(resolve, delay * 1000));
+      attempt += 1;
     }
+  }
+
+  /** The error for a request whose answer was lost each of the `attempts` times it was
+   * sent; `safe`: a repeat of it cannot act twice. */
+  private lostAnswer(request: Request, error: unknown, attempts: number, safe: boolean): TransportError {
+    const where = `${request.method} ${this.base_url}${request.path}`;
+    const reason = lostReason(error, this.timeout);
+    let message: string;
+    if (attempts > 1) {
+      message =
+        `${where}: no answer in ${attempts} attempts, the last because ${reason}; a repeat ` +
+        "cannot act twice, so the server acted on it once or not at all";
+    } else if (safe) {
+      message = `${where}: ${reason}; not sent again (retries=0)`;
+    } else {
+      message =
+        `${where}: ${reason}; not sent again, as a repeat could act twice: the server ` +
+        "may have acted on it";
+    }
+    return new TransportError(message, { sent: true, attempts });
   }
 
   /** Seconds to wait before the next attempt, or undefined to give up now. */
@@ -147,17 +201,12 @@ export class Http {
     } else if (request.content_type !== undefined) {
       headers["Content-Type"] = request.content_type;
     }
-    const url = `${this.base_url}${request.path}`;
-    try {
-      return await this.fetcher(url, {
-        method: request.method,
-        headers,
-        body: payload,
-        signal: this.timeout === null ? null : AbortSignal.timeout(this.timeout * 1000),
-      });
-    } catch (error) {
-      throw this.transportError(request, error);
-    }
+    return await this.fetcher(`${this.base_url}${request.path}`, {
+      method: request.method,
+      headers,
+      body: payload,
+      signal: this.timeout === null ? null : AbortSignal.timeout(this.timeout * 1000),
+    });
   }
 
   /** A failed fetch (or body read) as the client's `TransportError`. */

@@ -293,6 +293,57 @@ describe("errors", () => {
   });
 });
 
+describe("a lost answer", () => {
+  // the request reaches the real server, which acts on it; then the answer is lost, as
+  // when the connection closes under it: the client sends it again
+  function losingFirstAnswers(count) {
+    let left = count;
+    const sent = [];
+    const fetcher = async (url, init) => {
+      sent.push(init.body);
+      const response = await fetch(url, init);
+      if (left-- <= 0) return response;
+      await response.text();
+      const closed = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+      throw new TypeError("fetch failed", { cause: closed });
+    };
+    return { sent, client: new MemoryClient(server.baseUrl, { api_key: server.apiKey, fetch: fetcher }) };
+  }
+
+  test("a write sent again is answered as the duplicate of the stored one", async () => {
+    const { sent, client } = losingFirstAnswers(1);
+    const result = await client.write("My locker code is on the blue card", { user_id: "resend" });
+    assert.equal(sent.length, 2);
+    assert.equal(sent[0], sent[1]);
+    assert.deepEqual(result.messages.map((m) => m.outcome), ["duplicate"]);
+    const items = await mem.listItems({ user_id: "resend" });
+    assert.deepEqual(items.map((i) => i.text), ["My locker code is on the blue card"]);
+    assert.deepEqual(result.messages[0].item_ids, items.map((i) => i.id));
+  });
+
+  test("a lifecycle run sent again queues one job", async () => {
+    await mem.write("I swim on Tuesdays", { user_id: "resend-job" });
+    const before = await mem.listJobs({ kind: "lifecycle", limit: 500 });
+    const { sent, client } = losingFirstAnswers(2);
+    const run = await client.runLifecycle("consolidate", { user_id: "resend-job" });
+    assert.equal(sent.length, 3);
+    assert.equal(new Set(sent).size, 1);
+    const jobs = await mem.listJobs({ kind: "lifecycle", limit: 500 });
+    const known = new Set(before.map((j) => j.id));
+    assert.deepEqual(jobs.filter((j) => !known.has(j.id)).map((j) => j.id), [run.job.id]);
+  });
+
+  test("a turn is not sent again", async () => {
+    const { sent, client } = losingFirstAnswers(1);
+    await assert.rejects(client.turn("what do I do on Tuesdays?", { user_id: "resend-job" }), (error) => {
+      assert.ok(error instanceof TransportError);
+      assert.deepEqual([error.sent, error.attempts], [true, 1]);
+      return true;
+    });
+    assert.equal(sent.length, 1);
+  });
+});
+
 describe("docs/typescript.md", () => {
   test("the example type-checks and runs", async () => {
     const doc = readFileSync(join(PACKAGE, "..", "..", "docs", "typescript.md"), "utf8");
