@@ -26,6 +26,7 @@ from cognimem.text.tokens import tokens
 
 __all__ = [
     "Clause",
+    "after_conjunctions",
     "clause_parts",
     "is_statement",
     "prepare_clause",
@@ -334,6 +335,18 @@ def is_laughing(text: str) -> bool:
 def clause_parts(sentence: str) -> list[str]:
     """A tidied sentence split where a new clause starts ("..., but I ...", "; ")."""
     return _CLAUSE_BREAK.split(sentence)
+
+
+# a conjunction or a comma after which a clause of its own may start
+_CONJUNCTION = icase(
+    r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
+)
+
+
+def after_conjunctions(said: str) -> list[str]:
+    """What follows each conjunction or comma in ``said``, where a clause of its own may
+    start ("I'm not a big drinker so pubs aren't my thing": "pubs aren't my thing")."""
+    return [said[m.end() :] for m in _CONJUNCTION.finditer(said)]
 
 
 def prepare_clause(part: str, evidence: str, reference: datetime) -> Clause | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from cognimem.ingest.extract.clauses import after_conjunctions
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, THING_FIRST, gated, icase
 from cognimem.ingest.extract.stance_forms import without_reason_lead
 from cognimem.text.literals import Gated
@@ -70,9 +71,6 @@ _RELATIVE = icase(r"\s+(?:where|that|who|which|when)\s.*$")
 _ONLY_AFTER = icase(rf"{THING_FIRST}\s+only\s+for\s+(?:me|us)\b")
 # a "no" said of an answer or a vote is no stance: "The answer is a definite no"
 _ANSWER = icase(r"\b(?:answer|reply|response|verdict|decision|vote)\b")
-_CONJUNCTION = icase(
-    r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
-)
 _DRIVE_WORDS = frozenset({"drive", "drives", "send", "sends"})
 
 
@@ -87,7 +85,7 @@ def object_first(
     if not _DRIVE_WORDS.isdisjoint(words):
         patterns.append(_DRIVES_ME)
     # ``later``: after a conjunction ("I'm not a big drinker so pubs aren't my thing")
-    starts = [said[m.end() :] for m in _CONJUNCTION.finditer(said)] if later else [said]
+    starts = after_conjunctions(said) if later else [said]
     for pattern in patterns:
         for start in starts:
             m = pattern.match(start)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 
+from cognimem.ingest.extract.clauses import after_conjunctions
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, icase
 from cognimem.text.gazetteer import is_first_name
 from cognimem.text.tokens import words
@@ -156,9 +157,6 @@ _KEEP_FREE = icase(
     r"^(?:going\s+forward|from\s+now\s+on|in\s+future|in\s+the\s+future)[\s,]+(?:please[\s,]+)?"
     r"(?:always\s+)?keep\s+(?P<rest>(?!(?:it|that|this|them)\b)[^,;]+?\s+(?:free|clear|open))\b"
 )
-_CONJUNCTION = icase(
-    r",\s*(?:(?:so|and|but|because|since)\s+)?(?=[a-z])|\s+(?:so|and|but|because|since)\s+(?=[a-z])"
-)
 _TO_ME_END = icase(r"\s+(?:to|for)\s+(?:me|us)(?=\s*(?:[,.;!]|$))")
 # limits: "No more than two treats a day", "When ..., nothing more than X"
 _NO_MORE_THAN = icase(
@@ -264,7 +262,7 @@ def turn(said: str) -> Turn | None:
     """A stance in one clause said in a turn of the module docstring, or ``None``; a
     thing said first may follow a conjunction or a comma ("I'm no drinker, so X have
     never appealed to me")."""
-    starts = [said, *(said[m.end() :] for m in _CONJUNCTION.finditer(said))]
+    starts = [said, *after_conjunctions(said)]
     for pattern in (_NEVER_TO_ME, _NEVER_MINE, _SOMETHING_I, _NOT_FOR_ME_NOW):
         for start in starts:
             if (against := _thing(pattern.match(start))) is not None:
