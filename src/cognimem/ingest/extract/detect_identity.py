@@ -82,8 +82,8 @@ class IdentityReader(Collector):
         self._nicknames(c)
         m = _IM_NAME.match(c.text)
         if m and not _MY_NAME.search(c.text):
-            name = phrases.name(m.group("v"))
-            if name and name.lower() not in vocab.NOT_A_NAME_AFTER_IM:
+            name = phrases.name_not_label(m.group("v"))
+            if name:
                 self.add(c, Cat.IDENTITY, "name", name, multi=False, confidence=0.75)
         m = AGE.search(c.text)
         if (

@@ -105,8 +105,8 @@ class RelationshipReader(Collector):
                 owner = _OWNER.match(c.text) if pattern is _NAMED else None
                 whose = phrases.name(owner.group("who")) if owner else None
                 for part in phrases.LIST_SPLIT.split(groups.get("v") or groups.get("w") or ""):
-                    name = phrases.name(part)
-                    if name and name.lower() not in vocab.NOT_A_NAME_AFTER_IM:
+                    name = phrases.name_not_label(part)
+                    if name:
                         self._relative(c, word, name, named=True, text=m.group(0),
                                        subject=whose or "user")  # fmt: skip
         for m in _AND_THEIR_REL.finditer(c.text):
@@ -144,8 +144,8 @@ class RelationshipReader(Collector):
         who = phrases.name(m.group("who")) if m else None
         if m is None or who is None or not is_person_name(who):
             return
-        word, name = m.group("rel").lower(), phrases.name(m.group("v") or "")
-        if name and name.lower() not in vocab.NOT_A_NAME_AFTER_IM:
+        word, name = m.group("rel").lower(), phrases.name_not_label(m.group("v"))
+        if name:
             self._relative(c, word, name, named=True, text="", subject=who)
         else:
             self._relative(c, word, word, named=False, text="", subject=who)

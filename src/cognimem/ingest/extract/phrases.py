@@ -22,6 +22,7 @@ __all__ = [
     "is_action",
     "items",
     "name",
+    "name_not_label",
     "points",
     "refers",
 ]
@@ -95,6 +96,13 @@ def name(text: str | None) -> str | None:
     if tokens[0].lower() in vocab.NOT_NAMES and not opens_name:
         return None
     return " ".join(tokens).strip(",")
+
+
+def name_not_label(text: str | None) -> str | None:
+    """A name captured where a label could stand as well ("I'm Anna" but "I'm Canadian",
+    "my wife is Catholic", "I'm vegan"): ``name(text)``, ``None`` for such a label."""
+    found = name(text)
+    return found if found and found.lower() not in vocab.NOT_A_NAME_AFTER_IM else None
 
 
 def items(text: str) -> list[str]:
