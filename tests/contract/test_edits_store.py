@@ -30,6 +30,8 @@ from cognimem.store.arguments import (
     ItemsForgetting,
     KnowledgeView,
     Relinked,
+    Resummarised,
+    SummarySources,
 )
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.types import ConsolidationWrite, FactQuery, FactUpdate, Knowledge, PendingItem
@@ -175,7 +177,7 @@ async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: S
     )  # fmt: skip
     note = history(sarah.id, "alias_removed")
     removed = await store.remove_aliases(
-        AliasDeletion(sarah, "sarah", "alice", lambda rows, items: Knowledge(history=[note]))
+        AliasDeletion(sarah, "sarah", "alice", lambda *_: Knowledge(history=[note]))
     )
     assert removed == [mine]
     left = await store.find_aliases(KnowledgeView("t1", "default", None, all_users=True), None)
@@ -187,7 +189,7 @@ async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: S
     with pytest.raises(NotFound):
         await store.remove_aliases(
             AliasDeletion(
-                sarah, "sarah", "alice", lambda rows, items: Knowledge(history=[history(sarah.id)])
+                sarah, "sarah", "alice", lambda *_: Knowledge(history=[history(sarah.id)])
             )
         )
     assert len(await store.get_history("t1", sarah.id)) == 1
@@ -228,7 +230,7 @@ async def test_remove_aliases_rewrites_the_user_s_items_linked_to_the_entity(
 
     written: list[list[Relinked]] = []
 
-    def then(rows: list[Alias], items: list[Relinked]) -> Knowledge:
+    def then(rows: list[Alias], items: list[Relinked], _: list[Resummarised]) -> Knowledge:
         written.append(items)
         return Knowledge()
 
@@ -244,6 +246,70 @@ async def test_remove_aliases_rewrites_the_user_s_items_linked_to_the_entity(
     assert (got[b].entities, got[b].metadata["coreference"]) == ([sarah.id], [by_name])
     assert got[c].entities == [luis.id]
     assert got[bobs.items[0].item.id].entities == [sarah.id]  # bob's words are his own
+
+
+def _covering(items: list[MemoryItem], entities: list[str], group: str, *gone: str) -> PendingItem:
+    """A summary of ``group`` covering ``items`` (and the ids ``gone``, stored no more)."""
+    text = f"A {group} summary."
+    made = {"group": group, "key": f"{group}:x", "covers": [i.id for i in items] + list(gone)}
+    item = MemoryItem(
+        id=new_id("mem"), scope=ALICE, text=text, kind=ItemKind.SUMMARY, key=f"{group}:x",
+        entities=entities, occurred_at=T0, recorded_at=T0, metadata={"consolidation": made},
+    )  # fmt: skip
+    return PendingItem(item, vec(text), text, text)
+
+
+async def test_remove_aliases_corrects_the_summaries_covering_the_items_rewritten(
+    store: Store,
+) -> None:
+    sarah, luis = entity("Sarah Jones"), entity("Luis")
+    texts = ("She works nights.", "He is a doctor.", "She is kind.")
+    mine = [message(t, ALICE) for t in texts]
+    await store.commit(mine, WINDOW)
+    a, b, c = (m.items[0].item for m in mine)
+    links = [
+        ItemReference("t1", a.id, sarah.id, said("Sally", texts[0], sarah)),
+        ItemReference("t1", b.id, luis.id, said("Luis", texts[1], luis)),
+        ItemReference("t1", c.id, sarah.id, said("Sarah Jones", texts[2], sarah)),
+    ]
+    await store.commit(
+        [], WINDOW,
+        Knowledge(entities=[sarah, luis], aliases=[alias(sarah, "sally", "alice")],
+                  item_links=links),
+    )  # fmt: skip
+    by_nick = _covering([a, b], [sarah.id, luis.id], "window", "mem_gone")
+    by_name = _covering([c], [sarah.id], "window")
+    profile = _covering([a, c], [sarah.id], "profile")
+    await store.apply_consolidation(ConsolidationWrite("t1", [by_nick, by_name, profile]))
+    seen: list[SummarySources] = []
+
+    def relink(item: ItemLinks) -> ItemLinks | None:
+        kept = [x for x in item.links if x["name"] != "Sally"]
+        return None if kept == item.links else ItemLinks(item.item_id, [], kept)
+
+    def resummarise(summary: SummarySources) -> list[str] | None:
+        seen.append(summary)
+        return None if summary.group == "profile" else [luis.id]
+
+    written: list[list[Resummarised]] = []
+
+    def then(rows: list[Alias], items: list[Relinked], sums: list[Resummarised]) -> Knowledge:
+        written.append(sums)
+        return Knowledge()
+
+    await store.remove_aliases(AliasDeletion(sarah, "sally", "alice", then, relink, resummarise))
+    # the summaries covering the item rewritten, read with their items' entities as
+    # rewritten (an item no longer stored is not among them); not the one covering c
+    assert sorted(x.summary_id for x in seen) == sorted([by_nick.item.id, profile.item.id])
+    [nick] = [x for x in seen if x.summary_id == by_nick.item.id]
+    assert nick == SummarySources(
+        by_nick.item.id, [sarah.id, luis.id], "window", {a.id: [], b.id: [luis.id]}
+    )
+    assert [x.sources for x in seen if x.group == "profile"] == [{a.id: [], c.id: [sarah.id]}]
+    assert written == [[(nick, [luis.id])]]
+    ids = [by_nick.item.id, by_name.item.id, profile.item.id]
+    got = {i.id: i.entities for i in await store.get_items("t1", ids)}
+    assert got == {ids[0]: [luis.id], ids[1]: [sarah.id], ids[2]: [sarah.id]}
 
 
 async def test_append_history(store: Store) -> None:

@@ -6,13 +6,15 @@ dashboard's control: ``test_dashboard_browser.py``)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 
-from cognimem import AsyncMemoryClient, InvalidInput, Memory, NotFound
+from cognimem import AsyncMemoryClient, InvalidInput, Memory, NotFound, Settings
 from cognimem.api import create_app
 from cognimem.models.knowledge import AliasSource, Entity, EntityType
+from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import new_api_key
 
 U = "u1"
@@ -55,6 +57,7 @@ async def test_a_first_name_merged_by_mistake_splits_into_its_own_person(
     assert removal.before["alias"] == "sarah"
     assert removal.after == {
         "alias": None, "split_into": twin.id, "item_links": [], "unlinked_items": [],
+        "unlinked_summaries": [],
     }  # fmt: skip
     [split] = await memory.history(twin.id)
     assert (split.action, split.after) == ("split", {"alias": "sarah", "split_from": sarah.id})
@@ -198,3 +201,66 @@ async def test_a_split_moves_the_links_the_name_made_to_the_new_entity(face: Fac
     assert removal.after is not None
     assert [(x["item_id"], x["entity_id"]) for x in removal.after["item_links"]] == [(cat, twin.id)]
     assert removal.after["unlinked_items"] == [cat]
+
+
+T0 = datetime(2026, 11, 20, 9, tzinfo=UTC)
+# three session windows of one conversation (consolidation starts a window after six
+# hours without a message): Sarah Jones named, then linked by her nickname alone
+# (beside Luis), then by her nickname and her own name
+DAYS = (
+    (0, "My sister Sarah Jones is a nurse."),
+    (0, "She goes by Sally."),
+    (8, "Sally loves her job. She works nights."),
+    (8, "My friend Luis is a doctor."),
+    (8, "He lives in Perth."),
+    (16, "Sally is tired. Sarah Jones is my sister and she is kind."),
+)
+
+
+@pytest.mark.parametrize("split", [False, True], ids=["remove", "split"])
+async def test_undoing_a_nickname_corrects_the_summaries_made_before(
+    face: Face, memory_url: str, split: bool
+) -> None:
+    said: list[str] = []
+    for hours, line in DAYS:
+        at = T0 + timedelta(hours=hours)
+        said += (await face.write(line, user_id=U, session_id="s1", occurred_at=at)).item_ids
+    people = {e.name: e for e, _ in await face.entities(user_id=U)}
+    sarah, luis = people["Sarah Jones"], people["Luis"]
+    # the background job (the same database through its own Memory)
+    async with Memory.open(memory_url, settings=Settings(), embedder=HashingEmbedder()) as job:
+        made = await job.consolidate(user_id=U)
+    summaries = [await face.get(i) for i in made.summary_ids]
+    windows = {
+        tuple(s.metadata["consolidation"]["covers"]): s
+        for s in summaries
+        if s.metadata["consolidation"]["group"] == "window"
+    }
+    first, nicknamed, both = (windows[tuple(said[i:j])] for i, j in ((0, 2), (2, 5), (5, 6)))
+    assert nicknamed.entities == sorted([sarah.id, luis.id])  # "Sally", read as her
+    profiles = {s.id: s for s in summaries if s.id not in {first.id, nicknamed.id, both.id}}
+
+    undone = await face.remove_alias(sarah.id, "Sally", split=split, user_id=U)
+    twin = [] if undone.split_into is None else [undone.split_into.entity.id]
+
+    # the window linked to her by the nickname alone no longer names her (the split-
+    # off name instead); one that still names her in its own words keeps her (and
+    # gains the split-off name its nickname now links)
+    now = await face.get(nicknamed.id)
+    assert now.entities == sorted([luis.id, *twin])
+    assert (now.text, now.metadata) == (nicknamed.text, nicknamed.metadata)
+    assert (await face.get(both.id)).entities == sorted([sarah.id, *twin])
+    for kept in (first, *profiles.values()):  # a profile is about its subject
+        assert await face.get(kept.id) == kept
+    # provenance: the summary's own entry, and the removal's
+    entry = (await face.history(nicknamed.id))[-1]
+    assert (entry.action, entry.actor) == ("relinked", "api")
+    assert entry.before == {"entities": nicknamed.entities}
+    assert entry.after == {"entities": now.entities}
+    removal = (await face.history(sarah.id))[-1]
+    assert removal.after is not None
+    assert removal.after["unlinked_items"] == [said[2]]
+    assert removal.after["unlinked_summaries"] == [nicknamed.id]
+    assert [h.action for h in await face.history(both.id)][-1] == (
+        "relinked" if split else "consolidated"
+    )

@@ -1,14 +1,17 @@
 """Which of an item's links a name merge undone takes off (``editing/aliases.py``:
 ``relinked``): those read as the removed name, and the entity only when no other name
-of it still links the item."""
+of it still links the item; and which of a summary's entities go with them
+(``resummarised``)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from cognimem.editing.aliases import relinked, removal, split_off
+from cognimem.editing.aliases import PROFILE_GROUP, relinked, removal, resummarised, split_off
+from cognimem.lifecycle.consolidate import GroupKind
 from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
 from cognimem.models.references import ItemLinks
+from cognimem.store.arguments import SummarySources
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 SARAH = Entity(
@@ -52,12 +55,15 @@ def test_a_split_moves_the_links_to_the_new_entity() -> None:
     row = Alias(entity_id=SARAH.id, alias="sally", user_id="u1", source=AliasSource.USER_STATED,
                 confidence=0.9)  # fmt: skip
     assert after is not None
-    written = removal(SARAH, [row], twin, [(item, after)], NOW)
-    entry, split, moved = written.history
+    summary = SummarySources("mem_s", [SARAH.id, "ent_luis"], "window", {"mem_1": [twin.id]})
+    corrected = resummarised(SARAH.id, twin, summary)
+    assert corrected == sorted(["ent_luis", twin.id])
+    written = removal(SARAH, [row], twin, [(item, after)], [(summary, corrected)], NOW)
+    entry, split, moved, summed = written.history
     assert entry.after == {
         "alias": None, "split_into": twin.id,
         "item_links": [{"item_id": "mem_1"} | link("Sally", twin.id)],
-        "unlinked_items": ["mem_1"],
+        "unlinked_items": ["mem_1"], "unlinked_summaries": ["mem_s"],
     }  # fmt: skip
     assert entry.before is not None
     assert entry.before["item_links"] == [{"item_id": "mem_1"} | link("Sally")]
@@ -66,3 +72,25 @@ def test_a_split_moves_the_links_to_the_new_entity() -> None:
     assert moved.before == {"entities": [SARAH.id], "links": [link("Sally")]}
     assert moved.after == {"entities": [twin.id], "links": [link("Sally", twin.id)]}
     assert [a.entity_id for a in written.aliases] == [twin.id]
+    assert (summed.action, summed.actor, summed.target_id) == ("relinked", "api", "mem_s")
+    assert summed.before == {"entities": [SARAH.id, "ent_luis"]}
+    assert summed.after == {"entities": corrected}
+
+
+def sources(group: str = "window", **items: list[str]) -> SummarySources:
+    return SummarySources("mem_s", [SARAH.id, "ent_luis"], group, items)
+
+
+def test_a_summary_keeps_the_entity_while_an_item_it_covers_has_it() -> None:
+    still = sources(mem_1=[], mem_2=[SARAH.id, "ent_luis"])
+    assert resummarised(SARAH.id, None, still) is None
+    gone = sources(mem_1=[], mem_2=["ent_luis"])
+    assert resummarised(SARAH.id, None, gone) == ["ent_luis"]
+    # only the entity undone goes: another one no item covered has now stays
+    assert resummarised(SARAH.id, None, sources(mem_1=[])) == ["ent_luis"]
+
+
+def test_a_profile_stays_its_subject_s() -> None:
+    assert GroupKind.PROFILE.value == PROFILE_GROUP
+    twin = split_off(SARAH, "sally", "u1", NOW)
+    assert resummarised(SARAH.id, twin, sources("profile", mem_1=[twin.id])) is None

@@ -15,6 +15,14 @@ links it ("Sarah Jones is my sister and she is kind"). The removal's entry keeps
 links taken off (``before.item_links``) and the items no longer linked
 (``after.unlinked_items``); each item rewritten gets a ``relinked`` entry.
 
+A consolidation summary has the entities of the items it covers (a profile, its
+subject's alone), so a summary made before the undo from an item linked by the name alone
+still named the entity. Each summary covering a rewritten item is corrected with it
+(``resummarised``): the entity stays while an item it covers still has it, and the
+split-off entity comes in with an item now linked to it. Each summary corrected gets a
+``relinked`` entry (its entities before and after) and the removal's entry lists those
+no longer linked (``after.unlinked_summaries``). A profile stays its subject's.
+
 Removing alone does not stop the rules from linking the name again (a lone first name
 still fits the one full name it starts). ``split`` makes the removal stick: the name
 becomes an entity of its own (same type, named by the alias's words, properties
@@ -35,10 +43,13 @@ from typing import Any
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, HistoryEntry
 from cognimem.models.references import ItemLinks
+from cognimem.store.arguments import Relinked, Resummarised, SummarySources
 from cognimem.store.types import Knowledge
 from cognimem.text.names import normalize_name
 
 ACTOR = "api"
+# the consolidation group of a subject's profile (``lifecycle.consolidate.GroupKind``)
+PROFILE_GROUP = "profile"
 
 
 def split_off(entity: Entity, alias: str, user_id: str | None, now: datetime) -> Entity:
@@ -80,17 +91,36 @@ def relinked(entity_id: str, alias: str, twin: Entity | None, item: ItemLinks) -
     return ItemLinks(item.item_id, entities, links)
 
 
+def resummarised(entity_id: str, twin: Entity | None, summary: SummarySources) -> list[str] | None:
+    """``summary``'s entities once the items it covers are relinked (``summary.sources``:
+    their entities now): ``entity_id`` stays only while one of them has it, and the
+    split-off ``twin`` comes in when one has it; ``None`` when that changes nothing or
+    the summary is a profile (about its subject, whoever its items name)."""
+    if summary.group == PROFILE_GROUP:
+        return None
+    held = {e for entities in summary.sources.values() for e in entities}
+    entities = set(summary.entities)
+    if entity_id not in held:
+        entities.discard(entity_id)
+    if twin is not None and twin.id in held:
+        entities.add(twin.id)
+    if entities == set(summary.entities):
+        return None
+    return sorted(entities)  # as consolidation writes them
+
+
 def removal(
     entity: Entity,
     removed: Sequence[Alias],
     twin: Entity | None,
-    items: Sequence[tuple[ItemLinks, ItemLinks]],
+    items: Sequence[Relinked],
+    summaries: Sequence[Resummarised],
     now: datetime,
 ) -> Knowledge:
     """What removing ``removed`` (the rows of one name) from ``entity`` writes beside
     the deletion: the history of the removal, of the split (``twin``, the entity split
-    off, or ``None``) and of each item whose links it rewrote (``items``: before,
-    after)."""
+    off, or ``None``), of each item whose links it rewrote (``items``: before, after)
+    and of each summary it corrected (``summaries``)."""
     alias = removed[0].alias
     out = Knowledge()
     if twin is not None:
@@ -113,9 +143,11 @@ def removal(
         "split_into": None if twin is None else twin.id,
         "item_links": [{"item_id": i} | x for i, (_, new) in taken.items() for x in new],
         "unlinked_items": [b.item_id for b, a in items if entity.id not in a.entities],
+        "unlinked_summaries": [s.summary_id for s, a in summaries if entity.id not in a],
     }
     out.history.insert(0, _entry(entity, "alias_removed", before, after, now))
     out.history += [_relinked(entity, b, a, taken[b.item_id], now) for b, a in items]
+    out.history += [_corrected(entity, s, a, now) for s, a in summaries]
     return out
 
 
@@ -143,6 +175,21 @@ def _relinked(
         at=now,
         before={"entities": before.entities, "links": old},
         after={"entities": after.entities, "links": new},
+    )
+
+
+def _corrected(
+    entity: Entity, summary: SummarySources, entities: list[str], now: datetime
+) -> HistoryEntry:
+    return HistoryEntry.new(
+        tenant_id=entity.tenant_id,
+        target_type="item",
+        target_id=summary.summary_id,
+        action="relinked",
+        actor=ACTOR,
+        at=now,
+        before={"entities": summary.entities},
+        after={"entities": entities},
     )
 
 

@@ -59,7 +59,8 @@ class KnowledgeCalls:
         """Undo a name merge: take ``alias`` off the entity ``entity_id`` (the rows the
         user's words use; the namespace's shared ones with ``all_users=True``), with an
         ``alias_removed`` history entry keeping what they were; the user's items whose
-        pronouns were read as the name lose that link (each with a ``relinked`` entry).
+        pronouns were read as the name lose that link (each with a ``relinked`` entry),
+        and the summaries made from them the entity no item they cover still has.
         With ``split`` the name becomes an entity of its own, holding those links, so
         later mentions of it resolve there instead of linking back. ``NotFound`` for an
         entity or alias the scope does not hold; ``InvalidInput`` for the entity's own

@@ -38,7 +38,13 @@ from cognimem.recall.conversation.evidence import mentions
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
-from cognimem.store.arguments import AliasDeletion, ItemEdit, KnowledgeView, Relinked
+from cognimem.store.arguments import (
+    AliasDeletion,
+    ItemEdit,
+    KnowledgeView,
+    Relinked,
+    Resummarised,
+)
 from cognimem.store.types import ItemFilter, Knowledge
 from cognimem.text.names import normalize_name
 from cognimem.text.validate import check_period, check_text
@@ -254,12 +260,15 @@ class EditService:
         now = parts.clock()
         twin = aliases.split_off(entity, name, target.user_id, now) if split else None
 
-        def then(removed: list[Alias], items: list[Relinked]) -> Knowledge:
-            return aliases.removal(entity, removed, twin, items, now)
+        def then(
+            removed: list[Alias], items: list[Relinked], summaries: list[Resummarised]
+        ) -> Knowledge:
+            return aliases.removal(entity, removed, twin, items, summaries, now)
 
         relink = functools.partial(aliases.relinked, entity.id, name, twin)
+        resummarise = functools.partial(aliases.resummarised, entity.id, twin)
         removed = await parts.store.remove_aliases(
-            AliasDeletion(entity, name, target.user_id, then, relink)
+            AliasDeletion(entity, name, target.user_id, then, relink, resummarise)
         )
         everyone = target.user_id is None
         view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, everyone)

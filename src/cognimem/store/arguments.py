@@ -23,6 +23,23 @@ Relinked = tuple[ItemLinks, ItemLinks]
 
 
 @dataclass(frozen=True)
+class SummarySources:
+    """A consolidation summary covering items an alias removal rewrote: its entities,
+    its consolidation group (``window``, ``topic``, ``theme``, ``profile``) and the
+    entities of each item it covers as they are once rewritten (an item no longer stored
+    is absent)."""
+
+    summary_id: str
+    entities: list[str]
+    group: str
+    sources: dict[str, list[str]]
+
+
+# a summary's entities before an alias removal corrected them, and after
+Resummarised = tuple[SummarySources, list[str]]
+
+
+@dataclass(frozen=True)
 class ItemEdit:
     """An item's new state (``EditStore.update_item``), guarded by ``expected``, the
     state the edit was made from. With ``search_text`` the text changed: the lexical
@@ -64,15 +81,17 @@ class ConflictResolution:
 class AliasDeletion:
     """``entity``'s alias rows of the normalised name ``alias`` that ``user_id``'s words
     use (``None``: the namespace's shared rows); ``relink``: each of the same user's items
-    linked to ``entity``, rewritten (``None``: left as it is); and ``then``: what to write
-    with the rows removed and the items rewritten, each (before, after)
-    (``EditStore.remove_aliases``)."""
+    linked to ``entity``, rewritten (``None``: left as it is); ``resummarise``: the
+    entities of each summary covering an item rewritten (``None``: left as they are);
+    and ``then``: what to write with the rows removed, the items rewritten (before,
+    after) and the summaries corrected (``EditStore.remove_aliases``)."""
 
     entity: Entity
     alias: str
     user_id: str | None
-    then: Callable[[list[Alias], list[Relinked]], Knowledge]
+    then: Callable[[list[Alias], list[Relinked], list[Resummarised]], Knowledge]
     relink: Callable[[ItemLinks], ItemLinks | None] = lambda _: None
+    resummarise: Callable[[SummarySources], list[str] | None] = lambda _: None
 
 
 @dataclass(frozen=True)

@@ -335,9 +335,11 @@ class EditStore(Protocol):
         """Delete ``deletion.entity``'s alias rows of the normalised name
         ``deletion.alias`` that ``deletion.user_id``'s words use (``None``: the
         namespace's shared rows), rewrite the links of the same user's items (the items
-        of no user for ``None``) linked to the entity as ``deletion.relink`` says, and
-        write ``deletion.then(removed, relinked)`` (the history entries, a split-off
-        entity and its alias), in one transaction; returns the rows removed.
+        of no user for ``None``) linked to the entity as ``deletion.relink`` says, set
+        the entities of the summaries covering an item rewritten as
+        ``deletion.resummarise`` says, and write ``deletion.then(removed, relinked,
+        summaries)`` (the history entries, a split-off entity and its alias), in one
+        transaction; returns the rows removed.
         ``NotFound("alias", alias)`` when there are none (nothing is written)."""
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:

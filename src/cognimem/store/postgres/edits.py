@@ -21,7 +21,7 @@ from cognimem.store import forgetting as cascade
 from cognimem.store import records
 from cognimem.store.arguments import AliasDeletion, ConflictResolution, ItemEdit, ItemsForgetting
 from cognimem.store.forgetting import Forgotten
-from cognimem.store.postgres import forgetting, knowledge_writes, usage
+from cognimem.store.postgres import forgetting, knowledge_writes, relinking, usage
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.item_writes import insert_items
 from cognimem.store.postgres.knowledge import get_conflict
@@ -122,7 +122,10 @@ class PostgresEdits(PostgresDatabase):
             relinked = await knowledge_writes.relink_items(
                 conn, deletion.entity, deletion.user_id, deletion.relink
             )
-            await knowledge_writes.apply(conn, deletion.then(removed, relinked))
+            summaries = await relinking.relink_summaries(
+                conn, deletion.entity, relinked, deletion.resummarise
+            )
+            await knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries))
             return removed
 
         return await self._write(body, None)

@@ -17,7 +17,7 @@ from cognimem.store import forgetting as cascade
 from cognimem.store import records
 from cognimem.store.arguments import AliasDeletion, ConflictResolution, ItemEdit, ItemsForgetting
 from cognimem.store.forgetting import Forgotten
-from cognimem.store.sqlite import forgetting, knowledge_writes, rows, scopes, usage
+from cognimem.store.sqlite import forgetting, knowledge_writes, relinking, rows, scopes, usage
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge import get_conflict
 from cognimem.store.types import ConsolidationWrite
@@ -108,7 +108,10 @@ class SQLiteEdits(SQLiteDatabase):
             relinked = knowledge_writes.relink_items(
                 conn, deletion.entity, deletion.user_id, deletion.relink
             )
-            knowledge_writes.apply(conn, deletion.then(removed, relinked))
+            summaries = relinking.relink_summaries(
+                conn, deletion.entity, relinked, deletion.resummarise
+            )
+            knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries))
             return removed
 
         return await self._db.write(tx)
