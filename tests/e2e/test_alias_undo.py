@@ -264,3 +264,28 @@ async def test_undoing_a_nickname_corrects_the_summaries_made_before(
     assert [h.action for h in await face.history(both.id)][-1] == (
         "relinked" if split else "consolidated"
     )
+
+
+async def test_removing_the_shared_name_leaves_the_links_a_user_s_own_name_makes(
+    memory: Memory,
+) -> None:
+    """The shared rows' removal rewrites the items of no user: a user whose words linked
+    through the shared name holds a row of the name of their own (recorded when it was
+    used), which stays and still says what their items link, until they remove it."""
+    shared = {"level": "namespace"}
+    await memory.write("Our director Sarah Jones runs the lab.", scope=shared)
+    [goes_by] = (await memory.write("She goes by Sally.", scope=shared)).item_ids
+    sarah = {e.name: e for e, _ in await memory.entities(scope=shared)}["Sarah Jones"]
+    await say(memory, "Sally is my boss.")
+    [upset] = (await memory.write("She was upset today.", user_id=U, session_id="s1")).item_ids
+    assert await linked(memory, upset) == ([sarah.id], ["Sally"])
+    own = {(a.alias, a.user_id) for e, aliases in await memory.entities(user_id=U) for a in aliases}
+    assert {("sally", None), ("sally", U)} <= own
+
+    undone = await memory.remove_alias(sarah.id, "Sally", all_users=True)
+    assert [(a.alias, a.user_id) for a in undone.removed] == [("sally", None)]
+    assert await linked(memory, goes_by) == ([sarah.id], ["Sarah Jones"])  # by her own name
+    assert await linked(memory, upset) == ([sarah.id], ["Sally"])  # the user's row says so
+
+    await memory.remove_alias(sarah.id, "Sally", user_id=U)
+    assert await linked(memory, upset) == ([], [])
