@@ -11,6 +11,7 @@ from cognimem.models import ItemKind
 from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import Entity
 from cognimem.store.arguments import Relinked, Resummarised, SummarySources
+from cognimem.store.relinking import corrections, covered_ids, relinked_ids
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -24,7 +25,7 @@ async def relink_summaries(
 ) -> list[Resummarised]:
     """Set the entities of the summaries in ``entity``'s namespace covering an item of
     ``relinked`` as ``resummarise`` says; each summary changed, with its new entities."""
-    ids = sorted({before.item_id for before, _ in relinked})
+    ids = relinked_ids(relinked)
     if not ids:
         return []
     found = await conn.fetch(
@@ -35,25 +36,16 @@ async def relink_summaries(
         entity.tenant_id, entity.namespace, ItemKind.SUMMARY.value, CONSOLIDATION_META, ids,
     )  # fmt: skip
     summaries = [(r["id"], json.loads(r["entities"]), json.loads(r["made"])) for r in found]
-    covered = sorted({c for _, _, made in summaries for c in made.get("covers", [])})
     stored = await conn.fetch(
         "SELECT id, entities::text AS entities FROM items"
         " WHERE tenant_id = $1 AND id = ANY($2::text[])",
-        entity.tenant_id, covered,
+        entity.tenant_id, covered_ids(summaries),
     )  # fmt: skip
     sources = {r["id"]: json.loads(r["entities"]) for r in stored}
-    out: list[Resummarised] = []
-    for summary_id, entities, made in summaries:
-        covers = [c for c in made.get("covers", []) if c in sources]
-        summary = SummarySources(
-            summary_id, entities, str(made.get("group")), {c: sources[c] for c in covers}
-        )
-        after = resummarise(summary)
-        if after is None:
-            continue
+    out = corrections(summaries, sources, resummarise)
+    for summary, after in out:
         await conn.execute(
             "UPDATE items SET entities = $1::jsonb WHERE tenant_id = $2 AND id = $3",
-            json.dumps(after), entity.tenant_id, summary_id,
+            json.dumps(after), entity.tenant_id, summary.summary_id,
         )  # fmt: skip
-        out.append((summary, after))
     return out

@@ -1,9 +1,6 @@
-"""The summaries an alias removal corrects, in SQLite (``EditStore.remove_aliases``).
-
-Consolidation gives a summary the entities of the items it covers (its metadata's
-``consolidation.covers``); once the removal has rewritten some of those items' links,
-each summary covering one of them is read with the entities of every item it covers as
-they now are, and its entities set to what the caller's rule says."""
+"""The summaries an alias removal corrects, in SQLite (``EditStore.remove_aliases``):
+the summaries covering an item the removal rewrote, read with the entities of the items
+they cover, and written as ``store/relinking.py`` decides."""
 
 from __future__ import annotations
 
@@ -15,6 +12,7 @@ from cognimem.models import ItemKind
 from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import Entity
 from cognimem.store.arguments import Relinked, Resummarised, SummarySources
+from cognimem.store.relinking import corrections, covered_ids, relinked_ids
 
 _COVERS = f"$.{CONSOLIDATION_META}.covers"
 
@@ -27,7 +25,7 @@ def relink_summaries(
 ) -> list[Resummarised]:
     """Set the entities of the summaries in ``entity``'s namespace covering an item of
     ``relinked`` as ``resummarise`` says; each summary changed, with its new entities."""
-    ids = sorted({before.item_id for before, _ in relinked})
+    ids = relinked_ids(relinked)
     if not ids:
         return []
     marks = ", ".join("?" * len(ids))
@@ -38,22 +36,13 @@ def relink_summaries(
         (entity.tenant_id, entity.namespace, ItemKind.SUMMARY.value, _COVERS, *ids),
     ).fetchall()
     summaries = [(i, json.loads(e), json.loads(m)[CONSOLIDATION_META]) for i, e, m in found]
-    covered = sorted({c for _, _, made in summaries for c in made.get("covers", [])})
-    sources = _entities_of(conn, entity.tenant_id, covered)
-    out: list[Resummarised] = []
-    for summary_id, entities, made in summaries:
-        covers = [c for c in made.get("covers", []) if c in sources]
-        summary = SummarySources(
-            summary_id, entities, str(made.get("group")), {c: sources[c] for c in covers}
-        )
-        after = resummarise(summary)
-        if after is None:
-            continue
+    sources = _entities_of(conn, entity.tenant_id, covered_ids(summaries))
+    out = corrections(summaries, sources, resummarise)
+    for summary, after in out:
         conn.execute(
             "UPDATE items SET entities = ? WHERE tenant_id = ? AND id = ?",
-            (json.dumps(after), entity.tenant_id, summary_id),
+            (json.dumps(after), entity.tenant_id, summary.summary_id),
         )
-        out.append((summary, after))
     return out
 
 

@@ -1,0 +1,46 @@
+"""What an alias removal does to the summaries covering the items it relinked, shared by
+both backends' ``relinking.py`` (which read the rows and write the result).
+
+Consolidation gives a summary the entities of the items it covers (its metadata's
+``consolidation.covers``); each summary read is given the entities of every item it
+covers as they now are (items no longer stored are left out), and the caller's rule says
+what its entities become (``None``: unchanged)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from cognimem.store.arguments import Relinked, Resummarised, SummarySources
+
+# (summary id, its stored entities, its metadata's consolidation record)
+SummaryRow = tuple[str, list[str], Mapping[str, Any]]
+
+
+def relinked_ids(relinked: Sequence[Relinked]) -> list[str]:
+    """The ids of the items a removal rewrote, sorted."""
+    return sorted({before.item_id for before, _ in relinked})
+
+
+def covered_ids(summaries: Sequence[SummaryRow]) -> list[str]:
+    """Every item the summaries cover, sorted."""
+    return sorted({c for _, _, made in summaries for c in made.get("covers", [])})
+
+
+def corrections(
+    summaries: Sequence[SummaryRow],
+    sources: Mapping[str, list[str]],
+    resummarise: Callable[[SummarySources], list[str] | None],
+) -> list[Resummarised]:
+    """Each summary whose entities ``resummarise`` changes, with its new entities;
+    ``sources``: the stored entities of the covered items still stored, by id."""
+    out: list[Resummarised] = []
+    for summary_id, entities, made in summaries:
+        covers = [c for c in made.get("covers", []) if c in sources]
+        summary = SummarySources(
+            summary_id, entities, str(made.get("group")), {c: sources[c] for c in covers}
+        )
+        after = resummarise(summary)
+        if after is not None:
+            out.append((summary, after))
+    return out
