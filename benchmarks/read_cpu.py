@@ -19,7 +19,10 @@ Usage (from the repository root; the database is built by ``read_latency.py --db
 ``read_profile.py --db``):
 
     python benchmarks/read_cpu.py --db PATH [--tree . [--tree ../other]]
-        [--blocks 8] [--block 25] [--warmup 20] [--timed] [--out FILE.json]
+        [--blocks 8] [--block 25] [--warmup 20] [--timed] [--user ID] [--out FILE.json]
+
+``--user`` reads another scope's user: the growth scopes (``growth.py``, LoCoMo-like
+turns) are of ``growth-user``; the questions are still ``read_latency.py``'s.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ REFERENCE = datetime(2100, 1, 1, tzinfo=UTC)
 TIMED = " last summer"
 
 
-async def child(db: Path, warmup: int, timed: bool) -> None:
+async def child(db: Path, warmup: int, timed: bool, user: str | None) -> None:
     """Read blocks on request (a line with the block's size on stdin), and answer each
     with one JSON line: the block's CPU, the bare embeddings' CPU, the reads' own."""
     from read_latency import SEED, USER, FreshQueries
@@ -57,9 +60,10 @@ async def child(db: Path, warmup: int, timed: bool) -> None:
         assert isinstance(cached, CachedEmbedder)
         fresh = FreshQueries(mem, cached, SEED + 11)
         said = TIMED if timed else ""
+        user = user or USER
         for _ in range(warmup):
             question = await fresh.next() + said
-            await mem.read(question, user_id=USER, limit=10, reference_time=REFERENCE)
+            await mem.read(question, user_id=user, limit=10, reference_time=REFERENCE)
             await cached.inner.embed([await fresh.next()], "query")
         wait_for_index(mem)
         print("ready", flush=True)
@@ -73,7 +77,7 @@ async def child(db: Path, warmup: int, timed: bool) -> None:
                 for task in ("read", "embed") if i % 2 else ("embed", "read"):
                     cpu = time.process_time()
                     if task == "read":
-                        await mem.read(read_q, user_id=USER, limit=10, reference_time=REFERENCE)
+                        await mem.read(read_q, user_id=user, limit=10, reference_time=REFERENCE)
                         reads.append(time.process_time() - cpu)
                     else:
                         await cached.inner.embed([embed_q], "query")
@@ -89,7 +93,9 @@ def rss_mb() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def start(tree: Path, db: Path, warmup: int, timed: bool) -> subprocess.Popen[str]:
+def start(
+    tree: Path, db: Path, warmup: int, timed: bool, user: str | None
+) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}"}
     proc = subprocess.Popen(
         [
@@ -97,6 +103,7 @@ def start(tree: Path, db: Path, warmup: int, timed: bool) -> subprocess.Popen[st
             str(Path(__file__).resolve()),
             *("--child", "--db", str(db), "--warmup", str(warmup)),
             *(["--timed"] if timed else []),
+            *(["--user", user] if user else []),
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -140,11 +147,12 @@ def main() -> None:
     p.add_argument("--block", type=int, default=25)
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--timed", action="store_true", help="questions that name a time")
+    p.add_argument("--user", help="the scope's user (default: read_latency.py's)")
     p.add_argument("--out", type=Path)
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        asyncio.run(child(args.db, args.warmup, args.timed))
+        asyncio.run(child(args.db, args.warmup, args.timed, args.user))
         return
     trees = [t.resolve() for t in (args.tree or [HERE.parent])]
     load_start = os.getloadavg()
@@ -154,7 +162,7 @@ def main() -> None:
         for n, tree in enumerate(trees):
             copy = Path(tmp) / f"tree{n}.db"
             shutil.copyfile(args.db, copy)
-            procs.append(start(tree, copy, args.warmup, args.timed))
+            procs.append(start(tree, copy, args.warmup, args.timed, args.user))
         for _ in range(args.blocks):
             for tree, proc in zip(trees, procs, strict=True):
                 assert proc.stdin is not None

@@ -18,7 +18,9 @@ The wrappers cost two clock reads per call (a few dozen calls a read).
 Usage (from the repository root; the database is built by ``read_latency.py --db``):
 
     python benchmarks/read_steps.py --db PATH [--reads 300] [--warmup 30] [--split]
-        [--out FILE.json]
+        [--user ID] [--out FILE.json]
+
+``--user`` reads another scope's user (the growth scopes' ``growth-user``).
 
 ``--split`` wraps more functions (``SPLIT_STEPS``): each function of the fusion,
 assembly and fact groups gets a row, and the loop thread's unwrapped rest is split into
@@ -231,8 +233,12 @@ def thread_cpu() -> dict[int, float]:
     return out
 
 
-async def measure(db: Path, reads: int, warmup: int, split: bool = False) -> dict[str, Any]:
+async def measure(
+    db: Path, reads: int, warmup: int, split: bool = False, user: str | None = None
+) -> dict[str, Any]:
     from read_latency import SEED, USER, FreshQueries
+
+    user = user or USER
 
     from cognimem import Memory
     from cognimem.providers.embeddings import CachedEmbedder
@@ -245,7 +251,7 @@ async def measure(db: Path, reads: int, warmup: int, split: bool = False) -> dic
         assert isinstance(cached, CachedEmbedder)
         fresh = FreshQueries(mem, cached, SEED + 13)
         for _ in range(warmup):
-            await mem.read(await fresh.next(), user_id=USER, limit=10, reference_time=REFERENCE)
+            await mem.read(await fresh.next(), user_id=user, limit=10, reference_time=REFERENCE)
             await cached.inner.embed([await fresh.next()], "query")
         wait_for_index(mem)
         pairs = [(await fresh.next(), await fresh.next()) for _ in range(reads)]
@@ -259,7 +265,7 @@ async def measure(db: Path, reads: int, warmup: int, split: bool = False) -> dic
                 cpu = time.process_time()
                 if task == "read":
                     charges.on = True
-                    await mem.read(read_q, user_id=USER, limit=10, reference_time=REFERENCE)
+                    await mem.read(read_q, user_id=user, limit=10, reference_time=REFERENCE)
                     charges.on = False
                     read_cpu.append(time.process_time() - cpu)
                 else:
@@ -312,10 +318,11 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=30)
     p.add_argument("--out", type=Path)
     p.add_argument("--split", action="store_true", help="the steps by function (SPLIT_STEPS)")
+    p.add_argument("--user", help="the scope's user (default: read_latency.py's)")
     args = p.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     load_start = [round(x, 2) for x in os.getloadavg()]
-    raw = asyncio.run(measure(args.db, args.reads, args.warmup, args.split))
+    raw = asyncio.run(measure(args.db, args.reads, args.warmup, args.split, args.user))
     doc = {
         "command": "python benchmarks/read_steps.py " + " ".join(sys.argv[1:]),
         "load_average_start": load_start,
