@@ -135,6 +135,13 @@ class ProfileConfig:
     # pair, at 0.08 the gain went (docs/constraints.md, "What a constraint implies")
     thing_affinity: float = 0.3
     thing_temperature: float = 0.06
+    # a memory drawn from a constraint the profile left out keeps its place among the
+    # items only with evidence of its own: a shared word, among this many memories
+    # nearest the request, or as close as the closest one behind a carried entry
+    # (recall/profile_items.py; None: off). On the tune halves, read: other preferences
+    # shown 1.90 -> 1.77 (preference_requests), 2.06 -> 1.94 (..._more), the same cues
+    # on every set (1: two cues lost, 3: 1.87 / 2.01 others; docs/constraints.md)
+    declined_near: int | None = 2
     tag_weight: float = 0.15
     importance_weight: float = 0.1
     recency_weight: float = 0.1

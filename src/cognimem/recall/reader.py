@@ -57,6 +57,7 @@ from cognimem.recall.packing import (
 from cognimem.recall.plan import StepKind
 from cognimem.recall.presets import RecallConfig
 from cognimem.recall.profile import ProfileChoice
+from cognimem.recall.profile_items import without_declined
 from cognimem.recall.profile_read import profile_entries
 from cognimem.recall.rerank import Ranked, rerank
 from cognimem.recall.step_groups import timed
@@ -253,6 +254,15 @@ class Reader:
         kept, room, evidence = keep(
             steps, loaded, ranked, filled.dropped, asked.limit, behind, asked.explain
         )
+        kept, left_out = without_declined(
+            kept,
+            ranked,
+            filled.inputs.profile,
+            behind,
+            steps.run.analysis.terms,
+            steps.run.sections.profile.declined_near,
+        )
+        filled.dropped.update(left_out)
         rows = [(r.item, r.score, partial(packet_signals, r)) for r in kept]
         stale = {r.item.id: r.stale_since for r in kept if r.stale_since is not None}
         sections = filled.sections

@@ -1,0 +1,89 @@
+"""The memories behind the constraints the standing profile left out (pure).
+
+On a decision the profile ranks every live constraint of the user against the request
+and carries the few that bear on it (``recall/profile_choose.py``). The message a
+constraint it left out was drawn from is still a memory the read ranks, and a cosine
+just over the evidence floor (``RecallConfig.min_similarity``) brought it back as a
+plain item: among ten preferences on ten topics, "We prefer weekend trips close to
+home." (0.28) came in for "Compare these two inns for my weekend in Vermont." beside
+the profile's choice — another preference shown, for the closeness the profile had
+already weighed and found wanting.
+
+So, when the profile carried something, such a memory keeps its place in the items
+only with evidence the profile did not weigh, or closeness it cannot have overruled:
+
+- a content word shared with the request, a fact the key lookup found, or the graph
+  (``recall/conversation/evidence.py``);
+- it is one of the ``ProfileConfig.declined_near`` memories nearest the request in
+  meaning (the plain dense answer keeps its place), or
+- it is at least as close to the request as the closest memory behind an entry the
+  profile carried (the profile then left it out for its crowding, not its closeness).
+
+A memory a section shows (``behind``) is not touched, nor a read without a vector list
+(meaning not judged), nor a request the profile carried nothing for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from cognimem.recall.conversation.evidence import shared_word
+from cognimem.recall.profile import ProfileChoice
+from cognimem.recall.rerank import Ranked
+
+__all__ = ["LEFT_OUT", "declined_items", "without_declined"]
+
+LEFT_OUT = (
+    "dropped: drawn from a constraint the standing profile left out, with no evidence "
+    "of its own (no shared word, not among the nearest in meaning)"
+)
+
+
+def declined_items(choice: ProfileChoice, behind: Collection[str]) -> frozenset[str]:
+    """The memories the constraints the profile did not carry were drawn from, but for
+    those a section shows (``behind``)."""
+    carried = {e.standing.fact.id for e in choice.entries}
+    out: set[str] = set()
+    for standing in {s.fact.id: s for s in choice.by_fact.values()}.values():
+        if standing.fact.id not in carried:
+            out.update(standing.item_ids())
+    return frozenset(out.difference(behind))
+
+
+def without_declined(
+    kept: list[Ranked],
+    ranked: Sequence[Ranked],
+    choice: ProfileChoice,
+    behind: Collection[str],
+    terms: Sequence[str],
+    near: int | None,
+) -> tuple[list[Ranked], dict[str, str]]:
+    """``kept`` without the memories of constraints the profile left out that have no
+    evidence of their own (see the module), and why each of those is dropped."""
+    if near is None or not choice.entries:
+        return kept, {}
+    declined = declined_items(choice, behind)
+    if not declined.intersection(r.item.id for r in kept):
+        return kept, {}
+    closeness = {r.item.id: r.raw["vector"] for r in ranked if "vector" in r.raw}
+    if not closeness:  # no vector list: meaning not judged
+        return kept, {}
+    nearest = set(sorted(closeness, key=lambda i: -closeness[i])[:near])
+    carried = {i for e in choice.entries for i in e.standing.item_ids()}
+    bar = max((c for i, c in closeness.items() if i in carried), default=None)
+    out: list[Ranked] = []
+    dropped: dict[str, str] = {}
+    for r in kept:
+        item = r.item.id
+        if (
+            item in declined
+            and item not in nearest
+            and bar is not None
+            and closeness.get(item, bar) < bar  # not in the vector list: not judged
+            and not (r.signals.get("fact") or r.signals.get("graph"))
+            and shared_word(r.item.text, terms) is None
+        ):
+            dropped[item] = LEFT_OUT
+            continue
+        out.append(r)
+    return out, dropped
