@@ -14,6 +14,7 @@ from cognimem.config import RecallSettings
 from cognimem.models import ContextPacket
 from cognimem.models.knowledge import FactStatus
 from cognimem.providers.fakes import HashingEmbedder
+from cognimem.recall.profile_items import LEFT_OUT
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -267,3 +268,40 @@ async def test_among_ten_preferences_a_choice_carries_fewer_of_the_others(
     assert len(constraint_texts(garden)) <= 3
     assert len(constraint_texts(pet)) <= 2
     assert constraint_texts(dessert) == ["I can't stand the taste of coriander."]
+
+
+@pytest.mark.onnx
+async def test_a_left_out_constraint_does_not_come_back_as_a_plain_item(
+    memory_url: str,
+) -> None:
+    """Ten preferences on ten topics: the profile carries what bears on the request, and
+    the messages of the ones it left out came back among the items on a cosine just over
+    the evidence floor. Now such a message needs evidence of its own (a shared word, among
+    the two nearest, or as near as what the profile carried)."""
+    lines = [
+        "I'd rather not spend more than twenty minutes cooking.",
+        "A free breakfast matters to me at hotels.",
+        "We like short getaways near home.",
+        "I never take overnight flights.",
+        "I dislike loud neon colours.",
+        "I avoid crowded gyms.",
+        "I don't watch horror films.",
+        "I prefer paper books to e-readers.",
+        "I avoid caffeine after noon.",
+        "I keep my phone on silent at dinner.",
+    ]
+    settings = Settings(embedding={"model": "onnx:minilm"})
+    async with Memory.open(memory_url, settings=settings) as mem:
+        for i, text in enumerate(lines):
+            await mem.write(text, user_id="u", occurred_at=T0 + i * timedelta(minutes=4))
+        packet = await mem.read(
+            "Plan a day trip for Saturday.", user_id="u", reference_time=T0 + 7 * DAY, explain=True
+        )
+    assert packet.explain is not None
+    left_out = [e for e in packet.explain if e.outcome == LEFT_OUT]
+    assert left_out  # each was over the floor: the plain rule would have returned it
+    assert all(e.signals["raw_vector"] >= 0.2 for e in left_out)
+    returned = {i.id for i in packet.items}
+    assert returned
+    assert not returned & {e.id for e in left_out}
+    assert constraint_texts(packet)  # what the profile carried is still shown
