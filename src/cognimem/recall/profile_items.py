@@ -39,14 +39,21 @@ LEFT_OUT = (
 )
 
 
-def declined_items(choice: ProfileChoice, behind: Collection[str]) -> frozenset[str]:
+def declined_items(
+    choice: ProfileChoice, behind: Collection[str], among: set[str] | None = None
+) -> frozenset[str]:
     """The memories the constraints the profile did not carry were drawn from, but for
-    those a section shows (``behind``)."""
+    those a section shows (``behind``); ``among``: only these memories are asked about
+    (a read asks about the few it kept, not every constraint's)."""
     carried = {e.standing.fact.id for e in choice.entries}
     out: set[str] = set()
-    for standing in {s.fact.id: s for s in choice.by_fact.values()}.values():
-        if standing.fact.id not in carried:
-            out.update(standing.item_ids())
+    for standing in choice.by_fact.values():
+        if standing.fact.id in carried:
+            continue
+        for f in standing.statements:
+            out.update(
+                f.evidence_item_ids if among is None else among.intersection(f.evidence_item_ids)
+            )
     return frozenset(out.difference(behind))
 
 
@@ -62,8 +69,8 @@ def without_declined(
     evidence of their own (see the module), and why each of those is dropped."""
     if near is None or not choice.entries:
         return kept, {}
-    declined = declined_items(choice, behind)
-    if not declined.intersection(r.item.id for r in kept):
+    declined = declined_items(choice, behind, {r.item.id for r in kept})
+    if not declined:
         return kept, {}
     closeness = {r.item.id: r.raw["vector"] for r in ranked if "vector" in r.raw}
     if not closeness:  # no vector list: meaning not judged
