@@ -44,6 +44,10 @@ Item-level output (missed and unlabelled facts, store notes naming passages) is
 printed for the tune half only; the check half gets its aggregates and per-reason
 counts, so nobody tuning the rules reads a check item by running the harness.
 
+``--data`` scores another set of the same form instead (``knowledge_nothing_round10.jsonl``:
+hard turns that must produce nothing, near the constraint phrasings of
+``constraint_forms_round10.jsonl``).
+
 Usage (from the repository root):
 
     PYTHONPATH=src python benchmarks/knowledge_set.py [--out benchmarks/results/knowledge_set.md]
@@ -524,8 +528,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/knowledge_set.md")
     parser.add_argument("--split", choices=SPLITS, action="append")
     parser.add_argument("--embedder", choices=("local", "hashing"), default="local")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DATA,
+        help="another set of the same form (knowledge_nothing_round10.jsonl: hard turns "
+        "that must produce nothing)",
+    )
     args = parser.parse_args(argv)
-    passages = load()
+    data = args.data.resolve()
+    passages = load(data)
     results = {}
     for name in args.split or SPLITS:
         part = [p for p in passages if p.split == name]
@@ -540,6 +552,7 @@ def main(argv: list[str] | None = None) -> None:
             "# Knowledge set: the embedded write path on short chats (no LLM)",
             "",
             "Command: `PYTHONPATH=src python benchmarks/knowledge_set.py"
+            + ("" if data == DATA else f" --data {data.relative_to(ROOT)}")
             + ("`" if args.embedder == "local" else f" --embedder {args.embedder}`"),
             f"Set: {len(passages)} passages, "
             + ", ".join(f"{k} {s}: {n}" for (s, k), n in sorted(counts.items())),
