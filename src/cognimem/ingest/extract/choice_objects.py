@@ -25,9 +25,18 @@ from __future__ import annotations
 
 import re
 
+from cognimem.ingest.extract import phrases
+from cognimem.ingest.extract.comma_reasons import cut_reason
 from cognimem.ingest.extract.patterns import icase
 
-__all__ = ["all_but", "compared_at", "polite_request", "relative_to", "switched_off"]
+__all__ = [
+    "all_but",
+    "compared_at",
+    "polite_request",
+    "relative_to",
+    "switched_off",
+    "whole_object",
+]
 
 # a relative clause open at the end of what precedes "to"
 _RELATIVE = icase(r"\b(?:who|that|which|where)\s+(?:\w+\s+){0,3}?\w+$")
@@ -97,3 +106,46 @@ def switched_off(said: str) -> tuple[str, bool]:
     if m is None:
         return said.strip(), True
     return m["rest"] or m["rest3"] or f"{m['rest2']}{m['tail']}", False
+
+
+# where an object ends: a reason or a new clause after it
+_REASON = icase(
+    r"\s*,?\s*\b(?:because|since|(?<!much )(?<!many )(?<!long )(?<!soon )(?<!far )(?<!well )"
+    r"as(?=\s+(?:I|it|they|we|my|our|the)\b)|cause|cuz|due to|so "
+    r"that|so(?=\s+(?:I|we|it)\b))\b|,\s*(?:it|they|that|which)(?:'s|'re|\s+is|\s+are|\s+makes?|"
+    r"\s+gives?)\b|\s+-\s+|;|,\s*(?:not|especially|apparently|obviously|frankly|probably|"
+    r"particularly|except|unless|though|although)\b|"
+    # a new clause after a comma: "anything with X, Y or Z in it, it all tastes of soap"
+    r",\s*(?:it|they|he|she|these|those|there|I|I'm|I've|I'd|I'll|we|you|so|which)\s"
+)
+# a comparison after a choice: "I prefer X over Y", "I'd rather X than Y"
+_COMPARED = icase(
+    r"\s+(?:over|rather than|instead of|more than|than|to(?=\s+(?:\w+ing|the|a|an|my)\b))\s+"
+    r"(?!(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|fifty|a hundred)"
+    r"\b).*$"
+)
+_COMPARATIVE = icase(r"(?:\b(?:more|less|fewer|rather)|er)$")
+_FILLER_END = icase(
+    r"(?:,?\s+(?:at all|ever|completely|whatsoever|period|either|no matter what|without "
+    r"fail|without exception|if I can help it|if possible|whenever possible|honestly|to be "
+    r"honest|for good|forever|tbh|really|in anything|thanks|anymore|any more|these days|for now|"
+    r"for me|personally|as much as (?:I|we) can|(?:if|when|whenever|wherever) (?:I|we) can|where "
+    r"possible|when possible|lol|haha))+\s*[.!]*$"
+)
+_TO = icase(r"^(?:to|it(?=\s+(?:when|whenever|if)\b))\s+")  # "hate it when X": when X
+
+
+def whole_object(text: str, *, compared: bool = False) -> str:
+    """A stance's object: ``text`` up to a reason or a new clause, with its modifiers,
+    without a leading "to" or article and trailing filler; for a choice (``compared``),
+    without the option it is preferred to ("X over Y")."""
+    text = cut_reason(_REASON.split(text, maxsplit=1)[0])  # ", the food all tastes the same"
+    text = text.split(",  ")[0]
+    if compared:
+        m = compared_at(text, _COMPARED)
+        head = text[: m.start()] if m else ""
+        if m and not _COMPARATIVE.search(head) and not relative_to(head, m.group()):
+            text = text[: m.start()]
+    text = _FILLER_END.sub("", text.strip())
+    text = phrases.DET.sub("", _TO.sub("", text.strip()))
+    return phrases.clean(text)

@@ -39,11 +39,13 @@ from datetime import datetime
 
 from cognimem.ingest.extract import choice_objects as co
 from cognimem.ingest.extract import lexicon as lx
-from cognimem.ingest.extract import phrases
-from cognimem.ingest.extract.clauses import Clause, prepare_clause
+from cognimem.ingest.extract.choice_objects import whole_object
+from cognimem.ingest.extract.clauses import Clause, is_laughing, prepare_clause
 from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.comma_reasons import gives_comma_reason
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
+from cognimem.ingest.extract.habit_forms import habit_stance, habitual
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, gated, icase
@@ -121,7 +123,9 @@ _CUT_DOWN = r"(?:cut|cutting)\s+(?:right\s+)?(?:down|back)\s+on"
 _AGAINST = icase(
     rf"\b(?:{_SUBJECT}{_ADV}(?P<v>(?:(?:have|need|got|'ve got) to\s+|must\s+|should\s+)?"
     rf"(?:avoid|{_KEEP_AWAY})|dislike|hate|detest|loathe|despise|"
-    rf"can't stand|can't bear|don't {_ADV}(?:like|enjoy|love|care for|fancy|want(?! to\b)|"
+    # "can't stand up / still": the body's, not a stance
+    rf"can't stand(?!\s+(?:up|still|straight|upright|around|there|here|on|in|for|long)\b)|"
+    rf"can't bear|don't {_ADV}(?:like|enjoy|love|care for|fancy|want(?! to\b)|"
     rf"go in for|"
     rf"want to(?!\s+(?:{_NOT_STANCE_VERBS}|bother|sound|seem|go on|jinx|waste|lose|hurt|disturb|"
     rf"impose|intrude|pry|rush|push|overstep|overdo|miss|forget|be|upset|offend|keep you|let|"
@@ -140,7 +144,8 @@ _AGAINST = icase(
     rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     # "I can't make it (tonight)", "can't be there": one occasion missed, not a rule
     rf"don't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|"
-    rf"can't(?:\s+(?:really|just|even))?(?!\s+(?:{_NOT_STANCE_VERBS}|make it|be there)\b)|"
+    rf"can't(?:\s+(?:really|just|even))?(?!\s+(?:{_NOT_STANCE_VERBS}|make it|be there|stand\s+"
+    rf"(?:up|still|straight|upright))\b)|"
     rf"can't (?:be (?:doing|bothered) with|have(?=\s+any))|"
     rf"have stopped|have quit|have given up|have cut out|skip|draw the line at|wean (?:myself|"
     rf"ourselves) off|(?:'d|would) (?:rather|sooner) die than|(?:'ll|will) pass on(?=\s+(?:any|"
@@ -174,7 +179,8 @@ _FOR = icase(
     rf"'d (?:always\s+)?choose|would (?:always\s+)?choose|'ll (?:always\s+)?(?:pick|choose|go "
     rf"for)|'d (?:always\s+)?go for|always (?:pick|choose|go for|opt for)|go for|opt for|"
     rf"(?:(?:have|need|got) to\s+|must\s+)?(?:stick to|stick with)|choose(?!\s+(?:to|my|our)\b)|"
-    rf"favou?r|lean towards|gravitate towards|can't (?:live|do|function|cope) without|"
+    rf"favou?r|lean\s+(?:to|towards?)|gravitate\s+(?:to|towards?)|"
+    rf"can't (?:live|do|function|cope) without|"
     rf"insist on|swear by|need(?! to\b| help\b| a break\b| advice\b| some\b| ideas?\b| "
     rf"suggestions?\b| a minute\b| time\b| more\b| a hand\b)|make sure (?:I|we|to)?|always"
     rf"(?=\s+(?!(?:{_NOT_STANCE_VERBS}|wanted|thought|loved|liked|been)\b))|am drawn to|"
@@ -229,36 +235,12 @@ _RULE_FRAME = icase(
     r"\b(?:without fail|without exception|no matter what|religiously|every single|no exceptions|"
     r"wherever (?:I|we) can|wherever possible|to (?:once|twice|one|two|three) (?:a|per) \w+)\b"
 )
-_REASON = icase(
-    r"\s*,?\s*\b(?:because|since|(?<!much )(?<!many )(?<!long )(?<!soon )(?<!far )(?<!well )"
-    r"as(?=\s+(?:I|it|they|we|my|our|the)\b)|cause|cuz|due to|so "
-    r"that|so(?=\s+(?:I|we|it)\b))\b|,\s*(?:it|they|that|which)(?:'s|'re|\s+is|\s+are|\s+makes?|"
-    r"\s+gives?)\b|\s+-\s+|;|,\s*(?:not|especially|apparently|obviously|frankly|probably|"
-    r"particularly|except|unless|though|although)\b|"
-    # a new clause after a comma: "anything with X, Y or Z in it, it all tastes of soap"
-    r",\s*(?:it|they|he|she|these|those|there|I|I'm|I've|I'd|I'll|we|you|so|which)\s"
-)
 _BINDING = frozenset({"allergy", "intolerance", "diet"})
 # the words without which the patterns above cannot match (a set lookup is cheaper)
 _THING_WORDS = frozenset({"something", "thing"})
 _PLEASE_WORDS = frozenset({"please", "pls"})
 _REASON_WORD = gated(r"\b(?:because|since|cause|cuz|due to)\b")
 _WHOLE_CHARS = 240
-# a comparison after a choice: "I prefer X over Y", "I'd rather X than Y"
-_COMPARED = icase(
-    r"\s+(?:over|rather than|instead of|more than|than|to(?=\s+(?:\w+ing|the|a|an|my)\b))\s+"
-    r"(?!(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|fifty|a hundred)"
-    r"\b).*$"
-)
-_COMPARATIVE = icase(r"(?:\b(?:more|less|fewer|rather)|er)$")
-_FILLER_END = icase(
-    r"(?:,?\s+(?:at all|ever|completely|whatsoever|period|either|no matter what|without "
-    r"fail|without exception|if I can help it|if possible|whenever possible|honestly|to be "
-    r"honest|for good|forever|tbh|really|in anything|thanks|anymore|any more|these days|for now|"
-    r"for me|personally|as much as (?:I|we) can|(?:if|when|whenever|wherever) (?:I|we) can|where "
-    r"possible|when possible|lol|haha))+\s*[.!]*$"
-)
-_TO = icase(r"^(?:to|it(?=\s+(?:when|whenever|if)\b))\s+")  # "hate it when X": when X
 _LEAD = icase(
     r"^(?P<cond>(?:(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
     r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?|(?:weeknights|weekdays|weekends|"
@@ -275,6 +257,7 @@ _NEED = icase(r"\bneed\b")
 # not something the speaker is against
 _CAN_NOT_WHEN = icase(r"^[a-z]+\s+(?:when|whenever|if|after|unless)\b")
 _BEST_WORDS = frozenset({"better", "best"})
+_LEANING = icase(r"(?:lean|gravitate)\b")
 
 
 def lead_condition(sentence: str) -> str | None:
@@ -295,22 +278,6 @@ def _present(verb: str) -> bool:
     if low in _PAST or low in NOT_HABIT_VERBS:
         return False
     return not (low.endswith("ed") and not low.endswith("eed"))
-
-
-def whole_object(text: str, *, compared: bool = False) -> str:
-    """A stance's object: ``text`` up to a reason or a new clause, with its modifiers,
-    without a leading "to" or article and trailing filler; for a choice (``compared``),
-    without the option it is preferred to ("X over Y")."""
-    text = _REASON.split(text, maxsplit=1)[0]
-    text = text.split(",  ")[0]
-    if compared:
-        m = co.compared_at(text, _COMPARED)
-        head = text[: m.start()] if m else ""
-        if m and not _COMPARATIVE.search(head) and not co.relative_to(head, m.group()):
-            text = text[: m.start()]
-    text = _FILLER_END.sub("", text.strip())
-    text = phrases.DET.sub("", _TO.sub("", text.strip()))
-    return phrases.clean(text)
 
 
 def _said_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
@@ -357,7 +324,8 @@ class ChoiceReader(Collector):
         read = self.facts[since:]
         stances = [f for f in read if any(f is s for s in self.stances_read)]
         others = [f for f in read if f.category in CONSTRAINT_CATEGORIES and f not in stances]
-        if others or not gives_own_reason(text, [f.value for f in stances]):
+        values = [f.value for f in stances]
+        if others or not (gives_own_reason(text, values) or gives_comma_reason(text, values)):
             return
         clause = prepare_clause(text, evidence, self.ref)
         tags = scope_tags(text.replace("-", " "))
@@ -383,6 +351,8 @@ class ChoiceReader(Collector):
         first = _said_first(said, c.words)
         if first is not None and not (first[1] and self._bound()):
             return self._stance_fact(c, first[0], polarity=False)
+        if (habit := habit_stance(said)) is not None:  # "I tend to pass on X", "My go-to is X"
+            return self._unlaughed(c, *habit)
         m = _AGAINST.search(said)
         if m:
             if (m.group("v") or "").lower().startswith("can't") and _CAN_NOT_WHEN.match(
@@ -417,6 +387,8 @@ class ChoiceReader(Collector):
                 and len(tokens(whole_object(m.group("rest")))) < _NEED_WORDS
             ):
                 return False
+            if _LEANING.match(m["v"] or ""):  # "I gravitate toward the fridge, lol": none
+                return self._unlaughed(c, m["rest"], True)
             return self._stance_fact(c, m.group("rest"), polarity=True, compared=True)
         m = _OBJECT_FOR.match(said)
         if m:
@@ -431,6 +403,20 @@ class ChoiceReader(Collector):
         if read is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
         return not self._strong(c, said) and self._like(c, said)
+
+    def _unlaughed(self, c: Clause, rest: str, polarity: bool) -> bool:
+        """A stance said as a habit, a default or a leaning, unless its sentence laughs
+        ("My go-to cardio is running late, haha" is a joke about oneself)."""
+        if is_laughing(c.evidence):
+            return False
+        return self._stance_fact(c, rest, polarity=polarity, compared=polarity)
+
+    def _habitual(self, c: Clause) -> None:
+        """A plain habit ("I tend to cycle to work"), read last: only from a clause no
+        detector read anything from ("I usually drink green tea" stays a preference)."""
+        done = habitual(restore_subject(c.said))
+        if done is not None and not is_laughing(c.evidence):
+            self._stance_fact(c, done, polarity=True, compared=True)
 
     def _strong(self, c: Clause, said: str) -> bool:
         """A strong like or a specified love (``strong_likes``, ``specified_likes``): a choice."""

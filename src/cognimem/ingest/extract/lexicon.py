@@ -186,7 +186,10 @@ TRIGGERS: dict[str, frozenset[str]] = {
             lover, buff, fiend, junkie, fanatic, less, fewer, wary, suspicious, sworn, swore,
             over, partial, loyal, against, opposed, wean, weaning, gave, quit, kicked, beats,
             tops, compares, resist, spot, fondness, sooner, die, count, catch, leaves, give,
-            person, people, someone, type, except, weeknights, weekdays, weekends"""
+            person, people, someone, type, except, weeknights, weekdays, weekends,
+            usually, normally, generally, typically, mostly, often, usual, regular,
+            standard, comfort, fallback, staple, more, turn, say, choice, pick, order,
+            option, happiest, most, than"""
         )
     ),
     "preference": frozenset(

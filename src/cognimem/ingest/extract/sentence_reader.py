@@ -70,6 +70,7 @@ from cognimem.ingest.extract.detect_stances import StanceReader
 from cognimem.ingest.extract.detect_turns import TurnReader
 from cognimem.ingest.extract.earnest import laughed_off
 from cognimem.ingest.extract.figures import copula, is_figure
+from cognimem.ingest.extract.habit_forms import HABIT_WORDS
 from cognimem.ingest.extract.patterns import icase
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
@@ -193,6 +194,12 @@ class SentenceReader(
     # ---------------------------------------------------------------- clauses
 
     def _clause(self, c: Clause) -> None:
+        before = len(self.facts)
+        self._detect(c)
+        if len(self.facts) == before and not c.words.isdisjoint(HABIT_WORDS):
+            self._habitual(c)  # "I tend to cycle to work": a habit, when nothing else is read
+
+    def _detect(self, c: Clause) -> None:
         self.pet_window |= not c.words.isdisjoint(_PET_WORDS)  # "she named it Pepper" next
         said = copula(c.text)
         if is_figure(c.text, said):  # "my coworker is a snake": nothing else is read
