@@ -118,8 +118,15 @@ def test_a_comment_after_a_comma_is_no_reason() -> None:
     assert constraints(text) == [(POLICY, "sit near the speakers", False)]
 
 
-def test_a_result_after_a_comma_is_no_reason() -> None:
-    read = constraints("I hate driving, so I always take the train.")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I hate driving, so I always take the train.",  # a result
+        "I'm not keen on team sports, I'd rather swim alone.",  # the alternative chosen
+    ],
+)
+def test_a_result_or_an_alternative_after_a_comma_is_no_reason(text: str) -> None:
+    read = constraints(text)
     assert not any(c is CAUSAL for c, _, _ in read), read
 
 

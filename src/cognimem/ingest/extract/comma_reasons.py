@@ -35,13 +35,16 @@ _PRONOUN_CLAUSE = (
     r"[a-z']+)\b"
 )
 _DEGREE = r"(?:(?:way|far|much|just|simply)\s+)?(?:too\s+(?:much|many|[a-z]+)|not\s+worth)\b"
-# not a reason: another clause joined on, a question, thanks, or a comment on what was
-# said ("I promise", "that's for sure", "you know", "I think")
+# not a reason: another clause joined on, a question, thanks, a comment on what was said
+# ("I promise", "that's for sure", "you know", "I think") or the alternative chosen
 _NOT_A_REASON = (
     r"(?!(?:and|or|but|so|then|what|which|who|where|when|how|why|can|could|would|should|is|"
     r"are|do|does|any|please|thanks|thank|ok|okay|though|especially|etc|you\s+know|that's\s+"
     r"(?:for\s+sure|a\s+fact|the\s+truth)|(?:I|we)\s+(?:promise|swear|think|guess|mean|know|"
-    r"hope|bet|suppose|reckon|admit|agree|believe|must\s+say|have\s+to\s+say))\b)"
+    r"hope|bet|suppose|reckon|admit|agree|believe|must\s+say|have\s+to\s+say)|"
+    # the alternative chosen instead, a second stance: ", I'd rather go solo"
+    r"(?:I|we)(?:'d|\s+would)?\s+(?:(?:much|just|really|only|always)\s+)*(?:rather|prefer|"
+    r"stick|avoid|keep|go\s+for|won't))\b)"
 )
 _AFTER_COMMA = icase(
     rf",\s+{_NOT_A_REASON}(?P<clause>(?:{_PRONOUN_CLAUSE}|{_NOUN_CLAUSE}|{_DEGREE})[^,;]*)"
