@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from cognimem.eval.locomo import dev_five, load
+from cognimem.eval.locomo import Conversation, dev_five, load
 from cognimem.ingest.thread import Thread
 from cognimem.text.events import event_period
 from cognimem.text.sentences import split_sentences
@@ -40,7 +40,7 @@ from time_expressions import ADDED, DATA
 ORDERS = (None, "month_first", "day_first")
 
 
-def _fmt(found: Sequence[TimeMention]) -> str:
+def fmt(found: Sequence[TimeMention]) -> str:
     return " | ".join(
         f"{m.span} {m.start:%Y-%m-%d %H} {m.end:%Y-%m-%d %H} {m.granularity}"
         f"{' ~' if m.approximate else ''}{' r' if m.relative else ''}"
@@ -49,38 +49,43 @@ def _fmt(found: Sequence[TimeMention]) -> str:
     )
 
 
-def _period(p: tuple[datetime, datetime] | None) -> str:
+def period(p: tuple[datetime, datetime] | None) -> str:
     return "-" if p is None else f"{p[0]:%Y-%m-%d %H:%M:%S} {p[1]:%Y-%m-%d %H:%M:%S}"
 
 
 def locomo_lines(path: Path) -> Iterator[str]:
     for conv in dev_five(load(path)):
-        for order in ("month_first", "day_first"):
-            for session in conv.sessions:
-                thread = Thread()
-                for turn in session:
-                    told = event_period(
-                        turn.text,
-                        turn.occurred_at,
-                        after=thread.after,
-                        answers=thread.answers,
-                        ended=thread.ended,
-                        date_order=order,
-                    )
-                    thread = thread.said(turn.text, told)
-                    yield f"E {turn.dia_id} {order}: {_period(told)}"
-        for turn in (t for s in conv.sessions for t in s):
-            for i, sentence in enumerate(split_sentences(turn.text)):
-                for future in (False, True):
-                    for order in ("month_first", None):
-                        found = find_times(
-                            sentence, turn.occurred_at, prefer_future=future, date_order=order
-                        )
-                        yield f"T {turn.dia_id}.{i} {future} {order}: {_fmt(found)}"
-        for n, question in enumerate(conv.questions):
+        yield from conversation_lines(conv)
+
+
+def conversation_lines(conv: Conversation) -> Iterator[str]:
+    """The readings of one LoCoMo conversation's turns and questions."""
+    for order in ("month_first", "day_first"):
+        for session in conv.sessions:
+            thread = Thread()
+            for turn in session:
+                told = event_period(
+                    turn.text,
+                    turn.occurred_at,
+                    after=thread.after,
+                    answers=thread.answers,
+                    ended=thread.ended,
+                    date_order=order,
+                )
+                thread = thread.said(turn.text, told)
+                yield f"E {turn.dia_id} {order}: {period(told)}"
+    for turn in (t for s in conv.sessions for t in s):
+        for i, sentence in enumerate(split_sentences(turn.text)):
             for future in (False, True):
-                found = find_times(question.text, conv.last_time, prefer_future=future)
-                yield f"Q {conv.sample_id}.{n} {future}: {_fmt(found)}"
+                for order in ("month_first", None):
+                    found = find_times(
+                        sentence, turn.occurred_at, prefer_future=future, date_order=order
+                    )
+                    yield f"T {turn.dia_id}.{i} {future} {order}: {fmt(found)}"
+    for n, question in enumerate(conv.questions):
+        for future in (False, True):
+            found = find_times(question.text, conv.last_time, prefer_future=future)
+            yield f"Q {conv.sample_id}.{n} {future}: {fmt(found)}"
 
 
 def tune_lines() -> Iterator[str]:
@@ -104,7 +109,7 @@ def tune_lines() -> Iterator[str]:
                         )
                         yield (
                             f"S {row['id']} {future} {order} {after is not None} {ended}: "
-                            + _fmt(found)
+                            + fmt(found)
                         )
 
 
