@@ -5,6 +5,7 @@ holidays by ``dateutil``'s ``relativedelta`` (months by hand: it is six times sl
 
 from __future__ import annotations
 
+import re
 from calendar import monthrange
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
@@ -56,6 +57,17 @@ APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "
 APPROXIMATE |= {"couple"}
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {"morning": (6, 12), "afternoon": (12, 18)}
 PARTS_OF_DAY |= {"evening": (18, 24), "night": (18, 24)}
+PART_OF_DAY = "|".join(PARTS_OF_DAY)
+# the words that join the two ends of a range ("May 3-7"; "and": :func:`lone_and`)
+RANGE_TO = r"(?:-|–|to|through|until|till|and)"
+
+
+def lone_and(m: re.Match[str]) -> bool:
+    """Whether the range ``m`` is joined by "and" with no "between" ("on March 3 and 5")."""
+    said, before = m.group(0).lower(), m.string[: m.start()].rstrip().lower()
+    return " and " in said and not (said.startswith("between") or before.endswith("between"))
+
+
 # "the first", "the 2nd", "the last" (week of a month, quarter)
 FIRST_FOUR = "first|1st|second|2nd|third|3rd|fourth|4th|last"
 
@@ -98,6 +110,11 @@ def add_months(day: date, months: int) -> date:
     count a turn reads."""
     year, month = divmod(day.year * 12 + day.month - 1 + months, 12)
     return date(year, month + 1, min(day.day, days_in_month(year, month + 1)))
+
+
+def month_of(day: date, step: int = 0) -> date:
+    """The first day of the month ``step`` months from ``day``'s."""
+    return add_months(day.replace(day=1), step)
 
 
 def days_in_month(year: int, month: int) -> int:
@@ -305,9 +322,13 @@ def said_year(said: str | None, ref: datetime) -> int | None:
     return spoken_year(said) if word[0].isalpha() else year_of(said.lstrip("'’"), ref)
 
 
-def in_halves(n: int, unit: str, whole: int) -> tuple[int, str]:
-    """``n`` units and a half (``whole`` 1) or half a unit (``whole`` 0), counted in
-    the next smaller unit (a month: 30 days; a night: a day; a weekend: a week)."""
+def count_of(said: str | None, unit: str, words: str) -> tuple[int, str, bool]:
+    """How many ``unit`` the count ``said`` (None or "half a": a half) in ``words`` says,
+    in the next smaller unit when it holds a half; and whether it is approximate."""
+    half_only = said is None or said.lower().startswith("half")
+    n, approximate = (1, False) if said is None or half_only else number_of(said)
+    if "half" not in words.lower():
+        return n, unit, approximate
     smaller = "month" if unit in ("year", "decade") else "day"
     size = _MONTHS_IN[unit] if smaller == "month" else _DAYS_IN.get(unit, 30)
-    return (whole * n * size + size // 2) or 1, smaller
+    return ((0 if half_only else n) * size + size // 2) or 1, smaller, approximate

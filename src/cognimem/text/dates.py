@@ -151,8 +151,7 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "on the 15th" ("from / until the 15th" before a range word or the end, "the
     15th" as the whole text): the latest 15th that has begun by ``ref`` (looking ahead:
     the earliest that has not ended)."""
-    this_month = date(ref.year, ref.month, 1)
-    firsts = [cal.add_months(this_month, months) for months in range(-2, 3)]
+    firsts = [cal.month_of(ref.date(), months) for months in range(-2, 3)]
     return _pick_day(firsts, cal.ordinal(next(g for g in m.groups() if g)), ref, future)
 
 
@@ -163,7 +162,7 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     October", "the last weekend of October" (its last Saturday and Sunday)."""
     n, what, which = cal.ordinal(m.group(1)), m.group(2).lower(), (m.group(3) or "").lower()
     if m.group(4).lower() == "month":  # "the last Friday of the month", "of next month"
-        first = cal.add_months(ref.date().replace(day=1), cal.STEP[which])
+        first = cal.month_of(ref.date(), cal.STEP[which])
         year, month = first.year, first.month
     elif m.group(5):
         year, month = int(m.group(5)), cal.month_name(m.group(4))
@@ -192,10 +191,7 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _day_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "23rd to 26th Oct", "1-8 September", "May 3-7", "March 10 to 14, 2023",
     "between March 3 and 5": the first day to the end of the last."""
-    between = m.string[: m.start()].rstrip().lower().endswith("between")
-    if " and " in m.group(0).lower() and not between:
-        return None  # "on March 3 and 5": two days
-    if m.group(5) == _VERB_MAY:
+    if cal.lone_and(m) or m.group(5) == _VERB_MAY:
         return None
     first, last, month, year = m.group(6, 7, 5, 8) if m.group(5) else m.group(1, 2, 3, 4)
     year_said = int(year) if year else None
@@ -208,9 +204,7 @@ def _days_between(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "between the 5th and the 8th", "the 10th through the 14th" (no month): the
     first day as "on the 5th" reads it (:func:`_day_of_month`), to the end of the last
     in the same month ("and" joins days only after "between")."""
-    if " and " in m.group(0).lower() and not m.group(0).lower().startswith("between"):
-        return None
-    return _through(_day_of_month(m, ref, future), m.group(2))
+    return None if cal.lone_and(m) else _through(_day_of_month(m, ref, future), m.group(2))
 
 
 def _through(first: Resolved, last_day: str) -> Resolved:
@@ -256,8 +250,7 @@ def _weekday_day(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     that is a Tuesday, within a year."""
     if is_word_not_weekday(m.group(1)):
         return None
-    this_month = date(ref.year, ref.month, 1)
-    firsts = [cal.add_months(this_month, months) for months in range(-12, 13)]
+    firsts = [cal.month_of(ref.date(), months) for months in range(-12, 13)]
     return _pick_day(firsts, cal.ordinal(m.group(2)), ref, future, cal.weekday_of(m.group(1)))
 
 
@@ -288,7 +281,7 @@ _ATTRIBUTIVE_YEAR = (
     r"women|children|feet|more|less|times)\b)"
     r"[a-z]+(?<![^s]s)\b)"
 )
-_TO = r"\s*(?:-|–|to|through|until|till|and)\s*"
+_TO = rf"\s*{cal.RANGE_TO}\s*"
 # "the morning of", "the week of": a day of the month after them is a date
 PART_OF = "|".join(rf"(?<={w}\sof\s)" for w in ("ing", "noon", "night", "week", "weekend"))
 
@@ -345,7 +338,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(?:from|between)\s+({MONTH_ANY})\s*(?:to|through|until|till|and|-|–)\s*({MONTH_ANY})"
+        rf"\b(?:from|between)\s+({MONTH_ANY}){_TO}({MONTH_ANY})"
         rf"(?:,?\s+{YEAR})?\b",
         _month_range,
     ),

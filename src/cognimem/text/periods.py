@@ -55,7 +55,7 @@ def _decade(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 def _year_range(m: re.Match[str], _ref: datetime, _future: bool) -> Resolved:
     """ "from 2010 to 2014", "2010-2014": the first year to the end of the last."""
     first, last = int(m.group(1)), int(m.group(2))
-    if last < first or (not m.group(0)[0].isalpha() and " and " in m.group(0)):
+    if last < first or cal.lone_and(m):
         return None  # "between 2010 and 2014" needs its "between"
     return cal.utc_at(date(first, 1, 1)), cal.utc_at(date(last + 1, 1, 1)), "year", False
 
@@ -77,7 +77,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         None,
-        rf"\b(?:(?:from|between)\s+)?{YEAR}\s*(?:-|–|to|through|until|till|and)\s*{YEAR}\b",
+        rf"\b(?:(?:from|between)\s+)?{YEAR}\s*{cal.RANGE_TO}\s*{YEAR}\b",
         _year_range,
     ),
 )

@@ -173,7 +173,7 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
         return cal.day_window(moment.date(), "hour" if hours else "minute", approximate)
     unit = "day" if unit == "night" else unit
     if half:
-        count, smaller = cal.in_halves(n, unit, 1 if m.group(3) else 0)
+        count, smaller, _ = cal.count_of(m.group(3), unit, "half")
         return cal.day_window(cal.move(ref.date(), smaller, sign * count)[0], unit, True)
     if unit == "weekend":  # "three weekends ago": the Saturday and Sunday of that one
         first = cal.unit_after(ref.date(), unit, sign)[0]  # the last, or the coming one
@@ -305,7 +305,7 @@ def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
 def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the 20th of last month", "the first of next month": that day of the previous
     (this, next) month."""
-    first = cal.add_months(ref.date().replace(day=1), cal.STEP[m.group(2).lower()])
+    first = cal.month_of(ref.date(), cal.STEP[m.group(2).lower()])
     try:
         return cal.day_window(first.replace(day=cal.ordinal(m.group(1))))
     except ValueError:
@@ -313,7 +313,6 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
 
 
 _SEASONS = frozenset(cal.SEASONS)
-_PARTS = "|".join(cal.PARTS_OF_DAY)
 _CLOCK_UNITS = frozenset({"hour", "hours", "hr", "hrs", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
     (
@@ -354,7 +353,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         cal.WEEKDAY_WORDS | frozenset(cal.WEEKDAY_ABBREVIATIONS),
-        rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!s\b|'s|\s+(?:{_PARTS})s\b)|"
+        rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!'s|\s+(?:{cal.PART_OF_DAY})s\b)|"
         rf"^\s*(?:on\s+)?({dates.WEEKDAY_ANY})\s*[.!?]?\s*$|"
         # an abbreviation after "on" / "by" / "until", or ending a clause ("call you Wed.")
         rf"\b(?:on|by|until|till)\s+({_SHORT_WEEKDAY})\b|"

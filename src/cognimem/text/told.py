@@ -75,16 +75,17 @@ def durations(
     for m in _said_spans(text):
         if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
             continue
-        word, (n, approximate) = _word(m), cal.number_of(m.group(4) or "1")
+        word = _word(m)
         if m.re is _BARE and not runs_up_to_now(text, m.start()):
             continue  # "eight years" alone: a span only in the perfect
         bare = (m.group(1) or "").lower() == "took"
         if word in ("too", "spe") and (bare or _date_ending(text, m, kept) is not None):
             continue  # "I took 3 days off", "we spent a week there last May": no span
+        # "a year and a half", "half a year": in months
+        n, unit, approximate = cal.count_of(
+            m.group(4), cal.unit_name(m.group(5) or m.group(8)), m.group(0)
+        )
         approximate = approximate or m.group(3) is not None
-        unit = cal.unit_name(m.group(5) or m.group(8))
-        if "half" in m.group(0).lower():  # "a year and a half", "half a year": in months
-            n, unit = cal.in_halves(n, unit, 0 if m.group(7) else 1)
         beside = _date_beside(text, m, kept) if word == "for" else None
         span = (m.start(), m.end())
         if word == "aft":  # "after six months", ending at a date of its clause
@@ -183,8 +184,7 @@ def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMe
 # "the third day of the trip": the stays and courses a day is counted in
 _NTH = "|".join(list(cal.DAY_ORDINALS)[:7])
 _STAYS = "trip holiday vacation visit stay course job tour camp honeymoon festival cruise"
-_PARTS = "|".join(cal.PARTS_OF_DAY)
-_PART_UNITS = rf"day|{_PARTS}|week-?end|week|month|year"
+_PART_UNITS = rf"day|{cal.PART_OF_DAY}|week-?end|week|month|year"
 # "that summer", "the following spring": a season counted from the event told before
 _TOLD_UNITS = rf"{_PART_UNITS}|{SEASON}"
 # "the night we arrived", "the week they were here": the time of the event told before
@@ -337,13 +337,12 @@ def _counted(
     from the anchor's first day; from an anchor no longer than the unit, the anchor
     moved by that much (:func:`_from_event`)."""
     first, last = anchor[0].date(), (anchor[1] - timedelta(microseconds=1)).date()
-    said, unit = m.group("n").lower(), cal.unit_name(m.group("n_unit"))
-    n, approximate = (1, False) if said.startswith("half") else cal.number_of(said)
+    said = cal.unit_name(m.group("n_unit"))
+    # "half a year later", "two and a half years on": in months
+    n, unit, approximate = cal.count_of(m.group("n"), said, m.group(0))
     approximate = approximate or m.group("or") is not None  # "a day or two later"
-    if unit in ("hour", "minute"):  # "ten minutes later": the event's day
+    if said in ("hour", "minute"):  # "ten minutes later": the event's day
         return cal.day_window(first, approximate=approximate)
-    if "half" in m.group(0).lower():  # "half a year later", "two and a half years on"
-        n, unit = cal.in_halves(n, unit, 0 if said.startswith("half") else 1)
     later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
     n = n if later else -n
     if first < last and cal.utc_at(cal.move(first, unit, 1)[0]) >= anchor[1]:
@@ -370,8 +369,8 @@ def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
 
 _HABIT = re.compile(
     rf"\b(?:(?:every|each)\s+(?:other\s+|single\s+|second\s+|first\s+|last\s+)?(?:{WEEKDAY}"
-    rf"(?:\s*(?:,|and|or|&)\s*{WEEKDAY})*(?:\s+(?:{_PARTS}))?|"
-    rf"day|week-?end|week|month|year|{_PARTS}|{'|'.join(cal.SEASONS)})|"
+    rf"(?:\s*(?:,|and|or|&)\s*{WEEKDAY})*(?:\s+(?:{cal.PART_OF_DAY}))?|"
+    rf"day|week-?end|week|month|year|{cal.PART_OF_DAY}|{'|'.join(cal.SEASONS)})|"
     r"weekly|daily|monthly|yearly|annually|nightly)\b",
     re.IGNORECASE,
 )
@@ -409,7 +408,7 @@ def habits(text: str, kept: list[TimeMention]) -> list[TimeMention]:
     return out
 
 
-_BETWEEN = re.compile(r"^\s*(?:-|–|to|through|until|till|(and))\s*$", re.IGNORECASE)
+_BETWEEN = re.compile(rf"^\s*(?=(and)?){cal.RANGE_TO}\s*$", re.IGNORECASE)
 _BETWEEN_BEFORE = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 
 
