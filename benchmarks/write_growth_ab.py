@@ -1,16 +1,17 @@
 """A write's CPU in a grown SQLite scope with and without this branch's two changes to
 how a cached scope is brought up to date, interleaved in one process.
 
-What it measures: a copy of a database ``growth.py --keep`` left takes one warm-up
-``write_batch`` of ``--batch`` messages (the scope's matrix loaded, its HNSW index built
-and waited for), then ``--rounds`` rounds of two batches, one each way, the order
-alternating (A B, B A, ...): ``base`` reads the rows a write appended through the
+What it measures: two copies of a database ``growth.py --keep`` left, opened in one
+process, each take one warm-up ``write_batch`` of ``--batch`` messages (the scope's
+matrix loaded, its HNSW index built and waited for), then ``--rounds`` rounds in which
+both copies take the same new batch, one each way, the order alternating (A B, B A,
+...), so both ways write the same messages into the same state (the two ways store the
+same content: ``ingest_content_dump.py``): ``base`` reads the rows a write appended through the
 ``items_scope`` index and, after a status change, every row's status, as main c0e4445
 does (the same SQL: ``ScopeRef._by_rowid`` answers False, and ``vectors.restatus`` is
 c0e4445's, copied below); ``branch`` reads the appended rows by rowid when they are
 few and the statuses of the rows not active alone (this branch).
-One process for both, so a 1M-row scope loads and builds its index once (~8 min of CPU),
-not once per run. Per batch: process CPU (every thread), the thread CPU of every call
+Per batch: process CPU (every thread), the thread CPU of every call
 into SQLite and of the scope matrix's reads of new rows (``vector_rows.read``), the
 near-duplicate search and the knowledge build (``write_growth_profile.py``'s counters),
 per message. The messages are ``growth.py``'s stream after its first ``--skip``.
@@ -20,7 +21,7 @@ Usage (from the repository root, niced on a shared machine):
     python benchmarks/write_growth_ab.py DB [--batch 1000] [--rounds 2] [--skip N]
         [--path PATH] [--tmp DIR] [--ready FILE]
 
-The database given is not written (a copy in ``--tmp`` is, then deleted). ``--ready``:
+The database given is not written (two copies in ``--tmp`` are, then deleted). ``--ready``:
 written with the process id when the measured batches start (for ``py-spy``).
 """
 
@@ -47,7 +48,7 @@ from cognimem.store.scope_columns import STATUS_CODES
 from cognimem.store.sqlite import vector_rows, vectors
 from cognimem.store.sqlite.scopes import ScopeRef
 
-profiled._timed_sync(vector_rows, "read", "scope rows read after a write (reader thread)")
+profiled.timed_sync(vector_rows, "read", "scope rows read after a write (reader thread)")
 BY_ROWID = ScopeRef._by_rowid
 RESTATUS = vectors.restatus
 
@@ -56,7 +57,7 @@ def _never(self: ScopeRef, conn: sqlite3.Connection, after_rowid: int) -> bool:
     return False
 
 
-def _restatus_every_row(conn: sqlite3.Connection, scope: ScopeRef, m: Any, version: Any) -> Any:
+def restatus_every_row(conn: sqlite3.Connection, scope: ScopeRef, m: Any, version: Any) -> Any:
     """c0e4445's ``vectors.restatus``: every (rowid, status) of the scope read again."""
     if m.row_changes < 0 or m.row_changes != version.row_changes or len(m.rowids) != m.rows:
         return None
@@ -81,45 +82,50 @@ def _restatus_every_row(conn: sqlite3.Connection, scope: ScopeRef, m: Any, versi
 
 def _use(way: str) -> None:
     ScopeRef._by_rowid = BY_ROWID if way == "branch" else _never  # type: ignore[method-assign]
-    vectors.restatus = RESTATUS if way == "branch" else _restatus_every_row
-    profiled._timed_sync(vectors, "restatus", "statuses read again (reader thread)")
+    vectors.restatus = RESTATUS if way == "branch" else restatus_every_row
+    profiled.timed_sync(vectors, "restatus", "statuses read again (reader thread)")
+
+
+async def _batch(mem: Memory, way: str, texts: list[Any], r: int) -> dict[str, Any]:
+    """One measured write of ``texts`` the ``way`` given."""
+    _use(way)
+    profiled.CPU.clear()
+    cpu, wall = time.process_time(), time.perf_counter()
+    await mem.write_batch(texts, user_id=USER)
+    n = len(texts)
+    return {
+        "batch": r,
+        "way": way,
+        "process_cpu_ms_per_message": round((time.process_time() - cpu) / n * 1000, 3),
+        "wall_s": round(time.perf_counter() - wall, 2),
+        "thread_cpu_ms_per_message": {k: round(v / n * 1000, 3) for k, v in profiled.CPU.items()},
+        "load": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 async def measure(
-    url: str, skip: int, batch: int, rounds: int, path: Path, ready: Path | None
+    urls: dict[str, str], skip: int, batch: int, rounds: int, path: Path, ready: Path | None
 ) -> list[dict[str, Any]]:
     messages = stream(sentences(path), SEED)
     for _ in range(skip):
         next(messages)
     out: list[dict[str, Any]] = []
-    async with Memory.open(url) as mem:
-        await mem.write_batch([next(messages) for _ in range(batch)], user_id=USER)
-        wait = getattr(mem.store, "wait_for_vector_indexes", None)
-        if wait is not None:
-            wait()
+    async with Memory.open(urls["base"]) as base, Memory.open(urls["branch"]) as branch:
+        mems = {"base": base, "branch": branch}
+        texts = [next(messages) for _ in range(batch)]
+        for way, mem in mems.items():  # the warm-up: each copy's scope loaded, indexed
+            _use(way)
+            await mem.write_batch(texts, user_id=USER)
+            wait = getattr(mem.store, "wait_for_vector_indexes", None)
+            if wait is not None:
+                wait()
         if ready is not None:
             await asyncio.to_thread(ready.write_text, f"{os.getpid()}\n")
             await asyncio.sleep(2.0)  # time for a profiler to attach
         for r in range(rounds):
+            texts = [next(messages) for _ in range(batch)]
             for way in ("base", "branch") if r % 2 == 0 else ("branch", "base"):
-                _use(way)
-                profiled.CPU.clear()
-                cpu, wall = time.process_time(), time.perf_counter()
-                await mem.write_batch([next(messages) for _ in range(batch)], user_id=USER)
-                out.append(
-                    {
-                        "round": r,
-                        "way": way,
-                        "process_cpu_ms_per_message": round(
-                            (time.process_time() - cpu) / batch * 1000, 3
-                        ),
-                        "wall_s": round(time.perf_counter() - wall, 2),
-                        "thread_cpu_ms_per_message": {
-                            k: round(v / batch * 1000, 3) for k, v in profiled.CPU.items()
-                        },
-                        "load": [round(x, 2) for x in os.getloadavg()],
-                    }
-                )
+                out.append(await _batch(mems[way], way, texts, r))
                 print(json.dumps(out[-1]), flush=True)
     return out
 
@@ -133,20 +139,21 @@ def main() -> None:
     parser.add_argument(
         "--path", type=Path, default=Path("../shared/data/locomo/locomo10_dev.json")
     )
-    parser.add_argument("--tmp", type=Path, help="where the copy is made")
+    parser.add_argument("--tmp", type=Path, help="where the copies are made")
     parser.add_argument("--ready", type=Path, help="written when the measured batches start")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
-        copy = Path(tmp) / "copy.db"
-        shutil.copy(args.database, copy)
+        urls = {}
+        for way in ("base", "branch"):
+            copy = Path(tmp) / f"{way}.db"
+            shutil.copy(args.database, copy)
+            urls[way] = f"sqlite:///{copy}"
         with sqlite3.connect(copy) as conn:
             events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
             items = conn.execute("SELECT count(*) FROM items").fetchone()[0]
         skip = events if args.skip is None else args.skip
         print(json.dumps({"database": str(args.database), "items_before": items}), flush=True)
-        runs = asyncio.run(
-            measure(f"sqlite:///{copy}", skip, args.batch, args.rounds, args.path, args.ready)
-        )
+        runs = asyncio.run(measure(urls, skip, args.batch, args.rounds, args.path, args.ready))
     for way in ("base", "branch"):
         mine = [r["process_cpu_ms_per_message"] for r in runs if r["way"] == way]
         print(json.dumps({"way": way, "process_cpu_ms_per_message": mine}), flush=True)

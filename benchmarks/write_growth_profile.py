@@ -48,7 +48,7 @@ from cognimem.store.sqlite.connection import Connections
 CPU: dict[str, float] = {}
 
 
-def _timed_sync(owner: Any, name: str, label: str) -> None:
+def timed_sync(owner: Any, name: str, label: str) -> None:
     """``owner.name`` counting the CPU of the thread it runs on under ``label``."""
     real = getattr(owner, name)
 
@@ -77,8 +77,8 @@ def _timed_async(owner: Any, name: str, label: str) -> None:
     setattr(owner, name, timed)
 
 
-_timed_sync(vectors, "nearest", "near-duplicate search (reader thread)")
-_timed_sync(Connections, "_call", "every SQLite call, the search included (any thread)")
+timed_sync(vectors, "nearest", "near-duplicate search (reader thread)")
+timed_sync(Connections, "_call", "every SQLite call, the search included (any thread)")
 _timed_async(knowledge.KnowledgeBuilder, "build", "knowledge build (main thread)")
 
 
