@@ -166,30 +166,35 @@ def _relinked(
     entity: Entity, before: ItemLinks, after: ItemLinks, taken: tuple[Links, Links], now: datetime
 ) -> HistoryEntry:
     old, new = taken
-    return HistoryEntry.new(
-        tenant_id=entity.tenant_id,
-        target_type="item",
-        target_id=before.item_id,
-        action="relinked",
-        actor=ACTOR,
-        at=now,
-        before={"entities": before.entities, "links": old},
-        after={"entities": after.entities, "links": new},
+    return _relinked_entry(
+        entity,
+        before.item_id,
+        {"entities": before.entities, "links": old},
+        {"entities": after.entities, "links": new},
+        now,
     )
 
 
 def _corrected(
     entity: Entity, summary: SummarySources, entities: list[str], now: datetime
 ) -> HistoryEntry:
+    before = {"entities": summary.entities}
+    return _relinked_entry(entity, summary.summary_id, before, {"entities": entities}, now)
+
+
+def _relinked_entry(
+    entity: Entity, item_id: str, before: dict[str, Any], after: dict[str, Any], now: datetime
+) -> HistoryEntry:
+    """The ``relinked`` history entry of an item (or summary) an alias undo rewrote."""
     return HistoryEntry.new(
         tenant_id=entity.tenant_id,
         target_type="item",
-        target_id=summary.summary_id,
+        target_id=item_id,
         action="relinked",
         actor=ACTOR,
         at=now,
-        before={"entities": summary.entities},
-        after={"entities": entities},
+        before=before,
+        after=after,
     )
 
 
