@@ -20,6 +20,7 @@ from cognimem.api.mcp_mount import MOUNT_PATH, mcp_mount
 from cognimem.api.metrics_port import check_metrics_port, metrics_port_running
 from cognimem.api.middleware import HttpMiddleware
 from cognimem.api.observability import RequestContext, metrics_router
+from cognimem.api.read_path import ReadFastPath
 from cognimem.api.responses import documented
 from cognimem.api.routes import ROUTERS
 from cognimem.api.routes.operations import probe_router
@@ -179,6 +180,7 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     app.state.auth = auth
     app.state.metrics = metrics
     app.state.metrics_port = None  # the MetricsServer while the app runs, if configured
+    app.add_middleware(ReadFastPath, api=app)  # innermost: a plain read skips FastAPI
     app.add_middleware(BodyLimit, limit=limit)
     # outermost: request ids, latency and the access log cover every response
     app.add_middleware(RequestContext, metrics=metrics)
