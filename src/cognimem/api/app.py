@@ -34,6 +34,8 @@ from cognimem.ui import dashboard_app
 ERROR_RESPONSES = documented(401, 413, 422, 429, 500, 503)
 # the admin key is not rate limited
 ADMIN_ERROR_RESPONSES = documented(401, 413, 422, 500, 503)
+# the dependencies every router gets; ReadFastPath runs them itself for a plain read
+ROUTER_CHECKS = (storable_text,)
 
 
 HTTP_ERRORS = {
@@ -180,14 +182,21 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     app.state.auth = auth
     app.state.metrics = metrics
     app.state.metrics_port = None  # the MetricsServer while the app runs, if configured
-    app.add_middleware(ReadFastPath, api=app)  # innermost: a plain read skips FastAPI
+    # innermost: a plain read skips FastAPI, running the same checks itself
+    app.add_middleware(ReadFastPath, api=app, checks=ROUTER_CHECKS)
     app.add_middleware(BodyLimit, limit=limit)
     # outermost: request ids, latency and the access log cover every response
     app.add_middleware(RequestContext, metrics=metrics)
 
     add_error_handlers(app)
+    _add_routes(app, mcp_app)
+    return app
 
-    checked = [Depends(storable_text)]
+
+def _add_routes(app: FastAPI, mcp_app: ASGIApp) -> None:
+    """The API's routers (each with ``ROUTER_CHECKS``), the probes, the metrics, the
+    MCP app and the dashboard."""
+    checked = [Depends(check) for check in ROUTER_CHECKS]
     for router in ROUTERS:
         app.include_router(router, responses=ERROR_RESPONSES, dependencies=checked)
     app.include_router(admin_router, responses=ADMIN_ERROR_RESPONSES, dependencies=checked)
@@ -196,4 +205,3 @@ def create_app(memory: Memory | None = None, *, max_body_bytes: int | None = Non
     app.mount(MOUNT_PATH, mcp_app)
     # the dashboard: static files that call the routes above with the user's API key
     app.mount(DASHBOARD_PATH, dashboard_app())
-    return app

@@ -5,7 +5,8 @@ FastAPI's own work (matching the route twice, solving its four dependencies, che
 the body's content type with ``email``) costing about as much as the key check and the
 rendering together. :class:`ReadFastPath` answers a read that FastAPI would answer with
 the route's own code, in FastAPI's order: the JSON body parsed and validated as a
-``ReadRequest``, then the text check (``storable_text``), then the key
+``ReadRequest``, then the checks every router gets (``storable_text``, passed in by ``app.py``
+from the same list it gives the routers), then the key
 (``authenticated``, which counts the rate limit), then the route function ``read``.
 
 Anything else goes to FastAPI untouched, with the body it has already received played
@@ -20,9 +21,11 @@ rate limit by then. A cognimem error is answered as the app's handler answers it
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 from starlette.requests import Request
@@ -30,31 +33,57 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cognimem.api.auth import authenticated
-from cognimem.api.edge import storable_text
 from cognimem.api.errors import response_for
 from cognimem.api.middleware import HttpMiddleware
+from cognimem.api.routes.deps import memory_of
 from cognimem.api.routes.memory import read
 from cognimem.api.routes.memory import router as memory_router
 from cognimem.api.schemas import ReadRequest
 from cognimem.errors import CognimemError
 
 READ_PATH = "/v1/memory/read"
+# a dependency every router gets (``storable_text``): it answers by raising
+Check = Callable[[Request], Awaitable[None]]
+
+
+# the read route's own dependencies: the fast path runs them (the memory is
+# ``app.state.memory``, as ``memory_of`` returns it)
+_ANSWERED = frozenset({memory_of, authenticated})
 
 
 def _read_route() -> APIRoute:
-    """The route FastAPI would select (its ``path`` labels the request's metrics)."""
+    """The read route (its ``path`` labels the request's metrics), checked to depend on
+    what :class:`ReadFastPath` runs and nothing else: a dependency added to the route
+    stops the app at its first request rather than being skipped here."""
     for route in memory_router.routes:
         if isinstance(route, APIRoute) and route.endpoint is read:
+            calls = set(_calls(route.dependant))
+            if calls != _ANSWERED:
+                names = sorted(getattr(c, "__name__", repr(c)) for c in calls ^ _ANSWERED)
+                raise RuntimeError(
+                    f"the read route's dependencies differ from api/read_path.py's: {names}"
+                )
             return route
     raise LookupError("the memory router has no read route")  # pragma: no cover
+
+
+def _calls(dependant: Dependant) -> list[Any]:
+    """Every dependency ``dependant`` solves, nested ones too."""
+    out: list[Any] = []
+    for sub in dependant.dependencies:
+        out += [sub.call, *_calls(sub)]
+    return out
 
 
 class ReadFastPath(HttpMiddleware):
     """The innermost of the app's middlewares: a plain read answered directly."""
 
-    def __init__(self, app: ASGIApp, *, api: FastAPI) -> None:
+    def __init__(self, app: ASGIApp, *, api: FastAPI, checks: Sequence[Check]) -> None:
+        """``checks``: the dependencies the app gives every router (``app.py``'s
+        ``ROUTER_CHECKS``), run in that order before the read route's own."""
         super().__init__(app)
         self.api = api
+        self.checks = tuple(checks)
         self.route = _read_route()
 
     def _takes(self, scope: Scope) -> bool:
@@ -90,7 +119,8 @@ class ReadFastPath(HttpMiddleware):
     async def _answer(self, request: Request, body: ReadRequest) -> Response:
         request.scope["route"] = self.route
         try:
-            await storable_text(request)
+            for check in self.checks:
+                await check(request)
             caller = await authenticated(request)
             return await read(body, request, request.app.state.memory, caller)
         except CognimemError as exc:
