@@ -272,60 +272,54 @@ def rule_variants() -> Iterator[Variant]:
     num = numeric_dates.numeric_patterns
 
     for i, (_, source, _) in enumerate(base):
-        compiled = re.compile(source, re.IGNORECASE)
 
         def drop(i: int = i) -> None:
             _rebuild(base[:i] + base[i + 1 :], num)
 
-        yield Variant(f"{names[i]} whole", drop, undo, lambda t, c=compiled: bool(c.search(t)))
-        for site in sites(source):
-            changed = site.apply(source)
-            try:
-                new = re.compile(changed, re.IGNORECASE)
-            except re.error:
-                continue
+        def swap(changed: str, i: int = i) -> None:
+            rules = list(base)
+            rules[i] = (rules[i][0], changed, rules[i][2])
+            _rebuild(rules, num)
 
-            def swap(i: int = i, changed: str = changed) -> None:
-                rules = list(base)
-                rules[i] = (rules[i][0], changed, rules[i][2])
-                _rebuild(rules, num)
-
-            yield Variant(
-                f"{names[i]} {site.label}",
-                swap,
-                undo,
-                lambda t, c=compiled, n=new: bool(c.search(t) or n.search(t)),
-            )
+        yield from _rule_variants(names[i], source, drop, swap, undo)
     for j, (_, source, _) in enumerate(num("month_first")):
-        compiled = re.compile(source, re.IGNORECASE)
 
         def drop_num(j: int = j) -> None:
             _rebuild(base, lambda o: tuple(r for k, r in enumerate(num(o)) if k != j))  # type: ignore[arg-type]
 
+        def swap_num(changed: str, j: int = j) -> None:
+            def patterns(o: str) -> tuple[Any, ...]:
+                rules = list(num(o))  # type: ignore[arg-type]
+                rules[j] = (rules[j][0], changed, rules[j][2])
+                return tuple(rules)
+
+            _rebuild(base, patterns)
+
+        yield from _rule_variants(f"numeric[{j}]", source, drop_num, swap_num, undo)
+
+
+def _rule_variants(
+    name: str,
+    source: str,
+    drop: Callable[[], None],
+    swap: Callable[[str], None],
+    undo: Callable[[], None],
+) -> Iterator[Variant]:
+    """One rule taken out whole, then each of its sites changed in turn."""
+    compiled = re.compile(source, re.IGNORECASE)
+    yield Variant(f"{name} whole", drop, undo, lambda t: bool(compiled.search(t)))
+    for site in sites(source):
+        changed = site.apply(source)
+        try:
+            new = re.compile(changed, re.IGNORECASE)
+        except re.error:
+            continue
         yield Variant(
-            f"numeric[{j}] whole", drop_num, undo, lambda t, c=compiled: bool(c.search(t))
+            f"{name} {site.label}",
+            lambda changed=changed: swap(changed),
+            undo,
+            lambda t, n=new: bool(compiled.search(t) or n.search(t)),
         )
-        for site in sites(source):
-            changed = site.apply(source)
-            try:
-                new = re.compile(changed, re.IGNORECASE)
-            except re.error:
-                continue
-
-            def swap_num(j: int = j, changed: str = changed) -> None:
-                def patterns(o: str) -> tuple[Any, ...]:
-                    rules = list(num(o))  # type: ignore[arg-type]
-                    rules[j] = (rules[j][0], changed, rules[j][2])
-                    return tuple(rules)
-
-                _rebuild(base, patterns)
-
-            yield Variant(
-                f"numeric[{j}] {site.label}",
-                swap_num,
-                undo,
-                lambda t, c=compiled, n=new: bool(c.search(t) or n.search(t)),
-            )
 
 
 _MODULE_REGEXES: tuple[tuple[ModuleType, str], ...] = (
