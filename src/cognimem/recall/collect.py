@@ -23,7 +23,7 @@ from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, RankInput
 from cognimem.recall.steps import StepOutput
 from cognimem.recall.temporal import belongs
-from cognimem.store.types import Candidate, ItemFilter
+from cognimem.store.types import ItemFilter
 
 _EMPTY = StepOutput()
 # the steps whose items fill a section of their own, by section name
@@ -62,23 +62,12 @@ class RankInputs:
         self._built: dict[str, RankInput] = {}
         self._extra: list[str] = []  # ids only the graph or the key lookup found
         for kind, attr in ((StepKind.GRAPH, "graph"), (StepKind.FACT_LOOKUP, "fact")):
-            self._add_evidence(output(outputs, kind).candidates, kind.value, attr)
-
-    def _add_evidence(self, found: Sequence[Candidate], step: str, attr: str) -> None:
-        """One evidence list's candidates (the graph's ~50 a read, most found by it
-        alone), each scaled by the list's best score into ``attr``, the step named."""
-        best = max((c.score for c in found), default=0.0) or 1.0
-        built, scores, extra = self._built, self._scores, self._extra
-        for c in found:
-            item_id = c.item_id
-            ri = built.get(item_id)
-            if ri is None and item_id not in scores:  # found by this list alone: blank
-                ri = built[item_id] = RankInput()
-                extra.append(item_id)
-            elif ri is None:
-                ri = self.get(item_id)
-            setattr(ri, attr, max(getattr(ri, attr), c.score / best))
-            ri.steps = (*ri.steps, step)
+            found = output(outputs, kind).candidates
+            best = max((c.score for c in found), default=0.0) or 1.0
+            for c in found:
+                ri = self.get(c.item_id)
+                setattr(ri, attr, max(getattr(ri, attr), c.score / best))
+                ri.steps = (*ri.steps, kind.value)
 
     def get(self, item_id: str) -> RankInput:
         """The candidate's input (a blank one, kept, for an id no step found)."""
