@@ -3,7 +3,9 @@ with at least eight topics each, every statement a recorded-constraint statement
 constraint_statements.jsonl with its split, and no content word shared by a statement
 and its request. The second set (preference_requests_more.jsonl, its own statements):
 at least 120 pairs over at least 20 topics split by topic, half negative in every
-topic, and the same no-shared-word rule."""
+topic, and the same no-shared-word rule. The third set
+(preference_requests_third.jsonl): split by topic, ten topics a half, none of the other
+sets' topics, and the same rule."""
 
 from __future__ import annotations
 
@@ -78,5 +80,29 @@ def test_the_second_set_is_half_negative_in_every_topic() -> None:
 
 def test_no_request_of_the_second_set_shares_a_content_word_with_its_statement() -> None:
     for pair in MORE:
+        shared = content_words(pair["statement"]) & content_words(pair["request"])
+        assert not shared, (pair["id"], shared)
+
+
+THIRD = load("preference_requests_third.jsonl")
+
+
+def test_the_third_set_is_split_by_topic_with_enough_topics_a_half() -> None:
+    assert len(THIRD) >= 60
+    assert len({pair["id"] for pair in THIRD}) == len(THIRD)
+    for pair in THIRD:
+        assert set(pair) == FIELDS, pair["id"]
+        assert pair["split"] in ("tune", "check"), pair["id"]
+        assert pair["kind"] in ("negative", "positive"), pair["id"]
+    topics = {half: {p["topic"] for p in THIRD if p["split"] == half} for half in ("tune", "check")}
+    # the benchmark draws nine others from nine other topics of the pair's half
+    assert len(topics["tune"]) >= 10
+    assert len(topics["check"]) >= 10
+    assert not topics["tune"] & topics["check"]
+    assert not (topics["tune"] | topics["check"]) & {p["topic"] for p in PAIRS + MORE}
+
+
+def test_no_request_of_the_third_set_shares_a_content_word_with_its_statement() -> None:
+    for pair in THIRD:
         shared = content_words(pair["statement"]) & content_words(pair["request"])
         assert not shared, (pair["id"], shared)
