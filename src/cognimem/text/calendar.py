@@ -21,7 +21,7 @@ WEEKDAYS: dict[str, int] = {name: n for n, name in enumerate(_WEEKDAY_NAMES.spli
 # abbreviations read only beside a day number or after "last" / "next" ("sun", "sat" and
 # "wed" are words of their own)
 WEEKDAY_ABBREVIATIONS: dict[str, int] = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3}
-WEEKDAY_ABBREVIATIONS |= {"thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+WEEKDAY_ABBREVIATIONS |= {"weds": 2, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
 _FIRST_NINE = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 # the days of a month as ordinal words ("the third of March", "March twenty-first")
 DAY_ORDINALS: dict[str, int] = {w: n for n, w in enumerate(_FIRST_NINE, 1)}
@@ -44,17 +44,17 @@ TENS = {word: 10 * n for n, word in enumerate(_TENS_WORDS.split(), 2)}
 NUMBERS |= {"a": 1, "an": 1, "a dozen": 12, "a hundred": 100}
 # approximate counts
 NUMBERS |= {"a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2, "a few": 3, "few": 3}
-NUMBERS |= {"several": 3}
+NUMBERS |= {"several": 3, "a cpl": 2, "cpl": 2}
 # words that gate the patterns (:data:`cognimem.text.mention.Rule`)
 MONTH_WORDS = frozenset([*MONTHS, *MONTH_ABBREVIATIONS])
 WEEKDAY_WORDS = frozenset(WEEKDAYS)
 UNIT_WORDS = frozenset(
     {"day", "days", "week", "weeks", "weekend", "weekends", "fortnight", "fortnights"}
     | {"month", "months", "quarter", "year", "years", "decade", "decades"}
-    | {"wk", "wks", "mo", "mos", "yr", "yrs"}
+    | {"wk", "wks", "mo", "mos", "mth", "mths", "yr", "yrs"}
 )
 APPROXIMATE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
-APPROXIMATE |= {"couple"}
+APPROXIMATE |= {"couple", "a cpl", "cpl"}
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {"morning": (6, 12), "afternoon": (12, 18)}
 PARTS_OF_DAY |= {"evening": (18, 24), "night": (18, 24)}
 PART_OF_DAY = "|".join(PARTS_OF_DAY)
@@ -81,15 +81,16 @@ _DIGIT_WORD = alt(w for w, n in NUMBERS.items() if n < 10 and w not in APPROXIMA
 # (the lookahead fails fast where no number word can start: most words)
 NUMBER = (
     rf"(?=[\d{''.join(sorted({w[0] for w in (*NUMBERS, *TENS)}))}])"
-    rf"(?:\d{{1,3}}|(?:{alt(TENS)})(?:[\s-]+(?:{_DIGIT_WORD})\b)?|"
+    rf"(?:\d{{1,3}}\+?|(?:{alt(TENS)})(?:[\s-]+(?:{_DIGIT_WORD})\b)?|"
     + alt(NUMBERS).replace(" ", r"\s+")
     + ")"
 )
 _UNIT_NAMES = "day|week|fortnight|month|year|decade"
 # a unit, or one written short as in chat ("2 wks ago", "3 mos", "5 yrs"): :func:`unit_name`
-UNIT = rf"(?:{_UNIT_NAMES}|wk|mo|yr)s?(?!\w)"
+UNIT = rf"(?:{_UNIT_NAMES}|wk|mo|mth|yr)s?(?!\w)"
 UNIT_PLURAL = rf"(?:{_UNIT_NAMES})s"
-_SHORT_UNITS = {"wk": "week", "mo": "month", "yr": "year", "hr": "hour", "min": "minute"}
+_SHORT_UNITS = {"wk": "week", "mo": "month", "mth": "month", "yr": "year", "hr": "hour"}
+_SHORT_UNITS |= {"min": "minute"}
 
 
 def unit_name(word: str) -> str:
@@ -176,10 +177,10 @@ def season_from(season_month: int, day: date, step: int) -> tuple[datetime, date
 
 def number_of(word: str) -> tuple[int, bool]:
     """The number that digits or number words (:data:`NUMBERS`, :data:`TENS`: "forty",
-    "twenty-five") say, and whether it is only approximate ("a few")."""
+    "twenty-five") say, and whether it is only approximate ("a few", "6+")."""
     key = " ".join(word.lower().split())
-    if key.isdigit():
-        return int(key), False
+    if key.rstrip("+").isdigit():
+        return int(key.rstrip("+")), key.endswith("+")
     if key in NUMBERS:
         return NUMBERS[key], key in APPROXIMATE
     tens, _, ones = key.replace("-", " ").partition(" ")
@@ -288,8 +289,9 @@ def unit_after(first: date, unit: str, step: int) -> tuple[datetime, datetime, s
     return day_window(first + timedelta(days=step))[:3]
 
 
-# the year said after a date, a month, a season or a holiday: "2019", "'94", "last year"
-SAID_YEAR = r"((?:19|20)\d{2}\b|['’]\d\d(?![\w'’])|(?:last|this|next)\s+year\b)"
+# the year said after a date, a month, a season or a holiday: "2019", "2019ish", "'94",
+# "last year"
+SAID_YEAR = r"((?:19|20)\d{2}(?=(?:-?ish)?\b)|['’]\d\d(?![\w'’])|(?:last|this|next)\s+year\b)"
 
 
 _UNITS, _TEEN = "|".join(_NUMBER_WORDS.split()[:9]), "|".join(_NUMBER_WORDS.split()[9:])

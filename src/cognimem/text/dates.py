@@ -33,7 +33,7 @@ DAY = (
 )
 WEEKDAY_ANY = rf"(?:{cal.alt([*cal.WEEKDAYS, *cal.WEEKDAY_ABBREVIATIONS])})\.?"
 # abbreviations that are words of their own in lower case ("I sat 3rd", "the sun")
-WORD_ABBREVIATIONS = frozenset({"sat", "sun", "wed"})
+WORD_ABBREVIATIONS = frozenset({"sat", "sun", "wed", "weds"})
 
 
 def is_word_not_weekday(word: str) -> bool:

@@ -81,6 +81,13 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     elif unit in ("week", "month", "year"):
         step = cal.STEP[which]
         first = cal.unit_window(ref.date(), unit, step)[0].date()
+    elif unit in cal.SEASONS:  # "the end of summer": its last month
+        months = {"beginning": 0, "start": 0, "middle": 1, "end": 2}.get(part)
+        if months is None:  # "the first half of summer"
+            return None
+        first = _season(which, cal.SEASONS[unit], ref, future)[0].date()
+        month = cal.add_months(first, months)
+        return (*cal.month_range(month.year, month.month), "season", True)
     else:
         month = cal.month_name(unit)
         year = cal.said_year(m.group(4), ref) or dates.year_of_month(which, month, ref, future)
@@ -97,6 +104,9 @@ def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     few weeks``."""
     count = m.group(1) or ("a few" if m.group(2) else None)
     n, approximate = cal.number_of(count) if count else (1, False)
+    if m.group(4):  # "the past year and a half": in months, up to the day said
+        n, unit, _ = cal.count_of(count or "1", cal.unit_name(m.group(3)), "half")
+        return _back_to_today(ref, unit, n, approximate)
     if not count or runs_up_to_now(m.string, m.start()):
         return _back_to_today(ref, m.group(3), n, approximate)
     unit = cal.unit_name(m.group(3))
@@ -159,7 +169,9 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     day said. "in 2 hours", "an hour ago": the day they reach. "half a year ago", "a year
     and a half ago", "in two and a half weeks": that many halves of the unit, in the
     smaller unit, approximate."""
-    ahead, suffix = m.group(1) is not None, (m.group(6) or "").lower()
+    suffix = (m.group(6) or "").lower()
+    # "moved in a month ago": "in" is the verb's, not a count ahead
+    ahead = m.group(1) is not None and suffix not in ("ago", "back")
     if ahead == bool(suffix) and not suffix.endswith("now"):  # "two weeks": a length
         return None
     unit = cal.unit_name(m.group(4) or m.group(5))
@@ -184,21 +196,32 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 def _relative_season(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """``last summer``, ``this winter``, ``next spring``; ``the summer``: the latest that
-    has begun (looking ahead: the earliest that has not ended); ``in early spring``,
-    ``mid-winter``, ``late summer``: its first, middle or last month, approximate."""
-    which, season = (m.group(1) or "").lower(), cal.SEASONS[m.group(3).lower()]
-    today = ref.date()
-    ahead = cal.season_from(season, today, 0)  # under way, or the next to begin
-    under_way = ahead[0] <= cal.utc_at(today)
-    back = which == "last" or "past" in which or not (which or future or under_way)
-    found = cal.season_from(season, today, -1 if back else 1 if which else 0)
-    if which in ("this", "current"):
-        found = ahead if under_way else cal.month_range(today.year, season, 3)
+    """``last summer``, ``this winter``, ``next spring``, ``the summer``
+    (:func:`_season`); ``in early spring``, ``mid-winter``, ``late summer``: its first,
+    middle or last month, approximate."""
+    found = _season((m.group(1) or "").lower(), cal.SEASONS[m.group(3).lower()], ref, future)
     if m.group(2):
         month = cal.add_months(found[0].date(), ("early", "mid", "late").index(m.group(2).lower()))
         return (*cal.month_range(month.year, month.month), "season", True)
     return (*found, "season", False)
+
+
+def _season(which: str, season: int, ref: datetime, future: bool) -> tuple[datetime, datetime]:
+    """The season ``which`` ("last", "this", "next", "") names: with no word, the latest
+    that has begun (looking ahead: the earliest that has not ended); "this" one not under
+    way: this year's, or in the past tense the last one while the season after it is
+    under way ("this winter has been mild", said in March)."""
+    today = ref.date()
+    ahead = cal.season_from(season, today, 0)  # under way, or the next to begin
+    under_way = ahead[0] <= cal.utc_at(today)
+    back = which == "last" or "past" in which or not (which or future or under_way)
+    if which in ("this", "current") and not under_way:
+        last = cal.season_from(season, today, -1)
+        just_over = not future and cal.utc_at(cal.add_months(last[1].date(), 3)) > ref
+        return last if just_over else cal.month_range(today.year, season, 3)
+    if which in ("this", "current"):
+        return ahead
+    return cal.season_from(season, today, -1 if back else 1 if which else 0)
 
 
 def _season_but_one(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -283,14 +306,18 @@ def _weekdays_ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "Friday after next": a week after next Friday; "March after next": a year after
-    next March."""
-    word, today = m.group(1).lower(), ref.date()
+    """ "Friday after next" (and the British "Friday week", "a week on Friday"): a week
+    after next Friday; "Tuesday before last": a week before last Tuesday; "March after
+    next" ("before last"): a year after next March (before last March)."""
+    word, today = (m.group(1) or m.group(3) or m.group(4)).lower(), ref.date()
+    ahead = not (m.group(2) or "").lower().startswith("before")
     if word in cal.WEEKDAYS:
-        return cal.day_window(cal.weekday_after(today, cal.WEEKDAYS[word]) + timedelta(weeks=1))
+        step = timedelta(weeks=1 if ahead else -1)
+        next_or_last = cal.weekday_after if ahead else cal.weekday_before
+        return cal.day_window(next_or_last(today, cal.WEEKDAYS[word]) + step)
     month = cal.month_name(word)
-    first = date(dates.year_of_month("next", month, ref, True) + 1, month, 1)
-    return dates.whole_or_part("month", first, "")
+    year = dates.year_of_month("next" if ahead else "last", month, ref, ahead)
+    return dates.whole_or_part("month", date(year + (1 if ahead else -1), month, 1), "")
 
 
 def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -371,7 +398,8 @@ PATTERNS: tuple[Rule, ...] = (
         frozenset({"end", "beginning", "start", "middle", "half"}),
         r"\b(?:at\s+)?(?:the\s+)?(?:back\s+)?(end|beginning|start|middle|"
         r"(?:first|1st|second|2nd|latter)\s+half)\s+of\s+(?:the\s+)?"
-        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{dates.MONTH}|(?:19|20)\d{{2}})"
+        rf"(?:(this|last|next|previous|following)\s+)?(week|month|year|{dates.SEASON}|{dates.MONTH}|"
+        r"(?:19|20)\d{2})"
         rf"(?:,?\s+(?:of\s+)?{cal.SAID_YEAR})?",
         _part_of_unit,
     ),
@@ -383,7 +411,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         cal.UNIT_WORDS,
         rf"\b(?:the\s+)?(?:(?:past|last|previous)\s+({NUMBER})|past|(?:in\s+)?(recent)"
-        rf"(?=\s+{cal.UNIT_PLURAL}\b))\s+({UNIT})\b(?!\s+of\b)",
+        rf"(?=\s+{cal.UNIT_PLURAL}\b))\s+({UNIT})\b(\s+and\s+a\s+half\b)?(?!\s+of\b)",
         _past_span,
     ),
     (
@@ -435,7 +463,8 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         cal.WEEKDAY_WORDS | cal.MONTH_WORDS,
-        rf"\b(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH})\s+after\s+next\b",
+        rf"\b(?:(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH})\s+(after\s+next|before\s+last)|"
+        rf"a\s+week\s+on\s+({dates.WEEKDAY})|(?:on\s+)?({dates.WEEKDAY})\s+week(?!-?end|s))\b",
         _after_next,
     ),
     (

@@ -196,7 +196,7 @@ _SINCE = (
     r"left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$)))"
 )
 _LATER = re.compile(
-    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|hours?|hrs?|minutes?|mins?)"
+    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|nights?|hours?|hrs?|minutes?|mins?)"
     r"(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?\s+"
     r"(?P<n_word>later|after(?:\s+that)?|afterwards|into|(?:in|on)(?=\s*(?:[,.;!?]|$))|"
     r"earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
