@@ -89,8 +89,7 @@ _UNIT_NAMES = "day|week|fortnight|month|year|decade"
 # a unit, or one written short as in chat ("2 wks ago", "3 mos", "5 yrs"): :func:`unit_name`
 UNIT = rf"(?:{_UNIT_NAMES}|wk|mo|mth|yr)s?(?!\w)"
 UNIT_PLURAL = rf"(?:{_UNIT_NAMES})s"
-_SHORT_UNITS = {"wk": "week", "mo": "month", "mth": "month", "yr": "year", "hr": "hour"}
-_SHORT_UNITS |= {"min": "minute"}
+_SHORT_UNITS = dict(wk="week", mo="month", mth="month", yr="year", hr="hour", min="minute")
 
 
 def unit_name(word: str) -> str:

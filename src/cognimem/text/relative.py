@@ -85,9 +85,8 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         months = {"beginning": 0, "start": 0, "middle": 1, "end": 2}.get(part)
         if months is None:  # "the first half of summer"
             return None
-        first = _season(which, cal.SEASONS[unit], ref, future)[0].date()
-        month = cal.add_months(first, months)
-        return (*cal.month_range(month.year, month.month), "season", True)
+        start = cal.add_months(_season(which, cal.SEASONS[unit], ref, future)[0].date(), months)
+        return (*cal.month_range(start.year, start.month), "season", True)
     else:
         month = cal.month_name(unit)
         year = cal.said_year(m.group(4), ref) or dates.year_of_month(which, month, ref, future)
@@ -215,21 +214,13 @@ def _season(which: str, season: int, ref: datetime, future: bool) -> tuple[datet
     ahead = cal.season_from(season, today, 0)  # under way, or the next to begin
     under_way = ahead[0] <= cal.utc_at(today)
     back = which == "last" or "past" in which or not (which or future or under_way)
-    if which in ("this", "current") and not under_way:
-        last = cal.season_from(season, today, -1)
-        just_over = not future and cal.utc_at(cal.add_months(last[1].date(), 3)) > ref
-        return last if just_over else cal.month_range(today.year, season, 3)
     if which in ("this", "current"):
-        return ahead
+        last = cal.season_from(season, today, -1)
+        just_over = (
+            not (future or under_way) and cal.utc_at(cal.add_months(last[1].date(), 3)) > ref
+        )
+        return last if just_over else ahead if under_way else cal.month_range(today.year, season, 3)
     return cal.season_from(season, today, -1 if back else 1 if which else 0)
-
-
-def _season_but_one(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "the summer before last": the one before the last to have ended; "the winter
-    after next": the one after the next to begin."""
-    season, back = cal.SEASONS[m.group(1).lower()], m.group(2).lower().startswith("before")
-    start = cal.season_from(season, ref.date(), -1 if back else 1)[0]
-    return (*cal.month_range(start.year + (-1 if back else 1), season, 3), "season", False)
 
 
 def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -293,31 +284,25 @@ def _the_weekend(_m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     return (*cal.unit_after(today, "weekend", step), False)
 
 
-def _weekdays_ago(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "two Saturdays ago" (``back``): the Saturday before last; "3 Fridays from now":
-    the third Friday after the day said."""
-    n, approximate = cal.number_of(m.group(1))
-    today, weekday = ref.date(), cal.WEEKDAYS[m.group(2).lower()]
-    back = m.group(3).lower() in ("ago", "back")
-    first = (cal.weekday_before if back else cal.weekday_after)(today, weekday)
-    return cal.day_window(
-        first + timedelta(weeks=(1 - n) if back else n - 1), approximate=approximate
-    )
-
-
-def _after_next(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "Friday after next" (and the British "Friday week", "a week on Friday"): a week
-    after next Friday; "Tuesday before last": a week before last Tuesday; "March after
-    next" ("before last"): a year after next March (before last March)."""
-    word, today = (m.group(1) or m.group(3) or m.group(4)).lower(), ref.date()
-    ahead = not (m.group(2) or "").lower().startswith("before")
+def _counted_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "Friday after next" (the British "Friday week", "a week on Friday"): a week after
+    next Friday; "Tuesday before last": a week before last Tuesday; "two Saturdays ago"
+    (``back``): the Saturday before last, "3 Fridays from now": the third Friday after
+    the day said; "March after next" ("before last"): a year after next March (before
+    last March); "the summer before last": the one before the last to have ended."""
+    word, today = (m.group(1) or m.group(3) or m.group(4) or m.group(6)).lower(), ref.date()
+    back = (m.group(2) or m.group(7) or "").lower().startswith(("before", "ago", "back"))
+    n, approximate = cal.number_of(m.group(5)) if m.group(5) else (2, False)
     if word in cal.WEEKDAYS:
-        step = timedelta(weeks=1 if ahead else -1)
-        next_or_last = cal.weekday_after if ahead else cal.weekday_before
-        return cal.day_window(next_or_last(today, cal.WEEKDAYS[word]) + step)
+        first = (cal.weekday_before if back else cal.weekday_after)(today, cal.WEEKDAYS[word])
+        weeks = timedelta(weeks=(1 - n) if back else n - 1)
+        return cal.day_window(first + weeks, approximate=approximate)
+    if word in cal.SEASONS:
+        start = cal.season_from(cal.SEASONS[word], today, -1 if back else 1)[0]
+        return (*cal.month_range(start.year + (-1 if back else 1), start.month, 3), "season", False)
     month = cal.month_name(word)
-    year = dates.year_of_month("next" if ahead else "last", month, ref, ahead)
-    return dates.whole_or_part("month", date(year + (1 if ahead else -1), month, 1), "")
+    year = dates.year_of_month("last" if back else "next", month, ref, not back)
+    return dates.whole_or_part("month", date(year + (-1 if back else 1), month, 1), "")
 
 
 def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -423,7 +408,6 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     # a season that is the whole text ("Summer.") is read as after "in"
     (_SEASONS, rf"^\s*()(?:the\s+)?()({dates.SEASON})\s*[.!?]?\s*$", _relative_season),
-    (_SEASONS, rf"\bthe\s+({dates.SEASON})\s+(before\s+last|after\s+next)\b", _season_but_one),
     (
         frozenset(f"{season}s" for season in cal.SEASONS),
         rf"\b(?:the\s+)?(?:last|past)\s+({NUMBER})\s+({dates.SEASON})s\b",
@@ -457,15 +441,11 @@ PATTERNS: tuple[Rule, ...] = (
         _the_weekend,
     ),
     (
-        frozenset({"ago", "back", "now", "hence"}),
-        rf"\b({NUMBER})\s+({dates.WEEKDAY})s\s+(ago|back|from\s+now|hence)\b",
-        _weekdays_ago,
-    ),
-    (
-        cal.WEEKDAY_WORDS | cal.MONTH_WORDS,
-        rf"\b(?:(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH})\s+(after\s+next|before\s+last)|"
-        rf"a\s+week\s+on\s+({dates.WEEKDAY})|(?:on\s+)?({dates.WEEKDAY})\s+week(?!-?end|s))\b",
-        _after_next,
+        cal.WEEKDAY_WORDS | cal.MONTH_WORDS | _SEASONS | {"ago", "back", "now", "hence"},
+        rf"\b(?:(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH}|{dates.SEASON})\s+(after\s+next|before\s+last)|"
+        rf"a\s+week\s+on\s+({dates.WEEKDAY})|(?:on\s+)?({dates.WEEKDAY})\s+week(?!-?end|s)|"
+        rf"({NUMBER})\s+({dates.WEEKDAY})s\s+(ago|back|from\s+now|hence))\b",
+        _counted_weekday,
     ),
     (
         frozenset({"week"}),
