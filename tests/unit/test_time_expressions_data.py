@@ -86,3 +86,27 @@ def test_no_document_straddles_the_split() -> None:
     for r in rows():
         halves[r["document"]].add(r["split"])
     assert all(len(s) == 1 for s in halves.values())
+
+
+# the round-2 set: halves of its own, split by passage (time_expressions.md, "Round 2")
+ROUND2 = DATA.with_name("time_expressions_round2.jsonl")
+
+
+def test_the_round2_set_keeps_the_same_promises() -> None:
+    data = [json.loads(line) for line in ROUND2.read_text(encoding="utf-8").splitlines() if line]
+    assert len(data) >= 150
+    assert len({r["id"] for r in data}) == len(data)
+    halves: dict[str, set[str]] = defaultdict(set)
+    for r in data:
+        lo, hi = r["span"]
+        assert r["sentence"][lo:hi] == r["expression"], r["id"]
+        assert r["kind"] in KINDS, r["id"]
+        assert r["tense"] in ("past", "future"), r["id"]
+        assert r["approximate"] == (r["tolerance_days"] > 0), r["id"]
+        if r["start"] is not None and r["end"] is None:
+            assert r["open_end"], r["id"]
+        elif r["start"] is not None:
+            assert date.fromisoformat(r["start"]) < date.fromisoformat(r["end"]), r["id"]
+        halves[r["document"]].add(r["split"])
+    assert all(len(s) == 1 for s in halves.values())
+    assert {r["split"] for r in data} == {"tune", "check"}
