@@ -3,6 +3,8 @@ from, forgetting items with what only they support, conflicts' resolution, histo
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import pytest
 
 from cognimem.errors import (
@@ -18,6 +20,7 @@ from cognimem.models.knowledge import (
     ConflictStatus,
     ConflictStrategy,
     Entity,
+    Fact,
     FactConflict,
     FactStatus,
 )
@@ -29,6 +32,7 @@ from cognimem.store.arguments import (
     ItemEdit,
     ItemsForgetting,
     KnowledgeView,
+    Moved,
     Relinked,
     Resummarised,
     SummarySources,
@@ -230,7 +234,7 @@ async def test_remove_aliases_rewrites_the_user_s_items_linked_to_the_entity(
 
     written: list[list[Relinked]] = []
 
-    def then(rows: list[Alias], items: list[Relinked], _: list[Resummarised]) -> Knowledge:
+    def then(rows: list[Alias], items: list[Relinked], *_: object) -> Knowledge:
         written.append(items)
         return Knowledge()
 
@@ -293,7 +297,9 @@ async def test_remove_aliases_corrects_the_summaries_covering_the_items_rewritte
 
     written: list[list[Resummarised]] = []
 
-    def then(rows: list[Alias], items: list[Relinked], sums: list[Resummarised]) -> Knowledge:
+    def then(
+        rows: list[Alias], items: list[Relinked], sums: list[Resummarised], _: list[Moved]
+    ) -> Knowledge:
         written.append(sums)
         return Knowledge()
 
@@ -310,6 +316,62 @@ async def test_remove_aliases_corrects_the_summaries_covering_the_items_rewritte
     ids = [by_nick.item.id, by_name.item.id, profile.item.id]
     got = {i.id: i.entities for i in await store.get_items("t1", ids)}
     assert got == {ids[0]: [luis.id], ids[1]: [sarah.id], ids[2]: [sarah.id]}
+
+
+async def test_remove_aliases_moves_the_user_s_facts_of_the_entity_as_told(
+    store: Store,
+) -> None:
+    sarah, twin, acme, me = entity("Sarah Jones"), entity("Sally"), entity("Acme"), entity("user")
+    hers = {"subject": "sarah_jones", "subject_entity_id": sarah.id}
+    works = fact("sarah_jones:occupation:employer", "Acme", object_entity_id=acme.id)
+    works = works.model_copy(update=hers)
+    sister = fact("user:relationship:sister", "Sally", subject_entity_id=me.id,
+                  object_entity_id=sarah.id)  # fmt: skip
+    kind = fact("sarah_jones:trait:kind", "kind").model_copy(update=hers)
+    bobs = fact("sarah_jones:occupation:employer", "Acme", BOB).model_copy(update=hers)
+    tea = fact("user:preference:drink", "tea")
+    await store.commit(
+        [], WINDOW,
+        Knowledge(entities=[sarah, acme, me],
+                  aliases=[alias(sarah, "sally", "alice"), alias(sarah, "sj", "bob")],
+                  facts=new(works, sister, kind, bobs, tea),
+                  relations=[relation(sarah, acme, fact_id=works.id),
+                             relation(me, sarah, fact_id=sister.id)]),
+    )  # fmt: skip
+    seen: dict[str, set[str]] = {}
+    told = {
+        works.id: works.model_copy(update={
+            "key": "sally:occupation:employer", "subject": "sally", "subject_entity_id": twin.id,
+            "revision": 2}),
+        sister.id: sister.model_copy(update={"object_entity_id": twin.id, "revision": 2}),
+    }  # fmt: skip
+
+    def move(f: Fact, names: Collection[str]) -> Fact | None:
+        seen[f.id] = set(names)
+        return told.get(f.id)
+
+    written: list[list[Moved]] = []
+
+    def then(*made: object) -> Knowledge:
+        written.append(made[-1])  # type: ignore[arg-type]
+        return Knowledge()
+
+    await store.remove_aliases(AliasDeletion(sarah, "sally", "alice", then, move=move))
+    # alice's facts of Sarah Jones, either side, given the names she has left (the row
+    # removed is not among them); not bob's, not another's
+    assert seen == {f.id: {"sarah jones", "sj"} for f in (works, sister, kind)}
+    assert {before.id: (before, after) for before, after in written[0]} == {
+        works.id: (works, told[works.id]), sister.id: (sister, told[sister.id]),
+    }  # fmt: skip
+    got = {f.id: f for f in await store.get_facts("t1", [works.id, sister.id, kind.id, bobs.id])}
+    assert got == {**told, kind.id: kind, bobs.id: bobs}
+    [found] = await store.find_facts(query(ALICE, keys=("sally:occupation:employer",)))
+    assert found == told[works.id]
+    edges = await store.find_relations(KnowledgeView("t1", "default", "alice"), [twin.id])
+    assert sorted((r.source_entity_id, r.target_entity_id) for r in edges) == sorted(
+        [(twin.id, acme.id), (me.id, twin.id)]
+    )
+    assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [sarah.id]) == []
 
 
 async def test_append_history(store: Store) -> None:

@@ -37,6 +37,8 @@ async def test_a_first_name_merged_by_mistake_splits_into_its_own_person(
     await say(memory, "My sister Sarah Jones is a nurse.", "Sarah lives in Boston.")
     sarah, names = (await known(memory))["Sarah Jones"]
     assert "sarah" in names  # the first name was linked to the full name
+    [boston] = [f for f in await memory.facts(user_id=U) if f.predicate == "city"]
+    assert (boston.subject, boston.subject_entity_id) == ("sarah_jones", sarah.id)
 
     undone = await memory.remove_alias(sarah.id, "Sarah", split=True, user_id=U)
     assert [(a.alias, a.source) for a in undone.removed] == [("sarah", AliasSource.COREFERENCE)]
@@ -57,8 +59,11 @@ async def test_a_first_name_merged_by_mistake_splits_into_its_own_person(
     assert removal.before["alias"] == "sarah"
     assert removal.after == {
         "alias": None, "split_into": twin.id, "item_links": [], "unlinked_items": [],
-        "unlinked_summaries": [],
+        "unlinked_summaries": [], "moved_facts": [boston.id],
     }  # fmt: skip
+    # what was said of "Sarah" alone is the split-off person's
+    moved = await memory.get_fact("sarah:location:city", user_id=U)
+    assert (moved.id, moved.subject_entity_id) == (boston.id, twin.id)
     [split] = await memory.history(twin.id)
     assert (split.action, split.after) == ("split", {"alias": "sarah", "split_from": sarah.id})
 
@@ -289,3 +294,85 @@ async def test_removing_the_shared_name_leaves_the_links_a_user_s_own_name_makes
 
     await memory.remove_alias(sarah.id, "Sally", user_id=U)
     assert await linked(memory, upset) == ([], [])
+
+
+async def test_a_split_moves_the_facts_said_through_the_name_and_no_other(
+    face: Face, memory_url: str
+) -> None:
+    """ "Lizzie" was taken for Elizabeth Smith's nickname: what was said of Lizzie (by
+    name, or by a pronoun read as her) goes with the name; what was said of Elizabeth
+    Smith, or of her by both names, stays."""
+    for line in (
+        "My colleague Elizabeth Smith is a lawyer.",
+        "She goes by Lizzie.",
+        "Lizzie works at Acme Corp.",
+        "She lives in Boston.",
+        "Lizzie is my sister.",
+        "Elizabeth Smith likes tea.",
+    ):
+        await face.write(line, user_id=U, session_id="s1")
+    people = {e.name: e for e, _ in await face.entities(user_id=U)}
+    liz, acme, me = people["Elizabeth Smith"], people["Acme Corp"], people["user"]
+    before = {f.text: f for f in await face.facts(user_id=U)}
+    works, city, sister = (
+        before[t] for t in ("Lizzie works at Acme Corp.", "Lizzie lives in Boston.",
+                            "Lizzie is my sister.")
+    )  # fmt: skip
+    assert city.provenance["coreference"][0]["said"] == "She"  # "She" read as "Lizzie"
+    assert (works.key, works.subject_entity_id) == ("elizabeth_smith:occupation:employer", liz.id)
+    assert sister.object_entity_id == liz.id
+
+    undone = await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    assert undone.split_into is not None
+    twin = undone.split_into.entity
+    after = {f.id: f for f in await face.facts(user_id=U)}
+    assert (after[works.id].key, after[works.id].subject) == (
+        "lizzie:occupation:employer",
+        "lizzie",
+    )
+    assert after[works.id].subject_entity_id == twin.id
+    assert after[works.id].object_entity_id == acme.id
+    assert (after[city.id].key, after[city.id].subject_entity_id) == (
+        "lizzie:location:city", twin.id,
+    )  # fmt: skip
+    # the user's sister is the split-off Lizzie; the key (the user's) is unchanged
+    assert (after[sister.id].key, after[sister.id].subject_entity_id) == (sister.key, me.id)
+    assert after[sister.id].object_entity_id == twin.id
+    for text in ("My colleague Elizabeth Smith is a lawyer.", "Elizabeth Smith likes tea."):
+        for kept in [f for f in before.values() if f.text == text]:
+            assert after[kept.id] == kept  # said of Elizabeth Smith by her own name
+    # the graph follows the facts: the employer edge is Lizzie's now (read in-process:
+    # the SDK has no graph call)
+    async with Memory.open(memory_url, settings=Settings(), embedder=HashingEmbedder()) as mem:
+        edges = {
+            (r.source_entity_id, r.relation, r.target_entity_id)
+            for r in await mem.relations([liz.id, twin.id], user_id=U)
+        }
+    assert {(twin.id, "employer", acme.id), (me.id, "sister", twin.id)} <= edges
+    assert not {(liz.id, "employer", acme.id), (me.id, "sister", liz.id)} & edges
+
+    # provenance: the removal names the facts moved, each fact says what it was
+    removal = (await face.history(liz.id))[-1]
+    assert removal.after is not None
+    assert sorted(removal.after["moved_facts"]) == sorted([works.id, city.id, sister.id])
+    entry = (await face.history(works.id))[-1]
+    assert (entry.action, entry.actor) == ("relinked", "api")
+    assert entry.before == {
+        "key": works.key, "subject": "elizabeth_smith", "subject_entity_id": liz.id,
+        "object_entity_id": acme.id,
+    }  # fmt: skip
+    assert entry.after == entry.before | {
+        "key": "lizzie:occupation:employer", "subject": "lizzie", "subject_entity_id": twin.id,
+    }  # fmt: skip
+
+    # a later word about Lizzie's job is reconciled with the fact moved, not with hers
+    await face.write("Lizzie works at Globex Inc.", user_id=U, session_id="s1")
+    employers = {
+        f.value: (f.status.value, f.key, f.subject_entity_id)
+        for f in await face.facts(user_id=U, include_history=True)
+        if f.predicate == "employer"
+    }
+    assert employers == {
+        "Acme Corp": ("superseded", "lizzie:occupation:employer", twin.id),
+        "Globex Inc": ("active", "lizzie:occupation:employer", twin.id),
+    }

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 
 from cognimem.editing.aliases import PROFILE_GROUP, relinked, removal, resummarised, split_off
 from cognimem.lifecycle.consolidate import GroupKind
-from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType
+from cognimem.models import Scope
+from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType, Fact, FactCategory
 from cognimem.models.references import ItemLinks
 from cognimem.store.arguments import SummarySources
 
@@ -58,12 +59,32 @@ def test_a_split_moves_the_links_to_the_new_entity() -> None:
     summary = SummarySources("mem_s", [SARAH.id, "ent_luis"], "window", {"mem_1": [twin.id]})
     corrected = resummarised(SARAH.id, twin, summary)
     assert corrected == sorted(["ent_luis", twin.id])
-    written = removal(SARAH, [row], twin, [(item, after)], [(summary, corrected)], NOW)
-    entry, split, moved, summed = written.history
+    said = Fact(
+        id="fct_1", scope=Scope(tenant_id="t1", user_id="u1"), key="sarah_jones:state:mood",
+        subject="sarah_jones", subject_entity_id=SARAH.id, predicate="mood",
+        category=FactCategory.STATE, value="tired", text="Sally is tired.",
+        last_validated_at=NOW, recorded_at=NOW,
+    )  # fmt: skip
+    took = said.model_copy(
+        update={"key": "sally:state:mood", "subject": "sally", "subject_entity_id": twin.id}
+    )
+    written = removal(
+        SARAH, [row], twin, [(item, after)], [(summary, corrected)], [(said, took)], NOW
+    )
+    entry, split, moved, summed, refact = written.history
     assert entry.after == {
         "alias": None, "split_into": twin.id,
         "item_links": [{"item_id": "mem_1"} | link("Sally", twin.id)],
-        "unlinked_items": ["mem_1"], "unlinked_summaries": ["mem_s"],
+        "unlinked_items": ["mem_1"], "unlinked_summaries": ["mem_s"], "moved_facts": ["fct_1"],
+    }  # fmt: skip
+    assert (refact.action, refact.actor, refact.target_type) == ("relinked", "api", "fact")
+    assert refact.before == {
+        "key": said.key, "subject": "sarah_jones", "subject_entity_id": SARAH.id,
+        "object_entity_id": None,
+    }  # fmt: skip
+    assert refact.after == {
+        "key": "sally:state:mood", "subject": "sally", "subject_entity_id": twin.id,
+        "object_entity_id": None,
     }  # fmt: skip
     assert entry.before is not None
     assert entry.before["item_links"] == [{"item_id": "mem_1"} | link("Sally")]

@@ -29,8 +29,10 @@ becomes an entity of its own (same type, named by the alias's words, properties
 ``split_from``) holding the alias, which exact-name resolution finds before any first-
 name or fuzzy link; the removal's entry names it (``split_into``) and the new entity
 gets a ``split`` entry naming where it came from. The items' links the name made move
-to it (``after.item_links``). Facts keep the entity they were written about; the
-history says which message made the link.
+to it (``after.item_links``), and so do the facts read through the name alone
+(``editing/alias_facts.py``): each gets a ``relinked`` entry (its subject, key and
+entities before and after) and the removal's entry lists them (``after.moved_facts``).
+A removal without a split moves no fact (there is no one to move it to).
 """
 
 from __future__ import annotations
@@ -41,9 +43,9 @@ from datetime import datetime
 from typing import Any
 
 from cognimem.models.ids import new_id
-from cognimem.models.knowledge import Alias, AliasSource, Entity, HistoryEntry
+from cognimem.models.knowledge import Alias, AliasSource, Entity, Fact, HistoryEntry
 from cognimem.models.references import ItemLinks
-from cognimem.store.arguments import Relinked, Resummarised, SummarySources
+from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
 from cognimem.store.types import Knowledge
 from cognimem.text.names import normalize_name
 
@@ -115,12 +117,14 @@ def removal(
     twin: Entity | None,
     items: Sequence[Relinked],
     summaries: Sequence[Resummarised],
+    facts: Sequence[Moved],
     now: datetime,
 ) -> Knowledge:
     """What removing ``removed`` (the rows of one name) from ``entity`` writes beside
     the deletion: the history of the removal, of the split (``twin``, the entity split
-    off, or ``None``), of each item whose links it rewrote (``items``: before, after)
-    and of each summary it corrected (``summaries``)."""
+    off, or ``None``), of each item whose links it rewrote (``items``: before, after),
+    of each summary it corrected (``summaries``) and of each fact it moved (``facts``:
+    before, after)."""
     alias = removed[0].alias
     out = Knowledge()
     if twin is not None:
@@ -144,10 +148,12 @@ def removal(
         "item_links": [{"item_id": i} | x for i, (_, new) in taken.items() for x in new],
         "unlinked_items": [b.item_id for b, a in items if entity.id not in a.entities],
         "unlinked_summaries": [s.summary_id for s, a in summaries if entity.id not in a],
+        "moved_facts": [a.id for _, a in facts],
     }
     out.history.insert(0, _entry(entity, "alias_removed", before, after, now))
     out.history += [_relinked(entity, b, a, taken[b.item_id], now) for b, a in items]
     out.history += [_corrected(entity, s, a, now) for s, a in summaries]
+    out.history += [_moved(b, a, now) for b, a in facts]
     return out
 
 
@@ -180,6 +186,24 @@ def _corrected(
 ) -> HistoryEntry:
     before = {"entities": summary.entities}
     return _relinked_entry(entity, summary.summary_id, before, {"entities": entities}, now)
+
+
+def _moved(before: Fact, after: Fact, now: datetime) -> HistoryEntry:
+    """The ``relinked`` history entry of a fact a split moved to the split-off entity."""
+
+    def held(f: Fact) -> dict[str, Any]:
+        return f.model_dump(
+            mode="json", include={"key", "subject", "subject_entity_id", "object_entity_id"}
+        )
+
+    return HistoryEntry.new(
+        **HistoryEntry.target(after),
+        action="relinked",
+        actor=ACTOR,
+        at=now,
+        before=held(before),
+        after=held(after),
+    )
 
 
 def _relinked_entry(

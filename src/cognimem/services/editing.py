@@ -7,6 +7,7 @@ decisions are pure (``editing.edits``, ``editing.conflicts``,
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from datetime import datetime
 from typing import Annotated, cast
@@ -14,7 +15,7 @@ from typing import Annotated, cast
 import numpy as np
 from pydantic import Field, TypeAdapter
 
-from cognimem.editing import aliases, conflicts, edits
+from cognimem.editing import alias_facts, aliases, conflicts, edits
 from cognimem.editing.edits import Feedback
 from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
@@ -42,6 +43,7 @@ from cognimem.store.arguments import (
     AliasDeletion,
     ItemEdit,
     KnowledgeView,
+    Moved,
     Relinked,
     Resummarised,
 )
@@ -261,15 +263,20 @@ class EditService:
         twin = aliases.split_off(entity, name, target.user_id, now) if split else None
 
         def then(
-            removed: list[Alias], items: list[Relinked], summaries: list[Resummarised]
+            removed: list[Alias],
+            items: list[Relinked],
+            summaries: list[Resummarised],
+            facts: list[Moved],
         ) -> Knowledge:
-            return aliases.removal(entity, removed, twin, items, summaries, now)
+            return aliases.removal(entity, removed, twin, items, summaries, facts, now)
 
         relink = functools.partial(aliases.relinked, entity.id, name, twin)
         resummarise = functools.partial(aliases.resummarised, entity.id, twin)
-        removed = await parts.store.remove_aliases(
-            AliasDeletion(entity, name, target.user_id, then, relink, resummarise)
-        )
+        deletion = AliasDeletion(entity, name, target.user_id, then, relink, resummarise)
+        if twin is not None:  # a removal alone has no one to move a fact to
+            move = functools.partial(alias_facts.moved, entity.id, name, twin)
+            deletion = dataclasses.replace(deletion, move=move)
+        removed = await parts.store.remove_aliases(deletion)
         everyone = target.user_id is None
         view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, everyone)
         known = await parts.store.find_aliases(view, None)

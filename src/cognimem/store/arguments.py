@@ -4,7 +4,7 @@ the caller, passed down whole to the SQL that reads it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Generic, TypeVar
@@ -12,7 +12,7 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from cognimem.models import ItemStatus, MemoryItem
-from cognimem.models.knowledge import Alias, Entity, FactConflict, HistoryEntry
+from cognimem.models.knowledge import Alias, Entity, Fact, FactConflict, HistoryEntry
 from cognimem.models.references import ItemLinks
 from cognimem.store.types import Knowledge, PendingItem
 
@@ -20,6 +20,8 @@ R = TypeVar("R")
 M = TypeVar("M")
 # an item's links before and after an alias removal rewrote them
 Relinked = tuple[ItemLinks, ItemLinks]
+# a fact before and after a name split moved its role to the split-off entity
+Moved = tuple[Fact, Fact]
 
 
 @dataclass(frozen=True)
@@ -83,15 +85,19 @@ class AliasDeletion:
     use (``None``: the namespace's shared rows); ``relink``: each of the same user's items
     linked to ``entity``, rewritten (``None``: left as it is); ``resummarise``: the
     entities of each summary covering an item rewritten (``None``: left as they are);
-    and ``then``: what to write with the rows removed, the items rewritten (before,
-    after) and the summaries corrected (``EditStore.remove_aliases``)."""
+    ``move``: each of the same user's facts of ``entity`` (subject or object), given
+    the entity's names left once the rows are gone (its own and every alias row's,
+    normalised), as it becomes (``None``: left as it is); and ``then``: what to write
+    with the rows removed, the items rewritten (before, after), the summaries corrected
+    and the facts moved (before, after) (``EditStore.remove_aliases``)."""
 
     entity: Entity
     alias: str
     user_id: str | None
-    then: Callable[[list[Alias], list[Relinked], list[Resummarised]], Knowledge]
+    then: Callable[[list[Alias], list[Relinked], list[Resummarised], list[Moved]], Knowledge]
     relink: Callable[[ItemLinks], ItemLinks | None] = lambda _: None
     resummarise: Callable[[SummarySources], list[str] | None] = lambda _: None
+    move: Callable[[Fact, Collection[str]], Fact | None] = lambda *_: None
 
 
 @dataclass(frozen=True)

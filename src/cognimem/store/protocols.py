@@ -337,9 +337,10 @@ class EditStore(Protocol):
         namespace's shared rows), rewrite the links of the same user's items (the items
         of no user for ``None``) linked to the entity as ``deletion.relink`` says, set
         the entities of the summaries covering an item rewritten as
-        ``deletion.resummarise`` says, and write ``deletion.then(removed, relinked,
-        summaries)`` (the history entries, a split-off entity and its alias), in one
-        transaction; returns the rows removed.
+        ``deletion.resummarise`` says, set the same user's facts of the entity as
+        ``deletion.move`` says (their graph edges with them), and write
+        ``deletion.then(removed, relinked, summaries, moved)`` (the history entries, a
+        split-off entity and its alias), in one transaction; returns the rows removed.
         ``NotFound("alias", alias)`` when there are none (nothing is written)."""
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:

@@ -1,5 +1,6 @@
-"""What an alias removal does to the summaries covering the items it relinked, shared by
-both backends' ``relinking.py`` (which read the rows and write the result).
+"""What an alias removal does to the summaries covering the items it relinked and to
+the facts of the entity, shared by both backends' ``relinking.py`` (which read the rows
+and write the result).
 
 Consolidation gives a summary the entities of the items it covers (its metadata's
 ``consolidation.covers``); each summary read is given the entities of every item it
@@ -8,10 +9,11 @@ what its entities become (``None``: unchanged)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from cognimem.store.arguments import Relinked, Resummarised, SummarySources
+from cognimem.models.knowledge import Fact
+from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
 
 # (summary id, its stored entities, its metadata's consolidation record)
 SummaryRow = tuple[str, list[str], Mapping[str, Any]]
@@ -43,4 +45,34 @@ def corrections(
         after = resummarise(summary)
         if after is not None:
             out.append((summary, after))
+    return out
+
+
+def moves(
+    facts: Sequence[Fact],
+    names: Sequence[str],
+    move: Callable[[Fact, Collection[str]], Fact | None],
+) -> list[Moved]:
+    """Each fact ``move`` changes (given the entity's ``names`` left), before and after."""
+    left = frozenset(names)
+    out: list[Moved] = []
+    for f in facts:
+        after = move(f, left)
+        if after is not None:
+            out.append((f, after))
+    return out
+
+
+def edge_moves(moved: Sequence[Moved]) -> list[tuple[str, str, str, str]]:
+    """The graph edges of the facts moved: (fact id, ``source``/``target``, the entity
+    before, after), for each side whose entity changed."""
+    out: list[tuple[str, str, str, str]] = []
+    for before, after in moved:
+        sides = (
+            ("source", before.subject_entity_id, after.subject_entity_id),
+            ("target", before.object_entity_id, after.object_entity_id),
+        )
+        out += [
+            (after.id, side, old, new) for side, old, new in sides if old and new and old != new
+        ]
     return out

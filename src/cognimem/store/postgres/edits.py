@@ -125,7 +125,10 @@ class PostgresEdits(PostgresDatabase):
             summaries = await relinking.relink_summaries(
                 conn, deletion.entity, relinked, deletion.resummarise
             )
-            await knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries))
+            moved = await relinking.move_facts(
+                conn, deletion.entity, deletion.user_id, deletion.move
+            )
+            await knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries, moved))
             return removed
 
         return await self._write(body, None)

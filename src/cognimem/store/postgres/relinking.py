@@ -1,17 +1,20 @@
-"""The summaries an alias removal corrects, in PostgreSQL, with the semantics of
-``store/sqlite/relinking.py`` (``EditStore.remove_aliases``)."""
+"""The summaries and facts an alias removal corrects, in PostgreSQL, with the semantics
+of ``store/sqlite/relinking.py`` (``EditStore.remove_aliases``)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from cognimem.models import ItemKind
 from cognimem.models.items import CONSOLIDATION_META
-from cognimem.models.knowledge import Entity
-from cognimem.store.arguments import Relinked, Resummarised, SummarySources
-from cognimem.store.relinking import corrections, covered_ids, relinked_ids
+from cognimem.models.knowledge import Entity, Fact
+from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
+from cognimem.store.postgres.knowledge import fact_from_row
+from cognimem.store.records import FACT_COLUMNS
+from cognimem.store.relinking import corrections, covered_ids, edge_moves, moves, relinked_ids
+from cognimem.text.names import normalize_name
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -47,5 +50,43 @@ async def relink_summaries(
         await conn.execute(
             "UPDATE items SET entities = $1::jsonb WHERE tenant_id = $2 AND id = $3",
             json.dumps(after), entity.tenant_id, summary.summary_id,
+        )  # fmt: skip
+    return out
+
+
+async def move_facts(
+    conn: Connection,
+    entity: Entity,
+    user_id: str | None,
+    move: Callable[[Fact, Collection[str]], Fact | None],
+) -> list[Moved]:
+    """Set ``user_id``'s facts (``None``: the facts of no user) with ``entity`` as
+    subject or object as ``move`` says, given the entity's names left (its own and its
+    alias rows' of every user), and their graph edges with them; each fact moved."""
+    rows = await conn.fetch(
+        "SELECT alias FROM aliases WHERE tenant_id = $1 AND entity_id = $2",
+        entity.tenant_id, entity.id,
+    )  # fmt: skip
+    names = [normalize_name(entity.name)] + [r["alias"] for r in rows]
+    found = await conn.fetch(
+        f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant_id = $1 AND namespace = $2"
+        " AND user_id IS NOT DISTINCT FROM $3 AND (subject_entity_id = $4"
+        " OR object_entity_id = $4) ORDER BY recorded_at, seq FOR UPDATE",
+        entity.tenant_id, entity.namespace, user_id, entity.id,
+    )  # fmt: skip
+    out = moves([fact_from_row(r) for r in found], names, move)
+    for before, after in out:
+        await conn.execute(
+            "UPDATE facts SET key = $1, subject = $2, subject_entity_id = $3,"
+            " object_entity_id = $4, revision = $5 WHERE tenant_id = $6 AND id = $7"
+            " AND revision = $8",
+            after.key, after.subject, after.subject_entity_id, after.object_entity_id,
+            after.revision, entity.tenant_id, after.id, before.revision,
+        )  # fmt: skip
+    for fact_id, side, old, new in edge_moves(out):
+        await conn.execute(
+            f"UPDATE relations SET {side}_entity_id = $1 WHERE tenant_id = $2 AND fact_id = $3"
+            f" AND {side}_entity_id = $4",
+            new, entity.tenant_id, fact_id, old,
         )  # fmt: skip
     return out

@@ -111,7 +111,8 @@ class SQLiteEdits(SQLiteDatabase):
             summaries = relinking.relink_summaries(
                 conn, deletion.entity, relinked, deletion.resummarise
             )
-            knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries))
+            moved = relinking.move_facts(conn, deletion.entity, deletion.user_id, deletion.move)
+            knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries, moved))
             return removed
 
         return await self._db.write(tx)

@@ -1,18 +1,22 @@
-"""The summaries an alias removal corrects, in SQLite (``EditStore.remove_aliases``):
-the summaries covering an item the removal rewrote, read with the entities of the items
-they cover, and written as ``store/relinking.py`` decides."""
+"""The summaries and facts an alias removal corrects, in SQLite
+(``EditStore.remove_aliases``): the summaries covering an item the removal rewrote, read
+with the entities of the items they cover, and the user's facts of the entity, read with
+the entity's names left; written as ``store/relinking.py`` decides."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from cognimem.models import ItemKind
 from cognimem.models.items import CONSOLIDATION_META
-from cognimem.models.knowledge import Entity
-from cognimem.store.arguments import Relinked, Resummarised, SummarySources
-from cognimem.store.relinking import corrections, covered_ids, relinked_ids
+from cognimem.models.knowledge import Entity, Fact
+from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
+from cognimem.store.records import FACT_COLUMNS
+from cognimem.store.relinking import corrections, covered_ids, edge_moves, moves, relinked_ids
+from cognimem.store.sqlite.rows import fact_from_row, query
+from cognimem.text.names import normalize_name
 
 _COVERS = f"$.{CONSOLIDATION_META}.covers"
 
@@ -57,4 +61,43 @@ def _entities_of(conn: sqlite3.Connection, tenant_id: str, ids: list[str]) -> di
             (tenant_id, *chunk),
         ):
             out[item_id] = json.loads(entities)
+    return out
+
+
+def move_facts(
+    conn: sqlite3.Connection,
+    entity: Entity,
+    user_id: str | None,
+    move: Callable[[Fact, Collection[str]], Fact | None],
+) -> list[Moved]:
+    """Set ``user_id``'s facts (``None``: the facts of no user) with ``entity`` as
+    subject or object as ``move`` says, given the entity's names left (its own and its
+    alias rows' of every user), and their graph edges with them; each fact moved."""
+    names = [normalize_name(entity.name)] + [
+        a for (a,) in conn.execute(
+            "SELECT alias FROM aliases WHERE tenant_id = ? AND entity_id = ?",
+            (entity.tenant_id, entity.id),
+        )
+    ]  # fmt: skip
+    found = query(
+        conn,
+        f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant_id = ? AND namespace = ?"
+        " AND user_id IS ? AND (subject_entity_id = ? OR object_entity_id = ?)"
+        " ORDER BY recorded_at, rowid",
+        (entity.tenant_id, entity.namespace, user_id, entity.id, entity.id),
+    )
+    out = moves([fact_from_row(r) for r in found], names, move)
+    for before, after in out:
+        conn.execute(
+            "UPDATE facts SET key = ?, subject = ?, subject_entity_id = ?,"
+            " object_entity_id = ?, revision = ? WHERE tenant_id = ? AND id = ? AND revision = ?",
+            (after.key, after.subject, after.subject_entity_id, after.object_entity_id,
+             after.revision, entity.tenant_id, after.id, before.revision),
+        )  # fmt: skip
+    for fact_id, side, old, new in edge_moves(out):
+        conn.execute(
+            f"UPDATE relations SET {side}_entity_id = ? WHERE tenant_id = ? AND fact_id = ?"
+            f" AND {side}_entity_id = ?",
+            (new, entity.tenant_id, fact_id, old),
+        )
     return out
