@@ -20,6 +20,7 @@ from cognimem.models.browse_requests import (
 from cognimem.models.directory import TenantOverview
 from cognimem.models.knowledge import (
     Alias,
+    AliasAddition,
     AliasRemoval,
     Entity,
     Fact,
@@ -27,6 +28,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
 )
 from cognimem.models.knowledge_requests import (
+    AliasAdditionKeywords,
     AliasRemovalKeywords,
     ConflictsKeywords,
     FactsKeywords,
@@ -129,6 +131,11 @@ class BlockingFacade:
         self, entity_id: str, alias: str, **kwargs: Unpack[AliasRemovalKeywords]
     ) -> AliasRemoval:
         return cast(AliasRemoval, self._run(self._target.remove_alias(entity_id, alias, **kwargs)))
+
+    def add_alias(
+        self, entity_id: str, alias: str, **kwargs: Unpack[AliasAdditionKeywords]
+    ) -> AliasAddition:
+        return cast(AliasAddition, self._run(self._target.add_alias(entity_id, alias, **kwargs)))
 
     def conflicts(self, **kwargs: Unpack[ConflictsKeywords]) -> list[FactConflict]:
         return cast(list[FactConflict], self._run(self._target.conflicts(**kwargs)))

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from cognimem import AsyncMemoryClient, InvalidInput, Memory, NotFound, Settings
+from cognimem import AsyncMemoryClient, Conflict, InvalidInput, Memory, NotFound, Settings
 from cognimem.api import create_app
 from cognimem.models.knowledge import AliasSource, Entity, EntityType
 from cognimem.providers.fakes import HashingEmbedder
@@ -376,3 +376,76 @@ async def test_a_split_moves_the_facts_said_through_the_name_and_no_other(
         "Acme Corp": ("superseded", "lizzie:occupation:employer", twin.id),
         "Globex Inc": ("active", "lizzie:occupation:employer", twin.id),
     }
+
+
+async def test_giving_the_name_back_merges_the_split_off_entity_back(face: Face) -> None:
+    """The undo of the undo: the name given back to the entity it was split off
+    brings back what the split moved (and what was said of the name since)."""
+    written: dict[str, str] = {}
+    for line in (
+        "My colleague Elizabeth Smith is a lawyer.",
+        "She goes by Lizzie.",
+        "Lizzie works at Acme Corp.",
+        "She lives in Boston.",
+    ):
+        [written[line]] = (await face.write(line, user_id=U, session_id="s1")).item_ids
+    people = {e.name: e for e, _ in await face.entities(user_id=U)}
+    liz, acme = people["Elizabeth Smith"], people["Acme Corp"]
+    merged = {f.id: f for f in await face.facts(user_id=U)}
+    boston = written["She lives in Boston."]
+    linked_before = await linked(face, boston)
+    undone = await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    assert undone.split_into is not None
+    twin = undone.split_into.entity
+    [since] = (
+        await face.write("Lizzie likes jazz.", user_id=U, session_id="s1")
+    ).knowledge.facts_created
+    assert (await face.get_fact("lizzie:preference:music:jazz", user_id=U)).id == since
+
+    back = await face.add_alias(liz.id, "Lizzie", user_id=U)
+    assert back.merged_from is not None
+    assert back.merged_from.entity.id == twin.id
+    assert back.merged_from.aliases == []  # nothing of the user's resolves to it
+    assert [(a.alias, a.source) for a in back.added] == [("lizzie", AliasSource.USER_STATED)]
+    assert "lizzie" in {a.alias for a in back.entity.aliases}
+    # the facts the split moved are hers again as they were (but for their revision);
+    # what was said of the name meanwhile is hers too
+    now = {f.id: f for f in await face.facts(user_id=U)}
+    for fact_id, was in merged.items():
+        assert now[fact_id].model_copy(update={"revision": was.revision}) == was
+    jazz = now[since]
+    assert (jazz.key, jazz.subject, jazz.subject_entity_id) == (
+        "elizabeth_smith:preference:music:jazz", "elizabeth_smith", liz.id,
+    )  # fmt: skip
+    assert await linked(face, boston) == linked_before
+    employer = merged[next(i for i, f in merged.items() if f.object_entity_id == acme.id)]
+    assert now[employer.id].subject_entity_id == liz.id
+
+    # provenance: the entity's entry names what came back, the split-off one its merge
+    entry = (await face.history(liz.id))[-1]
+    assert (entry.action, entry.actor) == ("alias_added", "api")
+    assert entry.after is not None
+    assert entry.after["merged_from"] == twin.id
+    assert sorted(entry.after["moved_facts"]) == sorted(
+        [
+            *(i for i, f in merged.items() if f.subject_entity_id == liz.id and "Lizzie" in f.text),
+            since,
+        ]
+    )
+    assert [x["item_id"] for x in entry.after["item_links"]] == [boston]
+    assert [(h.action, h.after) for h in await face.history(twin.id)] == [
+        ("split", {"alias": "lizzie", "split_from": liz.id}),
+        ("merged", {"merged_into": liz.id}),
+    ]
+    # the name resolves to her again
+    await face.write("Lizzie works at Globex Inc.", user_id=U, session_id="s1")
+    globex = await face.get_fact("elizabeth_smith:occupation:employer", user_id=U)
+    assert (globex.value, globex.subject_entity_id) == ("Globex Inc", liz.id)
+
+    # giving it again changes nothing; another entity's name is refused
+    again = await face.add_alias(liz.id, "lizzie", user_id=U)
+    assert (again.added, again.merged_from) == ([], None)
+    with pytest.raises(Conflict):
+        await face.add_alias(liz.id, "Acme Corp", user_id=U)
+    with pytest.raises(NotFound):
+        await face.add_alias("ent_missing", "Lizzie", user_id=U)

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from cognimem.editing.aliases import PROFILE_GROUP, relinked, removal, resummarised, split_off
+from cognimem.editing.aliases import (
+    PROFILE_GROUP,
+    added,
+    merger,
+    relinked,
+    removal,
+    resummarised,
+    split_off,
+)
 from cognimem.lifecycle.consolidate import GroupKind
 from cognimem.models import Scope
 from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType, Fact, FactCategory
@@ -115,3 +123,37 @@ def test_a_profile_stays_its_subject_s() -> None:
     assert GroupKind.PROFILE.value == PROFILE_GROUP
     twin = split_off(SARAH, "sally", "u1", NOW)
     assert resummarised(SARAH.id, twin, sources("profile", mem_1=[twin.id])) is None
+
+
+def test_merging_back_runs_the_split_the_other_way() -> None:
+    twin = split_off(SARAH, "sally", "u1", NOW)
+    item = ItemLinks("mem_1", [twin.id], [link("Sally", twin.id)])
+    back = relinked(twin.id, "sally", SARAH, item)
+    assert back == ItemLinks("mem_1", [SARAH.id], [link("Sally")])
+    row = Alias(entity_id=twin.id, alias="sally", user_id="u1", source=AliasSource.USER_STATED,
+                confidence=1.0)  # fmt: skip
+    written = merger(SARAH, twin, [row], [(item, back)], [], [], NOW)
+    assert [(a.entity_id, a.alias, a.user_id, a.source) for a in written.aliases] == [
+        (SARAH.id, "sally", "u1", AliasSource.USER_STATED)
+    ]
+    entry, merged, relink = written.history
+    assert (entry.action, entry.actor, entry.target_id) == ("alias_added", "api", SARAH.id)
+    assert entry.after == {
+        "alias": "sally", "source": "user_stated", "merged_from": twin.id,
+        "item_links": [{"item_id": "mem_1"} | link("Sally")], "moved_facts": [],
+    }  # fmt: skip
+    assert (merged.action, merged.target_id, merged.after) == (
+        "merged", twin.id, {"merged_into": SARAH.id},
+    )  # fmt: skip
+    assert (relink.action, relink.target_id) == ("relinked", "mem_1")
+
+
+def test_a_name_no_one_holds_is_added_with_its_entry() -> None:
+    row = Alias(entity_id=SARAH.id, alias="sal", user_id=None, source=AliasSource.USER_STATED,
+                confidence=1.0)  # fmt: skip
+    written = added(SARAH, row, NOW)
+    assert written.aliases == [row]
+    [entry] = written.history
+    assert (entry.action, entry.after) == (
+        "alias_added", {"alias": "sal", "source": "user_stated", "merged_from": None},
+    )  # fmt: skip

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cognimem.api.schemas import AliasRemoveRequest, ConflictsQuery, FactsQuery
+from cognimem.api.schemas import AliasAddRequest, AliasRemoveRequest, ConflictsQuery, FactsQuery
 from cognimem.client import AsyncMemoryClient
 from cognimem.memory import Memory
 from cognimem.models import Scope
 from cognimem.models.knowledge_requests import (
+    AliasAdditionArgs,
+    AliasAdditionKeywords,
     AliasRemovalArgs,
     AliasRemovalKeywords,
     ConflictsArgs,
@@ -32,6 +34,7 @@ CALLS: dict[str, tuple[Any, type[Any] | None]] = {
     "relations": (UserScopeKeywords, None),
     "conflicts": (ConflictsKeywords, ConflictsArgs),
     "remove_alias": (AliasRemovalKeywords, AliasRemovalArgs),
+    "add_alias": (AliasAdditionKeywords, AliasAdditionArgs),
 }
 # what a call takes by position rather than as a keyword
 POSITIONAL = {"entity_id", "alias"}
@@ -55,6 +58,7 @@ def test_the_http_bodies_are_the_objects() -> None:
     assert set(ConflictsQuery.model_fields) == names(ConflictsArgs)
     # the entity is the path's
     assert set(AliasRemoveRequest.model_fields) == names(AliasRemovalArgs) - {"entity_id"}
+    assert set(AliasAddRequest.model_fields) == names(AliasAdditionArgs) - {"entity_id"}
 
 
 def test_an_object_is_made_with_its_scope_and_its_defaults() -> None:

@@ -10,6 +10,7 @@ import { type ClientOptions, DEFAULT_BASE_URL, Http, NDJSON } from "./http.js";
 import { callTime, runKey, stamped } from "./resend.js";
 import type {
   ContextPacket,
+  AliasAddition,
   AliasRemoval,
   EntityWithAliases,
   ErasureReport,
@@ -311,6 +312,19 @@ export class MemoryClient {
     return this.post(route`/v1/entities/${entityId}/aliases/remove`, {
       alias,
       split: options.split ?? false,
+      scope: this.userScope(options),
+    });
+  }
+
+  /** Give `alias` to the entity as the user's word; a name split off it merges the
+   * split-off entity back (see the API's `aliases/add`). */
+  async addAlias(
+    entityId: string,
+    alias: string,
+    options: UserScoped = {},
+  ): Promise<AliasAddition> {
+    return this.post(route`/v1/entities/${entityId}/aliases/add`, {
+      alias,
       scope: this.userScope(options),
     });
   }

@@ -12,6 +12,17 @@ export interface Alias {
   use_count: number;
 }
 
+export interface AliasAddRequest {
+  alias: string;
+  scope: ReadScope;
+}
+
+export interface AliasAddition {
+  entity: EntityWithAliases;
+  added: Alias[];
+  merged_from: EntityWithAliases | null;
+}
+
 export interface AliasRemoval {
   entity: EntityWithAliases;
   removed: Alias[];
@@ -20,8 +31,8 @@ export interface AliasRemoval {
 
 export interface AliasRemoveRequest {
   alias: string;
-  split?: boolean;
   scope: ReadScope;
+  split?: boolean;
 }
 
 export type AliasSource = "exact" | "fuzzy" | "coreference" | "user_stated" | "domain";

@@ -447,16 +447,20 @@ class ConflictsQuery(BaseModel):
     open_only: StrictBool = True
 
 
-class AliasRemoveRequest(BaseModel):
-    """Take one name off an entity (undo a wrong merge): the rows the scope's user's
-    words use, or the namespace's shared ones with ``all_users``; ``split`` makes the
-    name an entity of its own so later mentions stop linking back."""
+class AliasAddRequest(BaseModel):
+    """Give one name to an entity as the user's word (the scope's user's row, or the
+    namespace's shared one): a name split off it merges the split-off entity back."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=_needs_scope())
-
     alias: str = Field(min_length=1, max_length=500)
-    split: bool = False
     scope: ReadScope = Field(default_factory=ReadScope)
+
+
+class AliasRemoveRequest(AliasAddRequest):
+    """Take one name off an entity (undo a wrong merge; the shared rows with
+    ``all_users``); ``split`` makes it an entity of its own that later mentions find."""
+
+    split: bool = False
 
 
 class ResolveRequest(BaseModel):

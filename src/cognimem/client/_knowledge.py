@@ -16,6 +16,7 @@ from cognimem.client._wire import (
 from cognimem.errors import NotFound, UsageError
 from cognimem.models.knowledge import (
     Alias,
+    AliasAddition,
     AliasRemoval,
     Entity,
     EntityWithAliases,
@@ -23,6 +24,7 @@ from cognimem.models.knowledge import (
     FactConflict,
 )
 from cognimem.models.knowledge_requests import (
+    AliasAdditionKeywords,
     AliasRemovalKeywords,
     ConflictsKeywords,
     FactsKeywords,
@@ -72,6 +74,15 @@ class KnowledgeClientCalls(ClientCalls):
         body = {"alias": alias, **options_body(options, AliasRemovalKeywords)}
         path = f"/v1/entities/{quote(entity_id, safe='')}/aliases/remove"
         return await self._call_model(AliasRemoval, "POST", path, body)
+
+    async def add_alias(
+        self, entity_id: str, alias: str, **options: Unpack[AliasAdditionKeywords]
+    ) -> AliasAddition:
+        """Give a name to an entity, merging back one split off it (see
+        :meth:`Memory.add_alias`)."""
+        body = {"alias": alias, **options_body(options, AliasAdditionKeywords)}
+        path = f"/v1/entities/{quote(entity_id, safe='')}/aliases/add"
+        return await self._call_model(AliasAddition, "POST", path, body)
 
     async def conflicts(self, **options: Unpack[ConflictsKeywords]) -> list[FactConflict]:
         """Contradictions between the user's facts."""

@@ -33,6 +33,15 @@ to it (``after.item_links``), and so do the facts read through the name alone
 (``editing/alias_facts.py``): each gets a ``relinked`` entry (its subject, key and
 entities before and after) and the removal's entry lists them (``after.moved_facts``).
 A removal without a split moves no fact (there is no one to move it to).
+
+Giving the name back to the entity (``merger``: an alias edit the other way) merges
+the split-off entity back: its rows of the name go, the entity gets them back (source
+``user_stated``, the user's word), and what the split moved comes back by the same rules
+run the other way (the items' links read as the name, the summaries covering them, the
+facts read through the name alone, among them those written about the split-off name
+since). The entity's ``alias_added`` entry (actor ``api``) names what came back
+(``merged_from``, ``item_links``, ``moved_facts``); the split-off entity gets a
+``merged`` entry and is left with no name of the user's, so nothing resolves to it.
 """
 
 from __future__ import annotations
@@ -153,6 +162,49 @@ def removal(
     out.history.insert(0, _entry(entity, "alias_removed", before, after, now))
     out.history += [_relinked(entity, b, a, taken[b.item_id], now) for b, a in items]
     out.history += [_corrected(entity, s, a, now) for s, a in summaries]
+    out.history += [_moved(b, a, now) for b, a in facts]
+    return out
+
+
+def added(entity: Entity, row: Alias, now: datetime) -> Knowledge:
+    """A name no entity of the scope holds given to ``entity``: the row, and its
+    ``alias_added`` entry (actor ``api``)."""
+    after = {"alias": row.alias, "source": row.source.value, "merged_from": None}
+    return Knowledge(aliases=[row], history=[_entry(entity, "alias_added", None, after, now)])
+
+
+def merger(
+    entity: Entity,
+    twin: Entity,
+    removed: Sequence[Alias],
+    items: Sequence[Relinked],
+    summaries: Sequence[Resummarised],
+    facts: Sequence[Moved],
+    now: datetime,
+) -> Knowledge:
+    """What merging ``twin`` (split off ``entity``) back writes beside the deletion of its
+    rows of the name (``removed``): the same rows as ``entity``'s, and the history of the
+    merge, of each item relinked, summary corrected and fact moved back."""
+    alias = removed[0].alias
+    out = Knowledge(
+        aliases=[
+            Alias(entity_id=entity.id, alias=alias, user_id=r.user_id,
+                  source=AliasSource.USER_STATED, confidence=1.0)
+            for r in removed
+        ]
+    )  # fmt: skip
+    taken = {b.item_id: _taken(b, a) for b, a in items}
+    after: dict[str, Any] = {
+        "alias": alias,
+        "source": AliasSource.USER_STATED.value,
+        "merged_from": twin.id,
+        "item_links": [{"item_id": i} | x for i, (_, new) in taken.items() for x in new],
+        "moved_facts": [a.id for _, a in facts],
+    }
+    out.history.append(_entry(entity, "alias_added", None, after, now))
+    out.history.append(_entry(twin, "merged", {"alias": alias}, {"merged_into": entity.id}, now))
+    out.history += [_relinked(twin, b, a, taken[b.item_id], now) for b, a in items]
+    out.history += [_corrected(twin, s, a, now) for s, a in summaries]
     out.history += [_moved(b, a, now) for b, a in facts]
     return out
 

@@ -10,6 +10,7 @@ from typing import Unpack
 
 from cognimem.models.knowledge import (
     Alias,
+    AliasAddition,
     AliasRemoval,
     Entity,
     Fact,
@@ -17,6 +18,7 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.models.knowledge_requests import (
+    AliasAdditionKeywords,
     AliasRemovalKeywords,
     ConflictsKeywords,
     FactsKeywords,
@@ -66,6 +68,18 @@ class KnowledgeCalls:
         entity or alias the scope does not hold; ``InvalidInput`` for the entity's own
         name."""
         return await self._editing.remove_alias(entity_id, alias, options)
+
+    async def add_alias(
+        self, entity_id: str, alias: str, **options: Unpack[AliasAdditionKeywords]
+    ) -> AliasAddition:
+        """Give ``alias`` to the entity ``entity_id`` as the user's word
+        (``user_stated``), with an ``alias_added`` history entry. When the name was
+        split off this entity (``remove_alias(..., split=True)``), the split-off entity
+        is merged back: the items' links, the summaries' entities and the facts the
+        split moved come back (and those written about the name since). Nothing happens
+        when the entity has the name already; ``Conflict`` when another entity has it
+        (remove it there first); ``NotFound`` for an entity the scope does not hold."""
+        return await self._editing.add_alias(entity_id, alias, options)
 
     async def relations(
         self, entity_ids: Sequence[str], **options: Unpack[UserScopeKeywords]

@@ -277,6 +277,16 @@ class EntityWithAliases(BaseModel):
     aliases: list[Alias]
 
 
+class AliasAddition(BaseModel):
+    """What giving a name to an entity did: the entity with the aliases it now has, the
+    rows added, and the entity split off it under that name that was merged back
+    (``None`` when no split held the name)."""
+
+    entity: EntityWithAliases
+    added: list[Alias]
+    merged_from: EntityWithAliases | None = None
+
+
 class AliasRemoval(BaseModel):
     """What removing an alias did: the entity with the aliases it keeps, the rows that
     were removed, and the entity the name was split into (``None`` without a split)."""

@@ -1,6 +1,6 @@
 """The knowledge calls' arguments (``Memory.facts``, ``get_fact``, ``entities``,
-``relations``, ``conflicts`` and ``remove_alias``, and the SDK's calls of those names),
-as ``models/requests.py`` keeps a read's: each call's keywords written once as a
+``relations``, ``conflicts``, ``remove_alias`` and ``add_alias``, and the SDK's calls
+of those names), as ``models/requests.py`` keeps a read's: each call's keywords written once as a
 ``TypedDict`` that ``Memory`` and the SDK both unpack (``**options: Unpack[...]``), and
 the frozen object the service reads, built once from them with its scope made
 (``made``). A call that takes only a scope takes ``UserScopeKeywords`` and its service
@@ -58,6 +58,19 @@ class AliasRemovalKeywords(UserScopeKeywords, total=False):
     """``Memory.remove_alias``' keywords (after its entity and alias)."""
 
     split: bool
+
+
+class AliasAdditionKeywords(UserScopeKeywords, total=False):
+    """``Memory.add_alias``' keywords (after its entity and alias)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AliasAdditionArgs:
+    """One name given back to an entity (``Memory.add_alias``)."""
+
+    entity_id: str
+    alias: str
+    scope: Scope
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,7 +1,8 @@
 """Editing and forgetting: a memory's new text, importance or tier, feedback on it
 (retried from the state a concurrent edit left), deleting one memory, forgetting many
-(by ids, by query or by time range), a user settling a fact conflict, and a user
-undoing a name merge (an alias removed, or split into an entity of its own). The
+(by ids, by query or by time range), a user settling a fact conflict, a user
+undoing a name merge (an alias removed, or split into an entity of its own) and giving
+a name back (an alias added, merging back the entity split off under it). The
 decisions are pure (``editing.edits``, ``editing.conflicts``,
 ``editing.aliases``); this service loads, checks and stores."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, cast
 
@@ -17,7 +19,7 @@ from pydantic import Field, TypeAdapter
 
 from cognimem.editing import alias_facts, aliases, conflicts, edits
 from cognimem.editing.edits import Feedback
-from cognimem.errors import InvalidInput, NotFound, StaleKnowledge
+from cognimem.errors import Conflict, InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
@@ -26,12 +28,19 @@ from cognimem.models.browse_requests import ForgetKeywords, ForgetOptions, Updat
 from cognimem.models.items import index_text
 from cognimem.models.knowledge import (
     Alias,
+    AliasAddition,
     AliasRemoval,
+    AliasSource,
     Entity,
     EntityWithAliases,
     FactConflict,
 )
-from cognimem.models.knowledge_requests import AliasRemovalArgs, AliasRemovalKeywords
+from cognimem.models.knowledge_requests import (
+    AliasAdditionArgs,
+    AliasAdditionKeywords,
+    AliasRemovalArgs,
+    AliasRemovalKeywords,
+)
 from cognimem.models.requests import ReadArgs, made, split_scope
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
@@ -65,8 +74,8 @@ _FEEDBACK: TypeAdapter[Feedback | None] = TypeAdapter(Feedback | None)
 
 
 class EditService:
-    """``Memory.update``, ``delete``, ``forget``, ``resolve_conflict`` and
-    ``remove_alias`` (documented there)."""
+    """``Memory.update``, ``delete``, ``forget``, ``resolve_conflict``,
+    ``remove_alias`` and ``add_alias`` (documented there)."""
 
     def __init__(self, parts: Components, browsing: BrowseService, reading: ReadService) -> None:
         self._parts = parts
@@ -246,13 +255,7 @@ class EditService:
         check_ids(entity_id=entity_id, alias=alias)
         args = made(AliasRemovalArgs, options, entity_id=entity_id, alias=alias)
         target, split = args.scope, args.split
-        name = normalize_name(alias)
-        if not name:
-            raise InvalidInput("alias names nothing once normalised", field="alias")
-        found = await parts.store.get_entities(target.tenant_id, [entity_id])
-        if not found or found[0].namespace != target.namespace:
-            raise NotFound("entity", entity_id)
-        entity = found[0]
+        entity, name = await self._named(target, entity_id, alias)
         if name == normalize_name(entity.name):
             raise InvalidInput(
                 f"{alias!r} is the entity's own name: remove another name, or split that"
@@ -277,15 +280,96 @@ class EditService:
             move = functools.partial(alias_facts.moved, entity.id, name, twin)
             deletion = dataclasses.replace(deletion, move=move)
         removed = await parts.store.remove_aliases(deletion)
-        everyone = target.user_id is None
-        view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, everyone)
-        known = await parts.store.find_aliases(view, None)
-
-        def with_aliases(e: Entity) -> EntityWithAliases:
-            return EntityWithAliases(entity=e, aliases=[a for a in known if a.entity_id == e.id])
-
+        with_aliases = await self._with_aliases(target)
         return AliasRemoval(
             entity=with_aliases(entity),
             removed=removed,
             split_into=None if twin is None else with_aliases(twin),
         )
+
+    async def add_alias(
+        self, entity_id: str, alias: str, options: AliasAdditionKeywords
+    ) -> AliasAddition:
+        parts = self._parts
+        parts.require_open()
+        check_ids(entity_id=entity_id, alias=alias)
+        target = made(AliasAdditionArgs, options, entity_id=entity_id, alias=alias).scope
+        entity, name = await self._named(target, entity_id, alias)
+        view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, True)
+        rows = [
+            a for a in await parts.store.find_aliases(view, [name]) if a.user_id == target.user_id
+        ]
+        holders = {a.entity_id for a in rows}
+        now = parts.clock()
+        twin = None
+        if name == normalize_name(entity.name) or entity.id in holders:
+            pass  # the entity has the name already
+        elif not holders:
+            row = Alias(entity_id=entity.id, alias=name, user_id=target.user_id,
+                        source=AliasSource.USER_STATED, confidence=1.0)  # fmt: skip
+            await parts.store.commit([], 0.0, aliases.added(entity, row, now))
+        else:
+            twin = await self._split_of(entity, name, sorted(holders))
+            await parts.store.remove_aliases(self._merge(entity, twin, name, target.user_id, now))
+        with_aliases = await self._with_aliases(target)
+        now_held = with_aliases(entity)
+        return AliasAddition(
+            entity=now_held,
+            added=[a for a in now_held.aliases if a.alias == name and a not in rows],
+            merged_from=None if twin is None else with_aliases(twin),
+        )
+
+    async def _named(self, target: Scope, entity_id: str, alias: str) -> tuple[Entity, str]:
+        """The entity ``entity_id`` of ``target``'s namespace, and ``alias`` normalised."""
+        name = normalize_name(alias)
+        if not name:
+            raise InvalidInput("alias names nothing once normalised", field="alias")
+        found = await self._parts.store.get_entities(target.tenant_id, [entity_id])
+        if not found or found[0].namespace != target.namespace:
+            raise NotFound("entity", entity_id)
+        return found[0], name
+
+    async def _split_of(self, entity: Entity, name: str, holders: list[str]) -> Entity:
+        """The entity split off ``entity`` under ``name`` among those holding it
+        (``Conflict`` when the name is another entity's)."""
+        for other in await self._parts.store.get_entities(entity.tenant_id, holders):
+            split_from = other.properties.get("split_from")
+            if split_from == entity.id and normalize_name(other.name) == name:
+                return other
+        raise Conflict(
+            f"{name!r} is the name of another entity: remove it there first",
+            details={"entities": holders},
+        )
+
+    def _merge(
+        self, entity: Entity, twin: Entity, name: str, user_id: str | None, now: datetime
+    ) -> AliasDeletion:
+        """The deletion of ``twin``'s rows of ``name`` that merges it back into ``entity``:
+        the split's rules run the other way (``twin`` undone into ``entity``)."""
+
+        def then(
+            removed: list[Alias],
+            items: list[Relinked],
+            summaries: list[Resummarised],
+            facts: list[Moved],
+        ) -> Knowledge:
+            return aliases.merger(entity, twin, removed, items, summaries, facts, now)
+
+        return AliasDeletion(
+            twin, name, user_id, then,
+            relink=functools.partial(aliases.relinked, twin.id, name, entity),
+            resummarise=functools.partial(aliases.resummarised, twin.id, entity),
+            move=functools.partial(alias_facts.moved, twin.id, name, entity),
+        )  # fmt: skip
+
+    async def _with_aliases(self, target: Scope) -> Callable[[Entity], EntityWithAliases]:
+        """An entity with the aliases ``target`` sees now (every user's for a call of
+        no user)."""
+        everyone = target.user_id is None
+        view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, everyone)
+        known = await self._parts.store.find_aliases(view, None)
+
+        def with_aliases(e: Entity) -> EntityWithAliases:
+            return EntityWithAliases(entity=e, aliases=[a for a in known if a.entity_id == e.id])
+
+        return with_aliases

@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem, check_id_reach
 from cognimem.api.schemas import (
+    AliasAddRequest,
     AliasRemoveRequest,
     ConflictsQuery,
     FactsQuery,
@@ -14,7 +15,13 @@ from cognimem.api.schemas import (
     ResolveRequest,
 )
 from cognimem.models.admin import KeyLevel
-from cognimem.models.knowledge import AliasRemoval, EntityWithAliases, Fact, FactConflict
+from cognimem.models.knowledge import (
+    AliasAddition,
+    AliasRemoval,
+    EntityWithAliases,
+    Fact,
+    FactConflict,
+)
 from cognimem.queue import Job
 
 router = APIRouter(prefix="/v1", tags=["knowledge"])
@@ -55,6 +62,21 @@ async def remove_alias(
         split=body.split,
         scope=body.scope.for_tenant(caller.tenant_id),
     )
+
+
+@router.post(
+    "/entities/{entity_id}/aliases/add",
+    response_model=AliasAddition,
+    responses=documented(400, 404, 409),
+)
+async def add_alias(
+    entity_id: str, body: AliasAddRequest, mem: Mem, caller: Caller
+) -> AliasAddition:
+    """Give ``alias`` to the entity as the user's word, with an ``alias_added`` history
+    entry; a name split off it merges the split-off entity back (the links, summaries'
+    entities and facts the split moved come back). 404 for an entity the scope does not
+    hold; 409 for a name another entity has."""
+    return await mem.add_alias(entity_id, body.alias, scope=body.scope.for_tenant(caller.tenant_id))
 
 
 @router.post("/conflicts/query", response_model=list[FactConflict], responses=documented(400))
