@@ -343,3 +343,37 @@ def test_user_and_agent_keys_reach_neither_shared_level(api: Api) -> None:
         assert api.write(org, {"level": level}, content=f"{RULE} ({level})").status_code == 200
     # what the shared levels hold still reaches the user key's reads
     assert api.mandates(ada, "ada") == [f"{RULE} (organisation)", f"{RULE} (namespace)"]
+
+
+def test_a_user_key_edits_aliases_of_its_users_entities_only(api: Api) -> None:
+    org = api.key()
+    for user in ("ada", "bob"):
+        said = "My sister Elizabeth Smith is a nurse. She goes by Lizzie."
+        api.write(org, {"user_id": user}, content=said, profile="chat").raise_for_status()
+    ada = api.key(level="user", user_id="ada")
+
+    def sister(user: str) -> str:
+        listed = api.client.post(
+            "/v1/entities/query", json={"scope": {"user_id": user}}, headers=org
+        )
+        listed.raise_for_status()
+        found = [e for e in listed.json() if "lizzie" in [a["alias"] for a in e["aliases"]]]
+        assert len(found) == 1, listed.text
+        return str(found[0]["entity"]["id"])
+
+    bobs = sister("bob")
+    for verb in ("remove", "add"):
+        url = f"/v1/entities/{bobs}/aliases/{verb}"
+        for scope, field in (
+            ({"user_id": "bob"}, "scope.user_id"),
+            ({"all_users": True}, "scope.level"),
+        ):
+            body = {"alias": "Lizzie", "scope": scope}
+            _denied(api.client.post(url, json=body, headers=ada), field, "user")
+    # nothing was taken off bob's entity; ada's own is hers to edit
+    assert sister("bob") == bobs
+    body = {"alias": "Lizzie", "scope": {"user_id": "ada"}}
+    removed = api.client.post(
+        f"/v1/entities/{sister('ada')}/aliases/remove", json=body, headers=ada
+    )
+    assert removed.status_code == 200, removed.text

@@ -15,6 +15,7 @@ from cognimem.api.schemas import (
     ResolveRequest,
 )
 from cognimem.models.admin import KeyLevel
+from cognimem.models.arguments import make_read_scope
 from cognimem.models.knowledge import (
     AliasAddition,
     AliasRemoval,
@@ -47,7 +48,7 @@ async def entities(body: LevelScopeRequest, mem: Mem, caller: Caller) -> list[En
 @router.post(
     "/entities/{entity_id}/aliases/remove",
     response_model=AliasRemoval,
-    responses=documented(400, 404),
+    responses=documented(400, 403, 404),
 )
 async def remove_alias(
     entity_id: str, body: AliasRemoveRequest, mem: Mem, caller: Caller
@@ -55,19 +56,17 @@ async def remove_alias(
     """Undo a name merge: take ``alias`` off the entity, with an ``alias_removed``
     history entry keeping what it was; the items linked through the name lose that link
     (with ``split`` the name becomes an entity of its own, and the links move to it).
-    404 for an entity or alias the scope does not hold; 400 for the entity's own name."""
-    return await mem.remove_alias(
-        entity_id,
-        body.alias,
-        split=body.split,
-        scope=body.scope.for_tenant(caller.tenant_id),
-    )
+    404 for an entity or alias the scope does not hold; 400 for the entity's own name;
+    403 for a scope beyond the key's level."""
+    scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write_of(lambda: make_read_scope(scope))
+    return await mem.remove_alias(entity_id, body.alias, split=body.split, scope=scope)
 
 
 @router.post(
     "/entities/{entity_id}/aliases/add",
     response_model=AliasAddition,
-    responses=documented(400, 404, 409),
+    responses=documented(400, 403, 404, 409),
 )
 async def add_alias(
     entity_id: str, body: AliasAddRequest, mem: Mem, caller: Caller
@@ -75,8 +74,10 @@ async def add_alias(
     """Give ``alias`` to the entity as the user's word, with an ``alias_added`` history
     entry; a name split off it merges the split-off entity back (the links, summaries'
     entities and facts the split moved come back). 404 for an entity the scope does not
-    hold; 409 for a name another entity has."""
-    return await mem.add_alias(entity_id, body.alias, scope=body.scope.for_tenant(caller.tenant_id))
+    hold; 409 for a name another entity has; 403 for a scope beyond the key's level."""
+    scope = body.scope.for_tenant(caller.tenant_id)
+    caller.check_write_of(lambda: make_read_scope(scope))
+    return await mem.add_alias(entity_id, body.alias, scope=scope)
 
 
 @router.post("/conflicts/query", response_model=list[FactConflict], responses=documented(400))
