@@ -119,14 +119,19 @@ _HYPOTHETICAL = gated(
     r"^(?:imagine|suppose|supposing|what if|hypothetically|theoretically|"
     r"let's say|let us say|say|pretend|assume|assuming|in theory|in my dreams|in another "
     r"life|for (?:argument's sake|the sake of argument)|(?:I\s+|I'm\s+)?wonder(?:ing)? "
-    r"(?:if|whether))\b|\bI (?:used to think|thought|assumed|had assumed) (?:that )?I\b|"
+    r"(?:if|whether)|"
+    # a hope about what others will do or what will happen: "I really hope my brother
+    # stops ..." (not "I hope to run a marathon": a goal)
+    r"(?:I|we)(?:\s+(?:really|so|just|truly|sincerely|do))*\s+hope(?!\s+to\b))\b|"
+    r"\bI (?:used to think|thought|assumed|had assumed) (?:that )?I\b|"
     r"\bif (?:I|we) (?:were|was|had|could|would|lived|moved)\b|\b(?:I|we) wish\b|"
     r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b| (?:much |far )?(?:rather|prefer|sooner)\b|"
     r" (?:always )?(?:choose|pick|adopt|go for)\b|"
     # "I'd take X over Y": a choice between two, not a wish
     r" (?:always |happily |gladly )?take\b(?=[^.;!?]*\s(?:over|instead of)\s)|"
     # "I'd never buy a used car": a refusal (not "I'd never been", "never have guessed")
-    r" never\b(?! (?:have|been|had|seen|heard|met|done|gone|known|felt|thought|got|gotten|"
+    r" (?:happily |gladly )?never\b(?! (?:have|been|had|seen|heard|met|done|gone|known|felt|"
+    r"thought|got|gotten|"
     r"taken|given|eaten|driven|flown|made|found|left|kept|lost|won|spent|told|said|come|"
     r"become|run|worn|written|ridden|fallen|grown|shown|[a-z]+ed)\b))"
 )

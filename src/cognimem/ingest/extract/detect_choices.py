@@ -70,6 +70,7 @@ from cognimem.ingest.extract.stance_forms import (
     worth,
 )
 from cognimem.ingest.extract.strong_likes import strong_like
+from cognimem.ingest.extract.verdict_forms import VERDICT_WORDS, fronted, verdict
 from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
@@ -81,7 +82,7 @@ __all__ = ["ChoiceReader", "lead_condition"]
 _SUBJECT = r"(?:I|we)(?:\s+|(?='))"
 _BE = r"(?:I'm|we're|I am|we are|(?:our|my)\s+(?:family|household)\s+is)"
 _ADV = (
-    r"(?:(?:really|just|also|usually|generally|honestly|genuinely|definitely|absolutely|"
+    r"(?:(?:really|just|also|usually|generally|honestly|genuinely|definitely|absolutely|politely|"
     r"totally|personally|strictly|simply|truly|still|mostly|much|far|typically|normally|"
     r"actually|kind of|sort of|pretty much|by and large|tend to|try to|try and|"
     r"trying(?:\s+(?:really|so|very))?(?:\s+hard)?\s+to)\s+)*"
@@ -136,10 +137,12 @@ _AGAINST = icase(
     rf"really|a bit)\s+)?(?:gone|sworn)\s+(?:right\s+)?off|prefer not to|'d prefer not to|"
     rf"would prefer not to|'d rather not|would rather not|"
     rf"'d sooner not|refuse to|won't(?! be\b)|will never|"
+    rf"decline(?!\s+(?:to|the|your|his|her|their|that|this|it|him|them)\b)|"
     # a refusal said as what the speaker would never do ("I'd never buy a used car"),
     # kept up ("I've been avoiding X") or cut back ("I'm cutting down on X")
     rf"(?:tend|do (?:my|our) best|make a point)\s+(?:(?:not|never)\s+to|of\s+(?:not|never))|"
-    rf"(?:'d|would) never(?!\s+(?:have|{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
+    rf"(?:'d|would) (?:happily\s+|gladly\s+)?never"
+    rf"(?!\s+(?:have|{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     rf"have\s+(?:been\s+)?{_ADV}(?:avoid(?:ed|ing)|{_KEEP_AWAY_DONE}|{_CUT_DOWN})|"
     rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     # "I can't make it (tonight)", "can't be there": one occasion missed, not a rule
@@ -182,7 +185,8 @@ _FOR = icase(
     rf"favou?r|lean\s+(?:to|towards?)|gravitate\s+(?:to|towards?)|"
     rf"can't (?:live|do|function|cope) without|"
     rf"insist on|swear by|need(?! to\b| help\b| a break\b| advice\b| some\b| ideas?\b| "
-    rf"suggestions?\b| a minute\b| time\b| more\b| a hand\b)|make sure (?:I|we|to)?|always"
+    rf"suggestions?\b| a minute\b| time\b| more\b| a hand\b)|make sure (?:I|we|to)?|"
+    rf"make a point of(?!\s+(?:not|never)\b)|always"
     rf"(?=\s+(?!(?:{_NOT_STANCE_VERBS}|wanted|thought|loved|liked|been)\b))|am drawn to|"
     rf"'m drawn to|'re drawn to|'d (?:much\s+)?sooner(?! not\b)|can't (?:resist|say no to)|"
     rf"have (?:a|an)\s+(?:real\s+|big\s+)?(?:soft spot|weakness|fondness|thing) for)|"
@@ -258,6 +262,7 @@ _NEED = icase(r"\bneed\b")
 _CAN_NOT_WHEN = icase(r"^[a-z]+\s+(?:when|whenever|if|after|unless)\b")
 _BEST_WORDS = frozenset({"better", "best"})
 _LEANING = icase(r"(?:lean|gravitate)\b")
+_HINT_WORDS = LIKE_WORDS | VERDICT_WORDS
 
 
 def lead_condition(sentence: str) -> str | None:
@@ -335,19 +340,18 @@ class ChoiceReader(Collector):
             self.add(clause, Cat.CAUSAL, predicate, value, tags=tags, confidence=0.6)
 
     def _may_choose(self, c: Clause) -> bool:
-        """Whether :meth:`_choice` can read ``c``: a marker word, or a frame (a condition,
-        a reason) that makes a plain habit a rule."""
-        return self._framed(c) or not c.words.isdisjoint(LIKE_WORDS)
+        """Whether :meth:`_choice` can read ``c``: a marker word, or a frame."""
+        return self._framed(c) or not c.words.isdisjoint(_HINT_WORDS)
 
     def _framed(self, c: Clause) -> bool:
         return (
             c.may("choice") or self.condition is not None or bool(_REASON_WORD.search(c.evidence))
         )
 
-    def _choice(self, c: Clause) -> bool:
+    def _choice(self, c: Clause, *, moved: bool = False) -> bool:
         said = restore_subject(c.said)  # "Not a fan of X"
-        if not self._framed(c):
-            return self._like(c, said)
+        if not (moved or self._framed(c)):
+            return self._verdict(c, said) or self._like(c, said)
         first = _said_first(said, c.words)
         if first is not None and not (first[1] and self._bound()):
             return self._stance_fact(c, first[0], polarity=False)
@@ -402,7 +406,17 @@ class ChoiceReader(Collector):
         read = object_first(said, c.words, later=True)
         if read is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
-        return not self._strong(c, said) and self._like(c, said)
+        verdict_read = not moved and self._verdict(c, said)  # "X gets on my nerves"
+        return verdict_read or (not self._strong(c, said) and self._like(c, said))
+
+    def _verdict(self, c: Clause, said: str) -> bool:
+        """A verdict on an object said first, or a fronted one (:mod:`.verdict_forms`)."""
+        cond = self.condition or ""
+        main = said[len(cond) :].strip(" ,") if cond and said.startswith(cond) else said
+        if (read := verdict(main)) is not None:
+            return self._stance_fact(c, read[0], polarity=read[1], only=read[2])
+        clause = prepare_clause(back, c.evidence, self.ref) if (back := fronted(main)) else None
+        return clause is not None and self._choice(clause, moved=True)
 
     def _unlaughed(self, c: Clause, rest: str, polarity: bool) -> bool:
         """A stance said as a habit, a default or a leaning, unless its sentence laughs

@@ -19,9 +19,9 @@ class TurnReader(ChoiceReader):
     def _may_choose(self, c: Clause) -> bool:
         return super()._may_choose(c) or not c.words.isdisjoint(TURN_WORDS)
 
-    def _choice(self, c: Clause) -> bool:
+    def _choice(self, c: Clause, *, moved: bool = False) -> bool:
         before = len(self.facts)
-        chose = super()._choice(c)
+        chose = super()._choice(c, moved=moved)
         if chose or len(self.facts) > before:
             return chose  # a like read on ("I adore X") is still a preference
         read = turn(c.said)

@@ -189,7 +189,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             person, people, someone, type, except, weeknights, weekdays, weekends,
             usually, normally, generally, typically, mostly, often, usual, regular,
             standard, comfort, fallback, staple, more, turn, say, choice, pick, order,
-            option, happiest, most, than"""
+            option, happiest, most, than, decline"""
         )
     ),
     "preference": frozenset(

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.choice_objects import all_but
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, THING_FIRST, gated, icase
+from cognimem.ingest.extract.verdict_forms import DISLOCATED
 from cognimem.text.tokens import tokens, words
 
 __all__ = [
@@ -334,7 +335,8 @@ def for_one_occasion(evidence: str) -> bool:
     return _OCCASION_LEAD.match(evidence.strip()) is not None
 
 
-_GENERIC_YOU = icase(r"\b(?:where|that|which|who)\s+you\b")
+# ... and of a clause of result ("music so loud you can't talk")
+_GENERIC_YOU = icase(r"\b(?:where|that|which|who|(?:so|too)\s+[a-z]+(?:\s+that)?)\s+you\b")
 # (a hyphenated word is none: "one-pot dinners", "so-called experts")
 _POINTER_HEAD = icase(r"^(?:it|that|this|these|those|them|you|your|him|her|one|so|too)\b(?!-)")
 
@@ -451,7 +453,7 @@ _ANTECEDENT = icase(
     r"always\s+)?(?:the\s+worst|awful|terrible|horrible|too\s+[a-z]+|so\s+[a-z]+|a\s+"
     r"nightmare)|(?:makes?|gives?)\s+me\b|(?:bores?|upsets?|bothers?)\s+me\b)"
 )
-_BARE_POINTER = icase(r"^(?:it|them|those|these|that)$")
+_BARE_POINTER = icase(r"^(?:(?:all\s+)?of\s+)?(?:it|them|those|these|that)$")
 
 
 def generic_condition(condition: str) -> bool:
@@ -471,7 +473,7 @@ def antecedent(what: str, evidence: str) -> str:
     ("Group projects are the worst, I avoid them" -> "Group projects")."""
     if _BARE_POINTER.match(what) is None:
         return what
-    m = _ANTECEDENT.match(evidence.strip())
+    m = _ANTECEDENT.match(evidence.strip()) or DISLOCATED.match(evidence.strip())
     return m.group("np") if m else what
 
 
