@@ -17,7 +17,7 @@ PROCEDURE_COLUMNS = (
     " trigger_count, confidence, request_event_ids, source_event_ids, first_seen_at,"
     " last_seen_at, created_at, updated_at, revision, agent_id"
 )
-PROCEDURE_WIDTH = 18
+_WIDTH = 18
 # what a procedure's update sets: the columns from trigger_text to last_seen_at,
 # updated_at and the revision (an update checks the revision it read)
 _UPDATED = (
@@ -25,6 +25,13 @@ _UPDATED = (
     "confidence", "request_event_ids", "source_event_ids", "first_seen_at",
     "last_seen_at", "updated_at", "revision",
 )  # fmt: skip
+
+
+def insert_sql(place: Callable[[int], str]) -> str:
+    """The INSERT of one procedure, whose ``n``-th parameter (from 1) ``place`` spells;
+    its values are ``procedure_values``'."""
+    places = ", ".join(place(n) for n in range(1, _WIDTH + 1))
+    return f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({places})"
 
 
 def update_sql(place: Callable[[int], str]) -> str:

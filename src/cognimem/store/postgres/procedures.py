@@ -14,8 +14,8 @@ from cognimem.store.postgres.database import PostgresDatabase, scope_where
 from cognimem.store.postgres.rows import Params, decode_time, event_from_row
 from cognimem.store.procedure_records import (
     PROCEDURE_COLUMNS,
-    PROCEDURE_WIDTH,
     conversation_owner,
+    insert_sql,
     owners_sql,
     procedure_from_row,
     procedure_values,
@@ -28,8 +28,7 @@ from cognimem.store.records import EVENT_COLUMNS
 if TYPE_CHECKING:
     from asyncpg import Connection
 
-_PLACES = ", ".join(f"${i}" for i in range(1, PROCEDURE_WIDTH + 1))
-INSERT_PROCEDURE = f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({_PLACES})"
+INSERT_PROCEDURE = insert_sql(lambda n: f"${n}")
 _UPDATE = update_sql(lambda n: f"${n}")
 
 

@@ -11,8 +11,8 @@ from cognimem.models.procedures import Procedure
 from cognimem.store.arguments import ProcedureQuery
 from cognimem.store.procedure_records import (
     PROCEDURE_COLUMNS,
-    PROCEDURE_WIDTH,
     conversation_owner,
+    insert_sql,
     owners_sql,
     procedure_from_row,
     procedure_values,
@@ -31,9 +31,7 @@ from cognimem.store.sqlite.rows import (
     query,
 )
 
-INSERT_PROCEDURE = (
-    f"INSERT INTO procedures ({PROCEDURE_COLUMNS}) VALUES ({', '.join('?' * PROCEDURE_WIDTH)})"
-)
+INSERT_PROCEDURE = insert_sql(lambda _: "?")
 _UPDATE = update_sql(lambda _: "?")
 
 
