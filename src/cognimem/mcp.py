@@ -196,8 +196,7 @@ def _add_remember(server: FastMCP[Any], resolve: Resolve) -> None:
         if occurred_at is not None:
             message["occurred_at"] = occurred_at
         with _tool_errors():
-            scope = _for_user(server_scope, user_id, agent_id)
-            _check_write(ctx, scope)
+            scope = _write_scope(ctx, server_scope, user_id, agent_id)
             result = await memory.write(message, scope=scope)
             return await _describe(memory, scope, result)
 
@@ -261,8 +260,7 @@ def _add_forget(server: FastMCP[Any], resolve: Resolve) -> None:
         memory, server_scope = resolve(ctx)
         wanted = list(dict.fromkeys(item_ids))
         with _tool_errors():
-            scope = _for_user(server_scope, user_id, agent_id)
-            _check_write(ctx, scope)
+            scope = _write_scope(ctx, server_scope, user_id, agent_id)
             result = await memory.forget(ids=wanted, scope=scope, limit=max(len(wanted), 1))
         deleted = set(result.item_ids)
         missing = [i for i in wanted if i not in deleted]  # unknown, or another user's
@@ -296,8 +294,7 @@ def _add_get_context(server: FastMCP[Any], resolve: Resolve) -> None:
         if assistant_response is not None:
             turn.append({"content": assistant_response, "role": "assistant"})
         with _tool_errors():
-            scope = make_scope(_for_user(server_scope, user_id, agent_id), session_id=session_id)
-            _check_write(ctx, scope)
+            scope = _write_scope(ctx, server_scope, user_id, agent_id, session_id)
             packet = await memory.read(
                 user_message,
                 scope=scope,
@@ -307,6 +304,20 @@ def _add_get_context(server: FastMCP[Any], resolve: Resolve) -> None:
             )
             await memory.write_batch(turn, scope=scope)
         return packet.to_markdown()
+
+
+def _write_scope(
+    ctx: Ctx,
+    server_scope: Scope,
+    user_id: str | None,
+    agent_id: str | None,
+    session_id: str | None = None,
+) -> Scope:
+    """The scope a writing tool call writes in: ``_for_user``'s, in ``session_id`` when
+    named, once the caller may write there (``_check_write``)."""
+    scope = make_scope(_for_user(server_scope, user_id, agent_id), session_id=session_id)
+    _check_write(ctx, scope)
+    return scope
 
 
 def _check_write(ctx: Ctx, scope: Scope) -> None:
