@@ -9,13 +9,11 @@ datetime), so every converter takes that decoder (``sqlite.rows.decode_time``,
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, overload
 
-import numpy as np
 from pydantic import BaseModel
 
 from cognimem.errors import Conflict
@@ -36,8 +34,6 @@ from cognimem.models.knowledge import (
 from cognimem.models.results import MessageResult, WriteOutcome
 from cognimem.store.types import (
     Access,
-    FactRowParts,
-    FactRows,
     PendingJob,
     PendingMessage,
     job_id_for,
@@ -50,7 +46,6 @@ class Row(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
-_WORD = re.compile(r"[a-z0-9']+")
 TimeDecoder = Callable[[Any], datetime | None]
 M = TypeVar("M", bound=BaseModel)
 
@@ -481,19 +476,3 @@ def alias_from_row(row: Row) -> Alias:
         confidence=row["confidence"],
         use_count=row["use_count"],
     )
-
-
-FactColumns = tuple[str, str, str, str, bytes | np.ndarray | None]
-
-
-def fact_rows(rows: Sequence[FactColumns]) -> FactRows:
-    """``FactRows`` from (id, category, scope_tags JSON, words, embedding blob or array)."""
-    return FactRows.of([fact_row_parts(r) for r in rows])
-
-
-def fact_row_parts(row: FactColumns) -> FactRowParts:
-    """One fact's columns decoded: its tags parsed, its words found, its vector read."""
-    fact_id, category, tags, words, embedding = row
-    if isinstance(embedding, bytes):
-        embedding = np.frombuffer(embedding, dtype=np.float32)
-    return fact_id, category, json.loads(tags), frozenset(_WORD.findall(words.lower())), embedding

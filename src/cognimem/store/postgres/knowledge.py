@@ -21,7 +21,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store import records
+from cognimem.store import records, scored_facts
 from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.row_copies import RowCopies
@@ -34,6 +34,7 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
+from cognimem.store.scored_facts import SCORED_FACT_COLUMNS, FactColumns
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
 if TYPE_CHECKING:
@@ -195,21 +196,13 @@ async def find_conflicts(
     ]
 
 
-def _fact_row(r: Record) -> tuple[str, str, str, str, np.ndarray | None]:
-    """A fact's compact row (``records.fact_rows``) from its columns."""
+def _fact_row(r: Record) -> FactColumns:
+    """A fact's compact row (``scored_facts.fact_rows``) from its columns."""
     vector = None if r["vector"] is None else np.asarray(r["vector"], np.float32)
-    return (
-        r["id"],
-        r["category"],
-        r["scope_tags"],
-        f"{r['text']} {r['value']} {r['predicate']}",
-        vector,
-    )
+    return scored_facts.scored_columns(r, vector)
 
 
-_FACT_ROWS = RowsById(
-    "facts", "id, category, scope_tags, text, value, predicate, embedding AS vector", _fact_row
-)
+_FACT_ROWS = RowsById("facts", f"{SCORED_FACT_COLUMNS}, embedding AS vector", _fact_row)
 
 
 async def fact_rows(
@@ -224,7 +217,7 @@ async def fact_rows(
     process's copy while it is current (see ``RowCopies``)."""
 
     def rows(found: list[Any]) -> FactRows:
-        return records.fact_rows([_fact_row(r) for r in found])
+        return scored_facts.fact_rows([_fact_row(r) for r in found])
 
     return await _user_facts(
         conn,
@@ -233,7 +226,7 @@ async def fact_rows(
         live_only=True,
         # the vectors come through the binary codec (rows.decode_vector): cast to real[]
         # they cost 7.6 ms of Python and 10 ms in all for 500 facts, 1.3 and 2.5 this way
-        columns="id, category, scope_tags, text, value, predicate, embedding AS vector",
+        columns=_FACT_ROWS.columns,
         build=rows,
     )
 
@@ -252,7 +245,7 @@ async def scope_facts(
     def decode(found: list[Any]) -> ScopeFacts:
         return ScopeFacts(
             facts=[fact_from_row(r) for r in found],
-            parts=[records.fact_row_parts(_fact_row(r)) for r in found],
+            parts=[scored_facts.fact_row_parts(_fact_row(r)) for r in found],
         )
 
     return await _user_facts(
@@ -326,7 +319,7 @@ class PostgresKnowledge(PostgresDatabase):
 
     async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
         found = await self._by_ids(_FACT_ROWS, tenant_id, ids)
-        return records.fact_rows(found)
+        return scored_facts.fact_rows(found)
 
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int

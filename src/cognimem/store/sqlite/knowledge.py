@@ -20,7 +20,7 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store import records
+from cognimem.store import records, scored_facts
 from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
@@ -32,6 +32,7 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
+from cognimem.store.scored_facts import SCORED_FACT_COLUMNS
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge_writes import fact_version
@@ -68,15 +69,9 @@ class ScopeRead(NamedTuple):
     limit: int
 
 
-def _scored_row(r: Sequence[Any]) -> tuple[Any, ...]:
-    """A fact's row as a read scores it (``id, category, scope_tags, text value
-    predicate, embedding``) from the columns ``id, category, scope_tags, text, value,
-    predicate, embedding``."""
-    return (r[0], r[1], r[2], f"{r[3]} {r[4]} {r[5]}", r[6])
-
-
+# a fact's row as a read scores it (``scored_facts.FactColumns``), in its columns' order
 _SCORED_ROWS: RowsById[sqlite3.Row, tuple[Any, ...]] = RowsById(
-    "facts", "id, category, scope_tags, text, value, predicate, embedding", _scored_row
+    "facts", f"{SCORED_FACT_COLUMNS}, embedding", tuple
 )
 
 
@@ -245,7 +240,7 @@ class SQLiteKnowledge(SQLiteDatabase):
 
     async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
         found = await self._by_ids(_SCORED_ROWS, tenant_id, ids)
-        return records.fact_rows(found)
+        return scored_facts.fact_rows(found)
 
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -263,13 +258,13 @@ class SQLiteKnowledge(SQLiteDatabase):
             found = conn.execute(
                 # the newest rows are chosen without touching the embedding blobs, which
                 # would otherwise be carried through the sort (10 ms -> 3 ms at 1.6k facts)
-                "SELECT id, category, scope_tags, text, value, predicate, embedding FROM facts"
+                f"SELECT {SCORED_FACT_COLUMNS}, embedding FROM facts"
                 " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
                 " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
                 " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
                 (asked.tenant_id, asked.namespace, asked.user_id, *LIVE_VALUES, asked.limit),
             ).fetchall()
-            return records.fact_rows([_scored_row(r) for r in found])
+            return scored_facts.fact_rows(found)
 
         return self._versioned(conn, self._fact_rows, asked, load, kept_rows, version)
 
@@ -300,15 +295,7 @@ class SQLiteKnowledge(SQLiteDatabase):
             return ScopeFacts(
                 facts=[fact_from_row(r) for r in found],
                 parts=[
-                    records.fact_row_parts(
-                        (
-                            r["id"],
-                            r["category"],
-                            r["scope_tags"],
-                            f"{r['text']} {r['value']} {r['predicate']}",
-                            r["embedding"],
-                        )
-                    )
+                    scored_facts.fact_row_parts(scored_facts.scored_columns(r, r["embedding"]))
                     for r in found
                 ],
             )
