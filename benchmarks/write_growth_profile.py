@@ -11,7 +11,9 @@ that read the scope: the near-duplicate search (``store.sqlite.vectors.nearest``
 on a SQLite reader thread) and the knowledge build (entity resolution, paraphrase
 renewal, reconciliation against the stored facts: the main thread's CPU while it ran); and the
 thread CPU of every call into SQLite (reads, the commit, the scope copies' refresh, the
-search among them).
+search among them), and of decoding the stored events the pronoun window reads
+(``store.sqlite.procedures.event_from_row``, timed per event, so it carries the timer's
+own ~1 µs an event).
 
 Usage (from the repository root, niced on a shared machine):
 
@@ -42,7 +44,7 @@ from growth import SEED, USER, sentences, stream
 
 from cognimem import Memory
 from cognimem.ingest import knowledge
-from cognimem.store.sqlite import vectors
+from cognimem.store.sqlite import procedures, vectors
 from cognimem.store.sqlite.connection import Connections
 
 CPU: dict[str, float] = {}
@@ -78,6 +80,8 @@ def _timed_async(owner: Any, name: str, label: str) -> None:
 
 
 timed_sync(vectors, "nearest", "near-duplicate search (reader thread)")
+# the stored events the pronoun window reads, decoded (``Understander._window``)
+timed_sync(procedures, "event_from_row", "events decoded for the pronoun window")
 timed_sync(Connections, "_call", "every SQLite call, the search included (any thread)")
 _timed_async(knowledge.KnowledgeBuilder, "build", "knowledge build (main thread)")
 

@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 
 # how many of the user's earlier messages a pronoun may point back through
 WINDOW = 6
+# stored events :meth:`Understander._window` reads first (all of them when it holds fewer
+# than WINDOW of the user's messages before the batch)
+_FIRST_READ = 4 * WINDOW
 
 
 class _Store(ItemStore, ProcedureStore, Protocol):
@@ -239,15 +242,23 @@ class Understander:
         (session and agent), oldest first: who a pronoun may point back to."""
         first = events[0]
         own = {e.id for e in events}
-        recent = await self._store.conversation_events(first.scope, WINDOW + len(own))
-        return tuple(
-            e.content
-            for e in recent
-            if e.id not in own
-            and e.role is Role.USER
-            and e.scope == first.scope
-            and e.occurred_at <= first.occurred_at
-        )[-WINDOW:]
+        limit = WINDOW + len(own)
+        # the latest few first: the same window whenever they hold WINDOW of its messages
+        # (both reads are prefixes of one order), without decoding a whole batch's worth
+        # of stored events (~14 ms for 1,006 at a batch of 1,000, against ~0.3 for 24)
+        for take in dict.fromkeys((min(_FIRST_READ, limit), limit)):
+            recent = await self._store.conversation_events(first.scope, take)
+            said = [
+                e.content
+                for e in recent
+                if e.id not in own
+                and e.role is Role.USER
+                and e.scope == first.scope
+                and e.occurred_at <= first.occurred_at
+            ]
+            if len(said) >= WINDOW or len(recent) < take:
+                break
+        return tuple(said[-WINDOW:])
 
     async def _embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:
