@@ -1,18 +1,22 @@
 """Running a read's plan: its groups in order, each group's steps concurrently, each
 step under its timeout and the plan's budget (``execute``); a failure, a timeout or a
-shared task's cancellation is reported on the step, never hidden (``timed``)."""
+shared task's cancellation is reported on the step, never hidden (``timed``). A step
+begins at once (``begin``): one that finishes without waiting (an SQLite store reads
+on the calling thread) costs no task and no timer; only one that waits (for the query
+embedding, a round trip) goes on in a task under its timeout."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from cognimem.errors import ProviderError
 from cognimem.models import StepReport
-from cognimem.recall.plan import ITEM_STEPS, RetrievalPlan, StepKind
+from cognimem.recall.eager import Rest
+from cognimem.recall.plan import ITEM_STEPS, PlannedStep, RetrievalPlan, StepKind
 from cognimem.recall.steps import EMBEDDING_STEPS, StepOutput, StepRun
 
 log = logging.getLogger(__name__)
@@ -40,17 +44,7 @@ async def execute(
                 for s in group.steps
             ]
             continue
-        run.group = group.steps
-        if any(s.kind in EMBEDDING_STEPS for s in group.steps):
-            # the embedding is the longest wait and runs off the GIL: started before the
-            # steps, its tokenizing does not queue behind their Python work
-            run.embedding()
-        done = await asyncio.gather(
-            *(
-                timed(s.name, (lambda s=s: run.run(s)), min(s.timeout_s, remaining))  # type: ignore[misc]
-                for s in group.steps
-            )
-        )
+        done = await _run_group(group.steps, run, remaining)
         for step, (found, report) in zip(group.steps, done, strict=True):
             report.group = number
             report.results = found.count if found is not None else 0
@@ -66,39 +60,102 @@ async def execute(
     return outputs, reports
 
 
-async def timed(
-    name: str, step: Callable[[], Awaitable[T]], timeout_s: float
-) -> tuple[T | None, StepReport]:
-    """Run a step under its timeout; a failure or timeout is reported, never hidden."""
+Timed = tuple[T | None, StepReport]
+
+
+async def _run_group(
+    steps: tuple[PlannedStep, ...], run: StepRun, remaining: float
+) -> list[Timed[StepOutput]]:
+    """One group's steps, each under ``min(its timeout, remaining)`` from now. The
+    embedding is begun first (the longest wait, off the GIL: its tokenizing does not
+    queue behind the steps' Python work), then the steps that do not need it; the ones
+    that do are begun once it is there (or their deadlines have passed), so that with
+    a store that answers in-process none of them waits: no task, timer or loop turn."""
+    run.group = steps
     start = time.perf_counter()
-    found: T | None = None
-    timed_out = False
-    error: str | None = None
+    limits = [min(s.timeout_s, remaining) for s in steps]
+    needs = [s.kind in EMBEDDING_STEPS for s in steps]
+    embedding = run.embedding() if any(needs) else None
+    begun: list[Timed[StepOutput] | asyncio.Task[Timed[StepOutput]] | None] = [
+        None if need else begin(s.name, run.run(s), limit, start)
+        for s, need, limit in zip(steps, needs, limits, strict=True)
+    ]
+    try:
+        # soonest deadline first: one whose deadline passes before the embedding is
+        # there begins waiting for it, and times out (as it would have waited)
+        for n in sorted((n for n, need in enumerate(needs) if need), key=limits.__getitem__):
+            left = limits[n] - (time.perf_counter() - start)
+            if embedding is not None and not embedding.done() and left > 0:
+                await asyncio.wait((embedding,), timeout=left)  # its failure: the steps'
+            begun[n] = begin(steps[n].name, run.run(steps[n]), limits[n], start)
+        waiting = [b for b in begun if isinstance(b, asyncio.Future)]
+        if waiting:  # the steps that wait, together (a cancelled read cancels them all)
+            await asyncio.gather(*waiting)
+    except BaseException:
+        for b in begun:
+            if isinstance(b, asyncio.Future):
+                b.cancel()
+        raise
+    return [b.result() if isinstance(b, asyncio.Future) else b for b in begun if b is not None]
+
+
+def begin(
+    name: str, step: Coroutine[Any, Any, T], timeout_s: float, start: float | None = None
+) -> Timed[T] | asyncio.Task[Timed[T]]:
+    """``timed`` begun at once: the step's outcome and report when it finished (or
+    failed) without waiting; else a task running the rest of it under what is left of
+    its timeout (a step cannot be interrupted before its first wait in either case);
+    ``start``: when its timeout began, if before this call."""
+    start = time.perf_counter() if start is None else start
+    try:
+        pending = step.send(None)
+    except StopIteration as done:
+        return done.value, _report(name, start)
+    except (TimeoutError, ProviderError, asyncio.CancelledError) as exc:
+        return None, _report(name, start, *_failure(name, timeout_s, exc))
+    rest: Rest[T] = Rest(step, pending)
+    left = timeout_s - (time.perf_counter() - start)
+    return asyncio.get_running_loop().create_task(timed(name, lambda: rest, left, start))
+
+
+async def timed(
+    name: str, step: Callable[[], Awaitable[T]], timeout_s: float, start: float | None = None
+) -> Timed[T]:
+    """Run a step under its timeout; a failure or timeout is reported, never hidden
+    (``start``: when the step began, ``time.perf_counter``, if before this call)."""
+    start = time.perf_counter() if start is None else start
     try:
         # a deadline on the calling task: no task of its own per step (wait_for's)
         async with asyncio.timeout(timeout_s):
             found = await step()
-    except TimeoutError:
-        timed_out = True
+    except (TimeoutError, ProviderError, asyncio.CancelledError) as exc:
+        return None, _report(name, start, *_failure(name, timeout_s, exc))
+    return found, _report(name, start)
+
+
+def _failure(name: str, timeout_s: float, exc: BaseException) -> tuple[bool, str | None]:
+    """How a step failed: whether it timed out, and the error (logged either way)."""
+    if isinstance(exc, TimeoutError):
         log.warning("retrieval step %s timed out after %.3fs", name, timeout_s)
-    except ProviderError as exc:
+        return True, None
+    if isinstance(exc, ProviderError):
         error = f"{exc.type}: {exc.message}"
-        log.warning("retrieval step %s degraded: %s", name, error)
-    except asyncio.CancelledError:
+    else:
         # a shared task the step awaited (the fact rows, a vector batch) was cancelled
         # by another step's timeout: this step failed; the read goes on. A cancellation
         # of the read itself is passed on.
         task = asyncio.current_task()
         if task is not None and task.cancelling():
-            raise
+            raise exc
         error = "cancelled: a store call it shared with a timed-out step was cancelled"
-        log.warning("retrieval step %s degraded: %s", name, error)
+    log.warning("retrieval step %s degraded: %s", name, error)
+    return False, error
+
+
+def _report(
+    name: str, start: float, timed_out: bool = False, error: str | None = None
+) -> StepReport:
     latency = (time.perf_counter() - start) * 1000
-    report = StepReport(
-        name=name,
-        latency_ms=round(latency, 3),
-        results=0,
-        timed_out=timed_out,
-        error=error,
+    return StepReport(
+        name=name, latency_ms=round(latency, 3), results=0, timed_out=timed_out, error=error
     )
-    return found, report

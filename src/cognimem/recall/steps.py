@@ -1,7 +1,6 @@
 """The read's steps: one read's shared state (the query embedding, and the fact rows
-with the open conflicts, each computed once), a runner per step kind, and the plan's
-execution — each group's steps concurrently under its timeouts and the plan's total
-budget."""
+with the open conflicts, each computed once, begun at once) and a runner per step kind
+(``step_groups`` runs the plan's groups under their timeouts and the plan's budget)."""
 
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ from cognimem.models import ItemKind, MemoryItem, Scope
 from cognimem.models.directory import ItemText
 from cognimem.models.knowledge import AliasSource, Fact, FactConflict
 from cognimem.models.scope import LEVELS
+from cognimem.recall import eager
 from cognimem.recall import procedures as learnt
 from cognimem.recall.analyze import QueryAnalysis
 from cognimem.recall.constraints import (
@@ -125,7 +125,7 @@ class StepRun:
     def __init__(
         self,
         store: Store,
-        embed_query: Callable[[str], Awaitable[np.ndarray]],
+        embed_query: Callable[[str], eager.Coro[np.ndarray]],
         sections: SectionConfig,
         analysis: QueryAnalysis,
         scope: Scope,
@@ -152,9 +152,9 @@ class StepRun:
         self.dense_query, self.left_out = split_subject(
             analysis.query, config.dense_without_subject
         )
-        self._embedding: asyncio.Task[np.ndarray] | None = None
+        self._embedding: asyncio.Future[np.ndarray] | None = None
         self.failed: dict[str, str] = {}  # an embedding done without: what -> why (degraded)
-        self._rows: asyncio.Task[tuple[FactRows, list[FactConflict]]] | None = None
+        self._rows: asyncio.Future[tuple[FactRows, list[FactConflict]]] | None = None
         self._view: QueryView | None = None
         # the user's facts that override shared ones of the same key (for explain)
         self.overrides: list[Override] = []
@@ -162,12 +162,13 @@ class StepRun:
         # the vector-kind steps of the running group, answered by one store call
         self.group: tuple[PlannedStep, ...] = ()
         self._batches: dict[
-            tuple[PlannedStep, ...], asyncio.Task[dict[StepKind, list[Candidate]]]
+            tuple[PlannedStep, ...], asyncio.Future[dict[StepKind, list[Candidate]]]
         ] = {}
 
-    def embedding(self) -> asyncio.Task[np.ndarray]:
+    def embedding(self) -> asyncio.Future[np.ndarray]:
+        """The query's embedding, begun at once (``eager``: its thread starts first)."""
         if self._embedding is None:
-            self._embedding = asyncio.ensure_future(self._embed_query(self.dense_query))
+            self._embedding = eager.start(self._embed_query(self.dense_query))
         return self._embedding
 
     async def vector_or_none(self) -> np.ndarray | None:
@@ -179,23 +180,22 @@ class StepRun:
             self.failed["query_embedding"] = f"{exc.type}: {exc.message}"
             return None
 
-    def fact_rows(self) -> asyncio.Task[tuple[FactRows, list[FactConflict]]]:
+    def fact_rows(self) -> asyncio.Future[tuple[FactRows, list[FactConflict]]]:
         """The user's live fact rows and open conflicts, read in one store call; with a
-        time filter, the facts it admits instead (``_timed_fact_rows``)."""
+        time filter, the facts it admits instead (``_timed_fact_rows``); begun at once."""
         if self._rows is None:
             s = self.scope
             if self.fact_time is not None:
-                self._rows = asyncio.ensure_future(self._timed_fact_rows(self.fact_time))
+                rows = self._timed_fact_rows(self.fact_time)
             elif self.level:
-                self._rows = asyncio.ensure_future(self._level_fact_rows())
+                rows = self._level_fact_rows()
             elif s.user_id is None:  # all_users: the rows of no user are its own
-                self._rows = asyncio.ensure_future(
-                    self.store.fact_rows_and_conflicts(
-                        s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED
-                    )
+                rows = self.store.fact_rows_and_conflicts(
+                    s.tenant_id, s.namespace, s.user_id, MAX_FACTS_SCANNED
                 )
             else:
-                self._rows = asyncio.ensure_future(self._with_shared(s.user_id))
+                rows = self._with_shared(s.user_id)
+            self._rows = eager.start(rows)
         return self._rows
 
     async def _with_shared(self, user_id: str) -> tuple[FactRows, list[FactConflict]]:
@@ -294,7 +294,7 @@ class StepRun:
         task = self._batches.get(group)
         if task is None:
             kinds = tuple(s.kind for s in group if s.kind in VECTOR_STEPS)
-            task = asyncio.ensure_future(self._vector_batch(kinds))
+            task = eager.start(self._vector_batch(kinds))
             self._batches[group] = task
         found = await asyncio.shield(task)
         return StepOutput(found[kind])
@@ -419,20 +419,15 @@ class StepRun:
             levels = []
         else:  # and the shared levels': the agent's, the organisation's
             levels = [None] if s.agent_id is None else [s.agent_id, None]
-        lists = [
-            self.store.list_procedures(
-                ProcedureQuery(s.tenant_id, s.namespace, None, MAX_PROCEDURES, levels=(level,))
-            )
+        queries = [
+            ProcedureQuery(s.tenant_id, s.namespace, None, MAX_PROCEDURES, levels=(level,))
             for level in levels
         ]
         if not self.level:
-            lists.insert(
-                0,
-                self.store.list_procedures(
-                    ProcedureQuery(s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES)
-                ),
-            )
-        stored = [p for listed in await asyncio.gather(*lists) for p in listed]
+            queries.insert(0, ProcedureQuery(s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES))
+        # all begun at once: a round trip's waits overlap, an in-process answer is ready
+        lists = [eager.start(self.store.list_procedures(q)) for q in queries]
+        stored = [p for listed in lists for p in await listed]
         return StepOutput(procedures=learnt.match(self.analysis.query, stored))
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
