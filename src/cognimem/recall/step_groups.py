@@ -21,6 +21,7 @@ from cognimem.recall.steps import EMBEDDING_STEPS, StepOutput, StepRun
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_FACT_STEPS = frozenset({StepKind.CONSTRAINTS, StepKind.FACTS})  # they need the embedding
 
 
 async def execute(
@@ -76,6 +77,8 @@ async def _run_group(
     limits = [min(s.timeout_s, remaining) for s in steps]
     needs = [s.kind in EMBEDDING_STEPS for s in steps]
     embedding = run.embedding() if any(needs) else None
+    if any(s.kind in _FACT_STEPS for s in steps):
+        run.fact_rows()  # what those steps read first: a round trip overlaps the embedding
     begun: list[Timed[StepOutput] | asyncio.Task[Timed[StepOutput]] | None] = [
         None if need else begin(s.name, run.run(s), limit, start)
         for s, need, limit in zip(steps, needs, limits, strict=True)
