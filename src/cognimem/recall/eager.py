@@ -1,8 +1,10 @@
 """Coroutines run at once up to their first wait: a step answered in-process (an
 SQLite store reads its rows on the calling thread) finishes there, with no task, timer
-or turn of the event loop; only one that has to wait (the query embedding on its
-thread, a database round trip) becomes a task for the rest of it. What
-``asyncio.eager_task_factory`` does from Python 3.12, for the read's steps alone."""
+or turn of the event loop; only one that has to wait (for the query embedding on its
+thread) becomes a task for the rest of it. Close to ``asyncio.eager_task_factory``
+(Python 3.12), except that the first part runs as the calling task: so only for code
+that binds nothing to the current task before its first wait (no ``asyncio.timeout``,
+no anyio cancel scope — which a provider's HTTP client or asyncpg's timeouts hold)."""
 
 from __future__ import annotations
 
@@ -48,10 +50,15 @@ async def _finish(rest: Rest[T]) -> T:
     return await rest
 
 
-def start(coro: Coro[T]) -> asyncio.Future[T]:
+def start(coro: Coro[T], inline: bool = True) -> asyncio.Future[T]:
     """``coro`` run now up to its first wait: a future already done when it finished
-    (or raised) without waiting, else a task for the rest of it (begun at once, so the
-    work it waits for — an embedding on a thread — starts before the caller goes on)."""
+    (or raised) without waiting, else a task for the rest of it. Only for code that
+    holds no timeout or cancel scope of the calling task across its first wait (they
+    would be the caller's, and the rest runs in another task): a read's steps on a store
+    that ``reads_inline``, never a provider's client. Not ``inline``: a task, as
+    ``asyncio.ensure_future`` makes."""
+    if not inline:
+        return asyncio.ensure_future(coro)
     loop = asyncio.get_running_loop()
     try:
         pending = coro.send(None)

@@ -3,6 +3,7 @@ fuse and rerank the items, fill the sections, assemble the packet."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -106,8 +107,11 @@ class Reader:
         await self.cross_encoders.aclose()
 
     async def area_vectors(self) -> np.ndarray:
-        """The decision areas' descriptions embedded (once per reader)."""
-        return await self._areas.matrix(lambda texts: self.embedder.embed(texts, "document"))
+        """The decision areas' descriptions embedded (once per reader), in a task of
+        their own: a step may run at once in the read's task (``recall/eager.py``)."""
+        return await self._areas.matrix(
+            lambda texts: asyncio.ensure_future(self.embedder.embed(texts, "document"))
+        )
 
     async def embed_query(self, query: str) -> np.ndarray:
         embedded = await self.embedder.embed([query], "query")

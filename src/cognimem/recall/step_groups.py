@@ -22,6 +22,7 @@ from cognimem.recall.steps import EMBEDDING_STEPS, StepOutput, StepRun
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _FACT_STEPS = frozenset({StepKind.CONSTRAINTS, StepKind.FACTS})  # they need the embedding
+_OWN_TASK = frozenset({StepKind.DOMAIN})  # the domain's own database client: its own task
 
 
 async def execute(
@@ -45,7 +46,18 @@ async def execute(
                 for s in group.steps
             ]
             continue
-        done = await _run_group(group.steps, run, remaining)
+        if run.inline:
+            done = await _run_group(group.steps, run, remaining)
+        else:  # each step in a task from the start (a round trip's client may bind one)
+            run.group = group.steps
+            if any(s.kind in EMBEDDING_STEPS for s in group.steps):
+                run.embedding()  # the longest wait, off the GIL: started before the steps
+            done = await asyncio.gather(
+                *(
+                    timed(s.name, (lambda s=s: run.run(s)), min(s.timeout_s, remaining))  # type: ignore[misc]
+                    for s in group.steps
+                )
+            )
         for step, (found, report) in zip(group.steps, done, strict=True):
             report.group = number
             report.results = found.count if found is not None else 0
@@ -77,10 +89,12 @@ async def _run_group(
     limits = [min(s.timeout_s, remaining) for s in steps]
     needs = [s.kind in EMBEDDING_STEPS for s in steps]
     embedding = run.embedding() if any(needs) else None
+    if embedding is not None and not embedding.done():
+        await asyncio.sleep(0)  # one turn: its task hands the embedding to its thread
     if any(s.kind in _FACT_STEPS for s in steps):
         run.fact_rows()  # what those steps read first: a round trip overlaps the embedding
     begun: list[Timed[StepOutput] | asyncio.Task[Timed[StepOutput]] | None] = [
-        None if need else begin(s.name, run.run(s), limit, start)
+        None if need else begin(s.name, run.run(s), limit, start, s.kind not in _OWN_TASK)
         for s, need, limit in zip(steps, needs, limits, strict=True)
     ]
     try:
@@ -103,13 +117,21 @@ async def _run_group(
 
 
 def begin(
-    name: str, step: Coroutine[Any, Any, T], timeout_s: float, start: float | None = None
+    name: str,
+    step: Coroutine[Any, Any, T],
+    timeout_s: float,
+    start: float | None = None,
+    eager: bool = True,
 ) -> Timed[T] | asyncio.Task[Timed[T]]:
     """``timed`` begun at once: the step's outcome and report when it finished (or
     failed) without waiting; else a task running the rest of it under what is left of
     its timeout (a step cannot be interrupted before its first wait in either case);
-    ``start``: when its timeout began, if before this call."""
+    ``start``: when its timeout began, if before this call; not ``eager``: all of it in
+    the task (``recall/eager.py`` says which code may run at once)."""
     start = time.perf_counter() if start is None else start
+    if not eager:
+        left = timeout_s - (time.perf_counter() - start)
+        return asyncio.get_running_loop().create_task(timed(name, lambda: step, left, start))
     try:
         pending = step.send(None)
     except StopIteration as done:

@@ -125,7 +125,7 @@ class StepRun:
     def __init__(
         self,
         store: Store,
-        embed_query: Callable[[str], eager.Coro[np.ndarray]],
+        embed_query: Callable[[str], Awaitable[np.ndarray]],
         sections: SectionConfig,
         analysis: QueryAnalysis,
         scope: Scope,
@@ -137,6 +137,7 @@ class StepRun:
         fact_time: FactTime | None = None,
     ) -> None:
         self.store = store
+        self.inline = getattr(store, "reads_inline", False) is True  # ``eager.start``
         self.fact_time = fact_time
         self._area_vectors = area_vectors
         self.domain = domain
@@ -166,9 +167,10 @@ class StepRun:
         ] = {}
 
     def embedding(self) -> asyncio.Future[np.ndarray]:
-        """The query's embedding, begun at once (``eager``: its thread starts first)."""
+        """The query's embedding, in a task of its own (an embedder's client may hold
+        a timeout or cancel scope of the task that calls it)."""
         if self._embedding is None:
-            self._embedding = eager.start(self._embed_query(self.dense_query))
+            self._embedding = asyncio.ensure_future(self._embed_query(self.dense_query))
         return self._embedding
 
     async def vector_or_none(self) -> np.ndarray | None:
@@ -195,7 +197,7 @@ class StepRun:
                 )
             else:
                 rows = self._with_shared(s.user_id)
-            self._rows = eager.start(rows)
+            self._rows = eager.start(rows, self.inline)
         return self._rows
 
     async def _with_shared(self, user_id: str) -> tuple[FactRows, list[FactConflict]]:
@@ -294,7 +296,7 @@ class StepRun:
         task = self._batches.get(group)
         if task is None:
             kinds = tuple(s.kind for s in group if s.kind in VECTOR_STEPS)
-            task = eager.start(self._vector_batch(kinds))
+            task = eager.start(self._vector_batch(kinds), self.inline)
             self._batches[group] = task
         found = await asyncio.shield(task)
         return StepOutput(found[kind])
@@ -426,7 +428,7 @@ class StepRun:
         if not self.level:
             queries.insert(0, ProcedureQuery(s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES))
         # all begun at once: a round trip's waits overlap, an in-process answer is ready
-        lists = [eager.start(self.store.list_procedures(q)) for q in queries]
+        lists = [eager.start(self.store.list_procedures(q), self.inline) for q in queries]
         stored = [p for listed in lists for p in await listed]
         return StepOutput(procedures=learnt.match(self.analysis.query, stored))
 

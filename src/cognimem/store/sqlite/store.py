@@ -38,3 +38,8 @@ class SQLiteStore(
     SQLiteReembedding,
 ):
     """``Store`` on a SQLite file. Safe for several processes sharing the file."""
+
+    # a read's store calls answer on the calling thread or through a thread pool's
+    # future, never under a timeout or cancel scope of the calling task: the read may
+    # run them at once up to their first wait (``recall/eager.py``)
+    reads_inline = True
