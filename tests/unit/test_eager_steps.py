@@ -134,3 +134,31 @@ async def test_a_step_begun_late_keeps_the_deadline_its_group_began() -> None:
     assert found is None
     assert report.timed_out
     assert report.latency_ms >= 10_000
+
+
+async def test_a_coroutine_not_inline_runs_in_a_task_of_its_own() -> None:
+    tasks: list[asyncio.Task[object] | None] = []
+
+    async def client_call() -> int:
+        tasks.append(asyncio.current_task())  # what a cancel scope or timeout binds to
+        return 7
+
+    found = start(client_call(), inline=False)
+    assert tasks == []  # not begun in the caller's task
+    assert await found == 7
+    assert tasks == [found]
+
+
+async def test_a_step_not_eager_runs_in_its_task_from_the_start() -> None:
+    tasks: list[asyncio.Task[object] | None] = []
+
+    async def domain() -> int:
+        tasks.append(asyncio.current_task())
+        return 3
+
+    outcome = begin("domain", domain(), timeout_s=5, eager=False)
+    assert isinstance(outcome, asyncio.Task)
+    found, report = await outcome
+    assert found == 3
+    assert report.error is None
+    assert tasks == [outcome]

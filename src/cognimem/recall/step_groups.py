@@ -93,11 +93,11 @@ async def _run_group(
         await asyncio.sleep(0)  # one turn: its task hands the embedding to its thread
     if any(s.kind in _FACT_STEPS for s in steps):
         run.fact_rows()  # what those steps read first: a round trip overlaps the embedding
-    begun: list[Timed[StepOutput] | asyncio.Task[Timed[StepOutput]] | None] = [
-        None if need else begin(s.name, run.run(s), limit, start, s.kind not in _OWN_TASK)
-        for s, need, limit in zip(steps, needs, limits, strict=True)
-    ]
+    begun: list[Timed[StepOutput] | asyncio.Task[Timed[StepOutput]] | None] = [None] * len(steps)
     try:
+        for n, s in enumerate(steps):
+            if not needs[n]:
+                begun[n] = begin(s.name, run.run(s), limits[n], start, s.kind not in _OWN_TASK)
         # soonest deadline first: one whose deadline passes before the embedding is
         # there begins waiting for it, and times out (as it would have waited)
         for n in sorted((n for n, need in enumerate(needs) if need), key=limits.__getitem__):

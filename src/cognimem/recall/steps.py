@@ -427,9 +427,10 @@ class StepRun:
         ]
         if not self.level:
             queries.insert(0, ProcedureQuery(s.tenant_id, s.namespace, s.user_id, MAX_PROCEDURES))
-        # all begun at once: a round trip's waits overlap, an in-process answer is ready
         lists = [eager.start(self.store.list_procedures(q), self.inline) for q in queries]
-        stored = [p for listed in lists for p in await listed]
+        # inline: each answered at once already; else their round trips overlap
+        found = [await f for f in lists] if self.inline else await asyncio.gather(*lists)
+        stored = [p for listed in found for p in listed]
         return StepOutput(procedures=learnt.match(self.analysis.query, stored))
 
     async def _with_user_keys(self, keys: tuple[str, ...]) -> tuple[str, ...]:
