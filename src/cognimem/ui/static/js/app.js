@@ -184,7 +184,8 @@ document.addEventListener("keydown", (event) => {
     location.hash = `#/${SHORTCUTS[event.key]}`;
     event.preventDefault();
   } else if (event.key === "/") {
-    const search = main.querySelector("input[type=search], input");
+    // the page's search field first (an entity's page has a form above its filter)
+    const search = main.querySelector("input[type=search]") || main.querySelector("input");
     if (search) {
       search.focus();
       event.preventDefault();

@@ -1,8 +1,9 @@
 // Entities: pick one, see the graph of entities and relations around it (two hops),
 // its aliases with their sources (each the chosen user's own can be removed, or split
-// off into an entity of its own: undoing a wrong merge), and the edges as a table.
+// off into an entity of its own: undoing a wrong merge; a name given back merges a split
+// back), and the edges as a table.
 
-import { post } from "../api.js";
+import { ApiError, post } from "../api.js";
 import { h, num, svg, table } from "../dom.js";
 import { levelScope, scope } from "../state.js";
 
@@ -134,6 +135,52 @@ function undoButtons(ctx, entity, alias) {
     button("Split off", true, "Make this name an entity of its own"));
 }
 
+// what a refusal of a name means here, before the API's own words
+const REFUSED = {
+  403: "this key cannot edit this scope's names",
+  404: "this entity is not in the chosen scope",
+  409: "another entity has this name",
+};
+
+function addForm(ctx, entity) {
+  // give a name to the entity as the user's word; a name split off it merges the
+  // split-off entity back (its links and facts come back with it)
+  const input = h("input", { type: "text", id: "alias-add-name", name: "alias", required: true,
+    autocomplete: "off", "aria-describedby": "alias-add-help" });
+  const button = h("button", { type: "submit" }, "Add name");
+  const outcome = h("div", { id: "alias-add-result" });
+  const form = h("form", {
+    class: "inline",
+    id: "alias-add",
+    "aria-label": `Add a name to ${entity.name}`,
+    onsubmit: async (event) => {
+      event.preventDefault();
+      button.disabled = true;
+      try {
+        const done = await post(`/v1/entities/${encodeURIComponent(entity.id)}/aliases/add`,
+          { alias: input.value, scope: scope() });
+        const back = done.merged_from ? `; merged back ${done.merged_from.entity.name}` : "";
+        ctx.say(done.added.length
+          ? `“${done.added[0].alias}” added to ${entity.name}${back}.`
+          : `${entity.name} already has “${input.value.trim()}”.`);
+        await ctx.rerender();
+      } catch (exc) {
+        button.disabled = false;
+        const why = exc instanceof ApiError && REFUSED[exc.status];
+        outcome.replaceChildren(ctx.failed(why
+          ? new ApiError(exc.status, exc.type, `${why} (${exc.message})`, exc.field) : exc));
+        input.focus();
+      }
+    },
+  },
+  h("label", {}, "Add a name", input),
+  button);
+  return h("div", {}, form,
+    h("p", { id: "alias-add-help", class: "muted" },
+      "The user's word for this entity. A name split off it merges that entity back."),
+    outcome);
+}
+
 export async function render(ctx) {
   const found = await post("/v1/entities/query", { scope: levelScope() });
   const names = new Map(found.map(({ entity }) => [entity.id, entity.name]));
@@ -173,7 +220,7 @@ export async function render(ctx) {
           { title: "Uses", num: true, cell: (a) => a.use_count },
           { title: "Whose", cell: (a) => a.user_id || "shared" },
           { title: "Undo merge", cell: (a) => undoButtons(ctx, entity, a) },
-        ], aliases)),
+        ], aliases), addForm(ctx, entity)),
         h("div", {}, h("h2", {}, "About"), table([
           { title: "Field", cell: ([k]) => k }, { title: "Value", cell: ([, v]) => v },
         ], [["id", entity.id], ["user", entity.user_id || "shared"], ["external ref", entity.external_ref || "–"],
