@@ -134,13 +134,19 @@ class ScopeRef:
     ) -> tuple[str, list[object]]:
         """The scope's rows after a rowid; ``by_rowid``: the scope's columns compared
         as expressions (``+``), so SQLite reads the rows by rowid, not by an index."""
-        p = "+" if by_rowid else ""
-        sql = f"{select} WHERE {p}i.tenant_id = ? AND {p}i.namespace = ? AND i.rowid > ?{extra}"
-        params: list[object] = [self.tenant_id, self.namespace, after_rowid]
+        where, params = self.condition("+" if by_rowid else "")
+        return f"{select} WHERE {where} AND i.rowid > ?{extra}", [*params, after_rowid]
+
+    def condition(self, prefix: str = "") -> tuple[str, list[object]]:
+        """The scope's rows of ``items i`` as an SQL condition and its parameters: its
+        tenant and namespace, and its user (or no user, ``shared``) when it names one;
+        ``prefix`` before each column ("+": compared as expressions, not by an index)."""
+        sql = f"{prefix}i.tenant_id = ? AND {prefix}i.namespace = ?"
+        params: list[object] = [self.tenant_id, self.namespace]
         if self.shared:
-            sql += f" AND {p}i.user_id IS NULL"
+            sql += f" AND {prefix}i.user_id IS NULL"
         elif self.user_id is not None:
-            sql += f" AND {p}i.user_id = ?"
+            sql += f" AND {prefix}i.user_id = ?"
             params.append(self.user_id)
         return sql, params
 

@@ -146,13 +146,8 @@ def restatus(
     if m.row_changes < 0 or m.row_changes != version.row_changes or len(m.rowids) != m.rows:
         return None
     others = [s for s, code in STATUS_CODES.items() if code != _ACTIVE]
-    sql = "SELECT i.rowid, i.status FROM items i WHERE i.tenant_id = ? AND i.namespace = ?"
-    params: list[object] = [scope.tenant_id, scope.namespace]
-    if scope.shared:
-        sql += " AND i.user_id IS NULL"
-    elif scope.user_id is not None:
-        sql += " AND i.user_id = ?"
-        params.append(scope.user_id)
+    where, params = scope.condition()
+    sql = f"SELECT i.rowid, i.status FROM items i WHERE {where}"
     sql += f" AND i.status IN ({', '.join('?' * len(others))})"
     found = conn.execute(sql, [*params, *others]).fetchall()
     codes = np.full(m.rows, _ACTIVE, dtype=np.int8)
