@@ -224,12 +224,13 @@ def evaluate(data: dict[str, list[Record]], choose: Choose, label: str) -> str:
 # -- levers ---------------------------------------------------------------------------
 
 
-def _one_message(profile: Profile) -> np.ndarray:
+def one_message(profile: Profile) -> np.ndarray:
+    """Which pairs of entries were drawn from one message (their crowding leaves them
+    out of each other's, as ``recall/profile_consolidate.py`` does)."""
     holders: dict[str, set[int]] = {}
     for at, s in enumerate(profile.entries):
-        for f in s.statements:
-            for event in f.evidence_event_ids:
-                holders.setdefault(event, set()).add(at)
+        for event in s.event_ids():
+            holders.setdefault(event, set()).add(at)
     n = len(profile.entries)
     shared = np.zeros((n, n), dtype=bool)
     for group in (sorted(g) for g in holders.values() if len(g) > 1):
@@ -239,7 +240,7 @@ def _one_message(profile: Profile) -> np.ndarray:
 
 def recrowded(profile: Profile, heads: np.ndarray, k: int = 5) -> Profile:
     heads = heads / (np.linalg.norm(heads, axis=1, keepdims=True) + 1e-9)
-    crowding = crowding_of(heads @ heads.T, k, _one_message(profile))
+    crowding = crowding_of(heads @ heads.T, k, one_message(profile))
     entries = tuple(replace(s, crowding=c) for s, c in zip(profile.entries, crowding, strict=True))
     return replace(profile, entries=entries)
 

@@ -78,20 +78,6 @@ def listed(description: str) -> list[str]:
     return [p for p in pieces if p]
 
 
-def one_message(profile: Profile) -> np.ndarray:
-    """Which pairs of entries were drawn from one message (their crowding leaves them
-    out of each other's, as ``recall/profile_consolidate.py`` does)."""
-    holders: dict[str, set[int]] = {}
-    for at, s in enumerate(profile.entries):
-        for event in s.event_ids():
-            holders.setdefault(event, set()).add(at)
-    n = len(profile.entries)
-    shared = np.zeros((n, n), dtype=bool)
-    for group in (sorted(g) for g in holders.values() if len(g) > 1):
-        shared[np.ix_(group, group)] = True
-    return shared
-
-
 def closeness(profile: Profile, inputs: list[Any]) -> np.ndarray:
     """Per statement, the closeness the profile ranks by (``profile_choose.choose``): the
     cosine with the request plus the graded area and the listed things shared."""
@@ -211,7 +197,7 @@ def destanced(calls: dict[int, pr.Record], beta: float) -> Choose:
         heads = heads / np.linalg.norm(heads, axis=1, keepdims=True)
         moved = heads - beta * np.outer(heads @ direction, direction)
         moved = moved / np.linalg.norm(moved, axis=1, keepdims=True)
-        crowding = crowding_of(moved @ moved.T, 5, one_message(profile))
+        crowding = crowding_of(moved @ moved.T, 5, pr.one_message(profile))
         entries = tuple(
             replace(s, crowding=c) for s, c in zip(profile.entries, crowding, strict=True)
         )
