@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Annotated, cast
+from typing import Annotated, Any, TypeVar, cast
 
 import numpy as np
 from pydantic import Field, TypeAdapter
@@ -71,6 +71,7 @@ FORGET_MIN_SIMILARITY = 0.5
 _IMPORTANCE = TypeAdapter(Annotated[float, Field(ge=0.0, le=1.0)] | None)
 _TIER = TypeAdapter(Tier | None)
 _FEEDBACK: TypeAdapter[Feedback | None] = TypeAdapter(Feedback | None)
+A = TypeVar("A")
 
 
 class EditService:
@@ -251,9 +252,7 @@ class EditService:
         self, entity_id: str, alias: str, options: AliasRemovalKeywords
     ) -> AliasRemoval:
         parts = self._parts
-        parts.require_open()
-        check_ids(entity_id=entity_id, alias=alias)
-        args = made(AliasRemovalArgs, options, entity_id=entity_id, alias=alias)
+        args = self._alias_args(AliasRemovalArgs, options, entity_id, alias)
         target, split = args.scope, args.split
         entity, name = await self._named(target, entity_id, alias)
         if name == normalize_name(entity.name):
@@ -273,12 +272,7 @@ class EditService:
         ) -> Knowledge:
             return aliases.removal(entity, removed, twin, items, summaries, facts, now)
 
-        relink = functools.partial(aliases.relinked, entity.id, name, twin)
-        resummarise = functools.partial(aliases.resummarised, entity.id, twin)
-        deletion = AliasDeletion(entity, name, target.user_id, then, relink, resummarise)
-        if twin is not None:  # a removal alone has no one to move a fact to
-            move = functools.partial(alias_facts.moved, entity.id, name, twin)
-            deletion = dataclasses.replace(deletion, move=move)
+        deletion = _alias_deletion(entity, name, target.user_id, twin, then)
         removed = await parts.store.remove_aliases(deletion)
         with_aliases = await self._with_aliases(target)
         return AliasRemoval(
@@ -291,9 +285,7 @@ class EditService:
         self, entity_id: str, alias: str, options: AliasAdditionKeywords
     ) -> AliasAddition:
         parts = self._parts
-        parts.require_open()
-        check_ids(entity_id=entity_id, alias=alias)
-        target = made(AliasAdditionArgs, options, entity_id=entity_id, alias=alias).scope
+        target = self._alias_args(AliasAdditionArgs, options, entity_id, alias).scope
         entity, name = await self._named(target, entity_id, alias)
         view = KnowledgeView(target.tenant_id, target.namespace, target.user_id, True)
         rows = [
@@ -318,6 +310,15 @@ class EditService:
             added=[a for a in now_held.aliases if a.alias == name and a not in rows],
             merged_from=None if twin is None else with_aliases(twin),
         )
+
+    def _alias_args(
+        self, cls: Callable[..., A], options: Mapping[str, Any], entity_id: str, alias: str
+    ) -> A:
+        """An alias call's argument object ``cls``, once the memory is open and the ids
+        are checked."""
+        self._parts.require_open()
+        check_ids(entity_id=entity_id, alias=alias)
+        return made(cls, options, entity_id=entity_id, alias=alias)
 
     async def _named(self, target: Scope, entity_id: str, alias: str) -> tuple[Entity, str]:
         """The entity ``entity_id`` of ``target``'s namespace, and ``alias`` normalised."""
@@ -346,21 +347,8 @@ class EditService:
     ) -> AliasDeletion:
         """The deletion of ``twin``'s rows of ``name`` that merges it back into ``entity``:
         the split's rules run the other way (``twin`` undone into ``entity``)."""
-
-        def then(
-            removed: list[Alias],
-            items: list[Relinked],
-            summaries: list[Resummarised],
-            facts: list[Moved],
-        ) -> Knowledge:
-            return aliases.merger(entity, twin, removed, items, summaries, facts, now)
-
-        return AliasDeletion(
-            twin, name, user_id, then,
-            relink=functools.partial(aliases.relinked, twin.id, name, entity),
-            resummarise=functools.partial(aliases.resummarised, twin.id, entity),
-            move=functools.partial(alias_facts.moved, twin.id, name, entity),
-        )  # fmt: skip
+        merger = functools.partial(aliases.merger, entity, twin, now=now)
+        return _alias_deletion(twin, name, user_id, entity, merger)
 
     async def _with_aliases(self, target: Scope) -> Callable[[Entity], EntityWithAliases]:
         """An entity with the aliases ``target`` sees now (every user's for a call of
@@ -373,3 +361,28 @@ class EditService:
             return EntityWithAliases(entity=e, aliases=[a for a in known if a.entity_id == e.id])
 
         return with_aliases
+
+
+def _alias_deletion(
+    entity: Entity,
+    name: str,
+    user_id: str | None,
+    onto: Entity | None,
+    then: Callable[[list[Alias], list[Relinked], list[Resummarised], list[Moved]], Knowledge],
+) -> AliasDeletion:
+    """The deletion of ``entity``'s rows of ``name`` (``user_id``'s): the items and
+    summaries that read the name follow it ``onto`` the entity it goes to (``None``: a
+    removal alone), and so do the facts when there is one."""
+    deletion = AliasDeletion(
+        entity,
+        name,
+        user_id,
+        then,
+        functools.partial(aliases.relinked, entity.id, name, onto),
+        functools.partial(aliases.resummarised, entity.id, onto),
+    )
+    if onto is None:  # a removal alone has no one to move a fact to
+        return deletion
+    return dataclasses.replace(
+        deletion, move=functools.partial(alias_facts.moved, entity.id, name, onto)
+    )
