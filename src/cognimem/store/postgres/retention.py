@@ -14,17 +14,10 @@ from cognimem.models import ItemKind
 from cognimem.models.clock import to_utc
 from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import HistoryEntry
+from cognimem.store import retention as common
 from cognimem.store.postgres import knowledge_writes
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.rows import decode_time
-from cognimem.store.retention import (
-    CITING_SUMMARY_STATUSES,
-    CONSTRAINT_VALUES,
-    RETAINED_STATUSES,
-    Decay,
-    RetentionRow,
-    retention_row,
-)
 
 ROWS = """
 WITH cites AS (
@@ -74,18 +67,20 @@ class PostgresRetention(PostgresDatabase):
 
     async def retention_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, *, agent_id: str | None = None
-    ) -> list[RetentionRow]:
+    ) -> list[common.RetentionRow]:
         sql, owner = (ROWS, user_id) if user_id is not None else (LEVEL_ROWS, agent_id)
         async with self._connection() as conn:
             found = await conn.fetch(
                 sql, tenant_id, namespace, owner, list(LIVE_VALUES),
-                list(CONSTRAINT_VALUES), ItemKind.SUMMARY.value,
-                list(CITING_SUMMARY_STATUSES), list(RETAINED_STATUSES),
+                list(common.CONSTRAINT_VALUES), ItemKind.SUMMARY.value,
+                list(common.CITING_SUMMARY_STATUSES), list(common.RETAINED_STATUSES),
             )  # fmt: skip
-        return [retention_row(r, to_utc(r[7]), to_utc(r[8]), decode_time(r[9])) for r in found]
+        return [
+            common.retention_row(r, to_utc(r[7]), to_utc(r[8]), decode_time(r[9])) for r in found
+        ]
 
     async def decay_items(
-        self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]
+        self, tenant_id: str, decays: Sequence[common.Decay], history: Sequence[HistoryEntry]
     ) -> list[str]:
         if not decays:
             return []

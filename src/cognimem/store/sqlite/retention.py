@@ -17,14 +17,7 @@ from datetime import datetime
 from cognimem.models import ItemKind
 from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import HistoryEntry
-from cognimem.store.retention import (
-    CITING_SUMMARY_STATUSES,
-    CONSTRAINT_VALUES,
-    RETAINED_STATUSES,
-    Decay,
-    RetentionRow,
-    retention_row,
-)
+from cognimem.store import retention as common
 from cognimem.store.sqlite import knowledge_writes
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.rows import decode_time
@@ -36,7 +29,7 @@ _LEVEL = "tenant_id = ? AND namespace = ? AND user_id IS NULL AND agent_id IS ?"
 ROWS = f"""
 WITH cites AS (
     SELECT DISTINCT j.value AS item_id, f.id AS fact_id,
-        f.category IN ({", ".join("?" * len(CONSTRAINT_VALUES))}) AS is_constraint
+        f.category IN ({", ".join("?" * len(common.CONSTRAINT_VALUES))}) AS is_constraint
     FROM facts f, json_each(f.evidence_item_ids) j
     WHERE f.{_SCOPE} AND f.status IN ({", ".join("?" * len(LIVE_VALUES))})
 ), deps AS (
@@ -54,7 +47,7 @@ WITH cites AS (
         FROM items s, json_each(s.metadata, '$.consolidation.claims') j1,
             json_each(j1.value, '$.item_ids') j2
         WHERE s.{_SCOPE} AND s.kind = '{ItemKind.SUMMARY.value}'
-            AND s.status IN ({", ".join("?" * len(CITING_SUMMARY_STATUSES))})
+            AND s.status IN ({", ".join("?" * len(common.CITING_SUMMARY_STATUSES))})
         GROUP BY j2.value, s.id
     ) GROUP BY item_id
 )
@@ -64,7 +57,7 @@ SELECT i.id, i.kind, i.status, i.tier, i.importance, i.novelty, i.confidence, i.
     coalesce(d.summaries, 0)
 FROM items i LEFT JOIN deps d ON d.item_id = i.id
     LEFT JOIN item_usage u ON u.item_id = i.id  -- the counters (migration 14)
-WHERE i.{_SCOPE} AND i.status IN ({", ".join("?" * len(RETAINED_STATUSES))})
+WHERE i.{_SCOPE} AND i.status IN ({", ".join("?" * len(common.RETAINED_STATUSES))})
 """
 LEVEL_ROWS = ROWS.replace(_SCOPE, _LEVEL)
 
@@ -74,25 +67,25 @@ class SQLiteRetention(SQLiteDatabase):
 
     async def retention_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, *, agent_id: str | None = None
-    ) -> list[RetentionRow]:
+    ) -> list[common.RetentionRow]:
         scope = (tenant_id, namespace, user_id if user_id is not None else agent_id)
         sql = ROWS if user_id is not None else LEVEL_ROWS
         params = (
-            *CONSTRAINT_VALUES, *scope, *LIVE_VALUES,
-            *scope, *CITING_SUMMARY_STATUSES,
-            *scope, *RETAINED_STATUSES,
+            *common.CONSTRAINT_VALUES, *scope, *LIVE_VALUES,
+            *scope, *common.CITING_SUMMARY_STATUSES,
+            *scope, *common.RETAINED_STATUSES,
         )  # fmt: skip
 
-        def read(conn: sqlite3.Connection) -> list[RetentionRow]:
+        def read(conn: sqlite3.Connection) -> list[common.RetentionRow]:
             return [
-                retention_row(r, _time(r[7]), _time(r[8]), decode_time(r[9]))
+                common.retention_row(r, _time(r[7]), _time(r[8]), decode_time(r[9]))
                 for r in conn.execute(sql, params)
             ]
 
         return await self._db.read(read)
 
     async def decay_items(
-        self, tenant_id: str, decays: Sequence[Decay], history: Sequence[HistoryEntry]
+        self, tenant_id: str, decays: Sequence[common.Decay], history: Sequence[HistoryEntry]
     ) -> list[str]:
         def tx(conn: sqlite3.Connection) -> list[str]:
             changed = [
