@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cognimem.store import reembedding as common
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.migrations import (
     SET_META,
@@ -20,17 +21,6 @@ from cognimem.store.postgres.migrations import (
     vector_index_sql,
 )
 from cognimem.store.postgres.rows import vector_bytes
-from cognimem.store.reembedding import (
-    AUTHOR_SQL,
-    DIM_META,
-    MODEL_META,
-    VECTOR_TABLES,
-    Switch,
-    VectorTable,
-    VectorText,
-    cache_keys,
-    vector_text,
-)
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -39,18 +29,20 @@ _CHUNK = 1_000  # rows per step of the switch (bounds its memory)
 
 
 async def _rows(
-    conn: Connection, table: VectorTable, after_id: str, limit: int
-) -> list[VectorText]:
+    conn: Connection, table: common.VectorTable, after_id: str, limit: int
+) -> list[common.VectorText]:
     found = await conn.fetch(
-        f"SELECT id, {AUTHOR_SQL[table]} AS author, text FROM {table}"
+        f"SELECT id, {common.AUTHOR_SQL[table]} AS author, text FROM {table}"
         " WHERE embedding IS NOT NULL AND id > $1 ORDER BY id LIMIT $2",
         after_id,
         limit,
     )
-    return [vector_text(table, r["id"], r["author"], r["text"]) for r in found]
+    return [common.vector_text(table, r["id"], r["author"], r["text"]) for r in found]
 
 
-async def _chunks(conn: Connection, table: VectorTable) -> AsyncIterator[list[VectorText]]:
+async def _chunks(
+    conn: Connection, table: common.VectorTable
+) -> AsyncIterator[list[common.VectorText]]:
     after = ""
     while rows := await _rows(conn, table, after, _CHUNK):
         yield rows
@@ -72,18 +64,18 @@ async def _cached(
 
 async def _missing(conn: Connection, model: str, dim: int) -> list[str]:
     missing: list[str] = []
-    for table in VECTOR_TABLES:
+    for table in common.VECTOR_TABLES:
         async for rows in _chunks(conn, table):
-            keyed = cache_keys(rows)
+            keyed = common.cache_keys(rows)
             held = await _cached(conn, model, dim, sorted({k for _, k in keyed}), "1")
             missing += [row.text for row, key in keyed if key not in held]
     return list(dict.fromkeys(missing))
 
 
-async def _replace(conn: Connection, table: VectorTable, model: str, dim: int) -> int:
+async def _replace(conn: Connection, table: common.VectorTable, model: str, dim: int) -> int:
     changed = 0
     async for rows in _chunks(conn, table):
-        keyed = cache_keys(rows)
+        keyed = common.cache_keys(rows)
         vectors = await _cached(conn, model, dim, sorted({k for _, k in keyed}), "vector")
         await conn.execute(
             f"UPDATE {table} t SET embedding = v.embedding, embedding_model = $1"
@@ -104,27 +96,31 @@ class PostgresReembedding(PostgresDatabase):
         async with self._connection() as conn:
             counts = [
                 await conn.fetchval(f"SELECT count(*) FROM {t} WHERE embedding IS NOT NULL")
-                for t in VECTOR_TABLES
+                for t in common.VECTOR_TABLES
             ]
         return sum(int(c) for c in counts)
 
-    async def vector_texts(self, table: VectorTable, after_id: str, limit: int) -> list[VectorText]:
+    async def vector_texts(
+        self, table: common.VectorTable, after_id: str, limit: int
+    ) -> list[common.VectorText]:
         async with self._connection() as conn:
             return await _rows(conn, table, after_id, limit)
 
-    async def switch_vectors(self, model: str, dim: int) -> Switch:
-        async def body(conn: Connection) -> Switch:
+    async def switch_vectors(self, model: str, dim: int) -> common.Switch:
+        async def body(conn: Connection) -> common.Switch:
             # the first vector's index creation and this switch take turns
             await conn.execute("SELECT pg_advisory_xact_lock($1)", VECTOR_INDEX_LOCK)
             await conn.execute("LOCK TABLE items, facts IN SHARE ROW EXCLUSIVE MODE")
             missing = await _missing(conn, model, dim)
             if missing:
-                return Switch(missing=tuple(missing))
+                return common.Switch(missing=tuple(missing))
             items = await _replace(conn, "items", model, dim)
             facts = await _replace(conn, "facts", model, dim)
             await self._index_vectors(conn, dim)
-            await conn.executemany(SET_META, [(MODEL_META, model), (DIM_META, str(dim))])
-            return Switch(items=items, facts=facts)
+            await conn.executemany(
+                SET_META, [(common.MODEL_META, model), (common.DIM_META, str(dim))]
+            )
+            return common.Switch(items=items, facts=facts)
 
         switched = await self._write(body, None)
         if not switched.missing:

@@ -7,34 +7,26 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from cognimem.store.reembedding import (
-    AUTHOR_SQL,
-    DIM_META,
-    MODEL_META,
-    VECTOR_TABLES,
-    Switch,
-    VectorTable,
-    VectorText,
-    cache_keys,
-    vector_text,
-)
+from cognimem.store import reembedding as common
 from cognimem.store.sqlite.database import SQLiteDatabase
 
 _CHUNK = 500  # rows per step of the switch (bounds its memory, and SQLite's parameters)
 
 
 def _rows(
-    conn: sqlite3.Connection, table: VectorTable, after_id: str, limit: int
-) -> list[VectorText]:
+    conn: sqlite3.Connection, table: common.VectorTable, after_id: str, limit: int
+) -> list[common.VectorText]:
     found = conn.execute(
-        f"SELECT id, {AUTHOR_SQL[table]}, text FROM {table}"
+        f"SELECT id, {common.AUTHOR_SQL[table]}, text FROM {table}"
         " WHERE embedding IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
         (after_id, limit),
     ).fetchall()
-    return [vector_text(table, r[0], r[1], r[2]) for r in found]
+    return [common.vector_text(table, r[0], r[1], r[2]) for r in found]
 
 
-def _chunks(conn: sqlite3.Connection, table: VectorTable) -> Iterator[list[VectorText]]:
+def _chunks(
+    conn: sqlite3.Connection, table: common.VectorTable
+) -> Iterator[list[common.VectorText]]:
     after = ""
     while rows := _rows(conn, table, after, _CHUNK):
         yield rows
@@ -54,18 +46,18 @@ def _cached(
 
 def _missing(conn: sqlite3.Connection, model: str, dim: int) -> list[str]:
     missing: list[str] = []
-    for table in VECTOR_TABLES:
+    for table in common.VECTOR_TABLES:
         for rows in _chunks(conn, table):
-            keyed = cache_keys(rows)
+            keyed = common.cache_keys(rows)
             held = _cached(conn, model, dim, sorted({k for _, k in keyed}), "1")
             missing += [row.text for row, key in keyed if key not in held]
     return list(dict.fromkeys(missing))
 
 
-def _replace(conn: sqlite3.Connection, table: VectorTable, model: str, dim: int) -> int:
+def _replace(conn: sqlite3.Connection, table: common.VectorTable, model: str, dim: int) -> int:
     changed = 0
     for rows in _chunks(conn, table):
-        keyed = cache_keys(rows)
+        keyed = common.cache_keys(rows)
         vectors = _cached(conn, model, dim, sorted({k for _, k in keyed}), "vector")
         conn.executemany(
             f"UPDATE {table} SET embedding = ?, embedding_model = ? WHERE id = ?",
@@ -86,19 +78,21 @@ class SQLiteReembedding(SQLiteDatabase):
                         f"SELECT count(*) FROM {t} WHERE embedding IS NOT NULL"
                     ).fetchone()[0]
                 )
-                for t in VECTOR_TABLES
+                for t in common.VECTOR_TABLES
             )
 
         return await self._db.read(q)
 
-    async def vector_texts(self, table: VectorTable, after_id: str, limit: int) -> list[VectorText]:
+    async def vector_texts(
+        self, table: common.VectorTable, after_id: str, limit: int
+    ) -> list[common.VectorText]:
         return await self._db.read(lambda conn: _rows(conn, table, after_id, limit))
 
-    async def switch_vectors(self, model: str, dim: int) -> Switch:
-        def tx(conn: sqlite3.Connection) -> Switch:
+    async def switch_vectors(self, model: str, dim: int) -> common.Switch:
+        def tx(conn: sqlite3.Connection) -> common.Switch:
             missing = _missing(conn, model, dim)
             if missing:
-                return Switch(missing=tuple(missing))
+                return common.Switch(missing=tuple(missing))
             items = _replace(conn, "items", model, dim)
             facts = _replace(conn, "facts", model, dim)
             # every process's vector matrices and fact rows reload (scopes.py)
@@ -110,9 +104,9 @@ class SQLiteReembedding(SQLiteDatabase):
             conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [(MODEL_META, model), (DIM_META, str(dim))],
+                [(common.MODEL_META, model), (common.DIM_META, str(dim))],
             )
-            return Switch(items=items, facts=facts)
+            return common.Switch(items=items, facts=facts)
 
         switched = await self._db.write(tx)
         if not switched.missing:
