@@ -15,7 +15,6 @@ from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import (
     Alias,
     ConflictStatus,
-    Entity,
     Fact,
     FactConflict,
     HistoryEntry,
@@ -23,17 +22,11 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store import records, scored_facts
 from cognimem.store.arguments import KnowledgeView, RowsById
+from cognimem.store.by_id import KnowledgeByIds
 from cognimem.store.postgres.database import PostgresDatabase
 from cognimem.store.postgres.row_copies import RowCopies
 from cognimem.store.postgres.rows import BY_ID, Params, decode_time
-from cognimem.store.records import (
-    ALIAS_COLUMNS,
-    CONFLICT_COLUMNS,
-    FACT_COLUMNS,
-    HISTORY_COLUMNS,
-    RELATION_COLUMNS,
-    user_key,
-)
+from cognimem.store.records import user_key
 from cognimem.store.scored_facts import SCORED_FACT_COLUMNS, FactColumns
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
@@ -48,7 +41,6 @@ def fact_from_row(row: Record) -> Fact:
 
 
 FACTS = BY_ID.facts
-ENTITIES = BY_ID.entities
 
 
 def _equals(column: str, value: str | None, params: Params) -> str:
@@ -79,7 +71,7 @@ async def find_facts(conn: Connection, q: FactQuery) -> list[Fact]:
     if q.categories is not None:
         clauses.append(f"category = ANY({params.add([c.value for c in q.categories])}::text[])")
     sql = (
-        f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)}"
+        f"SELECT {records.FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)}"
         f" ORDER BY recorded_at DESC, seq DESC LIMIT {params.add(q.limit)}"
     )
     return [fact_from_row(r) for r in await conn.fetch(sql, *params.values)]
@@ -89,7 +81,7 @@ async def find_aliases(
     conn: Connection, view: KnowledgeView, names: Sequence[str] | None, limit: int = 20_000
 ) -> list[Alias]:
     params = Params(view.tenant_id, view.namespace)
-    sql = f"SELECT {ALIAS_COLUMNS} FROM aliases WHERE tenant_id = $1 AND namespace = $2"
+    sql = f"SELECT {records.ALIAS_COLUMNS} FROM aliases WHERE tenant_id = $1 AND namespace = $2"
     if not view.all_users:
         keys = ["", user_key(view.user_id)] if view.user_id is not None else [""]
         sql += f" AND user_key = ANY({params.add(keys)}::text[])"
@@ -118,7 +110,7 @@ async def find_relations(
     else:
         visible = f"(user_id = {params.add(view.user_id)} OR user_id IS NULL)"
     sql = (
-        f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = $1 AND namespace = $2"
+        f"SELECT {records.RELATION_COLUMNS} FROM relations WHERE tenant_id = $1 AND namespace = $2"
         f" AND {visible} AND active"
         " AND (source_entity_id = ANY($3::text[]) OR target_entity_id = ANY($3::text[]))"
         " ORDER BY seq"
@@ -190,7 +182,10 @@ async def find_conflicts(
         clauses.append(_equals("user_id", view.user_id, params))
     if open_only:
         clauses.append(f"status = {params.add(ConflictStatus.OPEN.value)}")
-    sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE {' AND '.join(clauses)} ORDER BY seq"
+    sql = (
+        f"SELECT {records.CONFLICT_COLUMNS} FROM conflicts WHERE {' AND '.join(clauses)}"
+        " ORDER BY seq"
+    )
     return [
         records.conflict_from_row(r, decode_time) for r in await conn.fetch(sql, *params.values)
     ]
@@ -290,7 +285,7 @@ async def _user_facts(
 
 async def get_history(conn: Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
     found = await conn.fetch(
-        f"SELECT {HISTORY_COLUMNS} FROM history WHERE target_id = $1 AND tenant_id = $2"
+        f"SELECT {records.HISTORY_COLUMNS} FROM history WHERE target_id = $1 AND tenant_id = $2"
         " ORDER BY seq",
         target_id,
         tenant_id,
@@ -307,19 +302,15 @@ async def get_conflict(conn: Connection, tenant_id: str, conflict_id: str) -> Fa
     return None if row is None else records.conflict_from_row(row, decode_time)
 
 
-class PostgresKnowledge(PostgresDatabase):
+class PostgresKnowledge(PostgresDatabase, KnowledgeByIds):
     """``KnowledgeStore`` on PostgreSQL."""
+
+    BY_ID = BY_ID
+    SCORED_ROWS = _FACT_ROWS
 
     async def find_facts(self, query: FactQuery) -> list[Fact]:
         async with self._connection() as conn:
             return await find_facts(conn, query)
-
-    async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
-        return await self._by_ids(FACTS, tenant_id, ids)
-
-    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
-        found = await self._by_ids(_FACT_ROWS, tenant_id, ids)
-        return scored_facts.fact_rows(found)
 
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -332,9 +323,6 @@ class PostgresKnowledge(PostgresDatabase):
     ) -> ScopeFacts:
         async with self._connection() as conn:
             return await scope_facts(conn, tenant_id, namespace, user_id, limit, self._scope_facts)
-
-    async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
-        return await self._by_ids(ENTITIES, tenant_id, ids)
 
     async def find_aliases(self, view: KnowledgeView, names: Sequence[str] | None) -> list[Alias]:
         async with self._connection() as conn:

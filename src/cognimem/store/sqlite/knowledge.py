@@ -14,7 +14,6 @@ from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import (
     Alias,
     ConflictStatus,
-    Entity,
     Fact,
     FactConflict,
     HistoryEntry,
@@ -22,16 +21,10 @@ from cognimem.models.knowledge import (
 )
 from cognimem.store import records, scored_facts
 from cognimem.store.arguments import KnowledgeView, RowsById
+from cognimem.store.by_id import KnowledgeByIds
 from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
-from cognimem.store.records import (
-    ALIAS_COLUMNS,
-    CONFLICT_COLUMNS,
-    FACT_COLUMNS,
-    HISTORY_COLUMNS,
-    RELATION_COLUMNS,
-    user_key,
-)
+from cognimem.store.records import user_key
 from cognimem.store.scored_facts import SCORED_FACT_COLUMNS
 from cognimem.store.sqlite import rows
 from cognimem.store.sqlite.database import SQLiteDatabase
@@ -79,7 +72,6 @@ fact_from_row = rows.fact_from_row
 
 
 FACTS = rows.BY_ID.facts
-ENTITIES = rows.BY_ID.entities
 
 
 def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
@@ -112,7 +104,7 @@ def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
         clauses.append(f"category IN ({', '.join('?' * len(q.categories))})")
         params += [c.value for c in q.categories]
     sql = (
-        f"SELECT {FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)}"
+        f"SELECT {records.FACT_COLUMNS} FROM facts WHERE {' AND '.join(clauses)}"
         " ORDER BY recorded_at DESC, rowid DESC LIMIT ?"
     )
     return [fact_from_row(r) for r in query(conn, sql, [*params, q.limit])]
@@ -121,7 +113,7 @@ def find_facts(conn: sqlite3.Connection, q: FactQuery) -> list[Fact]:
 def find_aliases(
     conn: sqlite3.Connection, view: KnowledgeView, names: Sequence[str] | None, limit: int = 20_000
 ) -> list[Alias]:
-    sql = f"SELECT {ALIAS_COLUMNS} FROM aliases WHERE tenant_id = ? AND namespace = ?"
+    sql = f"SELECT {records.ALIAS_COLUMNS} FROM aliases WHERE tenant_id = ? AND namespace = ?"
     params: list[object] = [view.tenant_id, view.namespace]
     if not view.all_users:
         keys = ["", user_key(view.user_id)] if view.user_id is not None else [""]
@@ -145,7 +137,7 @@ def find_relations(
     marks = ", ".join("?" * len(entity_ids))
     visible = "" if view.all_users else " AND (user_id IS ? OR user_id IS NULL)"
     sql = (
-        f"SELECT {RELATION_COLUMNS} FROM relations WHERE tenant_id = ? AND namespace = ?"
+        f"SELECT {records.RELATION_COLUMNS} FROM relations WHERE tenant_id = ? AND namespace = ?"
         f"{visible} AND active = 1"
         f" AND (source_entity_id IN ({marks}) OR target_entity_id IN ({marks}))"
         " ORDER BY rowid"
@@ -193,7 +185,7 @@ def graph_edges(
 def find_conflicts(
     conn: sqlite3.Connection, view: KnowledgeView, open_only: bool
 ) -> list[FactConflict]:
-    sql = f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE tenant_id = ? AND namespace = ?"
+    sql = f"SELECT {records.CONFLICT_COLUMNS} FROM conflicts WHERE tenant_id = ? AND namespace = ?"
     params: list[object] = [view.tenant_id, view.namespace]
     if not view.all_users:
         sql += " AND user_id IS ?"
@@ -209,7 +201,7 @@ def find_conflicts(
 
 def get_history(conn: sqlite3.Connection, tenant_id: str, target_id: str) -> list[HistoryEntry]:
     sql = (
-        f"SELECT {HISTORY_COLUMNS} FROM history WHERE target_id = ? AND tenant_id = ?"
+        f"SELECT {records.HISTORY_COLUMNS} FROM history WHERE target_id = ? AND tenant_id = ?"
         " ORDER BY rowid"
     )
     return [
@@ -220,27 +212,23 @@ def get_history(conn: sqlite3.Connection, tenant_id: str, target_id: str) -> lis
 def get_conflict(conn: sqlite3.Connection, tenant_id: str, conflict_id: str) -> FactConflict | None:
     found = query(
         conn,
-        f"SELECT {CONFLICT_COLUMNS} FROM conflicts WHERE id = ? AND tenant_id = ?",
+        f"SELECT {records.CONFLICT_COLUMNS} FROM conflicts WHERE id = ? AND tenant_id = ?",
         (conflict_id, tenant_id),
     )
     return records.conflict_from_row(found[0], decode_time) if found else None
 
 
-class SQLiteKnowledge(SQLiteDatabase):
+class SQLiteKnowledge(SQLiteDatabase, KnowledgeByIds):
     """``KnowledgeStore`` on SQLite."""
+
+    BY_ID = rows.BY_ID
+    SCORED_ROWS = _SCORED_ROWS
 
     async def find_facts(self, query: FactQuery) -> list[Fact]:
         # a lookup by key reads a few rows: on this thread
         return await self._db.read(
             lambda conn: find_facts(conn, query), here=query.keys is not None
         )
-
-    async def get_facts(self, tenant_id: str, ids: Sequence[str]) -> list[Fact]:
-        return await self._by_ids(FACTS, tenant_id, ids)
-
-    async def fact_rows_by_ids(self, tenant_id: str, ids: Sequence[str]) -> FactRows:
-        found = await self._by_ids(_SCORED_ROWS, tenant_id, ids)
-        return scored_facts.fact_rows(found)
 
     async def fact_rows(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -288,8 +276,9 @@ class SQLiteKnowledge(SQLiteDatabase):
         def load() -> ScopeFacts:
             found = query(
                 conn,
-                f"SELECT {FACT_COLUMNS}, embedding FROM facts WHERE tenant_id = ? AND namespace = ?"
-                " AND user_id IS ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
+                f"SELECT {records.FACT_COLUMNS}, embedding FROM facts"
+                " WHERE tenant_id = ? AND namespace = ? AND user_id IS ?"
+                " ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
                 asked,
             )
             return ScopeFacts(
@@ -338,9 +327,6 @@ class SQLiteKnowledge(SQLiteDatabase):
         if kept is None or kept.version != fact_version(conn, tenant_id, namespace, user):
             return None
         return kept.value
-
-    async def get_entities(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
-        return await self._by_ids(ENTITIES, tenant_id, ids)
 
     async def find_aliases(self, view: KnowledgeView, names: Sequence[str] | None) -> list[Alias]:
         return await self._db.read(lambda conn: find_aliases(conn, view, names))
