@@ -5,7 +5,15 @@ and write the result).
 Consolidation gives a summary the entities of the items it covers (its metadata's
 ``consolidation.covers``); each summary read is given the entities of every item it
 covers as they now are (items no longer stored are left out), and the caller's rule says
-what its entities become (``None``: unchanged)."""
+what its entities become (``None``: unchanged).
+
+Each backend's ``relinking.py`` has the two steps, in the removal's transaction:
+``relink_summaries`` sets the entities of the summaries in the entity's namespace
+covering an item the removal relinked as ``resummarise`` says and returns each summary
+changed, with its new entities; ``move_facts`` sets a user's facts (``None``: the facts
+of no user) with the entity as subject or object as ``move`` says, given the entity's
+names left (its own and its alias rows' of every user), moves their graph edges with
+them, and returns each fact moved."""
 
 from __future__ import annotations
 

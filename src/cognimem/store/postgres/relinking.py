@@ -26,8 +26,8 @@ async def relink_summaries(
     relinked: Sequence[Relinked],
     resummarise: Callable[[SummarySources], list[str] | None],
 ) -> list[Resummarised]:
-    """Set the entities of the summaries in ``entity``'s namespace covering an item of
-    ``relinked`` as ``resummarise`` says; each summary changed, with its new entities."""
+    """The summaries' step of ``store/relinking.py``: the summaries read ``FOR UPDATE``
+    and the entities of the items they cover in one query."""
     ids = relinked_ids(relinked)
     if not ids:
         return []
@@ -60,9 +60,8 @@ async def move_facts(
     user_id: str | None,
     move: Callable[[Fact, Collection[str]], Fact | None],
 ) -> list[Moved]:
-    """Set ``user_id``'s facts (``None``: the facts of no user) with ``entity`` as
-    subject or object as ``move`` says, given the entity's names left (its own and its
-    alias rows' of every user), and their graph edges with them; each fact moved."""
+    """The facts' step of ``store/relinking.py``: the facts read ``FOR UPDATE``, each
+    written back only at the revision it was read at."""
     rows = await conn.fetch(
         "SELECT alias FROM aliases WHERE tenant_id = $1 AND entity_id = $2",
         entity.tenant_id, entity.id,

@@ -27,8 +27,9 @@ def relink_summaries(
     relinked: Sequence[Relinked],
     resummarise: Callable[[SummarySources], list[str] | None],
 ) -> list[Resummarised]:
-    """Set the entities of the summaries in ``entity``'s namespace covering an item of
-    ``relinked`` as ``resummarise`` says; each summary changed, with its new entities."""
+    """The summaries' step of ``store/relinking.py``: the summaries found through their
+    ``covers`` list (``json_each``), the entities of the items they cover 500 ids a
+    query."""
     ids = relinked_ids(relinked)
     if not ids:
         return []
@@ -70,9 +71,8 @@ def move_facts(
     user_id: str | None,
     move: Callable[[Fact, Collection[str]], Fact | None],
 ) -> list[Moved]:
-    """Set ``user_id``'s facts (``None``: the facts of no user) with ``entity`` as
-    subject or object as ``move`` says, given the entity's names left (its own and its
-    alias rows' of every user), and their graph edges with them; each fact moved."""
+    """The facts' step of ``store/relinking.py``, on the writer's connection: each fact
+    written back only at the revision it was read at."""
     names = [normalize_name(entity.name)] + [
         a for (a,) in conn.execute(
             "SELECT alias FROM aliases WHERE tenant_id = ? AND entity_id = ?",
