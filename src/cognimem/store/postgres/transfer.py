@@ -127,8 +127,8 @@ async def export_page(
     after: transfer.Cursor | None,
     limit: int,
 ) -> transfer.Page:
-    """One page of one record type, after the cursor; the cursor of the next page (None:
-    this was the last)."""
+    """The ``transfer.Page`` of ``kind`` after ``after``: rows paged by ``seq``,
+    procedures by id (``COLLATE "C"``), aliases by ``transfer.ALIAS_CURSOR``."""
     params = Params()
     scope = reach.scope
 
@@ -267,8 +267,8 @@ async def _import_knowledge(
     embeddings: Mapping[str, np.ndarray],
     counts: dict[str, int],
 ) -> None:
-    """Write the batch's entities, facts, relations, conflicts and history not stored
-    yet, and count them into ``counts``."""
+    """Write ``batch.new_knowledge`` (what is not stored yet: no other import adds ids
+    meanwhile, under ``IMPORT_LOCK``) and count it into ``counts``."""
     ids = batch.knowledge_ids()
     stored = {table: await _existing(conn, table, of) for table, of in ids.items()}
     knowledge = batch.new_knowledge(stored, embeddings)

@@ -88,8 +88,8 @@ def export_page(
     after: transfer.Cursor | None,
     limit: int,
 ) -> transfer.Page:
-    """One page of one record type, after the cursor; the cursor of the next page (None:
-    this was the last)."""
+    """The ``transfer.Page`` of ``kind`` after ``after``: rows paged by rowid, sessions
+    by (namespace, id), aliases by ``transfer.ALIAS_CURSOR``."""
     scope = reach.scope
 
     def owned(prefix: str = "", agent: bool = True) -> tuple[str, list[object]]:
@@ -263,8 +263,8 @@ def _import_knowledge(
     embeddings: Mapping[str, np.ndarray],
     counts: dict[str, int],
 ) -> None:
-    """Write the batch's entities, facts, relations, conflicts and history not stored
-    yet, and count them into ``counts``."""
+    """Write ``batch.new_knowledge`` (what is not stored yet, read in the writer's
+    transaction) and count it into ``counts``."""
     ids = batch.knowledge_ids()
     stored = {table: _existing(conn, table, of) for table, of in ids.items()}
     knowledge = batch.new_knowledge(stored, embeddings)
