@@ -15,7 +15,8 @@ from typing import Any, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel
 
-from cognimem.errors import InvalidInput
+from cognimem.errors import Conflict, InvalidInput
+from cognimem.models.clock import Clock, to_micros
 from cognimem.models.ids import new_id
 from cognimem.models.jobs import Job, JobState, JobSummary
 
@@ -58,6 +59,34 @@ class QueueLifetime(ABC):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+class QueueBase(QueueLifetime):
+    """What both queues share around their storage: their clock (``_clock``, set by
+    each) and an enqueue's checks before the backend stores the job (``_put``)."""
+
+    _clock: Clock
+
+    def _now(self) -> int:
+        """The clock's time in microseconds, as the queues store times."""
+        return to_micros(self._clock())
+
+    async def enqueue(
+        self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
+    ) -> Job:
+        body = check_enqueue(kind, tenant_id, payload, job_id)
+        return await self._put(kind, tenant_id, body, job_id or new_job_id())
+
+    @abstractmethod
+    async def _put(self, kind: str, tenant_id: str, body: str, job_id: str) -> Job:
+        """Queue a job of ``body`` (its payload as JSON) under ``job_id``, or find the
+        tenant's job stored under it already; the id held by another tenant's job
+        raises ``taken(job_id)``."""
+
+
+def taken(job_id: str) -> Conflict:
+    """What an enqueue under an id another tenant's job holds raises."""
+    return Conflict(f"job id {job_id!r} is already taken")
 
 
 @runtime_checkable

@@ -18,8 +18,8 @@ from dataclasses import astuple
 from typing import Any, TypeVar
 
 from cognimem.config import redact_url
-from cognimem.errors import Conflict, NotFound, StoreError, StoreUnavailable, UsageError
-from cognimem.models.clock import Clock, from_micros, to_micros, utc_now
+from cognimem.errors import NotFound, StoreError, StoreUnavailable, UsageError
+from cognimem.models.clock import Clock, from_micros, utc_now
 from cognimem.models.jobs import JobSummary
 from cognimem.queue import redis_scripts as scripts
 from cognimem.queue.base import (
@@ -27,15 +27,14 @@ from cognimem.queue.base import (
     Job,
     JobListing,
     JobState,
-    QueueLifetime,
-    check_enqueue,
+    QueueBase,
     check_limits,
     check_listing,
     check_progress,
     expired_lease_error,
-    new_job_id,
     of_level,
     result_json,
+    taken,
 )
 
 try:
@@ -64,7 +63,7 @@ def _job(record: Any) -> Job:
     )
 
 
-class RedisJobQueue(QueueLifetime):
+class RedisJobQueue(QueueBase):
     """A durable job queue on Redis Streams (see the module docstring)."""
 
     def __init__(
@@ -111,9 +110,6 @@ class RedisJobQueue(QueueLifetime):
     def _tenant_index(self, tenant_id: str) -> str:
         """The tenant's job ids by creation time (listing)."""
         return f"{self.stream}:tenant:{tenant_id}"
-
-    def _now(self) -> int:
-        return to_micros(self._clock())
 
     async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
         try:
@@ -163,11 +159,7 @@ class RedisJobQueue(QueueLifetime):
             clock=self._clock,
         )
 
-    async def enqueue(
-        self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
-    ) -> Job:
-        body = check_enqueue(kind, tenant_id, payload, job_id)
-        jid = job_id or new_job_id()
+    async def _put(self, kind: str, tenant_id: str, body: str, jid: str) -> Job:
         now = self._now()
         # a job's record expires job_ttl_s after it finishes: twice that after its
         # creation, its id leaves the listing index (which would otherwise only grow)
@@ -176,7 +168,7 @@ class RedisJobQueue(QueueLifetime):
         keys = [self._key(jid), self.stream, self._tenant_index(tenant_id)]
         _, owner = await self._call(lambda: self._enqueue_script(keys=keys, args=args))
         if owner != tenant_id:
-            raise Conflict(f"job id {jid!r} is already taken")
+            raise taken(jid)
         return await self.get(tenant_id, jid)
 
     async def claim(self, worker: str, *, block_s: float = 0.0) -> Delivery | None:

@@ -20,7 +20,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from cognimem.errors import Conflict, NotFound
+from cognimem.errors import NotFound
 from cognimem.models.clock import Clock, from_micros, to_micros, utc_now
 from cognimem.models.jobs import JobSummary
 from cognimem.queue.base import (
@@ -29,15 +29,15 @@ from cognimem.queue.base import (
     Job,
     JobListing,
     JobState,
-    QueueLifetime,
+    QueueBase,
     check_enqueue,
     check_limits,
     check_listing,
     check_progress,
     expired_lease_error,
-    new_job_id,
     of_level,
     result_json,
+    taken,
 )
 from cognimem.store.sqlite.connection import Connections
 from cognimem.store.types import INGEST_JOB, PendingJob
@@ -103,7 +103,7 @@ def _next_position(conn: sqlite3.Connection) -> int:
     return int(top) + 1
 
 
-class SqliteJobQueue(QueueLifetime):
+class SqliteJobQueue(QueueBase):
     """A durable job queue in a SQLite file (see the module docstring)."""
 
     def __init__(
@@ -152,17 +152,10 @@ class SqliteJobQueue(QueueLifetime):
             clock=self._clock,
         )
 
-    def _now(self) -> int:
-        return to_micros(self._clock())
-
-    async def enqueue(
-        self, kind: str, tenant_id: str, payload: dict[str, Any], *, job_id: str | None = None
-    ) -> Job:
-        body = check_enqueue(kind, tenant_id, payload, job_id)
-        jid = job_id or new_job_id()
+    async def _put(self, kind: str, tenant_id: str, body: str, jid: str) -> Job:
         job = await self._conns.write(lambda conn: self._insert(conn, kind, tenant_id, body, jid))
         if job.tenant_id != tenant_id:
-            raise Conflict(f"job id {jid!r} is already taken")
+            raise taken(jid)
         return job
 
     def _insert(
