@@ -5,7 +5,8 @@ conventions behind every expected interval: ``benchmarks/data/time_expressions.m
 with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl`` to
 ``time_expressions_added21.jsonl``: tune rows written later, each file frozen before the
 code it measures changed. ``--set round2`` reads ``time_expressions_round2.jsonl`` instead:
-a second set with halves of its own, written when the first tune half was saturated.
+a second set with halves of its own, written when the first tune half was saturated;
+``--set round3`` the third (``time_expressions_round3.jsonl``, relative-heavy).
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
 was said), its ``tense`` (the caller knows it: ``past`` or ``future``; ``said``: not known,
@@ -81,7 +82,8 @@ ADDED = tuple(
 # a second set written from scratch (its own tune and check halves, by passage), for when
 # the first set's tune half no longer shows what the parser misses
 ROUND2 = ROOT / "benchmarks" / "data" / "time_expressions_round2.jsonl"
-SETS = {"main": (DATA, *ADDED), "round2": (ROUND2,)}
+ROUND3 = ROOT / "benchmarks" / "data" / "time_expressions_round3.jsonl"
+SETS = {"main": (DATA, *ADDED), "round2": (ROUND2,), "round3": (ROUND3,)}
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 KNOWN_TENSES = ("past", "future")
@@ -526,7 +528,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--set",
         choices=sorted(SETS),
         default="main",
-        help="main: time_expressions.jsonl and its added files; round2: the round-2 set",
+        help="main: time_expressions.jsonl and its added files; round2, round3: later sets",
     )
     ap.add_argument(
         "--before", type=Path, help="an earlier time_expressions.json: add a before/after table"
@@ -539,9 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [r for r in load(SETS[args.set]) if args.split in (None, r["split"])]
     machine = describe()
     results: dict[str, Any] = {
-        "set": "time_expressions_round2.jsonl"
-        if args.set == "round2"
-        else "time_expressions.jsonl",
+        "set": "time_expressions.jsonl" if args.set == "main" else SETS[args.set][0].name,
         "n": len(rows),
         "n_split": {s: sum(r["split"] == s for r in rows) for s in SPLITS},
         "parsers": {},
