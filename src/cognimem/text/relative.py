@@ -131,8 +131,7 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
     if which != "next" and dates.is_word_not_weekday(m.group(2)):  # "I last sat there"
         return None
     today = ref.date()
-    if which.endswith("coming"):  # "this coming / the upcoming Friday"
-        which = "next"
+    which = "next" if which.endswith("coming") else which  # "this coming / upcoming Friday"
     if which == "this":
         return cal.day_window(cal.week_start(today) + timedelta(days=weekday))
     further = timedelta(weeks=1 if m.group(3) else 0)  # "last Sunday but one"
@@ -143,11 +142,11 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
 
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "on Friday", a weekday's abbreviation that is the whole text ("sun"), or one
-    after "on" / "by" / "until" or ending a clause ("see you Thurs!"; "sat", "sun" and
-    "wed" only capitalised there)."""
+    after "on" / "by" / "until" / "since" or ending a clause ("see you Thurs!"; "sat",
+    "sun" and "wed" only capitalised there)."""
     short = m.group(3) or m.group(4)
-    if short and dates.is_word_not_weekday(short):
-        return None
+    if short and dates.is_word_not_weekday(short) and not m.group(0).lower().startswith("since"):
+        return None  # "I sat.", "on sun loungers" (not "since sat")
     weekday = cal.weekday_of(m.group(1) or m.group(2) or short)
     return cal.day_window(
         (cal.weekday_after if future else cal.weekday_before)(ref.date(), weekday)
@@ -155,10 +154,11 @@ def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _been_since(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "it's been two years since (I quit)": the span from that far back up to the day
-    said, as "I haven't smoked in two years" (what it dates starts then and holds)."""
-    n, approximate = cal.number_of(m.group(2))
-    return _back_to_today(ref, m.group(3), n, approximate or m.group(1) is not None)
+    """ "it's been two years since (I quit)", "three weeks old" (not "33 years old"): the
+    span from that far back up to the day said, as "I haven't smoked in two years" (what
+    it dates starts then and holds)."""
+    n, approximate = cal.number_of(m.group(2) or m.group(4))
+    return _back_to_today(ref, m.group(3) or m.group(5), n, approximate or m.group(1) is not None)
 
 
 def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -234,14 +234,17 @@ def _past_seasons(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 def _earlier_later(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "earlier this week": from the week's start up to the end of the day said;
-    "later this month", "later in the year": from the next day to the month's end;
+    "later this month", "later in the year", "later in the summer": from the next day to
+    the month's (the season's) end;
     approximate; "the rest of the week": from the day said to its end."""
-    first, end, unit, _ = cal.unit_window(ref.date(), m.group(3).lower(), 0)
+    unit = m.group(3).lower()
+    season = _season("this", cal.SEASONS[unit], ref, False) if unit in cal.SEASONS else None
+    first, end, unit = (*season, "season") if season else cal.unit_window(ref.date(), unit, 0)[:3]
     tomorrow = cal.utc_at(ref.date() + timedelta(days=1))
     if m.group(2):
         return cal.utc_at(ref.date()), end, unit, False
     if m.group(1).lower() == "earlier":
-        return first, tomorrow, unit, True
+        return first, min(tomorrow, end), unit, True
     return (tomorrow, end, unit, True) if tomorrow < end else None
 
 
@@ -255,10 +258,11 @@ def _this_time(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 def _ahead_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the next six weeks", "next few days", "the coming 3 days": from the day after
     the reference (months and years: from the next calendar one); "within two weeks":
-    from the day said; "in the coming days / weeks / months": the next few (three),
+    from the day said ("within the next fortnight": one); "in the coming days / weeks /
+    months": the next few (three),
     from the day said, approximate."""
     today, count = ref.date(), m.group(1) or m.group(3)
-    n, approximate = cal.number_of(count) if count else (3, True)
+    n, approximate = cal.number_of(count) if count else (1, False) if m.group(4) else (3, True)
     unit = cal.unit_name(m.group(2) or m.group(4) or m.group(5))
     start = today
     if m.group(1):
@@ -272,9 +276,12 @@ RECENT_DAYS = 30
 
 
 def _recently(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """The :data:`RECENT_DAYS` before the day said; "the other day": the week before."""
-    today, days = ref.date(), 7 if m.group(0).lower().endswith("day") else RECENT_DAYS
-    return cal.utc_at(today - timedelta(days=days)), cal.utc_at(today), RECENT, True
+    """The :data:`RECENT_DAYS` before the day said; "the other day": the week before;
+    "the other week": the week before that."""
+    said, today = m.group(0).lower(), ref.date()
+    days = 7 if said.startswith("the") else RECENT_DAYS
+    end = today - timedelta(days=7 if said.endswith("week") else 0)
+    return cal.utc_at(end - timedelta(days=days)), cal.utc_at(end), RECENT, True
 
 
 def _the_weekend(_m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -289,20 +296,21 @@ def _counted_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
     next Friday; "Tuesday before last": a week before last Tuesday; "two Saturdays ago"
     (``back``): the Saturday before last, "3 Fridays from now": the third Friday after
     the day said; "March after next" ("before last"): a year after next March (before
-    last March); "the summer before last": the one before the last to have ended."""
+    last March); "the summer before last", "two summers ago": the one before the last to
+    have ended."""
     word, today = (m.group(1) or m.group(3) or m.group(4) or m.group(6)).lower(), ref.date()
     back = (m.group(2) or m.group(7) or "").lower().startswith(("before", "ago", "back"))
     n, approximate = cal.number_of(m.group(5)) if m.group(5) else (2, False)
+    years = (1 - n) if back else n - 1  # (weeks, for a weekday)
     if word in cal.WEEKDAYS:
         first = (cal.weekday_before if back else cal.weekday_after)(today, cal.WEEKDAYS[word])
-        weeks = timedelta(weeks=(1 - n) if back else n - 1)
-        return cal.day_window(first + weeks, approximate=approximate)
+        return cal.day_window(first + timedelta(weeks=years), approximate=approximate)
     if word in cal.SEASONS:
         start = cal.season_from(cal.SEASONS[word], today, -1 if back else 1)[0]
-        return (*cal.month_range(start.year + (-1 if back else 1), start.month, 3), "season", False)
+        return (*cal.month_range(start.year + years, start.month, 3), "season", approximate)
     month = cal.month_name(word)
     year = dates.year_of_month("last" if back else "next", month, ref, not back)
-    return dates.whole_or_part("month", date(year + (-1 if back else 1), month, 1), "")
+    return dates.whole_or_part("month", date(year + years, month, 1), "")
 
 
 def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
@@ -325,18 +333,20 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
 
 
 _SEASONS = frozenset(cal.SEASONS)
+# the units of an age that dates a start ("three weeks old"; "33 years old" is who one is)
+_YOUNG = "(?:day|week|fortnight|month)"
 _CLOCK_UNITS = frozenset({"hour", "hours", "hr", "hrs", "minute", "minutes", "mins"})
 PATTERNS: tuple[Rule, ...] = (
     (
-        frozenset({"since"}),
-        rf"\b(?:it'?s|it\s+has|it\s+had|it'd)\s+been\s+(?:(about|almost|nearly|over)\s+)?"
-        rf"({NUMBER})\s+({UNIT})\s+since\b",
+        frozenset({"since", "old"}),
+        rf"\b(?:(?:it'?s|it\s+has|it\s+had|it'd)\s+been\s+(?:(about|almost|nearly|over)\s+)?"
+        rf"({NUMBER})\s+({UNIT})\s+since|(an?|{NUMBER}(?=\s+{_YOUNG}s))\s+({_YOUNG})s?\s+old)\b",
         _been_since,
     ),
     (
         frozenset({"earlier", "later", "rest"}),
         r"\b(?:(earlier|later)\s+(?:this|in\s+the)|(?:the\s+)?(rest)\s+of\s+(?:the|this))\s+"
-        r"(week|month|year)\b",
+        rf"(week|month|year|{dates.SEASON})\b",
         _earlier_later,
     ),
     (
@@ -347,7 +357,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         cal.UNIT_WORDS,
         rf"\b(?:(?:the\s+)?(?:next|upcoming|coming|following)\s+({NUMBER})\s+({UNIT})|within\s+"
-        rf"({NUMBER})\s+({UNIT})|the\s+coming\s+(days|weeks|months))\b",
+        rf"(?:the\s+next\s+)?({NUMBER}\s+)?({UNIT})|the\s+coming\s+(days|weeks|months))\b",
         _ahead_span,
     ),
     (
@@ -368,7 +378,7 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!'s|\s+(?:{cal.PART_OF_DAY})s\b)|"
         rf"^\s*(?:on\s+)?({dates.WEEKDAY_ANY})\s*[.!?]?\s*$|"
         # an abbreviation after "on" / "by" / "until", or ending a clause ("call you Wed.")
-        rf"\b(?:on|by|until|till)\s+({_SHORT_WEEKDAY})\b|"
+        rf"\b(?:on|by|until|till|since)\s+({_SHORT_WEEKDAY})\b|"
         rf"(?<=[a-z]\s)({_SHORT_WEEKDAY})\b(?=\.?\s*(?:[.!?,;]|$))",
         _bare_weekday,
     ),
@@ -430,7 +440,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         frozenset({"recently", "lately", "late", "long", "other"}),
-        r"\b(?:recently|lately|the\s+other\s+day|of\s+late(?=\s*(?:[.,;!?]|$))|"
+        r"\b(?:recently|lately|the\s+other\s+(?:day|week)|of\s+late(?=\s*(?:[.,;!?]|$))|"
         r"not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
         _recently,
     ),
@@ -444,7 +454,7 @@ PATTERNS: tuple[Rule, ...] = (
         cal.WEEKDAY_WORDS | cal.MONTH_WORDS | _SEASONS | {"ago", "back", "now", "hence"},
         rf"\b(?:(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH}|{dates.SEASON})\s+(after\s+next|before\s+last)|"
         rf"a\s+week\s+on\s+({dates.WEEKDAY})|(?:on\s+)?({dates.WEEKDAY})\s+week(?!-?end|s)|"
-        rf"({NUMBER})\s+({dates.WEEKDAY})s\s+(ago|back|from\s+now|hence))\b",
+        rf"({NUMBER})\s+({dates.WEEKDAY}|{dates.SEASON})s\s+(ago|back|from\s+now|hence))\b",
         _counted_weekday,
     ),
     (

@@ -19,19 +19,12 @@ from datetime import datetime, timedelta
 from cognimem.models.clock import to_utc
 from cognimem.text import calendar as cal
 from cognimem.text import dates, numeric_dates, periods, relative, told
-from cognimem.text.dates import (
-    WEEKDAY,
-    DateOrder,
-)
+from cognimem.text.dates import WEEKDAY, DateOrder
 from cognimem.text.mention import DIGIT_OR, Handler, Resolved, Rule, TimeMention
 
 __all__ = ["DateOrder", "TimeMention", "find_times"]
 
-_PATTERNS: tuple[Rule, ...] = (
-    *dates.PATTERNS,
-    *periods.PATTERNS,
-    *relative.PATTERNS,
-)
+_PATTERNS: tuple[Rule, ...] = (*dates.PATTERNS, *periods.PATTERNS, *relative.PATTERNS)
 _RELATIVE: frozenset[Handler] = relative.RELATIVE
 _COMPILED = {
     order: tuple(
@@ -44,15 +37,15 @@ _COMPILED = {
     for order in (None, "month_first", "day_first")
 }
 # "the week before" / "two days after" / "the Sunday before" / "last weekend before" /
-# "a week from", just ahead of a date
+# "a week from" / "a week ago", just ahead of a date
 _BEFORE_AFTER = re.compile(
     rf"(?<!for\s)\b(?:(?:the|last)\s+)?(?:({cal.NUMBER})\s+({cal.UNIT})|(day|week|weekend|month|year)|"
-    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from|(?<=week\s)of|(?<=weekend\s)of)\s+$",
+    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from|ago|(?<=week\s)of|(?<=weekend\s)of)\s+$",
     re.IGNORECASE,
 )
 
 
-def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
+def _counted_from(m: re.Match[str], anchor: TimeMention, ref: datetime) -> Resolved:
     """The period ``m`` ("the week before", "two days after", "the weekend of") names
     from ``anchor``."""
     before = m.group(5).lower() not in ("after", "from")
@@ -62,6 +55,12 @@ def _counted_from(m: re.Match[str], anchor: TimeMention) -> Resolved:
     if m.group(1):  # "a week from Friday", "three days after Easter": the day
         n, approximate = cal.number_of(m.group(1))
         day = cal.move(first if before else last, m.group(2), -n if before else n)[0]
+        if m.group(5).lower() == "ago" and re.fullmatch(
+            "week(end)?|month|year", anchor.granularity
+        ):
+            # "a year ago this week": the week of the day a year before today
+            day = cal.move(min(max(ref.date(), first), last), m.group(2), -n)[0]
+            return (*cal.unit_window(day, anchor.granularity, 0)[:3], approximate)
         return cal.day_window(day, approximate=approximate)
     if m.group(4):
         weekday = cal.WEEKDAYS[m.group(4).lower()]
@@ -105,10 +104,12 @@ def _count_from_dates(
         lo = out[-1].span[0 if out[-1].relative else 1] if out else 0
         m = _BEFORE_AFTER.search(text, lo, mention.span[0])
         if m is not None and mention.relative and mention.granularity != "day":
-            m = None  # "two days after tomorrow", "a week from Friday": from a relative day
+            # "two days after tomorrow", "a week from Friday": from a relative day; "a
+            # year ago this week": a relative period moved back
+            m = m if m.group(5).lower() == "ago" else None
         if m is not None and not m.group(4) and m.group(5).lower() != "of":
             mention = _counted_year(m, mention, ref, future)
-        resolved = None if m is None else _counted_from(m, mention)
+        resolved = None if m is None else _counted_from(m, mention, ref)
         if m is None or resolved is None:
             out.append(mention)
             continue

@@ -25,7 +25,7 @@ from cognimem.text.mention import TimeMention
 # "about three years", "a year and a half", "half a year", "ten days before that"
 _AMOUNT = (
     r"(?:(about|around|roughly|almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|"
-    r"a\s+bit)\s+(?:over|under|more\s+than|less\s+than)|close\s+to|at\s+least|a\s+good)\s+)?"
+    r"a\s+bit)\s+(?:over|under|more\s+than|less\s+than)|close\s+to|at\s+least|a\s+good|like)\s+)?"
     rf"(?:({NUMBER})(?:\s+and\s+a\s+half)?\s+({UNIT})(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))"
     r"(?:\s+(now|before\s+that|after\s+that))?\b"
 )
@@ -169,9 +169,7 @@ def _date_ending(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMe
 
 
 def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMention | None:
-    for k in kept:
-        if k.relative:
-            continue
+    for k in [k for k in kept if not k.relative]:
         if k.span[1] <= m.start() and _RUNS_FROM.match(text[k.span[1] : m.start()]):
             return k
         if k.span[0] >= m.end() and _RUNS_FROM.match(text[m.end() : k.span[0]]):
