@@ -1,9 +1,9 @@
 """Forms the round-3 time-expression set's tune half found unread, each read as one
 general rule: a count back from another time ("a week ago Monday", "a year ago this
 week"), counted seasons ("two summers ago"), "earlier / later in the summer", "within
-the next fortnight", an age ("three weeks old"), "the other week", "since sat" and the
-hedge "for like 4 yrs". Each case is a sentence written for this test, read on
-Wednesday 12 June 2024."""
+the next fortnight", an age ("three weeks old"), "the other week", "since sat", the
+hedge "for like 4 yrs" and "for the first three days" of an event told before. Each
+case is a sentence written for this test, read on Wednesday 12 June 2024."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 from cognimem.text.temporal import find_times
-from tests.unit.time_reading import WED, days, one
+from tests.unit.time_reading import WED, days, one, told
 
 d = date
 
@@ -67,3 +67,20 @@ def test_a_count_back_from_a_time_is_approximate_when_its_count_is() -> None:
     found = one("We moved a few years ago last spring.")
     assert found.approximate
     assert found.start.year == 2021
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("It poured for the first two days.", d(2024, 5, 3), d(2024, 5, 5)),
+        ("For the first two weeks I barely slept.", d(2024, 5, 3), d(2024, 5, 17)),
+    ],
+)
+def test_the_first_days_are_those_of_the_event_told_before(
+    text: str, start: date, end: date
+) -> None:
+    assert days(one(text, **told(d(2024, 5, 3), d(2024, 5, 4)))) == (start, end)
+
+
+def test_the_first_days_with_no_event_told_name_no_time() -> None:
+    assert find_times("I was lost for the first few days.", WED) == []

@@ -30,8 +30,8 @@ _AMOUNT = (
     r"(?:\s+(now|before\s+that|after\s+that))?\b"
 )
 _DURATION = re.compile(
-    r"\b(for|(?:it\s+)?took(?:\s+(?:me|us|him|her|them|you))?|spent|after|going\s+on)\s+()"
-    + _AMOUNT,
+    r"\b(for|(?:it\s+)?took(?:\s+(?:me|us|him|her|them|you))?|spent|after|going\s+on)\s+"
+    r"(the\s+first\s+)?" + _AMOUNT,
     re.IGNORECASE,
 )
 # with no word before it, a span ends its clause: "I've had my cat eight years."
@@ -139,14 +139,15 @@ def _up_to_or_from(
     """A duration with no date beside it: up to the day said, or up to or from the
     event told before (:func:`durations`)."""
     word, tail = _word(m), (m.group(9) or "").lower()
+    first = bool(m.group(2))  # "for the first three days": of the event told before
     clause = _CLAUSE_START.split(text[: m.start()])[-1]
     past_perfect = after is not None and _PAST_PERFECT.search(clause) is not None
     up_to_now = runs_up_to_now(text, m.start()) or (word == "for" and after is None and not future)
-    if tail == "now" or (up_to_now and not past_perfect):
+    if not first and (tail == "now" or (up_to_now and not past_perfect)):
         return _back(cal.utc_at(ref.date()), *length)
     if after is None:
         return None
-    if tail == "before that" or ended or past_perfect or word == "too":
+    if not first and (tail == "before that" or ended or past_perfect or word == "too"):
         return _back(after[0], *length)
     return after[0], cal.utc_at(cal.move(after[0].date(), length[0], length[1])[0])
 
@@ -160,10 +161,8 @@ def runs_up_to_now(text: str, at: int) -> bool:
 def _date_ending(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMention | None:
     """The date in the clause of "after N units" ("last week after six months")."""
     for k in kept:
-        between = (
-            text[k.span[1] : m.start()] if k.span[1] <= m.start() else text[m.end() : k.span[0]]
-        )
-        if (k.span[1] <= m.start() or k.span[0] >= m.end()) and not _CLAUSE_BREAK.search(between):
+        lo, hi = (k.span[1], m.start()) if k.span[1] <= m.start() else (m.end(), k.span[0])
+        if lo <= hi and not _CLAUSE_BREAK.search(text[lo:hi]):
             return k
     return None
 
