@@ -6,7 +6,8 @@ with ``time_expressions_added.jsonl`` and ``time_expressions_added2.jsonl`` to
 ``time_expressions_added21.jsonl``: tune rows written later, each file frozen before the
 code it measures changed. ``--set round2`` reads ``time_expressions_round2.jsonl`` instead:
 a second set with halves of its own, written when the first tune half was saturated;
-``--set round3`` the third (``time_expressions_round3.jsonl``, relative-heavy).
+``--set round3`` the third (``time_expressions_round3.jsonl``, relative-heavy), and
+``--set round3_added`` tune rows written after its tune misses were read.
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
 was said), its ``tense`` (the caller knows it: ``past`` or ``future``; ``said``: not known,
@@ -83,7 +84,9 @@ ADDED = tuple(
 # the first set's tune half no longer shows what the parser misses
 ROUND2 = ROOT / "benchmarks" / "data" / "time_expressions_round2.jsonl"
 ROUND3 = ROOT / "benchmarks" / "data" / "time_expressions_round3.jsonl"
+ROUND3_ADDED = ROOT / "benchmarks" / "data" / "time_expressions_round3_added.jsonl"
 SETS = {"main": (DATA, *ADDED), "round2": (ROUND2,), "round3": (ROUND3,)}
+SETS |= {"round3_added": (ROUND3_ADDED,)}
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 KNOWN_TENSES = ("past", "future")
@@ -528,7 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--set",
         choices=sorted(SETS),
         default="main",
-        help="main: time_expressions.jsonl and its added files; round2, round3: later sets",
+        help="main: time_expressions.jsonl and its added files; round2, round3, round3_added",
     )
     ap.add_argument(
         "--before", type=Path, help="an earlier time_expressions.json: add a before/after table"
