@@ -84,3 +84,30 @@ def test_the_first_days_are_those_of_the_event_told_before(
 
 def test_the_first_days_with_no_event_told_name_no_time() -> None:
     assert find_times("I was lost for the first few days.", WED) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # "since" a period not yet over runs up to the end of the day said
+        ("I've been running since the start of the year.", d(2024, 1, 1), d(2024, 6, 13)),
+        # "all week / month" in the perfect: up to the day said
+        ("It's been raining all week.", d(2024, 6, 10), d(2024, 6, 13)),
+        ("My knee has hurt all month.", d(2024, 6, 1), d(2024, 6, 13)),
+        # a count back from a season or a month: that period, that far back
+        ("We married twenty years ago this summer.", d(2004, 6, 1), d(2004, 9, 1)),
+        ("He left five years ago next month.", d(2019, 7, 1), d(2019, 8, 1)),
+    ],
+)
+def test_a_round3_added_form_is_read(text: str, start: date, end: date) -> None:
+    assert days(one(text)) == (start, end)
+
+
+def test_all_week_told_ahead_is_the_whole_week() -> None:
+    found = one("I'll be in London all week.", prefer_future=True)
+    assert days(found) == (d(2024, 6, 10), d(2024, 6, 17))
+
+
+@pytest.mark.parametrize("text", ["It broke a day or two ago.", "We met a week or so ago."])
+def test_a_count_with_or_is_approximate(text: str) -> None:
+    assert one(text).approximate

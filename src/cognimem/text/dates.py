@@ -338,16 +338,14 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         _MONTHS,
-        rf"\b(?:from|between)\s+({MONTH_ANY}){_TO}({MONTH_ANY})"
-        rf"(?:,?\s+{YEAR})?\b",
+        rf"\b(?:from|between)\s+({MONTH_ANY}){_TO}({MONTH_ANY})(?:,?\s+{YEAR})?\b",
         _month_range,
     ),
     (
         _MONTHS | {"month"},
         rf"\b(?:the\s+)?({cal.FIRST_FOUR})\s+"
         rf"(week-?end|week|day|{WEEKDAY})\s+(?:of|in)\s+(?:the\s+)?(?:(this|last|next)\s+)?"
-        rf"({MONTH_ANY}|month)"
-        rf"(?:,?\s+{YEAR})?\b",
+        rf"({MONTH_ANY}|month)(?:,?\s+{YEAR})?\b",
         _nth_of_month,
     ),
     (
@@ -364,9 +362,8 @@ PATTERNS: tuple[Rule, ...] = (
     (
         _MONTHS,
         rf"\b(?:on\s+)?(?:({WEEKDAY_ANY}),?\s+({MONTH_ANY})\s*{DAYNUM}|"
-        rf"({MONTH_ANY})\s*{DAYNUM},?\s+"
-        rf"({WEEKDAY_ANY})|({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MONTH_ANY}))\b"
-        r"(?!,?\s+(?:19|20)\d\d)",
+        rf"({MONTH_ANY})\s*{DAYNUM},?\s+({WEEKDAY_ANY})|"
+        rf"({WEEKDAY_ANY}),?\s+(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MONTH_ANY}))\b(?!,?\s+(?:19|20)\d\d)",
         _dated_weekday,
     ),
     (
@@ -374,8 +371,7 @@ PATTERNS: tuple[Rule, ...] = (
         r"(?=the\s)(?:(?<=\bon\s)the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)|"
         rf"(?:{DAY_AFTER})the\s+{DAY}(?=\s*(?:[.,;!?]|$|-|–|to\b|and\b|until\b|through\b))|"
         # "the morning of the 5th", "the week of the 10th"
-        rf"(?:{PART_OF})"
-        rf"the\s+{DAY}(?!\s*(?:of\s+)?{MONTH_ANY}))|"
+        rf"(?:{PART_OF})the\s+{DAY}(?!\s*(?:of\s+)?{MONTH_ANY}))|"
         r"^\s*(?:on\s+)?(?:the\s+)?(\d{1,2}(?:st|nd|rd|th)|"
         rf"(?:{_COMPOUND_ORDINALS}))\s*[.!?]?\s*$",
         _day_of_month,

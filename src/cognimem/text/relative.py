@@ -65,7 +65,11 @@ def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
         step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
         return cal.unit_window(ref.date(), unit, step)
-    return cal.unit_window(ref.date(), unit, cal.STEP.get(which) or cal.STEP[which.split()[-1]])
+    found = cal.unit_window(ref.date(), unit, cal.STEP.get(which) or cal.STEP[which.split()[-1]])
+    tomorrow = cal.utc_at(ref.date() + timedelta(days=1))
+    if which == "all" and found[0] < tomorrow and runs_up_to_now(m.string, m.start()):
+        return found[0], min(found[1], tomorrow), found[2], False  # "it's been raining all week"
+    return found
 
 
 def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
@@ -175,7 +179,7 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
         return None
     unit = cal.unit_name(m.group(4) or m.group(5))
     n, approximate = cal.number_of(m.group(3) or "1")
-    approximate = approximate or m.group(2) is not None or " so " in m.group(0).lower()
+    approximate = approximate or m.group(2) is not None or " or " in m.group(0).lower()
     sign = -1 if suffix in ("ago", "back") else 1
     half = "half" in m.group(0).lower()
     if unit in ("hour", "minute", "min"):
@@ -428,7 +432,7 @@ PATTERNS: tuple[Rule, ...] = (
         rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
         rf"(?:and\s+a\s+half\s+)?({UNIT}|weekends?|nights?|hours?|hrs?|minutes?|mins)"
         rf"(?:\s+and\s+a\s+half)?|"
-        rf"half\s+an?\s+({UNIT}))(?:\s+or\s+so)?"
+        rf"half\s+an?\s+({UNIT}))(?:\s+or\s+(?:so|two|three))?"
         r"(?:\s+(ago|back|from\s+(?:now|today)|hence))?\b",
         _count,
     ),

@@ -55,12 +55,13 @@ def _counted_from(m: re.Match[str], anchor: TimeMention, ref: datetime) -> Resol
     if m.group(1):  # "a week from Friday", "three days after Easter": the day
         n, approximate = cal.number_of(m.group(1))
         day = cal.move(first if before else last, m.group(2), -n if before else n)[0]
-        if m.group(5).lower() == "ago" and re.fullmatch(
-            "week(end)?|month|year", anchor.granularity
-        ):
+        if m.group(5).lower() == "ago" and anchor.granularity.startswith("week"):
             # "a year ago this week": the week of the day a year before today
             day = cal.move(min(max(ref.date(), first), last), m.group(2), -n)[0]
             return (*cal.unit_window(day, anchor.granularity, 0)[:3], approximate)
+        if m.group(5).lower() == "ago" and anchor.granularity != "day":  # "this summer"
+            start, end = (cal.move(x, m.group(2), -n)[0] for x in (first, last + timedelta(1)))
+            return cal.utc_at(start), cal.utc_at(end), anchor.granularity, approximate
         return cal.day_window(day, approximate=approximate)
     if m.group(4):
         weekday = cal.WEEKDAYS[m.group(4).lower()]

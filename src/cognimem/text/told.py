@@ -354,14 +354,15 @@ def _counted(
 
 def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
     """``mention`` after "since" runs on up to the end of the day said ("since 2019",
-    said in June 2024: 2019-01-01 up to that day's end); a start after that day stays."""
+    said in June 2024: 2019-01-01 up to that day's end; "since the start of the year",
+    said in February: up to that day's end too); a start after that day stays."""
     before = text[: mention.span[0]].rstrip().lower()
     if not (mention.text.lower().startswith("since") or before.endswith("since")):
         return mention
     day_end = cal.utc_at(ref.date() + timedelta(days=1))
     if mention.start >= day_end:
         return mention
-    return replace(mention, end=max(mention.end, day_end))
+    return replace(mention, end=day_end)
 
 
 _HABIT = re.compile(
