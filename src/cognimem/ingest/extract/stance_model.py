@@ -1,0 +1,190 @@
+"""The learned stance reader: a standing stance the rules have no pattern for.
+
+The rules read a constraint one idiom family at a time, and an idiom they never saw
+gives nothing. Beside them, two logistic regressions over the message's MiniLM vector
+(the vector the write funnel embeds every item with, so reading costs no embedding)
+and its words and word pairs (hashed into ``BUCKETS`` slots: the vector alone hears
+"not" and "I" faintly) say whether a message states a standing stance of the speaker's and whether it is for
+or against what it names. The reader reads only what the rules would read as a
+statement at all: not a question, a hypothetical, reported speech, hearsay, a joke, a
+sentence that laughs at itself or says something by a figure, a habit of the past
+("used to", "no longer") or a request for one occasion (the extractor's own gates,
+:func:`.clauses.is_statement` and the rest). When the rules read no constraint from
+such a one-sentence user message and the stance head scores it at or above its
+threshold, the message becomes
+one ``policy`` fact: its value the sentence, its polarity the polarity head's (flipped
+when the sentence opens with a word of refusal, "No shoes in the house", as the fact
+conventions of ``docs/extraction.md`` read such a value), its confidence the heads'
+scores times the reader's base (lowered by a hedge as the rules lower theirs), its
+evidence the sentence.
+
+The weights are ``ingest/data/stance_reader.npz`` (a few KB), rebuilt from the tune
+halves of the labelled sets by ``benchmarks/train_stance_reader.py``; they are for the
+384-dimension vectors of the shipped MiniLM embedder, and the reader reads nothing for
+another embedder's vectors.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from cognimem.errors import UsageError
+from cognimem.ingest.extract.clauses import (
+    Clause,
+    is_laughing,
+    is_statement,
+    prepare_clause,
+    shield_stops,
+    tidy,
+)
+from cognimem.ingest.extract.collector import category_scores
+from cognimem.ingest.extract.detect_constraints import primary_tag
+from cognimem.ingest.extract.figures import copula, is_figure
+from cognimem.ingest.extract.passing import for_one_occasion, past_habit
+from cognimem.models.extraction import Extraction, ExtractedFact
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
+from cognimem.text.scope_tags import scope_tags
+from cognimem.text.sentences import split_sentences
+
+__all__ = ["WEIGHTS", "StanceReader", "features", "shipped_reader"]
+
+WEIGHTS = Path(__file__).resolve().parent.parent / "data" / "stance_reader.npz"
+DIMENSION = 384
+BUCKETS = 1024  # hashed words and word pairs
+LEXICAL_SCALE = 2.0  # the length of the words' part of the input, the vector's being 1
+WIDTH = DIMENSION + BUCKETS
+_WORD = re.compile(r"[a-z']+")
+# how sure a reader-read fact is at best, below the rules' 0.9 for a policy they read
+BASE_CONFIDENCE = 0.7
+_REFUSAL = re.compile(
+    r"^(?:no|not|never|avoid|avoiding|without|skip|skipping|stop|don't|do not|won't|can't|"
+    r"cannot|refuse)\b",
+    re.IGNORECASE,
+)
+_TRIM = " \t\n.!;:,\"'"
+_HEDGE = 0.6  # as the rules lower a hedged fact (``collector``)
+
+
+def stated(sentence: str, reference: datetime) -> Clause | None:
+    """``sentence`` as the rules' one clause of it, when it states anything a standing
+    stance could be (see the module docstring); else None."""
+    if sentence.rstrip().endswith("?"):
+        return None
+    text = shield_stops(tidy(sentence))
+    if not is_statement(text) or is_laughing(text) or for_one_occasion(sentence):
+        return None
+    clause = prepare_clause(text, sentence, reference)
+    if clause is None or clause.past or past_habit(clause.said):
+        return None
+    return None if is_figure(clause.text, copula(clause.text)) else clause
+
+
+def features(vector: np.ndarray, text: str) -> np.ndarray:
+    """The heads' input for a text and its vector: the vector at unit length, then the
+    text's words and word pairs hashed (crc32, so the same on every machine), at length
+    ``LEXICAL_SCALE``."""
+    v = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(v))
+    words = _WORD.findall(text.lower().replace("\u2019", "'"))
+    lexical = np.zeros(BUCKETS, dtype=np.float32)
+    for gram in (*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))):
+        lexical[zlib.crc32(gram.encode()) % BUCKETS] = 1.0
+    count = float(np.linalg.norm(lexical))
+    if count:
+        lexical *= LEXICAL_SCALE / count
+    return np.concatenate([v / norm if norm else v, lexical])
+
+
+@dataclass(frozen=True)
+class StanceReader:
+    """Two logistic heads (weights, bias last) and the stance head's threshold."""
+
+    stance: np.ndarray
+    polarity: np.ndarray
+    threshold: float
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> StanceReader:
+        """The reader stored at ``path``; a missing or malformed file is a
+        :class:`~cognimem.errors.UsageError`."""
+        try:
+            with np.load(path) as data:
+                stance, polarity = data["stance"], data["polarity"]
+                threshold = float(data["threshold"])
+        except (OSError, KeyError, ValueError) as exc:
+            raise UsageError(f"cannot read the stance reader's weights at {path}: {exc}") from exc
+        if stance.shape != (WIDTH + 1,) or polarity.shape != (WIDTH + 1,):
+            raise UsageError(f"the stance reader's weights at {path} are not for {WIDTH} inputs")
+        return cls(stance.astype(np.float32), polarity.astype(np.float32), threshold)
+
+    def scores(self, vector: np.ndarray, text: str) -> tuple[float, float]:
+        """How likely ``text`` (whose vector ``vector`` is) states a standing stance,
+        and that the stance is for what it names."""
+        x = features(vector, text)
+        s = float(x @ self.stance[:-1] + self.stance[-1])
+        p = float(x @ self.polarity[:-1] + self.polarity[-1])
+        return 1 / (1 + np.exp(-s)), 1 / (1 + np.exp(-p))
+
+    def read(
+        self, extraction: Extraction, text: str, vector: np.ndarray | None, said_at: datetime
+    ) -> Extraction:
+        """``extraction`` (the rules' reading of the user message ``text``, said at
+        ``said_at``) with the stance the reader finds in ``text``'s vector, when the
+        rules read no constraint and the message is one sentence that states something;
+        else ``extraction`` itself."""
+        if vector is None or vector.shape != (DIMENSION,):
+            return extraction
+        if any(f.category in CONSTRAINT_CATEGORIES for f in extraction.facts):
+            return extraction
+        sentences = split_sentences(text.strip())
+        if len(sentences) != 1:
+            return extraction
+        stance, for_it = self.scores(vector, text)
+        if stance < self.threshold:
+            return extraction
+        clause = stated(sentences[0], said_at)
+        if clause is None:
+            return extraction
+        fact = self._fact(sentences[0], stance * (_HEDGE if clause.hedged else 1.0), for_it)
+        if fact is None:
+            return extraction
+        importance = category_scores(FactCategory.POLICY).importance
+        return extraction.model_copy(
+            update={
+                "facts": [*extraction.facts, fact],
+                "importance": max(extraction.importance or 0.0, importance),
+            }
+        )
+
+    def _fact(self, sentence: str, stance: float, for_it: float) -> ExtractedFact | None:
+        value = sentence.strip(_TRIM)
+        if not value:
+            return None
+        tags = scope_tags(value.lower())
+        favours = for_it >= 0.5
+        sure = max(for_it, 1 - for_it)
+        return ExtractedFact(
+            subject="user",
+            category=FactCategory.POLICY,
+            predicate=primary_tag(FactCategory.POLICY, tags, "general"),
+            value=value[:500],
+            # a value opening with a refusal is against what follows at polarity true
+            polarity=favours != bool(_REFUSAL.match(value)),
+            multi_valued=True,
+            scope_tags=tags[:12],
+            confidence=round(BASE_CONFIDENCE * stance * sure, 3),
+            evidence=sentence.strip()[:2000],
+        )
+
+
+@cache
+def shipped_reader() -> StanceReader:
+    """The reader whose weights ship in the package (read once)."""
+    return StanceReader.load()
