@@ -21,9 +21,7 @@ extractor was tuned on. The report lists the tune half's failures only; the chec
 is measured, never read for tuning.
 
 Scoring (each message read alone by ``RuleExtractor.extract_one``, role ``user``, at
-2024-06-15T12:00Z, then by the learned stance reader over the message's vector from the
-shipped MiniLM embedder, as the write funnel reads it (``ingest/extract/stance_model.py``;
-``--rules-only`` leaves the reader out):
+2024-06-15T12:00Z):
 
 - a *constraint fact* is a fact of a constraint category (goal, state, value, causal,
   policy) that still holds (``holds`` true);
@@ -48,13 +46,11 @@ shipped MiniLM embedder, as the write funnel reads it (``ingest/extract/stance_m
 Usage (from the repository root):
 
     PYTHONPATH=src python benchmarks/constraint_recording.py [--out benchmarks/results]
-        [--rules-only]
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import re
 import sys
@@ -65,10 +61,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.stance_model import StanceReader, shipped_reader
 from cognimem.models.extraction import ExtractedFact, ExtractionInput
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.text.tokens import words
@@ -200,38 +193,11 @@ def describe(fact: ExtractedFact) -> str:
     return f"{fact.category.value}/{fact.predicate}={sign}{fact.value!r}"
 
 
-def embed(texts: Sequence[str]) -> dict[str, np.ndarray]:
-    """Each text's vector from the shipped MiniLM embedder (the funnel's default)."""
-    from cognimem.providers.onnx import OnnxMiniLMEmbedder
-
-    distinct = list(dict.fromkeys(texts))
-    matrix = asyncio.run(OnnxMiniLMEmbedder().embed(distinct, "document"))
-    return dict(zip(distinct, matrix, strict=True))
-
-
-def read(
-    row: Row,
-    extractor: RuleExtractor,
-    reader: StanceReader | None = None,
-    vectors: dict[str, np.ndarray] | None = None,
-) -> list[ExtractedFact]:
-    """The facts the funnel keeps of ``row``'s message: the rules', then the reader's."""
-    message = ExtractionInput(text=row.text, occurred_at=REFERENCE)
-    extraction = extractor.extract_one(message)
-    if reader is not None and vectors is not None:
-        extraction = reader.read(extraction, row.text, vectors.get(row.text), REFERENCE)
-    return extraction.facts
-
-
-def score(
-    rows: Sequence[Row],
-    extractor: RuleExtractor,
-    reader: StanceReader | None = None,
-    vectors: dict[str, np.ndarray] | None = None,
-) -> Tally:
+def score(rows: Sequence[Row], extractor: RuleExtractor) -> Tally:
     tally = Tally()
     for row in rows:
-        facts = read(row, extractor, reader, vectors)
+        message = ExtractionInput(text=row.text, occurred_at=REFERENCE)
+        facts = extractor.extract_one(message).facts
         found = constraint_facts(facts)
         if not row.constraint:
             tally.quiet += 1
@@ -331,9 +297,6 @@ def main(argv: list[str] | None = None) -> None:
         "person); its results are named after it",
     )
     parser.add_argument("--name", help="the results' file name (default: after the set, as above)")
-    parser.add_argument(
-        "--rules-only", action="store_true", help="the rule extractor alone, no stance reader"
-    )
     args = parser.parse_args(argv)
     data = args.data.resolve()
     name = "constraint_recording" if data == DATA else f"constraint_recording_{data.stem}"
@@ -346,23 +309,17 @@ def main(argv: list[str] | None = None) -> None:
     machine = describe_machine()
     rows = load(data)
     extractor = RuleExtractor()
-    reader = None if args.rules_only else shipped_reader()
-    vectors = None if reader is None else embed([r.text for r in rows])
-    tallies = {
-        s: score([r for r in rows if r.split == s], extractor, reader, vectors) for s in SPLITS
-    }
-    tallies["all"] = score(rows, extractor, reader, vectors)
+    tallies = {s: score([r for r in rows if r.split == s], extractor) for s in SPLITS}
+    tallies["all"] = score(rows, extractor)
     topics = {s: sorted({r.topic for r in rows if r.split == s}) for s in SPLITS}
     header = [
-        "# Constraint statements recorded by the rule extractor"
-        + ("" if reader is None else " and the stance reader"),
+        "# Constraint statements recorded by the rule extractor",
         "",
         *provenance(
             "PYTHONPATH=src python benchmarks/constraint_recording.py"
             + (" --list-check" if args.list_check else "")
             + ("" if data == DATA else f" --data {data.relative_to(ROOT)}")
-            + (f" --name {args.name}" if args.name else "")
-            + (" --rules-only" if args.rules_only else ""),
+            + (f" --name {args.name}" if args.name else ""),
             machine,
         ),
         "",

@@ -118,7 +118,9 @@ def _labelled_rows(half: str) -> Iterator[Example]:
     wanted = {"tune": ("dev",), "check": ("heldout", "fresh")}[half]
     for n, row in enumerate(_lines(LABELLED)):
         if row["split"] in wanted:
-            found = _from_facts("extraction_labelled", f"labelled:{n % 7}", row["text"], row["facts"])
+            found = _from_facts(
+                "extraction_labelled", f"labelled:{n % 7}", row["text"], row["facts"]
+            )
             if found is not None:
                 yield found
 

@@ -1,6 +1,6 @@
 """Train the learned stance reader's two heads on the tune halves, deterministically.
 
-The reader (``cognimem.ingest.extract.stance_model``) is two logistic regressions over a
+The reader (``benchmarks/stance_reader.py``) is two logistic regressions over a
 message's MiniLM vector (the int8 embedder the write funnel embeds every item with) and
 its hashed words and word pairs: one
 head "states a standing stance" (the constraint sets' statements and the policy / value
@@ -24,7 +24,7 @@ Usage (from the repository root):
 
     PYTHONPATH=src python benchmarks/train_stance_reader.py [--write]
 
-``--write`` stores the weights in ``src/cognimem/ingest/data/stance_reader.npz``.
+``--write`` stores the weights in ``benchmarks/results/stance_reader.npz``.
 """
 
 from __future__ import annotations
@@ -40,13 +40,13 @@ from pathlib import Path
 import numpy as np
 
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.stance_model import WEIGHTS, features, stated
 from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from stance_data import STATEMENT_SETS, Example, examples  # noqa: E402
+from stance_data import STATEMENT_SETS, Example, examples
+from stance_reader import WEIGHTS, features, stated
 
 PENALTY = 3.0  # L2 on the weights (not the bias)
 STEPS = 12
@@ -91,7 +91,8 @@ def out_of_fold(x: np.ndarray, rows: Sequence[Example]) -> tuple[np.ndarray, np.
 
 
 def rules_quiet(rows: Sequence[Example]) -> np.ndarray:
-    """Whether the rule extractor reads no constraint fact from each row's text."""
+    """Whether the rule extractor reads no constraint fact from each row's text (where
+    the reader may speak)."""
     rules = RuleExtractor()
     quiet = []
     for r in rows:
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
             polarity=w_for.astype(np.float32),
             threshold=np.float32(threshold),
         )
-        print(f"wrote {WEIGHTS.relative_to(Path.cwd()) if WEIGHTS.is_relative_to(Path.cwd()) else WEIGHTS}")
+        print(f"wrote {WEIGHTS}")
 
 
 if __name__ == "__main__":

@@ -8,10 +8,7 @@ vector just before the commit. The rule extractor is Python on the same cores th
 runs on, so beside it the batch's items and facts go to the embedder in one call after
 extraction (overlapping the two measured 1.19x slower on a busy 2-core machine, where
 the model's two threads wait on each other when one loses its core). Either way every
-distinct text is embedded once and gets the same vector. Beside the rules, the learned
-stance reader (``ingest/extract/stance_model.py``) reads the stance of a one-item user
-message the rules read no constraint from, over the item's vector just embedded: no
-embedding of its own (a fact it adds is embedded after, as an LLM's facts are).
+distinct text is embedded once and gets the same vector.
 """
 
 from __future__ import annotations
@@ -29,7 +26,6 @@ import numpy as np
 from cognimem.errors import ProviderError
 from cognimem.ingest.extract.coref import may_refer
 from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.ingest.extract.stance_model import StanceReader, shipped_reader
 from cognimem.ingest.implications import tag_areas
 from cognimem.ingest.knowledge import Said, fact_text
 from cognimem.ingest.scoring import novelty, write_importance
@@ -38,8 +34,6 @@ from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
 from cognimem.models.extraction import Extraction, ExtractionInput, Extractor
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
-from cognimem.providers.factory import same_weights
-from cognimem.providers.onnx_models import MINILM
 from cognimem.store.degraded import fallbacks
 from cognimem.store.protocols import ItemStore, ProcedureStore
 from cognimem.store.types import ItemFilter, Knowledge, PendingItem, PendingMessage
@@ -103,10 +97,6 @@ class Understander:
         self._rules = RuleExtractor()
         self._llm = llm_extractor
         self._areas = AreaDescriptions()
-        # the reader's weights are for MiniLM's vectors: another embedder's mean nothing
-        self._stance: StanceReader | None = (
-            shipped_reader() if same_weights(embedder.model_id, MINILM.model_id) else None
-        )
 
     @contextlib.asynccontextmanager
     async def understand(
@@ -133,9 +123,6 @@ class Understander:
             for p in (p for m in gated for p in m.items):  # as extraction replaced them
                 p.embedding = vectors[p.embed_text]
             with timer.step(EXTRACTION):
-                if report.extractor == "rules" and profile.extract:
-                    extractions = self._read_stances(gated, extractions, vectors)
-                    texts = list(dict.fromkeys(fact_text(f) for x in extractions for f in x.facts))
                 extractions = await self._tag_areas(gated, extractions, vectors, report.extractor)
             fact_texts = [t for t in texts if t not in vectors]
             if fact_texts:
@@ -161,22 +148,6 @@ class Understander:
             for task in started:  # retrieved: what the block raised, if anything, stands
                 if not task.cancelled():
                     task.exception()
-
-    def _read_stances(
-        self, gated: list[PendingMessage], extractions: list[Extraction], vectors: Vectors
-    ) -> list[Extraction]:
-        """Each extraction with the stance the learned reader finds in its message, when
-        the rules read no constraint (``stance_model.StanceReader.read``): a user message
-        of one item, read over that item's vector."""
-        if self._stance is None:
-            return extractions
-        read = []
-        for m, x in zip(gated, extractions, strict=True):
-            if m.event.role is Role.USER and len(m.items) == 1:
-                vector = vectors.get(m.items[0].embed_text)
-                x = self._stance.read(x, m.event.content, vector, m.event.occurred_at)
-            read.append(x)
-        return read
 
     async def _tag_areas(
         self,

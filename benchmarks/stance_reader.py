@@ -1,31 +1,33 @@
-"""The learned stance reader: a standing stance the rules have no pattern for.
+"""A learned stance reader beside the rules: tried for issue 29 item 1, not wired in.
 
 The rules read a constraint one idiom family at a time, and an idiom they never saw
 gives nothing. Beside them, two logistic regressions over the message's MiniLM vector
-(the vector the write funnel embeds every item with, so reading costs no embedding)
-and its words and word pairs (hashed into ``BUCKETS`` slots: the vector alone hears
-"not" and "I" faintly) say whether a message states a standing stance of the speaker's and whether it is for
-or against what it names. The reader reads only what the rules would read as a
-statement at all: not a question, a hypothetical, reported speech, hearsay, a joke, a
-sentence that laughs at itself or says something by a figure, a habit of the past
-("used to", "no longer") or a request for one occasion (the extractor's own gates,
-:func:`.clauses.is_statement` and the rest). When the rules read no constraint from
-such a one-sentence user message and the stance head scores it at or above its
-threshold, the message becomes
+(the vector the write funnel embeds every item with, so reading would cost no
+embedding) and its words and word pairs (hashed into ``BUCKETS`` slots: the vector
+alone hears "not" and "I" faintly) say whether a message states a standing stance of
+the speaker's and whether it is for or against what it names.
+
+The reader reads only what the rules would read as a statement at all: not a question,
+a hypothetical, reported speech, hearsay, a joke, a sentence that laughs at itself or
+says something by a figure, a habit of the past ("used to", "no longer") or a request
+for one occasion (the extractor's own gates: ``clauses.is_statement`` and the rest).
+When the rules read no constraint and no preference from such a one-sentence user
+message and the stance head scores it at or above its threshold, the message becomes
 one ``policy`` fact: its value the sentence, its polarity the polarity head's (flipped
 when the sentence opens with a word of refusal, "No shoes in the house", as the fact
 conventions of ``docs/extraction.md`` read such a value), its confidence the heads'
-scores times the reader's base (lowered by a hedge as the rules lower theirs), its
+scores times ``BASE_CONFIDENCE`` (lowered by a hedge as the rules lower theirs), its
 evidence the sentence.
 
-The weights are ``ingest/data/stance_reader.npz`` (a few KB), rebuilt from the tune
-halves of the labelled sets by ``benchmarks/train_stance_reader.py``; they are for the
-384-dimension vectors of the shipped MiniLM embedder, and the reader reads nothing for
-another embedder's vectors.
+The weights are ``benchmarks/results/stance_reader.npz`` (12 KB), rebuilt from the
+tune halves of the labelled sets by ``benchmarks/train_stance_reader.py``; they are
+for the 384-dimension vectors of the shipped MiniLM embedder. What the reader scored,
+and why it was not wired into the write funnel: ``benchmarks/results/stance_reader.md``.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from dataclasses import dataclass
@@ -48,14 +50,14 @@ from cognimem.ingest.extract.collector import category_scores
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.passing import for_one_occasion, past_habit
-from cognimem.models.extraction import Extraction, ExtractedFact
+from cognimem.models.extraction import ExtractedFact, Extraction
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.sentences import split_sentences
 
 __all__ = ["WEIGHTS", "StanceReader", "features", "shipped_reader"]
 
-WEIGHTS = Path(__file__).resolve().parent.parent / "data" / "stance_reader.npz"
+WEIGHTS = Path(__file__).resolve().parent / "results" / "stance_reader.npz"
 DIMENSION = 384
 BUCKETS = 1024  # hashed words and word pairs
 LEXICAL_SCALE = 2.0  # the length of the words' part of the input, the vector's being 1
@@ -70,6 +72,8 @@ _REFUSAL = re.compile(
 )
 _TRIM = " \t\n.!;:,\"'"
 _HEDGE = 0.6  # as the rules lower a hedged fact (``collector``)
+# what the rules read a stance as: a constraint, or a plain like ("I like tea")
+_READ_AS_STANCE = CONSTRAINT_CATEGORIES | {FactCategory.PREFERENCE}
 
 
 def stated(sentence: str, reference: datetime) -> Clause | None:
@@ -94,7 +98,7 @@ def features(vector: np.ndarray, text: str) -> np.ndarray:
     norm = float(np.linalg.norm(v))
     words = _WORD.findall(text.lower().replace("\u2019", "'"))
     lexical = np.zeros(BUCKETS, dtype=np.float32)
-    for gram in (*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))):
+    for gram in (*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))):
         lexical[zlib.crc32(gram.encode()) % BUCKETS] = 1.0
     count = float(np.linalg.norm(lexical))
     if count:
@@ -137,11 +141,12 @@ class StanceReader:
     ) -> Extraction:
         """``extraction`` (the rules' reading of the user message ``text``, said at
         ``said_at``) with the stance the reader finds in ``text``'s vector, when the
-        rules read no constraint and the message is one sentence that states something;
+        rules read no constraint or preference and the message is one sentence that
+        states something;
         else ``extraction`` itself."""
         if vector is None or vector.shape != (DIMENSION,):
             return extraction
-        if any(f.category in CONSTRAINT_CATEGORIES for f in extraction.facts):
+        if any(f.category in _READ_AS_STANCE for f in extraction.facts):
             return extraction
         sentences = split_sentences(text.strip())
         if len(sentences) != 1:
@@ -186,5 +191,5 @@ class StanceReader:
 
 @cache
 def shipped_reader() -> StanceReader:
-    """The reader whose weights ship in the package (read once)."""
+    """The reader of the committed weights (read once)."""
     return StanceReader.load()

@@ -1,0 +1,196 @@
+"""The learned stance reader's effect on the labelled sets, before / after, by half.
+
+The constraint sets (``constraint_recording.py``: recorded statements, false constraint
+facts per no-constraint sentence, and both pooled over the sets), the knowledge set
+(``knowledge_set.py``, fact level), its "nothing" rounds, the nothing probes
+(``nothing_probes.py``) and the labelled extraction set (``extraction_quality.py``) are
+scored by their own scorers twice: with the rule extractor alone, and with the rules
+then the stance reader over each message's vector as the write funnel would read it
+(the text embedded as its item is, ``"<author>: <text>"`` when the message has an
+author, by the shipped MiniLM embedder).
+
+Usage (from the repository root):
+
+    PYTHONPATH=src python benchmarks/stance_reader_effect.py [--out FILE.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import constraint_recording as cr
+import extraction_quality as eq
+import knowledge_set as ks
+import nothing_probes as npb
+from _machine import describe, provenance
+from stance_data import STATEMENT_SETS
+from stance_reader import StanceReader, shipped_reader
+
+from cognimem.ingest.extract.coref import Discourse
+from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.models.extraction import Extraction, ExtractionInput
+from cognimem.models.items import index_text
+from cognimem.providers.onnx import OnnxMiniLMEmbedder
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data"
+
+
+class ReadingExtractor(RuleExtractor):
+    """The rules, then the stance reader over the vectors of ``vectors`` (by the text
+    the funnel embeds)."""
+
+    def __init__(self, reader: StanceReader, vectors: dict[str, np.ndarray]) -> None:
+        self.reader = reader
+        self.vectors = vectors
+
+    def rules_only(self, message: ExtractionInput) -> Extraction:
+        return super().extract_one(message)
+
+    def extract_one(
+        self, message: ExtractionInput, discourse: Discourse | None = None
+    ) -> Extraction:
+        found = super().extract_one(message, discourse)
+        if message.role not in {"user", "human"}:
+            return found
+        vector = self.vectors.get(index_text(message.author, message.text))
+        return self.reader.read(found, message.text, vector, message.occurred_at)
+
+
+def embed(texts: Sequence[str]) -> dict[str, np.ndarray]:
+    distinct = list(dict.fromkeys(texts))
+    matrix = asyncio.run(OnnxMiniLMEmbedder().embed(distinct, "document"))
+    return dict(zip(distinct, matrix, strict=True))
+
+
+def _both(texts: Sequence[str], run: Callable[[RuleExtractor], str]) -> tuple[str, str]:
+    reading = ReadingExtractor(shipped_reader(), embed(texts))
+    return run(RuleExtractor()), run(reading)
+
+
+def constraints() -> list[str]:
+    """One row per constraint set and half, then the pooled rows."""
+    lines = []
+    pooled = {h: [0] * 8 for h in cr.SPLITS}
+    for name in STATEMENT_SETS:
+        rows = cr.load(DATA / f"{name}.jsonl")
+        reading = ReadingExtractor(shipped_reader(), embed([r.text for r in rows]))
+        for half in cr.SPLITS:
+            mine = [r for r in rows if r.split == half]
+            cells = []
+            for i, x in enumerate((RuleExtractor(), reading)):
+                t = cr.score(mine, x)
+                p = pooled[half]
+                p[4 * i : 4 * i + 4] = [
+                    a + b
+                    for a, b in zip(
+                        p[4 * i : 4 * i + 4],
+                        (t.recorded, t.statements, t.quiet_facts, t.quiet),
+                        strict=True,
+                    )
+                ]
+                cells.append(
+                    f"recorded {t.recorded}/{t.statements}, false constraints "
+                    f"{t.quiet_facts}/{t.quiet}"
+                )
+            lines.append(f"| {name} | {half} | {cells[0]} | {cells[1]} |")
+    for half, p in pooled.items():
+        cells = [
+            f"recorded {p[j]}/{p[j + 1]} ({p[j] / p[j + 1]:.3f}), false constraints "
+            f"{p[j + 2]}/{p[j + 3]} ({p[j + 2] / p[j + 3]:.3f})"
+            for j in (0, 4)
+        ]
+        lines.append(f"| **constraint sets pooled** | {half} | {cells[0]} | {cells[1]} |")
+    return lines
+
+
+def knowledge(name: str) -> list[str]:
+    passages = ks.load(DATA / f"{name}.jsonl")
+    texts = [t for p in passages for t in p.turns]
+    lines = []
+    for half in ks.SPLITS:
+        rows = [p for p in passages if p.split == half]
+
+        def run(x: RuleExtractor, rows: Any = rows) -> str:
+            f = ks.score_facts(rows, x)
+            return (
+                f"P {f.precision:.3f} R {f.recall:.3f} F1 {f.f1:.3f}, nothing false/100 "
+                f"{f.false_per_100:.1f} ({f.nothing_facts}/{f.nothing_turns})"
+            )
+
+        before, after = _both(texts, run)
+        lines.append(f"| {name} | {half} | {before} | {after} |")
+    return lines
+
+
+def probes() -> list[str]:
+    rows = npb.load()
+    lines = []
+    for half in npb.SPLITS:
+        mine = [r for r in rows if r["split"] == half]
+
+        def run(x: RuleExtractor, mine: Any = mine) -> str:
+            h = npb.score(mine, x)
+            return (
+                f"nothing with a constraint {h.total('sentences with a constraint')}/"
+                f"{h.total('nothing')}, false facts {h.total('false facts')}"
+            )
+
+        before, after = _both([r["text"] for r in mine], run)
+        lines.append(f"| nothing_probes (all rounds) | {half} | {before} | {after} |")
+    return lines
+
+
+def labelled() -> list[str]:
+    rows = eq.load()
+    lines = []
+    for split in ("dev", "heldout", "fresh"):
+        mine = [r for r in rows if r.split == split]
+
+        def run(x: RuleExtractor, mine: Any = mine) -> str:
+            s = eq.score(mine, x)
+            return (
+                f"P {s.precision:.3f} R {s.recall:.3f} F1 {s.f1:.3f}, empty with facts "
+                f"{s.empty_with_facts}/{s.empty_sentences}"
+            )
+
+        texts = [index_text(r.author, r.text) for r in mine]
+        before, after = _both(texts, run)
+        lines.append(f"| extraction_labelled | {split} | {before} | {after} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    lines = [
+        "# The stance reader on the fact-level sets, before / after",
+        "",
+        *provenance("PYTHONPATH=src python benchmarks/stance_reader_effect.py", describe()),
+        "",
+        "| set | half | rules alone | rules + stance reader |",
+        "|---|---|---|---|",
+    ]
+    lines += constraints()
+    for name in ("knowledge_set", "knowledge_nothing_round10", "knowledge_nothing_round11"):
+        lines += knowledge(name)
+    lines += probes()
+    lines += labelled()
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
