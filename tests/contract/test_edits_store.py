@@ -374,6 +374,43 @@ async def test_remove_aliases_moves_the_user_s_facts_of_the_entity_as_told(
     assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [sarah.id]) == []
 
 
+@pytest.mark.parametrize("named_by", [None, "alias", "fact", "relation", "item"])
+async def test_remove_aliases_retires_the_entity_once_nothing_names_it(
+    store: Store, named_by: str | None
+) -> None:
+    """An entity merged back goes with its last row of the name, and ``retire`` is
+    written with it; another user's row, a fact, a relation or an item naming it (any
+    user's) keeps it, and ``retire`` is not written."""
+    sarah, twin = entity("Sarah Jones"), entity("Sally")
+    kept = Knowledge(entities=[sarah, twin], aliases=[alias(twin, "sally", "alice")])
+    messages = []
+    if named_by == "alias":
+        kept.aliases.append(alias(twin, "sally", "bob"))
+    elif named_by == "fact":
+        kind = fact("sally:trait:kind", "kind", BOB)
+        kept.facts = new(kind.model_copy(update={"subject": "sally", "subject_entity_id": twin.id}))
+    elif named_by == "relation":
+        kept.relations = [relation(sarah, twin, BOB)]
+    elif named_by == "item":
+        messages = [message("She works nights.", BOB)]
+        link = said("Sally", "She works nights.", twin)
+        kept.item_links = [ItemReference("t1", messages[0].items[0].item.id, twin.id, link)]
+    await store.commit(messages, WINDOW, kept)
+    merged, gone = history(twin.id, "merged"), history(twin.id, "deleted")
+
+    await store.remove_aliases(
+        AliasDeletion(twin, "sally", "alice", lambda *_: Knowledge(history=[merged]),
+                      retire=Knowledge(history=[gone]))
+    )  # fmt: skip
+    left = await store.get_entities("t1", [sarah.id, twin.id])
+    if named_by is None:
+        assert left == [sarah]
+        assert [h.id for h in await store.get_history("t1", twin.id)] == [merged.id, gone.id]
+    else:
+        assert sorted(e.id for e in left) == sorted([sarah.id, twin.id])
+        assert [h.id for h in await store.get_history("t1", twin.id)] == [merged.id]
+
+
 async def test_append_history(store: Store) -> None:
     entries = [history("mem_a", "archived"), history("mem_a", "deleted")]
     await store.append_history(entries)

@@ -394,9 +394,11 @@ async def test_giving_the_name_back_merges_the_split_off_entity_back(face: Face)
     merged = {f.id: f for f in await face.facts(user_id=U)}
     boston = written["She lives in Boston."]
     linked_before = await linked(face, boston)
+    counted = (await face.stats(user_id=U)).entities
     undone = await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
     assert undone.split_into is not None
     twin = undone.split_into.entity
+    assert (await face.stats(user_id=U)).entities == counted + 1
     [since] = (
         await face.write("Lizzie likes jazz.", user_id=U, session_id="s1")
     ).knowledge.facts_created
@@ -433,10 +435,20 @@ async def test_giving_the_name_back_merges_the_split_off_entity_back(face: Face)
         ]
     )
     assert [x["item_id"] for x in entry.after["item_links"]] == [boston]
+    # nothing names the split-off entity any more: it is deleted, its history kept
     assert [(h.action, h.after) for h in await face.history(twin.id)] == [
         ("split", {"alias": "lizzie", "split_from": liz.id}),
         ("merged", {"merged_into": liz.id}),
+        ("deleted", {"merged_into": liz.id}),
     ]
+    deleted = (await face.history(twin.id))[-1]
+    assert deleted.before == {
+        "name": "Lizzie", "type": "person", "user_id": U, "properties": {"split_from": liz.id},
+    }  # fmt: skip
+    assert (await face.stats(user_id=U)).entities == counted
+    assert twin.id not in {e.id for e, _ in await face.entities(user_id=U)}
+    with pytest.raises(NotFound):
+        await face.remove_alias(twin.id, "Lizzie", user_id=U)
     # the name resolves to her again
     await face.write("Lizzie works at Globex Inc.", user_id=U, session_id="s1")
     globex = await face.get_fact("elizabeth_smith:occupation:employer", user_id=U)

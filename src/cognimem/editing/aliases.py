@@ -42,6 +42,9 @@ facts read through the name alone, among them those written about the split-off 
 since). The entity's ``alias_added`` entry (actor ``api``) names what came back
 (``merged_from``, ``item_links``, ``moved_facts``); the split-off entity gets a
 ``merged`` entry and is left with no name of the user's, so nothing resolves to it.
+In the same transaction it is deleted (``retired``: a ``deleted`` entry keeping what
+it was) once nothing names it any more: no alias row of any user (another user's row
+of the name keeps it theirs), no fact, relation or item. Its history stays readable.
 """
 
 from __future__ import annotations
@@ -207,6 +210,14 @@ def merger(
     out.history += [_corrected(twin, s, a, now) for s, a in summaries]
     out.history += [_moved(b, a, now) for b, a in facts]
     return out
+
+
+def retired(twin: Entity, entity: Entity, now: datetime) -> Knowledge:
+    """What deleting ``twin``, merged back into ``entity``, writes: its ``deleted``
+    entry (what it was, whom it went into); its history stays readable by its id."""
+    before = twin.model_dump(mode="json", include={"name", "type", "user_id", "properties"})
+    after = {"merged_into": entity.id}
+    return Knowledge(history=[_entry(twin, "deleted", before, after, now)])
 
 
 Links = list[dict[str, Any]]

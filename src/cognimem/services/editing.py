@@ -346,9 +346,11 @@ class EditService:
         self, entity: Entity, twin: Entity, name: str, user_id: str | None, now: datetime
     ) -> AliasDeletion:
         """The deletion of ``twin``'s rows of ``name`` that merges it back into ``entity``:
-        the split's rules run the other way (``twin`` undone into ``entity``)."""
+        the split's rules run the other way (``twin`` undone into ``entity``), and ``twin``
+        deleted once nothing names it."""
         merger = functools.partial(aliases.merger, entity, twin, now=now)
-        return _alias_deletion(twin, name, user_id, entity, merger)
+        deletion = _alias_deletion(twin, name, user_id, entity, merger)
+        return dataclasses.replace(deletion, retire=aliases.retired(twin, entity, now))
 
     async def _with_aliases(self, target: Scope) -> Callable[[Entity], EntityWithAliases]:
         """An entity with the aliases ``target`` sees now (every user's for a call of

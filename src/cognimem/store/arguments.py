@@ -89,7 +89,9 @@ class AliasDeletion:
     the entity's names left once the rows are gone (its own and every alias row's,
     normalised), as it becomes (``None``: left as it is); and ``then``: what to write
     with the rows removed, the items rewritten (before, after), the summaries corrected
-    and the facts moved (before, after) (``EditStore.remove_aliases``)."""
+    and the facts moved (before, after) (``EditStore.remove_aliases``). With ``retire``
+    (an entity merged back), ``entity`` itself is deleted, with ``retire`` written, once
+    nothing names it any more: no alias row of any user, no fact, relation or item."""
 
     entity: Entity
     alias: str
@@ -98,6 +100,7 @@ class AliasDeletion:
     relink: Callable[[ItemLinks], ItemLinks | None] = lambda _: None
     resummarise: Callable[[SummarySources], list[str] | None] = lambda _: None
     move: Callable[[Fact, Collection[str]], Fact | None] = lambda *_: None
+    retire: Knowledge | None = None
 
 
 @dataclass(frozen=True)

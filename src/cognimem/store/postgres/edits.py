@@ -129,6 +129,9 @@ class PostgresEdits(PostgresDatabase):
                 conn, deletion.entity, deletion.user_id, deletion.move
             )
             await knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries, moved))
+            retire = deletion.retire
+            if retire is not None and await relinking.retire_entity(conn, deletion.entity):
+                await knowledge_writes.apply(conn, retire)
             return removed
 
         return await self._write(body, None)

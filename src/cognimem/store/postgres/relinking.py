@@ -89,3 +89,23 @@ async def move_facts(
             new, entity.tenant_id, fact_id, old,
         )  # fmt: skip
     return out
+
+
+async def retire_entity(conn: Connection, entity: Entity) -> bool:
+    """Delete ``entity`` when nothing names it any more, as in SQLite
+    (``store/sqlite/relinking.py``); whether it went."""
+    t, e = entity.tenant_id, entity.id
+    named = await conn.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM aliases WHERE tenant_id = $1 AND entity_id = $2)"
+        " OR EXISTS (SELECT 1 FROM facts WHERE tenant_id = $1"
+        " AND (subject_entity_id = $2 OR object_entity_id = $2))"
+        " OR EXISTS (SELECT 1 FROM relations WHERE tenant_id = $1"
+        " AND (source_entity_id = $2 OR target_entity_id = $2))"
+        " OR EXISTS (SELECT 1 FROM items WHERE tenant_id = $1 AND namespace = $3"
+        " AND entities ? $2)",
+        t, e, entity.namespace,
+    )  # fmt: skip
+    if named:
+        return False
+    done = await conn.execute("DELETE FROM entities WHERE tenant_id = $1 AND id = $2", t, e)
+    return bool(done != "DELETE 0")

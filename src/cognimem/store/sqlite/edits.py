@@ -113,6 +113,9 @@ class SQLiteEdits(SQLiteDatabase):
             )
             moved = relinking.move_facts(conn, deletion.entity, deletion.user_id, deletion.move)
             knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries, moved))
+            retire = deletion.retire
+            if retire is not None and relinking.retire_entity(conn, deletion.entity):
+                knowledge_writes.apply(conn, retire)
             return removed
 
         return await self._db.write(tx)

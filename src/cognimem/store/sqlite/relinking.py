@@ -101,3 +101,23 @@ def move_facts(
             (new, entity.tenant_id, fact_id, old),
         )
     return out
+
+
+def retire_entity(conn: sqlite3.Connection, entity: Entity) -> bool:
+    """Delete ``entity`` when nothing names it any more (an entity merged back): no alias
+    row of any user, no fact or relation, no item of its namespace (``entities``); whether
+    it went."""
+    t, e = entity.tenant_id, entity.id
+    named = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM aliases WHERE tenant_id = ? AND entity_id = ?)"
+        " OR EXISTS (SELECT 1 FROM facts WHERE tenant_id = ?"
+        " AND (subject_entity_id = ? OR object_entity_id = ?))"
+        " OR EXISTS (SELECT 1 FROM relations WHERE tenant_id = ?"
+        " AND (source_entity_id = ? OR target_entity_id = ?))"
+        " OR EXISTS (SELECT 1 FROM items, json_each(items.entities) AS x"
+        " WHERE items.tenant_id = ? AND items.namespace = ? AND x.value = ?)",
+        (t, e, t, e, e, t, e, e, t, entity.namespace, e),
+    ).fetchone()[0]
+    if named:
+        return False
+    return conn.execute("DELETE FROM entities WHERE tenant_id = ? AND id = ?", (t, e)).rowcount > 0
