@@ -374,13 +374,62 @@ async def test_remove_aliases_moves_the_user_s_facts_of_the_entity_as_told(
     assert await store.find_relations(KnowledgeView("t1", "default", "alice"), [sarah.id]) == []
 
 
-@pytest.mark.parametrize("named_by", [None, "alias", "fact", "relation", "item"])
+def _profile(e: Entity, scope: Scope = ALICE, group: str = "profile") -> PendingItem:
+    """A consolidation summary of ``group`` about ``e`` (a profile by default)."""
+    text = f"What is known about {e.name}."
+    made = {"group": group, "key": f"{group}:{e.name}", "covers": []}
+    item = MemoryItem(
+        id=new_id("mem"), scope=scope, text=text, kind=ItemKind.SUMMARY, key=made["key"],
+        entities=[e.id], occurred_at=T0, recorded_at=T0, metadata={"consolidation": made},
+    )  # fmt: skip
+    return PendingItem(item, vec(text), text, text)
+
+
+@pytest.mark.parametrize("moves", [True, False], ids=["moved", "none-moved"])
+async def test_remove_aliases_archives_the_user_s_profiles_once_a_fact_moves(
+    store: Store, moves: bool
+) -> None:
+    sarah, twin, luis = entity("Sarah Jones"), entity("Sally"), entity("Luis")
+    works = fact("sarah_jones:occupation:employer", "Acme")
+    works = works.model_copy(update={"subject": "sarah_jones", "subject_entity_id": sarah.id})
+    await store.commit(
+        [], WINDOW,
+        Knowledge(entities=[sarah, twin, luis], aliases=[alias(sarah, "sally", "alice")],
+                  facts=new(works)),
+    )  # fmt: skip
+    hers, twins = _profile(sarah), _profile(twin)
+    others = [_profile(luis), _profile(sarah, BOB), _profile(sarah, group="window")]
+    await store.apply_consolidation(ConsolidationWrite("t1", [hers, twins, *others]))
+    moved = works.model_copy(update={"subject_entity_id": twin.id, "revision": 2})
+    archived: list[list[str]] = []
+
+    def archive(ids: list[str]) -> Knowledge:
+        archived.append(ids)
+        return Knowledge(history=[history(i, "archived") for i in ids])
+
+    await store.remove_aliases(
+        AliasDeletion(sarah, "sally", "alice", lambda *_: Knowledge(),
+                      move=lambda f, _: moved if moves else None,
+                      profiles=(sarah.id, twin.id), archive=archive)
+    )  # fmt: skip
+    stale = sorted([hers.item.id, twins.item.id]) if moves else []
+    assert [sorted(ids) for ids in archived] == [stale]
+    ids = [hers.item.id, twins.item.id, *(p.item.id for p in others)]
+    status = {i.id: i.status for i in await store.get_items("t1", ids)}
+    assert status == {i: ItemStatus.ARCHIVED if i in stale else ItemStatus.ACTIVE for i in ids}
+    for i in ids:
+        actions = [h.action for h in await store.get_history("t1", i)]
+        assert ("archived" in actions) == (i in stale)
+
+
+@pytest.mark.parametrize("named_by", [None, "archived", "alias", "fact", "relation", "item"])
 async def test_remove_aliases_retires_the_entity_once_nothing_names_it(
     store: Store, named_by: str | None
 ) -> None:
     """An entity merged back goes with its last row of the name, and ``retire`` is
-    written with it; another user's row, a fact, a relation or an item naming it (any
-    user's) keeps it, and ``retire`` is not written."""
+    written with it (an archived summary of it does not keep it); another user's row, a
+    fact, a relation or a live item naming it (any user's) keeps it, and ``retire`` is
+    not written."""
     sarah, twin = entity("Sarah Jones"), entity("Sally")
     kept = Knowledge(entities=[sarah, twin], aliases=[alias(twin, "sally", "alice")])
     messages = []
@@ -396,6 +445,13 @@ async def test_remove_aliases_retires_the_entity_once_nothing_names_it(
         link = said("Sally", "She works nights.", twin)
         kept.item_links = [ItemReference("t1", messages[0].items[0].item.id, twin.id, link)]
     await store.commit(messages, WINDOW, kept)
+    if named_by == "archived":
+        made = _profile(twin)
+        made.item = made.item.model_copy(update={"status": ItemStatus.ARCHIVED})
+        await store.apply_consolidation(ConsolidationWrite("t1", [made]))
+        assert [i.status for i in await store.get_items("t1", [made.item.id])] == [
+            ItemStatus.ARCHIVED
+        ]
     merged, gone = history(twin.id, "merged"), history(twin.id, "deleted")
 
     await store.remove_aliases(
@@ -403,7 +459,7 @@ async def test_remove_aliases_retires_the_entity_once_nothing_names_it(
                       retire=Knowledge(history=[gone]))
     )  # fmt: skip
     left = await store.get_entities("t1", [sarah.id, twin.id])
-    if named_by is None:
+    if named_by in (None, "archived"):
         assert left == [sarah]
         assert [h.id for h in await store.get_history("t1", twin.id)] == [merged.id, gone.id]
     else:

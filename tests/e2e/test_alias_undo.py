@@ -13,6 +13,7 @@ import pytest
 
 from cognimem import AsyncMemoryClient, Conflict, InvalidInput, Memory, NotFound, Settings
 from cognimem.api import create_app
+from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.knowledge import AliasSource, Entity, EntityType
 from cognimem.providers.fakes import HashingEmbedder
 from tests.doubles import new_api_key
@@ -461,3 +462,54 @@ async def test_giving_the_name_back_merges_the_split_off_entity_back(face: Face)
         await face.add_alias(liz.id, "Acme Corp", user_id=U)
     with pytest.raises(NotFound):
         await face.add_alias("ent_missing", "Lizzie", user_id=U)
+
+
+async def profiles_of(face: Face, memory_url: str) -> dict[str, MemoryItem]:
+    """A consolidation pass (the background job, through its own ``Memory``), and the
+    live profiles it leaves, by their key, read through ``face``."""
+    async with Memory.open(memory_url, settings=Settings(), embedder=HashingEmbedder()) as job:
+        await job.consolidate(user_id=U)
+        made = await job.list_items(user_id=U, kinds=["summary"], statuses=["active"])
+    found = [await face.get(i.id) for i in made]
+    return {s.key or "": s for s in found if s.metadata["consolidation"]["group"] == "profile"}
+
+
+async def test_a_split_and_its_merge_archive_the_profiles_they_leave_stale(
+    face: Face, memory_url: str
+) -> None:
+    """A profile states its subject's facts: once a split moves some of them, neither
+    person's profile is read until the next pass builds both again; the same when the
+    name is given back, and the split-off person's profile does not keep them."""
+    for line in (
+        "My colleague Elizabeth Smith is a lawyer.",
+        "She goes by Lizzie.",
+        "Lizzie works at Acme Corp.",
+        "Lizzie likes jazz.",
+        "Elizabeth Smith likes tea.",
+    ):
+        await face.write(line, user_id=U, session_id="s1")
+    liz = {e.name: e for e, _ in await face.entities(user_id=U)}["Elizabeth Smith"]
+    before = await profiles_of(face, memory_url)
+    hers = before[f"profile:{liz.id}"]
+    assert "Lizzie works at Acme Corp" in hers.text
+
+    undone = await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    assert undone.split_into is not None
+    twin = undone.split_into.entity
+    assert (await face.get(hers.id)).status is ItemStatus.ARCHIVED
+    entry = (await face.history(hers.id))[-1]
+    assert (entry.action, entry.actor) == ("archived", "api")
+    assert entry.after == {"status": "archived", "because": "alias_removed", "entity_id": liz.id}
+    split = await profiles_of(face, memory_url)
+    assert "Acme" not in split[f"profile:{liz.id}"].text
+    assert "Lizzie works at Acme Corp" in split[f"profile:{twin.id}"].text
+    assert split[f"profile:{twin.id}"].entities == [twin.id]
+
+    await face.add_alias(liz.id, "Lizzie", user_id=U)
+    for p in split.values():
+        assert (await face.get(p.id)).status is ItemStatus.ARCHIVED
+    # the split-off person's archived profile does not keep them
+    assert [h.action for h in await face.history(twin.id)][-1] == "deleted"
+    merged = await profiles_of(face, memory_url)
+    assert set(merged) == {f"profile:{liz.id}"}
+    assert "Lizzie works at Acme Corp" in merged[f"profile:{liz.id}"].text

@@ -42,9 +42,16 @@ facts read through the name alone, among them those written about the split-off 
 since). The entity's ``alias_added`` entry (actor ``api``) names what came back
 (``merged_from``, ``item_links``, ``moved_facts``); the split-off entity gets a
 ``merged`` entry and is left with no name of the user's, so nothing resolves to it.
-In the same transaction it is deleted (``retired``: a ``deleted`` entry keeping what
-it was) once nothing names it any more: no alias row of any user (another user's row
-of the name keeps it theirs), no fact, relation or item. Its history stays readable.
+In the same transaction it is deleted (``retired``: a ``deleted`` entry keeping what it
+was) once nothing names it any more: no alias row of any user (another user's row of
+the name keeps it theirs), no fact, relation or live item. Its history stays readable.
+
+A profile (consolidation's summary of a subject, built from its facts) is not rewritten
+here: once a split or a merge moves a fact (or merges the entity back), the user's live
+profiles of both entities are archived in the same transaction (``archived``: an
+``archived`` entry each, ``because`` the edit), so no read shows a profile stating what
+is now another entity's; the next consolidation pass builds them again from the facts
+as they are.
 """
 
 from __future__ import annotations
@@ -218,6 +225,27 @@ def retired(twin: Entity, entity: Entity, now: datetime) -> Knowledge:
     before = twin.model_dump(mode="json", include={"name", "type", "user_id", "properties"})
     after = {"merged_into": entity.id}
     return Knowledge(history=[_entry(twin, "deleted", before, after, now)])
+
+
+def archived(entity: Entity, edit: str, now: datetime, profiles: Sequence[str]) -> Knowledge:
+    """The ``archived`` entry of each consolidation profile an alias ``edit`` (of
+    ``entity``: ``alias_removed`` or ``alias_added``) archived: it stated facts the edit
+    moved, so it is not read until the next consolidation pass builds it again."""
+    return Knowledge(
+        history=[
+            HistoryEntry.new(
+                tenant_id=entity.tenant_id,
+                target_type="item",
+                target_id=p,
+                action="archived",
+                actor=ACTOR,
+                at=now,
+                before={"status": "active"},
+                after={"status": "archived", "because": edit, "entity_id": entity.id},
+            )
+            for p in profiles
+        ]
+    )
 
 
 Links = list[dict[str, Any]]

@@ -64,7 +64,9 @@ class KnowledgeCalls:
         pronouns were read as the name lose that link (each with a ``relinked`` entry),
         and the summaries made from them the entity no item they cover still has.
         With ``split`` the name becomes an entity of its own, holding those links, so
-        later mentions of it resolve there instead of linking back. ``NotFound`` for an
+        later mentions of it resolve there instead of linking back, and the facts said
+        through the name alone move to it (the user's profiles of both entities are
+        archived until the next consolidation pass builds them again). ``NotFound`` for an
         entity or alias the scope does not hold; ``InvalidInput`` for the entity's own
         name."""
         return await self._editing.remove_alias(entity_id, alias, options)
@@ -76,7 +78,9 @@ class KnowledgeCalls:
         (``user_stated``), with an ``alias_added`` history entry. When the name was
         split off this entity (``remove_alias(..., split=True)``), the split-off entity
         is merged back: the items' links, the summaries' entities and the facts the
-        split moved come back (and those written about the name since). Nothing happens
+        split moved come back (and those written about the name since), the user's
+        profiles of both are archived until the next consolidation pass, and the
+        split-off entity is deleted once nothing names it. Nothing happens
         when the entity has the name already; ``Conflict`` when another entity has it
         (remove it there first); ``NotFound`` for an entity the scope does not hold."""
         return await self._editing.add_alias(entity_id, alias, options)

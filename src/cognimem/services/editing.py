@@ -272,7 +272,8 @@ class EditService:
         ) -> Knowledge:
             return aliases.removal(entity, removed, twin, items, summaries, facts, now)
 
-        deletion = _alias_deletion(entity, name, target.user_id, twin, then)
+        stale = functools.partial(aliases.archived, entity, "alias_removed", now)
+        deletion = _alias_deletion(entity, name, target.user_id, twin, then, stale)
         removed = await parts.store.remove_aliases(deletion)
         with_aliases = await self._with_aliases(target)
         return AliasRemoval(
@@ -349,7 +350,8 @@ class EditService:
         the split's rules run the other way (``twin`` undone into ``entity``), and ``twin``
         deleted once nothing names it."""
         merger = functools.partial(aliases.merger, entity, twin, now=now)
-        deletion = _alias_deletion(twin, name, user_id, entity, merger)
+        stale = functools.partial(aliases.archived, entity, "alias_added", now)
+        deletion = _alias_deletion(twin, name, user_id, entity, merger, stale)
         return dataclasses.replace(deletion, retire=aliases.retired(twin, entity, now))
 
     async def _with_aliases(self, target: Scope) -> Callable[[Entity], EntityWithAliases]:
@@ -371,10 +373,12 @@ def _alias_deletion(
     user_id: str | None,
     onto: Entity | None,
     then: Callable[[list[Alias], list[Relinked], list[Resummarised], list[Moved]], Knowledge],
+    stale: Callable[[list[str]], Knowledge],
 ) -> AliasDeletion:
     """The deletion of ``entity``'s rows of ``name`` (``user_id``'s): the items and
     summaries that read the name follow it ``onto`` the entity it goes to (``None``: a
-    removal alone), and so do the facts when there is one."""
+    removal alone), and so do the facts when there is one, the two entities' profiles
+    archived (``stale``: what to write for them) once one moves."""
     deletion = AliasDeletion(
         entity,
         name,
@@ -386,5 +390,8 @@ def _alias_deletion(
     if onto is None:  # a removal alone has no one to move a fact to
         return deletion
     return dataclasses.replace(
-        deletion, move=functools.partial(alias_facts.moved, entity.id, name, onto)
+        deletion,
+        move=functools.partial(alias_facts.moved, entity.id, name, onto),
+        profiles=(entity.id, onto.id),
+        archive=stale,
     )

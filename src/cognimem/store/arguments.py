@@ -91,7 +91,10 @@ class AliasDeletion:
     with the rows removed, the items rewritten (before, after), the summaries corrected
     and the facts moved (before, after) (``EditStore.remove_aliases``). With ``retire``
     (an entity merged back), ``entity`` itself is deleted, with ``retire`` written, once
-    nothing names it any more: no alias row of any user, no fact, relation or item."""
+    nothing names it any more: no alias row of any user, no fact, relation or live item.
+    Once a fact moves or the entity retires, the same user's live consolidation profiles
+    of the entities ``profiles`` are archived (they state facts no longer their subject's)
+    with ``archive``, given their ids, written."""
 
     entity: Entity
     alias: str
@@ -101,6 +104,8 @@ class AliasDeletion:
     resummarise: Callable[[SummarySources], list[str] | None] = lambda _: None
     move: Callable[[Fact, Collection[str]], Fact | None] = lambda *_: None
     retire: Knowledge | None = None
+    profiles: tuple[str, ...] = ()
+    archive: Callable[[list[str]], Knowledge] = lambda _: Knowledge()
 
 
 @dataclass(frozen=True)

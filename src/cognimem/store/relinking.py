@@ -13,7 +13,9 @@ covering an item the removal relinked as ``resummarise`` says and returns each s
 changed, with its new entities; ``move_facts`` sets a user's facts (``None``: the facts
 of no user) with the entity as subject or object as ``move`` says, given the entity's
 names left (its own and its alias rows' of every user), moves their graph edges with
-them, and returns each fact moved."""
+them, and returns each fact moved. Then ``archive_profiles`` archives the user's live
+profiles of ``AliasDeletion.profiles`` when ``profiles_stale`` says so, and
+``retire_entity`` deletes an entity merged back that nothing names any more."""
 
 from __future__ import annotations
 
@@ -21,10 +23,20 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from cognimem.models.knowledge import Fact
-from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
+from cognimem.store.arguments import AliasDeletion, Moved, Relinked, Resummarised, SummarySources
 
 # (summary id, its stored entities, its metadata's consolidation record)
 SummaryRow = tuple[str, list[str], Mapping[str, Any]]
+# the consolidation group of a subject's profile (``lifecycle.consolidate.GroupKind``)
+PROFILE_GROUP = "profile"
+# an item in these does not keep an entity merged back (a summary replaced, forgotten)
+GONE_ITEMS = ("archived", "deleted")
+
+
+def profiles_stale(deletion: AliasDeletion, moved: Sequence[Moved]) -> bool:
+    """Whether the deletion archives the profiles of ``deletion.profiles``: a fact moved,
+    or the entity is merged back."""
+    return bool(deletion.profiles) and (bool(moved) or deletion.retire is not None)
 
 
 def relinked_ids(relinked: Sequence[Relinked]) -> list[str]:

@@ -55,9 +55,11 @@ async def remove_alias(
 ) -> AliasRemoval:
     """Undo a name merge: take ``alias`` off the entity, with an ``alias_removed``
     history entry keeping what it was; the items linked through the name lose that link
-    (with ``split`` the name becomes an entity of its own, and the links move to it).
-    404 for an entity or alias the scope does not hold; 400 for the entity's own name;
-    403 for a scope beyond the key's level."""
+    (with ``split`` the name becomes an entity of its own, and the links and the facts
+    said through the name move to it; the two entities' profiles are archived until the
+    next consolidation pass builds them again). 404 for an entity or alias the scope
+    does not hold; 400 for the entity's own name; 403 for a scope beyond the key's
+    level."""
     scope = body.scope.for_tenant(caller.tenant_id)
     caller.check_write_of(lambda: make_read_scope(scope))
     return await mem.remove_alias(entity_id, body.alias, split=body.split, scope=scope)
@@ -73,8 +75,10 @@ async def add_alias(
 ) -> AliasAddition:
     """Give ``alias`` to the entity as the user's word, with an ``alias_added`` history
     entry; a name split off it merges the split-off entity back (the links, summaries'
-    entities and facts the split moved come back). 404 for an entity the scope does not
-    hold; 409 for a name another entity has; 403 for a scope beyond the key's level."""
+    entities and facts the split moved come back, the two entities' profiles are archived
+    until the next consolidation pass, and the split-off entity is deleted once nothing
+    names it). 404 for an entity the scope does not hold; 409 for a name another entity
+    has; 403 for a scope beyond the key's level."""
     scope = body.scope.for_tenant(caller.tenant_id)
     caller.check_write_of(lambda: make_read_scope(scope))
     return await mem.add_alias(entity_id, body.alias, scope=scope)

@@ -7,13 +7,28 @@ import json
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
-from cognimem.models import ItemKind
+from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import Entity, Fact
-from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
+from cognimem.store.arguments import (
+    AliasDeletion,
+    Moved,
+    Relinked,
+    Resummarised,
+    SummarySources,
+)
 from cognimem.store.postgres.knowledge import fact_from_row
 from cognimem.store.records import FACT_COLUMNS
-from cognimem.store.relinking import corrections, covered_ids, edge_moves, moves, relinked_ids
+from cognimem.store.relinking import (
+    GONE_ITEMS,
+    PROFILE_GROUP,
+    corrections,
+    covered_ids,
+    edge_moves,
+    moves,
+    profiles_stale,
+    relinked_ids,
+)
 from cognimem.text.names import normalize_name
 
 if TYPE_CHECKING:
@@ -91,6 +106,30 @@ async def move_facts(
     return out
 
 
+async def archive_profiles(
+    conn: Connection, deletion: AliasDeletion, moved: Sequence[Moved]
+) -> list[str]:
+    """The profiles' step of ``store/relinking.py``, as in SQLite: the profiles read
+    ``FOR UPDATE``."""
+    if not profiles_stale(deletion, moved):
+        return []
+    e = deletion.entity
+    found = await conn.fetch(
+        "SELECT id FROM items WHERE tenant_id = $1 AND namespace = $2"
+        " AND user_id IS NOT DISTINCT FROM $3 AND kind = $4 AND status = $5"
+        " AND metadata -> $6::text ->> 'group' = $7 AND entities ?| $8::text[]"
+        " ORDER BY occurred_at, id FOR UPDATE",
+        e.tenant_id, e.namespace, deletion.user_id, ItemKind.SUMMARY.value,
+        ItemStatus.ACTIVE.value, CONSOLIDATION_META, PROFILE_GROUP, list(deletion.profiles),
+    )  # fmt: skip
+    ids = [r["id"] for r in found]
+    await conn.execute(
+        "UPDATE items SET status = $1 WHERE tenant_id = $2 AND id = ANY($3::text[])",
+        ItemStatus.ARCHIVED.value, e.tenant_id, ids,
+    )  # fmt: skip
+    return ids
+
+
 async def retire_entity(conn: Connection, entity: Entity) -> bool:
     """Delete ``entity`` when nothing names it any more, as in SQLite
     (``store/sqlite/relinking.py``); whether it went."""
@@ -102,8 +141,8 @@ async def retire_entity(conn: Connection, entity: Entity) -> bool:
         " OR EXISTS (SELECT 1 FROM relations WHERE tenant_id = $1"
         " AND (source_entity_id = $2 OR target_entity_id = $2))"
         " OR EXISTS (SELECT 1 FROM items WHERE tenant_id = $1 AND namespace = $3"
-        " AND entities ? $2)",
-        t, e, entity.namespace,
+        " AND entities ? $2 AND status <> ALL($4::text[]))",
+        t, e, entity.namespace, list(GONE_ITEMS),
     )  # fmt: skip
     if named:
         return False

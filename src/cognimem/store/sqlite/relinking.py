@@ -9,16 +9,32 @@ import json
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 
-from cognimem.models import ItemKind
+from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import Entity, Fact
-from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
+from cognimem.store.arguments import (
+    AliasDeletion,
+    Moved,
+    Relinked,
+    Resummarised,
+    SummarySources,
+)
 from cognimem.store.records import FACT_COLUMNS
-from cognimem.store.relinking import corrections, covered_ids, edge_moves, moves, relinked_ids
-from cognimem.store.sqlite.rows import fact_from_row, query
+from cognimem.store.relinking import (
+    GONE_ITEMS,
+    PROFILE_GROUP,
+    corrections,
+    covered_ids,
+    edge_moves,
+    moves,
+    profiles_stale,
+    relinked_ids,
+)
+from cognimem.store.sqlite.rows import fact_from_row, query, set_status
 from cognimem.text.names import normalize_name
 
 _COVERS = f"$.{CONSOLIDATION_META}.covers"
+_GROUP = f"$.{CONSOLIDATION_META}.group"
 
 
 def relink_summaries(
@@ -103,10 +119,32 @@ def move_facts(
     return out
 
 
+def archive_profiles(
+    conn: sqlite3.Connection, deletion: AliasDeletion, moved: Sequence[Moved]
+) -> list[str]:
+    """The profiles' step of ``store/relinking.py``: the user's live profiles whose
+    ``entities`` hold one of ``deletion.profiles``, archived; their ids."""
+    if not profiles_stale(deletion, moved):
+        return []
+    e, wanted = deletion.entity, deletion.profiles
+    found = [
+        i for (i,) in conn.execute(
+            "SELECT id FROM items WHERE tenant_id = ? AND namespace = ? AND user_id IS ?"
+            " AND kind = ? AND status = ? AND json_extract(metadata, ?) = ?"
+            " AND EXISTS (SELECT 1 FROM json_each(items.entities) AS x"
+            f" WHERE x.value IN ({', '.join('?' * len(wanted))})) ORDER BY occurred_at, id",
+            (e.tenant_id, e.namespace, deletion.user_id, ItemKind.SUMMARY.value,
+             ItemStatus.ACTIVE.value, _GROUP, PROFILE_GROUP, *wanted),
+        )
+    ]  # fmt: skip
+    set_status(conn, found, ItemStatus.ARCHIVED)
+    return found
+
+
 def retire_entity(conn: sqlite3.Connection, entity: Entity) -> bool:
     """Delete ``entity`` when nothing names it any more (an entity merged back): no alias
-    row of any user, no fact or relation, no item of its namespace (``entities``); whether
-    it went."""
+    row of any user, no fact or relation, no live item of its namespace (``entities``:
+    an archived summary does not count); whether it went."""
     t, e = entity.tenant_id, entity.id
     named = conn.execute(
         "SELECT EXISTS (SELECT 1 FROM aliases WHERE tenant_id = ? AND entity_id = ?)"
@@ -115,8 +153,9 @@ def retire_entity(conn: sqlite3.Connection, entity: Entity) -> bool:
         " OR EXISTS (SELECT 1 FROM relations WHERE tenant_id = ?"
         " AND (source_entity_id = ? OR target_entity_id = ?))"
         " OR EXISTS (SELECT 1 FROM items, json_each(items.entities) AS x"
-        " WHERE items.tenant_id = ? AND items.namespace = ? AND x.value = ?)",
-        (t, e, t, e, e, t, e, e, t, entity.namespace, e),
+        " WHERE items.tenant_id = ? AND items.namespace = ? AND x.value = ?"
+        " AND items.status NOT IN (?, ?))",
+        (t, e, t, e, e, t, e, e, t, entity.namespace, e, *GONE_ITEMS),
     ).fetchone()[0]
     if named:
         return False
