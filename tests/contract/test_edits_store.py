@@ -467,6 +467,67 @@ async def test_remove_aliases_retires_the_entity_once_nothing_names_it(
         assert [h.id for h in await store.get_history("t1", twin.id)] == [merged.id]
 
 
+async def test_remove_aliases_settles_what_the_facts_moved_leave_across_two_entities(
+    store: Store,
+) -> None:
+    """``settle`` is given the facts moved and the user's facts under the keys they had
+    or have; what it writes is written, and a fact it makes live again loses the mark
+    its superseder left on its evidence item and gets its graph edge back."""
+    sarah, twin, place = entity("Sarah Jones"), entity("Sally"), entity("Boston")
+    said = [message("Sarah Jones lives in Boston.", ALICE), message("Sally is kind.", ALICE)]
+    await store.commit(said, WINDOW)
+    b_item, k_item = (m.items[0].item.id for m in said)
+    hers = {"subject": "sarah_jones", "subject_entity_id": sarah.id}
+    paris = fact("sarah_jones:location:city", "Paris").model_copy(update=hers)
+    boston = fact("sarah_jones:location:city", "Boston", status=FactStatus.SUPERSEDED,
+                  superseded_by=paris.id, object_entity_id=place.id,
+                  evidence_item_ids=[b_item]).model_copy(update=hers)  # fmt: skip
+    kind = fact("sarah_jones:trait:kind", "kind", evidence_item_ids=[k_item]).model_copy(
+        update=hers
+    )
+    rome = fact("sarah_jones:location:city", "Rome", BOB).model_copy(update=hers)
+    edge = relation(sarah, place, fact_id=boston.id).model_copy(update={"active": False})
+    mark = StaleItem("t1", b_item, paris.id, boston.id, T0, "superseded", T0)
+    await store.commit(
+        [], WINDOW,
+        Knowledge(entities=[sarah, twin, place], aliases=[alias(sarah, "sally", "alice")],
+                  facts=new(paris, boston, kind, rome), relations=[edge], stale_items=[mark]),
+    )  # fmt: skip
+    [marked] = await store.get_items("t1", [b_item])
+    assert marked.superseded_by == paris.id
+    moved = paris.model_copy(update={"key": "sally:location:city", "subject": "sally",
+                                     "subject_entity_id": twin.id, "revision": 2})  # fmt: skip
+    restored = boston.model_copy(update={"status": FactStatus.ACTIVE, "superseded_by": None,
+                                         "revision": 2})  # fmt: skip
+    seen: list[tuple[list[Moved], list[Fact]]] = []
+
+    def settle(facts_moved: list[Moved], facts: list[Fact]) -> Knowledge:
+        seen.append((facts_moved, facts))
+        return Knowledge(
+            fact_updates=[FactUpdate(restored, boston.revision)],
+            stale_items=[StaleItem("t1", k_item, paris.id, kind.id, T0, "superseded", T0)],
+            history=[history(boston.id, "restored")],
+        )
+
+    await store.remove_aliases(
+        AliasDeletion(sarah, "sally", "alice", lambda *_: Knowledge(),
+                      move=lambda f, _: moved if f.id == paris.id else None, settle=settle)
+    )  # fmt: skip
+    # the user's facts under the key it had and the key it has, after the move
+    [(given, under_keys)] = seen
+    assert given == [(paris, moved)]
+    assert sorted(f.id for f in under_keys) == sorted([paris.id, boston.id])
+    assert {f.id: f for f in under_keys}[paris.id] == moved
+    assert await store.get_facts("t1", [boston.id]) == [restored]
+    [unmarked, now_marked] = await store.get_items("t1", [b_item, k_item])
+    assert (unmarked.superseded_by, unmarked.metadata.get(NO_LONGER_TRUE)) == (None, None)
+    assert now_marked.superseded_by == paris.id
+    assert now_marked.metadata[NO_LONGER_TRUE]["fact_id"] == kind.id
+    edges = await store.find_relations(KnowledgeView("t1", "default", "alice"), [place.id])
+    assert [r.fact_id for r in edges] == [boston.id]
+    assert [h.action for h in await store.get_history("t1", boston.id)][-1] == "restored"
+
+
 async def test_append_history(store: Store) -> None:
     entries = [history("mem_a", "archived"), history("mem_a", "deleted")]
     await store.append_history(entries)

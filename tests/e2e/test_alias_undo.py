@@ -513,3 +513,59 @@ async def test_a_split_and_its_merge_archive_the_profiles_they_leave_stale(
     merged = await profiles_of(face, memory_url)
     assert set(merged) == {f"profile:{liz.id}"}
     assert "Lizzie works at Acme Corp" in merged[f"profile:{liz.id}"].text
+
+
+@pytest.mark.parametrize("nickname_first", [False, True], ids=["name-first", "nickname-first"])
+async def test_a_split_undoes_a_supersession_the_merge_made_and_a_merge_makes_it_again(
+    face: Face, nickname_first: bool
+) -> None:
+    """While "Lizzie" was taken for Elizabeth Smith, the later of "Elizabeth Smith lives
+    in Boston." and "Lizzie lives in Paris." superseded the earlier. Split apart, each
+    person lives where they were said to (the earlier fact live again, its sentence no
+    longer marked); merged back, the later supersedes the earlier again."""
+    by_name, by_nick = "Elizabeth Smith lives in Boston.", "Lizzie lives in Paris."
+    lines = ["My colleague Elizabeth Smith is a lawyer.", "She goes by Lizzie."]
+    lines += [by_nick, by_name] if nickname_first else [by_name, by_nick]
+    said: dict[str, str] = {}
+    for day, line in enumerate(lines):
+        at = T0 + timedelta(days=day)
+        [said[line]] = (await face.write(line, user_id=U, session_id="s1", occurred_at=at)).item_ids
+    liz = {e.name: e for e, _ in await face.entities(user_id=U)}["Elizabeth Smith"]
+    cities = {f.value: f for f in await face.facts(user_id=U, include_history=True)
+              if f.predicate == "city"}  # fmt: skip
+    earlier, later = ("Paris", "Boston") if nickname_first else ("Boston", "Paris")
+    assert cities[earlier].superseded_by == cities[later].id
+    ended = said[by_nick if nickname_first else by_name]
+    assert "no_longer_true" in (await face.get(ended)).metadata
+
+    undone = await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    assert undone.split_into is not None
+    twin = undone.split_into.entity
+    apart = {f.value: f for f in await face.facts(user_id=U) if f.predicate == "city"}
+    assert {v: (f.key, f.subject_entity_id) for v, f in apart.items()} == {
+        "Boston": ("elizabeth_smith:location:city", liz.id),
+        "Paris": ("lizzie:location:city", twin.id),
+    }
+    assert (apart[earlier].valid_to, apart[earlier].recorded_to) == (None, None)
+    item = await face.get(ended)
+    assert (item.superseded_by, item.metadata.get("no_longer_true")) == (None, None)
+    entry = (await face.history(cities[earlier].id))[-1]
+    assert (entry.action, entry.actor) == ("restored", "api")
+    assert entry.before is not None
+    assert entry.after is not None
+    assert (entry.before["status"], entry.before["superseded_by"]) == (
+        "superseded", cities[later].id,
+    )  # fmt: skip
+    assert (entry.after["status"], entry.after["because"]) == ("active", "alias_removed")
+
+    await face.add_alias(liz.id, "Lizzie", user_id=U)
+    back = {f.value: f for f in await face.facts(user_id=U, include_history=True)
+            if f.predicate == "city"}  # fmt: skip
+    assert {f.key for f in back.values()} == {"elizabeth_smith:location:city"}
+    assert (back[later].status.value, back[earlier].status.value) == ("active", "superseded")
+    assert back[earlier].superseded_by == back[later].id
+    assert "no_longer_true" in (await face.get(ended)).metadata
+    entry = (await face.history(cities[earlier].id))[-1]
+    assert (entry.action, entry.actor) == ("superseded", "api")
+    assert entry.after is not None
+    assert entry.after["because"] == "alias_added"

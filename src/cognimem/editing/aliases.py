@@ -32,7 +32,9 @@ gets a ``split`` entry naming where it came from. The items' links the name made
 to it (``after.item_links``), and so do the facts read through the name alone
 (``editing/alias_facts.py``): each gets a ``relinked`` entry (its subject, key and
 entities before and after) and the removal's entry lists them (``after.moved_facts``).
-A removal without a split moves no fact (there is no one to move it to).
+A removal without a split moves no fact (there is no one to move it to). A
+supersession between a fact moved and one left is undone with them
+(``editing/alias_settle.py``).
 
 Giving the name back to the entity (``merger``: an alias edit the other way) merges
 the split-off entity back: its rows of the name go, the entity gets them back (source

@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar, cast
 import numpy as np
 from pydantic import Field, TypeAdapter
 
-from cognimem.editing import alias_facts, aliases, conflicts, edits
+from cognimem.editing import alias_facts, alias_settle, aliases, conflicts, edits
 from cognimem.editing.edits import Feedback
 from cognimem.errors import Conflict, InvalidInput, NotFound, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
@@ -272,8 +272,7 @@ class EditService:
         ) -> Knowledge:
             return aliases.removal(entity, removed, twin, items, summaries, facts, now)
 
-        stale = functools.partial(aliases.archived, entity, "alias_removed", now)
-        deletion = _alias_deletion(entity, name, target.user_id, twin, then, stale)
+        deletion = _alias_deletion(entity, name, target.user_id, twin, then, now)
         removed = await parts.store.remove_aliases(deletion)
         with_aliases = await self._with_aliases(target)
         return AliasRemoval(
@@ -350,8 +349,7 @@ class EditService:
         the split's rules run the other way (``twin`` undone into ``entity``), and ``twin``
         deleted once nothing names it."""
         merger = functools.partial(aliases.merger, entity, twin, now=now)
-        stale = functools.partial(aliases.archived, entity, "alias_added", now)
-        deletion = _alias_deletion(twin, name, user_id, entity, merger, stale)
+        deletion = _alias_deletion(twin, name, user_id, entity, merger, now, edit="alias_added")
         return dataclasses.replace(deletion, retire=aliases.retired(twin, entity, now))
 
     async def _with_aliases(self, target: Scope) -> Callable[[Entity], EntityWithAliases]:
@@ -373,12 +371,14 @@ def _alias_deletion(
     user_id: str | None,
     onto: Entity | None,
     then: Callable[[list[Alias], list[Relinked], list[Resummarised], list[Moved]], Knowledge],
-    stale: Callable[[list[str]], Knowledge],
+    now: datetime,
+    edit: str = "alias_removed",
 ) -> AliasDeletion:
     """The deletion of ``entity``'s rows of ``name`` (``user_id``'s): the items and
     summaries that read the name follow it ``onto`` the entity it goes to (``None``: a
-    removal alone), and so do the facts when there is one, the two entities' profiles
-    archived (``stale``: what to write for them) once one moves."""
+    removal alone), and so do the facts when there is one, the supersessions across
+    the two undone and their profiles archived once one moves (``edit``: the history's
+    ``because``, with the entity the name goes to or stays with)."""
     deletion = AliasDeletion(
         entity,
         name,
@@ -389,9 +389,11 @@ def _alias_deletion(
     )
     if onto is None:  # a removal alone has no one to move a fact to
         return deletion
+    kept = onto if edit == "alias_added" else entity  # whose name it is after the edit
     return dataclasses.replace(
         deletion,
         move=functools.partial(alias_facts.moved, entity.id, name, onto),
         profiles=(entity.id, onto.id),
-        archive=stale,
+        archive=functools.partial(aliases.archived, kept, edit, now),
+        settle=functools.partial(alias_settle.settled, edit, now),
     )

@@ -94,7 +94,12 @@ class AliasDeletion:
     nothing names it any more: no alias row of any user, no fact, relation or live item.
     Once a fact moves or the entity retires, the same user's live consolidation profiles
     of the entities ``profiles`` are archived (they state facts no longer their subject's)
-    with ``archive``, given their ids, written."""
+    with ``archive``, given their ids, written. ``settle``: given the facts moved and the
+    same user's facts (any status, as they are after the move) under the keys those had
+    or now have, what undoes the supersessions the move leaves across two entities (fact
+    updates guarded by the revision read, item marks, history); a fact it makes live
+    again loses the marks its superseder put on its evidence items and gets its graph
+    edges back."""
 
     entity: Entity
     alias: str
@@ -106,6 +111,7 @@ class AliasDeletion:
     retire: Knowledge | None = None
     profiles: tuple[str, ...] = ()
     archive: Callable[[list[str]], Knowledge] = lambda _: Knowledge()
+    settle: Callable[[list[Moved], list[Fact]], Knowledge] = lambda *_: Knowledge()
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,20 @@ of no user) with the entity as subject or object as ``move`` says, given the ent
 names left (its own and its alias rows' of every user), moves their graph edges with
 them, and returns each fact moved. Then ``archive_profiles`` archives the user's live
 profiles of ``AliasDeletion.profiles`` when ``profiles_stale`` says so, and
-``retire_entity`` deletes an entity merged back that nothing names any more."""
+``retire_entity`` deletes an entity merged back that nothing names any more. Between
+the two, ``settle_facts`` reads the user's facts under the keys the facts moved had or
+have (``touched_keys``) and writes what ``AliasDeletion.settle`` says, taking off the
+marks of the facts it restores (``unmarks``) and giving them their graph edges back."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from cognimem.models.fact_changes import LIVE
 from cognimem.models.knowledge import Fact
 from cognimem.store.arguments import AliasDeletion, Moved, Relinked, Resummarised, SummarySources
+from cognimem.store.types import Knowledge
 
 # (summary id, its stored entities, its metadata's consolidation record)
 SummaryRow = tuple[str, list[str], Mapping[str, Any]]
@@ -31,6 +36,23 @@ SummaryRow = tuple[str, list[str], Mapping[str, Any]]
 PROFILE_GROUP = "profile"
 # an item in these does not keep an entity merged back (a summary replaced, forgotten)
 GONE_ITEMS = ("archived", "deleted")
+
+
+def touched_keys(moved: Sequence[Moved]) -> list[str]:
+    """The keys the facts moved had and now have, sorted."""
+    return sorted({f.key for pair in moved for f in pair})
+
+
+def unmarks(found: Sequence[Fact], settled: Knowledge) -> list[tuple[str, str]]:
+    """(fact, the fact that had superseded it) for each fact ``settled`` makes live
+    again (``found``: the facts as they were read)."""
+    was = {f.id: f for f in found}
+    out: list[tuple[str, str]] = []
+    for u in settled.fact_updates:
+        old = was.get(u.fact.id)
+        if u.fact.status in LIVE and old is not None and old.superseded_by is not None:
+            out.append((old.id, old.superseded_by))
+    return out
 
 
 def profiles_stale(deletion: AliasDeletion, moved: Sequence[Moved]) -> bool:

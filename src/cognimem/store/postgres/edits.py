@@ -128,8 +128,9 @@ class PostgresEdits(PostgresDatabase):
             moved = await relinking.move_facts(
                 conn, deletion.entity, deletion.user_id, deletion.move
             )
-            profiles = await relinking.archive_profiles(conn, deletion, moved)
             await knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries, moved))
+            await relinking.settle_facts(conn, deletion, moved)
+            profiles = await relinking.archive_profiles(conn, deletion, moved)
             await knowledge_writes.apply(conn, deletion.archive(profiles))
             retire = deletion.retire
             if retire is not None and await relinking.retire_entity(conn, deletion.entity):

@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from cognimem.models import ItemKind, ItemStatus
+from cognimem.models.fact_changes import NO_LONGER_TRUE
 from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import Entity, Fact
 from cognimem.store.arguments import (
@@ -17,6 +18,7 @@ from cognimem.store.arguments import (
     Resummarised,
     SummarySources,
 )
+from cognimem.store.postgres import knowledge_writes
 from cognimem.store.postgres.knowledge import fact_from_row
 from cognimem.store.records import FACT_COLUMNS
 from cognimem.store.relinking import (
@@ -28,6 +30,8 @@ from cognimem.store.relinking import (
     moves,
     profiles_stale,
     relinked_ids,
+    touched_keys,
+    unmarks,
 )
 from cognimem.text.names import normalize_name
 
@@ -104,6 +108,36 @@ async def move_facts(
             new, entity.tenant_id, fact_id, old,
         )  # fmt: skip
     return out
+
+
+async def settle_facts(conn: Connection, deletion: AliasDeletion, moved: Sequence[Moved]) -> None:
+    """The supersessions' step of ``store/relinking.py``, as in SQLite: the facts read
+    ``FOR UPDATE``."""
+    keys = touched_keys(moved)
+    if not keys:
+        return
+    e = deletion.entity
+    rows = await conn.fetch(
+        f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant_id = $1 AND namespace = $2"
+        " AND user_id IS NOT DISTINCT FROM $3 AND key = ANY($4::text[])"
+        " ORDER BY recorded_at, seq FOR UPDATE",
+        e.tenant_id, e.namespace, deletion.user_id, keys,
+    )  # fmt: skip
+    found = [fact_from_row(r) for r in rows]
+    settled = deletion.settle(list(moved), found)
+    await knowledge_writes.apply(conn, settled)
+    await knowledge_writes.mark_stale(conn, settled.stale_items)
+    for fact_id, by in unmarks(found, settled):
+        await conn.execute(
+            "UPDATE items SET superseded_by = NULL, metadata = metadata - $1::text"
+            " WHERE tenant_id = $2 AND superseded_by = $3"
+            " AND metadata -> $1::text ->> 'fact_id' = $4",
+            NO_LONGER_TRUE, e.tenant_id, by, fact_id,
+        )  # fmt: skip
+        await conn.execute(
+            "UPDATE relations SET active = true WHERE tenant_id = $1 AND fact_id = $2",
+            e.tenant_id, fact_id,
+        )  # fmt: skip
 
 
 async def archive_profiles(

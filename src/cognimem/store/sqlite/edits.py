@@ -112,8 +112,9 @@ class SQLiteEdits(SQLiteDatabase):
                 conn, deletion.entity, relinked, deletion.resummarise
             )
             moved = relinking.move_facts(conn, deletion.entity, deletion.user_id, deletion.move)
-            profiles = relinking.archive_profiles(conn, deletion, moved)
             knowledge_writes.apply(conn, deletion.then(removed, relinked, summaries, moved))
+            relinking.settle_facts(conn, deletion, moved)
+            profiles = relinking.archive_profiles(conn, deletion, moved)
             knowledge_writes.apply(conn, deletion.archive(profiles))
             retire = deletion.retire
             if retire is not None and relinking.retire_entity(conn, deletion.entity):

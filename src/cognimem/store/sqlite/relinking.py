@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Sequence
 
 from cognimem.models import ItemKind, ItemStatus
+from cognimem.models.fact_changes import NO_LONGER_TRUE
 from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import Entity, Fact
 from cognimem.store.arguments import (
@@ -29,7 +30,10 @@ from cognimem.store.relinking import (
     moves,
     profiles_stale,
     relinked_ids,
+    touched_keys,
+    unmarks,
 )
+from cognimem.store.sqlite import knowledge_writes
 from cognimem.store.sqlite.rows import fact_from_row, query, set_status
 from cognimem.text.names import normalize_name
 
@@ -117,6 +121,37 @@ def move_facts(
             (new, entity.tenant_id, fact_id, old),
         )
     return out
+
+
+def settle_facts(conn: sqlite3.Connection, deletion: AliasDeletion, moved: Sequence[Moved]) -> None:
+    """The supersessions' step of ``store/relinking.py``."""
+    keys = touched_keys(moved)
+    if not keys:
+        return
+    e = deletion.entity
+    found = [
+        fact_from_row(r)
+        for r in query(
+            conn,
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant_id = ? AND namespace = ?"
+            f" AND user_id IS ? AND key IN ({', '.join('?' * len(keys))})"
+            " ORDER BY recorded_at, rowid",
+            (e.tenant_id, e.namespace, deletion.user_id, *keys),
+        )
+    ]
+    settled = deletion.settle(list(moved), found)
+    knowledge_writes.apply(conn, settled)
+    knowledge_writes.mark_stale(conn, settled.stale_items)
+    for fact_id, by in unmarks(found, settled):
+        conn.execute(
+            "UPDATE items SET superseded_by = NULL, metadata = json_remove(metadata, ?)"
+            " WHERE tenant_id = ? AND superseded_by = ? AND json_extract(metadata, ?) = ?",
+            (f"$.{NO_LONGER_TRUE}", e.tenant_id, by, f"$.{NO_LONGER_TRUE}.fact_id", fact_id),
+        )
+        conn.execute(
+            "UPDATE relations SET active = 1 WHERE tenant_id = ? AND fact_id = ?",
+            (e.tenant_id, fact_id),
+        )
 
 
 def archive_profiles(
