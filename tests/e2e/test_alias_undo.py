@@ -569,3 +569,47 @@ async def test_a_split_undoes_a_supersession_the_merge_made_and_a_merge_makes_it
     assert (entry.action, entry.actor) == ("superseded", "api")
     assert entry.after is not None
     assert entry.after["because"] == "alias_added"
+
+
+async def test_a_nickname_given_back_links_again_what_its_removal_unlinked(face: Face) -> None:
+    """Removed without a split by mistake, "Sally" given back is the removal undone: the
+    items whose pronouns were read as her are hers again, as they were."""
+    written: dict[str, str] = {}
+    for line in (
+        "My sister Sarah Jones is a nurse.",
+        "She goes by Sally.",
+        "Sally loves her job. She works nights.",
+        "Sally is tired. Sarah Jones is my sister and she is kind.",
+    ):
+        [written[line]] = (await face.write(line, user_id=U, session_id="s1")).item_ids
+    sarah = {e.name: e for e, _ in await face.entities(user_id=U)}["Sarah Jones"]
+    before = {i: await linked(face, i) for i in written.values()}
+    by_alias = written["Sally loves her job. She works nights."]
+    removal = await face.remove_alias(sarah.id, "Sally", user_id=U)
+    assert await linked(face, by_alias) == ([], [])
+
+    back = await face.add_alias(sarah.id, "Sally", user_id=U)
+    assert [(a.alias, a.source) for a in back.added] == [("sally", AliasSource.USER_STATED)]
+    assert {i: await linked(face, i) for i in written.values()} == before
+    entry = (await face.history(sarah.id))[-1]
+    removed = (await face.history(sarah.id))[-2]
+    assert (entry.action, removed.action) == ("alias_added", "alias_removed")
+    assert entry.after is not None
+    assert removed.before is not None
+    assert entry.after["restored_from"] == removed.id
+    assert sorted(map(str, entry.after["item_links"])) == sorted(
+        map(str, removed.before["item_links"])
+    )
+    relink = (await face.history(by_alias))[-1]
+    assert (relink.action, relink.after) == (
+        "relinked", {"entities": [sarah.id], "links": relink.after["links"]},
+    )  # fmt: skip
+    assert {x["name"] for x in relink.after["links"]} == {"Sally"}
+    assert removal.split_into is None
+
+    # given again: nothing changes; removed and given back again: the same links
+    again = await face.add_alias(sarah.id, "Sally", user_id=U)
+    assert (again.added, again.merged_from) == ([], None)
+    await face.remove_alias(sarah.id, "Sally", user_id=U)
+    await face.add_alias(sarah.id, "Sally", user_id=U)
+    assert {i: await linked(face, i) for i in written.values()} == before

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from cognimem.editing.aliases import (
     PROFILE_GROUP,
     added,
+    last_removal,
     merger,
     relinked,
     removal,
@@ -18,8 +19,16 @@ from cognimem.editing.aliases import (
 )
 from cognimem.lifecycle.consolidate import GroupKind
 from cognimem.models import Scope
-from cognimem.models.knowledge import Alias, AliasSource, Entity, EntityType, Fact, FactCategory
-from cognimem.models.references import ItemLinks
+from cognimem.models.knowledge import (
+    Alias,
+    AliasSource,
+    Entity,
+    EntityType,
+    Fact,
+    FactCategory,
+    HistoryEntry,
+)
+from cognimem.models.references import ItemLinks, ItemReference
 from cognimem.store.arguments import SummarySources
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -155,5 +164,49 @@ def test_a_name_no_one_holds_is_added_with_its_entry() -> None:
     assert written.aliases == [row]
     [entry] = written.history
     assert (entry.action, entry.after) == (
-        "alias_added", {"alias": "sal", "source": "user_stated", "merged_from": None},
+        "alias_added",
+        {"alias": "sal", "source": "user_stated", "merged_from": None, "restored_from": None,
+         "item_links": []},
+    )  # fmt: skip
+
+
+def removed_entry(
+    name: str, user_id: str | None, *, split: bool = False, **more: object
+) -> HistoryEntry:
+    rows = [{"alias": name, "user_id": user_id, "source": "user_stated"}]
+    taken = [{"item_id": "mem_1"} | link("Sally"), {"item_id": "mem_2"} | link("Sally", said="her")]
+    return HistoryEntry.new(
+        tenant_id="t1", target_type="entity", target_id=SARAH.id, action="alias_removed",
+        actor="api", at=NOW, before={"alias": name, "rows": rows, "item_links": taken} | more,
+        after={"alias": None, "split_into": "ent_twin" if split else None},
+    )  # fmt: skip
+
+
+def test_the_last_removal_of_the_user_s_row_is_the_one_undone() -> None:
+    first, second = removed_entry("sally", "u1"), removed_entry("sally", "u1")
+    others = [removed_entry("sally", "u2"), removed_entry("sal", "u1")]
+    assert last_removal([first, second, *others], "sally", "u1") == second
+    assert last_removal([first, removed_entry("sally", "u1", split=True)], "sally", "u1") is None
+    assert last_removal(others, "sally", "u1") is None
+    assert last_removal([removed_entry("sally", None)], "sally", None) is not None
+
+
+def test_a_name_given_back_brings_back_the_links_its_removal_took_off() -> None:
+    row = Alias(entity_id=SARAH.id, alias="sally", user_id="u1", source=AliasSource.USER_STATED,
+                confidence=1.0)  # fmt: skip
+    undone = removed_entry("sally", "u1")
+    items = [
+        ItemLinks("mem_1", [], []),  # unlinked by the removal
+        ItemLinks("mem_2", [SARAH.id], [link("Sally", said="her")]),  # linked again since
+    ]  # mem_3 is no longer stored
+    written = added(SARAH, row, NOW, undone, items)
+    assert written.item_links == [ItemReference("t1", "mem_1", SARAH.id, link("Sally"))]
+    entry, relink = written.history
+    assert entry.after is not None
+    assert (entry.after["restored_from"], entry.after["item_links"]) == (
+        undone.id, [{"item_id": "mem_1"} | link("Sally")],
+    )  # fmt: skip
+    assert (relink.action, relink.target_id, relink.before, relink.after) == (
+        "relinked", "mem_1", {"entities": [], "links": []},
+        {"entities": [SARAH.id], "links": [link("Sally")]},
     )  # fmt: skip

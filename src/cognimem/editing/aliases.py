@@ -36,6 +36,13 @@ A removal without a split moves no fact (there is no one to move it to). A
 supersession between a fact moved and one left is undone with them
 (``editing/alias_settle.py``).
 
+Giving back a name removed without a split (``added``) undoes that removal
+(``last_removal``: the entity's latest removal of the name taking a row of the same
+user): the resolutions it took off the items (``before.item_links``) come back to the
+items still stored that lack them, each item with a ``relinked`` entry. The summaries
+the removal corrected keep the entities it left them (a summary's ``entities`` are
+rewritten by a removal or a split and by consolidation, not by a name given back).
+
 Giving the name back to the entity (``merger``: an alias edit the other way) merges
 the split-off entity back: its rows of the name go, the entity gets them back (source
 ``user_stated``, the user's word), and what the split moved comes back by the same rules
@@ -65,7 +72,7 @@ from typing import Any
 
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import Alias, AliasSource, Entity, Fact, HistoryEntry
-from cognimem.models.references import ItemLinks
+from cognimem.models.references import ItemLinks, ItemReference
 from cognimem.store.arguments import Moved, Relinked, Resummarised, SummarySources
 from cognimem.store.types import Knowledge
 from cognimem.text.names import normalize_name
@@ -178,11 +185,66 @@ def removal(
     return out
 
 
-def added(entity: Entity, row: Alias, now: datetime) -> Knowledge:
+def last_removal(
+    history: Sequence[HistoryEntry], name: str, user_id: str | None
+) -> HistoryEntry | None:
+    """The entity's latest ``alias_removed`` entry of ``name`` (normalised) taking a row
+    of ``user_id`` (``None``: the shared rows), when it split nothing off: the removal a
+    name given back undoes."""
+    for entry in reversed(history):
+        before, after = entry.before or {}, entry.after or {}
+        if entry.action != "alias_removed" or before.get("alias") != name:
+            continue
+        rows = before.get("rows", [])
+        if any(isinstance(r, dict) and r.get("user_id") == user_id for r in rows):
+            return None if after.get("split_into") else entry
+    return None
+
+
+def added(
+    entity: Entity,
+    row: Alias,
+    now: datetime,
+    removal: HistoryEntry | None = None,
+    items: Sequence[ItemLinks] = (),
+) -> Knowledge:
     """A name no entity of the scope holds given to ``entity``: the row, and its
-    ``alias_added`` entry (actor ``api``)."""
-    after = {"alias": row.alias, "source": row.source.value, "merged_from": None}
-    return Knowledge(aliases=[row], history=[_entry(entity, "alias_added", None, after, now)])
+    ``alias_added`` entry (actor ``api``). When it undoes ``removal`` (``last_removal``),
+    the item links that removal took off come back to the items still stored (``items``,
+    their links now), each with a ``relinked`` entry, and the entry names them
+    (``item_links``, ``restored_from``)."""
+    taken = (removal.before or {}).get("item_links", []) if removal is not None else []
+    out = Knowledge(aliases=[row])
+    back: Links = []
+    for item in items:
+        links = [
+            {k: v for k, v in x.items() if k != "item_id"}
+            for x in taken
+            if x.get("item_id") == item.item_id
+        ]
+        links = [x for x in links if x not in item.links]
+        if not links:
+            continue
+        out.item_links += [
+            ItemReference(entity.tenant_id, item.item_id, entity.id, x) for x in links
+        ]
+        back += [{"item_id": item.item_id} | x for x in links]
+        entities = list(dict.fromkeys([*item.entities, entity.id]))
+        before = {"entities": item.entities, "links": []}
+        out.history.append(
+            _relinked_entry(
+                entity, item.item_id, before, {"entities": entities, "links": links}, now
+            )
+        )
+    after = {
+        "alias": row.alias,
+        "source": row.source.value,
+        "merged_from": None,
+        "restored_from": None if removal is None else removal.id,
+        "item_links": back,
+    }
+    out.history.insert(0, _entry(entity, "alias_added", None, after, now))
+    return out
 
 
 def merger(

@@ -80,7 +80,9 @@ class KnowledgeCalls:
         is merged back: the items' links, the summaries' entities and the facts the
         split moved come back (and those written about the name since), the user's
         profiles of both are archived until the next consolidation pass, and the
-        split-off entity is deleted once nothing names it. Nothing happens
+        split-off entity is deleted once nothing names it. A name removed without a
+        split and given back has the item links its removal took off come back.
+        Nothing happens
         when the entity has the name already; ``Conflict`` when another entity has it
         (remove it there first); ``NotFound`` for an entity the scope does not hold."""
         return await self._editing.add_alias(entity_id, alias, options)

@@ -41,6 +41,7 @@ from cognimem.models.knowledge_requests import (
     AliasRemovalArgs,
     AliasRemovalKeywords,
 )
+from cognimem.models.references import ItemLinks
 from cognimem.models.requests import ReadArgs, made, split_scope
 from cognimem.providers.tokens import count_tokens
 from cognimem.recall.analyze import query_terms
@@ -297,9 +298,7 @@ class EditService:
         if name == normalize_name(entity.name) or entity.id in holders:
             pass  # the entity has the name already
         elif not holders:
-            row = Alias(entity_id=entity.id, alias=name, user_id=target.user_id,
-                        source=AliasSource.USER_STATED, confidence=1.0)  # fmt: skip
-            await parts.store.commit([], 0.0, aliases.added(entity, row, now))
+            await parts.store.commit([], 0.0, await self._given_back(entity, name, target, now))
         else:
             twin = await self._split_of(entity, name, sorted(holders))
             await parts.store.remove_aliases(self._merge(entity, twin, name, target.user_id, now))
@@ -310,6 +309,22 @@ class EditService:
             added=[a for a in now_held.aliases if a.alias == name and a not in rows],
             merged_from=None if twin is None else with_aliases(twin),
         )
+
+    async def _given_back(
+        self, entity: Entity, name: str, target: Scope, now: datetime
+    ) -> Knowledge:
+        """The name no entity holds given to ``entity``, undoing the user's last removal
+        of it from ``entity`` when that split nothing off (its item links come back)."""
+        store = self._parts.store
+        row = Alias(entity_id=entity.id, alias=name, user_id=target.user_id,
+                    source=AliasSource.USER_STATED, confidence=1.0)  # fmt: skip
+        history = await store.get_history(entity.tenant_id, entity.id)
+        removal = aliases.last_removal(history, name, target.user_id)
+        taken = [] if removal is None else (removal.before or {}).get("item_links", [])
+        ids = sorted({x["item_id"] for x in taken if isinstance(x, dict) and "item_id" in x})
+        items = await store.get_items(entity.tenant_id, ids) if ids else []
+        links = [ItemLinks.stored(i.id, i.entities, i.metadata) for i in items]
+        return aliases.added(entity, row, now, removal, links)
 
     def _alias_args(
         self, cls: Callable[..., A], options: Mapping[str, Any], entity_id: str, alias: str

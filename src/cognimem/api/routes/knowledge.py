@@ -77,7 +77,8 @@ async def add_alias(
     entry; a name split off it merges the split-off entity back (the links, summaries'
     entities and facts the split moved come back, the two entities' profiles are archived
     until the next consolidation pass, and the split-off entity is deleted once nothing
-    names it). 404 for an entity the scope does not hold; 409 for a name another entity
+    names it); a name removed without a split links again the items its removal
+    unlinked. 404 for an entity the scope does not hold; 409 for a name another entity
     has; 403 for a scope beyond the key's level."""
     scope = body.scope.for_tenant(caller.tenant_id)
     caller.check_write_of(lambda: make_read_scope(scope))
