@@ -297,15 +297,13 @@ def archived(entity: Entity, edit: str, now: datetime, profiles: Sequence[str]) 
     moved, so it is not read until the next consolidation pass builds it again."""
     return Knowledge(
         history=[
-            HistoryEntry.new(
-                tenant_id=entity.tenant_id,
-                target_type="item",
-                target_id=p,
-                action="archived",
-                actor=ACTOR,
-                at=now,
-                before={"status": "active"},
-                after={"status": "archived", "because": edit, "entity_id": entity.id},
+            _item_entry(
+                entity,
+                p,
+                "archived",
+                {"status": "active"},
+                {"status": "archived", "because": edit, "entity_id": entity.id},
+                now,
             )
             for p in profiles
         ]
@@ -365,11 +363,23 @@ def _relinked_entry(
     entity: Entity, item_id: str, before: dict[str, Any], after: dict[str, Any], now: datetime
 ) -> HistoryEntry:
     """The ``relinked`` history entry of an item (or summary) an alias undo rewrote."""
+    return _item_entry(entity, item_id, "relinked", before, after, now)
+
+
+def _item_entry(
+    entity: Entity,
+    item_id: str,
+    action: str,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    now: datetime,
+) -> HistoryEntry:
+    """The history entry ``action`` of an item an alias edit of ``entity`` changed."""
     return HistoryEntry.new(
         tenant_id=entity.tenant_id,
         target_type="item",
         target_id=item_id,
-        action="relinked",
+        action=action,
         actor=ACTOR,
         at=now,
         before=before,
