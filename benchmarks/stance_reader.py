@@ -55,7 +55,7 @@ from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.sentences import split_sentences
 
-__all__ = ["WEIGHTS", "StanceReader", "features", "shipped_reader"]
+__all__ = ["READ_AS_STANCE", "WEIGHTS", "StanceReader", "features", "shipped_reader", "stated"]
 
 WEIGHTS = Path(__file__).resolve().parent / "results" / "stance_reader.npz"
 DIMENSION = 384
@@ -73,7 +73,7 @@ _REFUSAL = re.compile(
 _TRIM = " \t\n.!;:,\"'"
 _HEDGE = 0.6  # as the rules lower a hedged fact (``collector``)
 # what the rules read a stance as: a constraint, or a plain like ("I like tea")
-_READ_AS_STANCE = CONSTRAINT_CATEGORIES | {FactCategory.PREFERENCE}
+READ_AS_STANCE = CONSTRAINT_CATEGORIES | {FactCategory.PREFERENCE}
 
 
 def stated(sentence: str, reference: datetime) -> Clause | None:
@@ -146,7 +146,7 @@ class StanceReader:
         else ``extraction`` itself."""
         if vector is None or vector.shape != (DIMENSION,):
             return extraction
-        if any(f.category in _READ_AS_STANCE for f in extraction.facts):
+        if any(f.category in READ_AS_STANCE for f in extraction.facts):
             return extraction
         sentences = split_sentences(text.strip())
         if len(sentences) != 1:

@@ -33,7 +33,7 @@ import knowledge_set as ks
 import nothing_probes as npb
 from _machine import describe, provenance
 from stance_data import STATEMENT_SETS
-from stance_reader import StanceReader, shipped_reader
+from stance_reader import READ_AS_STANCE, StanceReader, shipped_reader, stated
 
 from cognimem.ingest.extract.coref import Discourse
 from cognimem.ingest.extract.rules import RuleExtractor
@@ -143,7 +143,39 @@ def unseen() -> list[str]:
         for label, x in (("rules alone", RuleExtractor()), ("rules + stance reader", reading)):
             cells = _unseen_cells(cr.score(rows, x))
             lines.append(f"| {name} | {label} | " + " | ".join(cells) + " |")
+        lines += ["", _where_misses_stop(name, rows, reading)]
     return lines
+
+
+def _where_misses_stop(name: str, rows: Sequence[cr.Row], reading: ReadingExtractor) -> str:
+    """Where the statements the rules do not record stop on the reader's path: the
+    statement gates (``stance_reader.stated``), the rules' other stances (the reader
+    speaks only when the rules read none), the threshold, the polarity."""
+    reader = reading.reader
+    missed = gated = spoken = above = right = 0
+    for row in rows:
+        if not row.constraint:
+            continue
+        message = ExtractionInput(text=row.text, occurred_at=cr.REFERENCE)
+        rules = reading.rules_only(message).facts
+        if cr.recorded_by(row, rules) is not None:
+            continue
+        missed += 1
+        if stated(row.text, cr.REFERENCE) is None:
+            continue
+        gated += 1
+        if any(f.category in READ_AS_STANCE for f in rules):
+            continue
+        spoken += 1
+        stance = reader.scores(reading.vectors[row.text], row.text)[0]
+        if stance >= reader.threshold:
+            above += 1
+            right += cr.recorded_by(row, reading.extract_one(message).facts) is not None
+    return (
+        f"{name}: statements the rules miss {missed}; pass the statement gates {gated}; "
+        f"with no stance read by the rules {spoken}; at or above the threshold "
+        f"{reader.threshold:.4f} {above}; recorded (stance and object) {right}."
+    )
 
 
 def knowledge(name: str) -> list[str]:
