@@ -288,18 +288,27 @@ async def test_an_item_is_linked_to_the_people_its_pronouns_name(store: Store) -
     item_id = own.id
     maya, sam = entity("Maya"), entity("Sam")
     her = {"said": "Her", "name": "Maya", "evidence": "her: the latest woman named"}
+    him = {"said": "him", "name": "Sam", "evidence": "him: the latest man named"}
     await store.commit(
         [said],
         WINDOW,
-        Knowledge(entities=[maya, sam], item_links=[ItemReference("t1", item_id, maya.id, her)]),
+        Knowledge(
+            entities=[maya, sam],
+            item_links=[
+                ItemReference("t1", item_id, maya.id, her),
+                ItemReference("t2", item_id, "ent_elsewhere", him),  # another tenant's: none
+            ],
+        ),
     )
     [item] = await store.get_items("t1", [item_id])
     assert item.entities == [maya.id]
     assert item.metadata == {"source": "chat", "coreference": [her]}
+    # what the caller handed in is left as it was
+    assert said.items[0].item.entities == own.entities
+    assert said.items[0].item.metadata == {"source": "chat"}
 
     # a later message merged into it adds its own links, each entity and link once;
     # another tenant's link never touches it
-    him = {"said": "him", "name": "Sam", "evidence": "him: the latest man named"}
     again = message("She said hi to him.", ALICE)
     again.items, again.merged_into = [], [item_id]
     links = [

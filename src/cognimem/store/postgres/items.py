@@ -75,6 +75,8 @@ class PostgresItems(PostgresDatabase):
         if not messages and knowledge is None:
             return []
         strict = knowledge is not None and not knowledge.is_empty()
+        if knowledge is not None and knowledge.item_links:  # strict: every item inserted
+            messages, knowledge = knowledge_writes.links_at_insert(messages, knowledge)
 
         async def body(conn: Connection) -> list[MessageResult]:
             # the message locks and the read set's key locks in one ascending order

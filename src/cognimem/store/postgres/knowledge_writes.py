@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cognimem.errors import NotFound, StaleKnowledge
@@ -47,7 +48,7 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
-from cognimem.store.types import Knowledge
+from cognimem.store.types import Knowledge, PendingItem, PendingMessage
 
 if TYPE_CHECKING:
     from asyncpg import Connection
@@ -231,6 +232,44 @@ async def apply(conn: Connection, knowledge: Knowledge) -> None:
     await _insert(conn, "conflicts", CONFLICT_COLUMNS, _CONFLICT_TYPES, conflicts)
     await insert_history(conn, knowledge.history)
     await _link_items(conn, knowledge.item_links)
+
+
+def links_at_insert(
+    messages: Sequence[PendingMessage], knowledge: Knowledge
+) -> tuple[list[PendingMessage], Knowledge]:
+    """``messages`` with the links ``knowledge`` makes to their own items already in
+    those items' rows (as ``_link_items`` would leave them), and ``knowledge`` keeping the
+    links to other items only: a row is inserted once, not inserted, read back and
+    updated in the same transaction (a second HNSW entry and a dead row each). Copies;
+    the caller's objects are left as they were. Only for a commit that inserts every
+    item of ``messages`` (a strict one: a duplicate message fails it)."""
+    by_item = linked_items(knowledge.item_links)
+    new = {(p.item.scope.tenant_id, p.item.id) for m in messages for p in m.items}
+    if not new & by_item.keys():
+        return list(messages), knowledge
+    linked = [
+        replace(
+            m, items=[_linked(p, by_item.get((p.item.scope.tenant_id, p.item.id))) for p in m.items]
+        )
+        for m in messages
+    ]
+    rest = [x for x in knowledge.item_links if (x.tenant_id, x.item_id) not in new]
+    return linked, replace(knowledge, item_links=rest)
+
+
+def _linked(pending: PendingItem, links: Sequence[ItemReference] | None) -> PendingItem:
+    if not links:
+        return pending
+    item = pending.item
+    # what _link_items would read back: the row's JSON as stored
+    entities, metadata = (
+        json.loads(json.dumps(item.entities)),
+        json.loads(json.dumps(item.metadata)),
+    )
+    entities, metadata[COREFERENCE] = with_links(entities, metadata, links)
+    return replace(
+        pending, item=item.model_copy(update={"entities": entities, "metadata": metadata})
+    )
 
 
 async def _link_items(conn: Connection, links: Sequence[ItemReference]) -> None:
