@@ -15,6 +15,11 @@ Every set here was written by hand for the project's benchmarks and has halves: 
   labelled with a state, a causal fact or a plain preference only are left out: they
   are neither.
 
+``stance_training_round1`` (``stance_training.md``) is a set written only to train the
+reader: every row is ``tune``, statements and no-stance sentences on topics no
+constraint set has; it is read as the constraint sets' rows are, but it is not one of
+them (no check half, not scored by ``constraint_recording.py``).
+
 ``group`` names the topic (or family) of a row, so cross-validation can hold out whole
 topics as the check halves do.
 """
@@ -46,6 +51,8 @@ PROBE_SETS = (
     "nothing_probes_added",
     *(f"nothing_probes_round{n}" for n in range(4, 9)),
 )
+# written to train the reader only: every row "tune" (``stance_training.md``)
+TRAINING_SETS = ("stance_training_round1",)
 TURN_SETS = ("knowledge_set", "knowledge_nothing_round10", "knowledge_nothing_round11")
 _STANCE_CATEGORIES = frozenset({"policy", "value", "goal"})
 _NEITHER = frozenset({"state", "causal", "preference"})
@@ -95,6 +102,11 @@ def _statement_rows(name: str, half: str) -> Iterator[Example]:
             yield Example(name, group, row["text"], row["constraint"], row.get("polarity", True))
 
 
+def _training_rows(name: str, half: str) -> Iterator[Example]:
+    """A training set's rows of ``half`` (all of them are ``tune``), as statement rows."""
+    yield from _statement_rows(name, half)
+
+
 def _probe_rows(name: str, half: str) -> Iterator[Example]:
     for row in _lines(DATA / f"{name}.jsonl"):
         if row["split"] == half:
@@ -131,6 +143,8 @@ def examples(half: str) -> list[Example]:
     rows: list[Example] = []
     for name in STATEMENT_SETS:
         rows += _statement_rows(name, half)
+    for name in TRAINING_SETS:
+        rows += _training_rows(name, half)
     for name in PROBE_SETS:
         rows += _probe_rows(name, half)
     for name in TURN_SETS:
