@@ -188,7 +188,7 @@ def _weekend_of(day: date) -> Resolved:
 PATTERNS: tuple[Rule, ...] = (
     (
         HOLIDAY_WORDS,
-        rf"\b(?:(last|this|next)\s+)?({HOLIDAY_NAMES})(?:,?\s+(?:of\s+)?{SAID_YEAR}|"
+        rf"\b(?:(last|this|next)\s+)?({HOLIDAY_NAMES})(?!\w)(?:,?\s+(?:of\s+)?{SAID_YEAR}|"
         r"\s+(long\s+)?(week-?end\b)|\s+(before\s+last|after\s+next)\b)?",
         _holiday,
     ),
