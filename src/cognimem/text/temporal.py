@@ -39,27 +39,40 @@ _COMPILED = {
 # "the week before" / "two days after" / "the Sunday before" / "last weekend before" /
 # "a week from" / "a week ago", just ahead of a date
 _BEFORE_AFTER = re.compile(
-    rf"(?<!for\s)\b(?:(?:the|last)\s+)?(?:({cal.NUMBER})\s+({cal.UNIT})|(day|week|weekend|month|year)|"
-    rf"({WEEKDAY}))\s+(before|after|prior\s+to|from|ago|(?<=week\s)of|(?<=weekend\s)of)\s+$",
+    rf"(?<!for\s)(?<!every\s)\b(?:(?:the|last)\s+)?(?:({cal.NUMBER})\s+({cal.UNIT})|(day|week|weekend|month|year)|"
+    rf"({WEEKDAY}))(?:\s+(before|after|prior\s+to|from|ago|(?<=week\s)of|(?<=weekend\s)of))?\s+$",
     re.IGNORECASE,
 )
 
 
-def _counted_from(m: re.Match[str], anchor: TimeMention, ref: datetime) -> Resolved:
+def _connective(m: re.Match[str], mention: TimeMention, ref: datetime) -> str | None:
+    """The word that joins a count to the date it counts from. The British "a week on
+    Friday", "two weeks tomorrow", "a week last Friday" say none: a count from a day
+    told from today runs on away from today (ahead only after "on")."""
+    if m.group(5) or not (m.group(1) and mention.relative and mention.granularity == "day"):
+        return m.group(5) and m.group(5).lower()
+    past, rest = mention.start < cal.utc_at(ref.date()), m.string[mention.span[1] :].lower()
+    # "two years on Friday since Dad died" is that Friday; "I worked two days on Saturday"
+    if rest.lstrip().startswith("since") or (past and mention.text[:3].lower() == "on "):
+        return None
+    return "ago" if past else "from"
+
+
+def _counted_from(m: re.Match[str], word: str, anchor: TimeMention, ref: datetime) -> Resolved:
     """The period ``m`` ("the week before", "two days after", "the weekend of") names
-    from ``anchor``."""
-    before = m.group(5).lower() not in ("after", "from")
+    from ``anchor``; ``word`` joins them."""
+    before = word not in ("after", "from")
     first, last = anchor.start.date(), (anchor.end - timedelta(microseconds=1)).date()
-    if m.group(5).lower() == "of":  # the week, or its Saturday and Sunday, of the date
+    if word == "of":  # the week, or its Saturday and Sunday, of the date
         return (*cal.unit_after(first, m.group(3).lower(), 0), False)
     if m.group(1):  # "a week from Friday", "three days after Easter": the day
         n, approximate = cal.number_of(m.group(1))
         day = cal.move(first if before else last, m.group(2), -n if before else n)[0]
-        if m.group(5).lower() == "ago" and anchor.granularity.startswith("week"):
+        if word == "ago" and anchor.granularity.startswith("week"):
             # "a year ago this week": the week of the day a year before today
             day = cal.move(min(max(ref.date(), first), last), m.group(2), -n)[0]
             return (*cal.unit_window(day, anchor.granularity, 0)[:3], approximate)
-        if m.group(5).lower() == "ago" and anchor.granularity != "day":  # "this summer"
+        if word == "ago" and anchor.granularity != "day":  # "this summer"
             start, end = (cal.move(x, m.group(2), -n)[0] for x in (first, last + timedelta(1)))
             return cal.utc_at(start), cal.utc_at(end), anchor.granularity, approximate
         return cal.day_window(day, approximate=approximate)
@@ -77,7 +90,7 @@ def _counted_from(m: re.Match[str], anchor: TimeMention, ref: datetime) -> Resol
 
 
 def _counted_year(
-    m: re.Match[str], mention: TimeMention, ref: datetime, future: bool
+    m: re.Match[str], word: str, mention: TimeMention, ref: datetime, future: bool
 ) -> TimeMention:
     """``mention`` (a date a count starts from) read again so that the count, not the
     date, falls on the side of ``ref`` the tense says: "a year after Christmas", said
@@ -86,7 +99,7 @@ def _counted_year(
         return mention
     n = cal.number_of(m.group(1))[0] if m.group(1) else 1
     unit = m.group(2) or m.group(3) or "day"
-    sign = 1 if m.group(5).lower() in ("after", "from") else -1
+    sign = 1 if word in ("after", "from") else -1
     moved = cal.utc_at(cal.move(ref.date(), "week" if unit == "weekend" else unit, -sign * n)[0])
     again = find_times(mention.text, moved + (ref - cal.utc_at(ref.date())), prefer_future=future)
     if len(again) != 1 or again[0].span != (0, len(mention.text)):
@@ -104,13 +117,14 @@ def _count_from_dates(
         # "last weekend before 10 April": the count may start with a relative mention
         lo = out[-1].span[0 if out[-1].relative else 1] if out else 0
         m = _BEFORE_AFTER.search(text, lo, mention.span[0])
-        if m is not None and mention.relative and mention.granularity != "day":
+        word = m and _connective(m, mention, ref)
+        if word and mention.relative and mention.granularity != "day":
             # "two days after tomorrow", "a week from Friday": from a relative day; "a
             # year ago this week": a relative period moved back
-            m = m if m.group(5).lower() == "ago" else None
-        if m is not None and not m.group(4) and m.group(5).lower() != "of":
-            mention = _counted_year(m, mention, ref, future)
-        resolved = None if m is None else _counted_from(m, mention, ref)
+            word = word if word == "ago" else None
+        if m is not None and word and not m.group(4) and word != "of":
+            mention = _counted_year(m, word, mention, ref, future)
+        resolved = None if m is None or not word else _counted_from(m, word, mention, ref)
         if m is None or resolved is None:
             out.append(mention)
             continue
