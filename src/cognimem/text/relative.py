@@ -379,7 +379,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         cal.WEEKDAY_WORDS | frozenset(cal.WEEKDAY_ABBREVIATIONS),
-        rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!'s|\s+(?:{cal.PART_OF_DAY})s\b)|"
+        rf"\b(?:on\s+)?({dates.WEEKDAY})\b(?!'s|(?:\s*(?:,|and|or|&)\s*{dates.WEEKDAY})*\s+(?:{cal.PART_OF_DAY})s\b)|"
         rf"^\s*(?:on\s+)?({dates.WEEKDAY_ANY})\s*[.!?]?\s*$|"
         # an abbreviation after "on" / "by" / "until", or ending a clause ("call you Wed.")
         rf"\b(?:on|by|until|till|since)\s+({_SHORT_WEEKDAY})\b|"
@@ -417,7 +417,7 @@ PATTERNS: tuple[Rule, ...] = (
         _SEASONS,
         rf"\b(?:(this\s+past|last|this|next|current)|(?:in|over|during|for|since|throughout)(?:\s+the)?|"
         rf"all(?:\s+(?:of\s+)?the)?)\s+(?:(early|mid|late)[\s-]+)?({dates.SEASON})\b"
-        r"(?!\s+(?:of\b|['’]?\d|(?:last|this|next)\s+year))",
+        r"(?!\s+(?:of\b|['’]?\d|(?:last|this|next)\s+year|before\s+last|after\s+next))",
         _relative_season,
     ),
     # a season that is the whole text ("Summer.") is read as after "in"

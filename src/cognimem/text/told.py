@@ -22,11 +22,15 @@ from cognimem.text.mention import TimeMention
 
 # ----------------------------------------------------------------- durations
 
-# "about three years", "a year and a half", "half a year", "ten days before that"
+# words between a count and its unit: "nine consecutive days", "a whole month"
+_FILLER = r"(?:consecutive|straight|solid|whole|full|long)"
+# "about three years", "a year and a half", "half a year", "ten days before that",
+# "(for the first) week"
 _AMOUNT = (
     r"(?:(about|around|roughly|almost|nearly|over|more\s+than|less\s+than|(?:just|a\s+little|"
     r"a\s+bit)\s+(?:over|under|more\s+than|less\s+than)|close\s+to|at\s+least|a\s+good|like)\s+)?"
-    rf"(?:({NUMBER})(?:\s+and\s+a\s+half)?\s+({UNIT})(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))"
+    rf"(?:(?:({NUMBER})(?:\s+and\s+a\s+half)?(?:\s+{_FILLER})?\s+|(?<=the\sfirst\s))({UNIT})"
+    rf"(\s+and\s+a\s+half)?|(half)\s+an?\s+({UNIT}))"
     r"(?:\s+(now|before\s+that|after\s+that))?\b"
 )
 _DURATION = re.compile(
@@ -186,11 +190,11 @@ _PART_UNITS = rf"day|{cal.PART_OF_DAY}|week-?end|week|month|year"
 _TOLD_UNITS = rf"{_PART_UNITS}|{SEASON}"
 # "the night we arrived", "the week they were here": the time of the event told before
 _WHEN_TOLD = rf"the(?=\s+(?:{_PART_UNITS})\s+(?:i|we|he|she|they)\s)"
-# "since then", "since the surgery,", "since we moved,", "since she was born": from the
-# event told before ("since I was 12", "since high school" name no time here)
+# "since then", "since the surgery,", "(ever) since we moved,", "since she was born": from
+# the event told before ("since I was 12", "since high school" name no time here)
 _SINCE = (
-    r"since\s+(?:then|(?:the\s+[a-z]+|(?:i|we|he|she|they)\s+(?:[a-z]+ed|(?:was|were)\s+born|"
-    r"left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$)))"
+    r"(?:ever\s+)?since\s+(?:then|(?:the\s+[a-z]+|(?:i|we|he|she|they)\s+(?:[a-z]+ed|"
+    r"(?:was|were)\s+born|left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$)))"
 )
 _LATER = re.compile(
     rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|nights?|hours?|hrs?|minutes?|mins?)"
@@ -398,7 +402,10 @@ def habits(text: str, kept: list[TimeMention]) -> list[TimeMention]:
     for k in kept:
         if any(lo < k.span[1] and k.span[0] < hi for lo, hi in found):
             continue
-        if any(hi <= k.span[0] and _AFTER_HABIT.fullmatch(text, hi, k.span[0]) for _, hi in found):
+        since = k.text.lower().startswith("since")  # "every week since May": the span it holds
+        if not since and any(
+            hi <= k.span[0] and _AFTER_HABIT.fullmatch(text, hi, k.span[0]) for _, hi in found
+        ):
             continue
         if _OF_EVERY.match(text, k.span[1]):
             continue
