@@ -402,8 +402,8 @@ def habits(text: str, kept: list[TimeMention]) -> list[TimeMention]:
     for k in kept:
         if any(lo < k.span[1] and k.span[0] < hi for lo, hi in found):
             continue
-        since = k.text.lower().startswith("since")  # "every week since May": the span it holds
-        if not since and any(
+        # a span "since" after a habit is the span it holds ("every week since May")
+        if not k.text.lower().startswith("since") and any(
             hi <= k.span[0] and _AFTER_HABIT.fullmatch(text, hi, k.span[0]) for _, hi in found
         ):
             continue
