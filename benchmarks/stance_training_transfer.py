@@ -22,23 +22,20 @@ Usage (from the repository root):
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from stance_data import TRAINING_SETS, examples
-from stance_reader import features, stated
+from stance_data import TRAINING_SETS
 from train_stance_reader import (
-    REFERENCE,
     choose_threshold,
-    embed,
     fit,
     out_of_fold,
     predict,
     rules_quiet,
+    tune_matrix,
 )
 
 FALSE_RATE = 0.005  # the training script's rule
@@ -58,12 +55,7 @@ def _report(label: str, s: np.ndarray, p: np.ndarray, threshold: float, data: di
 
 
 def main() -> None:
-    rows = examples("tune")
-    vectors = asyncio.run(embed([r.text for r in rows]))
-    x = np.vstack([features(v, r.text) for v, r in zip(vectors, rows, strict=True)])
-    stance = np.array([r.stance for r in rows])
-    polarity = np.array([r.polarity for r in rows])
-    states = np.array([stated(r.text, REFERENCE) is not None for r in rows])
+    rows, x, stance, polarity, states = tune_matrix()
     quiet = rules_quiet(rows) & states
     mine = np.array([r.source in TRAINING_SETS for r in rows])
     data = {"stance": stance[mine], "polarity": polarity[mine], "speaks": quiet[mine]}

@@ -117,17 +117,24 @@ async def embed(texts: Sequence[str]) -> np.ndarray:
     return np.asarray(await embedder.embed(list(texts), "document"), dtype=np.float32)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true")
-    parser.add_argument("--false-rate", type=float, default=0.005)
-    args = parser.parse_args(argv)
+def tune_matrix() -> tuple[list[Example], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tune rows, their features, and per row: a stance, for it, passes the
+    statement gates."""
     rows = examples("tune")
     vectors = asyncio.run(embed([r.text for r in rows]))
     x = np.vstack([features(v, r.text) for v, r in zip(vectors, rows, strict=True)])
     stance = np.array([r.stance for r in rows])
     polarity = np.array([r.polarity for r in rows])
     states = np.array([stated(r.text, REFERENCE) is not None for r in rows])
+    return rows, x, stance, polarity, states
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--false-rate", type=float, default=0.005)
+    args = parser.parse_args(argv)
+    rows, x, stance, polarity, states = tune_matrix()
     quiet = rules_quiet(rows) & states
     hard = np.array([r.source in STATEMENT_SETS for r in rows])
     s_out, p_out = out_of_fold(x, rows)
