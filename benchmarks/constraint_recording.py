@@ -168,11 +168,16 @@ def content(text: str) -> frozenset[str]:
 
 
 def stance(fact: ExtractedFact) -> bool:
-    """Whether the fact is *for* its object: its polarity, flipped by a value that opens
+    """Whether the fact is *for* its object (:func:`stance_of`)."""
+    return stance_of(fact.predicate, fact.polarity, fact.value)
+
+
+def stance_of(predicate: str | None, polarity: bool, value: str) -> bool:
+    """Whether a fact is *for* its object: its polarity, flipped by a value that opens
     with a word of refusal or by a predicate that is against its value (an allergy or
     intolerance names what is avoided)."""
-    against = fact.predicate in _AGAINST_PREDICATES
-    return fact.polarity != (against or bool(_REFUSAL.match(fact.value.strip())))
+    against = predicate in _AGAINST_PREDICATES
+    return polarity != (against or bool(_REFUSAL.match(value.strip())))
 
 
 def constraint_facts(facts: Iterable[ExtractedFact]) -> list[ExtractedFact]:

@@ -27,11 +27,12 @@ topics as the check halves do.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from constraint_recording import stance_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data"
@@ -56,12 +57,6 @@ TRAINING_SETS = ("stance_training_round1",)
 TURN_SETS = ("knowledge_set", "knowledge_nothing_round10", "knowledge_nothing_round11")
 _STANCE_CATEGORIES = frozenset({"policy", "value", "goal"})
 _NEITHER = frozenset({"state", "causal", "preference"})
-_AGAINST = frozenset({"allergy", "intolerance"})
-_REFUSAL = re.compile(
-    r"^(?:no|not|never|avoid|avoiding|without|skip|skipping|stop|don't|do not|won't|can't|"
-    r"cannot|refuse|refuse to)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -80,8 +75,7 @@ def _lines(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def _stance_of(fact: dict[str, Any]) -> bool:
-    against = fact.get("predicate") in _AGAINST
-    return bool(fact.get("polarity", True)) != (against or bool(_REFUSAL.match(fact["value"])))
+    return stance_of(fact.get("predicate"), bool(fact.get("polarity", True)), fact["value"])
 
 
 def _from_facts(source: str, group: str, text: str, facts: list[dict[str, Any]]) -> Example | None:
