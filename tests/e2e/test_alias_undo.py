@@ -133,19 +133,26 @@ async def linked(face: Face, item_id: str) -> tuple[list[str], list[str]]:
     return item.entities, [x["name"] for x in item.metadata.get("coreference", [])]
 
 
+async def write_each(face: Face, *lines: str) -> dict[str, str]:
+    """Each line written as one message of the user's, with the id of its item."""
+    written: dict[str, str] = {}
+    for line in lines:
+        [written[line]] = (await face.write(line, user_id=U, session_id="s1")).item_ids
+    return written
+
+
 async def test_undoing_a_nickname_unlinks_the_items_it_linked_and_nothing_else(
     face: Face,
 ) -> None:
-    written: dict[str, str] = {}
-    for line in (
+    written = await write_each(
+        face,
         "My sister Sarah Jones is a nurse.",
         "She goes by Sally.",
         "Sally loves her job. She works nights.",
         "Sally is tired. Sarah Jones is my sister and she is kind.",
         "My friend Luis is a doctor.",
         "He lives in Perth.",
-    ):
-        [written[line]] = (await face.write(line, user_id=U, session_id="s1")).item_ids
+    )
     people = {e.name: e for e, _ in await face.entities(user_id=U)}
     sarah, luis = people["Sarah Jones"], people["Luis"]
     by_alias = written["Sally loves her job. She works nights."]
@@ -382,14 +389,13 @@ async def test_a_split_moves_the_facts_said_through_the_name_and_no_other(
 async def test_giving_the_name_back_merges_the_split_off_entity_back(face: Face) -> None:
     """The undo of the undo: the name given back to the entity it was split off
     brings back what the split moved (and what was said of the name since)."""
-    written: dict[str, str] = {}
-    for line in (
+    written = await write_each(
+        face,
         "My colleague Elizabeth Smith is a lawyer.",
         "She goes by Lizzie.",
         "Lizzie works at Acme Corp.",
         "She lives in Boston.",
-    ):
-        [written[line]] = (await face.write(line, user_id=U, session_id="s1")).item_ids
+    )
     people = {e.name: e for e, _ in await face.entities(user_id=U)}
     liz, acme = people["Elizabeth Smith"], people["Acme Corp"]
     merged = {f.id: f for f in await face.facts(user_id=U)}
@@ -574,14 +580,13 @@ async def test_a_split_undoes_a_supersession_the_merge_made_and_a_merge_makes_it
 async def test_a_nickname_given_back_links_again_what_its_removal_unlinked(face: Face) -> None:
     """Removed without a split by mistake, "Sally" given back is the removal undone: the
     items whose pronouns were read as her are hers again, as they were."""
-    written: dict[str, str] = {}
-    for line in (
+    written = await write_each(
+        face,
         "My sister Sarah Jones is a nurse.",
         "She goes by Sally.",
         "Sally loves her job. She works nights.",
         "Sally is tired. Sarah Jones is my sister and she is kind.",
-    ):
-        [written[line]] = (await face.write(line, user_id=U, session_id="s1")).item_ids
+    )
     sarah = {e.name: e for e, _ in await face.entities(user_id=U)}["Sarah Jones"]
     before = {i: await linked(face, i) for i in written.values()}
     by_alias = written["Sally loves her job. She works nights."]
