@@ -365,12 +365,8 @@ return [...document.querySelectorAll("#graph text.edge")].map((label) => {
 def test_two_relations_between_one_pair_are_drawn_apart_with_readable_labels(
     page: Page, world: tuple[Server, str]
 ) -> None:
-    from selenium.webdriver.support.ui import Select
-
     _, key = world
-    page.sign_in(key)
-    page.heading("Users")
-    Select(page.css("#user-select")).select_by_visible_text("ben")
+    page.sign_in_as(key, "ben")
     page.go("#/entities")
     page.text_of("#entity-list a", "Porto").click()
     page.heading("Porto")
@@ -488,8 +484,6 @@ def test_the_recall_playground_counts_one_memory_as_one_memory(
 def test_undo_a_wrong_name_merge_from_the_entity_page(
     page: Page, world: tuple[Server, str]
 ) -> None:
-    from selenium.webdriver.support.ui import Select
-
     server, key = world
     # last in this module: Cara becomes the most recently active user
     cara = {"user_id": "cara"}
@@ -497,9 +491,7 @@ def test_undo_a_wrong_name_merge_from_the_entity_page(
     for text in said:
         body = {"scope": {**cara, "session_id": "c1"}, "content": text}
         api(server.base, key, "POST", "/v1/memory/write", body)
-    page.sign_in(key)
-    page.heading("Users")
-    Select(page.css("#user-select")).select_by_visible_text("cara")
+    page.sign_in_as(key, "cara")
     page.go("#/entities")
     page.text_of("#entity-list a", "Sarah Jones").click()
     page.heading("Sarah Jones")
@@ -533,8 +525,6 @@ def _facts_of(server: Server, key: str, scope: dict[str, str]) -> dict[str, tupl
 def test_give_a_split_off_name_back_from_the_entity_page(
     page: Page, world: tuple[Server, str]
 ) -> None:
-    from selenium.webdriver.support.ui import Select
-
     server, key = world
     dana = {"user_id": "dana"}
     written: dict[str, str] = {}
@@ -550,9 +540,7 @@ def test_give_a_split_off_name_back_from_the_entity_page(
     merged = _facts_of(server, key, dana)
     boston = written["She lives in Boston."]
     linked = api(server.base, key, "GET", f"/v1/memory/get/{boston}")["entities"]
-    page.sign_in(key)
-    page.heading("Users")
-    Select(page.css("#user-select")).select_by_visible_text("dana")
+    page.sign_in_as(key, "dana")
     page.go("#/entities")
     page.text_of("#entity-list a", "Elizabeth Smith").click()
     page.heading("Elizabeth Smith")
