@@ -201,6 +201,13 @@ def last_removal(
     return None
 
 
+def taken_links(removal: HistoryEntry | None) -> list[dict[str, Any]]:
+    """The item links a removal took off (its ``before.item_links``: each an
+    ``item_id`` and the resolution it held); none without a removal."""
+    taken = [] if removal is None else (removal.before or {}).get("item_links", [])
+    return [x for x in taken if isinstance(x, dict) and "item_id" in x]
+
+
 def added(
     entity: Entity,
     row: Alias,
@@ -213,7 +220,7 @@ def added(
     the item links that removal took off come back to the items still stored (``items``,
     their links now), each with a ``relinked`` entry, and the entry names them
     (``item_links``, ``restored_from``)."""
-    taken = (removal.before or {}).get("item_links", []) if removal is not None else []
+    taken = taken_links(removal)
     out = Knowledge(aliases=[row])
     back: Links = []
     for item in items:

@@ -320,8 +320,7 @@ class EditService:
                     source=AliasSource.USER_STATED, confidence=1.0)  # fmt: skip
         history = await store.get_history(entity.tenant_id, entity.id)
         removal = aliases.last_removal(history, name, target.user_id)
-        taken = [] if removal is None else (removal.before or {}).get("item_links", [])
-        ids = sorted({x["item_id"] for x in taken if isinstance(x, dict) and "item_id" in x})
+        ids = sorted({x["item_id"] for x in aliases.taken_links(removal)})
         items = await store.get_items(entity.tenant_id, ids) if ids else []
         links = [ItemLinks.stored(i.id, i.entities, i.metadata) for i in items]
         return aliases.added(entity, row, now, removal, links)
