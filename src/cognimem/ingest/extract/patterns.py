@@ -27,6 +27,7 @@ __all__ = [
     "ORG",
     "PET",
     "PLACE",
+    "PRONOUN_FIRST",
     "REASON_WORD",
     "REL",
     "THING_FIRST",
@@ -99,6 +100,12 @@ HEAD_END = (
 )
 # a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
 NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
+# the words that open a sentence about someone rather than a thing said first: the
+# pronouns and the possessives ("it's", "there" too)
+PRONOUN_FIRST = (
+    r"I|I'm|we|we're|you|it|it's|this|that|these|those|they|there|he|she|my|our|your|his|"
+    r"her|their"
+)
 # a thing said first, before what the speaker makes of it ("Cash only for me", "Hostels
 # all the way"): a lower-case phrase that opens with no pronoun or possessive, in ``rest``
 THING_FIRST = (

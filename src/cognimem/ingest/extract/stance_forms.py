@@ -34,7 +34,7 @@ patterns cannot take, each by its grammar, none by a topic word.
 from __future__ import annotations
 
 from cognimem.ingest.extract.choice_objects import all_but
-from cognimem.ingest.extract.patterns import HAS_SPEAKER, THING_FIRST, gated, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, PRONOUN_FIRST, THING_FIRST, gated, icase
 from cognimem.ingest.extract.verdict_forms import DISLOCATED
 from cognimem.text.tokens import tokens, words
 
@@ -448,8 +448,8 @@ _FRAMED_VERB = icase(r"(?:get\s+(?:up|out|outside|dressed|off)|(?:want|need)\s+(
 # the thing a sentence opens with, named again by a pronoun: "Group projects are the
 # worst, I avoid them", "Anything made of polyester makes me sweat, so I avoid it"
 _ANTECEDENT = icase(
-    r"^(?!(?:I|I'm|we|we're|you|it|it's|this|that|these|those|they|there|he|she|my|our|your|"
-    r"his|her|their)\b)(?P<np>[a-z][\w' -]{2,60}?)\s+(?:(?:is|are|'s|'re)\s+(?:just\s+|"
+    rf"^(?!(?:{PRONOUN_FIRST})\b)"
+    r"(?P<np>[a-z][\w' -]{2,60}?)\s+(?:(?:is|are|'s|'re)\s+(?:just\s+|"
     r"always\s+)?(?:the\s+worst|awful|terrible|horrible|too\s+[a-z]+|so\s+[a-z]+|a\s+"
     r"nightmare)|(?:makes?|gives?)\s+me\b|(?:bores?|upsets?|bothers?)\s+me\b)"
 )

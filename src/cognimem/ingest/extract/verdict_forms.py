@@ -23,7 +23,7 @@ function words.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import HAS_SPEAKER, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, PRONOUN_FIRST, icase
 from cognimem.text.tokens import words
 
 __all__ = ["DISLOCATED", "VERDICT_WORDS", "fronted", "verdict"]
@@ -122,8 +122,7 @@ def fronted(said: str) -> str | None:
 # clause that names it again ("Stadium gigs, festivals and long queues, I'm done with
 # it"): read by :func:`.stance_forms.antecedent`
 DISLOCATED = icase(
-    r"^(?!(?:I|I'm|we|we're|you|it|it's|this|that|these|those|they|there|he|she|my|our|your|"
-    r"his|her|their|so|and|but|yes|no|yeah|well|oh|ok|okay|honestly|anyway)\b)"
+    rf"^(?!(?:{PRONOUN_FIRST}|so|and|but|yes|no|yeah|well|oh|ok|okay|honestly|anyway)\b)"
     r"(?P<np>[a-z][\w' -]{2,60}?(?:,\s+[a-z][\w' -]{2,60}?)*(?:,?\s+(?:and|or)\s+[\w' -]{2,60}?)?)"
     r",\s+(?:I|I'm|I've|I'd|we|we're|we've)\b"
 )
