@@ -44,7 +44,8 @@ Item-level output (missed and unlabelled facts, store notes naming passages) is
 printed for the tune half only; the check half gets its aggregates and per-reason
 counts, so nobody tuning the rules reads a check item by running the harness.
 
-``--data`` scores another set of the same form instead (``knowledge_nothing_round10.jsonl``:
+``--data`` scores another set of the same form instead (``knowledge_set_round2.jsonl``:
+127 new passages of every kind, a second set to tune against; ``knowledge_nothing_round10.jsonl``:
 hard turns that must produce nothing, near the constraint phrasings of
 ``constraint_forms_round10.jsonl``).
 
@@ -532,8 +533,8 @@ def main(argv: list[str] | None = None) -> None:
         "--data",
         type=Path,
         default=DATA,
-        help="another set of the same form (knowledge_nothing_round10.jsonl: hard turns "
-        "that must produce nothing)",
+        help="another set of the same form (knowledge_set_round2.jsonl: new passages of "
+        "every kind; knowledge_nothing_round10.jsonl: hard turns that must produce nothing)",
     )
     args = parser.parse_args(argv)
     data = args.data.resolve()
