@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cognimem.text.speech import asks, filler, is_phatic
+from cognimem.text.speech import asks, filler, is_phatic, states_then_asks
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,34 @@ def test_asking_is_ending_in_a_question() -> None:
     assert asks("Is it cheaper on Tuesdays? ")
     assert asks('She said "really?"')
     assert not asks("I wonder why.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We sang at the harbour festival on Sunday, did you hear us?",
+        "I finally fixed the old radio, right?",
+        "My sister moved to Oslo in May, did I tell you?",
+        "Our team won the quiz, you know?",
+    ],
+)
+def test_a_statement_of_ones_own_doings_with_a_tag_states(text: str) -> None:
+    assert asks(text)  # it hands the turn back
+    assert states_then_asks(text)
+    assert filler(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Did you go to the fair, or did you stay home?",
+        "Remember the blue kayak we rented at the lake?",
+        "That sounds fun, have you been?",  # a reaction: nothing of the speaker's own
+        "Wow, really?",
+        "So cool, did you paint it?",
+        "Ok, did you?",
+    ],
+)
+def test_a_question_or_a_reaction_with_a_tag_only_asks(text: str) -> None:
+    assert not states_then_asks(text)
+    assert filler(text) == "question"

@@ -161,3 +161,9 @@ def test_counts_without_a_parts_of_seasons_and_the_week_of_a_day(
     text: str, future: bool, start: date, end: date
 ) -> None:
     assert days(one(text, prefer_future=future)) == (start, end)
+
+
+def test_an_event_told_before_a_question_tag_is_an_event() -> None:
+    assert tells_of_event("We played the harbour gig on Friday, did you catch it?")
+    assert tells_of_event("I adopted a lurcher, did I tell you?")
+    assert not tells_of_event("Did you adopt a lurcher, or did you buy one?")

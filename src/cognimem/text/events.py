@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from cognimem.text.literals import Gated
 from cognimem.text.mention import TimeMention, precision
 from cognimem.text.sentences import split_sentences
-from cognimem.text.speech import asks
+from cognimem.text.speech import asks, states_then_asks
 from cognimem.text.temporal import DateOrder, find_times
 from cognimem.text.told import tells_a_habit
 
@@ -101,7 +101,7 @@ def tells_of_event(text: str) -> bool:
     adopted a puppy!"); "I'd love to travel", "Did you move?", "I never moved" and a
     habit ("every summer we went to the farm") tell of none."""
     for sentence in split_sentences(text):
-        if asks(sentence):
+        if asks(sentence) and not states_then_asks(sentence):
             continue
         m = _EVENT.search(sentence)
         if m is not None and _NEGATED.search(m.group(0)) is None and not tells_a_habit(sentence):

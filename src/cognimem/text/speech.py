@@ -9,7 +9,10 @@ A message is *filler* when every sentence of it asks (ends in "?") or is phatic 
 word a greeting, thanks, acknowledgement or laughter: "Hi there!", "Thanks, that's
 great!"). One sentence that states anything else makes it a statement ("Thanks! I'm
 vegetarian, by the way."), and so does a name beside the thanks ("Thanks, Mel!" may be all
-a reply says, but a name is what a later question may ask about).
+a reply says, but a name is what a later question may ask about). A sentence that states
+and then hands the turn back with a tag after a comma ("We played the park on Saturday,
+did you make it?", "It was a great trip, right?") states what it opens with
+(:func:`states_then_asks`): it asks, but it is no filler.
 """
 
 from __future__ import annotations
@@ -19,13 +22,30 @@ from typing import Literal
 
 from cognimem.text.sentences import split_sentences
 
-__all__ = ["PHATIC_WORDS", "Filler", "asks", "filler", "is_phatic"]
+__all__ = ["PHATIC_WORDS", "Filler", "asks", "filler", "is_phatic", "states_then_asks"]
 
 Filler = Literal["question", "small talk"]
 
 _WORD = re.compile(r"[A-Za-z0-9']+")
 # a question mark, then maybe more marks, closing quotes or brackets ("Really?!")
 _ASKS = re.compile(r"\?[?!.\"'”’»)\]]*$")
+# a question tag after a comma that closes a sentence: ", did you make it?", ", right?"
+_TAG = re.compile(
+    r",\s*(?:(?:do|does|did|have|has|had|is|are|was|were|can|could|will|would|wo|should|"
+    r"ca)(?:n't)?\s+(?:you|it|they|he|she|we|i|there|that)\b[^,]*|right|ok|okay|yeah|eh|huh|"
+    r"no|you\s+know|remember|see)\s*\?[?!.\"'”’»)\]]*$",
+    re.IGNORECASE,
+)
+# the words a question opens with: what comes before its comma asks too ("Did you go,
+# or did you stay home?", "Remember the chair, did you see it?")
+_OPENS_QUESTION = re.compile(
+    r"^\W*(?:who|what|when|where|why|how|which|whose|whom|do|does|did|is|are|was|were|am|"
+    r"have|has|had|can|could|will|would|should|shall|may|might|must|any|anything|anyone|"
+    r"remember|ever|want|got|ok|okay|so|and|or|but)\b",
+    re.IGNORECASE,
+)
+# a speaker telling of their own doings: "I", "we", "my", "our"
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|my|our|me|us)\b", re.I)
 # whole messages that are acknowledgements, greetings or laughter, word by word
 PHATIC_WORDS = frozenset(
     {
@@ -48,6 +68,23 @@ def asks(text: str) -> bool:
     return _ASKS.search(text.rstrip()) is not None
 
 
+def states_then_asks(sentence: str) -> bool:
+    """Whether ``sentence`` tells of the speaker's own doings and then asks with a tag
+    after a comma ("We played the summer concert on Saturday, did you make it?"): the
+    words before the tag open no question, hold at least three words and one of them is
+    the speaker ("I", "we", "my", "our"); a reaction ("That sounds fun, have you been?")
+    states nothing of its own."""
+    tag = _TAG.search(sentence.rstrip())
+    if tag is None:
+        return False
+    head = sentence[: tag.start()]
+    return (
+        _OPENS_QUESTION.match(head) is None
+        and len(_WORD.findall(head)) >= 3
+        and _FIRST_PERSON.search(head) is not None
+    )
+
+
 def is_phatic(text: str) -> bool:
     """Whether every word of ``text`` greets, thanks, acknowledges or laughs (a text
     with no word at all, an emoji, counts too)."""
@@ -63,7 +100,7 @@ def filler(text: str) -> Filler | None:
         return None
     asked = False
     for sentence in sentences:
-        if asks(sentence):
+        if asks(sentence) and not states_then_asks(sentence):
             asked = True
         elif not is_phatic(sentence):
             return None
