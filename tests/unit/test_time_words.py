@@ -240,6 +240,23 @@ def test_a_count_after_a_determiner_or_hedge_is_no_year(text: str) -> None:
     assert [t for t in find_times(text, REF) if t.start.year in (2000,)] == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When did Ravi buy the 1964 Telecaster?",
+        "I still drive my 1989 Volvo to work.",
+        "She restored a 1972 Beetle.",
+        "Their 2011 Passat broke down again.",
+    ],
+)
+def test_a_year_before_a_name_is_a_model_not_a_time(text: str) -> None:
+    assert find_times(text, REF) == []
+
+
+def test_a_year_before_a_noun_after_a_name_still_dates() -> None:
+    assert span("Rosa loved our 2018 holiday.") == (d(2018, 1, 1), d(2019, 1, 1))
+
+
 def test_a_year_before_a_range_word_is_the_range() -> None:
     assert span("the 2019 to 2021 stretch") == (d(2019, 1, 1), d(2022, 1, 1))
 

@@ -275,11 +275,13 @@ _ORDINAL_WORDS = frozenset(w for day in cal.DAY_ORDINALS for w in day.split("-")
 # "third" alone are replies as often)
 _COMPOUND_ORDINALS = cal.alt(d for d in cal.DAY_ORDINALS if "-" in d).replace("-", r"[\s-]")
 # a year between a determiner and a word that is not plural, a number or a range's
-# ("the 2020 trip", "our 2016 road trip"; "the 2000 people", "the 2019 to 2021")
+# ("the 2020 trip", "our 2016 road trip"; "the 2000 people", "the 2019 to 2021"), nor a
+# name: a year before a capitalised word is a thing's model or vintage ("the 1978
+# Stratocaster", "my 1967 Mustang"), not when anything happened
 _ATTRIBUTIVE_YEAR = (
     rf"\s+{YEAR}(?=\s+(?!(?:to|and|or|through|until|till|of|in|on|at|for|from|people|men|"
     r"women|children|feet|more|less|times)\b)"
-    r"[a-z]+(?<![^s]s)\b)"
+    r"(?-i:[a-z])[a-z]*(?<![^s]s)\b)"
 )
 _TO = rf"\s*{cal.RANGE_TO}\s*"
 # "the morning of", "the week of": a day of the month after them is a date
