@@ -147,6 +147,22 @@ def test_a_reply_has_evidence_through_the_question_it_answers() -> None:
     assert strict.split([unrelated, orphan])[1] == [(unrelated, ONLY_ASKS), (orphan, NO_EVIDENCE)]
 
 
+def test_a_question_brought_in_before_a_dated_reply_is_kept() -> None:
+    listed = [Candidate("a", 0.6)]
+    when = "when did I get the rocking chair?"
+    strict = EvidenceCheck.of(when, query_terms(when), listed, 0.3, drop_filler=True)
+    named = "Remember the rocking chair at the fair?"
+    brought = ranked(named, {"lexical": 2.0}, told_before=0.9)
+    alone = ranked(named, {"lexical": 2.0})
+    assert strict.split([brought])[0] == [
+        (brought, 'the turn before the best-ranked item of a "when" question')
+    ]
+    assert strict.split([alone])[1] == [(alone, ONLY_ASKS)]
+    # small talk stays out, whatever brought it
+    hello = ranked("Hi there!", {"lexical": 2.0}, told_before=0.9)
+    assert strict.split([hello])[1] == [(hello, SMALL_TALK)]
+
+
 def test_each_kind_of_evidence_says_what_it_is() -> None:
     listed = [Candidate("a", 0.0)]
     ask = "Can you recommend a restaurant for my cat?"

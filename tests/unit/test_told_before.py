@@ -7,9 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 from cognimem.models import MemoryItem, Scope
 from cognimem.recall.conversation.told_before import (
+    PRONOUN_REACH,
     answered,
     dated_before,
     dates,
+    replies_of,
+    takes_up,
     with_told_before,
 )
 from cognimem.recall.rerank import Ranked, tokens_of
@@ -96,3 +99,39 @@ def test_an_undated_best_item_gets_the_dated_turn_before_it_just_above() -> None
     out = with_told_before([follow, other, ranked(told, 0.2)], {"f": [told]}, lambda i: True)
     assert [r.item.id for r in out] == ["m", "f", "o"]
     assert out[0].signals["told_before"] == 1.0
+
+
+def test_a_question_two_back_names_what_the_reply_is_about() -> None:
+    named = item("k", "Remember the blue kayak we rented at the lake?", "Ann", 0)
+    which = item("w", "The one with the dent?", "Bo", 1)
+    bought = item("b", "Yes! I went back and bought it on Friday.", "Ann", 2, dated=True)
+    assert answered(bought, [which, named]) == [named]
+
+
+def test_a_dated_reply_that_takes_a_thing_up_by_a_pronoun() -> None:
+    bought = item("b", "I bought it from a neighbour last spring.", "Ann", 2, dated=True)
+    assert takes_up(bought)
+    assert takes_up(item("h", "We got him from a farm in May.", "Ann", 2, dated=True))
+    assert not takes_up(item("u", "I bought it!", "Ann", 2))  # dates nothing
+    assert not takes_up(REPLY)  # "that" alone is too common to be a thing
+
+
+def test_replies_are_the_best_and_the_best_pronoun_reply_within_reach() -> None:
+    bought = ranked(item("b", "I bought it last spring.", "Ann", 9, dated=True), 0.5)
+    others = [ranked(item(f"o{n}", "Kayaks are fun", "Bo", n), 0.9 - n / 10) for n in range(3)]
+    assert [i.id for i in replies_of([*others, bought])] == ["o0", "b"]
+    assert [i.id for i in replies_of([bought, *others])] == ["b"]
+    far = [ranked(item(f"f{n}", "Lakes are cold", "Bo", n), 0.9) for n in range(PRONOUN_REACH)]
+    assert [i.id for i in replies_of([*far, bought])] == ["f0"]
+
+
+def test_a_turn_ranked_above_its_reply_keeps_its_place_and_gets_the_signal() -> None:
+    named = item("k", "Remember the blue kayak we rented at the lake?", "Ann", 0)
+    which = item("w", "The one with the dent?", "Bo", 1)
+    bought = item("b", "Yes! I went back and bought it on Friday.", "Ann", 2, dated=True)
+    out = with_told_before(
+        [ranked(named, 1.0), ranked(bought, 0.6)], {"b": [which, named]}, lambda i: True
+    )
+    assert [r.item.id for r in out] == ["k", "b"]
+    assert out[0].score == 1.0
+    assert out[0].signals["told_before"] == 0.6

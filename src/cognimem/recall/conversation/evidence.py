@@ -184,7 +184,9 @@ class EvidenceCheck:
         for r in ranked:
             kind = quick_filler(r.item.text) if self.drop_filler else None
             why = own[r.item.id]
-            if kind is not None:
+            if kind == "question" and r.signals.get(TOLD_BEFORE):
+                kept.append((r, 'the turn before the best-ranked item of a "when" question'))
+            elif kind is not None:
                 unsupported.append((r, ONLY_ASKS if kind == "question" else SMALL_TALK))
             elif why is not None:
                 kept.append((r, why))

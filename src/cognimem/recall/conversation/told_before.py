@@ -13,7 +13,12 @@ below the reply that follows it ("What did he love most?"), which the lexical
 index holds with the message before it.
 
 So for a "when" question the best-ranked item brings in the turn before it: the message
-said just before it in the same scope by someone else, at most ``ANSWER_GAP`` earlier.
+said just before it in the same scope by someone else, at most ``ANSWER_GAP`` earlier —
+and so does the best-ranked item after it, within ``PRONOUN_REACH``, that dates what it
+tells of and takes a thing up by a pronoun ("I went back and bought it last Saturday"):
+what "it" is was named before it, often in a question ("Remember the rocking chair we
+saw at the fair?"), which then comes too (a question two turns back names what the
+reply is about; small talk does not).
 When the best-ranked item's own words date what it tells of (``recall/temporal.py``: not
 only the moment it was said), that turn — or, when it only asks or makes small talk ("Is
 this one yours?"), the one before it, which the question is about, said by the
@@ -26,6 +31,7 @@ something. A turn brought in is evidence through the best-ranked item
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -42,12 +48,15 @@ from cognimem.store.types import ItemFilter
 from cognimem.text.speech import asks, filler
 
 __all__ = [
+    "PRONOUN_REACH",
     "SIGNAL",
     "TOP_REPLIES",
     "answered",
     "bring_told_before",
     "dated_before",
     "dates",
+    "replies_of",
+    "takes_up",
     "turns_before",
     "with_told_before",
 ]
@@ -56,6 +65,11 @@ __all__ = [
 # ranks near the top; a deeper reach puts a turn before each of many memories (on
 # LoCoMo conv-26/30, 1 against 2, 3, 5: frac@5 and MRR of the temporal questions best)
 TOP_REPLIES = 1
+# below the best-ranked item, the best-ranked one within this reach that dates what it
+# tells of and takes a thing up by a pronoun ("I bought it last Saturday"): what it is
+# about was named in a turn before it ("Remember the rocking chair at the fair?")
+PRONOUN_REACH = 5
+_TAKES_UP = re.compile(r"\b(?:it|them|him|that\s+one|this\s+one)\b", re.IGNORECASE)
 # the signal a turn brought in carries (its value: the reply's score share)
 SIGNAL = TOLD_BEFORE
 # below the reply, above the next one: the turn is read with its reply
@@ -65,6 +79,22 @@ _HAIR = 1e-6
 def dates(item: MemoryItem) -> bool:
     """Whether the item's own words date what it tells of (not only when it was said)."""
     return item.event_start is not None and not told_when_said(item)
+
+
+def takes_up(item: MemoryItem) -> bool:
+    """Whether the item dates what it tells of and takes a thing up by a pronoun ("I
+    picked it up three weeks ago"): its thing was named before it."""
+    return dates(item) and _TAKES_UP.search(item.text) is not None
+
+
+def replies_of(ranked: Sequence[Ranked]) -> list[MemoryItem]:
+    """The items whose turns before are brought in: the ``TOP_REPLIES`` best-ranked,
+    and the best-ranked after them within ``PRONOUN_REACH`` that :func:`takes_up` a
+    thing named before it."""
+    replies = [r.item for r in ranked[:TOP_REPLIES]]
+    reach = ranked[TOP_REPLIES:PRONOUN_REACH]
+    taken_up = next((r.item for r in reach if takes_up(r.item)), None)
+    return replies if taken_up is None else [*replies, taken_up]
 
 
 async def turns_before(store: Store, replies: Sequence[MemoryItem]) -> dict[str, list[MemoryItem]]:
@@ -101,7 +131,8 @@ def answered(reply: MemoryItem, before: Sequence[MemoryItem]) -> list[MemoryItem
         return []
     last, earlier = before[0], before[1] if len(before) > 1 else None
     about = [earlier] if earlier is not None and earlier.author == reply.author else []
-    about = [t for t in about if filler(t.text) is None]
+    # a question names what it asks about ("Remember the chair we saw?"); small talk not
+    about = [t for t in about if filler(t.text) != "small talk"]
     if filler(last.text) is not None:
         return about
     return [last, *about] if asks(last.text) else [last]
@@ -132,9 +163,11 @@ def with_told_before(
                 continue
             score = r.score - n * _HAIR if dated else r.score + _HAIR
             old = by_id.get(turn.id)
-            if old is not None and old.score >= score:
-                continue
             signal = round(r.score / top, 4)
+            if old is not None and old.score >= score:
+                # ranked above already: it keeps its place, and is evidence through the reply
+                lifted[turn.id] = replace(old, signals={**old.signals, SIGNAL: signal})
+                continue
             if old is not None:
                 lifted[turn.id] = replace(old, score=score, signals={**old.signals, SIGNAL: signal})
             else:
@@ -159,6 +192,5 @@ async def bring_told_before(
     One store listing per item."""
     if not ranked or not asks_when(query):
         return ranked
-    replies = [r.item for r in ranked[:TOP_REPLIES]]
-    found = await turns_before(store, replies)
+    found = await turns_before(store, replies_of(ranked))
     return with_told_before(ranked, found, lambda item: admits(flt, item))
