@@ -68,7 +68,11 @@ _WORK_AS_NOUN = icase(
     r"(?P<v>(?:[a-z-]+\s+){0,2}?(?P<head>[a-z]+))\s*(?:[,.!;]|$|\b(?:at|for|in|now)\b)"
 )
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
-_STUDENT_AT = icase(rf"\bstudent at\s+(?P<v>{ORG})|\bI (?:go to|attend|study at)\s+(?P<w>{ORG})")
+# the speaker's school ("I'm a grad student at NYU"; "She's a student at Yale" is hers)
+_STUDENT_AT = icase(
+    rf"\b(?:I'm|I am|I was)\s+(?:an?\s+)?(?:[a-z-]+\s+){{0,2}}?student at\s+(?P<v>{ORG})|"
+    rf"\bI (?:go to|attend|study at)\s+(?P<w>{ORG})"
+)
 _STUDIES = icase(
     rf"\bI(?:'m| am)?\s+(?:studying|majoring in|study|doing (?:a|my) (?:degree|masters|"
     rf"master's|PhD|phd|bachelor's|doctorate) in)\s+(?!for\b|hard\b|a lot\b)(?P<v>[a-z][a-z ]+?)"
@@ -79,7 +83,10 @@ _THIRD_WORKS = icase(
     rf"{THIRD}(?:works|is working|now works|started working|just started working)\s+"
     rf"(?:at|for)\s+(?P<v>{ORG})"
 )
-_THIRD_JOB = icase(rf"{THIRD}is\s+(?:an?\s+)(?P<v>{JOB_PHRASE})\b")
+# ... and where: "my aunt Joan is a surgeon at Mercy Hospital"
+_THIRD_JOB = icase(
+    rf"{THIRD}is\s+(?:an?\s+)(?P<v>{JOB_PHRASE})\b(?:\s+at\s+(?:the\s+)?(?P<org>{ORG}))?"
+)
 
 
 class OccupationReader(Collector):
@@ -104,7 +111,7 @@ class OccupationReader(Collector):
                 continue  # "the unofficial therapist of my friend group"
             past = m.group("verb").strip().lower() in {"worked", "i was"}
             self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), holds=not past)
-            org = phrases.name(m.group("org"))
+            org = phrases.org_name(m.group("org"), c.text[m.end() :])
             if org and "student" not in m.group("v").lower():
                 self.add(
                     c,
@@ -144,7 +151,7 @@ class OccupationReader(Collector):
         m = WORK_AT.search(c.text) or JOB_START.search(c.text) or JOINING.search(c.text)
         if m is None and (m := STILL_AT.search(c.said)) is not None:
             m = None if kind_of(m.group("v")) in (ET.PLACE, ET.PERSON) else m
-        org = phrases.name(m.group("v")) if m else None
+        org = phrases.org_name(m.group("v"), c.text[m.end() :]) if m else None
         # "Dr. Lee", "for Sarah"; but "at Morgan Stanley"
         person = m is not None and org is not None and works_for_person(org, c.text[: m.start("v")])
         verb = m.group("verb").lower() if m else ""
@@ -168,7 +175,7 @@ class OccupationReader(Collector):
         elif m and org:
             verb = m.group("verb").lower()
             ended = verb in {"worked", "quit my job", "left my job", "quit", "left"} or (
-                verb.endswith(" from")
+                verb.endswith(" from") or verb.startswith("taught")
             )
             self.add(
                 c,
@@ -273,3 +280,9 @@ class OccupationReader(Collector):
             who = self._third_party(m)
             if who and who != "user":
                 self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), subject=who)
+                org = phrases.org_name(m.group("org"), c.text[m.end() :])
+                if org and "student" not in m.group("v").lower():
+                    kind = kind_of(org, "workplace")
+                    self.add(
+                        c, Cat.OCCUPATION, "employer", org, subject=who, obj=org, obj_type=kind
+                    )

@@ -23,6 +23,7 @@ __all__ = [
     "items",
     "name",
     "name_not_label",
+    "org_name",
     "points",
     "refers",
 ]
@@ -96,6 +97,24 @@ def name(text: str | None) -> str | None:
     if tokens[0].lower() in vocab.NOT_NAMES and not opens_name:
         return None
     return " ".join(tokens).strip(",")
+
+
+# after a possessive, a word that shows it owns nothing ("at McDonald's on weekends")
+_NOTHING_OWNED = re.compile(
+    r"\s*(?:$|[^\w\s]|(?:in|on|at|for|since|as|with|and|but|so|now|until|because|near|"
+    r"every|this|last|next|these|today|full-time|part-time)\b|[A-Z])"
+)
+
+
+def org_name(text: str | None, after: str = "") -> str | None:
+    """A workplace's name as captured: :func:`name`, with the possessive that ends it
+    kept when nothing it owns follows in ``after`` ("at St. Mary's", "at McDonald's on
+    weekends": the name; "Northwind's sales team": Northwind)."""
+    found = name(text)
+    owned = _NOTHING_OWNED.match(after) is None
+    if found and text and text.strip(" ,.").endswith("'s") and not owned:
+        return f"{found}'s"
+    return found
 
 
 def name_not_label(text: str | None) -> str | None:

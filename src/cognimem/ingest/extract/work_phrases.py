@@ -31,10 +31,13 @@ __all__ = [
     "talks_of_work",
 ]
 
+# "the" may open the name ("at the National Gallery": the name is what follows it); a
+# grade or a subject may stand between "teach" and "at" ("I teach music at Hillcrest")
 WORK_AT = icase(
     rf"\b(?:I|we)\s*(?P<verb>work|worked|have worked|have been working|'m working|'re working|work "
-    rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b))"
-    rf"\s+(?P<prep>at|for|with)\s+(?P<v>{ORG})"
+    rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b)|"
+    rf"(?:teach|taught)(?:\s+[a-z]+){{0,2}}?(?=\s+at\b))"
+    rf"\s+(?P<prep>at|for|with)\s+(?:the\s+)?(?P<v>{ORG})"
 )
 # "I'm the head of design at Canva", "I'm the CTO of a small startup"
 IM_THE = icase(
