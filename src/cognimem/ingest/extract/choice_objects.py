@@ -15,7 +15,11 @@
   anything except X" is the opposite, a choice of X, and is read before this);
 - a wish in the conditional closed by "please" or "thanks" is a request for now: "I'd
   prefer the grey jacket, please" asks for one thing, "I'd prefer a window seat on
-  long flights" states a standing choice.
+  long flights" states a standing choice;
+- a refusal that is no rule: "I can't sleep when I drink coffee" (a condition and its
+  cause, the causal detector's) and a trip or move to a named place called off or
+  denied ("I'm not moving to Madrid", "we're not flying to Oslo": one occasion; "I'm
+  not eating meat" is a rule).
 
 Nothing here names a topic: the markers are relative pronouns, the words of comparison,
 "anything except" and the verbs of switching off.
@@ -32,6 +36,7 @@ from cognimem.ingest.extract.patterns import icase
 __all__ = [
     "all_but",
     "compared_at",
+    "no_rule",
     "polite_request",
     "relative_to",
     "switched_off",
@@ -149,3 +154,15 @@ def whole_object(text: str, *, compared: bool = False) -> str:
     text = _FILLER_END.sub("", text.strip())
     text = phrases.DET.sub("", _TO.sub("", text.strip()))
     return phrases.clean(text)
+
+
+_CAN_NOT_WHEN = icase(r"^[a-z]+\s+(?:when|whenever|if|after|unless)\b")
+_NAMED_GOAL = re.compile(r"^[a-z]+ing\s+(?:back\s+)?to\s+[A-Z]")
+
+
+def no_rule(verb: str | None, be: str | None, rest: str) -> bool:
+    """Whether a refusal (its ``verb`` "can't ...", or ``be`` "not" of "I'm not ...",
+    and what follows, ``rest``) states no rule (see the module docstring)."""
+    if (verb or "").lower().startswith("can't") and _CAN_NOT_WHEN.match(rest):
+        return True
+    return (be or "").lower() == "not" and _NAMED_GOAL.match(rest) is not None

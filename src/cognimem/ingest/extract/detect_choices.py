@@ -257,9 +257,6 @@ _PAST = frozenset(_PAST_WORDS.split("|"))
 # work"); "I need a nap" is a passing state
 _NEED_WORDS = 3
 _NEED = icase(r"\bneed\b")
-# "I can't sleep when I drink coffee": a condition and its cause (the causal detector's),
-# not something the speaker is against
-_CAN_NOT_WHEN = icase(r"^[a-z]+\s+(?:when|whenever|if|after|unless)\b")
 _BEST_WORDS = frozenset({"better", "best"})
 _LEANING = icase(r"(?:lean|gravitate)\b")
 _HINT_WORDS = LIKE_WORDS | VERDICT_WORDS
@@ -359,9 +356,7 @@ class ChoiceReader(Collector):
             return self._unlaughed(c, *habit)
         m = _AGAINST.search(said)
         if m:
-            if (m.group("v") or "").lower().startswith("can't") and _CAN_NOT_WHEN.match(
-                m.group("rest")
-            ):
+            if co.no_rule(m.group("v"), m.group("b"), m.group("rest")):
                 return False
             if only := except_only(m["rest"]):  # "I won't buy anything except X"
                 return self._stance_fact(c, only, polarity=True, only=True)

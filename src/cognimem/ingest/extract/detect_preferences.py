@@ -44,6 +44,14 @@ _OWN = icase(
     rf"(?P<v>(?:[\w-]+\s+){{0,3}}?(?:"
     rf"{alternation(vocab.OWNABLES)}))\b"
 )
+# the owner a denied thing belongs to, said after it: "I don't own a boat, it's my
+# uncle's", "I don't have a car, I borrow my sister's": who owns it is what the
+# sentence is about (a correction), not a fact of the speaker's to keep
+_OWNER_GIVEN = icase(
+    r"\b(?:(?:it|that|this|they)(?:'s| is| was|'re| are| were)|I\s+(?:just\s+|only\s+)?"
+    r"(?:borrow|use|share|drive|ride))\s+(?:(?:my|our|his|her|their)\s+[\w-]+|"
+    r"(?-i:[A-Z][a-z]+))'s?(?!\w)"
+)
 _BOUGHT_BRAND = icase(
     r"\b(?:I|we)\s+(?P<verb>bought|got|purchased|leased|drive|own)\s+(?:an?|myself an?|my|"
     r"our)\s+(?:(?:new|used|old|little|vintage|beat-up|first|red|blue|black|white|silver|"
@@ -178,6 +186,8 @@ class PreferenceReader(Collector):
                 verb.startswith("don't") and c.anymore
             )
             negated = verb.startswith("don't") and not c.anymore
+            if negated and _OWNER_GIVEN.search(c.evidence):
+                continue  # "I don't own a boat, that's my uncle's"
             bought = verb in {"bought", "got", "purchased", "picked up", "leased"}
             self.add(
                 c,
