@@ -73,6 +73,9 @@ class OthersReader(RelationshipReader):
         subject = "user" if who.lower() in {"i", "we"} else phrases.name(who)
         if name is None or subject is None or name.lower() in vocab.NOT_NAMES:
             return
-        if subject == "user" or is_person_name(subject):
+        # a name no evidence types, who named "it" in a window about a pet, is its owner
+        # ("He named it Comet", "he" resolved to "Omari")
+        owner = is_person_name(subject) or bool(m.group("it") and kind_of(subject) is ET.OTHER)
+        if subject == "user" or owner:
             word = (m.group("pet") or "pet").lower()
             self._relative(c, word, name, named=True, text="", subject=subject)

@@ -65,6 +65,12 @@ _HAVE_REL = icase(
 )
 # "I have a pet iguana": a pet the list lacks, by its noun naming an animal first of all
 _A_PET = icase(r"\b(?:I|we)\s+(?:have|own|got|adopted)\s+an?\s+pet\s+(?P<v>[a-z]+)\b")
+# "We've got a beagle called Biscuit": a pet the list lacks, named, by its noun naming
+# an animal first of all (WordNet)
+_ANIMAL_NAMED = icase(
+    rf"\b(?:I|we)(?:'ve|\s+have)?\s+(?:have|got|adopted|rescued|own)\s+an?\s+(?:[a-z-]+\s+)?"
+    rf"(?P<noun>[a-z]+)\s+(?:named|called)\s+(?P<v>{NAME1})"
+)
 # "my friend Jamal and his wife Nia": the second is the first one's relative
 _AND_THEIR_REL = icase(
     rf"\b(?P<who>{NAME1})\s+and\s+(?:his|her)\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME1})\b"
@@ -128,10 +134,20 @@ class RelationshipReader(Collector):
             noun = m["v"].lower()
             self._relative(c, "pet", f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}", named=False,
                            text=m.group(0))  # fmt: skip
+        self._named_animal(c)
         unnamed = () if named_pets else _HAVE_REL.finditer(c.text)  # named: each by name
         for m in (*unnamed, *_PARENT_OF.finditer(c.text)):
             value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"
             self._relative(c, m.group("rel").lower(), value, named=False, text=m.group(0))
+
+    def _named_animal(self, c: Clause) -> None:
+        """A named animal the pet list lacks ("We've got a beagle called Biscuit")."""
+        m = _ANIMAL_NAMED.search(c.text)
+        name = phrases.name_not_label(m["v"]) if m else None
+        if m is None or name is None or first_class(m["noun"].lower()) != "animal":
+            return
+        if not any(f.category is Cat.RELATIONSHIP and f.value == name for f in self.facts):
+            self._relative(c, "pet", name, named=True, text=m.group(0))
 
     def facts_about_relation(self, word: str) -> bool:
         """Whether a relationship fact of the speaker's already names this relation."""

@@ -74,6 +74,7 @@ from cognimem.ingest.extract.habit_forms import HABIT_WORDS
 from cognimem.ingest.extract.patterns import icase
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
+from cognimem.text.noun_senses import first_class
 
 __all__ = ["SentenceReader"]
 
@@ -86,6 +87,17 @@ _ASKED_AFTER = icase(
 # the speaker's own statement opens the sentence ("Tom just asked if I want ..." is his)
 _FIRST_PERSON_HEAD = icase(r"^(?:I|I'm|I've|I'd|we|we're|we've|my|our)\b")
 _PET_WORDS = frozenset(t for w in vocab.PETS for t in (w, f"{w}s") if " " not in w)
+# an animal taken in that the list lacks ("just adopted a greyhound"): its noun names an
+# animal first of all (WordNet), so "he named it Comet" next names a pet
+_TOOK_IN = icase(
+    r"\b(?:adopted|rescued|got|bought|found)\s+(?:an?|a new|our|my|his|her)\s+"
+    r"(?:[a-z-]+\s+)?(?P<n>[a-z]+)\b"
+)
+
+
+def _takes_in_animal(text: str) -> bool:
+    m = _TOOK_IN.search(text)
+    return m is not None and first_class(m["n"].lower()) == "animal"
 
 
 def _claimed(c: Clause, readers: tuple[tuple[str, Callable[[Clause], bool]], ...]) -> bool:
@@ -200,7 +212,8 @@ class SentenceReader(
             self._habitual(c)  # "I tend to cycle to work": a habit, when nothing else is read
 
     def _detect(self, c: Clause) -> None:
-        self.pet_window |= not c.words.isdisjoint(_PET_WORDS)  # "she named it Pepper" next
+        # "she named it Pepper" next
+        self.pet_window |= not c.words.isdisjoint(_PET_WORDS) or _takes_in_animal(c.text)
         said = copula(c.text)
         if is_figure(c.text, said):  # "my coworker is a snake": nothing else is read
             # ... but a stance said by a figure is one ("Open-plan offices are a nightmare")
