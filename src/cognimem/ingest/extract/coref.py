@@ -43,7 +43,7 @@ from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, REL, gated, icas
 from cognimem.ingest.extract.third_person import FRONT
 from cognimem.models.extraction import Link
 from cognimem.models.knowledge import EntityType as ET
-from cognimem.text.gazetteer import Gender, first_name_gender
+from cognimem.text.gazetteer import Gender, first_name_gender, is_first_name
 from cognimem.text.names import normalize_name
 from cognimem.text.noun_senses import first_class
 
@@ -118,6 +118,12 @@ _OTHERS_BEFORE = re.compile(
     r"(?<!^)\b(?!I\b|I')[A-Z][a-z]+"
 )
 _FIRST_WORD = re.compile(r"^\W*(?P<w>[A-Z][a-z]+)\b")
+# a capitalised word that may be a short form of a name said before ("Dom" for "Dominic
+# Price"): three letters or more, no possessive or hyphen after it
+_SHORT = re.compile(r"\b[A-Z][a-z]{2,}\b(?!['-])")
+# ... not in a sentence about names ("Niko is his nickname", "we call him Teddy"): there
+# the other name is what is said
+_NAMING = icase(r"\b(?:(?:nick)?names?|short for|go(?:es)? by|known as|aka|calls?|called)\b")
 _AGREE = {
     "'re": " is", " are": " is", " were": " was", "'ve": " has", " have": " has",
     " do": " does", " don't": " doesn't", " aren't": " isn't", " weren't": " wasn't",
@@ -178,9 +184,16 @@ def may_refer(text: str) -> bool:
 def refers_back(text: str, window: tuple[str, ...]) -> bool:
     """Whether ``text`` may refer to someone named in ``window`` (cheap): "she", "my
     sister", or "they" when the window says what pronouns someone uses."""
-    if _REFERS.search(text) is not None:
+    if _REFERS.search(text) is not None or _shortens(text, window):
         return True
     return _THEY_ANY.search(text) is not None and any(map(names_pronouns, window))
+
+
+def _shortens(text: str, window: tuple[str, ...]) -> bool:
+    """Whether a capitalised word of ``text`` opens a longer one in ``window`` ("Dom",
+    "Dominic"): a short form of a name said before, perhaps (cheap)."""
+    words = {w for w in _SHORT.findall(text) if w.lower() not in vocab.NOT_NAMES}
+    return bool(words) and any(re.search(rf"\b{w}[a-z]", said) for w in words for said in window)
 
 
 def names_pronouns(text: str) -> bool:
@@ -253,11 +266,14 @@ class Discourse:
 
     def resolve(self, sentence: str) -> tuple[str, list[Link]]:
         """``sentence`` with each resolvable reference replaced by its person's name."""
-        if not self._people or not (
-            may_refer(sentence) or (self._they and _THEY_ANY.search(sentence))
-        ):
+        if not self._people:
             return sentence, []
         links: list[Link] = []
+        text = sentence
+        if not _NAMING.search(sentence):
+            text = _SHORT.sub(lambda m: self._short_form(m.group(0), links), sentence)
+        if not links and not (may_refer(sentence) or (self._they and _THEY_ANY.search(sentence))):
+            return sentence, []
 
         def by_role(m: re.Match[str]) -> str:
             role = vocab.RELATIONS.get(m.group("rel").lower(), m.group("rel").lower())
@@ -289,7 +305,7 @@ class Discourse:
 
             return sub
 
-        text = _IS.sub(r"\g<p> is", _HAS.sub(r"\g<p> has", sentence))
+        text = _IS.sub(r"\g<p> is", _HAS.sub(r"\g<p> has", text))
         text = self._singular_they(text, links)
         text = _ROLE.sub(by_role, text)
         subject = by_pronoun(False)
@@ -345,6 +361,33 @@ class Discourse:
             return last.name + ("\x00" if m.group("p") else "")
 
         return _VERB_AGREES.sub(_agree, _THEY.sub(sub, text)).replace("\x00", "")
+
+    def _short_form(self, word: str, links: list[Link]) -> str:
+        """The one person named so far whose first name ``word`` shortens ("Dom": Dominic
+        Price), when nothing else makes it a word of its own (a pronoun, a function
+        word, a common noun that is no first name: "Can", "Will"), nobody is named so
+        already and their pronouns agree; else ``word`` as said."""
+        low = word.lower()
+        if (
+            low in _PRONOUN_GENDER
+            or low in vocab.NOT_NAMES
+            or low in self._people
+            or (not is_first_name(word) and first_class(low) is not None)
+        ):
+            return word
+        gender = first_name_gender(word)
+        fits = [
+            p
+            for p in self._people.values()
+            if len(first := p.name.split()[0].lower()) > len(low)
+            and first.startswith(low)
+            and (gender is None or p.gender in (None, gender))
+        ]
+        if len(fits) != 1:
+            return word
+        why = f"{word}: a short form of {fits[0].name}, the one person named so"
+        links.append(Link(said=word, name=fits[0].name, evidence=why))
+        return fits[0].name
 
     def _antecedent(self, gender: Pronoun) -> _Person | None:
         """The most recent person of ``gender``; ``None`` when a more recent person's

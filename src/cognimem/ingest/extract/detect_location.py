@@ -8,7 +8,7 @@ from __future__ import annotations
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
-from cognimem.ingest.extract.patterns import PLACE, THIRD, icase
+from cognimem.ingest.extract.patterns import MODS, NAME, PLACE, REL, THIRD, icase
 from cognimem.ingest.extract.place_phrases import (
     BEEN_IN,
     HOME,
@@ -27,6 +27,14 @@ __all__ = ["LocationReader"]
 
 _THIRD_LIVES = icase(
     rf"{THIRD}(?:lives|is living|now lives|currently lives|has lived|resides|moved|has "
+    rf"moved|just moved|relocated)\s+(?:in|to)\s+(?P<v>{PLACE})"
+)
+
+# two people who live in one place: "My brother Ivan and my sister Nadia both live in
+# Krakow" (each of them; the first as in ``THIRD``, the second named)
+_PAIR_LIVES = icase(
+    rf"{THIRD}and\s+(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<who2>{NAME})\s*,?\s+"
+    rf"(?:(?:both|also|now|currently|still)\s+)*(?:live|are living|have lived|moved|have "
     rf"moved|just moved|relocated)\s+(?:in|to)\s+(?P<v>{PLACE})"
 )
 
@@ -90,4 +98,13 @@ class LocationReader(Collector):
         for m in _THIRD_LIVES.finditer(c.text):
             who = self._third_party(m)
             if who:
+                self._place(c, m.group("v"), holds=True, timing=None, subject=who)
+        # the sentence, since "and my ..." opens a clause: read by the clause holding the
+        # verb and the place
+        for m in _PAIR_LIVES.finditer(c.evidence):
+            if m.group("who2") not in c.text or m.group("v") not in c.text:
+                continue
+            first, second = self._third_party(m), phrases.name(m.group("who2"))
+            for who in (first, second) if first and second else ():
+                self.entity(who, ET.PERSON)
                 self._place(c, m.group("v"), holds=True, timing=None, subject=who)
