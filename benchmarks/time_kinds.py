@@ -24,8 +24,10 @@ LLM. Each session is one ``write_batch`` (turns a minute apart, said by their sp
 as ``cognimem.eval.locomo.ingest`` writes LoCoMo); before each session ``--padding``
 messages of ``benchmarks/data/filler.jsonl`` (everyday talk of other topics, the two
 speakers in turn, an hour apart, three days earlier) are written as a session of their
-own. Each question is read with ``reference_time`` a day after the last session, the
-preset (``--preset``, default ``balanced``), ``limit`` 10.
+own; each conversation starts at its own place in the filler list, so a half reads the
+same alone (``--split``) or with the other. Each question is read with
+``reference_time`` a day after the last session, the preset (``--preset``, default
+``balanced``), ``limit`` 10.
 
 Reported per split, per kind and per split and kind: ``frac@10`` (the share of a
 question's evidence turns among the top ten items, as the LoCoMo harness scores it) and
@@ -105,14 +107,23 @@ async def write_conversation(
     return last
 
 
+def padding_for(index: int, texts: list[str]) -> cycle[str]:
+    """The filler of the ``index``-th conversation of the set: its own place in the
+    filler list, whichever splits are read, so a half reads alike alone or with the
+    other."""
+    start = (index * 4 * PADDING) % len(texts)
+    return cycle(texts[start:] + texts[:start])
+
+
 async def run(preset: str, padding: int, splits: tuple[str, ...]) -> list[dict[str, Any]]:
-    pad = cycle(padding_texts())
+    texts = padding_texts()
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         async with Memory.open(f"sqlite:///{tmp}/time_kinds.db") as mem:
-            for conv in load(DATA):
+            for index, conv in enumerate(load(DATA)):
                 if conv["split"] not in splits:
                     continue
+                pad = padding_for(index, texts)
                 last = await write_conversation(mem, conv, pad, padding)
                 for q in conv["questions"]:
                     packet = await mem.read(
