@@ -544,6 +544,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown parser(s) {unknown}; choose from {sorted(PARSERS)}")
     rows = [r for r in load(SETS[args.set]) if args.split in (None, r["split"])]
+    if not rows:
+        ap.error(f"--set {args.set} has no rows in split {args.split!r}")
     machine = describe()
     results: dict[str, Any] = {
         "set": "time_expressions.jsonl" if args.set == "main" else SETS[args.set][0].name,
