@@ -5,7 +5,9 @@ and its request. The second set (preference_requests_more.jsonl, its own stateme
 at least 120 pairs over at least 20 topics split by topic, half negative in every
 topic, and the same no-shared-word rule. The third set
 (preference_requests_third.jsonl): split by topic, ten topics a half, none of the other
-sets' topics, and the same rule."""
+sets' topics, and the same rule. The fourth (preference_requests_fourth.jsonl): the
+same, at least 80 pairs, none of the three others' topics, half negative in every
+topic."""
 
 from __future__ import annotations
 
@@ -104,5 +106,36 @@ def test_the_third_set_is_split_by_topic_with_enough_topics_a_half() -> None:
 
 def test_no_request_of_the_third_set_shares_a_content_word_with_its_statement() -> None:
     for pair in THIRD:
+        shared = content_words(pair["statement"]) & content_words(pair["request"])
+        assert not shared, (pair["id"], shared)
+
+
+FOURTH = load("preference_requests_fourth.jsonl")
+
+
+def test_the_fourth_set_is_split_by_topic_on_new_topics() -> None:
+    assert len(FOURTH) >= 80
+    assert len({pair["id"] for pair in FOURTH}) == len(FOURTH)
+    for pair in FOURTH:
+        assert set(pair) == FIELDS, pair["id"]
+        assert pair["split"] in ("tune", "check"), pair["id"]
+    topics = {
+        half: {p["topic"] for p in FOURTH if p["split"] == half} for half in ("tune", "check")
+    }
+    assert len(topics["tune"]) >= 10
+    assert len(topics["check"]) >= 10
+    assert not topics["tune"] & topics["check"]
+    assert not (topics["tune"] | topics["check"]) & {p["topic"] for p in PAIRS + MORE + THIRD}
+
+
+def test_the_fourth_set_is_half_negative_in_every_topic() -> None:
+    for topic in {p["topic"] for p in FOURTH}:
+        kinds = Counter(p["kind"] for p in FOURTH if p["topic"] == topic)
+        assert set(kinds) == {"negative", "positive"}, topic
+        assert kinds["negative"] == kinds["positive"], topic
+
+
+def test_no_request_of_the_fourth_set_shares_a_content_word_with_its_statement() -> None:
+    for pair in FOURTH:
         shared = content_words(pair["statement"]) & content_words(pair["request"])
         assert not shared, (pair["id"], shared)
