@@ -13,11 +13,14 @@ from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
 from cognimem.recall.profile import Profile, ProfileConfig, Standing
 from cognimem.recall.profile_choose import choose, part_config
-from cognimem.recall.profile_consolidate import consolidate, stance_hubness
+from cognimem.recall.profile_consolidate import consolidate, nearest_other, stance_hubness
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
-CONFIG = ProfileConfig()
+# the rules but the request-as-nearest-neighbour bonus (``reciprocal``, tested on its
+# own below): among a few near-orthogonal toy vectors almost any request is nearer to a
+# statement than the user's other statements are
+CONFIG = replace(ProfileConfig(), reciprocal=0.0)
 # the floors but those of the user's constraints' mean: what the tests of the other rules use
 RELATIVE = replace(CONFIG, stand_out=None, then_stand_out=None)
 # the mean floor alone, for the first entry and the rest alike
@@ -385,3 +388,45 @@ def test_one_sentence_read_as_a_goal_and_a_rule_is_one_entry_shown_as_the_rule()
     apart = rule.model_copy(update={"evidence_event_ids": ["e2"]})
     profile = consolidate([goal, apart, other], [0, 1, 2], matrix, CONFIG)
     assert [s.fact.id for s in profile.entries] == ["f1", "f2", "f3"]
+
+
+def test_each_statements_nearest_other_leaves_out_its_entry_and_its_messages() -> None:
+    # f1 and its paraphrase f2 are one entry; f3 is a cause drawn from f1's message;
+    # f4 is another message's rule
+    rule = fact(1, "no pork at all")
+    paraphrase = fact(2, "pork", polarity=False)
+    cause = fact(
+        3, "pork makes me ill", category=FactCategory.CAUSAL, predicate="health"
+    ).model_copy(update={"evidence_event_ids": ["e1"]})
+    other = fact(4, "spicy food", polarity=False)
+    matrix = np.vstack([unit(1, 0, 0), unit(0.95, 0.3, 0), unit(1, 0.8, 0.3), unit(0.6, 0, 0.8)])
+    profile = consolidate([rule, paraphrase, cause, other], [0, 1, 2, 3], matrix, CONFIG)
+    assert [[f.id for f in s.statements] for s in profile.entries] == [["f1", "f2"], ["f3"], ["f4"]]
+    assert profile.nearest is not None
+    cos = matrix @ matrix.T
+    # f1 and f2: only f4 (f3 is of f1's message); f3: f4 (f2 shares no event with it,
+    # but its entry holds f1's message); f4: the nearest of the three
+    expected = [cos[0, 3], cos[1, 3], cos[2, 3], max(cos[3, 0], cos[3, 1], cos[3, 2])]
+    assert np.allclose(profile.nearest, expected, atol=1e-6)
+    assert consolidate([rule], [0], None, CONFIG).nearest is None
+    lone = nearest_other(np.ones((1, 1)), [[0]], np.zeros((1, 1), dtype=bool))
+    assert lone.tolist() == [-np.inf]
+
+
+def test_an_entry_the_request_is_nearest_to_gains_and_narrows_the_margin() -> None:
+    # two rules 0.6 close to each other, a third apart: the request is nearer to f0 than
+    # f0 is to f1 (its nearest), and farther from f1 than f1 is from f0
+    facts = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(3)]
+    matrix = np.vstack([unit(1, 0, 0), unit(0.6, 0.8, 0), unit(0, 0, 1)])
+    profile = consolidate(facts, [0, 1, 2], matrix, CONFIG)
+    semantic = np.array([0.65, 0.32, -0.2])
+    none = np.zeros(3, dtype=bool)
+    without = choose(profile, semantic, none, none, T0, RELATIVE)
+    assert [e.standing.fact.id for e in without] == ["f0", "f1"]  # 0.33 apart: both in
+    bonus = replace(RELATIVE, reciprocal=0.05)
+    chosen = choose(profile, semantic, none, none, T0, bonus)
+    assert ProfileConfig().reciprocal == 0.05
+    assert [e.standing.fact.id for e in chosen] == ["f0"]  # 0.38 apart: f1 out
+    assert chosen[0].signals["semantic"] == 0.7
+    both = choose(profile, semantic, none, none, T0, replace(bonus, within=0.5))
+    assert [e.signals["semantic"] for e in both] == [0.7, 0.32]  # f1 gains nothing

@@ -135,6 +135,17 @@ class ProfileConfig:
     # pair, at 0.08 the gain went (docs/constraints.md, "What a constraint implies")
     thing_affinity: float = 0.3
     thing_temperature: float = 0.06
+    # a statement the request is nearer to than to any statement of the user's other
+    # entries (of other messages) — the request is its nearest neighbour — gains this
+    # in closeness (0: none). Raising the best raises the margin and the floors after
+    # it, so fewer others come along. On the tune halves, replayed from the captured
+    # profile inputs (benchmarks/profile_replay_mutual.py), the same cues on every set
+    # with fewer others shown (read: preference_requests 1.77 -> 1.67, ..._more 1.94 ->
+    # 1.82, ..._third 1.97 -> 1.93, ..._fourth 2.42 -> 2.40; replayed: cue_trigger_long
+    # 2.42 -> 2.38 unrelated constraints, mid 2.69 -> 2.68); 0.03-0.06 keep every cue,
+    # 0.07 loses a cue_trigger pair, 0.08 one of preference_requests too
+    # (docs/constraints.md, "The request as a statement's nearest neighbour")
+    reciprocal: float = 0.05
     # a memory drawn from a constraint the profile left out keeps its place among the
     # items only with evidence of its own: a shared word, among this many memories
     # nearest the request, or as close as the closest one behind a carried entry
@@ -185,6 +196,9 @@ class Profile:
     areas: np.ndarray | None = field(default=None, compare=False, repr=False)
     # ... and among the things the areas list (text/areas.py: thing_shares)
     things: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # ... and its greatest cosine with a statement of another entry of other messages
+    # (recall/profile_consolidate.py: nearest_other); None: no embeddings
+    nearest: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def by_fact(self) -> dict[str, Standing]:
         """Every constraint's entry by fact id: the entry a statement is in, or the one

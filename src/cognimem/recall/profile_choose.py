@@ -8,7 +8,9 @@
 - **what bears on the request**: every live entry is ranked by relevance to the
   request — its closeness (its cosine with the request plus ``area_affinity`` times how
   much the two fall in the same decision areas, graded, and ``thing_affinity`` times
-  how much they fall on the same things the areas list: ``text/areas.py``) *less how
+  how much they fall on the same things the areas list: ``text/areas.py``, and
+  ``reciprocal`` when the request is nearer to it than any statement of the user's
+  other entries: the request is its nearest neighbour) *less how
   close it sits to the user's other constraints* (``crowding``: the mean cosine of its
   ``crowding_k`` nearest entries of other messages), a shared scope tag, importance,
   recency and kind (binding first) — and those within ``within`` of the best and at
@@ -138,11 +140,15 @@ def _closeness(
     request: tuple[np.ndarray | None, np.ndarray | None],
     config: ProfileConfig,
 ) -> np.ndarray:
-    """Per statement: its cosine with the request, plus ``area_affinity`` times how much
+    """Per statement: its cosine with the request (``reciprocal`` more when the request
+    is nearer to it than any statement of the user's other entries), plus
+    ``area_affinity`` times how much
     the two fall in the same decision areas and ``thing_affinity`` times how much they
     fall on the same things the areas list (``request``: the request's area and thing
     shares, None when unknown)."""
     cosine: np.ndarray = np.asarray(semantic)[profile.columns.rows].astype(np.float64)
+    if config.reciprocal and profile.nearest is not None:  # the request its nearest
+        cosine = cosine + config.reciprocal * (cosine >= profile.nearest)
     areas, things = request
     if config.area_affinity and areas is not None and profile.areas is not None:
         cosine = cosine + config.area_affinity * (profile.areas @ areas)

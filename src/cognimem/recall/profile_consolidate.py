@@ -10,6 +10,9 @@ stores keep one copy of the rows while no fact changes, and the profile is kept 
   same subject (the same predicate, and values that share words or embeddings at least
   ``same_subject`` close) leaves the profile; the fact itself stays stored, with its
   history, and the entry names it (``supersedes``);
+- **the nearest other statement**: per statement, its cosine with the nearest statement
+  of another entry of other messages (``Profile.nearest``): a request nearer to it than
+  that is the statement's own nearest neighbour (``ProfileConfig.reciprocal``);
 - **crowding**: each entry's mean cosine to its ``crowding_k`` nearest entries of other
   messages, the hubness correction the per-read ranking subtracts
   (``recall/profile_choose.py``); a stance's (a rule's or a value's) is blended with
@@ -30,7 +33,7 @@ from cognimem.models.knowledge import BINDING_CATEGORIES, Fact
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.profile import Profile, ProfileConfig, Standing
 
-__all__ = ["consolidate", "crowding_of", "stance_hubness"]
+__all__ = ["consolidate", "crowding_of", "nearest_other", "stance_hubness"]
 
 # a value opening with one of these is a stance against what follows ("no pork")
 _REFUSALS = frozenset(
@@ -107,7 +110,25 @@ def consolidate(
                 crowding=crowded,
             )
         )
-    return Profile(tuple(entries))
+    nearest = nearest_other(cosine, groups, one_message) if matrix is not None else None
+    return Profile(tuple(entries), nearest=nearest)
+
+
+def nearest_other(
+    cosine: np.ndarray, groups: Sequence[Sequence[int]], one_message: np.ndarray
+) -> np.ndarray:
+    """Per statement, in the profile's columns order (entries in turn, each one's
+    statements): its greatest cosine with a statement of another entry, leaving out
+    entries drawn from one of its own messages (as ``crowding_of`` does); -inf with
+    none."""
+    statements = [k for group in groups for k in group]
+    entry = np.array([at for at, group in enumerate(groups) for _ in group], dtype=np.int64)
+    if not statements:
+        return np.zeros(0)
+    others = np.array(cosine[np.ix_(statements, statements)], dtype=np.float64)
+    others[(entry[:, None] == entry[None, :]) | one_message[np.ix_(entry, entry)]] = -np.inf
+    out: np.ndarray = others.max(axis=1)
+    return out
 
 
 def _one_statement(a: Fact, b: Fact) -> bool:
