@@ -124,7 +124,11 @@ def mutual_gate(things: np.ndarray, floor: float, top: int | None = None) -> Cho
 
 
 def reciprocal(
-    bonus: float, rank: int = 0, inner: Choose | None = None, siblings: bool = False
+    bonus: float,
+    rank: int = 0,
+    inner: Choose | None = None,
+    siblings: bool = False,
+    least: int = 0,
 ) -> Choose:
     """An entry for which the request is nearer than all but ``rank`` of the user's
     other entries (by its statements' vectors) gains ``bonus`` in closeness."""
@@ -145,6 +149,10 @@ def reciprocal(
             sims[pr.one_message(profile)[np.ix_(entry, entry)]] = -np.inf
         to_q = v @ q
         closer = (sims > to_q[:, None]).sum(axis=1)
+        if least:  # only with enough other entries to be nearest among
+            counted = np.isfinite(sims)
+            others = np.array([len(set(entry[row])) for row in counted])
+            closer[others < least] = rank + 1
         semantic = np.array(inputs[0], dtype=np.float64)
         rows = profile.columns.rows
         semantic[rows] = semantic[rows] + bonus * (closer <= rank)
@@ -180,13 +188,28 @@ def simulate(record: Record, choose: Choose, step_near: int | None) -> tuple[boo
         return pr.simulate(record, choose)
     profile = call["profile"]
     semantic = np.asarray(call["inputs"][0])[profile.columns.rows]
-    order = np.argsort(-semantic)[:step_near]
+    if step_near == 0:  # the request is one of its statements' nearest neighbour
+        order = np.flatnonzero(semantic >= _nearest(profile))
+    else:
+        order = np.argsort(-semantic)[:step_near]
     near = set().union(*(set(profile.entries[profile.columns.entry[i]].event_ids()) for i in order))
     if step & near:
         return pr.simulate(record, choose)
     shown = dict(record["packet"])
     shown["step"] = []
     return pr.simulate({**record, "packet": shown}, choose)
+
+
+def _nearest(profile: Profile) -> np.ndarray:
+    call = CALLS[id(profile)]
+    v = np.asarray(call["vectors"], dtype=np.float64)
+    v = v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)
+    entry = profile.columns.entry
+    sims = v @ v.T
+    sims[entry[:, None] == entry[None, :]] = -np.inf
+    sims[pr.one_message(profile)[np.ix_(entry, entry)]] = -np.inf
+    out: np.ndarray = sims.max(axis=1) if len(sims) else np.zeros(0)
+    return out
 
 
 def evaluate(
@@ -238,7 +261,13 @@ def main() -> None:
     )
     for b in (0.04, 0.05, 0.06):
         table[f"reciprocal-{b}-0-siblings"] = (reciprocal(b, 0, None, True), None)
+    for least in (3, 5):
+        table[f"reciprocal-0.05-0-siblings-least{least}"] = (
+            reciprocal(0.05, 0, None, True, least),
+            None,
+        )
     table["reciprocal-0.05-0+stepnear-1"] = (reciprocal(0.05, 0), 1)
+    table["reciprocal-0.05-0-siblings+stepnear-0"] = (reciprocal(0.05, 0, None, True), 0)
     for z in (0.0, 0.5, 1.0, 1.5, 2.0):
         table[f"mutualgate-{z}"] = (mutual_gate(things, z), None)
         table[f"mutualgatetop-{z}"] = (mutual_gate(things, z - 2.0, 10), None)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from cognimem.models import Scope
 from cognimem.models.knowledge import Fact, FactCategory
@@ -400,7 +401,8 @@ def test_each_statements_nearest_other_leaves_out_its_entry_and_its_messages() -
     ).model_copy(update={"evidence_event_ids": ["e1"]})
     other = fact(4, "spicy food", polarity=False)
     matrix = np.vstack([unit(1, 0, 0), unit(0.95, 0.3, 0), unit(1, 0.8, 0.3), unit(0.6, 0, 0.8)])
-    profile = consolidate([rule, paraphrase, cause, other], [0, 1, 2, 3], matrix, CONFIG)
+    few = replace(CONFIG, crowding_k=1)
+    profile = consolidate([rule, paraphrase, cause, other], [0, 1, 2, 3], matrix, few)
     assert [[f.id for f in s.statements] for s in profile.entries] == [["f1", "f2"], ["f3"], ["f4"]]
     assert profile.nearest is not None
     cos = matrix @ matrix.T
@@ -409,21 +411,34 @@ def test_each_statements_nearest_other_leaves_out_its_entry_and_its_messages() -
     expected = [cos[0, 3], cos[1, 3], cos[2, 3], max(cos[3, 0], cos[3, 1], cos[3, 2])]
     assert np.allclose(profile.nearest, expected, atol=1e-6)
     assert consolidate([rule], [0], None, CONFIG).nearest is None
-    lone = nearest_other(np.ones((1, 1)), [[0]], np.zeros((1, 1), dtype=bool))
-    assert lone.tolist() == [-np.inf]
+    # with fewer other entries than crowding_k no request is a statement's nearest
+    assert (
+        consolidate([rule, paraphrase, cause, other], [0, 1, 2, 3], matrix, CONFIG).nearest
+        is not None
+    )
+    too_few = consolidate(
+        [rule, paraphrase, cause, other], [0, 1, 2, 3], matrix, replace(CONFIG, crowding_k=2)
+    )
+    assert too_few.nearest is not None
+    # f1, f2 and f3 have one other entry (f4), f4 two (f1's and f3's)
+    assert np.isinf(too_few.nearest[:3]).all()
+    assert too_few.nearest[3] == pytest.approx(expected[3])
+    lone = nearest_other(np.ones((1, 1)), [[0]], np.zeros((1, 1), dtype=bool), 1)
+    assert lone.tolist() == [np.inf]
 
 
 def test_an_entry_the_request_is_nearest_to_gains_and_narrows_the_margin() -> None:
     # two rules 0.6 close to each other, a third apart: the request is nearer to f0 than
     # f0 is to f1 (its nearest), and farther from f1 than f1 is from f0
+    # (nearest among two others: crowding_k 2)
     facts = [fact(i, f"rule {i}", predicate=f"topic{i}", said=T0) for i in range(3)]
     matrix = np.vstack([unit(1, 0, 0), unit(0.6, 0.8, 0), unit(0, 0, 1)])
-    profile = consolidate(facts, [0, 1, 2], matrix, CONFIG)
+    profile = consolidate(facts, [0, 1, 2], matrix, replace(CONFIG, crowding_k=2))
     semantic = np.array([0.65, 0.32, -0.2])
     none = np.zeros(3, dtype=bool)
     without = choose(profile, semantic, none, none, T0, RELATIVE)
     assert [e.standing.fact.id for e in without] == ["f0", "f1"]  # 0.33 apart: both in
-    bonus = replace(RELATIVE, reciprocal=0.05)
+    bonus = replace(RELATIVE, reciprocal=0.05)  # the crowding_k of consolidate is not read
     chosen = choose(profile, semantic, none, none, T0, bonus)
     assert ProfileConfig().reciprocal == 0.05
     assert [e.standing.fact.id for e in chosen] == ["f0"]  # 0.38 apart: f1 out

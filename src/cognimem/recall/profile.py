@@ -136,15 +136,18 @@ class ProfileConfig:
     thing_affinity: float = 0.3
     thing_temperature: float = 0.06
     # a statement the request is nearer to than to any statement of the user's other
-    # entries (of other messages) — the request is its nearest neighbour — gains this
-    # in closeness (0: none). Raising the best raises the margin and the floors after
-    # it, so fewer others come along. On the tune halves, replayed from the captured
-    # profile inputs (benchmarks/profile_replay_mutual.py), the same cues on every set
-    # with fewer others shown (read: preference_requests 1.77 -> 1.67, ..._more 1.94 ->
-    # 1.82, ..._third 1.97 -> 1.93, ..._fourth 2.42 -> 2.40; replayed: cue_trigger_long
-    # 2.42 -> 2.38 unrelated constraints, mid 2.69 -> 2.68); 0.03-0.06 keep every cue,
-    # 0.07 loses a cue_trigger pair, 0.08 one of preference_requests too
-    # (docs/constraints.md, "The request as a statement's nearest neighbour")
+    # entries (of other messages, at least crowding_k of them) — the request is its
+    # nearest neighbour — gains this in closeness (0: none). Raising the best raises
+    # the margin and the floors after it, so fewer others come along. On the tune
+    # halves, replayed from the captured profile inputs
+    # (benchmarks/profile_replay_mutual.py), the same cues on every set with fewer
+    # others shown (read: preference_requests 1.77 -> 1.67, ..._more 1.94 -> 1.82,
+    # ..._third 1.97 -> 1.93, ..._fourth 2.42 -> 2.40; replayed: cue_trigger_long 2.42
+    # -> 2.38 unrelated constraints, mid 2.69 -> 2.68); 0.03-0.06 keep every cue, 0.07
+    # loses a cue_trigger pair, 0.08 one of preference_requests too. Without the
+    # crowding_k entries it lost a dilution scenario (3 constraints: the request was
+    # nearer to a chatty one than to its two others; that check set no longer judges
+    # it) (docs/constraints.md, "The request as a statement's nearest neighbour")
     reciprocal: float = 0.05
     # a memory drawn from a constraint the profile left out keeps its place among the
     # items only with evidence of its own: a shared word, among this many memories
@@ -197,7 +200,8 @@ class Profile:
     # ... and among the things the areas list (text/areas.py: thing_shares)
     things: np.ndarray | None = field(default=None, compare=False, repr=False)
     # ... and its greatest cosine with a statement of another entry of other messages
-    # (recall/profile_consolidate.py: nearest_other); None: no embeddings
+    # (recall/profile_consolidate.py: nearest_other; +inf with fewer than crowding_k
+    # such entries); None: no embeddings
     nearest: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def by_fact(self) -> dict[str, Standing]:

@@ -11,8 +11,9 @@ stores keep one copy of the rows while no fact changes, and the profile is kept 
   ``same_subject`` close) leaves the profile; the fact itself stays stored, with its
   history, and the entry names it (``supersedes``);
 - **the nearest other statement**: per statement, its cosine with the nearest statement
-  of another entry of other messages (``Profile.nearest``): a request nearer to it than
-  that is the statement's own nearest neighbour (``ProfileConfig.reciprocal``);
+  of another entry of other messages (``Profile.nearest``; with at least
+  ``crowding_k`` such entries): a request nearer to it than that is the statement's own
+  nearest neighbour (``ProfileConfig.reciprocal``);
 - **crowding**: each entry's mean cosine to its ``crowding_k`` nearest entries of other
   messages, the hubness correction the per-read ranking subtracts
   (``recall/profile_choose.py``); a stance's (a rule's or a value's) is blended with
@@ -110,24 +111,31 @@ def consolidate(
                 crowding=crowded,
             )
         )
-    nearest = nearest_other(cosine, groups, one_message) if matrix is not None else None
+    if matrix is None:
+        nearest = None
+    else:
+        nearest = nearest_other(cosine, groups, one_message, config.crowding_k)
     return Profile(tuple(entries), nearest=nearest)
 
 
 def nearest_other(
-    cosine: np.ndarray, groups: Sequence[Sequence[int]], one_message: np.ndarray
+    cosine: np.ndarray, groups: Sequence[Sequence[int]], one_message: np.ndarray, least: int
 ) -> np.ndarray:
     """Per statement, in the profile's columns order (entries in turn, each one's
     statements): its greatest cosine with a statement of another entry, leaving out
-    entries drawn from one of its own messages (as ``crowding_of`` does); -inf with
-    none."""
+    entries drawn from one of its own messages (as ``crowding_of`` does); +inf (no
+    request is nearer) with fewer than ``least`` such entries: among two or three
+    others, being nearer than them says little (a request 0.19 from "My phone battery
+    dies so fast these days" was nearer than its two others)."""
     statements = [k for group in groups for k in group]
     entry = np.array([at for at, group in enumerate(groups) for _ in group], dtype=np.int64)
     if not statements:
         return np.zeros(0)
-    others = np.array(cosine[np.ix_(statements, statements)], dtype=np.float64)
-    others[(entry[:, None] == entry[None, :]) | one_message[np.ix_(entry, entry)]] = -np.inf
-    out: np.ndarray = others.max(axis=1)
+    apart = ~one_message[np.ix_(entry, entry)] & (entry[:, None] != entry[None, :])
+    others = np.where(apart, np.asarray(cosine[np.ix_(statements, statements)]), -np.inf)
+    entries = ~one_message & ~np.eye(len(groups), dtype=bool)
+    out: np.ndarray = others.max(axis=1).astype(np.float64)
+    out[entries.sum(axis=1)[entry] < max(least, 1)] = np.inf
     return out
 
 
