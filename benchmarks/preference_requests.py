@@ -19,8 +19,8 @@ settings:
    (``preset=None``), the default ``limit`` and ``max_tokens``, and again with plain
    dense retrieval (``preset="vector"``) for reference.
 
-Another set of pairs (``--data``, e.g. ``preference_requests_more.jsonl`` or
-``preference_requests_third.jsonl``, whose topics
+Another set of pairs (``--data``, e.g. ``preference_requests_more.jsonl``,
+``preference_requests_third.jsonl`` or ``preference_requests_fourth.jsonl``, whose topics
 ``constraint_statements.jsonl`` does not hold) draws the nine others from its own
 statements: one statement of each of nine other topics of the pair's half. Its results
 are written under the data file's name.

@@ -12,13 +12,21 @@ changes one thing:
   favourite way to start the day") is near every request too;
 - ``mutualtop-M``: the same against the mean of the statement's ten nearest listed
   things (a local scale, as CSLS in cross-lingual retrieval);
+- ``reciprocal-B-R[-siblings][-leastN]``: a statement the request is nearer to than
+  to all but ``R`` statements of the user's other entries gains ``B`` in closeness
+  (``-siblings``: entries drawn from one of its messages left out, as the crowding
+  does; ``-leastN``: only with at least ``N`` such entries). ``reciprocal-0.05-0``
+  with both is what ``ProfileConfig.reciprocal`` ships; ``+stepnear-0`` also keeps the
+  step's pick only when the request is one of its statements' nearest neighbour;
 - ``elbow-G``: after the best, the entries only down to the widest drop in score
   among the places, when that drop is ``G`` or more (a cap tied to the score gap);
 - ``stepnear-K``: the constraint step's best pick keeps its place only when the
   profile carries it or its closeness is among the profile's ``K`` best.
 
 Usage (repository root): ``PYTHONPATH=src:benchmarks python
-benchmarks/profile_replay_mutual.py DIR [--half tune|check] [LEVER ...]``.
+benchmarks/profile_replay_mutual.py [--half tune|check] DIR [LEVER ...]`` (``DIR``:
+the ``*.pkl`` captures; docs/constraints.md, "The request as a statement's nearest
+neighbour", gives the numbers).
 """
 
 from __future__ import annotations
