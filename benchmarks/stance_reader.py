@@ -128,10 +128,19 @@ class StanceReader:
             raise UsageError(f"the stance reader's weights at {path} are not for {WIDTH} inputs")
         return cls(stance.astype(np.float32), polarity.astype(np.float32), threshold)
 
+    def inputs(self, vector: np.ndarray, text: str) -> np.ndarray:
+        """The heads' input for ``text`` and its vector (``features``)."""
+        return features(vector, text)
+
+    @property
+    def vector_shape(self) -> tuple[int, ...]:
+        """The shape of the vector :meth:`read` takes."""
+        return (DIMENSION,)
+
     def scores(self, vector: np.ndarray, text: str) -> tuple[float, float]:
         """How likely ``text`` (whose vector ``vector`` is) states a standing stance,
         and that the stance is for what it names."""
-        x = features(vector, text)
+        x = self.inputs(vector, text)
         s = float(x @ self.stance[:-1] + self.stance[-1])
         p = float(x @ self.polarity[:-1] + self.polarity[-1])
         return 1 / (1 + np.exp(-s)), 1 / (1 + np.exp(-p))
@@ -144,7 +153,7 @@ class StanceReader:
         rules read no constraint or preference and the message is one sentence that
         states something;
         else ``extraction`` itself."""
-        if vector is None or vector.shape != (DIMENSION,):
+        if vector is None or vector.shape != self.vector_shape:
             return extraction
         if any(f.category in READ_AS_STANCE for f in extraction.facts):
             return extraction

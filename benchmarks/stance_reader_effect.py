@@ -11,7 +11,7 @@ author, by the shipped MiniLM embedder).
 
 Usage (from the repository root):
 
-    PYTHONPATH=src python benchmarks/stance_reader_effect.py [--out FILE.md]
+    PYTHONPATH=src python benchmarks/stance_reader_effect.py [--reader rich] [--out FILE.md]
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import nothing_probes as npb
 from _machine import describe, provenance
 from stance_data import STATEMENT_SETS
 from stance_reader import READ_AS_STANCE, StanceReader, shipped_reader, stated
+from stance_reader_rich import rich_reader
 
 from cognimem.ingest.extract.coref import Discourse
 from cognimem.ingest.extract.rules import RuleExtractor
@@ -76,9 +77,21 @@ def embed(texts: Sequence[str]) -> dict[str, np.ndarray]:
     return dict(zip(distinct, matrix, strict=True))
 
 
+# which reader is measured: the pooled one (``stance_reader``) or ``--reader rich``
+# (``stance_reader_rich``, whose vectors are its rows of inputs)
+_RICH: list[bool] = [False]
+
+
+def _reading(texts: Sequence[str]) -> ReadingExtractor:
+    """The rules + the measured reader over ``texts``' vectors (or rows of inputs)."""
+    if _RICH[0]:
+        reader = rich_reader()
+        return ReadingExtractor(reader, reader.inputs_for(texts))
+    return ReadingExtractor(shipped_reader(), embed(texts))
+
+
 def _both(texts: Sequence[str], run: Callable[[RuleExtractor], str]) -> tuple[str, str]:
-    reading = ReadingExtractor(shipped_reader(), embed(texts))
-    return run(RuleExtractor()), run(reading)
+    return run(RuleExtractor()), run(_reading(texts))
 
 
 def constraints() -> list[str]:
@@ -87,7 +100,7 @@ def constraints() -> list[str]:
     pooled = {h: [0] * 8 for h in cr.SPLITS}
     for name in STATEMENT_SETS:
         rows = cr.load(DATA / f"{name}.jsonl")
-        reading = ReadingExtractor(shipped_reader(), embed([r.text for r in rows]))
+        reading = _reading([r.text for r in rows])
         for half in cr.SPLITS:
             mine = [r for r in rows if r.split == half]
             cells = []
@@ -140,7 +153,7 @@ def unseen() -> list[str]:
     ]
     for name in UNSEEN_SETS:
         rows = cr.load(DATA / f"{name}.jsonl")
-        reading = ReadingExtractor(shipped_reader(), embed([r.text for r in rows]))
+        reading = _reading([r.text for r in rows])
         for label, x in (("rules alone", RuleExtractor()), ("rules + stance reader", reading)):
             cells = _unseen_cells(cr.score(rows, x))
             lines.append(f"| {name} | {label} | " + " | ".join(cells) + " |")
@@ -239,11 +252,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path)
     parser.add_argument("--unseen-only", action="store_true", help="only the sets no one tuned on")
+    parser.add_argument("--reader", choices=("pooled", "rich"), default="pooled")
     args = parser.parse_args(argv)
+    _RICH[0] = args.reader == "rich"
+    command = "PYTHONPATH=src python benchmarks/stance_reader_effect.py"
+    if _RICH[0]:
+        command += " --reader rich"
     lines = [
         "# The stance reader on the fact-level sets, before / after",
         "",
-        *provenance("PYTHONPATH=src python benchmarks/stance_reader_effect.py", describe()),
+        *provenance(command, describe()),
     ]
     lines += ["", *unseen(), ""]
     if args.unseen_only:

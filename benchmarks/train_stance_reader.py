@@ -79,7 +79,9 @@ def fold_of(group: str) -> int:
     return int(hashlib.sha256(group.encode()).hexdigest(), 16) % FOLDS
 
 
-def out_of_fold(x: np.ndarray, rows: Sequence[Example]) -> tuple[np.ndarray, np.ndarray]:
+def out_of_fold(
+    x: np.ndarray, rows: Sequence[Example], penalty: float = PENALTY
+) -> tuple[np.ndarray, np.ndarray]:
     """Each tune row's stance and "for" scores from heads fitted without its fold."""
     folds = np.array([fold_of(r.group) for r in rows])
     stance = np.array([r.stance for r in rows], dtype=np.float64)
@@ -87,9 +89,9 @@ def out_of_fold(x: np.ndarray, rows: Sequence[Example]) -> tuple[np.ndarray, np.
     s_out, p_out = np.zeros(len(rows)), np.zeros(len(rows))
     for k in range(FOLDS):
         train, test = folds != k, folds == k
-        s_out[test] = predict(fit(x[train], stance[train]), x[test])
+        s_out[test] = predict(fit(x[train], stance[train], penalty), x[test])
         pos = train & (stance == 1)
-        p_out[test] = predict(fit(x[pos], polarity[pos]), x[test])
+        p_out[test] = predict(fit(x[pos], polarity[pos], penalty), x[test])
     return s_out, p_out
 
 
