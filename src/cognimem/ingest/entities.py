@@ -6,7 +6,9 @@ match about equally well) is reported with its candidates and left unlinked — 
 guessed. A lone first name ("Sarah"), or a short form of one ("Chris"), is the person of
 that first name already known in the scope, or named in full in the same write ("Sarah
 Jones"), when exactly one fits; the link is learned as a ``coreference`` alias (an alias
-edit undoes it). A person named in full keeps their first name as such an alias at
+edit undoes it). A short form the rules read as a person's name ("Dom" for Dominic
+Price, ``Mention.link_only``) is linked so too, and left alone when none or several fit:
+never an entity of its own. A person named in full keeps their first name as such an alias at
 once, unless another name in the scope is or starts with it; a second full name of a
 first name kept so gets it too, which leaves it ambiguous alone. Pronouns are
 resolved before this (``ingest/extract/coref.py`` on the rule path, the LLM's prompt
@@ -39,6 +41,9 @@ SELF_PROPERTY = "self"
 class Mention:
     name: str
     type: EntityType = EntityType.OTHER
+    # a short form the rule extractor read as a person's name ("Dom": Dominic Price):
+    # linked when exactly one person fits, else left alone (never an entity of its own)
+    link_only: bool = False
 
 
 @dataclass
@@ -158,6 +163,8 @@ class EntityResolver:
                         _alias(found.entity_id, norm, user, AliasSource.COREFERENCE, 0.8)
                     )
                     continue
+            if wanted[norm].link_only:
+                continue
             found = self._fuzzy(norm, fuzzy_pool) if len(norm) >= self._min_fuzzy else None
             if found is not None:
                 out.by_name[norm] = found

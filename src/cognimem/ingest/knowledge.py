@@ -38,6 +38,7 @@ from cognimem.text.names import (
     fact_key,
     is_self,
     normalize_name,
+    shortens,
     slug,
     subject_slug,
 )
@@ -325,6 +326,11 @@ def _mentions(said: Sequence[Said]) -> list[Mention]:
         for r in x.relations:
             out += [Mention(r.source), Mention(r.target)]
         out += [Mention(link.name, EntityType.PERSON) for link in x.coreference]
+        out += [
+            Mention(link.said, EntityType.PERSON, link_only=True)
+            for link in x.coreference
+            if shortens(link.said, link.name)
+        ]
     return out
 
 

@@ -29,13 +29,14 @@ from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.ingest.implications import tag_areas
 from cognimem.ingest.knowledge import Said, fact_text
 from cognimem.ingest.scoring import novelty, write_importance
+from cognimem.ingest.short_names import shortens_a_known_name
 from cognimem.ingest.timing import EMBEDDING, EXTRACTION, RECONCILIATION, StepTimer
 from cognimem.models import Event, KnowledgeReport, MemoryItem, Role
 from cognimem.models.extraction import Extraction, ExtractionInput, Extractor
 from cognimem.models.profiles import IngestProfile
 from cognimem.providers.embeddings import Embedder
 from cognimem.store.degraded import fallbacks
-from cognimem.store.protocols import ItemStore, ProcedureStore
+from cognimem.store.protocols import ItemStore, KnowledgeStore, ProcedureStore
 from cognimem.store.types import ItemFilter, Knowledge, PendingItem, PendingMessage
 from cognimem.text.areas import AreaDescriptions
 
@@ -48,8 +49,9 @@ WINDOW = 6
 _FIRST_READ = 4 * WINDOW
 
 
-class _Store(ItemStore, ProcedureStore, Protocol):
-    """What the middle of the funnel reads: items, and the conversation so far."""
+class _Store(ItemStore, ProcedureStore, KnowledgeStore, Protocol):
+    """What the middle of the funnel reads: items, the conversation so far, and the
+    names the scope knows."""
 
 
 Vectors = dict[str, np.ndarray]
@@ -191,7 +193,7 @@ class Understander:
                 )
                 for i in readable
             ]
-            if self._llm is None and any(may_refer(x.text) for x in inputs):
+            if self._llm is None and await self._refers_back(inputs, gated[readable[0]].event):
                 context = await self._window([gated[i].event for i in readable])
                 inputs[0] = inputs[0].model_copy(update={"context": context})
             found, report.extractor, problem = await self._extract(inputs)
@@ -236,6 +238,14 @@ class Understander:
                 problem = f"llm extraction failed ({exc.type}: {exc.message}); rules used"
                 return await self._rules.extract(inputs), "rules", problem
         return await self._rules.extract(inputs), "rules", None
+
+    async def _refers_back(self, inputs: Sequence[ExtractionInput], first: Event) -> bool:
+        """Whether the batch may point back to someone named before it: a pronoun or a
+        role word, or a short form of a person's name the scope knows ("Dom")."""
+        texts = [x.text for x in inputs]
+        if any(map(may_refer, texts)):
+            return True
+        return await shortens_a_known_name(self._store, first.scope, texts)
 
     async def _window(self, events: Sequence[Event]) -> tuple[str, ...]:
         """The user's messages said just before ``events`` in the same conversation

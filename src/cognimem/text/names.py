@@ -66,3 +66,16 @@ def fact_key(subject: str, category: str, predicate: str, value: str, *, multi_v
 def is_under(key: str, prefix: str) -> bool:
     """Whether ``key`` is ``prefix`` itself or a multi-valued key below it."""
     return key == prefix or key.startswith(prefix + ":")
+
+
+def shortens(short: str, full: str) -> bool:
+    """Whether ``short`` is a short form of the first name of ``full``, a name of two
+    words or more ("Dom" of "Dominic Price"): its opening, three letters at least and
+    fewer than the first name's."""
+    word, first = normalize_name(short), normalize_name(full).split()
+    return (
+        len(first) > 1
+        and " " not in word
+        and 3 <= len(word) < len(first[0])
+        and first[0].startswith(word)
+    )

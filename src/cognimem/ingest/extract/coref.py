@@ -189,6 +189,21 @@ def refers_back(text: str, window: tuple[str, ...]) -> bool:
     return _THEY_ANY.search(text) is not None and any(map(names_pronouns, window))
 
 
+def short_forms(text: str) -> set[str]:
+    """The capitalised words of ``text`` that may be short forms of a name said before
+    ("Dom"), lower-cased: no pronoun, function word or common noun that is no first
+    name (cheap; whether one shortens a person's name is the caller's question)."""
+    return {low for w in _SHORT.findall(text) if _may_shorten(w, low := w.lower())}
+
+
+def _may_shorten(word: str, low: str) -> bool:
+    return not (
+        low in _PRONOUN_GENDER
+        or low in vocab.NOT_NAMES
+        or (not is_first_name(word) and first_class(low) is not None)
+    )
+
+
 def _shortens(text: str, window: tuple[str, ...]) -> bool:
     """Whether a capitalised word of ``text`` opens a longer one in ``window`` ("Dom",
     "Dominic"): a short form of a name said before, perhaps (cheap)."""
@@ -368,12 +383,7 @@ class Discourse:
         word, a common noun that is no first name: "Can", "Will"), nobody is named so
         already and their pronouns agree; else ``word`` as said."""
         low = word.lower()
-        if (
-            low in _PRONOUN_GENDER
-            or low in vocab.NOT_NAMES
-            or low in self._people
-            or (not is_first_name(word) and first_class(low) is not None)
-        ):
+        if low in self._people or not _may_shorten(word, low):
             return word
         gender = first_name_gender(word)
         fits = [
