@@ -77,3 +77,11 @@ async def test_a_short_form_the_scope_shares_is_no_alias(memory: Memory) -> None
     assert "Dom" not in known
     for name in ("Dominic Price", "Dominique Roy"):
         assert not any(alias == "dom" for alias, _ in known[name][1])
+
+
+async def test_a_read_that_says_the_short_form_finds_the_person(memory: Memory) -> None:
+    await say(memory, NAMED, SAID, "I had pasta for lunch.", "The weather was nice today.")
+    packet = await memory.read("Where does Dom live?", user_id=U, explain=True)
+    [moved] = [i for i in packet.items if i.text == NAMED]  # says no "Dom" itself
+    reasons = [e.reason or "" for e in packet.explain or [] if e.id == moved.id]
+    assert any("through the graph from an entity the query names" in r for r in reasons)
