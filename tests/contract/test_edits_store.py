@@ -28,6 +28,7 @@ from cognimem.models.references import ItemLinks, ItemReference
 from cognimem.store import ItemFilter, Store
 from cognimem.store.arguments import (
     AliasDeletion,
+    AliasesRemoved,
     ConflictResolution,
     ItemEdit,
     ItemsForgetting,
@@ -180,10 +181,10 @@ async def test_remove_aliases_takes_one_user_s_rows_and_writes_the_rest(store: S
                                                         mine, bobs, shared])
     )  # fmt: skip
     note = history(sarah.id, "alias_removed")
-    removed = await store.remove_aliases(
+    done = await store.remove_aliases(
         AliasDeletion(sarah, "sarah", "alice", lambda *_: Knowledge(history=[note]))
     )
-    assert removed == [mine]
+    assert done == AliasesRemoved([mine], [])
     left = await store.find_aliases(KnowledgeView("t1", "default", None, all_users=True), None)
     assert sorted((a.alias, a.user_id or "") for a in left) == [
         ("sarah", ""), ("sarah", "bob"), ("sarah jones", "alice"),
@@ -407,13 +408,14 @@ async def test_remove_aliases_archives_the_user_s_profiles_once_a_fact_moves(
         archived.append(ids)
         return Knowledge(history=[history(i, "archived") for i in ids])
 
-    await store.remove_aliases(
+    done = await store.remove_aliases(
         AliasDeletion(sarah, "sally", "alice", lambda *_: Knowledge(),
                       move=lambda f, _: moved if moves else None,
                       profiles=(sarah.id, twin.id), archive=archive)
     )  # fmt: skip
     stale = sorted([hers.item.id, twins.item.id]) if moves else []
     assert [sorted(ids) for ids in archived] == [stale]
+    assert sorted(done.archived) == stale  # for the caller to build again
     ids = [hers.item.id, twins.item.id, *(p.item.id for p in others)]
     status = {i.id: i.status for i in await store.get_items("t1", ids)}
     assert status == {i: ItemStatus.ARCHIVED if i in stale else ItemStatus.ACTIVE for i in ids}

@@ -13,9 +13,11 @@ import pytest
 
 from cognimem import AsyncMemoryClient, Conflict, InvalidInput, Memory, NotFound, Settings
 from cognimem.api import create_app
+from cognimem.errors import ProviderUnavailable
 from cognimem.models import ItemStatus, MemoryItem
 from cognimem.models.knowledge import AliasSource, Entity, EntityType
 from cognimem.providers.fakes import HashingEmbedder
+from cognimem.providers.llm.fakes import ScriptedLLM
 from tests.doubles import new_api_key
 
 U = "u1"
@@ -50,6 +52,9 @@ async def test_a_first_name_merged_by_mistake_splits_into_its_own_person(
         "Sarah", EntityType.PERSON, {"split_from": sarah.id},
     )  # fmt: skip
     assert [a.alias for a in undone.split_into.aliases] == ["sarah"]
+    # no profile was made (no consolidation pass ran): none is built by the edit either
+    assert (undone.rebuilt_profiles, undone.degraded) == ([], [])
+    assert await memory.list_items(user_id=U, kinds=["summary"]) == []
 
     # provenance: the merge and its undoing are both in the entity's history
     history = await memory.history(sarah.id)
@@ -480,12 +485,19 @@ async def profiles_of(face: Face, memory_url: str) -> dict[str, MemoryItem]:
     return {s.key or "": s for s in found if s.metadata["consolidation"]["group"] == "profile"}
 
 
-async def test_a_split_and_its_merge_archive_the_profiles_they_leave_stale(
+async def live_profiles(face: Face) -> dict[str, MemoryItem]:
+    """The user's live profiles as they are (no consolidation pass), by their key."""
+    found = await face.list_items(user_id=U, kinds=["summary"], statuses=["active"])
+    return {s.key or "": s for s in found if s.metadata["consolidation"]["group"] == "profile"}
+
+
+async def test_a_split_and_its_merge_rebuild_the_profiles_they_leave_stale(
     face: Face, memory_url: str
 ) -> None:
-    """A profile states its subject's facts: once a split moves some of them, neither
-    person's profile is read until the next pass builds both again; the same when the
-    name is given back, and the split-off person's profile does not keep them."""
+    """A profile states its subject's facts: once a split moves some of them, both
+    people's profiles are archived in the edit and built again right after it, each as a
+    consolidation pass builds it (a pass then finds nothing to change); the same when
+    the name is given back, and the split-off person, left with no fact, has none."""
     for line in (
         "My colleague Elizabeth Smith is a lawyer.",
         "She goes by Lizzie.",
@@ -502,23 +514,88 @@ async def test_a_split_and_its_merge_archive_the_profiles_they_leave_stale(
     undone = await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
     assert undone.split_into is not None
     twin = undone.split_into.entity
+    assert undone.degraded == []
     assert (await face.get(hers.id)).status is ItemStatus.ARCHIVED
-    entry = (await face.history(hers.id))[-1]
-    assert (entry.action, entry.actor) == ("archived", "api")
-    assert entry.after == {"status": "archived", "because": "alias_removed", "entity_id": liz.id}
-    split = await profiles_of(face, memory_url)
-    assert "Acme" not in split[f"profile:{liz.id}"].text
+    archived, superseded = (await face.history(hers.id))[-2:]
+    assert (archived.action, archived.actor) == ("archived", "api")
+    assert archived.after == {"status": "archived", "because": "alias_removed", "entity_id": liz.id}
+    # rebuilt at once, no consolidation pass: hers without Lizzie's job, Lizzie's own
+    split = await live_profiles(face)
+    assert set(split) == {f"profile:{liz.id}", f"profile:{twin.id}"}
+    assert sorted(undone.rebuilt_profiles) == sorted(p.id for p in split.values())
+    rebuilt = split[f"profile:{liz.id}"]
+    assert "Acme" not in rebuilt.text
+    assert "Elizabeth Smith likes tea" in rebuilt.text
     assert "Lizzie works at Acme Corp" in split[f"profile:{twin.id}"].text
     assert split[f"profile:{twin.id}"].entities == [twin.id]
+    # provenance: the archived profile names the one built in its place, and that one
+    # names the edit and what it replaced
+    assert (superseded.action, superseded.actor) == ("superseded", "api")
+    assert superseded.after == {
+        "status": "archived", "superseded_by": rebuilt.id, "because": "alias_removed",
+    }  # fmt: skip
+    [made] = await face.history(rebuilt.id)
+    assert (made.action, made.actor) == ("rebuilt", "api")
+    assert made.before == {"id": hers.id, "text": hers.text}
+    assert made.after is not None
+    assert (made.after["because"], made.after["key"]) == ("alias_removed", rebuilt.key)
+    [twins] = await face.history(split[f"profile:{twin.id}"].id)
+    assert (twins.action, twins.before) == ("rebuilt", None)
+    # what consolidation builds: a pass finds both as it would write them
+    assert {k: p.id for k, p in (await profiles_of(face, memory_url)).items()} == {
+        k: p.id for k, p in split.items()
+    }
 
-    await face.add_alias(liz.id, "Lizzie", user_id=U)
+    back = await face.add_alias(liz.id, "Lizzie", user_id=U)
+    assert back.degraded == []
     for p in split.values():
         assert (await face.get(p.id)).status is ItemStatus.ARCHIVED
-    # the split-off person's archived profile does not keep them
     assert [h.action for h in await face.history(twin.id)][-1] == "deleted"
-    merged = await profiles_of(face, memory_url)
+    merged = await live_profiles(face)
     assert set(merged) == {f"profile:{liz.id}"}
+    assert back.rebuilt_profiles == [merged[f"profile:{liz.id}"].id]
     assert "Lizzie works at Acme Corp" in merged[f"profile:{liz.id}"].text
+    # the split-off person's archived profile is not built again (no fact is hers)
+    assert [h.action for h in await face.history(split[f"profile:{twin.id}"].id)][-1] == (
+        "archived"
+    )
+    assert {k: p.id for k, p in (await profiles_of(face, memory_url)).items()} == {
+        k: p.id for k, p in merged.items()
+    }
+
+
+async def test_a_profile_the_llm_fails_to_rebuild_is_written_extractively_and_said(
+    memory_url: str, memory: Memory
+) -> None:
+    """With an LLM configured, a rebuilt profile's gist is the LLM's; when it fails, the
+    profile is written extractively and the edit's result says so (``degraded``)."""
+    for line in (
+        "My colleague Elizabeth Smith is a lawyer.",
+        "She goes by Lizzie.",
+        "Lizzie works at Acme Corp.",
+        "Lizzie likes jazz.",
+        "Elizabeth Smith likes tea.",
+    ):
+        await memory.write(line, user_id=U, session_id="s1")
+    liz = {e.name: e for e, _ in await memory.entities(user_id=U)}["Elizabeth Smith"]
+    await profiles_of(memory, memory_url)
+    down = ScriptedLLM(
+        responder=lambda _: (_ for _ in ()).throw(
+            ProviderUnavailable("down", provider="llm", model="scripted")
+        )
+    )
+    async with Memory.open(
+        memory_url, settings=Settings(), embedder=HashingEmbedder(), llm=down
+    ) as with_llm:
+        undone = await with_llm.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    assert undone.split_into is not None
+    keys = {f"profile:{liz.id}", f"profile:{undone.split_into.entity.id}"}
+    assert len(down.calls) == len(keys)  # one call per profile
+    assert sorted(undone.degraded) == sorted(f"{k}: down" for k in keys)
+    now = await live_profiles(memory)
+    assert set(now) == keys
+    assert sorted(undone.rebuilt_profiles) == sorted(p.id for p in now.values())
+    assert now[f"profile:{liz.id}"].text.startswith("What is known about Elizabeth Smith:")
 
 
 @pytest.mark.parametrize("nickname_first", [False, True], ids=["name-first", "nickname-first"])

@@ -21,12 +21,16 @@ export interface AliasAddition {
   entity: EntityWithAliases;
   added: Alias[];
   merged_from: EntityWithAliases | null;
+  rebuilt_profiles: string[];
+  degraded: string[];
 }
 
 export interface AliasRemoval {
   entity: EntityWithAliases;
   removed: Alias[];
   split_into: EntityWithAliases | null;
+  rebuilt_profiles: string[];
+  degraded: string[];
 }
 
 export interface AliasRemoveRequest {

@@ -59,8 +59,15 @@ A profile (consolidation's summary of a subject, built from its facts) is not re
 here: once a split or a merge moves a fact (or merges the entity back), the user's live
 profiles of both entities are archived in the same transaction (``archived``: an
 ``archived`` entry each, ``because`` the edit), so no read shows a profile stating what
-is now another entity's; the next consolidation pass builds them again from the facts
-as they are.
+is now another entity's. Right after the transaction commits, the service builds the
+two entities' profiles again from the facts as they are (``services/lifecycle/
+profiles.py``: consolidation's own profile groups and gists, for those entities alone).
+That runs after the transaction, not in it: a profile's gist may need the LLM (seconds,
+and it can fail) and its vector the embedder, neither of which may hold the store's one
+writer (SQLite) or the rows the edit locks (PostgreSQL), and the facts it states are
+those the transaction moves, known only once it has run. Between the two, a read finds
+no profile of either entity (as before any consolidation pass), never a stale one; a
+rebuild that fails leaves them to the next pass and the edit's result says so.
 """
 
 from __future__ import annotations
@@ -301,7 +308,8 @@ def retired(twin: Entity, entity: Entity, now: datetime) -> Knowledge:
 def archived(entity: Entity, edit: str, now: datetime, profiles: Sequence[str]) -> Knowledge:
     """The ``archived`` entry of each consolidation profile an alias ``edit`` (of
     ``entity``: ``alias_removed`` or ``alias_added``) archived: it stated facts the edit
-    moved, so it is not read until the next consolidation pass builds it again."""
+    moved, so it is not read; the edit builds the entity's profile again once it has
+    committed (``services/lifecycle/profiles.py``)."""
     return Knowledge(
         history=[
             _item_entry(

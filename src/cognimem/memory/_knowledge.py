@@ -66,7 +66,10 @@ class KnowledgeCalls:
         With ``split`` the name becomes an entity of its own, holding those links, so
         later mentions of it resolve there instead of linking back, and the facts said
         through the name alone move to it (the user's profiles of both entities are
-        archived until the next consolidation pass builds them again). ``NotFound`` for an
+        archived in the edit and built again right after it from the facts as they now
+        are, as consolidation builds them: ``rebuilt_profiles``; an LLM gist that failed,
+        written extractively, or a rebuild that failed, left to the next consolidation
+        pass, is named in ``degraded``). ``NotFound`` for an
         entity or alias the scope does not hold; ``InvalidInput`` for the entity's own
         name."""
         return await self._editing.remove_alias(entity_id, alias, options)
@@ -79,7 +82,8 @@ class KnowledgeCalls:
         split off this entity (``remove_alias(..., split=True)``), the split-off entity
         is merged back: the items' links, the summaries' entities and the facts the
         split moved come back (and those written about the name since), the user's
-        profiles of both are archived until the next consolidation pass, and the
+        profiles of both are archived and built again (``rebuilt_profiles``,
+        ``degraded`` as for ``remove_alias``), and the
         split-off entity is deleted once nothing names it. A name removed without a
         split and given back has the item links its removal took off come back.
         Nothing happens

@@ -280,17 +280,26 @@ class EntityWithAliases(BaseModel):
 class AliasAddition(BaseModel):
     """What giving a name to an entity did: the entity with the aliases it now has, the
     rows added, and the entity split off it under that name that was merged back
-    (``None`` when no split held the name)."""
+    (``None`` when no split held the name); the consolidation profiles the merge built
+    again (their ids) and, when a profile's gist or the rebuild itself failed, why
+    (``degraded``: the profile was written extractively, or is left to the next
+    consolidation pass)."""
 
     entity: EntityWithAliases
     added: list[Alias]
     merged_from: EntityWithAliases | None = None
+    rebuilt_profiles: list[str] = Field(default_factory=list)
+    degraded: list[str] = Field(default_factory=list)
 
 
 class AliasRemoval(BaseModel):
     """What removing an alias did: the entity with the aliases it keeps, the rows that
-    were removed, and the entity the name was split into (``None`` without a split)."""
+    were removed, and the entity the name was split into (``None`` without a split);
+    the consolidation profiles the split built again and ``degraded`` as for
+    ``AliasAddition``."""
 
     entity: EntityWithAliases
     removed: list[Alias]
     split_into: EntityWithAliases | None = None
+    rebuilt_profiles: list[str] = Field(default_factory=list)
+    degraded: list[str] = Field(default_factory=list)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Annotated, Any, TypeVar, cast
@@ -19,7 +20,7 @@ from pydantic import Field, TypeAdapter
 
 from cognimem.editing import alias_facts, alias_settle, aliases, conflicts, edits
 from cognimem.editing.edits import Feedback
-from cognimem.errors import Conflict, InvalidInput, NotFound, StaleKnowledge
+from cognimem.errors import Conflict, InvalidInput, NotFound, ProviderError, StaleKnowledge
 from cognimem.ingest.gate import find_secrets, redact_pii
 from cognimem.models import ItemStatus, MemoryItem, Scope, Tier
 from cognimem.models.admin import ForgetResult
@@ -48,9 +49,11 @@ from cognimem.recall.analyze import query_terms
 from cognimem.recall.conversation.evidence import mentions
 from cognimem.services.browsing import BrowseService
 from cognimem.services.components import Components
+from cognimem.services.lifecycle.profiles import ProfileRebuild, Rebuilt
 from cognimem.services.reading import MAX_READ_TOKENS, ReadService
 from cognimem.store.arguments import (
     AliasDeletion,
+    AliasesRemoved,
     ItemEdit,
     KnowledgeView,
     Moved,
@@ -73,6 +76,7 @@ _IMPORTANCE = TypeAdapter(Annotated[float, Field(ge=0.0, le=1.0)] | None)
 _TIER = TypeAdapter(Tier | None)
 _FEEDBACK: TypeAdapter[Feedback | None] = TypeAdapter(Feedback | None)
 A = TypeVar("A")
+log = logging.getLogger(__name__)
 
 
 class EditService:
@@ -83,6 +87,7 @@ class EditService:
         self._parts = parts
         self._browsing = browsing
         self._reading = reading
+        self._profiles = ProfileRebuild(parts)
 
     async def delete(self, item_id: str, *, tenant_id: str) -> None:
         parts = self._parts
@@ -274,12 +279,15 @@ class EditService:
             return aliases.removal(entity, removed, twin, items, summaries, facts, now)
 
         deletion = _alias_deletion(entity, name, target.user_id, twin, then, now)
-        removed = await parts.store.remove_aliases(deletion)
+        done = await parts.store.remove_aliases(deletion)
+        rebuilt = await self._rebuilt(target, deletion, done, "alias_removed")
         with_aliases = await self._with_aliases(target)
         return AliasRemoval(
             entity=with_aliases(entity),
-            removed=removed,
+            removed=done.removed,
             split_into=None if twin is None else with_aliases(twin),
+            rebuilt_profiles=rebuilt.profiles,
+            degraded=rebuilt.degraded,
         )
 
     async def add_alias(
@@ -295,20 +303,45 @@ class EditService:
         holders = {a.entity_id for a in rows}
         now = parts.clock()
         twin = None
+        rebuilt = Rebuilt()
         if name == normalize_name(entity.name) or entity.id in holders:
             pass  # the entity has the name already
         elif not holders:
             await parts.store.commit([], 0.0, await self._given_back(entity, name, target, now))
         else:
             twin = await self._split_of(entity, name, sorted(holders))
-            await parts.store.remove_aliases(self._merge(entity, twin, name, target.user_id, now))
+            merge = self._merge(entity, twin, name, target.user_id, now)
+            done = await parts.store.remove_aliases(merge)
+            rebuilt = await self._rebuilt(target, merge, done, "alias_added")
         with_aliases = await self._with_aliases(target)
         now_held = with_aliases(entity)
         return AliasAddition(
             entity=now_held,
             added=[a for a in now_held.aliases if a.alias == name and a not in rows],
             merged_from=None if twin is None else with_aliases(twin),
+            rebuilt_profiles=rebuilt.profiles,
+            degraded=rebuilt.degraded,
         )
+
+    async def _rebuilt(
+        self, target: Scope, deletion: AliasDeletion, done: AliasesRemoved, edit: str
+    ) -> Rebuilt:
+        """The profiles a committed split or merge (``edit``) archived, built again for
+        the entities it touched (``services/lifecycle/profiles.py``). The edit stands
+        whatever happens here: a rebuild that fails (the embedder down, or the store
+        changing under it each time) is named in ``degraded`` and left to the next
+        consolidation pass."""
+        if not done.archived:
+            return Rebuilt()
+        scope = Scope(
+            tenant_id=target.tenant_id, namespace=target.namespace, user_id=target.user_id
+        )
+        try:
+            return await self._profiles.rebuild(scope, deletion.profiles, done.archived, edit)
+        except (ProviderError, StaleKnowledge) as exc:
+            log.warning("alias edit: profiles of %s not rebuilt: %s", deletion.profiles, exc)
+            why = f"profiles not rebuilt: {exc}; the next consolidation pass builds them"
+            return Rebuilt(degraded=[why])
 
     async def _given_back(
         self, entity: Entity, name: str, target: Scope, now: datetime

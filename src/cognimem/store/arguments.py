@@ -115,6 +115,16 @@ class AliasDeletion:
 
 
 @dataclass(frozen=True)
+class AliasesRemoved:
+    """What ``EditStore.remove_aliases`` did: the alias rows it removed, and the ids of
+    the consolidation profiles it archived (``AliasDeletion.profiles``), for the caller
+    to build again."""
+
+    removed: list[Alias]
+    archived: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class KnowledgeView:
     """Whose knowledge a lookup sees: the user's and the namespace's shared rows (the
     shared ones alone for ``user_id`` ``None``), or every user's with ``all_users``

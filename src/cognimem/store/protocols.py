@@ -41,6 +41,7 @@ from cognimem.store.admin_protocols import (
 )
 from cognimem.store.arguments import (
     AliasDeletion,
+    AliasesRemoved,
     Attachment,
     ConflictResolution,
     ItemEdit,
@@ -331,7 +332,7 @@ class EditStore(Protocol):
         revision raises ``StaleKnowledge``; a conflict that is no longer open
         ``Conflict``, a missing one ``NotFound``."""
 
-    async def remove_aliases(self, deletion: AliasDeletion) -> list[Alias]:
+    async def remove_aliases(self, deletion: AliasDeletion) -> AliasesRemoved:
         """Delete ``deletion.entity``'s alias rows of the normalised name
         ``deletion.alias`` that ``deletion.user_id``'s words use (``None``: the
         namespace's shared rows), rewrite the links of the same user's items (the items
@@ -340,7 +341,8 @@ class EditStore(Protocol):
         ``deletion.resummarise`` says, set the same user's facts of the entity as
         ``deletion.move`` says (their graph edges with them), and write
         ``deletion.then(removed, relinked, summaries, moved)`` (the history entries, a
-        split-off entity and its alias), in one transaction; returns the rows removed.
+        split-off entity and its alias), in one transaction; returns the rows removed
+        and the profiles archived.
         ``NotFound("alias", alias)`` when there are none (nothing is written)."""
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:

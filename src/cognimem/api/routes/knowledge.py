@@ -56,8 +56,9 @@ async def remove_alias(
     """Undo a name merge: take ``alias`` off the entity, with an ``alias_removed``
     history entry keeping what it was; the items linked through the name lose that link
     (with ``split`` the name becomes an entity of its own, and the links and the facts
-    said through the name move to it; the two entities' profiles are archived until the
-    next consolidation pass builds them again). 404 for an entity or alias the scope
+    said through the name move to it; the two entities' profiles are archived and built
+    again right after the edit: ``rebuilt_profiles``, and ``degraded`` for an LLM gist
+    or a rebuild that failed). 404 for an entity or alias the scope
     does not hold; 400 for the entity's own name; 403 for a scope beyond the key's
     level."""
     scope = body.scope.for_tenant(caller.tenant_id)
@@ -76,7 +77,7 @@ async def add_alias(
     """Give ``alias`` to the entity as the user's word, with an ``alias_added`` history
     entry; a name split off it merges the split-off entity back (the links, summaries'
     entities and facts the split moved come back, the two entities' profiles are archived
-    until the next consolidation pass, and the split-off entity is deleted once nothing
+    and built again, and the split-off entity is deleted once nothing
     names it); a name removed without a split links again the items its removal
     unlinked. 404 for an entity the scope does not hold; 409 for a name another entity
     has; 403 for a scope beyond the key's level."""

@@ -2,7 +2,7 @@
 topic clusters, its subjects' facts into profiles, each group written as one summary
 item whose every sentence carries the events it states. The decisions are pure
 (``lifecycle.consolidate``, ``lifecycle.gist_llm`` for the LLM's gist); this service
-loads, embeds, asks the LLM and stores.
+loads, embeds, asks the LLM (``services/lifecycle/gists.py``) and stores.
 
 A pass is idempotent: a group is named by a stable key, and its summary is written only
 when its text or its sources changed, replacing the earlier one (archived, kept in
@@ -12,14 +12,13 @@ episodes continue is summarised again with its earlier members, under its old ke
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
-from cognimem.errors import InvalidInput, ProviderError, StaleKnowledge
+from cognimem.errors import InvalidInput, StaleKnowledge
 from cognimem.ingest.entities import EntityResolver
 from cognimem.ingest.extract import RuleExtractor
 from cognimem.ingest.knowledge import Built, KnowledgeBuilder, Said, fact_text
@@ -28,25 +27,20 @@ from cognimem.lifecycle import group_facts, themes
 from cognimem.lifecycle.consolidate import (
     ConsolidationPolicy,
     ConstraintTag,
-    Gist,
     Group,
     StatedFact,
 )
-from cognimem.lifecycle.gist_llm import llm_gist
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope
 from cognimem.models.extraction import Extraction
 from cognimem.models.items import CONSOLIDATION_META, index_text
-from cognimem.models.knowledge import Fact
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
+from cognimem.services.lifecycle.gists import gist_of
+from cognimem.services.lifecycle.mentions import entity_mentions
 from cognimem.services.lifecycle.operations import OperationService, Progress
 from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
-from cognimem.store.arguments import KnowledgeView
-from cognimem.store.lexical_index import tokens
 from cognimem.store.reach import level_facts, level_filter
 from cognimem.store.types import ConsolidationWrite
-
-log = logging.getLogger(__name__)
 
 # one pass takes at most this many unconsolidated episodes (newest first); the rest wait
 # for the next pass
@@ -169,7 +163,7 @@ class ConsolidationService(OperationService[ConsolidationResult]):
         topics = rules.topics(new, vectors, window_of, policy)
         profiles: list[Group] = []
         if only is None and (new or facts):
-            mentions, names = await self._mentions(scope, facts)
+            mentions, names = await entity_mentions(store, scope, facts, policy)
             profiles = rules.profiles(facts, policy, mentions, names)
             missing = {m.id: m for g in profiles for m in g.members if m.id not in vectors}
             vectors.update(await self._vectors(list(missing.values())))
@@ -222,7 +216,10 @@ class ConsolidationService(OperationService[ConsolidationResult]):
         pending: list[Pending] = []
         groups = found.groups
         for n, group in enumerate(groups):
-            gist = await self._gist(group, found.vectors, found.constraints, result)
+            gist = await gist_of(
+                self._parts.llm, group, found.vectors, found.constraints, self.policy,
+                result.degraded,
+            )  # fmt: skip
             old = found.existing.get(group.key)
             if old is not None and same_summary(old, gist):
                 result.unchanged += 1
@@ -272,52 +269,6 @@ class ConsolidationService(OperationService[ConsolidationResult]):
         ]
         vectors.update(await self._vectors([m for m in episodes if m.id not in vectors]))
         return themes.themes(episodes, vectors, self.policy)
-
-    async def _mentions(
-        self, scope: Scope, facts: Sequence[Fact]
-    ) -> tuple[dict[str, list[MemoryItem]], dict[str, str]]:
-        """The episodes that mention each entity of the graph, by entity id, and the
-        entities' names. Mentions come from the graph's links (the evidence of every live
-        fact the entity is the subject or the object of) and from the lexical index,
-        searched under the entity's names in the alias table (those it was said under),
-        at most ``max_profile_mentions`` of them, kept when the episode's own words say a
-        name (an episode's search text carries the turn before it, which is not a
-        mention)."""
-        store, policy = self._parts.store, self.policy
-        tenant = scope.tenant_id
-        linked: dict[str, dict[str, None]] = {}
-        for f in facts:
-            for entity in (f.subject_entity_id, f.object_entity_id):
-                if entity:
-                    linked.setdefault(entity, {}).update(dict.fromkeys(f.evidence_item_ids))
-        if not linked:
-            return {}, {}
-        aliases = await store.find_aliases(
-            KnowledgeView(tenant, scope.namespace, scope.user_id), None
-        )
-        names_of: dict[str, set[str]] = {}
-        for a in aliases:
-            if a.entity_id in linked:
-                names_of.setdefault(a.entity_id, set()).add(a.alias)
-        episodes_only = level_filter(scope, kinds=(ItemKind.EPISODE,))
-        searched: dict[str, list[str]] = {}
-        for entity, names in sorted(names_of.items()):
-            found = await store.lexical_search(
-                episodes_only, sorted(names), policy.max_profile_mentions
-            )
-            searched[entity] = [c.item_id for c in found]
-        wanted = sorted({i for ids in [*linked.values(), *searched.values()] for i in ids})
-        by_id = {
-            m.id: m
-            for m in await store.get_items(tenant, wanted)
-            if m.kind is ItemKind.EPISODE and m.status is ItemStatus.ACTIVE
-        }
-        for entity, ids in searched.items():  # found by a name its own words say
-            named = names_said(names_of[entity])
-            linked[entity].update(dict.fromkeys(i for i in ids if named(by_id.get(i))))
-        mentions = {e: [by_id[i] for i in ids if i in by_id] for e, ids in linked.items()}
-        entities = await store.get_entities(tenant, sorted(linked))
-        return mentions, {e.id: e.name for e in entities}
 
     async def _continued_windows(
         self, new: Sequence[MemoryItem], summaries: Iterable[MemoryItem]
@@ -421,40 +372,3 @@ class ConsolidationService(OperationService[ConsolidationResult]):
             return {}
         matrix = await self._parts.embedder.embed([index_text(m.author, m.text) for m in items])
         return {m.id: row for m, row in zip(items, rules.unit_rows(matrix), strict=True)}
-
-    async def _gist(
-        self,
-        group: Group,
-        vectors: dict[str, np.ndarray],
-        constraints: dict[str, ConstraintTag],
-        result: ConsolidationResult,
-    ) -> Gist:
-        llm = self._parts.llm
-        if group.kind is rules.GroupKind.THEME:
-            # a clause of each turn, verbatim: short enough to rank among the turns
-            return themes.theme_gist(group, self.policy)
-        if llm is not None:
-            try:
-                return await llm_gist(llm, group, constraints, self.policy, vectors)
-            except ProviderError as exc:
-                # visible: the result names the group and why; the gist is extractive
-                log.warning("consolidation: LLM gist of %s failed: %s", group.key, exc.message)
-                result.degraded.append(f"{group.key}: {exc.message}")
-        return rules.extractive_gist(group, vectors, constraints, self.policy)
-
-
-def names_said(names: Iterable[str]) -> Callable[[MemoryItem | None], bool]:
-    """Whether an episode's own text says one of ``names`` (each as its index terms, in
-    order: "Anna Jones" needs both words)."""
-    wanted = [tokens(n) for n in names]
-
-    def said(item: MemoryItem | None) -> bool:
-        if item is None:
-            return False
-        words = tokens(item.text)
-        return any(
-            w and any(words[i : i + len(w)] == w for i in range(len(words) - len(w) + 1))
-            for w in wanted
-        )
-
-    return said

@@ -16,10 +16,16 @@ import numpy as np
 
 from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus
-from cognimem.models.knowledge import Alias, ConflictStatus, HistoryEntry
+from cognimem.models.knowledge import ConflictStatus, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
-from cognimem.store.arguments import AliasDeletion, ConflictResolution, ItemEdit, ItemsForgetting
+from cognimem.store.arguments import (
+    AliasDeletion,
+    AliasesRemoved,
+    ConflictResolution,
+    ItemEdit,
+    ItemsForgetting,
+)
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.postgres import forgetting, knowledge_writes, relinking, usage
 from cognimem.store.postgres.database import PostgresDatabase
@@ -114,8 +120,8 @@ class PostgresEdits(PostgresDatabase):
 
         await self._write(body, None)
 
-    async def remove_aliases(self, deletion: AliasDeletion) -> list[Alias]:
-        async def body(conn: Connection) -> list[Alias]:
+    async def remove_aliases(self, deletion: AliasDeletion) -> AliasesRemoved:
+        async def body(conn: Connection) -> AliasesRemoved:
             removed = await knowledge_writes.delete_aliases(
                 conn, deletion.entity, deletion.alias, deletion.user_id
             )
@@ -135,7 +141,7 @@ class PostgresEdits(PostgresDatabase):
             retire = deletion.retire
             if retire is not None and await relinking.retire_entity(conn, deletion.entity):
                 await knowledge_writes.apply(conn, retire)
-            return removed
+            return AliasesRemoved(removed, profiles)
 
         return await self._write(body, None)
 

@@ -12,10 +12,16 @@ from collections.abc import Sequence
 from cognimem.errors import Conflict, NotFound, StaleKnowledge
 from cognimem.models import ItemStatus
 from cognimem.models.clock import to_micros
-from cognimem.models.knowledge import Alias, ConflictStatus, HistoryEntry
+from cognimem.models.knowledge import ConflictStatus, HistoryEntry
 from cognimem.store import forgetting as cascade
 from cognimem.store import records
-from cognimem.store.arguments import AliasDeletion, ConflictResolution, ItemEdit, ItemsForgetting
+from cognimem.store.arguments import (
+    AliasDeletion,
+    AliasesRemoved,
+    ConflictResolution,
+    ItemEdit,
+    ItemsForgetting,
+)
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.sqlite import forgetting, knowledge_writes, relinking, rows, scopes, usage
 from cognimem.store.sqlite.database import SQLiteDatabase
@@ -100,8 +106,8 @@ class SQLiteEdits(SQLiteDatabase):
 
         await self._db.write(tx)
 
-    async def remove_aliases(self, deletion: AliasDeletion) -> list[Alias]:
-        def tx(conn: sqlite3.Connection) -> list[Alias]:
+    async def remove_aliases(self, deletion: AliasDeletion) -> AliasesRemoved:
+        def tx(conn: sqlite3.Connection) -> AliasesRemoved:
             removed = knowledge_writes.delete_aliases(
                 conn, deletion.entity, deletion.alias, deletion.user_id
             )
@@ -119,7 +125,7 @@ class SQLiteEdits(SQLiteDatabase):
             retire = deletion.retire
             if retire is not None and relinking.retire_entity(conn, deletion.entity):
                 knowledge_writes.apply(conn, retire)
-            return removed
+            return AliasesRemoved(removed, profiles)
 
         return await self._db.write(tx)
 
