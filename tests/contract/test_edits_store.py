@@ -29,6 +29,7 @@ from cognimem.store import ItemFilter, Store
 from cognimem.store.arguments import (
     AliasDeletion,
     AliasesRemoved,
+    AliasGiving,
     ConflictResolution,
     ItemEdit,
     ItemsForgetting,
@@ -384,6 +385,51 @@ def _profile(e: Entity, scope: Scope = ALICE, group: str = "profile") -> Pending
         entities=[e.id], occurred_at=T0, recorded_at=T0, metadata={"consolidation": made},
     )  # fmt: skip
     return PendingItem(item, vec(text), text, text)
+
+
+async def test_give_alias_corrects_the_summaries_covering_the_items_given_back(
+    store: Store,
+) -> None:
+    """``resummarise`` sees each summary covering an item of ``relinked`` with its items'
+    entities as stored before the links come back; the entities it says are written,
+    with ``then(summaries)`` (the row, the items' links), in one transaction."""
+    sarah, luis = entity("Sarah Jones"), entity("Luis")
+    texts = ("She works nights.", "He is a doctor.", "She is kind.")
+    mine = [message(t, ALICE) for t in texts]
+    await store.commit(mine, WINDOW)
+    a, b, c = (m.items[0].item for m in mine)
+    luis_link = ItemReference("t1", b.id, luis.id, said("Luis", texts[1], luis))
+    await store.commit([], WINDOW, Knowledge(entities=[sarah, luis], item_links=[luis_link]))
+    by_nick = _covering([a, b], [luis.id], "window", "mem_gone")
+    other = _covering([c], [], "window")
+    profile = _covering([a], [luis.id], "profile")
+    await store.apply_consolidation(ConsolidationWrite("t1", [by_nick, other, profile]))
+    before = ItemLinks(a.id, [], [])
+    link = said("Sally", texts[0], sarah)
+    seen: list[SummarySources] = []
+
+    def resummarise(summary: SummarySources) -> list[str] | None:
+        seen.append(summary)
+        return None if summary.group == "profile" else [luis.id, sarah.id]
+
+    written: list[list[Resummarised]] = []
+    row = alias(sarah, "sally", "alice")
+
+    def then(sums: list[Resummarised]) -> Knowledge:
+        written.append(sums)
+        return Knowledge(aliases=[row], item_links=[ItemReference("t1", a.id, sarah.id, link)])
+
+    after = ItemLinks(a.id, [sarah.id], [link])
+    await store.give_alias(AliasGiving(sarah, [(before, after)], resummarise, then))
+    assert sorted(x.summary_id for x in seen) == sorted([by_nick.item.id, profile.item.id])
+    [nick] = [x for x in seen if x.summary_id == by_nick.item.id]
+    assert nick == SummarySources(by_nick.item.id, [luis.id], "window", {a.id: [], b.id: [luis.id]})
+    assert written == [[(nick, [luis.id, sarah.id])]]
+    ids = [by_nick.item.id, other.item.id, profile.item.id, a.id]
+    got = {i.id: i.entities for i in await store.get_items("t1", ids)}
+    assert got == {ids[0]: [luis.id, sarah.id], ids[1]: [], ids[2]: [luis.id], a.id: [sarah.id]}
+    view = KnowledgeView("t1", "default", "alice")
+    assert [x.alias for x in await store.find_aliases(view, ["sally"])] == ["sally"]
 
 
 @pytest.mark.parametrize("moves", [True, False], ids=["moved", "none-moved"])

@@ -284,6 +284,41 @@ async def test_undoing_a_nickname_corrects_the_summaries_made_before(
     )
 
 
+async def test_a_nickname_given_back_links_again_the_summaries_its_removal_corrected(
+    face: Face, memory_url: str
+) -> None:
+    """Removed without a split and given back, "Sally" links her again to the items
+    read as her and so to the summaries covering them (a profile stays as it is)."""
+    said: list[str] = []
+    for hours, line in DAYS:
+        at = T0 + timedelta(hours=hours)
+        said += (await face.write(line, user_id=U, session_id="s1", occurred_at=at)).item_ids
+    people = {e.name: e for e, _ in await face.entities(user_id=U)}
+    sarah, luis = people["Sarah Jones"], people["Luis"]
+    async with Memory.open(memory_url, settings=Settings(), embedder=HashingEmbedder()) as job:
+        made = await job.consolidate(user_id=U)
+    summaries = {i: await face.get(i) for i in made.summary_ids}
+    [nicknamed] = [
+        s for s in summaries.values() if s.metadata["consolidation"]["covers"] == said[2:5]
+    ]
+    removed = await face.remove_alias(sarah.id, "Sally", user_id=U)
+    assert removed.split_into is None
+    assert (await face.get(nicknamed.id)).entities == [luis.id]
+
+    await face.add_alias(sarah.id, "Sally", user_id=U)
+    # every summary is as consolidation made it, its entities those of its items again
+    for summary_id, summary in summaries.items():
+        assert await face.get(summary_id) == summary
+    entry = (await face.history(nicknamed.id))[-1]
+    assert (entry.action, entry.actor) == ("relinked", "api")
+    assert (entry.before, entry.after) == (
+        {"entities": [luis.id]}, {"entities": sorted([sarah.id, luis.id])},
+    )  # fmt: skip
+    added = (await face.history(sarah.id))[-1]
+    assert added.after is not None
+    assert (added.action, added.after["linked_summaries"]) == ("alias_added", [nicknamed.id])
+
+
 async def test_removing_the_shared_name_leaves_the_links_a_user_s_own_name_makes(
     memory: Memory,
 ) -> None:

@@ -10,11 +10,13 @@ from datetime import UTC, datetime
 from cognimem.editing.aliases import (
     PROFILE_GROUP,
     added,
+    given_back,
     last_removal,
     merger,
     relinked,
     removal,
     resummarised,
+    resummarised_back,
     split_off,
 )
 from cognimem.lifecycle.consolidate import GroupKind
@@ -166,7 +168,7 @@ def test_a_name_no_one_holds_is_added_with_its_entry() -> None:
     assert (entry.action, entry.after) == (
         "alias_added",
         {"alias": "sal", "source": "user_stated", "merged_from": None, "restored_from": None,
-         "item_links": []},
+         "item_links": [], "linked_summaries": []},
     )  # fmt: skip
 
 
@@ -209,4 +211,47 @@ def test_a_name_given_back_brings_back_the_links_its_removal_took_off() -> None:
     assert (relink.action, relink.target_id, relink.before, relink.after) == (
         "relinked", "mem_1", {"entities": [], "links": []},
         {"entities": [SARAH.id], "links": [link("Sally")]},
+    )  # fmt: skip
+
+
+def test_an_item_given_back_has_the_links_it_lacks_and_the_entity() -> None:
+    undone = removed_entry("sally", "u1")
+    assert given_back(SARAH.id, undone, ItemLinks("mem_1", ["ent_luis"], [])) == ItemLinks(
+        "mem_1", ["ent_luis", SARAH.id], [link("Sally")]
+    )
+    has = ItemLinks("mem_2", [SARAH.id], [link("Sally", said="her")])
+    assert given_back(SARAH.id, undone, has) is None  # linked again since
+    assert given_back(SARAH.id, undone, ItemLinks("mem_9", [], [])) is None  # never taken
+    assert given_back(SARAH.id, None, ItemLinks("mem_1", [], [])) is None  # nothing undone
+
+
+def test_a_summary_has_the_entity_again_once_an_item_it_covers_has_it() -> None:
+    def summary(group: str, entities: list[str], sources: dict[str, list[str]]) -> SummarySources:
+        return SummarySources("mem_s", entities, group, sources)
+
+    restored = {"mem_1"}
+    window = summary("window", ["ent_luis"], {"mem_1": [], "mem_2": ["ent_luis"]})
+    assert resummarised_back(SARAH.id, restored, window) == sorted(["ent_luis", SARAH.id])
+    # an item it covers names her already (by her own name): she comes in too
+    other = summary("topic", [], {"mem_5": [SARAH.id]})
+    assert resummarised_back(SARAH.id, restored, other) == [SARAH.id]
+    # no item of hers; she is there already; a profile is its subject's
+    assert resummarised_back(SARAH.id, restored, summary("window", [], {"mem_2": []})) is None
+    has = summary("window", [SARAH.id], {"mem_1": []})
+    assert resummarised_back(SARAH.id, restored, has) is None
+    profile = summary(PROFILE_GROUP, ["ent_luis"], {"mem_1": []})
+    assert resummarised_back(SARAH.id, restored, profile) is None
+
+
+def test_the_summaries_given_back_are_in_the_entry_and_their_own() -> None:
+    row = Alias(entity_id=SARAH.id, alias="sally", user_id="u1", source=AliasSource.USER_STATED,
+                confidence=1.0)  # fmt: skip
+    window = SummarySources("mem_s", ["ent_luis"], "window", {"mem_1": []})
+    after = ["ent_luis", SARAH.id]
+    written = added(SARAH, row, NOW, removed_entry("sally", "u1"), [], [(window, after)])
+    entry, corrected = written.history
+    assert entry.after is not None
+    assert entry.after["linked_summaries"] == ["mem_s"]
+    assert (corrected.action, corrected.target_id, corrected.before, corrected.after) == (
+        "relinked", "mem_s", {"entities": ["ent_luis"]}, {"entities": after},
     )  # fmt: skip

@@ -39,9 +39,11 @@ supersession between a fact moved and one left is undone with them
 Giving back a name removed without a split (``added``) undoes that removal
 (``last_removal``: the entity's latest removal of the name taking a row of the same
 user): the resolutions it took off the items (``before.item_links``) come back to the
-items still stored that lack them, each item with a ``relinked`` entry. The summaries
-the removal corrected keep the entities it left them (a summary's ``entities`` are
-rewritten by a removal or a split and by consolidation, not by a name given back).
+items still stored that lack them, each item with a ``relinked`` entry; the summaries
+covering those items (the removal's ``after.unlinked_summaries`` among them) have the
+entity again once an item they cover has it (``resummarised_back``, a profile left as
+it is), each with a ``relinked`` entry, in the same transaction
+(``EditStore.give_alias``); the entry names them (``after.linked_summaries``).
 
 Giving the name back to the entity (``merger``: an alias edit the other way) merges
 the split-off entity back: its rows of the name go, the entity gets them back (source
@@ -73,7 +75,7 @@ rebuild that fails leaves them to the next pass and the edit's result says so.
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -215,47 +217,72 @@ def taken_links(removal: HistoryEntry | None) -> list[dict[str, Any]]:
     return [x for x in taken if isinstance(x, dict) and "item_id" in x]
 
 
+def given_back(entity_id: str, removal: HistoryEntry | None, item: ItemLinks) -> ItemLinks | None:
+    """``item``'s links once the links ``removal`` took off it come back (those it lacks),
+    ``entity_id`` among its entities; ``None`` when none comes back."""
+    taken = [
+        {k: v for k, v in x.items() if k != "item_id"}
+        for x in taken_links(removal)
+        if x.get("item_id") == item.item_id
+    ]
+    links = [x for x in taken if x not in item.links]
+    if not links:
+        return None
+    entities = list(dict.fromkeys([*item.entities, entity_id]))
+    return ItemLinks(item.item_id, entities, [*item.links, *links])
+
+
+def resummarised_back(
+    entity_id: str, restored: Collection[str], summary: SummarySources
+) -> list[str] | None:
+    """``summary``'s entities once a name given back links ``entity_id`` again to the items
+    ``restored``: the entity comes in when an item it covers has it (``summary.sources``:
+    their entities before the links come back); ``None`` when that changes nothing or the
+    summary is a profile."""
+    if summary.group == PROFILE_GROUP or entity_id in summary.entities:
+        return None
+    if not any(i in restored or entity_id in e for i, e in summary.sources.items()):
+        return None
+    return sorted({*summary.entities, entity_id})  # as consolidation writes them
+
+
 def added(
     entity: Entity,
     row: Alias,
     now: datetime,
     removal: HistoryEntry | None = None,
     items: Sequence[ItemLinks] = (),
+    summaries: Sequence[Resummarised] = (),
 ) -> Knowledge:
     """A name no entity of the scope holds given to ``entity``: the row, and its
     ``alias_added`` entry (actor ``api``). When it undoes ``removal`` (``last_removal``),
     the item links that removal took off come back to the items still stored (``items``,
-    their links now), each with a ``relinked`` entry, and the entry names them
-    (``item_links``, ``restored_from``)."""
-    taken = taken_links(removal)
+    their links now: ``given_back``), each with a ``relinked`` entry, the summaries
+    covering them have the entity again (``summaries``, corrected by
+    ``resummarised_back``), each with a ``relinked`` entry, and the entry names them
+    (``item_links``, ``linked_summaries``, ``restored_from``)."""
     out = Knowledge(aliases=[row])
     back: Links = []
     for item in items:
-        links = [
-            {k: v for k, v in x.items() if k != "item_id"}
-            for x in taken
-            if x.get("item_id") == item.item_id
-        ]
-        links = [x for x in links if x not in item.links]
-        if not links:
+        now_linked = given_back(entity.id, removal, item)
+        if now_linked is None:
             continue
+        links = now_linked.links[len(item.links) :]
         out.item_links += [
             ItemReference(entity.tenant_id, item.item_id, entity.id, x) for x in links
         ]
         back += [{"item_id": item.item_id} | x for x in links]
-        entities = list(dict.fromkeys([*item.entities, entity.id]))
         before = {"entities": item.entities, "links": []}
-        out.history.append(
-            _relinked_entry(
-                entity, item.item_id, before, {"entities": entities, "links": links}, now
-            )
-        )
+        after_item = {"entities": now_linked.entities, "links": links}
+        out.history.append(_relinked_entry(entity, item.item_id, before, after_item, now))
+    out.history += [_corrected(entity, s, a, now) for s, a in summaries]
     after = {
         "alias": row.alias,
         "source": row.source.value,
         "merged_from": None,
         "restored_from": None if removal is None else removal.id,
         "item_links": back,
+        "linked_summaries": [s.summary_id for s, _ in summaries],
     }
     out.history.insert(0, _entry(entity, "alias_added", None, after, now))
     return out

@@ -85,7 +85,8 @@ class KnowledgeCalls:
         profiles of both are archived and built again (``rebuilt_profiles``,
         ``degraded`` as for ``remove_alias``), and the
         split-off entity is deleted once nothing names it. A name removed without a
-        split and given back has the item links its removal took off come back.
+        split and given back has the item links its removal took off come back, and
+        the entity to the summaries covering those items.
         Nothing happens
         when the entity has the name already; ``Conflict`` when another entity has it
         (remove it there first); ``NotFound`` for an entity the scope does not hold."""

@@ -54,6 +54,7 @@ from cognimem.services.reading import MAX_READ_TOKENS, ReadService
 from cognimem.store.arguments import (
     AliasDeletion,
     AliasesRemoved,
+    AliasGiving,
     ItemEdit,
     KnowledgeView,
     Moved,
@@ -307,7 +308,7 @@ class EditService:
         if name == normalize_name(entity.name) or entity.id in holders:
             pass  # the entity has the name already
         elif not holders:
-            await parts.store.commit([], 0.0, await self._given_back(entity, name, target, now))
+            await parts.store.give_alias(await self._given_back(entity, name, target, now))
         else:
             twin = await self._split_of(entity, name, sorted(holders))
             merge = self._merge(entity, twin, name, target.user_id, now)
@@ -345,9 +346,10 @@ class EditService:
 
     async def _given_back(
         self, entity: Entity, name: str, target: Scope, now: datetime
-    ) -> Knowledge:
+    ) -> AliasGiving:
         """The name no entity holds given to ``entity``, undoing the user's last removal
-        of it from ``entity`` when that split nothing off (its item links come back)."""
+        of it from ``entity`` when that split nothing off (its item links come back, and
+        the entity to the summaries covering them)."""
         store = self._parts.store
         row = Alias(entity_id=entity.id, alias=name, user_id=target.user_id,
                     source=AliasSource.USER_STATED, confidence=1.0)  # fmt: skip
@@ -356,7 +358,14 @@ class EditService:
         ids = sorted({x["item_id"] for x in aliases.taken_links(removal)})
         items = await store.get_items(entity.tenant_id, ids) if ids else []
         links = [ItemLinks.stored(i.id, i.entities, i.metadata) for i in items]
-        return aliases.added(entity, row, now, removal, links)
+        back = [(i, after) for i in links if (after := aliases.given_back(entity.id, removal, i))]
+        restored = frozenset(i.item_id for i, _ in back)
+
+        def then(summaries: list[Resummarised]) -> Knowledge:
+            return aliases.added(entity, row, now, removal, links, summaries)
+
+        rule = functools.partial(aliases.resummarised_back, entity.id, restored)
+        return AliasGiving(entity, back, rule, then)
 
     def _alias_args(
         self, cls: Callable[..., A], options: Mapping[str, Any], entity_id: str, alias: str

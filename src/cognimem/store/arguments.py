@@ -115,6 +115,21 @@ class AliasDeletion:
 
 
 @dataclass(frozen=True)
+class AliasGiving:
+    """A name given back to ``entity`` (``EditStore.give_alias``): the summaries in the
+    entity's namespace covering an item of ``relinked`` (each item whose links the name
+    gives back: before, after) have their entities set as ``resummarise`` says, given
+    the entities of the items they cover as stored before the links come back (``None``:
+    left as they are); then ``then(summaries corrected)`` is written (the alias row, the
+    items' links and the history)."""
+
+    entity: Entity
+    relinked: Sequence[Relinked]
+    resummarise: Callable[[SummarySources], list[str] | None]
+    then: Callable[[list[Resummarised]], Knowledge]
+
+
+@dataclass(frozen=True)
 class AliasesRemoved:
     """What ``EditStore.remove_aliases`` did: the alias rows it removed, and the ids of
     the consolidation profiles it archived (``AliasDeletion.profiles``), for the caller

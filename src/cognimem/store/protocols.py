@@ -42,6 +42,7 @@ from cognimem.store.admin_protocols import (
 from cognimem.store.arguments import (
     AliasDeletion,
     AliasesRemoved,
+    AliasGiving,
     Attachment,
     ConflictResolution,
     ItemEdit,
@@ -344,6 +345,11 @@ class EditStore(Protocol):
         split-off entity and its alias), in one transaction; returns the rows removed
         and the profiles archived.
         ``NotFound("alias", alias)`` when there are none (nothing is written)."""
+
+    async def give_alias(self, giving: AliasGiving) -> None:
+        """Set the entities of the summaries covering an item of ``giving.relinked`` as
+        ``giving.resummarise`` says and write ``giving.then(summaries)`` (the alias row,
+        the items' links, the history), in one transaction."""
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         """Record changes made by other calls (forget's status changes and deletions)."""

@@ -18,7 +18,9 @@ profiles of ``AliasDeletion.profiles`` when ``profiles_stale`` says so, and
 ``retire_entity`` deletes an entity merged back that nothing names any more. Between
 the two, ``settle_facts`` reads the user's facts under the keys the facts moved had or
 have (``touched_keys``) and writes what ``AliasDeletion.settle`` says, taking off the
-marks of the facts it restores (``unmarks``) and giving them their graph edges back."""
+marks of the facts it restores (``unmarks``) and giving them their graph edges back.
+A name given back (``EditStore.give_alias``) runs ``relink_summaries`` alone, on the
+items whose links come back."""
 
 from __future__ import annotations
 

@@ -77,10 +77,10 @@ async def add_alias(
     """Give ``alias`` to the entity as the user's word, with an ``alias_added`` history
     entry; a name split off it merges the split-off entity back (the links, summaries'
     entities and facts the split moved come back, the two entities' profiles are archived
-    and built again, and the split-off entity is deleted once nothing
-    names it); a name removed without a split links again the items its removal
-    unlinked. 404 for an entity the scope does not hold; 409 for a name another entity
-    has; 403 for a scope beyond the key's level."""
+    and built again, and the split-off entity is deleted once nothing names it); a name
+    removed without a split links again the items its removal unlinked, and the
+    summaries covering them. 404 for an entity the scope does not hold; 409 for a name
+    another entity has; 403 for a scope beyond the key's level."""
     scope = body.scope.for_tenant(caller.tenant_id)
     caller.check_write_of(lambda: make_read_scope(scope))
     return await mem.add_alias(entity_id, body.alias, scope=scope)

@@ -22,6 +22,7 @@ from cognimem.store import records
 from cognimem.store.arguments import (
     AliasDeletion,
     AliasesRemoved,
+    AliasGiving,
     ConflictResolution,
     ItemEdit,
     ItemsForgetting,
@@ -144,6 +145,15 @@ class PostgresEdits(PostgresDatabase):
             return AliasesRemoved(removed, profiles)
 
         return await self._write(body, None)
+
+    async def give_alias(self, giving: AliasGiving) -> None:
+        async def body(conn: Connection) -> None:
+            summaries = await relinking.relink_summaries(
+                conn, giving.entity, giving.relinked, giving.resummarise
+            )
+            await knowledge_writes.apply(conn, giving.then(summaries))
+
+        await self._write(body, None)
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         if entries:

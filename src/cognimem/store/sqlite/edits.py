@@ -18,6 +18,7 @@ from cognimem.store import records
 from cognimem.store.arguments import (
     AliasDeletion,
     AliasesRemoved,
+    AliasGiving,
     ConflictResolution,
     ItemEdit,
     ItemsForgetting,
@@ -128,6 +129,15 @@ class SQLiteEdits(SQLiteDatabase):
             return AliasesRemoved(removed, profiles)
 
         return await self._db.write(tx)
+
+    async def give_alias(self, giving: AliasGiving) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
+            summaries = relinking.relink_summaries(
+                conn, giving.entity, giving.relinked, giving.resummarise
+            )
+            knowledge_writes.apply(conn, giving.then(summaries))
+
+        await self._db.write(tx)
 
     async def append_history(self, entries: Sequence[HistoryEntry]) -> None:
         if entries:
