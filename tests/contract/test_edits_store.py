@@ -13,7 +13,7 @@ from cognimem.errors import (
     StaleKnowledge,
 )
 from cognimem.models import ItemKind, ItemStatus, MemoryItem, Scope, Tier
-from cognimem.models.fact_changes import NO_LONGER_TRUE, StaleItem
+from cognimem.models.fact_changes import NO_LONGER_TRUE, SILENCED_BY_SUPERSESSION, StaleItem
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     Alias,
@@ -21,6 +21,7 @@ from cognimem.models.knowledge import (
     ConflictStrategy,
     Entity,
     Fact,
+    FactCategory,
     FactConflict,
     FactStatus,
 )
@@ -574,6 +575,62 @@ async def test_remove_aliases_settles_what_the_facts_moved_leave_across_two_enti
     edges = await store.find_relations(KnowledgeView("t1", "default", "alice"), [place.id])
     assert [r.fact_id for r in edges] == [boston.id]
     assert [h.action for h in await store.get_history("t1", boston.id)][-1] == "restored"
+
+
+async def test_remove_aliases_gives_a_restored_constraint_the_items_it_silenced(
+    store: Store,
+) -> None:
+    """A constraint ``settle`` makes live again gets back the evidence items its
+    supersession silenced (silent, the write path's ``silenced`` entry their latest),
+    with what ``unsilence`` writes; one silenced otherwise stays silent, and the items
+    of a constraint ``settle`` ends (``silence_items``) are silenced."""
+    sarah, twin = entity("Sarah Jones"), entity("Sally")
+    said = [message(t, ALICE) for t in ("veggie", "veggie again", "muted", "vegan", "later")]
+    await store.commit(said, WINDOW)
+    by_write, by_user, kept, vegan_item, ended_item = (m.items[0].item.id for m in said)
+    hers = {"subject": "sarah_jones", "subject_entity_id": sarah.id}
+    vegan = fact("sarah_jones:value:diet", "vegan", category=FactCategory.VALUE,
+                 evidence_item_ids=[vegan_item]).model_copy(update=hers)  # fmt: skip
+    veggie = fact("sarah_jones:value:diet", "vegetarian", category=FactCategory.VALUE,
+                  status=FactStatus.SUPERSEDED, superseded_by=vegan.id,
+                  evidence_item_ids=[by_write, by_user, kept]).model_copy(update=hers)  # fmt: skip
+    silenced = history(by_write, "silenced").model_copy(
+        update={"after": {"status": "silent", "reason": SILENCED_BY_SUPERSESSION}}
+    )
+    muted = history(by_user, "silenced").model_copy(update={"after": {"status": "silent"}})
+    await store.commit(
+        [], WINDOW,
+        Knowledge(entities=[sarah, twin], aliases=[alias(sarah, "sally", "alice")],
+                  facts=new(vegan, veggie), silence_items=[by_write, by_user],
+                  history=[silenced, history(by_user, "silenced"), muted]),
+    )  # fmt: skip
+    moved = vegan.model_copy(update={"key": "sally:value:diet", "subject": "sally",
+                                     "subject_entity_id": twin.id, "revision": 2})  # fmt: skip
+    restored = veggie.model_copy(update={"status": FactStatus.ACTIVE, "superseded_by": None,
+                                         "revision": 2})  # fmt: skip
+    given: list[list[tuple[str, str]]] = []
+
+    def unsilence(items: list[tuple[str, str]]) -> Knowledge:
+        given.append(items)
+        return Knowledge(history=[history(i, "unsilenced") for i, _ in items])
+
+    await store.remove_aliases(
+        AliasDeletion(sarah, "sally", "alice", lambda *_: Knowledge(),
+                      move=lambda f, _: moved if f.id == vegan.id else None,
+                      settle=lambda *_: Knowledge(
+                          fact_updates=[FactUpdate(restored, veggie.revision)],
+                          silence_items=[ended_item]),
+                      unsilence=unsilence)
+    )  # fmt: skip
+    assert given == [[(by_write, veggie.id)]]
+    ids = [by_write, by_user, kept, ended_item]
+    status = {i.id: i.status for i in await store.get_items("t1", ids)}
+    assert status == {
+        by_write: ItemStatus.ACTIVE, by_user: ItemStatus.SILENT, kept: ItemStatus.ACTIVE,
+        ended_item: ItemStatus.SILENT,
+    }  # fmt: skip
+    assert [h.action for h in await store.get_history("t1", by_write)][-1] == "unsilenced"
+    assert [h.action for h in await store.get_history("t1", by_user)][-1] == "silenced"
 
 
 async def test_append_history(store: Store) -> None:

@@ -689,6 +689,55 @@ async def test_a_split_undoes_a_supersession_the_merge_made_and_a_merge_makes_it
     assert entry.after["because"] == "alias_added"
 
 
+async def test_a_split_gives_back_the_items_a_constraint_s_supersession_silenced(
+    face: Face,
+) -> None:
+    """ "Lizzie is vegan." ended "Elizabeth Smith is vegetarian." while the names were one
+    person, and silenced the sentence that stated it (a constraint's evidence is
+    silenced, not marked). Split apart, the vegetarian fact is live again and so is its
+    sentence; merged back, the later ends the earlier again and silences it again."""
+    said: dict[str, str] = {}
+    lines = ("My colleague Elizabeth Smith is a lawyer.", "She goes by Lizzie.",
+             "Elizabeth Smith is vegetarian.", "Lizzie is vegan.")  # fmt: skip
+    for day, line in enumerate(lines):
+        at = T0 + timedelta(days=day)
+        [said[line]] = (await face.write(line, user_id=U, session_id="s1", occurred_at=at)).item_ids
+    veggie_item = said["Elizabeth Smith is vegetarian."]
+    liz = {e.name: e for e, _ in await face.entities(user_id=U)}["Elizabeth Smith"]
+    diets = {f.value: f for f in await face.facts(user_id=U, include_history=True)
+             if f.predicate == "diet"}  # fmt: skip
+    assert diets["vegetarian"].superseded_by == diets["vegan"].id
+    assert diets["vegetarian"].is_constraint
+    assert (await face.get(veggie_item)).status is ItemStatus.SILENT
+
+    await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    apart = {f.value: f for f in await face.facts(user_id=U) if f.predicate == "diet"}
+    assert apart["vegetarian"].subject_entity_id == liz.id
+    assert (await face.get(veggie_item)).status is ItemStatus.ACTIVE
+    entry = (await face.history(veggie_item))[-1]
+    assert (entry.action, entry.actor) == ("unsilenced", "api")
+    assert entry.after == {
+        "status": "active", "because": "alias_removed", "fact_id": diets["vegetarian"].id,
+    }  # fmt: skip
+    # read back: the sentence is among what a read finds about her diet again
+    found = await face.read("What does Elizabeth Smith eat?", user_id=U)
+    assert veggie_item in {i.id for i in found.items}
+
+    await face.add_alias(liz.id, "Lizzie", user_id=U)
+    back = {f.value: f for f in await face.facts(user_id=U, include_history=True)
+            if f.predicate == "diet"}  # fmt: skip
+    assert back["vegetarian"].superseded_by == back["vegan"].id
+    assert (await face.get(veggie_item)).status is ItemStatus.SILENT
+    assert "no_longer_true" not in (await face.get(veggie_item)).metadata
+    entry = (await face.history(veggie_item))[-1]
+    assert (entry.action, entry.actor) == ("silenced", "api")
+    assert entry.after is not None
+    assert entry.after["because"] == "alias_added"
+    # and a second split gives it back again
+    await face.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    assert (await face.get(veggie_item)).status is ItemStatus.ACTIVE
+
+
 async def test_a_nickname_given_back_links_again_what_its_removal_unlinked(face: Face) -> None:
     """Removed without a split by mistake, "Sally" given back is the removal undone: the
     items whose pronouns were read as her are hers again, as they were."""

@@ -8,9 +8,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from cognimem.editing.alias_settle import settled
+from cognimem.editing.alias_settle import settled, unsilenced
 from cognimem.models import Scope
-from cognimem.models.knowledge import Fact, FactCategory, FactStatus
+from cognimem.models.fact_changes import SILENCED_BY_SUPERSESSION
+from cognimem.models.knowledge import Fact, FactCategory, FactStatus, HistoryEntry
+from cognimem.store.relinking import restored_evidence, unsilences
+from cognimem.store.types import FactUpdate, Knowledge
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 T0 = NOW - timedelta(days=10)
@@ -101,3 +104,60 @@ def test_a_merge_back_leaves_the_same_value_and_the_same_moment_live() -> None:
     same_was = fact("f_paris", TWINS, "Paris", 1)
     same = same_was.model_copy(update={"key": HERS, "revision": 2})
     assert settled("alias_added", NOW, [(same_was, same)], [boston, same]).fact_updates == []
+
+
+def test_a_merge_back_silences_a_constraint_s_items_as_the_write_path_does() -> None:
+    """A constraint ended by a merge back has its evidence items silenced (with the
+    write path's reason, which a later split reads to give them back), not marked."""
+    diet = {"category": FactCategory.VALUE, "predicate": "diet"}
+    veggie = fact("f_veg", "elizabeth_smith:value:diet", "vegetarian", 1).model_copy(update=diet)
+    vegan_was = fact("f_vegan", "lizzie:value:diet", "vegan", 2).model_copy(update=diet)
+    vegan = vegan_was.model_copy(update={"key": veggie.key, "revision": 2})
+    out = settled("alias_added", NOW, [(vegan_was, vegan)], [veggie, vegan])
+    assert [(u.fact.id, u.fact.status) for u in out.fact_updates] == [
+        (veggie.id, FactStatus.SUPERSEDED)
+    ]
+    assert (out.silence_items, out.stale_items) == (["mem_f_veg"], [])
+    [silenced] = [h for h in out.history if h.target_id == "mem_f_veg"]
+    assert (silenced.action, silenced.actor, silenced.after) == (
+        "silenced", "api",
+        {"status": "silent", "reason": SILENCED_BY_SUPERSESSION, "because": "alias_added"},
+    )  # fmt: skip
+
+
+def test_each_item_given_back_has_its_unsilenced_entry() -> None:
+    [entry] = unsilenced("t1", "alias_removed", NOW, [("mem_1", "f_veg")]).history
+    assert (entry.action, entry.actor, entry.target_type, entry.target_id) == (
+        "unsilenced", "api", "item", "mem_1",
+    )  # fmt: skip
+    assert (entry.before, entry.after) == (
+        {"status": "silent"},
+        {"status": "active", "because": "alias_removed", "fact_id": "f_veg"},
+    )
+    assert unsilenced("t1", "alias_removed", NOW, []).history == []
+
+
+def test_the_items_a_restored_constraint_gets_back_are_those_its_supersession_silenced() -> None:
+    diet = {"category": FactCategory.VALUE, "predicate": "diet"}
+    was = ended(fact("f_veg", HERS, "vegetarian", 1), fact("f_x", TWINS, "vegan", 2))
+    was = was.model_copy(update=diet | {"evidence_item_ids": ["mem_a", "mem_b", "mem_c"]})
+    city = ended(fact("f_boston", HERS, "Boston", 1), fact("f_y", TWINS, "Paris", 2))
+    live = [
+        FactUpdate(was.model_copy(update={"status": FactStatus.ACTIVE, "superseded_by": None}), 2),
+        FactUpdate(city.model_copy(update={"status": FactStatus.ACTIVE, "superseded_by": None}), 2),
+    ]
+    evidence = restored_evidence([was, city], Knowledge(fact_updates=live))
+    assert evidence == {"mem_a": "f_veg", "mem_b": "f_veg", "mem_c": "f_veg"}  # a constraint's
+
+    def entry(item: str, action: str, reason: str) -> HistoryEntry:
+        return HistoryEntry.new(
+            tenant_id="t1", target_type="item", target_id=item, action=action, at=NOW,
+            before=None, after={"status": "silent", "reason": reason},
+        )  # fmt: skip
+
+    latest = {
+        "mem_a": entry("mem_a", "silenced", SILENCED_BY_SUPERSESSION),
+        "mem_b": entry("mem_b", "silenced", "forgotten by the user"),  # silenced otherwise
+        # mem_c: not silent (not among the latest read)
+    }
+    assert unsilences(evidence, latest) == [("mem_a", "f_veg")]

@@ -14,8 +14,11 @@ a live fact that stayed says something else, the two are ordered by when each he
 (``valid_from``, else when it was recorded) and the earlier is ``superseded`` by the
 later, its evidence items marked no longer true; two that held from the same moment, or
 say the same, are both left live. Each change raises the fact's ``revision`` and has a
-history entry (actor ``api``, ``after.because`` the edit). Constraint items a
-supersession silenced stay silenced either way.
+history entry (actor ``api``, ``after.because`` the edit). A constraint's evidence items
+are silenced rather than marked, as the write path does: a constraint made live again
+gets back the items its supersession silenced (``unsilenced``: the store gives back
+those still silent whose latest history entry is that silencing, ``store/relinking.py``),
+and a constraint a merge back supersedes has its items silenced again.
 """
 
 from __future__ import annotations
@@ -24,14 +27,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from itertools import groupby
 
+from cognimem.models import ItemStatus
 from cognimem.models.fact_changes import (
     LIVE,
+    SILENCED_BY_SUPERSESSION,
     fact_history,
     same_statement,
     stale_evidence,
     superseded,
 )
-from cognimem.models.knowledge import Fact, FactStatus
+from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 from cognimem.store.arguments import Moved
 from cognimem.store.types import FactUpdate, Knowledge
 
@@ -57,11 +62,7 @@ def settled(edit: str, now: datetime, moved: Sequence[Moved], facts: Sequence[Fa
     for _, same_key in groupby(sorted(facts, key=lambda f: f.key), key=lambda f: f.key):
         for old, new in _overlaps([changed.get(f.id, f) for f in same_key], ids):
             changed[old.id] = superseded(old, new.id, _held_from(new), now)
-            marks, notes = stale_evidence(
-                old, new.id, _held_from(new), "superseded", now, keep=new.evidence_item_ids
-            )
-            out.stale_items += marks
-            out.history += [n.model_copy(update={"actor": ACTOR}) for n in notes]
+            _ended_evidence(out, old, new, edit, now)
     for fact_id, after in changed.items():
         before = by_id[fact_id]
         out.fact_updates.append(FactUpdate(after, before.revision))
@@ -70,6 +71,61 @@ def settled(edit: str, now: datetime, moved: Sequence[Moved], facts: Sequence[Fa
         after_state = (entry.after or {}) | {"because": edit}
         out.history.append(entry.model_copy(update={"actor": ACTOR, "after": after_state}))
     return out
+
+
+def unsilenced(
+    tenant_id: str, edit: str, now: datetime, items: Sequence[tuple[str, str]]
+) -> Knowledge:
+    """The ``unsilenced`` entry (actor ``api``, ``after.because`` the edit) of each item
+    (with the constraint it is the evidence of) that the ``edit`` made active again:
+    its constraint is live again and its supersession had silenced it."""
+    return Knowledge(
+        history=[
+            HistoryEntry.new(
+                tenant_id=tenant_id,
+                target_type="item",
+                target_id=item_id,
+                action="unsilenced",
+                actor=ACTOR,
+                at=now,
+                before={"status": ItemStatus.SILENT.value},
+                after={"status": ItemStatus.ACTIVE.value, "because": edit, "fact_id": fact_id},
+            )
+            for item_id, fact_id in items
+        ]
+    )
+
+
+def _ended_evidence(out: Knowledge, old: Fact, new: Fact, edit: str, now: datetime) -> None:
+    """What ending ``old`` by ``new`` does to ``old``'s evidence items (but those
+    ``new`` shares), as the write path does: a constraint's are silenced (a ``silenced``
+    entry each, the write path's reason, so a later split gives them back), another
+    fact's marked no longer true."""
+    keep = set(new.evidence_item_ids)
+    if old.is_constraint:
+        items = [i for i in old.evidence_item_ids if i not in keep]
+        out.silence_items += items
+        out.history += [
+            HistoryEntry.new(
+                tenant_id=old.scope.tenant_id,
+                target_type="item",
+                target_id=i,
+                action="silenced",
+                actor=ACTOR,
+                at=now,
+                before={"status": ItemStatus.ACTIVE.value},
+                after={
+                    "status": ItemStatus.SILENT.value,
+                    "reason": SILENCED_BY_SUPERSESSION,
+                    "because": edit,
+                },
+            )
+            for i in items
+        ]
+        return
+    marks, notes = stale_evidence(old, new.id, _held_from(new), "superseded", now, keep=keep)
+    out.stale_items += marks
+    out.history += [n.model_copy(update={"actor": ACTOR}) for n in notes]
 
 
 def _restored(f: Fact) -> Fact:

@@ -29,6 +29,10 @@ CONFIDENCE_CAP = 0.99
 REINFORCE_RATE = 0.25  # each repetition closes this share of the gap to the cap
 MAX_EVIDENCE = 50
 NO_LONGER_TRUE = "no_longer_true"  # the item metadata key of the mark
+# the reason of the ``silenced`` entry of an item whose constraint a newer value superseded
+# (the write path's, ``ingest/knowledge.py``): what a split that restores the constraint
+# reads to give the item back (``store/relinking.py``)
+SILENCED_BY_SUPERSESSION = "its constraint was superseded"
 
 
 def same_statement(a: Fact, b: Fact) -> bool:

@@ -452,4 +452,5 @@ def _alias_deletion(
         profiles=(entity.id, onto.id),
         archive=functools.partial(aliases.archived, kept, edit, now),
         settle=functools.partial(alias_settle.settled, edit, now),
+        unsilence=functools.partial(alias_settle.unsilenced, entity.tenant_id, edit, now),
     )

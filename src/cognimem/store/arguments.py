@@ -99,7 +99,9 @@ class AliasDeletion:
     or now have, what undoes the supersessions the move leaves across two entities (fact
     updates guarded by the revision read, item marks, history); a fact it makes live
     again loses the marks its superseder put on its evidence items and gets its graph
-    edges back."""
+    edges back, and a constraint made live again its evidence items its supersession
+    silenced (status ``active``), with ``unsilence``, given (item, fact) for each, written;
+    the items of a constraint ``settle`` supersedes (``silence_items``) are silenced."""
 
     entity: Entity
     alias: str
@@ -112,6 +114,7 @@ class AliasDeletion:
     profiles: tuple[str, ...] = ()
     archive: Callable[[list[str]], Knowledge] = lambda _: Knowledge()
     settle: Callable[[list[Moved], list[Fact]], Knowledge] = lambda *_: Knowledge()
+    unsilence: Callable[[list[tuple[str, str]]], Knowledge] = lambda _: Knowledge()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,10 @@ profiles of ``AliasDeletion.profiles`` when ``profiles_stale`` says so, and
 the two, ``settle_facts`` reads the user's facts under the keys the facts moved had or
 have (``touched_keys``) and writes what ``AliasDeletion.settle`` says, taking off the
 marks of the facts it restores (``unmarks``) and giving them their graph edges back.
+A constraint made live again also gets back the evidence items its supersession
+silenced (``restored_evidence``, ``unsilences``: status ``active`` again, with what
+``AliasDeletion.unsilence`` writes), and a constraint ``settle`` supersedes has its
+items silenced (``Knowledge.silence_items``), as the write path does.
 A name given back (``EditStore.give_alias``) runs ``relink_summaries`` alone, on the
 items whose links come back."""
 
@@ -27,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from cognimem.models.fact_changes import LIVE
-from cognimem.models.knowledge import Fact
+from cognimem.models.fact_changes import LIVE, SILENCED_BY_SUPERSESSION
+from cognimem.models.knowledge import Fact, HistoryEntry
 from cognimem.store.arguments import AliasDeletion, Moved, Relinked, Resummarised, SummarySources
 from cognimem.store.types import Knowledge
 
@@ -54,6 +58,34 @@ def unmarks(found: Sequence[Fact], settled: Knowledge) -> list[tuple[str, str]]:
         old = was.get(u.fact.id)
         if u.fact.status in LIVE and old is not None and old.superseded_by is not None:
             out.append((old.id, old.superseded_by))
+    return out
+
+
+def restored_evidence(found: Sequence[Fact], settled: Knowledge) -> dict[str, str]:
+    """Item → fact, for the evidence items of each constraint ``settled`` makes live again
+    (``found``: the facts as they were read): the items its supersession may have
+    silenced."""
+    again = {fact_id for fact_id, _ in unmarks(found, settled)}
+    out: dict[str, str] = {}
+    for u in settled.fact_updates:
+        if u.fact.id in again and u.fact.is_constraint:
+            out.update(dict.fromkeys(u.fact.evidence_item_ids, u.fact.id))
+    return out
+
+
+def unsilences(
+    evidence: Mapping[str, str], latest: Mapping[str, HistoryEntry]
+) -> list[tuple[str, str]]:
+    """(item, fact) for each item of ``evidence`` (item → the constraint made live again)
+    that its constraint's supersession silenced and nothing changed since: silent, its
+    latest history entry (``latest``: of the silent ones) the write path's ``silenced``
+    entry of a superseded constraint. An item a user silenced, or changed since, stays."""
+    out: list[tuple[str, str]] = []
+    for item_id, fact_id in sorted(evidence.items()):
+        entry = latest.get(item_id)
+        reason = (entry.after or {}).get("reason") if entry is not None else None
+        if entry is not None and entry.action == "silenced" and reason == SILENCED_BY_SUPERSESSION:
+            out.append((item_id, fact_id))
     return out
 
 

@@ -20,7 +20,8 @@ from cognimem.store.arguments import (
 )
 from cognimem.store.postgres import knowledge_writes
 from cognimem.store.postgres.knowledge import fact_from_row
-from cognimem.store.records import FACT_COLUMNS
+from cognimem.store.postgres.rows import decode_time
+from cognimem.store.records import FACT_COLUMNS, HISTORY_COLUMNS, history_from_row
 from cognimem.store.relinking import (
     GONE_ITEMS,
     PROFILE_GROUP,
@@ -30,8 +31,10 @@ from cognimem.store.relinking import (
     moves,
     profiles_stale,
     relinked_ids,
+    restored_evidence,
     touched_keys,
     unmarks,
+    unsilences,
 )
 from cognimem.text.names import normalize_name
 
@@ -127,6 +130,7 @@ async def settle_facts(conn: Connection, deletion: AliasDeletion, moved: Sequenc
     settled = deletion.settle(list(moved), found)
     await knowledge_writes.apply(conn, settled)
     await knowledge_writes.mark_stale(conn, settled.stale_items)
+    await _set_status(conn, e.tenant_id, settled.silence_items, ItemStatus.SILENT)
     for fact_id, by in unmarks(found, settled):
         await conn.execute(
             "UPDATE items SET superseded_by = NULL, metadata = metadata - $1::text"
@@ -137,6 +141,39 @@ async def settle_facts(conn: Connection, deletion: AliasDeletion, moved: Sequenc
         await conn.execute(
             "UPDATE relations SET active = true WHERE tenant_id = $1 AND fact_id = $2",
             e.tenant_id, fact_id,
+        )  # fmt: skip
+    await _unsilence(conn, deletion, restored_evidence(found, settled))
+
+
+async def _unsilence(conn: Connection, deletion: AliasDeletion, evidence: dict[str, str]) -> None:
+    """The evidence items of the constraints made live again that their supersession
+    silenced, active again, as in SQLite: the silent ones read ``FOR UPDATE``."""
+    if not evidence:
+        return
+    t = deletion.entity.tenant_id
+    silent = [
+        r["id"] for r in await conn.fetch(
+            "SELECT id FROM items WHERE tenant_id = $1 AND status = $2"
+            " AND id = ANY($3::text[]) ORDER BY id FOR UPDATE",
+            t, ItemStatus.SILENT.value, sorted(evidence),
+        )
+    ]  # fmt: skip
+    found = await conn.fetch(
+        f"SELECT {HISTORY_COLUMNS} FROM history WHERE tenant_id = $1"
+        " AND target_id = ANY($2::text[]) ORDER BY seq",
+        t, silent,
+    )  # fmt: skip
+    latest = {h.target_id: h for h in (history_from_row(r, decode_time) for r in found)}
+    back = unsilences({i: evidence[i] for i in silent}, latest)
+    await _set_status(conn, t, [i for i, _ in back], ItemStatus.ACTIVE)
+    await knowledge_writes.apply(conn, deletion.unsilence(back))
+
+
+async def _set_status(conn: Connection, tenant_id: str, ids: list[str], status: ItemStatus) -> None:
+    if ids:
+        await conn.execute(
+            "UPDATE items SET status = $1 WHERE tenant_id = $2 AND id = ANY($3::text[])",
+            status.value, tenant_id, ids,
         )  # fmt: skip
 
 

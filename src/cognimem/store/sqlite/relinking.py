@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Sequence
 from cognimem.models import ItemKind, ItemStatus
 from cognimem.models.fact_changes import NO_LONGER_TRUE
 from cognimem.models.items import CONSOLIDATION_META
-from cognimem.models.knowledge import Entity, Fact
+from cognimem.models.knowledge import Entity, Fact, HistoryEntry
 from cognimem.store.arguments import (
     AliasDeletion,
     Moved,
@@ -20,7 +20,7 @@ from cognimem.store.arguments import (
     Resummarised,
     SummarySources,
 )
-from cognimem.store.records import FACT_COLUMNS
+from cognimem.store.records import FACT_COLUMNS, HISTORY_COLUMNS, history_from_row
 from cognimem.store.relinking import (
     GONE_ITEMS,
     PROFILE_GROUP,
@@ -30,11 +30,13 @@ from cognimem.store.relinking import (
     moves,
     profiles_stale,
     relinked_ids,
+    restored_evidence,
     touched_keys,
     unmarks,
+    unsilences,
 )
 from cognimem.store.sqlite import knowledge_writes
-from cognimem.store.sqlite.rows import fact_from_row, query, set_status
+from cognimem.store.sqlite.rows import decode_time, fact_from_row, query, set_status
 from cognimem.text.names import normalize_name
 
 _COVERS = f"$.{CONSOLIDATION_META}.covers"
@@ -142,6 +144,7 @@ def settle_facts(conn: sqlite3.Connection, deletion: AliasDeletion, moved: Seque
     settled = deletion.settle(list(moved), found)
     knowledge_writes.apply(conn, settled)
     knowledge_writes.mark_stale(conn, settled.stale_items)
+    set_status(conn, settled.silence_items, ItemStatus.SILENT)
     for fact_id, by in unmarks(found, settled):
         conn.execute(
             "UPDATE items SET superseded_by = NULL, metadata = json_remove(metadata, ?)"
@@ -152,6 +155,34 @@ def settle_facts(conn: sqlite3.Connection, deletion: AliasDeletion, moved: Seque
             "UPDATE relations SET active = 1 WHERE tenant_id = ? AND fact_id = ?",
             (e.tenant_id, fact_id),
         )
+    _unsilence(conn, deletion, restored_evidence(found, settled))
+
+
+def _unsilence(conn: sqlite3.Connection, deletion: AliasDeletion, evidence: dict[str, str]) -> None:
+    """The evidence items of the constraints made live again that their supersession
+    silenced (``unsilences``, from the silent ones' latest history entry), active again."""
+    ids = sorted(evidence)
+    if not ids:
+        return
+    t, marks = deletion.entity.tenant_id, ", ".join("?" * len(ids))
+    silent = [
+        i for (i,) in conn.execute(
+            f"SELECT id FROM items WHERE tenant_id = ? AND status = ? AND id IN ({marks})",
+            (t, ItemStatus.SILENT.value, *ids),
+        )
+    ]  # fmt: skip
+    latest: dict[str, HistoryEntry] = {}
+    if silent:
+        found = query(
+            conn,
+            f"SELECT {HISTORY_COLUMNS} FROM history WHERE tenant_id = ?"
+            f" AND target_id IN ({', '.join('?' * len(silent))}) ORDER BY rowid",
+            (t, *silent),
+        )
+        latest = {h.target_id: h for h in (history_from_row(r, decode_time) for r in found)}
+    back = unsilences({i: evidence[i] for i in silent}, latest)
+    set_status(conn, [i for i, _ in back], ItemStatus.ACTIVE)
+    knowledge_writes.apply(conn, deletion.unsilence(back))
 
 
 def archive_profiles(
