@@ -24,6 +24,7 @@ from cognimem.models.knowledge import (
     FactCategory,
     FactConflict,
     FactStatus,
+    HistoryEntry,
 )
 from cognimem.models.references import ItemLinks, ItemReference
 from cognimem.store import ItemFilter, Store
@@ -514,6 +515,46 @@ async def test_remove_aliases_retires_the_entity_once_nothing_names_it(
     else:
         assert sorted(e.id for e in left) == sorted([sarah.id, twin.id])
         assert [h.id for h in await store.get_history("t1", twin.id)] == [merged.id]
+
+
+async def test_a_write_naming_an_entity_merged_back_meanwhile_is_refused(store: Store) -> None:
+    """A write made while the name resolved to the split-off entity, committed once the
+    merge back deleted it, raises ``StaleKnowledge`` (to be made again, resolving the
+    name anew) and writes nothing, rather than keeping the deleted entity's id."""
+    sarah, twin = entity("Sarah Jones"), entity("Sally")
+    await store.commit(
+        [], WINDOW, Knowledge(entities=[sarah, twin], aliases=[alias(twin, "sally", "alice")])
+    )
+    said = message("Sally is kind.", ALICE)
+    of_twin = {"subject": "sally", "subject_entity_id": twin.id}
+    kind = fact("sally:trait:kind", "kind").model_copy(update=of_twin)
+    made = Knowledge(facts=new(kind), relations=[relation(sarah, twin)],
+                     item_links=[ItemReference("t1", said.items[0].item.id, twin.id,
+                                               {"name": "Sally"})])  # fmt: skip
+    gone = HistoryEntry.new(
+        **HistoryEntry.target(twin), action="deleted", at=T0, before=None,
+        after={"merged_into": sarah.id},
+    )  # fmt: skip
+    await store.remove_aliases(
+        AliasDeletion(twin, "sally", "alice", lambda *_: Knowledge(),
+                      retire=Knowledge(history=[gone]))
+    )  # fmt: skip
+    assert await store.get_entities("t1", [twin.id]) == []
+    with pytest.raises(StaleKnowledge) as err:
+        await store.commit([said], WINDOW, made)
+    assert err.value.details == {"entities": [twin.id]}
+    assert await store.get_facts("t1", [kind.id]) == []
+    assert await store.get_items("t1", [said.items[0].item.id]) == []
+    # an id never stored is not a merge's: the write's own rules apply (a relation and
+    # a fact naming it are kept as given)
+    ghost = entity("Ghost")
+    odd = fact("ghost:trait:odd", "odd").model_copy(update={"subject_entity_id": ghost.id})
+    await store.commit([], WINDOW, Knowledge(facts=new(odd)))
+    assert [f.subject_entity_id for f in await store.get_facts("t1", [odd.id])] == [ghost.id]
+    # the same write naming the entity it was merged into goes through
+    of_sarah = {"subject": "sarah_jones", "subject_entity_id": sarah.id}
+    await store.commit([said], WINDOW, Knowledge(facts=new(kind.model_copy(update=of_sarah))))
+    assert [f.subject_entity_id for f in await store.get_facts("t1", [kind.id])] == [sarah.id]
 
 
 async def test_remove_aliases_settles_what_the_facts_moved_leave_across_two_entities(

@@ -5,7 +5,7 @@ dashboard's control: ``test_dashboard_browser.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -14,10 +14,11 @@ import pytest
 from cognimem import AsyncMemoryClient, Conflict, InvalidInput, Memory, NotFound, Settings
 from cognimem.api import create_app
 from cognimem.errors import ProviderUnavailable
-from cognimem.models import ItemStatus, MemoryItem
-from cognimem.models.knowledge import AliasSource, Entity, EntityType
+from cognimem.models import ItemStatus, MemoryItem, MessageResult
+from cognimem.models.knowledge import AliasAddition, AliasSource, Entity, EntityType
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.providers.llm.fakes import ScriptedLLM
+from cognimem.store.types import Knowledge, PendingMessage
 from tests.doubles import new_api_key
 
 U = "u1"
@@ -508,6 +509,43 @@ async def test_giving_the_name_back_merges_the_split_off_entity_back(face: Face)
         await face.add_alias(liz.id, "Acme Corp", user_id=U)
     with pytest.raises(NotFound):
         await face.add_alias("ent_missing", "Lizzie", user_id=U)
+
+
+async def test_a_write_that_took_the_name_for_the_split_off_entity_lands_on_the_merge(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that resolved "Lizzie" to the split-off entity, committed just after the
+    merge back deleted it, does not keep its id: the commit finds the entity gone, and the
+    write, made again, resolves the name to the entity it was merged into."""
+    await say(memory, "My colleague Elizabeth Smith is a lawyer.", "She goes by Lizzie.")
+    liz = (await known(memory))["Elizabeth Smith"][0]
+    undone = await memory.remove_alias(liz.id, "Lizzie", split=True, user_id=U)
+    assert undone.split_into is not None
+    twin = undone.split_into.entity
+    store, commit = memory.store, memory.store.commit
+    merges: list[AliasAddition] = []
+
+    async def merged_first(
+        messages: Sequence[PendingMessage], window: float, knowledge: Knowledge | None = None
+    ) -> list[MessageResult]:
+        named = {p.fact.subject_entity_id for p in (knowledge.facts if knowledge else [])}
+        if twin.id in named and not merges:  # the merge back commits in between
+            merges.append(await memory.add_alias(liz.id, "Lizzie", user_id=U))
+        return await commit(messages, window, knowledge)
+
+    monkeypatch.setattr(store, "commit", merged_first)
+    [item_id] = (await memory.write("Lizzie likes jazz.", user_id=U, session_id="s1")).item_ids
+    [merge] = merges
+    assert merge.merged_from is not None
+    assert merge.merged_from.entity.id == twin.id
+    assert await store.get_entities("default", [twin.id]) == []  # deleted by the merge
+    jazz = await memory.get_fact("elizabeth_smith:preference:music:jazz", user_id=U)
+    assert (jazz.subject_entity_id, jazz.evidence_item_ids) == (liz.id, [item_id])
+    # nothing the write stored names the deleted entity
+    facts = await memory.facts(user_id=U, include_history=True)
+    assert twin.id not in {e for f in facts for e in (f.subject_entity_id, f.object_entity_id)}
+    assert twin.id not in (await memory.get(item_id)).entities
+    assert await memory.relations([twin.id], user_id=U) == []
 
 
 async def profiles_of(face: Face, memory_url: str) -> dict[str, MemoryItem]:

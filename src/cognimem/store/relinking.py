@@ -23,6 +23,12 @@ A constraint made live again also gets back the evidence items its supersession
 silenced (``restored_evidence``, ``unsilences``: status ``active`` again, with what
 ``AliasDeletion.unsilence`` writes), and a constraint ``settle`` supersedes has its
 items silenced (``Knowledge.silence_items``), as the write path does.
+The entity a merge back deletes may be named by a write made meanwhile: each write
+checks the entities it names are still stored and, for one that is not, whether a
+merge deleted it (``named_entities``, ``merged_away``, in ``check_read_set``), the
+merge holding the entity's row from its start on PostgreSQL, so the write is made
+again (and resolves the name to the entity merged into) rather than keeping the
+deleted entity's id.
 A name given back (``EditStore.give_alias``) runs ``relink_summaries`` alone, on the
 items whose links come back."""
 
@@ -31,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from cognimem.errors import StaleKnowledge
 from cognimem.models.fact_changes import LIVE, SILENCED_BY_SUPERSESSION
 from cognimem.models.knowledge import Fact, HistoryEntry
 from cognimem.store.arguments import AliasDeletion, Moved, Relinked, Resummarised, SummarySources
@@ -42,6 +49,38 @@ SummaryRow = tuple[str, list[str], Mapping[str, Any]]
 PROFILE_GROUP = "profile"
 # an item in these does not keep an entity merged back (a summary replaced, forgotten)
 GONE_ITEMS = ("archived", "deleted")
+
+
+def named_entities(knowledge: Knowledge) -> list[str]:
+    """The stored entities a write's ``knowledge`` names (its facts', updates',
+    relations', item links' and alias rows'), not those it creates, sorted: a write
+    checks they are still there (``check_read_set``), since a merge back deletes the
+    entity split off (``retire_entity``) while a write that resolved the name to it
+    may be in flight; one no longer stored is looked up in history (``merged_away``)."""
+    named = {
+        *(e for p in knowledge.facts for e in (p.fact.subject_entity_id, p.fact.object_entity_id)),
+        *(e for u in knowledge.fact_updates
+          for e in (u.fact.subject_entity_id, u.fact.object_entity_id)),
+        *(e for r in knowledge.relations for e in (r.source_entity_id, r.target_entity_id)),
+        *(x.entity_id for x in knowledge.item_links),
+        *(a.entity_id for a in knowledge.aliases),
+    }  # fmt: skip
+    made = {e.id for e in knowledge.entities}
+    return sorted(e for e in named if e and e not in made)
+
+
+def merged_away(deleted: Sequence[HistoryEntry]) -> StaleKnowledge | None:
+    """The error a write gets when an entity it names was deleted by a merge back
+    (``deleted``: the ``deleted`` history entries of the named entities no longer stored;
+    one with ``after.merged_into`` is a merge's): made again, the write resolves its
+    names anew, to the entity merged into. ``None`` when none was merged (an id never
+    stored is left to the write's own rules, e.g. an alias of it is dropped)."""
+    gone = sorted({h.target_id for h in deleted if (h.after or {}).get("merged_into")})
+    if not gone:
+        return None
+    return StaleKnowledge(
+        f"entity {gone[0]} was merged back during the write", details={"entities": gone}
+    )
 
 
 def touched_keys(moved: Sequence[Moved]) -> list[str]:

@@ -123,6 +123,8 @@ class PostgresEdits(PostgresDatabase):
 
     async def remove_aliases(self, deletion: AliasDeletion) -> AliasesRemoved:
         async def body(conn: Connection) -> AliasesRemoved:
+            if deletion.retire is not None:  # a write naming it waits, or sees it gone
+                await relinking.hold_entity(conn, deletion.entity)
             removed = await knowledge_writes.delete_aliases(
                 conn, deletion.entity, deletion.alias, deletion.user_id
             )

@@ -48,6 +48,7 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
+from cognimem.store.relinking import merged_away, named_entities
 from cognimem.store.types import Knowledge, PendingItem, PendingMessage
 
 if TYPE_CHECKING:
@@ -132,7 +133,24 @@ async def check_read_set(conn: Connection, knowledge: Knowledge) -> None:
     """Raise ``StaleKnowledge`` unless every key's live facts are what was reconciled.
 
     Call with the ``read_set_locks`` held, or a concurrent writer can slip in between
-    this check and the commit."""
+    this check and the commit. No entity the write names may have been deleted by a
+    merge back (``store/relinking.py``: ``named_entities``, ``merged_away``): they are
+    read ``FOR SHARE``, so a merge deleting one (which holds its row from its start)
+    waits for this write, or has deleted it and this write is made again."""
+    named = named_entities(knowledge)
+    if named:
+        held = await conn.fetch(
+            "SELECT id FROM entities WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE", named
+        )
+        missing = sorted(set(named) - {r["id"] for r in held})
+        if missing:
+            found = await conn.fetch(
+                f"SELECT {records.HISTORY_COLUMNS} FROM history WHERE target_type = 'entity'"
+                " AND action = 'deleted' AND target_id = ANY($1::text[])",
+                missing,
+            )
+            if gone := merged_away([records.history_from_row(r, decode_time) for r in found]):
+                raise gone
     states = knowledge.read_set
     if not states:
         return

@@ -201,6 +201,16 @@ async def archive_profiles(
     return ids
 
 
+async def hold_entity(conn: Connection, entity: Entity) -> None:
+    """Lock the row of ``entity``, which this transaction may delete (``retire_entity``),
+    before anything else: a write naming it holds it ``FOR SHARE`` (``check_read_set``)
+    and commits first, or waits and finds it gone."""
+    await conn.execute(
+        "SELECT 1 FROM entities WHERE tenant_id = $1 AND id = $2 FOR UPDATE",
+        entity.tenant_id, entity.id,
+    )  # fmt: skip
+
+
 async def retire_entity(conn: Connection, entity: Entity) -> bool:
     """Delete ``entity`` when nothing names it any more, as in SQLite
     (``store/sqlite/relinking.py``); whether it went."""

@@ -36,7 +36,8 @@ from cognimem.store.records import (
     RELATION_COLUMNS,
     user_key,
 )
-from cognimem.store.sqlite.rows import encode_time, query
+from cognimem.store.relinking import merged_away, named_entities
+from cognimem.store.sqlite.rows import decode_time, encode_time, query
 from cognimem.store.types import Knowledge
 
 _UPDATE_FACT = (
@@ -46,7 +47,9 @@ _UPDATE_FACT = (
 
 
 def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
-    """Raise ``StaleKnowledge`` unless every key's live facts are what was reconciled."""
+    """Raise ``StaleKnowledge`` unless every key's live facts are what was reconciled
+    and no entity the write names was deleted by a merge back meanwhile."""
+    _check_entities(conn, knowledge)
     for state in knowledge.read_set:
         found = frozenset(
             (r[0], int(r[1]))
@@ -69,6 +72,29 @@ def check_read_set(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
                 f"facts under key {state.key!r} changed during the write",
                 details={"key": state.key},
             )
+
+
+def _check_entities(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
+    """Raise ``StaleKnowledge`` when an entity the write names was deleted by a merge
+    back while it was made (``store/relinking.py``: ``merged_away``)."""
+    named = named_entities(knowledge)
+    for start in range(0, len(named), 500):
+        part = named[start : start + 500]
+        marks = ", ".join("?" * len(part))
+        stored = {
+            i for (i,) in conn.execute(f"SELECT id FROM entities WHERE id IN ({marks})", part)
+        }
+        missing = [e for e in part if e not in stored]
+        if not missing:
+            continue
+        deleted = query(
+            conn,
+            f"SELECT {records.HISTORY_COLUMNS} FROM history WHERE target_type = 'entity'"
+            f" AND action = 'deleted' AND target_id IN ({', '.join('?' * len(missing))})",
+            missing,
+        )
+        if gone := merged_away([records.history_from_row(r, decode_time) for r in deleted]):
+            raise gone
 
 
 # the fact_versions row (user key '*', which no user has) that new rows start above;
