@@ -16,7 +16,7 @@ from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.speakers import Speakers, identify
 from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
 from cognimem.models.extraction import ExtractedFact, Extraction
-from cognimem.models.fact_changes import LIVE
+from cognimem.models.fact_changes import LIVE, SILENCED_BY_SUPERSESSION
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     CONSTRAINT_CATEGORIES,
@@ -283,7 +283,7 @@ def _silenced_history(scope: Scope, silenced: Sequence[str], now: datetime) -> l
             before={"status": ItemStatus.ACTIVE.value},
             after={
                 "status": ItemStatus.SILENT.value,
-                "reason": "its constraint was superseded",
+                "reason": SILENCED_BY_SUPERSESSION,
             },
         )
         for item_id in silenced
