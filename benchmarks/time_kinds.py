@@ -36,8 +36,12 @@ not fully answered.
 
 Usage (repository root):
 
-    PYTHONPATH=src:. python benchmarks/time_kinds.py [--preset NAME] [--padding N]
-        [--split tune|check|both] [--out benchmarks/results]
+    PYTHONPATH=src:. python benchmarks/time_kinds.py [--data FILE] [--preset NAME]
+        [--padding N] [--split tune|check|both] [--out benchmarks/results]
+
+``--data benchmarks/data/time_kinds_round2.jsonl`` reads the harder second set (the
+question's words differ from the evidence turn's, and turns on the same topic that do
+not date it sit around the evidence); results are named after the set's file.
 """
 
 from __future__ import annotations
@@ -115,12 +119,14 @@ def padding_for(index: int, texts: list[str]) -> cycle[str]:
     return cycle(texts[start:] + texts[:start])
 
 
-async def run(preset: str, padding: int, splits: tuple[str, ...]) -> list[dict[str, Any]]:
+async def run(
+    data: Path, preset: str, padding: int, splits: tuple[str, ...]
+) -> list[dict[str, Any]]:
     texts = padding_texts()
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         async with Memory.open(f"sqlite:///{tmp}/time_kinds.db") as mem:
-            for index, conv in enumerate(load(DATA)):
+            for index, conv in enumerate(load(data)):
                 if conv["split"] not in splits:
                     continue
                 pad = padding_for(index, texts)
@@ -171,7 +177,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def render(result: dict[str, Any]) -> str:
     lines = [
-        "# Time questions of five kinds (`benchmarks/time_kinds.py`)",
+        f"# Time questions of five kinds (`benchmarks/time_kinds.py`, `{result['data']}`)",
         "",
         *provenance(result["command"], result["machine"]),
         "",
@@ -187,6 +193,7 @@ def render(result: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA, help="the set (JSON lines)")
     parser.add_argument("--preset", default="balanced")
     parser.add_argument("--padding", type=int, default=PADDING)
     parser.add_argument("--split", choices=(*SPLITS, "both"), default="both")
@@ -194,17 +201,20 @@ def main() -> None:
     args = parser.parse_args()
     splits = SPLITS if args.split == "both" else (args.split,)
     started = time.perf_counter()
-    rows = asyncio.run(run(args.preset, args.padding, splits))
+    if not args.data.is_file():
+        parser.error(f"--data: no such file: {args.data}")
+    rows = asyncio.run(run(args.data, args.preset, args.padding, splits))
     result = {
         "command": ("python benchmarks/time_kinds.py " + " ".join(sys.argv[1:])).strip(),
         "machine": describe(),
+        "data": args.data.name,
         "seconds": round(time.perf_counter() - started, 1),
         "summary": summarise(rows),
         "missed": [r for r in rows if r["frac"] < 1.0],
     }
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-        stem = "time_kinds" if args.split == "both" else f"time_kinds_{args.split}"
+        stem = args.data.stem if args.split == "both" else f"{args.data.stem}_{args.split}"
         (args.out / f"{stem}.json").write_text(json.dumps(result, indent=2) + "\n")
         (args.out / f"{stem}.md").write_text(render(result))
     sys.stdout.write(render(result))
