@@ -12,6 +12,7 @@ from cognimem.recall.conversation.told_before import (
     dated_before,
     dates,
     replies_of,
+    states,
     takes_up,
     with_told_before,
 )
@@ -135,3 +136,12 @@ def test_a_turn_ranked_above_its_reply_keeps_its_place_and_gets_the_signal() -> 
     assert [r.item.id for r in out] == ["k", "b"]
     assert out[0].score == 1.0
     assert out[0].signals["told_before"] == 0.6
+
+
+def test_the_pronoun_reach_counts_only_turns_that_state() -> None:
+    bought = ranked(item("b", "I bought it last spring.", "Ann", 9, dated=True), 0.5)
+    best = ranked(item("t", "Kayaks are fun", "Bo", 0), 0.95)
+    talk = [ranked(item(f"h{n}", "Haha", "Bo", n), 0.9) for n in range(PRONOUN_REACH)]
+    # small talk is dropped from the read: it does not push the pronoun reply out of reach
+    assert [i.id for i in replies_of([best, *talk, bought])] == ["t", "b"]
+    assert [r.item.id for r in states([best, *talk, bought], 2)] == ["t", "b"]

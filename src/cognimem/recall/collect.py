@@ -197,6 +197,7 @@ def packet_signals(r: Ranked) -> dict[str, float]:
         "no_longer_true",
         "level",
         "told_before",
+        "told_after",
     )
     for name in names:
         if r.signals.get(name):

@@ -36,6 +36,7 @@ from cognimem.recall.conversation.cross import CrossEncoders
 from cognimem.recall.conversation.focus import focus
 from cognimem.recall.conversation.pairs import rank_answers
 from cognimem.recall.conversation.stated import is_theme
+from cognimem.recall.conversation.told_after import bring_told_after
 from cognimem.recall.conversation.told_before import bring_told_before
 from cognimem.recall.events import EventPlan
 from cognimem.recall.fact_time import stale_since
@@ -392,6 +393,7 @@ class Reader:
         )
         if config.told_before:  # the turn a "when" question's dated reply answers
             ranked = await bring_told_before(self.store, ranked, run.analysis.query, run.flt)
+            ranked = await bring_told_after(self.store, ranked, run.analysis.query, run.flt)
         if config.cross_encoder is not None:
             ranked = await self._cross_rerank(ranked, run, steps.reports, steps.degraded)
         return ranked

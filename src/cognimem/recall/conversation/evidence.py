@@ -59,6 +59,8 @@ NO_EVIDENCE = "dropped: no evidence for the query (no shared word, not close in 
 # the signal of a turn brought in beside the best-ranked item of a "when" question
 # (``recall/conversation/told_before.py``)
 TOLD_BEFORE = "told_before"
+# the signal of the dated turn after the one that names a thing (``told_after.py``)
+TOLD_AFTER = "told_after"
 # why a memory is kept when the read asks no reasons (no ``explain``): the same memories
 # have evidence either way, the cheapest test first (``EvidenceCheck.split``)
 HAS_EVIDENCE = "has evidence for the query"
@@ -194,6 +196,8 @@ class EvidenceCheck:
                 kept.append((r, "replies to a question that bears on the query"))
             elif r.signals.get(TOLD_BEFORE):
                 kept.append((r, 'the turn before the best-ranked item of a "when" question'))
+            elif r.signals.get(TOLD_AFTER):
+                kept.append((r, 'the dated turn after one a "when" question ranks high'))
             else:
                 unsupported.append((r, NO_EVIDENCE))
         return kept, unsupported

@@ -14,7 +14,8 @@ index holds with the message before it.
 
 So for a "when" question the best-ranked item brings in the turn before it: the message
 said just before it in the same scope by someone else, at most ``ANSWER_GAP`` earlier —
-and so does the best-ranked item after it, within ``PRONOUN_REACH``, that dates what it
+and so does the best-ranked item after it, within ``PRONOUN_REACH`` of the items that
+state something (a question or small talk is dropped from the read), that dates what it
 tells of and takes a thing up by a pronoun ("I went back and bought it last Saturday"):
 what "it" is was named before it, often in a question ("Remember the rocking chair we
 saw at the fair?"), which then comes too (a question two turns back names what the
@@ -56,6 +57,7 @@ __all__ = [
     "dated_before",
     "dates",
     "replies_of",
+    "states",
     "takes_up",
     "turns_before",
     "with_told_before",
@@ -87,12 +89,25 @@ def takes_up(item: MemoryItem) -> bool:
     return dates(item) and _TAKES_UP.search(item.text) is not None
 
 
+def states(ranked: Sequence[Ranked], count: int) -> list[Ranked]:
+    """The first ``count`` of ``ranked`` that state something: a message that only asks
+    or makes small talk is dropped from what a read returns (``evidence.py``), so it
+    takes no place in a reach counted down the ranking."""
+    out: list[Ranked] = []
+    for r in ranked:
+        if len(out) == count:
+            break
+        if filler(r.item.text) is None:
+            out.append(r)
+    return out
+
+
 def replies_of(ranked: Sequence[Ranked]) -> list[MemoryItem]:
     """The items whose turns before are brought in: the ``TOP_REPLIES`` best-ranked,
-    and the best-ranked after them within ``PRONOUN_REACH`` that :func:`takes_up` a
-    thing named before it."""
+    and the best-ranked other one within the first ``PRONOUN_REACH`` of the items that
+    state (:func:`states`) that :func:`takes_up` a thing named before it."""
     replies = [r.item for r in ranked[:TOP_REPLIES]]
-    reach = ranked[TOP_REPLIES:PRONOUN_REACH]
+    reach = [r for r in states(ranked, PRONOUN_REACH) if r.item not in replies]
     taken_up = next((r.item for r in reach if takes_up(r.item)), None)
     return replies if taken_up is None else [*replies, taken_up]
 
