@@ -59,23 +59,15 @@ from pathlib import Path
 from typing import Any
 
 from _machine import describe, provenance
+from event_questions import load, padding_texts
 
 from cognimem import Memory, Message
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "time_kinds.jsonl"
-FILLER = ROOT / "benchmarks" / "data" / "filler.jsonl"
 PADDING = 20
 SPLITS = ("tune", "check")
 KINDS = ("duration_start", "told_event", "pronoun", "count_order", "plan")
-
-
-def load(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def padding_texts() -> list[str]:
-    return [m["text"] for scope in load(FILLER) for m in scope["messages"]]
 
 
 async def write_conversation(
