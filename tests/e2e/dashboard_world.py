@@ -195,6 +195,21 @@ def api(base: str, key: str, method: str, path: str, body: Any = None) -> Any:
     return answer.json()
 
 
+def consolidated(server: Server, user: str, tenant: str = TENANT) -> None:
+    """A consolidation pass on ``user``'s memories, run as the background job runs it
+    (its own ``Memory`` on the server's file: ``cognimem serve`` queues jobs for a worker
+    and runs none), so the user has profiles."""
+    from cognimem import Memory
+    from cognimem.providers.fakes import HashingEmbedder
+
+    async def run() -> None:
+        url = f"sqlite:///{server.db_path}"
+        async with Memory.open(url, embedder=HashingEmbedder()) as job:
+            await job.consolidate({"tenant_id": tenant, "user_id": user})
+
+    asyncio.run(run())
+
+
 @contextmanager
 def browser() -> Iterator[WebDriver]:
     """Headless Debian Chromium through its chromedriver."""

@@ -1,6 +1,7 @@
 """The dashboard in a real headless browser (Debian Chromium through selenium) against
 ``cognimem serve`` on a SQLite file: sign in, search, open an item, edit it, forget with a
-preview, resolve a conflict, open the graph, the recall playground, the keyboard, and a
+preview, resolve a conflict, open the graph, undo a name merge and see the profiles it
+rebuilt (or why not, when the LLM fails), the recall playground, the keyboard, and a
 wrong, expired or revoked key, which show a sign-in error, never a blank page.
 
 Waits are for what the page shows (explicit waits with a generous limit), never sleeps.
@@ -21,6 +22,7 @@ from tests.e2e.dashboard_world import (
     Server,
     api,
     browser,
+    consolidated,
     require_browser,
     seed,
     serving,
@@ -594,6 +596,119 @@ def test_give_a_split_off_name_back_from_the_entity_page(
     found = api(server.base, key, "POST", "/v1/entities/query", {"scope": dana})
     [aliases] = [e["aliases"] for e in found if e["entity"]["id"] == liz]
     assert "acme corp" not in {a["alias"] for a in aliases}
+
+
+LIZZIE = (
+    "My colleague Elizabeth Smith is a lawyer.",
+    "She goes by Lizzie.",
+    "Lizzie works at Acme Corp.",
+    "Lizzie likes jazz.",
+    "Elizabeth Smith likes tea.",
+)
+
+
+def _consolidated_lizzie(server: Server, key: str, scope: dict[str, str]) -> None:
+    """Elizabeth Smith, called Lizzie, with her profile made by a consolidation pass."""
+    for text in LIZZIE:
+        body = {"scope": {**scope, "session_id": "p1"}, "content": text}
+        api(server.base, key, "POST", "/v1/memory/write", body)
+    consolidated(server, scope["user_id"])
+
+
+def _live_profiles(base: str, key: str, scope: dict[str, str]) -> dict[str, str]:
+    """The scope's live profiles: id -> key."""
+    body = {"scope": scope, "kinds": ["summary"], "statuses": ["active"], "limit": 1000}
+    found = api(base, key, "POST", "/v1/memory/query", body)
+    profiles = [s for s in found if s["metadata"]["consolidation"]["group"] == "profile"]
+    return {s["id"]: s["key"] for s in profiles}
+
+
+def _split_lizzie(page: Page, key: str, user: str) -> None:
+    page.sign_in_as(key, user)
+    page.go("#/entities")
+    page.text_of("#entity-list a", "Elizabeth Smith").click()
+    page.heading("Elizabeth Smith")
+    page.css("button[aria-label='Split off lizzie']").click()
+    page.text_of("#status", "split off Elizabeth Smith into Lizzie")
+    page.heading("Lizzie")
+
+
+def test_a_split_and_its_merge_back_name_the_profiles_they_rebuilt(
+    page: Page, world: tuple[Server, str]
+) -> None:
+    server, key = world
+    ella = {"user_id": "ella"}
+    _consolidated_lizzie(server, key, ella)
+    _split_lizzie(page, key, "ella")
+    rebuilt = page.css("#alias-rebuilt")
+    links = {a.text: a.get_attribute("href") for a in rebuilt.find_elements("css selector", "a")}
+    assert set(links) == {"profile of Elizabeth Smith", "profile of Lizzie"}, rebuilt.text
+    assert page.all("#alias-degraded") == []  # no LLM: extractive is as configured
+    live = _live_profiles(server.base, key, ella)
+    assert {href.rsplit("/", 1)[1] for href in links.values()} == set(live)
+    # the link opens the profile built for the split-off person
+    page.text_of("#alias-rebuilt a", "profile of Lizzie").click()
+    page.wait(
+        lambda d: "Lizzie works at Acme Corp" in page.css("#edit-text").get_attribute("value"),
+        "the profile of Lizzie does not state her job",
+    )
+
+    # the name given back: one profile is built again, Elizabeth Smith's
+    page.go("#/entities")
+    page.text_of("#entity-list a", "Elizabeth Smith").click()
+    page.heading("Elizabeth Smith")
+    assert page.all("#alias-outcome") == []  # an outcome is shown once, after its edit
+    page.css("#alias-add-name").send_keys("Lizzie")
+    page.text_of("#alias-add button", "Add name").click()
+    page.text_of("#status", "merged back Lizzie")
+    page.text_of("#alias-rebuilt", "profile of Elizabeth Smith")
+    [back] = page.all("#alias-rebuilt a")
+    assert back.text == "profile of Elizabeth Smith"
+    [profile] = _live_profiles(server.base, key, ella)
+    assert back.get_attribute("href").endswith(f"#/memory/{profile}")
+
+
+def test_a_profile_the_llm_failed_to_rebuild_is_shown_as_degraded_with_why(
+    page: Page, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from cognimem.providers.llm.fakes import FakeChatServer
+
+    erin = {"user_id": "erin"}
+    place = tmp_path_factory.mktemp("degraded")
+    quiet = {"COGNIMEM_LIFECYCLE__SCHEDULE": "false"}
+    # written and consolidated without an LLM (the rule-based extractor finds Lizzie) ...
+    with serving(place, **quiet) as first:
+        key = first.key()
+        _consolidated_lizzie(first, key, erin)
+    # ... then served on the same file with an LLM that answers every call 503
+    with (
+        FakeChatServer() as chat,
+        serving(
+            place,
+            COGNIMEM_LLM__MODEL="fake-chat",
+            COGNIMEM_LLM__BASE_URL=chat.base_url,
+            COGNIMEM_LLM__MAX_RETRIES="0",
+            **quiet,
+        ) as server,
+    ):
+        chat.fail_next(503, body="overloaded", times=100)
+        shown = Page(page.driver, server.base)
+        shown.go("")
+        _split_lizzie(shown, key, "erin")
+        notice = shown.css("#alias-degraded")
+        assert notice.get_attribute("role") == "alert"
+        reasons = [li.text for li in notice.find_elements("css selector", "li")]
+        assert sorted(r.split(":")[0] for r in reasons) == [
+            "profile of Elizabeth Smith",
+            "profile of Lizzie",
+        ], reasons
+        assert all("HTTP 503: 'overloaded'" in r for r in reasons), reasons
+        assert all(r.endswith("(written extractively instead)") for r in reasons), reasons
+        assert chat.request_count == 2  # one gist each, both failed
+        # written extractively all the same, and linked
+        links = shown.all("#alias-rebuilt a")
+        assert sorted(a.text for a in links) == ["profile of Elizabeth Smith", "profile of Lizzie"]
+        assert len(_live_profiles(server.base, key, erin)) == 2
 
 
 def test_the_shared_levels_are_listed_and_an_agents_memory_shown_beside_a_users(

@@ -1,11 +1,13 @@
 // Entities: pick one, see the graph of entities and relations around it (two hops),
 // its aliases with their sources (each the chosen user's own can be removed, or split
 // off into an entity of its own: undoing a wrong merge; a name given back merges a split
-// back), and the edges as a table.
+// back), and the edges as a table. An edit's outcome (the profiles it built again, and
+// what did not run as configured) shows on the page it leads to (alias_outcome.js).
 
 import { ApiError, post } from "../api.js";
 import { h, num, svg, table } from "../dom.js";
 import { levelScope, scope } from "../state.js";
+import { remember, take } from "./alias_outcome.js";
 
 const WIDTH = 900;
 const HEIGHT = 520;
@@ -113,6 +115,7 @@ function undoButtons(ctx, entity, alias) {
     try {
       const done = await post(`/v1/entities/${encodeURIComponent(entity.id)}/aliases/remove`,
         { alias: alias.alias, split, scope: s });
+      await remember(done.split_into ? done.split_into.entity.id : entity.id, done);
       if (done.split_into) {
         ctx.go(`#/entities/${encodeURIComponent(done.split_into.entity.id)}`,
           `“${alias.alias}” split off ${entity.name} into ${done.split_into.entity.name}.`);
@@ -159,6 +162,7 @@ function addForm(ctx, entity) {
       try {
         const done = await post(`/v1/entities/${encodeURIComponent(entity.id)}/aliases/add`,
           { alias: input.value, scope: scope() });
+        await remember(entity.id, done);
         const back = done.merged_from ? `; merged back ${done.merged_from.entity.name}` : "";
         ctx.say(done.added.length
           ? `“${done.added[0].alias}” added to ${entity.name}${back}.`
@@ -211,6 +215,7 @@ export async function render(ctx) {
     page.replaceChildren(
       h("p", {}, h("a", { href: "#/entities" }, "← All entities")),
       h("h1", {}, entity.name, h("span", { class: "muted" }, ` · ${entity.type}`)),
+      ...take(entity.id),
       graph(entity, edges, names),
       h("div", { class: "grid2" },
         h("div", {}, h("h2", {}, `Aliases (${aliases.length})`), table([
