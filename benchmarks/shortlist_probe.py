@@ -71,30 +71,41 @@ def report(q: dict[str, Any], seen: dict[str, Any], limit: int) -> None:
     print(f"question {q['id']}: {q['question']!r}; limit {limit}, shortlist {len(out)}")
     for method, cands in lists.items():
         scores = [c.score for c in cands]
-        print(f"  {method}: {len(cands)} candidates, raw scores {min(scores):.4f}..{max(scores):.4f}")
+        print(
+            f"  {method}: {len(cands)} candidates, raw scores {min(scores):.4f}..{max(scores):.4f}"
+        )
     fused = inputs._fused
-    print(f"  fused: {len(fused)} items; shortlist cut at fused score {fused[len(out)-1][1]:.4f}")
+    low = min(inputs._scores[i] for i in out)
+    print(f"  fused: {len(fused)} items; lowest fused score in the shortlist {low:.4f}")
     vec = lists.get("vector", [])
     if vec:
         top = vec[0].item_id
         rank = next(n for n, (i, _) in enumerate(fused, 1) if i == top)
         sig = inputs.get(top).raw
-        print(f"  top vector hit {top}: signals {sig}, fused {inputs._scores[top]:.4f}, "
-              f"fused rank {rank}, in shortlist: {top in out}")
+        print(
+            f"  top vector hit {top}: signals {sig}, fused {inputs._scores[top]:.4f}, "
+            f"fused rank {rank}, in shortlist: {top in out}"
+        )
     ext = seen["ext"]
     for item_id, ids in ext.items():
         if ids & set(q["evidence"]):
             ri = inputs.get(item_id)
             rank = next(n for n, (i, _) in enumerate(fused, 1) if i == item_id)
             vrank = next((n for n, c in enumerate(vec, 1) if c.item_id == item_id), None)
-            lrank = next((n for n, c in enumerate(lists["lexical"], 1) if c.item_id == item_id), None)
-            print(f"  evidence {sorted(ids)}: signals {ri.raw}, vector rank {vrank}, "
-                  f"lexical rank {lrank}, fused {inputs._scores[item_id]:.4f}, fused rank {rank}, "
-                  f"shortlist place {out.index(item_id) + 1 if item_id in out else None}")
+            lrank = next(
+                (n for n, c in enumerate(lists["lexical"], 1) if c.item_id == item_id), None
+            )
+            print(
+                f"  evidence {sorted(ids)}: signals {ri.raw}, vector rank {vrank}, "
+                f"lexical rank {lrank}, fused {inputs._scores[item_id]:.4f}, fused rank {rank}, "
+                f"shortlist place {out.index(item_id) + 1 if item_id in out else None}"
+            )
     lex_only = sum(1 for i, _ in fused[: len(out)] if set(inputs.get(i).raw) == {"lexical"})
     both = sum(1 for i, _ in fused[: len(out)] if set(inputs.get(i).raw) == {"lexical", "vector"})
-    print(f"  shortlist by lists: lexical only {lex_only}, both {both}, "
-          f"vector only {len(out) - lex_only - both}")
+    print(
+        f"  shortlist by lists: lexical only {lex_only}, both {both}, "
+        f"vector only {len(out) - lex_only - both}"
+    )
 
 
 def main() -> None:

@@ -70,3 +70,28 @@ def test_the_shortlist_ranks_by_relevance_and_evidence_ties_in_fused_order() -> 
     many = {StepKind.VECTOR: StepOutput([Candidate(f"v{n:02d}", n / 40) for n in range(40)])}
     cut = shortlist(rank_inputs(many, config), config, limit=5)
     assert cut == [f"v{n:02d}" for n in range(39, 14, -1)]
+
+
+def test_the_shortlist_keeps_each_lists_best_few_whatever_their_fused_score() -> None:
+    # a lexical list of near-equal noise (a floored-idf word alone) scaled to the full
+    # lexical weight puts its items above the vector list's best three
+    config = RecallConfig(name="t", lexical_weight=0.6, vector_weight=0.4)
+    noise = [Candidate(f"n{n:02d}", 1e-6 * (1 + n / 100)) for n in range(40, 0, -1)]
+    close = [Candidate(f"n{n:02d}", 0.86) for n in range(40, 0, -1)]
+    best = [Candidate(f"v{n}", 0.9 - n / 100) for n in range(4)]
+    outputs = {
+        StepKind.LEXICAL: StepOutput(noise),
+        StepKind.VECTOR: StepOutput([*best, *close, Candidate("far", 0.1)]),
+    }
+    inputs = rank_inputs(outputs, config)
+    fused_order = sorted(inputs._scores, key=lambda i: -inputs._scores[i])
+    assert fused_order.index("v0") >= 25  # below the cut by fused score alone
+    cut = shortlist(inputs, config, limit=5)
+    assert len(cut) == 25
+    # the vector list's best three kept (its fourth is not), the lexical list's too
+    assert {"v0", "v1", "v2"} <= set(cut)
+    assert "v3" not in cut
+    assert {"n40", "n39", "n38"} <= set(cut)
+    # still in the shortlist's order: the kept ones where their score puts them
+    assert cut[-3:] == ["v0", "v1", "v2"]
+    assert cut[:22] == [i for i in fused_order if i.startswith("n")][:22]

@@ -5,9 +5,10 @@ by id."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from cognimem.domain.lookup import domain_entries, overruled
 from cognimem.models import MemoryItem
@@ -26,6 +27,8 @@ from cognimem.recall.temporal import belongs
 from cognimem.store.types import ItemFilter
 
 _EMPTY = StepOutput()
+# the shortlist keeps this many of each fused list's best (lexical, vector)
+KEEP_PER_LIST = 3
 # the steps whose items fill a section of their own, by section name
 SECTION_STEPS = (
     (StepKind.MANDATES, "mandates"),
@@ -87,7 +90,8 @@ class RankInputs:
     def shortlist(self, config: RecallConfig, limit: int) -> list[str]:
         """The ids worth loading for the rerank: the best by relevance, graph and key
         evidence, a few times the packet's limit (ties in the fused order, then the
-        order the graph and the key lookup found them)."""
+        order the graph and the key lookup found them), always with each fused list's
+        best ``KEEP_PER_LIST`` in place of the lowest others."""
         w = config.rerank
         wr, top, built = w.relevance, self._top, self._built
         ids = [i for i, _ in self._fused] + self._extra
@@ -99,7 +103,23 @@ class RankInputs:
             if ri is not None:
                 keys[n] = -(wr * ri.relevance + w.graph * ri.graph + w.fact * ri.fact)
         order = sorted(range(len(ids)), key=keys.__getitem__)
-        return [ids[n] for n in order[: max(limit * 3, limit + 20)]]
+        # each list's best few, whatever their fused score: a list of near-equal noise
+        # (BM25 of a floored-idf word alone) stretched by min-max can push another
+        # list's best hits below the cut (benchmarks/results/fuse_shortlist.md)
+        kept = {
+            c.item_id
+            for found in self._lists.values()
+            for c in heapq.nlargest(KEEP_PER_LIST, found, key=attrgetter("score"))
+        }
+        room = max(limit * 3, limit + 20) - len(kept)
+        out: list[str] = []
+        for n in order:
+            if ids[n] in kept:
+                out.append(ids[n])
+            elif room > 0:
+                out.append(ids[n])
+                room -= 1
+        return out
 
 
 def rank_inputs(outputs: dict[StepKind, StepOutput], config: RecallConfig) -> RankInputs:
