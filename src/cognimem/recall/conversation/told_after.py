@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from cognimem.models import MemoryItem
 from cognimem.models.directory import ItemText
@@ -31,8 +30,8 @@ from cognimem.recall.analyze import asks_when
 from cognimem.recall.collect import admits
 from cognimem.recall.conversation.evidence import TOLD_AFTER
 from cognimem.recall.conversation.pairs import ANSWER_GAP
-from cognimem.recall.conversation.told_before import states, takes_up
-from cognimem.recall.rerank import Ranked, tokens_of
+from cognimem.recall.conversation.told_before import brought, states, takes_up
+from cognimem.recall.rerank import Ranked
 from cognimem.store.protocols import Store
 from cognimem.store.types import ItemFilter
 from cognimem.text.speech import asks
@@ -99,19 +98,7 @@ def with_told_after(
     signal = round(namer.score / top, 4)
     score = namer.score - _HAIR
     old = next((r for r in ranked if r.item.id == turn.id), None)
-    if old is not None and old.score >= score:
-        moved = replace(old, signals={**old.signals, SIGNAL: signal})
-    elif old is not None:
-        moved = replace(old, score=score, signals={**old.signals, SIGNAL: signal})
-    else:
-        moved = Ranked(
-            item=turn,
-            score=score,
-            signals={SIGNAL: signal},
-            raw={},
-            steps=(SIGNAL,),
-            tokens=tokens_of(turn.text),
-        )
+    moved = brought(turn, old, score, SIGNAL, signal)
     out = [r for r in ranked if r.item.id != turn.id] + [moved]
     out.sort(key=lambda r: (-r.score, r.item.id))
     return out

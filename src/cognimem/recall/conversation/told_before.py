@@ -54,6 +54,7 @@ __all__ = [
     "TOP_REPLIES",
     "answered",
     "bring_told_before",
+    "brought",
     "dated_before",
     "dates",
     "replies_of",
@@ -153,6 +154,25 @@ def answered(reply: MemoryItem, before: Sequence[MemoryItem]) -> list[MemoryItem
     return [last, *about] if asks(last.text) else [last]
 
 
+def brought(turn: MemoryItem, old: Ranked | None, score: float, name: str, signal: float) -> Ranked:
+    """``turn`` brought in at ``score`` with the signal ``name`` (valued ``signal``):
+    ranked higher already (``old``), it keeps its place and gains the signal, the
+    evidence that it is read with the item that brought it; ranked lower, it moves up."""
+    if old is not None:
+        kept = old.score >= score
+        return replace(
+            old, score=old.score if kept else score, signals={**old.signals, name: signal}
+        )
+    return Ranked(
+        item=turn,
+        score=score,
+        signals={name: signal},
+        raw={},
+        steps=(name,),
+        tokens=tokens_of(turn.text),
+    )
+
+
 def with_told_before(
     ranked: Sequence[Ranked],
     before: dict[str, list[MemoryItem]],
@@ -177,23 +197,8 @@ def with_told_before(
             if turn.id in lifted or not admits(turn):
                 continue
             score = r.score - n * _HAIR if dated else r.score + _HAIR
-            old = by_id.get(turn.id)
             signal = round(r.score / top, 4)
-            if old is not None and old.score >= score:
-                # ranked above already: it keeps its place, and is evidence through the reply
-                lifted[turn.id] = replace(old, signals={**old.signals, SIGNAL: signal})
-                continue
-            if old is not None:
-                lifted[turn.id] = replace(old, score=score, signals={**old.signals, SIGNAL: signal})
-            else:
-                lifted[turn.id] = Ranked(
-                    item=turn,
-                    score=score,
-                    signals={SIGNAL: signal},
-                    raw={},
-                    steps=(SIGNAL,),
-                    tokens=tokens_of(turn.text),
-                )
+            lifted[turn.id] = brought(turn, by_id.get(turn.id), score, SIGNAL, signal)
     out = [lifted.pop(r.item.id, r) for r in ranked] + list(lifted.values())
     out.sort(key=lambda r: (-r.score, r.item.id))
     return out

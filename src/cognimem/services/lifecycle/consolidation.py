@@ -38,14 +38,18 @@ from cognimem.services.components import Components
 from cognimem.services.lifecycle.gists import gist_of
 from cognimem.services.lifecycle.mentions import entity_mentions
 from cognimem.services.lifecycle.operations import OperationService, Progress
-from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
+from cognimem.services.lifecycle.summaries import (
+    Pending,
+    consolidation_summaries,
+    same_summary,
+    stage_summaries,
+)
 from cognimem.store.reach import level_facts, level_filter
 from cognimem.store.types import ConsolidationWrite
 
 # one pass takes at most this many unconsolidated episodes (newest first); the rest wait
 # for the next pass
 MAX_EPISODES = 20_000
-MAX_SUMMARIES = 20_000
 MAX_FACTS = 5_000
 MAX_ATTEMPTS = 3
 META = CONSOLIDATION_META  # the summary item's metadata key
@@ -150,7 +154,7 @@ class ConsolidationService(OperationService[ConsolidationResult]):
         profiles (not for ``only``) and themes (nor) over them."""
         store, policy = self._parts.store, self.policy
         new = await self._unconsolidated(scope, only)
-        existing = await self._summaries(scope)
+        existing = await consolidation_summaries(self._parts.store, scope)
         continued = await self._continued_windows(new, existing.values())
         pool_by_id = {m.id: m for m in [*new, *continued]}
         pool = list(pool_by_id.values())
@@ -192,18 +196,6 @@ class ConsolidationService(OperationService[ConsolidationResult]):
             MAX_EPISODES,
         )
         return await store.get_items(scope.tenant_id, ids)
-
-    async def _summaries(self, scope: Scope) -> dict[str, MemoryItem]:
-        """The scope's consolidation summaries by their group's key."""
-        store = self._parts.store
-        ids = await store.list_item_ids(
-            level_filter(scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES
-        )
-        return {
-            s.key: s
-            for s in await store.get_items(scope.tenant_id, ids)
-            if s.key and isinstance(s.metadata.get(META), dict)
-        }
 
     async def _changed(
         self,

@@ -27,21 +27,25 @@ import numpy as np
 from cognimem.errors import StaleKnowledge
 from cognimem.lifecycle import consolidate as rules
 from cognimem.lifecycle.consolidate import ConsolidationPolicy, Group
-from cognimem.models import ItemKind, MemoryItem, Scope
-from cognimem.models.items import CONSOLIDATION_META, index_text
+from cognimem.models import MemoryItem, Scope
+from cognimem.models.items import index_text
 from cognimem.models.knowledge import Fact, HistoryEntry
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.services.components import Components
 from cognimem.services.lifecycle.gists import gist_of
 from cognimem.services.lifecycle.mentions import entity_mentions
-from cognimem.services.lifecycle.summaries import Pending, same_summary, stage_summaries
-from cognimem.store.reach import level_facts, level_filter
+from cognimem.services.lifecycle.summaries import (
+    Pending,
+    consolidation_summaries,
+    same_summary,
+    stage_summaries,
+)
+from cognimem.store.reach import level_facts
 from cognimem.store.types import ConsolidationWrite
 
 ACTOR = "api"
 # as a consolidation pass reads (``services/lifecycle/consolidation.py``)
 MAX_FACTS = 5_000
-MAX_SUMMARIES = 20_000
 MAX_ATTEMPTS = 3
 
 
@@ -85,7 +89,10 @@ class ProfileRebuild:
             return Rebuilt()
         constraints = rules.constraint_tags(facts)
         vectors = await self._vectors(list({m.id: m for g in groups for m in g.members}.values()))
-        existing = await self._live(scope, {g.key for g in groups})
+        keys = {g.key for g in groups}
+        existing = {
+            k: s for k, s in (await consolidation_summaries(store, scope)).items() if k in keys
+        }
         result = ConsolidationResult(dry_run=False, mode="llm" if parts.llm else "extractive")
         pending: list[Pending] = []
         for group in groups:
@@ -118,18 +125,6 @@ class ProfileRebuild:
         about = [f for f in theirs if f.subject_entity_id in wanted]
         mentioning = {e: m for e, m in mentions.items() if e in wanted}
         return rules.profiles(about, self.policy, mentioning, names)
-
-    async def _live(self, scope: Scope, keys: set[str]) -> dict[str, MemoryItem]:
-        """The scope's live consolidation summaries under ``keys``, by key."""
-        store = self._parts.store
-        ids = await store.list_item_ids(
-            level_filter(scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES
-        )
-        return {
-            s.key: s
-            for s in await store.get_items(scope.tenant_id, ids)
-            if s.key in keys and isinstance(s.metadata.get(CONSOLIDATION_META), dict)
-        }
 
     async def _vectors(self, items: Sequence[MemoryItem]) -> dict[str, np.ndarray]:
         """Unit vectors of the items, as the write path embedded them."""

@@ -18,6 +18,8 @@ from cognimem.models.items import CONSOLIDATION_META
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import ConsolidationResult
 from cognimem.providers.tokens import count_tokens
+from cognimem.store.protocols import Store
+from cognimem.store.reach import level_filter
 from cognimem.store.types import ConsolidationWrite, PendingItem
 
 ACTOR = "consolidation"
@@ -152,3 +154,17 @@ def _history(item: MemoryItem, old: MemoryItem | None, now: datetime) -> list[Hi
             )
         )
     return entries
+
+
+# at most this many summaries of a scope are read
+MAX_SUMMARIES = 20_000
+
+
+async def consolidation_summaries(store: Store, scope: Scope) -> dict[str, MemoryItem]:
+    """The scope's consolidation summaries (profiles and themes) by their group's key."""
+    ids = await store.list_item_ids(level_filter(scope, kinds=(ItemKind.SUMMARY,)), MAX_SUMMARIES)
+    return {
+        s.key: s
+        for s in await store.get_items(scope.tenant_id, ids)
+        if s.key and isinstance(s.metadata.get(CONSOLIDATION_META), dict)
+    }
