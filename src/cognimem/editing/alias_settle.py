@@ -33,6 +33,7 @@ from cognimem.models.fact_changes import (
     SILENCED_BY_SUPERSESSION,
     fact_history,
     same_statement,
+    silenced_entries,
     stale_evidence,
     superseded,
 )
@@ -105,23 +106,9 @@ def _ended_evidence(out: Knowledge, old: Fact, new: Fact, edit: str, now: dateti
     if old.is_constraint:
         items = [i for i in old.evidence_item_ids if i not in keep]
         out.silence_items += items
-        out.history += [
-            HistoryEntry.new(
-                tenant_id=old.scope.tenant_id,
-                target_type="item",
-                target_id=i,
-                action="silenced",
-                actor=ACTOR,
-                at=now,
-                before={"status": ItemStatus.ACTIVE.value},
-                after={
-                    "status": ItemStatus.SILENT.value,
-                    "reason": SILENCED_BY_SUPERSESSION,
-                    "because": edit,
-                },
-            )
-            for i in items
-        ]
+        out.history += silenced_entries(
+            old.scope.tenant_id, items, now, SILENCED_BY_SUPERSESSION, actor=ACTOR, because=edit
+        )
         return
     marks, notes = stale_evidence(old, new.id, _held_from(new), "superseded", now, keep=keep)
     out.stale_items += marks

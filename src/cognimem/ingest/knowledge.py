@@ -14,9 +14,9 @@ from cognimem.ingest.entities import EntityResolver, Mention, Resolved
 from cognimem.ingest.reconcile import NewFact, Outcome, reconcile
 from cognimem.ingest.restatement import Restatements
 from cognimem.ingest.speakers import Speakers, identify
-from cognimem.models import Event, ItemStatus, KnowledgeReport, Scope
+from cognimem.models import Event, KnowledgeReport, Scope
 from cognimem.models.extraction import ExtractedFact, Extraction
-from cognimem.models.fact_changes import LIVE, SILENCED_BY_SUPERSESSION
+from cognimem.models.fact_changes import LIVE, SILENCED_BY_SUPERSESSION, silenced_entries
 from cognimem.models.ids import new_id
 from cognimem.models.knowledge import (
     CONSTRAINT_CATEGORIES,
@@ -273,21 +273,7 @@ class KnowledgeBuilder:
 
 def _silenced_history(scope: Scope, silenced: Sequence[str], now: datetime) -> list[HistoryEntry]:
     """An entry for each item silenced because its constraint was superseded."""
-    return [
-        HistoryEntry.new(
-            tenant_id=scope.tenant_id,
-            target_type="item",
-            target_id=item_id,
-            action="silenced",
-            at=now,
-            before={"status": ItemStatus.ACTIVE.value},
-            after={
-                "status": ItemStatus.SILENT.value,
-                "reason": SILENCED_BY_SUPERSESSION,
-            },
-        )
-        for item_id in silenced
-    ]
+    return silenced_entries(scope.tenant_id, silenced, now, SILENCED_BY_SUPERSESSION)
 
 
 def _report(outcome: Outcome, resolved: Resolved, knowledge: Knowledge) -> KnowledgeReport:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cognimem.models.items import ItemStatus
 from cognimem.models.knowledge import Fact, FactStatus, HistoryEntry
 
 LIVE = (FactStatus.ACTIVE, FactStatus.AGING)
@@ -33,6 +34,33 @@ NO_LONGER_TRUE = "no_longer_true"  # the item metadata key of the mark
 # (the write path's, ``ingest/knowledge.py``): what a split that restores the constraint
 # reads to give the item back (``store/relinking.py``)
 SILENCED_BY_SUPERSESSION = "its constraint was superseded"
+
+
+def silenced_entries(
+    tenant_id: str,
+    item_ids: Iterable[str],
+    at: datetime,
+    reason: str,
+    *,
+    actor: str = "ingest",
+    **after: Any,
+) -> list[HistoryEntry]:
+    """The ``silenced`` history entry of each item silenced because its constraint
+    ended (``reason``; ``after``: more of the entry's ``after``, e.g. the edit that did
+    it): active before, silent after."""
+    return [
+        HistoryEntry.new(
+            tenant_id=tenant_id,
+            target_type="item",
+            target_id=item_id,
+            action="silenced",
+            actor=actor,
+            at=at,
+            before={"status": ItemStatus.ACTIVE.value},
+            after={"status": ItemStatus.SILENT.value, "reason": reason, **after},
+        )
+        for item_id in item_ids
+    ]
 
 
 def same_statement(a: Fact, b: Fact) -> bool:

@@ -28,6 +28,7 @@ from cognimem.lifecycle.revise import (
 )
 from cognimem.models import ContextPacket, Event, ItemStatus, Role, Scope, WriteResult
 from cognimem.models.extraction import ExtractionInput
+from cognimem.models.fact_changes import silenced_entries
 from cognimem.models.knowledge import HistoryEntry
 from cognimem.models.lifecycle import RevisionResult, TurnRevision
 from cognimem.models.requests import ReadArgs
@@ -271,16 +272,4 @@ def _correction(error: str) -> str:
 
 
 def _silenced(tenant_id: str, item_ids: Sequence[str], now: datetime) -> list[HistoryEntry]:
-    return [
-        HistoryEntry.new(
-            tenant_id=tenant_id,
-            target_type="item",
-            target_id=item_id,
-            action="silenced",
-            actor=ACTOR,
-            at=now,
-            before={"status": ItemStatus.ACTIVE.value},
-            after={"status": ItemStatus.SILENT.value, "reason": "its constraint was corrected"},
-        )
-        for item_id in item_ids
-    ]
+    return silenced_entries(tenant_id, item_ids, now, "its constraint was corrected", actor=ACTOR)
