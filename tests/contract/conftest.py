@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -16,6 +17,9 @@ from cognimem.models.ids import content_hash, new_id
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.store import PendingItem, PendingMessage, Store
 from cognimem.store.sqlite import SQLiteStore
+
+if TYPE_CHECKING:
+    from cognimem.store.postgres import PostgresStore
 
 T0 = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
 EMBEDDER = HashingEmbedder(dim=64)
@@ -119,6 +123,20 @@ async def writer(store: Store) -> AsyncIterator[Store]:
         yield other
     finally:
         await other.close()
+
+
+@pytest.fixture
+async def pg(postgres_dsn: str) -> AsyncIterator[PostgresStore]:
+    """An open PostgresStore on this test's freshly migrated database (for the files
+    that test what only PostgreSQL does)."""
+    from cognimem.store.postgres import PostgresStore
+
+    s = PostgresStore(postgres_dsn, max_size=4)
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
 
 
 @pytest.fixture

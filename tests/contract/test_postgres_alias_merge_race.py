@@ -7,7 +7,7 @@ a connection of the store's pool while the other runs."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import Awaitable
 
 import pytest
 
@@ -23,16 +23,6 @@ WAITING = (
     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
     " AND wait_event_type = 'Lock'"
 )
-
-
-@pytest.fixture
-async def pg(postgres_dsn: str) -> AsyncIterator[PostgresStore]:
-    s = PostgresStore(postgres_dsn, max_size=4)
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def people(pg: PostgresStore) -> tuple[Entity, Entity]:

@@ -52,16 +52,6 @@ async def blank_postgres_dsn(postgres_server: servers.PostgresServer) -> AsyncIt
         await _sql(postgres_server.admin_dsn(), f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-@pytest.fixture
-async def pg(postgres_dsn: str) -> AsyncIterator[PostgresStore]:
-    s = PostgresStore(postgres_dsn, max_size=4)
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
 async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: str) -> None:
     stores = [PostgresStore(blank_postgres_dsn, max_size=2) for _ in range(5)]
     try:
