@@ -198,6 +198,9 @@ class Report:
     query_seconds: float = 0.0
     consolidated: bool = False
     consolidate_seconds: float = 0.0
+    # questions whose read came back degraded (a step timed out, a provider failed):
+    # their rankings lack that step, so a score with any is not the preset's
+    degraded_reads: int = 0
 
     def subset(self, samples: Sequence[str], category: int | None = None) -> Scores:
         """Scores summed over ``samples``: one category, or categories 1–4."""
@@ -234,6 +237,7 @@ class Report:
             "query_seconds": round(self.query_seconds, 2),
             "consolidated": self.consolidated,
             "consolidate_seconds": round(self.consolidate_seconds, 2),
+            "degraded_reads": self.degraded_reads,
         }
 
 
@@ -308,6 +312,7 @@ async def evaluate(
                 reference_time=reference,
             )
             ranked = [(set(i.external_ids), i.token_count) for i in packet.items]
+            report.degraded_reads += bool(packet.degraded)
             evidence = set(q.evidence)
             if q.category != 5:
                 report.overall.add(evidence, ranked)
@@ -334,4 +339,9 @@ def render(report: Report) -> str:
         f"{'overall 1-4':<18}{report.overall.n:>5}  " + "".join(f"{row[c]:>10}" for c in cols)
     )
     lines.append("* category 5 (adversarial) is a diagnostic, not in the overall row")
+    if report.degraded_reads:
+        lines.append(
+            f"! {report.degraded_reads} reads came back degraded (a step timed out or a"
+            " provider failed): these scores are not the preset's"
+        )
     return "\n".join(lines)
