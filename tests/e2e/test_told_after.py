@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from cognimem import Memory, Message
+from cognimem import Memory
+from tests.e2e import told_world
 
 USER = "oskar"
 T0 = datetime(2024, 6, 1, 19, 0, tzinfo=UTC)
@@ -21,22 +22,17 @@ CHATTER = (
     "Baking sourdough in the oven is calm on {}.",
     "The bakery queue is long on {}.",
 )
-WHEN = ("rainy evenings", "long weekends", "cold mornings", "quiet Sundays", "busy Mondays")
 
 
 async def tell(memory: Memory) -> None:
-    exchange = [
-        Message(content=NAMED, name="Oskar", occurred_at=T0),
-        Message(content=ASKED, name="Leila", occurred_at=T0 + timedelta(seconds=1)),
-        Message(content=DATED, name="Oskar", occurred_at=T0 + timedelta(seconds=2)),
-    ]
-    later = T0 + timedelta(days=3)
-    chatter = [
-        Message(content=c.format(w), name="Oskar", occurred_at=later + timedelta(minutes=n))
-        for n, (c, w) in enumerate((c, w) for w in WHEN for c in CHATTER)
-    ]
-    await memory.write_batch(exchange, user_id=USER)
-    await memory.write_batch(chatter, user_id=USER)
+    await told_world.tell(
+        memory,
+        user=USER,
+        speakers=("Oskar", "Leila"),
+        exchange=(NAMED, ASKED, DATED),
+        chatter=CHATTER,
+        at=T0,
+    )
 
 
 async def test_a_when_question_gets_the_dated_turn_after_the_one_naming_it(

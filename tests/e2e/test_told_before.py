@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from cognimem import Memory, Message
+from cognimem import Memory
+from tests.e2e import told_world
 
 USER = "ann"
 T0 = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)
@@ -21,22 +22,17 @@ CHATTER = (
     "Bright colours are hard to get right on {}.",
     "Painting with the kids is messy on {}.",
 )
-WHEN = ("rainy evenings", "long weekends", "cold mornings", "quiet Sundays", "busy Mondays")
 
 
 async def tell(memory: Memory) -> None:
-    exchange = [
-        Message(content=SHOWN, name="Ann", occurred_at=T0),
-        Message(content=ASKED, name="Bo", occurred_at=T0 + timedelta(seconds=1)),
-        Message(content=DATED, name="Ann", occurred_at=T0 + timedelta(seconds=2)),
-    ]
-    later = T0 + timedelta(days=3)
-    chatter = [
-        Message(content=c.format(w), name="Ann", occurred_at=later + timedelta(minutes=n))
-        for n, (c, w) in enumerate((c, w) for w in WHEN for c in CHATTER)
-    ]
-    await memory.write_batch(exchange, user_id=USER)
-    await memory.write_batch(chatter, user_id=USER)
+    await told_world.tell(
+        memory,
+        user=USER,
+        speakers=("Ann", "Bo"),
+        exchange=(SHOWN, ASKED, DATED),
+        chatter=CHATTER,
+        at=T0,
+    )
 
 
 async def test_a_when_question_gets_the_turn_its_dated_reply_answers(memory: Memory) -> None:
