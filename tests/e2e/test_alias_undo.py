@@ -20,13 +20,8 @@ from cognimem.providers.fakes import HashingEmbedder
 from cognimem.providers.llm.fakes import ScriptedLLM
 from cognimem.store.types import Knowledge, PendingMessage
 from tests.doubles import new_api_key
-
-U = "u1"
-
-
-async def say(memory: Memory, *lines: str) -> None:
-    for line in lines:
-        await memory.write(line, user_id=U, session_id="s1")
+from tests.e2e.conversation_world import USER as U
+from tests.e2e.conversation_world import say
 
 
 async def known(memory: Memory) -> dict[str, tuple[Entity, set[str]]]:

@@ -6,25 +6,13 @@ becomes an alias with its provenance; a short form two people's names open is no
 from __future__ import annotations
 
 from cognimem import Memory, Settings
-from cognimem.models.knowledge import Entity
 from cognimem.providers.fakes import HashingEmbedder
+from tests.e2e.conversation_world import USER as U
+from tests.e2e.conversation_world import entities as people
+from tests.e2e.conversation_world import say
 
-U = "u1"
-S = "s1"
 NAMED = "My colleague Dominic Price just moved to Lisbon."
 SAID = "Dom is a huge rugby fan."  # no pronoun, no role word, no first name of a list
-
-
-async def say(memory: Memory, *lines: str) -> None:
-    for line in lines:
-        await memory.write(line, user_id=U, session_id=S)
-
-
-async def people(memory: Memory) -> dict[str, tuple[Entity, set[tuple[str, str]]]]:
-    return {
-        e.name: (e, {(a.alias, a.source.value) for a in aliases})
-        for e, aliases in await memory.entities(user_id=U)
-    }
 
 
 async def test_a_short_form_without_a_pronoun_is_the_person_named_before(memory: Memory) -> None:

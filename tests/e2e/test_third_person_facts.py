@@ -9,14 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from cognimem import Memory
-
-U = "u1"
-S = "s1"
-
-
-async def say(memory: Memory, *lines: str) -> None:
-    for line in lines:
-        await memory.write(line, user_id=U, session_id=S)
+from tests.e2e.conversation_world import SESSION, say
+from tests.e2e.conversation_world import USER as U
 
 
 async def facts_of(memory: Memory, subject: str) -> dict[tuple[str, str], Any]:
@@ -75,7 +69,7 @@ async def test_a_figure_of_someone_and_a_liking_left_to_see_through_write_nothin
         "I'm a huge fan of paying taxes, as you can imagine.",
         "I'm on fire at the office lately.",
     ):
-        result = await memory.write(line, user_id=U, session_id=S)
+        result = await memory.write(line, user_id=U, session_id=SESSION)
         assert result.knowledge.facts_created == []
         assert result.item_ids  # the message is kept, only not read as a fact
     assert await memory.facts(include_history=True, user_id=U) == []

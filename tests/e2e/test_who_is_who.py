@@ -5,22 +5,9 @@ by evidence. Each scenario runs through ``Memory`` on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 from cognimem import Memory
-from cognimem.models.knowledge import AliasSource, Entity, EntityType
-
-U = "u1"
-S = "s1"
-
-
-async def say(memory: Memory, *lines: str, session: str = S) -> None:
-    for line in lines:
-        await memory.write(line, user_id=U, session_id=session)
-
-
-async def entities(memory: Memory) -> dict[str, tuple[Entity, set[tuple[str, str]]]]:
-    return {
-        e.name: (e, {(a.alias, a.source.value) for a in aliases})
-        for e, aliases in await memory.entities(user_id=U)
-    }
+from cognimem.models.knowledge import AliasSource, EntityType
+from tests.e2e.conversation_world import USER as U
+from tests.e2e.conversation_world import entities, say
 
 
 async def test_she_is_the_sister_named_before(memory: Memory) -> None:
