@@ -29,7 +29,8 @@ or a year, or alone; "I love Christmas" names no time.
 Regional holidays not listed are not resolved. A holiday without a year is read like a
 date without one: the latest that has begun, or looking ahead the earliest that has not
 ended; ``last`` / ``next`` Easter is the one before / after the reference's day, ``the Christmas
-before last`` / ``the Easter after next`` the one before / after that.
+before last`` / ``the Easter after next`` the one before / after that, ``two Christmases
+ago`` / ``three Easters from now`` the second (third) before / after the reference's day.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pathlib import Path
 
 from dateutil.easter import easter
 
-from cognimem.text.calendar import SAID_YEAR, nth_weekday, said_year, utc_at
+from cognimem.text.calendar import NUMBER, SAID_YEAR, nth_weekday, number_of, said_year, utc_at
 from cognimem.text.mention import Resolved, Rule
 
 __all__ = ["HOLIDAY_NAMES", "HOLIDAY_WORDS", "PATTERNS", "easter", "holiday_date", "holiday_days"]
@@ -185,11 +186,30 @@ def _weekend_of(day: date) -> Resolved:
     return utc_at(first), utc_at(end), "weekend", False
 
 
+def _counted_holiday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
+    """ "two Christmases ago" (``back``), "three Easters from now" (``hence``): the
+    ``n``-th one before (after) the day said, the last (coming) one first."""
+    n, approximate = number_of(m.group(1))
+    back, today = m.group(3).lower() in ("ago", "back"), ref.date()
+    years = range(ref.year - n - 1, ref.year + n + 2)
+    days = [p for y in years for p in holiday_days(m.group(2), y)]
+    found = [p for p in days if p[0] < today][::-1] if back else [p for p in days if p[0] > today]
+    if len(found) < n:
+        return None
+    first, end = found[n - 1]
+    return utc_at(first), utc_at(end), "day" if (end - first).days == 1 else "week", approximate
+
+
 PATTERNS: tuple[Rule, ...] = (
     (
         HOLIDAY_WORDS,
         rf"\b(?:(last|this|next)\s+)?({HOLIDAY_NAMES})(?!\w)(?:,?\s+(?:of\s+)?{SAID_YEAR}|"
         r"\s+(long\s+)?(week-?end\b)|\s+(before\s+last|after\s+next)\b)?",
         _holiday,
+    ),
+    (
+        frozenset(f"{word}{s}" for word in HOLIDAY_WORDS for s in ("s", "es")),
+        rf"\b({NUMBER})\s+({HOLIDAY_NAMES})e?s\s+(ago|back|from\s+now|hence)\b",
+        _counted_holiday,
     ),
 )

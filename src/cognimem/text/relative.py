@@ -3,8 +3,8 @@
 units ("next week", "the month before last", "early next month", "the past 3 weeks"),
 seasons and their parts ("last summer", "in early spring") and counts back and ahead
 ("two years ago", "in 3 weeks", "a year and a half ago", "in 2 hours"), "recently", the
-weekend, counted weekdays ("two Saturdays ago", "Friday after next", "Wednesday of next
-week") and days of a relative month ("the 5th of last month"); "March of last year" is a
+weekend, counted weekdays ("two Saturdays ago", "Friday after next") and days of a
+relative month ("the 5th of last month"); "March of last year" is a
 date with its year said (:mod:`.dates`).
 
 ``PATTERNS`` holds each form with the words it needs and its resolver, ``RELATIVE`` the
@@ -25,12 +25,6 @@ from cognimem.text.told import runs_up_to_now
 # ----------------------------------------------------------------- handlers
 
 
-# chat spellings of the days ("tmrw", "yday", "2nite")
-_SPELLINGS = dict.fromkeys(("tmrw", "tmr", "tmrow", "2moro", "2morrow", "tomoz"), "tomorrow")
-_SPELLINGS |= dict.fromkeys(("yday", "ystdy"), "yesterday")
-_SPELLINGS |= dict.fromkeys(("tonite", "2nite", "2night"), "tonight")
-
-
 # the days said from today ("the night before last": the day before yesterday's)
 _DAY_OFFSETS = dict.fromkeys(("day before yesterday", "night before last"), -2)
 _DAY_OFFSETS |= dict.fromkeys(("day after tomorrow", "day after next"), 2)
@@ -49,7 +43,6 @@ _SAID_DAYS = cal.alt(w for w in (*_DAY_OFFSETS, *_DAY_PARTS) if w != "now").repl
 
 def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     words = " ".join(m.group(0).lower().split()).removeprefix("the ")
-    words = _SPELLINGS.get(words, words)
     if words in _DAY_OFFSETS:
         return cal.day_window(ref.date() + timedelta(days=_DAY_OFFSETS[words]))
     shift, part = _DAY_PARTS[words]
@@ -58,14 +51,16 @@ def _relative_day(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
 
 
 def _relative_unit(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """``last week``, ``this coming weekend``; ``the week before last``: two units back,
-    ``the weekend after next``: two ahead."""
-    which = " ".join((m.group(1) or m.group(4)).lower().split())
-    unit = (m.group(2) or m.group(3)).lower().replace("-", "")
+    """``last week``, ``this coming weekend``; ``the week before last`` (``last week but
+    one``): two units back, ``the weekend after next`` (``next year but one``): two
+    ahead ("a week before last Friday" counts from last Friday)."""
+    which = " ".join((m.group(1) or m.group(5)).lower().split())
+    unit = (m.group(2) or m.group(4)).lower().replace("-", "")
     if which.endswith("coming"):  # the next one to begin: this week's weekend until it has
         step = 0 if unit == "weekend" and ref.weekday() < 5 else 1
         return cal.unit_window(ref.date(), unit, step)
-    found = cal.unit_window(ref.date(), unit, cal.STEP.get(which) or cal.STEP[which.split()[-1]])
+    step = cal.STEP.get(which) or cal.STEP[which.split()[-1]]
+    found = cal.unit_window(ref.date(), unit, step * 2 if m.group(3) else step)
     tomorrow = cal.utc_at(ref.date() + timedelta(days=1))
     if which == "all" and found[0] < tomorrow and runs_up_to_now(m.string, m.start()):
         return found[0], min(found[1], tomorrow), found[2], False  # "it's been raining all week"
@@ -77,6 +72,7 @@ def _part_of_unit(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     ``the beginning of January``, ``early next month``, ``mid next week``: that part of
     the unit, approximately."""
     part, which, unit = (m.group(1) or "").lower(), (m.group(2) or "").lower(), m.group(3).lower()
+    part = {"earlier": "early", "later": "late"}.get(part, part)  # "earlier last month"
     part = dates.PART_WORDS.get(part, part or "middle")  # "midweek": the middle of this week
     if part.endswith("half"):  # "the first half", "the latter half"
         part = "first" if part.startswith(("first", "1st")) else "second"
@@ -173,13 +169,15 @@ def _count(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     and a half ago", "in two and a half weeks": that many halves of the unit, in the
     smaller unit, approximate."""
     suffix = (m.group(6) or "").lower()
-    # "moved in a month ago": "in" is the verb's, not a count ahead
+    # "moved in a month ago": "in" is the verb's, not a count ahead (a hedge or "another"
+    # between them: "in just over a week", "in another month")
     ahead = m.group(1) is not None and suffix not in ("ago", "back")
     if ahead == bool(suffix) and not suffix.endswith("now"):  # "two weeks": a length
         return None
     unit = cal.unit_name(m.group(4) or m.group(5))
     n, approximate = cal.number_of(m.group(3) or "1")
-    approximate = approximate or m.group(2) is not None or " or " in m.group(0).lower()
+    hedged = (m.group(2) or "exactly").lower() not in ("exactly", "precisely")
+    approximate = approximate or hedged or " or " in m.group(0).lower()
     sign = -1 if suffix in ("ago", "back") else 1
     half = "half" in m.group(0).lower()
     if unit in ("hour", "minute", "min"):
@@ -317,15 +315,6 @@ def _counted_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved
     return dates.whole_or_part("month", date(year + years, month, 1), "")
 
 
-def _weekday_of_week(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "Wednesday of next week", "last week's Sunday", "next week Tuesday": that day
-    of that ISO week."""
-    weekday = m.group(1) or m.group(4)
-    step = cal.STEP[(m.group(2) or m.group(3)).lower()]
-    monday = cal.week_start(ref.date()) + timedelta(weeks=step)
-    return cal.day_window(monday + timedelta(days=cal.WEEKDAYS[weekday.lower()]))
-
-
 def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     """ "the 20th of last month", "the first of next month": that day of the previous
     (this, next) month."""
@@ -337,6 +326,12 @@ def _day_of_relative_month(m: re.Match[str], ref: datetime, _future: bool) -> Re
 
 
 _SEASONS = frozenset(cal.SEASONS)
+# a hedge before a count: "just over a week ago", "in under a month", "some ten days ago"
+_HEDGE = (
+    r"about|around|almost|nearly|roughly|some|exactly|precisely|close\s+to|a\s+good|"
+    r"getting\s+on\s+for|upwards\s+of|(?:(?:just|a\s+little|a\s+bit|well)\s+)?(?:over|under)|"
+    r"(?:just\s+|a\s+little\s+|a\s+bit\s+)?(?:more|less)\s+than"
+)
 # the units of an age that dates a start ("three weeks old"; "33 years old" is who one is)
 _YOUNG = "(?:day|week|fortnight|month)"
 _CLOCK_UNITS = frozenset({"hour", "hours", "hr", "hrs", "minute", "minutes", "mins"})
@@ -349,13 +344,14 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         frozenset({"earlier", "later", "rest"}),
-        r"\b(?:(earlier|later)\s+(?:this|in\s+the)|(?:the\s+)?(rest)\s+of\s+(?:the|this))\s+"
+        r"\b(?:(earlier|later)(?:\s+on)?\s+(?:this|in\s+the)|(?:the\s+)?(rest)\s+of\s+(?:the|this))\s+"
         rf"(week|month|year|{dates.SEASON})\b",
         _earlier_later,
     ),
     (
-        frozenset({"time"}),
-        r"\b(?:this|the\s+same|same)\s+time\s+(last|next)\s+(week|month|year)\b",
+        frozenset({"time", "day"}),
+        r"\b(?:(?:this|the\s+same|same)\s+time|(?:on\s+)?this\s+day)\s+(last|next)\s+"
+        r"(week|month|year)\b",
         _this_time,
     ),
     (
@@ -365,10 +361,8 @@ PATTERNS: tuple[Rule, ...] = (
         _ahead_span,
     ),
     (
-        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", "day", *cal.PARTS_OF_DAY})
-        | {w.lstrip("2") for w in _SPELLINGS},
-        rf"\b(?:(?:the\s+)?(?:{_SAID_DAYS})|"
-        rf"(?:{cal.alt(_SPELLINGS)})(?!\w)|^\s*now(?=\s*[.!?]?\s*$))\b",
+        frozenset({"today", "tonight", "yesterday", "tomorrow", "now", "day", *cal.PARTS_OF_DAY}),
+        rf"\b(?:(?:the\s+)?(?:{_SAID_DAYS})|^\s*now(?=\s*[.!?]?\s*$))\b",
         _relative_day,
     ),
     (
@@ -389,8 +383,9 @@ PATTERNS: tuple[Rule, ...] = (
     (
         cal.UNIT_WORDS,
         r"\b(?:(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|(?:up)?"
-        r"coming|last|previous|this|next|all)\s+(week-?end|week|month|quarter|year|decade)|"
-        r"(?:the\s+)?(week-?end|week|month|year)\s+(before\s+last|after\s+next))\b",
+        r"coming|last|previous|this|next|all)\s+(week-?end|week|month|quarter|year|decade)"
+        r"(\s+but\s+one)?|(?:the\s+)?(week-?end|week|month|year)\s+(before\s+last|after\s+next)"
+        rf"(?!\s+(?:{dates.WEEKDAY}|{dates.MONTH})))\b",
         _relative_unit,
     ),
     (
@@ -403,8 +398,9 @@ PATTERNS: tuple[Rule, ...] = (
         _part_of_unit,
     ),
     (
-        frozenset({"early", "mid", "late", "midweek"}),
-        r"\b(?:(early|mid|late)[\s-]+(this|last|next)\s+|mid-?(?=week))(week|month|year)\b()",
+        frozenset({"early", "mid", "late", "midweek", "earlier", "later"}),
+        r"\b(?:(early|mid|late|(?:earlier|later)(?=\s+(?:last|next)))[\s-]+(this|last|next)\s+|"
+        r"mid-?(?=week))(week|month|year)\b()",
         _part_of_unit,
     ),
     (
@@ -429,8 +425,9 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         cal.UNIT_WORDS | _CLOCK_UNITS | {"half", "ago", "back"},
-        rf"\b(?:(in)\s+)?(?:(about|around|almost|nearly|over|roughly)\s+)?(?:({NUMBER})\s+"
-        rf"(?:and\s+a\s+half\s+)?({UNIT}|weekends?|nights?|hours?|hrs?|minutes?|mins)"
+        rf"\b(?:(in)\s+)?(?:another\s+)?(?:({_HEDGE})\s+)?(?:(?:({NUMBER})\s+|(?<=another\s))"
+        rf"(?:and\s+a\s+half\s+)?(?:(?:good|solid|whole|full)\s+)?"
+        rf"({UNIT}|weekends?|nights?|hours?|hrs?|minutes?|mins)"
         rf"(?:\s+and\s+a\s+half)?|"
         rf"half\s+an?\s+({UNIT}))(?:\s+or\s+(?:so|two|three))?"
         r"(?:\s+(ago|back|from\s+(?:now|today)|hence))?\b",
@@ -444,7 +441,7 @@ PATTERNS: tuple[Rule, ...] = (
     ),
     (
         frozenset({"recently", "lately", "late", "long", "other"}),
-        r"\b(?:recently|lately|the\s+other\s+(?:day|week)|of\s+late(?=\s*(?:[.,;!?]|$))|"
+        r"\b(?:recently|lately|the\s+other\s+(?:day|night|week)|of\s+late(?=\s*(?:[.,;!?]|$))|"
         r"not\s+(?:so\s+|too\s+|that\s+)?long\s+ago)\b",
         _recently,
     ),
@@ -460,12 +457,6 @@ PATTERNS: tuple[Rule, ...] = (
         rf"a\s+week\s+on\s+({dates.WEEKDAY})|(?:on\s+)?({dates.WEEKDAY})\s+week(?!-?end|s)|"
         rf"({NUMBER})\s+({dates.WEEKDAY}|{dates.SEASON})s\s+(ago|back|from\s+now|hence))\b",
         _counted_weekday,
-    ),
-    (
-        frozenset({"week"}),
-        rf"\b(?:({dates.WEEKDAY})\s+(?:of\s+|from\s+)?(?:the\s+)?(this|next|last|previous|following)"
-        rf"\s+week|(this|next|last|previous)\s+week(?:'s)?\s+({dates.WEEKDAY}))\b",
-        _weekday_of_week,
     ),
 )
 # all are counted from the reference

@@ -39,8 +39,9 @@ _COMPILED = {
 # "the week before" / "two days after" / "the Sunday before" / "last weekend before" /
 # "a week from" / "a week ago", just ahead of a date
 _BEFORE_AFTER = re.compile(
-    rf"(?<!for\s)(?<!every\s)\b(?:(?:the|last)\s+)?(?:({cal.NUMBER})\s+({cal.UNIT})|(day|week|weekend|month|year)|"
-    rf"({WEEKDAY}))(?:\s+(before|after|prior\s+to|from|ago|(?<=week\s)of|(?<=weekend\s)of))?\s+$",
+    rf"(?<!for\s)(?<!for\sa\s)(?<!every\s)\b(?:(?:the|last)\s+)?(?:({cal.NUMBER})\s+({cal.UNIT})|(day|week|weekend|month|year)|"
+    rf"({WEEKDAY}))(?:\s+(before|after|prior\s+to|from|ago|(?<=week\s)of|(?<=weekend\s)of))?"
+    r"(?:(?<=ago)\s+(?:at|in|on))?\s+$",
     re.IGNORECASE,
 )
 
@@ -94,17 +95,24 @@ def _counted_year(
 ) -> TimeMention:
     """``mention`` (a date a count starts from) read again so that the count, not the
     date, falls on the side of ``ref`` the tense says: "a year after Christmas", said
-    in February looking ahead, is the coming Christmas, counted from the last one."""
+    in February looking ahead, is the coming Christmas, counted from the last one.
+    After "ago" the date is the one nearest the day counted back: "two years ago in
+    June" is the June of two years ago, "a year ago last Christmas" the Christmas before
+    last (the caller counts no further)."""
     if mention.relative:
         return mention
     n = cal.number_of(m.group(1))[0] if m.group(1) else 1
     unit = m.group(2) or m.group(3) or "day"
-    sign = 1 if word in ("after", "from") else -1
+    sign = 1 if word in ("after", "from", "ago") else -1
     moved = cal.utc_at(cal.move(ref.date(), "week" if unit == "weekend" else unit, -sign * n)[0])
-    again = find_times(mention.text, moved + (ref - cal.utc_at(ref.date())), prefer_future=future)
-    if len(again) != 1 or again[0].span != (0, len(mention.text)):
+    moved += ref - cal.utc_at(ref.date())
+    ways = (future, not future) if word == "ago" else (future,)
+    readings = [find_times(mention.text, moved, prefer_future=way) for way in ways]
+    whole = [r[0] for r in readings if len(r) == 1 and r[0].span == (0, len(mention.text))]
+    if not whole:
         return mention
-    return replace(mention, start=again[0].start, end=again[0].end)
+    again = min(whole, key=lambda r: abs(r.start - moved))
+    return replace(mention, start=again.start, end=again.end)
 
 
 def _count_from_dates(
@@ -125,6 +133,8 @@ def _count_from_dates(
         if m is not None and word and not m.group(4) and word != "of":
             mention = _counted_year(m, word, mention, ref, future)
         resolved = None if m is None or not word else _counted_from(m, word, mention, ref)
+        if resolved is not None and word == "ago" and not mention.relative:
+            resolved = mention.start, mention.end, mention.granularity, False  # read back
         if m is None or resolved is None:
             out.append(mention)
             continue
@@ -134,6 +144,83 @@ def _count_from_dates(
         anchor = (mention.start, mention.end)
         out.append(TimeMention.at(text, span, resolved, relative=mention.relative, anchor=anchor))
     return out
+
+
+# a time told inside a period beside it: "last year in March", "next month on the 3rd",
+# "last week's Sunday" (the period first), "on Friday next week", "Wednesday of next
+# week" (the period last)
+_PERIOD = re.compile(
+    r"(?:this|last|next|previous|this\s+past|(?:this\s+)?coming)\s+(?:week-?end|week|month|year)",
+    re.IGNORECASE,
+)
+_PART = re.compile(rf"(?:on\s+)?{WEEKDAY}", re.IGNORECASE)
+_PERIOD_FIRST = re.compile(r"^(?:'s)?\s*,?\s*(?:(?:in|on|at|around|during)\s+)?$", re.IGNORECASE)
+_PERIOD_LAST = re.compile(r"^\s*,?\s*(?:(?:of|from)\s+)?(?:the\s+)?$", re.IGNORECASE)
+
+
+def _inside_periods(text: str, kept: list[TimeMention]) -> list[TimeMention]:
+    """``kept`` with each time told beside a period told from today ("next week", "last
+    year") read inside that period, as one mention."""
+    out: list[TimeMention] = []
+    for mention in kept:
+        prev = out[-1] if out else None
+        between = text[prev.span[1] : mention.span[0]] if prev else ""
+        pair = None
+        if prev and _is_pair(prev, mention) and _PERIOD_FIRST.match(between):
+            pair = prev, mention
+        elif prev and _is_pair(mention, prev) and _PERIOD_LAST.match(between):
+            pair = mention, prev
+        inside = pair and _read_inside(*pair)
+        if prev is None or not inside:
+            out.append(mention)
+            continue
+        span = (prev.span[0], mention.span[1])
+        out[-1] = TimeMention.at(text, span, inside, relative=True)
+    return out
+
+
+def _is_pair(period: TimeMention, part: TimeMention) -> bool:
+    """Whether ``period`` is a unit told from today and ``part`` a date or a weekday."""
+    told = _PART.fullmatch(part.text) is not None or not part.relative
+    return told and _PERIOD.fullmatch(period.text) is not None
+
+
+def _read_inside(period: TimeMention, part: TimeMention) -> Resolved | None:
+    """``part`` read forwards from the day before ``period`` starts, if what it names
+    lies inside ``period`` and is shorter."""
+    if part.end - part.start >= period.end - period.start:
+        return None
+    eve = period.start - timedelta(hours=12)
+    again = find_times(part.text, eve, prefer_future=True)
+    if len(again) != 1 or not (period.start <= again[0].start and again[0].end <= period.end):
+        return None
+    return again[0].start, again[0].end, again[0].granularity, again[0].approximate
+
+
+# chat spellings, read as the words they stand for ("see u nxt wk", "2moro", "3wks ago")
+_CHAT = dict.fromkeys(("tmrw", "tmr", "tmrow", "2moro", "2morrow", "tomoz"), "tomorrow")
+_CHAT |= dict.fromkeys(("yday", "ystdy"), "yesterday") | {"2day": "today", "nxt": "next"}
+_CHAT |= dict.fromkeys(("tonite", "2nite", "2night"), "tonight") | {"lst": "last"}
+_CHAT |= dict.fromkeys(("wknd", "wkend", "wkd"), "weekend") | {"fortnite": "fortnight"}
+_CHAT |= {"wk": "week", "wks": "weeks", "mth": "month", "mths": "months", "yr": "year"}
+_CHAT |= {"yrs": "years"}
+# ... and a count written against its unit ("2days", "3wks"): a space between them
+_GLUED = r"(?<=\d)(?=(?:day|week|wk|month|mth|year|yr)s?\b)"
+_CHAT_WORDS = re.compile(rf"\b(?:{cal.alt(_CHAT)})\b|{_GLUED}", re.IGNORECASE)
+
+
+def _spelled_out(text: str) -> tuple[str, list[int]]:
+    """``text`` with its chat spellings written out, and for each of its characters
+    (and its end) the position in ``text`` it comes from."""
+    out, where, last = [], [], 0
+    for m in _CHAT_WORDS.finditer(text):
+        word = _CHAT[m.group(0).lower()] if m.group(0) else " "
+        out += [text[last : m.start()], word]
+        where += [*range(last, m.start()), *[m.start()] * len(word)]
+        last = m.end()
+    out.append(text[last:])
+    where += [*range(last, len(text) + 1)]
+    return "".join(out), where
 
 
 # cheap pre-check: a text with no digit and none of these words has no time expression:
@@ -168,7 +255,14 @@ def find_times(
     in the US and elsewhere). A reading that comes out empty names no time: "since then"
     said before the time the previous turn told of ([June, 10 May)) is left out.
     """
-    found = _find(text, reference, prefer_future, after, date_order, ended)
+    said, where = _spelled_out(text)
+    found = _find(said, reference, prefer_future, after, date_order, ended)
+    if said != text:  # each mention's words as written
+        found = [
+            replace(m, span=span, text=text[slice(*span)])
+            for m in found
+            for span in [(where[m.span[0]], where[m.span[1]])]
+        ]
     return [m for m in found if m.start < m.end]
 
 
@@ -187,7 +281,7 @@ def _find(
     elif _TIME_WORDS.isdisjoint(words):
         return []
     ref = to_utc(reference)
-    kept = _read(text, words, ref, prefer_future, date_order)
+    kept = _inside_periods(text, _read(text, words, ref, prefer_future, date_order))
     kept = [
         told.open_since(text, k, ref) for k in _count_from_dates(text, kept, ref, prefer_future)
     ]

@@ -43,7 +43,12 @@ _BARE = re.compile(rf"\b()(){_AMOUNT}(?=\s*(?:[.,;!?]|$))", re.IGNORECASE)
 # (a cheap test first: a unit that ends a clause)
 _UNIT_ENDS = re.compile(rf"{UNIT}(?:\s+now)?\s*(?:[.,;!?]|$)", re.IGNORECASE)
 # the clause before a duration says it runs up to now: "I've had", "has been", "been"
-_PERFECT = re.compile(r"\b(?:ha(?:ve|s)(?:n'?t)?|'ve|been)\b", re.IGNORECASE)
+# ("have" after a modal or "to" is not the perfect: "we'll have the party in a week")
+_PERFECT = re.compile(
+    r"(?<!'ll\s)(?<!will\s)(?<!\bto\s)(?<!\bwould\s)(?<!\bcan\s)(?<!\bmust\s)"
+    r"\b(?:ha(?:ve|s)(?:n'?t)?|'ve|been)\b",
+    re.IGNORECASE,
+)
 # ... or up to the event told before: "we had lived", "we'd been"
 _PAST_PERFECT = re.compile(r"\bhad\b|'d\s+(?:been|\w+ed)\b", re.IGNORECASE)
 # between a date and "after N units" in one clause: "finished it last week after a year"
@@ -51,8 +56,11 @@ _CLAUSE_BREAK = re.compile(r"[.;!?]|\b(?:and|but|then|so)\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[.;!?]|,\s*(?:but|and|so)\b", re.IGNORECASE)
 # "After a week, she was walking again": a count that opens a clause, from the event
 _OPENS = re.compile(r"(?:^|[.;!?,])\s*$")
-# a date a duration runs from: "for 10 days from 18th Dec", "18th Dec for 10 days"
+# a date a duration runs from: "for 10 days from 18th Dec", "18th Dec for 10 days"; a
+# day told from today only after "from" and when it is still ahead ("for ten days from
+# next Monday"): "for a week last month" says when, not where the week starts
 _RUNS_FROM = re.compile(r"^\s*,?\s*(?:from\s+|starting\s+)?$", re.IGNORECASE)
+_RUNS_FROM_SAID = re.compile(r"^\s*,?\s*(?:from|starting)\s+$", re.IGNORECASE)
 
 
 def durations(
@@ -90,7 +98,7 @@ def durations(
             m.group(4), cal.unit_name(m.group(5) or m.group(8)), m.group(0)
         )
         approximate = approximate or m.group(3) is not None
-        beside = _date_beside(text, m, kept) if word == "for" else None
+        beside = _date_beside(text, m, kept, ref) if word == "for" else None
         span = (m.start(), m.end())
         if word == "aft":  # "after six months", ending at a date of its clause
             beside = _date_ending(text, m, kept)
@@ -171,11 +179,14 @@ def _date_ending(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMe
     return None
 
 
-def _date_beside(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMention | None:
-    for k in [k for k in kept if not k.relative]:
-        if k.span[1] <= m.start() and _RUNS_FROM.match(text[k.span[1] : m.start()]):
+def _date_beside(
+    text: str, m: re.Match[str], kept: list[TimeMention], ref: datetime
+) -> TimeMention | None:
+    for k in [k for k in kept if not k.relative or k.start > ref]:
+        runs_from = _RUNS_FROM_SAID if k.relative else _RUNS_FROM
+        if k.span[1] <= m.start() and runs_from.match(text[k.span[1] : m.start()]):
             return k
-        if k.span[0] >= m.end() and _RUNS_FROM.match(text[m.end() : k.span[0]]):
+        if k.span[0] >= m.end() and runs_from.match(text[m.end() : k.span[0]]):
             return k
     return None
 
@@ -360,7 +371,7 @@ def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
     """``mention`` after "since" runs on up to the end of the day said ("since 2019",
     said in June 2024: 2019-01-01 up to that day's end; "since the start of the year",
     said in February: up to that day's end too); a start after that day stays."""
-    before = text[: mention.span[0]].rstrip().lower()
+    before = text[: mention.span[0]].rstrip().lower().removesuffix(" the")  # "since the new year"
     if not (mention.text.lower().startswith("since") or before.endswith("since")):
         return mention
     day_end = cal.utc_at(ref.date() + timedelta(days=1))
