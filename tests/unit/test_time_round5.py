@@ -153,3 +153,22 @@ def test_chat_spellings_are_read_as_the_words_and_keep_their_span(
 )
 def test_but_one_is_one_unit_further(text: str, future: bool, start: date, end: date) -> None:
     assert days(one(text, prefer_future=future)) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "future", "start", "end"),
+    [
+        # a count from a period told from today moves the period
+        ("The lease ends a year from next month.", True, d(2025, 7, 1), d(2025, 8, 1)),
+        ("We'll go back a year from this summer.", True, d(2025, 6, 1), d(2025, 9, 1)),
+        ("The match is a week after next weekend.", True, d(2024, 6, 29), d(2024, 7, 1)),
+        ("We went a year before last summer.", False, d(2022, 6, 1), d(2022, 9, 1)),
+        # a unit with no count: that unit beside it
+        ("I paid the day before last weekend.", False, d(2024, 6, 7), d(2024, 6, 8)),
+        ("It opens the week after next month.", True, d(2024, 8, 1), d(2024, 8, 8)),
+    ],
+)
+def test_a_count_from_a_period_told_from_today(
+    text: str, future: bool, start: date, end: date
+) -> None:
+    assert days(one(text, prefer_future=future)) == (start, end)

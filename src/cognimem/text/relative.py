@@ -385,7 +385,7 @@ PATTERNS: tuple[Rule, ...] = (
         r"\b(?:(this\s+past|the\s+past(?=\s+week-?end)|(?:this|the)\s+(?:up)?coming|(?:up)?"
         r"coming|last|previous|this|next|all)\s+(week-?end|week|month|quarter|year|decade)"
         r"(\s+but\s+one)?|(?:the\s+)?(week-?end|week|month|year)\s+(before\s+last|after\s+next)"
-        rf"(?!\s+(?:{dates.WEEKDAY}|{dates.MONTH})))\b",
+        rf"(?!\s+(?:{dates.WEEKDAY}|{dates.MONTH}|{dates.SEASON}|week|month|year)))\b",
         _relative_unit,
     ),
     (

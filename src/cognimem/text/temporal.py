@@ -46,6 +46,10 @@ _BEFORE_AFTER = re.compile(
 )
 
 
+# units from the shortest: a count moves a period told from today only if as long
+_RANKS = ("day", "weekend", "week", "fortnight", "month", "quarter", "season", "year", "decade")
+
+
 def _connective(m: re.Match[str], mention: TimeMention, ref: datetime) -> str | None:
     """The word that joins a count to the date it counts from. The British "a week on
     Friday", "two weeks tomorrow", "a week last Friday" say none: a count from a day
@@ -73,8 +77,9 @@ def _counted_from(m: re.Match[str], word: str, anchor: TimeMention, ref: datetim
             # "a year ago this week": the week of the day a year before today
             day = cal.move(min(max(ref.date(), first), last), m.group(2), -n)[0]
             return (*cal.unit_window(day, anchor.granularity, 0)[:3], approximate)
-        if word == "ago" and anchor.granularity != "day":  # "this summer"
-            start, end = (cal.move(x, m.group(2), -n)[0] for x in (first, last + timedelta(1)))
+        if anchor.relative and anchor.granularity != "day":  # "this summer", "next month"
+            step = -n if before else n
+            start, end = (cal.move(x, m.group(2), step)[0] for x in (first, last + timedelta(1)))
             return cal.utc_at(start), cal.utc_at(end), anchor.granularity, approximate
         return cal.day_window(day, approximate=approximate)
     if m.group(4):
@@ -115,6 +120,21 @@ def _counted_year(
     return replace(mention, start=again.start, end=again.end)
 
 
+def _moves_period(m: re.Match[str], word: str, mention: TimeMention) -> bool:
+    """Whether ``m`` counts from ``mention``, a period told from today: "a year ago this
+    week", "a year from next month", "the day before last weekend" move it; a count
+    shorter than the period does not ("a week from next month" is next month). ("two
+    days after tomorrow", "a week from Friday": a day told from today is counted from.)"""
+    if word == "ago":
+        return True
+    if word not in ("from", "after", "before"):
+        return False
+    if not m.group(1):
+        return m.group(3) is not None
+    size = mention.granularity if mention.granularity in _RANKS else "day"
+    return _RANKS.index(cal.unit_name(m.group(2))) >= _RANKS.index(size)
+
+
 def _count_from_dates(
     text: str, kept: list[TimeMention], ref: datetime, future: bool
 ) -> list[TimeMention]:
@@ -127,9 +147,7 @@ def _count_from_dates(
         m = _BEFORE_AFTER.search(text, lo, mention.span[0])
         word = m and _connective(m, mention, ref)
         if word and mention.relative and mention.granularity != "day":
-            # "two days after tomorrow", "a week from Friday": from a relative day; "a
-            # year ago this week": a relative period moved back
-            word = word if word == "ago" else None
+            word = word if _moves_period(m, word, mention) else None
         if m is not None and word and not m.group(4) and word != "of":
             mention = _counted_year(m, word, mention, ref, future)
         resolved = None if m is None or not word else _counted_from(m, word, mention, ref)
