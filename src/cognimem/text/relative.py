@@ -294,15 +294,16 @@ def _the_weekend(_m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _counted_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
-    """ "Friday after next" (the British "Friday week", "a week on Friday"): a week after
+    """ "Friday after next" (the British "Friday week"; "a week on Friday" is a count
+    from a day, :mod:`.temporal`): a week after
     next Friday; "Tuesday before last": a week before last Tuesday; "two Saturdays ago"
     (``back``): the Saturday before last, "3 Fridays from now": the third Friday after
     the day said; "March after next" ("before last"): a year after next March (before
     last March); "the summer before last", "two summers ago": the one before the last to
     have ended."""
-    word, today = (m.group(1) or m.group(3) or m.group(4) or m.group(6)).lower(), ref.date()
-    back = (m.group(2) or m.group(7) or "").lower().startswith(("before", "ago", "back"))
-    n, approximate = cal.number_of(m.group(5)) if m.group(5) else (2, False)
+    word, today = (m.group(1) or m.group(3) or m.group(5)).lower(), ref.date()
+    back = (m.group(2) or m.group(6) or "").lower().startswith(("before", "ago", "back"))
+    n, approximate = cal.number_of(m.group(4)) if m.group(4) else (2, False)
     years = (1 - n) if back else n - 1  # (weeks, for a weekday)
     if word in cal.WEEKDAYS:
         first = (cal.weekday_before if back else cal.weekday_after)(today, cal.WEEKDAYS[word])
@@ -454,7 +455,7 @@ PATTERNS: tuple[Rule, ...] = (
     (
         cal.WEEKDAY_WORDS | cal.MONTH_WORDS | _SEASONS | {"ago", "back", "now", "hence"},
         rf"\b(?:(?:the\s+)?({dates.WEEKDAY}|{dates.MONTH}|{dates.SEASON})\s+(after\s+next|before\s+last)|"
-        rf"a\s+week\s+on\s+({dates.WEEKDAY})|(?:on\s+)?({dates.WEEKDAY})\s+week(?!-?end|s)|"
+        rf"(?:on\s+)?({dates.WEEKDAY})\s+week(?!-?end|s)|"
         rf"({NUMBER})\s+({dates.WEEKDAY}|{dates.SEASON})s\s+(ago|back|from\s+now|hence))\b",
         _counted_weekday,
     ),
