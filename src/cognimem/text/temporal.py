@@ -146,7 +146,7 @@ def _count_from_dates(
         lo = out[-1].span[0 if out[-1].relative else 1] if out else 0
         m = _BEFORE_AFTER.search(text, lo, mention.span[0])
         word = m and _connective(m, mention, ref)
-        if word and mention.relative and mention.granularity != "day":
+        if m and word and mention.relative and mention.granularity != "day":
             word = word if _moves_period(m, word, mention) else None
         if m is not None and word and not m.group(4) and word != "of":
             mention = _counted_year(m, word, mention, ref, future)
@@ -222,19 +222,31 @@ _CHAT |= dict.fromkeys(("tonite", "2nite", "2night"), "tonight") | {"lst": "last
 _CHAT |= dict.fromkeys(("wknd", "wkend", "wkd"), "weekend") | {"fortnite": "fortnight"}
 _CHAT |= {"wk": "week", "wks": "weeks", "mth": "month", "mths": "months", "yr": "year"}
 _CHAT |= {"yrs": "years"}
-# ... and a count written against its unit ("2days", "3wks"): a space between them
-_GLUED = r"(?<=\d)(?=(?:day|week|wk|month|mth|year|yr)s?\b)"
+# ... and a count written against its unit ("2days", "3wks"): a space after the digit
+_GLUED = r"\d(?=(?:day|week|wk|month|mth|year|yr)s?\b)"
 _CHAT_WORDS = re.compile(rf"\b(?:{cal.alt(_CHAT)})\b|{_GLUED}", re.IGNORECASE)
+# (a cheap test first: the letters of a spelling, or a unit a digit may be glued to)
+_CHAT_HINTS = frozenset("".join(filter(str.isalpha, word)) for word in _CHAT)
+_CHAT_HINTS |= {
+    f"{unit}{s}" for unit in ("day", "week", "wk", "month", "mth", "year", "yr") for s in ("", "s")
+}
 
 
-def _spelled_out(text: str) -> tuple[str, list[int]]:
+def _spelled_out(text: str) -> tuple[str, list[int]] | None:
     """``text`` with its chat spellings written out, and for each of its characters
-    (and its end) the position in ``text`` it comes from."""
+    (and its end) the position in ``text`` it comes from; None when it has none."""
+    if _CHAT_WORDS.search(text) is None:
+        return None
     out, where, last = [], [], 0
     for m in _CHAT_WORDS.finditer(text):
-        word = _CHAT[m.group(0).lower()] if m.group(0) else " "
+        said = m.group(0)
+        word = _CHAT.get(said.lower(), said + " ")  # (a digit glued to its unit)
         out += [text[last : m.start()], word]
-        where += [*range(last, m.start()), *[m.start()] * len(word)]
+        where += [
+            *range(last, m.start()),
+            *[m.start()] * min(len(said), len(word)),
+            *[m.end()] * (len(word) - len(said)),
+        ]
         last = m.end()
     out.append(text[last:])
     where += [*range(last, len(text) + 1)]
@@ -273,9 +285,13 @@ def find_times(
     in the US and elsewhere). A reading that comes out empty names no time: "since then"
     said before the time the previous turn told of ([June, 10 May)) is left out.
     """
-    said, where = _spelled_out(text)
-    found = _find(said, reference, prefer_future, after, date_order, ended)
-    if said != text:  # each mention's words as written
+    words = frozenset(_WORD.findall(text.lower()))
+    spelled = None if _CHAT_HINTS.isdisjoint(words) else _spelled_out(text)
+    said, where = spelled or (text, [])
+    if spelled:
+        words = frozenset(_WORD.findall(said.lower()))
+    found = _find(said, words, reference, prefer_future, after, date_order, ended)
+    if spelled:  # each mention's words as written
         found = [
             replace(m, span=span, text=text[slice(*span)])
             for m in found
@@ -286,6 +302,7 @@ def find_times(
 
 def _find(
     text: str,
+    words: frozenset[str],
     reference: datetime,
     prefer_future: bool,
     after: tuple[datetime, datetime] | None,
@@ -293,7 +310,6 @@ def _find(
     ended: bool,
 ) -> list[TimeMention]:
     """:func:`find_times` before empty readings are left out."""
-    words = frozenset(_WORD.findall(text.lower()))
     if _DIGIT.search(text) is not None:
         words |= DIGIT_OR
     elif _TIME_WORDS.isdisjoint(words):
