@@ -208,7 +208,7 @@ PATTERNS: tuple[Rule, ...] = (
         _holiday,
     ),
     (
-        frozenset(f"{word}{s}" for word in HOLIDAY_WORDS for s in ("s", "es")),
+        frozenset({"ago", "back", "now", "hence"}),
         rf"\b({NUMBER})\s+({HOLIDAY_NAMES})e?s\s+(ago|back|from\s+now|hence)\b",
         _counted_holiday,
     ),
