@@ -172,3 +172,23 @@ def test_a_count_from_a_period_told_from_today(
     text: str, future: bool, start: date, end: date
 ) -> None:
     assert days(one(text, prefer_future=future)) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # the first week is the first Monday-to-Sunday week with four days in the month
+        ("We start the first week of November.", d(2024, 11, 4), d(2024, 11, 11)),
+        ("It was hectic the second week of March.", d(2024, 3, 11), d(2024, 3, 18)),
+        ("I'm off the first week of May.", d(2024, 4, 29), d(2024, 5, 6)),
+    ],
+)
+def test_a_numbered_week_of_a_month(text: str, start: date, end: date) -> None:
+    assert days(one(text, prefer_future=text.startswith("We"))) == (start, end)
+
+
+def test_a_span_counted_back_runs_up_to_now_when_its_clause_is_in_the_perfect() -> None:
+    after = one("Over the last couple of years I've moved three times.")
+    assert days(after) == (d(2022, 6, 12), d(2024, 6, 13))
+    before = one("I moved twice over the last couple of years.")
+    assert days(before) == (d(2022, 1, 1), d(2024, 1, 1))

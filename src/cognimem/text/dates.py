@@ -156,8 +156,9 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
-    """ "the second week of November" (the ISO week after the one its 1st is in; the
-    last week: the last ISO week that ends in the month),
+    """ "the second week of November" (Monday-to-Sunday weeks, the first being the one
+    with four or more of its days in the month, as ISO 8601 counts a year's weeks; the
+    last week: the last such week that ends in the month),
     "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
     October", "the last weekend of October" (its last Saturday and Sunday)."""
     n, what, which = cal.ordinal(m.group(1)), m.group(2).lower(), (m.group(3) or "").lower()
@@ -179,9 +180,9 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
         if n == -1 and saturday.day == days:  # its Sunday is in the next month
             saturday -= timedelta(weeks=1)
         return cal.utc_at(saturday), cal.utc_at(saturday + timedelta(days=2)), "weekend", False
-    if n > 0:  # ISO weeks, counted from the one the month's first day is in
+    if n > 0:  # Monday-to-Sunday weeks from the first with four of its days in the month
         first = date(year, month, 1)
-        start = first - timedelta(days=first.weekday()) + timedelta(weeks=n - 1)
+        start = first - timedelta(days=first.weekday()) + timedelta(weeks=n - (first.weekday() < 4))
     else:  # the last Monday-to-Sunday week that ends in the month
         last = date(year, month, days)
         start = last - timedelta(days=last.weekday() + (0 if last.weekday() == 6 else 7))

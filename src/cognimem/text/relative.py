@@ -106,7 +106,7 @@ def _past_span(m: re.Match[str], ref: datetime, _future: bool) -> Resolved:
     if m.group(4):  # "the past year and a half": in months, up to the day said
         n, unit, _ = cal.count_of(count or "1", cal.unit_name(m.group(3)), "half")
         return _back_to_today(ref, unit, n, approximate)
-    if not count or runs_up_to_now(m.string, m.start()):
+    if not count or runs_up_to_now(m.string, m.start(), m.end()):
         return _back_to_today(ref, m.group(3), n, approximate)
     unit = cal.unit_name(m.group(3))
     end = cal.unit_window(ref.date(), unit, 0)[0] if unit != "day" else cal.utc_at(ref.date())

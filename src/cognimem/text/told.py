@@ -164,10 +164,13 @@ def _up_to_or_from(
     return after[0], cal.utc_at(cal.move(after[0].date(), length[0], length[1])[0])
 
 
-def runs_up_to_now(text: str, at: int) -> bool:
+def runs_up_to_now(text: str, at: int, end: int | None = None) -> bool:
     """Whether the clause before ``at`` is in the perfect ("I've had", "has been"): a
-    span told there runs up to the moment said."""
-    return _PERFECT.search(_CLAUSE_START.split(text[:at])[-1]) is not None
+    span told there runs up to the moment said. With ``end`` (where the span ends), the
+    rest of its clause may say so ("Over the last two years I've moved twice")."""
+    if _PERFECT.search(_CLAUSE_START.split(text[:at])[-1]) is not None:
+        return True
+    return end is not None and _PERFECT.search(_CLAUSE_START.split(text[end:])[0]) is not None
 
 
 def _date_ending(text: str, m: re.Match[str], kept: list[TimeMention]) -> TimeMention | None:
