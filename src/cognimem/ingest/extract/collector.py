@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.appraisals import is_appraisal
 from cognimem.ingest.extract.clauses import Clause, unshield
 from cognimem.ingest.extract.passing import for_one_occasion, past_habit
 from cognimem.models.extraction import (
@@ -129,8 +130,8 @@ class Collector:
         """One fact. ``timing`` says what the clause's time expression means for it:
         ``start`` (valid_from), ``end`` (valid_to) or ``window`` (both, while it lasts)."""
         value = _SPACES.sub(" ", _BLANKED.sub(",", unshield(value))).strip(" ,.;:!?\"'")
-        if not value:
-            return
+        if not value or (predicate == "job" and is_appraisal(value)):
+            return  # "a great cook" grades the speaker, it names no job
         if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
             if for_one_occasion(c.evidence):
                 return

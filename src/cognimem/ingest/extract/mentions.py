@@ -1,9 +1,11 @@
 """Names worth an entity even when no fact is read from their sentence: people after a
 greeting or in object position ("Hi Sarah!", "met Sarah"), places after a preposition
-of place ("back from Lisbon"), products by the words before them ("bought a Kindle"),
-and any name past a sentence's first word led by a first name the shipped lists hold.
-They are noted as the message is read and registered after its facts
-(:mod:`.message_reader`), where a fact's typing of a name wins.
+of place ("back from Lisbon"), workplaces after a verb of working or studying and "at"
+("lectures at Cornell": never a person, whoever it is named after), products by the
+words before them ("bought a Kindle"), and any name past a sentence's first word led by
+a first name the shipped lists hold. They are noted as the message is read and
+registered after its facts (:mod:`.message_reader`), where a fact's typing of a name
+wins.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import shield_stops
 from cognimem.ingest.extract.collector import Collector
-from cognimem.ingest.extract.kinds import kind_of
+from cognimem.ingest.extract.kinds import Cue, kind_of
 from cognimem.ingest.extract.patterns import NAME, NAME1, PLACE, TITLE, gated, icase
 from cognimem.models.knowledge import EntityType as ET
 
@@ -30,10 +32,17 @@ _PERSON_MENTION = icase(
     rf"^(?P<y>{NAME1})\s+and\s+(?:I|me)\b|"
     rf"^(?P<z>{NAME1})\s+from\s+(?:the\s+|my\s+|our\s+)?(?-i:[a-z])"  # "Sarah from accounting"
 )
+# where one works or studies ("teaches at Stanford", "interned at Cornell"): a workplace,
+# whoever it is named after, never a person "he" may point back to
+_WORK_VERB = (
+    r"(?:work|teach|study|intern|lectur|research|volunteer)(?:s|es|ed|ing|e)?|taught|"
+    r"studie[sd]|lecture[sd]?|employed|based"
+)
 _PLACE_MENTION = icase(
     rf"(?:\b(?P<motion>went|go|going|moved|moving|flew|flying|drove|driving|traveled|"
-    rf"travelled|traveling|travelling|trip|back|headed|heading|been)\s+to|\bin|\bfrom|"
-    rf"\bnear|\baround|\bat)\s+(?:the\s+)?(?P<v>{PLACE})"
+    rf"travelled|traveling|travelling|trip|back|headed|heading|been)\s+to|"
+    rf"\b(?P<work>{_WORK_VERB})\s+at|\bin|\bfrom|\bnear|\baround|\bat)\s+(?:the\s+)?"
+    rf"(?P<v>{PLACE})"
 )
 # any capitalised name past a sentence's first word: a person when its first word is a
 # first name the shipped lists hold ("lunch with my old roommate Priya") and nothing
@@ -63,7 +72,10 @@ class MentionReader(Collector):
             place = phrases.name(m.group("v"))
             if place and m.start("v") > 0 and place.lower() not in vocab.NATIONALITIES:
                 place = place.split(",")[0]
-                kind = kind_of(place, "motion" if m.group("motion") else "place")
+                cue: Cue = (
+                    "motion" if m.group("motion") else "workplace" if m.group("work") else "place"
+                )
+                kind = kind_of(place, cue)
                 self.mentioned.append((place, kind))
         for m in _PRODUCT_MENTION.finditer(sentence):
             product = phrases.name(m.group("v"))
