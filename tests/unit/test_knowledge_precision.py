@@ -66,3 +66,22 @@ def test_where_someone_teaches_is_a_workplace_not_a_person() -> None:
 def test_he_never_points_back_to_a_workplace() -> None:
     later = read("My old tutor Ngozi lectures at Cornell.", "He grew up in Kumasi.")
     assert not any(f.startswith("Cornell:") for f in later)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("I live in Dundee, which my sister thinks is too cold.", "user:location/city=Dundee"),
+        ("I'm 44, which my kids say is ancient.", "user:identity/age=44"),
+        ("I'm a welder, which my mother believes is dangerous.", "user:occupation/job=welder"),
+    ],
+)
+def test_a_remark_after_a_statement_leaves_it_the_speakers(sentence: str, fact: str) -> None:
+    assert read(sentence) == [fact]
+
+
+@pytest.mark.parametrize(
+    "sentence", ["I live in Dundee, my sister thinks.", "I'm a welder, or so my mother believes."]
+)
+def test_a_statement_given_as_someone_elses_belief_states_nothing(sentence: str) -> None:
+    assert read(sentence) == []

@@ -22,7 +22,9 @@ I'd go mad": only the stance of the statement it opens with is read,
 by a figure ("Cruises are my idea of hell"); a sentence that does not mean what it says
 keeps none. A statement said as the premise of a question to the listener ("I'm
 allergic to sesame, is hummus safe?", "I live in Bristol, where should I eat?") is the
-speaker's own: all of it is read, not only its stance. A "real" condition with "if"
+speaker's own: all of it is read, not only its stance; so is a statement followed by a
+remark on it ("I'm 31, which my mum says is ancient": the remark is someone's opinion,
+the age is the speaker's). A "real" condition with "if"
 ("If I'm cooking for the kids I skip the chilli": present in the "if" clause, a
 standing rule after it) is read as one with "when".
 
@@ -84,6 +86,10 @@ _ASKED_AFTER = icase(
     r"^\s*,\s*(?:(?:so|but|and)\s+)?(?:is|are|can|could|would|should|do|does|what|which|where|"
     r"how|when|who|any)\b[^.!;]*\?\s*$"
 )
+# ... or a remark on the statement before it, by the speaker or someone else ("I'm 31,
+# which my mum says is ancient", "I live in Leeds, which my friends think is dull"): the
+# remark is no statement, what it remarks on is the speaker's own
+_REMARKED_AFTER = icase(r"^\s*,\s*which\b")
 # the speaker's own statement opens the sentence ("Tom just asked if I want ..." is his)
 _FIRST_PERSON_HEAD = icase(r"^(?:I|I'm|I've|I'd|we|we're|we've|my|our)\b")
 _PET_WORDS = frozenset(t for w in vocab.PETS for t in (w, f"{w}s") if " " not in w)
@@ -133,7 +139,10 @@ class SentenceReader(
             head = stated_head(text)
             if head is not None:
                 self._statement(head, evidence)
-                premise = _FIRST_PERSON_HEAD.match(head) and _ASKED_AFTER.search(text[len(head) :])
+                rest = text[len(head) :]
+                premise = _FIRST_PERSON_HEAD.match(head) and (
+                    _ASKED_AFTER.search(rest) or _REMARKED_AFTER.match(rest)
+                )
                 whole = head.rstrip(" .!,").lower()
                 self.facts[before:] = [
                     f
