@@ -85,3 +85,14 @@ def test_a_remark_after_a_statement_leaves_it_the_speakers(sentence: str, fact: 
 )
 def test_a_statement_given_as_someone_elses_belief_states_nothing(sentence: str) -> None:
     assert read(sentence) == []
+
+
+def test_a_job_said_after_where_one_works_is_read() -> None:
+    assert read("I work for Basecamp as a copywriter.") == [
+        "user:occupation/job=copywriter",
+        "user:occupation/employer=Basecamp",
+    ]
+
+
+def test_a_role_for_a_person_is_no_job() -> None:
+    assert not any("/job=" in f for f in read("I work for my uncle as his chauffeur."))

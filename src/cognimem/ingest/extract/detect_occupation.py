@@ -53,9 +53,12 @@ __all__ = ["OccupationReader"]
 # where, in ``org`` ("at Canva")
 _JOB_V = rf"(?P<v>(?:[a-z-]+\s+){{0,3}}?(?:{JOB}))"
 _AT_ORG = rf"(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
+# ... also after where: "I work for a startup as a designer"
+_WHERE_FIRST = r"(?:\s+(?:at|for)\s+(?:[\w&'.-]+\s+){1,4}?(?=as\s+an?\s))?"
 _WORK_AS = icase(
     rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working|"
-    rf"\s+freelance|'m freelancing|\s+moonlight)\s+as\s+(?:an?\s+)?{_JOB_V}\b{_AT_ORG}"
+    rf"\s+freelance|'m freelancing|\s+moonlight){_WHERE_FIRST}\s*as\s+(?:an?\s+)?{_JOB_V}\b"
+    rf"{_AT_ORG}"
 )
 _IM_A = icase(
     rf"\b(?P<verb>I'm|I was|I have been|I became|I've become|I have become)\s+(?:an?\s+)"
