@@ -45,7 +45,8 @@ printed for the tune half only; the check half gets its aggregates and per-reaso
 counts, so nobody tuning the rules reads a check item by running the harness.
 
 ``--data`` scores another set of the same form instead (``knowledge_set_round2.jsonl``:
-127 new passages of every kind, a second set to tune against; ``knowledge_nothing_round10.jsonl``:
+127 new passages of every kind, a second set to tune against; ``knowledge_set_round3.jsonl``:
+132 more, 78 of them "nothing" turns of thirteen reasons; ``knowledge_nothing_round10.jsonl``:
 hard turns that must produce nothing, near the constraint phrasings of
 ``constraint_forms_round10.jsonl``).
 
