@@ -96,3 +96,7 @@ def test_a_job_said_after_where_one_works_is_read() -> None:
 
 def test_a_role_for_a_person_is_no_job() -> None:
     assert not any("/job=" in f for f in read("I work for my uncle as his chauffeur."))
+
+
+def test_a_model_year_before_a_make_is_no_obstacle() -> None:
+    assert read("We own a 2011 Volvo V70.") == ["user:possession/owns=Volvo V70"]

@@ -52,10 +52,11 @@ _OWNER_GIVEN = icase(
     r"(?:borrow|use|share|drive|ride))\s+(?:(?:my|our|his|her|their)\s+[\w-]+|"
     r"(?-i:[A-Z][a-z]+))'s?(?!\w)"
 )
+# a make bought or owned, after its model year too ("I own a 2015 Honda Civic")
 _BOUGHT_BRAND = icase(
     r"\b(?:I|we)\s+(?P<verb>bought|got|purchased|leased|drive|own)\s+(?:an?|myself an?|my|"
     r"our)\s+(?:(?:new|used|old|little|vintage|beat-up|first|red|blue|black|white|silver|"
-    r"gray|grey)\s+)*(?P<v>(?-i:[A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?))"
+    r"gray|grey|(?:19|20)\d\d)\s+)*(?P<v>(?-i:[A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?))"
 )
 # whatever is owned, said with "own" and an indefinite object ("I own a small bakery",
 # "we own two rental flats"); "own up to", "own my decisions" are no possession
