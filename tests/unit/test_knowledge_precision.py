@@ -100,3 +100,7 @@ def test_a_role_for_a_person_is_no_job() -> None:
 
 def test_a_model_year_before_a_make_is_no_obstacle() -> None:
     assert read("We own a 2011 Volvo V70.") == ["user:possession/owns=Volvo V70"]
+
+
+def test_kin_visited_as_a_group_is_an_event() -> None:
+    assert read("We visited my grandparents in Galway.") == ["user:event/visited=grandparents"]

@@ -83,6 +83,11 @@ def _ends_with_event(text: str) -> bool:
     return bool(hits) and text.lower().rstrip(" .!").endswith(hits[-1][1])
 
 
+# kin said as a group, visited together ("my parents", "the in-laws"): no relation word
+# of one person, so not in ``vocab.RELATIONS``
+_KIN_GROUPS = frozenset({"parent", "grandparent", "in-law", "folk"})
+
+
 class EventReader(Collector):
     """Reads events."""
 
@@ -148,7 +153,8 @@ class EventReader(Collector):
         if not what or phrases.refers(what) or len(what.split()) > 5:
             return
         who = _WHERE_TAIL.sub("", what)  # "my parents in Leeds": the parents
-        kin = TRAILING_S.sub("", who.lower()) in vocab.RELATIONS or who.lower() in vocab.RELATIONS
+        one = TRAILING_S.sub("", who.lower())
+        kin = one in vocab.RELATIONS or one in _KIN_GROUPS or who.lower() in vocab.RELATIONS
         if kin and predicate == "visited" and _MY.match(rest):
             self.add(c, Cat.EVENT, "visited", who, timing="start")
             return
