@@ -104,3 +104,16 @@ def test_a_model_year_before_a_make_is_no_obstacle() -> None:
 
 def test_kin_visited_as_a_group_is_an_event() -> None:
     assert read("We visited my grandparents in Galway.") == ["user:event/visited=grandparents"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "holds"),
+    [
+        ("Siemens Energy has been my employer since 2019.", True),
+        ("Lidl was my first employer.", False),
+    ],
+)
+def test_a_workplace_said_first_is_the_employer(sentence: str, holds: bool) -> None:
+    message = ExtractionInput(text=sentence, occurred_at=datetime(2024, 3, 1, tzinfo=UTC))
+    found = RuleExtractor().extract_one(message).facts
+    assert [(f.predicate, f.holds) for f in found] == [("employer", holds)]

@@ -70,6 +70,12 @@ _WORK_AS_NOUN = icase(
     r"\b(?:I|we)(?:\s+work|\s+worked|'m working|\s+have been working)\s+as\s+an?\s+"
     r"(?P<v>(?:[a-z-]+\s+){0,2}?(?P<head>[a-z]+))\s*(?:[,.!;]|$|\b(?:at|for|in|now)\b)"
 )
+# the workplace said first: "The NHS has been my employer for years", "Acme was my
+# first employer"
+_ORG_MY_EMPLOYER = icase(
+    rf"^(?:the\s+)?(?P<v>{ORG})\s+(?P<verb>is|'s|has\s+been|was)\s+(?:also\s+)?my\s+"
+    r"(?:(?:current|new|main|first|old|former|last)\s+)?employer\b"
+)
 _RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
 # the speaker's school ("I'm a grad student at NYU"; "She's a student at Yale" is hers)
 _STUDENT_AT = icase(
@@ -190,6 +196,10 @@ class OccupationReader(Collector):
                 obj_type=ET.PERSON if person else kind_of(org, "workplace"),
                 timing="end" if ended else "start",
             )
+        elif (m := _ORG_MY_EMPLOYER.match(c.text)) is not None and (org := phrases.name(m["v"])):
+            ended = m["verb"].lower() == "was"
+            self.add(c, Cat.OCCUPATION, "employer", org, holds=not ended, obj=org,
+                     obj_type=kind_of(org, "workplace"))  # fmt: skip
         elif (m := WORK_AT_PLACE.search(c.text)) is not None:
             verb = m.group("verb").lower()
             ended = verb in {"worked", "quit my job", "left my job", "lost my job", "quit"}

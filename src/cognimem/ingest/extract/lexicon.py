@@ -104,7 +104,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             master's, doctorate, bachelor's, joining, starting, promoted, fly, drive, write,
             code, consult, freelance, freelancing, moonlight, play, run, manage, head, deliver,
             director, vp, president, chief, hired, start, became, become, accepted,
-            internship, into, fall, autumn, still"""
+            internship, into, fall, autumn, still, employer"""
         )
     ),
     "relationship": frozenset(
