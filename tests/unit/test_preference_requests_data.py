@@ -7,7 +7,8 @@ topic, and the same no-shared-word rule. The third set
 (preference_requests_third.jsonl): split by topic, ten topics a half, none of the other
 sets' topics, and the same rule. The fourth (preference_requests_fourth.jsonl): the
 same, at least 80 pairs, none of the three others' topics, half negative in every
-topic."""
+topic. The fifth (preference_requests_fifth.jsonl): the same, none of the four others'
+topics."""
 
 from __future__ import annotations
 
@@ -137,5 +138,35 @@ def test_the_fourth_set_is_half_negative_in_every_topic() -> None:
 
 def test_no_request_of_the_fourth_set_shares_a_content_word_with_its_statement() -> None:
     for pair in FOURTH:
+        shared = content_words(pair["statement"]) & content_words(pair["request"])
+        assert not shared, (pair["id"], shared)
+
+
+FIFTH = load("preference_requests_fifth.jsonl")
+
+
+def test_the_fifth_set_is_split_by_topic_on_new_topics() -> None:
+    assert len(FIFTH) >= 80
+    assert len({pair["id"] for pair in FIFTH}) == len(FIFTH)
+    for pair in FIFTH:
+        assert set(pair) == FIELDS, pair["id"]
+        assert pair["split"] in ("tune", "check"), pair["id"]
+    topics = {half: {p["topic"] for p in FIFTH if p["split"] == half} for half in ("tune", "check")}
+    assert len(topics["tune"]) >= 10
+    assert len(topics["check"]) >= 10
+    assert not topics["tune"] & topics["check"]
+    earlier = {p["topic"] for p in PAIRS + MORE + THIRD + FOURTH}
+    assert not (topics["tune"] | topics["check"]) & earlier
+
+
+def test_the_fifth_set_is_half_negative_in_every_topic() -> None:
+    for topic in {p["topic"] for p in FIFTH}:
+        kinds = Counter(p["kind"] for p in FIFTH if p["topic"] == topic)
+        assert set(kinds) == {"negative", "positive"}, topic
+        assert kinds["negative"] == kinds["positive"], topic
+
+
+def test_no_request_of_the_fifth_set_shares_a_content_word_with_its_statement() -> None:
+    for pair in FIFTH:
         shared = content_words(pair["statement"]) & content_words(pair["request"])
         assert not shared, (pair["id"], shared)
