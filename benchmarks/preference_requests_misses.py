@@ -1,0 +1,434 @@
+"""Why a preference does not reach its request (issue 29, eighteenth stop), from the
+captures of ``profile_replay.py capture`` (any ``*.pkl`` of the folders given, named by
+its file; a read's first capture is the default preset's).
+
+``classes`` puts each miss of the half asked in one class — not a decision (no profile
+read), never recorded as a constraint, recorded but stale (decayed out) or with no
+evidence, ranked below others and not carried, carried but past the four places — and
+prints the recorded misses' rank among their user's entries by the profile's score, by
+its closeness (cosine, graded area, listed things, the nearest-neighbour bonus) and by
+the plain cosine.
+
+``views`` prints how often the cue is first / in the top 3 of its user's recorded
+entries by the plain cosine with the request and by the cosine with each entry's text
+said with the description of its nearest decision area (``text/areas.py``: the area of
+its nearest listed thing), alone and averaged with the plain cosine (embeds every
+entry's text again: a minute on a busy machine).
+
+``levers`` replays the shipped choice and each lever (every one changes one thing):
+
+- ``apart-M``: after the best, an entry (but one sharing the request's scope tag and
+  decision area) is carried only when it is at least as close to the request, less
+  ``M``, as to the best entry: one near the best rather than the request is carried for
+  what the two share (among ten preferences, the stance words);
+- ``nbgate-R``: after the best, an entry (the same exemption) is carried only when the
+  request is nearer to it than its ``R``-th nearest entry of another message (the
+  shipped ``reciprocal`` bonus as a gate);
+- ``closefloor-Z``: every entry, the best included (the same exemption), needs its
+  closeness at least ``Z`` standard deviations above the mean closeness of the user's
+  live entries: an entry far from the request that leads by its crowding alone (an
+  anti-hub) is not carried.
+
+``unstated N SCRIPT [ARG ...]`` runs a benchmark for real with one read-side lever:
+on a decision the profile carried something for, a memory no constraint was drawn from
+(a preference the write path did not record, small talk) keeps its place among the
+items on the test ``recall/profile_items.py`` puts to the memories of constraints the
+profile left out — a shared word, a fact, the graph, among the ``N`` memories nearest
+the request, or as close as the closest memory behind a carried entry.
+
+Usage (repository root): ``PYTHONPATH=src:benchmarks python
+benchmarks/preference_requests_misses.py {classes,views,levers} DIR [DIR ...]
+[--half tune|check]``, or ``... unstated N benchmarks/preference_requests.py --split
+tune ...`` (choose on ``tune`` only; ``benchmarks/results/preference_requests_fifth.md``
+gives the numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pickle
+import statistics
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from math import inf
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import profile_replay as pr
+
+from cognimem.models.fact_decay import AGING_BELOW
+from cognimem.recall import profile_choose
+from cognimem.recall.profile import Profile, ProfileConfig, ProfileEntry
+from cognimem.text.areas import AREA_PHRASES, AREAS, _listed
+
+Record = dict[str, Any]
+Choose = Callable[..., list[ProfileEntry]]
+Lever = Callable[[Record], Choose]  # a choose per captured profile call
+
+
+def load(folders: Sequence[Path]) -> dict[str, list[Record]]:
+    out: dict[str, list[Record]] = {}
+    for folder in folders:
+        for path in sorted(folder.glob("*.pkl")):
+            first: dict[str, Record] = {}
+            for record in pickle.loads(path.read_bytes()):
+                first.setdefault(record["id"], record)  # the default preset's read
+            out[path.stem] = list(first.values())
+    return out
+
+
+def _every(config: ProfileConfig) -> ProfileConfig:
+    """The ranking with nothing cut: every live entry, by score."""
+    return replace(
+        config,
+        within=math.inf,
+        stand_out=None,
+        then_stand_out=None,
+        evidence_floor=-math.inf,
+        topic_exempt=False,
+    )
+
+
+def _cue_entry(profile: Profile, cue: str) -> int | None:
+    return next((i for i, s in enumerate(profile.entries) if cue in s.event_ids()), None)
+
+
+def _rank(values: np.ndarray, at: int) -> int:
+    return int((values > values[at]).sum()) + 1
+
+
+def _miss_class(record: Record) -> tuple[str, tuple[int, int, int] | None]:
+    """The class of a miss, and the recorded cue's rank by score, closeness, cosine."""
+    if not record["calls"]:
+        return "not a decision", None
+    call = record["calls"][0]
+    profile, inputs = call["profile"], call["inputs"]
+    at = _cue_entry(profile, record["cue"])
+    if at is None:
+        return "not recorded", None
+    semantic, area, tagged, when, config, *shares = inputs
+    ranked = profile_choose.choose(profile, semantic, area, tagged, when, _every(config), *shares)
+    place = next((i for i, e in enumerate(ranked) if e.standing is profile.entries[at]), None)
+    if place is None:
+        return "stale or no evidence", None
+    chosen = profile_choose.choose(profile, *inputs)
+    cls = (
+        "carried, past the places"
+        if any(e.standing is profile.entries[at] for e in chosen)
+        else "ranked below, not carried"
+    )
+    closeness = np.array([e.signals["semantic"] for e in ranked])
+    cosine = np.maximum.reduceat(np.asarray(semantic)[profile.columns.rows], profile.columns.starts)
+    return cls, (place + 1, _rank(closeness, place), _rank(cosine, at))
+
+
+def classes(data: dict[str, list[Record]], half: str) -> None:
+    for name, records in data.items():
+        misses = [
+            r
+            for r in records
+            if r["split"] == half and not pr.simulate(r, profile_choose.choose)[0]
+        ]
+        counted: Counter[str] = Counter()
+        ranks: list[tuple[int, int, int]] = []
+        for record in misses:
+            cls, rank = _miss_class(record)
+            counted[cls] += 1
+            if rank is not None:
+                ranks.append(rank)
+        done = sum(r["split"] == half for r in records)
+        print(f"{name}: {len(misses)} misses of {done}: {dict(counted)}")
+        for label, i in (("score", 0), ("closeness", 1), ("cosine", 2)):
+            print(f"    recorded misses' rank by {label}: {sorted(r[i] for r in ranks)}")
+
+
+def _unit(vectors: Any) -> np.ndarray:
+    v = np.asarray(vectors, dtype=np.float64)
+    norm = np.linalg.norm(v, axis=-1, keepdims=True)
+    out: np.ndarray = v / np.where(norm == 0, 1.0, norm)
+    return out
+
+
+def _described(texts: Sequence[str], embed: Callable[[list[str]], np.ndarray]) -> list[str]:
+    """Each text said with the description of its nearest decision area (the area of
+    its nearest listed thing)."""
+    owner = [a for a in AREAS for _ in _listed(a.description)]  # AREA_PHRASES' order
+    things = _unit(embed(list(AREA_PHRASES)))
+    nearest = (_unit(embed(list(texts))) @ things.T).argmax(axis=1)
+    return [f"{t} ({owner[j].description})" for t, j in zip(texts, nearest, strict=True)]
+
+
+def views(data: dict[str, list[Record]], half: str) -> None:
+    from cognimem.providers.onnx import OnnxMiniLMEmbedder
+
+    embedder = OnnxMiniLMEmbedder()
+    cache: dict[str, np.ndarray] = {}
+
+    def embed(texts: list[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        if missing:
+            cache.update(zip(missing, embedder.embed_sync(missing), strict=True))
+        return np.array([cache[t] for t in texts])
+
+    for name, records in data.items():
+        counts: dict[str, Counter[str]] = {}
+        for record in records:
+            if record["split"] != half or not record["calls"] or record["calls"][0]["qvec"] is None:
+                continue
+            call = record["calls"][0]
+            at = _cue_entry(call["profile"], record["cue"])
+            if at is None:
+                continue
+            texts = [s.fact.text for s in call["profile"].entries]
+            request = _unit(call["qvec"])
+            plain = _unit(embed(texts)) @ request
+            described = _unit(embed(_described(texts, embed))) @ request
+            for label, values in (
+                ("plain", plain),
+                ("described", described),
+                ("mean", (plain + described) / 2),
+            ):
+                rank = _rank(values, at)
+                counts.setdefault(label, Counter()).update(
+                    ["n", *(["first"] if rank == 1 else []), *(["top3"] if rank <= 3 else [])]
+                )
+        for label, c in counts.items():
+            print(
+                f"{name} {label}: first {c['first'] / c['n']:.3f}, "
+                f"top 3 {c['top3'] / c['n']:.3f} (n {c['n']})"
+            )
+
+
+# -- levers ---------------------------------------------------------------------------
+
+
+def _exempt(entry: ProfileEntry) -> bool:
+    return bool(entry.signals["tags"] and entry.signals["area"])
+
+
+def _heads(call: Record) -> tuple[np.ndarray, np.ndarray, dict[int, int]] | None:
+    if call["vectors"] is None or call["qvec"] is None:
+        return None
+    profile = call["profile"]
+    heads = _unit(call["vectors"])[profile.columns.starts]
+    return heads, _unit(call["qvec"]), {id(s): i for i, s in enumerate(profile.entries)}
+
+
+def shipped(call: Record) -> Choose:
+    return profile_choose.choose
+
+
+def apart(margin: float) -> Lever:
+    def make(call: Record) -> Choose:
+        found = _heads(call)
+
+        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
+            chosen = profile_choose.choose(profile, *inputs)
+            if found is None or len(chosen) < 2:
+                return chosen
+            heads, request, at = found
+            best = heads[at[id(chosen[0].standing)]]
+            return chosen[:1] + [
+                e
+                for e in chosen[1:]
+                if _exempt(e)
+                or heads[at[id(e.standing)]] @ request + margin >= heads[at[id(e.standing)]] @ best
+            ]
+
+        return choose
+
+    return make
+
+
+def nbgate(rank: int) -> Lever:
+    def make(call: Record) -> Choose:
+        found = _heads(call)
+        if found is None:
+            return profile_choose.choose
+        heads, request, at = found
+        apart_ = ~(pr.one_message(call["profile"]) | np.eye(len(heads), dtype=bool))
+        near = -np.sort(-np.where(apart_, heads @ heads.T, -np.inf), axis=1)
+        bar = near[:, min(rank, near.shape[1]) - 1]
+        close = heads @ request
+
+        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
+            chosen = profile_choose.choose(profile, *inputs)
+            return chosen[:1] + [
+                e
+                for e in chosen[1:]
+                if _exempt(e) or close[at[id(e.standing)]] >= bar[at[id(e.standing)]]
+            ]
+
+        return choose
+
+    return make
+
+
+def closefloor(z: float) -> Lever:
+    """Every entry needs its closeness ``z`` σ above the mean closeness of the user's
+    live entries (an entry sharing the request's scope tag and decision area is
+    exempt); the rest of the choice as shipped."""
+
+    def make(call: Record) -> Choose:
+        return lambda profile, *inputs: _choose_close(profile, inputs, z)
+
+    return make
+
+
+def _signals(profile: Profile, inputs: Sequence[Any]) -> dict[str, np.ndarray]:
+    """What ``profile_choose.choose`` ranks by, per entry."""
+    semantic, area, tagged, at, config, *shares = inputs
+    c = profile.columns
+    t = at.timestamp()
+    with np.errstate(over="ignore"):
+        decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
+    closeness = profile_choose._closeness(profile, semantic, tuple(shares), config)
+    sem = np.maximum.reduceat(closeness, c.starts)
+    shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
+    shares_tag = np.logical_or.reduceat(np.asarray(tagged, dtype=bool)[c.rows], c.starts)
+    recency = 0.5 ** (np.maximum(t - c.newest, 0.0) / 86_400 / config.recency_days)
+    score = (
+        sem
+        - config.crowding_weight * c.crowding
+        + config.area_weight * shares_area
+        + config.tag_weight * shares_tag
+        + config.importance_weight * c.importance
+        + config.recency_weight * recency
+        + config.kind_weight * c.binding
+    )
+    live = c.binding | (np.maximum.reduceat(decayed, c.starts) >= AGING_BELOW)
+    return {
+        "sem": sem,
+        "area": shares_area,
+        "tag": shares_tag,
+        "recency": recency,
+        "score": np.round(score, 4),
+        "live": live,
+        "evident": shares_tag | (sem >= config.evidence_floor),
+    }
+
+
+def _choose_close(profile: Profile, inputs: Sequence[Any], z: float) -> list[ProfileEntry]:
+    """``profile_choose.choose`` with the closeness floor (its steps in its order)."""
+    if not profile.entries:
+        return []
+    config: ProfileConfig = inputs[4]
+    v = _signals(profile, inputs)
+    rounded, sem, live = v["score"], v["sem"], v["live"]
+    pool = sem[live]
+    on_topic_all = v["tag"] & v["area"]
+    close = sem >= float(pool.mean() + z * pool.std()) if len(pool) else sem > -math.inf
+    candidates = np.flatnonzero(live & v["evident"] & (close | on_topic_all))
+    if not len(candidates):
+        return []
+    margin = float(rounded[candidates].max() - config.within)
+    floor = margin
+    if config.stand_out is not None:
+        scores = rounded[live]
+        floor = max(floor, float(scores.mean() + config.stand_out * scores.std()))
+    carried = candidates[rounded[candidates] >= floor]
+    if config.then_stand_out is not None and len(carried) > 1:
+        spread = config.then_stand_out if config.then_close is None else config.then_close
+        spreads = (config.then_stand_out, spread)
+        carried = profile_choose._then_stand_out(carried, rounded, sem, live, spreads)
+    if config.topic_exempt:
+        on_topic = candidates[on_topic_all[candidates]]
+        carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
+    out = profile_choose._carried_entries(
+        profile.entries, profile.columns, carried, rounded, sem, v["area"], v["tag"], v["recency"]
+    )
+    out.sort(key=lambda e: -e.score)
+    return out
+
+
+LEVERS: dict[str, Lever] = {
+    "shipped": shipped,
+    **{f"apart-{m}": apart(m) for m in (0.0, 0.05, 0.1)},
+    **{f"nbgate-{r}": nbgate(r) for r in (1, 2, 3, 5)},
+    **{f"closefloor-{z}": closefloor(z) for z in (-inf, -1.0, -0.5, 0.0)},
+}
+
+
+def _replayed(record: Record, lever: Lever) -> tuple[bool, int, int]:
+    chosen = iter([lever(c)(c["profile"], *c["inputs"]) for c in record["calls"]])
+    return pr.simulate(record, lambda *_: next(chosen))
+
+
+def levers(data: dict[str, list[Record]], half: str, wanted: Sequence[str]) -> None:
+    for label in wanted or LEVERS:
+        parts = []
+        for name, records in data.items():
+            done = [_replayed(r, LEVERS[label]) for r in records if r["split"] == half]
+            if not done:
+                continue
+            hits = sum(d[0] for d in done)
+            shown = statistics.fmean(d[1] if name.startswith("ctl") else d[2] for d in done)
+            parts.append(f"{name} {hits}/{len(done)} ({shown:.2f})")
+        print(f"{label:16s} " + "  ".join(parts), flush=True)
+
+
+def unstated(near: int, script: str, args: Sequence[str]) -> None:
+    """Run ``script``'s main with the memories no constraint was drawn from judged as
+    ``recall/profile_items.py`` judges those of the constraints the profile left out,
+    with ``near`` nearest memories kept."""
+    import importlib
+
+    import cognimem.recall.profile_items as items
+    import cognimem.recall.reader as reader
+
+    declined, without = items.declined_items, items.without_declined
+    asking = {"unstated": False}
+
+    def declined_items(choice: Any, behind: Any, among: set[str] | None = None) -> frozenset[str]:
+        if not asking["unstated"]:
+            return declined(choice, behind, among)
+        drawn = {
+            i for s in choice.by_fact.values() for f in s.statements for i in f.evidence_item_ids
+        }
+        return frozenset(i for i in among or () if i not in drawn and i not in behind)
+
+    def without_declined(
+        kept: Any, ranked: Any, choice: Any, behind: Any, terms: Any, n: Any
+    ) -> Any:
+        kept, dropped = without(kept, ranked, choice, behind, terms, n)
+        if n is None:
+            return kept, dropped
+        asking["unstated"] = True
+        try:
+            kept, more = without(kept, ranked, choice, behind, terms, near)
+        finally:
+            asking["unstated"] = False
+        return kept, {**dropped, **more}
+
+    items.declined_items = declined_items
+    reader.without_declined = without_declined
+    bench = importlib.import_module(Path(script).stem)
+    sys.argv = [script, *args]
+    bench.main()
+
+
+def main() -> None:
+    if len(sys.argv) > 3 and sys.argv[1] == "unstated":
+        unstated(int(sys.argv[2]), sys.argv[3], sys.argv[4:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("classes", "views", "levers"))
+    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("--half", choices=("tune", "check"), default="tune")
+    parser.add_argument("--lever", action="append", default=[], choices=list(LEVERS))
+    args = parser.parse_args()
+    data = load(args.folders)
+    if args.what == "classes":
+        classes(data, args.half)
+    elif args.what == "views":
+        views(data, args.half)
+    else:
+        levers(data, args.half, args.lever)
+
+
+if __name__ == "__main__":
+    main()
