@@ -24,22 +24,21 @@ entry's text again: a minute on a busy machine).
 - ``nbgate-R``: after the best, an entry (the same exemption) is carried only when the
   request is nearer to it than its ``R``-th nearest entry of another message (the
   shipped ``reciprocal`` bonus as a gate);
-- ``closefloor-Z``: every entry, the best included (the same exemption), needs its
-  closeness at least ``Z`` standard deviations above the mean closeness of the user's
-  live entries: an entry far from the request that leads by its crowding alone (an
-  anti-hub) is not carried.
+- ``closefloor-Z``: every entry, the best included, needs its closeness at least ``Z``
+  standard deviations above the mean closeness of the user's live entries, or a shared
+  scope tag (the evidence floor raised): an entry far from the request that leads by
+  its crowding alone (an anti-hub) is not carried.
 
-``unstated N SCRIPT [ARG ...]`` runs a benchmark for real with one read-side lever:
-on a decision the profile carried something for, a memory no constraint was drawn from
-(a preference the write path did not record, small talk) keeps its place among the
-items on the test ``recall/profile_items.py`` puts to the memories of constraints the
-profile left out — a shared word, a fact, the graph, among the ``N`` memories nearest
-the request, or as close as the closest memory behind a carried entry.
+``unstated N SCRIPT [ARG ...]`` runs a benchmark for real with
+``ProfileConfig.unstated_near`` at ``N`` (``none``: off): on a decision the profile
+carried something for, a memory no constraint was drawn from keeps its place among the
+items only with evidence of its own or among the ``N`` memories nearest the request
+(``recall/profile_items.py``).
 
 Usage (repository root): ``PYTHONPATH=src:benchmarks python
 benchmarks/preference_requests_misses.py {classes,views,levers} DIR [DIR ...]
-[--half tune|check]``, or ``... unstated N benchmarks/preference_requests.py --split
-tune ...`` (choose on ``tune`` only; ``benchmarks/results/preference_requests_fifth.md``
+[--half tune|check]``, or ``... unstated N|none benchmarks/preference_requests.py
+--split tune ...`` (choose on ``tune`` only; ``benchmarks/results/preference_requests_fifth.md``
 gives the numbers).
 """
 
@@ -60,10 +59,9 @@ from typing import Any
 import numpy as np
 import profile_replay as pr
 
-from cognimem.models.fact_decay import AGING_BELOW
 from cognimem.recall import profile_choose
 from cognimem.recall.profile import Profile, ProfileConfig, ProfileEntry
-from cognimem.text.areas import AREA_PHRASES, AREAS, _listed
+from cognimem.text.areas import AREA_PHRASES, AREAS, area_shares
 
 Record = dict[str, Any]
 Choose = Callable[..., list[ProfileEntry]]
@@ -156,10 +154,9 @@ def _unit(vectors: Any) -> np.ndarray:
 def _described(texts: Sequence[str], embed: Callable[[list[str]], np.ndarray]) -> list[str]:
     """Each text said with the description of its nearest decision area (the area of
     its nearest listed thing)."""
-    owner = [a for a in AREAS for _ in _listed(a.description)]  # AREA_PHRASES' order
-    things = _unit(embed(list(AREA_PHRASES)))
-    nearest = (_unit(embed(list(texts))) @ things.T).argmax(axis=1)
-    return [f"{t} ({owner[j].description})" for t, j in zip(texts, nearest, strict=True)]
+    things = _unit(embed(list(AREA_PHRASES))).astype(np.float32)
+    nearest = area_shares(_unit(embed(list(texts))), things, 0.02).argmax(axis=1)
+    return [f"{t} ({AREAS[j].description})" for t, j in zip(texts, nearest, strict=True)]
 
 
 def views(data: dict[str, list[Record]], half: str) -> None:
@@ -270,79 +267,23 @@ def nbgate(rank: int) -> Lever:
 
 def closefloor(z: float) -> Lever:
     """Every entry needs its closeness ``z`` σ above the mean closeness of the user's
-    live entries (an entry sharing the request's scope tag and decision area is
-    exempt); the rest of the choice as shipped."""
+    live entries, or a shared scope tag: the evidence floor raised to that bar (the
+    scores, their pools and the floors after the best as shipped)."""
 
     def make(call: Record) -> Choose:
-        return lambda profile, *inputs: _choose_close(profile, inputs, z)
+        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
+            config: ProfileConfig = inputs[4]
+            every = profile_choose.choose(profile, *inputs[:4], _every(config), *inputs[5:])
+            close = [e.signals["semantic"] for e in every]
+            if not close:
+                return []
+            bar = statistics.fmean(close) + z * statistics.pstdev(close)
+            raised = replace(config, evidence_floor=max(config.evidence_floor, bar))
+            return profile_choose.choose(profile, *inputs[:4], raised, *inputs[5:])
+
+        return choose
 
     return make
-
-
-def _signals(profile: Profile, inputs: Sequence[Any]) -> dict[str, np.ndarray]:
-    """What ``profile_choose.choose`` ranks by, per entry."""
-    semantic, area, tagged, at, config, *shares = inputs
-    c = profile.columns
-    t = at.timestamp()
-    with np.errstate(over="ignore"):
-        decayed = c.confidence * 0.5 ** (np.maximum(t - c.validated, 0.0) / c.half_life_s)
-    closeness = profile_choose._closeness(profile, semantic, tuple(shares), config)
-    sem = np.maximum.reduceat(closeness, c.starts)
-    shares_area = np.logical_or.reduceat(np.asarray(area, dtype=bool)[c.rows], c.starts)
-    shares_tag = np.logical_or.reduceat(np.asarray(tagged, dtype=bool)[c.rows], c.starts)
-    recency = 0.5 ** (np.maximum(t - c.newest, 0.0) / 86_400 / config.recency_days)
-    score = (
-        sem
-        - config.crowding_weight * c.crowding
-        + config.area_weight * shares_area
-        + config.tag_weight * shares_tag
-        + config.importance_weight * c.importance
-        + config.recency_weight * recency
-        + config.kind_weight * c.binding
-    )
-    live = c.binding | (np.maximum.reduceat(decayed, c.starts) >= AGING_BELOW)
-    return {
-        "sem": sem,
-        "area": shares_area,
-        "tag": shares_tag,
-        "recency": recency,
-        "score": np.round(score, 4),
-        "live": live,
-        "evident": shares_tag | (sem >= config.evidence_floor),
-    }
-
-
-def _choose_close(profile: Profile, inputs: Sequence[Any], z: float) -> list[ProfileEntry]:
-    """``profile_choose.choose`` with the closeness floor (its steps in its order)."""
-    if not profile.entries:
-        return []
-    config: ProfileConfig = inputs[4]
-    v = _signals(profile, inputs)
-    rounded, sem, live = v["score"], v["sem"], v["live"]
-    pool = sem[live]
-    on_topic_all = v["tag"] & v["area"]
-    close = sem >= float(pool.mean() + z * pool.std()) if len(pool) else sem > -math.inf
-    candidates = np.flatnonzero(live & v["evident"] & (close | on_topic_all))
-    if not len(candidates):
-        return []
-    margin = float(rounded[candidates].max() - config.within)
-    floor = margin
-    if config.stand_out is not None:
-        scores = rounded[live]
-        floor = max(floor, float(scores.mean() + config.stand_out * scores.std()))
-    carried = candidates[rounded[candidates] >= floor]
-    if config.then_stand_out is not None and len(carried) > 1:
-        spread = config.then_stand_out if config.then_close is None else config.then_close
-        spreads = (config.then_stand_out, spread)
-        carried = profile_choose._then_stand_out(carried, rounded, sem, live, spreads)
-    if config.topic_exempt:
-        on_topic = candidates[on_topic_all[candidates]]
-        carried = np.union1d(carried, on_topic[rounded[on_topic] >= margin])
-    out = profile_choose._carried_entries(
-        profile.entries, profile.columns, carried, rounded, sem, v["area"], v["tag"], v["recency"]
-    )
-    out.sort(key=lambda e: -e.score)
-    return out
 
 
 LEVERS: dict[str, Lever] = {
@@ -371,41 +312,20 @@ def levers(data: dict[str, list[Record]], half: str, wanted: Sequence[str]) -> N
         print(f"{label:16s} " + "  ".join(parts), flush=True)
 
 
-def unstated(near: int, script: str, args: Sequence[str]) -> None:
-    """Run ``script``'s main with the memories no constraint was drawn from judged as
-    ``recall/profile_items.py`` judges those of the constraints the profile left out,
-    with ``near`` nearest memories kept."""
+def unstated(near: str, script: str, args: Sequence[str]) -> None:
+    """Run ``script``'s main with ``ProfileConfig.unstated_near`` at ``near`` (``none``:
+    off, as before this stop) on every read's profile choice."""
     import importlib
 
-    import cognimem.recall.profile_items as items
     import cognimem.recall.reader as reader
 
-    declined, without = items.declined_items, items.without_declined
-    asking = {"unstated": False}
+    entries = reader.profile_entries
+    value = None if near == "none" else int(near)
 
-    def declined_items(choice: Any, behind: Any, among: set[str] | None = None) -> frozenset[str]:
-        if not asking["unstated"]:
-            return declined(choice, behind, among)
-        drawn = {
-            i for s in choice.by_fact.values() for f in s.statements for i in f.evidence_item_ids
-        }
-        return frozenset(i for i in among or () if i not in drawn and i not in behind)
+    async def profile_entries(run: Any, at: Any) -> Any:
+        return replace(await entries(run, at), unstated_near=value)
 
-    def without_declined(
-        kept: Any, ranked: Any, choice: Any, behind: Any, terms: Any, n: Any
-    ) -> Any:
-        kept, dropped = without(kept, ranked, choice, behind, terms, n)
-        if n is None:
-            return kept, dropped
-        asking["unstated"] = True
-        try:
-            kept, more = without(kept, ranked, choice, behind, terms, near)
-        finally:
-            asking["unstated"] = False
-        return kept, {**dropped, **more}
-
-    items.declined_items = declined_items
-    reader.without_declined = without_declined
+    reader.profile_entries = profile_entries
     bench = importlib.import_module(Path(script).stem)
     sys.argv = [script, *args]
     bench.main()
@@ -413,7 +333,7 @@ def unstated(near: int, script: str, args: Sequence[str]) -> None:
 
 def main() -> None:
     if len(sys.argv) > 3 and sys.argv[1] == "unstated":
-        unstated(int(sys.argv[2]), sys.argv[3], sys.argv[4:])
+        unstated(sys.argv[2], sys.argv[3], sys.argv[4:])
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=("classes", "views", "levers"))

@@ -14,7 +14,7 @@ from cognimem.config import RecallSettings
 from cognimem.models import ContextPacket
 from cognimem.models.knowledge import FactStatus
 from cognimem.providers.fakes import HashingEmbedder
-from cognimem.recall.profile_items import LEFT_OUT
+from cognimem.recall.profile_items import LEFT_OUT, UNWEIGHED
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -305,3 +305,40 @@ async def test_a_left_out_constraint_does_not_come_back_as_a_plain_item(
     assert returned
     assert not returned & {e.id for e in left_out}
     assert constraint_texts(packet)  # what the profile carried is still shown
+
+
+@pytest.mark.onnx
+async def test_small_talk_no_constraint_was_drawn_from_does_not_pad_a_decision(
+    memory_url: str,
+) -> None:
+    """One constraint among travel chat the write path draws no constraint from: beside
+    the profile's choice, a chatty message over the evidence floor but neither among the
+    four memories nearest the request nor as near as the constraint's own message, with
+    no word shared, is not an item (``ProfileConfig.unstated_near``)."""
+    lines = [
+        "I never take overnight flights.",
+        "My cousin sent a postcard from Lisbon.",
+        "The airport coffee was awful last time.",
+        "Our luggage got lost in Denver once.",
+        "We drove to the coast in May.",
+        "My passport photo is terrible.",
+        "The hotel pool was freezing.",
+        "I collect snow globes from every city.",
+        "My brother lives in Boston now.",
+        "Haha, what a week it has been.",
+    ]
+    settings = Settings(embedding={"model": "onnx:minilm"})
+    async with Memory.open(memory_url, settings=settings) as mem:
+        for i, text in enumerate(lines):
+            await mem.write(text, user_id="u", occurred_at=T0 + i * timedelta(minutes=4))
+        packet = await mem.read(
+            "Book me a flight to Chicago.", user_id="u", reference_time=T0 + 7 * DAY, explain=True
+        )
+    assert packet.explain is not None
+    unweighed = [e for e in packet.explain if e.outcome == UNWEIGHED]
+    assert unweighed  # each was over the floor: the plain rule would have returned it
+    assert all(e.signals["raw_vector"] >= 0.2 for e in unweighed)
+    returned = {i.id for i in packet.items}
+    assert len(returned) >= 4  # the nearest memories keep their places
+    assert not returned & {e.id for e in unweighed}
+    assert constraint_texts(packet) == ["I never take overnight flights."]

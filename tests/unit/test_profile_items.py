@@ -1,5 +1,6 @@
-"""The memories behind constraints the standing profile left out (recall/profile_items.py):
-they keep a place among the items only with evidence of their own."""
+"""The memories behind constraints the standing profile left out (recall/profile_items.py),
+and the memories no constraint was drawn from: beside the profile's choice they keep a
+place among the items only with evidence of their own."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from cognimem.models import MemoryItem, Scope
 from cognimem.models.knowledge import Fact, FactCategory
 from cognimem.recall.analyze import query_terms
 from cognimem.recall.profile import ProfileChoice, ProfileEntry, Standing
-from cognimem.recall.profile_items import LEFT_OUT, declined_items, without_declined
+from cognimem.recall.profile_items import (
+    LEFT_OUT,
+    UNWEIGHED,
+    declined_items,
+    unstated_items,
+    without_declined,
+)
 from cognimem.recall.rerank import Ranked
 
 T = datetime(2024, 5, 1, tzinfo=UTC)
@@ -49,10 +56,10 @@ TEXTS = {
 }
 
 
-def choice(carried: tuple[int, ...]) -> ProfileChoice:
+def choice(carried: tuple[int, ...], unstated_near: int | None = None) -> ProfileChoice:
     standings = {n: Standing(fact(n, text), row=n, rows=(n,)) for n, text in TEXTS.items()}
     entries = [ProfileEntry(standings[n], 1.0, {"profile": 1.0}) for n in carried]
-    return ProfileChoice(entries, {s.fact.id: s for s in standings.values()})
+    return ProfileChoice(entries, {s.fact.id: s for s in standings.values()}, unstated_near)
 
 
 # the read's ranked memories: i1 (carried, 0.28) and i2 nearest, then i3, i4, i5
@@ -116,3 +123,50 @@ def test_nothing_is_judged_without_a_carried_entry_a_vector_list_or_the_rule() -
     kept, dropped = without_declined(beyond, beyond, choice((1,)), ["i1"], TERMS, near=1)
     assert kept_ids(kept) == ["i1", "i2", "i3"]
     assert dropped == {}
+
+
+# memories no constraint was drawn from (the write path recorded none for them)
+CHAT = {
+    6: "Calm sunset cruises are my idea of a perfect evening.",
+    7: "Haha, that was a long day.",
+    8: "My sister finally sent the photos.",
+}
+
+
+def test_the_unstated_are_the_memories_no_constraint_was_drawn_from() -> None:
+    among = {"i1", "i2", "i6", "i7", "i8"}
+    assert unstated_items(choice((1,)), behind=["i7"], among=among) == {"i6", "i8"}
+
+
+def test_an_unstated_memory_with_nothing_of_its_own_leaves_the_items() -> None:
+    # nearest first: i6 (0.30), i2 (0.29), i1 (0.28, carried), i7 (0.26), i8 (0.23)
+    rows = [RANKED[0], RANKED[1], ranked(6, CHAT[6], 0.30)]
+    rows += [ranked(7, CHAT[7], 0.26), ranked(8, CHAT[8], 0.23)]
+    kept, dropped = without_declined(rows, rows, choice((1,), unstated_near=4), ["i1"], TERMS, 2)
+    # i6 is the nearest memory and i7 the fourth nearest; i8 is neither, and less close
+    # than the carried i1
+    assert kept_ids(kept) == ["i1", "i2", "i6", "i7"]
+    assert dropped == {"i8": UNWEIGHED}
+    # with fewer nearest kept, i7 goes too; the declined memories' own rule is unchanged
+    kept, dropped = without_declined(rows, rows, choice((1,), unstated_near=1), ["i1"], TERMS, 2)
+    assert kept_ids(kept) == ["i1", "i2", "i6"]
+    assert dropped == {"i7": UNWEIGHED, "i8": UNWEIGHED}
+
+
+def test_an_unstated_memory_keeps_its_place_with_a_word_a_fact_or_the_graph() -> None:
+    rows = [RANKED[0], ranked(6, "Any inn near the lake would do for our weekend.", 0.21)]
+    rows += [ranked(7, CHAT[7], 0.22, fact=1.0), ranked(8, CHAT[8], 0.2, graph=0.4)]
+    kept, dropped = without_declined(rows, rows, choice((1,), unstated_near=1), ["i1"], TERMS, 2)
+    assert kept_ids(kept) == ["i1", "i6", "i7", "i8"]
+    assert dropped == {}
+
+
+def test_unstated_memories_are_not_judged_with_the_rule_off_or_nothing_carried() -> None:
+    rows = [RANKED[0], ranked(8, CHAT[8], 0.2)]
+    assert without_declined(rows, rows, choice((1,)), ["i1"], TERMS, 2) == (rows, {})
+    assert without_declined(rows, rows, choice((), unstated_near=1), [], TERMS, 2) == (rows, {})
+    # the rule on, the declined memories' rule off: only the unstated are judged
+    rows = [*RANKED, ranked(8, CHAT[8], 0.2)]
+    kept, dropped = without_declined(rows, rows, choice((1,), unstated_near=1), ["i1"], TERMS, None)
+    assert kept_ids(kept) == ["i1", "i2", "i3", "i4", "i5"]
+    assert dropped == {"i8": UNWEIGHED}

@@ -156,6 +156,17 @@ class ProfileConfig:
     # shown 1.90 -> 1.77 (preference_requests), 2.06 -> 1.94 (..._more), the same cues
     # on every set (1: two cues lost, 3: 1.87 / 2.01 others; docs/constraints.md)
     declined_near: int | None = 2
+    # ... and a memory no constraint was drawn from (a preference the write path did not
+    # record, small talk) the same, with this many nearest memories kept (None: off): the
+    # profile never weighed it, so the test is looser. On the tune halves, read
+    # (benchmarks/preference_requests_misses.py unstated N): the fifth preference set's
+    # other preferences shown 2.35 -> 2.25, the other sets' as before, every cue kept;
+    # cue_trigger_long at the end 0.854 -> 0.862 (the cue in the ten items 0.346 ->
+    # 0.377), mid-conversation 0.723 (items 0.308 -> 0.346); dilution's chatty items
+    # 3.21 -> 3.07 a packet. 3 (and 2) lost a fifth-set cue that reaches the packet only
+    # as an item; 6 kept the long set's gain and showed as many preferences as before
+    # (benchmarks/results/preference_requests_fifth.md)
+    unstated_near: int | None = 4
     tag_weight: float = 0.15
     importance_weight: float = 0.1
     recency_weight: float = 0.1
@@ -296,3 +307,6 @@ class ProfileChoice:
 
     entries: list[ProfileEntry] = field(default_factory=list)
     by_fact: dict[str, Standing] = field(default_factory=dict)
+    # how many memories nearest the request a memory no constraint was drawn from may be
+    # among to keep its place with no other evidence (ProfileConfig.unstated_near)
+    unstated_near: int | None = None

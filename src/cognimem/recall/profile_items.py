@@ -19,6 +19,14 @@ only with evidence the profile did not weigh, or closeness it cannot have overru
 - it is at least as close to the request as the closest memory behind an entry the
   profile carried (the profile then left it out for its crowding, not its closeness).
 
+A memory **no constraint was drawn from** — a preference the write path did not record
+as one, small talk — is put to the same test, with the ``ProfileConfig.unstated_near``
+memories nearest the request kept (4, looser: the profile never weighed it). Among ten
+preferences on ten topics "Calm sunset cruises are my idea of a perfect evening." (no
+constraint recorded) came in as an item for a lunch, a birthday and a massage request
+beside the profile's choice; in a whole conversation the chat just over the floor held
+the ten items' places above the cue's message.
+
 A memory a section shows (``behind``) is not touched, nor a read without a vector list
 (meaning not judged), nor a request the profile carried nothing for.
 """
@@ -31,11 +39,15 @@ from cognimem.recall.conversation.evidence import shared_word
 from cognimem.recall.profile import ProfileChoice
 from cognimem.recall.rerank import Ranked
 
-__all__ = ["LEFT_OUT", "declined_items", "without_declined"]
+__all__ = ["LEFT_OUT", "UNWEIGHED", "declined_items", "unstated_items", "without_declined"]
 
 LEFT_OUT = (
     "dropped: drawn from a constraint the standing profile left out, with no evidence "
     "of its own (no shared word, not among the nearest in meaning)"
+)
+UNWEIGHED = (
+    "dropped: no constraint was drawn from it, and beside the standing profile's choice it "
+    "has no evidence of its own (no shared word, not among the nearest in meaning)"
 )
 
 
@@ -57,6 +69,15 @@ def declined_items(
     return frozenset(out.difference(behind))
 
 
+def unstated_items(
+    choice: ProfileChoice, behind: Collection[str], among: Collection[str]
+) -> frozenset[str]:
+    """The memories of ``among`` no constraint of the user was drawn from, but for those
+    a section shows (``behind``)."""
+    drawn = {i for s in choice.by_fact.values() for f in s.statements for i in f.evidence_item_ids}
+    return frozenset(set(among).difference(drawn, behind))
+
+
 def without_declined(
     kept: list[Ranked],
     ranked: Sequence[Ranked],
@@ -65,32 +86,48 @@ def without_declined(
     terms: Sequence[str],
     near: int | None,
 ) -> tuple[list[Ranked], dict[str, str]]:
-    """``kept`` without the memories of constraints the profile left out that have no
-    evidence of their own (see the module), and why each of those is dropped."""
-    if near is None or not choice.entries:
+    """``kept`` without the memories of constraints the profile left out (``near``
+    nearest kept) and the memories no constraint was drawn from
+    (``choice.unstated_near``) that have no evidence of their own (see the module), and
+    why each of those is dropped."""
+    if not choice.entries:
         return kept, {}
-    declined = declined_items(choice, behind, {r.item.id for r in kept})
-    if not declined:
-        return kept, {}
+    among = {r.item.id for r in kept}
+    judged: dict[str, tuple[int, str]] = {}
+    if choice.unstated_near is not None:
+        judged.update(
+            dict.fromkeys(unstated_items(choice, behind, among), (choice.unstated_near, UNWEIGHED))
+        )
+    if near is not None:
+        judged.update(dict.fromkeys(declined_items(choice, behind, among), (near, LEFT_OUT)))
     closeness = {r.item.id: r.raw["vector"] for r in ranked if "vector" in r.raw}
-    if not closeness:  # no vector list: meaning not judged
+    if not judged or not closeness:  # nothing to judge, or no vector list: meaning not judged
         return kept, {}
-    nearest = set(sorted(closeness, key=lambda i: -closeness[i])[:near])
     carried = {i for e in choice.entries for i in e.standing.item_ids()}
     bar = max((c for i, c in closeness.items() if i in carried), default=None)
+    if bar is None:
+        return kept, {}
+    order = sorted(closeness, key=lambda i: -closeness[i])
     out: list[Ranked] = []
     dropped: dict[str, str] = {}
     for r in kept:
         item = r.item.id
-        if (
-            item in declined
-            and item not in nearest
-            and bar is not None
-            and closeness.get(item, bar) < bar  # not in the vector list: not judged
-            and not (r.signals.get("fact") or r.signals.get("graph"))
-            and shared_word(r.item.text, terms) is None
+        if item in judged and _no_evidence(
+            r, order[: judged[item][0]], closeness.get(item, bar) < bar, terms
         ):
-            dropped[item] = LEFT_OUT
+            dropped[item] = judged[item][1]
             continue
         out.append(r)
     return out, dropped
+
+
+def _no_evidence(r: Ranked, nearest: Sequence[str], below: bool, terms: Sequence[str]) -> bool:
+    """Whether a judged memory has none of its own: not among the ``nearest``, less
+    close than the carried entries' memories (``below``; one the vector search did not
+    return is not judged), no fact, no graph, no word shared with the request."""
+    return (
+        r.item.id not in nearest
+        and below
+        and not (r.signals.get("fact") or r.signals.get("graph"))
+        and shared_word(r.item.text, terms) is None
+    )

@@ -93,7 +93,7 @@ async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:
         )
         for view, ranking in views
     ]
-    return ProfileChoice(entries_in_turn(choices), by_fact)
+    return ProfileChoice(entries_in_turn(choices), by_fact, config.unstated_near)
 
 
 def _request_shares(
