@@ -94,7 +94,7 @@ STEPS: tuple[tuple[str, str, str], ...] = (
 # and the store's async functions run on their own lines, pydantic models built there)
 SPLIT_GROUPS = ("fusion and rerank", "assembly and packing", "facts and constraints")
 SPLIT_STEPS: tuple[tuple[str, str, str], ...] = (
-    ("rerank: signals", "cognimem.recall.rerank", "signals_of"),
+    ("rerank: signals", "cognimem.recall.rerank", "signal_values"),
     ("rerank: word sets", "cognimem.recall.rerank", "tokens_of"),
     ("keep: evidence check", "cognimem.recall.conversation.evidence:EvidenceCheck", "split"),
     ("keep: diversity (mmr)", "cognimem.recall.packing", "mmr"),

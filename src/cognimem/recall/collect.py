@@ -24,7 +24,7 @@ from cognimem.recall.presets import RecallConfig
 from cognimem.recall.rerank import Ranked, RankInput
 from cognimem.recall.steps import StepOutput
 from cognimem.recall.temporal import belongs
-from cognimem.store.types import ItemFilter
+from cognimem.store.types import Candidate, ItemFilter
 
 _EMPTY = StepOutput()
 # the shortlist keeps this many of each fused list's best (lexical, vector)
@@ -64,13 +64,15 @@ class RankInputs:
         self._scores = scores
         self._built: dict[str, RankInput] = {}
         self._extra: list[str] = []  # ids only the graph or the key lookup found
-        for kind, attr in ((StepKind.GRAPH, "graph"), (StepKind.FACT_LOOKUP, "fact")):
-            found = output(outputs, kind).candidates
-            best = max((c.score for c in found), default=0.0) or 1.0
-            for c in found:
-                ri = self.get(c.item_id)
-                setattr(ri, attr, max(getattr(ri, attr), c.score / best))
-                ri.steps = (*ri.steps, kind.value)
+        graph = output(outputs, StepKind.GRAPH).candidates
+        for c, share in _shares(graph):
+            ri = self.get(c.item_id)
+            ri.graph = max(ri.graph, share)
+            ri.steps = (*ri.steps, _GRAPH)
+        for c, share in _shares(output(outputs, StepKind.FACT_LOOKUP).candidates):
+            ri = self.get(c.item_id)
+            ri.fact = max(ri.fact, share)
+            ri.steps = (*ri.steps, _FACT_LOOKUP)
 
     def get(self, item_id: str) -> RankInput:
         """The candidate's input (a blank one, kept, for an id no step found)."""
@@ -120,6 +122,16 @@ class RankInputs:
                 out.append(ids[n])
                 room -= 1
         return out
+
+
+_GRAPH, _FACT_LOOKUP = StepKind.GRAPH.value, StepKind.FACT_LOOKUP.value
+
+
+def _shares(found: Sequence[Candidate]) -> zip[tuple[Candidate, float]]:
+    """Each candidate of a step with its score as a share of the step's best."""
+    scores = [c.score for c in found]
+    best = (max(scores) if scores else 0.0) or 1.0
+    return zip(found, [score / best for score in scores], strict=True)
 
 
 def rank_inputs(outputs: dict[StepKind, StepOutput], config: RecallConfig) -> RankInputs:

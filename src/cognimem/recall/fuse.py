@@ -14,13 +14,21 @@ def _normalised(candidates: Sequence[Candidate]) -> dict[str, float]:
     Measured on the LoCoMo dev set against scaling by the best score and against raw
     cosine: min-max of both lists fuses best (benchmarks/tune_fusion.py).
     """
-    if not candidates:
+    ids = [c.item_id for c in candidates]
+    return _weighted(ids, [c.score for c in candidates], 1.0)
+
+
+def _weighted(ids: list[str], scores: list[float], weight: float) -> dict[str, float]:
+    """``weight`` times each min-max scaled score (``_normalised``) by id, in the
+    list's order (an id named twice: the later score)."""
+    if not ids:
         return {}
-    low = min(c.score for c in candidates)
-    high = max(c.score for c in candidates)
+    low = min(scores)
+    high = max(scores)
     if high <= low:
-        return {c.item_id: 1.0 for c in candidates}
-    return {c.item_id: (c.score - low) / (high - low) for c in candidates}
+        return dict.fromkeys(ids, weight * 1.0)
+    span = high - low
+    return dict(zip(ids, [weight * ((s - low) / span) for s in scores], strict=True))
 
 
 def for_request(config: RecallConfig, personal_decision: bool) -> RecallConfig:
@@ -42,17 +50,22 @@ def fused_scores(
     them), and each list's raw scores by item id (a list naming an item twice: the
     later score), in the lists' order: what :func:`fuse` ranks, without the ranking."""
     weights = {"lexical": config.lexical_weight, "vector": config.vector_weight}
+    rrf = config.fusion == "rrf"
     scores: dict[str, float] = {}
     raw: list[dict[str, float]] = []
     for method, candidates in lists.items():
-        weight = weights.get(method, 1.0)
-        if config.fusion == "rrf":
-            parts = {c.item_id: 1.0 / (config.rrf_k + rank) for rank, c in enumerate(candidates, 1)}
+        ids = [c.item_id for c in candidates]
+        found = [c.score for c in candidates]
+        if rrf:
+            k = config.rrf_k
+            ranks = range(1, len(ids) + 1)
+            parts = dict(zip(ids, [1.0 / (k + rank) for rank in ranks], strict=True))
         else:
-            parts = {i: weight * s for i, s in _normalised(candidates).items()}
-        raw.append({c.item_id: c.score for c in candidates})
+            parts = _weighted(ids, found, weights.get(method, 1.0))
+        raw.append(dict(zip(ids, found, strict=True)))
+        get = scores.get
         for item_id, part in parts.items():
-            scores[item_id] = scores.get(item_id, 0.0) + part
+            scores[item_id] = get(item_id, 0.0) + part
     return scores, raw
 
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -73,7 +73,7 @@ LEVEL_DISTANCE = {"agent": 0.5, "namespace": 0.75, "organisation": 1.0}
 LEVEL_PENALTY = 0.1
 
 
-@dataclass
+@dataclass(slots=True)
 class RankInput:
     """One candidate item and what the retrieval steps said about it."""
 
@@ -89,7 +89,7 @@ class RankInput:
     steps: tuple[str, ...] = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class Ranked:
     item: MemoryItem
     score: float
@@ -121,44 +121,53 @@ def half_life(kind: ItemKind, lives: HalfLives) -> float:
     return days
 
 
-def _decay(since: datetime, now: datetime, days: float) -> float:
-    age = max((now - since).total_seconds(), 0.0) / 86_400
+def _age_days(since: datetime, now: datetime) -> float:
+    return max((now - since).total_seconds(), 0.0) / 86_400
+
+
+def _halved(age: float, days: float) -> float:
     return float(0.5 ** (age / days))
 
 
-def signals_of(
-    candidate: RankInput,
+def _rounded(v: float) -> float:
+    # most signals are 0.0, which rounding leaves as it is
+    return v if v == 0.0 else round(v, 4)
+
+
+def signal_values(
+    c: RankInput,
+    item: MemoryItem,
     entity_tokens: frozenset[str],
     tokens: frozenset[str],
     now: datetime,
     lives: HalfLives,
-    days: Mapping[ItemKind, float] | None = None,
-) -> dict[str, float]:
-    """The signals of ``candidate`` (``days``: ``half_life`` of each kind, when the
-    caller worked them out once for many candidates)."""
-    item = candidate.item
-    assert item is not None
-    events = max(len(item.source_event_ids), 1)
+    life: float,
+) -> tuple[float, ...]:
+    """The signals of ``c`` (its ``item``), in ``SIGNALS``' order; ``life``: the half-life
+    of the item's kind (``half_life``). The item's age is worked out once for both of
+    its decays."""
+    age = _age_days(item.occurred_at, now)
     confidence = item.confidence
     if item.kind not in _STABLE:
         # since it was said (its own time, as the read's reference time is): decay
         # "since it was recorded" never decayed a replayed conversation at all
-        confidence *= _decay(item.occurred_at, now, lives.confidence)
-    life = half_life(item.kind, lives) if days is None else days[item.kind]
-    return {
-        "relevance": candidate.relevance,
-        "graph": candidate.graph,
-        "fact": candidate.fact,
-        "entity": len(entity_tokens & tokens) / len(entity_tokens) if entity_tokens else 0.0,
-        "dated": candidate.dated,
-        "recency": _decay(item.occurred_at, now, life),
-        "importance": item.importance,
-        "novelty": 0.5 if item.novelty is None else item.novelty,
-        "reinforcement": min(math.log2(events) / 4, 1.0),
-        "confidence": confidence,
-        "utility": utility(item),
-        "session": candidate.session,
-    }
+        confidence *= _halved(age, lives.confidence)
+    events = len(item.source_event_ids)
+    return (
+        c.relevance,
+        c.graph,
+        c.fact,
+        len(entity_tokens & tokens) / len(entity_tokens) if entity_tokens else 0.0,
+        c.dated,
+        _halved(age, life),
+        item.importance,
+        0.5 if item.novelty is None else item.novelty,
+        # log2(1) / 4 is 0.0: one event (most items) skips the logarithm
+        min(math.log2(events) / 4, 1.0) if events > 1 else 0.0,
+        confidence,
+        utility(item),
+        c.session,
+    )
 
 
 def rerank(
@@ -175,13 +184,13 @@ def rerank(
     words = words_needed(config, entity_tokens)
     out: list[Ranked] = []
     for c in candidates:
-        assert c.item is not None
-        tokens = tokens_of(c.item.text) if words else _NO_WORDS
-        signals = signals_of(c, entity_tokens, tokens, now, lives, days)
+        item = c.item
+        assert item is not None
+        tokens = tokens_of(item.text) if words else _NO_WORDS
+        values = signal_values(c, item, entity_tokens, tokens, now, lives, days[item.kind])
         # the weighted sum in ``SIGNALS``' order, as ``sum`` adds it
-        score = sum([w * signals[name] for w, name in zip(weights, SIGNALS, strict=True)])
-        # most signals are 0.0, which rounding leaves as it is
-        rounded = {k: v if v == 0.0 else round(v, 4) for k, v in signals.items()}
+        score = sum([w * v for w, v in zip(weights, values, strict=True)])
+        rounded = dict(zip(SIGNALS, map(_rounded, values), strict=True))
         if c.stale_since is not None:
             score *= NO_LONGER_TRUE_FACTOR
             rounded["no_longer_true"] = 1.0
@@ -189,9 +198,7 @@ def rerank(
         if distance is not None:  # a shared level's: the user's own first on a tie
             score *= 1 - LEVEL_PENALTY * distance
             rounded["level"] = distance
-        out.append(
-            Ranked(c.item, score, rounded, c.raw, c.steps, tokens, stale_since=c.stale_since)
-        )
+        out.append(Ranked(item, score, rounded, c.raw, c.steps, tokens, stale_since=c.stale_since))
     out.sort(key=lambda r: (-r.score, r.item.id))
     return out
 
