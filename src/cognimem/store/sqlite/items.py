@@ -6,6 +6,7 @@ rows: ``ann.py``), both dated by ``scope_versions``."""
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -266,7 +267,7 @@ class SQLiteItems(SQLiteDatabase):
         if limit <= 0 or not any(t.strip() for t in terms):
             return []
 
-        own, shared = flt.own_and_shared()
+        own, shared = own_and_shared(flt)
 
         def q(conn: sqlite3.Connection) -> list[Candidate]:
             # one shared level's rows are in the entry of the rows of no user; the
@@ -317,7 +318,7 @@ class SQLiteItems(SQLiteDatabase):
         ``degraded`` says when a matrix searched fell back (its index failed)."""
         first = searches[0][0]
         s = first.scope
-        split = [(flt.own_and_shared(), limit) for flt, limit in searches]
+        split = [(own_and_shared(flt), limit) for flt, limit in searches]
         # one shared level's rows are in the entry of the rows of no user
         level = first.level_only and s.user_id is None
         # each shared search over its entry (the namespace's, the organisation's), the
@@ -433,3 +434,12 @@ def items_by_ids(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -
     """Items by id within a tenant with their usage counters (``item_usage``), in the
     order asked; missing ids left out."""
     return rows_by_ids(conn, rows.BY_ID.items, tenant_id, ids)
+
+
+@functools.lru_cache(maxsize=256)
+def own_and_shared(flt: ItemFilter) -> tuple[ItemFilter, tuple[ItemFilter, ...]]:
+    """``flt.own_and_shared()``, kept: a user's reads search with the same few filters
+    read after read (the read's, the summaries', the procedures'), and splitting one
+    builds three filters and a scope (~23 µs; ~60 a read). The filters are frozen."""
+    own, shared = flt.own_and_shared()
+    return own, tuple(shared)
