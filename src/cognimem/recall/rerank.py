@@ -129,11 +129,6 @@ def _halved(age: float, days: float) -> float:
     return float(0.5 ** (age / days))
 
 
-def _rounded(v: float) -> float:
-    # most signals are 0.0, which rounding leaves as it is
-    return v if v == 0.0 else round(v, 4)
-
-
 def signal_values(
     c: RankInput,
     item: MemoryItem,
@@ -190,7 +185,8 @@ def rerank(
         values = signal_values(c, item, entity_tokens, tokens, now, lives, days[item.kind])
         # the weighted sum in ``SIGNALS``' order, as ``sum`` adds it
         score = sum([w * v for w, v in zip(weights, values, strict=True)])
-        rounded = dict(zip(SIGNALS, map(_rounded, values), strict=True))
+        # most signals are 0.0, which rounding leaves as it is
+        rounded = {k: v if v == 0.0 else round(v, 4) for k, v in zip(SIGNALS, values, strict=True)}
         if c.stale_since is not None:
             score *= NO_LONGER_TRUE_FACTOR
             rounded["no_longer_true"] = 1.0

@@ -10,6 +10,7 @@ import functools
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import starmap
 
 import numpy as np
 
@@ -280,7 +281,7 @@ class SQLiteItems(SQLiteDatabase):
                 lexical_index.search(index, one, terms, limit)
                 for index, one in zip(indexes, [own, *shared], strict=True)
             ]
-            return [Candidate(i, score) for i, score in best_of(found, limit)]
+            return list(starmap(Candidate, best_of(found, limit)))
 
         return await self._db.read(q, here=self._small(s))
 
@@ -342,7 +343,7 @@ class SQLiteItems(SQLiteDatabase):
         found = [best_of(lists, limit) for lists, (_, limit) in zip(more, split, strict=True)]
         notes = [vectors.fallback(m, indexes) for m in (matrix, *shared_matrices)]
         degraded = "; ".join(dict.fromkeys(n for n in notes if n)) or None
-        return [Candidates((Candidate(i, score) for i, score in one), degraded) for one in found]
+        return [Candidates(starmap(Candidate, one), degraded) for one in found]
 
     def _small(self, scope: Scope) -> bool:
         """Whether a search of ``scope`` runs on the calling thread: its rows are loaded
