@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cognimem.api.errors import response_for
 from cognimem.config import IngestSettings
@@ -115,3 +117,88 @@ def test_an_export_record_that_cannot_be_serialised_becomes_an_error_record() ->
     assert "surrogate" in record["data"]["message"]
     good = ExportRecord(type="event", data={"id": "evt_2"})
     assert json.loads(good.json_line()) == {"type": "event", "data": {"id": "evt_2"}}
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [k, *_strings(v)]]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"query": "a\\u0000b"}',  # NUL from an escape
+        b'{"query": "\\ud800"}',  # a lone surrogate from an escape
+        b'{"q\\u0000": 1}',  # in a key
+        b'{"query": "\xed\xa0\x80"}',  # a surrogate's bytes, which json.loads lets through
+        "\ufeff{}".encode("utf-16"),  # UTF-16: NUL bytes
+        '{"query": "a\x00b"}'.encode("utf-32"),
+    ],
+)
+def test_a_body_that_may_hold_unstorable_text_is_not_plain(body: bytes) -> None:
+    from cognimem.api.edge import plain_json
+
+    assert not plain_json(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"query": "where does Sam live?", "scope": {"user_id": "sam"}, "limit": 10}',
+        '{"query": "émoji 😀 über"}'.encode(),
+        b'{"query": "tab\\tnew line\\n quote\\" slash\\/"}',
+        b'\xef\xbb\xbf{"query": "with a BOM"}',
+        b'{"query": "not closed',  # invalid JSON: FastAPI answers it, not this check
+    ],
+)
+def test_a_plain_body_holds_only_storable_text(body: bytes) -> None:
+    from cognimem.api.edge import plain_json
+
+    assert plain_json(body)
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return
+    assert all(unstorable(s) is None for s in _strings(parsed))
+
+
+def test_a_body_the_bytes_cannot_clear_is_walked() -> None:
+    """Hangul from U+D000 starts with the byte a surrogate does: not plain, yet storable."""
+    from cognimem.api.edge import plain_json
+
+    body = '{"query": "퀴즈"}'.encode()
+    assert not plain_json(body)
+    check_storable(json.loads(body), "")
+
+
+@given(
+    text=st.text(st.characters(codec=None, categories=None), max_size=8),
+    ascii_only=st.booleans(),
+    raw=st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_plain_json_never_clears_a_body_with_unstorable_text(
+    text: str, ascii_only: bool, raw: bool
+) -> None:
+    """Whatever text a body carries, however it is written (JSON escapes or the raw
+    bytes of any code point, surrogates too), a body ``plain_json`` clears parses to
+    storable strings only."""
+    from cognimem.api.edge import plain_json
+
+    if raw:
+        body = ('{"q": "' + text + '"}').encode("utf-8", "surrogatepass")
+    else:
+        body = json.dumps({"q": text, text: [text]}, ensure_ascii=ascii_only).encode(
+            "utf-8", "surrogatepass"
+        )
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return
+    if plain_json(body):
+        assert all(unstorable(s) is None for s in _strings(parsed))

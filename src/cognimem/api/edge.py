@@ -46,6 +46,8 @@ async def storable_text(request: Request) -> None:
     for name, value in request.query_params.multi_items():
         check_storable(value, name)
     if _json_body(request):
+        if plain_json(await request.body()):
+            return  # no text parsed from it can hold NUL or a surrogate
         try:
             # FastAPI has parsed (and cached) the body already; unreadable JSON is its
             # own 422, answered without this check
@@ -53,3 +55,13 @@ async def storable_text(request: Request) -> None:
         except ValueError:
             return
         check_storable(body, "")
+
+
+def plain_json(body: bytes) -> bool:
+    """Whether no string ``json.loads(body)`` could return holds NUL or a surrogate, seen
+    from the bytes alone (the walk over the parsed body is then skipped). Without a NUL
+    byte the body is read as UTF-8 (UTF-16 and UTF-32 JSON always hold one); a string
+    then gets NUL or a surrogate only from a ``\\u`` escape or from bytes encoding a
+    surrogate, which ``json.loads`` lets through and which start with ``0xED`` (as
+    Hangul from U+D000 does: such a body is walked)."""
+    return b"\x00" not in body and b"\\u" not in body and b"\xed" not in body
