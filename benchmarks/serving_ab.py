@@ -192,8 +192,8 @@ def render_setting(workers: int, setting: dict[str, Any]) -> list[str]:
     head = "| tree | server CPU ms per read | overhead ms | saved ms (rounds lower) |"
     rule = "|---|---|---|---|"
     if split:
-        head += " read's own part | rest (HTTP layer) |"
-        rule += "---|---|"
+        head += " read's own part | rest (HTTP layer) | rest saved (rounds lower) |"
+        rule += "---|---|---|"
     lines = [f"**{workers} worker(s)**, in process {spread(inproc)} ms per read", "", head, rule]
     first = [r[trees[0]]["cpu"] - r[IN_PROCESS]["cpu"] for r in rounds]
     for name in trees:
@@ -207,6 +207,10 @@ def render_setting(workers: int, setting: dict[str, Any]) -> list[str]:
             own = [r[name]["read"] - r[IN_PROCESS]["cpu"] for r in rounds]
             rest = [r[name]["cpu"] - r[name]["read"] for r in rounds]
             cells += [spread(own), spread(rest)]
+            first_rest = [r[trees[0]]["cpu"] - r[trees[0]]["read"] for r in rounds]
+            less = [a - b for a, b in zip(first_rest, rest, strict=True)]
+            lower = f"({sum(s > 0 for s in less)}/{len(less)})"
+            cells.append("" if name == trees[0] else f"{spread(less)} {lower}")
         lines.append("| " + " | ".join(cells) + " |")
     loads = [r["load"]["1min"] for r in rounds]
     lines += ["", f"1-minute load at the rounds' starts {min(loads):.1f}–{max(loads):.1f}.", ""]
