@@ -362,8 +362,11 @@ def test_a_day_of_the_month_alone() -> None:
         ("the first week of May", date(2024, 4, 29), date(2024, 5, 6)),
         ("the second week of November", date(2023, 11, 6), date(2023, 11, 13)),
         ("the third week of March 2022", date(2022, 3, 14), date(2022, 3, 21)),
-        # the last ISO week that ends in the month
-        ("the last week of February 2024", date(2024, 2, 19), date(2024, 2, 26)),
+        # the last Monday-to-Sunday week with four of its days in the month (29 February
+        # 2024 is a Thursday; 30 November 2025 a Sunday; 30 June 2026 a Tuesday)
+        ("the last week of February 2024", date(2024, 2, 26), date(2024, 3, 4)),
+        ("the last week of November 2025", date(2025, 11, 24), date(2025, 12, 1)),
+        ("the last week of June 2026", date(2026, 6, 22), date(2026, 6, 29)),
         ("the last week of March 2024", date(2024, 3, 25), date(2024, 4, 1)),
         ("the fourth week of next January", date(2025, 1, 20), date(2025, 1, 27)),
     ],

@@ -158,7 +158,7 @@ def _day_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "the second week of November" (Monday-to-Sunday weeks, the first being the one
     with four or more of its days in the month, as ISO 8601 counts a year's weeks; the
-    last week: the last such week that ends in the month),
+    last week: the last such week, with four of its days in the month),
     "the last Saturday of July", "the third Tuesday of May 2024", "the last day of
     October", "the last weekend of October" (its last Saturday and Sunday)."""
     n, what, which = cal.ordinal(m.group(1)), m.group(2).lower(), (m.group(3) or "").lower()
@@ -183,9 +183,9 @@ def _nth_of_month(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     if n > 0:  # Monday-to-Sunday weeks from the first with four of its days in the month
         first = date(year, month, 1)
         start = first - timedelta(days=first.weekday()) + timedelta(weeks=n - (first.weekday() < 4))
-    else:  # the last Monday-to-Sunday week that ends in the month
+    else:  # the last Monday-to-Sunday week with four of its days in the month
         last = date(year, month, days)
-        start = last - timedelta(days=last.weekday() + (0 if last.weekday() == 6 else 7))
+        start = last - timedelta(days=last.weekday() + (0 if last.weekday() >= 3 else 7))
     return cal.utc_at(start), cal.utc_at(start + timedelta(days=7)), "week", False
 
 
@@ -268,8 +268,16 @@ def _month_range(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
 
 
 _MONTHS = cal.MONTH_WORDS
-# a month's abbreviation after "in", "since", "last" ... ("in Feb."); "Jan" is a name too
-_SHORT_MONTH = rf"(?:{cal.alt(a for a in cal.MONTH_ABBREVIATIONS if a != 'jan')})"
+# a month's abbreviation after "in", "since", "last" ... ("in Feb."); "Jan" is a name too,
+# a month only after a word of time and before a stop, a year or a subject ("since Jan
+# I've ...", "since Jan and loving it"; "since Jan left", "since Jan and I met", "by Jan.")
+_JAN_AFTER = "since in during until till early late mid last next this".split()
+_JAN = (
+    "(?:" + "|".join(rf"(?<=\b{w}[\s-])" for w in _JAN_AFTER) + ")"
+    r"jan(?=\s*(?:[.,;:!?)]|$|\d|(?:i|we|you|he|she|they)\b|"
+    r"and\s+(?!(?:i|we|you|he|she|they)\b)(?-i:[a-z])))"
+)
+_SHORT_MONTH = rf"(?:{cal.alt(a for a in cal.MONTH_ABBREVIATIONS if a != 'jan')}|{_JAN})"
 # "the twenty-first": the words of the days as ordinals
 _ORDINAL_WORDS = frozenset(w for day in cal.DAY_ORDINALS for w in day.split("-"))
 # a day said alone as a word: only the compound ordinals ("twenty-second"; "second",

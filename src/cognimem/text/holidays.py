@@ -166,10 +166,20 @@ def _holiday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     first, end = found[0]
     if m.group(5):
         return _weekend_of(first)
+    near = _JUST.search(m.string, 0, m.start())
+    if near is not None:  # "just before Christmas": the week before it, approximate
+        week = timedelta(weeks=1)
+        before = near.group(1).lower() == "before"
+        first, end = (first - week, first) if before else (end, end + week)
+        return utc_at(first), utc_at(end), "day", True
     granularity = (
         "day" if (end - first).days == 1 else "week" if (end - first).days < 10 else "month"
     )
     return utc_at(first), utc_at(end), granularity, False
+
+
+# "just / right before Christmas", "just after New Year": the week before / after it
+_JUST = re.compile(r"\b(?:just|right)\s+(before|after)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 # the weekend of a holiday on each weekday (Monday first), in days from it: a Monday's,

@@ -211,8 +211,9 @@ _SINCE = (
     r"(?:was|were)\s+born|left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$)))"
 )
 _LATER = re.compile(
-    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|nights?|hours?|hrs?|minutes?|mins?)"
-    r"(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?\s+"
+    rf"\b(?:(?P<n>{NUMBER}|half\s+an?)(?:\s+and\s+a\s+half)?\s+(?P<n_unit>{UNIT}|week-?ends?|nights?|hours?|hrs?|"
+    r"minutes?|mins?)(?P<half>\s+and\s+a\s+half)?(?P<or>\s+or\s+(?:two|three|so))?"
+    r"(?:\s+to\s+the\s+day)?\s+"
     r"(?P<n_word>later|after(?:\s+that)?|afterwards|into|(?:in|on)(?=\s*(?:[,.;!?]|$))|"
     r"earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
     rf"(?P<nth>{_NTH})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
@@ -358,6 +359,11 @@ def _counted(
     approximate = approximate or m.group("or") is not None  # "a day or two later"
     if said in ("hour", "minute"):  # "ten minutes later": the event's day
         return cal.day_window(first, approximate=approximate)
+    if said.replace("-", "") == "weekend":  # "two weekends later": the event's own not one
+        later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
+        saturday = cal.weekday_after(last, 5) if later else cal.weekday_before(first, 5)
+        saturday += timedelta(weeks=(n - 1) * (1 if later else -1))
+        return cal.utc_at(saturday), cal.utc_at(saturday + timedelta(days=2)), "weekend", False
     later = m.group("n_word").lower().startswith(("later", "after", "in", "on"))
     n = n if later else -n
     if first < last and cal.utc_at(cal.move(first, unit, 1)[0]) >= anchor[1]:
@@ -404,18 +410,34 @@ def tells_a_habit(text: str) -> bool:
 # "of every month" ("on the 1st of each month") is a habit's too
 _AFTER_HABIT = re.compile(r"\s*(?:in|on|at|during)?\s*$", re.IGNORECASE)
 _OF_EVERY = re.compile(r"\s*of\s+(?:each|every)\s+(?:week|month|year)\b", re.IGNORECASE)
+# "usually", "normally", "tend to": the times after them in their clause are a habit's,
+# unless told from today or with a year ("we usually go in May, but last May ...")
+_USUALLY = re.compile(
+    r"\b(?:usually|normally|generally|typically|tends?\s+to|tended\s+to)\b", re.IGNORECASE
+)
+_SAME_CLAUSE = re.compile(r"[^,;.!?]*?(?<!\bbut)", re.IGNORECASE)
+_DATED = re.compile(
+    r"\b(?:this|last|next|coming|past|ago|today|tonight|yesterday|tomorrow|\d{4})\b",
+    re.IGNORECASE,
+)
 HABIT_WORDS = frozenset({"every", "each", "weekly", "daily", "monthly", "yearly", "annually"})
-HABIT_WORDS |= {"nightly"}
+HABIT_WORDS |= {"nightly", "usually", "normally", "generally", "typically", "tend", "tends"}
+HABIT_WORDS |= {"tended"}
 
 
 def habits(text: str, kept: list[TimeMention]) -> list[TimeMention]:
     """``kept`` without the times inside a habit ("every Monday and Wednesday", "each
     summer", "every year in June", "on the 1st of each month"): a habit has no date."""
     found = [m.span() for m in _HABIT.finditer(text)]
+    usual = [m.end() for m in _USUALLY.finditer(text)]
     out = []
     for k in kept:
         if any(lo < k.span[1] and k.span[0] < hi for lo, hi in found):
             continue
+        if _DATED.search(k.text) is None and any(
+            hi <= k.span[0] and _SAME_CLAUSE.fullmatch(text, hi, k.span[0]) for hi in usual
+        ):
+            continue  # "we usually skip it at the weekend": the habit's time, no date
         # a span "since" after a habit is the span it holds ("every week since May")
         if not k.text.lower().startswith("since") and any(
             hi <= k.span[0] and _AFTER_HABIT.fullmatch(text, hi, k.span[0]) for _, hi in found
