@@ -96,3 +96,12 @@ def test_a_time_in_a_clause_with_usually_is_a_habit(text: str) -> None:
 )
 def test_a_time_told_from_today_or_outside_the_habit_is_dated(text: str, start: date) -> None:
     assert one(text).start.date() == start
+
+
+def test_ever_since_ending_a_clause_runs_from_the_event_told_before() -> None:
+    found = one("I've felt old ever since.", **SAT)
+    assert days(found) == (d(2024, 5, 4), d(2024, 6, 13))
+
+
+def test_ever_since_with_no_event_told_names_no_time() -> None:
+    assert find_times("I've felt old ever since.", WED) == []

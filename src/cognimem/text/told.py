@@ -205,8 +205,10 @@ _TOLD_UNITS = rf"{_PART_UNITS}|{SEASON}"
 # "the night we arrived", "the week they were here": the time of the event told before
 _WHEN_TOLD = rf"the(?=\s+(?:{_PART_UNITS})\s+(?:i|we|he|she|they)\s)"
 # "since then", "since the surgery,", "(ever) since we moved,", "since she was born": from
-# the event told before ("since I was 12", "since high school" name no time here)
+# the event told before, as is "ever since" ending a clause ("since I was 12", "since
+# high school" name no time here)
 _SINCE = (
+    r"ever\s+since(?=\s*(?:[,.;!?]|$))|"
     r"(?:ever\s+)?since\s+(?:then|(?:the\s+[a-z]+|(?:i|we|he|she|they)\s+(?:[a-z]+ed|"
     r"(?:was|were)\s+born|left|met|got\s+[a-z]+))(?=\s*(?:[,.;!?]|$)))"
 )
