@@ -272,9 +272,9 @@ _MONTHS = cal.MONTH_WORDS
 # a month only after a word of time and before a stop, a year or a subject ("since Jan
 # I've ...", "since Jan and loving it"; "since Jan left", "since Jan and I met", "by Jan.")
 _JAN_AFTER = ("since", "in", "during", "until", "till", "early", "late", "mid", "last", "next")
-_JAN_AFTER += ("this",)
+_JAN_AFTER_TOO = ("this",)
 _JAN = (
-    "(?:" + "|".join(rf"(?<=\b{w}[\s-])" for w in _JAN_AFTER) + ")"
+    "(?:" + "|".join(rf"(?<=\b{w}[\s-])" for w in _JAN_AFTER + _JAN_AFTER_TOO) + ")"
     r"jan(?=\s*(?:[.,;:!?)]|$|\d|(?:i|we|you|he|she|they)\b|"
     r"and\s+(?!(?:i|we|you|he|she|they)\b)(?-i:[a-z])))"
 )
