@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import pickle
 import statistics
 import sys
 from collections import Counter
@@ -69,14 +68,11 @@ Lever = Callable[[Record], Choose]  # a choose per captured profile call
 
 
 def load(folders: Sequence[Path]) -> dict[str, list[Record]]:
-    out: dict[str, list[Record]] = {}
-    for folder in folders:
-        for path in sorted(folder.glob("*.pkl")):
-            first: dict[str, Record] = {}
-            for record in pickle.loads(path.read_bytes()):
-                first.setdefault(record["id"], record)  # the default preset's read
-            out[path.stem] = list(first.values())
-    return out
+    return {
+        path.stem: pr.first_reads(path)
+        for folder in folders
+        for path in sorted(folder.glob("*.pkl"))
+    }
 
 
 def _every(config: ProfileConfig) -> ProfileConfig:

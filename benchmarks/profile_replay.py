@@ -161,17 +161,20 @@ def _shown(packet: Any) -> Record:
 # -- replay ---------------------------------------------------------------------------
 
 
+def first_reads(path: Path) -> list[Record]:
+    """The captured records of one set, each pair's first read (the default preset's)."""
+    first: dict[str, Record] = {}
+    for record in pickle.loads(path.read_bytes()):
+        first.setdefault(record["id"], record)
+    return list(first.values())
+
+
 def load(folder: Path) -> dict[str, list[Record]]:
-    out: dict[str, list[Record]] = {}
-    for name in SETS:
-        path = folder / f"{name}.pkl"
-        if not path.exists():
-            continue
-        first: dict[str, Record] = {}
-        for record in pickle.loads(path.read_bytes()):
-            first.setdefault(record["id"], record)  # the default preset's read
-        out[name] = list(first.values())
-    return out
+    return {
+        name: first_reads(folder / f"{name}.pkl")
+        for name in SETS
+        if (folder / f"{name}.pkl").exists()
+    }
 
 
 def simulate(record: Record, choose: Choose, max_entries: int = 4) -> tuple[bool, int, int]:

@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import pickle
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -54,13 +53,7 @@ Record = dict[str, Any]
 
 
 def load(folder: Path) -> dict[str, list[Record]]:
-    out: dict[str, list[Record]] = {}
-    for path in sorted(folder.glob("*.pkl")):
-        first: dict[str, Record] = {}
-        for record in pickle.loads(path.read_bytes()):
-            first.setdefault(record["id"], record)  # the default preset's read
-        out[path.stem] = list(first.values())
-    return out
+    return {path.stem: pr.first_reads(path) for path in sorted(folder.glob("*.pkl"))}
 
 
 def mutual(

@@ -29,6 +29,16 @@ def profile_step(packet: ContextPacket) -> int | None:
     return next((s.results for s in packet.steps if s.name == "profile"), None)
 
 
+async def said_then_asked(memory_url: str, lines: list[str], request: str) -> ContextPacket:
+    """``lines`` said four minutes apart by one user (MiniLM), then ``request`` a week
+    on, read with explain."""
+    settings = Settings(embedding={"model": "onnx:minilm"})
+    async with Memory.open(memory_url, settings=settings) as mem:
+        for i, text in enumerate(lines):
+            await mem.write(text, user_id="u", occurred_at=T0 + i * timedelta(minutes=4))
+        return await mem.read(request, user_id="u", reference_time=T0 + 7 * DAY, explain=True)
+
+
 async def test_paraphrases_show_once_with_the_provenance_of_both(memory: Memory) -> None:
     first = await memory.write("I stay away from red meat.", user_id="u", occurred_at=T0)
     again = await memory.write("I don't eat any red meat.", user_id="u", occurred_at=T0 + 9 * DAY)
@@ -290,13 +300,7 @@ async def test_a_left_out_constraint_does_not_come_back_as_a_plain_item(
         "I avoid caffeine after noon.",
         "I keep my phone on silent at dinner.",
     ]
-    settings = Settings(embedding={"model": "onnx:minilm"})
-    async with Memory.open(memory_url, settings=settings) as mem:
-        for i, text in enumerate(lines):
-            await mem.write(text, user_id="u", occurred_at=T0 + i * timedelta(minutes=4))
-        packet = await mem.read(
-            "Plan a day trip for Saturday.", user_id="u", reference_time=T0 + 7 * DAY, explain=True
-        )
+    packet = await said_then_asked(memory_url, lines, "Plan a day trip for Saturday.")
     assert packet.explain is not None
     left_out = [e for e in packet.explain if e.outcome == LEFT_OUT]
     assert left_out  # each was over the floor: the plain rule would have returned it
@@ -327,13 +331,7 @@ async def test_small_talk_no_constraint_was_drawn_from_does_not_pad_a_decision(
         "My brother lives in Boston now.",
         "Haha, what a week it has been.",
     ]
-    settings = Settings(embedding={"model": "onnx:minilm"})
-    async with Memory.open(memory_url, settings=settings) as mem:
-        for i, text in enumerate(lines):
-            await mem.write(text, user_id="u", occurred_at=T0 + i * timedelta(minutes=4))
-        packet = await mem.read(
-            "Book me a flight to Chicago.", user_id="u", reference_time=T0 + 7 * DAY, explain=True
-        )
+    packet = await said_then_asked(memory_url, lines, "Book me a flight to Chicago.")
     assert packet.explain is not None
     unweighed = [e for e in packet.explain if e.outcome == UNWEIGHED]
     assert unweighed  # each was over the floor: the plain rule would have returned it
