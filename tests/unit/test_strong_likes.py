@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from cognimem.ingest.extract import ExtractionInput
-from cognimem.ingest.extract.strong_likes import strong_like
+from cognimem.ingest.extract.phrases import join_adjectives
+from cognimem.ingest.extract.strong_likes import liked_object, strong_like
 from cognimem.models.knowledge import FactCategory
 from tests.unit.test_choice_extraction import EXTRACTOR, WHEN, constraints
 
@@ -95,3 +96,27 @@ def test_the_object_ends_at_a_new_clause_but_keeps_a_list() -> None:
     assert strong_like("I really love Thai, Indian or Mexican food") == (
         "Thai, Indian or Mexican food"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("dense, sticky ginger cake with cream", "dense sticky ginger cake with cream"),
+        ("quiet, remote beaches", "quiet remote beaches"),
+        ("jazz, the louder the better", "jazz, the louder the better"),
+        ("herbs, especially mint", "herbs, especially mint"),
+        ("tea, coffee and cake", "tea, coffee and cake"),
+        ("pizza, obviously", "pizza, obviously"),
+        ("Patagonia, working there would be cool", "Patagonia, working there would be cool"),
+        ("surfing, it keeps me sane", "surfing, it keeps me sane"),
+    ],
+)
+def test_adjectives_before_their_noun_are_joined(text: str, value: str) -> None:
+    assert join_adjectives(text) == value
+
+
+def test_a_liked_object_keeps_adjectives_split_by_a_comma() -> None:
+    assert liked_object("quiet, remote beaches with no crowds") == (
+        "quiet, remote beaches with no crowds"
+    )
+    assert liked_object("jazz, the louder the better") == "jazz"

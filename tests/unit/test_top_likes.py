@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from cognimem.ingest.extract.choice_objects import relative_to, switched_off
+from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import FactCategory
-from tests.unit.test_choice_extraction import constraints
+from tests.unit.test_choice_extraction import EXTRACTOR, WHEN, constraints
 
 POLICY = FactCategory.POLICY
 
@@ -55,3 +56,41 @@ def test_a_choice_is_still_cut_before_the_option_it_is_preferred_to() -> None:
     assert relative_to("a van that comes", " to the door")
     assert switched_off("turn on the heating") == ("turn on the heating", True)
     assert switched_off("shut the blinds off") == ("the blinds", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Lemon drizzle is my absolute favourite bake.", "Lemon drizzle"),
+        ("Night swims are my favourite part of any holiday.", "Night swims"),
+        ("Sweet peas are my favourite thing to grow.", "Sweet peas"),
+        ("Rowing on the lake is what I enjoy most.", "Rowing on the lake"),
+        ("What I love best is a long walk after dinner.", "long walk after dinner"),
+    ],
+)
+def test_a_favourite_of_an_unknown_kind_or_what_is_enjoyed_most(text: str, value: str) -> None:
+    assert (FactCategory.POLICY, value, True) in constraints(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rowing on the lake is what I enjoy most.",
+        "Sweet peas are my favourite thing to grow.",
+    ],
+)
+def test_enjoyed_most_is_not_a_preference_for_most(text: str) -> None:
+    facts = EXTRACTOR.extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    assert not [f for f in facts if f.value.lower() in {"most", "best"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pho is my favourite dish.",  # a kind the preference detector reads
+        "My son's favourite bake is flapjack.",
+        "Is rowing what you enjoy most?",
+    ],
+)
+def test_no_new_top_like(text: str) -> None:
+    assert not [c for c in constraints(text) if c[0] is FactCategory.POLICY]

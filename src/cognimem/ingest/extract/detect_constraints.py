@@ -19,6 +19,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.figures import no_allergen
+from cognimem.ingest.extract.kin_constraints import kin_constraint
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import (
     TRAILING_S,
@@ -297,6 +298,9 @@ class ConstraintReader(Collector):
                         timing="start",
                     )
                     found = True
+        for item in kin_constraint(c.evidence) if c.evidence.startswith(c.said) else ():
+            self.add(c, Cat.POLICY, "family", item, polarity=False, tags=["family", "health"])
+            found = True  # "My son can't have dairy, so ...": the household's rule
         m = _INTOLERANT.search(c.text)
         if m:
             what = (m.group("a") or m.group("b") or "gluten").lower()

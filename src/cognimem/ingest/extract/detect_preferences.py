@@ -20,6 +20,7 @@ from cognimem.models.extraction import ExtractedFact
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import COUNTRIES
+from cognimem.text.tokens import words
 
 __all__ = ["PREFERENCE_TAGS", "PreferenceReader"]
 
@@ -33,8 +34,11 @@ _MINE = icase(r"(?:my|our)\s+(\w+)")
 _ARTICLE = icase(r"(?:the|a|an)\b")
 _POSSESSED = icase(r"(?:my|our|his|her|their|the way)\b")
 _PROPER = re.compile(NAME)
+# not an object: a fan's intensifier, or the degree of "what I enjoy most"
 _INTENSIFIERS = frozenset(
-    ["big", "huge", "massive", "real", "total", "diehard", "die-hard", "great"]
+    words(
+        "big, huge, massive, real, total, diehard, die-hard, great, most, best, the most, the best"
+    )
 )
 _NEGATIVE_VERBS = frozenset({"hate", "dislike", "detest", "loathe", "have hated"})
 _OWN = icase(
@@ -324,7 +328,7 @@ class PreferenceReader(Collector):
         infinitive = _INFINITIVE.match(rest)
         if infinitive:
             rest = _gerund(infinitive.group(1)) + infinitive.group(2)
-        full = _PUNCTUATION.split(rest, maxsplit=1)[0].strip()
+        full = _PUNCTUATION.split(phrases.join_adjectives(rest), maxsplit=1)[0].strip()
         going = _GOING.match(full)
         if going:
             full = full[going.end() :]

@@ -70,7 +70,10 @@ def _head_words(phrases: Iterable[str]) -> frozenset[str]:
 # word here.
 TRIGGERS: dict[str, frozenset[str]] = {
     "allergy": frozenset(
-        words("allergic, allergy, allergies, intolerant, intolerance, celiac, coeliac")
+        words(
+            """allergic, allergy, allergies, intolerant, intolerance, celiac, coeliac,
+            can't, cannot, can, mustn't, must, allowed"""  # "my son can't have X, so ..."
+        )
     ),
     "diet": frozenset(
         words("diet, eat, eating, eats, consume")

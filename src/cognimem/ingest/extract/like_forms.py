@@ -5,7 +5,8 @@ whole object:
 - a like said against its alternative ("I like X rather than Y", "I like X more than
   Y"): a choice, cut before the alternative by the caller;
 - what the speaker's body reacts badly to ("My skin reacts badly to X", "I react badly
-  to X"): against it;
+  to X", and the forms of :mod:`.body_reactions`: "X hurts my knees", "X gives me a
+  headache", "I get carsick on X"): against it;
 - what spoils a thing for the speaker ("X ruins a film for me") and what they will not
   be near ("I don't want to be anywhere near X"): against it.
 
@@ -20,6 +21,7 @@ the markers are verbs of liking, reacting and spoiling, and function words.
 
 from __future__ import annotations
 
+from cognimem.ingest.extract.body_reactions import BODY_WORDS, body_reaction
 from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
 from cognimem.ingest.extract.top_likes import TOP_WORDS, top_like
@@ -29,8 +31,10 @@ from cognimem.text.tokens import words
 __all__ = ["LIKE_WORDS", "like_form"]
 
 # the words without one of which no form here can match (a clause's trigger words)
-LIKE_WORDS = TOP_WORDS | frozenset(
-    words("""like, enjoy, react, reacts, ruin, ruins, spoil, spoils""")
+LIKE_WORDS = (
+    TOP_WORDS
+    | BODY_WORDS
+    | frozenset(words("""like, enjoy, react, reacts, ruin, ruins, spoil, spoils"""))
 )
 _MORE = (
     r"(?:(?:really|truly|just|so|totally|genuinely|honestly|do|always|still|also|much|"
@@ -69,6 +73,9 @@ def like_form(said: str) -> tuple[str, bool] | None:
     cuts it."""
     if said.rstrip().endswith("?"):
         return None
+    body = body_reaction(said)
+    if body is not None and names_a_thing(body):
+        return body, False
     for pattern in (_REACTS, _RUINS, _NOT_NEAR):  # a dislike
         m = pattern.match(said)
         if m:

@@ -21,6 +21,7 @@ __all__ = [
     "clean",
     "is_action",
     "items",
+    "join_adjectives",
     "name",
     "name_not_label",
     "org_name",
@@ -143,3 +144,29 @@ _AN_ACTION = re.compile(
 def is_action(text: str) -> bool:
     """Whether ``text`` names something done ("waking up early"), not a thing."""
     return _AN_ACTION.match(text.strip()) is not None
+
+
+# "dense, sticky ginger cake": adjectives before one noun, not a new clause or a list
+# ("jazz, the louder the better", "X, especially Y", "tea, coffee and cake")
+_ADJECTIVES = icase(
+    r"^(?P<adj>(?!(?:and|or|but|so|the|a|an|it|this|that|these|those|my|our|which|who)\b)"
+    r"[a-z][\w-]*(?<!ly))\s*,\s+(?P<tail>(?!(?:and|or|but|so|the|a|an|it|it's|this|that|"
+    r"which|who|especially|particularly|mostly|mainly|even|though|although|not|every|all|"
+    r"any|each|no|some|both|really|very|just|as|if|when|whenever|because|since|I|we|you)\b)"
+    r"[a-z][\w-]*(?<!ly)\s+[a-z][^,;.!?]*)"
+)
+# a list, or a clause of its own after the comma ("Patagonia, working there would be cool")
+_NOT_ONE_PHRASE = icase(
+    r"\b(?:and|or|is|are|was|were|would|will|can|could|should|there|it|they|he|she|I|we|"
+    r"you|has|have|had)\b"
+)
+
+
+def join_adjectives(text: str) -> str:
+    """``text`` with the comma between an adjective and the rest of its noun phrase
+    dropped ("dense, sticky ginger cake" -> "dense sticky ginger cake"), so a cut at the
+    first comma keeps the whole object; a new clause or a list after the comma is left."""
+    m = _ADJECTIVES.match(text.strip())
+    if m is None or m.group("adj")[0].isupper() or _NOT_ONE_PHRASE.search(m.group("tail")):
+        return text
+    return f"{m.group('adj')} {text.strip()[m.start('tail') :]}"

@@ -20,6 +20,7 @@ markers are the verbs and idioms of liking, and English function words.
 from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.phrases import join_adjectives
 from cognimem.ingest.extract.vocabulary import CONTEXT_PHRASES
 from cognimem.text.gazetteer import is_first_name
 from cognimem.text.tokens import tokens, words
@@ -128,8 +129,9 @@ def strong_like(said: str) -> str | None:
 
 def liked_object(rest: str) -> str:
     """What follows a verb of liking, cut before a new clause: "X, the messier the
-    better" and "X and it brings me joy" give X; a list ("X, Y and Z") is kept."""
-    head, comma, tail = rest.partition(",")
+    better" and "X and it brings me joy" give X; a list ("X, Y and Z") is kept, and so
+    are adjectives before their noun ("dense, sticky ginger cake")."""
+    head, comma, tail = join_adjectives(rest).partition(",")
     if comma and not _LIST_REST.match(tail):
         rest = head  # "X, the messier the better": a new clause ends the object
     return _NEW_CLAUSE.split(rest, maxsplit=1)[0]  # "X and it brings me joy"
