@@ -166,7 +166,17 @@ _REPORTED = icase(
     r"tells me|telling me|think|thinks|thought|mentioned|claim|claims|claimed|asked|believe|"
     r"believes|believed|reckon|reckons|reckoned|insist|insists|insisted|swear|swears|swore|"
     r"suspect|suspects|suspected|assume|assumes|assumed|guesses|guessed|joke|jokes|joked|"
-    r"joking|(?:is|was|are|were) (?:convinced|sure))\b"
+    r"joking|(?:is|was|are|were) (?:convinced|sure)|"
+    # a quote said with "like" or "goes": "she was like, I'm moving to Berlin"
+    r"(?:is|was|are|were|'s) (?:all |just |totally |literally )?like(?=,)|(?:goes|went)(?=,))\b"
+)
+# a question the speaker asks or is unsure of: "I asked my GP whether I'm anaemic",
+# "I'm not sure if I'm allergic to X" (what follows is asked, not known)
+_ASKED = icase(
+    r"\b(?:I|we)(?:'ve| have)?\s+(?:(?:keep|kept|wanted to|want to|need to|meant to|"
+    r"have to|had to|was going to|'m going to|am going to)\s+)?(?:asked|ask|asking)\s+"
+    r"(?:[\w']+\s+){0,3}?(?:if|whether)\b|\b(?:I'm|I am|we're|we are)\s+(?:not|never)\s+"
+    r"(?:sure|certain)\s+(?:if|whether)\b"
 )
 _MEDICAL_REPORTER = frozenset({"my doctor", "my dentist", "my allergist", "my therapist"})
 # hearsay: what the speaker was told, not what they know ("Apparently I'm allergic ...",
@@ -283,12 +293,15 @@ def tidy(sentence: str) -> str:
 
 
 def is_statement(text: str) -> bool:
-    """Whether a tidied sentence can state a fact: not a question, a hypothetical ("if I
-    were vegetarian", "I wish ...") or reported speech ("she said ..."), except what a
+    """Whether a tidied sentence can state a fact: not a question (nor one the speaker
+    asks: "I asked my GP whether I'm anaemic"), a hypothetical ("if I were vegetarian",
+    "I wish ...") or reported speech ("she said ...", "he was like, ..."), except what a
     doctor or therapist said; nor hearsay ("apparently ..."), a denial of the past ("I
     never lived in Seattle"), a joke taken back ("... just kidding") or a sentence that
     does not mean what it says (sarcasm, a question inside it: :mod:`.earnest`)."""
     if _QUESTION.match(text) or _HYPOTHETICAL.search(text) or _HEARSAY.match(text):
+        return False
+    if _ASKED.search(text):
         return False
     if _IF.match(text):
         real = _REAL_IF.match(text)

@@ -23,8 +23,9 @@ by a figure ("Cruises are my idea of hell"); a sentence that does not mean what 
 keeps none. A statement said as the premise of a question to the listener ("I'm
 allergic to sesame, is hummus safe?", "I live in Bristol, where should I eat?") is the
 speaker's own: all of it is read, not only its stance; so is a statement followed by a
-remark on it ("I'm 31, which my mum says is ancient": the remark is someone's opinion,
-the age is the speaker's). A "real" condition with "if"
+remark on it ("I'm 31, which my mum says is ancient", "I'm from Lima, though people
+think I'm Brazilian": the remark is someone's opinion, the age or city is the
+speaker's). A "real" condition with "if"
 ("If I'm cooking for the kids I skip the chilli": present in the "if" clause, a
 standing rule after it) is read as one with "when".
 
@@ -87,9 +88,10 @@ _ASKED_AFTER = icase(
     r"how|when|who|any)\b[^.!;]*\?\s*$"
 )
 # ... or a remark on the statement before it, by the speaker or someone else ("I'm 31,
-# which my mum says is ancient", "I live in Leeds, which my friends think is dull"): the
-# remark is no statement, what it remarks on is the speaker's own
-_REMARKED_AFTER = icase(r"^\s*,\s*which\b")
+# which my mum says is ancient", "I live in Leeds, which my friends think is dull", "I'm
+# from Lima, though people take me for ..."): the remark is no statement, what it
+# remarks on is the speaker's own
+_REMARKED_AFTER = icase(r"^\s*,\s*(?:which|(?:even\s+)?though|although)\b")
 # the speaker's own statement opens the sentence ("Tom just asked if I want ..." is his)
 _FIRST_PERSON_HEAD = icase(r"^(?:I|I'm|I've|I'd|we|we're|we've|my|our)\b")
 _PET_WORDS = frozenset(t for w in vocab.PETS for t in (w, f"{w}s") if " " not in w)

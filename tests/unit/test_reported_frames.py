@@ -1,0 +1,66 @@
+"""Sentences that gave a false fact (issue 32): a quote said with "was like" or "goes"
+is someone's words, a question the speaker asks or is unsure of states nothing, and a
+statement followed by someone's opinion of it ("..., though people think ...") keeps
+the speaker's own fact. Sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from cognimem.ingest.extract.clauses import is_statement
+from cognimem.models.extraction import ExtractionInput
+from tests.unit.test_choice_extraction import EXTRACTOR, WHEN
+
+
+def _facts(text: str) -> list[tuple[str, str, str, str]]:
+    read = EXTRACTOR.extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    return [(f.subject, f.category.value, f.predicate, f.value) for f in read]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My cousin was like, I'm moving to Lisbon in spring.",
+        "And he was like, I'm vegan now, get used to it.",
+        "She goes, I hate my commute.",
+        "I asked the pharmacist whether I'm allergic to aspirin.",
+        "I wanted to ask my doctor if I have asthma.",
+        "I'm not sure if I'm lactose intolerant.",
+    ],
+)
+def test_no_fact_from_a_quote_or_a_question_asked(text: str) -> None:
+    assert not is_statement(text)
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        (
+            "I live in Galway, though my cousins think I'm still in Cork.",
+            ("user", "location", "city", "Galway"),
+        ),
+        (
+            "I work as a midwife, although my friends assume I'm an accountant.",
+            ("user", "occupation", "job", "midwife"),
+        ),
+        (
+            "I'm from Porto, though people take me for Spanish.",
+            ("user", "location", "hometown", "Porto"),
+        ),
+    ],
+)
+def test_a_statement_keeps_its_fact_before_an_opinion(
+    text: str, fact: tuple[str, str, str, str]
+) -> None:
+    read = _facts(text)
+    assert fact in read
+    assert not [f for f in read if f[3] in {"Cork", "accountant", "Spanish"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["He was like a brother to me.", "I'm diabetic.", "I asked for a window seat."],
+)
+def test_still_a_statement(text: str) -> None:
+    assert is_statement(text)
