@@ -64,3 +64,18 @@ def test_a_statement_keeps_its_fact_before_an_opinion(
 )
 def test_still_a_statement(text: str) -> None:
     assert is_statement(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "owner"),
+    [
+        ("My friend Priya owns a terrier named Bolt.", "Priya"),
+        ("My aunt Rosa keeps a parrot called Lemon.", "Rosa"),
+        ("My neighbour has a cat named Smudge.", None),
+    ],
+)
+def test_someone_elses_pet_is_not_the_speakers(text: str, owner: str | None) -> None:
+    pets = [f for f in _facts(text) if f[2] == "pet"]
+    assert not [f for f in pets if f[0] == "user"]
+    if owner is not None:
+        assert [f[0] for f in pets] == [owner]

@@ -83,11 +83,13 @@ _THEIR_REL = icase(
 )
 # who has the pet or relative "a ... named X" names, when the sentence opens with them:
 # "My brother Tom has a cat named Pip" (Tom's), not the speaker's
-_OWNER = icase(
-    rf"^(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<who>{NAME1}(?:\s+{NAME1})?)\s+"
-    r"(?:just\s+|also\s+|now\s+)?(?:has|has got|got|adopted|bought|rescued|owns|had)\s+"
+_OWNS = (
+    r"(?:just\s+|also\s+|now\s+)?(?:has|has got|got|adopted|bought|rescued|owns|keeps|had)\s+"
     r"(?:an?|one|two)\b"
 )
+_OWNER = icase(rf"^(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<who>{NAME1}(?:\s+{NAME1})?)\s+{_OWNS}")
+# "My neighbour has a dog named Max": someone's pet, unnamed owner, not the speaker's
+_UNNAMED_OWNER = icase(rf"^(?:my|our)\s+{MODS}(?:{REL})\s+{_OWNS}")
 _PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME1})")
 _MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
 # a relative described, unnamed: "My wife is Japanese", "My sister is a nurse" (not
@@ -110,6 +112,8 @@ class RelationshipReader(Collector):
                 named_pets = named_pets or pattern is _HAVE_NAMED_PETS
                 owner = _OWNER.match(c.text) if pattern is _NAMED else None
                 whose = phrases.name(owner.group("who")) if owner else None
+                if pattern is _NAMED and whose is None and _UNNAMED_OWNER.match(c.text):
+                    continue  # someone's pet, no one to give it to
                 for part in phrases.LIST_SPLIT.split(groups.get("v") or groups.get("w") or ""):
                     name = phrases.name_not_label(part)
                     if name:

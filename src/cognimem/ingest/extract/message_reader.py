@@ -39,7 +39,8 @@ _SPEAKER_WORD = icase(r"\b(?:i|i'm|i've|me|my)\b")
 _OWN = frozenset({"his", "her"})
 # ... except the relatives they have: "Ana has two daughters" ("I have two daughters")
 _HAS_RELATIVES = icase(
-    r"\bI\s+(?:(?:just|also|still|now)\s+)?have\s+(?:got\s+)?(?:an?|one|two|three|four|"
+    r"\bI\s+(?:(?:just|also|still|now)\s+)?(?:have|own|keep)\s+(?:got\s+)?(?:an?|one|two|"
+    r"three|four|"
     r"five|six|\d+|twin|several|a few)\b"
 )
 _MY = icase(r"\bmy\b")
