@@ -48,7 +48,9 @@ counts, so nobody tuning the rules reads a check item by running the harness.
 127 new passages of every kind, a second set to tune against; ``knowledge_set_round3.jsonl``:
 132 more, 78 of them "nothing" turns of thirteen reasons; ``knowledge_nothing_round10.jsonl``:
 hard turns that must produce nothing, near the constraint phrasings of
-``constraint_forms_round10.jsonl``).
+``constraint_forms_round10.jsonl``; ``knowledge_set_round4.jsonl``: statements that gave
+a false fact, a quote with "was like", a question the speaker asks, a statement before
+someone's opinion, someone else's pet).
 
 Usage (from the repository root):
 
