@@ -14,7 +14,10 @@ because of my knee") is not part of the object (the causal detector keeps it).
 
 People say these in many voices, all read here: hedged ("I tend to steer clear of
 ...", "I try to avoid ..."), idiomatic ("I've gone off ...", "I've no patience for
-...", "I stay well away from ...", "I'm not comfortable with ..."), with the object
+...", "I stay well away from ...", "I'm not comfortable with ..."), an aversion had or
+been ("I have a strong aversion to ...", "I'm averse to ...", "I refrain from ...",
+"I'm deeply uncomfortable with ...", not with how one event went; "I'm not willing to
+..."), with the object
 first ("X isn't really my bag", "X's not my scene", "X is a hard no from me", "X are
 banned in this house", "X drives me up the wall", "X is something I won't touch"), as a
 request with no verb ("please, no X", "nothing with X please": against "anything with
@@ -46,13 +49,13 @@ from cognimem.ingest.extract.comma_reasons import gives_comma_reason
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.habit_forms import habit_stance, habitual
+from cognimem.ingest.extract.habit_verbs import PAST_WORDS, framed_verb, present_verb
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
-from cognimem.ingest.extract.patterns import NOT_PAST_ED, gated, icase
+from cognimem.ingest.extract.patterns import NOT_PAST_ED, ONLY_NOT_CHOICE, gated, icase
 from cognimem.ingest.extract.specified_likes import specified_love
 from cognimem.ingest.extract.stance_forms import (
     LIST,
-    NOT_HABIT_VERBS,
     OBJECT_WORDS,
     ONLY_VERB_TAGS,
     against_form,
@@ -60,7 +63,6 @@ from cognimem.ingest.extract.stance_forms import (
     except_only,
     for_form,
     for_one_occasion,
-    framed_verb,
     generic_condition,
     gives_own_reason,
     is_reason_clause,
@@ -87,14 +89,6 @@ _ADV = (
     r"actually|kind of|sort of|pretty much|by and large|tend to|try to|try and|"
     r"trying(?:\s+(?:really|so|very))?(?:\s+hard)?\s+to)\s+)*"
 )
-# the past of common irregular verbs (English morphology): "I never went" is narration
-_PAST_WORDS = (
-    "was|were|went|came|saw|took|got|made|had|did|said|told|thought|knew|felt|found|gave|"
-    "left|met|ran|sat|stood|wrote|ate|drank|drove|flew|began|bought|brought|caught|taught|"
-    "fought|kept|slept|swam|sang|spoke|broke|chose|woke|wore|won|lost|paid|sent|spent|"
-    "built|held|heard|meant|became|forgot|understood|grew|threw|rode|hid|fell|led|fed|"
-    "shot|sold|been|really"
-)
 # verbs after "don't" / "can't" / "never" that say what the speaker thinks, knows or has,
 # not what they do: "I don't know", "I can't wait"
 _NOT_STANCE_VERBS = (
@@ -103,12 +97,6 @@ _NOT_STANCE_VERBS = (
     "even|really|own|live|wait|decide|tell|say|help|imagine|figure|find|thank|seem|stop|"
     "afford to miss|speak for|complain|lie|guess|want to|wish|trust you|judge|follow|"
     "recommend it|disagree|regret|buy it|be|ever|always|quite|work (?:at|for|in|as)|resist|say no"
-)
-# what "only" cannot qualify as a choice: "I only just got home", "I only had a minute"
-_AUX_OR_MIND = (
-    "am|'m|was|were|have|had|has|do|did|don't|can|could|will|would|should|think|know|"
-    "guess|feel|mean|wonder|hope|wish|just|said|told|got|found|realized|realised|heard|imagine|"
-    "knew|saw|started|recently|one|a few|need|kidding|joking"
 )
 # "stay well away from", "keep clear of", "steer well clear of"
 _KEEP_AWAY = (
@@ -142,15 +130,18 @@ _AGAINST = icase(
     # kept up ("I've been avoiding X") or cut back ("I'm cutting down on X")
     rf"(?:tend|do (?:my|our) best|make a point)\s+(?:(?:not|never)\s+to|of\s+(?:not|never))|"
     rf"(?:'d|would) (?:happily\s+|gladly\s+)?never"
-    rf"(?!\s+(?:have|{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
+    rf"(?!\s+(?:have|{_NOT_STANCE_VERBS}|{PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     rf"have\s+(?:been\s+)?{_ADV}(?:avoid(?:ed|ing)|{_KEEP_AWAY_DONE}|{_CUT_DOWN})|"
-    rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{_PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
+    rf"never(?!\s+(?:{_NOT_STANCE_VERBS}|{PAST_WORDS}|{NOT_PAST_ED}[a-z]+ed)\b)|"
     # "I can't make it (tonight)", "can't be there": one occasion missed, not a rule
     rf"don't(?!\s+(?:{_NOT_STANCE_VERBS})\b)|"
     rf"can't(?:\s+(?:really|just|even))?(?!\s+(?:{_NOT_STANCE_VERBS}|make it|be there|stand\s+"
     rf"(?:up|still|straight|upright))\b)|"
     rf"can't (?:be (?:doing|bothered) with|have(?=\s+any))|"
-    rf"have stopped|have quit|have given up|have cut out|skip|draw the line at|wean (?:myself|"
+    rf"have stopped|have quit|have given up|have cut out|skip|draw the line at|refrain from|"
+    # an aversion had: "I have a strong aversion to X", "I have a real dislike of X"
+    rf"have (?:an?\s+)?(?:(?:strong|real|deep|deep-seated|slight|bit of an?|general)\s+)?"
+    rf"(?:aversion|dislike|distaste) (?:to|for|of|towards?)|wean (?:myself|"
     rf"ourselves) off|(?:'d|would) (?:rather|sooner) die than|(?:'ll|will) pass on(?=\s+(?:any|"
     rf"all))|"
     rf"have had (?:enough|my fill) of|"
@@ -158,6 +149,10 @@ _AGAINST = icase(
     rf"{_BE}\s+{_ADV}(?P<b>not\s+{_ADV}(?:an?\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     rf"into|interested\s+in|keen\s+on|big\s+on|fond\s+of|"
     rf"comfortable(?:\s+(?:with|in|about|around))?)|"
+    # an aversion said as what the speaker is: "I'm deeply uncomfortable with X", "I'm
+    # averse to X", "I'm not willing to X"
+    rf"(?:(?:deeply|very|quite|rather|extremely|a\s+bit)\s+)?(?:averse\s+to|uncomfortable\s+"
+    rf"(?:with|about|around)(?!\s+(?:how|what|where|when|why|who|the\s+way)\b)|(?:not\s+{_ADV}willing|unwilling)\s+to)|"
     rf"not\s+(?:really\s+)?one\s+for|"
     rf"not(?=\s+(?!(?:going|saying|kidding|joking|feeling|trying|looking|asking|telling|"
     rf"talking|complaining|getting any|working (?:at|for|in|as)|living)\b)[a-z]+ing\b)|"
@@ -197,18 +192,18 @@ _FOR = icase(
 )
 _ONLY = gated(
     rf"\b{_SUBJECT}(?:'ll\s+|will\s+|can\s+)?{_ADV}(?P<v>only|exclusively)\s+(?:ever\s+)?"
-    rf"(?!(?:just|{_AUX_OR_MIND})\b"
+    rf"(?!(?:just|{ONLY_NOT_CHOICE})\b"
     rf"\b|had\b|got\b|found\b|realized\b|realised\b|heard\b|knew\b|saw\b|started\b|recently\b"
     rf"|one\b|a few\b)(?P<rest>[a-z].+)"
 )
 _ONLY_AFTER = gated(
-    rf"\b{_SUBJECT}(?P<rest>(?!(?:only|just|{_AUX_OR_MIND})\b)[a-z]+\b.*?)"
+    rf"\b{_SUBJECT}(?P<rest>(?!(?:only|just|{ONLY_NOT_CHOICE})\b)[a-z]+\b.*?)"
     rf"\s+(?P<v>exclusively|only)\b(?P<tail>.*)"
 )
 # the object first, then the stance on it: "Sleeping pills are something I won't touch"
 _OBJECT_THEN_STANCE = icase(
     r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)\s+(?:is|are)\s+(?:something|a thing|one thing|the one "
-    r"thing)\s+(?:that\s+)?(?P<stance>(?:I|we)\s.+)$"
+    r"thing)\s+(?:that\s+)?(?P<stance>(?:I|we)(?:\s|'m\s|'re\s).+)$"
 )
 # a request against something, said with "please" and no verb: "please no spoilers",
 # "nothing with nuts please", "..., so no meat dishes please"
@@ -251,8 +246,13 @@ _LEAD = icase(
     r"mornings|evenings|[a-z]+days)(?=,?\s+(?:I|we)\s))),?\s+(?=(?:I|we|I'm|we're|I'd|"
     r"I'll|I have|my|our)\b)"
 )
+# a subordinate condition with no comma runs to the speaker's main clause, past a "my"
+# or "our" of its own ("When I play with my kids I prefer ..."), when there is one
+_LEAD_TO_SPEAKER = icase(
+    r"^(?P<cond>(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)(?:(?!\band\b)[^,])*?"
+    r"\b(?:my|our)\b(?:(?!\band\b)[^,])*?)\s+(?=(?:I|we|I'm|we're|I'd|I'll)\s)"
+)
 _SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless|if)\b")
-_PAST = frozenset(_PAST_WORDS.split("|"))
 # a need is a standing requirement when it says what is needed ("a standing desk at
 # work"); "I need a nap" is a passing state
 _NEED_WORDS = 3
@@ -265,7 +265,7 @@ _HINT_WORDS = LIKE_WORDS | VERDICT_WORDS
 def lead_condition(sentence: str) -> str | None:
     """The condition a tidied sentence opens with, when a first-person clause follows
     ("When I travel", "On weeknights"); ``None`` otherwise."""
-    m = _LEAD.match(sentence)
+    m = _LEAD_TO_SPEAKER.match(sentence) or _LEAD.match(sentence)
     return m.group("cond").strip() if m else None
 
 
@@ -273,13 +273,6 @@ def is_subordinate(text: str) -> bool:
     """Whether a clause opens with a subordinator ("When I'm learning a language"): it
     states a condition, not a standing fact of its own."""
     return _SUBORDINATE.match(text) is not None
-
-
-def _present(verb: str) -> bool:
-    low = verb.lower()
-    if low in _PAST or low in NOT_HABIT_VERBS:
-        return False
-    return not (low.endswith("ed") and not low.endswith("eed"))
 
 
 def _said_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
@@ -393,7 +386,7 @@ class ChoiceReader(Collector):
         if m:
             return self._stance_fact(c, m.group("rest"), polarity=True)
         m = _BETTER_WITH.match(said) if not _BEST_WORDS.isdisjoint(c.words) else None
-        if m and _present(m.group("verb")):
+        if m and present_verb(m.group("verb")):
             rest = f"{m.group('verb')} {m.group('best')} {m.group('rest')}"
             return self._stance_fact(c, rest, polarity=True, compared=True)
         if self._habit(c, said):
@@ -453,7 +446,7 @@ class ChoiceReader(Collector):
         m = _HABIT.match(main)
         if (
             m
-            and (_present(m["verb"]) or (framed and framed_verb(m["verb"], m["rest"] or "")))
+            and (present_verb(m["verb"]) or (framed and framed_verb(m["verb"], m["rest"] or "")))
             and (framed or _RULE_FRAME.search(said) or _REASON_WORD.search(c.evidence))
             and not is_reason_clause(said, c.evidence)
         ):

@@ -19,7 +19,8 @@ flooded", "she lives with us", a lack for now) and a cause without "because" ("X
 me sane", "doing X stopped the Y", "..., so I do X now", "my dog gets anxious when",
 "since I'm X, I have to ...").
 
-Not read: a state denied or ended ("I'm not on call this week", "my back doesn't hurt
+Not read: "only" of a time or an amount ("I only just got in", "I only have ten
+minutes"), a state denied or ended ("I'm not on call this week", "my back doesn't hurt
 anymore"), a thing not done ("I didn't call my mom this week"), a state said by
 hyperbole ("I'm practically living at the office", "so old it runs on steam", "drowning
 in paperwork") or as a thing the speaker is plus a time word ("I'm a professional
@@ -43,6 +44,7 @@ from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.overstatement import overstates
 from cognimem.ingest.extract.patterns import (
     HEAD_END,
+    ONLY_NOT_HABIT,
     TRAINING_TO_BECOME,
     gated,
     icase,
@@ -91,7 +93,8 @@ _GONE_AT_HAND = gated(
 )
 _RULE = gated(
     r"\b(?:I|we)\s+(?:(?:just|really|absolutely|strictly|simply)\s+)?(?:never|refuse to|"
-    r"always|only|avoid|stay away from|steer clear of|stick to|no longer)\b|"
+    rf"always|only(?!\s+(?:{ONLY_NOT_HABIT})\b)|avoid|stay away from|steer clear of|stick to|"
+    r"no longer)\b|"
     r"\b(?:my|our)\s+(?:\w+\s+){0,2}rule\b|\brule (?:in|for|at) (?:our|my|this)\b|"
     r"\b(?:I|we)(?:'ve)?\s+(?:made|make|have|set|got)\s+(?:(?:myself|ourselves|it)\s+)?an?\s+"
     r"(?:\w+\s+)?rule\b(?!\s+of\s+thumb)|\b(?:I|we)\s+keep\s+(?:[\w'-]+\s+){1,4}(?:private|secret|quiet|"

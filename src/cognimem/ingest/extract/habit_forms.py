@@ -22,8 +22,8 @@ names a topic: the markers are words of habit and English function words.
 
 from __future__ import annotations
 
+from cognimem.ingest.extract.habit_verbs import NOT_HABIT_VERBS
 from cognimem.ingest.extract.patterns import icase
-from cognimem.ingest.extract.stance_forms import NOT_HABIT_VERBS
 from cognimem.text.tokens import words
 
 __all__ = ["HABIT_WORDS", "habit_stance", "habitual"]

@@ -192,7 +192,9 @@ TRIGGERS: dict[str, frozenset[str]] = {
             person, people, someone, type, except, weeknights, weekdays, weekends,
             usually, normally, generally, typically, mostly, often, usual, regular,
             standard, comfort, fallback, staple, more, turn, say, choice, pick, order,
-            option, happiest, most, than, decline"""
+            option, happiest, most, than, decline, refrain, aversion, distaste, averse,
+            uncomfortable, willing, unwilling,
+            appeal, turn-off, turnoff, overwhelm, overwhelms"""
         )
     ),
     "preference": frozenset(

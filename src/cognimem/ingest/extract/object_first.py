@@ -1,7 +1,8 @@
 """A stance said with its object first, read for :mod:`.detect_choices`: "X isn't my
 scene", "X is a hard no from me", "X are banned in this house", "X drives me up the
-wall", "X or nothing", "Nothing but X for me", "X is a definite no", "X is out for
-me", "X leave me cold", "The only X I buy is Y", "Y is the only X I buy", "Only X for
+wall", "X or nothing", "Nothing but X for me", "I wear nothing but X" (only "wear X";
+not "I did nothing but sleep" or "I feel nothing but relief"), "X is a definite no", "X
+is out for me", "X leave me cold", "The only X I buy is Y", "Y is the only X I buy", "Only X for
 me", "X only for me" (an "I" inside a relative clause of the object is not its
 subject) — also after a reason said first ("Because of my back, X is out of the
 question") or, tried last, after a conjunction or a comma ("I'm not a big drinker so
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract.clauses import after_conjunctions
+from cognimem.ingest.extract.habit_verbs import present_verb
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, THING_FIRST, gated, icase
 from cognimem.ingest.extract.stance_forms import without_reason_lead
 from cognimem.text.literals import Gated
@@ -49,7 +51,13 @@ _DRIVES_ME = icase(
 )
 # an exclusive choice said by its alternative: "loose-leaf tea or nothing"
 _OR_NOTHING = icase(r"^(?P<rest>[a-z][\w' ,&-]{1,60}?)\s+or\s+nothing\s*[.!]*$")
-_NOTHING_BUT = icase(r"^nothing\s+but\s+(?P<rest>[\w' ,&-]{2,60}?)(?:\s+for\s+(?:me|us))?\s*[.!]*$")
+# "Nothing but X for me", and said with the speaker's verb: "I wear nothing but X", "We
+# give the kids nothing but X" (the verb and any other object kept: "give the kids X")
+_NOTHING_BUT = icase(
+    r"^(?:(?:I|we)\s+(?:(?:just|really|usually|generally|pretty\s+much)\s+)*(?P<verb>[a-z]+)\s+"
+    r"(?P<who>(?:(?!nothing\b)[\w']+\s+){0,2}?))?nothing\s+but\s+(?P<rest>[\w' ,&-]{2,60}?)"
+    r"(?:\s+for\s+(?:me|us))?\s*[.!]*$"
+)
 # "Only natural remedies for me", "The only bread I buy is sourdough"
 _ONLY_FOR_ME = icase(r"^only\s+(?P<rest>[\w' ,&-]{2,60}?)\s+for\s+(?:me|us)\b")
 _THE_ONLY = icase(
@@ -92,7 +100,9 @@ def object_first(
             rest = m.group("rest") if m else ""
             if m and not HAS_SPEAKER.search(_RELATIVE.sub("", rest)) and not _ANSWER.search(rest):
                 return rest, False
-    m = (_OR_NOTHING.match(said) or _NOTHING_BUT.match(said)) if "nothing" in words else None
+    if "nothing" in words and (but := _nothing_but(said)) is not None:
+        return but, True
+    m = _OR_NOTHING.match(said) if "nothing" in words else None
     m = m or (_ONLY_AFTER.match(said) if "only" in words else None)
     if m and not HAS_SPEAKER.search(m.group("rest")):
         return m.group("rest"), True
@@ -105,3 +115,16 @@ def object_first(
         return f"{m.group('verb')} {rest}{'' if said_kind else f' for {kind}'}", True
     m = _ONLY_FOR_ME.match(said)
     return (m.group("rest"), True) if m else None
+
+
+def _nothing_but(said: str) -> str | None:
+    """The one thing taken, said by "nothing but" ("Nothing but X for me": X; "I wear
+    nothing but X": "wear X"), or ``None`` (also for a past or a verb of the mind: "I
+    did nothing but sleep", "I feel nothing but relief")."""
+    m = _NOTHING_BUT.match(said)
+    if m is None or HAS_SPEAKER.search(m["rest"]):
+        return None
+    verb = m["verb"]
+    if verb is None:
+        return m["rest"]
+    return f"{verb} {m['who']}{m['rest']}" if present_verb(verb) else None

@@ -24,6 +24,8 @@ __all__ = [
     "NAME1",
     "NOT_PAST_ED",
     "NUMBER",
+    "ONLY_NOT_CHOICE",
+    "ONLY_NOT_HABIT",
     "ORG",
     "PET",
     "PLACE",
@@ -97,6 +99,17 @@ def names_occupation(text: str) -> bool:
 HEAD_END = (
     r"(?![\w-]|\s+(?!(?:and|but|so|or|right|at|for|since|this|that|now|again|today|too|"
     r"from|after|which|lately|these|all|anymore|still|on|in|with)\b)[a-z])"
+)
+# what "only" says of a time or an amount, not of a habit: "I only just got home", "I
+# only have ten minutes", "I only found out today"
+ONLY_NOT_HABIT = (
+    "just|have|had|has|got|found|realized|realised|heard|knew|saw|started|recently|one|a few"
+)
+# what "only" cannot qualify as a choice either: an auxiliary or a verb of the mind ("I
+# only think ...", "I only do it because ...")
+ONLY_NOT_CHOICE = (
+    f"{ONLY_NOT_HABIT}|am|'m|was|were|do|did|don't|can|could|will|would|should|think|know|"
+    "guess|feel|mean|wonder|hope|wish|said|told|imagine|need|kidding|joking"
 )
 # a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
 NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"

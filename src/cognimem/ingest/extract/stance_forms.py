@@ -9,9 +9,10 @@ patterns cannot take, each by its grammar, none by a topic word.
 - a dislike held for long, said in the perfect or with "always" / "never" ("I've always
   hated X", "I've never cared for X"; "I've never liked X" stays a preference, as
   ``extraction_labelled.jsonl`` labels it);
-- a judgement of how the thing is for the speaker ("I find X exhausting", "X just don't
-  do it for me", "X does nothing for me", "X and I don't get along", "X is a nightmare
-  for me");
+- a judgement of how the thing is for the speaker ("I find X exhausting", "I find X
+  intimidating", "X just don't do it for me", "X don't appeal to me", "X does nothing
+  for me", "X and I don't get along", "X is a nightmare for me", "X is a turn-off for
+  me", "X tends to overwhelm me");
 - what the speaker asks to be left out ("I ask them to leave out the onions"), and
   what they always take when it is offered ("if there's a window seat I'll always take
   it": for it);
@@ -36,11 +37,10 @@ from __future__ import annotations
 from cognimem.ingest.extract.choice_objects import all_but
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, PRONOUN_FIRST, THING_FIRST, gated, icase
 from cognimem.ingest.extract.verdict_forms import DISLOCATED
-from cognimem.text.tokens import tokens, words
+from cognimem.text.tokens import tokens
 
 __all__ = [
     "LIST",
-    "NOT_HABIT_VERBS",
     "OBJECT_WORDS",
     "ONLY_VERB_TAGS",
     "against_form",
@@ -48,7 +48,6 @@ __all__ = [
     "except_only",
     "for_form",
     "for_one_occasion",
-    "framed_verb",
     "generic_condition",
     "gives_own_reason",
     "is_reason_clause",
@@ -70,10 +69,17 @@ DROPPED = icase(
 _REASON_LEAD = icase(
     r"^(?:because\s+of|due\s+to|given|with|thanks\s+to|since|as|being)\s+[^,]{2,60},\s*"
 )
+# a lead of that form that gives no reason: "As always, ...", "Since then, ...", "With
+# that said, ..."
+_NO_REASON_LEAD = icase(
+    r"^(?:as\s+(?:always|usual|ever|well|such|a\s+rule)|since\s+(?:then|last|\d|[a-z]+day\b)|"
+    r"with\s+(?:that|this)\b)"
+)
 _NEGATIVE_JUDGEMENT = (
     r"(?:boring|dull|tedious|exhausting|draining|tiring|stressful|annoying|irritating|"
     r"overwhelming|distracting|uncomfortable|unbearable|pointless|off-putting|awkward|"
-    r"depressing|overrated|miserable|a chore|a pain|a drag|a slog|too\s+[a-z]+)"
+    r"depressing|overrated|miserable|intimidating|daunting|a chore|a pain|a drag|a slog|"
+    r"too\s+[a-z]+)"
 )
 # "I've always hated X", "I've never cared for X"
 _LONG_HELD = icase(
@@ -92,12 +98,13 @@ _OBJECT_JUDGED = icase(
     rf"{_NO_PERSON_FIRST}"
     r"(?:me\s+and\s+)?(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:\s+and\s+(?:I|me))?\s+(?:(?:just|really|"
     r"honestly|simply)\s+)*(?:(?:don't|doesn't|do not|does not)\s+(?:really\s+)?(?:do\s+(?:it|"
-    r"anything|much)\s+for\s+(?:me|us)|mix|get\s+(?:along|on))|(?:do|does)\s+(?:absolutely\s+)?"
+    r"anything|much)\s+for\s+(?:me|us)|mix|get\s+(?:along|on)|appeal\s+to\s+(?:me|us))|"
+    r"(?:do|does)\s+(?:absolutely\s+)?"
     r"nothing\s+for\s+(?:me|us)|(?:is|are)\s+(?:(?:really|just|honestly|definitely|totally|"
     r"simply)\s+)+not\s+(?:(?:my|our)\s+(?:thing|scene|style|cup of tea|bag|vibe)|for\s+(?:me|us)|"
     r"(?:me|us)\b(?!\s+\w))"
-    r"|(?:is|are)\s+(?:an?\s+)?(?:absolute\s+|total\s+|real\s+)?(?:nightmare|pain|torture|"
-    r"hell|struggle)\s+for\s+(?:me|us)|"
+    r"|(?:is|are)\s+(?:an?\s+)?(?:absolute\s+|total\s+|real\s+|big\s+|major\s+)?(?:nightmare|"
+    r"pain|torture|hell|struggle|turn-?off)\s+for\s+(?:me|us)|"
     # a judgement said as what the thing is to the speaker: "X are my idea of hell", "X
     # is a no-no", "X just aren't worth the hassle", "X isn't me"
     r"(?:is|are)\s+(?:(?:just|really|honestly|simply)\s+)*(?:(?:an?|my|the)\s+)?(?:(?:absolute|"
@@ -111,8 +118,9 @@ _OBJECT_JUDGED = icase(
     r"favou?rite|(?:is|are)\s+(?:(?:just|such|a total|a complete)\s+)*(?:a\s+)?waste\s+of\s+"
     r"(?:money|time|space)|"
     # what it does to the speaker: "X gets on my nerves", "X does my head in"
-    r"(?:(?:really|just|always)\s+)?(?:gets?\s+on\s+my\s+nerves|(?:does|do)\s+my\s+head\s+in|"
-    r"winds?\s+me\s+up|stress(?:es)?\s+me\s+out|wears?\s+me\s+out|puts?\s+me\s+off)|"
+    r"(?:(?:really|just|always)\s+)?(?:tends?\s+to\s+)?(?:gets?\s+on\s+my\s+nerves|(?:does|do)\s+"
+    r"my\s+head\s+in|winds?\s+me\s+up|stress(?:es)?\s+me\s+out|wears?\s+me\s+out|puts?\s+me\s+"
+    r"off|overwhelms?\s+me)|"
     # "X isn't something I enjoy"
     r"(?:isn't|aren't|is not|are not)\s+(?:really\s+)?(?:something|a thing|anything)\s+(?:that\s+)?"
     r"(?:I|we)\s+(?:(?:really|particularly|ever|would|'d)\s+)*(?:enjoy|like|love|do|want|need|"
@@ -297,19 +305,6 @@ _EXCEPT = icase(
 )
 
 
-# the verbs that say no habit of their own ("I think ...", "I want ...")
-NOT_HABIT_VERBS = frozenset(
-    words(
-        """am, is, are, be, have, has, do, does, don't, doesn't, can, could, will, would,
-        should, shall, may, might, must, 'd, 'll, 'm, 're, think, know, guess, feel, love,
-        get, seem, look, sound, become,
-        like, hate, enjoy, adore, mean, wonder, hope, wish, want, say, tell, mention,
-        believe, suppose, bet, agree, understand, remember, forget, see, hear, promise,
-        swear, admit, also, just, really, still, never, always, only, not, got, gotta,
-        gonna, wanna, used, need, prefer, thank, apologize, apologise, totally, literally,
-        actually, kinda, sorta, hear"""
-    )
-)
 # an object's length in words (a list of things may run longer)
 OBJECT_WORDS = 14
 LIST_WORDS = 24
@@ -441,10 +436,6 @@ _GENERIC_CONDITION = icase(
     r"^(?:on|for|at|in|during|after|before)\s+(?:(?:a|an|any|anything|every|each)\b|(?:[\w-]+"
     r"\s+){0,3}(?!(?:this|his|its|us|was|is|yes|plus)$)[a-z]*[^s'\W]s$)"
 )
-# a habit's verb under its condition: "get" with a particle ("When I can't sleep I get up
-# and read", not "I get it"), or what is wanted or needed ("On a Friday night I want
-# something light")
-_FRAMED_VERB = icase(r"(?:get\s+(?:up|out|outside|dressed|off)|(?:want|need)\s+(?!to\b)[a-z])")
 # the thing a sentence opens with, named again by a pronoun: "Group projects are the
 # worst, I avoid them", "Anything made of polyester makes me sweat, so I avoid it"
 _ANTECEDENT = icase(
@@ -460,12 +451,6 @@ def generic_condition(condition: str) -> bool:
     """Whether a condition said with no subordinator recurs ("On weeknights", "For
     anything over an hour"), so that it frames a habit as "when" does."""
     return _GENERIC_CONDITION.match(condition) is not None
-
-
-def framed_verb(verb: str, rest: str) -> bool:
-    """Whether a verb that is no habit alone is one under a condition: "get up", "want
-    X"."""
-    return _FRAMED_VERB.match(f"{verb} {rest}") is not None
 
 
 def antecedent(what: str, evidence: str) -> str:
@@ -486,8 +471,14 @@ def is_reason_clause(said: str, evidence: str) -> bool:
 
 def gives_own_reason(text: str, values: list[str]) -> bool:
     """Whether the sentence ``text`` gives a reason for the stance read as one of
-    ``values``: a reason clause after it with no other clause between them ("I usually
-    play X, but I tried Y this time since ..." gives no reason for X)."""
+    ``values``: a reason said first and set off by a comma ("Given my motion sickness,
+    I'd never ..."; not "As always, ..."), or a reason clause after it with no other
+    clause between them ("I usually play X, but I tried Y this time since ..." gives no
+    reason for X)."""
+    lead = _REASON_LEAD.match(text)
+    if lead is not None and not _NO_REASON_LEAD.match(text):
+        low = text.lower()
+        return any(low.find(value[:12].lower(), lead.end()) >= 0 for value in values)
     reason = _GIVES_REASON.search(text)
     if reason is None:
         return False
