@@ -205,9 +205,7 @@ def _is_pair(period: TimeMention, part: TimeMention) -> bool:
 
 def _read_inside(period: TimeMention, part: TimeMention) -> Resolved | None:
     """``part`` read forwards from the day before ``period`` starts, if what it names
-    lies inside ``period`` and is shorter."""
-    if part.end - part.start >= period.end - period.start:
-        return None
+    lies inside ``period``."""
     eve = period.start - timedelta(hours=12)
     again = find_times(part.text, eve, prefer_future=True)
     if len(again) != 1 or not (period.start <= again[0].start and again[0].end <= period.end):
