@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 
 from cognimem.text import calendar as cal
 from cognimem.text.calendar import NUMBER, UNIT
-from cognimem.text.dates import MONTH, SEASON, WEEKDAY
+from cognimem.text.dates import SEASON, WEEKDAY
 from cognimem.text.holidays import HOLIDAY_NAMES, holiday_days
 from cognimem.text.mention import TimeMention
 
@@ -218,9 +218,9 @@ _LATER = re.compile(
     r"(?:\s+to\s+the\s+day)?\s+"
     r"(?P<n_word>later|after(?:\s+that)?|afterwards|into|(?:in|on)(?=\s*(?:[,.;!?]|$))|"
     r"earlier|before(?:\s+that)?|prior)|(?P<soon>(?:shortly|soon)\s+after(?:wards)?)|the\s+"
-    rf"(?P<nth>{_NTH})\s+(?P<nth_unit>day|night|week)\s+of\s+(?:the|our|my|his|her|their)\s+"
+    rf"(?P<nth>{_NTH})\s+(?P<nth_unit>day|night)\s+of\s+(?:the|our|my|his|her|their)\s+"
     rf"(?:{_STAYS.replace(' ', '|')})|the\s+(?P<word>next|following|previous|preceding)\s+"
-    rf"(?P<unit>{_TOLD_UNITS}|{MONTH}|{HOLIDAY_NAMES})|(?:the\s+)?(?P<unit_b>{_TOLD_UNITS})\s+"
+    rf"(?P<unit>{_TOLD_UNITS}|{HOLIDAY_NAMES})|(?:the\s+)?(?P<unit_b>{_TOLD_UNITS})\s+"
     rf"(?P<word_b>after|before)(?!\s+(?:tomorrow|next|yesterday|last)\b)|(?P<that>that|the\s+same|"
     rf"{_WHEN_TOLD})"
     rf"\s+(?:same\s+|very\s+)?(?P<unit_c>{_TOLD_UNITS}|time)|(?P<since>{_SINCE})|(?:the\s+"
@@ -305,11 +305,7 @@ def _from_event(
         start = last + timedelta(days=1)
         return cal.utc_at(start), cal.utc_at(start + timedelta(weeks=1)), "day", True
     if m.group("nth"):
-        k, unit = cal.ordinal(m.group("nth")) - 1, m.group("nth_unit").lower()
-        if unit == "week":
-            start = first + timedelta(weeks=k)
-            return cal.utc_at(start), cal.utc_at(start + timedelta(weeks=1)), "week", False
-        return cal.day_window(first + timedelta(days=k))
+        return cal.day_window(first + timedelta(days=cal.ordinal(m.group("nth")) - 1))
     if m.group("since"):
         return cal.utc_at(first), cal.utc_at(ref.date() + timedelta(days=1)), "day", False
     if m.group("weekday"):
@@ -333,13 +329,11 @@ def _from_event(
 
 
 def _named_from(name: str, day: date, step: int) -> tuple[datetime, datetime, str, bool]:
-    """The holiday or the month ``name`` first after ``day`` (``step`` 1: "the following
-    Christmas") or last before it (-1: "the previous March"); a holiday the table does
+    """The holiday ``name`` first after ``day`` (``step`` 1: "the following
+    Christmas") or last before it (-1: "the previous Easter"); a holiday the table does
     not know for those years: ``day``, approximate."""
     years = range(day.year - 1, day.year + 3)
     found = [(cal.utc_at(a), cal.utc_at(b)) for y in years for a, b in holiday_days(name, y)]
-    if name.lower() in cal.MONTHS:
-        found = [cal.month_range(y, cal.MONTHS[name.lower()]) for y in years]
     at = cal.utc_at(day)
     found = [p for p in found if p[0] > at] if step > 0 else [p for p in found if p[1] <= at][::-1]
     if not found:
