@@ -100,7 +100,7 @@ _WORDS = (
     "eid diwali deepavali purim shavuot shavuos sukkot sukkos succoth muharram mawlid "
     "milad holi dussehra dasara vijayadashami vesak wesak buddha epiphany kings groundhog "
     "juneteenth cinco lent ascension corpus gras thursday saturday burns hogmanay holiday "
-    "ides"
+    "ides tuesday muertos"
 )
 HOLIDAY_WORDS = frozenset(_WORDS.split())
 
