@@ -17,8 +17,8 @@ alike (a set's reads share its weight).
 ``ProfileConfig``) on every set and half, as ``profile_replay.simulate`` rebuilds the
 packet: cue pairs and other preferences shown (unrelated constraints for the long set,
 ``ctl*``; distractors for ``ct``). Two levers that need more than a weight are replayed
-by adding to each statement's closeness (``profile_choose._closeness`` wrapped here,
-nothing under ``src/`` changed):
+by adding to each statement's cosine with the request (the captured per-row cosines
+given to ``profile_choose.choose``; nothing under ``src/`` changed):
 
 - ``--nearest-margin W``: W times how far the request's cosine with the statement lies
   above the statement's nearest other statement (the fitted ``above_nearest``);
@@ -29,7 +29,7 @@ nothing under ``src/`` changed):
 
 Usage (repository root; ``PYTHONPATH=src:benchmarks``)::
 
-    python benchmarks/profile_fit.py fit DIR [--ridge 0.01] [--extra] [--fix NAME ...]
+    python benchmarks/profile_fit.py fit DIR [--ridge 0.0001] [--extra] [--fix NAME ...]
     python benchmarks/profile_fit.py replay DIR [crowding_weight=2.0 ...]
         [--nearest-margin 0.25] [--cross-encoder 0.05 --top 12 --ce-cache FILE]
 """
@@ -242,17 +242,18 @@ DATA = {
     "ctlm": "cue_trigger_long",
     "dil": "dilution",
 }
-_plain_closeness = profile_choose._closeness
-_boost: dict[int, np.ndarray] = {}  # id(profile) -> per entry, added to closeness
 
 
-def _closeness(profile: Profile, semantic: np.ndarray, request: Any, config: Any) -> np.ndarray:
-    out = _plain_closeness(profile, semantic, request, config)
-    boost = _boost.get(id(profile))
-    return out if boost is None else out + boost[profile.columns.entry]
-
-
-profile_choose._closeness = _closeness  # type: ignore[assignment]
+def _boosted(profile: Profile, semantic: np.ndarray, boost: np.ndarray) -> np.ndarray:
+    """The per-row cosines with ``boost`` (per statement, in the columns' order) added to
+    the statements' rows:
+    the closeness ``profile_choose`` ranks by moves by it (the nearest-neighbour flag
+    moves for the cross-encoder's boost, not for the margin's, which keeps the cosine's
+    side of the nearest statement)."""
+    c = profile.columns
+    out = np.array(semantic, dtype=np.float64)
+    out[c.rows] += boost
+    return out
 
 
 def _requests(name: str) -> dict[str, str]:
@@ -260,7 +261,8 @@ def _requests(name: str) -> dict[str, str]:
     with open(Path("benchmarks/data") / f"{DATA[name]}.jsonl") as lines:
         for line in lines:
             row = json.loads(line)
-            out[row["id"]] = row.get("request") or row.get("trigger") or ""
+            if "id" in row:  # dilution's chat lines have none
+                out[row["id"]] = row.get("request") or row.get("trigger") or ""
     return out
 
 
@@ -306,15 +308,16 @@ class CrossEncoded:
 
 
 def _margin_boost(profile: Profile, semantic: np.ndarray, weight: float) -> np.ndarray | None:
-    """Per entry: ``weight`` times the best of its statements' cosine less their nearest
-    other statement (0 with fewer than crowding_k others)."""
+    """Per statement: ``weight`` times its cosine less its nearest other statement's (0
+    with fewer than crowding_k others)."""
     if profile.nearest is None:
         return None
     c = profile.columns
     cos = np.asarray(semantic, dtype=np.float64)[c.rows]
     finite = np.isfinite(profile.nearest)
     margin = np.where(finite, cos - np.where(finite, profile.nearest, 0.0), 0.0)
-    return weight * np.maximum.reduceat(margin, c.starts)
+    out: np.ndarray = weight * margin
+    return out
 
 
 def _in_turn(chosen: list[Any]) -> Any:
@@ -343,14 +346,15 @@ def replay(
                         top, scores = encoded.of(name, record, requests)
                         if len(top) > 1:
                             z = (scores - scores.mean()) / (scores.std() + 1e-9)
-                            extra = np.full(len(profile.entries), cross * z.min())
-                            extra[top] = cross * z
+                            per_entry = np.full(len(profile.entries), cross * z.min())
+                            per_entry[top] = cross * z
+                            extra = per_entry[profile.columns.entry]
                             boost = extra if boost is None else boost + extra
-                    if boost is not None:
-                        _boost[id(profile)] = boost
+                    semantic = inputs[0] if boost is None else _boosted(profile, inputs[0], boost)
                     config = replace(inputs[4], **changes)
-                    chosen.append(profile_choose.choose(profile, *inputs[:4], config, *inputs[5:]))
-                    _boost.pop(id(profile), None)
+                    chosen.append(
+                        profile_choose.choose(profile, semantic, *inputs[1:4], config, *inputs[5:])
+                    )
                 done.append(pr.simulate(record, _in_turn(chosen)))
             if not done:
                 continue
@@ -367,7 +371,7 @@ def main() -> None:
     parser.add_argument("what", choices=("fit", "replay"))
     parser.add_argument("folder", type=Path)
     parser.add_argument("changes", nargs="*", default=[])
-    parser.add_argument("--ridge", type=float, default=0.01)
+    parser.add_argument("--ridge", type=float, default=0.0001)
     parser.add_argument("--extra", action="store_true")
     parser.add_argument("--fix", action="append", default=[], choices=SIGNALS[1:])
     parser.add_argument("--nearest-margin", type=float, default=0.0)
