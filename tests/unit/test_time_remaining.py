@@ -42,6 +42,9 @@ def test_a_score_range_month_first_is_no_date(text: str) -> None:
     [
         # after a word that makes a pair a date, the same form is one
         ("We were away from 7/10-8/10.", "month_first", d(2023, 7, 10), d(2023, 8, 11)),
+        # the word may open the sentence
+        ("From 7/10-8/10 we were away.", "month_first", d(2023, 7, 10), d(2023, 8, 11)),
+        ("Between 7/10-8/10 the shop is shut.", "month_first", d(2023, 7, 10), d(2023, 8, 11)),
         # day first it is two days of one month
         ("I was off 7/10-8/10.", "day_first", d(2023, 10, 7), d(2023, 10, 9)),
         # two days of one month, month first

@@ -33,10 +33,13 @@ def _month_day(order: DateOrder, first: int, second: int) -> tuple[int, int]:
 
 
 # month first, two pairs of one denominator ("7/10-8/10", "4/5-5/5") are a score, not the
-# same day of two months, unless a word that makes a pair a date comes before them
+# same day of two months, unless a word that makes a pair a date comes before them (in
+# any case: "From 7/10-8/10 we were away" opens a sentence)
 _MONTH = r"(?:0?[1-9]|1[0-2])"
 _SCORE = re.compile(rf"(?<![\w/.]){_MONTH}/(\d{{1,2}})\s*[-–]\s*{_MONTH}/\1(?![/\d])")
-_DATE_WORD = re.compile(rf"{DAY_AFTER}|{after_words('before after around between is was')}")
+_DATE_WORD = re.compile(
+    rf"{DAY_AFTER}|{after_words('before after around between is was')}", re.IGNORECASE
+)
 
 
 def _is_score(m: re.Match[str]) -> bool:
