@@ -50,7 +50,9 @@ counts, so nobody tuning the rules reads a check item by running the harness.
 hard turns that must produce nothing, near the constraint phrasings of
 ``constraint_forms_round10.jsonl``; ``knowledge_set_round4.jsonl``: statements that gave
 a false fact, a quote with "was like", a question the speaker asks, a statement before
-someone's opinion, someone else's pet).
+someone's opinion, someone else's pet; ``knowledge_set_round5.jsonl``: 112 passages
+weighted toward false facts: plans, sarcasm, statements about other people, a third
+person's facts that are never the user's).
 
 Usage (from the repository root):
 
