@@ -77,6 +77,7 @@ from typing import Any
 from cognimem import Memory, Settings
 from cognimem.ingest.extract.coref import Link
 from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.ingest.extract.vocabulary import RELATIONS
 from cognimem.models.extraction import ExtractedFact, ExtractionInput
 from cognimem.providers.fakes import HashingEmbedder
 from cognimem.text.names import SELF_SUBJECT, is_self, normalize_name, subject_slug
@@ -173,12 +174,21 @@ class FactScore:
         return 100 * self.nothing_facts / self.nothing_turns if self.nothing_turns else 0.0
 
 
+def _relation(word: str) -> str | None:
+    """The relation an unnamed relative's word names: "dad" and "father" are one person
+    (the guide labels an unnamed relative by the word said, the rules by its relation)."""
+    return RELATIONS.get(normalize_name(word))
+
+
 def same_subject(passage: Passage, gold: dict[str, Any], fact: ExtractedFact) -> bool:
     if gold["subject"] == "user":
         return is_self(fact.subject)
-    return not is_self(fact.subject) and normalize_name(fact.subject) in passage.names_of(
-        gold["subject"]
-    )
+    if is_self(fact.subject):
+        return False
+    relation = _relation(gold["subject"])
+    if relation is not None and relation == _relation(fact.subject):
+        return True
+    return normalize_name(fact.subject) in passage.names_of(gold["subject"])
 
 
 def _stance(value: str, polarity: bool) -> tuple[str, bool]:
