@@ -56,3 +56,49 @@ def test_his_or_her_own_in_what_is_said_of_them_stays_theirs() -> None:
     said = read("He sprained his wrist.", "My son Theo fell at practice.")
     assert [f for f in said if f[0] == "Theo" and f[3] == "sprained his wrist"]
     assert not [f for f in said if "my" in f[3].split()]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "relation"),
+    [
+        ("My wife is allergic to shellfish.", ("wife", "policy", "allergy", "shellfish"),
+         ("user", "relationship", "wife", "wife")),
+        ("My boss grew up in Lagos.", ("boss", "location", "hometown", "Lagos"),
+         ("user", "relationship", "boss", "boss")),
+        ("My mum works at the Co-op.", ("mother", "occupation", "employer", "Co-op"),
+         ("user", "relationship", "mother", "mum")),
+        ("My sister lives in Berlin.", ("sister", "location", "city", "Berlin"),
+         ("user", "relationship", "sister", "sister")),
+    ],
+)  # fmt: skip
+def test_an_unnamed_relatives_statement_is_theirs_and_names_the_relation(
+    text: str, fact: tuple[str, str, str, str], relation: tuple[str, str, str, str]
+) -> None:
+    said = read(text)
+    assert fact in said
+    assert relation in said
+    assert not [f for f in said if f[0] == "user" and f[1] != "relationship"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My mum keeps saying I should be a dentist.",
+        "My coworker thinks I'm from Spain.",
+        "My sister was like, I'm moving to Berlin next month.",
+        "My brother claims he's allergic to homework.",
+    ],
+)
+def test_what_an_unnamed_relative_says_is_no_fact(text: str) -> None:
+    assert read(text) == []
+
+
+def test_a_relative_named_after_the_relation_word_keeps_the_name() -> None:
+    said = read("My cousin Ines studies medicine.")
+    assert ("Ines", "occupation", "studies", "medicine") in said
+    assert not [f for f in said if f[0] == "cousin"]
+
+
+def test_the_familys_state_is_not_read_again_as_the_relatives() -> None:
+    # read as the speaker's family's state: the mother gets no fact of her own
+    assert not [f for f in read("My mom is in the hospital.") if f[0] == "mother"]

@@ -96,6 +96,9 @@ _MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
 # where they are: "My mom is in the hospital")
 _MY_REL_SAYS = icase(rf"^my\s+{MODS}(?P<rel>{REL})\s+(?:is|was)\s+(?:an?\s+[a-z]|(?-i:[A-Z])[a-z])")
 
+# a relative said with no name after it: "my sister lives ...", "my ex-wife is ..."
+_MY_UNNAMED = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!')(?!\s*,?\s+{NAME1}\b)")
+
 
 class RelationshipReader(Collector):
     """Reads relationship facts: relatives, partners, friends and pets."""
@@ -195,6 +198,19 @@ class RelationshipReader(Collector):
             timing="start" if _ADOPTED.search(c.text) else None,
             subject=subject,
         )
+
+    def unnamed_relatives(self, sentence: str, since: int) -> None:
+        """A relative left unnamed that a fact read from ``sentence`` (from fact
+        ``since`` on) is about ("My sister lives in Berlin": sister's city) is the
+        speaker's relative, as "My sister is a nurse" says."""
+        about = {f.subject for f in self.facts[since:] if f.subject != "user"}
+        for m in _MY_UNNAMED.finditer(sentence):
+            word = m.group("rel").lower()
+            if vocab.RELATIONS[word] not in about or self.facts_about_relation(word):
+                continue
+            whole = prepare_clause(sentence, sentence, self.ref)
+            if whole is not None:
+                self._relative(whole, word, word, named=False, text=m.group(0))
 
     def _appositive(self, text: str, evidence: str) -> None:
         """A relative named in apposition ("Oliver, my neighbor, ..."): read from the

@@ -78,6 +78,7 @@ class MessageReader(SentenceReader, MentionReader):
             if names_pronouns(said):
                 discourse.hear(said)  # "Alex uses they/them"
             self._about_person(said, discourse, facts, links)
+            self.unnamed_relatives(said, facts)
             if links:  # also on what was read as the person's own words ("He wants ...")
                 self._keep_links(sentence, links, facts)
             discourse.next_sentence()
@@ -95,12 +96,19 @@ class MessageReader(SentenceReader, MentionReader):
         found nothing in about them ("Linda has pneumonia"), read as that person's own
         ("I have pneumonia"): what it states is about them (``third_person.py``)."""
         about = as_first_person(said)
-        # named before as a person, or by a first name the shipped lists hold
+        # named before as a person, or by a first name the shipped lists hold, or a
+        # relative left unnamed ("My wife is allergic to shellfish")
         if about is None or not (
-            discourse.is_person(about.name) or kind_of(about.name) is ET.PERSON
+            about.relative or discourse.is_person(about.name) or kind_of(about.name) is ET.PERSON
         ):
             return
-        if any(f.subject == about.name for f in self.facts[since:]):
+        # read already: about them, or, of a relative left unnamed, as the speaker's own
+        # life ("My mom is in the hospital": the family's state; the relation itself,
+        # "My partner is a vegan", is no reading of what is said of them)
+        if any(
+            f.subject == about.name or (about.relative and f.category is not Cat.RELATIONSHIP)
+            for f in self.facts[since:]
+        ):
             return
         before = len(self.facts)
         self._sentence(about.text, evidence=said.strip())

@@ -9,7 +9,9 @@ the reader can read it with the same detectors and give the facts to the person.
 Only a plain statement is rewritten: the sentence opens with the person's name
 (after "my sister", "my boss" and the like, the speaker's hedge: "I think Sam ...",
 kept so the facts are hedged, or a discourse marker or fronted time: "Oh and Sam ...",
-"Last year Sam ...", kept too) and a verb that is not one of reporting,
+"Last year Sam ...", kept too), or with a relative left unnamed ("My wife is allergic
+to shellfish": the subject is the relation, "wife"; the verb follows the relation at
+once, so "My sister Ana ..." is Ana's), and a verb that is not one of reporting,
 thinking or wishing ("Sarah said ...", "Sarah thinks ...": what someone says is not a
 fact about them; but "Jake wants to be a pilot" is his goal), and it says nothing of
 the speaker ("I", "my", "we" ...). Two forms are said in the speaker's words another
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.patterns import MODS, NAME, REL, icase
 
 __all__ = ["FRONT", "FirstPerson", "as_first_person"]
@@ -56,6 +59,13 @@ _LEAD = icase(
     rf"(?P<adv>(?:(?:{_ADVERB})\s+)*)"
     r"(?P<verb>[a-z]+n't|[a-z]+|'s)(?![\w'])(?P<rest>.*)$"
 )
+# a relative left unnamed: "My wife is allergic to shellfish", "My boss grew up in Lagos"
+# (the subject is the relation: ``vocabulary.RELATIONS``)
+_UNNAMED = icase(
+    rf"^my\s+{MODS}(?P<rel>{REL})\s+"
+    rf"(?P<adv>(?:(?:{_ADVERB})\s+)*)"
+    r"(?P<verb>(?-i:[a-z]+n't|[a-z]+)|'s)(?![\w'])(?P<rest>.*)$"
+)
 # verbs after which the rest is what the person says, thinks or wants, not a fact
 _NOT_STATING = frozenset(
     [
@@ -83,13 +93,15 @@ _IRREGULAR = {
 
 
 class FirstPerson:
-    """A sentence about ``name`` said as the speaker's own (``text``)."""
+    """A sentence about ``name`` said as the speaker's own (``text``); ``relative`` is
+    the word said when ``name`` is an unnamed relative's relation ("mum": "mother")."""
 
-    __slots__ = ("name", "text")
+    __slots__ = ("name", "relative", "text")
 
-    def __init__(self, name: str, text: str) -> None:
+    def __init__(self, name: str, text: str, relative: str | None = None) -> None:
         self.name = name
         self.text = text
+        self.relative = relative
 
 
 def as_first_person(sentence: str) -> FirstPerson | None:
@@ -101,12 +113,15 @@ def as_first_person(sentence: str) -> FirstPerson | None:
     front = FRONT.match(sentence[len(lead) :])
     if front is not None:
         lead += front.group(0)
-    m = _LEAD.match(sentence[len(lead) :])
+    m = _UNNAMED.match(sentence[len(lead) :])
+    relative = m.group("rel").lower() if m else None
+    m = m or _LEAD.match(sentence[len(lead) :])
     if m is None:
         return None
-    verb, rest, name = m.group("verb").lower(), m.group("rest"), m.group("name")
+    verb, rest = m.group("verb").lower(), m.group("rest")
+    name = vocab.RELATIONS[relative] if relative else m.group("name")
     mine = "my" if lead else "My"
-    if name.endswith("'s"):
+    if relative is None and name.endswith("'s"):
         # "Olga's new job at Fabrikam ...": "My new job at Fabrikam ..."; but "Ines's dog
         # ..." is about the dog
         after = sentence[len(lead) + m.end("name") :]
@@ -134,5 +149,6 @@ def as_first_person(sentence: str) -> FirstPerson | None:
         pair = _AND_MINE.match(rest)
         if pair is None:
             return None
-        return FirstPerson(name, f"{lead}{mine} {pair.group('who')} and I {pair.group('tail')}")
-    return FirstPerson(name, f"{lead}I {adverb}{first}{rest}")
+        said = f"{lead}{mine} {pair.group('who')} and I {pair.group('tail')}"
+        return FirstPerson(name, said, relative)
+    return FirstPerson(name, f"{lead}I {adverb}{first}{rest}", relative)
