@@ -160,3 +160,34 @@ def test_one_works_at_a_workplace_and_for_a_person() -> None:
     assert kind_of("Jack Henry", "workplace") is EntityType.ORGANIZATION
     assert works_for_person("Sarah", "I work for ")
     assert works_for_person("Dr. Lee", "I work at ")
+
+
+def _facts(*turns: str) -> list[tuple[str, str, str, str]]:
+    from datetime import UTC, datetime
+
+    from cognimem.ingest.extract import ExtractionInput, RuleExtractor
+
+    message = ExtractionInput(
+        text=turns[-1], occurred_at=datetime(2024, 6, 15, tzinfo=UTC), context=turns[:-1]
+    )
+    return [
+        (f.subject, f.category.value, f.predicate, f.value)
+        for f in RuleExtractor().extract_one(message).facts
+    ]
+
+
+def test_a_pronoun_with_no_one_before_it_names_nobody() -> None:
+    # "He is a vegan" once made "He" a person and gave "He" a diet
+    assert _facts("He is a vegan.") == []
+    assert _facts("She is a nurse.") == []
+    assert _facts("My friend Tom is kind.", "He is a vegan.") == [("Tom", "value", "diet", "vegan")]
+
+
+def test_a_person_noun_before_a_name_introduces_a_person() -> None:
+    assert ("Olusegun", "location", "hometown", "Ibadan") in _facts(
+        "My mentor Olusegun teaches at Stanford.", "He grew up in Ibadan."
+    )
+    said = _facts("My trainer Kwabena lives in Accra.")
+    assert said == [("Kwabena", "location", "city", "Accra")]
+    # a thing's noun before a name is no person
+    assert _facts("My flight London is late.") == []

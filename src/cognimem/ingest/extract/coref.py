@@ -133,6 +133,7 @@ _ROLE = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!\s*,?\s*{NAME1})(?!\s+(?:and|or
 
 # a person introduced with no fact: "my friend Bram", "Ottilie is such a kind person"
 _MY_REL_NAMED = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME})\b(?!')")
+_MY_NOUN_NAMED = icase(rf"\bmy\s+{MODS}(?P<noun>[a-z]+)\s*,?\s+(?P<v>{NAME})\b(?!')")
 _NAME_IS_A = icase(
     rf"^(?P<v>{NAME1})\s+(?:is|was)\s+(?:(?:such|really|truly|just|always|quite)\s+)?"
     r"an?\s+(?:[a-z-]+\s+){0,3}?(?P<noun>[a-z]+)\s*(?:[.!,;]|$)"
@@ -168,10 +169,16 @@ def introduced(sentence: str) -> list[tuple[str, str | None, int]]:
     found = []
     if "my " in low:
         found = [(m["v"], m["rel"].lower(), m.start("v")) for m in _MY_REL_NAMED.finditer(sentence)]
+        # "my mentor Olusegun", "my trainer Kwabena": a noun naming a person first of all
+        for said in _MY_NOUN_NAMED.finditer(sentence):
+            noun = said["noun"].lower()
+            if noun not in vocab.RELATIONS and first_class(noun) == "person":
+                found.append((said["v"], noun, said.start("v")))
     m = _NAME_IS_A.match(sentence.strip()) if " a" in low else None
-    if (m and (m["noun"].lower() == "person" or first_class(m["noun"].lower()) == "person")) or (
-        (m := _NAME_IS_SO.match(sentence.strip())) and kind_of(m["v"]) is ET.PERSON
-    ):
+    if (
+        (m and (m["noun"].lower() == "person" or first_class(m["noun"].lower()) == "person"))
+        or ((m := _NAME_IS_SO.match(sentence.strip())) and kind_of(m["v"]) is ET.PERSON)
+    ) and m["v"].lower() not in vocab.NOT_NAMES:  # "He is a vegan", no one before: nobody
         found.append((m["v"], None, m.start("v")))
     return found
 

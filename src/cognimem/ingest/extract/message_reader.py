@@ -150,6 +150,8 @@ class MessageReader(SentenceReader, MentionReader):
                 discourse.note(
                     name, position=at, role=vocab.RELATIONS.get(rel, rel) if rel else None
                 )
+                if rel and rel not in vocab.RELATIONS:  # "my mentor Olusegun": a person
+                    self.mentioned.append((name, ET.PERSON))
         for f in self.facts[facts:]:
             if f.subject != "user" and f.category is Cat.RELATIONSHIP:
                 # "Jamal and his wife Nia": "his" tells Jamal's pronoun

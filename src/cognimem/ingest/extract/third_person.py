@@ -55,7 +55,7 @@ _ADVERB = (
     r"actually|officially"
 )
 _LEAD = icase(
-    rf"^(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<name>{NAME})\s*,?\s+"
+    rf"^(?:my\s+{MODS}(?:{REL}|(?-i:[a-z]+))\s*,?\s+)?(?P<name>{NAME})\s*,?\s+"
     rf"(?P<adv>(?:(?:{_ADVERB})\s+)*)"
     r"(?P<verb>[a-z]+n't|[a-z]+|'s)(?![\w'])(?P<rest>.*)$"
 )
