@@ -667,3 +667,20 @@ def test_training_to_be_something_that_is_no_occupation_is_no_goal() -> None:
 def test_a_symptom_blamed_on_allergies_names_no_allergen() -> None:
     assert not [f for f in facts("My nose is runny from allergies.") if f.predicate == "allergy"]
     assert only("My cashew allergy is serious.").value == "cashew"
+
+
+def test_joining_an_organisation_after_a_window_naming_a_work_relation_is_work() -> None:
+    message = ExtractionInput(
+        text="He's joining Accenture there.",
+        occurred_at=WHEN,
+        context=("My manager Paul Brennan is moving to Galway.",),
+    )
+    found = [(f.subject, f.predicate, f.value) for f in EXTRACTOR.extract_one(message).facts]
+    assert found == [("Paul Brennan", "employer", "Accenture")]
+    # a friend's club is no work
+    message = ExtractionInput(
+        text="He's joining Northwind Runners.",
+        occurred_at=WHEN,
+        context=("My friend Paul Brennan is moving to Galway.",),
+    )
+    assert not [f for f in EXTRACTOR.extract_one(message).facts if f.predicate == "employer"]

@@ -145,10 +145,11 @@ JOINING_FOR_WORK = icase(
     rf"\b(?:work|working|job|role|position|team|staff|hired|offer|employer|as\s+(?:an?\s+|"
     rf"their\s+|the\s+)?(?:[a-z-]+\s+)?(?:{JOB}))\b"
 )
-# a window that talks of a job: "joining <Org>" in a later turn is work
+# a window that talks of a job: "joining <Org>" in a later turn is work; so does one
+# that names someone by a relation of work ("my manager Paul ...")
 WORK_TALK = gated(
     r"\b(?:company|job|jobs|employer|position|role|hired|resign(?:s|ed|ing)?|laid off|"
-    r"career|offer|work)\b"
+    r"career|offer|work|boss|manager|coworkers?|co-workers?|colleagues?|supervisor)\b"
 )
 
 
