@@ -93,3 +93,9 @@ def test_a_symptom_under_a_condition_is_left_to_the_cause_reader() -> None:
 def test_a_feeling_said_with_its_reason_is_read_as_the_feeling() -> None:
     # the narrow reading wins over the stances' whole sentence, as for every constraint
     assert health("I'm exhausted these days, the new shifts are brutal.") == ["exhausted"]
+
+
+def test_a_tight_muscle_is_a_state_of_health_and_a_tight_budget_is_not() -> None:
+    assert health("My calves are tight.") == ["calves are tight"]
+    assert health("My chest feels tight.") == ["chest feels tight"]
+    assert health("My budget is tight.") == []

@@ -59,7 +59,7 @@ _LASTS = (
     r"))\b"
 )
 _SYMPTOM = (
-    r"(?:itchy|sore|stiff|swollen|numb|tingling|tingly|puffy|red|irritated|inflamed|"
+    r"(?:itchy|sore|stiff|tight|swollen|numb|tingling|tingly|puffy|red|irritated|inflamed|"
     r"bruised|tender|throbbing|burning|aching|achy|cramping|scratchy|raw|watery|blocked|"
     r"stuffed up|stuffy|congested|upset|bloated|queasy|bad|worse|killing me|acting up|"
     r"bothering me|flaring up|hurting|in pain|out|messed up|wrecked|locked up|hurts?|aches?|"
