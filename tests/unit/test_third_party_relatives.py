@@ -102,3 +102,9 @@ def test_a_relative_named_after_the_relation_word_keeps_the_name() -> None:
 def test_the_familys_state_is_not_read_again_as_the_relatives() -> None:
     # read as the speaker's family's state: the mother gets no fact of her own
     assert not [f for f in read("My mom is in the hospital.") if f[0] == "mother"]
+
+
+def test_grandad_is_a_grandfather() -> None:
+    said = read("My grandad Bill is 88.")
+    assert ("user", "relationship", "grandfather", "Bill") in said
+    assert ("Bill", "identity", "age", "88") in said

@@ -70,6 +70,8 @@ RELATIONS: dict[str, str] = {
     "grandmother": "grandmother",
     "granny": "grandmother",
     "grandpa": "grandfather",
+    "grandad": "grandfather",
+    "granddad": "grandfather",
     "grandfather": "grandfather",
     "grandson": "grandson",
     "granddaughter": "granddaughter",
