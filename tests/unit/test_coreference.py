@@ -191,3 +191,13 @@ def test_a_person_noun_before_a_name_introduces_a_person() -> None:
     assert said == [("Kwabena", "location", "city", "Accra")]
     # a thing's noun before a name is no person
     assert _facts("My flight London is late.") == []
+
+
+def test_a_person_noun_introduces_only_a_name() -> None:
+    from cognimem.ingest.extract.coref import introduced
+
+    assert introduced("When I lived with my parents I liked going to bed early.") == []
+    assert introduced("I asked my regular GP.") == []
+    assert introduced("My mentor, Dr. Alan Reyes, teaches at Stanford.") == [
+        ("Alan Reyes", "mentor", 15)
+    ]

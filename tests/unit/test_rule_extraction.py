@@ -684,3 +684,10 @@ def test_joining_an_organisation_after_a_window_naming_a_work_relation_is_work()
         context=("My friend Paul Brennan is moving to Galway.",),
     )
     assert not [f for f in EXTRACTOR.extract_one(message).facts if f.predicate == "employer"]
+
+
+def test_a_preposition_or_adverb_after_study_names_no_field() -> None:
+    for text in ("I study with music on all night.", "I study best in the early morning."):
+        assert not [f for f in facts(text) if f.predicate == "studies"], text
+    assert [f.value for f in facts("I study law.") if f.predicate == "studies"] == ["law"]
+    assert [f.value for f in facts("I'm studying to become a nurse.")] == ["to become a nurse"]

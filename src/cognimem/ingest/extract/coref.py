@@ -39,7 +39,7 @@ from typing import Literal
 
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.kinds import kind_of
-from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, REL, gated, icase
+from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, REL, TITLE, gated, icase
 from cognimem.ingest.extract.third_person import FRONT
 from cognimem.models.extraction import Link
 from cognimem.models.knowledge import EntityType as ET
@@ -133,7 +133,10 @@ _ROLE = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!\s*,?\s*{NAME1})(?!\s+(?:and|or
 
 # a person introduced with no fact: "my friend Bram", "Ottilie is such a kind person"
 _MY_REL_NAMED = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME})\b(?!')")
-_MY_NOUN_NAMED = icase(rf"\bmy\s+{MODS}(?P<noun>[a-z]+)\s*,?\s+(?P<v>{NAME})\b(?!')")
+# ... a name said as one, capital and small letters ("GP" is an abbreviation)
+_MY_NOUN_NAMED = icase(
+    rf"\bmy\s+{MODS}(?P<noun>[a-z]+)\s*,?\s+(?:{TITLE}\s+)?(?P<v>(?=(?-i:[A-Z][a-z])){NAME})\b(?!')"
+)
 _NAME_IS_A = icase(
     rf"^(?P<v>{NAME1})\s+(?:is|was)\s+(?:(?:such|really|truly|just|always|quite)\s+)?"
     r"an?\s+(?:[a-z-]+\s+){0,3}?(?P<noun>[a-z]+)\s*(?:[.!,;]|$)"
@@ -172,7 +175,11 @@ def introduced(sentence: str) -> list[tuple[str, str | None, int]]:
         # "my mentor Olusegun", "my trainer Kwabena": a noun naming a person first of all
         for said in _MY_NOUN_NAMED.finditer(sentence):
             noun = said["noun"].lower()
-            if noun not in vocab.RELATIONS and first_class(noun) == "person":
+            if (
+                noun not in vocab.RELATIONS
+                and first_class(noun) == "person"
+                and said["v"].lower() not in vocab.NOT_NAMES  # "my parents I ..."
+            ):
                 found.append((said["v"], noun, said.start("v")))
     m = _NAME_IS_A.match(sentence.strip()) if " a" in low else None
     if (

@@ -82,9 +82,15 @@ _STUDENT_AT = icase(
     rf"\b(?:I'm|I am|I was)\s+(?:an?\s+)?(?:[a-z-]+\s+){{0,2}}?student at\s+(?P<v>{ORG})|"
     rf"\bI (?:go to|attend|study at)\s+(?P<w>{ORG})"
 )
+# a field is a noun phrase: a preposition or an adverb after the verb names none ("I study
+# with music on", "at night", "late", "abroad")
+_NO_FIELD = (
+    r"(?!(?:for|hard|a lot|with|without|at|in|on|by|after|before|during|until|till|from|"
+    r"together|alone|late|early|all|every|online|abroad|best|better|more|less)\b)"
+)
 _STUDIES = icase(
     rf"\bI(?:'m| am)?\s+(?:studying|majoring in|study|doing (?:a|my) (?:degree|masters|"
-    rf"master's|PhD|phd|bachelor's|doctorate) in)\s+(?!for\b|hard\b|a lot\b)(?P<v>[a-z][a-z ]+?)"
+    rf"master's|PhD|phd|bachelor's|doctorate) in)\s+{_NO_FIELD}(?P<v>[a-z][a-z ]+?)"
     rf"(?=\s+(?:at|in)\b|[,.!;]|$)(?:\s+at\s+(?P<school>{ORG}))?"
 )
 _TO_BECOME = icase(r"to\s+(?:be|become)\s+(?P<role>.+)")
