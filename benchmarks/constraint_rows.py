@@ -38,7 +38,9 @@ def main(out: Path) -> None:
     for path in sets():
         rows = {}
         for row in load(path):
-            facts = extractor.extract_one(ExtractionInput(text=row.text, occurred_at=REFERENCE)).facts
+            facts = extractor.extract_one(
+                ExtractionInput(text=row.text, occurred_at=REFERENCE)
+            ).facts
             if row.constraint:
                 ok = recorded_by(row, facts) is not None
             else:

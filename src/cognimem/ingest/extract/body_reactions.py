@@ -23,7 +23,7 @@ from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.vocabulary import BODY_PARTS, CONDITIONS
 from cognimem.text.tokens import words
 
-__all__ = ["BODY_WORDS", "body_reaction"]
+__all__ = ["BODY_WORDS", "body_reaction", "is_symptom"]
 
 # the words without one of which no form here can match
 BODY_WORDS = frozenset(
@@ -78,3 +78,11 @@ def body_reaction(said: str) -> str | None:
         return None
     what = m.group("what")
     return f"{m.group('keep').lower()} {what}" if m.group("keep") else what
+
+
+_A_SYMPTOM = icase(rf"^{_SYMPTOM}$")
+
+
+def is_symptom(word: str) -> bool:
+    """Whether ``word`` names a symptom or a condition ("sick", "dizzy", "asthma")."""
+    return _A_SYMPTOM.match(word) is not None

@@ -53,6 +53,7 @@ from cognimem.ingest.extract.habit_verbs import PAST_WORDS, framed_verb, present
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, ONLY_NOT_CHOICE, gated, icase
+from cognimem.ingest.extract.rated_stances import rated_hint
 from cognimem.ingest.extract.specified_likes import specified_love
 from cognimem.ingest.extract.stance_forms import (
     LIST,
@@ -120,8 +121,8 @@ _AGAINST = icase(
     rf"impose|intrude|pry|rush|push|overstep|overdo|miss|forget|be|upset|offend|keep you|let|"
     rf"[a-z]+\s+(?:them|him|her|anyone|anybody|everyone|it|that|this)\b)\b)|"
     rf"get (?:on|along) with|believe in|"
-    rf"trust|do|allow|use|buy|touch)|have (?:no|zero|little|absolutely no) (?:interest|"
-    rf"patience|tolerance|appetite|love) (?:in|for)|swore off|have (?:(?:completely|totally|"
+    rf"trust|do|allow|use|buy|touch)|have (?:no|zero|little|absolutely no) (?:"
+    rf"patience|tolerance|appetite) (?:in|for)|swore off|have (?:(?:completely|totally|"
     rf"really|a bit)\s+)?(?:gone|sworn)\s+(?:right\s+)?off|prefer not to|'d prefer not to|"
     rf"would prefer not to|'d rather not|would rather not|"
     rf"'d sooner not|refuse to|won't(?! be\b)|will never|"
@@ -331,7 +332,7 @@ class ChoiceReader(Collector):
 
     def _may_choose(self, c: Clause) -> bool:
         """Whether :meth:`_choice` can read ``c``: a marker word, or a frame."""
-        return self._framed(c) or not c.words.isdisjoint(_HINT_WORDS)
+        return self._framed(c) or not c.words.isdisjoint(_HINT_WORDS) or rated_hint(c.words)
 
     def _framed(self, c: Clause) -> bool:
         return (

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.body_reactions import BODY_WORDS, body_reaction
 from cognimem.ingest.extract.patterns import gated, icase
+from cognimem.ingest.extract.rated_stances import rated_stance
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
 from cognimem.ingest.extract.top_likes import TOP_WORDS, top_like
 from cognimem.ingest.extract.vocabulary import BODY_PARTS
@@ -84,4 +85,6 @@ def like_form(said: str) -> tuple[str, bool] | None:
     if m and names_a_thing(rest := liked_object(m.group("rest"))):
         return rest, True
     top = top_like(said)  # "X is my absolute favourite", "I like to keep X"
-    return (top, True) if top is not None else None
+    if top is not None:
+        return top, True
+    return rated_stance(said)  # "I find X distracting", "I'm not fond of X"

@@ -76,9 +76,8 @@ _NO_REASON_LEAD = icase(
     r"with\s+(?:that|this)\b)"
 )
 _NEGATIVE_JUDGEMENT = (
-    r"(?:boring|dull|tedious|exhausting|draining|tiring|stressful|annoying|irritating|"
-    r"overwhelming|distracting|uncomfortable|unbearable|pointless|off-putting|awkward|"
-    r"depressing|overrated|miserable|intimidating|daunting|a chore|a pain|a drag|a slog|"
+    r"(?:boring|tedious|draining|tiring|overwhelming|distracting|unbearable|pointless|"
+    r"off-putting|awkward|overrated|daunting|a chore|a pain|a drag|a slog|"
     r"too\s+[a-z]+)"
 )
 # "I've always hated X", "I've never cared for X"
