@@ -403,43 +403,52 @@ def tells_a_habit(text: str) -> bool:
 
 
 # a date just after a habit ("every year in June", "weekly on Tuesday") or just before
-# "of every month" ("on the 1st of each month") is a habit's too
+# one ("on the 1st of each month", "the first weekend of December every year") is a
+# habit's too
 _AFTER_HABIT = re.compile(r"\s*(?:in|on|at|during)?\s*$", re.IGNORECASE)
-_OF_EVERY = re.compile(r"\s*of\s+(?:each|every)\s+(?:week|month|year)\b", re.IGNORECASE)
-# "usually", "normally", "tend to": the times after them in their clause are a habit's,
-# unless told from today or with a year ("we usually go in May, but last May ...")
+_BEFORE_HABIT = re.compile(r"\s*(?:of\s+)?", re.IGNORECASE)
+# "usually", "always", "tend to": the times after them in their clause are a habit's, and
+# a time that opens the clause before its subject ("On Boxing Day we always go"), unless
+# told from today or with a year ("we usually go in May, but last May ...")
 _USUALLY = re.compile(
-    r"\b(?:usually|normally|generally|typically|tends?\s+to|tended\s+to)\b", re.IGNORECASE
+    r"\b(?:usually|always|normally|generally|typically|tends?\s+to|tended\s+to)\b",
+    re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(r"[^,;.!?]*?(?<!\bbut)", re.IGNORECASE)
+_OPENS_CLAUSE = re.compile(r"(?:^|[,;.!?:]\s*)(?:(?:on|at|in|over|during)\s+)?$", re.IGNORECASE)
+_SUBJECT = re.compile(r",?\s+(?:(?!(?:and|but|or|so|when|if)\b)[\w']+\s+){1,2}", re.IGNORECASE)
 _DATED = re.compile(
     r"\b(?:this|last|next|coming|past|ago|today|tonight|yesterday|tomorrow|\d{4})\b",
     re.IGNORECASE,
 )
 HABIT_WORDS = frozenset({"every", "each", "weekly", "daily", "monthly", "yearly", "annually"})
 HABIT_WORDS |= {"nightly", "usually", "normally", "generally", "typically", "tend", "tends"}
-HABIT_WORDS |= {"tended"}
+HABIT_WORDS |= {"tended", "always"}
 
 
 def habits(text: str, kept: list[TimeMention]) -> list[TimeMention]:
     """``kept`` without the times inside a habit ("every Monday and Wednesday", "each
     summer", "every year in June", "on the 1st of each month"): a habit has no date."""
     found = [m.span() for m in _HABIT.finditer(text)]
-    usual = [m.end() for m in _USUALLY.finditer(text)]
+    usual = [m.span() for m in _USUALLY.finditer(text)]
     out = []
     for k in kept:
         if any(lo < k.span[1] and k.span[0] < hi for lo, hi in found):
             continue
         if _DATED.search(k.text) is None and any(
-            hi <= k.span[0] and _SAME_CLAUSE.fullmatch(text, hi, k.span[0]) for hi in usual
+            (hi <= k.span[0] and _SAME_CLAUSE.fullmatch(text, hi, k.span[0]))
+            or (
+                _SUBJECT.fullmatch(text, k.span[1], lo) and _OPENS_CLAUSE.search(text, 0, k.span[0])
+            )
+            for lo, hi in usual
         ):
-            continue  # "we usually skip it at the weekend": the habit's time, no date
+            continue  # "we usually skip it at the weekend", "On Sundays we always ...": no date
         # a span "since" after a habit is the span it holds ("every week since May")
         if not k.text.lower().startswith("since") and any(
             hi <= k.span[0] and _AFTER_HABIT.fullmatch(text, hi, k.span[0]) for _, hi in found
         ):
             continue
-        if _OF_EVERY.match(text, k.span[1]):
+        if any(_BEFORE_HABIT.fullmatch(text, k.span[1], lo) for lo, _ in found):
             continue
         out.append(k)
     return out
