@@ -47,6 +47,9 @@ def test_a_time_just_before_a_habit_is_a_habit(text: str) -> None:
         # "always" later in another clause, or after "and": the time is dated
         ("We met on Friday and I have always liked her.", d(2024, 6, 7)),
         ("I saw her on Friday, she always looks tired.", d(2024, 6, 7)),
+        # "always" after have / has / had tells of no habit
+        ("I have always wanted to go to Japan in May.", d(2024, 5, 1)),
+        ("She has always said she met him in March.", d(2024, 3, 1)),
         # told from today or with a year, before "always": dated
         ("Last Christmas we always stayed in.", d(2023, 12, 25)),
         ("In 2019 we always went camping.", d(2019, 1, 1)),

@@ -411,7 +411,8 @@ _BEFORE_HABIT = re.compile(r"\s*(?:of\s+)?", re.IGNORECASE)
 # a time that opens the clause before its subject ("On Boxing Day we always go"), unless
 # told from today or with a year ("we usually go in May, but last May ...")
 _USUALLY = re.compile(
-    r"\b(?:usually|always|normally|generally|typically|tends?\s+to|tended\s+to)\b",
+    r"\b(?:usually|normally|generally|typically|tends?\s+to|tended\s+to|"
+    r"(?<!ve\s)(?<!has\s)(?<!had\s)always)\b",  # "I've always wanted to ... in May": no habit
     re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(r"[^,;.!?]*?(?<!\bbut)", re.IGNORECASE)
