@@ -7,7 +7,7 @@ wheel ships it (``vaderSentiment/vader_lexicon.txt``):
 
 One line per word of letters (an apostrophe or a hyphen inside allowed; no emoticons):
 the word, a tab and its mean valence from -4 (most negative) to +4, as rated by ten
-people. What it is used for is :mod:`cognimem.ingest.extract.ordeals`.
+people. It is read by :mod:`cognimem.text.valence`.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from cognimem.ingest.extract.ordeals import likes_an_ordeal, valence
+from cognimem.ingest.extract.ordeals import likes_an_ordeal
 from cognimem.text.noun_roots import is_ordeal
+from cognimem.text.valence import valence
 from tests.unit.test_figures_of_speech import read
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from cognimem.ingest.extract.ordeals import valence
+from cognimem.text.valence import valence
 
 __all__ = ["is_appraisal"]
 

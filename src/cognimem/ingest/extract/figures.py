@@ -39,7 +39,6 @@ import re
 from dataclasses import dataclass
 
 from cognimem.ingest.extract import vocabulary as vocab
-from cognimem.ingest.extract.ordeals import valence
 from cognimem.text.noun_roots import (
     is_field_of_knowledge,
     is_no_home,
@@ -48,6 +47,7 @@ from cognimem.text.noun_roots import (
 )
 from cognimem.text.noun_senses import first_class, noun_classes
 from cognimem.text.tokens import words
+from cognimem.text.valence import valence
 
 __all__ = ["Copula", "copula", "is_figure", "kind_owned", "no_allergen"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from cognimem.ingest.extract.ordeals import valence
 from cognimem.ingest.extract.patterns import REASON_WORD, icase
+from cognimem.text.valence import valence
 
 __all__ = ["mocks"]
 

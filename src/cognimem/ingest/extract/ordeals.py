@@ -28,24 +28,20 @@ positive ("I love doing my own taxes, it's like a puzzle"), is meant: sarcasm do
 explain itself. A state said of the speaker is no evidence, even one VADER rates
 negative ("being alone", "getting lost", "being scared" are liked as often as "being
 stuck" is not), nor is a name, a capitalised word ("a huge fan of Sting"); a word
-before the head only describes it ("sad songs", "true crime podcasts"). The valence table
-ships with the package (``text/data/valence.tsv.gz``, built by
-``scripts/build_valence.py`` from the VADER lexicon; licence in ``text/data/NOTICE``)
-and is read once, on first use; nothing is fetched.
+before the head only describes it ("sad songs", "true crime podcasts"). Valence is
+VADER's, from :mod:`cognimem.text.valence`.
 """
 
 from __future__ import annotations
 
-import gzip
 import re
-from functools import cache
-from importlib import resources
 
 from cognimem.ingest.extract.patterns import REASON_WORD, icase
 from cognimem.text.noun_roots import is_ordeal
 from cognimem.text.noun_senses import first_class
+from cognimem.text.valence import valence
 
-__all__ = ["likes_an_ordeal", "valence"]
+__all__ = ["likes_an_ordeal"]
 
 _ADVERB = (
     r"(?:just|really|absolutely|simply|totally|truly|so+|do|genuinely|sure|certainly|"
@@ -90,27 +86,6 @@ _LIGHT = frozenset({"doing", "paying", "having", "getting", "catching", "filing"
 _CHOSEN_WAIT = frozenset({"until", "till", "to"})
 _NEGATIVE = -1.0  # VADER: "cancelled" -1.0, "ignored" -1.3, "sick" -2.3
 _POSITIVE = 1.0  # "good" 1.9, "fun" 2.3
-
-
-@cache
-def _table() -> dict[str, float]:
-    raw = resources.files("cognimem.text").joinpath("data", "valence.tsv.gz").read_bytes()
-    out: dict[str, float] = {}
-    for line in gzip.decompress(raw).decode("utf-8").splitlines():
-        word, mean = line.split("\t")
-        out[word] = float(mean)
-    return out
-
-
-def valence(word: str) -> float:
-    """VADER's mean valence of ``word`` (or of it without a plural or third-person
-    "-s"), from -4 to +4; 0.0 when the lexicon does not rate it."""
-    table = _table()
-    low = word.lower()
-    found = table.get(low)
-    if found is None and low.endswith("s"):
-        found = table.get(low[:-1])
-    return found or 0.0
 
 
 def _head_is_ordeal(run: str, light: bool) -> bool:

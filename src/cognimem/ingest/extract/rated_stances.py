@@ -24,9 +24,9 @@ symptom a thing gives ("Dairy makes me feel sick") is a causal fact, not a stanc
 from __future__ import annotations
 
 from cognimem.ingest.extract.body_reactions import is_symptom
-from cognimem.ingest.extract.ordeals import valence
 from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.strong_likes import names_a_thing
+from cognimem.text.valence import valence
 
 __all__ = ["RATED", "rated_hint", "rated_stance"]
 
