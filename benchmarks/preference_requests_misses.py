@@ -45,7 +45,6 @@ gives the numbers).
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 from collections import Counter
@@ -75,18 +74,6 @@ def load(folders: Sequence[Path]) -> dict[str, list[Record]]:
     }
 
 
-def _every(config: ProfileConfig) -> ProfileConfig:
-    """The ranking with nothing cut: every live entry, by score."""
-    return replace(
-        config,
-        within=math.inf,
-        stand_out=None,
-        then_stand_out=None,
-        evidence_floor=-math.inf,
-        topic_exempt=False,
-    )
-
-
 def _cue_entry(profile: Profile, cue: str) -> int | None:
     return next((i for i, s in enumerate(profile.entries) if cue in s.event_ids()), None)
 
@@ -105,7 +92,7 @@ def _miss_class(record: Record) -> tuple[str, tuple[int, int, int] | None]:
     if at is None:
         return "not recorded", None
     semantic, area, tagged, when, config, *shares = inputs
-    ranked = profile_choose.choose(profile, semantic, area, tagged, when, _every(config), *shares)
+    ranked = profile_choose.choose(profile, semantic, area, tagged, when, pr.uncut(config), *shares)
     place = next((i for i, e in enumerate(ranked) if e.standing is profile.entries[at]), None)
     if place is None:
         return "stale or no evidence", None
@@ -269,7 +256,7 @@ def closefloor(z: float) -> Lever:
     def make(call: Record) -> Choose:
         def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
             config: ProfileConfig = inputs[4]
-            every = profile_choose.choose(profile, *inputs[:4], _every(config), *inputs[5:])
+            every = profile_choose.choose(profile, *inputs[:4], pr.uncut(config), *inputs[5:])
             close = [e.signals["semantic"] for e in every]
             if not close:
                 return []

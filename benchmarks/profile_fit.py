@@ -287,15 +287,7 @@ class CrossEncoded:
                 self.model = build_cross_encoder("ms-marco-l12")
             call = record["calls"][0]
             profile, inputs = call["profile"], call["inputs"]
-            every = replace(
-                inputs[4],
-                within=np.inf,
-                stand_out=None,
-                then_stand_out=None,
-                evidence_floor=-np.inf,
-                topic_exempt=False,
-            )
-            ranked = profile_choose.choose(profile, *inputs[:4], every, *inputs[5:])
+            ranked = pr.every_entry(profile, inputs)
             at = {id(s): i for i, s in enumerate(profile.entries)}
             top = [at[id(e.standing)] for e in ranked[: self.top]]
             texts = [profile.entries[i].fact.text for i in top]

@@ -49,7 +49,7 @@ import numpy as np
 import cognimem.recall.profile_read as profile_read
 from cognimem.providers.onnx import OnnxMiniLMEmbedder
 from cognimem.recall import profile_choose
-from cognimem.recall.profile import Profile, ProfileEntry
+from cognimem.recall.profile import Profile, ProfileConfig, ProfileEntry
 from cognimem.recall.profile_consolidate import crowding_of
 from cognimem.recall.profile_read import entries_in_turn
 from cognimem.text.areas import AREA_PHRASES, AREAS, area_shares, areas_of_tags
@@ -225,6 +225,23 @@ def evaluate(data: dict[str, list[Record]], choose: Choose, label: str) -> str:
 
 
 # -- levers ---------------------------------------------------------------------------
+
+
+def uncut(config: ProfileConfig) -> ProfileConfig:
+    """The ranking with nothing cut: every live entry, by score."""
+    return replace(
+        config,
+        within=np.inf,
+        stand_out=None,
+        then_stand_out=None,
+        evidence_floor=-np.inf,
+        topic_exempt=False,
+    )
+
+
+def every_entry(profile: Profile, inputs: Sequence[Any]) -> list[ProfileEntry]:
+    """Every live entry of a captured choice's ``inputs``, scored, with no floor."""
+    return profile_choose.choose(profile, *inputs[:4], uncut(inputs[4]), *inputs[5:])
 
 
 def one_message(profile: Profile) -> np.ndarray:

@@ -122,33 +122,11 @@ def spread_margin(k: float) -> Choose:
         out = profile_choose.choose(profile, *inputs)
         if len(out) < 2:
             return out
-        config = inputs[4]
-        loose = replace(
-            config,
-            within=np.inf,
-            stand_out=None,
-            then_stand_out=None,
-            evidence_floor=-np.inf,
-            topic_exempt=False,
-        )
-        every = profile_choose.choose(profile, *inputs[:4], loose, *inputs[5:])
+        every = pr.every_entry(profile, inputs)
         spread = float(np.std([e.score for e in every]))
         return [e for e in out if e.score >= out[0].score - k * spread]
 
     return choose
-
-
-def _every(profile: Profile, inputs: tuple[Any, ...]) -> list[ProfileEntry]:
-    """Every live entry, scored, with no floor."""
-    loose = replace(
-        inputs[4],
-        within=np.inf,
-        stand_out=None,
-        then_stand_out=None,
-        evidence_floor=-np.inf,
-        topic_exempt=False,
-    )
-    return profile_choose.choose(profile, *inputs[:4], loose, *inputs[5:])
 
 
 def and_close(k: float) -> Choose:
@@ -159,7 +137,7 @@ def and_close(k: float) -> Choose:
         out = profile_choose.choose(profile, *inputs)
         if len(out) < 2:
             return out
-        close = np.array([e.signals["semantic"] for e in _every(profile, inputs)])
+        close = np.array([e.signals["semantic"] for e in pr.every_entry(profile, inputs)])
         floor = float(close.mean() + k * close.std())
         return out[:1] + [e for e in out[1:] if e.signals["semantic"] >= floor]
 
