@@ -66,18 +66,6 @@ Choose = Callable[..., list[ProfileEntry]]
 Lever = Callable[[Record], Choose]  # a choose per captured profile call
 
 
-def load(folders: Sequence[Path]) -> dict[str, list[Record]]:
-    return {
-        path.stem: pr.first_reads(path)
-        for folder in folders
-        for path in sorted(folder.glob("*.pkl"))
-    }
-
-
-def _cue_entry(profile: Profile, cue: str) -> int | None:
-    return next((i for i, s in enumerate(profile.entries) if cue in s.event_ids()), None)
-
-
 def _rank(values: np.ndarray, at: int) -> int:
     return int((values > values[at]).sum()) + 1
 
@@ -88,7 +76,7 @@ def _miss_class(record: Record) -> tuple[str, tuple[int, int, int] | None]:
         return "not a decision", None
     call = record["calls"][0]
     profile, inputs = call["profile"], call["inputs"]
-    at = _cue_entry(profile, record["cue"])
+    at = pr.cue_entry(profile, record["cue"])
     if at is None:
         return "not recorded", None
     semantic, area, tagged, when, config, *shares = inputs
@@ -160,7 +148,7 @@ def views(data: dict[str, list[Record]], half: str) -> None:
             if record["split"] != half or not record["calls"] or record["calls"][0]["qvec"] is None:
                 continue
             call = record["calls"][0]
-            at = _cue_entry(call["profile"], record["cue"])
+            at = pr.cue_entry(call["profile"], record["cue"])
             if at is None:
                 continue
             texts = [s.fact.text for s in call["profile"].entries]
@@ -324,7 +312,7 @@ def main() -> None:
     parser.add_argument("--half", choices=("tune", "check"), default="tune")
     parser.add_argument("--lever", action="append", default=[], choices=list(LEVERS))
     args = parser.parse_args()
-    data = load(args.folders)
+    data = pr.first_reads_of(args.folders)
     if args.what == "classes":
         classes(data, args.half)
     elif args.what == "views":

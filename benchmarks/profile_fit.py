@@ -68,18 +68,6 @@ SIGNALS = (
 EXTRA = ("above_nearest",)
 
 
-def load(folders: Sequence[Path]) -> dict[str, list[Record]]:
-    return {
-        path.stem: pr.first_reads(path)
-        for folder in folders
-        for path in sorted(folder.glob("*.pkl"))
-    }
-
-
-def _cue_entry(profile: Profile, cue: str) -> int | None:
-    return next((i for i, s in enumerate(profile.entries) if cue in s.event_ids()), None)
-
-
 def features(call: Record, extra: bool) -> tuple[np.ndarray, np.ndarray]:
     """Per entry of the call's profile: its signals (the statement that ranks it under
     the call's config) and whether it is a candidate (live, with evidence)."""
@@ -139,7 +127,7 @@ def groups(
             if record["split"] != half or not record["calls"]:
                 continue
             call = record["calls"][0]
-            at = _cue_entry(call["profile"], record["cue"])
+            at = pr.cue_entry(call["profile"], record["cue"])
             if at is None:
                 continue
             x, candidate = features(call, extra)
@@ -371,7 +359,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=12)
     parser.add_argument("--ce-cache", type=Path, default=Path("/tmp/profile_fit_ce.pkl"))
     args = parser.parse_args()
-    data = load([args.folder])
+    data = pr.first_reads_of([args.folder])
     if args.what == "fit":
         run_fit(data, args.ridge, args.extra, args.fix)
         return

@@ -169,6 +169,19 @@ def first_reads(path: Path) -> list[Record]:
     return list(first.values())
 
 
+def first_reads_of(folders: Sequence[Path]) -> dict[str, list[Record]]:
+    """Each set's first reads (:func:`first_reads`), by the capture's file stem, from
+    every ``*.pkl`` of ``folders``."""
+    return {
+        path.stem: first_reads(path) for folder in folders for path in sorted(folder.glob("*.pkl"))
+    }
+
+
+def cue_entry(profile: Profile, cue: str) -> int | None:
+    """Where the entry drawn from the event ``cue`` stands in ``profile``, if any."""
+    return next((i for i, s in enumerate(profile.entries) if cue in s.event_ids()), None)
+
+
 def load(folder: Path) -> dict[str, list[Record]]:
     return {
         name: first_reads(folder / f"{name}.pkl")
