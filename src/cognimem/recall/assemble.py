@@ -35,6 +35,7 @@ from cognimem.models.packets import (
 )
 from cognimem.recall.constraints import Scored, SectionConfig
 from cognimem.recall.profile import ProfileChoice, ProfileConfig, ProfileEntry, Standing
+from cognimem.recall.rounding import round_places
 
 Counter = Callable[[str], int]
 # a ranked row's signals, or what makes them: only the rows that become packet items
@@ -57,7 +58,7 @@ def entry(scored: Scored, now: datetime) -> FactEntry:
         polarity=f.polarity,
         scope_tags=f.scope_tags,
         confidence=f.confidence,
-        effective_confidence=round(effective_confidence(f, now), 4),
+        effective_confidence=round_places(effective_confidence(f, now), 4),
         score=scored.score,
         signals=scored.signals,
         valid_from=f.valid_from,
@@ -73,8 +74,8 @@ def packet_item(item: MemoryItem, score: float, signals: dict[str, float]) -> Pa
         id=item.id,
         text=item.text,
         kind=item.kind,
-        score=round(score, 6),
-        signals={k: round(v, 6) for k, v in signals.items()},
+        score=round_places(score, 6),
+        signals={k: round_places(v, 6) for k, v in signals.items()},
         occurred_at=item.occurred_at,
         event_start=item.event_start,
         event_end=item.event_end,
@@ -109,7 +110,7 @@ def standing_entry(
     """A profile entry as a section entry: the stance as last said, with the provenance
     of every statement merged into it."""
     shown = entry(Scored(s.fact, score, signals), now)
-    shown.effective_confidence = round(s.confidence_at(now), 4)
+    shown.effective_confidence = round_places(s.confidence_at(now), 4)
     shown.source_event_ids = s.event_ids()
     shown.item_ids = s.item_ids()
     return shown

@@ -46,6 +46,7 @@ from datetime import datetime
 from cognimem.models import ItemKind, MemoryItem
 from cognimem.models.items import utility
 from cognimem.recall.presets import HalfLives, RecallConfig
+from cognimem.recall.rounding import round_places
 
 # the runs of word characters longer than two (a run is matched whole or not at all)
 _LONG_WORD = re.compile(r"\w{3,}", re.UNICODE)
@@ -186,7 +187,9 @@ def rerank(
         # the weighted sum in ``SIGNALS``' order, as ``sum`` adds it
         score = sum([w * v for w, v in zip(weights, values, strict=True)])
         # most signals are 0.0, which rounding leaves as it is
-        rounded = {k: v if v == 0.0 else round(v, 4) for k, v in zip(SIGNALS, values, strict=True)}
+        rounded = {
+            k: v if v == 0.0 else round_places(v, 4) for k, v in zip(SIGNALS, values, strict=True)
+        }
         if c.stale_since is not None:
             score *= NO_LONGER_TRUE_FACTOR
             rounded["no_longer_true"] = 1.0
