@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
-from cognimem.text.speech import asks, filler, is_phatic, states_then_asks
+from cognimem.text.speech import PHATIC_WORDS, asks, filler, is_phatic, states_then_asks
 
 
 @pytest.mark.parametrize(
@@ -79,3 +82,15 @@ def test_a_statement_of_ones_own_doings_with_a_tag_states(text: str) -> None:
 def test_a_question_or_a_reaction_with_a_tag_only_asks(text: str) -> None:
     assert not states_then_asks(text)
     assert filler(text) == "question"
+
+
+def test_a_text_is_phatic_exactly_when_every_word_is() -> None:
+    """The first word decides a text that does not open phatic; the others are read
+    only after it: the answer is every word's, on texts built of both kinds."""
+    rng = random.Random(35)
+    words = [*sorted(PHATIC_WORDS)[:40], "Dog", "went", "I'm", "lake", "x1", "'s"]
+    for _ in range(5_000):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 5)))
+        text += rng.choice(["", "!", "?", " 🙂", ", ok"])
+        every = all(w.lower() in PHATIC_WORDS for w in re.findall(r"[A-Za-z0-9']+", text))
+        assert is_phatic(text) is every, text

@@ -87,8 +87,14 @@ def states_then_asks(sentence: str) -> bool:
 
 def is_phatic(text: str) -> bool:
     """Whether every word of ``text`` greets, thanks, acknowledges or laughs (a text
-    with no word at all, an emoji, counts too)."""
-    return all(w.lower() in PHATIC_WORDS for w in _WORD.findall(text))
+    with no word at all, an emoji, counts too). The first word alone decides most texts
+    (a memory's first word is seldom phatic): the rest are listed only after it."""
+    first = _WORD.search(text)
+    if first is None:
+        return True
+    if first[0].lower() not in PHATIC_WORDS:
+        return False
+    return all(w.lower() in PHATIC_WORDS for w in _WORD.findall(text, first.end()))
 
 
 def filler(text: str) -> Filler | None:
