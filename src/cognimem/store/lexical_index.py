@@ -412,7 +412,7 @@ def rare_first_scores(
             return None
         if idx.size < limit:
             continue
-        scores = _scores_of(idx, held, view)
+        scores = full_scores(idx, held, view)
         kth = np.partition(scores, idx.size - limit)[idx.size - limit]
         rest = sum(ceilings[j] for j in by_weight[count:])
         # a margin for rounding: the bound must hold for the computed numbers too
@@ -421,19 +421,25 @@ def rare_first_scores(
     return None
 
 
-def _scores_of(idx: np.ndarray, held: list[HeldTerm], view: FilterView) -> np.ndarray:
+def full_scores(idx: np.ndarray, held: list[HeldTerm], view: FilterView) -> np.ndarray:
     """Full scores of the allowed rows ``idx`` (ascending): every term's gain looked up
-    in its postings, added in query order (the sums the full search makes)."""
+    in its postings, added in query order (the sums the full search makes). The shorter
+    of the two sorted lists is looked up in the longer (a rare term's few rows among
+    ``idx``, ``idx`` among a common term's), and a gain is added to the rows holding the
+    term alone (the others would add 0.0 to a sum of non-negative gains: the same)."""
     scores = np.zeros(idx.size, dtype=np.float64)
     for t in held:
-        pos = np.minimum(np.searchsorted(t.at, idx), t.at.size - 1)
-        hit = np.flatnonzero(t.at[pos] == idx)
+        if t.at.size < idx.size:  # the term's rows found among ``idx``
+            pos = np.minimum(np.searchsorted(idx, t.at), idx.size - 1)
+            found = np.flatnonzero(idx[pos] == t.at)
+            hit, counts = pos[found], t.counts[found]
+        else:  # ``idx``'s rows found among the term's
+            pos = np.minimum(np.searchsorted(t.at, idx), t.at.size - 1)
+            hit = np.flatnonzero(t.at[pos] == idx)
+            counts = t.counts[pos[hit]]
         if hit.size == 0:
             continue
-        counts = t.counts[pos[hit]]
-        gain = np.zeros(idx.size, dtype=np.float64)
-        gain[hit] = t.idf * counts * (K1 + 1) / (counts + view.norm[idx[hit]])
-        scores += gain
+        scores[hit] += t.idf * counts * (K1 + 1) / (counts + view.norm[idx[hit]])
     return scores
 
 

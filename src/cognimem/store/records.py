@@ -9,6 +9,7 @@ datetime), so every converter takes that decoder (``sqlite.rows.decode_time``,
 from __future__ import annotations
 
 import json
+import json.scanner
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from enum import Enum
@@ -243,15 +244,31 @@ def scope_filter(
 
 def _json_list(text: str) -> list[Any]:
     """A JSON array column; the empty one (most rows' entities and ids) without a parse."""
-    return [] if text == "[]" else _parse(text)
+    return [] if text == "[]" else parse_json(text)
 
 
 def _json_object(text: str) -> dict[str, Any]:
     """A JSON object column; the empty one (most rows' metadata) without a parse."""
-    return {} if text == "{}" else _parse(text)
+    return {} if text == "{}" else parse_json(text)
 
 
-_parse = json.JSONDecoder().decode  # ``json.loads`` of a str, without its checks
+_DECODER = json.JSONDecoder()
+_decode = _DECODER.decode
+# the scanner ``JSONDecoder`` makes itself (typeshed types its argument as a scanner, not
+# the decoder whose settings it reads)
+_scan = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads`` of a str: the scanner alone when the value fills the text (a
+    column ``json.dumps`` wrote), else ``JSONDecoder.decode`` (which skips surrounding
+    whitespace and raises as ``json.loads`` does). ``decode`` wraps the same scan in two
+    whitespace matches and two calls (~2 of its ~2.5 microseconds a column)."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        return _decode(text)
+    return value if end == len(text) else _decode(text)
 
 
 def _required(time: TimeDecoder, value: Any) -> datetime:
