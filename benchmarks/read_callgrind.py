@@ -6,21 +6,34 @@ run under ``valgrind --tool=callgrind``; then, in the same process, the same onn
 session embedding the same questions alone (its own model call, past the embedding
 cache), so the query embedding's instructions cancel out of the difference.
 Instruction counts do not depend on the machine's load, unlike CPU time on a shared
-machine: the same tree, data and ``PYTHONHASHSEED`` give nearly the same count run
-after run (``read_profile.md`` gives how near), so two trees are compared by their
-counts, one run each, whatever else the machine is doing.
+machine, so two trees are compared by their counts, one run each, whatever else the
+machine is doing. **But only the first reads are clean**: in the round of 2026-12-01
+(``read_profile.md``) the first four reads after a warm-up of five gave the same counts
+in two runs of a tree to 0.01-0.34 %, and from the fifth read on, work of some other
+thread, whose start follows the wall clock (a read takes ~1 s under callgrind), fell in
+the reads' and the bare embeddings' dumps (up to 10x a read's count), so the medians and
+means below and every bare embedding's count then were not the read's own. Compare
+trees question by question on those first reads (every read's count is printed and
+kept in ``--out``) until that thread is found and waited for.
 
-The child marks the phases by calling ``os.getppid`` (its C function, ``os_getppid``, is
-run by nothing else here), and callgrind dumps its counts before each call
-(``--dump-before=os_getppid``): the second dump holds the reads, the third the bare
-embeddings. Per read it reports the reads' instructions minus the bare embeddings', and
-where they went by shared object (libpython, SQLite, onnxruntime, numpy, pydantic's
-core, ...), self cost. Under callgrind a read takes ~1 s (threads run one at a time).
+The child calls ``os.getppid`` (its C function, ``os_getppid``, is run by nothing else
+here) before every read and every bare embedding, and callgrind dumps its counts before
+each call (``--dump-before=os_getppid``): one dump a read, one an embedding. It reports
+the median over the questions of a read's instructions minus its question's bare
+embedding's (a median: the odd read that pays a full collection of the heap, tens of
+millions of instructions, moves the mean), the mean beside it, every read's count, and
+where the reads' and the embeddings' instructions went by shared object (libpython,
+SQLite, onnxruntime, numpy, ...), self cost, mean a read. Under callgrind a read takes
+~1 s (threads run one at a time).
 
 Usage (from the repository root):
 
     python benchmarks/read_callgrind.py --db PATH [--tree . [--tree ../other]]
-        [--reads 20] [--warmup 10] [--user ID] [--out FILE.json]
+        [--reads 20] [--warmup 10] [--user ID] [--out FILE.json] [--keep DIR]
+    python benchmarks/read_callgrind.py --compare DIR [DIR ...] [--first 4] [--top 25]
+
+``--compare`` reads the dumps ``--keep`` kept (one directory a run: ``DIR/TREE``), the
+first half of the runs against the second.
 """
 
 from __future__ import annotations
@@ -31,6 +44,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,23 +75,25 @@ async def child(db: Path, reads: int, warmup: int, user: str | None) -> None:
             await cached.inner.embed([await fresh.next()], "query")
         wait_for_index(mem)
         questions = [await fresh.next() for _ in range(reads)]
-        os.getppid()  # marker: the reads begin
         for q in questions:
+            os.getppid()  # marker: a read begins
             await mem.read(q, user_id=user, limit=10, reference_time=REFERENCE)
-        os.getppid()  # marker: the bare embeddings begin
         for q in questions:  # the same texts: their embeddings' instructions cancel out
+            os.getppid()  # marker: a bare embedding begins
             await cached.inner.embed([q], "query")
         os.getppid()  # marker: the end
 
 
-def parse(path: Path) -> tuple[int, dict[str, int]]:
-    """A callgrind dump's total instructions and its self cost by shared object."""
-    names: dict[str, str] = {}
-    by_object: dict[str, int] = defaultdict(int)
+def self_costs(path: Path) -> tuple[int, dict[tuple[str, str], int]]:
+    """A callgrind dump's total instructions and its self cost by (shared object,
+    function)."""
+    objects: dict[str, str] = {}
+    functions: dict[str, str] = {}
+    costs: dict[tuple[str, str], int] = defaultdict(int)
     total = 0
-    current = "?"
+    obj, fn = "?", "?"
     skip_next = False
-    ref = re.compile(r"^(ob|cob)=\((\d+)\)(?: (.*))?$")
+    ref = re.compile(r"^(ob|cob|fn|cfn)=\((\d+)\)(?: (.*))?$")
     for line in path.read_text(errors="replace").splitlines():
         if line.startswith(("summary:", "totals:")):
             total = int(line.split()[1])
@@ -85,10 +101,13 @@ def parse(path: Path) -> tuple[int, dict[str, int]]:
         m = ref.match(line)
         if m:
             kind, num, name = m.groups()
+            names = objects if kind in ("ob", "cob") else functions
             if name:
                 names[num] = name
             if kind == "ob":
-                current = names.get(num, num)
+                obj = Path(objects.get(num, num)).name
+            elif kind == "fn":
+                fn = functions.get(num, num)
             continue
         if line.startswith("calls="):
             skip_next = True  # the next cost line is the call's inclusive cost
@@ -99,8 +118,53 @@ def parse(path: Path) -> tuple[int, dict[str, int]]:
                 continue
             parts = line.split()
             if len(parts) > 1:
-                by_object[Path(current).name] += int(parts[1])
+                costs[(obj, fn)] += int(parts[1])
+    return total, dict(costs)
+
+
+def parse(path: Path) -> tuple[int, dict[str, int]]:
+    """A callgrind dump's total instructions and its self cost by shared object."""
+    total, costs = self_costs(path)
+    by_object: dict[str, int] = defaultdict(int)
+    for (obj, _), cost in costs.items():
+        by_object[obj] += cost
     return total, dict(by_object)
+
+
+def compare(dirs: list[Path], first: int, top: int) -> None:
+    """The kept dumps of runs (``--keep``'s directories, one a run), reads 1 to
+    ``first``: each run's instructions a read, then self cost by shared object and the
+    functions that differ most between the first half of the runs and the second (say,
+    main's runs, then a branch's), mean a read."""
+    runs = []
+    for d in dirs:
+        dumps = sorted(d.glob("cg.*.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
+        reads = [self_costs(p) for p in dumps[1 : first + 1]]
+        costs: dict[tuple[str, str], float] = defaultdict(float)
+        for _, by in reads:
+            for key, cost in by.items():
+                costs[key] += cost / first
+        print(f"{d}: reads 1-{first}, thousands: {[round(r[0] / 1000) for r in reads]}")
+        runs.append(costs)
+    objects: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(runs))
+    for n, costs in enumerate(runs):
+        for (obj, _), cost in costs.items():
+            objects[obj][n] += cost
+    print("self cost by shared object, thousands a read (runs in order):")
+    for obj, row in sorted(objects.items(), key=lambda kv: -kv[1][0])[:top]:
+        print("  " + " ".join(f"{c / 1000:9.0f}" for c in row) + f"  {obj}")
+    keys = set().union(*runs)
+    half = max(len(runs) // 2, 1)
+    before, after = runs[:half], runs[half:] or runs[:half]
+
+    def mean(group: list[dict[tuple[str, str], float]], k: tuple[str, str]) -> float:
+        return sum(r.get(k, 0.0) for r in group) / len(group)
+
+    change = {k: mean(after, k) - mean(before, k) for k in keys}
+    print("functions, self cost, thousands a read (runs in order), most changed first:")
+    for k in sorted(keys, key=lambda k: (change[k], -mean(before, k)))[:top]:
+        row = " ".join(f"{r.get(k, 0.0) / 1000:9.0f}" for r in runs)
+        print(f"  {row}  {k[0][:28]} {k[1][:80]}")
 
 
 def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -133,41 +197,61 @@ def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict
     ]
     subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     dumps = sorted(out.glob("cg.*.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
-    if len(dumps) < 3:
+    n = args.reads
+    if len(dumps) < 2 * n + 1:
         raise RuntimeError(f"expected the markers' dumps, found {[d.name for d in dumps]}")
     if args.keep:
         keep = args.keep / tree.name
         keep.mkdir(parents=True, exist_ok=True)
         for d in dumps:
             shutil.copy(d, keep / d.name)
-    reads_total, reads_by = parse(dumps[1])  # dump 1: before the 2nd marker = the reads
-    embeds_total, embeds_by = parse(dumps[2])
-    n = args.reads
-    objects = sorted(set(reads_by) | set(embeds_by), key=lambda o: -reads_by.get(o, 0))
+    # dump 0: start-up and warm-up; then one dump a read, one a bare embedding (the
+    # last, at exit, has no number)
+    reads = [parse(d) for d in dumps[1 : n + 1]]
+    embeds = [parse(d) for d in dumps[n + 1 : 2 * n + 1]]
+    beyond = [r[0] - e[0] for r, e in zip(reads, embeds, strict=True)]
+    by_object: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (_, read_by), (_, embed_by) in zip(reads, embeds, strict=True):
+        for o, cost in read_by.items():
+            by_object[o][0] += cost
+        for o, cost in embed_by.items():
+            by_object[o][1] += cost
+    objects = sorted(by_object, key=lambda o: -by_object[o][0])
     return {
         "reads": n,
-        "read_instructions_k": round(reads_total / n / 1000),
-        "embedding_instructions_k": round(embeds_total / n / 1000),
-        "beyond_embedding_k": round((reads_total - embeds_total) / n / 1000),
-        "by_object_k": {
-            o: [round(reads_by.get(o, 0) / n / 1000), round(embeds_by.get(o, 0) / n / 1000)]
+        "read_instructions_k": [round(r[0] / 1000) for r in reads],
+        "embedding_instructions_k": [round(e[0] / 1000) for e in embeds],
+        "read_median_k": round(statistics.median(r[0] for r in reads) / 1000),
+        "embedding_median_k": round(statistics.median(e[0] for e in embeds) / 1000),
+        "beyond_embedding_median_k": round(statistics.median(beyond) / 1000),
+        "beyond_embedding_mean_k": round(statistics.fmean(beyond) / 1000),
+        "by_object_mean_k": {
+            o: [round(by_object[o][0] / n / 1000), round(by_object[o][1] / n / 1000)]
             for o in objects
-            if reads_by.get(o, 0) + embeds_by.get(o, 0) > n * 5000
+            if sum(by_object[o]) > n * 5000
         },
     }
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", type=Path, required=True)
+    p.add_argument("--db", type=Path)
     p.add_argument("--tree", type=Path, action="append")
     p.add_argument("--reads", type=int, default=20)
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--user")
     p.add_argument("--out", type=Path)
     p.add_argument("--keep", type=Path, help="copy the callgrind dumps here")
+    p.add_argument("--compare", type=Path, nargs="+", help="kept dump directories")
+    p.add_argument("--first", type=int, default=4, help="reads --compare takes")
+    p.add_argument("--top", type=int, default=25)
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.compare:
+        compare(args.compare, args.first, args.top)
+        return
+    if args.db is None:
+        p.error("--db is required")
     if args.child:
         sys.path.insert(0, str(HERE))
         asyncio.run(child(args.db, args.reads, args.warmup, args.user))
@@ -178,12 +262,13 @@ def main() -> None:
             found = run_tree(tree.resolve(), args.db, args, Path(tmp))
         result["trees"][str(tree)] = found
         print(
-            f"{tree}: read {found['read_instructions_k']}k, embedding "
-            f"{found['embedding_instructions_k']}k, beyond {found['beyond_embedding_k']}k "
-            "instructions a read",
+            f"{tree}: beyond the embedding {found['beyond_embedding_median_k']}k instructions"
+            f" a read (median; mean {found['beyond_embedding_mean_k']}k); read "
+            f"{found['read_median_k']}k, embedding {found['embedding_median_k']}k (medians)",
             flush=True,
         )
-        for obj, (r, e) in found["by_object_k"].items():
+        print(f"  per read: {found['read_instructions_k']}")
+        for obj, (r, e) in found["by_object_mean_k"].items():
             print(f"  {r:>8}k {e:>8}k  {obj}")
     if args.out:
         args.out.write_text(json.dumps(result, indent=2) + "\n")
