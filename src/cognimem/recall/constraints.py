@@ -24,6 +24,7 @@ from cognimem.models.knowledge import (
 )
 from cognimem.recall.analyze import classify, query_terms
 from cognimem.recall.profile import ProfileConfig
+from cognimem.recall.rounding import round_places
 from cognimem.store.types import FactRows
 from cognimem.text.areas import AreaCloseness, areas_of_tags, closest_areas, tags_under
 from cognimem.text.scope_tags import scope_tags
@@ -159,7 +160,11 @@ def cosines(view: QueryView, rows: FactRows) -> np.ndarray:
 
 
 def _signals(sem: float, tag: bool, lexical: float) -> dict[str, float]:
-    return {"semantic": round(sem, 4), "tags": 1.0 if tag else 0.0, "lexical": round(lexical, 4)}
+    return {
+        "semantic": round_places(sem, 4),
+        "tags": 1.0 if tag else 0.0,
+        "lexical": round_places(lexical, 4),
+    }
 
 
 def pick_constraints(
@@ -203,11 +208,11 @@ def pick_constraints(
             float(semantic[i])
             + config.tag_weight * (1.0 if tag else 0.0)
             + config.area_weight * (1.0 if shared[i] else 0.0)
-            + config.lexical_weight * round(float(lexical[i]), 4)
+            + config.lexical_weight * round_places(float(lexical[i]), 4)
             + config.decision_weight * decision
             + config.category_weight * typed
         )
-        scored.append((-round(score, 4), not binding, -i, typed))
+        scored.append((-round_places(score, 4), not binding, -i, typed))
     # a tie goes to the binding constraint (a rule before its cause, as the profile's
     # kind weight ranks them), then to the older (the rows are newest first), as the
     # ids' time order gave it: never to the fact id itself, whose tail is random, so the
@@ -252,6 +257,8 @@ def pick_other_facts(view: QueryView, rows: FactRows, config: SectionConfig) -> 
     for i in np.flatnonzero(close & ~rows.in_categories(_CONSTRAINT_VALUES)).tolist():
         signals = _signals(float(semantic[i]), bool(tagged[i]), float(lexical[i]))
         score = float(semantic[i]) + config.lexical_weight * signals["lexical"]
-        found.append((-round(score, 4), -i, Pick(rows.ids[i], False, round(score, 4), signals)))
+        found.append(
+            (-round_places(score, 4), -i, Pick(rows.ids[i], False, round_places(score, 4), signals))
+        )
     found.sort(key=lambda f: f[:2])  # a tie to the older (rows are newest first), not by id
     return [pick for _, _, pick in found[: config.max_facts]]
