@@ -48,6 +48,7 @@ from cognimem.ingest.extract.clauses import (
 )
 from cognimem.ingest.extract.collector import category_scores
 from cognimem.ingest.extract.detect_constraints import primary_tag
+from cognimem.ingest.extract.detect_stances import _FIRST_PERSON
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.passing import for_one_occasion, past_habit
 from cognimem.models.extraction import ExtractedFact, Extraction
@@ -108,11 +109,14 @@ def features(vector: np.ndarray, text: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class StanceReader:
-    """Two logistic heads (weights, bias last) and the stance head's threshold."""
+    """Two logistic heads (weights, bias last) and the stance head's threshold;
+    ``first_person``: speak only on a sentence with a first-person word (the stance
+    detector's own pattern)."""
 
     stance: np.ndarray
     polarity: np.ndarray
     threshold: float
+    first_person: bool = False
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> StanceReader:
@@ -159,6 +163,8 @@ class StanceReader:
             return extraction
         sentences = split_sentences(text.strip())
         if len(sentences) != 1:
+            return extraction
+        if self.first_person and _FIRST_PERSON.search(text) is None:
             return extraction
         stance, for_it = self.scores(vector, text)
         if stance < self.threshold:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,7 +34,7 @@ import knowledge_set as ks
 import nothing_probes as npb
 from _machine import describe, provenance
 from stance_data import STATEMENT_SETS
-from stance_reader import READ_AS_STANCE, StanceReader, shipped_reader, stated
+from stance_reader import _FIRST_PERSON, READ_AS_STANCE, StanceReader, shipped_reader, stated
 from stance_reader_rich import rich_reader
 
 from cognimem.ingest.extract.coref import Discourse
@@ -80,6 +81,8 @@ def embed(texts: Sequence[str]) -> dict[str, np.ndarray]:
 # which reader is measured: the pooled one (``stance_reader``) or ``--reader rich``
 # (``stance_reader_rich``, whose vectors are its rows of inputs)
 _RICH: list[bool] = [False]
+# ``--threshold`` / ``--first-person``: the pooled reader with another threshold or gate
+_SETTINGS: dict[str, Any] = {}
 
 
 def _reading(texts: Sequence[str]) -> ReadingExtractor:
@@ -87,7 +90,10 @@ def _reading(texts: Sequence[str]) -> ReadingExtractor:
     if _RICH[0]:
         reader = rich_reader()
         return ReadingExtractor(reader, reader.inputs_for(texts))
-    return ReadingExtractor(shipped_reader(), embed(texts))
+    reader = shipped_reader()
+    if _SETTINGS:
+        reader = dataclasses.replace(reader, **_SETTINGS)
+    return ReadingExtractor(reader, embed(texts))
 
 
 def _both(texts: Sequence[str], run: Callable[[RuleExtractor], str]) -> tuple[str, str]:
@@ -182,7 +188,9 @@ def _where_misses_stop(name: str, rows: Sequence[cr.Row], reading: ReadingExtrac
             continue
         spoken += 1
         stance = reader.scores(reading.vectors[row.text], row.text)[0]
-        if stance >= reader.threshold:
+        if stance >= reader.threshold and (
+            not reader.first_person or _FIRST_PERSON.search(row.text) is not None
+        ):
             above += 1
             right += cr.recorded_by(row, reading.extract_one(message).facts) is not None
     return (
@@ -253,11 +261,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--unseen-only", action="store_true", help="only the sets no one tuned on")
     parser.add_argument("--reader", choices=("pooled", "rich"), default="pooled")
+    parser.add_argument("--threshold", type=float, help="the pooled reader's, not its stored one")
+    parser.add_argument(
+        "--first-person", action="store_true", help="speak only with a first-person word"
+    )
     args = parser.parse_args(argv)
     _RICH[0] = args.reader == "rich"
     command = "PYTHONPATH=src python benchmarks/stance_reader_effect.py"
     if _RICH[0]:
         command += " --reader rich"
+    if args.threshold is not None:
+        _SETTINGS["threshold"] = args.threshold
+        command += f" --threshold {args.threshold}"
+    if args.first_person:
+        _SETTINGS["first_person"] = True
+        command += " --first-person"
     lines = [
         "# The stance reader on the fact-level sets, before / after",
         "",

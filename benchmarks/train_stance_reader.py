@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> None:
     right = caught & ((p_out >= 0.5) == polarity)
     print(f"tune rows {len(rows)}: stances {int(stance.sum())}, none {int((~stance).sum())}")
     print(f"threshold (out-of-fold, false rate {args.false_rate}): {threshold:.4f}")
+    strict = choose_threshold(s_out, ~stance & quiet, 0.0)
+    print(f"threshold above every out-of-fold quiet negative (false rate 0): {strict:.4f}")
     neg_quiet = ~stance & quiet
     fired = int((s_out[neg_quiet] >= threshold).sum())
     print(f"out-of-fold: negatives the rules are quiet on fired {fired}/{int(neg_quiet.sum())}")
