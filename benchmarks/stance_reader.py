@@ -10,7 +10,9 @@ the speaker's and whether it is for or against what it names.
 The reader reads only what the rules would read as a statement at all: not a question,
 a hypothetical, reported speech, hearsay, a joke, a sentence that laughs at itself or
 says something by a figure, a habit of the past ("used to", "no longer") or a request
-for one occasion (the extractor's own gates: ``clauses.is_statement`` and the rest).
+for one occasion (the extractor's own gates: ``clauses.is_statement`` and the rest);
+with ``first_person`` set (tried on branch ``stance24``), only a sentence with a
+first-person word (the stance detector's own pattern).
 When the rules read no constraint and no preference from such a one-sentence user
 message and the stance head scores it at or above its threshold, the message becomes
 one ``policy`` fact: its value the sentence, its polarity the polarity head's (flipped

@@ -6,6 +6,7 @@ what it reads is a policy fact with the sentence as its value."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -82,3 +83,19 @@ def test_what_it_reads_is_a_policy_with_the_sentence_as_value(
     assert stated(NOT_STANCES[0], SAID) is None
     question = reader.read(Extraction(), NOT_STANCES[0], vectors[STANCE], SAID)
     assert question.facts == []
+
+
+def test_the_first_person_gate_reads_only_a_sentence_with_a_first_person_word(
+    vectors: dict[str, np.ndarray],
+) -> None:
+    reader = dataclasses.replace(StanceReader.load(), threshold=0.0, first_person=True)
+    mine = reader.read(Extraction(), STANCE, vectors[STANCE], SAID)
+    assert [f.category for f in mine.facts] == [FactCategory.POLICY]
+    # the same vector, a sentence with no first-person word: the gate stops it
+    theirs = "Horror films are not to everyone's taste."
+    assert reader.read(Extraction(), theirs, vectors[STANCE], SAID).facts == []
+    assert (
+        dataclasses.replace(reader, first_person=False)
+        .read(Extraction(), theirs, vectors[STANCE], SAID)
+        .facts
+    )
