@@ -50,7 +50,7 @@ from cognimem.ingest.extract.clauses import (
 )
 from cognimem.ingest.extract.collector import category_scores
 from cognimem.ingest.extract.detect_constraints import primary_tag
-from cognimem.ingest.extract.detect_stances import _FIRST_PERSON
+from cognimem.ingest.extract.detect_stances import FIRST_PERSON
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.passing import for_one_occasion, past_habit
 from cognimem.models.extraction import ExtractedFact, Extraction
@@ -166,7 +166,7 @@ class StanceReader:
         sentences = split_sentences(text.strip())
         if len(sentences) != 1:
             return extraction
-        if self.first_person and _FIRST_PERSON.search(text) is None:
+        if self.first_person and FIRST_PERSON.search(text) is None:
             return extraction
         stance, for_it = self.scores(vector, text)
         if stance < self.threshold:

@@ -34,10 +34,11 @@ import knowledge_set as ks
 import nothing_probes as npb
 from _machine import describe, provenance
 from stance_data import STATEMENT_SETS
-from stance_reader import _FIRST_PERSON, READ_AS_STANCE, StanceReader, shipped_reader, stated
+from stance_reader import READ_AS_STANCE, StanceReader, shipped_reader, stated
 from stance_reader_rich import rich_reader
 
 from cognimem.ingest.extract.coref import Discourse
+from cognimem.ingest.extract.detect_stances import FIRST_PERSON
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import Extraction, ExtractionInput
 from cognimem.models.items import index_text
@@ -189,7 +190,7 @@ def _where_misses_stop(name: str, rows: Sequence[cr.Row], reading: ReadingExtrac
         spoken += 1
         stance = reader.scores(reading.vectors[row.text], row.text)[0]
         if stance >= reader.threshold and (
-            not reader.first_person or _FIRST_PERSON.search(row.text) is not None
+            not reader.first_person or FIRST_PERSON.search(row.text) is not None
         ):
             above += 1
             right += cr.recorded_by(row, reading.extract_one(message).facts) is not None

@@ -23,9 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import constraint_recording as cr
 from stance_data import STATEMENT_SETS
-from stance_reader import _FIRST_PERSON, READ_AS_STANCE, shipped_reader, stated
+from stance_reader import READ_AS_STANCE, shipped_reader, stated
 from stance_reader_effect import DATA, embed
 
+from cognimem.ingest.extract.detect_stances import FIRST_PERSON
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import ExtractionInput
 
@@ -60,7 +61,7 @@ def main() -> None:
     print(f"check no-constraint sentences the reader may speak on: {len(negatives)}")
     print("their highest scores (set, has a first-person word):")
     for s, name, r in negatives[:10]:
-        print(f"  {s:.3f} {name} {_FIRST_PERSON.search(r.text) is not None}")
+        print(f"  {s:.3f} {name} {FIRST_PERSON.search(r.text) is not None}")
     print(f"round-12 statements the reader may speak on: {len(stances)}")
     print("their highest scores: " + ", ".join(f"{s:.3f}" for s, _ in stances[:12]))
     print("| threshold | check no-constraint above | round-12 statements above |")

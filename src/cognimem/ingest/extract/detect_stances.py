@@ -55,7 +55,7 @@ from cognimem.ingest.extract.vocabulary import NUMBER_WORDS
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 
-__all__ = ["StanceReader"]
+__all__ = ["FIRST_PERSON", "StanceReader"]
 
 # someone of the speaker's, by up to three words: "my parents", "our new landlord", "my
 # sister's kids"
@@ -65,7 +65,9 @@ _CONDITION = (
     rf"(?:newborn|baby|[a-z]+itis|gout|flu|fever|cold|infection|condition|disorder|disease)"
     rf"{HEAD_END}"
 )
-_FIRST_PERSON = icase(r"\b(?:I|I'm|I'd|I'll|me|my|we|we're|our|us)\b")
+# a word of the speaker's own, without which no stance is read as the speaker's (also
+# the learned stance reader's first-person gate, ``benchmarks/stance_reader.py``)
+FIRST_PERSON = icase(r"\b(?:I|I'm|I'd|I'll|me|my|we|we're|our|us)\b")
 _ONE_EVENING = icase(r"\b(?:tonight|today|tomorrow|this\s+(?:time|evening|morning|afternoon))\b")
 # someone else's stance, said with them as the subject: "My parents refuse to fly",
 # "My kids only eat plain pasta at the moment" (theirs, not the speaker's: no constraint)
@@ -401,7 +403,7 @@ class StanceReader(Collector):
         how I met my friends" is an event and a cause)."""
         if len(text) > 240 or (not read and is_quip(text)):  # nothing read: a joke?
             return False
-        category = self._kind(text) if _FIRST_PERSON.search(text) else None
+        category = self._kind(text) if FIRST_PERSON.search(text) else None
         if category is None:
             return self._house_rule(text, evidence)
         if read and category is not Cat.CAUSAL and not _LACK_FOR_NOW.search(text):
