@@ -17,7 +17,7 @@ from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.appraisals import is_appraisal
 from cognimem.ingest.extract.clauses import Clause, unshield
-from cognimem.ingest.extract.passing import for_one_occasion, past_habit
+from cognimem.ingest.extract.passing import for_one_occasion, in_the_moment, past_habit
 from cognimem.models.extraction import (
     SCOPE_TAGS,
     ExtractedEntity,
@@ -133,7 +133,8 @@ class Collector:
         if not value or (predicate == "job" and is_appraisal(value)):
             return  # "a great cook" grades the speaker, it names no job
         if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
-            if for_one_occasion(c.evidence):
+            state = category is FactCategory.STATE  # "I have a cold right now" stays
+            if for_one_occasion(c.evidence) or in_the_moment(c.said, value, state=state):
                 return
             holds = holds and not past_habit(c.said)
         holds = holds and not c.past

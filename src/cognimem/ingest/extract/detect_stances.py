@@ -68,7 +68,6 @@ _CONDITION = (
 # a word of the speaker's own, without which no stance is read as the speaker's (also
 # the learned stance reader's first-person gate, ``benchmarks/stance_reader.py``)
 FIRST_PERSON = icase(r"\b(?:I|I'm|I'd|I'll|me|my|we|we're|our|us)\b")
-_ONE_EVENING = icase(r"\b(?:tonight|today|tomorrow|this\s+(?:time|evening|morning|afternoon))\b")
 # someone else's stance, said with them as the subject: "My parents refuse to fly",
 # "My kids only eat plain pasta at the moment" (theirs, not the speaker's: no constraint)
 _THEIR_STANCE = icase(
@@ -446,8 +445,8 @@ class StanceReader(Collector):
         if _RULE.search(text) and not _NOT_A_RULE.search(text):
             return Cat.POLICY
         if _VALUE.search(text) or (_REACTION.search(text) is None and _BOTHERS_ME.search(text)):
-            # "I'd rather not go out tonight": one evening, no value
-            return None if _ONE_EVENING.search(text) or _PAST_VALUE.search(text) else Cat.VALUE
+            # "I'd rather not go out tonight": one evening, no value (the collector)
+            return None if _PAST_VALUE.search(text) else Cat.VALUE
         if _GOAL.search(text):
             return Cat.GOAL
         now = (

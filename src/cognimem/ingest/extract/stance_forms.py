@@ -35,6 +35,7 @@ patterns cannot take, each by its grammar, none by a topic word.
 from __future__ import annotations
 
 from cognimem.ingest.extract.choice_objects import all_but
+from cognimem.ingest.extract.passing import present_object
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, PRONOUN_FIRST, THING_FIRST, gated, icase
 from cognimem.ingest.extract.verdict_forms import DISLOCATED
 from cognimem.text.tokens import tokens
@@ -308,13 +309,6 @@ _EXCEPT = icase(
 OBJECT_WORDS = 14
 LIST_WORDS = 24
 LIST = icase(r",\s+[^,]+,?\s+(?:or|and|nor)\s+\S")
-# one occasion, not a standing stance: "I'm not doing anything then", "the onions in
-# this recipe", "mushrooms in tonight's dinner"
-_OCCASION_END = icase(
-    r"\b(?:then|today|tonight|tomorrow|right now|(?:on\s+)?this (?:morning|afternoon|evening|"
-    r"weekend|week|trip|time|visit|journey|holiday|occasion|recipe|meal|order|list)|(?:tonight|"
-    r"today|tomorrow)'s\s+[a-z]+)\W*$"
-)
 # a sentence that opens with the one occasion it is about: "For this trip, ...", "Just
 # for tonight, ...", "This time, ..."
 _OCCASION_LEAD = icase(
@@ -345,8 +339,8 @@ def worth(value: str) -> bool:
         return False
     if _POINTER_HEAD.match(value) and len(words) <= 2:
         return False
-    if _OCCASION_END.search(value):
-        return False  # "I'm not doing anything then": one occasion, not a stance
+    if present_object(value):
+        return False  # "I'm not doing anything then", "answer that": not a standing stance
     # "you" as the subject of a relative clause is anyone ("loud bars where you can't
     # hear each other"); anywhere else it points at the listener ("your idea")
     return not {"you", "your", "yours"} & set(tokens(_GENERIC_YOU.sub(" ", value)))

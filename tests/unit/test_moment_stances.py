@@ -1,0 +1,74 @@
+"""A refusal or dislike said in the moment is no standing constraint (issue 29: no
+false constraint): its clause names the present occasion ("right now", "tonight") or its
+object is the present instance ("answer that", "drive in this sleet"). The same verbs
+with a kind of thing as the object stay constraints. The sentences are new, not from
+``constraint_moments.jsonl`` or any other set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from cognimem.ingest.extract.passing import in_the_moment, present_object
+from cognimem.ingest.extract.rules import RuleExtractor
+from cognimem.models.extraction import ExtractionInput
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
+
+WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
+
+
+def constraints(text: str) -> list[str]:
+    """The values of the constraints read from ``text`` that still hold."""
+    facts = RuleExtractor().extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
+    return [f.value for f in facts if f.category in CONSTRAINT_CATEGORIES and f.holds]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I refuse to repeat that.",
+        "I'm not willing to drive in this sleet.",
+        "I refrain from replying to that.",
+        "I won't wear this jacket.",
+        "I refuse to sign that form.",
+        "I'd rather not bake right now.",
+        "I hate this printer right now.",
+        "I can't stand this printer right now.",
+        "I don't want to bake right now.",
+        "I'm not willing to sit through more of this.",
+    ],
+)
+def test_a_stance_in_the_moment_is_no_constraint(text: str) -> None:
+    assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I refuse to repeat gossip.", "gossip"),
+        ("I'm not willing to drive in sleet.", "drive in sleet"),
+        ("I refrain from replying to angry emails.", "angry emails"),
+        ("I won't wear wool jackets.", "wool jackets"),
+        ("I never read this kind of magazine.", "this kind of magazine"),
+        ("I avoid shops that play loud music.", "shops that play loud music"),
+        ("I avoid sugar these days.", "sugar"),
+        # a state is of the present by nature: its time does not make it a moment's
+        ("I sprained my wrist this morning.", "sprained my wrist"),
+        ("I have a sore throat today.", "sore throat"),
+    ],
+)
+def test_the_same_verbs_with_a_kind_of_thing_stay_a_constraint(text: str, value: str) -> None:
+    assert any(value in v for v in constraints(text)), constraints(text)
+
+
+def test_the_object_and_the_clause_are_read_for_the_moment() -> None:
+    assert present_object("eat this")
+    assert present_object("commenting on that")
+    assert present_object("take that train")
+    assert not present_object("anything with garlic in it")
+    assert not present_object("shops that play loud music")
+    assert not present_object("this kind of film")
+    assert in_the_moment("I refuse to repeat that", "I refuse to repeat that")
+    assert in_the_moment("I don't want to cook tonight", "cook")
+    assert not in_the_moment("From today I don't eat meat", "eat meat")
